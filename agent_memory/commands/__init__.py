@@ -1,0 +1,1 @@
+"""One module per `git memory` verb; each exposes `run(args) -> int`."""

@@ -1,0 +1,50 @@
+"""Exit codes and the exceptions that map onto them (CLI.md: exit codes).
+
+0 ok · 1 refused / validation failed / findings · 2 usage or bad input ·
+3 repository state · 130 interrupted. Anything unexpected is 3 with a traceback in the log.
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+EXIT_REPO_STATE = 3
+EXIT_INTERRUPTED = 130
+
+
+class FatalError(RuntimeError):
+    """An expected failure: printed as one line plus an optional hint, no traceback."""
+
+    exit_code = EXIT_REFUSED
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+class RefusedError(FatalError):
+    exit_code = EXIT_REFUSED
+
+
+class UsageError(FatalError):
+    exit_code = EXIT_USAGE
+
+
+class RepoStateError(FatalError):
+    exit_code = EXIT_REPO_STATE
+
+
+class InvalidAtomError(FatalError):
+    """An atom that fails the schema or a store invariant."""
+
+    exit_code = EXIT_REFUSED
+
+    def __init__(self, message: str, errors: list[str] | None = None, hint: str | None = None) -> None:
+        super().__init__(message, hint)
+        self.errors = errors or [message]
+
+
+class RefMovedError(RuntimeError):
+    """The compare-and-set ref update lost a race; callers re-read, re-merge and retry."""

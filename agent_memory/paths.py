@@ -1,0 +1,96 @@
+"""Where things live: Claude Code's config dir, transcript slugs, canonical back-pointers,
+the global memory repo. Pure functions over paths and the environment (no git, no I/O
+beyond `os.environ`), so the hook fast paths can import this cheaply."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
+
+_SLUG_RE = re.compile(r"[^A-Za-z0-9]")
+_SESSION_FILE_RE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def claude_dir() -> Path:
+    """`CLAUDE_CONFIG_DIR` or `~/.claude`."""
+    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(configured).expanduser() if configured else Path.home() / ".claude"
+
+
+def projects_dir() -> Path:
+    return claude_dir() / "projects"
+
+
+def memory_home() -> Path:
+    """The global (L3) memory repo: `AGENT_MEMORY_HOME` or `~/.claude/agent-memory`."""
+    configured = os.environ.get("AGENT_MEMORY_HOME")
+    return Path(configured).expanduser() if configured else Path.home() / ".claude" / "agent-memory"
+
+
+def slug_for(path: str | os.PathLike[str]) -> str:
+    """Claude Code's project slug: every character outside [A-Za-z0-9] becomes '-'."""
+    return _SLUG_RE.sub("-", str(path))
+
+
+def _pure(path: str) -> PurePath:
+    return PureWindowsPath(path) if ("\\" in path or re.match(r"^[A-Za-z]:", path)) else PurePosixPath(path)
+
+
+def transcript_slug_and_name(path: str | os.PathLike[str]) -> tuple[str, str]:
+    """(slug, file name) of a transcript, whatever the OS path looked like.
+
+    Layouts: `<slug>/<session>.jsonl`, `<slug>/agent-<id>.jsonl` (2.0.x subagents) and
+    `<slug>/<session>/subagents/agent-<id>.jsonl` (2.1.x): the slug is the directory under
+    `projects/` in every case.
+    """
+    pure = _pure(os.fspath(path))
+    parts = list(pure.parts)
+    name = parts[-1] if parts else "transcript.jsonl"
+    slug = parts[-2] if len(parts) >= 2 else "unknown"
+    if "projects" in parts[:-1]:
+        idx = len(parts) - 2 - parts[:-1][::-1].index("projects")
+        if idx + 1 < len(parts) - 1:
+            slug = parts[idx + 1]
+    elif len(parts) >= 4 and parts[-2] == "subagents":
+        slug = parts[-4]
+    name = _SESSION_FILE_RE.sub("-", name)
+    if not name.endswith(".jsonl"):
+        name = name + ".jsonl"
+    slug = slug.replace("/", "-").replace("\\", "-") or "unknown"
+    return slug, name
+
+
+def canonical_pointer(transcript: str | os.PathLike[str], line: int) -> str:
+    """The L1 back-pointer `~/.claude/projects/<slug>/<file>.jsonl#L<n>` (§3.1.1)."""
+    slug, name = transcript_slug_and_name(transcript)
+    return f"~/.claude/projects/{slug}/{name}#L{int(line)}"
+
+
+def session_from_filename(transcript: str | os.PathLike[str]) -> str:
+    _, name = transcript_slug_and_name(transcript)
+    return name[: -len(".jsonl")]
+
+
+def resolve_pointer(pointer: str) -> tuple[str, list[Path], int]:
+    """Resolve an L1 or stripped back-pointer against this machine's transcripts.
+
+    Returns (status, matches, line) with status `ok` (exactly one match), `missing` (none)
+    or `ambiguous` (two or more: never guessed, spec §3.1.1).
+    """
+    body, _, line_part = pointer.partition("#L")
+    line = int(line_part) if line_part.isdigit() else 0
+    name = body.replace("\\", "/").rsplit("/", 1)[-1]
+    root = projects_dir()
+    if body.startswith("~/.claude/projects/"):
+        slug = body.split("/")[3]
+        candidates = [root / slug / name, *sorted((root / slug).glob(f"*/subagents/{name}"))]
+        matches = [p for p in candidates if p.is_file()]
+    else:
+        matches = sorted({*root.glob(f"*/{name}"), *root.glob(f"*/*/subagents/{name}")})
+        matches = [p for p in matches if p.is_file()]
+    if not matches:
+        return "missing", [], line
+    if len(matches) > 1:
+        return "ambiguous", matches, line
+    return "ok", matches, line

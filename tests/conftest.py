@@ -1,0 +1,61 @@
+"""Shared fixtures: every test runs with HOME, CLAUDE_CONFIG_DIR, AGENT_MEMORY_HOME and the git
+config isolated in tmp_path, fixed author/committer identities and dates (reproducible commit
+ids), and an empty git template dir. A test that reaches the real ~/.claude fails."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TRANSCRIPTS = FIXTURES / "transcripts"
+REAL_HOME = Path(os.path.expanduser("~"))
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    home = tmp_path_factory.mktemp("home")
+    template = tmp_path_factory.mktemp("git-template")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(home / ".claude" / "agent-memory"))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_TEMPLATE_DIR", str(template))
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Test Author")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "author@example.invalid")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Committer")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.invalid")
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2026-11-01T12:00:00Z")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-11-01T12:00:00Z")
+    monkeypatch.setenv("GIT_TERMINAL_PROMPT", "0")
+    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "AGENT_MEMORY_SESSIONSTART",
+                "AGENT_MEMORY_USERPROMPTSUBMIT", "AGENT_MEMORY_SESSIONEND"):
+        monkeypatch.delenv(var, raising=False)
+    (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[user]\n\tname = Test User\n\temail = user@example.invalid\n")
+    yield home
+    real_claude = REAL_HOME / ".claude"
+    assert not str(os.environ.get("CLAUDE_CONFIG_DIR", "")).startswith(str(real_claude)), "test touched the real ~/.claude"
+
+
+def git(repo: Path, *args: str, check: bool = True) -> str:
+    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=False)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr}")
+    return proc.stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A real git repository with one commit on main."""
+    path = tmp_path / "proj"
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    (path / "README.md").write_text("# proj\n")
+    git(path, "add", "README.md")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
