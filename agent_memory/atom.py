@@ -135,9 +135,9 @@ def invariant_errors(atom: Mapping[str, Any]) -> list[str]:
         if tier in ("L2", "L3") and not STRIPPED_POINTER_RE.match(pointer):
             errors.append(f"{field} {pointer!r} at {tier} must be stripped to <session>.jsonl#L<n> (no path prefix)")
     evidence = atom.get("evidence")
-    if isinstance(evidence, list) and evidence and isinstance(atom.get("observations"), int):
-        if atom["observations"] < len(evidence):
-            errors.append(f"observations {atom['observations']} is less than the {len(evidence)} distinct evidence back-pointers")
+    if (isinstance(evidence, list) and evidence and isinstance(atom.get("observations"), int)
+            and atom["observations"] < len(evidence)):
+        errors.append(f"observations {atom['observations']} is less than the {len(evidence)} distinct evidence back-pointers")
     return errors
 
 

@@ -57,7 +57,7 @@ def state_dir(common_dir: Path, create: bool = True) -> Path:
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def error_log_path(start: str | os.PathLike[str] | None = None) -> Path | None:
@@ -92,7 +92,7 @@ def recent_errors(common_dir: Path, days: int = 7) -> list[str]:
     path = state_dir(common_dir, create=False) / "errors.log"
     if not path.exists():
         return []
-    cutoff = (_dt.datetime.now(_dt.timezone.utc) - _dt.timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    cutoff = (now_utc() - _dt.timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
     return [ln for ln in path.read_text("utf-8", errors="replace").splitlines() if ln[:20] >= cutoff]
 
 
@@ -118,3 +118,14 @@ def read_json(path: Path) -> object | None:
         return json.loads(path.read_text("utf-8"))
     except (OSError, ValueError):
         return None
+
+
+def now_utc() -> _dt.datetime:
+    """The current time, or `AGENT_MEMORY_NOW` (ISO 8601) when set: tests and reproducible
+    demos pin the clock that expiry and ages are measured against."""
+    pinned = os.environ.get("AGENT_MEMORY_NOW")
+    if pinned:
+        text = pinned.strip().replace("Z", "+00:00")
+        value = _dt.datetime.fromisoformat(text)
+        return value if value.tzinfo else value.replace(tzinfo=_dt.timezone.utc)
+    return _dt.datetime.now(_dt.timezone.utc)

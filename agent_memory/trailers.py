@@ -1,0 +1,57 @@
+"""Commit messages: a subject, an optional body, and git trailers carrying the metadata
+(`Session-Id:`, `Source:`, `Atom-Id:`, `Promotion:` …). One module formats and parses them so
+that every reader of `git log` agrees."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+_TRAILER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9-]*): (.*)$")
+
+
+def one_line(text: str, limit: int = 72) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def format_message(subject: str, body: str | Sequence[str] = "", trailers: Iterable[tuple[str, str]] = ()) -> str:
+    parts = [one_line(subject, 100)]
+    text = body if isinstance(body, str) else "\n".join(body)
+    if text.strip():
+        parts.append(text.rstrip())
+    lines = [f"{key}: {' '.join(str(value).split())}" for key, value in trailers if str(value).strip()]
+    if lines:
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) + "\n"
+
+
+def parse_trailers(message: str) -> list[tuple[str, str]]:
+    """Trailers of the last paragraph (every line `Key: value`), in order."""
+    paragraphs = [p for p in message.strip().split("\n\n") if p.strip()]
+    if len(paragraphs) < 2:
+        return []
+    out = []
+    for line in paragraphs[-1].splitlines():
+        match = _TRAILER_RE.match(line.strip())
+        if not match:
+            return []
+        out.append((match.group(1), match.group(2).strip()))
+    return out
+
+
+def trailer(message: str, key: str) -> str | None:
+    for k, v in parse_trailers(message):
+        if k.lower() == key.lower():
+            return v
+    return None
+
+
+def trailer_values(message: str, key: str) -> list[str]:
+    return [v for k, v in parse_trailers(message) if k.lower() == key.lower()]
+
+
+def subject_op(subject: str) -> str:
+    """`capture: 3 new …` → `capture`."""
+    head, sep, _ = subject.partition(":")
+    return head.strip() if sep and " " not in head.strip() else subject.split(" ", 1)[0]
