@@ -152,7 +152,7 @@ def validate_atom(atom: Any) -> Atom:
     if errors:
         ident = atom.get("id", "?") if isinstance(atom, dict) else "?"
         raise InvalidAtomError(f"atom {ident} is invalid: {errors[0]}", errors)
-    return atom  # type: ignore[no-any-return]
+    return atom
 
 
 def dump_atom(atom: Mapping[str, Any]) -> str:
@@ -231,10 +231,10 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     stamps = [v for v in (a.get("promoted_at"), b.get("promoted_at")) if v]
     if stamps:
         out["promoted_at"] = min(stamps)
-    reviews = [r for r in (a.get("review"), b.get("review")) if r]
+    reviews: list[dict[str, Any]] = [dict(r) for r in (a.get("review"), b.get("review")) if r]
     if reviews:
-        out["review"] = dict(max(reviews, key=lambda r: json.dumps(
-            [r.get("at"), r.get("state"), r.get("sessions"), r.get("commit", "")])))
+        out["review"] = max(reviews, key=lambda r: json.dumps(
+            [r.get("at"), r.get("state"), r.get("sessions"), r.get("commit", "")]))
     return out
 
 

@@ -1,0 +1,60 @@
+"""Shared plumbing for verb modules: locating the repo and store, printing results."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from agent_memory import git
+from agent_memory.errors import RepoStateError, UsageError
+from agent_memory.store import L1Store
+
+
+def repo_here() -> git.Repo:
+    return git.find_repo()
+
+
+def store_here(require_init: bool = True) -> tuple[git.Repo, L1Store]:
+    repo = repo_here()
+    store = L1Store(repo)
+    if require_init and not store.exists():
+        raise RepoStateError("agent-memory is not initialised in this repository (no memory/atoms branch)",
+                             hint="run `git memory init`")
+    return repo, store
+
+
+def project_of(repo: git.Repo) -> str:
+    name = git.config_get(repo.cwd, "memory.project")
+    return name or git.default_project_name(repo.common_dir, repo.workdir)
+
+
+def wants_json(args: argparse.Namespace) -> bool:
+    return getattr(args, "output", "text") == "json"
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
+
+
+def find_atom(atoms: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
+    """An atom by id, id prefix, or claim text (exact normalized match, then substring)."""
+    from agent_memory.atom import normalize
+
+    if key in atoms:
+        return atoms[key]
+    by_prefix = [a for i, a in atoms.items() if i.startswith(key)] if key.startswith("atm_") else []
+    if len(by_prefix) == 1:
+        return by_prefix[0]
+    wanted = normalize(key)
+    exact = [a for a in atoms.values() if normalize(a["claim"]) == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    partial = sorted((a for a in atoms.values() if wanted and wanted in normalize(a["claim"])), key=lambda a: a["id"])
+    if len(partial) == 1:
+        return partial[0]
+    if len(partial) > 1 or len(by_prefix) > 1:
+        names = ", ".join(a["id"] for a in (partial or by_prefix)[:5])
+        raise UsageError(f"{key!r} matches several atoms: {names}", hint="pass one atom id")
+    raise UsageError(f"no atom matches {key!r}", hint="list atoms with `git memory inspect --tier L1`")
