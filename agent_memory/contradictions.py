@@ -28,10 +28,14 @@ main". All of these must hold:
   negation rule's job;
 - for the descriptive copulas (`is`, `are`, `should be`, `lives in`, `:` …) the subject must
   name a setting (its last word is one of SETTING_NOUNS: branch, version, port, path, …) or
-  both values must look like literals (a digit, a path or dotted name, backticks). Explicit
-  assignments (`=`, `defaults to`, `is set to`, `set to`) need neither. This is what keeps
-  "The test suite is slow" vs "The test suite is flaky" (two compatible properties) apart
-  from "The default branch is main" vs "The default branch is dev" (one setting, two values).
+  both values must look like literals (a digit, a path or dotted name, backticks), and
+  neither value may read as a property rather than a name (an `-ed`/`-ble`/`-ive`/`-ous`/
+  `-ful`/`-less` word, a common descriptive word such as "slow" or "protected", or a value
+  opened by "a"/"an" or an adverb such as "also"/"very"). Explicit assignments (`=`,
+  `defaults to`, `is set to`, `set to`) need none of this. This is what keeps "The test suite
+  is slow" vs "The test suite is flaky" and "Default branch is main" vs "Default branch is
+  protected" (compatible descriptions) apart from "The default branch is main" vs "The
+  default branch is dev" (one setting, two values).
 
 Decisions and stated limits:
 - "Run tests with pytest -x" vs "Run tests with pytest -q" does NOT fire: there is no copula,
@@ -105,10 +109,32 @@ SETTING_NOUNS = frozenset(
         "formatter", "linter", "timeout", "limit", "length", "width", "encoding", "locale",
         "timezone", "registry", "region", "interpreter", "shell", "editor", "remote",
         "image", "database", "db", "framework", "language", "toolchain", "builder", "bundler",
-        "runtime", "default", "file", "location", "root",
+        "runtime", "default", "file", "location", "root", "format",
     }
 )  # fmt: skip
-_LITERAL_RE = re.compile(r"[0-9/._@=`~\\]|^-|\w-\w")
+_LITERAL_RE = re.compile(r"[0-9/._@=`~\\]|^-")
+# A setting's value is a name ("main", "pnpm", "postgres"); a property is a description
+# ("protected", "slow", "a protected branch") and several descriptions hold at once. No POS
+# tagger, so: adjective-like suffixes, a short list of common descriptive words, and a value
+# opened by an article or a degree/frequency adverb.
+_PROPERTY_SUFFIXES = ("ed", "ble", "ive", "ous", "ful", "less")
+_PROPERTY_WORDS = frozenset(
+    {
+        "slow", "fast", "flaky", "stable", "unstable", "green", "red", "broken", "stale", "old",
+        "new", "large", "small", "big", "huge", "tiny", "long", "short", "empty", "public",
+        "private", "secure", "insecure", "clean", "dirty", "safe", "unsafe", "optional",
+        "mandatory", "readonly", "read-only", "immutable", "mutable", "obsolete", "canonical",
+        "experimental", "legacy", "minimal", "noisy", "quiet", "expensive", "cheap", "strict",
+        "lenient", "important", "critical", "fine", "ok", "okay", "up-to-date", "wrong", "right",
+        "correct", "incorrect", "shared", "global", "local", "internal", "external",
+    }
+)  # fmt: skip
+_PROPERTY_OPENERS = frozenset(
+    {
+        "a", "an", "very", "too", "quite", "really", "fairly", "pretty", "usually", "often",
+        "sometimes", "currently", "also", "still", "mostly", "rarely", "so",
+    }
+)  # fmt: skip
 _EDGE_PUNCT = "\"'`()[]{}<>,;!?"
 _MAX_VALUE_TOKENS = 3
 
@@ -159,6 +185,21 @@ class _Shape:
     tokens: tuple[str, ...]
     stem: tuple[str, ...]  # the claim with every polarity marker removed
     negative: bool  # odd number of negation markers
+    copulas: Mapping[int, tuple[tuple[str, ...], int]]  # start → (phrase, end), precomputed
+
+    @property
+    def slot(self) -> tuple[str, ...] | None:
+        """Subject + first copula, when the claim could take part in a same-subject conflict
+        at all (≥ 2 subject content tokens, a 1–3-token value): the only split point
+        _same_subject_conflict can use, so an exact bucket key for detect()."""
+        if not self.copulas:
+            return None
+        start = min(self.copulas)
+        end = self.copulas[start][1]
+        subject = [t for t in self.tokens[:start] if t not in _DETERMINERS]
+        if len(subject) < 2 or not 1 <= len(self.tokens) - end <= _MAX_VALUE_TOKENS:
+            return None
+        return self.tokens[:end]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -186,7 +227,12 @@ def _shape(claim: str) -> _Shape:
         else:
             stem.append(word)
         i += 1
-    return _Shape(tokens, tuple(stem), negations % 2 == 1)
+    copulas: dict[int, tuple[tuple[str, ...], int]] = {}
+    for start in range(1, len(tokens)):
+        found = _copula_at(tokens, start)
+        if found is not None:
+            copulas[start] = found
+    return _Shape(tokens, tuple(stem), negations % 2 == 1, copulas)
 
 
 def _negation_conflict(a: _Shape, b: _Shape) -> bool:
@@ -223,16 +269,25 @@ def _looks_literal(value: Sequence[str]) -> bool:
     return any(_LITERAL_RE.search(tok) for tok in value)
 
 
+def _looks_like_property(value: Sequence[str]) -> bool:
+    if value[0] in _PROPERTY_OPENERS:
+        return True
+    return any(
+        tok in _PROPERTY_WORDS or (len(tok) > 5 and tok.endswith(_PROPERTY_SUFFIXES))
+        for tok in value
+    )
+
+
 def _same_subject_conflict(a: _Shape, b: _Shape) -> bool:
     ta, tb = a.tokens, b.tokens
     common = 0
     while common < min(len(ta), len(tb)) and ta[common] == tb[common]:
         common += 1
     for start in range(1, common):
-        found = _copula_at(ta, start)
-        if found is None and _copula_at(tb, start) is None:
+        found, other = a.copulas.get(start), b.copulas.get(start)
+        if found is None and other is None:
             continue
-        if found is None or found != _copula_at(tb, start) or found[1] > common:
+        if found is None or found != other or found[1] > common:
             # The copulas differ ("is" vs "is set to"): not one subject, one slot.
             return False
         phrase, end = found
@@ -247,7 +302,11 @@ def _same_subject_conflict(a: _Shape, b: _Shape) -> bool:
             return False
         if phrase in _ASSIGNMENTS:
             return True
-        return ta[start - 1] in SETTING_NOUNS or (_looks_literal(ha) and _looks_literal(hb))
+        if _looks_literal(ha) and _looks_literal(hb):
+            return True
+        return ta[start - 1] in SETTING_NOUNS and not (
+            _looks_like_property(ha) or _looks_like_property(hb)
+        )
     return False
 
 
@@ -284,15 +343,20 @@ def _age_key(atom: Mapping[str, Any]) -> tuple[_dt.datetime, str]:
     return _when(str(atom["first_seen"])), str(atom["id"])
 
 
+def _record_key(atom: Mapping[str, Any]) -> tuple[_dt.datetime, str, str]:
+    return _when(str(atom["first_seen"])), str(atom["claim"]), str(atom.get("kind"))
+
+
 def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
     # Two claims can only fire if they share their negation-free stem (negation rule) or their
-    # first three tokens (same-subject: ≥ 2 subject tokens + a copula). Bucketing on these keys
-    # keeps detect() near-linear; conflict_rule then runs only on real candidates.
+    # subject-and-copula slot (same-subject). Bucketing on these keys keeps detect() near-linear
+    # on a real store; conflict_rule then runs only on real candidates.
     keys: list[tuple[str, tuple[str, ...]]] = []
     if shape.stem:
         keys.append(("stem", shape.stem))
-    if len(shape.tokens) >= 4:
-        keys.append(("head", shape.tokens[:3]))
+    slot = shape.slot
+    if slot is not None:
+        keys.append(("slot", slot))
     return keys
 
 
@@ -300,23 +364,30 @@ def detect(atoms: Sequence[Atom]) -> list[Contradiction]:
     """Every contradicting pair among atoms of the same project (§4.2.1), older by first_seen
     (tie: id). Atoms without a project (L3) are never compared; equal ids never pair."""
     by_id: dict[str, Atom] = {}
-    buckets: dict[tuple[str, str, tuple[str, ...]], list[str]] = defaultdict(list)
     for atom in atoms:
-        project = atom.get("project")
-        if not project:
+        if not atom.get("project"):
             continue
         ident = str(atom["id"])
-        if ident in by_id:
-            continue
-        by_id[ident] = atom
+        # Two records of one atom (unmerged copies): keep the one the merge join would date
+        # from, so the result does not depend on input order.
+        if ident not in by_id or _record_key(atom) < _record_key(by_id[ident]):
+            by_id[ident] = atom
+    buckets: dict[tuple[str, str, tuple[str, ...]], list[str]] = defaultdict(list)
+    for ident in sorted(by_id):
+        atom = by_id[ident]
+        project = str(atom["project"])
         for kind, key in _candidate_keys(_shape(str(atom["claim"]))):
-            buckets[(str(project), kind, key)].append(ident)
+            buckets[(project, kind, key)].append(ident)
+    age = {ident: _age_key(atom) for ident, atom in by_id.items()}
     seen: set[tuple[str, str]] = set()
     found: list[Contradiction] = []
     for members in buckets.values():
         for i, first in enumerate(members):
             for second in members[i + 1 :]:
-                older, newer = sorted((by_id[first], by_id[second]), key=_age_key)
+                if age[second] < age[first]:
+                    older, newer = by_id[second], by_id[first]
+                else:
+                    older, newer = by_id[first], by_id[second]
                 pair = (str(older["id"]), str(newer["id"]))
                 if pair in seen:
                     continue

@@ -1,0 +1,407 @@
+"""The §4.2.1 detector: it fires on reversals and value swaps, and — because a false
+contradiction freezes two good claims — stays silent on compatible claims."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_memory.atom import Atom, atom_errors, atom_id, validate_atom
+from agent_memory.contradictions import (
+    Contradiction,
+    conflict_rule,
+    contested_tag,
+    detect,
+    mark,
+    open_pairs,
+)
+
+PROJECT = "this-repo"
+
+
+def make_atom(
+    claim: str,
+    *,
+    project: str = PROJECT,
+    kind: str = "fact",
+    tier: str = "L1",
+    first_seen: str = "2026-10-01T09:00:00Z",
+    last_seen: str | None = None,
+    sessions: tuple[str, ...] = ("sess-a",),
+    **extra: Any,
+) -> Atom:
+    last_seen = last_seen or first_seen
+    if tier == "L1":
+        pointer = f"~/.claude/projects/-tmp-{project}/{sessions[0]}.jsonl#L7"
+    else:
+        pointer = f"{sessions[0]}.jsonl#L7"
+    atom: Atom = {
+        "id": atom_id(claim, project),
+        "claim": claim,
+        "scope": "project",
+        "project": project,
+        "kind": kind,
+        "first_seen": first_seen,
+        "last_seen": last_seen,
+        "observations": len(sessions),
+        "sessions": sorted(sessions),
+        "source": pointer,
+        "first_source": pointer,
+        "confidence": "observed",
+        "tier": tier,
+        "redacted": False,
+    }
+    if tier == "L2":
+        atom["promoted_at"] = last_seen
+    atom.update(extra)
+    return validate_atom(atom)
+
+
+# --- conflict_rule ------------------------------------------------------------------------
+
+REVERSALS = [
+    ("PR base branch is dev", "PR base branch is not dev", "negation"),
+    ("PR base branch isn't dev", "PR base branch is dev", "negation"),
+    ("PR base branch is dev", "PR base branch is main", "same-subject"),
+    ("PR base branch is dev, never main", "PR base branch is main", "same-subject"),
+    ("Always run ruff before committing", "Never run ruff before committing", "negation"),
+    ("Run ruff before committing", "Never run ruff before committing", "negation"),
+    ("Use pnpm for installs", "Avoid pnpm for installs", "negation"),
+    ("Avoid using pnpm", "Use pnpm", "negation"),
+    ("Do squash-merge feature branches", "Don't squash-merge feature branches", "negation"),
+    ("Push to main directly", "Don't push to main directly", "negation"),
+    ("The API client does retry on 503", "The API client doesn't retry on 503", "negation"),
+    ("Tests can't hit the network", "Tests can hit the network", "negation"),
+    ("Tests cannot hit the network", "Tests can hit the network", "negation"),
+    ("The build won't run offline", "The build will run offline", "negation"),
+    ("We no longer use tox", "We use tox", "negation"),
+    ("Migrations aren’t reversible", "Migrations are reversible", "negation"),
+    ("The Node version is 20", "The Node version is 18", "same-subject"),
+    ("The default branch is main", "The default branch is dev.", "same-subject"),
+    ("Package manager: pnpm", "Package manager: npm", "same-subject"),
+    ("Line length limit is 100", "Line length limit is 120", "same-subject"),
+    ("Request timeout defaults to 30s", "Request timeout defaults to 10s", "same-subject"),
+    ("Log level is set to debug", "Log level is set to warning", "same-subject"),
+    (
+        "The config file lives in pyproject.toml",
+        "The config file lives in setup.cfg",
+        "same-subject",
+    ),
+    ("Dev server port is 8080", "Dev server port is 3000", "same-subject"),
+    ("The deploy target is staging", "The deploy target is production", "same-subject"),
+    ("Output format is json", "Output format is yaml", "same-subject"),
+    (
+        "The docs build target is `make docs`",
+        "The docs build target is `mkdocs build`",
+        "same-subject",
+    ),
+]
+
+
+@pytest.mark.parametrize(("a", "b", "rule"), REVERSALS)
+def test_reversals_fire_with_their_rule_in_either_order(a: str, b: str, rule: str | None) -> None:
+    assert conflict_rule(a, b) == rule
+    assert conflict_rule(b, a) == rule
+
+
+# Realistic pairs that can both hold. A fire here would freeze two good claims.
+COMPATIBLE = [
+    ("Use pnpm for installs", "Use pnpm for scripts"),
+    # Decision: option flags are additive choices, not rival values; no copula, no fire.
+    ("Run tests with pytest -x", "Run tests with pytest -q"),
+    ("The test suite is slow", "The test suite is flaky"),
+    ("The CI pipeline is green", "The CI pipeline is required"),
+    ("PR base branch is dev, never main", "PR base branch is dev"),
+    ("Tests live in tests/", "Tests live in tests/unit"),
+    (
+        "The fixtures directory is tests/fixtures",
+        "The fixtures directory is tests/fixtures/transcripts",
+    ),
+    ("Never push to main", "Never force-push to main"),
+    ("Always run ruff before committing", "Always run mypy before committing"),
+    ("Use pnpm", "Never use npm"),
+    ("Avoid global installs", "Avoid network calls in tests"),
+    ("Python version is 3.12", "Node version is 20"),
+    ("Commit messages use imperative mood", "Commit messages use trailers"),
+    ("Do not edit generated files", "Do not commit generated files"),
+    ("Prefer small commits", "Prefer small PRs"),
+    ("Don't use print for logging", "Don't use print in tests"),
+    ("Use uv to install dependencies", "Use uv to run scripts"),
+    ("Never commit secrets", "Never commit .env files"),
+    ("The staging database is not reachable from CI", "The staging database is not postgres"),
+    ("PR base branch is not dev", "PR base branch is not main"),
+    ("The default branch is main", "the default branch is main."),
+    ("The API is stable", "The API is documented"),
+    ("Integration tests are slow", "Integration tests are skipped on Windows"),
+    (
+        "The release branch is cut on Fridays by the on-call engineer",
+        "The release branch is frozen",
+    ),
+    ("Run the linter before pushing", "Run the tests before pushing"),
+    ("The deploy script must be run from the repo root", "The deploy script must be idempotent"),
+    ("Error messages should be short", "Error messages should be actionable"),
+    ("The default branch is main", "The default branch is protected"),
+    ("The default branch is main", "The default branch is also protected"),
+    ("The default branch is main", "The default branch is a protected branch"),
+    ("The output directory is dist", "The output directory is gitignored"),
+    ("The staging database is postgres", "The staging database is slow"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), COMPATIBLE)
+def test_compatible_claims_never_fire(a: str, b: str) -> None:
+    assert conflict_rule(a, b) is None
+    assert conflict_rule(b, a) is None
+
+
+def test_at_least_fifteen_compatible_pairs_are_pinned() -> None:
+    assert len(COMPATIBLE) >= 15
+
+
+def test_same_subject_needs_the_same_kind_but_negation_does_not() -> None:
+    a, b = "Line length limit is 100", "Line length limit is 120"
+    assert conflict_rule(a, b, "preference", "fact") is None
+    assert conflict_rule(a, b, "preference", "preference") == "same-subject"
+    assert conflict_rule(a, b, None, "fact") == "same-subject"
+    assert conflict_rule("Run ruff", "Never run ruff", "preference", "constraint") == "negation"
+
+
+def test_a_subject_of_one_word_is_too_vague_to_fire() -> None:
+    # "the default" or "tests" could mean anything; §4.2.1 wants a ≥ 3-token shared prefix.
+    assert conflict_rule("The default is main", "The default is dev") is None
+    assert conflict_rule("Tests live in tests/", "Tests live in spec/") is None
+
+
+def test_stated_limit_inflections_are_not_matched() -> None:
+    # Lexical rule: "doesn't retry" vs "retries" differ by more than negation. Not caught.
+    assert (
+        conflict_rule("The API client doesn't retry on 503", "The API client retries on 503")
+        is None
+    )
+    assert (
+        conflict_rule("Always squash-merge", "Keep merge commits") is None
+    )  # semantic: out of scope
+
+
+def test_values_longer_than_three_tokens_do_not_fire() -> None:
+    assert (
+        conflict_rule(
+            "PR base branch is dev", "PR base branch is whatever the release manager picks"
+        )
+        is None
+    )
+
+
+def test_different_copulas_are_not_one_slot() -> None:
+    assert conflict_rule("Log level is set to debug", "Log level is debug-ish") is None
+    assert conflict_rule("Log level is debug-ish", "Log level is set to debug") is None
+
+
+# --- properties ---------------------------------------------------------------------------
+
+WORDS = ["pr", "base", "branch", "is", "dev", "main", "use", "pnpm", "run", "tests", "with",
+         "pytest", "the", "version", "20", "18", "not", "never", "always", "avoid", "don't",
+         "=", "defaults", "to", "lives", "in", "src/", "port"]  # fmt: skip
+claims = st.lists(st.sampled_from(WORDS), min_size=1, max_size=7).map(" ".join)
+kinds = st.sampled_from([None, "fact", "constraint"])
+PLAIN = ["pr", "base", "branch", "dev", "main", "pnpm", "run", "tests", "with", "pytest", "port"]
+plain_claims = st.lists(st.sampled_from(PLAIN), min_size=1, max_size=6).map(" ".join)
+
+
+@given(claims, claims, kinds, kinds)
+def test_conflict_rule_is_symmetric(a: str, b: str, ka: str | None, kb: str | None) -> None:
+    assert conflict_rule(a, b, ka, kb) == conflict_rule(b, a, kb, ka)
+
+
+@given(claims)
+def test_a_claim_never_contradicts_itself(a: str) -> None:
+    assert conflict_rule(a, a) is None
+    assert conflict_rule(a, a + ".") is None
+
+
+@given(plain_claims)
+def test_prefixing_never_always_fires_negation(a: str) -> None:
+    assert conflict_rule(a, "never " + a) == "negation"
+    assert conflict_rule("always " + a, "never " + a) == "negation"
+
+
+# --- detect -------------------------------------------------------------------------------
+
+
+def test_detect_orders_by_first_seen_and_keeps_projects_apart() -> None:
+    old = make_atom("PR base branch is dev", first_seen="2026-09-01T00:00:00Z")
+    new = make_atom("PR base branch is main", first_seen="2026-10-01T00:00:00Z")
+    elsewhere = make_atom(
+        "PR base branch is main", project="other", first_seen="2026-08-01T00:00:00Z"
+    )
+    found = detect([new, elsewhere, old])
+    assert found == [Contradiction(older=old["id"], newer=new["id"], rule="same-subject")]
+
+
+def test_detect_breaks_first_seen_ties_by_id() -> None:
+    a = make_atom("Run ruff before committing")
+    b = make_atom("Never run ruff before committing")
+    lower, higher = sorted([a["id"], b["id"]])
+    assert detect([a, b]) == [Contradiction(lower, higher, "negation")]
+
+
+def test_fractional_seconds_order_correctly() -> None:
+    a = make_atom("Run ruff before committing", first_seen="2026-10-01T09:00:00.500Z")
+    b = make_atom("Never run ruff before committing", first_seen="2026-10-01T09:00:00Z")
+    assert detect([a, b]) == [Contradiction(b["id"], a["id"], "negation")]
+
+
+def test_equal_ids_never_pair_and_l3_is_out_of_reach() -> None:
+    a = make_atom("PR base branch is dev")
+    l3 = validate_atom(
+        {
+            "id": atom_id("PR base branch is main", None),
+            "claim": "PR base branch is main",
+            "scope": "global",
+            "kind": "fact",
+            "first_seen": "2026-10-01T09:00:00Z",
+            "last_seen": "2026-10-01T09:00:00Z",
+            "observations": 2,
+            "sessions": ["s1", "s2"],
+            "source": "s2.jsonl#L1",
+            "first_source": "s1.jsonl#L1",
+            "confidence": "observed",
+            "tier": "L3",
+            "redacted": False,
+            "promoted_from_projects": ["p1", "p2"],
+            "promoted_at": "2026-10-05T00:00:00Z",
+        }
+    )
+    assert detect([a, dict(a), l3]) == []
+
+
+def test_detect_covers_l1_against_l2_in_one_project() -> None:
+    incumbent = make_atom(
+        "The default branch is main", tier="L2", first_seen="2026-07-01T00:00:00Z"
+    )
+    newcomer = make_atom("The default branch is trunk")
+    assert detect([newcomer, incumbent]) == [
+        Contradiction(incumbent["id"], newcomer["id"], "same-subject")
+    ]
+
+
+def test_detect_at_store_cap_finds_exactly_the_planted_pairs() -> None:
+    rng = random.Random(7)
+    topics = ["cache", "queue", "parser", "router", "logger", "mailer", "scheduler", "uploader"]
+    verbs = ["retries", "batches", "compresses", "validates", "streams", "signs"]
+    atoms = []
+    for i in range(496):
+        claim = f"The {rng.choice(topics)} {rng.choice(verbs)} payloads of tenant {i}"
+        atoms.append(make_atom(claim, first_seen=f"2026-10-01T09:{i // 60:02d}:{i % 60:02d}Z"))
+    planted = [
+        make_atom("Staging deploy branch is release", first_seen="2026-09-01T00:00:00Z"),
+        make_atom("Staging deploy branch is main", first_seen="2026-09-02T00:00:00Z"),
+        make_atom("Format code with black", first_seen="2026-09-03T00:00:00Z"),
+        make_atom("Never format code with black", first_seen="2026-09-04T00:00:00Z"),
+    ]
+    atoms += planted
+    rng.shuffle(atoms)
+    assert detect(atoms) == sorted(
+        [
+            Contradiction(planted[0]["id"], planted[1]["id"], "same-subject"),
+            Contradiction(planted[2]["id"], planted[3]["id"], "negation"),
+        ],
+        key=lambda c: (c.older, c.newer),
+    )
+
+
+pool = [
+    "PR base branch is dev",
+    "PR base branch is main",
+    "PR base branch is not dev",
+    "Use pnpm for installs",
+    "Use pnpm for scripts",
+    "Avoid pnpm for installs",
+    "Node version is 20",
+    "Node version is 18",
+]
+
+
+@settings(max_examples=50)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(pool), st.integers(0, 3), st.sampled_from(["a", "b"])), max_size=8
+    ),
+    st.randoms(),
+)
+def test_detect_does_not_depend_on_argument_order(
+    specs: list[tuple[str, int, str]], rnd: random.Random
+) -> None:
+    atoms = [make_atom(c, project=p, first_seen=f"2026-10-0{d + 1}T00:00:00Z") for c, d, p in specs]
+    shuffled = list(atoms)
+    rnd.shuffle(shuffled)
+    assert detect(atoms) == detect(shuffled)
+
+
+# --- mark / open_pairs / tag --------------------------------------------------------------
+
+
+def test_mark_flags_only_the_older_atom_and_is_idempotent() -> None:
+    old = make_atom(
+        "PR base branch is dev", first_seen="2026-09-01T00:00:00Z", contested_by=["atm_ffffffff"]
+    )
+    new = make_atom("PR base branch is main")
+    neg = make_atom("PR base branch is not dev")
+    found = detect([old, new, neg])
+    assert {c.newer for c in found} == {new["id"], neg["id"]}
+    changed = mark([old, new, neg], found)
+    assert [a["id"] for a in changed] == [old["id"]]
+    marked = changed[0]
+    assert marked["contested"] is True
+    assert marked["contested_by"] == sorted({"atm_ffffffff", new["id"], neg["id"]})
+    assert atom_errors(marked) == []
+    assert "contested" not in old and "contested" not in new  # inputs untouched
+    assert mark([marked, new, neg], found) == []
+
+
+def test_open_pairs_recomputes_the_rule_or_says_recorded() -> None:
+    old = make_atom("PR base branch is dev", first_seen="2026-09-01T00:00:00Z")
+    new = make_atom("PR base branch is main")
+    (marked,) = mark([old, new], detect([old, new]))
+    assert [p.as_dict() for p in open_pairs([marked, new])] == [
+        {"older": old["id"], "newer": new["id"], "rule": "same-subject"}
+    ]
+    assert open_pairs([marked]) == [Contradiction(old["id"], new["id"], "recorded")]
+    assert open_pairs([old, new]) == []
+
+
+def test_contested_tag_uses_the_newer_date() -> None:
+    assert contested_tag("2026-11-03") == "[contested — newer evidence 2026-11-03]"
+    assert contested_tag("2026-11-03T23:59:59Z") == "[contested — newer evidence 2026-11-03]"
+    assert contested_tag("2026-11-03T23:30:00-02:00") == "[contested — newer evidence 2026-11-04]"
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(claims, st.sampled_from([c for a, b, _ in REVERSALS for c in (a, b)])),
+            st.sampled_from(["fact", "constraint"]),
+        ),
+        max_size=12,
+    )
+)
+def test_bucketing_finds_exactly_what_a_brute_force_scan_finds(
+    specs: list[tuple[str, str]],
+) -> None:
+    atoms: dict[str, Atom] = {}
+    for n, (claim, kind) in enumerate(specs):
+        atom = make_atom(claim, kind=kind, first_seen=f"2026-10-01T09:00:{n:02d}Z")
+        atoms.setdefault(atom["id"], atom)
+    ordered = sorted(atoms.values(), key=lambda a: (a["first_seen"], a["id"]))
+    expected = []
+    for i, older in enumerate(ordered):
+        for newer in ordered[i + 1 :]:
+            rule = conflict_rule(older["claim"], newer["claim"], older["kind"], newer["kind"])
+            if rule:
+                expected.append(Contradiction(older["id"], newer["id"], rule))
+    assert detect(list(atoms.values())) == sorted(expected, key=lambda c: (c.older, c.newer))
