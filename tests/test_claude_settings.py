@@ -1,0 +1,300 @@
+"""Merging our three Claude Code hooks into `.claude/settings.json` without clobbering anything."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_memory.claude_settings import (
+    HOOK_EVENTS,
+    claude_hooks_status,
+    desired_hooks,
+    install_claude_hooks,
+    installed_events,
+    is_our_command,
+    merge_hooks,
+    plugin_enabled,
+    remove_claude_hooks,
+    unmerge_hooks,
+)
+from agent_memory.errors import RepoStateError
+
+FORMATTER = {"type": "command", "command": "npx prettier --write", "timeout": 30}
+
+
+def user_settings() -> dict[str, Any]:
+    """A realistic settings file: other keys before and after `hooks`, our events already used
+    by other tools (one with a matcher), and an event we never touch."""
+    return {
+        "$schema": "https://json.schemastore.org/claude-code-settings.json",
+        "permissions": {"allow": ["Bash(npm test *)"], "deny": ["Read(./.env)"]},
+        "hooks": {
+            "PostToolUse": [{"matcher": "Edit|Write", "hooks": [FORMATTER]}],
+            "SessionStart": [
+                {"matcher": "startup", "hooks": [{"type": "command", "command": "echo hello"}]}
+            ],
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "~/bin/log-prompt"}]}],
+        },
+        "model": "opus",
+        "env": {"FOO": "1"},
+    }
+
+
+def write_json(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def our_handlers(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [h for g in groups for h in g["hooks"] if is_our_command(h.get("command"))]
+
+
+def test_desired_hooks_cover_three_events_with_researched_timeouts() -> None:
+    desired = desired_hooks()
+    assert list(desired) == ["SessionStart", "UserPromptSubmit", "SessionEnd"]
+    handlers = {event: groups[0]["hooks"][0] for event, groups in desired.items()}
+    assert handlers["UserPromptSubmit"]["timeout"] == 1
+    assert handlers["SessionStart"]["timeout"] == 5
+    # SessionEnd is synchronous on purpose: async hooks are killed at teardown, so the
+    # detached capture might never start (docs/claude-code-integration.md).
+    assert "async" not in handlers["SessionEnd"]
+    for event, handler in handlers.items():
+        assert handler["type"] == "command"
+        assert handler["command"].startswith(f"git memory hook {HOOK_EVENTS[event]}")
+    assert all("matcher" not in groups[0] for groups in desired.values())
+
+
+def test_merge_keeps_every_existing_hook_key_and_order() -> None:
+    before = user_settings()
+    original = copy.deepcopy(before)
+    merged, changed = merge_hooks(before, desired_hooks())
+    assert changed
+    assert before == original, "merge must not mutate its input"
+    assert list(merged) == list(original), "top-level key order preserved"
+    for key in ("$schema", "permissions", "model", "env"):
+        assert merged[key] == original[key]
+    hooks = merged["hooks"]
+    assert hooks["PostToolUse"] == original["hooks"]["PostToolUse"]
+    # Existing groups of the same events stay first and unchanged; ours is a new group after them.
+    assert hooks["SessionStart"][0] == original["hooks"]["SessionStart"][0]
+    assert hooks["UserPromptSubmit"][0] == original["hooks"]["UserPromptSubmit"][0]
+    for event in HOOK_EVENTS:
+        assert hooks[event][-1] == desired_hooks()[event][0]
+        assert len(our_handlers(hooks[event])) == 1
+    assert list(hooks) == ["PostToolUse", "SessionStart", "UserPromptSubmit", "SessionEnd"]
+
+
+def test_second_merge_changes_nothing() -> None:
+    once, _ = merge_hooks(user_settings(), desired_hooks())
+    twice, changed = merge_hooks(once, desired_hooks())
+    assert not changed
+    assert twice == once
+
+
+def test_an_edited_hook_of_ours_is_left_alone_unless_replacing() -> None:
+    once, _ = merge_hooks({}, desired_hooks())
+    once["hooks"]["UserPromptSubmit"][0]["hooks"][0]["timeout"] = 3  # the user tuned it
+    kept, changed = merge_hooks(once, desired_hooks())
+    assert not changed
+    assert kept["hooks"]["UserPromptSubmit"][0]["hooks"][0]["timeout"] == 3
+
+    replaced, changed = merge_hooks(once, desired_hooks(), replace_ours=True)
+    assert changed
+    assert replaced["hooks"]["UserPromptSubmit"] == desired_hooks()["UserPromptSubmit"]
+    again, changed = merge_hooks(replaced, desired_hooks(), replace_ours=True)
+    assert not changed and again == replaced
+
+
+def test_replacing_keeps_a_foreign_handler_that_shares_our_group() -> None:
+    foreign = {"type": "command", "command": "echo other"}
+    settings = {
+        "hooks": {
+            "SessionEnd": [
+                {"hooks": [foreign, {"type": "command", "command": "git-memory hook session-end"}]}
+            ]
+        }
+    }
+    replaced, changed = merge_hooks(settings, desired_hooks(), replace_ours=True)
+    assert changed
+    assert replaced["hooks"]["SessionEnd"][0] == {"hooks": [foreign]}
+    assert replaced["hooks"]["SessionEnd"][1] == desired_hooks()["SessionEnd"][0]
+
+
+def test_recognises_our_entries_in_any_spelling() -> None:
+    spelled = {
+        "hooks": {
+            "SessionStart": [
+                {"hooks": [{"type": "command", "command": "git-memory hook session-start"}]}
+            ],
+            "UserPromptSubmit": [
+                {"hooks": [{"type": "command", "command": "git  memory hook user-prompt-submit"}]}
+            ],
+            "SessionEnd": [
+                {
+                    "hooks": [
+                        {
+                            "type": "command",
+                            "command": 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/agent-memory-hook" session-end',
+                        }
+                    ]
+                }
+            ],
+        }
+    }
+    assert installed_events(spelled) == list(HOOK_EVENTS)
+    merged, changed = merge_hooks(spelled, desired_hooks())
+    assert not changed and merged == spelled
+
+
+def test_custom_command_prefix_is_idempotent() -> None:
+    desired = desired_hooks("python -m agent_memory hook")
+    assert desired["SessionEnd"][0]["hooks"][0]["command"].startswith(
+        "python -m agent_memory hook session-end"
+    )
+    once, changed = merge_hooks({}, desired)
+    assert changed
+    twice, changed = merge_hooks(once, desired)
+    assert not changed and twice == once
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"hooks": []}, {"hooks": "none"}, {"hooks": {"SessionStart": {"hooks": []}}}],
+    ids=["hooks-list", "hooks-string", "event-object"],
+)
+def test_malformed_hooks_are_refused(settings: dict[str, Any]) -> None:
+    with pytest.raises(RepoStateError):
+        merge_hooks(settings, desired_hooks())
+
+
+def test_null_hooks_is_treated_as_none() -> None:
+    merged, changed = merge_hooks({"hooks": None, "model": "opus"}, desired_hooks())
+    assert changed
+    assert merged["model"] == "opus"
+    assert installed_events(merged) == list(HOOK_EVENTS)
+
+
+def test_unmerge_removes_only_ours_and_round_trips() -> None:
+    original = user_settings()
+    merged, _ = merge_hooks(original, desired_hooks())
+    restored, changed = unmerge_hooks(merged)
+    assert changed
+    assert restored == original
+    assert json.dumps(restored) == json.dumps(original), "key order restored too"
+    again, changed = unmerge_hooks(restored)
+    assert not changed and again == restored
+
+
+def test_unmerge_drops_hooks_object_only_when_we_emptied_it() -> None:
+    merged, _ = merge_hooks({"model": "opus"}, desired_hooks())
+    restored, changed = unmerge_hooks(merged)
+    assert changed
+    assert restored == {"model": "opus"}
+    untouched, changed = unmerge_hooks({"hooks": {}})
+    assert not changed and untouched == {"hooks": {}}
+
+
+# --- on disk --------------------------------------------------------------------------------
+
+
+def test_install_creates_missing_file(tmp_path: Path) -> None:
+    assert install_claude_hooks(tmp_path) == "added"
+    path = tmp_path / ".claude" / "settings.json"
+    text = path.read_text()
+    assert text.endswith("}\n")
+    assert text.startswith('{\n  "hooks": {\n    "SessionStart": [')
+    assert json.loads(text) == {"hooks": desired_hooks()}
+    assert install_claude_hooks(tmp_path) == "unchanged"
+    assert path.read_text() == text
+
+
+def test_install_merges_into_existing_file(tmp_path: Path) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    write_json(path, user_settings())
+    os.chmod(path, 0o640)
+    assert install_claude_hooks(tmp_path) == "added"
+    on_disk = json.loads(path.read_text())
+    assert on_disk == merge_hooks(user_settings(), desired_hooks())[0]
+    assert list(on_disk) == list(user_settings())
+    assert path.stat().st_mode & 0o777 == 0o640, "an existing file keeps its mode"
+    first = path.read_bytes()
+    assert install_claude_hooks(tmp_path) == "unchanged"
+    assert path.read_bytes() == first
+
+
+def test_install_keeps_non_ascii_text(tmp_path: Path) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    write_json(path, {"env": {"GREETING": "grüß dich"}})
+    install_claude_hooks(tmp_path)
+    assert "grüß dich" in path.read_text("utf-8")
+
+
+@pytest.mark.parametrize("text", ['{"hooks": {', "[1, 2]", '{"a": 1,}'])
+def test_invalid_file_is_refused_and_left_untouched(tmp_path: Path, text: str) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(text)
+    with pytest.raises(RepoStateError) as caught:
+        install_claude_hooks(tmp_path)
+    assert caught.value.hint and "--no-claude-hooks" in caught.value.hint
+    assert path.read_text() == text
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"], "no temp file left"
+
+
+def test_empty_file_counts_as_empty_settings(tmp_path: Path) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text("")
+    assert install_claude_hooks(tmp_path) == "added"
+    assert installed_events(json.loads(path.read_text())) == list(HOOK_EVENTS)
+
+
+def test_force_rewrites_an_edited_hook_of_ours(tmp_path: Path) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    install_claude_hooks(tmp_path)
+    data = json.loads(path.read_text())
+    data["hooks"]["SessionStart"][0]["hooks"][0]["timeout"] = 60
+    write_json(path, data)
+    assert install_claude_hooks(tmp_path) == "unchanged"
+    assert install_claude_hooks(tmp_path, force=True) == "added"
+    assert json.loads(path.read_text()) == {"hooks": desired_hooks()}
+
+
+def test_remove_restores_the_users_file(tmp_path: Path) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    write_json(path, user_settings())
+    before = path.read_text()
+    install_claude_hooks(tmp_path)
+    assert remove_claude_hooks(tmp_path) == "removed"
+    assert path.read_text() == before
+    assert remove_claude_hooks(tmp_path) == "unchanged"
+    assert remove_claude_hooks(tmp_path / "elsewhere") == "unchanged"
+
+
+def test_status_reports_each_event(tmp_path: Path) -> None:
+    assert claude_hooks_status(tmp_path) == dict.fromkeys(HOOK_EVENTS, False)
+    install_claude_hooks(tmp_path)
+    assert claude_hooks_status(tmp_path) == dict.fromkeys(HOOK_EVENTS, True)
+    (tmp_path / ".claude" / "settings.json").write_text("{broken")
+    assert claude_hooks_status(tmp_path) == dict.fromkeys(HOOK_EVENTS, False)
+
+
+def test_plugin_enabled_reads_enabled_plugins(tmp_path: Path) -> None:
+    config = tmp_path / "claude-config"
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    assert not plugin_enabled(repo, config)
+    write_json(config / "settings.json", {"enabledPlugins": {"agent-memory@agent-memory": True}})
+    assert plugin_enabled(repo, config)
+    # A project-local setting wins over the user's.
+    write_json(
+        repo / ".claude" / "settings.local.json", {"enabledPlugins": {"agent-memory@x": False}}
+    )
+    assert not plugin_enabled(repo, config)
+    write_json(repo / ".claude" / "settings.local.json", {"enabledPlugins": {"other@x": True}})
+    assert plugin_enabled(repo, config)
