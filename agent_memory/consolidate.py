@@ -12,10 +12,12 @@ promotion, because the gist becomes the retrieved truth and a wrong gist erases 
   (`min_jaccard`, default 0.4): a five-word claim contained in a sixty-word note shares all its
   words, but one broad note would otherwise glue unrelated claims into one cluster.
 - Clustering is single-linkage (connected components of qualifying pairs); the guards above
-  bound the chaining it allows. Candidate pairs come from prefix filtering on rare tokens
-  (tokens ordered by document frequency; two sets with Jaccard ≥ t must share a token among
-  the first |x| - ⌈t·|x|⌉ + 1 of each), which finds every qualifying pair exactly without
-  comparing all pairs.
+  bound the chaining it allows. Candidate pairs come from prefix filtering on rare tokens, so
+  the search is not all-pairs yet misses nothing: tokens are ordered by document frequency,
+  and two sets sharing at least α tokens must share one among the first |x| - α + 1 of each.
+  Sets are visited smallest first; each probes the index with the prefix its Jaccard bound
+  allows (α = ⌈min_jaccard·|x|⌉) and is indexed under the shorter prefix it needs as the
+  smaller set of any later pair (α = ⌈max(threshold, min_jaccard)·|x|⌉).
 - The gist is the member text sharing the most tokens with the other members (ties: the
   shorter text, then the smaller id): a real sentence someone wrote, never a synthesized one.
   `consolidated_from` lists the other members, so the gist's own atom keeps its id (same claim,
@@ -129,8 +131,10 @@ class _Components:
             self.parent[max(ra, rb)] = min(ra, rb)
 
 
-def _prefix_length(size: int, min_jaccard: float) -> int:
-    needed = math.ceil(min_jaccard * size - 1e-9)
+def _prefix_length(size: int, min_shared_fraction: float) -> int:
+    """Tokens of a set (rarest first) that must include one shared token, when any qualifying
+    pair shares at least `min_shared_fraction` of this set's size."""
+    needed = math.ceil(min_shared_fraction * size - 1e-9)
     return max(1, min(size, size - needed + 1))
 
 
@@ -155,12 +159,13 @@ def propose(
     # Smallest first, so every earlier (indexed) set is no larger than the one probing.
     for k in sorted(eligible, key=lambda k: (len(token_sets[k]), ids[k])):
         mine = token_sets[k]
-        prefix = sorted(mine, key=lambda tok: (frequency[tok], tok))[
-            : _prefix_length(len(mine), min_jaccard)
-        ]
+        ordered = sorted(mine, key=lambda tok: (frequency[tok], tok))
+        # Probing as the larger set: shared ≥ min_jaccard·|mine|. Indexed as the smaller set
+        # of every later pair: shared ≥ max(threshold, min_jaccard)·|mine|, a shorter prefix.
         candidates: set[int] = set()
-        for tok in prefix:
+        for tok in ordered[: _prefix_length(len(mine), min_jaccard)]:
             candidates.update(index[tok])
+        for tok in ordered[: _prefix_length(len(mine), max(threshold, min_jaccard))]:
             index[tok].append(k)
         for other in candidates:
             theirs = token_sets[other]
