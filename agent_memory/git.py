@@ -324,3 +324,37 @@ def hooks_dir(repo: Repo) -> Path:
     proc = run_git(repo.cwd, "rev-parse", "--git-path", "hooks")
     path = Path(proc.stdout.strip())
     return path if path.is_absolute() else (repo.cwd / path).resolve()
+
+
+def default_branch(repo: Repo) -> str | None:
+    """The branch promotions are staged on top of: `memory.base`, else origin's HEAD, else
+    init.defaultBranch, main or master (whichever exists), else the current branch."""
+    configured = config_get(repo.cwd, "memory.base")
+    candidates = [configured] if configured else []
+    proc = run_git(repo.cwd, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD", check=False)
+    if proc.returncode == 0 and proc.stdout.strip():
+        candidates.append(proc.stdout.strip().split("/", 1)[-1])
+    init_default = config_get(repo.cwd, "init.defaultBranch")
+    candidates += [c for c in (init_default, "main", "master") if c]
+    for name in candidates:
+        if ref_target(repo, f"refs/heads/{name}"):
+            return name
+    head = run_git(repo.cwd, "symbolic-ref", "--quiet", "--short", "HEAD", check=False).stdout.strip()
+    if head and ref_target(repo, f"refs/heads/{head}") and not head.startswith("memory/"):
+        return head
+    return None
+
+
+def current_branch(repo: Repo) -> str | None:
+    proc = run_git(repo.cwd, "symbolic-ref", "--quiet", "--short", "HEAD", check=False)
+    return proc.stdout.strip() or None if proc.returncode == 0 else None
+
+
+def commit_author(repo: Repo, oid: str) -> tuple[str, str]:
+    commit = repo.pg()[oid]
+    return str(commit.committer.name), str(commit.committer.email)
+
+
+def status_porcelain(repo: Repo, paths: Iterable[str]) -> list[str]:
+    proc = run_git(repo.cwd, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths, check=False)
+    return [item for item in proc.stdout.split("\0") if item.strip()]

@@ -137,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("validate", "schema, ids, store invariants, rendered blocks, working sets")
     p.add_argument("--atoms", metavar="FILE")
     p.add_argument("--auto-memory", nargs="?", const="", default=None, metavar="DIR")
+    p.add_argument("--fix", action="store_true", help="re-render the memory blocks from adopted.log")
     _out(p)
 
     # lifecycle

@@ -1,0 +1,34 @@
+"""`git memory promote [--global] --output json`: dry run of the gates, writes nothing."""
+
+from __future__ import annotations
+
+import argparse
+
+from agent_memory.commands.common import emit_json, project_of, store_here, wants_json
+from agent_memory.install import target_file
+from agent_memory.review import plan_and_stage
+from agent_memory.runtime import now_utc
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.global_:
+        from agent_memory.l3 import global_results
+
+        eligible, blocked = global_results()
+    else:
+        repo, store = store_here()
+        plan = plan_and_stage(repo, store.atoms(), project_of(repo), now_utc(), target_file(repo), dry_run=True)
+        eligible = [{"id": r.atom_id, "to": r.to} for r in plan.results if r.eligible]
+        blocked = [{"id": r.atom_id, "reasons": list(r.reasons)} for r in plan.results if not r.eligible]
+    if wants_json(args):
+        emit_json({"eligible": eligible, "blocked": blocked})
+        return 0
+    if not eligible and not blocked:
+        print("nothing to promote yet")
+    for item in eligible:
+        print(f"eligible  {item['id']} → {item['to']}")
+    for item in blocked:
+        print(f"blocked   {item['id']}: {'; '.join(item['reasons'])}")
+    if eligible:
+        print(f"stage them with `git memory stage{' --global' if args.global_ else ''}`")
+    return 0

@@ -1,0 +1,39 @@
+"""`git memory stage [--global]`: rebuild memory/review, one commit per promotion."""
+
+from __future__ import annotations
+
+import argparse
+
+from agent_memory.commands.common import emit_json, project_of, store_here, wants_json
+from agent_memory.install import target_file
+from agent_memory.review import plan_and_stage
+from agent_memory.runtime import now_utc
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.global_:
+        from agent_memory.l3 import stage_global
+
+        plan = stage_global(force=args.force)
+    else:
+        repo, store = store_here()
+        if repo.bare:
+            from agent_memory.errors import RepoStateError
+
+            raise RepoStateError("a bare repository has no branch to review memory on", hint="run stage in a clone with a work tree")
+        plan = plan_and_stage(repo, store.atoms(), project_of(repo), now_utc(), target_file(repo), force=args.force)
+    commits = [{"oid": oid, "atom": ident} for oid, ident in plan.staged]
+    if wants_json(args):
+        emit_json({"branch": "memory/review", "base": plan.base_branch, "commits": commits,
+                   "refused": plan.refused, "demoted": plan.demoted})
+        return 0
+    if not commits:
+        print("nothing to stage: no atom is eligible (see `git memory promote`)")
+    else:
+        print(f"staged {len(commits)} commit(s) on memory/review (on top of {plan.base_branch}):")
+        for oid, ident in plan.staged:
+            print(f"  {oid[:10]} {ident}")
+        print("review with `git memory adopt`, or open a pull request with `git memory pr`")
+    for ident, reasons in plan.refused.items():
+        print(f"refused {ident}: {'; '.join(reasons)}")
+    return 0
