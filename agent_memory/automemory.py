@@ -361,7 +361,7 @@ def validate_auto_memory(
             f"(Claude Code loads only the first {MAX_INDEX_BYTES:,})"
         )
     if PRESSURE_THRESHOLD <= report.utilisation <= 1.0:
-        report.warnings.append(f"{INDEX_NAME} is at {report.utilisation:.0%} of its budget")
+        report.warnings.append(f"{INDEX_NAME} is at {report.utilisation:.1%} of its budget")
 
     all_files = memory_files(directory)
     report.files = [f for f in all_files if f != INDEX_NAME]
@@ -475,7 +475,7 @@ def render_report(report: AutoMemoryReport) -> str:
     if report.lines or report.bytes:
         out.append(
             f"{INDEX_NAME}: {report.lines} lines, {report.bytes:,} bytes — "
-            f"{report.utilisation:.0%} of budget ({MAX_INDEX_LINES} lines, {MAX_INDEX_BYTES:,} bytes)"
+            f"{report.utilisation:.1%} of budget ({MAX_INDEX_LINES} lines, {MAX_INDEX_BYTES:,} bytes)"
         )
     if report.files or report.regions:
         via_region = {m for r in report.regions for m in r.matches}
