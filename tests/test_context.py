@@ -1,0 +1,234 @@
+"""What SessionStart injects: L3 + L2 within their budgets, never two contradictory plain
+lines, always under Claude Code's 10,000-character limit (spec §5.1, §9.6)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_memory.atom import Atom, atom_id, validate_atom
+from agent_memory.context import CLOSE_TAG, OPEN_TAG, build_context, hook_output
+from agent_memory.contradictions import conflict_rule
+
+PROJECT = "demo-project"
+
+
+def make_atom(
+    claim: str, tier: str = "L2", last_seen: str = "2026-03-01T10:00:00Z", **extra: Any
+) -> Atom:
+    atom: Atom = {
+        "id": atom_id(claim, PROJECT if tier == "L2" else None),
+        "claim": claim,
+        "scope": "project" if tier == "L2" else "global",
+        "kind": "constraint",
+        "first_seen": "2026-01-01T00:00:00Z",
+        "last_seen": last_seen,
+        "observations": 3,
+        "sessions": ["sessA", "sessB", "sessC"],
+        "source": "sessC.jsonl#L12",
+        "first_source": "abc.jsonl#L3",
+        "confidence": "stated",
+        "tier": tier,
+        "promoted_at": "2026-03-02T00:00:00Z",
+        "redacted": False,
+        **extra,
+    }
+    if tier == "L2":
+        atom["project"] = PROJECT
+    else:
+        atom["promoted_from_projects"] = ["alpha", "beta"]
+    return validate_atom(atom)
+
+
+def sections(text: str) -> dict[str, str]:
+    """The injected text split at its `## ` headings."""
+    out: dict[str, str] = {}
+    current = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            current = line
+            out[current] = ""
+        elif current is not None and line != CLOSE_TAG:
+            out[current] += line + "\n"
+    return out
+
+
+def test_empty_memory_injects_nothing() -> None:
+    ctx = build_context([], [], {}, PROJECT)
+    assert ctx.text == "" and (ctx.l2, ctx.l3, ctx.omitted, ctx.shadowed) == (0, 0, 0, ())
+    # Only atoms outside the working set: nothing worth a session's context either.
+    ctx = build_context([make_atom("Old", decayed=True)], [], {}, PROJECT)
+    assert ctx.text == ""
+
+
+def test_shape_global_first_then_project() -> None:
+    l2 = [make_atom("Use pnpm for installs"), make_atom("Never force-push", pinned=True)]
+    l3 = [make_atom("Answer concisely", tier="L3")]
+    ctx = build_context(l2, l3, {}, PROJECT)
+    assert ctx.text.startswith(OPEN_TAG + "\n") and ctx.text.endswith("\n" + CLOSE_TAG)
+    assert "<!--" not in ctx.text  # no HTML markers in the injected text
+    global_at = ctx.text.index("## Global memory (agent-memory)")
+    project_at = ctx.text.index(f"## Project memory (agent-memory) — {PROJECT}")
+    assert global_at < project_at
+    assert ctx.text.index("- Never force-push") < ctx.text.index("- Use pnpm for installs")
+    assert (ctx.l2, ctx.l3, ctx.omitted) == (2, 1, 0)
+    out = hook_output(ctx)
+    assert out == {
+        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": ctx.text}
+    }
+    json.dumps(out)  # serialisable as-is
+
+
+def test_only_one_tier() -> None:
+    ctx = build_context([], [make_atom("Answer concisely", tier="L3")], {}, None)
+    assert "## Global memory" in ctx.text and "## Project memory" not in ctx.text
+    ctx = build_context([make_atom("Use pnpm")], [], {}, None)
+    assert "## Project memory (agent-memory)\n" in ctx.text and "## Global memory" not in ctx.text
+
+
+def test_same_claim_in_both_tiers_is_said_once() -> None:
+    l2 = [make_atom("Run the tests with pytest -q.")]
+    l3 = [make_atom("run the tests  with PYTEST -q", tier="L3"), make_atom("Be brief", tier="L3")]
+    ctx = build_context(l2, l3, {}, PROJECT)
+    assert ctx.text.casefold().count("pytest -q") == 1
+    assert "- Run the tests with pytest -q." in ctx.text  # the project line is the one kept
+    assert ctx.duplicates == (l3[0]["id"],) and ctx.shadowed == ()
+    assert (ctx.l2, ctx.l3) == (1, 1)
+
+
+def test_contradicting_global_line_is_shadowed_by_the_project() -> None:
+    l2 = [make_atom("PR base branch is main"), make_atom("Never push on Fridays")]
+    l3 = [
+        make_atom("PR base branch is dev", tier="L3"),
+        make_atom("Push on Fridays", tier="L3"),
+        make_atom("Prefer small commits", tier="L3"),
+    ]
+    # The fixture really is a pair of contradictions under the §4.2.1 rules.
+    assert conflict_rule(l2[0]["claim"], l3[0]["claim"], "constraint", "constraint")
+    assert conflict_rule(l2[1]["claim"], l3[1]["claim"], "constraint", "constraint")
+    ctx = build_context(l2, l3, {}, PROJECT)
+    assert ctx.shadowed == tuple(sorted([l3[0]["id"], l3[1]["id"]]))
+    assert "PR base branch is dev" not in ctx.text and "- Push on Fridays" not in ctx.text
+    assert "- PR base branch is main" in ctx.text and "- Never push on Fridays" in ctx.text
+    assert "2 global atoms are shadowed here: project memory contradicts them" in ctx.text
+    assert "- Prefer small commits" in ctx.text and ctx.l3 == 1
+
+
+def test_shadowing_is_only_against_the_projects_working_set() -> None:
+    decayed = make_atom("PR base branch is main", decayed=True)
+    l3 = [make_atom("PR base branch is dev", tier="L3")]
+    ctx = build_context([decayed, make_atom("Use pnpm")], l3, {}, PROJECT)
+    assert ctx.shadowed == () and "- PR base branch is dev" in ctx.text
+
+
+def test_all_global_lines_shadowed_still_says_so() -> None:
+    ctx = build_context(
+        [make_atom("PR base branch is main")],
+        [make_atom("PR base branch is dev", tier="L3")],
+        {},
+        PROJECT,
+    )
+    assert ctx.l3 == 0 and "1 global atom is shadowed here" in ctx.text
+
+
+def test_contested_lines_carry_the_tag_in_both_tiers() -> None:
+    l2 = [make_atom("Deploys go through staging", contested=True)]
+    l3 = [make_atom("Answer in English", tier="L3", contested=True)]
+    dates = {l2[0]["id"]: "2026-04-02T00:00:00Z"}
+    ctx = build_context(l2, l3, dates, PROJECT)
+    assert "- [contested — newer evidence 2026-04-02] Deploys go through staging" in ctx.text
+    assert "- [contested — newer evidence 2026-03-01] Answer in English" in ctx.text
+
+
+def test_overflow_is_stated_with_a_count_and_the_command() -> None:
+    l2 = [
+        make_atom(f"Project fact {i} " + "p" * 180, last_seen=f"2026-03-{1 + i % 28:02d}T00:00:00Z")
+        for i in range(60)
+    ]
+    l3 = [make_atom(f"Global fact {i} " + "g" * 180, tier="L3") for i in range(30)]
+    ctx = build_context(l2, l3, {}, PROJECT)
+    parts = sections(ctx.text)
+    l3_part = parts["## Global memory (agent-memory)"]
+    l2_part = parts[f"## Project memory (agent-memory) — {PROJECT}"]
+    assert len(("## Global memory (agent-memory)\n" + l3_part).encode()) <= 2048
+    assert len((f"## Project memory (agent-memory) — {PROJECT}\n" + l2_part).encode()) <= 4096
+    assert f"- region `git memory inspect --tier L3` → {30 - ctx.l3} more adopted atoms" in l3_part
+    assert f"- region `git memory inspect --tier L2` → {60 - ctx.l2} more adopted atoms" in l2_part
+    assert ctx.omitted == (60 - ctx.l2) + (30 - ctx.l3)
+
+
+def test_huge_inputs_stay_under_ten_thousand_characters() -> None:
+    words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+    rnd = random.Random(7)
+
+    def claim(i: int) -> str:
+        return f"{words[i % 8]}{i} " + " ".join(rnd.choice(words) for _ in range(60)) + " ✓" * 40
+
+    l2 = [make_atom(claim(i), pinned=i % 3 == 0) for i in range(1500)]
+    l3 = [make_atom(claim(i + 5000), tier="L3", pinned=i % 2 == 0) for i in range(800)]
+    ctx = build_context(l2, l3, {}, "p" * 200)
+    assert 0 < len(ctx.text) < 10_000
+    assert len(ctx.text.encode()) < 4096 + 2048 + 400  # the two budgets plus the wrapper
+    assert ctx.l2 + ctx.l3 + ctx.omitted == 1500 + 800
+
+
+def test_input_order_does_not_matter() -> None:
+    l2 = [
+        make_atom(f"Project rule {i}", last_seen=f"2026-03-{1 + i % 5:02d}T00:00:00Z")
+        for i in range(30)
+    ]
+    l3 = [make_atom(f"Global rule {i}", tier="L3") for i in range(30)]
+    first = build_context(l2, l3, {}, PROJECT)
+    rnd = random.Random(3)
+    for _ in range(5):
+        a, b = list(l2), list(l3)
+        rnd.shuffle(a)
+        rnd.shuffle(b)
+        assert build_context(a, b, {}, PROJECT) == first
+
+
+# --- property: never two plain contradictory assertions ----------------------------------------
+
+SUBJECTS = ["PR base branch", "The default branch", "Node version", "The package manager"]
+VALUES = ["main", "dev", "18", "20", "pnpm", "npm"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(SUBJECTS), st.sampled_from(VALUES), st.booleans()), max_size=6
+    ),
+    st.lists(
+        st.tuples(st.sampled_from(SUBJECTS), st.sampled_from(VALUES), st.booleans()), max_size=6
+    ),
+)
+def test_no_plain_l2_l3_contradiction_is_ever_injected(
+    l2_specs: list[tuple[str, str, bool]], l3_specs: list[tuple[str, str, bool]]
+) -> None:
+    def claim(subject: str, value: str, negated: bool) -> str:
+        return f"{subject} is {'not ' if negated else ''}{value}"
+
+    l2 = [make_atom(claim(*s)) for s in dict.fromkeys(l2_specs)]
+    l3 = [make_atom(claim(*s), tier="L3") for s in dict.fromkeys(l3_specs)]
+    ctx = build_context(l2, l3, {}, PROJECT)
+    parts = sections(ctx.text)
+    shown_l2 = [
+        ln[2:]
+        for ln in parts.get(f"## Project memory (agent-memory) — {PROJECT}", "").splitlines()
+        if ln.startswith("- ") and not ln.startswith("- region")
+    ]
+    shown_l3 = [
+        ln[2:]
+        for ln in parts.get("## Global memory (agent-memory)", "").splitlines()
+        if ln.startswith("- ")
+        and not ln.startswith(("- region", "- 1 global", f"- {len(ctx.shadowed)} global"))
+    ]
+    for mine in shown_l2:
+        for theirs in shown_l3:
+            assert conflict_rule(mine, theirs, "constraint", "constraint") is None, (mine, theirs)
+            assert mine.casefold() != theirs.casefold()
+    assert len(shown_l2) == ctx.l2 and len(shown_l3) == ctx.l3
