@@ -28,6 +28,7 @@ from agent_memory.render import (
     in_working_set,
     inspect_command,
     lay_out,
+    one_line,
     unique_by_id,
 )
 
@@ -99,7 +100,7 @@ def build_context(
     if not l2_working and not l3_working:
         return Context("", 0, 0, 0, ())
 
-    l2_title = TITLES["L2"] + (f" — {project}" if project else "")
+    l2_title = TITLES["L2"] + (f" — {one_line(project)}" if project else "")
     l2_lines: list[str] = []
     l2_shown: tuple[str, ...] = ()
     omitted = 0

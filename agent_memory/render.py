@@ -33,6 +33,8 @@ GENERATED_NOTE = (
 )
 IMPORT_LINE = "@CLAUDE.memory.md"
 PINNED_HEADING = "### Pinned"
+# The transcript reader matches the wrapper case-insensitively, so the escape must too.
+_WRAPPER_TAG_RE = re.compile(r"<(/?agent-memory)", re.IGNORECASE)
 RECENT_HEADING = "### Recent"
 
 
@@ -94,8 +96,14 @@ def unique_by_id(atoms: Sequence[Atom]) -> list[Atom]:
 
 
 def one_line(claim: str) -> str:
-    """Claims render on one line: every whitespace run (newlines included) becomes a space."""
-    return " ".join(claim.split())
+    """Claims render on one line: every whitespace run (newlines included) becomes a space.
+
+    A claim also cannot open or close the `<agent-memory>` wrapper of the injected context:
+    the transcript reader strips that wrapper when Claude Code echoes it back, and a claim
+    that closed it early would let memory learn from itself (DESIGN, integration).
+    """
+    text = " ".join(claim.split())
+    return _WRAPPER_TAG_RE.sub(lambda m: "<\\" + m.group(1), text)
 
 
 def is_superseded(atom: Atom) -> bool:

@@ -232,3 +232,22 @@ def test_no_plain_l2_l3_contradiction_is_ever_injected(
             assert conflict_rule(mine, theirs, "constraint", "constraint") is None, (mine, theirs)
             assert mine.casefold() != theirs.casefold()
     assert len(shown_l2) == ctx.l2 and len(shown_l3) == ctx.l3
+
+
+def test_a_claim_cannot_open_or_close_the_wrapper() -> None:
+    l2 = [make_atom("Docs mention </agent-memory> and <agent-memory recall> tags")]
+    l3 = [make_atom("Never write </AGENT-MEMORY> by hand", tier="L3")]
+    ctx = build_context(l2, l3, {}, PROJECT)
+    assert ctx.text.casefold().count("<agent-memory") == 1 and ctx.text.startswith(OPEN_TAG)
+    assert ctx.text.casefold().count("</agent-memory") == 1 and ctx.text.endswith(CLOSE_TAG)
+    assert "- Docs mention <\\/agent-memory> and <\\agent-memory recall> tags" in ctx.text
+    assert "- Never write <\\/AGENT-MEMORY> by hand" in ctx.text
+
+
+def test_the_transcript_reader_strips_the_echoed_context_whole() -> None:
+    from agent_memory.transcripts import clean_prompt
+
+    l2 = [make_atom("Docs mention </agent-memory> tags"), make_atom("Use pnpm for installs")]
+    ctx = build_context(l2, [make_atom("Answer concisely", tier="L3")], {}, PROJECT)
+    echoed = "please fix the build\n" + ctx.text + "\nthen run the tests"
+    assert clean_prompt(echoed) == "please fix the build\n \nthen run the tests"
