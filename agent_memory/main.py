@@ -143,16 +143,16 @@ def build_parser() -> argparse.ArgumentParser:
     # lifecycle
     p = verb("stale", "atoms naming repository paths that no longer exist")
     _out(p)
-    p = verb("pin", "mark an adopted atom decay-exempt")
+    p = verb("pin", "mark an adopted atom decay-exempt", module="lifecycle_verbs")
     p.add_argument("id")
     _out(p)
-    p = verb("unpin", "remove the pin")
+    p = verb("unpin", "remove the pin", module="lifecycle_verbs")
     p.add_argument("id")
     _out(p)
-    p = verb("decay", "take an atom out of the working set (still reachable)")
+    p = verb("decay", "take an atom out of the working set (still reachable)", module="lifecycle_verbs")
     p.add_argument("id")
     _out(p)
-    p = verb("supersede", "mark OLD obsolete with a breadcrumb to NEW")
+    p = verb("supersede", "mark OLD obsolete with a breadcrumb to NEW", module="lifecycle_verbs")
     p.add_argument("old")
     p.add_argument("--by", required=True, metavar="NEW")
     _out(p)
@@ -163,8 +163,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if len(args_list) == 2 and args_list[0] == "hook" and args_list[1] != "background-capture":
+        # The Claude Code hook fast path: no argparse tree, no pygit2 (spec §5.2's budget).
+        from agent_memory.commands.hook import run_event
+
+        return run_event(args_list[1])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_list)
     if not getattr(args, "verb", None):
         parser.print_help()
         return EXIT_USAGE

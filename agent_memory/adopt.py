@@ -1,0 +1,150 @@
+"""Adopting staged promotions: each chosen item becomes one commit on the current branch, made
+with `git commit` so the user's hooks (our guard included) run. Items are applied as log
+operations and the block is re-rendered from the result, never cherry-picked, so any subset in
+any order leaves the block and `.memory/adopted.log` consistent, and a review branch built on
+an older base still applies. An interrupted adopt leaves whole items only; rerunning continues.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from agent_memory import git
+from agent_memory.adopted_log import LOG_PATH, LogEntry
+from agent_memory.atom import Atom, utc_day
+from agent_memory.committed import TierFiles
+from agent_memory.errors import RefusedError, RepoStateError
+from agent_memory.paths import resolve_pointer
+from agent_memory.review import review_items, staged_entry
+from agent_memory.runtime import now_utc
+from agent_memory.store import Change, L1Store, Snapshot, summarize
+from agent_memory.trailers import format_message, one_line
+
+
+@dataclass(frozen=True)
+class Item:
+    commit: str
+    atom_id: str
+    promotion: str
+    entry: LogEntry
+
+    @property
+    def atom(self) -> Atom:
+        return self.entry.atom
+
+
+def work_files(root: Path, tier: str, target_name: str) -> TierFiles:
+    log_path, target_path = root / LOG_PATH, root / target_name
+    return TierFiles(tier=tier, target_name=target_name,
+                     log_text=log_path.read_text("utf-8") if log_path.exists() else "",
+                     target_text=target_path.read_text("utf-8") if target_path.exists() else "")
+
+
+def write_files(root: Path, files: TierFiles) -> None:
+    for rel, text in files.paths().items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+
+
+def memory_paths(target_name: str) -> list[str]:
+    return sorted({target_name, "CLAUDE.md", LOG_PATH})
+
+
+def require_clean(repo: git.Repo, target_name: str) -> None:
+    """A dirty CLAUDE.md / CLAUDE.memory.md / adopted.log stops adopt before anything is written."""
+    dirty = git.status_porcelain(repo, memory_paths(target_name))
+    dirty = [d for d in dirty if not d.startswith("?? ")]
+    if dirty:
+        names = ", ".join(sorted({d[3:] for d in dirty}))
+        raise RepoStateError(f"uncommitted changes to memory files: {names}",
+                             hint=f"commit or stash them first (git stash push -- {names}), then adopt again")
+
+
+def pending(repo: git.Repo, files: TierFiles) -> list[Item]:
+    held = files.held()
+    items = []
+    for commit, ident, promotion in review_items(repo):
+        entry = staged_entry(repo, commit, ident)
+        if entry is None:
+            continue
+        if entry.op == "adopt" and ident in held:
+            continue
+        if entry.op == "demote" and ident not in held:
+            continue
+        items.append(Item(commit, ident, promotion, entry))
+    return items
+
+
+def refusal(item: Item) -> str | None:
+    """Why an item must not be adopted (spec §4.1, seed 004 curator rules), or None."""
+    atom = item.atom
+    if item.entry.op != "adopt":
+        return None
+    if atom.get("redacted"):
+        return "its claim was redacted — ask for a restatement without the secret"
+    for pointer in {atom["source"], atom["first_source"]}:
+        status, matches, _ = resolve_pointer(pointer)
+        if status == "ambiguous":
+            return f"its citation {pointer} is ambiguous ({len(matches)} transcripts match)"
+    return None
+
+
+def adopt_item(repo: git.Repo, item: Item, target_name: str, pin: bool = False, tier: str = "L2") -> str:
+    """Apply one item as one commit; on any failure the files and index are restored."""
+    root = repo.workdir
+    if root is None:
+        raise RepoStateError("adopt needs a work tree", hint="run it in a clone with a work tree")
+    before = work_files(root, tier, target_name)
+    atom = dict(item.atom)
+    if pin:
+        atom["pinned"] = True
+    entry = replace(item.entry, atom=atom, review_commit=item.commit)
+    after = before.append([entry])
+    paths = list(after.paths())
+    verb = "adopt" if entry.op == "adopt" else entry.op
+    sessions = ", ".join(atom.get("sessions", [])[:8])
+    message = format_message(
+        f"memory: {verb} {one_line(atom['claim'], 70)}",
+        [f"{'Adopted' if verb == 'adopt' else 'Applied'} from memory/review {item.commit[:12]} ({item.promotion}).",
+         f"Evidence: {len(atom.get('sessions', []))} sessions ({sessions}); confidence {atom.get('confidence')};"
+         f" first seen {utc_day(atom['first_seen'])}, last seen {utc_day(atom['last_seen'])}."],
+        [("Atom-Id", item.atom_id), ("Adopted-From", item.commit)] + ([("Pinned", "yes")] if pin else []),
+    )
+    write_files(root, after)
+    try:
+        git.run_git(root, "add", "--", *paths)
+        git.run_git(root, "commit", "-q", "-m", message, "--", *paths)
+    except RepoStateError as exc:
+        git.run_git(root, "reset", "-q", "--", *paths, check=False)
+        write_files(root, before)
+        raise RefusedError(f"the commit for {item.atom_id} was refused: {exc.message}",
+                           hint="nothing was adopted for this item; fix what the hook reported and run adopt again") from exc
+    head = git.rev_parse(repo, "HEAD")
+    assert head is not None
+    return head
+
+
+def record_decision(store: L1Store, atom_id: str, state: str, commit: str | None) -> str | None:
+    """Note the decision on the atom's L1 record: adopted atoms are held (not restaged);
+    rejected ones are not restaged until new sessions add evidence."""
+    at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def compute(snap: Snapshot) -> Change | None:
+        current = snap.atoms.get(atom_id)
+        if current is None:
+            return None
+        review = {"state": state, "at": at, "sessions": len(current["sessions"])}
+        if commit:
+            review["commit"] = commit
+        if current.get("review", {}).get("state") == state and current["review"].get("sessions") == review["sessions"]:
+            return None
+        updated = {**current, "review": review}
+        return Change(subject=f"{'reject' if state == 'rejected' else 'held'}: {summarize(current, 60)}",
+                      body=[f"{state} at {at}" + (f" in {commit[:12]}" if commit else "")],
+                      trailers=[("Op", "reject" if state == "rejected" else "adopt"), ("Atom-Id", atom_id)],
+                      writes={atom_id: updated})
+
+    oid, _ = store.transact(compute)
+    return oid

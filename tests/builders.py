@@ -1,0 +1,31 @@
+"""Builders for schema-valid atoms in tests (real atoms, validated by the real schema)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_memory.atom import atom_id, validate_atom
+
+SLUG = "-home-dev-proj"
+
+
+def l1_atom(claim: str, project: str = "proj", *, sessions: tuple[str, ...] = ("s1",), kind: str = "constraint",
+            confidence: str = "stated", days: tuple[str, ...] | None = None, line: int = 3,
+            redacted: bool = False, **extra: Any) -> dict[str, Any]:
+    """An L1 atom observed once in each session; session i on days[i] (default 2026-11-01…)."""
+    days = days or tuple(f"2026-11-{i + 1:02d}" for i in range(len(sessions)))
+    evidence = [
+        {"source": f"~/.claude/projects/{SLUG}/{s}.jsonl#L{line}", "at": f"{d}T10:00:00Z", "session": s,
+         "quote": claim}
+        for s, d in zip(sessions, days)
+    ]
+    atom: dict[str, Any] = {
+        "id": atom_id(claim, project), "claim": claim, "scope": "project", "project": project, "kind": kind,
+        "first_seen": min(e["at"] for e in evidence), "last_seen": max(e["at"] for e in evidence),
+        "observations": len(evidence), "sessions": sorted(set(sessions)),
+        "source": max(evidence, key=lambda e: e["at"])["source"],
+        "first_source": min(evidence, key=lambda e: e["at"])["source"],
+        "confidence": confidence, "tier": "L1", "redacted": redacted, "evidence": evidence,
+    }
+    atom.update(extra)
+    return validate_atom(atom)

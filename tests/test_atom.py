@@ -1,0 +1,176 @@
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_memory.atom import (
+    atom_errors,
+    atom_id,
+    dump_atom,
+    load_atom,
+    merge,
+    merge_all,
+    normalize,
+    to_committed,
+    validate_atom,
+)
+from agent_memory.errors import InvalidAtomError
+
+from builders import l1_atom
+from conftest import FIXTURES
+
+EXAMPLES = json.loads((FIXTURES / "schema_examples.json").read_text())
+
+
+def test_spec_examples_validate_unchanged_and_ids_reproduce() -> None:
+    assert [a["id"] for a in EXAMPLES] == ["atm_14a05266", "atm_961f033d", "atm_12cc1dc2"]
+    for atom in EXAMPLES:
+        assert atom_errors(atom) == []
+        project = atom.get("project")
+        assert atom_id(atom["claim"], project) == atom["id"]
+
+
+def test_spec_l1_fixture_in_section_3_1_reproduces() -> None:
+    # The §3.1 L1 snapshot of atm_961f033d: first sighting of the L2 example.
+    l1 = {"id": "atm_961f033d", "claim": "PR base branch is dev, never main", "scope": "project",
+          "project": "claude-skills", "kind": "constraint", "first_seen": "2026-07-02T09:11:04Z",
+          "last_seen": "2026-07-02T09:11:04Z", "observations": 1, "sessions": ["01SESSIONAAAA11112222333"],
+          "source": "~/.claude/projects/-home-user-claude-skills/01SESSIONAAAA11112222333.jsonl#L77",
+          "first_source": "~/.claude/projects/-home-user-claude-skills/01SESSIONAAAA11112222333.jsonl#L77",
+          "confidence": "observed", "tier": "L1", "redacted": False}
+    assert atom_errors(l1) == []
+    assert atom_id(l1["claim"], "claude-skills") == "atm_961f033d"
+
+
+def test_normalize_is_exactly_the_spec_order() -> None:
+    assert normalize("  PR   base\tbranch is DEV!! ") == "pr base branch is dev"
+    # trailing punctuation is stripped after casefolding, inner punctuation kept
+    assert normalize("Use pnpm, not npm.") == "use pnpm, not npm"
+    assert normalize("Straße") == "strasse"
+
+
+def test_global_id_hashes_the_claim_alone() -> None:
+    assert atom_id("Python tooling stays stdlib-only; no third-party runtime deps", None) == "atm_12cc1dc2"
+    assert atom_id("x", "a") != atom_id("x", "b") != atom_id("x", None)
+
+
+def _mutated(index: int, **changes: Any) -> dict[str, Any]:
+    atom = json.loads(json.dumps(EXAMPLES[index]))
+    atom.update(changes)
+    return atom
+
+
+@pytest.mark.parametrize(("atom", "fragment"), [
+    (_mutated(1, source="~/.claude/projects/-home-alice-x/01SESSIONCCCC11112222333.jsonl#L412"), "must be stripped"),
+    (_mutated(0, source="01SESSIONBBBB11112222333.jsonl#L1043"), "not an L1 back-pointer"),
+    (_mutated(0, first_seen="2026-09-01T00:00:00Z"), "is after last_seen"),
+    (_mutated(0, sessions=["a", "a"]), "duplicate sessions"),
+    (_mutated(0, claim="something else"), "does not match"),
+    (_mutated(0, kind="opinion"), "kind"),
+    (_mutated(0, scope="global"), "scope"),
+    (_mutated(2, project="claude-skills"), "project"),
+    (_mutated(1, promoted_at=None), "promoted_at"),
+])
+def test_invalid_atoms_are_reported(atom: dict[str, Any], fragment: str) -> None:
+    if atom.get("promoted_at") is None and "promoted_at" in atom:
+        del atom["promoted_at"]
+    errors = atom_errors(atom)
+    assert errors, atom
+    assert any(fragment in e for e in errors), errors
+
+
+def test_missing_required_field_and_unknown_field_rejected() -> None:
+    atom = _mutated(0)
+    del atom["redacted"]
+    assert any("redacted" in e for e in atom_errors(atom))
+    assert any("additional" in e.lower() for e in atom_errors(_mutated(0, colour="blue")))
+
+
+def test_l3_requires_promoted_from_projects_and_forbids_it_elsewhere() -> None:
+    l3 = _mutated(2)
+    del l3["promoted_from_projects"]
+    assert atom_errors(l3)
+    assert atom_errors(_mutated(1, promoted_from_projects=["a", "b"]))
+
+
+def test_dump_is_sorted_indented_with_trailing_newline_and_round_trips() -> None:
+    text = dump_atom(EXAMPLES[0])
+    assert text.endswith("}\n") and "\n  \"" in text
+    keys = [line.split('"')[1] for line in text.splitlines()[1:-1] if line.startswith('  "')]
+    assert keys == sorted(keys)
+    assert load_atom(text) == EXAMPLES[0]
+    with pytest.raises(InvalidAtomError):
+        load_atom("{not json")
+
+
+def test_merge_takes_min_max_union_and_never_downgrades() -> None:
+    a = l1_atom("Never push to main", sessions=("s1",), days=("2026-11-01",), confidence="stated")
+    b = l1_atom("never push to main.", sessions=("s2",), days=("2026-11-03",), confidence="observed", line=9)
+    m = merge(a, b)
+    assert m["sessions"] == ["s1", "s2"]
+    assert m["first_seen"] == a["first_seen"] and m["last_seen"] == b["last_seen"]
+    assert m["confidence"] == "stated"
+    assert m["source"] == b["source"] and m["first_source"] == a["first_source"]
+    assert m["claim"] == "Never push to main"  # the earliest sighting's wording
+    assert m["observations"] == 2
+    validate_atom(m)
+
+
+def test_merging_different_atoms_is_refused() -> None:
+    with pytest.raises(ValueError):
+        merge(l1_atom("a b c"), l1_atom("d e f"))
+
+
+def test_to_committed_strips_back_pointers_and_local_fields() -> None:
+    a = l1_atom("Never push to main", sessions=("s1", "s2", "s3"))
+    l2 = to_committed(a, "L2", "2026-11-05T00:00:00Z")
+    assert l2["source"] == "s3.jsonl#L3" and l2["first_source"] == "s1.jsonl#L3"
+    assert "evidence" not in l2 and l2["tier"] == "L2"
+    validate_atom(l2)
+
+
+# --- the join laws (hypothesis) ----------------------------------------------------------------
+
+SESSIONS = st.sampled_from(["s1", "s2", "s3", "s4", "s5"])
+DAYS = st.sampled_from(["2026-10-01", "2026-10-15", "2026-11-01", "2026-11-02"])
+
+
+@st.composite
+def observations(draw: st.DrawFn) -> dict[str, Any]:
+    n = draw(st.integers(1, 3))
+    sessions = tuple(draw(st.lists(SESSIONS, min_size=n, max_size=n, unique=True)))
+    days = tuple(draw(st.lists(DAYS, min_size=n, max_size=n)))
+    claim = draw(st.sampled_from(["Use pnpm, not npm", "use pnpm, not npm.", "USE PNPM, NOT NPM"]))
+    extra: dict[str, Any] = {}
+    if draw(st.booleans()):
+        extra["contested"] = True
+        extra["contested_by"] = [draw(st.sampled_from(["atm_00000001", "atm_00000002"]))]
+    return l1_atom(claim, sessions=sessions, days=days, line=draw(st.integers(1, 4)),
+                   confidence=draw(st.sampled_from(["observed", "stated", "verified"])),
+                   kind=draw(st.sampled_from(["preference", "constraint"])),
+                   redacted=draw(st.booleans()), **extra)
+
+
+@settings(max_examples=200, deadline=None)
+@given(observations(), observations(), observations())
+def test_merge_is_a_join(a: dict[str, Any], b: dict[str, Any], c: dict[str, Any]) -> None:
+    assert merge(a, b) == merge(b, a)
+    assert merge(merge(a, b), c) == merge(a, merge(b, c))
+    assert merge(a, a) == merge(a, a) and merge(merge(a, b), b) == merge(a, b)
+    m = merge_all([a, b, c])
+    assert validate_atom(m)
+    order = {"observed": 0, "stated": 1, "verified": 2}
+    assert order[m["confidence"]] == max(order[x["confidence"]] for x in (a, b, c))
+    assert m["observations"] == len({e["source"] for x in (a, b, c) for e in x["evidence"]})
+
+
+@settings(max_examples=100, deadline=None)
+@given(observations())
+def test_merge_is_idempotent(a: dict[str, Any]) -> None:
+    once = merge(a, a)
+    assert merge(once, a) == once
+    assert once["observations"] == a["observations"]
