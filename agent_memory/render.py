@@ -146,9 +146,9 @@ def contested_day(
     return utc_day(str(atom["last_seen"]))
 
 
-def atom_line(atom: Atom, day: str | None, prefix: str = "") -> str:
+def atom_line(atom: Atom, day: str | None) -> str:
     tag = contested_tag(day) + " " if day else ""
-    return f"- {prefix}{tag}{one_line(str(atom['claim']))}"
+    return f"- {tag}{one_line(str(atom['claim']))}"
 
 
 def region_line(tier: str, hidden: int, decayed: int, superseded: int) -> str:
@@ -168,7 +168,7 @@ def _size(lines: Sequence[str]) -> int:
 
 @dataclasses.dataclass(frozen=True)
 class Section:
-    """The body of one tier: lines chosen to fit `budget` bytes together with `head`/`foot`."""
+    """The body of one tier (after its title): the lines chosen by `lay_out`."""
 
     lines: tuple[str, ...]
     shown: tuple[str, ...]
@@ -181,7 +181,6 @@ def lay_out(
     budget: int,
     frame_bytes: int,
     contested_dates: Mapping[str, str],
-    line_prefix: Mapping[str, str] | None = None,
 ) -> Section:
     """Choose the longest prefix of (pinned…, recent…) whose lines, plus the region line for
     the rest, fit in `budget - frame_bytes`. Raises ValueError when not even the region line
@@ -195,11 +194,7 @@ def lay_out(
     n_pinned = sum(1 for a in working if a.get("pinned"))
     superseded = newest_first([a for a in atoms if is_superseded(a)])
     decayed = newest_first([a for a in atoms if not is_superseded(a) and is_decayed(a)])
-    prefixes = line_prefix or {}
-    lines = [
-        atom_line(a, contested_day(a, contested_dates, by_id), prefixes.get(str(a["id"]), ""))
-        for a in ordered
-    ]
+    lines = [atom_line(a, contested_day(a, contested_dates, by_id)) for a in ordered]
     heading_bytes = _size(["", PINNED_HEADING])  # a blank line, then the heading
     room = budget - frame_bytes
 
@@ -218,12 +213,11 @@ def lay_out(
 
     # Not a binary search: the region line vanishes when everything fits, so size is not
     # monotonic in k at the very end.
-    fitting = [k for k in range(len(ordered), -1, -1) if body_bytes(k) <= room]
-    if not fitting:
+    k = next((k for k in range(len(ordered), -1, -1) if body_bytes(k) <= room), None)
+    if k is None:
         raise ValueError(
             f"budget {budget} bytes is too small for the {tier} block frame and its region line"
         )
-    k = fitting[0]
     body: list[str] = []
     if min(k, n_pinned):
         body += ["", PINNED_HEADING, *lines[: min(k, n_pinned)]]
