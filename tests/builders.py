@@ -17,7 +17,7 @@ def l1_atom(claim: str, project: str = "proj", *, sessions: tuple[str, ...] = ("
     evidence = [
         {"source": f"~/.claude/projects/{SLUG}/{s}.jsonl#L{line}", "at": f"{d}T10:00:00Z", "session": s,
          "quote": claim}
-        for s, d in zip(sessions, days)
+        for s, d in zip(sessions, days, strict=True)
     ]
     atom: dict[str, Any] = {
         "id": atom_id(claim, project), "claim": claim, "scope": "project", "project": project, "kind": kind,

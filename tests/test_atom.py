@@ -4,6 +4,8 @@ import json
 from typing import Any
 
 import pytest
+from builders import l1_atom
+from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,9 +21,6 @@ from agent_memory.atom import (
     validate_atom,
 )
 from agent_memory.errors import InvalidAtomError
-
-from builders import l1_atom
-from conftest import FIXTURES
 
 EXAMPLES = json.loads((FIXTURES / "schema_examples.json").read_text())
 
