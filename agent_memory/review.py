@@ -93,50 +93,68 @@ def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt
     eligible = sorted((by_id[r.atom_id] for r in results if r.eligible), key=lambda a: (a["last_seen"], a["id"]))
     if dry_run:
         return plan
+    proposals: list[Proposal] = []
+    for atom in eligible:
+        l2 = staged_l2_atom(atom)
+        proposals.append(Proposal(atom["id"], LogEntry(op="adopt", atom=l2, at=l2["promoted_at"]),
+                                  promotion_message(atom, l2)))
+    # L2 cap (spec §4.3): what would be held after these promotions decides the demotions.
+    after = files.append([p.entry for p in proposals]).held()
+    overflow = _l2_overflow(after)
+    if overflow:
+        when = max(a["promoted_at"] for a in after.values())
+        proposals += [Proposal(ident, LogEntry(op="demote", atom=after[ident], at=when),
+                               format_message(f"demote: {one_line(after[ident]['claim'], 80)}",
+                                              [f"L2 holds more than {L2_CAP} atoms (spec §4.3): the oldest last_seen goes back to L1,",
+                                               "where it re-enters the 90-day expiry and can re-promote if still live."],
+                                              [("Atom-Id", ident), ("Promotion", "L2->L1")]))
+                      for ident in overflow]
+        plan.demoted = list(overflow)
+    plan.staged, plan.refused, _ = write_review_branch(repo, base_oid, files, proposals, force)
+    return plan
+
+
+@dataclass(frozen=True)
+class Proposal:
+    atom_id: str
+    entry: LogEntry
+    message: str
+
+
+def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposals: Sequence[Proposal],
+                        force: bool) -> tuple[list[tuple[str, str]], dict[str, list[str]], TierFiles]:
+    """Rebuild memory/review: one commit per proposal on top of `base_oid`, dated by the
+    proposal itself (deterministic), each checked by the guard first. Returns the staged
+    (commit, atom id) pairs, the refused atoms with reasons, and the resulting files."""
     existing = git.ref_target(repo, git.REVIEW_REF)
     if existing and not force:
         _refuse_hand_edits(repo, existing)
-
-    tip = base_oid
-    tree = git.commit_tree(repo, base_oid)
-    for atom in eligible:
-        l2 = staged_l2_atom(atom)
-        entry = LogEntry(op="adopt", atom=l2, at=l2["promoted_at"])
+    tip, tree = base_oid, git.commit_tree(repo, base_oid)
+    staged: list[tuple[str, str]] = []
+    refused: dict[str, list[str]] = {}
+    for proposal in proposals:
+        entry = proposal.entry
         # The guard runs on what this promotion adds (the base was guarded when committed):
         # redaction is the only barrier on the verified fast path, so it is checked again here.
-        findings = guard.scan_text(LOG_PATH, adopted_log.format_entry(entry)) + guard.scan_text(target_name, l2["claim"])
+        findings = guard.scan_text(LOG_PATH, adopted_log.format_entry(entry)) + guard.scan_text(
+            files.target_name, str(entry.atom["claim"]))
         if findings:
-            plan.refused[atom["id"]] = [f"guard: {guard.format_finding(f)}" for f in findings[:3]]
+            refused[proposal.atom_id] = [f"guard: {guard.format_finding(f)}" for f in findings[:3]]
             continue
         files = files.append([entry])
         tree = git.build_tree(repo, tree, {p: t.encode("utf-8") for p, t in files.paths().items()})
-        tip = git.create_commit(repo, tree, [tip], promotion_message(atom, l2), when=_when(l2["promoted_at"]))
-        plan.staged.append((tip, atom["id"]))
-
-    overflow = _l2_overflow(files.held())
-    for ident in overflow:
-        demoted = files.held()[ident]
-        when = max(a["promoted_at"] for a in files.held().values())
-        files = files.append([LogEntry(op="demote", atom=demoted, at=when)])
-        tree = git.build_tree(repo, tree, {p: t.encode("utf-8") for p, t in files.paths().items()})
-        message = format_message(f"demote: {one_line(demoted['claim'], 80)}",
-                                 [f"L2 holds more than {L2_CAP} atoms (spec §4.3): the oldest last_seen goes back to L1,",
-                                  "where it re-enters the 90-day expiry and can re-promote if still live."],
-                                 [("Atom-Id", ident), ("Promotion", "L2->L1")])
-        tip = git.create_commit(repo, tree, [tip], message, when=_when(when))
-        plan.staged.append((tip, ident))
-        plan.demoted.append(ident)
-
-    if not plan.staged:
+        tip = git.create_commit(repo, tree, [tip], proposal.message, when=_when(entry.at))
+        staged.append((tip, proposal.atom_id))
+    if not staged:
         if existing:
             git.delete_ref(repo, git.REVIEW_REF, existing)
-        return plan
+        return staged, refused, files
     if tip != existing:
         try:
             git.cas_update_ref(repo, git.REVIEW_REF, tip, existing, "agent-memory: stage")
         except RefMovedError as exc:
-            raise RepoStateError("memory/review moved while staging", hint="run `git memory stage` again") from exc
-    return plan
+            raise RepoStateError("memory/review moved while staging", hint="run the stage command again") from exc
+    return staged, refused, files
 
 
 def _l2_overflow(held: dict[str, Atom]) -> list[str]:
