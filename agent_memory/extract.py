@@ -1,0 +1,1467 @@
+"""L0 → L1: candidate atoms from a transcript, rule-based (spec §9.2 option (a): no LLM).
+
+Only the user's own words are read (`transcripts.iter_events`): typed prompts, `#` memory
+notes and tool-rejection reasons. Most prompts are one-off tasks and questions and yield
+nothing; the rules below fire on statement *shapes* that carry something durable:
+
+- directives: always/never/don't/must not/avoid/only/stop …-ing/"no X", and "keep it …";
+- preferences: prefer/I'd rather/I like/use X instead of Y/use X, not Y/bare "use X";
+- decisions: let's use/go with/switch to …, we'll use …, we decided …, we should + policy verb;
+- facts: where things live, what this repo is/uses, we use/deploy/do …, the base branch is …;
+- explicit memory requests: remember (that) …, save in your memory …, from now on …,
+  until told otherwise …, whenever X, Y;
+- failures: "X fails when Y", "I keep getting X", and shell errors whose signature recurs.
+
+Claims keep their negation (`Don't`, `Never`, `not`), keep code spans verbatim, drop
+politeness and first-person framing, and stay ≤ 200 characters. `confidence` is `stated` for
+the user's words and `observed` for inferred failures; never `verified` (spec §9.2).
+Redaction runs on every claim and quote before an atom exists (spec §6 rule 1).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_memory.atom import Atom, atom_id, merge, normalize
+from agent_memory.paths import canonical_pointer
+from agent_memory.redact import redact
+from agent_memory.transcripts import ReadStats, Statement, ToolError, iter_events
+
+MAX_CLAIM = 200
+MAX_QUOTE = 2000
+_MAX_TEXT = 12000  # a longer "prompt" is a pasted document; only its head is read
+_MAX_SENTENCES = 80
+
+
+@dataclass(frozen=True)
+class Candidate:
+    claim: str
+    kind: str
+    confidence: str = "stated"
+
+
+@dataclass
+class ExtractResult:
+    atoms: list[Atom]
+    skipped_lines: int
+    stats: ReadStats
+    statements: int = 0
+    tool_errors: int = 0
+    error: str | None = None  # safe mode: why the transcript could not be read
+
+    def to_json(self) -> dict[str, Any]:
+        return {"atoms": self.atoms, "skipped_lines": self.skipped_lines}
+
+
+# --- text preparation ---------------------------------------------------------------------
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_CODE = re.compile(r"`[^`\n]{1,300}`")
+_URL = re.compile(r"\bhttps?://[^\s)>\]}\"']+")
+_PH = re.compile("\ue000(\\d+)\ue001")
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "})
+
+
+def _mask(text: str) -> tuple[str, list[str]]:
+    """Replace code spans and URLs by placeholders so that splitting and rules ignore their
+    punctuation; `_unmask` restores them verbatim in the claim."""
+    spans: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        spans.append(m.group(0))
+        return f"\ue000{len(spans) - 1}\ue001"
+
+    return _URL.sub(keep, _CODE.sub(keep, text)), spans
+
+
+def _unmask(text: str, spans: list[str]) -> str:
+    return _PH.sub(lambda m: spans[int(m.group(1))] if int(m.group(1)) < len(spans) else "", text)
+
+
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")
+_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[\ue000@])")
+_LOGLIKE = re.compile(
+    r"^\s*(?:at\s+\S+\(|File \"|Traceback|\$ |>>> |npm ERR|error\[|warning\[|\d{4}-\d\d-\d\d[ T]\d"
+    r"|\[\d+/\d+\]|[A-Z]\w*(?:Error|Exception):|\w+(?:\.\w+)+:\d+)"
+)
+
+
+def _looks_like_code(line: str) -> bool:
+    if _LOGLIKE.match(line) or re.match(r"^(?: {4,}|\t)\S", line):
+        return True
+    if len(line) < 24:
+        return False
+    wordy = sum(1 for c in line if c.isalpha() or c.isspace() or c in ",.'?!-\ue000\ue001")
+    return wordy / len(line) < 0.72
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of prose, skipping headings, quotes, code and log lines."""
+    out: list[str] = []
+    for raw in text.split("\n"):
+        line = _BULLET.sub("", raw).strip()
+        if not line or line.startswith(("#", ">", "|")) or _looks_like_code(line):
+            continue
+        out.extend(s.strip() for s in _SENT.split(line) if s.strip())
+        if len(out) >= _MAX_SENTENCES:
+            break
+    return out[:_MAX_SENTENCES]
+
+
+# Contractions are expanded in claims (except "don't", itself a negation marker) so that a
+# negation survives as "not"/"never" whatever the phrasing.
+_CONTRACTIONS = [
+    (r"\bdoesn't\b", "does not"),
+    (r"\bisn't\b", "is not"),
+    (r"\baren't\b", "are not"),
+    (r"\bwon't\b", "will not"),
+    (r"\bcan't\b", "cannot"),
+    (r"\bshouldn't\b", "should not"),
+    (r"\bmustn't\b", "must not"),
+    (r"\bwasn't\b", "was not"),
+    (r"\bweren't\b", "were not"),
+    (r"\bdidn't\b", "did not"),
+    (r"\bwouldn't\b", "would not"),
+    (r"\bcouldn't\b", "could not"),
+    (r"\bhaven't\b", "have not"),
+    (r"\bhasn't\b", "has not"),
+    (r"\bdont\b", "don't"),
+]
+_CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in _CONTRACTIONS]
+
+_LEAD_WORDS = (
+    r"ok(?:ay)?|so|well|also|and|but|or|oh|ah|yes|yeah|yep|yup|sure|fine|great|cool|nice|perfect|"
+    r"awesome|excellent|good|alright|all right|right|hmm+|hey(?:\s+claude)?|hi(?:\s+claude)?|claude|"
+    r"btw|by the way|actually|just|then|now|plus|anyway|anyways|basically|honestly|frankly|again|"
+    r"wait|sorry|thanks|thank you|to be clear|to clarify|to be fair|fair enough|in general|"
+    r"generally|finally|lastly|firstly|secondly|however|still|please|kindly|one more thing|"
+    r"last thing|ps|i think|i believe|i guess|i feel like|i'd say|in my opinion|imo|imho|ideally|"
+    r"obviously|of course|as a first step|correction|also note|and also|but also|otherwise|"
+    r"instead|rather|on second thought|never mind|nevermind|hm+|uh+|um+|er+|oops|whoops|ugh"
+)
+_LEAD = re.compile(rf"^(?:{_LEAD_WORDS})(?=[\s,:;!.\u2013\u2014-]|$)[\s,:;!.\u2013\u2014-]*", re.I)
+_LEAD_NO = re.compile(
+    r"^(?:no|nope|nah|not quite|wrong|incorrect)\s*[,.!;:\u2013\u2014-]+\s*", re.I
+)
+
+
+def _strip_lead(text: str) -> str:
+    prev = None
+    while prev != text:
+        prev = text
+        text = _LEAD_NO.sub("", _LEAD.sub("", text)).strip()
+    return text
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# --- clause splitting ---------------------------------------------------------------------
+
+_STARTERS = _words(
+    """
+i i'd i'm i've i'll we we're we'll we've we'd you you're you'll it it's this that these
+those there they he she can could would will should shall may might must do does did don't
+doesn't didn't never always please let's lets let also then so but and maybe perhaps just
+now otherwise instead rather keep keeping make use using add fix see propose run avoid
+prefer remember note check create write update remove delete change try move put go stop
+start read look explain show tell give find search implement refactor test commit push merge
+rename replace consider ensure while whereas although though because since as if unless
+which where whenever once afterwards after before finally ideally only no
+"""
+)
+_SPLIT = re.compile(r",\s+|\s+(?:and|but)\s+(?=\S)|;\s*|\s+[-\u2013\u2014]\s+|:\s+|\s*\u2014\s*")
+
+
+def _depths(text: str) -> list[int]:
+    depth, out, quoted = 0, [], False
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}" and depth:
+            depth -= 1
+        elif ch == '"':
+            quoted = not quoted
+        out.append(depth + (1 if quoted else 0))
+    return out
+
+
+def clauses(sentence: str) -> list[str]:
+    """Split a sentence where a new clause starts (not inside parentheses or quotes)."""
+    depth = _depths(sentence)
+    parts, start = [], 0
+    for m in _SPLIT.finditer(sentence):
+        if depth[m.start()] > 0:
+            continue
+        sep = m.group(0)
+        nxt = sentence[m.end() :].split(" ", 1)[0].lower().strip(",.;:!?")
+        if sep.strip() in (";", "-", "\u2013", "\u2014") or sep.startswith(" -"):
+            cut = True
+        elif sep.startswith(":"):
+            cut = len(sentence[start : m.start()].split()) <= 5
+        else:
+            cut = nxt in _STARTERS or (
+                sep.strip() in ("and", "but") and nxt in ("i", "we", "you", "let's")
+            )
+        if cut:
+            parts.append(sentence[start : m.start()])
+            start = (
+                m.end()
+                if sep.strip() not in ("and", "but")
+                else m.start() + len(sep) - len(sep.lstrip())
+            )
+    parts.append(sentence[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+# --- filters shared by the rules ----------------------------------------------------------
+
+_DET = r"(?:the|a|an|this|that|these|those|my|your|our|his|her|their|its|some|any)"
+_VAGUE = re.compile(
+    r"^(?:(?:much|really|very|so|too|quite|at all|even|just|also|again)\s+)*"
+    r"(?:it|this|that|these|those|them|him|her|anything|something|nothing|everything|stuff|things|"
+    r"the same|so|one|either|both|the (?:first|second|third|last|former|latter|other)(?: one)?|"
+    r"(?:this|that|these|those)\s+\S+|option\s+\S+|number\s+\S+|#\d+|\d+)"
+    r"(?:\s+(?:one|ones|way|again|anymore|please|too|either|then|now|here|there))?\s*[.!?]*$",
+    re.I,
+)
+_TRANSIENT = re.compile(
+    r"\b(?:for now|right now|at the moment|for the moment|this time|yet|today|tonight|tomorrow|"
+    r"yesterday|temporarily|for this (?:task|session|pr|change|one|commit|file|step|run|test|branch)|"
+    r"just this once|for a (?:sec|second|minute|moment|bit)|in this (?:pr|commit|session|task|step)|"
+    r"until (?:i|we) (?:fix|finish|figure|get|say)|you just|the above|above|previous|earlier|"
+    r"last (?:one|step|change|commit|message|answer|response))\b",
+    re.I,
+)
+_DEICTIC_REF = re.compile(
+    r"\b(?:what you (?:did|just|wrote|said)|your (?:last|previous) \w+)\b", re.I
+)
+_PROBLEM_SUBJECT = re.compile(
+    r"\b(?:bug|bugs|problem|problems|issue|issues|error|errors|mistake|typo|fix|difference|change|"
+    r"changes|question|answer|point|thing|catch|trick|culprit|reason|result|output|diff)\b",
+    re.I,
+)
+_PATHISH = re.compile(
+    r"(?:/|\\|~|\ue000|\b\w[\w-]*\.\w{1,5}\b|\b(?:folder|directory|dir|repo|repository|package|module|"
+    r"file|branch|bucket|server|host|machine|drive|vault|container|workspace|subfolder|subdirectory|"
+    r"monorepo|cluster|namespace)\b)",
+    re.I,
+)
+_QUANTIFIER = re.compile(
+    r"\b(?:all|every|each|whenever|everywhere|always|never|only|any time|anytime|across the board)\b",
+    re.I,
+)
+_POLICY_VERBS = _words(
+    """
+use switch move migrate stick keep avoid prefer support target follow adopt standardize
+standardise rely drop pin require enforce deploy ship release host store name format write
+lint test document type
+"""
+)
+_NEG_STOP = _words(
+    """
+worry bother mind hesitate panic rush be know think understand care see get need have want
+feel forget remember hate like mean believe agree wait stop expect assume guess wonder find
+"""
+)
+_BLOCKED_OBJ_START = re.compile(
+    r"^(?:up|going|on|in mind|at it|open|running|there|alive|around|track|quiet|calm|trying|"
+    r"looking|working|in sync|an eye)\b",
+    re.I,
+)
+_LENGTHY = re.compile(
+    r"\b(?:short|shorter|brief|concise|length|words|lines|paragraphs?|sentences?|pages?|tokens|"
+    r"characters|under \d+|below \d+)\b",
+    re.I,
+)
+
+
+def _content_words(text: str) -> int:
+    return len(re.findall(r"[A-Za-z\ue000][\w\ue000\ue001'-]*", text))
+
+
+def _vague(obj: str) -> bool:
+    obj = obj.strip().rstrip(".!?,;:")
+    return not obj or bool(_VAGUE.match(obj)) or _content_words(obj) == 0
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(
+        r"(?:,?\s+(?:please|pls|thanks|thank you|for me|ok|okay|if possible|too))+\s*[.!?]*$",
+        "",
+        text,
+        flags=re.I,
+    )
+    text = text.strip(" \t,;:-\u2013\u2014")
+    text = re.sub(r"[.!?]+$", "", text).strip()
+    for rx, repl in _CONTRACTION_RES:
+        text = rx.sub(repl, text)
+    if text.count("(") > text.count(")"):
+        text = text.rsplit("(", 1)[0].strip()
+    if text.startswith('"') and text.endswith('"') and text.count('"') == 2:
+        text = text[1:-1]
+    return text
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text[:1].isalpha() else text
+
+
+def _shorten(text: str) -> str:
+    if len(text) <= MAX_CLAIM:
+        return text
+    head = text[:MAX_CLAIM]
+    for sep in ("; ", ", ", " (", " and ", " but ", " "):
+        at = head.rfind(sep)
+        if at >= MAX_CLAIM // 2:
+            return head[:at].rstrip(" ,;(") + "\u2026"
+    return head.rstrip() + "\u2026"
+
+
+# --- the rules ------------------------------------------------------------------------------
+# Each rule takes a clause (masked, lead words stripped) and returns (claim, kind) or None.
+
+Rule = tuple[str, str]
+
+_ALWAYS_NEVER = re.compile(
+    r"^(?:(you|we|i|claude|agents?)\s+)?(?:(?:should|must|will|shall|need to|have to|ought to|'ll|"
+    r"are to|want to|can)\s+)?(?:(?:please|also|just|really)\s+)*(always|never)\s+"
+    r"(?!mind\b|again\b|ever\b|before\b|been\b|had\b|did\b|thought\b|knew\b|saw\b|seen\b|got\b|"
+    r"really\b|worked\b|used\b|realized\b|noticed\b|heard\b|said\b|meant\b|wanted\b|tried\b)(\S.*)",
+    re.I,
+)
+
+
+def _r_always_never(c: str) -> Rule | None:
+    m = _ALWAYS_NEVER.match(c)
+    if not m or _vague(m.group(3)) or _content_words(m.group(3)) < 1:
+        return None
+    subject = (m.group(1) or "").lower()
+    kind = "preference" if subject == "i" else "constraint"
+    return f"{m.group(2).capitalize()} {m.group(3)}", kind
+
+
+_DONT = re.compile(
+    r"^(?:(?:you|we|claude)\s+(?:should|must|shall|will|need to)\s+not|do\s+not|don't|let's\s+not|"
+    r"let us not|(?:please\s+)?refrain from)\s+(?:ever\s+|please\s+)?(\w[\w'-]*)\b(.*)",
+    re.I,
+)
+_WE_DONT = re.compile(r"^we\s+(?:don't|do not|never)\s+(\w+)\b(.*)", re.I)
+_I_DONT_WANT = re.compile(
+    r"^i\s+(?:really\s+|actually\s+|definitely\s+)*(?:don't|do not)\s+(want|like|need|use)\s+(?:(you\s+)?to\s+)?(.*)",
+    re.I,
+)
+_AVOID = re.compile(r"^(?:(?:try to|please|always)\s+)?avoid\s+(\S.*)", re.I)
+_STOP_ING = re.compile(r"^stop\s+(\w+ing)\b(.*)", re.I)
+_NO_X = re.compile(
+    r"^no\s+(?!problem|worries|worry|luck|idea|way|need|thanks|rush|clue|matter|offense|doubt|"
+    r"longer|more|one|wonder|kidding|big deal|change|changes|issue|issues|errors?|response)"
+    r"([a-z\ue000][\w.\ue000\ue001-]*(?:\s+[\w.\ue000\ue001-]+){0,3}?)"
+    r"(?:\s+((?:please|in|for|on|inside|anywhere|whatsoever|at all)\b.*))?$",
+    re.I,
+)
+_GERUNDS = {
+    "adding": "add",
+    "using": "use",
+    "introducing": "introduce",
+    "changing": "change",
+    "touching": "touch",
+    "breaking": "break",
+    "modifying": "modify",
+    "installing": "install",
+    "pulling": "pull",
+    "relying": "rely",
+    "calling": "call",
+    "editing": "edit",
+    "importing": "import",
+    "bringing": "bring",
+    "creating": "create",
+    "requiring": "require",
+    "removing": "remove",
+    "deleting": "delete",
+    "committing": "commit",
+    "pushing": "push",
+    "mocking": "mock",
+}
+_WITHOUT = re.compile(r"^(?:and\s+|but\s+)?without\s+(\w+ing)\s+(\S.*)", re.I)
+_WE_DONT_VERBS = _words(
+    """
+use allow accept commit push merge deploy ship write add rely depend mock put store touch
+modify edit include import run support target vendor check keep
+"""
+)
+
+
+def _r_negative(c: str) -> Rule | None:
+    m = _DONT.match(c)
+    if m:
+        verb, rest = m.group(1), m.group(2)
+        if (
+            verb.lower() in _NEG_STOP
+            or _vague(rest)
+            and verb.lower() in ("do", "change", "touch", "use")
+        ):
+            return None
+        if _content_words(verb + rest) < 2 and verb.lower() in ("do", "go", "make"):
+            return None
+        return f"Don't {verb}{rest}", "constraint"
+    m = _WE_DONT.match(c)
+    if m and m.group(1).lower() in _WE_DONT_VERBS and not _vague(m.group(2)):
+        return _cap(c), "constraint"
+    m = _I_DONT_WANT.match(c)
+    if m:
+        verb, to_you, rest = m.group(1).lower(), m.group(2), m.group(3)
+        if _vague(rest) or re.match(
+            r"^(?:to\s+)?(?:be|know|see|think|wait|lose|break)\b", rest, re.I
+        ):
+            return None
+        if verb == "want" and (to_you or re.match(r"^to\s", c[m.start(3) - 3 : m.start(3)])):
+            return f"Don't {rest}", "preference"
+        if verb == "want":
+            return f"User does not want {rest}", "preference"
+        if verb == "like" and not re.match(r"^(?:how|what|when|the way|it when)\b", rest, re.I):
+            return f"User does not like {rest}", "preference"
+        if verb == "use":
+            return f"User does not use {rest}", "fact"
+        return None
+    m = _AVOID.match(c)
+    if m and not _vague(m.group(1)):
+        return f"Avoid {m.group(1)}", "preference"
+    m = _STOP_ING.match(c)
+    if (
+        m
+        and not _vague(m.group(2) or "x")
+        and m.group(1).lower() not in ("nothing", "thing", "everything")
+    ):
+        return f"Don't keep {m.group(1)}{m.group(2)}", "constraint"
+    m = _WITHOUT.match(c)
+    if m and m.group(1).lower() in _GERUNDS and not _vague(m.group(2)):
+        return f"Do not {_GERUNDS[m.group(1).lower()]} {m.group(2)}", "constraint"
+    m = _NO_X.match(c)
+    if m and not _vague(m.group(1)):
+        tail = f" {m.group(2)}" if m.group(2) else ""
+        return f"Do not add {m.group(1)}{tail}", "constraint"
+    return None
+
+
+_KEEP = re.compile(
+    r"^(?:(?:while|and|but|by|just|please|also|always)\s+)*"
+    r"(?:(?:we|you|i)\s+(?:should|must|need to|want to|have to|'d like to|would like to)\s+|"
+    r"i(?:'d| would) (?:like|love|prefer) to\s+|i want to\s+|try to\s+|make sure to\s+|let's\s+|let us\s+)?"
+    r"keep(?:ing)?\s+(it|things|everything|them|the (?:code|codebase|api|app|ui|design|implementation|"
+    r"solution|changes|diff|dependencies|footprint|interface|style|tests?|files?|bundle|scope|build|"
+    r"project|repo|setup|config|configuration|architecture|structure|docs|documentation|functions?|"
+    r"components?|modules?|classes)|(?:the )?(?:code|codebase|api|design|changes|diff|dependencies|"
+    r"bundle|functions|commits|prs|pull requests|tests))\s+(\S.*)",
+    re.I,
+)
+
+
+def _r_keep(c: str) -> Rule | None:
+    m = _KEEP.match(c)
+    if not m:
+        return None
+    obj, rest = m.group(1), m.group(2)
+    if _BLOCKED_OBJ_START.match(rest) or _LENGTHY.search(rest) or _vague(rest):
+        return None
+    if re.match(r"^the same\s*$", rest, re.I):
+        return None
+    return f"Keep {obj} {rest}", "constraint"
+
+
+_ONLY = re.compile(
+    r"^only\s+(use|run|commit|push|deploy|edit|modify|touch|change|target|support|install|"
+    r"import|write|test|merge|release)\s+(\S.*)",
+    re.I,
+)
+_USE = re.compile(
+    r"^(?:(?:please|just|always)\s+)*(use|using)\s+(?!case\b|of\b)(only\s+)?(\S.*)", re.I
+)
+_CONTRAST = re.compile(
+    r"\b(?:instead of|rather than|in place of)\b|,\s*not\s+\S|\bnot\s+\S+\s*$|\bover\s+\S", re.I
+)
+_TASKY = re.compile(
+    r"\b(?:me|us)\b|\bto (?:give|show|tell|find|get|help|see|check|figure|explore|"
+    r"search|investigate|debug|look|understand|analy[sz]e|summari[sz]e|answer)\b",
+    re.I,
+)
+_PREFER = re.compile(
+    r"^(?:i\s+|we\s+)?(?:(?:would|'d|really|strongly|generally|much|usually|also|always)\s+)*"
+    r"prefers?\s+(?:(it|that)\s+(?:if|when)\s+)?(\S.*)",
+    re.I,
+)
+_RATHER = re.compile(
+    r"^(?:i|we)(?:'d| would)\s+(?:much\s+)?rather\s+(?:you\s+|we\s+)?(not\s+)?(\S.*)", re.I
+)
+_LIKE = re.compile(
+    r"^i\s+(?:really\s+|very much\s+|much\s+|actually\s+|definitely\s+|do\s+|also\s+)*"
+    r"(like|love|enjoy|hate|dislike|can't stand|cannot stand)\s+(\S.*)",
+    re.I,
+)
+_SHORT_CONTRAST = re.compile(
+    r"^([\w.@/\ue000\ue001-]+(?:\s+[\w.@/\ue000\ue001-]+){0,2})\s*,?\s+(?:instead of|rather than|not|over)\s+"
+    r"([\w.@/\ue000\ue001-]+(?:\s+[\w.@/\ue000\ue001-]+){0,2})$",
+    re.I,
+)
+_CONTRAST_VERBS = re.compile(
+    r"^(?:please\s+)?(?:use|prefer|pick|choose|go with|stick (?:with|to)|switch to|rely on|install|"
+    r"import|call|run|write (?:\w+ )?(?:in|with)|test with|build with|format with|lint with)\b",
+    re.I,
+)
+
+
+def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None:
+    m = _ONLY.match(c)
+    if m and not _vague(m.group(2)):
+        return f"Only {m.group(1)} {m.group(2)}", "constraint"
+    if _CONTRAST_VERBS.match(c) and _CONTRAST.search(c) and not _TASKY.search(c):
+        claim = re.sub(r"^using\b", "Use", c, flags=re.I)
+        return _cap(claim), "preference"
+    m = _USE.match(c)
+    if m:
+        obj = m.group(3)
+        only = bool(m.group(2))
+        if _vague(obj) or _TASKY.search(obj):
+            return None
+        plain = not re.match(rf"^{_DET}\b", obj, re.I)
+        strong = only or bool(_QUANTIFIER.search(obj)) or origin == "rejection"
+        if (plain and not first_of_request and _content_words(obj) <= 6) or strong:
+            return ("Use only " if only else "Use ") + obj, "constraint" if only else "preference"
+        return None
+    m = _PREFER.match(c)
+    if m and not _vague(m.group(2)):
+        rest = m.group(2)
+        if re.match(r"^not\b", rest, re.I):
+            return f"Prefer {rest}", "preference"
+        if m.group(1):
+            return f"Prefer that {rest}", "preference"
+        return f"Prefer {rest}", "preference"
+    m = _RATHER.match(c)
+    if m and not _vague(m.group(2)):
+        return (
+            f"Prefer not to {m.group(2)}" if m.group(1) else f"Prefer to {m.group(2)}"
+        ), "preference"
+    m = _LIKE.match(c)
+    if m:
+        verb, obj = m.group(1).lower(), m.group(2)
+        if _vague(obj) or re.match(
+            r"^(?:how|what|when|where|the way|it when|that you|to)\b", obj, re.I
+        ):
+            return None
+        if verb in ("hate", "dislike", "can't stand", "cannot stand"):
+            return f"User does not like {obj}", "preference"
+        return f"User likes {obj}", "preference"
+    m = _SHORT_CONTRAST.match(c)
+    if m and origin == "rejection":
+        return f"Use {c}", "preference"
+    return None
+
+
+_DECISION_VERBS = (
+    r"use|go with|go for|do|stick with|stick to|stay with|switch to|switch over to|move to|migrate to|"
+    r"adopt|pick|choose|keep|make it|make them|make everything|target|standardi[sz]e on|rely on|avoid|"
+    r"support|drop|prefer|rewrite (?:it |this |everything )?in|port (?:it |this )?to|"
+    r"convert (?:it |this |everything )?to|base (?:it|this) on|build (?:it|this) (?:with|on)"
+)
+_LETS = re.compile(
+    rf"^(?:let's|lets|let us)\s+(?:(?:also|just|now|then|definitely|actually|probably|"
+    rf"rather|instead)\s+)*({_DECISION_VERBS})\s+(\S.*)",
+    re.I,
+)
+_WILL = re.compile(
+    r"^(?:we|i)(?:'ll| will| are going to|'re going to| am going to|'m going to|'d| would| want to|"
+    r" wanna)\s+(?:(?:rather|prefer to|like to|love to|want to|just|also|probably|definitely)\s+)*"
+    r"(use|go with|stick with|stick to|switch to|move to|migrate to|adopt|standardi[sz]e on|target|"
+    r"rely on|prefer)\s+(\S.*)",
+    re.I,
+)
+_DECIDED = re.compile(
+    r"^(?:we|i)(?:'ve| have)?\s+(?:now\s+|finally\s+|already\s+)?(?:decided|agreed|settled|"
+    r"chose|chosen|opted|went)\s+(to|on|that|for|with)\s+(\S.*)",
+    re.I,
+)
+_DECISION_IS = re.compile(
+    r"^(?:the\s+)?(?:decision|plan going forward|rule|convention|policy)\s*(?:is|:)\s*"
+    r"(?:to\s+|that\s+)?(\S.*)",
+    re.I,
+)
+_SHOULD = re.compile(
+    r"^(?:(?:i think|i believe|maybe|perhaps|probably)\s+)?(we|you)\s+(?:really\s+|probably\s+|also\s+)*"
+    r"(should|must|need to|have to|ought to|shall)\s+(?:really\s+|probably\s+|also\s+|just\s+)*"
+    r"(?!not\b|never\b|always\b|be\b|try\b|look\b|check\b|see\b|figure\b|think\b|discuss\b|talk\b|"
+    r"consider\b|start\b|first\b|now\b|wait\b|probably\b|focus\b|investigate\b|get\b|do\b|fix\b|add\b)"
+    r"([a-z]+)\b(.*)",
+    re.I,
+)
+_VERB_ALIASES = {
+    "do": "use",
+    "go with": "use",
+    "go for": "use",
+    "pick": "use",
+    "choose": "use",
+    "stick with": "stick with",
+    "stay with": "stay with",
+}
+
+
+def _np_short(obj: str, limit: int = 4) -> bool:
+    return (
+        not re.match(rf"^{_DET}\b", obj, re.I)
+        and not _vague(obj)
+        and _content_words(obj) <= limit
+        and not re.search(r"\b(?:option|approach|plan)\s+\S+$", obj, re.I)
+    )
+
+
+def _r_decision(c: str) -> Rule | None:
+    m = _LETS.match(c)
+    if m:
+        verb, obj = m.group(1).lower(), m.group(2)
+        if verb in ("do", "go with", "go for", "pick", "choose"):
+            return (f"Use {obj}", "decision") if _np_short(obj) else None
+        if verb in ("make it", "make them", "make everything"):
+            ok = _content_words(obj) <= 4 and not re.match(rf"^{_DET}\b", obj, re.I)
+            return (f"{_cap(verb)} {obj}", "decision") if ok and not _vague(obj) else None
+        if (
+            verb == "use"
+            and (re.match(rf"^{_DET}\b", obj, re.I) and not _QUANTIFIER.search(obj))
+            or _vague(obj)
+        ):
+            return None
+        if verb in ("switch to", "move to", "migrate to", "switch over to") and not _np_short(
+            obj, 6
+        ):
+            return None
+        if verb == "keep":
+            return _r_keep("keep " + obj)
+        if verb == "avoid":
+            return f"Avoid {obj}", "preference"
+        return f"{_cap(verb)} {obj}", "decision"
+    m = _WILL.match(c)
+    if m and not _vague(m.group(2)) and not _TASKY.search(m.group(2)):
+        verb, obj = m.group(1).lower(), m.group(2)
+        if verb == "use" and re.match(rf"^{_DET}\b", obj, re.I) and not _QUANTIFIER.search(obj):
+            return None
+        return f"{_cap(verb)} {obj}", "decision"
+    m = _DECIDED.match(c)
+    if m and not _vague(m.group(2)):
+        how, obj = m.group(1).lower(), m.group(2)
+        if how in ("on", "for", "with"):
+            return (f"Use {obj}", "decision") if _np_short(obj, 6) else None
+        if how == "that":
+            return _cap(obj), "decision"
+        return _cap(obj), "decision"
+    m = _DECISION_IS.match(c)
+    if m and not _vague(m.group(1)):
+        return _cap(m.group(1)), "decision"
+    m = _SHOULD.match(c)
+    if m:
+        modal, verb, rest = m.group(2).lower(), m.group(3), m.group(4)
+        if _vague(rest) or _TASKY.search(rest):
+            return None
+        if verb.lower() in _POLICY_VERBS or _QUANTIFIER.search(rest):
+            kind = "constraint" if modal in ("must", "have to", "need to") else "decision"
+            return f"{_cap(verb)}{rest}", kind
+    return None
+
+
+_SUBJECT_MODAL = re.compile(
+    r"^((?:the\s+|all\s+|every\s+|each\s+|our\s+|any\s+)?[\w`\ue000\ue001./-]+(?:\s+[\w`\ue000\ue001./-]+){0,4}?)"
+    r"\s+(must|should|shall|need to|needs to|have to|has to)\s+(?:(always|never|not|only)\s+)?(\S.*)",
+    re.I,
+)
+_PRONOUNS = _words(
+    """
+i we you it this that these those they he she there what which who how why everything
+something anything nothing one
+"""
+)
+
+
+def _r_subject_modal(c: str) -> Rule | None:
+    m = _SUBJECT_MODAL.match(c)
+    if not m:
+        return None
+    subject, modal, adverb, rest = (
+        m.group(1),
+        m.group(2).lower(),
+        (m.group(3) or "").lower(),
+        m.group(4),
+    )
+    first = subject.split()[0].lower()
+    if first in _PRONOUNS or _PROBLEM_SUBJECT.search(subject) or _vague(rest):
+        return None
+    if adverb in ("always", "never", "not", "only") or _QUANTIFIER.search(subject + " " + rest):
+        if modal in ("should",) and not adverb and not _QUANTIFIER.search(subject + " " + rest):
+            return None
+        return _cap(c), "constraint"
+    return None
+
+
+_THIS_REPO = re.compile(
+    r"^(?:this|the|our)\s+(repo|repository|project|codebase|code base|app|application|service|package|library|"
+    r"lib|tool|module|site|website|monorepo|cli|api|server|backend|frontend|bot|plugin|extension|workspace)"
+    r"\s+((?:is|are)\s+(?:a|an)\s+(?!mess\b|disaster\b|nightmare\b|joke\b|pain\b|bit\b|lot\b|little\b|"
+    r"good\b|great\b|bad\b|nice\b|big\b|huge\b|small\b|simple\b|quick\b|toy\b|work in progress\b)|"
+    r"(?:is|are)\s+(?:written|built|based|deployed|hosted|used|meant|designed|intended|managed|"
+    r"structured|organi[sz]ed|published|released|licensed|packaged|distributed)\s+|"
+    r"manages|uses|contains|handles|provides|targets|runs (?:on|in|as)|depends on|builds|deploys|"
+    r"requires|supports|implements|wraps|exposes|generates|talks to|lives|only|does not|must|"
+    r"should (?:always|never|not)|has no)(.*)",
+    re.I,
+)
+_WE_VERB = re.compile(
+    r"^we(?:'re| are)?\s+(?:(?:always|usually|generally|mostly|only|typically|normally|all|now)\s+)?"
+    r"(use|using|do|deploy|deploying|build|target|targeting|follow|host|ship|store|release|publish|"
+    r"work with|rely on|develop on|develop in|stick to|stick with|code in|program in|maintain|"
+    r"run (?:on|in|everything|all)|test with|write (?:tests|code|everything|all))\s+(\S.*)",
+    re.I,
+)
+_OUR_X = re.compile(
+    r"^our\s+([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+(is|are|uses|use|lives|live|runs|run|"
+    r"goes|go|gets|get|must|should|has to|have to|needs to|need to|deploys|deploy|targets|target)\s+(\S.*)",
+    re.I,
+)
+_LOCATION = re.compile(
+    r"^((?:the|our|my|all(?: the)?|your)\s+)?([\w\ue000\ue001./'-]+(?:\s+[\w\ue000\ue001./'-]+){0,5}?)\s+"
+    r"(?:is|are|lives?|sits?|resides?|can be found|is located|are located|is stored|are stored|is kept|"
+    r"are kept|is defined|are defined|is configured|are configured|is saved|are saved|is set|are set|"
+    r"is installed|are installed|is mounted|are mounted)\s+(?:in|at|under|inside|within|on|from)\s+(\S.*)",
+    re.I,
+)
+_LEXICON_COPULA = re.compile(
+    r"^(?:the|our|my)\s+((?:[\w-]+\s+){0,3}?(?:branch|port|python version|node version|version|package manager|"
+    r"database|db|test runner|linter|formatter|language|framework|stack|registry|region|endpoint|"
+    r"hostname|domain|convention|style guide|ci|deploy target|runtime|os|operating system|shell|editor|"
+    r"ide|naming convention|license|base image|docker image|cloud|provider|orm|build tool|bundler|"
+    r"target|toolchain|compiler|interpreter|monorepo tool|queue|cache|auth provider))\s+"
+    r"(is|are|uses|should be|must be|is not|are not|is always|is never)\s+(\S.*)",
+    re.I,
+)
+_PORT = re.compile(
+    r"^(?:the\s+)?([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+(?:runs|listens|is served|"
+    r"is running|is available|is exposed)\s+(?:on|at)\s+((?:port\s+\d{2,5}|localhost:\d{2,5}|"
+    r"\S+:\d{2,5})\b.*)",
+    re.I,
+)
+_I_USE = re.compile(
+    r"^i\s+(?:usually\s+|mostly\s+|generally\s+|now\s+)?(use|work with|work on|develop on|"
+    r"code on)\s+(\S.*)",
+    re.I,
+)
+_I_AM_ON = re.compile(
+    r"^i(?:'m| am)\s+(?:on|running|using)\s+((?:mac ?os|macos|osx|os x|windows|wsl\d?|"
+    r"linux|ubuntu|debian|fedora|arch|nixos|an? (?:mac|m1|m2|m3|m4|arm|intel)\b|"
+    r"(?:zsh|bash|fish|powershell)\b).*)",
+    re.I,
+)
+_STATUS = re.compile(
+    r"^(?:the\s+)?([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,4}?)\s+(?:is|are)\s+"
+    r"(deprecated|obsolete|no longer (?:used|supported|maintained|needed)|not used anymore|legacy|"
+    r"read-only|readonly|auto-?generated|generated|vendored|frozen|managed by|owned by)\b(.*)",
+    re.I,
+)
+
+
+def _r_fact(c: str) -> Rule | None:
+    m = _THIS_REPO.match(c)
+    if m and not _vague(m.group(3)) and not _PROBLEM_SUBJECT.search(m.group(3).split(" ", 1)[0]):
+        return _cap(c), "fact"
+    m = _WE_VERB.match(c)
+    if m:
+        verb, obj = m.group(1).lower(), m.group(2)
+        if (
+            _vague(obj)
+            or _TASKY.search(obj)
+            or re.match(r"^(?:a|an|the)\s", obj, re.I)
+            and verb in ("do", "build", "ship")
+        ):
+            return None
+        if verb == "do" and (
+            _content_words(obj) > 4 or re.match(r"^(?:not|this|that|it|so|the same)\b", obj, re.I)
+        ):
+            return None
+        claim = re.sub(r"^we(?:'re| are)\s+using\b", "We use", c, flags=re.I)
+        return _cap(claim), "preference" if verb in (
+            "use",
+            "using",
+            "stick to",
+            "stick with",
+        ) else "fact"
+    m = _OUR_X.match(c)
+    if m and not _PROBLEM_SUBJECT.search(m.group(1)) and not _vague(m.group(3)):
+        kind = (
+            "constraint"
+            if m.group(2).lower() in ("must", "should", "has to", "have to", "needs to", "need to")
+            else "fact"
+        )
+        if (
+            kind == "constraint"
+            or m.group(2).lower() not in ("is", "are")
+            or _PATHISH.search(m.group(3))
+            or _content_words(m.group(3)) <= 5
+        ):
+            return _cap(c), kind
+    m = _LOCATION.match(c)
+    if m:
+        subject, obj = m.group(2), m.group(3)
+        first = subject.split()[0].lower()
+        if (
+            first not in _PRONOUNS
+            and not _PROBLEM_SUBJECT.search(subject)
+            and _PATHISH.search(obj)
+            and (m.group(1) or _PATHISH.search(subject) or _content_words(subject) <= 3)
+        ):
+            return _cap(c), "fact"
+    m = _LEXICON_COPULA.match(c)
+    if m and not _vague(m.group(3)):
+        return _cap(c), "constraint" if m.group(2).lower() in ("should be", "must be") else "fact"
+    m = _PORT.match(c)
+    if m and m.group(1).split()[0].lower() not in _PRONOUNS:
+        return _cap(c), "fact"
+    m = _I_USE.match(c)
+    if m and not _vague(m.group(2)) and not _TASKY.search(m.group(2)):
+        verb = m.group(1).lower()
+        return (
+            f"User {'uses' if verb == 'use' else verb.replace('work', 'works').replace('develop', 'develops').replace('code', 'codes')} {m.group(2)}",
+            "preference",
+        )
+    m = _I_AM_ON.match(c)
+    if m:
+        return f"User is on {m.group(1)}", "fact"
+    m = _STATUS.match(c)
+    if (
+        m
+        and m.group(1).split()[0].lower() not in _PRONOUNS
+        and not _PROBLEM_SUBJECT.search(m.group(1))
+    ):
+        return _cap(c), "fact"
+    return None
+
+
+_FAIL_VERBS = (
+    r"fails|failed|is failing|are failing|keeps failing|keep failing|always fails|breaks|is broken|"
+    r"are broken|crashes|crashed|keeps crashing|errors(?: out)?|times out|timed out|hangs|does not work|"
+    r"doesn't work|do not work|don't work|will not (?:start|build|compile|run|work|load)|"
+    r"won't (?:start|build|compile|run|work|load)|cannot (?:find|resolve|connect|load|import|start|open)|"
+    r"can't (?:find|resolve|connect|load|import|start|open)|throws|raises|returns (?:a |an )?"
+    r"(?:\d{3}|error|null|undefined|none|nan|empty)|segfaults|panics|leaks"
+)
+_FAIL_SUBJECT = re.compile(
+    rf"^((?:the\s+|our\s+|my\s+)?[\w\ue000\ue001./@:-]+(?:\s+[\w\ue000\ue001./@:-]+){{0,5}}?)\s+"
+    rf"(?:always\s+|still\s+|sometimes\s+|randomly\s+|often\s+)?({_FAIL_VERBS})\b\s*(.*)",
+    re.I,
+)
+_FAIL_COND = re.compile(
+    r"^(?:when|whenever|if|on|with|because|due to|unless|after|before|since|in|under|"
+    r"for|while|during|as soon as|every time|on every|\ue000|[A-Z]\w*(?:Error|Exception))",
+    re.I,
+)
+_KEEP_GETTING = re.compile(
+    r"^i\s+(?:keep|kept|always|constantly|repeatedly|still|often)\s+(?:getting|get|"
+    r"seeing|see|hitting|hit|running into|run into)\s+(\S.*)",
+    re.I,
+)
+_GETTING_WHEN = re.compile(
+    r"^(?:i(?:'m| am)\s+(?:still\s+|always\s+|constantly\s+)?(?:getting|seeing|hitting)|i\s+(?:always\s+|usually\s+|"
+    r"often\s+|sometimes\s+)?get)\s+(\S.*?\b(?:error|errors|exception|crash|failure|warning|timeout|"
+    r"segfault)s?\b.*?\b(?:when|whenever|if|after|while|on every|every time)\b\s+\S.*)",
+    re.I,
+)
+_KNOWN_ISSUE = re.compile(
+    r"^there(?:'s| is) a (?:known )?(?:bug|issue|problem|limitation) (?:with|in) (.+?) "
+    r"(?:when|where|if|that) (.+)",
+    re.I,
+)
+
+
+def _r_failure(c: str) -> Rule | None:
+    m = _KEEP_GETTING.match(c) or _GETTING_WHEN.match(c)
+    if m and not _vague(m.group(1)) and _content_words(m.group(1)) >= 2:
+        return _cap(re.sub(r"^(?:this|these|the|those)\s+", "", m.group(1), flags=re.I)), "failure"
+    m = _KNOWN_ISSUE.match(c)
+    if m:
+        return _cap(f"{m.group(1)} fails when {m.group(2)}"), "failure"
+    m = _FAIL_SUBJECT.match(c)
+    if m:
+        subject, rest = m.group(1), m.group(3)
+        first = subject.split()[0].lower()
+        if first in _PRONOUNS or first in ("nothing", "everything", "something", "stuff"):
+            return None
+        if rest and (
+            _FAIL_COND.match(rest) or m.group(2).lower().startswith(("throws", "raises", "returns"))
+        ):
+            return _cap(c), "failure"
+    return None
+
+
+# Explicit memory requests (strong) and durable-scope markers.
+_MEMORY_STRONG = re.compile(
+    r"^(?:(?:please|also|and)\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?:remember|memori[sz]e|commit (?:this |that |it )?to memory|"
+    r"(?:save|store|put|add|record|write|keep|note)(?: (?:this|that|it|the following))?(?: down)?\s+(?:in|to|into|as)\s+"
+    r"(?:your |the |a |long[- ]term )?(?:memory|memories|preferences?|rules?|claude\.md|notes)|"
+    r"make a (?:mental )?note|note (?:this|that) down|don't forget|never forget|do not forget)"
+    r"(?:\s+(?:that|this|the following|this fact|this preference|forever|for (?:the )?future))*"
+    r"\s*(?:[:,\u2013\u2014-]\s*|\s+)(\S.*)",
+    re.I,
+)
+_MEMORY_WEAK = re.compile(
+    r"^(?:note|nb|fyi|important|for (?:your )?information|for (?:the )?future reference|for reference|"
+    r"keep in mind|bear in mind|just so you know|for context|heads up)(?:\s+(?:that|this))?"
+    r"\s*(?:[:,\u2013\u2014-]\s*|\s+)(\S.*)",
+    re.I,
+)
+_SCOPE = re.compile(
+    r"(?:^|,?\s+)(?:from now on|from here on(?: out)?|going forward|moving forward|in (?:the )?future|henceforth|"
+    r"for all future (?:\w+)|in all future (?:\w+)|until (?:told|i say|i tell you|we say|instructed) otherwise|"
+    r"unless (?:told|i say|i tell you) otherwise|(?:for|in) every (?:session|project|repo|task)|"
+    r"(?:for|in) all (?:sessions|projects|repos|tasks)|always and forever|every time|next time)"
+    r"(?=[\s,:;.!?]|$)[\s,:;]*",
+    re.I,
+)
+_CONDITIONAL = re.compile(
+    r"^(?:whenever|every time|each time|any ?time|before (?:you\s+|we\s+)?(?:commit|push|merg|deploy|releas|"
+    r"open|creat)\w*|after (?:you\s+|we\s+)?(?:edit|chang|modif|commit|push|touch|updat|add)\w*|"
+    r"when(?:ever)? (?:you|we) (?:\w+\s+){1,5}?(?:always|never)\b)\b[^,]{3,100},\s*(\S.*)",
+    re.I,
+)
+
+
+def _clause_rules(c: str, *, first_of_request: bool, origin: str) -> Rule | None:
+    for rule in (_r_always_never, _r_negative, _r_keep, _r_failure):
+        got = rule(c)
+        if got:
+            return got
+    got = _r_preference(c, first_of_request=first_of_request, origin=origin)
+    if got:
+        return got
+    for rule in (_r_decision, _r_fact, _r_subject_modal):
+        got = rule(c)
+        if got:
+            return got
+    return None
+
+
+def _imperative(c: str) -> Rule | None:
+    """Fallback for text the user explicitly asked to keep ("remember to X", "from now on X")."""
+    c = re.sub(r"^(?:to|that)\s+", "", c.strip(), flags=re.I)
+    c = re.sub(
+        r"^(?:you|claude)\s+(?:should|must|need to|have to|will|shall)\s+", "", c, flags=re.I
+    )
+    c = re.sub(r"^(?:you|claude)\s+", "", c, flags=re.I)
+    if _vague(c) or _content_words(c) < 2:
+        return None
+    return _cap(c), "constraint" if re.match(
+        r"^(?:always|never|don't|do not|only|must)\b", c, re.I
+    ) else "preference"
+
+
+# --- one statement --------------------------------------------------------------------------
+
+_QUESTION_START = re.compile(
+    r"^(?:what|why|how|which|who|whom|whose|is|are|am|was|were|do|does|did|can|could|would|will|shall|"
+    r"should|may|might|have|has|had|isn't|aren't|doesn't|don't|didn't|won't|wouldn't|couldn't|"
+    r"shouldn't|any idea|anything else|i wonder|wonder if|where|when)\b",
+    re.I,
+)
+_WH_ALWAYS = re.compile(
+    r"^(?:what|why|how|which|who|whom|whose|i wonder|wonder if|any idea)\b", re.I
+)
+_REQUEST = re.compile(
+    r"^(?:(?:please|and|also|so)\s+)*(?:(?:can|could|would|will|won't)\s+(?:you|u)|i(?:'d| would) like you to|"
+    r"i want you to|i need you to|i'd love (?:it )?if you(?: could)?|i(?:'d| would) appreciate if you(?: could)?|"
+    r"you (?:can|could|should|may|might)|go ahead and|feel free to|try to)\s+"
+    r"(?:(?:please|kindly|also|maybe|just|now|then|quickly|first)\s+)*",
+    re.I,
+)
+
+
+def _mode(s: str) -> str:
+    if re.match(r"^(?:would|do) you mind\b", s, re.I):
+        return "question"
+    if _REQUEST.match(s) and not re.match(
+        r"^(?:can|could|would|will) you (?:tell|explain|confirm)\b", s, re.I
+    ):
+        return "request"
+    if _WH_ALWAYS.match(s) or (_QUESTION_START.match(s) and s.rstrip().endswith("?")):
+        return "question"
+    return "statement"
+
+
+def _finish(claim: str, kind: str, spans: list[str]) -> Candidate | None:
+    claim = _tidy(claim)
+    if not claim or _content_words(claim) < 2 or len(claim) < 6:
+        return None
+    if _TRANSIENT.search(claim) or _DEICTIC_REF.search(claim):
+        return None
+    claim = _unmask(claim, spans)
+    claim = _shorten(_cap(claim))
+    return Candidate(claim, kind, "stated")
+
+
+def _sentence_claims(sentence: str, spans: list[str], origin: str) -> list[tuple[str, str]]:
+    s = _strip_lead(sentence)
+    if not s:
+        return []
+    strong = False
+    m = _MEMORY_STRONG.match(s)
+    if m and not re.match(r"^(?:do|did) you remember\b", s, re.I):
+        s, strong = m.group(1), True
+    scoped = _SCOPE.sub(" ", s).strip()
+    if scoped != s:
+        s, strong = scoped, True
+    weak = _MEMORY_WEAK.match(s)
+    if weak:
+        s = weak.group(1)
+    s = _strip_lead(s)
+    mode = _mode(s)
+    if mode == "question" and not strong:
+        return []
+    first_of_request = mode == "request"
+    if first_of_request:
+        s = _REQUEST.sub("", s, count=1)
+    cond = _CONDITIONAL.match(s)
+    if cond and not _vague(cond.group(1)):
+        return [(s, "constraint")]
+    out: list[tuple[str, str]] = []
+    last_negative = False
+    for i, raw in enumerate(clauses(s)):
+        c = _strip_lead(raw)
+        if not c:
+            continue
+        if (
+            last_negative
+            and out
+            and re.match(
+                r"^(?:but\s+|instead\s+|rather\s+)?(?:use|prefer|go with|stick (?:to|with)|"
+                r"rely on)\s+\S",
+                c,
+                re.I,
+            )
+        ):
+            # "don't use X for Y, use Z": one claim keeps both halves.
+            prev, kind = out[-1]
+            out[-1] = (f"{_tidy(prev)}; {c[:1].lower()}{c[1:]}", kind)
+            last_negative = False
+            continue
+        got = _clause_rules(c, first_of_request=first_of_request and i == 0, origin=origin)
+        if got is None and strong and (i == 0 or not out):
+            got = _imperative(c)
+        if got is None and (weak or strong) and i == 0 and mode == "statement":
+            low = c.split(" ", 1)[0].lower()
+            if low not in _PRONOUNS and _content_words(c) >= 3:
+                got = (_cap(c), "fact")
+        if got:
+            out.append(got)
+            last_negative = bool(re.match(r"^(?:don't|do not|never|avoid)\b", got[0], re.I))
+        else:
+            last_negative = False
+    return out
+
+
+def extract_claims(
+    text: str, *, origin: str = "prompt", rejected_command: str | None = None
+) -> list[Candidate]:
+    """Candidate claims in one user statement (pure, deterministic; no I/O, no clock)."""
+    if not text or not text.strip():
+        return []
+    text = text[:_MAX_TEXT].translate(_QUOTES)
+    text = _FENCE.sub("\n", text)
+    masked, spans = _mask(text)
+    found: list[Candidate] = []
+    if origin == "rejection":
+        special = _rejection_claim(masked, rejected_command)
+        if special:
+            cand = _finish(special[0], special[1], spans)
+            if cand:
+                found.append(cand)
+    for sentence in sentences(masked):
+        if found and origin == "rejection" and sentence.strip() == masked.strip():
+            continue  # the whole reason was the special "use X" shape
+        for claim, kind in _sentence_claims(sentence, spans, origin):
+            cand = _finish(claim, kind, spans)
+            if cand:
+                found.append(cand)
+    seen: set[str] = set()
+    out = []
+    for cand in found:
+        key = normalize(cand.claim)
+        if key not in seen and not any(
+            key in s or s in key for s in seen if len(s) > 12 and len(key) > 12
+        ):
+            seen.add(key)
+            out.append(cand)
+    return out
+
+
+# Interchangeable tools: a rejected command of one and a reason naming another is a preference
+# for the second *over* the first ("use pnpm" on `npm install` → "Use pnpm, not npm").
+_FAMILIES = [
+    {"npm", "yarn", "pnpm", "bun", "npx", "pnpx", "bunx"},
+    {"pip", "pip3", "uv", "poetry", "pipenv", "conda", "pdm", "rye", "hatch"},
+    {"python", "python3", "uv", "poetry"},
+    {"pytest", "unittest", "nose", "tox", "nox"},
+    {"jest", "vitest", "mocha", "ava"},
+    {"docker", "podman", "nerdctl"},
+    {"vim", "nvim", "nano", "emacs", "code"},
+    {"make", "just", "task", "ninja"},
+    {"curl", "wget", "httpie", "http"},
+    {"black", "ruff", "autopep8", "yapf"},
+    {"eslint", "biome", "oxlint"},
+    {"prettier", "biome", "dprint"},
+    {"brew", "apt", "apt-get", "port", "nix"},
+]
+
+
+def command_program(command: str | None) -> str:
+    """The program a shell command runs, with a runner's subcommand (`uv run pytest`)."""
+    if not command:
+        return ""
+    for segment in re.split(r"&&|\|\||;|\||\n", command):
+        tokens = [t for t in segment.strip().strip("()").split() if t]
+        while tokens and (
+            re.match(r"^\w+=", tokens[0]) or tokens[0] in ("sudo", "env", "time", "exec", "nohup")
+        ):
+            tokens.pop(0)
+        if not tokens or tokens[0] in (
+            "cd",
+            "export",
+            "source",
+            ".",
+            "set",
+            "echo",
+            "pushd",
+            "popd",
+            "which",
+        ):
+            continue
+        head = tokens[0].rsplit("/", 1)[-1]
+        words = [head]
+        if head in {
+            "uv",
+            "npx",
+            "pnpm",
+            "npm",
+            "yarn",
+            "bun",
+            "poetry",
+            "pipenv",
+            "cargo",
+            "go",
+            "make",
+            "docker",
+            "dotnet",
+            "bundle",
+            "git",
+            "python",
+            "python3",
+            "node",
+            "deno",
+            "gradle",
+            "mvn",
+            "kubectl",
+            "pdm",
+            "rye",
+            "hatch",
+            "just",
+            "bunx",
+            "pnpx",
+            "yarnpkg",
+        }:
+            for tok in tokens[1:4]:
+                if tok == "-m" and head.startswith("python"):
+                    words.append(tok)
+                    continue
+                if (
+                    tok.startswith("-")
+                    or "/" in tok
+                    or "." in tok.strip(".")
+                    or "=" in tok
+                    or "$" in tok
+                    or '"' in tok
+                    or "'" in tok
+                ):
+                    break
+                words.append(tok)
+                if len(words) >= 3:
+                    break
+        return " ".join(words)
+    return ""
+
+
+def _rejection_claim(reason: str, rejected_command: str | None) -> Rule | None:
+    s = _tidy(_strip_lead(reason.strip().split("\n", 1)[0]))
+    m = re.match(
+        r"^(?:please\s+)?(?:use|try|run it with|do it with|with)\s+([\w.@/\ue000\ue001-]+)$",
+        s,
+        re.I,
+    ) or re.match(r"^([\w.@/-]+)\s+(?:please|instead|pls)$", s, re.I)
+    if not m:
+        return None
+    tool = m.group(1)
+    program = command_program(rejected_command).split(" ", 1)[0]
+    for family in _FAMILIES:
+        if tool.lower() in family and program in family and program != tool.lower():
+            return f"Use {tool}, not {program}", "preference"
+    return f"Use {tool}", "preference"
+
+
+# --- failures from tool errors ----------------------------------------------------------------
+
+_ERRORISH = re.compile(
+    r"(?i)\b(?:error|exception|fatal|failed|failure|not found|no such file|permission denied|cannot|"
+    r"can't|could not|couldn't|unable to|refused|timed out|segmentation fault|panic|denied|"
+    r"not recognized|unknown command|command not found|no module named|missing)\b"
+)
+_NOISE_LINE = re.compile(
+    r"(?i)^(?:warn(?:ing)?\b|time=|level=|[=\-_*#~]{3,}|platform |rootdir:|configfile:|plugins:|"
+    r"collecting|collected|cachedir:|exit code \d+|\s*$|\$ |\+ )"
+)
+_TEST_NOISE = re.compile(
+    r"(?i)\b\d+ (?:passed|failed|errors?|skipped|warnings?)\b|^FAILED\b|^ERROR\s+\S+::|"
+    r"::\S+ FAILED|^E\s{2,}|assert(?:ion)?\b"
+)
+_PY_EXC = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b:?.*$")
+
+
+def failure_signature(text: str) -> str | None:
+    """A short, machine-independent signature of an error output, or None when it has none
+    (test-run summaries are progress, not a durable failure)."""
+    lines = [ln.strip() for ln in text.splitlines()[:400]]
+    pick = None
+    if any(ln.startswith("Traceback (most recent call last)") for ln in lines):
+        for ln in reversed(lines):
+            if _PY_EXC.match(ln):
+                pick = ln
+                break
+    if pick is None:
+        for ln in lines:
+            if (
+                ln
+                and not _NOISE_LINE.match(ln)
+                and _ERRORISH.search(ln)
+                and not _TEST_NOISE.search(ln)
+            ):
+                pick = ln
+                break
+    if pick is None:
+        return None
+    sig = re.sub(r"\x1b\[[0-9;]*m", "", pick)
+    sig = re.sub(
+        r"(?<![\w<])(?:[A-Za-z]:)?(?:~|\.{1,2})?[/\\]?(?:[\w.@+-]+[/\\])+[\w.@+-]*", "<path>", sig
+    )
+    sig = re.sub(r"\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{7,40}\b", "<hex>", sig)
+    sig = re.sub(r"\b\d+(?:\.\d+)*\b", "N", sig)
+    sig = re.sub(r"\s+", " ", sig).strip(" :-")
+    if len(re.findall(r"[A-Za-z]{2,}", sig)) < 2:
+        return None
+    return sig[:160]
+
+
+def _failure_atoms(
+    errors: list[ToolError], transcript: str | os.PathLike[str], project: str, fallback_ts: str
+) -> list[Atom]:
+    groups: dict[tuple[str, str], list[ToolError]] = {}
+    for err in errors:
+        sig = failure_signature(err.text)
+        if sig:
+            groups.setdefault((command_program(err.command), sig), []).append(err)
+    atoms: list[Atom] = []
+    for (program, sig), items in sorted(groups.items()):
+        if len({e.line for e in items}) < 2:
+            continue  # one error is noise; a recurring signature is a fact about the environment
+        claim = f"`{program}` fails: {sig}" if program else f"Command fails: {sig}"
+        for err in items:
+            quote = f"$ {err.command}\n{err.text}" if err.command else err.text
+            atoms.append(
+                _atom(
+                    claim,
+                    "failure",
+                    "observed",
+                    project,
+                    transcript,
+                    err.line,
+                    err.timestamp or fallback_ts,
+                    err.session_id,
+                    quote,
+                    None,
+                )
+            )
+    return atoms
+
+
+# --- atoms ------------------------------------------------------------------------------------
+
+
+def _quote(text: str, focus: str | None) -> str:
+    redacted = redact(text)[0]
+    if len(redacted) <= MAX_QUOTE:
+        return redacted
+    at = redacted.lower().find(focus.lower()[:40]) if focus else -1
+    start = max(0, min(at - MAX_QUOTE // 3, len(redacted) - MAX_QUOTE)) if at >= 0 else 0
+    piece = redacted[start : start + MAX_QUOTE - 2]
+    return ("\u2026" if start else "") + piece + "\u2026"
+
+
+def _atom(
+    claim: str,
+    kind: str,
+    confidence: str,
+    project: str,
+    transcript: str | os.PathLike[str],
+    line: int,
+    at: str,
+    session: str,
+    quote_text: str,
+    focus: str | None,
+) -> Atom:
+    redacted_claim, findings = redact(claim)
+    redacted_claim = redacted_claim[:500]
+    pointer = canonical_pointer(transcript, line)
+    return {
+        "id": atom_id(redacted_claim, project),
+        "claim": redacted_claim,
+        "scope": "project",
+        "project": project,
+        "kind": kind,
+        "first_seen": at,
+        "last_seen": at,
+        "observations": 1,
+        "sessions": [session],
+        "source": pointer,
+        "first_source": pointer,
+        "confidence": confidence,
+        "tier": "L1",
+        "redacted": bool(findings),
+        "evidence": [
+            {"source": pointer, "at": at, "session": session, "quote": _quote(quote_text, focus)}
+        ],
+    }
+
+
+def statement_atoms(
+    statement: Statement, transcript: str | os.PathLike[str], project: str, fallback_ts: str
+) -> list[Atom]:
+    """L1 observations (one per claim) from one user statement."""
+    out = []
+    at = statement.timestamp or fallback_ts
+    for cand in extract_claims(
+        statement.text, origin=statement.origin, rejected_command=statement.rejected_command
+    ):
+        out.append(
+            _atom(
+                cand.claim,
+                cand.kind,
+                cand.confidence,
+                project,
+                transcript,
+                statement.line,
+                at,
+                statement.session_id,
+                statement.text,
+                cand.claim[:40],
+            )
+        )
+    return out
+
+
+def merge_observations(observations: Iterable[Atom]) -> list[Atom]:
+    """Join observations per id (`atom.merge`), sorted by first sighting then id."""
+    by_id: dict[str, Atom] = {}
+    for obs in observations:
+        current = by_id.get(obs["id"])
+        by_id[obs["id"]] = obs if current is None else merge(current, obs)
+    return sorted(
+        by_id.values(), key=lambda a: (a["first_seen"], _line_of(a["first_source"]), a["id"])
+    )
+
+
+def _line_of(pointer: str) -> int:
+    tail = pointer.rsplit("#L", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+def safe_project(name: str) -> str:
+    """A project name the schema accepts (no slashes, no leading blank)."""
+    cleaned = re.sub(r"[/\\]+", "-", name.strip()).strip("-") or "project"
+    return cleaned[:200]
+
+
+def _fallback_timestamp(path: str | os.PathLike[str], stats: ReadStats) -> str:
+    if stats.first_timestamp:
+        return stats.first_timestamp
+    try:
+        import datetime as _dt
+
+        from agent_memory.atom import iso_z
+
+        return iso_z(_dt.datetime.fromtimestamp(Path(path).stat().st_mtime, tz=_dt.timezone.utc))
+    except (OSError, ValueError, OverflowError):
+        return "1970-01-01T00:00:00Z"
+
+
+def extract_transcript(
+    path: str | os.PathLike[str], project: str, session: str | None = None, *, strict: bool = True
+) -> ExtractResult:
+    """Schema-valid L1 atoms from one transcript, merged per id, sorted deterministically.
+
+    strict=True raises OSError when the file cannot be opened; strict=False (the SessionEnd
+    path) never raises: it returns what it could read and says why in `error`."""
+    stats = ReadStats()
+    project = safe_project(project)
+    statements: list[Statement] = []
+    errors: list[ToolError] = []
+    error: str | None = None
+    try:
+        for event in iter_events(path, stats, session):
+            if isinstance(event, Statement):
+                statements.append(event)
+            else:
+                errors.append(event)
+    except OSError as exc:
+        if strict:
+            raise
+        error = f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - the SessionEnd path must never raise
+        if strict:
+            raise
+        error = f"{type(exc).__name__}: {exc}"
+    observations: list[Atom] = []
+    try:
+        fallback = _fallback_timestamp(path, stats)
+        for statement in statements:
+            observations.extend(statement_atoms(statement, path, project, fallback))
+        observations.extend(_failure_atoms(errors, path, project, fallback))
+        atoms = merge_observations(observations)
+    except Exception as exc:  # noqa: BLE001
+        if strict:
+            raise
+        error = error or f"{type(exc).__name__}: {exc}"
+        atoms = []
+    return ExtractResult(atoms, stats.skipped_lines, stats, len(statements), len(errors), error)
+
+
+def kinds_count(atoms: Iterable[Atom]) -> dict[str, int]:
+    return dict(sorted(Counter(a["kind"] for a in atoms).items()))
+
+
+__all__ = [
+    "Candidate",
+    "ExtractResult",
+    "command_program",
+    "extract_claims",
+    "extract_transcript",
+    "failure_signature",
+    "merge_observations",
+    "safe_project",
+    "statement_atoms",
+]
