@@ -114,15 +114,12 @@ def adopt_item(repo: git.Repo, item: Item, target_name: str, pin: bool = False, 
     )
     write_files(root, after)
     try:
-        git.run_git(root, "add", "--", *paths)
-        git.run_git(root, "commit", "-q", "-m", message, "--", *paths)
+        head = git.commit_paths(root, paths, message)
     except RepoStateError as exc:
         git.run_git(root, "reset", "-q", "--", *paths, check=False)
         write_files(root, before)
         raise RefusedError(f"the commit for {item.atom_id} was refused: {exc.message}",
                            hint="nothing was adopted for this item; fix what the hook reported and run adopt again") from exc
-    head = git.rev_parse(repo, "HEAD")
-    assert head is not None
     return head
 
 

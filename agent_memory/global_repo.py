@@ -62,11 +62,9 @@ class GlobalRepo:
         return True
 
     def commit(self, paths: list[str], message: str) -> None:
-        git.run_git(self.path, "add", "--", *paths)
-        staged = git.run_git(self.path, "diff", "--cached", "--quiet", check=False)
-        if staged.returncode == 0:
-            return
-        git.run_git(self.path, "commit", "-q", "-m", message, env=identity_env(self.path))
+        changed = git.run_git(self.path, "status", "--porcelain", "--", *paths).stdout.strip()
+        if changed:
+            git.commit_paths(self.path, paths, message, env=identity_env(self.path))
 
     # --- the registry -------------------------------------------------------------------------
 

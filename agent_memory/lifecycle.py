@@ -53,14 +53,11 @@ def apply_l2_op(repo: git.Repo, atom_id: str, op: str, fields: dict[str, Any] | 
     message = format_message(f"memory: {op} {one_line(str(atom['claim']), 70)}", body, trailers)
     write_files(root, after)
     try:
-        git.run_git(root, "add", "--", *paths)
-        git.run_git(root, "commit", "-q", "-m", message, "--", *paths)
+        head = git.commit_paths(root, paths, message)
     except RepoStateError as exc:
         git.run_git(root, "reset", "-q", "--", *paths, check=False)
         write_files(root, before)
         raise RefusedError(f"the {op} commit was refused: {exc.message}", hint="nothing changed; fix what the hook reported and retry") from exc
-    head = git.rev_parse(repo, "HEAD")
-    assert head is not None
     return head
 
 

@@ -52,8 +52,7 @@ def run(args: argparse.Namespace) -> int:
         if changed_files:
             steps["files"] = ", ".join(changed_files)
         if changed_files and args.yes:
-            git.run_git(repo.workdir, "add", "--", *changed_files)
-            git.run_git(repo.workdir, "commit", "-q", "-m", "Set up agent-memory", "--", *changed_files)
+            git.commit_paths(repo.workdir, changed_files, "Set up agent-memory")
             steps["committed"] = ", ".join(changed_files)
     else:
         steps["bare repository"] = "L1 store only: no work tree for CLAUDE.md, .gitignore or Claude Code hooks"
