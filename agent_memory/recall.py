@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook 
     StrPath = str | os.PathLike[str]
 
 ATOMS_REF = "refs/heads/memory/atoms"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _TAG = (
     sys.implementation.cache_tag
     or f"{sys.implementation.name}-{sys.version_info[0]}{sys.version_info[1]}"
@@ -247,7 +247,8 @@ class RecallIndex:
     Atoms are numbered 0..n-1 in id order (so "tie-break by id" is "tie-break by number").
     Per atom: `records[offsets[d]:offsets[d+1]]` is `id TAB claim`; `kinds`, `confidences`
     and `pinned` are one byte each; `last_seen` (epoch seconds) and `doclen` are packed
-    floats; `contested` maps the contested atoms to their §4.2 tag day. `postings[token] =
+    floats; `contested` maps every contested id (§4.2.1, both sides, recallable or not) to the
+    day of the newest evidence in its conflict, for the §4.2 tag. `postings[token] =
     (idf, packed atom numbers, packed impacts)`: the term frequency (claim 1 per occurrence,
     evidence quote 0.5) is saturated and length-normalised at build time (`bm25_impact`), so
     the reader needs neither `math` nor per-posting Python objects: the index is a handful of
@@ -302,7 +303,7 @@ class RecallIndex:
         self.pinned: bytes = payload["pinned"]
         self.last_seen = last_seen
         self.doclen = doclen
-        self.contested: dict[int, str] = payload["contested"]
+        self.contested: dict[str, str] = payload["contested"]
         self.postings: dict[str, tuple[float, bytes, bytes]] = payload["postings"]
 
     def __repr__(self) -> str:
@@ -330,7 +331,7 @@ class RecallIndex:
         return bool(self.pinned[doc])
 
     def contested_day(self, doc: int) -> str:
-        return self.contested.get(doc, "")
+        return self.contested.get(self.atom_id(doc), "")
 
     def ids(self) -> list[str]:
         return [self.atom_id(d) for d in range(self.n)]
@@ -402,12 +403,21 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
     # §4.2.1: the older atom carries `contested` + `contested_by`; the newer one is found by the
     # reverse join. Both render tagged, with the newest last_seen day of the conflict (for the
     # older atom that is the newest contesting atom's day, as contradictions.contested_tag says).
+    # The map covers every id in a conflict, recallable or not (an adopted atom's L2 twin, or an
+    # id known only from a `contested_by`), because SessionStart tags L2/L3 lines from it too.
     partners: dict[str, set[str]] = {}
     for atom in atoms:
         ident = str(atom.get("id"))
+        if atom.get("contested"):
+            partners.setdefault(ident, set())
         for other in atom.get("contested_by") or []:
             partners.setdefault(ident, set()).add(str(other))
             partners.setdefault(str(other), set()).add(ident)
+    contested: dict[str, str] = {}
+    for ident in sorted(partners):
+        dates = [seen_at[i] for i in (ident, *partners[ident]) if i in seen_at]
+        if dates:
+            contested[ident] = _day(max(dates))
 
     kept = sorted((a for a in atoms if _recallable(a)), key=lambda a: str(a.get("id")))
     records: list[str] = []
@@ -417,7 +427,6 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
     pinned = bytearray()
     last_seen = array("d")
     doclen = array("f")
-    contested: dict[int, str] = {}
     postings: dict[str, dict[int, float]] = {}
     for doc, atom in enumerate(kept):
         ident = " ".join(str(atom.get("id")).split())
@@ -428,12 +437,6 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
         confidences.append(_code(CONFIDENCE_CODES, atom.get("confidence"), "observed"))
         pinned.append(1 if atom.get("pinned") else 0)
         last_seen.append(seen_at.get(ident, 0.0))
-        if atom.get("contested") or ident in partners:
-            dates = [
-                seen_at.get(ident, 0.0),
-                *(seen_at[p] for p in partners.get(ident, ()) if p in seen_at),
-            ]
-            contested[doc] = _day(max(dates))
         tf: dict[str, float] = {}
         for term in tokenize(claim):
             tf[term] = tf.get(term, 0.0) + 1.0
@@ -748,6 +751,13 @@ def recall(
 
 OPEN_TAG = "<agent-memory recall>\n"
 CLOSE_TAG = "</agent-memory>"
+
+
+def contested_dates(index: RecallIndex) -> dict[str, str]:
+    """id → `YYYY-MM-DD` of the newer evidence, for every contested atom of the store (both
+    sides of a §4.2.1 pair, including atoms recall skips), so SessionStart can tag L2/L3 lines
+    without pygit2."""
+    return dict(index.contested)
 
 
 def contested_tag(day: str) -> str:

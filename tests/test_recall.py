@@ -319,6 +319,25 @@ def test_contested_flag_without_a_known_partner_uses_its_own_day() -> None:
     assert hit.contested_day == "2026-11-04"
 
 
+def test_contested_dates_cover_every_id_in_a_conflict_recallable_or_not() -> None:
+    adopted_review = {"state": "adopted", "at": "2026-11-05T10:00:00Z", "sessions": 3}
+    newer = make_atom("PR base branch is main", kind="decision", last_seen="2026-11-07T18:30:00Z")
+    older = make_atom("PR base branch is dev", kind="decision", last_seen="2026-10-02T08:00:00Z",
+                      contested=True, contested_by=[newer["id"]], review=adopted_review)  # fmt: skip
+    gone = atom_id("Deploys go out on Fridays", PROJECT)  # the newer side expired from L1
+    lone = make_atom("Deploys go out on Tuesdays", last_seen="2026-11-04T10:00:00Z",
+                     contested=True, contested_by=[gone])  # fmt: skip
+    plain = make_atom("PR titles name the base branch")
+    index = recall.build_index([older, newer, lone, plain], "")
+    assert older["id"] not in index.ids()  # adopted: SessionStart injects it, recall does not
+    assert recall.contested_dates(index) == {
+        older["id"]: "2026-11-07",
+        newer["id"]: "2026-11-07",
+        lone["id"]: "2026-11-04",
+        gone: "2026-11-04",
+    }
+
+
 # --- rendering and the byte budget --------------------------------------------------------------
 
 
