@@ -12,7 +12,7 @@ Design:
 - The format is `marshal` of plain tuples/dicts: it loads several times faster than JSON and
   needs no import. Marshal is Python-version specific, so the interpreter's cache tag is in
   the file name and the header; a mismatch reads as "missing" and the caller falls back.
-- Scoring is BM25 over claim tokens (plus the redacted evidence quotes at half weight),
+- Scoring is BM25 over claim tokens (plus the redacted evidence quotes at a third weight),
   times kind, confidence, recency and pinned weights, over the postings of the prompt's tokens
   only (atoms sharing no token are never touched), kept in a bounded top-k (spec §5.2).
 - Staleness is decided without git: the index stores the `memory/atoms` tip it was built
@@ -62,11 +62,13 @@ HALF_LIFE_DAYS = 30.0
 RECENCY_FLOOR = 0.5
 # Hits scoring below this fraction of the best hit are noise (a single common token); dropping
 # them keeps 1 KB of every prompt for what is actually relevant.
-RELATIVE_FLOOR = 0.2
+RELATIVE_FLOOR = 0.3
 # Evidence quotes are what the user actually said; they widen the vocabulary a claim is found
-# by ("run pnpm install" under the claim "Use pnpm, not npm") at half the weight of the claim.
-QUOTE_TF = 0.5
-MAX_QUOTE_TOKENS = 48
+# by ("freeze time, never sleep" under "Prefer the fake clock"). Real quotes are whole prompts
+# or tool output, so they count about a third of a claim word, and only their first 32
+# distinct tokens (tuned by eye on tests/fixtures/transcripts: more made noise, not recall).
+QUOTE_TF = 0.35
+MAX_QUOTE_TOKENS = 32
 # Related-tool expansions of the prompt's tokens count at this weight (see _CONCEPTS).
 EXPANSION_WEIGHT = 0.4
 MAX_PROMPT_CHARS = 8000  # a pasted log is not a query; its head says what it is about
@@ -250,7 +252,7 @@ class RecallIndex:
     floats; `contested` maps every contested id (§4.2.1, both sides, recallable or not) to the
     day of the newest evidence in its conflict, for the §4.2 tag. `postings[token] =
     (idf, packed atom numbers, packed impacts)`: the term frequency (claim 1 per occurrence,
-    evidence quote 0.5) is saturated and length-normalised at build time (`bm25_impact`), so
+    evidence quote QUOTE_TF) is saturated and length-normalised at build time (`bm25_impact`), so
     the reader needs neither `math` nor per-posting Python objects: the index is a handful of
     `bytes`/`str` objects that marshal loads with a memcpy each, and `memoryview.cast` reads.
     """

@@ -113,6 +113,22 @@ def test_install_dependencies_recalls_the_package_manager_rule() -> None:
     assert claims[0] == "Use pnpm, not npm"
 
 
+def test_on_atoms_extracted_from_real_transcripts() -> None:
+    from conftest import TRANSCRIPTS
+
+    from agent_memory.extract import extract_transcript
+
+    atoms = [a for f in sorted(TRANSCRIPTS.glob("real_projects/**/*.jsonl"))
+             for a in extract_transcript(f, project=PROJECT).atoms]  # fmt: skip
+    if not any(a["claim"] == "Use pnpm, not npm" for a in atoms):
+        pytest.skip("the extractor no longer yields the pnpm atom from the fixtures")
+    index = recall.build_index(atoms, "")
+    assert recall.recall(index, "install dependencies", NOW)[0].claim == "Use pnpm, not npm"
+    assert recall.recall(index, "hello, how are you today?", NOW) == []
+    text = recall.render_recall(recall.recall(index, "run the tests and type check the code", NOW))
+    assert 0 < len(text.encode("utf-8")) <= 1024
+
+
 @pytest.mark.parametrize(
     ("prompt", "expected"),
     [
