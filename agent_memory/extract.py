@@ -30,7 +30,6 @@ from typing import Any
 
 from agent_memory.atom import Atom, atom_id, merge, normalize
 from agent_memory.paths import canonical_pointer
-from agent_memory.redact import redact
 from agent_memory.transcripts import ReadStats, Statement, ToolError, iter_events
 
 MAX_CLAIM = 200
@@ -143,7 +142,9 @@ _LEAD_WORDS = (
     r"generally|finally|lastly|firstly|secondly|however|still|please|kindly|one more thing|"
     r"last thing|ps|i think|i believe|i guess|i feel like|i'd say|in my opinion|imo|imho|ideally|"
     r"obviously|of course|as a first step|correction|also note|and also|but also|otherwise|"
-    r"instead|rather|on second thought|never mind|nevermind|hm+|uh+|um+|er+|oops|whoops|ugh"
+    r"instead|rather|on second thought|never mind|nevermind|hm+|uh+|um+|er+|oops|whoops|ugh|pls|plz|"
+    r"for this (?:repo|repository|project|codebase)|in this (?:repo|repository|project|codebase)|"
+    r"here|around here|in general|as a rule|as a general rule|generally speaking"
 )
 _LEAD = re.compile(rf"^(?:{_LEAD_WORDS})(?=[\s,:;!.\u2013\u2014-]|$)[\s,:;!.\u2013\u2014-]*", re.I)
 _LEAD_NO = re.compile(
@@ -227,7 +228,9 @@ _DET = r"(?:the|a|an|this|that|these|those|my|your|our|his|her|their|its|some|an
 _VAGUE = re.compile(
     r"^(?:(?:much|really|very|so|too|quite|at all|even|just|also|again)\s+)*"
     r"(?:it|this|that|these|those|them|him|her|anything|something|nothing|everything|stuff|things|"
-    r"the same|so|one|either|both|the (?:first|second|third|last|former|latter|other)(?: one)?|"
+    r"the same|so|one|either|both|"
+    r"the (?:first|second|third|last|former|latter|other|previous|new|old|original|current)"
+    r"(?: (?:one|ones|version|option|approach|solution|way|variant|draft|idea))?|"
     r"(?:this|that|these|those)\s+\S+|option\s+\S+|number\s+\S+|#\d+|\d+)"
     r"(?:\s+(?:one|ones|way|again|anymore|please|too|either|then|now|here|there))?\s*[.!?]*$",
     re.I,
@@ -236,12 +239,34 @@ _TRANSIENT = re.compile(
     r"\b(?:for now|right now|at the moment|for the moment|this time|yet|today|tonight|tomorrow|"
     r"yesterday|temporarily|for this (?:task|session|pr|change|one|commit|file|step|run|test|branch)|"
     r"just this once|for a (?:sec|second|minute|moment|bit)|in this (?:pr|commit|session|task|step)|"
-    r"until (?:i|we) (?:fix|finish|figure|get|say)|you just|the above|above|previous|earlier|"
+    r"until (?:i|we)\b|you just|the above|above|previous|earlier|"
     r"last (?:one|step|change|commit|message|answer|response))\b",
     re.I,
 )
 _DEICTIC_REF = re.compile(
-    r"\b(?:what you (?:did|just|wrote|said)|your (?:last|previous) \w+)\b", re.I
+    r"\b(?:what you (?:did|just|wrote|said)|your (?:last|previous) \w+|i just|you just|just showed)\b",
+    re.I,
+)
+# "these variables", "this file": bound to the conversation, not a standalone memory line.
+_DEICTIC_NP = re.compile(
+    r"\b(?:this|these|those)\s+(?!project\b|repo\b|repository\b|codebase\b|code base\b|app\b|"
+    r"application\b|service\b|package\b|library\b|team\b|company\b|machine\b|computer\b|org\b|"
+    r"organi[sz]ation\b|monorepo\b|workspace\b|tool\b|cli\b|site\b|website\b)[a-z]\w*",
+    re.I,
+)
+_STRONG_PATH = re.compile(r"(?:\S/|/\S|\\|~|\ue000)")
+_TIME_SUBJECT = re.compile(
+    r"\b(?:deadline|meeting|standup|demo|sprint|release date|launch|call|appointment|schedule|plan|"
+    r"goal|priority|focus|budget|customer|client|boss|manager)\b",
+    re.I,
+)
+_STATUS_VALUE = re.compile(
+    r"^(?:red|green|broken|down|up|failing|passing|slow|fast|fine|ok|okay|done|ready|wrong|empty|"
+    r"missing|stuck|flaky|flakey|outdated|weird|strange|different|correct|right|messed|unavailable|"
+    r"offline|online|full|huge|large|small|still|now|currently|already|again|also|too|very|really|"
+    r"pretty|quite|so|kinda|bad|good|great|better|worse|working|running|gone|back|fixed|updated|"
+    r"changed|confusing|unclear|a mess|a bit|a little|kind of|sort of)\b",
+    re.I,
 )
 _PROBLEM_SUBJECT = re.compile(
     r"\b(?:bug|bugs|problem|problems|issue|issues|error|errors|mistake|typo|fix|difference|change|"
@@ -269,11 +294,18 @@ _NEG_STOP = _words(
     """
 worry bother mind hesitate panic rush be know think understand care see get need have want
 feel forget remember hate like mean believe agree wait stop expect assume guess wonder find
+proceed continue go move start
 """
 )
 _BLOCKED_OBJ_START = re.compile(
-    r"^(?:up|going|on|in mind|at it|open|running|there|alive|around|track|quiet|calm|trying|"
+    r"^(?:up|going|on|in mind|at it|open|running|there|alive|around|track|quiet|calm|trying|but|and|"
+    r"or|so|then|as is|in the loop|posted|me|us|you|"
     r"looking|working|in sync|an eye)\b",
+    re.I,
+)
+_OUTPUT_NOUN = re.compile(
+    r"\b(?:answer|response|reply|summary|explanation|output|opinion|text|description|message|"
+    r"essay|report|list|table|email|post|comment)s?\b",
     re.I,
 )
 _LENGTHY = re.compile(
@@ -289,6 +321,10 @@ def _content_words(text: str) -> int:
 
 def _vague(obj: str) -> bool:
     obj = obj.strip().rstrip(".!?,;:")
+    if re.match(r"^(?:whatever|whichever|what|how|anything|something)\b", obj, re.I):
+        return True
+    if re.match(r"^(?:it|them)\b", obj, re.I) and not _QUANTIFIER.search(obj):
+        return True  # "use it in the checkout flow": bound to the conversation
     return not obj or bool(_VAGUE.match(obj)) or _content_words(obj) == 0
 
 
@@ -332,21 +368,26 @@ def _shorten(text: str) -> str:
 Rule = tuple[str, str]
 
 _ALWAYS_NEVER = re.compile(
-    r"^(?:(you|we|i|claude|agents?)\s+)?(?:(?:should|must|will|shall|need to|have to|ought to|'ll|"
+    r"^((?:please\s+)?(?:make sure|be sure|ensure)(?:\s+that)?(?:\s+to)?\s+)?"
+    r"(?:(you|we|i|claude|agents?)\s+)?((?:should|must|will|shall|need to|have to|ought to|'ll|"
     r"are to|want to|can)\s+)?(?:(?:please|also|just|really)\s+)*(always|never)\s+"
     r"(?!mind\b|again\b|ever\b|before\b|been\b|had\b|did\b|thought\b|knew\b|saw\b|seen\b|got\b|"
-    r"really\b|worked\b|used\b|realized\b|noticed\b|heard\b|said\b|meant\b|wanted\b|tried\b)(\S.*)",
+    r"really\b|worked\b|used\b|realized\b|noticed\b|heard\b|said\b|meant\b|wanted\b|tried\b|"
+    r"have\b|has\b|get\b|gets\b|run into\b|hit\b|see\b|struggle\b|end up\b|seem\b|forget\b|"
+    r"work\b|works\b|happens?\b|come\b|comes\b|say\b|know\b|want\b|wonder\b)(\S.*)",
     re.I,
 )
 
 
 def _r_always_never(c: str) -> Rule | None:
     m = _ALWAYS_NEVER.match(c)
-    if not m or _vague(m.group(3)) or _content_words(m.group(3)) < 1:
+    if not m or _vague(m.group(5)) or _content_words(m.group(5)) < 1:
         return None
-    subject = (m.group(1) or "").lower()
+    subject = (m.group(2) or "").lower()
+    if subject == "you" and not (m.group(1) or m.group(3)):
+        return None  # "you always add too many comments": a complaint whose rule is unstated
     kind = "preference" if subject == "i" else "constraint"
-    return f"{m.group(2).capitalize()} {m.group(3)}", kind
+    return f"{m.group(4).capitalize()} {m.group(5)}", kind
 
 
 _DONT = re.compile(
@@ -391,7 +432,7 @@ _GERUNDS = {
     "pushing": "push",
     "mocking": "mock",
 }
-_WITHOUT = re.compile(r"^(?:and\s+|but\s+)?without\s+(\w+ing)\s+(\S.*)", re.I)
+_WITHOUT = re.compile(r"\bwithout\s+(\w+ing)\s+(\S.*)", re.I)
 _WE_DONT_VERBS = _words(
     """
 use allow accept commit push merge deploy ship write add rely depend mock put store touch
@@ -404,11 +445,7 @@ def _r_negative(c: str) -> Rule | None:
     m = _DONT.match(c)
     if m:
         verb, rest = m.group(1), m.group(2)
-        if (
-            verb.lower() in _NEG_STOP
-            or _vague(rest)
-            and verb.lower() in ("do", "change", "touch", "use")
-        ):
+        if verb.lower() in _NEG_STOP or _vague(rest):
             return None
         if _content_words(verb + rest) < 2 and verb.lower() in ("do", "go", "make"):
             return None
@@ -442,7 +479,7 @@ def _r_negative(c: str) -> Rule | None:
         and m.group(1).lower() not in ("nothing", "thing", "everything")
     ):
         return f"Don't keep {m.group(1)}{m.group(2)}", "constraint"
-    m = _WITHOUT.match(c)
+    m = _WITHOUT.search(c)
     if m and m.group(1).lower() in _GERUNDS and not _vague(m.group(2)):
         return f"Do not {_GERUNDS[m.group(1).lower()]} {m.group(2)}", "constraint"
     m = _NO_X.match(c)
@@ -456,11 +493,14 @@ _KEEP = re.compile(
     r"^(?:(?:while|and|but|by|just|please|also|always)\s+)*"
     r"(?:(?:we|you|i)\s+(?:should|must|need to|want to|have to|'d like to|would like to)\s+|"
     r"i(?:'d| would) (?:like|love|prefer) to\s+|i want to\s+|try to\s+|make sure to\s+|let's\s+|let us\s+)?"
-    r"keep(?:ing)?\s+(it|things|everything|them|the (?:code|codebase|api|app|ui|design|implementation|"
-    r"solution|changes|diff|dependencies|footprint|interface|style|tests?|files?|bundle|scope|build|"
-    r"project|repo|setup|config|configuration|architecture|structure|docs|documentation|functions?|"
-    r"components?|modules?|classes)|(?:the )?(?:code|codebase|api|design|changes|diff|dependencies|"
-    r"bundle|functions|commits|prs|pull requests|tests))\s+(\S.*)",
+    r"keep(?:ing)?\s+(it|things|everything|them|(?:(?:the|all|our|every|each|all the)\s+)?"
+    r"(?:[\w-]+\s+){0,2}?(?:code|codebase|apis?|app|ui|design|implementation|solution|changes|diffs?|"
+    r"dependencies|deps|footprint|interfaces?|style|tests?|files?|bundle|scope|builds?|project|repo|"
+    r"setup|config|configuration|architecture|structure|docs|documentation|functions?|methods?|"
+    r"components?|modules?|classes|commits?|prs?|pull requests|imports|lines|names|schemas?|"
+    r"migrations|logs|output|layout|ci|pipelines?|history|branch(?:es)?|readme|changelog|endpoints?|"
+    r"responses?|messages|comments|types|packages?|images?|containers?|scripts?|secrets|keys|"
+    r"credentials|tokens|env|environment|queries|database|db))\s+(\S.*)",
     re.I,
 )
 
@@ -470,8 +510,11 @@ def _r_keep(c: str) -> Rule | None:
     if not m:
         return None
     obj, rest = m.group(1), m.group(2)
-    if _BLOCKED_OBJ_START.match(rest) or _LENGTHY.search(rest) or _vague(rest):
+    if _BLOCKED_OBJ_START.match(rest) or _vague(rest):
         return None
+    output_like = re.match(r"^(?:it|them|things|everything)$", obj, re.I) or _OUTPUT_NOUN.search(obj)
+    if output_like and _LENGTHY.search(rest):
+        return None  # "keep it short", "keep the answer under 200 words": about this reply
     if re.match(r"^the same\s*$", rest, re.I):
         return None
     return f"Keep {obj} {rest}", "constraint"
@@ -485,6 +528,11 @@ _ONLY = re.compile(
 _USE = re.compile(
     r"^(?:(?:please|just|always)\s+)*(use|using)\s+(?!case\b|of\b)(only\s+)?(\S.*)", re.I
 )
+_STICK = re.compile(
+    r"^(?:please\s+)?(stick to|stick with|default to|favou?r|lean on|rely on|standardi[sz]e on|"
+    r"go with|opt for)\s+(\S.*)",
+    re.I,
+)
 _CONTRAST = re.compile(
     r"\b(?:instead of|rather than|in place of)\b|,\s*not\s+\S|\bnot\s+\S+\s*$|\bover\s+\S", re.I
 )
@@ -494,8 +542,8 @@ _TASKY = re.compile(
     re.I,
 )
 _PREFER = re.compile(
-    r"^(?:i\s+|we\s+)?(?:(?:would|'d|really|strongly|generally|much|usually|also|always)\s+)*"
-    r"prefers?\s+(?:(it|that)\s+(?:if|when)\s+)?(\S.*)",
+    r"^(?:(?:i|we)(?:'d|\s+would)?\s+)?(?:(?:really|strongly|generally|much|usually|also|always)\s+)*"
+    r"prefers?\s+(?:(it\s+|that\s+)?(?:if|when|that)\s+)?(\S.*)",
     re.I,
 )
 _RATHER = re.compile(
@@ -525,6 +573,9 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
     if _CONTRAST_VERBS.match(c) and _CONTRAST.search(c) and not _TASKY.search(c):
         claim = re.sub(r"^using\b", "Use", c, flags=re.I)
         return _cap(claim), "preference"
+    m = _STICK.match(c)
+    if m and not _vague(m.group(2)) and not _TASKY.search(m.group(2)):
+        return _cap(c), "preference"
     m = _USE.match(c)
     if m:
         obj = m.group(3)
@@ -541,7 +592,10 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
         rest = m.group(2)
         if re.match(r"^not\b", rest, re.I):
             return f"Prefer {rest}", "preference"
-        if m.group(1):
+        neg = re.match(r"^(?:you|we|claude)\s+(?:did not|didn't|do not|don't|would not|wouldn't|never)\s+(.*)", rest, re.I)
+        if neg:
+            return f"Don't {neg.group(1)}", "preference"
+        if m.group(1) or re.match(r"^(?:you|we)\b", rest, re.I):
             return f"Prefer that {rest}", "preference"
         return f"Prefer {rest}", "preference"
     m = _RATHER.match(c)
@@ -595,7 +649,7 @@ _DECISION_IS = re.compile(
 )
 _SHOULD = re.compile(
     r"^(?:(?:i think|i believe|maybe|perhaps|probably)\s+)?(we|you)\s+(?:really\s+|probably\s+|also\s+)*"
-    r"(should|must|need to|have to|ought to|shall)\s+(?:really\s+|probably\s+|also\s+|just\s+)*"
+    r"(should|must|ought to|shall)\s+(?:really\s+|probably\s+|also\s+|just\s+)*"
     r"(?!not\b|never\b|always\b|be\b|try\b|look\b|check\b|see\b|figure\b|think\b|discuss\b|talk\b|"
     r"consider\b|start\b|first\b|now\b|wait\b|probably\b|focus\b|investigate\b|get\b|do\b|fix\b|add\b)"
     r"([a-z]+)\b(.*)",
@@ -636,8 +690,10 @@ def _r_decision(c: str) -> Rule | None:
             or _vague(obj)
         ):
             return None
-        if verb in ("switch to", "move to", "migrate to", "switch over to") and not _np_short(
-            obj, 6
+        if (
+            verb in ("switch to", "move to", "migrate to", "switch over to")
+            and not _np_short(obj, 6)
+            and not _QUANTIFIER.search(obj)
         ):
             return None
         if verb == "keep":
@@ -658,7 +714,10 @@ def _r_decision(c: str) -> Rule | None:
             return (f"Use {obj}", "decision") if _np_short(obj, 6) else None
         if how == "that":
             return _cap(obj), "decision"
-        return _cap(obj), "decision"
+        first = obj.split(" ", 1)[0].lower()
+        if first in _POLICY_VERBS or first in ("not", "never", "always", "stop", "go", "standardize"):
+            return _cap(obj), "decision"
+        return None
     m = _DECISION_IS.match(c)
     if m and not _vague(m.group(1)):
         return _cap(m.group(1)), "decision"
@@ -667,8 +726,11 @@ def _r_decision(c: str) -> Rule | None:
         modal, verb, rest = m.group(2).lower(), m.group(3), m.group(4)
         if _vague(rest) or _TASKY.search(rest):
             return None
+        determined = re.match(rf"^\s*(?:to\s+|with\s+|on\s+)?{_DET}\b", rest, re.I)
+        if determined and not _QUANTIFIER.search(rest) and verb.lower() in ("use", "migrate", "move", "switch"):
+            return None  # "you should use the existing fixtures": about this task
         if verb.lower() in _POLICY_VERBS or _QUANTIFIER.search(rest):
-            kind = "constraint" if modal in ("must", "have to", "need to") else "decision"
+            kind = "constraint" if modal == "must" else "decision"
             return f"{_cap(verb)}{rest}", kind
     return None
 
@@ -699,6 +761,10 @@ def _r_subject_modal(c: str) -> Rule | None:
     first = subject.split()[0].lower()
     if first in _PRONOUNS or _PROBLEM_SUBJECT.search(subject) or _vague(rest):
         return None
+    last = subject.split()[-1].lower()
+    plural = last.endswith("s") and not last.endswith(("ss", "us", "is", "'s"))
+    if modal == "must" and plural and _content_words(rest) >= 1:
+        return _cap(c), "constraint"
     if adverb in ("always", "never", "not", "only") or _QUANTIFIER.search(subject + " " + rest):
         if modal in ("should",) and not adverb and not _QUANTIFIER.search(subject + " " + rest):
             return None
@@ -707,7 +773,7 @@ def _r_subject_modal(c: str) -> Rule | None:
 
 
 _THIS_REPO = re.compile(
-    r"^(?:this|the|our)\s+(repo|repository|project|codebase|code base|app|application|service|package|library|"
+    r"^(?:this|the|our)\s+(?:[\w-]+\s+)?(repo|repository|project|codebase|code base|app|application|service|package|library|"
     r"lib|tool|module|site|website|monorepo|cli|api|server|backend|frontend|bot|plugin|extension|workspace)"
     r"\s+((?:is|are)\s+(?:a|an)\s+(?!mess\b|disaster\b|nightmare\b|joke\b|pain\b|bit\b|lot\b|little\b|"
     r"good\b|great\b|bad\b|nice\b|big\b|huge\b|small\b|simple\b|quick\b|toy\b|work in progress\b)|"
@@ -722,28 +788,39 @@ _WE_VERB = re.compile(
     r"^we(?:'re| are)?\s+(?:(?:always|usually|generally|mostly|only|typically|normally|all|now)\s+)?"
     r"(use|using|do|deploy|deploying|build|target|targeting|follow|host|ship|store|release|publish|"
     r"work with|rely on|develop on|develop in|stick to|stick with|code in|program in|maintain|"
-    r"run (?:on|in|everything|all)|test with|write (?:tests|code|everything|all))\s+(\S.*)",
+    r"run (?:on|in|everything|all)|test with|write (?:tests|code|everything|all)|switching to|"
+    r"moving to|migrating to|standardi[sz]ing on)\s+(\S.*)",
     re.I,
 )
 _OUR_X = re.compile(
     r"^our\s+([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+(is|are|uses|use|lives|live|runs|run|"
-    r"goes|go|gets|get|must|should|has to|have to|needs to|need to|deploys|deploy|targets|target)\s+(\S.*)",
+    r"goes|go|gets|get|must|should|has to|have to|needs to|need to|deploys|deploy|targets|target|"
+    r"follows|follow|supports|support|requires|require|depends on|depend on|runs on|run on|"
+    r"is built with|are built with|is written in|are written in|is hosted on|is deployed (?:to|on))\s+(\S.*)",
     re.I,
 )
 _LOCATION = re.compile(
     r"^((?:the|our|my|all(?: the)?|your)\s+)?([\w\ue000\ue001./'-]+(?:\s+[\w\ue000\ue001./'-]+){0,5}?)\s+"
     r"(?:is|are|lives?|sits?|resides?|can be found|is located|are located|is stored|are stored|is kept|"
     r"are kept|is defined|are defined|is configured|are configured|is saved|are saved|is set|are set|"
-    r"is installed|are installed|is mounted|are mounted)\s+(?:in|at|under|inside|within|on|from)\s+(\S.*)",
+    r"is installed|are installed|is mounted|are mounted|go|goes|belong|belongs|should go|must go)\s+"
+    r"(?:in|at|under|inside|within|on|from|into)\s+(\S.*)",
     re.I,
 )
 _LEXICON_COPULA = re.compile(
     r"^(?:the|our|my)\s+((?:[\w-]+\s+){0,3}?(?:branch|port|python version|node version|version|package manager|"
     r"database|db|test runner|linter|formatter|language|framework|stack|registry|region|endpoint|"
-    r"hostname|domain|convention|style guide|ci|deploy target|runtime|os|operating system|shell|editor|"
+    r"hostname|domain|url|base url|convention|style guide|ci|deploy target|runtime|os|operating system|"
+    r"shell|editor|"
     r"ide|naming convention|license|base image|docker image|cloud|provider|orm|build tool|bundler|"
     r"target|toolchain|compiler|interpreter|monorepo tool|queue|cache|auth provider))\s+"
     r"(is|are|uses|should be|must be|is not|are not|is always|is never)\s+(\S.*)",
+    re.I,
+)
+_NO_SUPPORT = re.compile(
+    r"^((?:the\s+|our\s+)?[\w\ue000\ue001.@/+-]+(?:\s+[\w\ue000\ue001.@/+-]+){0,3}?)\s+"
+    r"(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+(?:support|handle|understand|"
+    r"allow|accept|work with|run on|work on)\s+(\S.*)",
     re.I,
 )
 _PORT = re.compile(
@@ -753,8 +830,8 @@ _PORT = re.compile(
     re.I,
 )
 _I_USE = re.compile(
-    r"^i\s+(?:usually\s+|mostly\s+|generally\s+|now\s+)?(use|work with|work on|develop on|"
-    r"code on)\s+(\S.*)",
+    r"^i\s+(?:usually\s+|mostly\s+|generally\s+|now\s+|mainly\s+|always\s+)?(use|work with|work on|work in|"
+    r"develop on|develop in|code on|code in|work mostly in|work mainly in|mostly work in|program in)\s+(\S.*)",
     re.I,
 )
 _I_AM_ON = re.compile(
@@ -769,6 +846,18 @@ _STATUS = re.compile(
     r"read-only|readonly|auto-?generated|generated|vendored|frozen|managed by|owned by)\b(.*)",
     re.I,
 )
+
+
+def _third_person(text: str) -> str:
+    """'usually use vim' -> 'usually uses vim': the user's habits as a memory line."""
+    words = text.split(" ")
+    for i, word in enumerate(words):
+        low = word.lower()
+        if low in ("usually", "mostly", "generally", "now", "mainly", "always", "also"):
+            continue
+        words[i] = word + ("es" if low.endswith(("sh", "ch", "s", "x")) else "s")
+        break
+    return " ".join(words)
 
 
 def _r_fact(c: str) -> Rule | None:
@@ -790,6 +879,8 @@ def _r_fact(c: str) -> Rule | None:
         ):
             return None
         claim = re.sub(r"^we(?:'re| are)\s+using\b", "We use", c, flags=re.I)
+        if verb.endswith("ing") and verb != "using":
+            return _cap(claim), "decision"
         return _cap(claim), "preference" if verb in (
             "use",
             "using",
@@ -797,7 +888,13 @@ def _r_fact(c: str) -> Rule | None:
             "stick with",
         ) else "fact"
     m = _OUR_X.match(c)
-    if m and not _PROBLEM_SUBJECT.search(m.group(1)) and not _vague(m.group(3)):
+    if (
+        m
+        and not _PROBLEM_SUBJECT.search(m.group(1))
+        and not _TIME_SUBJECT.search(m.group(1))
+        and not _vague(m.group(3))
+        and not _STATUS_VALUE.match(m.group(3))
+    ):
         kind = (
             "constraint"
             if m.group(2).lower() in ("must", "should", "has to", "have to", "needs to", "need to")
@@ -818,22 +915,26 @@ def _r_fact(c: str) -> Rule | None:
             first not in _PRONOUNS
             and not _PROBLEM_SUBJECT.search(subject)
             and _PATHISH.search(obj)
-            and (m.group(1) or _PATHISH.search(subject) or _content_words(subject) <= 3)
+            and (
+                m.group(1)
+                or _PATHISH.search(subject)
+                or _content_words(subject) <= 3
+                or _STRONG_PATH.search(obj)
+            )
         ):
             return _cap(c), "fact"
     m = _LEXICON_COPULA.match(c)
-    if m and not _vague(m.group(3)):
+    if m and not _vague(m.group(3)) and not _STATUS_VALUE.match(m.group(3)):
         return _cap(c), "constraint" if m.group(2).lower() in ("should be", "must be") else "fact"
+    m = _NO_SUPPORT.match(c)
+    if m and m.group(1).split()[0].lower() not in _PRONOUNS and not _vague(m.group(2)):
+        return _cap(c), "fact"
     m = _PORT.match(c)
     if m and m.group(1).split()[0].lower() not in _PRONOUNS:
         return _cap(c), "fact"
     m = _I_USE.match(c)
     if m and not _vague(m.group(2)) and not _TASKY.search(m.group(2)):
-        verb = m.group(1).lower()
-        return (
-            f"User {'uses' if verb == 'use' else verb.replace('work', 'works').replace('develop', 'develops').replace('code', 'codes')} {m.group(2)}",
-            "preference",
-        )
+        return f"User {_third_person(c[2:].strip())}", "preference"
     m = _I_AM_ON.match(c)
     if m:
         return f"User is on {m.group(1)}", "fact"
@@ -848,8 +949,9 @@ def _r_fact(c: str) -> Rule | None:
 
 
 _FAIL_VERBS = (
-    r"fails|failed|is failing|are failing|keeps failing|keep failing|always fails|breaks|is broken|"
-    r"are broken|crashes|crashed|keeps crashing|errors(?: out)?|times out|timed out|hangs|does not work|"
+    r"fails|fail|failed|is failing|are failing|keeps failing|keep failing|always fails|breaks|break|"
+    r"is broken|are broken|crashes|crash|crashed|keeps crashing|errors(?: out)?|error out|times out|"
+    r"time out|timed out|hangs|hang|does not work|"
     r"doesn't work|do not work|don't work|will not (?:start|build|compile|run|work|load)|"
     r"won't (?:start|build|compile|run|work|load)|cannot (?:find|resolve|connect|load|import|start|open)|"
     r"can't (?:find|resolve|connect|load|import|start|open)|throws|raises|returns (?:a |an )?"
@@ -863,6 +965,12 @@ _FAIL_SUBJECT = re.compile(
 _FAIL_COND = re.compile(
     r"^(?:when|whenever|if|on|with|because|due to|unless|after|before|since|in|under|"
     r"for|while|during|as soon as|every time|on every|\ue000|[A-Z]\w*(?:Error|Exception))",
+    re.I,
+)
+_ERRORISH_WORD = re.compile(
+    r"\b(?:errors?|exceptions?|crash(?:es)?|failures?|fails?|warnings?|timeouts?|problems?|issues?|bugs?|"
+    r"\d{3}|\w+(?:Error|Exception)|denied|refused|conflicts?|mismatch|segfaults?|panics?|limits?|oom|"
+    r"out of memory|undefined|null|nan|not found|cors|ssl|tls|certificate|deadlocks?|leaks?)\b",
     re.I,
 )
 _KEEP_GETTING = re.compile(
@@ -885,7 +993,7 @@ _KNOWN_ISSUE = re.compile(
 
 def _r_failure(c: str) -> Rule | None:
     m = _KEEP_GETTING.match(c) or _GETTING_WHEN.match(c)
-    if m and not _vague(m.group(1)) and _content_words(m.group(1)) >= 2:
+    if m and not _vague(m.group(1)) and _content_words(m.group(1)) >= 2 and _ERRORISH_WORD.search(m.group(1)):
         return _cap(re.sub(r"^(?:this|these|the|those)\s+", "", m.group(1), flags=re.I)), "failure"
     m = _KNOWN_ISSUE.match(c)
     if m:
@@ -896,9 +1004,7 @@ def _r_failure(c: str) -> Rule | None:
         first = subject.split()[0].lower()
         if first in _PRONOUNS or first in ("nothing", "everything", "something", "stuff"):
             return None
-        if rest and (
-            _FAIL_COND.match(rest) or m.group(2).lower().startswith(("throws", "raises", "returns"))
-        ):
+        if rest and _FAIL_COND.match(rest):
             return _cap(c), "failure"
     return None
 
@@ -909,13 +1015,14 @@ _MEMORY_STRONG = re.compile(
     r"(?:remember|memori[sz]e|commit (?:this |that |it )?to memory|"
     r"(?:save|store|put|add|record|write|keep|note)(?: (?:this|that|it|the following))?(?: down)?\s+(?:in|to|into|as)\s+"
     r"(?:your |the |a |long[- ]term )?(?:memory|memories|preferences?|rules?|claude\.md|notes)|"
-    r"make a (?:mental )?note|note (?:this|that) down|don't forget|never forget|do not forget)"
+    r"make a (?:mental )?note|note (?:this|that) down|never forget)"
     r"(?:\s+(?:that|this|the following|this fact|this preference|forever|for (?:the )?future))*"
     r"\s*(?:[:,\u2013\u2014-]\s*|\s+)(\S.*)",
     re.I,
 )
 _MEMORY_WEAK = re.compile(
     r"^(?:note|nb|fyi|important|for (?:your )?information|for (?:the )?future reference|for reference|"
+    r"(?:just\s+)?(?:so\s+)?you know|"
     r"keep in mind|bear in mind|just so you know|for context|heads up)(?:\s+(?:that|this))?"
     r"\s*(?:[:,\u2013\u2014-]\s*|\s+)(\S.*)",
     re.I,
@@ -924,7 +1031,7 @@ _SCOPE = re.compile(
     r"(?:^|,?\s+)(?:from now on|from here on(?: out)?|going forward|moving forward|in (?:the )?future|henceforth|"
     r"for all future (?:\w+)|in all future (?:\w+)|until (?:told|i say|i tell you|we say|instructed) otherwise|"
     r"unless (?:told|i say|i tell you) otherwise|(?:for|in) every (?:session|project|repo|task)|"
-    r"(?:for|in) all (?:sessions|projects|repos|tasks)|always and forever|every time|next time)"
+    r"(?:for|in) all (?:sessions|projects|repos|tasks)|always and forever)"
     r"(?=[\s,:;.!?]|$)[\s,:;]*",
     re.I,
 )
@@ -958,11 +1065,25 @@ def _imperative(c: str) -> Rule | None:
         r"^(?:you|claude)\s+(?:should|must|need to|have to|will|shall)\s+", "", c, flags=re.I
     )
     c = re.sub(r"^(?:you|claude)\s+", "", c, flags=re.I)
-    if _vague(c) or _content_words(c) < 2:
+    if _vague(c) or _content_words(c) < 2 or c.split(" ", 1)[0].lower() in _PRONOUNS:
         return None
-    return _cap(c), "constraint" if re.match(
-        r"^(?:always|never|don't|do not|only|must)\b", c, re.I
-    ) else "preference"
+    first = c.split(" ", 1)[0].lower()
+    if re.match(r"^(?:always|never|don't|do not|only|must)\b", c, re.I):
+        return _cap(c), "constraint"
+    if first in _IMPERATIVES or first.endswith("ly"):
+        return _cap(c), "preference"
+    return _cap(c), "fact"  # "staging and prod share one Redis": a statement, not an instruction
+
+
+_IMPERATIVES = _words(
+    """
+use run write keep avoid add put call name make prefer check test commit push ask answer respond
+reply format document comment follow stick install deploy be do create update remove delete
+include import read open close start stop try prefix suffix wrap split merge rebase squash sign
+tag lint type return raise throw log print store save load cache send mention cite link explain
+show tell give mark label pin bump release ship review verify validate ensure double
+"""
+)
 
 
 # --- one statement --------------------------------------------------------------------------
@@ -979,7 +1100,7 @@ _WH_ALWAYS = re.compile(
 _REQUEST = re.compile(
     r"^(?:(?:please|and|also|so)\s+)*(?:(?:can|could|would|will|won't)\s+(?:you|u)|i(?:'d| would) like you to|"
     r"i want you to|i need you to|i'd love (?:it )?if you(?: could)?|i(?:'d| would) appreciate if you(?: could)?|"
-    r"you (?:can|could|should|may|might)|go ahead and|feel free to|try to)\s+"
+    r"you (?:can|could|may|might)|go ahead and|feel free to|try to)\s+"
     r"(?:(?:please|kindly|also|maybe|just|now|then|quickly|first)\s+)*",
     re.I,
 )
@@ -1001,8 +1122,10 @@ def _finish(claim: str, kind: str, spans: list[str]) -> Candidate | None:
     claim = _tidy(claim)
     if not claim or _content_words(claim) < 2 or len(claim) < 6:
         return None
-    if _TRANSIENT.search(claim) or _DEICTIC_REF.search(claim):
+    if _TRANSIENT.search(claim) or _DEICTIC_REF.search(claim) or _DEICTIC_NP.search(claim):
         return None
+    if re.search(r"(?<![\w-])first$", claim, re.I) and not re.match(r"^(?:always|never|don't|do not)\b", claim, re.I):
+        return None  # "use git stash to save your changes first": a step of this task
     claim = _unmask(claim, spans)
     claim = _shorten(_cap(claim))
     return Candidate(claim, kind, "stated")
@@ -1068,13 +1191,23 @@ def _sentence_claims(sentence: str, spans: list[str], origin: str) -> list[tuple
     return out
 
 
+# Apostrophe-less spellings typed in a hurry ("dont use lodash").
+_INFORMAL_MAP = {
+    "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "isnt": "isn't", "arent": "aren't",
+    "cant": "can't", "shouldnt": "shouldn't", "wouldnt": "wouldn't", "couldnt": "couldn't",
+    "wasnt": "wasn't", "werent": "weren't", "havent": "haven't", "hasnt": "hasn't", "im": "i'm",
+    "ive": "i've", "youre": "you're", "theyre": "they're", "thats": "that's", "whats": "what's",
+}
+_INFORMAL = re.compile(r"\b(?:" + "|".join(_INFORMAL_MAP) + r")\b", re.I)
+
+
 def extract_claims(
     text: str, *, origin: str = "prompt", rejected_command: str | None = None
 ) -> list[Candidate]:
     """Candidate claims in one user statement (pure, deterministic; no I/O, no clock)."""
     if not text or not text.strip():
         return []
-    text = text[:_MAX_TEXT].translate(_QUOTES)
+    text = _INFORMAL.sub(lambda m: _INFORMAL_MAP[m.group(0).lower()], text[:_MAX_TEXT].translate(_QUOTES))
     text = _FENCE.sub("\n", text)
     masked, spans = _mask(text)
     found: list[Candidate] = []
@@ -1303,6 +1436,8 @@ def _failure_atoms(
 
 
 def _quote(text: str, focus: str | None) -> str:
+    from agent_memory.redact import redact
+
     redacted = redact(text)[0]
     if len(redacted) <= MAX_QUOTE:
         return redacted
@@ -1324,6 +1459,8 @@ def _atom(
     quote_text: str,
     focus: str | None,
 ) -> Atom:
+    from agent_memory.redact import redact
+
     redacted_claim, findings = redact(claim)
     redacted_claim = redacted_claim[:500]
     pointer = canonical_pointer(transcript, line)
