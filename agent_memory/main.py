@@ -6,14 +6,13 @@ paths never import pygit2 or jsonschema.
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import sys
-from collections.abc import Sequence
 
-from agent_memory import __version__
-from agent_memory.errors import EXIT_INTERRUPTED, EXIT_REPO_STATE, EXIT_USAGE, FatalError
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
 
 _JSON = {"choices": ["json", "text"], "default": "text", "help": "print one JSON object (json) or text"}
 
@@ -23,6 +22,10 @@ def _out(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
+    from agent_memory import __version__
+
     parser = argparse.ArgumentParser(
         prog="git memory",
         description="Git-native, tiered memory for Claude Code: learns from transcripts, "
@@ -169,6 +172,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agent_memory.commands.hook import run_event
 
         return run_event(args_list[1])
+    import importlib
+
+    from agent_memory.errors import EXIT_INTERRUPTED, EXIT_REPO_STATE, EXIT_USAGE, FatalError
+
     parser = build_parser()
     args = parser.parse_args(args_list)
     if not getattr(args, "verb", None):

@@ -846,33 +846,12 @@ def dump_hook_payload(text: str) -> str:
 
 
 def find_common_dir(start: StrPath) -> str | None:
-    """The git common dir of the repository containing `start` (os.path only, no pathlib or
-    git): `.git` directories, and `.git` files with `gitdir:` + `commondir` (worktrees)."""
-    here = os.path.abspath(os.fspath(start))
-    while True:
-        dotgit = os.path.join(here, ".git")
-        git_dir: str | None = None
-        if os.path.isdir(dotgit):
-            git_dir = dotgit
-        elif os.path.isfile(dotgit):
-            try:
-                with open(dotgit, encoding="utf-8") as fh:
-                    text = fh.read().strip()
-            except OSError:
-                return None
-            if not text.startswith("gitdir:"):
-                return None
-            git_dir = os.path.normpath(os.path.join(here, text[len("gitdir:") :].strip()))
-        if git_dir is not None:
-            try:
-                with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as fh:
-                    return os.path.normpath(os.path.join(git_dir, fh.read().strip()))
-            except OSError:
-                return git_dir
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
+    """The git common dir of the repository containing `start` (os.path only: no pathlib,
+    no git), shared with the rest of the package through `runtime.locate_git_dirs`."""
+    from agent_memory.runtime import locate_git_dirs
+
+    found = locate_git_dirs(start)
+    return found[1] if found else None
 
 
 def recall_from_store(

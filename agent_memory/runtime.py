@@ -1,67 +1,100 @@
 """Local runtime state under `<git common dir>/agent-memory/`: the error log, the recall index,
-the retry queue. Pure Python (no pygit2, no subprocess), because the Claude Code hooks find
-their repository and log their failures through this on every prompt.
+the retry queue. Pure Python with only `os` imported up front (datetime, tempfile, traceback
+and pathlib are imported when used): the Claude Code hooks find their repository and log their
+failures through this module on every prompt, inside a 100 ms budget.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import json
 import os
-import tempfile
-import traceback
-from pathlib import Path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as _dt
+    from pathlib import Path
 
 ERROR_LOG_LINES = 200
 STATE_DIRNAME = "agent-memory"
 
 
-def find_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[Path, Path, Path | None] | None:
-    """(git dir, common dir, work tree) for the repository containing `start`, or None.
+def locate_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[str, str, str | None] | None:
+    """(git dir, common dir, work tree) as strings for the repository containing `start`.
 
     Understands `.git` directories, `.git` files (worktrees, submodules) with a `commondir`,
     and bare repositories. Worktrees share the common dir, hence one store per repository.
     """
-    here = Path(start or os.getcwd()).resolve()
-    for folder in (here, *here.parents):
-        dotgit = folder / ".git"
-        git_dir: Path | None = None
-        work: Path | None = folder
-        if dotgit.is_dir():
+    here = os.path.abspath(os.fspath(start) if start is not None else os.getcwd())
+    here = os.path.realpath(here)
+    while True:
+        dotgit = os.path.join(here, ".git")
+        git_dir: str | None = None
+        work: str | None = here
+        if os.path.isdir(dotgit):
             git_dir = dotgit
-        elif dotgit.is_file():
+        elif os.path.isfile(dotgit):
             try:
-                text = dotgit.read_text("utf-8").strip()
+                with open(dotgit, encoding="utf-8") as fh:
+                    text = fh.read().strip()
             except OSError:
                 return None
-            if text.startswith("gitdir:"):
-                target = Path(text[len("gitdir:"):].strip())
-                git_dir = (folder / target).resolve() if not target.is_absolute() else target
-        elif (folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir():
-            git_dir, work = folder, None
+            if not text.startswith("gitdir:"):
+                return None
+            git_dir = os.path.normpath(os.path.join(here, text[len("gitdir:"):].strip()))
+        elif (os.path.isfile(os.path.join(here, "HEAD")) and os.path.isdir(os.path.join(here, "objects"))
+              and os.path.isdir(os.path.join(here, "refs"))):
+            git_dir, work = here, None
         if git_dir is not None:
             common = git_dir
-            commondir_file = git_dir / "commondir"
-            if commondir_file.is_file():
-                rel = Path(commondir_file.read_text("utf-8").strip())
-                common = (git_dir / rel).resolve() if not rel.is_absolute() else rel
+            try:
+                with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as fh:
+                    common = os.path.normpath(os.path.join(git_dir, fh.read().strip()))
+            except OSError:
+                pass
             return git_dir, common, work
-    return None
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
 
 
-def state_dir(common_dir: Path, create: bool = True) -> Path:
-    path = common_dir / STATE_DIRNAME
+def find_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[Path, Path, Path | None] | None:
+    """`locate_git_dirs` as Paths."""
+    from pathlib import Path
+
+    found = locate_git_dirs(start)
+    if found is None:
+        return None
+    git_dir, common, work = found
+    return Path(git_dir), Path(common), Path(work) if work else None
+
+
+def state_dir(common_dir: str | os.PathLike[str], create: bool = True) -> Path:
+    from pathlib import Path
+
+    path = Path(common_dir) / STATE_DIRNAME
     if create and not path.is_dir():
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 
 
-def _now() -> str:
+def now_utc() -> _dt.datetime:
+    """The current time, or `AGENT_MEMORY_NOW` (ISO 8601) when set: tests and reproducible
+    demos pin the clock that expiry and ages are measured against."""
+    import datetime as _dt
+
+    pinned = os.environ.get("AGENT_MEMORY_NOW")
+    if pinned:
+        value = _dt.datetime.fromisoformat(pinned.strip().replace("Z", "+00:00"))
+        return value if value.tzinfo else value.replace(tzinfo=_dt.timezone.utc)
+    return _dt.datetime.now(_dt.timezone.utc)
+
+
+def stamp() -> str:
     return now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def error_log_path(start: str | os.PathLike[str] | None = None) -> Path | None:
-    found = find_git_dirs(start)
+    found = locate_git_dirs(start)
     return state_dir(found[1]) / "errors.log" if found else None
 
 
@@ -71,7 +104,7 @@ def log_error(message: str, start: str | os.PathLike[str] | None = None, log_pat
         path = log_path or error_log_path(start)
         if path is None:
             return None
-        line = f"{_now()} {' '.join(message.split())}"[:2000]
+        line = f"{stamp()} {' '.join(message.split())}"[:2000]
         lines: list[str] = []
         if path.exists():
             lines = path.read_text("utf-8", errors="replace").splitlines()
@@ -83,12 +116,16 @@ def log_error(message: str, start: str | os.PathLike[str] | None = None, log_pat
 
 
 def log_exception(context: str, exc: BaseException, start: str | os.PathLike[str] | None = None) -> str:
+    import traceback
+
     trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     path = log_error(f"{context}: {type(exc).__name__}: {exc} | {trace!r}", start)
     return str(path) if path else "(no repository: traceback not saved)"
 
 
-def recent_errors(common_dir: Path, days: int = 7) -> list[str]:
+def recent_errors(common_dir: str | os.PathLike[str], days: int = 7) -> list[str]:
+    import datetime as _dt
+
     path = state_dir(common_dir, create=False) / "errors.log"
     if not path.exists():
         return []
@@ -98,6 +135,8 @@ def recent_errors(common_dir: Path, days: int = 7) -> list[str]:
 
 def atomic_write(path: Path, text: str, mode: int = 0o600) -> None:
     """Write via a temp file in the same directory + os.replace: readers see old or new, never half."""
+    import tempfile
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
     try:
@@ -111,21 +150,3 @@ def atomic_write(path: Path, text: str, mode: int = 0o600) -> None:
         except OSError:
             pass
         raise
-
-
-def read_json(path: Path) -> object | None:
-    try:
-        return json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def now_utc() -> _dt.datetime:
-    """The current time, or `AGENT_MEMORY_NOW` (ISO 8601) when set: tests and reproducible
-    demos pin the clock that expiry and ages are measured against."""
-    pinned = os.environ.get("AGENT_MEMORY_NOW")
-    if pinned:
-        text = pinned.strip().replace("Z", "+00:00")
-        value = _dt.datetime.fromisoformat(text)
-        return value if value.tzinfo else value.replace(tzinfo=_dt.timezone.utc)
-    return _dt.datetime.now(_dt.timezone.utc)

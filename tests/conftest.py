@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,6 +34,8 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     monkeypatch.setenv("GIT_AUTHOR_DATE", "2026-11-01T12:00:00Z")
     monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-11-01T12:00:00Z")
     monkeypatch.setenv("GIT_TERMINAL_PROMPT", "0")
+    # `git memory` and the installed git hooks must find this interpreter's git-memory script.
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
     for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "AGENT_MEMORY_SESSIONSTART",
                 "AGENT_MEMORY_USERPROMPTSUBMIT", "AGENT_MEMORY_SESSIONEND"):
         monkeypatch.delenv(var, raising=False)

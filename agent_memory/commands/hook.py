@@ -2,23 +2,22 @@
 integration", docs/claude-code-integration.md).
 
 Every event fails open: on any error the hook exits 0, prints nothing and appends one line to
-`.git/agent-memory/errors.log`. The per-prompt and session-start paths import no pygit2: they
-read the work tree's adopted.log files and the compact recall index that capture rewrites.
-SessionEnd only spawns a detached background capture and returns.
+`.git/agent-memory/errors.log`. The per-prompt path is on the critical path of every prompt:
+it imports only `os`, `sys`, `time`, `json` and `agent_memory.recall` up front (no pygit2, no
+pathlib, no subprocess) and reads the compact recall index capture rewrites. Session start
+reads the work tree's adopted.log files. SessionEnd only spawns a detached capture.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import subprocess
 import sys
 import time
-from pathlib import Path
-from typing import Any
 
-from agent_memory.runtime import find_git_dirs, log_error
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any
 
 DISABLE_ENV = {
     "session-start": "AGENT_MEMORY_SESSIONSTART",
@@ -31,6 +30,8 @@ MAX_PAYLOAD_BYTES = 4_000_000
 
 
 def read_payload() -> dict[str, Any]:
+    import json
+
     raw = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES) if not sys.stdin.isatty() else b""
     if not raw.strip():
         raise ValueError("empty hook payload on stdin")
@@ -45,11 +46,6 @@ def payload_cwd(payload: dict[str, Any]) -> str:
     return str(cwd)
 
 
-def emit(output: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(output, ensure_ascii=False, separators=(",", ":")) + "\n")
-    sys.stdout.flush()
-
-
 def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
     """Run one hook event; never raises, always returns 0."""
     started = time.monotonic()
@@ -60,70 +56,72 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
         if event == "background-capture":
             _background_capture(extra or {})
             return 0
+        if event not in DISABLE_ENV:
+            raise ValueError(f"unknown hook event {event!r}")
         payload = read_payload()
         cwd_hint = payload_cwd(payload)
-        found = find_git_dirs(cwd_hint)
+        from agent_memory.recall import read_ref
+        from agent_memory.runtime import locate_git_dirs
+
+        found = locate_git_dirs(cwd_hint)
         if not found:
             raise LookupError(f"{cwd_hint} is not inside a git repository")
         _, common, work = found
-        if not _initialised(common):
+        if read_ref(common, "refs/heads/memory/atoms") is None:
             raise LookupError(f"agent-memory is not initialised in {work or common} (run git memory init)")
         if event == "user-prompt-submit":
             _recall(payload, common, started)
         elif event == "session-start":
             _session_start(common, work)
-        elif event == "session-end":
-            _spawn_capture(payload, cwd_hint)
         else:
-            raise ValueError(f"unknown hook event {event!r}")
+            _spawn_capture(payload, cwd_hint)
     except Exception as exc:  # noqa: BLE001 - hooks never break a session
+        from agent_memory.runtime import log_error
+
         log_error(f"hook {event}: {type(exc).__name__}: {exc}", cwd_hint)
     return 0
 
 
-def _initialised(common: Path) -> bool:
-    from agent_memory.recall import read_ref
-
-    return read_ref(common, "refs/heads/memory/atoms") is not None
-
-
-def _recall(payload: dict[str, Any], common: Path, started: float) -> None:
+def _recall(payload: dict[str, Any], common: str, started: float) -> None:
     from agent_memory import recall
 
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return
-    index = recall.load_index(common / "agent-memory")
+    index = recall.load_index(os.path.join(common, "agent-memory"))
     if index is None:
         raise FileNotFoundError("no recall index yet (written by the next capture)")
+    # A stale index (a capture committed since it was built) is still used: the hook cannot
+    # afford a rebuild, and the next capture rewrites it.
     hits = recall.recall(index, prompt, time.time(), deadline=started + RECALL_BUDGET_S)
     text = recall.render_recall(hits)
     if text:
-        emit(recall.hook_payload(text))
+        sys.stdout.write(recall.dump_hook_payload(text) + "\n")
 
 
-def _session_start(common: Path, work: Path | None) -> None:
-    from agent_memory import context, tiers
+def _session_start(common: str, work: str | None) -> None:
+    import json
+
+    from agent_memory import context, recall, tiers
     from agent_memory.paths import memory_home
 
-    l2 = list(tiers.l2_atoms(work).values())
+    workdir = None
+    if work:
+        from pathlib import Path
+
+        workdir = Path(work)
+    l2 = list(tiers.l2_atoms(workdir).values())
     l3 = list(tiers.l3_atoms(memory_home()).values())
-    contested = _contested_dates(common)
-    project = None
-    ctx = context.build_context(l2, l3, contested, project)
+    index = recall.load_index(os.path.join(common, "agent-memory"))
+    contested = recall.contested_dates(index) if index is not None else {}
+    ctx = context.build_context(l2, l3, contested, None)
     if ctx.text:
-        emit(context.hook_output(ctx))
-
-
-def _contested_dates(common: Path) -> dict[str, str]:
-    """id → date of the newer contesting evidence, from the recall index (no pygit2 here)."""
-    from agent_memory import recall
-
-    index = recall.load_index(common / "agent-memory")
-    return recall.contested_dates(index) if index is not None else {}
+        sys.stdout.write(json.dumps(context.hook_output(ctx), ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
 def _spawn_capture(payload: dict[str, Any], cwd: str) -> None:
+    import subprocess
+
     transcript = payload.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
         raise ValueError("SessionEnd payload has no transcript_path")
@@ -139,10 +137,13 @@ def _spawn_capture(payload: dict[str, Any], cwd: str) -> None:
 
 
 def _background_capture(extra: dict[str, str | None]) -> None:
+    from pathlib import Path
+
     from agent_memory import git
     from agent_memory.capture import enforce_limits
     from agent_memory.commands.capture import auto_stage, capture_one
     from agent_memory.commands.common import project_of
+    from agent_memory.runtime import log_error
     from agent_memory.store import L1Store
 
     cwd = extra.get("cwd") or os.getcwd()
@@ -160,13 +161,13 @@ def _background_capture(extra: dict[str, str | None]) -> None:
         log_error(f"background capture of {transcript.name}: {type(exc).__name__}: {exc}", cwd)
 
 
-def _wait_until_quiet(path: Path, settle: float = 0.5, limit: float = 5.0) -> None:
+def _wait_until_quiet(path: Any, settle: float = 0.5, limit: float = 5.0) -> None:
     """Claude Code writes the transcript asynchronously: wait until it stops growing."""
     deadline = time.monotonic() + limit
     last = -1
     while time.monotonic() < deadline:
         try:
-            size = path.stat().st_size
+            size = os.stat(path).st_size
         except OSError:
             return
         if size == last:

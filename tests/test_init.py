@@ -1,0 +1,134 @@
+"""`git memory init` on real repositories: idempotent, chains existing hooks, respects
+core.hooksPath, writes the ignore/attributes lines, the CLAUDE.md import and the Claude Code
+hooks, registers the project in the global repo; the pre-push hook refuses memory/atoms."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+from conftest import git
+from sessions import gm, gm_json
+
+
+def test_init_sets_everything_up_and_a_second_run_changes_nothing(repo: Path) -> None:
+    first = gm_json(repo, "init")
+    assert first["project"] == "proj"
+    assert "memory/atoms" in git(repo, "branch", "--list", "memory/atoms")
+    assert (repo / ".gitignore").read_text().splitlines()[-2:] == [".memory/*", "!.memory/adopted.log"]
+    assert ".memory/adopted.log merge=union" in (repo / ".gitattributes").read_text()
+    assert "@CLAUDE.memory.md" in (repo / "CLAUDE.md").read_text().splitlines()
+    settings = json.loads((repo / ".claude" / "settings.json").read_text())
+    assert set(settings["hooks"]) == {"SessionStart", "UserPromptSubmit", "SessionEnd"}
+    hooks = repo / ".git" / "hooks"
+    assert os.access(hooks / "pre-commit", os.X_OK) and os.access(hooks / "pre-push", os.X_OK)
+    home = Path(os.environ["AGENT_MEMORY_HOME"])
+    registry = json.loads((home / "projects.json").read_text())["projects"]
+    assert [p["name"] for p in registry] == ["proj"]
+    assert "@" in (Path(os.environ["CLAUDE_CONFIG_DIR"]) / "CLAUDE.md").read_text()
+    before = {p: p.read_bytes() for p in [repo / ".gitignore", repo / "CLAUDE.md", repo / ".claude/settings.json"]}
+    second = gm_json(repo, "init")
+    assert second["changed"] == {}
+    assert {p: p.read_bytes() for p in before} == before
+
+
+def test_existing_claude_md_and_settings_are_kept(repo: Path) -> None:
+    (repo / "CLAUDE.md").write_text("# House rules\n\nBe kind.\n")
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.json").write_text(json.dumps(
+        {"model": "opus", "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}))
+    gm(repo, "init")
+    assert (repo / "CLAUDE.md").read_text().startswith("# House rules\n\nBe kind.\n")
+    settings = json.loads((repo / ".claude" / "settings.json").read_text())
+    assert settings["model"] == "opus"
+    commands = [h["command"] for g in settings["hooks"]["SessionStart"] for h in g["hooks"]]
+    assert "echo hi" in commands and any("git memory hook session-start" in c for c in commands)
+
+
+def test_no_claude_hooks_skips_settings(repo: Path) -> None:
+    gm(repo, "init", "--no-claude-hooks")
+    assert not (repo / ".claude" / "settings.json").exists()
+
+
+def test_a_foreign_hook_is_kept_and_chained(repo: Path) -> None:
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    marker = repo / "foreign-ran"
+    (hooks / "pre-commit").write_text(f"#!/bin/sh\necho ran > '{marker}'\nexit 0\n")
+    (hooks / "pre-commit").chmod(0o755)
+    gm(repo, "init")
+    assert (hooks / "pre-commit.chained-by-agent-memory").exists()
+    (repo / "x.txt").write_text("x")
+    git(repo, "add", "x.txt")
+    git(repo, "commit", "-qm", "x")
+    assert marker.read_text().strip() == "ran"
+
+
+def test_a_failing_foreign_hook_still_blocks_the_commit(repo: Path) -> None:
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    (hooks / "pre-commit").write_text("#!/bin/sh\necho no >&2\nexit 1\n")
+    (hooks / "pre-commit").chmod(0o755)
+    gm(repo, "init")
+    (repo / "x.txt").write_text("x")
+    git(repo, "add", "x.txt")
+    assert git(repo, "commit", "-qm", "x", check=False) == ""
+    assert git(repo, "rev-list", "--count", "HEAD").strip() == "1"
+
+
+def test_core_hooks_path_is_respected(repo: Path) -> None:
+    custom = repo / ".githooks"
+    custom.mkdir()
+    git(repo, "config", "core.hooksPath", ".githooks")
+    gm(repo, "init")
+    assert (custom / "pre-commit").exists() and (custom / "pre-push").exists()
+    assert not (repo / ".git" / "hooks" / "pre-commit").exists()
+
+
+def test_pre_push_refuses_memory_atoms_but_pushes_other_branches(repo: Path, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    gm(repo, "init", "--yes")
+    git(repo, "push", "-q", "origin", "main")
+    assert git(remote, "rev-parse", "main")
+    import subprocess
+
+    refused = subprocess.run(["git", "-C", str(repo), "push", "origin", "memory/atoms"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "refusing to push memory/atoms" in refused.stderr
+    assert git(remote, "branch", "--list", "memory/atoms") == ""
+
+
+def test_two_repos_with_one_name_are_disambiguated(tmp_path: Path) -> None:
+    a, b = tmp_path / "one" / "app", tmp_path / "two" / "app"
+    for path in (a, b):
+        path.mkdir(parents=True)
+        git(path, "init", "-q")
+        (path / "f").write_text("f")
+        git(path, "add", "f")
+        git(path, "commit", "-qm", "f")
+    assert gm_json(a, "init")["project"] == "app"
+    other = gm_json(b, "init")["project"]
+    assert other.startswith("app-") and other != "app"
+    assert git(b, "config", "memory.project").strip() == other
+
+
+def test_init_outside_a_repository_is_exit_3_with_a_hint(tmp_path: Path) -> None:
+    proc = gm(tmp_path, "init", check=False)
+    assert proc.returncode == 3 and "not a git repository" in proc.stderr and "hint:" in proc.stderr
+
+
+def test_init_in_a_bare_repository_creates_only_the_store(tmp_path: Path) -> None:
+    bare = tmp_path / "b.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    out = gm_json(bare, "init")
+    assert "bare repository" in out["changed"]
+    assert git(bare, "rev-parse", "memory/atoms")
+
+
+def test_hooks_are_executable_shims(repo: Path) -> None:
+    gm(repo, "init")
+    mode = (repo / ".git" / "hooks" / "pre-push").stat().st_mode
+    assert mode & stat.S_IXUSR
