@@ -92,6 +92,8 @@ def _recurrence_reasons(atom: Mapping[str, Any]) -> list[str]:
     confidence = str(atom["confidence"])
     if confidence == "verified":
         return []  # 1 observation (schema minimum), the only day-exempt path
+    if atom.get("hand_authored"):
+        return []  # a person wrote it with `git memory remember`: review is its gate, not recurrence
     sessions = len(set(atom["sessions"]))
     needed = L1_SESSIONS_NEEDED.get(confidence, L1_SESSIONS_NEEDED["observed"])
     reasons = []

@@ -97,6 +97,16 @@ def l3_message(atom: Atom) -> str:
     )
 
 
+def remembered_message(atom: Atom) -> str:
+    return format_message(
+        f"remember: {one_line(atom['claim'], 80)}",
+        [f"Claim: {atom['claim']}", f"Kind: {atom['kind']}",
+         f"Hand-authored with `git memory remember --global` in {atom['promoted_from_projects'][0]}:",
+         "no transcript evidence; adopting it is the person's decision."],
+        [("Atom-Id", atom["id"]), ("Promotion", "remember->L3")],
+    )
+
+
 def stage_global(force: bool = False) -> StagePlan:
     from agent_memory import gates
 
@@ -112,6 +122,14 @@ def stage_global(force: bool = False) -> StagePlan:
     eligible = {r.atom_id for r in results if r.eligible}
     proposals = [Proposal(a["id"], LogEntry(op="adopt", atom=a, at=a["promoted_at"]), l3_message(a))
                  for a in merged_atoms(by_project, eligible)]
+    # Hand-authored L3 items (`git memory remember --global`) wait in the global repo's local
+    # state until adopted; redacted ones never go further (they need a restatement).
+    from agent_memory.remember import read_global_candidates
+
+    held = files.held()
+    proposals += [Proposal(a["id"], LogEntry(op="adopt", atom=a, at=a["promoted_at"]), remembered_message(a))
+                  for a in read_global_candidates(repo) if a["id"] not in held and not a["redacted"]
+                  and a["id"] not in {p.atom_id for p in proposals}]
     plan = StagePlan(base_branch=base, base_oid=base_oid, results=results)
     plan.staged, plan.refused, _ = write_review_branch(repo, base_oid, files, proposals, force)
     return plan

@@ -45,9 +45,12 @@ def run(args: argparse.Namespace) -> int:
         if install.install_import(repo.workdir, target):
             changed_files.append("CLAUDE.md")
         if not args.no_claude_hooks:
-            from agent_memory.claude_settings import install_claude_hooks
+            from agent_memory.claude_settings import install_claude_hooks, plugin_enabled
 
-            if install_claude_hooks(repo.workdir) != "unchanged":
+            if plugin_enabled(repo.workdir):
+                # The plugin's hooks already run; identical settings hooks would fire twice.
+                steps["Claude Code hooks"] = "provided by the agent-memory plugin (settings left alone)"
+            elif install_claude_hooks(repo.workdir, force=args.force) != "unchanged":
                 changed_files.append(".claude/settings.json")
         if changed_files:
             steps["files"] = ", ".join(changed_files)
