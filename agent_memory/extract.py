@@ -84,7 +84,6 @@ def _unmask(text: str, spans: list[str]) -> str:
 
 
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")
-_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[\ue000@])")
 _LOGLIKE = re.compile(
     r"^\s*(?:at\s+\S+\(|File \"|Traceback|\$ |>>> |npm ERR|error\[|warning\[|\d{4}-\d\d-\d\d[ T]\d"
     r"|\[\d+/\d+\]|[A-Z]\w*(?:Error|Exception):|\w+(?:\.\w+)+:\d+)"
@@ -100,6 +99,46 @@ def _looks_like_code(line: str) -> bool:
     return wordy / len(line) < 0.72
 
 
+_ABBREV = frozenset(
+    [
+        "e.g",
+        "i.e",
+        "etc",
+        "vs",
+        "cf",
+        "approx",
+        "incl",
+        "esp",
+        "fig",
+        "no",
+        "nr",
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "st",
+        "eg",
+        "ie",
+        "resp",
+        "min",
+        "max",
+        "ca",
+    ]
+)
+
+
+def _split_sentences(line: str) -> list[str]:
+    out, start = [], 0
+    for m in re.finditer(r"[.!?]+[\"')\]]*\s+(?=\S)", line):
+        before = line[start : m.start()].rsplit(" ", 1)[-1].lower().rstrip(".")
+        if m.group(0).startswith(".") and (before in _ABBREV or len(before) == 1):
+            continue
+        out.append(line[start : m.end()].strip())
+        start = m.end()
+    out.append(line[start:].strip())
+    return [s for s in out if s]
+
+
 def sentences(text: str) -> list[str]:
     """Sentences of prose, skipping headings, quotes, code and log lines."""
     out: list[str] = []
@@ -107,7 +146,7 @@ def sentences(text: str) -> list[str]:
         line = _BULLET.sub("", raw).strip()
         if not line or line.startswith(("#", ">", "|")) or _looks_like_code(line):
             continue
-        out.extend(s.strip() for s in _SENT.split(line) if s.strip())
+        out.extend(_split_sentences(line))
         if len(out) >= _MAX_SENTENCES:
             break
     return out[:_MAX_SENTENCES]
@@ -239,7 +278,7 @@ _TRANSIENT = re.compile(
     r"\b(?:for now|right now|at the moment|for the moment|this time|yet|today|tonight|tomorrow|"
     r"yesterday|temporarily|for this (?:task|session|pr|change|one|commit|file|step|run|test|branch)|"
     r"just this once|for a (?:sec|second|minute|moment|bit)|in this (?:pr|commit|session|task|step)|"
-    r"until (?:i|we)\b|you just|the above|above|previous|earlier|"
+    r"until (?:i|we)\b|you just|the above|above|previous|earlier|(?:for|in|on) the new \w+|"
     r"last (?:one|step|change|commit|message|answer|response))\b",
     re.I,
 )
@@ -299,7 +338,7 @@ proceed continue go move start
 )
 _BLOCKED_OBJ_START = re.compile(
     r"^(?:up|going|on|in mind|at it|open|running|there|alive|around|track|quiet|calm|trying|but|and|"
-    r"or|so|then|as is|in the loop|posted|me|us|you|"
+    r"or|so|then|as is|as (?:it|they) (?:is|are)|in the loop|posted|me|us|you|"
     r"looking|working|in sync|an eye)\b",
     re.I,
 )
@@ -383,6 +422,8 @@ def _r_always_never(c: str) -> Rule | None:
     m = _ALWAYS_NEVER.match(c)
     if not m or _vague(m.group(5)) or _content_words(m.group(5)) < 1:
         return None
+    if re.match(r"^(?:the|a|an|same|this|that)\b", m.group(5), re.I):
+        return None  # "always the same error": not an instruction
     subject = (m.group(2) or "").lower()
     if subject == "you" and not (m.group(1) or m.group(3)):
         return None  # "you always add too many comments": a complaint whose rule is unstated
@@ -512,7 +553,9 @@ def _r_keep(c: str) -> Rule | None:
     obj, rest = m.group(1), m.group(2)
     if _BLOCKED_OBJ_START.match(rest) or _vague(rest):
         return None
-    output_like = re.match(r"^(?:it|them|things|everything)$", obj, re.I) or _OUTPUT_NOUN.search(obj)
+    output_like = re.match(r"^(?:it|them|things|everything)$", obj, re.I) or _OUTPUT_NOUN.search(
+        obj
+    )
     if output_like and _LENGTHY.search(rest):
         return None  # "keep it short", "keep the answer under 200 words": about this reply
     if re.match(r"^the same\s*$", rest, re.I):
@@ -592,7 +635,11 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
         rest = m.group(2)
         if re.match(r"^not\b", rest, re.I):
             return f"Prefer {rest}", "preference"
-        neg = re.match(r"^(?:you|we|claude)\s+(?:did not|didn't|do not|don't|would not|wouldn't|never)\s+(.*)", rest, re.I)
+        neg = re.match(
+            r"^(?:you|we|claude)\s+(?:did not|didn't|do not|don't|would not|wouldn't|never)\s+(.*)",
+            rest,
+            re.I,
+        )
         if neg:
             return f"Don't {neg.group(1)}", "preference"
         if m.group(1) or re.match(r"^(?:you|we)\b", rest, re.I):
@@ -607,7 +654,10 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
     if m:
         verb, obj = m.group(1).lower(), m.group(2)
         if _vague(obj) or re.match(
-            r"^(?:how|what|when|where|the way|it when|that you|to)\b", obj, re.I
+            r"^(?:how|what|when|where|the way|it when|that you|to|the (?:idea|approach|suggestion|"
+            r"plan|concept|design|proposal|option|solution|version|change|result)s?)\b",
+            obj,
+            re.I,
         ):
             return None
         if verb in ("hate", "dislike", "can't stand", "cannot stand"):
@@ -715,7 +765,14 @@ def _r_decision(c: str) -> Rule | None:
         if how == "that":
             return _cap(obj), "decision"
         first = obj.split(" ", 1)[0].lower()
-        if first in _POLICY_VERBS or first in ("not", "never", "always", "stop", "go", "standardize"):
+        if first in _POLICY_VERBS or first in (
+            "not",
+            "never",
+            "always",
+            "stop",
+            "go",
+            "standardize",
+        ):
             return _cap(obj), "decision"
         return None
     m = _DECISION_IS.match(c)
@@ -727,7 +784,11 @@ def _r_decision(c: str) -> Rule | None:
         if _vague(rest) or _TASKY.search(rest):
             return None
         determined = re.match(rf"^\s*(?:to\s+|with\s+|on\s+)?{_DET}\b", rest, re.I)
-        if determined and not _QUANTIFIER.search(rest) and verb.lower() in ("use", "migrate", "move", "switch"):
+        if (
+            determined
+            and not _QUANTIFIER.search(rest)
+            and verb.lower() in ("use", "migrate", "move", "switch")
+        ):
             return None  # "you should use the existing fixtures": about this task
         if verb.lower() in _POLICY_VERBS or _QUANTIFIER.search(rest):
             kind = "constraint" if modal == "must" else "decision"
@@ -813,7 +874,8 @@ _LEXICON_COPULA = re.compile(
     r"hostname|domain|url|base url|convention|style guide|ci|deploy target|runtime|os|operating system|"
     r"shell|editor|"
     r"ide|naming convention|license|base image|docker image|cloud|provider|orm|build tool|bundler|"
-    r"target|toolchain|compiler|interpreter|monorepo tool|queue|cache|auth provider))\s+"
+    r"target|toolchain|compiler|interpreter|monorepo tool|queue|cache|auth provider))"
+    r"(?:\s+(?:in|for|on)\s+[\w-]+)?\s+"
     r"(is|are|uses|should be|must be|is not|are not|is always|is never)\s+(\S.*)",
     re.I,
 )
@@ -962,10 +1024,15 @@ _FAIL_SUBJECT = re.compile(
     rf"(?:always\s+|still\s+|sometimes\s+|randomly\s+|often\s+)?({_FAIL_VERBS})\b\s*(.*)",
     re.I,
 )
+# A failure *mode* names its condition ("fails when Y", "breaks on Windows"); "fails with <msg>"
+# alone is a report of the moment, usually followed by "any idea?".
 _FAIL_COND = re.compile(
-    r"^(?:when|whenever|if|on|with|because|due to|unless|after|before|since|in|under|"
-    r"for|while|during|as soon as|every time|on every|\ue000|[A-Z]\w*(?:Error|Exception))",
+    r"^(?:when|whenever|if|on|because|due to|unless|after|before|since|under|while|during|"
+    r"as soon as|every time|on every|for (?:all|every|any))\b",
     re.I,
+)
+_FAIL_COND_LATER = re.compile(
+    r"\b(?:when|whenever|if|on|because|unless|since|every time)\s+\S", re.I
 )
 _ERRORISH_WORD = re.compile(
     r"\b(?:errors?|exceptions?|crash(?:es)?|failures?|fails?|warnings?|timeouts?|problems?|issues?|bugs?|"
@@ -993,7 +1060,12 @@ _KNOWN_ISSUE = re.compile(
 
 def _r_failure(c: str) -> Rule | None:
     m = _KEEP_GETTING.match(c) or _GETTING_WHEN.match(c)
-    if m and not _vague(m.group(1)) and _content_words(m.group(1)) >= 2 and _ERRORISH_WORD.search(m.group(1)):
+    if (
+        m
+        and not _vague(m.group(1))
+        and _content_words(m.group(1)) >= 2
+        and _ERRORISH_WORD.search(m.group(1))
+    ):
         return _cap(re.sub(r"^(?:this|these|the|those)\s+", "", m.group(1), flags=re.I)), "failure"
     m = _KNOWN_ISSUE.match(c)
     if m:
@@ -1004,7 +1076,8 @@ def _r_failure(c: str) -> Rule | None:
         first = subject.split()[0].lower()
         if first in _PRONOUNS or first in ("nothing", "everything", "something", "stuff"):
             return None
-        if rest and _FAIL_COND.match(rest):
+        later = rest.lower().startswith("with ") and _FAIL_COND_LATER.search(rest)
+        if rest and (_FAIL_COND.match(rest) or later):
             return _cap(c), "failure"
     return None
 
@@ -1124,14 +1197,17 @@ def _finish(claim: str, kind: str, spans: list[str]) -> Candidate | None:
         return None
     if _TRANSIENT.search(claim) or _DEICTIC_REF.search(claim) or _DEICTIC_NP.search(claim):
         return None
-    if re.search(r"(?<![\w-])first$", claim, re.I) and not re.match(r"^(?:always|never|don't|do not)\b", claim, re.I):
+    if re.search(r"(?<![\w-])first$", claim, re.I) and not re.match(
+        r"^(?:always|never|don't|do not)\b", claim, re.I
+    ):
         return None  # "use git stash to save your changes first": a step of this task
     claim = _unmask(claim, spans)
     claim = _shorten(_cap(claim))
     return Candidate(claim, kind, "stated")
 
 
-def _sentence_claims(sentence: str, spans: list[str], origin: str) -> list[tuple[str, str]]:
+def _sentence_claims(sentence: str, origin: str) -> list[tuple[str, str, int]]:
+    """(claim, kind, clause index) for one sentence."""
     s = _strip_lead(sentence)
     if not s:
         return []
@@ -1154,27 +1230,24 @@ def _sentence_claims(sentence: str, spans: list[str], origin: str) -> list[tuple
         s = _REQUEST.sub("", s, count=1)
     cond = _CONDITIONAL.match(s)
     if cond and not _vague(cond.group(1)):
-        return [(s, "constraint")]
-    out: list[tuple[str, str]] = []
-    last_negative = False
+        return [(s, "constraint", 0)]
+    out: list[tuple[str, str, int]] = []
     for i, raw in enumerate(clauses(s)):
         c = _strip_lead(raw)
         if not c:
             continue
         if (
-            last_negative
-            and out
+            out
+            and out[-1][2] == i - 1
+            and re.match(r"^(?:don't|do not|never|avoid|prefer not)\b", out[-1][0], re.I)
             and re.match(
-                r"^(?:but\s+|instead\s+|rather\s+)?(?:use|prefer|go with|stick (?:to|with)|"
-                r"rely on)\s+\S",
+                r"^(?:but\s+|instead\s+|rather\s+)?(?:use|prefer|go with|stick (?:to|with)|rely on)\s+\S",
                 c,
                 re.I,
             )
         ):
-            # "don't use X for Y, use Z": one claim keeps both halves.
-            prev, kind = out[-1]
-            out[-1] = (f"{_tidy(prev)}; {c[:1].lower()}{c[1:]}", kind)
-            last_negative = False
+            # "don't use X for Y, use Z": the positive half belongs to the same claim.
+            out.append((c, out[-1][1], i))
             continue
         got = _clause_rules(c, first_of_request=first_of_request and i == 0, origin=origin)
         if got is None and strong and (i == 0 or not out):
@@ -1184,19 +1257,50 @@ def _sentence_claims(sentence: str, spans: list[str], origin: str) -> list[tuple
             if low not in _PRONOUNS and _content_words(c) >= 3:
                 got = (_cap(c), "fact")
         if got:
-            out.append(got)
-            last_negative = bool(re.match(r"^(?:don't|do not|never|avoid)\b", got[0], re.I))
-        else:
-            last_negative = False
+            out.append((got[0], got[1], i))
     return out
+
+
+_KIND_RANK = {"constraint": 4, "preference": 3, "decision": 2, "failure": 1, "fact": 0}
+_LOWER_OK = re.compile(
+    r"^(?:don't|do|always|never|only|use|keep|prefer|avoid|make|migrate|switch|move|stick|support|"
+    r"drop|run|write|user|we|our|the|this|tests?|no)\b"
+)
+
+
+def _join(parts: list[Candidate]) -> Candidate:
+    """Adjacent claims of one sentence read as one memory line ("X is Y, so never Z")."""
+    text = parts[0].claim
+    for part in parts[1:]:
+        nxt = part.claim
+        if _LOWER_OK.match(nxt.lower()) and nxt[:1].isupper() and not nxt[1:2].isupper():
+            nxt = nxt[:1].lower() + nxt[1:]
+        text = f"{text}; {nxt}"
+    kind = max((p.kind for p in parts), key=lambda k: _KIND_RANK.get(k, 0))
+    return Candidate(text, kind, parts[0].confidence)
 
 
 # Apostrophe-less spellings typed in a hurry ("dont use lodash").
 _INFORMAL_MAP = {
-    "dont": "don't", "doesnt": "doesn't", "didnt": "didn't", "isnt": "isn't", "arent": "aren't",
-    "cant": "can't", "shouldnt": "shouldn't", "wouldnt": "wouldn't", "couldnt": "couldn't",
-    "wasnt": "wasn't", "werent": "weren't", "havent": "haven't", "hasnt": "hasn't", "im": "i'm",
-    "ive": "i've", "youre": "you're", "theyre": "they're", "thats": "that's", "whats": "what's",
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "didnt": "didn't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "cant": "can't",
+    "shouldnt": "shouldn't",
+    "wouldnt": "wouldn't",
+    "couldnt": "couldn't",
+    "wasnt": "wasn't",
+    "werent": "weren't",
+    "havent": "haven't",
+    "hasnt": "hasn't",
+    "im": "i'm",
+    "ive": "i've",
+    "youre": "you're",
+    "theyre": "they're",
+    "thats": "that's",
+    "whats": "what's",
 }
 _INFORMAL = re.compile(r"\b(?:" + "|".join(_INFORMAL_MAP) + r")\b", re.I)
 
@@ -1207,7 +1311,9 @@ def extract_claims(
     """Candidate claims in one user statement (pure, deterministic; no I/O, no clock)."""
     if not text or not text.strip():
         return []
-    text = _INFORMAL.sub(lambda m: _INFORMAL_MAP[m.group(0).lower()], text[:_MAX_TEXT].translate(_QUOTES))
+    text = _INFORMAL.sub(
+        lambda m: _INFORMAL_MAP[m.group(0).lower()], text[:_MAX_TEXT].translate(_QUOTES)
+    )
     text = _FENCE.sub("\n", text)
     masked, spans = _mask(text)
     found: list[Candidate] = []
@@ -1220,10 +1326,22 @@ def extract_claims(
     for sentence in sentences(masked):
         if found and origin == "rejection" and sentence.strip() == masked.strip():
             continue  # the whole reason was the special "use X" shape
-        for claim, kind in _sentence_claims(sentence, spans, origin):
+        group: list[Candidate] = []
+        last = -2
+        for claim, kind, index in _sentence_claims(sentence, origin):
             cand = _finish(claim, kind, spans)
-            if cand:
-                found.append(cand)
+            if cand is None:
+                last = -2
+                continue
+            if group and index == last + 1 and len(_join([*group, cand]).claim) <= MAX_CLAIM:
+                group.append(cand)
+            else:
+                if group:
+                    found.append(_join(group))
+                group = [cand]
+            last = index
+        if group:
+            found.append(_join(group))
     seen: set[str] = set()
     out = []
     for cand in found:
