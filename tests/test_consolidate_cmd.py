@@ -103,7 +103,7 @@ def test_l1_and_l2_proposals_are_per_tier_with_gist_provenance_and_apply_steps(
     assert sorted([redis["gist_member"], *redis["consolidated_from"]]) == redis["members"]
     assert set(redis["texts"].values()) == set(REDIS)
     assert redis["pinned"] == []
-    assert redis["apply"][0].startswith("git memory remember '")
+    assert redis["apply"][0] == f"git memory remember --kind constraint '{redis['gist']}'"
     assert redis["apply"][1:] == [f"git memory forget {m}" for m in redis["consolidated_from"]]
 
     deploy = next(p for p in proposals if p["tier"] == "L2")

@@ -22,16 +22,16 @@ from agent_memory.consolidate import Proposal, atom_items, auto_memory_items, pr
 from agent_memory.errors import UsageError
 
 
-def _apply_steps(tier: str, proposal: Proposal) -> list[str]:
+def _apply_steps(tier: str, proposal: Proposal, kind: str | None) -> list[str]:
     gist, others = proposal.gist_member, proposal.consolidated_from
     if tier == "L2":
         # The gist is an adopted member already: superseding the others by it keeps each one
         # reachable with a breadcrumb, one reviewable commit per member.
         return [f"git memory supersede {member} --by {gist}" for member in others]
     if tier == "L1":
-        return [f"git memory remember {shlex.quote(proposal.gist)}"] + [
-            f"git memory forget {member}" for member in others
-        ]
+        # Single quotes: backticks inside double quotes would run as a command.
+        remember = f"git memory remember --kind {kind or 'fact'} {shlex.quote(proposal.gist)}"
+        return [remember] + [f"git memory forget {member}" for member in others]
     listed = ", ".join(others)
     return [
         f"fold the details of {listed} into {gist} and add `consolidated_from: [{listed}]` to its frontmatter",
@@ -40,14 +40,18 @@ def _apply_steps(tier: str, proposal: Proposal) -> list[str]:
 
 
 def _entry(
-    tier: str, proposal: Proposal, texts: Mapping[str, str], pinned: set[str]
+    tier: str,
+    proposal: Proposal,
+    texts: Mapping[str, str],
+    pinned: set[str],
+    kinds: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     return {
         "tier": tier,
         **proposal.to_json(),
         "texts": {member: texts[member] for member in proposal.members},
         "pinned": [m for m in proposal.members if m in pinned],
-        "apply": _apply_steps(tier, proposal),
+        "apply": _apply_steps(tier, proposal, (kinds or {}).get(proposal.gist_member)),
     }
 
 
@@ -55,7 +59,8 @@ def _atom_proposals(tier: str, atoms: Sequence[Atom]) -> list[dict[str, Any]]:
     items = atom_items(atoms)
     texts = dict(items)
     pinned = {str(a["id"]) for a in atoms if a.get("pinned")}
-    return [_entry(tier, p, texts, pinned) for p in propose(items)]
+    kinds = {str(a["id"]): str(a["kind"]) for a in atoms}
+    return [_entry(tier, p, texts, pinned, kinds) for p in propose(items)]
 
 
 def _frontmatter_pinned(path: Path) -> bool:
