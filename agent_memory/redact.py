@@ -1,12 +1,40 @@
-"""PLACEHOLDER — being replaced by the full redaction engine (issue 3).
+"""Redaction: secrets and personal data out of every claim before it is written (spec §4.1, §6).
 
-Interface (stable): `find(text) -> list[Finding]`, `redact(text) -> tuple[str, list[Finding]]`.
+Redaction is the only barrier between a transcript and a committed file (the `verified` fast
+path reaches L2 on one observation), so this is a rule engine, not a short regex list:
+
+- one pass over the text finds *keywords* (token prefixes such as ``ghp_``, key-name words such
+  as ``token``/``password``, vendor names, ``://``, ``@``, ``-----BEGIN``); only the rules a
+  keyword names run, and only at that position, so the cost does not grow with the rule count;
+- token rules match documented vendor formats, with an entropy floor that rejects ``XXXX``
+  placeholders;
+- an assignment parser reads ``key = value`` in the shapes of config files and source code
+  (INI, .env, JSON, YAML, XML, Go, Java, PHP, Makefile, CLI flags, HTTP headers, query
+  strings, connection strings) and decides from the key's words whether the value is a secret,
+  then from the value whether it is real (entropy, placeholder and template allow-lists);
+- dedicated parsers cover PEM blocks, JWTs, Authorization headers, ``curl -u``, URI
+  credentials, and personal data (e-mail, phone, card numbers with Luhn, national ids with
+  their checksums, AWS account ids in ARNs, the user name in home-directory paths).
+
+Every pattern has bounded quantifiers and runs anchored at a keyword, so the work is linear in
+the input (binary data, 10 MB lines and long runs of one character included).
+
+Public interface: `Finding`, `find(text)`, `redact(text)`. Replacement is
+``[REDACTED:<rule>]``; the output of `redact` has no findings (`find(redact(t)[0]) == []`).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import bisect
+import hashlib
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from agent_memory import redact_rules as R
 
 
 @dataclass(frozen=True)
@@ -16,26 +44,1316 @@ class Finding:
     end: int
 
 
-_RULES = [
-    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("github-token", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b")),
-    ("email", re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")),
-]
+MARKER_PREFIX = "[REDACTED:"
+_MARKER_RX = re.compile(r"\[REDACTED:[a-z0-9-]{1,60}\]")
+
+# Candidate: (start, end, rule, priority). Lower priority wins when spans overlap.
+_Cand = tuple[int, int, str, int]
+_P_TOKEN, _P_SPECIAL, _P_ASSIGN, _P_PII = 0, 1, 2, 3
+
+_IDENT_CHARS = r"A-Za-z0-9_.\-"
+_MAX_IDENT = 80
 
 
 def find(text: str) -> list[Finding]:
-    out = [Finding(rule, m.start(), m.end()) for rule, rx in _RULES for m in rx.finditer(text)]
-    return sorted(out, key=lambda f: (f.start, f.end))
+    """Secrets and personal data in `text`: sorted, non-overlapping spans."""
+    if not text:
+        return []
+    cands = _scan(text)
+    if not cands:
+        return []
+    spans = _merge(cands)
+    # Replacing a span can change what its neighbours look like (a token that followed a
+    # secret now follows `]`). Re-examine the text around each replacement until nothing new
+    # appears, so that `find(redact(t)[0]) == []` holds for every input.
+    for _ in range(4):
+        extra = _recheck(text, spans)
+        if not extra:
+            break
+        spans = _merge([(s, e, r, p) for s, e, r, p in spans] + extra)
+    return [Finding(r, s, e) for s, e, r, _p in spans]
 
 
 def redact(text: str) -> tuple[str, list[Finding]]:
+    """`text` with every finding replaced by ``[REDACTED:<rule>]``, and the findings."""
     findings = find(text)
-    pieces, pos = [], 0
+    return _apply(text, findings), findings
+
+
+def _apply(text: str, findings: list[Finding]) -> str:
+    pieces: list[str] = []
+    pos = 0
     for f in findings:
-        if f.start < pos:
-            continue
-        pieces.append(text[pos:f.start])
-        pieces.append(f"[REDACTED:{f.rule}]")
+        pieces.append(text[pos : f.start])
+        pieces.append(f"{MARKER_PREFIX}{f.rule}]")
         pos = f.end
     pieces.append(text[pos:])
-    return "".join(pieces), findings
+    return "".join(pieces)
+
+
+def _merge(cands: list[_Cand]) -> list[_Cand]:
+    """Union overlapping spans (so no part of a secret survives) and keep existing markers out."""
+    out: list[list[object]] = []
+    for s, e, rule, pri in sorted(cands, key=lambda c: (c[0], -c[1], c[3])):
+        if out and s < out[-1][1]:  # type: ignore[operator]
+            last = out[-1]
+            if e > last[1]:  # type: ignore[operator]
+                last[1] = e
+            if pri < last[3]:  # type: ignore[operator]
+                last[2], last[3] = rule, pri
+            continue
+        out.append([s, e, rule, pri])
+    return [(int(a), int(b), str(r), int(p)) for a, b, r, p in out]  # type: ignore[call-overload]
+
+
+def _recheck(text: str, spans: list[_Cand]) -> list[_Cand]:
+    """Findings that appear only once the spans are replaced, mapped back to `text`."""
+    findings = [Finding(r, s, e) for s, e, r, _p in spans]
+    red = _apply(text, findings)
+    # each marker: (start in red, end in red, end in text)
+    markers: list[tuple[int, int, int]] = []
+    shift = 0
+    for f in findings:
+        ms = f.start + shift
+        me = ms + len(MARKER_PREFIX) + len(f.rule) + 1
+        markers.append((ms, me, f.end))
+        shift = me - f.end
+    ends = [me for _ms, me, _te in markers]
+    windows: list[tuple[int, int]] = []
+    margin = 1200
+    for ms, me, _te in markers:
+        lo, hi = max(0, ms - margin), min(len(red), me + margin)
+        if windows and lo <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], hi)
+        else:
+            windows.append((lo, hi))
+    out: list[_Cand] = []
+    for lo, hi in windows:
+        sub = red[lo:hi]
+        for s, e, rule, pri in _scan(sub):
+            # a cut at the window edge can fake a boundary; such spans were seen in full
+            if (s == 0 and lo > 0) or (e == len(sub) and hi < len(red)):
+                continue
+            a, b = s + lo, e + lo
+            i = bisect.bisect_right(ends, a)  # markers ending at or before a
+            if i < len(markers) and markers[i][0] < b:
+                continue  # overlaps a marker: nothing new
+            offset = markers[i - 1][2] - markers[i - 1][1] if i else 0
+            out.append((a + offset, b + offset, rule, pri))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# the engine
+
+
+class _Ctx:
+    __slots__ = ("text", "low", "out", "idents", "ident_end")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        low = text.lower()
+        if len(low) != len(text):  # a few non-ASCII letters lower-case to two characters
+            low = text.translate(_ASCII_LOWER)
+        self.low = low
+        self.out: list[_Cand] = []
+        self.idents: set[tuple[int, int]] = set()
+        self.ident_end = -1
+
+    def add(self, s: int, e: int, rule: str, pri: int) -> None:
+        if e > s:
+            self.out.append((s, e, rule, pri))
+
+
+_ASCII_LOWER = {c: c + 32 for c in range(65, 91)}
+
+_Handler = Callable[[_Ctx, int, str], None]
+
+
+class _Engine:
+    def __init__(self) -> None:
+        handlers: dict[str, list[_Handler]] = {}
+
+        def on(keywords: tuple[str, ...] | list[str], h: _Handler) -> None:
+            for k in keywords:
+                lst = handlers.setdefault(k, [])
+                if h not in lst:
+                    lst.append(h)
+
+        for rule, kws, pattern, ent, offsets in R.TOKENS:
+            on(kws, _token_handler(rule, re.compile(pattern), ent, offsets))
+        on(["-----begin"], _pem)
+        on(["putty-user-key-file"], _putty)
+        on(["eyj"], _jwt)
+        on(["zxlk"], _jwt_b64)
+        on(["authorization"], _auth_header)
+        on(["bearer"], _bearer)
+        on(["curl"], _curl)
+        on(["://"], _uri)
+        on(["@tcp(", "@unix("], _go_dsn)
+        on(["sig=", "signature="], _url_signature)
+        on(["@"], _email)
+        on(["/home/", "/users/", "\\users\\", ":/users/", "/mnt/", "-home-", "-users-"], _home)
+        on(["arn:aws"], _arn)
+        on(["aws_account", "awsaccount", "aws-account", "aws account"], _aws_account)
+        on(["kind:"], _k8s_secret)
+        on(["ssn", "social security"], _keyed_pii(_SSN_KW, "us-ssn", _ssn_digits_ok))
+        on(
+            ["phone", "tel", "mobile", "cell", "fax", "whatsapp", "call me", "text me"],
+            _keyed_pii(_PHONE_KW, "phone-number", _phone_ok),
+        )
+        on(["nino", "national insurance", "ni number"], _keyed_pii(_NINO_KW, "uk-nino", _nino_ok))
+        on(["dni", "nie", "nif"], _keyed_pii(_DNI_KW, "es-dni", _dni_ok))
+        assign_words = [
+            "token",
+            "secret",
+            "passw",
+            "pwd",
+            "passphrase",
+            "pass",
+            "key",
+            "auth",
+            "cred",
+            "pat",
+            "sas",
+            "bearer",
+            "jwt",
+            "pw",
+        ]
+        on(assign_words, _assign)
+        for _rule, names in R.VENDORS:
+            on([n.lower() for n in names], _assign)
+        # a keyword found at a position also triggers the rules of every keyword it starts
+        # with (the scan reports the longest keyword at each position)
+        keys = sorted(handlers)
+        self.handlers: dict[str, list[_Handler]] = {}
+        for k in keys:
+            hs: list[_Handler] = []
+            for j in keys:
+                if k.startswith(j):
+                    for h in handlers[j]:
+                        if h not in hs:
+                            hs.append(h)
+            self.handlers[k] = hs
+        self.keywords = re.compile(_trie(keys))
+        self.scans = [
+            (rule, re.compile(p), ent, re.compile(b) if b else None) for rule, p, ent, b in R.SCANS
+        ]
+        self.vendor_shapes = {v: re.compile(p) for v, p in R.VENDOR_SHAPES.items()}
+
+
+_ENGINE: _Engine | None = None
+
+
+def _engine() -> _Engine:
+    global _ENGINE
+    if _ENGINE is None:
+        _ENGINE = _Engine()
+    return _ENGINE
+
+
+_TrieNode = dict[str, "_TrieNode"]
+
+
+def _trie(words: list[str]) -> str:
+    """A regex alternation factored into a trie: `re` then branches on one character per
+    position instead of trying every keyword in turn."""
+    root: _TrieNode = {}
+    for w in words:
+        node = root
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: _TrieNode) -> str:
+        alts = [re.escape(ch) + build(sub) for ch, sub in sorted(node.items()) if ch]
+        end = "" in node
+        if not alts:
+            return ""
+        if len(alts) == 1 and not end:
+            return alts[0]
+        body = "(?:" + "|".join(alts) + ")"
+        return body + "?" if end else body
+
+    return build(root)
+
+
+def _scan(text: str) -> list[_Cand]:
+    eng = _engine()
+    ctx = _Ctx(text)
+    handlers = eng.handlers
+    for m in eng.keywords.finditer(ctx.low):
+        kw = m.group()
+        pos = m.start()
+        for h in handlers[kw]:
+            h(ctx, pos, kw)
+    for rule, rx, ent, back in eng.scans:
+        for m in rx.finditer(text):
+            start = m.start()
+            if back is not None:
+                b = back.search(text, max(0, start - 40), start)
+                if b is None:
+                    continue
+                start = b.start()
+            tok = text[start : m.end()]
+            if _entropy(tok) >= ent and not _sample(tok):
+                ctx.add(start, m.end(), rule, _P_TOKEN)
+    _pii_scans(ctx)
+    return ctx.out
+
+
+# --------------------------------------------------------------------------------------------
+# value tests
+
+
+def _entropy(s: str) -> float:
+    if not s:
+        return 0.0
+    counts: dict[str, int] = {}
+    for ch in s:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _sample(tok: str) -> bool:
+    """A published sample key (vendor docs, SDK demos): known by hash, never stored in clear."""
+    return hashlib.sha256(tok.encode("utf-8", "replace")).hexdigest()[:16] in R.KNOWN_SAMPLE_HASHES
+
+
+_CASE_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_VOWELS = frozenset("aeiouy")
+
+
+def _words(s: str) -> list[str]:
+    return [w.lower() for w in _CASE_SPLIT.findall(s)]
+
+
+def _wordlike(w: str) -> bool:
+    """A run of letters that reads like a word: vowels in proportion, no long consonant run."""
+    if len(w) < 3 or not w.isalpha():
+        return False
+    v = sum(1 for c in w if c in _VOWELS)
+    if v == 0 or v / len(w) > 0.75 or (len(w) >= 5 and v / len(w) < 0.2):
+        return False
+    run = 0
+    for c in w:
+        run = 0 if c in _VOWELS else run + 1
+        if run >= 5:
+            return False
+    return True
+
+
+_INTERLEAVED = re.compile(r"[A-Za-z]\d+(?=[A-Za-z])")
+
+
+def _wordy(value: str) -> bool:
+    """Made of words (identifiers, prose, dotted names), not of random characters."""
+    alnum = sum(1 for c in value if c.isalnum())
+    if alnum == 0:
+        return True
+    if len(_INTERLEAVED.findall(value)) >= 2:
+        return False  # letters and digits shuffled together: generated, not written
+    parts = _CASE_SPLIT.findall(value)
+    wordish = sum(len(p) for p in parts if _wordlike(p.lower()) or p.lower() in R.PLACEHOLDER_WORDS)
+    digits = sum(len(p) for p in parts if p.isdigit())
+    return wordish >= 0.7 * alnum and digits <= 0.25 * alnum
+
+
+_TEMPLATE = re.compile(
+    r"""^(?:\$\{.*\}|\$\(.*\)|\$[A-Za-z_][\w.]*|\{\{.*\}\}|\{%.*%\}|<%.*%>|<[^<>]*>|\[[^\[\]]*\]
+       |%\(?[A-Za-z_]\w*\)?[sd]?%?|%[sdr]|@[A-Za-z_]\w*@|\#\{.*\}|\{[A-Za-z_0-9]*\})$""",
+    re.X | re.S,
+)
+_REFERENCE = re.compile(
+    r"(?i)(?:process\.env|os\.environ|getenv|\benv\[|ENV\[|secrets\.|vault:|op://|\bref\+|"
+    r"arn:aws:secretsmanager|keyvault|\$\{|\{\{|\$\(|<%=|#\{)"
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)*")
+_NUMBERISH = re.compile(
+    r"[+-]?\d[\d.,:_ -]*[A-Za-z]{0,3}|v?\d+(?:\.\d+){1,3}(?:[-+.][\w.]+)?|0x[0-9a-fA-F]+"
+)
+_REPEAT = re.compile(r"(.)\1{5,}")
+_FILLER = re.compile(r"([^A-Za-z1-9])\1{5,}|([xX*#_.-])\2{3,}")
+_CHUNKS = re.compile(r"([A-Za-z0-9]{4,8})[-_.:/]?\1[-_.:/]?\1")
+_UUID_RX = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
+
+
+def _placeholder(value: str) -> bool:
+    v = value.strip()
+    low = v.lower()
+    if not v or MARKER_PREFIX.lower() in low:
+        return True
+    if _TEMPLATE.match(v) or _REFERENCE.search(v):
+        return True
+    if "xxxx" in low or "****" in v or "..." in v or "…" in v or "\u2022\u2022" in v:
+        return True
+    if low.endswith("..") or low.startswith("."):
+        return True
+    if (_REPEAT.search(v) and _entropy(v) < 3.0) or _FILLER.search(v):
+        return True
+    if any(len(set(c.group(1))) > 1 for c in _CHUNKS.finditer(v)):
+        return True
+    for seq in R.SEQUENCES:
+        for i in range(0, len(seq) - 6):
+            if seq[i : i + 7] in low:
+                return True
+    words = _words(v)
+    letters = [w for w in words if not w.isdigit()]
+    if letters and all(w in R.PLACEHOLDER_WORDS for w in letters):
+        return True
+    hits = sum(len(w) for w in letters if w in R.PLACEHOLDER_WORDS and len(w) >= 4)
+    return hits >= 4 and hits >= 0.3 * sum(len(w) for w in letters)
+
+
+def _classes(v: str) -> int:
+    return (
+        any(c.islower() for c in v)
+        + any(c.isupper() for c in v)
+        + any(c.isdigit() for c in v)
+        + any(not c.isalnum() for c in v)
+    )
+
+
+def _token_like(value: str, min_len: int, min_entropy: float) -> bool:
+    """A random-looking credential value (after the key already said it is a secret)."""
+    v = value
+    if len(v) < min_len or len(v) > 1000 or " " in v.strip():
+        return False
+    if _placeholder(v) or _wordy(v) or "://" in v:
+        return False
+    if _NUMBERISH.fullmatch(v) and not (v.isdigit() and len(v) >= 12):
+        return False
+    if v.startswith(("/", "./", "../", "~/")) or re.match(r"[A-Za-z]:[\\/]", v):
+        return False
+    if _classes(v) < 2 and not (v.isdigit() and len(v) >= 12):
+        return False
+    return _entropy(v) >= min_entropy
+
+
+def _password_like(value: str, quoted: bool) -> bool:
+    v = value
+    if len(v) < 4 or len(v) > 200:
+        return False
+    if _placeholder(v) or "://" in v:
+        return False
+    if v.count(" ") >= 2:  # a sentence (validation message, prose), not a password
+        return False
+    if v.lower() in R.TYPE_WORDS or v in R.TYPE_WORDS:
+        return False
+    if not quoted and _IDENTIFIER.fullmatch(v) and (_wordy(v) or "." in v or "_" in v):
+        return False
+    if _NUMBERISH.fullmatch(v) and len(v) < 8:
+        return False
+    if len(v) < 6 and _classes(v) < 3:
+        return False
+    if _classes(v) < 2 and (len(v) < 12 or _wordy(v)):
+        return False
+    if _wordy(v) and " " not in v and _classes(v) < 3 and not any(c.isdigit() for c in v):
+        return False
+    return _entropy(v) >= 2.0
+
+
+# --------------------------------------------------------------------------------------------
+# token rules
+
+
+def _token_handler(
+    rule: str, rx: re.Pattern[str], ent: float, offsets: tuple[int, ...]
+) -> _Handler:
+    has_group = "s" in rx.groupindex
+
+    def handler(ctx: _Ctx, pos: int, kw: str) -> None:
+        text = ctx.text
+        for off in offsets:
+            st = pos - off
+            if st < 0:
+                continue
+            m = rx.match(text, st)
+            if not m:
+                continue
+            s, e = m.span("s") if has_group else m.span()
+            tok = text[s:e]
+            if _entropy(tok) < ent or _sample(tok):
+                return
+            if rule == "aws-access-key" and tok.endswith("EXAMPLE"):
+                return
+            if "xxxxxx" in tok.lower() or MARKER_PREFIX in tok:
+                return
+            ctx.add(s, e, rule, _P_TOKEN)
+            return
+
+    return handler
+
+
+# --------------------------------------------------------------------------------------------
+# assignments: key = value
+
+
+_IDENT_TAIL = re.compile(r"[" + _IDENT_CHARS + r"]{0," + str(_MAX_IDENT) + r"}\Z")
+_IDENT_HEAD = re.compile(r"[" + _IDENT_CHARS + r"]{0," + str(_MAX_IDENT) + r"}")
+_AFTER = re.compile(
+    r"""(?P<kq>\\{0,3}["'`])?\]?
+        (?:[ \t]+(?:string|String|str|&str|char\*|const)\b)?
+        [ \t]*
+        (?P<op>:::=|::=|:=|\?\?=|\?=|\+=|\.=|\|\|=|=>|->|<-|={1,3}|:(?![:/\\])|,|\((?!\))|>)
+        [ \t]*""",
+    re.X,
+)
+_PROSE_OP = re.compile(r"[ \t]+(?P<op>is|was|=|:)[ \t]+")
+_FLAG_OP = re.compile(r"[ \t]+(?=[^\s-])")
+_YAML_BLOCK = re.compile(r"[|>][-+]?[ \t]*\r?\n[ \t]+")
+_XML_GAP = re.compile(r"\s{0,80}")
+_UNQUOTED = re.compile(r"""[^\s'"`\\&>(){\[\]|]{1,512}""")
+_UNQUOTED_CUT = re.compile(r"</|[,;](?=[ \t]*[\w.-]+[ \t]*[=:])|<(?=[A-Za-z/!?])")
+_TYPE_THEN_ASSIGN = re.compile(r"[ \t]*(?:Optional\[)?[A-Za-z_][\w.\[\]|, ]{0,30}\]?[ \t]*=[ \t]*")
+
+
+def _ident_words(ident: str) -> list[str]:
+    return [w for w in _words(ident)]
+
+
+def _vendor_of(ident: str, words: list[str]) -> str | None:
+    """The vendor a key names, when one of its words starts with a vendor name."""
+    joined = "".join(words)
+    starts = set()
+    i = 0
+    for w in words:
+        starts.add(i)
+        i += len(w)
+    for rule, names in R.VENDORS:
+        for name in names:
+            k = joined.find(name)
+            while k != -1:
+                if k in starts:
+                    if name in R.CASE_SENSITIVE_VENDORS and not (
+                        name in ident or name.capitalize() in ident or name.upper() in ident
+                    ):
+                        break
+                    return rule
+                k = joined.find(name, k + 1)
+    return None
+
+
+def _word_kind(w: str, prev: str) -> str | None:
+    if w in R.PASSWORD_WORDS or w.endswith(("password", "passwd")):
+        return "password"
+    if w in R.SECRET_WORDS or w.endswith(_SECRET_SUFFIXES):
+        return "token"
+    if w == "pat" and prev:  # GITHUB_PAT, ado_pat (alone, "pat" is often a pattern)
+        return "token"
+    if w == "key" and prev in R.KEY_QUALIFIERS:
+        return "token"
+    if len(w) > 3 and w.endswith("key") and any(w[:-3].endswith(q) for q in _LONG_QUALIFIERS):
+        return "token"  # apikey, secretkey, AccountKey written as one word
+    return None
+
+
+_SECRET_SUFFIXES = ("token", "secret", "apikey", "passphrase", "credential", "credentials")
+_LONG_QUALIFIERS = tuple(q for q in R.KEY_QUALIFIERS if len(q) >= 3)
+
+
+def _secret_kind(words: list[str]) -> str | None:
+    """'password' or 'token' when a word of the key names a secret, None otherwise."""
+    kind: str | None = None
+    n = len(words)
+    for i, w in enumerate(words):
+        if w.isdigit():
+            continue
+        k = _word_kind(w, words[i - 1] if i else "")
+        if k is None:
+            continue
+        if any(x in R.NEUTRAL_BEFORE for x in words[:i]):
+            continue
+        after = [x for x in words[i + 1 : n] if not x.isdigit()]
+        if any(x in R.NEUTRAL_AFTER for x in after):
+            continue
+        if kind != "password":
+            kind = k
+    return kind
+
+
+def _assign(ctx: _Ctx, pos: int, kw: str) -> None:
+    text = ctx.text
+    if pos < ctx.ident_end:
+        return  # inside a key already read
+    t = _IDENT_TAIL.search(text, max(0, pos - _MAX_IDENT), pos)
+    lft = t.start() if t else pos
+    h = _IDENT_HEAD.match(text, pos)
+    rgt = h.end() if h else pos
+    ctx.ident_end = rgt
+    if pos - lft >= _MAX_IDENT or rgt - pos >= _MAX_IDENT:
+        return  # not an identifier (a long run of word characters)
+    while rgt > pos and text[rgt - 1] in ".-":
+        rgt -= 1
+    if (lft, rgt) in ctx.idents:
+        return
+    ctx.idents.add((lft, rgt))
+    raw = text[lft:rgt]
+    is_flag = raw.startswith("--")
+    ident = raw.lstrip("-.")
+    if not ident:
+        return
+    words = _ident_words(ident)
+    if not words:
+        return
+    # `self.password.encode`, `config.api_key`: the last component is what is assigned
+    tail = _ident_words(ident.rsplit(".", 1)[-1]) or words
+    kind = _secret_kind(tail)
+    vendor = _vendor_of(ident, words)
+    query = lft > 0 and text[lft - 1] in "?&"
+    if kind is None and query and tail[-1] in ("sig", "signature", "key", "code", "session", "sid"):
+        kind = "token"
+    if kind is None and vendor is None:
+        return
+    last_is_secret = (
+        kind is not None
+        and _secret_kind(tail[-1:] if not tail[-1].isdigit() else tail[-2:]) is not None
+    )
+    if kind is None:
+        neutral = any(w in R.NEUTRAL_AFTER or w in R.NEUTRAL_BEFORE for w in words)
+        kind = "vendor-strict" if neutral else "vendor"
+    _read_value(ctx, lft, rgt, kind, vendor, is_flag, last_is_secret)
+
+
+def _read_value(
+    ctx: _Ctx,
+    lft: int,
+    rgt: int,
+    kind: str,
+    vendor: str | None,
+    is_flag: bool,
+    last_is_secret: bool,
+) -> None:
+    text = ctx.text
+    m = _AFTER.match(text, rgt)
+    prose = False
+    op = ""
+    if m:
+        op = m.group("op")
+        if op == ">" and not (
+            lft > 0 and text[lft - 1] == "<" and (lft < 2 or text[lft - 2] != "<")
+        ):
+            m = None
+        elif op == ",":
+            # `setProperty("KEY", "value")`, `getenv("KEY", "default")` or a CSV row; not an
+            # argument list (`f(user, passwd, x=1)`) nor a list of strings
+            if m.group("kq") is not None:
+                q = lft - 1
+                while q > 0 and text[q - 1] in " \t":
+                    q -= 1
+                if not (q > 0 and text[q - 1] == "("):
+                    m = None
+            elif not _looks_csv(text, lft):
+                m = None
+        elif op == "(" and not last_is_secret:
+            m = None  # `password.encode(…)`, `LinearRegression(…)`: a call on something else
+    if m is None:
+        pm = _PROSE_OP.match(text, rgt)
+        if pm:
+            m, op, prose = pm, pm.group("op"), True
+        elif is_flag:
+            fm = _FLAG_OP.match(text, rgt)
+            if not fm:
+                return
+            m, op = fm, " "
+        else:
+            return
+    vpos = m.end()
+    if op == ">":
+        vpos = _XML_GAP.match(text, vpos).end()  # type: ignore[union-attr]
+    elif op in (":", "=", "?=", ":=", "::=", ":::=", "+="):
+        b = _YAML_BLOCK.match(text, vpos)
+        if b:
+            vpos = b.end()
+    span = _value_span(text, vpos)
+    if span is None:
+        return
+    vs, ve, quoted = span
+    value = text[vs:ve]
+    # `token: str = "…"` (a type annotation, then the value)
+    if op == ":" and not quoted and value in R.TYPE_WORDS:
+        tm = _TYPE_THEN_ASSIGN.match(text, vpos)
+        if tm:
+            span = _value_span(text, tm.end())
+            if span is None:
+                return
+            vs, ve, quoted = span
+            value = text[vs:ve]
+    if not quoted:
+        nxt = text[ve : ve + 1]
+        if nxt in ("(", "["):
+            return  # a call or an index: code, not a literal
+        # connection strings: `Password=two words;`
+        if nxt == " " and kind in ("password", "token") and op == "=":
+            semi = text.find(";", ve, ve + 128)
+            if (
+                semi != -1
+                and "\n" not in text[ve:semi]
+                and "=" not in text[ve:semi]
+                and '"' not in text[ve:semi]
+            ):
+                ve = semi
+                value = text[vs:ve]
+        while value and value[-1] in ".,:;!?)":
+            ve -= 1
+            value = value[:-1]
+    if not value:
+        return
+    if text.startswith(("...", "…", "..[", "[...", "<…"), ve):
+        return  # an elided value in documentation: the real one is not here
+    if prose and not (quoted or _classes(value) >= 3 or any(c.isdigit() for c in value)):
+        return
+    if _is_secret_value(value, kind, vendor, quoted, prose):
+        rule = (
+            f"{vendor}-secret"
+            if vendor
+            else ("password" if kind == "password" else "generic-secret")
+        )
+        ctx.add(vs, ve, rule, _P_ASSIGN)
+
+
+def _looks_csv(text: str, lft: int) -> bool:
+    """`name,value,` (a CSV row) rather than an argument list."""
+    start = text.rfind("\n", 0, lft) + 1
+    return lft == start
+
+
+def _value_span(text: str, vpos: int) -> tuple[int, int, bool] | None:
+    q = re.match(r"\\{0,3}[\"'`]", text[vpos : vpos + 4])
+    if q:
+        quote = q.group()
+        vs = vpos + len(quote)
+        end = text.find(quote, vs, vs + 1024)
+        if end == -1:
+            # an unterminated quote: take the token-looking run (a truncated line)
+            u = _UNQUOTED.match(text, vs)
+            if not u:
+                return None
+            return vs, u.end(), True
+        if "\n" in text[vs:end]:
+            return None
+        return vs, end, True
+    u = _UNQUOTED.match(text, vpos)
+    if not u:
+        return None
+    end = u.end()
+    cut = _UNQUOTED_CUT.search(text, vpos, end)
+    if cut:
+        end = cut.start()
+    while end > vpos and text[end - 1] in ",;}":
+        end -= 1
+    return (vpos, end, False) if end > vpos else None
+
+
+def _is_secret_value(value: str, kind: str, vendor: str | None, quoted: bool, prose: bool) -> bool:
+    if MARKER_PREFIX in value or _sample(value):
+        return False
+    shape = _engine().vendor_shapes.get(vendor or "")
+    if shape is not None and shape.fullmatch(value):
+        return not _placeholder(value) and _entropy(value) >= 2.0
+    if kind == "password":
+        return _password_like(value, quoted) and not (prose and _wordy(value))
+    if not quoted and _IDENTIFIER.fullmatch(value) and _wordy(value):
+        return False
+    if kind == "token":
+        if _UUID_RX.fullmatch(value):
+            return not _placeholder(value)
+        return _token_like(value, 8 if vendor else 10, 2.5 if vendor else 2.75)
+    if kind == "vendor":  # the key names a vendor but no secret: the value must look generated
+        return "." not in value and _token_like(value, 14, 3.0) and not _wordy(value)
+    return False  # vendor-strict: only the vendor's exact shapes
+
+
+# --------------------------------------------------------------------------------------------
+# dedicated parsers
+
+_PEM_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_END = re.compile(r"-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_B64_RUN = re.compile(r"(?:[A-Za-z0-9+/=]|\\[nr]|\s|[A-Za-z-]+: [^\n]*){0,100000}")
+
+
+def _pem(ctx: _Ctx, pos: int, kw: str) -> None:
+    text = ctx.text
+    m = _PEM_BEGIN.match(text, pos)
+    if not m:
+        return
+    end = _PEM_END.search(text, m.end(), min(len(text), m.end() + 200_000))
+    if end:
+        body, stop = text[m.end() : end.start()], end.end()
+    else:  # truncated: the base64 that follows
+        r = _B64_RUN.match(text, m.end())
+        stop = r.end() if r else m.end()
+        body = text[m.end() : stop]
+    body = body.replace("\\n", "").replace("\\r", "")
+    if sum(1 for c in body if c.isalnum() or c in "+/") < 50:
+        return  # `-----BEGIN PRIVATE KEY-----\nanything\n-----END…`: documentation
+    ctx.add(m.start(), stop, "private-key", _P_SPECIAL)
+
+
+_PUTTY = re.compile(r"Private-Lines:[ \t]*(\d{1,3})\r?\n")
+
+
+def _putty(ctx: _Ctx, pos: int, kw: str) -> None:
+    text = ctx.text
+    m = _PUTTY.search(text, pos, min(len(text), pos + 20_000))
+    if not m:
+        return
+    n = int(m.group(1))
+    stop = m.end()
+    for _ in range(n):
+        nl = text.find("\n", stop)
+        stop = len(text) if nl == -1 else nl + 1
+    ctx.add(m.end(), stop, "private-key", _P_SPECIAL)
+
+
+_JWT = re.compile(
+    r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,4000}\.ey[A-Za-z0-9_/\\-]{10,8000}(?:\.[A-Za-z0-9_/\\-]{8,2000}={0,2})?"
+)
+
+
+def _b64decode(s: str) -> bytes | None:
+    s = s.replace("-", "+").replace("_", "/")
+    try:
+        return base64.b64decode(s + "=" * (-len(s) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _jsonish(b: bytes | None) -> bool:
+    if not b or not b.startswith(b"{"):
+        return False
+    printable = sum(1 for c in b if 32 <= c < 127 or c in (9, 10, 13))
+    return printable >= 0.7 * len(b)
+
+
+def _jwt(ctx: _Ctx, pos: int, kw: str) -> None:
+    text = ctx.text
+    m = _JWT.match(text, pos)
+    if not m:
+        return
+    head = m.group().split(".", 1)[0]
+    if not _jsonish(_b64decode(head)):
+        return
+    ctx.add(m.start(), m.end(), "jwt", _P_SPECIAL)
+
+
+_JWT_B64 = re.compile(r"(?<![A-Za-z0-9+/])ZXlK[A-Za-z0-9+/_-]{40,12000}={0,2}")
+
+
+def _jwt_b64(ctx: _Ctx, pos: int, kw: str) -> None:
+    m = _JWT_B64.match(ctx.text, pos)
+    if not m:
+        return
+    raw = _b64decode(m.group().rstrip("="))
+    if raw and re.match(rb"eyJ[A-Za-z0-9_-]{4,}\.ey[A-Za-z0-9_-]{10,}", raw):
+        ctx.add(m.start(), m.end(), "jwt", _P_SPECIAL)
+
+
+_AUTH = re.compile(
+    r"""(?i:authorization)\\{0,3}["']?[ \t]*[:=][ \t]*\\{0,3}["']?[ \t]*
+        (?:(?P<scheme>[A-Za-z][A-Za-z0-9_-]{1,24})[ \t]+)?
+        (?P<s>[A-Za-z0-9._~+/=:%-]{6,4096})""",
+    re.X,
+)
+
+
+def _auth_header(ctx: _Ctx, pos: int, kw: str) -> None:
+    m = _AUTH.match(ctx.text, pos)
+    if not m:
+        return
+    v = m.group("s").rstrip(".,:;")
+    if not v or _placeholder(v) or len(v) < 8:
+        return
+    if ctx.text[m.end("s") : m.end("s") + 1] in ("(", "[") or (not m.group("scheme") and _wordy(v)):
+        return  # `authorization = base64.decodebytes(…)`: code
+    scheme = (m.group("scheme") or "").lower()
+    if scheme == "basic":
+        raw = _b64decode(v)
+        if (raw is None or b":" not in raw) and _entropy(v) < 3.0:
+            return
+    elif _entropy(v) < 2.8 or (_wordy(v) and _classes(v) < 3):
+        return
+    ctx.add(m.start("s"), m.start("s") + len(v), "authorization-header", _P_SPECIAL)
+
+
+_BEARER = re.compile(r"(?<![A-Za-z0-9])(?i:bearer)[ \t]+(?P<s>[A-Za-z0-9._~+/=-]{16,4096})")
+
+
+def _bearer(ctx: _Ctx, pos: int, kw: str) -> None:
+    m = _BEARER.match(ctx.text, pos)
+    if not m:
+        return
+    v = m.group("s").rstrip(".")
+    if _placeholder(v) or _wordy(v) or _entropy(v) < 3.0:
+        return
+    ctx.add(m.start("s"), m.start("s") + len(v), "authorization-header", _P_SPECIAL)
+
+
+_CURL_USER = re.compile(
+    r"""(?:^|(?<=[ \t]))(?:-u|--user|--proxy-user|-U)(?:=|[ \t]+)(?P<c>(?:"[^"\n]{0,200}"|'[^'\n]{0,200}'|[^\s'"]){1,300})"""
+)
+_CURL_END = re.compile(r"(?<!\\)\r?\n")
+_CRED_PLACEHOLDERS = frozenset(
+    {
+        "pass",
+        "password",
+        "passwd",
+        "pwd",
+        "test",
+        "token",
+        "secret",
+        "changeme",
+        "changeit",
+        "xxx",
+        "yyy",
+        "key",
+        "apikey",
+        "api_key",
+        "pw",
+        "user",
+        "username",
+    }
+)
+
+
+def _curl(ctx: _Ctx, pos: int, kw: str) -> None:
+    text = ctx.text
+    if pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] == "_"):
+        return
+    end_m = _CURL_END.search(text, pos, min(len(text), pos + 2000))
+    end = end_m.start() if end_m else min(len(text), pos + 2000)
+    for m in _CURL_USER.finditer(text, pos, end):
+        raw = m.group("c")
+        plain = raw.replace('"', "").replace("'", "")
+        if ":" not in plain:
+            continue
+        # the first colon outside ${…} / $(…) / {{…}}
+        depth, cut = 0, -1
+        for i, ch in enumerate(raw):
+            if ch in "{(":
+                depth += 1
+            elif ch in "})":
+                depth = max(0, depth - 1)
+            elif ch == ":" and depth == 0:
+                cut = i
+                break
+        if cut == -1:
+            continue
+        pw_raw = raw[cut + 1 :]
+        pw = pw_raw.strip("\"'")
+        s, e = m.start("c") + cut + 1, m.end("c")
+        if not pw:  # `-u KEY:` — an API key passed as the user name
+            user = raw[:cut].strip("\"'{}")
+            if (
+                len(user) >= 12
+                and _entropy(user) >= 3.0
+                and not _placeholder(user)
+                and not _wordy(user)
+            ):
+                s, e = m.start("c"), m.start("c") + cut
+            else:
+                continue
+        else:
+            inner = pw.strip("{}")
+            if len(inner) < 3 or inner[0] in "$<[%*" or inner.lower() in _CRED_PLACEHOLDERS:
+                continue
+            if pw.startswith("{") and (_wordy(inner) or "." in inner or " " in inner):
+                continue  # `{password}`, `{{ .Values.password }}`
+            if _REPEAT.search(inner) or len(set(inner)) <= 2 or _placeholder(inner):
+                continue
+        ctx.add(s, e, "curl-password", _P_SPECIAL)
+
+
+_URI = re.compile(
+    r"""(?P<scheme>[A-Za-z][A-Za-z0-9+.-]{0,30})://(?P<user>[^\s:/@'"<>{}\[\]`]{0,128})
+        (?::(?P<pw>[^\s@/'"<>{}\[\]`]{1,256}))?@(?P<host>[A-Za-z0-9_.-]{1,253}|\[[0-9a-fA-F:]{2,45}\])""",
+    re.X,
+)
+_SCHEME_TAIL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,30}\Z")
+
+
+def _uri(ctx: _Ctx, pos: int, kw: str) -> None:
+    text = ctx.text
+    t = _SCHEME_TAIL.search(text, max(0, pos - 31), pos)
+    if not t:
+        return
+    m = _URI.match(text, t.start())
+    if not m:
+        return
+    pw = m.group("pw")
+    user = m.group("user")
+    if pw is not None:
+        if _placeholder(pw) or pw.lower() in _CRED_PLACEHOLDERS or pw[0] in "$<[{%*:":
+            return
+        if pw.isdigit() and len(pw) <= 5:
+            return  # host:port, not a password
+        ctx.add(m.start("pw"), m.end("pw"), "uri-password", _P_SPECIAL)
+    elif user and len(user) >= 20 and _entropy(user) >= 3.5 and not _placeholder(user):
+        ctx.add(m.start("user"), m.end("user"), "uri-credential", _P_SPECIAL)
+
+
+_DSN_BACK = re.compile(r"(?<![\w/])[\w.-]{1,64}:(?P<pw>[^\s:@/'\"]{1,128})\Z")
+
+
+def _go_dsn(ctx: _Ctx, pos: int, kw: str) -> None:
+    m = _DSN_BACK.search(ctx.text, max(0, pos - 200), pos)
+    if not m:
+        return
+    pw = m.group("pw")
+    if _placeholder(pw) or pw.lower() in _CRED_PLACEHOLDERS:
+        return
+    ctx.add(m.start("pw"), m.end("pw"), "uri-password", _P_SPECIAL)
+
+
+_SIG = re.compile(r"(?i:sig|signature)=(?P<s>[A-Za-z0-9%+/=_-]{20,600})")
+
+
+def _url_signature(ctx: _Ctx, pos: int, kw: str) -> None:
+    text = ctx.text
+    st = pos
+    while (
+        st > 0
+        and text[st - 1] in "-_"
+        or (
+            st > 0
+            and text[st - 1].isalnum()
+            and text[st - 5 : st].lower().endswith(("x-amz", "amz-"))
+        )
+    ):
+        st -= 1
+    if st == 0 or text[st - 1] not in "?&;":
+        return
+    m = _SIG.match(text, pos)
+    if m and _entropy(m.group("s")) >= 3.0:
+        ctx.add(m.start("s"), m.end("s"), "url-signature", _P_SPECIAL)
+
+
+# --------------------------------------------------------------------------------------------
+# personal data
+
+_LOCAL_TAIL = re.compile(r"[A-Za-z0-9._%+-]{1,64}\Z")
+_DOMAIN = re.compile(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}(?P<tld>[A-Za-z]{2,24})(?![A-Za-z0-9-]|\.[A-Za-z0-9])"
+)
+
+
+def _email(ctx: _Ctx, pos: int, kw: str) -> None:
+    text = ctx.text
+    t = _LOCAL_TAIL.search(text, max(0, pos - 64), pos)
+    if not t:
+        return
+    ls = t.start()
+    local = t.group()
+    while local and local[0] in ".-+":
+        local, ls = local[1:], ls + 1
+    if not local or local.endswith("."):
+        return
+    if ls > 0 and text[ls - 1] in ":/\\@":
+        return  # userinfo of a URI (`scheme://user:pass@host`) or a path
+    d = _DOMAIN.match(text, pos + 1)
+    if not d:
+        return
+    domain = d.group().lower()
+    tld = d.group("tld").lower()
+    ll = local.lower()
+    if tld in R.FILE_SUFFIXES:
+        return
+    if ll in R.ROLE_LOCALPARTS or ll.split("+", 1)[0] in R.ROLE_LOCALPARTS:
+        return
+    if any(
+        domain == x.lstrip(".") or domain.endswith(x if x.startswith(".") else "." + x)
+        for x in R.EXAMPLE_DOMAINS
+    ):
+        return
+    if MARKER_PREFIX in text[max(0, ls - 10) : ls]:
+        return
+    ctx.add(ls, d.end(), "email", _P_PII)
+
+
+_HOME_PATTERNS = (
+    re.compile(
+        r"(?<![\w.~-])/home/(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
+    ),
+    re.compile(
+        r"(?<![\w.~-])/Users/(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
+    ),
+    re.compile(
+        r"(?<![\w.~-])/mnt/[a-zA-Z]/(?i:users)/(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
+    ),
+    re.compile(
+        r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\|/)(?i:users)(?:\\\\|\\|/)(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[\\/\s'\"`:;,)\]}>]|\Z)"
+    ),
+    re.compile(
+        r"(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-(?P<u>[A-Za-z0-9._]{1,64})(?=-)",
+        re.M,
+    ),
+)
+
+
+def _home(ctx: _Ctx, pos: int, kw: str) -> None:
+    text = ctx.text
+    lo = max(0, pos - 3)
+    for rx in _HOME_PATTERNS:
+        m = rx.search(text, lo, min(len(text), pos + 140))
+        if not m or m.start() > pos + 1:
+            continue
+        u = m.group("u")
+        if _non_personal_user(u):
+            continue
+        ctx.add(m.start("u"), m.end("u"), "home-user", _P_PII)
+
+
+def _non_personal_user(u: str) -> bool:
+    ul = u.lower()
+    if (
+        ul in R.NON_PERSONAL_USERS
+        or u.startswith(("<", "$", "{", "%", "*", ".", "["))
+        or MARKER_PREFIX in u
+    ):
+        return True
+    return ul.startswith("redacted")
+
+
+_ARN = re.compile(r"arn:aws[\w-]{0,20}:[\w-]{1,40}:[\w-]{0,30}:(?P<s>\d{12}):")
+_DOC_ACCOUNTS = frozenset(
+    {"111122223333", "123456789012", "000000000000", "999999999999", "444455556666"}
+)
+
+
+def _arn(ctx: _Ctx, pos: int, kw: str) -> None:
+    m = _ARN.match(ctx.text, pos)
+    if m and m.group("s") not in _DOC_ACCOUNTS:
+        ctx.add(m.start("s"), m.end("s"), "aws-account-id", _P_PII)
+
+
+_AWS_ACCOUNT = re.compile(
+    r"(?i:aws[_ .-]?account)[_ .-]?(?i:id|number|no)?\\{0,3}[\"']?[ \t]*[:=][ \t]*\\{0,3}[\"']?(?P<s>\d{12})(?!\d)"
+)
+
+
+def _aws_account(ctx: _Ctx, pos: int, kw: str) -> None:
+    m = _AWS_ACCOUNT.match(ctx.text, pos)
+    if m and m.group("s") not in _DOC_ACCOUNTS:
+        ctx.add(m.start("s"), m.end("s"), "aws-account-id", _P_PII)
+
+
+_K8S_KIND = re.compile(r"kind:[ \t]*[\"']?(?i:secret)[\"']?[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)")
+_K8S_DATA = re.compile(
+    r"^(?P<ind>[ \t]+)[\w.-]+:[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?[\"']?(?P<v>[A-Za-z0-9+/]{10,}={0,3})[\"']?[ \t]*$",
+    re.M,
+)
+
+
+def _k8s_secret(ctx: _Ctx, pos: int, kw: str) -> None:
+    text = ctx.text
+    if not _K8S_KIND.match(text, pos):
+        return
+    lo = text.rfind("\n---", 0, pos)
+    lo = 0 if lo == -1 else lo
+    hi = text.find("\n---", pos)
+    hi = len(text) if hi == -1 else hi
+    lo, hi = max(lo, pos - 5000), min(hi, pos + 5000)
+    d = re.compile(r"^[ \t]*data:[ \t]*$", re.M).search(text, lo, hi)
+    if not d:
+        return
+    for m in _K8S_DATA.finditer(text, d.end(), hi):
+        if _entropy(m.group("v")) >= 2.5:
+            ctx.add(m.start("v"), m.end("v"), "kubernetes-secret", _P_SPECIAL)
+
+
+# phone numbers, card numbers, national ids. One pass finds runs of 7+ digits (at most two
+# separators between digits); the precise patterns then run only inside those runs.
+_DIGIT_RUN = re.compile(r"\+?\d(?:[ .()/-]{0,2}\d){6,22}")
+_UPPER_RUN = re.compile(r"[A-Z]{2} ?\d{2}")
+_PHONE_INTL = re.compile(r"(?<![\w+/=.-])\+[1-9]\d{0,2}(?:[ .-]?\(?\d{1,5}\)?){1,6}(?![\w.-]?\d)")
+_PHONE_NANP = re.compile(
+    r"(?<![\w+/=.:-])(?:\(\d{3}\)[ .-]?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\w.-]?\d)"
+)
+_PHONE_KW = re.compile(
+    r"(?i:phone|tel|telephone|mobile|cell|fax|whatsapp|call me(?: at| on)?|text me(?: at)?)(?![A-Za-z])"
+    r"[\w ]{0,12}?[:=#]?[ \t]*(?P<s>\(?\+?\d[\d ().-]{6,18}\d)(?![\w.-]?\d)"
+)
+_CARD = re.compile(
+    r"(?<![\w.+/=-])(?:(?:\d{4}[ -]?){3}\d{1,7}|\d{4}[ -]\d{6}[ -]\d{4,5})(?![\w.-]?\d)"
+)
+_SSN = re.compile(r"(?<![\w.+/=-])(?P<s>\d{3}-\d{2}-\d{4})(?![\w.-]?\d)")
+_SSN_KW = re.compile(
+    r"(?i:ssn|social security(?: number| no\.?)?)(?![A-Za-z])[ \t]*[:=#]?[ \t]*(?P<s>\d{9}|\d{3}[ -]\d{2}[ -]\d{4})(?!\d)"
+)
+_AADHAAR = re.compile(r"(?<![\w.+/=-])(?P<s>[2-9]\d{3}[ -]\d{4}[ -]\d{4})(?![\w.-]?\d)")
+_NINO_SPACED = re.compile(
+    r"(?<![A-Za-z0-9])(?P<s>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] \d{2} \d{2} \d{2} [A-D])(?![A-Za-z0-9])"
+)
+_NINO_KW = re.compile(
+    r"(?i:nino|national insurance(?: number| no\.?)?|ni number)(?![A-Za-z])[ \t]*[:=#]?[ \t]*"
+    r"(?P<s>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![A-Za-z0-9])"
+)
+_IBAN = re.compile(
+    r"(?<![A-Za-z0-9])(?P<s>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?)(?![A-Za-z0-9])"
+)
+_DNI_KW = re.compile(
+    r"(?i:dni|nie|nif)(?![A-Za-z])[\w ]{0,12}?[:=#]?[ \t]*(?P<s>[XYZ]?\d{7,8}-?[A-Z])(?![A-Za-z0-9])"
+)
+
+
+def _digits(s: str) -> str:
+    return "".join(c for c in s if c.isdigit())
+
+
+def _luhn(num: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(num)):
+        d = ord(ch) - 48
+        if i % 2:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+def _card_brand(num: str) -> bool:
+    n = len(num)
+    if n < 13 or n > 19:
+        return False
+    p2, p4 = int(num[:2]), int(num[:4])
+    if num[0] == "4":
+        return n in (13, 16, 19)
+    if 51 <= p2 <= 55 or 2221 <= p4 <= 2720:
+        return n == 16
+    if p2 in (34, 37):
+        return n == 15
+    if (
+        num.startswith("6011")
+        or num.startswith("65")
+        or 644 <= int(num[:3]) <= 649
+        or num.startswith("62")
+    ):
+        return 16 <= n <= 19
+    if 3528 <= p4 <= 3589:
+        return 16 <= n <= 19
+    if p2 in (36, 38, 39) or 300 <= int(num[:3]) <= 305:
+        return 14 <= n <= 19
+    return False
+
+
+def _phone_ok(s: str) -> bool:
+    d = _digits(s)
+    if not 8 <= len(d) <= 15 or len(set(d)) <= 2:
+        return False
+    groups = re.findall(r"\d+", s)
+    if len(groups) >= 2 and len(groups[-1]) == 1:
+        return False  # `+35236450.6`: a decimal number
+    return not (len(groups) >= 3 and all(len(g) == 1 for g in groups[1:]))
+
+
+def _ssn_ok(s: str) -> bool:
+    d = _digits(s)
+    area, group, serial = d[:3], d[3:5], d[5:]
+    return not (area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000")
+
+
+def _iban_ok(s: str) -> bool:
+    v = s.replace(" ", "")
+    if not 15 <= len(v) <= 34:
+        return False
+    r = v[4:] + v[:4]
+    num = "".join(str(int(c, 36)) for c in r)
+    return int(num) % 97 == 1
+
+
+_VERHOEFF_D = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+    (1, 2, 3, 4, 0, 6, 7, 8, 9, 5),
+    (2, 3, 4, 0, 1, 7, 8, 9, 5, 6),
+    (3, 4, 0, 1, 2, 8, 9, 5, 6, 7),
+    (4, 0, 1, 2, 3, 9, 5, 6, 7, 8),
+    (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
+    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2),
+    (7, 6, 5, 9, 8, 2, 1, 0, 4, 3),
+    (8, 7, 6, 5, 9, 3, 2, 1, 0, 4),
+    (9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+)
+_VERHOEFF_P = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+    (1, 5, 7, 6, 2, 8, 3, 0, 9, 4),
+    (5, 8, 0, 3, 7, 9, 6, 1, 4, 2),
+    (8, 9, 1, 6, 0, 4, 3, 5, 2, 7),
+    (9, 4, 5, 3, 1, 2, 6, 8, 7, 0),
+    (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
+    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5),
+    (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
+)
+
+
+def _verhoeff(num: str) -> bool:
+    c = 0
+    for i, ch in enumerate(reversed(num)):
+        c = _VERHOEFF_D[c][_VERHOEFF_P[i % 8][ord(ch) - 48]]
+    return c == 0
+
+
+def _dni_ok(s: str) -> bool:
+    v = s.replace("-", "")
+    body, letter = v[:-1], v[-1]
+    body = body.replace("X", "0").replace("Y", "1").replace("Z", "2")
+    if not body.isdigit():
+        return False
+    return "TRWAGMYFPDXBNJZSQVHLCKE"[int(body) % 23] == letter
+
+
+def _pii_scans(ctx: _Ctx) -> None:
+    text = ctx.text
+    n = len(text)
+    for run in _DIGIT_RUN.finditer(text):
+        lo, hi = max(0, run.start() - 1), min(n, run.end() + 2)
+        for rx in (_PHONE_INTL, _PHONE_NANP):
+            for m in rx.finditer(text, lo, hi):
+                if _phone_ok(m.group()):
+                    ctx.add(m.start(), m.end(), "phone-number", _P_PII)
+        for m in _CARD.finditer(text, lo, hi):
+            num = _digits(m.group())
+            if _card_brand(num) and _luhn(num) and len(set(num)) > 2:
+                ctx.add(m.start(), m.end(), "card-number", _P_PII)
+        for m in _SSN.finditer(text, lo, hi):
+            if _ssn_ok(m.group("s")):
+                ctx.add(m.start("s"), m.end("s"), "us-ssn", _P_PII)
+        for m in _AADHAAR.finditer(text, lo, hi):
+            if _verhoeff(_digits(m.group("s"))):
+                ctx.add(m.start("s"), m.end("s"), "in-aadhaar", _P_PII)
+    for run in _UPPER_RUN.finditer(text):
+        lo, hi = run.start(), min(n, run.start() + 48)
+        iban = _IBAN.match(text, lo, hi)
+        if iban and _iban_ok(iban.group("s")):
+            ctx.add(iban.start("s"), iban.end("s"), "iban", _P_PII)
+        nino = _NINO_SPACED.match(text, lo, hi)
+        if nino and nino.group("s")[:2] not in _NINO_BAD:
+            ctx.add(nino.start("s"), nino.end("s"), "uk-nino", _P_PII)
+
+
+_NINO_BAD = frozenset({"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"})
+
+
+def _keyed_pii(rx: re.Pattern[str], rule: str, ok: Callable[[str], bool]) -> _Handler:
+    """PII recognised by the word before it (`SSN: …`, `phone: …`, `DNI …`)."""
+
+    def handler(ctx: _Ctx, pos: int, kw: str) -> None:
+        text = ctx.text
+        if pos > 0 and text[pos - 1].isalpha():
+            return
+        m = rx.match(text, pos)
+        if m and ok(m.group("s")):
+            ctx.add(m.start("s"), m.end("s"), rule, _P_PII)
+
+    return handler
+
+
+def _ssn_digits_ok(s: str) -> bool:
+    return len(_digits(s)) == 9 and _ssn_ok(s)
+
+
+def _nino_ok(s: str) -> bool:
+    return s.replace(" ", "")[:2] not in _NINO_BAD
