@@ -35,7 +35,7 @@ from agent_memory.transcripts import ReadStats, Statement, ToolError, iter_event
 MAX_CLAIM = 200
 MAX_QUOTE = 2000
 _MAX_TEXT = 12000  # a longer "prompt" is a pasted document; only its head is read
-_MAX_SENTENCES = 80
+_MAX_SENTENCES = 200  # of prose; a longer statement keeps its head and its tail
 
 
 @dataclass(frozen=True)
@@ -147,9 +147,10 @@ def sentences(text: str) -> list[str]:
         if not line or line.startswith(("#", ">", "|")) or _looks_like_code(line):
             continue
         out.extend(_split_sentences(line))
-        if len(out) >= _MAX_SENTENCES:
-            break
-    return out[:_MAX_SENTENCES]
+    if len(out) > _MAX_SENTENCES:
+        # A pasted document with the instruction before or after it: read both ends.
+        out = out[: _MAX_SENTENCES * 3 // 4] + out[-(_MAX_SENTENCES // 4) :]
+    return out
 
 
 # Contractions are expanded in claims (except "don't", itself a negation marker) so that a
@@ -367,8 +368,14 @@ def _vague(obj: str) -> bool:
     return not obj or bool(_VAGUE.match(obj)) or _content_words(obj) == 0
 
 
+_EMOTICON_TAIL = re.compile(
+    r"(?:\s*(?:[:;]-?[()DPp/\\|]|xD|<3|\^\^|[\u2600-\u27bf\U0001f300-\U0001faff]))+\s*$"
+)
+
+
 def _tidy(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
+    text = _EMOTICON_TAIL.sub("", text)
     text = re.sub(
         r"(?:,?\s+(?:please|pls|thanks|thank you|for me|ok|okay|if possible|too))+\s*[.!?]*$",
         "",
@@ -941,7 +948,7 @@ def _r_fact(c: str) -> Rule | None:
         ):
             return None
         claim = re.sub(r"^we(?:'re| are)\s+using\b", "We use", c, flags=re.I)
-        if verb.endswith("ing") and verb != "using":
+        if verb.split(" ", 1)[0].endswith("ing") and verb != "using":
             return _cap(claim), "decision"
         return _cap(claim), "preference" if verb in (
             "use",
@@ -1457,7 +1464,10 @@ def _rejection_claim(reason: str, rejected_command: str | None) -> Rule | None:
         re.I,
     ) or re.match(r"^([\w.@/-]+)\s+(?:please|instead|pls)$", s, re.I)
     if not m:
-        return None
+        bare = re.match(r"^([\w.@/-]+)$", s)
+        if not bare or not any(bare.group(1).lower() in family for family in _FAMILIES):
+            return None
+        m = bare  # "pnpm" alone, on a rejected command: the tool to use instead
     tool = m.group(1)
     program = command_program(rejected_command).split(" ", 1)[0]
     for family in _FAMILIES:

@@ -53,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = extract_transcript(path, project)
     except OSError as exc:
-        raise UsageError(f"cannot read {args.transcript}: {exc.strerror or exc}", hint=hint) from exc
+        raise UsageError(
+            f"cannot read {args.transcript}: {exc.strerror or exc}", hint=hint
+        ) from exc
     if result.stats.records == 0:
         what = (
             f"none of its {result.stats.lines} lines is a readable record"
@@ -76,5 +78,7 @@ def run(args: argparse.Namespace) -> int:
         print("no atoms (most prompts are one-off tasks and questions)")
     for atom in result.atoms:
         line = atom["first_source"].rsplit("#", 1)[-1]
-        print(f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {line:>6}  {atom['claim']}")
+        print(
+            f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {line:>6}  {atom['claim']}"
+        )
     return 0

@@ -1,0 +1,395 @@
+"""The L0 reader over every real transcript layout (Claude Code 1.0.24 → 2.1.114) and bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tracemalloc
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import TRANSCRIPTS, git
+
+from agent_memory import transcripts as T
+from agent_memory.transcripts import ReadStats, Statement, ToolError
+
+LABELS = Path(__file__).parent / "fixtures" / "extraction" / "labels.jsonl"
+ALL_FILES = sorted(TRANSCRIPTS.rglob("*.jsonl"))
+REAL = TRANSCRIPTS / "real_projects"
+JSS = REAL / "-Users-dain-workspace-JSSoundRecorder" / "7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl"
+
+
+def _sources_table() -> dict[str, dict[str, int]]:
+    """SOURCES.txt lists, per fixture file, its record types as counted when it was copied."""
+    table = {}
+    for line in (TRANSCRIPTS / "SOURCES.txt").read_text("utf-8").splitlines():
+        m = re.match(r"^\s+(\S+\.jsonl) \| \d+ \| (\d+) \| [^|]+ \| (\{[^}]*\})", line)
+        if m:
+            table[m.group(1)] = json.loads(m.group(3).replace("'", '"'))
+    return table
+
+
+def _write(path: Path, records: list[Any]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        for rec in records:
+            fh.write((rec if isinstance(rec, str) else json.dumps(rec)) + "\n")
+    return path
+
+
+def _user(text: Any, **extra: Any) -> dict[str, Any]:
+    rec = {
+        "type": "user",
+        "sessionId": "s-1",
+        "timestamp": "2026-03-01T10:00:00.123Z",
+        "cwd": "/w/proj",
+        "message": {"role": "user", "content": text},
+    }
+    rec.update(extra)
+    return rec
+
+
+def _tool_result(text: str, tool_use_id: str = "t1", is_error: bool = True) -> dict[str, Any]:
+    return _user(
+        [{"type": "tool_result", "tool_use_id": tool_use_id, "content": text, "is_error": is_error}]
+    )
+
+
+def _tool_use(command: str, tool_use_id: str = "t1", name: str = "Bash") -> dict[str, Any]:
+    return {
+        "type": "assistant",
+        "sessionId": "s-1",
+        "timestamp": "2026-03-01T10:00:00Z",
+        "message": {
+            "role": "assistant",
+            "content": [
+                {"type": "tool_use", "id": tool_use_id, "name": name, "input": {"command": command}}
+            ],
+        },
+    }
+
+
+# --- every real fixture ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: p.name[:12])
+def test_reader_counts_every_record_type_of_every_fixture(path: Path) -> None:
+    stats = ReadStats()
+    events = list(T.iter_events(path, stats))
+    assert stats.skipped_lines == 0
+    assert stats.records + stats.blank_lines == stats.lines
+    assert sum(stats.types.values()) == stats.records
+    expected = _sources_table()[str(path.relative_to(TRANSCRIPTS))]
+    assert dict(stats.types) == expected
+    for event in events:
+        assert isinstance(event, (Statement, ToolError))
+        assert event.timestamp and re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", event.timestamp)
+
+
+def test_all_layouts_and_record_types_are_covered() -> None:
+    seen: Counter[str] = Counter()
+    for path in ALL_FILES:
+        stats = ReadStats()
+        for _ in T.iter_records(path, stats):
+            pass
+        seen.update(stats.types)
+    for kind in (
+        "user",
+        "assistant",
+        "summary",
+        "attachment",
+        "progress",
+        "queue-operation",
+        "file-history-snapshot",
+        "system",
+        "permission-mode",
+        "last-prompt",
+    ):
+        assert seen[kind] > 0, kind
+    names = [p.relative_to(TRANSCRIPTS).as_posix() for p in ALL_FILES]
+    assert any(re.search(r"/agent-[0-9a-f]+\.jsonl$", n) and "/subagents/" not in n for n in names)
+    assert any("/subagents/agent-" in n for n in names)
+
+
+def test_statements_are_exactly_the_labelled_user_statements() -> None:
+    """labels.jsonl has one line per genuine user statement (typed prompt or rejection reason)."""
+    labelled: dict[str, set[int]] = {}
+    for raw in LABELS.read_text("utf-8").splitlines():
+        item = json.loads(raw)
+        labelled.setdefault(item["transcript"], set()).add(item["line"])
+    for path in ALL_FILES:
+        rel = str(path.relative_to(TRANSCRIPTS))
+        lines = {s.line for s in T.iter_statements(path)}
+        assert lines == labelled.get(rel, set()), rel
+
+
+def test_prompt_text_is_cleaned_of_ide_wrappers_and_sidechain_prompts_are_not_users() -> None:
+    by_line = {s.line: s for s in T.iter_statements(JSS)}
+    assert by_line[47].text.startswith("OK, so this was just so you know")
+    assert "<ide_opened_file>" not in by_line[47].text
+    assert by_line[169].text == "Let's also Migrate to AudioWorklet"
+    sub = (
+        REAL
+        / "-src-experiments-claude_p"
+        / "29ccd257-68b1-427f-ae5f-6524b7cb6f20"
+        / "subagents"
+        / "agent-a2271d1.jsonl"
+    )
+    assert list(T.iter_statements(sub)) == []  # the Task prompt was written by the parent agent
+    hooks = list(T.iter_statements(TRANSCRIPTS / "hook_attachments.jsonl"))
+    assert [s.text for s in hooks] == ["Run the test suite"]
+
+
+def test_rejection_reason_up_to_2_0_carries_the_rejected_command() -> None:
+    rejection = [s for s in T.iter_statements(JSS) if s.origin == "rejection"]
+    assert len(rejection) == 1
+    assert rejection[0].line == 77 and rejection[0].text == "use pnpm"
+    assert rejection[0].rejected_tool == "Bash" and rejection[0].rejected_command == "npm install"
+    assert rejection[0].timestamp == "2025-11-18T00:03:02Z"
+    assert rejection[0].session_id == "7acd37a8-2745-4b58-a8a9-46164b22ad9e"
+
+
+def test_rejection_formats_of_2_1_and_subagents(tmp_path: Path) -> None:
+    rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file)."
+    hint = "\n\nNote: The user's next message may contain a correction or preference. Pay close attention — if they explain what went wrong or how they'd prefer you to work, consider saving that to memory for future sessions."
+    path = _write(
+        tmp_path / "s.jsonl",
+        [
+            _tool_use("npm i", "t1"),
+            _tool_result(
+                f"{rejected} To tell you how to proceed, the user said:\nuse bun{hint}", "t1"
+            ),
+            _tool_result(
+                "Permission for this tool use was denied. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). The user said:\nnever touch prod",
+                "t2",
+            ),
+            _tool_result(
+                f"{rejected} To tell you how to proceed, the user said:\nThe user wants to clarify these questions.\n    This means ...",
+                "t3",
+            ),
+            _tool_result(
+                f"{rejected} STOP what you are doing and wait for the user to tell you how to proceed.",
+                "t4",
+            ),
+        ],
+    )
+    got = [(s.line, s.origin, s.text, s.rejected_command) for s in T.iter_statements(path)]
+    assert got == [(2, "rejection", "use bun", "npm i"), (3, "rejection", "never touch prod", None)]
+    assert list(T.iter_tool_errors(path)) == []  # cancellations are not command failures
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>",
+        "<local-command-stdout>See ya!</local-command-stdout>",
+        "<bash-input>ls</bash-input>",
+        "<bash-stdout>x</bash-stdout>",
+        "[Request interrupted by user for tool use]",
+        "[Request interrupted by user]",
+        "Caveat: The messages below were generated by the user while running local commands.",
+        "<system-reminder>Always use pnpm</system-reminder>",
+        "<agent-memory>\n- Never push to main\n</agent-memory>",
+        "Implement the following plan:\n\n# Plan\n- always use X",
+        "This session is being continued from a previous conversation that ran out of context.",
+        "<task-notification><task-id>1</task-id></task-notification>",
+        '<teammate-message teammate_id="bob">never push</teammate-message>',
+    ],
+)
+def test_machine_text_is_never_a_statement(tmp_path: Path, text: str) -> None:
+    path = _write(tmp_path / "s.jsonl", [_user(text), _user([{"type": "text", "text": text}])])
+    assert list(T.iter_statements(path)) == []
+
+
+def test_meta_compact_and_hook_records_are_skipped_but_memory_notes_kept(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path / "s.jsonl",
+        [
+            _user("Always use tabs", isMeta=True),
+            _user("Never use tabs", isCompactSummary=True),
+            {
+                "type": "attachment",
+                "attachment": {"type": "hook_additional_context", "content": ["never push"]},
+            },
+            {
+                "type": "system",
+                "subtype": "informational",
+                "content": "UserPromptSubmit hook success: always X",
+            },
+            _user("<user-memory-input>the staging DB is read-only</user-memory-input>"),
+            _user(
+                "use ruff <system-reminder>hook said: always use black</system-reminder> for linting"
+            ),
+            _user(
+                [
+                    {"type": "text", "text": "<ide_selection>The user selected x</ide_selection>"},
+                    {"type": "text", "text": "keep it simple"},
+                    {"type": "image", "source": {}},
+                ]
+            ),
+        ],
+    )
+    got = [(s.line, s.origin, s.text) for s in T.iter_statements(path)]
+    assert got == [
+        (5, "memory", "the staging DB is read-only"),
+        (6, "prompt", "use ruff   for linting"),
+        (7, "prompt", "keep it simple"),
+    ]
+
+
+def test_tool_errors_come_from_shell_tools_with_their_command() -> None:
+    path = (
+        REAL
+        / "-Users-dain-workspace-claude-code-log-sample"
+        / "326189cf-5676-4237-8cde-1ce80aae4a9f.jsonl"
+    )
+    errors = list(T.iter_tool_errors(path))
+    assert [(e.line, e.command) for e in errors] == [
+        (35, "uv run ty check"),
+        (42, "uv run ty check"),
+    ]
+    assert all(e.tool == "Bash" and "error[call-non-callable]" in e.text for e in errors)
+
+
+def test_statement_text_for_inspect_why() -> None:
+    lines = JSS.read_text("utf-8").splitlines()
+    assert T.statement_text(json.loads(lines[76])) == "use pnpm"
+    assert T.statement_text(json.loads(lines[63])) == "ok, fine, let's do vite"
+    assert T.statement_text(json.loads(lines[0])) is None  # queue-operation
+    assert T.statement_text("not a record") is None  # type: ignore[arg-type]
+
+
+def test_session_and_timestamp_fallbacks(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path / "abc-123.jsonl",
+        [
+            {"type": "summary", "summary": "x"},
+            {"type": "user", "message": {"role": "user", "content": "no timestamp, no session"}},
+            _user("later", timestamp="2026-03-02T23:59:59+02:00"),
+            {
+                "type": "user",
+                "message": {"role": "user", "content": "after"},
+                "timestamp": "garbage",
+            },
+        ],
+    )
+    got = [(s.text, s.session_id, s.timestamp) for s in T.iter_statements(path)]
+    assert got == [
+        ("no timestamp, no session", "abc-123", None),
+        ("later", "s-1", "2026-03-02T21:59:59Z"),
+        ("after", "abc-123", "2026-03-02T21:59:59Z"),
+    ]
+    assert [s.session_id for s in T.iter_statements(path, session="forced/id")] == ["forced-id"] * 3
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+
+def test_bad_lines_are_skipped_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    good = json.dumps(_user("never push to main")).encode()
+    path.write_bytes(
+        b"\n".join(
+            [
+                good,
+                b'{"type": "user", "message": {"content": "\xff\xfe invalid utf-8"}}',
+                b"\x00\x00\x00\x00",
+                b'{"type":"user","message":{"content":"nul \x00 inside"}}',
+                b"[1, 2, 3]",
+                b"",
+                json.dumps({"type": "from-the-future", "payload": {"x": 1}}).encode(),
+                json.dumps({"type": "user", "message": "a string, not an object"}).encode(),
+                json.dumps(
+                    {
+                        "type": "assistant",
+                        "message": {"content": [{"type": "tool_use", "id": 5, "input": "x"}]},
+                    }
+                ).encode(),
+                good[: len(good) // 2],  # truncated last line, no newline
+            ]
+        )
+    )
+    stats = ReadStats()
+    statements = list(T.iter_statements(path, stats))
+    assert [s.text for s in statements] == ["never push to main"]
+    assert stats.skipped_lines == 5
+    assert stats.blank_lines == 1 and stats.records == 4
+    assert stats.types["from-the-future"] == 1
+
+
+def test_a_50_mb_line_is_skipped_with_bounded_memory(tmp_path: Path) -> None:
+    path = tmp_path / "huge.jsonl"
+    with path.open("wb") as fh:
+        fh.write(json.dumps(_user("always use uv")).encode() + b"\n")
+        fh.write(b'{"type":"user","message":{"content":"')
+        chunk = b"x" * (1 << 20)
+        for _ in range(50):
+            fh.write(chunk)
+        fh.write(b'"}}\n')
+        fh.write(json.dumps(_user("never use pip")).encode() + b"\n")
+    tracemalloc.start()
+    try:
+        stats = ReadStats()
+        texts = [s.text for s in T.iter_statements(path, stats)]
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert texts == ["always use uv", "never use pip"]
+    assert stats.oversized_lines == 1 and stats.skipped_lines == 1
+    assert peak < 2 * T.MAX_LINE_BYTES + (8 << 20)
+
+
+def test_a_large_but_allowed_line_still_parses(tmp_path: Path) -> None:
+    text = "keep it dependency free " + "y" * (3 << 20)
+    path = _write(tmp_path / "big.jsonl", [_user(text)])
+    assert [len(s.text) for s in T.iter_statements(path)] == [len(text)]
+
+
+def test_missing_file_and_directory_raise_oserror(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        list(T.iter_records(tmp_path / "nope.jsonl"))
+    with pytest.raises(OSError):
+        list(T.iter_records(tmp_path))
+
+
+def test_lone_surrogates_do_not_leak(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path / "s.jsonl", ['{"type":"user","message":{"content":"use uv \\ud800 always"}}']
+    )
+    [statement] = list(T.iter_statements(path))
+    statement.text.encode("utf-8")
+
+
+# --- finding a repository's transcripts ---------------------------------------------------------
+
+
+def test_find_transcripts_covers_root_subdirs_worktrees_and_subagents(
+    repo: Path, tmp_path: Path
+) -> None:
+    projects = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects"
+    worktree = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", str(worktree), "-b", "feature")
+    sibling = Path(str(repo) + "-old")
+
+    def put(folder: Path, name: str, cwd: Path) -> Path:
+        return _write(projects / T.slug_for(folder) / name, [_user("hello", cwd=str(cwd))])
+
+    expected = [
+        put(repo, "a.jsonl", repo),
+        put(repo, "agent-1234abcd.jsonl", repo),
+        put(repo / "sub" / "dir", "b.jsonl", repo / "sub" / "dir"),
+        put(repo / ".claude" / "worktrees" / "x", "c.jsonl", repo / ".claude" / "worktrees" / "x"),
+        put(worktree, "d.jsonl", worktree),
+        _write(
+            projects / T.slug_for(repo) / "a" / "subagents" / "agent-ffff.jsonl",
+            [_user("x", cwd=str(repo))],
+        ),
+    ]
+    put(sibling, "e.jsonl", sibling)  # same slug prefix, different repository
+    put(tmp_path / "elsewhere", "f.jsonl", tmp_path / "elsewhere")
+    found = T.find_transcripts(repo / "sub")
+    assert sorted(found) == sorted(expected)
+    assert T.find_transcripts(tmp_path / "no-such-dir") == []
