@@ -148,12 +148,12 @@ def _candidates(core: str, quoted: bool) -> tuple[tuple[str, ...], bool]:
         return (), False
     if "/" in core:
         return ((core,), False) if _slash_candidate(core) else ((), False)
-    if (
-        not _SEGMENT_RE.match(core)
-        or core.rpartition(".")[2].casefold() in _HOST_SUFFIXES - KNOWN_EXTENSIONS
-    ):
+    if not _SEGMENT_RE.match(core):
+        return (), False
+    stem, _, last = core.rpartition(".")
+    if stem and last.casefold() in _HOST_SUFFIXES - KNOWN_EXTENSIONS:
         return (), False  # example.com is a host
-    if not is_dir and _MODULE_RE.match(core) and core.rpartition(".")[2] not in KNOWN_EXTENSIONS:
+    if not is_dir and _MODULE_RE.match(core) and last not in KNOWN_EXTENSIONS:
         return _module_candidates(core), True
     if _has_extension(core):
         return (core,), False

@@ -111,6 +111,7 @@ def by_atom(findings: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         ("See src/app.py:12 and ./scripts/run.sh#L3", ["src/app.py", "scripts/run.sh"]),
         ("Keep __init__.py files empty; list them in .gitignore", ["__init__.py", ".gitignore"]),
         ("Config is read from (config/settings.toml)", ["config/settings.toml"]),
+        ("Front end in app/, scratch in `dev`", ["app", "dev"]),
     ],
 )
 def test_path_mentions_finds_paths(claim: str, expected: list[str]) -> None:
