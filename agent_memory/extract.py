@@ -184,7 +184,8 @@ _LEAD_WORDS = (
     r"obviously|of course|as a first step|correction|also note|and also|but also|otherwise|"
     r"instead|rather|on second thought|never mind|nevermind|hm+|uh+|um+|er+|oops|whoops|ugh|pls|plz|"
     r"for this (?:repo|repository|project|codebase)|in this (?:repo|repository|project|codebase)|"
-    r"here|around here|in general|as a rule|as a general rule|generally speaking"
+    r"here|around here|in general|as a rule|as a general rule|generally speaking|since|because|"
+    r"given that|now that|seeing as"
 )
 _LEAD = re.compile(rf"^(?:{_LEAD_WORDS})(?=[\s,:;!.\u2013\u2014-]|$)[\s,:;!.\u2013\u2014-]*", re.I)
 _LEAD_NO = re.compile(
@@ -215,7 +216,7 @@ now otherwise instead rather keep keeping make use using add fix see propose run
 prefer remember note check create write update remove delete change try move put go stop
 start read look explain show tell give find search implement refactor test commit push merge
 rename replace consider ensure while whereas although though because since as if unless
-which where whenever once afterwards after before finally ideally only no
+which where whenever once afterwards after before finally ideally only no how what why
 """
 )
 _SPLIT = re.compile(r",\s+|\s+(?:and|but)\s+(?=\S)|;\s*|\s+[-\u2013\u2014]\s+|:\s+|\s*\u2014\s*")
@@ -365,6 +366,8 @@ def _vague(obj: str) -> bool:
         return True
     if re.match(r"^(?:it|them)\b", obj, re.I) and not _QUANTIFIER.search(obj):
         return True  # "use it in the checkout flow": bound to the conversation
+    if re.match(rf"^{_DET}\s+(?:\w+\s+)?ones?$", obj, re.I):
+        return True  # "the simpler one"
     return not obj or bool(_VAGUE.match(obj)) or _content_words(obj) == 0
 
 
@@ -425,7 +428,16 @@ _ALWAYS_NEVER = re.compile(
 )
 
 
+_MAKE_SURE_ALL = re.compile(
+    r"^(?:please\s+)?(?:make sure|ensure|be sure)(?:\s+that)?\s+((?:every|all|each|no)\s+\S.*)",
+    re.I,
+)
+
+
 def _r_always_never(c: str) -> Rule | None:
+    m = _MAKE_SURE_ALL.match(c)
+    if m and not _TRANSIENT_PREDICATE.search(c) and not _vague(m.group(1)):
+        return f"Make sure {m.group(1)}", "constraint"
     m = _ALWAYS_NEVER.match(c)
     if not m or _vague(m.group(5)) or _content_words(m.group(5)) < 1:
         return None
@@ -881,7 +893,8 @@ _LEXICON_COPULA = re.compile(
     r"hostname|domain|url|base url|convention|style guide|ci|deploy target|runtime|os|operating system|"
     r"shell|editor|"
     r"ide|naming convention|license|base image|docker image|cloud|provider|orm|build tool|bundler|"
-    r"target|toolchain|compiler|interpreter|monorepo tool|queue|cache|auth provider))"
+    r"target|toolchain|compiler|interpreter|monorepo tool|queue|cache|auth provider|command|"
+    r"entry ?point|script))"
     r"(?:\s+(?:in|for|on)\s+[\w-]+)?\s+"
     r"(is|are|uses|should be|must be|is not|are not|is always|is never)\s+(\S.*)",
     re.I,
@@ -929,10 +942,75 @@ def _third_person(text: str) -> str:
     return " ".join(words)
 
 
+# "it's `pnpm test`, not `npm test`": a correction naming the right command or tool.
+_CORRECTION = re.compile(
+    r"^(?:it's|it is|that's|that is|it should be|that should be)\s+(\ue000\d+\ue001|[\w.@/-]+)\s*,?\s+"
+    r"not\s+(\ue000\d+\ue001|[\w.@/-]+)$",
+    re.I,
+)
+# "tests are run with `tox`", "the frontend is built with Vite and deployed to Netlify".
+_PASSIVE_HOW = re.compile(
+    r"^((?:the\s+|our\s+|all\s+)?[\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+(?:is|are|get|gets)\s+"
+    r"(?:always\s+|usually\s+|only\s+)?(?:run|built|deployed|started|installed|managed|handled|generated|"
+    r"formatted|linted|tested|released|published|served|bundled|compiled|hosted|written|tracked|"
+    r"versioned|checked|validated|rendered|documented)\s+(?:with|via|by|using|through|on|to|in)\s+(\S.*)",
+    re.I,
+)
+# "the `scripts/` folder is for one-off maintenance scripts".
+_PURPOSE_OF = re.compile(
+    r"^(?:the\s+|our\s+)?((?:[\w\ue000\ue001./-]+\s+){0,2}?(?:folder|directory|dir|module|package|file|"
+    r"branch|bucket|repo|script|table|queue|service|\ue000\d+\ue001))\s+(?:is|are)\s+(?:only\s+)?"
+    r"(?:for|used for|meant for|reserved for)\s+(\S.*)",
+    re.I,
+)
+# "every PR needs a changelog entry", "all dates should be shown in local time".
+_QUANTIFIED_RULE = re.compile(
+    r"^(every|all|each|any|no)\s+((?:[\w\ue000\ue001./'-]+\s+){0,4}?)(?:needs?|requires?|must|should|"
+    r"has to|have to|gets?|goes|go|belongs?|is|are)\s+(\S.*)",
+    re.I,
+)
+_TRANSIENT_PREDICATE = re.compile(
+    r"\b(?:pass|passes|passing|green|committed|compiles?|works?|working|done|finished|ready|"
+    r"merged|pushed|fixed|broken|failing)\s*[.!?]*$",
+    re.I,
+)
+# "I'd like commit messages to be in the imperative mood".
+_LIKE_TO_BE = re.compile(
+    r"^i(?:'d| would)?\s*(?:like|love|want|prefer)\s+((?:[\w\ue000\ue001./-]+\s+){0,3}?[\w\ue000\ue001./-]+)\s+"
+    r"to\s+(be|stay|remain|use|follow|have|go|live|start|end)\s+(\S.*)",
+    re.I,
+)
+
+
 def _r_fact(c: str) -> Rule | None:
     m = _THIS_REPO.match(c)
     if m and not _vague(m.group(3)) and not _PROBLEM_SUBJECT.search(m.group(3).split(" ", 1)[0]):
+        modal = re.match(r"^(?:must|should)\b", m.group(2), re.I)
+        return _cap(c), "constraint" if modal else "fact"
+    m = _CORRECTION.match(c)
+    if m:
+        return f"Use {m.group(1)}, not {m.group(2)}", "preference"
+    m = _PASSIVE_HOW.match(c)
+    if (
+        m
+        and m.group(1).split()[0].lower() not in _PRONOUNS
+        and not _PROBLEM_SUBJECT.search(m.group(1))
+        and not _vague(m.group(2))
+    ):
         return _cap(c), "fact"
+    m = _PURPOSE_OF.match(c)
+    if m and not _PROBLEM_SUBJECT.search(m.group(1)) and not _vague(m.group(2)):
+        return _cap(c), "fact"
+    m = _QUANTIFIED_RULE.match(c)
+    if m and not _vague(m.group(3)) and not _TRANSIENT_PREDICATE.search(c):
+        return _cap(c), "constraint"
+    m = _LIKE_TO_BE.match(c)
+    if (
+        m
+        and not re.match(rf"^(?:{_DET}|you|it|them)\b", m.group(1), re.I)
+        and not _vague(m.group(3))
+    ):
+        return f"{_cap(m.group(1))} should {m.group(2)} {m.group(3)}", "preference"
     m = _WE_VERB.match(c)
     if m:
         verb, obj = m.group(1).lower(), m.group(2)
@@ -1123,6 +1201,15 @@ _CONDITIONAL = re.compile(
 )
 
 
+# "to run the tests, use `make test`": how things are done here.
+_PURPOSE = re.compile(
+    r"^to\s+(?:run|build|start|test|deploy|lint|format|install|release|debug|serve|launch|publish|"
+    r"regenerate|generate|update|check|typecheck|type-check|migrate|seed|reset|bump)\b[^,]{2,60},\s*"
+    r"(?:use|run|call|do|type|execute|invoke|just run)\s+(\S.*)",
+    re.I,
+)
+
+
 def _clause_rules(c: str, *, first_of_request: bool, origin: str) -> Rule | None:
     for rule in (_r_always_never, _r_negative, _r_keep, _r_failure):
         got = rule(c)
@@ -1238,9 +1325,12 @@ def _sentence_claims(sentence: str, origin: str) -> list[tuple[str, str, int]]:
     cond = _CONDITIONAL.match(s)
     if cond and not _vague(cond.group(1)):
         return [(s, "constraint", 0)]
+    purpose = _PURPOSE.match(s)
+    if purpose and mode == "statement" and not _TASKY.search(purpose.group(1)):
+        return [(s, "fact", 0)]
     out: list[tuple[str, str, int]] = []
     for i, raw in enumerate(clauses(s)):
-        c = _strip_lead(raw)
+        c = _strip_lead(raw).rstrip(" .!?")
         if not c:
             continue
         if (
