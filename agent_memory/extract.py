@@ -139,13 +139,42 @@ def _split_sentences(line: str) -> list[str]:
     return [s for s in out if s]
 
 
+def _lines(text: str) -> list[str]:
+    """Lines of prose, with hard-wrapped lines of one paragraph joined again: a line that does
+    not end a sentence, followed by one that starts in lower case, is the same sentence."""
+    out: list[str] = []
+    for raw in text.split("\n"):
+        bullet = bool(_BULLET.match(raw))
+        line = _BULLET.sub("", raw).strip()
+        if not line or line.startswith(("#", ">", "|")) or _looks_like_code(line):
+            out.append("")
+            continue
+        prev = out[-1] if out else ""
+        if prev and not bullet and line[:1].islower() and not re.search(r"[.!?:;]$", prev):
+            out[-1] = f"{prev} {line}"
+        else:
+            out.append(line)
+    return [ln for ln in out if ln]
+
+
+_STRUCTURE = re.compile(r"^\s*(?:#{1,6}\s|[-*]\s|\d+\.\s|\|.*\|)", re.M)
+
+
+def _framing(text: str) -> str:
+    """A long statement with document structure (headings, lists, tables) is mostly pasted
+    material (a spec, a plan, notes): only its first and last paragraphs are the user talking."""
+    if len(text) < 1500 or len(_STRUCTURE.findall(text)) < 6:
+        return text
+    paragraphs = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
+    if len(paragraphs) < 3:
+        return text
+    return paragraphs[0] + "\n\n" + paragraphs[-1]
+
+
 def sentences(text: str) -> list[str]:
     """Sentences of prose, skipping headings, quotes, code and log lines."""
     out: list[str] = []
-    for raw in text.split("\n"):
-        line = _BULLET.sub("", raw).strip()
-        if not line or line.startswith(("#", ">", "|")) or _looks_like_code(line):
-            continue
+    for line in _lines(text):
         out.extend(_split_sentences(line))
     if len(out) > _MAX_SENTENCES:
         # A pasted document with the instruction before or after it: read both ends.
@@ -364,7 +393,10 @@ def _vague(obj: str) -> bool:
     obj = obj.strip().rstrip(".!?,;:")
     if re.match(r"^(?:whatever|whichever|what|how|anything|something)\b", obj, re.I):
         return True
-    if re.match(r"^(?:it|them)\b", obj, re.I) and not _QUANTIFIER.search(obj):
+    scoped = re.match(
+        r"^(?:it|them)\s+(?:on|in|for|with|across|at|to)\s", obj, re.I
+    ) and _QUANTIFIER.search(obj)
+    if re.match(r"^(?:it|them)\b", obj, re.I) and not scoped:
         return True  # "use it in the checkout flow": bound to the conversation
     if re.match(rf"^{_DET}\s+(?:\w+\s+)?ones?$", obj, re.I):
         return True  # "the simpler one"
@@ -434,6 +466,16 @@ _MAKE_SURE_ALL = re.compile(
 )
 
 
+_ED_VERBS = _words("embed feed seed need proceed exceed succeed shred wed bleed breed speed heed")
+_PARTICIPLES = _words(
+    """
+written overwritten rewritten taken given broken hidden chosen forgotten driven spoken stolen
+proven shown known seen done gone made kept left sent built found held told thought brought
+bought caught taught fought sold paid meant lost won spent begun drawn grown thrown blown
+"""
+)
+
+
 def _r_always_never(c: str) -> Rule | None:
     m = _MAKE_SURE_ALL.match(c)
     if m and not _TRANSIENT_PREDICATE.search(c) and not _vague(m.group(1)):
@@ -441,8 +483,15 @@ def _r_always_never(c: str) -> Rule | None:
     m = _ALWAYS_NEVER.match(c)
     if not m or _vague(m.group(5)) or _content_words(m.group(5)) < 1:
         return None
-    if re.match(r"^(?:the|a|an|same|this|that)\b", m.group(5), re.I):
-        return None  # "always the same error": not an instruction
+    if re.match(
+        r"^(?:the|a|an|same|this|that|in|on|at|to|for|with|from|by|of|as|via)\b", m.group(5), re.I
+    ):
+        return None  # "always the same error", "never in the work tree": not an instruction
+    head = m.group(5).split(" ", 1)[0].lower().strip("*_,.;:()")
+    if (re.match(r"^[\w-]+ed$", head) and head not in _ED_VERBS) or head in _PARTICIPLES:
+        return None  # "never guessed", "never promoted on evidence alone": a description
+    if " " not in m.group(5).strip() and head not in _IMPERATIVES | _POLICY_VERBS | _WE_DONT_VERBS:
+        return None  # "never automatic": an adjective, not an instruction
     subject = (m.group(2) or "").lower()
     if subject == "you" and not (m.group(1) or m.group(3)):
         return None  # "you always add too many comments": a complaint whose rule is unstated
@@ -543,7 +592,8 @@ def _r_negative(c: str) -> Rule | None:
     if m and m.group(1).lower() in _GERUNDS and not _vague(m.group(2)):
         return f"Do not {_GERUNDS[m.group(1).lower()]} {m.group(2)}", "constraint"
     m = _NO_X.match(c)
-    if m and not _vague(m.group(1)):
+    codeish = m and re.search(r"\ue000|\w\.\w|[A-Z]", m.group(1))
+    if m and not _vague(m.group(1)) and (m.group(1).endswith("s") or codeish):
         tail = f" {m.group(2)}" if m.group(2) else ""
         return f"Do not add {m.group(1)}{tail}", "constraint"
     return None
@@ -795,7 +845,12 @@ def _r_decision(c: str) -> Rule | None:
             return _cap(obj), "decision"
         return None
     m = _DECISION_IS.match(c)
-    if m and not _vague(m.group(1)):
+    if (
+        m
+        and not _vague(m.group(1))
+        and _content_words(m.group(1)) >= 2
+        and not m.group(1).endswith("'s")
+    ):
         return _cap(m.group(1)), "decision"
     m = _SHOULD.match(c)
     if m:
@@ -965,7 +1020,7 @@ _PURPOSE_OF = re.compile(
 )
 # "every PR needs a changelog entry", "all dates should be shown in local time".
 _QUANTIFIED_RULE = re.compile(
-    r"^(every|all|each|any|no)\s+((?:[\w\ue000\ue001./'-]+\s+){0,4}?)(?:needs?|requires?|must|should|"
+    r"^(every|all|each|any|no)\s+((?:[\w\ue000\ue001./'-]+\s+){1,4}?)(?:needs?|requires?|must|should|"
     r"has to|have to|gets?|goes|go|belongs?|is|are)\s+(\S.*)",
     re.I,
 )
@@ -1346,6 +1401,14 @@ def _sentence_claims(sentence: str, origin: str) -> list[tuple[str, str, int]]:
             # "don't use X for Y, use Z": the positive half belongs to the same claim.
             out.append((c, out[-1][1], i))
             continue
+        if (
+            out
+            and out[-1][2] == i - 1
+            and re.match(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", c, re.I)
+        ):
+            # "we use JWTs in cookies, never localStorage": the contrast completes the claim.
+            out.append((c, "constraint", i))
+            continue
         got = _clause_rules(c, first_of_request=first_of_request and i == 0, origin=origin)
         if got is None and strong and (i == 0 or not out):
             got = _imperative(c)
@@ -1411,7 +1474,8 @@ def extract_claims(
     text = _INFORMAL.sub(
         lambda m: _INFORMAL_MAP[m.group(0).lower()], text[:_MAX_TEXT].translate(_QUOTES)
     )
-    text = _FENCE.sub("\n", text)
+    text = _framing(_FENCE.sub("\n", text))
+    text = re.sub(r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", text)  # markdown emphasis
     masked, spans = _mask(text)
     found: list[Candidate] = []
     if origin == "rejection":
