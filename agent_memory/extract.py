@@ -962,7 +962,7 @@ _NO_SUPPORT = re.compile(
 )
 _PORT = re.compile(
     r"^(?:the\s+)?([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+(?:runs|listens|is served|"
-    r"is running|is available|is exposed)\s+(?:on|at)\s+((?:port\s+\d{2,5}|localhost:\d{2,5}|"
+    r"is available|is exposed)\s+(?:on|at)\s+((?:port\s+\d{2,5}|localhost:\d{2,5}|"
     r"\S+:\d{2,5})\b.*)",
     re.I,
 )
@@ -1233,6 +1233,15 @@ _MEMORY_STRONG = re.compile(
     r"\s*(?:[:,\u2013\u2014-]\s*|\s+)(\S.*)",
     re.I,
 )
+_REMIND = re.compile(
+    r"^(?:(?:please|also|and)\s+)*(?:remember|don't forget|do not forget|make sure you remember)\s+to\s+(\S.*)",
+    re.I,
+)
+_HABIT = re.compile(
+    r"\b(?:before|after|whenever|every|each|always|never|any ?time|in (?:the )?future|from now on|"
+    r"going forward)\b",
+    re.I,
+)
 _MEMORY_WEAK = re.compile(
     r"^(?:note|nb|fyi|important|for (?:your )?information|for (?:the )?future reference|for reference|"
     r"(?:just\s+)?(?:so\s+)?you know|"
@@ -1346,6 +1355,10 @@ def _finish(claim: str, kind: str, spans: list[str]) -> Candidate | None:
         return None
     if _TRANSIENT.search(claim) or _DEICTIC_REF.search(claim) or _DEICTIC_NP.search(claim):
         return None
+    if re.search(r"\b(?:this|that|these|those|it|them)$", claim, re.I) and not re.match(
+        r"^(?:always|never|don't|do not)\b", claim, re.I
+    ):
+        return None  # "use subagents to parallelize this": bound to the conversation
     if re.search(r"(?<![\w-])first$", claim, re.I) and not re.match(
         r"^(?:always|never|don't|do not)\b", claim, re.I
     ):
@@ -1362,7 +1375,12 @@ def _sentence_claims(sentence: str, origin: str) -> list[tuple[str, str, int]]:
         return []
     strong = False
     m = _MEMORY_STRONG.match(s)
-    if m and not re.match(r"^(?:do|did) you remember\b", s, re.I):
+    remind = _REMIND.match(s)
+    if remind:
+        # "remember to commit when you're done" is a reminder for now; only a habit
+        # ("... before committing", "... every time") is kept as a memory.
+        s, strong = remind.group(1), bool(_HABIT.search(remind.group(1)))
+    elif m and not re.match(r"^(?:do|did) you remember\b", s, re.I):
         s, strong = m.group(1), True
     scoped = _SCOPE.sub(" ", s).strip()
     if scoped != s:
