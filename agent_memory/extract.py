@@ -245,7 +245,8 @@ now otherwise instead rather keep keeping make use using add fix see propose run
 prefer remember note check create write update remove delete change try move put go stop
 start read look explain show tell give find search implement refactor test commit push merge
 rename replace consider ensure while whereas although though because since as if unless
-which where whenever once afterwards after before finally ideally only no how what why
+which where whenever once afterwards after before finally ideally only no how what why that's it's
+there's they're he's she's what's
 """
 )
 _SPLIT = re.compile(r",\s+|\s+(?:and|but)\s+(?=\S)|;\s*|\s+[-\u2013\u2014]\s+|:\s+|\s*\u2014\s*")
@@ -310,6 +311,7 @@ _TRANSIENT = re.compile(
     r"yesterday|temporarily|for this (?:task|session|pr|change|one|commit|file|step|run|test|branch)|"
     r"just this once|for a (?:sec|second|minute|moment|bit)|in this (?:pr|commit|session|task|step)|"
     r"until (?:i|we)\b|you just|the above|above|previous|earlier|(?:for|in|on) the new \w+|"
+    r"^(?:our|the|my) (?:old|former|temporary|temp) \w+|in the old code|"
     r"last (?:one|step|change|commit|message|answer|response))\b",
     re.I,
 )
@@ -610,7 +612,9 @@ _KEEP = re.compile(
     r"components?|modules?|classes|commits?|prs?|pull requests|imports|lines|names|schemas?|"
     r"migrations|logs|output|layout|ci|pipelines?|history|branch(?:es)?|readme|changelog|endpoints?|"
     r"responses?|messages|comments|types|packages?|images?|containers?|scripts?|secrets|keys|"
-    r"credentials|tokens|env|environment|queries|database|db))\s+(\S.*)",
+    r"credentials|tokens|env|environment|queries|database|db|workers|threads|jobs|retries|timeouts?|"
+    r"concurrency|parallelism|replicas|versions?|strings|text|copy|assets|styles|constants|config files)|"
+    r"(?:all|every|each|any)\s+[\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,2}?)\s+(\S.*)",
     re.I,
 )
 
@@ -875,6 +879,13 @@ _SUBJECT_MODAL = re.compile(
     r"\s+(must|should|shall|need to|needs to|have to|has to)\s+(?:(always|never|not|only)\s+)?(\S.*)",
     re.I,
 )
+_PROJECT_NOUNS = _words(
+    """
+api app application service backend frontend database db server cli library codebase repo
+repository project ui build ci pipeline site website sdk package monorepo docs documentation
+schema infrastructure infra cluster deployment
+"""
+)
 _PRONOUNS = _words(
     """
 i we you it this that these those they he she there what which who how why everything
@@ -898,6 +909,9 @@ def _r_subject_modal(c: str) -> Rule | None:
         return None
     last = subject.split()[-1].lower()
     plural = last.endswith("s") and not last.endswith(("ss", "us", "is", "'s"))
+    generic = plural or first in ("all", "every", "each", "any", "our") or last in _PROJECT_NOUNS
+    if not generic:
+        return None  # "the function should never return null": the spec of this task
     if modal == "must" and plural and _content_words(rest) >= 1:
         return _cap(c), "constraint"
     if adverb in ("always", "never", "not", "only") or _QUANTIFIER.search(subject + " " + rest):
@@ -924,7 +938,7 @@ _WE_VERB = re.compile(
     r"(use|using|do|deploy|deploying|build|target|targeting|follow|host|ship|store|release|publish|"
     r"work with|rely on|develop on|develop in|stick to|stick with|code in|program in|maintain|"
     r"run (?:on|in|everything|all)|test with|write (?:tests|code|everything|all)|switching to|"
-    r"moving to|migrating to|standardi[sz]ing on)\s+(\S.*)",
+    r"moving to|migrating to|standardi[sz]ing on|migrating from|moving from|switching from)\s+(\S.*)",
     re.I,
 )
 _OUR_X = re.compile(
@@ -1008,7 +1022,9 @@ _PASSIVE_HOW = re.compile(
     r"^((?:the\s+|our\s+|all\s+)?[\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+(?:is|are|get|gets)\s+"
     r"(?:always\s+|usually\s+|only\s+)?(?:run|built|deployed|started|installed|managed|handled|generated|"
     r"formatted|linted|tested|released|published|served|bundled|compiled|hosted|written|tracked|"
-    r"versioned|checked|validated|rendered|documented)\s+(?:with|via|by|using|through|on|to|in)\s+(\S.*)",
+    r"versioned|checked|validated|rendered|documented|done|handled)\s+(?:with|via|by|using|through|on|to|in)\s+"
+    r"(\S.*)|^((?:the\s+|our\s+|all\s+)?[\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+"
+    r"(?:goes|go|runs|run|happens|happen)\s+(?:through|via)\s+(\S.*)",
     re.I,
 )
 # "the `scripts/` folder is for one-off maintenance scripts".
@@ -1046,11 +1062,12 @@ def _r_fact(c: str) -> Rule | None:
     if m:
         return f"Use {m.group(1)}, not {m.group(2)}", "preference"
     m = _PASSIVE_HOW.match(c)
+    subject, how = (m.group(1) or m.group(3), m.group(2) or m.group(4)) if m else ("", "")
     if (
         m
-        and m.group(1).split()[0].lower() not in _PRONOUNS
-        and not _PROBLEM_SUBJECT.search(m.group(1))
-        and not _vague(m.group(2))
+        and subject.split()[0].lower() not in _PRONOUNS
+        and not _PROBLEM_SUBJECT.search(subject)
+        and not _vague(how)
     ):
         return _cap(c), "fact"
     m = _PURPOSE_OF.match(c)
@@ -1077,9 +1094,20 @@ def _r_fact(c: str) -> Rule | None:
         ):
             return None
         if verb == "do" and (
-            _content_words(obj) > 4 or re.match(r"^(?:not|this|that|it|so|the same)\b", obj, re.I)
+            _content_words(obj) > 4
+            or re.match(
+                r"^(?:not|this|that|it|so|the same|have|need|want|know|think|get|see|like)\b",
+                obj,
+                re.I,
+            )
         ):
             return None
+        if re.match(
+            r"^(?:a lot of|lots of|too much|too many|a bunch of|plenty of|some|way too)\b",
+            obj,
+            re.I,
+        ):
+            return None  # "we use a lot of global state": a description of the code, not a choice
         claim = re.sub(r"^we(?:'re| are)\s+using\b", "We use", c, flags=re.I)
         if verb.split(" ", 1)[0].endswith("ing") and verb != "using":
             return _cap(claim), "decision"
@@ -1153,7 +1181,7 @@ def _r_fact(c: str) -> Rule | None:
 _FAIL_VERBS = (
     r"fails|fail|failed|is failing|are failing|keeps failing|keep failing|always fails|breaks|break|"
     r"is broken|are broken|crashes|crash|crashed|keeps crashing|errors(?: out)?|error out|times out|"
-    r"time out|timed out|hangs|hang|does not work|"
+    r"time out|timed out|hangs|hang|does not work|is flaky|are flaky|flakes|gets flaky|"
     r"doesn't work|do not work|don't work|will not (?:start|build|compile|run|work|load)|"
     r"won't (?:start|build|compile|run|work|load)|cannot (?:find|resolve|connect|load|import|start|open)|"
     r"can't (?:find|resolve|connect|load|import|start|open)|throws|raises|returns (?:a |an )?"
@@ -1198,7 +1226,7 @@ _KNOWN_ISSUE = re.compile(
 )
 
 
-def _r_failure(c: str) -> Rule | None:
+def _r_failure(c: str, *, bug_report: bool = False) -> Rule | None:
     m = _KEEP_GETTING.match(c) or _GETTING_WHEN.match(c)
     if (
         m
@@ -1211,7 +1239,7 @@ def _r_failure(c: str) -> Rule | None:
     if m:
         return _cap(f"{m.group(1)} fails when {m.group(2)}"), "failure"
     m = _FAIL_SUBJECT.match(c)
-    if m:
+    if m and not bug_report:  # "X crashes when I click save, please fix": a task, not a memory
         subject, rest = m.group(1), m.group(3)
         first = subject.split()[0].lower()
         if first in _PRONOUNS or first in ("nothing", "everything", "something", "stuff"):
@@ -1257,6 +1285,11 @@ _SCOPE = re.compile(
     r"(?=[\s,:;.!?]|$)[\s,:;]*",
     re.I,
 )
+# "whenever I click save, nothing happens": a consequent that reports instead of instructing.
+_OBSERVATION = re.compile(
+    r"^(?:the|a|an|nothing|it|this|that|i|we|they|there|my|our|everything|something|some|all)\b",
+    re.I,
+)
 _CONDITIONAL = re.compile(
     r"^(?:whenever|every time|each time|any ?time|before (?:you\s+|we\s+)?(?:commit|push|merg|deploy|releas|"
     r"open|creat)\w*|after (?:you\s+|we\s+)?(?:edit|chang|modif|commit|push|touch|updat|add)\w*|"
@@ -1274,11 +1307,16 @@ _PURPOSE = re.compile(
 )
 
 
-def _clause_rules(c: str, *, first_of_request: bool, origin: str) -> Rule | None:
-    for rule in (_r_always_never, _r_negative, _r_keep, _r_failure):
+def _clause_rules(
+    c: str, *, first_of_request: bool, origin: str, bug_report: bool = False
+) -> Rule | None:
+    for rule in (_r_always_never, _r_negative, _r_keep):
         got = rule(c)
         if got:
             return got
+    got = _r_failure(c, bug_report=bug_report)
+    if got:
+        return got
     got = _r_preference(c, first_of_request=first_of_request, origin=origin)
     if got:
         return got
@@ -1368,7 +1406,9 @@ def _finish(claim: str, kind: str, spans: list[str]) -> Candidate | None:
     return Candidate(claim, kind, "stated")
 
 
-def _sentence_claims(sentence: str, origin: str) -> list[tuple[str, str, int]]:
+def _sentence_claims(
+    sentence: str, origin: str, bug_report: bool = False
+) -> list[tuple[str, str, int]]:
     """(claim, kind, clause index) for one sentence."""
     s = _strip_lead(sentence)
     if not s:
@@ -1396,13 +1436,16 @@ def _sentence_claims(sentence: str, origin: str) -> list[tuple[str, str, int]]:
     if first_of_request:
         s = _REQUEST.sub("", s, count=1)
     cond = _CONDITIONAL.match(s)
-    if cond and not _vague(cond.group(1)):
+    if cond and not _vague(cond.group(1)) and not _OBSERVATION.match(cond.group(1)):
         return [(s, "constraint", 0)]
     purpose = _PURPOSE.match(s)
     if purpose and mode == "statement" and not _TASKY.search(purpose.group(1)):
         return [(s, "fact", 0)]
     out: list[tuple[str, str, int]] = []
-    for i, raw in enumerate(clauses(s)):
+    parts = clauses(s)
+    head = _SUBJECT_NP.match(parts[0]) if parts else None
+    subject_np = head.group(1)[:1].lower() + head.group(1)[1:] if head else None
+    for i, raw in enumerate(parts):
         c = _strip_lead(raw).rstrip(" .!?")
         if not c:
             continue
@@ -1427,7 +1470,18 @@ def _sentence_claims(sentence: str, origin: str) -> list[tuple[str, str, int]]:
             # "we use JWTs in cookies, never localStorage": the contrast completes the claim.
             out.append((c, "constraint", i))
             continue
-        got = _clause_rules(c, first_of_request=first_of_request and i == 0, origin=origin)
+        got = _clause_rules(
+            c, first_of_request=first_of_request and i == 0, origin=origin, bug_report=bug_report
+        )
+        if (
+            got
+            and i > 0
+            and subject_np
+            and re.search(r"\bit\b", got[0])
+            and re.match(r"^(?:never|don't|do not|always|avoid|only)\b", got[0], re.I)
+        ):
+            # "the seed script wipes the db, so never run it against prod": say what "it" is.
+            got = (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1])
         if got is None and strong and (i == 0 or not out):
             got = _imperative(c)
         if got is None and (weak or strong) and i == 0 and mode == "statement":
@@ -1439,6 +1493,11 @@ def _sentence_claims(sentence: str, origin: str) -> list[tuple[str, str, int]]:
     return out
 
 
+_SUBJECT_NP = re.compile(
+    r"^((?:the|our)\s+(?:[\w\ue000\ue001./-]+\s+){0,3}?[\w\ue000\ue001./-]+)\s+"
+    r"(?:is|are|has|have|does|can|will|\w+s)\b",
+    re.I,
+)
 _KIND_RANK = {"constraint": 4, "preference": 3, "decision": 2, "failure": 1, "fact": 0}
 _LOWER_OK = re.compile(
     r"^(?:don't|do|always|never|only|use|keep|prefer|avoid|make|migrate|switch|move|stick|support|"
@@ -1483,6 +1542,13 @@ _INFORMAL_MAP = {
 _INFORMAL = re.compile(r"\b(?:" + "|".join(_INFORMAL_MAP) + r")\b", re.I)
 
 
+_FIX_REQUEST = re.compile(
+    r"\b(?:(?:please|pls|can you|could you)\s+(?:\w+\s+)?(?:fix|debug|investigate|look into|check)|"
+    r"fix (?:it|this|that)|any idea|what's going on|why (?:does|is|do)|help me)\b",
+    re.I,
+)
+
+
 def extract_claims(
     text: str, *, origin: str = "prompt", rejected_command: str | None = None
 ) -> list[Candidate]:
@@ -1502,12 +1568,13 @@ def extract_claims(
             cand = _finish(special[0], special[1], spans)
             if cand:
                 found.append(cand)
+    bug_report = bool(_FIX_REQUEST.search(masked))
     for sentence in sentences(masked):
         if found and origin == "rejection" and sentence.strip() == masked.strip():
             continue  # the whole reason was the special "use X" shape
         group: list[Candidate] = []
         last = -2
-        for claim, kind, index in _sentence_claims(sentence, origin):
+        for claim, kind, index in _sentence_claims(sentence, origin, bug_report):
             cand = _finish(claim, kind, spans)
             if cand is None:
                 last = -2
@@ -1735,16 +1802,41 @@ def _failure_atoms(
 # --- atoms ------------------------------------------------------------------------------------
 
 
+def _anchor(text: str, focus: str | None) -> int:
+    """Where in the statement the claim came from (best effort), for the quote window."""
+    if not focus:
+        return -1
+    low = text.lower()
+    at = low.find(focus.lower()[:40])
+    if at >= 0:
+        return at
+    words = sorted(re.findall(r"[\w`.-]{5,}", focus), key=len, reverse=True)
+    for word in words[:3]:
+        at = low.find(word.lower())
+        if at >= 0:
+            return at
+    return -1
+
+
 def _quote(text: str, focus: str | None) -> str:
+    """The redacted statement, ≤ MAX_QUOTE characters, centred on the claim's source. A long
+    statement is cut to a generous window *before* redaction (bounded cost) and trimmed after,
+    so a secret straddling the window's edge never reaches the quote."""
     from agent_memory.redact import redact
 
-    redacted = redact(text)[0]
-    if len(redacted) <= MAX_QUOTE:
-        return redacted
-    at = redacted.lower().find(focus.lower()[:40]) if focus else -1
-    start = max(0, min(at - MAX_QUOTE // 3, len(redacted) - MAX_QUOTE)) if at >= 0 else 0
-    piece = redacted[start : start + MAX_QUOTE - 2]
-    return ("\u2026" if start else "") + piece + "\u2026"
+    if len(text) <= MAX_QUOTE:
+        return redact(text)[0]
+    at = max(_anchor(text, focus), 0)
+    lo = max(0, at - 3 * MAX_QUOTE)
+    window = redact(text[lo : at + 4 * MAX_QUOTE])[0]
+    # The claim sits 3 quotes into the window, so the quote (centred on it) never touches the
+    # window's cut edges. Redaction may shift offsets a little; the centre stays close.
+    centre = min(at - lo, len(window))
+    begin = max(0, min(centre - MAX_QUOTE // 3, len(window) - MAX_QUOTE + 2))
+    piece = window[begin : begin + MAX_QUOTE - 2]
+    head = "\u2026" if lo + begin > 0 else ""
+    tail = "\u2026" if lo + begin + len(piece) < len(text) else ""
+    return head + piece + tail
 
 
 def _atom(
