@@ -337,7 +337,8 @@ _STATUS_VALUE = re.compile(
     r"missing|stuck|flaky|flakey|outdated|weird|strange|different|correct|right|messed|unavailable|"
     r"offline|online|full|huge|large|small|still|now|currently|already|again|also|too|very|really|"
     r"pretty|quite|so|kinda|bad|good|great|better|worse|working|running|gone|back|fixed|updated|"
-    r"changed|confusing|unclear|a mess|a bit|a little|kind of|sort of)\b",
+    r"changed|confusing|unclear|a mess|a bit|a little|kind of|sort of|expired|invalid|revoked|valid|"
+    r"unset|set|not set|required|needed|wrong|leaked|compromised|rotated|deleted|gone|lost)\b",
     re.I,
 )
 _PROBLEM_SUBJECT = re.compile(
@@ -963,7 +964,8 @@ _LEXICON_COPULA = re.compile(
     r"shell|editor|"
     r"ide|naming convention|license|base image|docker image|cloud|provider|orm|build tool|bundler|"
     r"target|toolchain|compiler|interpreter|monorepo tool|queue|cache|auth provider|command|"
-    r"entry ?point|script))"
+    r"entry ?point|script|key|api key|access key|token|password|secret|account|username|user name|"
+    r"client id|project id|org|organi[sz]ation|bucket|cluster|namespace|tenant))"
     r"(?:\s+(?:in|for|on)\s+[\w-]+)?\s+"
     r"(is|are|uses|should be|must be|is not|are not|is always|is never)\s+(\S.*)",
     re.I,
@@ -1154,7 +1156,13 @@ def _r_fact(c: str) -> Rule | None:
         ):
             return _cap(c), "fact"
     m = _LEXICON_COPULA.match(c)
-    if m and not _vague(m.group(3)) and not _STATUS_VALUE.match(m.group(3)):
+    value = m.group(3) if m else ""
+    if (
+        m
+        and not _vague(value)
+        and not _STATUS_VALUE.match(value)
+        and not re.match(r"^to\s", value, re.I)
+    ):
         return _cap(c), "constraint" if m.group(2).lower() in ("should be", "must be") else "fact"
     m = _NO_SUPPORT.match(c)
     if m and m.group(1).split()[0].lower() not in _PRONOUNS and not _vague(m.group(2)):
