@@ -38,6 +38,10 @@ _MAX_TEXT = 12000  # a longer "prompt" is a pasted document; only its head is re
 _MAX_SENTENCES = 200  # of prose; a longer statement keeps its head and its tail
 
 
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 @dataclass(frozen=True)
 class Candidate:
     claim: str
@@ -90,40 +94,22 @@ _LOGLIKE = re.compile(
 )
 
 
+_NOT_WORDY = re.compile(r"[^a-zA-Z\u00c0-\u024f\s,.'?!\ue000\ue001-]")
+
+
 def _looks_like_code(line: str) -> bool:
     if _LOGLIKE.match(line) or re.match(r"^(?: {4,}|\t)\S", line):
         return True
     if len(line) < 24:
         return False
-    wordy = sum(1 for c in line if c.isalpha() or c.isspace() or c in ",.'?!-\ue000\ue001")
-    return wordy / len(line) < 0.72
+    other = len(_NOT_WORDY.findall(line))
+    return other / len(line) > 0.28
 
 
-_ABBREV = frozenset(
-    [
-        "e.g",
-        "i.e",
-        "etc",
-        "vs",
-        "cf",
-        "approx",
-        "incl",
-        "esp",
-        "fig",
-        "no",
-        "nr",
-        "mr",
-        "mrs",
-        "ms",
-        "dr",
-        "st",
-        "eg",
-        "ie",
-        "resp",
-        "min",
-        "max",
-        "ca",
-    ]
+_ABBREV = _words(
+    """
+e.g i.e etc vs cf approx incl esp fig no nr mr mrs ms dr st eg ie resp min max ca
+"""
 )
 
 
@@ -230,10 +216,6 @@ def _strip_lead(text: str) -> str:
     return text
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 # --- clause splitting ---------------------------------------------------------------------
 
 _STARTERS = _words(
@@ -253,6 +235,8 @@ _SPLIT = re.compile(r",\s+|\s+(?:and|but)\s+(?=\S)|;\s*|\s+[-\u2013\u2014]\s+|:\
 
 
 def _depths(text: str) -> list[int]:
+    if not any(ch in text for ch in '([{"'):
+        return [0] * len(text)
     depth, out, quoted = 0, [], False
     for ch in text:
         if ch in "([{":
