@@ -20,6 +20,7 @@ Redaction runs on every claim and quote before an atom exists (spec §6 rule 1).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections import Counter
@@ -1547,6 +1548,16 @@ def extract_claims(
     """Candidate claims in one user statement (pure, deterministic; no I/O, no clock)."""
     if not text or not text.strip():
         return []
+    # Sessions repeat themselves ("continue", "yes", the same instruction again): memoise.
+    return list(_extract_cached(text, origin, rejected_command))
+
+
+@functools.lru_cache(maxsize=4096)
+def _extract_cached(text: str, origin: str, rejected_command: str | None) -> tuple[Candidate, ...]:
+    return tuple(_extract(text, origin, rejected_command))
+
+
+def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:
     text = _INFORMAL.sub(
         lambda m: _INFORMAL_MAP[m.group(0).lower()], text[:_MAX_TEXT].translate(_QUOTES)
     )

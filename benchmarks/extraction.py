@@ -166,6 +166,42 @@ def speed(target_mb: float = 10.0, repeat: int = 3) -> dict[str, Any]:
     }
 
 
+def prompts_only_speed(target_mb: float = 10.0) -> dict[str, Any]:
+    """Worst case: a transcript made of nothing but typed prompts (real ones hold a few hundred
+    prompts among megabytes of tool traffic), built from the fixtures' own user statements."""
+    from agent_memory.transcripts import iter_statements
+
+    texts = [s.text for p in sorted(TRANSCRIPTS.rglob("*.jsonl")) for s in iter_statements(p)]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "projects" / "-bench" / "11111111-0000-0000-0000-000000000000.jsonl"
+        path.parent.mkdir(parents=True)
+        size = prompts = 0
+        with path.open("w", encoding="utf-8") as fh:
+            while size < target_mb * 1024 * 1024:
+                for i, text in enumerate(texts):
+                    # A per-line marker keeps every prompt distinct (no help from repetition).
+                    rec = {
+                        "type": "user",
+                        "sessionId": "s",
+                        "timestamp": "2026-01-01T00:00:00Z",
+                        "message": {"role": "user", "content": f"{text} (#{prompts}-{i})"},
+                    }
+                    line = json.dumps(rec) + "\n"
+                    fh.write(line)
+                    size += len(line.encode())
+                    prompts += 1
+        start = time.perf_counter()
+        result = extract_transcript(path, "bench")
+        seconds = time.perf_counter() - start
+    return {
+        "bytes": size,
+        "prompts": prompts,
+        "seconds": seconds,
+        "mb_per_s": size / 1024 / 1024 / seconds,
+        "atoms": len(result.atoms),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true")
@@ -177,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     report = score()
     if not args.no_speed:
         report["speed"] = speed()
+        report["speed_prompts_only"] = prompts_only_speed()
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -204,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"speed: {sp['bytes'] / 1024 / 1024:.1f} MB in {sp['seconds']:.3f} s = {sp['mb_per_s']:.1f} MB/s "
             f"({sp['atoms']} atoms)"
+        )
+        wp = report["speed_prompts_only"]
+        print(
+            f"worst case, prompts only: {wp['bytes'] / 1024 / 1024:.1f} MB ({wp['prompts']} prompts) in "
+            f"{wp['seconds']:.2f} s = {wp['mb_per_s']:.1f} MB/s"
         )
     return 0
 
