@@ -12,7 +12,8 @@ pasted blob or a giant tool result, never a typed prompt. Unreadable lines (trun
 invalid UTF-8, NUL padding, non-object JSON) are skipped and counted in `skipped_lines`.
 
 Only the user's own words are statements (DESIGN.md "Claude Code integration"): typed prompts
-and tool-rejection reasons. Everything the harness, a hook or an agent wrote into a `user`
+(including 2.1.x `queued_command` attachments, a prompt typed while the agent worked, which has no
+`user` row), `#` memory notes and tool-rejection reasons. Everything the harness, a hook or an agent wrote into a `user`
 record is filtered here, so memory never learns from itself.
 """
 
@@ -388,11 +389,33 @@ def rejection_texts(data: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
+def queued_prompt(data: dict[str, Any]) -> str | None:
+    """A prompt typed while the agent was working. 2.1.x folds it into the running turn as an
+    `attachment` of type `queued_command` (origin human) and writes no `user` row for it. Every
+    other attachment (hook output, context, skill listings, reminders) is not the user's."""
+    attachment = data.get("attachment")
+    if data.get("type") != "attachment" or not isinstance(attachment, dict):
+        return None
+    if attachment.get("type") != "queued_command" or attachment.get("isMeta") or data.get("isMeta"):
+        return None
+    if attachment.get("commandMode", "prompt") != "prompt":
+        return None
+    origin = attachment.get("origin")
+    if isinstance(origin, dict) and origin.get("kind", "human") != "human":
+        return None
+    prompt = attachment.get("prompt")
+    text = prompt if isinstance(prompt, str) else _block_text(prompt)
+    return clean_prompt(text) if text else None
+
+
 def statement_text(record: dict[str, Any]) -> str | None:
     """The user's words in one record (prompt, memory note or rejection reason), or None.
     Used by `inspect --why` to re-read a back-pointer's line."""
     if not isinstance(record, dict):
         return None
+    queued = queued_prompt(record)
+    if queued:
+        return queued
     texts = [t for _, t in prompt_texts(record)] + [r for _, r in rejection_texts(record)]
     return "\n".join(texts) if texts else None
 
@@ -426,6 +449,15 @@ def iter_events(
         kind = data.get("type")
         if kind == "assistant":
             _note_tool_uses(data, pending)
+            continue
+        if kind == "attachment":
+            queued = queued_prompt(data)
+            if queued:
+                cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
+                version = data.get("version") if isinstance(data.get("version"), str) else None
+                yield Statement(
+                    rec.line, queued, ts, _session_of(data, path, session), "prompt", cwd, version
+                )
             continue
         if kind != "user":
             continue

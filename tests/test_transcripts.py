@@ -393,3 +393,64 @@ def test_find_transcripts_covers_root_subdirs_worktrees_and_subagents(
     found = T.find_transcripts(repo / "sub")
     assert sorted(found) == sorted(expected)
     assert T.find_transcripts(tmp_path / "no-such-dir") == []
+
+
+def test_prompts_typed_while_the_agent_works_are_statements(tmp_path: Path) -> None:
+    """2.1.x folds a prompt typed mid-turn into an `attachment` (queued_command) with no user row;
+    every other attachment is hook or harness output."""
+    base = {"type": "attachment", "sessionId": "s-1", "timestamp": "2026-03-01T10:00:05Z"}
+    path = _write(
+        tmp_path / "s.jsonl",
+        [
+            {
+                **base,
+                "attachment": {
+                    "type": "queued_command",
+                    "commandMode": "prompt",
+                    "origin": {"kind": "human"},
+                    "prompt": "no, use pnpm for this repo",
+                },
+            },
+            {
+                **base,
+                "attachment": {
+                    "type": "queued_command",
+                    "prompt": [{"type": "text", "text": "never push to main"}],
+                },
+            },
+            {
+                **base,
+                "attachment": {
+                    "type": "queued_command",
+                    "commandMode": "task-notification",
+                    "prompt": "<task-notification>done</task-notification>",
+                },
+            },
+            {
+                **base,
+                "attachment": {
+                    "type": "queued_command",
+                    "origin": {"kind": "agent"},
+                    "prompt": "always X",
+                },
+            },
+            {
+                **base,
+                "attachment": {
+                    "type": "queued_command",
+                    "prompt": "<command-name>/clear</command-name>",
+                },
+            },
+            {
+                **base,
+                "attachment": {"type": "hook_additional_context", "content": ["always use yarn"]},
+            },
+            {**base, "attachment": {"type": "hook_success", "stdout": "never use npm"}},
+        ],
+    )
+    got = [(s.line, s.origin, s.text) for s in T.iter_statements(path)]
+    assert got == [(1, "prompt", "no, use pnpm for this repo"), (2, "prompt", "never push to main")]
+    assert (
+        T.statement_text(json.loads(path.read_text().splitlines()[0]))
+        == "no, use pnpm for this repo"
+    )
