@@ -12,6 +12,11 @@ nothing; the rules below fire on statement *shapes* that carry something durable
   until told otherwise …, whenever X, Y;
 - failures: "X fails when Y", "I keep getting X", and shell errors whose signature recurs.
 
+Adjacent claims of one sentence become one line ("main auto-deploys, so never push there");
+a pasted structured document is read only at its framing paragraphs; conversation-bound text
+("these variables", "for now", "the simpler one", "use it here") is dropped, because a memory
+line must stand alone.
+
 Claims keep their negation (`Don't`, `Never`, `not`), keep code spans verbatim, drop
 politeness and first-person framing, and stay ≤ 200 characters. `confidence` is `stated` for
 the user's words and `observed` for inferred failures; never `verified` (spec §9.2).
@@ -23,7 +28,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -1980,10 +1984,6 @@ def extract_transcript(
         error = error or f"{type(exc).__name__}: {exc}"
         atoms = []
     return ExtractResult(atoms, stats.skipped_lines, stats, len(statements), len(errors), error)
-
-
-def kinds_count(atoms: Iterable[Atom]) -> dict[str, int]:
-    return dict(sorted(Counter(a["kind"] for a in atoms).items()))
 
 
 __all__ = [
