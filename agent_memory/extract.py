@@ -1566,8 +1566,9 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         lambda m: _INFORMAL_MAP[m.group(0).lower()], text[:_MAX_TEXT].translate(_QUOTES)
     )
     text = _framing(_FENCE.sub("\n", text))
-    text = re.sub(r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", text)  # markdown emphasis
     masked, spans = _mask(text)
+    # Markdown emphasis is noise in a claim; code spans are already masked, so `a__b` survives.
+    masked = re.sub(r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", masked)
     found: list[Candidate] = []
     if origin == "rejection":
         special = _rejection_claim(masked, rejected_command)
@@ -1727,7 +1728,8 @@ def _rejection_claim(reason: str, rejected_command: str | None) -> Rule | None:
 _ERRORISH = re.compile(
     r"(?i)\b(?:error|exception|fatal|failed|failure|not found|no such file|permission denied|cannot|"
     r"can't|could not|couldn't|unable to|refused|timed out|segmentation fault|panic|denied|"
-    r"not recognized|unknown command|command not found|no module named|missing)\b"
+    r"not recognized|unknown command|command not found|no module named|missing|ERR!|"
+    r"E(?:ACCES|NOENT|CONNREFUSED|ADDRINUSE|PERM|TIMEDOUT|NOTFOUND|CONNRESET|RESOLVE))\b"
 )
 _NOISE_LINE = re.compile(
     r"(?i)^(?:warn(?:ing)?\b|time=|level=|[=\-_*#~]{3,}|platform |rootdir:|configfile:|plugins:|"
@@ -1738,6 +1740,17 @@ _TEST_NOISE = re.compile(
     r"::\S+ FAILED|^E\s{2,}|assert(?:ion)?\b"
 )
 _PY_EXC = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b:?.*$")
+
+
+# The code under edit talking (type checker, linter, a failing assertion, a bug's exception):
+# it changes with every edit and says nothing durable about the environment.
+_CODE_DIAGNOSTIC = re.compile(
+    r"^\S+\.\w{1,5}:\d+(?::\d+)?\b|\s-\s(?:error|warning):|^(?:error|warning)\[[\w-]+\]|^[A-Z]{1,4}\d{3,4}\b|"
+    r"^(?:AssertionError|TypeError|ValueError|AttributeError|KeyError|IndexError|NameError|SyntaxError|"
+    r"IndentationError|UnboundLocalError|ZeroDivisionError|RecursionError|NotImplementedError)\b|"
+    r"^ImportError: cannot import name|\b(?:is not assignable|is possibly unbound|is unknown|"
+    r"has no attribute|expected \d+ arguments?|Type of \")",
+)
 
 
 def failure_signature(text: str) -> str | None:
@@ -1760,7 +1773,7 @@ def failure_signature(text: str) -> str | None:
             ):
                 pick = ln
                 break
-    if pick is None:
+    if pick is None or _CODE_DIAGNOSTIC.search(pick):
         return None
     sig = re.sub(r"\x1b\[[0-9;]*m", "", pick)
     sig = re.sub(

@@ -614,6 +614,11 @@ def test_a_single_tool_error_is_noise() -> None:
             "ModuleNotFoundError: No module named 'yaml'",
         ),
         ("===== test session starts =====\n3 failed, 10 passed in 2.1s", None),
+        ("src/a.ts:3:5 - error TS2322: Type 'x' is not assignable to type 'y'.", None),
+        ('Traceback (most recent call last):\n  File "x.py", line 1\nTypeError: bad operand', None),
+        ("Exit code 1\nSIM115 Use a context manager for opening files", None),
+        ("npm ERR! code EACCES", "npm ERR! code EACCES"),
+        ("Error: connect ECONNREFUSED 127.0.0.1:5432", "Error: connect ECONNREFUSED N:N"),
         ("ok", None),
     ],
 )
