@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from conftest import TRANSCRIPTS, git
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from agent_memory import transcripts as T
 from agent_memory.transcripts import ReadStats, Statement, ToolError
@@ -454,3 +456,73 @@ def test_prompts_typed_while_the_agent_works_are_statements(tmp_path: Path) -> N
         T.statement_text(json.loads(path.read_text().splitlines()[0]))
         == "no, use pnpm for this repo"
     )
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=30),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_shapes = st.fixed_dictionaries(
+    {"type": st.sampled_from(["user", "assistant", "attachment", "system", "summary", "x-future"])},
+    optional={
+        "message": st.one_of(
+            _json,
+            st.fixed_dictionaries(
+                {
+                    "content": st.one_of(
+                        st.text(max_size=80),
+                        st.lists(
+                            st.one_of(
+                                _json,
+                                st.fixed_dictionaries(
+                                    {
+                                        "type": st.sampled_from(
+                                            ["text", "tool_result", "tool_use", "image"]
+                                        ),
+                                        "text": st.one_of(st.text(max_size=60), _json),
+                                        "content": _json,
+                                        "is_error": _json,
+                                        "tool_use_id": _json,
+                                        "id": _json,
+                                        "name": _json,
+                                        "input": _json,
+                                    }
+                                ),
+                            ),
+                            max_size=3,
+                        ),
+                    )
+                }
+            ),
+        ),
+        "attachment": _json,
+        "timestamp": st.one_of(st.text(max_size=30), _json),
+        "sessionId": _json,
+        "isMeta": _json,
+        "isSidechain": _json,
+        "toolUseResult": _json,
+        "cwd": _json,
+    },
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(records=st.lists(_shapes, max_size=8))
+def test_any_record_shape_is_read_without_raising(
+    tmp_path: Path, records: list[dict[str, Any]]
+) -> None:
+    from agent_memory.extract import extract_transcript
+
+    path = tmp_path / "shapes.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    stats = ReadStats()
+    events = list(T.iter_events(path, stats))
+    assert stats.records == len(records)
+    for event in events:
+        event.text.encode("utf-8")
+    extract_transcript(path, "p")  # strict mode: raises only on I/O
