@@ -148,7 +148,7 @@ def _recheck(text: str, spans: list[_Cand]) -> list[_Cand]:
 
 
 class _Ctx:
-    __slots__ = ("text", "low", "out", "idents", "ident_end")
+    __slots__ = ("text", "low", "out", "idents", "ident_end", "until", "pem_end")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -159,6 +159,17 @@ class _Ctx:
         self.out: list[_Cand] = []
         self.idents: set[tuple[int, int]] = set()
         self.ident_end = -1
+        # per parser: the end of the region it has already read, so a keyword repeated inside
+        # that region is not read again (this keeps the work linear on repetitive input)
+        self.until: dict[str, int] = {}
+        self.pem_end: tuple[int, int] | None = None  # (searched from, END found at or -1)
+
+    def seen(self, name: str, pos: int) -> bool:
+        return pos < self.until.get(name, -1)
+
+    def mark(self, name: str, end: int) -> None:
+        if end > self.until.get(name, -1):
+            self.until[name] = end
 
     def add(self, s: int, e: int, rule: str, pri: int) -> None:
         if e > s:
@@ -240,6 +251,14 @@ class _Engine:
             (rule, re.compile(p), ent, re.compile(b) if b else None) for rule, p, ent, b in R.SCANS
         ]
         self.vendor_shapes = {v: re.compile(p) for v, p in R.VENDOR_SHAPES.items()}
+        self.vendor_of_name = {n: rule for rule, names in R.VENDORS for n in names}
+        # longest names first, so "sumologic" is not read as "sumo" + "logic"
+        by_len = sorted(self.vendor_of_name, key=len, reverse=True)
+        self.vendor_rx = re.compile("|".join(re.escape(n) for n in by_len))
+        grams7 = {q[i : i + 7] for q in R.SEQUENCES for i in range(len(q) - 6)}
+        grams9 = {q[i : i + 9] for q in R.SEQUENCES for i in range(len(q) - 8)}
+        self.seq7 = re.compile(_trie(sorted(grams7)))
+        self.seq9 = re.compile(_trie(sorted(grams9)))
 
 
 _ENGINE: _Engine | None = None
@@ -306,6 +325,22 @@ def _scan(text: str) -> list[_Cand]:
 # value tests
 
 
+def _memo(fn: Callable[[str], bool]) -> Callable[[str], bool]:
+    """Remember a value test: repetitive input (logs, generated files) repeats its values."""
+    cache: dict[str, bool] = {}
+
+    def wrapper(value: str) -> bool:
+        hit = cache.get(value)
+        if hit is None:
+            if len(cache) > 4096:
+                cache.clear()
+            hit = cache[value] = fn(value)
+        return hit
+
+    wrapper.__doc__ = fn.__doc__
+    return wrapper
+
+
 def _entropy(s: str) -> float:
     if not s:
         return 0.0
@@ -347,6 +382,7 @@ def _wordlike(w: str) -> bool:
 _INTERLEAVED = re.compile(r"[A-Za-z]\d+(?=[A-Za-z])")
 
 
+@_memo
 def _wordy(value: str) -> bool:
     """Made of words (identifiers, prose, dotted names), not of random characters."""
     alnum = sum(1 for c in value if c.isalnum())
@@ -381,6 +417,7 @@ _UUID_RX = re.compile(
 )
 
 
+@_memo
 def _placeholder(value: str) -> bool:
     v = value.strip()
     low = v.lower()
@@ -396,16 +433,14 @@ def _placeholder(value: str) -> bool:
         return True
     if any(len(set(c.group(1))) > 1 for c in _CHUNKS.finditer(v)):
         return True
-    for seq in R.SEQUENCES:
-        for i in range(0, len(seq) - 6):
-            if seq[i : i + 7] in low:
-                return True
+    if _engine().seq7.search(low):
+        return True
     words = _words(v)
     letters = [w for w in words if not w.isdigit()]
     if letters and all(w in R.PLACEHOLDER_WORDS for w in letters):
         return True
     hits = sum(len(w) for w in letters if w in R.PLACEHOLDER_WORDS and len(w) >= 4)
-    return hits >= 4 and hits >= 0.3 * sum(len(w) for w in letters)
+    return hits >= 4 and hits >= 0.6 * sum(len(w) for w in letters)
 
 
 def _classes(v: str) -> int:
@@ -460,6 +495,24 @@ def _password_like(value: str, quoted: bool) -> bool:
 # token rules
 
 
+_TOKEN_FILLER = re.compile(r"[xX]{4}|\*{3}|#{3}|\.{3}|…|(\d{2,6})\1{2}|(.)\2{7}")
+
+
+def _token_placeholder(tok: str, rule: str) -> bool:
+    """A vendor-shaped string that is visibly a placeholder: `ghp_xxxx…`, `GR1348941123123…`,
+    runs of one character, documented sample keys. (A long structured token is otherwise
+    taken as real even with little entropy: the prefix and length already say what it is.)"""
+    if _sample(tok) or MARKER_PREFIX in tok:
+        return True
+    if rule == "aws-access-key" and tok.endswith("EXAMPLE"):
+        return True
+    m = _TOKEN_FILLER.search(tok)
+    if m and not (rule == "twitter-bearer-token" and m.group(2) == "A"):
+        return True
+    low = tok.lower()
+    return _engine().seq9.search(low) is not None
+
+
 def _token_handler(
     rule: str, rx: re.Pattern[str], ent: float, offsets: tuple[int, ...]
 ) -> _Handler:
@@ -476,11 +529,12 @@ def _token_handler(
                 continue
             s, e = m.span("s") if has_group else m.span()
             tok = text[s:e]
-            if _entropy(tok) < ent or _sample(tok):
-                return
-            if rule == "aws-access-key" and tok.endswith("EXAMPLE"):
-                return
-            if "xxxxxx" in tok.lower() or MARKER_PREFIX in tok:
+            if ent == 0.0:  # a prefix so specific that anything after it is a key
+                if _sample(tok) or MARKER_PREFIX in tok:
+                    return
+            elif _token_placeholder(tok, rule) or _entropy(tok) < (
+                min(ent, 2.0) if len(tok) >= 24 else ent
+            ):
                 return
             ctx.add(s, e, rule, _P_TOKEN)
             return
@@ -523,17 +577,16 @@ def _vendor_of(ident: str, words: list[str]) -> str | None:
     for w in words:
         starts.add(i)
         i += len(w)
-    for rule, names in R.VENDORS:
-        for name in names:
-            k = joined.find(name)
-            while k != -1:
-                if k in starts:
-                    if name in R.CASE_SENSITIVE_VENDORS and not (
-                        name in ident or name.capitalize() in ident or name.upper() in ident
-                    ):
-                        break
-                    return rule
-                k = joined.find(name, k + 1)
+    eng = _engine()
+    for m in eng.vendor_rx.finditer(joined):
+        if m.start() not in starts:
+            continue
+        name = m.group()
+        if name in R.CASE_SENSITIVE_VENDORS and not (
+            name in ident or name.capitalize() in ident or name.upper() in ident
+        ):
+            continue
+        return eng.vendor_of_name[name]
     return None
 
 
@@ -575,6 +628,35 @@ def _secret_kind(words: list[str]) -> str | None:
     return kind
 
 
+_QUERY_SECRETS = (["sig"], ["signature"], ["key"], ["code"], ["session"], ["sid"])
+_CLASS_CACHE: dict[str, tuple[str, str | None, bool] | None] = {}
+
+
+def _classify(ident: str) -> tuple[str, str | None, bool] | None:
+    """(kind, vendor, the last word is the secret word) for a key, or None if it names no
+    secret. Cached: the same keys recur all over a file."""
+    if ident in _CLASS_CACHE:
+        return _CLASS_CACHE[ident]
+    words = _ident_words(ident)
+    out: tuple[str, str | None, bool] | None = None
+    if words:
+        # `self.password.encode`, `config.api_key`: the last component is what is assigned
+        tail = _ident_words(ident.rsplit(".", 1)[-1]) or words
+        kind = _secret_kind(tail)
+        vendor = _vendor_of(ident, words)
+        if kind is not None or vendor is not None:
+            last = tail[-1:] if not tail[-1].isdigit() else tail[-2:]
+            last_is_secret = kind is not None and _secret_kind(last) is not None
+            if kind is None:
+                neutral = any(w in R.NEUTRAL_AFTER or w in R.NEUTRAL_BEFORE for w in words)
+                kind = "vendor-strict" if neutral else "vendor"
+            out = (kind, vendor, last_is_secret)
+    if len(_CLASS_CACHE) > 8192:
+        _CLASS_CACHE.clear()
+    _CLASS_CACHE[ident] = out
+    return out
+
+
 def _assign(ctx: _Ctx, pos: int, kw: str) -> None:
     text = ctx.text
     if pos < ctx.ident_end:
@@ -596,26 +678,16 @@ def _assign(ctx: _Ctx, pos: int, kw: str) -> None:
     ident = raw.lstrip("-.")
     if not ident:
         return
-    words = _ident_words(ident)
-    if not words:
-        return
-    # `self.password.encode`, `config.api_key`: the last component is what is assigned
-    tail = _ident_words(ident.rsplit(".", 1)[-1]) or words
-    kind = _secret_kind(tail)
-    vendor = _vendor_of(ident, words)
-    query = lft > 0 and text[lft - 1] in "?&"
-    if kind is None and query and tail[-1] in ("sig", "signature", "key", "code", "session", "sid"):
-        kind = "token"
-    if kind is None and vendor is None:
-        return
-    last_is_secret = (
-        kind is not None
-        and _secret_kind(tail[-1:] if not tail[-1].isdigit() else tail[-2:]) is not None
-    )
-    if kind is None:
-        neutral = any(w in R.NEUTRAL_AFTER or w in R.NEUTRAL_BEFORE for w in words)
-        kind = "vendor-strict" if neutral else "vendor"
-    _read_value(ctx, lft, rgt, kind, vendor, is_flag, last_is_secret)
+    cls = _classify(ident)
+    if cls is None:
+        # `?sig=…`, `&key=…`: in a query string these name credentials
+        if not (lft > 0 and text[lft - 1] in "?&" and _words(ident)[-1:] in _QUERY_SECRETS):
+            return
+        cls = ("token", None, True)
+    kind, vendor, last_is_secret = cls
+    end = _read_value(ctx, lft, rgt, kind, vendor, is_flag, last_is_secret)
+    if end > ctx.ident_end:
+        ctx.ident_end = end  # keywords inside the value just read are not keys
 
 
 def _read_value(
@@ -626,7 +698,9 @@ def _read_value(
     vendor: str | None,
     is_flag: bool,
     last_is_secret: bool,
-) -> None:
+) -> int:
+    """Read the value assigned to the key at [lft, rgt); record it if it is a secret. Returns
+    the end of the text read (`rgt` when there is no assignment)."""
     text = ctx.text
     m = _AFTER.match(text, rgt)
     prose = False
@@ -657,10 +731,10 @@ def _read_value(
         elif is_flag:
             fm = _FLAG_OP.match(text, rgt)
             if not fm:
-                return
+                return rgt
             m, op = fm, " "
         else:
-            return
+            return rgt
     vpos = m.end()
     if op == ">":
         vpos = _XML_GAP.match(text, vpos).end()  # type: ignore[union-attr]
@@ -670,7 +744,7 @@ def _read_value(
             vpos = b.end()
     span = _value_span(text, vpos)
     if span is None:
-        return
+        return rgt
     vs, ve, quoted = span
     value = text[vs:ve]
     # `token: str = "…"` (a type annotation, then the value)
@@ -679,13 +753,13 @@ def _read_value(
         if tm:
             span = _value_span(text, tm.end())
             if span is None:
-                return
+                return rgt
             vs, ve, quoted = span
             value = text[vs:ve]
     if not quoted:
         nxt = text[ve : ve + 1]
         if nxt in ("(", "["):
-            return  # a call or an index: code, not a literal
+            return ve  # a call or an index: code, not a literal
         # connection strings: `Password=two words;`
         if nxt == " " and kind in ("password", "token") and op == "=":
             semi = text.find(";", ve, ve + 128)
@@ -701,11 +775,11 @@ def _read_value(
             ve -= 1
             value = value[:-1]
     if not value:
-        return
+        return rgt
     if text.startswith(("...", "…", "..[", "[...", "<…"), ve):
-        return  # an elided value in documentation: the real one is not here
+        return ve  # an elided value in documentation: the real one is not here
     if prose and not (quoted or _classes(value) >= 3 or any(c.isdigit() for c in value)):
-        return
+        return rgt
     if _is_secret_value(value, kind, vendor, quoted, prose):
         rule = (
             f"{vendor}-secret"
@@ -713,12 +787,12 @@ def _read_value(
             else ("password" if kind == "password" else "generic-secret")
         )
         ctx.add(vs, ve, rule, _P_ASSIGN)
+    return ve
 
 
 def _looks_csv(text: str, lft: int) -> bool:
     """`name,value,` (a CSV row) rather than an argument list."""
-    start = text.rfind("\n", 0, lft) + 1
-    return lft == start
+    return lft == 0 or text[lft - 1] == "\n"
 
 
 def _value_span(text: str, vpos: int) -> tuple[int, int, bool] | None:
@@ -772,21 +846,32 @@ def _is_secret_value(value: str, kind: str, vendor: str | None, quoted: bool, pr
 
 _PEM_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re.compile(r"-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----")
-_B64_RUN = re.compile(r"(?:[A-Za-z0-9+/=]|\\[nr]|\s|[A-Za-z-]+: [^\n]*){0,100000}")
+_B64_RUN = re.compile(r"(?:[A-Za-z0-9+/=]|\\[nr]|\s|[A-Za-z-]{1,40}: [^\n]{0,200}){0,100000}")
 
 
 def _pem(ctx: _Ctx, pos: int, kw: str) -> None:
     text = ctx.text
+    if ctx.seen("pem", pos):
+        return
     m = _PEM_BEGIN.match(text, pos)
     if not m:
         return
-    end = _PEM_END.search(text, m.end(), min(len(text), m.end() + 200_000))
-    if end:
-        body, stop = text[m.end() : end.start()], end.end()
-    else:  # truncated: the base64 that follows
+    # the next END after this header: searched once, reused by the headers before it
+    cached = ctx.pem_end
+    if cached is None or cached[0] > m.end() or (cached[1] != -1 and cached[1] < m.end()):
+        e = _PEM_END.search(text, m.end())
+        cached = ctx.pem_end = (m.end(), e.start() if e else -1)
+    end_at = cached[1]
+    nxt = text.find("-----BEGIN", m.end(), end_at if end_at != -1 else len(text))
+    if end_at != -1 and nxt == -1 and end_at - m.end() <= 200_000:
+        e = _PEM_END.match(text, end_at)
+        assert e is not None
+        body, stop = text[m.end() : end_at], e.end()
+    else:  # truncated (no END before the next header): the base64 that follows
         r = _B64_RUN.match(text, m.end())
         stop = r.end() if r else m.end()
         body = text[m.end() : stop]
+    ctx.mark("pem", stop)
     body = body.replace("\\n", "").replace("\\r", "")
     if sum(1 for c in body if c.isalnum() or c in "+/") < 50:
         return  # `-----BEGIN PRIVATE KEY-----\nanything\n-----END…`: documentation
@@ -861,9 +946,12 @@ _AUTH = re.compile(
 
 
 def _auth_header(ctx: _Ctx, pos: int, kw: str) -> None:
+    if ctx.seen("auth", pos):
+        return
     m = _AUTH.match(ctx.text, pos)
     if not m:
         return
+    ctx.mark("auth", m.end())
     v = m.group("s").rstrip(".,:;")
     if not v or _placeholder(v) or len(v) < 8:
         return
@@ -883,9 +971,12 @@ _BEARER = re.compile(r"(?<![A-Za-z0-9])(?i:bearer)[ \t]+(?P<s>[A-Za-z0-9._~+/=-]
 
 
 def _bearer(ctx: _Ctx, pos: int, kw: str) -> None:
+    if ctx.seen("bearer", pos):
+        return
     m = _BEARER.match(ctx.text, pos)
     if not m:
         return
+    ctx.mark("bearer", m.end())
     v = m.group("s").rstrip(".")
     if _placeholder(v) or _wordy(v) or _entropy(v) < 3.0:
         return
@@ -921,10 +1012,11 @@ _CRED_PLACEHOLDERS = frozenset(
 
 def _curl(ctx: _Ctx, pos: int, kw: str) -> None:
     text = ctx.text
-    if pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] == "_"):
+    if ctx.seen("curl", pos) or (pos > 0 and (text[pos - 1].isalnum() or text[pos - 1] == "_")):
         return
     end_m = _CURL_END.search(text, pos, min(len(text), pos + 2000))
     end = end_m.start() if end_m else min(len(text), pos + 2000)
+    ctx.mark("curl", end)
     for m in _CURL_USER.finditer(text, pos, end):
         raw = m.group("c")
         plain = raw.replace('"', "").replace("'", "")
@@ -1034,7 +1126,7 @@ def _url_signature(ctx: _Ctx, pos: int, kw: str) -> None:
 # --------------------------------------------------------------------------------------------
 # personal data
 
-_LOCAL_TAIL = re.compile(r"[A-Za-z0-9._%+-]{1,64}\Z")
+_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
 _DOMAIN = re.compile(
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}(?P<tld>[A-Za-z]{2,24})(?![A-Za-z0-9-]|\.[A-Za-z0-9])"
 )
@@ -1042,11 +1134,12 @@ _DOMAIN = re.compile(
 
 def _email(ctx: _Ctx, pos: int, kw: str) -> None:
     text = ctx.text
-    t = _LOCAL_TAIL.search(text, max(0, pos - 64), pos)
-    if not t:
+    ls = pos
+    while ls > 0 and pos - ls < 64 and text[ls - 1] in _LOCAL_CHARS:
+        ls -= 1
+    if ls == pos or pos - ls >= 64:
         return
-    ls = t.start()
-    local = t.group()
+    local = text[ls:pos]
     while local and local[0] in ".-+":
         local, ls = local[1:], ls + 1
     if not local or local.endswith("."):
@@ -1073,37 +1166,39 @@ def _email(ctx: _Ctx, pos: int, kw: str) -> None:
     ctx.add(ls, d.end(), "email", _P_PII)
 
 
-_HOME_PATTERNS = (
-    re.compile(
-        r"(?<![\w.~-])/home/(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
-    ),
-    re.compile(
-        r"(?<![\w.~-])/Users/(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
-    ),
-    re.compile(
-        r"(?<![\w.~-])/mnt/[a-zA-Z]/(?i:users)/(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
-    ),
-    re.compile(
-        r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\|/)(?i:users)(?:\\\\|\\|/)(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[\\/\s'\"`:;,)\]}>]|\Z)"
-    ),
-    re.compile(
-        r"(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-(?P<u>[A-Za-z0-9._]{1,64})(?=-)",
-        re.M,
-    ),
+_HOME_USER = r"(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
+_HOME_UNIX = re.compile(r"(?<![\w.~-])/(?:home|Users)/" + _HOME_USER)
+_HOME_MNT = re.compile(r"(?<![\w.~-])/mnt/[a-zA-Z]/(?i:users)/" + _HOME_USER)
+_HOME_WIN = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\|/)(?i:users)(?:\\\\|\\|/)"
+    r"(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[\\/\s'\"`:;,)\]}>]|\Z)"
 )
+_HOME_SLUG = re.compile(
+    r"(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-(?P<u>[A-Za-z0-9._]{1,64})(?=-)",
+    re.M,
+)
+# keyword -> (pattern, offsets from the keyword where a match may start)
+_HOME_BY_KEYWORD: dict[str, tuple[re.Pattern[str], tuple[int, ...]]] = {
+    "/home/": (_HOME_UNIX, (0,)),
+    "/users/": (_HOME_UNIX, (0,)),
+    "/mnt/": (_HOME_MNT, (0,)),
+    "\\users\\": (_HOME_WIN, (2, 3)),
+    ":/users/": (_HOME_WIN, (1,)),
+    "-home-": (_HOME_SLUG, (0,)),
+    "-users-": (_HOME_SLUG, (0,)),
+}
 
 
 def _home(ctx: _Ctx, pos: int, kw: str) -> None:
-    text = ctx.text
-    lo = max(0, pos - 3)
-    for rx in _HOME_PATTERNS:
-        m = rx.search(text, lo, min(len(text), pos + 140))
-        if not m or m.start() > pos + 1:
+    rx, offsets = _HOME_BY_KEYWORD[kw]
+    for off in offsets:
+        if pos - off < 0:
             continue
-        u = m.group("u")
-        if _non_personal_user(u):
-            continue
-        ctx.add(m.start("u"), m.end("u"), "home-user", _P_PII)
+        m = rx.match(ctx.text, pos - off)
+        if m:
+            if not _non_personal_user(m.group("u")):
+                ctx.add(m.start("u"), m.end("u"), "home-user", _P_PII)
+            return
 
 
 def _non_personal_user(u: str) -> bool:
@@ -1141,6 +1236,7 @@ def _aws_account(ctx: _Ctx, pos: int, kw: str) -> None:
 
 
 _K8S_KIND = re.compile(r"kind:[ \t]*[\"']?(?i:secret)[\"']?[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)")
+_K8S_DATA_HEADER = re.compile(r"^[ \t]*data:[ \t]*$", re.M)
 _K8S_DATA = re.compile(
     r"^(?P<ind>[ \t]+)[\w.-]+:[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?[\"']?(?P<v>[A-Za-z0-9+/]{10,}={0,3})[\"']?[ \t]*$",
     re.M,
@@ -1149,14 +1245,16 @@ _K8S_DATA = re.compile(
 
 def _k8s_secret(ctx: _Ctx, pos: int, kw: str) -> None:
     text = ctx.text
-    if not _K8S_KIND.match(text, pos):
+    if ctx.seen("k8s", pos) or not _K8S_KIND.match(text, pos):
         return
-    lo = text.rfind("\n---", 0, pos)
-    lo = 0 if lo == -1 else lo
-    hi = text.find("\n---", pos)
-    hi = len(text) if hi == -1 else hi
-    lo, hi = max(lo, pos - 5000), min(hi, pos + 5000)
-    d = re.compile(r"^[ \t]*data:[ \t]*$", re.M).search(text, lo, hi)
+    lo = max(0, pos - 5000)
+    hi = min(len(text), pos + 5000)
+    sep = text.rfind("\n---", lo, pos)
+    lo = lo if sep == -1 else sep
+    sep = text.find("\n---", pos, hi)
+    hi = hi if sep == -1 else sep
+    ctx.mark("k8s", hi)
+    d = _K8S_DATA_HEADER.search(text, lo, hi)
     if not d:
         return
     for m in _K8S_DATA.finditer(text, d.end(), hi):
@@ -1185,11 +1283,11 @@ _SSN_KW = re.compile(
 )
 _AADHAAR = re.compile(r"(?<![\w.+/=-])(?P<s>[2-9]\d{3}[ -]\d{4}[ -]\d{4})(?![\w.-]?\d)")
 _NINO_SPACED = re.compile(
-    r"(?<![A-Za-z0-9])(?P<s>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] \d{2} \d{2} \d{2} [A-D])(?![A-Za-z0-9])"
+    r"(?<![A-Za-z0-9])(?P<s>[A-CEGHJ-TW-Z][A-CEGHJ-TW-Z] \d{2} \d{2} \d{2} [A-D])(?![A-Za-z0-9])"
 )
 _NINO_KW = re.compile(
     r"(?i:nino|national insurance(?: number| no\.?)?|ni number)(?![A-Za-z])[ \t]*[:=#]?[ \t]*"
-    r"(?P<s>[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![A-Za-z0-9])"
+    r"(?P<s>[A-CEGHJ-TW-Z][A-CEGHJ-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![A-Za-z0-9])"
 )
 _IBAN = re.compile(
     r"(?<![A-Za-z0-9])(?P<s>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?)(?![A-Za-z0-9])"
@@ -1309,6 +1407,8 @@ def _pii_scans(ctx: _Ctx) -> None:
     text = ctx.text
     n = len(text)
     for run in _DIGIT_RUN.finditer(text):
+        if run.end() < n and text[run.end()].isdigit():
+            continue  # more than 23 digits: an id or a blob, not a number a person owns
         lo, hi = max(0, run.start() - 1), min(n, run.end() + 2)
         for rx in (_PHONE_INTL, _PHONE_NANP):
             for m in rx.finditer(text, lo, hi):
@@ -1316,7 +1416,7 @@ def _pii_scans(ctx: _Ctx) -> None:
                     ctx.add(m.start(), m.end(), "phone-number", _P_PII)
         for m in _CARD.finditer(text, lo, hi):
             num = _digits(m.group())
-            if _card_brand(num) and _luhn(num) and len(set(num)) > 2:
+            if _card_brand(num) and _luhn(num) and len(set(num)) > 1:
                 ctx.add(m.start(), m.end(), "card-number", _P_PII)
         for m in _SSN.finditer(text, lo, hi):
             if _ssn_ok(m.group("s")):
