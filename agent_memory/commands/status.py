@@ -24,7 +24,8 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     snap = store.snapshot()
     atoms = list(snap.atoms.values())
     from agent_memory import gates
-    from agent_memory.review import review_items
+    from agent_memory.adopt import pending, work_files
+    from agent_memory.install import target_file
 
     held = tiers.l2_atoms(repo.workdir)
     results = gates.evaluate_l1(atoms, data["project"], now_utc(), held)
@@ -33,8 +34,10 @@ def collect(repo: git.Repo) -> dict[str, Any]:
                   "forgotten": len(snap.tombstones)}
     data["L2"] = {"held": len(held), "pinned": sum(1 for a in held.values() if a.get("pinned"))}
     data["L3"] = {"held": len(tiers.l3_atoms())}
-    items = review_items(repo) if repo.workdir is not None and git.rev_parse(repo, "HEAD") else []
-    data["staged"] = [{"commit": oid, "atom": ident} for oid, ident, _ in items]
+    waiting = []
+    if repo.workdir is not None and git.rev_parse(repo, "HEAD"):
+        waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
+    data["staged"] = [{"commit": item.commit, "atom": item.atom_id} for item in waiting]
     queue = store.queue_dir
     data["queued_batches"] = len(list(queue.glob("*.json"))) if queue.is_dir() else 0
     data["errors"] = recent_errors(repo.common_dir, days=7)[-20:]
