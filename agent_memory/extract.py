@@ -202,7 +202,7 @@ _LEAD_WORDS = (
     r"generally|finally|lastly|firstly|secondly|however|still|please|kindly|one more thing|"
     r"last thing|ps|i think|i believe|i guess|i feel like|i'd say|in my opinion|imo|imho|ideally|"
     r"obviously|of course|as a first step|correction|also note|and also|but also|otherwise|"
-    r"instead|rather|on second thought|never mind|nevermind|hm+|uh+|um+|er+|oops|whoops|ugh|pls|plz|"
+    r"instead(?!\s+of\b)|rather(?!\s+than\b)|on second thought|never mind|nevermind|hm+|uh+|um+|er+|oops|whoops|ugh|pls|plz|"
     r"for this (?:repo|repository|project|codebase)|in this (?:repo|repository|project|codebase)|"
     r"here|around here|in general|as a rule|as a general rule|generally speaking|since|because|"
     r"given that|now that|seeing as"
@@ -332,7 +332,8 @@ _STATUS_VALUE = re.compile(
 )
 _PROBLEM_SUBJECT = re.compile(
     r"\b(?:bug|bugs|problem|problems|issue|issues|error|errors|mistake|typo|fix|difference|change|"
-    r"changes|question|answer|point|thing|catch|trick|culprit|reason|result|output|diff)\b",
+    r"changes|question|answer|point|thing|catch|trick|culprit|reason|result|output|diff|total|sum|"
+    r"count|number|value|date|time|price|deadline)\b",
     re.I,
 )
 _PATHISH = re.compile(
@@ -502,7 +503,7 @@ _I_DONT_WANT = re.compile(
     re.I,
 )
 _AVOID = re.compile(r"^(?:(?:try to|please|always)\s+)?avoid\s+(\S.*)", re.I)
-_STOP_ING = re.compile(r"^stop\s+(\w+ing)\b(.*)", re.I)
+_STOP_ING = re.compile(r"^(?:stop|quit)\s+(\w+ing)\b(.*)", re.I)
 _NO_X = re.compile(
     r"^no\s+(?!problem|worries|worry|luck|idea|way|need|thanks|rush|clue|matter|offense|doubt|"
     r"longer|more|one|wonder|kidding|big deal|change|changes|issue|issues|errors?|response)"
@@ -672,7 +673,55 @@ _CONTRAST_VERBS = re.compile(
 )
 
 
+# Complaints carry the rule they want kept: "you keep forgetting to run the linter".
+_KEEP_FORGETTING = re.compile(
+    r"^(?:claude\s+)?you\s+(?:keep|always|constantly)\s+(?:forgetting|forget)\s+(?:to\s+)?(\S.*)",
+    re.I,
+)
+_FORGOT_AGAIN = re.compile(r"^(?:claude\s+)?you\s+forgot\s+to\s+(\S.*?)\s+again$", re.I)
+_KEEP_DOING = re.compile(r"^(?:why do you|you)\s+(?:keep|always)\s+(\w+ing)\s+(\S.*)", re.I)
+_INSTEAD_FIRST = re.compile(
+    r"^instead of\s+([^,]{2,60}),\s*(use|prefer|run|call|go with|rely on|write)\s+(\S.*)", re.I
+)
+_IMPORTANT = re.compile(
+    r"^it(?:'s| is)\s+(?:really\s+|very\s+)?(?:important|essential|critical|crucial|vital|mandatory|"
+    r"required|a must)\s+(?:that|to)\s+(\S.*)",
+    re.I,
+)
+_INDENT = re.compile(
+    r"^(?:use\s+)?(\d+[- ]spaces?|tabs|spaces)\b(?:\s+for\s+indent\w*)?(?:,?\s+not\s+\S+)?(?:\s+please)?$",
+    re.I,
+)
+_POLICY_ALL = re.compile(
+    r"^(?:please\s+)?(write|name|format|put|store|keep|prefix|suffix|document|type|log|wrap|sign|tag|"
+    r"annotate|declare)\s+(?:all|every|each|any)\s+(?!the\b|these\b|those\b|my\b|your\b|of\b)(\S.*)",
+    re.I,
+)
+
+
+def _r_complaint(c: str) -> Rule | None:
+    m = _KEEP_FORGETTING.match(c) or _FORGOT_AGAIN.match(c)
+    if m and not _vague(m.group(1)):
+        return f"Always {m.group(1)}", "constraint"
+    m = _KEEP_DOING.match(c)
+    if m and not _vague(m.group(2)):
+        return f"Don't keep {m.group(1)} {m.group(2)}", "constraint"
+    return None
+
+
 def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None:
+    m = _INSTEAD_FIRST.match(c)
+    if m and not _vague(m.group(3)):
+        return f"{m.group(2).capitalize()} {m.group(3)} instead of {m.group(1)}", "preference"
+    m = _IMPORTANT.match(c)
+    if m and not _vague(m.group(1)):
+        return f"Important: {m.group(1)}", "constraint"
+    m = _INDENT.match(c)
+    if m:
+        return _cap(f"use {c}" if not c.lower().startswith("use ") else c), "preference"
+    m = _POLICY_ALL.match(c)
+    if m and not _vague(m.group(2)):
+        return _cap(c), "constraint"
     m = _ONLY.match(c)
     if m and not _vague(m.group(2)):
         return f"Only {m.group(1)} {m.group(2)}", "constraint"
@@ -727,7 +776,16 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
             return f"User does not like {obj}", "preference"
         return f"User likes {obj}", "preference"
     m = _SHORT_CONTRAST.match(c)
-    if m and origin == "rejection":
+    if (
+        m
+        and (origin == "rejection" or "," in c)
+        and not _PROBLEM_SUBJECT.search(c)
+        and not re.search(
+            r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday)\b",
+            c,
+            re.I,
+        )
+    ):
         return f"Use {c}", "preference"
     return None
 
@@ -985,7 +1043,9 @@ _I_AM_ON = re.compile(
 _STATUS = re.compile(
     r"^(?:the\s+)?([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,4}?)\s+(?:is|are)\s+"
     r"(deprecated|obsolete|no longer (?:used|supported|maintained|needed)|not used anymore|legacy|"
-    r"read-only|readonly|auto-?generated|generated|vendored|frozen|managed by|owned by)\b(.*)",
+    r"read-only|readonly|auto-?generated|generated|vendored|frozen|managed by|owned by|fragile|"
+    r"experimental|unmaintained|security-sensitive|performance-critical|untested|append-only|"
+    r"shared (?:with|between|by)|used by|consumed by)\b(.*)",
     re.I,
 )
 
@@ -1044,6 +1104,26 @@ _LIKE_TO_BE = re.compile(
 )
 
 
+_COPULA_CONTRAST = re.compile(
+    r"^(?:the|our)\s+([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+(?:is|are|uses|use)\s+"
+    r"([\w\ue000\ue001./+-]+(?:\s+[\w\ue000\ue001./+-]+){0,3}?),?\s+not\s+[\w\ue000\ue001./+-]+(?:\s+\S+){0,3}$",
+    re.I,
+)
+_TAKES = re.compile(
+    r"^(?:the|our)\s+([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+takes?\s+"
+    r"(?:about|around|roughly|~|over|more than|at least|up to)?\s*\d+\s*(?:s|sec|secs|seconds|min|mins|"
+    r"minutes|h|hrs|hours)\b",
+    re.I,
+)
+_WE_ARE_ON = re.compile(r"^we(?:'re| are)\s+(?:on|running|still on)\s+(\S.*)", re.I)
+_WE_SWITCHED = re.compile(
+    r"^we(?:'ve| have)?\s+(?:recently\s+|just\s+|already\s+)?(?:switched|moved|migrated)\s+"
+    r"(?:over\s+)?(?:from\s+\S+(?:\s+\S+){0,2}?\s+)?to\s+(\S.*)",
+    re.I,
+)
+_FAN_OF = re.compile(r"^i(?:'m| am)\s+(not\s+)?(?:a\s+)?(?:big\s+|huge\s+)?fan of\s+(\S.*)", re.I)
+
+
 def _r_fact(c: str) -> Rule | None:
     m = _THIS_REPO.match(c)
     if m and not _vague(m.group(3)) and not _PROBLEM_SUBJECT.search(m.group(3).split(" ", 1)[0]):
@@ -1052,6 +1132,23 @@ def _r_fact(c: str) -> Rule | None:
     m = _CORRECTION.match(c)
     if m:
         return f"Use {m.group(1)}, not {m.group(2)}", "preference"
+    m = _COPULA_CONTRAST.match(c)
+    if m and not _PROBLEM_SUBJECT.search(m.group(1)) and not _vague(m.group(2)):
+        return _cap(c), "fact"
+    m = _TAKES.match(c)
+    if m and not _PROBLEM_SUBJECT.search(m.group(1)):
+        return _cap(c), "fact"
+    m = _WE_ARE_ON.match(c)
+    if m and not re.match(rf"^{_DET}\b", m.group(1), re.I) and re.search(r"\d|[A-Z]", m.group(1)):
+        return _cap(c), "fact"
+    m = _WE_SWITCHED.match(c)
+    if m and not _vague(m.group(1)) and not re.match(rf"^{_DET}\b", m.group(1), re.I):
+        return _cap(c), "decision"
+    m = _FAN_OF.match(c)
+    if m and not _vague(m.group(2)):
+        return (
+            f"User likes {m.group(2)}" if not m.group(1) else f"User does not like {m.group(2)}"
+        ), "preference"
     m = _PASSIVE_HOW.match(c)
     subject, how = (m.group(1) or m.group(3), m.group(2) or m.group(4)) if m else ("", "")
     if (
@@ -1307,7 +1404,7 @@ _PURPOSE = re.compile(
 def _clause_rules(
     c: str, *, first_of_request: bool, origin: str, bug_report: bool = False
 ) -> Rule | None:
-    for rule in (_r_always_never, _r_negative, _r_keep):
+    for rule in (_r_always_never, _r_negative, _r_keep, _r_complaint):
         got = rule(c)
         if got:
             return got
@@ -1390,9 +1487,7 @@ def _finish(claim: str, kind: str, spans: list[str]) -> Candidate | None:
         return None
     if _TRANSIENT.search(claim) or _DEICTIC_REF.search(claim) or _DEICTIC_NP.search(claim):
         return None
-    if re.search(r"\b(?:this|that|these|those|it|them)$", claim, re.I) and not re.match(
-        r"^(?:always|never|don't|do not)\b", claim, re.I
-    ):
+    if re.search(r"\b(?:this|that|these|those|it|them)$", claim, re.I):
         return None  # "use subagents to parallelize this": bound to the conversation
     if re.search(r"(?<![\w-])first$", claim, re.I) and not re.match(
         r"^(?:always|never|don't|do not)\b", claim, re.I
@@ -1427,8 +1522,17 @@ def _sentence_claims(
         s = weak.group(1)
     s = _strip_lead(s)
     mode = _mode(s)
+    complaint = _KEEP_DOING.match(s.rstrip(" ?"))
+    if complaint and not _vague(complaint.group(2)):
+        # "why do you keep adding semicolons?": a question that states a rule.
+        return [(f"Don't keep {complaint.group(1)} {complaint.group(2)}", "constraint", 0)]
     if mode == "question" and not strong:
         return []
+    instead = _INSTEAD_FIRST.match(s)
+    if instead and not _vague(instead.group(3)):
+        verb = instead.group(2).capitalize()
+        target = instead.group(3).rstrip(" .!?")
+        return [(f"{verb} {target} instead of {instead.group(1)}", "preference", 0)]
     first_of_request = mode == "request"
     if first_of_request:
         s = _REQUEST.sub("", s, count=1)
@@ -1446,6 +1550,9 @@ def _sentence_claims(
         c = _strip_lead(raw).rstrip(" .!?")
         if not c:
             continue
+        if i > 0 and subject_np and re.match(r"^(?:it|they)\s+(?!is\b|are\b|'s\b)", c, re.I):
+            # "the integration tests hit a real Postgres; they fail if Docker is down"
+            c = f"{subject_np} {c.split(' ', 1)[1]}"
         if (
             out
             and out[-1][2] == i - 1
@@ -1491,8 +1598,9 @@ def _sentence_claims(
 
 
 _SUBJECT_NP = re.compile(
-    r"^((?:the|our)\s+(?:[\w\ue000\ue001./-]+\s+){0,3}?[\w\ue000\ue001./-]+)\s+"
-    r"(?:is|are|has|have|does|can|will|\w+s)\b",
+    r"^((?:the|our)\s+(?:[\w\ue000\ue001./-]+\s+){0,3}[\w\ue000\ue001./-]+)\s+"
+    r"(?:is|are|was|were|has|have|does|do|can|will|must|should|hit|run|use|need|take|talk|call|depend|"
+    r"break|fail|wipe|touch|write|read|send|hold|keep|go|\w+s)\b",
     re.I,
 )
 _KIND_RANK = {"constraint": 4, "preference": 3, "decision": 2, "failure": 1, "fact": 0}
