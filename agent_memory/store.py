@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory import git
-from agent_memory.atom import Atom, dump_atom, load_atom, validate_atom
+from agent_memory.atom import Atom, dump_atom, read_stored_atom, validate_atom
 from agent_memory.errors import InvalidAtomError, RefMovedError, RepoStateError
 from agent_memory.runtime import atomic_write, log_error, now_utc
 from agent_memory.trailers import format_message
@@ -97,7 +97,7 @@ class L1Store:
                     snap.bad.append((path, f"unreadable tombstone: {exc}"))
                 continue
             try:
-                atom = load_atom(data)
+                atom = read_stored_atom(data)
             except InvalidAtomError as exc:
                 # One bad file must not hide the others: skip it here, report it in validate.
                 snap.bad.append((path, "; ".join(exc.errors[:3])))
