@@ -64,14 +64,13 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("nothing to scan", hint="pass memory files, or --staged to scan what is staged")
         targets = []
         for raw in args.paths:
-            path = Path(raw)
             try:
-                targets.append((raw, path.read_text("utf-8", errors="replace")))
+                targets.append((raw, Path(raw).read_text("utf-8", errors="replace")))
             except OSError as exc:
                 raise UsageError(f"cannot read {raw}: {exc.strerror}", hint="pass existing files") from exc
     findings = []
-    for path, text in targets:
-        findings += guard.scan_text(path, memory_part(path, text))
+    for name, text in targets:
+        findings += guard.scan_text(name, memory_part(name, text))
     if wants_json(args):
         emit_json({"ok": not findings, "findings": [{"path": f.path, "line": f.line, "rule": f.rule} for f in findings]})
     else:
