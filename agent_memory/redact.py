@@ -25,16 +25,37 @@ Public interface: `Finding`, `find(text)`, `redact(text)`. Replacement is
 
 from __future__ import annotations
 
-import base64
-import binascii
 import bisect
-import hashlib
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from agent_memory import redact_rules as R
+
+
+class _LazyPattern:
+    """A regex compiled on first use, which then replaces itself in the module's globals:
+    importing this module (the per-prompt hook does) compiles nothing."""
+
+    __slots__ = ("_name", "_args", "_rx")
+
+    def __init__(self, name: str, pattern: str, flags: int = 0) -> None:
+        self._name = name
+        self._args = (pattern, flags)
+        self._rx: re.Pattern[str] | None = None
+
+    def __getattr__(self, attr: str) -> object:
+        rx = self._rx
+        if rx is None:
+            rx = self._rx = re.compile(*self._args)
+            globals()[self._name] = rx
+        return getattr(rx, attr)
+
+
+def _lazy(name: str, pattern: str, flags: int = 0) -> re.Pattern[str]:
+    return cast("re.Pattern[str]", _LazyPattern(name, pattern, flags))
 
 
 @dataclass(frozen=True)
@@ -45,7 +66,7 @@ class Finding:
 
 
 MARKER_PREFIX = "[REDACTED:"
-_MARKER_RX = re.compile(r"\[REDACTED:[a-z0-9-]{1,60}\]")
+_MARKER_RX: re.Pattern[str] = _lazy("_MARKER_RX", r"\[REDACTED:[a-z0-9-]{1,60}\]")
 
 # Candidate: (start, end, rule, priority). Lower priority wins when spans overlap.
 _Cand = tuple[int, int, str, int]
@@ -192,7 +213,7 @@ class _Engine:
                     lst.append(h)
 
         for rule, kws, pattern, ent, offsets in R.TOKENS:
-            on(kws, _token_handler(rule, re.compile(pattern), ent, offsets))
+            on(kws, _token_handler(rule, pattern, ent, offsets))
         on(["-----begin"], _pem)
         on(["putty-user-key-file"], _putty)
         on(["eyj"], _jwt)
@@ -210,27 +231,51 @@ class _Engine:
         on(["kind:"], _k8s_secret)
         on(["ssn", "social security"], _keyed_pii(_SSN_KW, "us-ssn", _ssn_digits_ok))
         on(
-            ["phone", "tel", "mobile", "cell", "fax", "whatsapp", "call me", "text me"],
+            [
+                "phone",
+                "tel:",
+                "tel.",
+                "tel ",
+                "tel#",
+                "telephone",
+                "mobile",
+                "cell:",
+                "cell ",
+                "cellphone",
+                "fax:",
+                "fax ",
+                "whatsapp",
+                "call me",
+                "text me",
+            ],
             _keyed_pii(_PHONE_KW, "phone-number", _phone_ok),
         )
         on(["nino", "national insurance", "ni number"], _keyed_pii(_NINO_KW, "uk-nino", _nino_ok))
         on(["dni", "nie", "nif"], _keyed_pii(_DNI_KW, "es-dni", _dni_ok))
+        # Words that can make a key a secret's name. Bare "key", "pass" and "pat" are too
+        # frequent in code ("keys()", Python's `pass`, "path") to read every one: their
+        # qualified forms are the keywords instead.
         assign_words = [
             "token",
             "secret",
             "passw",
             "pwd",
             "passphrase",
-            "pass",
-            "key",
             "auth",
             "cred",
-            "pat",
             "sas",
             "bearer",
             "jwt",
             "pw",
+            "_pass",
+            "-pass",
+            ".pass",
+            "_pat",
+            "-pat",
         ]
+        for q in R.KEY_QUALIFIERS:
+            for sep in ("", "_", "-", "."):
+                assign_words.append(f"{q}{sep}key")
         on(assign_words, _assign)
         for _rule, names in R.VENDORS:
             on([n.lower() for n in names], _assign)
@@ -240,11 +285,10 @@ class _Engine:
         self.handlers: dict[str, list[_Handler]] = {}
         for k in keys:
             hs: list[_Handler] = []
-            for j in keys:
-                if k.startswith(j):
-                    for h in handlers[j]:
-                        if h not in hs:
-                            hs.append(h)
+            for i in range(1, len(k) + 1):
+                for h in handlers.get(k[:i], ()):
+                    if h not in hs:
+                        hs.append(h)
             self.handlers[k] = hs
         self.keywords = re.compile(_trie(keys))
         self.scans = [
@@ -353,10 +397,12 @@ def _entropy(s: str) -> float:
 
 def _sample(tok: str) -> bool:
     """A published sample key (vendor docs, SDK demos): known by hash, never stored in clear."""
+    import hashlib  # here, not at the top: the module is imported by the per-prompt hook
+
     return hashlib.sha256(tok.encode("utf-8", "replace")).hexdigest()[:16] in R.KNOWN_SAMPLE_HASHES
 
 
-_CASE_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_CASE_SPLIT: re.Pattern[str] = _lazy("_CASE_SPLIT", r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _VOWELS = frozenset("aeiouy")
 
 
@@ -379,7 +425,7 @@ def _wordlike(w: str) -> bool:
     return True
 
 
-_INTERLEAVED = re.compile(r"[A-Za-z]\d+(?=[A-Za-z])")
+_INTERLEAVED: re.Pattern[str] = _lazy("_INTERLEAVED", r"[A-Za-z]\d+(?=[A-Za-z])")
 
 
 @_memo
@@ -396,24 +442,29 @@ def _wordy(value: str) -> bool:
     return wordish >= 0.7 * alnum and digits <= 0.25 * alnum
 
 
-_TEMPLATE = re.compile(
+_TEMPLATE: re.Pattern[str] = _lazy(
+    "_TEMPLATE",
     r"""^(?:\$\{.*\}|\$\(.*\)|\$[A-Za-z_][\w.]*|\{\{.*\}\}|\{%.*%\}|<%.*%>|<[^<>]*>|\[[^\[\]]*\]
        |%\(?[A-Za-z_]\w*\)?[sd]?%?|%[sdr]|@[A-Za-z_]\w*@|\#\{.*\}|\{[A-Za-z_0-9]*\})$""",
     re.X | re.S,
 )
-_REFERENCE = re.compile(
+_REFERENCE: re.Pattern[str] = _lazy(
+    "_REFERENCE",
     r"(?i)(?:process\.env|os\.environ|getenv|\benv\[|ENV\[|secrets\.|vault:|op://|\bref\+|"
-    r"arn:aws:secretsmanager|keyvault|\$\{|\{\{|\$\(|<%=|#\{)"
+    r"arn:aws:secretsmanager|keyvault|\$\{|\{\{|\$\(|<%=|#\{)",
 )
-_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)*")
-_NUMBERISH = re.compile(
-    r"[+-]?\d[\d.,:_ -]*[A-Za-z]{0,3}|v?\d+(?:\.\d+){1,3}(?:[-+.][\w.]+)?|0x[0-9a-fA-F]+"
+_IDENTIFIER: re.Pattern[str] = _lazy(
+    "_IDENTIFIER", r"[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)*"
 )
-_REPEAT = re.compile(r"(.)\1{5,}")
-_FILLER = re.compile(r"([^A-Za-z1-9])\1{5,}|([xX*#_.-])\2{3,}")
-_CHUNKS = re.compile(r"([A-Za-z0-9]{4,8})[-_.:/]?\1[-_.:/]?\1")
-_UUID_RX = re.compile(
-    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+_NUMBERISH: re.Pattern[str] = _lazy(
+    "_NUMBERISH",
+    r"[+-]?\d[\d.,:_ -]*[A-Za-z]{0,3}|v?\d+(?:\.\d+){1,3}(?:[-+.][\w.]+)?|0x[0-9a-fA-F]+",
+)
+_REPEAT: re.Pattern[str] = _lazy("_REPEAT", r"(.)\1{5,}")
+_FILLER: re.Pattern[str] = _lazy("_FILLER", r"([^A-Za-z1-9])\1{5,}|([xX*#_.-])\2{3,}")
+_CHUNKS: re.Pattern[str] = _lazy("_CHUNKS", r"([A-Za-z0-9]{4,8})[-_.:/]?\1[-_.:/]?\1")
+_UUID_RX: re.Pattern[str] = _lazy(
+    "_UUID_RX", r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 )
 
 
@@ -495,7 +546,9 @@ def _password_like(value: str, quoted: bool) -> bool:
 # token rules
 
 
-_TOKEN_FILLER = re.compile(r"[xX]{4}|\*{3}|#{3}|\.{3}|…|(\d{2,6})\1{2}|(.)\2{7}")
+_TOKEN_FILLER: re.Pattern[str] = _lazy(
+    "_TOKEN_FILLER", r"[xX]{4}|\*{3}|#{3}|\.{3}|…|(\d{2,6})\1{2}|(.)\2{7}"
+)
 
 
 def _token_placeholder(tok: str, rule: str) -> bool:
@@ -513,12 +566,14 @@ def _token_placeholder(tok: str, rule: str) -> bool:
     return _engine().seq9.search(low) is not None
 
 
-def _token_handler(
-    rule: str, rx: re.Pattern[str], ent: float, offsets: tuple[int, ...]
-) -> _Handler:
-    has_group = "s" in rx.groupindex
+def _token_handler(rule: str, pattern: str, ent: float, offsets: tuple[int, ...]) -> _Handler:
+    has_group = "(?P<s>" in pattern
+    compiled: list[re.Pattern[str]] = []  # compiled on the first keyword hit: most never fire
 
     def handler(ctx: _Ctx, pos: int, kw: str) -> None:
+        if not compiled:
+            compiled.append(re.compile(pattern))
+        rx = compiled[0]
         text = ctx.text
         for off in offsets:
             st = pos - off
@@ -546,9 +601,14 @@ def _token_handler(
 # assignments: key = value
 
 
-_IDENT_TAIL = re.compile(r"[" + _IDENT_CHARS + r"]{0," + str(_MAX_IDENT) + r"}\Z")
-_IDENT_HEAD = re.compile(r"[" + _IDENT_CHARS + r"]{0," + str(_MAX_IDENT) + r"}")
-_AFTER = re.compile(
+_IDENT_TAIL: re.Pattern[str] = _lazy(
+    "_IDENT_TAIL", r"[" + _IDENT_CHARS + r"]{0," + str(_MAX_IDENT) + r"}\Z"
+)
+_IDENT_HEAD: re.Pattern[str] = _lazy(
+    "_IDENT_HEAD", r"[" + _IDENT_CHARS + r"]{0," + str(_MAX_IDENT) + r"}"
+)
+_AFTER: re.Pattern[str] = _lazy(
+    "_AFTER",
     r"""(?P<kq>\\{0,3}["'`])?\]?
         (?:[ \t]+(?:string|String|str|&str|char\*|const)\b)?
         [ \t]*
@@ -556,13 +616,17 @@ _AFTER = re.compile(
         [ \t]*""",
     re.X,
 )
-_PROSE_OP = re.compile(r"[ \t]+(?P<op>is|was|=|:)[ \t]+")
-_FLAG_OP = re.compile(r"[ \t]+(?=[^\s-])")
-_YAML_BLOCK = re.compile(r"[|>][-+]?[ \t]*\r?\n[ \t]+")
-_XML_GAP = re.compile(r"\s{0,80}")
-_UNQUOTED = re.compile(r"""[^\s'"`\\&>(){\[\]|]{1,512}""")
-_UNQUOTED_CUT = re.compile(r"</|[,;](?=[ \t]*[\w.-]+[ \t]*[=:])|<(?=[A-Za-z/!?])")
-_TYPE_THEN_ASSIGN = re.compile(r"[ \t]*(?:Optional\[)?[A-Za-z_][\w.\[\]|, ]{0,30}\]?[ \t]*=[ \t]*")
+_PROSE_OP: re.Pattern[str] = _lazy("_PROSE_OP", r"[ \t]+(?P<op>is|was|=|:)[ \t]+")
+_FLAG_OP: re.Pattern[str] = _lazy("_FLAG_OP", r"[ \t]+(?=[^\s-])")
+_YAML_BLOCK: re.Pattern[str] = _lazy("_YAML_BLOCK", r"[|>][-+]?[ \t]*\r?\n[ \t]+")
+_XML_GAP: re.Pattern[str] = _lazy("_XML_GAP", r"\s{0,80}")
+_UNQUOTED: re.Pattern[str] = _lazy("_UNQUOTED", r"""[^\s'"`\\&>(){\[\]|]{1,512}""")
+_UNQUOTED_CUT: re.Pattern[str] = _lazy(
+    "_UNQUOTED_CUT", r"</|[,;](?=[ \t]*[\w.-]+[ \t]*[=:])|<(?=[A-Za-z/!?])"
+)
+_TYPE_THEN_ASSIGN: re.Pattern[str] = _lazy(
+    "_TYPE_THEN_ASSIGN", r"[ \t]*(?:Optional\[)?[A-Za-z_][\w.\[\]|, ]{0,30}\]?[ \t]*=[ \t]*"
+)
 
 
 def _ident_words(ident: str) -> list[str]:
@@ -844,9 +908,15 @@ def _is_secret_value(value: str, kind: str, vendor: str | None, quoted: bool, pr
 # --------------------------------------------------------------------------------------------
 # dedicated parsers
 
-_PEM_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----")
-_PEM_END = re.compile(r"-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----")
-_B64_RUN = re.compile(r"(?:[A-Za-z0-9+/=]|\\[nr]|\s|[A-Za-z-]{1,40}: [^\n]{0,200}){0,100000}")
+_PEM_BEGIN: re.Pattern[str] = _lazy(
+    "_PEM_BEGIN", r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+)
+_PEM_END: re.Pattern[str] = _lazy(
+    "_PEM_END", r"-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+)
+_B64_RUN: re.Pattern[str] = _lazy(
+    "_B64_RUN", r"(?:[A-Za-z0-9+/=]|\\[nr]|\s|[A-Za-z-]{1,40}: [^\n]{0,200}){0,100000}"
+)
 
 
 def _pem(ctx: _Ctx, pos: int, kw: str) -> None:
@@ -878,7 +948,7 @@ def _pem(ctx: _Ctx, pos: int, kw: str) -> None:
     ctx.add(m.start(), stop, "private-key", _P_SPECIAL)
 
 
-_PUTTY = re.compile(r"Private-Lines:[ \t]*(\d{1,3})\r?\n")
+_PUTTY: re.Pattern[str] = _lazy("_PUTTY", r"Private-Lines:[ \t]*(\d{1,3})\r?\n")
 
 
 def _putty(ctx: _Ctx, pos: int, kw: str) -> None:
@@ -894,12 +964,16 @@ def _putty(ctx: _Ctx, pos: int, kw: str) -> None:
     ctx.add(m.end(), stop, "private-key", _P_SPECIAL)
 
 
-_JWT = re.compile(
-    r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,4000}\.ey[A-Za-z0-9_/\\-]{10,8000}(?:\.[A-Za-z0-9_/\\-]{8,2000}={0,2})?"
+_JWT: re.Pattern[str] = _lazy(
+    "_JWT",
+    r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,4000}\.ey[A-Za-z0-9_/\\-]{10,8000}(?:\.[A-Za-z0-9_/\\-]{8,2000}={0,2})?",
 )
 
 
 def _b64decode(s: str) -> bytes | None:
+    import base64
+    import binascii
+
     s = s.replace("-", "+").replace("_", "/")
     try:
         return base64.b64decode(s + "=" * (-len(s) % 4), validate=True)
@@ -925,7 +999,9 @@ def _jwt(ctx: _Ctx, pos: int, kw: str) -> None:
     ctx.add(m.start(), m.end(), "jwt", _P_SPECIAL)
 
 
-_JWT_B64 = re.compile(r"(?<![A-Za-z0-9+/])ZXlK[A-Za-z0-9+/_-]{40,12000}={0,2}")
+_JWT_B64: re.Pattern[str] = _lazy(
+    "_JWT_B64", r"(?<![A-Za-z0-9+/])ZXlK[A-Za-z0-9+/_-]{40,12000}={0,2}"
+)
 
 
 def _jwt_b64(ctx: _Ctx, pos: int, kw: str) -> None:
@@ -937,7 +1013,8 @@ def _jwt_b64(ctx: _Ctx, pos: int, kw: str) -> None:
         ctx.add(m.start(), m.end(), "jwt", _P_SPECIAL)
 
 
-_AUTH = re.compile(
+_AUTH: re.Pattern[str] = _lazy(
+    "_AUTH",
     r"""(?i:authorization)\\{0,3}["']?[ \t]*[:=][ \t]*\\{0,3}["']?[ \t]*
         (?:(?P<scheme>[A-Za-z][A-Za-z0-9_-]{1,24})[ \t]+)?
         (?P<s>[A-Za-z0-9._~+/=:%-]{6,4096})""",
@@ -967,7 +1044,9 @@ def _auth_header(ctx: _Ctx, pos: int, kw: str) -> None:
     ctx.add(m.start("s"), m.start("s") + len(v), "authorization-header", _P_SPECIAL)
 
 
-_BEARER = re.compile(r"(?<![A-Za-z0-9])(?i:bearer)[ \t]+(?P<s>[A-Za-z0-9._~+/=-]{16,4096})")
+_BEARER: re.Pattern[str] = _lazy(
+    "_BEARER", r"(?<![A-Za-z0-9])(?i:bearer)[ \t]+(?P<s>[A-Za-z0-9._~+/=-]{16,4096})"
+)
 
 
 def _bearer(ctx: _Ctx, pos: int, kw: str) -> None:
@@ -983,10 +1062,11 @@ def _bearer(ctx: _Ctx, pos: int, kw: str) -> None:
     ctx.add(m.start("s"), m.start("s") + len(v), "authorization-header", _P_SPECIAL)
 
 
-_CURL_USER = re.compile(
-    r"""(?:^|(?<=[ \t]))(?:-u|--user|--proxy-user|-U)(?:=|[ \t]+)(?P<c>(?:"[^"\n]{0,200}"|'[^'\n]{0,200}'|[^\s'"]){1,300})"""
+_CURL_USER: re.Pattern[str] = _lazy(
+    "_CURL_USER",
+    r"""(?:^|(?<=[ \t]))(?:-u|--user|--proxy-user|-U)(?:=|[ \t]+)(?P<c>(?:"[^"\n]{0,200}"|'[^'\n]{0,200}'|[^\s'"]){1,300})""",
 )
-_CURL_END = re.compile(r"(?<!\\)\r?\n")
+_CURL_END: re.Pattern[str] = _lazy("_CURL_END", r"(?<!\\)\r?\n")
 _CRED_PLACEHOLDERS = frozenset(
     {
         "pass",
@@ -1059,12 +1139,13 @@ def _curl(ctx: _Ctx, pos: int, kw: str) -> None:
         ctx.add(s, e, "curl-password", _P_SPECIAL)
 
 
-_URI = re.compile(
+_URI: re.Pattern[str] = _lazy(
+    "_URI",
     r"""(?P<scheme>[A-Za-z][A-Za-z0-9+.-]{0,30})://(?P<user>[^\s:/@'"<>{}\[\]`]{0,128})
         (?::(?P<pw>[^\s@/'"<>{}\[\]`]{1,256}))?@(?P<host>[A-Za-z0-9_.-]{1,253}|\[[0-9a-fA-F:]{2,45}\])""",
     re.X,
 )
-_SCHEME_TAIL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,30}\Z")
+_SCHEME_TAIL: re.Pattern[str] = _lazy("_SCHEME_TAIL", r"[A-Za-z][A-Za-z0-9+.-]{0,30}\Z")
 
 
 def _uri(ctx: _Ctx, pos: int, kw: str) -> None:
@@ -1087,7 +1168,9 @@ def _uri(ctx: _Ctx, pos: int, kw: str) -> None:
         ctx.add(m.start("user"), m.end("user"), "uri-credential", _P_SPECIAL)
 
 
-_DSN_BACK = re.compile(r"(?<![\w/])[\w.-]{1,64}:(?P<pw>[^\s:@/'\"]{1,128})\Z")
+_DSN_BACK: re.Pattern[str] = _lazy(
+    "_DSN_BACK", r"(?<![\w/])[\w.-]{1,64}:(?P<pw>[^\s:@/'\"]{1,128})\Z"
+)
 
 
 def _go_dsn(ctx: _Ctx, pos: int, kw: str) -> None:
@@ -1100,7 +1183,7 @@ def _go_dsn(ctx: _Ctx, pos: int, kw: str) -> None:
     ctx.add(m.start("pw"), m.end("pw"), "uri-password", _P_SPECIAL)
 
 
-_SIG = re.compile(r"(?i:sig|signature)=(?P<s>[A-Za-z0-9%+/=_-]{20,600})")
+_SIG: re.Pattern[str] = _lazy("_SIG", r"(?i:sig|signature)=(?P<s>[A-Za-z0-9%+/=_-]{20,600})")
 
 
 def _url_signature(ctx: _Ctx, pos: int, kw: str) -> None:
@@ -1127,8 +1210,9 @@ def _url_signature(ctx: _Ctx, pos: int, kw: str) -> None:
 # personal data
 
 _LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
-_DOMAIN = re.compile(
-    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}(?P<tld>[A-Za-z]{2,24})(?![A-Za-z0-9-]|\.[A-Za-z0-9])"
+_DOMAIN: re.Pattern[str] = _lazy(
+    "_DOMAIN",
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}(?P<tld>[A-Za-z]{2,24})(?![A-Za-z0-9-]|\.[A-Za-z0-9])",
 )
 
 
@@ -1149,31 +1233,26 @@ def _email(ctx: _Ctx, pos: int, kw: str) -> None:
     d = _DOMAIN.match(text, pos + 1)
     if not d:
         return
-    domain = d.group().lower()
-    tld = d.group("tld").lower()
+    if d.group("tld").lower() in R.FILE_SUFFIXES:
+        return  # `logo@2x.png`: a file name
     ll = local.lower()
-    if tld in R.FILE_SUFFIXES:
-        return
-    if ll in R.ROLE_LOCALPARTS or ll.split("+", 1)[0] in R.ROLE_LOCALPARTS:
-        return
-    if any(
-        domain == x.lstrip(".") or domain.endswith(x if x.startswith(".") else "." + x)
-        for x in R.EXAMPLE_DOMAINS
-    ):
-        return
-    if MARKER_PREFIX in text[max(0, ls - 10) : ls]:
+    if ll in R.PLACEHOLDER_LOCALPARTS or ll.split("+", 1)[0] in R.PLACEHOLDER_LOCALPARTS:
         return
     ctx.add(ls, d.end(), "email", _P_PII)
 
 
 _HOME_USER = r"(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
-_HOME_UNIX = re.compile(r"(?<![\w.~-])/(?:home|Users)/" + _HOME_USER)
-_HOME_MNT = re.compile(r"(?<![\w.~-])/mnt/[a-zA-Z]/(?i:users)/" + _HOME_USER)
-_HOME_WIN = re.compile(
-    r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\|/)(?i:users)(?:\\\\|\\|/)"
-    r"(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[\\/\s'\"`:;,)\]}>]|\Z)"
+_HOME_UNIX: re.Pattern[str] = _lazy("_HOME_UNIX", r"(?<![\w.~-])/(?:home|Users)/" + _HOME_USER)
+_HOME_MNT: re.Pattern[str] = _lazy(
+    "_HOME_MNT", r"(?<![\w.~-])/mnt/[a-zA-Z]/(?i:users)/" + _HOME_USER
 )
-_HOME_SLUG = re.compile(
+_HOME_WIN: re.Pattern[str] = _lazy(
+    "_HOME_WIN",
+    r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\|/)(?i:users)(?:\\\\|\\|/)"
+    r"(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[\\/\s'\"`:;,)\]}>]|\Z)",
+)
+_HOME_SLUG: re.Pattern[str] = _lazy(
+    "_HOME_SLUG",
     r"(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-(?P<u>[A-Za-z0-9._]{1,64})(?=-)",
     re.M,
 )
@@ -1212,7 +1291,7 @@ def _non_personal_user(u: str) -> bool:
     return ul.startswith("redacted")
 
 
-_ARN = re.compile(r"arn:aws[\w-]{0,20}:[\w-]{1,40}:[\w-]{0,30}:(?P<s>\d{12}):")
+_ARN: re.Pattern[str] = _lazy("_ARN", r"arn:aws[\w-]{0,20}:[\w-]{1,40}:[\w-]{0,30}:(?P<s>\d{12}):")
 _DOC_ACCOUNTS = frozenset(
     {"111122223333", "123456789012", "000000000000", "999999999999", "444455556666"}
 )
@@ -1224,8 +1303,9 @@ def _arn(ctx: _Ctx, pos: int, kw: str) -> None:
         ctx.add(m.start("s"), m.end("s"), "aws-account-id", _P_PII)
 
 
-_AWS_ACCOUNT = re.compile(
-    r"(?i:aws[_ .-]?account)[_ .-]?(?i:id|number|no)?\\{0,3}[\"']?[ \t]*[:=][ \t]*\\{0,3}[\"']?(?P<s>\d{12})(?!\d)"
+_AWS_ACCOUNT: re.Pattern[str] = _lazy(
+    "_AWS_ACCOUNT",
+    r"(?i:aws[_ .-]?account)[_ .-]?(?i:id|number|no)?\\{0,3}[\"']?[ \t]*[:=][ \t]*\\{0,3}[\"']?(?P<s>\d{12})(?!\d)",
 )
 
 
@@ -1235,9 +1315,12 @@ def _aws_account(ctx: _Ctx, pos: int, kw: str) -> None:
         ctx.add(m.start("s"), m.end("s"), "aws-account-id", _P_PII)
 
 
-_K8S_KIND = re.compile(r"kind:[ \t]*[\"']?(?i:secret)[\"']?[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)")
-_K8S_DATA_HEADER = re.compile(r"^[ \t]*data:[ \t]*$", re.M)
-_K8S_DATA = re.compile(
+_K8S_KIND: re.Pattern[str] = _lazy(
+    "_K8S_KIND", r"kind:[ \t]*[\"']?(?i:secret)[\"']?[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)"
+)
+_K8S_DATA_HEADER: re.Pattern[str] = _lazy("_K8S_DATA_HEADER", r"^[ \t]*data:[ \t]*$", re.M)
+_K8S_DATA: re.Pattern[str] = _lazy(
+    "_K8S_DATA",
     r"^(?P<ind>[ \t]+)[\w.-]+:[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?[\"']?(?P<v>[A-Za-z0-9+/]{10,}={0,3})[\"']?[ \t]*$",
     re.M,
 )
@@ -1264,36 +1347,46 @@ def _k8s_secret(ctx: _Ctx, pos: int, kw: str) -> None:
 
 # phone numbers, card numbers, national ids. One pass finds runs of 7+ digits (at most two
 # separators between digits); the precise patterns then run only inside those runs.
-_DIGIT_RUN = re.compile(r"\+?\d(?:[ .()/-]{0,2}\d){6,22}")
-_UPPER_RUN = re.compile(r"[A-Z]{2} ?\d{2}")
-_PHONE_INTL = re.compile(r"(?<![\w+/=.-])\+[1-9]\d{0,2}(?:[ .-]?\(?\d{1,5}\)?){1,6}(?![\w.-]?\d)")
-_PHONE_NANP = re.compile(
-    r"(?<![\w+/=.:-])(?:\(\d{3}\)[ .-]?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\w.-]?\d)"
+_DIGIT_RUN: re.Pattern[str] = _lazy("_DIGIT_RUN", r"\+?\d(?:[ .()/-]{0,2}\d){6,22}")
+_UPPER_RUN: re.Pattern[str] = _lazy("_UPPER_RUN", r"[A-Z]{2} ?\d{2}")
+_PHONE_INTL: re.Pattern[str] = _lazy(
+    "_PHONE_INTL", r"(?<![\w+/=.-])\+[1-9]\d{0,2}(?:[ .-]?\(?\d{1,5}\)?){1,6}(?![\w.-]?\d)"
 )
-_PHONE_KW = re.compile(
+_PHONE_NANP: re.Pattern[str] = _lazy(
+    "_PHONE_NANP", r"(?<![\w+/=.:-])(?:\(\d{3}\)[ .-]?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\w.-]?\d)"
+)
+_PHONE_KW: re.Pattern[str] = _lazy(
+    "_PHONE_KW",
     r"(?i:phone|tel|telephone|mobile|cell|fax|whatsapp|call me(?: at| on)?|text me(?: at)?)(?![A-Za-z])"
-    r"[\w ]{0,12}?[:=#]?[ \t]*(?P<s>\(?\+?\d[\d ().-]{6,18}\d)(?![\w.-]?\d)"
+    r"[\w ]{0,12}?[:=#]?[ \t]*(?P<s>\(?\+?\d[\d ().-]{6,18}\d)(?![\w.-]?\d)",
 )
-_CARD = re.compile(
-    r"(?<![\w.+/=-])(?:(?:\d{4}[ -]?){3}\d{1,7}|\d{4}[ -]\d{6}[ -]\d{4,5})(?![\w.-]?\d)"
+_CARD: re.Pattern[str] = _lazy(
+    "_CARD", r"(?<![\w.+/=-])(?:(?:\d{4}[ -]?){3}\d{1,7}|\d{4}[ -]\d{6}[ -]\d{4,5})(?![\w.-]?\d)"
 )
-_SSN = re.compile(r"(?<![\w.+/=-])(?P<s>\d{3}-\d{2}-\d{4})(?![\w.-]?\d)")
-_SSN_KW = re.compile(
-    r"(?i:ssn|social security(?: number| no\.?)?)(?![A-Za-z])[ \t]*[:=#]?[ \t]*(?P<s>\d{9}|\d{3}[ -]\d{2}[ -]\d{4})(?!\d)"
+_SSN: re.Pattern[str] = _lazy("_SSN", r"(?<![\w.+/=-])(?P<s>\d{3}-\d{2}-\d{4})(?![\w.-]?\d)")
+_SSN_KW: re.Pattern[str] = _lazy(
+    "_SSN_KW",
+    r"(?i:ssn|social security(?: number| no\.?)?)(?![A-Za-z])[ \t]*[:=#]?[ \t]*(?P<s>\d{9}|\d{3}[ -]\d{2}[ -]\d{4})(?!\d)",
 )
-_AADHAAR = re.compile(r"(?<![\w.+/=-])(?P<s>[2-9]\d{3}[ -]\d{4}[ -]\d{4})(?![\w.-]?\d)")
-_NINO_SPACED = re.compile(
-    r"(?<![A-Za-z0-9])(?P<s>[A-CEGHJ-TW-Z][A-CEGHJ-TW-Z] \d{2} \d{2} \d{2} [A-D])(?![A-Za-z0-9])"
+_AADHAAR: re.Pattern[str] = _lazy(
+    "_AADHAAR", r"(?<![\w.+/=-])(?P<s>[2-9]\d{3}[ -]\d{4}[ -]\d{4})(?![\w.-]?\d)"
 )
-_NINO_KW = re.compile(
+_NINO_SPACED: re.Pattern[str] = _lazy(
+    "_NINO_SPACED",
+    r"(?<![A-Za-z0-9])(?P<s>[A-CEGHJ-TW-Z][A-CEGHJ-TW-Z] \d{2} \d{2} \d{2} [A-D])(?![A-Za-z0-9])",
+)
+_NINO_KW: re.Pattern[str] = _lazy(
+    "_NINO_KW",
     r"(?i:nino|national insurance(?: number| no\.?)?|ni number)(?![A-Za-z])[ \t]*[:=#]?[ \t]*"
-    r"(?P<s>[A-CEGHJ-TW-Z][A-CEGHJ-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![A-Za-z0-9])"
+    r"(?P<s>[A-CEGHJ-TW-Z][A-CEGHJ-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![A-Za-z0-9])",
 )
-_IBAN = re.compile(
-    r"(?<![A-Za-z0-9])(?P<s>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?)(?![A-Za-z0-9])"
+_IBAN: re.Pattern[str] = _lazy(
+    "_IBAN",
+    r"(?<![A-Za-z0-9])(?P<s>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?)(?![A-Za-z0-9])",
 )
-_DNI_KW = re.compile(
-    r"(?i:dni|nie|nif)(?![A-Za-z])[\w ]{0,12}?[:=#]?[ \t]*(?P<s>[XYZ]?\d{7,8}-?[A-Z])(?![A-Za-z0-9])"
+_DNI_KW: re.Pattern[str] = _lazy(
+    "_DNI_KW",
+    r"(?i:dni|nie|nif)(?![A-Za-z])[\w ]{0,12}?[:=#]?[ \t]*(?P<s>[XYZ]?\d{7,8}-?[A-Z])(?![A-Za-z0-9])",
 )
 
 
