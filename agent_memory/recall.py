@@ -513,25 +513,12 @@ def serialize_index(index: RecallIndex) -> bytes:
 
 def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> Path:
     """Build and atomically replace the index (temp file + os.replace, mode 0600)."""
-    import tempfile
     from pathlib import Path
 
-    folder = Path(state_dir)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    target = folder / INDEX_FILENAME
-    data = serialize_index(build_index(atoms, source_oid))
-    fd, tmp = tempfile.mkstemp(prefix=f".{INDEX_FILENAME}.", dir=str(folder))
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    from agent_memory.runtime import atomic_write
+
+    target = Path(state_dir) / INDEX_FILENAME
+    atomic_write(target, serialize_index(build_index(atoms, source_oid)), mode=0o600)
     return target
 
 

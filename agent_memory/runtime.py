@@ -133,15 +133,15 @@ def recent_errors(common_dir: str | os.PathLike[str], days: int = 7) -> list[str
     return [ln for ln in path.read_text("utf-8", errors="replace").splitlines() if ln[:20] >= cutoff]
 
 
-def atomic_write(path: Path, text: str, mode: int = 0o600) -> None:
+def atomic_write(path: Path, data: str | bytes, mode: int = 0o600) -> None:
     """Write via a temp file in the same directory + os.replace: readers see old or new, never half."""
     import tempfile
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:

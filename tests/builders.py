@@ -29,3 +29,30 @@ def l1_atom(claim: str, project: str = "proj", *, sessions: tuple[str, ...] = ("
     }
     atom.update(extra)
     return validate_atom(atom)
+
+
+def committed_atom(claim: str, tier: str = "L2", last_seen: str = "2026-03-01T10:00:00Z",
+                   project: str = "demo-project", **extra: Any) -> dict[str, Any]:
+    """A committed (L2 or L3) atom: stripped back-pointers, promoted_at, project or projects."""
+    atom: dict[str, Any] = {
+        "id": atom_id(claim, project if tier == "L2" else None),
+        "claim": claim,
+        "scope": "project" if tier == "L2" else "global",
+        "kind": "constraint",
+        "first_seen": "2026-01-01T00:00:00Z",
+        "last_seen": last_seen,
+        "observations": 3,
+        "sessions": ["sessA", "sessB", "sessC"],
+        "source": "sessC.jsonl#L12",
+        "first_source": "abc.jsonl#L3",
+        "confidence": "stated",
+        "tier": tier,
+        "promoted_at": "2026-03-02T00:00:00Z",
+        "redacted": False,
+        **extra,
+    }
+    if tier == "L2":
+        atom["project"] = project
+    else:
+        atom["promoted_from_projects"] = ["alpha", "beta"]
+    return validate_atom(atom)

@@ -7,10 +7,11 @@ import json
 import random
 from typing import Any
 
+from builders import committed_atom
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.atom import Atom, atom_id, validate_atom
+from agent_memory.atom import Atom
 from agent_memory.context import CLOSE_TAG, OPEN_TAG, build_context, hook_output
 from agent_memory.contradictions import conflict_rule
 
@@ -20,28 +21,7 @@ PROJECT = "demo-project"
 def make_atom(
     claim: str, tier: str = "L2", last_seen: str = "2026-03-01T10:00:00Z", **extra: Any
 ) -> Atom:
-    atom: Atom = {
-        "id": atom_id(claim, PROJECT if tier == "L2" else None),
-        "claim": claim,
-        "scope": "project" if tier == "L2" else "global",
-        "kind": "constraint",
-        "first_seen": "2026-01-01T00:00:00Z",
-        "last_seen": last_seen,
-        "observations": 3,
-        "sessions": ["sessA", "sessB", "sessC"],
-        "source": "sessC.jsonl#L12",
-        "first_source": "abc.jsonl#L3",
-        "confidence": "stated",
-        "tier": tier,
-        "promoted_at": "2026-03-02T00:00:00Z",
-        "redacted": False,
-        **extra,
-    }
-    if tier == "L2":
-        atom["project"] = PROJECT
-    else:
-        atom["promoted_from_projects"] = ["alpha", "beta"]
-    return validate_atom(atom)
+    return committed_atom(claim, tier, last_seen, PROJECT, **extra)
 
 
 def sections(text: str) -> dict[str, str]:

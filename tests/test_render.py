@@ -10,10 +10,11 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
+from builders import committed_atom
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.atom import Atom, atom_id, iso_z, validate_atom
+from agent_memory.atom import Atom, iso_z
 from agent_memory.render import (
     IMPORT_LINE,
     MalformedBlockError,
@@ -36,28 +37,7 @@ REGION_RE = re.compile(
 def make_atom(
     claim: str, tier: str = "L2", last_seen: str = "2026-03-01T10:00:00Z", **extra: Any
 ) -> Atom:
-    atom: Atom = {
-        "id": atom_id(claim, PROJECT if tier == "L2" else None),
-        "claim": claim,
-        "scope": "project" if tier == "L2" else "global",
-        "kind": "constraint",
-        "first_seen": "2026-01-01T00:00:00Z",
-        "last_seen": last_seen,
-        "observations": 3,
-        "sessions": ["sessA", "sessB", "sessC"],
-        "source": "sessC.jsonl#L12",
-        "first_source": "abc.jsonl#L3",
-        "confidence": "stated",
-        "tier": tier,
-        "promoted_at": "2026-03-02T00:00:00Z",
-        "redacted": False,
-        **extra,
-    }
-    if tier == "L2":
-        atom["project"] = PROJECT
-    else:
-        atom["promoted_from_projects"] = ["alpha", "beta"]
-    return validate_atom(atom)
+    return committed_atom(claim, tier, last_seen, PROJECT, **extra)
 
 
 def day(n: int) -> str:
