@@ -362,6 +362,18 @@ def _scan(text: str) -> list[_Cand]:
             if _entropy(tok) >= ent and not _sample(tok):
                 ctx.add(start, m.end(), rule, _P_TOKEN)
     _pii_scans(ctx)
+    if MARKER_PREFIX in text:
+        # an earlier redaction is opaque: nothing that overlaps its marker is a finding
+        marks = [m.span() for m in _MARKER_RX.finditer(text)]
+        if marks:
+            starts = [a for a, _b in marks]
+            kept = []
+            for c in ctx.out:
+                i = bisect.bisect_right(starts, c[1] - 1) - 1  # last marker starting before c ends
+                if i >= 0 and marks[i][1] > c[0]:
+                    continue
+                kept.append(c)
+            return kept
     return ctx.out
 
 
