@@ -1,0 +1,269 @@
+"""Text preparation for extraction: code spans and URLs masked, prose split into sentences and
+clauses, lead words and politeness stripped, claims tidied and shortened."""
+
+from __future__ import annotations
+
+import re
+
+MAX_CLAIM = 200
+_MAX_TEXT = 12000  # a longer "prompt" is a pasted document; only its head is read
+_MAX_SENTENCES = 200  # of prose; a longer statement keeps its head and its tail
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# --- text preparation ---------------------------------------------------------------------
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_CODE = re.compile(r"`[^`\n]{1,300}`")
+_URL = re.compile(r"\bhttps?://[^\s)>\]}\"']+")
+_PH = re.compile("\ue000(\\d+)\ue001")
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "})
+
+
+def _mask(text: str) -> tuple[str, list[str]]:
+    """Replace code spans and URLs by placeholders so that splitting and rules ignore their
+    punctuation; `_unmask` restores them verbatim in the claim."""
+    spans: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        spans.append(m.group(0))
+        return f"\ue000{len(spans) - 1}\ue001"
+
+    return _URL.sub(keep, _CODE.sub(keep, text)), spans
+
+
+def _unmask(text: str, spans: list[str]) -> str:
+    return _PH.sub(lambda m: spans[int(m.group(1))] if int(m.group(1)) < len(spans) else "", text)
+
+
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")
+_LOGLIKE = re.compile(
+    r"^\s*(?:at\s+\S+\(|File \"|Traceback|\$ |>>> |npm ERR|error\[|warning\[|\d{4}-\d\d-\d\d[ T]\d"
+    r"|\[\d+/\d+\]|[A-Z]\w*(?:Error|Exception):|\w+(?:\.\w+)+:\d+)"
+)
+
+
+_NOT_WORDY = re.compile(r"[^a-zA-Z\u00c0-\u024f\s,.'?!\ue000\ue001-]")
+
+
+def _looks_like_code(line: str) -> bool:
+    if _LOGLIKE.match(line) or re.match(r"^(?: {4,}|\t)\S", line):
+        return True
+    if len(line) < 24:
+        return False
+    other = len(_NOT_WORDY.findall(line))
+    return other / len(line) > 0.28
+
+
+_ABBREV = _words(
+    """
+e.g i.e etc vs cf approx incl esp fig no nr mr mrs ms dr st eg ie resp min max ca
+"""
+)
+
+
+def _split_sentences(line: str) -> list[str]:
+    out, start = [], 0
+    for m in re.finditer(r"[.!?]+[\"')\]]*\s+(?=\S)", line):
+        before = line[start : m.start()].rsplit(" ", 1)[-1].lower().rstrip(".")
+        if m.group(0).startswith(".") and (before in _ABBREV or len(before) == 1):
+            continue
+        out.append(line[start : m.end()].strip())
+        start = m.end()
+    out.append(line[start:].strip())
+    return [s for s in out if s]
+
+
+def _lines(text: str) -> list[str]:
+    """Lines of prose, with hard-wrapped lines of one paragraph joined again: a line that does
+    not end a sentence, followed by one that starts in lower case, is the same sentence."""
+    out: list[str] = []
+    for raw in text.split("\n"):
+        bullet = bool(_BULLET.match(raw))
+        line = _BULLET.sub("", raw).strip()
+        if not line or line.startswith(("#", ">", "|")) or _looks_like_code(line):
+            out.append("")
+            continue
+        prev = out[-1] if out else ""
+        if prev and not bullet and line[:1].islower() and not re.search(r"[.!?:;]$", prev):
+            out[-1] = f"{prev} {line}"
+        else:
+            out.append(line)
+    return [ln for ln in out if ln]
+
+
+_STRUCTURE = re.compile(r"^\s*(?:#{1,6}\s|[-*]\s|\d+\.\s|\|.*\|)", re.M)
+
+
+def _framing(text: str) -> str:
+    """A long statement with document structure (headings, lists, tables) is mostly pasted
+    material (a spec, a plan, notes): only its first and last paragraphs are the user talking."""
+    if len(text) < 1500 or len(_STRUCTURE.findall(text)) < 6:
+        return text
+    paragraphs = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
+    if len(paragraphs) < 3:
+        return text
+    return paragraphs[0] + "\n\n" + paragraphs[-1]
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of prose, skipping headings, quotes, code and log lines."""
+    out: list[str] = []
+    for line in _lines(text):
+        out.extend(_split_sentences(line))
+    if len(out) > _MAX_SENTENCES:
+        # A pasted document with the instruction before or after it: read both ends.
+        out = out[: _MAX_SENTENCES * 3 // 4] + out[-(_MAX_SENTENCES // 4) :]
+    return out
+
+
+# Contractions are expanded in claims (except "don't", itself a negation marker) so that a
+# negation survives as "not"/"never" whatever the phrasing.
+_CONTRACTIONS = [
+    (r"\bdoesn't\b", "does not"),
+    (r"\bisn't\b", "is not"),
+    (r"\baren't\b", "are not"),
+    (r"\bwon't\b", "will not"),
+    (r"\bcan't\b", "cannot"),
+    (r"\bshouldn't\b", "should not"),
+    (r"\bmustn't\b", "must not"),
+    (r"\bwasn't\b", "was not"),
+    (r"\bweren't\b", "were not"),
+    (r"\bdidn't\b", "did not"),
+    (r"\bwouldn't\b", "would not"),
+    (r"\bcouldn't\b", "could not"),
+    (r"\bhaven't\b", "have not"),
+    (r"\bhasn't\b", "has not"),
+    (r"\bdont\b", "don't"),
+]
+_CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in _CONTRACTIONS]
+
+_LEAD_WORDS = (
+    r"ok(?:ay)?|so|well|also|and|but|or|oh|ah|yes|yeah|yep|yup|sure|fine|great|cool|nice|perfect|"
+    r"awesome|excellent|good|alright|all right|right|hmm+|hey(?:\s+claude)?|hi(?:\s+claude)?|claude|"
+    r"btw|by the way|actually|just|then|now|plus|anyway|anyways|basically|honestly|frankly|again|"
+    r"wait|sorry|thanks|thank you|to be clear|to clarify|to be fair|fair enough|in general|"
+    r"generally|finally|lastly|firstly|secondly|however|still|please|kindly|one more thing|"
+    r"last thing|ps|i think|i believe|i guess|i feel like|i'd say|in my opinion|imo|imho|ideally|"
+    r"obviously|of course|as a first step|correction|also note|and also|but also|otherwise|"
+    r"instead(?!\s+of\b)|rather(?!\s+than\b)|on second thought|never mind|nevermind|hm+|uh+|um+|er+|oops|whoops|ugh|pls|plz|"
+    r"for this (?:repo|repository|project|codebase)|in this (?:repo|repository|project|codebase)|"
+    r"here|around here|in general|as a rule|as a general rule|generally speaking|since|because|"
+    r"given that|now that|seeing as"
+)
+_LEAD = re.compile(rf"^(?:{_LEAD_WORDS})(?=[\s,:;!.\u2013\u2014-]|$)[\s,:;!.\u2013\u2014-]*", re.I)
+_LEAD_NO = re.compile(
+    r"^(?:no|nope|nah|not quite|wrong|incorrect)\s*[,.!;:\u2013\u2014-]+\s*", re.I
+)
+
+
+def _strip_lead(text: str) -> str:
+    prev = None
+    while prev != text:
+        prev = text
+        text = _LEAD_NO.sub("", _LEAD.sub("", text)).strip()
+    return text
+
+
+# --- clause splitting ---------------------------------------------------------------------
+
+_STARTERS = _words(
+    """
+i i'd i'm i've i'll we we're we'll we've we'd you you're you'll it it's this that these
+those there they he she can could would will should shall may might must do does did don't
+doesn't didn't never always please let's lets let also then so but and maybe perhaps just
+now otherwise instead rather keep keeping make use using add fix see propose run avoid
+prefer remember note check create write update remove delete change try move put go stop
+start read look explain show tell give find search implement refactor test commit push merge
+rename replace consider ensure while whereas although though because since as if unless
+which where whenever once afterwards after before finally ideally only no how what why that's it's
+there's they're he's she's what's
+"""
+)
+_SPLIT = re.compile(r",\s+|\s+(?:and|but)\s+(?=\S)|;\s*|\s+[-\u2013\u2014]\s+|:\s+|\s*\u2014\s*")
+
+
+def _depths(text: str) -> list[int]:
+    if not any(ch in text for ch in '([{"'):
+        return [0] * len(text)
+    depth, out, quoted = 0, [], False
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}" and depth:
+            depth -= 1
+        elif ch == '"':
+            quoted = not quoted
+        out.append(depth + (1 if quoted else 0))
+    return out
+
+
+def clauses(sentence: str) -> list[str]:
+    """Split a sentence where a new clause starts (not inside parentheses or quotes)."""
+    depth = _depths(sentence)
+    parts, start = [], 0
+    for m in _SPLIT.finditer(sentence):
+        if depth[m.start()] > 0:
+            continue
+        sep = m.group(0)
+        nxt = sentence[m.end() :].split(" ", 1)[0].lower().strip(",.;:!?")
+        if sep.strip() in (";", "-", "\u2013", "\u2014") or sep.startswith(" -"):
+            cut = True
+        elif sep.startswith(":"):
+            cut = len(sentence[start : m.start()].split()) <= 5
+        else:
+            cut = nxt in _STARTERS or (
+                sep.strip() in ("and", "but") and nxt in ("i", "we", "you", "let's")
+            )
+        if cut:
+            parts.append(sentence[start : m.start()])
+            start = (
+                m.end()
+                if sep.strip() not in ("and", "but")
+                else m.start() + len(sep) - len(sep.lstrip())
+            )
+    parts.append(sentence[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+_EMOTICON_TAIL = re.compile(
+    r"(?:\s*(?:[:;]-?[()DPp/\\|]|xD|<3|\^\^|[\u2600-\u27bf\U0001f300-\U0001faff]))+\s*$"
+)
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    text = _EMOTICON_TAIL.sub("", text)
+    text = re.sub(
+        r"(?:,?\s+(?:please|pls|thanks|thank you|for me|ok|okay|if possible|too))+\s*[.!?]*$",
+        "",
+        text,
+        flags=re.I,
+    )
+    text = text.strip(" \t,;:-\u2013\u2014")
+    text = re.sub(r"[.!?]+$", "", text).strip()
+    for rx, repl in _CONTRACTION_RES:
+        text = rx.sub(repl, text)
+    if text.count("(") > text.count(")"):
+        text = text.rsplit("(", 1)[0].strip()
+    if text.startswith('"') and text.endswith('"') and text.count('"') == 2:
+        text = text[1:-1]
+    return text
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text[:1].isalpha() else text
+
+
+def _shorten(text: str) -> str:
+    if len(text) <= MAX_CLAIM:
+        return text
+    head = text[:MAX_CLAIM]
+    for sep in ("; ", ", ", " (", " and ", " but ", " "):
+        at = head.rfind(sep)
+        if at >= MAX_CLAIM // 2:
+            return head[:at].rstrip(" ,;(") + "\u2026"
+    return head.rstrip() + "\u2026"
