@@ -1,0 +1,122 @@
+"""CLI behaviour that is not one capability: lazy imports, exit codes, the error log, forget,
+idempotent backfill, evidence that outlives its transcript."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_json, write_session
+
+from agent_memory.runtime import ERROR_LOG_LINES, log_error
+
+
+def _modules_after(argv: list[str], stdin: str = "") -> set[str]:
+    code = ("import sys\nfrom agent_memory.main import main\n"
+            f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+            "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, input=stdin)
+    return set(proc.stderr.split())
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["hook", "user-prompt-submit"], ["hook", "session-start"],
+                                  ["hook", "session-end"]])
+def test_help_and_hook_fast_paths_import_no_pygit2(argv: list[str], tmp_path: Path) -> None:
+    modules = _modules_after(argv, stdin=json.dumps({"cwd": str(tmp_path), "prompt": "x"}))
+    assert "agent_memory.main" in modules
+    for heavy in ("pygit2", "jsonschema", "git", "questionary"):
+        assert heavy not in modules, f"{argv} imported {heavy}"
+
+
+def test_no_verb_and_unknown_verb_are_usage_errors(tmp_path: Path) -> None:
+    assert gm(tmp_path, check=False).returncode == 2
+    assert gm(tmp_path, "frobnicate", check=False).returncode == 2
+
+
+def test_not_initialised_is_exit_3_with_a_hint(repo: Path) -> None:
+    proc = gm(repo, "inspect", "--tier", "L1", check=False)
+    assert proc.returncode == 3 and "not initialised" in proc.stderr and "hint: run `git memory init`" in proc.stderr
+
+
+def test_the_error_log_is_private_and_capped(repo: Path) -> None:
+    for i in range(ERROR_LOG_LINES + 25):
+        log_error(f"failure number {i}", repo)
+    path = repo / ".git" / "agent-memory" / "errors.log"
+    lines = path.read_text().splitlines()
+    assert len(lines) == ERROR_LOG_LINES and lines[-1].endswith(f"failure number {ERROR_LOG_LINES + 24}")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+
+
+def test_an_internal_error_is_exit_3_with_the_traceback_in_the_log(repo: Path) -> None:
+    gm(repo, "init", "--no-claude-hooks")
+    # a memory/atoms ref that points at a blob, not a commit: nothing a user can fix by flags
+    blob = subprocess.run(["git", "-C", str(repo), "hash-object", "-w", "--stdin"], input=b"x",
+                          capture_output=True, check=True).stdout.decode().strip()
+    (repo / ".git" / "refs" / "heads" / "memory" / "atoms").write_text(blob + "\n")
+    proc = gm(repo, "inspect", "--tier", "L1", check=False)
+    assert proc.returncode in (1, 3) and "hint:" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 2
+
+
+@pytest.fixture
+def captured(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-06T12:00:00Z")
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    write_session(repo, "ffffffff-0000-4000-8000-000000000001", "2026-11-01",
+                  [{"user": "Never force-push to the release branch."}, {"user": "what time is it?"}])
+    write_session(repo, "ffffffff-0000-4000-8000-000000000002", "2026-11-02",
+                  [{"user": "Never force-push to the release branch."}])
+    return repo
+
+
+def test_capture_all_is_idempotent(captured: Path) -> None:
+    first = gm_json(captured, "capture", "--all", "--no-stage")
+    assert first["new"] >= 1 and first["commits"] == 2
+    tip = git(captured, "rev-parse", "memory/atoms")
+    again = gm_json(captured, "capture", "--all", "--no-stage")
+    assert again["new"] == 0 and again["merged"] == 0 and again["commits"] == 0
+    assert git(captured, "rev-parse", "memory/atoms") == tip
+
+
+def test_forget_tombstones_so_recapture_does_not_relearn_and_undo_restores(captured: Path) -> None:
+    gm(captured, "capture", "--all", "--no-stage")
+    (atom,) = [a for a in gm_json(captured, "inspect", "--tier", "L1")["atoms"] if "release branch" in a["claim"]]
+    gm(captured, "forget", atom["id"])
+    assert atom["id"] not in {a["id"] for a in gm_json(captured, "inspect", "--tier", "L1")["atoms"]}
+    write_session(captured, "ffffffff-0000-4000-8000-000000000003", "2026-11-03",
+                  [{"user": "Never force-push to the release branch."}])
+    result = gm_json(captured, "capture", "--all", "--no-stage")
+    assert result["new"] == 0
+    assert atom["id"] not in {a["id"] for a in gm_json(captured, "inspect", "--tier", "L1")["atoms"]}
+    gm(captured, "forget", "--undo", atom["id"])
+    restored = {a["id"]: a for a in gm_json(captured, "inspect", "--tier", "L1")["atoms"]}
+    assert atom["id"] in restored and len(restored[atom["id"]]["sessions"]) == 2
+    ops = [c["op"] for c in gm_json(captured, "log", atom["id"])["commits"]]
+    assert ops[:2] == ["unforget", "forget"] and "capture" in ops
+
+
+def test_evidence_outlives_the_transcript(captured: Path) -> None:
+    gm(captured, "capture", "--all", "--no-stage")
+    (atom,) = [a for a in gm_json(captured, "inspect", "--tier", "L1")["atoms"] if "release branch" in a["claim"]]
+    why = gm_json(captured, "inspect", "--why", atom["id"])
+    assert {e["status"] for e in why["evidence"]} == {"ok"}
+    assert all("force-push" in e["line"] for e in why["evidence"])
+    for path in (Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects").rglob("*.jsonl"):
+        path.unlink()
+    gone = gm_json(captured, "inspect", "--why", atom["claim"])
+    assert {e["status"] for e in gone["evidence"]} == {"missing"}
+    assert all("force-push" in e["line"] for e in gone["evidence"])
+    assert "transcript gone" in gm(captured, "inspect", "--why", atom["id"]).stdout
+
+
+def test_inspect_why_text_that_matches_nothing_is_exit_2(captured: Path) -> None:
+    gm(captured, "capture", "--all", "--no-stage")
+    proc = gm(captured, "inspect", "--why", "something nobody said", check=False)
+    assert proc.returncode == 2 and "hint:" in proc.stderr
