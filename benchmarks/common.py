@@ -3,6 +3,7 @@ spawn-to-exit timing of commands measured in one run against `python -c pass`.""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import statistics
@@ -10,17 +11,70 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-SUBJECTS = ["pnpm", "vitest", "the API client", "database migrations", "the release script", "Docker images",
-            "feature flags", "the CI pipeline", "error messages", "log lines", "the auth middleware",
-            "TypeScript strict mode", "the payments module", "integration tests", "the cache layer",
-            "environment variables", "the GraphQL schema", "commit messages", "the staging cluster", "lint rules"]
-VERBS = ["Always use", "Never edit", "Prefer", "Avoid", "Keep", "Run", "Document", "Review", "Pin", "Test"]
-TAILS = ["before merging", "in this repo", "for every service", "on the main branch", "with care",
-         "when touching billing", "in pull requests", "across packages", "for new endpoints", "locally first"]
+SUBJECTS = [
+    "pnpm",
+    "vitest",
+    "the API client",
+    "database migrations",
+    "the release script",
+    "Docker images",
+    "feature flags",
+    "the CI pipeline",
+    "error messages",
+    "log lines",
+    "the auth middleware",
+    "TypeScript strict mode",
+    "the payments module",
+    "integration tests",
+    "the cache layer",
+    "environment variables",
+    "the GraphQL schema",
+    "commit messages",
+    "the staging cluster",
+    "lint rules",
+]
+VERBS = [
+    "Always use",
+    "Never edit",
+    "Prefer",
+    "Avoid",
+    "Keep",
+    "Run",
+    "Document",
+    "Review",
+    "Pin",
+    "Test",
+]
+TAILS = [
+    "before merging",
+    "in this repo",
+    "for every service",
+    "on the main branch",
+    "with care",
+    "when touching billing",
+    "in pull requests",
+    "across packages",
+    "for new endpoints",
+    "locally first",
+]
+
+# Variables that make a benchmark measure something other than what users run.
+_UNSET = (
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONPROFILEIMPORTTIME",
+    "PYTHONTRACEMALLOC",
+    "PYTHONDEVMODE",
+    "AGENT_MEMORY_SESSIONSTART",
+    "AGENT_MEMORY_USERPROMPTSUBMIT",
+    "AGENT_MEMORY_SESSIONEND",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+)
 
 
 def synthetic_atoms(n: int, project: str = "bench", seed: int = 7) -> list[dict[str, Any]]:
@@ -39,27 +93,93 @@ def synthetic_atoms(n: int, project: str = "bench", seed: int = 7) -> list[dict[
         day = f"2026-11-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:00:00Z"
         session = f"s{rng.randint(1, 400)}"
         source = f"~/.claude/projects/-home-dev-{project}/{session}.jsonl#L{rng.randint(1, 900)}"
-        atom = {"id": ident, "claim": claim, "scope": "project", "project": project,
-                "kind": rng.choice(["constraint", "preference", "fact", "decision", "failure"]),
-                "first_seen": day, "last_seen": day, "observations": 1, "sessions": [session],
-                "source": source, "first_source": source,
-                "confidence": rng.choice(["observed", "stated"]), "tier": "L1", "redacted": False,
-                "evidence": [{"source": source, "at": day, "session": session, "quote": claim}]}
+        atom = {
+            "id": ident,
+            "claim": claim,
+            "scope": "project",
+            "project": project,
+            "kind": rng.choice(["constraint", "preference", "fact", "decision", "failure"]),
+            "first_seen": day,
+            "last_seen": day,
+            "observations": 1,
+            "sessions": [session],
+            "source": source,
+            "first_source": source,
+            "confidence": rng.choice(["observed", "stated"]),
+            "tier": "L1",
+            "redacted": False,
+            "evidence": [{"source": source, "at": day, "session": session, "quote": claim}],
+        }
         atoms.append(validate_atom(atom))
     return atoms
 
 
-def isolated_env(root: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    # Measure what users run: bytecode cached (this sandbox sets PYTHONDONTWRITEBYTECODE).
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.update({"PYTHONPYCACHEPREFIX": str(root / "pycache"),"HOME": str(root / "home"), "CLAUDE_CONFIG_DIR": str(root / "home/.claude"),
-                "AGENT_MEMORY_HOME": str(root / "home/.claude/agent-memory"),
-                "GIT_CONFIG_GLOBAL": str(root / "gitconfig"), "GIT_CONFIG_NOSYSTEM": "1",
-                "AGENT_MEMORY_NOW": "2026-11-29T00:00:00Z",
-                "PATH": str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")})
+# What pip/distlib writes for `[project.scripts] git-memory = "agent_memory.main:main"`.
+CONSOLE_SCRIPT = """#!{python}
+# -*- coding: utf-8 -*-
+import re
+import sys
+from agent_memory.main import main
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(main())
+"""
+
+
+def regular_install(root: Path) -> Path:
+    """A venv with agent-memory installed as users get it from a wheel: the package copied into
+    site-packages and a console script, no `.pth` import hook. The development venv's editable
+    install runs a finder from a `.pth` file at every interpreter start (~13 ms here, pathlib
+    and importlib.resources included), which inflates `python -c pass` and hides the cost of
+    our own imports. The dependencies come from the development venv through a plain path
+    `.pth` line (its own `.pth` files are not processed). Returns the venv's bin directory."""
+    import shutil
+    import sysconfig
+
+    venv = root / "venv"
+    base = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True)
+    bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
+    python = bin_dir / ("python.exe" if os.name == "nt" else "python")
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
+    source = Path(__file__).resolve().parent.parent / "agent_memory"
+    shutil.copytree(source, site / "agent_memory", ignore=shutil.ignore_patterns("__pycache__"))
+    (site / "agent_memory_bench_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    script = bin_dir / "git-memory"
+    script.write_text(CONSOLE_SCRIPT.format(python=python))
+    script.chmod(0o755)
+    return bin_dir
+
+
+def isolated_env(root: Path, bin_dir: Path | None = None) -> dict[str, str]:
+    """The environment the hooks are measured in: a scratch HOME / CLAUDE_CONFIG_DIR / global
+    memory repo, `bin_dir` (default: this interpreter's) first on PATH, and bytecode caching
+    ON, as for users (this sandbox sets PYTHONDONTWRITEBYTECODE; without .pyc files every
+    spawn would recompile the package)."""
+    env = {k: v for k, v in os.environ.items() if k not in _UNSET}
+    env.update(
+        {
+            "PYTHONPYCACHEPREFIX": str(root / "pycache"),
+            "HOME": str(root / "home"),
+            "CLAUDE_CONFIG_DIR": str(root / "home/.claude"),
+            "AGENT_MEMORY_HOME": str(root / "home/.claude/agent-memory"),
+            "GIT_CONFIG_GLOBAL": str(root / "gitconfig"),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "AGENT_MEMORY_NOW": "2026-11-29T00:00:00Z",
+            "PATH": str(bin_dir or Path(sys.executable).parent) + os.pathsep + env.get("PATH", ""),
+        }
+    )
     (root / "home").mkdir(parents=True, exist_ok=True)
-    (root / "gitconfig").write_text("[user]\n\tname = Bench\n\temail = bench@example.invalid\n[init]\n\tdefaultBranch = main\n")
+    (root / "gitconfig").write_text(
+        "[user]\n\tname = Bench\n\temail = bench@example.invalid\n[init]\n\tdefaultBranch = main\n"
+    )
     return env
 
 
@@ -68,27 +188,47 @@ def make_repo(root: Path, env: dict[str, str], name: str = "bench") -> Path:
     repo.mkdir(parents=True)
     for cmd in (["git", "init", "-q"], ["git", "commit", "-q", "--allow-empty", "-m", "init"]):
         subprocess.run(cmd, cwd=repo, env=env, check=True)
-    subprocess.run(["git", "memory", "init", "--yes", "--no-claude-hooks"], cwd=repo, env=env, check=True,
-                   capture_output=True)
+    subprocess.run(
+        ["git", "memory", "init", "--yes", "--no-claude-hooks"],
+        cwd=repo,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     return repo
 
 
-def time_spawn(command: Sequence[str], runs: int, env: dict[str, str], cwd: Path, stdin: bytes = b"") -> list[float]:
-    out = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(list(command), cwd=cwd, env=env, input=stdin, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False)
-        out.append((time.perf_counter() - start) * 1000)
-    return out
+def time_spawn(command: Sequence[str], env: dict[str, str], cwd: Path, stdin: bytes = b"") -> float:
+    """Milliseconds from spawn to exit (stdin written, stdout/stderr drained to EOF, as Claude
+    Code reads a hook's pipes)."""
+    start = time.perf_counter()
+    subprocess.run(list(command), cwd=cwd, env=env, input=stdin, capture_output=True, check=False)
+    return (time.perf_counter() - start) * 1000
 
 
-def interleaved(commands: dict[str, tuple[Sequence[str], bytes]], runs: int, env: dict[str, str], cwd: Path) -> dict[str, list[float]]:
-    """Time each command `runs` times, interleaved so machine noise hits all of them alike."""
+# (argv, stdin) or (argv, stdin, settle): see `interleaved`.
+Spec = tuple[Sequence[str], bytes] | tuple[Sequence[str], bytes, "Callable[[], None] | None"]
+
+
+def interleaved(
+    commands: dict[str, Spec], runs: int, env: dict[str, str], cwd: Path, warmup: int = 2
+) -> dict[str, list[float]]:
+    """Time each command `runs` times, interleaved so machine noise hits all of them alike.
+
+    A command's third element, when given, runs after each timed spawn and is not timed: it
+    waits out work the command leaves behind (session-end's detached capture), so that work
+    never overlaps the next measurement. `warmup` untimed rounds fill the bytecode cache.
+    """
     results: dict[str, list[float]] = {k: [] for k in commands}
-    for _ in range(runs):
-        for name, (command, stdin) in commands.items():
-            results[name] += time_spawn(command, 1, env, cwd, stdin)
+    for round_no in range(warmup + runs):
+        for name, spec in commands.items():
+            command, stdin = spec[0], spec[1]
+            settle = spec[2] if len(spec) > 2 else None
+            elapsed = time_spawn(command, env, cwd, stdin)
+            if settle is not None:
+                settle()
+            if round_no >= warmup:
+                results[name].append(elapsed)
     return results
 
 
@@ -101,5 +241,16 @@ def summary(values: list[float]) -> tuple[float, float]:
     return statistics.median(values), pct(values, 0.95)
 
 
-def scratch() -> tempfile.TemporaryDirectory[str]:
-    return tempfile.TemporaryDirectory(prefix="agent-memory-bench-")
+@contextlib.contextmanager
+def scratch(keep: str | None = None) -> Iterator[str]:
+    """A scratch directory, removed afterwards unless `keep` names one to leave in place (for
+    profiling the hooks against the same repositories)."""
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        yield str(Path(keep).resolve())
+        return
+    # ignore_cleanup_errors: a detached capture that outlived its wait may still be writing.
+    with tempfile.TemporaryDirectory(
+        prefix="agent-memory-bench-", ignore_cleanup_errors=True
+    ) as tmp:
+        yield tmp

@@ -1,80 +1,249 @@
 """Spawn-to-exit time of each Claude Code hook vs `python -c pass`, measured in one run, at 500
 and 5,000 L1 atoms (issue 7 targets: recall p50 ≤ 1.5× at 500 and ≤ 2× at 5,000; session
-start ≤ 2×; session end returns in < 100 ms). Prints a table; asserts nothing.
+start ≤ 2× at any size; session end returns in < 100 ms). Prints a table; asserts nothing.
 
-    python benchmarks/hooks.py [--runs 40]
+Each hook is timed in the three forms Claude Code can run it:
+- `git-memory hook E`: the console script itself (what the plugin shim execs);
+- `sh agent-memory-hook E`: the plugin's `hooks/hooks.json` command (one `sh` + the above);
+- `git memory hook E`: through git's dispatcher, what `git memory init` writes into
+  `.claude/settings.json` (git itself starts first, then execs `git-memory`).
+
+Every repository holds its L1 atoms on `memory/atoms` (with the recall index capture writes),
+40 adopted L2 atoms and 20 adopted L3 atoms in the global repo, so session start does its
+real work (both tiers, budgets, the L2/L3 collision check). Session end is given a transcript
+path that does not exist: its detached capture fails fast and logs one line, and the
+benchmark waits for that line after each run, so no background capture overlaps the next
+measurement (and none turns the 5,000-atom store into a 500-atom one by enforcing the cap).
+
+    python benchmarks/hooks.py [--runs 40] [--sizes 500,5000] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from common import interleaved, isolated_env, make_repo, scratch, summary, synthetic_atoms  # noqa: E402
+from common import (  # noqa: E402
+    interleaved,
+    isolated_env,
+    make_repo,
+    regular_install,
+    scratch,
+    summary,
+    synthetic_atoms,
+)
+
+SHIM = Path(__file__).resolve().parent.parent / "hooks" / "agent-memory-hook"
+EVENTS = {
+    "user-prompt-submit": "UserPromptSubmit",
+    "session-start": "SessionStart",
+    "session-end": "SessionEnd",
+}
+PROMPT = "how do I run the integration tests for the payments module?"
+L2_ATOMS = 40
+L3_ATOMS = 20
 
 
-def populate(repo: Path, n: int) -> None:
-    """Write n atoms straight through the store (the 500 cap is enforced by capture, not here:
-    the 5,000 case measures a store far over its cap on purpose) and adopt a few at L2."""
+def write_tier(root: Path, tier: str, atoms: list[dict[str, object]]) -> None:
+    """The committed files of a tier, written exactly as adopt writes them, then committed."""
+    from agent_memory.adopted_log import LogEntry
+    from agent_memory.committed import TierFiles
+
+    files = TierFiles(tier, "CLAUDE.memory.md", "", "").append(
+        [LogEntry(op="adopt", atom=a, at=str(a["promoted_at"])) for a in atoms]
+    )
+    for rel, text in files.paths().items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, "utf-8")
+
+
+def global_atoms(n: int) -> list[dict[str, object]]:
+    from agent_memory.atom import atom_id, validate_atom
+
+    out = []
+    for i, atom in enumerate(synthetic_atoms(n, project="elsewhere", seed=11)):
+        claim = f"Global habit {i}: {atom['claim']}"
+        out.append(
+            validate_atom(
+                {
+                    **{k: v for k, v in atom.items() if k not in ("project", "evidence")},
+                    "id": atom_id(claim, None),
+                    "claim": claim,
+                    "scope": "global",
+                    "tier": "L3",
+                    "source": "s1.jsonl#L1",
+                    "first_source": "s1.jsonl#L1",
+                    "promoted_at": "2026-11-20T00:00:00Z",
+                    "promoted_from_projects": ["alpha", "beta"],
+                }
+            )
+        )
+    return out
+
+
+def populate(repo: Path, n: int, env: dict[str, str]) -> None:
+    """n atoms straight through the store (the 500 cap is enforced by capture, not here: the
+    5,000 case measures a store far over its cap on purpose), 40 of them adopted at L2."""
     from agent_memory import git
-    from agent_memory.adopted_log import LogEntry, format_entry
     from agent_memory.atom import to_committed
     from agent_memory.capture import capture_atoms
-    from agent_memory.committed import TierFiles
     from agent_memory.store import L1Store
 
     store = L1Store(git.find_repo(repo))
     atoms = synthetic_atoms(n)
-    capture_atoms(store, atoms, "bench", None)
-    held = [to_committed(a, "L2", a["last_seen"]) for a in atoms[:40]]
-    files = TierFiles("L2", "CLAUDE.memory.md", "", "").append(
-        [LogEntry(op="adopt", atom=a, at=a["promoted_at"]) for a in held])
-    for rel, text in files.paths().items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-    assert format_entry  # the committed files are written like adopt writes them
+    capture_atoms(store, atoms, "bench", None)  # also writes the recall index
+    write_tier(repo, "L2", [to_committed(a, "L2", str(a["last_seen"])) for a in atoms[:L2_ATOMS]])
+    for cmd in (["git", "add", "-A"], ["git", "commit", "-q", "-m", "adopt"]):
+        subprocess.run(cmd, cwd=repo, env=env, check=True)
+
+
+def populate_global(env: dict[str, str]) -> None:
+    home = Path(env["AGENT_MEMORY_HOME"])
+    write_tier(home, "L3", global_atoms(L3_ATOMS))
+    for cmd in (["git", "add", "-A"], ["git", "commit", "-q", "-m", "adopt L3"]):
+        subprocess.run(cmd, cwd=home, env=env, check=True)
+
+
+def wait_for_background_capture(repo: Path) -> Callable[[], None]:
+    """After a session-end run: wait until its detached capture has logged its failure (the
+    transcript is missing on purpose), then clear the log for the next run."""
+    log = repo / ".git" / "agent-memory" / "errors.log"
+
+    def settle() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if "background capture" in log.read_text("utf-8"):
+                    log.unlink()
+                    return
+            except FileNotFoundError:
+                pass
+            time.sleep(0.01)
+        raise SystemExit("session-end: the detached capture never finished (see errors.log)")
+
+    return settle
+
+
+def payloads(repo: Path, root: Path) -> dict[str, bytes]:
+    common = {
+        "session_id": "bench",
+        "transcript_path": str(root / "missing.jsonl"),
+        "cwd": str(repo),
+        "permission_mode": "default",
+    }
+    extra = {
+        "user-prompt-submit": {"prompt": PROMPT},
+        "session-start": {"source": "startup"},
+        "session-end": {"reason": "other"},
+    }
+    return {
+        event: json.dumps({**common, "hook_event_name": name, **extra[event]}).encode()
+        for event, name in EVENTS.items()
+    }
+
+
+def forms(event: str) -> dict[str, list[str]]:
+    return {
+        "git-memory hook": ["git-memory", "hook", event],
+        "sh agent-memory-hook": ["sh", str(SHIM), event],
+        "git memory hook": ["git", "memory", "hook", event],
+    }
+
+
+def check_outputs(repo: Path, env: dict[str, str], data: dict[str, bytes]) -> None:
+    """The hooks must do their real work in this setup, or the timings mean nothing."""
+    for event in ("user-prompt-submit", "session-start"):
+        out = subprocess.run(
+            ["git-memory", "hook", event],
+            input=data[event],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            check=True,
+        ).stdout
+        context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+        assert context, f"{event} printed no context"
+    log = repo / ".git" / "agent-memory" / "errors.log"
+    assert not log.exists(), log.read_text()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--sizes", default="500,5000")
+    parser.add_argument(
+        "--keep", metavar="DIR", help="build the repositories in DIR and leave them"
+    )
+    parser.add_argument(
+        "--install",
+        choices=["regular", "editable"],
+        default="regular",
+        help="time a wheel-like install in a scratch venv (default) or this editable venv",
+    )
     args = parser.parse_args()
     rows = []
-    with scratch() as tmp:
+    with scratch(args.keep) as tmp:
         root = Path(tmp)
-        env = isolated_env(root)
-        import os
-
-        os.environ.update({k: env[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "AGENT_MEMORY_HOME", "GIT_CONFIG_GLOBAL",
-                                                 "GIT_CONFIG_NOSYSTEM", "AGENT_MEMORY_NOW", "PATH")})
-        for n in (500, 5000):
-            repo = make_repo(root, env, f"bench{n}")
-            populate(repo, n)
-            payload = {"session_id": "bench", "transcript_path": str(root / "missing.jsonl"), "cwd": str(repo)}
-            prompt = json.dumps({**payload, "hook_event_name": "UserPromptSubmit",
-                                 "prompt": "how do I run the integration tests for the payments module?"}).encode()
-            start = json.dumps({**payload, "hook_event_name": "SessionStart", "source": "startup"}).encode()
-            end_env = {**env, "AGENT_MEMORY_SESSIONEND": "1"}
-            end = json.dumps({**payload, "hook_event_name": "SessionEnd", "reason": "other"}).encode()
-            commands = {
-                "python -c pass": ([sys.executable, "-c", "pass"], b""),
-                "user-prompt-submit": (["git-memory", "hook", "user-prompt-submit"], prompt),
-                "session-start": (["git-memory", "hook", "session-start"], start),
-                "session-end": (["git-memory", "hook", "session-end"], end),
+        bin_dir = (
+            regular_install(root) if args.install == "regular" else Path(sys.executable).parent
+        )
+        python = str(bin_dir / "python")
+        env = isolated_env(root, bin_dir)
+        os.environ.update(
+            {
+                k: env[k]
+                for k in (
+                    "HOME",
+                    "CLAUDE_CONFIG_DIR",
+                    "AGENT_MEMORY_HOME",
+                    "GIT_CONFIG_GLOBAL",
+                    "GIT_CONFIG_NOSYSTEM",
+                    "AGENT_MEMORY_NOW",
+                    "PATH",
+                )
             }
-            times = interleaved(commands, args.runs, end_env, repo)
+        )
+        for n in (int(s) for s in args.sizes.split(",")):
+            repo = make_repo(root, env, f"bench{n}")
+            if n == int(args.sizes.split(",")[0]):
+                populate_global(env)  # the global repo exists once `git memory init` ran
+            populate(repo, n, env)
+            data = payloads(repo, root)
+            check_outputs(repo, env, data)
+            commands: dict[str, tuple[list[str], bytes, Callable[[], None] | None]] = {
+                "python -c pass": ([python, "-c", "pass"], b"", None)
+            }
+            settle = wait_for_background_capture(repo)
+            for event in EVENTS:
+                for form, argv in forms(event).items():
+                    commands[f"{event} | {form}"] = (
+                        argv,
+                        data[event],
+                        settle if event == "session-end" else None,
+                    )
+            times = interleaved(commands, args.runs, env, repo)
             base50, base95 = summary(times["python -c pass"])
             for name, values in times.items():
                 p50, p95 = summary(values)
                 rows.append((n, name, p50, p95, p50 / base50, p95 / base95))
-    print(f"{'atoms':>6}  {'hook':<20} {'p50 ms':>8} {'p95 ms':>8} {'p50 ×':>7} {'p95 ×':>7}")
+            print(f"measured {n} atoms ({args.runs} runs each)", file=sys.stderr)
+    print("| atoms | hook | form | p50 ms | p95 ms | p50 × | p95 × |")
+    print("|---:|---|---|---:|---:|---:|---:|")
     for n, name, p50, p95, r50, r95 in rows:
-        print(f"{n:>6}  {name:<20} {p50:8.1f} {p95:8.1f} {r50:7.2f} {r95:7.2f}")
-    print("(× = ratio to `python -c pass` in the same run; the hooks run via the installed git-memory script)")
+        event, _, form = name.partition(" | ")
+        print(f"| {n} | {event} | {form or '—'} | {p50:.1f} | {p95:.1f} | {r50:.2f} | {r95:.2f} |")
+    print(
+        f"\n{args.install} install; × = ratio to `python -c pass` in the same run (same interpreter, "
+        "bytecode cached), interleaved runs; spawn to exit with stdin written and stdout/stderr read to EOF."
+    )
     return 0
 
 
