@@ -36,9 +36,12 @@ class Item:
 
 def work_files(root: Path, tier: str, target_name: str) -> TierFiles:
     log_path, target_path = root / LOG_PATH, root / target_name
-    return TierFiles(tier=tier, target_name=target_name,
-                     log_text=log_path.read_text("utf-8") if log_path.exists() else "",
-                     target_text=target_path.read_text("utf-8") if target_path.exists() else "")
+    return TierFiles(
+        tier=tier,
+        target_name=target_name,
+        log_text=log_path.read_text("utf-8") if log_path.exists() else "",
+        target_text=target_path.read_text("utf-8") if target_path.exists() else "",
+    )
 
 
 def write_files(root: Path, files: TierFiles) -> None:
@@ -58,18 +61,56 @@ def require_clean(repo: git.Repo, target_name: str) -> None:
     dirty = [d for d in dirty if not d.startswith("?? ")]
     if dirty:
         names = ", ".join(sorted({d[3:] for d in dirty}))
-        raise RepoStateError(f"uncommitted changes to memory files: {names}",
-                             hint=f"commit or stash them first (git stash push -- {names}), then adopt again")
+        raise RepoStateError(
+            f"uncommitted changes to memory files: {names}",
+            hint=f"commit or stash them first (git stash push -- {names}), then adopt again",
+        )
+
+
+def require_consistent(files: TierFiles) -> None:
+    """The block and adopted.log must agree before anything is appended: re-rendering from the
+    log would otherwise silently overwrite a hand edit committed inside the markers."""
+    errors = files.log_errors()
+    if errors:
+        raise RefusedError(
+            f"{LOG_PATH} has unreadable lines ({errors[0]})",
+            hint="fix the line (git log -p .memory/adopted.log shows its history), commit, then retry",
+        )
+    if files.held() and files.hand_edited():
+        raise RefusedError(
+            f"the memory block in {files.target_name} differs from {LOG_PATH} (edited by hand?)",
+            hint="re-render it with `git memory validate --fix` (or revert the edit), commit, then retry",
+        )
+
+
+def rejected_since(repo: git.Repo) -> dict[str, int]:
+    """Atom id → the session count at which a person rejected it, for L1 records whose
+    rejection still stands (no new sessions since): such items are no longer waiting."""
+    store = L1Store(repo)
+    if not store.exists():
+        return {}
+    out = {}
+    for ident, atom in store.snapshot().atoms.items():
+        review = atom.get("review") or {}
+        if review.get("state") == "rejected" and int(review.get("sessions", 0)) >= len(
+            set(atom["sessions"])
+        ):
+            out[ident] = int(review.get("sessions", 0))
+    return out
 
 
 def pending(repo: git.Repo, files: TierFiles) -> list[Item]:
+    """Items on memory/review still waiting for a decision: not yet in HEAD, not already held
+    (adopt re-renders rather than cherry-picks, so an adopted item's review commit is never an
+    ancestor of HEAD), and not rejected on memory/atoms since it was staged."""
     held = files.held()
+    rejected = rejected_since(repo)
     items = []
     for commit, ident, promotion in review_items(repo):
         entry = staged_entry(repo, commit, ident)
         if entry is None:
             continue
-        if entry.op == "adopt" and ident in held:
+        if entry.op == "adopt" and (ident in held or ident in rejected):
             continue
         if entry.op == "demote" and ident not in held:
             continue
@@ -91,7 +132,9 @@ def refusal(item: Item) -> str | None:
     return None
 
 
-def adopt_item(repo: git.Repo, item: Item, target_name: str, pin: bool = False, tier: str = "L2") -> str:
+def adopt_item(
+    repo: git.Repo, item: Item, target_name: str, pin: bool = False, tier: str = "L2"
+) -> str:
     """Apply one item as one commit; on any failure the files and index are restored."""
     root = repo.workdir
     if root is None:
@@ -102,25 +145,64 @@ def adopt_item(repo: git.Repo, item: Item, target_name: str, pin: bool = False, 
         atom["pinned"] = True
     entry = replace(item.entry, atom=atom, review_commit=item.commit)
     after = before.append([entry])
-    paths = list(after.paths())
     verb = "adopt" if entry.op == "adopt" else entry.op
     sessions = ", ".join(atom.get("sessions", [])[:8])
     message = format_message(
         f"memory: {verb} {one_line(atom['claim'], 70)}",
-        [f"{'Adopted' if verb == 'adopt' else 'Applied'} from memory/review {item.commit[:12]} ({item.promotion}).",
-         f"Evidence: {len(atom.get('sessions', []))} sessions ({sessions}); confidence {atom.get('confidence')};"
-         f" first seen {utc_day(atom['first_seen'])}, last seen {utc_day(atom['last_seen'])}."],
-        [("Atom-Id", item.atom_id), ("Adopted-From", item.commit)] + ([("Pinned", "yes")] if pin else []),
+        [
+            f"{'Adopted' if verb == 'adopt' else 'Applied'} from memory/review {item.commit[:12]} ({item.promotion}).",
+            f"Evidence: {len(atom.get('sessions', []))} sessions ({sessions}); confidence {atom.get('confidence')};"
+            f" first seen {utc_day(atom['first_seen'])}, last seen {utc_day(atom['last_seen'])}.",
+        ],
+        [("Atom-Id", item.atom_id), ("Adopted-From", item.commit)]
+        + ([("Pinned", "yes")] if pin else []),
     )
-    write_files(root, after)
+    return commit_or_restore(
+        repo,
+        before,
+        after,
+        message,
+        refused=f"the commit for {item.atom_id} was refused",
+        hint="nothing was adopted for this item; fix what the hook reported and run adopt again",
+    )
+
+
+def commit_or_restore(
+    repo: git.Repo, before: TierFiles, after: TierFiles, message: str, refused: str, hint: str
+) -> str:
+    """Write `after`, commit exactly its two files with `git commit` (the user's hooks run), and
+    return the new HEAD. On a refusing hook, or an interrupt before the commit landed, the files
+    and the index are put back as they were: no half-applied item."""
+    root = repo.workdir
+    assert root is not None
+    paths = list(after.paths())
+    old_head = git.rev_parse(repo, "HEAD")
     try:
-        head = git.commit_paths(root, paths, message)
-    except RepoStateError as exc:
+        write_files(root, after)
+        return git.commit_paths(root, paths, message)
+    except BaseException as exc:
+        landed = git.rev_parse(repo, "HEAD")
+        if landed != old_head and landed is not None and isinstance(exc, KeyboardInterrupt):
+            return landed  # the commit completed before the interrupt: the item is whole
         git.run_git(root, "reset", "-q", "--", *paths, check=False)
         write_files(root, before)
-        raise RefusedError(f"the commit for {item.atom_id} was refused: {exc.message}",
-                           hint="nothing was adopted for this item; fix what the hook reported and run adopt again") from exc
-    return head
+        _drop_empty(root, before)
+        if isinstance(exc, RepoStateError):
+            raise RefusedError(f"{refused}: {exc.message}", hint=hint) from exc
+        raise
+
+
+def _drop_empty(root: Path, before: TierFiles) -> None:
+    """A file that did not exist before the attempt is removed again, not left empty."""
+    for rel, text in before.paths().items():
+        path = root / rel
+        if text == "" and path.exists() and path.stat().st_size == 0:
+            tracked = (
+                git.run_git(root, "ls-files", "--error-unmatch", "--", rel, check=False).returncode
+                == 0
+            )
+            if not tracked:
+                path.unlink()
 
 
 def record_decision(store: L1Store, atom_id: str, state: str, commit: str | None) -> str | None:
@@ -135,13 +217,18 @@ def record_decision(store: L1Store, atom_id: str, state: str, commit: str | None
         review = {"state": state, "at": at, "sessions": len(current["sessions"])}
         if commit:
             review["commit"] = commit
-        if current.get("review", {}).get("state") == state and current["review"].get("sessions") == review["sessions"]:
+        if (
+            current.get("review", {}).get("state") == state
+            and current["review"].get("sessions") == review["sessions"]
+        ):
             return None
         updated = {**current, "review": review}
-        return Change(subject=f"{'reject' if state == 'rejected' else 'held'}: {summarize(current, 60)}",
-                      body=[f"{state} at {at}" + (f" in {commit[:12]}" if commit else "")],
-                      trailers=[("Op", "reject" if state == "rejected" else "adopt"), ("Atom-Id", atom_id)],
-                      writes={atom_id: updated})
+        return Change(
+            subject=f"{'reject' if state == 'rejected' else 'held'}: {summarize(current, 60)}",
+            body=[f"{state} at {at}" + (f" in {commit[:12]}" if commit else "")],
+            trailers=[("Op", "reject" if state == "rejected" else "adopt"), ("Atom-Id", atom_id)],
+            writes={atom_id: updated},
+        )
 
     oid, _ = store.transact(compute)
     return oid

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent_memory import git
-from agent_memory.adopt import require_clean, work_files, write_files
+from agent_memory.adopt import commit_or_restore, require_clean, require_consistent, work_files
 from agent_memory.adopted_log import LogEntry
 from agent_memory.errors import RefusedError, RepoStateError, UsageError
 from agent_memory.install import target_file
@@ -26,8 +26,14 @@ DESCRIPTIONS = {
 }
 
 
-def apply_l2_op(repo: git.Repo, atom_id: str, op: str, fields: dict[str, Any] | None = None,
-                remove_fields: tuple[str, ...] = (), note: str = "") -> str:
+def apply_l2_op(
+    repo: git.Repo,
+    atom_id: str,
+    op: str,
+    fields: dict[str, Any] | None = None,
+    remove_fields: tuple[str, ...] = (),
+    note: str = "",
+) -> str:
     """Append an `op` line for an adopted atom, re-render the block, commit both files."""
     root = repo.workdir
     if root is None:
@@ -35,30 +41,39 @@ def apply_l2_op(repo: git.Repo, atom_id: str, op: str, fields: dict[str, Any] | 
     target = target_file(repo)
     require_clean(repo, target)
     before = work_files(root, "L2", target)
+    require_consistent(before)
     held = before.held()
     if atom_id not in held:
-        raise UsageError(f"{atom_id} is not adopted in this branch", hint="list adopted atoms with `git memory inspect --tier L2`")
+        raise UsageError(
+            f"{atom_id} is not adopted in this branch",
+            hint="list adopted atoms with `git memory inspect --tier L2`",
+        )
     atom = {k: v for k, v in held[atom_id].items() if k not in remove_fields}
     atom.update(fields or {})
     if op not in ("forget", "demote") and atom == held[atom_id]:
-        raise RefusedError(f"{atom_id} is already {op.rstrip('e')}ed" if op != "supersede" else f"{atom_id} is already superseded by {atom.get('superseded_by')}",
-                           hint="nothing to change")
+        state = {
+            "pin": "pinned",
+            "unpin": "not pinned",
+            "decay": "decayed",
+            "resolve": "resolved",
+            "supersede": f"superseded by {atom.get('superseded_by')}",
+        }.get(op, op)
+        raise RefusedError(f"{atom_id} is already {state}", hint="nothing to change")
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
     after = before.append([LogEntry(op=op, atom=atom, at=at)])
-    paths = list(after.paths())
     body = [DESCRIPTIONS.get(op, op)] + ([note] if note else [])
     trailers = [("Atom-Id", atom_id), ("Memory-Op", op)]
     if atom.get("superseded_by"):
         trailers.append(("Superseded-By", str(atom["superseded_by"])))
     message = format_message(f"memory: {op} {one_line(str(atom['claim']), 70)}", body, trailers)
-    write_files(root, after)
-    try:
-        head = git.commit_paths(root, paths, message)
-    except RepoStateError as exc:
-        git.run_git(root, "reset", "-q", "--", *paths, check=False)
-        write_files(root, before)
-        raise RefusedError(f"the {op} commit was refused: {exc.message}", hint="nothing changed; fix what the hook reported and retry") from exc
-    return head
+    return commit_or_restore(
+        repo,
+        before,
+        after,
+        message,
+        refused=f"the {op} commit was refused",
+        hint="nothing changed; fix what the hook reported and retry",
+    )
 
 
 def supersede_problem(held: dict[str, dict[str, Any]], old: str, new: str) -> str | None:
@@ -67,10 +82,12 @@ def supersede_problem(held: dict[str, dict[str, Any]], old: str, new: str) -> st
         return f"{new} is not adopted, so it cannot supersede {old}"
     if old == new:
         return "an atom cannot supersede itself"
-    seen, cursor = {old}, new
+    seen: set[str] = {old}
+    cursor: str | None = new
     while cursor:
         if cursor in seen:
             return f"superseding {old} by {new} would make a cycle"
         seen.add(cursor)
-        cursor = held.get(cursor, {}).get("superseded_by")
+        successor = held.get(cursor, {}).get("superseded_by")
+        cursor = str(successor) if successor else None
     return None

@@ -1,8 +1,11 @@
 """`git memory adopt [--global] [--all | --yes ID…] [--reject ID…] [--pin ID…]`.
 
 On a terminal with no selection flags: walk the staged items one at a time and ask
-adopt / reject / skip / show more / quit. With flags: non-interactive, for scripts and CI.
-Without a terminal and without flags: list what is waiting and exit 1 with a hint.
+adopt / reject / skip / show more / quit (`--pin ID` pins ID if it is adopted in the walk).
+With flags: non-interactive, for scripts and CI; `--pin ID` adopts ID pinned. Without a
+terminal and without flags: list what is waiting and exit 1 with a hint. IDs are atom ids,
+unique `atm_` prefixes or review-commit prefixes; an ID already adopted or rejected is
+reported and skipped, so rerunning an interrupted command continues with the rest.
 """
 
 from __future__ import annotations
@@ -18,12 +21,20 @@ from agent_memory.adopt import (
     pending,
     record_decision,
     refusal,
+    rejected_since,
     require_clean,
+    require_consistent,
     work_files,
 )
 from agent_memory.atom import utc_day
 from agent_memory.commands.common import emit_json, wants_json
-from agent_memory.errors import EXIT_REFUSED, RepoStateError, UsageError
+from agent_memory.errors import (
+    EXIT_INTERRUPTED,
+    EXIT_REFUSED,
+    RefusedError,
+    RepoStateError,
+    UsageError,
+)
 from agent_memory.evidence import evidence_for
 from agent_memory.store import L1Store
 
@@ -34,7 +45,10 @@ def _context(global_: bool) -> tuple[git.Repo, str, str, L1Store | None]:
 
         home = GlobalRepo.default()
         if not home.exists():
-            raise RepoStateError("there is no global memory repo yet", hint="run `git memory init` in a project first")
+            raise RepoStateError(
+                "there is no global memory repo yet",
+                hint="run `git memory init` in a project first",
+            )
         return home.repo(), "L3", "CLAUDE.memory.md", None
     from agent_memory.commands.common import store_here
     from agent_memory.install import target_file
@@ -45,29 +59,57 @@ def _context(global_: bool) -> tuple[git.Repo, str, str, L1Store | None]:
     return repo, "L2", target_file(repo), store
 
 
-def _match(items: list[Item], wanted: list[str]) -> list[Item]:
-    chosen = []
+def _match(items: list[Item], wanted: list[str], done: set[str]) -> tuple[list[Item], list[str]]:
+    """The waiting items named by id, unique id prefix or review-commit prefix (≥ 7 hex), and
+    the names that were already decided (held or rejected): a rerun of the same command after
+    an interrupt continues with the rest instead of failing on what already happened."""
+    chosen: list[Item] = []
+    already: list[str] = []
     for key in wanted:
-        found = [i for i in items if i.atom_id == key or i.atom_id.startswith(key) or i.commit.startswith(key)]
+        found = [i for i in items if i.atom_id == key]
         if not found:
-            raise UsageError(f"{key} is not waiting on memory/review", hint="list waiting items with `git memory adopt` or `git memory status`")
+            found = [
+                i
+                for i in items
+                if (key.startswith("atm_") and i.atom_id.startswith(key))
+                or (len(key) >= 7 and i.commit.startswith(key))
+            ]
+        if len({i.atom_id for i in found}) > 1:
+            names = ", ".join(sorted({i.atom_id for i in found}))
+            raise UsageError(
+                f"{key!r} names several waiting items: {names}", hint="pass one full atom id"
+            )
+        if not found:
+            if key in done:
+                already.append(key)
+                continue
+            raise UsageError(
+                f"{key} is not waiting on memory/review",
+                hint="list waiting items with `git memory adopt` or `git memory status`",
+            )
         chosen.extend(f for f in found if f not in chosen)
-    return chosen
+    return chosen, already
 
 
 def describe(item: Item, detail: bool = False) -> list[str]:
     atom = item.atom
     lines = [f"{item.atom_id}  [{atom['kind']}, {atom['confidence']}]  {atom['claim']}"]
     if item.entry.op != "adopt":
-        lines.append(f"  {item.entry.op}: {item.promotion} (L2 holds more than its cap; the oldest goes back to L1)")
+        lines.append(
+            f"  {item.entry.op}: {item.promotion} (L2 holds more than its cap; the oldest goes back to L1)"
+        )
         return lines
     days = sorted({utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
-    lines.append(f"  evidence: {len(atom['sessions'])} sessions, {atom['observations']} observations, {' … '.join(days)}")
+    lines.append(
+        f"  evidence: {len(atom['sessions'])} sessions, {atom['observations']} observations, {' … '.join(days)}"
+    )
     lines.append(f"  first source {atom['first_source']}, latest {atom['source']}")
     evidence = evidence_for(atom)
     shown = evidence if detail else evidence[:1]
     for ev in shown:
-        note = {"ok": "", "missing": " (transcript gone)", "ambiguous": " (ambiguous)"}[ev["status"]]
+        note = {"ok": "", "missing": " (transcript gone)", "ambiguous": " (ambiguous)"}[
+            ev["status"]
+        ]
         if ev["line"]:
             lines.append(f"  > {ev['line'][:300]}{note}")
     if detail:
@@ -81,82 +123,165 @@ def run(args: argparse.Namespace) -> int:
     assert repo.workdir is not None
     files = work_files(repo.workdir, tier, target)
     items = pending(repo, files)
-    flags = bool(args.all or args.yes or args.reject)
-    if not flags:
+    done = set(files.held()) | set(rejected_since(repo))
+    pinned, _ = _match(items, args.pin, done)
+    pins = {i.atom_id for i in pinned}
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    # --pin alone on a terminal pins those items if they are adopted in the walk; without a
+    # terminal, naming an item to pin is choosing it (scripts: `adopt --pin ID`).
+    if not (args.all or args.yes or args.reject or (args.pin and not terminal)):
         if not items:
-            print("nothing is waiting on memory/review" + ("" if args.global_ else " (stage with `git memory stage`)"))
+            print(
+                "nothing is waiting on memory/review"
+                + ("" if args.global_ else " (stage with `git memory stage`)")
+            )
             return 0
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if not terminal:
             for item in items:
                 print("\n".join(describe(item)))
             print(f"{len(items)} item(s) waiting on memory/review", file=sys.stderr)
-            print("hint: adopt on a terminal with `git memory adopt`, or use --all, --yes ID…, --reject ID…", file=sys.stderr)
+            print(
+                "hint: adopt on a terminal with `git memory adopt`, or use --all, --yes ID…, --reject ID…",
+                file=sys.stderr,
+            )
             return EXIT_REFUSED
         require_clean(repo, target)
-        return _interactive(repo, items, target, tier, store, set(args.pin))
+        require_consistent(files)
+        return _interactive(repo, items, target, tier, store, pins)
     require_clean(repo, target)
-    chosen = items if args.all else _match(items, args.yes)
-    rejected = _match(items, args.reject) if args.reject else []
+    require_consistent(files)
+    # --pin ID adopts ID too (pinned): naming an item to pin is choosing it.
+    chosen, already = (list(items), []) if args.all else _match(items, [*args.yes, *args.pin], done)
+    rejected, already_rejected = _match(items, args.reject, done)
+    overlap = sorted({i.atom_id for i in chosen} & {i.atom_id for i in rejected})
+    if overlap and not args.all:
+        raise UsageError(
+            f"{', '.join(overlap)} named both to adopt and to reject",
+            hint="name each item in only one of --yes/--pin and --reject",
+        )
     chosen = [i for i in chosen if i not in rejected]
-    pins = set(args.pin)
-    report: dict[str, Any] = {"adopted": [], "rejected": [], "refused": {}}
+    report: dict[str, Any] = {
+        "adopted": [],
+        "rejected": [],
+        "refused": {},
+        "already": sorted(set(already + already_rejected)),
+    }
     for item in chosen:
         why = refusal(item)
         if why:
             report["refused"][item.atom_id] = why
             continue
-        commit = adopt_item(repo, item, target, pin=item.atom_id in pins, tier=tier)
-        if store is not None and item.entry.op == "adopt":
-            record_decision(store, item.atom_id, "adopted", commit)
-        report["adopted"].append({"atom": item.atom_id, "commit": commit})
+        try:
+            commit = _adopt(repo, item, target, tier, store, item.atom_id in pins)
+        except RefusedError as exc:
+            report["refused"][item.atom_id] = exc.message
+            continue
+        report["adopted"].append(
+            {"atom": item.atom_id, "commit": commit, "pinned": item.atom_id in pins}
+        )
     for item in rejected:
-        if store is not None:
-            record_decision(store, item.atom_id, "rejected", None)
+        _reject(store, item)
         report["rejected"].append(item.atom_id)
     if wants_json(args):
         emit_json(report)
     else:
-        for done in report["adopted"]:
-            print(f"adopted {done['atom']} in {done['commit'][:10]}")
+        for adopted in report["adopted"]:
+            print(
+                f"adopted {adopted['atom']} in {adopted['commit'][:10]}"
+                + (" (pinned)" if adopted["pinned"] else "")
+            )
         for ident in report["rejected"]:
-            print(f"rejected {ident} (not restaged until new sessions add evidence)")
+            print(f"rejected {ident} ({_rejection_note(store)})")
+        for ident in report["already"]:
+            print(f"{ident} was already decided (adopted or rejected); nothing to do")
         for ident, why in report["refused"].items():
             print(f"refused {ident}: {why}")
+        if report["refused"]:
+            print(
+                "hint: a refused item stays on memory/review; `git memory inspect --why ID` shows its evidence",
+                file=sys.stderr,
+            )
     return EXIT_REFUSED if report["refused"] else 0
 
 
-def _interactive(repo: git.Repo, items: list[Item], target: str, tier: str, store: L1Store | None, pins: set[str]) -> int:
+def _adopt(
+    repo: git.Repo, item: Item, target: str, tier: str, store: L1Store | None, pin: bool
+) -> str:
+    commit = adopt_item(repo, item, target, pin=pin, tier=tier)
+    if store is not None and item.entry.op == "adopt":
+        # After the commit: an interrupt in between leaves the item adopted (held in the log,
+        # so it is not waiting any more) with only the L1 mark missing, never half-applied.
+        record_decision(store, item.atom_id, "adopted", commit)
+    return commit
+
+
+def _reject(store: L1Store | None, item: Item) -> None:
+    if store is not None:
+        record_decision(store, item.atom_id, "rejected", None)
+
+
+def _rejection_note(store: L1Store | None) -> str:
+    if store is None:
+        return "not recorded for L3: a later `stage --global` may propose it again"
+    return "recorded on memory/atoms; not restaged until new sessions add evidence"
+
+
+def _ask(questionary: Any, choices: list[str], item: Item, pins: set[str]) -> str:
+    while True:
+        answer = questionary.select(
+            "What should happen to this item?", choices=choices
+        ).unsafe_ask()
+        if answer != "show more":
+            return str(answer)
+        print("\n".join(describe(item, detail=True)))
+
+
+def _interactive(
+    repo: git.Repo, items: list[Item], target: str, tier: str, store: L1Store | None, pins: set[str]
+) -> int:
     import questionary
 
     adopted = rejected = skipped = 0
     for number, item in enumerate(items, start=1):
         print(f"\n[{number}/{len(items)}]")
         print("\n".join(describe(item)))
+        if item.atom_id in pins:
+            print("  (--pin: pinned if adopted)")
         why = refusal(item)
         if why:
             print(f"  cannot adopt: {why}")
-            choices = ["reject", "skip", "quit"]
+            choices = ["reject", "skip", "show more", "quit"]
         else:
             choices = ["adopt", "reject", "skip", "show more", "quit"]
-        while True:
-            answer = questionary.select("What should happen to this item?", choices=choices).ask()
-            if answer == "show more":
-                print("\n".join(describe(item, detail=True)))
-                continue
-            break
-        if answer is None or answer == "quit":
-            print("stopped; rerun `git memory adopt` to continue")
+        try:
+            answer = _ask(questionary, choices, item, pins)
+        except KeyboardInterrupt:
+            # Ctrl-C at the question, between items: every earlier item is whole (one commit
+            # each); this one and the rest stay waiting.
+            print(
+                f"\ninterrupted; {len(items) - number + 1} item(s) still waiting — rerun `git memory adopt` to continue"
+            )
+            print(f"\n{adopted} adopted, {rejected} rejected, {skipped} skipped")
+            return EXIT_INTERRUPTED
+        if answer == "quit":
+            print(
+                f"stopped; {len(items) - number + 1} item(s) still waiting — rerun `git memory adopt` to continue"
+            )
             break
         if answer == "adopt":
-            commit = adopt_item(repo, item, target, pin=item.atom_id in pins, tier=tier)
-            if store is not None and item.entry.op == "adopt":
-                record_decision(store, item.atom_id, "adopted", commit)
-            print(f"adopted in {commit[:10]}")
+            try:
+                commit = _adopt(repo, item, target, tier, store, item.atom_id in pins)
+            except RefusedError as exc:
+                print(f"not adopted: {exc.message}")
+                if exc.hint:
+                    print(f"hint: {exc.hint}")
+                skipped += 1
+                continue
+            print(f"adopted in {commit[:10]}" + (" (pinned)" if item.atom_id in pins else ""))
             adopted += 1
         elif answer == "reject":
-            if store is not None:
-                record_decision(store, item.atom_id, "rejected", None)
-            print("rejected")
+            _reject(store, item)
+            print(f"rejected ({_rejection_note(store)})")
             rejected += 1
         else:
             skipped += 1

@@ -20,15 +20,20 @@ def run(args: argparse.Namespace) -> int:
     if args.undo:
         ident = args.id
         if ident not in snap.tombstones:
-            raise UsageError(f"{ident} is not forgotten", hint="see forgotten atoms with `git memory log ID`")
+            raise UsageError(
+                f"{ident} is not forgotten", hint="see forgotten atoms with `git memory log ID`"
+            )
 
         def restore(s: Snapshot) -> Change | None:
             stone = s.tombstones.get(ident)
             if stone is None:
                 return None
             atom: Atom | None = stone.get("atom")
-            change = Change(subject=f"unforget: restore {ident}", trailers=[("Op", "unforget"), ("Atom-Id", ident)],
-                            tombstone_deletes={ident})
+            change = Change(
+                subject=f"unforget: restore {ident}",
+                trailers=[("Op", "unforget"), ("Atom-Id", ident)],
+                tombstone_deletes={ident},
+            )
             if atom and ident not in s.atoms:
                 change.writes[ident] = atom
                 change.body.append(f"restored: {summarize(atom)}")
@@ -58,9 +63,15 @@ def run(args: argparse.Namespace) -> int:
         if current is None and ident in s.tombstones:
             return None
         stone = {"id": ident, "claim": atom["claim"], "forgotten_at": at, "atom": current}
-        change = Change(subject=f"forget: {summarize(atom, 60)}", trailers=[("Op", "forget"), ("Atom-Id", ident)],
-                        tombstone_writes={ident: stone},
-                        body=["Tombstoned: capture will not re-learn this claim. Undo: git memory forget --undo " + ident])
+        change = Change(
+            subject=f"forget: {summarize(atom, 60)}",
+            trailers=[("Op", "forget"), ("Atom-Id", ident)],
+            tombstone_writes={ident: stone},
+            body=[
+                "Tombstoned: capture will not re-learn this claim. Undo: git memory forget --undo "
+                + ident
+            ],
+        )
         if current is not None:
             change.deletes.add(ident)
         return change

@@ -23,15 +23,26 @@ def run(args: argparse.Namespace) -> int:
         commit = apply_l2_op(repo, ident, "unpin", remove_fields=("pinned",))
     elif op == "decay":
         if atom.get("pinned"):
-            raise UsageError(f"{ident} is pinned (decay-exempt)", hint=f"unpin it first: git memory unpin {ident}")
+            raise UsageError(
+                f"{ident} is pinned (decay-exempt)",
+                hint=f"unpin it first: git memory unpin {ident}",
+            )
         commit = apply_l2_op(repo, ident, "decay", {"decayed": True})
     else:
         new = find_atom(held, args.by)["id"]
         problem = supersede_problem(held, ident, new)
         if problem:
-            raise UsageError(problem, hint="supersede by an adopted atom that does not lead back to this one")
-        commit = apply_l2_op(repo, ident, "supersede", {"superseded_by": new}, remove_fields=("pinned",),
-                             note=f"Successor: {new} {held[new]['claim']}")
+            raise UsageError(
+                problem, hint="supersede by an adopted atom that does not lead back to this one"
+            )
+        commit = apply_l2_op(
+            repo,
+            ident,
+            "supersede",
+            {"superseded_by": new},
+            remove_fields=("pinned",),
+            note=f"Successor: {new} {held[new]['claim']}",
+        )
     if wants_json(args):
         emit_json({"id": ident, "op": op, "commit": commit})
     else:

@@ -30,8 +30,10 @@ def pr_body(items: Sequence[Item], tier: str) -> str:
         atom = item.atom
         days = len({atom["first_seen"][:10], atom["last_seen"][:10]})
         claim = atom["claim"].replace("|", "\\|")
-        lines.append(f"| {claim} | {atom['kind']} | {atom['confidence']} | {len(atom['sessions'])} | "
-                     f"{days} | `{atom['first_source']}` |")
+        lines.append(
+            f"| {claim} | {atom['kind']} | {atom['confidence']} | {len(atom['sessions'])} | "
+            f"{days} | `{atom['first_source']}` |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -49,45 +51,96 @@ def run(args: argparse.Namespace) -> int:
         raise RepoStateError("pr needs a work tree", hint="run it in a clone with a work tree")
     items = pending(repo, work_files(repo.workdir, tier, target))
     if not items:
-        raise RefusedError("nothing is waiting on memory/review", hint="stage promotions first with `git memory stage`")
+        raise RefusedError(
+            "nothing is waiting on memory/review",
+            hint="stage promotions first with `git memory stage`",
+        )
     base = git.default_branch(repo) or "main"
     remote = args.remote or git.config_get(repo.cwd, "memory.remote") or "origin"
     title = TITLE.format(n=len(items))
     body = pr_body(items, tier)
-    push = ["git", "push", "--force-with-lease", remote, "refs/heads/memory/review:refs/heads/memory/review"]
+    push = [
+        "git",
+        "push",
+        "--force-with-lease",
+        remote,
+        "refs/heads/memory/review:refs/heads/memory/review",
+    ]
     forge = next((tool for tool in ("gh", "glab") if shutil.which(tool)), None)
     if forge == "gh":
-        create = ["gh", "pr", "create", "--base", base, "--head", "memory/review", "--title", title, "--body", body]
+        create = [
+            "gh",
+            "pr",
+            "create",
+            "--base",
+            base,
+            "--head",
+            "memory/review",
+            "--title",
+            title,
+            "--body",
+            body,
+        ]
     elif forge == "glab":
-        create = ["glab", "mr", "create", "--target-branch", base, "--source-branch", "memory/review",
-                  "--title", title, "--description", body, "--yes"]
+        create = [
+            "glab",
+            "mr",
+            "create",
+            "--target-branch",
+            base,
+            "--source-branch",
+            "memory/review",
+            "--title",
+            title,
+            "--description",
+            body,
+            "--yes",
+        ]
     else:
         create = []
-    result = {"remote": remote, "base": base, "items": [i.atom_id for i in items], "title": title, "body": body,
-              "pushed": False, "forge": forge, "url": None}
+    result = {
+        "remote": remote,
+        "base": base,
+        "items": [i.atom_id for i in items],
+        "title": title,
+        "body": body,
+        "pushed": False,
+        "forge": forge,
+        "url": None,
+    }
     if args.print_only or not forge:
         if wants_json(args):
             emit_json({**result, "commands": [" ".join(push)]})
             return 0
         print("# push the review branch and open a pull request:")
         print(" ".join(push))
-        print(f"gh pr create --base {base} --head memory/review --title '{title}' --body-file PR_BODY.md")
+        print(
+            f"gh pr create --base {base} --head memory/review --title '{title}' --body-file PR_BODY.md"
+        )
         print("# (or: glab mr create --target-branch", base, "--source-branch memory/review …)")
         print("\n# PR_BODY.md\n")
         print(body)
         return 0
     proc = git.run_git(repo.workdir, *push[1:], check=False)
     if proc.returncode != 0:
-        raise RefusedError(f"git push to {remote} failed: {(proc.stderr.strip().splitlines() or ['?'])[-1]}",
-                           hint="check the remote (git remote -v) or pass --remote NAME; --print shows the commands")
+        raise RefusedError(
+            f"git push to {remote} failed: {(proc.stderr.strip().splitlines() or ['?'])[-1]}",
+            hint="check the remote (git remote -v) or pass --remote NAME; --print shows the commands",
+        )
     result["pushed"] = True
-    made = subprocess.run(create, cwd=str(repo.workdir), capture_output=True, text=True, check=False)
+    made = subprocess.run(
+        create, cwd=str(repo.workdir), capture_output=True, text=True, check=False
+    )
     if made.returncode != 0:
-        raise RefusedError(f"{forge} could not open the pull request: {(made.stderr.strip().splitlines() or ['?'])[-1]}",
-                           hint="the branch is pushed; open the PR by hand (git memory pr --print shows the body)")
+        raise RefusedError(
+            f"{forge} could not open the pull request: {(made.stderr.strip().splitlines() or ['?'])[-1]}",
+            hint="the branch is pushed; open the PR by hand (git memory pr --print shows the body)",
+        )
     result["url"] = made.stdout.strip().splitlines()[-1] if made.stdout.strip() else None
     if wants_json(args):
         emit_json(result)
     else:
-        print(f"pushed memory/review to {remote} and opened a pull request: {result['url'] or '(see ' + forge + ')'}")
+        print(
+            f"pushed memory/review to {remote} and opened a pull request: {result['url'] or '(see ' + forge + ')'}"
+        )
     return 0

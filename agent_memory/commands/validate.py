@@ -18,17 +18,25 @@ def validate_atoms_file(path: Path) -> list[str]:
     try:
         data = json.loads(path.read_text("utf-8"))
     except FileNotFoundError as exc:
-        raise UsageError(f"no file at {path}", hint="pass a JSON file holding one atom or a list of atoms") from exc
+        raise UsageError(
+            f"no file at {path}", hint="pass a JSON file holding one atom or a list of atoms"
+        ) from exc
     except (OSError, ValueError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path} is not JSON: {exc}", hint="pass a JSON file holding one atom or a list of atoms") from exc
+        raise UsageError(
+            f"{path} is not JSON: {exc}",
+            hint="pass a JSON file holding one atom or a list of atoms",
+        ) from exc
     atoms = data if isinstance(data, list) else [data]
     errors = []
     for index, atom in enumerate(atoms):
         label = f"[{index}] {atom.get('id', '?')}" if isinstance(atom, dict) else f"[{index}]"
         errors += [f"{label}: {e}" for e in atom_errors(atom)]
     counts = Counter(a.get("id") for a in atoms if isinstance(a, dict))
-    errors += [f"duplicate id {ident} ({n} records): an id collision is a merge, never a second record"
-               for ident, n in sorted(counts.items(), key=lambda kv: str(kv[0])) if ident and n > 1]
+    errors += [
+        f"duplicate id {ident} ({n} records): an id collision is a merge, never a second record"
+        for ident, n in sorted(counts.items(), key=lambda kv: str(kv[0]))
+        if ident and n > 1
+    ]
     return errors
 
 
@@ -112,17 +120,22 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         places.append(("L3", home.path, "CLAUDE.memory.md"))
     for tier, root, target in places:
         log_path, target_path = root / ".memory/adopted.log", root / target
-        files = TierFiles(tier=tier, target_name=target,
-                          log_text=log_path.read_text("utf-8") if log_path.exists() else "",
-                          target_text=target_path.read_text("utf-8") if target_path.exists() else "")
+        files = TierFiles(
+            tier=tier,
+            target_name=target,
+            log_text=log_path.read_text("utf-8") if log_path.exists() else "",
+            target_text=target_path.read_text("utf-8") if target_path.exists() else "",
+        )
         errors += [f"{log_path}: {e}" for e in files.log_errors()]
         if files.held() and files.hand_edited():
             if fix:
                 target_path.write_text(files.rerendered().target_text, "utf-8")
                 fixed.append(f"re-rendered the {tier} block in {target_path}")
             else:
-                errors.append(f"{target_path}: the {tier} block differs from .memory/adopted.log (edited by hand?); "
-                              f"re-render it with `git memory validate --fix`")
+                errors.append(
+                    f"{target_path}: the {tier} block differs from .memory/adopted.log (edited by hand?); "
+                    f"re-render it with `git memory validate --fix`"
+                )
         errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
     report["fixed"] = fixed
     return errors
