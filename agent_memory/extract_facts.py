@@ -21,6 +21,7 @@ from agent_memory.extract_filters import (
     _vague,
 )
 from agent_memory.extract_text import _cap, _words
+from agent_memory.failures import FAMILIES
 
 _SUBJECT_MODAL = re.compile(
     r"^((?:the\s+|all\s+|every\s+|each\s+|our\s+|any\s+)?[\w`\ue000\ue001./-]+(?:\s+[\w`\ue000\ue001./-]+){0,4}?)"
@@ -65,7 +66,8 @@ def _r_subject_modal(c: str) -> Rule | None:
 
 _THIS_REPO = re.compile(
     r"^(?:this|the|our)\s+(?:[\w-]+\s+)?(repo|repository|project|codebase|code base|app|application|service|package|library|"
-    r"lib|tool|module|site|website|monorepo|cli|api|server|backend|frontend|bot|plugin|extension|workspace)"
+    r"lib|tool|module|site|website|monorepo|cli|api|server|backend|frontend|bot|plugin|extension|workspace|"
+    r"ci|pipeline)"
     r"\s+((?:is|are)\s+(?:a|an)\s+(?!mess\b|disaster\b|nightmare\b|joke\b|pain\b|bit\b|lot\b|little\b|"
     r"good\b|great\b|bad\b|nice\b|big\b|huge\b|small\b|simple\b|quick\b|toy\b|work in progress\b)|"
     r"(?:is|are)\s+(?:written|built|based|deployed|hosted|used|meant|designed|intended|managed|"
@@ -102,7 +104,7 @@ _LEXICON_COPULA = re.compile(
     r"^(?:the|our|my)\s+((?:[\w-]+\s+){0,3}?(?:branch|port|python version|node version|version|package manager|"
     r"database|db|test runner|linter|formatter|language|framework|stack|registry|region|endpoint|"
     r"hostname|domain|url|base url|convention|style guide|ci|deploy target|runtime|os|operating system|"
-    r"shell|editor|"
+    r"shell|editor|server|host|"
     r"ide|naming convention|license|base image|docker image|cloud|provider|orm|build tool|bundler|"
     r"target|toolchain|compiler|interpreter|monorepo tool|queue|cache|auth provider|command|"
     r"entry ?point|script|key|api key|access key|token|password|secret|account|username|user name|"
@@ -194,7 +196,8 @@ _LIKE_TO_BE = re.compile(
 
 
 _COPULA_CONTRAST = re.compile(
-    r"^(?:the|our)\s+([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+(?:is|are|uses|use)\s+"
+    r"^(?:(?:the|our)\s+([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)|"
+    r"((?:[\w\ue000\ue001./-]+\s+){0,2}[\w\ue000\ue001./-]+s))\s+(?:is|are|uses|use)\s+"
     r"([\w\ue000\ue001./+-]+(?:\s+[\w\ue000\ue001./+-]+){0,3}?),?\s+not\s+[\w\ue000\ue001./+-]+(?:\s+\S+){0,3}$",
     re.I,
 )
@@ -213,6 +216,32 @@ _WE_SWITCHED = re.compile(
 _FAN_OF = re.compile(r"^i(?:'m| am)\s+(not\s+)?(?:a\s+)?(?:big\s+|huge\s+)?fan of\s+(\S.*)", re.I)
 
 
+# "tests run with vitest, not jest", "we format with ruff": which tool does a job here.
+_TOOL_RUN = re.compile(
+    r"^(?:(?:the|our|all)\s+)?(?:unit\s+|integration\s+|e2e\s+|end-to-end\s+|browser\s+)?"
+    r"(?:tests?|specs?|test suite|builds?|linting|formatting|type ?checking|bundling|packages|"
+    r"dependencies|deps|scripts|migrations)\s+(?:(?:are|is|get|gets)\s+)?(?:always\s+)?"
+    r"(?:run|runs|go|goes|managed|installed|done|formatted|linted|bundled|built|handled)\s+"
+    r"(?:with|using|via|through|on|in)\s+(?P<tool>\S.*)",
+    re.I,
+)
+_WE_RUN_WITH = re.compile(
+    r"^we\s+(?:always\s+|only\s+)?(?:run|format|lint|test|build|bundle|install|manage|type-?check|"
+    r"compile|package)\b(?:\s+(?:the|our|all|any))?(?:\s+[\w-]+){0,2}?\s+(?:with|using|via|through)\s+"
+    r"(?P<tool>\S.*)",
+    re.I,
+)
+
+
+def _names_a_tool(obj: str) -> bool:
+    """The object is a tool: a code span, a known tool, or a choice against another one."""
+    head = obj.split()[0].strip(",.").lower() if obj.split() else ""
+    known = any(head in family for family in FAMILIES)
+    return not _vague(obj) and (
+        head.startswith("\ue000") or known or bool(re.search(r",?\s+not\s+\S", obj, re.I))
+    )
+
+
 def _r_fact(c: str) -> Rule | None:
     m = _THIS_REPO.match(c)
     if m and not _vague(m.group(3)) and not _PROBLEM_SUBJECT.search(m.group(3).split(" ", 1)[0]):
@@ -222,8 +251,14 @@ def _r_fact(c: str) -> Rule | None:
     if m:
         return f"Use {m.group(1)}, not {m.group(2)}", "preference"
     m = _COPULA_CONTRAST.match(c)
-    if m and not _PROBLEM_SUBJECT.search(m.group(1)) and not _vague(m.group(2)):
-        return _cap(c), "fact"
+    subject = (m.group(1) or m.group(2)) if m else ""
+    if (
+        m
+        and subject.split()[0].lower() not in _PRONOUNS | {"things", "results", "values", "numbers"}
+        and not _PROBLEM_SUBJECT.search(subject)
+        and not _vague(m.group(3))
+    ):
+        return _cap(c), "fact"  # "file names are kebab-case, not camelCase"
     m = _TAKES.match(c)
     if m and not _PROBLEM_SUBJECT.search(m.group(1)):
         return _cap(c), "fact"
@@ -238,6 +273,9 @@ def _r_fact(c: str) -> Rule | None:
         return (
             f"User likes {m.group(2)}" if not m.group(1) else f"User does not like {m.group(2)}"
         ), "preference"
+    m = _TOOL_RUN.match(c) or _WE_RUN_WITH.match(c)
+    if m and _names_a_tool(m.group("tool")):
+        return _cap(c), "fact"
     m = _PASSIVE_HOW.match(c)
     subject, how = (m.group(1) or m.group(3), m.group(2) or m.group(4)) if m else ("", "")
     if (

@@ -30,7 +30,10 @@ _TRANSIENT = re.compile(
     re.I,
 )
 _DEICTIC_REF = re.compile(
-    r"\b(?:what you (?:did|just|wrote|said)|your (?:last|previous) \w+|i just|you just|just showed)\b",
+    r"\b(?:what you (?:did|just|wrote|said)|your (?:last|previous) \w+|i just|you just|just showed|"
+    r"your (?:recent )?(?:change|changes|fix|edit|edits|commit|patch|suggestion|version|refactor)|"
+    r"that (?:function|file|method|class|version|approach|change|test|line|snippet|module|"
+    r"component|script|endpoint|query|loop|variable|bug|error|commit|pr|output|answer))\b",
     re.I,
 )
 # "these variables", "this file": bound to the conversation, not a standalone memory line.

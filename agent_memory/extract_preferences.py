@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.canonical import same_family, strip_scope
 from agent_memory.extract_directives import Rule, _r_keep
 from agent_memory.extract_filters import (
     _DET,
+    _IMPERATIVES,
     _POLICY_VERBS,
     _PROBLEM_SUBJECT,
+    _PRONOUNS,
     _QUANTIFIER,
     _TASKY,
     _content_words,
@@ -46,6 +49,7 @@ _LIKE = re.compile(
     r"(like|love|enjoy|hate|dislike|can't stand|cannot stand)\s+(\S.*)",
     re.I,
 )
+_DETERMINED = re.compile(r"^(?:a|an|the|this|that|these|those|my|your|our|some|any)\b", re.I)
 _SHORT_CONTRAST = re.compile(
     r"^([\w.@/\ue000\ue001-]+(?:\s+[\w.@/\ue000\ue001-]+){0,2})\s*,?\s+(?:instead of|rather than|not|over)\s+"
     r"([\w.@/\ue000\ue001-]+(?:\s+[\w.@/\ue000\ue001-]+){0,2})$",
@@ -93,7 +97,17 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
     m = _ONLY.match(c)
     if m and not _vague(m.group(2)):
         return f"Only {m.group(1)} {m.group(2)}", "constraint"
-    if _CONTRAST_VERBS.match(c) and _CONTRAST.search(c) and not _TASKY.search(c):
+    lead = _CONTRAST_VERBS.match(c)
+    if lead and _CONTRAST.search(c) and not _TASKY.search(c):
+        obj = c[lead.end() :].strip()
+        if re.search(r"\b(?:it|them|this|that)\b", lead.group(0), re.I) or re.match(
+            r"^(?:it|them|this|that)\b", obj, re.I
+        ):
+            return None  # "write it in TypeScript, not JavaScript": about the thing at hand
+        if _DETERMINED.match(obj) and re.search(
+            r"\b(?:instead of|rather than|over|not)\s+(?:a|an|the|this|that)\b", obj, re.I
+        ):
+            return None  # "use a dict instead of a list here": a choice inside this task
         claim = re.sub(r"^using\b", "Use", c, flags=re.I)
         return _cap(claim), "preference"
     m = _STICK.match(c)
@@ -143,10 +157,20 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
         if verb in ("hate", "dislike", "can't stand", "cannot stand"):
             return f"User does not like {obj}", "preference"
         return f"User likes {obj}", "preference"
-    m = _SHORT_CONTRAST.match(c)
+    core = strip_scope(c)
+    m = _SHORT_CONTRAST.match(core)
+    first = m.group(1).split()[0].lower() if m else ""
+    loose = m and (
+        origin == "rejection"
+        or "," in core
+        or re.search(r"\b(?:instead of|rather than)\b", core, re.I)
+        or same_family(m.group(1), m.group(2))
+    )
     if (
         m
-        and (origin == "rejection" or "," in c)
+        and loose
+        and first not in _PRONOUNS | _IMPERATIVES | {"using", "is", "are", "be"}
+        and not _DETERMINED.match(m.group(1))
         and not _PROBLEM_SUBJECT.search(c)
         and not re.search(
             r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday)\b",
@@ -154,6 +178,7 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
             re.I,
         )
     ):
+        c = core
         return f"Use {c}", "preference"
     return None
 

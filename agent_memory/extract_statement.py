@@ -8,12 +8,14 @@ import re
 from dataclasses import dataclass
 
 from agent_memory.atom import normalize
+from agent_memory.canonical import canonical
 from agent_memory.extract_directives import _KEEP_DOING, Rule
 from agent_memory.extract_filters import (
     _DEICTIC_NP,
     _DEICTIC_REF,
     _PRONOUNS,
     _TASKY,
+    _TIME_SUBJECT,
     _TRANSIENT,
     _content_words,
     _vague,
@@ -46,7 +48,7 @@ from agent_memory.extract_text import (
     clauses,
     sentences,
 )
-from agent_memory.failures import _FAMILIES, command_program
+from agent_memory.failures import FAMILIES, command_program
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,16 @@ def _mode(s: str) -> str:
     return "statement"
 
 
+_LEADING_PURPOSE = re.compile(
+    r"(?:for|in)\s+(?!this\b|these\b|that\b|it\b|now\b|example\b|instance\b)"
+    r"[\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,2}",
+    re.I,
+)
+_WEEKDAY = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|tonight|next week)\b", re.I
+)
+
+
 def _finish(claim: str, kind: str, spans: list[str]) -> Candidate | None:
     claim = _tidy(claim)
     if not claim or _content_words(claim) < 2 or len(claim) < 6:
@@ -100,6 +112,8 @@ def _finish(claim: str, kind: str, spans: list[str]) -> Candidate | None:
         r"^(?:always|never|don't|do not)\b", claim, re.I
     ):
         return None  # "use git stash to save your changes first": a step of this task
+    # One rule, one spelling, one id: restatements must converge to recur (spec §4).
+    claim, kind = canonical(claim, kind, spans)
     claim = _unmask(claim, spans)
     claim = _shorten(_cap(claim))
     return Candidate(claim, kind, "stated")
@@ -151,6 +165,11 @@ def _sentence_claims(
         return [(s, "fact", 0)]
     out: list[tuple[str, str, int]] = []
     parts = clauses(s)
+    lead = _LEADING_PURPOSE.fullmatch(parts[0]) if len(parts) > 1 else None
+    if lead:
+        # "For styling, use Tailwind instead of CSS modules": the purpose qualifies the rule.
+        qualifier = lead.group(0)[:1].lower() + lead.group(0)[1:]
+        parts = [f"{parts[1].rstrip(' .!?')} {qualifier}", *parts[2:]]
     head = _SUBJECT_NP.match(parts[0]) if parts else None
     subject_np = head.group(1)[:1].lower() + head.group(1)[1:] if head else None
     for i, raw in enumerate(parts):
@@ -197,8 +216,9 @@ def _sentence_claims(
             got = _imperative(c)
         if got is None and (weak or strong) and i == 0 and mode == "statement":
             low = c.split(" ", 1)[0].lower()
-            if low not in _PRONOUNS and _content_words(c) >= 3:
-                got = (_cap(c), "fact")
+            dated = _TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
+            if low not in _PRONOUNS and _content_words(c) >= 3 and not dated:
+                got = (_cap(c), "fact")  # "keep in mind the deadline is friday" is not one
         if got:
             out.append((got[0], got[1], i))
     return out
@@ -335,12 +355,12 @@ def _rejection_claim(reason: str, rejected_command: str | None) -> Rule | None:
     ) or re.match(r"^([\w.@/-]+)\s+(?:please|instead|pls)$", s, re.I)
     if not m:
         bare = re.match(r"^([\w.@/-]+)$", s)
-        if not bare or not any(bare.group(1).lower() in family for family in _FAMILIES):
+        if not bare or not any(bare.group(1).lower() in family for family in FAMILIES):
             return None
         m = bare  # "pnpm" alone, on a rejected command: the tool to use instead
     tool = m.group(1)
     program = command_program(rejected_command).split(" ", 1)[0]
-    for family in _FAMILIES:
+    for family in FAMILIES:
         if tool.lower() in family and program in family and program != tool.lower():
             return f"Use {tool}, not {program}", "preference"
     return f"Use {tool}", "preference"

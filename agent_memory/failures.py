@@ -9,7 +9,7 @@ from agent_memory.transcripts import ToolError
 
 # Interchangeable tools: a rejected command of one and a reason naming another is a preference
 # for the second *over* the first ("use pnpm" on `npm install` → "Use pnpm, not npm").
-_FAMILIES = [
+FAMILIES = [
     {"npm", "yarn", "pnpm", "bun", "npx", "pnpx", "bunx"},
     {"pip", "pip3", "uv", "poetry", "pipenv", "conda", "pdm", "rye", "hatch"},
     {"python", "python3", "uv", "poetry"},
@@ -23,6 +23,12 @@ _FAMILIES = [
     {"eslint", "biome", "oxlint"},
     {"prettier", "biome", "dprint"},
     {"brew", "apt", "apt-get", "port", "nix"},
+    {"rg", "ripgrep", "grep", "ag", "ack"},
+    {"fd", "find"},
+    {"node", "bun", "deno"},
+    {"httpx", "requests", "aiohttp", "urllib3"},
+    {"mypy", "pyright", "pyre"},
+    {"webpack", "vite", "rollup", "esbuild", "parcel", "turbopack"},
 ]
 
 

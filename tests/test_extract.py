@@ -93,8 +93,8 @@ def test_rejection_use_pnpm_becomes_a_pnpm_over_npm_preference() -> None:
         (
             "-Users-dain-workspace-JSSoundRecorder/7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl",
             59,
-            "Don't make it only work for me or make assumptions about people's env",
-            "preference",
+            "Never make it only work for me or make assumptions about people's env",
+            "constraint",
         ),
         (
             "-Users-dain-workspace-JSSoundRecorder/7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl",
@@ -105,7 +105,7 @@ def test_rejection_use_pnpm_becomes_a_pnpm_over_npm_preference() -> None:
         (
             "-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl",
             5,
-            "Don't use ClMail for communication; use the builtin subagent teams",
+            "Never use ClMail for communication; use the builtin subagent teams",
             "constraint",
         ),
         (
@@ -178,7 +178,7 @@ DURABLE = [
     ("Do not use mocks in integration tests.", {"constraint"}, ["mocks"], True),
     ("Avoid using `any` in TypeScript.", {"preference"}, ["`any`"], False),
     ("I prefer tabs over spaces.", {"preference"}, ["tabs"], False),
-    ("i'd prefer if you didn't add emojis to the UI text", {"preference"}, ["emojis"], True),
+    ("i'd prefer if you didn't add emojis to the UI text", {"constraint"}, ["emojis"], True),
     ("Use yarn instead of npm.", {"preference"}, ["yarn", "npm"], True),
     ("use pytest, not unittest", {"preference"}, ["pytest"], True),
     ("No emojis in commit messages.", {"constraint"}, ["emojis"], True),
@@ -437,12 +437,12 @@ POLITE_SUFFIXES = ["", " please", ", thanks", "!", ".", " :)"]
     core=st.sampled_from(
         [
             ("never push to main", "Never push to main"),
-            ("don't use `any` in TypeScript", "Don't use `any` in TypeScript"),
+            ("don't use `any` in TypeScript", "Never use `any` in TypeScript"),
             (
                 "always run `make lint` before committing",
                 "Always run `make lint` before committing",
             ),
-            ("use pnpm instead of npm", "Use pnpm instead of npm"),
+            ("use pnpm instead of npm", "Use pnpm, not npm"),
             ("avoid global state", "Avoid global state"),
         ]
     ),
@@ -524,7 +524,8 @@ def test_claims_are_short_and_pasted_code_is_ignored() -> None:
         ("use pnpm", "npm install", "Use pnpm, not npm"),
         ("  use bun ", "cd web && npm run build", "Use bun, not npm"),
         ("use uv", "pip install requests", "Use uv, not pip"),
-        ("use ripgrep", "grep -r foo .", "Use ripgrep"),
+        ("use ripgrep", "grep -r foo .", "Use ripgrep, not grep"),
+        ("use jq", "python -c 'import json'", "Use jq"),
         ("pnpm please", None, "Use pnpm"),
     ],
 )
