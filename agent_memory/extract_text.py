@@ -238,7 +238,7 @@ def _tidy(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     text = _EMOTICON_TAIL.sub("", text)
     text = re.sub(
-        r"(?:,?\s+(?:please|pls|thanks|thank you|for me|ok|okay|if possible|too))+\s*[.!?]*$",
+        r"(?:,?\s+(?:please|pls|thanks|thank you|for me|ok|okay|if possible|too|if (?:you )?need(?:ed)?(?: it)?|in case you need it|just in case))+\s*[.!?]*$",
         "",
         text,
         flags=re.I,
