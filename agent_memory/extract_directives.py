@@ -64,7 +64,8 @@ def _r_always_never(c: str) -> Rule | None:
     head = m.group(5).split(" ", 1)[0].lower().strip("*_,.;:()")
     if (re.match(r"^[\w-]+ed$", head) and head not in _ED_VERBS) or head in _PARTICIPLES:
         return None  # "never guessed", "never promoted on evidence alone": a description
-    if " " not in m.group(5).strip() and head not in _IMPERATIVES | _POLICY_VERBS | _WE_DONT_VERBS:
+    verbs = _IMPERATIVES | _POLICY_VERBS | _WE_DONT_VERBS
+    if " " not in m.group(5).strip() and head not in verbs and head.rsplit("-", 1)[-1] not in verbs:
         return None  # "never automatic": an adjective, not an instruction
     subject = (m.group(2) or "").lower()
     if subject == "you" and not (m.group(1) or m.group(3)):

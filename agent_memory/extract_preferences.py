@@ -50,6 +50,7 @@ _LIKE = re.compile(
     re.I,
 )
 _DETERMINED = re.compile(r"^(?:a|an|the|this|that|these|those|my|your|our|some|any)\b", re.I)
+_CONTRAST_WORD = re.compile(r"\b(?:instead of|rather than|not|over)\s", re.I)
 _SHORT_CONTRAST = re.compile(
     r"^([\w.@/\ue000\ue001-]+(?:\s+[\w.@/\ue000\ue001-]+){0,2})\s*,?\s+(?:instead of|rather than|not|over)\s+"
     r"([\w.@/\ue000\ue001-]+(?:\s+[\w.@/\ue000\ue001-]+){0,2})$",
@@ -157,8 +158,9 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
         if verb in ("hate", "dislike", "can't stand", "cannot stand"):
             return f"User does not like {obj}", "preference"
         return f"User likes {obj}", "preference"
-    core = strip_scope(c)
-    m = _SHORT_CONTRAST.match(core)
+    contrast = _CONTRAST_WORD.search(c)
+    core = strip_scope(c) if contrast else c
+    m = _SHORT_CONTRAST.match(core) if contrast else None
     first = m.group(1).split()[0].lower() if m else ""
     loose = m and (
         origin == "rejection"
@@ -174,7 +176,7 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
         and not _PROBLEM_SUBJECT.search(c)
         and not re.search(
             r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday)\b",
-            c,
+            re.sub("\ue000\\d+\ue001", "`code`", c),  # a number is a value; a code span is not
             re.I,
         )
     ):

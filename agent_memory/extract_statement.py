@@ -95,6 +95,7 @@ _LEADING_PURPOSE = re.compile(
     r"[\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,2}",
     re.I,
 )
+_NEVER_EVER = re.compile(r"\bnever\s+ever\b", re.I)  # emphasis, not a different rule
 _WEEKDAY = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|tonight|next week)\b", re.I
 )
@@ -300,7 +301,7 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     text = _INFORMAL.sub(
         lambda m: _INFORMAL_MAP[m.group(0).lower()], text[:_MAX_TEXT].translate(_QUOTES)
     )
-    text = _framing(_FENCE.sub("\n", text))
+    text = _NEVER_EVER.sub("never", _framing(_FENCE.sub("\n", text)))
     masked, spans = _mask(text)
     # Markdown emphasis is noise in a claim; code spans are already masked, so `a__b` survives.
     masked = re.sub(r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", masked)

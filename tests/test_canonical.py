@@ -1,0 +1,291 @@
+"""Canonical claims: restatements of one rule give one claim (one atom id, so it can recur and
+promote, spec §4); different rules stay different; negation and code spans always survive."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_memory.atom import atom_id
+from agent_memory.canonical import canonical, same_family
+from agent_memory.demo import load_sessions, transcript_records
+from agent_memory.extract import extract_claims, extract_transcript, merge_observations
+
+NEGATIONS = ("never", "don't", "not", "no longer", "avoid")
+
+
+def _claims(text: str, **kw: Any) -> list[str]:
+    return [c.claim for c in extract_claims(text, **kw)]
+
+
+def _ids(text: str, **kw: Any) -> set[str]:
+    return {atom_id(claim, "proj") for claim in _claims(text, **kw)}
+
+
+def _one_id(variants: list[tuple[str, dict[str, Any]]]) -> tuple[set[str], list[list[str]]]:
+    ids: set[str] = set()
+    seen = []
+    for text, kw in variants:
+        got = _ids(text, **kw)
+        assert len(got) == 1, (text, _claims(text, **kw))
+        ids |= got
+        seen.append(_claims(text, **kw))
+    return ids, seen
+
+
+# --- convergence: each set is one rule said many ways -----------------------------------------
+
+P = {}  # a typed prompt
+REJECT_NPM = {"origin": "rejection", "rejected_command": "npm install"}
+
+CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "Use pnpm, not npm": [
+        ("use pnpm instead of npm", P),
+        ("Use pnpm, not npm", P),
+        ("we use pnpm, not npm", P),
+        ("remember that we use pnpm not npm", P),
+        ("Remember that we use pnpm, not npm.", P),
+        ("please always use pnpm rather than npm", P),
+        ("prefer pnpm over npm", P),
+        ("Use pnpm, not npm, for everything in this repo.", P),
+        ("Going forward, use pnpm instead of npm in this project.", P),
+        ("From now on we use pnpm here, not npm!", P),
+        ("Keep in mind: pnpm rather than npm.", P),
+        ("Set up the skeleton. Oh and pnpm, not npm, please.", P),
+        ("use pnpm instead of npm please", REJECT_NPM),
+        ("pnpm", REJECT_NPM),
+        ("use pnpm", REJECT_NPM),
+    ],
+    "Use vitest, not jest": [
+        ("Tests run with vitest, not jest.", P),
+        ("We run the tests with vitest, not jest.", P),
+        ("The tests are run with vitest, not jest.", P),
+        ("Write tests with vitest instead of jest.", P),
+        ("use vitest rather than jest", P),
+    ],
+    "Use uv, not pip": [
+        ("Use uv, not pip.", P),
+        ("We install packages with uv, not pip.", P),
+        ("I'd prefer uv over pip.", P),
+        ("no, use uv", {"origin": "rejection", "rejected_command": "pip install requests"}),
+    ],
+    "Use ruff, not black": [
+        ("We format with ruff, not black.", P),
+        ("Format the code with ruff instead of black from now on.", P),
+        ("ruff over black please", P),
+    ],
+    "Never push to main": [
+        ("Never push to main.", P),
+        ("never push to main", P),
+        ("Don't push to main.", P),
+        ("Do not push to main!", P),
+        ("Please don't ever push to main.", P),
+        ("You should never push to main.", P),
+        ("We must not push to main.", P),
+        ("Remember: never push to main, ever.", P),
+        ("Never ever push to main.", P),
+        ("From now on, never push to main.", P),
+    ],
+    "Never force push": [
+        ("Never force push.", P),
+        ("please never force-push", P),
+        ("Important: don't ever force push.", P),
+    ],
+    "Always add type hints to new functions": [
+        ("Always add type hints to new functions.", P),
+        ("Going forward, always add type hints to new functions.", P),
+        ("From now on always add type hints to new functions please", P),
+        ("Make sure to always add type hints to new functions.", P),
+    ],
+    "Use `rg`, not `grep`": [
+        ("use `rg` instead of `grep`", P),
+        ("Use `rg`, not `grep`.", P),
+        ("I told you already: use `rg`, not `grep`!", P),
+    ],
+    "The database is Postgres 16": [
+        ("The database is Postgres 16.", P),
+        ("FYI the database is Postgres 16", P),
+        ("Note that the database is Postgres 16.", P),
+    ],
+    "Use Tailwind, not CSS modules, for styling": [
+        ("Use Tailwind, not CSS modules, for styling.", P),
+        ("For styling, use Tailwind instead of CSS modules.", P),
+        ("Use Tailwind rather than CSS modules for styling in this repo.", P),
+    ],
+}
+
+
+@pytest.mark.parametrize("claim", list(CONVERGE), ids=list(CONVERGE))
+def test_restatements_converge_to_one_claim(claim: str) -> None:
+    ids, seen = _one_id(CONVERGE[claim])
+    assert ids == {atom_id(claim, "proj")}, seen
+
+
+# --- what must stay distinct -------------------------------------------------------------------
+
+DISTINCT = [
+    # different tools
+    ("Use pnpm, not npm.", "Use pnpm, not yarn."),
+    ("Use pnpm, not npm.", "Use yarn, not npm."),
+    ("Use vitest, not jest.", "Use jest, not vitest."),
+    ("Use httpx instead of requests.", "Use httpx for new code."),
+    # negated vs not
+    ("Use Docker for local dev.", "Don't use Docker for local dev."),
+    ("Always run the linter before committing.", "Never run the linter before committing."),
+    ("Never push to main.", "Push to main on Fridays."),
+    ("Avoid global state.", "Never use global state."),
+    # different subjects and objects
+    ("Never push to main.", "Never push to the release branch."),
+    ("Never run migrations on prod by hand.", "Never run migrations on staging by hand."),
+    ("Use kebab-case for file names, not camelCase.", "File names are kebab-case, not camelCase."),
+    ("Don't commit the .env file.", "Don't commit the lock file."),
+    # a meaningful qualifier stays (consolidation is a reviewed, separate step)
+    ("Never push directly to main.", "Never push to main."),
+    ("Use pnpm, not npm, for the frontend.", "Use pnpm, not npm."),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), DISTINCT, ids=[f"{a[:25]}|{b[:25]}" for a, b in DISTINCT])
+def test_different_rules_stay_distinct(a: str, b: str) -> None:
+    ids_a, ids_b = _ids(a), _ids(b)
+    assert ids_a and not (ids_a & ids_b), (_claims(a), _claims(b))
+
+
+def test_negation_is_never_dropped_by_canonicalisation() -> None:
+    assert _claims("never push to main") == ["Never push to main"]
+    assert _claims("Push to main on Fridays.") == []
+    assert canonical("don't push to main", "constraint") == ("Never push to main", "constraint")
+    assert canonical("Do not ever commit secrets", "preference")[0] == "Never commit secrets"
+    assert canonical("Avoid global state", "preference")[0] == "Avoid global state"
+    # a complaint keeps its own shape ("don't keep adding …" is not "never adding …")
+    assert canonical("Don't keep adding TODO comments", "constraint")[0].startswith("Don't keep")
+
+
+def test_contrast_bound_to_a_qualifier_is_left_alone() -> None:
+    # "not the backend" contrasts the qualifier, not the tool: rewriting would change the rule.
+    claim = "Use pnpm for the frontend, not the backend"
+    assert canonical(claim, "preference")[0] == claim
+
+
+def test_one_off_choices_stay_out() -> None:
+    for text in (
+        "use a dict instead of a list here",
+        "Can you use a set instead of a list in dedupe()?",
+        "Write it in TypeScript, not JavaScript.",
+        "Why did you use npm instead of pnpm there?",
+        "What's the difference between pnpm and npm?",
+        "Note that the test still fails after your change.",
+        "keep in mind the deadline is friday",
+        "Prefer the shorter version of that function.",
+        "Let's use the old endpoint instead of the new one for now.",
+    ):
+        assert extract_claims(text) == [], text
+
+
+def test_tool_families() -> None:
+    assert same_family("pnpm", "npm") and same_family("vitest", "JEST")
+    assert not same_family("pnpm", "pnpm") and not same_family("pnpm", "pytest")
+    assert same_family("\ue0000\ue001", "grep", ["`rg`"])
+
+
+# --- properties ---------------------------------------------------------------------------------
+
+TOOLS = st.sampled_from(["pnpm", "yarn", "uv", "ruff", "vitest", "poetry", "`make test`", "Bazel"])
+OTHERS = st.sampled_from(["npm", "pip", "black", "jest", "tox", "`npm test`", "Gradle"])
+FORMS = st.sampled_from(
+    [
+        "use {x} instead of {y}",
+        "Use {x}, not {y}.",
+        "we use {x}, not {y}",
+        "please always use {x} rather than {y}",
+        "Prefer {x} over {y}.",
+        "Remember that we use {x} instead of {y}.",
+        "Use {x}, not {y}, in this repo from now on.",
+        "Keep in mind: {x} rather than {y}",
+    ]
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(x=TOOLS, y=OTHERS, form=FORMS)
+def test_every_contrast_form_gives_the_same_claim(x: str, y: str, form: str) -> None:
+    assert _claims(form.format(x=x, y=y)) == [f"Use {x}, not {y}"]
+
+
+CLAIMS = st.sampled_from(
+    [
+        "Use pnpm, not npm",
+        "Never push directly to main; always open a pull request",
+        "Use Tailwind, not CSS modules, for styling",
+        "Always run `make lint` before committing",
+        "The database is Postgres 16",
+        "Keep the public API backwards compatible",
+        "Use pnpm for the frontend, not the backend",
+        "Don't keep adding TODO comments",
+        "Avoid `any` in TypeScript",
+    ]
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(claim=CLAIMS, kind=st.sampled_from(["constraint", "preference", "fact", "decision"]))
+def test_canonical_is_idempotent(claim: str, kind: str) -> None:
+    once = canonical(claim, kind)
+    assert canonical(*once) == once
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    head=st.sampled_from(["Never", "Don't", "Do not", "Please never", "You must not", "We never"]),
+    verb=st.sampled_from(["use", "commit", "push", "import"]),
+    obj=st.sampled_from(["`lodash`", "secrets", "the `legacy/` module", "to main"]),
+    tail=st.sampled_from(["", " in this repo", " from now on", ", please", " ever"]),
+)
+def test_prohibitions_keep_negation_and_code_spans(
+    head: str, verb: str, obj: str, tail: str
+) -> None:
+    [claim] = _claims(f"{head} {verb} {obj}{tail}.")
+    assert claim.lower().startswith("never ") and obj in claim, claim
+
+
+# --- end to end: the demo's sessions ------------------------------------------------------------
+
+
+def test_demo_sessions_give_one_atom_per_rule(tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "-w-invoice-service"
+    folder.mkdir(parents=True)
+    today = _dt.date(2026, 3, 10)
+    observations = []
+    for session in load_sessions():
+        day = today - _dt.timedelta(days=int(session["days_ago"]))
+        records = transcript_records(session, Path("/w/invoice-service"), day)
+        path = folder / f"{session['id']}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+        observations.extend(extract_transcript(path, "invoice-service").atoms)
+    atoms = {a["claim"]: a for a in merge_observations(observations)}
+
+    pnpm = [a for a in atoms.values() if "pnpm" in a["claim"]]
+    assert [a["claim"] for a in pnpm] == ["Use pnpm, not npm"]
+    assert len(pnpm[0]["sessions"]) == 3
+    assert any(
+        "rejection" in e["quote"] or "instead of npm" in e["quote"] for e in pnpm[0]["evidence"]
+    )
+
+    vitest = [a for a in atoms.values() if "vitest" in a["claim"]]
+    assert [(a["claim"], len(a["sessions"])) for a in vitest] == [("Use vitest, not jest", 2)]
+
+    main = [a for a in atoms.values() if "main" in a["claim"]]
+    assert len(main) == 1 and main[0]["claim"].startswith("Never push directly to main")
+    assert len(main[0]["sessions"]) == 3
+    assert len({e["at"][:10] for e in main[0]["evidence"]}) == 3  # three different days
+
+    secret = [a for a in atoms.values() if a["redacted"]]
+    assert len(secret) == 1 and "ghp_" not in json.dumps(secret[0])
+    # plain task prompts and questions yield nothing
+    assert not any("rounding" in a["claim"] or "queue" in a["claim"] for a in atoms.values())
