@@ -49,7 +49,7 @@ MAX_PAYLOAD_BYTES = 64 << 20  # a pasted log can be large; only a runaway stdin 
 MAX_CONTEXT_CHARS = 10_000  # Claude Code replaces longer additionalContext with a file path
 CONTEXT_CACHE = "session-start.cache"
 CONTEXT_CACHE_FORMAT = "1"
-REBUILD_MARKER = "recall-index.rebuilding"
+REBUILD_MARKER = "rebuilding-recall-index"
 REBUILD_MARKER_TTL_S = 300.0  # a rebuild that died leaves its marker; retry after this
 # The modules whose code decides the session-start text: editing one invalidates the cache.
 _CONTEXT_CODE = ("__init__.py", "context.py", "render.py", "contradictions.py", "tiers.py",
@@ -325,12 +325,13 @@ def refresh_context(common: str, work: str | None) -> str:
     index = recall.load_index(state)
     if index is None or index.source_oid != tip:
         # The contested tags (spec §4.2) come from the index: rebuild it rather than show a
-        # contested line as a plain assertion. Session start has seconds (spec §5.1).
+        # contested line as a plain assertion. Session start has seconds (spec §5.1). Absent
+        # is normal (`init` writes none); present but unreadable is worth a line.
+        unreadable = index is None and os.path.exists(recall.index_path(state))
         rebuild_index(work or common)
-        if index is None:
+        if unreadable:
             log_error(
-                "hook session-start: the recall index was missing or unreadable: rebuilt it",
-                work or common,
+                "hook session-start: the recall index was unreadable: rebuilt it", work or common
             )
         tip = recall.read_ref(common, ATOMS_REF) or tip
         index = recall.load_index(state)
