@@ -125,6 +125,7 @@ class L1Store:
             git.cas_update_ref(self.repo, git.ATOMS_REF, oid, None, "agent-memory: init")
         except RefMovedError:
             return False  # another process created it first: same outcome
+        self._after_write(oid)  # an (empty) recall index from the start: the hook never misses it
         return True
 
     def transact(self, compute: Callable[[Snapshot], Change | None], queue_on_failure: Iterable[Atom] = ()) -> tuple[str | None, Change | None]:

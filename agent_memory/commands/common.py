@@ -58,3 +58,16 @@ def find_atom(atoms: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
         names = ", ".join(a["id"] for a in (partial or by_prefix)[:5])
         raise UsageError(f"{key!r} matches several atoms: {names}", hint="pass one atom id")
     raise UsageError(f"no atom matches {key!r}", hint="list atoms with `git memory inspect --tier L1`")
+
+
+def fresh_recall_index(repo: git.Repo) -> Any:
+    """The recall index, rebuilt first when it is missing or stale: people can wait for that;
+    the per-prompt hook cannot, and uses what is there."""
+    from agent_memory import recall
+
+    state = repo.state
+    if recall.load_index(state) is None or recall.index_is_stale(state, repo.common_dir):
+        store = L1Store(repo)
+        if store.exists():
+            recall.write_index(state, store.atoms(), store.tip() or "")
+    return recall.load_index(state)

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import argparse
 
-from agent_memory import context, tiers
-from agent_memory.commands.common import emit_json, project_of, repo_here, wants_json
+from agent_memory import context, git, tiers
+from agent_memory.commands.common import (
+    emit_json,
+    fresh_recall_index,
+    project_of,
+    repo_here,
+    wants_json,
+)
 from agent_memory.paths import memory_home
 
 
-def contested_dates_here(common_dir: object) -> dict[str, str]:
-    from pathlib import Path
-
+def contested_dates_here(repo: git.Repo) -> dict[str, str]:
+    """Contested tags (with the newer evidence's date) come from the recall index."""
     from agent_memory import recall
 
-    index = recall.load_index(Path(str(common_dir)) / "agent-memory")
+    index = fresh_recall_index(repo)
     return recall.contested_dates(index) if index is not None else {}
 
 
@@ -22,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     repo = repo_here()
     l2 = list(tiers.l2_atoms(repo.workdir).values())
     l3 = list(tiers.l3_atoms(memory_home()).values())
-    ctx = context.build_context(l2, l3, contested_dates_here(repo.common_dir), project_of(repo))
+    ctx = context.build_context(l2, l3, contested_dates_here(repo), project_of(repo))
     if wants_json(args):
         emit_json({"context": ctx.text, "l2": ctx.l2, "l3": ctx.l3, "omitted": ctx.omitted,
                    "shadowed": list(ctx.shadowed)})

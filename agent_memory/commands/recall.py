@@ -6,17 +6,12 @@ import argparse
 import time
 
 from agent_memory import recall
-from agent_memory.commands.common import emit_json, store_here, wants_json
+from agent_memory.commands.common import emit_json, fresh_recall_index, store_here, wants_json
 
 
 def run(args: argparse.Namespace) -> int:
     repo, store = store_here()
-    index = recall.load_index(repo.state)
-    if index is None or recall.index_is_stale(repo.state, repo.common_dir):
-        # People can wait for a rebuild; the hook cannot (it uses what is there).
-        tip = store.tip()
-        recall.write_index(repo.state, store.atoms(), tip or "")
-        index = recall.load_index(repo.state)
+    index = fresh_recall_index(repo)
     hits = recall.recall(index, args.prompt, time.time()) if index is not None else []
     text = recall.render_recall(hits)
     if wants_json(args):
