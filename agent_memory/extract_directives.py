@@ -146,8 +146,11 @@ def _r_negative(c: str) -> Rule | None:
             return None
         if verb == "want" and (to_you or re.match(r"^to\s", c[m.start(3) - 3 : m.start(3)])):
             return f"Don't {rest}", "preference"
-        if verb == "want":
+        if verb == "want" and not re.search(r"\b(?:i|me|my)\b", rest, re.I):
+            # "... unless I hover over them": how this UI should behave, a spec of the task
             return f"User does not want {rest}", "preference"
+        if verb == "want":
+            return None
         if verb == "like" and not re.match(r"^(?:how|what|when|the way|it when)\b", rest, re.I):
             return f"User does not like {rest}", "preference"
         if verb == "use":
