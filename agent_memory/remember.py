@@ -24,7 +24,9 @@ def _clean(claim: str) -> tuple[str, bool]:
     if not flat:
         raise UsageError("the claim is empty", hint='git memory remember "Never push to main"')
     if len(flat) > 500:
-        raise UsageError("the claim is longer than 500 characters", hint="state one short, self-contained fact")
+        raise UsageError(
+            "the claim is longer than 500 characters", hint="state one short, self-contained fact"
+        )
     text, findings = redact(flat)
     return text, bool(findings)
 
@@ -37,12 +39,29 @@ def project_atom(repo: git.Repo, project: str, claim: str, kind: str) -> Atom:
     slug = slug_for(repo.workdir or repo.common_dir)
     pointer = f"~/.claude/projects/{slug}/remembered-{ident[4:]}.jsonl#L1"
     atom: dict[str, Any] = {
-        "id": ident, "claim": text, "scope": "project", "project": project, "kind": kind,
-        "first_seen": now, "last_seen": now, "observations": 1, "sessions": [session],
-        "source": pointer, "first_source": pointer, "confidence": "stated", "tier": "L1",
-        "redacted": redacted, "hand_authored": True,
-        "evidence": [{"source": pointer, "at": now, "session": session,
-                      "quote": f"(written with git memory remember) {text}"}],
+        "id": ident,
+        "claim": text,
+        "scope": "project",
+        "project": project,
+        "kind": kind,
+        "first_seen": now,
+        "last_seen": now,
+        "observations": 1,
+        "sessions": [session],
+        "source": pointer,
+        "first_source": pointer,
+        "confidence": "stated",
+        "tier": "L1",
+        "redacted": redacted,
+        "hand_authored": True,
+        "evidence": [
+            {
+                "source": pointer,
+                "at": now,
+                "session": session,
+                "quote": f"(written with git memory remember) {text}",
+            }
+        ],
     }
     return validate_atom(atom)
 
@@ -53,10 +72,22 @@ def global_atom(project: str, claim: str, kind: str) -> Atom:
     now = stamp()
     pointer = f"remembered-{ident[4:]}.jsonl#L1"
     atom: dict[str, Any] = {
-        "id": ident, "claim": text, "scope": "global", "kind": kind, "first_seen": now, "last_seen": now,
-        "observations": 1, "sessions": [f"remembered-{now[:10].replace('-', '')}"], "source": pointer,
-        "first_source": pointer, "confidence": "stated", "tier": "L3", "redacted": redacted,
-        "promoted_from_projects": [project], "promoted_at": now, "hand_authored": True,
+        "id": ident,
+        "claim": text,
+        "scope": "global",
+        "kind": kind,
+        "first_seen": now,
+        "last_seen": now,
+        "observations": 1,
+        "sessions": [f"remembered-{now[:10].replace('-', '')}"],
+        "source": pointer,
+        "first_source": pointer,
+        "confidence": "stated",
+        "tier": "L3",
+        "redacted": redacted,
+        "promoted_from_projects": [project],
+        "promoted_at": now,
+        "hand_authored": True,
     }
     return validate_atom(atom)
 
@@ -72,6 +103,17 @@ def add_global_candidate(home_repo: git.Repo, atom: Atom) -> None:
         return
     lines = [json.dumps(a, sort_keys=True) for a in [*existing, atom]]
     atomic_write(path, "\n".join(lines) + "\n")
+
+
+def prune_global_candidates(home_repo: git.Repo, adopted: set[str]) -> None:
+    """Drop the candidates that were adopted at L3: the log holds them now, and one removed
+    later stays removed until a person remembers it again."""
+    existing = read_global_candidates(home_repo)
+    keep = [a for a in existing if a["id"] not in adopted]
+    if len(keep) != len(existing):
+        atomic_write(
+            remembered_path(home_repo), "".join(json.dumps(a, sort_keys=True) + "\n" for a in keep)
+        )
 
 
 def read_global_candidates(home_repo: git.Repo) -> list[Atom]:

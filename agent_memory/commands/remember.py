@@ -1,5 +1,7 @@
 """`git memory remember [--global] "CLAIM"`: a hand-authored atom, staged for review like any
-other (see agent_memory/remember.py)."""
+other (see agent_memory/remember.py). With `--global` it is an L3 item for the global memory
+repo: the documented way for a single-project user to build a persona (spec §9 (4)), still
+through review, the guard and the L3 cap."""
 
 from __future__ import annotations
 
@@ -13,13 +15,18 @@ from agent_memory.remember import add_global_candidate, global_atom, project_ato
 def run(args: argparse.Namespace) -> int:
     repo = repo_here()
     project = project_of(repo)
+    held = False
     if args.global_:
-        from agent_memory.global_repo import GlobalRepo
+        from agent_memory.global_repo import require_home
         from agent_memory.l3 import stage_global
+        from agent_memory.tiers import l3_atoms
 
-        home = GlobalRepo.default()
+        home = require_home()
         atom = global_atom(project, args.claim, args.kind)
-        add_global_candidate(home.repo(), atom)
+        held = atom["id"] in l3_atoms(home.path)
+        if not atom["redacted"] and not held:
+            # A redacted claim is never kept, not even as a local candidate: it needs restating.
+            add_global_candidate(home.repo(), atom)
         plan = stage_global()
         staged = [c for c, ident in plan.staged if ident == atom["id"]]
         where = "the global memory repo's memory/review"
@@ -38,19 +45,29 @@ def run(args: argparse.Namespace) -> int:
         where = "memory/review"
         adopt_hint = "git memory adopt"
     refused = plan.refused.get(atom["id"])
+    if atom["redacted"]:
+        reasons = ["redacted — restate it without the secret"]
+    elif held:
+        reasons = ["already held at L3"]
+    elif refused:
+        reasons = refused
+    else:
+        reasons = ["not eligible (see git memory promote)"]
     if wants_json(args):
-        emit_json({"id": atom["id"], "claim": atom["claim"], "redacted": atom["redacted"],
-                   "staged": staged[0] if staged else None, "refused": refused})
+        emit_json(
+            {
+                "id": atom["id"],
+                "claim": atom["claim"],
+                "redacted": atom["redacted"],
+                "staged": staged[0] if staged else None,
+                "refused": None if staged else reasons,
+            }
+        )
         return 0 if staged else 1
     if staged:
         print(f"staged {atom['id']} on {where}: {atom['claim']}")
         print(f"review it with `{adopt_hint}`")
         return 0
-    if refused:
-        reasons = refused
-    elif atom["redacted"]:
-        reasons = ["redacted — restate it without the secret"]
-    else:
-        reasons = ["not eligible (see git memory promote)"]
-    print(f"{atom['id']} was recorded but not staged: {'; '.join(reasons)}")
+    kept = "was not kept" if args.global_ and atom["redacted"] else "was recorded but not staged"
+    print(f"{atom['id']} {kept}: {'; '.join(reasons)}")
     return 1

@@ -20,12 +20,24 @@ def run(args: argparse.Namespace) -> int:
         if repo.bare:
             from agent_memory.errors import RepoStateError
 
-            raise RepoStateError("a bare repository has no branch to review memory on", hint="run stage in a clone with a work tree")
-        plan = plan_and_stage(repo, store.atoms(), project_of(repo), now_utc(), target_file(repo), force=args.force)
+            raise RepoStateError(
+                "a bare repository has no branch to review memory on",
+                hint="run stage in a clone with a work tree",
+            )
+        plan = plan_and_stage(
+            repo, store.atoms(), project_of(repo), now_utc(), target_file(repo), force=args.force
+        )
     commits = [{"oid": oid, "atom": ident} for oid, ident in plan.staged]
     if wants_json(args):
-        emit_json({"branch": "memory/review", "base": plan.base_branch, "commits": commits,
-                   "refused": plan.refused, "demoted": plan.demoted})
+        emit_json(
+            {
+                "branch": "memory/review",
+                "base": plan.base_branch,
+                "commits": commits,
+                "refused": plan.refused,
+                "demoted": plan.demoted,
+            }
+        )
         return 0
     if not commits:
         print("nothing to stage: no atom is eligible (see `git memory promote`)")
