@@ -2,12 +2,13 @@
 
 Only the user's own words are read (`transcripts.iter_events`): typed prompts, `#` memory
 notes and tool-rejection reasons. Most prompts are one-off tasks and questions and yield
-nothing; the rules below fire on statement *shapes* that carry something durable:
+nothing; rules fire on statement *shapes* that carry something durable:
 
 - directives: always/never/don't/must not/avoid/only/stop …-ing/"no X", and "keep it …";
 - preferences: prefer/I'd rather/I like/use X instead of Y/use X, not Y/bare "use X";
 - decisions: let's use/go with/switch to …, we'll use …, we decided …, we should + policy verb;
-- facts: where things live, what this repo is/uses, we use/deploy/do …, the base branch is …;
+- facts: where things live, what this repo is/uses, which tool does a job ("tests run with
+  vitest, not jest"), we use/deploy/do …, the base branch is …;
 - explicit memory requests: remember (that) …, save in your memory …, from now on …,
   until told otherwise …, whenever X, Y;
 - failures: "X fails when Y", "I keep getting X", and shell errors whose signature recurs.
@@ -15,12 +16,23 @@ nothing; the rules below fire on statement *shapes* that carry something durable
 Adjacent claims of one sentence become one line ("main auto-deploys, so never push there");
 a pasted structured document is read only at its framing paragraphs; conversation-bound text
 ("these variables", "for now", "the simpler one", "use it here") is dropped, because a memory
-line must stand alone.
+line must stand alone. Every claim is then canonicalised (`canonical.py`) so that
+restatements of one rule are one atom and can recur (spec §4).
 
-Claims keep their negation (`Don't`, `Never`, `not`), keep code spans verbatim, drop
-politeness and first-person framing, and stay ≤ 200 characters. `confidence` is `stated` for
-the user's words and `observed` for inferred failures; never `verified` (spec §9.2).
-Redaction runs on every claim and quote before an atom exists (spec §6 rule 1).
+Claims keep their negation (`Never`, `not`), keep code spans verbatim, drop politeness and
+first-person framing, and stay ≤ 200 characters. `confidence` is `stated` for the user's words
+and `observed` for inferred failures; never `verified` (spec §9.2). Redaction runs on every
+claim and quote before an atom exists (spec §6 rule 1).
+
+Where things are:
+
+- `extract_text.py`: masking code spans/URLs, sentences, clauses, lead words, tidying;
+- `extract_filters.py`: what is vague, transient or bound to the conversation;
+- `extract_directives.py`, `extract_preferences.py`, `extract_facts.py`: the clause rules;
+- `extract_rules.py`: which rule reads a clause, and the explicit-memory framing;
+- `extract_statement.py`: one statement → `Candidate`s (`extract_claims`);
+- `canonical.py`: one rule, one spelling; `failures.py`: tool errors and tool families;
+- this module: atoms (provenance, quotes, redaction) and the transcript pass.
 """
 
 from __future__ import annotations

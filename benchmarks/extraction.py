@@ -10,6 +10,10 @@ with the rules of that directory's README:
   positive; `failure` atoms minted from tool errors are reported separately;
 - precision = hits / counted atoms; recall = non-optional entries hit / non-optional entries.
 
+Then convergence: the bundled demo sessions state each rule in different words; canonical claims
+must make each rule one atom whose sessions are all the sessions that stated it (spec §4: a
+rule that comes out as three claims never recurs).
+
 Then the speed: a ≥ 10 MB synthetic transcript made of the fixture transcripts' own lines,
 extracted end to end, reported in MB/s. A benchmark, not a test: it prints, it never fails.
 
@@ -125,6 +129,33 @@ def score(
     }
 
 
+def demo_convergence() -> dict[str, Any]:
+    """Atoms (claim → number of sessions) from the demo's sample sessions, merged by id."""
+    import datetime as dt
+
+    from agent_memory.demo import load_sessions, transcript_records
+    from agent_memory.extract import merge_observations
+
+    observations = []
+    statements = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for session in load_sessions():
+            day = dt.date(2026, 3, 10) - dt.timedelta(days=int(session["days_ago"]))
+            path = Path(tmp) / "projects" / "-demo" / f"{session['id']}.jsonl"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            records = transcript_records(session, Path("/w/demo"), day)
+            path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+            result = extract_transcript(path, "demo")
+            statements += result.statements
+            observations.extend(result.atoms)
+    atoms = merge_observations(observations)
+    return {
+        "statements": statements,
+        "observations": sum(a["observations"] for a in atoms),
+        "atoms": {a["claim"]: len(a["sessions"]) for a in atoms},
+    }
+
+
 def synthetic_transcript(target_bytes: int, out: Path) -> int:
     """Concatenate the fixture transcripts' lines (in order, repeated) until ≥ target_bytes."""
     lines: list[bytes] = []
@@ -211,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-speed", action="store_true")
     args = parser.parse_args(argv)
     report = score()
+    report["demo_convergence"] = demo_convergence()
     if not args.no_speed:
         report["speed"] = speed()
         report["speed_prompts_only"] = prompts_only_speed()
@@ -227,6 +259,13 @@ def main(argv: list[str] | None = None) -> int:
             f"  {kind:<11} expected {row['expected']:>2}  hit {row['hit']:>2}  atoms {row['atoms']:>2}  fp {row['fp']:>2}"
         )
     print(f"  failure atoms from tool errors (reported separately): {len(report['tool_failures'])}")
+    demo = report["demo_convergence"]
+    print(
+        f"demo sessions: {demo['statements']} statements, {demo['observations']} observations "
+        f"-> {len(demo['atoms'])} atoms"
+    )
+    for claim, sessions in demo["atoms"].items():
+        print(f"  {sessions} session(s)  {claim}")
     if args.verbose:
         for miss in report["misses"]:
             print(f"  MISS {miss['transcript'].rsplit('/', 1)[-1]}#L{miss['line']}: {miss['note']}")
