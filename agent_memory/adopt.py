@@ -99,14 +99,14 @@ def rejected_since(repo: git.Repo) -> dict[str, int]:
     return out
 
 
-def pending(repo: git.Repo, files: TierFiles) -> list[Item]:
+def pending(repo: git.Repo, files: TierFiles, against: str = "HEAD") -> list[Item]:
     """Items on memory/review still waiting for a decision: not yet in HEAD, not already held
     (adopt re-renders rather than cherry-picks, so an adopted item's review commit is never an
     ancestor of HEAD), and not rejected on memory/atoms since it was staged."""
     held = files.held()
     rejected = rejected_since(repo)
     items = []
-    for commit, ident, promotion in review_items(repo):
+    for commit, ident, promotion in review_items(repo, against):
         entry = staged_entry(repo, commit, ident)
         if entry is None:
             continue

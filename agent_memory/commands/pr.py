@@ -5,100 +5,124 @@ commands and the PR body. Merging that PR is adoption of every item."""
 from __future__ import annotations
 
 import argparse
+import re
+import shlex
 import shutil
 import subprocess
 from collections.abc import Sequence
+from typing import Any
 
 from agent_memory import git
-from agent_memory.adopt import Item, pending, work_files
+from agent_memory.adopt import Item, pending
+from agent_memory.atom import utc_day
 from agent_memory.commands.common import emit_json, wants_json
 from agent_memory.errors import RefusedError, RepoStateError
+from agent_memory.review import base_files, review_items
 
 TITLE = "agent-memory: {n} staged memory promotion(s)"
+_DAYS_RE = re.compile(r"^Evidence: \d+ sessions over (\d+) days?", re.MULTILINE)
 
 
-def pr_body(items: Sequence[Item], tier: str) -> str:
+def evidence_days(repo: git.Repo, item: Item) -> int:
+    """Distinct UTC days of evidence, as the staging commit recorded them (the committed atom
+    keeps only first and last sighting, which would undercount a three-day claim as two)."""
+    match = _DAYS_RE.search(git.commit_message(repo, item.commit))
+    if match:
+        return int(match.group(1))
+    atom = item.atom
+    return len({utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def pr_body(repo: git.Repo, items: Sequence[Item], tier: str) -> str:
     lines = [
-        f"Promotions staged by `git memory stage{' --global' if tier == 'L3' else ''}`: each commit adds one "
-        "claim that recurred across sessions to the memory block and `.memory/adopted.log`.",
-        "Merging this pull request adopts every item; to pick items one by one, run `git memory adopt` instead.",
+        f"Promotions staged by `git memory stage{' --global' if tier == 'L3' else ''}`: each commit "
+        "adds one claim that recurred across sessions to the memory block and `.memory/adopted.log`.",
+        "Merging this pull request adopts every item; to pick items one by one, run "
+        "`git memory adopt` instead.",
         "",
         "| claim | kind | confidence | sessions | days | first source |",
         "|---|---|---|---|---|---|",
     ]
     for item in items:
         atom = item.atom
-        days = len({atom["first_seen"][:10], atom["last_seen"][:10]})
-        claim = atom["claim"].replace("|", "\\|")
         lines.append(
-            f"| {claim} | {atom['kind']} | {atom['confidence']} | {len(atom['sessions'])} | "
-            f"{days} | `{atom['first_source']}` |"
+            f"| {_cell(atom['claim'])} | {atom['kind']} | {atom['confidence']} | "
+            f"{len(atom['sessions'])} | {evidence_days(repo, item)} | `{_cell(atom['first_source'])}` |"
         )
     return "\n".join(lines) + "\n"
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.global_:
+def _context(global_: bool) -> tuple[git.Repo, str, str]:
+    if global_:
         from agent_memory.global_repo import GlobalRepo
 
-        repo, tier, target = GlobalRepo.default().repo(), "L3", "CLAUDE.memory.md"
-    else:
-        from agent_memory.install import target_file
+        home = GlobalRepo.default()
+        if not home.exists():
+            raise RepoStateError(
+                "there is no global memory repo yet",
+                hint="run `git memory init` in a project first",
+            )
+        return home.repo(), "L3", "CLAUDE.memory.md"
+    from agent_memory.install import target_file
 
-        repo = git.find_repo()
-        tier, target = "L2", target_file(repo)
+    repo = git.find_repo()
+    return repo, "L2", target_file(repo)
+
+
+def _require_current(repo: git.Repo, base: str, items: Sequence[Item]) -> None:
+    """Merging the PR adopts every commit on memory/review, so the branch must hold exactly
+    the items still waiting: none adopted since (on the base) and none rejected."""
+    waiting = {i.commit for i in items}
+    stale = [
+        ident
+        for commit, ident, _ in review_items(repo, f"refs/heads/{base}")
+        if commit not in waiting
+    ]
+    if stale:
+        raise RefusedError(
+            f"memory/review still carries {len(stale)} item(s) already adopted or rejected: "
+            + ", ".join(stale[:5]),
+            hint="rebuild it with `git memory stage`, then open the pull request",
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    repo, tier, target = _context(args.global_)
     if repo.workdir is None:
         raise RepoStateError("pr needs a work tree", hint="run it in a clone with a work tree")
-    items = pending(repo, work_files(repo.workdir, tier, target))
+    base = git.default_branch(repo) or "main"
+    # What the PR merges into is the base branch, whatever is checked out here.
+    files = base_files(repo, f"refs/heads/{base}", tier, target)
+    items = pending(repo, files, against=f"refs/heads/{base}")
     if not items:
         raise RefusedError(
             "nothing is waiting on memory/review",
             hint="stage promotions first with `git memory stage`",
         )
-    base = git.default_branch(repo) or "main"
+    _require_current(repo, base, items)
     remote = args.remote or git.config_get(repo.cwd, "memory.remote") or "origin"
     title = TITLE.format(n=len(items))
-    body = pr_body(items, tier)
-    push = [
-        "git",
-        "push",
-        "--force-with-lease",
-        remote,
-        "refs/heads/memory/review:refs/heads/memory/review",
-    ]
+    body = pr_body(repo, items, tier)
+    push = ["git", "push", "--force-with-lease", remote, f"{git.REVIEW_REF}:{git.REVIEW_REF}"]
     forge = next((tool for tool in ("gh", "glab") if shutil.which(tool)), None)
-    if forge == "gh":
-        create = [
-            "gh",
-            "pr",
-            "create",
-            "--base",
-            base,
-            "--head",
-            "memory/review",
-            "--title",
-            title,
-            "--body",
-            body,
-        ]
-    elif forge == "glab":
-        create = [
-            "glab",
-            "mr",
-            "create",
-            "--target-branch",
-            base,
-            "--source-branch",
-            "memory/review",
-            "--title",
-            title,
-            "--description",
-            body,
-            "--yes",
-        ]
-    else:
-        create = []
-    result = {
+    gh = ["gh", "pr", "create", "--base", base, "--head", "memory/review", "--title", title]
+    glab = [
+        "glab",
+        "mr",
+        "create",
+        "--target-branch",
+        base,
+        "--source-branch",
+        "memory/review",
+        "--title",
+        title,
+        "--yes",
+    ]
+    result: dict[str, Any] = {
         "remote": remote,
         "base": base,
         "items": [i.atom_id for i in items],
@@ -109,18 +133,26 @@ def run(args: argparse.Namespace) -> int:
         "url": None,
     }
     if args.print_only or not forge:
+        commands = [
+            shlex.join(push),
+            shlex.join([*gh, "--body-file", "PR_BODY.md"]),
+            shlex.join([*glab, "--description"])
+            + ' "$(cat PR_BODY.md)"',  # glab has no --body-file
+        ]
         if wants_json(args):
-            emit_json({**result, "commands": [" ".join(push)]})
+            emit_json({**result, "commands": commands})
             return 0
-        print("# push the review branch and open a pull request:")
-        print(" ".join(push))
-        print(
-            f"gh pr create --base {base} --head memory/review --title '{title}' --body-file PR_BODY.md"
-        )
-        print("# (or: glab mr create --target-branch", base, "--source-branch memory/review …)")
+        if not forge and not args.print_only:
+            print("# no forge client (gh, glab) is installed: run these yourself")
+        print("# push the review branch:")
+        print(commands[0])
+        print("# save the body below as PR_BODY.md, then open the pull request with one of:")
+        print(commands[1])
+        print(commands[2])
         print("\n# PR_BODY.md\n")
         print(body)
         return 0
+    create = [*gh, "--body", body] if forge == "gh" else [*glab, "--description", body]
     proc = git.run_git(repo.workdir, *push[1:], check=False)
     if proc.returncode != 0:
         raise RefusedError(
@@ -133,14 +165,15 @@ def run(args: argparse.Namespace) -> int:
     )
     if made.returncode != 0:
         raise RefusedError(
-            f"{forge} could not open the pull request: {(made.stderr.strip().splitlines() or ['?'])[-1]}",
-            hint="the branch is pushed; open the PR by hand (git memory pr --print shows the body)",
+            f"{forge} could not open the pull request: "
+            f"{(made.stderr.strip().splitlines() or ['?'])[-1]}",
+            hint="the branch is pushed; open the PR by hand (`git memory pr --print` shows the body)",
         )
     result["url"] = made.stdout.strip().splitlines()[-1] if made.stdout.strip() else None
     if wants_json(args):
         emit_json(result)
     else:
-        print(
-            f"pushed memory/review to {remote} and opened a pull request: {result['url'] or '(see ' + forge + ')'}"
-        )
+        print(f"pushed memory/review to {remote} ({len(items)} item(s))")
+        print(f"opened a pull request: {result['url'] or '(see ' + str(forge) + ')'}")
+        print("merging it adopts every item; the next `git memory stage` sees them as adopted")
     return 0
