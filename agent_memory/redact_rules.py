@@ -178,7 +178,13 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("shippo-token", ("shippo_",), _L + r"shippo_(?:live|test)_[a-fA-F0-9]{40}" + _R, 3.0, (0,)),
     ("plaid-token", ("access-sandbox-", "access-development-", "access-production-"),
      _L + r"access-(?:sandbox|development|production)-" + _UUID + _R, 3.0, (0,)),
-    ("adyen-key", ("aqe",), _L + r"AQE[A-Za-z0-9+/=._-]{100,300}", 4.0, (0,)),
+    ("adyen-key", ("aqe",), _L + r"AQE[A-Za-z0-9]{5,40}\.[A-Za-z0-9_=-]{50,300}" + _RW, 3.0, (0,)),
+    ("payment-client-key", ("test_", "live_"), _L + r"(?:test|live)_[A-Za-z0-9]{30,40}" + _R, 3.0, (0,)),
+    ("castai-key", ("castai_v1_",), _L + r"castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}" + _R, 2.5, (0,)),
+    ("chieftools-token", ("ctp_", "cto_", "ctr_"), _L + r"ct[por]_[A-Za-z0-9]{30,248}" + _R, 3.0, (0,)),
+    ("azure-datafactory-key", ("ir@",),
+     _L + r"IR@[0-9a-zA-Z-]{36}@[^@\s'\"]{1,90}@[0-9a-zA-Z=-]{0,40}@[A-Za-z0-9+/=]{44}", 3.0, (0,)),
+    ("django-secret-key", ("django-insecure-",), r"django-insecure-[^\"'\s`]{8,250}", 0.0, (0,)),
     # --- AI --------------------------------------------------------------------------------------
     ("anthropic-key", ("sk-ant-",), _L + r"sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{40,200}", 3.0, (0,)),
     ("openai-key", ("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"),
@@ -320,7 +326,7 @@ NEUTRAL_AFTER: frozenset[str] = frozenset({
 
 # Words before the secret word that make it something else (csrf_token, max_tokens, next_token).
 NEUTRAL_BEFORE: frozenset[str] = frozenset({
-    "csrf", "xsrf", "public", "pub", "publishable", "primary", "foreign", "sort", "partition",
+    "authenticity",    "csrf", "xsrf", "public", "pub", "publishable", "primary", "foreign", "sort", "partition",
     "hot", "bucket", "schema", "sequence", "idx", "natural", "next", "page", "continuation",
     "pagination", "sync", "cancellation", "cancel", "resume", "lexer", "parser", "syntax", "start",
     "end", "eof", "special", "bos", "eos", "pad", "unk", "mask", "sep", "cls", "max", "num",
