@@ -113,18 +113,16 @@ def _apply(text: str, findings: list[Finding]) -> str:
 
 
 def _merge(cands: list[_Cand]) -> list[_Cand]:
-    """Union overlapping spans (so no part of a secret survives) and keep existing markers out."""
-    out: list[list[object]] = []
+    """Union overlapping spans, so that no part of a secret survives; the span keeps the rule
+    of its most specific candidate (vendor token > dedicated parser > key = value > PII)."""
+    out: list[_Cand] = []
     for s, e, rule, pri in sorted(cands, key=lambda c: (c[0], -c[1], c[3])):
-        if out and s < out[-1][1]:  # type: ignore[operator]
-            last = out[-1]
-            if e > last[1]:  # type: ignore[operator]
-                last[1] = e
-            if pri < last[3]:  # type: ignore[operator]
-                last[2], last[3] = rule, pri
-            continue
-        out.append([s, e, rule, pri])
-    return [(int(a), int(b), str(r), int(p)) for a, b, r, p in out]  # type: ignore[call-overload]
+        if out and s < out[-1][1]:
+            ls, le, lrule, lpri = out[-1]
+            out[-1] = (ls, max(le, e), rule if pri < lpri else lrule, min(pri, lpri))
+        else:
+            out.append((s, e, rule, pri))
+    return out
 
 
 def _recheck(text: str, spans: list[_Cand]) -> list[_Cand]:
@@ -229,50 +227,15 @@ class _Engine:
         on(["arn:aws"], _arn)
         on(["aws_account", "awsaccount", "aws-account", "aws account"], _aws_account)
         on(["kind:"], _k8s_secret)
-        on(["ssn", "social security"], _keyed_pii(_SSN_KW, "us-ssn", _ssn_digits_ok))
         on(
-            [
-                "phone",
-                "tel:",
-                "tel.",
-                "tel ",
-                "tel#",
-                "telephone",
-                "mobile",
-                "cell:",
-                "cell ",
-                "cellphone",
-                "fax:",
-                "fax ",
-                "whatsapp",
-                "call me",
-                "text me",
-            ],
-            _keyed_pii(_PHONE_KW, "phone-number", _phone_ok),
+            ["password", "passphrase", "passcode", "token", "secret", "api key", "access key"],
+            _prose,
         )
+        on(["ssn", "social security"], _keyed_pii(_SSN_KW, "us-ssn", _ssn_digits_ok))
+        on(R.PHONE_WORDS, _keyed_pii(_PHONE_KW, "phone-number", _phone_ok))
         on(["nino", "national insurance", "ni number"], _keyed_pii(_NINO_KW, "uk-nino", _nino_ok))
         on(["dni", "nie", "nif"], _keyed_pii(_DNI_KW, "es-dni", _dni_ok))
-        # Words that can make a key a secret's name. Bare "key", "pass" and "pat" are too
-        # frequent in code ("keys()", Python's `pass`, "path") to read every one: their
-        # qualified forms are the keywords instead.
-        assign_words = [
-            "token",
-            "secret",
-            "passw",
-            "pwd",
-            "passphrase",
-            "auth",
-            "cred",
-            "sas",
-            "bearer",
-            "jwt",
-            "pw",
-            "_pass",
-            "-pass",
-            ".pass",
-            "_pat",
-            "-pat",
-        ]
+        assign_words = list(R.KEY_WORDS)
         for q in R.KEY_QUALIFIERS:
             for sep in ("", "_", "-", "."):
                 assign_words.append(f"{q}{sep}key")
@@ -923,6 +886,33 @@ def _is_secret_value(value: str, kind: str, vendor: str | None, quoted: bool, pr
     if kind == "vendor":  # the key names a vendor but no secret: the value must look generated
         return "." not in value and _token_like(value, 14, 3.0) and not _wordy(value)
     return False  # vendor-strict: only the vendor's exact shapes
+
+
+# "the staging db password for admin is x8!Kq2#m": a secret named a few words before its value,
+# as people write it in a conversation (the claims this module protects come from transcripts)
+_PROSE: re.Pattern[str] = _lazy(
+    "_PROSE",
+    r"(?i:pass(?:word|phrase|code)|token|secret|api key|access key)s?(?![A-Za-z])"
+    r"[^\n.;:=`'\"]{0,40}?[ \t](?i:is|was|are|were)[ \t]+(?:now[ \t]+|still[ \t]+)?"
+    r"(?P<q>[`'\"]?)(?P<s>[^\s`'\"]{4,128})",
+)
+
+
+def _prose(ctx: _Ctx, pos: int, kw: str) -> None:
+    text = ctx.text
+    if (pos > 0 and text[pos - 1].isalnum()) or ctx.seen("prose", pos):
+        return
+    m = _PROSE.match(text, pos)
+    if not m:
+        return
+    ctx.mark("prose", m.end())
+    v = m.group("s").rstrip(".,;:!?)")
+    if not v or _wordy(v) or not (any(c.isdigit() for c in v) or _classes(v) >= 3):
+        return
+    ok = _password_like(v, True) if kw.startswith("pass") else _token_like(v, 12, 3.0)
+    if ok:
+        rule = "password" if kw.startswith("pass") else "generic-secret"
+        ctx.add(m.start("s"), m.start("s") + len(v), rule, _P_ASSIGN)
 
 
 # --------------------------------------------------------------------------------------------

@@ -281,6 +281,19 @@ CASE_SENSITIVE_VENDORS: frozenset[str] = frozenset({
     "etsy", "sumo", "okta", "meraki", "lob", "linear", "segment", "zoom",
 })
 
+# Keywords that start the key = value parser. Bare "key", "pass" and "pat" are too frequent in
+# code ("keys()", Python's `pass`, "path") to read at every occurrence: their qualified forms
+# are keywords instead ("api_key", "db_pass", "GITHUB_PAT"; see KEY_QUALIFIERS).
+KEY_WORDS: tuple[str, ...] = (
+    "token", "secret", "passw", "pwd", "passphrase", "auth", "cred", "sas", "bearer", "jwt", "pw",
+    "_pass", "-pass", ".pass", "_pat", "-pat",
+)
+# Keywords before a phone number written without an international prefix (`tel: 5551234567`).
+PHONE_WORDS: tuple[str, ...] = (
+    "phone", "tel:", "tel.", "tel ", "tel#", "telephone", "mobile", "cell:", "cell ", "cellphone",
+    "fax:", "fax ", "whatsapp", "call me", "text me",
+)
+
 # Words that make a key name a secret's name. `key` alone is not one (map keys, i18n keys, sort
 # keys): it needs a qualifier (`api_key`, `secret-key`, `AccountKey`…) or a vendor name.
 SECRET_WORDS: frozenset[str] = frozenset({
