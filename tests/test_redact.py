@@ -227,6 +227,7 @@ def test_assignment_shapes(shape: str) -> None:
         "Server=db;Database=app;User Id=sa;Password=P@ssw0rd!23;",
         "the password is Tr0ub4dor&3",
         "db_pass=Wq8#xN2$kd",
+        "the staging db password for admin is x8!Kq2#mZ",
     ],
 )
 def test_passwords(text: str) -> None:
@@ -263,6 +264,10 @@ def test_passwords(text: str) -> None:
         "password_hash = $2b$12$" + tok(53, AN + "./", 90),
         "LLM_SECRET_NAME = 'NEXUS-GPT4-API-KEY'",
         "invalidToken := '" + tok(20, LOW, 91) + "'",  # a test fixture by its name
+        "The password is incorrect",
+        "the token is stored in the keychain",
+        "the secret is that we never push on fridays",
+        "the token budget is 200k tokens",
     ],
 )
 def test_assignment_negatives(text: str) -> None:
