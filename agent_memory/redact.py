@@ -1146,6 +1146,10 @@ def _curl(ctx: _Ctx, pos: int, kw: str) -> None:
                 continue  # `{password}`, `{{ .Values.password }}`
             if _REPEAT.search(inner) or len(set(inner)) <= 2 or _placeholder(inner):
                 continue
+        while s < e and text[s] in "\"'":  # the quotes around the value stay
+            s += 1
+        while e > s and text[e - 1] in "\"'":
+            e -= 1
         ctx.add(s, e, "curl-password", _P_SPECIAL)
 
 

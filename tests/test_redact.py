@@ -366,6 +366,10 @@ def test_curl_user() -> None:
     red, _ = gone(f"curl -u elastic:{pw} https://localhost:9200", pw)
     assert "elastic:" in red
     gone(f"curl https://x.io \\\n  -H 'Accept: json' \\\n  --user 'deploy:{pw}'", pw)
+    assert (
+        redact(f"curl --user 'deploy:{pw}' x")[0]
+        == "curl --user 'deploy:[REDACTED:curl-password]' x"
+    )
     key = "sk_" + tok(24, AN, 151)
     gone(f'curl -u "{key}:" https://api.acme-corp.io', key)
     for text in (
