@@ -206,8 +206,12 @@ def time_spawn(command: Sequence[str], env: dict[str, str], cwd: Path, stdin: by
     return (time.perf_counter() - start) * 1000
 
 
-# (argv, stdin) or (argv, stdin, settle): see `interleaved`.
-Spec = tuple[Sequence[str], bytes] | tuple[Sequence[str], bytes, "Callable[[], None] | None"]
+# (argv, stdin), (argv, stdin, settle) or (argv, stdin, settle, prepare): see `interleaved`.
+Spec = (
+    tuple[Sequence[str], bytes]
+    | tuple[Sequence[str], bytes, "Callable[[], None] | None"]
+    | tuple[Sequence[str], bytes, "Callable[[], None] | None", "Callable[[], None] | None"]
+)
 
 
 def interleaved(
@@ -215,15 +219,19 @@ def interleaved(
 ) -> dict[str, list[float]]:
     """Time each command `runs` times, interleaved so machine noise hits all of them alike.
 
-    A command's third element, when given, runs after each timed spawn and is not timed: it
-    waits out work the command leaves behind (session-end's detached capture), so that work
-    never overlaps the next measurement. `warmup` untimed rounds fill the bytecode cache.
+    Optional, untimed: `settle` runs after each spawn and waits out work the command leaves
+    behind (session-end's detached capture), so it never overlaps the next measurement;
+    `prepare` runs before it (to time a cold path: remove a cache). `warmup` untimed rounds
+    fill the bytecode cache first.
     """
     results: dict[str, list[float]] = {k: [] for k in commands}
     for round_no in range(warmup + runs):
         for name, spec in commands.items():
             command, stdin = spec[0], spec[1]
             settle = spec[2] if len(spec) > 2 else None
+            prepare = spec[3] if len(spec) > 3 else None
+            if prepare is not None:
+                prepare()
             elapsed = time_spawn(command, env, cwd, stdin)
             if settle is not None:
                 settle()

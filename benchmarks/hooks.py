@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import (  # noqa: E402
+    Spec,
     interleaved,
     isolated_env,
     make_repo,
@@ -218,9 +219,7 @@ def main() -> int:
             populate(repo, n, env)
             data = payloads(repo, root)
             check_outputs(repo, env, data)
-            commands: dict[str, tuple[list[str], bytes, Callable[[], None] | None]] = {
-                "python -c pass": ([python, "-c", "pass"], b"", None)
-            }
+            commands: dict[str, Spec] = {"python -c pass": ([python, "-c", "pass"], b"", None)}
             settle = wait_for_background_capture(repo)
             for event in EVENTS:
                 for form, argv in forms(event).items():
@@ -229,6 +228,13 @@ def main() -> int:
                         data[event],
                         settle if event == "session-end" else None,
                     )
+            cache = repo / ".git" / "agent-memory" / "session-start.cache"
+            commands["session-start (cache miss) | git-memory hook"] = (
+                forms("session-start")["git-memory hook"],
+                data["session-start"],
+                None,
+                lambda cache=cache: cache.unlink(missing_ok=True),  # type: ignore[misc]
+            )
             times = interleaved(commands, args.runs, env, repo)
             base50, base95 = summary(times["python -c pass"])
             for name, values in times.items():

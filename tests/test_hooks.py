@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 from builders import committed_atom
 from conftest import git
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sessions import gm, gm_json, write_session
 
 from agent_memory.adopted_log import LogEntry
@@ -514,6 +516,11 @@ def test_recall_injects_relevant_atoms_within_one_kilobyte_like_the_recall_verb(
     sub = project / "src" / "api"
     sub.mkdir(parents=True)
     assert hook("user-prompt-submit", sub, prompt=INSTALL_PROMPT) == recalled
+    # A byte-order mark (a Windows shell in between) is not an error.
+    bom = b"\xef\xbb\xbf" + payload("user-prompt-submit", project, prompt=INSTALL_PROMPT).encode()
+    assert (
+        claude_reads(run_hook("user-prompt-submit", bom, project), "user-prompt-submit") == recalled
+    )
     # A prompt about nothing we know: no output at all, and no error.
     assert (
         hook("user-prompt-submit", project, prompt="what's the weather like in Paris today?")
@@ -764,7 +771,9 @@ def test_each_switch_disables_its_hook_entirely(project: Path, event: str) -> No
         assert len(errors(project)) == 1
     else:
         assert errors(project) == []
-        assert hook(event, project, None, **fields) is not None  # the same call, switched on, injects
+        assert (
+            hook(event, project, None, **fields) is not None
+        )  # the same call, switched on, injects
     # The other switches leave this hook alone.
     others = {var: "0" for name, var in DISABLE.items() if name != event}
     if event != "session-end":
@@ -941,3 +950,39 @@ def test_git_memory_context_tags_a_contested_line_without_a_recall_index(project
     assert "[contested — newer evidence 2026-11-05] The default branch is dev" in context_verb(
         project
     )
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=JSON_VALUES,
+    indent=st.sampled_from([None, 2]),
+    ascii_only=st.booleans(),
+    pad=st.sampled_from(["", " ", "\n", "\r\n\t "]),
+)
+def test_the_payload_reader_reads_json_exactly_as_json_loads(
+    value: Any, indent: int | None, ascii_only: bool, pad: str
+) -> None:
+    from agent_memory.commands.hook import loads
+
+    text = pad + json.dumps(value, indent=indent, ensure_ascii=ascii_only) + pad
+    assert loads(text) == json.loads(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "  ", "{", '{"a": 1} x', "[1,]", "nul", '{"a": "\x01"}', '{"a" 1}', "[1] [2]", "\ufeff{}"],
+)
+def test_the_payload_reader_refuses_what_json_loads_refuses(text: str) -> None:
+    from agent_memory.commands.hook import loads
+
+    with pytest.raises(ValueError):
+        json.loads(text)
+    with pytest.raises(ValueError):
+        loads(text)
