@@ -422,6 +422,8 @@ def _spawn_capture(payload: Payload, cwd: str) -> None:
     transcript = payload.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
         raise ValueError("SessionEnd payload has no transcript_path")
+    # Absolute: the capture runs in the work tree, not in the directory the hook started in.
+    transcript = os.path.abspath(os.path.expanduser(transcript))
     args = ["hook", "background-capture", "--transcript", transcript, "--cwd", cwd]
     session = payload.get("session_id")
     if isinstance(session, str) and session:
