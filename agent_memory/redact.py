@@ -1361,8 +1361,8 @@ def _k8s_secret(ctx: _Ctx, pos: int, kw: str) -> None:
 
 # phone numbers, card numbers, national ids. One pass finds runs of 7+ digits (at most two
 # separators between digits); the precise patterns then run only inside those runs.
-_DIGIT_RUN: re.Pattern[str] = _lazy("_DIGIT_RUN", r"\+?\d(?:[ .()/-]{0,2}\d){6,22}")
-_UPPER_RUN: re.Pattern[str] = _lazy("_UPPER_RUN", r"[A-Z]{2} ?\d{2}")
+_DIGIT_RUN: re.Pattern[str] = _lazy("_DIGIT_RUN", r"\+?\d(?:[ .()/-]{0,2}\d){5,22}")
+_UPPER: re.Pattern[str] = _lazy("_UPPER", r"[A-Z]{2}")
 _PHONE_INTL: re.Pattern[str] = _lazy(
     "_PHONE_INTL", r"(?<![\w+/=.-])\+[1-9]\d{0,2}(?:[ .-]?\(?\d{1,5}\)?){1,6}(?![\w.-]?\d)"
 )
@@ -1531,14 +1531,15 @@ def _pii_scans(ctx: _Ctx) -> None:
         for m in _AADHAAR.finditer(text, lo, hi):
             if _verhoeff(_digits(m.group("s"))):
                 ctx.add(m.start("s"), m.end("s"), "in-aadhaar", _P_PII)
-    for run in _UPPER_RUN.finditer(text):
-        lo, hi = run.start(), min(n, run.start() + 48)
-        iban = _IBAN.match(text, lo, hi)
-        if iban and _iban_ok(iban.group("s")):
-            ctx.add(iban.start("s"), iban.end("s"), "iban", _P_PII)
-        nino = _NINO_SPACED.match(text, lo, hi)
-        if nino and nino.group("s")[:2] not in _NINO_BAD:
-            ctx.add(nino.start("s"), nino.end("s"), "uk-nino", _P_PII)
+        # IBAN and NINO start with letters: look for them just before the digits
+        back = max(0, run.start() - 34)
+        if _UPPER.search(text, back, run.start()):
+            for iban in _IBAN.finditer(text, back, min(n, run.end() + 44)):
+                if _iban_ok(iban.group("s")):
+                    ctx.add(iban.start("s"), iban.end("s"), "iban", _P_PII)
+            for nino in _NINO_SPACED.finditer(text, back, hi):
+                if nino.group("s")[:2] not in _NINO_BAD:
+                    ctx.add(nino.start("s"), nino.end("s"), "uk-nino", _P_PII)
 
 
 _NINO_BAD = frozenset({"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"})
