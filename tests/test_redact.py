@@ -14,6 +14,7 @@ import random
 import string
 import subprocess
 import sys
+from uuid import uuid4
 from pathlib import Path
 
 import pytest
@@ -252,9 +253,9 @@ def test_passwords(text: str) -> None:
         "def check_password(password: str) -> bool:",
         "the password must be at least 12 characters",
         "max_tokens = 4096",
-        "csrf_token = 'Mj2qykJO5rELyHgezQ69nzUX0i3OH67V'",
+        "csrf_token = '" + tok(32, AN, 92) + "'",
         "token_type: Bearer",
-        "public_key = 9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit",
+        "public_key = " + tok(43, AN, 93),
         "keyword: Befaehigung_P2",
         "api_version = 2024-01-01",
         "password_file = /run/secrets/db",
@@ -275,7 +276,7 @@ def test_assignment_negatives(text: str) -> None:
 
 
 def test_uuid_is_a_secret_only_under_a_secret_key() -> None:
-    uuid = "dafa7817-e246-48f3-91a7-e87653d587b8"
+    uuid = str(uuid4())
     assert "generic-secret" in rules(f'GetEnvOrDefault("api_token", "{uuid}")')
     assert find(f"session_id = {uuid}") == []
     assert find(f"clientId = '{uuid}'") == []
