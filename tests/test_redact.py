@@ -14,8 +14,8 @@ import random
 import string
 import subprocess
 import sys
-from uuid import uuid4
 from pathlib import Path
+from uuid import uuid4
 
 import pytest
 from hypothesis import HealthCheck, given, settings
