@@ -51,7 +51,8 @@ _FRAMING = re.compile(
 _COMPOUND_VERB = re.compile(
     r"\b(?:force-push|squash-merge|re-run|fast-forward|cherry-pick)\w*", re.I
 )
-_POLITE = re.compile(r"(?:,\s*)?\b(?:please|pls|plz|kindly)\b(?:\s*,)?", re.I)
+# Not inside quoted UI text ('show "Please wait"'): only the user's own politeness goes.
+_POLITE = re.compile(r"(?:,\s*)?(?<![\"'])\b(?:please|pls|plz|kindly)\b(?![\"'])(?:\s*,)?", re.I)
 
 # Scope that restates the default: memory is per project and rules hold until superseded.
 _SCOPE_PHRASE = (
