@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agent_memory import git
+from agent_memory import git, render
 from agent_memory.adopted_log import LOG_PATH, LogEntry
 from agent_memory.atom import Atom, utc_day
 from agent_memory.committed import TierFiles
@@ -76,41 +76,49 @@ def require_consistent(files: TierFiles) -> None:
             f"{LOG_PATH} has unreadable lines ({errors[0]})",
             hint="fix the line (git log -p .memory/adopted.log shows its history), commit, then retry",
         )
-    if files.held() and files.hand_edited():
+    try:
+        render.find_block(files.target_text, files.tier)
+    except render.MalformedBlockError as exc:
+        raise RefusedError(
+            f"the memory block's markers in {files.target_name} are broken ({exc})",
+            hint=f"restore them (git checkout -- {files.target_name}, or by hand), then retry",
+        ) from exc
+    if (files.held() or files.log_text.strip()) and files.hand_edited():
         raise RefusedError(
             f"the memory block in {files.target_name} differs from {LOG_PATH} (edited by hand?)",
             hint="re-render it with `git memory validate --fix` (or revert the edit), commit, then retry",
         )
 
 
-def rejected_since(repo: git.Repo) -> dict[str, int]:
-    """Atom id → the session count at which a person rejected it, for L1 records whose
-    rejection still stands (no new sessions since): such items are no longer waiting."""
+def withdrawn_at_l1(repo: git.Repo) -> set[str]:
+    """Atoms a person already decided against on memory/atoms: rejected with no new sessions
+    since, or forgotten (tombstoned). Their staged items are no longer waiting."""
     store = L1Store(repo)
     if not store.exists():
-        return {}
-    out = {}
-    for ident, atom in store.snapshot().atoms.items():
+        return set()
+    snap = store.snapshot()
+    out = set(snap.tombstones) - set(snap.atoms)
+    for ident, atom in snap.atoms.items():
         review = atom.get("review") or {}
         if review.get("state") == "rejected" and int(review.get("sessions", 0)) >= len(
             set(atom["sessions"])
         ):
-            out[ident] = int(review.get("sessions", 0))
+            out.add(ident)
     return out
 
 
 def pending(repo: git.Repo, files: TierFiles, against: str = "HEAD") -> list[Item]:
     """Items on memory/review still waiting for a decision: not yet in HEAD, not already held
     (adopt re-renders rather than cherry-picks, so an adopted item's review commit is never an
-    ancestor of HEAD), and not rejected on memory/atoms since it was staged."""
+    ancestor of HEAD), and not rejected or forgotten on memory/atoms since it was staged."""
     held = files.held()
-    rejected = rejected_since(repo)
+    withdrawn = withdrawn_at_l1(repo)
     items = []
     for commit, ident, promotion in review_items(repo, against):
         entry = staged_entry(repo, commit, ident)
         if entry is None:
             continue
-        if entry.op == "adopt" and (ident in held or ident in rejected):
+        if entry.op == "adopt" and (ident in held or ident in withdrawn):
             continue
         if entry.op == "demote" and ident not in held:
             continue

@@ -21,9 +21,9 @@ from agent_memory.adopt import (
     pending,
     record_decision,
     refusal,
-    rejected_since,
     require_clean,
     require_consistent,
+    withdrawn_at_l1,
     work_files,
 )
 from agent_memory.atom import utc_day
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     assert repo.workdir is not None
     files = work_files(repo.workdir, tier, target)
     items = pending(repo, files)
-    done = set(files.held()) | set(rejected_since(repo))
+    done = set(files.held()) | withdrawn_at_l1(repo)
     pinned, _ = _match(items, args.pin, done)
     pins = {i.atom_id for i in pinned}
     terminal = sys.stdin.isatty() and sys.stdout.isatty()

@@ -6,16 +6,30 @@ from __future__ import annotations
 import argparse
 
 from agent_memory import tiers
+from agent_memory.atom import Atom
 from agent_memory.commands.common import emit_json, find_atom, repo_here, wants_json
 from agent_memory.errors import UsageError
 from agent_memory.lifecycle import DESCRIPTIONS, apply_l2_op, supersede_problem
+
+
+def adopted_atom(held: dict[str, Atom], key: str) -> Atom:
+    """An adopted atom by id, id prefix or claim text; the lifecycle verbs act on L2 only."""
+    try:
+        return find_atom(held, key)
+    except UsageError as exc:
+        if "several" in exc.message:
+            raise
+        raise UsageError(
+            f"{key} is not adopted in this branch (the lifecycle verbs act on adopted atoms)",
+            hint="list adopted atoms with `git memory inspect --tier L2`; adopt with `git memory adopt`",
+        ) from exc
 
 
 def run(args: argparse.Namespace) -> int:
     op = args.verb
     repo = repo_here()
     held = tiers.l2_atoms(repo.workdir)
-    atom = find_atom(held, args.old if op == "supersede" else args.id)
+    atom = adopted_atom(held, args.old if op == "supersede" else args.id)
     ident = atom["id"]
     if op == "pin":
         commit = apply_l2_op(repo, ident, "pin", {"pinned": True}, remove_fields=("decayed",))
@@ -29,7 +43,14 @@ def run(args: argparse.Namespace) -> int:
             )
         commit = apply_l2_op(repo, ident, "decay", {"decayed": True})
     else:
-        new = find_atom(held, args.by)["id"]
+        try:
+            new = adopted_atom(held, args.by)["id"]
+        except UsageError as exc:
+            # A successor that is not held would leave a dangling breadcrumb (seed 002).
+            raise UsageError(
+                f"{args.by} is not adopted, so it cannot supersede {ident}",
+                hint="adopt the successor first, then supersede; `git memory inspect --tier L2` lists adopted atoms",
+            ) from exc
         problem = supersede_problem(held, ident, new)
         if problem:
             raise UsageError(

@@ -1,16 +1,39 @@
 """`git memory resolve ID --keep ID`: a person settles a contradiction (spec §4.2: never
 automatic). The kept atom loses its contest; the other is demoted (rejected at L1, and taken
-out of the L2 block when adopted) or, with --forget-other, forgotten. Recorded in commits."""
+out of the L2 block when adopted) or, with --forget-other, forgotten (tombstoned at L1, and
+forgotten in the block). Recorded in commits: one on memory/atoms, plus one on the current
+branch when the dropped atom was adopted."""
 
 from __future__ import annotations
 
 import argparse
 
 from agent_memory import tiers
+from agent_memory.atom import Atom
 from agent_memory.commands.common import emit_json, find_atom, store_here, wants_json
 from agent_memory.errors import UsageError
 from agent_memory.runtime import now_utc
 from agent_memory.store import Change, Snapshot, summarize
+
+
+def _linked(a: Atom, b: Atom) -> bool:
+    return a["id"] in (b.get("contested_by") or []) or b["id"] in (a.get("contested_by") or [])
+
+
+def _only_partner(pool: dict[str, Atom], keep: Atom) -> Atom:
+    """`resolve ID --keep ID` (the same atom): the other side is the one atom it is contested
+    with — so the `git memory resolve OLDER --keep <id>` hint works for keeping the older too."""
+    partners = sorted(
+        {a["id"] for a in pool.values() if a["id"] != keep["id"] and _linked(a, keep)}
+    )
+    if len(partners) != 1:
+        raise UsageError(
+            f"{keep['id']} is contested with {len(partners)} atoms"
+            if partners
+            else f"{keep['id']} is not in a contested pair",
+            hint="name the atom to drop and the one to keep: git memory resolve DROP --keep KEEP",
+        )
+    return pool[partners[0]]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,18 +42,23 @@ def run(args: argparse.Namespace) -> int:
     held = tiers.l2_atoms(repo.workdir)
     pool = {**held, **snap.atoms}
     first, keep = find_atom(pool, args.id), find_atom(pool, args.keep)
-    if first["id"] == keep["id"]:
-        raise UsageError(
-            "ID and --keep name the same atom", hint="pass the two atoms of the contested pair"
-        )
-    other = first
-    linked = (other["id"] in (keep.get("contested_by") or [])) or (
-        keep["id"] in (other.get("contested_by") or [])
-    )
-    if not linked:
+    other = first if first["id"] != keep["id"] else _only_partner(pool, keep)
+    if not _linked(other, keep):
         raise UsageError(
             f"{other['id']} and {keep['id']} are not a contested pair",
             hint="see open pairs with `git memory inspect --contested`",
+        )
+    l2_commit = None
+    if other["id"] in held:
+        # The committed side first: it checks the memory files are clean and consistent, so a
+        # refusal there leaves memory/atoms untouched too.
+        from agent_memory.lifecycle import apply_l2_op
+
+        l2_commit = apply_l2_op(
+            repo,
+            other["id"],
+            "forget" if args.forget_other else "demote",
+            note=f"Contradiction resolved by a person in favour of {keep['id']}: {summarize(keep)}",
         )
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -73,13 +101,6 @@ def run(args: argparse.Namespace) -> int:
         return change if not change.empty() else None
 
     commit, _ = store.transact(compute)
-    l2_commit = None
-    if other["id"] in held:
-        from agent_memory.lifecycle import apply_l2_op
-
-        l2_commit = apply_l2_op(
-            repo, other["id"], "demote", note=f"Contradiction resolved in favour of {keep['id']}."
-        )
     if wants_json(args):
         emit_json(
             {"kept": keep["id"], "dropped": other["id"], "commit": commit, "l2_commit": l2_commit}

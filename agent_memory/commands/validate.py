@@ -40,6 +40,34 @@ def validate_atoms_file(path: Path) -> list[str]:
     return errors
 
 
+def _block_problem(
+    files: Any, tier: str, target_path: Path, fix: bool, fixed: list[str]
+) -> list[str]:
+    """A block that differs from what adopted.log renders to: reported, or re-rendered with
+    --fix. Broken markers are reported and left alone: where a lost end marker was cannot be
+    known, and guessing could swallow the person's own text after the block."""
+    from agent_memory.render import MalformedBlockError, find_block
+
+    try:
+        find_block(files.target_text, tier)
+    except MalformedBlockError as exc:
+        return [
+            f"{target_path}: the {tier} block's markers are broken ({exc}); restore them "
+            f"(`git checkout -- {target_path.name}` for an uncommitted edit, or by hand), "
+            "then re-render with `git memory validate --fix`"
+        ]
+    if not fix:
+        return [
+            f"{target_path}: the {tier} block differs from .memory/adopted.log (edited by hand?); "
+            "re-render it with `git memory validate --fix`"
+        ]
+    target_path.write_text(files.rerendered().target_text, "utf-8")
+    fixed.append(
+        f"re-rendered the {tier} block in {target_path} from .memory/adopted.log (commit it)"
+    )
+    return []
+
+
 def supersede_errors(atoms: dict[str, dict[str, Any]]) -> list[str]:
     """Dangling `superseded_by` targets and cycles (seed 002)."""
     errors = []
@@ -50,7 +78,12 @@ def supersede_errors(atoms: dict[str, dict[str, Any]]) -> list[str]:
         seen = [ident]
         while target and target in atoms:
             if target in seen:
-                errors.append(f"supersede cycle: {' → '.join([*seen, target])}")
+                loop = seen[seen.index(target) :]
+                start = loop.index(
+                    min(loop)
+                )  # one message per cycle, whichever atom it is met from
+                loop = loop[start:] + loop[:start]
+                errors.append(f"supersede cycle: {' → '.join([*loop, loop[0]])}")
                 break
             seen.append(target)
             target = atoms[target].get("superseded_by")
@@ -127,15 +160,8 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
             target_text=target_path.read_text("utf-8") if target_path.exists() else "",
         )
         errors += [f"{log_path}: {e}" for e in files.log_errors()]
-        if files.held() and files.hand_edited():
-            if fix:
-                target_path.write_text(files.rerendered().target_text, "utf-8")
-                fixed.append(f"re-rendered the {tier} block in {target_path}")
-            else:
-                errors.append(
-                    f"{target_path}: the {tier} block differs from .memory/adopted.log (edited by hand?); "
-                    f"re-render it with `git memory validate --fix`"
-                )
+        if (files.held() or files.log_text.strip()) and files.hand_edited():
+            errors += _block_problem(files, tier, target_path, fix, fixed)
         errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
     report["fixed"] = fixed
     return errors
