@@ -86,7 +86,7 @@ def main() -> int:
               f"atoms stored ({stats['queued_writers']} writers fell back to the retry queue)")
         times = interleaved({"python -c pass": ([sys.executable, "-c", "pass"], b""),
                              "git-memory --help": (["git-memory", "--help"], b""),
-                             "git memory --help": (["git", "memory", "--help"], b"")}, 30, env, repo)
+                             "git memory -h": (["git", "memory", "-h"], b"")}, 30, env, repo)
         base = summary(times["python -c pass"])[0]
         for name, values in times.items():
             p50, p95 = summary(values)
