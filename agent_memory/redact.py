@@ -412,6 +412,9 @@ def _wordy(value: str) -> bool:
     if len(_INTERLEAVED.findall(value)) >= 2:
         return False  # letters and digits shuffled together: generated, not written
     parts = _CASE_SPLIT.findall(value)
+    short = sum(1 for p in parts if len(p) <= 2 and not p.isdigit())
+    if len(parts) >= 5 and short >= 0.3 * len(parts):
+        return False  # `uvdAGputwdjoeuEQoaXjq`: case flips at random, not at word starts
     wordish = sum(len(p) for p in parts if _wordlike(p.lower()) or p.lower() in R.PLACEHOLDER_WORDS)
     digits = sum(len(p) for p in parts if p.isdigit())
     return wordish >= 0.7 * alnum and digits <= 0.25 * alnum
@@ -434,6 +437,10 @@ _IDENTIFIER: re.Pattern[str] = _lazy(
 _NUMBERISH: re.Pattern[str] = _lazy(
     "_NUMBERISH",
     r"[+-]?\d[\d.,:_ -]*[A-Za-z]{0,3}|v?\d+(?:\.\d+){1,3}(?:[-+.][\w.]+)?|0x[0-9a-fA-F]+",
+)
+_ARTIFACT: re.Pattern[str] = _lazy(
+    "_ARTIFACT",
+    r"[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z][A-Za-z0-9]*)*[-_.@:]v?\d+(?:\.\d+){1,3}(?:[-.+][A-Za-z0-9.]+)?",
 )
 _REPEAT: re.Pattern[str] = _lazy("_REPEAT", r"(.)\1{5,}")
 _FILLER: re.Pattern[str] = _lazy("_FILLER", r"([^A-Za-z1-9])\1{5,}|([xX*#_.-])\2{3,}")
@@ -487,6 +494,8 @@ def _token_like(value: str, min_len: int, min_entropy: float) -> bool:
         return False
     if _NUMBERISH.fullmatch(v) and not (v.isdigit() and len(v) >= 12):
         return False
+    if _ARTIFACT.fullmatch(v):
+        return False  # `jjwt-jackson-0.11.2`: a package and its version
     if v.startswith(("/", "./", "../", "~/")) or re.match(r"[A-Za-z]:[\\/]", v):
         return False
     if _classes(v) < 2 and not (v.isdigit() and len(v) >= 12):
@@ -527,7 +536,7 @@ _TOKEN_FILLER: re.Pattern[str] = _lazy(
 
 
 # rules whose prefix is an ordinary word of code: the rest must not read as words either
-_COMMON_PREFIX_RULES = frozenset({"payment-client-key", "chieftools-token"})
+_COMMON_PREFIX_RULES = frozenset({"payment-client-key", "chieftools-token", "huggingface-token"})
 
 
 def _token_placeholder(tok: str, rule: str) -> bool:
@@ -1223,6 +1232,7 @@ def _url_signature(ctx: _Ctx, pos: int, kw: str) -> None:
 # --------------------------------------------------------------------------------------------
 # personal data
 
+_FAKE_WORDS = frozenset({"fake", "example", "dummy", "sample", "placeholder", "test", "invalid"})
 _LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
 _DOMAIN: re.Pattern[str] = _lazy(
     "_DOMAIN",
@@ -1252,6 +1262,8 @@ def _email(ctx: _Ctx, pos: int, kw: str) -> None:
     ll = local.lower()
     if ll in R.PLACEHOLDER_LOCALPARTS or ll.split("+", 1)[0] in R.PLACEHOLDER_LOCALPARTS:
         return
+    if any(w in _FAKE_WORDS for w in re.split(r"[._+-]", ll)):
+        return  # `james.fake@…`, `test.user@…`: says itself it is not a person's
     ctx.add(ls, d.end(), "email", _P_PII)
 
 

@@ -192,7 +192,7 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("openai-key", ("sk-",), _L + r"sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}" + _R, 3.0, (0,)),
     ("openrouter-key", ("sk-or-",), _L + r"sk-or-v\d-[a-f0-9]{64}" + _R, 3.0, (0,)),
     ("api-secret-key", ("sk-",), _L + r"sk-[A-Za-z0-9]{32,100}" + _R, 3.8, (0,)),
-    ("huggingface-token", ("hf_", "api_org_"), _L + r"(?:hf|api_org)_[A-Za-z0-9]{34,40}" + _R, 3.0, (0,)),
+    ("huggingface-token", ("hf_", "api_org_"), _L + r"(?:hf|api_org)_[A-Za-z]{34}" + _RW, 3.0, (0,)),
     ("groq-key", ("gsk_",), _L + r"gsk_[A-Za-z0-9]{52}" + _R, 3.5, (0,)),
     ("replicate-token", ("r8_",), _L + r"r8_[A-Za-z0-9]{37}" + _R, 3.5, (0,)),
     ("perplexity-key", ("pplx-",), _L + r"pplx-[A-Za-z0-9]{48}" + _R, 3.5, (0,)),
@@ -297,7 +297,7 @@ PHONE_WORDS: tuple[str, ...] = (
 # Words that make a key name a secret's name. `key` alone is not one (map keys, i18n keys, sort
 # keys): it needs a qualifier (`api_key`, `secret-key`, `AccountKey`…) or a vendor name.
 SECRET_WORDS: frozenset[str] = frozenset({
-    "token", "secret", "secrets", "password", "passwd", "pwd", "passphrase", "pass", "passw",
+    "token", "secret", "password", "passwd", "pwd", "passphrase", "pass", "passw",
     "apikey", "credential", "credentials", "creds", "cred", "auth", "privatekey", "sas", "bearer",
     "jwt", "pw",
 })
@@ -380,6 +380,7 @@ SEQUENCES: tuple[str, ...] = (
 # (e.g. Firebase/Maps demo keys, AWS's documented example keys). Stored hashed so that the
 # repository never carries anything that looks like a live credential.
 KNOWN_SAMPLE_HASHES: frozenset[str] = frozenset({
+    "2f21fd9c81678e39",  # yarn's public metadata key (yarnpkg/berry#6201), not anybody's secret
     "0b476bdf9acf2123", "1a5d44a2dca19669", "2037abcaffb2b777", "27a9a42931dff7eb",
     "37f8f09bdf12c2f2", "3a8b61d0f636b007", "3f370c9dd8225c63", "49f777db995e8260",
     "4c98242dcadc8b29", "78314b11be2e5815", "8731261cb72d8626", "a19f89ab3555eac1",
