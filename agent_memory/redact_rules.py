@@ -186,7 +186,12 @@ TOKENS: tuple[TokenSpec, ...] = (
      _L + r"IR@[0-9a-zA-Z-]{36}@[^@\s'\"]{1,90}@[0-9a-zA-Z=-]{0,40}@[A-Za-z0-9+/=]{44}", 3.0, (0,)),
     ("django-secret-key", ("django-insecure-",), r"django-insecure-[^\"'\s`]{8,250}", 0.0, (0,)),
     # --- AI --------------------------------------------------------------------------------------
-    ("anthropic-key", ("sk-ant-",), _L + r"sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{40,200}", 3.0, (0,)),
+    # exact published shapes, so the prefix alone is trusted (no placeholder heuristics)
+    ("anthropic-key", ("sk-ant-api03-", "sk-ant-admin01-"),
+     _L + r"sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA" + _RW, 0.0, (0,)),
+    ("anthropic-key", ("sk-ant-oat01-", "sk-ant-ort01-"), _L + r"sk-ant-o[ar]t01-[A-Za-z0-9_-]{40,300}" + _RW, 0.0, (0,)),
+    ("anthropic-key", ("sk-ant-",),
+     _L + r"sk-ant-(?!api03-|admin01-|oat01-|ort01-)[a-z]{3,8}\d{2}-[A-Za-z0-9_-]{80,300}" + _RW, 3.0, (0,)),
     ("openai-key", ("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"),
      _L + r"sk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{40,250}" + _RW, 3.5, (0,)),
     ("openai-key", ("sk-",), _L + r"sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}" + _R, 3.0, (0,)),
