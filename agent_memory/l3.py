@@ -23,7 +23,7 @@ from typing import Any
 
 from agent_memory import adopted_log, git
 from agent_memory.adopted_log import LOG_PATH, LogEntry
-from agent_memory.atom import Atom, iso_z, parse_ts, utc_day
+from agent_memory.atom import Atom, iso_z, parse_ts
 from agent_memory.committed import TierFiles
 from agent_memory.errors import RefusedError, RepoStateError
 from agent_memory.gates import L3_CAP, GateResult
@@ -120,7 +120,7 @@ def read_projects(home: GlobalRepo) -> ProjectsRead:
             )
             times = landing_times(repo, branch)
             records, contesters = _l1_flags(repo)
-        except (RepoStateError, OSError) as exc:
+        except Exception as exc:  # noqa: BLE001 - one broken project must not hide the others
             out.skipped.append({"project": name, "path": where, "reason": f"unreadable: {exc}"})
             continue
         texts.append(text)
@@ -179,14 +179,24 @@ class GlobalEvaluation:
     base_oid: str
 
 
-def _removed_from_l3(files: TierFiles) -> dict[str, str]:
-    """Ids adopted at L3 and since removed, with the day: a person took them out, so evidence
-    alone does not bring them back (the same feedback rule as L2's; DESIGN, defects)."""
+def _removed_from_l3(repo: git.Repo, base: str, files: TierFiles) -> set[str]:
+    """Ids adopted at L3 and no longer held: a person took them out (a forget line, or
+    `git revert` of the adopt commit), so evidence alone does not bring them back — the
+    feedback rule the previous implementation lacked (DESIGN, defects)."""
     held = files.held()
-    removed: dict[str, str] = {}
-    for entry in files.entries():
-        if entry.op in adopted_log.REMOVING_OPS and entry.atom_id not in held:
-            removed[entry.atom_id] = utc_day(entry.at)
+    removed = adopted_log.ever_adopted(files.entries()) - set(held)
+    # Adopt commits name their atom in trailers; one that is not held any more was undone.
+    proc = git.run_git(
+        repo.cwd,
+        "log",
+        "--format=%x00%(trailers:key=Atom-Id,valueonly)%x00%(trailers:key=Adopted-From,valueonly)",
+        f"refs/heads/{base}",
+        check=False,
+    )
+    fields = proc.stdout.split("\0")[1:]
+    for ident, adopted_from in zip(fields[0::2], fields[1::2], strict=False):
+        if adopted_from.strip() and ident.strip() and ident.strip() not in held:
+            removed.add(ident.strip())
     return removed
 
 
@@ -203,7 +213,7 @@ def evaluate(home: GlobalRepo, now: _dt.datetime) -> GlobalEvaluation:
     files = base_files(repo, base_oid, "L3", TARGET)
     read = read_projects(home)
     notes: dict[str, list[str]] = defaultdict(list)
-    removed = _removed_from_l3(files)
+    removed = _removed_from_l3(repo, base, files)
     counted: dict[str, list[Atom]] = {}
     for project, atoms in sorted(read.by_project.items()):
         keep = []
@@ -212,8 +222,8 @@ def evaluate(home: GlobalRepo, now: _dt.datetime) -> GlobalEvaluation:
             why = _retired(atom) if gid else None
             if gid in removed:
                 notes[gid] = [
-                    f"removed from L3 on {removed[gid]}; not restaged on evidence "
-                    f"(re-add it with `git memory remember --global`)"
+                    "adopted at L3 before and removed since; not restaged on evidence "
+                    "(re-add it with `git memory remember --global`)"
                 ]
             elif why:
                 notes[gid].append(f"{project}: {why}")
