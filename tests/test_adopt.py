@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -150,8 +151,14 @@ def next_item(child: pexpect.spawn) -> str:
     return ident
 
 
-def choose(child: pexpect.spawn, answer: str) -> None:
-    child.send(DOWN * MENU.index(answer) + ENTER)
+def choose(child: pexpect.spawn, answer: str, menu: list[str] = MENU) -> None:
+    """Move down to `answer` one key at a time, checking the pointer follows, then Enter and
+    check questionary echoed the answer: a lost or misread key fails here, not later."""
+    for index in range(1, menu.index(answer) + 1):
+        child.send(DOWN)
+        child.expect(f"» {menu[index]}")
+    child.send(ENTER)
+    child.expect(f"What should happen to this item\\? \\S*{re.escape(answer)}")
 
 
 def finish(child: pexpect.spawn) -> int:
@@ -304,11 +311,12 @@ def test_a_refused_item_is_offered_reject_but_not_adopt(project: Path) -> None:
     next_item(child)
     assert "cannot adopt: its citation" in child.logfile_read.text()
     assert "ambiguous" in child.logfile_read.text()
-    child.expect(r"» reject")  # "adopt" is not offered: the first choice is "reject"
-    child.send(ENTER)
+    refused_menu = ["reject", "skip", "show more", "quit"]  # "adopt" is not offered
+    child.expect(r"» reject")
+    choose(child, "reject", refused_menu)
     child.expect("rejected")
     next_item(child)
-    child.send(DOWN * 3 + ENTER)  # reject, skip, show more, quit
+    choose(child, "quit", refused_menu)
     child.expect("stopped")
     assert finish(child) == 0
     assert held(project) == {}
@@ -620,3 +628,47 @@ def test_blame_a_line_back_to_the_sessions_that_earned_it(project: Path) -> None
     assert ident in held(project)
     promote = gm_json(project, "promote")
     assert ident not in {e["id"] for e in promote["eligible"]}
+
+
+def test_the_quoted_source_line_is_shown_redacted(project: Path) -> None:
+    token = "ghp_" + "Ab1" * 12
+    for session, day in zip(SESSIONS, DAYS, strict=True):
+        write_session(
+            project,
+            session,
+            day,
+            [{"user": f"{CLAIMS['pytest']} The CI token is {token} if you need it."}],
+        )
+    gm(project, "capture", "--all", "--no-stage")
+    staged = gm_json(project, "stage")["commits"]
+    assert len(staged) == 1  # the token's own atom is redacted and never staged
+    child = spawn_adopt(project)
+    next_item(child)
+    choose(child, "show more")
+    child.expect(r"\(Use arrow keys\)")
+    choose(child, "adopt")
+    child.expect("1 adopted")
+    assert finish(child) == 0
+    shown = child.logfile_read.text()
+    assert token not in shown
+    assert shown.count("The CI token is [REDACTED:github-token]") >= 1 + len(
+        SESSIONS
+    )  # first, then every session
+    assert token not in (project / "CLAUDE.memory.md").read_text()
+
+
+def test_with_memory_target_claude_md_the_block_lives_in_claude_md(project: Path) -> None:
+    git(project, "config", "memory.target", "claude-md")
+    ids = stage_claims(project)
+    start = git(project, "rev-parse", "HEAD").strip()
+    gm(project, "adopt", "--yes", ids["push"], ids["tabs"])
+    commits = new_commits(project, start)
+    assert len(commits) == 2
+    assert all(changed_files(project, c) == [".memory/adopted.log", "CLAUDE.md"] for c in commits)
+    text = (project / "CLAUDE.md").read_text()
+    assert "<!-- agent-memory:begin L2 -->" in text and CLAIMS["push"].rstrip(".") in text
+    assert not (project / "CLAUDE.memory.md").exists()
+    assert_consistent(project)
+    (project / "CLAUDE.md").write_text(text + "\nmy own note\n")
+    proc = gm(project, "adopt", "--yes", ids["pytest"], check=False)
+    assert proc.returncode == 3 and "CLAUDE.md" in proc.stderr

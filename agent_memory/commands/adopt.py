@@ -26,7 +26,7 @@ from agent_memory.adopt import (
     withdrawn_at_l1,
     work_files,
 )
-from agent_memory.atom import utc_day
+from agent_memory.atom import Atom, strip_pointer, utc_day
 from agent_memory.commands.common import emit_json, wants_json
 from agent_memory.errors import (
     EXIT_INTERRUPTED,
@@ -91,27 +91,36 @@ def _match(items: list[Item], wanted: list[str], done: set[str]) -> tuple[list[I
     return chosen, already
 
 
-def describe(item: Item, detail: bool = False) -> list[str]:
+def describe(item: Item, detail: bool = False, l1: Atom | None = None) -> list[str]:
+    """What a person needs to decide: the claim, kind and confidence, how much evidence over
+    how many days, and the user's own words at the source (redacted, re-read from the
+    transcript as `inspect --why` does). `l1` is the atom's local record, whose per-session
+    evidence the committed form no longer carries; without it the two back-pointers are used."""
     atom = item.atom
     lines = [f"{item.atom_id}  [{atom['kind']}, {atom['confidence']}]  {atom['claim']}"]
     if item.entry.op != "adopt":
         lines.append(
-            f"  {item.entry.op}: {item.promotion} (L2 holds more than its cap; the oldest goes back to L1)"
+            f"  {item.entry.op}: {item.promotion} "
+            "(L2 holds more than its cap; the oldest goes back to L1)"
         )
         return lines
-    days = sorted({utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
+    source = l1 if l1 is not None and l1.get("evidence") else atom
+    days = sorted({utc_day(e["at"]) for e in source.get("evidence", [])}) or sorted(
+        {utc_day(atom["first_seen"]), utc_day(atom["last_seen"])}
+    )
+    span = days[0] if len(days) == 1 else f"{days[0]} … {days[-1]}"
     lines.append(
-        f"  evidence: {len(atom['sessions'])} sessions, {atom['observations']} observations, {' … '.join(days)}"
+        f"  evidence: {len(atom['sessions'])} sessions over {len(days)} days ({span}), "
+        f"{atom['observations']} observations"
     )
     lines.append(f"  first source {atom['first_source']}, latest {atom['source']}")
-    evidence = evidence_for(atom)
-    shown = evidence if detail else evidence[:1]
-    for ev in shown:
-        note = {"ok": "", "missing": " (transcript gone)", "ambiguous": " (ambiguous)"}[
-            ev["status"]
-        ]
-        if ev["line"]:
-            lines.append(f"  > {ev['line'][:300]}{note}")
+    evidence = evidence_for(source)
+    notes = {"ok": "", "missing": " (transcript gone)", "ambiguous": " (ambiguous: not shown)"}
+    for ev in evidence if detail else evidence[:1]:
+        where = strip_pointer(ev["source"]) if detail else ""
+        quote = f"> {ev['line'][:300]}" if ev["line"] else ""
+        if detail or quote:
+            lines.append("  " + "  ".join(x for x in (where, quote) if x) + notes[ev["status"]])
     if detail:
         lines.append(f"  sessions: {', '.join(atom['sessions'])}")
         lines.append(f"  staged in {item.commit}")
@@ -137,8 +146,9 @@ def run(args: argparse.Namespace) -> int:
             )
             return 0
         if not terminal:
+            local = store.snapshot().atoms if store is not None else {}
             for item in items:
-                print("\n".join(describe(item)))
+                print("\n".join(describe(item, l1=local.get(item.atom_id))))
             print(f"{len(items)} item(s) waiting on memory/review", file=sys.stderr)
             print(
                 "hint: adopt on a terminal with `git memory adopt`, or use --all, --yes ID…, --reject ID…",
@@ -226,14 +236,14 @@ def _rejection_note(store: L1Store | None) -> str:
     return "recorded on memory/atoms; not restaged until new sessions add evidence"
 
 
-def _ask(questionary: Any, choices: list[str], item: Item, pins: set[str]) -> str:
+def _ask(questionary: Any, choices: list[str], item: Item, l1: Atom | None) -> str:
     while True:
         answer = questionary.select(
             "What should happen to this item?", choices=choices
         ).unsafe_ask()
         if answer != "show more":
             return str(answer)
-        print("\n".join(describe(item, detail=True)))
+        print("\n".join(describe(item, detail=True, l1=l1)))
 
 
 def _interactive(
@@ -242,9 +252,10 @@ def _interactive(
     import questionary
 
     adopted = rejected = skipped = 0
+    local = store.snapshot().atoms if store is not None else {}
     for number, item in enumerate(items, start=1):
         print(f"\n[{number}/{len(items)}]")
-        print("\n".join(describe(item)))
+        print("\n".join(describe(item, l1=local.get(item.atom_id))))
         if item.atom_id in pins:
             print("  (--pin: pinned if adopted)")
         why = refusal(item)
@@ -254,7 +265,7 @@ def _interactive(
         else:
             choices = ["adopt", "reject", "skip", "show more", "quit"]
         try:
-            answer = _ask(questionary, choices, item, pins)
+            answer = _ask(questionary, choices, item, local.get(item.atom_id))
         except KeyboardInterrupt:
             # Ctrl-C at the question, between items: every earlier item is whole (one commit
             # each); this one and the rest stay waiting.
