@@ -291,6 +291,9 @@ def test_the_same_claim_at_l2_in_two_projects_for_31_days_becomes_one_l3_atom_in
     # re-staging the same evidence gives the same commits
     again = gm_json(alpha, "stage", "--global", env=at(X_PLUS_31))
     assert again["commits"] == staged["commits"]
+    text = gm(beta, "stage", "--global", env=at(X_PLUS_31)).stdout
+    assert "the global memory repo's memory/review" in text and "git memory adopt --global" in text
+    assert review_commits(home()) == [oid]
 
     adopted = gm_json(alpha, "adopt", "--global", "--all", env=at(X_PLUS_31))
     assert [x["atom"] for x in adopted["adopted"]] == [gid]
@@ -435,7 +438,8 @@ def test_the_l3_cap_of_30_refuses_inflow_and_never_demotes(two_projects: tuple[P
     (blocked,) = promote["blocked"]
     assert blocked["reasons"] == ["L3 cap of 30 reached — prune L3 at adopt"]
     staged = gm_json(alpha, "stage", "--global", env=at(X_PLUS_31))
-    assert staged["commits"] == []
+    assert staged["commits"] == [] and staged["refused"] == {blocked["id"]: [blocked["reasons"][0]]}
+    assert "L3 cap of 30 reached" in gm(alpha, "stage", "--global", env=at(X_PLUS_31)).stdout
     # a hand-authored item is inflow too
     remembered = gm(
         alpha, "remember", "--global", "Prefer small commits.", check=False, env=at(X_PLUS_31)

@@ -1,4 +1,5 @@
-"""`git memory stage [--global]`: rebuild memory/review, one commit per promotion."""
+"""`git memory stage [--global]`: rebuild memory/review, one commit per promotion (with
+`--global`, in the global memory repo: agent_memory/l3.py)."""
 
 from __future__ import annotations
 
@@ -39,13 +40,17 @@ def run(args: argparse.Namespace) -> int:
             }
         )
         return 0
+    flag = " --global" if args.global_ else ""
+    where = "the global memory repo's memory/review" if args.global_ else "memory/review"
     if not commits:
-        print("nothing to stage: no atom is eligible (see `git memory promote`)")
+        print(f"nothing to stage: no atom is eligible (see `git memory promote{flag}`)")
     else:
-        print(f"staged {len(commits)} commit(s) on memory/review (on top of {plan.base_branch}):")
+        print(f"staged {len(commits)} commit(s) on {where} (on top of {plan.base_branch}):")
         for oid, ident in plan.staged:
             print(f"  {oid[:10]} {ident}")
-        print("review with `git memory adopt`, or open a pull request with `git memory pr`")
+        print(
+            f"review with `git memory adopt{flag}`, or open a pull request with `git memory pr{flag}`"
+        )
     for ident, reasons in plan.refused.items():
         print(f"refused {ident}: {'; '.join(reasons)}")
     return 0
