@@ -458,7 +458,14 @@ def _placeholder(value: str) -> bool:
         return True
     if _TEMPLATE.match(v) or _REFERENCE.search(v):
         return True
-    if "xxxx" in low or "****" in v or "..." in v or "…" in v or "\u2022\u2022" in v:
+    if (
+        "xxxx" in low
+        or "example" in low
+        or "****" in v
+        or "..." in v
+        or "…" in v
+        or "\u2022\u2022" in v
+    ):
         return True
     if low.endswith("..") or low.startswith("."):
         return True
