@@ -551,6 +551,21 @@ def test_the_guard_hook_refusing_the_commit_leaves_files_and_index_as_before(pro
     assert_consistent(project)
 
 
+def test_a_refused_first_adoption_creates_no_memory_file(project: Path) -> None:
+    stage_claims(project)
+    secret = "AKIA" + "Q7ZXW4PL2MNB8RTY"
+    ident = rewrite_review_tip(
+        project, lambda e: e["atom"].update(claim=f"The deploy key is {secret}")
+    )
+    head = git(project, "rev-parse", "HEAD")
+    proc = gm(project, "adopt", "--yes", ident, check=False)
+    assert proc.returncode == 1 and "git commit failed" in proc.stdout  # the guard hook said no
+    assert git(project, "rev-parse", "HEAD") == head
+    assert not (project / "CLAUDE.memory.md").exists()
+    assert not (project / ".memory/adopted.log").exists()
+    assert git(project, "status", "--porcelain") == ""
+
+
 @pytest.mark.parametrize("name", ["CLAUDE.md", "CLAUDE.memory.md"])
 def test_a_dirty_memory_file_stops_adopt_before_anything_is_written(
     project: Path, name: str
@@ -672,3 +687,15 @@ def test_with_memory_target_claude_md_the_block_lives_in_claude_md(project: Path
     (project / "CLAUDE.md").write_text(text + "\nmy own note\n")
     proc = gm(project, "adopt", "--yes", ids["pytest"], check=False)
     assert proc.returncode == 3 and "CLAUDE.md" in proc.stderr
+
+
+def test_inspect_why_by_text_shows_the_evidence_of_an_adopted_line(project: Path) -> None:
+    ids = stage_claims(project)
+    gm(project, "adopt", "--yes", ids["pytest"])
+    why = gm_json(project, "inspect", "--why", "pytest -x")
+    assert why["atom"]["id"] == ids["pytest"]
+    assert [e["status"] for e in why["evidence"]] == ["ok"] * len(SESSIONS)
+    assert all(e["line"] == CLAIMS["pytest"] for e in why["evidence"])
+    assert {e["source"].rsplit("/", 1)[-1].split(".jsonl")[0] for e in why["evidence"]} == set(
+        SESSIONS
+    )

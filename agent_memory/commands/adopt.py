@@ -195,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
     if wants_json(args):
         emit_json(report)
     else:
+        if not items and not report["already"]:
+            print("nothing is waiting on memory/review")
         for adopted in report["adopted"]:
             print(
                 f"adopted {adopted['atom']} in {adopted['commit'][:10]}"
