@@ -219,7 +219,11 @@ def main() -> int:
             populate(repo, n, env)
             data = payloads(repo, root)
             check_outputs(repo, env, data)
-            commands: dict[str, Spec] = {"python -c pass": ([python, "-c", "pass"], b"", None)}
+            commands: dict[str, Spec] = {
+                "python -c pass": ([python, "-c", "pass"], b"", None),
+                # The floor of any console script pip writes: it starts with `import re`.
+                "python -c 'import re'": ([python, "-c", "import re"], b"", None),
+            }
             settle = wait_for_background_capture(repo)
             for event in EVENTS:
                 for form, argv in forms(event).items():

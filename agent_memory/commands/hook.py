@@ -7,10 +7,10 @@ Every event fails open: on any error the hook exits 0, prints nothing and append
 
 Speed (issue 7): the interpreter start is most of a hook's cost, so the module imports only
 `os`, `sys` and `time` up front, and each event imports what it uses:
-- user-prompt-submit (every prompt, spec §5.2): `json` for the payload and `agent_memory.recall`,
-  which reads the compact recall index capture rewrites. No pygit2, no pathlib, no subprocess.
-  A missing or unreadable index recalls nothing and logs; a missing, unreadable or stale one
-  is rebuilt by a detached process, so the next prompt has it. A stale index still answers.
+- user-prompt-submit (every prompt, spec §5.2): json's C scanner for the payload and
+  `agent_memory.recall`, which reads the compact recall index capture rewrites. No pygit2, no
+  pathlib, no subprocess. A missing or unreadable index recalls nothing and logs one line; a
+  stale one still answers. Either way a detached process rebuilds it for the next prompt.
 - session-start: the rendered context is cached in `.git/agent-memory/session-start.cache`
   under a key of everything it is computed from (the L2 and L3 adopted.log contents, the
   recall index and the `memory/atoms` tip, the git config that names the project, the code
@@ -202,15 +202,15 @@ def _recall(payload: Payload, common: str, work: str | None, tip: str, started: 
         raise LookupError(
             "the recall index is missing or unreadable: recalled nothing; rebuilding it"
         )
-    if index.source_oid != tip:
-        # Stale (memory/atoms moved without a capture on this interpreter): still the best
-        # answer available in the budget; a detached rebuild freshens it for the next prompt.
-        _request_rebuild(state, work or common)
     hits = recall.recall(index, prompt, time.time(), deadline=started + RECALL_BUDGET_S)
     text = recall.render_recall(hits)
     if text:
         _check_size(text)
         _emit(recall.dump_hook_payload(text))
+    if index.source_oid != tip:
+        # Stale (memory/atoms moved without a capture by this interpreter): still the best
+        # answer in the budget; after answering, a detached rebuild freshens it for the next.
+        _request_rebuild(state, work or common)
 
 
 def _request_rebuild(state: str, cwd: str) -> None:
