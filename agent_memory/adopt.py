@@ -191,7 +191,7 @@ def commit_or_restore(
     except BaseException as exc:
         landed = git.rev_parse(repo, "HEAD")
         if landed != old_head and landed is not None and isinstance(exc, KeyboardInterrupt):
-            return landed  # the commit completed before the interrupt: the item is whole
+            raise  # the commit landed before the interrupt: the item is whole; stop here
         git.run_git(root, "reset", "-q", "--", *paths, check=False)
         write_files(root, before)
         _drop_empty(root, before)
