@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from agent_memory import git, render
 from agent_memory.adopted_log import LOG_PATH, LogEntry
@@ -113,6 +114,11 @@ def pending(repo: git.Repo, files: TierFiles, against: str = "HEAD") -> list[Ite
     ancestor of HEAD), and not rejected or forgotten on memory/atoms since it was staged."""
     held = files.held()
     withdrawn = withdrawn_at_l1(repo)
+    rejected_l3: dict[str, dict[str, Any]] = {}
+    if files.tier == "L3":
+        from agent_memory.l3 import read_global_rejections
+
+        rejected_l3 = read_global_rejections(repo)
     items = []
     for commit, ident, promotion in review_items(repo, against):
         entry = staged_entry(repo, commit, ident)
@@ -120,6 +126,11 @@ def pending(repo: git.Repo, files: TierFiles, against: str = "HEAD") -> list[Ite
             continue
         if entry.op == "adopt" and (ident in held or ident in withdrawn):
             continue
+        if entry.op == "adopt" and rejected_l3:
+            from agent_memory.l3 import rejection_reason
+
+            if rejection_reason(rejected_l3, entry.atom):
+                continue
         if entry.op == "demote" and ident not in held:
             continue
         items.append(Item(commit, ident, promotion, entry))
@@ -237,6 +248,27 @@ def record_decision(store: L1Store, atom_id: str, state: str, commit: str | None
             trailers=[("Op", "reject" if state == "rejected" else "adopt"), ("Atom-Id", atom_id)],
             writes={atom_id: updated},
         )
+
+    oid, _ = store.transact(compute)
+    return oid
+
+
+def mark_held(store: L1Store, held: dict[str, Atom]) -> str | None:
+    """Items adopted by merging the review pull request reach the default branch without
+    `git memory adopt`: mark their L1 records held, as adopt does, so recall and expiry treat
+    them alike. One commit for all of them; nothing when they are already marked."""
+    at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def compute(snap: Snapshot) -> Change | None:
+        writes = {}
+        for ident, atom in snap.atoms.items():
+            if ident in held and (atom.get("review") or {}).get("state") != "adopted":
+                writes[ident] = {**atom, "review": {"state": "adopted", "at": at, "sessions": len(atom["sessions"])}}
+        if not writes:
+            return None
+        return Change(subject=f"held: {len(writes)} atom(s) adopted through the default branch",
+                      body=[f"~ {i} {summarize(a)}" for i, a in sorted(writes.items())],
+                      trailers=[("Op", "adopt")], writes=writes)
 
     oid, _ = store.transact(compute)
     return oid

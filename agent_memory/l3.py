@@ -19,6 +19,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from agent_memory import adopted_log, git
@@ -356,6 +357,12 @@ def stage_global(force: bool = False) -> StagePlan:
                 remembered_message(atom),
             )
         )
+    rejected = read_global_rejections(repo)
+    for proposal in list(proposals):
+        why = rejection_reason(rejected, proposal.entry.atom)
+        if why:
+            proposals.remove(proposal)
+            plan.refused[proposal.atom_id] = [why]
     staged, refused, _ = write_review_branch(repo, found.base_oid, found.files, proposals, force)
     plan.staged = staged
     plan.refused.update(refused)
@@ -363,3 +370,36 @@ def stage_global(force: bool = False) -> StagePlan:
         if not result.eligible and CAP_REASON in result.reasons:
             plan.refused.setdefault(result.atom_id, [CAP_REASON])
     return plan
+
+
+REJECTED_FILE = "rejected-l3.json"
+
+
+def _rejected_path(repo: git.Repo) -> Path:
+    return repo.state / REJECTED_FILE
+
+
+def read_global_rejections(repo: git.Repo) -> dict[str, dict[str, Any]]:
+    """L3 proposals a person rejected at `adopt --global`, with the evidence they had then.
+    Local state of the global repo (like L1's review marks): not committed, not synced."""
+    try:
+        data = json.loads(_rejected_path(repo).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
+
+
+def record_global_rejection(repo: git.Repo, atom: Atom) -> None:
+    from agent_memory.runtime import atomic_write, stamp
+
+    rejected = read_global_rejections(repo)
+    rejected[str(atom["id"])] = {"at": stamp(), "sessions": len(atom.get("sessions", []))}
+    atomic_write(_rejected_path(repo), json.dumps(rejected, sort_keys=True, indent=2) + "\n")
+
+
+def rejection_reason(rejected: dict[str, dict[str, Any]], atom: Atom) -> str | None:
+    """Rejected, and no new sessions since: not proposed again (the L1 rule, spec §4 / issue 6)."""
+    mark = rejected.get(str(atom["id"]))
+    if mark is None or len(atom.get("sessions", [])) > int(mark.get("sessions", 0)):
+        return None
+    return f"rejected on {str(mark.get('at', ''))[:10]}; needs new sessions"

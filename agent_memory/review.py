@@ -28,6 +28,7 @@ class StagePlan:
     staged: list[tuple[str, str]] = field(default_factory=list)  # (commit, atom id)
     refused: dict[str, list[str]] = field(default_factory=dict)
     demoted: list[str] = field(default_factory=list)
+    held: dict[str, Atom] = field(default_factory=dict)  # adopted at the base branch
 
 
 def base_files(repo: git.Repo, rev: str, tier: str, target_name: str) -> TierFiles:
@@ -88,7 +89,7 @@ def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt
                            hint="re-render it from .memory/adopted.log with `git memory validate --fix`, commit, then stage again")
     held = files.held()
     results = gates.evaluate_l1(list(atoms), project, now, held)
-    plan = StagePlan(base_branch=base_branch, base_oid=base_oid, results=results)
+    plan = StagePlan(base_branch=base_branch, base_oid=base_oid, results=results, held=held)
     by_id = {a["id"]: a for a in atoms}
     eligible = sorted((by_id[r.atom_id] for r in results if r.eligible), key=lambda a: (a["last_seen"], a["id"]))
     if dry_run:

@@ -809,11 +809,6 @@ def test_an_l3_item_a_person_removed_is_not_restaged_on_evidence(
     assert back["id"] == gid and back["staged"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="adopt --global --reject records nothing (commands/adopt.py only records decisions in an "
-    "L1 store, and the global repo has none), so the next stage --global proposes it again",
-)
 def test_a_rejected_l3_proposal_is_not_proposed_again(two_projects: tuple[Path, Path]) -> None:
     alpha, _ = two_projects
     (commit,) = gm_json(alpha, "stage", "--global", env=at(X_PLUS_31))["commits"]

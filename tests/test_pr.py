@@ -172,12 +172,6 @@ def test_pr_pushes_and_opens_with_gh_then_merging_it_adopts_every_item(
     assert set(SESSIONS) <= {c["session"] for c in gm_json(project, "log", ident)["commits"]}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="stage (review.py/commands/stage.py, not ours) sees a merged PR's atoms "
-    "as held through adopted.log but never marks their L1 records review.state=adopted, so "
-    "recall keeps recalling them and the 90-day expiry can drop their provenance",
-)
 def test_after_a_merged_pr_the_next_stage_marks_the_l1_records_held(
     project: Path, fake_gh: Path, tmp_path: Path
 ) -> None:

@@ -190,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
             {"atom": item.atom_id, "commit": commit, "pinned": item.atom_id in pins}
         )
     for item in rejected:
-        _reject(store, item)
+        _reject(store, item, repo)
         report["rejected"].append(item.atom_id)
     if wants_json(args):
         emit_json(report)
@@ -227,14 +227,18 @@ def _adopt(
     return commit
 
 
-def _reject(store: L1Store | None, item: Item) -> None:
+def _reject(store: L1Store | None, item: Item, repo: git.Repo | None = None) -> None:
     if store is not None:
         record_decision(store, item.atom_id, "rejected", None)
+    elif repo is not None:
+        from agent_memory.l3 import record_global_rejection
+
+        record_global_rejection(repo, item.atom)
 
 
 def _rejection_note(store: L1Store | None) -> str:
     if store is None:
-        return "not recorded for L3: a later `stage --global` may propose it again"
+        return "recorded in the global repo's local state; not proposed again until new sessions add evidence"
     return "recorded on memory/atoms; not restaged until new sessions add evidence"
 
 
@@ -293,7 +297,7 @@ def _interactive(
             print(f"adopted in {commit[:10]}" + (" (pinned)" if item.atom_id in pins else ""))
             adopted += 1
         elif answer == "reject":
-            _reject(store, item)
+            _reject(store, item, repo)
             print(f"rejected ({_rejection_note(store)})")
             rejected += 1
         else:

@@ -34,11 +34,13 @@ def auto_stage(repo: git.Repo, store: L1Store, project: str) -> list[tuple[str, 
     setting = (git.config_get(repo.cwd, "memory.autoStage") or "true").lower()
     if setting in ("false", "no", "off", "0") or repo.bare:
         return []
+    from agent_memory.adopt import mark_held
     from agent_memory.install import target_file
     from agent_memory.review import plan_and_stage
     from agent_memory.runtime import now_utc
 
     plan = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo), dry_run=True)
+    mark_held(store, plan.held)  # items adopted by merging the review PR
     if not any(r.eligible for r in plan.results):
         return []
     staged = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo))

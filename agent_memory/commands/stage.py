@@ -28,6 +28,9 @@ def run(args: argparse.Namespace) -> int:
         plan = plan_and_stage(
             repo, store.atoms(), project_of(repo), now_utc(), target_file(repo), force=args.force
         )
+        from agent_memory.adopt import mark_held
+
+        mark_held(store, plan.held)  # items adopted by merging the review PR
     commits = [{"oid": oid, "atom": ident} for oid, ident in plan.staged]
     if wants_json(args):
         emit_json(
