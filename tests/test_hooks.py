@@ -913,45 +913,6 @@ def test_the_prompt_path_imports_no_pygit2_pathlib_or_subprocess(project: Path) 
     assert proc.stderr.decode().strip() == "[]"
 
 
-# --- found elsewhere (reported; not this module's to fix) --------------------------------------
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="`git memory init` creates memory/atoms without writing the recall index "
-    "(L1Store.init never calls _after_write), so a prompt before any session start or capture "
-    "recalls nothing and logs a missing-index line that `git memory status` then shows as an error",
-)
-def test_init_leaves_a_recall_index_for_the_first_prompt(project: Path) -> None:
-    assert index_files(project)
-    assert hook("user-prompt-submit", project, prompt=INSTALL_PROMPT) is None
-    assert errors(project) == []
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="`git memory context` reads the recall index as it is (commands/context.py "
-    "contested_dates_here): when it is missing it prints a contested L2 line as a plain assertion, "
-    "where the session-start hook rebuilds the index and tags it (spec §4.2)",
-)
-def test_git_memory_context_tags_a_contested_line_without_a_recall_index(project: Path) -> None:
-    capture(
-        project,
-        [
-            (sid(1), "2026-11-01", [DEV]),
-            (sid(2), "2026-11-02", [DEV]),
-            (sid(3), "2026-11-03", [DEV]),
-        ],
-    )
-    adopt_all(project)
-    capture(project, [(sid(4), "2026-11-05", [MAIN])])
-    for path in index_files(project):
-        path.unlink()
-    assert "[contested — newer evidence 2026-11-05] The default branch is dev" in context_verb(
-        project
-    )
-
-
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
@@ -986,3 +947,32 @@ def test_the_payload_reader_refuses_what_json_loads_refuses(text: str) -> None:
         json.loads(text)
     with pytest.raises(ValueError):
         loads(text)
+
+
+# --- reported from here, since fixed in their modules (regression tests) ------------------------
+
+
+def test_init_leaves_a_recall_index_for_the_first_prompt(project: Path) -> None:
+    # Was: L1Store.init wrote no index, so a prompt before any capture logged a missing index.
+    assert index_files(project)
+    assert hook("user-prompt-submit", project, prompt=INSTALL_PROMPT) is None
+    assert errors(project) == []
+
+
+def test_git_memory_context_tags_a_contested_line_without_a_recall_index(project: Path) -> None:
+    # Was: the verb read the index as it was and printed a contested line untagged without it.
+    capture(
+        project,
+        [
+            (sid(1), "2026-11-01", [DEV]),
+            (sid(2), "2026-11-02", [DEV]),
+            (sid(3), "2026-11-03", [DEV]),
+        ],
+    )
+    adopt_all(project)
+    capture(project, [(sid(4), "2026-11-05", [MAIN])])
+    for path in index_files(project):
+        path.unlink()
+    assert "[contested — newer evidence 2026-11-05] The default branch is dev" in context_verb(
+        project
+    )
