@@ -976,3 +976,19 @@ def test_git_memory_context_tags_a_contested_line_without_a_recall_index(project
     assert "[contested — newer evidence 2026-11-05] The default branch is dev" in context_verb(
         project
     )
+
+
+def test_a_worktree_shares_recall_and_has_its_own_project_memory(project: Path) -> None:
+    _recall_project(project)
+    commit_tier(project, "L2", [l2(PUSH)])
+    worktree = project.parent / "proj-feature"
+    git(project, "worktree", "add", "-q", "-b", "feature", str(worktree))
+    commit_tier(worktree, "L2", [l2(LINT)])  # adopted on the feature branch only
+    recalled = hook("user-prompt-submit", project, prompt=INSTALL_PROMPT)
+    assert recalled is not None
+    assert hook("user-prompt-submit", worktree, prompt=INSTALL_PROMPT) == recalled  # one L1 store
+    main_context, feature_context = hook("session-start", project), hook("session-start", worktree)
+    assert main_context is not None and feature_context is not None
+    assert claims_in(main_context, LINT) == 0 and claims_in(feature_context, LINT) == 1
+    assert hook("session-start", project) == main_context  # the shared cache never crosses over
+    assert errors(project) == []
