@@ -53,6 +53,8 @@ def write_files(root: Path, files: TierFiles) -> None:
 
 
 def memory_paths(target_name: str) -> list[str]:
+    """The memory files whose uncommitted edits stop adopt (issue 6: CLAUDE.md included — it
+    carries the import line or, with memory.target=claude-md, the block itself)."""
     return sorted({target_name, "CLAUDE.md", LOG_PATH})
 
 

@@ -13,11 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from agent_memory.atom import Atom, atom_errors, merge, parse_ts
+from agent_memory.gates import L1_CAP, L1_MAX_AGE_DAYS
 from agent_memory.runtime import log_error, now_utc
 from agent_memory.store import Change, L1Store, Snapshot, summarize
-
-L1_CAP = 500
-L1_MAX_AGE_DAYS = 90
 
 
 @dataclass
@@ -93,8 +91,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     if commit is not None or (change is None or change.empty()):
         # Written (or nothing left to write): the queue has been absorbed.
         store.clear_queue(queue_paths)
-    if commit is None and change is None and incoming:
-        result.queued = True
+    result.queued = store.last_queue_path is not None
     return result
 
 
@@ -115,9 +112,16 @@ def _contradictions(snap: Snapshot, writes: dict[str, Atom], result: CaptureResu
     return marked
 
 
-def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX_AGE_DAYS) -> str | None:
+def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX_AGE_DAYS,
+                   held: Iterable[str] | None = None) -> str | None:
     """Drop expired atoms (not re-observed in 90 days) and evict the oldest `last_seen` beyond
-    the cap, as one commit that names every dropped atom and why (spec §4.3, §5.2)."""
+    the cap, as one commit that names every dropped atom and why (spec §4.3, §5.2). Atoms
+    held at L2 (`held`: ids adopted in the work tree's adopted.log; by default read from it)
+    keep their L1 record: it is the provenance chain (spec §4.1.1 step 5)."""
+    held_ids = set(held) if held is not None else _held_in_work_tree(store)
+
+    def _held(atom: Atom) -> bool:
+        return atom["id"] in held_ids
 
     def compute(snap: Snapshot) -> Change | None:
         now = now_utc()
@@ -147,10 +151,10 @@ def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX
     return commit
 
 
-def _held(atom: Atom) -> bool:
-    """Atoms adopted at L2 keep their L1 record (the provenance chain, spec §4.1.1 step 5)."""
-    review = atom.get("review") or {}
-    return review.get("state") == "adopted"
+def _held_in_work_tree(store: L1Store) -> set[str]:
+    from agent_memory import tiers
+
+    return set(tiers.l2_atoms(store.repo.workdir))
 
 
 def ids_of(atoms: Iterable[Atom]) -> list[str]:

@@ -24,8 +24,9 @@ class TierFiles:
         entries, _ = adopted_log.parse(self.log_text)
         return entries
 
-    def log_errors(self) -> list[str]:
-        return adopted_log.parse(self.log_text)[1]
+    def log_errors(self, validate: bool = False) -> list[str]:
+        """Unreadable lines; with `validate`, also atoms that fail the schema (slower)."""
+        return adopted_log.parse(self.log_text, validate=validate)[1]
 
     def held(self) -> dict[str, Atom]:
         return adopted_log.fold(self.entries())
@@ -45,10 +46,24 @@ class TierFiles:
         return render.hand_edited(self.target_text, self.expected_block(), self.tier)
 
     def append(self, new_entries: Sequence[LogEntry]) -> TierFiles:
+        """Append operations and re-render. The log folds in `at` order (so two machines'
+        union-merged logs agree), so each new line is stamped after every earlier line for
+        its atom: an adopt dated by its evidence, or a pin made while the clock is behind a
+        transcript's timestamps, must not sort before the line it follows and be lost."""
         log_text = self.log_text
         if log_text and not log_text.endswith("\n"):
             log_text += "\n"
-        log_text += "".join(adopted_log.format_entry(e) for e in new_entries)
+        latest: dict[str, str] = {}
+        for entry in self.entries():
+            latest[entry.atom_id] = max(latest.get(entry.atom_id, ""), entry.at)
+        stamped = []
+        for entry in new_entries:
+            prior = latest.get(entry.atom_id)
+            if prior is not None and entry.at <= prior:
+                entry = replace(entry, at=_one_second_after(prior))
+            latest[entry.atom_id] = entry.at
+            stamped.append(entry)
+        log_text += "".join(adopted_log.format_entry(e) for e in stamped)
         updated = replace(self, log_text=log_text)
         return updated.rerendered()
 
@@ -58,3 +73,11 @@ class TierFiles:
 
     def paths(self) -> dict[str, str]:
         return {LOG_PATH: self.log_text, self.target_name: self.target_text}
+
+
+def _one_second_after(stamp: str) -> str:
+    from datetime import timedelta
+
+    from agent_memory.atom import iso_z, parse_ts
+
+    return iso_z(parse_ts(stamp) + timedelta(seconds=1))

@@ -31,11 +31,14 @@ def load_sessions() -> list[dict[str, Any]]:
     return sessions
 
 
-def transcript_records(session: dict[str, Any], cwd: Path, day: _dt.date) -> list[dict[str, Any]]:
+def transcript_records(session: dict[str, Any], cwd: Path, day: _dt.date | _dt.datetime) -> list[dict[str, Any]]:
     """Claude Code 2.x records for one session: typed prompts, assistant replies, and a tool
-    call the user rejected with a reason."""
+    call the user rejected with a reason. A date starts the session at 09:00 UTC."""
     records: list[dict[str, Any]] = []
-    clock = _dt.datetime.combine(day, _dt.time(9, 0), tzinfo=_dt.timezone.utc)
+    if isinstance(day, _dt.datetime):
+        clock = day.astimezone(_dt.timezone.utc)
+    else:
+        clock = _dt.datetime.combine(day, _dt.time(9, 0), tzinfo=_dt.timezone.utc)
     parent = None
     base = {"isSidechain": False, "userType": "external", "cwd": str(cwd), "sessionId": session["id"],
             "version": "2.1.42", "gitBranch": "main"}
@@ -106,10 +109,11 @@ class Demo:
     def write_transcripts(self) -> Path:
         folder = self.claude / "projects" / slug_for(self.repo.resolve())
         folder.mkdir(parents=True, exist_ok=True)
-        today = _dt.datetime.now(_dt.timezone.utc).date()
+        # Sessions end well before now, so no evidence is ever dated in the future.
+        now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
         for session in load_sessions():
-            day = today - _dt.timedelta(days=int(session["days_ago"]))
-            lines = [json.dumps(r) for r in transcript_records(session, self.repo.resolve(), day)]
+            start = now - _dt.timedelta(days=int(session["days_ago"]), hours=2)
+            lines = [json.dumps(r) for r in transcript_records(session, self.repo.resolve(), start)]
             (folder / f"{session['id']}.jsonl").write_text("\n".join(lines) + "\n", "utf-8")
         return folder
 
@@ -140,7 +144,8 @@ class Demo:
             self.sh(*gm, "log", atom)
             self.sh(*gm, "inspect", "--why", atom)
         self.sh(*gm, "context")
-        self.sh(*gm, "recall", "--prompt", "how should I install the dependencies and run the tests?")
+        print("\n# per-prompt recall draws on L1 — here, a fact seen once and not promoted:")
+        self.sh(*gm, "recall", "--prompt", "add an endpoint to the API handlers for invoice refunds")
         self.sh(*gm, "status")
         print(f"\ndone: the scratch repository is {self.repo}")
 

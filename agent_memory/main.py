@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # setting up
     p = verb("init", "create memory/atoms, install hooks, register the project")
-    p.add_argument("--yes", action="store_true", help="do not ask before changing files")
+    p.add_argument("--yes", action="store_true", help="also commit the setup files (.gitignore, .gitattributes, CLAUDE.md, .claude/settings.json)")
     p.add_argument("--project", help="project name (default: git config memory.project or the top-level directory name)")
     p.add_argument("--no-claude-hooks", action="store_true", help="do not write hooks into .claude/settings.json")
     p.add_argument("--force", action="store_true", help="replace a hook of ours that was edited")
@@ -79,7 +79,6 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--tier", choices=["L1", "L2", "L3"])
     group.add_argument("--contested", action="store_true")
     group.add_argument("--why", metavar="ID-OR-TEXT")
-    p.add_argument("--all", action="store_true", help="with --tier: include decayed and superseded atoms")
     _out(p)
     p = verb("log", "an atom's history from git log")
     p.add_argument("id")

@@ -14,10 +14,8 @@ from agent_memory.adopted_log import LOG_PATH, LogEntry
 from agent_memory.atom import Atom, parse_ts, to_committed, utc_day
 from agent_memory.committed import TierFiles
 from agent_memory.errors import RefMovedError, RefusedError, RepoStateError
-from agent_memory.gates import GateResult
-from agent_memory.trailers import format_message, one_line, trailer
-
-L2_CAP = 60
+from agent_memory.gates import L2_CAP, GateResult
+from agent_memory.trailers import format_message, one_line, plural, trailer
 
 
 @dataclass
@@ -44,7 +42,7 @@ def promotion_message(atom: Atom, l2: Atom) -> str:
     body = [
         f"Claim: {atom['claim']}",
         f"Kind: {atom['kind']}; confidence: {atom['confidence']}",
-        f"Evidence: {len(sessions)} sessions over {len(days)} days ({', '.join(days)}), {atom['observations']} observations",
+        f"Evidence: {plural(len(sessions), 'session')} over {plural(len(days), 'day')} ({', '.join(days)}), {plural(atom['observations'], 'observation')}",
         f"First source: {l2['first_source']} ({utc_day(atom['first_seen'])})",
         f"Latest source: {l2['source']} ({utc_day(atom['last_seen'])})",
     ]

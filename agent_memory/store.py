@@ -70,6 +70,8 @@ class Change:
 class L1Store:
     def __init__(self, repo: git.Repo) -> None:
         self.repo = repo
+        # Set by the last `transact` whose retries ran out: where its atoms were queued.
+        self.last_queue_path: Path | None = None
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -135,6 +137,7 @@ class L1Store:
             raise RepoStateError("agent-memory is not initialised here (no memory/atoms branch)",
                                  hint="run `git memory init`")
         start = time.monotonic()
+        self.last_queue_path = None
         for attempt in range(MAX_ATTEMPTS):
             snap = self.snapshot()
             change = compute(snap)
@@ -153,7 +156,7 @@ class L1Store:
             return oid, change
         queued = list(queue_on_failure)
         if queued:
-            path = self.enqueue(queued, reason="ref kept moving")
+            path = self.last_queue_path = self.enqueue(queued, reason="ref kept moving")
             log_error(f"capture: memory/atoms kept moving; {len(queued)} atoms queued in {path.name}", self.repo.cwd)
             return None, None
         raise RepoStateError("memory/atoms kept moving; gave up after retries",

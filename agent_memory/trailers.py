@@ -55,3 +55,8 @@ def subject_op(subject: str) -> str:
     """`capture: 3 new …` → `capture`."""
     head, sep, _ = subject.partition(":")
     return head.strip() if sep and " " not in head.strip() else subject.split(" ", 1)[0]
+
+
+def plural(n: int, word: str) -> str:
+    """`1 session`, `3 sessions`."""
+    return f"{n} {word}" + ("" if n == 1 else "s")

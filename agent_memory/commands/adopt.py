@@ -37,6 +37,7 @@ from agent_memory.errors import (
 )
 from agent_memory.evidence import evidence_for
 from agent_memory.store import L1Store
+from agent_memory.trailers import plural
 
 
 def _context(global_: bool) -> tuple[git.Repo, str, str, L1Store | None]:
@@ -110,8 +111,8 @@ def describe(item: Item, detail: bool = False, l1: Atom | None = None) -> list[s
     )
     span = days[0] if len(days) == 1 else f"{days[0]} … {days[-1]}"
     lines.append(
-        f"  evidence: {len(atom['sessions'])} sessions over {len(days)} days ({span}), "
-        f"{atom['observations']} observations"
+        f"  evidence: {plural(len(atom['sessions']), 'session')} over {plural(len(days), 'day')} ({span}), "
+        f"{plural(atom['observations'], 'observation')}"
     )
     lines.append(f"  first source {atom['first_source']}, latest {atom['source']}")
     evidence = evidence_for(source)
@@ -220,10 +221,11 @@ def _adopt(
     repo: git.Repo, item: Item, target: str, tier: str, store: L1Store | None, pin: bool
 ) -> str:
     commit = adopt_item(repo, item, target, pin=pin, tier=tier)
-    if store is not None and item.entry.op == "adopt":
-        # After the commit: an interrupt in between leaves the item adopted (held in the log,
-        # so it is not waiting any more) with only the L1 mark missing, never half-applied.
-        record_decision(store, item.atom_id, "adopted", commit)
+    if store is not None and item.entry.op in ("adopt", "demote"):
+        # After the commit: an interrupt in between leaves the item applied (the log says so)
+        # with only the L1 mark missing, never half-applied. A demoted atom is L1 again:
+        # recalled per prompt and back on the 90-day expiry path.
+        record_decision(store, item.atom_id, "adopted" if item.entry.op == "adopt" else "demoted", commit)
     return commit
 
 

@@ -29,22 +29,29 @@ def capture_one(store: L1Store, project: str, transcript: Path, session: str | N
     return capture_atoms(store, atoms, session_id, source), result.skipped_lines
 
 
-def auto_stage(repo: git.Repo, store: L1Store, project: str) -> list[tuple[str, str]]:
-    """Stage promotions when something is eligible (memory.autoStage, default on)."""
+def auto_stage(repo: git.Repo, store: L1Store, project: str) -> tuple[list[tuple[str, str]], str | None]:
+    """Stage promotions when something is eligible (memory.autoStage, default on). The capture
+    is already committed, so a refusal to stage (no default branch yet, a hand-edited block)
+    is returned as a warning, never raised: it must not turn a good capture into a failure."""
     setting = (git.config_get(repo.cwd, "memory.autoStage") or "true").lower()
     if setting in ("false", "no", "off", "0") or repo.bare:
-        return []
+        return [], None
     from agent_memory.adopt import mark_held
+    from agent_memory.errors import FatalError
     from agent_memory.install import target_file
     from agent_memory.review import plan_and_stage
-    from agent_memory.runtime import now_utc
+    from agent_memory.runtime import log_error, now_utc
 
-    plan = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo), dry_run=True)
-    mark_held(store, plan.held)  # items adopted by merging the review PR
-    if not any(r.eligible for r in plan.results):
-        return []
-    staged = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo))
-    return staged.staged
+    try:
+        plan = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo), dry_run=True)
+        mark_held(store, plan.held)  # items adopted by merging the review PR
+        if not any(r.eligible for r in plan.results):
+            return [], None
+        return plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo)).staged, None
+    except FatalError as exc:
+        warning = f"not staged: {exc.message}" + (f" (hint: {exc.hint})" if exc.hint else "")
+        log_error(f"auto-stage after capture: {warning}", repo.cwd)
+        return [], warning
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"no transcript at {path}", hint="pass a Claude Code session file (~/.claude/projects/<slug>/<session>.jsonl)")
         result, skipped = capture_one(store, project, path, args.session)
         enforce_limits(store)
-        staged = [] if args.no_stage or result.commit is None else auto_stage(repo, store, project)
+        staged, warning = ([], None) if args.no_stage or result.commit is None else auto_stage(repo, store, project)
         payload = {**result.to_json(), "skipped_lines": skipped, "staged": [a for _, a in staged]}
+        if warning:
+            payload["stage_warning"] = warning
         if wants_json(args):
             emit_json(payload)
         else:
@@ -67,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
                 print("  memory/atoms was busy: the atoms are queued and the next capture writes them")
             if staged:
                 print(f"  {len(staged)} promotion(s) staged on memory/review: review with `git memory adopt`")
+            if warning:
+                print(f"  {warning}")
         return 0
     return _capture_all(args, repo, store, project)
 
@@ -106,13 +117,15 @@ def _capture_all(args: argparse.Namespace, repo: git.Repo, store: L1Store, proje
     if tty:
         sys.stderr.write("\n")
     enforce_limits(store)
-    staged = [] if args.no_stage else auto_stage(repo, store, project)
+    staged, warning = ([], None) if args.no_stage else auto_stage(repo, store, project)
     totals["staged"] = len(staged)
     if wants_json(args):
-        emit_json(totals)
+        emit_json({**totals, **({"stage_warning": warning} if warning else {})})
     else:
         print(f"captured {totals['transcripts']} transcripts of {project}: {totals['new']} new atoms, "
               f"{totals['merged']} merged, {totals['commits']} commits"
               + (f", {totals['failed']} failed (see git memory status)" if totals["failed"] else "")
               + (f"; {len(staged)} promotion(s) staged" if staged else ""))
+        if warning:
+            print(f"  {warning}")
     return 0

@@ -38,8 +38,9 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
 
 
-def find_atom(atoms: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
-    """An atom by id, id prefix, or claim text (exact normalized match, then substring)."""
+def find_atom(atoms: dict[str, dict[str, Any]], key: str, strict: bool = False) -> dict[str, Any]:
+    """An atom by id, id prefix, or claim text (exact normalized match, then a substring
+    unless `strict`: verbs that remove or demote never act on a loose substring match)."""
     from agent_memory.atom import normalize
 
     if key in atoms:
@@ -48,16 +49,18 @@ def find_atom(atoms: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
     if len(by_prefix) == 1:
         return by_prefix[0]
     wanted = normalize(key)
-    exact = [a for a in atoms.values() if normalize(a["claim"]) == wanted]
-    if len(exact) == 1:
-        return exact[0]
-    partial = sorted((a for a in atoms.values() if wanted and wanted in normalize(a["claim"])), key=lambda a: a["id"])
+    same = [a for a in atoms.values() if normalize(a["claim"]) == wanted]
+    if len(same) == 1:
+        return same[0]
+    partial = [] if strict else sorted(
+        (a for a in atoms.values() if wanted and wanted in normalize(a["claim"])), key=lambda a: a["id"])
     if len(partial) == 1:
         return partial[0]
     if len(partial) > 1 or len(by_prefix) > 1:
         names = ", ".join(a["id"] for a in (partial or by_prefix)[:5])
         raise UsageError(f"{key!r} matches several atoms: {names}", hint="pass one atom id")
-    raise UsageError(f"no atom matches {key!r}", hint="list atoms with `git memory inspect --tier L1`")
+    how = "an atom id or the exact claim" if strict else "an atom id or words of its claim"
+    raise UsageError(f"no atom matches {key!r}", hint=f"pass {how}; list atoms with `git memory inspect --tier L1`")
 
 
 def fresh_recall_index(repo: git.Repo) -> Any:

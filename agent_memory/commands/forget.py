@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from agent_memory import tiers
 
     held = tiers.l2_atoms(repo.workdir)
-    atom = find_atom({**held, **snap.atoms}, args.id)
+    atom = find_atom({**held, **snap.atoms}, args.id, strict=True)
     ident = atom["id"]
     l2_commit = None
     if ident in held:

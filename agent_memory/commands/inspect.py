@@ -9,6 +9,7 @@ from agent_memory import tiers
 from agent_memory.atom import Atom, utc_day
 from agent_memory.commands.common import emit_json, find_atom, store_here, wants_json
 from agent_memory.evidence import evidence_for
+from agent_memory.trailers import plural
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{atom['id']} [{atom['tier']} {atom['kind']}, {atom['confidence']}] {atom['claim']}")
     days = sorted({utc_day(atom['first_seen']), utc_day(atom['last_seen'])})
-    print(f"  {len(atom['sessions'])} sessions, {atom['observations']} observations, seen {' … '.join(days)}")
+    print(f"  {plural(len(atom['sessions']), 'session')}, {plural(atom['observations'], 'observation')}, seen {' … '.join(days)}")
     for item in evidence:
         mark = {"ok": "", "missing": " (transcript gone)", "ambiguous": " (ambiguous: several transcripts match)"}[item["status"]]
         print(f"  {item['source']}{mark}")

@@ -15,7 +15,7 @@ from agent_memory.lifecycle import DESCRIPTIONS, apply_l2_op, supersede_problem
 def adopted_atom(held: dict[str, Atom], key: str) -> Atom:
     """An adopted atom by id, id prefix or claim text; the lifecycle verbs act on L2 only."""
     try:
-        return find_atom(held, key)
+        return find_atom(held, key, strict=True)
     except UsageError as exc:
         if "several" in exc.message:
             raise

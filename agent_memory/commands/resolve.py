@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     snap = store.snapshot()
     held = tiers.l2_atoms(repo.workdir)
     pool = {**held, **snap.atoms}
-    first, keep = find_atom(pool, args.id), find_atom(pool, args.keep)
+    first, keep = find_atom(pool, args.id, strict=True), find_atom(pool, args.keep, strict=True)
     other = first if first["id"] != keep["id"] else _only_partner(pool, keep)
     if not _linked(other, keep):
         raise UsageError(

@@ -159,7 +159,7 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
             log_text=log_path.read_text("utf-8") if log_path.exists() else "",
             target_text=target_path.read_text("utf-8") if target_path.exists() else "",
         )
-        errors += [f"{log_path}: {e}" for e in files.log_errors()]
+        errors += [f"{log_path}: {e}" for e in files.log_errors(validate=True)]
         if (files.held() or files.log_text.strip()) and files.hand_edited():
             errors += _block_problem(files, tier, target_path, fix, fixed)
         errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
