@@ -375,6 +375,21 @@ def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str
             repo.git.add("--", *paths)
             repo.git.commit("-q", "-m", message, "--", *paths)
     except gitpython.GitCommandError as exc:
-        detail = (str(exc.stderr or exc.stdout or exc).strip().splitlines() or ["?"])
-        raise RepoStateError(f"git commit failed: {' / '.join(line.strip() for line in detail[-3:])}") from exc
+        # Leave the index as it was: nothing half-staged after a refusal.
+        run_git(cwd, "reset", "-q", "--", *paths, check=False)
+        raise _commit_error(exc) from exc
     return str(repo.head.commit.hexsha)
+
+
+def _commit_error(exc: Any) -> RepoStateError:
+    """One readable line from a failed `git commit` (GitPython quotes stderr), plus a hint."""
+    raw = str(getattr(exc, "stderr", "") or getattr(exc, "stdout", "") or exc)
+    lines = [ln.strip().strip("'").removeprefix("stderr: ").strip("'") for ln in raw.strip().splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith(("hint:", "*** Please tell me", "Run", "git config"))]
+    text = " ".join(lines)
+    if "tell me who you are" in raw or "empty ident" in raw or "unable to auto-detect email" in raw:
+        return RepoStateError("git has no identity to commit with",
+                              hint='set one: git config --global user.name "Your Name" && '
+                                   'git config --global user.email you@example.com')
+    return RepoStateError(f"git commit failed: {text[:300] or 'unknown error'}",
+                          hint="nothing was committed; fix what the hook or git reported and run the command again")

@@ -120,3 +120,40 @@ def test_inspect_why_text_that_matches_nothing_is_exit_2(captured: Path) -> None
     gm(captured, "capture", "--all", "--no-stage")
     proc = gm(captured, "inspect", "--why", "something nobody said", check=False)
     assert proc.returncode == 2 and "hint:" in proc.stderr
+
+
+def test_init_refuses_an_unreadable_settings_file_before_writing_anything(repo: Path) -> None:
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.json").write_text("{ not json")
+    proc = gm(repo, "init", "--yes", check=False)
+    assert proc.returncode == 3 and "hint:" in proc.stderr
+    assert not (repo / ".gitignore").exists() and not (repo / "CLAUDE.md").exists()
+    (repo / ".claude" / "settings.json").write_text("{}\n")
+    gm(repo, "init", "--yes")
+    assert git(repo, "status", "--porcelain") == ""
+    tracked = git(repo, "ls-files").split()
+    assert {".gitignore", ".gitattributes", "CLAUDE.md", ".claude/settings.json"} <= set(tracked)
+
+
+def test_init_yes_completes_an_earlier_init_without_yes(repo: Path) -> None:
+    gm(repo, "init")
+    assert git(repo, "status", "--porcelain")
+    out = gm_json(repo, "init", "--yes")
+    assert set(out["changed"]["committed"].split(", ")) == {".gitignore", ".gitattributes", "CLAUDE.md",
+                                                            ".claude/settings.json"}
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_commit_without_a_git_identity_is_one_line_and_a_hint(repo: Path, tmp_path: Path) -> None:
+    gm(repo, "init")
+    empty_config = tmp_path / "empty-gitconfig"
+    empty_config.write_text("")
+    env = {"GIT_CONFIG_GLOBAL": str(empty_config), "GIT_AUTHOR_NAME": "", "GIT_AUTHOR_EMAIL": "",
+           "GIT_COMMITTER_NAME": "", "GIT_COMMITTER_EMAIL": "", "EMAIL": ""}
+    git(repo, "config", "--unset", "user.name", check=False)
+    proc = gm(repo, "init", "--yes", check=False, env=env)
+    if proc.returncode == 0:  # git found an identity elsewhere on this machine (e.g. /etc/mailname)
+        pytest.skip("git derived an identity from the system")
+    assert proc.returncode == 3 and "no identity" in proc.stderr and "git config --global user.email" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 2
+    assert git(repo, "diff", "--cached", "--name-only") == ""

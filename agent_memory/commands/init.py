@@ -12,10 +12,17 @@ from agent_memory.errors import UsageError
 from agent_memory.global_repo import GlobalRepo, install_user_import
 from agent_memory.store import L1Store
 
+SETUP_FILES = (".gitignore", ".gitattributes", "CLAUDE.md", ".claude/settings.json")
+
 
 def run(args: argparse.Namespace) -> int:
     repo = repo_here()
     steps: dict[str, str] = {}
+    if repo.workdir is not None and not args.no_claude_hooks:
+        # Refuse before writing anything: a settings file we cannot read stops init whole.
+        from agent_memory.claude_settings import read_settings, settings_path
+
+        read_settings(settings_path(repo.workdir))
     home = GlobalRepo.default()
     if home.ensure():
         steps["global repo"] = f"created {home.path}"
@@ -54,9 +61,14 @@ def run(args: argparse.Namespace) -> int:
                 changed_files.append(".claude/settings.json")
         if changed_files:
             steps["files"] = ", ".join(changed_files)
-        if changed_files and args.yes:
-            git.commit_paths(repo.workdir, changed_files, "Set up agent-memory")
-            steps["committed"] = ", ".join(changed_files)
+        if args.yes:
+            # Every setup file that differs from HEAD, not only this run's: a run that was
+            # refused half-way, or `init` without --yes earlier, is completed here.
+            pending = [p for p in SETUP_FILES if (repo.workdir / p).exists()
+                       and git.status_porcelain(repo, [p])]
+            if pending:
+                git.commit_paths(repo.workdir, pending, "Set up agent-memory")
+                steps["committed"] = ", ".join(pending)
     else:
         steps["bare repository"] = "L1 store only: no work tree for CLAUDE.md, .gitignore or Claude Code hooks"
 
