@@ -41,8 +41,24 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         monkeypatch.delenv(var, raising=False)
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[user]\n\tname = Test User\n\temail = user@example.invalid\n")
     yield home
-    real_claude = REAL_HOME / ".claude"
-    assert not str(os.environ.get("CLAUDE_CONFIG_DIR", "")).startswith(str(real_claude)), "test touched the real ~/.claude"
+
+
+def _real_home_state() -> dict[str, object]:
+    """What a test could damage in the real home: the user's git config, their global
+    CLAUDE.md and the default global memory repo (the rest of ~/.claude belongs to a running
+    Claude Code and changes on its own)."""
+    out: dict[str, object] = {}
+    for rel in (".gitconfig", ".claude/CLAUDE.md", ".claude/agent-memory"):
+        path = REAL_HOME / rel
+        out[rel] = (path.exists(), path.stat().st_mtime_ns if path.exists() else None)
+    return out
+
+
+@pytest.fixture(autouse=True, scope="session")
+def real_home_untouched() -> Iterator[None]:
+    before = _real_home_state()
+    yield
+    assert _real_home_state() == before, "a test touched the real ~/.gitconfig or ~/.claude"
 
 
 def git(repo: Path, *args: str, check: bool = True) -> str:

@@ -120,8 +120,7 @@ def test_on_atoms_extracted_from_real_transcripts() -> None:
 
     atoms = [a for f in sorted(TRANSCRIPTS.glob("real_projects/**/*.jsonl"))
              for a in extract_transcript(f, project=PROJECT).atoms]  # fmt: skip
-    if not any(a["claim"] == "Use pnpm, not npm" for a in atoms):
-        pytest.skip("the extractor no longer yields the pnpm atom from the fixtures")
+    assert any(a["claim"] == "Use pnpm, not npm" for a in atoms), "the fixtures' pnpm rejection is extracted"
     index = recall.build_index(atoms, "")
     assert recall.recall(index, "install dependencies", NOW)[0].claim == "Use pnpm, not npm"
     assert recall.recall(index, "hello, how are you today?", NOW) == []
