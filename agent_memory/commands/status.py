@@ -48,6 +48,10 @@ def collect(repo: git.Repo) -> dict[str, Any]:
         hooks = {event: {"installed": bool(on), "disabled_by_env": os.environ.get(HOOK_ENV[event]) == "0"}
                  for event, on in claude_hooks_status(repo.workdir).items() if event in HOOK_ENV}
     data["claude_hooks"] = hooks
+    import shutil
+
+    # Claude Code runs `git memory hook …` from its own PATH: off PATH, the hooks do nothing.
+    data["on_path"] = shutil.which("git-memory") is not None
     return data
 
 
@@ -74,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
         if state["disabled_by_env"]:
             word += f" (disabled by {HOOK_ENV[event]}=0)"
         print(f"  hook {event}: {word}")
+    if not data["on_path"]:
+        print("  warning: git-memory is not on PATH, so Claude Code's hooks cannot run it "
+              "(hint: install agent-memory where your shell and Claude Code find it, e.g. pipx install .)")
     if data["errors"]:
         print(f"  errors in the last 7 days ({len(data['errors'])}):")
         for line in data["errors"][-5:]:
