@@ -113,9 +113,27 @@ def populate_global(env: dict[str, str]) -> None:
         subprocess.run(cmd, cwd=home, env=env, check=True)
 
 
-def wait_for_background_capture(repo: Path) -> Callable[[], None]:
+def running_with(marker: str) -> bool:
+    """Whether a process whose command line contains `marker` is alive (Linux /proc; elsewhere
+    False, and the caller's grace period stands in)."""
+    try:
+        pids = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return False
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if marker.encode() in fh.read():
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def wait_for_background_capture(repo: Path, transcript: str) -> Callable[[], None]:
     """After a session-end run: wait until its detached capture has logged its failure (the
-    transcript is missing on purpose), then clear the log for the next run."""
+    transcript is missing on purpose) and exited, then clear the log for the next run. A
+    capture still tearing down would otherwise tax the next measurement."""
     log = repo / ".git" / "agent-memory" / "errors.log"
 
     def settle() -> None:
@@ -124,11 +142,16 @@ def wait_for_background_capture(repo: Path) -> Callable[[], None]:
             try:
                 if "background capture" in log.read_text("utf-8"):
                     log.unlink()
-                    return
+                    break
             except FileNotFoundError:
                 pass
             time.sleep(0.01)
-        raise SystemExit("session-end: the detached capture never finished (see errors.log)")
+        else:
+            raise SystemExit("session-end: the detached capture never finished (see errors.log)")
+        if not os.path.isdir("/proc"):
+            time.sleep(0.5)
+        while running_with(transcript) and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     return settle
 
@@ -224,7 +247,7 @@ def main() -> int:
                 # The floor of any console script pip writes: it starts with `import re`.
                 "python -c 'import re'": ([python, "-c", "import re"], b"", None),
             }
-            settle = wait_for_background_capture(repo)
+            settle = wait_for_background_capture(repo, str(root / "missing.jsonl"))
             for event in EVENTS:
                 for form, argv in forms(event).items():
                     commands[f"{event} | {form}"] = (

@@ -992,3 +992,42 @@ def test_a_worktree_shares_recall_and_has_its_own_project_memory(project: Path) 
     assert claims_in(main_context, LINT) == 0 and claims_in(feature_context, LINT) == 1
     assert hook("session-start", project) == main_context  # the shared cache never crosses over
     assert errors(project) == []
+
+
+def test_the_commands_init_writes_into_claude_settings_run_as_claude_code_runs_them(
+    project: Path,
+) -> None:
+    """`.claude/settings.json` handlers run with `sh -c` in the project, CLAUDE_PROJECT_DIR set."""
+    commit_tier(project, "L2", [l2(PUSH)])
+    _recall_project(project)
+    settings_hooks = json.loads((project / ".claude" / "settings.json").read_text())["hooks"]
+    transcript = write_session(
+        project, sid(12), "2026-11-05", [{"user": "Use ruff for linting, not flake8."}]
+    )
+    fields = {"prompt": INSTALL_PROMPT, "session_id": sid(12), "transcript_path": str(transcript)}
+    results = {}
+    for name, event in (
+        ("SessionStart", "session-start"),
+        ("UserPromptSubmit", "user-prompt-submit"),
+        ("SessionEnd", "session-end"),
+    ):
+        (group,) = settings_hooks[name]
+        (handler,) = group["hooks"]
+        proc = run_hook(
+            event,
+            payload(event, project, **fields),
+            project,
+            {"CLAUDE_PROJECT_DIR": str(project)},
+            ["sh", "-c", handler["command"]],
+        )
+        results[event] = claude_reads(proc, event)
+    assert results["session-start"] is not None and claims_in(results["session-start"], PUSH) == 1
+    assert (
+        results["user-prompt-submit"] is not None
+        and claims_in(results["user-prompt-submit"], "Use pnpm") == 1
+    )
+    assert results["session-end"] is None
+    wait_for(
+        lambda: sid(12) in captured_sessions(project), "the capture started by the settings hook"
+    )
+    assert errors(project) == []
