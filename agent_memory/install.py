@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from importlib import resources
 from pathlib import Path
 
@@ -15,33 +16,66 @@ from agent_memory.errors import RefusedError
 HOOK_MARKER = "agent-memory-hook:"
 CHAIN_SUFFIX = ".chained-by-agent-memory"
 GIT_HOOKS = ("pre-commit", "pre-push")
+# The template's interpreter line, replaced at install time (see `render_hook`).
+PYTHON_LINE = "AGENT_MEMORY_PYTHON=''"
+PYTHON_CONFIG = "memory.python"
 GITIGNORE_LINES = (".memory/*", "!.memory/adopted.log")
 GITATTRIBUTES_LINE = ".memory/adopted.log merge=union"
 MEMORY_FILE = "CLAUDE.memory.md"
 
 
 def hook_source(name: str) -> str:
-    return resources.files("agent_memory").joinpath(f"resources/git-hooks/{name}").read_text("utf-8")
+    return (
+        resources.files("agent_memory").joinpath(f"resources/git-hooks/{name}").read_text("utf-8")
+    )
 
 
-def install_git_hook(hooks: Path, name: str) -> str:
+def hook_python() -> str:
+    """The interpreter running this `init`, as the hooks must call it. Not resolved: a venv's
+    `bin/python` is a symlink whose target would not see the venv's site-packages."""
+    if not sys.executable:
+        return ""
+    path = os.path.abspath(sys.executable)
+    # Git for Windows runs hooks with its MSYS sh, which takes C:/… but mangles C:\….
+    return path.replace("\\", "/") if os.name == "nt" else path
+
+
+def render_hook(name: str, python: str) -> str:
+    """The hook's text with `python` on its interpreter line (spec §6: the guard must run for
+    every commit of memory files, including commits made outside the venv, where `git-memory`
+    is not on PATH). An empty `python` leaves the template's empty line."""
+    source = hook_source(name)
+    if PYTHON_LINE not in source.splitlines():
+        return source
+    quoted = "'" + python.replace("'", "'\\''") + "'"  # sh single quotes: only ' needs care
+    lines = [
+        f"AGENT_MEMORY_PYTHON={quoted}" if ln == PYTHON_LINE and python else ln
+        for ln in source.splitlines()
+    ]
+    return "\n".join(lines) + ("\n" if source.endswith("\n") else "")
+
+
+def install_git_hook(hooks: Path, name: str, python: str = "") -> str:
     """Install our hook; an existing foreign hook is renamed and chained (runs first)."""
     hooks.mkdir(parents=True, exist_ok=True)
     target = hooks / name
-    wanted = hook_source(name)
+    wanted = render_hook(name, python)
     status = "installed"
     if target.exists() or target.is_symlink():
         current = target.read_text("utf-8", errors="replace") if target.is_file() else ""
         if HOOK_MARKER in current:
             if current == wanted:
                 return "unchanged"
-            # Our shims hold no user state: an older or edited copy of ours is replaced.
+            # Our shims hold no user state: an older or edited copy of ours (or one that names
+            # another interpreter) is replaced.
             status = "updated"
         else:
             chained = hooks / (name + CHAIN_SUFFIX)
             if chained.exists():
-                raise RefusedError(f"both {target.name} and {chained.name} exist in {hooks}",
-                                   hint="merge them by hand, then re-run `git memory init`")
+                raise RefusedError(
+                    f"both {target.name} and {chained.name} exist in {hooks}",
+                    hint="merge them by hand, then re-run `git memory init`",
+                )
             os.replace(target, chained)
             status = f"installed (kept the existing hook as {chained.name}, run first)"
     tmp = target.with_name(f".{name}.agent-memory.tmp")
@@ -51,9 +85,33 @@ def install_git_hook(hooks: Path, name: str) -> str:
     return status
 
 
+def hooks_may_be_committed(repo: git.Repo, hooks: Path) -> bool:
+    """core.hooksPath may name a folder of the work tree (a team's shared `.githooks/`): a
+    file there can be committed, and committed files never carry a machine path."""
+    if repo.workdir is None:
+        return False
+    where = hooks.resolve()
+    inside = (repo.git_dir.resolve(), repo.common_dir.resolve())
+    if any(where == d or d in where.parents for d in inside):
+        return False
+    root = repo.workdir.resolve()
+    return where == root or root in where.parents
+
+
 def install_git_hooks(repo: git.Repo) -> dict[str, str]:
+    """Install the hooks, naming this interpreter in the pre-commit guard: in the hook itself
+    when the hooks folder is local (the git dir's, or a folder outside the work tree), else in
+    the repository's local config (`memory.python`), which the hook reads."""
     hooks = git.hooks_dir(repo)
-    return {name: install_git_hook(hooks, name) for name in GIT_HOOKS}
+    python = hook_python()
+    if not hooks_may_be_committed(repo, hooks):
+        return {name: install_git_hook(hooks, name, python) for name in GIT_HOOKS}
+    statuses = {name: install_git_hook(hooks, name) for name in GIT_HOOKS}
+    if python and git.config_get(repo.cwd, PYTHON_CONFIG) != python:
+        git.config_set(repo.cwd, PYTHON_CONFIG, python)
+        if statuses["pre-commit"] == "unchanged":
+            statuses["pre-commit"] = f"updated (interpreter recorded in git config {PYTHON_CONFIG})"
+    return statuses
 
 
 def ensure_lines(path: Path, lines: tuple[str, ...] | list[str], header: str | None = None) -> bool:
@@ -71,9 +129,17 @@ def ensure_lines(path: Path, lines: tuple[str, ...] | list[str], header: str | N
 
 def install_ignore_rules(workdir: Path) -> list[str]:
     changed = []
-    if ensure_lines(workdir / ".gitignore", GITIGNORE_LINES, "# agent-memory: local state stays local; the audit log is committed"):
+    if ensure_lines(
+        workdir / ".gitignore",
+        GITIGNORE_LINES,
+        "# agent-memory: local state stays local; the audit log is committed",
+    ):
         changed.append(".gitignore")
-    if ensure_lines(workdir / ".gitattributes", [GITATTRIBUTES_LINE], "# agent-memory: two branches' adoptions merge as a union"):
+    if ensure_lines(
+        workdir / ".gitattributes",
+        [GITATTRIBUTES_LINE],
+        "# agent-memory: two branches' adoptions merge as a union",
+    ):
         changed.append(".gitattributes")
     return changed
 

@@ -1,12 +1,14 @@
 """`git memory init` on real repositories: idempotent, chains existing hooks, respects
 core.hooksPath, writes the ignore/attributes lines, the CLAUDE.md import and the Claude Code
-hooks, registers the project in the global repo; the pre-push hook refuses memory/atoms."""
+hooks, registers the project in the global repo; the pre-push hook refuses memory/atoms; the
+pre-commit guard names the interpreter that ran init, so it runs outside the venv too."""
 
 from __future__ import annotations
 
 import json
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 from conftest import git
@@ -17,7 +19,10 @@ def test_init_sets_everything_up_and_a_second_run_changes_nothing(repo: Path) ->
     first = gm_json(repo, "init")
     assert first["project"] == "proj"
     assert "memory/atoms" in git(repo, "branch", "--list", "memory/atoms")
-    assert (repo / ".gitignore").read_text().splitlines()[-2:] == [".memory/*", "!.memory/adopted.log"]
+    assert (repo / ".gitignore").read_text().splitlines()[-2:] == [
+        ".memory/*",
+        "!.memory/adopted.log",
+    ]
     assert ".memory/adopted.log merge=union" in (repo / ".gitattributes").read_text()
     assert "@CLAUDE.memory.md" in (repo / "CLAUDE.md").read_text().splitlines()
     settings = json.loads((repo / ".claude" / "settings.json").read_text())
@@ -28,7 +33,10 @@ def test_init_sets_everything_up_and_a_second_run_changes_nothing(repo: Path) ->
     registry = json.loads((home / "projects.json").read_text())["projects"]
     assert [p["name"] for p in registry] == ["proj"]
     assert "@" in (Path(os.environ["CLAUDE_CONFIG_DIR"]) / "CLAUDE.md").read_text()
-    before = {p: p.read_bytes() for p in [repo / ".gitignore", repo / "CLAUDE.md", repo / ".claude/settings.json"]}
+    before = {
+        p: p.read_bytes()
+        for p in [repo / ".gitignore", repo / "CLAUDE.md", repo / ".claude/settings.json"]
+    }
     second = gm_json(repo, "init")
     assert second["changed"] == {}
     assert {p: p.read_bytes() for p in before} == before
@@ -37,8 +45,14 @@ def test_init_sets_everything_up_and_a_second_run_changes_nothing(repo: Path) ->
 def test_existing_claude_md_and_settings_are_kept(repo: Path) -> None:
     (repo / "CLAUDE.md").write_text("# House rules\n\nBe kind.\n")
     (repo / ".claude").mkdir()
-    (repo / ".claude" / "settings.json").write_text(json.dumps(
-        {"model": "opus", "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}))
+    (repo / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "model": "opus",
+                "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]},
+            }
+        )
+    )
     gm(repo, "init")
     assert (repo / "CLAUDE.md").read_text().startswith("# House rules\n\nBe kind.\n")
     settings = json.loads((repo / ".claude" / "settings.json").read_text())
@@ -87,7 +101,9 @@ def test_core_hooks_path_is_respected(repo: Path) -> None:
     assert not (repo / ".git" / "hooks" / "pre-commit").exists()
 
 
-def test_pre_push_refuses_memory_atoms_but_pushes_other_branches(repo: Path, tmp_path: Path) -> None:
+def test_pre_push_refuses_memory_atoms_but_pushes_other_branches(
+    repo: Path, tmp_path: Path
+) -> None:
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))
     git(repo, "remote", "add", "origin", str(remote))
@@ -96,7 +112,9 @@ def test_pre_push_refuses_memory_atoms_but_pushes_other_branches(repo: Path, tmp
     assert git(remote, "rev-parse", "main")
     import subprocess
 
-    refused = subprocess.run(["git", "-C", str(repo), "push", "origin", "memory/atoms"], capture_output=True, text=True)
+    refused = subprocess.run(
+        ["git", "-C", str(repo), "push", "origin", "memory/atoms"], capture_output=True, text=True
+    )
     assert refused.returncode != 0 and "refusing to push memory/atoms" in refused.stderr
     assert git(remote, "branch", "--list", "memory/atoms") == ""
 
@@ -132,3 +150,126 @@ def test_hooks_are_executable_shims(repo: Path) -> None:
     gm(repo, "init")
     mode = (repo / ".git" / "hooks" / "pre-push").stat().st_mode
     assert mode & stat.S_IXUSR
+
+
+# --- the pre-commit guard names the interpreter that ran init (B2) ----------------------------
+
+BARE_PATH = "/usr/bin:/bin"  # no venv, so no git-memory: a commit from an IDE or a new shell
+SECRET = "ghp_" + "Xy7" * 12
+LEAK = "<!-- agent-memory:begin L2 -->\n- token " + SECRET + "\n<!-- agent-memory:end L2 -->\n"
+
+
+def _interpreter_line(hook: Path) -> str:
+    return next(ln for ln in hook.read_text().splitlines() if ln.startswith("AGENT_MEMORY_PYTHON="))
+
+
+def _recorded_python(hook: Path) -> str:
+    proc = subprocess.run(
+        ["sh", "-c", _interpreter_line(hook) + '\nprintf %s "$AGENT_MEMORY_PYTHON"'],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return proc.stdout
+
+
+def _commit_outside_venv(repo: Path, rel: str, text: str) -> subprocess.CompletedProcess[str]:
+    (repo / rel).write_text(text)
+    git(repo, "add", rel)
+    return subprocess.run(
+        ["git", "-C", str(repo), "commit", "-qm", f"edit {rel}"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": BARE_PATH},
+    )
+
+
+def test_the_guard_records_an_absolute_interpreter_that_imports_agent_memory(repo: Path) -> None:
+    gm(repo, "init", "--no-claude-hooks")
+    python = _recorded_python(repo / ".git" / "hooks" / "pre-commit")
+    assert os.path.isabs(python) and os.access(python, os.X_OK)
+    subprocess.run([python, "-c", "import agent_memory.main"], check=True, cwd="/")
+    assert "AGENT_MEMORY_PYTHON" not in (repo / ".git" / "hooks" / "pre-push").read_text()
+
+
+def test_a_second_init_leaves_the_hooks_unchanged_and_another_interpreter_updates_them(
+    repo: Path,
+) -> None:
+    gm(repo, "init", "--no-claude-hooks")
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    installed = hook.read_bytes()
+    assert gm_json(repo, "init", "--no-claude-hooks")["changed"] == {}
+    assert hook.read_bytes() == installed
+
+    hook.write_text(
+        hook.read_text().replace(
+            _interpreter_line(hook), "AGENT_MEMORY_PYTHON='/old/venv/bin/python'"
+        )
+    )
+    changed = gm_json(repo, "init", "--no-claude-hooks")["changed"]
+    assert changed == {"git hook pre-commit": "updated"}
+    assert hook.read_bytes() == installed
+    assert os.access(hook, os.X_OK)
+
+
+def test_a_second_init_keeps_a_chained_foreign_hook(repo: Path) -> None:
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    (hooks / "pre-commit").write_text("#!/bin/sh\nexit 0\n")
+    (hooks / "pre-commit").chmod(0o755)
+    first = gm_json(repo, "init", "--no-claude-hooks")["changed"]
+    assert "kept the existing hook" in first["git hook pre-commit"]
+    assert gm_json(repo, "init", "--no-claude-hooks")["changed"] == {}
+    assert (hooks / "pre-commit.chained-by-agent-memory").read_text() == "#!/bin/sh\nexit 0\n"
+
+
+def test_the_global_repo_guard_runs_outside_the_venv(repo: Path) -> None:
+    gm(repo, "init", "--no-claude-hooks")
+    home = Path(os.environ["AGENT_MEMORY_HOME"])
+    assert _recorded_python(home / ".git" / "hooks" / "pre-commit") == _recorded_python(
+        repo / ".git" / "hooks" / "pre-commit"
+    )
+    head = git(home, "rev-parse", "HEAD")
+    refused = _commit_outside_venv(home, "CLAUDE.memory.md", LEAK)
+    assert refused.returncode == 1 and "CLAUDE.memory.md:2: github" in refused.stderr
+    assert git(home, "rev-parse", "HEAD") == head
+
+
+def test_hooks_in_a_committed_folder_carry_no_path_and_still_guard(repo: Path) -> None:
+    # core.hooksPath inside the work tree (a team's shared .githooks/): the hook may be
+    # committed, so the interpreter goes to the local git config instead of into the file.
+    (repo / ".githooks").mkdir()
+    git(repo, "config", "core.hooksPath", ".githooks")
+    gm(repo, "init", "--no-claude-hooks")
+    hook = repo / ".githooks" / "pre-commit"
+    assert _interpreter_line(hook) == "AGENT_MEMORY_PYTHON=''"
+    python = git(repo, "config", "--get", "memory.python").strip()
+    assert os.path.isabs(python) and python not in hook.read_text()
+    git(repo, "add", ".githooks")
+    git(repo, "commit", "-qm", "share the hooks")
+    assert python not in git(repo, "show", "HEAD:.githooks/pre-commit")
+
+    refused = _commit_outside_venv(repo, "CLAUDE.memory.md", LEAK)
+    assert refused.returncode == 1 and "CLAUDE.memory.md:2: github" in refused.stderr
+    git(repo, "reset", "-q")
+    assert gm_json(repo, "init", "--no-claude-hooks")["changed"] == {}
+    git(repo, "config", "memory.python", "/old/venv/bin/python")
+    assert gm_json(repo, "init", "--no-claude-hooks")["changed"]["git hook pre-commit"].startswith(
+        "updated"
+    )
+    assert git(repo, "config", "--get", "memory.python").strip() == python
+
+
+def test_an_interpreter_path_with_quotes_and_spaces_survives_the_shell() -> None:
+    from agent_memory.install import render_hook
+
+    odd = "/opt/it's a venv/bin/python"
+    line = next(
+        ln
+        for ln in render_hook("pre-commit", odd).splitlines()
+        if ln.startswith("AGENT_MEMORY_PYTHON=")
+    )
+    proc = subprocess.run(
+        ["sh", "-c", line + '\nprintf %s "$AGENT_MEMORY_PYTHON"'], capture_output=True, text=True
+    )
+    assert proc.stdout == odd
