@@ -360,8 +360,9 @@ def refresh_context(common: str, work: str | None) -> str:
     index = recall.load_index(state)
     if index is None or index.source_oid != tip:
         # The contested tags (spec §4.2) come from the index: rebuild it rather than show a
-        # contested line as a plain assertion. Session start has seconds (spec §5.1). Absent
-        # is normal (`init` writes none); present but unreadable is worth a line.
+        # contested line as a plain assertion. Session start has seconds (spec §5.1). An
+        # absent index (deleted, or a repository initialised before init wrote one) needs no
+        # log line; one that is there but unreadable does.
         unreadable = index is None and os.path.exists(recall.index_path(state))
         rebuild_index(work or common)
         if unreadable:
