@@ -50,6 +50,15 @@ def apply_l2_op(
         )
     atom = {k: v for k, v in held[atom_id].items() if k not in remove_fields}
     atom.update(fields or {})
+    if op in ("forget", "demote"):
+        # A removing line must never re-add what it removes: if a secret slipped past the
+        # guard into this claim, the line that forgets it carries the redacted text (the fold
+        # only needs the id), so the guard lets the forget through.
+        from agent_memory.redact import redact
+
+        cleaned, findings = redact(str(atom["claim"]))
+        if findings:
+            atom.update(claim=cleaned, redacted=True)
     if op not in ("forget", "demote") and atom == held[atom_id]:
         state = {
             "pin": "pinned",

@@ -330,11 +330,6 @@ def test_added_lines_refuses_what_does_not_add_up(diff: str) -> None:
     assert added_lines(diff) is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="lifecycle.apply_l2_op writes the forgotten atom's claim verbatim into the forget "
-    "line, so the line the forget adds carries the leak again (reported; not in this file's scope)",
-)
 def test_forgetting_a_leaked_atom_is_not_refused(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
