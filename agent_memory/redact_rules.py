@@ -1,4 +1,5 @@
-"""Rule data for `agent_memory.redact`: token formats, vendor names and word lists.
+"""Rule data of the redaction modules (`agent_memory.redact`): token formats, vendor names and
+word lists.
 
 Plain data (tuples of strings), so importing this module costs almost nothing; the engine
 compiles the patterns once, on first use. Formats follow the vendors' documentation and the
@@ -212,6 +213,12 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("hubspot-token", ("pat-na1-", "pat-eu1-"), _L + r"pat-(?:na|eu)1-" + _UUID + _R, 3.0, (0,)),
 )
 
+# Rules whose prefix is an ordinary word of code: the rest must not read as words either
+# (`test_` + a long test name is not a Chargebee key).
+WORD_PREFIX_RULES: frozenset[str] = frozenset({
+    "payment-client-key", "chieftools-token", "huggingface-token",
+})
+
 SCANS: tuple[tuple[str, str, float, str], ...] = (
     # (rule, pattern, min entropy, prefix). The pattern starts with a literal so that `re`
     # finds candidates at memchr speed; `prefix`, when given, must match just before the
@@ -307,6 +314,11 @@ SECRET_WORDS: frozenset[str] = frozenset({
     "jwt", "pw",
 })
 
+# Endings that make one word of a key a secret's name (`accesstoken`, `clientsecret`).
+SECRET_SUFFIXES: tuple[str, ...] = (
+    "token", "secret", "apikey", "passphrase", "credential", "credentials",
+)
+
 PASSWORD_WORDS: frozenset[str] = frozenset({
     "password", "passwd", "pwd", "passphrase", "pass", "passw", "pw",
 })
@@ -376,6 +388,12 @@ PLACEHOLDER_WORDS: frozenset[str] = frozenset({
     "just", "also", "the",
 })
 
+# Passwords of `curl -u user:…`, `scheme://user:…@host` and Go DSNs that stand for one.
+CREDENTIAL_PLACEHOLDERS: frozenset[str] = frozenset({
+    "pass", "password", "passwd", "pwd", "test", "token", "secret", "changeme", "changeit",
+    "xxx", "yyy", "key", "apikey", "api_key", "pw", "user", "username",
+})
+
 SEQUENCES: tuple[str, ...] = (
     "0123456789012345678901234567890", "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
     "9876543210987654321", "zyxwvutsrqponmlkjihgfedcba", "qwertyuiopasdfghjklzxcvbnm",
@@ -404,6 +422,11 @@ PLACEHOLDER_LOCALPARTS: frozenset[str] = frozenset({
     "x", "xx", "xxx",
 })
 
+# Words of an e-mail local part that say it is nobody's (`james.fake@…`, `test.user@…`).
+FAKE_EMAIL_WORDS: frozenset[str] = frozenset({
+    "fake", "example", "dummy", "sample", "placeholder", "test", "invalid",
+})
+
 # `name@2x.png`, `pkg@1.2.js`: when the "top-level domain" is a file extension it is a file.
 FILE_SUFFIXES: frozenset[str] = frozenset({
     "png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "bmp", "tif", "tiff", "js", "mjs", "cjs",
@@ -423,4 +446,12 @@ NON_PERSONAL_USERS: frozenset[str] = frozenset({
     "travis", "jenkins", "docker", "build", "builder", "ci", "nobody", "dev", "developer", "demo",
     "test", "tester", "example", "foo", "bar", "x", "u", "home",
 })
+
+# AWS account ids of AWS's own documentation.
+DOCUMENTED_AWS_ACCOUNTS: frozenset[str] = frozenset({
+    "111122223333", "123456789012", "000000000000", "999999999999", "444455556666",
+})
+
+# UK National Insurance number prefixes that are never issued.
+NINO_INVALID_PREFIXES: frozenset[str] = frozenset({"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"})
 # fmt: on
