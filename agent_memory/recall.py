@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import marshal
 import os
-import re
 import sys
 import time
 
@@ -79,10 +78,48 @@ _SECONDS_PER_DAY = 86400.0
 # --- tokenizer --------------------------------------------------------------------------------
 
 # A compound is alphanumeric runs joined by single `_`, `-` or `.` (snake_case, kebab-case,
-# file.names, v1.2); `/`, spaces and other punctuation separate compounds.
-_COMPOUND_RE = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*")
-_JOINER_RE = re.compile(r"[._-]")
-_CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# file.names, v1.2); `/`, spaces and other punctuation separate compounds. Scanned by hand
+# rather than with `re`: importing `re` alone costs about half a `python -c pass`, and this
+# module is on the path of every prompt (tests pin equality with the regex forms
+# `[^\W_]+(?:[._-][^\W_]+)*`, `[._-]` and `(?<=[a-z0-9])(?=[A-Z])`).
+_JOINERS = "._-"
+_LOWER_OR_DIGIT = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def compounds(text: str) -> list[str]:
+    out: list[str] = []
+    n, i = len(text), 0
+    while i < n:
+        if not text[i].isalnum():
+            i += 1
+            continue
+        start = i
+        while True:
+            while i < n and text[i].isalnum():
+                i += 1
+            if i + 1 < n and text[i] in _JOINERS and text[i + 1].isalnum():
+                i += 1
+                continue
+            break
+        out.append(text[start:i])
+    return out
+
+
+def split_joiners(compound: str) -> list[str]:
+    for joiner in "._":
+        compound = compound.replace(joiner, "-")
+    return compound.split("-")
+
+
+def split_camel(piece: str) -> list[str]:
+    parts, start = [], 0
+    for k in range(1, len(piece)):
+        if piece[k] in _UPPER and piece[k - 1] in _LOWER_OR_DIGIT:
+            parts.append(piece[start:k])
+            start = k
+    parts.append(piece[start:])
+    return parts
 
 STOP_WORDS = frozenset(
     """
@@ -154,10 +191,10 @@ def tokenize(text: str) -> list[str]:
     and then its parts, so a prompt naming the whole or a part both match.
     """
     out: list[str] = []
-    for compound in _COMPOUND_RE.findall(text.replace("'", "").replace("\u2019", "")):
-        pieces = _JOINER_RE.split(compound)
+    for compound in compounds(text.replace("'", "").replace("\u2019", "")):
+        pieces = split_joiners(compound)
         if not compound.islower() and not compound.isupper():
-            pieces = [part for piece in pieces for part in _CAMEL_RE.split(piece)]
+            pieces = [part for piece in pieces for part in split_camel(piece)]
         if len(pieces) > 1:
             whole = _term(compound)
             if whole is not None:

@@ -115,17 +115,6 @@ def synthetic_atoms(n: int, project: str = "bench", seed: int = 7) -> list[dict[
 
 
 # What pip/distlib writes for `[project.scripts] git-memory = "agent_memory.main:main"`.
-CONSOLE_SCRIPT = """#!{python}
-# -*- coding: utf-8 -*-
-import re
-import sys
-from agent_memory.main import main
-if __name__ == '__main__':
-    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
-    sys.exit(main())
-"""
-
-
 def regular_install(root: Path) -> Path:
     """A venv with agent-memory installed as users get it from a wheel: the package copied into
     site-packages and a console script, no `.pth` import hook. The development venv's editable
@@ -152,8 +141,9 @@ def regular_install(root: Path) -> Path:
     source = Path(__file__).resolve().parent.parent / "agent_memory"
     shutil.copytree(source, site / "agent_memory", ignore=shutil.ignore_patterns("__pycache__"))
     (site / "agent_memory_bench_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    launcher = (Path(__file__).resolve().parent.parent / "scripts" / "git-memory").read_text()
     script = bin_dir / "git-memory"
-    script.write_text(CONSOLE_SCRIPT.format(python=python))
+    script.write_text(launcher.replace("#!python", f"#!{python}", 1))
     script.chmod(0o755)
     return bin_dir
 

@@ -244,7 +244,7 @@ def main() -> int:
             check_outputs(repo, env, data)
             commands: dict[str, Spec] = {
                 "python -c pass": ([python, "-c", "pass"], b"", None),
-                # The floor of any console script pip writes: it starts with `import re`.
+                # For reference: pip's generated console scripts start with `import re` (ours does not).
                 "python -c 'import re'": ([python, "-c", "import re"], b"", None),
             }
             settle = wait_for_background_capture(repo, str(root / "missing.jsonl"))

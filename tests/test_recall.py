@@ -635,3 +635,34 @@ def test_import_pulls_in_no_heavy_modules() -> None:
     for heavy in ("pygit2", "jsonschema", "git", "questionary", "json", "typing", "dataclasses",
                   "agent_memory.atom", "agent_memory.runtime", "subprocess", "tempfile"):  # fmt: skip
         assert heavy not in loaded, heavy
+
+
+# --- the hand-written tokenizer scan equals the regex forms it replaces ------------------------
+
+import re as _re  # noqa: E402
+
+from hypothesis import given as _given  # noqa: E402
+from hypothesis import settings as _settings  # noqa: E402
+from hypothesis import strategies as _st  # noqa: E402
+
+_TEXT = _st.text(alphabet=_st.sampled_from(list("aZ9_.-/ 'éßİ٣ﬁ\u2019xY0")) | _st.characters(), max_size=60)
+
+
+@_settings(max_examples=400, deadline=None)
+@_given(_TEXT)
+def test_scan_equals_the_regex_forms(text: str) -> None:
+    assert recall.compounds(text) == _re.findall(r"[^\W_]+(?:[._-][^\W_]+)*", text)
+    for compound in recall.compounds(text):
+        assert recall.split_joiners(compound) == _re.split(r"[._-]", compound)
+        for piece in recall.split_joiners(compound):
+            assert recall.split_camel(piece) == _re.split(r"(?<=[a-z0-9])(?=[A-Z])", piece)
+
+
+def test_recall_imports_no_re() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, agent_memory.recall; print('re' in sys.modules)"
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
+                         env={"PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    assert out.stdout.strip() == "False", out.stderr
