@@ -200,7 +200,7 @@ def commit_or_restore(
     old_head = git.rev_parse(repo, "HEAD")
     try:
         write_files(root, after)
-        return git.commit_paths(root, paths, message)
+        head = git.commit_paths(root, paths, message)
     except BaseException as exc:
         landed = git.rev_parse(repo, "HEAD")
         if landed != old_head and landed is not None and isinstance(exc, KeyboardInterrupt):
@@ -211,6 +211,9 @@ def commit_or_restore(
         if isinstance(exc, RepoStateError):
             raise RefusedError(f"{refused}: {exc.message}", hint=hint) from exc
         raise
+    if after.tier == "L2":
+        warm_session_start(repo)
+    return head
 
 
 def _drop_empty(root: Path, before: TierFiles) -> None:
@@ -274,3 +277,18 @@ def mark_held(store: L1Store, held: dict[str, Atom]) -> str | None:
 
     oid, _ = store.transact(compute)
     return oid
+
+
+def warm_session_start(repo: git.Repo) -> None:
+    """Re-render the cached SessionStart context after a change to the committed tiers, so the
+    next session starts on the fast path (a cache: a failure is only logged)."""
+    if repo.workdir is None:
+        return
+    try:
+        from agent_memory.commands.hook import refresh_context
+
+        refresh_context(str(repo.common_dir), str(repo.workdir))
+    except Exception as exc:  # noqa: BLE001
+        from agent_memory.runtime import log_error
+
+        log_error(f"session-start cache not refreshed: {type(exc).__name__}: {exc}", repo.cwd)
