@@ -27,37 +27,16 @@ from agent_memory.adopt import (
     work_files,
 )
 from agent_memory.atom import Atom, strip_pointer, utc_day
-from agent_memory.commands.common import emit_json, wants_json
+from agent_memory.commands.common import emit_json, tier_context, wants_json
 from agent_memory.errors import (
     EXIT_INTERRUPTED,
     EXIT_REFUSED,
     RefusedError,
-    RepoStateError,
     UsageError,
 )
 from agent_memory.evidence import evidence_for
 from agent_memory.store import L1Store
 from agent_memory.trailers import plural
-
-
-def _context(global_: bool) -> tuple[git.Repo, str, str, L1Store | None]:
-    if global_:
-        from agent_memory.global_repo import GlobalRepo
-
-        home = GlobalRepo.default()
-        if not home.exists():
-            raise RepoStateError(
-                "there is no global memory repo yet",
-                hint="run `git memory init` in a project first",
-            )
-        return home.repo(), "L3", "CLAUDE.memory.md", None
-    from agent_memory.commands.common import store_here
-    from agent_memory.install import target_file
-
-    repo, store = store_here()
-    if repo.workdir is None:
-        raise RepoStateError("adopt needs a work tree", hint="run it in a clone with a work tree")
-    return repo, "L2", target_file(repo), store
 
 
 def _match(items: list[Item], wanted: list[str], done: set[str]) -> tuple[list[Item], list[str]]:
@@ -129,7 +108,7 @@ def describe(item: Item, detail: bool = False, l1: Atom | None = None) -> list[s
 
 
 def run(args: argparse.Namespace) -> int:
-    repo, tier, target, store = _context(args.global_)
+    repo, tier, target, store = tier_context(args.global_)
     assert repo.workdir is not None
     files = work_files(repo.workdir, tier, target)
     items = pending(repo, files)

@@ -74,3 +74,22 @@ def fresh_recall_index(repo: git.Repo) -> Any:
         if store.exists():
             recall.write_index(state, store.atoms(), store.tip() or "")
     return recall.load_index(state)
+
+
+def tier_context(global_: bool) -> tuple[git.Repo, str, str, L1Store | None]:
+    """(repository, tier, block file, L1 store) for the review verbs: this project's L2, or
+    with --global the global memory repo's L3 (which has no L1 store)."""
+    if global_:
+        from agent_memory.global_repo import GlobalRepo
+
+        home = GlobalRepo.default()
+        if not home.exists():
+            raise RepoStateError("there is no global memory repo yet",
+                                 hint="run `git memory init` in a project first")
+        return home.repo(), "L3", "CLAUDE.memory.md", None
+    from agent_memory.install import target_file
+
+    repo, store = store_here()
+    if repo.workdir is None:
+        raise RepoStateError("this needs a work tree", hint="run it in a clone with a work tree")
+    return repo, "L2", target_file(repo), store

@@ -15,7 +15,7 @@ from typing import Any
 from agent_memory import git
 from agent_memory.adopt import Item, pending
 from agent_memory.atom import utc_day
-from agent_memory.commands.common import emit_json, wants_json
+from agent_memory.commands.common import emit_json, tier_context, wants_json
 from agent_memory.errors import RefusedError, RepoStateError
 from agent_memory.review import base_files, review_items
 
@@ -56,23 +56,6 @@ def pr_body(repo: git.Repo, items: Sequence[Item], tier: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _context(global_: bool) -> tuple[git.Repo, str, str]:
-    if global_:
-        from agent_memory.global_repo import GlobalRepo
-
-        home = GlobalRepo.default()
-        if not home.exists():
-            raise RepoStateError(
-                "there is no global memory repo yet",
-                hint="run `git memory init` in a project first",
-            )
-        return home.repo(), "L3", "CLAUDE.memory.md"
-    from agent_memory.install import target_file
-
-    repo = git.find_repo()
-    return repo, "L2", target_file(repo)
-
-
 def _require_current(repo: git.Repo, base: str, items: Sequence[Item]) -> None:
     """Merging the PR adopts every commit on memory/review, so the branch must hold exactly
     the items still waiting: none adopted since (on the base) and none rejected."""
@@ -91,7 +74,7 @@ def _require_current(repo: git.Repo, base: str, items: Sequence[Item]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    repo, tier, target = _context(args.global_)
+    repo, tier, target, _ = tier_context(args.global_)
     if repo.workdir is None:
         raise RepoStateError("pr needs a work tree", hint="run it in a clone with a work tree")
     base = git.default_branch(repo) or "main"
