@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
-import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
-from importlib import resources
 from typing import Any
 
 from agent_memory.errors import InvalidAtomError
@@ -44,6 +42,8 @@ def normalize(claim: str) -> str:
 def atom_id(claim: str, project: str | None) -> str:
     """Project-scoped id; `project=None` gives the project-free (global, L3) id."""
     key = normalize(claim) if project is None else normalize(claim) + "\0" + project
+    import hashlib  # deferred with importlib.resources below: SessionStart imports this module
+
     return "atm_" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
 
 
@@ -84,6 +84,8 @@ def utc_day(value: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _schema() -> dict[str, Any]:
+    from importlib import resources
+
     text = resources.files("agent_memory").joinpath("resources/atom.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema

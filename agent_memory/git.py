@@ -135,6 +135,11 @@ def project_name(start: str | os.PathLike[str] | None = None) -> str | None:
     return default_project_name(common, work)
 
 
+def project_of(repo: Repo) -> str:
+    """This repository's project name (`memory.project`, set by `init`, else the default)."""
+    return config_get(repo.cwd, "memory.project") or default_project_name(repo.common_dir, repo.workdir)
+
+
 def default_project_name(common: Path, work: Path | None) -> str:
     if common.name == ".git" and common.parent.name:
         return common.parent.name

@@ -25,9 +25,7 @@ def store_here(require_init: bool = True) -> tuple[git.Repo, L1Store]:
     return repo, store
 
 
-def project_of(repo: git.Repo) -> str:
-    name = git.config_get(repo.cwd, "memory.project")
-    return name or git.default_project_name(repo.common_dir, repo.workdir)
+project_of = git.project_of
 
 
 def wants_json(args: argparse.Namespace) -> bool:

@@ -350,7 +350,7 @@ def refresh_context(common: str, work: str | None) -> str:
     from pathlib import Path
 
     from agent_memory import context, git, recall, tiers
-    from agent_memory.commands.common import project_of
+    from agent_memory.git import project_of
     from agent_memory.runtime import atomic_write, log_error
 
     state = os.path.join(common, STATE_DIRNAME)
