@@ -99,17 +99,23 @@ def error_log_path(start: str | os.PathLike[str] | None = None) -> Path | None:
 
 
 def log_error(message: str, start: str | os.PathLike[str] | None = None, log_path: Path | None = None) -> Path | None:
-    """Append one line to errors.log (0600, capped at the newest 200 lines). Never raises."""
+    """Append one line to errors.log (0600, capped at the newest 200 lines). Never raises.
+
+    The line is appended with O_APPEND (one write: concurrent hooks do not lose each other's
+    lines); only when the file has grown past the cap is it rewritten, atomically."""
     try:
         path = log_path or error_log_path(start)
         if path is None:
             return None
-        line = f"{stamp()} {' '.join(message.split())}"[:2000]
-        lines: list[str] = []
-        if path.exists():
-            lines = path.read_text("utf-8", errors="replace").splitlines()
-        lines = [*lines, line][-ERROR_LOG_LINES:]
-        atomic_write(path, "\n".join(lines) + "\n", mode=0o600)
+        line = (f"{stamp()} {' '.join(message.split())}"[:2000] + "\n").encode("utf-8", "replace")
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+        lines = path.read_bytes().splitlines(keepends=True)
+        if len(lines) > ERROR_LOG_LINES:
+            atomic_write(path, b"".join(lines[-ERROR_LOG_LINES:]), mode=0o600)
         return path
     except Exception:  # noqa: BLE001 - logging must never be the thing that fails
         return None

@@ -157,3 +157,12 @@ def test_a_commit_without_a_git_identity_is_one_line_and_a_hint(repo: Path, tmp_
     assert proc.returncode == 3 and "no identity" in proc.stderr and "git config --global user.email" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 2
     assert git(repo, "diff", "--cached", "--name-only") == ""
+
+
+def test_concurrent_error_log_writers_lose_no_line(repo: Path) -> None:
+    script = ("import sys\nfrom agent_memory.runtime import log_error\n"
+              "for i in range(20):\n    log_error(f'writer {sys.argv[1]} line {i}', sys.argv[2])\n")
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(n), str(repo)]) for n in range(6)]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    lines = (repo / ".git" / "agent-memory" / "errors.log").read_text().splitlines()
+    assert len(lines) == 120 and len(set(lines)) == 120
