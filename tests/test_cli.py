@@ -166,3 +166,10 @@ def test_concurrent_error_log_writers_lose_no_line(repo: Path) -> None:
     assert all(p.wait(timeout=120) == 0 for p in procs)
     lines = (repo / ".git" / "agent-memory" / "errors.log").read_text().splitlines()
     assert len(lines) == 120 and len(set(lines)) == 120
+
+
+def test_capture_flag_combinations_that_mean_nothing_are_usage_errors(repo: Path) -> None:
+    gm(repo, "init", "--no-claude-hooks")
+    assert gm(repo, "capture", "--transcript", "x.jsonl", "--since", "2026-01-01", check=False).returncode == 2
+    assert gm(repo, "capture", "--all", "--session", "abc", check=False).returncode == 2
+    assert gm(repo, "capture", "--all", "--since", "yesterday", check=False).returncode == 2

@@ -55,6 +55,10 @@ def auto_stage(repo: git.Repo, store: L1Store, project: str) -> tuple[list[tuple
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.since and not args.all:
+        raise UsageError("--since only applies to --all", hint="git memory capture --all --since YYYY-MM-DD")
+    if args.session and args.all:
+        raise UsageError("--session names one transcript's session", hint="use it with --transcript PATH")
     repo, store = store_here()
     project = project_of(repo)
     if args.transcript:
