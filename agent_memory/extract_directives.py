@@ -35,7 +35,8 @@ _ALWAYS_NEVER = re.compile(
 )
 
 _MAKE_SURE_ALL = re.compile(
-    r"^(?:please\s+)?(?:make sure|ensure|be sure)(?:\s+that)?\s+((?:every|all|each|no)\s+\S.*)",
+    r"^(?:please\s+|let's\s+|let us\s+)?(?:make sure|ensure|be sure)(?:\s+that)?\s+"
+    r"((?:every|all|each|no)\s+\S.*)",
     re.I,
 )
 
@@ -79,11 +80,18 @@ _DONT = re.compile(
     r"let us not|(?:please\s+)?refrain from)\s+(?:ever\s+|please\s+)?(\w[\w'-]*)\b(.*)",
     re.I,
 )
+_HOLD_VERBS = frozenset({"implement", "make", "write", "apply", "start", "change", "edit", "touch"})
+_HOLD_OBJECT = re.compile(
+    r"^\s+(?:any\s+|the\s+)?(?:changes?|edits?|code|anything|implementation|coding)"
+    r"(?:\s+(?:yet|now|first|for now|right now|until\b.*|before\b.*))?\s*[.!?]*$",
+    re.I,
+)
 _WE_DONT = re.compile(r"^we\s+(?:don't|do not|never)\s+(\w+)\b(.*)", re.I)
 _I_DONT_WANT = re.compile(
     r"^i\s+(?:really\s+|actually\s+|definitely\s+)*(?:don't|do not)\s+(want|like|need|use)\s+(?:(you\s+)?to\s+)?(.*)",
     re.I,
 )
+_RUN_ON = re.compile(r"\s+(?=(?:i|we)(?:\s+am|'m|\s+are|'re)\s+\w+ing\b)", re.I)
 _AVOID = re.compile(r"^(?:(?:try to|please|always)\s+)?avoid\s+(\S.*)", re.I)
 _STOP_ING = re.compile(r"^(?:stop|quit)\s+(\w+ing)\b(.*)", re.I)
 _NO_X = re.compile(
@@ -117,6 +125,10 @@ _GERUNDS = {
     "mocking": "mock",
 }
 _WITHOUT = re.compile(r"\bwithout\s+(\w+ing)\s+(\S.*)", re.I)
+_TASK_BOUND_WITHOUT = re.compile(r"\b(?:it|this|that|them)\b", re.I)
+_EXISTING_OBJ = re.compile(
+    r"^(?:the|this|that|these|those|my|our)\s+(?:existing|current|original|old|previous)\b", re.I
+)
 _WE_DONT_VERBS = _words(
     """
 use allow accept commit push merge deploy ship write add rely depend mock put store touch
@@ -133,6 +145,8 @@ def _r_negative(c: str) -> Rule | None:
             return None
         if _content_words(verb + rest) < 2 and verb.lower() in ("do", "go", "make"):
             return None
+        if verb.lower() in _HOLD_VERBS and _HOLD_OBJECT.match(rest):
+            return None  # "do not implement any changes first": wait for me, this turn
         return f"Don't {verb}{rest}", "constraint"
     m = _WE_DONT.match(c)
     if m and m.group(1).lower() in _WE_DONT_VERBS and not _vague(m.group(2)):
@@ -140,6 +154,8 @@ def _r_negative(c: str) -> Rule | None:
     m = _I_DONT_WANT.match(c)
     if m:
         verb, to_you, rest = m.group(1).lower(), m.group(2), m.group(3)
+        # A run-on with no punctuation: 'I don't want a "quick fix" I am trying to build ...'
+        rest = _RUN_ON.split(rest, maxsplit=1)[0]
         if _vague(rest) or re.match(
             r"^(?:to\s+)?(?:be|know|see|think|wait|lose|break)\b", rest, re.I
         ):
@@ -167,6 +183,8 @@ def _r_negative(c: str) -> Rule | None:
     ):
         return f"Don't keep {m.group(1)}{m.group(2)}", "constraint"
     m = _WITHOUT.search(c)
+    if m and _TASK_BOUND_WITHOUT.search(c[: m.start()]) and _EXISTING_OBJ.match(m.group(2)):
+        m = None  # "incorporate it without deleting the existing code": how to do this task
     if m and m.group(1).lower() in _GERUNDS and not _vague(m.group(2)):
         return f"Do not {_GERUNDS[m.group(1).lower()]} {m.group(2)}", "constraint"
     m = _NO_X.match(c)
@@ -189,7 +207,8 @@ _KEEP = re.compile(
     r"migrations|logs|output|layout|ci|pipelines?|history|branch(?:es)?|readme|changelog|endpoints?|"
     r"responses?|messages|comments|types|packages?|images?|containers?|scripts?|secrets|keys|"
     r"credentials|tokens|env|environment|queries|database|db|workers|threads|jobs|retries|timeouts?|"
-    r"concurrency|parallelism|replicas|versions?|strings|text|copy|assets|styles|constants|config files)|"
+    r"concurrency|parallelism|replicas|versions?|strings|text|copy|assets|styles|constants|config files|"
+    r"testing|logging|styling|naming|error handling|tooling|setup)|"
     r"(?:all|every|each|any)\s+[\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,2}?)\s+(\S.*)",
     re.I,
 )

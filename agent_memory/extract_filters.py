@@ -145,7 +145,9 @@ show tell give mark label pin bump release ship review verify validate ensure do
 
 _TRANSIENT_PREDICATE = re.compile(
     r"\b(?:pass|passes|passing|green|committed|compiles?|works?|working|done|finished|ready|"
-    r"merged|pushed|fixed|broken|failing)\s*[.!?]*$",
+    r"merged|pushed|fixed|broken|failing)\s*[.!?]*$|"
+    # "make sure all packages are their latest versions": an upgrade to do now, a moving target
+    r"\b(?:latest|newest|up[- ]to[- ]date|upgraded|updated|installed)\b",
     re.I,
 )
 

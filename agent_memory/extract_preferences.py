@@ -232,7 +232,37 @@ _VERB_ALIASES = {
 }
 
 
+# "FastAPI + SQLite + React": a stack named as one list of tools counts as one choice.
+_TOOL_LIST = re.compile(
+    r"^[\w.@\ue000\ue001-]+(?:\s*(?:\+|&|/|,)\s*[\w.@\ue000\ue001-]+)+"
+    r"(?:\s+(?:for|in|on)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?$",
+    re.I,
+)
+
+
+def _tool_list(obj: str) -> bool:
+    m = _TOOL_LIST.match(obj.strip())
+    if not m or not re.search(r"[+,&]", obj):
+        return False
+    items = re.split(r"\s*(?:\+|&|/|,)\s*", obj.strip().split(" for ")[0].split(" in ")[0])
+    # "1, 2 and 3", "A, B": options picked from a list, not tools
+    return all(len(i) >= 2 and re.search(r"[A-Za-z\ue000]", i) for i in items)
+
+
+# "1, 2 and 3", "option 1 and 3", "A and C", "#2": picks from a list the assistant offered.
+_OPTION_PICK = re.compile(
+    r"^(?:(?:options?|choices?|numbers?|items?|steps?)\s+)?(?:#?\d{1,2}|[a-z])"
+    r"(?:\s*(?:,|and|&|\+|or|/)\s*(?:(?:options?|choices?|numbers?|items?|steps?)\s+)?(?:#?\d{1,2}|[a-z]))*"
+    r"(?:\s+(?:first|then|too|both|only))?\s*[.!?]*$",
+    re.I,
+)
+
+
 def _np_short(obj: str, limit: int = 4) -> bool:
+    if _OPTION_PICK.match(obj.strip()):
+        return False
+    if _tool_list(obj):
+        return not _vague(obj)
     return (
         not re.match(rf"^{_DET}\b", obj, re.I)
         and not _vague(obj)

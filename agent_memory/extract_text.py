@@ -42,7 +42,9 @@ def _unmask(text: str, spans: list[str]) -> str:
 _BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")
 _LOGLIKE = re.compile(
     r"^\s*(?:at\s+\S+\(|File \"|Traceback|\$ |>>> |npm ERR|error\[|warning\[|\d{4}-\d\d-\d\d[ T]\d"
-    r"|\[\d+/\d+\]|[A-Z]\w*(?:Error|Exception):|\w+(?:\.\w+)+:\d+)"
+    r"|\[\d+/\d+\]|[A-Z]\w*(?:Error|Exception):|\w+(?:\.\w+)+:\d+"
+    # a pasted build log: "22:37:13.186 Error: ...", "Error: Function Runtimes must ..."
+    r"|\d{1,2}:\d\d:\d\d(?:[.,]\d+)?\s|(?i:error|warning|fatal|err!)(?:\[[\w-]+\])?:\s)"
 )
 
 

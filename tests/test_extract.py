@@ -318,6 +318,17 @@ DURABLE = [
     ("Claude, you keep forgetting to run the linter.", {"constraint"}, ["linter"], False),
     ("why do you keep adding semicolons? we don't use them", {"constraint"}, ["semicolons"], True),
     ("I'm a fan of small PRs.", {"preference"}, ["small PRs"], False),
+    # Shapes seen in other projects' sessions (own paraphrases, not their words):
+    # a run-on with no punctuation, a stack named as one list, a practice kept light.
+    (
+        "I don't want band-aid patches I am trying to keep this codebase healthy",
+        {"preference"},
+        ["band-aid"],
+        True,
+    ),
+    ("ok lets go with Django + HTMX + Postgres for the backend", {"decision"}, ["HTMX"], False),
+    ("sure, keep logging minimal", {"constraint"}, ["logging minimal"], False),
+    ("Let's make sure no tabs in the YAML files.", {"constraint"}, ["no tabs"], False),
     (
         "Heads up: the `main` branch auto-deploys to production, so never push there directly.",
         {"constraint"},
@@ -407,6 +418,14 @@ ONE_OFF = [
     "Why do you keep asking me that?",
     "Rename all the files to kebab-case.",
     "Write all the tests for the parser.",
+    # Pasted build output, holds for this turn, upgrades to do now, options picked from a list.
+    "14:02:11.532 Error: Build step must define a valid output directory",
+    "Error: Module parse failed: the loader must return a string",
+    "Refactor it without removing the current behaviour.",
+    "Do not make any changes first, I want to review the plan.",
+    "Please make sure all dependencies are up to date and fix the build.",
+    "let's do 2 and 3",
+    "Let's go with option a and c.",
 ]
 
 
