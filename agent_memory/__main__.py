@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from agent_memory.main import main
+from agent_memory.cli.main import main
 
 raise SystemExit(main())

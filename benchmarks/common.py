@@ -78,7 +78,7 @@ _UNSET = (
 
 
 def synthetic_atoms(n: int, project: str = "bench", seed: int = 7) -> list[dict[str, Any]]:
-    from agent_memory.atom import atom_id, validate_atom
+    from agent_memory.model.atom import atom_id, validate_atom
 
     rng = random.Random(seed)
     atoms, seen = [], set()
@@ -114,7 +114,7 @@ def synthetic_atoms(n: int, project: str = "bench", seed: int = 7) -> list[dict[
     return atoms
 
 
-# What pip/distlib writes for `[project.scripts] git-memory = "agent_memory.main:main"`.
+# What pip/distlib writes for `[project.scripts] git-memory = "agent_memory.cli.main:main"`.
 def regular_install(root: Path) -> Path:
     """A venv with agent-memory installed as users get it from a wheel: the package copied into
     site-packages and a console script, no `.pth` import hook. The development venv's editable

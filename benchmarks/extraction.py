@@ -1,6 +1,6 @@
 """Extraction quality and speed (spec §9.2: can deterministic extraction work at all?).
 
-Scores `agent_memory.extract.extract_transcript` against `tests/fixtures/extraction/labels.jsonl`
+Scores `agent_memory.extract.pipeline.extract_transcript` against `tests/fixtures/extraction/labels.jsonl`
 with the rules of that directory's README:
 
 - an atom whose back-pointer line is a labelled line and that satisfies one of its expected
@@ -39,7 +39,7 @@ NEGATIONS = ("don't", "never", "not", "no longer", "instead of")
 
 sys.path.insert(0, str(ROOT))
 
-from agent_memory.extract import extract_transcript  # noqa: E402
+from agent_memory.extract.pipeline import extract_transcript  # noqa: E402
 
 
 def load_labels(path: Path = LABELS) -> dict[tuple[str, int], list[dict[str, Any]]]:
@@ -133,8 +133,8 @@ def demo_convergence() -> dict[str, Any]:
     """Atoms (claim → number of sessions) from the demo's sample sessions, merged by id."""
     import datetime as dt
 
-    from agent_memory.demo import load_sessions, transcript_records
-    from agent_memory.extract import merge_observations
+    from agent_memory.cli.demo_run import load_sessions, transcript_records
+    from agent_memory.extract.pipeline import merge_observations
 
     observations = []
     statements = 0
@@ -200,7 +200,7 @@ def speed(target_mb: float = 10.0, repeat: int = 3) -> dict[str, Any]:
 def prompts_only_speed(target_mb: float = 10.0) -> dict[str, Any]:
     """Worst case: a transcript made of nothing but typed prompts (real ones hold a few hundred
     prompts among megabytes of tool traffic), built from the fixtures' own user statements."""
-    from agent_memory.transcripts import iter_statements
+    from agent_memory.transcripts.reader import iter_statements
 
     texts = [s.text for p in sorted(TRANSCRIPTS.rglob("*.jsonl")) for s in iter_statements(p)]
     with tempfile.TemporaryDirectory() as tmp:

@@ -55,8 +55,8 @@ L3_ATOMS = 20
 
 def write_tier(root: Path, tier: str, atoms: list[dict[str, object]]) -> None:
     """The committed files of a tier, written exactly as adopt writes them, then committed."""
-    from agent_memory.adopted_log import LogEntry
-    from agent_memory.committed import TierFiles
+    from agent_memory.committed.adopted_log import LogEntry
+    from agent_memory.committed.files import TierFiles
 
     files = TierFiles(tier, "CLAUDE.memory.md", "", "").append(
         [LogEntry(op="adopt", atom=a, at=str(a["promoted_at"])) for a in atoms]
@@ -67,7 +67,7 @@ def write_tier(root: Path, tier: str, atoms: list[dict[str, object]]) -> None:
 
 
 def global_atoms(n: int) -> list[dict[str, object]]:
-    from agent_memory.atom import atom_id, validate_atom
+    from agent_memory.model.atom import atom_id, validate_atom
 
     out = []
     for i, atom in enumerate(synthetic_atoms(n, project="elsewhere", seed=11)):
@@ -93,10 +93,10 @@ def global_atoms(n: int) -> list[dict[str, object]]:
 def populate(repo: Path, n: int, env: dict[str, str]) -> None:
     """n atoms straight through the store (the 500 cap is enforced by capture, not here: the
     5,000 case measures a store far over its cap on purpose), 40 of them adopted at L2."""
-    from agent_memory import git
-    from agent_memory.atom import to_committed
-    from agent_memory.capture import capture_atoms
-    from agent_memory.store import L1Store
+    from agent_memory.gitio import repo as git
+    from agent_memory.model.atom import to_committed
+    from agent_memory.store.capture import capture_atoms
+    from agent_memory.store.l1 import L1Store
 
     store = L1Store(git.find_repo(repo))
     atoms = synthetic_atoms(n)

@@ -3,7 +3,7 @@
 For 500 and 5,000 synthetic but realistic L1 atoms it writes the recall index into a temp
 git-common-dir lookalike and prints: index size (marshal, and the same payload as JSON for
 comparison), load time (marshal vs json), recall time p50/p95 over 200 prompts, and the
-spawn-to-exit ratio of `python -c pass` against a child that imports agent_memory.recall,
+spawn-to-exit ratio of `python -c pass` against a child that imports agent_memory.store.recall,
 loads the index, checks staleness, recalls and prints the hook JSON (30 runs each,
 interleaved). Prints numbers only: it never asserts a timing (CONVENTIONS: benchmarks are not
 tests). `benchmarks/hooks.py` measures the real `git memory hook` spawn-to-exit.
@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agent_memory import recall
-from agent_memory.atom import atom_id
+from agent_memory.model.atom import atom_id
+from agent_memory.store import recall
 
 NOW = time.time()
 PROJECT = "bench-project"
@@ -150,7 +150,7 @@ def _timed(fn: Any, repeat: int) -> list[float]:
 
 CHILD = """
 import sys, time
-import agent_memory.recall as r
+import agent_memory.store.recall as r
 hits, status = r.recall_from_store(sys.argv[1], sys.argv[2], time.time(), time.monotonic() + 0.1)
 text = r.render_recall(hits)
 if text:
@@ -158,7 +158,7 @@ if text:
 """
 CHILD_WITH_JSON = """
 import json, sys, time
-import agent_memory.recall as r
+import agent_memory.store.recall as r
 payload = json.loads(sys.argv[2])
 hits, status = r.recall_from_store(sys.argv[1], payload["prompt"], time.time(), time.monotonic() + 0.1)
 text = r.render_recall(hits)

@@ -7,7 +7,7 @@
   text the same corpus also labels `tp` (a line cannot be both);
 - speed: MB/s of `find` on ordinary source text (this package and the standard library);
 - latency: `redact` per claim, p50/p95 µs, on sentences of the real transcripts in
-  tests/fixtures/transcripts (typical claims), and `python -c "import agent_memory.redact"`
+  tests/fixtures/transcripts (typical claims), and `python -c "import agent_memory.redact.redactor"`
   against `python -c pass`.
 
     python benchmarks/redaction.py [--mb 4] [--claims 2000]
@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agent_memory.redact import find, redact  # noqa: E402
+from agent_memory.redact.redactor import find, redact  # noqa: E402
 
 SECRETS = ROOT / "tests" / "fixtures" / "secrets"
 TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
@@ -168,15 +168,15 @@ def import_time(runs: int = 15) -> None:
         subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=env)
         return time.perf_counter() - t0
 
-    spawn("import agent_memory.redact")  # writes the bytecode cache once
+    spawn("import agent_memory.redact.redactor")  # writes the bytecode cache once
 
     base, imp = [], []
     for _ in range(runs):  # interleaved, so both see the same machine state
         base.append(spawn("pass"))
-        imp.append(spawn("import agent_memory.redact"))
+        imp.append(spawn("import agent_memory.redact.redactor"))
     b, i = statistics.median(base), statistics.median(imp)
     print(
-        f"\nimport: python -c 'import agent_memory.redact' {i * 1000:.0f} ms vs python -c pass "
+        f"\nimport: python -c 'import agent_memory.redact.redactor' {i * 1000:.0f} ms vs python -c pass "
         f"{b * 1000:.0f} ms (+{(i - b) * 1000:.0f} ms; rules compile on first use, "
         f"not at import)"
     )

@@ -26,9 +26,9 @@ TOOLS = ["pnpm", "vitest", "ruff", "mypy", "black", "poetry", "docker", "terrafo
 
 
 def throughput(repo: Path) -> tuple[int, float]:
-    from agent_memory import git
-    from agent_memory.capture import capture_atoms
-    from agent_memory.store import L1Store
+    from agent_memory.gitio import repo as git
+    from agent_memory.store.capture import capture_atoms
+    from agent_memory.store.l1 import L1Store
 
     atoms = synthetic_atoms(500, project="tp")
     store = L1Store(git.find_repo(repo))
@@ -42,8 +42,8 @@ def throughput(repo: Path) -> tuple[int, float]:
 def concurrency(root: Path, env: dict[str, str]) -> dict[str, int]:
     import datetime as _dt
 
-    from agent_memory.demo import transcript_records
-    from agent_memory.paths import slug_for
+    from agent_memory.cli.demo_run import transcript_records
+    from agent_memory.model.paths import slug_for
 
     repo = make_repo(root, env, "parallel")
     folder = Path(env["CLAUDE_CONFIG_DIR"]) / "projects" / slug_for(repo.resolve())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_memory.atom import atom_id, validate_atom
+from agent_memory.model.atom import atom_id, validate_atom
 
 SLUG = "-home-dev-proj"
 

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agent_memory.demo import transcript_records
-from agent_memory.paths import slug_for
+from agent_memory.cli.demo_run import transcript_records
+from agent_memory.model.paths import slug_for
 
 
 def write_session(repo: Path, session_id: str, day: str, turns: list[dict[str, str]]) -> Path:

@@ -11,9 +11,16 @@ from conftest import git
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory import adopted_log
-from agent_memory.adopted_log import LogEntry, fold, format_entry, format_log, parse, union
-from agent_memory.atom import Atom, atom_id, validate_atom
+from agent_memory.committed import adopted_log
+from agent_memory.committed.adopted_log import (
+    LogEntry,
+    fold,
+    format_entry,
+    format_log,
+    parse,
+    union,
+)
+from agent_memory.model.atom import Atom, atom_id, validate_atom
 
 PROJECT = "demo-project"
 

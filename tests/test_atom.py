@@ -9,7 +9,7 @@ from conftest import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.atom import (
+from agent_memory.model.atom import (
     atom_errors,
     atom_id,
     dump_atom,
@@ -20,7 +20,7 @@ from agent_memory.atom import (
     to_committed,
     validate_atom,
 )
-from agent_memory.errors import InvalidAtomError
+from agent_memory.model.errors import InvalidAtomError
 
 EXAMPLES = json.loads((FIXTURES / "schema_examples.json").read_text())
 

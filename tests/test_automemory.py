@@ -12,14 +12,15 @@ from pathlib import Path
 import pytest
 from conftest import git
 
-from agent_memory import automemory, paths
-from agent_memory.automemory import (
+from agent_memory.claude import automemory
+from agent_memory.claude.automemory import (
     MAX_INDEX_BYTES,
     default_auto_memory_dir,
     render_report,
     resolve_auto_memory_dir,
     validate_auto_memory,
 )
+from agent_memory.model import paths
 
 DAY = dt.date(2026, 11, 2)
 

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.atom import atom_id
-from agent_memory.canonical import canonical, same_family
-from agent_memory.demo import load_sessions, transcript_records
-from agent_memory.extract import extract_claims, extract_transcript, merge_observations
+from agent_memory.cli.demo_run import load_sessions, transcript_records
+from agent_memory.extract.canonical import canonical, same_family
+from agent_memory.extract.pipeline import extract_claims, extract_transcript, merge_observations
+from agent_memory.model.atom import atom_id
 
 NEGATIONS = ("never", "don't", "not", "no longer", "avoid")
 

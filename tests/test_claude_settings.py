@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from agent_memory.claude_settings import (
+from agent_memory.claude.settings import (
     HOOK_EVENTS,
     claude_hooks_status,
     desired_hooks,
@@ -22,7 +22,7 @@ from agent_memory.claude_settings import (
     remove_claude_hooks,
     unmerge_hooks,
 )
-from agent_memory.errors import RepoStateError
+from agent_memory.model.errors import RepoStateError
 
 FORMATTER = {"type": "command", "command": "npx prettier --write", "timeout": 30}
 

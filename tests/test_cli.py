@@ -14,11 +14,11 @@ import pytest
 from conftest import git
 from sessions import gm, gm_json, write_session
 
-from agent_memory.runtime import ERROR_LOG_LINES, log_error
+from agent_memory.gitio.state import ERROR_LOG_LINES, log_error
 
 
 def _modules_after(argv: list[str], stdin: str = "") -> set[str]:
-    code = ("import sys\nfrom agent_memory.main import main\n"
+    code = ("import sys\nfrom agent_memory.cli.main import main\n"
             f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
             "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, input=stdin)
@@ -29,7 +29,7 @@ def _modules_after(argv: list[str], stdin: str = "") -> set[str]:
                                   ["hook", "session-end"]])
 def test_help_and_hook_fast_paths_import_no_pygit2(argv: list[str], tmp_path: Path) -> None:
     modules = _modules_after(argv, stdin=json.dumps({"cwd": str(tmp_path), "prompt": "x"}))
-    assert "agent_memory.main" in modules
+    assert "agent_memory.cli.main" in modules
     for heavy in ("pygit2", "jsonschema", "git", "questionary"):
         assert heavy not in modules, f"{argv} imported {heavy}"
 
@@ -160,7 +160,7 @@ def test_a_commit_without_a_git_identity_is_one_line_and_a_hint(repo: Path, tmp_
 
 
 def test_concurrent_error_log_writers_lose_no_line(repo: Path) -> None:
-    script = ("import sys\nfrom agent_memory.runtime import log_error\n"
+    script = ("import sys\nfrom agent_memory.gitio.state import log_error\n"
               "for i in range(20):\n    log_error(f'writer {sys.argv[1]} line {i}', sys.argv[2])\n")
     procs = [subprocess.Popen([sys.executable, "-c", script, str(n), str(repo)]) for n in range(6)]
     assert all(p.wait(timeout=120) == 0 for p in procs)

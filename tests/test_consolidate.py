@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.consolidate import (
+from agent_memory.claude.consolidate import (
     NEGATION_TOKEN,
     Proposal,
     atom_items,

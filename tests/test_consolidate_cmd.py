@@ -15,13 +15,13 @@ import pytest
 from builders import l1_atom
 from conftest import git
 
-import agent_memory.git as git_boundary
-from agent_memory.adopted_log import LogEntry, format_entry
-from agent_memory.atom import to_committed
-from agent_memory.automemory import default_auto_memory_dir
-from agent_memory.capture import capture_atoms
-from agent_memory.main import main
-from agent_memory.store import L1Store
+import agent_memory.gitio.repo as git_boundary
+from agent_memory.claude.automemory import default_auto_memory_dir
+from agent_memory.cli.main import main
+from agent_memory.committed.adopted_log import LogEntry, format_entry
+from agent_memory.model.atom import to_committed
+from agent_memory.store.capture import capture_atoms
+from agent_memory.store.l1 import L1Store
 
 REDIS = [
     "The test suite needs Redis running on port 6379",

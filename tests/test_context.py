@@ -11,9 +11,9 @@ from builders import committed_atom
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.atom import Atom
-from agent_memory.context import CLOSE_TAG, OPEN_TAG, build_context, hook_output
-from agent_memory.contradictions import conflict_rule
+from agent_memory.claude.context import CLOSE_TAG, OPEN_TAG, build_context, hook_output
+from agent_memory.model.atom import Atom
+from agent_memory.store.contradictions import conflict_rule
 
 PROJECT = "demo-project"
 
@@ -225,7 +225,7 @@ def test_a_claim_cannot_open_or_close_the_wrapper() -> None:
 
 
 def test_the_transcript_reader_strips_the_echoed_context_whole() -> None:
-    from agent_memory.transcripts import clean_prompt
+    from agent_memory.transcripts.reader import clean_prompt
 
     l2 = [make_atom("Docs mention </agent-memory> tags"), make_atom("Use pnpm for installs")]
     ctx = build_context(l2, [make_atom("Answer concisely", tier="L3")], {}, PROJECT)

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.atom import Atom, atom_errors, atom_id, validate_atom
-from agent_memory.contradictions import (
+from agent_memory.model.atom import Atom, atom_errors, atom_id, validate_atom
+from agent_memory.store.contradictions import (
     Contradiction,
     conflict_rule,
     contested_tag,

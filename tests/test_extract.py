@@ -16,14 +16,14 @@ from conftest import TRANSCRIPTS, git
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.atom import atom_errors, atom_id
-from agent_memory.extract import (
+from agent_memory.extract.pipeline import (
     Candidate,
     command_program,
     extract_claims,
     extract_transcript,
     failure_signature,
 )
+from agent_memory.model.atom import atom_errors, atom_id
 
 REAL = TRANSCRIPTS / "real_projects"
 ROOT = Path(__file__).resolve().parent.parent
@@ -577,8 +577,8 @@ def test_pointer_is_canonical_whatever_the_os_path(tmp_path: Path) -> None:
     [atom] = extract_transcript(path, "proj").atoms
     assert atom["source"] == "~/.claude/projects/C--Users-jane-proj/sess-1.jsonl#L1"
     windows = r"C:\Users\jane\.claude\projects\C--Users-jane-proj\sess-1.jsonl"
-    from agent_memory.extract import statement_atoms
-    from agent_memory.transcripts import Statement
+    from agent_memory.extract.pipeline import statement_atoms
+    from agent_memory.transcripts.reader import Statement
 
     [win] = statement_atoms(
         Statement(3, "never push to main", "2026-01-01T00:00:00Z", "sess-1", "prompt"),

@@ -11,9 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.atom import Atom, atom_errors, atom_id, normalize, validate_atom
-from agent_memory.contradictions import detect, mark
-from agent_memory.gates import (
+from agent_memory.model.atom import Atom, atom_errors, atom_id, normalize, validate_atom
+from agent_memory.promote.gates import (
     GateResult,
     claim_days,
     evaluate_global,
@@ -22,7 +21,8 @@ from agent_memory.gates import (
     l2_overflow,
     merge_to_l3,
 )
-from agent_memory.redact import redact
+from agent_memory.redact.redactor import redact
+from agent_memory.store.contradictions import detect, mark
 
 PROJECT = "this-repo"
 NOW = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.timezone.utc)

@@ -15,7 +15,7 @@ import pytest
 from conftest import git
 from sessions import gm
 
-from agent_memory.commands.scan import added_lines, only_added
+from agent_memory.cli.scan import added_lines, only_added
 
 SECRET = "ghp_" + "Xy7" * 12
 BLOCK = "<!-- agent-memory:begin L2 -->\n## Project memory (agent-memory)\n\n### Recent\n- {line}\n<!-- agent-memory:end L2 -->\n"
@@ -335,7 +335,7 @@ def test_forgetting_a_leaked_atom_is_not_refused(
 ) -> None:
     from test_adopt import held, init_project, stage_claims
 
-    from agent_memory.atom import atom_id
+    from agent_memory.model.atom import atom_id
 
     project = init_project(repo, monkeypatch)
     stage_claims(project)

@@ -1,4 +1,4 @@
-"""The commit guard's rules (`agent_memory.guard`, spec §3.1.1, §4.1.1, §6): what memory
+"""The commit guard's rules (`agent_memory.redact.guard`, spec §3.1.1, §4.1.1, §6): what memory
 material may not carry, with line numbers. Pure functions; the git side (`scan --staged`) is
 tested with the scan verb. Realistic tokens are generated at run time, never written here."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.guard import GuardFinding, format_finding, scan_text
+from agent_memory.redact.guard import GuardFinding, format_finding, scan_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).resolve().parent.parent

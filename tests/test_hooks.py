@@ -27,9 +27,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sessions import gm, gm_json, write_session
 
-from agent_memory.adopted_log import LogEntry
-from agent_memory.atom import normalize
-from agent_memory.committed import TierFiles
+from agent_memory.committed.adopted_log import LogEntry
+from agent_memory.committed.files import TierFiles
+from agent_memory.model.atom import normalize
 
 NOW = "2026-11-06T12:00:00Z"
 EVENTS = {
@@ -875,8 +875,8 @@ def test_the_plugin_shim_runs_the_real_git_memory(project: Path, tmp_path: Path)
 def test_the_cache_key_finds_the_global_repo_where_paths_does(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from agent_memory.commands.hook import memory_home
-    from agent_memory.paths import memory_home as reference
+    from agent_memory.cli.hook import memory_home
+    from agent_memory.model.paths import memory_home as reference
 
     monkeypatch.setenv("AGENT_MEMORY_HOME", str(tmp_path / "g"))
     assert Path(memory_home()) == reference()
@@ -891,7 +891,7 @@ def test_the_prompt_path_imports_no_pygit2_pathlib_or_subprocess(project: Path) 
     probe = (
         "import sys, io\n"
         "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
-        "from agent_memory.main import main\n"
+        "from agent_memory.cli.main import main\n"
         "main(['hook', 'user-prompt-submit'])\n"
         "heavy = {'pygit2', 'pathlib', 'subprocess', 'jsonschema', 'git', 'dataclasses', 'typing'}\n"
         "print(sorted(heavy & set(sys.modules)), file=sys.stderr)\n"
@@ -930,7 +930,7 @@ JSON_VALUES = st.recursive(
 def test_the_payload_reader_reads_json_exactly_as_json_loads(
     value: Any, indent: int | None, ascii_only: bool, pad: str
 ) -> None:
-    from agent_memory.commands.hook import loads
+    from agent_memory.cli.hook import loads
 
     text = pad + json.dumps(value, indent=indent, ensure_ascii=ascii_only) + pad
     assert loads(text) == json.loads(text)
@@ -941,7 +941,7 @@ def test_the_payload_reader_reads_json_exactly_as_json_loads(
     ["", "  ", "{", '{"a": 1} x', "[1,]", "nul", '{"a": "\x01"}', '{"a" 1}', "[1] [2]", "\ufeff{}"],
 )
 def test_the_payload_reader_refuses_what_json_loads_refuses(text: str) -> None:
-    from agent_memory.commands.hook import loads
+    from agent_memory.cli.hook import loads
 
     with pytest.raises(ValueError):
         json.loads(text)

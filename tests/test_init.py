@@ -188,7 +188,7 @@ def test_the_guard_records_an_absolute_interpreter_that_imports_agent_memory(rep
     gm(repo, "init", "--no-claude-hooks")
     python = _recorded_python(repo / ".git" / "hooks" / "pre-commit")
     assert os.path.isabs(python) and os.access(python, os.X_OK)
-    subprocess.run([python, "-c", "import agent_memory.main"], check=True, cwd="/")
+    subprocess.run([python, "-c", "import agent_memory.cli.main"], check=True, cwd="/")
     assert "AGENT_MEMORY_PYTHON" not in (repo / ".git" / "hooks" / "pre-push").read_text()
 
 
@@ -261,7 +261,7 @@ def test_hooks_in_a_committed_folder_carry_no_path_and_still_guard(repo: Path) -
 
 
 def test_an_interpreter_path_with_quotes_and_spaces_survives_the_shell() -> None:
-    from agent_memory.install import render_hook
+    from agent_memory.committed.install import render_hook
 
     odd = "/opt/it's a venv/bin/python"
     line = next(

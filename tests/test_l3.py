@@ -20,10 +20,10 @@ import pytest
 from conftest import git
 from sessions import gm, gm_json, write_session
 
-from agent_memory import adopted_log
-from agent_memory.adopted_log import LogEntry
-from agent_memory.atom import atom_id, normalize
-from agent_memory.committed import TierFiles
+from agent_memory.committed import adopted_log
+from agent_memory.committed.adopted_log import LogEntry
+from agent_memory.committed.files import TierFiles
+from agent_memory.model.atom import atom_id, normalize
 
 DAY_X = "2026-11-06T12:00:00Z"
 X_PLUS_10 = "2026-11-16T12:00:00Z"
@@ -738,7 +738,7 @@ def test_a_machine_that_already_had_a_global_repo_joins_the_remote(tmp_path: Pat
         text=True,
     )
     assert pulled.returncode == 0, pulled.stderr
-    from agent_memory.global_repo import GlobalRepo
+    from agent_memory.committed.global_repo import GlobalRepo
 
     assert {p["name"] for p in GlobalRepo(home_b).projects()} == {"alpha", "beta"}
     gm(beta, "validate", "--fix", env=b_env)
@@ -853,7 +853,7 @@ def test_two_clones_of_one_project_count_once(tmp_path: Path) -> None:
 
 
 def test_the_registry_reads_what_a_union_merge_leaves() -> None:
-    from agent_memory.global_repo import format_registry, parse_registry
+    from agent_memory.committed.global_repo import format_registry, parse_registry
 
     one = format_registry([{"name": "alpha", "path": "~/a"}])
     assert json.loads(one) == {"projects": [{"name": "alpha", "path": "~/a"}]}

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from builders import committed_atom
 
-from agent_memory.adopted_log import LogEntry
-from agent_memory.committed import TierFiles
+from agent_memory.committed.adopted_log import LogEntry
+from agent_memory.committed.files import TierFiles
 
 
 def _files() -> TierFiles:

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from agent_memory import __version__
-from agent_memory.claude_settings import HOOK_EVENTS, HOOK_TIMEOUTS
-from agent_memory.main import build_parser
+from agent_memory.claude.settings import HOOK_EVENTS, HOOK_TIMEOUTS
+from agent_memory.cli.main import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIM = ROOT / "hooks" / "agent-memory-hook"

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from conftest import git
 
-from agent_memory import recall
-from agent_memory.atom import atom_id, parse_ts, validate_atom
+from agent_memory.model.atom import atom_id, parse_ts, validate_atom
+from agent_memory.store import recall
 
 PROJECT = "proj"
 NOW = parse_ts("2026-11-10T12:00:00Z").timestamp()
@@ -116,7 +116,7 @@ def test_install_dependencies_recalls_the_package_manager_rule() -> None:
 def test_on_atoms_extracted_from_real_transcripts() -> None:
     from conftest import TRANSCRIPTS
 
-    from agent_memory.extract import extract_transcript
+    from agent_memory.extract.pipeline import extract_transcript
 
     atoms = [a for f in sorted(TRANSCRIPTS.glob("real_projects/**/*.jsonl"))
              for a in extract_transcript(f, project=PROJECT).atoms]  # fmt: skip
@@ -626,14 +626,14 @@ def test_find_common_dir_from_subdirectories_and_worktrees(repo: Path, tmp_path:
 
 def test_import_pulls_in_no_heavy_modules() -> None:
     code = (
-        "import sys; before = set(sys.modules); import agent_memory.recall; "
+        "import sys; before = set(sys.modules); import agent_memory.store.recall; "
         "print(' '.join(sorted(set(sys.modules) - before)))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(proc.stdout.split())
-    assert "agent_memory.recall" in loaded
+    assert "agent_memory.store.recall" in loaded
     for heavy in ("pygit2", "jsonschema", "git", "questionary", "json", "typing", "dataclasses",
-                  "agent_memory.atom", "agent_memory.runtime", "subprocess", "tempfile"):  # fmt: skip
+                  "agent_memory.model.atom", "agent_memory.gitio.state", "subprocess", "tempfile"):  # fmt: skip
         assert heavy not in loaded, heavy
 
 
@@ -662,7 +662,7 @@ def test_recall_imports_no_re() -> None:
     import subprocess
     import sys
 
-    code = "import sys, agent_memory.recall; print('re' in sys.modules)"
+    code = "import sys, agent_memory.store.recall; print('re' in sys.modules)"
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
                          env={"PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     assert out.stdout.strip() == "False", out.stderr

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_memory.redact import Finding, find, redact
+from agent_memory.redact.redactor import Finding, find, redact
 
 SECRETS = Path(__file__).parent / "fixtures" / "secrets"
 AN = string.ascii_letters + string.digits
@@ -517,10 +517,10 @@ def test_never_redacted(text: str) -> None:
 
 
 def test_ordinary_source_text_is_left_alone() -> None:
-    import agent_memory.atom
-    import agent_memory.main
+    import agent_memory.cli.main
+    import agent_memory.model.atom
 
-    for module in (agent_memory.main, agent_memory.atom):
+    for module in (agent_memory.cli.main, agent_memory.model.atom):
         assert module.__file__
         assert find(Path(module.__file__).read_text()) == []
 
@@ -611,7 +611,7 @@ def test_property_on_arbitrary_text(text: str) -> None:
 HOSTILE = r"""
 import os, sys
 sys.path.insert(0, sys.argv[1])
-from agent_memory.redact import find, redact
+from agent_memory.redact.redactor import find, redact
 n = 400_000
 cases = [
     os.urandom(n).decode("latin-1"), os.urandom(n).decode("utf-8", "replace"),
@@ -641,7 +641,7 @@ def test_hostile_inputs_finish() -> None:
 def test_import_compiles_nothing() -> None:
     """The per-prompt hook imports this module: the rules compile on first use only."""
     code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); import agent_memory.redact as r; import re;"
+        "import sys; sys.path.insert(0, sys.argv[1]); import agent_memory.redact.redactor as r; import re;"
         "assert r._ENGINE is None; assert type(r._AFTER).__name__ == '_LazyPattern'; print('ok')"
     )
     root = str(Path(__file__).resolve().parent.parent)

@@ -14,8 +14,7 @@ from builders import committed_atom
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.atom import Atom, iso_z
-from agent_memory.render import (
+from agent_memory.committed.render import (
     IMPORT_LINE,
     MalformedBlockError,
     block_of,
@@ -26,6 +25,7 @@ from agent_memory.render import (
     render_block,
     replace_block,
 )
+from agent_memory.model.atom import Atom, iso_z
 
 PROJECT = "demo-project"
 REGION_RE = re.compile(

@@ -11,12 +11,12 @@ from builders import l1_atom
 from conftest import git
 from sessions import gm, gm_json, write_session
 
-from agent_memory import git as gitb
-from agent_memory.adopted_log import LogEntry
-from agent_memory.atom import to_committed
-from agent_memory.capture import capture_atoms
-from agent_memory.committed import TierFiles
-from agent_memory.store import L1Store
+from agent_memory.committed.adopted_log import LogEntry
+from agent_memory.committed.files import TierFiles
+from agent_memory.gitio import repo as gitb
+from agent_memory.model.atom import to_committed
+from agent_memory.store.capture import capture_atoms
+from agent_memory.store.l1 import L1Store
 
 
 @pytest.fixture

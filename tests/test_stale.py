@@ -16,14 +16,14 @@ import pytest
 from builders import l1_atom
 from conftest import git
 
-import agent_memory.git as git_boundary
-from agent_memory.adopted_log import LogEntry, format_entry
-from agent_memory.atom import atom_id, to_committed
-from agent_memory.capture import capture_atoms
-from agent_memory.main import main
-from agent_memory.stale import CHANGED, MISSING, find_stale, mentions, path_mentions
-from agent_memory.store import L1Store
-from agent_memory.tiers import l2_atoms
+import agent_memory.gitio.repo as git_boundary
+from agent_memory.cli.main import main
+from agent_memory.committed.adopted_log import LogEntry, format_entry
+from agent_memory.committed.tiers import l2_atoms
+from agent_memory.model.atom import atom_id, to_committed
+from agent_memory.store.capture import capture_atoms
+from agent_memory.store.l1 import L1Store
+from agent_memory.store.stale import CHANGED, MISSING, find_stale, mentions, path_mentions
 
 EVIDENCE_DAY = "2026-11-05"  # every atom's evidence, unless a test says otherwise
 PY_BODY = "".join(f"def f{i}() -> int:\n    return {i}\n\n" for i in range(12))

@@ -14,10 +14,10 @@ import pytest
 from builders import l1_atom
 from conftest import git
 
-from agent_memory import git as gitb
-from agent_memory import store as store_mod
-from agent_memory.capture import capture_atoms, enforce_limits
-from agent_memory.store import Change, L1Store, Snapshot
+from agent_memory.gitio import repo as gitb
+from agent_memory.store import l1 as store_mod
+from agent_memory.store.capture import capture_atoms, enforce_limits
+from agent_memory.store.l1 import Change, L1Store, Snapshot
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def test_a_ref_moved_mid_write_is_reread_and_remerged(store: L1Store, repo: Path
             # another writer commits between our read and our ref update
             capture_atoms(other_store, [theirs], "s2", None)
         current = snap.atoms.get(mine["id"])
-        from agent_memory.atom import merge
+        from agent_memory.model.atom import merge
 
         merged = merge(current, mine) if current else mine
         return Change(subject="test: race", writes={mine["id"]: merged})
@@ -178,7 +178,7 @@ def test_an_observation_already_past_expiry_is_not_stored(store: L1Store, monkey
 
 
 def test_write_without_init_is_a_clear_error(repo: Path) -> None:
-    from agent_memory.errors import RepoStateError
+    from agent_memory.model.errors import RepoStateError
 
     with pytest.raises(RepoStateError, match="not initialised"):
         capture_atoms(L1Store(gitb.find_repo(repo)), [l1_atom("Never push to main")], "s1", None)
@@ -213,9 +213,9 @@ KILL_SCRIPT = r"""
 import sys
 sys.path.insert(0, sys.argv[2])
 from builders import l1_atom
-from agent_memory import git
-from agent_memory.capture import capture_atoms
-from agent_memory.store import L1Store
+from agent_memory.gitio import repo as git
+from agent_memory.store.capture import capture_atoms
+from agent_memory.store.l1 import L1Store
 store = L1Store(git.find_repo(sys.argv[1]))
 i = 0
 while True:

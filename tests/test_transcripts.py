@@ -15,8 +15,8 @@ from conftest import TRANSCRIPTS, git
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_memory import transcripts as T
-from agent_memory.transcripts import ReadStats, Statement, ToolError
+from agent_memory.transcripts import reader as T
+from agent_memory.transcripts.reader import ReadStats, Statement, ToolError
 
 LABELS = Path(__file__).parent / "fixtures" / "extraction" / "labels.jsonl"
 ALL_FILES = sorted(TRANSCRIPTS.rglob("*.jsonl"))
@@ -516,7 +516,7 @@ _shapes = st.fixed_dictionaries(
 def test_any_record_shape_is_read_without_raising(
     tmp_path: Path, records: list[dict[str, Any]]
 ) -> None:
-    from agent_memory.extract import extract_transcript
+    from agent_memory.extract.pipeline import extract_transcript
 
     path = tmp_path / "shapes.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")

@@ -1,0 +1,107 @@
+"""Lifecycle operations on adopted (L2) atoms, each one reviewable commit on the current branch
+made with `git commit` (seed 002): pin / unpin (decay-exempt), decay (out of the working set,
+still reachable and still in adopted.log), supersede (stops being injected as live truth, keeps
+a breadcrumb to its successor), forget (removed from the block), demote and resolve."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_memory.adoption.adopt import (
+    commit_or_restore,
+    require_clean,
+    require_consistent,
+    work_files,
+)
+from agent_memory.committed.adopted_log import LogEntry
+from agent_memory.committed.install import target_file
+from agent_memory.gitio import repo as git
+from agent_memory.gitio.state import now_utc
+from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
+from agent_memory.model.trailers import format_message, one_line
+
+DESCRIPTIONS = {
+    "pin": "pinned: decay-exempt, always in the working set",
+    "unpin": "unpinned: back to the recency part of the working set",
+    "decay": "decayed: out of the working set, still reachable with `git memory inspect --tier L2`",
+    "supersede": "superseded: no longer injected as live truth",
+    "forget": "forgotten: removed from the block (its history stays in git log)",
+    "demote": "demoted to L1 (out of the block; can re-promote on new evidence)",
+    "resolve": "resolved: the contradiction was settled by a person",
+}
+
+
+def apply_l2_op(
+    repo: git.Repo,
+    atom_id: str,
+    op: str,
+    fields: dict[str, Any] | None = None,
+    remove_fields: tuple[str, ...] = (),
+    note: str = "",
+) -> str:
+    """Append an `op` line for an adopted atom, re-render the block, commit both files."""
+    root = repo.workdir
+    if root is None:
+        raise RepoStateError("this needs a work tree", hint="run it in a clone with a work tree")
+    target = target_file(repo)
+    require_clean(repo, target)
+    before = work_files(root, "L2", target)
+    require_consistent(before)
+    held = before.held()
+    if atom_id not in held:
+        raise UsageError(
+            f"{atom_id} is not adopted in this branch",
+            hint="list adopted atoms with `git memory inspect --tier L2`",
+        )
+    atom = {k: v for k, v in held[atom_id].items() if k not in remove_fields}
+    atom.update(fields or {})
+    if op in ("forget", "demote"):
+        # A removing line must never re-add what it removes: if a secret slipped past the
+        # guard into this claim, the line that forgets it carries the redacted text (the fold
+        # only needs the id), so the guard lets the forget through.
+        from agent_memory.redact.redactor import redact
+
+        cleaned, findings = redact(str(atom["claim"]))
+        if findings:
+            atom.update(claim=cleaned, redacted=True)
+    if op not in ("forget", "demote") and atom == held[atom_id]:
+        state = {
+            "pin": "pinned",
+            "unpin": "not pinned",
+            "decay": "decayed",
+            "resolve": "resolved",
+            "supersede": f"superseded by {atom.get('superseded_by')}",
+        }.get(op, op)
+        raise RefusedError(f"{atom_id} is already {state}", hint="nothing to change")
+    at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
+    after = before.append([LogEntry(op=op, atom=atom, at=at)])
+    body = [DESCRIPTIONS.get(op, op)] + ([note] if note else [])
+    trailers = [("Atom-Id", atom_id), ("Memory-Op", op)]
+    if atom.get("superseded_by"):
+        trailers.append(("Superseded-By", str(atom["superseded_by"])))
+    message = format_message(f"memory: {op} {one_line(str(atom['claim']), 70)}", body, trailers)
+    return commit_or_restore(
+        repo,
+        before,
+        after,
+        message,
+        refused=f"the {op} commit was refused",
+        hint="nothing changed; fix what the hook reported and retry",
+    )
+
+
+def supersede_problem(held: dict[str, dict[str, Any]], old: str, new: str) -> str | None:
+    """A dangling target or a cycle makes a supersede invalid (seed 002)."""
+    if new not in held:
+        return f"{new} is not adopted, so it cannot supersede {old}"
+    if old == new:
+        return "an atom cannot supersede itself"
+    seen: set[str] = {old}
+    cursor: str | None = new
+    while cursor:
+        if cursor in seen:
+            return f"superseding {old} by {new} would make a cycle"
+        seen.add(cursor)
+        successor = held.get(cursor, {}).get("superseded_by")
+        cursor = str(successor) if successor else None
+    return None

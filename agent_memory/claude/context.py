@@ -1,0 +1,141 @@
+"""What SessionStart injects: L3 (≤ 2 KB) + L2 (≤ 4 KB) as one `<agent-memory>` block
+(spec §5.1, DESIGN "Claude Code integration").
+
+Each tier is laid out like its committed marker block (render.lay_out: pinned, then newest
+first, then one region line counting what is hidden and naming `git memory inspect`), without
+the HTML markers, which would only cost the model bytes.
+
+L2/L3 collisions (§5.1 "never emit two contradictory lines unmarked", §9.6): the detector of
+§4.2.1 never compares L3 with L2, so this is the one place both meet. A global line with the
+same normalized claim as a shown project line is dropped (said once). A global line that a
+project line contradicts (the §4.2.1 rules of contradictions.py) is left out and counted in a note —
+specificity wins for the project (§9.6 (a)); the L3 atom is not contested, because a local
+override is not evidence that the global claim is wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agent_memory.committed.render import (
+    L2_BUDGET,
+    L3_BUDGET,
+    TITLES,
+    in_working_set,
+    inspect_command,
+    lay_out,
+    one_line,
+    unique_by_id,
+)
+from agent_memory.model.atom import Atom, normalize
+from agent_memory.store.contradictions import detect
+
+OPEN_TAG = "<agent-memory>"
+CLOSE_TAG = "</agent-memory>"
+INTRO = (
+    "Memory the user adopted with agent-memory (`git memory`). "
+    "Where project and global memory differ, project memory applies here."
+)
+MAX_CHARS = 10_000  # Claude Code truncates additionalContext beyond this
+
+
+@dataclasses.dataclass(frozen=True)
+class Context:
+    text: str
+    l2: int  # L2 lines shown
+    l3: int  # L3 lines shown
+    omitted: int  # atoms counted in the region lines (over budget, decayed, superseded)
+    shadowed: tuple[str, ...]  # L3 ids left out because a project atom contradicts them
+    duplicates: tuple[str, ...] = ()  # L3 ids left out because a shown L2 line says the same
+
+
+def _size(lines: Sequence[str]) -> int:
+    return sum(len(line.encode("utf-8")) + 1 for line in lines)
+
+
+def shadow_note(count: int) -> str:
+    if count == 1:
+        subject, pronoun = "1 global atom is", "it"
+    else:
+        subject, pronoun = f"{count} global atoms are", "them"
+    return (
+        f"- {subject} shadowed here: project memory contradicts {pronoun} and applies in this "
+        f"project (`{inspect_command('L3')}` lists all)"
+    )
+
+
+def contradicted_by_project(l2_atoms: Sequence[Atom], l3_atoms: Sequence[Atom]) -> set[str]:
+    """Ids of the L3 atoms that some L2 atom contradicts (§4.2.1 rules).
+
+    contradictions.detect() compares only atoms of one project, and L3 atoms carry none
+    (§4.2); asking "would this global claim contradict the project's claims if it lived in the
+    project" is exactly the question, so both sides are probed under one shared label. detect()
+    buckets candidates, so this stays near-linear where an all-pairs loop would not.
+    """
+    label = "session-start-probe"
+    l2_ids = {str(a["id"]) for a in l2_atoms}
+    l3_ids = {str(a["id"]) for a in l3_atoms} - l2_ids
+    probe = [{**a, "project": label} for a in [*l2_atoms, *l3_atoms]]
+    hit: set[str] = set()
+    for pair in detect(probe):
+        for mine, theirs in ((pair.older, pair.newer), (pair.newer, pair.older)):
+            if mine in l3_ids and theirs in l2_ids:
+                hit.add(mine)
+    return hit
+
+
+def build_context(
+    l2: Sequence[Atom],
+    l3: Sequence[Atom],
+    contested_dates: Mapping[str, str],
+    project: str | None,
+) -> Context:
+    """The SessionStart context. Empty text when neither tier has a working-set atom."""
+    l2_atoms = unique_by_id(l2)
+    l3_atoms = unique_by_id(l3)
+    l2_working = [a for a in l2_atoms if in_working_set(a)]
+    l3_working = [a for a in l3_atoms if in_working_set(a)]
+    if not l2_working and not l3_working:
+        return Context("", 0, 0, 0, ())
+
+    l2_title = TITLES["L2"] + (f" — {one_line(project)}" if project else "")
+    l2_lines: list[str] = []
+    l2_shown: tuple[str, ...] = ()
+    omitted = 0
+    if l2_working:
+        section = lay_out(l2_atoms, "L2", L2_BUDGET, _size([l2_title]), contested_dates)
+        l2_lines = [l2_title, *section.lines]
+        l2_shown, omitted = section.shown, len(section.omitted)
+
+    shown_claims = {normalize(str(a["claim"])) for a in l2_working if str(a["id"]) in l2_shown}
+    duplicates = tuple(
+        sorted(str(a["id"]) for a in l3_working if normalize(str(a["claim"])) in shown_claims)
+    )
+    candidates = [a for a in l3_working if str(a["id"]) not in duplicates]
+    shadowed = tuple(sorted(contradicted_by_project(l2_working, candidates)))
+    left_out = set(duplicates) | set(shadowed)
+    l3_rest = [a for a in l3_atoms if str(a["id"]) not in left_out]
+    l3_lines: list[str] = []
+    l3_shown: tuple[str, ...] = ()
+    if any(in_working_set(a) for a in l3_rest) or shadowed:
+        note = ["", shadow_note(len(shadowed))] if shadowed else []
+        frame = _size([TITLES["L3"], *note])
+        section = lay_out(l3_rest, "L3", L3_BUDGET, frame, contested_dates)
+        l3_lines = [TITLES["L3"], *section.lines, *note]
+        l3_shown, omitted = section.shown, omitted + len(section.omitted)
+
+    parts = [OPEN_TAG, INTRO]
+    for lines in (l3_lines, l2_lines):  # global first, then the project lines that refine it
+        if lines:
+            parts += ["", *lines]
+    text = "\n".join([*parts, CLOSE_TAG])
+    # The per-tier byte budgets bound this far below the limit; a failure here is a bug.
+    assert len(text) < MAX_CHARS, len(text)
+    return Context(text, len(l2_shown), len(l3_shown), omitted, shadowed, duplicates)
+
+
+def hook_output(ctx: Context) -> dict[str, Any]:
+    """The documented SessionStart JSON form (print it only when `ctx.text` is non-empty)."""
+    return {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": ctx.text}}

@@ -1,0 +1,335 @@
+"""The Claude Code hooks that `git memory init` writes into `.claude/settings.json`, for people
+who do not install the plugin (which ships the same three hooks in `hooks/hooks.json`).
+
+Merging never clobbers: other keys, other events, other matcher groups and other handlers are
+left exactly as they were (same values, same key order); ours go in a matcher group of their own.
+A file that does not parse is refused, never overwritten. Contracts (timeouts, budgets, why
+SessionEnd is synchronous) are documented with sources in docs/claude-code-integration.md.
+No git here: plain file I/O, so `init`, `status` and uninstall can all share it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from agent_memory.gitio.state import atomic_write
+from agent_memory.model.errors import RepoStateError
+
+SETTINGS_RELPATH = Path(".claude") / "settings.json"
+
+# Claude Code event name -> the `git memory hook <event>` argument.
+HOOK_EVENTS: dict[str, str] = {
+    "SessionStart": "session-start",
+    "UserPromptSubmit": "user-prompt-submit",
+    "SessionEnd": "session-end",
+}
+
+# Seconds (Claude Code's `timeout` unit). UserPromptSubmit runs before every prompt and blocks
+# it, so 1 s is the hard ceiling around our own 100 ms budget (DESIGN: Claude Code integration).
+# SessionStart loads L2+L3 once per session. SessionEnd hooks share a 1.5 s budget that a
+# settings-file `timeout` raises (up to 60 s): 5 s is headroom for a slow interpreter start,
+# while our hook itself only spawns a detached capture and returns in ~100 ms.
+HOOK_TIMEOUTS: dict[str, int] = {
+    "SessionStart": 5,
+    "UserPromptSubmit": 1,
+    "SessionEnd": 5,
+}
+
+DEFAULT_COMMAND_PREFIX = "git memory hook"
+
+# How we recognise a handler we wrote (any spelling of our entry point), so a second merge
+# is a no-op and uninstall removes only ours.
+OUR_COMMAND_MARKERS: tuple[str, ...] = ("git memory hook", "git-memory hook", "agent-memory-hook")
+
+# `|| exit 0`: when git-memory is missing from the PATH Claude Code gives hooks, `git memory`
+# exits 1 and Claude Code would print a hook-error notice on every prompt. Fail open instead
+# (valid in sh, Git Bash and PowerShell 7 alike). Installed, `git memory hook` always exits 0.
+_FAIL_OPEN_SUFFIX = " || exit 0"
+
+
+def hook_command(event: str, command_prefix: str = DEFAULT_COMMAND_PREFIX) -> str:
+    """The shell command for one Claude Code event, e.g. `git memory hook session-end || exit 0`."""
+    return f"{command_prefix} {HOOK_EVENTS[event]}{_FAIL_OPEN_SUFFIX}"
+
+
+def desired_hooks(command_prefix: str = DEFAULT_COMMAND_PREFIX) -> dict[str, list[dict[str, Any]]]:
+    """The `hooks` entries we want: one matcher group per event, no matcher (= every source /
+    reason), one synchronous command handler each.
+
+    SessionEnd is deliberately not `async`: Claude Code kills async hooks at teardown, so the
+    detached capture might never be spawned. Synchronous, Claude Code waits the ~100 ms it takes
+    our hook to detach the capture and return.
+    """
+    return {
+        event: [
+            {
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": hook_command(event, command_prefix),
+                        "timeout": HOOK_TIMEOUTS[event],
+                    }
+                ]
+            }
+        ]
+        for event in HOOK_EVENTS
+    }
+
+
+def is_our_command(command: object, extra_markers: Iterable[str] = ()) -> bool:
+    if not isinstance(command, str):
+        return False
+    normalized = " ".join(command.split())
+    return any(marker in normalized for marker in (*OUR_COMMAND_MARKERS, *extra_markers))
+
+
+def _handler_commands(group: object) -> list[object]:
+    if not isinstance(group, dict):
+        return []
+    handlers = group.get("hooks")
+    if not isinstance(handlers, list):
+        return []
+    return [h.get("command") for h in handlers if isinstance(h, dict)]
+
+
+def _group_has_ours(group: object, markers: Iterable[str]) -> bool:
+    return any(is_our_command(c, markers) for c in _handler_commands(group))
+
+
+def _markers_of(desired: dict[str, Any]) -> tuple[str, ...]:
+    """Command prefixes of the desired entries (`… hook`), so a custom prefix is recognised too."""
+    markers: list[str] = []
+    for groups in desired.values():
+        for group in groups if isinstance(groups, list) else []:
+            for command in _handler_commands(group):
+                if isinstance(command, str) and " hook " in f"{command} ":
+                    head = command.split(" hook ", 1)[0] + " hook"
+                    markers.append(" ".join(head.split()))
+    return tuple(dict.fromkeys(markers))
+
+
+def _checked_hooks(settings: dict[str, Any]) -> dict[str, Any] | None:
+    hooks = settings.get("hooks")
+    if hooks is None:
+        return None
+    if not isinstance(hooks, dict):
+        raise RepoStateError(
+            f'{SETTINGS_RELPATH}: "hooks" is a {type(hooks).__name__}, expected an object',
+            hint="fix the file by hand, or run `git memory init --no-claude-hooks` to leave it alone",
+        )
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            raise RepoStateError(
+                f"{SETTINGS_RELPATH}: hooks.{event} is a {type(groups).__name__}, expected a list",
+                hint="fix the file by hand, or run `git memory init --no-claude-hooks` to leave it alone",
+            )
+    return hooks
+
+
+def installed_events(settings: dict[str, Any], extra_markers: Iterable[str] = ()) -> list[str]:
+    """Which of our events already have a handler of ours (for `git memory status`)."""
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return []
+    found = []
+    for event in HOOK_EVENTS:
+        groups = hooks.get(event)
+        if isinstance(groups, list) and any(_group_has_ours(g, extra_markers) for g in groups):
+            found.append(event)
+    return found
+
+
+def merge_hooks(
+    settings: dict[str, Any], desired: dict[str, Any], *, replace_ours: bool = False
+) -> tuple[dict[str, Any], bool]:
+    """Add the desired matcher groups to `settings` (a copy is returned; the input is untouched).
+
+    For each event that already has a handler of ours, nothing changes (idempotence) unless
+    `replace_ours` (`init --force`): then our old handlers are dropped, groups that held only
+    ours disappear, and the desired group is appended. Nothing else is ever removed or altered.
+    Raises RepoStateError when `hooks` has a shape Claude Code would not accept either.
+    """
+    _checked_hooks(settings)
+    merged = copy.deepcopy(settings)
+    markers = _markers_of(desired)
+    changed = False
+    for event, wanted_groups in desired.items():
+        hooks = merged.get("hooks")
+        existing: list[Any] = hooks.get(event, []) if isinstance(hooks, dict) else []
+        has_ours = any(_group_has_ours(g, markers) for g in existing)
+        if has_ours and not replace_ours:
+            continue
+        if has_ours:
+            kept = _without_ours(existing, markers)
+            if kept + list(wanted_groups) == existing:
+                continue
+            existing = kept
+        if not isinstance(merged.get("hooks"), dict):
+            merged["hooks"] = {}  # missing or null: Claude Code reads both as "no hooks"
+        merged["hooks"][event] = [*existing, *copy.deepcopy(wanted_groups)]
+        changed = True
+    return merged, changed
+
+
+def _without_ours(groups: list[Any], markers: Iterable[str]) -> list[Any]:
+    """The groups with our handlers removed; a group left with no handlers is dropped."""
+    kept: list[Any] = []
+    for group in groups:
+        if not _group_has_ours(group, markers):
+            kept.append(group)
+            continue
+        handlers = [
+            h
+            for h in group["hooks"]
+            if not (isinstance(h, dict) and is_our_command(h.get("command"), markers))
+        ]
+        if handlers:
+            kept.append({**group, "hooks": handlers})
+    return kept
+
+
+def unmerge_hooks(
+    settings: dict[str, Any], extra_markers: Iterable[str] = ()
+) -> tuple[dict[str, Any], bool]:
+    """Remove our handlers (the inverse of merge_hooks). Events and the `hooks` object are
+    dropped only when our removal emptied them; everything else stays as it was."""
+    hooks = _checked_hooks(settings)
+    if not hooks:
+        return copy.deepcopy(settings), False
+    merged = copy.deepcopy(settings)
+    changed = False
+    new_hooks: dict[str, Any] = {}
+    for event, groups in merged["hooks"].items():
+        if not any(_group_has_ours(g, extra_markers) for g in groups):
+            new_hooks[event] = groups
+            continue
+        changed = True
+        kept = _without_ours(groups, extra_markers)
+        if kept:
+            new_hooks[event] = kept
+    if not changed:
+        return merged, False
+    if new_hooks:
+        merged["hooks"] = new_hooks
+    else:
+        del merged["hooks"]
+    return merged, True
+
+
+def settings_path(repo_root: Path) -> Path:
+    return Path(repo_root) / SETTINGS_RELPATH
+
+
+def read_settings(path: Path) -> dict[str, Any]:
+    """`{}` for a missing or empty file; RepoStateError (file untouched) for anything unparsable."""
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise RepoStateError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise RepoStateError(
+            f"{path} is not valid JSON ({exc}); left unchanged",
+            hint="fix the file (Claude Code cannot read it either), or run "
+            "`git memory init --no-claude-hooks` to skip the Claude Code hooks",
+        ) from exc
+    if not isinstance(data, dict):
+        raise RepoStateError(
+            f"{path} holds a JSON {type(data).__name__}, expected an object; left unchanged",
+            hint="fix the file, or run `git memory init --no-claude-hooks` to skip the Claude Code hooks",
+        )
+    return data
+
+
+def write_settings(path: Path, settings: dict[str, Any]) -> None:
+    """2-space indent, key order kept, trailing newline; keeps an existing file's mode (the file
+    is usually committed, so a new one is 0644, not our private 0600)."""
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = 0o644 & ~_umask()
+    atomic_write(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n", mode=mode)
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def install_claude_hooks(
+    repo_root: Path, *, command_prefix: str = DEFAULT_COMMAND_PREFIX, force: bool = False
+) -> str:
+    """Merge our hooks into `<repo_root>/.claude/settings.json`: "added" or "unchanged"."""
+    path = settings_path(repo_root)
+    settings = read_settings(path)
+    merged, changed = merge_hooks(settings, desired_hooks(command_prefix), replace_ours=force)
+    if not changed:
+        return "unchanged"
+    write_settings(path, merged)
+    return "added"
+
+
+def remove_claude_hooks(repo_root: Path) -> str:
+    """Remove our handlers from `.claude/settings.json`: "removed" or "unchanged"."""
+    path = settings_path(repo_root)
+    if not path.exists():
+        return "unchanged"
+    merged, changed = unmerge_hooks(read_settings(path))
+    if not changed:
+        return "unchanged"
+    write_settings(path, merged)
+    return "removed"
+
+
+def claude_hooks_status(repo_root: Path) -> dict[str, bool]:
+    """{event: installed?} for `git memory status`; an unreadable file counts as not installed."""
+    try:
+        found = set(installed_events(read_settings(settings_path(repo_root))))
+    except RepoStateError:
+        found = set()
+    return {event: event in found for event in HOOK_EVENTS}
+
+
+PLUGIN_NAME = "agent-memory"
+
+
+def plugin_enabled(repo_root: Path, claude_config_dir: Path | None = None) -> bool:
+    """True when a settings file enables our plugin (`enabledPlugins["agent-memory@…"]`).
+
+    Claude Code runs a plugin's handler and an identical settings-file handler separately, so
+    with both in place every hook would fire twice (double injection, double capture). `init`
+    can use this to skip writing settings hooks. Precedence mirrors Claude Code's: local over
+    project over user.
+    """
+    config_dir = claude_config_dir
+    if config_dir is None:
+        configured = os.environ.get("CLAUDE_CONFIG_DIR")
+        config_dir = Path(configured).expanduser() if configured else Path.home() / ".claude"
+    candidates = [
+        Path(repo_root) / ".claude" / "settings.local.json",
+        Path(repo_root) / SETTINGS_RELPATH,
+        config_dir / "settings.json",
+    ]
+    for path in candidates:
+        try:
+            settings = read_settings(path)
+        except RepoStateError:
+            continue
+        enabled = settings.get("enabledPlugins")
+        if not isinstance(enabled, dict):
+            continue
+        for key, value in enabled.items():
+            if isinstance(key, str) and key.split("@", 1)[0] == PLUGIN_NAME:
+                return bool(value)
+    return False

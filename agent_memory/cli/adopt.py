@@ -1,0 +1,287 @@
+"""`git memory adopt [--global] [--all | --yes ID…] [--reject ID…] [--pin ID…]`.
+
+On a terminal with no selection flags: walk the staged items one at a time and ask
+adopt / reject / skip / show more / quit (`--pin ID` pins ID if it is adopted in the walk).
+With flags: non-interactive, for scripts and CI; `--pin ID` adopts ID pinned. Without a
+terminal and without flags: list what is waiting and exit 1 with a hint. IDs are atom ids,
+unique `atm_` prefixes or review-commit prefixes; an ID already adopted or rejected is
+reported and skipped, so rerunning an interrupted command continues with the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from agent_memory.adoption.adopt import (
+    Item,
+    adopt_item,
+    pending,
+    record_decision,
+    refusal,
+    require_clean,
+    require_consistent,
+    withdrawn_at_l1,
+    work_files,
+)
+from agent_memory.cli.output import emit_json, tier_context, wants_json
+from agent_memory.gitio import repo as git
+from agent_memory.model.atom import Atom, strip_pointer, utc_day
+from agent_memory.model.errors import (
+    EXIT_INTERRUPTED,
+    EXIT_REFUSED,
+    RefusedError,
+    UsageError,
+)
+from agent_memory.model.trailers import plural
+from agent_memory.store.l1 import L1Store
+from agent_memory.transcripts.evidence import evidence_for
+
+
+def _match(items: list[Item], wanted: list[str], done: set[str]) -> tuple[list[Item], list[str]]:
+    """The waiting items named by id, unique id prefix or review-commit prefix (≥ 7 hex), and
+    the names that were already decided (held or rejected): a rerun of the same command after
+    an interrupt continues with the rest instead of failing on what already happened."""
+    chosen: list[Item] = []
+    already: list[str] = []
+    for key in wanted:
+        found = [i for i in items if i.atom_id == key]
+        if not found:
+            found = [
+                i
+                for i in items
+                if (key.startswith("atm_") and i.atom_id.startswith(key))
+                or (len(key) >= 7 and i.commit.startswith(key))
+            ]
+        if len({i.atom_id for i in found}) > 1:
+            names = ", ".join(sorted({i.atom_id for i in found}))
+            raise UsageError(
+                f"{key!r} names several waiting items: {names}", hint="pass one full atom id"
+            )
+        if not found:
+            if key in done:
+                already.append(key)
+                continue
+            raise UsageError(
+                f"{key} is not waiting on memory/review",
+                hint="list waiting items with `git memory adopt` or `git memory status`",
+            )
+        chosen.extend(f for f in found if f not in chosen)
+    return chosen, already
+
+
+def describe(item: Item, detail: bool = False, l1: Atom | None = None) -> list[str]:
+    """What a person needs to decide: the claim, kind and confidence, how much evidence over
+    how many days, and the user's own words at the source (redacted, re-read from the
+    transcript as `inspect --why` does). `l1` is the atom's local record, whose per-session
+    evidence the committed form no longer carries; without it the two back-pointers are used."""
+    atom = item.atom
+    lines = [f"{item.atom_id}  [{atom['kind']}, {atom['confidence']}]  {atom['claim']}"]
+    if item.entry.op != "adopt":
+        lines.append(
+            f"  {item.entry.op}: {item.promotion} "
+            "(L2 holds more than its cap; the oldest goes back to L1)"
+        )
+        return lines
+    source = l1 if l1 is not None and l1.get("evidence") else atom
+    days = sorted({utc_day(e["at"]) for e in source.get("evidence", [])}) or sorted(
+        {utc_day(atom["first_seen"]), utc_day(atom["last_seen"])}
+    )
+    span = days[0] if len(days) == 1 else f"{days[0]} … {days[-1]}"
+    lines.append(
+        f"  evidence: {plural(len(atom['sessions']), 'session')} over {plural(len(days), 'day')} ({span}), "
+        f"{plural(atom['observations'], 'observation')}"
+    )
+    lines.append(f"  first source {atom['first_source']}, latest {atom['source']}")
+    evidence = evidence_for(source)
+    notes = {"ok": "", "missing": " (transcript gone)", "ambiguous": " (ambiguous: not shown)"}
+    for ev in evidence if detail else evidence[:1]:
+        where = strip_pointer(ev["source"]) if detail else ""
+        quote = f"> {ev['line'][:300]}" if ev["line"] else ""
+        if detail or quote:
+            lines.append("  " + "  ".join(x for x in (where, quote) if x) + notes[ev["status"]])
+    if detail:
+        lines.append(f"  sessions: {', '.join(atom['sessions'])}")
+        lines.append(f"  staged in {item.commit}")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    repo, tier, target, store = tier_context(args.global_)
+    assert repo.workdir is not None
+    files = work_files(repo.workdir, tier, target)
+    items = pending(repo, files)
+    done = set(files.held()) | withdrawn_at_l1(repo)
+    pinned, _ = _match(items, args.pin, done)
+    pins = {i.atom_id for i in pinned}
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    # --pin alone on a terminal pins those items if they are adopted in the walk; without a
+    # terminal, naming an item to pin is choosing it (scripts: `adopt --pin ID`).
+    if not (args.all or args.yes or args.reject or (args.pin and not terminal)):
+        if not items:
+            print(
+                "nothing is waiting on memory/review"
+                + ("" if args.global_ else " (stage with `git memory stage`)")
+            )
+            return 0
+        if not terminal:
+            local = store.snapshot().atoms if store is not None else {}
+            for item in items:
+                print("\n".join(describe(item, l1=local.get(item.atom_id))))
+            print(f"{len(items)} item(s) waiting on memory/review", file=sys.stderr)
+            print(
+                "hint: adopt on a terminal with `git memory adopt`, or use --all, --yes ID…, --reject ID…",
+                file=sys.stderr,
+            )
+            return EXIT_REFUSED
+        require_clean(repo, target)
+        require_consistent(files)
+        return _interactive(repo, items, target, tier, store, pins)
+    require_clean(repo, target)
+    require_consistent(files)
+    # --pin ID adopts ID too (pinned): naming an item to pin is choosing it.
+    chosen, already = (list(items), []) if args.all else _match(items, [*args.yes, *args.pin], done)
+    rejected, already_rejected = _match(items, args.reject, done)
+    overlap = sorted({i.atom_id for i in chosen} & {i.atom_id for i in rejected})
+    if overlap and not args.all:
+        raise UsageError(
+            f"{', '.join(overlap)} named both to adopt and to reject",
+            hint="name each item in only one of --yes/--pin and --reject",
+        )
+    chosen = [i for i in chosen if i not in rejected]
+    report: dict[str, Any] = {
+        "adopted": [],
+        "rejected": [],
+        "refused": {},
+        "already": sorted(set(already + already_rejected)),
+    }
+    for item in chosen:
+        why = refusal(item)
+        if why:
+            report["refused"][item.atom_id] = why
+            continue
+        try:
+            commit = _adopt(repo, item, target, tier, store, item.atom_id in pins)
+        except RefusedError as exc:
+            report["refused"][item.atom_id] = exc.message
+            continue
+        report["adopted"].append(
+            {"atom": item.atom_id, "commit": commit, "pinned": item.atom_id in pins}
+        )
+    for item in rejected:
+        _reject(store, item, repo)
+        report["rejected"].append(item.atom_id)
+    if wants_json(args):
+        emit_json(report)
+    else:
+        if not items and not report["already"]:
+            print("nothing is waiting on memory/review")
+        for adopted in report["adopted"]:
+            print(
+                f"adopted {adopted['atom']} in {adopted['commit'][:10]}"
+                + (" (pinned)" if adopted["pinned"] else "")
+            )
+        for ident in report["rejected"]:
+            print(f"rejected {ident} ({_rejection_note(store)})")
+        for ident in report["already"]:
+            print(f"{ident} was already decided (adopted or rejected); nothing to do")
+        for ident, why in report["refused"].items():
+            print(f"refused {ident}: {why}")
+        if report["refused"]:
+            print(
+                "hint: a refused item stays on memory/review; `git memory inspect --why ID` shows its evidence",
+                file=sys.stderr,
+            )
+    return EXIT_REFUSED if report["refused"] else 0
+
+
+def _adopt(
+    repo: git.Repo, item: Item, target: str, tier: str, store: L1Store | None, pin: bool
+) -> str:
+    commit = adopt_item(repo, item, target, pin=pin, tier=tier)
+    if store is not None and item.entry.op in ("adopt", "demote"):
+        # After the commit: an interrupt in between leaves the item applied (the log says so)
+        # with only the L1 mark missing, never half-applied. A demoted atom is L1 again:
+        # recalled per prompt and back on the 90-day expiry path.
+        record_decision(store, item.atom_id, "adopted" if item.entry.op == "adopt" else "demoted", commit)
+    return commit
+
+
+def _reject(store: L1Store | None, item: Item, repo: git.Repo | None = None) -> None:
+    if store is not None:
+        record_decision(store, item.atom_id, "rejected", None)
+    elif repo is not None:
+        from agent_memory.promote.l3 import record_global_rejection
+
+        record_global_rejection(repo, item.atom)
+
+
+def _rejection_note(store: L1Store | None) -> str:
+    if store is None:
+        return "recorded in the global repo's local state; not proposed again until new sessions add evidence"
+    return "recorded on memory/atoms; not restaged until new sessions add evidence"
+
+
+def _ask(questionary: Any, choices: list[str], item: Item, l1: Atom | None) -> str:
+    while True:
+        answer = questionary.select(
+            "What should happen to this item?", choices=choices
+        ).unsafe_ask()
+        if answer != "show more":
+            return str(answer)
+        print("\n".join(describe(item, detail=True, l1=l1)))
+
+
+def _interactive(
+    repo: git.Repo, items: list[Item], target: str, tier: str, store: L1Store | None, pins: set[str]
+) -> int:
+    import questionary
+
+    adopted = rejected = skipped = 0
+    local = store.snapshot().atoms if store is not None else {}
+    for number, item in enumerate(items, start=1):
+        print(f"\n[{number}/{len(items)}]")
+        print("\n".join(describe(item, l1=local.get(item.atom_id))))
+        if item.atom_id in pins:
+            print("  (--pin: pinned if adopted)")
+        why = refusal(item)
+        if why:
+            print(f"  cannot adopt: {why}")
+            choices = ["reject", "skip", "show more", "quit"]
+        else:
+            choices = ["adopt", "reject", "skip", "show more", "quit"]
+        try:
+            answer = _ask(questionary, choices, item, local.get(item.atom_id))
+        except KeyboardInterrupt:
+            # Ctrl-C at the question, between items: every earlier item is whole (one commit
+            # each); this one and the rest stay waiting.
+            print(
+                f"\ninterrupted; {len(items) - number + 1} item(s) still waiting — rerun `git memory adopt` to continue"
+            )
+            print(f"\n{adopted} adopted, {rejected} rejected, {skipped} skipped")
+            return EXIT_INTERRUPTED
+        if answer == "quit":
+            print(
+                f"stopped; {len(items) - number + 1} item(s) still waiting — rerun `git memory adopt` to continue"
+            )
+            break
+        if answer == "adopt":
+            try:
+                commit = _adopt(repo, item, target, tier, store, item.atom_id in pins)
+            except RefusedError as exc:
+                print(f"not adopted: {exc.message}")
+                if exc.hint:
+                    print(f"hint: {exc.hint}")
+                skipped += 1
+                continue
+            print(f"adopted in {commit[:10]}" + (" (pinned)" if item.atom_id in pins else ""))
+            adopted += 1
+        elif answer == "reject":
+            _reject(store, item, repo)
+            print(f"rejected ({_rejection_note(store)})")
+            rejected += 1
+        else:
+            skipped += 1
+    print(f"\n{adopted} adopted, {rejected} rejected, {skipped} skipped")
+    return 0

@@ -1,0 +1,140 @@
+"""`git memory consolidate [--auto-memory [DIR]] [--output json]`: clusters of near-duplicate
+atoms (L1 and L2, each tier on its own) or auto-memory files, each with a proposed gist and
+`consolidated_from` provenance (seed 002, issue 9).
+
+Proposals only: nothing is written. Applying one is a person's decision made through the
+usual reviewable commits, never an in-place rewrite, because the gist becomes the retrieved
+truth and a wrong gist erases a detail (seed 002: a cluster holding a pinned entry never
+auto-applies; such proposals say so)."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from agent_memory.claude.consolidate import Proposal, atom_items, auto_memory_items, propose
+from agent_memory.cli.output import emit_json, store_here, wants_json
+from agent_memory.committed import tiers
+from agent_memory.model.atom import Atom
+from agent_memory.model.errors import UsageError
+
+
+def _apply_steps(tier: str, proposal: Proposal, kind: str | None) -> list[str]:
+    gist, others = proposal.gist_member, proposal.consolidated_from
+    if tier == "L2":
+        # The gist is an adopted member already: superseding the others by it keeps each one
+        # reachable with a breadcrumb, one reviewable commit per member.
+        return [f"git memory supersede {member} --by {gist}" for member in others]
+    if tier == "L1":
+        # Single quotes: backticks inside double quotes would run as a command.
+        remember = f"git memory remember --kind {kind or 'fact'} {shlex.quote(proposal.gist)}"
+        return [remember] + [f"git memory forget {member}" for member in others]
+    listed = ", ".join(others)
+    return [
+        f"fold the details of {listed} into {gist} and add `consolidated_from: [{listed}]` to its frontmatter",
+        f"take {listed} out of MEMORY.md: the files stay on disk, reachable through a region pointer",
+    ]
+
+
+def _entry(
+    tier: str,
+    proposal: Proposal,
+    texts: Mapping[str, str],
+    pinned: set[str],
+    kinds: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    return {
+        "tier": tier,
+        **proposal.to_json(),
+        "texts": {member: texts[member] for member in proposal.members},
+        "pinned": [m for m in proposal.members if m in pinned],
+        "apply": _apply_steps(tier, proposal, (kinds or {}).get(proposal.gist_member)),
+    }
+
+
+def _atom_proposals(tier: str, atoms: Sequence[Atom]) -> list[dict[str, Any]]:
+    items = atom_items(atoms)
+    texts = dict(items)
+    pinned = {str(a["id"]) for a in atoms if a.get("pinned")}
+    kinds = {str(a["id"]): str(a["kind"]) for a in atoms}
+    return [_entry(tier, p, texts, pinned, kinds) for p in propose(items)]
+
+
+def _frontmatter_pinned(path: Path) -> bool:
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return False
+    if not lines or lines[0].strip() != "---":
+        return False
+    for line in lines[1:]:
+        if line.strip() == "---":
+            return False
+        key, sep, value = line.partition(":")
+        if sep and key.strip() == "pinned":
+            return value.strip().strip("'\"").casefold() == "true"
+    return False
+
+
+def _auto_memory_dir(raw: str) -> Path:
+    if raw:
+        target = Path(raw).expanduser()
+        if not target.is_dir():
+            raise UsageError(
+                f"no directory at {target}",
+                hint="pass the auto-memory directory, or no DIR for this repository's default",
+            )
+        return target
+    from agent_memory.claude.automemory import default_auto_memory_dir
+    from agent_memory.cli.output import repo_here
+
+    repo = repo_here()
+    return default_auto_memory_dir(repo.workdir or repo.common_dir)
+
+
+def _print(proposals: list[dict[str, Any]], scope: str) -> None:
+    if not proposals:
+        print(f"no near-duplicates in {scope}")
+        return
+    for entry in proposals:
+        print(
+            f"{entry['tier']} cluster of {len(entry['members'])} (overlap ≥ {entry['score']:.2f}):"
+        )
+        for member in [entry["gist_member"], *entry["consolidated_from"]]:
+            role = "gist" if member == entry["gist_member"] else "also"
+            print(f"  {role}  {member}  {entry['texts'][member]}")
+        print(f"  consolidated_from: {', '.join(entry['consolidated_from'])}")
+        if entry["pinned"]:
+            print(
+                f"  holds pinned {', '.join(entry['pinned'])}: check the gist keeps every load-bearing detail"
+            )
+        print("  to apply (each step a reviewable change):")
+        for step in entry["apply"]:
+            print(f"    {step}")
+    print("proposals only: nothing was written")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.auto_memory is not None:
+        directory = _auto_memory_dir(args.auto_memory)
+        items = auto_memory_items(directory) if directory.is_dir() else []
+        texts = dict(items)
+        pinned = {rel for rel, _ in items if _frontmatter_pinned(directory / rel)}
+        proposals = [_entry("auto-memory", p, texts, pinned) for p in propose(items)]
+        if wants_json(args):
+            emit_json({"directory": str(directory), "proposals": proposals})
+        else:
+            _print(proposals, str(directory))
+        return 0
+    repo, store = store_here(require_init=False)
+    l1 = store.atoms() if store.exists() else []
+    l2 = sorted(tiers.l2_atoms(repo.workdir).values(), key=lambda a: a["id"])
+    proposals = _atom_proposals("L1", l1) + _atom_proposals("L2", l2)
+    if wants_json(args):
+        emit_json({"proposals": proposals})
+    else:
+        _print(proposals, "L1 or L2")
+    return 0

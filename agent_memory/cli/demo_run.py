@@ -1,0 +1,166 @@
+"""`git memory demo`: the whole loop in a scratch repository on bundled sample sessions —
+capture → promote → stage → adopt → the rendered block, the L1 history and the provenance of
+one line. Everything happens inside the scratch directory: Claude Code's config dir and the
+global memory repo are pointed there, so nothing of the user's is read or changed."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import uuid
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from agent_memory.model.errors import RefusedError
+from agent_memory.model.paths import slug_for
+
+# Built at run time so no realistic-looking token sits in a tracked file (it is there to show
+# redaction at work: the atom is captured redacted and never promoted).
+DEMO_TOKEN = "ghp_" + "Dm0" * 12
+
+
+def load_sessions() -> list[dict[str, Any]]:
+    text = resources.files("agent_memory").joinpath("resources/demo/sessions.json").read_text("utf-8")
+    sessions: list[dict[str, Any]] = json.loads(text)["sessions"]
+    return sessions
+
+
+def transcript_records(session: dict[str, Any], cwd: Path, day: _dt.date | _dt.datetime) -> list[dict[str, Any]]:
+    """Claude Code 2.x records for one session: typed prompts, assistant replies, and a tool
+    call the user rejected with a reason. A date starts the session at 09:00 UTC."""
+    records: list[dict[str, Any]] = []
+    if isinstance(day, _dt.datetime):
+        clock = day.astimezone(_dt.timezone.utc)
+    else:
+        clock = _dt.datetime.combine(day, _dt.time(9, 0), tzinfo=_dt.timezone.utc)
+    parent = None
+    base = {"isSidechain": False, "userType": "external", "cwd": str(cwd), "sessionId": session["id"],
+            "version": "2.1.42", "gitBranch": "main"}
+
+    def add(record: dict[str, Any]) -> None:
+        nonlocal parent, clock
+        clock += _dt.timedelta(minutes=3)
+        record.update(base, uuid=str(uuid.uuid4()), parentUuid=parent,
+                      timestamp=clock.strftime("%Y-%m-%dT%H:%M:%S.000Z"))
+        parent = record["uuid"]
+        records.append(record)
+
+    for turn in session["turns"]:
+        if "user" in turn:
+            add({"type": "user", "message": {"role": "user", "content": turn["user"].format(demo_token=DEMO_TOKEN)}})
+            add({"type": "assistant", "message": {"role": "assistant", "type": "message", "model": "claude-sonnet-4-5",
+                                                  "content": [{"type": "text", "text": "Done — I made that change."}]}})
+        else:
+            tool_id = "toolu_" + uuid.uuid4().hex[:20]
+            add({"type": "assistant", "message": {"role": "assistant", "type": "message", "model": "claude-sonnet-4-5",
+                                                  "content": [{"type": "tool_use", "id": tool_id, "name": "Bash",
+                                                               "input": {"command": turn["tool"]}}]}})
+            reason = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n" + turn["reject"]
+            add({"type": "user", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": tool_id, "is_error": True, "content": reason}]}})
+    return records
+
+
+class Demo:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.repo = root / "invoice-service"
+        self.claude = root / "claude-config"
+        self.env = dict(os.environ)
+        self.env.update({
+            "CLAUDE_CONFIG_DIR": str(self.claude),
+            "AGENT_MEMORY_HOME": str(root / "global-memory"),
+            "GIT_CONFIG_GLOBAL": str(root / "gitconfig"),
+            "GIT_TERMINAL_PROMPT": "0",
+        })
+        for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "AGENT_MEMORY_NOW"):
+            self.env.pop(var, None)
+        bin_dir = str(Path(sys.executable).parent)
+        self.env["PATH"] = bin_dir + os.pathsep + self.env.get("PATH", "")
+
+    def sh(self, *command: str, show: bool = True, cwd: Path | None = None, check: bool = True) -> str:
+        display = " ".join(shlex.quote(c) for c in command)
+        if show:
+            print(f"\n$ {display}", flush=True)
+        proc = subprocess.run(list(command), cwd=str(cwd or self.repo), env=self.env, capture_output=True, text=True)
+        output = (proc.stdout + proc.stderr).rstrip()
+        if show and output:
+            print(output, flush=True)
+        if check and proc.returncode != 0:
+            raise RefusedError(f"demo step failed: {display} (exit {proc.returncode})", hint=output.splitlines()[-1] if output else None)
+        return proc.stdout
+
+    def setup(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        (self.root / "gitconfig").write_text("[user]\n\tname = Demo User\n\temail = demo@example.invalid\n"
+                                             "[init]\n\tdefaultBranch = main\n", "utf-8")
+        self.repo.mkdir()
+        self.sh("git", "init", "-q", "-b", "main", show=False)
+        (self.repo / "README.md").write_text("# invoice-service\n\nA demo project for agent-memory.\n", "utf-8")
+        self.sh("git", "add", "README.md", show=False)
+        self.sh("git", "commit", "-q", "-m", "Initial commit", show=False)
+
+    def write_transcripts(self) -> Path:
+        folder = self.claude / "projects" / slug_for(self.repo.resolve())
+        folder.mkdir(parents=True, exist_ok=True)
+        # Sessions end well before now, so no evidence is ever dated in the future.
+        now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
+        for session in load_sessions():
+            start = now - _dt.timedelta(days=int(session["days_ago"]), hours=2)
+            lines = [json.dumps(r) for r in transcript_records(session, self.repo.resolve(), start)]
+            (folder / f"{session['id']}.jsonl").write_text("\n".join(lines) + "\n", "utf-8")
+        return folder
+
+    def run(self) -> None:
+        gm = ("git", "memory")
+        print(f"agent-memory demo in {self.root}")
+        print("(a scratch repository; Claude Code's config dir and the global memory repo point inside it)")
+        self.setup()
+        self.sh(*gm, "init", "--yes")
+        folder = self.write_transcripts()
+        print(f"\n# {len(list(folder.glob('*.jsonl')))} sample Claude Code sessions over 4 days in {folder}")
+        self.sh(*gm, "capture", "--all", "--no-stage")
+        self.sh(*gm, "inspect", "--tier", "L1")
+        self.sh(*gm, "promote")
+        self.sh(*gm, "stage")
+        self.sh("git", "log", "--oneline", "main..memory/review")
+        self.sh(*gm, "adopt", "--all")
+        self.sh("cat", "CLAUDE.memory.md")
+        self.sh("git", "log", "--oneline", "memory/atoms")
+        blame = self.sh("git", "blame", "--porcelain", "-L", "/^- /,+1", "CLAUDE.memory.md", show=False)
+        commit = blame.split()[0]
+        print("\n# provenance of the first line of the block: git blame → commit → Atom-Id → git memory log")
+        self.sh("git", "blame", "-s", "-L", "/^- /,+1", "CLAUDE.memory.md")
+        message = self.sh("git", "log", "-1", "--format=%B", commit, show=False)
+        atom = next((ln.split(":", 1)[1].strip() for ln in message.splitlines() if ln.startswith("Atom-Id:")), None)
+        self.sh("git", "log", "-1", "--format=%h %s%n%(trailers)", commit)
+        if atom:
+            self.sh(*gm, "log", atom)
+            self.sh(*gm, "inspect", "--why", atom)
+        self.sh(*gm, "context")
+        print("\n# per-prompt recall draws on L1 — here, a fact seen once and not promoted:")
+        self.sh(*gm, "recall", "--prompt", "add an endpoint to the API handlers for invoice refunds")
+        self.sh(*gm, "status")
+        print(f"\ndone: the scratch repository is {self.repo}")
+
+
+def run_demo(directory: str | None, keep: bool) -> int:
+    if directory:
+        root = Path(directory).expanduser().resolve()
+        if root.exists() and any(root.iterdir()):
+            raise RefusedError(f"{root} is not empty", hint="pass a new or empty directory to --dir")
+        Demo(root).run()
+        return 0
+    with tempfile.TemporaryDirectory(prefix="agent-memory-demo-") as tmp:
+        Demo(Path(tmp)).run()
+        if keep:
+            kept = Path(tempfile.mkdtemp(prefix="agent-memory-demo-kept-"))
+            subprocess.run(["cp", "-a", f"{tmp}/.", str(kept)], check=True)
+            print(f"kept a copy in {kept}")
+    return 0

@@ -1,0 +1,84 @@
+"""`git memory extract --transcript PATH [--project NAME] [--output json]` — dry run of L0 → L1.
+
+Prints the L1 atoms a transcript would yield (CLI.md: `{"atoms": [...], "skipped_lines": N}`)
+and writes nothing. Unreadable lines are skipped and counted; the exit code is 0 when anything
+was readable and 2 (bad input) when nothing was: a missing file, a directory, an empty file or
+one where no line parses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+from agent_memory.cli.output import emit_json, wants_json
+from agent_memory.model.errors import UsageError
+
+
+def default_project(transcript: Path, explicit: str | None, cwd: str | None = None) -> str:
+    """--project, else the repository here (`git config memory.project` or its top-level
+    directory), else the repository at the transcript's recorded cwd when it exists on this
+    machine, else that cwd's basename."""
+    if explicit:
+        return explicit
+    from agent_memory.gitio.repo import project_name
+    from agent_memory.transcripts.reader import recorded_cwd
+
+    here = project_name(cwd or os.getcwd())
+    if here:
+        return here
+    recorded = recorded_cwd(transcript)
+    if recorded:
+        if Path(recorded).is_dir():
+            there = project_name(recorded)
+            if there:
+                return there
+        pure = PureWindowsPath(recorded) if "\\" in recorded else PurePosixPath(recorded)
+        if pure.name:
+            return pure.name
+    return "unknown-project"
+
+
+def run(args: argparse.Namespace) -> int:
+    from agent_memory.extract.pipeline import extract_transcript
+
+    path = Path(args.transcript).expanduser()
+    hint = "pass a Claude Code transcript: ~/.claude/projects/<slug>/<session>.jsonl"
+    if not path.exists():
+        raise UsageError(f"no such transcript: {args.transcript}", hint=hint)
+    if path.is_dir():
+        raise UsageError(f"{args.transcript} is a directory, not a transcript", hint=hint)
+    project = default_project(path, getattr(args, "project", None))
+    try:
+        result = extract_transcript(path, project)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot read {args.transcript}: {exc.strerror or exc}", hint=hint
+        ) from exc
+    if result.stats.records == 0:
+        what = (
+            f"none of its {result.stats.lines} lines is a readable record"
+            if result.stats.lines
+            else "it is empty"
+        )
+        raise UsageError(
+            f"nothing readable in {args.transcript}: {what}",
+            hint="is this a Claude Code transcript (JSON lines)?",
+        )
+    if wants_json(args):
+        emit_json(result.to_json())
+        return 0
+    stats = result.stats
+    print(
+        f"{path.name}: {stats.records} records, {result.statements} user statements, "
+        f"{result.skipped_lines} unreadable lines skipped; project {project}"
+    )
+    if not result.atoms:
+        print("no atoms (most prompts are one-off tasks and questions)")
+    for atom in result.atoms:
+        line = atom["first_source"].rsplit("#", 1)[-1]
+        print(
+            f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {line:>6}  {atom['claim']}"
+        )
+    return 0

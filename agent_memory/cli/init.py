@@ -1,0 +1,87 @@
+"""`git memory init`: create memory/atoms, install the git hooks (chaining existing ones), the
+.gitignore/.gitattributes lines and the CLAUDE.md import, the Claude Code hooks, and register
+the project in the global memory repo. Idempotent: a second run changes nothing."""
+
+from __future__ import annotations
+
+import argparse
+
+from agent_memory.cli.output import emit_json, repo_here, wants_json
+from agent_memory.committed import install
+from agent_memory.committed.global_repo import GlobalRepo, install_user_import
+from agent_memory.gitio import repo as git
+from agent_memory.model.errors import UsageError
+from agent_memory.store.l1 import L1Store
+
+SETUP_FILES = (".gitignore", ".gitattributes", "CLAUDE.md", ".claude/settings.json")
+
+
+def run(args: argparse.Namespace) -> int:
+    repo = repo_here()
+    steps: dict[str, str] = {}
+    if repo.workdir is not None and not args.no_claude_hooks:
+        # Refuse before writing anything: a settings file we cannot read stops init whole.
+        from agent_memory.claude.settings import read_settings, settings_path
+
+        read_settings(settings_path(repo.workdir))
+    home = GlobalRepo.default()
+    if home.ensure():
+        steps["global repo"] = f"created {home.path}"
+    wanted = args.project or git.config_get(repo.cwd, "memory.project") or git.default_project_name(repo.common_dir, repo.workdir)
+    if any(ch in wanted for ch in "/\\") or not wanted.strip():
+        raise UsageError(f"invalid project name {wanted!r}", hint="use a name without slashes, e.g. --project my-app")
+    project_path = repo.workdir or repo.common_dir
+    name = home.name_for(wanted, project_path)
+    if git.config_get(repo.cwd, "memory.project") != name:
+        git.config_set(repo.cwd, "memory.project", name)
+        steps["project"] = f"{name}" + (f" ({wanted!r} is taken by another repository)" if name != wanted else "")
+    if home.register(name, project_path):
+        steps["registered"] = f"{name} in {home.path}"
+    if install_user_import(home):
+        steps["user CLAUDE.md"] = "imports the global memory block"
+
+    if L1Store(repo).init():
+        steps["memory/atoms"] = "created (local only; the pre-push hook refuses to push it)"
+    for hook, status in install.install_git_hooks(repo).items():
+        if status != "unchanged":
+            steps[f"git hook {hook}"] = status
+
+    changed_files: list[str] = []
+    if repo.workdir is not None:
+        changed_files += install.install_ignore_rules(repo.workdir)
+        target = install.target_file(repo)
+        if install.install_import(repo.workdir, target):
+            changed_files.append("CLAUDE.md")
+        if not args.no_claude_hooks:
+            from agent_memory.claude.settings import install_claude_hooks, plugin_enabled
+
+            if plugin_enabled(repo.workdir):
+                # The plugin's hooks already run; identical settings hooks would fire twice.
+                steps["Claude Code hooks"] = "provided by the agent-memory plugin (settings left alone)"
+            elif install_claude_hooks(repo.workdir, force=args.force) != "unchanged":
+                changed_files.append(".claude/settings.json")
+        if changed_files:
+            steps["files"] = ", ".join(changed_files)
+        if args.yes:
+            # Every setup file that differs from HEAD, not only this run's: a run that was
+            # refused half-way, or `init` without --yes earlier, is completed here.
+            pending = [p for p in SETUP_FILES if (repo.workdir / p).exists()
+                       and git.status_porcelain(repo, [p])]
+            if pending:
+                git.commit_paths(repo.workdir, pending, "Set up agent-memory")
+                steps["committed"] = ", ".join(pending)
+    else:
+        steps["bare repository"] = "L1 store only: no work tree for CLAUDE.md, .gitignore or Claude Code hooks"
+
+    if wants_json(args):
+        emit_json({"project": name, "changed": steps, "global_repo": str(home.path)})
+        return 0
+    if not steps:
+        print(f"agent-memory is already set up for {name}; nothing changed.")
+        return 0
+    print(f"agent-memory set up for project {name}:")
+    for key, value in steps.items():
+        print(f"  {key}: {value}")
+    if changed_files and not args.yes:
+        print(f"next: commit the setup: git add {' '.join(changed_files)} && git commit -m 'Set up agent-memory'")
+    return 0

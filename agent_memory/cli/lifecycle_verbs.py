@@ -1,0 +1,71 @@
+"""`git memory pin|unpin|decay ID` and `git memory supersede OLD --by NEW`: lifecycle verbs on
+adopted atoms, each a reviewable commit on the current branch."""
+
+from __future__ import annotations
+
+import argparse
+
+from agent_memory.adoption.lifecycle import DESCRIPTIONS, apply_l2_op, supersede_problem
+from agent_memory.cli.output import emit_json, find_atom, repo_here, wants_json
+from agent_memory.committed import tiers
+from agent_memory.model.atom import Atom
+from agent_memory.model.errors import UsageError
+
+
+def adopted_atom(held: dict[str, Atom], key: str) -> Atom:
+    """An adopted atom by id, id prefix or claim text; the lifecycle verbs act on L2 only."""
+    try:
+        return find_atom(held, key, strict=True)
+    except UsageError as exc:
+        if "several" in exc.message:
+            raise
+        raise UsageError(
+            f"{key} is not adopted in this branch (the lifecycle verbs act on adopted atoms)",
+            hint="list adopted atoms with `git memory inspect --tier L2`; adopt with `git memory adopt`",
+        ) from exc
+
+
+def run(args: argparse.Namespace) -> int:
+    op = args.verb
+    repo = repo_here()
+    held = tiers.l2_atoms(repo.workdir)
+    atom = adopted_atom(held, args.old if op == "supersede" else args.id)
+    ident = atom["id"]
+    if op == "pin":
+        commit = apply_l2_op(repo, ident, "pin", {"pinned": True}, remove_fields=("decayed",))
+    elif op == "unpin":
+        commit = apply_l2_op(repo, ident, "unpin", remove_fields=("pinned",))
+    elif op == "decay":
+        if atom.get("pinned"):
+            raise UsageError(
+                f"{ident} is pinned (decay-exempt)",
+                hint=f"unpin it first: git memory unpin {ident}",
+            )
+        commit = apply_l2_op(repo, ident, "decay", {"decayed": True})
+    else:
+        try:
+            new = adopted_atom(held, args.by)["id"]
+        except UsageError as exc:
+            # A successor that is not held would leave a dangling breadcrumb (seed 002).
+            raise UsageError(
+                f"{args.by} is not adopted, so it cannot supersede {ident}",
+                hint="adopt the successor first, then supersede; `git memory inspect --tier L2` lists adopted atoms",
+            ) from exc
+        problem = supersede_problem(held, ident, new)
+        if problem:
+            raise UsageError(
+                problem, hint="supersede by an adopted atom that does not lead back to this one"
+            )
+        commit = apply_l2_op(
+            repo,
+            ident,
+            "supersede",
+            {"superseded_by": new},
+            remove_fields=("pinned",),
+            note=f"Successor: {new} {held[new]['claim']}",
+        )
+    if wants_json(args):
+        emit_json({"id": ident, "op": op, "commit": commit})
+    else:
+        print(f"{ident} {DESCRIPTIONS[op]} ({commit[:10]})")
+    return 0

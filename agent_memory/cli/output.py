@@ -1,0 +1,93 @@
+"""Shared plumbing for verb modules: locating the repo and store, printing results."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from agent_memory.gitio import repo as git
+from agent_memory.model.errors import RepoStateError, UsageError
+from agent_memory.store.l1 import L1Store
+
+
+def repo_here() -> git.Repo:
+    return git.find_repo()
+
+
+def store_here(require_init: bool = True) -> tuple[git.Repo, L1Store]:
+    repo = repo_here()
+    store = L1Store(repo)
+    if require_init and not store.exists():
+        raise RepoStateError("agent-memory is not initialised in this repository (no memory/atoms branch)",
+                             hint="run `git memory init`")
+    return repo, store
+
+
+project_of = git.project_of
+
+
+def wants_json(args: argparse.Namespace) -> bool:
+    return getattr(args, "output", "text") == "json"
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
+
+
+def find_atom(atoms: dict[str, dict[str, Any]], key: str, strict: bool = False) -> dict[str, Any]:
+    """An atom by id, id prefix, or claim text (exact normalized match, then a substring
+    unless `strict`: verbs that remove or demote never act on a loose substring match)."""
+    from agent_memory.model.atom import normalize
+
+    if key in atoms:
+        return atoms[key]
+    by_prefix = [a for i, a in atoms.items() if i.startswith(key)] if key.startswith("atm_") else []
+    if len(by_prefix) == 1:
+        return by_prefix[0]
+    wanted = normalize(key)
+    same = [a for a in atoms.values() if normalize(a["claim"]) == wanted]
+    if len(same) == 1:
+        return same[0]
+    partial = [] if strict else sorted(
+        (a for a in atoms.values() if wanted and wanted in normalize(a["claim"])), key=lambda a: a["id"])
+    if len(partial) == 1:
+        return partial[0]
+    if len(partial) > 1 or len(by_prefix) > 1:
+        names = ", ".join(a["id"] for a in (partial or by_prefix)[:5])
+        raise UsageError(f"{key!r} matches several atoms: {names}", hint="pass one atom id")
+    how = "an atom id or the exact claim" if strict else "an atom id or words of its claim"
+    raise UsageError(f"no atom matches {key!r}", hint=f"pass {how}; list atoms with `git memory inspect --tier L1`")
+
+
+def fresh_recall_index(repo: git.Repo) -> Any:
+    """The recall index, rebuilt first when it is missing or stale: people can wait for that;
+    the per-prompt hook cannot, and uses what is there."""
+    from agent_memory.store import recall
+
+    state = repo.state
+    if recall.load_index(state) is None or recall.index_is_stale(state, repo.common_dir):
+        store = L1Store(repo)
+        if store.exists():
+            recall.write_index(state, store.atoms(), store.tip() or "")
+    return recall.load_index(state)
+
+
+def tier_context(global_: bool) -> tuple[git.Repo, str, str, L1Store | None]:
+    """(repository, tier, block file, L1 store) for the review verbs: this project's L2, or
+    with --global the global memory repo's L3 (which has no L1 store)."""
+    if global_:
+        from agent_memory.committed.global_repo import GlobalRepo
+
+        home = GlobalRepo.default()
+        if not home.exists():
+            raise RepoStateError("there is no global memory repo yet",
+                                 hint="run `git memory init` in a project first")
+        return home.repo(), "L3", "CLAUDE.memory.md", None
+    from agent_memory.committed.install import target_file
+
+    repo, store = store_here()
+    if repo.workdir is None:
+        raise RepoStateError("this needs a work tree", hint="run it in a clone with a work tree")
+    return repo, "L2", target_file(repo), store

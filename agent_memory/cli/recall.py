@@ -1,0 +1,22 @@
+"""`git memory recall --prompt TEXT`: what the per-prompt hook would inject, for people."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from agent_memory.cli.output import emit_json, fresh_recall_index, store_here, wants_json
+from agent_memory.store import recall
+
+
+def run(args: argparse.Namespace) -> int:
+    repo, store = store_here()
+    index = fresh_recall_index(repo)
+    hits = recall.recall(index, args.prompt, time.time()) if index is not None else []
+    text = recall.render_recall(hits)
+    if wants_json(args):
+        by_id = {a["id"]: a for a in store.atoms()}
+        emit_json({"atoms": [by_id[h.id] for h in hits if h.id in by_id], "context": text})
+    else:
+        print(text if text else "nothing in L1 matches that prompt")
+    return 0

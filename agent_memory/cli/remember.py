@@ -1,0 +1,73 @@
+"""`git memory remember [--global] "CLAIM"`: a hand-authored atom, staged for review like any
+other (see agent_memory/remember.py). With `--global` it is an L3 item for the global memory
+repo: the documented way for a single-project user to build a persona (spec §9 (4)), still
+through review, the guard and the L3 cap."""
+
+from __future__ import annotations
+
+import argparse
+
+from agent_memory.cli.output import emit_json, project_of, repo_here, wants_json
+from agent_memory.store.capture import capture_atoms
+from agent_memory.store.remember import add_global_candidate, global_atom, project_atom
+
+
+def run(args: argparse.Namespace) -> int:
+    repo = repo_here()
+    project = project_of(repo)
+    held = False
+    if args.global_:
+        from agent_memory.committed.global_repo import require_home
+        from agent_memory.committed.tiers import l3_atoms
+        from agent_memory.promote.l3 import stage_global
+
+        home = require_home()
+        atom = global_atom(project, args.claim, args.kind)
+        held = atom["id"] in l3_atoms(home.path)
+        if not atom["redacted"] and not held:
+            # A redacted claim is never kept, not even as a local candidate: it needs restating.
+            add_global_candidate(home.repo(), atom)
+        plan = stage_global()
+        staged = [c for c, ident in plan.staged if ident == atom["id"]]
+        where = "the global memory repo's memory/review"
+        adopt_hint = "git memory adopt --global"
+    else:
+        from agent_memory.cli.output import store_here
+        from agent_memory.committed.install import target_file
+        from agent_memory.gitio.state import now_utc
+        from agent_memory.promote.review import plan_and_stage
+
+        repo, store = store_here()
+        atom = project_atom(repo, project, args.claim, args.kind)
+        capture_atoms(store, [atom], atom["sessions"][0], "git memory remember")
+        plan = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo))
+        staged = [c for c, ident in plan.staged if ident == atom["id"]]
+        where = "memory/review"
+        adopt_hint = "git memory adopt"
+    refused = plan.refused.get(atom["id"])
+    if atom["redacted"]:
+        reasons = ["redacted — restate it without the secret"]
+    elif held:
+        reasons = ["already held at L3"]
+    elif refused:
+        reasons = refused
+    else:
+        reasons = ["not eligible (see git memory promote)"]
+    if wants_json(args):
+        emit_json(
+            {
+                "id": atom["id"],
+                "claim": atom["claim"],
+                "redacted": atom["redacted"],
+                "staged": staged[0] if staged else None,
+                "refused": None if staged else reasons,
+            }
+        )
+        return 0 if staged else 1
+    if staged:
+        print(f"staged {atom['id']} on {where}: {atom['claim']}")
+        print(f"review it with `{adopt_hint}`")
+        return 0
+    kept = "was not kept" if args.global_ and atom["redacted"] else "was recorded but not staged"
+    print(f"{atom['id']} {kept}: {'; '.join(reasons)}")
+    return 1

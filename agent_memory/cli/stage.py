@@ -1,0 +1,59 @@
+"""`git memory stage [--global]`: rebuild memory/review, one commit per promotion (with
+`--global`, in the global memory repo: agent_memory/l3.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
+from agent_memory.committed.install import target_file
+from agent_memory.gitio.state import now_utc
+from agent_memory.promote.review import plan_and_stage
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.global_:
+        from agent_memory.promote.l3 import stage_global
+
+        plan = stage_global(force=args.force)
+    else:
+        repo, store = store_here()
+        if repo.bare:
+            from agent_memory.model.errors import RepoStateError
+
+            raise RepoStateError(
+                "a bare repository has no branch to review memory on",
+                hint="run stage in a clone with a work tree",
+            )
+        plan = plan_and_stage(
+            repo, store.atoms(), project_of(repo), now_utc(), target_file(repo), force=args.force
+        )
+        from agent_memory.adoption.adopt import mark_held
+
+        mark_held(store, plan.held)  # items adopted by merging the review PR
+    commits = [{"oid": oid, "atom": ident} for oid, ident in plan.staged]
+    if wants_json(args):
+        emit_json(
+            {
+                "branch": "memory/review",
+                "base": plan.base_branch,
+                "commits": commits,
+                "refused": plan.refused,
+                "demoted": plan.demoted,
+            }
+        )
+        return 0
+    flag = " --global" if args.global_ else ""
+    where = "the global memory repo's memory/review" if args.global_ else "memory/review"
+    if not commits:
+        print(f"nothing to stage: no atom is eligible (see `git memory promote{flag}`)")
+    else:
+        print(f"staged {len(commits)} commit(s) on {where} (on top of {plan.base_branch}):")
+        for oid, ident in plan.staged:
+            print(f"  {oid[:10]} {ident}")
+        print(
+            f"review with `git memory adopt{flag}`, or open a pull request with `git memory pr{flag}`"
+        )
+    for ident, reasons in plan.refused.items():
+        print(f"refused {ident}: {'; '.join(reasons)}")
+    return 0

@@ -1,0 +1,47 @@
+"""`git memory stale [--output json]`: L1/L2 atoms naming repository paths that are gone from
+HEAD (with git's rename detection proposing the new name) or changed since their evidence.
+Findings are advice, not failures: exit 0 either way."""
+
+from __future__ import annotations
+
+import argparse
+
+from agent_memory.cli.output import emit_json, store_here, wants_json
+from agent_memory.committed import tiers
+from agent_memory.gitio import repo as git
+from agent_memory.model.atom import Atom
+from agent_memory.store.stale import MISSING, Finding, find_stale
+
+
+def _atoms() -> tuple[git.Repo, list[Atom]]:
+    # A clone has the committed L2 atoms but no memory/atoms branch (it is never pushed), so a
+    # missing L1 store is not an error here.
+    repo, store = store_here(require_init=False)
+    l1 = store.atoms() if store.exists() else []
+    l2 = sorted(tiers.l2_atoms(repo.workdir).values(), key=lambda a: a["id"])
+    return repo, [*l1, *l2]
+
+
+def _line(finding: Finding) -> str:
+    where = f"{finding.atom_id} [{finding.tier}] {finding.path}: {finding.reason}"
+    if finding.reason == MISSING and finding.renamed_to:
+        where += f" (renamed to {finding.renamed_to})"
+    elif finding.last_change:
+        where += f" ({finding.last_change[:10]}; evidence {finding.last_seen[:10]})"
+    return f"{where}\n  fix: {finding.suggestion}"
+
+
+def run(args: argparse.Namespace) -> int:
+    repo, atoms = _atoms()
+    findings = find_stale(repo, atoms)
+    if wants_json(args):
+        emit_json({"findings": [f.to_json() for f in findings]})
+        return 0
+    if not findings:
+        print(
+            "no stale atoms: every path they name exists at HEAD and is older than their evidence"
+        )
+        return 0
+    for finding in findings:
+        print(_line(finding))
+    return 0

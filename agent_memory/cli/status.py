@@ -1,0 +1,89 @@
+"""`git memory status`: tier counts, what is staged, recent errors, hook state."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from agent_memory.cli.output import emit_json, project_of, repo_here, wants_json
+from agent_memory.committed import tiers
+from agent_memory.gitio import repo as git
+from agent_memory.gitio.state import now_utc, recent_errors
+from agent_memory.store.l1 import L1Store
+
+HOOK_ENV = {"SessionStart": "AGENT_MEMORY_SESSIONSTART", "UserPromptSubmit": "AGENT_MEMORY_USERPROMPTSUBMIT",
+            "SessionEnd": "AGENT_MEMORY_SESSIONEND"}
+
+
+def collect(repo: git.Repo) -> dict[str, Any]:
+    store = L1Store(repo)
+    initialised = store.exists()
+    data: dict[str, Any] = {"initialised": initialised, "project": project_of(repo)}
+    if not initialised:
+        return data
+    snap = store.snapshot()
+    atoms = list(snap.atoms.values())
+    from agent_memory.adoption.adopt import pending, work_files
+    from agent_memory.committed.install import target_file
+    from agent_memory.promote import gates
+
+    held = tiers.l2_atoms(repo.workdir)
+    results = gates.evaluate_l1(atoms, data["project"], now_utc(), held)
+    data["L1"] = {"atoms": len(atoms), "eligible": sum(r.eligible for r in results),
+                  "contested": sum(1 for a in atoms if a.get("contested")), "unreadable": len(snap.bad),
+                  "forgotten": len(snap.tombstones)}
+    data["L2"] = {"held": len(held), "pinned": sum(1 for a in held.values() if a.get("pinned"))}
+    data["L3"] = {"held": len(tiers.l3_atoms())}
+    waiting = []
+    if repo.workdir is not None and git.rev_parse(repo, "HEAD"):
+        waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
+    data["staged"] = [{"commit": item.commit, "atom": item.atom_id} for item in waiting]
+    queue = store.queue_dir
+    data["queued_batches"] = len(list(queue.glob("*.json"))) if queue.is_dir() else 0
+    data["errors"] = recent_errors(repo.common_dir, days=7)[-20:]
+    hooks: dict[str, Any] = {}
+    if repo.workdir is not None:
+        from agent_memory.claude.settings import claude_hooks_status
+
+        hooks = {event: {"installed": bool(on), "disabled_by_env": os.environ.get(HOOK_ENV[event]) == "0"}
+                 for event, on in claude_hooks_status(repo.workdir).items() if event in HOOK_ENV}
+    data["claude_hooks"] = hooks
+    import shutil
+
+    # Claude Code runs `git memory hook …` from its own PATH: off PATH, the hooks do nothing.
+    data["on_path"] = shutil.which("git-memory") is not None
+    return data
+
+
+def run(args: argparse.Namespace) -> int:
+    repo = repo_here()
+    data = collect(repo)
+    if wants_json(args):
+        emit_json(data)
+        return 0
+    if not data["initialised"]:
+        print("agent-memory is not initialised in this repository. Run `git memory init`.")
+        return 0
+    l1, l2 = data["L1"], data["L2"]
+    print(f"project {data['project']}")
+    print(f"  L1 {l1['atoms']} atoms ({l1['eligible']} eligible, {l1['contested']} contested"
+          + (f", {l1['unreadable']} unreadable — run `git memory validate`" if l1["unreadable"] else "") + ")")
+    print(f"  L2 {l2['held']} adopted ({l2['pinned']} pinned)")
+    print(f"  L3 {data['L3']['held']} adopted (global)")
+    print(f"  staged on memory/review: {len(data['staged'])}" + (" — review with `git memory adopt`" if data["staged"] else ""))
+    if data["queued_batches"]:
+        print(f"  {data['queued_batches']} queued capture batch(es): written by the next capture")
+    for event, state in data["claude_hooks"].items():
+        word = "installed" if state["installed"] else "not installed"
+        if state["disabled_by_env"]:
+            word += f" (disabled by {HOOK_ENV[event]}=0)"
+        print(f"  hook {event}: {word}")
+    if not data["on_path"]:
+        print("  warning: git-memory is not on PATH, so Claude Code's hooks cannot run it "
+              "(hint: install agent-memory where your shell and Claude Code find it, e.g. pipx install .)")
+    if data["errors"]:
+        print(f"  errors in the last 7 days ({len(data['errors'])}):")
+        for line in data["errors"][-5:]:
+            print(f"    {line}")
+    return 0

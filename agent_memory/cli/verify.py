@@ -1,0 +1,49 @@
+"""`git memory verify ID --by 'CMD'`: `verified` is minted only by a check that ran (spec §9.2).
+CMD runs in the repository; when it exits 0 the atom is raised to `verified` in a commit that
+records the command and its exit status. Redaction still applies (no fast-path shortcut)."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+
+from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
+from agent_memory.model.errors import EXIT_REFUSED
+from agent_memory.redact.redactor import redact
+from agent_memory.store.l1 import Change, Snapshot, summarize
+
+
+def run(args: argparse.Namespace) -> int:
+    repo, store = store_here()
+    atom = find_atom({a["id"]: a for a in store.atoms()}, args.id)
+    ident = atom["id"]
+    proc = subprocess.run(args.by, shell=True, cwd=str(repo.cwd), capture_output=True, text=True, check=False)
+    command, _ = redact(" ".join(args.by.split()))
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-1:] or [""]
+        if wants_json(args):
+            emit_json({"id": ident, "verified": False, "exit_status": proc.returncode, "commit": None})
+        else:
+            print(f"the check failed (exit {proc.returncode}): {redact(tail[0])[0][:200]}")
+            print(f"{ident} stays {atom['confidence']}")
+        return EXIT_REFUSED
+
+    def compute(snap: Snapshot) -> Change | None:
+        current = snap.atoms.get(ident)
+        if current is None:
+            return None
+        if current["confidence"] == "verified" and current.get("verified_by") == command:
+            return None
+        updated = {**current, "confidence": "verified", "verified_by": command}
+        return Change(subject=f"verify: {summarize(current, 60)}",
+                      body=[f"`{command}` exited 0 in the repository; confidence {current['confidence']} → verified."],
+                      trailers=[("Op", "verify"), ("Atom-Id", ident), ("Verified-By", command), ("Exit-Status", "0")],
+                      writes={ident: updated})
+
+    commit, _ = store.transact(compute)
+    if wants_json(args):
+        emit_json({"id": ident, "verified": True, "exit_status": 0, "commit": commit})
+    else:
+        print(f"{ident} verified by `{command}`" + (f" ({commit[:10]})" if commit else " (already)"))
+        print("it can now promote on one observation: see `git memory promote`")
+    return 0

@@ -1,1 +1,0 @@
-"""One module per `git memory` verb; each exposes `run(args) -> int`."""

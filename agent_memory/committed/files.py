@@ -1,0 +1,83 @@
+"""The committed material of a tier as one unit: `.memory/adopted.log` (the source of truth)
+and the marker block rendered from it (in `CLAUDE.memory.md`, or `CLAUDE.md` with
+`memory.target=claude-md`). Every change appends log lines and re-renders the block, so the
+two never disagree whatever subset of items is adopted and in whatever order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from agent_memory.committed import adopted_log, render
+from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
+from agent_memory.model.atom import Atom
+
+
+@dataclass(frozen=True)
+class TierFiles:
+    tier: str  # "L2" or "L3"
+    target_name: str
+    log_text: str
+    target_text: str
+
+    def entries(self) -> list[LogEntry]:
+        entries, _ = adopted_log.parse(self.log_text)
+        return entries
+
+    def log_errors(self, validate: bool = False) -> list[str]:
+        """Unreadable lines; with `validate`, also atoms that fail the schema (slower)."""
+        return adopted_log.parse(self.log_text, validate=validate)[1]
+
+    def held(self) -> dict[str, Atom]:
+        return adopted_log.fold(self.entries())
+
+    def expected_block(self) -> str:
+        return render.render_block(list(self.held().values()), self.tier).text
+
+    def hand_edited(self) -> bool:
+        """The block differs from what adopted.log renders to (a missing block in a file that
+        has content but never had one is not an edit: it is simply not rendered yet)."""
+        try:
+            present = render.block_of(self.target_text, self.tier)
+        except render.MalformedBlockError:
+            return True
+        if present is None:
+            return not (self.log_text.strip() == "" or self.target_text.strip() == "") and bool(self.held())
+        return render.hand_edited(self.target_text, self.expected_block(), self.tier)
+
+    def append(self, new_entries: Sequence[LogEntry]) -> TierFiles:
+        """Append operations and re-render. The log folds in `at` order (so two machines'
+        union-merged logs agree), so each new line is stamped after every earlier line for
+        its atom: an adopt dated by its evidence, or a pin made while the clock is behind a
+        transcript's timestamps, must not sort before the line it follows and be lost."""
+        log_text = self.log_text
+        if log_text and not log_text.endswith("\n"):
+            log_text += "\n"
+        latest: dict[str, str] = {}
+        for entry in self.entries():
+            latest[entry.atom_id] = max(latest.get(entry.atom_id, ""), entry.at)
+        stamped = []
+        for entry in new_entries:
+            prior = latest.get(entry.atom_id)
+            if prior is not None and entry.at <= prior:
+                entry = replace(entry, at=_one_second_after(prior))
+            latest[entry.atom_id] = entry.at
+            stamped.append(entry)
+        log_text += "".join(adopted_log.format_entry(e) for e in stamped)
+        updated = replace(self, log_text=log_text)
+        return updated.rerendered()
+
+    def rerendered(self) -> TierFiles:
+        block = self.expected_block()
+        return replace(self, target_text=render.replace_block(self.target_text, block, self.tier))
+
+    def paths(self) -> dict[str, str]:
+        return {LOG_PATH: self.log_text, self.target_name: self.target_text}
+
+
+def _one_second_after(stamp: str) -> str:
+    from datetime import timedelta
+
+    from agent_memory.model.atom import iso_z, parse_ts
+
+    return iso_z(parse_ts(stamp) + timedelta(seconds=1))

@@ -1,0 +1,230 @@
+"""The global memory repo (L3): its own git repository at `$AGENT_MEMORY_HOME` (default
+`~/.claude/agent-memory`) holding the L3 block, its adopted.log and the registry of projects
+that ran `git memory init`. `~/.claude/CLAUDE.md` imports its `CLAUDE.memory.md`.
+
+It is meant to be pushed to a private remote and pulled on other machines (docs/global-memory.md),
+so every committed file merges without conflicts: `.memory/adopted.log` and `projects.json` with
+git's built-in union driver (the readers take any union of lines), and the rendered block
+with union too — a merged block is then re-rendered from the log (`git memory validate --fix`);
+staging refuses until it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_memory.committed.install import (
+    GITATTRIBUTES_LINE,
+    MEMORY_FILE,
+    ensure_lines,
+    install_git_hooks,
+)
+from agent_memory.gitio import repo as git
+from agent_memory.model.errors import RepoStateError
+from agent_memory.model.paths import claude_dir, memory_home
+
+REGISTRY = "projects.json"
+ADOPTED_LOG = ".memory/adopted.log"
+# adopted.log: union by line, folded by atom id. projects.json: one entry per line, read line
+# by line. CLAUDE.memory.md: a rendering, re-rendered after a merge.
+MERGE_RULES = (GITATTRIBUTES_LINE, f"{REGISTRY} merge=union", f"{MEMORY_FILE} merge=union")
+README = """# agent-memory — global memory (L3)
+
+The cross-project persona Claude Code loads in every session (`~/.claude/CLAUDE.md` imports
+`CLAUDE.memory.md` here). Items arrive only through review: `git memory stage --global`
+proposes, `git memory adopt --global` adopts. `projects.json` lists the projects that ran
+`git memory init`. Push this repository to a private remote to carry it to another machine;
+`.memory/adopted.log` and `projects.json` merge as a union, and after a merge
+`git memory validate --fix` (run in any project) re-renders `CLAUDE.memory.md`.
+"""
+
+
+@dataclass(frozen=True)
+class GlobalRepo:
+    path: Path
+
+    @classmethod
+    def default(cls) -> GlobalRepo:
+        return cls(memory_home())
+
+    def exists(self) -> bool:
+        return (self.path / ".git").exists()
+
+    def repo(self) -> git.Repo:
+        return git.find_repo(self.path)
+
+    def ensure(self) -> bool:
+        """Create the repository with its first commit (True), or bring an existing one — a
+        clone from another machine, or one made by an older version — up to date: the guard
+        hooks (a clone carries none) and the merge rules (False)."""
+        if self.exists():
+            self._refresh()
+            return False
+        self.path.mkdir(parents=True, exist_ok=True)
+        git.run_git(self.path, "init", "-q")
+        from agent_memory.committed.render import render_block
+
+        (self.path / MEMORY_FILE).write_text(render_block([], "L3").text, "utf-8")
+        (self.path / ".memory").mkdir(exist_ok=True)
+        (self.path / ADOPTED_LOG).write_text("", "utf-8")
+        (self.path / REGISTRY).write_text(format_registry([]), "utf-8")
+        (self.path / "README.md").write_text(README, "utf-8")
+        ensure_lines(self.path / ".gitattributes", MERGE_RULES)
+        repo = self.repo()
+        install_git_hooks(repo)
+        self.commit(
+            [MEMORY_FILE, ADOPTED_LOG, REGISTRY, "README.md", ".gitattributes"],
+            "init: create the global memory repo",
+        )
+        return True
+
+    def _refresh(self) -> None:
+        install_git_hooks(self.repo())
+        if ensure_lines(self.path / ".gitattributes", MERGE_RULES):
+            self.commit([".gitattributes"], "init: merge rules for syncing between machines")
+
+    def commit(self, paths: list[str], message: str) -> None:
+        changed = git.run_git(self.path, "status", "--porcelain", "--", *paths).stdout.strip()
+        if changed:
+            git.commit_paths(self.path, paths, message, env=identity_env(self.path))
+
+    # --- the registry -------------------------------------------------------------------------
+
+    def projects(self) -> list[dict[str, Any]]:
+        try:
+            return parse_registry((self.path / REGISTRY).read_text("utf-8"))
+        except OSError:
+            return []
+
+    def name_for(self, wanted: str, project_path: Path) -> str:
+        """The registered name of `project_path`, or `wanted` disambiguated when another
+        repository already holds it."""
+        where = _portable(project_root(project_path))
+        for entry in self.projects():
+            if entry.get("path") == where:
+                return str(entry["name"])
+        taken = {str(e["name"]) for e in self.projects()}
+        if wanted not in taken:
+            return wanted
+        return f"{wanted}-{hashlib.sha256(where.encode()).hexdigest()[:6]}"
+
+    def register(self, name: str, project_path: Path) -> bool:
+        where = _portable(project_root(project_path))
+        registry = self.path / REGISTRY
+        text = registry.read_text("utf-8") if registry.exists() else ""
+        entries = parse_registry(text)
+        entry = {"name": name, "path": where}
+        at = next((i for i, e in enumerate(entries) if e["path"] == where), None)
+        if at is None:
+            entries.append(entry)
+        else:
+            entries[at] = entry
+        updated = format_registry(entries)
+        if updated == text:
+            return False
+        registry.write_text(updated, "utf-8")
+        self.commit([REGISTRY], f"register: project {name}")
+        return True
+
+
+def format_registry(entries: list[dict[str, Any]]) -> str:
+    """`{"projects": [...]}`, one entry per line in registration order, the separating comma at
+    the start of each later line. Two machines that each register a project append one line
+    each, and git's union merge of the two files is still valid JSON."""
+    lines = [
+        json.dumps({"name": str(e["name"]), "path": str(e.get("path", ""))}, ensure_ascii=False)
+        for e in entries
+    ]
+    body = "".join(("" if i == 0 else ",") + line + "\n" for i, line in enumerate(lines))
+    return '{"projects": [\n' + body + "]}\n"
+
+
+def parse_registry(text: str) -> list[dict[str, Any]]:
+    """The registry's entries in file order, one per path. Also reads what an unlucky merge
+    leaves (a line without its comma, a path registered under two names on two machines:
+    the first name in sort order wins, so both machines agree)."""
+    try:
+        data = json.loads(text)
+        raw = data.get("projects", []) if isinstance(data, dict) else []
+    except ValueError:
+        raw = []
+        for line in text.splitlines():
+            try:
+                raw.append(json.loads(line.strip().strip(",")))
+            except ValueError:
+                continue
+    by_path: dict[str, dict[str, Any]] = {}
+    for entry in raw if isinstance(raw, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            continue
+        key = str(entry.get("path", ""))
+        if key not in by_path or entry["name"] < by_path[key]["name"]:
+            by_path[key] = {"name": entry["name"], "path": key}
+    return list(by_path.values())
+
+
+def project_root(path: Path) -> Path:
+    """One path per repository: a linked worktree is registered as its main checkout (they
+    share `memory.project`, so a second registration would rename the first)."""
+    from agent_memory.gitio.state import find_git_dirs
+
+    found = find_git_dirs(path)
+    if not found:
+        return path
+    git_dir, common, work = (p.resolve() if p else None for p in found)
+    if git_dir == common or common is None:  # not a linked worktree (submodules included)
+        return work or path
+    return common.parent if common.name == ".git" else path
+
+
+def require_home() -> GlobalRepo:
+    home = GlobalRepo.default()
+    if not home.exists():
+        raise RepoStateError(
+            f"there is no global memory repo at {home.path} yet",
+            hint="run `git memory init` in a project first",
+        )
+    return home
+
+
+def _portable(path: Path) -> str:
+    """Registry paths are written `~/…` when under the home directory."""
+    text = str(path.resolve())
+    home = str(Path.home().resolve())
+    return "~" + text[len(home) :] if text == home or text.startswith(home + os.sep) else text
+
+
+def expand(path: str) -> Path:
+    return Path(os.path.expanduser(path))
+
+
+def identity_env(cwd: Path) -> dict[str, str]:
+    """Use the person's git identity when they have one, else a fixed tool identity."""
+    if git.config_get(cwd, "user.name") and git.config_get(cwd, "user.email"):
+        return {}
+    return {
+        "GIT_AUTHOR_NAME": git.TOOL_NAME,
+        "GIT_AUTHOR_EMAIL": git.TOOL_EMAIL,
+        "GIT_COMMITTER_NAME": git.TOOL_NAME,
+        "GIT_COMMITTER_EMAIL": git.TOOL_EMAIL,
+    }
+
+
+def install_user_import(home_repo: GlobalRepo) -> bool:
+    """Add the import of the global block to `~/.claude/CLAUDE.md` (created if needed)."""
+    from agent_memory.committed.render import ensure_import
+
+    target = claude_dir() / "CLAUDE.md"
+    line = "@" + _portable(home_repo.path / MEMORY_FILE)
+    text = target.read_text("utf-8") if target.exists() else ""
+    updated = ensure_import(text, line)
+    if updated == text:
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(updated, "utf-8")
+    return True

@@ -1,0 +1,165 @@
+"""What `git memory init` installs into a repository: the git hooks (chaining, never
+clobbering, whatever was there), the `.gitignore`/`.gitattributes` lines of spec §6, and the
+`@CLAUDE.memory.md` import. Each step is idempotent and reports what it did."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from importlib import resources
+from pathlib import Path
+
+from agent_memory.gitio import repo as git
+from agent_memory.model.errors import RefusedError
+
+HOOK_MARKER = "agent-memory-hook:"
+CHAIN_SUFFIX = ".chained-by-agent-memory"
+GIT_HOOKS = ("pre-commit", "pre-push")
+# The template's interpreter line, replaced at install time (see `render_hook`).
+PYTHON_LINE = "AGENT_MEMORY_PYTHON=''"
+PYTHON_CONFIG = "memory.python"
+GITIGNORE_LINES = (".memory/*", "!.memory/adopted.log")
+GITATTRIBUTES_LINE = ".memory/adopted.log merge=union"
+MEMORY_FILE = "CLAUDE.memory.md"
+
+
+def hook_source(name: str) -> str:
+    return (
+        resources.files("agent_memory").joinpath(f"resources/git-hooks/{name}").read_text("utf-8")
+    )
+
+
+def hook_python() -> str:
+    """The interpreter running this `init`, as the hooks must call it. Not resolved: a venv's
+    `bin/python` is a symlink whose target would not see the venv's site-packages."""
+    if not sys.executable:
+        return ""
+    path = os.path.abspath(sys.executable)
+    # Git for Windows runs hooks with its MSYS sh, which takes C:/… but mangles C:\….
+    return path.replace("\\", "/") if os.name == "nt" else path
+
+
+def render_hook(name: str, python: str) -> str:
+    """The hook's text with `python` on its interpreter line (spec §6: the guard must run for
+    every commit of memory files, including commits made outside the venv, where `git-memory`
+    is not on PATH). An empty `python` leaves the template's empty line."""
+    source = hook_source(name)
+    if PYTHON_LINE not in source.splitlines():
+        return source
+    quoted = "'" + python.replace("'", "'\\''") + "'"  # sh single quotes: only ' needs care
+    lines = [
+        f"AGENT_MEMORY_PYTHON={quoted}" if ln == PYTHON_LINE and python else ln
+        for ln in source.splitlines()
+    ]
+    return "\n".join(lines) + ("\n" if source.endswith("\n") else "")
+
+
+def install_git_hook(hooks: Path, name: str, python: str = "") -> str:
+    """Install our hook; an existing foreign hook is renamed and chained (runs first)."""
+    hooks.mkdir(parents=True, exist_ok=True)
+    target = hooks / name
+    wanted = render_hook(name, python)
+    status = "installed"
+    if target.exists() or target.is_symlink():
+        current = target.read_text("utf-8", errors="replace") if target.is_file() else ""
+        if HOOK_MARKER in current:
+            if current == wanted:
+                return "unchanged"
+            # Our shims hold no user state: an older or edited copy of ours (or one that names
+            # another interpreter) is replaced.
+            status = "updated"
+        else:
+            chained = hooks / (name + CHAIN_SUFFIX)
+            if chained.exists():
+                raise RefusedError(
+                    f"both {target.name} and {chained.name} exist in {hooks}",
+                    hint="merge them by hand, then re-run `git memory init`",
+                )
+            os.replace(target, chained)
+            status = f"installed (kept the existing hook as {chained.name}, run first)"
+    tmp = target.with_name(f".{name}.agent-memory.tmp")
+    tmp.write_text(wanted, "utf-8")
+    tmp.chmod(tmp.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    os.replace(tmp, target)
+    return status
+
+
+def hooks_may_be_committed(repo: git.Repo, hooks: Path) -> bool:
+    """core.hooksPath may name a folder of the work tree (a team's shared `.githooks/`): a
+    file there can be committed, and committed files never carry a machine path."""
+    if repo.workdir is None:
+        return False
+    where = hooks.resolve()
+    inside = (repo.git_dir.resolve(), repo.common_dir.resolve())
+    if any(where == d or d in where.parents for d in inside):
+        return False
+    root = repo.workdir.resolve()
+    return where == root or root in where.parents
+
+
+def install_git_hooks(repo: git.Repo) -> dict[str, str]:
+    """Install the hooks, naming this interpreter in the pre-commit guard: in the hook itself
+    when the hooks folder is local (the git dir's, or a folder outside the work tree), else in
+    the repository's local config (`memory.python`), which the hook reads."""
+    hooks = git.hooks_dir(repo)
+    python = hook_python()
+    if not hooks_may_be_committed(repo, hooks):
+        return {name: install_git_hook(hooks, name, python) for name in GIT_HOOKS}
+    statuses = {name: install_git_hook(hooks, name) for name in GIT_HOOKS}
+    if python and git.config_get(repo.cwd, PYTHON_CONFIG) != python:
+        git.config_set(repo.cwd, PYTHON_CONFIG, python)
+        if statuses["pre-commit"] == "unchanged":
+            statuses["pre-commit"] = f"updated (interpreter recorded in git config {PYTHON_CONFIG})"
+    return statuses
+
+
+def ensure_lines(path: Path, lines: tuple[str, ...] | list[str], header: str | None = None) -> bool:
+    """Append the lines that are missing; never rewrites existing content."""
+    text = path.read_text("utf-8") if path.exists() else ""
+    present = {ln.strip() for ln in text.splitlines()}
+    missing = [ln for ln in lines if ln not in present]
+    if not missing:
+        return False
+    prefix = "" if not text or text.endswith("\n") else "\n"
+    block = ([header] if header else []) + missing
+    path.write_text(text + prefix + "\n".join(block) + "\n", "utf-8")
+    return True
+
+
+def install_ignore_rules(workdir: Path) -> list[str]:
+    changed = []
+    if ensure_lines(
+        workdir / ".gitignore",
+        GITIGNORE_LINES,
+        "# agent-memory: local state stays local; the audit log is committed",
+    ):
+        changed.append(".gitignore")
+    if ensure_lines(
+        workdir / ".gitattributes",
+        [GITATTRIBUTES_LINE],
+        "# agent-memory: two branches' adoptions merge as a union",
+    ):
+        changed.append(".gitattributes")
+    return changed
+
+
+def target_file(repo: git.Repo) -> str:
+    """Where the L2 block lives: `CLAUDE.memory.md`, or `CLAUDE.md` with memory.target=claude-md."""
+    target = git.config_get(repo.cwd, "memory.target")
+    return "CLAUDE.md" if target == "claude-md" else MEMORY_FILE
+
+
+def install_import(workdir: Path, target: str) -> bool:
+    """Add `@CLAUDE.memory.md` to CLAUDE.md (created if needed; content never clobbered)."""
+    if target == "CLAUDE.md":
+        return False
+    from agent_memory.committed.render import IMPORT_LINE, ensure_import
+
+    path = workdir / "CLAUDE.md"
+    text = path.read_text("utf-8") if path.exists() else ""
+    updated = ensure_import(text, IMPORT_LINE)
+    if updated == text:
+        return False
+    path.write_text(updated, "utf-8")
+    return True

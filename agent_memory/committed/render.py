@@ -1,0 +1,341 @@
+"""The L2/L3 marker block: a deterministic rendering of the held atoms (seed 002, spec §5.1).
+
+Shape of a bounded working set (seed 002): a pinned part (decay-exempt), a recency part (the
+rest, newest `last_seen` first), then ONE region line pointing at everything not shown, all
+within a byte budget that counts the whole block, markers included. Overflow is never silent
+(§5.1: "a memory system that silently drops is worse than none"): the region line states how
+many atoms are hidden and the command that lists them.
+
+What is shown is always a *prefix* of (pinned…, recent…): truncation drops the oldest first
+(§5.1 "truncate by last_seen desc"), and a recent atom is never shown while a pinned one is
+hidden. Decayed and superseded atoms are outside the working set and only counted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import PurePath
+
+from agent_memory.model.atom import Atom, utc_day
+from agent_memory.store.contradictions import contested_tag
+
+L2_BUDGET = 4096
+L3_BUDGET = 2048
+BUDGETS = {"L2": L2_BUDGET, "L3": L3_BUDGET}
+TITLES = {"L2": "## Project memory (agent-memory)", "L3": "## Global memory (agent-memory)"}
+GENERATED_NOTE = (
+    "<!-- Rendered from .memory/adopted.log. Change it with git memory "
+    "pin|unpin|decay|forget|supersede, not by hand. -->"
+)
+IMPORT_LINE = "@CLAUDE.memory.md"
+PINNED_HEADING = "### Pinned"
+# The transcript reader matches the wrapper case-insensitively, so the escape must too.
+_WRAPPER_TAG_RE = re.compile(r"<(/?agent-memory)", re.IGNORECASE)
+RECENT_HEADING = "### Recent"
+
+
+class MalformedBlockError(ValueError):
+    """The file's markers for a tier are unbalanced or repeated: no safe place to write."""
+
+
+@dataclasses.dataclass(frozen=True)
+class RenderedBlock:
+    text: str
+    shown: tuple[str, ...]  # ids, in display order
+    omitted: tuple[str, ...]  # ids counted in the region line: over budget, decayed, superseded
+
+
+def inspect_command(tier: str) -> str:
+    return f"git memory inspect --tier {tier}"
+
+
+def begin_marker(tier: str) -> str:
+    return f"<!-- agent-memory:begin {tier} -->"
+
+
+def end_marker(tier: str) -> str:
+    return f"<!-- agent-memory:end {tier} -->"
+
+
+def _check_tier(tier: str) -> None:
+    if tier not in TITLES:
+        raise ValueError(f"tier must be L2 or L3, not {tier!r}")
+
+
+# --- ordering and lines -----------------------------------------------------------------------
+
+
+def _when(ts: str) -> _dt.datetime:
+    text = ts.strip()
+    parsed = _dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=_dt.timezone.utc)
+
+
+def newest_first(atoms: Sequence[Atom]) -> list[Atom]:
+    """`last_seen` descending, then id ascending: independent of input order."""
+    by_id = sorted(atoms, key=lambda a: str(a["id"]))
+    return sorted(by_id, key=lambda a: _when(str(a["last_seen"])), reverse=True)  # stable
+
+
+def unique_by_id(atoms: Sequence[Atom]) -> list[Atom]:
+    """One record per id; when a caller passes two different states of one atom, the choice
+    depends only on their content (not on input order)."""
+    chosen: dict[str, Atom] = {}
+    for atom in atoms:
+        ident = str(atom["id"])
+        current = chosen.get(ident)
+        if current is None or json.dumps(atom, sort_keys=True) > json.dumps(
+            current, sort_keys=True
+        ):
+            chosen[ident] = atom
+    return list(chosen.values())
+
+
+def one_line(claim: str) -> str:
+    """Claims render on one line: every whitespace run (newlines included) becomes a space.
+
+    A claim also cannot open or close the `<agent-memory>` wrapper of the injected context:
+    the transcript reader strips that wrapper when Claude Code echoes it back, and a claim
+    that closed it early would let memory learn from itself (DESIGN, integration).
+    """
+    text = " ".join(claim.split())
+    return _WRAPPER_TAG_RE.sub(lambda m: "<\\" + m.group(1), text)
+
+
+def is_superseded(atom: Atom) -> bool:
+    return bool(atom.get("superseded_by"))
+
+
+def is_decayed(atom: Atom) -> bool:
+    # Pinned is decay-exempt (seed 002): a pinned atom stays in the working set.
+    return bool(atom.get("decayed")) and not atom.get("pinned")
+
+
+def in_working_set(atom: Atom) -> bool:
+    return not is_superseded(atom) and not is_decayed(atom)
+
+
+def _day(value: str) -> str:
+    text = value.strip()
+    return text if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text) else utc_day(text)
+
+
+def contested_day(
+    atom: Atom, contested_dates: Mapping[str, str], by_id: Mapping[str, Atom]
+) -> str | None:
+    """The date for the §4.2 tag, or None when the atom is not contested.
+
+    The NEWER atom's date: the caller's mapping first, else the newest `last_seen` among the
+    `contested_by` atoms at hand, else the atom's own `last_seen` day.
+    """
+    ident = str(atom["id"])
+    if ident in contested_dates:
+        try:
+            return _day(contested_dates[ident])
+        except ValueError:
+            return utc_day(str(atom["last_seen"]))
+    if not atom.get("contested"):
+        return None
+    newer = [by_id[n] for n in atom.get("contested_by") or [] if n in by_id]
+    if newer:
+        return utc_day(max((str(n["last_seen"]) for n in newer), key=_when))
+    return utc_day(str(atom["last_seen"]))
+
+
+def atom_line(atom: Atom, day: str | None) -> str:
+    tag = contested_tag(day) + " " if day else ""
+    return f"- {tag}{one_line(str(atom['claim']))}"
+
+
+def region_line(tier: str, hidden: int, decayed: int, superseded: int) -> str:
+    noun = "atom" if hidden == 1 else "atoms"
+    parts = [f"{decayed} decayed"] if decayed else []
+    parts += [f"{superseded} superseded"] if superseded else []
+    detail = f" ({', '.join(parts)})" if parts else ""
+    return f"- region `{inspect_command(tier)}` → {hidden} more adopted {noun}{detail}"
+
+
+# --- layout -----------------------------------------------------------------------------------
+
+
+def _size(lines: Sequence[str]) -> int:
+    return sum(len(line.encode("utf-8")) + 1 for line in lines)
+
+
+@dataclasses.dataclass(frozen=True)
+class Section:
+    """The body of one tier (after its title): the lines chosen by `lay_out`."""
+
+    lines: tuple[str, ...]
+    shown: tuple[str, ...]
+    omitted: tuple[str, ...]
+
+
+def lay_out(
+    atoms: Sequence[Atom],
+    tier: str,
+    budget: int,
+    frame_bytes: int,
+    contested_dates: Mapping[str, str],
+) -> Section:
+    """Choose the longest prefix of (pinned…, recent…) whose lines, plus the region line for
+    the rest, fit in `budget - frame_bytes`. Raises ValueError when not even the region line
+    fits (the budget is smaller than the frame)."""
+    atoms = unique_by_id(atoms)
+    by_id = {str(a["id"]): a for a in atoms}
+    working = [a for a in atoms if in_working_set(a)]
+    ordered = newest_first([a for a in working if a.get("pinned")]) + newest_first(
+        [a for a in working if not a.get("pinned")]
+    )
+    n_pinned = sum(1 for a in working if a.get("pinned"))
+    superseded = newest_first([a for a in atoms if is_superseded(a)])
+    decayed = newest_first([a for a in atoms if not is_superseded(a) and is_decayed(a)])
+    lines = [atom_line(a, contested_day(a, contested_dates, by_id)) for a in ordered]
+    heading_bytes = _size(["", PINNED_HEADING])  # a blank line, then the heading
+    room = budget - frame_bytes
+
+    prefix_bytes = [0]
+    for line in lines:
+        prefix_bytes.append(prefix_bytes[-1] + _size([line]))
+
+    def body_bytes(k: int) -> int:
+        size = prefix_bytes[k]
+        size += heading_bytes if min(k, n_pinned) else 0
+        size += heading_bytes if k > n_pinned else 0
+        hidden = len(ordered) - k + len(decayed) + len(superseded)
+        if hidden:
+            size += _size(["", region_line(tier, hidden, len(decayed), len(superseded))])
+        return size
+
+    # Not a binary search: the region line vanishes when everything fits, so size is not
+    # monotonic in k at the very end.
+    k = next((k for k in range(len(ordered), -1, -1) if body_bytes(k) <= room), None)
+    if k is None:
+        raise ValueError(
+            f"budget {budget} bytes is too small for the {tier} block frame and its region line"
+        )
+    body: list[str] = []
+    if min(k, n_pinned):
+        body += ["", PINNED_HEADING, *lines[: min(k, n_pinned)]]
+    if k > n_pinned:
+        body += ["", RECENT_HEADING, *lines[n_pinned:k]]
+    hidden_atoms = ordered[k:] + decayed + superseded
+    if hidden_atoms:
+        body += ["", region_line(tier, len(hidden_atoms), len(decayed), len(superseded))]
+    return Section(
+        lines=tuple(body),
+        shown=tuple(str(a["id"]) for a in ordered[:k]),
+        omitted=tuple(str(a["id"]) for a in hidden_atoms),
+    )
+
+
+def empty_note(tier: str) -> str:
+    flag = " --global" if tier == "L3" else ""
+    return f"_Nothing adopted yet: `git memory promote{flag}` shows what is eligible._"
+
+
+def render_block(
+    atoms: Sequence[Atom],
+    tier: str,
+    budget: int | None = None,
+    contested_dates: Mapping[str, str] | None = None,
+) -> RenderedBlock:
+    """The marker block for `tier` (markers included, trailing newline), ≤ `budget` bytes
+    (default: L2 4096, L3 2048). Same atoms in any order → the same bytes."""
+    _check_tier(tier)
+    limit = BUDGETS[tier] if budget is None else budget
+    head = [begin_marker(tier), TITLES[tier], GENERATED_NOTE]
+    foot = [end_marker(tier)]
+    if not atoms:
+        text = "\n".join([*head, "", empty_note(tier), *foot]) + "\n"
+        if len(text.encode("utf-8")) > limit:
+            raise ValueError(f"budget {limit} bytes is too small for an empty {tier} block")
+        return RenderedBlock(text, (), ())
+    section = lay_out(atoms, tier, limit, _size(head + foot), contested_dates or {})
+    text = "\n".join([*head, *section.lines, *foot]) + "\n"
+    return RenderedBlock(text, section.shown, section.omitted)
+
+
+# --- the block inside a file ------------------------------------------------------------------
+
+
+def _marker_re(marker: str) -> re.Pattern[str]:
+    return re.compile(r"^[ \t]*" + re.escape(marker) + r"[ \t]*(?:\r?\n|\r?$)", re.MULTILINE)
+
+
+def find_block(file_text: str, tier: str) -> tuple[int, int] | None:
+    """(start, end) of the tier's block: from its begin marker to the end of its end-marker
+    line (newline included). None when the file has no block; MalformedBlockError when the
+    markers are unbalanced, repeated or out of order."""
+    _check_tier(tier)
+    begins = list(_marker_re(begin_marker(tier)).finditer(file_text))
+    ends = list(_marker_re(end_marker(tier)).finditer(file_text))
+    if not begins and not ends:
+        return None
+    if len(begins) != 1 or len(ends) != 1 or ends[0].start() < begins[0].end():
+        raise MalformedBlockError(
+            f"{len(begins)} begin and {len(ends)} end markers for {tier} (expected one pair, in order)"
+        )
+    return begins[0].start(), ends[0].end()
+
+
+def block_of(file_text: str, tier: str) -> str | None:
+    span = find_block(file_text, tier)
+    return None if span is None else file_text[span[0] : span[1]]
+
+
+def replace_block(file_text: str, block_text: str, tier: str) -> str:
+    """Put `block_text` in place of the tier's block; everything outside the markers is kept
+    byte for byte. Without a block, append it at the end after a blank line."""
+    span = find_block(file_text, tier)
+    if span is not None:
+        return file_text[: span[0]] + block_text + file_text[span[1] :]
+    if not file_text:
+        return block_text
+    separator = "" if file_text.endswith("\n\n") else "\n" if file_text.endswith("\n") else "\n\n"
+    return file_text + separator + block_text
+
+
+def _canonical(text: str) -> str:
+    text = text.replace("\r\n", "\n")
+    return text if text.endswith("\n") else text + "\n"
+
+
+def hand_edited(file_text: str, expected_block: str, tier: str) -> bool:
+    """True when the file's block differs from what the adopted.log renders to — including a
+    deleted or broken block. Line endings (a CRLF checkout) and a missing final newline at the
+    end of the file are not edits."""
+    try:
+        current = block_of(file_text, tier)
+    except MalformedBlockError:
+        return True
+    return current is None or _canonical(current) != _canonical(expected_block)
+
+
+# --- the @import line in CLAUDE.md ------------------------------------------------------------
+
+
+def ensure_import(claude_md_text: str, import_line: str) -> str:
+    """`claude_md_text` with `import_line` present exactly once: appended at the end after a
+    blank line when missing, the text returned unchanged when already there (idempotent)."""
+    wanted = import_line.strip()
+    if any(line.strip() == wanted for line in claude_md_text.splitlines()):
+        return claude_md_text
+    if not claude_md_text:
+        return wanted + "\n"
+    text = claude_md_text
+    separator = "" if text.endswith("\n\n") else "\n" if text.endswith("\n") else "\n\n"
+    return text + separator + wanted + "\n"
+
+
+def global_import_line(memory_md: PurePath, home: PurePath) -> str:
+    """The `~/.claude/CLAUDE.md` import of the global repo's CLAUDE.memory.md: `@~/…` when it
+    lives under the home directory (portable across machines), else the absolute path."""
+    try:
+        return "@~/" + memory_md.relative_to(home).as_posix()
+    except ValueError:
+        return "@" + memory_md.as_posix()

@@ -1,0 +1,254 @@
+"""Canonical claims: restatements of one rule become one claim string, hence one atom id.
+
+A fact climbs tiers because it *recurred* (spec §4: the L1→L2 gate counts the distinct sessions
+of ONE atom, and an atom's id is `sha256(normalize(claim) + "\\0" + project)`). People restate
+a rule in many ways, so every extracted claim goes through one deterministic rewrite:
+
+- framing and politeness go: "remember that", "note that", "keep in mind", "FYI", "please";
+- scope tails that add nothing go: "in this repo", "for everything in this project", "from now
+  on", "going forward", "here", "everywhere", "ever";
+- "we use X" is "Use X"; "we don't/never <policy verb> X" is "Never <verb> X";
+- a prohibition is always spelled "Never X" ("don't X", "do not X", "don't ever X");
+- contrasts are one shape: "use/prefer/go with/stick with X instead of / rather than / over / ,
+  not Y" is "Use X, not Y"; when X and Y are interchangeable tools of one family (npm/pnpm,
+  jest/vitest, pip/uv …) the verb phrase adds nothing either ("tests run with vitest, not jest",
+  "format with ruff, not black") and the claim is "Use X, not Y".
+
+What deliberately stays distinct (a different rule, or a qualifier that matters):
+
+- negation is never dropped or added: "Never push to main" and "Push to main" differ;
+- objects, tools and subjects are kept word for word: "Never push directly to main" and "Never
+  push to main" stay two claims (a qualifier changes what is forbidden; merging them is a
+  judgement for `consolidate`, which a human reviews — seed 002), as do "Use pnpm, not yarn"
+  and "Use pnpm, not npm";
+- "Avoid X" (a preference) is not "Never X" (a constraint);
+- a purpose tail stays: "Use Tailwind, not CSS modules, for styling";
+- code spans are placeholders here (masked by the caller) and come back verbatim.
+
+The rewrite is idempotent (canonical(canonical(c)) == canonical(c)), which the tests check.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent_memory.transcripts.failures import FAMILIES
+
+# A code span or URL masked by `extract_text._mask`: one opaque token.
+_PH = "\ue000\\d+\ue001"
+_TOKEN = rf"(?:{_PH}|[\w.@/+#-]+)"
+
+_FRAMING = re.compile(
+    r"^(?:please|kindly|pls|plz|just|also|fyi|nb|ps|btw|"
+    r"(?:always\s+)?remember(?:\s+that)?(?=\s*[:,\u2013\u2014-]|\s+that\b)|remember that|"
+    r"note(?:\s+that)?(?=\s*[:,\u2013\u2014-]|\s+that\b)|note that|"
+    r"(?:keep|bear) in mind(?:\s+that)?|heads up|important(?=\s*[:,!\u2013\u2014-])|"
+    r"for (?:the )?(?:record|reference|context|future reference)|(?:just )?so you know)"
+    r"(?:\s*[:,!\u2013\u2014-]\s*|\s+)",
+    re.I,
+)
+# Hyphenated spellings of common git verbs ("force-push" = "force push").
+_COMPOUND_VERB = re.compile(
+    r"\b(?:force-push|squash-merge|re-run|fast-forward|cherry-pick)\w*", re.I
+)
+# Not inside quoted UI text ('show "Please wait"'): only the user's own politeness goes.
+_POLITE = re.compile(r"(?:,\s*)?(?<![\"'])\b(?:please|pls|plz|kindly)\b(?![\"'])(?:\s*,)?", re.I)
+
+# Scope that restates the default: memory is per project and rules hold until superseded.
+_SCOPE_PHRASE = (
+    r"(?:(?:for|with) (?:everything|all (?:of )?(?:it|the code|code))(?: in (?:this|the|our) "
+    r"(?:repo|repository|project|codebase|code base|monorepo|workspace))?|"
+    r"(?:in|on|for|across|throughout) (?:this|the|our) (?:whole |entire )?(?:repo|repository|project|"
+    r"codebase|code base|monorepo|workspace)|"
+    r"from now on|from here on(?: out)?|going forward|moving forward|in (?:the )?future|henceforth|"
+    r"at all times|all the time|in general|as a rule|everywhere|ever|always|here|thanks|thank you|"
+    r"for me|if possible|okay|ok|please|pls|plz)"
+)
+_SCOPE_TAIL = re.compile(rf"(?:\s*[,;]\s*|\s+){_SCOPE_PHRASE}\s*$", re.I)
+_SCOPE_MID = re.compile(rf",\s*{_SCOPE_PHRASE}\s*,", re.I)
+_SCOPE_HEAD = re.compile(
+    r"^(?:from now on|from here on(?: out)?|going forward|moving forward|in (?:the )?future|"
+    r"henceforth|in general|as a rule|(?:in|for|across|throughout) (?:this|the|our) (?:whole |entire )?"
+    r"(?:repo|repository|project|codebase|code base|monorepo|workspace))\s*[,:]?\s+",
+    re.I,
+)
+
+# Prohibitions: one spelling.
+_NEGATIVE_HEAD = re.compile(
+    r"^(?:do not|don't|dont|never)\s+(?:ever\s+|ever,\s+)?(?!keep\s+\w+ing\b)(?=\w)", re.I
+)
+_NEVER_EVER = re.compile(r"^never\s+ever\s+", re.I)
+_WE_NEGATIVE = re.compile(
+    r"^we\s+(?:do not|don't|never)\s+(use|allow|accept|commit|push|merge|deploy|ship|write|add|"
+    r"rely on|depend on|mock|put|store|touch|modify|edit|include|import|run|support|target|vendor|"
+    r"check in)\b",
+    re.I,
+)
+_WE_USE = re.compile(
+    r"^we(?:'re| are)?\s+(?:(?:always|generally|usually|now|all)\s+)?(?:use|using)\s+", re.I
+)
+
+# Contrasts.
+_CHOICE_VERB = re.compile(
+    r"^(?:(?:always|generally|usually)\s+)?(only\s+)?(?:use|prefer|pick|choose|go with|stick with|"
+    r"stick to|rely on|default to|favou?r|opt for|switch to|go for)\s+(?=\S)",
+    re.I,
+)
+_CONTRAST_SEP = re.compile(
+    r"\s*,\s*(?:and\s+|but\s+)?not\s+|\s+(?:instead of|rather than|in place of|over|and not|"
+    r"not(?!\s+only\b))\s+",
+    re.I,
+)
+# A tail that qualifies the rule ("for styling", "in tests") starts with one of these.
+_TAIL_START = re.compile(
+    r"\b(?:for|in|on|when|whenever|with|to|across|inside|within|throughout|because|since|as|unless|"
+    r"if|so|during|before|after|except|from|at|via|by)\b",
+    re.I,
+)
+_DETERMINER = re.compile(r"^(?:a|an|the|this|that|these|those|my|your|our|some|any)\b", re.I)
+# "run the tests with X", "format code with X", "tests are run with X": a tool's role.
+_TOOL_ROLE = re.compile(
+    rf"^(?:(?:we|you|i)\s+)?(?:always\s+)?(?:(?:run|write|format|lint|test|build|bundle|install|manage|"
+    rf"compile|type-?check|serve|deploy|package|do)(?:\s+(?:the|our|all|any|new))?(?:\s+[\w-]+){{0,2}}?|"
+    rf"(?:the\s+|our\s+|all\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:(?:are|is|get|gets)\s+)?(?:run|runs|formatted|"
+    rf"linted|built|tested|bundled|installed|managed|compiled|written|done|handled|served|packaged))"
+    rf"\s+(?:with|using|via|through|by|in|on)\s+(?P<rest>{_TOKEN}.*)$",
+    re.I,
+)
+
+
+def _token_name(token: str, spans: list[str]) -> str:
+    m = re.fullmatch(_PH, token)
+    if m:
+        index = int(token[1:-1])
+        token = spans[index].strip("`") if index < len(spans) else token
+    return token.lower().strip(".,")
+
+
+def same_family(a: str, b: str, spans: list[str] | None = None) -> bool:
+    """Two single tokens naming interchangeable tools of one family (npm/pnpm, jest/vitest)."""
+    x, y = _token_name(a, spans or []), _token_name(b, spans or [])
+    return x != y and any(x in family and y in family for family in FAMILIES)
+
+
+def _split_head(text: str, limit: int) -> tuple[str, str] | None:
+    """(head, tail): the noun phrase before a comma or a qualifying preposition, ≤ limit words."""
+    text = text.strip()
+    cut = len(text)
+    comma = text.find(",")
+    if comma >= 0:
+        cut = comma
+    m = _TAIL_START.search(text[:cut])
+    if m and m.start() > 0:
+        cut = m.start()
+    head, tail = text[:cut].strip(), text[cut:].strip(" ,")
+    if not head or len(head.split()) > limit:
+        return None
+    return head, tail
+
+
+def _clean_tail(tail: str) -> str:
+    prev = None
+    while prev != tail:
+        prev = tail
+        tail = _SCOPE_HEAD.sub("", _SCOPE_TAIL.sub("", tail.strip(" ,;"))).strip(" ,;")
+        if re.fullmatch(_SCOPE_PHRASE, tail, re.I):
+            tail = ""
+    return tail
+
+
+def _contrast(body: str, spans: list[str], *, only: str = "") -> str | None:
+    """'X instead of Y <tail>' → 'Use X, not Y[, tail]', or None when the shape is not a plain
+    choice between two things (then the claim is left as it is)."""
+    sep = _CONTRAST_SEP.search(body)
+    if not sep:
+        return None
+    left = _split_head(body[: sep.start()], 4)
+    right = _split_head(body[sep.end() :], 4)
+    if not left or not right:
+        return None
+    (x, x_tail), (y, y_tail) = left, right
+    x, y = strip_scope(x), strip_scope(y)
+    if x_tail and not same_family(x, y, spans):
+        return None  # "use pnpm for the frontend, not the backend": the contrast is the tail's
+    if _DETERMINER.match(x) and _DETERMINER.match(y):
+        return None
+    tail = _clean_tail(" ".join(t for t in (x_tail, y_tail) if t))
+    claim = f"Use {only}{x}, not {y}"
+    return f"{claim}, {tail}" if tail else claim
+
+
+def _tool_role(claim: str, spans: list[str]) -> str | None:
+    """'tests run with vitest, not jest' → 'Use vitest, not jest' (the family says the role)."""
+    m = _TOOL_ROLE.match(claim)
+    if not m:
+        return None
+    rest = m.group("rest")
+    sep = _CONTRAST_SEP.search(rest)
+    if not sep:
+        return None
+    x = rest[: sep.start()].strip()
+    right = _split_head(rest[sep.end() :], 2)
+    if not right or " " in x or not same_family(x, right[0], spans):
+        return None
+    tail = _clean_tail(right[1])
+    return f"Use {x}, not {right[0]}" + (f", {tail}" if tail else "")
+
+
+def _strip_framing(claim: str) -> str:
+    prev = None
+    while prev != claim:
+        prev = claim
+        claim = _FRAMING.sub("", claim).strip()
+    return claim
+
+
+def strip_scope(text: str) -> str:
+    """The text without trailing scope that restates the default ("in this repo", "from now on")."""
+    prev = None
+    while prev != text:
+        prev = text
+        text = _SCOPE_TAIL.sub("", text).strip(" ,;")
+    return text
+
+
+def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[str, str]:
+    """The canonical spelling (and kind) of a tidied, masked claim. Deterministic, idempotent."""
+    spans = spans or []
+    text = _strip_framing(claim.strip().rstrip(".!"))
+    text = _POLITE.sub(" ", text)
+    text = _COMPOUND_VERB.sub(lambda m: m.group(0).replace("-", " "), text)
+    text = _SCOPE_MID.sub(",", text)
+    text = re.sub(r"\s+", " ", text).strip(" ,;")
+    prev = None
+    while prev != text:
+        prev = text
+        text = _SCOPE_HEAD.sub("", _SCOPE_TAIL.sub("", text)).strip(" ,;")
+    if not text:
+        return claim, kind
+    m = _WE_NEGATIVE.match(text)
+    if m:
+        text = f"Never {m.group(1)}{text[m.end() :]}"
+    elif _WE_USE.match(text):
+        text = "Use " + text[_WE_USE.match(text).end() :]  # type: ignore[union-attr]
+    text = _NEVER_EVER.sub("Never ", text)
+    m = _NEGATIVE_HEAD.match(text)
+    if m:
+        text = "Never " + text[m.end() :]
+        text = re.sub(r",?\s+ever$", "", text, flags=re.I)
+        kind = "constraint"
+    else:
+        role = _tool_role(text, spans)
+        choice = _CHOICE_VERB.match(text)
+        if role:
+            text, kind = role, "preference"
+        elif choice:
+            only = "only " if choice.group(1) else ""
+            got = _contrast(text[choice.end() :], spans, only=only)
+            if got:
+                text, kind = got, "preference"
+    text = re.sub(r"\s+,", ",", re.sub(r"\s+", " ", text)).strip(" ,;")
+    return (text[:1].upper() + text[1:] if text[:1].isalpha() else text), kind
+
+
+__all__ = ["canonical", "same_family", "strip_scope"]

@@ -1,0 +1,283 @@
+"""L0 → L1: candidate atoms from a transcript, rule-based (spec §9.2 option (a): no LLM).
+
+Only the user's own words are read (`transcripts.iter_events`): typed prompts, `#` memory
+notes and tool-rejection reasons. Most prompts are one-off tasks and questions and yield
+nothing; rules fire on statement *shapes* that carry something durable:
+
+- directives: always/never/don't/must not/avoid/only/stop …-ing/"no X", and "keep it …";
+- preferences: prefer/I'd rather/I like/use X instead of Y/use X, not Y/bare "use X";
+- decisions: let's use/go with/switch to …, we'll use …, we decided …, we should + policy verb;
+- facts: where things live, what this repo is/uses, which tool does a job ("tests run with
+  vitest, not jest"), we use/deploy/do …, the base branch is …;
+- explicit memory requests: remember (that) …, save in your memory …, from now on …,
+  until told otherwise …, whenever X, Y;
+- failures: "X fails when Y", "I keep getting X", and shell errors whose signature recurs.
+
+Adjacent claims of one sentence become one line ("main auto-deploys, so never push there");
+a pasted structured document is read only at its framing paragraphs; conversation-bound text
+("these variables", "for now", "the simpler one", "use it here") is dropped, because a memory
+line must stand alone. Every claim is then canonicalised (`canonical.py`) so that
+restatements of one rule are one atom and can recur (spec §4).
+
+Claims keep their negation (`Never`, `not`), keep code spans verbatim, drop politeness and
+first-person framing, and stay ≤ 200 characters. `confidence` is `stated` for the user's words
+and `observed` for inferred failures; never `verified` (spec §9.2). Redaction runs on every
+claim and quote before an atom exists (spec §6 rule 1).
+
+Where things are:
+
+- `extract_text.py`: masking code spans/URLs, sentences, clauses, lead words, tidying;
+- `extract_filters.py`: what is vague, transient or bound to the conversation;
+- `extract_directives.py`, `extract_preferences.py`, `extract_facts.py`: the clause rules;
+- `extract_rules.py`: which rule reads a clause, and the explicit-memory framing;
+- `extract_statement.py`: one statement → `Candidate`s (`extract_claims`);
+- `canonical.py`: one rule, one spelling; `failures.py`: tool errors and tool families;
+- this module: atoms (provenance, quotes, redaction) and the transcript pass.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_memory.extract.statement import Candidate, extract_claims
+from agent_memory.model.atom import Atom, atom_id, merge
+from agent_memory.model.paths import canonical_pointer
+from agent_memory.transcripts.failures import command_program, failure_signature, recurring_failures
+from agent_memory.transcripts.reader import ReadStats, Statement, ToolError, iter_events
+
+MAX_QUOTE = 2000
+
+
+@dataclass
+class ExtractResult:
+    atoms: list[Atom]
+    skipped_lines: int
+    stats: ReadStats
+    statements: int = 0
+    tool_errors: int = 0
+    error: str | None = None  # safe mode: why the transcript could not be read
+
+    def to_json(self) -> dict[str, Any]:
+        return {"atoms": self.atoms, "skipped_lines": self.skipped_lines}
+
+
+def _failure_atoms(
+    errors: list[ToolError], transcript: str | os.PathLike[str], project: str, fallback_ts: str
+) -> list[Atom]:
+    atoms: list[Atom] = []
+    for claim, items in recurring_failures(errors):
+        for err in items:
+            quote = f"$ {err.command}\n{err.text}" if err.command else err.text
+            atoms.append(
+                _atom(
+                    claim,
+                    "failure",
+                    "observed",
+                    project,
+                    transcript,
+                    err.line,
+                    err.timestamp or fallback_ts,
+                    err.session_id,
+                    quote,
+                    None,
+                )
+            )
+    return atoms
+
+
+# --- atoms ------------------------------------------------------------------------------------
+
+
+def _anchor(text: str, focus: str | None) -> int:
+    """Where in the statement the claim came from (best effort), for the quote window."""
+    if not focus:
+        return -1
+    low = text.lower()
+    at = low.find(focus.lower()[:40])
+    if at >= 0:
+        return at
+    words = sorted(re.findall(r"[\w`.-]{5,}", focus), key=len, reverse=True)
+    for word in words[:3]:
+        at = low.find(word.lower())
+        if at >= 0:
+            return at
+    return -1
+
+
+def _quote(text: str, focus: str | None) -> str:
+    """The redacted statement, ≤ MAX_QUOTE characters, centred on the claim's source. A long
+    statement is cut to a generous window *before* redaction (bounded cost) and trimmed after,
+    so a secret straddling the window's edge never reaches the quote."""
+    from agent_memory.redact.redactor import redact
+
+    if len(text) <= MAX_QUOTE:
+        return redact(text)[0]
+    at = max(_anchor(text, focus), 0)
+    lo = max(0, at - 3 * MAX_QUOTE)
+    window = redact(text[lo : at + 4 * MAX_QUOTE])[0]
+    # The claim sits 3 quotes into the window, so the quote (centred on it) never touches the
+    # window's cut edges. Redaction may shift offsets a little; the centre stays close.
+    centre = min(at - lo, len(window))
+    begin = max(0, min(centre - MAX_QUOTE // 3, len(window) - MAX_QUOTE + 2))
+    piece = window[begin : begin + MAX_QUOTE - 2]
+    head = "\u2026" if lo + begin > 0 else ""
+    tail = "\u2026" if lo + begin + len(piece) < len(text) else ""
+    return head + piece + tail
+
+
+def _atom(
+    claim: str,
+    kind: str,
+    confidence: str,
+    project: str,
+    transcript: str | os.PathLike[str],
+    line: int,
+    at: str,
+    session: str,
+    quote_text: str,
+    focus: str | None,
+) -> Atom:
+    from agent_memory.redact.redactor import redact
+
+    redacted_claim, findings = redact(claim)
+    redacted_claim = redacted_claim[:500]
+    pointer = canonical_pointer(transcript, line)
+    return {
+        "id": atom_id(redacted_claim, project),
+        "claim": redacted_claim,
+        "scope": "project",
+        "project": project,
+        "kind": kind,
+        "first_seen": at,
+        "last_seen": at,
+        "observations": 1,
+        "sessions": [session],
+        "source": pointer,
+        "first_source": pointer,
+        "confidence": confidence,
+        "tier": "L1",
+        "redacted": bool(findings),
+        "evidence": [
+            {"source": pointer, "at": at, "session": session, "quote": _quote(quote_text, focus)}
+        ],
+    }
+
+
+def statement_atoms(
+    statement: Statement, transcript: str | os.PathLike[str], project: str, fallback_ts: str
+) -> list[Atom]:
+    """L1 observations (one per claim) from one user statement."""
+    out = []
+    at = statement.timestamp or fallback_ts
+    for cand in extract_claims(
+        statement.text, origin=statement.origin, rejected_command=statement.rejected_command
+    ):
+        out.append(
+            _atom(
+                cand.claim,
+                cand.kind,
+                cand.confidence,
+                project,
+                transcript,
+                statement.line,
+                at,
+                statement.session_id,
+                statement.text,
+                cand.claim[:40],
+            )
+        )
+    return out
+
+
+def merge_observations(observations: Iterable[Atom]) -> list[Atom]:
+    """Join observations per id (`atom.merge`), sorted by first sighting then id."""
+    by_id: dict[str, Atom] = {}
+    for obs in observations:
+        current = by_id.get(obs["id"])
+        by_id[obs["id"]] = obs if current is None else merge(current, obs)
+    return sorted(
+        by_id.values(), key=lambda a: (a["first_seen"], _line_of(a["first_source"]), a["id"])
+    )
+
+
+def _line_of(pointer: str) -> int:
+    tail = pointer.rsplit("#L", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+def safe_project(name: str) -> str:
+    """A project name the schema accepts (no slashes, no leading blank)."""
+    cleaned = re.sub(r"[/\\]+", "-", name.strip()).strip("-") or "project"
+    return cleaned[:200]
+
+
+def _fallback_timestamp(path: str | os.PathLike[str], stats: ReadStats) -> str:
+    if stats.first_timestamp:
+        return stats.first_timestamp
+    try:
+        import datetime as _dt
+
+        from agent_memory.model.atom import iso_z
+
+        return iso_z(_dt.datetime.fromtimestamp(Path(path).stat().st_mtime, tz=_dt.timezone.utc))
+    except (OSError, ValueError, OverflowError):
+        return "1970-01-01T00:00:00Z"
+
+
+def extract_transcript(
+    path: str | os.PathLike[str], project: str, session: str | None = None, *, strict: bool = True
+) -> ExtractResult:
+    """Schema-valid L1 atoms from one transcript, merged per id, sorted deterministically.
+
+    strict=True raises OSError when the file cannot be opened; strict=False (the SessionEnd
+    path) never raises: it returns what it could read and says why in `error`."""
+    stats = ReadStats()
+    project = safe_project(project)
+    statements: list[Statement] = []
+    errors: list[ToolError] = []
+    error: str | None = None
+    try:
+        for event in iter_events(path, stats, session):
+            if isinstance(event, Statement):
+                statements.append(event)
+            else:
+                errors.append(event)
+    except OSError as exc:
+        if strict:
+            raise
+        error = f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - the SessionEnd path must never raise
+        if strict:
+            raise
+        error = f"{type(exc).__name__}: {exc}"
+    observations: list[Atom] = []
+    try:
+        fallback = _fallback_timestamp(path, stats)
+        for statement in statements:
+            observations.extend(statement_atoms(statement, path, project, fallback))
+        observations.extend(_failure_atoms(errors, path, project, fallback))
+        atoms = merge_observations(observations)
+    except Exception as exc:  # noqa: BLE001
+        if strict:
+            raise
+        error = error or f"{type(exc).__name__}: {exc}"
+        atoms = []
+    return ExtractResult(atoms, stats.skipped_lines, stats, len(statements), len(errors), error)
+
+
+__all__ = [
+    "Candidate",
+    "ExtractResult",
+    "command_program",
+    "extract_claims",
+    "extract_transcript",
+    "failure_signature",
+    "merge_observations",
+    "safe_project",
+    "statement_atoms",
+]

@@ -1,0 +1,367 @@
+"""One user statement → candidate claims: sentences, clauses, memory framing, adjacent claims
+joined, rejection reasons read against the refused command, every claim canonicalised."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from agent_memory.extract.canonical import canonical
+from agent_memory.extract.dispatch import (
+    _CONDITIONAL,
+    _HABIT,
+    _MEMORY_STRONG,
+    _MEMORY_WEAK,
+    _OBSERVATION,
+    _PURPOSE,
+    _REMIND,
+    _SCOPE,
+    _clause_rules,
+    _imperative,
+)
+from agent_memory.extract.filters import (
+    _DEICTIC_NP,
+    _DEICTIC_REF,
+    _PRONOUNS,
+    _TASKY,
+    _TIME_SUBJECT,
+    _TRANSIENT,
+    _content_words,
+    _vague,
+)
+from agent_memory.extract.rules.directives import _KEEP_DOING, Rule
+from agent_memory.extract.rules.preferences import _INSTEAD_FIRST
+from agent_memory.extract.text import (
+    _FENCE,
+    _MAX_TEXT,
+    _QUOTES,
+    MAX_CLAIM,
+    _cap,
+    _framing,
+    _mask,
+    _shorten,
+    _strip_lead,
+    _tidy,
+    _unmask,
+    clauses,
+    sentences,
+)
+from agent_memory.model.atom import normalize
+from agent_memory.transcripts.failures import FAMILIES, command_program
+
+
+@dataclass(frozen=True)
+class Candidate:
+    claim: str
+    kind: str
+    confidence: str = "stated"
+
+
+# --- one statement --------------------------------------------------------------------------
+
+_QUESTION_START = re.compile(
+    r"^(?:what|why|how|which|who|whom|whose|is|are|am|was|were|do|does|did|can|could|would|will|shall|"
+    r"should|may|might|have|has|had|isn't|aren't|doesn't|don't|didn't|won't|wouldn't|couldn't|"
+    r"shouldn't|any idea|anything else|i wonder|wonder if|where|when)\b",
+    re.I,
+)
+_WH_ALWAYS = re.compile(
+    r"^(?:what|why|how|which|who|whom|whose|i wonder|wonder if|any idea)\b", re.I
+)
+_REQUEST = re.compile(
+    r"^(?:(?:please|and|also|so)\s+)*(?:(?:can|could|would|will|won't)\s+(?:you|u)|i(?:'d| would) like you to|"
+    r"i want you to|i need you to|i'd love (?:it )?if you(?: could)?|i(?:'d| would) appreciate if you(?: could)?|"
+    r"you (?:can|could|may|might)|go ahead and|feel free to|try to)\s+"
+    r"(?:(?:please|kindly|also|maybe|just|now|then|quickly|first)\s+)*",
+    re.I,
+)
+
+
+def _mode(s: str) -> str:
+    if re.match(r"^(?:would|do) you mind\b", s, re.I):
+        return "question"
+    if _REQUEST.match(s) and not re.match(
+        r"^(?:can|could|would|will) you (?:tell|explain|confirm)\b", s, re.I
+    ):
+        return "request"
+    if _WH_ALWAYS.match(s) or (_QUESTION_START.match(s) and s.rstrip().endswith("?")):
+        return "question"
+    return "statement"
+
+
+_LEADING_PURPOSE = re.compile(
+    r"(?:for|in)\s+(?!this\b|these\b|that\b|it\b|now\b|example\b|instance\b)"
+    r"[\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,2}",
+    re.I,
+)
+_NEVER_EVER = re.compile(r"\bnever\s+ever\b", re.I)  # emphasis, not a different rule
+_WEEKDAY = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|tonight|next week)\b", re.I
+)
+
+
+def _finish(claim: str, kind: str, spans: list[str]) -> Candidate | None:
+    claim = _tidy(claim)
+    if not claim or _content_words(claim) < 2 or len(claim) < 6:
+        return None
+    if _TRANSIENT.search(claim) or _DEICTIC_REF.search(claim) or _DEICTIC_NP.search(claim):
+        return None
+    if re.search(r"\b(?:this|that|these|those|it|them)$", claim, re.I):
+        return None  # "use subagents to parallelize this": bound to the conversation
+    if re.search(r"(?<![\w-])first$", claim, re.I) and not re.match(
+        r"^(?:always|never|don't|do not)\b", claim, re.I
+    ):
+        return None  # "use git stash to save your changes first": a step of this task
+    # One rule, one spelling, one id: restatements must converge to recur (spec §4).
+    claim, kind = canonical(claim, kind, spans)
+    claim = _unmask(claim, spans)
+    claim = _shorten(_cap(claim))
+    return Candidate(claim, kind, "stated")
+
+
+def _sentence_claims(
+    sentence: str, origin: str, bug_report: bool = False
+) -> list[tuple[str, str, int]]:
+    """(claim, kind, clause index) for one sentence."""
+    s = _strip_lead(sentence)
+    if not s:
+        return []
+    strong = False
+    m = _MEMORY_STRONG.match(s)
+    remind = _REMIND.match(s)
+    if remind:
+        # "remember to commit when you're done" is a reminder for now; only a habit
+        # ("... before committing", "... every time") is kept as a memory.
+        s, strong = remind.group(1), bool(_HABIT.search(remind.group(1)))
+    elif m and not re.match(r"^(?:do|did) you remember\b", s, re.I):
+        s, strong = m.group(1), True
+    scoped = _SCOPE.sub(" ", s).strip()
+    if scoped != s:
+        s, strong = scoped, True
+    weak = _MEMORY_WEAK.match(s)
+    if weak:
+        s = weak.group(1)
+    s = _strip_lead(s)
+    mode = _mode(s)
+    complaint = _KEEP_DOING.match(s.rstrip(" ?"))
+    if complaint and not _vague(complaint.group(2)):
+        # "why do you keep adding semicolons?": a question that states a rule.
+        return [(f"Don't keep {complaint.group(1)} {complaint.group(2)}", "constraint", 0)]
+    if mode == "question" and not strong:
+        return []
+    instead = _INSTEAD_FIRST.match(s)
+    if instead and not _vague(instead.group(3)):
+        verb = instead.group(2).capitalize()
+        target = instead.group(3).rstrip(" .!?")
+        return [(f"{verb} {target} instead of {instead.group(1)}", "preference", 0)]
+    first_of_request = mode == "request"
+    if first_of_request:
+        s = _REQUEST.sub("", s, count=1)
+    cond = _CONDITIONAL.match(s)
+    if cond and not _vague(cond.group(1)) and not _OBSERVATION.match(cond.group(1)):
+        return [(s, "constraint", 0)]
+    purpose = _PURPOSE.match(s)
+    if purpose and mode == "statement" and not _TASKY.search(purpose.group(1)):
+        return [(s, "fact", 0)]
+    out: list[tuple[str, str, int]] = []
+    parts = clauses(s)
+    lead = _LEADING_PURPOSE.fullmatch(parts[0]) if len(parts) > 1 else None
+    if lead:
+        # "For styling, use Tailwind instead of CSS modules": the purpose qualifies the rule.
+        qualifier = lead.group(0)[:1].lower() + lead.group(0)[1:]
+        parts = [f"{parts[1].rstrip(' .!?')} {qualifier}", *parts[2:]]
+    head = _SUBJECT_NP.match(parts[0]) if parts else None
+    subject_np = head.group(1)[:1].lower() + head.group(1)[1:] if head else None
+    for i, raw in enumerate(parts):
+        c = _strip_lead(raw).rstrip(" .!?")
+        if not c:
+            continue
+        if i > 0 and subject_np and re.match(r"^(?:it|they)\s+(?!is\b|are\b|'s\b)", c, re.I):
+            # "the integration tests hit a real Postgres; they fail if Docker is down"
+            c = f"{subject_np} {c.split(' ', 1)[1]}"
+        if (
+            out
+            and out[-1][2] == i - 1
+            and re.match(r"^(?:don't|do not|never|avoid|prefer not)\b", out[-1][0], re.I)
+            and re.match(
+                r"^(?:but\s+|instead\s+|rather\s+)?(?:use|prefer|go with|stick (?:to|with)|rely on)\s+\S",
+                c,
+                re.I,
+            )
+        ):
+            # "don't use X for Y, use Z": the positive half belongs to the same claim.
+            out.append((c, out[-1][1], i))
+            continue
+        if (
+            out
+            and out[-1][2] == i - 1
+            and re.match(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", c, re.I)
+        ):
+            # "we use JWTs in cookies, never localStorage": the contrast completes the claim.
+            out.append((c, "constraint", i))
+            continue
+        got = _clause_rules(
+            c, first_of_request=first_of_request and i == 0, origin=origin, bug_report=bug_report
+        )
+        if (
+            got
+            and i > 0
+            and subject_np
+            and re.search(r"\bit\b", got[0])
+            and re.match(r"^(?:never|don't|do not|always|avoid|only)\b", got[0], re.I)
+        ):
+            # "the seed script wipes the db, so never run it against prod": say what "it" is.
+            got = (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1])
+        if got is None and strong and (i == 0 or not out):
+            got = _imperative(c)
+        if got is None and (weak or strong) and i == 0 and mode == "statement":
+            low = c.split(" ", 1)[0].lower()
+            dated = _TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
+            if low not in _PRONOUNS and _content_words(c) >= 3 and not dated:
+                got = (_cap(c), "fact")  # "keep in mind the deadline is friday" is not one
+        if got:
+            out.append((got[0], got[1], i))
+    return out
+
+
+_SUBJECT_NP = re.compile(
+    r"^((?:the|our)\s+(?:[\w\ue000\ue001./-]+\s+){0,3}[\w\ue000\ue001./-]+)\s+"
+    r"(?:is|are|was|were|has|have|does|do|can|will|must|should|hit|run|use|need|take|talk|call|depend|"
+    r"break|fail|wipe|touch|write|read|send|hold|keep|go|\w+s)\b",
+    re.I,
+)
+_KIND_RANK = {"constraint": 4, "preference": 3, "decision": 2, "failure": 1, "fact": 0}
+_LOWER_OK = re.compile(
+    r"^(?:don't|do|always|never|only|use|keep|prefer|avoid|make|migrate|switch|move|stick|support|"
+    r"drop|run|write|user|we|our|the|this|tests?|no)\b"
+)
+
+
+def _join(parts: list[Candidate]) -> Candidate:
+    """Adjacent claims of one sentence read as one memory line ("X is Y, so never Z")."""
+    text = parts[0].claim
+    for part in parts[1:]:
+        nxt = part.claim
+        if _LOWER_OK.match(nxt.lower()) and nxt[:1].isupper() and not nxt[1:2].isupper():
+            nxt = nxt[:1].lower() + nxt[1:]
+        text = f"{text}; {nxt}"
+    kind = max((p.kind for p in parts), key=lambda k: _KIND_RANK.get(k, 0))
+    return Candidate(text, kind, parts[0].confidence)
+
+
+# Apostrophe-less spellings typed in a hurry ("dont use lodash").
+_INFORMAL_MAP = {
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "didnt": "didn't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "cant": "can't",
+    "shouldnt": "shouldn't",
+    "wouldnt": "wouldn't",
+    "couldnt": "couldn't",
+    "wasnt": "wasn't",
+    "werent": "weren't",
+    "havent": "haven't",
+    "hasnt": "hasn't",
+    "im": "i'm",
+    "ive": "i've",
+    "youre": "you're",
+    "theyre": "they're",
+    "thats": "that's",
+    "whats": "what's",
+}
+_INFORMAL = re.compile(r"\b(?:" + "|".join(_INFORMAL_MAP) + r")\b", re.I)
+
+
+_FIX_REQUEST = re.compile(
+    r"\b(?:(?:please|pls|can you|could you)\s+(?:\w+\s+)?(?:fix|debug|investigate|look into|check)|"
+    r"fix (?:it|this|that)|any idea|what's going on|why (?:does|is|do)|help me)\b",
+    re.I,
+)
+
+
+def extract_claims(
+    text: str, *, origin: str = "prompt", rejected_command: str | None = None
+) -> list[Candidate]:
+    """Candidate claims in one user statement (pure, deterministic; no I/O, no clock)."""
+    if not text or not text.strip():
+        return []
+    # Sessions repeat themselves ("continue", "yes", the same instruction again): memoise.
+    return list(_extract_cached(text, origin, rejected_command))
+
+
+@functools.lru_cache(maxsize=4096)
+def _extract_cached(text: str, origin: str, rejected_command: str | None) -> tuple[Candidate, ...]:
+    return tuple(_extract(text, origin, rejected_command))
+
+
+def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:
+    text = _INFORMAL.sub(
+        lambda m: _INFORMAL_MAP[m.group(0).lower()], text[:_MAX_TEXT].translate(_QUOTES)
+    )
+    text = _NEVER_EVER.sub("never", _framing(_FENCE.sub("\n", text)))
+    masked, spans = _mask(text)
+    # Markdown emphasis is noise in a claim; code spans are already masked, so `a__b` survives.
+    masked = re.sub(r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", masked)
+    found: list[Candidate] = []
+    if origin == "rejection":
+        special = _rejection_claim(masked, rejected_command)
+        if special:
+            cand = _finish(special[0], special[1], spans)
+            if cand:
+                found.append(cand)
+    bug_report = bool(_FIX_REQUEST.search(masked))
+    for sentence in sentences(masked):
+        if found and origin == "rejection" and sentence.strip() == masked.strip():
+            continue  # the whole reason was the special "use X" shape
+        group: list[Candidate] = []
+        last = -2
+        for claim, kind, index in _sentence_claims(sentence, origin, bug_report):
+            cand = _finish(claim, kind, spans)
+            if cand is None:
+                last = -2
+                continue
+            if group and index == last + 1 and len(_join([*group, cand]).claim) <= MAX_CLAIM:
+                group.append(cand)
+            else:
+                if group:
+                    found.append(_join(group))
+                group = [cand]
+            last = index
+        if group:
+            found.append(_join(group))
+    seen: set[str] = set()
+    out = []
+    for cand in found:
+        key = normalize(cand.claim)
+        if key not in seen and not any(
+            key in s or s in key for s in seen if len(s) > 12 and len(key) > 12
+        ):
+            seen.add(key)
+            out.append(cand)
+    return out
+
+
+# Interchangeable tools: a rejected command of one and a reason naming another is a preference
+
+
+def _rejection_claim(reason: str, rejected_command: str | None) -> Rule | None:
+    s = _tidy(_strip_lead(reason.strip().split("\n", 1)[0]))
+    m = re.match(
+        r"^(?:please\s+)?(?:use|try|run it with|do it with|with)\s+([\w.@/\ue000\ue001-]+)$",
+        s,
+        re.I,
+    ) or re.match(r"^([\w.@/-]+)\s+(?:please|instead|pls)$", s, re.I)
+    if not m:
+        bare = re.match(r"^([\w.@/-]+)$", s)
+        if not bare or not any(bare.group(1).lower() in family for family in FAMILIES):
+            return None
+        m = bare  # "pnpm" alone, on a rejected command: the tool to use instead
+    tool = m.group(1)
+    program = command_program(rejected_command).split(" ", 1)[0]
+    for family in FAMILIES:
+        if tool.lower() in family and program in family and program != tool.lower():
+            return f"Use {tool}, not {program}", "preference"
+    return f"Use {tool}", "preference"

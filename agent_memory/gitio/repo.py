@@ -1,0 +1,400 @@
+"""The git boundary: the only module that imports pygit2 or runs `git`.
+
+pygit2 does the object plumbing (blobs, trees, commits: fast, no work tree, no index);
+the `git` CLI does what must honour the user's configuration and hooks (`git commit` on the
+user's branch) and the compare-and-set ref update, which pygit2 does not bind (CONVENTIONS.md:
+`git update-ref <ref> <new> <old>` is atomic under git's ref lock).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NewType
+
+from agent_memory.gitio.state import find_git_dirs, state_dir
+from agent_memory.model.errors import RefMovedError, RepoStateError
+
+if TYPE_CHECKING:
+    import pygit2
+
+Oid = NewType("Oid", str)
+ZERO_OID = "0" * 40
+ATOMS_REF = "refs/heads/memory/atoms"
+REVIEW_REF = "refs/heads/memory/review"
+TOOL_NAME = "agent-memory"
+TOOL_EMAIL = "agent-memory@localhost"
+
+_HOOK_VARS = {
+    "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_QUARANTINE_PATH",
+}
+
+
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for a git subprocess: variables git exports to hooks (GIT_DIR,
+    GIT_INDEX_FILE, …) are stripped so a nested git acts on the repository we name, and git
+    never prompts for credentials."""
+    env = {k: v for k, v in os.environ.items() if k not in _HOOK_VARS}
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    if extra:
+        env.update(extra)
+    return env
+
+
+def run_git(cwd: str | os.PathLike[str], *args: str, check: bool = True, input_text: str | None = None,
+            env: Mapping[str, str] | None = None, keep_hook_env: bool = False) -> subprocess.CompletedProcess[str]:
+    base = dict(os.environ) if keep_hook_env else clean_env()
+    if env:
+        base.update(env)
+    proc = subprocess.run(
+        ["git", *args], cwd=str(cwd), capture_output=True, text=True, input=input_text,
+        env=base, check=False,
+    )
+    if check and proc.returncode != 0:
+        detail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
+        raise RepoStateError(f"git {' '.join(args[:2])} failed: {detail[-1] if detail else proc.returncode}")
+    return proc
+
+
+def config_get(cwd: str | os.PathLike[str], key: str) -> str | None:
+    proc = run_git(cwd, "config", "--get", key, check=False)
+    value = proc.stdout.strip()
+    return value if proc.returncode == 0 and value else None
+
+
+def config_set(cwd: str | os.PathLike[str], key: str, value: str) -> None:
+    run_git(cwd, "config", "--local", key, value)
+
+
+# --- the repository ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Repo:
+    """A repository located from a start path: its git dir, common dir (shared by worktrees),
+    work tree (None when bare) and the directory to run git in."""
+
+    git_dir: Path
+    common_dir: Path
+    workdir: Path | None
+
+    @property
+    def cwd(self) -> Path:
+        return self.workdir or self.git_dir
+
+    @property
+    def bare(self) -> bool:
+        return self.workdir is None
+
+    @property
+    def state(self) -> Path:
+        return state_dir(self.common_dir)
+
+    def pg(self) -> Any:
+        """The pygit2 repository (typed Any: pygit2's object model is dynamic)."""
+        return _pygit2_repo(str(self.git_dir))
+
+
+_REPO_CACHE: dict[str, pygit2.Repository] = {}
+
+
+def _pygit2_repo(path: str) -> pygit2.Repository:
+    import pygit2
+
+    repo = _REPO_CACHE.get(path)
+    if repo is None:
+        repo = pygit2.Repository(path)
+        _REPO_CACHE[path] = repo
+    return repo
+
+
+def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
+    found = find_git_dirs(start)
+    if not found:
+        where = os.fspath(start) if start else os.getcwd()
+        raise RepoStateError(f"not a git repository: {where}", hint="run this inside a git repository, or use `git -C DIR memory …`")
+    git_dir, common, work = found
+    return Repo(git_dir=git_dir.resolve(), common_dir=common.resolve(), workdir=work.resolve() if work else None)
+
+
+def project_name(start: str | os.PathLike[str] | None = None) -> str | None:
+    """The repository's project name: `git config memory.project`, else the top-level directory
+    name (worktrees and subdirectories of one repo share it). None outside a repository."""
+    found = find_git_dirs(start)
+    if not found:
+        return None
+    git_dir, common, work = found
+    configured = config_get(work or git_dir, "memory.project")
+    if configured:
+        return configured
+    return default_project_name(common, work)
+
+
+def project_of(repo: Repo) -> str:
+    """This repository's project name (`memory.project`, set by `init`, else the default)."""
+    return config_get(repo.cwd, "memory.project") or default_project_name(repo.common_dir, repo.workdir)
+
+
+def default_project_name(common: Path, work: Path | None) -> str:
+    if common.name == ".git" and common.parent.name:
+        return common.parent.name
+    top = work or common
+    return top.name.removesuffix(".git") or "project"
+
+
+# --- reading objects --------------------------------------------------------------------------
+
+
+def ref_target(repo: Repo, ref: str) -> Oid | None:
+    pg = repo.pg()
+    try:
+        reference = pg.references.get(ref)
+    except Exception:  # noqa: BLE001 - a corrupt ref reads as absent; writers then CAS against it
+        return None
+    if reference is None:
+        return None
+    try:
+        return Oid(str(reference.resolve().target))
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def read_tree_blobs(repo: Repo, commit_oid: str | None, folders: Iterable[str]) -> dict[str, bytes]:
+    """`{path: bytes}` for every blob directly inside the given folders of a commit's tree."""
+    if commit_oid is None:
+        return {}
+    pg = repo.pg()
+    tree = pg[commit_oid].peel(_tree_type())
+    out: dict[str, bytes] = {}
+    for folder in folders:
+        try:
+            sub = tree[folder]
+        except KeyError:
+            continue
+        subtree = pg[sub.id]
+        for entry in subtree:
+            if entry.type_str == "blob":
+                out[f"{folder}/{entry.name}"] = pg[entry.id].data
+    return out
+
+
+def _tree_type() -> type:
+    import pygit2
+
+    return pygit2.Tree
+
+
+def read_blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
+    pg = repo.pg()
+    try:
+        obj = pg.revparse_single(rev)
+        tree = obj.peel(_tree_type())
+        entry = tree[path]
+    except (KeyError, ValueError):
+        return None
+    except Exception:  # noqa: BLE001 - unborn HEAD, bad rev
+        return None
+    data: bytes = pg[entry.id].data
+    return data
+
+
+def commit_message(repo: Repo, oid: str) -> str:
+    msg: str = repo.pg()[oid].message
+    return msg
+
+
+def commit_parents(repo: Repo, oid: str) -> list[str]:
+    return [str(p) for p in repo.pg()[oid].parent_ids]
+
+
+def commit_tree(repo: Repo, oid: str) -> str:
+    return str(repo.pg()[oid].tree_id)
+
+
+# --- writing objects --------------------------------------------------------------------------
+
+
+def tool_signature(when: int | None = None) -> pygit2.Signature:
+    import pygit2
+
+    return pygit2.Signature(TOOL_NAME, TOOL_EMAIL, int(when if when is not None else time.time()), 0)
+
+
+def build_tree(repo: Repo, base_tree: str | None, changes: Mapping[str, bytes | None]) -> str:
+    """A new tree from `base_tree` with `changes` applied (`None` deletes). Paths are
+    `folder/name` or `name` (one level deep is all the stores need)."""
+    pg = repo.pg()
+    base = pg[base_tree] if base_tree else None
+    by_folder: dict[str, dict[str, bytes | None]] = {}
+    top: dict[str, bytes | None] = {}
+    for path, data in changes.items():
+        if "/" in path:
+            folder, name = path.split("/", 1)
+            if "/" in name:
+                folder2, name2 = name.split("/", 1)
+                by_folder.setdefault(folder, {})[f"{folder2}/{name2}"] = data
+            else:
+                by_folder.setdefault(folder, {})[name] = data
+        else:
+            top[path] = data
+    builder = pg.TreeBuilder(base) if base is not None else pg.TreeBuilder()
+    import pygit2
+
+    for name, data in top.items():
+        if data is None:
+            if base is not None and name in base:
+                builder.remove(name)
+        else:
+            builder.insert(name, pg.create_blob(data), pygit2.GIT_FILEMODE_BLOB)
+    for folder, sub_changes in by_folder.items():
+        sub_base: str | None = None
+        if base is not None and folder in base:
+            sub_base = str(base[folder].id)
+        sub_oid = build_tree(repo, sub_base, sub_changes)
+        if len(pg[sub_oid]) == 0:
+            if base is not None and folder in base:
+                builder.remove(folder)
+        else:
+            builder.insert(folder, pg[sub_oid].id, pygit2.GIT_FILEMODE_TREE)
+    return str(builder.write())
+
+
+def create_commit(repo: Repo, tree: str, parents: list[str], message: str, when: int | None = None,
+                  author: tuple[str, str, int] | None = None) -> Oid:
+    """A commit object (no ref moves). The tool identity is used unless `author` is given."""
+    import pygit2
+
+    pg = repo.pg()
+    sig = tool_signature(when) if author is None else pygit2.Signature(author[0], author[1], author[2], 0)
+    oid = pg.create_commit(None, sig, sig, message, pg[tree].id, [pg[p].id for p in parents])
+    return Oid(str(oid))
+
+
+def cas_update_ref(repo: Repo, ref: str, new: str, old: str | None, reason: str) -> None:
+    """Move `ref` to `new` only if it still points at `old` (None: must not exist)."""
+    proc = run_git(repo.cwd, "update-ref", "-m", reason, ref, new, old or ZERO_OID, check=False)
+    if proc.returncode != 0:
+        raise RefMovedError(proc.stderr.strip() or f"{ref} moved")
+
+
+def delete_ref(repo: Repo, ref: str, old: str | None = None) -> None:
+    args = ["update-ref", "-d", ref] + ([old] if old else [])
+    run_git(repo.cwd, *args)
+
+
+# --- history ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    oid: str
+    subject: str
+    date: str
+    body: str
+
+
+def log_for_path(repo: Repo, ref: str, path: str) -> list[LogEntry]:
+    """Commits of `ref` that touched `path`, newest first (`git log` with a stable format)."""
+    fmt = "%H%x1f%s%x1f%cI%x1f%B%x1e"
+    proc = run_git(repo.cwd, "log", f"--format={fmt}", ref, "--", path, check=False)
+    if proc.returncode != 0:
+        return []
+    out = []
+    for record in proc.stdout.split("\x1e"):
+        record = record.strip("\n")
+        if not record:
+            continue
+        oid, subject, date, body = (record.split("\x1f") + ["", "", "", ""])[:4]
+        out.append(LogEntry(oid=oid, subject=subject, date=date, body=body))
+    return out
+
+
+def rev_list(repo: Repo, spec: str, *more: str) -> list[str]:
+    proc = run_git(repo.cwd, "rev-list", "--reverse", spec, *more, check=False)
+    return proc.stdout.split() if proc.returncode == 0 else []
+
+
+def rev_parse(repo: Repo, rev: str) -> str | None:
+    proc = run_git(repo.cwd, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", check=False)
+    return proc.stdout.strip() or None if proc.returncode == 0 else None
+
+
+def hooks_dir(repo: Repo) -> Path:
+    """Where git looks for hooks (honours core.hooksPath)."""
+    proc = run_git(repo.cwd, "rev-parse", "--git-path", "hooks")
+    path = Path(proc.stdout.strip())
+    return path if path.is_absolute() else (repo.cwd / path).resolve()
+
+
+def default_branch(repo: Repo) -> str | None:
+    """The branch promotions are staged on top of: `memory.base`, else origin's HEAD, else
+    init.defaultBranch, main or master (whichever exists), else the current branch."""
+    configured = config_get(repo.cwd, "memory.base")
+    candidates = [configured] if configured else []
+    proc = run_git(repo.cwd, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD", check=False)
+    if proc.returncode == 0 and proc.stdout.strip():
+        candidates.append(proc.stdout.strip().split("/", 1)[-1])
+    init_default = config_get(repo.cwd, "init.defaultBranch")
+    candidates += [c for c in (init_default, "main", "master") if c]
+    for name in candidates:
+        if ref_target(repo, f"refs/heads/{name}"):
+            return name
+    head = run_git(repo.cwd, "symbolic-ref", "--quiet", "--short", "HEAD", check=False).stdout.strip()
+    if head and ref_target(repo, f"refs/heads/{head}") and not head.startswith("memory/"):
+        return head
+    return None
+
+
+def current_branch(repo: Repo) -> str | None:
+    proc = run_git(repo.cwd, "symbolic-ref", "--quiet", "--short", "HEAD", check=False)
+    return proc.stdout.strip() or None if proc.returncode == 0 else None
+
+
+def commit_author(repo: Repo, oid: str) -> tuple[str, str]:
+    commit = repo.pg()[oid]
+    return str(commit.committer.name), str(commit.committer.email)
+
+
+def status_porcelain(repo: Repo, paths: Iterable[str]) -> list[str]:
+    proc = run_git(repo.cwd, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths, check=False)
+    return [item for item in proc.stdout.split("\0") if item.strip()]
+
+
+def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str,
+                 env: Mapping[str, str] | None = None) -> str:
+    """Stage exactly `paths` and commit them on the current branch with the porcelain
+    (GitPython over the `git` CLI), so the user's config, identity and hooks — our guard
+    among them — apply. Returns the new HEAD. A refusing hook raises RepoStateError."""
+    import git as gitpython  # deferred: ~80 ms of imports only the committing verbs pay for
+
+    paths = list(paths)
+    repo = gitpython.Repo(str(cwd))
+    extra = {"GIT_TERMINAL_PROMPT": "0", **(env or {})}
+    try:
+        with repo.git.custom_environment(**extra):
+            repo.git.add("--", *paths)
+            repo.git.commit("-q", "-m", message, "--", *paths)
+    except gitpython.GitCommandError as exc:
+        # Leave the index as it was: nothing half-staged after a refusal.
+        run_git(cwd, "reset", "-q", "--", *paths, check=False)
+        raise _commit_error(exc) from exc
+    return str(repo.head.commit.hexsha)
+
+
+def _commit_error(exc: Any) -> RepoStateError:
+    """One readable line from a failed `git commit` (GitPython quotes stderr), plus a hint."""
+    raw = str(getattr(exc, "stderr", "") or getattr(exc, "stdout", "") or exc)
+    lines = [ln.strip().strip("'").removeprefix("stderr: ").strip("'") for ln in raw.strip().splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith(("hint:", "*** Please tell me", "Run", "git config"))]
+    text = " ".join(lines)
+    if "tell me who you are" in raw or "empty ident" in raw or "unable to auto-detect email" in raw:
+        return RepoStateError("git has no identity to commit with",
+                              hint='set one: git config --global user.name "Your Name" && '
+                                   'git config --global user.email you@example.com')
+    return RepoStateError(f"git commit failed: {text[:300] or 'unknown error'}",
+                          hint="nothing was committed; fix what the hook or git reported and run the command again")

@@ -1,0 +1,306 @@
+"""The atom: identity, schema validation, serialisation and the merge join (spec §3.1, §4.1).
+
+Everything that writes an atom goes through `validate_atom()`; everything that combines two
+observations of one claim goes through `merge()`, which is a true join (commutative,
+associative, idempotent) so that re-capturing a transcript changes nothing and two clones'
+`memory/atoms` branches merge without conflicts.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from agent_memory.model.errors import InvalidAtomError
+
+Atom = dict[str, Any]
+
+KINDS = ("constraint", "preference", "fact", "decision", "failure")
+CONFIDENCE_ORDER = {"observed": 0, "stated": 1, "verified": 2}
+TIER_ORDER = {"L1": 1, "L2": 2, "L3": 3}
+REQUIRED_FIELDS = (
+    "id", "claim", "scope", "kind", "first_seen", "last_seen", "observations", "sessions",
+    "source", "first_source", "confidence", "tier", "redacted",
+)
+# Fields that only make sense locally (L1) and must never reach committed material.
+LOCAL_ONLY_FIELDS = ("evidence", "review")
+
+L1_POINTER_RE = re.compile(r"^~/\.claude/projects/[^/]+/[A-Za-z0-9._-]+\.jsonl#L[0-9]+$")
+STRIPPED_POINTER_RE = re.compile(r"^[A-Za-z0-9._-]+\.jsonl#L[0-9]+$")
+ATOM_ID_RE = re.compile(r"^atm_[0-9a-f]{8}$")
+
+
+def normalize(claim: str) -> str:
+    """Spec §4.1, exactly: collapse whitespace, then casefold, then strip trailing punctuation."""
+    return re.sub(r"\s+", " ", claim.strip()).casefold().rstrip(".,;:!?")
+
+
+def atom_id(claim: str, project: str | None) -> str:
+    """Project-scoped id; `project=None` gives the project-free (global, L3) id."""
+    key = normalize(claim) if project is None else normalize(claim) + "\0" + project
+    import hashlib  # deferred with importlib.resources below: SessionStart imports this module
+
+    return "atm_" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
+
+
+def expected_id(atom: Mapping[str, Any]) -> str:
+    project = atom.get("project") if atom.get("scope") == "project" else None
+    return atom_id(str(atom.get("claim", "")), project)
+
+
+def strip_pointer(pointer: str) -> str:
+    """§3.1.1: promotion keeps only `<session>.jsonl#L<n>`; the line number is untouched."""
+    return pointer.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def iso_z(value: str | _dt.datetime) -> str:
+    """Canonical UTC timestamp `YYYY-MM-DDTHH:MM:SSZ` from an ISO string or datetime."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.endswith("Z"):
+            text = text[:-1] + "+00:00"
+        parsed = _dt.datetime.fromisoformat(text)
+    else:
+        parsed = value
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=_dt.timezone.utc)
+    return parsed.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_ts(value: str) -> _dt.datetime:
+    return _dt.datetime.strptime(iso_z(value), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=_dt.timezone.utc)
+
+
+def utc_day(value: str) -> str:
+    return iso_z(value)[:10]
+
+
+# --- schema -------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def _schema() -> dict[str, Any]:
+    from importlib import resources
+
+    text = resources.files("agent_memory").joinpath("resources/atom.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with its internal `#/$defs/…` references inlined: the same constraints,
+    but jsonschema no longer resolves a reference per field (about a third of the cost)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
+            return _inline_refs(defs[ref[len("#/$defs/"):]], defs)
+        return {k: _inline_refs(v, defs) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline_refs(v, defs) for v in node]
+    return node
+
+
+@functools.lru_cache(maxsize=1)
+def _validator() -> Any:
+    import jsonschema  # deferred: the hook fast paths never validate
+
+    full = _schema()
+    cls = jsonschema.validators.validator_for(full)
+    return cls(_inline_refs(full, full.get("$defs", {})))
+
+
+def schema() -> dict[str, Any]:
+    return _schema()
+
+
+def schema_errors(atom: Any) -> list[str]:
+    """Every schema violation, as `path: message` lines (empty when valid)."""
+    errors = []
+    for err in sorted(_validator().iter_errors(atom), key=lambda e: list(e.absolute_path)):
+        where = "/".join(str(p) for p in err.absolute_path) or "(atom)"
+        errors.append(f"{where}: {err.message}")
+    return errors
+
+
+def invariant_errors(atom: Mapping[str, Any]) -> list[str]:
+    """Invariants JSON Schema cannot express (spec §3.1.2)."""
+    errors = []
+    try:
+        if parse_ts(atom["first_seen"]) > parse_ts(atom["last_seen"]):
+            errors.append(f"first_seen {atom['first_seen']} is after last_seen {atom['last_seen']}")
+    except (KeyError, ValueError, TypeError):
+        pass  # reported by the schema
+    claim = atom.get("claim")
+    if isinstance(claim, str) and atom.get("id") and atom.get("id") != expected_id(atom):
+        errors.append(f"id {atom.get('id')} does not match its claim and project (expected {expected_id(atom)})")
+    sessions = atom.get("sessions")
+    if isinstance(sessions, list) and len(set(map(str, sessions))) != len(sessions):
+        dupes = sorted({s for s in sessions if sessions.count(s) > 1})
+        errors.append(f"duplicate sessions: {', '.join(map(str, dupes))}")
+    tier = atom.get("tier")
+    for field in ("source", "first_source"):
+        pointer = atom.get(field)
+        if not isinstance(pointer, str):
+            continue
+        if tier == "L1" and not L1_POINTER_RE.match(pointer):
+            errors.append(f"{field} {pointer!r} is not an L1 back-pointer (~/.claude/projects/<slug>/<session>.jsonl#L<n>)")
+        if tier in ("L2", "L3") and not STRIPPED_POINTER_RE.match(pointer):
+            errors.append(f"{field} {pointer!r} at {tier} must be stripped to <session>.jsonl#L<n> (no path prefix)")
+    evidence = atom.get("evidence")
+    if (isinstance(evidence, list) and evidence and isinstance(atom.get("observations"), int)
+            and atom["observations"] < len(evidence)):
+        errors.append(f"observations {atom['observations']} is less than the {len(evidence)} distinct evidence back-pointers")
+    return errors
+
+
+def atom_errors(atom: Any) -> list[str]:
+    if not isinstance(atom, dict):
+        return ["(atom): not a JSON object"]
+    return schema_errors(atom) + invariant_errors(atom)
+
+
+def validate_atom(atom: Any) -> Atom:
+    errors = atom_errors(atom)
+    if errors:
+        ident = atom.get("id", "?") if isinstance(atom, dict) else "?"
+        raise InvalidAtomError(f"atom {ident} is invalid: {errors[0]}", errors)
+    return atom
+
+
+def dump_atom(atom: Mapping[str, Any]) -> str:
+    """The stored form: sorted keys, indented, trailing newline (diffable in git)."""
+    return json.dumps(atom, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def load_atom(text: str | bytes) -> Atom:
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidAtomError(f"not JSON: {exc}") from exc
+    return validate_atom(data)
+
+
+def read_stored_atom(text: str | bytes) -> Atom:
+    """A stored atom for reading: parsed and checked for the shape every reader relies on.
+    Full schema validation happens on every write (and in `git memory validate`), so reads —
+    status, recall index rebuilds, each retry of a transaction — do not pay for it again."""
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidAtomError(f"not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InvalidAtomError("not a JSON object")
+    missing = [f for f in REQUIRED_FIELDS if f not in data]
+    if missing:
+        raise InvalidAtomError(f"missing {', '.join(missing)}")
+    if not isinstance(data["sessions"], list) or not isinstance(data["claim"], str) or not ATOM_ID_RE.match(str(data["id"])):
+        raise InvalidAtomError("malformed id, claim or sessions")
+    return data
+
+
+# --- the merge join -----------------------------------------------------------------------
+
+
+def _max_conf(a: str, b: str) -> str:
+    return a if CONFIDENCE_ORDER.get(a, -1) >= CONFIDENCE_ORDER.get(b, -1) else b
+
+
+def _merge_evidence(a: Iterable[Mapping[str, Any]], b: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    by_source: dict[str, dict[str, Any]] = {}
+    for item in [*a, *b]:
+        key = item["source"]
+        current = by_source.get(key)
+        # Same line, two readings (should not happen): keep the larger one so the choice is
+        # independent of merge order.
+        if current is None or json.dumps(item, sort_keys=True) > json.dumps(current, sort_keys=True):
+            by_source[key] = dict(item)
+    return [by_source[k] for k in sorted(by_source)]
+
+
+def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
+    """Join two records of the same atom (§4.1.3, §5.3).
+
+    sessions ∪, first_seen min, last_seen max, confidence max (never down), redacted OR,
+    source = newest, first_source = oldest, observations = distinct evidence. Every field is
+    chosen by a total order or a set union, so the result does not depend on argument order
+    or grouping, and merging a record into itself changes nothing.
+    """
+    if a.get("id") != b.get("id"):
+        raise ValueError(f"cannot merge different atoms {a.get('id')} and {b.get('id')}")
+    if a.get("tier") != b.get("tier"):
+        raise ValueError(f"cannot merge {a.get('id')} across tiers {a.get('tier')}/{b.get('tier')}")
+    out: Atom = {}
+    keys = set(a) | set(b)
+    first = min((a["first_seen"], a["first_source"], a["claim"], a["kind"]),
+                (b["first_seen"], b["first_source"], b["claim"], b["kind"]))
+    latest = max((a["last_seen"], a["source"]), (b["last_seen"], b["source"]))
+    out["id"] = a["id"]
+    out["scope"] = a["scope"]
+    out["tier"] = a["tier"]
+    if "project" in keys:
+        out["project"] = a.get("project", b.get("project"))
+    out["first_seen"], out["first_source"], out["claim"], out["kind"] = first
+    out["last_seen"], out["source"] = latest
+    out["sessions"] = sorted(set(a["sessions"]) | set(b["sessions"]))
+    out["confidence"] = _max_conf(a["confidence"], b["confidence"])
+    out["redacted"] = bool(a["redacted"] or b["redacted"])
+    evidence = _merge_evidence(a.get("evidence", []), b.get("evidence", []))
+    if evidence:
+        out["evidence"] = evidence
+    out["observations"] = max(len(evidence), int(a["observations"]), int(b["observations"]))
+    for flag in ("contested", "pinned", "decayed"):
+        if flag in keys:
+            out[flag] = bool(a.get(flag) or b.get(flag))
+    for listed in ("contested_by", "consolidated_from", "promoted_from_projects"):
+        if listed in keys:
+            out[listed] = sorted(set(a.get(listed, [])) | set(b.get(listed, [])))
+    for latest_wins in ("superseded_by", "verified_by"):
+        values = [v for v in (a.get(latest_wins), b.get(latest_wins)) if v]
+        if values:
+            out[latest_wins] = max(values)
+    stamps = [v for v in (a.get("promoted_at"), b.get("promoted_at")) if v]
+    if stamps:
+        out["promoted_at"] = min(stamps)
+    reviews: list[dict[str, Any]] = [dict(r) for r in (a.get("review"), b.get("review")) if r]
+    if reviews:
+        out["review"] = max(reviews, key=lambda r: json.dumps(
+            [r.get("at"), r.get("state"), r.get("sessions"), r.get("commit", "")]))
+    return out
+
+
+def merge_all(records: Iterable[Mapping[str, Any]]) -> Atom:
+    it = iter(records)
+    acc: Atom = dict(next(it))
+    for rec in it:
+        acc = merge(acc, rec)
+    return acc
+
+
+# --- tier transforms ----------------------------------------------------------------------
+
+
+def to_committed(atom: Mapping[str, Any], tier: str, promoted_at: str) -> Atom:
+    """The form an atom takes in committed material (L2/L3): back-pointers stripped (§3.1.1),
+    local-only fields dropped, `promoted_at` set."""
+    out = {k: v for k, v in atom.items() if k not in LOCAL_ONLY_FIELDS}
+    out["tier"] = tier
+    out["source"] = strip_pointer(str(atom["source"]))
+    out["first_source"] = strip_pointer(str(atom["first_source"]))
+    out.setdefault("promoted_at", promoted_at)
+    return out
+
+
+def is_contested(atom: Mapping[str, Any], contested_ids: set[str] | frozenset[str] = frozenset()) -> bool:
+    """§4.2.1 reverse join: blocked if flagged itself or named in any other atom's contested_by."""
+    return bool(atom.get("contested")) or atom.get("id") in contested_ids
+
+
+def contested_ids(atoms: Iterable[Mapping[str, Any]]) -> set[str]:
+    out: set[str] = set()
+    for atom in atoms:
+        out.update(atom.get("contested_by", []) or [])
+    return out

@@ -1,0 +1,384 @@
+"""Promotion gates and caps (spec §4.1, §4.1.1, §4.1.3, §4.3). Pure decisions over atom dicts:
+no git, no I/O, deterministic (no LLM). The commands (`promote`, `stage`, `capture`,
+`promote --global`) read the stores, call these, and write what they decide.
+
+Reasons are human-readable lines, all of them listed when several apply, so `promote` can
+say exactly what an atom still lacks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from agent_memory.model.atom import (
+    CONFIDENCE_ORDER,
+    Atom,
+    atom_id,
+    contested_ids,
+    iso_z,
+    normalize,
+    strip_pointer,
+    utc_day,
+    validate_atom,
+)
+
+L1_SESSIONS_NEEDED = {"observed": 3, "stated": 2}  # `verified`: 1 observation, day-exempt
+L1_MAX_AGE_DAYS = 90
+L1_CAP = 500
+L2_CAP = 60
+L2_MIN_AGE_DAYS = 30
+L3_CAP = 30
+L3_MIN_PROJECTS = 2
+
+
+@dataclasses.dataclass(frozen=True)
+class GateResult:
+    atom_id: str
+    eligible: bool
+    to: str
+    reasons: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """`promote --output json` entries: eligible → {id, to}, blocked → {id, reasons}."""
+        if self.eligible:
+            return {"id": self.atom_id, "to": self.to}
+        return {"id": self.atom_id, "reasons": list(self.reasons)}
+
+
+def _when(ts: str) -> _dt.datetime:
+    # Full precision, UTC; atom.parse_ts drops fractional seconds.
+    text = ts.strip()
+    parsed = _dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=_dt.timezone.utc)
+    return parsed.astimezone(_dt.timezone.utc)
+
+
+def _utc(now: _dt.datetime) -> _dt.datetime:
+    return now.replace(tzinfo=_dt.timezone.utc) if now.tzinfo is None else now
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def is_expired(
+    atom: Mapping[str, Any], now: _dt.datetime, max_age_days: int = L1_MAX_AGE_DAYS
+) -> bool:
+    """§4.3: an L1 atom not re-observed for more than `max_age_days` days is dropped."""
+    return _utc(now) - _when(str(atom["last_seen"])) > _dt.timedelta(days=max_age_days)
+
+
+def claim_days(atom: Mapping[str, Any]) -> set[str]:
+    """The UTC calendar days the claim was seen on: every evidence item's `at`, plus the days of
+    `first_seen` and `last_seen` (both are real sightings, and are all we have when an atom
+    carries no evidence list, e.g. one merged in from a clone)."""
+    days = {utc_day(str(atom["first_seen"])), utc_day(str(atom["last_seen"]))}
+    for item in atom.get("evidence") or []:
+        if item.get("at"):
+            days.add(utc_day(str(item["at"])))
+    return days
+
+
+# --- L1 → L2 (§4.1, §4.1.3) ---------------------------------------------------------------
+
+
+def _recurrence_reasons(atom: Mapping[str, Any]) -> list[str]:
+    # §4.1.3: confidence is re-read here, at gate time, not frozen at extraction.
+    confidence = str(atom["confidence"])
+    if confidence == "verified":
+        return []  # 1 observation (schema minimum), the only day-exempt path
+    if atom.get("hand_authored"):
+        return []  # a person wrote it with `git memory remember`: review is its gate, not recurrence
+    sessions = len(set(atom["sessions"]))
+    needed = L1_SESSIONS_NEEDED.get(confidence, L1_SESSIONS_NEEDED["observed"])
+    reasons = []
+    if sessions < needed:
+        prefix = "stated: " if confidence == "stated" else ""
+        reasons.append(f"{prefix}{_plural(sessions, 'session')}, needs {needed}")
+    days = claim_days(atom)
+    # With a single session one day is inevitable; the day rule is only news from two on.
+    if len(days) < 2 and sessions >= 2:
+        reasons.append(f"all sessions on {min(days)}")
+    return reasons
+
+
+def _rejection_reason(atom: Mapping[str, Any]) -> str | None:
+    review = atom.get("review") or {}
+    if review.get("state") != "rejected":
+        return None
+    if int(review.get("sessions", 0)) < len(set(atom["sessions"])):
+        return None  # new sessions since the rejection: judged afresh
+    return f"rejected on {utc_day(str(review['at']))}; needs new sessions"
+
+
+def _contest_reasons(atom: Mapping[str, Any], contesters: Mapping[str, list[str]]) -> list[str]:
+    # §4.2.1 reverse join: blocked by its own flag (older side) or by being named in another
+    # atom's contested_by (newer side).
+    reasons = []
+    own = sorted(set(atom.get("contested_by") or []))
+    if own:
+        reasons += [f"contested by {other}" for other in own]
+    elif atom.get("contested"):
+        reasons.append("contested — resolve at adopt")
+    reasons += [f"contests {other}" for other in contesters.get(str(atom["id"]), [])]
+    return reasons
+
+
+def _contesters(atoms: Iterable[Mapping[str, Any]]) -> dict[str, list[str]]:
+    """newer id → the older ids whose contested_by names it."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for atom in atoms:
+        for newer in atom.get("contested_by") or []:
+            out[str(newer)].add(str(atom["id"]))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def l1_reasons(
+    atom: Mapping[str, Any],
+    project: str,
+    now: _dt.datetime,
+    contesters: Mapping[str, list[str]],
+    held: Mapping[str, Atom],
+) -> list[str]:
+    reasons: list[str] = []
+    if atom.get("project") != project:
+        reasons.append(f"project {atom.get('project')} ≠ {project}")
+    if str(atom["id"]) in held:
+        reasons.append("already held at L2")
+    rejected = _rejection_reason(atom)
+    if rejected:
+        reasons.append(rejected)
+    if atom.get("redacted"):
+        # §4.1: the pass altered the text — positive evidence the source was sensitive, and
+        # recurrence cannot substitute for a human. No fast path skips this.
+        reasons.append("redacted — needs a restatement without the secret")
+    reasons += _contest_reasons(atom, contesters)
+    if atom.get("superseded_by"):
+        reasons.append(f"superseded by {atom['superseded_by']}")
+    if is_expired(atom, now):
+        reasons.append(
+            f"expired (last seen {utc_day(str(atom['last_seen']))}, {L1_MAX_AGE_DAYS}-day limit)"
+        )
+    reasons += _recurrence_reasons(atom)
+    return reasons
+
+
+def evaluate_l1(
+    atoms: Sequence[Atom],
+    project: str,
+    now: _dt.datetime,
+    held: Mapping[str, Atom] | None = None,
+) -> list[GateResult]:
+    """The L1 → L2 gate for every L1 atom in `atoms`, sorted by id. Non-L1 atoms in `atoms` and
+    the `held` L2 atoms take part only in the contradiction reverse join (L1↔L2, §4.2)."""
+    held = dict(held or {})
+    contesters = _contesters([*atoms, *held.values()])
+    results = []
+    for atom in sorted((a for a in atoms if a.get("tier") == "L1"), key=lambda a: str(a["id"])):
+        reasons = l1_reasons(atom, project, now, contesters, held)
+        results.append(GateResult(str(atom["id"]), not reasons, "L2", tuple(reasons)))
+    return results
+
+
+# --- L2 → L3 (§4.1.1) ---------------------------------------------------------------------
+
+
+def global_id(atom: Mapping[str, Any]) -> str:
+    """The project-free id an L2 atom groups under (§4.1.1 step 1)."""
+    return atom_id(str(atom["claim"]), None)
+
+
+def l2_age_start(atom: Mapping[str, Any]) -> str:
+    """Age at L2 runs from `promoted_at` — the day the claim entered committed context, which
+    is what "held at L2 for 30 days" means (§4.1). `first_seen` would count L1 time too, so it
+    is only the fallback for an L2 record without the (schema-required) stamp."""
+    return str(atom.get("promoted_at") or atom["first_seen"])
+
+
+def _earliest(contributors: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    # Total order, so the choice does not depend on contributor order.
+    return min(
+        contributors,
+        key=lambda a: (
+            _when(str(a["first_seen"])),
+            str(a["first_source"]),
+            str(a["claim"]),
+            str(a.get("project", "")),
+        ),
+    )
+
+
+def _latest(contributors: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    return max(
+        contributors,
+        key=lambda a: (
+            _when(str(a["last_seen"])),
+            strip_pointer(str(a["source"])),
+            str(a.get("project", "")),
+        ),
+    )
+
+
+def merge_to_l3(contributors: Sequence[Atom], promoted_at: str) -> Atom:
+    """§4.1.1 step 3 and its field table: one global L3 atom from ≥ 2 projects' L2 atoms.
+
+    Every required field is accounted for; optional fields (pins, decay, contest flags,
+    supersession, verified_by) are not carried over — L3 standing is a human decision at
+    `adopt --global`. Raises ValueError when the group is not mergeable (claims that do not
+    normalize alike, disagreeing kinds, fewer than two projects)."""
+    if not contributors:
+        raise ValueError("merge_to_l3 needs contributors")
+    if len({normalize(str(a["claim"])) for a in contributors}) != 1:
+        raise ValueError("contributors' claims do not normalize alike")
+    kinds = {str(a["kind"]) for a in contributors}
+    if len(kinds) != 1:
+        raise ValueError(f"contributors disagree on kind: {', '.join(sorted(kinds))}")
+    projects = sorted({str(a["project"]) for a in contributors if a.get("project")})
+    if len(projects) < L3_MIN_PROJECTS:
+        raise ValueError(f"L3 needs ≥ {L3_MIN_PROJECTS} projects, got {len(projects)}")
+    earliest, latest = _earliest(contributors), _latest(contributors)
+    merged: Atom = {
+        "id": atom_id(str(earliest["claim"]), None),
+        "claim": earliest["claim"],
+        "scope": "global",
+        "kind": kinds.pop(),
+        "first_seen": earliest["first_seen"],
+        "last_seen": latest["last_seen"],
+        "observations": sum(int(a["observations"]) for a in contributors),
+        "sessions": sorted({str(s) for a in contributors for s in a["sessions"]}),
+        "source": strip_pointer(str(latest["source"])),
+        "first_source": strip_pointer(str(earliest["first_source"])),
+        "confidence": max(
+            (str(a["confidence"]) for a in contributors), key=CONFIDENCE_ORDER.__getitem__
+        ),
+        "tier": "L3",
+        "redacted": any(bool(a["redacted"]) for a in contributors),
+        "promoted_from_projects": projects,
+        "promoted_at": iso_z(promoted_at),
+    }
+    return validate_atom(merged)
+
+
+def _group_reasons(
+    members: Sequence[tuple[str, Atom]],
+    now: _dt.datetime,
+    blockers: Mapping[str, tuple[set[str], dict[str, list[str]]]],
+) -> list[str]:
+    reasons: list[str] = []
+    projects = sorted({project for project, _ in members})
+    if len(projects) < L3_MIN_PROJECTS:
+        reasons.append(
+            f"held in {_plural(len(projects), 'project')} ({', '.join(projects)}), needs {L3_MIN_PROJECTS}"
+        )
+    kinds = sorted({(str(a["kind"]), project) for project, a in members})
+    if len({kind for kind, _ in kinds}) > 1:
+        reasons.append(
+            "kind disagrees: " + ", ".join(f"{kind} ({project})" for kind, project in kinds)
+        )
+    for project, atom in sorted(members, key=lambda m: (m[0], str(m[1]["id"]))):
+        age = _utc(now) - _when(l2_age_start(atom))
+        if age < _dt.timedelta(days=L2_MIN_AGE_DAYS):
+            reasons.append(
+                f"{project}: at L2 for {_plural(max(age.days, 0), 'day')}, needs {L2_MIN_AGE_DAYS}"
+            )
+        marked, contesters = blockers[project]
+        ident = str(atom["id"])
+        if atom.get("contested") or ident in marked:
+            reasons += [f"{project}: {line}" for line in _contest_reasons(atom, contesters)]
+        if atom.get("redacted"):
+            reasons.append(f"{project}: redacted — needs a restatement without the secret")
+    return reasons
+
+
+def evaluate_global(
+    l2_by_project: Mapping[str, Sequence[Atom]],
+    now: _dt.datetime,
+    l3_atoms: Sequence[Atom],
+) -> tuple[list[GateResult], list[Atom]]:
+    """The L2 → L3 gate (§4.1.1). `l2_by_project` maps each registered project to its adopted
+    atoms; only `tier: L2` ones contribute, any others (L1) just take part in that project's
+    contradiction reverse join. Returns one result per project-free group (sorted by id, the
+    L3 id) and the merged L3 atoms of the eligible groups.
+
+    The L3 cap (30, §4.3) counts existing L3 atoms and blocks inflow, never demotes. When only
+    some eligible groups fit, the ones with the oldest evidence go first (first_seen, then id)."""
+    blockers = {
+        project: (contested_ids(atoms), _contesters(atoms))
+        for project, atoms in l2_by_project.items()
+    }
+    groups: dict[str, list[tuple[str, Atom]]] = defaultdict(list)
+    for project, atoms in l2_by_project.items():
+        for atom in atoms:
+            if atom.get("tier") == "L2":
+                groups[global_id(atom)].append((project, atom))
+    at_l3 = {str(a["id"]) for a in l3_atoms} | {global_id(a) for a in l3_atoms}
+    stamp = iso_z(_utc(now))
+    reasons: dict[str, list[str]] = {}
+    candidates: list[str] = []
+    for gid, members in groups.items():
+        if gid in at_l3:
+            reasons[gid] = ["already held at L3"]
+            continue
+        reasons[gid] = _group_reasons(members, now, blockers)
+        if not reasons[gid]:
+            candidates.append(gid)
+    cap_reason = f"L3 cap of {L3_CAP} reached — prune L3 at adopt"
+    free = max(L3_CAP - len(l3_atoms), 0)
+    candidates.sort(key=lambda g: (min(_when(str(a["first_seen"])) for _, a in groups[g]), g))
+    admitted = set(candidates[:free])
+    merged = []
+    for gid in sorted(groups):
+        if gid in admitted:
+            merged.append(merge_to_l3([a for _, a in groups[gid]], stamp))
+        elif gid in candidates or (free == 0 and reasons[gid] != ["already held at L3"]):
+            reasons[gid].append(cap_reason)
+    results = [
+        GateResult(gid, gid in admitted, "L3", tuple(reasons[gid])) for gid in sorted(groups)
+    ]
+    return results, merged
+
+
+# --- caps and expiry (§4.3) ---------------------------------------------------------------
+
+
+def _oldest_first(atoms: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return sorted(atoms, key=lambda a: (_when(str(a["last_seen"])), str(a["id"])))
+
+
+def l2_overflow(l2_atoms: Sequence[Atom], cap: int = L2_CAP) -> list[str]:
+    """Ids of the oldest-`last_seen` non-pinned L2 atoms beyond the per-project cap, oldest
+    first: to be demoted to L1 by a staged commit (never dropped). Pinned atoms are exempt and
+    still count toward the cap."""
+    over = len(l2_atoms) - cap
+    if over <= 0:
+        return []
+    movable = _oldest_first(a for a in l2_atoms if not a.get("pinned"))
+    return [str(a["id"]) for a in movable[:over]]
+
+
+def l1_evictions(
+    atoms: Sequence[Atom],
+    now: _dt.datetime,
+    cap: int = L1_CAP,
+    max_age_days: int = L1_MAX_AGE_DAYS,
+) -> tuple[list[str], list[str]]:
+    """(expired ids, evicted ids) for the L1 store (§4.3, §5.2). Expired: last seen more than
+    `max_age_days` ago. Evicted: of the rest, the oldest-`last_seen` beyond `cap`. Pinned
+    atoms are exempt from both — a pin is a human's explicit keep (seed 002) — but count
+    toward the cap. Both lists oldest first."""
+    expired = [
+        a for a in _oldest_first(atoms) if not a.get("pinned") and is_expired(a, now, max_age_days)
+    ]
+    gone = {str(a["id"]) for a in expired}
+    remaining = [a for a in atoms if str(a["id"]) not in gone]
+    over = len(remaining) - cap
+    evicted: list[str] = []
+    if over > 0:
+        movable = _oldest_first(a for a in remaining if not a.get("pinned"))
+        evicted = [str(a["id"]) for a in movable[:over]]
+    return [str(a["id"]) for a in expired], evicted

@@ -1,0 +1,406 @@
+"""L2 → L3 (spec §4.1.1): read the adopted L2 atoms of every registered project (each repo's
+committed `.memory/adopted.log` at its default branch), group them by the project-free id, and
+stage the eligible merges on the global memory repo's own `memory/review`.
+
+What the gate sees of a project is more than its committed log, because three facts live
+elsewhere:
+- *when* an atom entered L2: the commit that landed its adopt line on the default branch. The
+  staged `promoted_at` is the atom's latest sighting (so staging is deterministic), which for
+  old sessions adopted today would count weeks nobody held the claim at L2.
+- *whether it is contested*: the §4.2.1 detector marks the L1 record of an adopted atom in the
+  project's local `memory/atoms`; the committed L2 copy never carries the flag.
+- *whether a person retired it*: a superseded or decayed L2 atom is not persona material.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent_memory.committed import adopted_log
+from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
+from agent_memory.committed.files import TierFiles
+from agent_memory.committed.global_repo import GlobalRepo, expand, require_home
+from agent_memory.gitio import repo as git
+from agent_memory.gitio.state import now_utc
+from agent_memory.model.atom import Atom, iso_z, parse_ts
+from agent_memory.model.errors import RefusedError, RepoStateError
+from agent_memory.model.trailers import format_message, one_line
+from agent_memory.promote.gates import L3_CAP, GateResult
+from agent_memory.promote.review import Proposal, StagePlan, base_files, write_review_branch
+
+L2_MIN_AGE = _dt.timedelta(days=30)
+TARGET = "CLAUDE.memory.md"
+CAP_REASON = f"L3 cap of {L3_CAP} reached — prune L3 at adopt"
+
+
+@dataclass
+class ProjectsRead:
+    """Every registered project's held L2 atoms (keyed by the atoms' own `project`, so two
+    clones of one repository count once), plus the local L1 atoms that take part in the
+    contradiction reverse join, and the registered projects that could not be read."""
+
+    by_project: dict[str, list[Atom]] = field(default_factory=dict)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+
+def landing_times(repo: git.Repo, branch: str) -> dict[str, str]:
+    """atom id → when its first adopt line reached `branch` (committer date, first-parent)."""
+    proc = git.run_git(
+        repo.cwd,
+        "log",
+        "--first-parent",
+        "--diff-merges=first-parent",
+        "--reverse",
+        "--format=%x00%ct",
+        "-p",
+        "--unified=0",
+        "--no-color",
+        "--no-ext-diff",
+        f"refs/heads/{branch}",
+        "--",
+        LOG_PATH,
+        check=False,
+    )
+    landed: dict[str, str] = {}
+    for chunk in proc.stdout.split("\0")[1:]:
+        head, _, diff = chunk.partition("\n")
+        if not head.strip().isdigit():
+            continue
+        when = iso_z(_dt.datetime.fromtimestamp(int(head.strip()), _dt.timezone.utc))
+        for line in diff.splitlines():
+            if not line.startswith("+{"):
+                continue
+            try:
+                obj = json.loads(line[1:])
+                ident = str(obj["atom"]["id"]) if obj.get("op") == "adopt" else ""
+            except (ValueError, KeyError, TypeError):
+                continue
+            if ident and ident not in landed:
+                landed[ident] = when
+    return landed
+
+
+def _l1_flags(repo: git.Repo) -> tuple[dict[str, Atom], list[Atom]]:
+    """(L1 records by id, L1 atoms that contest something) from the project's local store."""
+    from agent_memory.store.l1 import L1Store
+
+    store = L1Store(repo)
+    if not store.exists():
+        return {}, []
+    atoms = store.snapshot().atoms
+    return atoms, [a for a in atoms.values() if a.get("contested_by")]
+
+
+def read_projects(home: GlobalRepo) -> ProjectsRead:
+    texts: list[str] = []
+    landed: dict[str, str] = {}
+    l1_records: dict[str, Atom] = {}
+    contesting: dict[str, list[Atom]] = defaultdict(list)
+    out = ProjectsRead()
+    for entry in home.projects():
+        name, where = str(entry["name"]), str(entry.get("path", ""))
+        path = expand(where)
+        if not path.exists():
+            out.skipped.append(
+                {"project": name, "path": where, "reason": "not found on this machine"}
+            )
+            continue
+        try:
+            repo = git.find_repo(path)
+            branch = git.default_branch(repo)
+            if branch is None:
+                out.skipped.append({"project": name, "path": where, "reason": "no default branch"})
+                continue
+            text = (git.read_blob_at(repo, f"refs/heads/{branch}", LOG_PATH) or b"").decode(
+                "utf-8", "replace"
+            )
+            times = landing_times(repo, branch)
+            records, contesters = _l1_flags(repo)
+        except Exception as exc:  # noqa: BLE001 - one broken project must not hide the others
+            out.skipped.append({"project": name, "path": where, "reason": f"unreadable: {exc}"})
+            continue
+        texts.append(text)
+        for ident, when in times.items():
+            landed[ident] = min(when, landed.get(ident, when))
+        for ident, record in records.items():
+            # Any clone that saw the contradiction is enough (conservative).
+            if record.get("contested") or ident not in l1_records:
+                l1_records[ident] = record
+        for atom in contesters:
+            contesting[str(atom.get("project") or name)].append(atom)
+    # The union of every log (order-independent): clones of one project fold to one state.
+    union = ""
+    for text in texts:
+        union = adopted_log.union(union, text)
+    entries, _ = adopted_log.parse(union)
+    for ident, atom in adopted_log.fold(entries).items():
+        if atom.get("tier") != "L2":
+            continue
+        seen = {**atom}
+        stamps = [str(s) for s in (atom.get("promoted_at"), landed.get(ident)) if s]
+        if stamps:
+            seen["promoted_at"] = iso_z(max(parse_ts(s) for s in stamps))
+        l1 = l1_records.get(ident)
+        if l1 and (l1.get("contested") or l1.get("contested_by")):
+            seen["contested"] = True
+            if l1.get("contested_by"):
+                seen["contested_by"] = sorted(set(l1["contested_by"]))
+        out.by_project.setdefault(str(atom.get("project") or "?"), []).append(seen)
+    for project, atoms in contesting.items():
+        out.by_project.setdefault(project, []).extend(atoms)
+    return out
+
+
+def l2_by_project(home: GlobalRepo) -> dict[str, list[Atom]]:
+    """Each registered project's adopted atoms at its default branch (what the team merged),
+    as the L2 → L3 gate sees them (see the module docstring)."""
+    return read_projects(home).by_project
+
+
+def _retired(atom: Mapping[str, Any]) -> str | None:
+    if atom.get("superseded_by"):
+        return f"superseded by {atom['superseded_by']}"
+    if atom.get("decayed"):
+        return "decayed (out of the working set)"
+    return None
+
+
+@dataclass
+class GlobalEvaluation:
+    results: list[GateResult]
+    by_project: dict[str, list[Atom]]  # what counts: retired atoms left out
+    skipped: list[dict[str, str]]
+    files: TierFiles
+    base_branch: str
+    base_oid: str
+
+
+def _removed_from_l3(repo: git.Repo, base: str, files: TierFiles) -> set[str]:
+    """Ids adopted at L3 and no longer held: a person took them out (a forget line, or
+    `git revert` of the adopt commit), so evidence alone does not bring them back — the
+    feedback rule the previous implementation lacked (DESIGN, defects)."""
+    held = files.held()
+    removed = adopted_log.ever_adopted(files.entries()) - set(held)
+    # Adopt commits name their atom in trailers; one that is not held any more was undone.
+    proc = git.run_git(
+        repo.cwd,
+        "log",
+        "--format=%x00%(trailers:key=Atom-Id,valueonly)%x00%(trailers:key=Adopted-From,valueonly)",
+        f"refs/heads/{base}",
+        check=False,
+    )
+    fields = proc.stdout.split("\0")[1:]
+    for ident, adopted_from in zip(fields[0::2], fields[1::2], strict=False):
+        if adopted_from.strip() and ident.strip() and ident.strip() not in held:
+            removed.add(ident.strip())
+    return removed
+
+
+def evaluate(home: GlobalRepo, now: _dt.datetime) -> GlobalEvaluation:
+    from agent_memory.promote import gates
+
+    repo = home.repo()
+    base = git.default_branch(repo)
+    base_oid = git.ref_target(repo, f"refs/heads/{base}") if base else None
+    if base is None or base_oid is None:
+        raise RepoStateError(
+            f"the global memory repo {home.path} has no commits", hint="run `git memory init` again"
+        )
+    files = base_files(repo, base_oid, "L3", TARGET)
+    read = read_projects(home)
+    notes: dict[str, list[str]] = defaultdict(list)
+    removed = _removed_from_l3(repo, base, files)
+    counted: dict[str, list[Atom]] = {}
+    for project, atoms in sorted(read.by_project.items()):
+        keep = []
+        for atom in atoms:
+            gid = gates.global_id(atom) if atom.get("tier") == "L2" else ""
+            why = _retired(atom) if gid else None
+            if gid in removed:
+                notes[gid] = [
+                    "adopted at L3 before and removed since; not restaged on evidence "
+                    "(re-add it with `git memory remember --global`)"
+                ]
+            elif why:
+                notes[gid].append(f"{project}: {why}")
+            else:
+                keep.append(atom)
+        counted[project] = keep
+    results, _ = gates.evaluate_global(counted, now, list(files.held().values()))
+    by_id = {r.atom_id: r for r in results}
+    for gid, lines in notes.items():
+        current = by_id.get(gid)
+        if gid in removed or current is None:
+            by_id[gid] = GateResult(gid, False, "L3", tuple(lines))
+        elif not current.eligible:
+            by_id[gid] = GateResult(gid, False, "L3", (*current.reasons, *lines))
+    return GlobalEvaluation(
+        [by_id[g] for g in sorted(by_id)], counted, read.skipped, files, base, base_oid
+    )
+
+
+def global_results() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, str]]]:
+    """`promote --global`: (eligible, blocked, skipped projects)."""
+    found = evaluate(require_home(), now_utc())
+    eligible = [{"id": r.atom_id, "to": "L3"} for r in found.results if r.eligible]
+    blocked = [
+        {"id": r.atom_id, "reasons": list(r.reasons)} for r in found.results if not r.eligible
+    ]
+    return eligible, blocked, found.skipped
+
+
+def merged_atoms(
+    by_project: Mapping[str, Sequence[Atom]], eligible_ids: Iterable[str]
+) -> list[Atom]:
+    """The L3 atoms for the eligible groups, stamped deterministically: promoted when the
+    group's last contributor completed its 30 days at L2, so re-staging gives the same commits."""
+    from agent_memory.promote import gates
+
+    wanted = set(eligible_ids)
+    groups: dict[str, list[Atom]] = defaultdict(list)
+    for atoms in by_project.values():
+        for atom in atoms:
+            if atom.get("tier") == "L2" and gates.global_id(atom) in wanted:
+                groups[gates.global_id(atom)].append(atom)
+    out = []
+    for gid in sorted(groups):
+        contributors = groups[gid]
+        ready = max(parse_ts(gates.l2_age_start(a)) for a in contributors) + L2_MIN_AGE
+        out.append(gates.merge_to_l3(contributors, iso_z(ready)))
+    return out
+
+
+def l3_message(atom: Atom) -> str:
+    projects = atom["promoted_from_projects"]
+    return format_message(
+        f"promote: {one_line(atom['claim'], 80)}",
+        [
+            f"Claim: {atom['claim']}",
+            f"Kind: {atom['kind']}; confidence: {atom['confidence']}",
+            f"Held at L2 in {len(projects)} projects for 30+ days: {', '.join(projects)}",
+            f"Evidence: {len(atom['sessions'])} sessions, {atom['observations']} observations",
+            f"First source: {atom['first_source']}; latest: {atom['source']}",
+        ],
+        [
+            ("Atom-Id", atom["id"]),
+            ("Promotion", "L2->L3"),
+            ("Projects", ", ".join(projects)),
+            ("First-Source", atom["first_source"]),
+        ],
+    )
+
+
+def remembered_message(atom: Atom) -> str:
+    return format_message(
+        f"remember: {one_line(atom['claim'], 80)}",
+        [
+            f"Claim: {atom['claim']}",
+            f"Kind: {atom['kind']}",
+            f"Hand-authored with `git memory remember --global` in {atom['promoted_from_projects'][0]}:",
+            "no transcript evidence; adopting it is the person's decision.",
+        ],
+        [("Atom-Id", atom["id"]), ("Promotion", "remember->L3")],
+    )
+
+
+def _refuse_unsafe_base(found: GlobalEvaluation, home: GlobalRepo) -> None:
+    files = found.files
+    if files.log_errors():
+        raise RefusedError(
+            f"{home.path / LOG_PATH} on {found.base_branch} has unreadable lines: {files.log_errors()[0]}",
+            hint=f"fix the line (git -C {home.path} log -p {LOG_PATH} shows its history), then stage again",
+        )
+    if files.hand_edited():
+        raise RefusedError(
+            f"the L3 block in {home.path / TARGET} on {found.base_branch} differs from {LOG_PATH} "
+            "(edited by hand, or merged from another machine)",
+            hint=f"re-render it with `git memory validate --fix`, commit it in {home.path}, then stage again",
+        )
+
+
+def stage_global(force: bool = False) -> StagePlan:
+    """Rebuild the global repo's memory/review: one commit per L3 merge, then one per
+    hand-authored item, all within the L3 cap (§4.3: the cap refuses inflow, never demotes)."""
+    from agent_memory.store.remember import prune_global_candidates, read_global_candidates
+
+    home = require_home()
+    found = evaluate(home, now_utc())
+    _refuse_unsafe_base(found, home)
+    repo = home.repo()
+    eligible = {r.atom_id for r in found.results if r.eligible}
+    proposals = [
+        Proposal(a["id"], LogEntry(op="adopt", atom=a, at=a["promoted_at"]), l3_message(a))
+        for a in merged_atoms(found.by_project, eligible)
+    ]
+    held = found.files.held()
+    # Hand-authored L3 items (`git memory remember --global`) wait in the global repo's local
+    # state until adopted; redacted ones never go further (they need a restatement).
+    prune_global_candidates(repo, set(held))
+    plan = StagePlan(base_branch=found.base_branch, base_oid=found.base_oid, results=found.results)
+    free = max(L3_CAP - len(held) - len(proposals), 0)
+    for atom in read_global_candidates(repo):
+        if atom["id"] in held or atom["redacted"] or atom["id"] in {p.atom_id for p in proposals}:
+            continue
+        if free <= 0:
+            plan.refused[atom["id"]] = [CAP_REASON]
+            continue
+        free -= 1
+        proposals.append(
+            Proposal(
+                atom["id"],
+                LogEntry(op="adopt", atom=atom, at=atom["promoted_at"]),
+                remembered_message(atom),
+            )
+        )
+    rejected = read_global_rejections(repo)
+    for proposal in list(proposals):
+        why = rejection_reason(rejected, proposal.entry.atom)
+        if why:
+            proposals.remove(proposal)
+            plan.refused[proposal.atom_id] = [why]
+    staged, refused, _ = write_review_branch(repo, found.base_oid, found.files, proposals, force)
+    plan.staged = staged
+    plan.refused.update(refused)
+    for result in found.results:
+        if not result.eligible and CAP_REASON in result.reasons:
+            plan.refused.setdefault(result.atom_id, [CAP_REASON])
+    return plan
+
+
+REJECTED_FILE = "rejected-l3.json"
+
+
+def _rejected_path(repo: git.Repo) -> Path:
+    return repo.state / REJECTED_FILE
+
+
+def read_global_rejections(repo: git.Repo) -> dict[str, dict[str, Any]]:
+    """L3 proposals a person rejected at `adopt --global`, with the evidence they had then.
+    Local state of the global repo (like L1's review marks): not committed, not synced."""
+    try:
+        data = json.loads(_rejected_path(repo).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
+
+
+def record_global_rejection(repo: git.Repo, atom: Atom) -> None:
+    from agent_memory.gitio.state import atomic_write, stamp
+
+    rejected = read_global_rejections(repo)
+    rejected[str(atom["id"])] = {"at": stamp(), "sessions": len(atom.get("sessions", []))}
+    atomic_write(_rejected_path(repo), json.dumps(rejected, sort_keys=True, indent=2) + "\n")
+
+
+def rejection_reason(rejected: dict[str, dict[str, Any]], atom: Atom) -> str | None:
+    """Rejected, and no new sessions since: not proposed again (the L1 rule, spec §4 / issue 6)."""
+    mark = rejected.get(str(atom["id"]))
+    if mark is None or len(atom.get("sessions", [])) > int(mark.get("sessions", 0)):
+        return None
+    return f"rejected on {str(mark.get('at', ''))[:10]}; needs new sessions"

@@ -1,0 +1,204 @@
+"""`memory/review`: staged promotions, one commit per promoted atom, on top of the default
+branch (DESIGN "Tiers → git"). Built only with plumbing and a fixed identity and dates taken
+from the evidence, so the same evidence gives the same commits (same oids) and re-staging is
+a no-op. Each commit touches only the marker block and `.memory/adopted.log`."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from agent_memory.committed import adopted_log
+from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
+from agent_memory.committed.files import TierFiles
+from agent_memory.gitio import repo as git
+from agent_memory.model.atom import Atom, parse_ts, to_committed, utc_day
+from agent_memory.model.errors import RefMovedError, RefusedError, RepoStateError
+from agent_memory.model.trailers import format_message, one_line, plural, trailer
+from agent_memory.promote.gates import L2_CAP, GateResult
+from agent_memory.redact import guard
+
+
+@dataclass
+class StagePlan:
+    base_branch: str
+    base_oid: str
+    results: list[GateResult]
+    staged: list[tuple[str, str]] = field(default_factory=list)  # (commit, atom id)
+    refused: dict[str, list[str]] = field(default_factory=dict)
+    demoted: list[str] = field(default_factory=list)
+    held: dict[str, Atom] = field(default_factory=dict)  # adopted at the base branch
+
+
+def base_files(repo: git.Repo, rev: str, tier: str, target_name: str) -> TierFiles:
+    log = git.read_blob_at(repo, rev, LOG_PATH) or b""
+    target = git.read_blob_at(repo, rev, target_name) or b""
+    return TierFiles(tier=tier, target_name=target_name, log_text=log.decode("utf-8", "replace"),
+                     target_text=target.decode("utf-8", "replace"))
+
+
+def promotion_message(atom: Atom, l2: Atom) -> str:
+    sessions = sorted(atom["sessions"])
+    days = sorted({utc_day(e["at"]) for e in atom.get("evidence", [])} or {utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
+    body = [
+        f"Claim: {atom['claim']}",
+        f"Kind: {atom['kind']}; confidence: {atom['confidence']}",
+        f"Evidence: {plural(len(sessions), 'session')} over {plural(len(days), 'day')} ({', '.join(days)}), {plural(atom['observations'], 'observation')}",
+        f"First source: {l2['first_source']} ({utc_day(atom['first_seen'])})",
+        f"Latest source: {l2['source']} ({utc_day(atom['last_seen'])})",
+    ]
+    if atom.get("verified_by"):
+        body.append(f"Verified by: {atom['verified_by']}")
+    return format_message(
+        f"promote: {one_line(atom['claim'], 80)}", body,
+        [("Atom-Id", atom["id"]), ("Promotion", "L1->L2"), ("Evidence-Sessions", ", ".join(sessions)),
+         ("First-Source", l2["first_source"])],
+    )
+
+
+def staged_l2_atom(atom: Atom) -> Atom:
+    """The committed form: stripped back-pointers, local-only fields dropped, and `promoted_at`
+    taken from the evidence (its latest sighting) so staging stays deterministic."""
+    l2 = to_committed(atom, "L2", atom["last_seen"])
+    for local in ("contested", "contested_by"):
+        l2.pop(local, None)
+    return l2
+
+
+def _when(ts: str) -> int:
+    return int(parse_ts(ts).timestamp())
+
+
+def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt.datetime,
+                   target_name: str, force: bool = False, dry_run: bool = False) -> StagePlan:
+    from agent_memory.promote import gates
+
+    base_branch = git.default_branch(repo)
+    if base_branch is None:
+        raise RepoStateError("no default branch to stage promotions on",
+                             hint="make a first commit on main, or set one with `git config memory.base <branch>`")
+    base_oid = git.ref_target(repo, f"refs/heads/{base_branch}")
+    assert base_oid is not None
+    files = base_files(repo, base_oid, "L2", target_name)
+    if files.log_errors():
+        raise RefusedError(f"{LOG_PATH} on {base_branch} has unreadable lines: {files.log_errors()[0]}",
+                           hint="fix the line (git log -p .memory/adopted.log shows its history), then stage again")
+    if files.hand_edited():
+        raise RefusedError(f"the memory block in {target_name} on {base_branch} was edited by hand",
+                           hint="re-render it from .memory/adopted.log with `git memory validate --fix`, commit, then stage again")
+    held = files.held()
+    results = gates.evaluate_l1(list(atoms), project, now, held)
+    plan = StagePlan(base_branch=base_branch, base_oid=base_oid, results=results, held=held)
+    by_id = {a["id"]: a for a in atoms}
+    eligible = sorted((by_id[r.atom_id] for r in results if r.eligible), key=lambda a: (a["last_seen"], a["id"]))
+    if dry_run:
+        return plan
+    proposals: list[Proposal] = []
+    for atom in eligible:
+        l2 = staged_l2_atom(atom)
+        proposals.append(Proposal(atom["id"], LogEntry(op="adopt", atom=l2, at=l2["promoted_at"]),
+                                  promotion_message(atom, l2)))
+    # L2 cap (spec §4.3): what would be held after these promotions decides the demotions.
+    after = files.append([p.entry for p in proposals]).held()
+    overflow = _l2_overflow(after)
+    if overflow:
+        when = max(a["promoted_at"] for a in after.values())
+        proposals += [Proposal(ident, LogEntry(op="demote", atom=after[ident], at=when),
+                               format_message(f"demote: {one_line(after[ident]['claim'], 80)}",
+                                              [f"L2 holds more than {L2_CAP} atoms (spec §4.3): the oldest last_seen goes back to L1,",
+                                               "where it re-enters the 90-day expiry and can re-promote if still live."],
+                                              [("Atom-Id", ident), ("Promotion", "L2->L1")]))
+                      for ident in overflow]
+        plan.demoted = list(overflow)
+    plan.staged, plan.refused, _ = write_review_branch(repo, base_oid, files, proposals, force)
+    return plan
+
+
+@dataclass(frozen=True)
+class Proposal:
+    atom_id: str
+    entry: LogEntry
+    message: str
+
+
+def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposals: Sequence[Proposal],
+                        force: bool) -> tuple[list[tuple[str, str]], dict[str, list[str]], TierFiles]:
+    """Rebuild memory/review: one commit per proposal on top of `base_oid`, dated by the
+    proposal itself (deterministic), each checked by the guard first. Returns the staged
+    (commit, atom id) pairs, the refused atoms with reasons, and the resulting files."""
+    existing = git.ref_target(repo, git.REVIEW_REF)
+    if existing and not force:
+        _refuse_hand_edits(repo, existing)
+    tip, tree = base_oid, git.commit_tree(repo, base_oid)
+    staged: list[tuple[str, str]] = []
+    refused: dict[str, list[str]] = {}
+    for proposal in proposals:
+        entry = proposal.entry
+        # The guard runs on what this promotion adds (the base was guarded when committed):
+        # redaction is the only barrier on the verified fast path, so it is checked again here.
+        findings = guard.scan_text(LOG_PATH, adopted_log.format_entry(entry)) + guard.scan_text(
+            files.target_name, str(entry.atom["claim"]))
+        if findings:
+            refused[proposal.atom_id] = [f"guard: {guard.format_finding(f)}" for f in findings[:3]]
+            continue
+        files = files.append([entry])
+        tree = git.build_tree(repo, tree, {p: t.encode("utf-8") for p, t in files.paths().items()})
+        tip = git.create_commit(repo, tree, [tip], proposal.message, when=_when(entry.at))
+        staged.append((tip, proposal.atom_id))
+    if not staged:
+        if existing:
+            git.delete_ref(repo, git.REVIEW_REF, existing)
+        return staged, refused, files
+    if tip != existing:
+        try:
+            git.cas_update_ref(repo, git.REVIEW_REF, tip, existing, "agent-memory: stage")
+        except RefMovedError as exc:
+            raise RepoStateError("memory/review moved while staging", hint="run the stage command again") from exc
+    return staged, refused, files
+
+
+def _l2_overflow(held: dict[str, Atom]) -> list[str]:
+    from agent_memory.promote.gates import l2_overflow
+
+    return list(l2_overflow(list(held.values()), cap=L2_CAP))
+
+
+def _refuse_hand_edits(repo: git.Repo, tip: str) -> None:
+    """A review branch a person has edited (a commit not made by agent-memory, or without our
+    trailers) is not overwritten without --force."""
+    base = git.default_branch(repo)
+    spec = [tip] + ([f"^refs/heads/{base}"] if base else [])
+    for oid in git.rev_list(repo, *spec):
+        name, email = git.commit_author(repo, oid)
+        message = git.commit_message(repo, oid)
+        if email != git.TOOL_EMAIL or trailer(message, "Promotion") is None:
+            raise RefusedError(f"memory/review has commit {oid[:10]} that agent-memory did not make",
+                               hint="adopt or save that work first, or overwrite it with `git memory stage --force`")
+
+
+def review_items(repo: git.Repo, against: str = "HEAD") -> list[tuple[str, str, str]]:
+    """(commit, atom id, promotion) for each commit on memory/review not yet in `against`."""
+    tip = git.ref_target(repo, git.REVIEW_REF)
+    if tip is None:
+        return []
+    out = []
+    for oid in git.rev_list(repo, tip, f"^{against}"):
+        message = git.commit_message(repo, oid)
+        ident = trailer(message, "Atom-Id")
+        if ident:
+            out.append((oid, ident, trailer(message, "Promotion") or "L1->L2"))
+    return out
+
+
+def staged_entry(repo: git.Repo, commit: str, atom_id: str) -> LogEntry | None:
+    """The adopted.log line a review commit added for `atom_id`."""
+    after = (git.read_blob_at(repo, commit, LOG_PATH) or b"").decode("utf-8", "replace")
+    parents = git.commit_parents(repo, commit)
+    before = (git.read_blob_at(repo, parents[0], LOG_PATH) or b"").decode("utf-8", "replace") if parents else ""
+    seen = set(before.splitlines())
+    entries, _ = adopted_log.parse("\n".join(line for line in after.splitlines() if line not in seen) + "\n")
+    for entry in entries:
+        if entry.atom_id == atom_id:
+            return entry
+    return None

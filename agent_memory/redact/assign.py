@@ -1,0 +1,351 @@
+"""Secrets assigned to a key (spec §6): `key = value` in the shapes of config files and source
+code (INI, .env, JSON, YAML, XML, Go, Java, PHP, Makefile, CLI flags, HTTP headers, query
+strings, connection strings).
+
+The key's words say whether the value is a secret (`db_password`, `GITHUB_PAT`, a vendor's
+name) or something about one (`password_length`, `csrf_token`); the value then has to look
+real (agent_memory.redact.values).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from agent_memory.redact import rules as R
+from agent_memory.redact.context import MARKER_PREFIX, P_ASSIGN, ScanContext
+from agent_memory.redact.regex import LazyCompiler
+from agent_memory.redact.values import (
+    char_classes,
+    entropy,
+    is_identifier,
+    is_placeholder,
+    known_sample,
+    password_like,
+    split_words,
+    token_like,
+    wordy,
+)
+
+_lazy = LazyCompiler(globals())
+
+_IDENT_CHARS = r"A-Za-z0-9_.\-"
+_MAX_IDENT = 80
+
+
+def assignment_keywords() -> list[str]:
+    """Where the parser starts: the key words, their qualified forms (`api_key`, `secret-key`;
+    bare `key` is too frequent) and the vendor names (R.VENDORS)."""
+    words = list(R.KEY_WORDS)
+    for q in R.KEY_QUALIFIERS:
+        for sep in ("", "_", "-", "."):
+            words.append(f"{q}{sep}key")
+    for _rule, names in R.VENDORS:
+        words.extend(n.lower() for n in names)
+    return words
+
+
+_IDENT_TAIL: re.Pattern[str] = _lazy(r"[" + _IDENT_CHARS + r"]{0," + str(_MAX_IDENT) + r"}\Z")
+_IDENT_HEAD: re.Pattern[str] = _lazy(r"[" + _IDENT_CHARS + r"]{0," + str(_MAX_IDENT) + r"}")
+_AFTER: re.Pattern[str] = _lazy(
+    r"""(?P<kq>\\{0,3}["'`])?\]?
+        (?:[ \t]+(?:string|String|str|&str|char\*|const)\b)?
+        [ \t]*
+        (?P<op>:::=|::=|:=|\?\?=|\?=|\+=|\.=|\|\|=|=>|->|<-|={1,3}|:(?![:/\\])|,|\((?!\))|>|value[ \t]*=)
+        [ \t]*""",
+    re.X,
+)
+_PROSE_OP: re.Pattern[str] = _lazy(r"[ \t]+(?P<op>is|was|=|:)[ \t]+")
+_FLAG_OP: re.Pattern[str] = _lazy(r"[ \t]+(?=[^\s-])")
+_YAML_BLOCK: re.Pattern[str] = _lazy(r"[|>][-+]?[ \t]*\r?\n[ \t]+")
+_XML_GAP: re.Pattern[str] = _lazy(r"\s{0,80}")
+_UNQUOTED: re.Pattern[str] = _lazy(r"""[^\s'"`\\&>(){\[\]|]{1,512}""")
+_UNQUOTED_CUT: re.Pattern[str] = _lazy(r"</|[,;](?=[ \t]*[\w.-]+[ \t]*[=:])|<(?=[A-Za-z/!?])")
+_TYPE_THEN_ASSIGN: re.Pattern[str] = _lazy(
+    r"[ \t]*(?:Optional\[)?[A-Za-z_][\w.\[\]|, ]{0,30}\]?[ \t]*=[ \t]*"
+)
+_UUID: re.Pattern[str] = _lazy(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
+
+
+_VENDOR_OF_NAME = {n: rule for rule, names in R.VENDORS for n in names}
+# longest names first, so "sumologic" is not read as "sumo" + "logic"
+_VENDOR_NAME: re.Pattern[str] = _lazy(
+    lambda: "|".join(re.escape(n) for n in sorted(_VENDOR_OF_NAME, key=len, reverse=True))
+)
+
+
+@functools.cache
+def _vendor_shape(vendor: str) -> re.Pattern[str] | None:
+    """The exact format of the vendor's secrets, when it has one (R.VENDOR_SHAPES)."""
+    source = R.VENDOR_SHAPES.get(vendor)
+    return None if source is None else re.compile(source)
+
+
+def _vendor_of(ident: str, words: list[str]) -> str | None:
+    """The vendor a key names, when one of its words starts with a vendor name."""
+    joined = "".join(words)
+    starts = set()
+    i = 0
+    for w in words:
+        starts.add(i)
+        i += len(w)
+    for m in _VENDOR_NAME.finditer(joined):
+        if m.start() not in starts:
+            continue
+        name = m.group()
+        if name in R.CASE_SENSITIVE_VENDORS and not (
+            name in ident or name.capitalize() in ident or name.upper() in ident
+        ):
+            continue
+        return _VENDOR_OF_NAME[name]
+    return None
+
+
+def _word_kind(w: str, prev: str) -> str | None:
+    if w in R.PASSWORD_WORDS or w.endswith(("password", "passwd")):
+        return "password"
+    if w in R.SECRET_WORDS or w.endswith(R.SECRET_SUFFIXES):
+        return "token"
+    if w == "pat" and prev:  # GITHUB_PAT, ado_pat (alone, "pat" is often a pattern)
+        return "token"
+    if w == "key" and prev in R.KEY_QUALIFIERS:
+        return "token"
+    if len(w) > 3 and w.endswith("key") and any(w[:-3].endswith(q) for q in _LONG_QUALIFIERS):
+        return "token"  # apikey, secretkey, AccountKey written as one word
+    return None
+
+
+_LONG_QUALIFIERS = tuple(q for q in R.KEY_QUALIFIERS if len(q) >= 3)
+
+
+def _secret_kind(words: list[str]) -> str | None:
+    """'password' or 'token' when a word of the key names a secret, None otherwise."""
+    kind: str | None = None
+    n = len(words)
+    for i, w in enumerate(words):
+        if w.isdigit():
+            continue
+        k = _word_kind(w, words[i - 1] if i else "")
+        if k is None:
+            continue
+        if any(x in R.NEUTRAL_BEFORE for x in words[:i]):
+            continue
+        after = [x for x in words[i + 1 : n] if not x.isdigit()]
+        if any(x in R.NEUTRAL_AFTER for x in after):
+            continue
+        if kind != "password":
+            kind = k
+    return kind
+
+
+_QUERY_SECRETS = (["sig"], ["signature"], ["key"], ["code"], ["session"], ["sid"])
+_CLASS_CACHE: dict[str, tuple[str, str | None, bool] | None] = {}
+
+
+def _classify(ident: str) -> tuple[str, str | None, bool] | None:
+    """(kind, vendor, the last word is the secret word) for a key, or None if it names no
+    secret. Cached: the same keys recur all over a file."""
+    if ident in _CLASS_CACHE:
+        return _CLASS_CACHE[ident]
+    words = split_words(ident)
+    out: tuple[str, str | None, bool] | None = None
+    if words:
+        # `self.password.encode`, `config.api_key`: the last component is what is assigned
+        tail = split_words(ident.rsplit(".", 1)[-1]) or words
+        kind = _secret_kind(tail)
+        vendor = _vendor_of(ident, words)
+        if kind is not None or vendor is not None:
+            last = tail[-1:] if not tail[-1].isdigit() else tail[-2:]
+            last_is_secret = kind is not None and _secret_kind(last) is not None
+            if kind is None:
+                neutral = any(w in R.NEUTRAL_AFTER or w in R.NEUTRAL_BEFORE for w in words)
+                kind = "vendor-strict" if neutral else "vendor"
+            out = (kind, vendor, last_is_secret)
+    if len(_CLASS_CACHE) > 8192:
+        _CLASS_CACHE.clear()
+    _CLASS_CACHE[ident] = out
+    return out
+
+
+def assignment(ctx: ScanContext, pos: int, kw: str) -> None:
+    text = ctx.text
+    if pos < ctx.ident_end:
+        return  # inside a key already read
+    t = _IDENT_TAIL.search(text, max(0, pos - _MAX_IDENT), pos)
+    lft = t.start() if t else pos
+    h = _IDENT_HEAD.match(text, pos)
+    rgt = h.end() if h else pos
+    ctx.ident_end = rgt
+    if pos - lft >= _MAX_IDENT or rgt - pos >= _MAX_IDENT:
+        return  # not an identifier (a long run of word characters)
+    while rgt > pos and text[rgt - 1] in ".-":
+        rgt -= 1
+    if (lft, rgt) in ctx.idents:
+        return
+    ctx.idents.add((lft, rgt))
+    raw = text[lft:rgt]
+    is_flag = raw.startswith("--")
+    ident = raw.lstrip("-.")
+    if not ident:
+        return
+    cls = _classify(ident)
+    if cls is None:
+        # `?sig=…`, `&key=…`: in a query string these name credentials
+        if not (lft > 0 and text[lft - 1] in "?&" and split_words(ident)[-1:] in _QUERY_SECRETS):
+            return
+        cls = ("token", None, True)
+    kind, vendor, last_is_secret = cls
+    end = _read_value(ctx, lft, rgt, kind, vendor, is_flag, last_is_secret)
+    if end > ctx.ident_end:
+        ctx.ident_end = end  # keywords inside the value just read are not keys
+
+
+def _read_value(
+    ctx: ScanContext,
+    lft: int,
+    rgt: int,
+    kind: str,
+    vendor: str | None,
+    is_flag: bool,
+    last_is_secret: bool,
+) -> int:
+    """Read the value assigned to the key at [lft, rgt); record it if it is a secret. Returns
+    the end of the text read (`rgt` when there is no assignment)."""
+    text = ctx.text
+    m = _AFTER.match(text, rgt)
+    prose = False
+    op = ""
+    if m:
+        op = m.group("op")
+        if op == ">" and not (
+            lft > 0 and text[lft - 1] == "<" and (lft < 2 or text[lft - 2] != "<")
+        ):
+            m = None
+        elif op == ",":
+            # `setProperty("KEY", "value")`, `getenv("KEY", "default")` or a CSV row; not an
+            # argument list (`f(user, passwd, x=1)`) nor a list of strings
+            if m.group("kq") is not None:
+                q = lft - 1
+                while q > 0 and text[q - 1] in " \t":
+                    q -= 1
+                if not (q > 0 and text[q - 1] == "("):
+                    m = None
+            elif not _looks_csv(text, lft):
+                m = None
+        elif op.startswith("value") and m.group("kq") is None:
+            m = None  # `<add key="Password" value="…"/>` needs the quoted key
+        elif op == "(" and not last_is_secret:
+            m = None  # `password.encode(…)`, `LinearRegression(…)`: a call on something else
+    if m is None:
+        pm = _PROSE_OP.match(text, rgt)
+        if pm:
+            m, op, prose = pm, pm.group("op"), True
+        elif is_flag:
+            fm = _FLAG_OP.match(text, rgt)
+            if not fm:
+                return rgt
+            m, op = fm, " "
+        else:
+            return rgt
+    vpos = m.end()
+    if op == ">":
+        vpos = _XML_GAP.match(text, vpos).end()  # type: ignore[union-attr]
+    elif op in (":", "=", "?=", ":=", "::=", ":::=", "+="):
+        b = _YAML_BLOCK.match(text, vpos)
+        if b:
+            vpos = b.end()
+    span = _value_span(text, vpos)
+    # `token: str = "…"` (a type annotation, then the value)
+    if span is not None and op == ":" and not span[2] and text[span[0] : span[1]] in R.TYPE_WORDS:
+        tm = _TYPE_THEN_ASSIGN.match(text, vpos)
+        if tm:
+            span = _value_span(text, tm.end())
+    if span is None:
+        return rgt
+    vs, ve, quoted = span
+    value = text[vs:ve]
+    if not quoted:
+        nxt = text[ve : ve + 1]
+        if nxt in ("(", "["):
+            return ve  # a call or an index: code, not a literal
+        # connection strings: `Password=two words;`
+        if nxt == " " and kind in ("password", "token") and op == "=":
+            semi = text.find(";", ve, ve + 128)
+            if (
+                semi != -1
+                and "\n" not in text[ve:semi]
+                and "=" not in text[ve:semi]
+                and '"' not in text[ve:semi]
+            ):
+                ve = semi
+                value = text[vs:ve]
+        while value and value[-1] in ".,:;!?)":
+            ve -= 1
+            value = value[:-1]
+    if not value:
+        return rgt
+    if text.startswith(("...", "…", "..[", "[...", "<…"), ve):
+        return ve  # an elided value in documentation: the real one is not here
+    if prose and not (quoted or char_classes(value) >= 3 or any(c.isdigit() for c in value)):
+        return rgt
+    if _is_secret_value(value, kind, vendor, quoted, prose):
+        rule = (
+            f"{vendor}-secret"
+            if vendor
+            else ("password" if kind == "password" else "generic-secret")
+        )
+        ctx.add(vs, ve, rule, P_ASSIGN)
+    return ve
+
+
+def _looks_csv(text: str, lft: int) -> bool:
+    """`name,value,` (a CSV row) rather than an argument list."""
+    return lft == 0 or text[lft - 1] == "\n"
+
+
+def _value_span(text: str, vpos: int) -> tuple[int, int, bool] | None:
+    q = re.match(r"\\{0,3}[\"'`]", text[vpos : vpos + 4])
+    if q:
+        quote = q.group()
+        vs = vpos + len(quote)
+        end = text.find(quote, vs, vs + 1024)
+        if end == -1:
+            # an unterminated quote: take the token-looking run (a truncated line)
+            u = _UNQUOTED.match(text, vs)
+            if not u:
+                return None
+            return vs, u.end(), True
+        if "\n" in text[vs:end]:
+            return None
+        return vs, end, True
+    u = _UNQUOTED.match(text, vpos)
+    if not u:
+        return None
+    end = u.end()
+    cut = _UNQUOTED_CUT.search(text, vpos, end)
+    if cut:
+        end = cut.start()
+    while end > vpos and text[end - 1] in ",;}":
+        end -= 1
+    return (vpos, end, False) if end > vpos else None
+
+
+def _is_secret_value(value: str, kind: str, vendor: str | None, quoted: bool, prose: bool) -> bool:
+    if MARKER_PREFIX in value or known_sample(value):
+        return False
+    shape = _vendor_shape(vendor or "")
+    if shape is not None and shape.fullmatch(value):
+        return not is_placeholder(value) and entropy(value) >= 2.0
+    if kind == "password":
+        return password_like(value, quoted) and not (prose and wordy(value))
+    if not quoted and is_identifier(value) and wordy(value):
+        return False
+    if kind == "token":
+        if _UUID.fullmatch(value):
+            return not is_placeholder(value)
+        return token_like(value, 8 if vendor else 10, 2.5 if vendor else 2.75)
+    if kind == "vendor":  # the key names a vendor but no secret: the value must look generated
+        return "." not in value and token_like(value, 14, 3.0) and not wordy(value)
+    return False  # vendor-strict: only the vendor's exact shapes

@@ -1,0 +1,205 @@
+"""Dedicated parsers of the redaction engine (spec §6): vendor tokens, private keys (PEM blocks,
+PuTTY files), JWTs (also base64-wrapped), Kubernetes Secret manifests, and secrets named in
+prose ("the staging password is …"). Credentials of HTTP requests and URLs are in
+agent_memory.redact.http, key = value assignments in agent_memory.redact.assign.
+
+Each parser is a handler the engine calls at a keyword: `parser(ctx, pos, keyword)`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent_memory.redact.context import (
+    MARKER_PREFIX,
+    P_ASSIGN,
+    P_SPECIAL,
+    P_TOKEN,
+    Handler,
+    ScanContext,
+)
+from agent_memory.redact.regex import LazyCompiler
+from agent_memory.redact.values import (
+    base64_bytes,
+    char_classes,
+    entropy,
+    is_token_placeholder,
+    known_sample,
+    password_like,
+    token_like,
+    wordy,
+)
+
+_lazy = LazyCompiler(globals())
+
+
+def token_handler(rule: str, pattern: str, ent: float, offsets: tuple[int, ...]) -> Handler:
+    """The parser of one row of R.TOKENS: a vendor's documented token format."""
+    has_group = "(?P<s>" in pattern
+    compiled: list[re.Pattern[str]] = []  # compiled on the first keyword hit: most never fire
+
+    def handler(ctx: ScanContext, pos: int, kw: str) -> None:
+        if not compiled:
+            compiled.append(re.compile(pattern))
+        rx = compiled[0]
+        text = ctx.text
+        for off in offsets:
+            st = pos - off
+            if st < 0:
+                continue
+            m = rx.match(text, st)
+            if not m:
+                continue
+            s, e = m.span("s") if has_group else m.span()
+            tok = text[s:e]
+            if ent == 0.0:  # a prefix so specific that anything after it is a key
+                if known_sample(tok) or MARKER_PREFIX in tok:
+                    return
+            elif is_token_placeholder(tok, rule) or entropy(tok) < (
+                min(ent, 2.0) if len(tok) >= 24 else ent
+            ):
+                return
+            ctx.add(s, e, rule, P_TOKEN)
+            return
+
+    return handler
+
+
+# "the staging db password for admin is x8!Kq2#m": a secret named a few words before its value,
+# as people write it in a conversation (the claims this module protects come from transcripts)
+_PROSE: re.Pattern[str] = _lazy(
+    r"(?i:pass(?:word|phrase|code)|token|secret|api key|access key)s?(?![A-Za-z])"
+    r"[^\n.;:=`'\"]{0,40}?[ \t](?i:is|was|are|were)[ \t]+(?:now[ \t]+|still[ \t]+)?"
+    r"(?P<q>[`'\"]?)(?P<s>[^\s`'\"]{4,128})",
+)
+
+
+def prose_secret(ctx: ScanContext, pos: int, kw: str) -> None:
+    if pos > 0 and ctx.text[pos - 1].isalnum():
+        return
+    m = ctx.match_unread("prose", _PROSE, pos)
+    if not m:
+        return
+    v = m.group("s").rstrip(".,;:!?)")
+    if not v or wordy(v) or not (any(c.isdigit() for c in v) or char_classes(v) >= 3):
+        return
+    ok = password_like(v, True) if kw.startswith("pass") else token_like(v, 12, 3.0)
+    if ok:
+        rule = "password" if kw.startswith("pass") else "generic-secret"
+        ctx.add(m.start("s"), m.start("s") + len(v), rule, P_ASSIGN)
+
+
+_PEM_BEGIN: re.Pattern[str] = _lazy(r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_PEM_END: re.Pattern[str] = _lazy(r"-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+_B64_RUN: re.Pattern[str] = _lazy(
+    r"(?:[A-Za-z0-9+/=]|\\[nr]|\s|[A-Za-z-]{1,40}: [^\n]{0,200}){0,100000}"
+)
+
+
+def pem_block(ctx: ScanContext, pos: int, kw: str) -> None:
+    text = ctx.text
+    if ctx.seen("pem", pos):
+        return
+    m = _PEM_BEGIN.match(text, pos)
+    if not m:
+        return
+    # the next END after this header: searched once, reused by the headers before it
+    cached = ctx.pem_end
+    if cached is None or cached[0] > m.end() or (cached[1] != -1 and cached[1] < m.end()):
+        e = _PEM_END.search(text, m.end())
+        cached = ctx.pem_end = (m.end(), e.start() if e else -1)
+    end_at = cached[1]
+    nxt = text.find("-----BEGIN", m.end(), end_at if end_at != -1 else len(text))
+    if end_at != -1 and nxt == -1 and end_at - m.end() <= 200_000:
+        e = _PEM_END.match(text, end_at)
+        assert e is not None
+        body, stop = text[m.end() : end_at], e.end()
+    else:  # truncated (no END before the next header): the base64 that follows
+        r = _B64_RUN.match(text, m.end())
+        stop = r.end() if r else m.end()
+        body = text[m.end() : stop]
+    ctx.mark("pem", stop)
+    body = body.replace("\\n", "").replace("\\r", "")
+    if sum(1 for c in body if c.isalnum() or c in "+/") < 50:
+        return  # `-----BEGIN PRIVATE KEY-----\nanything\n-----END…`: documentation
+    ctx.add(m.start(), stop, "private-key", P_SPECIAL)
+
+
+_PUTTY: re.Pattern[str] = _lazy(r"Private-Lines:[ \t]*(\d{1,3})\r?\n")
+
+
+def putty_key(ctx: ScanContext, pos: int, kw: str) -> None:
+    text = ctx.text
+    m = _PUTTY.search(text, pos, min(len(text), pos + 20_000))
+    if not m:
+        return
+    n = int(m.group(1))
+    stop = m.end()
+    for _ in range(n):
+        nl = text.find("\n", stop)
+        stop = len(text) if nl == -1 else nl + 1
+    ctx.add(m.end(), stop, "private-key", P_SPECIAL)
+
+
+_JWT: re.Pattern[str] = _lazy(
+    r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,4000}\.ey[A-Za-z0-9_/\\-]{10,8000}(?:\.[A-Za-z0-9_/\\-]{8,2000}={0,2})?",
+)
+
+
+def _jsonish(b: bytes | None) -> bool:
+    if not b or not b.startswith(b"{"):
+        return False
+    printable = sum(1 for c in b if 32 <= c < 127 or c in (9, 10, 13))
+    return printable >= 0.7 * len(b)
+
+
+def jwt(ctx: ScanContext, pos: int, kw: str) -> None:
+    text = ctx.text
+    m = _JWT.match(text, pos)
+    if not m:
+        return
+    head = m.group().split(".", 1)[0]
+    if not _jsonish(base64_bytes(head)):
+        return
+    ctx.add(m.start(), m.end(), "jwt", P_SPECIAL)
+
+
+_JWT_B64: re.Pattern[str] = _lazy(r"(?<![A-Za-z0-9+/])ZXlK[A-Za-z0-9+/_-]{40,12000}={0,2}")
+
+
+def jwt_base64(ctx: ScanContext, pos: int, kw: str) -> None:
+    m = _JWT_B64.match(ctx.text, pos)
+    if not m:
+        return
+    raw = base64_bytes(m.group().rstrip("="))
+    if raw and re.match(rb"eyJ[A-Za-z0-9_-]{4,}\.ey[A-Za-z0-9_-]{10,}", raw):
+        ctx.add(m.start(), m.end(), "jwt", P_SPECIAL)
+
+
+_K8S_KIND: re.Pattern[str] = _lazy(
+    r"kind:[ \t]*[\"']?(?i:secret)[\"']?[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)"
+)
+_K8S_DATA_HEADER: re.Pattern[str] = _lazy(r"^[ \t]*data:[ \t]*$", re.M)
+_K8S_DATA: re.Pattern[str] = _lazy(
+    r"^(?P<ind>[ \t]+)[\w.-]+:[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?[\"']?(?P<v>[A-Za-z0-9+/]{10,}={0,3})[\"']?[ \t]*$",
+    re.M,
+)
+
+
+def kubernetes_secret(ctx: ScanContext, pos: int, kw: str) -> None:
+    text = ctx.text
+    if ctx.seen("k8s", pos) or not _K8S_KIND.match(text, pos):
+        return
+    lo = max(0, pos - 5000)
+    hi = min(len(text), pos + 5000)
+    sep = text.rfind("\n---", lo, pos)
+    lo = lo if sep == -1 else sep
+    sep = text.find("\n---", pos, hi)
+    hi = hi if sep == -1 else sep
+    ctx.mark("k8s", hi)
+    d = _K8S_DATA_HEADER.search(text, lo, hi)
+    if not d:
+        return
+    for m in _K8S_DATA.finditer(text, d.end(), hi):
+        if entropy(m.group("v")) >= 2.5:
+            ctx.add(m.start("v"), m.end("v"), "kubernetes-secret", P_SPECIAL)

@@ -1,0 +1,216 @@
+"""Personal data (spec §4.1, §6): e-mail addresses, the user name in home-directory paths, AWS
+account ids, and numbers a person owns (phone, card, IBAN, US SSN, Indian Aadhaar, UK NINO,
+Spanish DNI), each confirmed by its check digits or valid ranges (agent_memory.redact.pii_checks).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from agent_memory.redact import rules as R
+from agent_memory.redact.context import MARKER_PREFIX, P_PII, Handler, ScanContext
+from agent_memory.redact.pii_checks import (
+    card_brand,
+    digits,
+    dni_ok,
+    iban_ok,
+    luhn,
+    nino_ok,
+    phone_ok,
+    ssn_digits_ok,
+    ssn_ok,
+    verhoeff,
+)
+from agent_memory.redact.regex import LazyCompiler
+
+_lazy = LazyCompiler(globals())
+
+
+def _keyed(
+    rx: re.Pattern[str], rule: str, ok: Callable[[str], bool], word_start: bool = True
+) -> Handler:
+    """A parser for data that `rx` matches at its keyword (group `s`), when `ok` accepts it;
+    with `word_start`, the keyword must not continue a word."""
+
+    def handler(ctx: ScanContext, pos: int, kw: str) -> None:
+        text = ctx.text
+        if word_start and pos > 0 and text[pos - 1].isalpha():
+            return
+        m = rx.match(text, pos)
+        if m and ok(m.group("s")):
+            ctx.add(m.start("s"), m.end("s"), rule, P_PII)
+
+    return handler
+
+
+def _not_documented_account(account: str) -> bool:
+    return account not in R.DOCUMENTED_AWS_ACCOUNTS
+
+
+_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
+_DOMAIN: re.Pattern[str] = _lazy(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}(?P<tld>[A-Za-z]{2,24})(?![A-Za-z0-9-]|\.[A-Za-z0-9])",
+)
+
+
+def email(ctx: ScanContext, pos: int, kw: str) -> None:
+    text = ctx.text
+    ls = pos
+    while ls > 0 and pos - ls < 64 and text[ls - 1] in _LOCAL_CHARS:
+        ls -= 1
+    if ls == pos or pos - ls >= 64:
+        return
+    local = text[ls:pos]
+    while local and local[0] in ".-+":
+        local, ls = local[1:], ls + 1
+    if not local or local.endswith("."):
+        return
+    if ls > 0 and text[ls - 1] in ":/\\@":
+        return  # userinfo of a URI (`scheme://user:pass@host`) or a path
+    d = _DOMAIN.match(text, pos + 1)
+    if not d:
+        return
+    if d.group("tld").lower() in R.FILE_SUFFIXES:
+        return  # `logo@2x.png`: a file name
+    ll = local.lower()
+    if ll in R.PLACEHOLDER_LOCALPARTS or ll.split("+", 1)[0] in R.PLACEHOLDER_LOCALPARTS:
+        return
+    if any(w in R.FAKE_EMAIL_WORDS for w in re.split(r"[._+-]", ll)):
+        return  # `james.fake@…`, `test.user@…`: says itself it is not a person's
+    ctx.add(ls, d.end(), "email", P_PII)
+
+
+_HOME_USER = r"(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
+_HOME_UNIX: re.Pattern[str] = _lazy(r"(?<![\w.~-])/(?:home|Users)/" + _HOME_USER)
+_HOME_MNT: re.Pattern[str] = _lazy(r"(?<![\w.~-])/mnt/[a-zA-Z]/(?i:users)/" + _HOME_USER)
+_HOME_WIN: re.Pattern[str] = _lazy(
+    r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\|/)(?i:users)(?:\\\\|\\|/)"
+    r"(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[\\/\s'\"`:;,)\]}>]|\Z)",
+)
+_HOME_SLUG: re.Pattern[str] = _lazy(
+    r"(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-(?P<u>[A-Za-z0-9._]{1,64})(?=-)",
+    re.M,
+)
+# keyword -> (pattern, offsets from the keyword where a match may start)
+_HOME_BY_KEYWORD: dict[str, tuple[re.Pattern[str], tuple[int, ...]]] = {
+    "/home/": (_HOME_UNIX, (0,)),
+    "/users/": (_HOME_UNIX, (0,)),
+    "/mnt/": (_HOME_MNT, (0,)),
+    "\\users\\": (_HOME_WIN, (2, 3)),
+    ":/users/": (_HOME_WIN, (1,)),
+    "-home-": (_HOME_SLUG, (0,)),
+    "-users-": (_HOME_SLUG, (0,)),
+}
+HOME_KEYWORDS = tuple(_HOME_BY_KEYWORD)
+
+
+def home_user(ctx: ScanContext, pos: int, kw: str) -> None:
+    rx, offsets = _HOME_BY_KEYWORD[kw]
+    for off in offsets:
+        if pos - off < 0:
+            continue
+        m = rx.match(ctx.text, pos - off)
+        if m:
+            if not _non_personal_user(m.group("u")):
+                ctx.add(m.start("u"), m.end("u"), "home-user", P_PII)
+            return
+
+
+def _non_personal_user(u: str) -> bool:
+    ul = u.lower()
+    if (
+        ul in R.NON_PERSONAL_USERS
+        or u.startswith(("<", "$", "{", "%", "*", ".", "["))
+        or MARKER_PREFIX in u
+    ):
+        return True
+    return ul.startswith("redacted")
+
+
+_ARN: re.Pattern[str] = _lazy(r"arn:aws[\w-]{0,20}:[\w-]{1,40}:[\w-]{0,30}:(?P<s>\d{12}):")
+_AWS_ACCOUNT: re.Pattern[str] = _lazy(
+    r"(?i:aws[_ .-]?account)[_ .-]?(?i:id|number|no)?\\{0,3}[\"']?[ \t]*[:=][ \t]*\\{0,3}[\"']?(?P<s>\d{12})(?!\d)",
+)
+
+
+# an AWS account id in an ARN or after its key; AWS's documented example accounts are nobody's
+arn_account = _keyed(_ARN, "aws-account-id", _not_documented_account, word_start=False)
+aws_account = _keyed(_AWS_ACCOUNT, "aws-account-id", _not_documented_account, word_start=False)
+
+
+# phone numbers, card numbers, national ids. One pass finds runs of 7+ digits (at most two
+# separators between digits); the precise patterns then run only inside those runs.
+_DIGIT_RUN: re.Pattern[str] = _lazy(r"\+?\d(?:[ .()/-]{0,2}\d){5,22}")
+_UPPER: re.Pattern[str] = _lazy(r"[A-Z]{2}")
+_PHONE_INTL: re.Pattern[str] = _lazy(
+    r"(?<![\w+/=.-])\+[1-9]\d{0,2}(?:[ .-]?\(?\d{1,5}\)?){1,6}(?![\w.-]?\d)"
+)
+_PHONE_NANP: re.Pattern[str] = _lazy(
+    r"(?<![\w+/=.:-])(?:\(\d{3}\)[ .-]?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\w.-]?\d)"
+)
+_PHONE_KW: re.Pattern[str] = _lazy(
+    r"(?i:phone|tel|telephone|mobile|cell|fax|whatsapp|call me(?: at| on)?|text me(?: at)?)(?![A-Za-z])"
+    r"[\w ]{0,12}?[:=#]?[ \t]*(?P<s>\(?\+?\d[\d ().-]{6,18}\d)(?![\w.-]?\d)",
+)
+_CARD: re.Pattern[str] = _lazy(
+    r"(?<![\w.+/=-])(?:(?:\d{4}[ -]?){3}\d{1,7}|\d{4}[ -]\d{6}[ -]\d{4,5})(?![\w.-]?\d)"
+)
+_SSN: re.Pattern[str] = _lazy(r"(?<![\w.+/=-])(?P<s>\d{3}-\d{2}-\d{4})(?![\w.-]?\d)")
+_SSN_KW: re.Pattern[str] = _lazy(
+    r"(?i:ssn|social security(?: number| no\.?)?)(?![A-Za-z])[ \t]*[:=#]?[ \t]*(?P<s>\d{9}|\d{3}[ -]\d{2}[ -]\d{4})(?!\d)",
+)
+_AADHAAR: re.Pattern[str] = _lazy(r"(?<![\w.+/=-])(?P<s>[2-9]\d{3}[ -]\d{4}[ -]\d{4})(?![\w.-]?\d)")
+_NINO_SPACED: re.Pattern[str] = _lazy(
+    r"(?<![A-Za-z0-9])(?P<s>[A-CEGHJ-TW-Z][A-CEGHJ-TW-Z] \d{2} \d{2} \d{2} [A-D])(?![A-Za-z0-9])",
+)
+_NINO_KW: re.Pattern[str] = _lazy(
+    r"(?i:nino|national insurance(?: number| no\.?)?|ni number)(?![A-Za-z])[ \t]*[:=#]?[ \t]*"
+    r"(?P<s>[A-CEGHJ-TW-Z][A-CEGHJ-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![A-Za-z0-9])",
+)
+_IBAN: re.Pattern[str] = _lazy(
+    r"(?<![A-Za-z0-9])(?P<s>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?)(?![A-Za-z0-9])",
+)
+_DNI_KW: re.Pattern[str] = _lazy(
+    r"(?i:dni|nie|nif)(?![A-Za-z])[\w ]{0,12}?[:=#]?[ \t]*(?P<s>[XYZ]?\d{7,8}-?[A-Z])(?![A-Za-z0-9])",
+)
+
+
+def scan_numbers(ctx: ScanContext) -> None:
+    """Phone numbers, card numbers and national ids anywhere in the text (no keyword needed)."""
+    text = ctx.text
+    n = len(text)
+    for run in _DIGIT_RUN.finditer(text):
+        if run.end() < n and text[run.end()].isdigit():
+            continue  # more than 23 digits: an id or a blob, not a number a person owns
+        lo, hi = max(0, run.start() - 1), min(n, run.end() + 2)
+        for rx in (_PHONE_INTL, _PHONE_NANP):
+            for m in rx.finditer(text, lo, hi):
+                if phone_ok(m.group()):
+                    ctx.add(m.start(), m.end(), "phone-number", P_PII)
+        for m in _CARD.finditer(text, lo, hi):
+            num = digits(m.group())
+            if card_brand(num) and luhn(num) and len(set(num)) > 1:
+                ctx.add(m.start(), m.end(), "card-number", P_PII)
+        for m in _SSN.finditer(text, lo, hi):
+            if ssn_ok(m.group("s")):
+                ctx.add(m.start("s"), m.end("s"), "us-ssn", P_PII)
+        for m in _AADHAAR.finditer(text, lo, hi):
+            if verhoeff(digits(m.group("s"))):
+                ctx.add(m.start("s"), m.end("s"), "in-aadhaar", P_PII)
+        # IBAN and NINO start with letters: look for them just before the digits
+        back = max(0, run.start() - 34)
+        if _UPPER.search(text, back, run.start()):
+            for iban in _IBAN.finditer(text, back, min(n, run.end() + 44)):
+                if iban_ok(iban.group("s")):
+                    ctx.add(iban.start("s"), iban.end("s"), "iban", P_PII)
+            for nino in _NINO_SPACED.finditer(text, back, hi):
+                if nino_ok(nino.group("s")):
+                    ctx.add(nino.start("s"), nino.end("s"), "uk-nino", P_PII)
+
+
+# personal data recognised by the word before it (`SSN: …`, `phone: …`, `DNI …`)
+ssn_after_keyword = _keyed(_SSN_KW, "us-ssn", ssn_digits_ok)
+phone_after_keyword = _keyed(_PHONE_KW, "phone-number", phone_ok)
+nino_after_keyword = _keyed(_NINO_KW, "uk-nino", nino_ok)
+dni_after_keyword = _keyed(_DNI_KW, "es-dni", dni_ok)

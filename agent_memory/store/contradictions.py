@@ -1,0 +1,446 @@
+"""Contradiction detection within one project (spec §4.2, §4.2.1). Pure functions, no I/O.
+
+Two rules, both over the normalized claim text (atom.normalize), both deliberately NARROW.
+Precision matters more than recall here: a false contradiction freezes two good claims (both
+are blocked from promotion until a human resolves the pair), while a missed one is caught one
+tier later by the human review at `adopt` (§4.2.1: "detection is a filter, never a guarantee").
+
+**negation** — the claims are the same once negation is taken out, and their negation
+polarities differ. Negation markers: `not`, `never`, `no longer`, any `n't` contraction
+(`isn't`, `don't`, `doesn't`, `can't`, `won't`, `cannot`, …, curly apostrophes too) and `avoid`
+(as the negation of `use`; `avoid using X` = `don't use X`). `always` is a positive marker (so
+"always X" vs "never X" fires) and the auxiliaries `do`/`does`/`did` are dropped (so "do X" /
+"X" vs "don't X" fire). Polarity is the parity of the markers: "don't use X" vs "avoid X" agree,
+"don't avoid X" vs "use X" agree.
+
+**same-subject** — same `kind` (when both kinds are known), the claims share a leading subject
+and a copula, and end in different short values: "PR base branch is dev" vs "PR base branch is
+main". All of these must hold:
+- the shared prefix contains a copula/assignment phrase (`is`, `are`, `was`, `=`, `:`, `should
+  be`, `must be`, `defaults to`, `is set to`, `lives in`, `is at`, `points to`, …); the earliest
+  one is the split point;
+- the subject before it has ≥ 2 content tokens (articles/possessives not counted), so the
+  shared prefix is ≥ 3 tokens as §4.2.1 asks ("PR base branch is", "the node version is");
+- each trailing value is 1–3 tokens, the values differ, and neither value extends the other
+  (token prefix, or a path under the other: "tests/" vs "tests/unit");
+- a value may carry a trailing rejection ("dev, never main"); only its positive head ("dev")
+  is compared, and a value with no positive head ("not dev") never fires here — that is the
+  negation rule's job;
+- for the descriptive copulas (`is`, `are`, `should be`, `lives in`, `:` …) the subject must
+  name a setting (its last word is one of SETTING_NOUNS: branch, version, port, path, …) or
+  both values must look like literals (a digit, a path or dotted name, backticks), and
+  neither value may read as a property rather than a name (an `-ed`/`-ble`/`-ive`/`-ous`/
+  `-ful`/`-less` word, a common descriptive word such as "slow" or "protected", or a value
+  opened by "a"/"an" or an adverb such as "also"/"very"). Explicit assignments (`=`,
+  `defaults to`, `is set to`, `set to`) need none of this. This is what keeps "The test suite
+  is slow" vs "The test suite is flaky" and "Default branch is main" vs "Default branch is
+  protected" (compatible descriptions) apart from "The default branch is main" vs "The
+  default branch is dev" (one setting, two values).
+
+Decisions and stated limits:
+- "Run tests with pytest -x" vs "Run tests with pytest -q" does NOT fire: there is no copula,
+  and flags are usually additive options, not rival values. Likewise "Use pnpm for installs"
+  vs "Use pnpm for scripts".
+- Semantic contradictions ("always squash-merge" vs "keep merge commits") are not caught.
+- Bare `no` is not a negation marker ("No force pushes" vs "Force pushes" does not fire): it is
+  too often a determiner inside compatible claims.
+- Negation inside a relative clause still counts: "tests that do not touch the network run in
+  CI" vs "tests that touch the network run in CI" fires although both may hold. Rare in
+  practice; the human resolves it at `adopt`.
+- Double negation is treated by parity, not grammar.
+- Only pairs within one project are compared (§4.2: L3 atoms carry no project and are never
+  reached).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import functools
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from agent_memory.model.atom import Atom, normalize, utc_day
+
+NEGATION = "negation"
+SAME_SUBJECT = "same-subject"
+RECORDED = "recorded"
+
+# Contractions whose stem is not simply the word minus "n't".
+_IRREGULAR_NT = {"can't": "can", "won't": "will", "shan't": "shall", "ain't": "is"}
+_AUXILIARIES = frozenset({"do", "does", "did"})
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "our", "this", "that", "these", "those", "its", "their", "my", "your"}
+)
+# Copulas after which the rest is a plain assignment: the values are values by construction.
+_ASSIGNMENTS: tuple[tuple[str, ...], ...] = (
+    ("is", "set", "to"),
+    ("are", "set", "to"),
+    ("defaults", "to"),
+    ("default", "to"),
+    ("set", "to"),
+    ("=",),
+)
+# Descriptive copulas: "X is slow" and "X is flaky" can both hold, so these need a setting-like
+# subject or literal-looking values before a difference counts as a conflict.
+_DESCRIPTIVE: tuple[tuple[str, ...], ...] = (
+    ("should", "be"),
+    ("must", "be"),
+    ("is", "at"),
+    ("is", "in"),
+    ("are", "in"),
+    ("lives", "in"),
+    ("live", "in"),
+    ("lives", "at"),
+    ("points", "to"),
+    ("is",),
+    ("are",),
+    ("was",),
+    ("were",),
+    (":",),
+)
+_COPULAS = tuple(sorted(_ASSIGNMENTS + _DESCRIPTIVE, key=len, reverse=True))
+SETTING_NOUNS = frozenset(
+    {
+        "branch", "version", "port", "path", "dir", "directory", "folder", "url", "host",
+        "hostname", "endpoint", "manager", "runner", "command", "cmd", "target", "base",
+        "formatter", "linter", "timeout", "limit", "length", "width", "encoding", "locale",
+        "timezone", "registry", "region", "interpreter", "shell", "editor", "remote",
+        "image", "database", "db", "framework", "language", "toolchain", "builder", "bundler",
+        "runtime", "default", "file", "location", "root", "format",
+    }
+)  # fmt: skip
+_LITERAL_RE = re.compile(r"[0-9/._@=`~\\]|^-")
+# A setting's value is a name ("main", "pnpm", "postgres"); a property is a description
+# ("protected", "slow", "a protected branch") and several descriptions hold at once. No POS
+# tagger, so: adjective-like suffixes, a short list of common descriptive words, and a value
+# opened by an article or a degree/frequency adverb.
+_PROPERTY_SUFFIXES = ("ed", "ble", "ive", "ous", "ful", "less")
+_PROPERTY_WORDS = frozenset(
+    {
+        "slow", "fast", "flaky", "stable", "unstable", "green", "red", "broken", "stale", "old",
+        "new", "large", "small", "big", "huge", "tiny", "long", "short", "empty", "public",
+        "private", "secure", "insecure", "clean", "dirty", "safe", "unsafe", "optional",
+        "mandatory", "readonly", "read-only", "immutable", "mutable", "obsolete", "canonical",
+        "experimental", "legacy", "minimal", "noisy", "quiet", "expensive", "cheap", "strict",
+        "lenient", "important", "critical", "fine", "ok", "okay", "up-to-date", "wrong", "right",
+        "correct", "incorrect", "shared", "global", "local", "internal", "external",
+    }
+)  # fmt: skip
+_PROPERTY_OPENERS = frozenset(
+    {
+        "a", "an", "very", "too", "quite", "really", "fairly", "pretty", "usually", "often",
+        "sometimes", "currently", "also", "still", "mostly", "rarely", "so",
+    }
+)  # fmt: skip
+_EDGE_PUNCT = "\"'`()[]{}<>,;!?"
+_MAX_VALUE_TOKENS = 3
+
+
+@dataclasses.dataclass(frozen=True)
+class Contradiction:
+    older: str
+    newer: str
+    rule: str
+
+    def as_dict(self) -> dict[str, str]:
+        """The `inspect --contested` shape (CLI.md)."""
+        return {"older": self.older, "newer": self.newer, "rule": self.rule}
+
+
+# --- claim analysis (cached: detect() calls it once per distinct claim) ------------------------
+
+
+def _tokens(claim: str) -> tuple[str, ...]:
+    text = normalize(claim).replace("\u2019", "'").replace("\u2018", "'")
+    out: list[str] = []
+    for raw in text.split(" "):
+        trailing_colon = raw.endswith(":") and len(raw) > 1
+        word = raw.strip(_EDGE_PUNCT).rstrip(".:").strip(_EDGE_PUNCT)
+        if word:
+            out.append(word)
+        if trailing_colon or raw == ":":
+            out.append(":")
+    return tuple(out)
+
+
+def _expand(tokens: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for tok in tokens:
+        if tok in _IRREGULAR_NT:
+            out += [_IRREGULAR_NT[tok], "not"]
+        elif tok == "cannot":
+            out += ["can", "not"]
+        elif tok.endswith("n't") and len(tok) > 3:
+            out += [tok[:-3], "not"]
+        else:
+            out.append(tok)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class _Shape:
+    tokens: tuple[str, ...]
+    stem: tuple[str, ...]  # the claim with every polarity marker removed
+    negative: bool  # odd number of negation markers
+    copulas: Mapping[int, tuple[tuple[str, ...], int]]  # start → (phrase, end), precomputed
+
+    @property
+    def slot(self) -> tuple[str, ...] | None:
+        """Subject + first copula, when the claim could take part in a same-subject conflict
+        at all (≥ 2 subject content tokens, a 1–3-token value): the only split point
+        _same_subject_conflict can use, so an exact bucket key for detect()."""
+        if not self.copulas:
+            return None
+        start = min(self.copulas)
+        end = self.copulas[start][1]
+        subject = [t for t in self.tokens[:start] if t not in _DETERMINERS]
+        if len(subject) < 2 or not 1 <= len(self.tokens) - end <= _MAX_VALUE_TOKENS:
+            return None
+        return self.tokens[:end]
+
+
+@functools.lru_cache(maxsize=4096)
+def _shape(claim: str) -> _Shape:
+    tokens = _tokens(claim)
+    words = _expand(tokens)
+    stem: list[str] = []
+    negations = 0
+    i = 0
+    while i < len(words):
+        word = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if word in ("not", "never"):
+            negations += 1
+        elif word == "no" and nxt == "longer":
+            negations += 1
+            i += 1
+        elif word == "avoid":
+            negations += 1
+            stem.append("use")
+            if nxt == "using":
+                i += 1
+        elif word == "always" or word in _AUXILIARIES:
+            pass
+        else:
+            stem.append(word)
+        i += 1
+    copulas: dict[int, tuple[tuple[str, ...], int]] = {}
+    for start in range(1, len(tokens)):
+        found = _copula_at(tokens, start)
+        if found is not None:
+            copulas[start] = found
+    return _Shape(tokens, tuple(stem), negations % 2 == 1, copulas)
+
+
+def _negation_conflict(a: _Shape, b: _Shape) -> bool:
+    return bool(a.stem) and a.stem == b.stem and a.negative != b.negative
+
+
+def _copula_at(tokens: Sequence[str], start: int) -> tuple[tuple[str, ...], int] | None:
+    for phrase in _COPULAS:
+        if tuple(tokens[start : start + len(phrase)]) == phrase:
+            return phrase, start + len(phrase)
+    return None
+
+
+def _positive_head(value: Sequence[str]) -> tuple[str, ...]:
+    words = _expand(value)
+    head: list[str] = []
+    for i, word in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if word in ("not", "never", "avoid") or (word == "no" and nxt == "longer"):
+            break
+        if word != "always":
+            head.append(word)
+    return tuple(head)
+
+
+def _extends(short: Sequence[str], long: Sequence[str]) -> bool:
+    if tuple(long[: len(short)]) == tuple(short):
+        return True
+    a, b = " ".join(short), " ".join(long)
+    return b.startswith(a.rstrip("/") + "/")
+
+
+def _looks_literal(value: Sequence[str]) -> bool:
+    return any(_LITERAL_RE.search(tok) for tok in value)
+
+
+def _looks_like_property(value: Sequence[str]) -> bool:
+    if value[0] in _PROPERTY_OPENERS:
+        return True
+    return any(
+        tok in _PROPERTY_WORDS or (len(tok) > 5 and tok.endswith(_PROPERTY_SUFFIXES))
+        for tok in value
+    )
+
+
+def _same_subject_conflict(a: _Shape, b: _Shape) -> bool:
+    ta, tb = a.tokens, b.tokens
+    common = 0
+    while common < min(len(ta), len(tb)) and ta[common] == tb[common]:
+        common += 1
+    for start in range(1, common):
+        found, other = a.copulas.get(start), b.copulas.get(start)
+        if found is None and other is None:
+            continue
+        if found is None or found != other or found[1] > common:
+            # The copulas differ ("is" vs "is set to"): not one subject, one slot.
+            return False
+        phrase, end = found
+        subject = [t for t in ta[:start] if t not in _DETERMINERS]
+        if len(subject) < 2:
+            return False
+        va, vb = ta[end:], tb[end:]
+        if not (1 <= len(va) <= _MAX_VALUE_TOKENS and 1 <= len(vb) <= _MAX_VALUE_TOKENS):
+            return False
+        ha, hb = _positive_head(va), _positive_head(vb)
+        if not ha or not hb or ha == hb or _extends(ha, hb) or _extends(hb, ha):
+            return False
+        if phrase in _ASSIGNMENTS:
+            return True
+        if _looks_literal(ha) and _looks_literal(hb):
+            return True
+        return ta[start - 1] in SETTING_NOUNS and not (
+            _looks_like_property(ha) or _looks_like_property(hb)
+        )
+    return False
+
+
+def conflict_rule(
+    claim_a: str, claim_b: str, kind_a: str | None = None, kind_b: str | None = None
+) -> str | None:
+    """The §4.2.1 rule that says these two claims contradict ("negation" / "same-subject"),
+    else None. Symmetric in its arguments. Same-subject needs equal kinds when both are given."""
+    a, b = _shape(claim_a), _shape(claim_b)
+    if a.tokens == b.tokens:
+        return None
+    if _negation_conflict(a, b):
+        return NEGATION
+    if kind_a is not None and kind_b is not None and kind_a != kind_b:
+        return None
+    if _same_subject_conflict(a, b):
+        return SAME_SUBJECT
+    return None
+
+
+# --- over atoms ---------------------------------------------------------------------------
+
+
+def _when(ts: str) -> _dt.datetime:
+    # Full precision (atom.parse_ts drops fractional seconds), so "…:04.5Z" sorts after "…:04Z".
+    text = ts.strip()
+    parsed = _dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=_dt.timezone.utc)
+    return parsed
+
+
+def _age_key(atom: Mapping[str, Any]) -> tuple[_dt.datetime, str]:
+    return _when(str(atom["first_seen"])), str(atom["id"])
+
+
+def _record_key(atom: Mapping[str, Any]) -> tuple[_dt.datetime, str, str]:
+    return _when(str(atom["first_seen"])), str(atom["claim"]), str(atom.get("kind"))
+
+
+def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
+    # Two claims can only fire if they share their negation-free stem (negation rule) or their
+    # subject-and-copula slot (same-subject). Bucketing on these keys keeps detect() near-linear
+    # on a real store; conflict_rule then runs only on real candidates.
+    keys: list[tuple[str, tuple[str, ...]]] = []
+    if shape.stem:
+        keys.append(("stem", shape.stem))
+    slot = shape.slot
+    if slot is not None:
+        keys.append(("slot", slot))
+    return keys
+
+
+def detect(atoms: Sequence[Atom]) -> list[Contradiction]:
+    """Every contradicting pair among atoms of the same project (§4.2.1), older by first_seen
+    (tie: id). Atoms without a project (L3) are never compared; equal ids never pair."""
+    by_id: dict[str, Atom] = {}
+    for atom in atoms:
+        if not atom.get("project"):
+            continue
+        ident = str(atom["id"])
+        # Two records of one atom (unmerged copies): keep the one the merge join would date
+        # from, so the result does not depend on input order.
+        if ident not in by_id or _record_key(atom) < _record_key(by_id[ident]):
+            by_id[ident] = atom
+    buckets: dict[tuple[str, str, tuple[str, ...]], list[str]] = defaultdict(list)
+    for ident in sorted(by_id):
+        atom = by_id[ident]
+        project = str(atom["project"])
+        for kind, key in _candidate_keys(_shape(str(atom["claim"]))):
+            buckets[(project, kind, key)].append(ident)
+    age = {ident: _age_key(atom) for ident, atom in by_id.items()}
+    seen: set[tuple[str, str]] = set()
+    found: list[Contradiction] = []
+    for members in buckets.values():
+        for i, first in enumerate(members):
+            for second in members[i + 1 :]:
+                if age[second] < age[first]:
+                    older, newer = by_id[second], by_id[first]
+                else:
+                    older, newer = by_id[first], by_id[second]
+                pair = (str(older["id"]), str(newer["id"]))
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                rule = conflict_rule(
+                    str(older["claim"]), str(newer["claim"]), older.get("kind"), newer.get("kind")
+                )
+                if rule is not None:
+                    found.append(Contradiction(pair[0], pair[1], rule))
+    return sorted(found, key=lambda c: (c.older, c.newer))
+
+
+def mark(atoms: Sequence[Atom], found: Sequence[Contradiction]) -> list[Atom]:
+    """The atoms that change: each older atom gets `contested: true` and the newer id in
+    `contested_by` (sorted, unique). The newer atom is never modified — the gate finds it by
+    the reverse join (§4.2.1). Returns new dicts sorted by id; inputs are not mutated."""
+    by_id = {str(a["id"]): a for a in atoms}
+    additions: dict[str, set[str]] = defaultdict(set)
+    for pair in found:
+        if pair.older in by_id and pair.older != pair.newer:
+            additions[pair.older].add(pair.newer)
+    changed: list[Atom] = []
+    for ident in sorted(additions):
+        atom = by_id[ident]
+        contested_by = sorted(set(atom.get("contested_by") or []) | additions[ident])
+        if atom.get("contested") is True and list(atom.get("contested_by") or []) == contested_by:
+            continue
+        updated = dict(atom)
+        updated["contested"] = True
+        updated["contested_by"] = contested_by
+        changed.append(updated)
+    return changed
+
+
+def open_pairs(atoms: Sequence[Atom]) -> list[Contradiction]:
+    """The pairs recorded in `contested_by` (for `inspect --contested`). The rule is recomputed
+    when both atoms are present and still conflict, else "recorded" (e.g. the newer atom
+    expired, or a human recorded the pair)."""
+    by_id = {str(a["id"]): a for a in atoms}
+    pairs: set[Contradiction] = set()
+    for atom in atoms:
+        for newer_id in atom.get("contested_by") or []:
+            newer = by_id.get(str(newer_id))
+            rule = None
+            if newer is not None:
+                rule = conflict_rule(
+                    str(atom["claim"]), str(newer["claim"]), atom.get("kind"), newer.get("kind")
+                )
+            pairs.add(Contradiction(str(atom["id"]), str(newer_id), rule or RECORDED))
+    return sorted(pairs, key=lambda c: (c.older, c.newer))
+
+
+def contested_tag(newer_date: str) -> str:
+    """§4.2 rendering tag; the date is the NEWER atom's (a full timestamp or YYYY-MM-DD)."""
+    day = newer_date if len(newer_date.strip()) == 10 else utc_day(newer_date)
+    return f"[contested — newer evidence {day.strip()}]"

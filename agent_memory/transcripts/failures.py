@@ -1,0 +1,188 @@
+"""Observed failures: tool errors whose machine-independent signature recurs, and the program
+a shell command runs (`uv run pytest`), shared with rejection reasons (tool families)."""
+
+from __future__ import annotations
+
+import re
+
+from agent_memory.transcripts.reader import ToolError
+
+# Interchangeable tools: a rejected command of one and a reason naming another is a preference
+# for the second *over* the first ("use pnpm" on `npm install` → "Use pnpm, not npm").
+FAMILIES = [
+    {"npm", "yarn", "pnpm", "bun", "npx", "pnpx", "bunx"},
+    {"pip", "pip3", "uv", "poetry", "pipenv", "conda", "pdm", "rye", "hatch"},
+    {"python", "python3", "uv", "poetry"},
+    {"pytest", "unittest", "nose", "tox", "nox"},
+    {"jest", "vitest", "mocha", "ava"},
+    {"docker", "podman", "nerdctl"},
+    {"vim", "nvim", "nano", "emacs", "code"},
+    {"make", "just", "task", "ninja"},
+    {"curl", "wget", "httpie", "http"},
+    {"black", "ruff", "autopep8", "yapf"},
+    {"eslint", "biome", "oxlint"},
+    {"prettier", "biome", "dprint"},
+    {"brew", "apt", "apt-get", "port", "nix"},
+    {"rg", "ripgrep", "grep", "ag", "ack"},
+    {"fd", "find"},
+    {"node", "bun", "deno"},
+    {"httpx", "requests", "aiohttp", "urllib3"},
+    {"mypy", "pyright", "pyre"},
+    {"webpack", "vite", "rollup", "esbuild", "parcel", "turbopack"},
+]
+
+
+def command_program(command: str | None) -> str:
+    """The program a shell command runs, with a runner's subcommand (`uv run pytest`)."""
+    if not command:
+        return ""
+    for segment in re.split(r"&&|\|\||;|\||\n", command):
+        tokens = [t for t in segment.strip().strip("()").split() if t]
+        while tokens and (
+            re.match(r"^\w+=", tokens[0]) or tokens[0] in ("sudo", "env", "time", "exec", "nohup")
+        ):
+            tokens.pop(0)
+        if not tokens or tokens[0] in (
+            "cd",
+            "export",
+            "source",
+            ".",
+            "set",
+            "echo",
+            "pushd",
+            "popd",
+            "which",
+        ):
+            continue
+        head = tokens[0].rsplit("/", 1)[-1]
+        words = [head]
+        if head in {
+            "uv",
+            "npx",
+            "pnpm",
+            "npm",
+            "yarn",
+            "bun",
+            "poetry",
+            "pipenv",
+            "cargo",
+            "go",
+            "make",
+            "docker",
+            "dotnet",
+            "bundle",
+            "git",
+            "python",
+            "python3",
+            "node",
+            "deno",
+            "gradle",
+            "mvn",
+            "kubectl",
+            "pdm",
+            "rye",
+            "hatch",
+            "just",
+            "bunx",
+            "pnpx",
+            "yarnpkg",
+        }:
+            for tok in tokens[1:4]:
+                if tok == "-m" and head.startswith("python"):
+                    words.append(tok)
+                    continue
+                if (
+                    tok.startswith("-")
+                    or "/" in tok
+                    or "." in tok.strip(".")
+                    or "=" in tok
+                    or "$" in tok
+                    or '"' in tok
+                    or "'" in tok
+                ):
+                    break
+                words.append(tok)
+                if len(words) >= 3:
+                    break
+        return " ".join(words)
+    return ""
+
+
+# --- failures from tool errors ----------------------------------------------------------------
+
+_ERRORISH = re.compile(
+    r"(?i)\b(?:error|exception|fatal|failed|failure|not found|no such file|permission denied|cannot|"
+    r"can't|could not|couldn't|unable to|refused|timed out|segmentation fault|panic|denied|"
+    r"not recognized|unknown command|command not found|no module named|missing|ERR!|"
+    r"E(?:ACCES|NOENT|CONNREFUSED|ADDRINUSE|PERM|TIMEDOUT|NOTFOUND|CONNRESET|RESOLVE))\b"
+)
+_NOISE_LINE = re.compile(
+    r"(?i)^(?:warn(?:ing)?\b|time=|level=|[=\-_*#~]{3,}|platform |rootdir:|configfile:|plugins:|"
+    r"collecting|collected|cachedir:|exit code \d+|\s*$|\$ |\+ )"
+)
+_TEST_NOISE = re.compile(
+    r"(?i)\b\d+ (?:passed|failed|errors?|skipped|warnings?)\b|^FAILED\b|^ERROR\s+\S+::|"
+    r"::\S+ FAILED|^E\s{2,}|assert(?:ion)?\b"
+)
+_PY_EXC = re.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b:?.*$")
+
+
+# The code under edit talking (type checker, linter, a failing assertion, a bug's exception):
+# it changes with every edit and says nothing durable about the environment.
+_CODE_DIAGNOSTIC = re.compile(
+    r"^\S+\.\w{1,5}:\d+(?::\d+)?\b|\s-\s(?:error|warning):|^(?:error|warning)\[[\w-]+\]|^[A-Z]{1,4}\d{3,4}\b|"
+    r"^(?:AssertionError|TypeError|ValueError|AttributeError|KeyError|IndexError|NameError|SyntaxError|"
+    r"IndentationError|UnboundLocalError|ZeroDivisionError|RecursionError|NotImplementedError)\b|"
+    r"^ImportError: cannot import name|\b(?:is not assignable|is possibly unbound|is unknown|"
+    r"has no attribute|expected \d+ arguments?|Type of \")",
+)
+
+
+def failure_signature(text: str) -> str | None:
+    """A short, machine-independent signature of an error output, or None when it has none
+    (test-run summaries are progress, not a durable failure)."""
+    lines = [ln.strip() for ln in text.splitlines()[:400]]
+    pick = None
+    if any(ln.startswith("Traceback (most recent call last)") for ln in lines):
+        for ln in reversed(lines):
+            if _PY_EXC.match(ln):
+                pick = ln
+                break
+    if pick is None:
+        for ln in lines:
+            if (
+                ln
+                and not _NOISE_LINE.match(ln)
+                and _ERRORISH.search(ln)
+                and not _TEST_NOISE.search(ln)
+            ):
+                pick = ln
+                break
+    if pick is None or _CODE_DIAGNOSTIC.search(pick):
+        return None
+    sig = re.sub(r"\x1b\[[0-9;]*m", "", pick)
+    sig = re.sub(
+        r"(?<![\w<])(?:[A-Za-z]:)?(?:~|\.{1,2})?[/\\]?(?:[\w.@+-]+[/\\])+[\w.@+-]*", "<path>", sig
+    )
+    sig = re.sub(r"\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{7,40}\b", "<hex>", sig)
+    sig = re.sub(r"\b\d+(?:\.\d+)*\b", "N", sig)
+    sig = re.sub(r"\s+", " ", sig).strip(" :-")
+    if len(re.findall(r"[A-Za-z]{2,}", sig)) < 2:
+        return None
+    return sig[:160]
+
+
+def recurring_failures(errors: list[ToolError]) -> list[tuple[str, list[ToolError]]]:
+    """(claim, the errors behind it) per (program, signature) seen on ≥ 2 lines: one error is
+    noise; a recurring signature is a fact about the environment."""
+    groups: dict[tuple[str, str], list[ToolError]] = {}
+    for err in errors:
+        sig = failure_signature(err.text)
+        if sig:
+            groups.setdefault((command_program(err.command), sig), []).append(err)
+    out = []
+    for (program, sig), items in sorted(groups.items()):
+        if len({e.line for e in items}) >= 2:
+            claim = f"`{program}` fails: {sig}" if program else f"Command fails: {sig}"
+            out.append((claim, items))
+    return out
