@@ -24,6 +24,7 @@ from agent_memory.committed.install import (
     ensure_lines,
     install_git_hooks,
 )
+from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.paths import claude_dir, memory_home
@@ -33,15 +34,7 @@ ADOPTED_LOG = ".memory/adopted.log"
 # adopted.log: union by line, folded by atom id. projects.json: one entry per line, read line
 # by line. CLAUDE.memory.md: a rendering, re-rendered after a merge.
 MERGE_RULES = (GITATTRIBUTES_LINE, f"{REGISTRY} merge=union", f"{MEMORY_FILE} merge=union")
-README = """# agent-memory — global memory (L3)
-
-The cross-project persona Claude Code loads in every session (`~/.claude/CLAUDE.md` imports
-`CLAUDE.memory.md` here). Items arrive only through review: `git memory stage --global`
-proposes, `git memory adopt --global` adopts. `projects.json` lists the projects that ran
-`git memory init`. Push this repository to a private remote to carry it to another machine;
-`.memory/adopted.log` and `projects.json` merge as a union, and after a merge
-`git memory validate --fix` (run in any project) re-renders `CLAUDE.memory.md`.
-"""
+README = read_template("global-repo-README.md")
 
 
 @dataclass(frozen=True)

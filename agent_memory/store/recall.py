@@ -27,6 +27,8 @@ import sys
 import time
 
 from agent_memory.gitio.refs import ATOMS_REF, locate_git_dirs, read_ref
+from agent_memory.model.policy import RECALL_BUDGET_BYTES, RECALL_TOP_K
+from agent_memory.model.tags import contested_tag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook cannot afford it
@@ -72,8 +74,8 @@ MAX_QUOTE_TOKENS = 32
 # Related-tool expansions of the prompt's tokens count at this weight (see _CONCEPTS).
 EXPANSION_WEIGHT = 0.4
 MAX_PROMPT_CHARS = 8000  # a pasted log is not a query; its head says what it is about
-DEFAULT_K = 5
-DEFAULT_BUDGET_BYTES = 1024
+DEFAULT_K = RECALL_TOP_K
+DEFAULT_BUDGET_BYTES = RECALL_BUDGET_BYTES
 _SECONDS_PER_DAY = 86400.0
 
 # --- tokenizer --------------------------------------------------------------------------------
@@ -750,11 +752,6 @@ def contested_dates(index: RecallIndex) -> dict[str, str]:
     sides of a §4.2.1 pair, including atoms recall skips), so SessionStart can tag L2/L3 lines
     without pygit2."""
     return dict(index.contested)
-
-
-def contested_tag(day: str) -> str:
-    """Spec §4.2: a contested claim is injected, tagged with the newer evidence's day."""
-    return f"[contested — newer evidence {day}]"
 
 
 def _safe(claim: str) -> str:
