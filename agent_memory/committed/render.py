@@ -17,7 +17,6 @@ import dataclasses
 import json
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import PurePath
 
 from agent_memory.committed.templates import read_template
 from agent_memory.model.atom import Atom
@@ -329,10 +328,3 @@ def ensure_import(claude_md_text: str, import_line: str) -> str:
     return text + separator + wanted + "\n"
 
 
-def global_import_line(memory_md: PurePath, home: PurePath) -> str:
-    """The `~/.claude/CLAUDE.md` import of the global repo's CLAUDE.memory.md: `@~/…` when it
-    lives under the home directory (portable across machines), else the absolute path."""
-    try:
-        return "@~/" + memory_md.relative_to(home).as_posix()
-    except ValueError:
-        return "@" + memory_md.as_posix()

@@ -272,11 +272,6 @@ def to_committed(atom: Mapping[str, Any], tier: str, promoted_at: str) -> Atom:
     return out
 
 
-def is_contested(atom: Mapping[str, Any], contested_ids: set[str] | frozenset[str] = frozenset()) -> bool:
-    """§4.2.1 reverse join: blocked if flagged itself or named in any other atom's contested_by."""
-    return bool(atom.get("contested")) or atom.get("id") in contested_ids
-
-
 def contested_ids(atoms: Iterable[Mapping[str, Any]]) -> set[str]:
     out: set[str] = set()
     for atom in atoms:

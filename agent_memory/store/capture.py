@@ -156,5 +156,3 @@ def _held_in_work_tree(store: L1Store) -> set[str]:
     return set(tiers.l2_atoms(store.repo.workdir))
 
 
-def ids_of(atoms: Iterable[Atom]) -> list[str]:
-    return sorted(a["id"] for a in atoms)

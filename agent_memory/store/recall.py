@@ -26,7 +26,7 @@ import os
 import sys
 import time
 
-from agent_memory.gitio.refs import ATOMS_REF, locate_git_dirs, read_ref
+from agent_memory.gitio.refs import ATOMS_REF, read_ref
 from agent_memory.model.policy import RECALL_BUDGET_BYTES, RECALL_TOP_K
 from agent_memory.model.tags import contested_tag
 
@@ -792,11 +792,6 @@ def render_recall(hits: Sequence[Hit], budget_bytes: int = DEFAULT_BUDGET_BYTES)
     return OPEN_TAG + "".join(render_line(h) for h in chosen) + CLOSE_TAG
 
 
-def hook_payload(text: str) -> dict[str, dict[str, str]]:
-    """The documented UserPromptSubmit output (print nothing at all when `text` is empty)."""
-    return {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": text}}
-
-
 _JSON_ESCAPES = {
     '"': '\\"',
     "\\": "\\\\",
@@ -832,34 +827,3 @@ def dump_hook_payload(text: str) -> str:
 # --- the whole fast path ----------------------------------------------------------------------
 
 
-def find_common_dir(start: StrPath) -> str | None:
-    """The git common dir of the repository containing `start` (os.path only: no pathlib,
-    no git), shared with the rest of the package through `runtime.locate_git_dirs`."""
-
-    found = locate_git_dirs(start)
-    return found[1] if found else None
-
-
-def recall_from_store(
-    common_dir: StrPath,
-    prompt: str,
-    now_epoch: float,
-    deadline: float | None = None,
-    k: int = DEFAULT_K,
-    budget_bytes: int = DEFAULT_BUDGET_BYTES,
-) -> tuple[list[Hit], str]:
-    """(hits, status) with status `fresh`, `stale` or `missing`.
-
-    A stale index is still used: it is at most the captures since it was written behind, and
-    the hook must not pay for a rebuild (pygit2) on the prompt path; the caller may schedule
-    one. Missing (first run, another Python, corrupt) recalls nothing (spec §5.3: a missing
-    store is the normal initial state, not an error).
-    """
-    folder = os.path.join(os.fspath(common_dir), STATE_DIRNAME)
-    index = load_index(folder)
-    if index is None:
-        return [], "missing"
-    status = "fresh" if index.source_oid == (read_ref(common_dir, ATOMS_REF) or "") else "stale"
-    return recall(
-        index, prompt, now_epoch, k=k, budget_bytes=budget_bytes, deadline=deadline
-    ), status
