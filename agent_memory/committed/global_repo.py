@@ -24,8 +24,10 @@ from agent_memory.committed.install import (
     ensure_lines,
     install_git_hooks,
 )
+from agent_memory.committed.render import ensure_import, render_block
 from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.state import find_git_dirs
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.paths import claude_dir, memory_home
 
@@ -60,7 +62,6 @@ class GlobalRepo:
             return False
         self.path.mkdir(parents=True, exist_ok=True)
         git.run_git(self.path, "init", "-q")
-        from agent_memory.committed.render import render_block
 
         (self.path / MEMORY_FILE).write_text(render_block([], "L3").text, "utf-8")
         (self.path / ".memory").mkdir(exist_ok=True)
@@ -164,7 +165,6 @@ def parse_registry(text: str) -> list[dict[str, Any]]:
 def project_root(path: Path) -> Path:
     """One path per repository: a linked worktree is registered as its main checkout (they
     share `memory.project`, so a second registration would rename the first)."""
-    from agent_memory.gitio.state import find_git_dirs
 
     found = find_git_dirs(path)
     if not found:
@@ -210,7 +210,6 @@ def identity_env(cwd: Path) -> dict[str, str]:
 
 def install_user_import(home_repo: GlobalRepo) -> bool:
     """Add the import of the global block to `~/.claude/CLAUDE.md` (created if needed)."""
-    from agent_memory.committed.render import ensure_import
 
     target = claude_dir() / "CLAUDE.md"
     line = "@" + _portable(home_repo.path / MEMORY_FILE)

@@ -9,6 +9,7 @@ import stat
 import sys
 from pathlib import Path
 
+from agent_memory.committed.render import IMPORT_LINE, ensure_import
 from agent_memory.committed.templates import read_git_hook
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import RefusedError
@@ -152,7 +153,6 @@ def install_import(workdir: Path, target: str) -> bool:
     """Add `@CLAUDE.memory.md` to CLAUDE.md (created if needed; content never clobbered)."""
     if target == "CLAUDE.md":
         return False
-    from agent_memory.committed.render import IMPORT_LINE, ensure_import
 
     path = workdir / "CLAUDE.md"
     text = path.read_text("utf-8") if path.exists() else ""
