@@ -162,7 +162,7 @@ def adopt_item(
     if root is None:
         raise RepoStateError("adopt needs a work tree", hint="run it in a clone with a work tree")
     before = work_files(root, tier, target_name)
-    atom = dict(item.atom)
+    atom = item.atom.copy()
     if pin:
         atom["pinned"] = True
     entry = replace(item.entry, atom=atom, review_commit=item.commit)

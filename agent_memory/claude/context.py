@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from agent_memory.committed.render import (
     L2_BUDGET,
@@ -75,7 +75,7 @@ def contradicted_by_project(l2_atoms: Sequence[Atom], l3_atoms: Sequence[Atom]) 
     label = "session-start-probe"
     l2_ids = {str(a["id"]) for a in l2_atoms}
     l3_ids = {str(a["id"]) for a in l3_atoms} - l2_ids
-    probe = [{**a, "project": label} for a in [*l2_atoms, *l3_atoms]]
+    probe = [cast(Atom, {**a, "project": label}) for a in [*l2_atoms, *l3_atoms]]
     hit: set[str] = set()
     for pair in detect(probe):
         for mine, theirs in ((pair.older, pair.newer), (pair.newer, pair.older)):

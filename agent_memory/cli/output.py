@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from agent_memory.claude import session_start
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
-from agent_memory.model.atom import normalize
-from agent_memory.model.errors import RepoStateError, UsageError
+from agent_memory.model.atom import Atom, normalize
+from agent_memory.model.errors import AmbiguousError, RepoStateError, UsageError
 from agent_memory.store import recall
 from agent_memory.store.l1 import L1Store
 
@@ -40,7 +41,7 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
 
 
-def find_atom(atoms: dict[str, dict[str, Any]], key: str, strict: bool = False) -> dict[str, Any]:
+def find_atom(atoms: Mapping[str, Atom], key: str, strict: bool = False) -> Atom:
     """An atom by id, id prefix, or claim text (exact normalized match, then a substring
     unless `strict`: verbs that remove or demote never act on a loose substring match)."""
 
@@ -59,7 +60,7 @@ def find_atom(atoms: dict[str, dict[str, Any]], key: str, strict: bool = False) 
         return partial[0]
     if len(partial) > 1 or len(by_prefix) > 1:
         names = ", ".join(a["id"] for a in (partial or by_prefix)[:5])
-        raise UsageError(f"{key!r} matches several atoms: {names}", hint="pass one atom id")
+        raise AmbiguousError(f"{key!r} matches several atoms: {names}", hint="pass one atom id")
     how = "an atom id or the exact claim" if strict else "an atom id or words of its claim"
     raise UsageError(f"no atom matches {key!r}", hint=f"pass {how}; list atoms with `git memory inspect --tier L1`")
 

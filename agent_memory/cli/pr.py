@@ -5,7 +5,6 @@ commands and the PR body. Merging that PR is adoption of every item."""
 from __future__ import annotations
 
 import argparse
-import re
 import shlex
 import shutil
 import subprocess
@@ -18,18 +17,18 @@ from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
 from agent_memory.model.clock import utc_day
 from agent_memory.model.errors import RefusedError, RepoStateError
+from agent_memory.model.trailers import trailer
 from agent_memory.promote.review import base_files, review_items
 
 TITLE = "agent-memory: {n} staged memory promotion(s)"
-_DAYS_RE = re.compile(r"^Evidence: \d+ sessions over (\d+) days?", re.MULTILINE)
 
 
 def evidence_days(repo: git.Repo, item: Item) -> int:
     """Distinct UTC days of evidence, as the staging commit recorded them (the committed atom
     keeps only first and last sighting, which would undercount a three-day claim as two)."""
-    match = _DAYS_RE.search(git.commit_message(repo, item.commit))
-    if match:
-        return int(match.group(1))
+    recorded = trailer(git.commit_message(repo, item.commit), "Evidence-Days")
+    if recorded and recorded.isdigit():
+        return int(recorded)
     atom = item.atom
     return len({utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
 

@@ -74,10 +74,13 @@ def run(args: argparse.Namespace) -> int:
         )
         kept = s.atoms.get(keep["id"])
         if kept is not None:
-            cleaned = {k: v for k, v in kept.items() if k not in ("contested", "contested_by")}
+            cleaned = kept.copy()
+            cleaned.pop("contested", None)
+            cleaned.pop("contested_by", None)
             rest = [i for i in kept.get("contested_by", []) if i != other["id"]]
             if rest:
-                cleaned.update(contested=True, contested_by=rest)
+                cleaned["contested"] = True
+                cleaned["contested_by"] = rest
             change.writes[keep["id"]] = cleaned
         dropped = s.atoms.get(other["id"])
         if dropped is not None:
@@ -90,9 +93,9 @@ def run(args: argparse.Namespace) -> int:
                     "atom": dropped,
                 }
             else:
-                cleaned = {
-                    k: v for k, v in dropped.items() if k not in ("contested", "contested_by")
-                }
+                cleaned = dropped.copy()
+                cleaned.pop("contested", None)
+                cleaned.pop("contested_by", None)
                 cleaned["review"] = {
                     "state": "rejected",
                     "at": at,

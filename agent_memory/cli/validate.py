@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from agent_memory.committed.files import TierFiles
 from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.committed.install import target_file
 from agent_memory.committed.render import MalformedBlockError, find_block
-from agent_memory.model.atom import atom_errors
+from agent_memory.model.atom import Atom, atom_errors
 from agent_memory.model.errors import EXIT_REFUSED, UsageError
 
 
@@ -73,7 +74,7 @@ def _block_problem(
     return []
 
 
-def supersede_errors(atoms: dict[str, dict[str, Any]]) -> list[str]:
+def supersede_errors(atoms: Mapping[str, Atom]) -> list[str]:
     """Dangling `superseded_by` targets and cycles (seed 002)."""
     errors = []
     for ident in sorted(atoms):

@@ -13,12 +13,48 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from importlib import resources
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from agent_memory.model.clock import iso_z, parse_ts, utc_day  # noqa: F401 - iso_z, utc_day re-exported
 from agent_memory.model.errors import InvalidAtomError
 
-Atom = dict[str, Any]
+
+class _AtomOptional(TypedDict, total=False):
+    """Fields an atom may carry (spec §3.1 conditionals, seed 002 lifecycle, local L1 state)."""
+
+    project: str
+    contested: bool
+    contested_by: list[str]
+    promoted_at: str
+    promoted_from_projects: list[str]
+    hand_authored: bool
+    evidence: list[dict[str, Any]]  # local only: stripped by to_committed
+    pinned: bool
+    decayed: bool
+    superseded_by: str
+    consolidated_from: list[str]
+    verified_by: str
+    review: dict[str, Any]  # local only: the person's decision on it
+    rule: str  # local only: the extraction rule that produced it
+
+
+class Atom(_AtomOptional):
+    """One atom (spec §3.1): the 13 required fields; JSON Schema validation on every write
+    checks values, this type checks keys."""
+
+    id: str
+    claim: str
+    scope: str
+    kind: str
+    first_seen: str
+    last_seen: str
+    observations: int
+    sessions: list[str]
+    source: str
+    first_source: str
+    confidence: str
+    tier: str
+    redacted: bool
 
 KINDS = ("constraint", "preference", "fact", "decision", "failure")
 CONFIDENCE_ORDER = {"observed": 0, "stated": 1, "verified": 2}
@@ -177,7 +213,7 @@ def read_stored_atom(text: str | bytes) -> Atom:
         raise InvalidAtomError(f"missing {', '.join(missing)}")
     if not isinstance(data["sessions"], list) or not isinstance(data["claim"], str) or not ATOM_ID_RE.match(str(data["id"])):
         raise InvalidAtomError("malformed id, claim or sessions")
-    return data
+    return cast(Atom, data)  # keys checked above; values by the schema on write
 
 
 # --- the merge join -----------------------------------------------------------------------
@@ -211,7 +247,7 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
         raise ValueError(f"cannot merge different atoms {a.get('id')} and {b.get('id')}")
     if a.get("tier") != b.get("tier"):
         raise ValueError(f"cannot merge {a.get('id')} across tiers {a.get('tier')}/{b.get('tier')}")
-    out: Atom = {}
+    out = cast(Atom, {})  # filled field by field below
     keys = set(a) | set(b)
     first = min((a["first_seen"], a["first_source"], a["claim"], a["kind"]),
                 (b["first_seen"], b["first_source"], b["claim"], b["kind"]))
@@ -252,7 +288,7 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
 
 def merge_all(records: Iterable[Mapping[str, Any]]) -> Atom:
     it = iter(records)
-    acc: Atom = dict(next(it))
+    acc = cast(Atom, dict(next(it)))
     for rec in it:
         acc = merge(acc, rec)
     return acc
@@ -264,7 +300,7 @@ def merge_all(records: Iterable[Mapping[str, Any]]) -> Atom:
 def to_committed(atom: Mapping[str, Any], tier: str, promoted_at: str) -> Atom:
     """The form an atom takes in committed material (L2/L3): back-pointers stripped (§3.1.1),
     local-only fields dropped, `promoted_at` set."""
-    out = {k: v for k, v in atom.items() if k not in LOCAL_ONLY_FIELDS}
+    out = cast(Atom, {k: v for k, v in atom.items() if k not in LOCAL_ONLY_FIELDS})
     out["tier"] = tier
     out["source"] = strip_pointer(str(atom["source"]))
     out["first_source"] = strip_pointer(str(atom["first_source"]))

@@ -146,7 +146,7 @@ def read_projects(home: GlobalRepo) -> ProjectsRead:
     for ident, atom in adopted_log.fold(entries).items():
         if atom.get("tier") != "L2":
             continue
-        seen = {**atom}
+        seen = atom.copy()
         stamps = [str(s) for s in (atom.get("promoted_at"), landed.get(ident)) if s]
         if stamps:
             seen["promoted_at"] = iso_z(max(parse_ts(s) for s in stamps))

@@ -60,7 +60,7 @@ def promotion_message(atom: Atom, l2: Atom) -> str:
     return format_message(
         f"promote: {one_line(atom['claim'], 80)}", body,
         [("Atom-Id", atom["id"]), ("Promotion", "L1->L2"), ("Evidence-Sessions", ", ".join(sessions)),
-         ("First-Source", l2["first_source"])],
+         ("Evidence-Days", str(len(days))), ("First-Source", l2["first_source"])],
     )
 
 
@@ -68,8 +68,8 @@ def staged_l2_atom(atom: Atom) -> Atom:
     """The committed form: stripped back-pointers, local-only fields dropped, and `promoted_at`
     taken from the evidence (its latest sighting) so staging stays deterministic."""
     l2 = to_committed(atom, "L2", atom["last_seen"])
-    for local in ("contested", "contested_by"):
-        l2.pop(local, None)
+    l2.pop("contested", None)
+    l2.pop("contested_by", None)
     return l2
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from agent_memory.committed import tiers
 from agent_memory.extract.pipeline import extract_transcript
@@ -61,7 +60,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                 result.forgotten.append(ident)
                 continue
             current = writes.get(ident) or snap.atoms.get(ident)
-            combined = merge(current, obs) if current else dict(obs)
+            combined = merge(current, obs) if current else obs.copy()
             if current is None and is_expired(combined, now):
                 result.expired_on_arrival.append(ident)
                 continue
@@ -116,7 +115,7 @@ def _contradictions(snap: Snapshot, writes: dict[str, Atom], result: CaptureResu
 def capture_transcript(store: L1Store, project: str, transcript: Path, session: str | None = None) -> tuple[CaptureResult, int]:
     """Extract one transcript and merge its atoms in: (the result, lines skipped as unreadable)."""
     result = extract_transcript(transcript, project, session=session)
-    atoms: list[dict[str, Any]] = list(result.atoms)
+    atoms: list[Atom] = list(result.atoms)
     sessions = sorted({s for a in atoms for s in a["sessions"]})
     session_id = session or (sessions[0] if len(sessions) == 1 else None)
     source = canonical_pointer(transcript, 1).rsplit("#", 1)[0]

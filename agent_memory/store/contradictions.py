@@ -60,7 +60,7 @@ import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from agent_memory.model.atom import Atom, normalize
 from agent_memory.model.clock import parse_time
@@ -410,7 +410,7 @@ def mark(atoms: Sequence[Atom], found: Sequence[Contradiction]) -> list[Atom]:
         contested_by = sorted(set(atom.get("contested_by") or []) | additions[ident])
         if atom.get("contested") is True and list(atom.get("contested_by") or []) == contested_by:
             continue
-        updated = dict(atom)
+        updated = cast(Atom, dict(atom))
         updated["contested"] = True
         updated["contested_by"] = contested_by
         changed.append(updated)

@@ -26,7 +26,8 @@ def record_decision(store: L1Store, atom_id: str, state: str, commit: str | None
             and current["review"].get("sessions") == review["sessions"]
         ):
             return None
-        updated = {**current, "review": review}
+        updated = current.copy()
+        updated["review"] = review
         return Change(
             subject=f"{'reject' if state == 'rejected' else 'held'}: {summarize(current, 60)}",
             body=[f"{state} at {at}" + (f" in {commit[:12]}" if commit else "")],
@@ -45,10 +46,11 @@ def mark_held(store: L1Store, held: dict[str, Atom]) -> str | None:
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def compute(snap: Snapshot) -> Change | None:
-        writes = {}
+        writes: dict[str, Atom] = {}
         for ident, atom in snap.atoms.items():
             if ident in held and (atom.get("review") or {}).get("state") != "adopted":
-                writes[ident] = {**atom, "review": {"state": "adopted", "at": at, "sessions": len(atom["sessions"])}}
+                writes[ident] = atom.copy()
+                writes[ident]["review"] = {"state": "adopted", "at": at, "sessions": len(atom["sessions"])}
         if not writes:
             return None
         return Change(subject=f"held: {len(writes)} atom(s) adopted through the default branch",

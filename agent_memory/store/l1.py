@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
@@ -221,7 +221,7 @@ class L1Store:
                 log_error(f"queue file {path.name} unreadable ({exc}); moved to queue/bad", self.repo.cwd)
                 continue
             paths.append(path)
-            atoms.extend(batch)
+            atoms.extend(cast(list[Atom], batch))  # validated again when written
         return paths, atoms
 
     @staticmethod
