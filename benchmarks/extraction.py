@@ -47,7 +47,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,7 +158,28 @@ def language(text: str) -> str:
 
 
 _EN_STOP = frozenset(
-    "the and to of is it in that you for this with not be are on do don't use can".split()
+    [
+        "the",
+        "and",
+        "to",
+        "of",
+        "is",
+        "it",
+        "in",
+        "that",
+        "you",
+        "for",
+        "this",
+        "with",
+        "not",
+        "be",
+        "are",
+        "on",
+        "do",
+        "don't",
+        "use",
+        "can",
+    ]
 )
 
 
@@ -228,7 +249,9 @@ def _pr(row: dict[str, int]) -> tuple[float, float]:
     return p, r
 
 
-def score(corpus: Corpus, obs: Iterable[Observation], users: set[str] | None = None) -> dict[str, Any]:
+def score(
+    corpus: Corpus, obs: Iterable[Observation], users: set[str] | None = None
+) -> dict[str, Any]:
     """Precision, recall and their breakdowns for `obs` (restricted to `users` if given)."""
     keep = (lambda rel: corpus.user_of(rel) in users) if users is not None else (lambda rel: True)
     labels = corpus.labels
@@ -296,7 +319,12 @@ def score(corpus: Corpus, obs: Iterable[Observation], users: set[str] | None = N
                 rows[table][key]["expected_hit"] += int(hit)
             if not hit:
                 misses.append(
-                    {"transcript": rel, "line": line, "kind": entry["kind"], "note": entry.get("note", "")}
+                    {
+                        "transcript": rel,
+                        "line": line,
+                        "kind": entry["kind"],
+                        "note": entry.get("note", ""),
+                    }
                 )
     total = rows["all"]["all"]
     precision, recall = _pr(total)
@@ -372,12 +400,20 @@ def louo(corpus: Corpus, extras: list[Corpus]) -> dict[str, Any] | None:
             examples_by_user[(c.name, user)] = items
     for user in corpus.users:
         train = [
-            ex for (name, u), items in examples_by_user.items() if (name, u) != (corpus.name, user)
+            ex
+            for (name, u), items in examples_by_user.items()
+            if (name, u) != (corpus.name, user)
             for ex in items
         ]
         model = gate.fit(train)
         files = [f for f in corpus.files if corpus.user_of(f) == user]
-        sub = Corpus(corpus.name, corpus.transcripts, {k: v for k, v in corpus.labels.items() if k[0] in files}, corpus.user_of, corpus.texts)
+        sub = Corpus(
+            corpus.name,
+            corpus.transcripts,
+            {k: v for k, v in corpus.labels.items() if k[0] in files},
+            corpus.user_of,
+            corpus.texts,
+        )
         got = observations(sub, lambda p, m=model: extract_transcript(p, "dev", gate=m).atoms)
         s = score(sub, got)
         per_user[user] = (s["precision"], s["recall"])
@@ -527,7 +563,9 @@ def print_report(name: str, rep: dict[str, Any], verbose: bool, texts: dict[Any,
     print(f" failure atoms from tool errors (reported separately): {len(rep['tool_failures'])}")
     if verbose:
         for miss in rep["misses"]:
-            print(f"  MISS {_short(miss['transcript'])}#L{miss['line']} {miss['kind']}: {miss['note']}")
+            print(
+                f"  MISS {_short(miss['transcript'])}#L{miss['line']} {miss['kind']}: {miss['note']}"
+            )
         for fp in rep["false_positive_atoms"]:
             where = "" if fp["labelled"] else " (unlabelled line)"
             print(
