@@ -17,6 +17,7 @@ from agent_memory.extract.rules.directives import (
 )
 from agent_memory.extract.rules.facts import _r_fact, _r_failure, _r_subject_modal
 from agent_memory.extract.rules.preferences import _r_decision, _r_preference
+from agent_memory.extract.rules.situation import _r_situation
 from agent_memory.extract.text import _cap
 
 # Explicit memory requests (strong) and durable-scope markers.
@@ -87,6 +88,7 @@ _FAMILY = {
     "_r_decision": "decision",
     "_r_fact": "fact",
     "_r_subject_modal": "directive.subject_modal",
+    "_r_situation": "situation",
 }
 
 
@@ -102,7 +104,7 @@ def _tagged(rule: Callable[..., Rule | None], got: Rule | None) -> RuleHit | Non
 def _clause_rules(
     c: str, *, first_of_request: bool, origin: str, bug_report: bool = False
 ) -> RuleHit | None:
-    for rule in (_r_always_never, _r_negative, _r_keep, _r_complaint):
+    for rule in (_r_situation, _r_always_never, _r_negative, _r_keep, _r_complaint):
         got = _tagged(rule, rule(c))
         if got:
             return got

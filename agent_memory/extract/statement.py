@@ -71,7 +71,7 @@ _WH_ALWAYS = re.compile(
     r"^(?:what|why|how|which|who|whom|whose|i wonder|wonder if|any idea)\b", re.I
 )
 _REQUEST = re.compile(
-    r"^(?:(?:please|and|also|so)\s+)*(?:(?:can|could|would|will|won't)\s+(?:you|u)|i(?:'d| would) like you to|"
+    r"^(?:(?:please|and|also|so)\s+)*(?:(?:can|could|would|will|won't)\s+(?:you|u)|(?:can|could|shall)\s+we|i(?:'d| would) like you to|"
     r"i want you to|i need you to|i'd love (?:it )?if you(?: could)?|i(?:'d| would) appreciate if you(?: could)?|"
     r"you (?:can|could|may|might)|go ahead and|feel free to|try to)\s+"
     r"(?:(?:please|kindly|also|maybe|just|now|then|quickly|first)\s+)*",
@@ -216,6 +216,8 @@ def _sentence_claims(
             # "we use JWTs in cookies, never localStorage": the contrast completes the claim.
             out.append((c, "constraint", i, out[-1][3]))
             continue
+        if i > 0 and re.match(r"^no\s", c, re.I):
+            continue  # "..., but no names": a fragment of the sentence, not a rule of its own
         got = _clause_rules(
             c, first_of_request=first_of_request and i == 0, origin=origin, bug_report=bug_report
         )
