@@ -154,7 +154,7 @@ def drop_pasted(text: str) -> str:
             for j in run:
                 keep[j] = False
         run = []
-    return "\n".join(line for line, k in zip(lines, keep) if k)
+    return "\n".join(line for line, k in zip(lines, keep, strict=True) if k)
 
 
 def sentences(text: str) -> list[str]:

@@ -21,7 +21,7 @@ from agent_memory.extract.text import _cap, _words
 # --- the rules ------------------------------------------------------------------------------
 # Each rule takes a clause (masked, lead words stripped) and returns (claim, kind) or None.
 
-Rule = tuple[str, str]  # (claim, kind); a rule may add a third item naming its sub-rule
+Rule = tuple[str, str] | tuple[str, str, str]  # (claim, kind[, sub-rule])
 RuleHit = tuple[str, str, str]  # (claim, kind, "family.rule")
 
 _ALWAYS_NEVER = re.compile(

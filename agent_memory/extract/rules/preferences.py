@@ -18,7 +18,7 @@ from agent_memory.extract.filters import (
     _vague,
 )
 from agent_memory.extract.rules.directives import Rule, _r_keep
-from agent_memory.extract.text import _cap
+from agent_memory.extract.text import _cap, _words
 
 _ONLY = re.compile(
     r"^only\s+(use|run|commit|push|deploy|edit|modify|touch|change|target|support|install|"
@@ -83,7 +83,7 @@ _POLICY_ALL = re.compile(
 
 
 # Words that name a thing of the task, not a tool: "use data from the last season" is a step.
-_GENERIC_NOUNS = frozenset(
+_GENERIC_NOUNS = _words(
     """
 data option options approach approaches way ways method methods function functions file files
 code name names one ones version versions thing things stuff example examples value values
@@ -95,7 +95,7 @@ template templates message messages error errors case cases time dates date sett
 config configuration default defaults free new old same other different existing current
 correct right proper best simple simpler better more less latest previous first last whole
 entire full real actual instead only
-""".split()
+"""
 )
 
 
@@ -103,9 +103,7 @@ def toolish(obj: str) -> bool:
     """The object of a bare "use X" names a tool or a technique (a code span, a known or
     capitalised name, a version, a compound), not a thing of the task ("use data from …")."""
     head = re.split(r"[\s,;]+", obj.strip(), maxsplit=1)[0].strip("().:;!?").lower()
-    if not head or head in _GENERIC_NOUNS or head in _PRONOUNS:
-        return False
-    return True
+    return bool(head) and head not in _GENERIC_NOUNS and head not in _PRONOUNS
 
 
 def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None:

@@ -182,7 +182,7 @@ def _bounded(obj: str, limit: int = 14) -> bool:
     return 1 <= _content_words(obj) <= limit and not _vague(obj)
 
 
-def _r_situation(c: str) -> Hit | None:  # noqa: C901 - a flat list of shapes reads best
+def _r_situation(c: str) -> Hit | None:
     m = _BUILDING.match(c) or _WANT_TO_BUILD.match(c)
     obj = _cut(m.group(1)) if m else ""
     if m and _bounded(obj, 12) and not re.search(r"\b(?:you|me)\b", obj, re.I):
