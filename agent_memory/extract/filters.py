@@ -16,7 +16,7 @@ _VAGUE = re.compile(
     r"the same|so|one|either|both|"
     r"the (?:first|second|third|last|former|latter|other|previous|new|old|original|current)"
     r"(?: (?:one|ones|version|option|approach|solution|way|variant|draft|idea))?|"
-    r"(?:this|that|these|those)\s+\S+|option\s+\S+|number\s+\S+|#\d+|\d+)"
+    r"(?:this|that|these|those)\s+\S+|option\s+\S+|number\s+#?\d+\w*|#\d+|\d+)"
     r"(?:\s+(?:one|ones|way|again|anymore|please|too|either|then|now|here|there))?\s*[.!?]*$",
     re.I,
 )

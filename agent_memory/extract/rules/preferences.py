@@ -144,12 +144,12 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
         only = bool(m.group(2))
         if _vague(obj) or _TASKY.search(obj):
             return None
-        if not toolish(obj) and origin != "rejection":
+        if not toolish(obj) and origin != "rejection" and not only:
             return None
         plain = not re.match(rf"^{_DET}\b", obj, re.I)
         strong = only or bool(_QUANTIFIER.search(obj)) or origin == "rejection"
         if (plain and not first_of_request and _content_words(obj) <= 6) or strong:
-            return ("Use only " if only else "Use ") + obj, "constraint" if only else "preference"
+            return ("Use only " if only else "Use ") + obj, "preference"
         return None
     m = _PREFER.match(c)
     if m and not _vague(m.group(2)):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.filters import _PRONOUNS, _content_words, _vague
+from agent_memory.extract.rules.preferences import toolish
 
 Hit = tuple[str, str, str]
 
@@ -152,6 +153,45 @@ _BUILT_WITH = re.compile(
     rf"(?:written|built|implemented|developed)\s+(?:in|with|using)\s+(\S.*)$",
     re.I,
 )
+# "run everything via tmuxinator only", "I only want to run my services through docker compose".
+_ALL_VIA = re.compile(
+    r"^(?:(?:i|we)\s+only\s+want\s+to\s+|only\s+)?(run|start|manage|deploy|build|install|launch)\s+"
+    r"((?:everything|all(?:\s+(?:of\s+)?(?:the|my|our))?(?:\s+[\w-]+){0,2}|(?:my|our|the)\s+[\w-]+"
+    r"(?:\s+[\w-]+)?))\s+(?:via|with|through|using|in|from)\s+(\ue000\d+\ue001|[\w.-]+)(\s+only)?\s*$",
+    re.I,
+)
+# "ensure CLAUDE.md links to AGENTS.md": a standing property of a named file.
+_ENSURE_FILE = re.compile(
+    r"^(?:please\s+|pls\s+)?(?:make sure|ensure)(?:\s+that)?\s+((?:the\s+)?(?:\ue000\d+\ue001|"
+    r"[\w~./-]*\w\.(?:md|json|ya?ml|toml|txt|cfg|ini|lock|py|ts|js|sh)\b|[\w./-]+/))\s+"
+    r"((?:always\s+|never\s+|only\s+)?\w+s\b.*)$",
+    re.I,
+)
+# "be simple, be clear and concise for CLAUDE.md": a style asked for a kind of text.
+_BE_STYLE = re.compile(
+    r"^be\s+([\w-]+(?:(?:,\s*|\s+and\s+|\s+)(?:be\s+)?[\w-]+){0,5}?)\s+(?:for|in|with)\s+"
+    r"((?:the\s+|all\s+|your\s+)?(?:\S*claude\.md|\S+\.md|readme|docs|documentation|comments|"
+    r"commit messages|answers|responses|replies|explanations|reviews|summaries|prs?|pull requests)"
+    r"(?:\s+files?)?)\s*$",
+    re.I,
+)
+# "(the new project that) we will build around X".
+_BUILD_AROUND = re.compile(
+    r"\b(?:we|i)(?:'ll| will| are going to|'re going to| am going to|'m going to)\s+build\s+"
+    r"(?:it\s+|this\s+)?(around|on top of|on|with)\s+(\S.*)$",
+    re.I,
+)
+# "only using X instead of (using) Y", inside a longer request: a choice for this project.
+_USING_INSTEAD = re.compile(
+    rf"\b(?:only\s+)?using\s+({_TOKEN}(?:\s*\+\s*{_TOKEN})*)\s+(?:instead of|rather than)\s+"
+    rf"(?:using\s+)?({_TOKEN})\b",
+    re.I,
+)
+_REPLACE_IMP = re.compile(
+    rf"^(?:change|replace|swap|switch)\s+({_TOKEN})\s+(?:for|with|to)\s+(?:something\s+(?:more\s+)?"
+    rf"\w+\s+like\s+)?({_TOKEN})\s*[?.!]*$",
+    re.I,
+)
 _KEEP_IN = re.compile(
     r"^(?:just\s+|only\s+)?keep\s+(\S.{0,80}?)\s+(?:in|under|inside)\s+(?:the\s+)?"
     r"((?:\S*[/.]\S*|\ue000\d+\ue001)(?:\s+(?:folder|directory|dir))?)\s*(?:,.*)?$",
@@ -268,6 +308,33 @@ def _r_situation(c: str) -> Hit | None:
     m = _GENERIC_SHOULD.match(c)
     if m and _bounded(m.group(3), 12):
         return _cap(_clean(c)), "constraint", "generic_should"
+    m = _ALL_VIA.match(c)
+    if m and m.group(3).lower() not in _PRONOUNS and toolish(m.group(3)):
+        what = re.sub(r"^(?:my|our)\s+", "", m.group(2), flags=re.I)
+        only = bool(m.group(4)) or c.lower().startswith(("i only", "we only", "only"))
+        if not only and not re.match(r"^(?:everything|all)\b", what, re.I):
+            return None  # "run the services in docker": this turn's step
+        claim = f"{'Only ' if only else ''}{m.group(1).lower()} {what} via {m.group(3)}"
+        return _cap(claim), "constraint", "all_via"
+    m = _ENSURE_FILE.match(c)
+    if m and _bounded(m.group(2), 12):
+        return _cap(f"{m.group(1)} {m.group(2)}"), "constraint", "ensure_file"
+    m = _BE_STYLE.match(c)
+    if m:
+        return _cap(_clean(c)), "preference", "be_style"
+    m = _BUILD_AROUND.search(c)
+    if m and _bounded(_cut(m.group(2)), 8):
+        return (
+            f"The project is built {m.group(1).lower()} {_cut(m.group(2))}",
+            "decision",
+            "built_with",
+        )
+    m = _USING_INSTEAD.search(c)
+    if m and toolish(m.group(1)) and toolish(m.group(2)):
+        return f"Use {m.group(1)} instead of {m.group(2)}", "decision", "using_instead"
+    m = _REPLACE_IMP.match(c)
+    if m and toolish(m.group(1)) and toolish(m.group(2)) and m.group(1).lower() != "it":
+        return f"Replace {m.group(1)} with {m.group(2)}", "decision", "replace"
     m = _KEEP_IN.match(c)
     if m and not _vague(m.group(1)):
         claim = re.sub(r"^(?:just|only)\s+", "", _clean(c), flags=re.I)
