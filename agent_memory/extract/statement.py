@@ -31,6 +31,7 @@ from agent_memory.extract.filters import (
     _vague,
 )
 from agent_memory.extract.rules.directives import _KEEP_DOING, Rule
+from agent_memory.extract.rules.languages import language_claims, non_english
 from agent_memory.extract.rules.preferences import _INSTEAD_FIRST
 from agent_memory.extract.text import (
     _FENCE,
@@ -324,6 +325,12 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     # Markdown emphasis is noise in a claim; code spans are already masked, so `a__b` survives.
     masked = re.sub(r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", masked)
     found: list[Candidate] = []
+    if non_english(masked):
+        # Other languages: explicit markers only, the user's sentence kept (rules/languages.py).
+        for claim, kind, sub in language_claims(masked):
+            found.append(
+                Candidate(_shorten(_unmask(claim, spans)), kind, "stated", f"language.{sub}")
+            )
     if origin == "rejection":
         special = _rejection_claim(masked, rejected_command)
         if special:
@@ -350,6 +357,10 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
             last = index
         if group:
             found.append(_join(group))
+    if any(c.rule.startswith("language.") for c in found):
+        # An English rule reading a sentence of another language ("Use X em vez de Y") adds
+        # nothing the language rule did not say better.
+        found = [c for c in found if c.rule.startswith("language.") or not non_english(c.claim)]
     seen: set[str] = set()
     out = []
     for cand in found:
