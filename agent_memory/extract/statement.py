@@ -32,6 +32,7 @@ from agent_memory.extract.filters import (
 )
 from agent_memory.extract.rules.directives import _KEEP_DOING, Rule
 from agent_memory.extract.rules.languages import language_claims, non_english
+from agent_memory.extract.rules.situation import _r_situation
 from agent_memory.extract.rules.preferences import _INSTEAD_FIRST
 from agent_memory.extract.text import (
     _FENCE,
@@ -181,6 +182,11 @@ def _sentence_claims(
     if purpose and mode == "statement" and not _TASKY.search(purpose.group(1)):
         return [(s, "fact", 0, "fact.purpose")]
     out: list[tuple[str, str, int, str]] = []
+    whole = _r_situation(s.rstrip(" .!?"))
+    if whole and whole[2] in _WHOLE_SENTENCE_RULES:
+        # Shapes that run across clause breaks: "a service built with X and Y", "using X
+        # instead of Y"; split first, they would lose their second half.
+        return [(whole[0], whole[1], 0, f"situation.{whole[2]}")]
     parts = clauses(s)
     lead = _LEADING_PURPOSE.fullmatch(parts[0]) if len(parts) > 1 else None
     if lead:
@@ -244,6 +250,7 @@ def _sentence_claims(
     return out
 
 
+_WHOLE_SENTENCE_RULES = frozenset({"built_with", "using_instead", "the_one_used"})
 _SUBJECT_NP = re.compile(
     r"^((?:the|our)\s+(?:[\w\ue000\ue001./-]+\s+){0,3}[\w\ue000\ue001./-]+)\s+"
     r"(?:is|are|was|were|has|have|does|do|can|will|must|should|hit|run|use|need|take|talk|call|depend|"

@@ -192,8 +192,25 @@ _REPLACE_IMP = re.compile(
     rf"\w+\s+like\s+)?({_TOKEN})\s*[?.!]*$",
     re.I,
 )
+# "update the main CLAUDE.md to call out when a subagent is used": the change asked for in
+# Claude's own instructions is itself a standing rule.
+_CONFIG_UPDATE = re.compile(
+    r"^(?:update|change|edit|modify|adjust|amend|extend)\s+(?:the\s+|my\s+|your\s+|our\s+)?"
+    r"(?:(?:main|global|project|user|claude)\s+){0,2}(?:\S*claude\.md|\S*agents\.md|rules|ruleset|"
+    r"instructions|memory|memories|system prompt)(?:\s+files?)?"
+    r"(?:\s+(?:in|at|for|under)\s+\S+(?:\s+(?:\S+\s+){0,3}?(?:file|dir|directory|folder))?)?"
+    r"(?:\s+for\s+[\w\s-]{1,30}?)?\s+to\s+(?!include\b|add\b|reflect\b)(\S.*)$",
+    re.I,
+)
+# "this is the image used: vendor/app:1.2" — the one in use, named.
+_THE_ONE_USED = re.compile(
+    r"^(?:this|that|here)\s+is\s+the\s+([\w\s-]{2,30}?)\s+(?:used|we use|i use|in use|we're using|"
+    r"i'm using)\s*[:=]?\s+(\S+)$",
+    re.I,
+)
 _KEEP_IN = re.compile(
-    r"^(?:just\s+|only\s+)?keep\s+(\S.{0,80}?)\s+(?:in|under|inside)\s+(?:the\s+)?"
+    r"^(?:just\s+|only\s+)?(?:keep|have)\s+(\S.{0,80}?)\s+(?:(?:written|stored|kept|placed|saved|"
+    r"defined)\s+)?(?:in|under|inside)\s+(?:the\s+)?"
     r"((?:\S*[/.]\S*|\ue000\d+\ue001)(?:\s+(?:folder|directory|dir))?)\s*(?:,.*)?$",
     re.I,
 )
@@ -335,6 +352,12 @@ def _r_situation(c: str) -> Hit | None:
     m = _REPLACE_IMP.match(c)
     if m and toolish(m.group(1)) and toolish(m.group(2)) and m.group(1).lower() != "it":
         return f"Replace {m.group(1)} with {m.group(2)}", "decision", "replace"
+    m = _CONFIG_UPDATE.match(c)
+    if m and _bounded(m.group(1), 14) and not re.match(r"^(?:this|that|it)\b", m.group(1), re.I):
+        return _cap(_clean(m.group(1))), "preference", "config_update"
+    m = _THE_ONE_USED.match(c)
+    if m and not _vague(m.group(2)):
+        return f"The {_clean(m.group(1))} used is {m.group(2)}", "fact", "the_one_used"
     m = _KEEP_IN.match(c)
     if m and not _vague(m.group(1)):
         claim = re.sub(r"^(?:just|only)\s+", "", _clean(c), flags=re.I)
