@@ -32,8 +32,8 @@ from agent_memory.extract.filters import (
 )
 from agent_memory.extract.rules.directives import _KEEP_DOING, Rule
 from agent_memory.extract.rules.languages import language_claims, non_english
-from agent_memory.extract.rules.situation import _r_situation
 from agent_memory.extract.rules.preferences import _INSTEAD_FIRST
+from agent_memory.extract.rules.situation import _r_situation
 from agent_memory.extract.text import (
     _FENCE,
     _MAX_TEXT,
