@@ -352,15 +352,22 @@ def convergence(corpus: Corpus, obs: list[Observation]) -> list[dict[str, Any]]:
     groups: dict[tuple[str, str], list[tuple[str, int, dict[str, Any]]]] = defaultdict(list)
     for (rel, line), expected in corpus.labels.items():
         for entry in expected:
-            key = entry.get("note") or json.dumps([entry["kind"], entry["all_of"]])
-            groups[(corpus.user_of(rel), key)].append((rel, line, entry))
+            if entry.get("optional"):
+                continue
+            # The same statement: the same note, or the same keyword groups (its words).
+            words = json.dumps(sorted(sorted(w.lower() for w in g) for g in entry["all_of"]))
+            for key in {entry.get("note") or words, words}:
+                groups[(corpus.user_of(rel), key)].append((rel, line, entry))
+    seen_sets: set[frozenset[tuple[str, int]]] = set()
     by_line: dict[tuple[str, int], list[Observation]] = defaultdict(list)
     for o in obs:
         by_line[(o.transcript, o.line)].append(o)
     out = []
     for (user, key), items in sorted(groups.items()):
-        if len({(r, ln) for r, ln, _ in items}) < 2:
+        lines = frozenset((r, ln) for r, ln, _ in items)
+        if len(lines) < 2 or lines in seen_sets:
             continue
+        seen_sets.add(lines)
         ids: dict[str, str] = {}
         found = 0
         for rel, line, entry in items:
@@ -370,7 +377,7 @@ def convergence(corpus: Corpus, obs: list[Observation]) -> list[dict[str, Any]]:
         out.append(
             {
                 "user": user,
-                "statement": key,
+                "statement": items[0][2].get("note") or key,
                 "mentions": len(items),
                 "found": found,
                 "distinct_claims": len(ids),

@@ -301,12 +301,14 @@ def _r_situation(c: str) -> Hit | None:
             return f"{old} was renamed to {new}", "fact", "rename"
     m = _REPLACED.match(c)
     if m and m.group(1).lower() not in _PRONOUNS:
-        return f"{m.group(1)} was replaced with {m.group(2)}", "decision", "replaced"
+        # One spelling for "we replaced X with Y", "replace X with Y", "use Y instead of X":
+        # restatements must converge to one claim (spec §4).
+        return f"Use {m.group(2)}, not {m.group(1)}", "decision", "replaced"
     m = _REPLACE_REQ.match(c)
     if m:
         old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         if not _vague(old) and not _vague(new) and new.lower() not in _PRONOUNS | {"something"}:
-            return f"Replace {old} with {new}", "decision", "replace"
+            return f"Use {new}, not {old}", "decision", "replace"
     m = _NO_LONGER.match(c)
     if m:
         verb, obj = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
@@ -327,10 +329,13 @@ def _r_situation(c: str) -> Hit | None:
         return _cap(_clean(c)), "constraint", "generic_should"
     m = _ALL_VIA.match(c)
     if m and m.group(3).lower() not in _PRONOUNS and toolish(m.group(3)):
-        what = re.sub(r"^(?:my|our)\s+", "", m.group(2), flags=re.I)
+        what = re.sub(r"^(?:my|our|the)\s+", "", m.group(2), flags=re.I)
         only = bool(m.group(4)) or c.lower().startswith(("i only", "we only", "only"))
         if not only and not re.match(r"^(?:everything|all)\b", what, re.I):
             return None  # "run the services in docker": this turn's step
+        # "all the services", "my apps", "everything": the rule is about the tool, one spelling.
+        if re.match(r"^(?:all\b|every|services|apps|processes|servers)", what, re.I):
+            what = "everything"
         claim = f"{'Only ' if only else ''}{m.group(1).lower()} {what} via {m.group(3)}"
         return _cap(claim), "constraint", "all_via"
     m = _ENSURE_FILE.match(c)
@@ -351,7 +356,7 @@ def _r_situation(c: str) -> Hit | None:
         return f"Use {m.group(1)} instead of {m.group(2)}", "decision", "using_instead"
     m = _REPLACE_IMP.match(c)
     if m and toolish(m.group(1)) and toolish(m.group(2)) and m.group(1).lower() != "it":
-        return f"Replace {m.group(1)} with {m.group(2)}", "decision", "replace"
+        return f"Use {m.group(2)}, not {m.group(1)}", "decision", "replace"
     m = _CONFIG_UPDATE.match(c)
     if m and _bounded(m.group(1), 14) and not re.match(r"^(?:this|that|it)\b", m.group(1), re.I):
         return _cap(_clean(m.group(1))), "preference", "config_update"
