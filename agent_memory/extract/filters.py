@@ -67,7 +67,7 @@ _PROBLEM_SUBJECT = re.compile(
 _PATHISH = re.compile(
     r"(?:/|\\|~|\ue000|\b\w[\w-]*\.\w{1,5}\b|\b(?:folder|directory|dir|repo|repository|package|module|"
     r"file|branch|bucket|server|host|machine|drive|vault|container|workspace|subfolder|subdirectory|"
-    r"monorepo|cluster|namespace)\b)",
+    r"monorepo|cluster|namespace|wiki|notion|confluence|dropbox|drive|obsidian|s3|gcs)\b)",
     re.I,
 )
 _QUANTIFIER = re.compile(

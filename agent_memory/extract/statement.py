@@ -308,6 +308,12 @@ _FIX_REQUEST = re.compile(
 )
 
 
+def _glued(text: str, m: re.Match[str]) -> bool:
+    before = text[m.start() - 1 : m.start()]
+    after = text[m.end() : m.end() + 1]
+    return before.isalnum() and after.isalnum()
+
+
 def extract_claims(
     text: str, *, origin: str = "prompt", rejected_command: str | None = None
 ) -> list[Candidate]:
@@ -330,7 +336,12 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     text = _NEVER_EVER.sub("never", _framing(_FENCE.sub("\n", text)))
     masked, spans = _mask(text)
     # Markdown emphasis is noise in a claim; code spans are already masked, so `a__b` survives.
-    masked = re.sub(r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", masked)
+    # Between two words the marker was a word break ("used**ruff**" is "used ruff"), never glue.
+    masked = re.sub(
+        r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])",
+        lambda m: " " if _glued(masked, m) else "",
+        masked,
+    )
     found: list[Candidate] = []
     if non_english(masked):
         # Other languages: explicit markers only, the user's sentence kept (rules/languages.py).
@@ -354,6 +365,9 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
             cand = _finish(claim, kind, spans, rule)
             if cand is None:
                 last = -2
+                continue
+            if group and any(normalize(p.claim) == normalize(cand.claim) for p in group):
+                last = index  # "never X; never X; use Y": a clause said twice is said once
                 continue
             if group and index == last + 1 and len(_join([*group, cand]).claim) <= MAX_CLAIM:
                 group.append(cand)

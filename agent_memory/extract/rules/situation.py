@@ -120,8 +120,8 @@ _NO_LONGER = re.compile(
 )
 # Hosting: "the site is hosted on Netlify", "the db is locally hosted via docker compose".
 _HOSTED = re.compile(
-    rf"^((?:the|our|my)\s+(?:{_TOKEN}\s+){{0,3}}?{_TOKEN})\s+(?:is|are)\s+(?:locally\s+|currently\s+|"
-    rf"now\s+|self-?\s?)?(hosted|deployed|served)\s+(?:locally\s+)?(on|via|with|in|at|"
+    rf"^((?:the|our|my)\s+(?:{_TOKEN}\s+){{0,3}}?{_TOKEN}|(?-i:[A-Z][\w.-]+))\s+(?:is|are)\s+(?:locally\s+|currently\s+|"
+    rf"now\s+|self-?\s?)?(hosted|deployed|served|installed|managed)\s+(?:locally\s+)?(on|via|with|in|at|as|"
     rf"through|using)\s+(\S.*)$",
     re.I,
 )
@@ -206,6 +206,20 @@ _CONFIG_UPDATE = re.compile(
 _THE_ONE_USED = re.compile(
     r"^(?:this|that|here)\s+is\s+the\s+([\w\s-]{2,30}?)\s+(?:used|we use|i use|in use|we're using|"
     r"i'm using)\s*[:=]?\s+(\S+)$",
+    re.I,
+)
+# Naming and modelling decisions: "the two job kinds are called ingest and export",
+# "treat `createdAt` as the order date".
+_CALLED = re.compile(
+    r"^((?:the|our|all|both)\s+(?:[\w-]+\s+){0,4}?[\w-]+)\s+(?:is|are)\s+(?:called|named)\s+(\S.*)$",
+    re.I,
+)
+_TREAT_AS = re.compile(
+    r"^(?i:always\s+)?(?i:treat)\s+(\ue000\d+\ue001|[a-z]+[A-Z_]\w*|\w+_\w+)\s+as\s+(\S.*)$"
+)
+_THERE_SHOULD = re.compile(
+    r"^there\s+(should(?:n't| not| never)|must(?:n't| not| never)|can't|cannot|may not)\s+be\s+"
+    r"(\S.*)$",
     re.I,
 )
 _KEEP_IN = re.compile(
@@ -357,6 +371,15 @@ def _r_situation(c: str) -> Hit | None:
     m = _REPLACE_IMP.match(c)
     if m and toolish(m.group(1)) and toolish(m.group(2)) and m.group(1).lower() != "it":
         return f"Use {m.group(2)}, not {m.group(1)}", "decision", "replace"
+    m = _CALLED.match(c)
+    if m and _bounded(m.group(2), 8) and not re.match(r"^(?:this|that|it)\b", m.group(2), re.I):
+        return _cap(_clean(c)), "decision", "naming"
+    m = _TREAT_AS.match(c)
+    if m and _bounded(m.group(2), 8):
+        return f"Treat {m.group(1)} as {_clean(m.group(2))}", "decision", "naming"
+    m = _THERE_SHOULD.match(c)
+    if m and _bounded(m.group(2), 12) and not _vague(m.group(2)):
+        return _cap(_clean(c)), "constraint", "there_should"
     m = _CONFIG_UPDATE.match(c)
     if m and _bounded(m.group(1), 14) and not re.match(r"^(?:this|that|it)\b", m.group(1), re.I):
         return _cap(_clean(m.group(1))), "preference", "config_update"
