@@ -84,9 +84,9 @@ _FAMILY = {
     "_r_keep": "directive.keep",
     "_r_complaint": "directive.complaint",
     "_r_failure": "failure.stated",
-    "_r_preference": "preference",
-    "_r_decision": "decision",
-    "_r_fact": "fact",
+    "_r_preference": "preference.shape",
+    "_r_decision": "decision.shape",
+    "_r_fact": "fact.shape",
     "_r_subject_modal": "directive.subject_modal",
     "_r_situation": "situation",
 }
