@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from conftest import git
 
-from agent_memory.model.atom import atom_id, parse_ts, validate_atom
+from agent_memory.model.atom import atom_id, validate_atom
+from agent_memory.model.clock import parse_ts
 from agent_memory.store import recall
 
 PROJECT = "proj"

@@ -25,7 +25,8 @@ from agent_memory.committed.render import (
     render_block,
     replace_block,
 )
-from agent_memory.model.atom import Atom, iso_z
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import iso_z
 
 PROJECT = "demo-project"
 REGION_RE = re.compile(

@@ -16,7 +16,7 @@ from agent_memory.adoption.adopt import (
 from agent_memory.committed.adopted_log import LogEntry
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import now_utc
+from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
 from agent_memory.model.trailers import format_message, one_line
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
 from agent_memory.committed import tiers
-from agent_memory.model.atom import Atom, utc_day
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import utc_day
 from agent_memory.model.trailers import plural
 from agent_memory.transcripts.evidence import evidence_for
 

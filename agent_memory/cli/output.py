@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from agent_memory.claude import session_start
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import RepoStateError, UsageError
 from agent_memory.store.l1 import L1Store
@@ -91,3 +92,9 @@ def tier_context(global_: bool) -> tuple[git.Repo, str, str, L1Store | None]:
     if repo.workdir is None:
         raise RepoStateError("this needs a work tree", hint="run it in a clone with a work tree")
     return repo, "L2", target_file(repo), store
+
+
+def warm_session_start(repo: git.Repo) -> None:
+    """After a verb changed the committed L2 tier: re-render the session-start cache so the
+    next session starts on the fast path."""
+    session_start.warm(str(repo.common_dir), str(repo.workdir) if repo.workdir else None)

@@ -15,7 +15,7 @@ from typing import Any
 from agent_memory.adoption.adopt import Item, pending
 from agent_memory.cli.output import emit_json, tier_context, wants_json
 from agent_memory.gitio import repo as git
-from agent_memory.model.atom import utc_day
+from agent_memory.model.clock import utc_day
 from agent_memory.model.errors import RefusedError, RepoStateError
 from agent_memory.promote.review import base_files, review_items
 

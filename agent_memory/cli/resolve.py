@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 
-from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
+from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json, warm_session_start
 from agent_memory.committed import tiers
-from agent_memory.gitio.state import now_utc
 from agent_memory.model.atom import Atom
+from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import UsageError
 from agent_memory.store.l1 import Change, Snapshot, summarize
 
@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
             "forget" if args.forget_other else "demote",
             note=f"Contradiction resolved by a person in favour of {keep['id']}: {summarize(keep)}",
         )
+        warm_session_start(repo)
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def compute(s: Snapshot) -> Change | None:

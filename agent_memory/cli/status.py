@@ -9,7 +9,8 @@ from typing import Any
 from agent_memory.cli.output import emit_json, project_of, repo_here, wants_json
 from agent_memory.committed import tiers
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import now_utc, recent_errors
+from agent_memory.gitio.state import recent_errors
+from agent_memory.model.clock import now_utc
 from agent_memory.store.l1 import L1Store
 
 HOOK_ENV = {"SessionStart": "AGENT_MEMORY_SESSIONSTART", "UserPromptSubmit": "AGENT_MEMORY_USERPROMPTSUBMIT",

@@ -78,6 +78,6 @@ class TierFiles:
 def _one_second_after(stamp: str) -> str:
     from datetime import timedelta
 
-    from agent_memory.model.atom import iso_z, parse_ts
+    from agent_memory.model.clock import iso_z, parse_ts
 
     return iso_z(parse_ts(stamp) + timedelta(seconds=1))

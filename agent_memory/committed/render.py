@@ -14,13 +14,13 @@ hidden. Decayed and superseded atoms are outside the working set and only counte
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import PurePath
 
-from agent_memory.model.atom import Atom, utc_day
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import parse_time, utc_day
 from agent_memory.store.contradictions import contested_tag
 
 L2_BUDGET = 4096
@@ -69,16 +69,12 @@ def _check_tier(tier: str) -> None:
 # --- ordering and lines -----------------------------------------------------------------------
 
 
-def _when(ts: str) -> _dt.datetime:
-    text = ts.strip()
-    parsed = _dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=_dt.timezone.utc)
 
 
 def newest_first(atoms: Sequence[Atom]) -> list[Atom]:
     """`last_seen` descending, then id ascending: independent of input order."""
     by_id = sorted(atoms, key=lambda a: str(a["id"]))
-    return sorted(by_id, key=lambda a: _when(str(a["last_seen"])), reverse=True)  # stable
+    return sorted(by_id, key=lambda a: parse_time(str(a["last_seen"])), reverse=True)  # stable
 
 
 def unique_by_id(atoms: Sequence[Atom]) -> list[Atom]:
@@ -142,7 +138,7 @@ def contested_day(
         return None
     newer = [by_id[n] for n in atom.get("contested_by") or [] if n in by_id]
     if newer:
-        return utc_day(max((str(n["last_seen"]) for n in newer), key=_when))
+        return utc_day(max((str(n["last_seen"]) for n in newer), key=parse_time))
     return utc_day(str(atom["last_seen"]))
 
 

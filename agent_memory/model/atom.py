@@ -8,13 +8,13 @@ associative, idempotent) so that re-capturing a transcript changes nothing and t
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 import json
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from agent_memory.model.clock import iso_z, parse_ts, utc_day  # noqa: F401 - iso_z, utc_day re-exported
 from agent_memory.model.errors import InvalidAtomError
 
 Atom = dict[str, Any]
@@ -55,28 +55,6 @@ def expected_id(atom: Mapping[str, Any]) -> str:
 def strip_pointer(pointer: str) -> str:
     """§3.1.1: promotion keeps only `<session>.jsonl#L<n>`; the line number is untouched."""
     return pointer.replace("\\", "/").rsplit("/", 1)[-1]
-
-
-def iso_z(value: str | _dt.datetime) -> str:
-    """Canonical UTC timestamp `YYYY-MM-DDTHH:MM:SSZ` from an ISO string or datetime."""
-    if isinstance(value, str):
-        text = value.strip()
-        if text.endswith("Z"):
-            text = text[:-1] + "+00:00"
-        parsed = _dt.datetime.fromisoformat(text)
-    else:
-        parsed = value
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=_dt.timezone.utc)
-    return parsed.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def parse_ts(value: str) -> _dt.datetime:
-    return _dt.datetime.strptime(iso_z(value), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=_dt.timezone.utc)
-
-
-def utc_day(value: str) -> str:
-    return iso_z(value)[:10]
 
 
 # --- schema -------------------------------------------------------------------------------

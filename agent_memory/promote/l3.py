@@ -27,14 +27,15 @@ from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.global_repo import GlobalRepo, expand, require_home
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import now_utc
-from agent_memory.model.atom import Atom, iso_z, parse_ts
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import iso_z, now_utc, parse_ts
 from agent_memory.model.errors import RefusedError, RepoStateError
+from agent_memory.model.policy import L2_MIN_AGE_DAYS, L3_CAP
 from agent_memory.model.trailers import format_message, one_line
-from agent_memory.promote.gates import L3_CAP, GateResult
+from agent_memory.promote.gates import GateResult
 from agent_memory.promote.review import Proposal, StagePlan, base_files, write_review_branch
 
-L2_MIN_AGE = _dt.timedelta(days=30)
+L2_MIN_AGE = _dt.timedelta(days=L2_MIN_AGE_DAYS)
 TARGET = "CLAUDE.memory.md"
 CAP_REASON = f"L3 cap of {L3_CAP} reached — prune L3 at adopt"
 
@@ -391,7 +392,8 @@ def read_global_rejections(repo: git.Repo) -> dict[str, dict[str, Any]]:
 
 
 def record_global_rejection(repo: git.Repo, atom: Atom) -> None:
-    from agent_memory.gitio.state import atomic_write, stamp
+    from agent_memory.gitio.state import atomic_write
+    from agent_memory.model.clock import stamp
 
     rejected = read_global_rejections(repo)
     rejected[str(atom["id"])] = {"at": stamp(), "sessions": len(atom.get("sessions", []))}

@@ -12,12 +12,18 @@ from dataclasses import dataclass, field
 from agent_memory.committed import adopted_log
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
+from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
-from agent_memory.model.atom import Atom, parse_ts, to_committed, utc_day
-from agent_memory.model.errors import RefMovedError, RefusedError, RepoStateError
+from agent_memory.gitio.state import log_error
+from agent_memory.model.atom import Atom, to_committed
+from agent_memory.model.clock import now_utc, parse_ts, utc_day
+from agent_memory.model.errors import FatalError, RefMovedError, RefusedError, RepoStateError
+from agent_memory.model.policy import L2_CAP
 from agent_memory.model.trailers import format_message, one_line, plural, trailer
-from agent_memory.promote.gates import L2_CAP, GateResult
+from agent_memory.promote.gates import GateResult
 from agent_memory.redact import guard
+from agent_memory.store.decisions import mark_held
+from agent_memory.store.l1 import L1Store
 
 
 @dataclass
@@ -202,3 +208,22 @@ def staged_entry(repo: git.Repo, commit: str, atom_id: str) -> LogEntry | None:
         if entry.atom_id == atom_id:
             return entry
     return None
+
+
+def auto_stage(repo: git.Repo, store: L1Store, project: str) -> tuple[list[tuple[str, str]], str | None]:
+    """Stage promotions when something is eligible (memory.autoStage, default on). The capture
+    is already committed, so a refusal to stage (no default branch yet, a hand-edited block)
+    is returned as a warning, never raised: it must not turn a good capture into a failure."""
+    setting = (git.config_get(repo.cwd, "memory.autoStage") or "true").lower()
+    if setting in ("false", "no", "off", "0") or repo.bare:
+        return [], None
+    try:
+        plan = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo), dry_run=True)
+        mark_held(store, plan.held)  # items adopted by merging the review PR
+        if not any(r.eligible for r in plan.results):
+            return [], None
+        return plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo)).staged, None
+    except FatalError as exc:
+        warning = f"not staged: {exc.message}" + (f" (hint: {exc.hint})" if exc.hint else "")
+        log_error(f"auto-stage after capture: {warning}", repo.cwd)
+        return [], warning

@@ -62,7 +62,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from agent_memory.model.atom import Atom, normalize, utc_day
+from agent_memory.model.atom import Atom, normalize
+from agent_memory.model.clock import parse_time, utc_day
 
 NEGATION = "negation"
 SAME_SUBJECT = "same-subject"
@@ -330,21 +331,14 @@ def conflict_rule(
 # --- over atoms ---------------------------------------------------------------------------
 
 
-def _when(ts: str) -> _dt.datetime:
-    # Full precision (atom.parse_ts drops fractional seconds), so "…:04.5Z" sorts after "…:04Z".
-    text = ts.strip()
-    parsed = _dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=_dt.timezone.utc)
-    return parsed
 
 
 def _age_key(atom: Mapping[str, Any]) -> tuple[_dt.datetime, str]:
-    return _when(str(atom["first_seen"])), str(atom["id"])
+    return parse_time(str(atom["first_seen"])), str(atom["id"])
 
 
 def _record_key(atom: Mapping[str, Any]) -> tuple[_dt.datetime, str, str]:
-    return _when(str(atom["first_seen"])), str(atom["claim"]), str(atom.get("kind"))
+    return parse_time(str(atom["first_seen"])), str(atom["claim"]), str(atom.get("kind"))
 
 
 def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:

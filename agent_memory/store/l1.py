@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import atomic_write, log_error, now_utc
+from agent_memory.gitio.state import atomic_write, log_error
 from agent_memory.model.atom import Atom, dump_atom, read_stored_atom, validate_atom
+from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import InvalidAtomError, RefMovedError, RepoStateError
 from agent_memory.model.trailers import format_message
+from agent_memory.store import recall
 
 ATOMS_DIR = "atoms"
 TOMBSTONES_DIR = "tombstones"
@@ -183,7 +185,6 @@ class L1Store:
     def _after_write(self, tip: str) -> None:
         """Refresh the recall index the per-prompt hook reads (never fails the write)."""
         try:
-            from agent_memory.store import recall
 
             recall.write_index(self.repo.state, self.atoms_at(tip), tip)
         except Exception as exc:  # noqa: BLE001 - the index is a cache; the hook falls back
@@ -240,3 +241,13 @@ class L1Store:
 def summarize(atom: Mapping[str, Any], limit: int = 90) -> str:
     claim = " ".join(str(atom.get("claim", "")).split())
     return claim if len(claim) <= limit else claim[: limit - 1] + "…"
+
+
+def rebuild_recall_index(start: str) -> None:
+    """Rewrite the recall index from `memory/atoms` (what a capture does after each commit)."""
+    repo = git.find_repo(start)
+    store = L1Store(repo)
+    tip = store.tip()
+    if tip is None:
+        raise LookupError(f"agent-memory is not initialised in {repo.cwd}")
+    recall.write_index(repo.state, store.atoms_at(tip), tip)

@@ -26,6 +26,8 @@ import os
 import sys
 import time
 
+from agent_memory.gitio.refs import ATOMS_REF, locate_git_dirs, read_ref
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook cannot afford it
     from collections.abc import Mapping, Sequence
@@ -35,7 +37,6 @@ if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook 
     Atom = Mapping[str, Any]
     StrPath = str | os.PathLike[str]
 
-ATOMS_REF = "refs/heads/memory/atoms"
 FORMAT_VERSION = 2
 _TAG = (
     sys.implementation.cache_tag
@@ -578,41 +579,6 @@ def load_index(state_dir: StrPath) -> RecallIndex | None:
         return None
 
 
-# --- refs without git -------------------------------------------------------------------------
-
-
-def _is_oid(text: str) -> bool:
-    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
-
-
-def read_ref(common_dir: StrPath, refname: str, _depth: int = 0) -> str | None:
-    """A ref's object id from the loose ref file, else `packed-refs`; None when absent or
-    unreadable (including the reftable backend, which only git can read: the caller treats
-    that as stale and falls back)."""
-    base = os.fspath(common_dir)
-    try:
-        with open(os.path.join(base, *refname.split("/")), "rb") as fh:
-            text = fh.read().decode("utf-8", "replace").strip()
-    except OSError:
-        text = None
-    if text is not None:
-        if text.startswith("ref:") and _depth < 5:
-            return read_ref(common_dir, text[4:].strip(), _depth + 1)
-        return text if _is_oid(text) else None
-    try:
-        with open(os.path.join(base, "packed-refs"), "rb") as fh:
-            packed = fh.read().decode("utf-8", "replace")
-    except OSError:
-        return None
-    for line in packed.splitlines():
-        if line[:1] in ("#", "^", ""):
-            continue
-        oid, _, name = line.partition(" ")
-        if name.strip() == refname and _is_oid(oid):
-            return oid
-    return None
-
-
 def indexed_oid(state_dir: StrPath) -> str | None:
     """The tip the index was built from (reads the header only); None when missing/foreign."""
     try:
@@ -872,7 +838,6 @@ def dump_hook_payload(text: str) -> str:
 def find_common_dir(start: StrPath) -> str | None:
     """The git common dir of the repository containing `start` (os.path only: no pathlib,
     no git), shared with the rest of the package through `runtime.locate_git_dirs`."""
-    from agent_memory.gitio.state import locate_git_dirs
 
     found = locate_git_dirs(start)
     return found[1] if found else None
