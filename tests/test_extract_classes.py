@@ -121,6 +121,14 @@ FOUND = [
         True,
     ),
     ("I'm wary of ORMs since one hid a bug from us once", "preference", ["ORMs"], False),
+    ("the API is the truth the docs should follow the API", "constraint", ["docs should"], False),
+    ("pls turn off the editor telemetry", "decision", ["telemetry"], False),
+    (
+        "this is the base image used: acme/runner:1.4 and it works",
+        "fact",
+        ["acme/runner:1.4"],
+        False,
+    ),
     ("I care about accessibility, so check the contrast", "preference", ["accessibility"], False),
 ]
 

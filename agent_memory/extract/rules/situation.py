@@ -205,7 +205,7 @@ _CONFIG_UPDATE = re.compile(
 # "this is the image used: vendor/app:1.2" — the one in use, named.
 _THE_ONE_USED = re.compile(
     r"^(?:this|that|here)\s+is\s+the\s+([\w\s-]{2,30}?)\s+(?:used|we use|i use|in use|we're using|"
-    r"i'm using)\s*[:=]?\s+(\S+)$",
+    r"i'm using)\s*[:=]?\s+([\w.@/:+-]*[/:.][\w.@/:+-]*)(?:\s.*)?$",
     re.I,
 )
 # Naming and modelling decisions: "the two job kinds are called ingest and export",
@@ -220,6 +220,17 @@ _TREAT_AS = re.compile(
 _THERE_SHOULD = re.compile(
     r"^there\s+(should(?:n't| not| never)|must(?:n't| not| never)|can't|cannot|may not)\s+be\s+"
     r"(\S.*)$",
+    re.I,
+)
+# A run-on whose second half is a rule about the docs: "code is the truth the docs should follow it".
+_RUN_ON_SHOULD = re.compile(
+    r"\s(the\s+(?:docs|documentation|readme|changelog|comments|claude\.md|agents\.md)\s+"
+    r"(?:should|must)\s+(?:always\s+)?(?:reflect|follow|match|mirror|describe|track)\s+\S.*)$",
+    re.I,
+)
+_DISABLE = re.compile(
+    r"^(?:please\s+|pls\s+)?(disable|turn off|switch off)\s+((?:the\s+)?(?:[\w.-]+\s+)?"
+    r"(?:auto-?updates?|autoupdates?|automatic updates|telemetry|analytics|crash reporting))\s*$",
     re.I,
 )
 _KEEP_IN = re.compile(
@@ -380,6 +391,12 @@ def _r_situation(c: str) -> Hit | None:
     m = _THERE_SHOULD.match(c)
     if m and _bounded(m.group(2), 12) and not _vague(m.group(2)):
         return _cap(_clean(c)), "constraint", "there_should"
+    m = _RUN_ON_SHOULD.search(c)
+    if m and _GENERIC_SHOULD.match(m.group(1)):
+        return _cap(_clean(m.group(1))), "constraint", "generic_should"
+    m = _DISABLE.match(c)
+    if m:
+        return f"{m.group(1).capitalize()} {_clean(m.group(2))}", "decision", "disable"
     m = _CONFIG_UPDATE.match(c)
     if m and _bounded(m.group(1), 14) and not re.match(r"^(?:this|that|it)\b", m.group(1), re.I):
         return _cap(_clean(m.group(1))), "preference", "config_update"
