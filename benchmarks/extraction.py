@@ -260,6 +260,7 @@ def score(
         "kind": defaultdict(_blank),
         "language": defaultdict(_blank),
         "rule": defaultdict(_blank),
+        "rule_full": defaultdict(_blank),
         "all": defaultdict(_blank),
     }
     hit_entries: set[tuple[str, int, int]] = set()
@@ -278,6 +279,7 @@ def score(
             "kind": o.kind,
             "language": lang,
             "rule": family,
+            "rule_full": o.rule,
             "all": "all",
         }
         expected = labels.get((o.transcript, o.line), [])
@@ -340,6 +342,7 @@ def score(
         "per_kind": {k: dict(v) for k, v in sorted(rows["kind"].items())},
         "per_language": {k: dict(v) for k, v in sorted(rows["language"].items())},
         "per_rule_family": {k: dict(v) for k, v in sorted(rows["rule"].items())},
+        "per_rule": {k: dict(v) for k, v in sorted(rows["rule_full"].items())},
         "misses": misses,
         "false_positive_atoms": false_positives,
         "tool_failures": tool_failures,
@@ -550,10 +553,13 @@ def prompts_only_speed(sources: list[Path], target_mb: float = 10.0) -> dict[str
 
 def _row(name: str, row: dict[str, int], width: int = 40) -> str:
     p, r = _pr(row)
+    counted = row["hits"] + row["fp"]
+    ps = f"{p:.2f}" if counted else "   -"
+    rs = f"{r:.2f}" if row["expected"] else "   -"
     return (
         f"  {name[:width]:<{width}} atoms {row['atoms']:>4}  hit {row['hits']:>3}  fp {row['fp']:>3}"
         f"  opt {row['neutral']:>3}  | expected {row['expected']:>3}  found {row['expected_hit']:>3}"
-        f"  | P {p:.2f}  R {r:.2f}"
+        f"  | P {ps}  R {rs}"
     )
 
 
@@ -563,7 +569,9 @@ def print_report(name: str, rep: dict[str, Any], verbose: bool, texts: dict[Any,
         f"({rep['hits']} hits, {rep['false_positives']} false, {rep['neutral']} optional; "
         f"{rep['required_hit']}/{rep['required']} durable statements found)"
     )
-    for table in ("per_user", "per_kind", "per_language", "per_rule_family"):
+    for table in ("per_user", "per_kind", "per_language", "per_rule_family", "per_rule"):
+        if table == "per_rule" and not verbose:
+            continue
         print(f" {table.replace('_', ' ')}:")
         for key, row in rep[table].items():
             print(_row(key, row))
@@ -641,7 +649,10 @@ def main(argv: list[str] | None = None) -> int:
                 for user, (p, r) in rep["per_user_pr"].items():
                     print(f"  {user:<40} P {p:.2f}  R {r:.2f}")
             else:
-                print("real dev corpus, leave-one-user-out: nothing is fitted (= pooled)")
+                print(
+                    "real dev corpus, leave-one-user-out: nothing is fitted (no weights, no "
+                    "thresholds learnt), so each held-out user scores as in the pooled table"
+                )
             print("convergence (durable statements labelled on ≥ 2 lines of one user):")
             for row in report["real_convergence"]:
                 print(
