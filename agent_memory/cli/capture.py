@@ -15,6 +15,7 @@ from agent_memory.model.errors import UsageError
 from agent_memory.promote.review import auto_stage
 from agent_memory.store.capture import capture_transcript, enforce_limits
 from agent_memory.store.l1 import L1Store
+from agent_memory.transcripts.reader import find_transcripts
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,7 +51,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _capture_all(args: argparse.Namespace, repo: git.Repo, store: L1Store, project: str) -> int:
-    from agent_memory.transcripts.reader import find_transcripts
 
     since = None
     if args.since:

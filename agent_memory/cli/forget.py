@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json, warm_session_start
+from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import UsageError
@@ -47,7 +48,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"restored {ident}" if commit else f"{ident} was already restored")
         return 0
 
-    from agent_memory.committed import tiers
 
     held = tiers.l2_atoms(repo.workdir)
     atom = find_atom({**held, **snap.atoms}, args.id, strict=True)

@@ -8,8 +8,11 @@ import sys
 from typing import Any
 
 from agent_memory.claude import session_start
+from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
+from agent_memory.model.atom import normalize
 from agent_memory.model.errors import RepoStateError, UsageError
+from agent_memory.store import recall
 from agent_memory.store.l1 import L1Store
 
 
@@ -40,7 +43,6 @@ def emit_json(data: Any) -> None:
 def find_atom(atoms: dict[str, dict[str, Any]], key: str, strict: bool = False) -> dict[str, Any]:
     """An atom by id, id prefix, or claim text (exact normalized match, then a substring
     unless `strict`: verbs that remove or demote never act on a loose substring match)."""
-    from agent_memory.model.atom import normalize
 
     if key in atoms:
         return atoms[key]
@@ -65,7 +67,6 @@ def find_atom(atoms: dict[str, dict[str, Any]], key: str, strict: bool = False) 
 def fresh_recall_index(repo: git.Repo) -> Any:
     """The recall index, rebuilt first when it is missing or stale: people can wait for that;
     the per-prompt hook cannot, and uses what is there."""
-    from agent_memory.store import recall
 
     state = repo.state
     if recall.load_index(state) is None or recall.index_is_stale(state, repo.common_dir):
@@ -86,7 +87,6 @@ def tier_context(global_: bool) -> tuple[git.Repo, str, str, L1Store | None]:
             raise RepoStateError("there is no global memory repo yet",
                                  hint="run `git memory init` in a project first")
         return home.repo(), "L3", "CLAUDE.memory.md", None
-    from agent_memory.committed.install import target_file
 
     repo, store = store_here()
     if repo.workdir is None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from agent_memory.adoption.adopt import Item, pending
 from agent_memory.cli.output import emit_json, tier_context, wants_json
+from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
 from agent_memory.model.clock import utc_day
 from agent_memory.model.errors import RefusedError, RepoStateError
@@ -38,22 +39,13 @@ def _cell(text: str) -> str:
 
 
 def pr_body(repo: git.Repo, items: Sequence[Item], tier: str) -> str:
-    lines = [
-        f"Promotions staged by `git memory stage{' --global' if tier == 'L3' else ''}`: each commit "
-        "adds one claim that recurred across sessions to the memory block and `.memory/adopted.log`.",
-        "Merging this pull request adopts every item; to pick items one by one, run "
-        "`git memory adopt` instead.",
-        "",
-        "| claim | kind | confidence | sessions | days | first source |",
-        "|---|---|---|---|---|---|",
+    rows = [
+        f"| {_cell(i.atom['claim'])} | {i.atom['kind']} | {i.atom['confidence']} | "
+        f"{len(i.atom['sessions'])} | {evidence_days(repo, i)} | `{_cell(i.atom['first_source'])}` |"
+        for i in items
     ]
-    for item in items:
-        atom = item.atom
-        lines.append(
-            f"| {_cell(atom['claim'])} | {atom['kind']} | {atom['confidence']} | "
-            f"{len(atom['sessions'])} | {evidence_days(repo, item)} | `{_cell(atom['first_source'])}` |"
-        )
-    return "\n".join(lines) + "\n"
+    command = "git memory stage" + (" --global" if tier == "L3" else "")
+    return read_template("pr-body.md").format(command=command, rows="\n".join(rows))
 
 
 def _require_current(repo: git.Repo, base: str, items: Sequence[Item]) -> None:

@@ -349,11 +349,6 @@ def default_branch(repo: Repo) -> str | None:
     return None
 
 
-def current_branch(repo: Repo) -> str | None:
-    proc = run_git(repo.cwd, "symbolic-ref", "--quiet", "--short", "HEAD", check=False)
-    return proc.stdout.strip() or None if proc.returncode == 0 else None
-
-
 def commit_author(repo: Repo, oid: str) -> tuple[str, str]:
     commit = repo.pg()[oid]
     return str(commit.committer.name), str(commit.committer.email)

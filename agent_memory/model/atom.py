@@ -12,6 +12,7 @@ import functools
 import json
 import re
 from collections.abc import Iterable, Mapping
+from importlib import resources
 from typing import Any
 
 from agent_memory.model.clock import iso_z, parse_ts, utc_day  # noqa: F401 - iso_z, utc_day re-exported
@@ -62,7 +63,6 @@ def strip_pointer(pointer: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _schema() -> dict[str, Any]:
-    from importlib import resources
 
     text = resources.files("agent_memory").joinpath("resources/atom.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
@@ -270,11 +270,6 @@ def to_committed(atom: Mapping[str, Any], tier: str, promoted_at: str) -> Atom:
     out["first_source"] = strip_pointer(str(atom["first_source"]))
     out.setdefault("promoted_at", promoted_at)
     return out
-
-
-def is_contested(atom: Mapping[str, Any], contested_ids: set[str] | frozenset[str] = frozenset()) -> bool:
-    """§4.2.1 reverse join: blocked if flagged itself or named in any other atom's contested_by."""
-    return bool(atom.get("contested")) or atom.get("id") in contested_ids
 
 
 def contested_ids(atoms: Iterable[Mapping[str, Any]]) -> set[str]:

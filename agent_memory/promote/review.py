@@ -20,7 +20,8 @@ from agent_memory.model.clock import now_utc, parse_ts, utc_day
 from agent_memory.model.errors import FatalError, RefMovedError, RefusedError, RepoStateError
 from agent_memory.model.policy import L2_CAP
 from agent_memory.model.trailers import format_message, one_line, plural, trailer
-from agent_memory.promote.gates import GateResult
+from agent_memory.promote import gates
+from agent_memory.promote.gates import GateResult, l2_overflow
 from agent_memory.redact import guard
 from agent_memory.store.decisions import mark_held
 from agent_memory.store.l1 import L1Store
@@ -78,7 +79,6 @@ def _when(ts: str) -> int:
 
 def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt.datetime,
                    target_name: str, force: bool = False, dry_run: bool = False) -> StagePlan:
-    from agent_memory.promote import gates
 
     base_branch = git.default_branch(repo)
     if base_branch is None:
@@ -165,7 +165,6 @@ def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposa
 
 
 def _l2_overflow(held: dict[str, Atom]) -> list[str]:
-    from agent_memory.promote.gates import l2_overflow
 
     return list(l2_overflow(list(held.values()), cap=L2_CAP))
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent_memory.committed import tiers
 from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors, merge
@@ -151,10 +152,7 @@ def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX
 
 
 def _held_in_work_tree(store: L1Store) -> set[str]:
-    from agent_memory.committed import tiers
 
     return set(tiers.l2_atoms(store.repo.workdir))
 
 
-def ids_of(atoms: Iterable[Atom]) -> list[str]:
-    return sorted(a["id"] for a in atoms)

@@ -63,7 +63,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from agent_memory.model.atom import Atom, normalize
-from agent_memory.model.clock import parse_time, utc_day
+from agent_memory.model.clock import parse_time
+from agent_memory.model.tags import contested_tag  # noqa: F401 - re-exported
 
 NEGATION = "negation"
 SAME_SUBJECT = "same-subject"
@@ -432,9 +433,3 @@ def open_pairs(atoms: Sequence[Atom]) -> list[Contradiction]:
                 )
             pairs.add(Contradiction(str(atom["id"]), str(newer_id), rule or RECORDED))
     return sorted(pairs, key=lambda c: (c.older, c.newer))
-
-
-def contested_tag(newer_date: str) -> str:
-    """§4.2 rendering tag; the date is the NEWER atom's (a full timestamp or YYYY-MM-DD)."""
-    day = newer_date if len(newer_date.strip()) == 10 else utc_day(newer_date)
-    return f"[contested — newer evidence {day.strip()}]"

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import atomic_write, log_error
 from agent_memory.model.atom import Atom, dump_atom, read_stored_atom, validate_atom
@@ -31,13 +32,7 @@ from agent_memory.store import recall
 
 ATOMS_DIR = "atoms"
 TOMBSTONES_DIR = "tombstones"
-BRANCH_README = """# memory/atoms — agent-memory's L1 store
-
-Candidate facts ("atoms") learned from this machine's Claude Code transcripts, one file per
-atom under `atoms/`. Written by `git memory capture`; local only: the pre-push hook installed
-by `git memory init` refuses to push this branch. `git log memory/atoms -- atoms/<id>.json`
-is an atom's history. Do not edit by hand — use `git memory forget|verify|resolve`.
-"""
+BRANCH_README = read_template("atoms-branch-README.md")
 
 MAX_ATTEMPTS = 60
 MAX_RETRY_SECONDS = 20.0
