@@ -1,14 +1,20 @@
 """`git memory scan [--staged] [PATH…]`: the commit guard. Refuses memory content that carries a
-secret, personal data, a back-pointer with a path prefix or a home-directory path (spec §6).
-Installed as the pre-commit hook by `git memory init` (it scans the staged memory files only)
-and shipped as a pre-commit framework hook in `.pre-commit-hooks.yaml`.
+secret, personal data, a back-pointer with a path prefix or a home-directory path (spec §6),
+and a memory file that is not a regular file. Installed as the pre-commit and
+pre-merge-commit hooks by `git memory init` (they scan the staged memory files only) and
+shipped as a pre-commit framework hook in `.pre-commit-hooks.yaml`. `pre_push` is the
+pre-push hook: no memory/atoms commit leaves, and every pushed commit's memory files are
+scanned (issue 14 §2, §3).
 
 `--staged` judges a commit on what it adds: the rendered blocks (`CLAUDE.memory.md`, the marker
 blocks of `CLAUDE.md`) are scanned whole, since they are re-rendered on every change and a
 forgotten line leaves them; `.memory/adopted.log` is an append-only audit trail, so only the
 lines the commit adds to it are scanned. Otherwise one line that ever got in (a redaction gap,
 a `--no-verify`) would refuse every later commit of the log, the `forget` that removes it
-included. Explicit PATHs (the pre-commit framework entry) are scanned whole."""
+included. Explicit PATHs (the pre-commit framework entry) are scanned whole.
+
+The pre-push path imports only the git boundary up front: the guard (whose rules take a
+tenth of a second to import) is loaded when a pushed commit touches a memory file."""
 
 from __future__ import annotations
 
@@ -17,12 +23,13 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from agent_memory.cli.output import emit_json, wants_json
-from agent_memory.committed.render import MalformedBlockError, find_block
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import EXIT_REFUSED, UsageError
-from agent_memory.redact import guard
+
+if TYPE_CHECKING:
+    from agent_memory.redact.guard import GuardFinding
 
 MEMORY_NAMES = ("CLAUDE.memory.md", "CLAUDE.md", "adopted.log")
 
@@ -39,6 +46,8 @@ def memory_part(path: str, text: str) -> str:
     outside are blanked (not removed) so reported line numbers stay true."""
     if not path.replace("\\", "/").endswith("CLAUDE.md") or path.endswith("CLAUDE.memory.md"):
         return text
+
+    from agent_memory.committed.render import MalformedBlockError, find_block
 
     keep = [False] * len(text)
     for tier in ("L2", "L3"):
@@ -110,41 +119,92 @@ def only_added(added: dict[int, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def staged_memory_files() -> list[ScanTarget]:
+MEMORY_PATHSPECS = (
+    ":(glob)**/CLAUDE.memory.md",
+    ":(glob)**/CLAUDE.md",
+    ":(glob)**/.memory/adopted.log",
+)
+# What a tree entry may be: a memory file must be a plain file. A symlink makes Claude read
+# whatever it points to (`~/.ssh/id_rsa`, a file outside the repository) and hides from the
+# guard what Claude will read; a submodule is not a file at all.
+_NOT_A_FILE = {"120000": "symlink", "160000": "submodule"}
+_DIFF_PLAIN = ("--no-color", "--no-ext-diff", "--no-textconv", "--no-renames")
 
-    repo = git.find_repo()
-    proc = git.run_git(
-        repo.cwd, "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR", keep_hook_env=True
-    )
+
+@dataclass(frozen=True)
+class Changed:
+    path: str
+    mode: str  # the new mode, e.g. 100644
+    blob: str  # the new blob id
+
+
+def _changed(raw: str) -> list[Changed]:
+    """`git diff --raw -z` records: `:old new oldsha newsha status NUL path NUL`."""
     out = []
-    for path in filter(None, proc.stdout.split("\0")):
+    fields = raw.split("\0")
+    i = 0
+    while i + 1 < len(fields):
+        head, path = fields[i], fields[i + 1]
+        i += 2
+        parts = head.lstrip(":").split()
+        if len(parts) < 5:
+            continue
+        out.append(Changed(path=path, mode=parts[1], blob=parts[3]))
+    return out
+
+
+def memory_targets(
+    repo: git.Repo, commit: str | None = None, parent: str | None = None, keep_hook_env: bool = False
+) -> tuple[list[ScanTarget], list[GuardFinding]]:
+    """The memory files a change adds or modifies, as the guard must read them, and the ones
+    that are not regular files. `commit=None`: the index against HEAD (a pre-commit or
+    pre-merge-commit); else `commit` against `parent` (None: a root commit, every file new).
+
+    The rendered blocks are scanned whole, since they are re-rendered on every change and a
+    forgotten line leaves them; `.memory/adopted.log` is append-only, so only the lines the
+    change adds are scanned (its old lines were judged when they were added).
+    T is in the filter: a memory file replaced by a symlink is a type change."""
+    env = keep_hook_env
+    filt = "--diff-filter=ACMRT"
+    if commit is None:
+        raw = git.run_git(repo.cwd, "diff", "--cached", "--raw", "-z", filt, *_DIFF_PLAIN,
+                          keep_hook_env=env).stdout  # fmt: skip
+    elif parent is None:
+        raw = git.run_git(repo.cwd, "diff-tree", "--root", "-r", "--no-commit-id", "--raw", "-z",
+                          filt, *_DIFF_PLAIN, commit, keep_hook_env=env).stdout  # fmt: skip
+    else:
+        raw = git.run_git(repo.cwd, "diff-tree", "-r", "--raw", "-z", filt, *_DIFF_PLAIN,
+                          parent, commit, keep_hook_env=env).stdout  # fmt: skip
+    from agent_memory.redact.guard import GuardFinding
+
+    targets: list[ScanTarget] = []
+    odd: list[GuardFinding] = []
+    for change in _changed(raw):
+        path = change.path
         if not is_memory_file(path):
             continue
-        if is_audit_log(path):
+        if change.mode in _NOT_A_FILE:
+            odd.append(GuardFinding(path, 1, f"not-a-regular-file ({_NOT_A_FILE[change.mode]})"))
+            continue
+        if is_audit_log(path) and (commit is None or parent is not None):
             # Plain, exact hunks whatever the user's diff config: no colour, no external diff
             # or textconv, no merged neighbouring hunks, and a binary-looking file still diffed.
-            diff = git.run_git(
-                repo.cwd,
-                "diff",
-                "--cached",
-                "-U0",
-                "--inter-hunk-context=0",
-                "--no-color",
-                "--no-ext-diff",
-                "--no-textconv",
-                "--text",
-                "--",
-                path,
-                keep_hook_env=True,
-            )
+            span = ["--cached"] if commit is None else [parent or "", commit]
+            diff = git.run_git(repo.cwd, "diff", *span, "-U0", "--inter-hunk-context=0", "--text",
+                               *_DIFF_PLAIN, "--", path, keep_hook_env=env)  # fmt: skip
             added = added_lines(diff.stdout)
             if added is not None:
-                out.append(ScanTarget(path, only_added(added), added_only=True))
+                targets.append(ScanTarget(path, only_added(added), added_only=True))
                 continue
-        blob = git.run_git(repo.cwd, "show", f":{path}", check=False, keep_hook_env=True)
+        blob = git.run_git(repo.cwd, "cat-file", "blob", change.blob, check=False, keep_hook_env=env)
         if blob.returncode == 0:
-            out.append(ScanTarget(path, memory_part(path, blob.stdout)))
-    return out
+            targets.append(ScanTarget(path, memory_part(path, blob.stdout)))
+    return targets, odd
+
+
+def staged_memory_files() -> list[ScanTarget]:
+    targets, _ = memory_targets(git.find_repo(), keep_hook_env=True)
+    return targets
 
 
 def explicit_files(paths: list[str]) -> list[ScanTarget]:
@@ -160,7 +220,7 @@ def explicit_files(paths: list[str]) -> list[ScanTarget]:
     return targets
 
 
-def refusal_hints(findings: list[guard.GuardFinding], added_only: set[str]) -> list[str]:
+def refusal_hints(findings: list[GuardFinding], added_only: set[str]) -> list[str]:
     """What to do, per kind of file. Never "forget the atom" for a log line the commit adds:
     a forget appends a line itself, and only a line that is new can be the problem."""
     hints = []
@@ -196,15 +256,19 @@ def refusal_hints(findings: list[guard.GuardFinding], added_only: set[str]) -> l
 
 
 def run(args: argparse.Namespace) -> int:
+    from agent_memory.cli.output import emit_json, wants_json
+    from agent_memory.redact import guard
+
+    odd: list[GuardFinding] = []
     if args.staged:
-        targets = staged_memory_files()
+        targets, odd = memory_targets(git.find_repo(), keep_hook_env=True)
     else:
         if not args.paths:
             raise UsageError(
                 "nothing to scan", hint="pass memory files, or --staged to scan what is staged"
             )
         targets = explicit_files(args.paths)
-    findings = []
+    findings = list(odd)
     for target in targets:
         findings += guard.scan_text(target.path, target.text)
     added_only = {t.path for t in targets if t.added_only}
@@ -234,3 +298,169 @@ def run(args: argparse.Namespace) -> int:
             for hint in refusal_hints(findings, added_only):
                 print(f"hint: {hint}", file=sys.stderr)
     return EXIT_REFUSED if findings else 0
+
+
+# --- the pre-push hook ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PushUpdate:
+    local_ref: str
+    local_sha: str
+    remote_ref: str
+    remote_sha: str
+
+
+def _is_zero(oid: str) -> bool:
+    return not oid.strip("0")
+
+
+def _types(repo: git.Repo, revs: list[str]) -> dict[str, str]:
+    """rev → the type of the object it peels to (tags followed), one git process for all."""
+    if not revs:
+        return {}
+    proc = git.run_git(repo.cwd, "cat-file", "--batch-check=%(objecttype)", check=False,
+                       input_text="".join(f"{r}^{{}}\n" for r in revs))  # fmt: skip
+    answers = proc.stdout.splitlines()
+    return {
+        rev: (answers[i].split()[-1] if i < len(answers) and answers[i] else "missing")
+        for i, rev in enumerate(revs)
+    }
+
+
+def _rev_list(repo: git.Repo, tips: list[str], negs: list[str], *extra: str) -> list[str]:
+    """Commits reachable from `tips` and from none of `negs` (revisions on stdin: a push of
+    hundreds of tags stays under any command-line limit)."""
+    if not tips:
+        return []
+    pathspecs: list[str] = []
+    if "--" in extra:
+        cut = extra.index("--")
+        extra, pathspecs = extra[:cut], list(extra[cut + 1 :])
+    revs = "".join(f"{t}\n" for t in tips) + "".join(f"^{n}\n" for n in negs)
+    if pathspecs:
+        revs += "--\n" + "".join(f"{p}\n" for p in pathspecs)
+    proc = git.run_git(repo.cwd, "rev-list", "--stdin", *extra, input_text=revs)
+    return proc.stdout.split()
+
+
+def _excluded(repo: git.Repo, remote: str, updates: list[PushUpdate]) -> list[str]:
+    """What the remote already has: the old values of the refs being updated (when this clone
+    has them) and this remote's remote-tracking refs. Nothing else is assumed."""
+    olds = [u.remote_sha for u in updates if not _is_zero(u.remote_sha)]
+    kinds = _types(repo, olds)
+    negs = [n for n in olds if kinds.get(n, "missing") != "missing"]
+    if remote and git.config_get(repo.cwd, f"remote.{remote}.url"):
+        proc = git.run_git(repo.cwd, "for-each-ref", "--format=%(objectname)",
+                           f"refs/remotes/{remote}/", check=False)  # fmt: skip
+        negs += proc.stdout.split()
+    return sorted(set(negs))
+
+
+def atoms_leaks(repo: git.Repo, remote: str, updates: list[PushUpdate]) -> list[str]:
+    """One message per pushed ref that would carry an object of memory/atoms (spec: L1 is never
+    pushed). Objects, not names: a commit reachable from memory/atoms is refused whatever ref
+    or sha names it, and so is a tree or blob of memory/atoms pushed on its own (a tag on it)."""
+    atoms = git.rev_parse(repo, git.ATOMS_REF)
+    live = [u for u in updates if not _is_zero(u.local_sha)]
+    if atoms is None or not live:
+        return []
+    negs = _excluded(repo, remote, live)
+    types = _types(repo, [u.local_sha for u in live])
+    atoms_commits = set(_rev_list(repo, [atoms], negs))
+    if not atoms_commits:
+        return []  # the remote has every one of them already
+    atoms_objects: set[str] | None = None
+    out = []
+    for update in live:
+        kind = types.get(update.local_sha)
+        carried = 0
+        if kind == "commit":
+            carried = len(atoms_commits.intersection(_rev_list(repo, [update.local_sha], negs)))
+        elif kind in ("tree", "blob"):
+            if atoms_objects is None:
+                listing = git.run_git(repo.cwd, "rev-list", "--objects", "--no-object-names", atoms)
+                atoms_objects = set(listing.stdout.split())
+            peeled = git.run_git(repo.cwd, "rev-parse", f"{update.local_sha}^{{}}", check=False)
+            carried = int(peeled.stdout.strip() in atoms_objects)
+        if carried:
+            what = "object" if kind != "commit" else ("commit" if carried == 1 else "commits")
+            count = "" if kind != "commit" else f"{carried} "
+            out.append(
+                f"refusing to push memory/atoms to {remote or 'the remote'}: "
+                f"{update.local_ref} → {update.remote_ref} carries {count}{what} of memory/atoms "
+                "(L1 candidate facts stay on this machine)"
+            )
+    return out
+
+
+def pushed_memory_findings(
+    repo: git.Repo, remote: str, updates: list[PushUpdate]
+) -> list[tuple[str, GuardFinding]]:
+    """(commit, finding) for every memory file the guard refuses in any commit being pushed:
+    the check `git commit --no-verify`, a cherry-pick, a rebase or a fast-forward skipped."""
+    live = [u for u in updates if not _is_zero(u.local_sha)]
+    types = _types(repo, [u.local_sha for u in live])
+    tips = [u.local_sha for u in live if types.get(u.local_sha) == "commit"]
+    if not tips:
+        return []
+    negs = _excluded(repo, remote, live)
+    atoms = git.rev_parse(repo, git.ATOMS_REF)
+    if atoms:
+        negs.append(atoms)  # refused whole above; its files are not memory files anyway
+    # --full-history: a merge that brings memory lines into a branch whose other parent the
+    # remote already has is listed too.
+    commits = _rev_list(repo, tips, negs, "--full-history", "--", *MEMORY_PATHSPECS)
+    if not commits:
+        return []
+    from agent_memory.redact import guard
+
+    out: list[tuple[str, GuardFinding]] = []
+    for commit in reversed(commits):  # oldest first
+        parents = git.run_git(repo.cwd, "rev-parse", f"{commit}^@").stdout.split()
+        targets, odd = memory_targets(repo, commit, parents[0] if parents else None)
+        found = list(odd)
+        for target in targets:
+            found += guard.scan_text(target.path, target.text)
+        out += [(commit, f) for f in found]
+    return out
+
+
+def pre_push(argv: list[str], updates_text: str) -> int:
+    """The pre-push hook: `argv` is git's (remote name, url), `updates_text` its stdin (one
+    `<local ref> <local sha> <remote ref> <remote sha>` line per ref). Exit 1 refuses the push."""
+    remote = argv[0] if argv else ""
+    updates = [
+        PushUpdate(*parts)
+        for parts in (line.split() for line in updates_text.splitlines())
+        if len(parts) == 4
+    ]
+    repo = git.find_repo()
+    leaks = atoms_leaks(repo, remote, updates)
+    findings = pushed_memory_findings(repo, remote, updates)
+    for message in leaks:
+        print(f"agent-memory: {message}", file=sys.stderr)
+    if leaks:
+        print(
+            "hint: push the reviewed branch instead (git memory pr), and leave memory/atoms and "
+            "anything built on it out of the refspec",
+            file=sys.stderr,
+        )
+    if findings:
+        from agent_memory.redact import guard
+
+        for commit, finding in findings:
+            print(f"{commit[:12]} {guard.format_finding(finding)}", file=sys.stderr)
+        first = findings[0][0]
+        print(
+            f"agent-memory guard: {len(findings)} finding(s) in the memory files of commits being "
+            "pushed (made with --no-verify, a cherry-pick or a rebase?); nothing was pushed.",
+            file=sys.stderr,
+        )
+        print(
+            f"hint: rewrite those commits before pushing (e.g. `git rebase -i {first[:12]}^`, "
+            "then drop or restate the line); a secret that already left this machine must be "
+            "rotated; `git push --no-verify` skips this check at your own risk",
+            file=sys.stderr,
+        )
+    return EXIT_REFUSED if leaks or findings else 0

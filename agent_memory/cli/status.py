@@ -1,4 +1,9 @@
-"""`git memory status`: tier counts, what is staged, recent errors, hook state."""
+"""`git memory status`: tier counts, what is staged, recent errors, hook state.
+
+Also what silently weakens the guard or stalls the pipeline (issue 14 §2, §5; issue 16):
+whether each git hook of ours is the one git runs (a `core.hooksPath` set after `init`
+disables them without a word), adopted lines the guard refuses (never rendered or injected),
+stale git lock files left by a killed process, and transcripts not captured yet."""
 
 from __future__ import annotations
 
@@ -8,14 +13,17 @@ import shutil
 from typing import Any
 
 from agent_memory.adoption.adopt import pending, work_files
+from agent_memory.adoption.locks import stale_locks
 from agent_memory.cli.output import emit_json, project_of, repo_here, wants_json
-from agent_memory.committed import tiers
-from agent_memory.committed.install import target_file
+from agent_memory.committed import guarded, tiers
+from agent_memory.committed.install import hook_states, target_file
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import recent_errors
 from agent_memory.model.clock import now_utc
 from agent_memory.promote import gates
 from agent_memory.store.l1 import L1Store
+from agent_memory.transcripts import ledger
+from agent_memory.transcripts.reader import find_transcripts
 
 HOOK_ENV = {"SessionStart": "AGENT_MEMORY_SESSIONSTART", "UserPromptSubmit": "AGENT_MEMORY_USERPROMPTSUBMIT",
             "SessionEnd": "AGENT_MEMORY_SESSIONEND"}
@@ -25,8 +33,11 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     store = L1Store(repo)
     initialised = store.exists()
     data: dict[str, Any] = {"initialised": initialised, "project": project_of(repo)}
+    data["stale_locks"] = [{"path": str(lock.path), "age_seconds": int(lock.age_seconds),
+                            "message": lock.message, "hint": lock.hint} for lock in stale_locks(repo)]  # fmt: skip
     if not initialised:
         return data
+    data["git_hooks"] = hook_states(repo)
     snap = store.snapshot()
     atoms = list(snap.atoms.values())
 
@@ -36,7 +47,16 @@ def collect(repo: git.Repo) -> dict[str, Any]:
                   "contested": sum(1 for a in atoms if a.get("contested")), "unreadable": len(snap.bad),
                   "forgotten": len(snap.tombstones)}
     data["L2"] = {"held": len(held), "pinned": sum(1 for a in held.values() if a.get("pinned"))}
-    data["L3"] = {"held": len(tiers.l3_atoms())}
+    l3 = tiers.l3_atoms()
+    data["L3"] = {"held": len(l3)}
+    # Adopted lines the guard refuses (a --no-verify, a cherry-pick): never rendered by
+    # `validate --fix` nor injected at session start; `validate --fix` drops them.
+    data["L2"]["refused_by_guard"] = guarded.refused(held.values())
+    data["L3"]["refused_by_guard"] = guarded.refused(l3.values())
+    root = repo.workdir or repo.common_dir
+    known = {s for a in atoms for s in a.get("sessions", [])}
+    backlog = ledger.not_captured(repo.common_dir, find_transcripts(root), known)
+    data["transcripts_not_captured"] = len(backlog)
     waiting = []
     if repo.workdir is not None and git.rev_parse(repo, "HEAD"):
         waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
@@ -65,16 +85,35 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not data["initialised"]:
         print("agent-memory is not initialised in this repository. Run `git memory init`.")
+        for lock in data["stale_locks"]:
+            print(f"  warning: {lock['message']}")
+            print(f"    hint: {lock['hint']}")
         return 0
     l1, l2 = data["L1"], data["L2"]
     print(f"project {data['project']}")
+    for lock in data["stale_locks"]:
+        print(f"  warning: {lock['message']}")
+        print(f"    hint: {lock['hint']}")
     print(f"  L1 {l1['atoms']} atoms ({l1['eligible']} eligible, {l1['contested']} contested"
           + (f", {l1['unreadable']} unreadable — run `git memory validate`" if l1["unreadable"] else "") + ")")
     print(f"  L2 {l2['held']} adopted ({l2['pinned']} pinned)")
     print(f"  L3 {data['L3']['held']} adopted (global)")
+    for tier in ("L2", "L3"):
+        refused = data[tier]["refused_by_guard"]
+        if refused:
+            print(f"  warning: {len(refused)} {tier} line(s) refused by the guard ({', '.join(sorted(refused))}): "
+                  "not rendered or injected — `git memory validate --fix` drops them (then commit)")  # fmt: skip
+    if data["transcripts_not_captured"]:
+        print(f"  {data['transcripts_not_captured']} transcript(s) of this project not captured yet "
+              "— `git memory capture --all`")  # fmt: skip
     print(f"  staged on memory/review: {len(data['staged'])}" + (" — review with `git memory adopt`" if data["staged"] else ""))
     if data["queued_batches"]:
         print(f"  {data['queued_batches']} queued capture batch(es): written by the next capture")
+    for name, hook in data["git_hooks"].items():
+        word = "active" if hook["active"] else f"NOT ACTIVE ({hook['state']}: {hook['path']})"
+        print(f"  git hook {name}: {word}")
+        if hook["note"]:
+            print(f"    hint: {hook['note']}")
     for event, state in data["claude_hooks"].items():
         word = "installed" if state["installed"] else "not installed"
         if state["disabled_by_env"]:

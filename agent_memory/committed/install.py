@@ -1,6 +1,11 @@
 """What `git memory init` installs into a repository: the git hooks (chaining, never
 clobbering, whatever was there), the `.gitignore`/`.gitattributes` lines of spec §6, and the
-`@CLAUDE.memory.md` import. Each step is idempotent and reports what it did."""
+`@CLAUDE.memory.md` import. Each step is idempotent and reports what it did.
+
+The git hooks go where git runs them: `core.hooksPath` when it is set (husky's `.husky/_`, a
+team's `.githooks/`), else the git dir's `hooks/`. `hook_states` tells whether each one is
+the one git will run, so `git memory status` notices a `core.hooksPath` set after `init`
+(issue 14 §2), which would otherwise disable the guard without a word."""
 
 from __future__ import annotations
 
@@ -16,7 +21,8 @@ from agent_memory.model.errors import RefusedError
 
 HOOK_MARKER = "agent-memory-hook:"
 CHAIN_SUFFIX = ".chained-by-agent-memory"
-GIT_HOOKS = ("pre-commit", "pre-push")
+# pre-merge-commit: `git merge` runs no pre-commit hook when it makes a merge commit.
+GIT_HOOKS = ("pre-commit", "pre-merge-commit", "pre-push")
 # The template's interpreter line, replaced at install time (see `render_hook`).
 PYTHON_LINE = "AGENT_MEMORY_PYTHON=''"
 PYTHON_CONFIG = "memory.python"
@@ -70,18 +76,80 @@ def install_git_hook(hooks: Path, name: str, python: str = "") -> str:
             status = "updated"
         else:
             chained = hooks / (name + CHAIN_SUFFIX)
-            if chained.exists():
+            if chained.exists() and _same_bytes(chained, target):
+                # A hook manager rewrote its shim over ours (husky does on every install): the
+                # copy we chain is already that shim, so ours goes back in front of it.
+                status = "reinstalled (the hook manager had replaced it; its hook still runs first)"
+            elif chained.exists():
                 raise RefusedError(
                     f"both {target.name} and {chained.name} exist in {hooks}",
                     hint="merge them by hand, then re-run `git memory init`",
                 )
-            os.replace(target, chained)
-            status = f"installed (kept the existing hook as {chained.name}, run first)"
+            else:
+                os.replace(target, chained)
+                status = f"installed (kept the existing hook as {chained.name}, run first)"
     tmp = target.with_name(f".{name}.agent-memory.tmp")
     tmp.write_text(wanted, "utf-8")
     tmp.chmod(tmp.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     os.replace(tmp, target)
     return status
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    try:
+        return a.read_bytes() == b.read_bytes()
+    except OSError:
+        return False
+
+
+def _without_python(text: str) -> str:
+    return "\n".join(ln for ln in text.splitlines() if not ln.startswith("AGENT_MEMORY_PYTHON="))
+
+
+def hook_states(repo: git.Repo) -> dict[str, dict[str, object]]:
+    """Per git hook of ours: is it the one git runs? `state` is `active`, `outdated` (ours, from
+    an older agent-memory: re-run `init`), `missing`, `foreign` (another hook is there and does
+    not chain ours) or `not executable`; `note` says what to do when it is not active."""
+    hooks = hooks_dir(repo)
+    configured = git.config_get(repo.cwd, "core.hooksPath")
+    default = repo.common_dir / "hooks"
+    out: dict[str, dict[str, object]] = {}
+    for name in GIT_HOOKS:
+        path = hooks / name
+        text = ""
+        if path.is_file():
+            text = path.read_text("utf-8", errors="replace")
+        if not path.exists():
+            state = "missing"
+        elif HOOK_MARKER not in text:
+            state = "foreign"
+        elif not os.access(path, os.X_OK):
+            state = "not executable"
+        elif _without_python(text) != _without_python(hook_source(name)):
+            state = "outdated"
+        else:
+            state = "active"
+        note = ""
+        if state != "active":
+            elsewhere = default / name
+            if configured and elsewhere != path and elsewhere.is_file() and (
+                HOOK_MARKER in elsewhere.read_text("utf-8", errors="replace")
+            ):
+                note = (f"installed in {elsewhere.parent}, but core.hooksPath={configured} makes git "
+                        f"run hooks from {hooks}; re-run `git memory init` to install there (chained)")  # fmt: skip
+            elif state == "outdated":
+                note = "an older agent-memory's hook: re-run `git memory init` to update it"
+            elif state == "foreign":
+                note = ("another hook is there and does not run ours: re-run `git memory init` "
+                        "(it keeps that hook and runs it first)")  # fmt: skip
+            else:
+                note = "re-run `git memory init` to install it"
+        out[name] = {"active": state == "active", "state": state, "path": str(path), "note": note}
+    return out
+
+
+def hooks_dir(repo: git.Repo) -> Path:
+    return git.hooks_dir(repo)
 
 
 def hooks_may_be_committed(repo: git.Repo, hooks: Path) -> bool:
@@ -101,15 +169,16 @@ def install_git_hooks(repo: git.Repo) -> dict[str, str]:
     """Install the hooks, naming this interpreter in the pre-commit guard: in the hook itself
     when the hooks folder is local (the git dir's, or a folder outside the work tree), else in
     the repository's local config (`memory.python`), which the hook reads."""
-    hooks = git.hooks_dir(repo)
+    hooks = hooks_dir(repo)
     python = hook_python()
     if not hooks_may_be_committed(repo, hooks):
         return {name: install_git_hook(hooks, name, python) for name in GIT_HOOKS}
     statuses = {name: install_git_hook(hooks, name) for name in GIT_HOOKS}
     if python and git.config_get(repo.cwd, PYTHON_CONFIG) != python:
         git.config_set(repo.cwd, PYTHON_CONFIG, python)
-        if statuses["pre-commit"] == "unchanged":
-            statuses["pre-commit"] = f"updated (interpreter recorded in git config {PYTHON_CONFIG})"
+        for name in GIT_HOOKS:
+            if statuses[name] == "unchanged":
+                statuses[name] = f"updated (interpreter recorded in git config {PYTHON_CONFIG})"
     return statuses
 
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -807,6 +808,15 @@ def find_transcripts(project_root: str | os.PathLike[str]) -> list[Path]:
     A slug directory whose name merely *starts* with a root's slug is ambiguous (`/a/proj-old`
     and `/a/proj/old` both slug to `-a-proj-old`), so it is included only when its recorded
     `cwd` lies under one of the roots."""
+    def regular(path: Path) -> bool:
+        # Only regular files are ever opened (issue 14 §5): a FIFO named *.jsonl blocks the
+        # open forever, and a symlink to /dev/zero is one endless line. stat, not lstat: a
+        # symlink to a real transcript is still a transcript.
+        try:
+            return stat.S_ISREG(os.stat(path).st_mode)
+        except (OSError, ValueError):
+            return False
+
     roots = repository_roots(project_root)
     slugs = {slug_for(r) for r in roots}
     base = projects_dir()
@@ -821,7 +831,8 @@ def find_transcripts(project_root: str | os.PathLike[str]) -> list[Path]:
         prefixed = not exact and any(name.startswith(s + "-") for s in slugs)
         if not (exact or prefixed):
             continue
-        files = sorted(folder.glob("*.jsonl")) + sorted(folder.glob("*/subagents/*.jsonl"))
+        found = sorted(folder.glob("*.jsonl")) + sorted(folder.glob("*/subagents/*.jsonl"))
+        files = [f for f in found if regular(f)]
         if prefixed:
             sample = next(
                 (f for f in files if not f.name.startswith("agent-")), files[0] if files else None
@@ -829,5 +840,5 @@ def find_transcripts(project_root: str | os.PathLike[str]) -> list[Path]:
             cwd = recorded_cwd(sample) if sample else None
             if not cwd or not _under(cwd, roots):
                 continue
-        out.extend(f for f in files if f.is_file())
+        out.extend(files)
     return out
