@@ -3,25 +3,43 @@ with `git commit` so the user's hooks (our guard included) run. Items are applie
 operations and the block is re-rendered from the result, never cherry-picked, so any subset in
 any order leaves the block and `.memory/adopted.log` consistent, and a review branch built on
 an older base still applies. An interrupted adopt leaves whole items only; rerunning continues.
+
+Every commit of memory files made here (`commit_memory`: adopt, and the lifecycle verbs) is
+serialised (issue 14 §4): it holds the repository's memory lock from reading the files to the
+commit landing, re-checks inside the lock that the item is still waiting, and compares the new
+commit's parent with the HEAD the files were read at. A commit made meanwhile by something
+that does not take the lock (a person's own `git commit`) and that changed the memory files is
+detected; ours, computed from stale files, is taken back and the item is applied again on top.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from agent_memory.adoption.locks import index_lock_problem, memory_lock
+from agent_memory.adoption.reverts import reverted_adoptions
 from agent_memory.committed import render
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
-from agent_memory.model.clock import utc_day
-from agent_memory.model.errors import RefusedError, RepoStateError
+from agent_memory.model.clock import now_utc, utc_day
+from agent_memory.model.errors import RefMovedError, RefusedError, RepoStateError
 from agent_memory.model.paths import resolve_pointer
 from agent_memory.model.trailers import format_message, one_line
 from agent_memory.promote.review import review_items, staged_entry
-from agent_memory.store.l1 import L1Store
+from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
+
+# How often an item is applied again after a commit made outside agent-memory changed the
+# memory files under it, before giving up.
+MAX_RACES = 5
+
+
+class AlreadyApplied(Exception):
+    """The item was applied (or withdrawn) by another committer while this one waited."""
 
 
 @dataclass(frozen=True)
@@ -94,19 +112,23 @@ def require_consistent(files: TierFiles) -> None:
         )
 
 
-def withdrawn_at_l1(repo: git.Repo) -> set[str]:
-    """Atoms a person already decided against on memory/atoms: rejected with no new sessions
-    since, or forgotten (tombstoned). Their staged items are no longer waiting."""
+def withdrawn_at_l1(repo: git.Repo, root: Path | None = None) -> set[str]:
+    """Atoms a person already decided against: rejected on memory/atoms with no new sessions
+    since, forgotten (tombstoned), or adopted and then undone with `git revert` of the adopt
+    commit (issue 16: a reverted adoption counts as a rejection until new sessions say it
+    again). Their staged items are no longer waiting."""
     store = L1Store(repo)
     if not store.exists():
         return set()
     snap = store.snapshot()
     out = set(snap.tombstones) - set(snap.atoms)
+    reverted = reverted_adoptions(root or repo.workdir) if (root or repo.workdir) else {}
     for ident, atom in snap.atoms.items():
         review = atom.get("review") or {}
-        if review.get("state") == "rejected" and int(review.get("sessions", 0)) >= len(
-            set(atom["sessions"])
-        ):
+        sessions = len(set(atom["sessions"]))
+        undecided = int(review.get("sessions", 0)) < sessions  # new sessions since
+        undone = review.get("state") == "adopted" and ident in reverted
+        if (review.get("state") == "rejected" or undone) and not undecided:
             out.add(ident)
     return out
 
@@ -157,17 +179,22 @@ def refusal(item: Item) -> str | None:
 def adopt_item(
     repo: git.Repo, item: Item, target_name: str, pin: bool = False, tier: str = "L2"
 ) -> str:
-    """Apply one item as one commit; on any failure the files and index are restored."""
-    root = repo.workdir
-    if root is None:
-        raise RepoStateError("adopt needs a work tree", hint="run it in a clone with a work tree")
-    before = work_files(root, tier, target_name)
+    """Apply one item as one commit; on any failure the files and index are restored.
+    Raises AlreadyApplied when, once the lock is held, the item turns out to be decided."""
     atom = item.atom.copy()
     if pin:
         atom["pinned"] = True
     entry = replace(item.entry, atom=atom, review_commit=item.commit)
-    after = before.append([entry])
     verb = "adopt" if entry.op == "adopt" else entry.op
+
+    def change(before: TierFiles) -> TierFiles:
+        held = before.held()
+        if (entry.op == "adopt" and item.atom_id in held) or (
+            entry.op == "demote" and item.atom_id not in held
+        ):
+            raise AlreadyApplied(item.atom_id)
+        return before.append([entry])
+
     sessions = ", ".join(atom.get("sessions", [])[:8])
     message = format_message(
         f"memory: {verb} {one_line(atom['claim'], 70)}",
@@ -179,14 +206,84 @@ def adopt_item(
         [("Atom-Id", item.atom_id), ("Adopted-From", item.commit)]
         + ([("Pinned", "yes")] if pin else []),
     )
-    return commit_or_restore(
+    return commit_memory(
         repo,
-        before,
-        after,
+        tier,
+        target_name,
+        change,
         message,
         refused=f"the commit for {item.atom_id} was refused",
         hint="nothing was adopted for this item; fix what the hook reported and run adopt again",
     )
+
+
+def commit_memory(
+    repo: git.Repo,
+    tier: str,
+    target_name: str,
+    change: Callable[[TierFiles], TierFiles],
+    message: str,
+    refused: str,
+    hint: str,
+) -> str:
+    """Read the memory files, apply `change`, and commit the result with `git commit` — under
+    the memory lock, with a compare-and-set on the branch head (see the module docstring).
+    Returns the new HEAD."""
+    root = repo.workdir
+    if root is None:
+        raise RepoStateError("this needs a work tree", hint="run it in a clone with a work tree")
+    with memory_lock(repo):
+        for _attempt in range(MAX_RACES):
+            problem = index_lock_problem(repo)
+            if problem is not None:
+                raise problem
+            require_clean(repo, target_name)
+            old_head = git.rev_parse(repo, "HEAD")
+            before = work_files(root, tier, target_name)
+            require_consistent(before)
+            after = change(before)
+            commit = commit_or_restore(repo, before, after, message, refused, hint)
+            parents = git.commit_parents(repo, commit)
+            parent = parents[0] if parents else None
+            if parent == old_head or _files_at(repo, parent, before) == before.paths():
+                # Nothing moved, or what moved did not touch the memory files: this commit
+                # changes exactly the lines `change` added.
+                return commit
+            _take_back(repo, commit, parent, before)
+    raise RefusedError(
+        f"{refused}: the memory files kept changing under it (commits made while it ran)",
+        hint="nothing was applied for this item; run the command again when the other commits are done",
+    )
+
+
+def _files_at(repo: git.Repo, rev: str | None, like: TierFiles) -> dict[str, str]:
+    out = {}
+    for rel in like.paths():
+        data = git.read_blob_at(repo, rev, rel) if rev else None
+        out[rel] = data.decode("utf-8", errors="replace") if data is not None else ""
+    return out
+
+
+def _take_back(repo: git.Repo, ours: str, parent: str | None, before: TierFiles) -> None:
+    """Our commit was computed from memory files that another commit changed meanwhile: move
+    the branch back to that commit (only if it still points at ours) and put its memory files
+    back in the index and work tree, so the item can be applied again on top of it."""
+    root = repo.workdir
+    assert root is not None
+    if parent is None:
+        raise RepoStateError("the branch moved while a memory commit was made", hint="check `git log`")
+    try:
+        git.cas_update_ref(repo, "HEAD", parent, ours, "agent-memory: take back a commit made from stale memory files")
+    except RefMovedError as exc:
+        raise RepoStateError(
+            f"commit {ours[:12]} was made from memory files that changed while it ran, and the branch "
+            "has moved again since, so it was left in place",
+            hint="`git memory validate` shows whether it changed more than its own line",
+        ) from exc
+    current = _files_at(repo, parent, before)
+    paths = list(current)
+    write_files(root, replace(before, log_text=current[LOG_PATH], target_text=current[before.target_name]))
+    git.run_git(root, "reset", "-q", parent, "--", *paths, check=False)
 
 
 def commit_or_restore(
@@ -210,6 +307,9 @@ def commit_or_restore(
         write_files(root, before)
         _drop_empty(root, before)
         if isinstance(exc, RepoStateError):
+            lock = index_lock_problem(repo, wait=0.0)
+            if lock is not None:  # a killed git left .git/index.lock: say so plainly
+                raise RefusedError(f"{refused}: {lock.message}", hint=lock.hint) from exc
             raise RefusedError(f"{refused}: {exc.message}", hint=hint) from exc
         raise
     return head
@@ -226,3 +326,50 @@ def _drop_empty(root: Path, before: TierFiles) -> None:
             )
             if not tracked:
                 path.unlink()
+
+
+def record_decisions(store: L1Store, decisions: dict[str, tuple[str, str | None]]) -> str | None:
+    """Note a batch of review decisions (atom id → (state, commit)) on their L1 records as ONE
+    memory/atoms commit, so the recall index is updated once for the batch (issue 17: one L1
+    transaction per `adopt --all`, not one per item). Same rules as
+    `store.decisions.record_decision`: adopted atoms are held, rejected ones are not restaged
+    until new sessions add evidence; a decision already recorded is not written again."""
+    if not decisions:
+        return None
+    at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def compute(snap: Snapshot) -> Change | None:
+        writes: dict[str, Atom] = {}
+        for ident, (state, commit) in sorted(decisions.items()):
+            current = snap.atoms.get(ident)
+            if current is None:
+                continue
+            review: dict[str, Any] = {"state": state, "at": at, "sessions": len(current["sessions"])}
+            if commit:
+                review["commit"] = commit
+            old = current.get("review") or {}
+            if old.get("state") == state and old.get("sessions") == review["sessions"]:
+                continue
+            updated = current.copy()
+            updated["review"] = review
+            writes[ident] = updated
+        if not writes:
+            return None
+        counts: dict[str, int] = {}
+        for state, _ in decisions.values():
+            counts[state] = counts.get(state, 0) + 1
+        verbs = {"adopted": "held", "rejected": "reject", "demoted": "held"}
+        head = verbs.get(next(iter(counts)), "review") if len(counts) == 1 else "review"
+        subject = f"{head}: " + ", ".join(f"{n} {state}" for state, n in sorted(counts.items()))
+        body = [
+            f"{decisions[i][0]} {i}: {summarize(a, 60)}"
+            + (f" in {decisions[i][1][:12]}" if decisions[i][1] else "")  # type: ignore[index]
+            for i, a in sorted(writes.items())
+        ]
+        ops = {"adopted": "adopt", "rejected": "reject", "demoted": "adopt"}
+        trailers = [("Op", ops.get(next(iter(counts)), "adopt") if len(counts) == 1 else "review")]
+        trailers += [("Atom-Id", i) for i in sorted(writes)]
+        return Change(subject=subject, body=body, trailers=trailers, writes=writes)
+
+    oid, _ = store.transact(compute)
+    return oid

@@ -8,19 +8,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from agent_memory.adoption.adopt import (
-    commit_or_restore,
-    require_clean,
-    require_consistent,
-    work_files,
-)
+from agent_memory.adoption.adopt import commit_memory, work_files
 from agent_memory.committed.adopted_log import LogEntry
+from agent_memory.committed.files import TierFiles
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
 from agent_memory.model.trailers import format_message, one_line
+from agent_memory.redact.redactor import redact
 
 DESCRIPTIONS = {
     "pin": "pinned: decay-exempt, always in the working set",
@@ -41,50 +38,58 @@ def apply_l2_op(
     remove_fields: tuple[str, ...] = (),
     note: str = "",
 ) -> str:
-    """Append an `op` line for an adopted atom, re-render the block, commit both files."""
+    """Append an `op` line for an adopted atom, re-render the block, commit both files (under
+    the memory lock, read and decided inside it: `adoption.adopt.commit_memory`)."""
     root = repo.workdir
     if root is None:
         raise RepoStateError("this needs a work tree", hint="run it in a clone with a work tree")
     target = target_file(repo)
-    require_clean(repo, target)
-    before = work_files(root, "L2", target)
-    require_consistent(before)
-    held = before.held()
-    if atom_id not in held:
-        raise UsageError(
-            f"{atom_id} is not adopted in this branch",
-            hint="list adopted atoms with `git memory inspect --tier L2`",
-        )
-    atom = cast(Atom, {k: v for k, v in held[atom_id].items() if k not in remove_fields} | (fields or {}))
-    if op in ("forget", "demote"):
-        # A removing line must never re-add what it removes: if a secret slipped past the
-        # guard into this claim, the line that forgets it carries the redacted text (the fold
-        # only needs the id), so the guard lets the forget through.
-        from agent_memory.redact.redactor import redact
+    decided: list[Atom] = []
 
-        cleaned, findings = redact(str(atom["claim"]))
-        if findings:
-            atom["claim"], atom["redacted"] = cleaned, True
-    if op not in ("forget", "demote") and atom == held[atom_id]:
-        state = {
-            "pin": "pinned",
-            "unpin": "not pinned",
-            "decay": "decayed",
-            "resolve": "resolved",
-            "supersede": f"superseded by {atom.get('superseded_by')}",
-        }.get(op, op)
-        raise RefusedError(f"{atom_id} is already {state}", hint="nothing to change")
-    at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
-    after = before.append([LogEntry(op=op, atom=atom, at=at)])
+    def change(before: TierFiles) -> TierFiles:
+        held = before.held()
+        if atom_id not in held:
+            raise UsageError(
+                f"{atom_id} is not adopted in this branch",
+                hint="list adopted atoms with `git memory inspect --tier L2`",
+            )
+        atom = cast(Atom, {k: v for k, v in held[atom_id].items() if k not in remove_fields} | (fields or {}))
+        if op in ("forget", "demote"):
+            # A removing line must never re-add what it removes: if a secret slipped past the
+            # guard into this claim, the line that forgets it carries the redacted text (the fold
+            # only needs the id), so the guard lets the forget through.
+            cleaned, findings = redact(str(atom["claim"]))
+            if findings:
+                atom["claim"], atom["redacted"] = cleaned, True
+        if op not in ("forget", "demote") and atom == held[atom_id]:
+            state = {
+                "pin": "pinned",
+                "unpin": "not pinned",
+                "decay": "decayed",
+                "resolve": "resolved",
+                "supersede": f"superseded by {atom.get('superseded_by')}",
+            }.get(op, op)
+            raise RefusedError(f"{atom_id} is already {state}", hint="nothing to change")
+        decided[:] = [atom]
+        at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
+        return before.append([LogEntry(op=op, atom=atom, at=at)])
+
+    # The message names the claim as it is held now; the change re-reads it under the lock.
+    current = work_files(root, "L2", target).held().get(atom_id)
+    claim = str(current["claim"]) if current is not None else atom_id
+    if op in ("forget", "demote"):
+        claim = redact(claim)[0]
     body = [DESCRIPTIONS.get(op, op)] + ([note] if note else [])
     trailers = [("Atom-Id", atom_id), ("Memory-Op", op)]
-    if atom.get("superseded_by"):
-        trailers.append(("Superseded-By", str(atom["superseded_by"])))
-    message = format_message(f"memory: {op} {one_line(str(atom['claim']), 70)}", body, trailers)
-    return commit_or_restore(
+    successor = (fields or {}).get("superseded_by")
+    if successor:
+        trailers.append(("Superseded-By", str(successor)))
+    message = format_message(f"memory: {op} {one_line(claim, 70)}", body, trailers)
+    return commit_memory(
         repo,
-        before,
-        after,
+        "L2",
+        target,
+        change,
         message,
         refused=f"the {op} commit was refused",
         hint="nothing changed; fix what the hook reported and retry",

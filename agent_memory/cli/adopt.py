@@ -6,6 +6,11 @@ With flags: non-interactive, for scripts and CI; `--pin ID` adopts ID pinned. Wi
 terminal and without flags: list what is waiting and exit 1 with a hint. IDs are atom ids,
 unique `atm_` prefixes or review-commit prefixes; an ID already adopted or rejected is
 reported and skipped, so rerunning an interrupted command continues with the rest.
+
+Two adopts at once serialise on the memory lock (issue 14 §4): an item the other one applied
+meanwhile is reported as already decided. The L1 marks of a whole run are one memory/atoms
+commit, written when the run ends (issue 17), and the session-start cache is warmed once.
+An adoption undone with `git revert` counts as a rejection (issue 16).
 """
 
 from __future__ import annotations
@@ -15,15 +20,19 @@ import sys
 from typing import Any
 
 from agent_memory.adoption.adopt import (
+    AlreadyApplied,
     Item,
     adopt_item,
     pending,
+    record_decisions,
     refusal,
     require_clean,
     require_consistent,
     withdrawn_at_l1,
     work_files,
 )
+from agent_memory.adoption.locks import memory_lock
+from agent_memory.adoption.reverts import record_reverted
 from agent_memory.cli.output import emit_json, tier_context, wants_json, warm_session_start
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom, strip_pointer
@@ -35,7 +44,6 @@ from agent_memory.model.errors import (
     UsageError,
 )
 from agent_memory.model.trailers import plural
-from agent_memory.store.decisions import record_decision
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
 
@@ -108,10 +116,41 @@ def describe(item: Item, detail: bool = False, l1: Atom | None = None) -> list[s
     return lines
 
 
+class Decisions:
+    """The review decisions of one run, written to memory/atoms as one commit at the end."""
+
+    def __init__(self, repo: git.Repo, tier: str, store: L1Store | None) -> None:
+        self.repo, self.tier, self.store = repo, tier, store
+        self.marks: dict[str, tuple[str, str | None]] = {}
+
+    def adopted(self, item: Item, commit: str) -> None:
+        if self.store is not None and item.entry.op in ("adopt", "demote"):
+            # A demoted atom is L1 again: recalled per prompt and back on the expiry path.
+            self.marks[item.atom_id] = ("adopted" if item.entry.op == "adopt" else "demoted", commit)
+
+    def rejected(self, item: Item) -> None:
+        if self.store is not None:
+            self.marks[item.atom_id] = ("rejected", None)
+        else:
+            from agent_memory.promote.l3 import record_global_rejection
+
+            record_global_rejection(self.repo, item.atom)
+
+    def write(self) -> None:
+        """After the commits: an interrupt before this leaves the items applied (the log says
+        so) with only their L1 marks missing, never half-applied."""
+        if self.store is not None and self.marks:
+            record_decisions(self.store, self.marks)
+        if self.tier == "L2" and any(state != "rejected" for state, _ in self.marks.values()):
+            warm_session_start(self.repo)
+
+
 def run(args: argparse.Namespace) -> int:
     repo, tier, target, store = tier_context(args.global_)
     assert repo.workdir is not None
     files = work_files(repo.workdir, tier, target)
+    if store is not None:
+        record_reverted(repo, store, set(files.held()))
     items = pending(repo, files)
     done = set(files.held()) | withdrawn_at_l1(repo)
     pinned, _ = _match(items, args.pin, done)
@@ -136,11 +175,9 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_REFUSED
-        require_clean(repo, target)
-        require_consistent(files)
+        _check(repo, tier, target)
         return _interactive(repo, items, target, tier, store, pins)
-    require_clean(repo, target)
-    require_consistent(files)
+    _check(repo, tier, target)
     # --pin ID adopts ID too (pinned): naming an item to pin is choosing it.
     chosen, already = (list(items), []) if args.all else _match(items, [*args.yes, *args.pin], done)
     rejected, already_rejected = _match(items, args.reject, done)
@@ -157,22 +194,32 @@ def run(args: argparse.Namespace) -> int:
         "refused": {},
         "already": sorted(set(already + already_rejected)),
     }
-    for item in chosen:
-        why = refusal(item)
-        if why:
-            report["refused"][item.atom_id] = why
-            continue
-        try:
-            commit = _adopt(repo, item, target, tier, store, item.atom_id in pins)
-        except RefusedError as exc:
-            report["refused"][item.atom_id] = exc.message
-            continue
-        report["adopted"].append(
-            {"atom": item.atom_id, "commit": commit, "pinned": item.atom_id in pins}
-        )
-    for item in rejected:
-        _reject(store, item, repo)
-        report["rejected"].append(item.atom_id)
+    decisions = Decisions(repo, tier, store)
+    try:
+        for item in chosen:
+            why = refusal(item)
+            if why:
+                report["refused"][item.atom_id] = why
+                continue
+            try:
+                commit = adopt_item(repo, item, target, pin=item.atom_id in pins, tier=tier)
+            except AlreadyApplied:
+                report["already"] = sorted({*report["already"], item.atom_id})
+                continue
+            except RefusedError as exc:
+                report["refused"][item.atom_id] = exc.message
+                if exc.hint and "stale lock" in exc.message:
+                    report.setdefault("hints", []).append(exc.hint)
+                continue
+            decisions.adopted(item, commit)
+            report["adopted"].append(
+                {"atom": item.atom_id, "commit": commit, "pinned": item.atom_id in pins}
+            )
+        for item in rejected:
+            decisions.rejected(item)
+            report["rejected"].append(item.atom_id)
+    finally:
+        decisions.write()
     if wants_json(args):
         emit_json(report)
     else:
@@ -189,6 +236,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{ident} was already decided (adopted or rejected); nothing to do")
         for ident, why in report["refused"].items():
             print(f"refused {ident}: {why}")
+        for hint in sorted(set(report.get("hints", []))):
+            print(f"hint: {hint}", file=sys.stderr)
         if report["refused"]:
             print(
                 "hint: a refused item stays on memory/review; `git memory inspect --why ID` shows its evidence",
@@ -197,27 +246,13 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_REFUSED if report["refused"] else 0
 
 
-def _adopt(
-    repo: git.Repo, item: Item, target: str, tier: str, store: L1Store | None, pin: bool
-) -> str:
-    commit = adopt_item(repo, item, target, pin=pin, tier=tier)
-    if tier == "L2":
-        warm_session_start(repo)
-    if store is not None and item.entry.op in ("adopt", "demote"):
-        # After the commit: an interrupt in between leaves the item applied (the log says so)
-        # with only the L1 mark missing, never half-applied. A demoted atom is L1 again:
-        # recalled per prompt and back on the 90-day expiry path.
-        record_decision(store, item.atom_id, "adopted" if item.entry.op == "adopt" else "demoted", commit)
-    return commit
-
-
-def _reject(store: L1Store | None, item: Item, repo: git.Repo | None = None) -> None:
-    if store is not None:
-        record_decision(store, item.atom_id, "rejected", None)
-    elif repo is not None:
-        from agent_memory.promote.l3 import record_global_rejection
-
-        record_global_rejection(repo, item.atom)
+def _check(repo: git.Repo, tier: str, target: str) -> None:
+    """Clean, consistent memory files before anything is written — checked under the memory
+    lock, so another adopt's item between its write and its commit is not taken for an edit."""
+    assert repo.workdir is not None
+    with memory_lock(repo, what="adopt"):
+        require_clean(repo, target)
+        require_consistent(work_files(repo.workdir, tier, target))
 
 
 def _rejection_note(store: L1Store | None) -> str:
@@ -241,6 +276,17 @@ def _interactive(
 ) -> int:
     import questionary
 
+    decisions = Decisions(repo, tier, store)
+    try:
+        return _walk(repo, items, target, tier, store, pins, questionary, decisions)
+    finally:
+        decisions.write()
+
+
+def _walk(
+    repo: git.Repo, items: list[Item], target: str, tier: str, store: L1Store | None, pins: set[str],
+    questionary: Any, decisions: Decisions,
+) -> int:  # fmt: skip
     adopted = rejected = skipped = 0
     local = store.snapshot().atoms if store is not None else {}
     for number, item in enumerate(items, start=1):
@@ -271,17 +317,22 @@ def _interactive(
             break
         if answer == "adopt":
             try:
-                commit = _adopt(repo, item, target, tier, store, item.atom_id in pins)
+                commit = adopt_item(repo, item, target, pin=item.atom_id in pins, tier=tier)
+            except AlreadyApplied:
+                print("already decided by another git memory command meanwhile; nothing to do")
+                skipped += 1
+                continue
             except RefusedError as exc:
                 print(f"not adopted: {exc.message}")
                 if exc.hint:
                     print(f"hint: {exc.hint}")
                 skipped += 1
                 continue
+            decisions.adopted(item, commit)
             print(f"adopted in {commit[:10]}" + (" (pinned)" if item.atom_id in pins else ""))
             adopted += 1
         elif answer == "reject":
-            _reject(store, item, repo)
+            decisions.rejected(item)
             print(f"rejected ({_rejection_note(store)})")
             rejected += 1
         else:

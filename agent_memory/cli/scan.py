@@ -224,6 +224,14 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str]) -> list[st
     """What to do, per kind of file. Never "forget the atom" for a log line the commit adds:
     a forget appends a line itself, and only a line that is new can be the problem."""
     hints = []
+    odd = sorted({f.path for f in findings if f.rule.startswith("not-a-regular-file")})
+    for path in odd:
+        hints.append(
+            f"{path} must be a regular file, not a link: a link makes Claude read whatever it "
+            f"points to, unseen by the guard; restore the file (`git checkout HEAD -- {path}`) "
+            "or stage a plain copy"
+        )
+    findings = [f for f in findings if f.path not in odd]
     new_lines: dict[str, list[int]] = {}
     for f in findings:
         if f.path in added_only:

@@ -1,5 +1,12 @@
 """`git memory validate [--atoms FILE] [--auto-memory [DIR]] [--fix]`: schema, ids and store
-invariants; the rendered blocks against adopted.log; supersede references; working sets."""
+invariants; the rendered blocks against adopted.log; supersede references; working sets.
+
+With no file, it checks this repository as it is (issue 14 §2, §4, §5; issue 16): every atom
+on `memory/atoms` (schema, id, back-pointers and the sessions they name), the guard over the
+memory files (whatever got past the hooks: `--no-verify`, a cherry-pick), every adopt and
+lifecycle commit against its `Atom-Id` trailer, and stale git locks. `--fix` re-renders the
+blocks, and never re-renders a line the guard refuses: that atom is forgotten (a `forget` line
+with its claim redacted), logged in errors.log, and reported."""
 
 from __future__ import annotations
 
@@ -10,15 +17,22 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agent_memory.adoption import audit
+from agent_memory.adoption.locks import stale_locks
 from agent_memory.claude import automemory
 from agent_memory.cli.output import emit_json, store_here, wants_json
+from agent_memory.cli.scan import memory_part
 from agent_memory.committed import tiers
+from agent_memory.committed.adopted_log import REMOVING_OPS
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.committed.install import target_file
 from agent_memory.committed.render import MalformedBlockError, find_block
+from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors
 from agent_memory.model.errors import EXIT_REFUSED, UsageError
+from agent_memory.model.paths import projects_dir
+from agent_memory.redact import guard
 
 
 def validate_atoms_file(path: Path) -> list[str]:
@@ -112,8 +126,12 @@ def run(args: argparse.Namespace) -> int:
             print(report.pop("text"))
         for error in report["errors"]:
             print(f"error: {error}")
+        for warning in report.get("warnings", []):
+            print(f"warning: {warning}")
         for fixed in report.get("fixed", []):
             print(f"fixed: {fixed}")
+        if report.get("checked"):
+            print("checked: " + "; ".join(report["checked"]))
         if report["ok"]:
             print("ok")
     report.pop("text", None)
@@ -139,11 +157,24 @@ def _auto_memory(directory: str) -> dict[str, Any]:
 def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
 
     errors: list[str] = []
+    warnings: list[str] = []
+    checked: list[str] = []
     repo, store = store_here()
+    for lock in stale_locks(repo):
+        errors.append(f"{lock.message}; {lock.hint}")
     snap = store.snapshot()
     errors += [f"memory/atoms:{path}: {why}" for path, why in snap.bad]
+    gone = 0
     for ident, atom in sorted(snap.atoms.items()):
-        errors += [f"memory/atoms:atoms/{ident}.json: {e}" for e in atom_errors(atom)]
+        where = f"memory/atoms:atoms/{ident}.json"
+        errors += [f"{where}: {e}" for e in atom_errors(atom)]
+        errors += [f"{where}: {e}" for e in _pointer_errors(atom)]
+        gone += not _transcript_exists(str(atom.get("source", "")))
+    checked.append(f"memory/atoms: {len(snap.atoms)} atoms (schema, ids, back-pointers), "
+                   f"{len(snap.tombstones)} tombstones")  # fmt: skip
+    if gone:
+        warnings.append(f"{gone} atom(s) cite a transcript that is no longer on this machine "
+                        "(their evidence cannot be shown; the atoms stay valid)")  # fmt: skip
     fixed: list[str] = []
     places = []
     if repo.workdir is not None:
@@ -153,6 +184,11 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         places.append(("L3", home.path, "CLAUDE.memory.md"))
     for tier, root, target in places:
         log_path, target_path = root / ".memory/adopted.log", root / target
+        odd = [p for p in (log_path, target_path) if p.is_symlink() or (p.exists() and not p.is_file())]
+        if odd:
+            errors += [f"{p}: not a regular file (a link makes Claude read whatever it points to); "
+                       "replace it with the file itself" for p in odd]  # fmt: skip
+            continue
         files = TierFiles(
             tier=tier,
             target_name=target,
@@ -160,8 +196,81 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
             target_text=target_path.read_text("utf-8") if target_path.exists() else "",
         )
         errors += [f"{log_path}: {e}" for e in files.log_errors(validate=True)]
+        if fix:
+            files = _drop_refused(files, tier, root, fixed)
+        errors += _guard_errors(files, log_path, target_path, warnings)
         if (files.held() or files.log_text.strip()) and files.hand_edited():
             errors += _block_problem(files, tier, target_path, fix, fixed)
         errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
+        commits = audit.commit_errors(root)
+        errors += [f"{tier}: {e}" for e in commits.errors]
+        checked.append(f"{tier} in {root}: {target} and .memory/adopted.log (guard, rendering), "
+                       f"{commits.commits} adopt/lifecycle commit(s) against their Atom-Id")  # fmt: skip
     report["fixed"] = fixed
+    report["warnings"] = warnings
+    report["checked"] = checked
     return errors
+
+
+def _pointer_errors(atom: Atom) -> list[str]:
+    """Each back-pointer names one of the atom's sessions (the file is `<session>.jsonl`)."""
+    sessions = set(atom.get("sessions", []))
+    pointers = [str(atom.get("source", "")), str(atom.get("first_source", ""))]
+    pointers += [str(e.get("source", "")) for e in atom.get("evidence", []) if isinstance(e, dict)]
+    out = []
+    for pointer in sorted(set(pointers)):
+        name = pointer.partition("#L")[0].replace("\\", "/").rsplit("/", 1)[-1]
+        session = name.removesuffix(".jsonl")
+        if pointer and sessions and session not in sessions and not session.startswith("agent-"):
+            out.append(f"back-pointer {pointer} names session {session}, which is not in its sessions")
+    return out
+
+
+def _transcript_exists(pointer: str) -> bool:
+    body = pointer.partition("#L")[0]
+    if not body.startswith("~/.claude/projects/"):
+        return True  # not an L1 pointer: its form is reported by the schema check
+    return (projects_dir() / body.removeprefix("~/.claude/projects/")).is_file()
+
+
+def _guard_errors(files: TierFiles, log_path: Path, target_path: Path, warnings: list[str]) -> list[str]:
+    """The guard over the memory files as they are: whatever got past the hooks. A log line
+    of an atom no longer held (forgotten since) stays in the file and in history: a warning,
+    since a new line cannot remove it; rotating the secret is what helps."""
+    errors = []
+    block = memory_part(target_path.name, files.target_text)
+    for f in guard.scan_text(target_path.name, block):
+        errors.append(f"{target_path}:{f.line}: {f.rule}: the guard refuses this line; "
+                      "`git memory validate --fix` drops it (then commit)")  # fmt: skip
+    held = files.held()
+    ids = {n: audit.line_atom_id(line) for n, line in enumerate(files.log_text.split("\n"), start=1)}
+    removed_later = {e.atom_id for e in files.entries() if e.op in REMOVING_OPS}
+    for f in guard.scan_text(".memory/adopted.log", files.log_text):
+        ident = ids.get(f.line, "?")
+        where = f"{log_path}:{f.line}: {f.rule} ({ident})"
+        if ident in held:
+            errors.append(f"{where}: the guard refuses this adopted line; `git memory validate --fix` "
+                          "forgets it (then commit), and a secret in it must be rotated")  # fmt: skip
+        elif ident in removed_later:
+            warnings.append(f"{where}: a line of an atom forgotten since; it stays in the file and in "
+                            "history: rotate the secret, or rewrite the line by hand")  # fmt: skip
+        else:
+            errors.append(f"{where}: the guard refuses this line")
+    return errors
+
+
+def _drop_refused(files: TierFiles, tier: str, root: Path, fixed: list[str]) -> TierFiles:
+    """--fix never re-renders a line the guard refuses: forget it, log it, say so."""
+    after, refused = audit.drop_refused(files)
+    if not refused:
+        return files
+    for rel, text in after.paths().items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    for ident, rules in sorted(refused.items()):
+        note = f"validate --fix: dropped {ident} from the {tier} block: the guard refuses its line ({', '.join(rules)})"
+        log_error(note, root)
+        fixed.append(f"dropped {ident} from the {tier} block and forgot it in .memory/adopted.log: "
+                     f"the guard refuses its line ({', '.join(rules)}); commit both files")  # fmt: skip
+    return after

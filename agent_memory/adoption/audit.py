@@ -1,0 +1,128 @@
+"""Checks of committed memory after the fact (`git memory validate`), for what the hooks could
+not stop: a `--no-verify`, a cherry-pick, two committers racing (issue 14 §2, §4).
+
+- `commit_errors`: every commit that carries an `Atom-Id:` trailer with `Adopted-From:` or
+  `Memory-Op:` (what `adopt` and the lifecycle verbs write) must change `.memory/adopted.log`
+  by exactly one added line, for that atom, and remove none — otherwise `git blame` on the
+  block points at the wrong atom.
+- `drop_refused`: what `validate --fix` does with an adopted line the guard refuses: a
+  `forget` line (its claim redacted, so the forget itself passes the guard) and a re-render,
+  so the line is neither rendered nor injected again and block and log still agree.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_memory.committed import guarded
+from agent_memory.committed.adopted_log import LOG_PATH, LogEntry, format_entry
+from agent_memory.committed.files import TierFiles
+from agent_memory.gitio import repo as git
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import now_utc
+from agent_memory.redact import guard
+from agent_memory.redact.redactor import redact
+
+DROPPED_CLAIM = "[removed: the commit guard refuses this line]"
+
+
+# --- adopt commits change exactly the line their trailer names ------------------------------
+
+
+@dataclass(frozen=True)
+class CommitCheck:
+    commits: int  # adopt and lifecycle commits checked
+    errors: list[str]
+
+
+def _trailers(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(": ")
+        if sep and key and " " not in key:
+            out.setdefault(key, value.strip())
+    return out
+
+
+def line_atom_id(line: str) -> str:
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return "?"
+    atom = obj.get("atom") if isinstance(obj, dict) else None
+    return str(atom.get("id", "?")) if isinstance(atom, dict) else "?"
+
+
+def commit_errors(root: Path, rev: str = "HEAD") -> CommitCheck:
+    """One error per memory commit whose change to the log is not exactly its own line."""
+    proc = git.run_git(
+        root, "log", "--no-merges", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv",
+        "--no-renames", "--format=%x1e%H%x1f%(trailers:only,unfold)%x1f", rev, "--", LOG_PATH,
+        check=False,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        return CommitCheck(0, [])
+    checked = 0
+    errors: list[str] = []
+    for chunk in proc.stdout.split("\x1e"):
+        if "\x1f" not in chunk:
+            continue
+        oid, trailer_text, patch = (chunk.split("\x1f", 2) + ["", ""])[:3]
+        trailers = _trailers(trailer_text)
+        ident = trailers.get("Atom-Id")
+        if not ident or not ({"Adopted-From", "Memory-Op"} & set(trailers)):
+            continue
+        checked += 1
+        added, removed = [], 0
+        for line in patch.splitlines():
+            if line.startswith("+++") or line.startswith("---"):
+                continue
+            if line.startswith("+"):
+                added.append(line_atom_id(line[1:]))
+            elif line.startswith("-"):
+                removed += 1
+        short = oid[:12]
+        if added != [ident] or removed:
+            what = ", ".join(added) if added else "no line"
+            errors.append(
+                f"commit {short} says Atom-Id {ident} but adds {what} to {LOG_PATH}"
+                + (f" and removes {removed} line(s)" if removed else "")
+                + ": `git blame` on the memory block points at the wrong atom "
+                "(two committers raced?); `git show " + short + "` shows the change"
+            )
+    return CommitCheck(checked, errors)
+
+
+# --- validate --fix: never re-render a line the guard refuses ------------------------------
+
+
+def drop_refused(files: TierFiles) -> tuple[TierFiles, dict[str, list[str]]]:
+    """`files` with every held atom whose line the guard refuses forgotten (one `forget` line
+    each, its claim redacted) and the block re-rendered; and id → the refusing rules."""
+    refused = guarded.refused(files.held().values())
+    if not refused:
+        return files, {}
+    at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
+    held = files.held()
+    entries = []
+    for ident in sorted(refused):
+        atom: Atom = dict(held[ident])  # type: ignore[assignment]
+        cleaned, _ = redact(str(atom["claim"]))
+        probe = replace_claim(atom, cleaned)
+        if guarded.line_rules(probe) or guard.scan_text(LOG_PATH, _log_line(probe, at)):
+            probe = replace_claim(atom, DROPPED_CLAIM)
+        entries.append(LogEntry(op="forget", atom=probe, at=at))
+    return files.append(entries), refused
+
+
+def replace_claim(atom: Atom, claim: str) -> Atom:
+    out: Atom = dict(atom)  # type: ignore[assignment]
+    out["claim"], out["redacted"] = claim, True
+    return out
+
+
+def _log_line(atom: Atom, at: str) -> str:
+    return format_entry(LogEntry(op="forget", atom=atom, at=at))
+

@@ -1,0 +1,101 @@
+"""Undoing an adoption with `git revert` of its adopt commit (issue 16): the reverted item counts
+as a rejection until new sessions say it again, instead of being offered again at once.
+
+`reverted_adoptions(root)` reads the branch's history: every revert commit ("This reverts
+commit <sha>.", what `git revert` writes) of a commit carrying `Atom-Id:` and
+`Adopted-From:` names an atom whose adoption was undone. `record_reverted` writes that down on
+the atoms' L1 records as a rejection (state `rejected`, the session count at that moment, the
+revert commit), one `memory/atoms` commit for all of them, so the promotion gates hold the
+atom back until a new session adds evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from agent_memory.committed.adopted_log import LOG_PATH
+from agent_memory.gitio import repo as git
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import now_utc
+from agent_memory.store.l1 import Change, L1Store, Snapshot
+
+_REVERTS = re.compile(r"^This reverts commit ([0-9a-f]{7,64})", re.MULTILINE)
+
+
+def _trailer(message: str, key: str) -> str | None:
+    for line in reversed(message.splitlines()):
+        name, sep, value = line.partition(": ")
+        if sep and name == key:
+            return value.strip()
+    return None
+
+
+def reverted_adoptions(root: Path | None, rev: str = "HEAD") -> dict[str, str]:
+    """atom id → the newest commit on `rev` that reverted its adopt commit."""
+    if root is None:
+        return {}
+    proc = git.run_git(root, "log", "--format=%H%x1f%B%x1e", "--grep=^This reverts commit ",
+                       rev, "--", LOG_PATH, check=False)  # fmt: skip
+    if proc.returncode != 0 or not proc.stdout.strip():
+        return {}
+    reverts: list[tuple[str, str]] = []
+    for record in proc.stdout.split("\x1e"):
+        oid, _, body = record.strip("\n").partition("\x1f")
+        match = _REVERTS.search(body)
+        if oid and match:
+            reverts.append((oid, match.group(1)))
+    if not reverts:
+        return {}
+    shown = git.run_git(root, "show", "-s", "--format=%H%x1f%B%x1e", *[t for _, t in reverts],
+                        check=False)  # fmt: skip
+    adopted: dict[str, str] = {}
+    for record in shown.stdout.split("\x1e"):
+        oid, _, body = record.strip("\n").partition("\x1f")
+        ident = _trailer(body, "Atom-Id")
+        if oid and ident and _trailer(body, "Adopted-From"):
+            adopted[oid] = ident
+    out: dict[str, str] = {}
+    for revert, target in reverts:  # newest first: keep the newest revert per atom
+        full = next((oid for oid in adopted if oid.startswith(target)), None)
+        if full is not None:
+            out.setdefault(adopted[full], revert)
+    return out
+
+
+def record_reverted(repo: git.Repo, store: L1Store, held: set[str]) -> list[str]:
+    """Mark every atom whose adoption was reverted (and that is not held again) as rejected on
+    memory/atoms, unless a rejection or new sessions already say otherwise. Returns their ids."""
+    reverted = {i: c for i, c in reverted_adoptions(repo.workdir).items() if i not in held}
+    if not reverted or not store.exists():
+        return []
+    at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
+    marked: list[str] = []
+
+    def compute(snap: Snapshot) -> Change | None:
+        writes: dict[str, Atom] = {}
+        for ident, commit in sorted(reverted.items()):
+            atom = snap.atoms.get(ident)
+            if atom is None:
+                continue
+            review = atom.get("review") or {}
+            if review.get("state") != "adopted":
+                continue  # already rejected, demoted or never marked: nothing to correct
+            if int(review.get("sessions", 0)) < len(set(atom["sessions"])):
+                continue  # new sessions since the adoption: judged afresh by the gates
+            updated = atom.copy()
+            updated["review"] = {"state": "rejected", "at": at, "sessions": len(set(atom["sessions"])),
+                                 "commit": commit}  # fmt: skip
+            writes[ident] = updated
+        marked[:] = sorted(writes)
+        if not writes:
+            return None
+        return Change(
+            subject=f"reject: {len(writes)} adoption(s) undone with git revert",
+            body=[f"- {i} reverted in {reverted[i][:12]}" for i in sorted(writes)],
+            trailers=[("Op", "reject")] + [("Atom-Id", i) for i in sorted(writes)],
+            writes=writes,
+        )
+
+    store.transact(compute)
+    return marked
