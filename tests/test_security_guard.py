@@ -1,0 +1,234 @@
+"""Issue 14 §2 through real `git commit`, `git merge` and the installed hooks: a memory file
+replaced by a symlink, a merge (which runs no pre-commit hook), `core.hooksPath` set after
+`init` (husky), and what `validate`, `validate --fix` and `status` do once a refused line got
+past the hooks anyway."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from builders import committed_atom
+from conftest import git
+from sessions import gm, gm_json
+from test_adopt import held, init_project, stage_claims
+
+from agent_memory.committed import guarded as G
+from agent_memory.committed.adopted_log import LogEntry
+from agent_memory.committed.files import TierFiles
+from agent_memory.model.atom import atom_id
+
+SECRET = "ghp_" + "Xy7" * 12
+BLOCK = "<!-- agent-memory:begin L2 -->\n## Project memory (agent-memory)\n\n### Recent\n- {line}\n<!-- agent-memory:end L2 -->\n"
+
+
+@pytest.fixture
+def guarded(repo: Path) -> Path:
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    return repo
+
+
+def commit(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-C", str(repo), "commit", *args], capture_output=True, text=True)
+
+
+# --- a memory file replaced by a symlink ----------------------------------------------------
+
+
+@pytest.mark.parametrize("existing", [True, False], ids=["type-change", "new-link"])
+def test_a_memory_file_replaced_by_a_symlink_is_refused(guarded: Path, existing: bool) -> None:
+    if existing:
+        (guarded / "CLAUDE.memory.md").write_text(BLOCK.format(line="Never push to main"))
+        git(guarded, "add", "CLAUDE.memory.md")
+        assert commit(guarded, "-qm", "memory").returncode == 0
+        (guarded / "CLAUDE.memory.md").unlink()
+    head = git(guarded, "rev-parse", "HEAD")
+    # Claude reads the link's target; git stores only the target's name, which looks clean.
+    (guarded / "notes.txt").write_text(f"Deploy with {SECRET}\n")
+    (guarded / "CLAUDE.memory.md").symlink_to("notes.txt")
+    git(guarded, "add", "CLAUDE.memory.md")
+    proc = commit(guarded, "-m", "memory as a link")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "CLAUDE.memory.md:1: not-a-regular-file (symlink)" in proc.stdout + proc.stderr
+    assert "regular file" in proc.stderr and "hint:" in proc.stderr
+    assert git(guarded, "rev-parse", "HEAD") == head
+
+
+# --- git merge runs pre-merge-commit, not pre-commit ---------------------------------------
+
+
+def test_a_merge_that_brings_in_a_refused_line_is_stopped(guarded: Path) -> None:
+    git(guarded, "checkout", "-q", "-b", "side")
+    (guarded / "CLAUDE.memory.md").write_text(BLOCK.format(line=f"Deploy with {SECRET}"))
+    git(guarded, "add", "CLAUDE.memory.md")
+    assert commit(guarded, "-q", "--no-verify", "-m", "leak").returncode == 0
+    git(guarded, "checkout", "-q", "main")
+    (guarded / "app.py").write_text("print('hi')\n")
+    git(guarded, "add", "app.py")
+    assert commit(guarded, "-qm", "app").returncode == 0
+    head = git(guarded, "rev-parse", "HEAD")
+    proc = subprocess.run(["git", "-C", str(guarded), "merge", "--no-edit", "side"],
+                          capture_output=True, text=True)  # fmt: skip
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert "CLAUDE.memory.md:5: github" in proc.stdout + proc.stderr
+    assert git(guarded, "rev-parse", "HEAD") == head
+    # git leaves the merge waiting for `git commit`, which runs the pre-commit guard
+    assert commit(guarded, "--no-edit").returncode != 0
+    assert git(guarded, "rev-parse", "HEAD") == head
+
+
+def test_a_clean_merge_goes_through(guarded: Path) -> None:
+    git(guarded, "checkout", "-q", "-b", "side")
+    (guarded / "CLAUDE.memory.md").write_text(BLOCK.format(line="Never push to main"))
+    git(guarded, "add", "CLAUDE.memory.md")
+    assert commit(guarded, "-qm", "memory").returncode == 0
+    git(guarded, "checkout", "-q", "main")
+    (guarded / "app.py").write_text("print('hi')\n")
+    git(guarded, "add", "app.py")
+    assert commit(guarded, "-qm", "app").returncode == 0
+    git(guarded, "merge", "-q", "--no-edit", "side")
+    assert len(git(guarded, "rev-parse", "HEAD^@").split()) == 2
+
+
+# --- core.hooksPath set after init ----------------------------------------------------------
+
+HUSKY_H = """#!/usr/bin/env sh
+n=$(basename "$0")
+s=$(dirname "$(dirname "$0")")/$n
+[ ! -f "$s" ] && exit 0
+sh -e "$s" "$@"
+"""
+HUSKY_SHIM = '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n'
+
+
+def _husky(repo: Path, ran: Path) -> None:
+    """husky v9's layout: `.husky/_/<hook>` shims that run `.husky/<hook>`, found from $0."""
+    shims = repo / ".husky" / "_"
+    shims.mkdir(parents=True)
+    (shims / "h").write_text(HUSKY_H)
+    for name in ("pre-commit", "pre-push"):
+        (shims / name).write_text(HUSKY_SHIM)
+        (shims / name).chmod(0o755)
+    (repo / ".husky" / "pre-commit").write_text(f"echo husky-pre-commit >> '{ran}'\n")
+    git(repo, "config", "core.hooksPath", ".husky/_")
+
+
+def test_core_hooks_path_set_after_init_is_reported_and_init_installs_there_chained(
+    guarded: Path, tmp_path: Path
+) -> None:
+    ran = tmp_path / "ran"
+    _husky(guarded, ran)
+    # The attack: the guard no longer runs, and nothing said so.
+    (guarded / "CLAUDE.memory.md").write_text(BLOCK.format(line=f"Deploy with {SECRET}"))
+    git(guarded, "add", "CLAUDE.memory.md")
+    status = gm_json(guarded, "status")
+    hooks = status["git_hooks"]
+    assert set(hooks) == {"pre-commit", "pre-merge-commit", "pre-push"}
+    assert not any(h["active"] for h in hooks.values())
+    assert "core.hooksPath=.husky/_" in hooks["pre-commit"]["note"]
+    text = gm(guarded, "status").stdout
+    assert "git hook pre-commit: NOT ACTIVE" in text and "git memory init" in text
+
+    gm(guarded, "init", "--no-claude-hooks")
+    assert all(h["active"] for h in gm_json(guarded, "status")["git_hooks"].values())
+    assert (guarded / ".husky" / "_" / "pre-commit.chained-by-agent-memory").read_text() == HUSKY_SHIM
+    refused = commit(guarded, "-m", "leak")
+    assert refused.returncode == 1 and "CLAUDE.memory.md:5: github" in refused.stderr
+    assert ran.read_text().splitlines() == ["husky-pre-commit"]  # husky's own hook still ran first
+    (guarded / "CLAUDE.memory.md").write_text(BLOCK.format(line="Never push to main"))
+    git(guarded, "add", "CLAUDE.memory.md")
+    assert commit(guarded, "-qm", "memory").returncode == 0
+    assert ran.read_text().splitlines() == ["husky-pre-commit"] * 2
+
+
+def test_a_hook_manager_rewriting_its_shim_over_ours_is_reported_and_reinstalled(
+    guarded: Path, tmp_path: Path
+) -> None:
+    _husky(guarded, tmp_path / "ran")
+    gm(guarded, "init", "--no-claude-hooks")
+    (guarded / ".husky" / "_" / "pre-commit").write_text(HUSKY_SHIM)  # `npm install` reran husky
+    hooks = gm_json(guarded, "status")["git_hooks"]
+    assert hooks["pre-commit"]["state"] == "foreign" and not hooks["pre-commit"]["active"]
+    out = gm_json(guarded, "init", "--no-claude-hooks")
+    assert "reinstalled" in out["changed"]["git hook pre-commit"]
+    assert gm_json(guarded, "status")["git_hooks"]["pre-commit"]["active"]
+
+
+def test_an_outdated_hook_of_ours_is_reported(guarded: Path) -> None:
+    hook = guarded / ".git" / "hooks" / "pre-push"
+    hook.write_text("#!/bin/sh\n# agent-memory-hook: pre-push — an older agent-memory\nexit 0\n")
+    state = gm_json(guarded, "status")["git_hooks"]["pre-push"]
+    assert state["state"] == "outdated" and "git memory init" in state["note"]
+
+
+# --- after a bypass: validate, validate --fix, status ---------------------------------------
+
+
+def _bypass(repo: Path) -> dict[str, object]:
+    """An adopted line carrying a secret, committed past the guard with --no-verify (the
+    block rendered from the log, as adopt would have)."""
+    stage_claims(repo)
+    gm(repo, "adopt", "--all")
+    atom = dict(next(iter(held(repo).values())))
+    leaked = f"Deploy with {SECRET}"
+    atom.update(claim=leaked, id=atom_id(leaked, str(atom["project"])))
+    files = TierFiles("L2", "CLAUDE.memory.md", (repo / ".memory/adopted.log").read_text(),
+                      (repo / "CLAUDE.memory.md").read_text())  # fmt: skip
+    after = files.append([LogEntry(op="adopt", atom=atom, at="2026-11-06T13:00:00Z")])  # type: ignore[arg-type]
+    for rel, text in after.paths().items():
+        (repo / rel).write_text(text)
+    git(repo, "add", ".memory/adopted.log", "CLAUDE.memory.md")
+    assert commit(repo, "-q", "--no-verify", "-m", "leak past the guard").returncode == 0
+    assert SECRET in (repo / "CLAUDE.memory.md").read_text()
+    return atom
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return init_project(repo, monkeypatch)
+
+
+def test_validate_runs_the_guard_and_fix_drops_the_refused_line(project: Path) -> None:
+    atom = _bypass(project)
+    proc = gm(project, "validate", check=False)
+    assert proc.returncode == 1
+    assert "CLAUDE.memory.md:" in proc.stdout and "github" in proc.stdout
+    assert f"({atom['id']})" in proc.stdout  # the adopted.log line, by atom
+    status = gm_json(project, "status")
+    assert list(status["L2"]["refused_by_guard"]) == [atom["id"]]
+    assert "refused by the guard" in gm(project, "status").stdout
+
+    fixed = gm(project, "validate", "--fix", check=False)
+    assert f"dropped {atom['id']}" in fixed.stdout
+    assert SECRET not in (project / "CLAUDE.memory.md").read_text()
+    lines = [json.loads(x) for x in (project / ".memory/adopted.log").read_text().splitlines()]
+    assert lines[-1]["op"] == "forget" and lines[-1]["atom"]["id"] == atom["id"]
+    assert SECRET not in json.dumps(lines[-1])
+    assert f"dropped {atom['id']}" in (project / ".git/agent-memory/errors.log").read_text()
+    # the fix commits through the guard: the forget line and the block pass
+    git(project, "add", ".memory/adopted.log", "CLAUDE.memory.md")
+    done = commit(project, "-qm", "drop the leaked line")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert gm_json(project, "status")["L2"]["refused_by_guard"] == {}
+    after = gm(project, "validate", check=False)
+    assert after.returncode == 0, after.stdout  # the old line is a warning now, not an error
+    assert "warning:" in after.stdout and "rotate" in after.stdout
+
+
+def test_validate_fix_never_rerenders_a_refused_line(project: Path) -> None:
+    atom = _bypass(project)
+    # A hand edit of the block: --fix re-renders it, and must not bring the secret back.
+    (project / "CLAUDE.memory.md").write_text(BLOCK.format(line="Never push to main"))
+    gm(project, "validate", "--fix", check=False)
+    assert SECRET not in (project / "CLAUDE.memory.md").read_text()
+    assert atom["id"] not in {a["id"] for a in gm_json(project, "inspect", "--tier", "L2")["atoms"]}
+
+
+def test_the_refused_line_is_not_injectable() -> None:
+    ok = committed_atom("Never push to main")
+    bad = committed_atom(f"Deploy with {SECRET}")
+    home = committed_atom("Config lives in /home/alice/app/config.toml")
+    assert G.injectable([ok, bad, home]) == [ok]
+    assert set(G.refused([ok, bad, home])) == {bad["id"], home["id"]}

@@ -1,0 +1,186 @@
+"""Issue 14 §2 and §3 through real `git push`es with the hooks `git memory init` installs:
+nothing of memory/atoms leaves under any name (objects are checked, not ref names), and every
+pushed commit's memory files are scanned — the check `--no-verify`, a cherry-pick and a
+rebase skip at commit time."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm
+
+SECRET = "ghp_" + "Xy7" * 12
+BLOCK = "<!-- agent-memory:begin L2 -->\n## Project memory (agent-memory)\n\n### Recent\n- {line}\n<!-- agent-memory:end L2 -->\n"
+
+
+@pytest.fixture
+def pushing(repo: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """An initialised project (memory/atoms exists) whose main is on a bare remote."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    git(repo, "push", "-q", "origin", "main")
+    return repo, remote
+
+
+def push(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-C", str(repo), "push", *args], capture_output=True, text=True)
+
+
+def remote_has_atoms(repo: Path, remote: Path) -> bool:
+    """Whether any commit of the local memory/atoms is in the remote (under any name)."""
+    atoms = set(git(repo, "rev-list", "memory/atoms").split())
+    listed = git(remote, "rev-list", "--all").split()
+    return bool(atoms & set(listed))
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["renamed", "raw-sha", "tag", "annotated-tag", "all-tags", "detached-head", "merged-in"],
+)
+def test_memory_atoms_is_refused_under_any_name(pushing: tuple[Path, Path], how: str) -> None:
+    repo, remote = pushing
+    atoms = git(repo, "rev-parse", "memory/atoms").strip()
+    if how == "renamed":
+        proc = push(repo, "origin", "memory/atoms^0:refs/heads/x")
+    elif how == "raw-sha":
+        proc = push(repo, "origin", f"{atoms}:refs/heads/x")
+    elif how == "tag":
+        git(repo, "tag", "t", "memory/atoms")
+        proc = push(repo, "origin", "t")
+    elif how == "annotated-tag":
+        git(repo, "tag", "-a", "-m", "release", "v1", "memory/atoms")
+        proc = push(repo, "origin", "v1")
+    elif how == "all-tags":
+        git(repo, "tag", "t", "memory/atoms")
+        proc = push(repo, "--tags", "origin")
+    elif how == "detached-head":
+        git(repo, "checkout", "-q", "--detach", "memory/atoms")
+        proc = push(repo, "origin", "HEAD:refs/heads/y")
+    else:  # the L1 history merged into a branch that is then pushed
+        git(repo, "checkout", "-q", "-b", "feature")
+        git(repo, "merge", "-q", "--allow-unrelated-histories", "--no-edit", "-s", "ours", "memory/atoms")
+        proc = push(repo, "origin", "feature")
+    assert proc.returncode != 0, proc.stderr
+    assert "refusing to push memory/atoms" in proc.stderr and "hint:" in proc.stderr
+    assert not remote_has_atoms(repo, remote)
+
+
+def test_ordinary_pushes_still_go_through(pushing: tuple[Path, Path]) -> None:
+    repo, remote = pushing
+    (repo / "app.py").write_text("print('hi')\n")
+    git(repo, "add", "app.py")
+    git(repo, "commit", "-qm", "app")
+    git(repo, "tag", "v1")
+    assert push(repo, "origin", "main").returncode == 0
+    assert push(repo, "--tags", "origin").returncode == 0
+    assert git(remote, "rev-parse", "v1") == git(repo, "rev-parse", "v1")
+    # deleting a remote branch sends no objects
+    assert push(repo, "origin", "main:refs/heads/tmp").returncode == 0
+    assert push(repo, "origin", ":refs/heads/tmp").returncode == 0
+
+
+def test_without_memory_atoms_the_fast_path_still_scans_memory_files(
+    pushing: tuple[Path, Path],
+) -> None:
+    repo, remote = pushing
+    git(repo, "update-ref", "-d", "refs/heads/memory/atoms")
+    (repo / "app.py").write_text("print('hi')\n")
+    git(repo, "add", "app.py")
+    git(repo, "commit", "-qm", "app")
+    assert push(repo, "origin", "main").returncode == 0
+    (repo / "CLAUDE.memory.md").write_text(BLOCK.format(line=f"Deploy with {SECRET}"))
+    git(repo, "add", "CLAUDE.memory.md")
+    git(repo, "commit", "-q", "--no-verify", "-m", "leak")
+    assert push(repo, "origin", "main").returncode != 0
+
+
+def _leak_commit(repo: Path, rel: str = "CLAUDE.memory.md", line: str = f"Deploy with {SECRET}") -> str:
+    path = repo / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(BLOCK.format(line=line))
+    git(repo, "add", "-f", rel)
+    git(repo, "commit", "-q", "--no-verify", "-m", f"edit {rel}")
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_a_no_verify_commit_is_refused_at_push(pushing: tuple[Path, Path]) -> None:
+    repo, remote = pushing
+    before = git(remote, "rev-parse", "main")
+    leak = _leak_commit(repo)
+    proc = push(repo, "origin", "main")
+    assert proc.returncode != 0
+    assert f"{leak[:12]} CLAUDE.memory.md:5: github" in proc.stderr
+    assert "hint:" in proc.stderr and "rotate" in proc.stderr
+    assert git(remote, "rev-parse", "main") == before
+
+
+def test_every_pushed_commit_is_scanned_not_only_the_tip(pushing: tuple[Path, Path]) -> None:
+    repo, remote = pushing
+    leak = _leak_commit(repo, "docs/CLAUDE.md", "mail jane.doe@corp.example.com")
+    (repo / "docs" / "CLAUDE.md").write_text(BLOCK.format(line="Never push to main"))
+    git(repo, "commit", "-qam", "clean it up")  # the tip is clean; the history is not
+    proc = push(repo, "origin", "main:refs/heads/feature")
+    assert proc.returncode != 0 and f"{leak[:12]} docs/CLAUDE.md:5: email" in proc.stderr
+    assert git(remote, "branch", "--list", "feature") == ""
+
+
+def test_a_cherry_picked_leak_is_refused_at_push(pushing: tuple[Path, Path]) -> None:
+    repo, remote = pushing
+    git(repo, "checkout", "-q", "-b", "side")
+    _leak_commit(repo)
+    git(repo, "checkout", "-q", "main")
+    # cherry-pick runs no pre-commit hook
+    git(repo, "cherry-pick", "side")
+    proc = push(repo, "origin", "main")
+    assert proc.returncode != 0 and "CLAUDE.memory.md:5: github" in proc.stderr
+
+
+def test_an_appended_log_line_is_judged_by_the_commit_that_adds_it(
+    pushing: tuple[Path, Path],
+) -> None:
+    repo, remote = pushing
+    log = repo / ".memory" / "adopted.log"
+    log.parent.mkdir(exist_ok=True)
+    ok = '{"at":"2026-11-01T00:00:00Z","atom":{"claim":"Never push to main","id":"atm_00000001"},"op":"adopt"}\n'
+    bad = '{"at":"2026-11-02T00:00:00Z","atom":{"claim":"Mail jane.doe@corp.example.com","id":"atm_00000002"},"op":"adopt"}\n'
+    log.write_text(ok)
+    git(repo, "add", "-f", ".memory/adopted.log")
+    git(repo, "commit", "-qm", "one")
+    first = git(repo, "rev-parse", "HEAD").strip()
+    log.write_text(ok + bad)
+    git(repo, "commit", "-q", "--no-verify", "-am", "two")
+    second = git(repo, "rev-parse", "HEAD").strip()
+    proc = push(repo, "origin", "main")
+    assert proc.returncode != 0
+    assert f"{second[:12]} .memory/adopted.log:2: email" in proc.stderr
+    assert first[:12] not in proc.stderr
+
+
+def test_a_memory_file_turned_into_a_symlink_is_refused_at_push(pushing: tuple[Path, Path]) -> None:
+    repo, remote = pushing
+    (repo / "notes.txt").write_text(f"token {SECRET}\n")
+    (repo / "CLAUDE.memory.md").symlink_to("notes.txt")
+    git(repo, "add", "notes.txt", "CLAUDE.memory.md")
+    git(repo, "commit", "-q", "--no-verify", "-m", "link")
+    proc = push(repo, "origin", "main")
+    assert proc.returncode != 0 and "CLAUDE.memory.md:1: not-a-regular-file" in proc.stderr
+
+
+def test_a_foreign_pre_push_hook_still_runs_after_ours(repo: Path, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(repo, "remote", "add", "origin", str(remote))
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    seen = tmp_path / "seen"
+    (hooks / "pre-push").write_text(f"#!/bin/sh\ncat > '{seen}'\necho \"$1\" >> '{seen}'\n")
+    (hooks / "pre-push").chmod(0o755)
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    assert push(repo, "origin", "main").returncode == 0
+    lines = seen.read_text().splitlines()
+    assert lines[0].startswith("refs/heads/main ") and lines[-1] == "origin"
