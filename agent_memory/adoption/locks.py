@@ -193,7 +193,13 @@ def index_lock_problem(repo: git.Repo, wait: float = 5.0) -> RepoStateError | No
     then say plainly what it is and how to remove it (issue 14 §5: a killed adopt leaves one)."""
     path = repo.git_dir / "index.lock"
     deadline = time.monotonic() + wait
-    while path.exists() and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        try:
+            age = time.time() - path.stat().st_mtime
+        except OSError:
+            break
+        if age > wait:
+            break  # not a git that is about to finish
         time.sleep(0.1)
     if not path.exists():
         return None

@@ -130,8 +130,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"warning: {warning}")
         for fixed in report.get("fixed", []):
             print(f"fixed: {fixed}")
-        if report.get("checked"):
-            print("checked: " + "; ".join(report["checked"]))
+        for checked in report.get("checked", []):
+            print(f"checked {checked}")
         if report["ok"]:
             print("ok")
     report.pop("text", None)

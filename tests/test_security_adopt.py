@@ -1,0 +1,197 @@
+"""Issue 14 §4 and §5, issue 16 and 17 on adoption, through the installed CLI and real git:
+two `adopt --all` at once, a commit made by something else between reading the memory files
+and committing them, a killed git's `index.lock`, one L1 transaction per batch, and an
+adoption undone with `git revert`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_json, write_session
+from test_adopt import CLAIMS, held, init_project, log_lines, stage_claims, trailers
+
+from agent_memory.adoption.adopt import pending, work_files
+from agent_memory.gitio import repo as G
+
+TRIALS = 4
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return init_project(repo, monkeypatch)
+
+
+def _adopt_process(repo: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    return subprocess.Popen(["git", "memory", "adopt", "--all", "--output", "json"], cwd=repo,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+
+
+def _log_diff_ids(repo: Path, commit: str) -> list[str]:
+    diff = git(repo, "show", "--format=", "-U0", commit, "--", ".memory/adopted.log")
+    return [json.loads(ln[1:])["atom"]["id"] for ln in diff.splitlines()
+            if ln.startswith("+") and not ln.startswith("+++")]  # fmt: skip
+
+
+def test_two_concurrent_adopt_all_lose_nothing_and_label_every_commit(project: Path) -> None:
+    ids = stage_claims(project)
+    base = git(project, "rev-parse", "HEAD").strip()
+    atoms_tip = git(project, "rev-parse", "memory/atoms").strip()
+    for _trial in range(TRIALS):
+        git(project, "reset", "-q", "--hard", base)
+        git(project, "update-ref", "refs/heads/memory/atoms", atoms_tip)
+        first, second = _adopt_process(project), _adopt_process(project)
+        outs = [p.communicate(timeout=600) for p in (first, second)]
+        assert [p.returncode for p in (first, second)] == [0, 0], outs
+        reports = [json.loads(out) for out, _ in outs]
+        by_process = [{a["atom"] for a in r["adopted"]} for r in reports]
+        # every item adopted exactly once, and reported as such
+        assert by_process[0] | by_process[1] == set(ids.values())
+        assert not by_process[0] & by_process[1]
+        assert set(held(project)) == set(ids.values())
+        # each adopt commit changes exactly the line its Atom-Id names
+        commits = git(project, "rev-list", "--reverse", f"{base}..HEAD").split()
+        assert len(commits) == 3
+        for oid in commits:
+            assert _log_diff_ids(project, oid) == [trailers(project, oid)["Atom-Id"]]
+        proc = gm(project, "validate", check=False)
+        assert proc.returncode == 0, proc.stdout
+        assert git(project, "status", "--porcelain", "--", "CLAUDE.memory.md", ".memory") == ""
+
+
+def test_validate_names_a_commit_that_changes_another_atom_s_line(project: Path) -> None:
+    ids = stage_claims(project)
+    gm(project, "adopt", "--yes", ids["push"])
+    # what two racing adopts produced before the lock: a commit whose Atom-Id names one atom
+    # while the log line it adds is another's
+    gm(project, "adopt", "--yes", ids["tabs"])
+    message = git(project, "log", "-1", "--format=%B").replace(ids["tabs"], ids["pytest"])
+    git(project, "commit", "-q", "--amend", "--no-verify", "-m", message)
+    proc = gm(project, "validate", check=False)
+    assert proc.returncode == 1
+    assert f"says Atom-Id {ids['pytest']} but adds {ids['tabs']}" in proc.stdout
+
+
+RACER = """#!/bin/sh
+# post-index-change: runs after `git add` has staged adopt's change; commits another item's
+# memory files first, as a person's own `git commit` racing the adopt would.
+git diff --cached --quiet -- .memory/adopted.log && exit 0
+[ -e "{done}" ] && exit 0
+: > "{done}"
+GIT_INDEX_FILE="{index}"; export GIT_INDEX_FILE
+git read-tree HEAD
+log=$(git hash-object -w "{log}")
+block=$(git hash-object -w "{block}")
+git update-index --add --cacheinfo 100644,"$log",.memory/adopted.log
+git update-index --add --cacheinfo 100644,"$block",CLAUDE.memory.md
+tree=$(git write-tree)
+commit=$(git commit-tree "$tree" -p HEAD -m "racer: adopt another item by hand")
+git update-ref HEAD "$commit"
+"""
+
+
+def test_a_commit_racing_the_adopt_is_detected_and_the_item_applied_on_top(
+    project: Path, tmp_path: Path
+) -> None:
+    ids = stage_claims(project)
+    repo = G.find_repo(project)
+    items = {i.atom_id: i for i in pending(repo, work_files(project, "L2", "CLAUDE.memory.md"))}
+    other = items[ids["pytest"]]
+    racer = work_files(project, "L2", "CLAUDE.memory.md").append(
+        [replace(other.entry, review_commit=other.commit)]
+    )
+    (tmp_path / "log").write_text(racer.log_text)
+    (tmp_path / "block").write_text(racer.target_text)
+    hook = project / ".git" / "hooks" / "post-index-change"
+    hook.write_text(RACER.format(done=tmp_path / "done", index=tmp_path / "index",
+                                 log=tmp_path / "log", block=tmp_path / "block"))  # fmt: skip
+    hook.chmod(0o755)
+    base = git(project, "rev-parse", "HEAD").strip()
+
+    proc = gm(project, "adopt", "--yes", ids["push"], check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "done").exists()  # the racer did commit in the window
+    # both adoptions are held: the racer's was not overwritten by a commit made from stale files
+    assert set(held(project)) == {ids["push"], ids["pytest"]}
+    commits = git(project, "rev-list", "--reverse", f"{base}..HEAD").split()
+    assert [git(project, "log", "-1", "--format=%s", c).split(":")[0] for c in commits] == ["racer", "memory"]
+    assert _log_diff_ids(project, commits[-1]) == [ids["push"]]
+    assert gm(project, "validate", check=False).returncode == 0
+    assert git(project, "status", "--porcelain", "--", "CLAUDE.memory.md", ".memory") == ""
+
+
+def test_a_killed_git_s_index_lock_gets_a_plain_hint(project: Path) -> None:
+    ids = stage_claims(project)
+    lock = project / ".git" / "index.lock"
+    lock.write_text("")  # what a git killed mid-commit leaves behind
+    old = time.time() - 600
+    os.utime(lock, (old, old))
+    proc = gm(project, "adopt", "--yes", ids["push"], check=False)
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    assert "stale lock" in out and "killed" in out
+    assert f"rm '{lock}'" in out
+    assert ids["push"] not in held(project)
+    lock.unlink()
+    gm(project, "adopt", "--yes", ids["push"])
+    assert ids["push"] in held(project)
+
+
+def test_stale_git_locks_are_reported_by_status_and_validate(project: Path) -> None:
+    lock = project / ".git" / "refs" / "heads" / "memory" / "atoms.lock"
+    lock.write_text("")  # a capture killed during its ref update (or Ctrl-C in a backfill)
+    old = time.time() - 3600
+    os.utime(lock, (old, old))
+    status = gm_json(project, "status")
+    assert [s["path"] for s in status["stale_locks"]] == [str(lock)]
+    assert "killed" in status["stale_locks"][0]["message"]
+    text = gm(project, "status").stdout
+    assert "stale lock" in text and f"rm '{lock}'" in text
+    proc = gm(project, "validate", check=False)
+    assert proc.returncode == 1 and "stale lock" in proc.stdout and "memory/atoms" in proc.stdout
+    fresh = project / ".git" / "index.lock"
+    fresh.write_text("")  # a git that is running right now: not stale
+    assert [s["path"] for s in gm_json(project, "status")["stale_locks"]] == [str(lock)]
+    fresh.unlink()
+
+
+def test_adopt_all_makes_one_l1_transaction_for_the_batch(project: Path) -> None:
+    ids = stage_claims(project)
+    before = int(git(project, "rev-list", "--count", "memory/atoms"))
+    report = gm_json(project, "adopt", "--all")
+    assert len(report["adopted"]) == 3
+    assert int(git(project, "rev-list", "--count", "memory/atoms")) == before + 1
+    assert len(log_lines(project)) == 3  # still one commit per item on the branch
+    for ident in ids.values():
+        record = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a["id"] == ident)
+        assert record["review"]["state"] == "adopted"
+
+
+def test_a_reverted_adoption_counts_as_a_rejection_until_new_sessions(project: Path) -> None:
+    ids = stage_claims(project)
+    gm(project, "adopt", "--all")
+    adopt_commit = next(
+        c for c in git(project, "rev-list", "HEAD").split()
+        if trailers(project, c).get("Atom-Id") == ids["tabs"]
+    )  # fmt: skip
+    git(project, "revert", "--no-edit", adopt_commit)
+    assert ids["tabs"] not in held(project)
+    # not offered again at once
+    proc = gm(project, "adopt", check=False)
+    assert ids["tabs"] not in proc.stdout and "nothing is waiting" in proc.stdout
+    assert gm_json(project, "status")["staged"] == []
+    blocked = {b["id"]: b["reasons"] for b in gm_json(project, "promote")["blocked"]}
+    assert any("rejected" in r for r in blocked[ids["tabs"]])
+    # a new session that says it again makes it eligible again
+    write_session(project, "aaaaaaaa-0000-4000-8000-000000000004", "2026-11-05",
+                  [{"user": CLAIMS["tabs"]}])  # fmt: skip
+    gm(project, "capture", "--all", "--no-stage")
+    assert ids["tabs"] in {e["id"] for e in gm_json(project, "promote")["eligible"]}

@@ -1,0 +1,83 @@
+"""Issue 14 §5 and issue 16 on reading transcripts: `capture --all` reads only regular files (a
+FIFO blocked it forever, a symlink to /dev/zero spun it forever), and `status` says how many
+of this project's transcripts are not captured yet."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sessions import gm, gm_json, write_session
+
+from agent_memory.model.paths import slug_for
+from agent_memory.transcripts import ledger
+from agent_memory.transcripts.reader import find_transcripts
+
+# A bound for a command that, broken, never returns: generous, never a timing assertion.
+NEVER = 300
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-06T12:00:00Z")
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    return repo
+
+
+def _projects() -> Path:
+    return Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+@pytest.mark.parametrize("where", ["slug", "slug-sub"])
+def test_capture_all_reads_only_regular_files(project: Path, kind: str, where: str) -> None:
+    write_session(project, "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-01",
+                  [{"user": "Never push directly to main; always open a pull request."}])  # fmt: skip
+    slug = slug_for(project.resolve())
+    # `<slug>-<sub>` folders are read to find their recorded cwd: the sample file was opened
+    # before the regular-file check.
+    folder = _projects() / (slug if where == "slug" else f"{slug}-sub")
+    folder.mkdir(parents=True, exist_ok=True)
+    trap = folder / "bbbbbbbb-0000-4000-8000-000000000002.jsonl"
+    if kind == "fifo":
+        os.mkfifo(trap)
+    else:
+        trap.symlink_to("/dev/zero")
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    try:
+        proc = subprocess.run(["git", "memory", "capture", "--all", "--output", "json"], cwd=project,
+                              env=env, capture_output=True, text=True, timeout=NEVER)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"capture --all did not return with a {kind} under {folder.name}")
+    assert proc.returncode == 0, proc.stderr
+    assert trap not in find_transcripts(project)
+    assert gm_json(project, "status")["L1"]["atoms"] == 1
+
+
+def test_status_counts_transcripts_not_captured_yet(project: Path) -> None:
+    first = write_session(project, "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-01",
+                          [{"user": "Never push directly to main; always open a pull request."}])  # fmt: skip
+    write_session(project, "aaaaaaaa-0000-4000-8000-000000000002", "2026-11-02",
+                  [{"user": "Use tabs for indentation in the Makefile."}])  # fmt: skip
+    assert gm_json(project, "status")["transcripts_not_captured"] == 2
+    gm(project, "capture", "--transcript", str(first), "--no-stage")
+    status = gm_json(project, "status")
+    assert status["transcripts_not_captured"] == 1
+    assert "1 transcript(s) of this project not captured yet" in gm(project, "status").stdout
+    gm(project, "capture", "--all", "--no-stage")
+    assert gm_json(project, "status")["transcripts_not_captured"] == 0
+
+
+def test_the_ledger_tells_a_transcript_that_grew_after_its_capture(project: Path) -> None:
+    path = write_session(project, "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-01",
+                         [{"user": "Hello there."}])  # fmt: skip
+    common = project / ".git"
+    assert ledger.not_captured(common, [path], []) == [path]
+    ledger.mark_captured(common, path)
+    assert ledger.not_captured(common, [path], []) == []
+    with path.open("a") as fh:
+        fh.write("{}\n")
+    assert ledger.not_captured(common, [path], [path.stem]) == [path]
