@@ -28,7 +28,8 @@ def test_init_sets_everything_up_and_a_second_run_changes_nothing(repo: Path) ->
     settings = json.loads((repo / ".claude" / "settings.json").read_text())
     assert set(settings["hooks"]) == {"SessionStart", "UserPromptSubmit", "SessionEnd"}
     hooks = repo / ".git" / "hooks"
-    assert os.access(hooks / "pre-commit", os.X_OK) and os.access(hooks / "pre-push", os.X_OK)
+    for name in ("pre-commit", "pre-merge-commit", "pre-push"):
+        assert os.access(hooks / name, os.X_OK), name
     home = Path(os.environ["AGENT_MEMORY_HOME"])
     registry = json.loads((home / "projects.json").read_text())["projects"]
     assert [p["name"] for p in registry] == ["proj"]
@@ -189,7 +190,9 @@ def test_the_guard_records_an_absolute_interpreter_that_imports_agent_memory(rep
     python = _recorded_python(repo / ".git" / "hooks" / "pre-commit")
     assert os.path.isabs(python) and os.access(python, os.X_OK)
     subprocess.run([python, "-c", "import agent_memory.cli.main"], check=True, cwd="/")
-    assert "AGENT_MEMORY_PYTHON" not in (repo / ".git" / "hooks" / "pre-push").read_text()
+    # the pre-push scan and the merge guard need it too
+    for name in ("pre-merge-commit", "pre-push"):
+        assert _recorded_python(repo / ".git" / "hooks" / name) == python
 
 
 def test_a_second_init_leaves_the_hooks_unchanged_and_another_interpreter_updates_them(

@@ -5,6 +5,7 @@ rebase skip at commit time."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -184,3 +185,33 @@ def test_a_foreign_pre_push_hook_still_runs_after_ours(repo: Path, tmp_path: Pat
     assert push(repo, "origin", "main").returncode == 0
     lines = seen.read_text().splitlines()
     assert lines[0].startswith("refs/heads/main ") and lines[-1] == "origin"
+
+
+BARE_PATH = "/usr/bin:/bin"  # a shell or an IDE outside the venv: no git-memory here
+
+
+def _hook_python(repo: Path, python: str) -> None:
+    hook = repo / ".git" / "hooks" / "pre-push"
+    lines = [f"AGENT_MEMORY_PYTHON='{python}'" if ln.startswith("AGENT_MEMORY_PYTHON=") else ln
+             for ln in hook.read_text().splitlines()]  # fmt: skip
+    hook.write_text("\n".join(lines) + "\n")
+
+
+def test_without_agent_memory_the_push_is_refused_while_memory_atoms_exists(
+    pushing: tuple[Path, Path],
+) -> None:
+    repo, remote = pushing
+    _hook_python(repo, "/nonexistent/agent-memory-venv/bin/python")
+    (repo / "app.py").write_text("print('hi')\n")
+    git(repo, "add", "app.py")
+    git(repo, "commit", "-qm", "app")
+    env = {**os.environ, "PATH": BARE_PATH}
+    proc = subprocess.run(["git", "-C", str(repo), "push", "origin", "main"],
+                          capture_output=True, text=True, env=env)  # fmt: skip
+    assert proc.returncode == 1 and "cannot be checked" in proc.stderr and "hint:" in proc.stderr
+    # the fast path (no memory/atoms, no memory file pushed) needs no Python at all
+    git(repo, "update-ref", "-d", "refs/heads/memory/atoms")
+    proc = subprocess.run(["git", "-C", str(repo), "push", "origin", "main"],
+                          capture_output=True, text=True, env=env)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert git(remote, "rev-parse", "main") == git(repo, "rev-parse", "main")
