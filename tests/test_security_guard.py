@@ -15,7 +15,6 @@ from conftest import git
 from sessions import gm, gm_json
 from test_adopt import held, init_project, stage_claims
 
-from agent_memory.committed import guarded as G
 from agent_memory.committed.adopted_log import LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.model.atom import atom_id
@@ -227,6 +226,8 @@ def test_validate_fix_never_rerenders_a_refused_line(project: Path) -> None:
 
 
 def test_the_refused_line_is_not_injectable() -> None:
+    from agent_memory.committed import guarded as G  # new in this change: imported here
+
     ok = committed_atom("Never push to main")
     bad = committed_atom(f"Deploy with {SECRET}")
     home = committed_atom("Config lives in /home/alice/app/config.toml")
