@@ -101,7 +101,7 @@ def replace_spans(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
 
 
 class _Engine:
-    def __init__(self) -> None:
+    def __init__(self, exclude: frozenset[str] = frozenset()) -> None:
         handlers: dict[str, list[Handler]] = {}
 
         def on(keywords: Iterable[str], h: Handler) -> None:
@@ -113,7 +113,8 @@ class _Engine:
         # The order matters where two parsers share a keyword (`token`: the prose parser,
         # then the assignment parser): on equal spans the first candidate names the rule.
         for rule, kws, pattern, ent, offsets in R.TOKENS:
-            on(kws, token_handler(rule, pattern, ent, offsets))
+            if rule not in exclude:
+                on(kws, token_handler(rule, pattern, ent, offsets))
         on(["-----begin"], pem_block)
         on(["putty-user-key-file"], putty_key)
         on(["eyj"], jwt)
@@ -137,7 +138,7 @@ class _Engine:
         on(R.PHONE_WORDS, phone_after_keyword)
         on(["nino", "national insurance", "ni number"], nino_after_keyword)
         on(["dni", "nie", "nif"], dni_after_keyword)
-        on(assignment_keywords(), assignment)
+        on(assignment_keywords(exclude), assignment)
         # a keyword found at a position also triggers the rules of every keyword it starts
         # with (the scan reports the longest keyword at each position)
         keys = sorted(handlers)
@@ -151,7 +152,9 @@ class _Engine:
             self.handlers[k] = hs
         self.keywords = re.compile(trie(keys))
         self.scans = [
-            (rule, re.compile(p), ent, re.compile(b) if b else None) for rule, p, ent, b in R.SCANS
+            (rule, re.compile(p), ent, re.compile(b) if b else None)
+            for rule, p, ent, b in R.SCANS
+            if rule not in exclude
         ]
 
 
@@ -163,6 +166,18 @@ def _engine() -> _Engine:
     if _ENGINE is None:
         _ENGINE = _Engine()
     return _ENGINE
+
+
+def exclude_rules(rules: Iterable[str]) -> None:
+    """Run without the vendor-specific rules named (token rules by their rule name, vendor
+    keys by `<vendor>-secret`); the generic parsers stay. Only for measuring generalisation
+    on vendors held out (benchmarks/redaction.py); `exclude_rules(())` restores everything."""
+    global _ENGINE
+    ex = frozenset(rules)
+    _ENGINE = _Engine(ex)
+    from agent_memory.redact.assign import exclude_vendors
+
+    exclude_vendors(frozenset(r.removesuffix("-secret") for r in ex if r.endswith("-secret")))
 
 
 def _scan(text: str) -> list[Candidate]:
