@@ -427,6 +427,12 @@ def test_kubernetes_secret_data() -> None:
         ("DNI 12345678Z", "es-dni"),
         ("arn:aws:iam::210987654321:role/deploy", "aws-account-id"),
         ("AWS account id: 210987654321", "aws-account-id"),
+        # in an ARN even AWS's documented example account names a real resource (issue 15)
+        ("arn:aws:iam::123456789012:role/example", "aws-account-id"),
+        ("write to [Jane](mailto:jane.roe@acme-corp.io)", "email"),
+        ("mailto:bob.k@corp.example.net?subject=hi", "email"),
+        ("build from ~carol/src/app", "home-user"),
+        ("http://host.example.org/~dave/pub/", "home-user"),
     ],
 )
 def test_personal_data(text: str, rule: str) -> None:
@@ -445,7 +451,7 @@ def test_personal_data(text: str, rule: str) -> None:
         "SSN 000-12-3456",
         "the build took 1700000000000 ms; order 98765432",
         "Decimal('+35236450.6')",
-        "arn:aws:iam::123456789012:role/example",  # the documented example account
+        "aws_account_id = 123456789012",  # the documented example account, outside an ARN
         "IBAN DE89 3704 0044 0532 0130 01",  # bad checksum
     ],
 )
@@ -486,6 +492,7 @@ def test_home_directories_lose_only_the_user_name(text: str, expected: str) -> N
         "https://example.org/home/about",
         "GET /users/123/profile",
         "go-home-early-today",
+        "cd ~/src; git diff HEAD~1/x; a~b/c; ~root/.ssh; ~$USER/x",
     ],
 )
 def test_home_directory_negatives(text: str) -> None:

@@ -10,7 +10,7 @@ Refused, each with its rule name:
 - ``backpointer-path``: a back-pointer with a path prefix. Committed tiers carry only the bare
   ``<session>.jsonl#L<n>`` form; a prefix writes an OS user name into a tracked file (§4.1.1);
 - ``home-path``: a home-directory path (``/home/<u>/``, ``/Users/<u>/``, ``C:\\Users\\<u>\\``,
-  ``/mnt/c/Users/<u>/``, ``~/.claude/projects/``, the ``-home-<u>-`` project slug), even with
+  ``/mnt/c/Users/<u>/``, ``~<u>/``, ``~/.claude/projects/``, the ``-home-<u>-`` project slug), even with
   the user name already redacted: the path is machine-specific either way.
 
 JSON-lines files (``.memory/adopted.log``) are also checked string by string after decoding,
@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from agent_memory.redact import redactor as redact
+from agent_memory.redact import rules as R
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,8 @@ _HOME_PATH = re.compile(
     + _SEP
     + r"projects"
     + _SEP
-    + r"|(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-[A-Za-z0-9._]{1,64}-",
+    + r"|(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-[A-Za-z0-9._]{1,64}-"
+    + r"|(?<![\w~$.%-])~[A-Za-z_][A-Za-z0-9_.-]{0,31}(?=[/\\])",
     re.M,
 )
 # A path whose user component is a placeholder documents a layout; it names no machine.
@@ -78,8 +80,10 @@ def scan_text(path: str, text: str) -> list[GuardFinding]:
         if m.group("prefix"):
             found.add((lines.line_of(m.start()), "backpointer-path"))
     for m in _HOME_PATH.finditer(text):
-        user = re.split(r"[/\\]", m.group().rstrip("/\\-"))[-1].lstrip("-").lower()
-        if user in _PLACEHOLDER_USERS:
+        user = re.split(r"[/\\]", m.group().rstrip("/\\-"))[-1].lstrip("-~").lower()
+        if user in _PLACEHOLDER_USERS or (
+            m.group().startswith("~") and user in R.NON_PERSONAL_USERS
+        ):
             continue
         found.add((lines.line_of(m.start()), "home-path"))
     if _is_json_lines(path):

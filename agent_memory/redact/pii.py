@@ -66,7 +66,7 @@ def email(ctx: ScanContext, pos: int, kw: str) -> None:
         local, ls = local[1:], ls + 1
     if not local or local.endswith("."):
         return
-    if ls > 0 and text[ls - 1] in ":/\\@":
+    if ls > 0 and text[ls - 1] in ":/\\@" and not _after_mailto(ctx.low, ls):
         return  # userinfo of a URI (`scheme://user:pass@host`) or a path
     d = _DOMAIN.match(text, pos + 1)
     if not d:
@@ -81,6 +81,13 @@ def email(ctx: ScanContext, pos: int, kw: str) -> None:
     ctx.add(ls, d.end(), "email", P_PII)
 
 
+def _after_mailto(low: str, ls: int) -> bool:
+    """`mailto:jane@…`, `[Jane](mailto:jane@…)`: an address, not URI userinfo."""
+    return low.endswith("mailto:", max(0, ls - 7), ls) or low.endswith(
+        "mailto://", max(0, ls - 9), ls
+    )
+
+
 _HOME_USER = r"(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
 _HOME_UNIX: re.Pattern[str] = _lazy(r"(?<![\w.~-])/(?:home|Users)/" + _HOME_USER)
 _HOME_MNT: re.Pattern[str] = _lazy(r"(?<![\w.~-])/mnt/[a-zA-Z]/(?i:users)/" + _HOME_USER)
@@ -92,6 +99,10 @@ _HOME_SLUG: re.Pattern[str] = _lazy(
     r"(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-(?P<u>[A-Za-z0-9._]{1,64})(?=-)",
     re.M,
 )
+# `~bob/src`: the shell's home of user bob (`~/`, `HEAD~1`, `a~b` are not)
+_HOME_TILDE: re.Pattern[str] = _lazy(
+    r"(?<![\w~$.%-])~(?P<u>[A-Za-z_][A-Za-z0-9_.-]{0,31})(?=[/\\])"
+)
 # keyword -> (pattern, offsets from the keyword where a match may start)
 _HOME_BY_KEYWORD: dict[str, tuple[re.Pattern[str], tuple[int, ...]]] = {
     "/home/": (_HOME_UNIX, (0,)),
@@ -101,6 +112,7 @@ _HOME_BY_KEYWORD: dict[str, tuple[re.Pattern[str], tuple[int, ...]]] = {
     ":/users/": (_HOME_WIN, (1,)),
     "-home-": (_HOME_SLUG, (0,)),
     "-users-": (_HOME_SLUG, (0,)),
+    "~": (_HOME_TILDE, (0,)),
 }
 HOME_KEYWORDS = tuple(_HOME_BY_KEYWORD)
 
@@ -134,8 +146,10 @@ _AWS_ACCOUNT: re.Pattern[str] = _lazy(
 )
 
 
-# an AWS account id in an ARN or after its key; AWS's documented example accounts are nobody's
-arn_account = _keyed(_ARN, "aws-account-id", _not_documented_account, word_start=False)
+# an AWS account id after its key (AWS's documented example accounts there are nobody's) or in
+# an ARN: there every account is redacted, the documented example one too, since an ARN names a
+# real resource and the id is what makes it reachable
+arn_account = _keyed(_ARN, "aws-account-id", lambda account: True, word_start=False)
 aws_account = _keyed(_AWS_ACCOUNT, "aws-account-id", _not_documented_account, word_start=False)
 
 
