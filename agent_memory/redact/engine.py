@@ -31,6 +31,8 @@ from agent_memory.redact.context import (
     ScanContext,
     marker,
 )
+from agent_memory.redact.encoded import encoded_spans
+from agent_memory.redact.fold import fold, map_span
 from agent_memory.redact.handlers import (
     jwt,
     jwt_base64,
@@ -68,11 +70,12 @@ _lazy = LazyCompiler(globals())
 _MARKER_RX: re.Pattern[str] = _lazy(r"\[REDACTED:[a-z0-9-]{1,60}\]")
 
 
-def find_spans(text: str) -> list[Candidate]:
-    """Secrets and personal data in `text`: sorted, non-overlapping spans."""
+def find_spans(text: str, depth: int = 0) -> list[Candidate]:
+    """Secrets and personal data in `text`: sorted, non-overlapping spans. `depth` counts the
+    decodings (agent_memory.redact.encoded) that led to `text`."""
     if not text:
         return []
-    cands = _scan(text)
+    cands = _scan_all(text, depth)
     if not cands:
         return []
     spans = _merge(cands)
@@ -80,11 +83,31 @@ def find_spans(text: str) -> list[Candidate]:
     # secret now follows `]`). Re-examine the text around each replacement until nothing new
     # appears, so that `find(redact(t)[0]) == []` holds for every input.
     for _ in range(4):
-        extra = _recheck(text, spans)
+        extra = _recheck(text, spans, depth)
         if not extra:
             break
         spans = _merge(spans + extra)
     return spans
+
+
+def _scan_all(text: str, depth: int) -> list[Candidate]:
+    """Every candidate in `text`: as written, as read (agent_memory.redact.fold: invisible
+    characters and look-alike letters folded) and as decoded (base64, percent-encoding)."""
+    out = _scan(text)
+    folded = fold(text)
+    if folded is not None:
+        ftext, origin = folded
+        for s, e, rule, pri in _scan(ftext):
+            a, b = map_span(origin, s, e)
+            out.append((a, b, rule, pri))
+        text_for_codes, codes_origin = ftext, origin
+    else:
+        text_for_codes, codes_origin = text, None
+    for s, e, rule, pri in encoded_spans(text_for_codes, depth, find_spans):
+        if codes_origin is not None:
+            s, e = map_span(codes_origin, s, e)
+        out.append((s, e, rule, pri))
+    return out
 
 
 def replace_spans(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
@@ -229,7 +252,7 @@ def _merge(cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def _recheck(text: str, spans: list[Candidate]) -> list[Candidate]:
+def _recheck(text: str, spans: list[Candidate], depth: int) -> list[Candidate]:
     """Findings that appear only once the spans are replaced, mapped back to `text`."""
     red = replace_spans(text, [(s, e, rule) for s, e, rule, _p in spans])
     # each marker: (start in red, end in red, end in text)
@@ -252,7 +275,7 @@ def _recheck(text: str, spans: list[Candidate]) -> list[Candidate]:
     out: list[Candidate] = []
     for lo, hi in windows:
         sub = red[lo:hi]
-        for s, e, rule, pri in _scan(sub):
+        for s, e, rule, pri in _scan_all(sub, depth):
             # a cut at the window edge can fake a boundary; such spans were seen in full
             if (s == 0 and lo > 0) or (e == len(sub) and hi < len(red)):
                 continue

@@ -1,0 +1,124 @@
+"""Text folded for judging (issue 14): what a reader sees, not the code points written.
+
+An attacker — or a paste — can hide a secret from pattern rules while a person still reads it:
+zero-width and other format characters inside a token (`ghp_\u200b…`), letters from another
+script that look Latin (Cyrillic `а`, `е`, `о`), fullwidth or mathematical letters (`ｇｈｐ＿…`).
+`fold` removes invisible characters, applies NFKC per character and maps look-alike letters
+to Latin, keeping for every folded character the offset of the character it came from, so a
+finding in the folded text maps back onto the original. Text without such characters (nearly
+all of it) is returned as is, at the cost of one `isascii` or one regex search.
+
+`invisible(text)` lists the format characters a reviewer cannot see; the guard refuses them in
+memory files outright (agent_memory.redact.guard).
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent_memory.redact.regex import LazyCompiler
+
+_lazy = LazyCompiler(globals())
+
+# Format (Cf) characters and the other code points that render as nothing: variation
+# selectors, Hangul fillers, the combining grapheme joiner, tag characters.
+_INVISIBLE_CLASS = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u0600-\u0605\u06dd\u070f"
+    "\u0890\u0891\u08e2\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef"
+)
+_INVISIBLE: re.Pattern[str] = _lazy("[" + _INVISIBLE_CLASS + "]")
+# what `fold` may change: invisible characters, compatibility forms (non-breaking and other
+# spaces, superscripts, letterlike and enclosed letters, fullwidth and mathematical letters,
+# small capitals) and the scripts whose letters pass for Latin ones
+_TRIGGER: re.Pattern[str] = _lazy(
+    "["
+    + _INVISIBLE_CLASS
+    + "\u00a0\u00aa\u00b2\u00b3\u00b5\u00b9\u00ba\u00bc-\u00be\u0131\u017f\u01c4-\u01cc"
+    "\u0250-\u02b8\u0370-\u03ff\u0400-\u052f\u0561-\u0586\u1d00-\u1dbf\u2000-\u200a\u2070-\u209f"
+    "\u2100-\u218f\u2460-\u24ff\u2c7c\u2c7d\u3000\u3200-\u33ff\ua730-\ua7ff\ufb00-\ufb06"
+    "\uff00-\uffef\U0001d400-\U0001d7ff\U0001f100-\U0001f1ff"
+    "]"
+)
+_NON_ASCII: re.Pattern[str] = _lazy(r"[^\x00-\x7f]+")
+
+# Letters that NFKC leaves alone but that read as Latin ones (Unicode confusables, the subset
+# that occurs in practice: Cyrillic, Greek, Armenian, Latin small capitals and dotless i).
+_CONFUSABLE_PAIRS = (
+    "аa вb еe кk мm нh оo рp сc тt уy хx ѕs іi јj ԁd һh ӏl ԛq ԝw ѵv ґr ɡg "
+    "АA ВB ЕE ЅS ІI ЈJ КK МM НH ОO РP СC ТT ХX УY ԌG ԚQ ԜW ѴV Ӏl "
+    "αa βb εe ιi κk νv οo ρp τt υu χx ωw "
+    "ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX "
+    "օo սu ոn ıi ȷj ᴀA ʙB ᴄC ᴅD ᴇE ɢG ʜH ɪI ᴊJ ᴋK ʟL ᴍM ɴN ᴏO ᴘP ʀR ꜱS ᴛT ᴜU ᴠV ᴡW ʏY ᴢZ"
+)
+CONFUSABLES: dict[str, str] = {p[0]: p[1] for p in _CONFUSABLE_PAIRS.split()}
+
+
+def needs_fold(text: str) -> bool:
+    return not text.isascii() and _TRIGGER.search(text) is not None
+
+
+def fold(text: str) -> tuple[str, list[int]] | None:
+    """(folded text, origin) where `origin[i]` is the offset in `text` of folded character `i`
+    (`origin[len(folded)] == len(text)`), or None when folding changes nothing."""
+    if not needs_fold(text):
+        return None
+    import unicodedata  # here, not at the top: most text never needs it
+
+    out: list[str] = []
+    origin: list[int] = []
+    pos = 0
+    invisible = _INVISIBLE
+    for m in _NON_ASCII.finditer(text):
+        a, b = m.span()
+        if a > pos:
+            out.append(text[pos:a])
+            origin.extend(range(pos, a))
+        for i in range(a, b):
+            ch = text[i]
+            if invisible.match(ch):
+                continue
+            n = CONFUSABLES.get(ch)
+            if n is None:
+                n = unicodedata.normalize("NFKC", ch)
+                if not n.isascii():
+                    n = "".join(CONFUSABLES.get(c, c) for c in n)
+            out.append(n)
+            origin.extend([i] * len(n))
+        pos = b
+    if pos < len(text):
+        out.append(text[pos:])
+        origin.extend(range(pos, len(text)))
+    folded = "".join(out)
+    if folded == text:
+        return None
+    origin.append(len(text))
+    return folded, origin
+
+
+def map_span(origin: list[int], s: int, e: int) -> tuple[int, int]:
+    """The span of `text` that folded span [s, e) came from."""
+    return origin[s], origin[e - 1] + 1 if e > s else origin[s]
+
+
+_EMOJI_SELECTOR: re.Pattern[str] = _lazy(
+    "(?<=[\u2190-\u2bff\U0001f000-\U0001faff])[\ufe0e\ufe0f]"
+    "|(?<=[\u2190-\u2bff\U0001f000-\U0001faff\ufe0f])\u200d(?=[\u2190-\u2bff\U0001f000-\U0001faff])"
+)
+
+
+def invisible(text: str) -> list[int]:
+    """Offsets of the characters a reviewer cannot see. A byte-order mark opening the text,
+    emoji presentation selectors and the joiners inside emoji sequences are visible."""
+    if text.isascii():
+        return []
+    out = []
+    for m in _INVISIBLE.finditer(text):
+        i = m.start()
+        if i == 0 and text[0] == "\ufeff":
+            continue
+        if _EMOJI_SELECTOR.match(text, i):
+            continue
+        out.append(i)
+    return out
