@@ -21,8 +21,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from common import interleaved, isolated_env, make_repo, scratch, summary, synthetic_atoms  # noqa: E402
 
-TOOLS = ["pnpm", "vitest", "ruff", "mypy", "black", "poetry", "docker", "terraform",
-         "eslint", "prettier", "pytest", "cargo", "gradle", "maven", "bazel", "nix"]
+TOOLS = [
+    "pnpm",
+    "vitest",
+    "ruff",
+    "mypy",
+    "black",
+    "poetry",
+    "docker",
+    "terraform",
+    "eslint",
+    "prettier",
+    "pytest",
+    "cargo",
+    "gradle",
+    "maven",
+    "bazel",
+    "nix",
+]
 
 
 def throughput(repo: Path) -> tuple[int, float]:
@@ -50,47 +66,103 @@ def concurrency(root: Path, env: dict[str, str]) -> dict[str, int]:
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for n, tool in enumerate(TOOLS):
-        turns = [{"user": f"Always use {tool} for the unit tests."}, {"user": f"Never run {tool} with sudo."},
-                 {"user": "Never push directly to main."}]
-        records = transcript_records({"id": f"s{n:02d}", "turns": turns}, repo.resolve(), _dt.date(2026, 11, 1 + n % 4))
+        turns = [
+            {"user": f"Always use {tool} for the unit tests."},
+            {"user": f"Never run {tool} with sudo."},
+            {"user": "Never push directly to main."},
+        ]
+        records = transcript_records(
+            {"id": f"s{n:02d}", "turns": turns}, repo.resolve(), _dt.date(2026, 11, 1 + n % 4)
+        )
         path = folder / f"s{n:02d}.jsonl"
         path.write_text("".join(json.dumps(r) + "\n" for r in records))
         paths.append(path)
     expected: set[str] = set()
     for path in paths:
-        out = subprocess.run(["git", "memory", "extract", "--transcript", str(path), "--output", "json"],
-                             cwd=repo, env=env, capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            ["git", "memory", "extract", "--transcript", str(path), "--output", "json"],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         expected |= {a["id"] for a in json.loads(out)["atoms"]}
-    procs = [subprocess.Popen(["git", "memory", "capture", "--no-stage", "--output", "json", "--transcript", str(p)],
-                              cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for p in paths]
+    procs = [
+        subprocess.Popen(
+            ["git", "memory", "capture", "--no-stage", "--output", "json", "--transcript", str(p)],
+            cwd=repo,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for p in paths
+    ]
     results = [json.loads(p.communicate()[0]) for p in procs]
     queued = sum(1 for r in results if r["queued"])
-    stored_now = json.loads(subprocess.run(["git", "memory", "inspect", "--tier", "L1", "--output", "json"], cwd=repo,
-                                           env=env, capture_output=True, text=True, check=True).stdout)["atoms"]
-    return {"writers": len(paths), "expected": len(expected),
-            "stored": len(expected & {a["id"] for a in stored_now}), "queued_writers": queued}
+    stored_now = json.loads(
+        subprocess.run(
+            ["git", "memory", "inspect", "--tier", "L1", "--output", "json"],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )["atoms"]
+    return {
+        "writers": len(paths),
+        "expected": len(expected),
+        "stored": len(expected & {a["id"] for a in stored_now}),
+        "queued_writers": queued,
+    }
 
 
 def main() -> int:
     with scratch() as tmp:
         root = Path(tmp)
         env = isolated_env(root)
-        os.environ.update({k: env[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "AGENT_MEMORY_HOME", "GIT_CONFIG_GLOBAL",
-                                                 "GIT_CONFIG_NOSYSTEM", "AGENT_MEMORY_NOW", "PATH")})
+        os.environ.update(
+            {
+                k: env[k]
+                for k in (
+                    "HOME",
+                    "CLAUDE_CONFIG_DIR",
+                    "AGENT_MEMORY_HOME",
+                    "GIT_CONFIG_GLOBAL",
+                    "GIT_CONFIG_NOSYSTEM",
+                    "AGENT_MEMORY_NOW",
+                    "PATH",
+                )
+            }
+        )
         repo = make_repo(root, env, "throughput")
         n, elapsed = throughput(repo)
-        print(f"write throughput: {n} atoms in one capture commit: {elapsed * 1000:.0f} ms = {n / elapsed:.0f} atoms/s")
+        print(
+            f"write throughput: {n} atoms in one capture commit: {elapsed * 1000:.0f} ms = {n / elapsed:.0f} atoms/s"
+        )
         stats = concurrency(root, env)
-        print(f"concurrency: {stats['writers']} parallel `git memory capture`: {stats['stored']}/{stats['expected']} "
-              f"atoms stored ({stats['queued_writers']} writers fell back to the retry queue)")
-        times = interleaved({"python -c pass": ([sys.executable, "-c", "pass"], b""),
-                             "git-memory --help": (["git-memory", "--help"], b""),
-                             "git memory -h": (["git", "memory", "-h"], b"")}, 30, env, repo)
+        print(
+            f"concurrency: {stats['writers']} parallel `git memory capture`: {stats['stored']}/{stats['expected']} "
+            f"atoms stored ({stats['queued_writers']} writers fell back to the retry queue)"
+        )
+        times = interleaved(
+            {
+                "python -c pass": ([sys.executable, "-c", "pass"], b""),
+                "git-memory --help": (["git-memory", "--help"], b""),
+                "git memory -h": (["git", "memory", "-h"], b""),
+            },
+            30,
+            env,
+            repo,
+        )
         base = summary(times["python -c pass"])[0]
         for name, values in times.items():
             p50, p95 = summary(values)
-            print(f"start-up: {name:<20} p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  ({p50 / base:.2f}× python -c pass)")
+            print(
+                f"start-up: {name:<20} p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  ({p50 / base:.2f}× python -c pass)"
+            )
     return 0
 
 

@@ -14,15 +14,18 @@ import re
 
 from agent_memory.redact import rules as R
 from agent_memory.redact.context import MARKER_PREFIX, P_ASSIGN, ScanContext
+from agent_memory.redact.families import lookalike
 from agent_memory.redact.regex import LazyCompiler
 from agent_memory.redact.values import (
     char_classes,
     entropy,
     is_identifier,
     is_placeholder,
+    is_true_placeholder,
     known_sample,
     password_like,
     split_words,
+    strong_value,
     token_like,
     wordy,
 )
@@ -136,21 +139,31 @@ _LONG_QUALIFIERS = tuple(q for q in R.KEY_QUALIFIERS if len(q) >= 3)
 
 
 def _secret_kind(words: list[str]) -> str | None:
-    """'password' or 'token' when a word of the key names a secret, None otherwise."""
+    """'password' or 'token' when a word of the key names a secret, 'key' when only a bare
+    `key` does (`HEROKU_KEY`, `stripeKey`: a credential whose vendor we may not know), None
+    otherwise. A word about the secret right before it (`csrf_token`, `max_tokens`,
+    `public_api_key`) or anywhere after it (`token_length`) makes the key a name about a
+    secret, not a secret."""
     kind: str | None = None
     n = len(words)
+    last = n - 1 if not words[-1].isdigit() else n - 2
     for i, w in enumerate(words):
         if w.isdigit():
             continue
         k = _word_kind(w, words[i - 1] if i else "")
+        if k is None and w == "key" and i == last and i > 0:
+            k = "key"
         if k is None:
             continue
-        if any(x in R.NEUTRAL_BEFORE for x in words[:i]):
+        # the words that qualify this one: the word before it, and for a qualified key the
+        # word before the qualifier (`public` in `public_api_key`)
+        before = words[max(0, i - 2) : i] if w == "key" and k == "token" else words[i - 1 : i]
+        neutral = R.NEUTRAL_BEFORE if k != "key" else R.NEUTRAL_BEFORE | R.NEUTRAL_KEY_BEFORE
+        if any(x in neutral for x in before) or any(x in R.NEGATING_BEFORE for x in words[:i]):
             continue
-        after = [x for x in words[i + 1 : n] if not x.isdigit()]
-        if any(x in R.NEUTRAL_AFTER for x in after):
+        if any(x in R.NEUTRAL_AFTER for x in words[i + 1 : n] if not x.isdigit()):
             continue
-        if kind != "password":
+        if kind is None or kind == "key" or (kind == "token" and k == "password"):
             kind = k
     return kind
 
@@ -182,6 +195,15 @@ def _classify(ident: str) -> tuple[str, str | None, bool] | None:
         _CLASS_CACHE.clear()
     _CLASS_CACHE[ident] = out
     return out
+
+
+def classify_key(ident: str) -> str | None:
+    """'password', 'token', 'key', 'vendor' or 'vendor-strict' when the key `ident` names a
+    credential, None when it names none or something about one (`csrf_token`)."""
+    if not ident:
+        return None
+    cls = _classify(ident)
+    return None if cls is None else cls[0]
 
 
 def assignment(ctx: ScanContext, pos: int, kw: str) -> None:
@@ -358,9 +380,11 @@ def _is_secret_value(value: str, kind: str, vendor: str | None, quoted: bool, pr
     if not quoted and is_identifier(value) and wordy(value):
         return False
     if kind == "token":
+        if lookalike(value):
+            return False  # starts like a known family's token without being one
         if _UUID.fullmatch(value):
-            return not is_placeholder(value)
-        return token_like(value, 8 if vendor else 10, 2.5 if vendor else 2.75)
-    if kind == "vendor":  # the key names a vendor but no secret: the value must look generated
-        return "." not in value and token_like(value, 14, 3.0) and not wordy(value)
+            return not is_true_placeholder(value)
+        return token_like(value, 8, 2.5, quoted)
+    if kind in ("key", "vendor"):  # the key only hints at a secret: the value must look generated
+        return strong_value(value) and not lookalike(value)
     return False  # vendor-strict: only the vendor's exact shapes

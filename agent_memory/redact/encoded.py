@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from agent_memory.redact.context import P_SPECIAL, Candidate
+from agent_memory.redact.context import Candidate
 from agent_memory.redact.regex import LazyCompiler
 
 _lazy = LazyCompiler(globals())
@@ -26,9 +26,6 @@ Judge = Callable[[str, int], list[Candidate]]  # (text, depth) -> findings in th
 
 MAX_DEPTH = 2
 
-_B64_RUN: re.Pattern[str] = _lazy(
-    r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,8000}={0,2}(?![A-Za-z0-9+/=_-])"
-)
 _PERCENT: re.Pattern[str] = _lazy(r"%[0-9A-Fa-f]{2}")
 _URL_STOP = frozenset(" \t\r\n\"'<>`()[]{}|\\^")
 _URL_CHUNK: re.Pattern[str] = _lazy(r"(?:%[0-9A-Fa-f]{2})+|[^%]+|%")
@@ -65,22 +62,11 @@ def base64_text(run: str) -> str | None:
 
 
 def encoded_spans(text: str, depth: int, judge: Judge) -> list[Candidate]:
-    if depth >= MAX_DEPTH:
+    """Percent-encoded secrets. (Base64 runs are found by the run scan of
+    agent_memory.redact.generic, which calls `base64_text`.)"""
+    if depth >= MAX_DEPTH or "%" not in text:
         return []
-    out: list[Candidate] = []
-    for m in _B64_RUN.finditer(text):
-        run = m.group()
-        # base64 of text mixes letter cases; an identifier or a word rarely does
-        if run.islower() or run.isupper() or run.isdigit():
-            continue
-        decoded = base64_text(run)
-        if decoded is None or decoded == run:
-            continue
-        if judge(decoded, depth + 1):
-            out.append((m.start(), m.end(), "encoded-secret", P_SPECIAL))
-    if "%" in text:
-        out += _percent_spans(text, depth, judge)
-    return out
+    return _percent_spans(text, depth, judge)
 
 
 def _percent_spans(text: str, depth: int, judge: Judge) -> list[Candidate]:

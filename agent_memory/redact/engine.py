@@ -32,7 +32,9 @@ from agent_memory.redact.context import (
     marker,
 )
 from agent_memory.redact.encoded import encoded_spans
+from agent_memory.redact.families import configure as configure_families
 from agent_memory.redact.fold import fold, map_span
+from agent_memory.redact.generic import near_keyword, scan_runs
 from agent_memory.redact.handlers import (
     jwt,
     jwt_base64,
@@ -93,11 +95,11 @@ def find_spans(text: str, depth: int = 0) -> list[Candidate]:
 def _scan_all(text: str, depth: int) -> list[Candidate]:
     """Every candidate in `text`: as written, as read (agent_memory.redact.fold: invisible
     characters and look-alike letters folded) and as decoded (base64, percent-encoding)."""
-    out = _scan(text)
+    out = _scan(text, depth)
     folded = fold(text)
     if folded is not None:
         ftext, origin = folded
-        for s, e, rule, pri in _scan(ftext):
+        for s, e, rule, pri in _scan(ftext, depth):
             a, b = map_span(origin, s, e)
             out.append((a, b, rule, pri))
         text_for_codes, codes_origin = ftext, origin
@@ -162,6 +164,12 @@ class _Engine:
         on(["nino", "national insurance", "ni number"], nino_after_keyword)
         on(["dni", "nie", "nif"], dni_after_keyword)
         on(assignment_keywords(exclude), assignment)
+        on(
+            ["token", "secret", "passw", "pwd", "apikey", "api_key", "api-key", "api key"]
+            + ["access_key", "access key", "credential"],
+            near_keyword,
+        )
+        configure_families([row for row in R.TOKENS if row[0] not in exclude])
         # a keyword found at a position also triggers the rules of every keyword it starts
         # with (the scan reports the longest keyword at each position)
         keys = sorted(handlers)
@@ -203,7 +211,7 @@ def exclude_rules(rules: Iterable[str]) -> None:
     exclude_vendors(frozenset(r.removesuffix("-secret") for r in ex if r.endswith("-secret")))
 
 
-def _scan(text: str) -> list[Candidate]:
+def _scan(text: str, depth: int = 0) -> list[Candidate]:
     eng = _engine()
     ctx = ScanContext(text)
     handlers = eng.handlers
@@ -224,6 +232,7 @@ def _scan(text: str) -> list[Candidate]:
             if entropy(tok) >= ent and not known_sample(tok):
                 ctx.add(start, m.end(), rule, P_TOKEN)
     scan_numbers(ctx)
+    scan_runs(ctx, depth, find_spans)
     if MARKER_PREFIX in text:
         # an earlier redaction is opaque: nothing that overlaps its marker is a finding
         marks = [m.span() for m in _MARKER_RX.finditer(text)]

@@ -180,7 +180,8 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("plaid-token", ("access-sandbox-", "access-development-", "access-production-"),
      _L + r"access-(?:sandbox|development|production)-" + _UUID + _R, 3.0, (0,)),
     ("adyen-key", ("aqe",), _L + r"AQE[A-Za-z0-9]{5,40}\.[A-Za-z0-9_=-]{50,300}" + _RW, 3.0, (0,)),
-    ("payment-client-key", ("test_", "live_"), _L + r"(?:test|live)_[A-Za-z0-9]{30,40}" + _R, 3.0, (0,)),
+    # `test_`/`live_` are words: the token starts a word, not the middle of `task_test_…`
+    ("payment-client-key", ("test_", "live_"), r"(?<![A-Za-z0-9_-])(?:test|live)_[A-Za-z0-9]{30,40}" + _R, 3.0, (0,)),
     ("castai-key", ("castai_v1_",), _L + r"castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}" + _R, 2.5, (0,)),
     ("chieftools-token", ("ctp_", "cto_", "ctr_"), _L + r"ct[por]_[A-Za-z0-9]{30,248}" + _R, 3.0, (0,)),
     ("azure-datafactory-key", ("ir@",),
@@ -354,7 +355,15 @@ NEUTRAL_AFTER: frozenset[str] = frozenset({
     "cache", "pool", "table", "db", "model", "kwargs", "args",
 })
 
-# Words before the secret word that make it something else (csrf_token, max_tokens, next_token).
+# Words anywhere before the secret word that deny it (`non_matching_token`, `fake_api_key`).
+NEGATING_BEFORE: frozenset[str] = frozenset({
+    "no", "non", "not", "without", "mock", "fake", "dummy", "example", "sample", "placeholder",
+    "invalid", "wrong", "bad", "bogus", "revoked", "expired", "unknown", "missing", "empty",
+    "redacted", "masked", "hashed", "encrypted",
+})
+
+# Words right before the secret word that make it something else (csrf_token, max_tokens,
+# next_token).
 NEUTRAL_BEFORE: frozenset[str] = frozenset({
     "authenticity",    "csrf", "xsrf", "public", "pub", "publishable", "primary", "foreign", "sort", "partition",
     "hot", "bucket", "schema", "sequence", "idx", "natural", "next", "page", "continuation",
@@ -386,6 +395,80 @@ PLACEHOLDER_WORDS: frozenset[str] = frozenset({
     "pass", "pwd", "abc", "abcd", "abcdef", "qwerty", "letmein", "welcome", "secure", "generate",
     "generated", "random", "real", "actual", "valid", "long", "short", "enough", "not", "only",
     "just", "also", "the",
+})
+
+# Words that only ever stand for a secret. A value made of them alone is a placeholder even
+# under an explicit key (`password: changeme`, `api_key = "your-api-key-here"`); weak real
+# passwords (`hunter2`, `letmein`, `admin`) are not in this list (issue 15).
+TRUE_PLACEHOLDER_WORDS: frozenset[str] = frozenset({
+    "example", "examples", "sample", "placeholder", "changeme", "change", "changeit", "your",
+    "yours", "here", "redacted", "dummy", "fake", "insert", "replace", "todo", "fixme", "tbd",
+    "lorem", "ipsum", "notreal", "xxx", "xxxx", "test", "testing", "demo", "mock", "secret",
+    "secrets", "password", "passwd", "pass", "pwd", "token", "tokens", "apikey", "api", "key",
+    "value", "none", "null", "nil", "undefined", "empty", "enter", "put", "goes", "my", "env",
+    "var", "variable", "hidden", "masked", "removed", "omitted", "invalid", "required",
+    "optional", "string", "str", "generate", "generated", "real", "actual", "valid", "the",
+    "not", "set", "unset", "some", "access", "auth", "credential", "credentials", "id",
+})
+
+# Words before a bare `key` that make it a key of something that is no secret (`cache_key`,
+# `sortKey`, `PRIMARY_KEY`, `publicKey`).
+NEUTRAL_KEY_BEFORE: frozenset[str] = frozenset({
+    "cache", "cached", "sort", "primary", "foreign", "partition", "hash", "range", "idempotency",
+    "idempotent", "object", "obj", "s3", "blob", "bucket", "file", "i18n", "translation",
+    "locale", "lang", "message", "msg", "map", "dict", "lookup", "index", "lock", "mutex",
+    "dedup", "dedupe", "dedupl", "row", "column", "col", "field", "group", "shard", "sharding",
+    "routing", "route", "cursor", "sequence", "composite", "unique", "natural", "surrogate",
+    "public", "pub", "publishable", "verify", "verification", "host", "known", "ssh", "gpg",
+    "pgp", "signing", "fingerprint", "storage", "state", "store", "event", "metric", "label",
+    "tag", "attr", "attribute", "property", "prop", "query", "param", "react", "list", "item",
+    "node", "element", "child", "parent", "local", "remote", "config", "setting", "env",
+    "header", "cookie", "session", "redis", "db", "database", "table", "schema", "model",
+    "entity", "record", "doc", "document", "collection", "registry", "feature", "flag",
+    "toggle", "experiment", "variant", "bundle", "chunk", "asset", "cdn", "image", "video",
+    "media", "audio", "upload", "download", "path", "url", "uri", "link", "slug", "name",
+    "title", "type", "kind", "category", "menu", "nav", "tab", "panel", "form", "input",
+    "button", "modal", "dialog", "hotkey", "shortcut", "keyboard", "music", "musical", "piano",
+    "sign", "next", "prev", "previous", "last", "first", "root", "base", "current", "old",
+    "new", "default", "custom", "api", "secondary", "encoded", "encrypted",
+})
+
+# Labels of identifiers that share the shape of prefixed tokens but are no secret: ids of
+# well-known APIs (Anthropic, OpenAI, Stripe objects, cloud resources), hash and digest names,
+# version and build labels.
+ID_PREFIXES: frozenset[str] = frozenset({
+    "toolu", "msg", "msgbatch", "req", "call", "chatcmpl", "cmpl", "asst", "thread", "run",
+    "step", "file", "org", "proj", "user", "session", "sess", "batch", "ft", "ftjob", "vs",
+    "cus", "ch", "pi", "pm", "evt", "in", "ii", "il", "txn", "sub", "si", "price", "prod", "acct",
+    "ba", "card", "src", "seti", "cs", "po", "tr", "re", "py", "plink", "inv", "cn", "dp", "du",
+    "id", "uuid", "guid", "ref", "rev", "revision", "commit", "build", "img", "image", "asset",
+    "chunk", "bundle", "main", "vendor", "runtime", "app", "v", "ver", "version", "release", "git",
+    "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "hash", "blake2b", "blake3",
+    "crc32", "xxh", "xxh64", "h1", "cid", "ipfs", "node", "pod", "container", "deployment",
+    "replicaset", "job", "task", "trace", "span", "request", "correlation", "ami", "vol",
+    "snap", "eni", "vpc", "subnet", "sg", "igw", "rtb", "nat", "acl", "eipalloc", "lt", "i",
+    "arn", "urn", "did", "test", "tests", "example", "sample", "demo", "mock", "fake", "dummy",
+    "data", "base64", "sha256sum", "integrity", "checksum", "digest", "nonce", "salt", "iv",
+    "state", "code", "challenge", "verifier", "etag", "hmac",
+})
+
+# Words right after a credential word that say the value is about something else.
+NOT_A_CREDENTIAL_AFTER: frozenset[str] = frozenset({
+    "sha", "sha1", "sha256", "hash", "hashed", "digest", "checksum", "fingerprint", "commit",
+    "id", "ids", "name", "names", "type", "length", "count", "version", "url", "uri", "file",
+    "path", "header", "env", "var", "variable", "field", "expires", "expiry", "expiration",
+    "created", "scope", "scopes", "format", "prefix", "usage", "limit", "endpoint", "issuer",
+    "audience", "kind", "policy", "provider", "rotation", "in", "from", "via", "with", "using",
+})
+
+# Unquoted values that are names in code, not literals (`password: input`, `token = data`).
+CODE_WORDS: frozenset[str] = frozenset({
+    "input", "value", "val", "field", "data", "args", "arg", "param", "params", "form", "request",
+    "req", "body", "user", "auth", "config", "cfg", "settings", "options", "opts", "env", "self",
+    "this", "ctx", "context", "state", "props", "payload", "result", "response", "res", "resp",
+    "item", "entry", "obj", "object", "record", "row", "secret", "token", "password", "passwd",
+    "pwd", "pass", "key", "apikey", "credentials", "creds", "cred", "null", "none", "nil",
+    "undefined", "true", "false", "required", "optional", "hidden", "text", "string",
 })
 
 # Passwords of `curl -u user:…`, `scheme://user:…@host` and Go DSNs that stand for one.
