@@ -65,6 +65,7 @@ GENERIC_RULES = frozenset(
         "jwt",
         "private-key",
         "kubernetes-secret",
+        "registry-credential",
         "url-signature",
         "email",
         "home-user",

@@ -285,8 +285,9 @@ def test_uuid_is_a_secret_only_under_a_secret_key() -> None:
 def test_vendor_named_keys() -> None:
     assert rules('cloudflare_api_key = "' + tok(40, LOW + "_-", 100) + '"') == {"cloudflare-secret"}
     assert rules("TWILIO_AUTH_TOKEN=" + tok(32, HEX, 101)) == {"twilio-secret"}
+    # Bundler's credentials for a gem host: found by their structure, any host (issue 15)
     assert rules("BUNDLE_GEMS__CONTRIBSYS__COM: " + tok(8, HEX, 102) + ":" + tok(8, HEX, 103)) == {
-        "contribsys-secret"
+        "registry-credential"
     }
     # a vendor name alone does not make any value a secret
     assert find("'ibm1051': 'hp_roman8'") == []

@@ -18,6 +18,7 @@ from agent_memory.redact.families import lookalike
 from agent_memory.redact.regex import LazyCompiler
 from agent_memory.redact.values import (
     char_classes,
+    code_reference,
     entropy,
     is_identifier,
     is_placeholder,
@@ -303,6 +304,8 @@ def _read_value(
         return rgt
     vs, ve, quoted = span
     value = text[vs:ve]
+    if quoted and vs > 0 and text[vs - 1] == "`" and code_reference(value):
+        return ve  # `self.password` in backticks: code named in prose, not a literal
     if not quoted:
         nxt = text[ve : ve + 1]
         if nxt in ("(", "["):
@@ -327,7 +330,8 @@ def _read_value(
         return ve  # an elided value in documentation: the real one is not here
     if prose and not (quoted or char_classes(value) >= 3 or any(c.isdigit() for c in value)):
         return rgt
-    if _is_secret_value(value, kind, vendor, quoted, prose):
+    config_line = not quoted and _config_line(text, lft, ve)
+    if _is_secret_value(value, kind, vendor, quoted, prose, config_line):
         rule = (
             f"{vendor}-secret"
             if vendor
@@ -369,15 +373,36 @@ def _value_span(text: str, vpos: int) -> tuple[int, int, bool] | None:
     return (vpos, end, False) if end > vpos else None
 
 
-def _is_secret_value(value: str, kind: str, vendor: str | None, quoted: bool, prose: bool) -> bool:
+_LINE_HEAD: re.Pattern[str] = _lazy(
+    r"[ \t]*(?:export[ \t]+|set[ \t]+|-[ \t]+|ENV[ \t]+|ARG[ \t]+)?\Z"
+)
+_LINE_TAIL: re.Pattern[str] = _lazy(r"[ \t]*(?:[#;].*)?(?:\r?\n|\Z)")
+
+
+def _config_line(text: str, lft: int, ve: int) -> bool:
+    """`key: value` or `key=value` alone on its line (YAML, INI, .env, a Dockerfile ENV)."""
+    nl = text.rfind("\n", 0, lft)
+    return (
+        _LINE_HEAD.match(text[nl + 1 : lft]) is not None and _LINE_TAIL.match(text, ve) is not None
+    )
+
+
+def _is_secret_value(
+    value: str,
+    kind: str,
+    vendor: str | None,
+    quoted: bool,
+    prose: bool,
+    config_line: bool = False,
+) -> bool:
     if MARKER_PREFIX in value or known_sample(value):
         return False
     shape = _vendor_shape(vendor or "")
     if shape is not None and shape.fullmatch(value):
         return not is_placeholder(value) and entropy(value) >= 2.0
     if kind == "password":
-        return password_like(value, quoted) and not (prose and wordy(value))
-    if not quoted and is_identifier(value) and wordy(value):
+        return password_like(value, quoted, config_line) and not (prose and wordy(value))
+    if not quoted and is_identifier(value) and wordy(value) and not config_line:
         return False
     if kind == "token":
         if lookalike(value):

@@ -36,6 +36,7 @@ from agent_memory.redact.families import configure as configure_families
 from agent_memory.redact.fold import fold, map_span
 from agent_memory.redact.generic import near_keyword, scan_runs
 from agent_memory.redact.handlers import (
+    bundler_credentials,
     jwt,
     jwt_base64,
     kubernetes_secret,
@@ -154,7 +155,8 @@ class _Engine:
         on(HOME_KEYWORDS, home_user)
         on(["arn:aws"], arn_account)
         on(["aws_account", "awsaccount", "aws-account", "aws account"], aws_account)
-        on(["kind:"], kubernetes_secret)
+        on(["kind:", 'kind":', "kind':"], kubernetes_secret)
+        on(["bundle_"], bundler_credentials)
         on(
             ["password", "passphrase", "passcode", "token", "secret", "api key", "access key"],
             prose_secret,

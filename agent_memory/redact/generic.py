@@ -158,8 +158,10 @@ def _body_ok(body: str, keyword: bool) -> bool:
     tail = core.rsplit(".", 1)
     if len(tail) == 2 and (tail[1].lower() in R.FILE_SUFFIXES or wordy(tail[1])):
         return False
-    if core.count(".") > 2 or core.count("/") > 3:
+    if core.count(".") > 2:
         return False
+    if "/" in core and any(c in core for c in "_.~-"):
+        return False  # a path (`org/repo-name`), not base64 (which has `/` but no `-`)
     return strong_value(core, min_len=12 if keyword else 24)
 
 

@@ -300,6 +300,8 @@ CASE_SENSITIVE_VENDORS: frozenset[str] = frozenset({
 KEY_WORDS: tuple[str, ...] = (
     "token", "secret", "passw", "pwd", "passphrase", "auth", "cred", "sas", "bearer", "jwt", "pw",
     "_pass", "-pass", ".pass", "_pat", "-pat",
+    # a bare `pass` only as a quoted or assigned key (`"pass": …`, `pass: …`), never Python's
+    'pass"', "pass'", 'pass\\"', "pass:", "pass=", "pass =",
 )
 # Keywords before a phone number written without an international prefix (`tel: 5551234567`).
 PHONE_WORDS: tuple[str, ...] = (

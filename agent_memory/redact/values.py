@@ -65,7 +65,7 @@ def _wordlike(w: str) -> bool:
     if len(w) < 3 or not w.isalpha():
         return False
     v = sum(1 for c in w if c in _VOWELS)
-    if v == 0 or v / len(w) > 0.75 or (len(w) >= 5 and v / len(w) < 0.2):
+    if v == 0 or v / len(w) > 0.75 or (len(w) >= 5 and v / len(w) < (0.2 if len(w) < 7 else 0.14)):
         return False
     run = 0
     for c in w:
@@ -232,10 +232,13 @@ def char_classes(v: str) -> int:
     )
 
 
-def code_reference(v: str) -> bool:
+def code_reference(v: str, config_line: bool = False) -> bool:
     """An unquoted value that names something instead of being a literal: an environment
-    variable (`AIRTABLE_TOKEN`), an identifier made of words (`creationTimestamp`,
-    `newPassword`), a dotted name (`config.api_key`, `self.password`)."""
+    variable (`AIRTABLE_TOKEN`), a dotted name (`config.api_key`, `self.password`), a name that
+    contains a secret's word (`newPassword`, `user_token`), a word of code (`input`, `data`).
+    Outside a config line (`key: value` alone on its line, as in YAML, INI, .env) any
+    identifier made of words (`creationTimestamp`, `userInput`) is a name too; in a config
+    line it is the value (`password: correcthorse`)."""
     if _IDENTIFIER.fullmatch(v) is None:
         return False
     if v.lower() in R.CODE_WORDS:
@@ -245,7 +248,10 @@ def code_reference(v: str) -> bool:
     parts = re.split(r"\.|::|->", v)
     if len(parts) > 1:
         return all(wordy(p) or len(p) <= 3 for p in parts)
-    return wordy(v)
+    words = split_words(v)
+    if len(words) > 1 and any(w in R.SECRET_WORDS or w in R.PASSWORD_WORDS for w in words):
+        return True
+    return not config_line and wordy(v)
 
 
 def _is_path(v: str) -> bool:
@@ -283,7 +289,7 @@ def token_like(value: str, min_len: int = 8, min_entropy: float = 2.5, quoted: b
 _HEXISH: re.Pattern[str] = _lazy(r"[0-9a-f]+|[0-9A-F]+")
 
 
-def password_like(value: str, quoted: bool) -> bool:
+def password_like(value: str, quoted: bool, config_line: bool = False) -> bool:
     """A password after a key that says it is one: whatever its entropy (`hunter2hunter2`,
     `admin`), unless it only stands for one (`changeme`, `<password>`, `${DB_PASS}`, `****`),
     names something in code (`newPassword`, `self.password`), is a type, a short number or a
@@ -298,11 +304,11 @@ def password_like(value: str, quoted: bool) -> bool:
         return False
     if v.lower() in R.TYPE_WORDS or v in R.TYPE_WORDS:
         return False
-    if not quoted and (code_reference(v) or _is_path(v)):
+    if not quoted and (code_reference(v, config_line) or _is_path(v)):
         return False
     if _NUMBERISH.fullmatch(v) and n < 6:
         return False  # a port, a length, a year
-    if n < 6 and char_classes(v) < 2 and not quoted:
+    if n < 6 and char_classes(v) < 2 and not quoted and not config_line:
         return False
     return len(set(v)) >= 3
 
@@ -314,7 +320,7 @@ def strong_value(v: str, min_len: int = 20, explicit: bool = False) -> bool:
     key names. With `explicit` (a credential word vouches for the value) only true
     placeholders are refused, patterned values are not."""
     n = len(v)
-    if n < min_len or n > 600 or "://" in v or _is_path(v):
+    if n < min_len or n > 4000 or "://" in v or _is_path(v):
         return False
     if (is_true_placeholder(v) if explicit else is_placeholder(v)) or known_sample(v):
         return False
