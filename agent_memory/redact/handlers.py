@@ -210,8 +210,8 @@ def kubernetes_secret(ctx: ScanContext, pos: int, kw: str) -> None:
         if d.group("jk"):
             close = text.find("}", d.end(), hi)
             stop = hi if close == -1 else close
-            for m in _K8S_JSON_ENTRY.finditer(text, d.end(), stop):
-                _k8s_value(ctx, m.start("v"), m.end("v"))
+            for j in _K8S_JSON_ENTRY.finditer(text, d.end(), stop):
+                _k8s_value(ctx, j.start("v"), j.end("v"))
             continue
         ind = len(d.group("ind"))
         pos2 = d.end() + 1
