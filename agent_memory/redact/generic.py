@@ -162,7 +162,32 @@ def _body_ok(body: str, keyword: bool) -> bool:
         return False
     if "/" in core and any(c in core for c in "_.~-"):
         return False  # a path (`org/repo-name`), not base64 (which has `/` but no `-`)
+    if _HEX_BODY.fullmatch(core) and len(core) % 2:
+        return False  # hex encodes whole bytes: an odd count is a look-alike (`sntryu_…63`)
+    if core.startswith("eyJ") and not _json_payload(core):
+        return False  # base64 of `{"…` that is no JSON: a made-up payload
     return strong_value(core, min_len=12 if keyword else 24)
+
+
+_HEX_BODY: re.Pattern[str] = _lazy(r"[0-9a-f]+|[0-9A-F]+")
+
+
+def _json_payload(body: str) -> bool:
+    """The base64 JSON that starts `body` (up to its first non-base64 character) parses."""
+    import json
+
+    m = _B64_HEAD.match(body)
+    raw = base64_text(m.group()) if m else None
+    if raw is None:
+        return True  # not decodable as a whole: nothing to judge
+    try:
+        json.loads(raw)
+    except ValueError:
+        return False
+    return True
+
+
+_B64_HEAD: re.Pattern[str] = _lazy(r"[A-Za-z0-9+/]+={0,2}")
 
 
 def near_keyword(ctx: ScanContext, pos: int, kw: str) -> None:

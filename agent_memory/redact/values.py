@@ -281,6 +281,8 @@ def token_like(value: str, min_len: int = 8, min_entropy: float = 2.5, quoted: b
         return False
     if _SEQUENCE_9.search(v.lower()):
         return False  # `…123456789…` typed into a token: a made-up value
+    if tampered_hex(v):
+        return False
     if char_classes(v) < 2 and not (n >= 16 and _HEXISH.fullmatch(v)):
         return False
     return entropy(v) >= min_entropy
@@ -313,6 +315,31 @@ def password_like(value: str, quoted: bool, config_line: bool = False) -> bool:
     return len(set(v)) >= 3
 
 
+_LEADING_LABEL: re.Pattern[str] = _lazy(r"[A-Za-z]{0,7}[g-zG-Z][A-Za-z]{0,7}(?=[0-9a-fA-F])")
+
+
+def tampered_hex(v: str) -> bool:
+    """Hex digits but for one to three other letters (`acdeFf05b1…`, `…bfe2R21`, a `G` in
+    `d45b6G86…`): an edited hex token, a look-alike. A random token of letters and digits is
+    never that close to hex."""
+    if len(v) < 24 or not v.isalnum():
+        return False
+    # a label of letters first (`dapi…`, `SK…`) is the vendor's, not part of the hex
+    m = _LEADING_LABEL.match(v)
+    if m:
+        v = v[m.end() :]
+        if len(v) < 20:
+            return False
+    low = v.lower()
+    odd = sum(1 for c in low if c not in "0123456789abcdef")
+    if odd == 0:
+        mixed = any(c.isupper() for c in v) and any(c.islower() for c in v)
+        # lower-case hex with a stray capital or two (`acdeFf05…`)
+        caps = sum(1 for c in v if c.isupper())
+        return mixed and (caps <= 2 or caps >= len([c for c in v if c.isalpha()]) - 2)
+    return odd <= 3
+
+
 def strong_value(v: str, min_len: int = 20, explicit: bool = False) -> bool:
     """Looks generated whatever names it: a UUID, whole bytes of hex (32+ digits, 16+ after
     a credential word), or a random run of `min_len`+ letters and digits. The test for a
@@ -327,7 +354,9 @@ def strong_value(v: str, min_len: int = 20, explicit: bool = False) -> bool:
     if _UUID_SHAPE.fullmatch(v):
         return True
     if _HEXISH.fullmatch(v):
-        return n >= (16 if min_len < 20 else 32) and n % 2 == 0 and entropy(v) >= 3.0
+        return n >= (16 if min_len < 20 else 32) and entropy(v) >= 3.0
+    if tampered_hex(v):
+        return False
     core = v.strip("=")
     if wordy(core) or _ARTIFACT.fullmatch(v) or _NUMBERISH.fullmatch(v):
         return False
