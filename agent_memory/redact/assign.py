@@ -27,6 +27,7 @@ from agent_memory.redact.values import (
     password_like,
     split_words,
     strong_value,
+    time_uuid,
     token_like,
     wordy,
 )
@@ -408,7 +409,7 @@ def _is_secret_value(
         if lookalike(value):
             return False  # starts like a known family's token without being one
         if _UUID.fullmatch(value):
-            return not is_true_placeholder(value)
+            return not is_true_placeholder(value) and not time_uuid(value)
         return token_like(value, 8, 2.5, quoted)
     if kind in ("key", "vendor"):  # the key only hints at a secret: the value must look generated
         return strong_value(value) and not lookalike(value)

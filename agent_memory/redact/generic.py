@@ -143,7 +143,8 @@ def _label_ok(label: str) -> bool:
     if len(label) > 24 or not label[0].isalpha():
         return False
     parts = re.split(r"[_.~-]", label)
-    if parts[0].lower() in R.ID_PREFIXES or label.lower() in R.ID_PREFIXES:
+    first = parts[0].lower()
+    if first in R.ID_PREFIXES or first in R.PLACEHOLDER_LABELS or label.lower() in R.ID_PREFIXES:
         return False
     return all(_LABEL_PART.fullmatch(p) for p in parts) and any(
         sum(c.isalpha() for c in p) >= 2 for p in parts

@@ -140,16 +140,31 @@ def _non_personal_user(u: str) -> bool:
     return ul.startswith("redacted")
 
 
-_ARN: re.Pattern[str] = _lazy(r"arn:aws[\w-]{0,20}:[\w-]{1,40}:[\w-]{0,30}:(?P<s>\d{12}):")
+_ARN: re.Pattern[str] = _lazy(r"arn:aws[\w-]{0,20}:[\w-]{1,40}:(?P<r>[\w-]{0,30}):(?P<s>\d{12}):")
+# a region as AWS names them (`us-east-1`, `us-gov-west-1`, `eu-central-2`); global services
+# (IAM, S3, Route 53) leave it empty
+_REGION: re.Pattern[str] = _lazy(r"(?:[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]{4,10}-\d{1,2})?")
+
+
+def arn_account(ctx: ScanContext, pos: int, kw: str) -> None:
+    """An AWS account id in an ARN. Any account that is not AWS's documented example; the
+    documented example ones too when the ARN is real (a real region, or none), since then it
+    names a resource (issue 15) — not in a made-up ARN (`arn:aws:sns:aaa:111122223333:…`)."""
+    m = _ARN.match(ctx.text, pos)
+    if m is None:
+        return
+    account = m.group("s")
+    if account in R.DOCUMENTED_AWS_ACCOUNTS and not _REGION.fullmatch(m.group("r")):
+        return
+    ctx.add(m.start("s"), m.end("s"), "aws-account-id", P_PII)
+
+
 _AWS_ACCOUNT: re.Pattern[str] = _lazy(
     r"(?i:aws[_ .-]?account)[_ .-]?(?i:id|number|no)?\\{0,3}[\"']?[ \t]*[:=][ \t]*\\{0,3}[\"']?(?P<s>\d{12})(?!\d)",
 )
 
 
-# an AWS account id after its key (AWS's documented example accounts there are nobody's) or in
-# an ARN: there every account is redacted, the documented example one too, since an ARN names a
-# real resource and the id is what makes it reachable
-arn_account = _keyed(_ARN, "aws-account-id", lambda account: True, word_start=False)
+# an AWS account id after its key: AWS's documented example accounts there are nobody's
 aws_account = _keyed(_AWS_ACCOUNT, "aws-account-id", _not_documented_account, word_start=False)
 
 

@@ -451,7 +451,7 @@ ID_PREFIXES: frozenset[str] = frozenset({
     "snap", "eni", "vpc", "subnet", "sg", "igw", "rtb", "nat", "acl", "eipalloc", "lt", "i",
     "arn", "urn", "did", "test", "tests", "example", "sample", "demo", "mock", "fake", "dummy",
     "data", "base64", "sha256sum", "integrity", "checksum", "digest", "nonce", "salt", "iv",
-    "state", "code", "challenge", "verifier", "etag", "hmac",
+    "state", "code", "challenge", "verifier", "etag", "hmac", "pk",
 })
 
 # Words right after a credential word that say the value is about something else.
@@ -471,6 +471,18 @@ CODE_WORDS: frozenset[str] = frozenset({
     "item", "entry", "obj", "object", "record", "row", "secret", "token", "password", "passwd",
     "pwd", "pass", "key", "apikey", "credentials", "creds", "cred", "null", "none", "nil",
     "undefined", "true", "false", "required", "optional", "hidden", "text", "string",
+})
+
+# Words that, anywhere in a value, say it is not a real one (`a-fake-tooshort-key`).
+FAKE_VALUE_WORDS: frozenset[str] = frozenset({
+    "fake", "dummy", "placeholder", "notreal", "bogus", "mock", "sample", "example", "redacted",
+    "changeme", "replaceme",
+})
+
+# Labels of prefixed strings that are metasyntactic or demonstrative, not a vendor's mark.
+PLACEHOLDER_LABELS: frozenset[str] = frozenset({
+    "foo", "bar", "baz", "qux", "quux", "my", "your", "example", "sample", "dummy", "fake",
+    "mock", "placeholder", "xxx", "abc",
 })
 
 # Passwords of `curl -u user:…`, `scheme://user:…@host` and Go DSNs that stand for one.

@@ -180,6 +180,8 @@ def is_true_placeholder(value: str) -> bool:
     if any(_is_run(c.group(1).lower()) for c in _CHUNKS.finditer(v)):
         return True
     letters = [w for w in split_words(v) if not w.isdigit()]
+    if any(w in R.FAKE_VALUE_WORDS for w in letters):
+        return True  # `a-fake-tooshort-key`, `not_a_real_secret`: says so itself
     return bool(letters) and all(w in R.TRUE_PLACEHOLDER_WORDS for w in letters)
 
 
@@ -340,6 +342,17 @@ def tampered_hex(v: str) -> bool:
     return odd <= 3
 
 
+def time_uuid(v: str) -> bool:
+    """A version-1 UUID stamped between 2000 and 2100 (`743b294a-cd03-11ec-…`): made of a
+    clock and a network address, an identifier nobody issues as a secret. (A random value
+    that happens to look like one: about 1 in 2,000.)"""
+    if len(v) != 36 or v[14] != "1" or v[19].lower() not in "89ab" or not _UUID_SHAPE.fullmatch(v):
+        return False
+    t = int(v[15:18] + v[9:13] + v[0:8], 16)  # 100 ns ticks since 1582-10-15
+    seconds = t / 1e7 - 12219292800  # to the Unix epoch
+    return 946684800 <= seconds <= 4102444800
+
+
 def strong_value(v: str, min_len: int = 20, explicit: bool = False) -> bool:
     """Looks generated whatever names it: a UUID, whole bytes of hex (32+ digits, 16+ after
     a credential word), or a random run of `min_len`+ letters and digits. The test for a
@@ -352,7 +365,7 @@ def strong_value(v: str, min_len: int = 20, explicit: bool = False) -> bool:
     if (is_true_placeholder(v) if explicit else is_placeholder(v)) or known_sample(v):
         return False
     if _UUID_SHAPE.fullmatch(v):
-        return True
+        return not time_uuid(v)
     if _HEXISH.fullmatch(v):
         return n >= (16 if min_len < 20 else 32) and entropy(v) >= 3.0
     if tampered_hex(v):
@@ -387,6 +400,8 @@ def is_token_placeholder(tok: str, rule: str) -> bool:
         return True
     if rule == "aws-access-key" and tok.endswith("EXAMPLE"):
         return True
+    if rule == "openai-key" and "BlbkFJ" in tok and "T3BlbkFJ" not in tok:
+        return True  # OpenAI keys carry `T3BlbkFJ` (base64 of "OpenAI"): an edited copy
     m = _TOKEN_FILLER.search(tok)
     if m and not (rule == "twitter-bearer-token" and m.group(2) == "A"):
         return True
