@@ -19,6 +19,16 @@ _R = r"(?![A-Za-z0-9])"
 _RW = r"(?![A-Za-z0-9_-])"
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _each(fmt: str, letters: str) -> tuple[str, ...]:
+    """The keywords of a family whose vendor varies one letter of the prefix over the years
+    (`ghp_`, `gho_`, `ghs_` …; `xoxb-`, `xoxp-` …): every letter, so that an older or a newer
+    shape of a known family is a token too (issue 15)."""
+    return tuple(fmt.format(c) for c in letters)
+
+
 # fmt: off
 # (rule, keywords, pattern, min entropy, offsets)
 #   keywords: lower-case literals; the pattern is tried where one occurs in the text.
@@ -42,8 +52,8 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("azure-storage-key", ("accountkey=", "sharedaccesskey="),
      r"(?i:accountkey|sharedaccesskey)=(?P<s>[A-Za-z0-9+/]{40,100}={0,2})", 3.5, (0,)),
     ("alibaba-access-key", ("ltai",), _LB + r"LTAI[A-Za-z0-9]{20}" + _R, 3.0, (0,)),
-    ("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"),
-     _L + r"do[opr]_v1_[a-f0-9]{64}" + _R, 3.0, (0,)),
+    ("digitalocean-token", _each("do{}_v1_", _LOWER),
+     _L + r"do[a-z]_v1_[a-f0-9]{64}" + _R, 3.0, (0,)),
     ("heroku-api-key", ("hrku-",), _L + r"HRKU-[A-Za-z0-9_-]{58,64}" + _RW, 3.5, (0,)),
     ("flyio-token", ("fo1_",), _L + r"fo1_[\w-]{43}" + _RW, 3.5, (0,)),
     ("flyio-token", ("fm1", "fm2_"), _L + r"fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,2000}={0,3}", 3.5, (0,)),
@@ -52,12 +62,12 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("yandex-token", ("t1.",), _L + r"t1\.[A-Za-z0-9_-]{10,100}={0,2}\.[A-Za-z0-9_-]{86}={0,2}", 3.5, (0,)),
     ("yandex-api-key", ("aqvn",), _LB + r"AQVN[A-Za-z0-9_-]{35,38}" + _RW, 3.5, (0,)),
     # --- forges, CI, package registries ----------------------------------------------------------
-    ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
-     _L + r"gh[pousr]_[A-Za-z0-9]{36,255}" + _R, 3.0, (0,)),
+    ("github-token", _each("gh{}_", _LOWER),
+     _L + r"gh[a-z]_[A-Za-z0-9]{36,255}" + _R, 3.0, (0,)),
     ("github-token", ("github_pat_",), _L + r"github_pat_[A-Za-z0-9_]{60,255}" + _R, 3.0, (0,)),
     ("gitlab-token", ("glpat-",),
      _L + r"glpat-(?:[\w-]{27,300}\.[0-9a-z]{2}[0-9a-z]{7}|[\w-]{20})" + _RW, 3.0, (0,)),
-    ("gitlab-token", ("gldt-", "glrt-", "glsoat-", "glffct-", "glft-"),
+    ("gitlab-token", ("gldt-", "glrt-", "glsoat-", "glffct-", "glft-", "glst-", "glcst-"),
      _L + r"gl(?:dt|rt|soat|ffct|ft)-[\w-]{20,300}(?:\.[0-9a-z]{9})?" + _RW, 3.0, (0,)),
     ("gitlab-token", ("glcbt-",), _L + r"glcbt-[0-9a-zA-Z]{1,5}_[\w-]{20}" + _RW, 3.0, (0,)),
     ("gitlab-token", ("glimt-",), _L + r"glimt-[\w-]{25}" + _RW, 3.0, (0,)),
@@ -73,17 +83,17 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("rubygems-token", ("rubygems_",), _L + r"rubygems_[a-f0-9]{48}" + _R, 3.0, (0,)),
     ("nuget-key", ("oy2",), _L + r"oy2[a-z0-9]{43}" + _R, 3.5, (0,)),
     ("clojars-token", ("clojars_",), _L + r"(?i:CLOJARS_)[a-z0-9]{60}" + _R, 3.0, (0,)),
-    ("docker-hub-token", ("dckr_pat_", "dckr_oat_"),
-     _L + r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,64}" + _RW, 3.0, (0,)),
+    ("docker-hub-token", _each("dckr_{}at_", _LOWER),
+     _L + r"dckr_[a-z]at_[A-Za-z0-9_-]{27,64}" + _RW, 3.0, (0,)),
     ("artifactory-key", ("akcp",), _LB + r"AKCp[A-Za-z0-9]{60,80}" + _R, 4.0, (0,)),
     ("artifactory-key", ("cmvmd",), _LB + r"cmVmd[A-Za-z0-9]{59}" + _R, 4.0, (0,)),
     ("circleci-token", ("ccipat_",), _L + r"CCIPAT_[A-Za-z0-9]{20,24}_[a-f0-9]{40}" + _R, 3.0, (0,)),
     ("buildkite-token", ("bkua_",), _L + r"bkua_[a-f0-9]{40}" + _R, 3.0, (0,)),
-    ("sonar-token", ("sqp_", "squ_", "sqa_"), _L + r"sq[pua]_[a-f0-9]{40}" + _R, 3.0, (0,)),
+    ("sonar-token", _each("sq{}_", _LOWER), _L + r"sq[a-z]_[a-f0-9]{40}" + _R, 3.0, (0,)),
     ("pulumi-token", ("pul-",), _L + r"pul-[a-f0-9]{40}" + _R, 3.0, (0,)),
     ("terraform-token", ("atlasv1",),
      _L + r"[a-zA-Z0-9]{14}\.atlasv1\.[a-zA-Z0-9_=-]{60,70}" + _RW, 3.5, (15,)),
-    ("vault-token", ("hvs.", "hvb.", "hvr."), _L + r"hv[sbr]\.[\w-]{90,300}" + _RW, 3.5, (0,)),
+    ("vault-token", _each("hv{}.", _LOWER), _L + r"hv[a-z]\.[\w-]{90,300}" + _RW, 3.5, (0,)),
     ("doppler-token", ("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
      _L + r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_-]{40,64}" + _RW, 3.0, (0,)),
     ("infracost-token", ("ico-",), r"(?<![A-Za-z0-9./_-])ico-[A-Za-z0-9]{32}" + _R, 3.0, (0,)),
@@ -100,8 +110,8 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("supabase-token", ("sb_secret_",), _L + r"sb_secret_[A-Za-z0-9_-]{20,64}" + _RW, 3.0, (0,)),
     ("netlify-token", ("nfp_",), _L + r"nfp_[A-Za-z0-9]{36}" + _R, 3.0, (0,)),
     ("render-token", ("rnd_",), _L + r"rnd_[A-Za-z0-9]{32}" + _R, 3.5, (0,)),
-    ("vercel-token", ("vcp_", "vci_", "vca_", "vck_", "vcr_"),
-     _L + r"vc[pikar]_[A-Za-z0-9]{24,80}" + _R, 3.5, (0,)),
+    ("vercel-token", _each("vc{}_", _LOWER),
+     _L + r"vc[a-z]_[A-Za-z0-9]{24,80}" + _R, 3.5, (0,)),
     ("linear-api-key", ("lin_api_", "lin_oauth_"),
      _L + r"lin_(?:api|oauth)_[A-Za-z0-9]{40,64}" + _R, 3.0, (0,)),
     ("notion-token", ("ntn_",), _L + r"ntn_[0-9]{11}[A-Za-z0-9]{35}" + _R, 3.5, (0,)),
@@ -112,12 +122,12 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("grafana-token", ("glc_",), _L + r"glc_[A-Za-z0-9+/]{32,400}={0,3}(?![A-Za-z0-9+/=])", 3.5, (0,)),
     ("grafana-token", ("glsa_",), _L + r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + _R, 3.0, (0,)),
     ("grafana-token", ("eyjrijoi",), _L + r"eyJrIjoi[A-Za-z0-9]{70,400}={0,3}" + _R, 3.0, (0,)),
-    ("newrelic-key", ("nrak-", "nrii-", "nraa-"),
-     _L + r"NR(?:AK|II|AA)-[A-Za-z0-9-]{27,32}" + _RW, 3.0, (0,)),
+    ("newrelic-key", ("nrak-", "nrii-", "nraa-", "nrri-", "nrlk-", "nrrk-"),
+     _L + r"NR[A-Z]{2}-[A-Za-z0-9-]{27,32}" + _RW, 3.0, (0,)),
     ("newrelic-key", ("nrjs-",), _L + r"NRJS-[a-f0-9]{19}" + _R, 3.0, (0,)),
     ("dynatrace-token", ("dt0c01.",), _L + r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}" + _R, 3.5, (0,)),
     ("settlemint-token", ("sm_aat_", "sm_pat_", "sm_sat_"),
-     _L + r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}" + _R, 3.0, (0,)),
+     _L + r"sm_[a-z]at_[A-Za-z0-9]{16}" + _R, 3.0, (0,)),
     ("typeform-token", ("tfp_",), _L + r"tfp_[A-Za-z0-9_.=-]{59}" + _RW, 3.0, (0,)),
     ("frameio-token", ("fio-u-",), _L + r"fio-u-[A-Za-z0-9_=-]{64}" + _RW, 3.0, (0,)),
     ("defined-networking-token", ("dnkey-",), _L + r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}" + _RW, 3.0, (0,)),
@@ -134,8 +144,8 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("clickhouse-key", ("4b1d",), _L + r"4b1d[A-Za-z0-9]{38}" + _R, 3.0, (0,)),
     ("adobe-client-secret", ("p8e-",), _L + r"p8e-[A-Za-z0-9]{32}" + _R, 3.0, (0,)),
     # --- chat, social, e-mail --------------------------------------------------------------------
-    ("slack-token", ("xoxb-", "xoxp-", "xoxe-", "xoxa-", "xoxr-"),
-     _L + r"xox[bpear]-(?:\d{8,14}-){1,3}[A-Za-z0-9]{18,64}" + _R, 3.0, (0,)),
+    ("slack-token", _each("xox{}-", _LOWER),
+     _L + r"xox[a-z]-(?:\d{8,14}-){1,3}[A-Za-z0-9]{18,64}" + _R, 3.0, (0,)),
     ("slack-token", ("xoxb-",), _L + r"xoxb-\d{8,14}-[A-Za-z0-9]{18,26}" + _R, 3.0, (0,)),
     ("slack-token", ("xoxa-", "xoxr-"), _L + r"xox[ar]-(?:\d-)?[0-9A-Za-z]{8,48}" + _R, 3.0, (0,)),
     ("slack-token", ("xoxo-", "xoxs-"),
@@ -159,7 +169,7 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("mailchimp-key", ("-us",), _L + r"[0-9a-f]{32}-us\d{1,2}" + _R, 3.0, (32,)),
     ("twitter-bearer-token", ("aaaaaaaaaaaaaaaaaaaaaa",),
      r"(?<![A-Za-z0-9%])A{22}[A-Za-z0-9%]{80,120}(?![A-Za-z0-9%])", 3.0, (0,)),
-    ("facebook-token", ("eaam", "eaac"), _LB + r"EAA[MC][A-Za-z0-9]{100,1000}" + _R, 4.0, (0,)),
+    ("facebook-token", _each("eaa{}", _LOWER), _LB + r"EAA[A-Z][A-Za-z0-9]{100,1000}" + _R, 4.0, (0,)),
     ("twitter-bearer-token", ("aaaaaaaaaaaaaaaaaaaaaa",),
      r"A{22}[A-Za-z0-9%]{80,120}(?![A-Za-z0-9%])", 3.0, (0,)),
     # --- payment ---------------------------------------------------------------------------------
@@ -170,12 +180,12 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("square-token", ("eaaa",), _LB + r"EAAA[\w-]{22,60}" + _RW, 3.0, (0,)),
     ("braintree-token", ("access_token$production$", "access_token$sandbox$"),
      r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}", 3.0, (0,)),
-    ("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_"),
-     _L + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _R, 2.5, (0,)),
+    ("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_", "shpua_", "shptka_"),
+     _L + r"shp[a-z]{2,3}_[a-fA-F0-9]{32}" + _R, 2.5, (0,)),
     ("flutterwave-key", ("flwseck", "flwpubk"),
      _L + r"FLW(?:SECK|PUBK)(?:_TEST)?-(?:[a-hA-H0-9]{32}-X|[a-hA-H0-9]{12})" + _R, 2.5, (0,)),
     ("duffel-token", ("duffel_",), _L + r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}" + _RW, 2.5, (0,)),
-    ("easypost-token", ("ezak", "eztk"), _LB + r"EZ[AT]K[A-Za-z0-9]{54}" + _R, 3.0, (0,)),
+    ("easypost-token", _each("ez{}k", _LOWER), _LB + r"EZ[A-Z]K[A-Za-z0-9]{54}" + _R, 3.0, (0,)),
     ("shippo-token", ("shippo_",), _L + r"shippo_(?:live|test)_[a-fA-F0-9]{40}" + _R, 3.0, (0,)),
     ("plaid-token", ("access-sandbox-", "access-development-", "access-production-"),
      _L + r"access-(?:sandbox|development|production)-" + _UUID + _R, 3.0, (0,)),

@@ -392,12 +392,34 @@ _UUID_SHAPE: re.Pattern[str] = _lazy(
 _TOKEN_FILLER: re.Pattern[str] = _lazy(r"[xX]{4}|\*{3}|#{3}|\.{3}|…|(\d{2,6})\1{2}|(.)\2{7}")
 
 
+_BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def checksum_ok(tok: str) -> bool:
+    """GitHub's and npm's token formats end in a checksum: the CRC32 of the 30 random
+    characters, in base62, six digits. A match (1 in 57 billion by chance) proves an issued
+    token even when it looks typed."""
+    import zlib  # here, not at the top: the per-prompt hook imports this module
+
+    prefix, _, body = tok.partition("_")
+    if len(body) != 36 or not body.isalnum():
+        return False
+    n = zlib.crc32(body[:30].encode())
+    digits = ""
+    for _ in range(6):
+        n, r = divmod(n, 62)
+        digits = _BASE62[r] + digits
+    return digits == body[30:]
+
+
 def is_token_placeholder(tok: str, rule: str) -> bool:
     """A vendor-shaped string that is visibly a placeholder: `ghp_xxxx…`, `GR1348941123123…`,
     runs of one character, documented sample keys. (A long structured token is otherwise
     taken as real even with little entropy: the prefix and length already say what it is.)"""
     if known_sample(tok) or MARKER_PREFIX in tok:
         return True
+    if rule in ("github-token", "npm-token") and checksum_ok(tok):
+        return False  # the CRC32 tail matches: issued by GitHub / npm, whatever it looks like
     if rule == "aws-access-key" and tok.endswith("EXAMPLE"):
         return True
     if rule == "openai-key" and "BlbkFJ" in tok and "T3BlbkFJ" not in tok:
