@@ -269,7 +269,10 @@ def _read_value(
                 q = lft - 1
                 while q > 0 and text[q - 1] in " \t":
                     q -= 1
-                if not (q > 0 and text[q - 1] == "("):
+                # the call of a function (`f(`), not a tuple (`in ("a", "b")`)
+                if not (
+                    q > 1 and text[q - 1] == "(" and (text[q - 2].isalnum() or text[q - 2] == "_")
+                ):
                     m = None
             elif not _looks_csv(text, lft):
                 m = None
@@ -290,6 +293,11 @@ def _read_value(
             return rgt
     vpos = m.end()
     if op == ">":
+        # an element only when it closes (`<password>…</password>`); `<password>` alone is a
+        # placeholder in a URL or a template
+        close = text.find("</", vpos, vpos + 1200)
+        if close == -1 or not text.startswith(text[lft:rgt], close + 2):
+            return rgt
         vpos = _XML_GAP.match(text, vpos).end()  # type: ignore[union-attr]
     elif op in (":", "=", "?=", ":=", "::=", ":::=", "+="):
         b = _YAML_BLOCK.match(text, vpos)

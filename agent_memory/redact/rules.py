@@ -310,6 +310,9 @@ CASE_SENSITIVE_VENDORS: frozenset[str] = frozenset({
 KEY_WORDS: tuple[str, ...] = (
     "token", "secret", "passw", "pwd", "passphrase", "auth", "cred", "sas", "bearer", "jwt", "pw",
     "_pass", "-pass", ".pass", "_pat", "-pat",
+    # a bare `key` ends many names of credentials whose vendor no rule knows (`ACME_KEY`,
+    # `acmeKey`); the parser then asks for a generated value (values.strong_value)
+    "key",
     # a bare `pass` only as a quoted or assigned key (`"pass": …`, `pass: …`), never Python's
     'pass"', "pass'", 'pass\\"', "pass:", "pass=", "pass =",
 )

@@ -285,6 +285,8 @@ def token_like(value: str, min_len: int = 8, min_entropy: float = 2.5, quoted: b
         return False  # `…123456789…` typed into a token: a made-up value
     if tampered_hex(v):
         return False
+    if n < 24 and any(w in R.SECRET_WORDS for w in split_words(v)):
+        return False  # `npm-token`, `github_secret`: the name of one, not one
     if char_classes(v) < 2 and not (n >= 16 and _HEXISH.fullmatch(v)):
         return False
     return entropy(v) >= min_entropy
