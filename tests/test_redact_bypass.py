@@ -113,9 +113,11 @@ def test_fold_maps_back_onto_the_original_characters() -> None:
     text = f"a{ZW}b \uff47x"
     folded = fold(text)
     assert folded is not None
-    ftext, origin = folded
+    ftext, origin, changed = folded
     assert ftext == "ab gx"
-    assert [text[i] for i in origin[:-1]] == ["a", "b", " ", "\uff47", "x"]
+    assert changed == [1, 3]
+    assert [text[origin[i]] for i in range(len(ftext))] == ["a", "b", " ", "\uff47", "x"]
+    assert origin[len(ftext)] == len(text)
     assert fold("plain ascii") is None
     assert fold("caf\u00e9 \u65e5\u672c") is None  # nothing to fold: accents and CJK stay
     assert invisible(f"x{ZW}y") == [1]

@@ -25,6 +25,7 @@ from agent_memory.redact import rules as R
 from agent_memory.redact.assign import assignment, assignment_keywords
 from agent_memory.redact.context import (
     MARKER_PREFIX,
+    P_PII,
     P_TOKEN,
     Candidate,
     Handler,
@@ -98,18 +99,35 @@ def _scan_all(text: str, depth: int) -> list[Candidate]:
     characters and look-alike letters folded) and as decoded (base64, percent-encoding)."""
     out = _scan(text, depth)
     folded = fold(text)
-    if folded is not None:
-        ftext, origin = folded
-        for s, e, rule, pri in _scan(ftext, depth):
-            a, b = map_span(origin, s, e)
+    if folded is None:
+        out += encoded_spans(text, depth, find_spans)
+        return out
+    ftext, origin, changed = folded
+    # only the text around what folding changed reads differently: scan windows there
+    for lo, hi in _windows(changed, len(ftext), _FOLD_MARGIN):
+        for s, e, rule, pri in _scan(ftext[lo:hi], depth):
+            if (s == 0 and lo > 0) or (e == hi - lo and hi < len(ftext)):
+                continue  # cut by the window's edge: seen whole in a wider window or not at all
+            a, b = map_span(origin, s + lo, e + lo)
             out.append((a, b, rule, pri))
-        text_for_codes, codes_origin = ftext, origin
-    else:
-        text_for_codes, codes_origin = text, None
-    for s, e, rule, pri in encoded_spans(text_for_codes, depth, find_spans):
-        if codes_origin is not None:
-            s, e = map_span(codes_origin, s, e)
-        out.append((s, e, rule, pri))
+    for s, e, rule, pri in encoded_spans(ftext, depth, find_spans):
+        a, b = map_span(origin, s, e)
+        out.append((a, b, rule, pri))
+    return out
+
+
+_FOLD_MARGIN = 200
+
+
+def _windows(points: list[int], size: int, margin: int) -> list[tuple[int, int]]:
+    """Merged windows of `margin` characters on either side of each (sorted) point."""
+    out: list[tuple[int, int]] = []
+    for p in points:
+        lo, hi = max(0, p - margin), min(size, p + margin)
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
     return out
 
 
@@ -276,8 +294,11 @@ def _recheck(text: str, spans: list[Candidate], depth: int) -> list[Candidate]:
         shift = me - e
     ends = [me for _ms, me, _te in markers]
     windows: list[tuple[int, int]] = []
-    margin = 1200
-    for ms, me, _te in markers:
+    for (ms, me, _te), (_s, _e, _rule, pri) in zip(markers, spans, strict=True):
+        # how far a replacement can change what its neighbours look like: as far as a parser
+        # reads around a keyword (an identifier, a value, a few words); personal data sits in
+        # prose and paths, where that is short
+        margin = 160 if pri == P_PII else 400
         lo, hi = max(0, ms - margin), min(len(red), me + margin)
         if windows and lo <= windows[-1][1]:
             windows[-1] = (windows[-1][0], hi)

@@ -14,6 +14,7 @@ memory files outright (agent_memory.redact.guard).
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from agent_memory.redact.regex import LazyCompiler
@@ -41,7 +42,6 @@ _TRIGGER: re.Pattern[str] = _lazy(
     "\uff00-\uffef\U0001d400-\U0001d7ff\U0001f100-\U0001f1ff"
     "]"
 )
-_NON_ASCII: re.Pattern[str] = _lazy(r"[^\x00-\x7f]+")
 
 # Letters that NFKC leaves alone but that read as Latin ones (Unicode confusables, the subset
 # that occurs in practice: Cyrillic, Greek, Armenian, Latin small capitals and dotless i).
@@ -59,45 +59,82 @@ def needs_fold(text: str) -> bool:
     return not text.isascii() and _TRIGGER.search(text) is not None
 
 
-def fold(text: str) -> tuple[str, list[int]] | None:
-    """(folded text, origin) where `origin[i]` is the offset in `text` of folded character `i`
-    (`origin[len(folded)] == len(text)`), or None when folding changes nothing."""
+class OffsetMap:
+    """Where each character of a folded text came from, as a few segments instead of one
+    integer per character (a list of millions of integers would cost more than the scan)."""
+
+    __slots__ = ("fold_starts", "orig_starts", "fixed", "size", "orig_size")
+
+    def __init__(self) -> None:
+        self.fold_starts: list[int] = []
+        self.orig_starts: list[int] = []
+        self.fixed: list[bool] = []  # True: every character of the segment came from one
+        self.size = 0
+        self.orig_size = 0
+
+    def add(self, orig: int, length: int, fixed: bool) -> None:
+        self.fold_starts.append(self.size)
+        self.orig_starts.append(orig)
+        self.fixed.append(fixed)
+        self.size += length
+
+    def __getitem__(self, i: int) -> int:
+        if i >= self.size:
+            return self.orig_size
+        k = bisect.bisect_right(self.fold_starts, i) - 1
+        base = self.orig_starts[k]
+        return base if self.fixed[k] else base + (i - self.fold_starts[k])
+
+    def __len__(self) -> int:
+        return self.size + 1
+
+
+def fold(text: str) -> tuple[str, OffsetMap, list[int]] | None:
+    """(folded text, origin, changed) where `origin[i]` is the offset in `text` of folded
+    character `i` (`origin[len(folded)] == len(text)`) and `changed` the offsets in the folded
+    text where folding removed or replaced something; None when folding changes nothing."""
     if not needs_fold(text):
         return None
     import unicodedata  # here, not at the top: most text never needs it
 
     out: list[str] = []
-    origin: list[int] = []
+    origin = OffsetMap()
+    origin.orig_size = len(text)
+    changed: list[int] = []
     pos = 0
     invisible = _INVISIBLE
-    for m in _NON_ASCII.finditer(text):
-        a, b = m.span()
-        if a > pos:
-            out.append(text[pos:a])
-            origin.extend(range(pos, a))
-        for i in range(a, b):
-            ch = text[i]
-            if invisible.match(ch):
-                continue
-            n = CONFUSABLES.get(ch)
-            if n is None:
-                n = unicodedata.normalize("NFKC", ch)
-                if not n.isascii():
-                    n = "".join(CONFUSABLES.get(c, c) for c in n)
-            out.append(n)
-            origin.extend([i] * len(n))
-        pos = b
+    # only the characters folding may change: the rest is copied in bulk
+    for m in _TRIGGER.finditer(text):
+        i = m.start()
+        if i > pos:
+            out.append(text[pos:i])
+            origin.add(pos, i - pos, False)
+        pos = i + 1
+        ch = text[i]
+        if invisible.match(ch):
+            changed.append(origin.size)
+            continue
+        n = CONFUSABLES.get(ch)
+        if n is None:
+            n = unicodedata.normalize("NFKC", ch)
+            if not n.isascii():
+                n = "".join(CONFUSABLES.get(c, c) for c in n)
+        # a space folds to a space: it matters only between a key and its value
+        if n != ch and (
+            n != " " or text[i - 1 : i] in (":", "=") or text[i + 1 : i + 2] in (":", "=")
+        ):
+            changed.append(origin.size)
+        out.append(n)
+        origin.add(i, len(n), True)
     if pos < len(text):
         out.append(text[pos:])
-        origin.extend(range(pos, len(text)))
-    folded = "".join(out)
-    if folded == text:
+        origin.add(pos, len(text) - pos, False)
+    if not changed:
         return None
-    origin.append(len(text))
-    return folded, origin
+    return "".join(out), origin, changed
 
 
-def map_span(origin: list[int], s: int, e: int) -> tuple[int, int]:
+def map_span(origin: OffsetMap, s: int, e: int) -> tuple[int, int]:
     """The span of `text` that folded span [s, e) came from."""
     return origin[s], origin[e - 1] + 1 if e > s else origin[s]
 

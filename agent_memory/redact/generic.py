@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 
 from agent_memory.redact import rules as R
 from agent_memory.redact.assign import classify_key
@@ -38,9 +39,7 @@ from agent_memory.redact.values import (
 _lazy = LazyCompiler(globals())
 
 # a run of token characters, not inside a longer one, not right after a path separator
-_RUN: re.Pattern[str] = _lazy(
-    r"(?<![A-Za-z0-9_+/.~\\-])[A-Za-z0-9][A-Za-z0-9_+/.~-]{15,1200}={0,2}(?![A-Za-z0-9_+/.~-])"
-)
+_RUN: re.Pattern[str] = _lazy(r"[A-Za-z0-9][A-Za-z0-9_+/.~=-]{15,6000}")
 _F2 = os.environ.get("F2", "1") == "1"
 _SEP = "_.~-"
 _SELF_DECLARED: re.Pattern[str] = _lazy(
@@ -55,25 +54,49 @@ def scan_runs(ctx: ScanContext, depth: int, judge: Judge) -> None:
     """Prefixed tokens, self-declared keys and base64-encoded secrets anywhere in the text."""
     text = ctx.text
     n = len(text)
+    has_digit = _DIGIT.search
     for m in _RUN.finditer(text):
-        run = m.group()
-        # identifiers and dotted names: one case of letters, no digit (cheap C-level tests)
-        if (run.islower() or run.isupper()) and not any(c.isdigit() for c in run):
-            continue
         s = m.start()
         e = m.end()
-        while e > s and text[e - 1] in ".-_~":
-            e -= 1
-        run = text[s:e]
-        if e < n and text[e] == "(" or _elided(text, e):
-            continue  # a call, or an example cut short (`ops_eyJzaWdu…`)
-        hit = _prefixed(run, _keyword_near(ctx.low, s))
-        if hit is not None:
-            a, b, rule = hit
-            ctx.add(s + a, s + b, rule, P_ASSIGN)
+        # a whole run only: not the tail of a path or a longer run (checked here, not by
+        # look-arounds in the pattern, which would halve the speed of the search)
+        if s and text[s - 1] in _RUN_CHARS or e < n and text[e] in _RUN_CHARS:
             continue
-        if "_" not in run and "." not in run and "~" not in run:
-            _encoded(ctx, s, e, run, depth, judge)
+        run = m.group()
+        # identifiers and dotted names: one case of letters, no digit (cheap C-level tests)
+        if (run.islower() or run.isupper()) and has_digit(run) is None:
+            continue
+        if "=" in run.rstrip("="):
+            # `KEY=value`: each side on its own (`=` inside base64, `…fQ=_x`, stays)
+            pos = s
+            for part in _ASSIGN_SPLIT.split(run):
+                _judge_run(ctx, pos, pos + len(part), depth, judge)
+                pos += len(part) + 1
+        else:
+            _judge_run(ctx, s, e, depth, judge)
+
+
+def _judge_run(ctx: ScanContext, s: int, e: int, depth: int, judge: Judge) -> None:
+    text = ctx.text
+    while e > s and text[e - 1] in ".-_~":
+        e -= 1
+    if e - s < 16:
+        return
+    run = text[s:e]
+    if e < len(text) and text[e] == "(" or _elided(text, e):
+        return  # a call, or an example cut short (`ops_eyJzaWdu…`)
+    hit = _prefixed(run, lambda: _keyword_near(ctx.low, s))
+    if hit is not None:
+        a, b, rule = hit
+        ctx.add(s + a, s + b, rule, P_ASSIGN)
+        return
+    if "_" not in run and "." not in run and "~" not in run:
+        _encoded(ctx, s, e, run, depth, judge)
+
+
+_ASSIGN_SPLIT: re.Pattern[str] = _lazy(r"=(?=[A-Za-z0-9])")
+_RUN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/.~=-\\")
+_DIGIT: re.Pattern[str] = _lazy(r"\d")
 
 
 def _encoded(ctx: ScanContext, s: int, e: int, run: str, depth: int, judge: Judge) -> None:
@@ -97,7 +120,7 @@ def _keyword_near(low: str, pos: int) -> bool:
     return _CREDENTIAL_WORD.search(low, nl + 1 if nl != -1 else lo, pos) is not None
 
 
-def _prefixed(run: str, keyword: bool) -> tuple[int, int, str] | None:
+def _prefixed(run: str, keyword: Callable[[], bool]) -> tuple[int, int, str] | None:
     """(start, end, rule) of the secret in `run` when it is a prefixed token or a self-declared
     key, None otherwise."""
     sd = _SELF_DECLARED.match(run)
@@ -132,14 +155,14 @@ def _prefixed(run: str, keyword: bool) -> tuple[int, int, str] | None:
 
 
 _LABEL_PART: re.Pattern[str] = _lazy(
-    r"[a-z]{1,10}\d{0,2}|[A-Z]{1,12}\d{0,2}|[A-Z][a-z]{1,9}\d{0,2}|v?\d{1,2}"
+    r"[a-z][a-z0-9]{0,9}|[A-Z][A-Z0-9]{0,11}|[A-Z][a-z]{1,9}\d{0,2}|v?\d{1,2}"
 )
 
 
 def _label_ok(label: str) -> bool:
-    """A vendor's label: up to four short parts, each letters of one case (or capitalised)
-    with at most two digits after them, or a version (`sk_live`, `dop_v1`, `FLWSECK_TEST`,
-    `pscale_tkn`, `fm2`) — not a random run (`AIzaSyD3asb`), not an id prefix."""
+    """A vendor's label: up to four short parts, each letters and digits of one case (or
+    capitalised), or a version (`sk_live`, `dop_v1`, `FLWSECK_TEST`, `pscale_tkn`, `fm1a`) —
+    not a random run of mixed case (`AIzaSyD3asb`), not an id prefix."""
     if len(label) > 24 or not label[0].isalpha():
         return False
     parts = re.split(r"[_.~-]", label)
@@ -151,9 +174,13 @@ def _label_ok(label: str) -> bool:
     )
 
 
-def _body_ok(body: str, keyword: bool) -> bool:
+def _body_ok(body: str, keyword_near: Callable[[], bool]) -> bool:
     core = body.rstrip("=")
-    if len(core) < (12 if keyword else 24):
+    if len(core) < 12:
+        return False
+    # a credential word near lets shorter bodies count; asked only when it decides
+    keyword = len(core) < 32 and keyword_near()
+    if len(core) < 24 and not keyword:
         return False
     # a file name with a hash in it (`logo-3f9a….png`), a dotted name
     tail = core.rsplit(".", 1)
@@ -235,7 +262,7 @@ def _value_ok(word: str) -> bool:
     w = word.rstrip(".,;:")
     if lookalike(w) or "://" in w or w.startswith("$"):
         return False
-    hit = _prefixed(w, True)
+    hit = _prefixed(w, lambda: True)
     if hit is not None:
         return True
     return strong_value(w, min_len=16)

@@ -89,8 +89,8 @@ def scan_text(path: str, text: str) -> list[GuardFinding]:
     _path_rules(text, lines.line_of, found)
     folded = fold(text)
     if folded is not None:
-        ftext, origin = folded
-        _path_rules(ftext, lambda off: lines.line_of(origin[off]), found)
+        ftext, fmap, _changed = folded
+        _path_rules(ftext, lambda off: lines.line_of(fmap[off]), found)
     # a claim's lines joined: only what spans a line break is new here
     for joined, origin in _joined_claims(text):
         for f in redact.find(joined):

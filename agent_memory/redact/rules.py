@@ -169,7 +169,8 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("mailchimp-key", ("-us",), _L + r"[0-9a-f]{32}-us\d{1,2}" + _R, 3.0, (32,)),
     ("twitter-bearer-token", ("aaaaaaaaaaaaaaaaaaaaaa",),
      r"(?<![A-Za-z0-9%])A{22}[A-Za-z0-9%]{80,120}(?![A-Za-z0-9%])", 3.0, (0,)),
-    ("facebook-token", _each("eaa{}", _LOWER), _LB + r"EAA[A-Z][A-Za-z0-9]{100,1000}" + _R, 4.0, (0,)),
+    # (`EAAA…` is Square's, not Facebook's)
+    ("facebook-token", _each("eaa{}", _LOWER[1:]), _LB + r"EAA[B-Z][A-Za-z0-9]{100,1000}" + _R, 4.0, (0,)),
     ("twitter-bearer-token", ("aaaaaaaaaaaaaaaaaaaaaa",),
      r"A{22}[A-Za-z0-9%]{80,120}(?![A-Za-z0-9%])", 3.0, (0,)),
     # --- payment ---------------------------------------------------------------------------------
