@@ -6,7 +6,8 @@ script that look Latin (Cyrillic `а`, `е`, `о`), fullwidth or mathematical le
 `fold` removes invisible characters, applies NFKC per character and maps look-alike letters
 to Latin, keeping for every folded character the offset of the character it came from, so a
 finding in the folded text maps back onto the original. Text without such characters (nearly
-all of it) is returned as is, at the cost of one `isascii` or one regex search.
+all of it) is returned as is, at the cost of one `isascii`; otherwise only the non-ASCII
+characters are looked at (each once: a cache remembers what it folds to).
 
 `invisible(text)` lists the format characters a reviewer cannot see; the guard refuses them in
 memory files outright (agent_memory.redact.guard).
@@ -30,19 +31,6 @@ _INVISIBLE_CLASS = (
     "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef"
 )
 _INVISIBLE: re.Pattern[str] = _lazy("[" + _INVISIBLE_CLASS + "]")
-# what `fold` may change: invisible characters, compatibility forms (non-breaking and other
-# spaces, superscripts, letterlike and enclosed letters, fullwidth and mathematical letters,
-# small capitals) and the scripts whose letters pass for Latin ones
-_TRIGGER: re.Pattern[str] = _lazy(
-    "["
-    + _INVISIBLE_CLASS
-    + "\u00a0\u00aa\u00b2\u00b3\u00b5\u00b9\u00ba\u00bc-\u00be\u0131\u017f\u01c4-\u01cc"
-    "\u0250-\u02b8\u0370-\u03ff\u0400-\u052f\u0561-\u0586\u1d00-\u1dbf\u2000-\u200a\u2070-\u209f"
-    "\u2100-\u218f\u2460-\u24ff\u2c7c\u2c7d\u3000\u3200-\u33ff\ua730-\ua7ff\ufb00-\ufb06"
-    "\uff00-\uffef\U0001d400-\U0001d7ff\U0001f100-\U0001f1ff"
-    "]"
-)
-
 # Letters that NFKC leaves alone but that read as Latin ones (Unicode confusables, the subset
 # that occurs in practice: Cyrillic, Greek, Armenian, Latin small capitals and dotless i).
 _CONFUSABLE_PAIRS = (
@@ -55,8 +43,27 @@ _CONFUSABLE_PAIRS = (
 CONFUSABLES: dict[str, str] = {p[0]: p[1] for p in _CONFUSABLE_PAIRS.split()}
 
 
-def needs_fold(text: str) -> bool:
-    return not text.isascii() and _TRIGGER.search(text) is not None
+_NON_ASCII: re.Pattern[str] = _lazy(r"[^\x00-\x7f]+")
+# what each non-ASCII character folds to ("" when invisible); filled as characters are met
+_FOLDED: dict[str, str] = {}
+
+
+def _fold_char(ch: str) -> str:
+    out = _FOLDED.get(ch)
+    if out is None:
+        import unicodedata  # here, not at the top: most text never needs it
+
+        if _INVISIBLE.match(ch):
+            out = ""
+        elif ch == "\u2026":
+            out = ch  # an ellipsis: "..." would find nothing more
+        else:
+            out = CONFUSABLES.get(ch) or unicodedata.normalize("NFKC", ch)
+            if not out.isascii():
+                out = "".join(CONFUSABLES.get(c, c) for c in out)
+        if len(_FOLDED) < 65536:
+            _FOLDED[ch] = out
+    return out
 
 
 class OffsetMap:
@@ -93,44 +100,37 @@ def fold(text: str) -> tuple[str, OffsetMap, list[int]] | None:
     """(folded text, origin, changed) where `origin[i]` is the offset in `text` of folded
     character `i` (`origin[len(folded)] == len(text)`) and `changed` the offsets in the folded
     text where folding removed or replaced something; None when folding changes nothing."""
-    if not needs_fold(text):
+    if text.isascii():
         return None
-    import unicodedata  # here, not at the top: most text never needs it
-
     out: list[str] = []
     origin = OffsetMap()
     origin.orig_size = len(text)
     changed: list[int] = []
     pos = 0
-    invisible = _INVISIBLE
-    # only the characters folding may change: the rest is copied in bulk
-    for m in _TRIGGER.finditer(text):
-        i = m.start()
-        if i > pos:
-            out.append(text[pos:i])
-            origin.add(pos, i - pos, False)
-        pos = i + 1
-        ch = text[i]
-        if invisible.match(ch):
-            changed.append(origin.size)
-            continue
-        n = CONFUSABLES.get(ch)
-        if n is None:
-            n = unicodedata.normalize("NFKC", ch)
-            if not n.isascii():
-                n = "".join(CONFUSABLES.get(c, c) for c in n)
-        # a space folds to a space: it matters only between a key and its value
-        if n != ch and (
-            n != " " or text[i - 1 : i] in (":", "=") or text[i + 1 : i + 2] in (":", "=")
-        ):
-            changed.append(origin.size)
-        out.append(n)
-        origin.add(i, len(n), True)
+    fold_char = _fold_char
+    # only non-ASCII characters can fold: runs of them are found at C speed, the rest is
+    # copied in bulk
+    for m in _NON_ASCII.finditer(text):
+        for i in range(m.start(), m.end()):
+            ch = text[i]
+            n = fold_char(ch)
+            if n == ch:
+                continue
+            if i > pos:
+                out.append(text[pos:i])
+                origin.add(pos, i - pos, False)
+            pos = i + 1
+            # a space folds to a space: it matters only between a key and its value
+            if n != " " or text[i - 1 : i] in (":", "=") or text[i + 1 : i + 2] in (":", "="):
+                changed.append(origin.size)
+            if n:
+                out.append(n)
+                origin.add(i, len(n), True)
+    if not changed:
+        return None
     if pos < len(text):
         out.append(text[pos:])
         origin.add(pos, len(text) - pos, False)
-    if not changed:
-        return None
     return "".join(out), origin, changed
 
 
