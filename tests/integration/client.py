@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections import Counter
@@ -108,18 +109,22 @@ def find_binary(prefix: Path) -> Path | None:
 
 
 def client_version(binary: Path) -> str | None:
-    try:
-        proc = subprocess.run(
-            [str(binary), "--version"],
-            env=clean_env(os.environ) | OFFLINE_ENV,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=RUN_TIMEOUT,
-            check=False,
-        )
-    except OSError:
-        return None
+    # Called before any test's isolation is in place: a throwaway home, never the real ~/.claude.
+    with tempfile.TemporaryDirectory(prefix="claude-version-") as home:
+        try:
+            proc = subprocess.run(
+                [str(binary), "--version"],
+                env=client_env(
+                    HOME=home, CLAUDE_CONFIG_DIR=str(Path(home) / ".claude"), TMPDIR=home
+                ),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=RUN_TIMEOUT,
+                check=False,
+            )
+        except OSError:
+            return None
     match = re.match(r"\s*(\S+)", proc.stdout)
     return match.group(1) if proc.returncode == 0 and match else None
 
@@ -139,13 +144,22 @@ def install_client(version: str, root: Path, npm: str) -> Client:
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     proc = subprocess.run(
-        [npm, "install", "--prefix", str(staging), "--no-audit", "--no-fund", "--ignore-scripts",
-         "--loglevel=error", f"{PACKAGE}@{version}"],
+        [
+            npm,
+            "install",
+            "--prefix",
+            str(staging),
+            "--no-audit",
+            "--no-fund",
+            "--ignore-scripts",
+            "--loglevel=error",
+            f"{PACKAGE}@{version}",
+        ],
         capture_output=True,
         text=True,
         timeout=1800,
         check=False,
-    )  # fmt: skip
+    )
     if proc.returncode != 0:
         shutil.rmtree(staging, ignore_errors=True)
         raise RuntimeError(f"npm install {PACKAGE}@{version} failed: {proc.stderr.strip()[-2000:]}")
@@ -162,10 +176,13 @@ def install_client(version: str, root: Path, npm: str) -> Client:
 
 def clean_env(base: Mapping[str, str]) -> dict[str, str]:
     return {
-        k: v
-        for k, v in base.items()
-        if not k.startswith(_DROP_PREFIXES) and k not in _DROP_NAMES
+        k: v for k, v in base.items() if not k.startswith(_DROP_PREFIXES) and k not in _DROP_NAMES
     }
+
+
+def client_env(**extra: str) -> dict[str, str]:
+    """This process's environment (already isolated by tests/conftest.py), cleaned, offline."""
+    return clean_env(os.environ) | OFFLINE_ENV | extra
 
 
 # --- transcripts ---------------------------------------------------------------------------
@@ -226,9 +243,9 @@ def typed_prompt_lines(records: Sequence[Mapping[str, Any]], prompts: Sequence[s
     lines = set()
     for number, record in enumerate(records, 1):
         message = record.get("message")
-        if record.get("type") == "user" and isinstance(message, Mapping):
-            if message.get("content") in prompts:
-                lines.add(number)
+        is_user = record.get("type") == "user" and isinstance(message, Mapping)
+        if is_user and message.get("content") in prompts:
+            lines.add(number)
     return lines
 
 
@@ -247,8 +264,9 @@ class Run:
         return read_records(self.transcript)
 
 
-def wait_until(predicate: Callable[[], bool], what: str, timeout: float,
-               idle: Callable[[], None] | None = None) -> None:  # fmt: skip
+def wait_until(
+    predicate: Callable[[], bool], what: str, timeout: float, idle: Callable[[], None] | None = None
+) -> None:
     """Poll until `predicate()` holds. The timeout is a hang guard, not a measurement: it fails
     the test only when the awaited thing never happens."""
     deadline = time.monotonic() + timeout
@@ -297,12 +315,12 @@ class Workspace:
 
     def __post_init__(self) -> None:
         self.tmp.mkdir(parents=True, exist_ok=True)
-        self.env = clean_env(os.environ) | OFFLINE_ENV | {
-            "HOME": str(self.home),
-            "CLAUDE_CONFIG_DIR": str(self.config_dir),
+        self.env = client_env(
+            HOME=str(self.home),
+            CLAUDE_CONFIG_DIR=str(self.config_dir),
             # The client keeps per-session scratch files and sockets under TMPDIR.
-            "TMPDIR": str(self.tmp),
-        }
+            TMPDIR=str(self.tmp),
+        )
 
     @property
     def config_dir(self) -> Path:
@@ -321,8 +339,10 @@ class Workspace:
             check=False,
         )
         if check and proc.returncode != 0:
-            raise AssertionError(f"git memory {' '.join(args)} exited {proc.returncode}: "
-                                 f"{proc.stderr.strip() or proc.stdout.strip()}")  # fmt: skip
+            raise AssertionError(
+                f"git memory {' '.join(args)} exited {proc.returncode}: "
+                f"{proc.stderr.strip() or proc.stdout.strip()}"
+            )
         return proc
 
     def git_memory_json(self, *args: str) -> Any:
@@ -391,8 +411,9 @@ class Workspace:
             timeout=RUN_TIMEOUT,
             check=False,
         )
-        run = Run(session_id, self.transcript_path(session_id), proc.returncode,
-                  proc.stdout, proc.stderr)  # fmt: skip
+        run = Run(
+            session_id, self.transcript_path(session_id), proc.returncode, proc.stdout, proc.stderr
+        )
         # Exit status 1 is the refused API call; the session itself must have been recorded.
         assert run.transcript.is_file(), (
             f"no transcript for session {session_id}: exit {proc.returncode}, {proc.stderr[-500:]}"
@@ -441,13 +462,23 @@ class Interactive:
 
     @staticmethod
     def _trust(ws: Workspace) -> None:
-        """What a person does once by hand: finish onboarding and trust the folder. Without it
-        the first start tries to reach api.anthropic.com for onboarding and exits."""
+        """What a person does once by hand: finish onboarding, accept the API key and trust the
+        folder. Without it the first start tries to reach api.anthropic.com for onboarding and
+        exits, or waits on a dialog."""
         path = ws.config_dir / ".claude.json"
         ws.config_dir.mkdir(parents=True, exist_ok=True)
         state = json.loads(path.read_text("utf-8")) if path.exists() else {}
-        state.update({"hasCompletedOnboarding": True, "theme": "dark",
-                      "lastOnboardingVersion": ws.client.version})  # fmt: skip
+        state.update(
+            {
+                "hasCompletedOnboarding": True,
+                "theme": "dark",
+                "lastOnboardingVersion": ws.client.version,
+            }
+        )
+        # The "use this API key?" question, answered yes (the client keys it by the last 20
+        # characters of the key).
+        key = OFFLINE_ENV["ANTHROPIC_API_KEY"][-20:]
+        state["customApiKeyResponses"] = {"approved": [key], "rejected": []}
         projects = state.setdefault("projects", {})
         for folder in {str(ws.repo), os.path.realpath(ws.repo)}:
             projects.setdefault(folder, {}).update(
@@ -569,3 +600,27 @@ def git_memory_next_to_python() -> Path:
     venv before pytest); the Claude Code hooks find it on PATH."""
     name = "git-memory.exe" if os.name == "nt" else "git-memory"
     return Path(sys.executable).parent / name
+
+
+# Not part of the plugin, and large or machine-specific: left out of the copy we validate.
+_NOT_PLUGIN = (
+    ".git",
+    ".venv",
+    "venv",
+    "node_modules",
+    "__pycache__",
+    "*.egg-info",
+    "build",
+    "dist",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".hypothesis",
+)
+
+
+def copy_plugin_root(dest: Path) -> Path:
+    """The repository as a plugin directory (it is one: `.claude-plugin/` at the top), copied
+    so that nothing the client does can touch the checkout."""
+    shutil.copytree(ROOT, dest, symlinks=True, ignore=shutil.ignore_patterns(*_NOT_PLUGIN))
+    return dest

@@ -60,11 +60,15 @@ def claude_client() -> Client:
     if client is None:
         npm = shutil.which("npm")
         if npm is None:
-            reason = (f"Claude Code {version} is not in {root} and npm is not on PATH "
-                      "(install Node.js to run tests/integration)")  # fmt: skip
+            reason = (
+                f"Claude Code {version} is not in {root} and npm is not on PATH "
+                "(install Node.js to run tests/integration)"
+            )
             if client_required():
-                pytest.fail(f"{reason}; required because CI or AGENT_MEMORY_REQUIRE_CLIENT is set",
-                            pytrace=False)  # fmt: skip
+                pytest.fail(
+                    f"{reason}; required because CI or AGENT_MEMORY_REQUIRE_CLIENT is set",
+                    pytrace=False,
+                )
             _skip_reason.append(reason)
             pytest.skip(reason)
         try:
@@ -73,17 +77,22 @@ def claude_client() -> Client:
             pytest.fail(str(exc), pytrace=False)
     git_memory = git_memory_next_to_python()
     if not git_memory.exists():
-        pytest.fail(f"{git_memory} is missing: install agent-memory into this interpreter's "
-                    "environment (pip install .) before running tests/integration",
-                    pytrace=False)  # fmt: skip
+        pytest.fail(
+            f"{git_memory} is missing: install agent-memory into this interpreter's "
+            "environment (pip install .) before running tests/integration",
+            pytrace=False,
+        )
     return client
 
 
 @pytest.fixture
 def bare_workspace(
-    claude_client: Client, repo: Path, isolated_env: Path, tmp_path: Path,
+    claude_client: Client,
+    repo: Path,
+    isolated_env: Path,
+    tmp_path: Path,
     request: pytest.FixtureRequest,
-) -> Iterator[Workspace]:  # fmt: skip
+) -> Iterator[Workspace]:
     """The repository before `git memory init` (for a test that sets it up its own way)."""
     ws = Workspace(claude_client, repo, isolated_env, tmp_path / "tmp", request.node.name)
     try:
