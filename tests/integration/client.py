@@ -59,6 +59,16 @@ CAPTURE_TIMEOUT = 120.0
 # must decide from structure anyway, so the recorder keeps the key and elides the text.
 ELIDE_OVER = 1500
 ELIDED = "[Claude Code harness text, {n} characters, elided when this fixture was recorded]"
+# Records that are nothing but harness text (tool schemas, the system prompt, listings): every
+# string but the shortest (names, types, enum values) is elided.
+HARNESS_KINDS = {
+    "api-request-shape",
+    "attachment/prompt_snapshot",
+    "attachment/skill_listing",
+    "attachment/agent_listing_delta",
+    "attachment/deferred_tools_delta",
+}
+HARNESS_ELIDE_OVER = 80
 
 
 def pinned_version() -> str:
@@ -92,6 +102,7 @@ def slug_for(path: Path | str) -> str:
 class Client:
     binary: Path
     version: str
+    prefix: Path  # the npm --prefix it was installed into
 
 
 def find_binary(prefix: Path) -> Path | None:
@@ -130,9 +141,10 @@ def client_version(binary: Path) -> str | None:
 
 
 def installed_client(version: str, root: Path) -> Client | None:
-    binary = find_binary(root / f"claude-code-{version}")
+    prefix = root / f"claude-code-{version}"
+    binary = find_binary(prefix)
     if binary is not None and client_version(binary) == version:
-        return Client(binary, version)
+        return Client(binary, version, prefix)
     return None
 
 
@@ -550,13 +562,13 @@ class Interactive:
 # --- recording fixtures ----------------------------------------------------------------------
 
 
-def _elide(value: Any) -> Any:
-    if isinstance(value, str) and len(value) > ELIDE_OVER:
+def _elide(value: Any, limit: int) -> Any:
+    if isinstance(value, str) and len(value) > limit:
         return ELIDED.format(n=len(value))
     if isinstance(value, list):
-        return [_elide(v) for v in value]
+        return [_elide(v, limit) for v in value]
     if isinstance(value, dict):
-        return {k: _elide(v) for k, v in value.items()}
+        return {k: _elide(v, limit) for k, v in value.items()}
     return value
 
 
@@ -572,7 +584,14 @@ def record_fixture(ws: Workspace, transcript: Path, dest_root: Path) -> Path:
     neutral_home = "/home/user"
     neutral_repo = f"{neutral_home}/{ws.repo.name}"
     pairs: list[tuple[str, str]] = []
-    for real, neutral in ((ws.repo, neutral_repo), (ws.home, neutral_home), (ws.tmp, "/tmp")):
+    # The pytest base directory last: anything else of ours under it (a plugin copy) too.
+    known = (
+        (ws.repo, neutral_repo),
+        (ws.home, neutral_home),
+        (ws.tmp, "/tmp"),
+        (ws.home.parent, "/tmp/work"),
+    )
+    for real, neutral in known:
         for form in {str(real), os.path.realpath(real)}:
             pairs.append((form, neutral))
             pairs.append((slug_for(form), slug_for(neutral)))
@@ -580,15 +599,28 @@ def record_fixture(ws: Workspace, transcript: Path, dest_root: Path) -> Path:
     lines = []
     for raw in transcript.read_text("utf-8").splitlines():
         if raw.strip():
-            record = _elide(json.loads(sanitize(raw, pairs)))
+            record = json.loads(sanitize(raw, pairs))
+            harness = record_kind(record) in HARNESS_KINDS
+            record = _elide(record, HARNESS_ELIDE_OVER if harness else ELIDE_OVER)
             lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
     text = "\n".join(lines) + "\n"
-    leaks = [s for s in (str(ws.home.parent), str(Path.home()), str(cache_root())) if s in text]
+    machine = (str(ws.home.parent), f"{real_home()}/", str(ws.client.prefix))
+    leaks = [s for s in machine if s in text]
     assert not leaks, f"machine paths left in {transcript.name}: {leaks}"
     dest = dest_root / slug_for(neutral_repo) / transcript.name
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(text, "utf-8")
     return dest
+
+
+def real_home() -> str:
+    """The account's home whatever HOME says (the tests point HOME at a temporary one)."""
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError):
+        return os.path.expanduser("~")
 
 
 def fixture_dir(version: str) -> Path:
