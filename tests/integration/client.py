@@ -150,7 +150,20 @@ def installed_client(version: str, root: Path) -> Client | None:
 
 def install_client(version: str, root: Path, npm: str) -> Client:
     """`npm install --prefix` into a staging directory, renamed into place when complete, so an
-    interrupted install is never mistaken for a cached one."""
+    interrupted install is never mistaken for a cached one. Parallel test workers (xdist) take
+    turns on a lock file; whoever comes second finds the first one's install and uses it."""
+    import fcntl
+
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / f".claude-code-{version}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        client = installed_client(version, root)
+        if client is None:
+            client = _npm_install(version, root, npm)
+    return client
+
+
+def _npm_install(version: str, root: Path, npm: str) -> Client:
     final = root / f"claude-code-{version}"
     staging = root / f"claude-code-{version}.partial-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
@@ -175,11 +188,8 @@ def install_client(version: str, root: Path, npm: str) -> Client:
     if proc.returncode != 0:
         shutil.rmtree(staging, ignore_errors=True)
         raise RuntimeError(f"npm install {PACKAGE}@{version} failed: {proc.stderr.strip()[-2000:]}")
-    shutil.rmtree(final, ignore_errors=True)
-    try:
-        os.replace(staging, final)
-    except OSError:  # another session finished first; theirs is as good as ours
-        shutil.rmtree(staging, ignore_errors=True)
+    shutil.rmtree(final, ignore_errors=True)  # a broken earlier install (we hold the lock)
+    os.replace(staging, final)
     client = installed_client(version, root)
     if client is None:
         raise RuntimeError(f"{PACKAGE}@{version} installed in {final} but no working binary found")
