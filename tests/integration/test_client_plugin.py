@@ -56,12 +56,6 @@ def test_plugin_validate_passes_with_no_warning(claude_client: Client, plugin_ro
     assert strict.returncode == 0, strict.stdout + strict.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 18: the README has no `/plugin install agent-memory --marketplace <owner>/<repo>` "
-    "line with a real owner/repo, so the validator advises one (the literal placeholder does not "
-    "count)",
-)
 def test_plugin_validate_gives_no_advice(claude_client: Client, plugin_root: Path) -> None:
     assert _report(claude_client, plugin_root)["advice"] == []
 
