@@ -1,33 +1,55 @@
 """Extraction quality and speed (spec §9.2: can deterministic extraction work at all?).
 
-Scores `agent_memory.extract.pipeline.extract_transcript` against `tests/fixtures/extraction/labels.jsonl`
-with the rules of that directory's README:
+Scores `agent_memory.extract.pipeline.extract_transcript` on two labelled corpora with the
+rules of `tests/fixtures/extraction/README.md`:
 
-- an atom whose back-pointer line is a labelled line and that satisfies one of its expected
-  entries (kind in `kind`, a word of every `all_of` group in the claim, the negation kept when
-  `negated`) is a hit; one matching only an `optional` entry is neither hit nor false positive;
-- any other atom on a user-statement line (labelled `[]`, or not labelled at all) is a false
-  positive; `failure` atoms minted from tool errors are reported separately;
-- precision = hits / counted atoms; recall = non-optional entries hit / non-optional entries.
+- (a) the small dev set, `tests/fixtures/extraction/labels.jsonl` over `tests/fixtures/transcripts`;
+- (b) the real dev corpus, `../shared/fixtures/extraction-real/` (15 people's sessions; the
+  tarball is unpacked to a temporary directory at run time and never copied; override the
+  location with `AGENT_MEMORY_REAL_CORPUS` or `--real DIR`). Its text is for measurement only:
+  this script prints claims and label notes, never writes prompts anywhere.
 
-Then convergence: the bundled demo sessions state each rule in different words; canonical claims
-must make each rule one atom whose sessions are all the sessions that stated it (spec §4: a
-rule that comes out as three claims never recurs).
+Scoring, per observation (an atom's evidence line — a claim restated on three lines is three
+observations, because every statement is labelled where it is said):
 
-Then the speed: a ≥ 10 MB synthetic transcript made of the fixture transcripts' own lines,
-extracted end to end, reported in MB/s. A benchmark, not a test: it prints, it never fails.
+- an observation on a labelled line that satisfies one of its expected entries (kind in
+  `kind`, a word of every `all_of` group in the claim, the negation kept when `negated`) is a
+  hit; one matching only an `optional` entry is neutral (neither hit nor false positive);
+- any other observation on a user-statement line (labelled `[]`, or not labelled at all) is a
+  false positive; `failure` atoms minted from tool errors are reported separately;
+- precision = hits / (hits + false positives); recall = non-optional entries hit /
+  non-optional entries.
 
-    python benchmarks/extraction.py [--json] [--verbose]
+Reported: pooled figures, per user, per kind, per language (detected per prompt from its
+text), per rule family (the `rule` each evidence item carries), and leave-one-user-out
+(LOUO): whatever is fitted (the candidate gate's weights, `agent_memory.extract.gate`) is fitted
+on the other users and scored on the held-out one, for each user in turn, then pooled.
+
+Then convergence: on the real corpus, how many distinct claims (atom ids) each durable
+statement that is labelled more than once produced; on the bundled demo sessions, one atom
+per rule with all the sessions that stated it (spec §4: a rule that comes out as three claims
+never recurs).
+
+Then the speed: a ≥ 10 MB transcript made of the fixture transcripts' own lines, extracted end
+to end, in MB/s (must stay ≥ 10 MB/s), and the worst case made of typed prompts only.
+A benchmark, not a test: it prints, it never fails.
+
+    python benchmarks/extraction.py [--json] [--verbose] [--no-speed] [--no-louo] [--real DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
+import tarfile
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +57,39 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 TRANSCRIPTS = FIXTURES / "transcripts"
 LABELS = FIXTURES / "extraction" / "labels.jsonl"
+REAL_DEFAULT = ROOT.parent / "shared" / "fixtures" / "extraction-real"
 NEGATIONS = ("don't", "never", "not", "no longer", "instead of")
 
 sys.path.insert(0, str(ROOT))
 
 from agent_memory.extract.pipeline import extract_transcript  # noqa: E402
+from agent_memory.transcripts.reader import iter_statements  # noqa: E402
+
+Labels = dict[tuple[str, int], list[dict[str, Any]]]
 
 
-def load_labels(path: Path = LABELS) -> dict[tuple[str, int], list[dict[str, Any]]]:
-    labels: dict[tuple[str, int], list[dict[str, Any]]] = {}
+# --- corpora ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Corpus:
+    name: str
+    transcripts: Path
+    labels: Labels
+    user_of: Callable[[str], str]
+    texts: dict[tuple[str, int], str] = field(default_factory=dict)  # statement text per line
+
+    @property
+    def files(self) -> list[str]:
+        return sorted({t for t, _ in self.labels})
+
+    @property
+    def users(self) -> list[str]:
+        return sorted({self.user_of(t) for t in self.files})
+
+
+def load_labels(path: Path = LABELS) -> Labels:
+    labels: Labels = {}
     for raw in path.read_text("utf-8").splitlines():
         if raw.strip():
             item = json.loads(raw)
@@ -51,82 +97,359 @@ def load_labels(path: Path = LABELS) -> dict[tuple[str, int], list[dict[str, Any
     return labels
 
 
-def satisfies(atom: dict[str, Any], entry: dict[str, Any]) -> bool:
-    claim = atom["claim"].lower()
-    if atom["kind"] not in entry.get("kind", []):
-        return False
-    for group in entry.get("all_of", []):
-        if not any(word.lower() in claim for word in group):
-            return False
-    return not (entry.get("negated") and not any(n in claim for n in NEGATIONS))
+def small_corpus() -> Corpus:
+    def user(rel: str) -> str:
+        parts = rel.split("/")
+        return parts[1] if parts[0] == "real_projects" and len(parts) > 2 else parts[0]
+
+    return Corpus("small dev set", TRANSCRIPTS, load_labels(LABELS), user)
+
+
+def real_corpus(base: Path, tmp: Path) -> Corpus | None:
+    tarball = base / "transcripts.tar.gz"
+    if not tarball.is_file():
+        return None
+    with tarfile.open(tarball) as tar:
+        try:
+            tar.extractall(tmp, filter="data")
+        except TypeError:  # Python < 3.12 without the filter argument
+            tar.extractall(tmp)  # noqa: S202 - our own fixture
+    return Corpus(
+        "real dev corpus",
+        tmp / "transcripts",
+        load_labels(base / "labels.jsonl"),
+        lambda rel: rel.split("/", 1)[0],
+    )
+
+
+# --- language of a prompt ----------------------------------------------------------------------
+
+_STOP = {
+    "pt": "não você para com uma isso está também então usar sempre nunca porque mas como são fazer"
+    " pode preciso quero",
+    "fr": "ne pas vous nous est une les des avec pour toujours jamais utilise utiliser mais c'est"
+    " dans sur fais faire",
+    "it": "non sempre mai usa usare della delle perché questo sono anche fare il gli che è",
+    "es": "no siempre nunca usa usar pero porque esto también hacer está para con una",
+    "de": "nicht immer niemals verwende benutze und ist das die der mit für auch",
+}
+_STOP_SETS = {lang: frozenset(words.split()) for lang, words in _STOP.items()}
+
+
+def language(text: str) -> str:
+    """Per prompt, from its script (and, for Latin text, its function words)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return "?"
+    cjk = sum(1 for ch in letters if "\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af")
+    cyr = sum(1 for ch in letters if "\u0400" <= ch <= "\u04ff")
+    if cjk / len(letters) > 0.2:
+        return "zh" if not re.search(r"[\u3040-\u30ff]", text) else "ja"
+    if cyr / len(letters) > 0.3:
+        return "ru"
+    words = re.findall(r"[a-zà-ÿ']+", text.lower())
+    best, best_n = "en", 0
+    for lang, stop in _STOP_SETS.items():
+        n = sum(1 for w in words if w in stop)
+        if n > best_n:
+            best, best_n = lang, n
+    en = sum(1 for w in words if w in _EN_STOP)
+    return best if best_n >= 3 and best_n > en else "en"
+
+
+_EN_STOP = frozenset(
+    [
+        "the",
+        "and",
+        "to",
+        "of",
+        "is",
+        "it",
+        "in",
+        "that",
+        "you",
+        "for",
+        "this",
+        "with",
+        "not",
+        "be",
+        "are",
+        "on",
+        "do",
+        "don't",
+        "use",
+        "can",
+    ]
+)
+
+
+# --- observations and scoring ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Observation:
+    transcript: str
+    line: int
+    atom_id: str
+    claim: str
+    kind: str
+    rule: str
+    failure: bool  # a failure atom minted from tool errors (reported separately)
 
 
 def _line(pointer: str) -> int:
     return int(pointer.rsplit("#L", 1)[1])
 
 
+def observations(
+    corpus: Corpus, extract: Callable[[Path], list[dict[str, Any]]] | None = None
+) -> list[Observation]:
+    extract = extract or (lambda p: extract_transcript(p, "dev").atoms)
+    out: list[Observation] = []
+    for rel in corpus.files:
+        path = corpus.transcripts / rel
+        for st in iter_statements(path):
+            corpus.texts.setdefault((rel, st.line), st.text)
+        for atom in extract(path):
+            failure = atom["kind"] == "failure" and atom["confidence"] == "observed"
+            evidence = atom.get("evidence") or [{"source": atom["first_source"]}]
+            for ev in evidence:
+                out.append(
+                    Observation(
+                        rel,
+                        _line(ev["source"]),
+                        atom["id"],
+                        atom["claim"],
+                        atom["kind"],
+                        str(ev.get("rule") or "?"),
+                        failure,
+                    )
+                )
+    return out
+
+
+def satisfies(claim: str, kind: str, entry: dict[str, Any]) -> bool:
+    low = claim.lower()
+    if kind not in entry.get("kind", []):
+        return False
+    for group in entry.get("all_of", []):
+        if not any(word.lower() in low for word in group):
+            return False
+    return not (entry.get("negated") and not any(n in low for n in NEGATIONS))
+
+
+def _blank() -> dict[str, int]:
+    return {"atoms": 0, "hits": 0, "fp": 0, "neutral": 0, "expected": 0, "expected_hit": 0}
+
+
+def _pr(row: dict[str, int]) -> tuple[float, float]:
+    counted = row["hits"] + row["fp"]
+    p = row["hits"] / counted if counted else 1.0
+    r = row["expected_hit"] / row["expected"] if row["expected"] else 1.0
+    return p, r
+
+
 def score(
-    labels: dict[tuple[str, int], list[dict[str, Any]]] | None = None,
-    transcripts: Path = TRANSCRIPTS,
+    corpus: Corpus, obs: Iterable[Observation], users: set[str] | None = None
 ) -> dict[str, Any]:
-    labels = labels if labels is not None else load_labels()
-    files = sorted({t for t, _ in labels})
-    hits = fps = neutral = 0
-    tool_failures: list[dict[str, Any]] = []
+    """Precision, recall and their breakdowns for `obs` (restricted to `users` if given)."""
+    keep = (lambda rel: corpus.user_of(rel) in users) if users is not None else (lambda rel: True)
+    labels = corpus.labels
+    rows: dict[str, dict[str, dict[str, int]]] = {
+        "user": defaultdict(_blank),
+        "kind": defaultdict(_blank),
+        "language": defaultdict(_blank),
+        "rule": defaultdict(_blank),
+        "rule_full": defaultdict(_blank),
+        "all": defaultdict(_blank),
+    }
     hit_entries: set[tuple[str, int, int]] = set()
     false_positives: list[dict[str, Any]] = []
-    per_kind: dict[str, dict[str, int]] = defaultdict(
-        lambda: {"expected": 0, "hit": 0, "atoms": 0, "fp": 0}
-    )
-    for rel in files:
-        result = extract_transcript(transcripts / rel, "dev")
-        for atom in result.atoms:
-            line = _line(atom["first_source"])
-            if atom["kind"] == "failure" and atom["confidence"] == "observed":
-                tool_failures.append({"transcript": rel, "line": line, "claim": atom["claim"]})
-                continue
-            expected = labels.get((rel, line), [])
-            matched = [i for i, e in enumerate(expected) if satisfies(atom, e)]
-            required = [i for i in matched if not expected[i].get("optional")]
-            per_kind[atom["kind"]]["atoms"] += 1
-            if required:
-                hits += 1
-                hit_entries.update((rel, line, i) for i in required)
-            elif matched:
-                neutral += 1
-            else:
-                fps += 1
-                per_kind[atom["kind"]]["fp"] += 1
-                false_positives.append(
-                    {"transcript": rel, "line": line, "kind": atom["kind"], "claim": atom["claim"]}
-                )
+    tool_failures: list[dict[str, Any]] = []
+    for o in obs:
+        if not keep(o.transcript):
+            continue
+        if o.failure:
+            tool_failures.append({"transcript": o.transcript, "line": o.line, "claim": o.claim})
+            continue
+        lang = language(corpus.texts.get((o.transcript, o.line), ""))
+        family = o.rule.split(".", 1)[0]
+        keys = {
+            "user": corpus.user_of(o.transcript),
+            "kind": o.kind,
+            "language": lang,
+            "rule": family,
+            "rule_full": o.rule,
+            "all": "all",
+        }
+        expected = labels.get((o.transcript, o.line), [])
+        matched = [i for i, e in enumerate(expected) if satisfies(o.claim, o.kind, e)]
+        required = [i for i in matched if not expected[i].get("optional")]
+        outcome = "hits" if required else "neutral" if matched else "fp"
+        for table, key in keys.items():
+            rows[table][key]["atoms"] += 1
+            rows[table][key][outcome] += 1
+        if required:
+            hit_entries.update((o.transcript, o.line, i) for i in required)
+        elif not matched:
+            false_positives.append(
+                {
+                    "transcript": o.transcript,
+                    "line": o.line,
+                    "kind": o.kind,
+                    "rule": o.rule,
+                    "claim": o.claim,
+                    "labelled": (o.transcript, o.line) in labels,
+                }
+            )
     misses = []
-    total_required = 0
     for (rel, line), expected in sorted(labels.items()):
+        if not keep(rel):
+            continue
+        lang = language(corpus.texts.get((rel, line), ""))
         for i, entry in enumerate(expected):
             if entry.get("optional"):
                 continue
-            total_required += 1
-            for kind in entry["kind"][:1]:
-                per_kind[kind]["expected"] += 1
-            if (rel, line, i) in hit_entries:
-                per_kind[entry["kind"][0]]["hit"] += 1
-            else:
-                misses.append({"transcript": rel, "line": line, "note": entry.get("note", "")})
-    counted = hits + fps
+            hit = (rel, line, i) in hit_entries
+            for table, key in {
+                "user": corpus.user_of(rel),
+                "kind": entry["kind"][0],
+                "language": lang,
+                "all": "all",
+            }.items():
+                rows[table][key]["expected"] += 1
+                rows[table][key]["expected_hit"] += int(hit)
+            if not hit:
+                misses.append(
+                    {
+                        "transcript": rel,
+                        "line": line,
+                        "kind": entry["kind"],
+                        "note": entry.get("note", ""),
+                    }
+                )
+    total = rows["all"]["all"]
+    precision, recall = _pr(total)
     return {
-        "precision": hits / counted if counted else 1.0,
-        "recall": len(hit_entries) / total_required if total_required else 1.0,
-        "hits": hits,
-        "false_positives": fps,
-        "neutral": neutral,
-        "required": total_required,
-        "required_hit": len(hit_entries),
-        "per_kind": {k: dict(v) for k, v in sorted(per_kind.items())},
+        "precision": precision,
+        "recall": recall,
+        "hits": total["hits"],
+        "false_positives": total["fp"],
+        "neutral": total["neutral"],
+        "required": total["expected"],
+        "required_hit": total["expected_hit"],
+        "per_user": {k: dict(v) for k, v in sorted(rows["user"].items())},
+        "per_kind": {k: dict(v) for k, v in sorted(rows["kind"].items())},
+        "per_language": {k: dict(v) for k, v in sorted(rows["language"].items())},
+        "per_rule_family": {k: dict(v) for k, v in sorted(rows["rule"].items())},
+        "per_rule": {k: dict(v) for k, v in sorted(rows["rule_full"].items())},
         "misses": misses,
         "false_positive_atoms": false_positives,
         "tool_failures": tool_failures,
     }
+
+
+def convergence(corpus: Corpus, obs: list[Observation]) -> list[dict[str, Any]]:
+    """Durable statements labelled on ≥ 2 lines of one user (same note, or same kind and keyword
+    groups): the distinct claim ids their hits produced (1 = converged)."""
+    groups: dict[tuple[str, str], list[tuple[str, int, dict[str, Any]]]] = defaultdict(list)
+    for (rel, line), expected in corpus.labels.items():
+        for entry in expected:
+            if entry.get("optional"):
+                continue
+            # The same statement: the same note, or the same keyword groups (its words).
+            words = json.dumps(sorted(sorted(w.lower() for w in g) for g in entry["all_of"]))
+            for key in {entry.get("note") or words, words}:
+                groups[(corpus.user_of(rel), key)].append((rel, line, entry))
+    seen_sets: set[frozenset[tuple[str, int]]] = set()
+    by_line: dict[tuple[str, int], list[Observation]] = defaultdict(list)
+    for o in obs:
+        by_line[(o.transcript, o.line)].append(o)
+    out = []
+    for (user, key), items in sorted(groups.items()):
+        lines = frozenset((r, ln) for r, ln, _ in items)
+        if len(lines) < 2 or lines in seen_sets:
+            continue
+        seen_sets.add(lines)
+        ids: dict[str, str] = {}
+        found = 0
+        for rel, line, entry in items:
+            hits = [o for o in by_line[(rel, line)] if satisfies(o.claim, o.kind, entry)]
+            found += bool(hits)
+            ids.update((o.atom_id, o.claim) for o in hits)
+        out.append(
+            {
+                "user": user,
+                "statement": items[0][2].get("note") or key,
+                "mentions": len(items),
+                "found": found,
+                "distinct_claims": len(ids),
+                "claims": sorted(ids.values()),
+            }
+        )
+    return out
+
+
+# --- leave one user out ------------------------------------------------------------------------
+
+
+def louo(corpus: Corpus, extras: list[Corpus]) -> dict[str, Any] | None:
+    """Fit the gate on every other user (of this corpus and of `extras`), score the held-out
+    user; pooled over users. None when nothing in the extractor is fitted."""
+    try:
+        from agent_memory.extract import gate
+    except ImportError:
+        return None
+    if not hasattr(gate, "fit"):
+        return None
+    pooled: list[Observation] = []
+    per_user: dict[str, tuple[float, float]] = {}
+    examples_by_user = {}
+    for c in [corpus, *extras]:
+        for user, items in gate_examples(c).items():
+            examples_by_user[(c.name, user)] = items
+    for user in corpus.users:
+        train = [
+            ex
+            for (name, u), items in examples_by_user.items()
+            if (name, u) != (corpus.name, user)
+            for ex in items
+        ]
+        model = gate.fit(train)
+        files = [f for f in corpus.files if corpus.user_of(f) == user]
+        sub = Corpus(
+            corpus.name,
+            corpus.transcripts,
+            {k: v for k, v in corpus.labels.items() if k[0] in files},
+            corpus.user_of,
+            corpus.texts,
+        )
+        got = observations(sub, lambda p, m=model: extract_transcript(p, "dev", gate=m).atoms)
+        s = score(sub, got)
+        per_user[user] = (s["precision"], s["recall"])
+        pooled.extend(got)
+    result = score(corpus, pooled)
+    result["per_user_pr"] = per_user
+    return result
+
+
+def gate_examples(corpus: Corpus) -> dict[str, list[Any]]:
+    """Per user: the gate's training examples (a candidate's features and whether it is right)."""
+    from agent_memory.extract import gate
+
+    out: dict[str, list[Any]] = defaultdict(list)
+    for rel in corpus.files:
+        user = corpus.user_of(rel)
+        for cand_line, cand in gate.candidates(corpus.transcripts / rel):
+            expected = corpus.labels.get((rel, cand_line), [])
+            matched = [e for e in expected if satisfies(cand.claim, cand.kind, e)]
+            if matched and all(e.get("optional") for e in matched):
+                continue  # neutral: teaches nothing either way
+            out[user].append((cand.features, bool(matched)))
+    return out
+
+
+# --- the demo sessions and speed ---------------------------------------------------------------
 
 
 def demo_convergence() -> dict[str, Any]:
@@ -136,7 +459,7 @@ def demo_convergence() -> dict[str, Any]:
     from agent_memory.cli.demo_run import load_sessions, transcript_records
     from agent_memory.extract.pipeline import merge_observations
 
-    observations = []
+    observations_ = []
     statements = 0
     with tempfile.TemporaryDirectory() as tmp:
         for session in load_sessions():
@@ -147,8 +470,8 @@ def demo_convergence() -> dict[str, Any]:
             path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
             result = extract_transcript(path, "demo")
             statements += result.statements
-            observations.extend(result.atoms)
-    atoms = merge_observations(observations)
+            observations_.extend(result.atoms)
+    atoms = merge_observations(observations_)
     return {
         "statements": statements,
         "observations": sum(a["observations"] for a in atoms),
@@ -156,10 +479,10 @@ def demo_convergence() -> dict[str, Any]:
     }
 
 
-def synthetic_transcript(target_bytes: int, out: Path) -> int:
-    """Concatenate the fixture transcripts' lines (in order, repeated) until ≥ target_bytes."""
+def synthetic_transcript(target_bytes: int, out: Path, sources: Iterable[Path]) -> int:
+    """Concatenate real transcripts' lines (in order, repeated) until ≥ target_bytes."""
     lines: list[bytes] = []
-    for path in sorted(TRANSCRIPTS.rglob("*.jsonl")):
+    for path in sources:
         lines.extend(
             ln if ln.endswith(b"\n") else ln + b"\n"
             for ln in path.read_bytes().splitlines(keepends=True)
@@ -175,11 +498,11 @@ def synthetic_transcript(target_bytes: int, out: Path) -> int:
     return size
 
 
-def speed(target_mb: float = 10.0, repeat: int = 3) -> dict[str, Any]:
+def speed(sources: list[Path], target_mb: float = 10.0, repeat: int = 3) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "projects" / "-bench" / "00000000-0000-0000-0000-000000000000.jsonl"
         path.parent.mkdir(parents=True)
-        size = synthetic_transcript(int(target_mb * 1024 * 1024), path)
+        size = synthetic_transcript(int(target_mb * 1024 * 1024), path, sources)
         times = []
         atoms = 0
         for _ in range(repeat):
@@ -188,21 +511,13 @@ def speed(target_mb: float = 10.0, repeat: int = 3) -> dict[str, Any]:
             times.append(time.perf_counter() - start)
             atoms = len(result.atoms)
     best = min(times)
-    return {
-        "bytes": size,
-        "seconds": best,
-        "mb_per_s": size / 1024 / 1024 / best,
-        "atoms": atoms,
-        "all_seconds": times,
-    }
+    return {"bytes": size, "seconds": best, "mb_per_s": size / 1024 / 1024 / best, "atoms": atoms}
 
 
-def prompts_only_speed(target_mb: float = 10.0) -> dict[str, Any]:
+def prompts_only_speed(sources: list[Path], target_mb: float = 10.0) -> dict[str, Any]:
     """Worst case: a transcript made of nothing but typed prompts (real ones hold a few hundred
-    prompts among megabytes of tool traffic), built from the fixtures' own user statements."""
-    from agent_memory.transcripts.reader import iter_statements
-
-    texts = [s.text for p in sorted(TRANSCRIPTS.rglob("*.jsonl")) for s in iter_statements(p)]
+    prompts among megabytes of tool traffic), built from real user statements."""
+    texts = [s.text for p in sources for s in iter_statements(p)]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "projects" / "-bench" / "11111111-0000-0000-0000-000000000000.jsonl"
         path.parent.mkdir(parents=True)
@@ -210,7 +525,7 @@ def prompts_only_speed(target_mb: float = 10.0) -> dict[str, Any]:
         with path.open("w", encoding="utf-8") as fh:
             while size < target_mb * 1024 * 1024:
                 for i, text in enumerate(texts):
-                    # A per-line marker keeps every prompt distinct (no help from repetition).
+                    # A per-line marker keeps every prompt distinct (no help from the memo).
                     rec = {
                         "type": "user",
                         "sessionId": "s",
@@ -233,32 +548,117 @@ def prompts_only_speed(target_mb: float = 10.0) -> dict[str, Any]:
     }
 
 
+# --- printing ----------------------------------------------------------------------------------
+
+
+def _row(name: str, row: dict[str, int], width: int = 40) -> str:
+    p, r = _pr(row)
+    counted = row["hits"] + row["fp"]
+    ps = f"{p:.2f}" if counted else "   -"
+    rs = f"{r:.2f}" if row["expected"] else "   -"
+    return (
+        f"  {name[:width]:<{width}} atoms {row['atoms']:>4}  hit {row['hits']:>3}  fp {row['fp']:>3}"
+        f"  opt {row['neutral']:>3}  | expected {row['expected']:>3}  found {row['expected_hit']:>3}"
+        f"  | P {ps}  R {rs}"
+    )
+
+
+def print_report(name: str, rep: dict[str, Any], verbose: bool, texts: dict[Any, str]) -> None:
+    print(
+        f"{name}: precision {rep['precision']:.3f}  recall {rep['recall']:.3f}  "
+        f"({rep['hits']} hits, {rep['false_positives']} false, {rep['neutral']} optional; "
+        f"{rep['required_hit']}/{rep['required']} durable statements found)"
+    )
+    for table in ("per_user", "per_kind", "per_language", "per_rule_family", "per_rule"):
+        if table == "per_rule" and not verbose:
+            continue
+        print(f" {table.replace('_', ' ')}:")
+        for key, row in rep[table].items():
+            print(_row(key, row))
+    print(f" failure atoms from tool errors (reported separately): {len(rep['tool_failures'])}")
+    if verbose:
+        for miss in rep["misses"]:
+            print(
+                f"  MISS {_short(miss['transcript'])}#L{miss['line']} {miss['kind']}: {miss['note']}"
+            )
+        for fp in rep["false_positive_atoms"]:
+            where = "" if fp["labelled"] else " (unlabelled line)"
+            print(
+                f"  FP   {_short(fp['transcript'])}#L{fp['line']} [{fp['kind']}] <{fp['rule']}>"
+                f" {fp['claim']}{where}"
+            )
+        for tf in rep["tool_failures"]:
+            print(f"  TOOL {_short(tf['transcript'])}#L{tf['line']} {tf['claim']}")
+
+
+def _short(rel: str) -> str:
+    head = rel.split("/", 1)[0]
+    return f"{head}/…/{rel.rsplit('/', 1)[-1][:8]}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true")
-    parser.add_argument(
-        "--verbose", "-v", action="store_true", help="list misses and false positives"
-    )
+    parser.add_argument("--verbose", "-v", action="store_true", help="list misses and false atoms")
     parser.add_argument("--no-speed", action="store_true")
-    args = parser.parse_args(argv)
-    report = score()
-    report["demo_convergence"] = demo_convergence()
-    if not args.no_speed:
-        report["speed"] = speed()
-        report["speed_prompts_only"] = prompts_only_speed()
-    if args.json:
-        print(json.dumps(report, indent=2))
-        return 0
-    print(
-        f"dev set: precision {report['precision']:.3f}  recall {report['recall']:.3f}  "
-        f"({report['hits']} hits, {report['false_positives']} false positives, {report['neutral']} optional; "
-        f"{report['required_hit']}/{report['required']} required entries)"
+    parser.add_argument("--no-louo", action="store_true")
+    parser.add_argument(
+        "--real",
+        type=Path,
+        default=Path(os.environ.get("AGENT_MEMORY_REAL_CORPUS", REAL_DEFAULT)),
+        help="the real dev corpus directory (README.md, labels.jsonl, transcripts.tar.gz)",
     )
-    for kind, row in report["per_kind"].items():
-        print(
-            f"  {kind:<11} expected {row['expected']:>2}  hit {row['hit']:>2}  atoms {row['atoms']:>2}  fp {row['fp']:>2}"
-        )
-    print(f"  failure atoms from tool errors (reported separately): {len(report['tool_failures'])}")
+    args = parser.parse_args(argv)
+    report: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        small = small_corpus()
+        small_obs = observations(small)
+        report["small"] = score(small, small_obs)
+        real = real_corpus(args.real, Path(tmp))
+        if real is not None:
+            real_obs = observations(real)
+            report["real"] = score(real, real_obs)
+            report["real_convergence"] = convergence(real, real_obs)
+            if not args.no_louo:
+                louo_rep = louo(real, [small])
+                if louo_rep is not None:
+                    report["real_louo"] = louo_rep
+        report["demo_convergence"] = demo_convergence()
+        if not args.no_speed:
+            sources = sorted(TRANSCRIPTS.rglob("*.jsonl"))
+            report["speed"] = speed(sources)
+            report["speed_prompts_only"] = prompts_only_speed(sources)
+            if real is not None:
+                big = sorted(real.transcripts.rglob("*.jsonl"), key=lambda p: -p.stat().st_size)[:3]
+                report["speed_real"] = speed(big, repeat=2)
+        if args.json:
+            print(json.dumps(report, indent=2, default=str))
+            return 0
+        print_report("small dev set", report["small"], args.verbose, small.texts)
+        if real is None:
+            print(f"real dev corpus: not found at {args.real} (skipped)")
+        else:
+            print_report("real dev corpus, pooled", report["real"], args.verbose, real.texts)
+            if "real_louo" in report:
+                rep = report["real_louo"]
+                print(
+                    f"real dev corpus, leave-one-user-out: precision {rep['precision']:.3f}  "
+                    f"recall {rep['recall']:.3f}  ({rep['hits']} hits, {rep['false_positives']} false;"
+                    f" {rep['required_hit']}/{rep['required']})"
+                )
+                for user, (p, r) in rep["per_user_pr"].items():
+                    print(f"  {user:<40} P {p:.2f}  R {r:.2f}")
+            else:
+                print(
+                    "real dev corpus, leave-one-user-out: nothing is fitted (no weights, no "
+                    "thresholds learnt), so each held-out user scores as in the pooled table"
+                )
+            print("convergence (durable statements labelled on ≥ 2 lines of one user):")
+            for row in report["real_convergence"]:
+                print(
+                    f"  {row['user']}: {row['statement'][:60]!r} said {row['mentions']}x, found"
+                    f" {row['found']}x -> {row['distinct_claims']} distinct claim(s) {row['claims']}"
+                )
     demo = report["demo_convergence"]
     print(
         f"demo sessions: {demo['statements']} statements, {demo['observations']} observations "
@@ -266,26 +666,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     for claim, sessions in demo["atoms"].items():
         print(f"  {sessions} session(s)  {claim}")
-    if args.verbose:
-        for miss in report["misses"]:
-            print(f"  MISS {miss['transcript'].rsplit('/', 1)[-1]}#L{miss['line']}: {miss['note']}")
-        for fp in report["false_positive_atoms"]:
+    for key, label in (
+        ("speed", "speed, fixture transcripts"),
+        ("speed_real", "speed, the 3 largest real transcripts"),
+        ("speed_prompts_only", "worst case, prompts only"),
+    ):
+        if key in report:
+            sp = report[key]
             print(
-                f"  FP   {fp['transcript'].rsplit('/', 1)[-1]}#L{fp['line']} [{fp['kind']}] {fp['claim']}"
+                f"{label}: {sp['bytes'] / 1024 / 1024:.1f} MB in {sp['seconds']:.3f} s = "
+                f"{sp['mb_per_s']:.1f} MB/s ({sp['atoms']} atoms)"
             )
-        for tf in report["tool_failures"]:
-            print(f"  TOOL {tf['transcript'].rsplit('/', 1)[-1]}#L{tf['line']} {tf['claim']}")
-    if "speed" in report:
-        sp = report["speed"]
-        print(
-            f"speed: {sp['bytes'] / 1024 / 1024:.1f} MB in {sp['seconds']:.3f} s = {sp['mb_per_s']:.1f} MB/s "
-            f"({sp['atoms']} atoms)"
-        )
-        wp = report["speed_prompts_only"]
-        print(
-            f"worst case, prompts only: {wp['bytes'] / 1024 / 1024:.1f} MB ({wp['prompts']} prompts) in "
-            f"{wp['seconds']:.2f} s = {wp['mb_per_s']:.1f} MB/s"
-        )
     return 0
 
 

@@ -149,18 +149,20 @@ def _timed(fn: Any, repeat: int) -> list[float]:
 
 
 CHILD = """
-import sys, time
+import os, sys, time
 import agent_memory.store.recall as r
-hits, status = r.recall_from_store(sys.argv[1], sys.argv[2], time.time(), time.monotonic() + 0.1)
+index = r.load_index(os.path.join(sys.argv[1], "agent-memory"))
+hits = r.recall(index, sys.argv[2], time.time(), deadline=time.monotonic() + 0.1) if index else []
 text = r.render_recall(hits)
 if text:
     sys.stdout.write(r.dump_hook_payload(text))
 """
 CHILD_WITH_JSON = """
-import json, sys, time
+import json, os, sys, time
 import agent_memory.store.recall as r
 payload = json.loads(sys.argv[2])
-hits, status = r.recall_from_store(sys.argv[1], payload["prompt"], time.time(), time.monotonic() + 0.1)
+index = r.load_index(os.path.join(sys.argv[1], "agent-memory"))
+hits = r.recall(index, payload["prompt"], time.time(), deadline=time.monotonic() + 0.1) if index else []
 text = r.render_recall(hits)
 if text:
     sys.stdout.write(r.dump_hook_payload(text))

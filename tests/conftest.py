@@ -34,6 +34,10 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     monkeypatch.setenv("GIT_AUTHOR_DATE", "2026-11-01T12:00:00Z")
     monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-11-01T12:00:00Z")
     monkeypatch.setenv("GIT_TERMINAL_PROMPT", "0")
+    # The recall hook's 100 ms self-budget is wall-clock: on a loaded test machine (parallel
+    # workers) it would make what is recalled depend on load. Tests that exercise the budget
+    # itself set it back.
+    monkeypatch.setenv("AGENT_MEMORY_RECALL_BUDGET_MS", "10000")
     # `git memory` and the installed git hooks must find this interpreter's git-memory script.
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
     for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "AGENT_MEMORY_SESSIONSTART",

@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_memory.model.atom import Atom, atom_errors, atom_id, normalize, validate_atom
+from agent_memory.model.policy import l1_evictions
 from agent_memory.promote.gates import (
     GateResult,
     claim_days,
     evaluate_global,
     evaluate_l1,
-    l1_evictions,
     l2_overflow,
     merge_to_l3,
 )

@@ -872,20 +872,6 @@ def test_the_plugin_shim_runs_the_real_git_memory(project: Path, tmp_path: Path)
 # --- in-process pieces -------------------------------------------------------------------------
 
 
-def test_the_cache_key_finds_the_global_repo_where_paths_does(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    from agent_memory.cli.hook import memory_home
-    from agent_memory.model.paths import memory_home as reference
-
-    monkeypatch.setenv("AGENT_MEMORY_HOME", str(tmp_path / "g"))
-    assert Path(memory_home()) == reference()
-    monkeypatch.setenv("AGENT_MEMORY_HOME", "~/elsewhere/mem")
-    assert Path(memory_home()) == reference()
-    monkeypatch.delenv("AGENT_MEMORY_HOME")
-    assert Path(memory_home()) == reference()
-
-
 def test_the_prompt_path_imports_no_pygit2_pathlib_or_subprocess(project: Path) -> None:
     _recall_project(project)
     probe = (
@@ -930,7 +916,7 @@ JSON_VALUES = st.recursive(
 def test_the_payload_reader_reads_json_exactly_as_json_loads(
     value: Any, indent: int | None, ascii_only: bool, pad: str
 ) -> None:
-    from agent_memory.cli.hook import loads
+    from agent_memory.claude.hooks import loads
 
     text = pad + json.dumps(value, indent=indent, ensure_ascii=ascii_only) + pad
     assert loads(text) == json.loads(text)
@@ -941,7 +927,7 @@ def test_the_payload_reader_reads_json_exactly_as_json_loads(
     ["", "  ", "{", '{"a": 1} x', "[1,]", "nul", '{"a": "\x01"}', '{"a" 1}', "[1] [2]", "\ufeff{}"],
 )
 def test_the_payload_reader_refuses_what_json_loads_refuses(text: str) -> None:
-    from agent_memory.cli.hook import loads
+    from agent_memory.claude.hooks import loads
 
     with pytest.raises(ValueError):
         json.loads(text)

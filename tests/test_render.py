@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
-from pathlib import PurePosixPath
 from typing import Any
 
 import pytest
@@ -20,12 +19,12 @@ from agent_memory.committed.render import (
     block_of,
     ensure_import,
     find_block,
-    global_import_line,
     hand_edited,
     render_block,
     replace_block,
 )
-from agent_memory.model.atom import Atom, iso_z
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import iso_z
 
 PROJECT = "demo-project"
 REGION_RE = re.compile(
@@ -336,12 +335,3 @@ def test_ensure_import_adds_once_and_keeps_content() -> None:
     assert both == once + "\n" + home_line + "\n"
 
 
-def test_global_import_line() -> None:
-    home = PurePosixPath("/home/u")
-    assert (
-        global_import_line(PurePosixPath("/home/u/.claude/agent-memory/CLAUDE.memory.md"), home)
-        == "@~/.claude/agent-memory/CLAUDE.memory.md"
-    )
-    assert global_import_line(PurePosixPath("/srv/mem/CLAUDE.memory.md"), home) == (
-        "@/srv/mem/CLAUDE.memory.md"
-    )

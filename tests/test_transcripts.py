@@ -74,6 +74,16 @@ def _tool_use(command: str, tool_use_id: str = "t1", name: str = "Bash") -> dict
     }
 
 
+def _tool_uses(*calls: tuple[str, str], name: str = "Bash") -> dict[str, Any]:
+    """One assistant message making several tool calls (command, id)."""
+    rec = _tool_use(calls[0][0], calls[0][1], name)
+    rec["message"]["content"] = [
+        {"type": "tool_use", "id": ident, "name": name, "input": {"command": command}}
+        for command, ident in calls
+    ]
+    return rec
+
+
 # --- every real fixture ------------------------------------------------------------------------
 
 
@@ -160,7 +170,7 @@ def test_rejection_formats_of_2_1_and_subagents(tmp_path: Path) -> None:
     path = _write(
         tmp_path / "s.jsonl",
         [
-            _tool_use("npm i", "t1"),
+            _tool_uses(("npm i", "t1"), ("npx x", "t2"), ("ls", "t3"), ("ls", "t4")),
             _tool_result(
                 f"{rejected} To tell you how to proceed, the user said:\nuse bun{hint}", "t1"
             ),
@@ -179,7 +189,10 @@ def test_rejection_formats_of_2_1_and_subagents(tmp_path: Path) -> None:
         ],
     )
     got = [(s.line, s.origin, s.text, s.rejected_command) for s in T.iter_statements(path)]
-    assert got == [(2, "rejection", "use bun", "npm i"), (3, "rejection", "never touch prod", None)]
+    assert got == [
+        (2, "rejection", "use bun", "npm i"),
+        (3, "rejection", "never touch prod", "npx x"),
+    ]
     assert list(T.iter_tool_errors(path)) == []  # cancellations are not command failures
 
 
@@ -399,7 +412,8 @@ def test_find_transcripts_covers_root_subdirs_worktrees_and_subagents(
 
 def test_prompts_typed_while_the_agent_works_are_statements(tmp_path: Path) -> None:
     """2.1.x folds a prompt typed mid-turn into an `attachment` (queued_command) with no user row;
-    every other attachment is hook or harness output."""
+    only one marked `origin.kind == "human"` is the user's; every other attachment is hook or
+    harness output."""
     base = {"type": "attachment", "sessionId": "s-1", "timestamp": "2026-03-01T10:00:05Z"}
     path = _write(
         tmp_path / "s.jsonl",
@@ -451,7 +465,8 @@ def test_prompts_typed_while_the_agent_works_are_statements(tmp_path: Path) -> N
         ],
     )
     got = [(s.line, s.origin, s.text) for s in T.iter_statements(path)]
-    assert got == [(1, "prompt", "no, use pnpm for this repo"), (2, "prompt", "never push to main")]
+    # Line 2 has no `origin`: the harness may have queued it (issue 14 §1), so it is not trusted.
+    assert got == [(1, "prompt", "no, use pnpm for this repo")]
     assert (
         T.statement_text(json.loads(path.read_text().splitlines()[0]))
         == "no, use pnpm for this repo"

@@ -15,13 +15,13 @@ from agent_memory.committed import render
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import now_utc
-from agent_memory.model.atom import Atom, utc_day
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import utc_day
 from agent_memory.model.errors import RefusedError, RepoStateError
 from agent_memory.model.paths import resolve_pointer
 from agent_memory.model.trailers import format_message, one_line
 from agent_memory.promote.review import review_items, staged_entry
-from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
+from agent_memory.store.l1 import L1Store
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,7 @@ def adopt_item(
     if root is None:
         raise RepoStateError("adopt needs a work tree", hint="run it in a clone with a work tree")
     before = work_files(root, tier, target_name)
-    atom = dict(item.atom)
+    atom = item.atom.copy()
     if pin:
         atom["pinned"] = True
     entry = replace(item.entry, atom=atom, review_commit=item.commit)
@@ -212,8 +212,6 @@ def commit_or_restore(
         if isinstance(exc, RepoStateError):
             raise RefusedError(f"{refused}: {exc.message}", hint=hint) from exc
         raise
-    if after.tier == "L2":
-        warm_session_start(repo)
     return head
 
 
@@ -228,68 +226,3 @@ def _drop_empty(root: Path, before: TierFiles) -> None:
             )
             if not tracked:
                 path.unlink()
-
-
-def record_decision(store: L1Store, atom_id: str, state: str, commit: str | None) -> str | None:
-    """Note the decision on the atom's L1 record: adopted atoms are held (not restaged);
-    rejected ones are not restaged until new sessions add evidence."""
-    at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
-
-    def compute(snap: Snapshot) -> Change | None:
-        current = snap.atoms.get(atom_id)
-        if current is None:
-            return None
-        review = {"state": state, "at": at, "sessions": len(current["sessions"])}
-        if commit:
-            review["commit"] = commit
-        if (
-            current.get("review", {}).get("state") == state
-            and current["review"].get("sessions") == review["sessions"]
-        ):
-            return None
-        updated = {**current, "review": review}
-        return Change(
-            subject=f"{'reject' if state == 'rejected' else 'held'}: {summarize(current, 60)}",
-            body=[f"{state} at {at}" + (f" in {commit[:12]}" if commit else "")],
-            trailers=[("Op", "reject" if state == "rejected" else "adopt"), ("Atom-Id", atom_id)],
-            writes={atom_id: updated},
-        )
-
-    oid, _ = store.transact(compute)
-    return oid
-
-
-def mark_held(store: L1Store, held: dict[str, Atom]) -> str | None:
-    """Items adopted by merging the review pull request reach the default branch without
-    `git memory adopt`: mark their L1 records held, as adopt does, so recall and expiry treat
-    them alike. One commit for all of them; nothing when they are already marked."""
-    at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
-
-    def compute(snap: Snapshot) -> Change | None:
-        writes = {}
-        for ident, atom in snap.atoms.items():
-            if ident in held and (atom.get("review") or {}).get("state") != "adopted":
-                writes[ident] = {**atom, "review": {"state": "adopted", "at": at, "sessions": len(atom["sessions"])}}
-        if not writes:
-            return None
-        return Change(subject=f"held: {len(writes)} atom(s) adopted through the default branch",
-                      body=[f"~ {i} {summarize(a)}" for i, a in sorted(writes.items())],
-                      trailers=[("Op", "adopt")], writes=writes)
-
-    oid, _ = store.transact(compute)
-    return oid
-
-
-def warm_session_start(repo: git.Repo) -> None:
-    """Re-render the cached SessionStart context after a change to the committed tiers, so the
-    next session starts on the fast path (a cache: a failure is only logged)."""
-    if repo.workdir is None:
-        return
-    try:
-        from agent_memory.cli.hook import refresh_context
-
-        refresh_context(str(repo.common_dir), str(repo.workdir))
-    except Exception as exc:  # noqa: BLE001
-        from agent_memory.gitio.state import log_error
-
-        log_error(f"session-start cache not refreshed: {type(exc).__name__}: {exc}", repo.cwd)

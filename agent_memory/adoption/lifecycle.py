@@ -5,7 +5,8 @@ a breadcrumb to its successor), forget (removed from the block), demote and reso
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from agent_memory.adoption.adopt import (
     commit_or_restore,
@@ -16,7 +17,8 @@ from agent_memory.adoption.adopt import (
 from agent_memory.committed.adopted_log import LogEntry
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import now_utc
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
 from agent_memory.model.trailers import format_message, one_line
 
@@ -53,8 +55,7 @@ def apply_l2_op(
             f"{atom_id} is not adopted in this branch",
             hint="list adopted atoms with `git memory inspect --tier L2`",
         )
-    atom = {k: v for k, v in held[atom_id].items() if k not in remove_fields}
-    atom.update(fields or {})
+    atom = cast(Atom, {k: v for k, v in held[atom_id].items() if k not in remove_fields} | (fields or {}))
     if op in ("forget", "demote"):
         # A removing line must never re-add what it removes: if a secret slipped past the
         # guard into this claim, the line that forgets it carries the redacted text (the fold
@@ -63,7 +64,7 @@ def apply_l2_op(
 
         cleaned, findings = redact(str(atom["claim"]))
         if findings:
-            atom.update(claim=cleaned, redacted=True)
+            atom["claim"], atom["redacted"] = cleaned, True
     if op not in ("forget", "demote") and atom == held[atom_id]:
         state = {
             "pin": "pinned",
@@ -90,7 +91,7 @@ def apply_l2_op(
     )
 
 
-def supersede_problem(held: dict[str, dict[str, Any]], old: str, new: str) -> str | None:
+def supersede_problem(held: Mapping[str, Atom], old: str, new: str) -> str | None:
     """A dangling target or a cycle makes a supersede invalid (seed 002)."""
     if new not in held:
         return f"{new} is not adopted, so it cannot supersede {old}"
@@ -102,6 +103,7 @@ def supersede_problem(held: dict[str, dict[str, Any]], old: str, new: str) -> st
         if cursor in seen:
             return f"superseding {old} by {new} would make a cycle"
         seen.add(cursor)
-        successor = held.get(cursor, {}).get("superseded_by")
+        following = held.get(cursor)
+        successor = following.get("superseded_by") if following else None
         cursor = str(successor) if successor else None
     return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from agent_memory.committed.render import (
     L2_BUDGET,
@@ -29,16 +29,14 @@ from agent_memory.committed.render import (
     one_line,
     unique_by_id,
 )
+from agent_memory.committed.templates import read_template
 from agent_memory.model.atom import Atom, normalize
+from agent_memory.model.policy import MAX_CONTEXT_CHARS
 from agent_memory.store.contradictions import detect
 
 OPEN_TAG = "<agent-memory>"
 CLOSE_TAG = "</agent-memory>"
-INTRO = (
-    "Memory the user adopted with agent-memory (`git memory`). "
-    "Where project and global memory differ, project memory applies here."
-)
-MAX_CHARS = 10_000  # Claude Code truncates additionalContext beyond this
+INTRO = read_template("session-start-intro.txt").strip()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,7 +75,7 @@ def contradicted_by_project(l2_atoms: Sequence[Atom], l3_atoms: Sequence[Atom]) 
     label = "session-start-probe"
     l2_ids = {str(a["id"]) for a in l2_atoms}
     l3_ids = {str(a["id"]) for a in l3_atoms} - l2_ids
-    probe = [{**a, "project": label} for a in [*l2_atoms, *l3_atoms]]
+    probe = [cast(Atom, {**a, "project": label}) for a in [*l2_atoms, *l3_atoms]]
     hit: set[str] = set()
     for pair in detect(probe):
         for mine, theirs in ((pair.older, pair.newer), (pair.newer, pair.older)):
@@ -132,7 +130,7 @@ def build_context(
             parts += ["", *lines]
     text = "\n".join([*parts, CLOSE_TAG])
     # The per-tier byte budgets bound this far below the limit; a failure here is a bug.
-    assert len(text) < MAX_CHARS, len(text)
+    assert len(text) < MAX_CONTEXT_CHARS, len(text)
     return Context(text, len(l2_shown), len(l3_shown), omitted, shadowed, duplicates)
 
 

@@ -18,16 +18,16 @@ from agent_memory.adoption.adopt import (
     Item,
     adopt_item,
     pending,
-    record_decision,
     refusal,
     require_clean,
     require_consistent,
     withdrawn_at_l1,
     work_files,
 )
-from agent_memory.cli.output import emit_json, tier_context, wants_json
+from agent_memory.cli.output import emit_json, tier_context, wants_json, warm_session_start
 from agent_memory.gitio import repo as git
-from agent_memory.model.atom import Atom, strip_pointer, utc_day
+from agent_memory.model.atom import Atom, strip_pointer
+from agent_memory.model.clock import utc_day
 from agent_memory.model.errors import (
     EXIT_INTERRUPTED,
     EXIT_REFUSED,
@@ -35,6 +35,7 @@ from agent_memory.model.errors import (
     UsageError,
 )
 from agent_memory.model.trailers import plural
+from agent_memory.store.decisions import record_decision
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
 
@@ -200,6 +201,8 @@ def _adopt(
     repo: git.Repo, item: Item, target: str, tier: str, store: L1Store | None, pin: bool
 ) -> str:
     commit = adopt_item(repo, item, target, pin=pin, tier=tier)
+    if tier == "L2":
+        warm_session_start(repo)
     if store is not None and item.entry.op in ("adopt", "demote"):
         # After the commit: an interrupt in between leaves the item applied (the log says so)
         # with only the L1 mark missing, never half-applied. A demoted atom is L1 again:

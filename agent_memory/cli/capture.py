@@ -8,50 +8,14 @@ import argparse
 import datetime as _dt
 import sys
 from pathlib import Path
-from typing import Any
 
 from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import UsageError
-from agent_memory.store.capture import CaptureResult, capture_atoms, enforce_limits
+from agent_memory.promote.review import auto_stage
+from agent_memory.store.capture import capture_transcript, enforce_limits
 from agent_memory.store.l1 import L1Store
-
-
-def capture_one(store: L1Store, project: str, transcript: Path, session: str | None = None) -> tuple[CaptureResult, int]:
-    from agent_memory.extract.pipeline import extract_transcript
-    from agent_memory.model.paths import canonical_pointer
-
-    result = extract_transcript(transcript, project, session=session)
-    atoms: list[dict[str, Any]] = list(result.atoms)
-    sessions = sorted({s for a in atoms for s in a["sessions"]})
-    session_id = session or (sessions[0] if len(sessions) == 1 else None)
-    source = canonical_pointer(transcript, 1).rsplit("#", 1)[0]
-    return capture_atoms(store, atoms, session_id, source), result.skipped_lines
-
-
-def auto_stage(repo: git.Repo, store: L1Store, project: str) -> tuple[list[tuple[str, str]], str | None]:
-    """Stage promotions when something is eligible (memory.autoStage, default on). The capture
-    is already committed, so a refusal to stage (no default branch yet, a hand-edited block)
-    is returned as a warning, never raised: it must not turn a good capture into a failure."""
-    setting = (git.config_get(repo.cwd, "memory.autoStage") or "true").lower()
-    if setting in ("false", "no", "off", "0") or repo.bare:
-        return [], None
-    from agent_memory.adoption.adopt import mark_held
-    from agent_memory.committed.install import target_file
-    from agent_memory.gitio.state import log_error, now_utc
-    from agent_memory.model.errors import FatalError
-    from agent_memory.promote.review import plan_and_stage
-
-    try:
-        plan = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo), dry_run=True)
-        mark_held(store, plan.held)  # items adopted by merging the review PR
-        if not any(r.eligible for r in plan.results):
-            return [], None
-        return plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo)).staged, None
-    except FatalError as exc:
-        warning = f"not staged: {exc.message}" + (f" (hint: {exc.hint})" if exc.hint else "")
-        log_error(f"auto-stage after capture: {warning}", repo.cwd)
-        return [], warning
+from agent_memory.transcripts.reader import find_transcripts
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         path = Path(args.transcript)
         if not path.is_file():
             raise UsageError(f"no transcript at {path}", hint="pass a Claude Code session file (~/.claude/projects/<slug>/<session>.jsonl)")
-        result, skipped = capture_one(store, project, path, args.session)
+        result, skipped = capture_transcript(store, project, path, args.session)
         enforce_limits(store)
         staged, warning = ([], None) if args.no_stage or result.commit is None else auto_stage(repo, store, project)
         payload = {**result.to_json(), "skipped_lines": skipped, "staged": [a for _, a in staged]}
@@ -87,7 +51,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _capture_all(args: argparse.Namespace, repo: git.Repo, store: L1Store, project: str) -> int:
-    from agent_memory.transcripts.reader import find_transcripts
 
     since = None
     if args.since:
@@ -107,7 +70,7 @@ def _capture_all(args: argparse.Namespace, repo: git.Repo, store: L1Store, proje
             sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] {number}/{len(paths)} {path.name[:40]:<40}")
             sys.stderr.flush()
         try:
-            result, skipped = capture_one(store, project, path)
+            result, skipped = capture_transcript(store, project, path)
         except Exception as exc:  # noqa: BLE001 - one bad transcript must not stop a backfill
             from agent_memory.gitio.state import log_error
 

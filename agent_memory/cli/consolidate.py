@@ -15,8 +15,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from agent_memory.claude.automemory import default_auto_memory_dir
 from agent_memory.claude.consolidate import Proposal, atom_items, auto_memory_items, propose
-from agent_memory.cli.output import emit_json, store_here, wants_json
+from agent_memory.cli.output import emit_json, repo_here, store_here, wants_json
 from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
 from agent_memory.model.errors import UsageError
@@ -88,8 +89,6 @@ def _auto_memory_dir(raw: str) -> Path:
                 hint="pass the auto-memory directory, or no DIR for this repository's default",
             )
         return target
-    from agent_memory.claude.automemory import default_auto_memory_dir
-    from agent_memory.cli.output import repo_here
 
     repo = repo_here()
     return default_auto_memory_dir(repo.workdir or repo.common_dir)

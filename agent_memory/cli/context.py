@@ -15,11 +15,11 @@ from agent_memory.cli.output import (
 from agent_memory.committed import tiers
 from agent_memory.gitio import repo as git
 from agent_memory.model.paths import memory_home
+from agent_memory.store import recall
 
 
 def contested_dates_here(repo: git.Repo) -> dict[str, str]:
     """Contested tags (with the newer evidence's date) come from the recall index."""
-    from agent_memory.store import recall
 
     index = fresh_recall_index(repo)
     return recall.contested_dates(index) if index is not None else {}

@@ -13,7 +13,10 @@ import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from agent_memory.cli.output import emit_json, wants_json
+from agent_memory.extract.pipeline import extract_transcript
+from agent_memory.gitio.repo import project_name
 from agent_memory.model.errors import UsageError
+from agent_memory.transcripts.reader import recorded_cwd
 
 
 def default_project(transcript: Path, explicit: str | None, cwd: str | None = None) -> str:
@@ -22,8 +25,6 @@ def default_project(transcript: Path, explicit: str | None, cwd: str | None = No
     machine, else that cwd's basename."""
     if explicit:
         return explicit
-    from agent_memory.gitio.repo import project_name
-    from agent_memory.transcripts.reader import recorded_cwd
 
     here = project_name(cwd or os.getcwd())
     if here:
@@ -41,7 +42,6 @@ def default_project(transcript: Path, explicit: str | None, cwd: str | None = No
 
 
 def run(args: argparse.Namespace) -> int:
-    from agent_memory.extract.pipeline import extract_transcript
 
     path = Path(args.transcript).expanduser()
     hint = "pass a Claude Code transcript: ~/.claude/projects/<slug>/<session>.jsonl"

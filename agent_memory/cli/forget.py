@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import argparse
 
-from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
-from agent_memory.gitio.state import now_utc
+from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json, warm_session_start
+from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
+from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import UsageError
 from agent_memory.store.l1 import Change, Snapshot, summarize
 
@@ -47,7 +48,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"restored {ident}" if commit else f"{ident} was already restored")
         return 0
 
-    from agent_memory.committed import tiers
 
     held = tiers.l2_atoms(repo.workdir)
     atom = find_atom({**held, **snap.atoms}, args.id, strict=True)
@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         from agent_memory.adoption.lifecycle import apply_l2_op
 
         l2_commit = apply_l2_op(repo, ident, "forget")
+        warm_session_start(repo)
 
     def forget(s: Snapshot) -> Change | None:
         current = s.atoms.get(ident)

@@ -7,7 +7,8 @@ from typing import Any
 
 from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
 from agent_memory.committed import tiers
-from agent_memory.model.atom import Atom, utc_day
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import utc_day
 from agent_memory.model.trailers import plural
 from agent_memory.transcripts.evidence import evidence_for
 
@@ -35,9 +36,9 @@ def run(args: argparse.Namespace) -> int:
             print("no open contradictions")
         else:
             for pair in pairs:
-                older, newer = by_id.get(pair["older"], {}), by_id.get(pair["newer"], {})
-                print(f"{pair['older']} (older) {older.get('claim', '?')!r}")
-                print(f"  vs {pair['newer']} (newer) {newer.get('claim', '?')!r}  [{pair['rule']}]")
+                older, newer = by_id.get(pair["older"]), by_id.get(pair["newer"])
+                print(f"{pair['older']} (older) {older['claim'] if older else '?'!r}")
+                print(f"  vs {pair['newer']} (newer) {newer['claim'] if newer else '?'!r}  [{pair['rule']}]")
                 print(f"  settle with: git memory resolve {pair['older']} --keep <id>")
         return 0
     candidates: dict[str, Atom] = {**tiers.l3_atoms(), **tiers.l2_atoms(repo.workdir),

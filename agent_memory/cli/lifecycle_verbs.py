@@ -6,19 +6,19 @@ from __future__ import annotations
 import argparse
 
 from agent_memory.adoption.lifecycle import DESCRIPTIONS, apply_l2_op, supersede_problem
-from agent_memory.cli.output import emit_json, find_atom, repo_here, wants_json
+from agent_memory.cli.output import emit_json, find_atom, repo_here, wants_json, warm_session_start
 from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
-from agent_memory.model.errors import UsageError
+from agent_memory.model.errors import AmbiguousError, UsageError
 
 
 def adopted_atom(held: dict[str, Atom], key: str) -> Atom:
     """An adopted atom by id, id prefix or claim text; the lifecycle verbs act on L2 only."""
     try:
         return find_atom(held, key, strict=True)
+    except AmbiguousError:
+        raise
     except UsageError as exc:
-        if "several" in exc.message:
-            raise
         raise UsageError(
             f"{key} is not adopted in this branch (the lifecycle verbs act on adopted atoms)",
             hint="list adopted atoms with `git memory inspect --tier L2`; adopt with `git memory adopt`",
@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
             remove_fields=("pinned",),
             note=f"Successor: {new} {held[new]['claim']}",
         )
+    warm_session_start(repo)
     if wants_json(args):
         emit_json({"id": ident, "op": op, "commit": commit})
     else:

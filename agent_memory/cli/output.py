@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from typing import Any
 
+from agent_memory.claude import session_start
+from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
-from agent_memory.model.errors import RepoStateError, UsageError
+from agent_memory.model.atom import Atom, normalize
+from agent_memory.model.errors import AmbiguousError, RepoStateError, UsageError
+from agent_memory.store import recall
 from agent_memory.store.l1 import L1Store
 
 
@@ -36,10 +41,9 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
 
 
-def find_atom(atoms: dict[str, dict[str, Any]], key: str, strict: bool = False) -> dict[str, Any]:
+def find_atom(atoms: Mapping[str, Atom], key: str, strict: bool = False) -> Atom:
     """An atom by id, id prefix, or claim text (exact normalized match, then a substring
     unless `strict`: verbs that remove or demote never act on a loose substring match)."""
-    from agent_memory.model.atom import normalize
 
     if key in atoms:
         return atoms[key]
@@ -56,7 +60,7 @@ def find_atom(atoms: dict[str, dict[str, Any]], key: str, strict: bool = False) 
         return partial[0]
     if len(partial) > 1 or len(by_prefix) > 1:
         names = ", ".join(a["id"] for a in (partial or by_prefix)[:5])
-        raise UsageError(f"{key!r} matches several atoms: {names}", hint="pass one atom id")
+        raise AmbiguousError(f"{key!r} matches several atoms: {names}", hint="pass one atom id")
     how = "an atom id or the exact claim" if strict else "an atom id or words of its claim"
     raise UsageError(f"no atom matches {key!r}", hint=f"pass {how}; list atoms with `git memory inspect --tier L1`")
 
@@ -64,7 +68,6 @@ def find_atom(atoms: dict[str, dict[str, Any]], key: str, strict: bool = False) 
 def fresh_recall_index(repo: git.Repo) -> Any:
     """The recall index, rebuilt first when it is missing or stale: people can wait for that;
     the per-prompt hook cannot, and uses what is there."""
-    from agent_memory.store import recall
 
     state = repo.state
     if recall.load_index(state) is None or recall.index_is_stale(state, repo.common_dir):
@@ -85,9 +88,14 @@ def tier_context(global_: bool) -> tuple[git.Repo, str, str, L1Store | None]:
             raise RepoStateError("there is no global memory repo yet",
                                  hint="run `git memory init` in a project first")
         return home.repo(), "L3", "CLAUDE.memory.md", None
-    from agent_memory.committed.install import target_file
 
     repo, store = store_here()
     if repo.workdir is None:
         raise RepoStateError("this needs a work tree", hint="run it in a clone with a work tree")
     return repo, "L2", target_file(repo), store
+
+
+def warm_session_start(repo: git.Repo) -> None:
+    """After a verb changed the committed L2 tier: re-render the session-start cache so the
+    next session starts on the fast path."""
+    session_start.warm(str(repo.common_dir), str(repo.workdir) if repo.workdir else None)

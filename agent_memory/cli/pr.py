@@ -5,7 +5,6 @@ commands and the PR body. Merging that PR is adoption of every item."""
 from __future__ import annotations
 
 import argparse
-import re
 import shlex
 import shutil
 import subprocess
@@ -14,21 +13,22 @@ from typing import Any
 
 from agent_memory.adoption.adopt import Item, pending
 from agent_memory.cli.output import emit_json, tier_context, wants_json
+from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
-from agent_memory.model.atom import utc_day
+from agent_memory.model.clock import utc_day
 from agent_memory.model.errors import RefusedError, RepoStateError
+from agent_memory.model.trailers import trailer
 from agent_memory.promote.review import base_files, review_items
 
 TITLE = "agent-memory: {n} staged memory promotion(s)"
-_DAYS_RE = re.compile(r"^Evidence: \d+ sessions over (\d+) days?", re.MULTILINE)
 
 
 def evidence_days(repo: git.Repo, item: Item) -> int:
     """Distinct UTC days of evidence, as the staging commit recorded them (the committed atom
     keeps only first and last sighting, which would undercount a three-day claim as two)."""
-    match = _DAYS_RE.search(git.commit_message(repo, item.commit))
-    if match:
-        return int(match.group(1))
+    recorded = trailer(git.commit_message(repo, item.commit), "Evidence-Days")
+    if recorded and recorded.isdigit():
+        return int(recorded)
     atom = item.atom
     return len({utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
 
@@ -38,22 +38,13 @@ def _cell(text: str) -> str:
 
 
 def pr_body(repo: git.Repo, items: Sequence[Item], tier: str) -> str:
-    lines = [
-        f"Promotions staged by `git memory stage{' --global' if tier == 'L3' else ''}`: each commit "
-        "adds one claim that recurred across sessions to the memory block and `.memory/adopted.log`.",
-        "Merging this pull request adopts every item; to pick items one by one, run "
-        "`git memory adopt` instead.",
-        "",
-        "| claim | kind | confidence | sessions | days | first source |",
-        "|---|---|---|---|---|---|",
+    rows = [
+        f"| {_cell(i.atom['claim'])} | {i.atom['kind']} | {i.atom['confidence']} | "
+        f"{len(i.atom['sessions'])} | {evidence_days(repo, i)} | `{_cell(i.atom['first_source'])}` |"
+        for i in items
     ]
-    for item in items:
-        atom = item.atom
-        lines.append(
-            f"| {_cell(atom['claim'])} | {atom['kind']} | {atom['confidence']} | "
-            f"{len(atom['sessions'])} | {evidence_days(repo, item)} | `{_cell(atom['first_source'])}` |"
-        )
-    return "\n".join(lines) + "\n"
+    command = "git memory stage" + (" --global" if tier == "L3" else "")
+    return read_template("pr-body.md").format(command=command, rows="\n".join(rows))
 
 
 def _require_current(repo: git.Repo, base: str, items: Sequence[Item]) -> None:

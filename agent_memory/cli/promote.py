@@ -7,7 +7,7 @@ from typing import Any
 
 from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
 from agent_memory.committed.install import target_file
-from agent_memory.gitio.state import now_utc
+from agent_memory.model.clock import now_utc
 from agent_memory.promote.review import plan_and_stage
 
 

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         from agent_memory.cli.output import store_here
         from agent_memory.committed.install import target_file
-        from agent_memory.gitio.state import now_utc
+        from agent_memory.model.clock import now_utc
         from agent_memory.promote.review import plan_and_stage
 
         repo, store = store_here()

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 
-from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
+from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json, warm_session_start
 from agent_memory.committed import tiers
-from agent_memory.gitio.state import now_utc
 from agent_memory.model.atom import Atom
+from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import UsageError
 from agent_memory.store.l1 import Change, Snapshot, summarize
 
@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
             "forget" if args.forget_other else "demote",
             note=f"Contradiction resolved by a person in favour of {keep['id']}: {summarize(keep)}",
         )
+        warm_session_start(repo)
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def compute(s: Snapshot) -> Change | None:
@@ -73,10 +74,13 @@ def run(args: argparse.Namespace) -> int:
         )
         kept = s.atoms.get(keep["id"])
         if kept is not None:
-            cleaned = {k: v for k, v in kept.items() if k not in ("contested", "contested_by")}
+            cleaned = kept.copy()
+            cleaned.pop("contested", None)
+            cleaned.pop("contested_by", None)
             rest = [i for i in kept.get("contested_by", []) if i != other["id"]]
             if rest:
-                cleaned.update(contested=True, contested_by=rest)
+                cleaned["contested"] = True
+                cleaned["contested_by"] = rest
             change.writes[keep["id"]] = cleaned
         dropped = s.atoms.get(other["id"])
         if dropped is not None:
@@ -89,9 +93,9 @@ def run(args: argparse.Namespace) -> int:
                     "atom": dropped,
                 }
             else:
-                cleaned = {
-                    k: v for k, v in dropped.items() if k not in ("contested", "contested_by")
-                }
+                cleaned = dropped.copy()
+                cleaned.pop("contested", None)
+                cleaned.pop("contested_by", None)
                 cleaned["review"] = {
                     "state": "rejected",
                     "at": at,

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_memory.cli.output import emit_json, wants_json
+from agent_memory.committed.render import MalformedBlockError, find_block
+from agent_memory.gitio import repo as git
 from agent_memory.model.errors import EXIT_REFUSED, UsageError
 from agent_memory.redact import guard
 
@@ -37,7 +39,6 @@ def memory_part(path: str, text: str) -> str:
     outside are blanked (not removed) so reported line numbers stay true."""
     if not path.replace("\\", "/").endswith("CLAUDE.md") or path.endswith("CLAUDE.memory.md"):
         return text
-    from agent_memory.committed.render import MalformedBlockError, find_block
 
     keep = [False] * len(text)
     for tier in ("L2", "L3"):
@@ -110,7 +111,6 @@ def only_added(added: dict[int, str]) -> str:
 
 
 def staged_memory_files() -> list[ScanTarget]:
-    from agent_memory.gitio import repo as git
 
     repo = git.find_repo()
     proc = git.run_git(

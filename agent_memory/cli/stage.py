@@ -7,7 +7,7 @@ import argparse
 
 from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
 from agent_memory.committed.install import target_file
-from agent_memory.gitio.state import now_utc
+from agent_memory.model.clock import now_utc
 from agent_memory.promote.review import plan_and_stage
 
 
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         plan = plan_and_stage(
             repo, store.atoms(), project_of(repo), now_utc(), target_file(repo), force=args.force
         )
-        from agent_memory.adoption.adopt import mark_held
+        from agent_memory.store.decisions import mark_held
 
         mark_held(store, plan.held)  # items adopted by merging the review PR
     commits = [{"oid": oid, "atom": ident} for oid, ident in plan.staged]

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 from typing import Any
 
+from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.cli.output import emit_json, project_of, repo_here, wants_json
 from agent_memory.committed import tiers
+from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import now_utc, recent_errors
+from agent_memory.gitio.state import recent_errors
+from agent_memory.model.clock import now_utc
+from agent_memory.promote import gates
 from agent_memory.store.l1 import L1Store
 
 HOOK_ENV = {"SessionStart": "AGENT_MEMORY_SESSIONSTART", "UserPromptSubmit": "AGENT_MEMORY_USERPROMPTSUBMIT",
@@ -24,9 +29,6 @@ def collect(repo: git.Repo) -> dict[str, Any]:
         return data
     snap = store.snapshot()
     atoms = list(snap.atoms.values())
-    from agent_memory.adoption.adopt import pending, work_files
-    from agent_memory.committed.install import target_file
-    from agent_memory.promote import gates
 
     held = tiers.l2_atoms(repo.workdir)
     results = gates.evaluate_l1(atoms, data["project"], now_utc(), held)
@@ -49,7 +51,6 @@ def collect(repo: git.Repo) -> dict[str, Any]:
         hooks = {event: {"installed": bool(on), "disabled_by_env": os.environ.get(HOOK_ENV[event]) == "0"}
                  for event, on in claude_hooks_status(repo.workdir).items() if event in HOOK_ENV}
     data["claude_hooks"] = hooks
-    import shutil
 
     # Claude Code runs `git memory hook …` from its own PATH: off PATH, the hooks do nothing.
     data["on_path"] = shutil.which("git-memory") is not None

@@ -6,11 +6,18 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agent_memory.cli.output import emit_json, wants_json
-from agent_memory.model.atom import atom_errors
+from agent_memory.claude import automemory
+from agent_memory.cli.output import emit_json, store_here, wants_json
+from agent_memory.committed import tiers
+from agent_memory.committed.files import TierFiles
+from agent_memory.committed.global_repo import GlobalRepo
+from agent_memory.committed.install import target_file
+from agent_memory.committed.render import MalformedBlockError, find_block
+from agent_memory.model.atom import Atom, atom_errors
 from agent_memory.model.errors import EXIT_REFUSED, UsageError
 
 
@@ -46,7 +53,6 @@ def _block_problem(
     """A block that differs from what adopted.log renders to: reported, or re-rendered with
     --fix. Broken markers are reported and left alone: where a lost end marker was cannot be
     known, and guessing could swallow the person's own text after the block."""
-    from agent_memory.committed.render import MalformedBlockError, find_block
 
     try:
         find_block(files.target_text, tier)
@@ -68,7 +74,7 @@ def _block_problem(
     return []
 
 
-def supersede_errors(atoms: dict[str, dict[str, Any]]) -> list[str]:
+def supersede_errors(atoms: Mapping[str, Atom]) -> list[str]:
     """Dangling `superseded_by` targets and cycles (seed 002)."""
     errors = []
     for ident in sorted(atoms):
@@ -115,7 +121,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _auto_memory(directory: str) -> dict[str, Any]:
-    from agent_memory.claude import automemory
 
     if directory:
         target = Path(directory)
@@ -132,11 +137,6 @@ def _auto_memory(directory: str) -> dict[str, Any]:
 
 
 def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
-    from agent_memory.cli.output import store_here
-    from agent_memory.committed import tiers
-    from agent_memory.committed.files import TierFiles
-    from agent_memory.committed.global_repo import GlobalRepo
-    from agent_memory.committed.install import target_file
 
     errors: list[str] = []
     repo, store = store_here()

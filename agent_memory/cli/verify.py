@@ -34,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
             return None
         if current["confidence"] == "verified" and current.get("verified_by") == command:
             return None
-        updated = {**current, "confidence": "verified", "verified_by": command}
+        updated = current.copy()
+        updated["confidence"] = "verified"
+        updated["verified_by"] = command
         return Change(subject=f"verify: {summarize(current, 60)}",
                       body=[f"`{command}` exited 0 in the repository; confidence {current['confidence']} → verified."],
                       trailers=[("Op", "verify"), ("Atom-Id", ident), ("Verified-By", command), ("Exit-Status", "0")],

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from agent_memory.committed import adopted_log, render
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.model.atom import Atom
+from agent_memory.model.clock import iso_z, parse_ts
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,6 @@ class TierFiles:
 
 
 def _one_second_after(stamp: str) -> str:
-    from datetime import timedelta
 
-    from agent_memory.model.atom import iso_z, parse_ts
 
     return iso_z(parse_ts(stamp) + timedelta(seconds=1))

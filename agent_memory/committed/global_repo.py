@@ -24,7 +24,10 @@ from agent_memory.committed.install import (
     ensure_lines,
     install_git_hooks,
 )
+from agent_memory.committed.render import ensure_import, render_block
+from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.state import find_git_dirs
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.paths import claude_dir, memory_home
 
@@ -33,15 +36,7 @@ ADOPTED_LOG = ".memory/adopted.log"
 # adopted.log: union by line, folded by atom id. projects.json: one entry per line, read line
 # by line. CLAUDE.memory.md: a rendering, re-rendered after a merge.
 MERGE_RULES = (GITATTRIBUTES_LINE, f"{REGISTRY} merge=union", f"{MEMORY_FILE} merge=union")
-README = """# agent-memory — global memory (L3)
-
-The cross-project persona Claude Code loads in every session (`~/.claude/CLAUDE.md` imports
-`CLAUDE.memory.md` here). Items arrive only through review: `git memory stage --global`
-proposes, `git memory adopt --global` adopts. `projects.json` lists the projects that ran
-`git memory init`. Push this repository to a private remote to carry it to another machine;
-`.memory/adopted.log` and `projects.json` merge as a union, and after a merge
-`git memory validate --fix` (run in any project) re-renders `CLAUDE.memory.md`.
-"""
+README = read_template("global-repo-README.md")
 
 
 @dataclass(frozen=True)
@@ -67,7 +62,6 @@ class GlobalRepo:
             return False
         self.path.mkdir(parents=True, exist_ok=True)
         git.run_git(self.path, "init", "-q")
-        from agent_memory.committed.render import render_block
 
         (self.path / MEMORY_FILE).write_text(render_block([], "L3").text, "utf-8")
         (self.path / ".memory").mkdir(exist_ok=True)
@@ -171,7 +165,6 @@ def parse_registry(text: str) -> list[dict[str, Any]]:
 def project_root(path: Path) -> Path:
     """One path per repository: a linked worktree is registered as its main checkout (they
     share `memory.project`, so a second registration would rename the first)."""
-    from agent_memory.gitio.state import find_git_dirs
 
     found = find_git_dirs(path)
     if not found:
@@ -217,7 +210,6 @@ def identity_env(cwd: Path) -> dict[str, str]:
 
 def install_user_import(home_repo: GlobalRepo) -> bool:
     """Add the import of the global block to `~/.claude/CLAUDE.md` (created if needed)."""
-    from agent_memory.committed.render import ensure_import
 
     target = claude_dir() / "CLAUDE.md"
     line = "@" + _portable(home_repo.path / MEMORY_FILE)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from importlib import resources
 from pathlib import Path
 
+from agent_memory.committed.render import IMPORT_LINE, ensure_import
+from agent_memory.committed.templates import read_git_hook
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import RefusedError
 
@@ -25,9 +26,7 @@ MEMORY_FILE = "CLAUDE.memory.md"
 
 
 def hook_source(name: str) -> str:
-    return (
-        resources.files("agent_memory").joinpath(f"resources/git-hooks/{name}").read_text("utf-8")
-    )
+    return read_git_hook(name)
 
 
 def hook_python() -> str:
@@ -154,7 +153,6 @@ def install_import(workdir: Path, target: str) -> bool:
     """Add `@CLAUDE.memory.md` to CLAUDE.md (created if needed; content never clobbered)."""
     if target == "CLAUDE.md":
         return False
-    from agent_memory.committed.render import IMPORT_LINE, ensure_import
 
     path = workdir / "CLAUDE.md"
     text = path.read_text("utf-8") if path.exists() else ""

@@ -14,23 +14,23 @@ hidden. Decayed and superseded atoms are outside the working set and only counte
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import json
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import PurePath
 
-from agent_memory.model.atom import Atom, utc_day
-from agent_memory.store.contradictions import contested_tag
+from agent_memory.committed.templates import read_template
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import parse_time, utc_day
+from agent_memory.model.policy import L2_BUDGET_BYTES, L3_BUDGET_BYTES
+from agent_memory.model.tags import contested_tag
 
-L2_BUDGET = 4096
-L3_BUDGET = 2048
+L2_BUDGET = L2_BUDGET_BYTES
+L3_BUDGET = L3_BUDGET_BYTES
 BUDGETS = {"L2": L2_BUDGET, "L3": L3_BUDGET}
 TITLES = {"L2": "## Project memory (agent-memory)", "L3": "## Global memory (agent-memory)"}
-GENERATED_NOTE = (
-    "<!-- Rendered from .memory/adopted.log. Change it with git memory "
-    "pin|unpin|decay|forget|supersede, not by hand. -->"
-)
+# The block's frame: begin marker, title, the generated-file note, {body}, end marker.
+_FRAME = read_template("marker-block.md").splitlines()
+GENERATED_NOTE = _FRAME[2]
 IMPORT_LINE = "@CLAUDE.memory.md"
 PINNED_HEADING = "### Pinned"
 # The transcript reader matches the wrapper case-insensitively, so the escape must too.
@@ -54,11 +54,11 @@ def inspect_command(tier: str) -> str:
 
 
 def begin_marker(tier: str) -> str:
-    return f"<!-- agent-memory:begin {tier} -->"
+    return _FRAME[0].format(tier=tier)
 
 
 def end_marker(tier: str) -> str:
-    return f"<!-- agent-memory:end {tier} -->"
+    return _FRAME[-1].format(tier=tier)
 
 
 def _check_tier(tier: str) -> None:
@@ -69,16 +69,12 @@ def _check_tier(tier: str) -> None:
 # --- ordering and lines -----------------------------------------------------------------------
 
 
-def _when(ts: str) -> _dt.datetime:
-    text = ts.strip()
-    parsed = _dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=_dt.timezone.utc)
 
 
 def newest_first(atoms: Sequence[Atom]) -> list[Atom]:
     """`last_seen` descending, then id ascending: independent of input order."""
     by_id = sorted(atoms, key=lambda a: str(a["id"]))
-    return sorted(by_id, key=lambda a: _when(str(a["last_seen"])), reverse=True)  # stable
+    return sorted(by_id, key=lambda a: parse_time(str(a["last_seen"])), reverse=True)  # stable
 
 
 def unique_by_id(atoms: Sequence[Atom]) -> list[Atom]:
@@ -142,7 +138,7 @@ def contested_day(
         return None
     newer = [by_id[n] for n in atom.get("contested_by") or [] if n in by_id]
     if newer:
-        return utc_day(max((str(n["last_seen"]) for n in newer), key=_when))
+        return utc_day(max((str(n["last_seen"]) for n in newer), key=parse_time))
     return utc_day(str(atom["last_seen"]))
 
 
@@ -332,10 +328,3 @@ def ensure_import(claude_md_text: str, import_line: str) -> str:
     return text + separator + wanted + "\n"
 
 
-def global_import_line(memory_md: PurePath, home: PurePath) -> str:
-    """The `~/.claude/CLAUDE.md` import of the global repo's CLAUDE.memory.md: `@~/…` when it
-    lives under the home directory (portable across machines), else the absolute path."""
-    try:
-        return "@~/" + memory_md.relative_to(home).as_posix()
-    except ValueError:
-        return "@" + memory_md.as_posix()

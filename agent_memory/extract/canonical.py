@@ -246,7 +246,8 @@ def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[st
             only = "only " if choice.group(1) else ""
             got = _contrast(text[choice.end() :], spans, only=only)
             if got:
-                text, kind = got, "preference"
+                # A choice made for this project stays a decision; a stated habit is a preference.
+                text, kind = got, ("decision" if kind == "decision" else "preference")
     text = re.sub(r"\s+,", ",", re.sub(r"\s+", " ", text)).strip(" ,;")
     return (text[:1].upper() + text[1:] if text[:1].isalpha() else text), kind
 

@@ -4,10 +4,12 @@ whenever X, Y): which rule family reads a clause, in which order."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from agent_memory.extract.filters import _IMPERATIVES, _PRONOUNS, _content_words, _vague
 from agent_memory.extract.rules.directives import (
     Rule,
+    RuleHit,
     _r_always_never,
     _r_complaint,
     _r_keep,
@@ -15,6 +17,7 @@ from agent_memory.extract.rules.directives import (
 )
 from agent_memory.extract.rules.facts import _r_fact, _r_failure, _r_subject_modal
 from agent_memory.extract.rules.preferences import _r_decision, _r_preference
+from agent_memory.extract.rules.situation import _r_situation
 from agent_memory.extract.text import _cap
 
 # Explicit memory requests (strong) and durable-scope markers.
@@ -73,21 +76,46 @@ _PURPOSE = re.compile(
 )
 
 
+# The family each clause rule belongs to (`evidence[].rule` names `family.rule`): a false atom
+# is traced to its rule, and the benchmark measures each family's precision.
+_FAMILY = {
+    "_r_always_never": "directive.always_never",
+    "_r_negative": "directive.negative",
+    "_r_keep": "directive.keep",
+    "_r_complaint": "directive.complaint",
+    "_r_failure": "failure.stated",
+    "_r_preference": "preference.shape",
+    "_r_decision": "decision.shape",
+    "_r_fact": "fact.shape",
+    "_r_subject_modal": "directive.subject_modal",
+    "_r_situation": "situation",
+}
+
+
+def _tagged(rule: Callable[..., Rule | None], got: Rule | None) -> RuleHit | None:
+    if got is None:
+        return None
+    name = _FAMILY.get(rule.__name__, rule.__name__)
+    if len(got) > 2:  # a rule that names its own sub-rule: ("claim", "kind", "sub")
+        name = f"{name.split('.', 1)[0]}.{got[2]}"
+    return got[0], got[1], name
+
+
 def _clause_rules(
     c: str, *, first_of_request: bool, origin: str, bug_report: bool = False
-) -> Rule | None:
-    for rule in (_r_always_never, _r_negative, _r_keep, _r_complaint):
-        got = rule(c)
+) -> RuleHit | None:
+    for rule in (_r_situation, _r_always_never, _r_negative, _r_keep, _r_complaint):
+        got = _tagged(rule, rule(c))
         if got:
             return got
-    got = _r_failure(c, bug_report=bug_report)
+    got = _tagged(_r_failure, _r_failure(c, bug_report=bug_report))
     if got:
         return got
-    got = _r_preference(c, first_of_request=first_of_request, origin=origin)
+    got = _tagged(_r_preference, _r_preference(c, first_of_request=first_of_request, origin=origin))
     if got:
         return got
     for rule in (_r_decision, _r_fact, _r_subject_modal):
-        got = rule(c)
+        got = _tagged(rule, rule(c))
         if got:
             return got
     return None

@@ -16,7 +16,7 @@ _VAGUE = re.compile(
     r"the same|so|one|either|both|"
     r"the (?:first|second|third|last|former|latter|other|previous|new|old|original|current)"
     r"(?: (?:one|ones|version|option|approach|solution|way|variant|draft|idea))?|"
-    r"(?:this|that|these|those)\s+\S+|option\s+\S+|number\s+\S+|#\d+|\d+)"
+    r"(?:this|that|these|those)\s+\S+|option\s+\S+|number\s+#?\d+\w*|#\d+|\d+)"
     r"(?:\s+(?:one|ones|way|again|anymore|please|too|either|then|now|here|there))?\s*[.!?]*$",
     re.I,
 )
@@ -67,7 +67,7 @@ _PROBLEM_SUBJECT = re.compile(
 _PATHISH = re.compile(
     r"(?:/|\\|~|\ue000|\b\w[\w-]*\.\w{1,5}\b|\b(?:folder|directory|dir|repo|repository|package|module|"
     r"file|branch|bucket|server|host|machine|drive|vault|container|workspace|subfolder|subdirectory|"
-    r"monorepo|cluster|namespace)\b)",
+    r"monorepo|cluster|namespace|wiki|notion|confluence|dropbox|drive|obsidian|s3|gcs)\b)",
     re.I,
 )
 _QUANTIFIER = re.compile(

@@ -85,6 +85,7 @@ def _failure_atoms(
                     err.session_id,
                     quote,
                     None,
+                    "failure.tool",
                 )
             )
     return atoms
@@ -141,6 +142,7 @@ def _atom(
     session: str,
     quote_text: str,
     focus: str | None,
+    rule: str,
 ) -> Atom:
     from agent_memory.redact.redactor import redact
 
@@ -163,7 +165,13 @@ def _atom(
         "tier": "L1",
         "redacted": bool(findings),
         "evidence": [
-            {"source": pointer, "at": at, "session": session, "quote": _quote(quote_text, focus)}
+            {
+                "source": pointer,
+                "at": at,
+                "session": session,
+                "quote": _quote(quote_text, focus),
+                "rule": rule or "unknown",
+            }
         ],
     }
 
@@ -189,6 +197,7 @@ def statement_atoms(
                 statement.session_id,
                 statement.text,
                 cand.claim[:40],
+                cand.rule,
             )
         )
     return out

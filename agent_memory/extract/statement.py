@@ -31,7 +31,9 @@ from agent_memory.extract.filters import (
     _vague,
 )
 from agent_memory.extract.rules.directives import _KEEP_DOING, Rule
+from agent_memory.extract.rules.languages import language_claims, non_english
 from agent_memory.extract.rules.preferences import _INSTEAD_FIRST
+from agent_memory.extract.rules.situation import _r_situation
 from agent_memory.extract.text import (
     _FENCE,
     _MAX_TEXT,
@@ -56,6 +58,7 @@ class Candidate:
     claim: str
     kind: str
     confidence: str = "stated"
+    rule: str = ""  # "family.rule" that produced it (local evidence only, never committed)
 
 
 # --- one statement --------------------------------------------------------------------------
@@ -70,7 +73,7 @@ _WH_ALWAYS = re.compile(
     r"^(?:what|why|how|which|who|whom|whose|i wonder|wonder if|any idea)\b", re.I
 )
 _REQUEST = re.compile(
-    r"^(?:(?:please|and|also|so)\s+)*(?:(?:can|could|would|will|won't)\s+(?:you|u)|i(?:'d| would) like you to|"
+    r"^(?:(?:please|and|also|so)\s+)*(?:(?:can|could|would|will|won't)\s+(?:you|u)|(?:can|could|shall)\s+we|i(?:'d| would) like you to|"
     r"i want you to|i need you to|i'd love (?:it )?if you(?: could)?|i(?:'d| would) appreciate if you(?: could)?|"
     r"you (?:can|could|may|might)|go ahead and|feel free to|try to)\s+"
     r"(?:(?:please|kindly|also|maybe|just|now|then|quickly|first)\s+)*",
@@ -101,7 +104,7 @@ _WEEKDAY = re.compile(
 )
 
 
-def _finish(claim: str, kind: str, spans: list[str]) -> Candidate | None:
+def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidate | None:
     claim = _tidy(claim)
     if not claim or _content_words(claim) < 2 or len(claim) < 6:
         return None
@@ -117,13 +120,13 @@ def _finish(claim: str, kind: str, spans: list[str]) -> Candidate | None:
     claim, kind = canonical(claim, kind, spans)
     claim = _unmask(claim, spans)
     claim = _shorten(_cap(claim))
-    return Candidate(claim, kind, "stated")
+    return Candidate(claim, kind, "stated", rule)
 
 
 def _sentence_claims(
     sentence: str, origin: str, bug_report: bool = False
-) -> list[tuple[str, str, int]]:
-    """(claim, kind, clause index) for one sentence."""
+) -> list[tuple[str, str, int, str]]:
+    """(claim, kind, clause index, rule) for one sentence."""
     s = _strip_lead(sentence)
     if not s:
         return []
@@ -147,24 +150,43 @@ def _sentence_claims(
     complaint = _KEEP_DOING.match(s.rstrip(" ?"))
     if complaint and not _vague(complaint.group(2)):
         # "why do you keep adding semicolons?": a question that states a rule.
-        return [(f"Don't keep {complaint.group(1)} {complaint.group(2)}", "constraint", 0)]
+        return [
+            (
+                f"Don't keep {complaint.group(1)} {complaint.group(2)}",
+                "constraint",
+                0,
+                "directive.complaint",
+            )
+        ]
     if mode == "question" and not strong:
         return []
     instead = _INSTEAD_FIRST.match(s)
     if instead and not _vague(instead.group(3)):
         verb = instead.group(2).capitalize()
         target = instead.group(3).rstrip(" .!?")
-        return [(f"{verb} {target} instead of {instead.group(1)}", "preference", 0)]
+        return [
+            (
+                f"{verb} {target} instead of {instead.group(1)}",
+                "preference",
+                0,
+                "preference.instead",
+            )
+        ]
     first_of_request = mode == "request"
     if first_of_request:
         s = _REQUEST.sub("", s, count=1)
     cond = _CONDITIONAL.match(s)
     if cond and not _vague(cond.group(1)) and not _OBSERVATION.match(cond.group(1)):
-        return [(s, "constraint", 0)]
+        return [(s, "constraint", 0, "directive.conditional")]
     purpose = _PURPOSE.match(s)
     if purpose and mode == "statement" and not _TASKY.search(purpose.group(1)):
-        return [(s, "fact", 0)]
-    out: list[tuple[str, str, int]] = []
+        return [(s, "fact", 0, "fact.purpose")]
+    out: list[tuple[str, str, int, str]] = []
+    whole = _r_situation(s.rstrip(" .!?"))
+    if whole and whole[2] in _WHOLE_SENTENCE_RULES:
+        # Shapes that run across clause breaks: "a service built with X and Y", "using X
+        # instead of Y"; split first, they would lose their second half.
+        return [(whole[0], whole[1], 0, f"situation.{whole[2]}")]
     parts = clauses(s)
     lead = _LEADING_PURPOSE.fullmatch(parts[0]) if len(parts) > 1 else None
     if lead:
@@ -191,7 +213,7 @@ def _sentence_claims(
             )
         ):
             # "don't use X for Y, use Z": the positive half belongs to the same claim.
-            out.append((c, out[-1][1], i))
+            out.append((c, out[-1][1], i, out[-1][3]))
             continue
         if (
             out
@@ -199,8 +221,10 @@ def _sentence_claims(
             and re.match(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", c, re.I)
         ):
             # "we use JWTs in cookies, never localStorage": the contrast completes the claim.
-            out.append((c, "constraint", i))
+            out.append((c, "constraint", i, out[-1][3]))
             continue
+        if i > 0 and re.match(r"^no\s", c, re.I):
+            continue  # "..., but no names": a fragment of the sentence, not a rule of its own
         got = _clause_rules(
             c, first_of_request=first_of_request and i == 0, origin=origin, bug_report=bug_report
         )
@@ -212,19 +236,21 @@ def _sentence_claims(
             and re.match(r"^(?:never|don't|do not|always|avoid|only)\b", got[0], re.I)
         ):
             # "the seed script wipes the db, so never run it against prod": say what "it" is.
-            got = (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1])
+            got = (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1], got[2])
         if got is None and strong and (i == 0 or not out):
-            got = _imperative(c)
+            imp = _imperative(c)
+            got = (imp[0], imp[1], "memory.imperative") if imp else None
         if got is None and (weak or strong) and i == 0 and mode == "statement":
             low = c.split(" ", 1)[0].lower()
             dated = _TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
             if low not in _PRONOUNS and _content_words(c) >= 3 and not dated:
-                got = (_cap(c), "fact")  # "keep in mind the deadline is friday" is not one
+                got = (_cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
         if got:
-            out.append((got[0], got[1], i))
+            out.append((got[0], got[1], i, got[2]))
     return out
 
 
+_WHOLE_SENTENCE_RULES = frozenset({"built_with", "using_instead", "the_one_used"})
 _SUBJECT_NP = re.compile(
     r"^((?:the|our)\s+(?:[\w\ue000\ue001./-]+\s+){0,3}[\w\ue000\ue001./-]+)\s+"
     r"(?:is|are|was|were|has|have|does|do|can|will|must|should|hit|run|use|need|take|talk|call|depend|"
@@ -247,7 +273,7 @@ def _join(parts: list[Candidate]) -> Candidate:
             nxt = nxt[:1].lower() + nxt[1:]
         text = f"{text}; {nxt}"
     kind = max((p.kind for p in parts), key=lambda k: _KIND_RANK.get(k, 0))
-    return Candidate(text, kind, parts[0].confidence)
+    return Candidate(text, kind, parts[0].confidence, parts[0].rule)
 
 
 # Apostrophe-less spellings typed in a hurry ("dont use lodash").
@@ -282,6 +308,12 @@ _FIX_REQUEST = re.compile(
 )
 
 
+def _glued(text: str, m: re.Match[str]) -> bool:
+    before = text[m.start() - 1 : m.start()]
+    after = text[m.end() : m.end() + 1]
+    return before.isalnum() and after.isalnum()
+
+
 def extract_claims(
     text: str, *, origin: str = "prompt", rejected_command: str | None = None
 ) -> list[Candidate]:
@@ -304,12 +336,23 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     text = _NEVER_EVER.sub("never", _framing(_FENCE.sub("\n", text)))
     masked, spans = _mask(text)
     # Markdown emphasis is noise in a claim; code spans are already masked, so `a__b` survives.
-    masked = re.sub(r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])", "", masked)
+    # Between two words the marker was a word break ("used**ruff**" is "used ruff"), never glue.
+    masked = re.sub(
+        r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])",
+        lambda m: " " if _glued(masked, m) else "",
+        masked,
+    )
     found: list[Candidate] = []
+    if non_english(masked):
+        # Other languages: explicit markers only, the user's sentence kept (rules/languages.py).
+        for claim, kind, sub in language_claims(masked):
+            found.append(
+                Candidate(_shorten(_unmask(claim, spans)), kind, "stated", f"language.{sub}")
+            )
     if origin == "rejection":
         special = _rejection_claim(masked, rejected_command)
         if special:
-            cand = _finish(special[0], special[1], spans)
+            cand = _finish(special[0], special[1], spans, "rejection.use_tool")
             if cand:
                 found.append(cand)
     bug_report = bool(_FIX_REQUEST.search(masked))
@@ -318,10 +361,13 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
             continue  # the whole reason was the special "use X" shape
         group: list[Candidate] = []
         last = -2
-        for claim, kind, index in _sentence_claims(sentence, origin, bug_report):
-            cand = _finish(claim, kind, spans)
+        for claim, kind, index, rule in _sentence_claims(sentence, origin, bug_report):
+            cand = _finish(claim, kind, spans, rule)
             if cand is None:
                 last = -2
+                continue
+            if group and any(normalize(p.claim) == normalize(cand.claim) for p in group):
+                last = index  # "never X; never X; use Y": a clause said twice is said once
                 continue
             if group and index == last + 1 and len(_join([*group, cand]).claim) <= MAX_CLAIM:
                 group.append(cand)
@@ -332,6 +378,10 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
             last = index
         if group:
             found.append(_join(group))
+    if any(c.rule.startswith("language.") for c in found):
+        # An English rule reading a sentence of another language ("Use X em vez de Y") adds
+        # nothing the language rule did not say better.
+        found = [c for c in found if c.rule.startswith("language.") or not non_english(c.claim)]
     seen: set[str] = set()
     out = []
     for cand in found:

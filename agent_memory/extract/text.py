@@ -111,10 +111,56 @@ def _framing(text: str) -> str:
     return paragraphs[0] + "\n\n" + paragraphs[-1]
 
 
+# A shell prompt line ("host:~/dir> make", "user@mac proj % npm i", "$ ls") starts a pasted
+# terminal session: it and what follows, up to a blank line, is the terminal talking.
+_SHELL_PROMPT = r"(?:[\w.-]+@[\w.-]+|[\w.-]+):[~/][^\s]*\s*[>$#%]\s|[\w.-]+@[\w.-]+\s+\S+\s+%\s"
+_SHELL_LINE = re.compile(rf"^\s*(?:{_SHELL_PROMPT}|[$%\u276f]\s+\S|PS [A-Z]:\\)")
+_SHELL_INSIDE = re.compile(rf"(?:^|\s){_SHELL_PROMPT}")
+_INDENTED = re.compile(r"^(?: {4,}|\t)\S|^ {2,3}(?![-*\u2022]\s|\d{1,2}[.)]\s)\S")
+
+
+def drop_pasted(text: str) -> str:
+    """Prose without pasted terminal sessions and indented blocks: a run of three or more lines
+    indented by two spaces or more is text copied from a terminal or an editor (Claude Code's
+    own output, a log, a config), not typed."""
+    if "\n" not in text:
+        if _SHELL_LINE.match(text):
+            return ""
+        inside = _SHELL_INSIDE.search(text)
+        return text[: inside.start()] if inside else text
+    lines = text.split("\n")
+    keep = [True] * len(lines)
+    in_shell = False
+    for i, line in enumerate(lines):
+        inside = None if in_shell else _SHELL_INSIDE.search(line)
+        if _SHELL_LINE.match(line):
+            in_shell = True
+        elif inside:  # "why is it broken? host:~/dir> cmd": the typed question stays
+            lines[i] = line[: inside.start()]
+            in_shell = True
+            continue
+        elif not line.strip():
+            in_shell = False
+        if in_shell:
+            keep[i] = False
+    run: list[int] = []
+    for i, line in enumerate([*lines, ""]):
+        if i < len(lines) and _INDENTED.match(line):
+            run.append(i)
+            continue
+        if i < len(lines) and not line.strip() and run:
+            continue  # a blank line inside an indented block
+        if len(run) >= 3:
+            for j in run:
+                keep[j] = False
+        run = []
+    return "\n".join(line for line, k in zip(lines, keep, strict=True) if k)
+
+
 def sentences(text: str) -> list[str]:
     """Sentences of prose, skipping headings, quotes, code and log lines."""
     out: list[str] = []
-    for line in _lines(text):
+    for line in _lines(drop_pasted(text)):
         out.extend(_split_sentences(line))
     if len(out) > _MAX_SENTENCES:
         # A pasted document with the instruction before or after it: read both ends.
@@ -154,7 +200,7 @@ _LEAD_WORDS = (
     r"instead(?!\s+of\b)|rather(?!\s+than\b)|on second thought|never mind|nevermind|hm+|uh+|um+|er+|oops|whoops|ugh|pls|plz|"
     r"for this (?:repo|repository|project|codebase)|in this (?:repo|repository|project|codebase)|"
     r"here|around here|in general|as a rule|as a general rule|generally speaking|since|because|"
-    r"given that|now that|seeing as"
+    r"given that|now that|seeing as|in addition|additionally|moreover|furthermore"
 )
 _LEAD = re.compile(rf"^(?:{_LEAD_WORDS})(?=[\s,:;!.\u2013\u2014-]|$)[\s,:;!.\u2013\u2014-]*", re.I)
 _LEAD_NO = re.compile(

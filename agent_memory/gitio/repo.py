@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NewType
 
+from agent_memory.gitio.refs import ATOMS_REF, REVIEW_REF  # noqa: F401 - re-exported: git.ATOMS_REF
 from agent_memory.gitio.state import find_git_dirs, state_dir
 from agent_memory.model.errors import RefMovedError, RepoStateError
 
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
 
 Oid = NewType("Oid", str)
 ZERO_OID = "0" * 40
-ATOMS_REF = "refs/heads/memory/atoms"
-REVIEW_REF = "refs/heads/memory/review"
 TOOL_NAME = "agent-memory"
 TOOL_EMAIL = "agent-memory@localhost"
 
@@ -348,11 +347,6 @@ def default_branch(repo: Repo) -> str | None:
     if head and ref_target(repo, f"refs/heads/{head}") and not head.startswith("memory/"):
         return head
     return None
-
-
-def current_branch(repo: Repo) -> str | None:
-    proc = run_git(repo.cwd, "symbolic-ref", "--quiet", "--short", "HEAD", check=False)
-    return proc.stdout.strip() or None if proc.returncode == 0 else None
 
 
 def commit_author(repo: Repo, oid: str) -> tuple[str, str]:

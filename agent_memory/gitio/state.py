@@ -8,53 +8,13 @@ from __future__ import annotations
 
 import os
 
+from agent_memory.gitio.refs import STATE_DIRNAME, locate_git_dirs
+from agent_memory.model.clock import now_utc, stamp
+from agent_memory.model.policy import ERROR_LOG_LINES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import datetime as _dt
     from pathlib import Path
-
-ERROR_LOG_LINES = 200
-STATE_DIRNAME = "agent-memory"
-
-
-def locate_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[str, str, str | None] | None:
-    """(git dir, common dir, work tree) as strings for the repository containing `start`.
-
-    Understands `.git` directories, `.git` files (worktrees, submodules) with a `commondir`,
-    and bare repositories. Worktrees share the common dir, hence one store per repository.
-    """
-    here = os.path.abspath(os.fspath(start) if start is not None else os.getcwd())
-    here = os.path.realpath(here)
-    while True:
-        dotgit = os.path.join(here, ".git")
-        git_dir: str | None = None
-        work: str | None = here
-        if os.path.isdir(dotgit):
-            git_dir = dotgit
-        elif os.path.isfile(dotgit):
-            try:
-                with open(dotgit, encoding="utf-8") as fh:
-                    text = fh.read().strip()
-            except OSError:
-                return None
-            if not text.startswith("gitdir:"):
-                return None
-            git_dir = os.path.normpath(os.path.join(here, text[len("gitdir:"):].strip()))
-        elif (os.path.isfile(os.path.join(here, "HEAD")) and os.path.isdir(os.path.join(here, "objects"))
-              and os.path.isdir(os.path.join(here, "refs"))):
-            git_dir, work = here, None
-        if git_dir is not None:
-            common = git_dir
-            try:
-                with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as fh:
-                    common = os.path.normpath(os.path.join(git_dir, fh.read().strip()))
-            except OSError:
-                pass
-            return git_dir, common, work
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
 
 
 def find_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[Path, Path, Path | None] | None:
@@ -75,22 +35,6 @@ def state_dir(common_dir: str | os.PathLike[str], create: bool = True) -> Path:
     if create and not path.is_dir():
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
-
-
-def now_utc() -> _dt.datetime:
-    """The current time, or `AGENT_MEMORY_NOW` (ISO 8601) when set: tests and reproducible
-    demos pin the clock that expiry and ages are measured against."""
-    import datetime as _dt
-
-    pinned = os.environ.get("AGENT_MEMORY_NOW")
-    if pinned:
-        value = _dt.datetime.fromisoformat(pinned.strip().replace("Z", "+00:00"))
-        return value if value.tzinfo else value.replace(tzinfo=_dt.timezone.utc)
-    return _dt.datetime.now(_dt.timezone.utc)
-
-
-def stamp() -> str:
-    return now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def error_log_path(start: str | os.PathLike[str] | None = None) -> Path | None:

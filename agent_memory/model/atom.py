@@ -8,16 +8,53 @@ associative, idempotent) so that re-capturing a transcript changes nothing and t
 
 from __future__ import annotations
 
-import datetime as _dt
 import functools
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from importlib import resources
+from typing import Any, TypedDict, cast
 
+from agent_memory.model.clock import iso_z, parse_ts, utc_day  # noqa: F401 - iso_z, utc_day re-exported
 from agent_memory.model.errors import InvalidAtomError
 
-Atom = dict[str, Any]
+
+class _AtomOptional(TypedDict, total=False):
+    """Fields an atom may carry (spec §3.1 conditionals, seed 002 lifecycle, local L1 state)."""
+
+    project: str
+    contested: bool
+    contested_by: list[str]
+    promoted_at: str
+    promoted_from_projects: list[str]
+    hand_authored: bool
+    evidence: list[dict[str, Any]]  # local only: stripped by to_committed
+    pinned: bool
+    decayed: bool
+    superseded_by: str
+    consolidated_from: list[str]
+    verified_by: str
+    review: dict[str, Any]  # local only: the person's decision on it
+    rule: str  # local only: the extraction rule that produced it
+
+
+class Atom(_AtomOptional):
+    """One atom (spec §3.1): the 13 required fields; JSON Schema validation on every write
+    checks values, this type checks keys."""
+
+    id: str
+    claim: str
+    scope: str
+    kind: str
+    first_seen: str
+    last_seen: str
+    observations: int
+    sessions: list[str]
+    source: str
+    first_source: str
+    confidence: str
+    tier: str
+    redacted: bool
 
 KINDS = ("constraint", "preference", "fact", "decision", "failure")
 CONFIDENCE_ORDER = {"observed": 0, "stated": 1, "verified": 2}
@@ -57,34 +94,11 @@ def strip_pointer(pointer: str) -> str:
     return pointer.replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def iso_z(value: str | _dt.datetime) -> str:
-    """Canonical UTC timestamp `YYYY-MM-DDTHH:MM:SSZ` from an ISO string or datetime."""
-    if isinstance(value, str):
-        text = value.strip()
-        if text.endswith("Z"):
-            text = text[:-1] + "+00:00"
-        parsed = _dt.datetime.fromisoformat(text)
-    else:
-        parsed = value
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=_dt.timezone.utc)
-    return parsed.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def parse_ts(value: str) -> _dt.datetime:
-    return _dt.datetime.strptime(iso_z(value), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=_dt.timezone.utc)
-
-
-def utc_day(value: str) -> str:
-    return iso_z(value)[:10]
-
-
 # --- schema -------------------------------------------------------------------------------
 
 
 @functools.lru_cache(maxsize=1)
 def _schema() -> dict[str, Any]:
-    from importlib import resources
 
     text = resources.files("agent_memory").joinpath("resources/atom.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
@@ -199,7 +213,7 @@ def read_stored_atom(text: str | bytes) -> Atom:
         raise InvalidAtomError(f"missing {', '.join(missing)}")
     if not isinstance(data["sessions"], list) or not isinstance(data["claim"], str) or not ATOM_ID_RE.match(str(data["id"])):
         raise InvalidAtomError("malformed id, claim or sessions")
-    return data
+    return cast(Atom, data)  # keys checked above; values by the schema on write
 
 
 # --- the merge join -----------------------------------------------------------------------
@@ -233,7 +247,7 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
         raise ValueError(f"cannot merge different atoms {a.get('id')} and {b.get('id')}")
     if a.get("tier") != b.get("tier"):
         raise ValueError(f"cannot merge {a.get('id')} across tiers {a.get('tier')}/{b.get('tier')}")
-    out: Atom = {}
+    out = cast(Atom, {})  # filled field by field below
     keys = set(a) | set(b)
     first = min((a["first_seen"], a["first_source"], a["claim"], a["kind"]),
                 (b["first_seen"], b["first_source"], b["claim"], b["kind"]))
@@ -274,7 +288,7 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
 
 def merge_all(records: Iterable[Mapping[str, Any]]) -> Atom:
     it = iter(records)
-    acc: Atom = dict(next(it))
+    acc = cast(Atom, dict(next(it)))
     for rec in it:
         acc = merge(acc, rec)
     return acc
@@ -286,17 +300,12 @@ def merge_all(records: Iterable[Mapping[str, Any]]) -> Atom:
 def to_committed(atom: Mapping[str, Any], tier: str, promoted_at: str) -> Atom:
     """The form an atom takes in committed material (L2/L3): back-pointers stripped (§3.1.1),
     local-only fields dropped, `promoted_at` set."""
-    out = {k: v for k, v in atom.items() if k not in LOCAL_ONLY_FIELDS}
+    out = cast(Atom, {k: v for k, v in atom.items() if k not in LOCAL_ONLY_FIELDS})
     out["tier"] = tier
     out["source"] = strip_pointer(str(atom["source"]))
     out["first_source"] = strip_pointer(str(atom["first_source"]))
     out.setdefault("promoted_at", promoted_at)
     return out
-
-
-def is_contested(atom: Mapping[str, Any], contested_ids: set[str] | frozenset[str] = frozenset()) -> bool:
-    """§4.2.1 reverse join: blocked if flagged itself or named in any other atom's contested_by."""
-    return bool(atom.get("contested")) or atom.get("id") in contested_ids
 
 
 def contested_ids(atoms: Iterable[Mapping[str, Any]]) -> set[str]:

@@ -32,6 +32,10 @@ class UsageError(FatalError):
     exit_code = EXIT_USAGE
 
 
+class AmbiguousError(UsageError):
+    """A name matches several things (atoms, review items): the user must pick one."""
+
+
 class RepoStateError(FatalError):
     exit_code = EXIT_REPO_STATE
 

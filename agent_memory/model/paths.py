@@ -8,14 +8,15 @@ import os
 import re
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 
+from agent_memory.model.home import claude_config_dir, memory_home_dir
+
 _SLUG_RE = re.compile(r"[^A-Za-z0-9]")
 _SESSION_FILE_RE = re.compile(r"[^A-Za-z0-9._-]")
 
 
 def claude_dir() -> Path:
     """`CLAUDE_CONFIG_DIR` or `~/.claude`."""
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(configured).expanduser() if configured else Path.home() / ".claude"
+    return Path(claude_config_dir())
 
 
 def projects_dir() -> Path:
@@ -24,8 +25,7 @@ def projects_dir() -> Path:
 
 def memory_home() -> Path:
     """The global (L3) memory repo: `AGENT_MEMORY_HOME` or `~/.claude/agent-memory`."""
-    configured = os.environ.get("AGENT_MEMORY_HOME")
-    return Path(configured).expanduser() if configured else Path.home() / ".claude" / "agent-memory"
+    return Path(memory_home_dir())
 
 
 def slug_for(path: str | os.PathLike[str]) -> str:

@@ -47,10 +47,6 @@ def trailer(message: str, key: str) -> str | None:
     return None
 
 
-def trailer_values(message: str, key: str) -> list[str]:
-    return [v for k, v in parse_trailers(message) if k.lower() == key.lower()]
-
-
 def subject_op(subject: str) -> str:
     """`capture: 3 new …` → `capture`."""
     head, sep, _ = subject.partition(":")

@@ -19,20 +19,25 @@ from agent_memory.model.atom import (
     Atom,
     atom_id,
     contested_ids,
-    iso_z,
     normalize,
     strip_pointer,
-    utc_day,
     validate_atom,
 )
+from agent_memory.model.clock import iso_z, parse_time, utc_day
+from agent_memory.model.policy import (
+    L1_MAX_AGE_DAYS,
+    L1_TO_L2_DAYS,
+    L1_TO_L2_SESSIONS,
+    L1_TO_L2_STATED_SESSIONS,
+    L2_CAP,
+    L2_MIN_AGE_DAYS,
+    L3_CAP,
+    L3_MIN_PROJECTS,
+    is_expired,
+)
 
-L1_SESSIONS_NEEDED = {"observed": 3, "stated": 2}  # `verified`: 1 observation, day-exempt
-L1_MAX_AGE_DAYS = 90
-L1_CAP = 500
-L2_CAP = 60
-L2_MIN_AGE_DAYS = 30
-L3_CAP = 30
-L3_MIN_PROJECTS = 2
+# `verified`: 1 observation, day-exempt
+L1_SESSIONS_NEEDED = {"observed": L1_TO_L2_SESSIONS, "stated": L1_TO_L2_STATED_SESSIONS}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,13 +54,6 @@ class GateResult:
         return {"id": self.atom_id, "reasons": list(self.reasons)}
 
 
-def _when(ts: str) -> _dt.datetime:
-    # Full precision, UTC; atom.parse_ts drops fractional seconds.
-    text = ts.strip()
-    parsed = _dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=_dt.timezone.utc)
-    return parsed.astimezone(_dt.timezone.utc)
 
 
 def _utc(now: _dt.datetime) -> _dt.datetime:
@@ -64,13 +62,6 @@ def _utc(now: _dt.datetime) -> _dt.datetime:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def is_expired(
-    atom: Mapping[str, Any], now: _dt.datetime, max_age_days: int = L1_MAX_AGE_DAYS
-) -> bool:
-    """§4.3: an L1 atom not re-observed for more than `max_age_days` days is dropped."""
-    return _utc(now) - _when(str(atom["last_seen"])) > _dt.timedelta(days=max_age_days)
 
 
 def claim_days(atom: Mapping[str, Any]) -> set[str]:
@@ -102,7 +93,7 @@ def _recurrence_reasons(atom: Mapping[str, Any]) -> list[str]:
         reasons.append(f"{prefix}{_plural(sessions, 'session')}, needs {needed}")
     days = claim_days(atom)
     # With a single session one day is inevitable; the day rule is only news from two on.
-    if len(days) < 2 and sessions >= 2:
+    if len(days) < L1_TO_L2_DAYS and sessions >= 2:
         reasons.append(f"all sessions on {min(days)}")
     return reasons
 
@@ -205,7 +196,7 @@ def _earliest(contributors: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
     return min(
         contributors,
         key=lambda a: (
-            _when(str(a["first_seen"])),
+            parse_time(str(a["first_seen"])),
             str(a["first_source"]),
             str(a["claim"]),
             str(a.get("project", "")),
@@ -217,7 +208,7 @@ def _latest(contributors: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
     return max(
         contributors,
         key=lambda a: (
-            _when(str(a["last_seen"])),
+            parse_time(str(a["last_seen"])),
             strip_pointer(str(a["source"])),
             str(a.get("project", "")),
         ),
@@ -281,7 +272,7 @@ def _group_reasons(
             "kind disagrees: " + ", ".join(f"{kind} ({project})" for kind, project in kinds)
         )
     for project, atom in sorted(members, key=lambda m: (m[0], str(m[1]["id"]))):
-        age = _utc(now) - _when(l2_age_start(atom))
+        age = _utc(now) - parse_time(l2_age_start(atom))
         if age < _dt.timedelta(days=L2_MIN_AGE_DAYS):
             reasons.append(
                 f"{project}: at L2 for {_plural(max(age.days, 0), 'day')}, needs {L2_MIN_AGE_DAYS}"
@@ -329,7 +320,7 @@ def evaluate_global(
             candidates.append(gid)
     cap_reason = f"L3 cap of {L3_CAP} reached — prune L3 at adopt"
     free = max(L3_CAP - len(l3_atoms), 0)
-    candidates.sort(key=lambda g: (min(_when(str(a["first_seen"])) for _, a in groups[g]), g))
+    candidates.sort(key=lambda g: (min(parse_time(str(a["first_seen"])) for _, a in groups[g]), g))
     admitted = set(candidates[:free])
     merged = []
     for gid in sorted(groups):
@@ -347,7 +338,7 @@ def evaluate_global(
 
 
 def _oldest_first(atoms: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    return sorted(atoms, key=lambda a: (_when(str(a["last_seen"])), str(a["id"])))
+    return sorted(atoms, key=lambda a: (parse_time(str(a["last_seen"])), str(a["id"])))
 
 
 def l2_overflow(l2_atoms: Sequence[Atom], cap: int = L2_CAP) -> list[str]:
@@ -359,26 +350,3 @@ def l2_overflow(l2_atoms: Sequence[Atom], cap: int = L2_CAP) -> list[str]:
         return []
     movable = _oldest_first(a for a in l2_atoms if not a.get("pinned"))
     return [str(a["id"]) for a in movable[:over]]
-
-
-def l1_evictions(
-    atoms: Sequence[Atom],
-    now: _dt.datetime,
-    cap: int = L1_CAP,
-    max_age_days: int = L1_MAX_AGE_DAYS,
-) -> tuple[list[str], list[str]]:
-    """(expired ids, evicted ids) for the L1 store (§4.3, §5.2). Expired: last seen more than
-    `max_age_days` ago. Evicted: of the rest, the oldest-`last_seen` beyond `cap`. Pinned
-    atoms are exempt from both — a pin is a human's explicit keep (seed 002) — but count
-    toward the cap. Both lists oldest first."""
-    expired = [
-        a for a in _oldest_first(atoms) if not a.get("pinned") and is_expired(a, now, max_age_days)
-    ]
-    gone = {str(a["id"]) for a in expired}
-    remaining = [a for a in atoms if str(a["id"]) not in gone]
-    over = len(remaining) - cap
-    evicted: list[str] = []
-    if over > 0:
-        movable = _oldest_first(a for a in remaining if not a.get("pinned"))
-        evicted = [str(a["id"]) for a in movable[:over]]
-    return [str(a["id"]) for a in expired], evicted

@@ -27,14 +27,19 @@ from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.global_repo import GlobalRepo, expand, require_home
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import now_utc
-from agent_memory.model.atom import Atom, iso_z, parse_ts
+from agent_memory.gitio.state import atomic_write
+from agent_memory.model.atom import Atom
+from agent_memory.model.clock import iso_z, now_utc, parse_ts, stamp
 from agent_memory.model.errors import RefusedError, RepoStateError
+from agent_memory.model.policy import L2_MIN_AGE_DAYS, L3_CAP
 from agent_memory.model.trailers import format_message, one_line
-from agent_memory.promote.gates import L3_CAP, GateResult
+from agent_memory.promote import gates
+from agent_memory.promote.gates import GateResult
 from agent_memory.promote.review import Proposal, StagePlan, base_files, write_review_branch
+from agent_memory.store.l1 import L1Store
+from agent_memory.store.remember import prune_global_candidates, read_global_candidates
 
-L2_MIN_AGE = _dt.timedelta(days=30)
+L2_MIN_AGE = _dt.timedelta(days=L2_MIN_AGE_DAYS)
 TARGET = "CLAUDE.memory.md"
 CAP_REASON = f"L3 cap of {L3_CAP} reached — prune L3 at adopt"
 
@@ -88,7 +93,6 @@ def landing_times(repo: git.Repo, branch: str) -> dict[str, str]:
 
 def _l1_flags(repo: git.Repo) -> tuple[dict[str, Atom], list[Atom]]:
     """(L1 records by id, L1 atoms that contest something) from the project's local store."""
-    from agent_memory.store.l1 import L1Store
 
     store = L1Store(repo)
     if not store.exists():
@@ -142,7 +146,7 @@ def read_projects(home: GlobalRepo) -> ProjectsRead:
     for ident, atom in adopted_log.fold(entries).items():
         if atom.get("tier") != "L2":
             continue
-        seen = {**atom}
+        seen = atom.copy()
         stamps = [str(s) for s in (atom.get("promoted_at"), landed.get(ident)) if s]
         if stamps:
             seen["promoted_at"] = iso_z(max(parse_ts(s) for s in stamps))
@@ -203,7 +207,6 @@ def _removed_from_l3(repo: git.Repo, base: str, files: TierFiles) -> set[str]:
 
 
 def evaluate(home: GlobalRepo, now: _dt.datetime) -> GlobalEvaluation:
-    from agent_memory.promote import gates
 
     repo = home.repo()
     base = git.default_branch(repo)
@@ -260,7 +263,6 @@ def merged_atoms(
 ) -> list[Atom]:
     """The L3 atoms for the eligible groups, stamped deterministically: promoted when the
     group's last contributor completed its 30 days at L2, so re-staging gives the same commits."""
-    from agent_memory.promote import gates
 
     wanted = set(eligible_ids)
     groups: dict[str, list[Atom]] = defaultdict(list)
@@ -327,7 +329,6 @@ def _refuse_unsafe_base(found: GlobalEvaluation, home: GlobalRepo) -> None:
 def stage_global(force: bool = False) -> StagePlan:
     """Rebuild the global repo's memory/review: one commit per L3 merge, then one per
     hand-authored item, all within the L3 cap (§4.3: the cap refuses inflow, never demotes)."""
-    from agent_memory.store.remember import prune_global_candidates, read_global_candidates
 
     home = require_home()
     found = evaluate(home, now_utc())
@@ -391,7 +392,6 @@ def read_global_rejections(repo: git.Repo) -> dict[str, dict[str, Any]]:
 
 
 def record_global_rejection(repo: git.Repo, atom: Atom) -> None:
-    from agent_memory.gitio.state import atomic_write, stamp
 
     rejected = read_global_rejections(repo)
     rejected[str(atom["id"])] = {"at": stamp(), "sessions": len(atom.get("sessions", []))}

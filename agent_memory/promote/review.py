@@ -12,12 +12,19 @@ from dataclasses import dataclass, field
 from agent_memory.committed import adopted_log
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
+from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
-from agent_memory.model.atom import Atom, parse_ts, to_committed, utc_day
-from agent_memory.model.errors import RefMovedError, RefusedError, RepoStateError
+from agent_memory.gitio.state import log_error
+from agent_memory.model.atom import Atom, to_committed
+from agent_memory.model.clock import now_utc, parse_ts, utc_day
+from agent_memory.model.errors import FatalError, RefMovedError, RefusedError, RepoStateError
+from agent_memory.model.policy import L2_CAP
 from agent_memory.model.trailers import format_message, one_line, plural, trailer
-from agent_memory.promote.gates import L2_CAP, GateResult
+from agent_memory.promote import gates
+from agent_memory.promote.gates import GateResult, l2_overflow
 from agent_memory.redact import guard
+from agent_memory.store.decisions import mark_held
+from agent_memory.store.l1 import L1Store
 
 
 @dataclass
@@ -53,7 +60,7 @@ def promotion_message(atom: Atom, l2: Atom) -> str:
     return format_message(
         f"promote: {one_line(atom['claim'], 80)}", body,
         [("Atom-Id", atom["id"]), ("Promotion", "L1->L2"), ("Evidence-Sessions", ", ".join(sessions)),
-         ("First-Source", l2["first_source"])],
+         ("Evidence-Days", str(len(days))), ("First-Source", l2["first_source"])],
     )
 
 
@@ -61,8 +68,8 @@ def staged_l2_atom(atom: Atom) -> Atom:
     """The committed form: stripped back-pointers, local-only fields dropped, and `promoted_at`
     taken from the evidence (its latest sighting) so staging stays deterministic."""
     l2 = to_committed(atom, "L2", atom["last_seen"])
-    for local in ("contested", "contested_by"):
-        l2.pop(local, None)
+    l2.pop("contested", None)
+    l2.pop("contested_by", None)
     return l2
 
 
@@ -72,7 +79,6 @@ def _when(ts: str) -> int:
 
 def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt.datetime,
                    target_name: str, force: bool = False, dry_run: bool = False) -> StagePlan:
-    from agent_memory.promote import gates
 
     base_branch = git.default_branch(repo)
     if base_branch is None:
@@ -159,7 +165,6 @@ def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposa
 
 
 def _l2_overflow(held: dict[str, Atom]) -> list[str]:
-    from agent_memory.promote.gates import l2_overflow
 
     return list(l2_overflow(list(held.values()), cap=L2_CAP))
 
@@ -202,3 +207,22 @@ def staged_entry(repo: git.Repo, commit: str, atom_id: str) -> LogEntry | None:
         if entry.atom_id == atom_id:
             return entry
     return None
+
+
+def auto_stage(repo: git.Repo, store: L1Store, project: str) -> tuple[list[tuple[str, str]], str | None]:
+    """Stage promotions when something is eligible (memory.autoStage, default on). The capture
+    is already committed, so a refusal to stage (no default branch yet, a hand-edited block)
+    is returned as a warning, never raised: it must not turn a good capture into a failure."""
+    setting = (git.config_get(repo.cwd, "memory.autoStage") or "true").lower()
+    if setting in ("false", "no", "off", "0") or repo.bare:
+        return [], None
+    try:
+        plan = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo), dry_run=True)
+        mark_held(store, plan.held)  # items adopted by merging the review PR
+        if not any(r.eligible for r in plan.results):
+            return [], None
+        return plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo)).staged, None
+    except FatalError as exc:
+        warning = f"not staged: {exc.message}" + (f" (hint: {exc.hint})" if exc.hint else "")
+        log_error(f"auto-stage after capture: {warning}", repo.cwd)
+        return [], warning

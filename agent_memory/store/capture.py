@@ -8,13 +8,17 @@ transcript changes nothing. Contradictions are detected at merge time within the
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from agent_memory.gitio.state import log_error, now_utc
-from agent_memory.model.atom import Atom, atom_errors, merge, parse_ts
-from agent_memory.promote.gates import L1_CAP, L1_MAX_AGE_DAYS
+from agent_memory.committed import tiers
+from agent_memory.extract.pipeline import extract_transcript
+from agent_memory.gitio.state import log_error
+from agent_memory.model.atom import Atom, atom_errors, merge
+from agent_memory.model.clock import now_utc
+from agent_memory.model.paths import canonical_pointer
+from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS, is_expired, l1_evictions
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
 
 
@@ -33,10 +37,6 @@ class CaptureResult:
         return {"commit": self.commit, "new": self.new, "merged": self.merged,
                 "skipped": {"forgotten": self.forgotten, "expired": self.expired_on_arrival, "invalid": self.invalid},
                 "contested": self.contested, "queued": self.queued}
-
-
-def _expired(atom: Atom, now: _dt.datetime) -> bool:
-    return parse_ts(atom["last_seen"]) < now - _dt.timedelta(days=L1_MAX_AGE_DAYS)
 
 
 def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None, source: str | None) -> CaptureResult:
@@ -60,8 +60,8 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                 result.forgotten.append(ident)
                 continue
             current = writes.get(ident) or snap.atoms.get(ident)
-            combined = merge(current, obs) if current else dict(obs)
-            if current is None and _expired(combined, now):
+            combined = merge(current, obs) if current else obs.copy()
+            if current is None and is_expired(combined, now):
                 result.expired_on_arrival.append(ident)
                 continue
             if current is not None and combined == current:
@@ -112,6 +112,17 @@ def _contradictions(snap: Snapshot, writes: dict[str, Atom], result: CaptureResu
     return marked
 
 
+def capture_transcript(store: L1Store, project: str, transcript: Path, session: str | None = None) -> tuple[CaptureResult, int]:
+    """Extract one transcript and merge its atoms in: (the result, lines skipped as unreadable)."""
+    result = extract_transcript(transcript, project, session=session)
+    atoms: list[Atom] = list(result.atoms)
+    sessions = sorted({s for a in atoms for s in a["sessions"]})
+    session_id = session or (sessions[0] if len(sessions) == 1 else None)
+    source = canonical_pointer(transcript, 1).rsplit("#", 1)[0]
+    return capture_atoms(store, atoms, session_id, source), result.skipped_lines
+
+
+
 def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX_AGE_DAYS,
                    held: Iterable[str] | None = None) -> str | None:
     """Drop expired atoms (not re-observed in 90 days) and evict the oldest `last_seen` beyond
@@ -120,21 +131,9 @@ def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX
     keep their L1 record: it is the provenance chain (spec §4.1.1 step 5)."""
     held_ids = set(held) if held is not None else _held_in_work_tree(store)
 
-    def _held(atom: Atom) -> bool:
-        return atom["id"] in held_ids
-
     def compute(snap: Snapshot) -> Change | None:
-        now = now_utc()
-        cutoff = now - _dt.timedelta(days=max_age_days)
-        live = [a for a in snap.atoms.values() if not _held(a)]
-        expired = sorted(a["id"] for a in live if parse_ts(a["last_seen"]) < cutoff and not a.get("pinned"))
-        remaining = [a for a in snap.atoms.values() if a["id"] not in expired]
-        over = len(remaining) - cap
-        evicted: list[str] = []
-        if over > 0:
-            candidates = sorted((a for a in remaining if not a.get("pinned") and not _held(a)),
-                                key=lambda a: (a["last_seen"], a["id"]))
-            evicted = [a["id"] for a in candidates[:over]]
+        expired, evicted = l1_evictions(snap.atoms.values(), now_utc(), held_ids, cap, max_age_days)
+        expired.sort()
         if not expired and not evicted:
             return None
         body = [f"- {i} expired: last seen {snap.atoms[i]['last_seen'][:10]}, not re-observed in {max_age_days} days — {summarize(snap.atoms[i])}" for i in expired]
@@ -152,10 +151,7 @@ def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX
 
 
 def _held_in_work_tree(store: L1Store) -> set[str]:
-    from agent_memory.committed import tiers
 
     return set(tiers.l2_atoms(store.repo.workdir))
 
 
-def ids_of(atoms: Iterable[Atom]) -> list[str]:
-    return sorted(a["id"] for a in atoms)

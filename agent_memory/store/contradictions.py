@@ -60,9 +60,11 @@ import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from agent_memory.model.atom import Atom, normalize, utc_day
+from agent_memory.model.atom import Atom, normalize
+from agent_memory.model.clock import parse_time
+from agent_memory.model.tags import contested_tag  # noqa: F401 - re-exported
 
 NEGATION = "negation"
 SAME_SUBJECT = "same-subject"
@@ -330,21 +332,14 @@ def conflict_rule(
 # --- over atoms ---------------------------------------------------------------------------
 
 
-def _when(ts: str) -> _dt.datetime:
-    # Full precision (atom.parse_ts drops fractional seconds), so "…:04.5Z" sorts after "…:04Z".
-    text = ts.strip()
-    parsed = _dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=_dt.timezone.utc)
-    return parsed
 
 
 def _age_key(atom: Mapping[str, Any]) -> tuple[_dt.datetime, str]:
-    return _when(str(atom["first_seen"])), str(atom["id"])
+    return parse_time(str(atom["first_seen"])), str(atom["id"])
 
 
 def _record_key(atom: Mapping[str, Any]) -> tuple[_dt.datetime, str, str]:
-    return _when(str(atom["first_seen"])), str(atom["claim"]), str(atom.get("kind"))
+    return parse_time(str(atom["first_seen"])), str(atom["claim"]), str(atom.get("kind"))
 
 
 def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
@@ -415,7 +410,7 @@ def mark(atoms: Sequence[Atom], found: Sequence[Contradiction]) -> list[Atom]:
         contested_by = sorted(set(atom.get("contested_by") or []) | additions[ident])
         if atom.get("contested") is True and list(atom.get("contested_by") or []) == contested_by:
             continue
-        updated = dict(atom)
+        updated = cast(Atom, dict(atom))
         updated["contested"] = True
         updated["contested_by"] = contested_by
         changed.append(updated)
@@ -438,9 +433,3 @@ def open_pairs(atoms: Sequence[Atom]) -> list[Contradiction]:
                 )
             pairs.add(Contradiction(str(atom["id"]), str(newer_id), rule or RECORDED))
     return sorted(pairs, key=lambda c: (c.older, c.newer))
-
-
-def contested_tag(newer_date: str) -> str:
-    """§4.2 rendering tag; the date is the NEWER atom's (a full timestamp or YYYY-MM-DD)."""
-    day = newer_date if len(newer_date.strip()) == 10 else utc_day(newer_date)
-    return f"[contested — newer evidence {day.strip()}]"

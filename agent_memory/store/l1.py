@@ -19,23 +19,20 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import atomic_write, log_error, now_utc
+from agent_memory.gitio.state import atomic_write, log_error
 from agent_memory.model.atom import Atom, dump_atom, read_stored_atom, validate_atom
+from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import InvalidAtomError, RefMovedError, RepoStateError
 from agent_memory.model.trailers import format_message
+from agent_memory.store import recall
 
 ATOMS_DIR = "atoms"
 TOMBSTONES_DIR = "tombstones"
-BRANCH_README = """# memory/atoms — agent-memory's L1 store
-
-Candidate facts ("atoms") learned from this machine's Claude Code transcripts, one file per
-atom under `atoms/`. Written by `git memory capture`; local only: the pre-push hook installed
-by `git memory init` refuses to push this branch. `git log memory/atoms -- atoms/<id>.json`
-is an atom's history. Do not edit by hand — use `git memory forget|verify|resolve`.
-"""
+BRANCH_README = read_template("atoms-branch-README.md")
 
 MAX_ATTEMPTS = 60
 MAX_RETRY_SECONDS = 20.0
@@ -183,7 +180,6 @@ class L1Store:
     def _after_write(self, tip: str) -> None:
         """Refresh the recall index the per-prompt hook reads (never fails the write)."""
         try:
-            from agent_memory.store import recall
 
             recall.write_index(self.repo.state, self.atoms_at(tip), tip)
         except Exception as exc:  # noqa: BLE001 - the index is a cache; the hook falls back
@@ -225,7 +221,7 @@ class L1Store:
                 log_error(f"queue file {path.name} unreadable ({exc}); moved to queue/bad", self.repo.cwd)
                 continue
             paths.append(path)
-            atoms.extend(batch)
+            atoms.extend(cast(list[Atom], batch))  # validated again when written
         return paths, atoms
 
     @staticmethod
@@ -240,3 +236,13 @@ class L1Store:
 def summarize(atom: Mapping[str, Any], limit: int = 90) -> str:
     claim = " ".join(str(atom.get("claim", "")).split())
     return claim if len(claim) <= limit else claim[: limit - 1] + "…"
+
+
+def rebuild_recall_index(start: str) -> None:
+    """Rewrite the recall index from `memory/atoms` (what a capture does after each commit)."""
+    repo = git.find_repo(start)
+    store = L1Store(repo)
+    tip = store.tip()
+    if tip is None:
+        raise LookupError(f"agent-memory is not initialised in {repo.cwd}")
+    recall.write_index(repo.state, store.atoms_at(tip), tip)

@@ -26,6 +26,10 @@ import os
 import sys
 import time
 
+from agent_memory.gitio.refs import ATOMS_REF, read_ref
+from agent_memory.model.policy import RECALL_BUDGET_BYTES, RECALL_TOP_K
+from agent_memory.model.tags import contested_tag
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook cannot afford it
     from collections.abc import Mapping, Sequence
@@ -35,7 +39,6 @@ if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook 
     Atom = Mapping[str, Any]
     StrPath = str | os.PathLike[str]
 
-ATOMS_REF = "refs/heads/memory/atoms"
 FORMAT_VERSION = 2
 _TAG = (
     sys.implementation.cache_tag
@@ -71,8 +74,8 @@ MAX_QUOTE_TOKENS = 32
 # Related-tool expansions of the prompt's tokens count at this weight (see _CONCEPTS).
 EXPANSION_WEIGHT = 0.4
 MAX_PROMPT_CHARS = 8000  # a pasted log is not a query; its head says what it is about
-DEFAULT_K = 5
-DEFAULT_BUDGET_BYTES = 1024
+DEFAULT_K = RECALL_TOP_K
+DEFAULT_BUDGET_BYTES = RECALL_BUDGET_BYTES
 _SECONDS_PER_DAY = 86400.0
 
 # --- tokenizer --------------------------------------------------------------------------------
@@ -578,41 +581,6 @@ def load_index(state_dir: StrPath) -> RecallIndex | None:
         return None
 
 
-# --- refs without git -------------------------------------------------------------------------
-
-
-def _is_oid(text: str) -> bool:
-    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
-
-
-def read_ref(common_dir: StrPath, refname: str, _depth: int = 0) -> str | None:
-    """A ref's object id from the loose ref file, else `packed-refs`; None when absent or
-    unreadable (including the reftable backend, which only git can read: the caller treats
-    that as stale and falls back)."""
-    base = os.fspath(common_dir)
-    try:
-        with open(os.path.join(base, *refname.split("/")), "rb") as fh:
-            text = fh.read().decode("utf-8", "replace").strip()
-    except OSError:
-        text = None
-    if text is not None:
-        if text.startswith("ref:") and _depth < 5:
-            return read_ref(common_dir, text[4:].strip(), _depth + 1)
-        return text if _is_oid(text) else None
-    try:
-        with open(os.path.join(base, "packed-refs"), "rb") as fh:
-            packed = fh.read().decode("utf-8", "replace")
-    except OSError:
-        return None
-    for line in packed.splitlines():
-        if line[:1] in ("#", "^", ""):
-            continue
-        oid, _, name = line.partition(" ")
-        if name.strip() == refname and _is_oid(oid):
-            return oid
-    return None
-
-
 def indexed_oid(state_dir: StrPath) -> str | None:
     """The tip the index was built from (reads the header only); None when missing/foreign."""
     try:
@@ -786,11 +754,6 @@ def contested_dates(index: RecallIndex) -> dict[str, str]:
     return dict(index.contested)
 
 
-def contested_tag(day: str) -> str:
-    """Spec §4.2: a contested claim is injected, tagged with the newer evidence's day."""
-    return f"[contested — newer evidence {day}]"
-
-
 def _safe(claim: str) -> str:
     # One line, and a claim cannot close (or open) our block early.
     text = " ".join(claim.split())
@@ -829,11 +792,6 @@ def render_recall(hits: Sequence[Hit], budget_bytes: int = DEFAULT_BUDGET_BYTES)
     return OPEN_TAG + "".join(render_line(h) for h in chosen) + CLOSE_TAG
 
 
-def hook_payload(text: str) -> dict[str, dict[str, str]]:
-    """The documented UserPromptSubmit output (print nothing at all when `text` is empty)."""
-    return {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": text}}
-
-
 _JSON_ESCAPES = {
     '"': '\\"',
     "\\": "\\\\",
@@ -869,35 +827,3 @@ def dump_hook_payload(text: str) -> str:
 # --- the whole fast path ----------------------------------------------------------------------
 
 
-def find_common_dir(start: StrPath) -> str | None:
-    """The git common dir of the repository containing `start` (os.path only: no pathlib,
-    no git), shared with the rest of the package through `runtime.locate_git_dirs`."""
-    from agent_memory.gitio.state import locate_git_dirs
-
-    found = locate_git_dirs(start)
-    return found[1] if found else None
-
-
-def recall_from_store(
-    common_dir: StrPath,
-    prompt: str,
-    now_epoch: float,
-    deadline: float | None = None,
-    k: int = DEFAULT_K,
-    budget_bytes: int = DEFAULT_BUDGET_BYTES,
-) -> tuple[list[Hit], str]:
-    """(hits, status) with status `fresh`, `stale` or `missing`.
-
-    A stale index is still used: it is at most the captures since it was written behind, and
-    the hook must not pay for a rebuild (pygit2) on the prompt path; the caller may schedule
-    one. Missing (first run, another Python, corrupt) recalls nothing (spec §5.3: a missing
-    store is the normal initial state, not an error).
-    """
-    folder = os.path.join(os.fspath(common_dir), STATE_DIRNAME)
-    index = load_index(folder)
-    if index is None:
-        return [], "missing"
-    status = "fresh" if index.source_oid == (read_ref(common_dir, ATOMS_REF) or "") else "stale"
-    return recall(
-        index, prompt, now_epoch, k=k, budget_bytes=budget_bytes, deadline=deadline
-    ), status

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import atomic_write, stamp
+from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import Atom, atom_id, validate_atom
+from agent_memory.model.clock import stamp
 from agent_memory.model.errors import UsageError
 from agent_memory.model.paths import slug_for
 from agent_memory.redact.redactor import redact

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_memory.gitio import repo as git
-from agent_memory.model.atom import atom_id, iso_z
+from agent_memory.model.atom import atom_id
+from agent_memory.model.clock import iso_z
 
 MISSING = "missing at HEAD"
 CHANGED = "changed since the evidence"

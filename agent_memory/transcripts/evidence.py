@@ -45,7 +45,9 @@ def statement_at(path: Any, line: int) -> str | None:
         if isinstance(content, str):
             text = content
         elif isinstance(content, list):
-            text = " ".join(str(b.get("text") or b.get("content") or "") for b in content if isinstance(b, dict))
+            text = " ".join(
+                str(b.get("text") or b.get("content") or "") for b in content if isinstance(b, dict)
+            )
     if not text:
         return None
     from agent_memory.redact.redactor import redact

@@ -1,5 +1,11 @@
 """Observed failures: tool errors whose machine-independent signature recurs, and the program
-a shell command runs (`uv run pytest`), shared with rejection reasons (tool families)."""
+a shell command runs (`uv run pytest`), shared with rejection reasons (tool families).
+
+A failure atom's claim is built only from what the tool *did* — the program and subcommand the
+assistant ran, the exit status the harness recorded, and a normalised error class from a fixed
+vocabulary (`error_class`) — never from the output's free text: a failing command's output is
+chosen by whoever controls the files, the network or the command (issue 14 §1), and a claim
+reaches CLAUDE.memory.md. The raw output stays in the atom's local evidence quote only."""
 
 from __future__ import annotations
 
@@ -32,6 +38,9 @@ FAMILIES = [
 ]
 
 
+_PROGRAM = re.compile(r"^[A-Za-z0-9][\w.+-]{0,40}$")
+
+
 def command_program(command: str | None) -> str:
     """The program a shell command runs, with a runner's subcommand (`uv run pytest`)."""
     if not command:
@@ -39,7 +48,9 @@ def command_program(command: str | None) -> str:
     for segment in re.split(r"&&|\|\||;|\||\n", command):
         tokens = [t for t in segment.strip().strip("()").split() if t]
         while tokens and (
-            re.match(r"^\w+=", tokens[0]) or tokens[0] in ("sudo", "env", "time", "exec", "nohup")
+            re.match(r"^\w+=", tokens[0])
+            or re.match(r"^\d*[<>]", tokens[0])  # a redirection, not a program
+            or tokens[0] in ("sudo", "env", "time", "exec", "nohup")
         ):
             tokens.pop(0)
         if not tokens or tokens[0] in (
@@ -55,6 +66,8 @@ def command_program(command: str | None) -> str:
         ):
             continue
         head = tokens[0].rsplit("/", 1)[-1]
+        if not _PROGRAM.match(head):
+            continue  # `$VAR`, `$(…)`, a quoted string: not a program we can name
         words = [head]
         if head in {
             "uv",
@@ -172,17 +185,99 @@ def failure_signature(text: str) -> str | None:
     return sig[:160]
 
 
+# The error classes a claim may name, first match wins. Each pattern reads the signature line;
+# the class is our fixed wording, so nothing of the output's own text reaches the claim.
+_CLASSES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p, re.I), cls)
+    for p, cls in [
+        (
+            r"command not found|not recognized as an internal or external command|"
+            r"unknown command|no such command",
+            "command not found",
+        ),
+        (
+            r"ModuleNotFoundError|No module named|Cannot find module|ERR_MODULE_NOT_FOUND|"
+            r"Cannot find package|ImportError|could not import",
+            "module not found",
+        ),
+        (
+            r"EADDRINUSE|address already in use|port is already allocated|port \S+ is in use",
+            "address already in use",
+        ),
+        (
+            r"ECONNREFUSED|connection refused|could not connect|failed to connect|"
+            r"connection to server .* failed|can't connect",
+            "connection refused",
+        ),
+        (
+            r"ENOTFOUND|could not resolve host|getaddrinfo|name or service not known|"
+            r"temporary failure in name resolution",
+            "host not found",
+        ),
+        (r"ETIMEDOUT|timed out|timeout", "timed out"),
+        (
+            r"EACCES|EPERM|permission denied|operation not permitted|access is denied",
+            "permission denied",
+        ),
+        (r"ENOSPC|no space left on device|disk (?:is )?full", "no space left on device"),
+        (r"out of memory|\bOOM\b|heap out of memory|MemoryError|Killed\b", "out of memory"),
+        (r"segmentation fault|SIGSEGV|core dumped|panicked|\bpanic\b", "crash"),
+        (r"certificate|\bSSL\b|\bTLS\b", "TLS certificate error"),
+        (
+            r"\b401\b|unauthori[sz]ed|authentication failed|invalid credentials|not logged in|"
+            r"token (?:has )?expired|login required",
+            "authentication failed",
+        ),
+        (r"\b403\b|forbidden", "forbidden"),
+        (r"not a git repository", "not a git repository"),
+        (r"\bCONFLICT\b|merge conflict", "merge conflict"),
+        (r"index\.lock|could not get lock|lock file|is locked|resource busy", "lock held"),
+        (
+            r"ENOENT|no such file or directory|does not exist|not found|cannot find|can't find|"
+            r"no such",
+            "not found",
+        ),
+        (r"syntax ?error|parse error|unexpected token|invalid syntax", "syntax error"),
+        (
+            r"requires (?:python|node)|unsupported engine|incompatible|version mismatch|"
+            r"engine \S+ is incompatible",
+            "version mismatch",
+        ),
+        (r"failed to compile|compilation failed|build failed|could not compile", "build failed"),
+        (r"\bjob\b.*\bfailed\b|\bworkflow\b.*\bfailed\b", "job failed"),
+        (r"\bmissing\b|is not set|not defined|undefined", "missing setting"),
+    ]
+]
+_EXCEPTION_NAME = re.compile(r"\b([A-Z][A-Za-z]{2,40}(?:Error|Exception))\b")
+
+
+def error_class(signature: str) -> str:
+    """A fixed-vocabulary name for what went wrong (a bare exception class name at most)."""
+    for pattern, cls in _CLASSES:
+        if pattern.search(signature):
+            return cls
+    m = _EXCEPTION_NAME.search(signature)
+    return m.group(1) if m else "error"
+
+
+def failure_claim(program: str, exit_code: int | None, signature: str) -> str:
+    """ "`uv run pytest` fails (exit 1): module not found" — what ran, how it ended, which class."""
+    status = f" (exit {exit_code})" if exit_code is not None else ""
+    return f"`{program}` fails{status}: {error_class(signature)}"
+
+
 def recurring_failures(errors: list[ToolError]) -> list[tuple[str, list[ToolError]]]:
-    """(claim, the errors behind it) per (program, signature) seen on ≥ 2 lines: one error is
-    noise; a recurring signature is a fact about the environment."""
-    groups: dict[tuple[str, str], list[ToolError]] = {}
+    """(claim, the errors behind it) per (program, signature, exit status) seen on ≥ 2 lines:
+    one error is noise; a recurring signature is a fact about the environment."""
+    groups: dict[tuple[str, str, int], list[ToolError]] = {}
     for err in errors:
         sig = failure_signature(err.text)
         if sig:
-            groups.setdefault((command_program(err.command), sig), []).append(err)
+            code = err.exit_code if err.exit_code is not None else -1
+            groups.setdefault((command_program(err.command), sig, code), []).append(err)
     out = []
-    for (program, sig), items in sorted(groups.items()):
-        if len({e.line for e in items}) >= 2:
-            claim = f"`{program}` fails: {sig}" if program else f"Command fails: {sig}"
-            out.append((claim, items))
+    for (program, sig, code), items in sorted(groups.items()):
+        # Without a program we could name, the claim would say nothing a reader could act on.
+        if program and len({e.line for e in items}) >= 2:
+            out.append((failure_claim(program, None if code < 0 else code, sig), items))
     return out

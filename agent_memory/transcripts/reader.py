@@ -11,10 +11,28 @@ Memory is bounded: the file is read line by line in binary, and a line longer th
 pasted blob or a giant tool result, never a typed prompt. Unreadable lines (truncated JSON,
 invalid UTF-8, NUL padding, non-object JSON) are skipped and counted in `skipped_lines`.
 
-Only the user's own words are statements (DESIGN.md "Claude Code integration"): typed prompts
-(including 2.1.x `queued_command` attachments, a prompt typed while the agent worked, which has no
-`user` row), `#` memory notes and tool-rejection reasons. Everything the harness, a hook or an agent wrote into a `user`
-record is filtered here, so memory never learns from itself.
+Only the user's own words are statements (DESIGN.md "Claude Code integration"), and that is
+decided from each record's *structure*, never from phrases in its text (issue 14 §1):
+
+- typed prompts: `type: user` records with a user-role message that are not tool results, not
+  `isMeta`/`isCompactSummary`/`isVisibleInTranscriptOnly`, not a sidechain, not from a
+  subagent transcript file (`subagents/` directories, `agent-*.jsonl` names: the parent agent
+  writes those prompts, whether or not the file marks `isSidechain`), not a non-human
+  `origin`; their command echoes, hook output and wrappers (IDE context, system reminders,
+  `<pasted_content>` and other paste wrappers) are cut out;
+- 2.1.x `queued_command` attachments (a prompt typed while the agent worked, which has no
+  `user` row) only when they carry `origin.kind == "human"`;
+- `#` memory notes (`<user-memory-input>`);
+- tool-rejection reasons only when Claude Code itself wrote the denial: an `is_error`
+  tool_result whose content *starts* with the fixed denial text, answering a tool_use of the
+  latest assistant message (and, when the record names it, `sourceToolAssistantUUID` is that
+  message's record). A Read/WebFetch/Bash/MCP result that merely contains the sentence is not
+  the user.
+
+Every other record type — attachments (hook output, listings, snapshots, environment),
+`api-request-blob` (whose user-role message is the CLAUDE.md and reminders sent to the API),
+`prompt_snapshot`, `last-prompt`, `queue-operation`, `system`, `summary`, whatever comes next
+— is counted and skipped, so memory never learns from itself.
 """
 
 from __future__ import annotations
@@ -101,6 +119,7 @@ class ToolError:
     session_id: str
     tool: str
     command: str
+    exit_code: int | None = None  # from the result's structure or its "Exit code N" head
 
 
 # --- raw records -----------------------------------------------------------------------------
@@ -249,13 +268,36 @@ _UNCLOSED_BLOCK = re.compile(
     r"<(?:system-reminder|agent-memory[\w-]*|user-prompt-submit-hook|ide_\w+)\b[^>]*>.*\Z",
     re.S | re.I,
 )
+# Text the user pasted rather than typed: 2.1.x wraps a long paste as
+# `<pasted_content id="…">…</pasted_content id="…">`; other clients attach files and documents
+# the same way. It yields nothing unless the typed words around it ask to keep it.
+_PASTE_BLOCK = re.compile(
+    r"<(pasted[_-]?(?:content|text)|clipboard[_-]?(?:content|text)?|paste)\b[^>]*>.*?"
+    r"(?:</\1\b[^>]*>|\Z)|<(context|document|attachment)\b[^>]*>.*?</\2\b[^>]*>",
+    re.S | re.I,
+)
+_PASTE_FRAMED = re.compile(
+    r"^\W*(?:please\s+|pls\s+|also\s+|and\s+)*(?:remember|memori[sz]e|note|keep in mind|"
+    r"save|store|add|put|write|record)\b[^\n]{0,80}?\b(?:this|these|that|the following|it|them|"
+    r"rules?|preferences?|memory|claude\.md)\b[\s:.,!-]*$",
+    re.I,
+)
 _PLACEHOLDERS = re.compile(r"\[(?:Image|Pasted text|Pasted image)\b[^\]]{0,60}\]", re.I)
 _MEMORY_INPUT = re.compile(r"<user-memory-input>(.*?)</user-memory-input>", re.S | re.I)
 
-_REJECTION_MARKERS = (
-    "The user provided the following reason for the rejection:",  # up to 2.0.x
-    "To tell you how to proceed, the user said:",  # 2.1.x
-    "The user said:",  # 2.1.x subagent denial ("Permission for this tool use was denied ...")
+# The denial Claude Code writes as the tool_result when the user refuses a tool use (1.0.x
+# to 2.1.x), then the reason the user typed. Matched at the START of the content only: the
+# same words inside a file, a page or a command's output are not a denial.
+_REJECTION = re.compile(
+    r"\A\s*(?:The user doesn't want to proceed with this tool use\.|"
+    r"Permission for this tool use was denied\.)"
+    r"(?: The tool use was rejected \(eg\. if it was a file edit, the new_string was NOT written to "
+    r"the file\)\.)?\s*"
+    r"(?:The user provided the following reason for the rejection:|"  # up to 2.0.x
+    r"To tell you how to proceed, the user said:|"  # 2.1.x
+    r"The user said:)"  # 2.1.x subagent denial
+    r"(?P<reason>.*)\Z",
+    re.S,
 )
 _REJECTION_TAIL = re.compile(
     r"\n\s*Note: The user's next message may contain a correction.*\Z", re.S
@@ -274,12 +316,27 @@ def _sanitize(text: str) -> str:
     return text
 
 
+def _strip_pastes(text: str) -> str:
+    """The typed words without pasted blocks; a paste the typed words frame ("remember this:")
+    is kept, unwrapped, because the user asked for it to be kept."""
+    if "<" not in text or not _PASTE_BLOCK.search(text):
+        return text
+    typed = _PASTE_BLOCK.sub(" ", text)
+    if _PASTE_FRAMED.match(typed.strip()):
+        return _PASTE_BLOCK.sub(lambda m: "\n" + _PASTE_INNER.sub("", m.group(0)) + "\n", text)
+    return typed
+
+
+_PASTE_INNER = re.compile(r"</?[\w-]+\b[^>]*>")
+
+
 def clean_prompt(text: str) -> str | None:
-    """A typed prompt's text with IDE/system wrappers stripped; None when it is not the user's."""
+    """A typed prompt's text with IDE/system wrappers and pastes stripped; None when it is not
+    the user's."""
     head = text.lstrip()[:200].lower()
     if not head or head.startswith(_MACHINE_PREFIXES) or any(m in text for m in _MACHINE_ANYWHERE):
         return None
-    cleaned = _STRIP_BLOCKS.sub(" ", text)
+    cleaned = _STRIP_BLOCKS.sub(" ", _strip_pastes(text))
     cleaned = _UNCLOSED_BLOCK.sub(" ", cleaned)
     cleaned = _PLACEHOLDERS.sub(" ", cleaned).strip()
     if not cleaned:
@@ -291,22 +348,16 @@ def clean_prompt(text: str) -> str | None:
 
 
 def rejection_reason(text: str) -> str | None:
-    """The user's typed reason inside a tool-rejection result, or None."""
-    for marker in _REJECTION_MARKERS:
-        at = text.find(marker)
-        if at < 0:
-            continue
-        if (
-            marker == "The user said:"
-            and "tool use was rejected" not in text[:at]
-            and "denied" not in text[:at]
-        ):
-            continue
-        reason = _REJECTION_TAIL.sub("", text[at + len(marker) :]).strip()
-        if not reason or reason.lower().startswith(_REJECTION_BOILERPLATE):
-            return None
-        return _sanitize(reason)
-    return None
+    """The reason typed into a tool-rejection result whose text *starts* with Claude Code's
+    fixed denial, or None. Only the text test: `iter_events` also checks the record's
+    structure (`is_error`, the tool_use it answers) before it trusts a reason."""
+    m = _REJECTION.match(text)
+    if not m:
+        return None
+    reason = _REJECTION_TAIL.sub("", m.group("reason")).strip()
+    if not reason or reason.lower().startswith(_REJECTION_BOILERPLATE):
+        return None
+    return _sanitize(reason)
 
 
 def _message(data: dict[str, Any]) -> dict[str, Any]:
@@ -327,14 +378,27 @@ def _block_text(content: Any) -> str:
 
 
 def _is_user_record(data: dict[str, Any]) -> bool:
+    """A `type: user` record carrying a user-role message that the harness did not mark as its
+    own (meta, compaction, transcript-only) nor as coming from something other than a human."""
     if data.get("type") != "user":
         return False
     message = data.get("message")
-    if not isinstance(message, dict):
+    if not isinstance(message, dict) or message.get("role", "user") != "user":
+        return False
+    origin = data.get("origin")
+    if origin is not None and (not isinstance(origin, dict) or origin.get("kind") != "human"):
         return False
     return not (
         data.get("isMeta") or data.get("isCompactSummary") or data.get("isVisibleInTranscriptOnly")
     )
+
+
+def is_subagent_file(path: str | os.PathLike[str]) -> bool:
+    """A subagent's transcript, by layout: `<slug>/agent-*.jsonl` (2.0.x) or
+    `<slug>/<session>/subagents/agent-*.jsonl` (2.1.x). Its "prompts" are the parent agent
+    writing to the subagent, whether or not the records say `isSidechain`."""
+    p = Path(path)
+    return p.name.startswith("agent-") or "subagents" in p.parts[:-1]
 
 
 def prompt_texts(data: dict[str, Any]) -> list[tuple[str, str]]:
@@ -382,7 +446,11 @@ def rejection_texts(data: dict[str, Any]) -> list[tuple[str, str]]:
         return []
     out = []
     for block in content:
-        if isinstance(block, dict) and block.get("type") == "tool_result":
+        if (
+            isinstance(block, dict)
+            and block.get("type") == "tool_result"
+            and block.get("is_error") is True
+        ):
             reason = rejection_reason(_block_text(block.get("content")))
             if reason:
                 out.append((str(block.get("tool_use_id", "")), reason))
@@ -391,8 +459,9 @@ def rejection_texts(data: dict[str, Any]) -> list[tuple[str, str]]:
 
 def queued_prompt(data: dict[str, Any]) -> str | None:
     """A prompt typed while the agent was working. 2.1.x folds it into the running turn as an
-    `attachment` of type `queued_command` (origin human) and writes no `user` row for it. Every
-    other attachment (hook output, context, skill listings, reminders) is not the user's."""
+    `attachment` of type `queued_command` and writes no `user` row for it; only one that says
+    `origin.kind == "human"` is trusted. Every other attachment (hook output, context, skill
+    listings, reminders, snapshots) is not the user's."""
     attachment = data.get("attachment")
     if data.get("type") != "attachment" or not isinstance(attachment, dict):
         return None
@@ -401,8 +470,8 @@ def queued_prompt(data: dict[str, Any]) -> str | None:
     if attachment.get("commandMode", "prompt") != "prompt":
         return None
     origin = attachment.get("origin")
-    if isinstance(origin, dict) and origin.get("kind", "human") != "human":
-        return None
+    if not isinstance(origin, dict) or origin.get("kind") != "human":
+        return None  # no origin: the harness may have queued it (issue 14 §1)
     prompt = attachment.get("prompt")
     text = prompt if isinstance(prompt, str) else _block_text(prompt)
     return clean_prompt(text) if text else None
@@ -440,7 +509,9 @@ def iter_events(
     `session` overrides the session id recorded in the file. Statement timestamps fall back to
     the last timestamp seen earlier in the file (records without one are rare)."""
     stats = stats if stats is not None else ReadStats()
-    pending: dict[str, tuple[str, str]] = {}  # tool_use id -> (tool name, command)
+    subagent = is_subagent_file(path)
+    calls = _ToolCalls()
+    quoted = _AssistantLines()
     last_ts: str | None = None
     for rec in iter_records(path, stats):
         data = rec.data
@@ -448,10 +519,12 @@ def iter_events(
         last_ts = ts
         kind = data.get("type")
         if kind == "assistant":
-            _note_tool_uses(data, pending)
+            calls.note(data)
+            quoted.note(data)
             continue
         if kind == "attachment":
-            queued = queued_prompt(data)
+            queued = None if subagent else queued_prompt(data)
+            queued = quoted.strip(queued) if queued else None
             if queued:
                 cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
                 version = data.get("version") if isinstance(data.get("version"), str) else None
@@ -464,17 +537,21 @@ def iter_events(
         sid = _session_of(data, path, session)
         cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
         version = data.get("version") if isinstance(data.get("version"), str) else None
-        for origin, text in prompt_texts(data):
-            yield Statement(rec.line, text, ts, sid, origin, cwd, version)
+        if not subagent:
+            for origin, text in prompt_texts(data):
+                kept = quoted.strip(text) if origin == "prompt" else text
+                if kept:
+                    yield Statement(rec.line, kept, ts, sid, origin, cwd, version)
         content = _message(data).get("content")
-        if not isinstance(content, list) or data.get("isMeta"):
+        if not isinstance(content, list) or not _is_user_record(data):
             continue
         for block in content:
             if not isinstance(block, dict) or block.get("type") != "tool_result":
                 continue
-            tool, command = pending.pop(str(block.get("tool_use_id", "")), ("", ""))
+            tool_id = str(block.get("tool_use_id", ""))
+            tool, command = calls.pending.pop(tool_id, ("", ""))
             body = _block_text(block.get("content"))
-            reason = rejection_reason(body)
+            reason = rejection_reason(body) if calls.is_denial(data, block, tool_id) else None
             if reason:
                 yield Statement(
                     rec.line,
@@ -488,12 +565,143 @@ def iter_events(
                     rejected_command=command or None,
                 )
             elif (
-                block.get("is_error")
+                block.get("is_error") is True
                 and tool in _SHELL_TOOLS
                 and body.strip()
                 and not _harness_error(body)
             ):
-                yield ToolError(rec.line, _sanitize(body[:20000]), ts, sid, tool, command)
+                yield ToolError(
+                    rec.line,
+                    _sanitize(body[:20000]),
+                    ts,
+                    sid,
+                    tool,
+                    command,
+                    _exit_code(data, body),
+                )
+
+
+class _ToolCalls:
+    """The tool calls the assistant made: every unanswered one (tool name and shell command, for
+    rejection and failure context) and, per conversation chain, the ids of the *latest*
+    assistant message — the only calls a permission prompt can be answering."""
+
+    def __init__(self) -> None:
+        self.pending: dict[str, tuple[str, str]] = {}
+        self.latest: dict[tuple[bool, str], tuple[str, set[str]]] = {}
+        self.record_of: dict[str, str] = {}  # tool_use id -> uuid of the assistant record
+
+    @staticmethod
+    def _chain(data: dict[str, Any]) -> tuple[bool, str]:
+        agent = data.get("agentId")
+        return bool(data.get("isSidechain")), agent if isinstance(agent, str) else ""
+
+    def note(self, data: dict[str, Any]) -> None:
+        message = _message(data)
+        content = message.get("content")
+        msg_id = message.get("id") or data.get("uuid") or ""
+        chain = self._chain(data)
+        current = self.latest.get(chain)
+        if current is None or current[0] != msg_id or not msg_id:
+            current = (str(msg_id), set())
+            self.latest[chain] = current
+        if not isinstance(content, list):
+            return
+        uuid = str(data.get("uuid") or "")
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("id"):
+                ident = str(block["id"])
+                name = str(block.get("name", ""))
+                args = block.get("input")
+                command = (
+                    args.get("command") if name in _SHELL_TOOLS and isinstance(args, dict) else ""
+                )
+                self.pending[ident] = (name, str(command or "")[:_MAX_COMMAND_CHARS])
+                current[1].add(ident)
+                self.record_of[ident] = uuid
+        if len(self.pending) > 10000:  # results that never came; keep memory bounded
+            for key in list(self.pending)[:5000]:
+                del self.pending[key]
+                self.record_of.pop(key, None)
+
+    def is_denial(self, data: dict[str, Any], block: dict[str, Any], tool_id: str) -> bool:
+        """The structure of a tool_result Claude Code writes when the user refuses a tool use:
+        `is_error`, answering a call of the latest assistant message of its chain (and of the
+        very record `sourceToolAssistantUUID` names, when the record names one), with no
+        structured tool output. Whether its text starts with the denial is checked apart."""
+        if block.get("is_error") is not True or not tool_id:
+            return False
+        current = self.latest.get(self._chain(data))
+        if current is None or tool_id not in current[1]:
+            return False
+        source = data.get("sourceToolAssistantUUID")
+        if source is not None and source != self.record_of.get(tool_id):
+            return False
+        result = data.get("toolUseResult")
+        return result is None or isinstance(result, str)
+
+
+# Quoted assistant prose: lines at least this long that the assistant wrote earlier in the
+# session and the user pasted back are the assistant's words, not the user's.
+_QUOTE_MIN = 24
+_QUOTE_CAP = 20000
+_QUOTE_NORM = re.compile(r"[\s*_`>#|]+")
+_QUOTE_LEAD = re.compile(r"^\s*(?:[-*\u2022>]|\d{1,2}[.)])\s+")
+
+
+def _quote_key(line: str) -> str:
+    return _QUOTE_NORM.sub(" ", _QUOTE_LEAD.sub("", line)).strip().casefold()
+
+
+class _AssistantLines:
+    """The recent lines of assistant prose (bounded), to recognise them pasted into a prompt."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, None] = {}
+
+    def note(self, data: dict[str, Any]) -> None:
+        content = _message(data).get("content")
+        if isinstance(content, str):
+            texts = [content]
+        elif isinstance(content, list):
+            texts = [
+                str(b.get("text", ""))
+                for b in content
+                if isinstance(b, dict) and b.get("type") == "text"
+            ]
+        else:
+            return
+        for text in texts:
+            for line in text.splitlines():
+                if len(line) >= _QUOTE_MIN:
+                    self.lines[_quote_key(line)] = None
+        if len(self.lines) > _QUOTE_CAP:
+            for key in list(self.lines)[: _QUOTE_CAP // 2]:
+                del self.lines[key]
+
+    def strip(self, text: str) -> str:
+        if not self.lines:
+            return text
+        kept = [
+            line
+            for line in text.split("\n")
+            if len(line) < _QUOTE_MIN or _quote_key(line) not in self.lines
+        ]
+        return "\n".join(kept).strip() if len(kept) != text.count("\n") + 1 else text
+
+
+_EXIT_CODE = re.compile(r"\A\s*(?:Error: )?Exit code (\d{1,3})\b")
+
+
+def _exit_code(data: dict[str, Any], body: str) -> int | None:
+    result = data.get("toolUseResult")
+    if isinstance(result, dict):
+        for key in ("exitCode", "exit_code", "returnCode", "code"):
+            value = result.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+    m = _EXIT_CODE.match(body)
+    return int(m.group(1)) if m else None
 
 
 _HARNESS_ERRORS = (
@@ -509,21 +717,6 @@ _HARNESS_ERRORS = (
 def _harness_error(body: str) -> bool:
     """Cancellations and permission denials are the harness speaking, not the command failing."""
     return body.lstrip()[:80].lower().startswith(_HARNESS_ERRORS)
-
-
-def _note_tool_uses(data: dict[str, Any], pending: dict[str, tuple[str, str]]) -> None:
-    content = _message(data).get("content")
-    if not isinstance(content, list):
-        return
-    for block in content:
-        if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("id"):
-            name = str(block.get("name", ""))
-            args = block.get("input")
-            command = args.get("command") if name in _SHELL_TOOLS and isinstance(args, dict) else ""
-            pending[str(block["id"])] = (name, str(command or "")[:_MAX_COMMAND_CHARS])
-    if len(pending) > 10000:  # results that never came; keep memory bounded
-        for key in list(pending)[:5000]:
-            del pending[key]
 
 
 def iter_statements(

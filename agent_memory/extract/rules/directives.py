@@ -21,7 +21,8 @@ from agent_memory.extract.text import _cap, _words
 # --- the rules ------------------------------------------------------------------------------
 # Each rule takes a clause (masked, lead words stripped) and returns (claim, kind) or None.
 
-Rule = tuple[str, str]
+Rule = tuple[str, str] | tuple[str, str, str]  # (claim, kind[, sub-rule])
+RuleHit = tuple[str, str, str]  # (claim, kind, "family.rule")
 
 _ALWAYS_NEVER = re.compile(
     r"^((?:please\s+)?(?:make sure|be sure|ensure)(?:\s+that)?(?:\s+to)?\s+)?"

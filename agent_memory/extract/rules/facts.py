@@ -385,7 +385,7 @@ def _r_fact(c: str) -> Rule | None:
         return _cap(c), "fact"
     m = _I_USE.match(c)
     if m and not _vague(m.group(2)) and not _TASKY.search(m.group(2)):
-        return f"User {_third_person(c[2:].strip())}", "preference"
+        return f"User {_third_person(c[2:].strip())}", "fact"  # what the user works with
     m = _I_AM_ON.match(c)
     if m:
         return f"User is on {m.group(1)}", "fact"

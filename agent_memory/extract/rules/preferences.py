@@ -18,7 +18,7 @@ from agent_memory.extract.filters import (
     _vague,
 )
 from agent_memory.extract.rules.directives import Rule, _r_keep
-from agent_memory.extract.text import _cap
+from agent_memory.extract.text import _cap, _words
 
 _ONLY = re.compile(
     r"^only\s+(use|run|commit|push|deploy|edit|modify|touch|change|target|support|install|"
@@ -82,6 +82,30 @@ _POLICY_ALL = re.compile(
 )
 
 
+# Words that name a thing of the task, not a tool: "use data from the last season" is a step.
+_GENERIC_NOUNS = _words(
+    """
+data option options approach approaches way ways method methods function functions file files
+code name names one ones version versions thing things stuff example examples value values
+variable variables test tests page pages model models information info text number numbers
+result results output input output list lists table tables column columns field fields row rows
+image images color colors colour colours font fonts style styles layout button buttons link links
+section sections part parts step steps logic idea ideas pattern patterns structure format
+template templates message messages error errors case cases time dates date setting settings
+config configuration default defaults free new old same other different existing current
+correct right proper best simple simpler better more less latest previous first last whole
+entire full real actual instead only
+"""
+)
+
+
+def toolish(obj: str) -> bool:
+    """The object of a bare "use X" names a tool or a technique (a code span, a known or
+    capitalised name, a version, a compound), not a thing of the task ("use data from …")."""
+    head = re.split(r"[\s,;]+", obj.strip(), maxsplit=1)[0].strip("().:;!?").lower()
+    return bool(head) and head not in _GENERIC_NOUNS and head not in _PRONOUNS
+
+
 def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None:
     m = _INSTEAD_FIRST.match(c)
     if m and not _vague(m.group(3)):
@@ -120,10 +144,12 @@ def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None
         only = bool(m.group(2))
         if _vague(obj) or _TASKY.search(obj):
             return None
+        if not toolish(obj) and origin != "rejection" and not only:
+            return None
         plain = not re.match(rf"^{_DET}\b", obj, re.I)
         strong = only or bool(_QUANTIFIER.search(obj)) or origin == "rejection"
         if (plain and not first_of_request and _content_words(obj) <= 6) or strong:
-            return ("Use only " if only else "Use ") + obj, "constraint" if only else "preference"
+            return ("Use only " if only else "Use ") + obj, "preference"
         return None
     m = _PREFER.match(c)
     if m and not _vague(m.group(2)):
@@ -203,6 +229,7 @@ _WILL = re.compile(
     r"rely on|prefer)\s+(\S.*)",
     re.I,
 )
+_HEDGE = re.compile(r"\b(?:probably|maybe|might|perhaps|likely|possibly)\b", re.I)
 _DECIDED = re.compile(
     r"^(?:we|i)(?:'ve| have)?\s+(?:now\s+|finally\s+|already\s+)?(?:decided|agreed|settled|"
     r"chose|chosen|opted|went)\s+(to|on|that|for|with)\s+(\S.*)",
@@ -302,7 +329,11 @@ def _r_decision(c: str) -> Rule | None:
         verb, obj = m.group(1).lower(), m.group(2)
         if verb == "use" and re.match(rf"^{_DET}\b", obj, re.I) and not _QUANTIFIER.search(obj):
             return None
-        return f"{_cap(verb)} {obj}", "decision"
+        if _HEDGE.search(c[: m.start(1)]):
+            return None  # "I'll probably switch to X later": a plan of the moment, not a choice
+        if re.match(r"^(?:we|i)\s+(?:want to|wanna)\b", c, re.I):
+            return f"{_cap(verb)} {obj}", "preference", "want_to_use"
+        return f"{_cap(verb)} {obj}", "decision", "will_use"
     m = _DECIDED.match(c)
     if m and not _vague(m.group(2)):
         how, obj = m.group(1).lower(), m.group(2)

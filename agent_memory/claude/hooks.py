@@ -1,0 +1,343 @@
+"""`git memory hook <event>`: what the Claude Code hooks run (spec §5, DESIGN "Claude Code
+integration", docs/claude-code-integration.md).
+
+Every event fails open: on any error the hook exits 0, prints nothing and appends one line to
+`.git/agent-memory/errors.log`. Output is one line of the documented JSON form
+(`hookSpecificOutput.hookEventName` + `additionalContext`), UTF-8, or nothing at all.
+
+Speed (issue 7): the interpreter start is most of a hook's cost, so the module imports only
+`os`, `sys` and `time` up front, and each event imports what it uses:
+- user-prompt-submit (every prompt, spec §5.2): json's C scanner for the payload and
+  `agent_memory.store.recall`, which reads the compact recall index capture rewrites. No pygit2, no
+  pathlib, no subprocess. A missing or unreadable index recalls nothing and logs one line; a
+  stale one still answers. Either way a detached process rebuilds it for the next prompt.
+- session-start: the rendered context is cached in `.git/agent-memory/session-start.cache`
+  under a key of everything it is computed from (the L2 and L3 adopted.log contents, the
+  recall index and the `memory/atoms` tip, the git config that names the project, the code
+  that renders it), so a hit costs a few stats and reads. A miss renders it like `git memory
+  context` (and rebuilds a stale recall index first: the contested tags come from it). The
+  background capture renders it ahead of the next session.
+- session-end: spawns a detached `hook background-capture` and returns.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from agent_memory.gitio.refs import ATOMS_REF, STATE_DIRNAME, locate_git_dirs, read_ref
+from agent_memory.model.policy import (
+    MAX_PAYLOAD_BYTES,
+    REBUILD_MARKER_TTL_S,
+    check_context_size,
+    recall_budget_s,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    Payload = dict[str, Any]
+
+# Each hook is disabled by its own variable (spec §5). The internal events run in the
+# background on behalf of a public one and obey its switch.
+DISABLE_ENV = {
+    "session-start": "AGENT_MEMORY_SESSIONSTART",
+    "user-prompt-submit": "AGENT_MEMORY_USERPROMPTSUBMIT",
+    "session-end": "AGENT_MEMORY_SESSIONEND",
+    "background-capture": "AGENT_MEMORY_SESSIONEND",
+    "rebuild-index": "AGENT_MEMORY_USERPROMPTSUBMIT",
+}
+REBUILD_MARKER = "rebuilding-recall-index"
+
+
+_JSON_SPACE = " \t\n\r"
+
+
+class _ScanContext:
+    """What `_json.make_scanner` reads off a JSONDecoder: json.loads' defaults."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = float  # NaN, Infinity, -Infinity, as json.loads reads them
+
+
+def loads(text: str) -> object:
+    """`json.loads(text)`, through the C scanner json itself uses when there is one.
+
+    `import json` compiles half a dozen regular expressions that reading one object does not
+    need: ~1 ms, an eighth of an interpreter start, on every prompt. Malformed input raises
+    json's own JSONDecodeError (a ValueError); elsewhere than CPython this is json.loads."""
+    try:
+        from _json import make_scanner
+    except ImportError:
+        import json
+
+        return json.loads(text)
+    start = len(text) - len(text.lstrip(_JSON_SPACE))
+    try:
+        value, end = make_scanner(_ScanContext)(text, start)  # type: ignore[arg-type]
+    except StopIteration as stop:  # what json.loads reports as "Expecting value"
+        raise ValueError(f"expecting a JSON value at character {stop.value}") from None
+    if text[end:].strip(_JSON_SPACE):
+        raise ValueError(f"extra data after the JSON value at character {end}")
+    return value
+
+
+def read_payload() -> Payload:
+    stream = sys.stdin
+    raw = b"" if stream is None or stream.isatty() else stream.buffer.read(MAX_PAYLOAD_BYTES + 1)
+    if len(raw) > MAX_PAYLOAD_BYTES:
+        raise ValueError(f"hook payload over {MAX_PAYLOAD_BYTES} bytes")
+    if not raw.strip():
+        raise ValueError("empty hook payload on stdin")
+    # A BOM is dropped by hand: the utf-8-sig codec is one more module to import.
+    data = loads(raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace"))
+    if not isinstance(data, dict):
+        raise ValueError(f"hook payload is a JSON {type(data).__name__}, not an object")
+    return data
+
+
+def locate(payload: Payload) -> tuple[str, str, str | None]:
+    """(git dir, common dir, work tree) of the repository the hook is about: the payload's
+    `cwd` (it follows Claude's `cd`), else `CLAUDE_PROJECT_DIR`, else the process cwd — the
+    first of them that is inside a repository."""
+    cwd = payload.get("cwd")
+    for start in (cwd, os.environ.get("CLAUDE_PROJECT_DIR"), os.getcwd()):
+        if isinstance(start, str) and start:
+            found = locate_git_dirs(start)
+            if found:
+                return found
+    raise LookupError(
+        f"{cwd if isinstance(cwd, str) else os.getcwd()} is not inside a git repository"
+    )
+
+
+def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
+    """Run one hook event; never raises, always returns 0."""
+    started = time.monotonic()
+    where: str | None = None  # where the log line goes: a path inside the repository
+    try:
+        if event not in DISABLE_ENV:
+            raise ValueError(f"unknown hook event {event!r}")
+        if os.environ.get(DISABLE_ENV[event], "") == "0":
+            return 0
+        if event == "background-capture":
+            where = (extra or {}).get("cwd")
+            _background_capture(extra or {})
+            return 0
+        if event == "rebuild-index":
+            _rebuild_index_job()
+            return 0
+        payload = read_payload()
+        _, common, work = locate(payload)
+        where = work or common
+        tip = read_ref(common, ATOMS_REF)
+        if tip is None:
+            raise LookupError(f"agent-memory is not initialised in {where} (run `git memory init`)")
+        if event == "user-prompt-submit":
+            _recall(payload, common, work, tip, started)
+        elif event == "session-start":
+            from agent_memory.claude.session_start import session_start_line
+
+            line = session_start_line(common, work, tip)
+            if line:
+                _emit(line)
+        else:
+            _spawn_capture(payload, work or common)
+    except BaseException as exc:  # noqa: BLE001 - a hook never breaks a session, not even on ^C
+        from agent_memory.gitio.state import log_error
+
+        log_error(
+            f"hook {event}: {type(exc).__name__}: {exc}",
+            where or os.environ.get("CLAUDE_PROJECT_DIR"),
+        )
+    return 0
+
+
+def _emit(line: str) -> None:
+    """One line on stdout, as UTF-8 whatever the locale (a cp1252 or C stdout would raise on
+    the em dash of the contested tag and lose the whole context)."""
+    try:
+        sys.stdout.buffer.write((line + "\n").encode("utf-8"))
+        sys.stdout.buffer.flush()
+    except (OSError, ValueError):
+        # Claude Code stopped reading (a timeout): point stdout at /dev/null so the
+        # interpreter's final flush cannot turn exit 0 into exit 120.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        raise
+
+
+
+
+# --- user-prompt-submit -----------------------------------------------------------------------
+
+
+def _recall(payload: Payload, common: str, work: str | None, tip: str, started: float) -> None:
+    from agent_memory.store import recall
+
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        return
+    state = os.path.join(common, STATE_DIRNAME)
+    index = recall.load_index(state)
+    if index is None:
+        _request_rebuild(state, work or common)
+        raise LookupError(
+            "the recall index is missing or unreadable: recalled nothing; rebuilding it"
+        )
+    hits = recall.recall(index, prompt, time.time(), deadline=started + recall_budget_s())
+    text = recall.render_recall(hits)
+    if text:
+        check_context_size(text)
+        _emit(recall.dump_hook_payload(text))
+    if index.source_oid != tip:
+        # Stale (memory/atoms moved without a capture by this interpreter): still the best
+        # answer in the budget; after answering, a detached rebuild freshens it for the next.
+        _request_rebuild(state, work or common)
+
+
+def _request_rebuild(state: str, cwd: str) -> None:
+    """Start one detached index rebuild (a marker file keeps prompts from starting more)."""
+    marker = os.path.join(state, REBUILD_MARKER)
+    try:
+        if time.time() - os.stat(marker).st_mtime < REBUILD_MARKER_TTL_S:
+            return
+        os.unlink(marker)
+    except FileNotFoundError:
+        pass
+    os.makedirs(state, mode=0o700, exist_ok=True)
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return
+    try:
+        _spawn_detached(["hook", "rebuild-index"], cwd)
+    except BaseException:
+        os.unlink(marker)
+        raise
+
+
+def _rebuild_index_job() -> None:
+    from agent_memory.gitio.state import log_error
+    from agent_memory.store.l1 import rebuild_recall_index
+
+    found = locate_git_dirs(os.getcwd())
+    try:
+        rebuild_recall_index(os.getcwd())
+    except Exception as exc:  # noqa: BLE001 - logged; the next capture rewrites the index
+        log_error(f"hook user-prompt-submit: background index rebuild: {type(exc).__name__}: {exc}")
+    finally:
+        if found:
+            try:
+                os.unlink(os.path.join(found[1], STATE_DIRNAME, REBUILD_MARKER))
+            except OSError:
+                pass
+
+
+# --- session-end ------------------------------------------------------------------------------
+
+
+def _spawn_detached(args: list[str], cwd: str) -> None:
+    """`python -m agent_memory <args>` fully detached (docs/claude-code-integration.md §3): a
+    new session, and no inherited stdin/stdout/stderr or other descriptors. Claude Code reads
+    a hook's pipes to EOF, so a child holding one would keep the hook "running"."""
+    import subprocess
+
+    if not sys.executable:
+        raise RuntimeError(
+            "no Python interpreter path (sys.executable) to start the background job with"
+        )
+    options: dict[str, Any] = {}
+    if os.name == "nt":
+        flags = ("DETACHED_PROCESS", "CREATE_NEW_PROCESS_GROUP", "CREATE_NO_WINDOW")
+        options["creationflags"] = sum(getattr(subprocess, flag, 0) for flag in flags)
+    else:
+        options["start_new_session"] = True
+    subprocess.Popen(
+        [sys.executable, "-m", "agent_memory", *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        close_fds=True,
+        **options,
+    )
+
+
+def _spawn_capture(payload: Payload, cwd: str) -> None:
+    transcript = payload.get("transcript_path")
+    if not isinstance(transcript, str) or not transcript:
+        raise ValueError("SessionEnd payload has no transcript_path")
+    # Absolute: the capture runs in the work tree, not in the directory the hook started in.
+    transcript = os.path.abspath(os.path.expanduser(transcript))
+    args = ["hook", "background-capture", "--transcript", transcript, "--cwd", cwd]
+    session = payload.get("session_id")
+    if isinstance(session, str) and session:
+        args += ["--session", session]
+    _spawn_detached(args, cwd)
+
+
+def _background_capture(extra: dict[str, str | None]) -> None:
+    from pathlib import Path
+
+    from agent_memory.claude.session_start import refresh_context
+    from agent_memory.gitio import repo as git
+    from agent_memory.gitio.state import log_error
+    from agent_memory.promote.review import auto_stage
+    from agent_memory.store.capture import capture_transcript, enforce_limits
+    from agent_memory.store.l1 import L1Store
+
+    cwd = extra.get("cwd") or os.getcwd()
+    transcript = Path(str(extra.get("transcript") or ""))
+    try:
+        _wait_until_quiet(str(transcript))
+        repo = git.find_repo(cwd)
+        store = L1Store(repo)
+        project = git.project_of(repo)
+        result, _ = capture_transcript(store, project, transcript, extra.get("session") or None)
+        enforce_limits(store)
+        if result.commit is not None:
+            auto_stage(repo, store, project)
+    except Exception as exc:  # noqa: BLE001 - logged; `git memory capture --all` catches up
+        log_error(
+            f"hook session-end: background capture of {transcript.name}: {type(exc).__name__}: {exc}",
+            cwd,
+        )
+        return
+    try:  # ahead of the next session start (a cache, so a failure is only logged)
+        refresh_context(str(repo.common_dir), str(repo.workdir) if repo.workdir else None)
+    except Exception as exc:  # noqa: BLE001
+        log_error(
+            f"hook session-end: session-start context not refreshed: {type(exc).__name__}: {exc}",
+            cwd,
+        )
+
+
+def _wait_until_quiet(
+    path: str, settle: float = 0.5, limit: float = 5.0, appear: float = 2.0
+) -> None:
+    """Claude Code writes the transcript asynchronously: wait (boundedly) until it exists and
+    stops growing. Re-capture is idempotent, so a late line is picked up by the next one."""
+    begun = time.monotonic()
+    last = -1
+    while time.monotonic() - begun < limit:
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            if time.monotonic() - begun >= appear:
+                return
+            size = -1
+        if size >= 0 and size == last:
+            return
+        last = size
+        time.sleep(settle)
+
+

@@ -1,0 +1,314 @@
+"""Explicit-marker rules in other languages: never / always / don't / I don't want / remember /
+use X instead of Y / I have X, in Chinese, Russian, Portuguese, French, Italian, Spanish and
+German. Only the unambiguous forms: a marker at the start of a sentence (after politeness)
+followed by an imperative, or a fixed "X instead of Y" frame. The claim keeps the user's own
+sentence and language (no translation, nothing lost) behind an English polarity label —
+"Never: …", "Don't: …", "Always: …", "Remember: …", "Use X, not Y" — so the negation is
+explicit to everything downstream (contradictions, review) whatever the language."""
+
+from __future__ import annotations
+
+import re
+
+Hit = tuple[str, str, str]
+
+_ES_IMP = (
+    r"(?:uses|usar|hagas|hacer|agregues|añadas|modifiques|toques|borres|elimines|escribas|crees|"
+    r"instales|cambies|pongas|subas)"
+)
+# Sentence ends in these languages (CJK punctuation has no space after it).
+_SPLIT = re.compile(r"(?<=[。！？；!?;])\s*|(?<=[.])\s+|\n+")
+_NON_ENGLISH = re.compile(
+    r"[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff]|[àâãáçéèêëíîïóôõöúùûüñß]|"
+    r"\b(?:não|nunca|sempre|jamais|toujours|n'|ne\s|non\s|mai\b|usa\b|utilise|ricord|lembr|"
+    r"souviens|rappelle|recuerda|niemals|immer|verwende|benutze|nie\b|em vez de|ao invés|au lieu|"
+    r"plutôt que|invece di|al posto di|en lugar de|en vez de|anstatt|statt\b|"
+    rf"\bno\s+{_ES_IMP}\b)",
+    re.I,
+)
+_POLITE = (
+    r"(?:请|請|麻烦|麻煩|以后|以後|之后|之後|从现在开始|從現在開始|今后|今後|记得|記得|"
+    r"пожалуйста,?|плиз,?|por favor,?|s'il (?:te|vous) plaît,?|per favore,?|bitte,?|"
+    r"от?ныне|впредь|a partir de agora,?|désormais,?|d'ora in poi,?|de ahora en adelante,?|"
+    r"ab jetzt,?|künftig,?)\s*"
+)
+
+_RU_IMP = (
+    r"(?:используй|используйте|делай|делайте|трогай|трогайте|меняй|меняйте|добавляй|добавляйте|"
+    r"пиши|пишите|удаляй|удаляйте|коммить|коммитьте|пушь|пушьте|ставь|ставьте|создавай|"
+    r"создавайте|запускай|запускайте|ломай|ломайте|переименовывай|редактируй|правь|"
+    r"правьте|комментируй|устанавливай|обновляй)"
+)
+_PT_IMP = (
+    r"(?:use|usar|faça|fazer|faz|coloque|colocar|adicione|adicionar|altere|alterar|mexa|mexer|"
+    r"crie|criar|remova|remover|apague|apagar|mude|mudar|toque|tocar|escreva|escrever|commite|"
+    r"envie|instale|instalar|rode|rodar|execute|executar|suba|subir)"
+)
+_FR_IMP = (
+    r"(?:utilise|utilisez|fais|faites|ajoute|ajoutez|modifie|modifiez|touche|touchez|supprime|"
+    r"supprimez|écris|écrivez|crée|créez|pousse|poussez|commite|committe|installe|installez|"
+    r"lance|lancez|change|changez|mets|mettez)"
+)
+_IT_IMP = (
+    r"(?:usare|fare|aggiungere|modificare|toccare|cancellare|eliminare|scrivere|creare|pushare|"
+    r"committare|installare|lanciare|cambiare|mettere|usa|fai|aggiungi|modifica|tocca|cancella|"
+    r"elimina|scrivi|crea|installa|lancia|cambia|metti)"
+)
+_DE_IMP = r"(?:verwende|benutze|nutze|mache|mach|ändere|füge|lösche|schreibe|pushe|committe)"
+
+_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
+    # (pattern on the sentence, label, kind, sub-rule)
+    (
+        re.compile(
+            rf"^(?:{_POLITE})?(?:永远不要|永遠不要|绝对不要|絕對不要|千万不要|千萬不要|绝不|絕不|从不|從不)\s*\S"
+        ),
+        "Never",
+        "constraint",
+        "zh_never",
+    ),
+    (
+        re.compile(rf"^(?:我|我们|我們)?(?:{_POLITE})?(?:不希望|不想要|不想|不喜欢|不喜歡)\s*\S"),
+        "Don't",
+        "preference",
+        "zh_dont_want",
+    ),
+    (
+        re.compile(
+            rf"^(?:你)?(?:{_POLITE})?(?:不要|别|別|请勿|請勿|禁止|不准|不可以|不许|不許)\s*\S"
+        ),
+        "Don't",
+        "constraint",
+        "zh_dont",
+    ),
+    (
+        re.compile(
+            rf"^(?:你)?(?:{_POLITE})?(?:一律|总是|總是|永远要|永遠要|始终|始終|每次都要|务必|務必|一定要)\s*\S"
+        ),
+        "Always",
+        "constraint",
+        "zh_always",
+    ),
+    (
+        re.compile(r"^(?:请|請)?(?:记住|記住|记得|記得)[:：，,]?\s*\S"),
+        "Remember",
+        "fact",
+        "zh_remember",
+    ),
+    (re.compile(rf"^(?:{_POLITE})?никогда\s+не\s+\w+", re.I), "Never", "constraint", "ru_never"),
+    (
+        re.compile(
+            rf"^(?:{_POLITE})?(?:не\s+{_RU_IMP}\b|не\s+надо\s+\w+|не\s+нужно\s+\w+|нельзя\s+\w+)",
+            re.I,
+        ),
+        "Don't",
+        "constraint",
+        "ru_dont",
+    ),
+    (
+        re.compile(rf"^(?:{_POLITE})?всегда\s+\w+(?:й|йте|и|ите)\b", re.I),
+        "Always",
+        "constraint",
+        "ru_always",
+    ),
+    (
+        re.compile(r"^(?:запомни|запомните|имей в виду|имейте в виду)\b[:,]?\s*\S", re.I),
+        "Remember",
+        "fact",
+        "ru_remember",
+    ),
+    (re.compile(r"^(?:\w+,\s*)?у\s+(?:меня|нас)\s+(?:есть\s+)?\S+", re.I), "", "fact", "ru_i_have"),
+    (re.compile(rf"^(?:{_POLITE})?nunca\s+{_PT_IMP}\b", re.I), "Never", "constraint", "pt_never"),
+    (re.compile(rf"^(?:{_POLITE})?não\s+{_PT_IMP}\b", re.I), "Don't", "constraint", "pt_dont"),
+    (
+        re.compile(rf"^(?:{_POLITE})?sempre\s+{_PT_IMP}\b", re.I),
+        "Always",
+        "constraint",
+        "pt_always",
+    ),
+    (
+        re.compile(r"^(?:lembre-se|lembre|lembra|não esqueça)\b", re.I),
+        "Remember",
+        "fact",
+        "pt_remember",
+    ),
+    (
+        re.compile(
+            rf"^(?:{_POLITE})?(?:ne\s+(?:jamais\s+)?|n'){_FR_IMP}\s+(?:\S+\s+){{0,2}}?(?:pas|jamais)\b",
+            re.I,
+        ),
+        "Don't",
+        "constraint",
+        "fr_dont",
+    ),
+    (
+        re.compile(rf"^(?:{_POLITE})?(?:ne\s+{_FR_IMP}\s+jamais|jamais)\b", re.I),
+        "Never",
+        "constraint",
+        "fr_never",
+    ),
+    (
+        re.compile(rf"^(?:{_POLITE})?toujours\s+\w+|^(?:{_POLITE})?{_FR_IMP}\s+toujours\b", re.I),
+        "Always",
+        "constraint",
+        "fr_always",
+    ),
+    (
+        re.compile(r"^(?:souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas)\b", re.I),
+        "Remember",
+        "fact",
+        "fr_remember",
+    ),
+    (
+        re.compile(
+            rf"^(?:{_POLITE})?non\s+{_IT_IMP}\s+mai\b|^(?:{_POLITE})?mai\s+{_IT_IMP}\b", re.I
+        ),
+        "Never",
+        "constraint",
+        "it_never",
+    ),
+    (re.compile(rf"^(?:{_POLITE})?non\s+{_IT_IMP}\b", re.I), "Don't", "constraint", "it_dont"),
+    (
+        re.compile(
+            rf"^(?:{_POLITE})?(?:usa|fai|scrivi|metti)\s+sempre\b|^(?:{_POLITE})?sempre\s+{_IT_IMP}\b",
+            re.I,
+        ),
+        "Always",
+        "constraint",
+        "it_always",
+    ),
+    (
+        re.compile(r"^(?:ricorda|ricordati|tieni a mente)\b", re.I),
+        "Remember",
+        "fact",
+        "it_remember",
+    ),
+    (re.compile(rf"^(?:{_POLITE})?no\s+{_ES_IMP}\b", re.I), "Don't", "constraint", "es_dont"),
+    (
+        re.compile(rf"^(?:{_POLITE})?(?:nunca|jamás)\s+{_ES_IMP}\b", re.I),
+        "Never",
+        "constraint",
+        "es_never",
+    ),
+    (
+        re.compile(r"^(?:recuerda|recuérdalo|ten en cuenta)\b", re.I),
+        "Remember",
+        "fact",
+        "es_remember",
+    ),
+    (
+        re.compile(
+            rf"^(?:{_POLITE})?(?:niemals|nie)\s+\w+|^(?:{_POLITE})?{_DE_IMP}\s+(?:\S+\s+){{0,3}}?(?:niemals|nie|nicht)\b",
+            re.I,
+        ),
+        "Don't",
+        "constraint",
+        "de_dont",
+    ),
+    (
+        re.compile(rf"^(?:{_POLITE})?immer\s+\w+|^(?:{_POLITE})?{_DE_IMP}\s+immer\b", re.I),
+        "Always",
+        "constraint",
+        "de_always",
+    ),
+    (
+        re.compile(r"^(?:merk dir|merke dir|denk daran|vergiss nicht)\b", re.I),
+        "Remember",
+        "fact",
+        "de_remember",
+    ),
+]
+_TOOL = r"([\w@/+#-]+(?:\.[\w@/+#-]+)*|\ue000\d+\ue001)"
+_INSTEAD: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(rf"(?:用|使用|改用){_TOOL}\s*(?:而不是|而非|不要用|别用|別用|代替|取代){_TOOL}"),
+        "zh_instead",
+    ),
+    (
+        re.compile(
+            rf"(?:используй|используйте|ставь)\s+{_TOOL}\s*,?\s*(?:вместо|а не)\s+{_TOOL}", re.I
+        ),
+        "ru_instead",
+    ),
+    (
+        re.compile(
+            rf"\b(?:use|usa|usar|utilize)\s+{_TOOL}\s*,?\s*(?:em vez de|ao invés de|no lugar de|e não)\s+"
+            rf"(?:o\s+|a\s+)?{_TOOL}",
+            re.I,
+        ),
+        "pt_instead",
+    ),
+    (
+        re.compile(
+            rf"\b(?:utilise|utilisez|prends)\s+{_TOOL}\s*,?\s*(?:au lieu de|plutôt que|et pas)\s+"
+            rf"(?:d'|de\s+)?{_TOOL}",
+            re.I,
+        ),
+        "fr_instead",
+    ),
+    (
+        re.compile(
+            rf"\b(?:usa|usate|utilizza)\s+{_TOOL}\s*,?\s*(?:invece di|al posto di|e non)\s+"
+            rf"(?:usare\s+)?{_TOOL}",
+            re.I,
+        ),
+        "it_instead",
+    ),
+    (
+        re.compile(
+            rf"\b(?:usa|utiliza)\s+{_TOOL}\s*,?\s*(?:en lugar de|en vez de|y no)\s+{_TOOL}", re.I
+        ),
+        "es_instead",
+    ),
+    (
+        re.compile(
+            rf"\b(?:verwende|benutze|nutze)\s+{_TOOL}\s*,?\s*(?:statt|anstatt|anstelle von|nicht)\s+"
+            rf"{_TOOL}",
+            re.I,
+        ),
+        "de_instead",
+    ),
+]
+_MAX = 160
+
+
+def non_english(text: str) -> bool:
+    return bool(_NON_ENGLISH.search(text))
+
+
+def language_claims(text: str) -> list[Hit]:
+    """(claim, kind, sub-rule) for the explicit-marker sentences of a non-English statement."""
+    out: list[Hit] = []
+    for raw in _SPLIT.split(text):
+        sentence = raw.strip(" \t,，、:：-")
+        if not sentence or len(sentence) > _MAX or not _NON_ENGLISH.search(sentence):
+            continue
+        hit = _sentence(sentence)
+        if hit:
+            out.append(hit)
+    return out
+
+
+def _sentence(sentence: str) -> Hit | None:
+    for pattern, sub in _INSTEAD:
+        m = pattern.search(sentence)
+        if m and m.group(1).lower() != m.group(2).lower():
+            return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
+    body = sentence.rstrip("。.!！?？;；")
+    if sentence.rstrip().endswith(("?", "？")) or len(body) < 4:
+        return None
+    for pattern, label, kind, sub in _RULES:
+        m = pattern.search(body)
+        if m:
+            if label == "Remember":  # the marker says it already: "Remember: <what>"
+                body = _REMEMBER_WORD.sub("", body, count=1).strip() or body
+            return (f"{label}: {body}" if label else body), kind, sub
+    return None
+
+
+_REMEMBER_WORD = re.compile(
+    r"^(?:请|請)?(?:记住|記住|记得|記得|запомни(?:те)?|имей(?:те)? в виду|lembre-se|lembre|lembra|"
+    r"não esqueça|souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas|ricorda(?:ti)?|"
+    r"tieni a mente|recuerda|recuérdalo|ten en cuenta|merke? dir|denk daran|vergiss nicht)"
+    r"(?:\s+(?:que|que|che|dass|что|de|di))?[\s:：,，-]*",
+    re.I,
+)

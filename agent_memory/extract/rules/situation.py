@@ -1,0 +1,414 @@
+"""Rules for what a session is *about*, which people state once in passing while asking for
+something else: facts about the user ("I'm the admin here", "I have a Windows 10 laptop", "I
+know almost no Rust"), what the project is ("I'm building a booking app for vets", "it's a
+CLI for invoices"), what it was renamed to or replaced, how it is hosted, and rules with a
+generic subject ("anything generated must not be edited by hand", "the docs should follow
+the code"). Each returns (claim, kind, sub-rule) or None; the claim stands alone: the user
+becomes "User", "I"/"we" never survive into it."""
+
+from __future__ import annotations
+
+import re
+
+from agent_memory.extract.filters import _PRONOUNS, _content_words, _vague
+from agent_memory.extract.rules.preferences import toolish
+
+Hit = tuple[str, str, str]
+
+_TOKEN = r"[\w\ue000\ue001./@+#-]+"
+# What a project is: the head noun of "I'm building a … <noun>".
+_PRODUCT = (
+    r"app|application|bot|service|platform|tool|website|site|web ?app|dashboard|library|lib|cli|"
+    r"api|game|extension|plugin|company|startup|saas|product|system|tracker|backend|frontend|"
+    r"server|framework|engine|sdk|package|portal|marketplace|store|shop|crm|erp|agent|assistant|"
+    r"pipeline|monorepo|microservice|script|compiler|editor|client|integration|dashboard"
+)
+_BUILDING = re.compile(
+    rf"^(?:i|we)(?:'m| am|'re| are)?\s+(?:(?:currently|now|basically|essentially)\s+)?"
+    rf"(?:building|developing|making|writing|working on|creating)\s+"
+    rf"((?:a|an|our|my)\s+(?:{_TOKEN}\s+){{0,6}}?(?:{_PRODUCT})s?\b.*)",
+    re.I,
+)
+_WANT_TO_BUILD = re.compile(
+    rf"^(?:i|we)\s+(?:want|need|would like|'d like|am going|'m going|plan)\s+to\s+"
+    rf"(?:build|create|make|develop|start|write)\s+"
+    rf"((?:a|an)\s+(?:{_TOKEN}\s+){{0,6}}?(?:{_PRODUCT})s?\b.*)",
+    re.I,
+)
+_IT_IS_A = re.compile(
+    rf"^(?:it|this|this project|this repo|the project|the app|the product)\s*(?:'s| is)\s+"
+    rf"(?:(?:essentially|basically|just|really|actually|mainly|primarily)\s+)?"
+    rf"((?:a|an)\s+(?:{_TOKEN}\s+){{0,5}}?(?:{_PRODUCT})s?\b.*)",
+    re.I,
+)
+# Facts about the user: role, machine, knowledge, employer, place.
+_I_AM_ROLE = re.compile(
+    r"^i(?:'m| am)\s+(?:the|an?)\s+((?:[\w-]+\s+){0,2}?(?:admin|administrator|owner|maintainer|"
+    r"author|developer|dev|engineer|designer|student|teacher|lead|manager|founder|cto|ceo|"
+    r"sysadmin|devops|consultant|freelancer|contractor|beginner|newbie|researcher|scientist|"
+    r"analyst|architect|hobbyist))\b(.*)$",
+    re.I,
+)
+_I_HAVE_MACHINE = re.compile(
+    r"^i\s+(?:only\s+|also\s+)?(?:have|own|use|work on|am on|'m on)\s+(?:an?|one|two|my)\s+"
+    r"((?:[\w.+-]+\s+){0,3}?(?:computer|laptop|machine|pc|mac|macbook|desktop|workstation|"
+    r"server|phone|tablet|vps|raspberry pi|box))\b(.*)$",
+    re.I,
+)
+_I_KNOW = re.compile(
+    r"^i\s+(?:know|speak|understand)\s+(almost no|very little|little|next to no|no|nothing about|"
+    r"hardly any|barely any)\s+(\S.*)$",
+    re.I,
+)
+_I_NEW_TO = re.compile(
+    r"^i(?:'m| am)\s+(?:completely\s+|totally\s+|very\s+|pretty\s+|quite\s+)?(new to|not familiar "
+    r"with|unfamiliar with|a beginner (?:in|at|with)|an expert (?:in|at|with)|experienced with|"
+    r"fluent in|comfortable with)\s+(\S.*)$",
+    re.I,
+)
+_I_WORK = re.compile(
+    r"^i\s+(?:work|am working)\s+(for|at)\s+(\S.*)$|^i(?:'m| am)\s+(based|located|living)\s+in\s+"
+    r"(\S.*)$",
+    re.I,
+)
+_I_CARE = re.compile(
+    r"^i\s+(?:really\s+|mainly\s+|mostly\s+|deeply\s+)?care\s+(?:a lot\s+)?about\s+(\S.*)$", re.I
+)
+_I_WARY = re.compile(
+    r"^i(?:'m| am)\s+(?:very\s+|quite\s+|a bit\s+|pretty\s+)?(cautious|wary|skeptical|sceptical|"
+    r"careful|nervous|suspicious)\s+(?:about|of|with|around)\s+(\S.*)$",
+    re.I,
+)
+_DONT_WANT_ON = re.compile(
+    r"^i\s+(?:really\s+)?(?:don't|do not)\s+want\s+(\S+(?:\s+\S+){0,3}?)\s+(on|in)\s+my\s+"
+    r"((?:[\w-]+\s+)?(?:hosts?|machines?|computers?|laptops?|servers?|systems?|boxes|box|"
+    r"system|os|path|shell|environment|repo|repos|projects?|codebase))\b(.*)$",
+    re.I,
+)
+# Renames and replacements: what a thing is called now, what replaced what.
+_RENAMED = re.compile(
+    rf"^(?:i|we)(?:'ve| have)?\s+(?:just\s+|now\s+|already\s+)?renamed\s+(?:the\s+|my\s+|our\s+)?"
+    rf"((?:[\w-]+\s+){{0,3}}?)(?:from[:\s]\s*)?({_TOKEN})\s+(?:to|as|into)[:\s]\s*({_TOKEN})\s*$",
+    re.I,
+)
+_RENAME_TO = re.compile(
+    rf"^rename\s+(?:this|the|our|my)\s+(project|repo|repository|app|package|tool|service|library)"
+    rf"\s+(?:to|as|into)\s+({_TOKEN})\s*$",
+    re.I,
+)
+_IS_NOW = re.compile(
+    rf"^({_TOKEN})\s+(?:is|has become)\s+now\s+({_TOKEN})$|^({_TOKEN})\s+is\s+now\s+(?:called|named)"
+    rf"\s+({_TOKEN})$",
+    re.I,
+)
+_REPLACED = re.compile(
+    rf"^(?:i thought\s+)?(?:we|i)(?:'ve| have)?\s+(?:already\s+|just\s+)?(?:replaced|swapped|"
+    rf"switched out)\s+({_TOKEN})\s+(?:with|for|by)\s+({_TOKEN})\b",
+    re.I,
+)
+_REPLACE_REQ = re.compile(
+    rf"^(?:can|could)\s+(?:we|you)\s+(?:please\s+)?(?:change|replace|swap|switch)\s+({_TOKEN})\s+"
+    rf"(?:for|with|to)\s+(?:something\s+(?:more\s+)?\w+\s+like\s+)?({_TOKEN})\b|"
+    rf"^(?:let's|lets)\s+(?:replace|swap)\s+({_TOKEN})\s+(?:for|with)\s+({_TOKEN})\b",
+    re.I,
+)
+_NO_LONGER = re.compile(
+    r"^(?:we|i)\s+(?:don't|do not|no longer)\s+(use|need|support|run|deploy with|build with)\s+"
+    r"(\S+(?:\s+\S+){0,3}?)\s+(?:anymore|any more|now)$|^(?:we|i)\s+no longer\s+(use|need|support)"
+    r"\s+(\S.*)$",
+    re.I,
+)
+# Hosting: "the site is hosted on Netlify", "the db is locally hosted via docker compose".
+_HOSTED = re.compile(
+    rf"^((?:the|our|my)\s+(?:{_TOKEN}\s+){{0,3}}?{_TOKEN}|(?-i:[A-Z][\w.-]+))\s+(?:is|are)\s+(?:locally\s+|currently\s+|"
+    rf"now\s+|self-?\s?)?(hosted|deployed|served|installed|managed)\s+(?:locally\s+)?(on|via|with|in|at|as|"
+    rf"through|using)\s+(\S.*)$",
+    re.I,
+)
+_USES_VERSION = re.compile(
+    rf"^((?:the\s+)?[A-Z][\w.-]*(?:\s+[\w.-]+)?)\s+(?:is\s+using|uses|runs|is\s+on|is\s+running)\s+"
+    rf"({_TOKEN}\s+v?\d+(?:\.\d+)*)\b(.*)$"
+)
+# "Under no circumstances (ever) will I use PRs", "under no circumstances push to main".
+_NO_CIRCUMSTANCES = re.compile(
+    r"^(?:under no circumstances|in no case|never ever)\s*,?\s*(?:ever\s+)?"
+    r"(?:(?:will|shall|should|must|do|may|can)\s+(i|we|you)\s+)?(\S.*)$",
+    re.I,
+)
+# Generic-subject rules: "anything handled in code shouldn't be duplicated".
+_GENERIC_SHOULD = re.compile(
+    r"^((?:any ?thing|every ?thing|nothing|all|every|each|no)\b[^,;]{0,60}?|"
+    r"(?:the\s+)?(?:docs|documentation|readme|changelog|claude\.md|agents\.md|comments|commit "
+    r"messages|tests|code|codebase|ui|api|config|logs|errors?|error messages|names|naming|"
+    r"variables|functions|types|migrations|secrets|dependencies|\ue000\d+\ue001))\s+"
+    r"(should(?:n't| not)?|must(?:n't| not)?|need(?:s)? to|ought to)\s+(?:always\s+|never\s+|only\s+)?"
+    r"(\S.*)$",
+    re.I,
+)
+_BUILT_WITH = re.compile(
+    rf"^(?:(?:i|we)(?:'d| would)?\s+(?:like|want)\s+to\s+start\s+)?(?:a|an|the|this|my|our)\s+"
+    rf"(?:{_TOKEN}\s+){{0,3}}?(?:{_PRODUCT}|project)\s+(?:that|which)?\s*(?:is|will be|should be)\s+"
+    rf"(?:implemented|built|written|developed|made)\s+(?:using|with|in)\s+(\S.*)$|"
+    rf"^(?:this|the|our|my)\s+(?:{_TOKEN}\s+)?(?:{_PRODUCT}|project|code)\s+should\s+be\s+"
+    rf"(?:written|built|implemented|developed)\s+(?:in|with|using)\s+(\S.*)$",
+    re.I,
+)
+# "run everything via tmuxinator only", "I only want to run my services through docker compose".
+_ALL_VIA = re.compile(
+    r"^(?:(?:i|we)\s+only\s+want\s+to\s+|only\s+)?(run|start|manage|deploy|build|install|launch)\s+"
+    r"((?:everything|all(?:\s+(?:of\s+)?(?:the|my|our))?(?:\s+[\w-]+){0,2}|(?:my|our|the)\s+[\w-]+"
+    r"(?:\s+[\w-]+)?))\s+(?:via|with|through|using|in|from)\s+(\ue000\d+\ue001|[\w.-]+)(\s+only)?\s*$",
+    re.I,
+)
+# "ensure CLAUDE.md links to AGENTS.md": a standing property of a named file.
+_ENSURE_FILE = re.compile(
+    r"^(?:please\s+|pls\s+)?(?:make sure|ensure)(?:\s+that)?\s+((?:the\s+)?(?:\ue000\d+\ue001|"
+    r"[\w~./-]*\w\.(?:md|json|ya?ml|toml|txt|cfg|ini|lock|py|ts|js|sh)\b|[\w./-]+/))\s+"
+    r"((?:always\s+|never\s+|only\s+)?\w+s\b.*)$",
+    re.I,
+)
+# "be simple, be clear and concise for CLAUDE.md": a style asked for a kind of text.
+_BE_STYLE = re.compile(
+    r"^be\s+([\w-]+(?:(?:,\s*|\s+and\s+|\s+)(?:be\s+)?[\w-]+){0,5}?)\s+(?:for|in|with)\s+"
+    r"((?:the\s+|all\s+|your\s+)?(?:\S*claude\.md|\S+\.md|readme|docs|documentation|comments|"
+    r"commit messages|answers|responses|replies|explanations|reviews|summaries|prs?|pull requests)"
+    r"(?:\s+files?)?)\s*$",
+    re.I,
+)
+# "(the new project that) we will build around X".
+_BUILD_AROUND = re.compile(
+    r"\b(?:we|i)(?:'ll| will| are going to|'re going to| am going to|'m going to)\s+build\s+"
+    r"(?:it\s+|this\s+)?(around|on top of|on|with)\s+(\S.*)$",
+    re.I,
+)
+# "only using X instead of (using) Y", inside a longer request: a choice for this project.
+_USING_INSTEAD = re.compile(
+    rf"\b(?:only\s+)?using\s+({_TOKEN}(?:\s*\+\s*{_TOKEN})*)\s+(?:instead of|rather than)\s+"
+    rf"(?:using\s+)?({_TOKEN})\b",
+    re.I,
+)
+_REPLACE_IMP = re.compile(
+    rf"^(?:change|replace|swap|switch)\s+({_TOKEN})\s+(?:for|with|to)\s+(?:something\s+(?:more\s+)?"
+    rf"\w+\s+like\s+)?({_TOKEN})\s*[?.!]*$",
+    re.I,
+)
+# "update the main CLAUDE.md to call out when a subagent is used": the change asked for in
+# Claude's own instructions is itself a standing rule.
+_CONFIG_UPDATE = re.compile(
+    r"^(?:update|change|edit|modify|adjust|amend|extend)\s+(?:the\s+|my\s+|your\s+|our\s+)?"
+    r"(?:(?:main|global|project|user|claude)\s+){0,2}(?:\S*claude\.md|\S*agents\.md|rules|ruleset|"
+    r"instructions|memory|memories|system prompt)(?:\s+files?)?"
+    r"(?:\s+(?:in|at|for|under)\s+\S+(?:\s+(?:\S+\s+){0,3}?(?:file|dir|directory|folder))?)?"
+    r"(?:\s+for\s+[\w\s-]{1,30}?)?\s+to\s+(?!include\b|add\b|reflect\b)(\S.*)$",
+    re.I,
+)
+# "this is the image used: vendor/app:1.2" — the one in use, named.
+_THE_ONE_USED = re.compile(
+    r"^(?:this|that|here)\s+is\s+the\s+([\w\s-]{2,30}?)\s+(?:used|we use|i use|in use|we're using|"
+    r"i'm using)\s*[:=]?\s+([\w.@/:+-]*[/:.][\w.@/:+-]*)(?:\s.*)?$",
+    re.I,
+)
+# Naming and modelling decisions: "the two job kinds are called ingest and export",
+# "treat `createdAt` as the order date".
+_CALLED = re.compile(
+    r"^((?:the|our|all|both)\s+(?:[\w-]+\s+){0,4}?[\w-]+)\s+(?:is|are)\s+(?:called|named)\s+(\S.*)$",
+    re.I,
+)
+_TREAT_AS = re.compile(
+    r"^(?i:always\s+)?(?i:treat)\s+(\ue000\d+\ue001|[a-z]+[A-Z_]\w*|\w+_\w+)\s+as\s+(\S.*)$"
+)
+_THERE_SHOULD = re.compile(
+    r"^there\s+(should(?:n't| not| never)|must(?:n't| not| never)|can't|cannot|may not)\s+be\s+"
+    r"(\S.*)$",
+    re.I,
+)
+# A run-on whose second half is a rule about the docs: "code is the truth the docs should follow it".
+_RUN_ON_SHOULD = re.compile(
+    r"\s(the\s+(?:docs|documentation|readme|changelog|comments|claude\.md|agents\.md)\s+"
+    r"(?:should|must)\s+(?:always\s+)?(?:reflect|follow|match|mirror|describe|track)\s+\S.*)$",
+    re.I,
+)
+_DISABLE = re.compile(
+    r"^(?:please\s+|pls\s+)?(disable|turn off|switch off)\s+((?:the\s+)?(?:[\w.-]+\s+)?"
+    r"(?:auto-?updates?|autoupdates?|automatic updates|telemetry|analytics|crash reporting))\s*$",
+    re.I,
+)
+_KEEP_IN = re.compile(
+    r"^(?:just\s+|only\s+)?(?:keep|have)\s+(\S.{0,80}?)\s+(?:(?:written|stored|kept|placed|saved|"
+    r"defined)\s+)?(?:in|under|inside)\s+(?:the\s+)?"
+    r"((?:\S*[/.]\S*|\ue000\d+\ue001)(?:\s+(?:folder|directory|dir))?)\s*(?:,.*)?$",
+    re.I,
+)
+
+
+# Where a run-on sentence starts its next thought: "an internal tool so I'll host it cheaply".
+_RUN_ON = re.compile(
+    r"\s+(?:so|and|but|because|since|as|which|where|then)\s+(?:i|we|you|it|they|this|that)\b|"
+    r"\s+(?:i'll|i'm|i'd|we'll|we're|i\s+(?:want|need|think|will|would))\b|,\s+|\s+since\s+|"
+    r"\s+because\s+|\s+-\s+",
+    re.I,
+)
+
+
+def _clean(obj: str) -> str:
+    return re.sub(r"\s+", " ", obj).strip(" ,;:.!?")
+
+
+def _cut(obj: str) -> str:
+    """The object up to where a run-on sentence starts its next thought."""
+    m = _RUN_ON.search(obj)
+    return _clean(obj[: m.start()] if m else obj)
+
+
+def _bounded(obj: str, limit: int = 14) -> bool:
+    return 1 <= _content_words(obj) <= limit and not _vague(obj)
+
+
+def _r_situation(c: str) -> Hit | None:
+    m = _BUILDING.match(c) or _WANT_TO_BUILD.match(c)
+    obj = _cut(m.group(1)) if m else ""
+    if m and _bounded(obj, 12) and not re.search(r"\b(?:you|me)\b", obj, re.I):
+        return f"User is building {obj}", "fact", "project_is"
+    m = _IT_IS_A.match(c)
+    obj = _cut(m.group(1)) if m else ""
+    if m and _bounded(obj, 12):
+        return f"The project is {obj}", "fact", "project_is"
+    m = _BUILT_WITH.match(c)
+    if m:
+        obj = _clean(m.group(1) or m.group(2))
+        if _bounded(obj, 10):
+            return f"The project is built with {obj}", "decision", "built_with"
+    m = _I_AM_ROLE.match(c)
+    if m and not m.group(2).strip(" .!,"):
+        return f"User is the {_clean(m.group(1))}", "fact", "user_role"
+    m = _I_HAVE_MACHINE.match(c)
+    if m:
+        tail = m.group(2).strip()
+        tail = "" if re.match(r"^(?:and|but|so|which|that|where)\b", tail, re.I) else tail
+        return f"User has a {_clean(m.group(1) + ' ' + tail)}", "fact", "user_machine"
+    m = _I_KNOW.match(c)
+    if m and _bounded(m.group(2), 6):
+        return f"User knows {m.group(1).lower()} {_clean(m.group(2))}", "fact", "user_skill"
+    m = _I_NEW_TO.match(c)
+    if m and _bounded(m.group(2), 6):
+        return f"User is {m.group(1).lower()} {_clean(m.group(2))}", "fact", "user_skill"
+    m = _I_WORK.match(c)
+    if m:
+        prep, place = (m.group(1), m.group(2)) if m.group(1) else (f"{m.group(3)} in", m.group(4))
+        if _bounded(place, 6) and place.split()[0].lower() not in _PRONOUNS:
+            verb = "works" if m.group(1) else "is"
+            return f"User {verb} {prep.lower()} {_clean(place)}", "fact", "user_place"
+    m = _I_CARE.match(c)
+    if m and _bounded(m.group(1), 10) and not re.match(r"^(?:it|this|that)\b", m.group(1), re.I):
+        return f"User cares about {_clean(m.group(1))}", "preference", "user_cares"
+    m = _I_WARY.match(c)
+    if m and _bounded(_cut(m.group(2)), 8):
+        return f"User is {m.group(1).lower()} about {_cut(m.group(2))}", "preference", "user_wary"
+    m = _DONT_WANT_ON.match(c)
+    if m and not _vague(m.group(1)):
+        where = _clean(m.group(3))
+        return (
+            f"User does not want {m.group(1)} {m.group(2)} their {where}",
+            "constraint",
+            "dont_want",
+        )
+    m = _RENAMED.match(c)
+    if m:
+        what = _clean(m.group(1)) or "project"
+        return f"The {what} was renamed from {m.group(2)} to {m.group(3)}", "fact", "rename"
+    m = _RENAME_TO.match(c)
+    if m:
+        return f"The {m.group(1).lower()} is named {m.group(2)}", "fact", "rename"
+    m = _IS_NOW.match(c)
+    if m:
+        old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if old.lower() not in _PRONOUNS and old.lower() != new.lower():
+            return f"{old} was renamed to {new}", "fact", "rename"
+    m = _REPLACED.match(c)
+    if m and m.group(1).lower() not in _PRONOUNS:
+        # One spelling for "we replaced X with Y", "replace X with Y", "use Y instead of X":
+        # restatements must converge to one claim (spec §4).
+        return f"Use {m.group(2)}, not {m.group(1)}", "decision", "replaced"
+    m = _REPLACE_REQ.match(c)
+    if m:
+        old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if not _vague(old) and not _vague(new) and new.lower() not in _PRONOUNS | {"something"}:
+            return f"Use {new}, not {old}", "decision", "replace"
+    m = _NO_LONGER.match(c)
+    if m:
+        verb, obj = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if not _vague(obj):
+            return f"We no longer {verb.lower()} {_clean(obj)}", "decision", "no_longer"
+    m = _HOSTED.match(c)
+    if m and m.group(1).split()[-1].lower() not in _PRONOUNS and _bounded(m.group(4), 10):
+        return _cap(c), "fact", "hosted"
+    m = _USES_VERSION.match(c)
+    if m and m.group(1).split()[0].lower() not in _PRONOUNS | {"the"}:
+        return f"{m.group(1)} uses {m.group(2)}", "fact", "uses_version"
+    m = _NO_CIRCUMSTANCES.match(c)
+    if m and _bounded(m.group(2), 12):
+        body = re.sub(r"^(?:ever\s+)", "", m.group(2), flags=re.I)
+        return f"Never {_clean(body)}", "constraint", "no_circumstances"
+    m = _GENERIC_SHOULD.match(c)
+    if m and _bounded(m.group(3), 12):
+        return _cap(_clean(c)), "constraint", "generic_should"
+    m = _ALL_VIA.match(c)
+    if m and m.group(3).lower() not in _PRONOUNS and toolish(m.group(3)):
+        what = re.sub(r"^(?:my|our|the)\s+", "", m.group(2), flags=re.I)
+        only = bool(m.group(4)) or c.lower().startswith(("i only", "we only", "only"))
+        if not only and not re.match(r"^(?:everything|all)\b", what, re.I):
+            return None  # "run the services in docker": this turn's step
+        # "all the services", "my apps", "everything": the rule is about the tool, one spelling.
+        if re.match(r"^(?:all\b|every|services|apps|processes|servers)", what, re.I):
+            what = "everything"
+        claim = f"{'Only ' if only else ''}{m.group(1).lower()} {what} via {m.group(3)}"
+        return _cap(claim), "constraint", "all_via"
+    m = _ENSURE_FILE.match(c)
+    if m and _bounded(m.group(2), 12):
+        return _cap(f"{m.group(1)} {m.group(2)}"), "constraint", "ensure_file"
+    m = _BE_STYLE.match(c)
+    if m:
+        return _cap(_clean(c)), "preference", "be_style"
+    m = _BUILD_AROUND.search(c)
+    if m and _bounded(_cut(m.group(2)), 8):
+        return (
+            f"The project is built {m.group(1).lower()} {_cut(m.group(2))}",
+            "decision",
+            "built_with",
+        )
+    m = _USING_INSTEAD.search(c)
+    if m and toolish(m.group(1)) and toolish(m.group(2)):
+        return f"Use {m.group(1)} instead of {m.group(2)}", "decision", "using_instead"
+    m = _REPLACE_IMP.match(c)
+    if m and toolish(m.group(1)) and toolish(m.group(2)) and m.group(1).lower() != "it":
+        return f"Use {m.group(2)}, not {m.group(1)}", "decision", "replace"
+    m = _CALLED.match(c)
+    if m and _bounded(m.group(2), 8) and not re.match(r"^(?:this|that|it)\b", m.group(2), re.I):
+        return _cap(_clean(c)), "decision", "naming"
+    m = _TREAT_AS.match(c)
+    if m and _bounded(m.group(2), 8):
+        return f"Treat {m.group(1)} as {_clean(m.group(2))}", "decision", "naming"
+    m = _THERE_SHOULD.match(c)
+    if m and _bounded(m.group(2), 12) and not _vague(m.group(2)):
+        return _cap(_clean(c)), "constraint", "there_should"
+    m = _RUN_ON_SHOULD.search(c)
+    if m and _GENERIC_SHOULD.match(m.group(1)):
+        return _cap(_clean(m.group(1))), "constraint", "generic_should"
+    m = _DISABLE.match(c)
+    if m:
+        return f"{m.group(1).capitalize()} {_clean(m.group(2))}", "decision", "disable"
+    m = _CONFIG_UPDATE.match(c)
+    if m and _bounded(m.group(1), 14) and not re.match(r"^(?:this|that|it)\b", m.group(1), re.I):
+        return _cap(_clean(m.group(1))), "preference", "config_update"
+    m = _THE_ONE_USED.match(c)
+    if m and not _vague(m.group(2)):
+        return f"The {_clean(m.group(1))} used is {m.group(2)}", "fact", "the_one_used"
+    m = _KEEP_IN.match(c)
+    if m and not _vague(m.group(1)):
+        claim = re.sub(r"^(?:just|only)\s+", "", _clean(c), flags=re.I)
+        return _cap(re.sub(r"\s+just\s+", " ", claim)), "decision", "keep_in"
+    return None
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text[:1].isalpha() else text

@@ -1,0 +1,113 @@
+"""Every threshold, cap, TTL and budget agent-memory applies, in one place, and the one function
+that decides L1 expiry and eviction (spec §4.1, §4.1.1, §4.3, §5; DESIGN "Gates").
+
+The README's numbers are checked against these constants by tests/test_policy.py, so the docs
+cannot drift from what the code does. Stdlib only: the hook fast paths import this module.
+"""
+
+from __future__ import annotations
+
+import os
+
+# Only names for the type checker: the hooks import this module, and `typing` costs them time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as _dt
+    from collections.abc import Collection, Iterable, Mapping
+    from typing import Any
+
+# --- L1 → L2 (spec §4.1) ---------------------------------------------------------------------
+L1_TO_L2_SESSIONS = 3  # distinct sessions for an observed claim
+L1_TO_L2_STATED_SESSIONS = 2  # a claim the user stated
+L1_TO_L2_DAYS = 2  # distinct UTC calendar days (verified claims are exempt)
+
+# --- caps and expiry (spec §4.3) -------------------------------------------------------------
+L1_CAP = 500  # atoms on memory/atoms; the oldest last_seen is evicted beyond it
+L1_MAX_AGE_DAYS = 90  # an L1 atom not re-observed for this long is dropped
+L2_CAP = 60  # adopted atoms per project; overflow is demoted to L1 (pinned atoms exempt)
+L3_CAP = 30  # global atoms; inflow is refused at the cap, never auto-demoted
+
+# --- L2 → L3 (spec §4.1.1) -------------------------------------------------------------------
+L3_MIN_PROJECTS = 2  # held at L2 in this many distinct projects
+L2_MIN_AGE_DAYS = 30  # each for at least this long
+
+# --- what reaches Claude's context (spec §5.1, §5.2) -----------------------------------------
+L2_BUDGET_BYTES = 4096  # the L2 block of the session-start context
+L3_BUDGET_BYTES = 2048  # the L3 block of the session-start context
+RECALL_TOP_K = 5  # atoms recalled per prompt
+RECALL_BUDGET_BYTES = 1024  # size of what one prompt's recall injects
+RECALL_BUDGET_S = 0.100  # the per-prompt hook's own time budget, on a monotonic clock
+RECALL_BUDGET_ENV = "AGENT_MEMORY_RECALL_BUDGET_MS"  # a slower machine may widen it
+MAX_CONTEXT_CHARS = 10_000  # Claude Code replaces longer additionalContext with a file path
+
+# --- hook plumbing ----------------------------------------------------------------------------
+MAX_PAYLOAD_BYTES = 64 << 20  # a pasted log can be large; only a runaway stdin is refused
+REBUILD_MARKER_TTL_S = 300.0  # a recall-index rebuild that died leaves its marker; retry after
+ERROR_LOG_LINES = 200  # .git/agent-memory/errors.log keeps this many lines
+
+
+def recall_budget_s() -> float:
+    """The per-prompt recall budget in seconds: `RECALL_BUDGET_S`, or the milliseconds in
+    `AGENT_MEMORY_RECALL_BUDGET_MS` when that is a positive number."""
+    raw = os.environ.get(RECALL_BUDGET_ENV, "")
+    try:
+        value = float(raw) / 1000.0
+    except ValueError:
+        return RECALL_BUDGET_S
+    return value if value > 0 else RECALL_BUDGET_S
+
+
+def check_context_size(text: str) -> None:
+    """Refuse a context Claude Code would not inject as text."""
+    if len(text) >= MAX_CONTEXT_CHARS:
+        raise ValueError(
+            f"context of {len(text)} characters is over Claude Code's {MAX_CONTEXT_CHARS}"
+        )
+
+
+def is_expired(
+    atom: Mapping[str, Any], now: _dt.datetime, max_age_days: int = L1_MAX_AGE_DAYS
+) -> bool:
+    """§4.3: an L1 atom not re-observed for more than `max_age_days` days is dropped."""
+    # Imported here: the hooks import this module for its budgets, and datetime costs 3 ms.
+    from agent_memory.model.clock import UTC, parse_time
+
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    return (now - parse_time(str(atom["last_seen"]))).total_seconds() > max_age_days * 86400
+
+
+def _oldest_first(atoms: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return sorted(atoms, key=lambda a: (str(a["last_seen"]), str(a["id"])))
+
+
+def l1_evictions(
+    atoms: Iterable[Mapping[str, Any]],
+    now: _dt.datetime,
+    held: Collection[str] = (),
+    cap: int = L1_CAP,
+    max_age_days: int = L1_MAX_AGE_DAYS,
+) -> tuple[list[str], list[str]]:
+    """(expired ids, evicted ids) for the L1 store, both oldest first (§4.3, §5.2).
+
+    Expired: last seen more than `max_age_days` ago. Evicted: of the rest, the oldest
+    `last_seen` beyond `cap`. Exempt from both, though they count toward the cap: pinned atoms
+    (a human's explicit keep, seed 002) and atoms held at L2 (`held`), whose L1 record is the
+    provenance chain of an adopted line (§4.1.1 step 5)."""
+    everything = list(atoms)
+
+    def movable(atom: Mapping[str, Any]) -> bool:
+        return not atom.get("pinned") and str(atom["id"]) not in held
+
+    expired = [
+        str(a["id"])
+        for a in _oldest_first(everything)
+        if movable(a) and is_expired(a, now, max_age_days)
+    ]
+    gone = set(expired)
+    remaining = [a for a in everything if str(a["id"]) not in gone]
+    over = len(remaining) - cap
+    evicted: list[str] = []
+    if over > 0:
+        evicted = [str(a["id"]) for a in _oldest_first(filter(movable, remaining))[:over]]
+    return expired, evicted
