@@ -590,11 +590,32 @@ FRAGMENTS = [
     "sk-ant-api03-",
     tok(8, HEX, 204),
     "Q~",
+    # issue 15 parsers: invisible and look-alike characters, encodings, structures, prefixes
+    "\u200b",
+    "\uff47\uff48\uff50\uff3f",
+    "\u0430",
+    "%40",
+    "%3D",
+    "kind: Secret\n",
+    "data:\n",
+    "stringData:\n  ",
+    "  x: ",
+    "|\n    ",
+    "BUNDLE_GEMS__X__COM=",
+    base64.b64encode(b"token=" + tok(24, AN, 205).encode()).decode(),
+    "zrb_live_",
+    tok(32, HEX, 206),
+    "~bob/",
+    "mailto:",
+    "arn:aws:iam::",
+    "123456789012",
+    "ClientSecret ",
+    "_KEY",
 ]
 TEXTS = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=6), max_size=30).map("".join)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
 @given(TEXTS)
 def test_property_output_has_no_findings_and_is_idempotent(text: str) -> None:
     red, findings = redact(text)

@@ -20,7 +20,6 @@ the judgement is Python, only on runs that survive cheap tests.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 
@@ -40,7 +39,6 @@ _lazy = LazyCompiler(globals())
 
 # a run of token characters, not inside a longer one, not right after a path separator
 _RUN: re.Pattern[str] = _lazy(r"[A-Za-z0-9][A-Za-z0-9_+/.~=-]{15,6000}")
-_F2 = os.environ.get("F2", "1") == "1"
 _SEP = "_.~-"
 _SELF_DECLARED: re.Pattern[str] = _lazy(
     r"(?:[A-Z0-9]{2,12}-)?(?:SECRET|PRIVATE)[-_]KEY[-_](?P<b>[A-Z0-9]{20,200})"
@@ -148,7 +146,7 @@ def _prefixed(run: str, keyword: Callable[[], bool]) -> tuple[int, int, str] | N
         # the random part starts the body (`sm_sat_rh3c…` is label `sm_sat`, not `sm`)
         # `sha256~…` (OpenShift) is a token; `sha256-…`, `sha256:…` are digests
         ok_label = _label_ok(label) or (run[cut] == "~" and label.isalnum())
-        if _F2 and (len(first) >= 8 or first == body) and ok_label and _body_ok(body, keyword):
+        if (len(first) >= 8 or first == body) and ok_label and _body_ok(body, keyword):
             return 0, len(run), "prefixed-token"
         pos = cut + 1
     return None
