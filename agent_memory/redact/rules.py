@@ -312,8 +312,11 @@ KEY_WORDS: tuple[str, ...] = (
     "token", "secret", "passw", "pwd", "passphrase", "auth", "cred", "sas", "bearer", "jwt", "pw",
     "_pass", "-pass", ".pass", "_pat", "-pat",
     # a bare `key` ends many names of credentials whose vendor no rule knows (`ACME_KEY`,
-    # `acmeKey`); the parser then asks for a generated value (values.strong_value)
-    "key",
+    # `acmeKey = …`); the parser then asks for a generated value (values.strong_value). Only
+    # where a name ends (an operator, a quote or a separator follows, or precedes): `key`
+    # alone is in too many words (`keyboard`, `monkey`)
+    "_key", "-key", ".key", 'key"', "key'", 'key\\"', "key:", "key=", "key =", "key :",
+    "key .", "key ?", "key>", "key\t",
     # a bare `pass` only as a quoted or assigned key (`"pass": …`, `pass: …`), never Python's
     'pass"', "pass'", 'pass\\"', "pass:", "pass=", "pass =",
 )
