@@ -41,6 +41,7 @@ _CONFUSABLE_PAIRS = (
     "օo սu ոn ıi ȷj ᴀA ʙB ᴄC ᴅD ᴇE ɢG ʜH ɪI ᴊJ ᴋK ʟL ᴍM ɴN ᴏO ᴘP ʀR ꜱS ᴛT ᴜU ᴠV ᴡW ʏY ᴢZ"
 )
 CONFUSABLES: dict[str, str] = {p[0]: p[1] for p in _CONFUSABLE_PAIRS.split()}
+_CONFUSABLE_CHARS: re.Pattern[str] = _lazy(lambda: "[" + "".join(sorted(CONFUSABLES)) + "]")
 
 
 _NON_ASCII: re.Pattern[str] = _lazy(r"[^\x00-\x7f]+")
@@ -102,6 +103,11 @@ def fold(text: str) -> tuple[str, OffsetMap, list[int]] | None:
     text where folding removed or replaced something; None when folding changes nothing."""
     if text.isascii():
         return None
+    import unicodedata  # here, not at the top: most text never needs it
+
+    is_normalized = unicodedata.is_normalized
+    invisible = _INVISIBLE.search
+    confusable = _CONFUSABLE_CHARS.search
     out: list[str] = []
     origin = OffsetMap()
     origin.orig_size = len(text)
@@ -111,6 +117,9 @@ def fold(text: str) -> tuple[str, OffsetMap, list[int]] | None:
     # only non-ASCII characters can fold: runs of them are found at C speed, the rest is
     # copied in bulk
     for m in _NON_ASCII.finditer(text):
+        run = m.group()
+        if is_normalized("NFKC", run) and invisible(run) is None and confusable(run) is None:
+            continue  # emoji, CJK, accented letters…: nothing to fold (checked at C speed)
         for i in range(m.start(), m.end()):
             ch = text[i]
             n = fold_char(ch)
