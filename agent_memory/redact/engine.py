@@ -34,7 +34,7 @@ from agent_memory.redact.context import (
 )
 from agent_memory.redact.encoded import encoded_spans
 from agent_memory.redact.families import configure as configure_families
-from agent_memory.redact.fold import fold, map_span
+from agent_memory.redact.fold import OffsetMap, fold, map_span
 from agent_memory.redact.generic import near_keyword, scan_runs
 from agent_memory.redact.handlers import (
     bundler_credentials,
@@ -79,7 +79,8 @@ def find_spans(text: str, depth: int = 0) -> list[Candidate]:
     decodings (agent_memory.redact.encoded) that led to `text`."""
     if not text:
         return []
-    cands = _scan_all(text, depth)
+    folded = fold(text)
+    cands = _scan_all(text, depth, folded, fold_it=False)
     if not cands:
         return []
     spans = _merge(cands)
@@ -87,18 +88,25 @@ def find_spans(text: str, depth: int = 0) -> list[Candidate]:
     # secret now follows `]`). Re-examine the text around each replacement until nothing new
     # appears, so that `find(redact(t)[0]) == []` holds for every input.
     for _ in range(4):
-        extra = _recheck(text, spans, depth)
+        extra = _recheck(text, spans, depth, folded is not None)
         if not extra:
             break
         spans = _merge(spans + extra)
     return spans
 
 
-def _scan_all(text: str, depth: int) -> list[Candidate]:
+def _scan_all(
+    text: str,
+    depth: int,
+    folded: tuple[str, OffsetMap, list[int]] | None = None,
+    fold_it: bool = True,
+) -> list[Candidate]:
     """Every candidate in `text`: as written, as read (agent_memory.redact.fold: invisible
-    characters and look-alike letters folded) and as decoded (base64, percent-encoding)."""
+    characters and look-alike letters folded) and as decoded (base64, percent-encoding).
+    `folded`: `fold(text)` when the caller has it already (then `fold_it=False`)."""
     out = _scan(text, depth)
-    folded = fold(text)
+    if folded is None and fold_it:
+        folded = fold(text)
     if folded is None:
         out += encoded_spans(text, depth, find_spans)
         return out
@@ -281,7 +289,7 @@ def _merge(cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def _recheck(text: str, spans: list[Candidate], depth: int) -> list[Candidate]:
+def _recheck(text: str, spans: list[Candidate], depth: int, fold_windows: bool) -> list[Candidate]:
     """Findings that appear only once the spans are replaced, mapped back to `text`."""
     red = replace_spans(text, [(s, e, rule) for s, e, rule, _p in spans])
     # each marker: (start in red, end in red, end in text)
@@ -307,7 +315,8 @@ def _recheck(text: str, spans: list[Candidate], depth: int) -> list[Candidate]:
     out: list[Candidate] = []
     for lo, hi in windows:
         sub = red[lo:hi]
-        for s, e, rule, pri in _scan_all(sub, depth):
+        # folding can only matter in a window when it mattered in the whole text
+        for s, e, rule, pri in _scan_all(sub, depth, fold_it=fold_windows):
             # a cut at the window edge can fake a boundary; such spans were seen in full
             if (s == 0 and lo > 0) or (e == len(sub) and hi < len(red)):
                 continue

@@ -121,13 +121,14 @@ def _keyword_near(low: str, pos: int) -> bool:
 def _prefixed(run: str, keyword: Callable[[], bool]) -> tuple[int, int, str] | None:
     """(start, end, rule) of the secret in `run` when it is a prefixed token or a self-declared
     key, None otherwise."""
-    sd = _SELF_DECLARED.match(run)
-    if sd is not None:
-        body = sd.group("b")
-        if not is_true_placeholder(body) or len(set(body)) > 1:
-            return 0, len(run), "prefixed-token"
-    # the label: up to three short segments, starting with a letter
-    if not run[0].isalpha():
+    if "KEY" in run:
+        sd = _SELF_DECLARED.match(run)
+        if sd is not None:
+            body = sd.group("b")
+            if not is_true_placeholder(body) or len(set(body)) > 1:
+                return 0, len(run), "prefixed-token"
+    # the label: up to four short segments, starting with a letter, then a separator
+    if not run[0].isalpha() or _LABEL_SEP.search(run, 1, 26) is None:
         return None
     if classify(run) is not None:
         return None  # a known family: its own rule decides, or a look-alike
@@ -152,6 +153,7 @@ def _prefixed(run: str, keyword: Callable[[], bool]) -> tuple[int, int, str] | N
     return None
 
 
+_LABEL_SEP: re.Pattern[str] = _lazy(r"[_.~-]")
 _LABEL_PART: re.Pattern[str] = _lazy(
     r"[a-z][a-z0-9]{0,9}|[A-Z][A-Z0-9]{0,11}|[A-Z][a-z]{1,9}\d{0,2}|v?\d{1,2}"
 )
