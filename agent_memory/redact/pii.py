@@ -170,7 +170,9 @@ aws_account = _keyed(_AWS_ACCOUNT, "aws-account-id", _not_documented_account, wo
 
 # phone numbers, card numbers, national ids. One pass finds runs of 7+ digits (at most two
 # separators between digits); the precise patterns then run only inside those runs.
-_DIGIT_RUN: re.Pattern[str] = _lazy(r"\+?\d(?:[ .()/-]{0,2}\d){5,22}")
+# no optional `+` in front: a pattern that starts with a digit class is searched at C speed
+# (three times faster); the phone patterns look one character before the run anyway
+_DIGIT_RUN: re.Pattern[str] = _lazy(r"\d(?:[ .()/-]{0,2}\d){5,22}")
 _UPPER: re.Pattern[str] = _lazy(r"[A-Z]{2}")
 _PHONE_INTL: re.Pattern[str] = _lazy(
     r"(?<![\w+/=.-])\+[1-9]\d{0,2}(?:[ .-]?\(?\d{1,5}\)?){1,6}(?![\w.-]?\d)"
@@ -205,6 +207,9 @@ _DNI_KW: re.Pattern[str] = _lazy(
 )
 
 
+_SEPARATORS = str.maketrans("", "", " .()/-+")
+
+
 def scan_numbers(ctx: ScanContext) -> None:
     """Phone numbers, card numbers and national ids anywhere in the text (no keyword needed)."""
     text = ctx.text
@@ -213,20 +218,26 @@ def scan_numbers(ctx: ScanContext) -> None:
         if run.end() < n and text[run.end()].isdigit():
             continue  # more than 23 digits: an id or a blob, not a number a person owns
         lo, hi = max(0, run.start() - 1), min(n, run.end() + 2)
-        for rx in (_PHONE_INTL, _PHONE_NANP):
-            for m in rx.finditer(text, lo, hi):
-                if phone_ok(m.group()):
-                    ctx.add(m.start(), m.end(), "phone-number", P_PII)
-        for m in _CARD.finditer(text, lo, hi):
-            num = digits(m.group())
-            if card_brand(num) and luhn(num) and len(set(num)) > 1:
-                ctx.add(m.start(), m.end(), "card-number", P_PII)
-        for m in _SSN.finditer(text, lo, hi):
-            if ssn_ok(m.group("s")):
-                ctx.add(m.start("s"), m.end("s"), "us-ssn", P_PII)
-        for m in _AADHAAR.finditer(text, lo, hi):
-            if verhoeff(digits(m.group("s"))):
-                ctx.add(m.start("s"), m.end("s"), "in-aadhaar", P_PII)
+        # each number has a least count of digits: a short run needs few of the patterns
+        nd = len(run.group().translate(_SEPARATORS))
+        if nd >= 8:
+            for rx in (_PHONE_INTL, _PHONE_NANP):
+                for m in rx.finditer(text, lo, hi):
+                    if phone_ok(m.group()):
+                        ctx.add(m.start(), m.end(), "phone-number", P_PII)
+        if nd >= 13:
+            for m in _CARD.finditer(text, lo, hi):
+                num = digits(m.group())
+                if card_brand(num) and luhn(num) and len(set(num)) > 1:
+                    ctx.add(m.start(), m.end(), "card-number", P_PII)
+        if nd >= 9:
+            for m in _SSN.finditer(text, lo, hi):
+                if ssn_ok(m.group("s")):
+                    ctx.add(m.start("s"), m.end("s"), "us-ssn", P_PII)
+        if nd >= 12:
+            for m in _AADHAAR.finditer(text, lo, hi):
+                if verhoeff(digits(m.group("s"))):
+                    ctx.add(m.start("s"), m.end("s"), "in-aadhaar", P_PII)
         # IBAN and NINO start with letters: look for them just before the digits
         back = max(0, run.start() - 34)
         if _UPPER.search(text, back, run.start()):
