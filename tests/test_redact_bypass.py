@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import pytest
 
-from agent_memory.redact.fold import fold, invisible
+from agent_memory.redact.fold import fold, invisible, strip_invisible
 from agent_memory.redact.guard import scan_text
 from agent_memory.redact.redactor import find, redact
 
@@ -121,6 +121,7 @@ def test_fold_maps_back_onto_the_original_characters() -> None:
     assert fold("plain ascii") is None
     assert fold("caf\u00e9 \u65e5\u672c") is None  # nothing to fold: accents and CJK stay
     assert invisible(f"x{ZW}y") == [1]
+    assert strip_invisible(f"Use{ZW} pnpm \u2764\ufe0f") == "Use pnpm \u2764\ufe0f"
 
 
 def test_ordinary_non_latin_text_is_left_alone() -> None:

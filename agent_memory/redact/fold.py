@@ -168,3 +168,13 @@ def invisible(text: str) -> list[int]:
             continue
         out.append(i)
     return out
+
+
+def strip_invisible(text: str) -> str:
+    """`text` without the characters `invisible` reports (for writers that should not store
+    what a reviewer cannot see: a claim taken from a transcript, say)."""
+    offsets = invisible(text)
+    if not offsets:
+        return text
+    drop = set(offsets)
+    return "".join(ch for i, ch in enumerate(text) if i not in drop)
