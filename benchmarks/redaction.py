@@ -10,9 +10,10 @@
   raises a false alarm on a `fp` line when it reports anything;
 - rule-held-out estimate: what the generic rules do on vendors they were not written for. For
   each gitleaks rule of the dev corpus, the vendor-specific rules of ours that fire on its lines
-  are switched off (agent_memory.redact.engine.exclude_rules) and its lines are scored again —
-  leave-one-rule-out, the most pessimistic k-fold. This is the figure that predicts the 112
-  gitleaks rules held out of sight;
+  are switched off (agent_memory.redact.engine.exclude_rules) and its lines are scored again:
+  leave one rule out, and 5 folds of rules held out together. This is the figure that
+  predicts the 112 gitleaks rules held out of sight (before issue 15 it read 94.8 % / 5.3 %
+  where the hidden rules measured 95.3 % / 7.4 %);
 - speed: MB/s of `find` on three inputs: source code (this package and the standard library),
   transcript text (every text block of tests/fixtures/transcripts) and the secret-dense corpus
   (all corpus lines), per second of this process's CPU time (on a shared machine the wall
@@ -219,11 +220,17 @@ def corpus(name: str, rows: list[Row], with_gitleaks: bool, show: str) -> dict[s
     return reds
 
 
-def held_out(rows: list[Row], reds: dict[str, str], with_gitleaks: bool, show: str) -> None:
-    """Leave one gitleaks rule out: our vendor-specific rules that fire on its lines are off."""
+def held_out(
+    rows: list[Row], reds: dict[str, str], with_gitleaks: bool, show: str, folds: int = 0
+) -> None:
+    """Hold gitleaks rules out: our vendor-specific rules that fire on their lines are off
+    while their lines are scored. `folds` = 0: leave one rule out (each rule alone); k > 0:
+    k folds of rules held out together (every fold's specific rules off at once)."""
     by_rule: dict[str, list[Row]] = defaultdict(list)
     for r in rows:
         by_rule[r.group].append(r)
+    names = sorted(by_rule)
+    groups = [[n] for n in names] if folds <= 0 else [names[i::folds] for i in range(folds)]
     total = Score()
     per_rule: list[tuple[float, str]] = []
     t0 = time.perf_counter()
@@ -233,24 +240,30 @@ def held_out(rows: list[Row], reds: dict[str, str], with_gitleaks: bool, show: s
         for rule, group in by_rule.items()
     }
     try:
-        for rule, group in sorted(by_rule.items()):
-            specific = specifics[rule]
+        for held in groups:
+            specific = set().union(*(specifics[rule] for rule in held))
             engine.exclude_rules(specific)
-            s = Score()
-            for r in group:
-                red = redact(r.text)[0] if specific else reds[r.text]
-                s.add(r, red)
-                total.add(r, red)
-                if show in ("held-out", "all") and r.label == "tp" and not caught(r, red):
-                    print(f"  HELD-OUT MISS  {rule:32s} {r.text[:150]!r}")
-                if show in ("held-out", "all") and r.label == "fp" and red != r.text:
-                    print(f"  HELD-OUT ALARM {rule:32s} {red[:150]!r}")
-            if s.tp:
-                per_rule.append((s.caught / s.tp, rule))
+            for rule in held:
+                s = Score()
+                for r in by_rule[rule]:
+                    red = redact(r.text)[0] if specific else reds[r.text]
+                    s.add(r, red)
+                    total.add(r, red)
+                    if show in ("held-out", "all") and r.label == "tp" and not caught(r, red):
+                        print(f"  HELD-OUT MISS  {rule:32s} {r.text[:150]!r}")
+                    if show in ("held-out", "all") and r.label == "fp" and red != r.text:
+                        print(f"  HELD-OUT ALARM {rule:32s} {red[:150]!r}")
+                if s.tp:
+                    per_rule.append((s.caught / s.tp, rule))
     finally:
         engine.exclude_rules(())
+    how = (
+        "leave one gitleaks rule out"
+        if folds <= 0
+        else f"{folds} folds of gitleaks rules held out together"
+    )
     print(
-        f"\nrule-held-out estimate (leave one gitleaks rule out: our rules specific to it off; "
+        f"\nrule-held-out estimate ({how}: our rules specific to them off; "
         f"{len(by_rule)} rules, {time.perf_counter() - t0:.1f} s)"
     )
     print(HEADER_G if with_gitleaks else HEADER)
@@ -420,6 +433,7 @@ def main() -> None:
     run_gitleaks(ds, binary)
     reds = corpus("gitleaks dev corpus (108 rules)", dev, bool(binary), args.show)
     held_out(dev, reds, bool(binary), args.show)
+    held_out(dev, reds, bool(binary), "none", folds=5)
     corpus("detect-secrets plugin tests", ds, bool(binary), args.show)
     if args.corpus_only:
         return
