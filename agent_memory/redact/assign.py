@@ -212,6 +212,8 @@ def assignment(ctx: ScanContext, pos: int, kw: str) -> None:
     text = ctx.text
     if pos < ctx.ident_end:
         return  # inside a key already read
+    if kw in ("_pat", "-pat") and ctx.low[pos + 4 : pos + 5].isalpha():
+        return  # `_path`, `-pattern`: not a personal access token
     t = _IDENT_TAIL.search(text, max(0, pos - _MAX_IDENT), pos)
     lft = t.start() if t else pos
     h = _IDENT_HEAD.match(text, pos)
