@@ -132,10 +132,22 @@ def test_prefixed_tokens_of_any_family(secret: str) -> None:
         "app-" + tok(20, HEX, 36) + ".js",  # a file name with a hash in it
         "foo_" + tok(36, AN, 37),  # metasyntactic, not a vendor's label
         "Piebald-AI/claude-code-system-prompts",
+        "srvtoolu_01" + tok(22, AN, 38),
+        "hook-" + v4(39),  # an id with a UUID, no credential word near
+        "mid-conversation-tool-changes-2026-07-01",  # words and a date: a beta flag
+        "document.body.scrollHeight",
     ],
 )
 def test_prefixed_look_alikes_stay(text: str) -> None:
     kept(f"see {text} here")
+
+
+def test_a_marker_names_no_credential() -> None:
+    # `[REDACTED:prefixed-token]` holds the word `token`: its neighbour is not a token's value
+    text = '"betas": ["zrb_live_' + tok(32, AN, 45) + '", "thinking-token-count-2026-05-13"]'
+    red = redact(text)[0]
+    assert red == '"betas": ["[REDACTED:prefixed-token]", "thinking-token-count-2026-05-13"]'
+    assert find(red) == []
 
 
 def test_known_family_look_alikes_stay_and_checksums_prove_tokens() -> None:

@@ -243,9 +243,17 @@ def _scan(text: str, depth: int = 0) -> list[Candidate]:
     eng = _engine()
     ctx = ScanContext(text)
     handlers = eng.handlers
+    # an earlier redaction's marker names a rule (`[REDACTED:api-token]`): its words are no
+    # keywords, or the marker would make its neighbour look like the value of a `…token`
+    marks = [m.span() for m in _MARKER_RX.finditer(text)] if MARKER_PREFIX in text else []
+    mark_starts = [a for a, _b in marks]
     for m in eng.keywords.finditer(ctx.low):
         kw = m.group()
         pos = m.start()
+        if marks:
+            i = bisect.bisect_right(mark_starts, pos) - 1
+            if i >= 0 and pos < marks[i][1]:
+                continue
         for h in handlers[kw]:
             h(ctx, pos, kw)
     for rule, rx, ent, back in eng.scans:
@@ -261,18 +269,15 @@ def _scan(text: str, depth: int = 0) -> list[Candidate]:
                 ctx.add(start, m.end(), rule, P_TOKEN)
     scan_numbers(ctx)
     scan_runs(ctx, depth, find_spans)
-    if MARKER_PREFIX in text:
+    if marks:
         # an earlier redaction is opaque: nothing that overlaps its marker is a finding
-        marks = [m.span() for m in _MARKER_RX.finditer(text)]
-        if marks:
-            starts = [a for a, _b in marks]
-            kept = []
-            for c in ctx.out:
-                i = bisect.bisect_right(starts, c[1] - 1) - 1  # last marker starting before c ends
-                if i >= 0 and marks[i][1] > c[0]:
-                    continue
-                kept.append(c)
-            return kept
+        kept = []
+        for c in ctx.out:
+            i = bisect.bisect_right(mark_starts, c[1] - 1) - 1  # last marker starting before c ends
+            if i >= 0 and marks[i][1] > c[0]:
+                continue
+            kept.append(c)
+        return kept
     return ctx.out
 
 

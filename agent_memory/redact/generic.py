@@ -180,8 +180,10 @@ def _body_ok(body: str, keyword_near: Callable[[], bool]) -> bool:
         return False
     # a credential word near lets shorter bodies count; asked only when it decides
     keyword = len(core) < 32 and keyword_near()
-    if len(core) < 24 and not keyword:
-        return False
+    if len(core) < 24 and not (keyword and _DIGIT.search(core)):
+        return False  # a short body needs a credential word near and a digit (not `scrollHeight`)
+    if len(core) == 36 and _UUID_BODY.fullmatch(core) and not keyword_near():
+        return False  # `hook-<uuid>`, `req-<uuid>`: ids, unless a credential word is near
     # a file name with a hash in it (`logo-3f9a….png`), a dotted name
     tail = core.rsplit(".", 1)
     if len(tail) == 2 and (tail[1].lower() in R.FILE_SUFFIXES or wordy(tail[1])):
@@ -198,6 +200,9 @@ def _body_ok(body: str, keyword_near: Callable[[], bool]) -> bool:
 
 
 _HEX_BODY: re.Pattern[str] = _lazy(r"[0-9a-f]+|[0-9A-F]+")
+_UUID_BODY: re.Pattern[str] = _lazy(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
 
 
 def _json_payload(body: str) -> bool:

@@ -456,7 +456,7 @@ NEUTRAL_KEY_BEFORE: frozenset[str] = frozenset({
 # well-known APIs (Anthropic, OpenAI, Stripe objects, cloud resources), hash and digest names,
 # version and build labels.
 ID_PREFIXES: frozenset[str] = frozenset({
-    "toolu", "msg", "msgbatch", "req", "call", "chatcmpl", "cmpl", "asst", "thread", "run",
+    "toolu", "srvtoolu", "mcptoolu", "msg", "msgbatch", "req", "call", "chatcmpl", "cmpl", "asst", "thread", "run",
     "step", "file", "org", "proj", "user", "session", "sess", "batch", "ft", "ftjob", "vs",
     "cus", "ch", "pi", "pm", "evt", "in", "ii", "il", "txn", "sub", "si", "price", "prod", "acct",
     "ba", "card", "src", "seti", "cs", "po", "tr", "re", "py", "plink", "inv", "cn", "dp", "du",

@@ -65,7 +65,7 @@ def _wordlike(w: str) -> bool:
     if len(w) < 3 or not w.isalpha():
         return False
     v = sum(1 for c in w if c in _VOWELS)
-    if v == 0 or v / len(w) > 0.75 or (len(w) >= 5 and v / len(w) < (0.2 if len(w) < 7 else 0.14)):
+    if v == 0 or v / len(w) > 0.75 or (len(w) >= 5 and v / len(w) < (0.2 if len(w) < 6 else 0.14)):
         return False
     run = 0
     for c in w:
@@ -375,6 +375,8 @@ def strong_value(v: str, min_len: int = 20, explicit: bool = False) -> bool:
     core = v.strip("=")
     if wordy(core) or _ARTIFACT.fullmatch(v) or _NUMBERISH.fullmatch(v):
         return False
+    if _DATEISH.search(core) and wordy(_DATEISH.sub("", core)):
+        return False  # `mid-conversation-tool-changes-2026-07-01`: words and a date
     alnum = sum(c.isalnum() for c in core)
     if alnum < 0.8 * len(core):
         return False
@@ -386,6 +388,7 @@ def strong_value(v: str, min_len: int = 20, explicit: bool = False) -> bool:
     return entropy(core) >= min(3.6, 0.78 * math.log2(len(core)))
 
 
+_DATEISH: re.Pattern[str] = _lazy(r"(?<!\d)(?:19|20)\d\d[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
 _UUID_SHAPE: re.Pattern[str] = _lazy(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 )
