@@ -271,10 +271,9 @@ def _read_value(
                 q = lft - 1
                 while q > 0 and text[q - 1] in " \t":
                     q -= 1
-                # the call of a function (`f(`), not a tuple (`in ("a", "b")`)
-                if not (
-                    q > 1 and text[q - 1] == "(" and (text[q - 2].isalnum() or text[q - 2] == "_")
-                ):
+                # `f("KEY", "value")` or a pair `("password", "value")`; the values that
+                # are names (`("github-token", "npm-token")`) are refused by the value tests
+                if not (q > 0 and text[q - 1] == "("):
                     m = None
             elif not _looks_csv(text, lft):
                 m = None
