@@ -165,13 +165,12 @@ def test_an_outdated_hook_of_ours_is_reported(guarded: Path) -> None:
 # --- after a bypass: validate, validate --fix, status ---------------------------------------
 
 
-def _bypass(repo: Path) -> dict[str, object]:
+def _bypass(repo: Path, leaked: str = f"Deploy with {SECRET}") -> dict[str, object]:
     """An adopted line carrying a secret, committed past the guard with --no-verify (the
     block rendered from the log, as adopt would have)."""
     stage_claims(repo)
     gm(repo, "adopt", "--all")
     atom = dict(next(iter(held(repo).values())))
-    leaked = f"Deploy with {SECRET}"
     atom.update(claim=leaked, id=atom_id(leaked, str(atom["project"])))
     files = TierFiles("L2", "CLAUDE.memory.md", (repo / ".memory/adopted.log").read_text(),
                       (repo / "CLAUDE.memory.md").read_text())  # fmt: skip
@@ -180,7 +179,7 @@ def _bypass(repo: Path) -> dict[str, object]:
         (repo / rel).write_text(text)
     git(repo, "add", ".memory/adopted.log", "CLAUDE.memory.md")
     assert commit(repo, "-q", "--no-verify", "-m", "leak past the guard").returncode == 0
-    assert SECRET in (repo / "CLAUDE.memory.md").read_text()
+    assert leaked in (repo / "CLAUDE.memory.md").read_text()
     return atom
 
 
@@ -233,3 +232,17 @@ def test_the_refused_line_is_not_injectable() -> None:
     home = committed_atom("Config lives in /home/alice/app/config.toml")
     assert G.injectable([ok, bad, home]) == [ok]
     assert set(G.refused([ok, bad, home])) == {bad["id"], home["id"]}
+
+
+def test_a_line_with_characters_a_reviewer_cannot_see_is_dropped_and_the_drop_commits(
+    project: Path,
+) -> None:
+    hidden = "Always deploy from the re\u200blease branch."
+    atom = _bypass(project, hidden)
+    assert "format-character" in gm(project, "validate", check=False).stdout
+    fixed = gm(project, "validate", "--fix", check=False)
+    assert f"dropped {atom['id']}" in fixed.stdout and "format-character" in fixed.stdout
+    assert "\u200b" not in (project / ".memory/adopted.log").read_text().splitlines()[-1]
+    git(project, "add", ".memory/adopted.log", "CLAUDE.memory.md")
+    done = commit(project, "-qm", "drop the hidden line")
+    assert done.returncode == 0, done.stdout + done.stderr

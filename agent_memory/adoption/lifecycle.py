@@ -17,6 +17,7 @@ from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
 from agent_memory.model.trailers import format_message, one_line
+from agent_memory.redact.fold import strip_invisible
 from agent_memory.redact.redactor import redact
 
 DESCRIPTIONS = {
@@ -59,7 +60,8 @@ def apply_l2_op(
             # guard into this claim, the line that forgets it carries the redacted text (the fold
             # only needs the id), so the guard lets the forget through.
             cleaned, findings = redact(str(atom["claim"]))
-            if findings:
+            cleaned = strip_invisible(cleaned)  # nor what a reviewer cannot see
+            if findings or cleaned != atom["claim"]:
                 atom["claim"], atom["redacted"] = cleaned, True
         if op not in ("forget", "demote") and atom == held[atom_id]:
             state = {
@@ -78,7 +80,7 @@ def apply_l2_op(
     current = work_files(root, "L2", target).held().get(atom_id)
     claim = str(current["claim"]) if current is not None else atom_id
     if op in ("forget", "demote"):
-        claim = redact(claim)[0]
+        claim = strip_invisible(redact(claim)[0])
     body = [DESCRIPTIONS.get(op, op)] + ([note] if note else [])
     trailers = [("Atom-Id", atom_id), ("Memory-Op", op)]
     successor = (fields or {}).get("superseded_by")
