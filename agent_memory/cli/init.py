@@ -74,11 +74,11 @@ def run(args: argparse.Namespace) -> int:
         steps["bare repository"] = "L1 store only: no work tree for CLAUDE.md, .gitignore or Claude Code hooks"
     if args.completion:
         # Only when asked: it writes into the user's home, not the repository.
-        from agent_memory.cli.completion import activation_hint, install
+        from agent_memory.cli import completion
 
-        where, changed = install(args.completion)
+        where, changed = completion.install(args.completion)
         if changed:
-            hint = activation_hint(args.completion, where)
+            hint = completion.activation_hint(args.completion, where)
             steps[f"{args.completion} completion"] = f"installed in {where}" + (f" ({hint})" if hint else "")
 
     if wants_json(args):
