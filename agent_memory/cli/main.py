@@ -306,6 +306,23 @@ def _quiet_second_interrupt() -> None:
         pass
 
 
+def _first_interrupt(signum: int, frame: object) -> None:
+    # Re-arm before raising: a second Ctrl-C that lands anywhere in the unwinding (cleanup
+    # code, before the handler below runs) exits quietly too.
+    _quiet_second_interrupt()
+    raise KeyboardInterrupt
+
+
+def _arm_interrupts() -> None:
+    import signal
+
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _first_interrupt)
+    except (ValueError, OSError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if len(args_list) == 2 and args_list[0] == "hook" and args_list[1] != "background-capture":
@@ -333,6 +350,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     verb = str(args.verb_name)
     args.verb = verb  # an alias (`show`) runs as its verb
+    _arm_interrupts()
     try:
         module = importlib.import_module(f"agent_memory.cli.{args.module}")
         code: int = module.run(args)
