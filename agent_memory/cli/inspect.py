@@ -172,14 +172,15 @@ def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
     staged = _staged(repo)
     staged_ids = {s["atom"] for s in staged}
     l1 = [a for a in store.atoms() if a["id"] not in l2]
+    candidates_only = [a for a in l1 if a["id"] not in staged_ids]
     results = {r.atom_id: r for r in gates.evaluate_l1(l1, project, now_utc(), l2)}
     pairs, _ = _contested(repo, store)
     candidates = []
-    for atom in sorted(l1, key=lambda a: (-len(a["sessions"]), -_days(a), a["id"])):
+    for atom in sorted(candidates_only, key=lambda a: (-len(a["sessions"]), -_days(a), a["id"])):
         result = results.get(atom["id"])
         review = (atom.get("review") or {}).get("state")
-        state = ("staged" if atom["id"] in staged_ids else "rejected" if review == "rejected"
-                 else "eligible" if result and result.eligible else "blocked")
+        state = ("rejected" if review == "rejected" else "eligible" if result and result.eligible
+                 else "blocked")
         candidates.append({"id": atom["id"], "claim": atom["claim"], "kind": atom["kind"],
                            "confidence": atom["confidence"], "sessions": len(atom["sessions"]),
                            "days": _days(atom), "last_seen": atom["last_seen"], "state": state,
@@ -219,7 +220,7 @@ def _overview(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> int:
           + (f", {sum(1 for c in data['L1'] if c['state'] == 'eligible')} eligible" if data["L1"] else ""))
     for item in data["L1"]:
         note = f"  {item['sessions']}s/{item['days']}d {item['confidence']}"
-        if item["state"] in ("eligible", "staged", "rejected"):
+        if item["state"] in ("eligible", "rejected"):
             note += f", {colour.paint(item['state'], 'ok' if item['state'] == 'eligible' else 'staged')}"
         if item["contested"]:
             note += f", {colour.paint('contested', 'contested')}"

@@ -47,12 +47,11 @@ def _entry(entry: git.LogEntry, op: str, where: str) -> dict[str, str]:
 
 def _l1_history(repo: git.Repo, atom_id: str) -> list[dict[str, str]]:
     out = []
-    for path in (f"atoms/{atom_id}.json", f"tombstones/{atom_id}.json"):
-        for entry in git.log_for_path(repo, git.ATOMS_REF, path):
-            op = trailer(entry.body, "Op") or subject_op(entry.subject)
-            if op == "adopt":
-                op = "held"
-            out.append(_entry(entry, op, "memory/atoms"))
+    for entry in porcelain.log_paths(repo, git.ATOMS_REF, [f"atoms/{atom_id}.json", f"tombstones/{atom_id}.json"]):
+        op = trailer(entry.body, "Op") or subject_op(entry.subject)
+        if op == "adopt":
+            op = "held"
+        out.append(_entry(entry, op, "memory/atoms"))
     return out
 
 
@@ -106,13 +105,46 @@ def _branch_name(repo: git.Repo) -> str:
     return proc.stdout.strip() or "HEAD"
 
 
+# Among commits of one second (or a pinned clock), which came later in an atom's life.
+_LATER = {"capture": 0, "verify": 1, "resolve": 1, "reject": 2, "stage": 3, "stage-demote": 3,
+          "adopt": 4, "merged": 4, "held": 5, "pin": 6, "unpin": 6, "decay": 6, "supersede": 6,
+          "demote": 6, "revert": 6, "expire": 7, "unforget": 9}
+
+
+def _rank(commit: dict[str, str]) -> int:
+    if commit["op"] == "forget":  # the block's line goes first, then the L1 record
+        return 8 if commit["ref"] == "memory/atoms" else 7
+    if commit["op"] == "unforget":
+        return 10 if commit["ref"] == "memory/atoms" else 9
+    return _LATER.get(commit["op"], 5)
+
+
+def _merge_newest_first(streams: list[list[dict[str, str]]]) -> list[dict[str, str]]:
+    """Merge per-ref histories (each newest first, in its ref's own order) by date; equal dates
+    are settled by the life cycle's order, never against a ref's own order."""
+    heads = [list(s) for s in streams if s]
+    out: list[dict[str, str]] = []
+    seen: set[str] = set()
+    while heads:
+        best = max(range(len(heads)), key=lambda i: (heads[i][0]["date"], _rank(heads[i][0])))
+        commit = heads[best].pop(0)
+        if not heads[best]:
+            heads.pop(best)
+        if commit["oid"] not in seen:
+            seen.add(commit["oid"])
+            out.append(commit)
+    return out
+
+
 def history(repo: git.Repo, atom_id: str) -> list[dict[str, str]]:
-    commits = _l1_history(repo, atom_id)
+    streams = [_l1_history(repo, atom_id)]
     if repo.workdir is not None:
-        commits += _branch_history(repo, atom_id)
-    commits += _global_history(atom_id)
-    unique = {c["oid"]: c for c in commits}
-    return sorted(unique.values(), key=lambda c: (c["date"], c["oid"]), reverse=True)
+        branch = _branch_history(repo, atom_id)
+        streams += [[c for c in branch if c["ref"].endswith("memory/review")],
+                    [c for c in branch if not c["ref"].endswith("memory/review") and c["op"] != "revert"],
+                    [c for c in branch if c["op"] == "revert"]]
+    streams.append(_global_history(atom_id))
+    return _merge_newest_first([sorted(s, key=lambda c: c["date"], reverse=True) for s in streams])
 
 
 def _global_history(atom_id: str) -> list[dict[str, str]]:

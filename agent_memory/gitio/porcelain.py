@@ -146,7 +146,7 @@ def log_grep(repo: Repo, needle: str, refs: Sequence[str], reflog: bool = False)
     existing = existing_refs(repo, refs)
     if not existing and not reflog:
         return []
-    args = ["log", f"--format={_FORMAT}", "--fixed-strings", f"--grep={needle}", *existing]
+    args = ["log", "--topo-order", f"--format={_FORMAT}", "--fixed-strings", f"--grep={needle}", *existing]
     if reflog:
         args.append("--reflog")
     proc = run_git(repo.cwd, *args, "--", check=False)
@@ -171,3 +171,9 @@ def reflog(repo: Repo, ref: str) -> list[tuple[str, str]]:
         if oid and when:
             out.append((oid, when))
     return out[::-1]
+
+
+def log_paths(repo: Repo, ref: str, paths: Sequence[str]) -> list[LogEntry]:
+    """Commits of `ref` that touched any of `paths`, newest first, in the ref's order."""
+    proc = run_git(repo.cwd, "log", "--topo-order", f"--format={_FORMAT}", ref, "--", *paths, check=False)
+    return _parse(proc.stdout) if proc.returncode == 0 else []
