@@ -89,8 +89,9 @@ def run(args: argparse.Namespace) -> int:
     if wants_json(args):
         emit_json({"project": project, "changed": steps, "files": changed, "purged": bool(args.purge)})
         return 0
-    if not steps:
-        print("agent-memory is not set up here; nothing changed.")
+    if set(steps) <= {"kept"}:
+        print("agent-memory is not set up here; nothing changed."
+              + (f" Kept: {steps['kept']}" if steps else ""))
         return 0
     print(f"agent-memory removed from project {colour.paint(project, 'heading')}:")
     for key, value in steps.items():
