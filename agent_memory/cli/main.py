@@ -306,6 +306,17 @@ def _quiet_second_interrupt() -> None:
         pass
 
 
+def _ignore_interrupts() -> None:
+    # SIG_IGN, not a Python handler: the interpreter resets its own handlers to the default
+    # at exit, and a Ctrl-C then would end the process by the signal instead of exit 130.
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError):
+        pass
+
+
 def _first_interrupt(signum: int, frame: object) -> None:
     # Re-arm before raising: a second Ctrl-C that lands anywhere in the unwinding (cleanup
     # code, before the handler below runs) exits quietly too.
@@ -313,12 +324,25 @@ def _first_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _arm_interrupts() -> None:
+def _arm_interrupts() -> bool:
     import signal
 
     try:
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, _first_interrupt)
+            return True
+    except (ValueError, OSError):
+        pass
+    return False
+
+
+def _disarm_interrupts() -> None:
+    """Back to Python's default (main() also runs in-process, e.g. in tests)."""
+    import signal
+
+    try:
+        if signal.getsignal(signal.SIGINT) is _first_interrupt:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
     except (ValueError, OSError):
         pass
 
@@ -350,12 +374,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     verb = str(args.verb_name)
     args.verb = verb  # an alias (`show`) runs as its verb
-    _arm_interrupts()
+    armed = _arm_interrupts()
     try:
         module = importlib.import_module(f"agent_memory.cli.{args.module}")
         code: int = module.run(args)
+        if armed:
+            _disarm_interrupts()
         return code
     except FatalError as exc:
+        if armed:
+            _disarm_interrupts()
         _print_failure(verb, exc)
         return exc.exit_code
     except KeyboardInterrupt:
@@ -364,6 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\ngit memory {verb}: interrupted", file=sys.stderr)
         except (KeyboardInterrupt, OSError):
             pass
+        _ignore_interrupts()  # reported: more Ctrl-C during shutdown change nothing
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
