@@ -295,15 +295,19 @@ def _print_failure(verb: str, exc: BaseException) -> None:
         print(f"{colour.paint('hint:', 'hint', sys.stderr)} {hint}", file=sys.stderr)
 
 
-def _quiet_second_interrupt() -> None:
-    """A second Ctrl-C while the first one is being reported ends the process at once, with
-    the interrupted exit code and no traceback."""
-    import signal
+_INTERRUPTS = [0]
 
-    try:
-        signal.signal(signal.SIGINT, lambda *_: os._exit(130))
-    except (ValueError, OSError):  # not the main thread
-        pass
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    """SIGINT while a verb runs. The first raises KeyboardInterrupt, so the verb unwinds and
+    puts back what it half did. The second is absorbed: `git` forwards the terminal's Ctrl-C to
+    git-memory as well, and cleanup must not be cut short by it. A third ends the process at
+    once with the interrupted exit code, quietly."""
+    _INTERRUPTS[0] += 1
+    if _INTERRUPTS[0] == 1:
+        raise KeyboardInterrupt
+    if _INTERRUPTS[0] >= 3:
+        os._exit(130)
 
 
 def _ignore_interrupts() -> None:
@@ -317,19 +321,13 @@ def _ignore_interrupts() -> None:
         pass
 
 
-def _first_interrupt(signum: int, frame: object) -> None:
-    # Re-arm before raising: a second Ctrl-C that lands anywhere in the unwinding (cleanup
-    # code, before the handler below runs) exits quietly too.
-    _quiet_second_interrupt()
-    raise KeyboardInterrupt
-
-
 def _arm_interrupts() -> bool:
     import signal
 
     try:
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, _first_interrupt)
+            _INTERRUPTS[0] = 0
+            signal.signal(signal.SIGINT, _on_interrupt)
             return True
     except (ValueError, OSError):
         pass
@@ -341,7 +339,7 @@ def _disarm_interrupts() -> None:
     import signal
 
     try:
-        if signal.getsignal(signal.SIGINT) is _first_interrupt:
+        if signal.getsignal(signal.SIGINT) is _on_interrupt:
             signal.signal(signal.SIGINT, signal.default_int_handler)
     except (ValueError, OSError):
         pass
@@ -387,12 +385,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         _print_failure(verb, exc)
         return exc.exit_code
     except KeyboardInterrupt:
-        _quiet_second_interrupt()
+        # Another Ctrl-C while this is reported changes nothing: exit 130, no traceback.
+        _ignore_interrupts()
         try:
             print(f"\ngit memory {verb}: interrupted", file=sys.stderr)
         except (KeyboardInterrupt, OSError):
             pass
-        _ignore_interrupts()  # reported: more Ctrl-C during shutdown change nothing
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
