@@ -14,6 +14,7 @@ from typing import Any
 
 from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.adoption.locks import stale_locks
+from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, project_of, repo_here, wants_json
 from agent_memory.committed import guarded, tiers
 from agent_memory.committed.install import hook_states, target_file
@@ -86,14 +87,14 @@ def run(args: argparse.Namespace) -> int:
     if not data["initialised"]:
         print("agent-memory is not initialised in this repository. Run `git memory init`.")
         for lock in data["stale_locks"]:
-            print(f"  warning: {lock['message']}")
-            print(f"    hint: {lock['hint']}")
+            print(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
+            print(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
         return 0
     l1, l2 = data["L1"], data["L2"]
     print(f"project {data['project']}")
     for lock in data["stale_locks"]:
-        print(f"  warning: {lock['message']}")
-        print(f"    hint: {lock['hint']}")
+        print(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
+        print(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
     print(f"  L1 {l1['atoms']} atoms ({l1['eligible']} eligible, {l1['contested']} contested"
           + (f", {l1['unreadable']} unreadable — run `git memory validate`" if l1["unreadable"] else "") + ")")
     print(f"  L2 {l2['held']} adopted ({l2['pinned']} pinned)")
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     for tier in ("L2", "L3"):
         refused = data[tier]["refused_by_guard"]
         if refused:
-            print(f"  warning: {len(refused)} {tier} line(s) refused by the guard ({', '.join(sorted(refused))}): "
+            print(f"  {colour.paint('warning:', 'refused')} {len(refused)} {tier} line(s) refused by the guard ({', '.join(sorted(refused))}): "
                   "not rendered or injected — `git memory validate --fix` drops them (then commit)")  # fmt: skip
     if data["transcripts_not_captured"]:
         print(f"  {data['transcripts_not_captured']} transcript(s) of this project not captured yet "
@@ -110,10 +111,11 @@ def run(args: argparse.Namespace) -> int:
     if data["queued_batches"]:
         print(f"  {data['queued_batches']} queued capture batch(es): written by the next capture")
     for name, hook in data["git_hooks"].items():
-        word = "active" if hook["active"] else f"NOT ACTIVE ({hook['state']}: {hook['path']})"
+        word = colour.paint("active", "ok") if hook["active"] else colour.paint(
+            f"NOT ACTIVE ({hook['state']}: {hook['path']})", "refused")
         print(f"  git hook {name}: {word}")
         if hook["note"]:
-            print(f"    hint: {hook['note']}")
+            print(f"    {colour.paint('hint:', 'hint')} {hook['note']}")
     for event, state in data["claude_hooks"].items():
         word = "installed" if state["installed"] else "not installed"
         if state["disabled_by_env"]:

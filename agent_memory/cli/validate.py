@@ -20,6 +20,7 @@ from typing import Any
 from agent_memory.adoption import audit
 from agent_memory.adoption.locks import stale_locks
 from agent_memory.claude import automemory
+from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, store_here, wants_json
 from agent_memory.cli.scan import memory_part
 from agent_memory.committed import tiers
@@ -125,9 +126,9 @@ def run(args: argparse.Namespace) -> int:
         if args.auto_memory is not None and "text" in report:
             print(report.pop("text"))
         for error in report["errors"]:
-            print(f"error: {error}")
+            print(f"{colour.paint('error:', 'error')} {error}")
         for warning in report.get("warnings", []):
-            print(f"warning: {warning}")
+            print(f"{colour.paint('warning:', 'hint')} {warning}")
         for fixed in report.get("fixed", []):
             print(f"fixed: {fixed}")
         for checked in report.get("checked", []):
