@@ -30,16 +30,25 @@ statement that is labelled more than once produced; on the bundled demo sessions
 per rule with all the sessions that stated it (spec §4: a rule that comes out as three claims
 never recurs).
 
+Split (`--split dev|val|all`): the 15 users of the real corpus are split deterministically
+into DEV (8 users) and VAL (7): user names sorted by sha256("agent-memory-split/" + name), the
+first 8 are DEV. Rules may be studied on DEV (misses and false atoms are listed for DEV users
+only, whatever the split); VAL is measured only as aggregate precision/recall, so it keeps
+predicting how the rules hold on people nobody read. Whatever is fitted (the gate) is trained
+on DEV users and the small dev set only.
+
 Then the speed: a ≥ 10 MB transcript made of the fixture transcripts' own lines, extracted end
 to end, in MB/s (must stay ≥ 10 MB/s), and the worst case made of typed prompts only.
 A benchmark, not a test: it prints, it never fails.
 
-    python benchmarks/extraction.py [--json] [--verbose] [--no-speed] [--no-louo] [--real DIR]
+    python benchmarks/extraction.py [--split dev|val|all] [--json] [--verbose] [--no-speed]
+        [--no-louo] [--real DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -59,6 +68,8 @@ TRANSCRIPTS = FIXTURES / "transcripts"
 LABELS = FIXTURES / "extraction" / "labels.jsonl"
 REAL_DEFAULT = ROOT.parent / "shared" / "fixtures" / "extraction-real"
 NEGATIONS = ("don't", "never", "not", "no longer", "instead of")
+SPLIT_SALT = "agent-memory-split/"
+DEV_SHARE = (8, 15)  # 8 of 15 users are DEV
 
 sys.path.insert(0, str(ROOT))
 
@@ -86,6 +97,15 @@ class Corpus:
     @property
     def users(self) -> list[str]:
         return sorted({self.user_of(t) for t in self.files})
+
+
+def split_users(users: Iterable[str]) -> tuple[set[str], set[str]]:
+    """(DEV, VAL): reproducible, independent of the labels — names ordered by a salted hash."""
+    ordered = sorted(
+        sorted(set(users)), key=lambda u: hashlib.sha256((SPLIT_SALT + u).encode()).hexdigest()
+    )
+    n_dev = -(-len(ordered) * DEV_SHARE[0] // DEV_SHARE[1])
+    return set(ordered[:n_dev]), set(ordered[n_dev:])
 
 
 def load_labels(path: Path = LABELS) -> Labels:
@@ -393,9 +413,12 @@ def convergence(corpus: Corpus, obs: list[Observation]) -> list[dict[str, Any]]:
 # --- leave one user out ------------------------------------------------------------------------
 
 
-def louo(corpus: Corpus, extras: list[Corpus]) -> dict[str, Any] | None:
-    """Fit the gate on every other user (of this corpus and of `extras`), score the held-out
-    user; pooled over users. None when nothing in the extractor is fitted."""
+def louo(
+    corpus: Corpus, extras: list[Corpus], train_users: set[str], score_users: set[str]
+) -> dict[str, Any] | None:
+    """Fit the gate on the training users (`train_users` of this corpus and every user of
+    `extras`) minus the held-out one, score the held-out user; pooled over `score_users`.
+    None when nothing in the extractor is fitted."""
     try:
         from agent_memory.extract import gate
     except ImportError:
@@ -404,14 +427,16 @@ def louo(corpus: Corpus, extras: list[Corpus]) -> dict[str, Any] | None:
         return None
     pooled: list[Observation] = []
     per_user: dict[str, tuple[float, float]] = {}
-    examples_by_user = {}
+    examples_by_user: dict[tuple[str, str], list[Any]] = {}
     for c in [corpus, *extras]:
         for user, items in gate_examples(c).items():
+            if c is corpus and user not in train_users:
+                continue  # never trained on what is only measured
             examples_by_user[(c.name, user)] = items
-    for user in corpus.users:
+    for user in sorted(score_users):
         train = [
             ex
-            for (name, u), items in examples_by_user.items()
+            for (name, u), items in sorted(examples_by_user.items())
             if (name, u) != (corpus.name, user)
             for ex in items
         ]
@@ -424,24 +449,29 @@ def louo(corpus: Corpus, extras: list[Corpus]) -> dict[str, Any] | None:
             corpus.user_of,
             corpus.texts,
         )
-        got = observations(sub, lambda p, m=model: extract_transcript(p, "dev", gate=m).atoms)
+        with gate.using(model):
+            got = observations(sub)
         s = score(sub, got)
         per_user[user] = (s["precision"], s["recall"])
         pooled.extend(got)
-    result = score(corpus, pooled)
+    result = score(corpus, pooled, users=score_users)
     result["per_user_pr"] = per_user
     return result
 
 
 def rule_support_louo(
-    corpus: Corpus, obs: list[Observation], extras: list[tuple[Corpus, list[Observation]]]
+    corpus: Corpus,
+    obs: list[Observation],
+    extras: list[tuple[Corpus, list[Observation]]],
+    users: set[str] | None = None,
 ) -> dict[str, Any]:
     """Leave-one-user-out for hand-written rules. The rules were written by people who read
-    every user of this corpus, so nothing is "fitted" and a plain LOUO equals the pooled score;
+    users of this corpus, so nothing is "fitted" and a plain LOUO equals the pooled score;
     what LOUO must catch is a rule that exists only because of the held-out user's phrasing.
-    For each user, every rule (by full name) whose correct atoms all come from that user's
-    lines (no other user of this corpus or of `extras` supports it) is switched off, and that
-    user is scored without its atoms (no other rule steps in: a conservative estimate)."""
+    For each user (of `users`, default all), every rule (by full name) whose correct atoms all
+    come from that user's lines (no other user of this corpus or of `extras` supports it) is
+    switched off, and that user is scored without its atoms (no other rule steps in: a
+    conservative estimate)."""
     support: dict[str, set[tuple[str, str]]] = defaultdict(set)
     for c, c_obs in [(corpus, obs), *extras]:
         for o in c_obs:
@@ -450,14 +480,17 @@ def rule_support_louo(
                 support[o.rule].add((c.name, c.user_of(o.transcript)))
     kept: list[Observation] = []
     dropped_rules: dict[str, list[str]] = {}
+    chosen = set(corpus.users) if users is None else users
     for user in corpus.users:
+        if user not in chosen:
+            continue
         own = {(corpus.name, user)}
         only_here = {rule for rule, who in support.items() if who and who <= own}
         dropped_rules[user] = sorted(only_here)
         kept.extend(
             o for o in obs if corpus.user_of(o.transcript) == user and o.rule not in only_here
         )
-    result = score(corpus, kept)
+    result = score(corpus, kept, users=chosen)
     result["dropped_rules"] = {u: r for u, r in dropped_rules.items() if r}
     return result
 
@@ -592,32 +625,53 @@ def _row(name: str, row: dict[str, int], width: int = 40) -> str:
     )
 
 
-def print_report(name: str, rep: dict[str, Any], verbose: bool, texts: dict[Any, str]) -> None:
-    print(
+def _headline(name: str, rep: dict[str, Any]) -> str:
+    return (
         f"{name}: precision {rep['precision']:.3f}  recall {rep['recall']:.3f}  "
         f"({rep['hits']} hits, {rep['false_positives']} false, {rep['neutral']} optional; "
         f"{rep['required_hit']}/{rep['required']} durable statements found)"
     )
-    for table in ("per_user", "per_kind", "per_language", "per_rule_family", "per_rule"):
-        if table == "per_rule" and not verbose:
-            continue
+
+
+def print_report(
+    name: str,
+    rep: dict[str, Any],
+    verbose: int,
+    show: Callable[[str], bool] = lambda rel: True,
+    tables: tuple[str, ...] = ("per_user", "per_kind", "per_language", "per_rule_family"),
+    texts: dict[tuple[str, int], str] | None = None,
+) -> None:
+    """`show(transcript)` says whose misses and false atoms may be listed (DEV users only);
+    `texts` (verbose ≥ 2) prints the statement of a listed miss, for reading, never storing."""
+    print(_headline(name, rep))
+    for table in tables:
         print(f" {table.replace('_', ' ')}:")
         for key, row in rep[table].items():
             print(_row(key, row))
+    if not tables:
+        return
     print(f" failure atoms from tool errors (reported separately): {len(rep['tool_failures'])}")
     if verbose:
         for miss in rep["misses"]:
-            print(
-                f"  MISS {_short(miss['transcript'])}#L{miss['line']} {miss['kind']}: {miss['note']}"
-            )
+            if show(miss["transcript"]):
+                print(
+                    f"  MISS {_short(miss['transcript'])}#L{miss['line']} {miss['kind']}:"
+                    f" {miss['note']}"
+                )
+                if verbose >= 2 and texts is not None:
+                    text = texts.get((miss["transcript"], miss["line"]), "")
+                    print("       | " + text[:2500].replace("\n", "\n       | "))
         for fp in rep["false_positive_atoms"]:
+            if not show(fp["transcript"]):
+                continue
             where = "" if fp["labelled"] else " (unlabelled line)"
             print(
                 f"  FP   {_short(fp['transcript'])}#L{fp['line']} [{fp['kind']}] <{fp['rule']}>"
                 f" {fp['claim']}{where}"
             )
         for tf in rep["tool_failures"]:
-            print(f"  TOOL {_short(tf['transcript'])}#L{tf['line']} {tf['claim']}")
+            if show(tf["transcript"]):
+                print(f"  TOOL {_short(tf['transcript'])}#L{tf['line']} {tf['claim']}")
 
 
 def _short(rel: str) -> str:
@@ -625,12 +679,33 @@ def _short(rel: str) -> str:
     return f"{head}/…/{rel.rsplit('/', 1)[-1][:8]}"
 
 
+def _scrub(rep: dict[str, Any], show: Callable[[str], bool]) -> dict[str, Any]:
+    """A report without the texts of users whose lines must not be read (VAL)."""
+    out = dict(rep)
+    for key in ("misses", "false_positive_atoms", "tool_failures"):
+        if key in out:
+            out[key] = [item for item in out[key] if show(item["transcript"])]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--verbose", "-v", action="store_true", help="list misses and false atoms")
+    parser.add_argument(
+        "--verbose",
+        "-v",
+        action="count",
+        default=0,
+        help="list misses and false atoms (DEV users); -vv adds the statement text of a DEV miss",
+    )
     parser.add_argument("--no-speed", action="store_true")
     parser.add_argument("--no-louo", action="store_true")
+    parser.add_argument(
+        "--split",
+        choices=("dev", "val", "all"),
+        default="all",
+        help="score the DEV users, the VAL users (aggregate figures only) or all of them",
+    )
     parser.add_argument(
         "--real",
         type=Path,
@@ -638,21 +713,35 @@ def main(argv: list[str] | None = None) -> int:
         help="the real dev corpus directory (README.md, labels.jsonl, transcripts.tar.gz)",
     )
     args = parser.parse_args(argv)
-    report: dict[str, Any] = {}
+    report: dict[str, Any] = {"split": args.split}
     with tempfile.TemporaryDirectory() as tmp:
         small = small_corpus()
         small_obs = observations(small)
         report["small"] = score(small, small_obs)
         real = real_corpus(args.real, Path(tmp))
+        dev: set[str] = set()
+        chosen: set[str] = set()
         if real is not None:
+            dev, val = split_users(real.users)
+            chosen = {"dev": dev, "val": val, "all": set(real.users)}[args.split]
+            report["dev_users"], report["val_users"] = sorted(dev), sorted(val)
             real_obs = observations(real)
-            report["real"] = score(real, real_obs)
-            report["real_convergence"] = convergence(real, real_obs)
+            report["real"] = score(real, real_obs, users=chosen)
+            conv = [row for row in convergence(real, real_obs) if row["user"] in chosen]
+            report["real_convergence"] = [row for row in conv if row["user"] in dev]
+            report["real_convergence_hidden"] = {
+                "statements": sum(1 for row in conv if row["user"] not in dev),
+                "converged": sum(
+                    1 for row in conv if row["user"] not in dev and row["distinct_claims"] <= 1
+                ),
+            }
             if not args.no_louo:
-                louo_rep = louo(real, [small])
+                louo_rep = louo(real, [small], train_users=dev, score_users=chosen)
                 if louo_rep is not None:
                     report["real_louo"] = louo_rep
-                report["real_rule_louo"] = rule_support_louo(real, real_obs, [(small, small_obs)])
+                report["real_rule_louo"] = rule_support_louo(
+                    real, real_obs, [(small, small_obs)], users=chosen
+                )
         report["demo_convergence"] = demo_convergence()
         if not args.no_speed:
             sources = sorted(TRANSCRIPTS.rglob("*.jsonl"))
@@ -661,44 +750,91 @@ def main(argv: list[str] | None = None) -> int:
             if real is not None:
                 big = sorted(real.transcripts.rglob("*.jsonl"), key=lambda p: -p.stat().st_size)[:3]
                 report["speed_real"] = speed(big, repeat=2)
+
+        def show(rel: str) -> bool:
+            return real is not None and real.user_of(rel) in dev and real.user_of(rel) in chosen
+
         if args.json:
+            for key in ("real", "real_louo", "real_rule_louo"):
+                if key in report:
+                    report[key] = _scrub(report[key], show)
+            if args.split == "val":
+                for key in ("real", "real_louo", "real_rule_louo"):
+                    if key in report:
+                        report[key] = {
+                            k: v
+                            for k, v in report[key].items()
+                            if k
+                            in (
+                                "precision",
+                                "recall",
+                                "hits",
+                                "false_positives",
+                                "neutral",
+                                "required",
+                                "required_hit",
+                            )
+                        }
             print(json.dumps(report, indent=2, default=str))
             return 0
-        print_report("small dev set", report["small"], args.verbose, small.texts)
+        print_report("small dev set", report["small"], args.verbose)
         if real is None:
             print(f"real dev corpus: not found at {args.real} (skipped)")
         else:
-            print_report("real dev corpus, pooled", report["real"], args.verbose, real.texts)
+            name = {"dev": "DEV users", "val": "VAL users", "all": "all users, pooled"}[args.split]
+            print(f"split: DEV {len(dev)} users, VAL {len(real.users) - len(dev)} users")
+            tables: tuple[str, ...] = ()
+            if args.split == "dev":
+                tables = ("per_user", "per_kind", "per_language", "per_rule_family", "per_rule")
+            elif args.split == "all":
+                tables = ("per_user", "per_kind", "per_language", "per_rule_family")
+            print_report(
+                f"real dev corpus, {name}", report["real"], args.verbose, show, tables, real.texts
+            )
             if "real_louo" in report:
                 rep = report["real_louo"]
                 print(
-                    f"real dev corpus, leave-one-user-out: precision {rep['precision']:.3f}  "
-                    f"recall {rep['recall']:.3f}  ({rep['hits']} hits, {rep['false_positives']} false;"
-                    f" {rep['required_hit']}/{rep['required']})"
+                    _headline(
+                        f"real dev corpus, {name}, gate leave-one-user-out (trained on DEV"
+                        " users and the small set)",
+                        rep,
+                    )
                 )
-                for user, (p, r) in rep["per_user_pr"].items():
-                    print(f"  {user:<40} P {p:.2f}  R {r:.2f}")
-            else:
+                if args.split != "val":
+                    for user, (p, r) in rep["per_user_pr"].items():
+                        print(f"  {user:<40} P {p:.2f}  R {r:.2f}")
+            elif not args.no_louo:
                 print(
-                    "real dev corpus, leave-one-user-out: nothing is fitted (no weights, no "
-                    "thresholds learnt), so each held-out user scores as in the pooled table"
+                    f"real dev corpus, {name}, leave-one-user-out: nothing is fitted (no weights, "
+                    "no thresholds learnt), so each held-out user scores as above"
                 )
             if "real_rule_louo" in report:
                 rep = report["real_rule_louo"]
                 print(
-                    "real dev corpus, leave-one-user-out over rule support (each user scored "
-                    f"without the rules only that user supports): precision {rep['precision']:.3f}"
-                    f"  recall {rep['recall']:.3f}  ({rep['hits']} hits, {rep['false_positives']}"
-                    f" false; {rep['required_hit']}/{rep['required']})"
+                    _headline(
+                        f"real dev corpus, {name}, leave-one-user-out over rule support (each"
+                        " user scored without the rules only that user supports)",
+                        rep,
+                    )
                 )
-                for user, (p, r) in ((u, _pr(row)) for u, row in rep["per_user"].items()):
-                    rules = rep["dropped_rules"].get(user, [])
-                    print(f"  {user:<40} P {p:.2f}  R {r:.2f}  rules only this user supports: {len(rules)}")
-            print("convergence (durable statements labelled on ≥ 2 lines of one user):")
+                if args.split != "val":
+                    for user, (p, r) in ((u, _pr(row)) for u, row in rep["per_user"].items()):
+                        rules = rep["dropped_rules"].get(user, [])
+                        print(
+                            f"  {user:<40} P {p:.2f}  R {r:.2f}  rules only this user"
+                            f" supports: {len(rules)}"
+                        )
+            print("convergence (durable statements labelled on ≥ 2 lines of one DEV user):")
             for row in report["real_convergence"]:
                 print(
                     f"  {row['user']}: {row['statement'][:60]!r} said {row['mentions']}x, found"
                     f" {row['found']}x -> {row['distinct_claims']} distinct claim(s) {row['claims']}"
+                )
+            hidden = report["real_convergence_hidden"]
+            if hidden["statements"]:
+                print(
+                    f"  (VAL users: {hidden['statements']} repeated statements, "
+                    f"{hidden['converged']} at ≤ 1 claim; not listed)"
                 )
     demo = report["demo_convergence"]
     print(
