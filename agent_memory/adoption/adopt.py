@@ -29,13 +29,13 @@ from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc, utc_day
 from agent_memory.model.errors import RefMovedError, RefusedError, RepoStateError
 from agent_memory.model.paths import resolve_pointer
+from agent_memory.model.policy import MAX_RACES
 from agent_memory.model.trailers import format_message, one_line
 from agent_memory.promote.review import review_items, staged_entry
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
 
 # How often an item is applied again after a commit made outside agent-memory changed the
 # memory files under it, before giving up.
-MAX_RACES = 5
 
 
 class AlreadyApplied(Exception):
@@ -303,6 +303,9 @@ def commit_or_restore(
         landed = git.rev_parse(repo, "HEAD")
         if landed != old_head and landed is not None and isinstance(exc, KeyboardInterrupt):
             raise  # the commit landed before the interrupt: the item is whole; stop here
+        # An interrupted `git commit` may still be exiting and holding .git/index.lock: wait
+        # for it (briefly), or the reset below fails and leaves the item staged.
+        index_lock_problem(repo, wait=10.0)
         git.run_git(root, "reset", "-q", "--", *paths, check=False)
         write_files(root, before)
         _drop_empty(root, before)

@@ -23,13 +23,9 @@ from pathlib import Path
 
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import RepoStateError
+from agent_memory.model.policy import LOCK_WAIT_SECONDS, STALE_LOCK_SECONDS
 
 LOCK_NAME = "memory.lock"
-# How long a second committer waits for the first: one item's commit, the user's own
-# pre-commit hooks included (a pre-commit framework run can take a while).
-LOCK_WAIT_SECONDS = 600.0
-# Older than this, a git lock file is not a live git's: git holds one for one operation.
-STALE_LOCK_SECONDS = 60.0
 
 _held: dict[str, tuple[int, int]] = {}  # lock path → (fd, depth) for this process
 

@@ -34,6 +34,7 @@ from agent_memory.model.trailers import plural
 from agent_memory.promote.review import auto_stage
 from agent_memory.store.capture import CaptureResult, capture_atoms, enforce_limits
 from agent_memory.store.l1 import L1Store
+from agent_memory.transcripts.ledger import mark_captured
 from agent_memory.transcripts.reader import find_transcripts, recorded_cwd, repository_roots
 
 HINT = "pass a Claude Code session file: git memory capture ~/.claude/projects/<slug>/<session>.jsonl"
@@ -74,6 +75,7 @@ def capture_one(store: L1Store, project: str, path: Path, session: str | None = 
     session_id = session or (sessions[0] if len(sessions) == 1 else None)
     source = canonical_pointer(path, 1).rsplit("#", 1)[0]
     result = capture_atoms(store, atoms, session_id, source)
+    mark_captured(store.repo.common_dir, path)  # for `status`: transcripts not captured yet
     return Captured(result, extracted.skipped_lines, extracted.stats.records)
 
 

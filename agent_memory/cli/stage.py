@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 
+from agent_memory.adoption.reverts import record_reverted
 from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
+from agent_memory.committed import tiers
 from agent_memory.committed.install import target_file
 from agent_memory.model.clock import now_utc
 from agent_memory.promote.review import StagePlan, plan_and_stage
@@ -26,6 +28,9 @@ def run(args: argparse.Namespace) -> int:
                 "a bare repository has no branch to review memory on",
                 hint="run stage in a clone with a work tree",
             )
+        # A `git revert` of an adopt commit is a rejection: record it before the gates run, so
+        # the item is not restaged at once (issue 16).
+        record_reverted(repo, store, set(tiers.l2_atoms(repo.workdir)))
         plan = plan_and_stage(
             repo, store.atoms(), project_of(repo), now_utc(), target_file(repo), force=args.force
         )

@@ -40,6 +40,11 @@ RECALL_BUDGET_S = 0.100  # the per-prompt hook's own time budget, on a monotonic
 RECALL_BUDGET_ENV = "AGENT_MEMORY_RECALL_BUDGET_MS"  # a slower machine may widen it
 MAX_CONTEXT_CHARS = 10_000  # Claude Code replaces longer additionalContext with a file path
 
+# --- locks ------------------------------------------------------------------------------------
+LOCK_WAIT_SECONDS = 600.0  # a second committer waits this long for the first (their hooks run)
+STALE_LOCK_SECONDS = 60.0  # a git lock file older than this is not a live git's
+MAX_RACES = 5  # times an adopt item is re-applied after a commit raced it
+
 # --- hook plumbing ----------------------------------------------------------------------------
 MAX_PAYLOAD_BYTES = 64 << 20  # a pasted log can be large; only a runaway stdin is refused
 REBUILD_MARKER_TTL_S = 300.0  # a recall-index rebuild that died leaves its marker; retry after

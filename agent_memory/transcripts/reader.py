@@ -45,7 +45,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any
+from typing import Any, BinaryIO
 
 from agent_memory.model.atom import iso_z
 from agent_memory.model.paths import projects_dir, session_from_filename, slug_for
@@ -147,6 +147,20 @@ def _raw_lines(fh: Any, stats: ReadStats) -> Iterator[tuple[int, bytes | None]]:
         yield number, chunk
 
 
+def _open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """Open a transcript for reading only if it is a regular file, checked on the open file
+    itself (no gap between a check and the open): a FIFO, a device such as /dev/zero or a
+    directory raises OSError instead of blocking or spinning."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{os.fspath(path)} is not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def iter_records(
     path: str | os.PathLike[str], stats: ReadStats | None = None
 ) -> Iterator[RawRecord]:
@@ -155,7 +169,7 @@ def iter_records(
     Raises OSError when the file cannot be opened (missing, a directory, no permission);
     never raises on its content. Pass a `ReadStats` to get counts."""
     stats = stats if stats is not None else ReadStats()
-    with open(path, "rb") as fh:
+    with _open_regular(path) as fh:
         for number, raw in _raw_lines(fh, stats):
             stats.lines += 1
             if raw is None:
