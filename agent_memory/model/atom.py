@@ -29,6 +29,7 @@ class _AtomOptional(TypedDict, total=False):
     promoted_from_projects: list[str]
     hand_authored: bool
     evidence: list[dict[str, Any]]  # local only: stripped by to_committed
+    evidence_omitted: list[str]  # local only: fingerprints of the evidence whose quotes were not kept
     pinned: bool
     decayed: bool
     superseded_by: str
@@ -64,7 +65,14 @@ REQUIRED_FIELDS = (
     "source", "first_source", "confidence", "tier", "redacted",
 )
 # Fields that only make sense locally (L1) and must never reach committed material.
-LOCAL_ONLY_FIELDS = ("evidence", "review")
+LOCAL_ONLY_FIELDS = ("evidence", "evidence_omitted", "review")
+# Bounded evidence (issue 17): every session id is kept (the gates count them), but quotes only
+# for the first and the latest sighting and the first sighting of each of the latest
+# EVIDENCE_DAYS distinct days; the rest are kept as EVIDENCE_FINGERPRINT-digit fingerprints of
+# their back-pointers in `evidence_omitted`, so `observations` stays the exact count of distinct
+# evidence and `inspect --why` can say how many quotes were not kept.
+EVIDENCE_DAYS = 6
+EVIDENCE_FINGERPRINT = 10
 
 L1_POINTER_RE = re.compile(r"^~/\.claude/projects/[^/]+/[A-Za-z0-9._-]+\.jsonl#L[0-9]+$")
 STRIPPED_POINTER_RE = re.compile(r"^[A-Za-z0-9._-]+\.jsonl#L[0-9]+$")
@@ -223,16 +231,59 @@ def _max_conf(a: str, b: str) -> str:
     return a if CONFIDENCE_ORDER.get(a, -1) >= CONFIDENCE_ORDER.get(b, -1) else b
 
 
-def _merge_evidence(a: Iterable[Mapping[str, Any]], b: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def evidence_fingerprint(source: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:EVIDENCE_FINGERPRINT]
+
+
+def _evidence_key(item: Mapping[str, Any]) -> tuple[str, str]:
+    # A back-pointer names one transcript line, which has one timestamp: (at, source) orders
+    # sightings, and two readings of one line (a quote redacted differently) rank alike.
+    return str(item.get("at", "")), str(item["source"])
+
+
+def select_evidence(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The evidence whose quotes are kept: the first and the latest sighting, and the first
+    sighting of each of the latest EVIDENCE_DAYS distinct UTC days, sorted by back-pointer.
+    Each is a minimum or maximum over a set (or the largest days of a set), so selecting
+    from the selections of two sets gives the selection of their union: merge stays a join."""
+    pool = list(items)
+    if not pool:
+        return []
+    chosen = {_evidence_key(min(pool, key=_evidence_key)), _evidence_key(max(pool, key=_evidence_key))}
+    by_day: dict[str, tuple[str, str]] = {}
+    for item in pool:
+        key = _evidence_key(item)
+        day = key[0][:10]
+        if day not in by_day or key < by_day[day]:
+            by_day[day] = key
+    for day in sorted(by_day, reverse=True)[:EVIDENCE_DAYS]:
+        chosen.add(by_day[day])
+    kept = [dict(item) for item in pool if _evidence_key(item) in chosen]
+    return sorted(kept, key=lambda e: str(e["source"]))
+
+
+def _merge_evidence(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """(kept evidence, fingerprints of the rest) of the union of two records' evidence."""
     by_source: dict[str, dict[str, Any]] = {}
-    for item in [*a, *b]:
+    for item in [*a.get("evidence", []), *b.get("evidence", [])]:
         key = item["source"]
         current = by_source.get(key)
         # Same line, two readings (should not happen): keep the larger one so the choice is
         # independent of merge order.
         if current is None or json.dumps(item, sort_keys=True) > json.dumps(current, sort_keys=True):
             by_source[key] = dict(item)
-    return [by_source[k] for k in sorted(by_source)]
+    kept = select_evidence(by_source.values())
+    every = {evidence_fingerprint(s) for s in by_source}
+    every.update(a.get("evidence_omitted", []), b.get("evidence_omitted", []))
+    every.difference_update(evidence_fingerprint(str(e["source"])) for e in kept)
+    return kept, sorted(every)
+
+
+def omitted_quotes(atom: Mapping[str, Any]) -> int:
+    """How many of the atom's distinct sightings have no quote kept (`inspect --why`)."""
+    return len(atom.get("evidence_omitted") or [])
 
 
 def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
@@ -262,10 +313,12 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     out["sessions"] = sorted(set(a["sessions"]) | set(b["sessions"]))
     out["confidence"] = _max_conf(a["confidence"], b["confidence"])
     out["redacted"] = bool(a["redacted"] or b["redacted"])
-    evidence = _merge_evidence(a.get("evidence", []), b.get("evidence", []))
+    evidence, omitted = _merge_evidence(a, b)
     if evidence:
         out["evidence"] = evidence
-    out["observations"] = max(len(evidence), int(a["observations"]), int(b["observations"]))
+    if omitted:
+        out["evidence_omitted"] = omitted
+    out["observations"] = max(len(evidence) + len(omitted), int(a["observations"]), int(b["observations"]))
     for flag in ("contested", "pinned", "decayed"):
         if flag in keys:
             out[flag] = bool(a.get(flag) or b.get(flag))
