@@ -27,6 +27,7 @@ import sys
 import time
 
 from agent_memory.gitio.refs import ATOMS_REF, STATE_DIRNAME, locate_git_dirs, read_ref
+from agent_memory.model.fastjson import loads
 from agent_memory.model.policy import (
     MAX_PAYLOAD_BYTES,
     REBUILD_MARKER_TTL_S,
@@ -50,42 +51,6 @@ DISABLE_ENV = {
     "rebuild-index": "AGENT_MEMORY_USERPROMPTSUBMIT",
 }
 REBUILD_MARKER = "rebuilding-recall-index"
-
-
-_JSON_SPACE = " \t\n\r"
-
-
-class _ScanContext:
-    """What `_json.make_scanner` reads off a JSONDecoder: json.loads' defaults."""
-
-    strict = True
-    object_hook = None
-    object_pairs_hook = None
-    parse_float = float
-    parse_int = int
-    parse_constant = float  # NaN, Infinity, -Infinity, as json.loads reads them
-
-
-def loads(text: str) -> object:
-    """`json.loads(text)`, through the C scanner json itself uses when there is one.
-
-    `import json` compiles half a dozen regular expressions that reading one object does not
-    need: ~1 ms, an eighth of an interpreter start, on every prompt. Malformed input raises
-    json's own JSONDecodeError (a ValueError); elsewhere than CPython this is json.loads."""
-    try:
-        from _json import make_scanner
-    except ImportError:
-        import json
-
-        return json.loads(text)
-    start = len(text) - len(text.lstrip(_JSON_SPACE))
-    try:
-        value, end = make_scanner(_ScanContext)(text, start)  # type: ignore[arg-type]
-    except StopIteration as stop:  # what json.loads reports as "Expecting value"
-        raise ValueError(f"expecting a JSON value at character {stop.value}") from None
-    if text[end:].strip(_JSON_SPACE):
-        raise ValueError(f"extra data after the JSON value at character {end}")
-    return value
 
 
 def read_payload() -> Payload:
@@ -181,6 +146,7 @@ def _emit(line: str) -> None:
 
 
 def _recall(payload: Payload, common: str, work: str | None, tip: str, started: float) -> None:
+    from agent_memory.model.home import memory_home_dir
     from agent_memory.store import recall
 
     prompt = payload.get("prompt")
@@ -193,7 +159,11 @@ def _recall(payload: Payload, common: str, work: str | None, tip: str, started: 
         raise LookupError(
             "the recall index is missing or unreadable: recalled nothing; rebuilding it"
         )
-    hits = recall.recall(index, prompt, time.time(), deadline=started + recall_budget_s())
+    # What SessionStart injects already is never recalled again (issue 18).
+    adopted = recall.adopted(state, [work, memory_home_dir()])
+    hits = recall.recall(
+        index, prompt, time.time(), deadline=started + recall_budget_s(), exclude=adopted
+    )
     text = recall.render_recall(hits)
     if text:
         check_context_size(text)
@@ -248,13 +218,30 @@ def _rebuild_index_job() -> None:
 def _spawn_detached(args: list[str], cwd: str) -> None:
     """`python -m agent_memory <args>` fully detached (docs/claude-code-integration.md §3): a
     new session, and no inherited stdin/stdout/stderr or other descriptors. Claude Code reads
-    a hook's pipes to EOF, so a child holding one would keep the hook "running"."""
-    import subprocess
-
+    a hook's pipes to EOF, so a child holding one would keep the hook "running". Started with
+    `os.posix_spawn` where there is one: `subprocess` alone costs a hook ~5 ms of imports."""
     if not sys.executable:
         raise RuntimeError(
             "no Python interpreter path (sys.executable) to start the background job with"
         )
+    argv = [sys.executable, "-m", "agent_memory", *args]
+    if os.name != "nt" and hasattr(os, "posix_spawn") and hasattr(os, "POSIX_SPAWN_OPEN"):
+        devnull = os.devnull
+        actions = [
+            (os.POSIX_SPAWN_OPEN, 0, devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 2, devnull, os.O_WRONLY, 0),
+        ]
+        # Every other descriptor of ours is non-inheritable (PEP 446), so only 0-2 cross.
+        here = os.getcwd()
+        os.chdir(cwd)  # posix_spawn has no cwd argument; the hook process ends right after
+        try:
+            os.posix_spawn(sys.executable, argv, dict(os.environ), file_actions=actions, setsid=True)
+        finally:
+            os.chdir(here)
+        return
+    import subprocess
+
     options: dict[str, Any] = {}
     if os.name == "nt":
         flags = ("DETACHED_PROCESS", "CREATE_NEW_PROCESS_GROUP", "CREATE_NO_WINDOW")
@@ -262,7 +249,7 @@ def _spawn_detached(args: list[str], cwd: str) -> None:
     else:
         options["start_new_session"] = True
     subprocess.Popen(
-        [sys.executable, "-m", "agent_memory", *args],
+        argv,
         cwd=cwd,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -292,18 +279,22 @@ def _background_capture(extra: dict[str, str | None]) -> None:
     from agent_memory.gitio import repo as git
     from agent_memory.gitio.state import log_error
     from agent_memory.promote.review import auto_stage
-    from agent_memory.store.capture import capture_transcript, enforce_limits
+    from agent_memory.store.capture import capture_transcript
     from agent_memory.store.l1 import L1Store
 
     cwd = extra.get("cwd") or os.getcwd()
     transcript = Path(str(extra.get("transcript") or ""))
+    _limit_wall_clock(BACKGROUND_CAPTURE_SECONDS)
     try:
         _wait_until_quiet(str(transcript))
+        _check_transcript(str(transcript))
         repo = git.find_repo(cwd)
         store = L1Store(repo)
         project = git.project_of(repo)
-        result, _ = capture_transcript(store, project, transcript, extra.get("session") or None)
-        enforce_limits(store)
+        # One commit: the capture and the L1 caps/expiry together (issue 17).
+        result, _ = capture_transcript(
+            store, project, transcript, extra.get("session") or None, limits=True
+        )
         if result.commit is not None:
             auto_stage(repo, store, project)
     except Exception as exc:  # noqa: BLE001 - logged; `git memory capture --all` catches up
@@ -319,6 +310,56 @@ def _background_capture(extra: dict[str, str | None]) -> None:
             f"hook session-end: session-start context not refreshed: {type(exc).__name__}: {exc}",
             cwd,
         )
+
+
+# A SessionEnd payload names the transcript; nothing checks what is there (issue 14 §5): a
+# FIFO, /dev/zero or a runaway file must not keep a detached process alive.
+BACKGROUND_CAPTURE_SECONDS = 300
+MAX_TRANSCRIPT_BYTES = 512 << 20
+
+
+class TranscriptRefused(ValueError):
+    """The payload's transcript is not a regular file of a sane size."""
+
+
+def _check_transcript(path: str) -> None:
+    """Only a regular file (after symlinks) of at most MAX_TRANSCRIPT_BYTES is read. Checked
+    on a descriptor opened without blocking, so a FIFO never stalls the check itself."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise TranscriptRefused(f"cannot open the transcript: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+    finally:
+        os.close(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise TranscriptRefused("the transcript is not a regular file; not read")
+    if info.st_size > MAX_TRANSCRIPT_BYTES:
+        raise TranscriptRefused(
+            f"the transcript is {info.st_size >> 20} MB, over the {MAX_TRANSCRIPT_BYTES >> 20} MB"
+            " limit of a background capture; run `git memory capture --transcript PATH`"
+        )
+
+
+def _limit_wall_clock(seconds: int) -> None:
+    """End this (detached) process after `seconds`: SIGALRM raises in the main thread, so the
+    capture is abandoned between writes (a transaction is never half-applied: the ref moves
+    last) and the failure is logged like any other."""
+    try:
+        import signal
+    except ImportError:  # pragma: no cover
+        return
+    if not hasattr(signal, "SIGALRM"):
+        return  # Windows: the size and file-type limits still hold
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"background capture still running after {seconds} s; abandoned")
+
+    signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
 
 
 def _wait_until_quiet(
