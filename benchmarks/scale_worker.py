@@ -123,7 +123,7 @@ def evidence(repo: str, sessions: int) -> dict[str, Any]:
     for number in range(sessions):
         atom = make_atom("constraint", claim, rng, NOW, slug=slug)
         session = f"{number:08x}-0000-4000-8000-{rng.getrandbits(48):012x}"
-        at = stamp(NOW - (sessions - number) * 3600 * 3)
+        at = stamp(NOW - (sessions - number) * 3600)  # one an hour: all within the 90 days
         source = f"~/.claude/projects/{slug}/{session}.jsonl#L{rng.randint(1, 900)}"
         atom.update(first_seen=at, last_seen=at, sessions=[session], source=source,
                     first_source=source, observations=1)  # fmt: skip

@@ -664,8 +664,8 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
             "doclen": doclen.tobytes(),
             "contested": contested,
             "postings": packed,
-            # A prompt word no atom holds weighs as much as the rarest possible one.
-            "idf_max": math.log(1.0 + (n + 0.5) / 0.5),
+            # A prompt word no atom holds weighs as much as the rarest word of the store.
+            "idf_max": math.log(1.0 + (n - 0.5) / 1.5),
         }
     )
 
@@ -1001,11 +1001,15 @@ _MAX_BOOST = max(KIND_WEIGHT.values()) * max(CONFIDENCE_WEIGHT.values()) * PINNE
 # - only the atom's CLAIM counts (a quote-only match is vocabulary, not relevance), and only
 #   content words: the generic verbs and nouns of requests (WEAK_WORDS: "add", "write",
 #   "fix", "file" …) still rank but never make an atom relevant;
-# - the claim's matched prompt terms (expansions at their weight) must carry MIN_COVERAGE of
+# - the claim's matched prompt terms (expansions at EXPANSION_RELEVANCE) must carry MIN_COVERAGE of
 #   the idf mass of the prompt's content words, where a word no atom holds counts as the
 #   rarest possible (`idf_max`): "how do I deploy to prod" against a store that knows nothing
 #   of deploying is mostly unmatched, so a side match through a related tool stays out.
-MIN_COVERAGE = 0.35
+MIN_COVERAGE = 0.4
+# A related tool in the claim ("pnpm" for "install") says more about relevance than about rank.
+EXPANSION_RELEVANCE = 0.7
+QUOTE_RELEVANCE = 0.5
+MIN_RELATED = 2  # without a content word of the prompt, a claim needs this many related tools
 COVERAGE_TERMS = 3
 UNKNOWN_WEIGHT = 1.0
 WEAK_WORDS = """
@@ -1074,8 +1078,11 @@ def recall(
     plan.sort(key=lambda p: (p[0], p[1]))
     acc: dict[int, float] = {}
     claim_gain: dict[int, float] = {}
+    related: dict[int, int] = {}  # claim matches of expansions (strong), per atom
+    direct: set[int] = set()  # atoms whose claim holds a content word of the prompt
     get = acc.get
     cget = claim_gain.get
+    rget = related.get
     base_n = index.n
     avgdl = index.avgdl
     x_doclen = index.x_doclen
@@ -1086,23 +1093,41 @@ def recall(
             if deadline is not None and time.monotonic() >= deadline:
                 break
             gain = weight * idf
-            relevance = gain if strong else 0.0
+            is_direct = weight >= 1.0
+            relevance = (idf if is_direct else EXPANSION_RELEVANCE * idf) if strong else 0.0
+            claim_docs = []
+            quote_docs = []
             if entry is not None:
                 for doc, impact in zip(
                     memoryview(entry[1]).cast("I"), memoryview(entry[2]).cast("f"), strict=True
                 ):
                     if impact > 0.0:
                         acc[doc] = get(doc, 0.0) + gain * impact
-                        claim_gain[doc] = cget(doc, 0.0) + relevance
+                        claim_docs.append(doc)
                     else:
                         acc[doc] = get(doc, 0.0) - gain * impact
+                        quote_docs.append(doc)
             for offset, (docs, tfs) in extra:
                 for local, tf in zip(docs, tfs, strict=True):
                     doc = base_n + offset + local
                     impact = (K1 + 1.0) * tf / (tf + norm + per_len * x_doclen[doc - base_n])
                     acc[doc] = get(doc, 0.0) + gain * impact
                     if tf >= 1.0:
-                        claim_gain[doc] = cget(doc, 0.0) + relevance
+                        claim_docs.append(doc)
+                    else:
+                        quote_docs.append(doc)
+            if strong:
+                for doc in claim_docs:
+                    claim_gain[doc] = cget(doc, 0.0) + relevance
+                    if is_direct:
+                        direct.add(doc)
+                    else:
+                        related[doc] = rget(doc, 0) + 1
+                if is_direct:
+                    # The user's own words around the claim count, at a discount.
+                    for doc in quote_docs:
+                        claim_gain[doc] = cget(doc, 0.0) + QUOTE_RELEVANCE * relevance
+                        direct.add(doc)
     except (TypeError, ValueError, IndexError):
         return []  # a corrupt posting list: recall nothing rather than fail the prompt
 
@@ -1120,6 +1145,10 @@ def recall(
     for doc, raw in acc.items():
         if (len(top) == keep and raw * _MAX_BOOST < worst) or cget(doc, 0.0) < bar or not cget(doc):
             continue
+        if doc not in direct and rget(doc, 0) < MIN_RELATED:
+            continue  # one related tool alone ("docker" for "deploy") is not relevance
+        if doc >= base_n + len(index.x_ids):
+            continue  # a corrupt posting list names an atom that is not there
         if doc < base_n:
             if changed and index.atom_id(doc) in changed:
                 continue
