@@ -1009,6 +1009,8 @@ MIN_COVERAGE = 0.4
 # A related tool in the claim ("pnpm" for "install") says more about relevance than about rank.
 EXPANSION_RELEVANCE = 0.7
 QUOTE_RELEVANCE = 0.5
+# A word every atom holds still says what the prompt is about: relevance floors its idf.
+IDF_FLOOR = 1.0
 MIN_RELATED = 2  # without a content word of the prompt, a claim needs this many related tools
 COVERAGE_TERMS = 3
 UNKNOWN_WEIGHT = 1.0
@@ -1062,7 +1064,7 @@ def recall(
         strong = term not in weak
         if entry is None and not extra:
             if strong and weight >= 1.0:
-                content.append(UNKNOWN_WEIGHT * index.idf_max)  # a content word nothing here holds
+                content.append(max(UNKNOWN_WEIGHT * index.idf_max, IDF_FLOOR))  # a word nothing here holds
             continue
         if entry is not None:
             idf = entry[0]
@@ -1073,7 +1075,7 @@ def recall(
             df = sum(len(e[0]) for _, e in extra)
             idf = math.log(1.0 + (n_live - df + 0.5) / (df + 0.5))
         if strong and weight >= 1.0:
-            content.append(idf)
+            content.append(max(idf, IDF_FLOOR))
         plan.append((df, term, weight, idf, entry, extra, strong))
     plan.sort(key=lambda p: (p[0], p[1]))
     acc: dict[int, float] = {}
@@ -1094,7 +1096,8 @@ def recall(
                 break
             gain = weight * idf
             is_direct = weight >= 1.0
-            relevance = (idf if is_direct else EXPANSION_RELEVANCE * idf) if strong else 0.0
+            weight_idf = max(idf, IDF_FLOOR)
+            relevance = (weight_idf if is_direct else EXPANSION_RELEVANCE * weight_idf) if strong else 0.0
             claim_docs = []
             quote_docs = []
             if entry is not None:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 COMPACT_MIN = 256
 COMPACT_SHARE = 4
-LOCK_NAME = "recall-index.lock"
+LOCK_NAME = "recall-writer.lock"
 LOCK_WAIT_S = 0.5
 
 
