@@ -149,9 +149,8 @@ def adopt_some(bench: Bench, repo: Path, count: int, seed: int = 7) -> None:
     """The first `count` stored atoms adopted at L2 (committed files written as adopt writes
     them), and 20 L3 atoms in the global repo once: session start does its real work."""
     sys.path.insert(0, str(HERE))
-    from hooks import global_atoms, write_tier
-
     from agent_memory.model.atom import to_committed
+    from hooks import global_atoms, write_tier
 
     project = bench.run("git", "config", "memory.project", cwd=repo).strip()
     atoms = [dict(a, project=project) for a in scale_atoms(count, seed=seed, project=project)]

@@ -104,7 +104,7 @@ def contradicted_by_project(l2_atoms: Sequence[Atom], l3_atoms: Sequence[Atom]) 
     label = "session-start-probe"
     l2_ids = {str(a["id"]) for a in l2_atoms}
     l3_ids = {str(a["id"]) for a in l3_atoms} - l2_ids
-    probe: list[Atom] = [{**a, "project": label} for a in [*l2_atoms, *l3_atoms]]  # type: ignore[misc]
+    probe: list[Atom] = [{**a, "project": label} for a in [*l2_atoms, *l3_atoms]]
     hit: set[str] = set()
     for pair in detect(probe):
         for mine, theirs in ((pair.older, pair.newer), (pair.newer, pair.older)):

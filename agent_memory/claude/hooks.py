@@ -26,11 +26,11 @@ import os
 import sys
 import time
 
+from agent_memory.claude.jobs import REBUILD_MARKER, request_rebuild, spawn_detached
 from agent_memory.gitio.refs import ATOMS_REF, STATE_DIRNAME, locate_git_dirs, read_ref
 from agent_memory.model.fastjson import loads
 from agent_memory.model.policy import (
     MAX_PAYLOAD_BYTES,
-    REBUILD_MARKER_TTL_S,
     check_context_size,
     recall_budget_s,
 )
@@ -50,7 +50,6 @@ DISABLE_ENV = {
     "background-capture": "AGENT_MEMORY_SESSIONEND",
     "rebuild-index": "AGENT_MEMORY_USERPROMPTSUBMIT",
 }
-REBUILD_MARKER = "rebuilding-recall-index"
 
 
 def read_payload() -> Payload:
@@ -155,7 +154,7 @@ def _recall(payload: Payload, common: str, work: str | None, tip: str, started: 
     state = os.path.join(common, STATE_DIRNAME)
     index = recall.load_index(state)
     if index is None:
-        _request_rebuild(state, work or common)
+        request_rebuild(state, work or common)
         raise LookupError(
             "the recall index is missing or unreadable: recalled nothing; rebuilding it"
         )
@@ -171,28 +170,7 @@ def _recall(payload: Payload, common: str, work: str | None, tip: str, started: 
     if index.source_oid != tip:
         # Stale (memory/atoms moved without a capture by this interpreter): still the best
         # answer in the budget; after answering, a detached rebuild freshens it for the next.
-        _request_rebuild(state, work or common)
-
-
-def _request_rebuild(state: str, cwd: str) -> None:
-    """Start one detached index rebuild (a marker file keeps prompts from starting more)."""
-    marker = os.path.join(state, REBUILD_MARKER)
-    try:
-        if time.time() - os.stat(marker).st_mtime < REBUILD_MARKER_TTL_S:
-            return
-        os.unlink(marker)
-    except FileNotFoundError:
-        pass
-    os.makedirs(state, mode=0o700, exist_ok=True)
-    try:
-        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    except FileExistsError:
-        return
-    try:
-        _spawn_detached(["hook", "rebuild-index"], cwd)
-    except BaseException:
-        os.unlink(marker)
-        raise
+        request_rebuild(state, work or common)
 
 
 def _rebuild_index_job() -> None:
@@ -215,50 +193,6 @@ def _rebuild_index_job() -> None:
 # --- session-end ------------------------------------------------------------------------------
 
 
-def _spawn_detached(args: list[str], cwd: str) -> None:
-    """`python -m agent_memory <args>` fully detached (docs/claude-code-integration.md §3): a
-    new session, and no inherited stdin/stdout/stderr or other descriptors. Claude Code reads
-    a hook's pipes to EOF, so a child holding one would keep the hook "running". Started with
-    `os.posix_spawn` where there is one: `subprocess` alone costs a hook ~5 ms of imports."""
-    if not sys.executable:
-        raise RuntimeError(
-            "no Python interpreter path (sys.executable) to start the background job with"
-        )
-    argv = [sys.executable, "-m", "agent_memory", *args]
-    if os.name != "nt" and hasattr(os, "posix_spawn") and hasattr(os, "POSIX_SPAWN_OPEN"):
-        devnull = os.devnull
-        actions = [
-            (os.POSIX_SPAWN_OPEN, 0, devnull, os.O_RDONLY, 0),
-            (os.POSIX_SPAWN_OPEN, 1, devnull, os.O_WRONLY, 0),
-            (os.POSIX_SPAWN_OPEN, 2, devnull, os.O_WRONLY, 0),
-        ]
-        # Every other descriptor of ours is non-inheritable (PEP 446), so only 0-2 cross.
-        here = os.getcwd()
-        os.chdir(cwd)  # posix_spawn has no cwd argument; the hook process ends right after
-        try:
-            os.posix_spawn(sys.executable, argv, dict(os.environ), file_actions=actions, setsid=True)
-        finally:
-            os.chdir(here)
-        return
-    import subprocess
-
-    options: dict[str, Any] = {}
-    if os.name == "nt":
-        flags = ("DETACHED_PROCESS", "CREATE_NEW_PROCESS_GROUP", "CREATE_NO_WINDOW")
-        options["creationflags"] = sum(getattr(subprocess, flag, 0) for flag in flags)
-    else:
-        options["start_new_session"] = True
-    subprocess.Popen(
-        argv,
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        close_fds=True,
-        **options,
-    )
-
-
 def _spawn_capture(payload: Payload, cwd: str) -> None:
     transcript = payload.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
@@ -269,7 +203,7 @@ def _spawn_capture(payload: Payload, cwd: str) -> None:
     session = payload.get("session_id")
     if isinstance(session, str) and session:
         args += ["--session", session]
-    _spawn_detached(args, cwd)
+    spawn_detached(args, cwd)
 
 
 def _background_capture(extra: dict[str, str | None]) -> None:

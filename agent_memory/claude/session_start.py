@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sys
 
+from agent_memory.claude.jobs import request_rebuild
 from agent_memory.gitio.refs import ATOMS_REF, STATE_DIRNAME, read_ref
 from agent_memory.model.home import memory_home_dir
 
@@ -94,7 +95,7 @@ def _cached_context(common: str, work: str | None, tip: str) -> str | None:
 
     state = os.path.join(common, STATE_DIRNAME)
     if indexed_oid(state) != tip:
-        _request_rebuild(state, work or common)
+        request_rebuild(state, work or common)
     try:
         with open(os.path.join(state, CONTEXT_CACHE), encoding="utf-8") as fh:
             key, _, line = fh.read().partition("\n")
@@ -103,12 +104,6 @@ def _cached_context(common: str, work: str | None, tip: str) -> str | None:
     if key != context_key(common, work, tip):
         return None
     return line.rstrip("\n")
-
-
-def _request_rebuild(state: str, cwd: str) -> None:
-    from agent_memory.claude.hooks import _request_rebuild as request
-
-    request(state, cwd)
 
 
 def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str:
@@ -130,7 +125,7 @@ def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str
     if index is None or index.source_oid != tip:
         unreadable = index is None and os.path.exists(recall.index_path(state))
         if in_hook:
-            _request_rebuild(state, work or common)
+            request_rebuild(state, work or common)
         else:
             from agent_memory.store.l1 import rebuild_recall_index
 

@@ -183,7 +183,8 @@ def _apply_limits(snap: Snapshot, writes: Mapping[str, Atom], now: _dt.datetime,
     stats = snap.stats or {}
     added = sum(1 for ident in writes if ident not in snap.atoms)
     count = int(stats.get("count", 0)) + added
-    bound = min([str(stats.get("oldest") or ""), *(str(a["last_seen"]) for a in writes.values())] or [""])
+    bound = min([b for b in (str(stats.get("oldest") or ""), *(str(a["last_seen"]) for a in writes.values())) if b],
+                default="")  # fmt: skip
     margin = now - _dt.timedelta(days=rules.max_age_days) + _dt.timedelta(days=1)
     try:
         scanned_recently = now - parse_time(str(stats.get("scanned") or "")) < RESCAN_AFTER

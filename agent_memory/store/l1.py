@@ -63,21 +63,22 @@ STALE_LOCK_SECONDS = 10.0
 # --- reading ----------------------------------------------------------------------------------
 
 
-class TreeMapping(Mapping[str, Any]):
-    """A read-only `{id: record}` view of one folder of a commit's tree. `get`/`[]`/`in` read
-    one file by path; iterating (or `len`) reads the whole folder once. Unreadable files are
-    absent here and listed in `bad`."""
+class TreeMapping(dict[str, Any]):
+    """A read-only `{id: record}` view of one folder of a commit's tree, as a dict. `get`,
+    `[]` and `in` read one file by path; iterating (`keys`/`values`/`items`, `len`, `dict()`,
+    `{**…}`) reads the whole folder once. Unreadable files are absent here and listed in
+    `bad`. Callers that used the eager dict of earlier versions keep working."""
 
     def __init__(self, repo: git.Repo, tree: str | None, folder: str,
                  path_of: Callable[[str], list[str]], parse: Callable[[str, bytes], Any]) -> None:  # fmt: skip
+        super().__init__()
         self._repo = repo
         self._tree = tree
         self._folder = folder
         self._path_of = path_of
         self._parse = parse
-        self._cache: dict[str, Any] = {}
         self._missing: set[str] = set()
-        self._all: dict[str, Any] | None = None
+        self._complete = False
         self.bad: list[tuple[str, str]] = []
 
     def _read_one(self, ident: str) -> Any:
@@ -91,18 +92,16 @@ class TreeMapping(Mapping[str, Any]):
                 return None
         return None
 
-    def get(self, ident: str, default: Any = None) -> Any:  # type: ignore[override]
-        if self._all is not None:
-            return self._all.get(ident, default)
-        if ident in self._cache:
-            return self._cache[ident]
-        if ident in self._missing or not isinstance(ident, str):
+    def get(self, ident: str, default: Any = None) -> Any:
+        if dict.__contains__(self, ident):
+            return dict.__getitem__(self, ident)
+        if self._complete or ident in self._missing or not isinstance(ident, str):
             return default
         value = self._read_one(ident)
         if value is None:
             self._missing.add(ident)
             return default
-        self._cache[ident] = value
+        dict.__setitem__(self, ident, value)
         return value
 
     def __getitem__(self, ident: str) -> Any:
@@ -115,7 +114,8 @@ class TreeMapping(Mapping[str, Any]):
         return isinstance(ident, str) and self.get(ident) is not None
 
     def load(self) -> dict[str, Any]:
-        if self._all is None:
+        """Everything, read once (sorted by id), as a plain dict."""
+        if not self._complete:
             found: dict[str, Any] = {}
             self.bad = []
             for path, oid in self._blobs():
@@ -128,8 +128,11 @@ class TreeMapping(Mapping[str, Any]):
                 except InvalidAtomError as exc:
                     # One bad file must not hide the others: skip it here, report it in validate.
                     self.bad.append((path, "; ".join(exc.errors[:3]) or str(exc)))
-            self._all = {k: found[k] for k in sorted(found)}
-        return self._all
+            dict.clear(self)
+            for key in sorted(found):
+                dict.__setitem__(self, key, found[key])
+            self._complete = True
+        return dict(dict.items(self))
 
     def _blobs(self) -> Iterator[tuple[str, str]]:
         for name, oid, is_tree in git.list_tree(self._repo, self._tree, self._folder):
@@ -145,6 +148,29 @@ class TreeMapping(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self.load())
+
+    def keys(self) -> Any:
+        return self.load().keys()
+
+    def values(self) -> Any:
+        return self.load().values()
+
+    def items(self) -> Any:
+        return self.load().items()
+
+    def copy(self) -> dict[str, Any]:
+        return self.load()
+
+    def __eq__(self, other: object) -> bool:
+        return self.load() == other
+
+    def __ne__(self, other: object) -> bool:
+        return self.load() != other
+
+    __hash__ = None  # type: ignore[assignment,unused-ignore]
+
+    def __repr__(self) -> str:
+        return f"TreeMapping({self._folder}, {len(self)} entries)"
 
 
 def _parse_atom(ident: str, data: bytes) -> Atom:
@@ -192,7 +218,7 @@ class Snapshot:
             except ValueError:
                 value = None
             self._stats = value if isinstance(value, dict) and value.get("format") == FORMAT else None
-        return self._stats  # type: ignore[return-value]
+        return self._stats if isinstance(self._stats, dict) else None
 
     @property
     def legacy(self) -> bool:

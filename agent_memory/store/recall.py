@@ -32,7 +32,7 @@ from agent_memory.model.tags import contested_tag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook cannot afford it
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
     from pathlib import Path
     from typing import Any
 
@@ -869,10 +869,11 @@ class Adopted:
 
     __slots__ = ("ids", "claims", "token_sets")
 
-    def __init__(self, ids: object = (), claims: object = (), token_sets: object = ()) -> None:
-        self.ids = frozenset(ids)  # type: ignore[arg-type]
-        self.claims = frozenset(claims)  # type: ignore[arg-type]
-        self.token_sets = tuple(frozenset(t) for t in token_sets)  # type: ignore[union-attr]
+    def __init__(self, ids: Iterable[str] = (), claims: Iterable[str] = (),
+                 token_sets: Iterable[Iterable[str]] = ()) -> None:  # fmt: skip
+        self.ids = frozenset(ids)
+        self.claims = frozenset(claims)
+        self.token_sets = tuple(frozenset(t) for t in token_sets)
 
     @classmethod
     def of(cls, atoms: Sequence[Atom]) -> Adopted:

@@ -28,7 +28,16 @@ from agent_memory.model.atom import Atom
 from agent_memory.store import recall
 
 if TYPE_CHECKING:
-    from agent_memory.store.l1 import L1Store
+    from typing import Protocol
+
+    class L1Store(Protocol):
+        """What this module needs of store.l1.L1Store (l1 imports this module)."""
+
+        repo: git.Repo
+
+        def tip(self) -> str | None: ...
+
+        def snapshot(self, tip: str | None = None) -> Any: ...
 
 COMPACT_MIN = 256
 COMPACT_SHARE = 4
