@@ -75,14 +75,15 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     result = CaptureResult(commit=None)
     rules = Limits() if limits is True else limits or None
     held = _held(store, rules) if rules is not None else frozenset()
+    # Validated once, not on every retry of the transaction.
+    problems = [atom_errors(obs) for obs in [*queued, *incoming]]
 
     def compute(snap: Snapshot) -> Change | None:
         result.new, result.merged, result.forgotten, result.expired_on_arrival, result.invalid = [], [], [], [], []
         result.contested, result.expired, result.evicted = [], [], []
         now = now_utc()
         writes: dict[str, Atom] = {}
-        for obs in [*queued, *incoming]:
-            errors = atom_errors(obs)
+        for obs, errors in zip([*queued, *incoming], problems, strict=True):
             if errors:
                 result.invalid.append(str(obs.get("id", "?")))
                 log_error(f"capture: skipped an invalid atom {obs.get('id', '?')}: {errors[0]}", store.repo.cwd)

@@ -735,11 +735,11 @@ def serialize_index(index: RecallIndex) -> bytes:
 
 
 def serialize_frame(frame: dict[str, Any], from_oid: str, to_oid: str) -> bytes:
-    """`D <length> <from> <to>\\n` + marshal payload + `E <to> <cum>\\n`: the trailer lets a
-    reader learn the index's tip from the file's last bytes."""
+    """`D <length> <from> <to>\\n` + marshal payload + `\\nE <to> <cum>\\n`: the trailer, a
+    line of its own, lets a reader learn the index's tip from the file's last bytes."""
     payload = marshal.dumps(frame)
     head = f"D {len(payload)} {from_oid or '-'} {to_oid}\n".encode("ascii")
-    return head + payload + f"E {to_oid} {frame['cum']}\n".encode("ascii")
+    return head + payload + f"\nE {to_oid} {frame['cum']}\n".encode("ascii")
 
 
 def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> Path:
@@ -769,8 +769,8 @@ def _frames(data: bytes, start: int, base_oid: str) -> list[tuple[int, int, str,
             break
         begin = nl + 1
         end = begin + int(head[1])
-        tail = data.find(b"\n", end, end + 200)
-        trailer = data[end:tail].decode("ascii", "replace").split(" ") if tail >= 0 else []
+        tail = data.find(b"\n", end + 1, end + 200) if data[end : end + 1] == b"\n" else -1
+        trailer = data[end + 1 : tail].decode("ascii", "replace").split(" ") if tail >= 0 else []
         if len(trailer) != 3 or trailer[0] != "E" or trailer[1] != head[3] or not trailer[2].isdigit():
             break
         if (head[2] if head[2] != "-" else "") != current:

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
         def snapshot(self, tip: str | None = None) -> Any: ...
 
-COMPACT_MIN = 256
+COMPACT_MIN = 64
 COMPACT_SHARE = 4
 LOCK_NAME = "recall-writer.lock"
 LOCK_WAIT_S = 0.5
