@@ -273,3 +273,25 @@ def test_a_stale_ref_lock_is_reported_at_once_with_the_command_that_removes_it(
     lock.unlink()
     assert capture_atoms(store, [], "next", None).commit  # the queue drains
     assert atom_id(many(1, start=40)[0]["claim"], "proj") in {a["id"] for a in store.atoms()}
+
+
+# --- the review loop in one transaction ---------------------------------------------------------------
+
+
+def test_record_decisions_is_one_commit_for_a_batch(store: L1Store, repo: Path) -> None:
+    from agent_memory.store.decisions import record_decision, record_decisions
+
+    atoms = many(5)
+    capture_atoms(store, atoms, "s", None)
+    before = count_commits(repo)
+    oid = record_decisions(store, [(a["id"], "adopted", "c" * 40) for a in atoms[:3]]
+                           + [(atoms[3]["id"], "rejected", None), ("atm_00000000", "adopted", None)])
+    assert oid and count_commits(repo) == before + 1
+    by_id = {a["id"]: a for a in store.atoms()}
+    assert [by_id[a["id"]]["review"]["state"] for a in atoms[:4]] == ["adopted"] * 3 + ["rejected"]
+    assert "review" not in by_id[atoms[4]["id"]]
+    assert git(repo, "log", "-1", "--format=%s", "memory/atoms").startswith("review: 4 decisions")
+    # Recorded again: nothing to write. One atom: its commit names it.
+    assert record_decisions(store, [(a["id"], "adopted", "c" * 40) for a in atoms[:3]]) is None
+    record_decision(store, atoms[4]["id"], "adopted", None)
+    assert f"Atom-Id: {atoms[4]['id']}" in git(repo, "log", "-1", "--format=%B", "memory/atoms")
