@@ -25,8 +25,8 @@ def record_decisions(store: L1Store, decisions: Iterable[tuple[str, str, str | N
 
     def compute(snap: Snapshot) -> Change | None:
         writes: dict[str, Atom] = {}
-        lines: list[str] = []
-        states: list[str] = []
+        lines: dict[str, str] = {}
+        states: dict[str, str] = {}
         for atom_id, state, commit in wanted:
             current = writes.get(atom_id) or snap.atoms.get(atom_id)
             if current is None:
@@ -42,24 +42,24 @@ def record_decisions(store: L1Store, decisions: Iterable[tuple[str, str, str | N
             updated = current.copy()
             updated["review"] = review
             writes[atom_id] = updated
-            states.append(state)
-            lines.append(f"{state} at {at}" + (f" in {commit[:12]}" if commit else ""))
+            states[atom_id] = state
+            lines[atom_id] = f"{state} at {at}" + (f" in {commit[:12]}" if commit else "")
         if not writes:
             return None
         if len(writes) == 1:
             ((atom_id, current),) = writes.items()
-            state = states[-1]
+            state = states[atom_id]
             return Change(
                 subject=f"{'reject' if state == 'rejected' else 'held'}: {summarize(current, 60)}",
-                body=lines[-1:],
+                body=[lines[atom_id]],
                 trailers=[("Op", _op(state)), ("Atom-Id", atom_id)],
                 writes=writes,
             )
-        ops = sorted({_op(s) for s in states})
+        ops = sorted({_op(s) for s in states.values()})
         verb = {"adopt": "held", "reject": "reject"}[ops[0]] if len(ops) == 1 else "review"
         return Change(
             subject=f"{verb}: {len(writes)} decisions recorded",
-            body=[f"{ident} {line} — {summarize(writes[ident], 60)}" for ident, line in zip(writes, lines, strict=True)],
+            body=[f"{ident} {lines[ident]} — {summarize(writes[ident], 60)}" for ident in writes],
             trailers=[("Op", ops[0] if len(ops) == 1 else "review")],
             writes=writes,
         )
