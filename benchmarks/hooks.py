@@ -36,11 +36,11 @@ from common import (  # noqa: E402
     interleaved,
     isolated_env,
     make_repo,
-    regular_install,
     scratch,
     summary,
     synthetic_atoms,
 )
+from scale import install  # noqa: E402 - a wheel-like install that carries the templates
 
 SHIM = Path(__file__).resolve().parent.parent / "hooks" / "agent-memory-hook"
 EVENTS = {
@@ -216,9 +216,8 @@ def main() -> int:
     rows = []
     with scratch(args.keep) as tmp:
         root = Path(tmp)
-        bin_dir = (
-            regular_install(root) if args.install == "regular" else Path(sys.executable).parent
-        )
+        package = Path(__file__).resolve().parent.parent / "agent_memory"
+        bin_dir = install(root, package) if args.install == "regular" else Path(sys.executable).parent
         python = str(bin_dir / "python")
         env = isolated_env(root, bin_dir)
         os.environ.update(
