@@ -5,19 +5,24 @@ Every event fails open: on any error the hook exits 0, prints nothing and append
 `.git/agent-memory/errors.log`. Output is one line of the documented JSON form
 (`hookSpecificOutput.hookEventName` + `additionalContext`), UTF-8, or nothing at all.
 
-Speed (issue 7): the interpreter start is most of a hook's cost, so the module imports only
-`os`, `sys` and `time` up front, and each event imports what it uses:
-- user-prompt-submit (every prompt, spec §5.2): json's C scanner for the payload and
-  `agent_memory.store.recall`, which reads the compact recall index capture rewrites. No pygit2, no
-  pathlib, no subprocess. A missing or unreadable index recalls nothing and logs one line; a
-  stale one still answers. Either way a detached process rebuilds it for the next prompt.
+Speed (issues 7, 17): the interpreter start is most of a hook's cost, so the module imports
+only `os`, `sys` and `time` up front, and each event imports what it uses. No hook ever
+rebuilds the recall index: a stale one still answers, a missing one answers nothing (recall)
+or the committed files alone (session start), and one detached `hook rebuild-index` (a
+catch-up of the atoms changed since the index's tip) freshens it for the next call.
+- user-prompt-submit (every prompt, spec §5.2): the C JSON scanner for the payload and
+  `agent_memory.store.recall`, which reads the compact recall index writers keep current and
+  the adopted L2/L3 claims (a small cache keyed on the adopted.log files) so that nothing
+  SessionStart already injects is recalled again. No pygit2, no pathlib, no subprocess.
 - session-start: the rendered context is cached in `.git/agent-memory/session-start.cache`
   under a key of everything it is computed from (the L2 and L3 adopted.log contents, the
   recall index and the `memory/atoms` tip, the git config that names the project, the code
-  that renders it), so a hit costs a few stats and reads. A miss renders it like `git memory
-  context` (and rebuilds a stale recall index first: the contested tags come from it). The
-  background capture renders it ahead of the next session.
-- session-end: spawns a detached `hook background-capture` and returns.
+  that renders it), so a hit costs a few stats and reads; a miss renders from the committed
+  files on the standard library (claude/session_start.py). The background capture renders it
+  ahead of the next session.
+- session-end: spawns a detached `hook background-capture` and returns. That capture reads
+  only a regular file of at most MAX_TRANSCRIPT_BYTES, ends after BACKGROUND_CAPTURE_SECONDS,
+  and applies the L1 caps and expiry in its one commit.
 """
 
 from __future__ import annotations
