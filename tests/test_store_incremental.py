@@ -24,6 +24,11 @@ from agent_memory.store.l1 import L1Store, StaleLockError, stale_lock
 SLUG = "-home-dev-proj"
 
 
+@pytest.fixture(autouse=True)
+def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-20T00:00:00Z")
+
+
 @pytest.fixture
 def store(repo: Path) -> L1Store:
     s = L1Store(gitb.find_repo(repo))
@@ -295,3 +300,39 @@ def test_record_decisions_is_one_commit_for_a_batch(store: L1Store, repo: Path) 
     assert record_decisions(store, [(a["id"], "adopted", "c" * 40) for a in atoms[:3]]) is None
     record_decision(store, atoms[4]["id"], "adopted", None)
     assert f"Atom-Id: {atoms[4]['id']}" in git(repo, "log", "-1", "--format=%B", "memory/atoms")
+
+
+# --- bounded evidence through capture ------------------------------------------------------------------
+
+
+def test_evidence_stays_bounded_however_often_a_claim_recurs(store: L1Store, repo: Path) -> None:
+    from agent_memory.model.atom import EVIDENCE_DAYS, omitted_quotes
+
+    claim = "Never push directly to main"
+    sizes = []
+    for n in range(40):
+        day = f"2026-{10 + n // 28:02d}-{1 + n % 28:02d}"
+        capture_atoms(store, [l1_atom(claim, sessions=(f"s{n:02d}",), days=(day,), line=n + 1)], f"s{n:02d}", None)
+        blob = git(repo, "cat-file", "-s", f"memory/atoms:atoms/{atom_id(claim, 'proj')[4:6]}/{atom_id(claim, 'proj')}.json")
+        sizes.append(int(blob))
+    (atom,) = store.atoms()
+    assert len(atom["sessions"]) == 40 and atom["observations"] == 40
+    assert len(atom["evidence"]) <= EVIDENCE_DAYS + 2
+    assert omitted_quotes(atom) == 40 - len(atom["evidence"])  # what `inspect --why` can say
+    # Each new session adds an id and a fingerprint, never another quote.
+    assert sizes[-1] - sizes[-2] < 120
+
+
+def test_an_old_atom_is_bounded_on_its_next_write(store: L1Store) -> None:
+    claim = "Never push directly to main"
+    days = tuple(f"2026-10-{d:02d}" for d in range(1, 21))
+    old = l1_atom(claim, sessions=tuple(f"s{i:02d}" for i in range(20)), days=days)
+
+    def plant(snap: l1.Snapshot) -> l1.Change:  # as a version before the bound stored it
+        return l1.Change(subject="test: an unbounded atom", writes={old["id"]: old})
+
+    store.transact(plant)
+    assert len(store.atoms()[0]["evidence"]) == 20
+    capture_atoms(store, [l1_atom(claim, sessions=("new",), days=("2026-10-25",), line=99)], "new", None)
+    (atom,) = store.atoms()
+    assert len(atom["evidence"]) < 20 and atom["observations"] == 21 and len(atom["sessions"]) == 21
