@@ -675,3 +675,40 @@ def test_recall_imports_no_re() -> None:
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
                          env={"PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     assert out.stdout.strip() == "False", out.stderr
+
+
+# --- adopted memory is not restated (issue 18) ------------------------------------------------------
+
+
+def test_restating_adopted_memory_by_id_claim_or_near_duplicate_tokens() -> None:
+    adopted = recall.Adopted.of([make_atom("Use pnpm, not npm, for installs"),
+                                 make_atom("The API server listens on port 8000 in development")])  # fmt: skip
+    assert adopted.restates(atom_id("Use pnpm, not npm, for installs", PROJECT), "anything")
+    assert adopted.restates("atm_00000001", "use PNPM, not npm, for installs.")
+    assert adopted.restates("atm_00000001", "Use pnpm, not npm")  # inside the adopted line
+    assert adopted.restates("atm_00000001", "The API server listens on port 8000")
+    assert not adopted.restates("atm_00000001", "Use yarn for the docs site")
+    assert not adopted.restates("atm_00000001", "The worker listens on port 9000 in development")
+
+
+def test_the_adopted_cache_follows_the_logs(tmp_path: Path) -> None:
+    from builders import committed_atom
+
+    from agent_memory.committed.adopted_log import LogEntry, format_entry
+
+    work = tmp_path / "work"
+    (work / ".memory").mkdir(parents=True)
+    log = work / ".memory" / "adopted.log"
+    state = tmp_path / "state"
+    state.mkdir()
+    first = committed_atom("Use pnpm, not npm", project="proj")
+    log.write_text(format_entry(LogEntry(op="adopt", atom=first, at="2026-11-01T00:00:00Z")))
+    assert recall.adopted(state, [str(work), None]).restates("x", "Use pnpm, not npm")
+    assert (state / recall.ADOPTED_CACHE).exists()
+    second = committed_atom("Never push directly to main", project="proj")
+    with log.open("a") as fh:
+        fh.write(format_entry(LogEntry(op="adopt", atom=second, at="2026-11-02T00:00:00Z")))
+        fh.write(format_entry(LogEntry(op="forget", atom=first, at="2026-11-03T00:00:00Z")))
+    found = recall.adopted(state, [str(work), None])
+    assert found.restates("x", "never push directly to main")
+    assert not found.restates("x", "Use pnpm, not npm")  # forgotten since
