@@ -107,6 +107,10 @@ def _pygit2_repo(path: str) -> pygit2.Repository:
 
     repo = _REPO_CACHE.get(path)
     if repo is None:
+        if not _REPO_CACHE:
+            # libgit2 caches parsed trees up to 4 KB by default; the fanned-out folders of
+            # `memory/atoms` are larger, and every read by path walks them (issue 17).
+            pygit2.settings.cache_object_limit(pygit2.enums.ObjectType.TREE, 1 << 20)
         repo = pygit2.Repository(path)
         _REPO_CACHE[path] = repo
     return repo

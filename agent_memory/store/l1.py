@@ -50,7 +50,7 @@ TOMBSTONES_DIR = "tombstones"
 INDEX_DIR = "index"
 STATS_PATH = "index/stats.json"
 SUBJECTS_DIR = "index/subjects"
-FORMAT = 2
+FORMAT = 3
 BRANCH_README = read_template("atoms-branch-README.md")
 
 MAX_ATTEMPTS = 60
@@ -229,13 +229,28 @@ class Snapshot:
             return True
         return any(not is_tree for _, _, is_tree in git.list_tree(self.repo, self.tree, ATOMS_DIR))
 
+    def subject_lines(self, path: str) -> list[str]:
+        data = git.read_path(self.repo, self.tree, path) if self.tree else None
+        return data.decode("utf-8").splitlines() if data else []
+
     def subject_members(self, key: str) -> list[str]:
-        data = git.read_path(self.repo, self.tree, subject_path(key)) if self.tree else None
-        return data.decode("utf-8").split() if data else []
+        prefix = key + " "
+        return [line[len(prefix) :] for line in self.subject_lines(subject_path(key)) if line.startswith(prefix)]
 
 
 def subject_path(key: str) -> str:
-    return f"{SUBJECTS_DIR}/{key[:2]}/{key[2:]}"
+    """The file that lists `key`'s atoms, as `key id` lines with every other key of the same
+    first three hex digits: 4,096 small files in 256 folders of 16, so a new atom rewrites two
+    files of a few KB and two 16-entry folders even at 100k atoms."""
+    return f"{SUBJECTS_DIR}/{key[:2]}/{key[2]}"
+
+
+def _subject_files(pairs: dict[str, set[str]]) -> dict[str, bytes | None]:
+    """{path: content} for {key: ids}, grouped into their files."""
+    files: dict[str, list[str]] = {}
+    for key, ids in pairs.items():
+        files.setdefault(subject_path(key), []).extend(f"{key} {ident}" for ident in ids)
+    return {path: ("\n".join(sorted(lines)) + "\n").encode() if lines else None for path, lines in files.items()}
 
 
 @dataclass
@@ -388,12 +403,13 @@ class L1Store:
                     blobs[atom_path(ident)] = git.read_blob(self.repo, oid)
         for ident, atom in atoms.items():
             blobs[atom_path(ident)] = dump_atom(atom).encode("utf-8")
-        members: dict[str, list[str]] = {}
+        members: dict[str, set[str]] = {}
         for ident, atom in atoms.items():
             for key in _subject_keys(atom):
-                members.setdefault(key, []).append(ident)
-        for key, ids in members.items():
-            blobs[subject_path(key)] = ("\n".join(sorted(ids)) + "\n").encode()
+                members.setdefault(key, set()).add(ident)
+        for path in _paths_under(self.repo, snap.tree, INDEX_DIR):
+            blobs[path] = None  # an index/ of an older format goes whole
+        blobs.update(_subject_files(members))
         stats = _empty_stats()
         stats["count"] = len(atoms)
         stats["oldest"] = min((str(a["last_seen"]) for a in atoms.values()), default="")
@@ -511,9 +527,33 @@ def _index_changes(snap: Snapshot, change: Change) -> dict[str, bytes | None]:
         for key in _subject_keys(old) if old is not None else []:
             edits.setdefault(key, (set(), set()))[1].add(ident)
     out: dict[str, bytes | None] = {STATS_PATH: _stats_bytes(stats)}
+    by_file: dict[str, list[tuple[str, set[str], set[str]]]] = {}
     for key, (plus, minus) in edits.items():
-        members = (set(snap.subject_members(key)) | plus) - minus
-        out[subject_path(key)] = ("\n".join(sorted(members)) + "\n").encode() if members else None
+        by_file.setdefault(subject_path(key), []).append((key, plus, minus))
+    for path, changes in by_file.items():
+        lines = set(snap.subject_lines(path))
+        for key, plus, minus in changes:
+            lines |= {f"{key} {ident}" for ident in plus}
+            lines -= {f"{key} {ident}" for ident in minus}
+        out[path] = ("\n".join(sorted(lines)) + "\n").encode() if lines else None
+    return out
+
+
+def _paths_under(repo: git.Repo, tree: str | None, folder: str) -> list[str]:
+    out = []
+    for name, oid, is_tree in git.list_tree(repo, tree, folder):
+        path = f"{folder}/{name}"
+        if is_tree:
+            out += [f"{path}/{sub}" for sub in _walk(repo, oid)]
+        else:
+            out.append(path)
+    return out
+
+
+def _walk(repo: git.Repo, tree: str) -> list[str]:
+    out = []
+    for name, oid, is_tree in git.list_tree(repo, tree):
+        out += [f"{name}/{sub}" for sub in _walk(repo, oid)] if is_tree else [name]
     return out
 
 
