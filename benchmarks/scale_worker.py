@@ -48,7 +48,16 @@ def _with_slug(atoms: list[dict[str, Any]], slug: str) -> list[dict[str, Any]]:
     return out
 
 
-def populate(repo: str, target: int) -> dict[str, Any]:
+def _one_sighting(atom: dict[str, Any]) -> dict[str, Any]:
+    """Seen once, observed: never eligible for promotion (the store behind a review batch)."""
+    first = min(atom["evidence"], key=lambda e: (e["at"], e["source"]))
+    atom.update(sessions=[first["session"]], evidence=[first], observations=1, confidence="observed",
+                first_seen=first["at"], last_seen=first["at"], source=first["source"],
+                first_source=first["source"])  # fmt: skip
+    return atom
+
+
+def populate(repo: str, target: int, quiet: bool = False) -> dict[str, Any]:
     from agent_memory.store.capture import capture_atoms
 
     store = _store(repo)
@@ -56,6 +65,8 @@ def populate(repo: str, target: int) -> dict[str, Any]:
     have = int(marker.read_text()) if marker.exists() else 0
     begun = time.perf_counter()
     todo = scale_atoms(max(0, target - have), start=have, now=NOW)
+    if quiet:
+        todo = [_one_sighting(a) for a in todo]
     for first in range(0, len(todo), BATCH):
         batch = todo[first : first + BATCH]
         result = capture_atoms(store, batch, "bench", None)
@@ -180,7 +191,7 @@ def main(argv: list[str]) -> int:
     command, repo, *rest = argv
     os.environ.setdefault("AGENT_MEMORY_RECALL_BUDGET_MS", "100")
     if command == "populate":
-        out = populate(repo, int(rest[0]))
+        out = populate(repo, int(rest[0]), quiet="--quiet" in rest)
     elif command == "capture":
         out = capture(repo, int(rest[0]), int(rest[1]) if len(rest) > 1 else 10)
     elif command == "backfill":
