@@ -201,9 +201,11 @@ def recall_section(bench: Bench, sizes: list[int], runs: int) -> dict[int, Path]
         commands: dict[str, Spec] = {
             "python -c pass": ([bench.python, "-c", "pass"], b""),
             "recall": (["git", "memory", "hook", "user-prompt-submit"], data),
+            "direct": (["git-memory", "hook", "user-prompt-submit"], data),
         }
         times = interleaved(commands, runs, bench.env, repo)
         bench.row(f"per-prompt recall hook @ {n} (settings.json form)", ratio(times, "recall"))
+        bench.row(f"per-prompt recall hook @ {n} (git-memory hook, no git dispatcher)", ratio(times, "direct"))
     return repos
 
 
