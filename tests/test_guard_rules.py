@@ -180,3 +180,19 @@ def test_pre_commit_hook_definition() -> None:
         "CLAUDE.md.orig",
     ):
         assert not rx.search(path), path
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- Ask [Jane](mailto:jane.roe@acme-corp.io) before releases",
+        "- Release notes go to mailto:rel.team.lead@acme-corp.io",
+    ],
+)
+def test_mailto_addresses_are_refused(line: str) -> None:
+    assert (3, "email") in found(MD, block(line))
+
+
+def test_tilde_home_paths_are_refused_but_not_root_or_own_home() -> None:
+    assert (3, "home-path") in found(MD, block("- Build from ~bob/src/app first"))
+    assert found(MD, block("- Keep caches in ~root/.cache and ~/src")) == set()

@@ -59,7 +59,7 @@ def fake_gh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def remote_of(project: Path) -> Path:
-    return Path(git(project, "remote", "get-url", "origin").strip())
+    return Path(git(project, "remote", "get-url", "--push", "origin").strip())
 
 
 def remote_ref(project: Path, ref: str) -> str | None:
@@ -111,12 +111,69 @@ def test_print_shows_the_exact_commands_and_the_body_table(project: Path) -> Non
     assert as_json["commands"][0] == push
 
 
-def test_without_a_forge_client_pr_prints_what_to_run(project: Path) -> None:
+def test_without_a_forge_client_pr_still_pushes_and_prints_the_body(project: Path) -> None:
     stage_claims(project)
     proc = gm(project, "pr", env={"PATH": without_forge_path()})
-    assert "no forge client" in proc.stdout and "git push" in proc.stdout
+    assert "no forge client" in proc.stdout and "pushed memory/review to origin" in proc.stdout
     assert "| claim | kind | confidence | sessions | days | first source |" in proc.stdout
-    assert remote_ref(project, "memory/review") is None
+    assert remote_ref(project, "memory/review") == git(project, "rev-parse", "memory/review").strip()
+    assert remote_ref(project, "memory/atoms") is None
+
+
+@pytest.mark.parametrize(
+    ("url", "compare"),
+    [
+        ("git@github.com:acme/proj.git", "https://github.com/acme/proj/compare/main...memory/review?expand=1"),
+        ("https://gitlab.example.com/acme/tools/proj.git",
+         "https://gitlab.example.com/acme/tools/proj/-/merge_requests/new?"
+         "merge_request%5Bsource_branch%5D=memory/review&merge_request%5Btarget_branch%5D=main"),
+        ("ssh://git@bitbucket.org/acme/proj.git",
+         "https://bitbucket.org/acme/proj/pull-requests/new?source=memory/review&dest=main"),
+    ],
+)
+def test_without_a_forge_client_pr_prints_the_compare_url_of_the_forge(
+    project: Path, url: str, compare: str
+) -> None:
+    # The forge's address for people, the real bare repository for pushes.
+    bare = git(project, "remote", "get-url", "origin").strip()
+    git(project, "remote", "set-url", "origin", url)
+    git(project, "remote", "set-url", "--push", "origin", bare)
+    stage_claims(project)
+    proc = gm(project, "pr", env={"PATH": without_forge_path()})
+    assert compare in proc.stdout
+    assert remote_ref(project, "memory/review") == git(project, "rev-parse", "memory/review").strip()
+    printed = gm_json(project, "pr", "--print", env={"PATH": without_forge_path()})
+    assert printed["compare_url"] == compare and printed["pushed"] is False
+
+
+def test_the_review_branch_sits_on_the_remote_base_not_on_unpushed_local_commits(
+    project: Path, fake_gh: Path
+) -> None:
+    # A local commit on main that origin does not have (as `init --yes` or an adoption makes)
+    (project / "NOTES.md").write_text("local only\n")
+    git(project, "add", "NOTES.md")
+    git(project, "commit", "-q", "-m", "Local work not pushed")
+    ids = stage_claims(project)
+    origin_main = git(project, "rev-parse", "origin/main").strip()
+    review = git(project, "rev-list", "memory/review", "^origin/main").split()
+    assert len(review) == len(ids)  # only the staged items, not "Local work not pushed"
+    assert git(project, "merge-base", "memory/review", "main").strip() == origin_main
+    result = gm_json(project, "pr")
+    assert result["pushed"] is True and sorted(result["items"]) == sorted(ids.values())
+    text = gm(project, "stage").stdout
+    assert "on top of origin/main" in text or "nothing to stage" in text
+
+
+def test_pr_refuses_a_review_branch_built_on_unpushed_commits(project: Path) -> None:
+    # staged before the remote existed: memory/review sits on local commits
+    ids = stage_claims(project)
+    git(project, "update-ref", "refs/remotes/origin/main", git(project, "rev-parse", "main~1").strip())
+    proc = gm(project, "pr", "--print", check=False)
+    assert proc.returncode == 1 and "does not have" in proc.stderr
+    assert "git memory stage" in proc.stderr
+    staged = gm_json(project, "stage")["commits"]
+    assert sorted(c["atom"] for c in staged) == sorted(ids.values())
+    assert gm(project, "pr", "--print").returncode == 0
 
 
 def test_pr_pushes_and_opens_with_gh_then_merging_it_adopts_every_item(

@@ -285,8 +285,9 @@ def test_uuid_is_a_secret_only_under_a_secret_key() -> None:
 def test_vendor_named_keys() -> None:
     assert rules('cloudflare_api_key = "' + tok(40, LOW + "_-", 100) + '"') == {"cloudflare-secret"}
     assert rules("TWILIO_AUTH_TOKEN=" + tok(32, HEX, 101)) == {"twilio-secret"}
+    # Bundler's credentials for a gem host: found by their structure, any host (issue 15)
     assert rules("BUNDLE_GEMS__CONTRIBSYS__COM: " + tok(8, HEX, 102) + ":" + tok(8, HEX, 103)) == {
-        "contribsys-secret"
+        "registry-credential"
     }
     # a vendor name alone does not make any value a secret
     assert find("'ibm1051': 'hp_roman8'") == []
@@ -427,6 +428,12 @@ def test_kubernetes_secret_data() -> None:
         ("DNI 12345678Z", "es-dni"),
         ("arn:aws:iam::210987654321:role/deploy", "aws-account-id"),
         ("AWS account id: 210987654321", "aws-account-id"),
+        # in an ARN even AWS's documented example account names a real resource (issue 15)
+        ("arn:aws:iam::123456789012:role/example", "aws-account-id"),
+        ("write to [Jane](mailto:jane.roe@acme-corp.io)", "email"),
+        ("mailto:bob.k@corp.example.net?subject=hi", "email"),
+        ("build from ~carol/src/app", "home-user"),
+        ("http://host.example.org/~dave/pub/", "home-user"),
     ],
 )
 def test_personal_data(text: str, rule: str) -> None:
@@ -445,7 +452,7 @@ def test_personal_data(text: str, rule: str) -> None:
         "SSN 000-12-3456",
         "the build took 1700000000000 ms; order 98765432",
         "Decimal('+35236450.6')",
-        "arn:aws:iam::123456789012:role/example",  # the documented example account
+        "aws_account_id = 123456789012",  # the documented example account, outside an ARN
         "IBAN DE89 3704 0044 0532 0130 01",  # bad checksum
     ],
 )
@@ -486,6 +493,7 @@ def test_home_directories_lose_only_the_user_name(text: str, expected: str) -> N
         "https://example.org/home/about",
         "GET /users/123/profile",
         "go-home-early-today",
+        "cd ~/src; git diff HEAD~1/x; a~b/c; ~root/.ssh; ~$USER/x",
     ],
 )
 def test_home_directory_negatives(text: str) -> None:
@@ -582,11 +590,32 @@ FRAGMENTS = [
     "sk-ant-api03-",
     tok(8, HEX, 204),
     "Q~",
+    # issue 15 parsers: invisible and look-alike characters, encodings, structures, prefixes
+    "\u200b",
+    "\uff47\uff48\uff50\uff3f",
+    "\u0430",
+    "%40",
+    "%3D",
+    "kind: Secret\n",
+    "data:\n",
+    "stringData:\n  ",
+    "  x: ",
+    "|\n    ",
+    "BUNDLE_GEMS__X__COM=",
+    base64.b64encode(b"token=" + tok(24, AN, 205).encode()).decode(),
+    "zrb_live_",
+    tok(32, HEX, 206),
+    "~bob/",
+    "mailto:",
+    "arn:aws:iam::",
+    "123456789012",
+    "ClientSecret ",
+    "_KEY",
 ]
 TEXTS = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=6), max_size=30).map("".join)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
 @given(TEXTS)
 def test_property_output_has_no_findings_and_is_idempotent(text: str) -> None:
     red, findings = redact(text)

@@ -83,8 +83,9 @@ def stale_json(
 ) -> list[dict[str, Any]]:
     monkeypatch.chdir(repo)
     capsys.readouterr()
-    assert main(["stale", "--output", "json"]) == 0
+    code = main(["stale", "--output", "json"])
     findings: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["findings"]
+    assert code == (1 if findings else 0)  # exit 1 when there are findings (README exit codes)
     return findings
 
 
@@ -252,7 +253,7 @@ def test_text_output_one_line_per_finding_with_its_fix(
     adopt_l2(history, [atom])
     monkeypatch.chdir(history)
     capsys.readouterr()
-    assert main(["stale"]) == 0  # findings are advice: exit 0
+    assert main(["stale"]) == 1  # findings: exit 1, as the README's exit-code table says
     out = capsys.readouterr().out
     assert (
         f"{atom['id']} [L2] agent_memory/store.py: missing at HEAD (renamed to agent_memory/l1store.py)"
@@ -411,7 +412,7 @@ def test_subprocess_prints_one_json_object(history: Path) -> None:
         env=env,
         check=False,
     )
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 1, proc.stderr  # findings: exit 1
     data = json.loads(proc.stdout)
     assert [(f["atom_id"], f["reason"], f["path"]) for f in data["findings"]] == [
         (atom["id"], MISSING, "src/legacy.py")

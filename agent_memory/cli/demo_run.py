@@ -20,6 +20,16 @@ from typing import Any
 from agent_memory.model.errors import RefusedError
 from agent_memory.model.paths import slug_for
 
+LEGEND = """
+# Terms, once:
+#   atom      one claim ("Never push directly to main") with where it was seen: sessions, transcript lines
+#   L1        candidate atoms on the local branch memory/atoms (never pushed); recalled per prompt
+#   L2        the project's adopted memory: CLAUDE.memory.md + .memory/adopted.log, committed
+#   L3        your global memory, shared by your projects (a git repo of its own)
+#   stated    you said it yourself (2 sessions on 2 days promote it; observed needs 3 sessions)
+#   sessions  distinct Claude Code sessions the claim was seen in (3s/2d: 3 sessions over 2 days)
+#   held      adopted at L2: not staged again, kept past the L1 expiry"""
+
 # Built at run time so no realistic-looking token sits in a tracked file (it is there to show
 # redaction at work: the atom is captured redacted and never promoted).
 DEMO_TOKEN = "ghp_" + "Dm0" * 12
@@ -84,6 +94,10 @@ class Demo:
         bin_dir = str(Path(sys.executable).parent)
         self.env["PATH"] = bin_dir + os.pathsep + self.env.get("PATH", "")
 
+    def exports(self) -> str:
+        """The environment that points git memory at the demo's config and global repo."""
+        return " ".join(f"{k}={shlex.quote(self.env[k])}" for k in ("CLAUDE_CONFIG_DIR", "AGENT_MEMORY_HOME", "GIT_CONFIG_GLOBAL"))
+
     def sh(self, *command: str, show: bool = True, cwd: Path | None = None, check: bool = True) -> str:
         display = " ".join(shlex.quote(c) for c in command)
         if show:
@@ -121,12 +135,13 @@ class Demo:
         gm = ("git", "memory")
         print(f"agent-memory demo in {self.root}")
         print("(a scratch repository; Claude Code's config dir and the global memory repo point inside it)")
+        print(LEGEND)
         self.setup()
         self.sh(*gm, "init", "--yes")
         folder = self.write_transcripts()
         print(f"\n# {len(list(folder.glob('*.jsonl')))} sample Claude Code sessions over 4 days in {folder}")
         self.sh(*gm, "capture", "--all", "--no-stage")
-        self.sh(*gm, "inspect", "--tier", "L1")
+        self.sh(*gm, "show")
         self.sh(*gm, "promote")
         self.sh(*gm, "stage")
         self.sh("git", "log", "--oneline", "main..memory/review")
@@ -146,8 +161,7 @@ class Demo:
         self.sh(*gm, "context")
         print("\n# per-prompt recall draws on L1 — here, a fact seen once and not promoted:")
         self.sh(*gm, "recall", "--prompt", "add an endpoint to the API handlers for invoice refunds")
-        self.sh(*gm, "status")
-        print(f"\ndone: the scratch repository is {self.repo}")
+        self.sh(*gm, "show")
 
 
 def run_demo(directory: str | None, keep: bool) -> int:
@@ -155,12 +169,20 @@ def run_demo(directory: str | None, keep: bool) -> int:
         root = Path(directory).expanduser().resolve()
         if root.exists() and any(root.iterdir()):
             raise RefusedError(f"{root} is not empty", hint="pass a new or empty directory to --dir")
-        Demo(root).run()
+        demo = Demo(root)
+        demo.run()
+        print(f"\ndone: the scratch repository is {demo.repo}")
+        print(f"  to look around: cd {demo.repo} && export {demo.exports()}")
         return 0
     with tempfile.TemporaryDirectory(prefix="agent-memory-demo-") as tmp:
         Demo(Path(tmp)).run()
         if keep:
             kept = Path(tempfile.mkdtemp(prefix="agent-memory-demo-kept-"))
             subprocess.run(["cp", "-a", f"{tmp}/.", str(kept)], check=True)
-            print(f"kept a copy in {kept}")
+            demo = Demo(kept)
+            print(f"\ndone: kept a copy of the scratch repository in {demo.repo}")
+            print(f"  to look around: cd {demo.repo} && export {demo.exports()}")
+        else:
+            print("\ndone: the scratch directory was removed "
+                  "(`git memory demo --keep` keeps a copy; `git memory demo --dir PATH` builds it there)")
     return 0

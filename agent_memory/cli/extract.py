@@ -12,7 +12,7 @@ import argparse
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from agent_memory.cli.output import emit_json, wants_json
+from agent_memory.cli.output import emit_json, flag_or_positional, wants_json
 from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.gitio.repo import project_name
 from agent_memory.model.errors import UsageError
@@ -42,9 +42,9 @@ def default_project(transcript: Path, explicit: str | None, cwd: str | None = No
 
 
 def run(args: argparse.Namespace) -> int:
-
+    hint = "pass a Claude Code transcript: git memory extract ~/.claude/projects/<slug>/<session>.jsonl"
+    args.transcript = flag_or_positional(args, "transcript", "transcript_pos", hint)
     path = Path(args.transcript).expanduser()
-    hint = "pass a Claude Code transcript: ~/.claude/projects/<slug>/<session>.jsonl"
     if not path.exists():
         raise UsageError(f"no such transcript: {args.transcript}", hint=hint)
     if path.is_dir():

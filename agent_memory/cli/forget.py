@@ -1,6 +1,7 @@
 """`git memory forget ID [--undo]`: remove an atom from L1 and leave a tombstone so the same
 claim is not silently re-learned; an adopted (L2) atom is also removed from the block in a
-commit on the current branch. `--undo` restores the L1 record from its tombstone."""
+commit on the current branch. `--undo` restores what it was: the L1 record from its tombstone,
+and an atom forgotten out of the L2 block goes back into it (pinned stays pinned) in a commit."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import argparse
 
 from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json, warm_session_start
 from agent_memory.committed import tiers
+from agent_memory.committed.adopted_log import REMOVING_OPS
+from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import UsageError
-from agent_memory.store.l1 import Change, Snapshot, summarize
+from agent_memory.model.trailers import format_message, one_line
+from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,35 +23,7 @@ def run(args: argparse.Namespace) -> int:
     snap = store.snapshot()
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
     if args.undo:
-        ident = args.id
-        if ident not in snap.tombstones:
-            raise UsageError(
-                f"{ident} is not forgotten", hint="see forgotten atoms with `git memory log ID`"
-            )
-
-        def restore(s: Snapshot) -> Change | None:
-            stone = s.tombstones.get(ident)
-            if stone is None:
-                return None
-            atom: Atom | None = stone.get("atom")
-            change = Change(
-                subject=f"unforget: restore {ident}",
-                trailers=[("Op", "unforget"), ("Atom-Id", ident)],
-                tombstone_deletes={ident},
-            )
-            if atom and ident not in s.atoms:
-                change.writes[ident] = atom
-                change.body.append(f"restored: {summarize(atom)}")
-            return change
-
-        commit, _ = store.transact(restore)
-        result = {"id": ident, "restored": commit is not None, "commit": commit}
-        if wants_json(args):
-            emit_json(result)
-        else:
-            print(f"restored {ident}" if commit else f"{ident} was already restored")
-        return 0
-
+        return _undo(args, repo, store, snap)
 
     held = tiers.l2_atoms(repo.workdir)
     atom = find_atom({**held, **snap.atoms}, args.id, strict=True)
@@ -85,4 +61,82 @@ def run(args: argparse.Namespace) -> int:
         if l2_commit:
             print(f"  removed from the L2 block in {l2_commit[:10]}")
         print(f"  undo: git memory forget --undo {ident}")
+    return 0
+
+
+def _forgotten_at_l2(repo: git.Repo, ident: str) -> Atom | None:
+    """The committed atom as it was before a `forget` line took it out of the block (None when
+    the atom is held, was never adopted here, or left the block another way)."""
+    entries, _ = tiers.read_log(repo.workdir)
+    mine = [e for e in entries if e.atom_id == ident]
+    if not mine or mine[-1].op != "forget":
+        return None
+    kept = [e for e in mine if e.op not in REMOVING_OPS]
+    return kept[-1].atom if kept else None
+
+
+def _restore_l2(repo: git.Repo, ident: str, atom: Atom) -> str:
+    """Put the forgotten line back into the block as it was (pinned stays pinned): one
+    `git commit` on the current branch, like every L2 change."""
+    from agent_memory.adoption.adopt import (
+        commit_or_restore,
+        require_clean,
+        require_consistent,
+        work_files,
+    )
+    from agent_memory.committed.adopted_log import LogEntry
+    from agent_memory.committed.install import target_file
+
+    assert repo.workdir is not None
+    target = target_file(repo)
+    require_clean(repo, target)
+    before = work_files(repo.workdir, "L2", target)
+    require_consistent(before)
+    at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
+    after = before.append([LogEntry(op="adopt", atom=atom, at=at)])
+    message = format_message(
+        f"memory: unforget {one_line(str(atom['claim']), 68)}",
+        ["Restored as it was before `git memory forget` (git memory forget --undo)."],
+        [("Atom-Id", ident), ("Memory-Op", "unforget")],
+    )
+    return commit_or_restore(repo, before, after, message, refused=f"the commit restoring {ident} was refused",
+                             hint="nothing was restored; fix what the hook reported and retry")
+
+
+def _undo(args: argparse.Namespace, repo: git.Repo, store: L1Store, snap: Snapshot) -> int:
+    ident = args.id
+    if ident not in snap.tombstones:
+        matches = [i for i in snap.tombstones if i.startswith(ident)] if ident.startswith("atm_") else []
+        if len(matches) != 1:
+            raise UsageError(f"{ident} is not forgotten", hint="see an atom's history with `git memory log ID`")
+        ident = matches[0]
+    l2_atom = _forgotten_at_l2(repo, ident) if repo.workdir is not None else None
+    l2_commit = _restore_l2(repo, ident, l2_atom) if l2_atom is not None else None
+    if l2_commit:
+        warm_session_start(repo)
+
+    def restore(s: Snapshot) -> Change | None:
+        stone = s.tombstones.get(ident)
+        if stone is None:
+            return None
+        atom: Atom | None = stone.get("atom")
+        change = Change(
+            subject=f"unforget: restore {ident}",
+            trailers=[("Op", "unforget"), ("Atom-Id", ident)],
+            tombstone_deletes={ident},
+        )
+        if atom and ident not in s.atoms:
+            change.writes[ident] = atom
+            change.body.append(f"restored: {summarize(atom)}")
+        return change
+
+    commit, _ = store.transact(restore)
+    result = {"id": ident, "restored": commit is not None or l2_commit is not None, "commit": commit,
+              "l2_commit": l2_commit, "tier": "L2" if l2_commit else "L1"}
+    if wants_json(args):
+        emit_json(result)
+    elif result["restored"]:
+        print(f"restored {ident}" + (f" to L2: back in the block in {l2_commit[:10]}" if l2_commit else " to L1"))
+    else:
+        print(f"{ident} was already restored")
     return 0

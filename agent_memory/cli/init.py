@@ -72,6 +72,14 @@ def run(args: argparse.Namespace) -> int:
                 steps["committed"] = ", ".join(pending)
     else:
         steps["bare repository"] = "L1 store only: no work tree for CLAUDE.md, .gitignore or Claude Code hooks"
+    if args.completion:
+        # Only when asked: it writes into the user's home, not the repository.
+        from agent_memory.cli import completion
+
+        where, changed = completion.install(args.completion)
+        if changed:
+            hint = completion.activation_hint(args.completion, where)
+            steps[f"{args.completion} completion"] = f"installed in {where}" + (f" ({hint})" if hint else "")
 
     if wants_json(args):
         emit_json({"project": name, "changed": steps, "global_repo": str(home.path)})

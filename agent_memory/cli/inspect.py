@@ -1,15 +1,24 @@
-"""`git memory inspect --tier L1|L2|L3 | --contested | --why ID-OR-TEXT`."""
+"""`git memory inspect [--tier L1|L2|L3 | --contested | --why ID-OR-TEXT]` (alias `show`).
+
+With no flag: every tier at a glance — L3, L2 (adopted, pinned), staged for review, the L1
+candidates with their sessions and days, the contested pairs."""
 
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any
 
+from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
 from agent_memory.committed import tiers
+from agent_memory.committed.install import target_file
+from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
-from agent_memory.model.clock import utc_day
-from agent_memory.model.trailers import plural
+from agent_memory.model.clock import now_utc, utc_day
+from agent_memory.model.trailers import one_line, plural
+from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
 
 
@@ -23,13 +32,7 @@ def run(args: argparse.Namespace) -> int:
             _print_atoms(args.tier, atoms)
         return 0
     if args.contested:
-        from agent_memory.store import contradictions
-
-        everything = [*store.atoms(), *tiers.l2_atoms(repo.workdir).values()]
-        by_id: dict[str, Atom] = {}
-        for atom in everything:
-            by_id.setdefault(atom["id"], atom)
-        pairs = [{"older": c.older, "newer": c.newer, "rule": c.rule} for c in contradictions.open_pairs(list(by_id.values()))]
+        pairs, by_id = _contested(repo, store)
         if wants_json(args):
             emit_json({"pairs": pairs})
         elif not pairs:
@@ -41,25 +44,199 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  vs {pair['newer']} (newer) {newer['claim'] if newer else '?'!r}  [{pair['rule']}]")
                 print(f"  settle with: git memory resolve {pair['older']} --keep <id>")
         return 0
-    candidates: dict[str, Atom] = {**tiers.l3_atoms(), **tiers.l2_atoms(repo.workdir),
-                                   **{a["id"]: a for a in store.atoms()}}
+    if args.why:
+        return _why(args, repo, store)
+    return _overview(args, repo, store)
+
+
+# --- --why ------------------------------------------------------------------------------------
+
+
+def where_is(repo: git.Repo, store: L1Store, ident: str) -> tuple[str, str]:
+    """(tier, state) of an atom now: L3/L2 when held (adopted or pinned, decayed, superseded),
+    L1 `staged` while a review commit waits, `rejected` after a rejection with no new
+    sessions, `candidate` otherwise; `forgotten` when only its tombstone is left."""
+    l3 = tiers.l3_atoms()
+    if ident in l3:
+        return "L3", _held_state(l3[ident])
+    l2 = tiers.l2_atoms(repo.workdir)
+    if ident in l2:
+        return "L2", _held_state(l2[ident])
+    snap = store.snapshot()
+    atom = snap.atoms.get(ident)
+    if atom is None:
+        return ("L1", "forgotten") if ident in snap.tombstones else ("", "unknown")
+    if ident in {i["atom"] for i in _staged(repo)}:
+        return "L1", "staged"
+    review = atom.get("review") or {}
+    if review.get("state") == "rejected" and int(review.get("sessions", 0)) >= len(atom["sessions"]):
+        return "L1", "rejected"
+    if review.get("state") == "demoted":
+        return "L1", "demoted"
+    return "L1", "candidate"
+
+
+def _held_state(atom: Atom) -> str:
+    if atom.get("superseded_by"):
+        return f"superseded by {atom['superseded_by']}"
+    if atom.get("decayed"):
+        return "decayed"
+    return "pinned" if atom.get("pinned") else "adopted"
+
+
+STATE_TEXT = {
+    "adopted": "adopted: in the block every session loads",
+    "pinned": "adopted and pinned: in the block, exempt from decay",
+    "decayed": "adopted, decayed: out of the working set, still reachable",
+    "staged": "a candidate staged on memory/review, waiting for `git memory adopt`",
+    "rejected": "a candidate you rejected: not staged again until new sessions say it",
+    "demoted": "a candidate again: demoted from L2",
+    "candidate": "a candidate: recalled per prompt, promoted when it recurs",
+    "forgotten": "forgotten: only its tombstone is left (`git memory forget --undo ID` restores it)",
+}
+
+
+def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> int:
+    snap = store.snapshot()
+    l1 = snap.atoms
+    # Committed tiers win: an adopted atom keeps its L1 record (provenance) but is L2 now.
+    candidates: dict[str, Atom] = {**l1, **tiers.l2_atoms(repo.workdir), **tiers.l3_atoms()}
     atom = find_atom(candidates, args.why)
-    evidence = evidence_for(atom)
+    ident = atom["id"]
+    tier, state = where_is(repo, store, ident)
+    evidence = evidence_for(atom, l1.get(ident) if atom["tier"] != "L1" else None)
     if wants_json(args):
-        emit_json({"atom": atom, "evidence": evidence})
+        emit_json({"atom": atom, "tier": tier, "state": state, "evidence": evidence})
         return 0
-    print(f"{atom['id']} [{atom['tier']} {atom['kind']}, {atom['confidence']}] {atom['claim']}")
-    days = sorted({utc_day(atom['first_seen']), utc_day(atom['last_seen'])})
-    print(f"  {plural(len(atom['sessions']), 'session')}, {plural(atom['observations'], 'observation')}, seen {' … '.join(days)}")
+    print(f"{colour.paint(ident, 'id')} [{colour.tier(tier)} {atom['kind']}, {atom['confidence']}] {atom['claim']}")
+    print(f"  {tier}: {STATE_TEXT.get(state, state)}")
+    days = sorted({utc_day(e["at"]) for e in (l1.get(ident) or atom).get("evidence", [])}
+                  or {utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
+    span = days[0] if len(days) == 1 else f"{days[0]} … {days[-1]}"
+    print(f"  {plural(len(atom['sessions']), 'session')} over {plural(len(days), 'day')}, "
+          f"{plural(atom['observations'], 'observation')}, seen {span}")
     for item in evidence:
-        mark = {"ok": "", "missing": " (transcript gone)", "ambiguous": " (ambiguous: several transcripts match)"}[item["status"]]
-        print(f"  {item['source']}{mark}")
+        mark = {"ok": "", "missing": " (transcript gone)",
+                "ambiguous": " (ambiguous: several transcripts match)"}[item["status"]]
+        print(f"  {item['source']}{colour.paint(mark, 'refused')}")
+        shown = _shown_path(item["source"])
+        if item.get("path") and shown != os.path.realpath(item["path"]):
+            print(f"    at {item['path']}")
         if item.get("line"):
             print(f"    > {item['line']}")
+    print(f"  history: git memory log {ident}")
     return 0
 
 
-def _tier_atoms(tier: str, workdir: Any, store: Any) -> list[Atom]:
+def _shown_path(pointer: str) -> str:
+    """Where the canonical pointer names the file when read literally (`~/.claude/…`): when the
+    transcript is elsewhere (CLAUDE_CONFIG_DIR, a copied file), --why says where."""
+    return os.path.realpath(os.path.expanduser(pointer.partition("#")[0]))
+
+
+# --- the overview -----------------------------------------------------------------------------
+
+
+def _staged(repo: git.Repo) -> list[dict[str, str]]:
+    if repo.workdir is None or not git.rev_parse(repo, "HEAD"):
+        return []
+    from agent_memory.adoption.adopt import pending, work_files
+
+    return [{"atom": i.atom_id, "commit": i.commit, "claim": str(i.atom.get("claim", "")),
+             "op": i.entry.op} for i in pending(repo, work_files(repo.workdir, "L2", target_file(repo)))]
+
+
+def _contested(repo: git.Repo, store: L1Store) -> tuple[list[dict[str, str]], dict[str, Atom]]:
+    from agent_memory.store import contradictions
+
+    by_id: dict[str, Atom] = {}
+    for atom in [*store.atoms(), *tiers.l2_atoms(repo.workdir).values()]:
+        by_id.setdefault(atom["id"], atom)
+    pairs = [{"older": c.older, "newer": c.newer, "rule": c.rule}
+             for c in contradictions.open_pairs(list(by_id.values()))]
+    return pairs, by_id
+
+
+def _days(atom: Atom) -> int:
+    days = {utc_day(e["at"]) for e in atom.get("evidence", [])}
+    return len(days or {utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
+
+
+def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
+    from agent_memory.cli.output import project_of
+    from agent_memory.promote import gates
+
+    project = project_of(repo)
+    l3 = tiers.l3_atoms()
+    l2 = tiers.l2_atoms(repo.workdir)
+    staged = _staged(repo)
+    staged_ids = {s["atom"] for s in staged}
+    l1 = [a for a in store.atoms() if a["id"] not in l2]
+    candidates_only = [a for a in l1 if a["id"] not in staged_ids]
+    results = {r.atom_id: r for r in gates.evaluate_l1(l1, project, now_utc(), l2)}
+    pairs, _ = _contested(repo, store)
+    candidates = []
+    for atom in sorted(candidates_only, key=lambda a: (-len(a["sessions"]), -_days(a), a["id"])):
+        result = results.get(atom["id"])
+        review = (atom.get("review") or {}).get("state")
+        state = ("rejected" if review == "rejected" else "eligible" if result and result.eligible
+                 else "blocked")
+        candidates.append({"id": atom["id"], "claim": atom["claim"], "kind": atom["kind"],
+                           "confidence": atom["confidence"], "sessions": len(atom["sessions"]),
+                           "days": _days(atom), "last_seen": atom["last_seen"], "state": state,
+                           "reasons": list(result.reasons) if result and not result.eligible else [],
+                           "contested": bool(atom.get("contested"))})
+
+    def held(atoms: dict[str, Atom]) -> list[dict[str, Any]]:
+        return [{"id": i, "claim": a["claim"], "kind": a["kind"], "state": _held_state(a)}
+                for i, a in sorted(atoms.items(), key=lambda kv: (not kv[1].get("pinned"), kv[0]))]
+
+    return {"project": project, "L3": held(l3), "L2": held(l2), "staged": staged, "L1": candidates,
+            "contested": pairs}
+
+
+def _overview(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> int:
+    data = overview(repo, store)
+    if wants_json(args):
+        emit_json(data)
+        return 0
+    width = 72
+
+    def line(ident: str, text: str, note: str = "") -> None:
+        print(f"  {colour.paint(ident, 'id')}  {one_line(text, width)}{note}")
+
+    print(f"{colour.tier('L3')} global memory: {plural(len(data['L3']), 'atom')}")
+    for item in data["L3"]:
+        line(item["id"], item["claim"], "" if item["state"] == "adopted" else f"  ({item['state']})")
+    print(f"{colour.tier('L2')} {data['project']}: {plural(len(data['L2']), 'adopted atom')}"
+          f" ({sum(1 for i in data['L2'] if i['state'] == 'pinned')} pinned)")
+    for item in data["L2"]:
+        line(item["id"], item["claim"], "" if item["state"] == "adopted" else f"  ({item['state']})")
+    print(f"{colour.paint('staged', 'staged')} for review on memory/review: {len(data['staged'])}"
+          + ("  (git memory adopt)" if data["staged"] else ""))
+    for item in data["staged"]:
+        line(item["atom"], item["claim"], "" if item["op"] == "adopt" else f"  ({item['op']})")
+    print(f"{colour.tier('L1')} candidates: {len(data['L1'])}"
+          + (f", {sum(1 for c in data['L1'] if c['state'] == 'eligible')} eligible" if data["L1"] else ""))
+    for item in data["L1"]:
+        note = f"  {item['sessions']}s/{item['days']}d {item['confidence']}"
+        if item["state"] in ("eligible", "rejected"):
+            note += f", {colour.paint(item['state'], 'ok' if item['state'] == 'eligible' else 'staged')}"
+        if item["contested"]:
+            note += f", {colour.paint('contested', 'contested')}"
+        line(item["id"], item["claim"], note)
+    print(f"{colour.paint('contested', 'contested')} pairs: {len(data['contested'])}"
+          + ("  (git memory inspect --contested)" if data["contested"] else ""))
+    for pair in data["contested"]:
+        print(f"  {pair['older']} (older) vs {pair['newer']} (newer)  [{pair['rule']}]")
+    print(colour.paint("Ns/Md: seen in N sessions over M days. One atom: git memory inspect --why ID", "dim"))
+    return 0
+
+
+# --- --tier -----------------------------------------------------------------------------------
+
+
+def _tier_atoms(tier: str, workdir: Path | None, store: L1Store) -> list[Atom]:
     if tier == "L1":
         atoms: list[Atom] = store.atoms()
         return atoms
@@ -78,6 +255,6 @@ def _print_atoms(tier: str, atoms: list[Atom]) -> None:
         if (atom.get("review") or {}).get("state"):
             flags.append(atom["review"]["state"])
         extra = f" ({', '.join(flags)})" if flags else ""
-        print(f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {len(atom['sessions'])}s "
+        print(f"{colour.paint(atom['id'], 'id')}  {atom['kind']:<10} {atom['confidence']:<8} {len(atom['sessions'])}s "
               f"{atom['last_seen'][:10]}  {atom['claim']}{extra}")
-    print(f"{len(atoms)} {tier} atoms")
+    print(f"{len(atoms)} {colour.tier(tier)} atoms")

@@ -1,23 +1,166 @@
-"""`git memory log ID`: an atom's history, from `git log` of its file on memory/atoms."""
+"""`git memory log ID`: an atom's whole life across refs, one line per commit, newest first.
+
+- memory/atoms (its file `atoms/<id>.json` and tombstone): each capture, the review decisions
+  recorded on the L1 record (held, rejected), verify, resolve, expiry, forget and undo;
+- memory/review, including the staging commits of earlier rebuilds (through the reflog);
+- the branch (HEAD, the base branch and its remote-tracking ref): the adoption commit (or the
+  merged pull request that carried the staging commit), demotions, pin/unpin/decay/supersede/
+  forget of the adopted line, and `git revert` of an adoption;
+- for a global atom, the same in the global memory repo."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
+from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
+from agent_memory.committed import tiers
+from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import UsageError
 from agent_memory.model.trailers import subject_op, trailer
 
+# What each op means, said once per line in text output.
+MEANING = {
+    "capture": "seen in a session",
+    "held": "L1 record marked adopted: not staged again, kept past the L1 expiry",
+    "reject": "rejected at review: not staged again until new sessions say it",
+    "verify": "raised to verified by a command",
+    "resolve": "a contradiction settled",
+    "expire": "dropped from L1: not seen again within the expiry",
+    "forget": "forgotten (tombstoned: capture will not re-learn it)",
+    "unforget": "restored as it was (git memory forget --undo)",
+    "stage": "staged for review on memory/review",
+    "stage-demote": "demotion to L1 staged on memory/review (L2 cap)",
+    "adopt": "adopted: committed into the memory block",
+    "merged": "adopted by merging the review pull request",
+    "demote": "demoted from L2 back to L1",
+    "revert": "adoption reverted with git revert",
+}
+
+
+def _entry(entry: git.LogEntry, op: str, where: str) -> dict[str, str]:
+    return {"oid": entry.oid, "op": op, "date": entry.date, "ref": where,
+            "session": trailer(entry.body, "Session-Id") or "", "subject": entry.subject}
+
+
+def _l1_history(repo: git.Repo, atom_id: str) -> list[dict[str, str]]:
+    out = []
+    for entry in porcelain.log_paths(repo, git.ATOMS_REF, [f"atoms/{atom_id}.json", f"tombstones/{atom_id}.json"]):
+        op = trailer(entry.body, "Op") or subject_op(entry.subject)
+        if op == "adopt":
+            op = "held"
+        out.append(_entry(entry, op, "memory/atoms"))
+    return out
+
+
+def _branch_history(repo: git.Repo, atom_id: str, label: str = "") -> list[dict[str, str]]:
+    """Staging commits (memory/review, past and present) and what happened on the branch."""
+    base = git.default_branch(repo)
+    branch_refs = ["HEAD"]
+    if base:
+        branch_refs.append(f"refs/heads/{base}")
+        tracking = porcelain.tracking_ref(repo, base)
+        if tracking:
+            branch_refs.append(tracking)
+    branch_refs = porcelain.existing_refs(repo, branch_refs)
+    out = []
+    needle = f"Atom-Id: {atom_id}"
+    adopt_commits = []
+    stagings = porcelain.reflog(repo, git.REVIEW_REF)
+    for entry in porcelain.log_grep(repo, needle, [*branch_refs, git.REVIEW_REF], reflog=True):
+        if trailer(entry.body, "Atom-Id") != atom_id:
+            continue
+        promotion = trailer(entry.body, "Promotion")
+        on_branch = any(porcelain.is_ancestor(repo, entry.oid, ref) for ref in branch_refs)
+        if promotion:
+            op = "stage-demote" if promotion == "L2->L1" else "stage"
+            where = "memory/review"
+            if on_branch and op == "stage":
+                op, where = "merged", branch_refs[0]
+        else:
+            if not on_branch:
+                continue  # an adoption on another branch, or one undone by a reset
+            op = trailer(entry.body, "Memory-Op") or (
+                entry.subject.split(" ")[1] if entry.subject.startswith("memory: ") else subject_op(entry.subject))
+            where = _branch_name(repo)
+            if op == "adopt":
+                adopt_commits.append(entry.oid)
+        item = _entry(entry, op, label + where)
+        if promotion:
+            # A staging commit is dated by its evidence (deterministic re-staging): when it was
+            # staged is the first reflog entry of memory/review that contains it.
+            item["date"] = next((when for tip, when in stagings
+                                 if tip == entry.oid or porcelain.is_ancestor(repo, entry.oid, tip)), item["date"])
+        out.append(item)
+    for oid in adopt_commits:
+        for entry in porcelain.log_grep(repo, f"This reverts commit {oid}", branch_refs):
+            out.append(_entry(entry, "revert", label + _branch_name(repo)))
+    return out
+
+
+def _branch_name(repo: git.Repo) -> str:
+    proc = git.run_git(repo.cwd, "symbolic-ref", "--quiet", "--short", "HEAD", check=False)
+    return proc.stdout.strip() or "HEAD"
+
+
+# Among commits of one second (or a pinned clock), which came later in an atom's life.
+_LATER = {"capture": 0, "verify": 1, "resolve": 1, "reject": 2, "stage": 3, "stage-demote": 3,
+          "adopt": 4, "merged": 4, "held": 5, "pin": 6, "unpin": 6, "decay": 6, "supersede": 6,
+          "demote": 6, "revert": 6, "expire": 7, "unforget": 9}
+
+
+def _rank(commit: dict[str, str]) -> int:
+    if commit["op"] == "forget":  # the block's line goes first, then the L1 record
+        return 8 if commit["ref"] == "memory/atoms" else 7
+    if commit["op"] == "unforget":
+        return 10 if commit["ref"] == "memory/atoms" else 9
+    return _LATER.get(commit["op"], 5)
+
+
+def _merge_newest_first(streams: list[list[dict[str, str]]]) -> list[dict[str, str]]:
+    """Merge per-ref histories (each newest first, in its ref's own order) by date; equal dates
+    are settled by the life cycle's order, never against a ref's own order."""
+    heads = [list(s) for s in streams if s]
+    out: list[dict[str, str]] = []
+    seen: set[str] = set()
+    while heads:
+        best = max(range(len(heads)), key=lambda i: (heads[i][0]["date"], _rank(heads[i][0])))
+        commit = heads[best].pop(0)
+        if not heads[best]:
+            heads.pop(best)
+        if commit["oid"] not in seen:
+            seen.add(commit["oid"])
+            out.append(commit)
+    return out
+
 
 def history(repo: git.Repo, atom_id: str) -> list[dict[str, str]]:
-    commits = []
-    for path in (f"atoms/{atom_id}.json", f"tombstones/{atom_id}.json"):
-        for entry in git.log_for_path(repo, git.ATOMS_REF, path):
-            commits.append({"oid": entry.oid, "op": subject_op(entry.subject), "date": entry.date,
-                            "session": trailer(entry.body, "Session-Id") or "", "subject": entry.subject})
-    unique = {c["oid"]: c for c in commits}
-    return sorted(unique.values(), key=lambda c: c["date"], reverse=True)
+    streams = [_l1_history(repo, atom_id)]
+    if repo.workdir is not None:
+        branch = _branch_history(repo, atom_id)
+        streams += [[c for c in branch if c["ref"].endswith("memory/review")],
+                    [c for c in branch if not c["ref"].endswith("memory/review") and c["op"] != "revert"],
+                    [c for c in branch if c["op"] == "revert"]]
+    streams.append(_global_history(atom_id))
+    return _merge_newest_first([sorted(s, key=lambda c: c["date"], reverse=True) for s in streams])
+
+
+def _global_history(atom_id: str) -> list[dict[str, str]]:
+    from agent_memory.committed.global_repo import GlobalRepo
+
+    home = GlobalRepo.default()
+    if not home.exists() or atom_id not in _global_ids(home):
+        return []
+    return _branch_history(home.repo(), atom_id, label="global:")
+
+
+def _global_ids(home: Any) -> set[str]:
+    ids = set(tiers.l3_atoms(home.path))
+    proc = git.run_git(home.path, "log", "--all", "--format=%(trailers:key=Atom-Id,valueonly)", check=False)
+    ids.update(line.strip() for line in proc.stdout.splitlines() if line.strip())
+    return ids
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,18 +168,27 @@ def run(args: argparse.Namespace) -> int:
     snap = store.snapshot()
     key = args.id
     if key not in snap.atoms and key not in snap.tombstones:
+        candidates = {**snap.atoms, **tiers.l2_atoms(repo.workdir), **tiers.l3_atoms()}
         try:
-            key = find_atom(snap.atoms, args.id)["id"]
+            key = find_atom(candidates, args.id)["id"]
         except UsageError:
             if not key.startswith("atm_"):
                 raise
     commits = history(repo, key)
     if not commits:
-        raise UsageError(f"no history for {args.id} on memory/atoms", hint="list atoms with `git memory inspect --tier L1`")
+        raise UsageError(f"no history for {args.id}", hint="list atoms with `git memory inspect`")
     if wants_json(args):
         emit_json({"id": key, "commits": commits})
         return 0
     for c in commits:
         session = f"  session {c['session']}" if c["session"] else ""
-        print(f"{c['oid'][:10]}  {c['date'][:19]}  {c['op']:<8} {c['subject']}{session}")
+        op = colour.paint(c["op"].ljust(12), _role(c["op"]))
+        print(f"{colour.paint(c['oid'][:10], 'id')}  {c['date'][:19]}  {c['ref']:<14} {op} {c['subject']}{session}")
+    seen = list(dict.fromkeys(c["op"] for c in commits if c["op"] in MEANING))
+    print(colour.paint("\n".join(f"  {op}: {MEANING[op]}" for op in reversed(seen)), "dim"))
     return 0
+
+
+def _role(op: str) -> str:
+    return {"adopt": "L2", "merged": "L2", "held": "L2", "stage": "staged", "reject": "refused",
+            "forget": "refused", "revert": "refused", "capture": "L1"}.get(op, "")

@@ -1,7 +1,9 @@
 """`git memory` entry point: the whole argparse tree in one place, one module per verb.
 
-Verb modules are imported only when dispatched, so `git memory --help` and the hook fast
-paths never import pygit2 or jsonschema.
+Verb modules are imported only when dispatched, so `git memory --help`/`help` and the hook fast
+paths never import pygit2 or jsonschema. The same tree generates the man page
+(`cli/manpage.py`, shipped as share/man/man1/git-memory.1) and the shell completions
+(`cli/completion.py`), so neither can drift from the parser.
 """
 
 from __future__ import annotations
@@ -14,11 +16,43 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
-_JSON = {"choices": ["json", "text"], "default": "text", "help": "print one JSON object (json) or text"}
+PROG = "git memory"
+DESCRIPTION = (
+    "Git-native, tiered memory for Claude Code: learns from the transcripts Claude Code writes, "
+    "keeps candidate facts (atoms) on the local branch memory/atoms, promotes only what recurred, "
+    "and stages each promotion as a commit on memory/review for you to adopt or merge as a pull request."
+)
+EPILOG = (
+    "Run `git memory help VERB` (or `git memory VERB -h`) for one verb, `git memory help` or "
+    "`man git-memory` for the manual. "
+    "Exit codes: 0 ok, 1 refused/findings, 2 usage or bad input, 3 repository state, 130 interrupted."
+)
+
+# Verbs by topic: the order of `git memory -h`, the man page and the completions.
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Setting up", ("init", "deinit", "status", "demo", "completion")),
+    ("L0 → L1: from transcripts to candidate atoms", ("extract", "capture")),
+    ("Reading", ("inspect", "log", "recall", "context")),
+    ("Promotion and review", ("promote", "stage", "pr", "adopt", "resolve", "forget", "verify", "remember")),
+    ("Safety", ("redact", "scan", "validate")),
+    ("Lifecycle", ("stale", "pin", "unpin", "decay", "supersede", "consolidate")),
+    ("Help", ("help",)),
+)
+ALIASES = {"show": "inspect"}
+HIDDEN = ("hook",)
+SHELLS = ("bash", "zsh", "fish")
+KINDS = ("constraint", "preference", "fact", "decision", "failure")
+_OUTPUT = {"choices": ["json", "text"], "default": "text", "metavar": "json|text",
+           "help": "json: print exactly one JSON object on stdout; text (default): for people"}
+_ID = "an atom id (atm_…), a unique id prefix, or words of its claim"
 
 
 def _out(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--output", **_JSON)  # type: ignore[arg-type]
+    p.add_argument("--output", **_OUTPUT)  # type: ignore[arg-type]
+
+
+def _global(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--global", dest="global_", action="store_true", help=what)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,46 +60,70 @@ def build_parser() -> argparse.ArgumentParser:
 
     from agent_memory import __version__
 
-    parser = argparse.ArgumentParser(
-        prog="git memory",
-        description="Git-native, tiered memory for Claude Code: learns from transcripts, "
-        "promotes what recurred, and stages promotions as commits for review.",
-        epilog="exit codes: 0 ok, 1 refused/findings, 2 usage or bad input, 3 repository state, 130 interrupted",
-    )
-    parser.add_argument("--version", action="version", version=f"agent-memory {__version__}")
-    sub = parser.add_subparsers(dest="verb", metavar="<verb>")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS,
+                        help="no colour, even on a terminal (so does NO_COLOR=1)")
+    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, parents=[common])
+    parser.add_argument("--version", action="version", version=f"agent-memory {__version__}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="verb", metavar="<verb>", title="verbs")
 
-    def verb(name: str, help_text: str | None, module: str | None = None) -> argparse.ArgumentParser:
+    def verb(name: str, help_text: str | None, module: str | None = None,
+             aliases: Sequence[str] = (), description: str | None = None) -> argparse.ArgumentParser:
         kwargs = {"help": help_text} if help_text else {}
-        p = sub.add_parser(name, description=help_text, **kwargs)  # type: ignore[arg-type]
-        p.set_defaults(module=module or name.replace("-", "_"))
+        p = sub.add_parser(name, description=description or help_text, parents=[common],
+                           aliases=list(aliases), **kwargs)  # type: ignore[arg-type]
+        p.set_defaults(module=module or name.replace("-", "_"), verb_name=name)
         return p
 
     # setting up
-    p = verb("init", "create memory/atoms, install hooks, register the project")
+    p = verb("init", "set agent-memory up here: memory/atoms, git hooks, CLAUDE.md import, Claude Code hooks",
+             description="Create memory/atoms, install the git hooks (chaining existing ones), add the "
+             ".gitignore lines and the @CLAUDE.memory.md import, write the Claude Code hooks into "
+             ".claude/settings.json and register the project in the global memory repo. Idempotent; "
+             "`git memory deinit` undoes it.")
     p.add_argument("--yes", action="store_true", help="also commit the setup files (.gitignore, .gitattributes, CLAUDE.md, .claude/settings.json)")
-    p.add_argument("--project", help="project name (default: git config memory.project or the top-level directory name)")
+    p.add_argument("--project", metavar="NAME", help="project name (default: git config memory.project or the top-level directory name)")
     p.add_argument("--no-claude-hooks", action="store_true", help="do not write hooks into .claude/settings.json")
     p.add_argument("--force", action="store_true", help="replace a hook of ours that was edited")
+    p.add_argument("--completion", choices=SHELLS, metavar="SHELL",
+                   help="also install tab completion for SHELL (bash, zsh or fish) in your user directory")
+    _out(p)
+    p = verb("deinit", "undo init: git hooks, Claude Code hooks, CLAUDE.md import, global registration",
+             description="Undo `git memory init`: remove our git hooks (restoring a hook we chained), our "
+             "entries in .claude/settings.json, the @CLAUDE.memory.md import line and the project's "
+             "registration in the global memory repo. memory/atoms and committed memory "
+             "(CLAUDE.memory.md, .memory/adopted.log) are kept unless --purge.")
+    p.add_argument("--purge", action="store_true",
+                   help="also delete memory/atoms, memory/review, CLAUDE.memory.md, .memory/ and local state (asks first)")
+    p.add_argument("--yes", action="store_true", help="with --purge: do not ask (needed without a terminal)")
     _out(p)
     p = verb("status", "tier counts, staged items, recent errors, hook state")
     _out(p)
     p = verb("demo", "run the whole loop in a scratch repo on bundled transcripts")
-    p.add_argument("--dir", help="where to build the scratch repo (default: a new temporary directory)")
-    p.add_argument("--keep", action="store_true", help="keep the scratch repo afterwards")
+    p.add_argument("--dir", metavar="PATH", help="where to build the scratch repo (default: a new temporary directory, deleted afterwards)")
+    p.add_argument("--keep", action="store_true", help="keep a copy of the scratch repo afterwards")
+    p = verb("completion", "print the tab-completion script for bash, zsh or fish",
+             description="Print a completion script generated from this parser. "
+             "`git memory init --completion SHELL` installs it for you.")
+    p.add_argument("shell", choices=SHELLS, metavar="SHELL", help="bash, zsh or fish")
 
     # L0 -> L1
-    p = verb("extract", "dry run: atoms a transcript would yield (writes nothing)")
-    p.add_argument("--transcript", required=True)
-    p.add_argument("--project")
+    p = verb("extract", "dry run: the atoms a transcript would yield (writes nothing)")
+    p.add_argument("transcript_pos", nargs="?", metavar="TRANSCRIPT", help="a Claude Code session file (.jsonl)")
+    p.add_argument("--transcript", metavar="PATH", help="the same, as a flag")
+    p.add_argument("--project", metavar="NAME", help="project the atoms are scoped to (default: this repository's)")
     _out(p)
-    p = verb("capture", "extract a transcript into memory/atoms (one commit)")
-    group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--transcript")
-    group.add_argument("--all", action="store_true", help="every transcript of this project")
-    p.add_argument("--session", help="session id (default: from the transcript)")
-    p.add_argument("--since", help="with --all: only transcripts modified on or after YYYY-MM-DD")
+    p = verb("capture", "extract transcripts into memory/atoms (one commit each)",
+             description="Extract a transcript (or every transcript of this project with --all) into "
+             "memory/atoms, one commit per transcript, then stage what became eligible.")
+    p.add_argument("transcript_pos", nargs="?", metavar="TRANSCRIPT", help="a Claude Code session file (.jsonl)")
+    p.add_argument("--transcript", metavar="PATH", help="the same, as a flag")
+    p.add_argument("--all", action="store_true", help="every transcript of this project (a backfill)")
+    p.add_argument("--session", metavar="ID", help="session id (default: from the transcript)")
+    p.add_argument("--since", metavar="YYYY-MM-DD", help="with --all: only transcripts modified on or after this day")
     p.add_argument("--no-stage", action="store_true", help="do not stage promotions afterwards")
+    p.add_argument("--force", action="store_true", help="learn from a transcript recorded in another repository")
     _out(p)
     p = verb("hook", None)
     p.add_argument("event", choices=["session-start", "user-prompt-submit", "session-end", "background-capture"])
@@ -74,94 +132,217 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--session", help=argparse.SUPPRESS)
 
     # reading
-    p = verb("inspect", "list atoms of a tier, contested pairs, or the evidence for one atom")
-    group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--tier", choices=["L1", "L2", "L3"])
-    group.add_argument("--contested", action="store_true")
-    group.add_argument("--why", metavar="ID-OR-TEXT")
+    p = verb("inspect", "every tier at a glance, or one tier, the contested pairs, the evidence for one atom",
+             aliases=("show",),
+             description="With no flag: every tier at a glance (L3, L2 adopted and pinned, staged for "
+             "review, L1 candidates with their sessions and days, contested pairs). `git memory show` "
+             "is the same.")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--tier", choices=["L1", "L2", "L3"], help="list the atoms of one tier")
+    group.add_argument("--contested", action="store_true", help="list the open contradictions")
+    group.add_argument("--why", metavar="ID-OR-TEXT", help="one atom: its tier and the transcript lines behind it")
     _out(p)
-    p = verb("log", "an atom's history from git log")
-    p.add_argument("id")
+    p = verb("log", "an atom's whole life: captures, staging, adoption or rejection, demotion, forget")
+    p.add_argument("id", metavar="ID", help=_ID)
     _out(p)
-    p = verb("recall", "what the per-prompt recall would inject")
-    p.add_argument("--prompt", required=True)
+    p = verb("recall", "what the per-prompt recall would inject for a prompt")
+    p.add_argument("prompt_pos", nargs="*", metavar="PROMPT", help="the prompt (quote it, or give its words)")
+    p.add_argument("--prompt", metavar="TEXT", help="the same, as a flag")
     _out(p)
-    p = verb("context", "what session start would inject")
+    p = verb("context", "what session start would inject (L3 + L2)")
     _out(p)
 
     # promotion and review
-    p = verb("promote", "dry run of the promotion gates")
-    p.add_argument("--global", dest="global_", action="store_true", help="L2 -> L3 across registered projects")
+    p = verb("promote", "dry run of the promotion gates: what is eligible, and why the rest is not")
+    _global(p, "L2 → L3 across the registered projects")
     _out(p)
     p = verb("stage", "rebuild memory/review: one commit per promotion")
-    p.add_argument("--global", dest="global_", action="store_true")
+    _global(p, "stage L3 promotions in the global memory repo")
     p.add_argument("--force", action="store_true", help="overwrite a review branch edited by hand")
     _out(p)
-    p = verb("pr", "push memory/review and open a pull request (or print how)")
-    p.add_argument("--remote", default=None)
-    p.add_argument("--print", dest="print_only", action="store_true", help="only print the commands and PR body")
-    p.add_argument("--global", dest="global_", action="store_true")
+    p = verb("pr", "push memory/review and open a pull request (or print how)",
+             description="Push memory/review to the remote and open a pull request with gh or glab when "
+             "installed; otherwise print the compare URL (GitHub, GitLab, Bitbucket) and the PR body. "
+             "Merging the pull request adopts every item.")
+    p.add_argument("--remote", default=None, metavar="NAME", help="the remote to push to (default: git config memory.remote, else origin)")
+    p.add_argument("--print", dest="print_only", action="store_true", help="only print the commands, the compare URL and the PR body; push nothing")
+    _global(p, "the global memory repo's review branch")
     _out(p)
-    p = verb("adopt", "merge staged promotions item by item")
-    p.add_argument("--global", dest="global_", action="store_true")
-    p.add_argument("--all", action="store_true")
-    p.add_argument("--yes", nargs="+", metavar="ID", default=[])
-    p.add_argument("--reject", nargs="+", metavar="ID", default=[])
-    p.add_argument("--pin", nargs="+", metavar="ID", default=[])
+    p = verb("adopt", "merge staged promotions item by item (interactive on a terminal)")
+    _global(p, "review the global memory repo's staged L3 items")
+    p.add_argument("--all", action="store_true", help="adopt every staged item")
+    p.add_argument("--yes", nargs="+", metavar="ID", default=[], help="adopt these items (atom ids or unique prefixes)")
+    p.add_argument("--reject", nargs="+", metavar="ID", default=[], help="reject these items: not restaged until new sessions say it again")
+    p.add_argument("--pin", nargs="+", metavar="ID", default=[], help="adopt these items pinned (exempt from decay)")
     _out(p)
     p = verb("resolve", "settle a contradiction: keep one atom")
-    p.add_argument("id")
-    p.add_argument("--keep", required=True)
+    p.add_argument("id", metavar="ID", help="one atom of the contested pair")
+    p.add_argument("--keep", required=True, metavar="ID", help="the atom to keep (the other is demoted)")
     p.add_argument("--forget-other", action="store_true", help="forget the other atom instead of demoting it")
     _out(p)
     p = verb("forget", "remove an atom (tombstoned, so it is not silently re-learned)")
-    p.add_argument("id")
-    p.add_argument("--undo", action="store_true", help="restore a forgotten atom")
+    p.add_argument("id", metavar="ID", help=_ID)
+    p.add_argument("--undo", action="store_true", help="restore a forgotten atom as it was (adopted atoms go back into the block)")
     _out(p)
     p = verb("verify", "raise an atom to verified when a command exits 0")
-    p.add_argument("id")
-    p.add_argument("--by", required=True, metavar="CMD")
+    p.add_argument("id", metavar="ID", help=_ID)
+    p.add_argument("--by", required=True, metavar="CMD", help="the shell command to run; exit 0 verifies the claim")
     _out(p)
     p = verb("remember", "a hand-authored atom, staged for review like any other")
-    p.add_argument("claim")
-    p.add_argument("--global", dest="global_", action="store_true")
-    p.add_argument("--kind", default="preference", choices=["constraint", "preference", "fact", "decision", "failure"])
+    p.add_argument("claim", metavar="CLAIM", help="the claim, in your words")
+    _global(p, "a global (L3) item, staged in the global memory repo")
+    p.add_argument("--kind", default="preference", choices=list(KINDS), metavar="KIND",
+                   help=f"one of {', '.join(KINDS)} (default: preference)")
     _out(p)
 
     # safety
-    p = verb("redact", "stdin -> redacted text on stdout")
-    p.add_argument("--each-line", action="store_true")
+    p = verb("redact", "stdin → redacted text on stdout")
+    p.add_argument("--each-line", action="store_true", help="redact every input line on its own (json: one object per line)")
     _out(p)
     p = verb("scan", "the commit guard: refuse memory content with secrets, PII or path prefixes")
-    p.add_argument("--staged", action="store_true", help="scan the staged memory files (pre-commit)")
-    p.add_argument("paths", nargs="*")
+    p.add_argument("--staged", action="store_true", help="scan the staged memory files (what the pre-commit hook runs)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files to scan (default: the memory files of the work tree)")
     _out(p)
     p = verb("validate", "schema, ids, store invariants, rendered blocks, working sets")
-    p.add_argument("--atoms", metavar="FILE")
-    p.add_argument("--auto-memory", nargs="?", const="", default=None, metavar="DIR")
+    p.add_argument("--atoms", metavar="FILE", help="validate the atoms in FILE (JSON lines or a JSON array) instead of the store")
+    p.add_argument("--auto-memory", nargs="?", const="", default=None, metavar="DIR",
+                   help="check Claude Code's auto-memory directory (default: this project's)")
     p.add_argument("--fix", action="store_true", help="re-render the memory blocks from adopted.log")
     _out(p)
 
     # lifecycle
-    p = verb("stale", "atoms naming repository paths that no longer exist")
+    p = verb("stale", "atoms naming repository paths that no longer exist (exit 1 when any)")
     _out(p)
     p = verb("pin", "mark an adopted atom decay-exempt", module="lifecycle_verbs")
-    p.add_argument("id")
+    p.add_argument("id", metavar="ID", help=_ID)
     _out(p)
     p = verb("unpin", "remove the pin", module="lifecycle_verbs")
-    p.add_argument("id")
+    p.add_argument("id", metavar="ID", help=_ID)
     _out(p)
     p = verb("decay", "take an atom out of the working set (still reachable)", module="lifecycle_verbs")
-    p.add_argument("id")
+    p.add_argument("id", metavar="ID", help=_ID)
     _out(p)
     p = verb("supersede", "mark OLD obsolete with a breadcrumb to NEW", module="lifecycle_verbs")
-    p.add_argument("old")
-    p.add_argument("--by", required=True, metavar="NEW")
+    p.add_argument("old", metavar="OLD", help="the atom that no longer holds")
+    p.add_argument("--by", required=True, metavar="NEW", help="the atom that replaces it")
     _out(p)
     p = verb("consolidate", "propose clusters of near-duplicate atoms (proposals only)")
-    p.add_argument("--auto-memory", nargs="?", const="", default=None, metavar="DIR")
+    p.add_argument("--auto-memory", nargs="?", const="", default=None, metavar="DIR",
+                   help="look at Claude Code's auto-memory directory instead (default: this project's)")
     _out(p)
+    p = verb("help", "this manual, or one verb's part of it (what `git memory --help` shows through man)")
+    p.add_argument("topic", nargs="?", metavar="VERB", help="the verb to explain")
     return parser
+
+
+def verb_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """{verb: its subparser} in the order of GROUPS, aliases and hidden verbs left out."""
+    import argparse
+
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    choices: dict[str, argparse.ArgumentParser] = dict(action.choices)
+    order = [v for _, verbs in GROUPS for v in verbs]
+    return {v: choices[v] for v in order if v in choices}
+
+
+def _suggest(word: str, candidates: Sequence[str]) -> list[str]:
+    import difflib
+
+    found = difflib.get_close_matches(word, list(candidates), n=3, cutoff=0.6)
+    found += [c for c in candidates if c.startswith(word) and c not in found and len(word) >= 2]
+    return found[:3]
+
+
+def _usage_error(text: str, suggestions: Sequence[str], hint: str) -> int:
+    from agent_memory.cli import colour
+
+    print(f"git memory: {colour.paint(text, 'error', sys.stderr)}", file=sys.stderr)
+    if suggestions:
+        print(f"did you mean {' or '.join(repr(s) for s in suggestions)}?", file=sys.stderr)
+    print(f"{colour.paint('hint:', 'hint', sys.stderr)} {hint}", file=sys.stderr)
+    return 2
+
+
+def _unknown_verb(parser: argparse.ArgumentParser, args_list: Sequence[str]) -> int | None:
+    """`git memory adpot` → "did you mean 'adopt'?" (exit 2) instead of argparse's list."""
+    verb = next((a for a in args_list if not a.startswith("-")), None)
+    if verb is None:
+        return None
+    known = [*verb_parsers(parser), *ALIASES, *HIDDEN]
+    if verb in known:
+        return None
+    return _usage_error(f"{verb!r} is not a git memory verb", _suggest(verb, list(verb_parsers(parser))),
+                        "`git memory help` lists the verbs")
+
+
+def _unknown_flags(parser: argparse.ArgumentParser, args: argparse.Namespace, extras: Sequence[str]) -> int:
+    chosen = verb_parsers(parser).get(getattr(args, "verb_name", "") or "", parser)
+    flags = [s for a in chosen._actions for s in a.option_strings if s.startswith("--") and a.help != "==SUPPRESS=="]
+    bad = extras[0]
+    suggestions = _suggest(bad.split("=", 1)[0], flags) if bad.startswith("-") else []
+    name = f"git memory {args.verb_name}" if getattr(args, "verb_name", None) else "git memory"
+    return _usage_error(f"unrecognized argument{'s' if len(extras) > 1 else ''}: {' '.join(extras)}",
+                        suggestions, f"`{name} -h` lists what it takes")
+
+
+def _print_failure(verb: str, exc: BaseException) -> None:
+    from agent_memory.cli import colour
+
+    message = getattr(exc, "message", str(exc))
+    print(f"git memory {verb}: {colour.paint(message, 'refused', sys.stderr)}", file=sys.stderr)
+    hint = getattr(exc, "hint", None)
+    if hint:
+        print(f"{colour.paint('hint:', 'hint', sys.stderr)} {hint}", file=sys.stderr)
+
+
+_INTERRUPTS = [0]
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    """SIGINT while a verb runs. The first raises KeyboardInterrupt, so the verb unwinds and
+    puts back what it half did. The second is absorbed: `git` forwards the terminal's Ctrl-C to
+    git-memory as well, and cleanup must not be cut short by it. A third ends the process at
+    once with the interrupted exit code, quietly."""
+    _INTERRUPTS[0] += 1
+    if _INTERRUPTS[0] == 1:
+        raise KeyboardInterrupt
+    if _INTERRUPTS[0] >= 3:
+        os._exit(130)
+
+
+def _ignore_interrupts() -> None:
+    # SIG_IGN, not a Python handler: the interpreter resets its own handlers to the default
+    # at exit, and a Ctrl-C then would end the process by the signal instead of exit 130.
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError):
+        pass
+
+
+def _arm_interrupts() -> bool:
+    import signal
+
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            _INTERRUPTS[0] = 0
+            signal.signal(signal.SIGINT, _on_interrupt)
+            return True
+    except (ValueError, OSError):
+        pass
+    return False
+
+
+def _disarm_interrupts() -> None:
+    """Back to Python's default (main() also runs in-process, e.g. in tests)."""
+    import signal
+
+    try:
+        if signal.getsignal(signal.SIGINT) is _on_interrupt:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    except (ValueError, OSError):
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -176,21 +357,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agent_memory.model.errors import EXIT_INTERRUPTED, EXIT_REPO_STATE, EXIT_USAGE, FatalError
 
     parser = build_parser()
-    args = parser.parse_args(args_list)
+    if "--no-color" in args_list[: args_list.index("--") if "--" in args_list else None]:
+        from agent_memory.cli import colour
+
+        colour.disable()
+    unknown = _unknown_verb(parser, args_list)
+    if unknown is not None:
+        return unknown
+    args, extras = parser.parse_known_args(args_list)
+    if extras:
+        return _unknown_flags(parser, args, extras)
     if not getattr(args, "verb", None):
         parser.print_help()
         return EXIT_USAGE
+    verb = str(args.verb_name)
+    args.verb = verb  # an alias (`show`) runs as its verb
+    armed = _arm_interrupts()
     try:
         module = importlib.import_module(f"agent_memory.cli.{args.module}")
         code: int = module.run(args)
+        if armed:
+            _disarm_interrupts()
         return code
     except FatalError as exc:
-        print(f"git memory {args.verb}: {exc.message}", file=sys.stderr)
-        if exc.hint:
-            print(f"hint: {exc.hint}", file=sys.stderr)
+        if armed:
+            _disarm_interrupts()
+        _print_failure(verb, exc)
         return exc.exit_code
     except KeyboardInterrupt:
-        print(f"git memory {args.verb}: interrupted", file=sys.stderr)
+        # Another Ctrl-C while this is reported changes nothing: exit 130, no traceback.
+        _ignore_interrupts()
+        try:
+            print(f"\ngit memory {verb}: interrupted", file=sys.stderr)
+        except (KeyboardInterrupt, OSError):
+            pass
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -198,8 +398,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: log, one line, exit 3
         from agent_memory.gitio.state import log_exception
 
-        where = log_exception(f"git memory {args.verb}", exc)
-        print(f"git memory {args.verb}: internal error: {exc}", file=sys.stderr)
+        where = log_exception(f"git memory {verb}", exc)
+        print(f"git memory {verb}: internal error: {exc}", file=sys.stderr)
         print(f"hint: the traceback is in {where}; please report it", file=sys.stderr)
         return EXIT_REPO_STATE
 

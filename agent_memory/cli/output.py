@@ -99,3 +99,19 @@ def warm_session_start(repo: git.Repo) -> None:
     """After a verb changed the committed L2 tier: re-render the session-start cache so the
     next session starts on the fast path."""
     session_start.warm(str(repo.common_dir), str(repo.workdir) if repo.workdir else None)
+
+
+def flag_or_positional(args: argparse.Namespace, flag: str, positional: str, hint: str,
+                       required: bool = True) -> str | None:
+    """The value given either as `--flag VALUE` or as the positional argument (newcomers type
+    `git memory capture FILE`; scripts keep `--transcript FILE`). Both, differing: usage error."""
+    by_flag = getattr(args, flag, None)
+    by_position = getattr(args, positional, None)
+    if isinstance(by_position, list):
+        by_position = " ".join(by_position) or None
+    if by_flag and by_position and by_flag != by_position:
+        raise UsageError(f"--{flag} and the positional {flag} name different things", hint=hint)
+    value = by_flag or by_position
+    if value is None and required:
+        raise UsageError(f"which {flag}?", hint=hint)
+    return value

@@ -1,6 +1,13 @@
 """`git memory pr [--remote NAME] [--print] [--global]`: push memory/review and open a pull
-request with the forge's CLI (`gh`, `glab`) when one is installed, else print the exact
-commands and the PR body. Merging that PR is adoption of every item."""
+request. The push always happens (gitio/porcelain.py: GitPython over `git push`, so the
+user's remotes, credentials and hooks apply); then the forge's CLI (`gh`, `glab`) opens the
+request when it is installed, else the compare URL of a GitHub, GitLab or Bitbucket remote is
+printed with the body. `--print` alone pushes nothing and prints all of it. Merging the pull
+request is adoption of every item.
+
+memory/review is built on the remote's base (`origin/main`, promote/review.py): the request
+carries the staged items and nothing else. A review branch built on a local base with
+unpushed commits is refused with the command that rebuilds it."""
 
 from __future__ import annotations
 
@@ -12,15 +19,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from agent_memory.adoption.adopt import Item, pending
+from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, tier_context, wants_json
 from agent_memory.committed.templates import read_template
+from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
 from agent_memory.model.clock import utc_day
 from agent_memory.model.errors import RefusedError, RepoStateError
-from agent_memory.model.trailers import trailer
-from agent_memory.promote.review import base_files, review_items
+from agent_memory.model.trailers import plural, trailer
+from agent_memory.promote.review import Base, base_files, review_items, staging_base
 
 TITLE = "agent-memory: {n} staged memory promotion(s)"
+HEAD = "memory/review"
+CLIENTS = {"github": "gh", "gitlab": "glab"}
 
 
 def evidence_days(repo: git.Repo, item: Item) -> int:
@@ -47,107 +58,123 @@ def pr_body(repo: git.Repo, items: Sequence[Item], tier: str) -> str:
     return read_template("pr-body.md").format(command=command, rows="\n".join(rows))
 
 
-def _require_current(repo: git.Repo, base: str, items: Sequence[Item]) -> None:
+def _require_current(repo: git.Repo, base: Base, items: Sequence[Item], flag: str) -> None:
     """Merging the PR adopts every commit on memory/review, so the branch must hold exactly
-    the items still waiting: none adopted since (on the base) and none rejected."""
+    the items still waiting (none adopted since, none rejected) on top of the remote's base,
+    and nothing else (no unpushed commit of the local branch under them)."""
+    tip = git.ref_target(repo, git.REVIEW_REF)
+    assert tip is not None
+    foreign = [oid for oid in git.rev_list(repo, tip, f"^{base.ref}")
+               if trailer(git.commit_message(repo, oid), "Promotion") is None]
+    if foreign:
+        subjects = porcelain.subjects(repo, foreign[-1], limit=1)
+        raise RefusedError(
+            f"memory/review sits on {plural(len(foreign), 'commit')} that {base.name} does not have"
+            + (f" (e.g. {subjects[0]})" if subjects else "") + ": the pull request would carry them",
+            hint=f"rebuild it on {base.name} with `git memory stage{flag}`, then run `git memory pr{flag}` again")
     waiting = {i.commit for i in items}
-    stale = [
-        ident
-        for commit, ident, _ in review_items(repo, f"refs/heads/{base}")
-        if commit not in waiting
-    ]
+    stale = [ident for commit, ident, _ in review_items(repo, base.ref) if commit not in waiting]
     if stale:
         raise RefusedError(
             f"memory/review still carries {len(stale)} item(s) already adopted or rejected: "
             + ", ".join(stale[:5]),
-            hint="rebuild it with `git memory stage`, then open the pull request",
+            hint=f"rebuild it with `git memory stage{flag}`, then open the pull request",
         )
+
+
+def _client(forge: porcelain.Forge | None) -> str | None:
+    """The forge CLI to open the request with: the one for the remote's forge when installed;
+    for an unknown forge, whichever is installed (gh first)."""
+    if forge is not None and forge.kind in CLIENTS:
+        tool = CLIENTS[forge.kind]
+        return tool if shutil.which(tool) else None
+    if forge is not None and forge.kind == "bitbucket":
+        return None
+    return next((tool for tool in ("gh", "glab") if shutil.which(tool)), None)
 
 
 def run(args: argparse.Namespace) -> int:
     repo, tier, target, _ = tier_context(args.global_)
     if repo.workdir is None:
         raise RepoStateError("pr needs a work tree", hint="run it in a clone with a work tree")
-    base = git.default_branch(repo) or "main"
-    # What the PR merges into is the base branch, whatever is checked out here.
-    files = base_files(repo, f"refs/heads/{base}", tier, target)
-    items = pending(repo, files, against=f"refs/heads/{base}")
+    flag = " --global" if args.global_ else ""
+    base = staging_base(repo)
+    # Held here (even if not pushed yet) or on the remote: neither is waiting any more.
+    files = base_files(repo, f"refs/heads/{base.branch}", tier, target)
+    items = pending(repo, files, against=base.ref)
     if not items:
-        raise RefusedError(
-            "nothing is waiting on memory/review",
-            hint="stage promotions first with `git memory stage`",
-        )
-    _require_current(repo, base, items)
-    remote = args.remote or git.config_get(repo.cwd, "memory.remote") or "origin"
+        raise RefusedError("nothing is waiting on memory/review",
+                           hint=f"stage promotions first with `git memory stage{flag}`")
+    _require_current(repo, base, items, flag)
+    remote = args.remote or porcelain.default_remote(repo)
     title = TITLE.format(n=len(items))
     body = pr_body(repo, items, tier)
+    forge = porcelain.forge_of(git.config_get(repo.cwd, f"remote.{remote}.url"))
+    compare = forge.compare_url(base.branch, HEAD) if forge else None
+    client = _client(forge)
     push = ["git", "push", "--force-with-lease", remote, f"{git.REVIEW_REF}:{git.REVIEW_REF}"]
-    forge = next((tool for tool in ("gh", "glab") if shutil.which(tool)), None)
-    gh = ["gh", "pr", "create", "--base", base, "--head", "memory/review", "--title", title]
-    glab = [
-        "glab",
-        "mr",
-        "create",
-        "--target-branch",
-        base,
-        "--source-branch",
-        "memory/review",
-        "--title",
-        title,
-        "--yes",
-    ]
-    result: dict[str, Any] = {
-        "remote": remote,
-        "base": base,
-        "items": [i.atom_id for i in items],
-        "title": title,
-        "body": body,
-        "pushed": False,
-        "forge": forge,
-        "url": None,
-    }
-    if args.print_only or not forge:
-        commands = [
-            shlex.join(push),
-            shlex.join([*gh, "--body-file", "PR_BODY.md"]),
-            shlex.join([*glab, "--description"])
-            + ' "$(cat PR_BODY.md)"',  # glab has no --body-file
-        ]
+    gh = ["gh", "pr", "create", "--base", base.branch, "--head", HEAD, "--title", title]
+    glab = ["glab", "mr", "create", "--target-branch", base.branch, "--source-branch", HEAD, "--title", title, "--yes"]
+    commands = [shlex.join(push), shlex.join([*gh, "--body-file", "PR_BODY.md"]),
+                shlex.join([*glab, "--description"]) + ' "$(cat PR_BODY.md)"']  # glab has no --body-file
+    result: dict[str, Any] = {"remote": remote, "base": base.branch, "items": [i.atom_id for i in items],
+                              "title": title, "body": body, "pushed": False, "forge": client, "url": None,
+                              "compare_url": compare, "commands": commands}
+    notes = []
+    if base.unpushed and base.remote:
+        notes.append(f"{base.branch} has {plural(base.unpushed, 'commit')} that {base.name} does not: "
+                     f"the pull request leaves them out (push {base.branch} for them to reach the remote)")
+    if not base.remote:
+        notes.append(f"{base.branch} has no remote-tracking branch here: after `git fetch {remote}`, "
+                     f"`git memory stage{flag}` stages on {remote}/{base.branch}")
+
+    if args.print_only:
         if wants_json(args):
-            emit_json({**result, "commands": commands})
+            emit_json(result)
             return 0
-        if not forge and not args.print_only:
-            print("# no forge client (gh, glab) is installed: run these yourself")
         print("# push the review branch:")
         print(commands[0])
-        print("# save the body below as PR_BODY.md, then open the pull request with one of:")
+        print("# then open the pull request with one of (save the body below as PR_BODY.md):")
         print(commands[1])
         print(commands[2])
+        if compare:
+            print(f"# or in the browser: {compare}")
+        _print_notes(notes)
         print("\n# PR_BODY.md\n")
         print(body)
         return 0
-    create = [*gh, "--body", body] if forge == "gh" else [*glab, "--description", body]
-    proc = git.run_git(repo.workdir, *push[1:], check=False)
-    if proc.returncode != 0:
-        raise RefusedError(
-            f"git push to {remote} failed: {(proc.stderr.strip().splitlines() or ['?'])[-1]}",
-            hint="check the remote (git remote -v) or pass --remote NAME; --print shows the commands",
-        )
+
+    porcelain.push(repo, remote, f"{git.REVIEW_REF}:{git.REVIEW_REF}")
     result["pushed"] = True
-    made = subprocess.run(
-        create, cwd=str(repo.workdir), capture_output=True, text=True, check=False
-    )
-    if made.returncode != 0:
-        raise RefusedError(
-            f"{forge} could not open the pull request: "
-            f"{(made.stderr.strip().splitlines() or ['?'])[-1]}",
-            hint="the branch is pushed; open the PR by hand (`git memory pr --print` shows the body)",
-        )
-    result["url"] = made.stdout.strip().splitlines()[-1] if made.stdout.strip() else None
+    if client is not None:
+        create = [*gh, "--body", body] if client == "gh" else [*glab, "--description", body]
+        made = subprocess.run(create, cwd=str(repo.workdir), capture_output=True, text=True, check=False)
+        if made.returncode != 0:
+            raise RefusedError(
+                f"pushed memory/review, but {client} could not open the pull request: "
+                f"{(made.stderr.strip().splitlines() or ['?'])[-1]}",
+                hint=(f"open it in the browser: {compare}" if compare else
+                      f"open it by hand (`git memory pr{flag} --print` shows the body)"))
+        result["url"] = made.stdout.strip().splitlines()[-1] if made.stdout.strip() else None
     if wants_json(args):
         emit_json(result)
+        return 0
+    print(f"pushed memory/review to {remote} ({plural(len(items), 'item')}, on top of {base.name})")
+    if client is not None:
+        print(f"opened a pull request: {result['url'] or '(see ' + client + ')'}")
     else:
-        print(f"pushed memory/review to {remote} ({len(items)} item(s))")
-        print(f"opened a pull request: {result['url'] or '(see ' + str(forge) + ')'}")
-        print("merging it adopts every item; the next `git memory stage` sees them as adopted")
+        print("# no forge client (gh, glab) for this remote: open the pull request yourself")
+        if compare:
+            print(f"open it here: {colour.paint(compare, 'hint')}")
+        else:
+            print(f"on your forge: base {base.branch}, compare {HEAD}, title {title!r}")
+        print("# the pull request's description:\n")
+        print(body)
+    _print_notes(notes)
+    print("merging it adopts every item; the next `git memory stage` sees them as adopted")
     return 0
+
+
+def _print_notes(notes: Sequence[str]) -> None:
+    for note in notes:
+        print(f"{colour.paint('note:', 'hint')} {note}")

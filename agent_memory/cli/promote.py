@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
+from agent_memory.committed import tiers
 from agent_memory.committed.install import target_file
+from agent_memory.gitio import repo as git
 from agent_memory.model.clock import now_utc
+from agent_memory.model.trailers import one_line
 from agent_memory.promote.review import plan_and_stage
 
 
@@ -32,15 +36,49 @@ def run(args: argparse.Namespace) -> int:
             report["skipped_projects"] = skipped
         emit_json(report)
         return 0
+    claims, staged = _claims_and_staged(args.global_)
     if not eligible and not blocked:
         print("nothing to promote yet")
     for item in eligible:
-        print(f"eligible  {item['id']} → {item['to']}")
+        note = "  (staged)" if item["id"] in staged else ""
+        print(f"{colour.paint('eligible', 'ok')}  {colour.paint(item['id'], 'id')} → "
+              f"{colour.tier(item['to'])}  {one_line(claims.get(item['id'], '?'), 70)}{note}")
     for item in blocked:
-        print(f"blocked   {item['id']}: {'; '.join(item['reasons'])}")
+        print(f"{colour.paint('blocked', 'refused')}   {colour.paint(item['id'], 'id')}  "
+              f"{one_line(claims.get(item['id'], '?'), 70)}")
+        print(f"            {'; '.join(item['reasons'])}")
     for project in skipped:
         # Registered on another machine, moved or deleted: its L2 atoms do not count here.
         print(f"skipped   project {project['project']} ({project['path']}): {project['reason']}")
-    if eligible:
-        print(f"stage them with `git memory stage{' --global' if args.global_ else ''}`")
+    flag = " --global" if args.global_ else ""
+    waiting = [i["id"] for i in eligible if i["id"] not in staged]
+    if waiting:
+        print(f"{colour.paint('hint:', 'hint')} stage {'it' if len(waiting) == 1 else 'them'} with `git memory stage{flag}`")
+    elif eligible:
+        print(f"{colour.paint('hint:', 'hint')} already staged on memory/review: review with "
+              f"`git memory adopt{flag}` or open a pull request with `git memory pr{flag}`")
     return 0
+
+
+def _claims_and_staged(global_: bool) -> tuple[dict[str, str], set[str]]:
+    """Each atom's claim by id, and the ids already waiting on memory/review."""
+    from agent_memory.adoption.adopt import pending, work_files
+
+    if global_:
+        from agent_memory.committed.global_repo import require_home
+        from agent_memory.promote import gates
+        from agent_memory.promote.l3 import l2_by_project
+
+        home = require_home()
+        claims = {gates.global_id(a): a["claim"] for atoms in l2_by_project(home).values() for a in atoms}
+        claims.update({i: a["claim"] for i, a in tiers.l3_atoms().items()})
+        repo, root, tier, target = home.repo(), home.path, "L3", "CLAUDE.memory.md"
+    else:
+        repo, store = store_here()
+        claims = {a["id"]: a["claim"] for a in store.atoms()}
+        if repo.workdir is None:
+            return claims, set()
+        root, tier, target = repo.workdir, "L2", target_file(repo)
+    if not git.rev_parse(repo, "HEAD"):
+        return claims, set()
+    return claims, {i.atom_id for i in pending(repo, work_files(root, tier, target))}

@@ -1,18 +1,25 @@
-"""`git memory recall --prompt TEXT`: what the per-prompt hook would inject, for people."""
+"""`git memory recall PROMPT` (or `--prompt TEXT`): what the per-prompt hook would inject, for people."""
 
 from __future__ import annotations
 
 import argparse
 import time
 
-from agent_memory.cli.output import emit_json, fresh_recall_index, store_here, wants_json
+from agent_memory.cli.output import (
+    emit_json,
+    flag_or_positional,
+    fresh_recall_index,
+    store_here,
+    wants_json,
+)
 from agent_memory.store import recall
 
 
 def run(args: argparse.Namespace) -> int:
+    prompt = flag_or_positional(args, "prompt", "prompt_pos", 'git memory recall "how do I deploy"')
     repo, store = store_here()
     index = fresh_recall_index(repo)
-    hits = recall.recall(index, args.prompt, time.time()) if index is not None else []
+    hits = recall.recall(index, str(prompt), time.time()) if index is not None else []
     text = recall.render_recall(hits)
     if wants_json(args):
         by_id = {a["id"]: a for a in store.atoms()}

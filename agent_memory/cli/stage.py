@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 
+from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
 from agent_memory.committed.install import target_file
 from agent_memory.model.clock import now_utc
-from agent_memory.promote.review import plan_and_stage
+from agent_memory.promote.review import StagePlan, plan_and_stage
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
                 "commits": commits,
                 "refused": plan.refused,
                 "demoted": plan.demoted,
+                "base_ref": plan.base_ref,
+                "unpushed": plan.unpushed,
             }
         )
         return 0
@@ -48,12 +51,20 @@ def run(args: argparse.Namespace) -> int:
     if not commits:
         print(f"nothing to stage: no atom is eligible (see `git memory promote{flag}`)")
     else:
-        print(f"staged {len(commits)} commit(s) on {where} (on top of {plan.base_branch}):")
+        on = plan.base_ref.removeprefix("refs/remotes/").removeprefix("refs/heads/") or plan.base_branch
+        print(f"staged {len(commits)} commit(s) on {where} (on top of {on}):")
         for oid, ident in plan.staged:
             print(f"  {oid[:10]} {ident}")
         print(
             f"review with `git memory adopt{flag}`, or open a pull request with `git memory pr{flag}`"
         )
     for ident, reasons in plan.refused.items():
-        print(f"refused {ident}: {'; '.join(reasons)}")
+        print(f"{colour.paint('refused', 'refused')} {ident}: {'; '.join(reasons)}")
+    if plan.unpushed and plan.base_ref.startswith("refs/remotes/"):
+        print(f"note: {plan.base_branch} has {plan.unpushed} commit(s) that {on_remote(plan)} does not: "
+              f"the review branch leaves them out (push {plan.base_branch} for them to reach the remote)")
     return 0
+
+
+def on_remote(plan: StagePlan) -> str:
+    return plan.base_ref.removeprefix("refs/remotes/")

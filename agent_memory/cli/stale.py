@@ -1,6 +1,7 @@
 """`git memory stale [--output json]`: L1/L2 atoms naming repository paths that are gone from
 HEAD (with git's rename detection proposing the new name) or changed since their evidence.
-Findings are advice, not failures: exit 0 either way."""
+Exit 1 when there are findings (CLI.md: 1 = findings, as `scan`), 0 when there are none, so
+a script or CI step can act on it; the findings stay advice: nothing is changed."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     findings = find_stale(repo, atoms)
     if wants_json(args):
         emit_json({"findings": [f.to_json() for f in findings]})
-        return 0
+        return 1 if findings else 0
     if not findings:
         print(
             "no stale atoms: every path they name exists at HEAD and is older than their evidence"
@@ -44,4 +45,4 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for finding in findings:
         print(_line(finding))
-    return 0
+    return 1

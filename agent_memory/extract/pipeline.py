@@ -46,7 +46,7 @@ from typing import Any
 
 from agent_memory.extract.statement import Candidate, extract_claims
 from agent_memory.model.atom import Atom, atom_id, merge
-from agent_memory.model.paths import canonical_pointer
+from agent_memory.model.paths import canonical_pointer, transcript_slug_and_name
 from agent_memory.transcripts.failures import command_program, failure_signature, recurring_failures
 from agent_memory.transcripts.reader import ReadStats, Statement, ToolError, iter_events
 
@@ -149,6 +149,16 @@ def _atom(
     redacted_claim, findings = redact(claim)
     redacted_claim = redacted_claim[:500]
     pointer = canonical_pointer(transcript, line)
+    evidence: dict[str, Any] = {
+        "source": pointer,
+        "at": at,
+        "session": session,
+        "quote": _quote(quote_text, focus),
+        "rule": rule or "unknown",
+    }
+    where = local_path(transcript)
+    if where:
+        evidence["path"] = where
     return {
         "id": atom_id(redacted_claim, project),
         "claim": redacted_claim,
@@ -164,16 +174,43 @@ def _atom(
         "confidence": confidence,
         "tier": "L1",
         "redacted": bool(findings),
-        "evidence": [
-            {
-                "source": pointer,
-                "at": at,
-                "session": session,
-                "quote": _quote(quote_text, focus),
-                "rule": rule or "unknown",
-            }
-        ],
+        "evidence": [evidence],
     }
+
+
+_LOCAL_PATHS: dict[tuple[str, str], str | None] = {}
+
+
+def local_path(transcript: str | os.PathLike[str]) -> str | None:
+    """Where the transcript is on this machine, kept next to the canonical back-pointer in the
+    (local-only) L1 evidence so `--why` finds it wherever it lives: `~/`-relative under the
+    home directory, else absolute. None when the path itself would need redaction (a user name
+    outside this home): the canonical pointer and CLAUDE_CONFIG_DIR still resolve it."""
+    key = os.fspath(transcript)
+    cache_key = (key, os.environ.get("HOME", ""))
+    if cache_key in _LOCAL_PATHS:
+        return _LOCAL_PATHS[cache_key]
+    from agent_memory.redact.redactor import redact
+
+    try:
+        path = Path(key).expanduser().resolve()
+    except (OSError, RuntimeError):
+        _LOCAL_PATHS[cache_key] = None
+        return None
+    home = Path(os.path.expanduser("~"))
+    try:
+        home = home.resolve()
+    except (OSError, RuntimeError):
+        pass
+    text = path.as_posix()
+    if home != Path(home.anchor) and home in path.parents:
+        text = "~/" + path.relative_to(home).as_posix()
+    # The slug and file name are in the canonical pointer already: only the rest is checked.
+    slug, name = transcript_slug_and_name(text)
+    prefix = text.replace(slug, "").replace(name, "")
+    found = None if len(text) > 4096 or redact(prefix)[1] else text
+    _LOCAL_PATHS[cache_key] = found
+    return found
 
 
 def statement_atoms(

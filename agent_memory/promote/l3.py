@@ -35,7 +35,13 @@ from agent_memory.model.policy import L2_MIN_AGE_DAYS, L3_CAP
 from agent_memory.model.trailers import format_message, one_line
 from agent_memory.promote import gates
 from agent_memory.promote.gates import GateResult
-from agent_memory.promote.review import Proposal, StagePlan, base_files, write_review_branch
+from agent_memory.promote.review import (
+    Proposal,
+    StagePlan,
+    base_files,
+    staging_base,
+    write_review_branch,
+)
 from agent_memory.store.l1 import L1Store
 from agent_memory.store.remember import prune_global_candidates, read_global_candidates
 
@@ -210,7 +216,10 @@ def evaluate(home: GlobalRepo, now: _dt.datetime) -> GlobalEvaluation:
 
     repo = home.repo()
     base = git.default_branch(repo)
-    base_oid = git.ref_target(repo, f"refs/heads/{base}") if base else None
+    # On the remote's copy of the base when the global repo syncs through one and has nothing
+    # unpushed (see review.py); with unpushed adoptions, on the local branch (`pr` says so).
+    found = staging_base(repo) if base else None
+    base_oid = (found.oid if found.unpushed == 0 else git.ref_target(repo, f"refs/heads/{base}")) if found else None
     if base is None or base_oid is None:
         raise RepoStateError(
             f"the global memory repo {home.path} has no commits", hint="run `git memory init` again"

@@ -1,5 +1,6 @@
 """`memory/review`: staged promotions, one commit per promoted atom, on top of the default
-branch (DESIGN "Tiers → git"). Built only with plumbing and a fixed identity and dates taken
+branch as the remote has it (`origin/main` when fetched, so a pull request carries only the
+staged items), else the local branch (DESIGN "Tiers → git"). Built only with plumbing and a fixed identity and dates taken
 from the evidence, so the same evidence gives the same commits (same oids) and re-staging is
 a no-op. Each commit touches only the marker block and `.memory/adopted.log`."""
 
@@ -13,6 +14,7 @@ from agent_memory.committed import adopted_log
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.install import target_file
+from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, to_committed
@@ -36,6 +38,57 @@ class StagePlan:
     refused: dict[str, list[str]] = field(default_factory=dict)
     demoted: list[str] = field(default_factory=list)
     held: dict[str, Atom] = field(default_factory=dict)  # adopted at the base branch
+    base_ref: str = ""  # what the commits sit on: refs/remotes/origin/main, else refs/heads/main
+    unpushed: int = 0  # commits of the local base branch that its remote does not have
+
+
+@dataclass(frozen=True)
+class Base:
+    """What memory/review is built on. When the base branch has a remote-tracking ref
+    (`origin/main`), that: a pull request of memory/review must carry the staged items and
+    nothing else, not the local branch's unpushed commits ("Set up agent-memory", adoptions).
+    `unpushed` counts those, so the verbs can say so."""
+
+    branch: str
+    ref: str
+    oid: str
+    unpushed: int = 0
+    behind: int = 0
+
+    @property
+    def name(self) -> str:
+        return self.ref.removeprefix("refs/remotes/").removeprefix("refs/heads/")
+
+    @property
+    def remote(self) -> bool:
+        return self.ref.startswith("refs/remotes/")
+
+
+def staging_base(repo: git.Repo) -> Base:
+    branch = git.default_branch(repo)
+    if branch is None:
+        raise RepoStateError("no default branch to stage promotions on",
+                             hint="make a first commit on main, or set one with `git config memory.base <branch>`")
+    local = f"refs/heads/{branch}"
+    local_oid = git.ref_target(repo, local)
+    assert local_oid is not None
+    tracking = porcelain.tracking_ref(repo, branch)
+    tracking_oid = git.ref_target(repo, tracking) if tracking else None
+    if tracking is None or tracking_oid is None:
+        return Base(branch, local, local_oid)
+    unpushed, behind = porcelain.ahead_behind(repo, local, tracking)
+    return Base(branch, tracking, tracking_oid, unpushed, behind)
+
+
+def base_refs(repo: git.Repo) -> list[str]:
+    """The base branch and its remote-tracking ref: commits reachable from them are on the
+    base already (a merged pull request), never items waiting on memory/review."""
+    branch = git.default_branch(repo)
+    if branch is None:
+        return []
+    refs = [f"refs/heads/{branch}"]
+    tracking = porcelain.tracking_ref(repo, branch)
+    return refs + ([tracking] if tracking else [])
 
 
 def base_files(repo: git.Repo, rev: str, tier: str, target_name: str) -> TierFiles:
@@ -80,22 +133,25 @@ def _when(ts: str) -> int:
 def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt.datetime,
                    target_name: str, force: bool = False, dry_run: bool = False) -> StagePlan:
 
-    base_branch = git.default_branch(repo)
-    if base_branch is None:
-        raise RepoStateError("no default branch to stage promotions on",
-                             hint="make a first commit on main, or set one with `git config memory.base <branch>`")
-    base_oid = git.ref_target(repo, f"refs/heads/{base_branch}")
-    assert base_oid is not None
+    base = staging_base(repo)
+    base_branch, base_oid = base.branch, base.oid
     files = base_files(repo, base_oid, "L2", target_name)
+    where = base.name
     if files.log_errors():
-        raise RefusedError(f"{LOG_PATH} on {base_branch} has unreadable lines: {files.log_errors()[0]}",
+        raise RefusedError(f"{LOG_PATH} on {where} has unreadable lines: {files.log_errors()[0]}",
                            hint="fix the line (git log -p .memory/adopted.log shows its history), then stage again")
     if files.hand_edited():
-        raise RefusedError(f"the memory block in {target_name} on {base_branch} was edited by hand",
+        raise RefusedError(f"the memory block in {target_name} on {where} was edited by hand",
                            hint="re-render it from .memory/adopted.log with `git memory validate --fix`, commit, then stage again")
     held = files.held()
+    if base.remote:
+        # Adopted here and not pushed yet: held all the same (not staged a second time).
+        local = base_files(repo, f"refs/heads/{base_branch}", "L2", target_name)
+        if not local.log_errors():
+            held = {**local.held(), **held}
     results = gates.evaluate_l1(list(atoms), project, now, held)
-    plan = StagePlan(base_branch=base_branch, base_oid=base_oid, results=results, held=held)
+    plan = StagePlan(base_branch=base_branch, base_oid=base_oid, results=results, held=held,
+                     base_ref=base.ref, unpushed=base.unpushed)
     by_id = {a["id"]: a for a in atoms}
     eligible = sorted((by_id[r.atom_id] for r in results if r.eligible), key=lambda a: (a["last_seen"], a["id"]))
     if dry_run:
@@ -172,8 +228,7 @@ def _l2_overflow(held: dict[str, Atom]) -> list[str]:
 def _refuse_hand_edits(repo: git.Repo, tip: str) -> None:
     """A review branch a person has edited (a commit not made by agent-memory, or without our
     trailers) is not overwritten without --force."""
-    base = git.default_branch(repo)
-    spec = [tip] + ([f"^refs/heads/{base}"] if base else [])
+    spec = [tip] + [f"^{ref}" for ref in base_refs(repo)]
     for oid in git.rev_list(repo, *spec):
         name, email = git.commit_author(repo, oid)
         message = git.commit_message(repo, oid)
@@ -188,7 +243,7 @@ def review_items(repo: git.Repo, against: str = "HEAD") -> list[tuple[str, str, 
     if tip is None:
         return []
     out = []
-    for oid in git.rev_list(repo, tip, f"^{against}"):
+    for oid in git.rev_list(repo, tip, f"^{against}", *[f"^{ref}" for ref in base_refs(repo)]):
         message = git.commit_message(repo, oid)
         ident = trailer(message, "Atom-Id")
         if ident:

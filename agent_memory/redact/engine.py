@@ -25,13 +25,19 @@ from agent_memory.redact import rules as R
 from agent_memory.redact.assign import assignment, assignment_keywords
 from agent_memory.redact.context import (
     MARKER_PREFIX,
+    P_PII,
     P_TOKEN,
     Candidate,
     Handler,
     ScanContext,
     marker,
 )
+from agent_memory.redact.encoded import encoded_spans
+from agent_memory.redact.families import configure as configure_families
+from agent_memory.redact.fold import OffsetMap, fold, map_span
+from agent_memory.redact.generic import near_keyword, scan_runs
 from agent_memory.redact.handlers import (
+    bundler_credentials,
     jwt,
     jwt_base64,
     kubernetes_secret,
@@ -68,11 +74,13 @@ _lazy = LazyCompiler(globals())
 _MARKER_RX: re.Pattern[str] = _lazy(r"\[REDACTED:[a-z0-9-]{1,60}\]")
 
 
-def find_spans(text: str) -> list[Candidate]:
-    """Secrets and personal data in `text`: sorted, non-overlapping spans."""
+def find_spans(text: str, depth: int = 0) -> list[Candidate]:
+    """Secrets and personal data in `text`: sorted, non-overlapping spans. `depth` counts the
+    decodings (agent_memory.redact.encoded) that led to `text`."""
     if not text:
         return []
-    cands = _scan(text)
+    folded = fold(text)
+    cands = _scan_all(text, depth, folded, fold_it=False)
     if not cands:
         return []
     spans = _merge(cands)
@@ -80,11 +88,55 @@ def find_spans(text: str) -> list[Candidate]:
     # secret now follows `]`). Re-examine the text around each replacement until nothing new
     # appears, so that `find(redact(t)[0]) == []` holds for every input.
     for _ in range(4):
-        extra = _recheck(text, spans)
+        extra = _recheck(text, spans, depth, folded is not None)
         if not extra:
             break
         spans = _merge(spans + extra)
     return spans
+
+
+def _scan_all(
+    text: str,
+    depth: int,
+    folded: tuple[str, OffsetMap, list[int]] | None = None,
+    fold_it: bool = True,
+) -> list[Candidate]:
+    """Every candidate in `text`: as written, as read (agent_memory.redact.fold: invisible
+    characters and look-alike letters folded) and as decoded (base64, percent-encoding).
+    `folded`: `fold(text)` when the caller has it already (then `fold_it=False`)."""
+    out = _scan(text, depth)
+    if folded is None and fold_it:
+        folded = fold(text)
+    if folded is None:
+        out += encoded_spans(text, depth, find_spans)
+        return out
+    ftext, origin, changed = folded
+    # only the text around what folding changed reads differently: scan windows there
+    for lo, hi in _windows(changed, len(ftext), _FOLD_MARGIN):
+        for s, e, rule, pri in _scan(ftext[lo:hi], depth):
+            if (s == 0 and lo > 0) or (e == hi - lo and hi < len(ftext)):
+                continue  # cut by the window's edge: seen whole in a wider window or not at all
+            a, b = map_span(origin, s + lo, e + lo)
+            out.append((a, b, rule, pri))
+    for s, e, rule, pri in encoded_spans(ftext, depth, find_spans):
+        a, b = map_span(origin, s, e)
+        out.append((a, b, rule, pri))
+    return out
+
+
+_FOLD_MARGIN = 200
+
+
+def _windows(points: list[int], size: int, margin: int) -> list[tuple[int, int]]:
+    """Merged windows of `margin` characters on either side of each (sorted) point."""
+    out: list[tuple[int, int]] = []
+    for p in points:
+        lo, hi = max(0, p - margin), min(size, p + margin)
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return out
 
 
 def replace_spans(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
@@ -101,7 +153,7 @@ def replace_spans(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
 
 
 class _Engine:
-    def __init__(self) -> None:
+    def __init__(self, exclude: frozenset[str] = frozenset()) -> None:
         handlers: dict[str, list[Handler]] = {}
 
         def on(keywords: Iterable[str], h: Handler) -> None:
@@ -113,7 +165,8 @@ class _Engine:
         # The order matters where two parsers share a keyword (`token`: the prose parser,
         # then the assignment parser): on equal spans the first candidate names the rule.
         for rule, kws, pattern, ent, offsets in R.TOKENS:
-            on(kws, token_handler(rule, pattern, ent, offsets))
+            if rule not in exclude:
+                on(kws, token_handler(rule, pattern, ent, offsets))
         on(["-----begin"], pem_block)
         on(["putty-user-key-file"], putty_key)
         on(["eyj"], jwt)
@@ -128,7 +181,8 @@ class _Engine:
         on(HOME_KEYWORDS, home_user)
         on(["arn:aws"], arn_account)
         on(["aws_account", "awsaccount", "aws-account", "aws account"], aws_account)
-        on(["kind:"], kubernetes_secret)
+        on(["kind:", 'kind":', "kind':"], kubernetes_secret)
+        on(["bundle_"], bundler_credentials)
         on(
             ["password", "passphrase", "passcode", "token", "secret", "api key", "access key"],
             prose_secret,
@@ -137,7 +191,13 @@ class _Engine:
         on(R.PHONE_WORDS, phone_after_keyword)
         on(["nino", "national insurance", "ni number"], nino_after_keyword)
         on(["dni", "nie", "nif"], dni_after_keyword)
-        on(assignment_keywords(), assignment)
+        on(assignment_keywords(exclude), assignment)
+        on(
+            ["token", "secret", "passw", "pwd", "apikey", "api_key", "api-key", "api key"]
+            + ["access_key", "access key", "credential"],
+            near_keyword,
+        )
+        configure_families([row for row in R.TOKENS if row[0] not in exclude])
         # a keyword found at a position also triggers the rules of every keyword it starts
         # with (the scan reports the longest keyword at each position)
         keys = sorted(handlers)
@@ -151,7 +211,9 @@ class _Engine:
             self.handlers[k] = hs
         self.keywords = re.compile(trie(keys))
         self.scans = [
-            (rule, re.compile(p), ent, re.compile(b) if b else None) for rule, p, ent, b in R.SCANS
+            (rule, re.compile(p), ent, re.compile(b) if b else None)
+            for rule, p, ent, b in R.SCANS
+            if rule not in exclude
         ]
 
 
@@ -165,13 +227,33 @@ def _engine() -> _Engine:
     return _ENGINE
 
 
-def _scan(text: str) -> list[Candidate]:
+def exclude_rules(rules: Iterable[str]) -> None:
+    """Run without the vendor-specific rules named (token rules by their rule name, vendor
+    keys by `<vendor>-secret`); the generic parsers stay. Only for measuring generalisation
+    on vendors held out (benchmarks/redaction.py); `exclude_rules(())` restores everything."""
+    global _ENGINE
+    ex = frozenset(rules)
+    _ENGINE = _Engine(ex)
+    from agent_memory.redact.assign import exclude_vendors
+
+    exclude_vendors(frozenset(r.removesuffix("-secret") for r in ex if r.endswith("-secret")))
+
+
+def _scan(text: str, depth: int = 0) -> list[Candidate]:
     eng = _engine()
     ctx = ScanContext(text)
     handlers = eng.handlers
+    # an earlier redaction's marker names a rule (`[REDACTED:api-token]`): its words are no
+    # keywords, or the marker would make its neighbour look like the value of a `…token`
+    marks = [m.span() for m in _MARKER_RX.finditer(text)] if MARKER_PREFIX in text else []
+    mark_starts = [a for a, _b in marks]
     for m in eng.keywords.finditer(ctx.low):
         kw = m.group()
         pos = m.start()
+        if marks:
+            i = bisect.bisect_right(mark_starts, pos) - 1
+            if i >= 0 and pos < marks[i][1]:
+                continue
         for h in handlers[kw]:
             h(ctx, pos, kw)
     for rule, rx, ent, back in eng.scans:
@@ -186,18 +268,16 @@ def _scan(text: str) -> list[Candidate]:
             if entropy(tok) >= ent and not known_sample(tok):
                 ctx.add(start, m.end(), rule, P_TOKEN)
     scan_numbers(ctx)
-    if MARKER_PREFIX in text:
+    scan_runs(ctx, depth, find_spans)
+    if marks:
         # an earlier redaction is opaque: nothing that overlaps its marker is a finding
-        marks = [m.span() for m in _MARKER_RX.finditer(text)]
-        if marks:
-            starts = [a for a, _b in marks]
-            kept = []
-            for c in ctx.out:
-                i = bisect.bisect_right(starts, c[1] - 1) - 1  # last marker starting before c ends
-                if i >= 0 and marks[i][1] > c[0]:
-                    continue
-                kept.append(c)
-            return kept
+        kept = []
+        for c in ctx.out:
+            i = bisect.bisect_right(mark_starts, c[1] - 1) - 1  # last marker starting before c ends
+            if i >= 0 and marks[i][1] > c[0]:
+                continue
+            kept.append(c)
+        return kept
     return ctx.out
 
 
@@ -214,7 +294,7 @@ def _merge(cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
-def _recheck(text: str, spans: list[Candidate]) -> list[Candidate]:
+def _recheck(text: str, spans: list[Candidate], depth: int, fold_windows: bool) -> list[Candidate]:
     """Findings that appear only once the spans are replaced, mapped back to `text`."""
     red = replace_spans(text, [(s, e, rule) for s, e, rule, _p in spans])
     # each marker: (start in red, end in red, end in text)
@@ -227,8 +307,11 @@ def _recheck(text: str, spans: list[Candidate]) -> list[Candidate]:
         shift = me - e
     ends = [me for _ms, me, _te in markers]
     windows: list[tuple[int, int]] = []
-    margin = 1200
-    for ms, me, _te in markers:
+    for (ms, me, _te), (_s, _e, _rule, pri) in zip(markers, spans, strict=True):
+        # how far a replacement can change what its neighbours look like: as far as a parser
+        # reads around a keyword (an identifier, a value, a few words); personal data sits in
+        # prose and paths, where that is short
+        margin = 160 if pri == P_PII else 400
         lo, hi = max(0, ms - margin), min(len(red), me + margin)
         if windows and lo <= windows[-1][1]:
             windows[-1] = (windows[-1][0], hi)
@@ -237,7 +320,8 @@ def _recheck(text: str, spans: list[Candidate]) -> list[Candidate]:
     out: list[Candidate] = []
     for lo, hi in windows:
         sub = red[lo:hi]
-        for s, e, rule, pri in _scan(sub):
+        # folding can only matter in a window when it mattered in the whole text
+        for s, e, rule, pri in _scan_all(sub, depth, fold_it=fold_windows):
             # a cut at the window edge can fake a boundary; such spans were seen in full
             if (s == 0 and lo > 0) or (e == len(sub) and hi < len(red)):
                 continue

@@ -10,7 +10,7 @@ Refused, each with its rule name:
 - ``backpointer-path``: a back-pointer with a path prefix. Committed tiers carry only the bare
   ``<session>.jsonl#L<n>`` form; a prefix writes an OS user name into a tracked file (§4.1.1);
 - ``home-path``: a home-directory path (``/home/<u>/``, ``/Users/<u>/``, ``C:\\Users\\<u>\\``,
-  ``/mnt/c/Users/<u>/``, ``~/.claude/projects/``, the ``-home-<u>-`` project slug), even with
+  ``/mnt/c/Users/<u>/``, ``~<u>/``, ``~/.claude/projects/``, the ``-home-<u>-`` project slug), even with
   the user name already redacted: the path is machine-specific either way.
 
 JSON-lines files (``.memory/adopted.log``) are also checked string by string after decoding,
@@ -22,10 +22,12 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from agent_memory.redact import redactor as redact
+from agent_memory.redact import rules as R
+from agent_memory.redact.fold import fold, invisible
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,8 @@ _HOME_PATH = re.compile(
     + _SEP
     + r"projects"
     + _SEP
-    + r"|(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-[A-Za-z0-9._]{1,64}-",
+    + r"|(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-[A-Za-z0-9._]{1,64}-"
+    + r"|(?<![\w~$.%-])~[A-Za-z_][A-Za-z0-9_.-]{0,31}(?=[/\\])",
     re.M,
 )
 # A path whose user component is a placeholder documents a layout; it names no machine.
@@ -69,31 +72,108 @@ _PLACEHOLDER_USERS = frozenset(
 
 
 def scan_text(path: str, text: str) -> list[GuardFinding]:
-    """Every finding in `text` (the content of memory file `path`), sorted by line."""
+    """Every finding in `text` (the content of memory file `path`), sorted by line.
+
+    Judged as a reviewer reads it, not only as written (issue 14): format characters are
+    refused outright (``format-character``: nobody reviewing the diff can see them), and the
+    rules also run on the text with invisible characters removed and look-alike letters folded
+    (agent_memory.redact.fold; `redact.find` does this itself), and on each claim with its
+    lines joined, so a secret split across lines or glued with zero-width characters is still
+    a secret. Base64 and percent-encoded secrets are decoded by `redact.find`."""
     found: set[tuple[int, str]] = set()
     lines = _LineIndex(text)
+    for off in invisible(text):
+        found.add((lines.line_of(off), "format-character"))
     for f in redact.find(text):
         found.add((lines.line_of(f.start), f.rule))
-    for m in _BACKPOINTER.finditer(text):
-        if m.group("prefix"):
-            found.add((lines.line_of(m.start()), "backpointer-path"))
-    for m in _HOME_PATH.finditer(text):
-        user = re.split(r"[/\\]", m.group().rstrip("/\\-"))[-1].lstrip("-").lower()
-        if user in _PLACEHOLDER_USERS:
-            continue
-        found.add((lines.line_of(m.start()), "home-path"))
+    _path_rules(text, lines.line_of, found)
+    folded = fold(text)
+    if folded is not None:
+        ftext, fmap, _changed = folded
+        _path_rules(ftext, lambda off: lines.line_of(fmap[off]), found)
+    # a claim's lines joined: only what spans a line break is new here
+    for joined, origin in _joined_claims(text):
+        for f in redact.find(joined):
+            if lines.line_of(origin[f.start]) != lines.line_of(origin[f.end - 1]):
+                found.add((lines.line_of(origin[f.start]), f.rule))
+        _path_rules(joined, lambda off, o=origin: lines.line_of(o[off]), found)  # type: ignore[misc]
     if _is_json_lines(path):
         for lineno, value in _json_strings(text):
-            for f in redact.find(value):
-                found.add((lineno, f.rule))
-            if any(m.group("prefix") for m in _BACKPOINTER.finditer(value)):
-                found.add((lineno, "backpointer-path"))
-            if _HOME_PATH.search(value):
-                found.add((lineno, "home-path"))
+            if invisible(value):
+                found.add((lineno, "format-character"))
+            for v in _views(value):
+                for f in redact.find(v):
+                    found.add((lineno, f.rule))
+                _path_rules(v, lambda _off, n=lineno: n, found)  # type: ignore[misc]
     # `home-path` already says what `home-user` would on the same line
     homes = {ln for ln, rule in found if rule == "home-path"}
     found = {(ln, rule) for ln, rule in found if not (rule == "home-user" and ln in homes)}
     return [GuardFinding(path, ln, rule) for ln, rule in sorted(found)]
+
+
+def _path_rules(text: str, line_of: Callable[[int], int], found: set[tuple[int, str]]) -> None:
+    """Back-pointers with a path prefix and home-directory paths."""
+    for m in _BACKPOINTER.finditer(text):
+        if m.group("prefix"):
+            found.add((line_of(m.start()), "backpointer-path"))
+    for m in _HOME_PATH.finditer(text):
+        user = re.split(r"[/\\]", m.group().rstrip("/\\-"))[-1].lstrip("-~").lower()
+        if user in _PLACEHOLDER_USERS or (
+            m.group().startswith("~") and user in R.NON_PERSONAL_USERS
+        ):
+            continue
+        found.add((line_of(m.start()), "home-path"))
+
+
+def _views(value: str) -> list[str]:
+    """A JSON string as written, folded, and with its lines joined."""
+    out = [value]
+    folded = fold(value)
+    if folded is not None:
+        out.append(folded[0])
+    if "\n" in value:
+        out.append("".join(part.strip() for part in value.split("\n")))
+    return out
+
+
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
+_NOT_A_CLAIM = re.compile(r"[ \t]*(?:#|<!--|\||```)")  # heading, marker or comment, table, fence
+
+
+def _joined_claims(text: str) -> Iterator[tuple[str, list[int]]]:
+    """(claim with its lines joined, offset in `text` of each character, plus its end) for
+    every claim that continues over more than one line. Joined without a separator, after
+    trimming each line: that is how a secret split by a line break reads again."""
+    group: list[tuple[int, int]] = []  # (start, end) of each trimmed line of the claim
+
+    def flush(group: list[tuple[int, int]]) -> Iterator[tuple[str, list[int]]]:
+        if len(group) < 2:
+            return
+        origin: list[int] = []
+        for a, b in group:
+            origin.extend(range(a, b))
+        if origin:
+            joined = "".join(text[a:b] for a, b in group)
+            yield joined, origin + [origin[-1] + 1]
+
+    pos = 0
+    for raw in text.split("\n"):
+        start = pos
+        pos += len(raw) + 1
+        body = raw.strip()
+        if not body or _NOT_A_CLAIM.match(raw):
+            yield from flush(group)
+            group = []
+            continue
+        a = start + len(raw) - len(raw.lstrip())
+        b = a + len(body)
+        item = _LIST_ITEM.match(raw)
+        if item:
+            yield from flush(group)
+            group = [(start + item.end(), b)]
+        else:
+            group.append((a, b))
+    yield from flush(group)
 
 
 class _LineIndex:

@@ -24,6 +24,7 @@ from agent_memory.redact.values import (
     char_classes,
     entropy,
     is_token_placeholder,
+    is_true_placeholder,
     known_sample,
     password_like,
     token_like,
@@ -147,10 +148,15 @@ _JWT: re.Pattern[str] = _lazy(
 
 
 def _jsonish(b: bytes | None) -> bool:
+    """A JWT header: a JSON object (one that does not parse is a made-up look-alike)."""
     if not b or not b.startswith(b"{"):
         return False
-    printable = sum(1 for c in b if 32 <= c < 127 or c in (9, 10, 13))
-    return printable >= 0.7 * len(b)
+    import json  # here, not at the top: the per-prompt hook imports this module
+
+    try:
+        return isinstance(json.loads(b), dict)
+    except ValueError:
+        return False
 
 
 def jwt(ctx: ScanContext, pos: int, kw: str) -> None:
@@ -177,16 +183,24 @@ def jwt_base64(ctx: ScanContext, pos: int, kw: str) -> None:
 
 
 _K8S_KIND: re.Pattern[str] = _lazy(
-    r"kind:[ \t]*[\"']?(?i:secret)[\"']?[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)"
+    r"""kind["']?:[ \t]*["']?(?i:secret)["']?[ \t]*(?:#[^\n]*)?(?:,|\r?\n|\Z|[ \t]*\})"""
 )
-_K8S_DATA_HEADER: re.Pattern[str] = _lazy(r"^[ \t]*data:[ \t]*$", re.M)
-_K8S_DATA: re.Pattern[str] = _lazy(
-    r"^(?P<ind>[ \t]+)[\w.-]+:[ \t]*(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?[\"']?(?P<v>[A-Za-z0-9+/]{10,}={0,3})[\"']?[ \t]*$",
+_K8S_DATA_HEADER: re.Pattern[str] = _lazy(
+    r"""^(?P<ind>[ \t]*)(?P<k>data|stringData):[ \t]*(?:#[^\n]*)?$|["'](?P<jk>data|stringData)["'][ \t]*:[ \t]*\{""",
     re.M,
 )
+_K8S_ENTRY: re.Pattern[str] = _lazy(
+    r"""^(?P<ind>[ \t]+)["']?[\w.-]+["']?:[ \t]*(?P<block>[|>][-+]?[ \t]*$)?(?P<q>["']?)(?P<v>[^\n]*?)(?P=q)[ \t]*(?:\#[^\n]*)?$""",
+    re.M,
+)
+_K8S_JSON_ENTRY: re.Pattern[str] = _lazy(r"""["'][\w.-]+["'][ \t]*:[ \t]*["'](?P<v>[^"'\n]*)["']""")
+_K8S_TEMPLATE: re.Pattern[str] = _lazy(r"\{\{.*\}\}|\$\{[^}]*\}|<[^<>]*>")
 
 
 def kubernetes_secret(ctx: ScanContext, pos: int, kw: str) -> None:
+    """A Kubernetes `Secret` manifest: every value under `data:` (base64) and `stringData:`
+    (plain text), in YAML or JSON, multi-line block values whole. Only templates
+    (`{{ .Values.x }}`, `${VAR}`, `<password>`) are kept."""
     text = ctx.text
     if ctx.seen("k8s", pos) or not _K8S_KIND.match(text, pos):
         return
@@ -197,9 +211,66 @@ def kubernetes_secret(ctx: ScanContext, pos: int, kw: str) -> None:
     sep = text.find("\n---", pos, hi)
     hi = hi if sep == -1 else sep
     ctx.mark("k8s", hi)
-    d = _K8S_DATA_HEADER.search(text, lo, hi)
-    if not d:
+    for d in _K8S_DATA_HEADER.finditer(text, lo, hi):
+        if d.group("jk"):
+            close = text.find("}", d.end(), hi)
+            stop = hi if close == -1 else close
+            for j in _K8S_JSON_ENTRY.finditer(text, d.end(), stop):
+                _k8s_value(ctx, j.start("v"), j.end("v"))
+            continue
+        ind = len(d.group("ind"))
+        pos2 = d.end() + 1
+        while pos2 < hi:
+            m = _K8S_ENTRY.match(text, pos2, hi)
+            if m is None or len(m.group("ind")) <= ind:
+                break
+            entry_ind = len(m.group("ind"))
+            if m.group("block"):
+                # a block scalar: the lines indented deeper than its key are the value
+                start = m.end() + 1
+                end = start
+                while end < hi:
+                    nl = text.find("\n", end, hi)
+                    line_end = hi if nl == -1 else nl
+                    line = text[end:line_end]
+                    if line.strip() and len(line) - len(line.lstrip()) <= entry_ind:
+                        break
+                    end = line_end + 1
+                body_end = min(end, hi)
+                while body_end > start and text[body_end - 1] in "\r\n":
+                    body_end -= 1
+                _k8s_value(ctx, start, body_end, block=True)
+                pos2 = end
+                continue
+            _k8s_value(ctx, m.start("v"), m.end("v"))
+            pos2 = m.end() + 1
+
+
+def _k8s_value(ctx: ScanContext, s: int, e: int, block: bool = False) -> None:
+    v = ctx.text[s:e]
+    if block:
+        # the indentation of a block value is layout, not secret
+        while s < e and ctx.text[s] in " \t":
+            s += 1
+        v = ctx.text[s:e]
+    if not v.strip() or _K8S_TEMPLATE.fullmatch(v.strip()) or MARKER_PREFIX in v:
         return
-    for m in _K8S_DATA.finditer(text, d.end(), hi):
-        if entropy(m.group("v")) >= 2.5:
-            ctx.add(m.start("v"), m.end("v"), "kubernetes-secret", P_SPECIAL)
+    ctx.add(s, e, "kubernetes-secret", P_SPECIAL)
+
+
+# Bundler keeps the credentials of a gem server in `BUNDLE_<HOST>` (dots as `__`, dashes as
+# `___`): `BUNDLE_GEMS__EXAMPLE__COM=user:password`, for any host.
+_BUNDLER: re.Pattern[str] = _lazy(
+    r"""BUNDLE_(?:[A-Z0-9-]+__)+[A-Z]{2,12}["']?[ \t]*(?:=|:)[ \t]*["']?(?P<v>[^\s"';&|]{3,300})"""
+)
+
+
+def bundler_credentials(ctx: ScanContext, pos: int, kw: str) -> None:
+    m = _BUNDLER.match(ctx.text, pos)
+    if m is None or (pos > 0 and (ctx.text[pos - 1].isalnum() or ctx.text[pos - 1] == "_")):
+        return
+    v = m.group("v")
+    secret = v.split(":", 1)[1] if ":" in v else v
+    if len(secret) < 3 or is_true_placeholder(secret) or secret.startswith("$"):
+        return
+    ctx.add(m.start("v"), m.end("v"), "registry-credential", P_SPECIAL)

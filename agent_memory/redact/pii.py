@@ -66,7 +66,7 @@ def email(ctx: ScanContext, pos: int, kw: str) -> None:
         local, ls = local[1:], ls + 1
     if not local or local.endswith("."):
         return
-    if ls > 0 and text[ls - 1] in ":/\\@":
+    if ls > 0 and text[ls - 1] in ":/\\@" and not _after_mailto(ctx.low, ls):
         return  # userinfo of a URI (`scheme://user:pass@host`) or a path
     d = _DOMAIN.match(text, pos + 1)
     if not d:
@@ -81,6 +81,13 @@ def email(ctx: ScanContext, pos: int, kw: str) -> None:
     ctx.add(ls, d.end(), "email", P_PII)
 
 
+def _after_mailto(low: str, ls: int) -> bool:
+    """`mailto:jane@…`, `[Jane](mailto:jane@…)`: an address, not URI userinfo."""
+    return low.endswith("mailto:", max(0, ls - 7), ls) or low.endswith(
+        "mailto://", max(0, ls - 9), ls
+    )
+
+
 _HOME_USER = r"(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
 _HOME_UNIX: re.Pattern[str] = _lazy(r"(?<![\w.~-])/(?:home|Users)/" + _HOME_USER)
 _HOME_MNT: re.Pattern[str] = _lazy(r"(?<![\w.~-])/mnt/[a-zA-Z]/(?i:users)/" + _HOME_USER)
@@ -92,6 +99,10 @@ _HOME_SLUG: re.Pattern[str] = _lazy(
     r"(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-(?P<u>[A-Za-z0-9._]{1,64})(?=-)",
     re.M,
 )
+# `~bob/src`: the shell's home of user bob (`~/`, `HEAD~1`, `a~b` are not)
+_HOME_TILDE: re.Pattern[str] = _lazy(
+    r"(?<![\w~$.%-])~(?P<u>[A-Za-z_][A-Za-z0-9_.-]{0,31})(?=[/\\])"
+)
 # keyword -> (pattern, offsets from the keyword where a match may start)
 _HOME_BY_KEYWORD: dict[str, tuple[re.Pattern[str], tuple[int, ...]]] = {
     "/home/": (_HOME_UNIX, (0,)),
@@ -101,6 +112,7 @@ _HOME_BY_KEYWORD: dict[str, tuple[re.Pattern[str], tuple[int, ...]]] = {
     ":/users/": (_HOME_WIN, (1,)),
     "-home-": (_HOME_SLUG, (0,)),
     "-users-": (_HOME_SLUG, (0,)),
+    "~": (_HOME_TILDE, (0,)),
 }
 HOME_KEYWORDS = tuple(_HOME_BY_KEYWORD)
 
@@ -128,20 +140,39 @@ def _non_personal_user(u: str) -> bool:
     return ul.startswith("redacted")
 
 
-_ARN: re.Pattern[str] = _lazy(r"arn:aws[\w-]{0,20}:[\w-]{1,40}:[\w-]{0,30}:(?P<s>\d{12}):")
+_ARN: re.Pattern[str] = _lazy(r"arn:aws[\w-]{0,20}:[\w-]{1,40}:(?P<r>[\w-]{0,30}):(?P<s>\d{12}):")
+# a region as AWS names them (`us-east-1`, `us-gov-west-1`, `eu-central-2`); global services
+# (IAM, S3, Route 53) leave it empty
+_REGION: re.Pattern[str] = _lazy(r"(?:[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]{4,10}-\d{1,2})?")
+
+
+def arn_account(ctx: ScanContext, pos: int, kw: str) -> None:
+    """An AWS account id in an ARN. Any account that is not AWS's documented example; the
+    documented example ones too when the ARN is real (a real region, or none), since then it
+    names a resource (issue 15) — not in a made-up ARN (`arn:aws:sns:aaa:111122223333:…`)."""
+    m = _ARN.match(ctx.text, pos)
+    if m is None:
+        return
+    account = m.group("s")
+    if account in R.DOCUMENTED_AWS_ACCOUNTS and not _REGION.fullmatch(m.group("r")):
+        return
+    ctx.add(m.start("s"), m.end("s"), "aws-account-id", P_PII)
+
+
 _AWS_ACCOUNT: re.Pattern[str] = _lazy(
     r"(?i:aws[_ .-]?account)[_ .-]?(?i:id|number|no)?\\{0,3}[\"']?[ \t]*[:=][ \t]*\\{0,3}[\"']?(?P<s>\d{12})(?!\d)",
 )
 
 
-# an AWS account id in an ARN or after its key; AWS's documented example accounts are nobody's
-arn_account = _keyed(_ARN, "aws-account-id", _not_documented_account, word_start=False)
+# an AWS account id after its key: AWS's documented example accounts there are nobody's
 aws_account = _keyed(_AWS_ACCOUNT, "aws-account-id", _not_documented_account, word_start=False)
 
 
 # phone numbers, card numbers, national ids. One pass finds runs of 7+ digits (at most two
 # separators between digits); the precise patterns then run only inside those runs.
-_DIGIT_RUN: re.Pattern[str] = _lazy(r"\+?\d(?:[ .()/-]{0,2}\d){5,22}")
+# no optional `+` in front: a pattern that starts with a digit class is searched at C speed
+# (three times faster); the phone patterns look one character before the run anyway
+_DIGIT_RUN: re.Pattern[str] = _lazy(r"\d(?:[ .()/-]{0,2}\d){5,22}")
 _UPPER: re.Pattern[str] = _lazy(r"[A-Z]{2}")
 _PHONE_INTL: re.Pattern[str] = _lazy(
     r"(?<![\w+/=.-])\+[1-9]\d{0,2}(?:[ .-]?\(?\d{1,5}\)?){1,6}(?![\w.-]?\d)"
@@ -176,6 +207,9 @@ _DNI_KW: re.Pattern[str] = _lazy(
 )
 
 
+_SEPARATORS = str.maketrans("", "", " .()/-+")
+
+
 def scan_numbers(ctx: ScanContext) -> None:
     """Phone numbers, card numbers and national ids anywhere in the text (no keyword needed)."""
     text = ctx.text
@@ -184,20 +218,26 @@ def scan_numbers(ctx: ScanContext) -> None:
         if run.end() < n and text[run.end()].isdigit():
             continue  # more than 23 digits: an id or a blob, not a number a person owns
         lo, hi = max(0, run.start() - 1), min(n, run.end() + 2)
-        for rx in (_PHONE_INTL, _PHONE_NANP):
-            for m in rx.finditer(text, lo, hi):
-                if phone_ok(m.group()):
-                    ctx.add(m.start(), m.end(), "phone-number", P_PII)
-        for m in _CARD.finditer(text, lo, hi):
-            num = digits(m.group())
-            if card_brand(num) and luhn(num) and len(set(num)) > 1:
-                ctx.add(m.start(), m.end(), "card-number", P_PII)
-        for m in _SSN.finditer(text, lo, hi):
-            if ssn_ok(m.group("s")):
-                ctx.add(m.start("s"), m.end("s"), "us-ssn", P_PII)
-        for m in _AADHAAR.finditer(text, lo, hi):
-            if verhoeff(digits(m.group("s"))):
-                ctx.add(m.start("s"), m.end("s"), "in-aadhaar", P_PII)
+        # each number has a least count of digits: a short run needs few of the patterns
+        nd = len(run.group().translate(_SEPARATORS))
+        if nd >= 8:
+            for rx in (_PHONE_INTL, _PHONE_NANP):
+                for m in rx.finditer(text, lo, hi):
+                    if phone_ok(m.group()):
+                        ctx.add(m.start(), m.end(), "phone-number", P_PII)
+        if nd >= 13:
+            for m in _CARD.finditer(text, lo, hi):
+                num = digits(m.group())
+                if card_brand(num) and luhn(num) and len(set(num)) > 1:
+                    ctx.add(m.start(), m.end(), "card-number", P_PII)
+        if nd >= 9:
+            for m in _SSN.finditer(text, lo, hi):
+                if ssn_ok(m.group("s")):
+                    ctx.add(m.start("s"), m.end("s"), "us-ssn", P_PII)
+        if nd >= 12:
+            for m in _AADHAAR.finditer(text, lo, hi):
+                if verhoeff(digits(m.group("s"))):
+                    ctx.add(m.start("s"), m.end("s"), "in-aadhaar", P_PII)
         # IBAN and NINO start with letters: look for them just before the digits
         back = max(0, run.start() - 34)
         if _UPPER.search(text, back, run.start()):

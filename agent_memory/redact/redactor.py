@@ -11,21 +11,31 @@ path reaches L2 on one observation), so this is a rule engine, not a short regex
 - an assignment parser reads ``key = value`` in the shapes of config files and source code
   (INI, .env, JSON, YAML, XML, Go, Java, PHP, Makefile, CLI flags, HTTP headers, query
   strings, connection strings) and decides from the key's words whether the value is a secret,
-  then from the value whether it is real (entropy, placeholder and template allow-lists);
+  then from the value whether it is real. An explicit key (`password`, `api_token`) vouches for
+  the value: only true placeholders are kept (`<password>`, `****`, `changeme`, `${VAR}`);
+  a key that only hints (`ACME_KEY`, a vendor's name) needs a value that looks generated;
+- generic rules cover vendors no rule names (issue 15): prefixed tokens (`abc_live_…`), a
+  credential word a few words before a value of a credential's shape, structured secrets
+  (Kubernetes Secrets, package-registry configs), and decode base64 and percent-encoding;
+  text is also judged as a reader sees it (invisible characters removed, look-alike letters
+  folded to Latin). Look-alikes that fail a format's check (a known prefix with a broken
+  body, edited hex, a JSON payload that does not parse, a time-based UUID) are left alone;
 - dedicated parsers cover PEM blocks, JWTs, Authorization headers, ``curl -u``, URI
   credentials, and personal data (e-mail, phone, card numbers with Luhn, national ids with
   their checksums, AWS account ids in ARNs, the user name in home-directory paths).
 
-Every pattern has bounded quantifiers and runs anchored at a keyword, so the work is linear in
-the input (binary data, 10 MB lines and long runs of one character included).
+Every pattern has bounded quantifiers; the parsers run anchored at a keyword and the few
+whole-text scans (digit runs, token runs, percent escapes, non-ASCII characters) are single
+regex passes, so the work is linear in the input (binary data, 10 MB lines and long runs of
+one character included).
 
 Public interface: `Finding`, `find(text)`, `redact(text)`. Replacement is
 ``[REDACTED:<rule>]``; the output of `redact` has no findings (`find(redact(t)[0]) == []`).
 
-The modules behind it, from the bottom up: redact_rules (data), redact_regex (lazy patterns),
-redact_context (what a parser works with), redact_values and redact_pii_checks (judgements
-on one value), the parsers redact_handlers, redact_http, redact_assign and redact_pii, and
-redact_engine (keywords → parsers, merging, the re-check).
+The modules behind it, from the bottom up: rules (data), regex (lazy patterns), context (what
+a parser works with), values and pii_checks (judgements on one value), families (known token
+prefixes and their look-alikes), fold (text as a reader sees it), the parsers handlers, http,
+assign, generic, encoded and pii, and engine (keywords → parsers, merging, the re-check).
 """
 
 from __future__ import annotations

@@ -19,6 +19,16 @@ _R = r"(?![A-Za-z0-9])"
 _RW = r"(?![A-Za-z0-9_-])"
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _each(fmt: str, letters: str) -> tuple[str, ...]:
+    """The keywords of a family whose vendor varies one letter of the prefix over the years
+    (`ghp_`, `gho_`, `ghs_` …; `xoxb-`, `xoxp-` …): every letter, so that an older or a newer
+    shape of a known family is a token too (issue 15)."""
+    return tuple(fmt.format(c) for c in letters)
+
+
 # fmt: off
 # (rule, keywords, pattern, min entropy, offsets)
 #   keywords: lower-case literals; the pattern is tried where one occurs in the text.
@@ -42,8 +52,8 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("azure-storage-key", ("accountkey=", "sharedaccesskey="),
      r"(?i:accountkey|sharedaccesskey)=(?P<s>[A-Za-z0-9+/]{40,100}={0,2})", 3.5, (0,)),
     ("alibaba-access-key", ("ltai",), _LB + r"LTAI[A-Za-z0-9]{20}" + _R, 3.0, (0,)),
-    ("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"),
-     _L + r"do[opr]_v1_[a-f0-9]{64}" + _R, 3.0, (0,)),
+    ("digitalocean-token", _each("do{}_v1_", _LOWER),
+     _L + r"do[a-z]_v1_[a-f0-9]{64}" + _R, 3.0, (0,)),
     ("heroku-api-key", ("hrku-",), _L + r"HRKU-[A-Za-z0-9_-]{58,64}" + _RW, 3.5, (0,)),
     ("flyio-token", ("fo1_",), _L + r"fo1_[\w-]{43}" + _RW, 3.5, (0,)),
     ("flyio-token", ("fm1", "fm2_"), _L + r"fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,2000}={0,3}", 3.5, (0,)),
@@ -52,12 +62,12 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("yandex-token", ("t1.",), _L + r"t1\.[A-Za-z0-9_-]{10,100}={0,2}\.[A-Za-z0-9_-]{86}={0,2}", 3.5, (0,)),
     ("yandex-api-key", ("aqvn",), _LB + r"AQVN[A-Za-z0-9_-]{35,38}" + _RW, 3.5, (0,)),
     # --- forges, CI, package registries ----------------------------------------------------------
-    ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
-     _L + r"gh[pousr]_[A-Za-z0-9]{36,255}" + _R, 3.0, (0,)),
+    ("github-token", _each("gh{}_", _LOWER),
+     _L + r"gh[a-z]_[A-Za-z0-9]{36,255}" + _R, 3.0, (0,)),
     ("github-token", ("github_pat_",), _L + r"github_pat_[A-Za-z0-9_]{60,255}" + _R, 3.0, (0,)),
     ("gitlab-token", ("glpat-",),
      _L + r"glpat-(?:[\w-]{27,300}\.[0-9a-z]{2}[0-9a-z]{7}|[\w-]{20})" + _RW, 3.0, (0,)),
-    ("gitlab-token", ("gldt-", "glrt-", "glsoat-", "glffct-", "glft-"),
+    ("gitlab-token", ("gldt-", "glrt-", "glsoat-", "glffct-", "glft-", "glst-", "glcst-"),
      _L + r"gl(?:dt|rt|soat|ffct|ft)-[\w-]{20,300}(?:\.[0-9a-z]{9})?" + _RW, 3.0, (0,)),
     ("gitlab-token", ("glcbt-",), _L + r"glcbt-[0-9a-zA-Z]{1,5}_[\w-]{20}" + _RW, 3.0, (0,)),
     ("gitlab-token", ("glimt-",), _L + r"glimt-[\w-]{25}" + _RW, 3.0, (0,)),
@@ -73,17 +83,17 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("rubygems-token", ("rubygems_",), _L + r"rubygems_[a-f0-9]{48}" + _R, 3.0, (0,)),
     ("nuget-key", ("oy2",), _L + r"oy2[a-z0-9]{43}" + _R, 3.5, (0,)),
     ("clojars-token", ("clojars_",), _L + r"(?i:CLOJARS_)[a-z0-9]{60}" + _R, 3.0, (0,)),
-    ("docker-hub-token", ("dckr_pat_", "dckr_oat_"),
-     _L + r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,64}" + _RW, 3.0, (0,)),
+    ("docker-hub-token", _each("dckr_{}at_", _LOWER),
+     _L + r"dckr_[a-z]at_[A-Za-z0-9_-]{27,64}" + _RW, 3.0, (0,)),
     ("artifactory-key", ("akcp",), _LB + r"AKCp[A-Za-z0-9]{60,80}" + _R, 4.0, (0,)),
     ("artifactory-key", ("cmvmd",), _LB + r"cmVmd[A-Za-z0-9]{59}" + _R, 4.0, (0,)),
     ("circleci-token", ("ccipat_",), _L + r"CCIPAT_[A-Za-z0-9]{20,24}_[a-f0-9]{40}" + _R, 3.0, (0,)),
     ("buildkite-token", ("bkua_",), _L + r"bkua_[a-f0-9]{40}" + _R, 3.0, (0,)),
-    ("sonar-token", ("sqp_", "squ_", "sqa_"), _L + r"sq[pua]_[a-f0-9]{40}" + _R, 3.0, (0,)),
+    ("sonar-token", _each("sq{}_", _LOWER), _L + r"sq[a-z]_[a-f0-9]{40}" + _R, 3.0, (0,)),
     ("pulumi-token", ("pul-",), _L + r"pul-[a-f0-9]{40}" + _R, 3.0, (0,)),
     ("terraform-token", ("atlasv1",),
      _L + r"[a-zA-Z0-9]{14}\.atlasv1\.[a-zA-Z0-9_=-]{60,70}" + _RW, 3.5, (15,)),
-    ("vault-token", ("hvs.", "hvb.", "hvr."), _L + r"hv[sbr]\.[\w-]{90,300}" + _RW, 3.5, (0,)),
+    ("vault-token", _each("hv{}.", _LOWER), _L + r"hv[a-z]\.[\w-]{90,300}" + _RW, 3.5, (0,)),
     ("doppler-token", ("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
      _L + r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_-]{40,64}" + _RW, 3.0, (0,)),
     ("infracost-token", ("ico-",), r"(?<![A-Za-z0-9./_-])ico-[A-Za-z0-9]{32}" + _R, 3.0, (0,)),
@@ -100,8 +110,8 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("supabase-token", ("sb_secret_",), _L + r"sb_secret_[A-Za-z0-9_-]{20,64}" + _RW, 3.0, (0,)),
     ("netlify-token", ("nfp_",), _L + r"nfp_[A-Za-z0-9]{36}" + _R, 3.0, (0,)),
     ("render-token", ("rnd_",), _L + r"rnd_[A-Za-z0-9]{32}" + _R, 3.5, (0,)),
-    ("vercel-token", ("vcp_", "vci_", "vca_", "vck_", "vcr_"),
-     _L + r"vc[pikar]_[A-Za-z0-9]{24,80}" + _R, 3.5, (0,)),
+    ("vercel-token", _each("vc{}_", _LOWER),
+     _L + r"vc[a-z]_[A-Za-z0-9]{24,80}" + _R, 3.5, (0,)),
     ("linear-api-key", ("lin_api_", "lin_oauth_"),
      _L + r"lin_(?:api|oauth)_[A-Za-z0-9]{40,64}" + _R, 3.0, (0,)),
     ("notion-token", ("ntn_",), _L + r"ntn_[0-9]{11}[A-Za-z0-9]{35}" + _R, 3.5, (0,)),
@@ -112,12 +122,12 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("grafana-token", ("glc_",), _L + r"glc_[A-Za-z0-9+/]{32,400}={0,3}(?![A-Za-z0-9+/=])", 3.5, (0,)),
     ("grafana-token", ("glsa_",), _L + r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + _R, 3.0, (0,)),
     ("grafana-token", ("eyjrijoi",), _L + r"eyJrIjoi[A-Za-z0-9]{70,400}={0,3}" + _R, 3.0, (0,)),
-    ("newrelic-key", ("nrak-", "nrii-", "nraa-"),
-     _L + r"NR(?:AK|II|AA)-[A-Za-z0-9-]{27,32}" + _RW, 3.0, (0,)),
+    ("newrelic-key", ("nrak-", "nrii-", "nraa-", "nrri-", "nrlk-", "nrrk-"),
+     _L + r"NR[A-Z]{2}-[A-Za-z0-9-]{27,32}" + _RW, 3.0, (0,)),
     ("newrelic-key", ("nrjs-",), _L + r"NRJS-[a-f0-9]{19}" + _R, 3.0, (0,)),
     ("dynatrace-token", ("dt0c01.",), _L + r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}" + _R, 3.5, (0,)),
     ("settlemint-token", ("sm_aat_", "sm_pat_", "sm_sat_"),
-     _L + r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}" + _R, 3.0, (0,)),
+     _L + r"sm_[a-z]at_[A-Za-z0-9]{16}" + _R, 3.0, (0,)),
     ("typeform-token", ("tfp_",), _L + r"tfp_[A-Za-z0-9_.=-]{59}" + _RW, 3.0, (0,)),
     ("frameio-token", ("fio-u-",), _L + r"fio-u-[A-Za-z0-9_=-]{64}" + _RW, 3.0, (0,)),
     ("defined-networking-token", ("dnkey-",), _L + r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}" + _RW, 3.0, (0,)),
@@ -134,8 +144,8 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("clickhouse-key", ("4b1d",), _L + r"4b1d[A-Za-z0-9]{38}" + _R, 3.0, (0,)),
     ("adobe-client-secret", ("p8e-",), _L + r"p8e-[A-Za-z0-9]{32}" + _R, 3.0, (0,)),
     # --- chat, social, e-mail --------------------------------------------------------------------
-    ("slack-token", ("xoxb-", "xoxp-", "xoxe-", "xoxa-", "xoxr-"),
-     _L + r"xox[bpear]-(?:\d{8,14}-){1,3}[A-Za-z0-9]{18,64}" + _R, 3.0, (0,)),
+    ("slack-token", _each("xox{}-", _LOWER),
+     _L + r"xox[a-z]-(?:\d{8,14}-){1,3}[A-Za-z0-9]{18,64}" + _R, 3.0, (0,)),
     ("slack-token", ("xoxb-",), _L + r"xoxb-\d{8,14}-[A-Za-z0-9]{18,26}" + _R, 3.0, (0,)),
     ("slack-token", ("xoxa-", "xoxr-"), _L + r"xox[ar]-(?:\d-)?[0-9A-Za-z]{8,48}" + _R, 3.0, (0,)),
     ("slack-token", ("xoxo-", "xoxs-"),
@@ -159,7 +169,8 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("mailchimp-key", ("-us",), _L + r"[0-9a-f]{32}-us\d{1,2}" + _R, 3.0, (32,)),
     ("twitter-bearer-token", ("aaaaaaaaaaaaaaaaaaaaaa",),
      r"(?<![A-Za-z0-9%])A{22}[A-Za-z0-9%]{80,120}(?![A-Za-z0-9%])", 3.0, (0,)),
-    ("facebook-token", ("eaam", "eaac"), _LB + r"EAA[MC][A-Za-z0-9]{100,1000}" + _R, 4.0, (0,)),
+    # (`EAAA…` is Square's, not Facebook's)
+    ("facebook-token", _each("eaa{}", _LOWER[1:]), _LB + r"EAA[B-Z][A-Za-z0-9]{100,1000}" + _R, 4.0, (0,)),
     ("twitter-bearer-token", ("aaaaaaaaaaaaaaaaaaaaaa",),
      r"A{22}[A-Za-z0-9%]{80,120}(?![A-Za-z0-9%])", 3.0, (0,)),
     # --- payment ---------------------------------------------------------------------------------
@@ -170,17 +181,18 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("square-token", ("eaaa",), _LB + r"EAAA[\w-]{22,60}" + _RW, 3.0, (0,)),
     ("braintree-token", ("access_token$production$", "access_token$sandbox$"),
      r"access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}", 3.0, (0,)),
-    ("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_"),
-     _L + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _R, 2.5, (0,)),
+    ("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_", "shpua_", "shptka_"),
+     _L + r"shp[a-z]{2,3}_[a-fA-F0-9]{32}" + _R, 2.5, (0,)),
     ("flutterwave-key", ("flwseck", "flwpubk"),
      _L + r"FLW(?:SECK|PUBK)(?:_TEST)?-(?:[a-hA-H0-9]{32}-X|[a-hA-H0-9]{12})" + _R, 2.5, (0,)),
     ("duffel-token", ("duffel_",), _L + r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}" + _RW, 2.5, (0,)),
-    ("easypost-token", ("ezak", "eztk"), _LB + r"EZ[AT]K[A-Za-z0-9]{54}" + _R, 3.0, (0,)),
+    ("easypost-token", _each("ez{}k", _LOWER), _LB + r"EZ[A-Z]K[A-Za-z0-9]{54}" + _R, 3.0, (0,)),
     ("shippo-token", ("shippo_",), _L + r"shippo_(?:live|test)_[a-fA-F0-9]{40}" + _R, 3.0, (0,)),
     ("plaid-token", ("access-sandbox-", "access-development-", "access-production-"),
      _L + r"access-(?:sandbox|development|production)-" + _UUID + _R, 3.0, (0,)),
     ("adyen-key", ("aqe",), _L + r"AQE[A-Za-z0-9]{5,40}\.[A-Za-z0-9_=-]{50,300}" + _RW, 3.0, (0,)),
-    ("payment-client-key", ("test_", "live_"), _L + r"(?:test|live)_[A-Za-z0-9]{30,40}" + _R, 3.0, (0,)),
+    # `test_`/`live_` are words: the token starts a word, not the middle of `task_test_…`
+    ("payment-client-key", ("test_", "live_"), r"(?<![A-Za-z0-9_-])(?:test|live)_[A-Za-z0-9]{30,40}" + _R, 3.0, (0,)),
     ("castai-key", ("castai_v1_",), _L + r"castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}" + _R, 2.5, (0,)),
     ("chieftools-token", ("ctp_", "cto_", "ctr_"), _L + r"ct[por]_[A-Za-z0-9]{30,248}" + _R, 3.0, (0,)),
     ("azure-datafactory-key", ("ir@",),
@@ -299,6 +311,14 @@ CASE_SENSITIVE_VENDORS: frozenset[str] = frozenset({
 KEY_WORDS: tuple[str, ...] = (
     "token", "secret", "passw", "pwd", "passphrase", "auth", "cred", "sas", "bearer", "jwt", "pw",
     "_pass", "-pass", ".pass", "_pat", "-pat",
+    # a bare `key` ends many names of credentials whose vendor no rule knows (`ACME_KEY`,
+    # `acmeKey = …`); the parser then asks for a generated value (values.strong_value). Only
+    # where a name ends (an operator, a quote or a separator follows, or precedes): `key`
+    # alone is in too many words (`keyboard`, `monkey`)
+    "_key", "-key", ".key", 'key"', "key'", 'key\\"', "key:", "key=", "key =", "key :",
+    "key .", "key ?", "key>", "key\t",
+    # a bare `pass` only as a quoted or assigned key (`"pass": …`, `pass: …`), never Python's
+    'pass"', "pass'", 'pass\\"', "pass:", "pass=", "pass =",
 )
 # Keywords before a phone number written without an international prefix (`tel: 5551234567`).
 PHONE_WORDS: tuple[str, ...] = (
@@ -354,7 +374,15 @@ NEUTRAL_AFTER: frozenset[str] = frozenset({
     "cache", "pool", "table", "db", "model", "kwargs", "args",
 })
 
-# Words before the secret word that make it something else (csrf_token, max_tokens, next_token).
+# Words anywhere before the secret word that deny it (`non_matching_token`, `fake_api_key`).
+NEGATING_BEFORE: frozenset[str] = frozenset({
+    "no", "non", "not", "without", "mock", "fake", "dummy", "example", "sample", "placeholder",
+    "invalid", "wrong", "bad", "bogus", "revoked", "expired", "unknown", "missing", "empty",
+    "redacted", "masked", "hashed", "encrypted",
+})
+
+# Words right before the secret word that make it something else (csrf_token, max_tokens,
+# next_token).
 NEUTRAL_BEFORE: frozenset[str] = frozenset({
     "authenticity",    "csrf", "xsrf", "public", "pub", "publishable", "primary", "foreign", "sort", "partition",
     "hot", "bucket", "schema", "sequence", "idx", "natural", "next", "page", "continuation",
@@ -386,6 +414,92 @@ PLACEHOLDER_WORDS: frozenset[str] = frozenset({
     "pass", "pwd", "abc", "abcd", "abcdef", "qwerty", "letmein", "welcome", "secure", "generate",
     "generated", "random", "real", "actual", "valid", "long", "short", "enough", "not", "only",
     "just", "also", "the",
+})
+
+# Words that only ever stand for a secret. A value made of them alone is a placeholder even
+# under an explicit key (`password: changeme`, `api_key = "your-api-key-here"`); weak real
+# passwords (`hunter2`, `letmein`, `admin`) are not in this list (issue 15).
+TRUE_PLACEHOLDER_WORDS: frozenset[str] = frozenset({
+    "example", "examples", "sample", "placeholder", "changeme", "change", "changeit", "your",
+    "yours", "here", "redacted", "dummy", "fake", "insert", "replace", "todo", "fixme", "tbd",
+    "lorem", "ipsum", "notreal", "xxx", "xxxx", "test", "testing", "demo", "mock", "secret",
+    "secrets", "password", "passwd", "pass", "pwd", "token", "tokens", "apikey", "api", "key",
+    "value", "none", "null", "nil", "undefined", "empty", "enter", "put", "goes", "my", "env",
+    "var", "variable", "hidden", "masked", "removed", "omitted", "invalid", "required",
+    "optional", "string", "str", "generate", "generated", "real", "actual", "valid", "the",
+    "not", "set", "unset", "some", "access", "auth", "credential", "credentials", "id",
+})
+
+# Words before a bare `key` that make it a key of something that is no secret (`cache_key`,
+# `sortKey`, `PRIMARY_KEY`, `publicKey`).
+NEUTRAL_KEY_BEFORE: frozenset[str] = frozenset({
+    "cache", "cached", "sort", "primary", "foreign", "partition", "hash", "range", "idempotency",
+    "idempotent", "object", "obj", "s3", "blob", "bucket", "file", "i18n", "translation",
+    "locale", "lang", "message", "msg", "map", "dict", "lookup", "index", "lock", "mutex",
+    "dedup", "dedupe", "dedupl", "row", "column", "col", "field", "group", "shard", "sharding",
+    "routing", "route", "cursor", "sequence", "composite", "unique", "natural", "surrogate",
+    "public", "pub", "publishable", "verify", "verification", "host", "known", "ssh", "gpg",
+    "pgp", "signing", "fingerprint", "storage", "state", "store", "event", "metric", "label",
+    "tag", "attr", "attribute", "property", "prop", "query", "param", "react", "list", "item",
+    "node", "element", "child", "parent", "local", "remote", "config", "setting", "env",
+    "header", "cookie", "session", "redis", "db", "database", "table", "schema", "model",
+    "entity", "record", "doc", "document", "collection", "registry", "feature", "flag",
+    "toggle", "experiment", "variant", "bundle", "chunk", "asset", "cdn", "image", "video",
+    "media", "audio", "upload", "download", "path", "url", "uri", "link", "slug", "name",
+    "title", "type", "kind", "category", "menu", "nav", "tab", "panel", "form", "input",
+    "button", "modal", "dialog", "hotkey", "shortcut", "keyboard", "music", "musical", "piano",
+    "sign", "next", "prev", "previous", "last", "first", "root", "base", "current", "old",
+    "new", "default", "custom", "api", "secondary", "encoded", "encrypted",
+})
+
+# Labels of identifiers that share the shape of prefixed tokens but are no secret: ids of
+# well-known APIs (Anthropic, OpenAI, Stripe objects, cloud resources), hash and digest names,
+# version and build labels.
+ID_PREFIXES: frozenset[str] = frozenset({
+    "toolu", "srvtoolu", "mcptoolu", "msg", "msgbatch", "req", "call", "chatcmpl", "cmpl", "asst", "thread", "run",
+    "step", "file", "org", "proj", "user", "session", "sess", "batch", "ft", "ftjob", "vs",
+    "cus", "ch", "pi", "pm", "evt", "in", "ii", "il", "txn", "sub", "si", "price", "prod", "acct",
+    "ba", "card", "src", "seti", "cs", "po", "tr", "re", "py", "plink", "inv", "cn", "dp", "du",
+    "id", "uuid", "guid", "ref", "rev", "revision", "commit", "build", "img", "image", "asset",
+    "chunk", "bundle", "main", "vendor", "runtime", "app", "v", "ver", "version", "release", "git",
+    "sha", "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "hash", "blake2b", "blake3",
+    "crc32", "xxh", "xxh64", "h1", "cid", "ipfs", "node", "pod", "container", "deployment",
+    "replicaset", "job", "task", "trace", "span", "request", "correlation", "ami", "vol",
+    "snap", "eni", "vpc", "subnet", "sg", "igw", "rtb", "nat", "acl", "eipalloc", "lt", "i",
+    "arn", "urn", "did", "test", "tests", "example", "sample", "demo", "mock", "fake", "dummy",
+    "data", "base64", "sha256sum", "integrity", "checksum", "digest", "nonce", "salt", "iv",
+    "state", "code", "challenge", "verifier", "etag", "hmac", "pk",
+})
+
+# Words right after a credential word that say the value is about something else.
+NOT_A_CREDENTIAL_AFTER: frozenset[str] = frozenset({
+    "sha", "sha1", "sha256", "hash", "hashed", "digest", "checksum", "fingerprint", "commit",
+    "id", "ids", "name", "names", "type", "length", "count", "version", "url", "uri", "file",
+    "path", "header", "env", "var", "variable", "field", "expires", "expiry", "expiration",
+    "created", "scope", "scopes", "format", "prefix", "usage", "limit", "endpoint", "issuer",
+    "audience", "kind", "policy", "provider", "rotation", "in", "from", "via", "with", "using",
+})
+
+# Unquoted values that are names in code, not literals (`password: input`, `token = data`).
+CODE_WORDS: frozenset[str] = frozenset({
+    "input", "value", "val", "field", "data", "args", "arg", "param", "params", "form", "request",
+    "req", "body", "user", "auth", "config", "cfg", "settings", "options", "opts", "env", "self",
+    "this", "ctx", "context", "state", "props", "payload", "result", "response", "res", "resp",
+    "item", "entry", "obj", "object", "record", "row", "secret", "token", "password", "passwd",
+    "pwd", "pass", "key", "apikey", "credentials", "creds", "cred", "null", "none", "nil",
+    "undefined", "true", "false", "required", "optional", "hidden", "text", "string",
+})
+
+# Words that, anywhere in a value, say it is not a real one (`a-fake-tooshort-key`).
+FAKE_VALUE_WORDS: frozenset[str] = frozenset({
+    "fake", "dummy", "placeholder", "notreal", "bogus", "mock", "sample", "example", "redacted",
+    "changeme", "replaceme",
+})
+
+# Labels of prefixed strings that are metasyntactic or demonstrative, not a vendor's mark.
+PLACEHOLDER_LABELS: frozenset[str] = frozenset({
+    "foo", "bar", "baz", "qux", "quux", "my", "your", "example", "sample", "dummy", "fake",
+    "mock", "placeholder", "xxx", "abc",
 })
 
 # Passwords of `curl -u user:…`, `scheme://user:…@host` and Go DSNs that stand for one.

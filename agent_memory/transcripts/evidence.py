@@ -1,16 +1,19 @@
 """`--why`: the evidence behind an atom, resolved against this machine's transcripts.
 
-A back-pointer resolves by globbing (spec §3.1.1): exactly one match → `ok` (the line is
-re-read and redacted), none → `missing` (the transcript aged out: the quote kept with the L1
-record is shown instead), two or more → `ambiguous` (never guessed)."""
+A back-pointer resolves first through the local path the L1 record kept at capture, then by
+globbing under CLAUDE_CONFIG_DIR (spec §3.1.1): exactly one match → `ok` (the line is re-read
+and redacted), none → `missing` (the transcript aged out: the quote kept with the L1 record is
+shown instead), two or more → `ambiguous` (never guessed)."""
 
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 from agent_memory.model.atom import Atom
-from agent_memory.model.paths import resolve_pointer
+from agent_memory.model.paths import claude_dir, resolve_pointer
 
 
 def _read_line(path: Any, line: int, limit: int = 4_000_000) -> str | None:
@@ -56,14 +59,43 @@ def statement_at(path: Any, line: int) -> str | None:
     return redact(flat[:600])[0]
 
 
-def evidence_for(atom: Atom) -> list[dict[str, Any]]:
-    quotes = {e["source"]: e.get("quote") for e in atom.get("evidence", [])}
+def locate(pointer: str, local: str | None = None) -> tuple[str, list[Path], int]:
+    """Resolve one back-pointer on this machine: the local path recorded at capture when the
+    file is still there, else the canonical pointer under CLAUDE_CONFIG_DIR (`resolve_pointer`),
+    else under the default `~/.claude` when CLAUDE_CONFIG_DIR points elsewhere. A transcript
+    that exists is never reported missing because only one of those names it."""
+    _, _, line_part = pointer.partition("#L")
+    line = int(line_part) if line_part.isdigit() else 0
+    if local:
+        path = Path(os.path.expanduser(local))
+        if path.is_file():
+            return "ok", [path], line
+    status, matches, line = resolve_pointer(pointer)
+    if status != "missing":
+        return status, matches, line
+    default = Path(os.path.expanduser("~")) / ".claude"
+    if pointer.startswith("~/.claude/") and default.resolve() != claude_dir().resolve():
+        candidate = default / pointer.partition("#")[0][len("~/.claude/"):]
+        if candidate.is_file():
+            return "ok", [candidate], line
+    return status, matches, line
+
+
+def evidence_for(atom: Atom, local: Atom | None = None) -> list[dict[str, Any]]:
+    """The evidence of `atom`, line by line. `local` is its L1 record when `atom` is the
+    committed (L2/L3) form: the L1 record keeps the quotes and where each transcript was."""
+    items = list((local or atom).get("evidence", []))
+    quotes = {e["source"]: e.get("quote") for e in items}
+    paths = {e["source"]: e.get("path") for e in items}
     pointers = list(quotes) or sorted({atom["first_source"], atom["source"]})
     out = []
     for pointer in pointers:
-        status, matches, line = resolve_pointer(pointer)
+        status, matches, line = locate(pointer, paths.get(pointer))
         text = statement_at(matches[0], line) if status == "ok" else None
         if text is None and status != "ambiguous":
             text = quotes.get(pointer)
-        out.append({"source": pointer, "status": status, "line": text or ""})
+        item: dict[str, Any] = {"source": pointer, "status": status, "line": text or ""}
+        if status == "ok":
+            item["path"] = str(matches[0])
+        out.append(item)
     return out

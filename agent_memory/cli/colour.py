@@ -1,0 +1,60 @@
+"""Colour for people at a terminal: tiers, refusals, hints. Never in a pipe or a file, never
+with `NO_COLOR` set (https://no-color.org: any non-empty value) or `--no-color`, never when
+TERM is `dumb`. Standard library only: the error path of every verb imports this."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import TextIO
+
+# SGR codes: bold, red, green, yellow, blue, magenta, cyan, dim.
+_ROLES = {
+    "L0": "2",
+    "L1": "36",  # cyan: candidates
+    "L2": "32",  # green: the project's adopted memory
+    "L3": "35",  # magenta: the global persona
+    "staged": "33",
+    "contested": "33",
+    "refused": "1;31",
+    "error": "1;31",
+    "hint": "33",
+    "ok": "32",
+    "id": "2",
+    "heading": "1",
+    "dim": "2",
+}
+_ANSI_RE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def disable() -> None:
+    """`--no-color`: every later `paint` prints plain text (inherited by child `git memory`s)."""
+    os.environ["NO_COLOR"] = "1"
+
+
+def enabled(stream: TextIO | None = None) -> bool:
+    stream = stream if stream is not None else sys.stdout
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def paint(text: str, role: str, stream: TextIO | None = None) -> str:
+    code = _ROLES.get(role)
+    if not code or not text or not enabled(stream):
+        return text
+    return f"\x1b[{code}m{text}\x1b[0m"
+
+
+def tier(name: str, stream: TextIO | None = None) -> str:
+    return paint(name, name, stream)
+
+
+def strip(text: str) -> str:
+    return _ANSI_RE.sub("", text)

@@ -1,0 +1,120 @@
+"""`git memory deinit [--purge] [--yes]`: undo `git memory init`.
+
+Removes our git hooks (a hook init had chained goes back in place), our entries in
+`.claude/settings.json`, the `@CLAUDE.memory.md` import line in CLAUDE.md and the project's
+registration in the global memory repo. Keeps memory/atoms and the committed memory
+(CLAUDE.memory.md, .memory/adopted.log), so a later `init` carries on where this left off.
+`--purge` also deletes those (asking first on a terminal; `--yes` confirms without asking)
+and the `.gitignore`/`.gitattributes` lines and local state. The global memory repo and the
+import of its block in ~/.claude/CLAUDE.md stay: other projects use them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from agent_memory.cli import colour
+from agent_memory.cli.output import emit_json, project_of, repo_here, wants_json
+from agent_memory.committed import uninstall
+from agent_memory.committed.global_repo import GlobalRepo
+from agent_memory.committed.install import target_file
+from agent_memory.gitio import repo as git
+from agent_memory.model.errors import RefusedError
+
+SETUP_FILES = ("CLAUDE.md", ".claude/settings.json")
+
+
+def _confirm(what: list[str]) -> bool:
+    print("git memory deinit --purge deletes:", file=sys.stderr)
+    for item in what:
+        print(f"  {item}", file=sys.stderr)
+    sys.stderr.write("This cannot be undone from agent-memory. Delete? [y/N] ")
+    sys.stderr.flush()
+    answer = sys.stdin.readline().strip().lower()
+    return answer in ("y", "yes")
+
+
+def run(args: argparse.Namespace) -> int:
+    repo = repo_here()
+    project = project_of(repo)
+    target = target_file(repo)
+    if args.purge and not args.yes:
+        doomed = ["memory/atoms (every L1 candidate atom and its history)", "memory/review"]
+        if repo.workdir is not None:
+            doomed += [f"{target if target != 'CLAUDE.md' else 'the memory block in CLAUDE.md'}, "
+                       ".memory/adopted.log (committed memory: the deletion is left for you to commit)",
+                       "the agent-memory lines of .gitignore and .gitattributes"]
+        doomed.append(".git/agent-memory/ (error log, caches) and the memory.* git config")
+        if not sys.stdin.isatty():
+            raise RefusedError("--purge deletes memory/atoms and the committed memory, and there is no terminal to ask",
+                               hint="confirm with `git memory deinit --purge --yes`, or drop --purge to keep them")
+        if not _confirm(doomed):
+            raise RefusedError("nothing was changed", hint="without --purge, deinit keeps memory/atoms and committed memory")
+
+    steps: dict[str, Any] = {}
+    for hook, status in uninstall.uninstall_git_hooks(repo).items():
+        if status not in ("not installed", "left alone (not ours)"):
+            steps[f"git hook {hook}"] = status
+    changed: list[str] = []
+    if repo.workdir is not None:
+        from agent_memory.claude.settings import remove_claude_hooks
+
+        if remove_claude_hooks(repo.workdir) == "removed":
+            steps["Claude Code hooks"] = "removed from .claude/settings.json"
+            changed.append(".claude/settings.json")
+            _drop_if_empty(repo.workdir / ".claude" / "settings.json")
+        done = uninstall.remove_import(repo.workdir)
+        if done:
+            steps["CLAUDE.md"] = "import line removed" if done == "removed" else "deleted (it held only the import)"
+            changed.append("CLAUDE.md")
+    home = GlobalRepo.default()
+    if home.exists():
+        name = uninstall.unregister(home, repo.workdir or repo.common_dir)
+        if name:
+            steps["global repo"] = f"unregistered {name} from {home.path}"
+    if args.purge:
+        gone = uninstall.purge(repo, target)
+        if gone:
+            steps["purged"] = ", ".join(gone)
+    else:
+        kept = [r.removeprefix("refs/heads/") for r in (git.ATOMS_REF, git.REVIEW_REF) if git.ref_target(repo, r)]
+        if repo.workdir is not None:
+            kept += [p for p in (target, ".memory/adopted.log") if (repo.workdir / p).exists()]
+        if kept:
+            steps["kept"] = ", ".join(kept) + " (delete them with --purge)"
+
+    if wants_json(args):
+        emit_json({"project": project, "changed": steps, "files": changed, "purged": bool(args.purge)})
+        return 0
+    if set(steps) <= {"kept"}:
+        print("agent-memory is not set up here; nothing changed."
+              + (f" Kept: {steps['kept']}" if steps else ""))
+        return 0
+    print(f"agent-memory removed from project {colour.paint(project, 'heading')}:")
+    for key, value in steps.items():
+        print(f"  {key}: {value}")
+    candidates = changed + ([target, ".memory/adopted.log", ".gitignore", ".gitattributes"] if args.purge else [])
+    pending = [p for p in dict.fromkeys(candidates) if repo.workdir is not None and git.status_porcelain(repo, [p])]
+    if pending:
+        print(f"{colour.paint('next:', 'hint')} commit it: git add -A -- {' '.join(pending)} && "
+              "git commit -m 'Remove agent-memory'")
+    print("the global memory repo and ~/.claude/CLAUDE.md's import of it stay (other projects use them)")
+    return 0
+
+
+def _drop_if_empty(path: Path) -> None:
+    """A settings file left as `{}` held only our hooks (init created it): delete it, and its
+    folder when nothing else is there."""
+    try:
+        if json.loads(path.read_text("utf-8")) != {}:
+            return
+    except (OSError, ValueError):
+        return
+    path.unlink()
+    try:
+        path.parent.rmdir()
+    except OSError:
+        pass

@@ -1,0 +1,143 @@
+"""What `git memory deinit` takes back of what `init` installed (committed/install.py): our git
+hooks (a hook we chained is put back in its place), the `@CLAUDE.memory.md` import line, the
+project's registration in the global memory repo; with purge, also memory/atoms,
+memory/review, the committed memory files, the `.gitignore`/`.gitattributes` lines and the
+local state under `.git/agent-memory/`. Each step is idempotent and reports what it did;
+nothing that is not ours is touched."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from agent_memory.committed import global_repo
+from agent_memory.committed.adopted_log import LOG_PATH
+from agent_memory.committed.global_repo import REGISTRY, GlobalRepo, format_registry, parse_registry
+from agent_memory.committed.install import (
+    CHAIN_SUFFIX,
+    GIT_HOOKS,
+    GITATTRIBUTES_LINE,
+    GITIGNORE_LINES,
+    HOOK_MARKER,
+    MEMORY_FILE,
+    PYTHON_CONFIG,
+)
+from agent_memory.committed.render import IMPORT_LINE, find_block
+from agent_memory.gitio import repo as git
+
+IGNORE_HEADER = "# agent-memory: local state stays local; the audit log is committed"
+ATTRIBUTES_HEADER = "# agent-memory: two branches' adoptions merge as a union"
+
+
+def uninstall_git_hook(hooks: Path, name: str) -> str:
+    """Remove our hook; a foreign hook we had chained goes back under its own name."""
+    target = hooks / name
+    chained = hooks / (name + CHAIN_SUFFIX)
+    if target.is_file() and HOOK_MARKER not in target.read_text("utf-8", errors="replace"):
+        return "left alone (not ours)"
+    status = "not installed"
+    if target.is_file() or target.is_symlink():
+        target.unlink()
+        status = "removed"
+    if chained.exists() or chained.is_symlink():
+        os.replace(chained, target)
+        status = f"removed; restored the hook it chained ({name})"
+    return status
+
+
+def uninstall_git_hooks(repo: git.Repo) -> dict[str, str]:
+    hooks = git.hooks_dir(repo)
+    statuses = {name: uninstall_git_hook(hooks, name) for name in GIT_HOOKS}
+    if git.config_get(repo.cwd, PYTHON_CONFIG):
+        git.run_git(repo.cwd, "config", "--local", "--unset", PYTHON_CONFIG, check=False)
+    return statuses
+
+
+def remove_import(workdir: Path) -> str | None:
+    """Take the `@CLAUDE.memory.md` line out of CLAUDE.md: "removed", "deleted" (the file held
+    nothing else, as when init created it), or None when it was not there."""
+    path = workdir / "CLAUDE.md"
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return None
+    lines = text.splitlines(keepends=True)
+    kept = [ln for ln in lines if ln.strip() != IMPORT_LINE]
+    if len(kept) == len(lines):
+        return None
+    remaining = "".join(kept)
+    if not remaining.strip():
+        path.unlink()
+        return "deleted"
+    # ensure_import added the line after a blank line: drop that separator again.
+    path.write_text(remaining.rstrip("\n") + "\n", "utf-8")
+    return "removed"
+
+
+def unregister(home: GlobalRepo, project_path: Path) -> str | None:
+    """Remove the project from the global repo's registry (one commit); its name, or None."""
+    registry = home.path / REGISTRY
+    if not registry.exists():
+        return None
+    where = global_repo._portable(global_repo.project_root(project_path))
+    text = registry.read_text("utf-8")
+    entries = parse_registry(text)
+    gone = [e for e in entries if e.get("path") == where]
+    if not gone:
+        return None
+    registry.write_text(format_registry([e for e in entries if e.get("path") != where]), "utf-8")
+    name = str(gone[0].get("name", "?"))
+    home.commit([REGISTRY], f"unregister: project {name}")
+    return name
+
+
+def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return False
+    drop = {*lines, header}
+    kept = [ln for ln in text.splitlines() if ln.strip() not in drop]
+    if len(kept) == len(text.splitlines()):
+        return False
+    if any(ln.strip() for ln in kept):
+        path.write_text("\n".join(kept).rstrip("\n") + "\n", "utf-8")
+    else:
+        path.unlink()
+    return True
+
+
+def purge(repo: git.Repo, target_name: str) -> list[str]:
+    """Delete what agent-memory stored in this repository. Returns what went."""
+    gone = []
+    for ref in (git.ATOMS_REF, git.REVIEW_REF):
+        if git.ref_target(repo, ref):
+            git.delete_ref(repo, ref)
+            gone.append(ref.removeprefix("refs/heads/"))
+    if repo.workdir is not None:
+        root = repo.workdir
+        for rel in dict.fromkeys([MEMORY_FILE, LOG_PATH]):
+            if (root / rel).exists():
+                (root / rel).unlink()
+                gone.append(rel)
+        if target_name == "CLAUDE.md" and (root / "CLAUDE.md").exists():
+            text = (root / "CLAUDE.md").read_text("utf-8")
+            span = find_block(text, "L2")
+            if span is not None:
+                start, end = span
+                (root / "CLAUDE.md").write_text(text[:start].rstrip("\n") + "\n" + text[end:].lstrip("\n"), "utf-8")
+                gone.append("the memory block in CLAUDE.md")
+        memory_dir = root / ".memory"
+        if memory_dir.is_dir() and not any(memory_dir.iterdir()):
+            memory_dir.rmdir()
+        if _remove_lines(root / ".gitignore", GITIGNORE_LINES, IGNORE_HEADER):
+            gone.append(".gitignore lines")
+        if _remove_lines(root / ".gitattributes", (GITATTRIBUTES_LINE,), ATTRIBUTES_HEADER):
+            gone.append(".gitattributes line")
+    if repo.state.is_dir():
+        shutil.rmtree(repo.state, ignore_errors=True)
+        gone.append(".git/agent-memory/")
+    for key in ("memory.project", "memory.target", "memory.base", "memory.autoStage", "memory.remote"):
+        git.run_git(repo.cwd, "config", "--local", "--unset-all", key, check=False)
+    return gone

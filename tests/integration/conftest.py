@@ -1,0 +1,113 @@
+"""The integration suite against the real Claude Code client (pytest marker `claude_client`).
+
+The client version is pinned in `claude-code.version` (one line: moving to a new client is a
+one-line change and a CI run). It is installed once into a cache directory outside the
+repository (`$AGENT_MEMORY_IT_CACHE`, else `$XDG_CACHE_HOME/agent-memory-it`, else
+`~/.cache/agent-memory-it`) with `npm install --prefix`, and reused while it is there.
+
+Without a cached client and without npm the suite skips, with one line saying so. In CI (`CI`
+set) or with `AGENT_MEMORY_REQUIRE_CLIENT=1` it fails instead: a suite that silently skips in
+CI tests nothing.
+
+`AGENT_MEMORY_RECORD_TRANSCRIPTS=1` copies every transcript the tests made, paths neutralised,
+into `tests/fixtures/transcripts/client-<version>/` (see `record.py`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .client import (
+    Client,
+    Workspace,
+    cache_root,
+    client_required,
+    fixture_dir,
+    git_memory_next_to_python,
+    install_client,
+    installed_client,
+    pinned_version,
+    record_fixture,
+    truthy,
+)
+
+_skip_reason: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "claude_client: drives the real Claude Code client (installed with npm on first use)",
+    )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _skip_reason:
+        terminalreporter.write_line(f"claude_client tests skipped: {_skip_reason[0]}")
+
+
+@pytest.fixture(scope="session")
+def claude_client() -> Client:
+    # Session scope runs before the per-test isolation in tests/conftest.py, so the cache and
+    # npm see the real home, never a test's temporary one.
+    version = pinned_version()
+    root = cache_root()
+    client = installed_client(version, root)
+    if client is None:
+        npm = shutil.which("npm")
+        if npm is None:
+            reason = (
+                f"Claude Code {version} is not in {root} and npm is not on PATH "
+                "(install Node.js to run tests/integration)"
+            )
+            if client_required():
+                pytest.fail(
+                    f"{reason}; required because CI or AGENT_MEMORY_REQUIRE_CLIENT is set",
+                    pytrace=False,
+                )
+            _skip_reason.append(reason)
+            pytest.skip(reason)
+        try:
+            client = install_client(version, root, npm)
+        except RuntimeError as exc:
+            pytest.fail(str(exc), pytrace=False)
+    git_memory = git_memory_next_to_python()
+    if not git_memory.exists():
+        pytest.fail(
+            f"{git_memory} is missing: install agent-memory into this interpreter's "
+            "environment (pip install .) before running tests/integration",
+            pytrace=False,
+        )
+    return client
+
+
+@pytest.fixture
+def bare_workspace(
+    claude_client: Client,
+    repo: Path,
+    isolated_env: Path,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+) -> Iterator[Workspace]:
+    """The repository before `git memory init` (for a test that sets it up its own way)."""
+    ws = Workspace(claude_client, repo, isolated_env, tmp_path / "tmp", request.node.name)
+    try:
+        yield ws
+    finally:
+        # No detached capture may outlive its test (it would write into a removed tmp_path).
+        ws.wait_for_captures()
+        if truthy(os.environ.get("AGENT_MEMORY_RECORD_TRANSCRIPTS")):
+            for transcript in sorted(ws.config_dir.glob("projects/*/*.jsonl")):
+                record_fixture(ws, transcript, fixture_dir(claude_client.version))
+
+
+@pytest.fixture
+def workspace(bare_workspace: Workspace) -> Workspace:
+    """The repository after `git memory init --yes`: hooks in `.claude/settings.json`, the
+    global memory repo in the test's home, the imports in both CLAUDE.md files."""
+    bare_workspace.git_memory("init", "--yes")
+    return bare_workspace

@@ -1,0 +1,134 @@
+"""Record the pinned client's transcripts as reader fixtures.
+
+    python tests/integration/record.py
+
+Runs the integration suite with AGENT_MEMORY_RECORD_TRANSCRIPTS=1 into a fresh
+`tests/fixtures/transcripts/client-<version>/`, then writes beside them:
+
+- `SOURCES.txt`: one line per file in the format of `tests/fixtures/transcripts/SOURCES.txt`
+  (path | bytes | records | versions | record types | cwd), to append there;
+- `labels.txt`: one line per typed prompt in the format of
+  `tests/fixtures/extraction/labels.jsonl` (what a careful reader keeps from it), to append
+  there. A prompt the suite types that has no label below stops the script: label it first.
+
+Moving to a new client: change `claude-code.version`, run this, append the two files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from integration.client import (  # noqa: E402
+    FIXTURES,
+    ROOT,
+    fixture_dir,
+    pinned_version,
+    read_records,
+)
+
+
+def _expect(
+    kinds: list[str], words: list[list[str]], negated: bool, note: str, optional: bool = False
+) -> dict[str, Any]:
+    return {"kind": kinds, "all_of": words, "negated": negated, "optional": optional, "note": note}
+
+
+# Every prompt the suite types, with what a careful reader keeps from it (our own examples).
+PROMPT_LABELS: dict[str, list[dict[str, Any]]] = {
+    "Never push directly to main": [
+        _expect(["constraint"], [["push"], ["main"]], True, "never push directly to main")
+    ],
+    "Do not use mocks in integration tests.": [
+        _expect(["constraint"], [["mocks"]], True, "no mocks in integration tests")
+    ],
+    "Keep the public API backwards compatible.": [
+        _expect(
+            ["constraint"],
+            [["backwards compatible", "backward compatible"]],
+            False,
+            "keep the public API backwards compatible",
+        )
+    ],
+    "Use pnpm, not npm": [
+        _expect(["preference", "constraint"], [["pnpm"]], True, "pnpm instead of npm")
+    ],
+    "# the staging database is read-only": [
+        _expect(
+            ["fact", "constraint"],
+            [["staging"], ["read-only", "readonly"]],
+            False,
+            "a '#' note; 2.1.332 sends it as a plain prompt",
+            optional=True,
+        )
+    ],
+    "Summarise the README": [],
+    "What does this repository do?": [],
+    "Can I push this change to main now?": [],
+    "Explain what a Fourier transform is": [],
+    "Which package manager should I use to install dependencies?": [],
+}
+
+
+def _typed(record: dict[str, Any]) -> str | None:
+    """The text of a prompt record (2.1.332 marks them with `promptSource`: "sdk" headless,
+    "typed" interactive); shell-mode rows carry no promptSource."""
+    message = record.get("message")
+    if record.get("type") != "user" or "promptSource" not in record:
+        return None
+    content = message.get("content") if isinstance(message, dict) else None
+    return content if isinstance(content, str) else None
+
+
+def main() -> int:
+    version = pinned_version()
+    dest = fixture_dir(version)
+    shutil.rmtree(dest, ignore_errors=True)
+    env = os.environ | {"AGENT_MEMORY_RECORD_TRANSCRIPTS": "1", "AGENT_MEMORY_REQUIRE_CLIENT": "1"}
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/integration"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    sources, labels, unlabelled = [], [], []
+    for path in sorted(dest.rglob("*.jsonl")):
+        rel = path.relative_to(FIXTURES).as_posix()
+        records = read_records(path)
+        types = Counter(
+            r.get("type") if isinstance(r.get("type"), str) else "(none)" for r in records
+        )
+        versions = sorted({r["version"] for r in records if isinstance(r.get("version"), str)})
+        cwds = sorted({r["cwd"] for r in records if isinstance(r.get("cwd"), str)})
+        sources.append(
+            f"  {rel} | {path.stat().st_size} | {len(records)} | "
+            f"{', '.join(versions)} | {dict(types)} | {cwds}"
+        )
+        for line, record in enumerate(records, 1):
+            text = _typed(record)
+            if text is None:
+                continue
+            if text not in PROMPT_LABELS:
+                unlabelled.append(text)
+                continue
+            labels.append(
+                json.dumps({"transcript": rel, "line": line, "expected": PROMPT_LABELS[text]})
+            )
+    if unlabelled:
+        print("label these prompts in PROMPT_LABELS first:", *sorted(set(unlabelled)), sep="\n  ")
+        return 1
+    (dest / "SOURCES.txt").write_text("\n".join(sources) + "\n", "utf-8")
+    (dest / "labels.txt").write_text("\n".join(labels) + "\n", "utf-8")
+    print(f"recorded {len(sources)} transcripts, {len(labels)} labelled prompts in {dest}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

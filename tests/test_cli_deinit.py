@@ -1,0 +1,120 @@
+"""`git memory deinit` undoes `init` (issue 16), through the installed CLI on a real repository:
+git hooks (a chained hook restored), Claude Code settings entries, the CLAUDE.md import, the
+global registration; memory/atoms and committed memory kept unless --purge (which asks)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_json
+from test_adopt import init_project, stage_claims
+
+FOREIGN_HOOK = "#!/bin/sh\necho 'the team hook ran'\n"
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (repo / "CLAUDE.md").write_text("# proj\n\nUse the Makefile.\n")
+    git(repo, "add", "CLAUDE.md")
+    git(repo, "commit", "-q", "-m", "CLAUDE.md")
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.parent.mkdir(parents=True, exist_ok=True)
+    hook.write_text(FOREIGN_HOOK)
+    hook.chmod(0o755)
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"allow": ["Bash(make:*)"]}}))
+    git(repo, "add", ".claude/settings.json")
+    git(repo, "commit", "-q", "-m", "settings")
+    return init_project(repo, monkeypatch)
+
+
+def _registered(home: Path) -> list[str]:
+    text = (home / ".claude" / "agent-memory" / "projects.json").read_text()
+    return [e["name"] for e in json.loads(text)["projects"]]
+
+
+def test_deinit_undoes_init_and_keeps_memory(project: Path, isolated_env: Path) -> None:
+    ids = stage_claims(project)
+    gm(project, "adopt", "--yes", ids["push"])
+    assert _registered(isolated_env) == ["proj"]
+    hooks = project / ".git" / "hooks"
+    assert (hooks / "pre-commit.chained-by-agent-memory").exists()
+
+    out = gm(project, "deinit").stdout
+    assert "restored the hook it chained" in out and "kept: memory/atoms" in out
+    assert (hooks / "pre-commit").read_text() == FOREIGN_HOOK
+    assert not (hooks / "pre-commit.chained-by-agent-memory").exists() and not (hooks / "pre-push").exists()
+    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    assert settings == {"permissions": {"allow": ["Bash(make:*)"]}}
+    assert (project / "CLAUDE.md").read_text() == "# proj\n\nUse the Makefile.\n"
+    assert _registered(isolated_env) == []
+    # kept: L1 and committed memory
+    assert git(project, "rev-parse", "--verify", "memory/atoms").strip()
+    assert "Never push directly to main" in (project / "CLAUDE.memory.md").read_text()
+    assert (project / ".memory" / "adopted.log").exists()
+    # the team's hook runs on its own again
+    (project / "x.txt").write_text("x\n")
+    git(project, "add", "x.txt")
+    proc = git(project, "commit", "-m", "x")
+    assert "memory" not in proc.lower()
+    assert gm(project, "deinit").stdout.startswith("agent-memory is not set up here; nothing changed")
+    # init again carries on where deinit left off
+    again = gm_json(project, "init", "--no-claude-hooks")
+    assert again["project"] == "proj" and _registered(isolated_env) == ["proj"]
+    assert ids["push"] in {a["id"] for a in gm_json(project, "inspect", "--tier", "L2")["atoms"]}
+
+
+def test_deinit_of_a_repository_init_created_everything_in(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    init_project(repo, monkeypatch)
+    gm(repo, "deinit")
+    assert not (repo / "CLAUDE.md").exists() and not (repo / ".claude").exists()
+    hooks = repo / ".git" / "hooks"
+    assert not (hooks / "pre-commit").exists() and not (hooks / "pre-push").exists()
+    assert gm(repo, "deinit").stdout.startswith("agent-memory is not set up here")
+
+
+def test_purge_asks_and_refuses_without_a_terminal(project: Path) -> None:
+    proc = gm(project, "deinit", "--purge", check=False, input_text="")
+    assert proc.returncode == 1 and "--purge --yes" in proc.stderr
+    assert git(project, "rev-parse", "--verify", "memory/atoms").strip()  # nothing changed
+    assert (project / ".git" / "hooks" / "pre-push").exists()
+
+
+def test_purge_asks_on_a_terminal(project: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn("git", ["memory", "deinit", "--purge"], cwd=str(project), env=dict(os.environ),
+                          encoding="utf-8", timeout=60)
+    child.expect(r"Delete\? \[y/N\]")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert git(project, "rev-parse", "--verify", "memory/atoms").strip()
+    child = pexpect.spawn("git", ["memory", "deinit", "--purge"], cwd=str(project), env=dict(os.environ),
+                          encoding="utf-8", timeout=60)
+    child.expect(r"Delete\? \[y/N\]")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert git(project, "rev-parse", "--verify", "--quiet", "memory/atoms", check=False).strip() == ""
+
+
+def test_purge_yes_deletes_memory_and_setup(project: Path) -> None:
+    ids = stage_claims(project)
+    gm(project, "adopt", "--yes", ids["push"])
+    out = gm_json(project, "deinit", "--purge", "--yes")
+    assert out["purged"] is True
+    for ref in ("memory/atoms", "memory/review"):
+        assert git(project, "rev-parse", "--verify", "--quiet", ref, check=False).strip() == ""
+    assert not (project / "CLAUDE.memory.md").exists() and not (project / ".memory").exists()
+    assert not (project / ".git" / "agent-memory").exists()
+    assert not (project / ".gitignore").exists() or ".memory" not in (project / ".gitignore").read_text()
+    assert git(project, "config", "--get", "memory.project", check=False).strip() == ""
+    # the removal is left for the user to commit, like any change to tracked files
+    status = git(project, "status", "--porcelain")
+    assert "CLAUDE.memory.md" in status and ".memory/adopted.log" in status

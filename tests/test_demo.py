@@ -1,0 +1,35 @@
+"""`git memory demo` through the installed CLI (issue 16): its terms explained once, evidence
+that points where its transcripts really are, and a last line that names no deleted folder."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sessions import gm
+
+TERMS = ("atom", "L1", "L2", "L3", "stated", "sessions", "held")
+
+
+def test_demo_explains_its_terms_once_and_ends_honestly(tmp_path: Path) -> None:
+    out = gm(tmp_path, "demo").stdout
+    legend = out.split("$ git memory init", 1)[0]
+    for term in TERMS:
+        assert re.search(rf"^#\s+{re.escape(term)}\s", legend, re.MULTILINE), term
+    assert out.count("# Terms, once:") == 1
+    last = out.rstrip().splitlines()[-1]
+    assert "removed" in last and "--keep" in last
+    for folder in re.findall(r"(/\S*agent-memory-demo-\S*)", last):
+        assert not Path(folder).exists()
+    assert "transcript gone" not in out
+
+
+def test_demo_in_a_directory_keeps_it_and_its_evidence_resolves(tmp_path: Path) -> None:
+    where = tmp_path / "demo"
+    out = gm(tmp_path, "demo", "--dir", str(where)).stdout
+    assert "transcript gone" not in out
+    shown = re.findall(r"^\s+at (\S+\.jsonl)$", out, re.MULTILINE)
+    assert shown and all(Path(p).is_file() and str(where) in p for p in shown)
+    last_lines = out.rstrip().splitlines()[-2:]
+    assert str(where / "invoice-service") in last_lines[0] and Path(where / "invoice-service").is_dir()
+    assert "CLAUDE_CONFIG_DIR=" in last_lines[1]
