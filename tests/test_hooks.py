@@ -676,11 +676,22 @@ def test_session_end_auto_stages_what_became_eligible(project: Path) -> None:
 
 
 def test_a_failing_background_capture_logs_one_line(project: Path) -> None:
-    missing = project.parent / "gone" / f"{sid(8)}.jsonl"
-    assert hook("session-end", project, session_id=sid(8), transcript_path=str(missing)) is None
+    broken = project.parent / "broken" / f"{sid(8)}.jsonl"
+    broken.mkdir(parents=True)  # not a file: the capture fails, and says so
+    assert hook("session-end", project, session_id=sid(8), transcript_path=str(broken)) is None
     lines = wait_for(lambda: errors(project), "the background capture's log line")
-    assert len(lines) == 1 and "background capture" in lines[0] and missing.name in lines[0]
+    assert len(lines) == 1 and "background capture" in lines[0] and broken.name in lines[0]
     assert sid(8) not in captured_sessions(project)
+
+
+def test_a_session_without_a_transcript_is_nothing_to_capture(project: Path) -> None:
+    """Issue 18: a session quit before any prompt has no transcript; no error is logged."""
+    from agent_memory.claude import hooks as hooks_module
+
+    missing = project.parent / "gone" / f"{sid(8)}.jsonl"
+    tip = git(project, "rev-parse", "memory/atoms").strip()
+    hooks_module.run_event("background-capture", {"transcript": str(missing), "cwd": str(project)})
+    assert errors(project) == [] and git(project, "rev-parse", "memory/atoms").strip() == tip
 
 
 def test_a_locked_ref_fails_the_background_capture_open_and_keeps_the_atoms(project: Path) -> None:
@@ -764,11 +775,12 @@ def test_each_switch_disables_its_hook_entirely(project: Path, event: str) -> No
     assert claude_reads(run_hook(event, b"{not json", project, off), event) is None
     if event == "session-end":
         # Had a capture been started, this later one (which fails and logs) would not be alone.
+        (project.parent / "not-a-file.jsonl").mkdir()
         hook(
             "session-end",
             project,
             session_id=sid(6),
-            transcript_path=str(project / "missing.jsonl"),
+            transcript_path=str(project.parent / "not-a-file.jsonl"),
         )
         wait_for(lambda: errors(project), "the enabled session-end's log line")
         time.sleep(2)

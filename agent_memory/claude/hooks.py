@@ -226,6 +226,10 @@ def _background_capture(extra: dict[str, str | None]) -> None:
     _limit_wall_clock(BACKGROUND_CAPTURE_SECONDS)
     try:
         _wait_until_quiet(str(transcript))
+        if not os.path.lexists(transcript):
+            # A session quit before any prompt: Claude Code never writes its transcript
+            # (issue 18). Nothing to capture is not an error.
+            return
         _check_transcript(str(transcript))
         repo = git.find_repo(cwd)
         store = L1Store(repo)
