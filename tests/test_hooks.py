@@ -582,7 +582,8 @@ def test_recall_with_a_corrupt_index_says_nothing_and_logs_once(project: Path, d
     (index,) = index_files(project)
     data = index.read_bytes()
     damaged = {
-        "truncated": data[: len(data) // 2],
+        # Inside the base: a torn frame after a whole base still answers (stale), by design.
+        "truncated": data[: min(len(data) // 2, 300)],
         "garbage": os.urandom(len(data)),
         "empty": b"",
         "foreign header": data.replace(b"agent-memory recall index", b"someone-else index file", 1),

@@ -32,6 +32,18 @@ def atom_paths(ident: str) -> tuple[str, str]:
     return atom_path(ident), f"atoms/{ident}.json"
 
 
+def history_paths(ref: str, paths: list[str] | tuple[str, ...]) -> list[str]:
+    """`paths` for a `git log` of `ref`; on `memory/atoms` an atom file named in either layout
+    is looked up in both, so its history spans the move to the fan-out."""
+    out = list(paths)
+    if ref == ATOMS_REF:
+        for one in paths:
+            parts = one.split("/")
+            if parts[0] == "atoms" and parts[-1].endswith(".json") and len(parts) in (2, 3):
+                out += [p for p in atom_paths(parts[-1][: -len(".json")]) if p not in out]
+    return out
+
+
 def locate_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[str, str, str | None] | None:
     """(git dir, common dir, work tree) as strings for the repository containing `start`.
 

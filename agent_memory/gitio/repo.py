@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NewType
 
-from agent_memory.gitio.refs import ATOMS_REF, REVIEW_REF, atom_paths  # noqa: F401 - re-exported: git.ATOMS_REF
+from agent_memory.gitio.refs import ATOMS_REF, REVIEW_REF, atom_paths, history_paths  # noqa: F401 - re-exported: git.ATOMS_REF
 from agent_memory.gitio.state import find_git_dirs, state_dir
 from agent_memory.model.errors import RefMovedError, RepoStateError
 
@@ -383,12 +383,7 @@ def log_for_path(repo: Repo, ref: str, path: str, *more: str) -> list[LogEntry]:
     stable format). An atom file of `memory/atoms` named in either layout
     (`atoms/<id>.json`, `atoms/<2 hex>/<id>.json`) matches its history in both."""
     fmt = "%H%x1f%s%x1f%cI%x1f%B%x1e"
-    paths = [path, *more]
-    if ref == ATOMS_REF:
-        for one in list(paths):
-            parts = one.split("/")
-            if parts[0] == "atoms" and parts[-1].endswith(".json") and len(parts) in (2, 3):
-                paths += [p for p in atom_paths(parts[-1][: -len(".json")]) if p not in paths]
+    paths = history_paths(ref, [path, *more])
     proc = run_git(repo.cwd, "log", f"--format={fmt}", ref, "--", *paths, check=False)
     if proc.returncode != 0:
         return []
