@@ -11,7 +11,7 @@ Each hook is timed in the three forms Claude Code can run it:
 Every repository holds its L1 atoms on `memory/atoms` (with the recall index capture writes),
 40 adopted L2 atoms and 20 adopted L3 atoms in the global repo, so session start does its
 real work (both tiers, budgets, the L2/L3 collision check). Session end is given a transcript
-path that does not exist: its detached capture fails fast and logs one line, and the
+path that is a directory: its detached capture refuses it fast and logs one line, and the
 benchmark waits for that line after each run, so no background capture overlaps the next
 measurement (and none turns the 5,000-atom store into a 500-atom one by enforcing the cap).
 
@@ -36,11 +36,11 @@ from common import (  # noqa: E402
     interleaved,
     isolated_env,
     make_repo,
-    regular_install,
     scratch,
     summary,
     synthetic_atoms,
 )
+from scale import install  # noqa: E402 - a wheel-like install that carries the templates
 
 SHIM = Path(__file__).resolve().parent.parent / "hooks" / "agent-memory-hook"
 EVENTS = {
@@ -159,7 +159,7 @@ def wait_for_background_capture(repo: Path, transcript: str) -> Callable[[], Non
 def payloads(repo: Path, root: Path) -> dict[str, bytes]:
     common = {
         "session_id": "bench",
-        "transcript_path": str(root / "missing.jsonl"),
+        "transcript_path": str(root / "missing.jsonl"),  # a directory: refused, logged
         "cwd": str(repo),
         "permission_mode": "default",
     }
@@ -216,9 +216,8 @@ def main() -> int:
     rows = []
     with scratch(args.keep) as tmp:
         root = Path(tmp)
-        bin_dir = (
-            regular_install(root) if args.install == "regular" else Path(sys.executable).parent
-        )
+        package = Path(__file__).resolve().parent.parent / "agent_memory"
+        bin_dir = install(root, package) if args.install == "regular" else Path(sys.executable).parent
         python = str(bin_dir / "python")
         env = isolated_env(root, bin_dir)
         os.environ.update(
@@ -247,6 +246,7 @@ def main() -> int:
                 # For reference: pip's generated console scripts start with `import re` (ours does not).
                 "python -c 'import re'": ([python, "-c", "import re"], b"", None),
             }
+            (root / "missing.jsonl").mkdir(exist_ok=True)
             settle = wait_for_background_capture(repo, str(root / "missing.jsonl"))
             for event in EVENTS:
                 for form, argv in forms(event).items():

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_memory.model.atom import (
+    EVIDENCE_DAYS,
     atom_errors,
     atom_id,
     dump_atom,
@@ -17,6 +18,7 @@ from agent_memory.model.atom import (
     merge,
     merge_all,
     normalize,
+    omitted_quotes,
     to_committed,
     validate_atom,
 )
@@ -136,22 +138,36 @@ def test_to_committed_strips_back_pointers_and_local_fields() -> None:
 
 SESSIONS = st.sampled_from(["s1", "s2", "s3", "s4", "s5"])
 DAYS = st.sampled_from(["2026-10-01", "2026-10-15", "2026-11-01", "2026-11-02"])
+MANY_SESSIONS = st.sampled_from([f"s{i}" for i in range(1, 13)])
+MANY_DAYS = st.sampled_from([f"2026-10-{d:02d}" for d in range(1, 13)])
+
+
+def _one_line_one_time(atom: dict[str, Any], days: tuple[str, ...]) -> dict[str, Any]:
+    """A back-pointer names one transcript line, and a line has one timestamp: give each
+    (session, day) its own line, as real transcripts do."""
+    for item in atom["evidence"]:
+        line = 1 + sorted({f"2026-{m:02d}-{d:02d}" for m in (10, 11) for d in range(1, 32)}).index(item["at"][:10])
+        item["source"] = item["source"].rsplit("#L", 1)[0] + f"#L{line}"
+    by_time = sorted(atom["evidence"], key=lambda e: (e["at"], e["source"]))
+    atom["first_source"], atom["source"] = by_time[0]["source"], by_time[-1]["source"]
+    return validate_atom(atom)
 
 
 @st.composite
-def observations(draw: st.DrawFn) -> dict[str, Any]:
-    n = draw(st.integers(1, 3))
-    sessions = tuple(draw(st.lists(SESSIONS, min_size=n, max_size=n, unique=True)))
-    days = tuple(draw(st.lists(DAYS, min_size=n, max_size=n)))
+def observations(draw: st.DrawFn, sessions_st: Any = SESSIONS, days_st: Any = DAYS, most: int = 3) -> dict[str, Any]:
+    n = draw(st.integers(1, most))
+    sessions = tuple(draw(st.lists(sessions_st, min_size=n, max_size=n, unique=True)))
+    days = tuple(draw(st.lists(days_st, min_size=n, max_size=n)))
     claim = draw(st.sampled_from(["Use pnpm, not npm", "use pnpm, not npm.", "USE PNPM, NOT NPM"]))
     extra: dict[str, Any] = {}
     if draw(st.booleans()):
         extra["contested"] = True
         extra["contested_by"] = [draw(st.sampled_from(["atm_00000001", "atm_00000002"]))]
-    return l1_atom(claim, sessions=sessions, days=days, line=draw(st.integers(1, 4)),
+    atom = l1_atom(claim, sessions=sessions, days=days, line=1,
                    confidence=draw(st.sampled_from(["observed", "stated", "verified"])),
                    kind=draw(st.sampled_from(["preference", "constraint"])),
                    redacted=draw(st.booleans()), **extra)
+    return _one_line_one_time(atom, days)
 
 
 @settings(max_examples=200, deadline=None)
@@ -173,3 +189,59 @@ def test_merge_is_idempotent(a: dict[str, Any]) -> None:
     once = merge(a, a)
     assert merge(once, a) == once
     assert once["observations"] == a["observations"]
+
+
+# --- bounded evidence (issue 17) ---------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(observations(MANY_SESSIONS, MANY_DAYS, 8), observations(MANY_SESSIONS, MANY_DAYS, 8),
+       observations(MANY_SESSIONS, MANY_DAYS, 8))
+def test_bounded_merge_is_still_a_join(a: dict[str, Any], b: dict[str, Any], c: dict[str, Any]) -> None:
+    assert merge(a, b) == merge(b, a)
+    assert merge(merge(a, b), c) == merge(a, merge(b, c))
+    assert merge(merge(a, b), b) == merge(a, b)
+    m = merge_all([a, b, c])
+    validate_atom(m)
+    sources = {e["source"] for x in (a, b, c) for e in x["evidence"]}
+    # Every sighting is counted, every session kept; only quotes are bounded.
+    assert m["observations"] == len(sources) == len(m["evidence"]) + omitted_quotes(m)
+    assert m["sessions"] == sorted({s for x in (a, b, c) for s in x["sessions"]})
+    assert len(m["evidence"]) <= EVIDENCE_DAYS + 2
+    kept = {e["at"] for e in m["evidence"]}
+    every = sorted(e["at"] for x in (a, b, c) for e in x["evidence"])
+    assert every[0] in kept and every[-1] in kept  # the first and the latest sighting
+    days = sorted({at[:10] for at in every}, reverse=True)[:EVIDENCE_DAYS]
+    assert days == sorted({at[:10] for at in kept}, reverse=True)[:EVIDENCE_DAYS]
+
+
+def test_two_thousand_sessions_keep_every_session_and_a_few_quotes() -> None:
+    atom = l1_atom("Never push to main", sessions=("s0",), days=("2026-01-01",))
+    for n in range(1, 2000):
+        day = f"2026-{1 + (n // 28) % 12:02d}-{1 + n % 28:02d}"
+        obs = l1_atom("Never push to main", sessions=(f"s{n}",), days=(day,), line=n)
+        atom = merge(atom, obs)
+    assert len(atom["sessions"]) == 2000 and atom["observations"] == 2000
+    assert len(atom["evidence"]) <= EVIDENCE_DAYS + 2
+    assert omitted_quotes(atom) == 2000 - len(atom["evidence"])
+    assert len(json.dumps(atom["evidence"])) < 2000  # the quotes: a couple of KB, not 466 KB
+    validate_atom(atom)
+
+
+def test_an_old_unbounded_atom_is_bounded_by_its_next_merge() -> None:
+    days = tuple(f"2026-10-{d:02d}" for d in range(1, 21))
+    old = l1_atom("Never push to main", sessions=tuple(f"s{i}" for i in range(20)), days=days)
+    assert len(old["evidence"]) == 20 and "evidence_omitted" not in old  # as stored before
+    new = merge(old, l1_atom("Never push to main", sessions=("s99",), days=("2026-10-25",), line=7))
+    assert len(new["evidence"]) <= EVIDENCE_DAYS + 2
+    assert new["observations"] == 21 == len(new["evidence"]) + omitted_quotes(new)
+    assert new["evidence"][-1]["session"] in {"s99", *new["sessions"]}
+
+
+def test_omitted_evidence_is_local_only() -> None:
+    days = tuple(f"2026-10-{d:02d}" for d in range(1, 21))
+    atom = merge(*[l1_atom("Never push to main", sessions=tuple(f"s{i}" for i in range(20)), days=days)] * 2)
+    assert omitted_quotes(atom) > 0
+    committed = to_committed(atom, "L2", "2026-11-05T00:00:00Z")
+    assert "evidence_omitted" not in committed and "evidence" not in committed
+    validate_atom(committed)

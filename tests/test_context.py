@@ -231,3 +231,34 @@ def test_the_transcript_reader_strips_the_echoed_context_whole() -> None:
     ctx = build_context(l2, [make_atom("Answer concisely", tier="L3")], {}, PROJECT)
     echoed = "please fix the build\n" + ctx.text + "\nthen run the tests"
     assert clean_prompt(echoed) == "please fix the build\n \nthen run the tests"
+
+
+# --- the cold path folds adopted.log like adopted_log does (issue 17) ----------------------------
+
+
+def test_the_light_fold_agrees_with_adopted_log() -> None:
+    import json as _json
+
+    from builders import committed_atom
+
+    from agent_memory.committed import adopted_log, tiers
+    from agent_memory.committed.adopted_log import LogEntry, format_entry
+
+    a = committed_atom("Use pnpm, not npm", project="proj")
+    b = committed_atom("Never push directly to main", project="proj")
+    pinned = {**a, "pinned": True}
+    lines = [
+        format_entry(LogEntry(op="adopt", atom=a, at="2026-11-01T00:00:00Z")),
+        format_entry(LogEntry(op="adopt", atom=b, at="2026-11-01T00:00:00Z")),
+        format_entry(LogEntry(op="pin", atom=pinned, at="2026-11-02T00:00:00Z")),
+        format_entry(LogEntry(op="adopt", atom=b, at="2026-11-01T00:00:00Z")),  # a duplicate line
+        "not json at all\n",
+        _json.dumps({"op": "adopt", "at": "yesterday", "atom": a}) + "\n",  # bad timestamp
+        _json.dumps({"op": "adopt", "at": "2026-11-03T00:00:00Z", "atom": {**a, "tier": "L1"}}) + "\n",
+        format_entry(LogEntry(op="forget", atom=b, at="2026-11-04T00:00:00Z")),
+        "\n",
+        format_entry(LogEntry(op="adopt", atom=b, at="2026-11-03T00:00:00Z")),  # out of order
+    ]
+    text = "".join(lines)
+    assert tiers.fold_text(text) == adopted_log.fold(adopted_log.parse(text)[0])
+    assert set(tiers.fold_text(text)) == {a["id"]} and tiers.fold_text(text)[a["id"]]["pinned"]

@@ -434,9 +434,13 @@ def test_session_start_follows_every_change_to_what_it_renders(project: Path) ->
 
 
 @pytest.mark.parametrize("damage", ["deleted", "truncated"])
-def test_session_start_rebuilds_a_missing_or_broken_recall_index_and_still_tags(
+def test_session_start_never_rebuilds_the_index_inline_and_heals_in_the_background(
     project: Path, damage: str
 ) -> None:
+    """Issue 17: a missing or broken recall index is never rebuilt inside the hook (at 50k
+    atoms that took 8.5 s, past the hook's timeout): session start answers from the committed
+    files at once, starts one detached rebuild, and the contested tag is back for the next
+    start."""
     capture(
         project,
         [
@@ -453,10 +457,10 @@ def test_session_start_rebuilds_a_missing_or_broken_recall_index_and_still_tags(
         else:
             path.write_bytes(path.read_bytes()[:100])
     context = hook("session-start", project)
-    assert (
-        context is not None
-        and "[contested — newer evidence 2026-11-05] The default branch is dev" in context
-    )
+    assert context is not None and "The default branch is dev" in context
+    wait_for(lambda: index_files(project) and no_rebuild_running(project), "the detached rebuild")
+    tagged = hook("session-start", project)
+    assert tagged is not None and "[contested — newer evidence 2026-11-05] The default branch is dev" in tagged
     # Absent is the normal state after `init`; present but unreadable is logged.
     lines = errors(project)
     assert len(lines) == (0 if damage == "deleted" else 1)
@@ -554,7 +558,8 @@ def test_recall_gives_the_top_five_within_one_kilobyte(project: Path) -> None:
     assert len(gm_json(project, "inspect", "--tier", "L1")["atoms"]) == 12
     recalled = hook("user-prompt-submit", project, prompt=INSTALL_PROMPT)
     assert recalled is not None
-    assert len(recalled.splitlines()) == 2 + 5 and len(recalled.encode("utf-8")) <= 1024
+    # The tags, the "unreviewed candidates" line, and five candidates.
+    assert len(recalled.splitlines()) == 3 + 5 and len(recalled.encode("utf-8")) <= 1024
 
 
 def test_recall_with_the_index_missing_says_nothing_logs_once_and_heals(project: Path) -> None:
@@ -577,7 +582,8 @@ def test_recall_with_a_corrupt_index_says_nothing_and_logs_once(project: Path, d
     (index,) = index_files(project)
     data = index.read_bytes()
     damaged = {
-        "truncated": data[: len(data) // 2],
+        # Inside the base: a torn frame after a whole base still answers (stale), by design.
+        "truncated": data[: min(len(data) // 2, 300)],
         "garbage": os.urandom(len(data)),
         "empty": b"",
         "foreign header": data.replace(b"agent-memory recall index", b"someone-else index file", 1),
@@ -671,11 +677,22 @@ def test_session_end_auto_stages_what_became_eligible(project: Path) -> None:
 
 
 def test_a_failing_background_capture_logs_one_line(project: Path) -> None:
-    missing = project.parent / "gone" / f"{sid(8)}.jsonl"
-    assert hook("session-end", project, session_id=sid(8), transcript_path=str(missing)) is None
+    broken = project.parent / "broken" / f"{sid(8)}.jsonl"
+    broken.mkdir(parents=True)  # not a file: the capture fails, and says so
+    assert hook("session-end", project, session_id=sid(8), transcript_path=str(broken)) is None
     lines = wait_for(lambda: errors(project), "the background capture's log line")
-    assert len(lines) == 1 and "background capture" in lines[0] and missing.name in lines[0]
+    assert len(lines) == 1 and "background capture" in lines[0] and broken.name in lines[0]
     assert sid(8) not in captured_sessions(project)
+
+
+def test_a_session_without_a_transcript_is_nothing_to_capture(project: Path) -> None:
+    """Issue 18: a session quit before any prompt has no transcript; no error is logged."""
+    from agent_memory.claude import hooks as hooks_module
+
+    missing = project.parent / "gone" / f"{sid(8)}.jsonl"
+    tip = git(project, "rev-parse", "memory/atoms").strip()
+    hooks_module.run_event("background-capture", {"transcript": str(missing), "cwd": str(project)})
+    assert errors(project) == [] and git(project, "rev-parse", "memory/atoms").strip() == tip
 
 
 def test_a_locked_ref_fails_the_background_capture_open_and_keeps_the_atoms(project: Path) -> None:
@@ -744,7 +761,7 @@ def test_an_uninitialised_repository_fails_open_with_one_log_line(repo: Path, ev
 
 @pytest.mark.parametrize("event", list(EVENTS))
 def test_each_switch_disables_its_hook_entirely(project: Path, event: str) -> None:
-    commit_tier(project, "L2", [l2(PNPM)])
+    commit_tier(project, "L2", [l2(PUSH)])  # not PNPM: recall never restates adopted memory
     _recall_project(project)
     transcript = write_session(
         project, sid(5), "2026-11-05", [{"user": "Use ruff for linting, not flake8."}]
@@ -759,11 +776,12 @@ def test_each_switch_disables_its_hook_entirely(project: Path, event: str) -> No
     assert claude_reads(run_hook(event, b"{not json", project, off), event) is None
     if event == "session-end":
         # Had a capture been started, this later one (which fails and logs) would not be alone.
+        (project.parent / "not-a-file.jsonl").mkdir()
         hook(
             "session-end",
             project,
             session_id=sid(6),
-            transcript_path=str(project / "missing.jsonl"),
+            transcript_path=str(project.parent / "not-a-file.jsonl"),
         )
         wait_for(lambda: errors(project), "the enabled session-end's log line")
         time.sleep(2)

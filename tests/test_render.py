@@ -92,13 +92,16 @@ def test_pinned_decayed_atom_stays_pinned() -> None:
     assert render_block([atom], "L2").shown == (atom["id"],)
 
 
-def test_empty_set_renders_a_block_with_a_note() -> None:
+def test_empty_set_renders_a_block_of_comments_only() -> None:
+    """Issue 18: an empty tier puts nothing in Claude's context — no title, no hint line; the
+    note for a person reading the file is an HTML comment."""
     for tier in ("L2", "L3"):
         block = render_block([], tier)
         lines = block.text.splitlines()
         assert lines[0] == f"<!-- agent-memory:begin {tier} -->"
         assert lines[-1] == f"<!-- agent-memory:end {tier} -->"
-        assert lines[-2].startswith("_Nothing adopted yet")
+        assert "Nothing adopted yet" in lines[-2]
+        assert all(line.startswith("<!--") and line.endswith("-->") for line in lines)
         assert block.shown == block.omitted == ()
 
 

@@ -45,9 +45,9 @@ def test_capture_writes_one_commit_with_trailers_and_sorted_files(store: L1Store
     b = l1_atom("Use pnpm, not npm", sessions=("s1",), kind="preference")
     result = capture_atoms(store, [a, b], "s1", "~/.claude/projects/-home-dev-proj/s1.jsonl")
     assert result.commit and sorted(result.new) == sorted([a["id"], b["id"]])
-    files = git(repo, "ls-tree", "--name-only", "memory/atoms", "atoms/").split()
-    assert files == sorted([f"atoms/{a['id']}.json", f"atoms/{b['id']}.json"])
-    text = git(repo, "show", f"memory/atoms:atoms/{a['id']}.json")
+    files = git(repo, "ls-tree", "-r", "--name-only", "memory/atoms", "atoms/").split()
+    assert files == sorted([f"atoms/{a['id'][4:6]}/{a['id']}.json", f"atoms/{b['id'][4:6]}/{b['id']}.json"])
+    text = git(repo, "show", f"memory/atoms:atoms/{a['id'][4:6]}/{a['id']}.json")
     assert text.endswith("}\n") and json.loads(text) == a
     message = git(repo, "log", "-1", "--format=%B", "memory/atoms")
     assert message.startswith("capture: 2 new, 0 merged from s1")
@@ -90,14 +90,14 @@ def _write_raw(repo: Path, path: str, data: bytes) -> None:
 def test_a_corrupt_atom_file_is_skipped_reported_and_never_hides_others(store: L1Store, repo: Path) -> None:
     good = l1_atom("Never push to main")
     capture_atoms(store, [good], "s1", None)
-    _write_raw(repo, "atoms/atm_deadbeef.json", b"{ this is not json")
+    _write_raw(repo, "atoms/de/atm_deadbeef.json", b"{ this is not json")
     snap = store.snapshot()
     assert list(snap.atoms) == [good["id"]]
-    assert snap.bad and snap.bad[0][0] == "atoms/atm_deadbeef.json"
+    assert snap.bad and snap.bad[0][0] == "atoms/de/atm_deadbeef.json"
     # a later capture keeps working and does not drop the unreadable file
     other = l1_atom("Use pnpm, not npm")
     assert capture_atoms(store, [other], "s2", None).commit
-    assert "atoms/atm_deadbeef.json" in git(repo, "ls-tree", "-r", "--name-only", "memory/atoms")
+    assert "atoms/de/atm_deadbeef.json" in git(repo, "ls-tree", "-r", "--name-only", "memory/atoms")
     assert {a["id"] for a in store.atoms()} == {good["id"], other["id"]}
 
 

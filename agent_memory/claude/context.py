@@ -15,10 +15,6 @@ override is not evidence that the global claim is wrong.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping, Sequence
-from typing import Any, cast
-
 from agent_memory.committed.render import (
     L2_BUDGET,
     L3_BUDGET,
@@ -29,24 +25,57 @@ from agent_memory.committed.render import (
     one_line,
     unique_by_id,
 )
-from agent_memory.committed.templates import read_template
-from agent_memory.model.atom import Atom, normalize
+from agent_memory.model.atom import normalize
 from agent_memory.model.policy import MAX_CONTEXT_CHARS
 from agent_memory.store.contradictions import detect
 
+# On the cold session-start path: no dataclasses or typing at run time (tests/test_context.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
+    from agent_memory.model.atom import Atom
+
 OPEN_TAG = "<agent-memory>"
 CLOSE_TAG = "</agent-memory>"
-INTRO = read_template("session-start-intro.txt").strip()
 
 
-@dataclasses.dataclass(frozen=True)
+def intro() -> str:
+    from agent_memory.committed.templates import read_template
+
+    return read_template("session-start-intro.txt").strip()
+
+
+def __getattr__(name: str) -> str:
+    if name == "INTRO":
+        return intro()
+    raise AttributeError(name)
+
+
 class Context:
-    text: str
-    l2: int  # L2 lines shown
-    l3: int  # L3 lines shown
-    omitted: int  # atoms counted in the region lines (over budget, decayed, superseded)
-    shadowed: tuple[str, ...]  # L3 ids left out because a project atom contradicts them
-    duplicates: tuple[str, ...] = ()  # L3 ids left out because a shown L2 line says the same
+    """The SessionStart context and what went into it."""
+
+    __slots__ = ("text", "l2", "l3", "omitted", "shadowed", "duplicates")
+
+    def __init__(self, text: str, l2: int, l3: int, omitted: int, shadowed: tuple[str, ...],
+                 duplicates: tuple[str, ...] = ()) -> None:  # fmt: skip
+        self.text = text
+        self.l2 = l2  # L2 lines shown
+        self.l3 = l3  # L3 lines shown
+        self.omitted = omitted  # atoms counted in the region lines (over budget, decayed, superseded)
+        self.shadowed = shadowed  # L3 ids left out because a project atom contradicts them
+        self.duplicates = duplicates  # L3 ids left out because a shown L2 line says the same
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Context) and all(
+            getattr(self, n) == getattr(other, n) for n in self.__slots__)  # fmt: skip
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in self.__slots__))
+
+    def __repr__(self) -> str:
+        return "Context(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
 
 def _size(lines: Sequence[str]) -> int:
@@ -75,7 +104,7 @@ def contradicted_by_project(l2_atoms: Sequence[Atom], l3_atoms: Sequence[Atom]) 
     label = "session-start-probe"
     l2_ids = {str(a["id"]) for a in l2_atoms}
     l3_ids = {str(a["id"]) for a in l3_atoms} - l2_ids
-    probe = [cast(Atom, {**a, "project": label}) for a in [*l2_atoms, *l3_atoms]]
+    probe: list[Atom] = [{**a, "project": label} for a in [*l2_atoms, *l3_atoms]]
     hit: set[str] = set()
     for pair in detect(probe):
         for mine, theirs in ((pair.older, pair.newer), (pair.newer, pair.older)):
@@ -124,7 +153,7 @@ def build_context(
         l3_lines = [TITLES["L3"], *section.lines, *note]
         l3_shown, omitted = section.shown, omitted + len(section.omitted)
 
-    parts = [OPEN_TAG, INTRO]
+    parts = [OPEN_TAG, intro()]
     for lines in (l3_lines, l2_lines):  # global first, then the project lines that refine it
         if lines:
             parts += ["", *lines]

@@ -5,19 +5,24 @@ Every event fails open: on any error the hook exits 0, prints nothing and append
 `.git/agent-memory/errors.log`. Output is one line of the documented JSON form
 (`hookSpecificOutput.hookEventName` + `additionalContext`), UTF-8, or nothing at all.
 
-Speed (issue 7): the interpreter start is most of a hook's cost, so the module imports only
-`os`, `sys` and `time` up front, and each event imports what it uses:
-- user-prompt-submit (every prompt, spec §5.2): json's C scanner for the payload and
-  `agent_memory.store.recall`, which reads the compact recall index capture rewrites. No pygit2, no
-  pathlib, no subprocess. A missing or unreadable index recalls nothing and logs one line; a
-  stale one still answers. Either way a detached process rebuilds it for the next prompt.
+Speed (issues 7, 17): the interpreter start is most of a hook's cost, so the module imports
+only `os`, `sys` and `time` up front, and each event imports what it uses. No hook ever
+rebuilds the recall index: a stale one still answers, a missing one answers nothing (recall)
+or the committed files alone (session start), and one detached `hook rebuild-index` (a
+catch-up of the atoms changed since the index's tip) freshens it for the next call.
+- user-prompt-submit (every prompt, spec §5.2): the C JSON scanner for the payload and
+  `agent_memory.store.recall`, which reads the compact recall index writers keep current and
+  the adopted L2/L3 claims (a small cache keyed on the adopted.log files) so that nothing
+  SessionStart already injects is recalled again. No pygit2, no pathlib, no subprocess.
 - session-start: the rendered context is cached in `.git/agent-memory/session-start.cache`
   under a key of everything it is computed from (the L2 and L3 adopted.log contents, the
   recall index and the `memory/atoms` tip, the git config that names the project, the code
-  that renders it), so a hit costs a few stats and reads. A miss renders it like `git memory
-  context` (and rebuilds a stale recall index first: the contested tags come from it). The
-  background capture renders it ahead of the next session.
-- session-end: spawns a detached `hook background-capture` and returns.
+  that renders it), so a hit costs a few stats and reads; a miss renders from the committed
+  files on the standard library (claude/session_start.py). The background capture renders it
+  ahead of the next session.
+- session-end: spawns a detached `hook background-capture` and returns. That capture reads
+  only a regular file of at most MAX_TRANSCRIPT_BYTES, ends after BACKGROUND_CAPTURE_SECONDS,
+  and applies the L1 caps and expiry in its one commit.
 """
 
 from __future__ import annotations
@@ -26,10 +31,11 @@ import os
 import sys
 import time
 
+from agent_memory.claude.jobs import REBUILD_MARKER, request_rebuild, spawn_detached
 from agent_memory.gitio.refs import ATOMS_REF, STATE_DIRNAME, locate_git_dirs, read_ref
+from agent_memory.model.fastjson import loads
 from agent_memory.model.policy import (
     MAX_PAYLOAD_BYTES,
-    REBUILD_MARKER_TTL_S,
     check_context_size,
     recall_budget_s,
 )
@@ -49,43 +55,6 @@ DISABLE_ENV = {
     "background-capture": "AGENT_MEMORY_SESSIONEND",
     "rebuild-index": "AGENT_MEMORY_USERPROMPTSUBMIT",
 }
-REBUILD_MARKER = "rebuilding-recall-index"
-
-
-_JSON_SPACE = " \t\n\r"
-
-
-class _ScanContext:
-    """What `_json.make_scanner` reads off a JSONDecoder: json.loads' defaults."""
-
-    strict = True
-    object_hook = None
-    object_pairs_hook = None
-    parse_float = float
-    parse_int = int
-    parse_constant = float  # NaN, Infinity, -Infinity, as json.loads reads them
-
-
-def loads(text: str) -> object:
-    """`json.loads(text)`, through the C scanner json itself uses when there is one.
-
-    `import json` compiles half a dozen regular expressions that reading one object does not
-    need: ~1 ms, an eighth of an interpreter start, on every prompt. Malformed input raises
-    json's own JSONDecodeError (a ValueError); elsewhere than CPython this is json.loads."""
-    try:
-        from _json import make_scanner
-    except ImportError:
-        import json
-
-        return json.loads(text)
-    start = len(text) - len(text.lstrip(_JSON_SPACE))
-    try:
-        value, end = make_scanner(_ScanContext)(text, start)  # type: ignore[arg-type]
-    except StopIteration as stop:  # what json.loads reports as "Expecting value"
-        raise ValueError(f"expecting a JSON value at character {stop.value}") from None
-    if text[end:].strip(_JSON_SPACE):
-        raise ValueError(f"extra data after the JSON value at character {end}")
-    return value
 
 
 def read_payload() -> Payload:
@@ -181,6 +150,7 @@ def _emit(line: str) -> None:
 
 
 def _recall(payload: Payload, common: str, work: str | None, tip: str, started: float) -> None:
+    from agent_memory.model.home import memory_home_dir
     from agent_memory.store import recall
 
     prompt = payload.get("prompt")
@@ -189,11 +159,15 @@ def _recall(payload: Payload, common: str, work: str | None, tip: str, started: 
     state = os.path.join(common, STATE_DIRNAME)
     index = recall.load_index(state)
     if index is None:
-        _request_rebuild(state, work or common)
+        request_rebuild(state, work or common)
         raise LookupError(
             "the recall index is missing or unreadable: recalled nothing; rebuilding it"
         )
-    hits = recall.recall(index, prompt, time.time(), deadline=started + recall_budget_s())
+    # What SessionStart injects already is never recalled again (issue 18).
+    adopted = recall.adopted(state, [work, memory_home_dir()])
+    hits = recall.recall(
+        index, prompt, time.time(), deadline=started + recall_budget_s(), exclude=adopted
+    )
     text = recall.render_recall(hits)
     if text:
         check_context_size(text)
@@ -201,28 +175,7 @@ def _recall(payload: Payload, common: str, work: str | None, tip: str, started: 
     if index.source_oid != tip:
         # Stale (memory/atoms moved without a capture by this interpreter): still the best
         # answer in the budget; after answering, a detached rebuild freshens it for the next.
-        _request_rebuild(state, work or common)
-
-
-def _request_rebuild(state: str, cwd: str) -> None:
-    """Start one detached index rebuild (a marker file keeps prompts from starting more)."""
-    marker = os.path.join(state, REBUILD_MARKER)
-    try:
-        if time.time() - os.stat(marker).st_mtime < REBUILD_MARKER_TTL_S:
-            return
-        os.unlink(marker)
-    except FileNotFoundError:
-        pass
-    os.makedirs(state, mode=0o700, exist_ok=True)
-    try:
-        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-    except FileExistsError:
-        return
-    try:
-        _spawn_detached(["hook", "rebuild-index"], cwd)
-    except BaseException:
-        os.unlink(marker)
-        raise
+        request_rebuild(state, work or common)
 
 
 def _rebuild_index_job() -> None:
@@ -245,33 +198,6 @@ def _rebuild_index_job() -> None:
 # --- session-end ------------------------------------------------------------------------------
 
 
-def _spawn_detached(args: list[str], cwd: str) -> None:
-    """`python -m agent_memory <args>` fully detached (docs/claude-code-integration.md §3): a
-    new session, and no inherited stdin/stdout/stderr or other descriptors. Claude Code reads
-    a hook's pipes to EOF, so a child holding one would keep the hook "running"."""
-    import subprocess
-
-    if not sys.executable:
-        raise RuntimeError(
-            "no Python interpreter path (sys.executable) to start the background job with"
-        )
-    options: dict[str, Any] = {}
-    if os.name == "nt":
-        flags = ("DETACHED_PROCESS", "CREATE_NEW_PROCESS_GROUP", "CREATE_NO_WINDOW")
-        options["creationflags"] = sum(getattr(subprocess, flag, 0) for flag in flags)
-    else:
-        options["start_new_session"] = True
-    subprocess.Popen(
-        [sys.executable, "-m", "agent_memory", *args],
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        close_fds=True,
-        **options,
-    )
-
-
 def _spawn_capture(payload: Payload, cwd: str) -> None:
     transcript = payload.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
@@ -282,7 +208,7 @@ def _spawn_capture(payload: Payload, cwd: str) -> None:
     session = payload.get("session_id")
     if isinstance(session, str) and session:
         args += ["--session", session]
-    _spawn_detached(args, cwd)
+    spawn_detached(args, cwd)
 
 
 def _background_capture(extra: dict[str, str | None]) -> None:
@@ -292,18 +218,26 @@ def _background_capture(extra: dict[str, str | None]) -> None:
     from agent_memory.gitio import repo as git
     from agent_memory.gitio.state import log_error
     from agent_memory.promote.review import auto_stage
-    from agent_memory.store.capture import capture_transcript, enforce_limits
+    from agent_memory.store.capture import capture_transcript
     from agent_memory.store.l1 import L1Store
 
     cwd = extra.get("cwd") or os.getcwd()
     transcript = Path(str(extra.get("transcript") or ""))
+    _limit_wall_clock(BACKGROUND_CAPTURE_SECONDS)
     try:
         _wait_until_quiet(str(transcript))
+        if not os.path.lexists(transcript):
+            # A session quit before any prompt: Claude Code never writes its transcript
+            # (issue 18). Nothing to capture is not an error.
+            return
+        _check_transcript(str(transcript))
         repo = git.find_repo(cwd)
         store = L1Store(repo)
         project = git.project_of(repo)
-        result, _ = capture_transcript(store, project, transcript, extra.get("session") or None)
-        enforce_limits(store)
+        # One commit: the capture and the L1 caps/expiry together (issue 17).
+        result, _ = capture_transcript(
+            store, project, transcript, extra.get("session") or None, limits=True
+        )
         if result.commit is not None:
             auto_stage(repo, store, project)
     except Exception as exc:  # noqa: BLE001 - logged; `git memory capture --all` catches up
@@ -319,6 +253,56 @@ def _background_capture(extra: dict[str, str | None]) -> None:
             f"hook session-end: session-start context not refreshed: {type(exc).__name__}: {exc}",
             cwd,
         )
+
+
+# A SessionEnd payload names the transcript; nothing checks what is there (issue 14 §5): a
+# FIFO, /dev/zero or a runaway file must not keep a detached process alive.
+BACKGROUND_CAPTURE_SECONDS = 300
+MAX_TRANSCRIPT_BYTES = 512 << 20
+
+
+class TranscriptRefused(ValueError):
+    """The payload's transcript is not a regular file of a sane size."""
+
+
+def _check_transcript(path: str) -> None:
+    """Only a regular file (after symlinks) of at most MAX_TRANSCRIPT_BYTES is read. Checked
+    on a descriptor opened without blocking, so a FIFO never stalls the check itself."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise TranscriptRefused(f"cannot open the transcript: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+    finally:
+        os.close(fd)
+    if not stat.S_ISREG(info.st_mode):
+        raise TranscriptRefused("the transcript is not a regular file; not read")
+    if info.st_size > MAX_TRANSCRIPT_BYTES:
+        raise TranscriptRefused(
+            f"the transcript is {info.st_size >> 20} MB, over the {MAX_TRANSCRIPT_BYTES >> 20} MB"
+            " limit of a background capture; run `git memory capture --transcript PATH`"
+        )
+
+
+def _limit_wall_clock(seconds: int) -> None:
+    """End this (detached) process after `seconds`: SIGALRM raises in the main thread, so the
+    capture is abandoned between writes (a transaction is never half-applied: the ref moves
+    last) and the failure is logged like any other."""
+    try:
+        import signal
+    except ImportError:  # pragma: no cover
+        return
+    if not hasattr(signal, "SIGALRM"):
+        return  # Windows: the size and file-type limits still hold
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"background capture still running after {seconds} s; abandoned")
+
+    signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
 
 
 def _wait_until_quiet(

@@ -3,10 +3,14 @@
 and L3 adopted.log contents, the recall index and the `memory/atoms` tip, the git config that
 names the project, the code that renders it), so a warm start costs a few stats and reads.
 
-A miss renders it like `git memory context`. Verbs that change the committed tiers call
-`warm()` afterwards, and the background capture re-renders it, so the next session starts warm.
-This module is on the hook path: stdlib imports only at the top; the renderer is imported on
-a miss (measured: importing it costs more than a warm start).
+A miss renders it like `git memory context`, from the committed files, on the standard
+library alone (issue 17: no jsonschema, pygit2, GitPython — nor json, re, dataclasses,
+typing or pathlib; tests/test_context.py fails when one is imported on this path). The
+contested tags (§4.2) come from the recall index; when that is stale or missing the hook
+renders with what it has and starts one detached rebuild (it never rebuilds inline), and the
+rendering is cached only under a key that names that index, so the next start after the
+rebuild renders again. Verbs that change the committed tiers call `warm()` afterwards, and the
+background capture re-renders it, so the next session starts warm.
 """
 
 from __future__ import annotations
@@ -14,22 +18,24 @@ from __future__ import annotations
 import os
 import sys
 
+from agent_memory.claude.jobs import request_rebuild
 from agent_memory.gitio.refs import ATOMS_REF, STATE_DIRNAME, read_ref
 from agent_memory.model.home import memory_home_dir
 
 CONTEXT_CACHE = "session-start.cache"
-CONTEXT_CACHE_FORMAT = "1"
+CONTEXT_CACHE_FORMAT = "2"
 # The modules whose code decides the session-start text: editing one invalidates the cache.
 _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
                  "committed/render.py", "store/contradictions.py", "committed/tiers.py",
-                 "committed/adopted_log.py", "model/atom.py", "model/paths.py",
+                 "committed/templates.py", "model/atom.py", "model/paths.py", "model/fastjson.py",
                  "store/recall.py")  # fmt: skip
 
 
 def session_start_line(common: str, work: str | None, tip: str) -> str:
     """The hook's output line ('' for "nothing to inject"): from the cache when it is warm."""
     line = _cached_context(common, work, tip)
-    return refresh_context(common, work) if line is None else line
+    return refresh_context(common, work, in_hook=True) if line is None else line
+
 
 def _file_sig(path: str, content: bool) -> str:
     """A file's identity for the cache key: its content's CRC (for small data files that may
@@ -47,12 +53,18 @@ def _file_sig(path: str, content: bool) -> str:
         return "-"
 
 
-def _git_config_files(common: str) -> list[str]:
-    """Where `git config memory.project` may be set (include.path files are not followed)."""
+def _git_config_files(common: str, work: str | None = None) -> list[str]:
+    """Where `git config memory.project` may be set, lowest precedence first (include.path
+    files are not followed: `_project_name` asks git when a file has one)."""
     home = os.path.expanduser("~")
     xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    return [os.path.join(common, "config"), os.environ.get("GIT_CONFIG_GLOBAL") or os.path.join(home, ".gitconfig"),
-            os.path.join(xdg, "git", "config"), os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"]  # fmt: skip
+    files = [] if os.environ.get("GIT_CONFIG_NOSYSTEM") else [os.environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig"]
+    if os.environ.get("GIT_CONFIG_GLOBAL"):
+        files.append(os.environ["GIT_CONFIG_GLOBAL"])
+    else:
+        files += [os.path.join(xdg, "git", "config"), os.path.join(home, ".gitconfig")]
+    files.append(os.path.join(common, "config"))
+    return files
 
 
 def context_key(common: str, work: str | None, tip: str) -> str:
@@ -67,7 +79,7 @@ def context_key(common: str, work: str | None, tip: str) -> str:
              recall.indexed_oid(state) or "-", _file_sig(recall.index_path(state), False),
              work or "-", _file_sig(os.path.join(work, ".memory", "adopted.log"), True) if work else "-",
              home, _file_sig(os.path.join(home, ".memory", "adopted.log"), True)]  # fmt: skip
-    parts += [_file_sig(path, True) for path in _git_config_files(common)]
+    parts += [_file_sig(path, True) for path in _git_config_files(common, work)]
     parts += [
         os.environ.get(name, "")
         for name in ("GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS")
@@ -77,12 +89,13 @@ def context_key(common: str, work: str | None, tip: str) -> str:
 
 
 def _cached_context(common: str, work: str | None, tip: str) -> str | None:
-    """The cached hook output line ('' for "nothing to inject"), or None on a miss."""
+    """The cached hook output line ('' for "nothing to inject"), or None on a miss. A stale
+    recall index is part of the key; it also starts one detached rebuild."""
     from agent_memory.store.recall import indexed_oid
 
     state = os.path.join(common, STATE_DIRNAME)
     if indexed_oid(state) != tip:
-        return None  # a stale index may lack a contested tag: recompute
+        request_rebuild(state, work or common)
     try:
         with open(os.path.join(state, CONTEXT_CACHE), encoding="utf-8") as fh:
             key, _, line = fh.read().partition("\n")
@@ -93,20 +106,16 @@ def _cached_context(common: str, work: str | None, tip: str) -> str | None:
     return line.rstrip("\n")
 
 
-def refresh_context(common: str, work: str | None) -> str:
+def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str:
     """Render the session-start output line ('' when there is nothing to inject) exactly as
-    `git memory context` renders the text, and cache it."""
-    import json
-    from pathlib import Path
-
+    `git memory context` renders the text, and cache it. In a hook (`in_hook`) a stale or
+    missing recall index is used as it is (a detached rebuild is started); elsewhere it is
+    brought up to date first."""
     from agent_memory.claude import context
     from agent_memory.committed import tiers
-    from agent_memory.gitio import repo as git
-    from agent_memory.gitio.repo import project_of
-    from agent_memory.gitio.state import atomic_write, log_error
+    from agent_memory.model.fastjson import additional_context
     from agent_memory.model.policy import check_context_size
     from agent_memory.store import recall
-    from agent_memory.store.l1 import rebuild_recall_index
 
     state = os.path.join(common, STATE_DIRNAME)
     tip = read_ref(common, ATOMS_REF)
@@ -114,36 +123,115 @@ def refresh_context(common: str, work: str | None) -> str:
         raise LookupError(f"agent-memory is not initialised in {work or common}")
     index = recall.load_index(state)
     if index is None or index.source_oid != tip:
-        # The contested tags (spec §4.2) come from the index: rebuild it rather than show a
-        # contested line as a plain assertion. Session start has seconds (spec §5.1). An
-        # absent index (deleted, or a repository initialised before init wrote one) needs no
-        # log line; one that is there but unreadable does.
         unreadable = index is None and os.path.exists(recall.index_path(state))
-        rebuild_recall_index(work or common)
+        if in_hook:
+            request_rebuild(state, work or common)
+        else:
+            from agent_memory.store.l1 import rebuild_recall_index
+
+            rebuild_recall_index(work or common)
+            index = recall.load_index(state)
+            tip = read_ref(common, ATOMS_REF) or tip
         if unreadable:
-            log_error(
-                "hook session-start: the recall index was unreadable: rebuilt it", work or common
-            )
-        tip = read_ref(common, ATOMS_REF) or tip
-        index = recall.load_index(state)
-        if index is None:
-            raise LookupError(
-                "the recall index could not be rebuilt, so contested atoms cannot be tagged"
-            )
+            from agent_memory.gitio.state import log_error
+
+            log_error("hook session-start: the recall index was unreadable: rebuilding it", work or common)
     key = context_key(common, work, tip)
-    repo = git.find_repo(work or common)
-    l2 = list(tiers.l2_atoms(repo.workdir).values())
-    l3 = list(tiers.l3_atoms(Path(memory_home_dir())).values())
-    ctx = context.build_context(l2, l3, recall.contested_dates(index), project_of(repo))
+    l2 = list(tiers.l2_atoms(work).values())
+    l3 = list(tiers.l3_atoms(memory_home_dir()).values())
+    contested = recall.contested_dates(index) if index is not None else {}
+    ctx = context.build_context(l2, l3, contested, project_name(common, work))
     line = ""
     if ctx.text:
         check_context_size(ctx.text)
-        line = json.dumps(context.hook_output(ctx), ensure_ascii=False, separators=(",", ":"))
-    if context_key(common, work, tip) == key:  # nothing changed while rendering
-        atomic_write(Path(state) / CONTEXT_CACHE, f"{key}\n{line}\n", mode=0o600)
+        line = additional_context("SessionStart", ctx.text)
+    # Cached only when rendered from an index (its oid is in the key) and nothing changed
+    # while rendering; a missing index renders without contested tags, for this start only.
+    if index is not None and context_key(common, work, tip) == key:
+        _write(os.path.join(state, CONTEXT_CACHE), f"{key}\n{line}\n")
     return line
 
 
+def _write(path: str, text: str) -> None:
+    """Temp file + os.replace (readers see old or new), without tempfile's imports."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+# --- the project name without running git ------------------------------------------------------
+
+
+def default_project_name(common: str, work: str | None) -> str:
+    """gitio.repo.default_project_name on strings."""
+    common = os.path.normpath(common)
+    if os.path.basename(common) == ".git" and os.path.basename(os.path.dirname(common)):
+        return os.path.basename(os.path.dirname(common))
+    top = os.path.basename(os.path.normpath(work or common))
+    return top.removesuffix(".git") or "project"
+
+
+def _config_value(text: str, section: str, key: str) -> str | None:
+    """The last `key` of `[section]` in one git config file, for plain values; raises
+    ValueError for anything this reader does not handle (includes, escapes, continuations)."""
+    found = None
+    current = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            head = line[1 : line.index("]")].strip()
+            if head.lower().startswith("include"):
+                raise ValueError("include")
+            current = head.lower()
+            line = line[line.index("]") + 1 :].strip()
+            if not line:
+                continue
+        name, eq, value = line.partition("=")
+        if current != section or name.strip().lower() != key:
+            continue
+        value = value.strip()
+        if not eq or "\\" in value:
+            raise ValueError("not a plain value")
+        if value.startswith('"'):
+            end = value.find('"', 1)
+            if end < 0:
+                raise ValueError("quote")
+            value = value[1:end]
+        else:
+            for mark in ("#", ";"):
+                value = value.split(mark, 1)[0]
+            value = value.strip()
+        found = value
+    return found
+
+
+def project_name(common: str, work: str | None) -> str:
+    """`git config memory.project`, else the default name (gitio.repo.project_of), read from
+    the config files directly; git is asked only when a file is beyond this reader."""
+    if not (os.environ.get("GIT_CONFIG_COUNT") or os.environ.get("GIT_CONFIG_PARAMETERS")):
+        try:
+            value = None
+            for path in _git_config_files(common, work):
+                try:
+                    with open(path, encoding="utf-8") as fh:
+                        text = fh.read()
+                except OSError:
+                    continue
+                if "worktreeconfig" in text.lower():
+                    raise ValueError("worktree config")
+                value = _config_value(text, "memory", "project") or value
+            return value or default_project_name(common, work)
+        except (ValueError, UnicodeDecodeError):
+            pass
+    from agent_memory.gitio import repo as git
+
+    return git.project_of(git.find_repo(work or common))
 
 
 def warm(repo_common: str, repo_workdir: str | None) -> None:

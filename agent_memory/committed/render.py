@@ -9,44 +9,68 @@ many atoms are hidden and the command that lists them.
 What is shown is always a *prefix* of (pinned…, recent…): truncation drops the oldest first
 (§5.1 "truncate by last_seen desc"), and a recent atom is never shown while a pinned one is
 hidden. Decayed and superseded atoms are outside the working set and only counted.
+
+The session start renders from here on its cold path (claude/context.py), so the imports at
+the top are the clock and the policy only: `re`, `json`, `dataclasses` and the template files
+are loaded by the functions that need them (the marker-block functions, not the layout).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import re
-from collections.abc import Mapping, Sequence
-
-from agent_memory.committed.templates import read_template
-from agent_memory.model.atom import Atom
 from agent_memory.model.clock import parse_time, utc_day
 from agent_memory.model.policy import L2_BUDGET_BYTES, L3_BUDGET_BYTES
 from agent_memory.model.tags import contested_tag
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Mapping, Sequence
+
+    from agent_memory.model.atom import Atom
 
 L2_BUDGET = L2_BUDGET_BYTES
 L3_BUDGET = L3_BUDGET_BYTES
 BUDGETS = {"L2": L2_BUDGET, "L3": L3_BUDGET}
 TITLES = {"L2": "## Project memory (agent-memory)", "L3": "## Global memory (agent-memory)"}
-# The block's frame: begin marker, title, the generated-file note, {body}, end marker.
-_FRAME = read_template("marker-block.md").splitlines()
-GENERATED_NOTE = _FRAME[2]
 IMPORT_LINE = "@CLAUDE.memory.md"
 PINNED_HEADING = "### Pinned"
-# The transcript reader matches the wrapper case-insensitively, so the escape must too.
-_WRAPPER_TAG_RE = re.compile(r"<(/?agent-memory)", re.IGNORECASE)
 RECENT_HEADING = "### Recent"
+
+
+def _frame() -> list[str]:
+    """The block's frame: begin marker, title, the generated-file note, {body}, end marker."""
+    from agent_memory.committed.templates import read_template
+
+    return read_template("marker-block.md").splitlines()
+
+
+def __getattr__(name: str) -> str:
+    if name == "GENERATED_NOTE":  # read from the template on first use
+        return _frame()[2]
+    raise AttributeError(name)
 
 
 class MalformedBlockError(ValueError):
     """The file's markers for a tier are unbalanced or repeated: no safe place to write."""
 
 
-@dataclasses.dataclass(frozen=True)
 class RenderedBlock:
-    text: str
-    shown: tuple[str, ...]  # ids, in display order
-    omitted: tuple[str, ...]  # ids counted in the region line: over budget, decayed, superseded
+    __slots__ = ("text", "shown", "omitted")
+
+    def __init__(self, text: str, shown: tuple[str, ...], omitted: tuple[str, ...]) -> None:
+        self.text = text
+        self.shown = shown  # ids, in display order
+        self.omitted = omitted  # ids counted in the region line: over budget, decayed, superseded
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RenderedBlock) and (self.text, self.shown, self.omitted) == (
+            other.text, other.shown, other.omitted)  # fmt: skip
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.shown, self.omitted))
+
+    def __repr__(self) -> str:
+        return f"RenderedBlock(text={self.text!r}, shown={self.shown!r}, omitted={self.omitted!r})"
 
 
 def inspect_command(tier: str) -> str:
@@ -54,11 +78,11 @@ def inspect_command(tier: str) -> str:
 
 
 def begin_marker(tier: str) -> str:
-    return _FRAME[0].format(tier=tier)
+    return _frame()[0].format(tier=tier)
 
 
 def end_marker(tier: str) -> str:
-    return _FRAME[-1].format(tier=tier)
+    return _frame()[-1].format(tier=tier)
 
 
 def _check_tier(tier: str) -> None:
@@ -84,9 +108,12 @@ def unique_by_id(atoms: Sequence[Atom]) -> list[Atom]:
     for atom in atoms:
         ident = str(atom["id"])
         current = chosen.get(ident)
-        if current is None or json.dumps(atom, sort_keys=True) > json.dumps(
-            current, sort_keys=True
-        ):
+        if current is None:
+            chosen[ident] = atom
+            continue
+        import json  # only when two records of one id are given
+
+        if json.dumps(atom, sort_keys=True) > json.dumps(current, sort_keys=True):
             chosen[ident] = atom
     return list(chosen.values())
 
@@ -99,7 +126,23 @@ def one_line(claim: str) -> str:
     that closed it early would let memory learn from itself (DESIGN, integration).
     """
     text = " ".join(claim.split())
-    return _WRAPPER_TAG_RE.sub(lambda m: "<\\" + m.group(1), text)
+    # The transcript reader matches the wrapper case-insensitively, so the escape must too.
+    if "<" not in text or "agent-memory" not in text.casefold():
+        return text
+    out, i, low = [], 0, text.casefold()
+    while True:
+        at = low.find("<", i)
+        if at < 0:
+            out.append(text[i:])
+            return "".join(out)
+        rest = low[at + 1 :]
+        skip = 1 if rest.startswith("/") else 0
+        if rest[skip:].startswith("agent-memory"):
+            out.append(text[i:at] + "<\\")
+            i = at + 1
+        else:
+            out.append(text[i : at + 1])
+            i = at + 1
 
 
 def is_superseded(atom: Atom) -> bool:
@@ -117,7 +160,8 @@ def in_working_set(atom: Atom) -> bool:
 
 def _day(value: str) -> str:
     text = value.strip()
-    return text if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text) else utc_day(text)
+    is_day = len(text) == 10 and text[4] == text[7] == "-" and (text[:4] + text[5:7] + text[8:]).isdigit()
+    return text if is_day and text.isascii() else utc_day(text)
 
 
 def contested_day(
@@ -162,13 +206,15 @@ def _size(lines: Sequence[str]) -> int:
     return sum(len(line.encode("utf-8")) + 1 for line in lines)
 
 
-@dataclasses.dataclass(frozen=True)
 class Section:
     """The body of one tier (after its title): the lines chosen by `lay_out`."""
 
-    lines: tuple[str, ...]
-    shown: tuple[str, ...]
-    omitted: tuple[str, ...]
+    __slots__ = ("lines", "shown", "omitted")
+
+    def __init__(self, lines: tuple[str, ...], shown: tuple[str, ...], omitted: tuple[str, ...]) -> None:
+        self.lines = lines
+        self.shown = shown
+        self.omitted = omitted
 
 
 def lay_out(
@@ -230,8 +276,10 @@ def lay_out(
 
 
 def empty_note(tier: str) -> str:
+    """What an empty block says to a person reading the file, inside an HTML comment: an empty
+    tier puts no line in Claude's context (issue 18), not even an instruction-like hint."""
     flag = " --global" if tier == "L3" else ""
-    return f"_Nothing adopted yet: `git memory promote{flag}` shows what is eligible._"
+    return f"<!-- Nothing adopted yet: `git memory promote{flag}` shows what is eligible. -->"
 
 
 def render_block(
@@ -241,13 +289,15 @@ def render_block(
     contested_dates: Mapping[str, str] | None = None,
 ) -> RenderedBlock:
     """The marker block for `tier` (markers included, trailing newline), ≤ `budget` bytes
-    (default: L2 4096, L3 2048). Same atoms in any order → the same bytes."""
+    (default: L2 4096, L3 2048). Same atoms in any order → the same bytes. With no atoms the
+    block is HTML comments only (no title): nothing of it is memory."""
     _check_tier(tier)
     limit = BUDGETS[tier] if budget is None else budget
-    head = [begin_marker(tier), TITLES[tier], GENERATED_NOTE]
+    frame = _frame()
+    head = [begin_marker(tier), TITLES[tier], frame[2]]
     foot = [end_marker(tier)]
     if not atoms:
-        text = "\n".join([*head, "", empty_note(tier), *foot]) + "\n"
+        text = "\n".join([begin_marker(tier), frame[2], empty_note(tier), *foot]) + "\n"
         if len(text.encode("utf-8")) > limit:
             raise ValueError(f"budget {limit} bytes is too small for an empty {tier} block")
         return RenderedBlock(text, (), ())
@@ -260,6 +310,8 @@ def render_block(
 
 
 def _marker_re(marker: str) -> re.Pattern[str]:
+    import re
+
     return re.compile(r"^[ \t]*" + re.escape(marker) + r"[ \t]*(?:\r?\n|\r?$)", re.MULTILINE)
 
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from agent_memory.gitio.refs import history_paths
 from agent_memory.gitio.repo import LogEntry, Repo, config_get, ref_target, rev_parse, run_git
 from agent_memory.model.errors import RefusedError
 
@@ -175,5 +176,6 @@ def reflog(repo: Repo, ref: str) -> list[tuple[str, str]]:
 
 def log_paths(repo: Repo, ref: str, paths: Sequence[str]) -> list[LogEntry]:
     """Commits of `ref` that touched any of `paths`, newest first, in the ref's order."""
-    proc = run_git(repo.cwd, "log", "--topo-order", f"--format={_FORMAT}", ref, "--", *paths, check=False)
+    proc = run_git(repo.cwd, "log", "--topo-order", f"--format={_FORMAT}", ref, "--",
+                   *history_paths(ref, list(paths)), check=False)  # atoms in either layout
     return _parse(proc.stdout) if proc.returncode == 0 else []

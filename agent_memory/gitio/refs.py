@@ -18,6 +18,32 @@ REVIEW_REF = "refs/heads/memory/review"
 STATE_DIRNAME = "agent-memory"  # <git common dir>/agent-memory: local state, never committed
 
 
+def atom_path(ident: str) -> str:
+    """Where an atom lives on `memory/atoms`: `atoms/<2 hex>/<id>.json`, fanned out by the
+    first two hex digits of the id, so a write rebuilds one small subtree and reuses the other
+    255 by oid (a flat `atoms/` of 100k entries would be rewritten whole on every commit)."""
+    shard = ident[4:6] if len(ident) >= 6 else "__"
+    return f"atoms/{shard}/{ident}.json"
+
+
+def atom_paths(ident: str) -> tuple[str, str]:
+    """Every path an atom's history may be under: the fanned-out one and the flat
+    `atoms/<id>.json` of stores written before the fan-out (format 1)."""
+    return atom_path(ident), f"atoms/{ident}.json"
+
+
+def history_paths(ref: str, paths: list[str] | tuple[str, ...]) -> list[str]:
+    """`paths` for a `git log` of `ref`; on `memory/atoms` an atom file named in either layout
+    is looked up in both, so its history spans the move to the fan-out."""
+    out = list(paths)
+    if ref == ATOMS_REF:
+        for one in paths:
+            parts = one.split("/")
+            if parts[0] == "atoms" and parts[-1].endswith(".json") and len(parts) in (2, 3):
+                out += [p for p in atom_paths(parts[-1][: -len(".json")]) if p not in out]
+    return out
+
+
 def locate_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[str, str, str | None] | None:
     """(git dir, common dir, work tree) as strings for the repository containing `start`.
 

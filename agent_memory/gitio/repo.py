@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NewType
 
-from agent_memory.gitio.refs import ATOMS_REF, REVIEW_REF  # noqa: F401 - re-exported: git.ATOMS_REF
+from agent_memory.gitio.refs import ATOMS_REF, REVIEW_REF, atom_paths, history_paths  # noqa: F401 - re-exported: git.ATOMS_REF
 from agent_memory.gitio.state import find_git_dirs, state_dir
 from agent_memory.model.errors import RefMovedError, RepoStateError
 
@@ -107,6 +107,10 @@ def _pygit2_repo(path: str) -> pygit2.Repository:
 
     repo = _REPO_CACHE.get(path)
     if repo is None:
+        if not _REPO_CACHE:
+            # libgit2 caches parsed trees up to 4 KB by default; the fanned-out folders of
+            # `memory/atoms` are larger, and every read by path walks them (issue 17).
+            pygit2.settings.cache_object_limit(pygit2.enums.ObjectType.TREE, 1 << 20)
         repo = pygit2.Repository(path)
         _REPO_CACHE[path] = repo
     return repo
@@ -182,6 +186,82 @@ def read_tree_blobs(repo: Repo, commit_oid: str | None, folders: Iterable[str]) 
     return out
 
 
+def tree_entry(repo: Repo, tree_oid: str | None, path: str) -> tuple[str, bool] | None:
+    """(object id, is a tree) of `path` inside a tree, or None when absent: a lookup by path,
+    never a walk of the folders around it."""
+    if tree_oid is None:
+        return None
+    pg = repo.pg()
+    try:
+        entry = pg[tree_oid][path]
+    except (KeyError, ValueError):
+        return None
+    return str(entry.id), entry.type_str == "tree"
+
+
+def read_blob(repo: Repo, oid: str) -> bytes:
+    data: bytes = repo.pg()[oid].data
+    return data
+
+
+def read_path(repo: Repo, tree_oid: str | None, path: str) -> bytes | None:
+    """The blob at `path` in a tree (None when absent or not a blob)."""
+    found = tree_entry(repo, tree_oid, path)
+    if found is None or found[1]:
+        return None
+    return read_blob(repo, found[0])
+
+
+def list_tree(repo: Repo, tree_oid: str | None, path: str = "") -> list[tuple[str, str, bool]]:
+    """(name, oid, is a tree) of the entries directly inside `path` of a tree (empty when
+    absent)."""
+    if tree_oid is None:
+        return []
+    pg = repo.pg()
+    tree = pg[tree_oid]
+    if path:
+        try:
+            entry = tree[path]
+        except (KeyError, ValueError):
+            return []
+        if entry.type_str != "tree":
+            return []
+        tree = pg[entry.id]
+    return [(e.name, str(e.id), e.type_str == "tree") for e in tree]
+
+
+def diff_blobs(repo: Repo, old_tree: str | None, new_tree: str | None, path: str) -> list[tuple[str, str | None, str | None]]:
+    """(path, old blob oid, new blob oid) of every blob under `path` that differs between two
+    trees. Subtrees with the same oid are skipped without being read, so two nearby commits of
+    a fanned-out store compare in time proportional to what changed."""
+    out: list[tuple[str, str | None, str | None]] = []
+    old = tree_entry(repo, old_tree, path) if path else ((old_tree, True) if old_tree else None)
+    new = tree_entry(repo, new_tree, path) if path else ((new_tree, True) if new_tree else None)
+    _diff(repo, path, old, new, out)
+    return out
+
+
+def _diff(repo: Repo, path: str, old: tuple[str, bool] | None, new: tuple[str, bool] | None,
+          out: list[tuple[str, str | None, str | None]]) -> None:
+    if old == new:
+        return
+    old_tree = old[0] if old and old[1] else None
+    new_tree = new[0] if new and new[1] else None
+    if old and not old[1]:
+        if new and not new[1]:
+            out.append((path, old[0], new[0]))
+            return
+        out.append((path, old[0], None))
+    if new and not new[1] and not (old and not old[1]):
+        out.append((path, None, new[0]))
+    if old_tree is None and new_tree is None:
+        return
+    olds = {name: (oid, is_tree) for name, oid, is_tree in (list_tree(repo, old_tree) if old_tree else [])}
+    news = {name: (oid, is_tree) for name, oid, is_tree in (list_tree(repo, new_tree) if new_tree else [])}
+    for name in sorted(set(olds) | set(news)):
+        _diff(repo, f"{path}/{name}" if path else name, olds.get(name), news.get(name), out)
+
+
 def _tree_type() -> type:
     import pygit2
 
@@ -225,8 +305,9 @@ def tool_signature(when: int | None = None) -> pygit2.Signature:
 
 
 def build_tree(repo: Repo, base_tree: str | None, changes: Mapping[str, bytes | None]) -> str:
-    """A new tree from `base_tree` with `changes` applied (`None` deletes). Paths are
-    `folder/name` or `name` (one level deep is all the stores need)."""
+    """A new tree from `base_tree` with `changes` applied (`None` deletes; a folder left
+    empty goes). Paths may nest to any depth; a subtree no change touches keeps its oid (it is
+    neither read nor rewritten), so the cost follows the changed folders, not the tree."""
     pg = repo.pg()
     base = pg[base_tree] if base_tree else None
     by_folder: dict[str, dict[str, bytes | None]] = {}
@@ -297,10 +378,13 @@ class LogEntry:
     body: str
 
 
-def log_for_path(repo: Repo, ref: str, path: str) -> list[LogEntry]:
-    """Commits of `ref` that touched `path`, newest first (`git log` with a stable format)."""
+def log_for_path(repo: Repo, ref: str, path: str, *more: str) -> list[LogEntry]:
+    """Commits of `ref` that touched `path` (or any of `more`), newest first (`git log` with a
+    stable format). An atom file of `memory/atoms` named in either layout
+    (`atoms/<id>.json`, `atoms/<2 hex>/<id>.json`) matches its history in both."""
     fmt = "%H%x1f%s%x1f%cI%x1f%B%x1e"
-    proc = run_git(repo.cwd, "log", f"--format={fmt}", ref, "--", path, check=False)
+    paths = history_paths(ref, [path, *more])
+    proc = run_git(repo.cwd, "log", f"--format={fmt}", ref, "--", *paths, check=False)
     if proc.returncode != 0:
         return []
     out = []

@@ -4,57 +4,62 @@ Everything that writes an atom goes through `validate_atom()`; everything that c
 observations of one claim goes through `merge()`, which is a true join (commutative,
 associative, idempotent) so that re-capturing a transcript changes nothing and two clones'
 `memory/atoms` branches merge without conflicts.
+
+The cold session start imports this module for `normalize` and the `Atom` type, so nothing
+heavier than the clock is imported at the top (json, re, typing, importlib.resources and
+jsonschema are imported by the functions that use them; tests/test_context.py pins it).
 """
 
 from __future__ import annotations
 
-import functools
-import json
-import re
-from collections.abc import Iterable, Mapping
-from importlib import resources
-from typing import Any, TypedDict, cast
-
 from agent_memory.model.clock import iso_z, parse_ts, utc_day  # noqa: F401 - iso_z, utc_day re-exported
 from agent_memory.model.errors import InvalidAtomError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any, TypedDict
 
-class _AtomOptional(TypedDict, total=False):
-    """Fields an atom may carry (spec §3.1 conditionals, seed 002 lifecycle, local L1 state)."""
+    class _AtomOptional(TypedDict, total=False):
+        """Fields an atom may carry (spec §3.1 conditionals, seed 002 lifecycle, local L1 state)."""
 
-    project: str
-    contested: bool
-    contested_by: list[str]
-    promoted_at: str
-    promoted_from_projects: list[str]
-    hand_authored: bool
-    evidence: list[dict[str, Any]]  # local only: stripped by to_committed
-    pinned: bool
-    decayed: bool
-    superseded_by: str
-    consolidated_from: list[str]
-    verified_by: str
-    review: dict[str, Any]  # local only: the person's decision on it
-    rule: str  # local only: the extraction rule that produced it
+        project: str
+        contested: bool
+        contested_by: list[str]
+        promoted_at: str
+        promoted_from_projects: list[str]
+        hand_authored: bool
+        evidence: list[dict[str, Any]]  # local only: stripped by to_committed
+        evidence_omitted: list[str]  # local only: fingerprints of the evidence whose quotes were not kept
+        pinned: bool
+        decayed: bool
+        superseded_by: str
+        consolidated_from: list[str]
+        verified_by: str
+        review: dict[str, Any]  # local only: the person's decision on it
+        rule: str  # local only: the extraction rule that produced it
 
 
-class Atom(_AtomOptional):
-    """One atom (spec §3.1): the 13 required fields; JSON Schema validation on every write
-    checks values, this type checks keys."""
+    class Atom(_AtomOptional):
+        """One atom (spec §3.1): the 13 required fields; JSON Schema validation on every write
+        checks values, this type checks keys."""
 
-    id: str
-    claim: str
-    scope: str
-    kind: str
-    first_seen: str
-    last_seen: str
-    observations: int
-    sessions: list[str]
-    source: str
-    first_source: str
-    confidence: str
-    tier: str
-    redacted: bool
+        id: str
+        claim: str
+        scope: str
+        kind: str
+        first_seen: str
+        last_seen: str
+        observations: int
+        sessions: list[str]
+        source: str
+        first_source: str
+        confidence: str
+        tier: str
+        redacted: bool
+else:
+    Atom = dict  # at run time an Atom is a dict; `typing` stays out of the cold session start
+
 
 KINDS = ("constraint", "preference", "fact", "decision", "failure")
 CONFIDENCE_ORDER = {"observed": 0, "stated": 1, "verified": 2}
@@ -64,22 +69,36 @@ REQUIRED_FIELDS = (
     "source", "first_source", "confidence", "tier", "redacted",
 )
 # Fields that only make sense locally (L1) and must never reach committed material.
-LOCAL_ONLY_FIELDS = ("evidence", "review")
+LOCAL_ONLY_FIELDS = ("evidence", "evidence_omitted", "review")
+# Bounded evidence (issue 17): every session id is kept (the gates count them), but quotes only
+# for the first and the latest sighting and the first sighting of each of the latest
+# EVIDENCE_DAYS distinct days; the rest are kept as EVIDENCE_FINGERPRINT-digit fingerprints of
+# their back-pointers in `evidence_omitted`, so `observations` stays the exact count of distinct
+# evidence and `inspect --why` can say how many quotes were not kept.
+EVIDENCE_DAYS = 6
+EVIDENCE_FINGERPRINT = 10
 
-L1_POINTER_RE = re.compile(r"^~/\.claude/projects/[^/]+/[A-Za-z0-9._-]+\.jsonl#L[0-9]+$")
-STRIPPED_POINTER_RE = re.compile(r"^[A-Za-z0-9._-]+\.jsonl#L[0-9]+$")
-ATOM_ID_RE = re.compile(r"^atm_[0-9a-f]{8}$")
+L1_POINTER_PATTERN = r"^~/\.claude/projects/[^/]+/[A-Za-z0-9._-]+\.jsonl#L[0-9]+$"
+STRIPPED_POINTER_PATTERN = r"^[A-Za-z0-9._-]+\.jsonl#L[0-9]+$"
+_HEX = frozenset("0123456789abcdef")
+
+
+def _is_atom_id(value: object) -> bool:
+    """`^atm_[0-9a-f]{8}$` without `re`."""
+    return isinstance(value, str) and len(value) == 12 and value.startswith("atm_") and set(value[4:]) <= _HEX
 
 
 def normalize(claim: str) -> str:
-    """Spec §4.1, exactly: collapse whitespace, then casefold, then strip trailing punctuation."""
-    return re.sub(r"\s+", " ", claim.strip()).casefold().rstrip(".,;:!?")
+    """Spec §4.1, exactly: collapse whitespace, then casefold, then strip trailing punctuation.
+    (`str.split()` and the spec's `\\s+` agree on what whitespace is, and `re` stays out of
+    the cold session start.)"""
+    return " ".join(claim.split()).casefold().rstrip(".,;:!?")
 
 
 def atom_id(claim: str, project: str | None) -> str:
     """Project-scoped id; `project=None` gives the project-free (global, L3) id."""
     key = normalize(claim) if project is None else normalize(claim) + "\0" + project
-    import hashlib  # deferred with importlib.resources below: SessionStart imports this module
+    import hashlib  # deferred: SessionStart imports this module
 
     return "atm_" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
 
@@ -97,11 +116,17 @@ def strip_pointer(pointer: str) -> str:
 # --- schema -------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
-def _schema() -> dict[str, Any]:
+_CACHE: dict[str, Any] = {}
 
-    text = resources.files("agent_memory").joinpath("resources/atom.schema.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
+
+def _schema() -> dict[str, Any]:
+    if "schema" not in _CACHE:
+        import json
+        from importlib import resources
+
+        text = resources.files("agent_memory").joinpath("resources/atom.schema.json").read_text("utf-8")
+        _CACHE["schema"] = json.loads(text)
+    schema: dict[str, Any] = _CACHE["schema"]
     return schema
 
 
@@ -118,13 +143,14 @@ def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
     return node
 
 
-@functools.lru_cache(maxsize=1)
 def _validator() -> Any:
-    import jsonschema  # deferred: the hook fast paths never validate
+    if "validator" not in _CACHE:
+        import jsonschema  # deferred: the hook fast paths never validate
 
-    full = _schema()
-    cls = jsonschema.validators.validator_for(full)
-    return cls(_inline_refs(full, full.get("$defs", {})))
+        full = _schema()
+        cls = jsonschema.validators.validator_for(full)
+        _CACHE["validator"] = cls(_inline_refs(full, full.get("$defs", {})))
+    return _CACHE["validator"]
 
 
 def schema() -> dict[str, Any]:
@@ -142,6 +168,7 @@ def schema_errors(atom: Any) -> list[str]:
 
 def invariant_errors(atom: Mapping[str, Any]) -> list[str]:
     """Invariants JSON Schema cannot express (spec §3.1.2)."""
+    import re
     errors = []
     try:
         if parse_ts(atom["first_seen"]) > parse_ts(atom["last_seen"]):
@@ -160,9 +187,9 @@ def invariant_errors(atom: Mapping[str, Any]) -> list[str]:
         pointer = atom.get(field)
         if not isinstance(pointer, str):
             continue
-        if tier == "L1" and not L1_POINTER_RE.match(pointer):
+        if tier == "L1" and not re.match(L1_POINTER_PATTERN, pointer):
             errors.append(f"{field} {pointer!r} is not an L1 back-pointer (~/.claude/projects/<slug>/<session>.jsonl#L<n>)")
-        if tier in ("L2", "L3") and not STRIPPED_POINTER_RE.match(pointer):
+        if tier in ("L2", "L3") and not re.match(STRIPPED_POINTER_PATTERN, pointer):
             errors.append(f"{field} {pointer!r} at {tier} must be stripped to <session>.jsonl#L<n> (no path prefix)")
     evidence = atom.get("evidence")
     if (isinstance(evidence, list) and evidence and isinstance(atom.get("observations"), int)
@@ -187,10 +214,12 @@ def validate_atom(atom: Any) -> Atom:
 
 def dump_atom(atom: Mapping[str, Any]) -> str:
     """The stored form: sorted keys, indented, trailing newline (diffable in git)."""
+    import json
     return json.dumps(atom, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
 def load_atom(text: str | bytes) -> Atom:
+    import json
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -202,6 +231,7 @@ def read_stored_atom(text: str | bytes) -> Atom:
     """A stored atom for reading: parsed and checked for the shape every reader relies on.
     Full schema validation happens on every write (and in `git memory validate`), so reads —
     status, recall index rebuilds, each retry of a transaction — do not pay for it again."""
+    import json
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -211,28 +241,78 @@ def read_stored_atom(text: str | bytes) -> Atom:
     missing = [f for f in REQUIRED_FIELDS if f not in data]
     if missing:
         raise InvalidAtomError(f"missing {', '.join(missing)}")
-    if not isinstance(data["sessions"], list) or not isinstance(data["claim"], str) or not ATOM_ID_RE.match(str(data["id"])):
+    if not isinstance(data["sessions"], list) or not isinstance(data["claim"], str) or not _is_atom_id(data["id"]):
         raise InvalidAtomError("malformed id, claim or sessions")
-    return cast(Atom, data)  # keys checked above; values by the schema on write
+    return _as_atom(data)  # keys checked above; values by the schema on write
 
 
 # --- the merge join -----------------------------------------------------------------------
+
+
+def _as_atom(value: Any) -> Atom:
+    """A dict known to carry an atom's keys, as the Atom type (what `typing.cast` does,
+    without importing `typing` on the cold session-start path)."""
+    return value  # type: ignore[no-any-return,unused-ignore]
 
 
 def _max_conf(a: str, b: str) -> str:
     return a if CONFIDENCE_ORDER.get(a, -1) >= CONFIDENCE_ORDER.get(b, -1) else b
 
 
-def _merge_evidence(a: Iterable[Mapping[str, Any]], b: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def evidence_fingerprint(source: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:EVIDENCE_FINGERPRINT]
+
+
+def _evidence_key(item: Mapping[str, Any]) -> tuple[str, str]:
+    # A back-pointer names one transcript line, which has one timestamp: (at, source) orders
+    # sightings, and two readings of one line (a quote redacted differently) rank alike.
+    return str(item.get("at", "")), str(item["source"])
+
+
+def select_evidence(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The evidence whose quotes are kept: the first and the latest sighting, and the first
+    sighting of each of the latest EVIDENCE_DAYS distinct UTC days, sorted by back-pointer.
+    Each is a minimum or maximum over a set (or the largest days of a set), so selecting
+    from the selections of two sets gives the selection of their union: merge stays a join."""
+    pool = list(items)
+    if not pool:
+        return []
+    chosen = {_evidence_key(min(pool, key=_evidence_key)), _evidence_key(max(pool, key=_evidence_key))}
+    by_day: dict[str, tuple[str, str]] = {}
+    for item in pool:
+        key = _evidence_key(item)
+        day = key[0][:10]
+        if day not in by_day or key < by_day[day]:
+            by_day[day] = key
+    for day in sorted(by_day, reverse=True)[:EVIDENCE_DAYS]:
+        chosen.add(by_day[day])
+    kept = [dict(item) for item in pool if _evidence_key(item) in chosen]
+    return sorted(kept, key=lambda e: str(e["source"]))
+
+
+def _merge_evidence(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """(kept evidence, fingerprints of the rest) of the union of two records' evidence."""
+    import json
     by_source: dict[str, dict[str, Any]] = {}
-    for item in [*a, *b]:
+    for item in [*a.get("evidence", []), *b.get("evidence", [])]:
         key = item["source"]
         current = by_source.get(key)
         # Same line, two readings (should not happen): keep the larger one so the choice is
         # independent of merge order.
         if current is None or json.dumps(item, sort_keys=True) > json.dumps(current, sort_keys=True):
             by_source[key] = dict(item)
-    return [by_source[k] for k in sorted(by_source)]
+    kept = select_evidence(by_source.values())
+    every = {evidence_fingerprint(s) for s in by_source}
+    every.update(a.get("evidence_omitted", []), b.get("evidence_omitted", []))
+    every.difference_update(evidence_fingerprint(str(e["source"])) for e in kept)
+    return kept, sorted(every)
+
+
+def omitted_quotes(atom: Mapping[str, Any]) -> int:
+    """How many of the atom's distinct sightings have no quote kept (`inspect --why`)."""
+    return len(atom.get("evidence_omitted") or [])
 
 
 def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
@@ -243,11 +323,12 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     chosen by a total order or a set union, so the result does not depend on argument order
     or grouping, and merging a record into itself changes nothing.
     """
+    import json
     if a.get("id") != b.get("id"):
         raise ValueError(f"cannot merge different atoms {a.get('id')} and {b.get('id')}")
     if a.get("tier") != b.get("tier"):
         raise ValueError(f"cannot merge {a.get('id')} across tiers {a.get('tier')}/{b.get('tier')}")
-    out = cast(Atom, {})  # filled field by field below
+    out = _as_atom({})  # filled field by field below
     keys = set(a) | set(b)
     first = min((a["first_seen"], a["first_source"], a["claim"], a["kind"]),
                 (b["first_seen"], b["first_source"], b["claim"], b["kind"]))
@@ -262,10 +343,12 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     out["sessions"] = sorted(set(a["sessions"]) | set(b["sessions"]))
     out["confidence"] = _max_conf(a["confidence"], b["confidence"])
     out["redacted"] = bool(a["redacted"] or b["redacted"])
-    evidence = _merge_evidence(a.get("evidence", []), b.get("evidence", []))
+    evidence, omitted = _merge_evidence(a, b)
     if evidence:
         out["evidence"] = evidence
-    out["observations"] = max(len(evidence), int(a["observations"]), int(b["observations"]))
+    if omitted:
+        out["evidence_omitted"] = omitted
+    out["observations"] = max(len(evidence) + len(omitted), int(a["observations"]), int(b["observations"]))
     for flag in ("contested", "pinned", "decayed"):
         if flag in keys:
             out[flag] = bool(a.get(flag) or b.get(flag))
@@ -288,7 +371,7 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
 
 def merge_all(records: Iterable[Mapping[str, Any]]) -> Atom:
     it = iter(records)
-    acc = cast(Atom, dict(next(it)))
+    acc = _as_atom(dict(next(it)))
     for rec in it:
         acc = merge(acc, rec)
     return acc
@@ -300,7 +383,7 @@ def merge_all(records: Iterable[Mapping[str, Any]]) -> Atom:
 def to_committed(atom: Mapping[str, Any], tier: str, promoted_at: str) -> Atom:
     """The form an atom takes in committed material (L2/L3): back-pointers stripped (§3.1.1),
     local-only fields dropped, `promoted_at` set."""
-    out = cast(Atom, {k: v for k, v in atom.items() if k not in LOCAL_ONLY_FIELDS})
+    out = _as_atom({k: v for k, v in atom.items() if k not in LOCAL_ONLY_FIELDS})
     out["tier"] = tier
     out["source"] = strip_pointer(str(atom["source"]))
     out["first_source"] = strip_pointer(str(atom["first_source"]))

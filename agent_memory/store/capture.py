@@ -2,24 +2,35 @@
 
 Each observation is joined into the stored atom with `atom.merge`, so re-capturing a
 transcript changes nothing. Contradictions are detected at merge time within the project
-(spec §4.2.1). Tombstoned (forgotten) claims are not silently re-learned. Caps and expiry
-(spec §4.3, §5.2) run as commits of their own that say what was dropped and why.
+(spec §4.2.1), against the atoms that share a subject (the store's `index/subjects`), never
+the whole store. Tombstoned (forgotten) claims are not silently re-learned. Caps and expiry
+(spec §4.3, §5.2; model/policy.l1_evictions decides) run in the same commit when the caller
+asks (`limits=True`), starting from the counts `index/stats.json` holds: the store is read
+whole only when the cap is exceeded or something may have expired. `enforce_limits` does the
+same as a commit of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import datetime as _dt
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agent_memory.committed import tiers
 from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors, merge
-from agent_memory.model.clock import now_utc
+from agent_memory.model.clock import now_utc, parse_time
 from agent_memory.model.paths import canonical_pointer
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS, is_expired, l1_evictions
+from agent_memory.store import contradictions
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
+
+# A full scan for expiry at least this often, even when the stored lower bound says nothing
+# can have expired: an atom that stopped being held (un-adopted) is not in that bound.
+RESCAN_AFTER = _dt.timedelta(days=1)
 
 
 @dataclass
@@ -32,25 +43,47 @@ class CaptureResult:
     invalid: list[str] = field(default_factory=list)
     contested: list[str] = field(default_factory=list)
     queued: bool = False
+    expired: list[str] = field(default_factory=list)  # dropped by limits=True in the same commit
+    evicted: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
-        return {"commit": self.commit, "new": self.new, "merged": self.merged,
-                "skipped": {"forgotten": self.forgotten, "expired": self.expired_on_arrival, "invalid": self.invalid},
-                "contested": self.contested, "queued": self.queued}
+        out: dict[str, object] = {
+            "commit": self.commit, "new": self.new, "merged": self.merged,
+            "skipped": {"forgotten": self.forgotten, "expired": self.expired_on_arrival, "invalid": self.invalid},
+            "contested": self.contested, "queued": self.queued,
+        }  # fmt: skip
+        if self.expired or self.evicted:
+            out["dropped"] = {"expired": self.expired, "evicted": self.evicted}
+        return out
 
 
-def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None, source: str | None) -> CaptureResult:
-    """Merge `incoming` (plus anything waiting in the retry queue) into the store."""
+@dataclass(frozen=True)
+class Limits:
+    """Caps and expiry to apply in a capture's commit (spec §4.3): `held` are the ids adopted
+    at L2 (default: read from the work tree's adopted.log)."""
+
+    cap: int = L1_CAP
+    max_age_days: int = L1_MAX_AGE_DAYS
+    held: frozenset[str] | None = None
+
+
+def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None, source: str | None,
+                  limits: Limits | bool = False) -> CaptureResult:  # fmt: skip
+    """Merge `incoming` (plus anything waiting in the retry queue) into the store, as one
+    commit; with `limits`, caps and expiry are applied in that same commit."""
     queue_paths, queued = store.queued()
     result = CaptureResult(commit=None)
+    rules = Limits() if limits is True else limits or None
+    held = _held(store, rules) if rules is not None else frozenset()
+    # Validated once, not on every retry of the transaction.
+    problems = [atom_errors(obs) for obs in [*queued, *incoming]]
 
     def compute(snap: Snapshot) -> Change | None:
         result.new, result.merged, result.forgotten, result.expired_on_arrival, result.invalid = [], [], [], [], []
-        result.contested = []
+        result.contested, result.expired, result.evicted = [], [], []
         now = now_utc()
         writes: dict[str, Atom] = {}
-        for obs in [*queued, *incoming]:
-            errors = atom_errors(obs)
+        for obs, errors in zip([*queued, *incoming], problems, strict=True):
             if errors:
                 result.invalid.append(str(obs.get("id", "?")))
                 log_error(f"capture: skipped an invalid atom {obs.get('id', '?')}: {errors[0]}", store.repo.cwd)
@@ -60,21 +93,35 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                 result.forgotten.append(ident)
                 continue
             current = writes.get(ident) or snap.atoms.get(ident)
-            combined = merge(current, obs) if current else obs.copy()
+            # merge(obs, obs) bounds a new atom's evidence like any merged one (atom.select_evidence).
+            combined = merge(current, obs) if current else merge(obs, obs)
             if current is None and is_expired(combined, now):
                 result.expired_on_arrival.append(ident)
                 continue
             if current is not None and combined == current:
                 continue
             writes[ident] = combined
-        for ident in writes:
-            (result.merged if ident in snap.atoms else result.new).append(ident)
         if not writes:
             return None
+        for ident in writes:
+            (result.merged if ident in snap.atoms else result.new).append(ident)
         writes.update(_contradictions(snap, writes, result))
+        deletes: set[str] = set()
+        rescanned = None
+        if rules is not None:
+            expired, evicted, rescanned = _apply_limits(snap, writes, now, held, rules)
+            result.expired, result.evicted = expired, evicted
+            deletes = set(expired) | set(evicted)
+            for ident in deletes:
+                writes.pop(ident, None)
+            result.new = [i for i in result.new if i not in deletes]
+            result.merged = [i for i in result.merged if i not in deletes]
+            result.contested = [i for i in result.contested if i not in deletes]
         body = [f"+ {i} [{writes[i]['kind']}] {summarize(writes[i])}" for i in result.new]
         body += [f"~ {i} [{writes[i]['kind']}] {summarize(writes[i])} ({len(writes[i]['sessions'])} sessions)" for i in result.merged]
         body += [f"! {i} contested by {', '.join(writes[i].get('contested_by', []))}" for i in result.contested]
+        if rules is not None:
+            body += _dropped_lines(snap, writes, result.expired, result.evicted, rules)
         trailers = [("Op", "capture")]
         if session:
             trailers.append(("Session-Id", session))
@@ -84,7 +131,10 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
             trailers.append(("Atom-Id", next(iter(writes))))
         where = f" from {session}" if session else ""
         subject = f"capture: {len(result.new)} new, {len(result.merged)} merged{where}"
-        return Change(subject=subject, body=body, trailers=trailers, writes=writes)
+        if deletes:
+            subject += f", {len(deletes)} dropped"
+        return Change(subject=subject, body=body, trailers=trailers, writes=writes, deletes=deletes,
+                      rescanned=rescanned)  # fmt: skip
 
     commit, change = store.transact(compute, queue_on_failure=[*queued, *incoming])
     result.commit = commit
@@ -96,31 +146,85 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
 
 
 def _contradictions(snap: Snapshot, writes: dict[str, Atom], result: CaptureResult) -> dict[str, Atom]:
-    """Mark the older atom of each new contradiction involving a changed atom (§4.2.1)."""
-    try:
-        from agent_memory.store import contradictions
-    except ImportError:  # pragma: no cover - the module ships with the package
+    """Mark the older atom of each new contradiction involving a changed atom (§4.2.1),
+    comparing the changed atoms with the stored atoms that share a subject key."""
+    others: dict[str, Atom] = {}
+    for atom in writes.values():
+        for key in contradictions.subject_keys(atom):
+            for member in snap.subject_members(key):
+                if member not in writes and member not in others:
+                    found = snap.atoms.get(member)
+                    if found is not None:
+                        others[member] = found
+    found_pairs = contradictions.detect_involving(list(writes.values()), others)
+    if not found_pairs:
         return {}
-    everything = {**snap.atoms, **writes}
-    found = [c for c in contradictions.detect(list(everything.values()))
-             if c.older in writes or c.newer in writes]
+    pool = {**others, **writes}
     marked: dict[str, Atom] = {}
-    for atom in contradictions.mark(list(everything.values()), found):
-        if atom != everything.get(atom["id"]):
+    for atom in contradictions.mark(list(pool.values()), found_pairs):
+        if atom != pool.get(atom["id"]):
             marked[atom["id"]] = atom
             result.contested.append(atom["id"])
     return marked
 
 
-def capture_transcript(store: L1Store, project: str, transcript: Path, session: str | None = None) -> tuple[CaptureResult, int]:
-    """Extract one transcript and merge its atoms in: (the result, lines skipped as unreadable)."""
+def _held(store: L1Store, rules: Limits) -> frozenset[str]:
+    return rules.held if rules.held is not None else frozenset(_held_in_work_tree(store))
+
+
+def _stamp(when: _dt.datetime) -> str:
+    return when.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _apply_limits(snap: Snapshot, writes: Mapping[str, Atom], now: _dt.datetime, held: frozenset[str],
+                  rules: Limits) -> tuple[list[str], list[str], tuple[str, str] | None]:  # fmt: skip
+    """(expired, evicted, rescanned) for the store after `writes`. Reads every atom only when
+    the count after the writes is over the cap, the oldest-last_seen bound is within a day of
+    expiring, or the last full scan is older than RESCAN_AFTER; else nothing can be dropped."""
+    stats = snap.stats or {}
+    added = sum(1 for ident in writes if ident not in snap.atoms)
+    count = int(stats.get("count", 0)) + added
+    bound = min([b for b in (str(stats.get("oldest") or ""), *(str(a["last_seen"]) for a in writes.values())) if b],
+                default="")  # fmt: skip
+    margin = now - _dt.timedelta(days=rules.max_age_days) + _dt.timedelta(days=1)
+    try:
+        scanned_recently = now - parse_time(str(stats.get("scanned") or "")) < RESCAN_AFTER
+    except ValueError:
+        scanned_recently = False
+    bound_ok = not bound or parse_time(bound) > margin
+    if count <= rules.cap and bound_ok and scanned_recently:
+        return [], [], None
+    view: dict[str, Any] = dict(snap.atoms.load())
+    view.update(writes)
+    expired, evicted = l1_evictions(view.values(), now, held, rules.cap, rules.max_age_days)
+    gone = set(expired) | set(evicted)
+    movable = [str(a["last_seen"]) for i, a in view.items()
+               if i not in gone and i not in held and not a.get("pinned")]  # fmt: skip
+    return sorted(expired), evicted, (min(movable, default=""), _stamp(now))
+
+
+def _dropped_lines(snap: Snapshot, writes: Mapping[str, Atom], expired: Iterable[str], evicted: Iterable[str],
+                   rules: Limits) -> list[str]:  # fmt: skip
+    def atom(ident: str) -> Mapping[str, Any]:
+        return writes.get(ident) or snap.atoms.get(ident) or {"last_seen": "?", "claim": ident}
+
+    lines = [f"- {i} expired: last seen {str(atom(i)['last_seen'])[:10]}, not re-observed in {rules.max_age_days} days — {summarize(atom(i))}" for i in expired]
+    lines += [f"- {i} evicted: over the {rules.cap}-atom cap, oldest last_seen {str(atom(i)['last_seen'])[:10]} — {summarize(atom(i))}" for i in evicted]
+    return lines
+
+
+def capture_transcript(store: L1Store, project: str, transcript: Path, session: str | None = None,
+                       limits: Limits | bool = False) -> tuple[CaptureResult, int]:  # fmt: skip
+    """Extract one transcript and merge its atoms in: (the result, lines skipped as unreadable).
+    With `limits`, caps and expiry run in the same commit (what a single capture wants; a
+    backfill applies them once at the end with `enforce_limits`, so an atom seen early and
+    again late in the history is not evicted in between)."""
     result = extract_transcript(transcript, project, session=session)
     atoms: list[Atom] = list(result.atoms)
     sessions = sorted({s for a in atoms for s in a["sessions"]})
     session_id = session or (sessions[0] if len(sessions) == 1 else None)
     source = canonical_pointer(transcript, 1).rsplit("#", 1)[0]
-    return capture_atoms(store, atoms, session_id, source), result.skipped_lines
-
+    return capture_atoms(store, atoms, session_id, source, limits), result.skipped_lines
 
 
 def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX_AGE_DAYS,
@@ -128,16 +232,17 @@ def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX
     """Drop expired atoms (not re-observed in 90 days) and evict the oldest `last_seen` beyond
     the cap, as one commit that names every dropped atom and why (spec §4.3, §5.2). Atoms
     held at L2 (`held`: ids adopted in the work tree's adopted.log; by default read from it)
-    keep their L1 record: it is the provenance chain (spec §4.1.1 step 5)."""
-    held_ids = set(held) if held is not None else _held_in_work_tree(store)
+    keep their L1 record: it is the provenance chain (spec §4.1.1 step 5). Starts from the
+    counts in `index/stats.json`: when nothing can be over the cap or expired, no atom is read
+    and nothing is written."""
+    rules = Limits(cap, max_age_days, frozenset(held) if held is not None else None)
+    held_ids = _held(store, rules)
 
     def compute(snap: Snapshot) -> Change | None:
-        expired, evicted = l1_evictions(snap.atoms.values(), now_utc(), held_ids, cap, max_age_days)
-        expired.sort()
+        expired, evicted, _ = _apply_limits(snap, {}, now_utc(), held_ids, rules)
         if not expired and not evicted:
             return None
-        body = [f"- {i} expired: last seen {snap.atoms[i]['last_seen'][:10]}, not re-observed in {max_age_days} days — {summarize(snap.atoms[i])}" for i in expired]
-        body += [f"- {i} evicted: over the {cap}-atom cap, oldest last_seen {snap.atoms[i]['last_seen'][:10]} — {summarize(snap.atoms[i])}" for i in evicted]
+        body = _dropped_lines(snap, {}, expired, evicted, rules)
         parts = []
         if expired:
             parts.append(f"{len(expired)} expired")
@@ -151,7 +256,4 @@ def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX
 
 
 def _held_in_work_tree(store: L1Store) -> set[str]:
-
     return set(tiers.l2_atoms(store.repo.workdir))
-
-

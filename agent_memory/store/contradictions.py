@@ -54,17 +54,19 @@ Decisions and stated limits:
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as _dt
-import functools
-import re
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
-
-from agent_memory.model.atom import Atom, normalize
+from agent_memory.model.atom import normalize
 from agent_memory.model.clock import parse_time
 from agent_memory.model.tags import contested_tag  # noqa: F401 - re-exported
+
+# The session start runs detect() on its cold path (L2/L3 collisions, claude/context.py): only
+# the clock is imported at the top; re, dataclasses, functools and typing are not needed.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as _dt
+    from collections.abc import Iterable, Mapping, Sequence
+    from typing import Any
+
+    from agent_memory.model.atom import Atom
 
 NEGATION = "negation"
 SAME_SUBJECT = "same-subject"
@@ -114,7 +116,7 @@ SETTING_NOUNS = frozenset(
         "runtime", "default", "file", "location", "root", "format",
     }
 )  # fmt: skip
-_LITERAL_RE = re.compile(r"[0-9/._@=`~\\]|^-")
+_LITERAL_CHARS = frozenset("0123456789/._@=`~\\")  # `[0-9/._@=`~\\]|^-`
 # A setting's value is a name ("main", "pnpm", "postgres"); a property is a description
 # ("protected", "slow", "a protected branch") and several descriptions hold at once. No POS
 # tagger, so: adjective-like suffixes, a short list of common descriptive words, and a value
@@ -141,11 +143,27 @@ _EDGE_PUNCT = "\"'`()[]{}<>,;!?"
 _MAX_VALUE_TOKENS = 3
 
 
-@dataclasses.dataclass(frozen=True)
 class Contradiction:
-    older: str
-    newer: str
-    rule: str
+    """One contradicting pair: the older atom, the newer one, and the rule that fired."""
+
+    __slots__ = ("older", "newer", "rule")
+
+    def __init__(self, older: str, newer: str, rule: str) -> None:
+        self.older = older
+        self.newer = newer
+        self.rule = rule
+
+    def _key(self) -> tuple[str, str, str]:
+        return self.older, self.newer, self.rule
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Contradiction) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Contradiction(older={self.older!r}, newer={self.newer!r}, rule={self.rule!r})"
 
     def as_dict(self) -> dict[str, str]:
         """The `inspect --contested` shape (CLI.md)."""
@@ -182,12 +200,15 @@ def _expand(tokens: Iterable[str]) -> list[str]:
     return out
 
 
-@dataclasses.dataclass(frozen=True)
 class _Shape:
-    tokens: tuple[str, ...]
-    stem: tuple[str, ...]  # the claim with every polarity marker removed
-    negative: bool  # odd number of negation markers
-    copulas: Mapping[int, tuple[tuple[str, ...], int]]  # start → (phrase, end), precomputed
+    __slots__ = ("tokens", "stem", "negative", "copulas")
+
+    def __init__(self, tokens: tuple[str, ...], stem: tuple[str, ...], negative: bool,
+                 copulas: Mapping[int, tuple[tuple[str, ...], int]]) -> None:  # fmt: skip
+        self.tokens = tokens
+        self.stem = stem  # the claim with every polarity marker removed
+        self.negative = negative  # odd number of negation markers
+        self.copulas = copulas  # start → (phrase, end), precomputed
 
     @property
     def slot(self) -> tuple[str, ...] | None:
@@ -204,8 +225,20 @@ class _Shape:
         return self.tokens[:end]
 
 
-@functools.lru_cache(maxsize=4096)
+_SHAPES: dict[str, _Shape] = {}
+
+
 def _shape(claim: str) -> _Shape:
+    """The analysed claim, cached (detect() asks once per distinct claim)."""
+    found = _SHAPES.get(claim)
+    if found is None:
+        if len(_SHAPES) >= 4096:
+            _SHAPES.clear()
+        found = _SHAPES[claim] = _analyse(claim)
+    return found
+
+
+def _analyse(claim: str) -> _Shape:
     tokens = _tokens(claim)
     words = _expand(tokens)
     stem: list[str] = []
@@ -268,7 +301,7 @@ def _extends(short: Sequence[str], long: Sequence[str]) -> bool:
 
 
 def _looks_literal(value: Sequence[str]) -> bool:
-    return any(_LITERAL_RE.search(tok) for tok in value)
+    return any(tok.startswith("-") or not _LITERAL_CHARS.isdisjoint(tok) for tok in value)
 
 
 def _looks_like_property(value: Sequence[str]) -> bool:
@@ -367,12 +400,12 @@ def detect(atoms: Sequence[Atom]) -> list[Contradiction]:
         # from, so the result does not depend on input order.
         if ident not in by_id or _record_key(atom) < _record_key(by_id[ident]):
             by_id[ident] = atom
-    buckets: dict[tuple[str, str, tuple[str, ...]], list[str]] = defaultdict(list)
+    buckets: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
     for ident in sorted(by_id):
         atom = by_id[ident]
         project = str(atom["project"])
         for kind, key in _candidate_keys(_shape(str(atom["claim"]))):
-            buckets[(project, kind, key)].append(ident)
+            buckets.setdefault((project, kind, key), []).append(ident)
     age = {ident: _age_key(atom) for ident, atom in by_id.items()}
     seen: set[tuple[str, str]] = set()
     found: list[Contradiction] = []
@@ -395,22 +428,51 @@ def detect(atoms: Sequence[Atom]) -> list[Contradiction]:
     return sorted(found, key=lambda c: (c.older, c.newer))
 
 
+def subject_keys(atom: Mapping[str, Any]) -> list[str]:
+    """The buckets detect() files an atom under, as short stable hashes (project included):
+    two atoms can only contradict when they share one. `memory/atoms` keeps an index of them
+    (store/l1.py), so a capture compares its claims with the few atoms that share a subject,
+    never with the whole store. Stable for an id: they depend on the normalized claim only."""
+    project = atom.get("project")
+    if not project:
+        return []
+    out = []
+    for kind, key in _candidate_keys(_shape(str(atom["claim"]))):
+        import hashlib
+
+        raw = "\x1f".join((str(project), kind, *key))
+        out.append(hashlib.sha1(raw.encode("utf-8")).hexdigest()[:20])
+    return out
+
+
+def detect_involving(changed: Sequence[Atom], others: Mapping[str, Atom]) -> list[Contradiction]:
+    """`detect()` over the whole store, restricted to the pairs that involve an atom of
+    `changed`, given in `others` (at least) every stored atom that shares a subject key with
+    one of them. `changed` wins over `others` for the same id."""
+    pool = {str(a["id"]): a for a in others.values()}
+    ids = set()
+    for atom in changed:
+        pool[str(atom["id"])] = atom
+        ids.add(str(atom["id"]))
+    return [c for c in detect(list(pool.values())) if c.older in ids or c.newer in ids]
+
+
 def mark(atoms: Sequence[Atom], found: Sequence[Contradiction]) -> list[Atom]:
     """The atoms that change: each older atom gets `contested: true` and the newer id in
     `contested_by` (sorted, unique). The newer atom is never modified — the gate finds it by
     the reverse join (§4.2.1). Returns new dicts sorted by id; inputs are not mutated."""
     by_id = {str(a["id"]): a for a in atoms}
-    additions: dict[str, set[str]] = defaultdict(set)
+    additions: dict[str, set[str]] = {}
     for pair in found:
         if pair.older in by_id and pair.older != pair.newer:
-            additions[pair.older].add(pair.newer)
+            additions.setdefault(pair.older, set()).add(pair.newer)
     changed: list[Atom] = []
     for ident in sorted(additions):
         atom = by_id[ident]
         contested_by = sorted(set(atom.get("contested_by") or []) | additions[ident])
         if atom.get("contested") is True and list(atom.get("contested_by") or []) == contested_by:
             continue
-        updated = cast(Atom, dict(atom))
+        updated: Atom = dict(atom)  # type: ignore[assignment]
         updated["contested"] = True
         updated["contested_by"] = contested_by
         changed.append(updated)

@@ -1,4 +1,4 @@
-"""The L1 store: one file per atom at `atoms/<id>.json` on the orphan branch `memory/atoms`.
+"""The L1 store: one file per atom on the orphan branch `memory/atoms`.
 
 Written only through plumbing (blob → tree → commit → compare-and-set ref update), never
 touching the work tree or the index. Every write is a transaction: read the tip, compute the
@@ -7,6 +7,21 @@ re-read, re-merge and retry with jitter. When retries run out, the incoming atom
 retry queue under `.git/agent-memory/queue/` that the next write drains — a writer never
 drops an atom (spec §5.4's "give up and drop" is replaced by "queue and retry").
 Readers never lock: a commit is immutable, so a reader sees one consistent tree.
+
+Costs follow the change, not the store (issue 17). The tree is laid out so that a write
+touches only what it changes:
+
+    atoms/<2 hex>/<id>.json        one file per atom, fanned out by the id's first two digits
+    tombstones/<id>.json           forgotten claims (few)
+    index/stats.json               atom count, a lower bound of the oldest movable last_seen
+    index/subjects/<2 hex>/<key>   ids per contradiction subject (contradictions.subject_keys)
+
+A snapshot reads atoms by path when asked (`snap.atoms.get(id)`) and the whole store only
+when iterated; a commit rebuilds the few subtrees it changed and reuses every other subtree's
+oid; `index/` is maintained by every commit, so contradiction checks look up the atoms that
+share a subject and caps/expiry start from counts instead of a scan. A store written before
+this layout (flat `atoms/<id>.json`, no `index/`) is migrated by the first write, in a commit
+of its own.
 """
 
 from __future__ import annotations
@@ -16,35 +31,226 @@ import os
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
 from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.refs import atom_path
 from agent_memory.gitio.state import atomic_write, log_error
 from agent_memory.model.atom import Atom, dump_atom, read_stored_atom, validate_atom
 from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import InvalidAtomError, RefMovedError, RepoStateError
 from agent_memory.model.trailers import format_message
-from agent_memory.store import recall
 
 ATOMS_DIR = "atoms"
 TOMBSTONES_DIR = "tombstones"
+INDEX_DIR = "index"
+STATS_PATH = "index/stats.json"
+SUBJECTS_DIR = "index/subjects"
+FORMAT = 3
 BRANCH_README = read_template("atoms-branch-README.md")
 
 MAX_ATTEMPTS = 60
 MAX_RETRY_SECONDS = 20.0
+# `git update-ref` holds `<ref>.lock` for milliseconds. One older than this that no process
+# has open was left by a killed process (issue 14 §5): say so at once instead of retrying.
+STALE_LOCK_SECONDS = 10.0
 
 
-@dataclass
+# --- reading ----------------------------------------------------------------------------------
+
+
+class TreeMapping(dict[str, Any]):
+    """A read-only `{id: record}` view of one folder of a commit's tree, as a dict. `get`,
+    `[]` and `in` read one file by path; iterating (`keys`/`values`/`items`, `len`, `dict()`,
+    `{**…}`) reads the whole folder once. Unreadable files are absent here and listed in
+    `bad`. Callers that used the eager dict of earlier versions keep working."""
+
+    def __init__(self, repo: git.Repo, tree: str | None, folder: str,
+                 path_of: Callable[[str], list[str]], parse: Callable[[str, bytes], Any]) -> None:  # fmt: skip
+        super().__init__()
+        self._repo = repo
+        self._tree = tree
+        self._folder = folder
+        self._path_of = path_of
+        self._parse = parse
+        self._missing: set[str] = set()
+        self._complete = False
+        self.bad: list[tuple[str, str]] = []
+
+    def _read_one(self, ident: str) -> Any:
+        for path in self._path_of(ident):
+            data = git.read_path(self._repo, self._tree, path)
+            if data is None:
+                continue
+            try:
+                return self._parse(ident, data)
+            except InvalidAtomError:
+                return None
+        return None
+
+    def get(self, ident: str, default: Any = None) -> Any:
+        if dict.__contains__(self, ident):
+            return dict.__getitem__(self, ident)
+        if self._complete or ident in self._missing or not isinstance(ident, str):
+            return default
+        value = self._read_one(ident)
+        if value is None:
+            self._missing.add(ident)
+            return default
+        dict.__setitem__(self, ident, value)
+        return value
+
+    def __getitem__(self, ident: str) -> Any:
+        value = self.get(ident)
+        if value is None:
+            raise KeyError(ident)
+        return value
+
+    def __contains__(self, ident: object) -> bool:
+        return isinstance(ident, str) and self.get(ident) is not None
+
+    def load(self) -> dict[str, Any]:
+        """Everything, read once (sorted by id), as a plain dict."""
+        if not self._complete:
+            found: dict[str, Any] = {}
+            self.bad = []
+            for path, oid in self._blobs():
+                name = path.rsplit("/", 1)[-1]
+                if not name.endswith(".json"):
+                    continue
+                ident = name[: -len(".json")]
+                try:
+                    found[ident] = self._parse(ident, git.read_blob(self._repo, oid))
+                except InvalidAtomError as exc:
+                    # One bad file must not hide the others: skip it here, report it in validate.
+                    self.bad.append((path, "; ".join(exc.errors[:3]) or str(exc)))
+            dict.clear(self)
+            for key in sorted(found):
+                dict.__setitem__(self, key, found[key])
+            self._complete = True
+        return dict(dict.items(self))
+
+    def _blobs(self) -> Iterator[tuple[str, str]]:
+        for name, oid, is_tree in git.list_tree(self._repo, self._tree, self._folder):
+            if not is_tree:
+                yield f"{self._folder}/{name}", oid
+                continue
+            for sub, sub_oid, sub_is_tree in git.list_tree(self._repo, oid):
+                if not sub_is_tree:
+                    yield f"{self._folder}/{name}/{sub}", sub_oid
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.load())
+
+    def __len__(self) -> int:
+        return len(self.load())
+
+    def keys(self) -> Any:
+        return self.load().keys()
+
+    def values(self) -> Any:
+        return self.load().values()
+
+    def items(self) -> Any:
+        return self.load().items()
+
+    def copy(self) -> dict[str, Any]:
+        return self.load()
+
+    def __eq__(self, other: object) -> bool:
+        return self.load() == other
+
+    def __ne__(self, other: object) -> bool:
+        return self.load() != other
+
+    __hash__ = None  # type: ignore[assignment,unused-ignore]
+
+    def __repr__(self) -> str:
+        return f"TreeMapping({self._folder}, {len(self)} entries)"
+
+
+def _parse_atom(ident: str, data: bytes) -> Atom:
+    atom = read_stored_atom(data)
+    if atom["id"] != ident:
+        raise InvalidAtomError(f"file name does not match id {atom['id']}", [f"file name does not match id {atom['id']}"])
+    return atom
+
+
+def _parse_tombstone(ident: str, data: bytes) -> dict[str, Any]:
+    try:
+        value = json.loads(data)
+    except ValueError as exc:
+        raise InvalidAtomError(f"unreadable tombstone: {exc}", [f"unreadable tombstone: {exc}"]) from exc
+    if not isinstance(value, dict):
+        raise InvalidAtomError("unreadable tombstone: not an object", ["unreadable tombstone: not an object"])
+    return value
+
+
 class Snapshot:
-    tip: str | None
-    atoms: dict[str, Atom] = field(default_factory=dict)
-    tombstones: dict[str, dict[str, Any]] = field(default_factory=dict)
-    bad: list[tuple[str, str]] = field(default_factory=list)
-    tree: str | None = None
+    """One commit of `memory/atoms`: `atoms` and `tombstones` read lazily (see TreeMapping),
+    `stats` from `index/stats.json` (None before the fan-out layout)."""
+
+    def __init__(self, repo: git.Repo, tip: str | None, tree: str | None = None) -> None:
+        self.repo = repo
+        self.tip = tip
+        self.tree = tree if tree is not None or tip is None else git.commit_tree(repo, tip)
+        self.atoms: TreeMapping = TreeMapping(repo, self.tree, ATOMS_DIR, lambda i: list(git.atom_paths(i)), _parse_atom)
+        self.tombstones: TreeMapping = TreeMapping(repo, self.tree, TOMBSTONES_DIR,
+                                                   lambda i: [f"{TOMBSTONES_DIR}/{i}.json"], _parse_tombstone)  # fmt: skip
+        self._stats: dict[str, Any] | None | bool = False
+
+    @property
+    def bad(self) -> list[tuple[str, str]]:
+        self.atoms.load()
+        self.tombstones.load()
+        return [*self.atoms.bad, *self.tombstones.bad]
+
+    @property
+    def stats(self) -> dict[str, Any] | None:
+        if self._stats is False:
+            data = git.read_path(self.repo, self.tree, STATS_PATH) if self.tree else None
+            try:
+                value = json.loads(data) if data is not None else None
+            except ValueError:
+                value = None
+            self._stats = value if isinstance(value, dict) and value.get("format") == FORMAT else None
+        return self._stats if isinstance(self._stats, dict) else None
+
+    @property
+    def legacy(self) -> bool:
+        """True when the tree predates the fan-out layout (or an older writer added flat files)."""
+        if self.tree is None:
+            return False
+        if self.stats is None:
+            return True
+        return any(not is_tree for _, _, is_tree in git.list_tree(self.repo, self.tree, ATOMS_DIR))
+
+    def subject_lines(self, path: str) -> list[str]:
+        data = git.read_path(self.repo, self.tree, path) if self.tree else None
+        return data.decode("utf-8").splitlines() if data else []
+
+    def subject_members(self, key: str) -> list[str]:
+        prefix = key + " "
+        return [line[len(prefix) :] for line in self.subject_lines(subject_path(key)) if line.startswith(prefix)]
+
+
+def subject_path(key: str) -> str:
+    """The file that lists `key`'s atoms, as `key id` lines with every other key of the same
+    first three hex digits: 4,096 small files in 256 folders of 16, so a new atom rewrites two
+    files of a few KB and two 16-entry folders even at 100k atoms."""
+    return f"{SUBJECTS_DIR}/{key[:2]}/{key[2]}"
+
+
+def _subject_files(pairs: dict[str, set[str]]) -> dict[str, bytes | None]:
+    """{path: content} for {key: ids}, grouped into their files."""
+    files: dict[str, list[str]] = {}
+    for key, ids in pairs.items():
+        files.setdefault(subject_path(key), []).extend(f"{key} {ident}" for ident in ids)
+    return {path: ("\n".join(sorted(lines)) + "\n").encode() if lines else None for path, lines in files.items()}
 
 
 @dataclass
@@ -59,9 +265,16 @@ class Change:
     tombstone_writes: dict[str, dict[str, Any]] = field(default_factory=dict)
     tombstone_deletes: set[str] = field(default_factory=set)
     raw_deletes: set[str] = field(default_factory=set)
+    # Set by a compute that read every atom (caps/expiry): the exact oldest last_seen of the
+    # atoms expiry may drop, and when that was established.
+    rescanned: tuple[str, str] | None = None
 
     def empty(self) -> bool:
         return not (self.writes or self.deletes or self.tombstone_writes or self.tombstone_deletes or self.raw_deletes)
+
+
+class StaleLockError(RepoStateError):
+    """`refs/heads/memory/atoms.lock` was left behind by a killed process."""
 
 
 class L1Store:
@@ -69,6 +282,8 @@ class L1Store:
         self.repo = repo
         # Set by the last `transact` whose retries ran out: where its atoms were queued.
         self.last_queue_path: Path | None = None
+        # How many transactions this object committed (tests pin "one per capture").
+        self.commits = 0
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -79,37 +294,24 @@ class L1Store:
         return self.tip() is not None
 
     def snapshot(self, tip: str | None = None) -> Snapshot:
-        tip = tip if tip is not None else self.tip()
-        snap = Snapshot(tip=tip)
-        if tip is None:
-            return snap
-        snap.tree = git.commit_tree(self.repo, tip)
-        for path, data in git.read_tree_blobs(self.repo, tip, [ATOMS_DIR, TOMBSTONES_DIR]).items():
-            folder, name = path.split("/", 1)
-            if not name.endswith(".json"):
-                continue
-            ident = name[: -len(".json")]
-            if folder == TOMBSTONES_DIR:
-                try:
-                    snap.tombstones[ident] = json.loads(data)
-                except ValueError as exc:
-                    snap.bad.append((path, f"unreadable tombstone: {exc}"))
-                continue
-            try:
-                atom = read_stored_atom(data)
-            except InvalidAtomError as exc:
-                # One bad file must not hide the others: skip it here, report it in validate.
-                snap.bad.append((path, "; ".join(exc.errors[:3])))
-                continue
-            if atom["id"] != ident:
-                snap.bad.append((path, f"file name does not match id {atom['id']}"))
-                continue
-            snap.atoms[ident] = atom
-        return snap
+        return Snapshot(self.repo, tip if tip is not None else self.tip())
 
     def atoms(self) -> list[Atom]:
         snap = self.snapshot()
-        return [snap.atoms[k] for k in sorted(snap.atoms)]
+        return list(snap.atoms.load().values())
+
+    def read_atoms(self, ids: Iterable[str], tip: str | None = None) -> dict[str, Atom]:
+        """The named atoms that exist, read by path (never the whole store)."""
+        snap = self.snapshot(tip)
+        out: dict[str, Atom] = {}
+        for ident in ids:
+            atom = snap.atoms.get(ident)
+            if atom is not None:
+                out[ident] = atom
+        return out
+
+    def atoms_at(self, tip: str) -> list[Atom]:
+        return list(self.snapshot(tip).atoms.load().values())
 
     # --- writing ------------------------------------------------------------------------------
 
@@ -117,14 +319,15 @@ class L1Store:
         """Create the orphan branch with a README commit. False when it already exists."""
         if self.exists():
             return False
-        tree = git.build_tree(self.repo, None, {"README.md": BRANCH_README.encode()})
+        tree = git.build_tree(self.repo, None, {"README.md": BRANCH_README.encode(),
+                                                STATS_PATH: _stats_bytes(_empty_stats())})  # fmt: skip
         message = format_message("init: create the L1 store", "", [("Op", "init")])
         oid = git.create_commit(self.repo, tree, [], message)
         try:
             git.cas_update_ref(self.repo, git.ATOMS_REF, oid, None, "agent-memory: init")
         except RefMovedError:
             return False  # another process created it first: same outcome
-        self._after_write(oid)  # an (empty) recall index from the start: the hook never misses it
+        self._after_write(oid, None, ())  # an (empty) recall index from the start: the hook never misses it
         return True
 
     def transact(self, compute: Callable[[Snapshot], Change | None], queue_on_failure: Iterable[Atom] = ()) -> tuple[str | None, Change | None]:
@@ -135,8 +338,12 @@ class L1Store:
                                  hint="run `git memory init`")
         start = time.monotonic()
         self.last_queue_path = None
+        stale: str | None = None
         for attempt in range(MAX_ATTEMPTS):
             snap = self.snapshot()
+            if snap.legacy:
+                self._migrate(snap)
+                continue
             change = compute(snap)
             if change is None or change.empty():
                 return None, change
@@ -144,18 +351,23 @@ class L1Store:
             try:
                 git.cas_update_ref(self.repo, git.ATOMS_REF, oid, snap.tip, f"agent-memory: {change.subject}")
             except RefMovedError:
-                if time.monotonic() - start > MAX_RETRY_SECONDS:
+                stale = stale_lock(self.repo)
+                if stale is not None or time.monotonic() - start > MAX_RETRY_SECONDS:
                     break
                 # Jittered, growing back-off: concurrent SessionEnd captures spread out.
                 time.sleep(random.uniform(0.002, 0.02) * min(attempt + 1, 10))
                 continue
-            self._after_write(oid)
+            self.commits += 1
+            self._after_write(oid, snap.tip, [*change.writes, *change.deletes], change.writes)
             return oid, change
         queued = list(queue_on_failure)
         if queued:
-            path = self.last_queue_path = self.enqueue(queued, reason="ref kept moving")
-            log_error(f"capture: memory/atoms kept moving; {len(queued)} atoms queued in {path.name}", self.repo.cwd)
+            path = self.last_queue_path = self.enqueue(queued, reason=stale or "ref kept moving")
+            why = stale or "memory/atoms kept moving"
+            log_error(f"capture: {why}; {len(queued)} atoms queued in {path.name}", self.repo.cwd)
             return None, None
+        if stale is not None:
+            raise StaleLockError(stale, hint=f"rm {_quote(str(lock_path(self.repo)))}")
         raise RepoStateError("memory/atoms kept moving; gave up after retries",
                              hint="retry the command; if it persists, check for a runaway process writing memory/atoms")
 
@@ -163,31 +375,70 @@ class L1Store:
         blobs: dict[str, bytes | None] = {}
         for ident, atom in change.writes.items():
             validate_atom(atom)  # every atom is validated on write
-            blobs[f"{ATOMS_DIR}/{ident}.json"] = dump_atom(atom).encode("utf-8")
-        for ident in change.deletes:
-            blobs[f"{ATOMS_DIR}/{ident}.json"] = None
+            blobs[atom_path(ident)] = dump_atom(atom).encode("utf-8")
+        for ident in change.deletes - set(change.writes):
+            blobs[atom_path(ident)] = None
         for ident, stone in change.tombstone_writes.items():
             blobs[f"{TOMBSTONES_DIR}/{ident}.json"] = (json.dumps(stone, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode()
         for ident in change.tombstone_deletes:
             blobs[f"{TOMBSTONES_DIR}/{ident}.json"] = None
         for path in change.raw_deletes:
             blobs[path] = None
+        blobs.update(_index_changes(snap, change))
         tree = git.build_tree(self.repo, snap.tree, blobs)
         message = format_message(change.subject, change.body, change.trailers)
         return git.create_commit(self.repo, tree, [snap.tip] if snap.tip else [], message,
                                  when=int(now_utc().timestamp()))
 
-    def _after_write(self, tip: str) -> None:
-        """Refresh the recall index the per-prompt hook reads (never fails the write)."""
+    def _migrate(self, snap: Snapshot) -> None:
+        """One commit that moves a flat store to the fan-out layout and builds `index/`."""
+        atoms = snap.atoms.load()
+        blobs: dict[str, bytes | None] = {}
+        for name, oid, is_tree in git.list_tree(self.repo, snap.tree, ATOMS_DIR):
+            if not is_tree:
+                blobs[f"{ATOMS_DIR}/{name}"] = None
+                ident = name.removesuffix(".json")
+                if ident not in atoms and name.endswith(".json"):
+                    # Unreadable: moved as it is, never dropped (validate still reports it).
+                    blobs[atom_path(ident)] = git.read_blob(self.repo, oid)
+        for ident, atom in atoms.items():
+            blobs[atom_path(ident)] = dump_atom(atom).encode("utf-8")
+        members: dict[str, set[str]] = {}
+        for ident, atom in atoms.items():
+            for key in _subject_keys(atom):
+                members.setdefault(key, set()).add(ident)
+        for path in _paths_under(self.repo, snap.tree, INDEX_DIR):
+            blobs[path] = None  # an index/ of an older format goes whole
+        blobs.update(_subject_files(members))
+        stats = _empty_stats()
+        stats["count"] = len(atoms)
+        stats["oldest"] = min((str(a["last_seen"]) for a in atoms.values()), default="")
+        blobs[STATS_PATH] = _stats_bytes(stats)
+        tree = git.build_tree(self.repo, snap.tree, blobs)
+        message = format_message(
+            f"migrate: {len(atoms)} atoms to atoms/<2 hex>/<id>.json, with index/",
+            ["Atoms fan out into 256 folders so that a write rewrites one small tree, and",
+             "index/ keeps the counts and contradiction subjects a write looks up."],
+            [("Op", "migrate")])  # fmt: skip
+        oid = git.create_commit(self.repo, tree, [snap.tip] if snap.tip else [], message,
+                                when=int(now_utc().timestamp()))
         try:
+            git.cas_update_ref(self.repo, git.ATOMS_REF, oid, snap.tip, "agent-memory: migrate")
+        except RefMovedError:
+            return  # someone else wrote (or migrated) first: the caller re-reads
+        self.commits += 1
+        self._after_write(oid, snap.tip, list(atoms))
 
-            recall.write_index(self.repo.state, self.atoms_at(tip), tip)
+    def _after_write(self, tip: str, parent: str | None, changed: Iterable[str],
+                     known: Mapping[str, Atom] | None = None) -> None:  # fmt: skip
+        """Bring the recall index the per-prompt hook reads up to `tip`: the changed atoms only
+        when it stood at `parent` (never fails the write)."""
+        try:
+            from agent_memory.store import recall_writer
+
+            recall_writer.after_commit(self, parent, tip, set(changed), known)
         except Exception as exc:  # noqa: BLE001 - the index is a cache; the hook falls back
-            log_error(f"recall index not rewritten: {type(exc).__name__}: {exc}", self.repo.cwd)
-
-    def atoms_at(self, tip: str) -> list[Atom]:
-        snap = self.snapshot(tip)
-        return [snap.atoms[k] for k in sorted(snap.atoms)]
+            log_error(f"recall index not updated: {type(exc).__name__}: {exc}", self.repo.cwd)
 
     # --- the retry queue ------------------------------------------------------------------------
 
@@ -233,16 +484,141 @@ class L1Store:
                 pass
 
 
+# --- index/ maintenance -------------------------------------------------------------------------
+
+
+def _empty_stats() -> dict[str, Any]:
+    return {"format": FORMAT, "count": 0, "oldest": "", "scanned": ""}
+
+
+def _stats_bytes(stats: Mapping[str, Any]) -> bytes:
+    return (json.dumps(dict(stats), sort_keys=True, indent=2) + "\n").encode()
+
+
+def _subject_keys(atom: Mapping[str, Any]) -> list[str]:
+    from agent_memory.store.contradictions import subject_keys
+
+    return subject_keys(atom)
+
+
+def _index_changes(snap: Snapshot, change: Change) -> dict[str, bytes | None]:
+    """The `index/` files after `change`: the count and the oldest-last_seen lower bound in
+    stats.json, and the subject files of atoms that appear or go. Reads only the subject
+    files and old records of the atoms that change."""
+    stats = dict(snap.stats or _empty_stats())
+    written = set(change.writes)
+    added = [i for i in sorted(written) if i not in snap.atoms]
+    removed = [i for i in sorted(change.deletes - written) if i in snap.atoms]
+    stats["count"] = max(0, int(stats.get("count", 0)) + len(added) - len(removed))
+    # A lower bound of every movable atom's last_seen: expiry need not look unless it is old.
+    bounds = [str(a["last_seen"]) for a in change.writes.values()]
+    if change.rescanned is not None:
+        oldest, stats["scanned"] = change.rescanned
+        bounds += [oldest] if oldest else []
+    elif stats.get("oldest"):
+        bounds.append(str(stats["oldest"]))
+    stats["oldest"] = min(bounds) if bounds else ""
+    edits: dict[str, tuple[set[str], set[str]]] = {}
+    for ident in added:
+        for key in _subject_keys(change.writes[ident]):
+            edits.setdefault(key, (set(), set()))[0].add(ident)
+    for ident in removed:
+        old = snap.atoms.get(ident)
+        for key in _subject_keys(old) if old is not None else []:
+            edits.setdefault(key, (set(), set()))[1].add(ident)
+    out: dict[str, bytes | None] = {STATS_PATH: _stats_bytes(stats)}
+    by_file: dict[str, list[tuple[str, set[str], set[str]]]] = {}
+    for key, (plus, minus) in edits.items():
+        by_file.setdefault(subject_path(key), []).append((key, plus, minus))
+    for path, changes in by_file.items():
+        lines = set(snap.subject_lines(path))
+        for key, plus, minus in changes:
+            lines |= {f"{key} {ident}" for ident in plus}
+            lines -= {f"{key} {ident}" for ident in minus}
+        out[path] = ("\n".join(sorted(lines)) + "\n").encode() if lines else None
+    return out
+
+
+def _paths_under(repo: git.Repo, tree: str | None, folder: str) -> list[str]:
+    out = []
+    for name, oid, is_tree in git.list_tree(repo, tree, folder):
+        path = f"{folder}/{name}"
+        if is_tree:
+            out += [f"{path}/{sub}" for sub in _walk(repo, oid)]
+        else:
+            out.append(path)
+    return out
+
+
+def _walk(repo: git.Repo, tree: str) -> list[str]:
+    out = []
+    for name, oid, is_tree in git.list_tree(repo, tree):
+        out += [f"{name}/{sub}" for sub in _walk(repo, oid)] if is_tree else [name]
+    return out
+
+
+# --- the stale ref lock (issue 14 §5) -----------------------------------------------------------
+
+
+def lock_path(repo: git.Repo) -> Path:
+    return repo.common_dir / Path(*git.ATOMS_REF.split("/")).with_suffix(".lock")
+
+
+def _held_open(path: Path) -> bool:
+    """Whether some process has `path` open (Linux /proc; elsewhere: assume not)."""
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return False
+    target = str(path)
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
+                    return True
+            except OSError:
+                continue
+    return False
+
+
+def _quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def stale_lock(repo: git.Repo, older_than: float = STALE_LOCK_SECONDS) -> str | None:
+    """A plain sentence when `refs/heads/memory/atoms.lock` is stale — older than any live
+    writer holds it (`git update-ref` holds it for milliseconds) and open in no process — else
+    None. For `status` and `validate` to report, with `lock_path` for the hint."""
+    path = lock_path(repo)
+    try:
+        age = time.time() - path.stat().st_mtime
+    except OSError:
+        return None
+    if age < older_than or _held_open(path):
+        return None
+    return (f"memory/atoms is locked by a stale {path.name} ({age:.0f} s old, no process holds it), "
+            f"left by a killed git process; remove it with: rm {_quote(str(path))}")  # fmt: skip
+
+
 def summarize(atom: Mapping[str, Any], limit: int = 90) -> str:
     claim = " ".join(str(atom.get("claim", "")).split())
     return claim if len(claim) <= limit else claim[: limit - 1] + "…"
 
 
-def rebuild_recall_index(start: str) -> None:
-    """Rewrite the recall index from `memory/atoms` (what a capture does after each commit)."""
+def rebuild_recall_index(start: str | os.PathLike[str]) -> None:
+    """Bring the recall index up to the `memory/atoms` tip: the atoms changed since the tip it
+    was built from when that is known (a tree diff), else a full rebuild. What the detached
+    `hook rebuild-index` runs."""
+    from agent_memory.store import recall_writer
+
     repo = git.find_repo(start)
     store = L1Store(repo)
-    tip = store.tip()
-    if tip is None:
+    if store.tip() is None:
         raise LookupError(f"agent-memory is not initialised in {repo.cwd}")
-    recall.write_index(repo.state, store.atoms_at(tip), tip)
+    recall_writer.refresh(store)

@@ -32,14 +32,14 @@ from agent_memory.model.tags import contested_tag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook cannot afford it
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
     from pathlib import Path
     from typing import Any
 
     Atom = Mapping[str, Any]
     StrPath = str | os.PathLike[str]
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 _TAG = (
     sys.implementation.cache_tag
     or f"{sys.implementation.name}-{sys.version_info[0]}{sys.version_info[1]}"
@@ -64,7 +64,7 @@ HALF_LIFE_DAYS = 30.0
 RECENCY_FLOOR = 0.5
 # Hits scoring below this fraction of the best hit are noise (a single common token); dropping
 # them keeps 1 KB of every prompt for what is actually relevant.
-RELATIVE_FLOOR = 0.3
+RELATIVE_FLOOR = 0.5
 # Evidence quotes are what the user actually said; they widen the vocabulary a claim is found
 # by ("freeze time, never sleep" under "Prefer the fake clock"). Real quotes are whole prompts
 # or tool output, so they count about a third of a claim word, and only their first 32
@@ -225,6 +225,7 @@ _CONCEPTS = (
     "deploy deployment release production prod staging docker kubernetes k8s helm",
     "env environment venv virtualenv dotenv",
     "docs documentation readme changelog",
+    "http https api rest endpoint httpx requests axios fetch curl graphql",
 )
 _concept_groups: tuple[tuple[str, ...], ...] = ()
 _concept_of: dict[str, tuple[int, ...]] = {}
@@ -257,6 +258,46 @@ def query_terms(prompt: str) -> dict[str, float]:
     return terms
 
 
+# --- what may be recalled -----------------------------------------------------------------------
+
+# Extraction rules whose observations are not the user's typing (issue 14 §1): a failure atom
+# is built from a tool's output. Decided from the evidence's recorded rule, never from text.
+NON_TYPED_RULES = frozenset({"failure.tool"})
+# Review states a person set that keep an atom out of recall: adopted ones are injected at
+# session start already; rejected ones were judged wrong.
+NOT_RECALLED_REVIEWS = frozenset({"adopted", "rejected"})
+
+
+def typed_by_user(atom: Atom) -> bool:
+    """Whether the atom was built from what the user typed (or wrote with `remember`): some
+    evidence names a rule that reads the user's words. Evidence recorded before rules were
+    (no `rule`) falls back to the kind: failure atoms then came from tool output."""
+    if atom.get("hand_authored"):
+        return True
+    evidence = atom.get("evidence")
+    rules = [
+        item.get("rule")
+        for item in (evidence if isinstance(evidence, list) else [])
+        if isinstance(item, dict) and isinstance(item.get("rule"), str) and item.get("rule")
+    ]
+    if rules:
+        return any(rule not in NON_TYPED_RULES for rule in rules)
+    return atom.get("kind") != "failure"
+
+
+def recallable(atom: Atom) -> bool:
+    """Per-prompt recall injects unreviewed candidates only: not decayed or superseded (out of
+    the working set, seed 002), not adopted (session start injects those) or rejected, not
+    redacted (a secret was cut out of the claim), and typed by the user (issue 14 §1).
+    Forgotten atoms are deleted from the store, so they never reach the index."""
+    if atom.get("decayed") or atom.get("superseded_by") or atom.get("redacted"):
+        return False
+    review = atom.get("review")
+    if isinstance(review, dict) and review.get("state") in NOT_RECALLED_REVIEWS:
+        return False
+    return typed_by_user(atom)
+
+
 # --- the index --------------------------------------------------------------------------------
 
 # Kinds and confidences travel as one byte per atom (an index into these tuples).
@@ -276,30 +317,45 @@ _PAYLOAD_KEYS = frozenset(
         "confidences",
         "pinned",
         "last_seen",
+        "sessions",
         "doclen",
         "contested",
         "postings",
+        "idf_max",
     ]
 )
+_FRAME_KEYS = frozenset(
+    ["ids", "claims", "kinds", "confidences", "pinned", "last_seen", "sessions", "doclen",
+     "postings", "gone", "contested", "cum"]
+)  # fmt: skip
 
 
 class RecallIndex:
-    """The compact, load-optimised view of L1 the hook scores against.
+    """The compact, load-optimised view of L1 the hook scores against: a base and the delta
+    frames appended after it.
 
-    Atoms are numbered 0..n-1 in id order (so "tie-break by id" is "tie-break by number").
-    Per atom: `records[offsets[d]:offsets[d+1]]` is `id TAB claim`; `kinds`, `confidences`
-    and `pinned` are one byte each; `last_seen` (epoch seconds) and `doclen` are packed
-    floats; `contested` maps every contested id (§4.2.1, both sides, recallable or not) to the
-    day of the newest evidence in its conflict, for the §4.2 tag. `postings[token] =
-    (idf, packed atom numbers, packed impacts)`: the term frequency (claim 1 per occurrence,
-    evidence quote QUOTE_TF) is saturated and length-normalised at build time (`bm25_impact`), so
-    the reader needs neither `math` nor per-posting Python objects: the index is a handful of
-    `bytes`/`str` objects that marshal loads with a memcpy each, and `memoryview.cast` reads.
+    Base: atoms are numbered 0..n-1 in id order (so "tie-break by id" is "tie-break by
+    number"). Per atom: `records[offsets[d]:offsets[d+1]]` is `id TAB claim`; `kinds`,
+    `confidences` and `pinned` are one byte each; `last_seen` (epoch seconds), `sessions`
+    (distinct sessions) and `doclen` are packed arrays; `contested` maps every contested id
+    (§4.2.1, both sides, recallable or not) to the day of the newest evidence in its conflict,
+    for the §4.2 tag. `postings[token] = (idf, packed atom numbers, packed impacts)`: the term
+    frequency (claim 1 per occurrence, evidence quote QUOTE_TF) is saturated and
+    length-normalised at build time (`bm25_impact`); an impact is stored negative when the
+    token is only in the atom's quotes, so scoring can tell a claim match from a quote match.
+
+    Frames (issue 17): a write appends one frame for the atoms it changed — their records and
+    postings (raw term frequencies, impacts computed against the base's avgdl at query time)
+    and the ids that left recall. An atom in a frame hides its base record and any earlier
+    frame's. Numbers n.. are the frames' atoms, in order. `source_oid` is the tip of the last
+    frame that chains on the one before it.
     """
 
     __slots__ = (
         "source_oid", "built_at", "n", "avgdl", "records", "offsets", "kinds", "confidences",
-        "pinned", "last_seen", "doclen", "contested", "postings", "_payload",
+        "pinned", "last_seen", "sessions", "doclen", "contested", "postings", "idf_max", "_payload",
+        "base_oid", "changed", "x_ids", "x_claims", "x_kinds", "x_confidences", "x_pinned",
+        "x_last_seen", "x_sessions", "x_doclen", "x_alive", "frames", "frame_docs",
     )  # fmt: skip
 
     def __init__(self, payload: dict[str, Any]) -> None:
@@ -312,6 +368,7 @@ class RecallIndex:
         try:
             offsets = memoryview(payload["offsets"]).cast("I")
             last_seen = memoryview(payload["last_seen"]).cast("d")
+            sessions = memoryview(payload["sessions"]).cast("I")
             doclen = memoryview(payload["doclen"]).cast("f")
         except TypeError as exc:
             raise ValueError(f"bad packed array: {exc}") from exc
@@ -321,7 +378,7 @@ class RecallIndex:
         for name in ("kinds", "confidences", "pinned"):
             if not isinstance(payload[name], bytes) or len(payload[name]) != n:
                 raise ValueError(f"{name} is not {n} bytes")
-        if len(last_seen) != n or len(doclen) != n:
+        if len(last_seen) != n or len(doclen) != n or len(sessions) != n:
             raise ValueError("per-atom arrays disagree")
         # Deleting every valid code must leave nothing (C speed, no loop over the atoms).
         if payload["kinds"].translate(None, bytes(range(len(KIND_CODES)))):
@@ -335,6 +392,7 @@ class RecallIndex:
             raise ValueError("bad avgdl or source_oid")
         self._payload = payload
         self.source_oid: str = payload["source_oid"]
+        self.base_oid: str = payload["source_oid"]
         self.built_at: float = payload["built_at"]
         self.n: int = n
         self.avgdl: float = avgdl
@@ -344,42 +402,116 @@ class RecallIndex:
         self.confidences: bytes = payload["confidences"]
         self.pinned: bytes = payload["pinned"]
         self.last_seen = last_seen
+        self.sessions = sessions
         self.doclen = doclen
         self.contested: dict[str, str] = payload["contested"]
         self.postings: dict[str, tuple[float, bytes, bytes]] = payload["postings"]
+        self.idf_max: float = float(payload["idf_max"])
+        self.changed: set[str] = set()  # base ids a frame replaced or removed
+        self.x_ids: list[str] = []
+        self.x_claims: list[str] = []
+        self.x_kinds: list[int] = []
+        self.x_confidences: list[int] = []
+        self.x_pinned: list[int] = []
+        self.x_last_seen: list[float] = []
+        self.x_sessions: list[int] = []
+        self.x_doclen: list[float] = []
+        self.x_alive: list[bool] = []
+        self.frames: list[tuple[int, dict[str, tuple[tuple[int, ...], tuple[float, ...]]]]] = []
+        self.frame_docs = 0
+
+    def apply_frame(self, frame: dict[str, Any], to_oid: str) -> None:
+        """Layer one delta frame on top (ValueError when malformed; nothing applied then)."""
+        if not isinstance(frame, dict) or set(frame) != _FRAME_KEYS:
+            raise ValueError("not a recall index frame")
+        ids, claims = frame["ids"], frame["claims"]
+        count = len(ids)
+        columns = ("claims", "kinds", "confidences", "pinned", "last_seen", "sessions", "doclen")
+        if any(len(frame[name]) != count for name in columns):
+            raise ValueError("frame columns disagree")
+        if frame["kinds"].translate(None, bytes(range(len(KIND_CODES)))) or frame[
+            "confidences"
+        ].translate(None, bytes(range(len(CONFIDENCE_CODES)))):
+            raise ValueError("unknown code in frame")
+        if not isinstance(frame["postings"], dict) or not isinstance(frame["contested"], dict):
+            raise ValueError("bad frame postings or contested")
+        touched = set(ids) | set(frame["gone"])
+        if self.x_ids and touched:
+            for number, ident in enumerate(self.x_ids):
+                if ident in touched:
+                    self.x_alive[number] = False
+        self.changed |= touched
+        offset = len(self.x_ids)
+        self.x_ids.extend(ids)
+        self.x_claims.extend(claims)
+        self.x_kinds.extend(frame["kinds"])
+        self.x_confidences.extend(frame["confidences"])
+        self.x_pinned.extend(frame["pinned"])
+        self.x_last_seen.extend(frame["last_seen"])
+        self.x_sessions.extend(frame["sessions"])
+        self.x_doclen.extend(frame["doclen"])
+        self.x_alive.extend([True] * count)
+        self.frames.append((offset, frame["postings"]))
+        for ident, day in frame["contested"].items():
+            if day:
+                self.contested[ident] = day
+            else:
+                self.contested.pop(ident, None)
+        self.frame_docs = frame["cum"] if isinstance(frame["cum"], int) else self.frame_docs + count
+        self.source_oid = to_oid
 
     def __repr__(self) -> str:
         return (
-            f"RecallIndex(n={self.n}, tokens={len(self.postings)}, source_oid={self.source_oid!r})"
+            f"RecallIndex(n={self.n}, tokens={len(self.postings)}, frames={len(self.frames)}, "
+            f"source_oid={self.source_oid!r})"
         )
 
     def to_payload(self) -> dict[str, Any]:
         return self._payload
 
-    # Per-atom accessors (what a Hit, a test or a debugging session needs).
+    # Per-atom accessors (what a Hit, a test or a debugging session needs). Numbers ≥ n are
+    # the frames' atoms.
     def atom_id(self, doc: int) -> str:
+        if doc >= self.n:
+            return self.x_ids[doc - self.n]
         return self.records[self.offsets[doc] : self.offsets[doc + 1]].partition("\t")[0]
 
     def claim(self, doc: int) -> str:
+        if doc >= self.n:
+            return self.x_claims[doc - self.n]
         return self.records[self.offsets[doc] : self.offsets[doc + 1]].partition("\t")[2]
 
     def kind(self, doc: int) -> str:
-        return KIND_CODES[self.kinds[doc]]
+        return KIND_CODES[self.x_kinds[doc - self.n] if doc >= self.n else self.kinds[doc]]
 
     def confidence(self, doc: int) -> str:
-        return CONFIDENCE_CODES[self.confidences[doc]]
+        code = self.x_confidences[doc - self.n] if doc >= self.n else self.confidences[doc]
+        return CONFIDENCE_CODES[code]
 
     def is_pinned(self, doc: int) -> bool:
-        return bool(self.pinned[doc])
+        return bool(self.x_pinned[doc - self.n] if doc >= self.n else self.pinned[doc])
+
+    def seen_at(self, doc: int) -> float:
+        return self.x_last_seen[doc - self.n] if doc >= self.n else self.last_seen[doc]
+
+    def session_count(self, doc: int) -> int:
+        return self.x_sessions[doc - self.n] if doc >= self.n else self.sessions[doc]
 
     def contested_day(self, doc: int) -> str:
         return self.contested.get(self.atom_id(doc), "")
 
+    def live(self, doc: int) -> bool:
+        if doc >= self.n:
+            return self.x_alive[doc - self.n]
+        return not self.changed or self.atom_id(doc) not in self.changed
+
     def ids(self) -> list[str]:
-        return [self.atom_id(d) for d in range(self.n)]
+        """Every recallable id, base and frames, in number order."""
+        return [self.atom_id(d) for d in range(self.n + len(self.x_ids)) if self.live(d)]
 
     def postings_of(self, term: str) -> list[tuple[int, float]]:
-        """(atom number, BM25 impact) pairs of `term` (empty when absent)."""
+        """(atom number, BM25 impact) pairs of `term` in the base (empty when absent); the
+        impact is negative when only the atom's quotes hold the token."""
         entry = self.postings.get(term)
         if entry is None:
             return []
@@ -401,15 +533,6 @@ def _epoch(stamp: object) -> float:
 
 def _day(epoch: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(epoch))
-
-
-def _recallable(atom: Atom) -> bool:
-    """Decayed and superseded atoms are out of the working set (seed 002); adopted ones are
-    already injected at every session start as L2, so recalling them would say it twice."""
-    if atom.get("decayed") or atom.get("superseded_by"):
-        return False
-    review = atom.get("review")
-    return not (isinstance(review, dict) and review.get("state") == "adopted")
 
 
 def _quote_terms(atom: Atom) -> list[str]:
@@ -437,16 +560,32 @@ def _code(codes: tuple[str, ...], value: object, default: str) -> int:
     return codes.index(value) if value in codes else codes.index(default)
 
 
-def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
-    import math  # build side only: the reader gets idf precomputed
-    from array import array
+def term_frequencies(atom: Atom) -> tuple[dict[str, float], float]:
+    """The atom's document for BM25: claim tokens (1 each) and quote tokens it lacks
+    (QUOTE_TF each), and the document length."""
+    claim = " ".join(str(atom.get("claim", "")).split())
+    tf: dict[str, float] = {}
+    for term in tokenize(claim):
+        tf[term] = tf.get(term, 0.0) + 1.0
+    length = float(sum(tf.values()))
+    for term in _quote_terms(atom):
+        if term not in tf:
+            tf[term] = QUOTE_TF
+            length += QUOTE_TF
+    return tf, max(length, 1.0)
 
+
+def session_count(atom: Atom) -> int:
+    sessions = atom.get("sessions")
+    return len(set(sessions)) if isinstance(sessions, list) else 0
+
+
+def contested_map(atoms: Sequence[Atom]) -> dict[str, str]:
+    """§4.2.1: the older atom carries `contested` + `contested_by`; the newer one is found by the
+    reverse join. Both render tagged, with the newest last_seen day of the conflict. The map
+    covers every id in a conflict, recallable or not (an adopted atom's L2 twin, or an id known
+    only from a `contested_by`), because SessionStart tags L2/L3 lines from it too."""
     seen_at = {str(a.get("id")): _epoch(a.get("last_seen")) for a in atoms}
-    # §4.2.1: the older atom carries `contested` + `contested_by`; the newer one is found by the
-    # reverse join. Both render tagged, with the newest last_seen day of the conflict (for the
-    # older atom that is the newest contesting atom's day, as contradictions.contested_tag says).
-    # The map covers every id in a conflict, recallable or not (an adopted atom's L2 twin, or an
-    # id known only from a `contested_by`), because SessionStart tags L2/L3 lines from it too.
     partners: dict[str, set[str]] = {}
     for atom in atoms:
         ident = str(atom.get("id"))
@@ -460,16 +599,25 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
         dates = [seen_at[i] for i in (ident, *partners[ident]) if i in seen_at]
         if dates:
             contested[ident] = _day(max(dates))
+    return contested
 
-    kept = sorted((a for a in atoms if _recallable(a)), key=lambda a: str(a.get("id")))
+
+def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
+    import math  # build side only: the reader gets idf precomputed
+    from array import array
+
+    contested = contested_map(atoms)
+    kept = sorted((a for a in atoms if recallable(a)), key=lambda a: str(a.get("id")))
     records: list[str] = []
     offsets = array("I", [0])
     kinds = bytearray()
     confidences = bytearray()
     pinned = bytearray()
     last_seen = array("d")
+    sessions = array("I")
     doclen = array("f")
     postings: dict[str, dict[int, float]] = {}
+    claim_terms: dict[str, set[int]] = {}
     for doc, atom in enumerate(kept):
         ident = " ".join(str(atom.get("id")).split())
         claim = " ".join(str(atom.get("claim", "")).split())  # one line, no tabs
@@ -478,18 +626,14 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
         kinds.append(_code(KIND_CODES, atom.get("kind"), "fact"))
         confidences.append(_code(CONFIDENCE_CODES, atom.get("confidence"), "observed"))
         pinned.append(1 if atom.get("pinned") else 0)
-        last_seen.append(seen_at.get(ident, 0.0))
-        tf: dict[str, float] = {}
-        for term in tokenize(claim):
-            tf[term] = tf.get(term, 0.0) + 1.0
-        length = float(sum(tf.values()))
-        for term in _quote_terms(atom):
-            if term not in tf:
-                tf[term] = QUOTE_TF
-                length += QUOTE_TF
-        doclen.append(max(length, 1.0))
+        last_seen.append(_epoch(atom.get("last_seen")))
+        sessions.append(min(session_count(atom), 0xFFFFFFFF))
+        tf, length = term_frequencies(atom)
+        doclen.append(length)
         for term, count in tf.items():
             postings.setdefault(term, {})[doc] = count
+            if count >= 1.0:
+                claim_terms.setdefault(term, set()).add(doc)
 
     n = len(kept)
     avgdl = float(sum(doclen) / n) if n else 1.0
@@ -499,7 +643,10 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
         df = len(docs)
         idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
         order = sorted(docs)
-        impacts = [bm25_impact(docs[d], doclen[d], avgdl) for d in order]
+        in_claim = claim_terms.get(term, set())
+        impacts = [
+            bm25_impact(docs[d], doclen[d], avgdl) * (1.0 if d in in_claim else -1.0) for d in order
+        ]
         packed[term] = (idf, array("I", order).tobytes(), array("f", impacts).tobytes())
     return RecallIndex(
         {
@@ -513,26 +660,62 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
             "confidences": bytes(confidences),
             "pinned": bytes(pinned),
             "last_seen": last_seen.tobytes(),
+            "sessions": sessions.tobytes(),
             "doclen": doclen.tobytes(),
             "contested": contested,
             "postings": packed,
+            # A prompt word no atom holds weighs as much as the rarest word of the store.
+            "idf_max": math.log(1.0 + (n - 0.5) / 1.5),
         }
     )
+
+
+def build_frame(
+    atoms: Sequence[Atom], gone: Sequence[str], contested: Mapping[str, str], cum: int
+) -> dict[str, Any]:
+    """A delta frame: the recallable `atoms` a write changed (their raw term frequencies;
+    impacts are computed at query time against the base), the ids that left recall, and
+    contested-map updates (day, or "" to drop). `cum`: atoms in frames since the base."""
+    kept = sorted((a for a in atoms if recallable(a)), key=lambda a: str(a.get("id")))
+    left = sorted({*gone, *(str(a.get("id")) for a in atoms if not recallable(a))})
+    postings: dict[str, tuple[list[int], list[float]]] = {}
+    doclen: list[float] = []
+    for number, atom in enumerate(kept):
+        tf, length = term_frequencies(atom)
+        doclen.append(length)
+        for term, count in tf.items():
+            entry = postings.setdefault(term, ([], []))
+            entry[0].append(number)
+            entry[1].append(count)
+    return {
+        "ids": tuple(" ".join(str(a.get("id")).split()) for a in kept),
+        "claims": tuple(" ".join(str(a.get("claim", "")).split()) for a in kept),
+        "kinds": bytes(_code(KIND_CODES, a.get("kind"), "fact") for a in kept),
+        "confidences": bytes(_code(CONFIDENCE_CODES, a.get("confidence"), "observed") for a in kept),
+        "pinned": bytes(1 if a.get("pinned") else 0 for a in kept),
+        "last_seen": tuple(_epoch(a.get("last_seen")) for a in kept),
+        "sessions": tuple(session_count(a) for a in kept),
+        "doclen": tuple(doclen),
+        "postings": {t: (tuple(d), tuple(f)) for t, (d, f) in sorted(postings.items())},
+        "gone": tuple(left),
+        "contested": dict(contested),
+        "cum": cum + len(kept) + len(left),
+    }  # fmt: skip
 
 
 def index_path(state_dir: StrPath) -> str:
     return os.path.join(os.fspath(state_dir), INDEX_FILENAME)
 
 
-def _header(source_oid: str, payload_len: int) -> bytes:
+def _header(source_oid: str, payload_len: int, n: int) -> bytes:
     # Line 2: format version, interpreter tag, marshal version, byte order, source tip, payload
-    # length. Readable with `head -2`; `index_is_stale` needs only these bytes.
-    fields = (FORMAT_VERSION, _TAG, marshal.version, sys.byteorder, source_oid or "-", payload_len)
+    # length, atoms. Readable with `head -2`; `index_tail` needs only these bytes and the tail.
+    fields = (FORMAT_VERSION, _TAG, marshal.version, sys.byteorder, source_oid or "-", payload_len, n)
     return INDEX_MAGIC + " ".join(map(str, fields)).encode("ascii") + b"\n"
 
 
-def _parse_header(data: bytes) -> tuple[str, int, int] | None:
-    """(source_oid, payload offset, payload length) when the header is ours, else None."""
+def _parse_header(data: bytes) -> tuple[str, int, int, int] | None:
+    """(source_oid, payload offset, payload length, atoms) when the header is ours, else None."""
     if not data.startswith(INDEX_MAGIC):
         return None
     end = data.find(b"\n", len(INDEX_MAGIC))
@@ -540,15 +723,23 @@ def _parse_header(data: bytes) -> tuple[str, int, int] | None:
         return None
     fields = data[len(INDEX_MAGIC) : end].decode("ascii", "replace").split(" ")
     expected = [str(FORMAT_VERSION), _TAG, str(marshal.version), sys.byteorder]
-    if len(fields) != 6 or fields[:4] != expected or not fields[5].isdigit():
+    if len(fields) != 7 or fields[:4] != expected or not (fields[5].isdigit() and fields[6].isdigit()):
         return None
     oid = fields[4]
-    return ("" if oid == "-" else oid), end + 1, int(fields[5])
+    return ("" if oid == "-" else oid), end + 1, int(fields[5]), int(fields[6])
 
 
 def serialize_index(index: RecallIndex) -> bytes:
     payload = marshal.dumps(index.to_payload())
-    return _header(index.source_oid, len(payload)) + payload
+    return _header(index.source_oid, len(payload), index.n) + payload
+
+
+def serialize_frame(frame: dict[str, Any], from_oid: str, to_oid: str) -> bytes:
+    """`D <length> <from> <to>\\n` + marshal payload + `\\nE <to> <cum>\\n`: the trailer, a
+    line of its own, lets a reader learn the index's tip from the file's last bytes."""
+    payload = marshal.dumps(frame)
+    head = f"D {len(payload)} {from_oid or '-'} {to_oid}\n".encode("ascii")
+    return head + payload + f"\nE {to_oid} {frame['cum']}\n".encode("ascii")
 
 
 def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> Path:
@@ -562,42 +753,194 @@ def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> P
     return target
 
 
+def _frames(data: bytes, start: int, base_oid: str) -> list[tuple[int, int, str, str, int]]:
+    """(payload start, payload end, from, to, cum) of the frames after the base, as far as
+    they are whole and chain (each starts where the one before ended)."""
+    out = []
+    current = base_oid
+    pos = start
+    size = len(data)
+    while pos < size:
+        nl = data.find(b"\n", pos, pos + 200)
+        if nl < 0:
+            break
+        head = data[pos:nl].decode("ascii", "replace").split(" ")
+        if len(head) != 4 or head[0] != "D" or not head[1].isdigit():
+            break
+        begin = nl + 1
+        end = begin + int(head[1])
+        tail = data.find(b"\n", end + 1, end + 200) if data[end : end + 1] == b"\n" else -1
+        trailer = data[end + 1 : tail].decode("ascii", "replace").split(" ") if tail >= 0 else []
+        if len(trailer) != 3 or trailer[0] != "E" or trailer[1] != head[3] or not trailer[2].isdigit():
+            break
+        if (head[2] if head[2] != "-" else "") != current:
+            break
+        out.append((begin, end, head[2], head[3], int(trailer[2])))
+        current = head[3]
+        pos = tail + 1
+    return out
+
+
 def load_index(state_dir: StrPath) -> RecallIndex | None:
-    """The index, or None when missing, unreadable, of another version, or corrupt. Never raises."""
+    """The index with its frames applied, or None when missing, unreadable, of another
+    version, or corrupt. Never raises. A torn or foreign frame ends the chain: the index then
+    answers from the frames before it (and reads as stale)."""
     try:
         with open(index_path(state_dir), "rb") as fh:
             data = fh.read()
         header = _parse_header(data)
         if header is None:
             return None
-        oid, offset, length = header
-        if len(data) - offset != length:
-            return None  # truncated or trailing garbage
-        index = RecallIndex(marshal.loads(memoryview(data)[offset:]))  # no copy of the payload
+        oid, offset, length, _ = header
+        if len(data) - offset < length:
+            return None  # truncated
+        view = memoryview(data)
+        index = RecallIndex(marshal.loads(view[offset : offset + length]))  # no copy
         if index.source_oid != oid:
             return None
+        for begin, end, _, to_oid, _ in _frames(data, offset + length, oid):
+            try:
+                index.apply_frame(marshal.loads(view[begin:end]), to_oid)
+            except (ValueError, TypeError, EOFError):
+                break
         return index
     except Exception:  # noqa: BLE001 - a broken cache reads as "missing"; the hook falls back
         return None
 
 
-def indexed_oid(state_dir: StrPath) -> str | None:
-    """The tip the index was built from (reads the header only); None when missing/foreign."""
+def index_tail(state_dir: StrPath) -> tuple[str, str, int, int] | None:
+    """(tip, base tip, atoms in frames, atoms in the base) from the header and the last
+    bytes of the index file; None when missing, foreign or torn at the end."""
     try:
         with open(index_path(state_dir), "rb") as fh:
             head = fh.read(512)
+            header = _parse_header(head)
+            if header is None:
+                return None
+            base, offset, length, n = header
+            size = os.fstat(fh.fileno()).st_size
+            if size < offset + length:
+                return None
+            if size == offset + length:
+                return base, base, 0, n
+            fh.seek(max(offset + length, size - 200))
+            tail = fh.read()
     except OSError:
         return None
-    header = _parse_header(head)
-    return header[0] if header else None
+    if not tail.endswith(b"\n"):
+        return None
+    last = tail[:-1].rpartition(b"\n")[2].decode("ascii", "replace").split(" ")
+    if len(last) != 3 or last[0] != "E" or not last[2].isdigit():
+        return None
+    return last[1], base, int(last[2]), n
+
+
+def indexed_oid(state_dir: StrPath) -> str | None:
+    """The tip the index stands at (header and tail only); None when missing/foreign/torn."""
+    found = index_tail(state_dir)
+    return found[0] if found else None
 
 
 def index_is_stale(state_dir: StrPath, common_dir: StrPath) -> bool:
-    """True when the index is missing/foreign or was built from another `memory/atoms` tip."""
+    """True when the index is missing/foreign or stands at another `memory/atoms` tip."""
     built_from = indexed_oid(state_dir)
     if built_from is None:
         return True
     return built_from != (read_ref(common_dir, ATOMS_REF) or "")
+
+
+# --- adopted memory, for recall not to restate it (issue 18) --------------------------------------
+
+ADOPTED_CACHE = f"recall-adopted.{_TAG}.marshal"
+ADOPTED_LOG = os.path.join(".memory", "adopted.log")
+# A candidate whose tokens mostly fall inside an adopted line's (or the reverse) says the same
+# thing in other words: "Use pnpm, not npm" under "Use pnpm, not npm, for installs".
+NEAR_DUPLICATE = 0.8
+
+
+def normalize_claim(claim: str) -> str:
+    """model.atom.normalize (spec §4.1) without importing `re`: whitespace runs → one space,
+    casefold, trailing `.,;:!?` stripped (str.split and `\\s` agree on what is whitespace)."""
+    return " ".join(claim.split()).casefold().rstrip(".,;:!?")
+
+
+class Adopted:
+    """What the committed tiers hold, in the forms recall compares candidates with."""
+
+    __slots__ = ("ids", "claims", "token_sets")
+
+    def __init__(self, ids: Iterable[str] = (), claims: Iterable[str] = (),
+                 token_sets: Iterable[Iterable[str]] = ()) -> None:  # fmt: skip
+        self.ids = frozenset(ids)
+        self.claims = frozenset(claims)
+        self.token_sets = tuple(frozenset(t) for t in token_sets)
+
+    @classmethod
+    def of(cls, atoms: Sequence[Atom]) -> Adopted:
+        ids = [str(a.get("id")) for a in atoms]
+        claims = [normalize_claim(str(a.get("claim", ""))) for a in atoms]
+        return cls(ids, claims, [frozenset(tokenize(str(a.get("claim", "")))) for a in atoms])
+
+    def restates(self, ident: str, claim: str) -> bool:
+        if ident in self.ids or normalize_claim(claim) in self.claims:
+            return True
+        mine = set(tokenize(claim))
+        if not mine:
+            return False
+        for theirs in self.token_sets:
+            shared = len(mine & theirs)
+            if not shared:
+                continue
+            smaller = min(len(mine), len(theirs))
+            if shared >= min(2, smaller) and shared >= NEAR_DUPLICATE * smaller:
+                return True
+        return False
+
+
+def _sig(path: str) -> tuple[str, int, int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path, -1, -1, -1)
+    return (path, st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def adopted(state_dir: StrPath, roots: Sequence[str | None]) -> Adopted:
+    """The atoms held in the L2/L3 tiers whose work trees are `roots` (this repository's, the
+    global memory repo's), from a small cache keyed on the logs' stat signatures; a changed
+    log is re-read (a few lines of JSON) and the cache rewritten. Never raises: unreadable
+    logs hold nothing."""
+    paths = [os.path.join(root, ADOPTED_LOG) for root in roots if root]
+    sig = tuple(_sig(p) for p in paths)
+    cache = os.path.join(os.fspath(state_dir), ADOPTED_CACHE)
+    try:
+        with open(cache, "rb") as fh:
+            cached = marshal.load(fh)
+        if isinstance(cached, tuple) and len(cached) == 4 and cached[0] == sig:
+            return Adopted(cached[1], cached[2], cached[3])
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    from agent_memory.committed.tiers import fold_text
+
+    atoms: list[Atom] = []
+    for path, (_, size, _, _) in zip(paths, sig, strict=True):
+        if size < 0:
+            continue
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                atoms += fold_text(fh.read()).values()
+        except OSError:
+            continue
+    found = Adopted.of(atoms)
+    try:
+        tmp = f"{cache}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            marshal.dump((sig, tuple(found.ids), tuple(found.claims),
+                          tuple(tuple(sorted(t)) for t in found.token_sets)), fh)  # fmt: skip
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+    return found
 
 
 # --- scoring ----------------------------------------------------------------------------------
@@ -615,10 +958,11 @@ class Hit:
         "last_seen",
         "pinned",
         "contested_day",
+        "sessions",
     )
 
     def __init__(self, id: str, claim: str, kind: str, confidence: str, score: float,
-                 last_seen: float, pinned: bool, contested_day: str) -> None:  # fmt: skip
+                 last_seen: float, pinned: bool, contested_day: str, sessions: int = 1) -> None:  # fmt: skip
         self.id = id
         self.claim = claim
         self.kind = kind
@@ -627,6 +971,7 @@ class Hit:
         self.last_seen = last_seen
         self.pinned = pinned
         self.contested_day = contested_day
+        self.sessions = sessions
 
     @property
     def contested(self) -> bool:
@@ -652,6 +997,40 @@ def _rank(item: tuple[float, int]) -> tuple[float, int]:
 # The largest product of the static weights: an atom whose raw BM25 times this cannot reach
 # the current k-th best score is skipped without computing its weights.
 _MAX_BOOST = max(KIND_WEIGHT.values()) * max(CONFIDENCE_WEIGHT.values()) * PINNED_BOOST
+# Relevance (issue 14 §1: "a prompt with no relevant atom gets no context at all"). BM25 ranks
+# whatever shares a token; this decides whether an atom is worth injecting at all:
+# - only the atom's CLAIM counts (a quote-only match is vocabulary, not relevance), and only
+#   content words: the generic verbs and nouns of requests (WEAK_WORDS: "add", "write",
+#   "fix", "file" …) still rank but never make an atom relevant;
+# - the claim's matched prompt terms (expansions at EXPANSION_RELEVANCE) must carry MIN_COVERAGE of
+#   the idf mass of the prompt's content words, where a word no atom holds counts as the
+#   rarest possible (`idf_max`): "how do I deploy to prod" against a store that knows nothing
+#   of deploying is mostly unmatched, so a side match through a related tool stays out.
+MIN_COVERAGE = 0.4
+# A related tool in the claim ("pnpm" for "install") says more about relevance than about rank.
+EXPANSION_RELEVANCE = 0.7
+QUOTE_RELEVANCE = 0.5
+# A word every atom holds still says what the prompt is about: relevance floors its idf.
+IDF_FLOOR = 1.0
+MIN_RELATED = 2  # without a content word of the prompt, a claim needs this many related tools
+COVERAGE_TERMS = 3
+UNKNOWN_WEIGHT = 1.0
+WEAK_WORDS = """
+    add adding added write writing make create run running fix fixing update change changes
+    set get call show save store keep new file files code work working start stop help check
+    try way thing stuff look want need let please can could would should do does done go
+    put move remove delete give take tell explain show find see read open close now just
+    still also again first last next whole every all some any one two three part bit
+    convert generate
+    """  # fmt: skip
+_weak: frozenset[str] = frozenset()
+
+
+def _weak_terms() -> frozenset[str]:
+    global _weak
+    if not _weak:
+        _weak = frozenset(t for t in map(_term, WEAK_WORDS.split()) if t is not None)
+    return _weak
 
 
 def recall(
@@ -661,55 +1040,132 @@ def recall(
     k: int = DEFAULT_K,
     budget_bytes: int = DEFAULT_BUDGET_BYTES,
     deadline: float | None = None,
+    exclude: Adopted | None = None,
 ) -> list[Hit]:
-    """The best ≤ k atoms for `prompt`, best first, that render within `budget_bytes`.
+    """The best ≤ k relevant atoms for `prompt`, best first, that render within
+    `budget_bytes`; none that restates adopted memory (`exclude`).
 
     `deadline` is a `time.monotonic()` value (spec §5.2's 100 ms self-budget): once past it,
     scoring stops and what has been scored so far is ranked (rarest tokens are scored first,
     so a partial result is the most informative one). Never returns an atom scoring 0.
     """
-    if k <= 0 or index.n == 0 or (deadline is not None and time.monotonic() >= deadline):
+    if k <= 0 or (index.n == 0 and not index.x_ids):
+        return []
+    if deadline is not None and time.monotonic() >= deadline:
         return []
     postings = index.postings
+    frames = index.frames
+    weak = _weak_terms()
     plan = []
+    content: list[float] = []
+    n_live = index.n + len(index.x_ids)
     for term, weight in query_terms(prompt).items():
         entry = postings.get(term)
+        extra = [(off, f[term]) for off, f in frames if term in f] if frames else []
+        strong = term not in weak
+        if entry is None and not extra:
+            if strong and weight >= 1.0:
+                content.append(max(UNKNOWN_WEIGHT * index.idf_max, IDF_FLOOR))  # a word nothing here holds
+            continue
         if entry is not None:
-            plan.append((len(entry[1]), term, weight, entry))
+            idf = entry[0]
+            df = len(entry[1]) // 4
+        else:
+            import math  # only for a token the base has never seen
+
+            df = sum(len(e[0]) for _, e in extra)
+            idf = math.log(1.0 + (n_live - df + 0.5) / (df + 0.5))
+        if strong and weight >= 1.0:
+            content.append(max(idf, IDF_FLOOR))
+        plan.append((df, term, weight, idf, entry, extra, strong))
     plan.sort(key=lambda p: (p[0], p[1]))
     acc: dict[int, float] = {}
+    claim_gain: dict[int, float] = {}
+    related: dict[int, int] = {}  # claim matches of expansions (strong), per atom
+    direct: set[int] = set()  # atoms whose claim holds a content word of the prompt
     get = acc.get
+    cget = claim_gain.get
+    rget = related.get
+    base_n = index.n
+    avgdl = index.avgdl
+    x_doclen = index.x_doclen
+    norm = K1 * (1.0 - B)
+    per_len = K1 * B / avgdl
     try:
-        for _, _, weight, (idf, docs, impacts) in plan:
+        for _, _, weight, idf, entry, extra, strong in plan:
             if deadline is not None and time.monotonic() >= deadline:
                 break
             gain = weight * idf
-            for doc, impact in zip(
-                memoryview(docs).cast("I"), memoryview(impacts).cast("f"), strict=True
-            ):
-                acc[doc] = get(doc, 0.0) + gain * impact
-    except (TypeError, ValueError):
+            is_direct = weight >= 1.0
+            weight_idf = max(idf, IDF_FLOOR)
+            relevance = (weight_idf if is_direct else EXPANSION_RELEVANCE * weight_idf) if strong else 0.0
+            claim_docs = []
+            quote_docs = []
+            if entry is not None:
+                for doc, impact in zip(
+                    memoryview(entry[1]).cast("I"), memoryview(entry[2]).cast("f"), strict=True
+                ):
+                    if impact > 0.0:
+                        acc[doc] = get(doc, 0.0) + gain * impact
+                        claim_docs.append(doc)
+                    else:
+                        acc[doc] = get(doc, 0.0) - gain * impact
+                        quote_docs.append(doc)
+            for offset, (docs, tfs) in extra:
+                for local, tf in zip(docs, tfs, strict=True):
+                    doc = base_n + offset + local
+                    impact = (K1 + 1.0) * tf / (tf + norm + per_len * x_doclen[doc - base_n])
+                    acc[doc] = get(doc, 0.0) + gain * impact
+                    if tf >= 1.0:
+                        claim_docs.append(doc)
+                    else:
+                        quote_docs.append(doc)
+            if strong:
+                for doc in claim_docs:
+                    claim_gain[doc] = cget(doc, 0.0) + relevance
+                    if is_direct:
+                        direct.add(doc)
+                    else:
+                        related[doc] = rget(doc, 0) + 1
+                if is_direct:
+                    # The user's own words around the claim count, at a discount.
+                    for doc in quote_docs:
+                        claim_gain[doc] = cget(doc, 0.0) + QUOTE_RELEVANCE * relevance
+                        direct.add(doc)
+    except (TypeError, ValueError, IndexError):
         return []  # a corrupt posting list: recall nothing rather than fail the prompt
 
-    # Bounded top-k by (score desc, atom number = id asc), never sorting everything (§5.2).
-    # A few spares, so that a claim too long for the byte budget leaves room for the next.
+    # Against the prompt's few most specific content words: a long prompt is not a worse query.
+    bar = MIN_COVERAGE * sum(sorted(content, reverse=True)[:COVERAGE_TERMS])
+    # Bounded top-k by (score desc, atom number asc), never sorting everything (§5.2). A few
+    # spares, so that a claim too long for the byte budget, or one restating adopted memory,
+    # leaves room for the next.
     keep = k * 4
     top: list[tuple[float, int]] = []
     worst = 0.0
-    kinds = index.kinds
-    confidences = index.confidences
-    last_seen = index.last_seen
-    pinned = index.pinned
-    n = index.n
+    changed = index.changed
     decay = 1.0 - RECENCY_FLOOR
     per_half_life = 1.0 / (_SECONDS_PER_DAY * HALF_LIFE_DAYS)
     for doc, raw in acc.items():
-        if doc >= n or (len(top) == keep and raw * _MAX_BOOST < worst):
+        if (len(top) == keep and raw * _MAX_BOOST < worst) or cget(doc, 0.0) < bar or not cget(doc):
             continue
-        age = now_epoch - last_seen[doc]
+        if doc not in direct and rget(doc, 0) < MIN_RELATED:
+            continue  # one related tool alone ("docker" for "deploy") is not relevance
+        if doc >= base_n + len(index.x_ids):
+            continue  # a corrupt posting list names an atom that is not there
+        if doc < base_n:
+            if changed and index.atom_id(doc) in changed:
+                continue
+            kind, conf, seen, pin = index.kinds[doc], index.confidences[doc], index.last_seen[doc], index.pinned[doc]  # fmt: skip
+        else:
+            j = doc - base_n
+            if not index.x_alive[j]:
+                continue
+            kind, conf, seen, pin = index.x_kinds[j], index.x_confidences[j], index.x_last_seen[j], index.x_pinned[j]  # fmt: skip
+        age = now_epoch - seen
         recency = RECENCY_FLOOR + decay * 0.5 ** (age * per_half_life) if age > 0 else 1.0
-        score = raw * _KIND_WEIGHTS[kinds[doc]] * _CONFIDENCE_WEIGHTS[confidences[doc]] * recency
-        if pinned[doc]:
+        score = raw * _KIND_WEIGHTS[kind] * _CONFIDENCE_WEIGHTS[conf] * recency
+        if pin:
             score *= PINNED_BOOST
         if score <= 0.0:
             continue
@@ -724,20 +1180,17 @@ def recall(
     if not top:
         return []
     floor = top[0][0] * RELATIVE_FLOOR
-    hits = [
-        Hit(
-            index.atom_id(doc),
-            index.claim(doc),
-            index.kind(doc),
-            index.confidence(doc),
-            score,
-            last_seen[doc],
-            index.is_pinned(doc),
-            index.contested_day(doc),
-        )  # fmt: skip
-        for score, doc in top
-        if score >= floor
-    ]
+    hits = []
+    for score, doc in top:
+        if score < floor:
+            continue
+        ident, claim = index.atom_id(doc), index.claim(doc)
+        if exclude is not None and exclude.restates(ident, claim):
+            continue
+        hits.append(
+            Hit(ident, claim, index.kind(doc), index.confidence(doc), score, index.seen_at(doc),
+                index.is_pinned(doc), index.contested_day(doc), index.session_count(doc))  # fmt: skip
+        )
     return _fit(hits, k, budget_bytes)
 
 
@@ -745,6 +1198,10 @@ def recall(
 
 OPEN_TAG = "<agent-memory recall>\n"
 CLOSE_TAG = "</agent-memory>"
+# What Claude is told about the lines below it (issue 14 §1): candidates, not rules.
+PREAMBLE = (
+    "Unreviewed candidates from earlier sessions (not adopted; weigh them accordingly):\n"
+)
 
 
 def contested_dates(index: RecallIndex) -> dict[str, str]:
@@ -766,12 +1223,13 @@ def render_line(hit: Hit) -> str:
     line = f"- [{hit.kind}] {_safe(hit.claim)}"
     if hit.contested_day:
         line += " " + contested_tag(hit.contested_day)
-    return line + "\n"
+    noun = "session" if hit.sessions == 1 else "sessions"
+    return line + f" (seen in {hit.sessions} {noun}, not adopted)\n"
 
 
 def _fit(hits: Sequence[Hit], k: int, budget_bytes: int) -> list[Hit]:
     """Best-first, whole lines only: a line that does not fit is dropped, never cut."""
-    used = len(OPEN_TAG.encode("utf-8")) + len(CLOSE_TAG.encode("utf-8"))
+    used = len((OPEN_TAG + PREAMBLE).encode("utf-8")) + len(CLOSE_TAG.encode("utf-8"))
     chosen: list[Hit] = []
     for hit in hits:
         if len(chosen) >= k:
@@ -784,46 +1242,17 @@ def _fit(hits: Sequence[Hit], k: int, budget_bytes: int) -> list[Hit]:
 
 
 def render_recall(hits: Sequence[Hit], budget_bytes: int = DEFAULT_BUDGET_BYTES) -> str:
-    """`<agent-memory recall>` + one `- [kind] claim` line per hit + `</agent-memory>`,
-    ≤ budget_bytes of UTF-8; empty string when nothing fits or there are no hits."""
+    """`<agent-memory recall>`, the preamble, one `- [kind] claim (seen in N sessions, not
+    adopted)` line per hit, `</agent-memory>`; ≤ budget_bytes of UTF-8; empty string when
+    nothing fits or there are no hits (a prompt with nothing relevant gets no context)."""
     chosen = _fit(hits, len(hits), budget_bytes)
     if not chosen:
         return ""
-    return OPEN_TAG + "".join(render_line(h) for h in chosen) + CLOSE_TAG
-
-
-_JSON_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\b": "\\b",
-    "\f": "\\f",
-}
-
-
-def _json_string(text: str) -> str:
-    out = []
-    for ch in text:
-        if ch in _JSON_ESCAPES:
-            out.append(_JSON_ESCAPES[ch])
-        elif ch < " " or ch in "\u2028\u2029":
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+    return OPEN_TAG + PREAMBLE + "".join(render_line(h) for h in chosen) + CLOSE_TAG
 
 
 def dump_hook_payload(text: str) -> str:
     """`json.dumps(hook_payload(text), ensure_ascii=False)` without importing json (~1.2 ms)."""
-    return (
-        '{"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": '
-        + _json_string(text)
-        + "}}"
-    )
+    from agent_memory.model.fastjson import additional_context
 
-
-# --- the whole fast path ----------------------------------------------------------------------
-
-
+    return additional_context("UserPromptSubmit", text)

@@ -54,12 +54,6 @@ def test_an_interactive_session_is_captured_when_the_person_quits(workspace: Wor
     assert workspace.errors_log() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 18: a session quit before any prompt has a SessionEnd payload whose "
-    "transcript_path was never written; the background capture logs FileNotFoundError to "
-    "errors.log (shown by `git memory status`) instead of treating it as nothing to capture",
-)
 def test_a_session_quit_before_any_prompt_logs_no_error(workspace: Workspace) -> None:
     session = workspace.interactive()
     try:

@@ -51,12 +51,6 @@ def test_an_unrelated_prompt_gets_nothing(workspace: Workspace) -> None:
     assert workspace.errors_log() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 18: recall injects the L1 candidate 'Use pnpm, not npm' next to the adopted L2 "
-    "line 'Use pnpm, not npm, for installs' that SessionStart already injected; a candidate that "
-    "restates an adopted line must not be recalled",
-)
 def test_a_candidate_restating_an_adopted_line_is_not_recalled(workspace: Workspace) -> None:
     workspace.adopt(ADOPTED)
     _learn(workspace, PNPM)

@@ -43,12 +43,6 @@ def test_no_session_start_context_when_no_tier_holds_anything(workspace: Workspa
     assert workspace.errors_log() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 18: the empty global block renders '_Nothing adopted yet: `git memory promote "
-    "--global` shows what is eligible._', which the ~/.claude/CLAUDE.md import loads into "
-    "every session; an empty tier must render nothing Claude Code loads (HTML comments only)",
-)
 def test_empty_memory_files_load_nothing_into_context(workspace: Workspace) -> None:
     records = workspace.run("Summarise the README").records()
 

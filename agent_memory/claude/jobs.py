@@ -1,0 +1,83 @@
+"""Detached jobs the hooks start and return from: the background capture (SessionEnd) and the
+recall-index rebuild (a stale or missing index, from any hook). On the hook path: `os`, `sys`
+and `time` only; a job is started with `os.posix_spawn` where there is one (`subprocess`
+alone costs a hook about 5 ms of imports)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from agent_memory.model.policy import REBUILD_MARKER_TTL_S
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+REBUILD_MARKER = "rebuilding-recall-index"
+
+
+def request_rebuild(state: str, cwd: str) -> None:
+    """Start one detached index rebuild (a marker file keeps prompts from starting more)."""
+    marker = os.path.join(state, REBUILD_MARKER)
+    try:
+        if time.time() - os.stat(marker).st_mtime < REBUILD_MARKER_TTL_S:
+            return
+        os.unlink(marker)
+    except FileNotFoundError:
+        pass
+    os.makedirs(state, mode=0o700, exist_ok=True)
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return
+    try:
+        spawn_detached(["hook", "rebuild-index"], cwd)
+    except BaseException:
+        os.unlink(marker)
+        raise
+
+
+def spawn_detached(args: list[str], cwd: str) -> None:
+    """`python -m agent_memory <args>` fully detached (docs/claude-code-integration.md §3): a
+    new session, and no inherited stdin/stdout/stderr or other descriptors. Claude Code reads
+    a hook's pipes to EOF, so a child holding one would keep the hook "running". Started with
+    `os.posix_spawn` where there is one: `subprocess` alone costs a hook ~5 ms of imports."""
+    if not sys.executable:
+        raise RuntimeError(
+            "no Python interpreter path (sys.executable) to start the background job with"
+        )
+    argv = [sys.executable, "-m", "agent_memory", *args]
+    if os.name != "nt" and hasattr(os, "posix_spawn") and hasattr(os, "POSIX_SPAWN_OPEN"):
+        devnull = os.devnull
+        actions = [
+            (os.POSIX_SPAWN_OPEN, 0, devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 2, devnull, os.O_WRONLY, 0),
+        ]
+        # Every other descriptor of ours is non-inheritable (PEP 446), so only 0-2 cross.
+        here = os.getcwd()
+        os.chdir(cwd)  # posix_spawn has no cwd argument; the hook process ends right after
+        try:
+            os.posix_spawn(sys.executable, argv, dict(os.environ), file_actions=actions, setsid=True)
+        finally:
+            os.chdir(here)
+        return
+    import subprocess
+
+    options: dict[str, Any] = {}
+    if os.name == "nt":
+        flags = ("DETACHED_PROCESS", "CREATE_NEW_PROCESS_GROUP", "CREATE_NO_WINDOW")
+        options["creationflags"] = sum(getattr(subprocess, flag, 0) for flag in flags)
+    else:
+        options["start_new_session"] = True
+    subprocess.Popen(
+        argv,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        close_fds=True,
+        **options,
+    )

@@ -1,0 +1,67 @@
+"""JSON for the hook paths without `import json` (which compiles regular expressions and
+imports `re`: about a tenth of an interpreter start). `loads` drives the C scanner `json`
+itself uses; `dumps_string` writes one JSON string. Elsewhere than CPython, `json` is used.
+Everything else in the package uses `json`."""
+
+from __future__ import annotations
+
+_JSON_SPACE = " \t\n\r"
+
+
+class _ScanContext:
+    """What `_json.make_scanner` reads off a JSONDecoder: json.loads' defaults."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = float  # NaN, Infinity, -Infinity, as json.loads reads them
+
+
+_scanner = None
+
+
+def loads(text: str) -> object:
+    """`json.loads(text)`. Malformed input raises a ValueError (json's own JSONDecodeError
+    from inside a value)."""
+    global _scanner
+    if _scanner is None:
+        try:
+            from _json import make_scanner
+        except ImportError:
+            import json
+
+            return json.loads(text)
+        _scanner = make_scanner(_ScanContext)  # type: ignore[arg-type]
+    start = len(text) - len(text.lstrip(_JSON_SPACE))
+    try:
+        value, end = _scanner(text, start)
+    except StopIteration as stop:  # what json.loads reports as "Expecting value"
+        raise ValueError(f"expecting a JSON value at character {stop.value}") from None
+    if text[end:].strip(_JSON_SPACE):
+        raise ValueError(f"extra data after the JSON value at character {end}")
+    return value
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def dumps_string(text: str) -> str:
+    """`json.dumps(text, ensure_ascii=False)`, also escaping U+2028/U+2029."""
+    out = []
+    for ch in text:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ch < " " or ch in "\u2028\u2029":
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def additional_context(event: str, text: str) -> str:
+    """The documented hook output line: `{"hookSpecificOutput": {"hookEventName": EVENT,
+    "additionalContext": TEXT}}`."""
+    return ('{"hookSpecificOutput": {"hookEventName": ' + dumps_string(event)
+            + ', "additionalContext": ' + dumps_string(text) + "}}")  # fmt: skip
