@@ -201,6 +201,9 @@ def test_the_cold_session_start_imports_no_heavy_module(project: Path) -> None:
     capture_atoms(store_of(project), [typed("The default branch is dev")], "s2", None)
     commit_tier(project, "L2", [l2("Never push directly to main"), l2("The default branch is main")])
     commit_tier(Path(os.environ["AGENT_MEMORY_HOME"]), "L3", [l3("Prefer small commits")])
+    # What `adopt` does after a commit: re-render, which judges the new lines with the guard
+    # (issue 14 §2). "Cold" is then the first start after that change, as issue 17 defines it.
+    session_start.warm(str(project / ".git"), str(project))
     cache = project / ".git" / "agent-memory" / session_start.CONTEXT_CACHE
     probe = (
         "import sys, io\n"
@@ -222,6 +225,31 @@ def test_the_cold_session_start_imports_no_heavy_module(project: Path) -> None:
         assert "Never push directly to main" in context and "Prefer small commits" in context
         assert proc.stderr.decode().strip() == "[]", (state, proc.stderr.decode())
         assert cache.exists()
+
+
+def test_a_line_first_seen_at_session_start_is_judged_there_once(project: Path) -> None:
+    """A pull can bring adopted lines no local verb has judged: the hook loads the guard for
+    them once, remembers the verdicts, and the next cold start stays on the standard library."""
+    commit_tier(project, "L2", [l2("Never push directly to main")])
+    cache = project / ".git" / "agent-memory" / session_start.CONTEXT_CACHE
+    probe = (
+        "import sys, io\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+        "from agent_memory.claude.hooks import run_event\n"
+        "run_event('session-start')\n"
+        "print('agent_memory.redact.guard' in sys.modules, file=sys.stderr)\n"
+    )
+    loaded = []
+    for _ in range(2):
+        cache.unlink(missing_ok=True)
+        proc = subprocess.run(
+            [sys.executable, "-S", "-c", probe, payload("session-start", project)],
+            cwd=project, capture_output=True, timeout=120,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)},
+        )  # fmt: skip
+        assert "Never push directly to main" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+        loaded.append(proc.stderr.decode().strip())
+    assert loaded == ["True", "False"]
 
 
 # --- the background capture (issue 14 §5) ---------------------------------------------------------------

@@ -234,6 +234,43 @@ def test_the_refused_line_is_not_injectable() -> None:
     assert set(G.refused([ok, bad, home])) == {bad["id"], home["id"]}
 
 
+def test_session_start_never_injects_a_line_that_got_past_the_guard(project: Path) -> None:
+    from test_hooks import hook
+
+    from agent_memory.committed.verdicts import VERDICTS_FILE
+
+    _bypass(project)
+    state = project / ".git" / "agent-memory"
+    (state / "session-start.cache").unlink(missing_ok=True)
+    (state / VERDICTS_FILE).unlink(missing_ok=True)  # judged in the hook itself, not ahead
+    for start in ("first", "cached"):
+        context = hook("session-start", project)
+        assert context is not None and SECRET not in context, start
+        assert "Deploy with" not in context, start
+        held_claims = [str(a["claim"]) for a in held(project).values() if a["claim"] != f"Deploy with {SECRET}"]
+        assert held_claims and all(c in context for c in held_claims), (start, context)
+    # The remembered verdicts keep accepted lines verbatim and refused ones only as a CRC.
+    verdicts = (state / VERDICTS_FILE).read_text()
+    assert SECRET not in verdicts and "Deploy with" not in verdicts
+    assert any(line.startswith("-") for line in verdicts.splitlines()[1:])
+
+
+def test_a_guard_verdict_from_other_rules_is_judged_again(project: Path) -> None:
+    from agent_memory.committed import verdicts
+
+    ok = committed_atom("Never push to main")
+    bad = committed_atom(f"Deploy with {SECRET}")
+    state = project / ".git" / "agent-memory"
+    state.mkdir(exist_ok=True)
+    # A file that claims the secret's line was accepted, written under another rule set.
+    from agent_memory.committed.render import atom_line
+
+    (state / verdicts.VERDICTS_FILE).write_text(f"older rules\n+{atom_line(bad, None)}\n")  # type: ignore[arg-type]
+    assert verdicts.shown(str(state), [ok, bad]) == [[ok]]  # type: ignore[list-item]
+    # Remembered now, for every group: the refused line stays out in either tier.
+    assert verdicts.shown(str(state), [bad], [ok, bad]) == [[], [ok]]  # type: ignore[list-item]
+
+
 def test_a_line_with_characters_a_reviewer_cannot_see_is_dropped_and_the_drop_commits(
     project: Path,
 ) -> None:

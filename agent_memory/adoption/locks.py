@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.locks import stale_age
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.policy import LOCK_WAIT_SECONDS, STALE_LOCK_SECONDS
 
@@ -136,27 +137,6 @@ class StaleLock:
         return f"if no git command is running in this repository, remove it: rm '{self.path}'"
 
 
-def _open_anywhere(path: Path) -> bool | None:
-    """Whether some process has `path` open (Linux /proc); None when that cannot be seen."""
-    proc = Path("/proc")
-    if not (proc / "self" / "fd").is_dir():
-        return None
-    target = os.path.realpath(path)
-    for pid_dir in proc.iterdir():
-        if not pid_dir.name.isdigit():
-            continue
-        try:
-            for fd in (pid_dir / "fd").iterdir():
-                try:
-                    if os.readlink(fd) == target:
-                        return True
-                except OSError:
-                    continue
-        except OSError:
-            continue
-    return False
-
-
 def lock_files(repo: git.Repo) -> list[tuple[Path, str]]:
     """The git lock files whose leftovers stop memory commands, with what each one guards."""
     return [
@@ -169,14 +149,8 @@ def lock_files(repo: git.Repo) -> list[tuple[Path, str]]:
 
 def stale_lock(path: Path, what: str, now: float | None = None,
                min_age: float = STALE_LOCK_SECONDS) -> StaleLock | None:  # fmt: skip
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        return None
-    age = (time.time() if now is None else now) - mtime
-    if age < min_age or _open_anywhere(path):
-        return None
-    return StaleLock(path, age, what)
+    age = stale_age(path, min_age, now)
+    return None if age is None else StaleLock(path, age, what)
 
 
 def stale_locks(repo: git.Repo, now: float | None = None) -> list[StaleLock]:

@@ -28,7 +28,8 @@ CONTEXT_CACHE_FORMAT = "2"
 _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
                  "committed/render.py", "store/contradictions.py", "committed/tiers.py",
                  "committed/templates.py", "model/atom.py", "model/paths.py", "model/fastjson.py",
-                 "store/recall.py")  # fmt: skip
+                 "store/recall.py", "committed/verdicts.py", "committed/guarded.py", "redact/guard.py",
+                 "redact/rules.py", "redact/engine.py")  # fmt: skip
 
 
 def session_start_line(common: str, work: str | None, tip: str) -> str:
@@ -112,7 +113,7 @@ def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str
     missing recall index is used as it is (a detached rebuild is started); elsewhere it is
     brought up to date first."""
     from agent_memory.claude import context
-    from agent_memory.committed import tiers
+    from agent_memory.committed import tiers, verdicts
     from agent_memory.model.fastjson import additional_context
     from agent_memory.model.policy import check_context_size
     from agent_memory.store import recall
@@ -137,8 +138,10 @@ def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str
 
             log_error("hook session-start: the recall index was unreadable: rebuilding it", work or common)
     key = context_key(common, work, tip)
-    l2 = list(tiers.l2_atoms(work).values())
-    l3 = list(tiers.l3_atoms(memory_home_dir()).values())
+    # Nothing the commit guard refuses is injected, even a line that reached adopted.log
+    # around the hooks (issue 14 §2); the verdicts are remembered, the guard loaded rarely.
+    l2, l3 = verdicts.shown(state, list(tiers.l2_atoms(work).values()),
+                            list(tiers.l3_atoms(memory_home_dir()).values()))  # fmt: skip
     contested = recall.contested_dates(index) if index is not None else {}
     ctx = context.build_context(l2, l3, contested, project_name(common, work))
     line = ""

@@ -38,6 +38,7 @@ from typing import Any, cast
 
 from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.locks import stale_age
 from agent_memory.gitio.refs import atom_path
 from agent_memory.gitio.state import atomic_write, log_error
 from agent_memory.model.atom import Atom, dump_atom, read_stored_atom, validate_atom
@@ -564,27 +565,6 @@ def lock_path(repo: git.Repo) -> Path:
     return repo.common_dir / Path(*git.ATOMS_REF.split("/")).with_suffix(".lock")
 
 
-def _held_open(path: Path) -> bool:
-    """Whether some process has `path` open (Linux /proc; elsewhere: assume not)."""
-    try:
-        pids = [p for p in os.listdir("/proc") if p.isdigit()]
-    except OSError:
-        return False
-    target = str(path)
-    for pid in pids:
-        try:
-            fds = os.listdir(f"/proc/{pid}/fd")
-        except OSError:
-            continue
-        for fd in fds:
-            try:
-                if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
-                    return True
-            except OSError:
-                continue
-    return False
-
-
 def _quote(text: str) -> str:
     import shlex
 
@@ -596,11 +576,8 @@ def stale_lock(repo: git.Repo, older_than: float = STALE_LOCK_SECONDS) -> str | 
     writer holds it (`git update-ref` holds it for milliseconds) and open in no process — else
     None. For `status` and `validate` to report, with `lock_path` for the hint."""
     path = lock_path(repo)
-    try:
-        age = time.time() - path.stat().st_mtime
-    except OSError:
-        return None
-    if age < older_than or _held_open(path):
+    age = stale_age(path, older_than)
+    if age is None:
         return None
     return (f"memory/atoms is locked by a stale {path.name} ({age:.0f} s old, no process holds it), "
             f"left by a killed git process; remove it with: rm {_quote(str(path))}")  # fmt: skip

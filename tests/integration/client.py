@@ -53,6 +53,7 @@ _DROP_NAMES = {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_pr
 # Generous ceilings that only keep a broken run from hanging the suite; nothing is timed.
 RUN_TIMEOUT = 120.0
 CAPTURE_TIMEOUT = 120.0
+SHELL_MODE_WAIT = 15.0  # per `!` typed; the switch is drawn within a frame when it takes
 
 # Strings longer than this in a recorded fixture are Claude Code's own harness text (system
 # prompt, tool schemas, skill and agent listings): not ours to redistribute, and the reader
@@ -480,6 +481,9 @@ class Interactive:
             timeout=RUN_TIMEOUT,
             dimensions=(40, 200),
         )
+        log = os.environ.get("AGENT_MEMORY_IT_TTY_LOG")  # debugging: what the client drew
+        if log:
+            self.child.logfile_read = open(log, "a", encoding="utf-8")  # noqa: SIM115
         self.child.expect("❯")  # the prompt box is drawn: input is accepted from here on
 
     @staticmethod
@@ -547,13 +551,28 @@ class Interactive:
         """`!` switches the prompt to shell mode: the command runs without the model, and its
         input and output are recorded as `user` records."""
         before = len(self.records())
-        self.child.send("!")
-        self.child.expect("shell mode")
+        self._enter_shell_mode()
         self._type(command)
         self._until_records(
             f"the output of {command!r}",
             lambda rs: any(r.get("type") == "assistant" for r in rs[before:]),
         )
+
+    def _enter_shell_mode(self, attempts: int = 5) -> None:
+        """Type `!` until the prompt says it is in shell mode. The client redraws only the
+        cells that changed, so the words may arrive with a cursor move between them instead
+        of a space; and a `!` typed while the client is still finishing the last turn can be
+        taken as text, so it is taken back and typed again."""
+        import pexpect
+
+        indicator = re.compile(r"shell(?: |\x1b\[\d*C)+mode")
+        for _ in range(attempts):
+            self.child.send("!")
+            if self.child.expect([indicator, pexpect.TIMEOUT], timeout=SHELL_MODE_WAIT) == 0:
+                return
+            self.child.send("\x7f")  # backspace: the `!` did not switch modes
+        drawn = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07", " ", str(self.child.before))
+        raise AssertionError(f"the client never entered shell mode; it last drew: {drawn[-1500:]!r}")
 
     def exit(self) -> int:
         """`/exit`: SessionEnd fires with reason `prompt_input_exit`, as when a person quits."""
