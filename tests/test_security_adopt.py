@@ -195,3 +195,24 @@ def test_a_reverted_adoption_counts_as_a_rejection_until_new_sessions(project: P
                   [{"user": CLAIMS["tabs"]}])  # fmt: skip
     gm(project, "capture", "--all", "--no-stage")
     assert ids["tabs"] in {e["id"] for e in gm_json(project, "promote")["eligible"]}
+
+
+def test_the_session_end_capture_treats_a_revert_as_a_rejection_too(project: Path) -> None:
+    """The background capture SessionEnd starts stages on its own (auto-stage): it must read a
+    revert of an adopt commit as a rejection before its gates run, as `stage` and `adopt` do."""
+    ids = stage_claims(project)
+    gm(project, "adopt", "--all")
+    adopt_commit = next(
+        c for c in git(project, "rev-list", "HEAD").split()
+        if trailers(project, c).get("Atom-Id") == ids["tabs"]
+    )  # fmt: skip
+    git(project, "revert", "--no-edit", adopt_commit)
+    later = write_session(project, "aaaaaaaa-0000-4000-8000-000000000009", "2026-11-06",
+                          [{"user": "Always run the linter before a commit"}])  # fmt: skip
+    assert gm_json(project, "status")["transcripts_not_captured"] >= 1
+    gm(project, "hook", "background-capture", "--transcript", str(later), "--cwd", str(project))
+    record = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a["id"] == ids["tabs"])
+    assert record["review"]["state"] == "rejected"
+    assert ids["tabs"] not in {s["id"] for s in gm_json(project, "status")["staged"]}
+    assert gm_json(project, "status")["transcripts_not_captured"] == 0
+    assert not (project / ".git" / "agent-memory" / "errors.log").exists()

@@ -214,7 +214,9 @@ def _spawn_capture(payload: Payload, cwd: str) -> None:
 def _background_capture(extra: dict[str, str | None]) -> None:
     from pathlib import Path
 
+    from agent_memory.adoption.reverts import record_reverted
     from agent_memory.claude.session_start import refresh_context
+    from agent_memory.committed import tiers
     from agent_memory.gitio import repo as git
     from agent_memory.gitio.state import log_error
     from agent_memory.promote.review import auto_stage
@@ -239,6 +241,9 @@ def _background_capture(extra: dict[str, str | None]) -> None:
             store, project, transcript, extra.get("session") or None, limits=True
         )
         if result.commit is not None:
+            # A `git revert` of an adopt commit is a rejection: recorded before the gates run,
+            # so the reverted item is not staged again at once (as `git memory stage` does).
+            record_reverted(repo, store, set(tiers.l2_atoms(repo.workdir)))
             auto_stage(repo, store, project)
     except Exception as exc:  # noqa: BLE001 - logged; `git memory capture --all` catches up
         log_error(

@@ -28,13 +28,11 @@ from agent_memory.cli.output import (
 from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import RefusedError, UsageError
-from agent_memory.model.paths import canonical_pointer
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS
 from agent_memory.model.trailers import plural
 from agent_memory.promote.review import auto_stage
-from agent_memory.store.capture import CaptureResult, capture_atoms, enforce_limits
+from agent_memory.store.capture import CaptureResult, capture_extracted, enforce_limits
 from agent_memory.store.l1 import L1Store
-from agent_memory.transcripts.ledger import mark_captured
 from agent_memory.transcripts.reader import find_transcripts, recorded_cwd, repository_roots
 
 HINT = "pass a Claude Code session file: git memory capture ~/.claude/projects/<slug>/<session>.jsonl"
@@ -70,12 +68,7 @@ def capture_one(store: L1Store, project: str, path: Path, session: str | None = 
         what = (f"none of its {extracted.stats.lines} lines is a readable record" if extracted.stats.lines
                 else "it is empty")
         raise Unreadable(f"nothing readable in {path}: {what}")
-    atoms = list(extracted.atoms)
-    sessions = sorted({s for a in atoms for s in a["sessions"]})
-    session_id = session or (sessions[0] if len(sessions) == 1 else None)
-    source = canonical_pointer(path, 1).rsplit("#", 1)[0]
-    result = capture_atoms(store, atoms, session_id, source)
-    mark_captured(store.repo.common_dir, path)  # for `status`: transcripts not captured yet
+    result = capture_extracted(store, extracted, path, session)
     return Captured(result, extracted.skipped_lines, extracted.stats.records)
 
 

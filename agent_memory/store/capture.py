@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.committed import tiers
-from agent_memory.extract.pipeline import extract_transcript
+from agent_memory.extract.pipeline import ExtractResult, extract_transcript
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors, merge
 from agent_memory.model.clock import now_utc, parse_time
@@ -27,6 +27,7 @@ from agent_memory.model.paths import canonical_pointer
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS, is_expired, l1_evictions
 from agent_memory.store import contradictions
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
+from agent_memory.transcripts.ledger import mark_captured
 
 # A full scan for expiry at least this often, even when the stored lower bound says nothing
 # can have expired: an atom that stopped being held (un-adopted) is not in that bound.
@@ -219,12 +220,21 @@ def capture_transcript(store: L1Store, project: str, transcript: Path, session: 
     With `limits`, caps and expiry run in the same commit (what a single capture wants; a
     backfill applies them once at the end with `enforce_limits`, so an atom seen early and
     again late in the history is not evicted in between)."""
-    result = extract_transcript(transcript, project, session=session)
-    atoms: list[Atom] = list(result.atoms)
+    extracted = extract_transcript(transcript, project, session=session)
+    return capture_extracted(store, extracted, transcript, session, limits), extracted.skipped_lines
+
+
+def capture_extracted(store: L1Store, extracted: ExtractResult, transcript: Path,
+                      session: str | None = None, limits: Limits | bool = False) -> CaptureResult:  # fmt: skip
+    """Merge one transcript's extracted atoms in, and note the transcript as captured (the
+    ledger `status` counts uncaptured sessions from)."""
+    atoms: list[Atom] = list(extracted.atoms)
     sessions = sorted({s for a in atoms for s in a["sessions"]})
     session_id = session or (sessions[0] if len(sessions) == 1 else None)
     source = canonical_pointer(transcript, 1).rsplit("#", 1)[0]
-    return capture_atoms(store, atoms, session_id, source, limits), result.skipped_lines
+    result = capture_atoms(store, atoms, session_id, source, limits)
+    mark_captured(store.repo.common_dir, transcript)
+    return result
 
 
 def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX_AGE_DAYS,
