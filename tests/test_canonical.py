@@ -268,14 +268,20 @@ def test_demo_sessions_give_one_atom_per_rule(tmp_path: Path) -> None:
         path = folder / f"{session['id']}.jsonl"
         path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
         observations.extend(extract_transcript(path, "invoice-service").atoms)
+    # The tool-rejection reason ("use pnpm instead of npm please") reads as the same claim.
+    rejection = [
+        a for a in observations
+        if any("instead of npm" in e["quote"] for e in a["evidence"])
+    ]  # fmt: skip
+    assert [a["claim"] for a in rejection] == ["Use pnpm, not npm"]
     atoms = {a["claim"]: a for a in merge_observations(observations)}
 
     pnpm = [a for a in atoms.values() if "pnpm" in a["claim"]]
     assert [a["claim"] for a in pnpm] == ["Use pnpm, not npm"]
     assert len(pnpm[0]["sessions"]) == 3
-    assert any(
-        "rejection" in e["quote"] or "instead of npm" in e["quote"] for e in pnpm[0]["evidence"]
-    )
+    # Four sightings merged: quotes are kept for one per day (bounded evidence, issue 17), the
+    # same-day rejection's as a fingerprint.
+    assert len(pnpm[0]["evidence"]) + len(pnpm[0].get("evidence_omitted", [])) == 4
 
     vitest = [a for a in atoms.values() if "vitest" in a["claim"]]
     assert [(a["claim"], len(a["sessions"])) for a in vitest] == [("Use vitest, not jest", 2)]
