@@ -886,3 +886,15 @@ def test_pr_global_prints_the_push_and_the_body_for_the_global_review_branch(
     assert out["items"] == [atom_id(PUSH_RULE, None)]
     assert "memory/review" in out["commands"][0]
     assert "stage --global" in out["body"] and "Never push directly to main" in out["body"]
+
+
+def test_a_hand_authored_project_claim_is_staged_for_review_at_once(tmp_path: Path) -> None:
+    """`remember` (no --global): review is its gate, not recurrence. The flag must survive the
+    store's merge, which rebuilds every record field by field."""
+    solo = make_project(tmp_path, "solo")
+    out = gm_json(solo, "remember", "Use pnpm, not npm, for installs", env=at(DAY_X))
+    assert out["staged"] and out["refused"] is None, out
+    record = next(a for a in gm_json(solo, "inspect", "--tier", "L1")["atoms"] if a["id"] == out["id"])
+    assert record["hand_authored"] is True
+    adopted = gm_json(solo, "adopt", "--yes", out["id"], env=at(DAY_X))
+    assert [x["atom"] for x in adopted["adopted"]] == [out["id"]]

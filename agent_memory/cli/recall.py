@@ -22,7 +22,8 @@ def run(args: argparse.Namespace) -> int:
     hits = recall.recall(index, str(prompt), time.time()) if index is not None else []
     text = recall.render_recall(hits)
     if wants_json(args):
-        by_id = {a["id"]: a for a in store.atoms()}
+        # Only the recalled atoms, read by path (issue 17: not the whole store for five atoms).
+        by_id = store.read_atoms([h.id for h in hits])
         emit_json({"atoms": [by_id[h.id] for h in hits if h.id in by_id], "context": text})
     else:
         print(text if text else "nothing in L1 matches that prompt")

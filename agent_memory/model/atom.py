@@ -349,7 +349,7 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     if omitted:
         out["evidence_omitted"] = omitted
     out["observations"] = max(len(evidence) + len(omitted), int(a["observations"]), int(b["observations"]))
-    for flag in ("contested", "pinned", "decayed"):
+    for flag in ("contested", "pinned", "decayed", "hand_authored"):
         if flag in keys:
             out[flag] = bool(a.get(flag) or b.get(flag))
     for listed in ("contested_by", "consolidated_from", "promoted_from_projects"):
