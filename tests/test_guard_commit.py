@@ -363,3 +363,33 @@ def test_forgetting_a_leaked_atom_is_not_refused(
     proc = gm(project, "forget", leaked_atom["id"], check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert SECRET not in (project / "CLAUDE.memory.md").read_text()
+
+
+@pytest.mark.parametrize(
+    "rel", ["CLAUDE.memory.md", "CLAUDE.md", "docs/CLAUDE.md", "sub/.memory/adopted.log"]
+)
+def test_only_a_commit_that_stages_a_memory_file_starts_the_guard(
+    guarded: Path, tmp_path: Path, rel: str
+) -> None:
+    """Most commits stage no memory file: the hook lets them through without starting Python
+    (it costs ~0.2 s a commit). A commit that does stage one still gets the whole guard."""
+    import sys
+
+    calls = tmp_path / "calls"
+    wrapper = tmp_path / "python"
+    wrapper.write_text(f'#!/bin/sh\necho run >> "{calls}"\nexec "{sys.executable}" "$@"\n')
+    wrapper.chmod(0o755)
+    _set_hook_python(guarded, str(wrapper))
+
+    plain = _commit(guarded, "src/app.py", "print('hello')\n")
+    assert plain.returncode == 0, plain.stderr
+    assert not calls.exists()  # decided in the shell
+
+    text = BLOCK.format(line=f"Deploy with {SECRET}")
+    if rel.endswith("adopted.log"):
+        text = json.dumps({"op": "adopt", "claim": f"Deploy with {SECRET}"}) + "\n"
+    head = git(guarded, "rev-parse", "HEAD")
+    refused = _commit(guarded, rel, text)
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert calls.read_text().splitlines() == ["run"]
+    assert git(guarded, "rev-parse", "HEAD") == head
