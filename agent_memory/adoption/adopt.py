@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.adoption.locks import index_lock_problem, memory_lock
+from agent_memory.adoption.prescan import prescanned
 from agent_memory.adoption.reverts import reverted_adoptions
 from agent_memory.committed import render
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
@@ -238,7 +239,7 @@ def commit_memory(
             if problem is not None:
                 raise problem
             require_clean(repo, target_name)
-            old_head = git.rev_parse(repo, "HEAD")
+            old_head = git.head_commit(repo)
             before = work_files(root, tier, target_name)
             require_consistent(before)
             after = change(before)
@@ -295,12 +296,13 @@ def commit_or_restore(
     root = repo.workdir
     assert root is not None
     paths = list(after.paths())
-    old_head = git.rev_parse(repo, "HEAD")
+    old_head = git.head_commit(repo)
     try:
         write_files(root, after)
-        head = git.commit_paths(root, paths, message)
+        with prescanned(repo, old_head, before, after):
+            head = git.commit_paths(root, paths, message)
     except BaseException as exc:
-        landed = git.rev_parse(repo, "HEAD")
+        landed = git.head_commit(repo)
         if landed != old_head and landed is not None and isinstance(exc, KeyboardInterrupt):
             raise  # the commit landed before the interrupt: the item is whole; stop here
         # An interrupted `git commit` may still be exiting and holding .git/index.lock: wait

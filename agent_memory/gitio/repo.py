@@ -282,6 +282,13 @@ def read_blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
     return data
 
 
+def blob_oid(data: bytes) -> str:
+    """The id git gives `data` stored as a blob (`git hash-object`), without writing it."""
+    import pygit2
+
+    return str(pygit2.hash(data))
+
+
 def commit_message(repo: Repo, oid: str) -> str:
     msg: str = repo.pg()[oid].message
     return msg
@@ -402,6 +409,18 @@ def rev_list(repo: Repo, spec: str, *more: str) -> list[str]:
     return proc.stdout.split() if proc.returncode == 0 else []
 
 
+def head_commit(repo: Repo) -> str | None:
+    """The commit HEAD names (None on an unborn branch), read by libgit2 from the ref files as
+    they are now: no `git` process (adopt asks once or twice per item)."""
+    pg = repo.pg()
+    try:
+        if pg.head_is_unborn:
+            return None
+        return str(pg.head.peel().id)
+    except Exception:  # noqa: BLE001 - a detached or broken HEAD: ask git, which explains it
+        return rev_parse(repo, "HEAD")
+
+
 def rev_parse(repo: Repo, rev: str) -> str | None:
     proc = run_git(repo.cwd, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", check=False)
     return proc.stdout.strip() or None if proc.returncode == 0 else None
@@ -461,7 +480,8 @@ def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str
         # Leave the index as it was: nothing half-staged after a refusal.
         run_git(cwd, "reset", "-q", "--", *paths, check=False)
         raise _commit_error(exc) from exc
-    return str(repo.head.commit.hexsha)
+    # libgit2 reads the new HEAD (GitPython's `head.commit` would start a `git cat-file`).
+    return str(_pygit2_repo(str(repo.git_dir)).head.peel().id)
 
 
 def _commit_error(exc: Any) -> RepoStateError:

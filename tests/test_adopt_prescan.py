@@ -1,0 +1,125 @@
+"""adopt's own guard run stands in for the pre-commit hook's Python start, and only for the
+exact content it judged (agent_memory/adoption/prescan.py, git-hooks/pre-commit): through real
+`git commit`s with the installed hook, its interpreter replaced by a wrapper that counts starts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm_json
+from test_adopt import held, init_project, log_lines, stage_claims
+
+from agent_memory.gitio import repo as G
+
+SECRET = "ghp_" + "Xy7" * 12
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return init_project(repo, monkeypatch)
+
+
+def count_guard_starts(repo: Path, tmp_path: Path) -> Path:
+    calls = tmp_path / "guard-starts"
+    wrapper = tmp_path / "python"
+    wrapper.write_text(f'#!/bin/sh\necho run >> "{calls}"\nexec "{sys.executable}" "$@"\n')
+    wrapper.chmod(0o755)
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    lines = [
+        f"AGENT_MEMORY_PYTHON='{wrapper}'" if ln.startswith("AGENT_MEMORY_PYTHON=") else ln
+        for ln in hook.read_text().splitlines()
+    ]
+    hook.write_text("\n".join(lines) + "\n")
+    return calls
+
+
+def starts(calls: Path) -> int:
+    return len(calls.read_text().splitlines()) if calls.exists() else 0
+
+
+def prescanned_file(repo: Path) -> Path:
+    return repo / ".git" / "agent-memory" / "prescanned"
+
+
+def test_adopt_all_commits_each_item_without_starting_the_guard_again(project: Path, tmp_path: Path) -> None:
+    ids = stage_claims(project)
+    calls = count_guard_starts(project, tmp_path)
+    report = gm_json(project, "adopt", "--all")
+    assert len(report["adopted"]) == len(ids) == len(log_lines(project))
+    assert set(held(project)) == set(ids.values())
+    assert starts(calls) == 0  # judged in adopt's process, commit by commit
+    assert not prescanned_file(project).exists()  # gone after the commits
+    # The hook itself is intact: a hand-made memory commit starts the guard and is refused.
+    head = git(project, "rev-parse", "HEAD")
+    with (project / ".memory" / "adopted.log").open("a") as fh:
+        fh.write(json.dumps({"op": "adopt", "claim": f"Deploy with {SECRET}"}) + "\n")
+    git(project, "add", ".memory/adopted.log")
+    proc = subprocess.run(["git", "-C", str(project), "commit", "-m", "by hand"], capture_output=True, text=True)
+    assert proc.returncode == 1 and "github" in proc.stderr
+    assert starts(calls) == 1 and git(project, "rev-parse", "HEAD") == head
+
+
+def _stage_memory(repo: Path, text: str) -> tuple[str, str]:
+    (repo / "CLAUDE.memory.md").write_text(text)
+    git(repo, "add", "CLAUDE.memory.md")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    return head, G.blob_oid(text.encode())
+
+
+def _commit(repo: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-C", str(repo), "commit", "-m", "memory"], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("mismatch", ["blob", "head", "path", "mode"])
+def test_a_listed_entry_covers_only_the_exact_content_it_names(
+    project: Path, tmp_path: Path, mismatch: str
+) -> None:
+    """A leftover or forged line never lets other content through: another blob, HEAD, path or
+    file mode means the whole guard runs (and refuses the secret)."""
+    calls = count_guard_starts(project, tmp_path)
+    clean = "## Project memory\n\n- Never push to main\n"
+    leaked = f"## Project memory\n\n- Deploy with {SECRET}\n"
+    head, clean_oid = _stage_memory(project, clean)
+    _, leaked_oid = _stage_memory(project, leaked)
+    entry = {
+        "blob": f"{head} 100644 {clean_oid} CLAUDE.memory.md",
+        "head": f"{'0' * 40} 100644 {leaked_oid} CLAUDE.memory.md",
+        "path": f"{head} 100644 {leaked_oid} docs/CLAUDE.memory.md",
+        "mode": f"{head} 100755 {leaked_oid} CLAUDE.memory.md",
+    }[mismatch]
+    prescanned_file(project).write_text(entry + "\n")
+    proc = _commit(project)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "github" in proc.stderr and starts(calls) == 1
+    assert git(project, "rev-parse", "HEAD").strip() == head
+
+
+def test_an_exact_entry_is_the_guards_verdict(project: Path, tmp_path: Path) -> None:
+    calls = count_guard_starts(project, tmp_path)
+    head, oid = _stage_memory(project, "## Project memory\n\n- Never push to main\n")
+    prescanned_file(project).write_text(f"{head} 100644 {oid} CLAUDE.memory.md\n")
+    assert _commit(project).returncode == 0
+    assert starts(calls) == 0 and git(project, "rev-parse", "HEAD").strip() != head
+
+
+def test_adopt_lists_nothing_when_the_work_tree_differs_from_head(project: Path) -> None:
+    """An uncommitted edit of a memory file: the hook's diff is not adopt's, so no entry."""
+    from agent_memory.adoption.prescan import clean_entries
+    from agent_memory.committed.files import TierFiles
+
+    repo = G.find_repo(project)
+    head = G.rev_parse(repo, "HEAD")
+    before = TierFiles("L2", "CLAUDE.memory.md", "", "edited, not committed\n")
+    after = TierFiles("L2", "CLAUDE.memory.md", "", "edited, not committed\n- Never push to main\n")
+    assert clean_entries(repo, head, before, after) == []
+    committed = (project / "CLAUDE.memory.md").read_text() if (project / "CLAUDE.memory.md").exists() else ""
+    before = TierFiles("L2", "CLAUDE.memory.md", "", committed)
+    ok = TierFiles("L2", "CLAUDE.memory.md", "", committed + "- Never push to main\n")
+    bad = TierFiles("L2", "CLAUDE.memory.md", "", committed + f"- Deploy with {SECRET}\n")
+    assert len(clean_entries(repo, head, before, ok)) == len(ok.paths())
+    assert clean_entries(repo, head, before, bad) == []
