@@ -234,8 +234,20 @@ def session_start_section(bench: Bench, repos: dict[int, Path], sizes: list[int]
         cache = repo / ".git" / "agent-memory" / "session-start.cache"
         commands: dict[str, Spec] = {"python -c pass": ([bench.python, "-c", "pass"], b"")}
         if n in sizes:
-            commands["warm"] = (argv, data)
-            commands["cold"] = (argv, data, None, lambda cache=cache: cache.unlink(missing_ok=True))  # type: ignore[misc]
+            # Interleaved with the stale runs (which move memory/atoms): each warm run is
+            # preceded by an untimed start that fills the cache for the current tip, each cold
+            # run by the index caught up and the cache removed.
+            def fill(repo: Path = repo, data: bytes = data, argv: list[str] = argv) -> None:
+                bench.wait_quiet(repo)
+                subprocess.run(argv, input=data, cwd=repo, env=bench.env, capture_output=True, check=False)
+                bench.wait_quiet(repo)
+
+            def empty(repo: Path = repo, cache: Path = cache) -> None:
+                fill(repo)
+                cache.unlink(missing_ok=True)
+
+            commands["warm"] = (argv, data, None, fill)
+            commands["cold"] = (argv, data, None, empty)
         if n in stale_sizes:
             commands["stale"] = (argv, data, lambda repo=repo: bench.wait_quiet(repo),  # type: ignore[misc]
                                  lambda repo=repo: _stale(bench, repo))  # type: ignore[misc]

@@ -195,6 +195,25 @@ HEAVY = {"jsonschema", "pygit2", "git", "json", "re", "dataclasses", "typing", "
          "tempfile", "importlib.resources", "argparse", "hashlib"}  # fmt: skip
 
 
+def session_start_in_a_fresh_process(project: Path, modules: set[str]) -> tuple[str, list[str]]:
+    """Run the SessionStart hook in a new interpreter (no site, this checkout on the path):
+    the context it injects, and which of `modules` it imported."""
+    probe = (
+        "import sys, io\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+        "from agent_memory.claude.hooks import run_event\n"
+        "run_event('session-start')\n"
+        f"print(sorted(set({sorted(modules)!r}) & set(sys.modules)), file=sys.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-S", "-c", probe, payload("session-start", project)],
+        cwd=project, capture_output=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)},
+    )  # fmt: skip
+    context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    return context, json.loads(proc.stderr.decode().strip().replace("'", '"'))
+
+
 def test_the_cold_session_start_imports_no_heavy_module(project: Path) -> None:
     from test_hooks import l3
 
@@ -205,25 +224,12 @@ def test_the_cold_session_start_imports_no_heavy_module(project: Path) -> None:
     # (issue 14 §2). "Cold" is then the first start after that change, as issue 17 defines it.
     session_start.warm(str(project / ".git"), str(project))
     cache = project / ".git" / "agent-memory" / session_start.CONTEXT_CACHE
-    probe = (
-        "import sys, io\n"
-        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
-        "from agent_memory.claude.hooks import run_event\n"
-        "run_event('session-start')\n"
-        f"heavy = {sorted(HEAVY)!r}\n"
-        "print(sorted(set(heavy) & set(sys.modules)), file=sys.stderr)\n"
-    )
     for state in ("cold", "warm"):
         if state == "cold":
             cache.unlink(missing_ok=True)
-        proc = subprocess.run(
-            [sys.executable, "-S", "-c", probe, payload("session-start", project)],
-            cwd=project, capture_output=True, timeout=120,
-            env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)},
-        )  # fmt: skip
-        context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+        context, heavy = session_start_in_a_fresh_process(project, HEAVY)
         assert "Never push directly to main" in context and "Prefer small commits" in context
-        assert proc.stderr.decode().strip() == "[]", (state, proc.stderr.decode())
+        assert heavy == [], state
         assert cache.exists()
 
 
@@ -232,24 +238,13 @@ def test_a_line_first_seen_at_session_start_is_judged_there_once(project: Path) 
     them once, remembers the verdicts, and the next cold start stays on the standard library."""
     commit_tier(project, "L2", [l2("Never push directly to main")])
     cache = project / ".git" / "agent-memory" / session_start.CONTEXT_CACHE
-    probe = (
-        "import sys, io\n"
-        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
-        "from agent_memory.claude.hooks import run_event\n"
-        "run_event('session-start')\n"
-        "print('agent_memory.redact.guard' in sys.modules, file=sys.stderr)\n"
-    )
     loaded = []
     for _ in range(2):
         cache.unlink(missing_ok=True)
-        proc = subprocess.run(
-            [sys.executable, "-S", "-c", probe, payload("session-start", project)],
-            cwd=project, capture_output=True, timeout=120,
-            env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)},
-        )  # fmt: skip
-        assert "Never push directly to main" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
-        loaded.append(proc.stderr.decode().strip())
-    assert loaded == ["True", "False"]
+        context, guard = session_start_in_a_fresh_process(project, {"agent_memory.redact.guard"})
+        assert "Never push directly to main" in context
+        loaded.append(bool(guard))
+    assert loaded == [True, False]
 
 
 # --- the background capture (issue 14 §5) ---------------------------------------------------------------

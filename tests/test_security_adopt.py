@@ -175,14 +175,20 @@ def test_adopt_all_makes_one_l1_transaction_for_the_batch(project: Path) -> None
         assert record["review"]["state"] == "adopted"
 
 
-def test_a_reverted_adoption_counts_as_a_rejection_until_new_sessions(project: Path) -> None:
+def adopt_all_then_revert(project: Path, key: str) -> dict[str, str]:
+    """Adopt every staged item, then `git revert` the adopt commit of `key`'s atom."""
     ids = stage_claims(project)
     gm(project, "adopt", "--all")
     adopt_commit = next(
         c for c in git(project, "rev-list", "HEAD").split()
-        if trailers(project, c).get("Atom-Id") == ids["tabs"]
+        if trailers(project, c).get("Atom-Id") == ids[key]
     )  # fmt: skip
     git(project, "revert", "--no-edit", adopt_commit)
+    return ids
+
+
+def test_a_reverted_adoption_counts_as_a_rejection_until_new_sessions(project: Path) -> None:
+    ids = adopt_all_then_revert(project, "tabs")
     assert ids["tabs"] not in held(project)
     # not offered again at once
     proc = gm(project, "adopt", check=False)
@@ -200,13 +206,7 @@ def test_a_reverted_adoption_counts_as_a_rejection_until_new_sessions(project: P
 def test_the_session_end_capture_treats_a_revert_as_a_rejection_too(project: Path) -> None:
     """The background capture SessionEnd starts stages on its own (auto-stage): it must read a
     revert of an adopt commit as a rejection before its gates run, as `stage` and `adopt` do."""
-    ids = stage_claims(project)
-    gm(project, "adopt", "--all")
-    adopt_commit = next(
-        c for c in git(project, "rev-list", "HEAD").split()
-        if trailers(project, c).get("Atom-Id") == ids["tabs"]
-    )  # fmt: skip
-    git(project, "revert", "--no-edit", adopt_commit)
+    ids = adopt_all_then_revert(project, "tabs")
     later = write_session(project, "aaaaaaaa-0000-4000-8000-000000000009", "2026-11-06",
                           [{"user": "Always run the linter before a commit"}])  # fmt: skip
     assert gm_json(project, "status")["transcripts_not_captured"] >= 1

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.cli import colour
+from agent_memory.cli.extract import default_project
 from agent_memory.cli.output import (
     emit_json,
     flag_or_positional,
@@ -33,7 +34,7 @@ from agent_memory.model.trailers import plural
 from agent_memory.promote.review import auto_stage
 from agent_memory.store.capture import CaptureResult, capture_extracted, enforce_limits
 from agent_memory.store.l1 import L1Store
-from agent_memory.transcripts.reader import find_transcripts, recorded_cwd, repository_roots
+from agent_memory.transcripts.reader import _under, find_transcripts, recorded_cwd, repository_roots
 
 HINT = "pass a Claude Code session file: git memory capture ~/.claude/projects/<slug>/<session>.jsonl"
 
@@ -79,11 +80,9 @@ def _whose(path: Path, repo: git.Repo) -> str | None:
     if not cwd or repo.workdir is None:
         return None
     roots = repository_roots(repo.workdir)
-    from agent_memory.transcripts.reader import _under
 
     if _under(cwd, roots):
         return None
-    from agent_memory.cli.extract import default_project
 
     name = default_project(path, None, cwd=cwd if Path(cwd).is_dir() else "/")
     return f"{cwd} (project {name})"

@@ -7,9 +7,16 @@ from __future__ import annotations
 
 import argparse
 
+from agent_memory.adoption.adopt import (
+    commit_or_restore,
+    require_clean,
+    require_consistent,
+    work_files,
+)
 from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json, warm_session_start
 from agent_memory.committed import tiers
-from agent_memory.committed.adopted_log import REMOVING_OPS
+from agent_memory.committed.adopted_log import REMOVING_OPS, LogEntry
+from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
@@ -78,14 +85,6 @@ def _forgotten_at_l2(repo: git.Repo, ident: str) -> Atom | None:
 def _restore_l2(repo: git.Repo, ident: str, atom: Atom) -> str:
     """Put the forgotten line back into the block as it was (pinned stays pinned): one
     `git commit` on the current branch, like every L2 change."""
-    from agent_memory.adoption.adopt import (
-        commit_or_restore,
-        require_clean,
-        require_consistent,
-        work_files,
-    )
-    from agent_memory.committed.adopted_log import LogEntry
-    from agent_memory.committed.install import target_file
 
     assert repo.workdir is not None
     target = target_file(repo)

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
 
 from agent_memory.claude.hooks import run_event
+
+if TYPE_CHECKING:  # argparse costs the per-prompt hook a few ms; only its type is used here
+    import argparse
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,14 +10,17 @@ import os
 from pathlib import Path
 from typing import Any
 
+from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.cli import colour
-from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
+from agent_memory.cli.output import emit_json, find_atom, project_of, store_here, wants_json
 from agent_memory.committed import tiers
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc, utc_day
 from agent_memory.model.trailers import one_line, plural
+from agent_memory.promote import gates
+from agent_memory.store import contradictions
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
 
@@ -140,15 +143,12 @@ def _shown_path(pointer: str) -> str:
 def _staged(repo: git.Repo) -> list[dict[str, str]]:
     if repo.workdir is None or not git.rev_parse(repo, "HEAD"):
         return []
-    from agent_memory.adoption.adopt import pending, work_files
 
     return [{"atom": i.atom_id, "commit": i.commit, "claim": str(i.atom.get("claim", "")),
              "op": i.entry.op} for i in pending(repo, work_files(repo.workdir, "L2", target_file(repo)))]
 
 
 def _contested(repo: git.Repo, store: L1Store) -> tuple[list[dict[str, str]], dict[str, Atom]]:
-    from agent_memory.store import contradictions
-
     by_id: dict[str, Atom] = {}
     for atom in [*store.atoms(), *tiers.l2_atoms(repo.workdir).values()]:
         by_id.setdefault(atom["id"], atom)
@@ -163,9 +163,6 @@ def _days(atom: Atom) -> int:
 
 
 def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
-    from agent_memory.cli.output import project_of
-    from agent_memory.promote import gates
-
     project = project_of(repo)
     l3 = tiers.l3_atoms()
     l2 = tiers.l2_atoms(repo.workdir)

@@ -16,6 +16,7 @@ from typing import Any
 from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
 from agent_memory.committed import tiers
+from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import UsageError
@@ -148,8 +149,6 @@ def history(repo: git.Repo, atom_id: str) -> list[dict[str, str]]:
 
 
 def _global_history(atom_id: str) -> list[dict[str, str]]:
-    from agent_memory.committed.global_repo import GlobalRepo
-
     home = GlobalRepo.default()
     if not home.exists() or atom_id not in _global_ids(home):
         return []

@@ -13,6 +13,7 @@ import sys
 import textwrap
 from dataclasses import dataclass, field
 
+from agent_memory import __version__
 from agent_memory.cli.main import ALIASES, DESCRIPTION, GROUPS, build_parser, verb_parsers
 
 TITLE = "GIT-MEMORY"
@@ -177,8 +178,6 @@ def _esc(value: str) -> str:
 
 
 def roff() -> str:
-    from agent_memory import __version__
-
     out = [
         f'.TH {TITLE} 1 "{DATE}" "agent-memory {__version__}" "Git Manual"',
         ".nh", ".ad l", ".SH NAME", "git\\-memory \\- git\\-native, tiered memory for Claude Code",

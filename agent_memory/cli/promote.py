@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
 from agent_memory.committed import tiers
@@ -62,7 +63,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _claims_and_staged(global_: bool) -> tuple[dict[str, str], set[str]]:
     """Each atom's claim by id, and the ids already waiting on memory/review."""
-    from agent_memory.adoption.adopt import pending, work_files
 
     if global_:
         from agent_memory.committed.global_repo import require_home

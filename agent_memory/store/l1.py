@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -45,6 +46,8 @@ from agent_memory.model.atom import Atom, dump_atom, read_stored_atom, validate_
 from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import InvalidAtomError, RefMovedError, RepoStateError
 from agent_memory.model.trailers import format_message
+from agent_memory.store import recall_writer
+from agent_memory.store.contradictions import subject_keys
 
 ATOMS_DIR = "atoms"
 TOMBSTONES_DIR = "tombstones"
@@ -497,8 +500,6 @@ def _stats_bytes(stats: Mapping[str, Any]) -> bytes:
 
 
 def _subject_keys(atom: Mapping[str, Any]) -> list[str]:
-    from agent_memory.store.contradictions import subject_keys
-
     return subject_keys(atom)
 
 
@@ -566,8 +567,6 @@ def lock_path(repo: git.Repo) -> Path:
 
 
 def _quote(text: str) -> str:
-    import shlex
-
     return shlex.quote(text)
 
 
@@ -592,7 +591,6 @@ def rebuild_recall_index(start: str | os.PathLike[str]) -> None:
     """Bring the recall index up to the `memory/atoms` tip: the atoms changed since the tip it
     was built from when that is known (a tree diff), else a full rebuild. What the detached
     `hook rebuild-index` runs."""
-    from agent_memory.store import recall_writer
 
     repo = git.find_repo(start)
     store = L1Store(repo)
