@@ -106,6 +106,11 @@ _DESCRIPTIVE: tuple[tuple[str, ...], ...] = (
     (":",),
 )
 _COPULAS = tuple(sorted(_ASSIGNMENTS + _DESCRIPTIVE, key=len, reverse=True))
+# The same phrases by first word, longest first (as above): a claim is tried at each word, and
+# only the phrases that can start there are compared (the session start analyses every line).
+_COPULAS_BY_FIRST: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _phrase in _COPULAS:
+    _COPULAS_BY_FIRST[_phrase[0]] = (*_COPULAS_BY_FIRST.get(_phrase[0], ()), _phrase)
 SETTING_NOUNS = frozenset(
     {
         "branch", "version", "port", "path", "dir", "directory", "folder", "url", "host",
@@ -275,7 +280,7 @@ def _negation_conflict(a: _Shape, b: _Shape) -> bool:
 
 
 def _copula_at(tokens: Sequence[str], start: int) -> tuple[tuple[str, ...], int] | None:
-    for phrase in _COPULAS:
+    for phrase in _COPULAS_BY_FIRST.get(tokens[start], ()):
         if tuple(tokens[start : start + len(phrase)]) == phrase:
             return phrase, start + len(phrase)
     return None
