@@ -565,7 +565,8 @@ class Interactive:
         taken as text, so it is taken back and typed again."""
         import pexpect
 
-        indicator = re.compile(r"shell(?: |\x1b\[\d*C)+mode")
+        # Between the words: spaces, or any escape sequence (a cursor move, a colour change).
+        indicator = re.compile(r"shell(?: |\x1b\[[0-9;?]*[A-Za-z])+mode")
         for _ in range(attempts):
             self.child.send("!")
             if self.child.expect([indicator, pexpect.TIMEOUT], timeout=SHELL_MODE_WAIT) == 0:
