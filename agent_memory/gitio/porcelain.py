@@ -13,11 +13,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from agent_memory.gitio.refs import history_paths
-from agent_memory.gitio.repo import LogEntry, Repo, config_get, ref_target, rev_parse, run_git
+from agent_memory.gitio.repo import (
+    LOG_FORMAT,
+    LogEntry,
+    Repo,
+    config_get,
+    parse_log,
+    ref_target,
+    rev_parse,
+    run_git,
+)
 from agent_memory.model.errors import RefusedError
-
-_FORMAT = "%H%x1f%s%x1f%cI%x1f%B%x1e"
-
 
 # --- remotes ----------------------------------------------------------------------------------
 
@@ -130,28 +136,17 @@ def push(repo: Repo, remote: str, refspec: str, force_with_lease: bool = True) -
 # --- history across refs ----------------------------------------------------------------------
 
 
-def _parse(stdout: str) -> list[LogEntry]:
-    out = []
-    for record in stdout.split("\x1e"):
-        record = record.strip("\n")
-        if not record:
-            continue
-        oid, subject, date, body = (record.split("\x1f") + ["", "", "", ""])[:4]
-        out.append(LogEntry(oid=oid, subject=subject, date=date, body=body))
-    return out
-
-
 def log_grep(repo: Repo, needle: str, refs: Sequence[str], reflog: bool = False) -> list[LogEntry]:
     """Commits reachable from `refs` (and, with `reflog`, from every reflog entry: branches
     that were rebuilt, like memory/review) whose message contains `needle`, newest first."""
     existing = existing_refs(repo, refs)
     if not existing and not reflog:
         return []
-    args = ["log", "--topo-order", f"--format={_FORMAT}", "--fixed-strings", f"--grep={needle}", *existing]
+    args = ["log", "--topo-order", f"--format={LOG_FORMAT}", "--fixed-strings", f"--grep={needle}", *existing]
     if reflog:
         args.append("--reflog")
     proc = run_git(repo.cwd, *args, "--", check=False)
-    return _parse(proc.stdout) if proc.returncode == 0 else []
+    return parse_log(proc.stdout) if proc.returncode == 0 else []
 
 
 def is_ancestor(repo: Repo, commit: str, ref: str) -> bool:
@@ -176,6 +171,6 @@ def reflog(repo: Repo, ref: str) -> list[tuple[str, str]]:
 
 def log_paths(repo: Repo, ref: str, paths: Sequence[str]) -> list[LogEntry]:
     """Commits of `ref` that touched any of `paths`, newest first, in the ref's order."""
-    proc = run_git(repo.cwd, "log", "--topo-order", f"--format={_FORMAT}", ref, "--",
+    proc = run_git(repo.cwd, "log", "--topo-order", f"--format={LOG_FORMAT}", ref, "--",
                    *history_paths(ref, list(paths)), check=False)  # atoms in either layout
-    return _parse(proc.stdout) if proc.returncode == 0 else []
+    return parse_log(proc.stdout) if proc.returncode == 0 else []

@@ -389,13 +389,20 @@ def log_for_path(repo: Repo, ref: str, path: str, *more: str) -> list[LogEntry]:
     """Commits of `ref` that touched `path` (or any of `more`), newest first (`git log` with a
     stable format). An atom file of `memory/atoms` named in either layout
     (`atoms/<id>.json`, `atoms/<2 hex>/<id>.json`) matches its history in both."""
-    fmt = "%H%x1f%s%x1f%cI%x1f%B%x1e"
     paths = history_paths(ref, [path, *more])
-    proc = run_git(repo.cwd, "log", f"--format={fmt}", ref, "--", *paths, check=False)
-    if proc.returncode != 0:
-        return []
+    proc = run_git(repo.cwd, "log", f"--format={LOG_FORMAT}", ref, "--", *paths, check=False)
+    return parse_log(proc.stdout) if proc.returncode == 0 else []
+
+
+# One commit per record: id, subject, committer date, message; fields split by \x1f, records
+# by \x1e.
+LOG_FORMAT = "%H%x1f%s%x1f%cI%x1f%B%x1e"
+
+
+def parse_log(stdout: str) -> list[LogEntry]:
+    """`git log --format=LOG_FORMAT` output as entries, in its order."""
     out = []
-    for record in proc.stdout.split("\x1e"):
+    for record in stdout.split("\x1e"):
         record = record.strip("\n")
         if not record:
             continue
