@@ -6,6 +6,11 @@ from typing import Any
 
 from agent_memory.model.atom import atom_id, validate_atom
 
+# A token of GitHub's shape (not a live one): what the guard must refuse in a memory file.
+SECRET = "ghp_" + "Xy7" * 12
+# A rendered L2 block with one line, for hand-made memory commits.
+BLOCK = "<!-- agent-memory:begin L2 -->\n## Project memory (agent-memory)\n\n### Recent\n- {line}\n<!-- agent-memory:end L2 -->\n"
+
 SLUG = "-home-dev-proj"
 
 

@@ -82,3 +82,12 @@ def repo(tmp_path: Path) -> Path:
     git(path, "add", "README.md")
     git(path, "commit", "-q", "-m", "initial")
     return path
+
+
+@pytest.fixture
+def guarded(repo: Path) -> Path:
+    """`repo` after `git memory init` without the Claude Code hooks: the git hooks guard it."""
+    from sessions import gm
+
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    return repo

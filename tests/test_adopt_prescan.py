@@ -10,13 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from builders import SECRET
 from conftest import git
 from sessions import gm_json
 from test_adopt import held, init_project, log_lines, stage_claims
 
 from agent_memory.gitio import repo as G
-
-SECRET = "ghp_" + "Xy7" * 12
 
 
 @pytest.fixture

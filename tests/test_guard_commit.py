@@ -12,19 +12,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from builders import BLOCK, SECRET
 from conftest import git
 from sessions import gm
 
 from agent_memory.cli.scan import added_lines, only_added
-
-SECRET = "ghp_" + "Xy7" * 12
-BLOCK = "<!-- agent-memory:begin L2 -->\n## Project memory (agent-memory)\n\n### Recent\n- {line}\n<!-- agent-memory:end L2 -->\n"
-
-
-@pytest.fixture
-def guarded(repo: Path) -> Path:
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    return repo
 
 
 def _commit(repo: Path, rel: str, text: str) -> subprocess.CompletedProcess[str]:

@@ -11,6 +11,7 @@ import stat
 import subprocess
 from pathlib import Path
 
+from builders import SECRET
 from conftest import git
 from sessions import gm, gm_json
 
@@ -156,7 +157,6 @@ def test_hooks_are_executable_shims(repo: Path) -> None:
 # --- the pre-commit guard names the interpreter that ran init (B2) ----------------------------
 
 BARE_PATH = "/usr/bin:/bin"  # no venv, so no git-memory: a commit from an IDE or a new shell
-SECRET = "ghp_" + "Xy7" * 12
 LEAK = "<!-- agent-memory:begin L2 -->\n- token " + SECRET + "\n<!-- agent-memory:end L2 -->\n"
 
 

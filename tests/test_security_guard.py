@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from builders import committed_atom
+from builders import BLOCK, SECRET, committed_atom
 from conftest import git
 from sessions import gm, gm_json
 from test_adopt import held, init_project, stage_claims
@@ -18,15 +18,6 @@ from test_adopt import held, init_project, stage_claims
 from agent_memory.committed.adopted_log import LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.model.atom import atom_id
-
-SECRET = "ghp_" + "Xy7" * 12
-BLOCK = "<!-- agent-memory:begin L2 -->\n## Project memory (agent-memory)\n\n### Recent\n- {line}\n<!-- agent-memory:end L2 -->\n"
-
-
-@pytest.fixture
-def guarded(repo: Path) -> Path:
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    return repo
 
 
 def commit(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:

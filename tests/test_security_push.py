@@ -10,11 +10,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from builders import BLOCK, SECRET
 from conftest import git
 from sessions import gm
-
-SECRET = "ghp_" + "Xy7" * 12
-BLOCK = "<!-- agent-memory:begin L2 -->\n## Project memory (agent-memory)\n\n### Recent\n- {line}\n<!-- agent-memory:end L2 -->\n"
 
 
 @pytest.fixture
