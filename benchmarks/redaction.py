@@ -43,8 +43,10 @@ import sysconfig
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -305,18 +307,23 @@ def _texts(content: object) -> list[str]:
     return out
 
 
-def transcript_text() -> str:
-    """Every text block of the real transcripts (prompts, replies, tool calls and results)."""
-    parts: list[str] = []
+def transcript_records() -> Iterator[Any]:
+    """Every parseable record of the real transcripts, file by file."""
     for path in sorted(TRANSCRIPTS.rglob("*.jsonl")):
         for line in path.read_text("utf-8", errors="replace").splitlines():
             try:
-                rec = json.loads(line)
+                yield json.loads(line)
             except ValueError:
                 continue
-            msg = rec.get("message") if isinstance(rec, dict) else None
-            if isinstance(msg, dict):
-                parts += _texts(msg.get("content"))
+
+
+def transcript_text() -> str:
+    """Every text block of the real transcripts (prompts, replies, tool calls and results)."""
+    parts: list[str] = []
+    for rec in transcript_records():
+        msg = rec.get("message") if isinstance(rec, dict) else None
+        if isinstance(msg, dict):
+            parts += _texts(msg.get("content"))
     return "\n".join(parts)
 
 
@@ -347,26 +354,21 @@ def speed(megabytes: float, dense: str) -> None:
 def claims(limit: int) -> list[str]:
     """Sentences users typed (real transcripts), 40–300 characters: the size of a claim."""
     out: list[str] = []
-    for path in sorted(TRANSCRIPTS.rglob("*.jsonl")):
-        for line in path.read_text("utf-8", errors="replace").splitlines():
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                continue
-            content = rec.get("message", {}).get("content") if isinstance(rec, dict) else None
-            texts = (
-                [content]
-                if isinstance(content, str)
-                else [
-                    b.get("text", "")
-                    for b in content or []
-                    if isinstance(b, dict) and b.get("type") == "text"
-                ]
-            )
-            for t in texts:
-                for s in re.split(r"(?<=[.!?])\s+|\n+", t):
-                    if 40 <= len(s) <= 300:
-                        out.append(s)
+    for rec in transcript_records():
+        content = rec.get("message", {}).get("content") if isinstance(rec, dict) else None
+        texts = (
+            [content]
+            if isinstance(content, str)
+            else [
+                b.get("text", "")
+                for b in content or []
+                if isinstance(b, dict) and b.get("type") == "text"
+            ]
+        )
+        for t in texts:
+            for s in re.split(r"(?<=[.!?])\s+|\n+", t):
+                if 40 <= len(s) <= 300:
+                    out.append(s)
     return (out * (1 + limit // max(1, len(out))))[:limit]
 
 

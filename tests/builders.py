@@ -61,3 +61,16 @@ def committed_atom(claim: str, tier: str = "L2", last_seen: str = "2026-03-01T10
     else:
         atom["promoted_from_projects"] = ["alpha", "beta"]
     return validate_atom(atom)
+
+
+def block(*lines: str) -> str:
+    """A minimal L2 marker block holding `lines`."""
+    return "\n".join(
+        [
+            "<!-- agent-memory:begin L2 -->",
+            "## Project memory",
+            *lines,
+            "<!-- agent-memory:end L2 -->",
+            "",
+        ]
+    )

@@ -11,6 +11,7 @@ import string
 from pathlib import Path
 
 import pytest
+from builders import block
 
 from agent_memory.redact.guard import GuardFinding, format_finding, scan_text
 
@@ -28,18 +29,6 @@ def tok(n: int, seed: int) -> str:
 
 def found(path: str, text: str) -> set[tuple[int, str]]:
     return {(f.line, f.rule) for f in scan_text(path, text)}
-
-
-def block(*lines: str) -> str:
-    return "\n".join(
-        [
-            "<!-- agent-memory:begin L2 -->",
-            "## Project memory",
-            *lines,
-            "<!-- agent-memory:end L2 -->",
-            "",
-        ]
-    )
 
 
 def test_a_clean_block_passes() -> None:

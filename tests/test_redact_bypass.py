@@ -13,6 +13,7 @@ import string
 from urllib.parse import quote
 
 import pytest
+from builders import block
 
 from agent_memory.redact.fold import fold, invisible, strip_invisible
 from agent_memory.redact.guard import scan_text
@@ -29,18 +30,6 @@ def _tok(n: int, seed: int) -> str:
 
 GH = "gh" + "p_" + _tok(36, 1)
 EMAIL = "jane.roe@acme-corp.io"
-
-
-def block(*lines: str) -> str:
-    return "\n".join(
-        [
-            "<!-- agent-memory:begin L2 -->",
-            "## Project memory",
-            *lines,
-            "<!-- agent-memory:end L2 -->",
-            "",
-        ]
-    )
 
 
 def rules_at(text: str, path: str = MD) -> set[tuple[int, str]]:
