@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from agent_memory.committed import tiers
 from agent_memory.committed.adopted_log import LOG_PATH
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
@@ -63,9 +64,12 @@ def reverted_adoptions(root: Path | None, rev: str = "HEAD") -> dict[str, str]:
     return out
 
 
-def record_reverted(repo: git.Repo, store: L1Store, held: set[str]) -> list[str]:
+def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None) -> list[str]:
     """Mark every atom whose adoption was reverted (and that is not held again) as rejected on
-    memory/atoms, unless a rejection or new sessions already say otherwise. Returns their ids."""
+    memory/atoms, unless a rejection or new sessions already say otherwise. Returns their ids.
+    `held`: the ids adopted in the work tree now (read from its adopted.log when not given)."""
+    if held is None:
+        held = set(tiers.l2_atoms(repo.workdir))
     reverted = {i: c for i, c in reverted_adoptions(repo.workdir).items() if i not in held}
     if not reverted or not store.exists():
         return []

@@ -216,7 +216,6 @@ def _background_capture(extra: dict[str, str | None]) -> None:
 
     from agent_memory.adoption.reverts import record_reverted
     from agent_memory.claude.session_start import refresh_context
-    from agent_memory.committed import tiers
     from agent_memory.gitio import repo as git
     from agent_memory.gitio.state import log_error
     from agent_memory.promote.review import auto_stage
@@ -243,7 +242,7 @@ def _background_capture(extra: dict[str, str | None]) -> None:
         if result.commit is not None:
             # A `git revert` of an adopt commit is a rejection: recorded before the gates run,
             # so the reverted item is not staged again at once (as `git memory stage` does).
-            record_reverted(repo, store, set(tiers.l2_atoms(repo.workdir)))
+            record_reverted(repo, store)
             auto_stage(repo, store, project)
     except Exception as exc:  # noqa: BLE001 - logged; `git memory capture --all` catches up
         log_error(

@@ -151,19 +151,10 @@ def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str
     # Cached only when rendered from an index (its oid is in the key) and nothing changed
     # while rendering; a missing index renders without contested tags, for this start only.
     if index is not None and context_key(common, work, tip) == key:
-        _write(os.path.join(state, CONTEXT_CACHE), f"{key}\n{line}\n")
+        from agent_memory.gitio.state import replace_text
+
+        replace_text(os.path.join(state, CONTEXT_CACHE), f"{key}\n{line}\n")
     return line
-
-
-def _write(path: str, text: str) -> None:
-    """Temp file + os.replace (readers see old or new), without tempfile's imports."""
-    tmp = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, text.encode("utf-8"))
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
 
 
 # --- the project name without running git ------------------------------------------------------

@@ -8,7 +8,6 @@ import argparse
 from agent_memory.adoption.reverts import record_reverted
 from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
-from agent_memory.committed import tiers
 from agent_memory.committed.install import target_file
 from agent_memory.model.clock import now_utc
 from agent_memory.promote.review import StagePlan, plan_and_stage
@@ -30,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
             )
         # A `git revert` of an adopt commit is a rejection: record it before the gates run, so
         # the item is not restaged at once (issue 16).
-        record_reverted(repo, store, set(tiers.l2_atoms(repo.workdir)))
+        record_reverted(repo, store)
         plan = plan_and_stage(
             repo, store.atoms(), project_of(repo), now_utc(), target_file(repo), force=args.force
         )

@@ -20,6 +20,7 @@ import zlib
 from collections.abc import Sequence
 
 from agent_memory.committed.render import atom_line
+from agent_memory.gitio.state import replace_text
 from agent_memory.model.atom import Atom
 
 VERDICTS_FILE = "guard-verdicts"
@@ -63,13 +64,7 @@ def _save(path: str, signature: str, accepted: set[str], refused: set[str]) -> N
     # A rendered line is one line; anything else is judged again next time rather than stored.
     rows = [signature, *sorted(_ACCEPT + a for a in accepted if "\n" not in a)]
     rows += sorted(_REFUSE + r for r in refused)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, ("\n".join(rows) + "\n").encode("utf-8"))
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+    replace_text(path, "\n".join(rows) + "\n")
 
 
 def shown(state_dir: str, *groups: Sequence[Atom]) -> list[list[Atom]]:

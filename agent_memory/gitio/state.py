@@ -83,6 +83,18 @@ def recent_errors(common_dir: str | os.PathLike[str], days: int = 7) -> list[str
     return [ln for ln in path.read_text("utf-8", errors="replace").splitlines() if ln[:20] >= cutoff]
 
 
+def replace_text(path: str, text: str) -> None:
+    """Temp file + os.replace (readers see old or new) with `os` alone: the session-start
+    path may not load tempfile (`atomic_write` below is for everything else)."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
 def atomic_write(path: Path, data: str | bytes, mode: int = 0o600) -> None:
     """Write via a temp file in the same directory + os.replace: readers see old or new, never half."""
     import tempfile
