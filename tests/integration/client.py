@@ -468,6 +468,7 @@ class Interactive:
 
     def __init__(self, ws: Workspace) -> None:
         import pexpect
+        import pyte
 
         self.ws = ws
         self.session_id = ws.new_session_id()
@@ -484,7 +485,13 @@ class Interactive:
         log = os.environ.get("AGENT_MEMORY_IT_TTY_LOG")  # debugging: what the client drew
         if log:
             self.child.logfile_read = open(log, "a", encoding="utf-8")  # noqa: SIM115
-        self.child.expect("❯")  # the prompt box is drawn: input is accepted from here on
+        # What a person sees: the client redraws only the cells that change, so a word on
+        # screen need not be a word in the byte stream (CI saw "shell m\x1b[1Cde" once "mode"
+        # shared its "o" with the previous frame). A terminal emulator keeps the screen.
+        self.screen = pyte.Screen(200, 40)
+        self._stream = pyte.Stream(self.screen)
+        # The prompt box is drawn: input is accepted from here on.
+        self._until_drawn("❯", "the prompt box", RUN_TIMEOUT)
 
     @staticmethod
     def _trust(ws: Workspace) -> None:
@@ -519,20 +526,39 @@ class Interactive:
     def records(self) -> list[dict[str, Any]]:
         return read_records(self.transcript, growing=True) if self.transcript.exists() else []
 
-    def _drain(self) -> None:
-        # Keep reading the terminal so the client never blocks on a full pty buffer.
+    def _read(self, timeout: float) -> None:
+        """Whatever the client drew within `timeout`, applied to the screen."""
         import pexpect
 
         try:
-            self.child.read_nonblocking(65536, timeout=0.05)
+            self._stream.feed(self.child.read_nonblocking(65536, timeout=timeout))
         except pexpect.TIMEOUT:
             pass
 
+    def _drain(self) -> None:
+        # Keep reading the terminal so the client never blocks on a full pty buffer.
+        self._read(0.05)
+
+    def drawn(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def _shows(self, text: str, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while text not in self.drawn():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            self._read(min(0.25, remaining))
+        return True
+
+    def _until_drawn(self, text: str, what: str, timeout: float) -> None:
+        if not self._shows(text, timeout):
+            raise AssertionError(f"{what} ({text!r}) never appeared; the screen:\n{self.drawn()}")
+
     def _type(self, text: str) -> None:
         self.child.send(text)
-        # The echo is drawn word by word with cursor moves in between; the last word arrives
-        # intact, and once it is on screen the whole line is in the input box.
-        self.child.expect(re.escape(text.split()[-1]))
+        # Once the whole text is on screen it is all in the input box.
+        self._until_drawn(text, f"the typed {text!r}", RUN_TIMEOUT)
         self.child.send("\r")
 
     def _until_records(self, what: str, predicate: Callable[[list[dict[str, Any]]], bool]) -> None:
@@ -559,21 +585,15 @@ class Interactive:
         )
 
     def _enter_shell_mode(self, attempts: int = 5) -> None:
-        """Type `!` until the prompt says it is in shell mode. The client redraws only the
-        cells that changed, so the words may arrive with a cursor move between them instead
-        of a space; and a `!` typed while the client is still finishing the last turn can be
-        taken as text, so it is taken back and typed again."""
-        import pexpect
-
-        # Between the words: spaces, or any escape sequence (a cursor move, a colour change).
-        indicator = re.compile(r"shell(?: |\x1b\[[0-9;?]*[A-Za-z])+mode")
+        """Type `!` until the prompt says it is in shell mode. A `!` typed while the client is
+        still finishing the last turn can be taken as text, so it is taken back and typed
+        again."""
         for _ in range(attempts):
             self.child.send("!")
-            if self.child.expect([indicator, pexpect.TIMEOUT], timeout=SHELL_MODE_WAIT) == 0:
+            if self._shows("shell mode", SHELL_MODE_WAIT):
                 return
             self.child.send("\x7f")  # backspace: the `!` did not switch modes
-        drawn = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07", " ", str(self.child.before))
-        raise AssertionError(f"the client never entered shell mode; it last drew: {drawn[-1500:]!r}")
+        raise AssertionError(f"the client never entered shell mode; the screen:\n{self.drawn()}")
 
     def exit(self) -> int:
         """`/exit`: SessionEnd fires with reason `prompt_input_exit`, as when a person quits."""
