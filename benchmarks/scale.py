@@ -39,6 +39,8 @@ sys.path.insert(0, str(HERE))
 from common import Spec, interleaved, isolated_env, scratch, summary  # noqa: E402
 from scale_fixture import TOOLS, scale_atoms  # noqa: E402
 
+from agent_memory.claude.settings import hook_command  # noqa: E402
+
 SECTIONS = ("recall", "session-start", "capture", "backfill", "adopt", "evidence", "recall-json")
 PROMPT = "fix the failing pytest run in the billing api and install the dependencies"
 WORKER = HERE / "scale_worker.py"
@@ -182,6 +184,12 @@ def ratio(times: dict[str, list[float]], name: str) -> str:
     return f"{p50 / base:.2f}× ({p50:.0f} ms; python -c pass {base:.0f} ms)"
 
 
+def settings_command(event: str) -> list[str]:
+    """What Claude Code runs for `event`: the command `git memory init` writes into
+    .claude/settings.json, through the shell."""
+    return ["/bin/sh", "-c", hook_command(event)]
+
+
 # --- sections ---------------------------------------------------------------------------------
 
 
@@ -200,12 +208,12 @@ def recall_section(bench: Bench, sizes: list[int], runs: int) -> dict[int, Path]
             print(f"  (warning: recall at {n} injected nothing for the benchmark prompt)", file=sys.stderr)
         commands: dict[str, Spec] = {
             "python -c pass": ([bench.python, "-c", "pass"], b""),
-            "recall": (["git", "memory", "hook", "user-prompt-submit"], data),
-            "direct": (["git-memory", "hook", "user-prompt-submit"], data),
+            "recall": (settings_command("UserPromptSubmit"), data),
+            "dispatched": (["git", "memory", "hook", "user-prompt-submit"], data),
         }
         times = interleaved(commands, runs, bench.env, repo)
-        bench.row(f"per-prompt recall hook @ {n} (settings.json form)", ratio(times, "recall"))
-        bench.row(f"per-prompt recall hook @ {n} (git-memory hook, no git dispatcher)", ratio(times, "direct"))
+        bench.row(f"per-prompt recall hook @ {n} (the settings.json command, via sh -c)", ratio(times, "recall"))
+        bench.row(f"per-prompt recall hook @ {n} (`git memory hook`, git's dispatcher)", ratio(times, "dispatched"))
     return repos
 
 
@@ -228,8 +236,8 @@ def session_start_section(bench: Bench, repos: dict[int, Path], sizes: list[int]
             adopt_some(bench, repo, 40)
         bench.wait_quiet(repo)
         data = hook_payload(repo, "session-start", source="startup")
-        argv = ["git", "memory", "hook", "session-start"]
-        bench.run(*argv, cwd=repo)  # fills the cache
+        argv = settings_command("SessionStart")
+        subprocess.run(argv, input=data, cwd=repo, env=bench.env, capture_output=True, check=False)  # fills the cache
         subprocess.run(argv, input=data, cwd=repo, env=bench.env, capture_output=True, check=False)
         cache = repo / ".git" / "agent-memory" / "session-start.cache"
         commands: dict[str, Spec] = {"python -c pass": ([bench.python, "-c", "pass"], b"")}

@@ -65,7 +65,7 @@ def test_desired_hooks_cover_three_events_with_researched_timeouts() -> None:
     assert "async" not in handlers["SessionEnd"]
     for event, handler in handlers.items():
         assert handler["type"] == "command"
-        assert handler["command"].startswith(f"git memory hook {HOOK_EVENTS[event]}")
+        assert handler["command"].startswith(f"git-memory hook {HOOK_EVENTS[event]}")
     assert all("matcher" not in groups[0] for groups in desired.values())
 
 

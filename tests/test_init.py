@@ -60,7 +60,7 @@ def test_existing_claude_md_and_settings_are_kept(repo: Path) -> None:
     settings = json.loads((repo / ".claude" / "settings.json").read_text())
     assert settings["model"] == "opus"
     commands = [h["command"] for g in settings["hooks"]["SessionStart"] for h in g["hooks"]]
-    assert "echo hi" in commands and any("git memory hook session-start" in c for c in commands)
+    assert "echo hi" in commands and any("git-memory hook session-start" in c for c in commands)
 
 
 def test_no_claude_hooks_skips_settings(repo: Path) -> None:

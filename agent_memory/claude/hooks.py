@@ -31,7 +31,6 @@ import os
 import sys
 import time
 
-from agent_memory.claude.jobs import REBUILD_MARKER, request_rebuild, spawn_detached
 from agent_memory.gitio.refs import ATOMS_REF, STATE_DIRNAME, locate_git_dirs, read_ref
 from agent_memory.model.fastjson import loads
 from agent_memory.model.policy import (
@@ -42,7 +41,7 @@ from agent_memory.model.policy import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, NoReturn
 
     Payload = dict[str, Any]
 
@@ -55,6 +54,8 @@ DISABLE_ENV = {
     "background-capture": "AGENT_MEMORY_SESSIONEND",
     "rebuild-index": "AGENT_MEMORY_USERPROMPTSUBMIT",
 }
+# What Claude Code runs (the settings.json commands); the others are our background jobs.
+CLAUDE_EVENTS = ("session-start", "user-prompt-submit", "session-end")
 
 
 def read_payload() -> Payload:
@@ -128,6 +129,26 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
     return 0
 
 
+def run_and_exit(event: str) -> NoReturn:
+    """The process entry of a Claude Code hook: run it, flush, and leave with `os._exit`.
+
+    Interpreter finalization (module teardown, freeing the loaded recall index) costs a
+    per-prompt hook about as much as the recall itself (~5 ms of ~30). Nothing is lost by
+    skipping it: every file the hook writes is closed by `with` before this point, the only
+    buffered stream is stdout (flushed here), and a spawned capture or index rebuild is its
+    own detached process. Background jobs (long, pygit2) exit normally."""
+    code = run_event(event)
+    if event not in CLAUDE_EVENTS:
+        sys.exit(code)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass  # Claude Code stopped reading (a timeout): there is nothing left to lose
+    os._exit(code)
+
+
 def _emit(line: str) -> None:
     """One line on stdout, as UTF-8 whatever the locale (a cp1252 or C stdout would raise on
     the em dash of the contested tag and lose the whole context)."""
@@ -159,6 +180,8 @@ def _recall(payload: Payload, common: str, work: str | None, tip: str, started: 
     state = os.path.join(common, STATE_DIRNAME)
     index = recall.load_index(state)
     if index is None:
+        from agent_memory.claude.jobs import request_rebuild
+
         request_rebuild(state, work or common)
         raise LookupError(
             "the recall index is missing or unreadable: recalled nothing; rebuilding it"
@@ -175,10 +198,13 @@ def _recall(payload: Payload, common: str, work: str | None, tip: str, started: 
     if index.source_oid != tip:
         # Stale (memory/atoms moved without a capture by this interpreter): still the best
         # answer in the budget; after answering, a detached rebuild freshens it for the next.
+        from agent_memory.claude.jobs import request_rebuild
+
         request_rebuild(state, work or common)
 
 
 def _rebuild_index_job() -> None:
+    from agent_memory.claude.jobs import REBUILD_MARKER
     from agent_memory.gitio.state import log_error
     from agent_memory.store.l1 import rebuild_recall_index
 
@@ -199,6 +225,8 @@ def _rebuild_index_job() -> None:
 
 
 def _spawn_capture(payload: Payload, cwd: str) -> None:
+    from agent_memory.claude.jobs import spawn_detached
+
     transcript = payload.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
         raise ValueError("SessionEnd payload has no transcript_path")

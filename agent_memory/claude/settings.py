@@ -40,7 +40,10 @@ HOOK_TIMEOUTS: dict[str, int] = {
     "SessionEnd": 5,
 }
 
-DEFAULT_COMMAND_PREFIX = "git memory hook"
+# `git-memory`, not `git memory`: the same program (git finds `git-memory` on the PATH), without
+# git's dispatcher, which reads the git config and costs ~3 ms — a tenth of the hook — on every
+# prompt. Handlers written as `git memory hook` by earlier versions stay ours (the markers).
+DEFAULT_COMMAND_PREFIX = "git-memory hook"
 
 # How we recognise a handler we wrote (any spelling of our entry point), so a second merge
 # is a no-op and uninstall removes only ours.
@@ -48,12 +51,12 @@ OUR_COMMAND_MARKERS: tuple[str, ...] = ("git memory hook", "git-memory hook", "a
 
 # `|| exit 0`: when git-memory is missing from the PATH Claude Code gives hooks, `git memory`
 # exits 1 and Claude Code would print a hook-error notice on every prompt. Fail open instead
-# (valid in sh, Git Bash and PowerShell 7 alike). Installed, `git memory hook` always exits 0.
+# (valid in sh, Git Bash and PowerShell 7 alike). Installed, `git-memory hook` always exits 0.
 _FAIL_OPEN_SUFFIX = " || exit 0"
 
 
 def hook_command(event: str, command_prefix: str = DEFAULT_COMMAND_PREFIX) -> str:
-    """The shell command for one Claude Code event, e.g. `git memory hook session-end || exit 0`."""
+    """The shell command for one Claude Code event, e.g. `git-memory hook session-end || exit 0`."""
     return f"{command_prefix} {HOOK_EVENTS[event]}{_FAIL_OPEN_SUFFIX}"
 
 

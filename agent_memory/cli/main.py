@@ -349,8 +349,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if len(args_list) == 2 and args_list[0] == "hook" and args_list[1] != "background-capture":
         # The Claude Code hook fast path: no argparse tree, no pygit2 (spec §5.2's budget).
-        from agent_memory.claude.hooks import run_event
+        from agent_memory.claude.hooks import run_and_exit, run_event
 
+        if argv is None:  # a process of its own (`python -m agent_memory hook …`)
+            run_and_exit(args_list[1])
         return run_event(args_list[1])
     import importlib
 
