@@ -23,7 +23,8 @@ from agent_memory.gitio.refs import ATOMS_REF, STATE_DIRNAME, read_ref
 from agent_memory.model.home import memory_home_dir
 
 CONTEXT_CACHE = "session-start.cache"
-CONTEXT_CACHE_FORMAT = "2"
+CONTEXT_CACHE_FORMAT = "3"
+_MERSENNE_61 = (1 << 61) - 1
 # The modules whose code decides the session-start text: editing one invalidates the cache.
 _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
                  "committed/render.py", "store/contradictions.py", "committed/tiers.py",
@@ -45,11 +46,11 @@ def _file_sig(path: str, content: bool) -> str:
         if not content:
             st = os.stat(path)
             return f"{st.st_size}:{st.st_mtime_ns}"
-        import zlib
-
         with open(path, "rb") as fh:
             data = fh.read()
-        return f"{len(data)}:{zlib.crc32(data):08x}"
+        # The bytes as one integer modulo the Mersenne prime 2^61-1: a stable checksum in C
+        # arithmetic, without zlib or hashlib (a shared library to load, ~1 ms per start).
+        return f"{len(data)}:{int.from_bytes(data, 'little') % _MERSENNE_61:x}"
     except OSError:
         return "-"
 

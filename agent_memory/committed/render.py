@@ -17,7 +17,7 @@ are loaded by the functions that need them (the marker-block functions, not the 
 
 from __future__ import annotations
 
-from agent_memory.model.clock import parse_time, utc_day
+from agent_memory.model.clock import time_key, utc_day
 from agent_memory.model.policy import L2_BUDGET_BYTES, L3_BUDGET_BYTES
 from agent_memory.model.tags import contested_tag
 
@@ -98,7 +98,7 @@ def _check_tier(tier: str) -> None:
 def newest_first(atoms: Sequence[Atom]) -> list[Atom]:
     """`last_seen` descending, then id ascending: independent of input order."""
     by_id = sorted(atoms, key=lambda a: str(a["id"]))
-    return sorted(by_id, key=lambda a: parse_time(str(a["last_seen"])), reverse=True)  # stable
+    return sorted(by_id, key=lambda a: time_key(str(a["last_seen"])), reverse=True)  # stable
 
 
 def unique_by_id(atoms: Sequence[Atom]) -> list[Atom]:
@@ -182,7 +182,7 @@ def contested_day(
         return None
     newer = [by_id[n] for n in atom.get("contested_by") or [] if n in by_id]
     if newer:
-        return utc_day(max((str(n["last_seen"]) for n in newer), key=parse_time))
+        return utc_day(max((str(n["last_seen"]) for n in newer), key=time_key))
     return utc_day(str(atom["last_seen"]))
 
 

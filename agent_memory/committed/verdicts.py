@@ -16,12 +16,15 @@ set judges every line again.
 from __future__ import annotations
 
 import os
-import zlib
-from collections.abc import Sequence
 
 from agent_memory.committed.render import atom_line
 from agent_memory.gitio.state import replace_text
-from agent_memory.model.atom import Atom
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # collections.abc and typing cost the cold session start ~3 ms at run time
+    from collections.abc import Sequence
+
+    from agent_memory.model.atom import Atom
 
 VERDICTS_FILE = "guard-verdicts"
 _GUARD_CODE = ("committed/guarded.py", "redact/guard.py", "redact/rules.py", "redact/engine.py")
@@ -43,6 +46,8 @@ def _guard_signature() -> str:
 
 
 def _crc(line: str) -> str:
+    import zlib  # only for a line the guard has not accepted verbatim
+
     return f"{zlib.crc32(line.encode('utf-8')):08x}"
 
 

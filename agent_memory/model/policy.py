@@ -75,10 +75,12 @@ def is_expired(
 ) -> bool:
     """§4.3: an L1 atom not re-observed for more than `max_age_days` days is dropped."""
     # Imported here: the hooks import this module for its budgets, and datetime costs 3 ms.
-    from agent_memory.model.clock import UTC, parse_time
+    import datetime as _dt
+
+    from agent_memory.model.clock import parse_time
 
     if now.tzinfo is None:
-        now = now.replace(tzinfo=UTC)
+        now = now.replace(tzinfo=_dt.timezone.utc)
     return (now - parse_time(str(atom["last_seen"]))).total_seconds() > max_age_days * 86400
 
 

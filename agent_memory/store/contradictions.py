@@ -55,14 +55,13 @@ Decisions and stated limits:
 from __future__ import annotations
 
 from agent_memory.model.atom import normalize
-from agent_memory.model.clock import parse_time
+from agent_memory.model.clock import time_key
 from agent_memory.model.tags import contested_tag  # noqa: F401 - re-exported
 
 # The session start runs detect() on its cold path (L2/L3 collisions, claude/context.py): only
 # the clock is imported at the top; re, dataclasses, functools and typing are not needed.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import datetime as _dt
     from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
@@ -372,12 +371,12 @@ def conflict_rule(
 
 
 
-def _age_key(atom: Mapping[str, Any]) -> tuple[_dt.datetime, str]:
-    return parse_time(str(atom["first_seen"])), str(atom["id"])
+def _age_key(atom: Mapping[str, Any]) -> tuple[str, str]:
+    return time_key(str(atom["first_seen"])), str(atom["id"])
 
 
-def _record_key(atom: Mapping[str, Any]) -> tuple[_dt.datetime, str, str]:
-    return parse_time(str(atom["first_seen"])), str(atom["claim"]), str(atom.get("kind"))
+def _record_key(atom: Mapping[str, Any]) -> tuple[str, str, str]:
+    return time_key(str(atom["first_seen"])), str(atom["claim"]), str(atom.get("kind"))
 
 
 def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
