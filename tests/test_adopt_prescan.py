@@ -122,3 +122,59 @@ def test_adopt_lists_nothing_when_the_work_tree_differs_from_head(project: Path)
     bad = TierFiles("L2", "CLAUDE.memory.md", "", committed + f"- Deploy with {SECRET}\n")
     assert len(clean_entries(repo, head, before, ok)) == len(ok.paths())
     assert clean_entries(repo, head, before, bad) == []
+
+
+# --- the in-process "unchanged since HEAD" check that stands in for `git status` ---------------
+
+MEMORY = ["CLAUDE.memory.md", "CLAUDE.md", ".memory/adopted.log"]
+
+
+def _edit(repo: Path, how: str) -> None:
+    block, log = repo / "CLAUDE.memory.md", repo / ".memory" / "adopted.log"
+    if how == "worktree edit":
+        block.write_text(block.read_text() + "- typed by hand\n")
+    elif how == "same size edit":
+        text = block.read_text()
+        block.write_text(text[:-2] + ("x" if text[-2] != "x" else "y") + "\n")
+    elif how == "staged, then put back":
+        original = block.read_text()
+        block.write_text(original + "- staged\n")
+        git(repo, "add", "CLAUDE.memory.md")
+        block.write_text(original)
+    elif how == "executable bit":
+        log.chmod(0o755)
+    elif how == "symlink":
+        target = repo / "elsewhere.md"
+        target.write_text(block.read_text())
+        block.unlink()
+        block.symlink_to(target)
+    elif how == "deleted":
+        log.unlink()
+    elif how == "crlf filter":
+        (repo / ".gitattributes").write_text("*.md text eol=crlf\n")
+        block.write_text(block.read_text().replace("\n", "\r\n"))
+    elif how == "untracked CLAUDE.md":
+        (repo / "CLAUDE.md").unlink(missing_ok=True)
+        git(repo, "rm", "-q", "--cached", "--ignore-unmatch", "CLAUDE.md")
+        git(repo, "commit", "-q", "-m", "drop CLAUDE.md")
+        (repo / "CLAUDE.md").write_text("# notes\n")
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["nothing", "worktree edit", "same size edit", "staged, then put back", "executable bit",
+     "symlink", "deleted", "crlf filter", "untracked CLAUDE.md"],
+)  # fmt: skip
+def test_the_in_process_clean_check_never_passes_what_git_status_reports(
+    project: Path, how: str
+) -> None:
+    stage_claims(project)
+    gm_json(project, "adopt", "--all")
+    _edit(project, how)
+    dirty = [d for d in G.status_porcelain(G.find_repo(project), MEMORY) if not d.startswith("?? ")]
+    fast = G.unchanged_since_head(G.find_repo(project), MEMORY)
+    assert not (fast and dirty), (how, dirty)
+    if how in ("nothing", "untracked CLAUDE.md"):
+        assert fast and not dirty  # the check does prove the common case
+    else:
+        assert not fast

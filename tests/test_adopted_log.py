@@ -280,3 +280,16 @@ def test_real_git_merge_union_folds_the_same_on_both_machines(repo: Path, tmp_pa
     held_a, held_b = fold(parse(text_a)[0]), fold(parse(text_b)[0])
     assert held_a == held_b == {BASE["id"]: {**BASE, "pinned": True}}
     assert union(text_a, "") == union(text_b, "")
+
+
+def test_a_reparsed_log_is_not_changed_by_editing_what_an_earlier_parse_returned() -> None:
+    """parse() remembers recent texts (issue 17); each caller still gets atoms of its own."""
+    text = format_entry(LogEntry("adopt", l2_atom("Use pnpm, not npm"), "2026-03-02T00:00:00Z")) + "\n"
+    for _ in range(2):  # the first call fills the memo, the second reads it
+        entries, _errors = adopted_log.parse(text)
+        assert entries[0].atom["claim"] == "Use pnpm, not npm"
+        entries[0].atom["claim"] = "edited by a caller"
+        entries.append(entries[0])
+    assert [e.atom["claim"] for e in adopted_log.parse(text)[0]] == ["Use pnpm, not npm"]
+    # validating parses are never memoised: they report schema errors the fast parse skips
+    assert adopted_log.parse(text, validate=True)[0][0].atom["claim"] == "Use pnpm, not npm"

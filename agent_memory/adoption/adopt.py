@@ -14,7 +14,7 @@ detected; ours, computed from stale files, is taken back and the item is applied
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -80,6 +80,8 @@ def memory_paths(target_name: str) -> list[str]:
 
 def require_clean(repo: git.Repo, target_name: str) -> None:
     """A dirty CLAUDE.md / CLAUDE.memory.md / adopted.log stops adopt before anything is written."""
+    if git.unchanged_since_head(repo, memory_paths(target_name)):
+        return  # proven clean in process; otherwise `git status` decides (and names the files)
     dirty = git.status_porcelain(repo, memory_paths(target_name))
     dirty = [d for d in dirty if not d.startswith("?? ")]
     if dirty:
@@ -113,23 +115,31 @@ def require_consistent(files: TierFiles) -> None:
         )
 
 
-def withdrawn_at_l1(repo: git.Repo, root: Path | None = None) -> set[str]:
-    """Atoms a person already decided against: rejected on memory/atoms with no new sessions
-    since, forgotten (tombstoned), or adopted and then undone with `git revert` of the adopt
-    commit (issue 16: a reverted adoption counts as a rejection until new sessions say it
-    again). Their staged items are no longer waiting."""
+def withdrawn_at_l1(repo: git.Repo, ids: Iterable[str], root: Path | None = None) -> set[str]:
+    """Of `ids`, the atoms a person already decided against: rejected on memory/atoms with no
+    new sessions since, forgotten (tombstoned), or adopted and then undone with `git revert` of
+    the adopt commit (issue 16: a reverted adoption counts as a rejection until new sessions
+    say it again). Their staged items are no longer waiting. Reads those atoms by path, not
+    the store (issue 17)."""
     store = L1Store(repo)
     if not store.exists():
         return set()
     snap = store.snapshot()
-    out = set(snap.tombstones) - set(snap.atoms)
-    reverted = reverted_adoptions(root or repo.workdir) if (root or repo.workdir) else {}
-    for ident, atom in snap.atoms.items():
+    where = root or repo.workdir
+    reverted: dict[str, Any] | None = None
+    out = set()
+    for ident in set(ids):
+        atom = snap.atoms.get(ident)
+        if atom is None:
+            if ident in snap.tombstones:
+                out.add(ident)
+            continue
         review = atom.get("review") or {}
-        sessions = len(set(atom["sessions"]))
-        undecided = int(review.get("sessions", 0)) < sessions  # new sessions since
-        undone = review.get("state") == "adopted" and ident in reverted
-        if (review.get("state") == "rejected" or undone) and not undecided:
+        if int(review.get("sessions", 0)) < len(set(atom["sessions"])):
+            continue  # new sessions since the decision: waiting again
+        if review.get("state") == "adopted" and reverted is None:
+            reverted = reverted_adoptions(where) if where else {}
+        if review.get("state") == "rejected" or (review.get("state") == "adopted" and ident in (reverted or {})):
             out.add(ident)
     return out
 
@@ -139,14 +149,15 @@ def pending(repo: git.Repo, files: TierFiles, against: str = "HEAD") -> list[Ite
     (adopt re-renders rather than cherry-picks, so an adopted item's review commit is never an
     ancestor of HEAD), and not rejected or forgotten on memory/atoms since it was staged."""
     held = files.held()
-    withdrawn = withdrawn_at_l1(repo)
+    waiting = review_items(repo, against)
+    withdrawn = withdrawn_at_l1(repo, [ident for _, ident, _ in waiting])
     rejected_l3: dict[str, dict[str, Any]] = {}
     if files.tier == "L3":
         from agent_memory.promote.l3 import read_global_rejections
 
         rejected_l3 = read_global_rejections(repo)
     items = []
-    for commit, ident, promotion in review_items(repo, against):
+    for commit, ident, promotion in waiting:
         entry = staged_entry(repo, commit, ident)
         if entry is None:
             continue

@@ -152,7 +152,8 @@ def run(args: argparse.Namespace) -> int:
     if store is not None:
         record_reverted(repo, store, set(files.held()))
     items = pending(repo, files)
-    done = set(files.held()) | withdrawn_at_l1(repo)
+    named = [*args.yes, *args.pin, *args.reject]  # what `_match` may find already decided
+    done = set(files.held()) | withdrawn_at_l1(repo, named)
     pinned, _ = _match(items, args.pin, done)
     pins = {i.atom_id for i in pinned}
     terminal = sys.stdin.isatty() and sys.stdout.isatty()

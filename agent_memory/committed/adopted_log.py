@@ -104,6 +104,17 @@ def _structural_errors(obj: Any) -> list[str]:
     return errors
 
 
+# The last few texts parsed without validation: one adopt reads the same log several times
+# per item (consistency, fold, render, append), ~1 ms each at 60 lines (issue 17).
+_PARSED: dict[str, tuple[list[LogEntry], list[str]]] = {}
+_PARSED_KEEP = 4
+
+
+def _copies(entries: list[LogEntry]) -> list[LogEntry]:
+    """New entries with their own atom dicts: a caller that edits an atom edits its copy."""
+    return [LogEntry(e.op, dict(e.atom), e.at, e.review_commit) for e in entries]  # type: ignore[arg-type]
+
+
 def parse(text: str, *, validate: bool = False) -> tuple[list[LogEntry], list[str]]:
     """Entries in file order and one error per bad line (`line N: …`, 1-based).
 
@@ -112,6 +123,19 @@ def parse(text: str, *, validate: bool = False) -> tuple[list[LogEntry], list[st
     `validate=True` also runs the full atom schema and invariants (`git memory validate`);
     the session-start path leaves it off because jsonschema is slow to import.
     """
+    if not validate:
+        hit = _PARSED.get(text)
+        if hit is None:
+            hit = _parse(text, validate=False)
+            while len(_PARSED) >= _PARSED_KEEP:
+                del _PARSED[next(iter(_PARSED))]
+            _PARSED[text] = (_copies(hit[0]), list(hit[1]))
+            return hit
+        return _copies(hit[0]), list(hit[1])
+    return _parse(text, validate=True)
+
+
+def _parse(text: str, *, validate: bool) -> tuple[list[LogEntry], list[str]]:
     entries: list[LogEntry] = []
     errors: list[str] = []
     # Split on "\n" only: format_entry escapes every other character splitlines() breaks on,
