@@ -178,3 +178,23 @@ def test_the_in_process_clean_check_never_passes_what_git_status_reports(
         assert fast and not dirty  # the check does prove the common case
     else:
         assert not fast
+
+
+def _maintenance_runs(project: Path, tmp_path: Path, *extra_config: str) -> int:
+    """`adopt --all` of three items with git's trace on: how many `git maintenance` ran."""
+    for setting in extra_config:
+        git(project, "config", *setting.split("=", 1))
+    stage_claims(project)
+    trace = tmp_path / "trace.json"
+    gm_json(project, "adopt", "--all", env={"GIT_TRACE2_EVENT": str(trace)})
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert sum(1 for e in events if e.get("event") == "cmd_name" and e.get("name") == "commit") >= 3
+    return sum(1 for e in events if e.get("event") == "cmd_name" and e.get("name") == "maintenance")
+
+
+def test_adopt_all_runs_gits_automatic_maintenance_once_for_the_batch(project: Path, tmp_path: Path) -> None:
+    assert _maintenance_runs(project, tmp_path) == 1
+
+
+def test_adopt_all_runs_no_maintenance_when_the_user_turned_it_off(project: Path, tmp_path: Path) -> None:
+    assert _maintenance_runs(project, tmp_path, "maintenance.auto=false") == 0

@@ -196,31 +196,32 @@ def run(args: argparse.Namespace) -> int:
         "already": sorted(set(already + already_rejected)),
     }
     decisions = Decisions(repo, tier, store)
-    try:
-        for item in chosen:
-            why = refusal(item)
-            if why:
-                report["refused"][item.atom_id] = why
-                continue
-            try:
-                commit = adopt_item(repo, item, target, pin=item.atom_id in pins, tier=tier)
-            except AlreadyApplied:
-                report["already"] = sorted({*report["already"], item.atom_id})
-                continue
-            except RefusedError as exc:
-                report["refused"][item.atom_id] = exc.message
-                if exc.hint and "stale lock" in exc.message:
-                    report.setdefault("hints", []).append(exc.hint)
-                continue
-            decisions.adopted(item, commit)
-            report["adopted"].append(
-                {"atom": item.atom_id, "commit": commit, "pinned": item.atom_id in pins}
-            )
-        for item in rejected:
-            decisions.rejected(item)
-            report["rejected"].append(item.atom_id)
-    finally:
-        decisions.write()
+    with git.deferred_maintenance(repo.cwd):  # once for the batch, not per commit
+        try:
+            for item in chosen:
+                why = refusal(item)
+                if why:
+                    report["refused"][item.atom_id] = why
+                    continue
+                try:
+                    commit = adopt_item(repo, item, target, pin=item.atom_id in pins, tier=tier)
+                except AlreadyApplied:
+                    report["already"] = sorted({*report["already"], item.atom_id})
+                    continue
+                except RefusedError as exc:
+                    report["refused"][item.atom_id] = exc.message
+                    if exc.hint and "stale lock" in exc.message:
+                        report.setdefault("hints", []).append(exc.hint)
+                    continue
+                decisions.adopted(item, commit)
+                report["adopted"].append(
+                    {"atom": item.atom_id, "commit": commit, "pinned": item.atom_id in pins}
+                )
+            for item in rejected:
+                decisions.rejected(item)
+                report["rejected"].append(item.atom_id)
+        finally:
+            decisions.write()
     if wants_json(args):
         emit_json(report)
     else:

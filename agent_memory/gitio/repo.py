@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import subprocess
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NewType
@@ -510,6 +511,38 @@ def status_porcelain(repo: Repo, paths: Iterable[str]) -> list[str]:
     return [item for item in proc.stdout.split("\0") if item.strip()]
 
 
+# Set while `deferred_maintenance` runs: the commits made meanwhile skip git's automatic
+# maintenance, which runs once at the end instead.
+_DEFERRED: list[str] = []
+
+
+@contextmanager
+def deferred_maintenance(cwd: str | os.PathLike[str]) -> Iterator[None]:
+    """A batch of commits (`adopt --all`): `git commit` runs `git maintenance run --auto` after
+    every commit (~5 ms each, a tenth of an adopted item); here it runs once, after the batch,
+    and only when the user has not turned it off (`maintenance.auto=false`)."""
+    _DEFERRED.append(str(cwd))
+    committed = len(_COMMITTED)
+    try:
+        yield
+    finally:
+        _DEFERRED.pop()
+        if len(_COMMITTED) > committed and config_get(cwd, "maintenance.auto") not in ("false", "0", "no", "off"):
+            run_git(cwd, "maintenance", "run", "--auto", "--quiet", check=False)
+
+
+_COMMITTED: list[str] = []  # heads made by commit_paths in this process (counts a batch's work)
+
+
+def _without_auto_maintenance(env: dict[str, str]) -> dict[str, str]:
+    """`env` plus `-c maintenance.auto=false` in the GIT_CONFIG_COUNT form (after any entries
+    the user's environment already carries)."""
+    count = os.environ.get("GIT_CONFIG_COUNT", "0")
+    n = int(count) if count.isdigit() else 0
+    return {**env, "GIT_CONFIG_COUNT": str(n + 1), f"GIT_CONFIG_KEY_{n}": "maintenance.auto",
+            f"GIT_CONFIG_VALUE_{n}": "false"}  # fmt: skip
+
+
 def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str,
                  env: Mapping[str, str] | None = None) -> str:
     """Stage exactly `paths` and commit them on the current branch with the porcelain
@@ -520,6 +553,8 @@ def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str
     paths = list(paths)
     repo = gitpython.Repo(str(cwd))
     extra = {"GIT_TERMINAL_PROMPT": "0", **(env or {})}
+    if _DEFERRED:
+        extra = _without_auto_maintenance(extra)
     # `git commit -- <paths>` stages and commits tracked paths in one run (the hooks see the
     # same staged content); only a path git does not know yet needs a `git add` first. One
     # git process fewer per adopted item (issue 17).
@@ -534,7 +569,9 @@ def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str
         run_git(cwd, "reset", "-q", "--", *paths, check=False)
         raise _commit_error(exc) from exc
     # libgit2 reads the new HEAD (GitPython's `head.commit` would start a `git cat-file`).
-    return str(_pygit2_repo(str(repo.git_dir)).head.peel().id)
+    head = str(_pygit2_repo(str(repo.git_dir)).head.peel().id)
+    _COMMITTED.append(head)
+    return head
 
 
 def _untracked(git_dir: str, cwd: str | os.PathLike[str], paths: list[str]) -> list[str]:
