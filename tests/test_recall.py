@@ -478,7 +478,9 @@ def test_write_then_load_roundtrip(tmp_path: Path) -> None:
     path = recall.write_index(state, STORE, "a" * 40)
     assert path == state / recall.INDEX_FILENAME
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert [p.name for p in state.iterdir()] == [recall.INDEX_FILENAME]  # no temp file left behind
+    # no temp file left behind; the contested sidecar is written with the index, 0600 too
+    assert sorted(p.name for p in state.iterdir()) == sorted([recall.INDEX_FILENAME, recall.CONTESTED_FILENAME])
+    assert stat.S_IMODE((state / recall.CONTESTED_FILENAME).stat().st_mode) == 0o600
     loaded = recall.load_index(state)
     assert loaded is not None and loaded.source_oid == "a" * 40 and loaded.n == len(STORE)
     built = recall.build_index(STORE, "a" * 40)

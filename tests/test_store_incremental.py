@@ -213,6 +213,34 @@ def test_frames_are_compacted_into_a_new_base(store: L1Store, monkeypatch: pytes
     assert len(index.frames) < 6 and index.n > 20  # rebuilt once past 8 atoms in frames
 
 
+
+def test_the_contested_sidecar_follows_the_index_through_frames_and_rebuilds(store: L1Store) -> None:
+    """The session start reads the contested map from the sidecar instead of loading the
+    index (issue 17); after every kind of write it says what the index says, or nothing."""
+    state = store.repo.state
+    capture_atoms(store, many(50), "bulk", None)
+
+    def agrees() -> None:
+        index = recall.load_index(state)
+        assert index is not None
+        assert recall.contested_at_index(state) == (index.source_oid, recall.contested_dates(index))
+
+    agrees()
+    capture_atoms(store, [l1_atom("The default branch is dev", sessions=("a",), days=("2026-10-01",))], "a", None)
+    capture_atoms(store, [l1_atom("The default branch is main", sessions=("b",), days=("2026-11-03",))], "b", None)
+    index = recall.load_index(state)
+    assert index is not None and index.frames and recall.contested_dates(index)  # a frame carried it
+    agrees()
+    recall_writer.rebuild(store, store.tip() or "")
+    agrees()
+    # A sidecar left behind by another tip is not used: the index decides.
+    (Path(state) / recall.CONTESTED_FILENAME).write_bytes(
+        (Path(state) / recall.CONTESTED_FILENAME).read_bytes().replace(
+            (store.tip() or "").encode(), b"f" * 40))
+    assert recall.contested_at_index(state) is None
+    (Path(state) / recall.CONTESTED_FILENAME).write_bytes(b"torn")
+    assert recall.contested_at_index(state) is None
+
 # --- migration from the flat layout ----------------------------------------------------------------
 
 

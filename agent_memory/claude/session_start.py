@@ -123,16 +123,16 @@ def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str
     tip = read_ref(common, ATOMS_REF)
     if tip is None:
         raise LookupError(f"agent-memory is not initialised in {work or common}")
-    index = recall.load_index(state)
-    if index is None or index.source_oid != tip:
-        unreadable = index is None and os.path.exists(recall.index_path(state))
+    indexed, contested = _contested(state)
+    if indexed is None or indexed != tip:
+        unreadable = indexed is None and os.path.exists(recall.index_path(state))
         if in_hook:
             request_rebuild(state, work or common)
         else:
             from agent_memory.store.l1 import rebuild_recall_index
 
             rebuild_recall_index(work or common)
-            index = recall.load_index(state)
+            indexed, contested = _contested(state)
             tip = read_ref(common, ATOMS_REF) or tip
         if unreadable:
             from agent_memory.gitio.state import log_error
@@ -143,7 +143,6 @@ def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str
     # around the hooks (issue 14 §2); the verdicts are remembered, the guard loaded rarely.
     l2, l3 = verdicts.shown(state, list(tiers.l2_atoms(work).values()),
                             list(tiers.l3_atoms(memory_home_dir()).values()))  # fmt: skip
-    contested = recall.contested_dates(index) if index is not None else {}
     ctx = context.build_context(l2, l3, contested, project_name(common, work))
     line = ""
     if ctx.text:
@@ -151,11 +150,24 @@ def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str
         line = additional_context("SessionStart", ctx.text)
     # Cached only when rendered from an index (its oid is in the key) and nothing changed
     # while rendering; a missing index renders without contested tags, for this start only.
-    if index is not None and context_key(common, work, tip) == key:
+    if indexed is not None and context_key(common, work, tip) == key:
         from agent_memory.gitio.state import replace_text
 
         replace_text(os.path.join(state, CONTEXT_CACHE), f"{key}\n{line}\n")
     return line
+
+
+def _contested(state: str) -> tuple[str | None, dict[str, str]]:
+    """(the tip the recall index stands at, its contested map): from the small sidecar when
+    it matches the index (issue 17: the index itself grows with the store), else from the
+    index; (None, {}) when there is no readable index."""
+    from agent_memory.store import recall
+
+    found = recall.contested_at_index(state)
+    if found is not None:
+        return found
+    index = recall.load_index(state)
+    return (index.source_oid, recall.contested_dates(index)) if index is not None else (None, {})
 
 
 # --- the project name without running git ------------------------------------------------------

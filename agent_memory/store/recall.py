@@ -743,14 +743,62 @@ def serialize_frame(frame: dict[str, Any], from_oid: str, to_oid: str) -> bytes:
 
 
 def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> Path:
-    """Build and atomically replace the index (temp file + os.replace, mode 0600)."""
+    """Build and atomically replace the index (temp file + os.replace, mode 0600), then the
+    contested sidecar for the same tip."""
     from pathlib import Path
 
     from agent_memory.gitio.state import atomic_write
 
     target = Path(state_dir) / INDEX_FILENAME
-    atomic_write(target, serialize_index(build_index(atoms, source_oid)), mode=0o600)
+    index = build_index(atoms, source_oid)
+    atomic_write(target, serialize_index(index), mode=0o600)
+    write_contested(state_dir, source_oid, index.contested)
     return target
+
+
+# --- the contested sidecar ----------------------------------------------------------------------
+# The session start needs only the index's `contested` map (for the §4.2 tags on L2/L3 lines),
+# but that map sits inside the index's one marshal payload, which grows with the store (~70 ms
+# to load at 50k atoms). The writers keep a copy beside it, stamped with the tip it belongs to;
+# a reader uses it only when that tip is the index's own (written after the index, so a reader
+# in between sees a mismatch and loads the index instead).
+
+CONTESTED_FILENAME = f"recall-contested.{_TAG}.marshal"
+
+
+def write_contested(state_dir: StrPath, tip: str, contested: Mapping[str, str]) -> None:
+    path = os.path.join(os.fspath(state_dir), CONTESTED_FILENAME)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, marshal.dumps((FORMAT_VERSION, tip, dict(contested))))
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # readers fall back to the index itself
+
+
+def read_contested(state_dir: StrPath) -> tuple[str, dict[str, str]] | None:
+    """(tip, contested map) from the sidecar; None when missing, foreign or malformed."""
+    try:
+        with open(os.path.join(os.fspath(state_dir), CONTESTED_FILENAME), "rb") as fh:
+            value = marshal.loads(fh.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if not (isinstance(value, tuple) and len(value) == 3 and value[0] == FORMAT_VERSION
+            and isinstance(value[1], str) and isinstance(value[2], dict)):  # fmt: skip
+        return None
+    return value[1], value[2]
+
+
+def contested_at_index(state_dir: StrPath) -> tuple[str, dict[str, str]] | None:
+    """(the index's tip, its contested map) without loading the index: from the sidecar when
+    it stands at the index's tip (header and tail reads); None otherwise (load the index)."""
+    tip = indexed_oid(state_dir)
+    found = read_contested(state_dir) if tip is not None else None
+    return found if found is not None and found[0] == tip else None
 
 
 def _frames(data: bytes, start: int, base_oid: str) -> list[tuple[int, int, str, str, int]]:
