@@ -118,6 +118,20 @@ def test_a_no_verify_commit_is_refused_at_push(pushing: tuple[Path, Path]) -> No
     assert git(remote, "rev-parse", "main") == before
 
 
+@pytest.mark.parametrize("rel", [".memory/adopted.log", "team.memory/adopted.log"])
+def test_a_log_the_commit_guard_treats_as_memory_is_scanned_at_push_too(
+    pushing: tuple[Path, Path], rel: str
+) -> None:
+    """The pre-push hook and `scan` select the same adopted.log paths as the pre-commit hook
+    (`*.memory/adopted.log`): a path one of them scans is never skipped by the other."""
+    repo, remote = pushing
+    git(repo, "update-ref", "-d", "refs/heads/memory/atoms")  # the hook's fast path decides
+    before = git(remote, "rev-parse", "main")
+    _leak_commit(repo, rel=rel)
+    assert push(repo, "origin", "main").returncode != 0
+    assert git(remote, "rev-parse", "main") == before
+
+
 def test_every_pushed_commit_is_scanned_not_only_the_tip(pushing: tuple[Path, Path]) -> None:
     repo, remote = pushing
     leak = _leak_commit(repo, "docs/CLAUDE.md", "mail jane.doe@corp.example.com")

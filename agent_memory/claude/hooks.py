@@ -298,23 +298,17 @@ class TranscriptRefused(ValueError):
 
 
 def _check_transcript(path: str) -> None:
-    """Only a regular file (after symlinks) of at most MAX_TRANSCRIPT_BYTES is read. Checked
-    on a descriptor opened without blocking, so a FIFO never stalls the check itself."""
-    import stat
+    """Only a regular file (after symlinks) of at most MAX_TRANSCRIPT_BYTES is read (checked
+    on a descriptor opened without blocking, so a FIFO never stalls the check itself)."""
+    from agent_memory.transcripts.reader import regular_file_size
 
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        size = regular_file_size(path)
     except OSError as exc:
-        raise TranscriptRefused(f"cannot open the transcript: {exc.strerror}") from None
-    try:
-        info = os.fstat(fd)
-    finally:
-        os.close(fd)
-    if not stat.S_ISREG(info.st_mode):
-        raise TranscriptRefused("the transcript is not a regular file; not read")
-    if info.st_size > MAX_TRANSCRIPT_BYTES:
+        raise TranscriptRefused(f"cannot read the transcript: {exc.strerror or exc}") from None
+    if size > MAX_TRANSCRIPT_BYTES:
         raise TranscriptRefused(
-            f"the transcript is {info.st_size >> 20} MB, over the {MAX_TRANSCRIPT_BYTES >> 20} MB"
+            f"the transcript is {size >> 20} MB, over the {MAX_TRANSCRIPT_BYTES >> 20} MB"
             " limit of a background capture; run `git memory capture --transcript PATH`"
         )
 

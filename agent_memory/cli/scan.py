@@ -122,7 +122,7 @@ def only_added(added: dict[int, str]) -> str:
 MEMORY_PATHSPECS = (
     ":(glob)**/CLAUDE.memory.md",
     ":(glob)**/CLAUDE.md",
-    ":(glob)**/.memory/adopted.log",
+    ":(glob)**/*.memory/adopted.log",  # as is_memory_file and the pre-commit hook
 )
 # What a tree entry may be: a memory file must be a plain file. A symlink makes Claude read
 # whatever it points to (`~/.ssh/id_rsa`, a file outside the repository) and hides from the

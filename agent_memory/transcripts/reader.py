@@ -147,14 +147,31 @@ def _raw_lines(fh: Any, stats: ReadStats) -> Iterator[tuple[int, bytes | None]]:
         yield number, chunk
 
 
-def _open_regular(path: str | os.PathLike[str]) -> BinaryIO:
-    """Open a transcript for reading only if it is a regular file, checked on the open file
-    itself (no gap between a check and the open): a FIFO, a device such as /dev/zero or a
-    directory raises OSError instead of blocking or spinning."""
+def _open_regular_fd(path: str | os.PathLike[str]) -> tuple[int, int]:
+    """(descriptor, size) of a transcript opened for reading only if it is a regular file,
+    checked on the open file itself (no gap between a check and the open): a FIFO, a device
+    such as /dev/zero or a directory raises OSError instead of blocking or spinning."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise OSError(f"{os.fspath(path)} is not a regular file")
+        return fd, info.st_size
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def regular_file_size(path: str | os.PathLike[str]) -> int:
+    """The size of a transcript that is a regular file (OSError for anything else)."""
+    fd, size = _open_regular_fd(path)
+    os.close(fd)
+    return size
+
+
+def _open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    fd, _ = _open_regular_fd(path)
+    try:
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
