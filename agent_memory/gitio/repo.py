@@ -511,9 +511,9 @@ def status_porcelain(repo: Repo, paths: Iterable[str]) -> list[str]:
     return [item for item in proc.stdout.split("\0") if item.strip()]
 
 
-# Set while `deferred_maintenance` runs: the commits made meanwhile skip git's automatic
-# maintenance, which runs once at the end instead.
-_DEFERRED: list[str] = []
+# While `deferred_maintenance` runs (depth > 0), commit_paths' commits skip git's automatic
+# maintenance; `commits` counts what commit_paths made in this process.
+_BATCH = {"depth": 0, "commits": 0}
 
 
 @contextmanager
@@ -521,17 +521,16 @@ def deferred_maintenance(cwd: str | os.PathLike[str]) -> Iterator[None]:
     """A batch of commits (`adopt --all`): `git commit` runs `git maintenance run --auto` after
     every commit (~5 ms each, a tenth of an adopted item); here it runs once, after the batch,
     and only when the user has not turned it off (`maintenance.auto=false`)."""
-    _DEFERRED.append(str(cwd))
-    committed = len(_COMMITTED)
+    _BATCH["depth"] += 1
+    before = _BATCH["commits"]
     try:
         yield
     finally:
-        _DEFERRED.pop()
-        if len(_COMMITTED) > committed and config_get(cwd, "maintenance.auto") not in ("false", "0", "no", "off"):
-            run_git(cwd, "maintenance", "run", "--auto", "--quiet", check=False)
-
-
-_COMMITTED: list[str] = []  # heads made by commit_paths in this process (counts a batch's work)
+        _BATCH["depth"] -= 1
+        if _BATCH["commits"] > before:
+            auto = run_git(cwd, "config", "--type=bool", "--get", "maintenance.auto", check=False)
+            if auto.stdout.strip() != "false":
+                run_git(cwd, "maintenance", "run", "--auto", "--quiet", check=False)
 
 
 def _without_auto_maintenance(env: dict[str, str]) -> dict[str, str]:
@@ -553,7 +552,7 @@ def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str
     paths = list(paths)
     repo = gitpython.Repo(str(cwd))
     extra = {"GIT_TERMINAL_PROMPT": "0", **(env or {})}
-    if _DEFERRED:
+    if _BATCH["depth"]:
         extra = _without_auto_maintenance(extra)
     # `git commit -- <paths>` stages and commits tracked paths in one run (the hooks see the
     # same staged content); only a path git does not know yet needs a `git add` first. One
@@ -569,9 +568,8 @@ def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str
         run_git(cwd, "reset", "-q", "--", *paths, check=False)
         raise _commit_error(exc) from exc
     # libgit2 reads the new HEAD (GitPython's `head.commit` would start a `git cat-file`).
-    head = str(_pygit2_repo(str(repo.git_dir)).head.peel().id)
-    _COMMITTED.append(head)
-    return head
+    _BATCH["commits"] += 1
+    return str(_pygit2_repo(str(repo.git_dir)).head.peel().id)
 
 
 def _untracked(git_dir: str, cwd: str | os.PathLike[str], paths: list[str]) -> list[str]:
