@@ -115,7 +115,7 @@ def require_consistent(files: TierFiles) -> None:
         )
 
 
-def withdrawn_at_l1(repo: git.Repo, ids: Iterable[str], root: Path | None = None) -> set[str]:
+def withdrawn_at_l1(repo: git.Repo, ids: Iterable[str]) -> set[str]:
     """Of `ids`, the atoms a person already decided against: rejected on memory/atoms with no
     new sessions since, forgotten (tombstoned), or adopted and then undone with `git revert` of
     the adopt commit (issue 16: a reverted adoption counts as a rejection until new sessions
@@ -125,7 +125,6 @@ def withdrawn_at_l1(repo: git.Repo, ids: Iterable[str], root: Path | None = None
     if not store.exists():
         return set()
     snap = store.snapshot()
-    where = root or repo.workdir
     reverted: dict[str, Any] | None = None
     out = set()
     for ident in set(ids):
@@ -138,7 +137,7 @@ def withdrawn_at_l1(repo: git.Repo, ids: Iterable[str], root: Path | None = None
         if int(review.get("sessions", 0)) < len(set(atom["sessions"])):
             continue  # new sessions since the decision: waiting again
         if review.get("state") == "adopted" and reverted is None:
-            reverted = reverted_adoptions(where) if where else {}
+            reverted = reverted_adoptions(repo.workdir) if repo.workdir else {}
         if review.get("state") == "rejected" or (review.get("state") == "adopted" and ident in (reverted or {})):
             out.add(ident)
     return out

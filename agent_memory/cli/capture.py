@@ -34,7 +34,12 @@ from agent_memory.model.trailers import plural
 from agent_memory.promote.review import auto_stage
 from agent_memory.store.capture import CaptureResult, capture_extracted, enforce_limits
 from agent_memory.store.l1 import L1Store
-from agent_memory.transcripts.reader import _under, find_transcripts, recorded_cwd, repository_roots
+from agent_memory.transcripts.reader import (
+    find_transcripts,
+    is_under,
+    recorded_cwd,
+    repository_roots,
+)
 
 HINT = "pass a Claude Code session file: git memory capture ~/.claude/projects/<slug>/<session>.jsonl"
 
@@ -81,7 +86,7 @@ def _whose(path: Path, repo: git.Repo) -> str | None:
         return None
     roots = repository_roots(repo.workdir)
 
-    if _under(cwd, roots):
+    if is_under(cwd, roots):
         return None
 
     name = default_project(path, None, cwd=cwd if Path(cwd).is_dir() else "/")

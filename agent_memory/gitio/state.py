@@ -83,13 +83,13 @@ def recent_errors(common_dir: str | os.PathLike[str], days: int = 7) -> list[str
     return [ln for ln in path.read_text("utf-8", errors="replace").splitlines() if ln[:20] >= cutoff]
 
 
-def replace_text(path: str, text: str) -> None:
-    """Temp file + os.replace (readers see old or new) with `os` alone: the session-start
-    path may not load tempfile (`atomic_write` below is for everything else)."""
+def replace_text(path: str, text: str | bytes) -> None:
+    """Temp file + os.replace (readers see old or new), mode 0600, with `os` alone: the
+    session-start path may not load tempfile (`atomic_write` below is for everything else)."""
     tmp = f"{path}.{os.getpid()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.write(fd, text.encode("utf-8"))
+        os.write(fd, text.encode("utf-8") if isinstance(text, str) else text)
     finally:
         os.close(fd)
     os.replace(tmp, path)

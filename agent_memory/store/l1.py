@@ -371,7 +371,7 @@ class L1Store:
             log_error(f"capture: {why}; {len(queued)} atoms queued in {path.name}", self.repo.cwd)
             return None, None
         if stale is not None:
-            raise StaleLockError(stale, hint=f"rm {_quote(str(lock_path(self.repo)))}")
+            raise StaleLockError(stale, hint=f"rm {shlex.quote(str(lock_path(self.repo)))}")
         raise RepoStateError("memory/atoms kept moving; gave up after retries",
                              hint="retry the command; if it persists, check for a runaway process writing memory/atoms")
 
@@ -409,7 +409,7 @@ class L1Store:
             blobs[atom_path(ident)] = dump_atom(atom).encode("utf-8")
         members: dict[str, set[str]] = {}
         for ident, atom in atoms.items():
-            for key in _subject_keys(atom):
+            for key in subject_keys(atom):
                 members.setdefault(key, set()).add(ident)
         for path in _paths_under(self.repo, snap.tree, INDEX_DIR):
             blobs[path] = None  # an index/ of an older format goes whole
@@ -499,10 +499,6 @@ def _stats_bytes(stats: Mapping[str, Any]) -> bytes:
     return (json.dumps(dict(stats), sort_keys=True, indent=2) + "\n").encode()
 
 
-def _subject_keys(atom: Mapping[str, Any]) -> list[str]:
-    return subject_keys(atom)
-
-
 def _index_changes(snap: Snapshot, change: Change) -> dict[str, bytes | None]:
     """The `index/` files after `change`: the count and the oldest-last_seen lower bound in
     stats.json, and the subject files of atoms that appear or go. Reads only the subject
@@ -522,11 +518,11 @@ def _index_changes(snap: Snapshot, change: Change) -> dict[str, bytes | None]:
     stats["oldest"] = min(bounds) if bounds else ""
     edits: dict[str, tuple[set[str], set[str]]] = {}
     for ident in added:
-        for key in _subject_keys(change.writes[ident]):
+        for key in subject_keys(change.writes[ident]):
             edits.setdefault(key, (set(), set()))[0].add(ident)
     for ident in removed:
         old = snap.atoms.get(ident)
-        for key in _subject_keys(old) if old is not None else []:
+        for key in subject_keys(old) if old is not None else []:
             edits.setdefault(key, (set(), set()))[1].add(ident)
     out: dict[str, bytes | None] = {STATS_PATH: _stats_bytes(stats)}
     by_file: dict[str, list[tuple[str, set[str], set[str]]]] = {}
@@ -566,10 +562,6 @@ def lock_path(repo: git.Repo) -> Path:
     return repo.common_dir / Path(*git.ATOMS_REF.split("/")).with_suffix(".lock")
 
 
-def _quote(text: str) -> str:
-    return shlex.quote(text)
-
-
 def stale_lock(repo: git.Repo, older_than: float = STALE_LOCK_SECONDS) -> str | None:
     """A plain sentence when `refs/heads/memory/atoms.lock` is stale — older than any live
     writer holds it (`git update-ref` holds it for milliseconds) and open in no process — else
@@ -579,7 +571,7 @@ def stale_lock(repo: git.Repo, older_than: float = STALE_LOCK_SECONDS) -> str | 
     if age is None:
         return None
     return (f"memory/atoms is locked by a stale {path.name} ({age:.0f} s old, no process holds it), "
-            f"left by a killed git process; remove it with: rm {_quote(str(path))}")  # fmt: skip
+            f"left by a killed git process; remove it with: rm {shlex.quote(str(path))}")  # fmt: skip
 
 
 def summarize(atom: Mapping[str, Any], limit: int = 90) -> str:

@@ -452,11 +452,7 @@ class RecallIndex:
         self.x_doclen.extend(frame["doclen"])
         self.x_alive.extend([True] * count)
         self.frames.append((offset, frame["postings"]))
-        for ident, day in frame["contested"].items():
-            if day:
-                self.contested[ident] = day
-            else:
-                self.contested.pop(ident, None)
+        apply_contested(self.contested, frame["contested"])
         self.frame_docs = frame["cum"] if isinstance(frame["cum"], int) else self.frame_docs + count
         self.source_oid = to_oid
 
@@ -766,16 +762,21 @@ def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> P
 CONTESTED_FILENAME = f"recall-contested.{_TAG}.marshal"
 
 
+def apply_contested(contested: dict[str, str], changes: Mapping[str, str]) -> None:
+    """A frame's contested changes: a day sets the id's tag, an empty day clears it."""
+    for ident, day in changes.items():
+        if day:
+            contested[ident] = day
+        else:
+            contested.pop(ident, None)
+
+
 def write_contested(state_dir: StrPath, tip: str, contested: Mapping[str, str]) -> None:
-    path = os.path.join(os.fspath(state_dir), CONTESTED_FILENAME)
-    tmp = f"{path}.{os.getpid()}.tmp"
+    from agent_memory.gitio.state import replace_text  # writers only: not on the prompt path
+
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(fd, marshal.dumps((FORMAT_VERSION, tip, dict(contested))))
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
+        replace_text(os.path.join(os.fspath(state_dir), CONTESTED_FILENAME),
+                     marshal.dumps((FORMAT_VERSION, tip, dict(contested))))  # fmt: skip
     except OSError:
         pass  # readers fall back to the index itself
 

@@ -146,20 +146,15 @@ def append(store: L1Store, frm: str, to: str, ids: Iterable[str], cum: int,
             gone.append(ident)
         else:
             atoms.append(atom)
-    updates = _contested_updates(snap, atoms)
-    frame = recall.build_frame(atoms, gone, updates, cum)
+    frame = recall.build_frame(atoms, gone, _contested_updates(snap, atoms), cum)
     data = recall.serialize_frame(frame, frm, to)
     before = recall.read_contested(store.repo.state)
     with open(recall.index_path(store.repo.state), "ab") as fh:
         fh.write(data)
     if before is not None and before[0] == frm:
-        # The frame's changes applied to the sidecar, as load_index applies them to the map.
-        contested = dict(before[1])
-        for ident, day in frame["contested"].items():
-            if day:
-                contested[ident] = day
-            else:
-                contested.pop(ident, None)
+        # The sidecar follows the frame, as load_index applies it to the index's map.
+        contested = before[1]
+        recall.apply_contested(contested, frame["contested"])
         recall.write_contested(store.repo.state, to, contested)
 
 

@@ -793,7 +793,8 @@ def recorded_cwd(path: str | os.PathLike[str], max_lines: int = 200) -> str | No
     return None
 
 
-def _under(cwd: str, roots: list[str]) -> bool:
+def is_under(cwd: str, roots: list[str]) -> bool:
+    """Whether `cwd` is one of `roots` or inside one (paths compared as written, lexically)."""
     here = _pure(cwd)
     for root in roots:
         base = _pure(root)
@@ -869,7 +870,7 @@ def find_transcripts(project_root: str | os.PathLike[str]) -> list[Path]:
                 (f for f in files if not f.name.startswith("agent-")), files[0] if files else None
             )
             cwd = recorded_cwd(sample) if sample else None
-            if not cwd or not _under(cwd, roots):
+            if not cwd or not is_under(cwd, roots):
                 continue
         out.extend(files)
     return out
