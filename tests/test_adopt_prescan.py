@@ -70,27 +70,51 @@ def _stage_memory(repo: Path, text: str) -> tuple[str, str]:
     return head, G.blob_oid(text.encode())
 
 
+def _staged_diff_line(repo: Path) -> str:
+    """The line the hook's own `git diff --cached --raw` prints for the staged block."""
+    out = git(
+        repo,
+        "-c",
+        "core.quotePath=false",
+        "diff",
+        "--cached",
+        "--raw",
+        "--no-abbrev",
+        "--",
+        "CLAUDE.memory.md",
+    )
+    lines = out.splitlines()
+    assert len(lines) == 1, out
+    return lines[0]
+
+
 def _commit(repo: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", "-C", str(repo), "commit", "-m", "memory"], capture_output=True, text=True)
 
 
-@pytest.mark.parametrize("mismatch", ["blob", "head", "path", "mode"])
+@pytest.mark.parametrize("mismatch", ["new blob", "old blob", "path", "mode", "status"])
 def test_a_listed_entry_covers_only_the_exact_content_it_names(
     project: Path, tmp_path: Path, mismatch: str
 ) -> None:
-    """A leftover or forged line never lets other content through: another blob, HEAD, path or
-    file mode means the whole guard runs (and refuses the secret)."""
+    """A leftover or forged line never lets other content through: another blob on either
+    side, path or file mode means the whole guard runs (and refuses the secret)."""
     calls = count_guard_starts(project, tmp_path)
     clean = "## Project memory\n\n- Never push to main\n"
     leaked = f"## Project memory\n\n- Deploy with {SECRET}\n"
     head, clean_oid = _stage_memory(project, clean)
     _, leaked_oid = _stage_memory(project, leaked)
+    exact = _staged_diff_line(project)
+    meta, path = exact.split("\t")
+    old_mode, new_mode, old_oid, new_oid, status = meta.lstrip(":").split(" ")
+    assert new_oid == leaked_oid
     entry = {
-        "blob": f"{head} 100644 {clean_oid} CLAUDE.memory.md",
-        "head": f"{'0' * 40} 100644 {leaked_oid} CLAUDE.memory.md",
-        "path": f"{head} 100644 {leaked_oid} docs/CLAUDE.memory.md",
-        "mode": f"{head} 100755 {leaked_oid} CLAUDE.memory.md",
+        "new blob": f":{old_mode} {new_mode} {old_oid} {clean_oid} {status}\t{path}",
+        "old blob": f":{old_mode} {new_mode} {clean_oid} {new_oid} {status}\t{path}",
+        "path": f":{old_mode} {new_mode} {old_oid} {new_oid} {status}\tdocs/{path}",
+        "mode": f":{old_mode} 100755 {old_oid} {new_oid} {status}\t{path}",
+        "status": f":{old_mode} {new_mode} {old_oid} {new_oid} T\t{path}",
     }[mismatch]
+    assert entry != exact
     prescanned_file(project).write_text(entry + "\n")
     proc = _commit(project)
     assert proc.returncode == 1, proc.stdout + proc.stderr
@@ -98,10 +122,32 @@ def test_a_listed_entry_covers_only_the_exact_content_it_names(
     assert git(project, "rev-parse", "HEAD").strip() == head
 
 
-def test_an_exact_entry_is_the_guards_verdict(project: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("committed_before", [False, True])
+def test_an_exact_entry_is_the_guards_verdict(
+    project: Path, tmp_path: Path, committed_before: bool
+) -> None:
+    """adopt's line for a new file (status A) and for a changed one (M) is the hook's line."""
+    from agent_memory.adoption.prescan import clean_entries
+    from agent_memory.committed.files import TierFiles
+
+    if committed_before:
+        _stage_memory(project, "## Project memory\n")
+        git(project, "commit", "-q", "--no-verify", "-m", "block")
+    before_text = (project / "CLAUDE.memory.md").read_text() if committed_before else ""
     calls = count_guard_starts(project, tmp_path)
-    head, oid = _stage_memory(project, "## Project memory\n\n- Never push to main\n")
-    prescanned_file(project).write_text(f"{head} 100644 {oid} CLAUDE.memory.md\n")
+    text = "## Project memory\n\n- Never push to main\n"
+    head, _oid = _stage_memory(project, text)
+    repo = G.find_repo(project)
+    log_file = project / ".memory" / "adopted.log"
+    log = log_file.read_text() if log_file.exists() else ""
+    files = (
+        TierFiles("L2", "CLAUDE.memory.md", log, before_text),
+        TierFiles("L2", "CLAUDE.memory.md", log, text),
+    )
+    entries = [e for e in clean_entries(repo, head, *files) if e.endswith("\tCLAUDE.memory.md")]
+    assert entries == [_staged_diff_line(project)]
+    assert entries[0].split(" ")[4].startswith("M" if committed_before else "A")
+    prescanned_file(project).write_text("\n".join(entries) + "\n")
     assert _commit(project).returncode == 0
     assert starts(calls) == 0 and git(project, "rev-parse", "HEAD").strip() != head
 

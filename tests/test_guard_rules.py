@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from builders import block
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent_memory.redact.guard import GuardFinding, format_finding, scan_text
 
@@ -185,3 +187,36 @@ def test_mailto_addresses_are_refused(line: str) -> None:
 def test_tilde_home_paths_are_refused_but_not_root_or_own_home() -> None:
     assert (3, "home-path") in found(MD, block("- Build from ~bob/src/app first"))
     assert found(MD, block("- Keep caches in ~root/.cache and ~/src")) == set()
+
+
+# --- the path rules' literal pre-checks (issue 17: half of the guard's time went to trying the
+# patterns at every offset of text that could not match) --------------------------------------
+
+_PATH_PIECES = [
+    "/home/", "/Users/", "/mnt/c/", "USERS", "uſers", "users", "C:", "\\", "/", "~", "~/", ".claude",
+    "projects", "-home-", "-Users-", "alice", "bob", "x-", " ", "\n", "\"", ":", "=", "(", "ſ", "K",
+    ".jsonl#L", "abc.jsonl#L12", "7", "-", ".",
+]  # fmt: skip
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_PATH_PIECES), max_size=12))
+def test_the_path_rules_pre_check_never_skips_text_a_pattern_matches(pieces: list[str]) -> None:
+    from agent_memory.redact import guard
+
+    text = "".join(pieces)
+    if guard._HOME_PATH.search(text):
+        assert guard._may_hold_home_path(text), text
+    if guard._BACKPOINTER.search(text):
+        assert ".jsonl#L" in text
+
+
+def test_the_pre_check_finds_what_the_patterns_find_in_the_fixture_lines() -> None:
+    """Every home-path line of the guard's own fixtures still reaches the pattern."""
+    from agent_memory.redact import guard
+
+    texts = ["/home/alice/x", "C:\\Users\\bob\\", "/mnt/c/USERS/carol/", "~/.claude/projects/", "-home-dave-",
+             "~erin/notes", "C:/uſers/frank/"]  # fmt: skip
+    for text in texts:
+        assert guard._HOME_PATH.search(text), text
+        assert guard._may_hold_home_path(text), text

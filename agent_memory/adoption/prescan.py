@@ -4,12 +4,14 @@ Each adopted item is one `git commit` of the memory files, and the installed pre
 starts Python to run the guard on them: most of an item's time (issue 17 asks ≤ 50 ms an item
 for `adopt --all`). adopt has the guard loaded already, so just before each commit it judges
 the content the hook would judge — the rendered block whole, the lines the commit appends to
-`.memory/adopted.log` — and lists what it found clean in `.git/agent-memory/prescanned`, one
-`<HEAD> <mode> <blob id> <path>` line per file. The hook lets the commit through in the shell
-only when every staged memory file matches a line exactly (the same HEAD, a regular file, the
-same bytes, the same path) and runs the whole guard otherwise: a clean/smudge filter that
-changed the bytes, a symlink, an edit made meanwhile, another HEAD. The list is removed after
-the commit; one left by a killed adopt names only content that passed the guard.
+`.memory/adopted.log` — and writes what it found clean to `<git dir>/agent-memory/prescanned`
+(the folder of the index git hands the hook), as the exact lines the hook's
+`git diff --cached --raw` prints for those files: old and new mode, old and new blob, status and
+path. The hook lets the commit through in the shell only when every line of its diff is listed,
+and runs the whole guard otherwise: a clean/smudge filter that changed the bytes, a symlink, an
+edit made meanwhile, a HEAD whose files are not the ones adopt appended to (the old blob differs).
+The list is removed after the commit; one left by a killed adopt names only content that passed
+the guard.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from agent_memory.gitio.state import state_dir
 from agent_memory.redact import guard
 
 PRESCANNED = "prescanned"
-REGULAR_FILE = "100644"
+REGULAR_FILE = "100644"  # what adopt writes: never executable
+REGULAR_MODES = (0o100644, 0o100755)
+ABSENT = "0" * 40  # the old blob of a file HEAD does not have
 
 
 def _appended(prior: str, text: str) -> str | None:
@@ -34,27 +38,34 @@ def _appended(prior: str, text: str) -> str | None:
 
 
 def clean_entries(repo: git.Repo, head: str | None, before: TierFiles, after: TierFiles) -> list[str]:
-    """The hook's lines for `after`'s files, or [] when any file is not provably clean (then
-    the hook judges the commit itself, with its own messages)."""
+    """The hook's diff lines for `after`'s files, or [] when any file is not provably clean
+    (then the hook judges the commit itself, with its own messages)."""
     if head is None:
         return []
     prior_texts = before.paths()
     entries = []
     for rel, text in sorted(after.paths().items()):
         prior = prior_texts.get(rel, "")
-        if (git.read_blob_at(repo, head, rel) or b"") != prior.encode("utf-8"):
+        old = git.entry_at(repo, head, rel)
+        if (old[2] if old else b"") != prior.encode("utf-8"):
             return []  # the work tree differed from HEAD: the hook's diff is not ours
+        if old is not None and old[0] not in REGULAR_MODES:
+            return []  # a symlink in HEAD: the diff says T, and the guard has more to say
         part = _appended(prior, text) if rel.endswith(".memory/adopted.log") else None
         if "\n" in rel or "\t" in rel or guard.scan_text(rel, text if part is None else part):
             return []
-        entries.append(f"{head} {REGULAR_FILE} {git.blob_oid(text.encode('utf-8'))} {rel}")
+        new_oid = git.blob_oid(text.encode("utf-8"))
+        if old is None:
+            entries.append(f":000000 {REGULAR_FILE} {ABSENT} {new_oid} A\t{rel}")
+        elif old[1] != new_oid or old[0] != int(REGULAR_FILE, 8):
+            entries.append(f":{old[0]:06o} {REGULAR_FILE} {old[1]} {new_oid} M\t{rel}")
     return entries
 
 
 @contextmanager
 def prescanned(repo: git.Repo, head: str | None, before: TierFiles, after: TierFiles) -> Iterator[None]:
     """Around one `git commit` of `after`: the list exists while the commit runs."""
-    path = state_dir(repo.common_dir) / PRESCANNED
+    path = state_dir(repo.git_dir) / PRESCANNED  # this worktree's: next to its index
     entries = clean_entries(repo, head, before, after)
     if entries:
         path.write_text("\n".join(entries) + "\n", "utf-8")

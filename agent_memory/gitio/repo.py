@@ -270,17 +270,23 @@ def _tree_type() -> type:
 
 
 def read_blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
+    found = entry_at(repo, rev, path)
+    return found[2] if found else None
+
+
+def entry_at(repo: Repo, rev: str, path: str) -> tuple[int, str, bytes] | None:
+    """`path` in `rev`'s tree as (file mode, blob id, bytes); None when absent or unreadable."""
     pg = repo.pg()
     try:
         obj = pg.revparse_single(rev)
         tree = obj.peel(_tree_type())
         entry = tree[path]
+        data: bytes = pg[entry.id].data
     except (KeyError, ValueError):
         return None
-    except Exception:  # noqa: BLE001 - unborn HEAD, bad rev
+    except Exception:  # noqa: BLE001 - unborn HEAD, bad rev, a tree where a blob was expected
         return None
-    data: bytes = pg[entry.id].data
-    return data
+    return int(entry.filemode), str(entry.id), data
 
 
 def unchanged_since_head(repo: Repo, paths: Iterable[str]) -> bool:
