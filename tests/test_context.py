@@ -262,3 +262,40 @@ def test_the_light_fold_agrees_with_adopted_log() -> None:
     text = "".join(lines)
     assert tiers.fold_text(text) == adopted_log.fold(adopted_log.parse(text)[0])
     assert set(tiers.fold_text(text)) == {a["id"]} and tiers.fold_text(text)[a["id"]]["pinned"]
+
+
+_OPS = ["adopt", "forget", "pin", "demote"]
+_STAMPS = ["2026-11-01T00:00:00Z", "2026-11-02T00:00:00Z"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_OPS), st.integers(0, 1), st.sampled_from(_STAMPS), st.booleans()),
+                max_size=8))  # fmt: skip
+def test_the_light_fold_agrees_with_adopted_log_on_repeated_lines(
+    lines: list[tuple[str, int, str, bool]],
+) -> None:
+    """Repeated lines count once, however they are written (key order), and only identical
+    ones: the same op and stamp with another atom state is a line of its own."""
+    from agent_memory.committed import adopted_log, tiers
+    from agent_memory.committed.adopted_log import LogEntry, format_entry
+
+    atom = committed_atom("Use pnpm, not npm", project="proj")
+    states = [atom, {**atom, "pinned": True}]
+    text = ""
+    for op, state, at, reordered in lines:
+        line = format_entry(LogEntry(op=op, atom=states[state], at=at))  # type: ignore[arg-type]
+        if reordered:  # the same JSON value, keys in another order
+            line = json.dumps(dict(reversed(list(json.loads(line).items())))) + "\n"
+        text += line
+    assert tiers.fold_text(text) == adopted_log.fold(adopted_log.parse(text)[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_the_hook_json_string_is_json_dumps(text: str) -> None:
+    from agent_memory.model import fastjson
+
+    expected = json.dumps(text, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    assert fastjson.dumps_string(text) == expected
+    assert fastjson._dumps_string(text) == expected  # where `_json` is missing
+    assert json.loads(fastjson.dumps_string(text)) == text

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from conftest import git
 
+from agent_memory.gitio import refs
 from agent_memory.model.atom import atom_id, validate_atom
 from agent_memory.model.clock import parse_ts
 from agent_memory.store import recall
@@ -588,26 +589,26 @@ def _commit(repo: Path, message: str) -> str:
 
 def test_read_ref_loose_then_packed(repo: Path) -> None:
     common = repo / ".git"
-    assert recall.read_ref(common, recall.ATOMS_REF) is None
+    assert refs.read_ref(common, refs.ATOMS_REF) is None
     first = _commit(repo, "one")
-    git(repo, "update-ref", recall.ATOMS_REF, first)
+    git(repo, "update-ref", refs.ATOMS_REF, first)
     assert (common / "refs" / "heads" / "memory" / "atoms").is_file()
-    assert recall.read_ref(common, recall.ATOMS_REF) == first
+    assert refs.read_ref(common, refs.ATOMS_REF) == first
     git(repo, "pack-refs", "--all")
     assert not (common / "refs" / "heads" / "memory" / "atoms").exists()
-    assert recall.read_ref(common, recall.ATOMS_REF) == first
-    assert recall.read_ref(common, "refs/heads/main") == git(repo, "rev-parse", "main").strip()
-    assert recall.read_ref(common, "refs/heads/nope") is None
+    assert refs.read_ref(common, refs.ATOMS_REF) == first
+    assert refs.read_ref(common, "refs/heads/main") == git(repo, "rev-parse", "main").strip()
+    assert refs.read_ref(common, "refs/heads/nope") is None
     # A loose ref written after packing wins over the packed one, as in git.
     second = _commit(repo, "two")
-    git(repo, "update-ref", recall.ATOMS_REF, second)
+    git(repo, "update-ref", refs.ATOMS_REF, second)
     assert (
-        recall.read_ref(common, recall.ATOMS_REF)
+        refs.read_ref(common, refs.ATOMS_REF)
         == second
-        == git(repo, "rev-parse", recall.ATOMS_REF).strip()
+        == git(repo, "rev-parse", refs.ATOMS_REF).strip()
     )
     # A symbolic ref is followed.
-    assert recall.read_ref(common, "HEAD") == second
+    assert refs.read_ref(common, "HEAD") == second
 
 
 def test_index_staleness_follows_the_atoms_ref(repo: Path) -> None:
@@ -617,14 +618,14 @@ def test_index_staleness_follows_the_atoms_ref(repo: Path) -> None:
     recall.write_index(state, STORE, "")
     assert not recall.index_is_stale(state, common)  # empty store, no ref: fresh
     first = _commit(repo, "one")
-    git(repo, "update-ref", recall.ATOMS_REF, first)
+    git(repo, "update-ref", refs.ATOMS_REF, first)
     assert recall.index_is_stale(state, common)
     recall.write_index(state, STORE, first)
     assert not recall.index_is_stale(state, common)
     git(repo, "pack-refs", "--all")
     assert not recall.index_is_stale(state, common)
     second = _commit(repo, "two")
-    git(repo, "update-ref", recall.ATOMS_REF, second, first)
+    git(repo, "update-ref", refs.ATOMS_REF, second, first)
     assert recall.index_is_stale(state, common)
     git(repo, "pack-refs", "--all")
     assert recall.index_is_stale(state, common)

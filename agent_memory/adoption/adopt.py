@@ -14,6 +14,7 @@ detected; ours, computed from stale files, is taken back and the item is applied
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -69,7 +70,22 @@ def write_files(root: Path, files: TierFiles) -> None:
     for rel, text in files.paths().items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
+        _overwrite(path, text.encode("utf-8"))
+
+
+def _overwrite(path: Path, data: bytes) -> None:
+    """The file's bytes become `data`: written over the old bytes, then cut to length — not
+    truncated to zero first. ext4 flushes a file truncated to zero when it is closed
+    (auto_da_alloc: ~0.3 ms a file, two files an adopted item; issue 17), and the append-only
+    log, whose old bytes are rewritten unchanged, keeps them if the write is interrupted."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666)
+    try:
+        view, done = memoryview(data), 0
+        while done < len(data):
+            done += os.write(fd, view[done:])
+        os.ftruncate(fd, len(data))
+    finally:
+        os.close(fd)
 
 
 def memory_paths(target_name: str) -> list[str]:

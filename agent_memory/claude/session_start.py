@@ -29,8 +29,8 @@ _MERSENNE_61 = (1 << 61) - 1
 _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
                  "committed/render.py", "store/contradictions.py", "committed/tiers.py",
                  "committed/templates.py", "model/atom.py", "model/paths.py", "model/fastjson.py",
-                 "store/recall.py", "committed/verdicts.py", "committed/guarded.py", "redact/guard.py",
-                 "redact/rules.py", "redact/engine.py")  # fmt: skip
+                 "store/recall.py", "store/recall_files.py", "committed/verdicts.py",
+                 "committed/guarded.py", "redact/guard.py", "redact/rules.py", "redact/engine.py")  # fmt: skip
 
 
 def session_start_line(common: str, work: str | None, tip: str) -> str:
@@ -72,7 +72,7 @@ def _git_config_files(common: str, work: str | None = None) -> list[str]:
 def context_key(common: str, work: str | None, tip: str) -> str:
     """Everything the session-start text is computed from, as one line."""
     from agent_memory import __version__
-    from agent_memory.store import recall
+    from agent_memory.store import recall_files as recall
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # agent_memory/
     state = os.path.join(common, STATE_DIRNAME)
@@ -93,7 +93,7 @@ def context_key(common: str, work: str | None, tip: str) -> str:
 def _cached_context(common: str, work: str | None, tip: str) -> str | None:
     """The cached hook output line ('' for "nothing to inject"), or None on a miss. A stale
     recall index is part of the key; it also starts one detached rebuild."""
-    from agent_memory.store.recall import indexed_oid
+    from agent_memory.store.recall_files import indexed_oid
 
     state = os.path.join(common, STATE_DIRNAME)
     if indexed_oid(state) != tip:
@@ -117,7 +117,7 @@ def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str
     from agent_memory.committed import tiers, verdicts
     from agent_memory.model.fastjson import additional_context
     from agent_memory.model.policy import check_context_size
-    from agent_memory.store import recall
+    from agent_memory.store import recall_files as recall
 
     state = os.path.join(common, STATE_DIRNAME)
     tip = read_ref(common, ATOMS_REF)
@@ -161,11 +161,13 @@ def _contested(state: str) -> tuple[str | None, dict[str, str]]:
     """(the tip the recall index stands at, its contested map): from the small sidecar when
     it matches the index (issue 17: the index itself grows with the store), else from the
     index; (None, {}) when there is no readable index."""
-    from agent_memory.store import recall
+    from agent_memory.store import recall_files
 
-    found = recall.contested_at_index(state)
+    found = recall_files.contested_at_index(state)
     if found is not None:
         return found
+    from agent_memory.store import recall  # the index itself: only when the sidecar is behind
+
     index = recall.load_index(state)
     return (index.source_oid, recall.contested_dates(index)) if index is not None else (None, {})
 

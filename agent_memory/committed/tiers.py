@@ -78,11 +78,17 @@ def _canonical(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
+def _counts(items: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], int]:
+    counts: dict[tuple[str, str, str], int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return counts
+
+
 def fold_text(text: str) -> dict[str, Atom]:
     """The atoms an adopted.log holds, by id (sorted): `adopted_log.fold(adopted_log.parse(text)[0])`.
     Bad lines are skipped (`git memory validate` reports them)."""
-    entries: list[tuple[str, int, str, Atom]] = []
-    seen: set[Any] = set()
+    parsed: list[tuple[int, dict[str, Any]]] = []
     for number, raw in enumerate(text.split("\n")):
         line = raw.rstrip("\r")
         if not line.strip():
@@ -94,10 +100,19 @@ def fold_text(text: str) -> dict[str, Atom]:
         if not _valid_entry(obj):
             continue
         assert isinstance(obj, dict)
-        key = _canonical(obj)
-        if key in seen:
-            continue
-        seen.add(key)
+        parsed.append((number, obj))
+    # Identical lines count once. Two lines can only be identical if they share the stamp, the
+    # op and the atom: the (slow) canonical form is computed only for lines that do.
+    stamps = [(obj["at"], obj["op"], obj["atom"]["id"]) for _, obj in parsed]
+    shared = {stamp for stamp, n in _counts(stamps).items() if n > 1}
+    entries: list[tuple[str, int, str, Atom]] = []
+    seen: set[Any] = set()
+    for (number, obj), stamp in zip(parsed, stamps, strict=True):
+        if stamp in shared:
+            key = _canonical(obj)
+            if key in seen:
+                continue
+            seen.add(key)
         entries.append((obj["at"], number, obj["op"], obj["atom"]))
     held: dict[str, Atom] = {}
     for _, _, op, atom in sorted(entries, key=lambda e: (e[0], e[1])):

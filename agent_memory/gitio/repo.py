@@ -548,6 +548,9 @@ def _without_auto_maintenance(env: dict[str, str]) -> dict[str, str]:
             f"GIT_CONFIG_VALUE_{n}": "false"}  # fmt: skip
 
 
+_GITPYTHON_REPOS: dict[str, Any] = {}
+
+
 def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str,
                  env: Mapping[str, str] | None = None) -> str:
     """Stage exactly `paths` and commit them on the current branch with the porcelain
@@ -556,7 +559,11 @@ def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str
     import git as gitpython  # deferred: ~80 ms of imports only the committing verbs pay for
 
     paths = list(paths)
-    repo = gitpython.Repo(str(cwd))
+    repo = _GITPYTHON_REPOS.get(str(cwd))
+    if repo is None:  # ~0.6 ms to locate and read the config: once per batch, not per item
+        if len(_GITPYTHON_REPOS) > 8:
+            _GITPYTHON_REPOS.clear()
+        repo = _GITPYTHON_REPOS[str(cwd)] = gitpython.Repo(str(cwd))
     extra = {"GIT_TERMINAL_PROMPT": "0", **(env or {})}
     if _BATCH["depth"]:
         extra = _without_auto_maintenance(extra)

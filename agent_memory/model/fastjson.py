@@ -49,6 +49,14 @@ _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b
 
 def dumps_string(text: str) -> str:
     """`json.dumps(text, ensure_ascii=False)`, also escaping U+2028/U+2029."""
+    try:
+        from _json import encode_basestring  # json's own C encoder (json.dumps uses it)
+    except ImportError:
+        return _dumps_string(text)
+    return str(encode_basestring(text)).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _dumps_string(text: str) -> str:
     out = []
     for ch in text:
         if ch in _ESCAPES:

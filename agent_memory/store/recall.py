@@ -23,12 +23,30 @@ from __future__ import annotations
 
 import marshal
 import os
-import sys
 import time
 
-from agent_memory.gitio.refs import ATOMS_REF, read_ref
 from agent_memory.model.policy import RECALL_BUDGET_BYTES, RECALL_TOP_K
 from agent_memory.model.tags import contested_tag
+from agent_memory.store.recall_files import (  # noqa: F401 - re-exported: recall's file format
+    _TAG,
+    CONTESTED_FILENAME,
+    FORMAT_VERSION,
+    INDEX_FILENAME,
+    INDEX_MAGIC,
+    STATE_DIRNAME,
+    _frames,
+    _header,
+    _parse_header,
+    apply_contested,
+    contested_at_index,
+    index_is_stale,
+    index_path,
+    index_tail,
+    indexed_oid,
+    read_contested,
+    serialize_frame,
+    write_contested,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook cannot afford it
@@ -38,15 +56,6 @@ if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook 
 
     Atom = Mapping[str, Any]
     StrPath = str | os.PathLike[str]
-
-FORMAT_VERSION = 3
-_TAG = (
-    sys.implementation.cache_tag
-    or f"{sys.implementation.name}-{sys.version_info[0]}{sys.version_info[1]}"
-)
-INDEX_FILENAME = f"recall-index.{_TAG}.marshal"
-INDEX_MAGIC = b"agent-memory recall index\n"
-STATE_DIRNAME = "agent-memory"
 
 # BM25 (Robertson/Sparck Jones, Lucene's non-negative idf); the usual constants.
 K1 = 1.2
@@ -699,43 +708,9 @@ def build_frame(
     }  # fmt: skip
 
 
-def index_path(state_dir: StrPath) -> str:
-    return os.path.join(os.fspath(state_dir), INDEX_FILENAME)
-
-
-def _header(source_oid: str, payload_len: int, n: int) -> bytes:
-    # Line 2: format version, interpreter tag, marshal version, byte order, source tip, payload
-    # length, atoms. Readable with `head -2`; `index_tail` needs only these bytes and the tail.
-    fields = (FORMAT_VERSION, _TAG, marshal.version, sys.byteorder, source_oid or "-", payload_len, n)
-    return INDEX_MAGIC + " ".join(map(str, fields)).encode("ascii") + b"\n"
-
-
-def _parse_header(data: bytes) -> tuple[str, int, int, int] | None:
-    """(source_oid, payload offset, payload length, atoms) when the header is ours, else None."""
-    if not data.startswith(INDEX_MAGIC):
-        return None
-    end = data.find(b"\n", len(INDEX_MAGIC))
-    if end < 0:
-        return None
-    fields = data[len(INDEX_MAGIC) : end].decode("ascii", "replace").split(" ")
-    expected = [str(FORMAT_VERSION), _TAG, str(marshal.version), sys.byteorder]
-    if len(fields) != 7 or fields[:4] != expected or not (fields[5].isdigit() and fields[6].isdigit()):
-        return None
-    oid = fields[4]
-    return ("" if oid == "-" else oid), end + 1, int(fields[5]), int(fields[6])
-
-
 def serialize_index(index: RecallIndex) -> bytes:
     payload = marshal.dumps(index.to_payload())
     return _header(index.source_oid, len(payload), index.n) + payload
-
-
-def serialize_frame(frame: dict[str, Any], from_oid: str, to_oid: str) -> bytes:
-    """`D <length> <from> <to>\\n` + marshal payload + `\\nE <to> <cum>\\n`: the trailer, a
-    line of its own, lets a reader learn the index's tip from the file's last bytes."""
-    payload = marshal.dumps(frame)
-    head = f"D {len(payload)} {from_oid or '-'} {to_oid}\n".encode("ascii")
-    return head + payload + f"\nE {to_oid} {frame['cum']}\n".encode("ascii")
 
 
 def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> Path:
@@ -750,84 +725,6 @@ def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> P
     atomic_write(target, serialize_index(index), mode=0o600)
     write_contested(state_dir, source_oid, index.contested)
     return target
-
-
-# --- the contested sidecar ----------------------------------------------------------------------
-# The session start needs only the index's `contested` map (for the §4.2 tags on L2/L3 lines),
-# but that map sits inside the index's one marshal payload, which grows with the store (~70 ms
-# to load at 50k atoms). The writers keep a copy beside it, stamped with the tip it belongs to;
-# a reader uses it only when that tip is the index's own (written after the index, so a reader
-# in between sees a mismatch and loads the index instead).
-
-CONTESTED_FILENAME = f"recall-contested.{_TAG}.marshal"
-
-
-def apply_contested(contested: dict[str, str], changes: Mapping[str, str]) -> None:
-    """A frame's contested changes: a day sets the id's tag, an empty day clears it."""
-    for ident, day in changes.items():
-        if day:
-            contested[ident] = day
-        else:
-            contested.pop(ident, None)
-
-
-def write_contested(state_dir: StrPath, tip: str, contested: Mapping[str, str]) -> None:
-    from agent_memory.gitio.state import replace_text  # writers only: not on the prompt path
-
-    try:
-        replace_text(os.path.join(os.fspath(state_dir), CONTESTED_FILENAME),
-                     marshal.dumps((FORMAT_VERSION, tip, dict(contested))))  # fmt: skip
-    except OSError:
-        pass  # readers fall back to the index itself
-
-
-def read_contested(state_dir: StrPath) -> tuple[str, dict[str, str]] | None:
-    """(tip, contested map) from the sidecar; None when missing, foreign or malformed."""
-    try:
-        with open(os.path.join(os.fspath(state_dir), CONTESTED_FILENAME), "rb") as fh:
-            value = marshal.loads(fh.read())
-    except (OSError, ValueError, EOFError, TypeError):
-        return None
-    if not (isinstance(value, tuple) and len(value) == 3 and value[0] == FORMAT_VERSION
-            and isinstance(value[1], str) and isinstance(value[2], dict)):  # fmt: skip
-        return None
-    return value[1], value[2]
-
-
-def contested_at_index(state_dir: StrPath) -> tuple[str, dict[str, str]] | None:
-    """(the index's tip, its contested map) without loading the index: from the sidecar when
-    it stands at the index's tip (header and tail reads); None otherwise (load the index)."""
-    tip = indexed_oid(state_dir)
-    found = read_contested(state_dir) if tip is not None else None
-    return found if found is not None and found[0] == tip else None
-
-
-def _frames(data: bytes, start: int, base_oid: str) -> list[tuple[int, int, str, str, int]]:
-    """(payload start, payload end, from, to, cum) of the frames after the base, as far as
-    they are whole and chain (each starts where the one before ended)."""
-    out = []
-    current = base_oid
-    pos = start
-    size = len(data)
-    while pos < size:
-        nl = data.find(b"\n", pos, pos + 200)
-        if nl < 0:
-            break
-        head = data[pos:nl].decode("ascii", "replace").split(" ")
-        if len(head) != 4 or head[0] != "D" or not head[1].isdigit():
-            break
-        begin = nl + 1
-        end = begin + int(head[1])
-        tail = data.find(b"\n", end + 1, end + 200) if data[end : end + 1] == b"\n" else -1
-        trailer = data[end + 1 : tail].decode("ascii", "replace").split(" ") if tail >= 0 else []
-        if len(trailer) != 3 or trailer[0] != "E" or trailer[1] != head[3] or not trailer[2].isdigit():
-            break
-        if (head[2] if head[2] != "-" else "") != current:
-            break
-        out.append((begin, end, head[2], head[3], int(trailer[2])))
-        current = head[3]
-        pos = tail + 1
-    return out
 
 
 def load_index(state_dir: StrPath) -> RecallIndex | None:
@@ -855,47 +752,6 @@ def load_index(state_dir: StrPath) -> RecallIndex | None:
         return index
     except Exception:  # noqa: BLE001 - a broken cache reads as "missing"; the hook falls back
         return None
-
-
-def index_tail(state_dir: StrPath) -> tuple[str, str, int, int] | None:
-    """(tip, base tip, atoms in frames, atoms in the base) from the header and the last
-    bytes of the index file; None when missing, foreign or torn at the end."""
-    try:
-        with open(index_path(state_dir), "rb") as fh:
-            head = fh.read(512)
-            header = _parse_header(head)
-            if header is None:
-                return None
-            base, offset, length, n = header
-            size = os.fstat(fh.fileno()).st_size
-            if size < offset + length:
-                return None
-            if size == offset + length:
-                return base, base, 0, n
-            fh.seek(max(offset + length, size - 200))
-            tail = fh.read()
-    except OSError:
-        return None
-    if not tail.endswith(b"\n"):
-        return None
-    last = tail[:-1].rpartition(b"\n")[2].decode("ascii", "replace").split(" ")
-    if len(last) != 3 or last[0] != "E" or not last[2].isdigit():
-        return None
-    return last[1], base, int(last[2]), n
-
-
-def indexed_oid(state_dir: StrPath) -> str | None:
-    """The tip the index stands at (header and tail only); None when missing/foreign/torn."""
-    found = index_tail(state_dir)
-    return found[0] if found else None
-
-
-def index_is_stale(state_dir: StrPath, common_dir: StrPath) -> bool:
-    """True when the index is missing/foreign or stands at another `memory/atoms` tip."""
-    built_from = indexed_oid(state_dir)
-    if built_from is None:
-        return True
-    return built_from != (read_ref(common_dir, ATOMS_REF) or "")
 
 
 # --- adopted memory, for recall not to restate it (issue 18) --------------------------------------
