@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from agent_memory.adoption.adopt import (
@@ -36,7 +35,7 @@ from agent_memory.adoption.locks import memory_lock
 from agent_memory.adoption.reverts import record_reverted
 from agent_memory.cli.output import emit_json, tier_context, wants_json, warm_session_start
 from agent_memory.gitio import repo as git
-from agent_memory.model.atom import Atom, strip_pointer, validator_in_background
+from agent_memory.model.atom import Atom, strip_pointer
 from agent_memory.model.clock import utc_day
 from agent_memory.model.errors import (
     EXIT_INTERRUPTED,
@@ -197,14 +196,9 @@ def run(args: argparse.Namespace) -> int:
         "already": sorted(set(already + already_rejected)),
     }
     decisions = Decisions(repo, tier, store)
-    validator_ready: Callable[[], None] = lambda: None  # noqa: E731
     with git.deferred_maintenance(repo.cwd):  # once for the batch, not per commit
         try:
-            for number, item in enumerate(chosen):
-                if number == 1 and store is not None and len(chosen) > 2:
-                    # The L1 marks written after the batch are validated: import jsonschema
-                    # while git commits (after the first item, whose imports are done by then).
-                    validator_ready = validator_in_background()
+            for item in chosen:
                 why = refusal(item)
                 if why:
                     report["refused"][item.atom_id] = why
@@ -227,7 +221,6 @@ def run(args: argparse.Namespace) -> int:
                 decisions.rejected(item)
                 report["rejected"].append(item.atom_id)
         finally:
-            validator_ready()
             decisions.write()
     if wants_json(args):
         emit_json(report)

@@ -17,7 +17,7 @@ from agent_memory.model.errors import InvalidAtomError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
+    from collections.abc import Iterable, Mapping
     from typing import Any, TypedDict
 
     class _AtomOptional(TypedDict, total=False):
@@ -151,27 +151,6 @@ def _validator() -> Any:
         cls = jsonschema.validators.validator_for(full)
         _CACHE["validator"] = cls(_inline_refs(full, full.get("$defs", {})))
     return _CACHE["validator"]
-
-
-def validator_in_background() -> Callable[[], None]:
-    """Import jsonschema and build the validator on a thread; returns the wait for it.
-    For a command that will validate after a stretch of waiting on other processes (`adopt
-    --all` validates its L1 marks after one `git commit` per item): the ~0.2 s of import runs
-    while git does. A failure there is left for the caller's own `_validator()` to raise."""
-    import threading
-
-    if "validator" in _CACHE:
-        return lambda: None
-
-    def build() -> None:
-        try:
-            _validator()
-        except Exception:  # noqa: BLE001 - raised again where the validator is used
-            pass
-
-    thread = threading.Thread(target=build, name="agent-memory-validator", daemon=True)
-    thread.start()
-    return thread.join
 
 
 def schema() -> dict[str, Any]:
