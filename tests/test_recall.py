@@ -9,6 +9,7 @@ import marshal
 import os
 import random
 import stat
+import struct
 import subprocess
 import sys
 import time
@@ -510,7 +511,7 @@ def _corrupt_variants(good: bytes) -> dict[str, bytes]:
     payload = good[header_end:]
 
     def with_fields(**changes: bytes) -> bytes:
-        names = ["version", "tag", "marshal", "byteorder", "oid", "length", "atoms"]
+        names = ["version", "tag", "marshal", "byteorder", "oid", "length", "atoms", "head"]
         new = [changes.get(name, value) for name, value in zip(names, fields, strict=True)]
         return recall.INDEX_MAGIC + b" ".join(new) + b"\n" + payload
 
@@ -527,8 +528,11 @@ def _corrupt_variants(good: bytes) -> dict[str, bytes]:
             byteorder=b"big" if sys.byteorder == "little" else b"little"
         ),
         "bad length": with_fields(length=b"x"),
-        "wrong shape": good[:header_end].replace(fields[5], str(len(wrong_shape)).encode())
+        "wrong shape": with_fields(length=str(len(wrong_shape)).encode(),
+                                   head=str(len(wrong_shape)).encode())[:header_end + 1]
         + wrong_shape,
+        "head longer than the payload": with_fields(head=str(len(payload) + 1).encode()),
+        "head cut short": with_fields(head=str(int(fields[7]) - 1).encode()),
         "flipped payload": good[:header_end] + bytes([payload[0] ^ 0xFF]) + payload[1:],
         "header only": good[:header_end],
     }
@@ -556,27 +560,73 @@ def test_corrupt_truncated_or_foreign_index_loads_as_none(tmp_path: Path) -> Non
 
 
 def test_inconsistent_payload_is_rejected(tmp_path: Path) -> None:
-    payload = dict(recall.build_index(STORE, "a" * 40).to_payload())
+    built = recall.build_index(STORE, "a" * 40)
+    payload = dict(built.to_payload())
+    assert isinstance(built.blob, recall.BytesBlob)
+    blob = bytes(built.blob.data)
     for field, bad in (("kinds", b"\x09" * len(STORE)), ("confidences", b"\x00"), ("offsets", b"\x00\x01"),
-                       ("avgdl", 0.0), ("n", -1), ("contested", [])):  # fmt: skip
+                       ("avgdl", 0.0), ("n", -1), ("contested", []), ("ids", "atm_1"),
+                       ("blob_len", len(blob) + 1)):  # fmt: skip
         broken = {**payload, field: bad}
         with pytest.raises(ValueError):
-            recall.RecallIndex(broken)
-        data = marshal.dumps(broken)
-        (tmp_path / recall.INDEX_FILENAME).write_bytes(recall._header("a" * 40, len(data), len(STORE)) + data)
+            recall.RecallIndex(broken, recall.BytesBlob(blob))
+        head = marshal.dumps(broken)
+        (tmp_path / recall.INDEX_FILENAME).write_bytes(
+            recall._header("a" * 40, len(head) + len(blob), len(STORE), len(head)) + head + blob
+        )
         assert recall.load_index(tmp_path) is None, field
 
 
 def test_out_of_range_postings_recall_nothing_instead_of_raising() -> None:
-    payload = dict(recall.build_index(STORE, "").to_payload())
+    built = recall.build_index(STORE, "")
+    payload = dict(built.to_payload())
+    assert isinstance(built.blob, recall.BytesBlob)
+    blob = bytes(built.blob.data)
     assert recall.query_terms("redis") == {"redis": 1.0}  # no other way to the atom
-    assert recall.recall(recall.RecallIndex(payload), "redis", NOW)
-    idf, _docs, impacts = payload["postings"]["redis"]
-    bad_docs = (10_000).to_bytes(4, sys.byteorder)
-    payload["postings"] = {**payload["postings"], "redis": (idf, bad_docs, impacts)}
-    assert recall.recall(recall.RecallIndex(payload), "redis", NOW) == []
-    payload["postings"]["redis"] = (idf, b"\x00\x00\x00", impacts)  # not a whole uint32
-    assert recall.recall(recall.RecallIndex(payload), "redis", NOW) == []
+    assert recall.recall(recall.RecallIndex(payload, recall.BytesBlob(blob)), "redis", NOW)
+    idf = payload["postings"]["redis"][0]
+    # An atom number past the store, with a good impact: nothing, not an IndexError.
+    bad = (10_000).to_bytes(4, sys.byteorder) + struct.pack("f", 1.0)
+    payload["postings"] = {**payload["postings"], "redis": (idf, len(blob), 1, 0)}
+    payload["blob_len"] = len(blob) + len(bad)
+    assert recall.recall(recall.RecallIndex(payload, recall.BytesBlob(blob + bad)), "redis", NOW) == []
+    # Postings that run past the blob's end, or are not numbers at all.
+    for entry in ((idf, len(blob) - 4, 1, 0), (idf, "x", 1, 0), (idf, 0, -5, 1)):
+        payload["postings"]["redis"] = entry
+        payload["blob_len"] = len(blob)
+        assert recall.recall(recall.RecallIndex(payload, recall.BytesBlob(blob)), "redis", NOW) == []
+
+
+def test_the_hook_reads_only_its_terms_postings_from_a_large_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above the first read, the blob stays on disk: loading reads the header, the head and
+    the frames, and a prompt reads only its own terms' postings and its hits' claims."""
+    atoms = [
+        make_atom(f"Keep the widget{i % 97} cache warm before deploy number {i}")
+        for i in range(6000)
+    ] + [make_atom("Use pnpm for installs, never npm", kind="constraint")]
+    recall.write_index(tmp_path, atoms, "a" * 40)
+    assert (tmp_path / recall.INDEX_FILENAME).stat().st_size > recall._FIRST_READ
+    index = recall.load_index(tmp_path)
+    assert index is not None and isinstance(index.blob, recall.FileBlob)
+    read: list[int] = []
+    real_pread = os.pread
+
+    def counted(fd: int, count: int, at: int) -> bytes:
+        read.append(count)
+        return real_pread(fd, count, at)
+
+    monkeypatch.setattr(os, "pread", counted)
+    hits = recall.recall(index, "how do I install with pnpm", NOW)
+    monkeypatch.undo()
+    assert [h.claim for h in hits] == ["Use pnpm for installs, never npm"]
+    assert 0 < sum(read) < len(index.blob) // 50
+    # The same answers as the index built in memory.
+    built = recall.build_index(atoms, "a" * 40)
+    assert index.ids() == built.ids()
+    assert [index.claim(d) for d in range(0, index.n, 7)] == [built.claim(d) for d in range(0, built.n, 7)]
+    assert index.postings_of("widget5") == built.postings_of("widget5") != []
 
 
 # --- staleness against a real repository --------------------------------------------------------

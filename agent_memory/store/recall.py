@@ -14,7 +14,8 @@ Design:
   the file name and the header; a mismatch reads as "missing" and the caller falls back.
 - Scoring is BM25 over claim tokens (plus the redacted evidence quotes at a third weight),
   times kind, confidence, recency and pinned weights, over the postings of the prompt's tokens
-  only (atoms sharing no token are never touched), kept in a bounded top-k (spec §5.2).
+  only (atoms sharing no token are never touched); only atoms that pass the relevance rule
+  are scored and ranked (spec §5.2).
 - Staleness is decided without git: the index stores the `memory/atoms` tip it was built
   from, and `read_ref` reads the loose ref file or `packed-refs` directly.
 """
@@ -314,44 +315,78 @@ KIND_CODES = ("constraint", "decision", "preference", "failure", "fact")
 CONFIDENCE_CODES = ("observed", "stated", "verified")
 _KIND_WEIGHTS = tuple(KIND_WEIGHT[k] for k in KIND_CODES)
 _CONFIDENCE_WEIGHTS = tuple(CONFIDENCE_WEIGHT[c] for c in CONFIDENCE_CODES)
-_PAYLOAD_KEYS = frozenset(
-    [
-        "source_oid",
-        "built_at",
-        "n",
-        "avgdl",
-        "records",
-        "offsets",
-        "kinds",
-        "confidences",
-        "pinned",
-        "last_seen",
-        "sessions",
-        "doclen",
-        "contested",
-        "postings",
-        "idf_max",
-    ]
-)
+_HEAD_KEYS = frozenset(
+    ["source_oid", "built_at", "n", "avgdl", "ids", "offsets", "kinds", "confidences", "pinned",
+     "last_seen", "sessions", "doclen", "contested", "postings", "idf_max", "blob_len"]
+)  # fmt: skip
 _FRAME_KEYS = frozenset(
     ["ids", "claims", "kinds", "confidences", "pinned", "last_seen", "sessions", "doclen",
      "postings", "gone", "contested", "cum"]
 )  # fmt: skip
 
 
+class BytesBlob:
+    """The index's blob in memory (a fresh build, or a platform without `os.pread`)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes | memoryview) -> None:
+        self.data = data
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def read(self, at: int, size: int) -> bytes:
+        if at < 0 or size < 0 or at + size > len(self.data):
+            raise ValueError("a slice past the index's blob")
+        return bytes(self.data[at : at + size])
+
+
+class FileBlob:
+    """The index's blob left on disk: a prompt reads the postings of its own terms and the
+    claims of its hits (`os.pread`, a few KB), never the whole store. The file is only ever
+    appended to or replaced by rename, so the open descriptor sees the bytes it was opened
+    with for as long as it lives."""
+
+    __slots__ = ("fd", "start", "size")
+
+    def __init__(self, fd: int, start: int, size: int) -> None:
+        self.fd, self.start, self.size = fd, start, size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def read(self, at: int, size: int) -> bytes:
+        if at < 0 or size < 0 or at + size > self.size:
+            raise ValueError("a slice past the index's blob")
+        data = os.pread(self.fd, size, self.start + at)
+        if len(data) != size:
+            raise ValueError("the index file ends inside its blob")
+        return data
+
+    def __del__(self) -> None:
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
 class RecallIndex:
-    """The compact, load-optimised view of L1 the hook scores against: a base and the delta
-    frames appended after it.
+    """The compact, load-optimised view of L1 the hook scores against: a base (a small head
+    and a blob) and the delta frames appended after it.
 
     Base: atoms are numbered 0..n-1 in id order (so "tie-break by id" is "tie-break by
-    number"). Per atom: `records[offsets[d]:offsets[d+1]]` is `id TAB claim`; `kinds`,
-    `confidences` and `pinned` are one byte each; `last_seen` (epoch seconds), `sessions`
-    (distinct sessions) and `doclen` are packed arrays; `contested` maps every contested id
-    (§4.2.1, both sides, recallable or not) to the day of the newest evidence in its conflict,
-    for the §4.2 tag. `postings[token] = (idf, packed atom numbers, packed impacts)`: the term
-    frequency (claim 1 per occurrence, evidence quote QUOTE_TF) is saturated and
-    length-normalised at build time (`bm25_impact`); an impact is stored negative when the
-    token is only in the atom's quotes, so scoring can tell a claim match from a quote match.
+    number"). The head holds what every prompt needs, one entry per atom: `ids` (one string,
+    newline-separated), `kinds`, `confidences` and `pinned` (a byte each), `last_seen` (epoch
+    seconds), `sessions` (distinct sessions) and `doclen` (packed arrays), `offsets` (where
+    each claim sits in the blob, UTF-8), `contested` (every contested id, §4.2.1, both sides,
+    recallable or not, to the day of the newest evidence in its conflict, for the §4.2 tag),
+    and `postings[token] = (idf, blob offset, claim atoms, quote atoms)`. The blob holds the
+    claims, then per token its atom numbers (the atoms whose claim holds it, then those whose
+    quotes only do, each ascending; packed uint32) and their impacts (packed float32): the
+    term frequency (claim 1 per occurrence, evidence quote QUOTE_TF) saturated and
+    length-normalised at build time (`bm25_impact`). A prompt reads only its tokens' postings
+    and its hits' claims from the blob, so its cost follows the prompt, not the store.
 
     Frames (issue 17): a write appends one frame for the atoms it changed — their records and
     postings (raw term frequencies, impacts computed against the base's avgdl at query time)
@@ -361,61 +396,66 @@ class RecallIndex:
     """
 
     __slots__ = (
-        "source_oid", "built_at", "n", "avgdl", "records", "offsets", "kinds", "confidences",
-        "pinned", "last_seen", "sessions", "doclen", "contested", "postings", "idf_max", "_payload",
-        "base_oid", "changed", "x_ids", "x_claims", "x_kinds", "x_confidences", "x_pinned",
-        "x_last_seen", "x_sessions", "x_doclen", "x_alive", "frames", "frame_docs",
+        "source_oid", "built_at", "n", "avgdl", "blob", "offsets", "kinds", "confidences",
+        "pinned", "last_seen", "sessions", "doclen", "contested", "postings", "idf_max", "_head",
+        "_ids", "_id_list", "base_oid", "changed", "x_ids", "x_claims", "x_kinds",
+        "x_confidences", "x_pinned", "x_last_seen", "x_sessions", "x_doclen", "x_alive", "frames",
+        "frame_docs",
     )  # fmt: skip
 
-    def __init__(self, payload: dict[str, Any]) -> None:
+    def __init__(self, head: dict[str, Any], blob: BytesBlob | FileBlob) -> None:
         """Validate shape and types cheaply (never walks the postings); ValueError if wrong."""
-        if not isinstance(payload, dict) or set(payload) != _PAYLOAD_KEYS:
-            raise ValueError("not a recall index payload")
-        n = payload["n"]
+        if not isinstance(head, dict) or set(head) != _HEAD_KEYS:
+            raise ValueError("not a recall index head")
+        n = head["n"]
         if not isinstance(n, int) or n < 0:
             raise ValueError("bad atom count")
         try:
-            offsets = memoryview(payload["offsets"]).cast("I")
-            last_seen = memoryview(payload["last_seen"]).cast("d")
-            sessions = memoryview(payload["sessions"]).cast("I")
-            doclen = memoryview(payload["doclen"]).cast("f")
+            offsets = memoryview(head["offsets"]).cast("I")
+            last_seen = memoryview(head["last_seen"]).cast("d")
+            sessions = memoryview(head["sessions"]).cast("I")
+            doclen = memoryview(head["doclen"]).cast("f")
         except TypeError as exc:
             raise ValueError(f"bad packed array: {exc}") from exc
-        records = payload["records"]
-        if not isinstance(records, str) or len(offsets) != n + 1 or offsets[n] != len(records):
-            raise ValueError("records and offsets disagree")
+        ids = head["ids"]
+        if not isinstance(ids, str) or (ids.count("\n") + 1 if n else len(ids)) != n:
+            raise ValueError("ids and the atom count disagree")
+        if head["blob_len"] != len(blob) or len(offsets) != n + 1 or offsets[n] > len(blob):
+            raise ValueError("blob and offsets disagree")
         for name in ("kinds", "confidences", "pinned"):
-            if not isinstance(payload[name], bytes) or len(payload[name]) != n:
+            if not isinstance(head[name], bytes) or len(head[name]) != n:
                 raise ValueError(f"{name} is not {n} bytes")
         if len(last_seen) != n or len(doclen) != n or len(sessions) != n:
             raise ValueError("per-atom arrays disagree")
         # Deleting every valid code must leave nothing (C speed, no loop over the atoms).
-        if payload["kinds"].translate(None, bytes(range(len(KIND_CODES)))):
+        if head["kinds"].translate(None, bytes(range(len(KIND_CODES)))):
             raise ValueError("unknown kind code")
-        if payload["confidences"].translate(None, bytes(range(len(CONFIDENCE_CODES)))):
+        if head["confidences"].translate(None, bytes(range(len(CONFIDENCE_CODES)))):
             raise ValueError("unknown confidence code")
-        if not isinstance(payload["contested"], dict) or not isinstance(payload["postings"], dict):
+        if not isinstance(head["contested"], dict) or not isinstance(head["postings"], dict):
             raise ValueError("bad contested or postings")
-        avgdl = payload["avgdl"]
-        if not isinstance(avgdl, float) or avgdl <= 0 or not isinstance(payload["source_oid"], str):
+        avgdl = head["avgdl"]
+        if not isinstance(avgdl, float) or avgdl <= 0 or not isinstance(head["source_oid"], str):
             raise ValueError("bad avgdl or source_oid")
-        self._payload = payload
-        self.source_oid: str = payload["source_oid"]
-        self.base_oid: str = payload["source_oid"]
-        self.built_at: float = payload["built_at"]
+        self._head = head
+        self.blob = blob
+        self.source_oid: str = head["source_oid"]
+        self.base_oid: str = head["source_oid"]
+        self.built_at: float = head["built_at"]
         self.n: int = n
         self.avgdl: float = avgdl
-        self.records: str = records
+        self._ids: str = ids
+        self._id_list: list[str] | None = None
         self.offsets = offsets
-        self.kinds: bytes = payload["kinds"]
-        self.confidences: bytes = payload["confidences"]
-        self.pinned: bytes = payload["pinned"]
+        self.kinds: bytes = head["kinds"]
+        self.confidences: bytes = head["confidences"]
+        self.pinned: bytes = head["pinned"]
         self.last_seen = last_seen
         self.sessions = sessions
         self.doclen = doclen
-        self.contested: dict[str, str] = payload["contested"]
-        self.postings: dict[str, tuple[float, bytes, bytes]] = payload["postings"]
-        self.idf_max: float = float(payload["idf_max"])
+        self.contested: dict[str, str] = head["contested"]
+        self.postings: dict[str, tuple[float, int, int, int]] = head["postings"]
+        self.idf_max: float = float(head["idf_max"])
         self.changed: set[str] = set()  # base ids a frame replaced or removed
         self.x_ids: list[str] = []
         self.x_claims: list[str] = []
@@ -472,19 +512,27 @@ class RecallIndex:
         )
 
     def to_payload(self) -> dict[str, Any]:
-        return self._payload
+        """The head (what the blob's offsets are relative to is `blob`)."""
+        return self._head
+
+    def base_ids(self) -> list[str]:
+        """The base's ids by atom number (split once, when first asked)."""
+        if self._id_list is None:
+            self._id_list = self._ids.split("\n") if self.n else []
+        return self._id_list
 
     # Per-atom accessors (what a Hit, a test or a debugging session needs). Numbers ≥ n are
     # the frames' atoms.
     def atom_id(self, doc: int) -> str:
         if doc >= self.n:
             return self.x_ids[doc - self.n]
-        return self.records[self.offsets[doc] : self.offsets[doc + 1]].partition("\t")[0]
+        return self.base_ids()[doc]
 
     def claim(self, doc: int) -> str:
         if doc >= self.n:
             return self.x_claims[doc - self.n]
-        return self.records[self.offsets[doc] : self.offsets[doc + 1]].partition("\t")[2]
+        start = self.offsets[doc]
+        return self.blob.read(start, self.offsets[doc + 1] - start).decode("utf-8", "replace")
 
     def kind(self, doc: int) -> str:
         return KIND_CODES[self.x_kinds[doc - self.n] if doc >= self.n else self.kinds[doc]]
@@ -514,15 +562,25 @@ class RecallIndex:
         """Every recallable id, base and frames, in number order."""
         return [self.atom_id(d) for d in range(self.n + len(self.x_ids)) if self.live(d)]
 
+    def posting(
+        self, entry: tuple[float, int, int, int]
+    ) -> tuple[memoryview[int], memoryview[float], int]:
+        """(atom numbers, impacts, how many of them are claim matches) of a postings entry:
+        the claim matches come first. ValueError/TypeError when the entry is malformed."""
+        _, start, in_claims, in_quotes = entry
+        count = in_claims + in_quotes
+        raw = memoryview(self.blob.read(start, 8 * count))
+        return raw[: 4 * count].cast("I"), raw[4 * count :].cast("f"), in_claims
+
     def postings_of(self, term: str) -> list[tuple[int, float]]:
-        """(atom number, BM25 impact) pairs of `term` in the base (empty when absent); the
-        impact is negative when only the atom's quotes hold the token."""
+        """(atom number, BM25 impact) pairs of `term` in the base, by atom number (empty when
+        absent); the impact is negative when only the atom's quotes hold the token."""
         entry = self.postings.get(term)
         if entry is None:
             return []
-        return list(
-            zip(memoryview(entry[1]).cast("I"), memoryview(entry[2]).cast("f"), strict=True)
-        )
+        docs, impacts, in_claims = self.posting(entry)
+        signed = [(d, i if at < in_claims else -i) for at, (d, i) in enumerate(zip(docs, impacts, strict=True))]
+        return sorted(signed)
 
 
 def _epoch(stamp: object) -> float:
@@ -613,7 +671,8 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
 
     contested = contested_map(atoms)
     kept = sorted((a for a in atoms if recallable(a)), key=lambda a: str(a.get("id")))
-    records: list[str] = []
+    ids: list[str] = []
+    blob = bytearray()
     offsets = array("I", [0])
     kinds = bytearray()
     confidences = bytearray()
@@ -622,12 +681,10 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
     sessions = array("I")
     doclen = array("f")
     postings: dict[str, dict[int, float]] = {}
-    claim_terms: dict[str, set[int]] = {}
     for doc, atom in enumerate(kept):
-        ident = " ".join(str(atom.get("id")).split())
-        claim = " ".join(str(atom.get("claim", "")).split())  # one line, no tabs
-        records.append(f"{ident}\t{claim}")
-        offsets.append(offsets[-1] + len(records[-1]))
+        ids.append(" ".join(str(atom.get("id")).split()))  # one line: the ids are \n-separated
+        blob += " ".join(str(atom.get("claim", "")).split()).encode("utf-8", "replace")
+        offsets.append(len(blob))
         kinds.append(_code(KIND_CODES, atom.get("kind"), "fact"))
         confidences.append(_code(CONFIDENCE_CODES, atom.get("confidence"), "observed"))
         pinned.append(1 if atom.get("pinned") else 0)
@@ -637,42 +694,40 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
         doclen.append(length)
         for term, count in tf.items():
             postings.setdefault(term, {})[doc] = count
-            if count >= 1.0:
-                claim_terms.setdefault(term, set()).add(doc)
 
     n = len(kept)
     avgdl = float(sum(doclen) / n) if n else 1.0
-    packed: dict[str, tuple[float, bytes, bytes]] = {}
+    packed: dict[str, tuple[float, int, int, int]] = {}
     for term in sorted(postings):
         docs = postings[term]
         df = len(docs)
         idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        order = sorted(docs)
-        in_claim = claim_terms.get(term, set())
-        impacts = [
-            bm25_impact(docs[d], doclen[d], avgdl) * (1.0 if d in in_claim else -1.0) for d in order
-        ]
-        packed[term] = (idf, array("I", order).tobytes(), array("f", impacts).tobytes())
-    return RecallIndex(
-        {
-            "source_oid": source_oid,
-            "built_at": time.time(),
-            "n": n,
-            "avgdl": avgdl,
-            "records": "".join(records),
-            "offsets": offsets.tobytes(),
-            "kinds": bytes(kinds),
-            "confidences": bytes(confidences),
-            "pinned": bytes(pinned),
-            "last_seen": last_seen.tobytes(),
-            "sessions": sessions.tobytes(),
-            "doclen": doclen.tobytes(),
-            "contested": contested,
-            "postings": packed,
-            # A prompt word no atom holds weighs as much as the rarest word of the store.
-            "idf_max": math.log(1.0 + (n - 0.5) / 1.5),
-        }
-    )
+        in_claims = sorted(d for d, count in docs.items() if count >= 1.0)
+        in_quotes = sorted(d for d, count in docs.items() if count < 1.0)
+        order = in_claims + in_quotes
+        packed[term] = (idf, len(blob), len(in_claims), len(in_quotes))
+        blob += array("I", order).tobytes()
+        blob += array("f", [bm25_impact(docs[d], doclen[d], avgdl) for d in order]).tobytes()
+    head = {
+        "source_oid": source_oid,
+        "built_at": time.time(),
+        "n": n,
+        "avgdl": avgdl,
+        "ids": "\n".join(ids),
+        "offsets": offsets.tobytes(),
+        "kinds": bytes(kinds),
+        "confidences": bytes(confidences),
+        "pinned": bytes(pinned),
+        "last_seen": last_seen.tobytes(),
+        "sessions": sessions.tobytes(),
+        "doclen": doclen.tobytes(),
+        "contested": contested,
+        "postings": packed,
+        # A prompt word no atom holds weighs as much as the rarest word of the store.
+        "idf_max": math.log(1.0 + (n - 0.5) / 1.5),
+        "blob_len": len(blob),
+    }
+    return RecallIndex(head, BytesBlob(bytes(blob)))
 
 
 def build_frame(
@@ -709,8 +764,11 @@ def build_frame(
 
 
 def serialize_index(index: RecallIndex) -> bytes:
-    payload = marshal.dumps(index.to_payload())
-    return _header(index.source_oid, len(payload), index.n) + payload
+    if not isinstance(index.blob, BytesBlob):
+        raise TypeError("only a built index is serialised")
+    head = marshal.dumps(index.to_payload())
+    blob = bytes(index.blob.data)
+    return _header(index.source_oid, len(head) + len(blob), index.n, len(head)) + head + blob
 
 
 def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> Path:
@@ -727,31 +785,61 @@ def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> P
     return target
 
 
+# What one read at the start of the file fetches: the header and, below a few thousand atoms,
+# the whole head.
+_FIRST_READ = 256 * 1024
+
+
 def load_index(state_dir: StrPath) -> RecallIndex | None:
     """The index with its frames applied, or None when missing, unreadable, of another
     version, or corrupt. Never raises. A torn or foreign frame ends the chain: the index then
-    answers from the frames before it (and reads as stale)."""
+    answers from the frames before it (and reads as stale).
+
+    Reads the header, the head and the frames; the blob stays on disk (`FileBlob`) where
+    `os.pread` exists, so a prompt reads the postings of its terms, not the store."""
+    fd = -1
     try:
-        with open(index_path(state_dir), "rb") as fh:
-            data = fh.read()
-        header = _parse_header(data)
+        fd = os.open(index_path(state_dir), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        size = os.fstat(fd).st_size
+        lazy = hasattr(os, "pread")
+        first = os.pread(fd, _FIRST_READ, 0) if lazy else _read_all(fd)
+        header = _parse_header(first)
         if header is None:
             return None
-        oid, offset, length, _ = header
-        if len(data) - offset < length:
+        oid, offset, length, _, head_len = header
+        if size - offset < length:
             return None  # truncated
-        view = memoryview(data)
-        index = RecallIndex(marshal.loads(view[offset : offset + length]))  # no copy
+        end = offset + head_len
+        if len(first) >= size:  # the whole file came with the first read
+            whole = memoryview(first)
+            head = marshal.loads(whole[offset:end])
+            blob: BytesBlob | FileBlob = BytesBlob(whole[end : offset + length])
+            rest, start = first, offset + length
+        else:
+            head = marshal.loads(first[offset:end] if end <= len(first) else os.pread(fd, head_len, offset))
+            blob = FileBlob(fd, end, length - head_len)
+            fd = -1  # the blob owns it now
+            rest, start = os.pread(blob.fd, size - offset - length, offset + length), 0
+        index = RecallIndex(head, blob)
         if index.source_oid != oid:
             return None
-        for begin, end, _, to_oid, _ in _frames(data, offset + length, oid):
+        view = memoryview(rest)
+        for begin, stop, _, to_oid, _ in _frames(rest, start, oid):
             try:
-                index.apply_frame(marshal.loads(view[begin:end]), to_oid)
+                index.apply_frame(marshal.loads(view[begin:stop]), to_oid)
             except (ValueError, TypeError, EOFError):
                 break
         return index
     except Exception:  # noqa: BLE001 - a broken cache reads as "missing"; the hook falls back
         return None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _read_all(fd: int) -> bytes:
+    with os.fdopen(os.dup(fd), "rb") as fh:
+        return fh.read()
 
 
 # --- adopted memory, for recall not to restate it (issue 18) --------------------------------------
@@ -895,13 +983,6 @@ class Hit:
         return f"Hit({self.id}, {self.kind}, {self.score:.3f}, {self.claim!r})"
 
 
-def _rank(item: tuple[float, int]) -> tuple[float, int]:
-    return -item[0], item[1]
-
-
-# The largest product of the static weights: an atom whose raw BM25 times this cannot reach
-# the current k-th best score is skipped without computing its weights.
-_MAX_BOOST = max(KIND_WEIGHT.values()) * max(CONFIDENCE_WEIGHT.values()) * PINNED_BOOST
 # Relevance (issue 14 §1: "a prompt with no relevant atom gets no context at all"). BM25 ranks
 # whatever shares a token; this decides whether an atom is worth injecting at all:
 # - only the atom's CLAIM counts (a quote-only match is vocabulary, not relevance), and only
@@ -974,7 +1055,7 @@ def recall(
             continue
         if entry is not None:
             idf = entry[0]
-            df = len(entry[1]) // 4
+            df = entry[2] + entry[3]
         else:
             import math  # only for a token the base has never seen
 
@@ -984,11 +1065,13 @@ def recall(
             content.append(max(idf, IDF_FLOOR))
         plan.append((df, term, weight, idf, entry, extra, strong))
     plan.sort(key=lambda p: (p[0], p[1]))
-    acc: dict[int, float] = {}
+    # Two passes (issue 17): relevance first, from the claim matches of the strong terms
+    # only; then BM25 for the few relevant atoms, each term's postings met as a dict at C
+    # speed. Most postings belong to atoms that share one common word with the prompt, which
+    # the relevance rule drops anyway; they are never scored one by one.
     claim_gain: dict[int, float] = {}
     related: dict[int, int] = {}  # claim matches of expansions (strong), per atom
     direct: set[int] = set()  # atoms whose claim holds a content word of the prompt
-    get = acc.get
     cget = claim_gain.get
     rget = related.get
     base_n = index.n
@@ -996,66 +1079,70 @@ def recall(
     x_doclen = index.x_doclen
     norm = K1 * (1.0 - B)
     per_len = K1 * B / avgdl
+    scored: list[tuple[float, Any, Any]] = []  # (gain, atom numbers, impacts) per posting list
     try:
         for _, _, weight, idf, entry, extra, strong in plan:
             if deadline is not None and time.monotonic() >= deadline:
                 break
-            gain = weight * idf
             is_direct = weight >= 1.0
             weight_idf = max(idf, IDF_FLOOR)
             relevance = (weight_idf if is_direct else EXPANSION_RELEVANCE * weight_idf) if strong else 0.0
-            claim_docs = []
-            quote_docs = []
+            claim_docs: list[int] = []
+            quote_docs: list[int] = []
             if entry is not None:
-                for doc, impact in zip(
-                    memoryview(entry[1]).cast("I"), memoryview(entry[2]).cast("f"), strict=True
-                ):
-                    if impact > 0.0:
-                        acc[doc] = get(doc, 0.0) + gain * impact
-                        claim_docs.append(doc)
-                    else:
-                        acc[doc] = get(doc, 0.0) - gain * impact
-                        quote_docs.append(doc)
-            for offset, (docs, tfs) in extra:
-                for local, tf in zip(docs, tfs, strict=True):
-                    doc = base_n + offset + local
-                    impact = (K1 + 1.0) * tf / (tf + norm + per_len * x_doclen[doc - base_n])
-                    acc[doc] = get(doc, 0.0) + gain * impact
-                    if tf >= 1.0:
-                        claim_docs.append(doc)
-                    else:
-                        quote_docs.append(doc)
+                docs, impacts, in_claims = index.posting(entry)
+                scored.append((weight * idf, docs, impacts))
+                if strong:
+                    claim_docs = docs[:in_claims].tolist()
+                    quote_docs = docs[in_claims:].tolist() if is_direct else []
+            for offset, (docs_x, tfs) in extra:
+                numbers = [base_n + offset + local for local in docs_x]
+                scored.append((weight * idf, numbers, [
+                    (K1 + 1.0) * tf / (tf + norm + per_len * x_doclen[doc - base_n])
+                    for doc, tf in zip(numbers, tfs, strict=True)
+                ]))  # fmt: skip
+                for doc, tf in zip(numbers, tfs, strict=True):
+                    (claim_docs if tf >= 1.0 else quote_docs).append(doc)
             if strong:
                 for doc in claim_docs:
                     claim_gain[doc] = cget(doc, 0.0) + relevance
-                    if is_direct:
-                        direct.add(doc)
-                    else:
-                        related[doc] = rget(doc, 0) + 1
                 if is_direct:
+                    direct.update(claim_docs)
                     # The user's own words around the claim count, at a discount.
+                    quoted = QUOTE_RELEVANCE * relevance
                     for doc in quote_docs:
-                        claim_gain[doc] = cget(doc, 0.0) + QUOTE_RELEVANCE * relevance
-                        direct.add(doc)
+                        claim_gain[doc] = cget(doc, 0.0) + quoted
+                    direct.update(quote_docs)
+                else:
+                    for doc in claim_docs:
+                        related[doc] = rget(doc, 0) + 1
+        # Against the prompt's few most specific content words: a long prompt is not a worse
+        # query. One related tool alone ("docker" for "deploy") is not relevance.
+        bar = MIN_COVERAGE * sum(sorted(content, reverse=True)[:COVERAGE_TERMS])
+        above = [doc for doc, gained in claim_gain.items() if gained >= bar]
+        acc = dict.fromkeys(
+            [doc for doc in above
+             if claim_gain[doc] > 0.0 and (doc in direct or rget(doc, 0) >= MIN_RELATED)],
+            0.0,
+        )  # fmt: skip
+        if not acc:
+            return []
+        for gain, docs, impacts in scored:
+            impact_of = dict(zip(docs, impacts, strict=True))
+            for doc in acc.keys() & impact_of.keys():
+                acc[doc] += gain * impact_of[doc]
     except (TypeError, ValueError, IndexError):
         return []  # a corrupt posting list: recall nothing rather than fail the prompt
 
-    # Against the prompt's few most specific content words: a long prompt is not a worse query.
-    bar = MIN_COVERAGE * sum(sorted(content, reverse=True)[:COVERAGE_TERMS])
-    # Bounded top-k by (score desc, atom number asc), never sorting everything (§5.2). A few
-    # spares, so that a claim too long for the byte budget, or one restating adopted memory,
-    # leaves room for the next.
+    # Ranked by (score desc, atom number asc). Only the relevant atoms are here (a few dozen
+    # for a real prompt), so they are sorted outright; a few spares beyond k, so that a claim
+    # too long for the byte budget, or one restating adopted memory, leaves room for the next.
     keep = k * 4
-    top: list[tuple[float, int]] = []
-    worst = 0.0
+    ranked: list[tuple[float, int]] = []
     changed = index.changed
     decay = 1.0 - RECENCY_FLOOR
     per_half_life = 1.0 / (_SECONDS_PER_DAY * HALF_LIFE_DAYS)
     for doc, raw in acc.items():
-        if (len(top) == keep and raw * _MAX_BOOST < worst) or cget(doc, 0.0) < bar or not cget(doc):
-            continue
-        if doc not in direct and rget(doc, 0) < MIN_RELATED:
-            continue  # one related tool alone ("docker" for "deploy") is not relevance
         if doc >= base_n + len(index.x_ids):
             continue  # a corrupt posting list names an atom that is not there
         if doc < base_n:
@@ -1072,16 +1159,10 @@ def recall(
         score = raw * _KIND_WEIGHTS[kind] * _CONFIDENCE_WEIGHTS[conf] * recency
         if pin:
             score *= PINNED_BOOST
-        if score <= 0.0:
-            continue
-        if len(top) < keep:
-            top.append((score, doc))
-        elif score > worst or (score == worst and doc < top[-1][1]):
-            top[-1] = (score, doc)
-        else:
-            continue
-        top.sort(key=_rank)
-        worst = top[-1][0]
+        if score > 0.0:
+            ranked.append((-score, doc))
+    ranked.sort()
+    top = [(-negated, doc) for negated, doc in ranked[:keep]]
     if not top:
         return []
     floor = top[0][0] * RELATIVE_FLOOR

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     StrPath = str | os.PathLike[str]
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 _TAG = (
     sys.implementation.cache_tag
     or f"{sys.implementation.name}-{sys.version_info[0]}{sys.version_info[1]}"
@@ -32,15 +32,19 @@ def index_path(state_dir: StrPath) -> str:
     return os.path.join(os.fspath(state_dir), INDEX_FILENAME)
 
 
-def _header(source_oid: str, payload_len: int, n: int) -> bytes:
+def _header(source_oid: str, payload_len: int, n: int, head_len: int) -> bytes:
     # Line 2: format version, interpreter tag, marshal version, byte order, source tip, payload
-    # length, atoms. Readable with `head -2`; `index_tail` needs only these bytes and the tail.
-    fields = (FORMAT_VERSION, _TAG, marshal.version, sys.byteorder, source_oid or "-", payload_len, n)
+    # length, atoms, and the length of the payload's marshal head (the rest is the blob the
+    # reader takes slices of). Readable with `head -2`; `index_tail` needs only these bytes
+    # and the tail.
+    fields = (FORMAT_VERSION, _TAG, marshal.version, sys.byteorder, source_oid or "-",
+              payload_len, n, head_len)  # fmt: skip
     return INDEX_MAGIC + " ".join(map(str, fields)).encode("ascii") + b"\n"
 
 
-def _parse_header(data: bytes) -> tuple[str, int, int, int] | None:
-    """(source_oid, payload offset, payload length, atoms) when the header is ours, else None."""
+def _parse_header(data: bytes) -> tuple[str, int, int, int, int] | None:
+    """(source_oid, payload offset, payload length, atoms, head length) when the header is
+    ours, else None."""
     if not data.startswith(INDEX_MAGIC):
         return None
     end = data.find(b"\n", len(INDEX_MAGIC))
@@ -48,10 +52,13 @@ def _parse_header(data: bytes) -> tuple[str, int, int, int] | None:
         return None
     fields = data[len(INDEX_MAGIC) : end].decode("ascii", "replace").split(" ")
     expected = [str(FORMAT_VERSION), _TAG, str(marshal.version), sys.byteorder]
-    if len(fields) != 7 or fields[:4] != expected or not (fields[5].isdigit() and fields[6].isdigit()):
+    if len(fields) != 8 or fields[:4] != expected or not all(f.isdigit() for f in fields[5:]):
         return None
     oid = fields[4]
-    return ("" if oid == "-" else oid), end + 1, int(fields[5]), int(fields[6])
+    length, head_len = int(fields[5]), int(fields[7])
+    if head_len > length:
+        return None
+    return ("" if oid == "-" else oid), end + 1, length, int(fields[6]), head_len
 
 
 def serialize_frame(frame: dict[str, Any], from_oid: str, to_oid: str) -> bytes:
@@ -149,7 +156,7 @@ def index_tail(state_dir: StrPath) -> tuple[str, str, int, int] | None:
             header = _parse_header(head)
             if header is None:
                 return None
-            base, offset, length, n = header
+            base, offset, length, n, _ = header
             size = os.fstat(fh.fileno()).st_size
             if size < offset + length:
                 return None
