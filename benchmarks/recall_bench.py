@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.model.atom import atom_id
-from agent_memory.store import recall
+from agent_memory.store import recall, recall_build
 
 NOW = time.time()
 PROJECT = "bench-project"
@@ -198,7 +198,7 @@ def bench(size: int, runs: int, tmp: Path) -> None:
     (common / "refs" / "heads" / "memory" / "atoms").write_text(oid + "\n")
     state = common / recall.STATE_DIRNAME
     start = time.perf_counter()
-    path = recall.write_index(state, atoms, oid)
+    path = recall_build.write_index(state, atoms, oid)
     build_ms = (time.perf_counter() - start) * 1000
     index = recall.load_index(state)
     assert index is not None and not recall.index_is_stale(state, common)

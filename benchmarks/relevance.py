@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from agent_memory.model.atom import atom_id
-from agent_memory.store import recall
+from agent_memory.store import recall, recall_build
 
 PROJECT = "shop"
 NOW = time.time()
@@ -159,7 +159,7 @@ def make_atoms() -> dict[str, dict[str, Any]]:
 def run(verbose: bool) -> dict[str, float]:
     atoms = make_atoms()
     key_of = {a["id"]: key for key, a in atoms.items()}
-    index = recall.build_index(list(atoms.values()), "")
+    index = recall_build.build_index(list(atoms.values()), "")
     injected = relevant_injected = expected_total = expected_found = 0
     for prompt, wanted in RELATED:
         hits = recall.recall(index, prompt, NOW)

@@ -895,24 +895,23 @@ def test_the_prompt_path_imports_no_pygit2_pathlib_or_subprocess(project: Path) 
     probe = (
         "import sys, io\n"
         "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
-        "from agent_memory.cli.main import main\n"
-        "main(['hook', 'user-prompt-submit'])\n"
-        "heavy = {'pygit2', 'pathlib', 'subprocess', 'jsonschema', 'git', 'dataclasses', 'typing'}\n"
+        # What the launcher (scripts/git-memory) runs for a Claude Code hook.
+        "from agent_memory.claude.hooks import run_event\n"
+        "run_event('user-prompt-submit')\n"
+        # `__future__` too: one more module (~0.3 ms) for annotations the path can quote.
+        "heavy = {'pygit2', 'pathlib', 'subprocess', 'jsonschema', 'git', 'dataclasses', 'typing',\n"
+        "         '__future__'}\n"
         "print(sorted(heavy & set(sys.modules)), file=sys.stderr)\n"
     )
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-S",
-            "-c",
-            probe,
-            payload("user-prompt-submit", project, prompt=INSTALL_PROMPT),
-        ],
-        cwd=project,
-        capture_output=True,
-        env={**hook_env(), "PYTHONPATH": str(Path(__file__).parent.parent)},
-        timeout=120,
-    )
+    for _ in range(2):  # the first prompt also fills the adopted-memory cache: judge the next
+        proc = subprocess.run(
+            [sys.executable, "-S", "-c", probe,
+             payload("user-prompt-submit", project, prompt=INSTALL_PROMPT)],
+            cwd=project,
+            capture_output=True,
+            env={**hook_env(), "PYTHONPATH": str(Path(__file__).parent.parent)},
+            timeout=120,
+        )  # fmt: skip
     assert json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
     assert proc.stderr.decode().strip() == "[]"
 

@@ -25,7 +25,7 @@ from test_hooks import claims_in, commit_tier, errors, hook, l2, payload
 from agent_memory.claude import hooks, jobs, session_start
 from agent_memory.gitio import repo as gitb
 from agent_memory.model.atom import atom_id
-from agent_memory.store import recall, recall_writer
+from agent_memory.store import recall, recall_build, recall_writer
 from agent_memory.store.capture import capture_atoms
 from agent_memory.store.decisions import record_decision
 from agent_memory.store.l1 import L1Store
@@ -147,7 +147,7 @@ def _fifty_thousand_atom_index(state: Path, source_oid: str) -> None:
          "evidence": [{"rule": "fact.is"}]}
         for i in range(50_000)
     ]  # fmt: skip
-    recall.write_index(state, atoms, source_oid)
+    recall_build.write_index(state, atoms, source_oid)
 
 
 @pytest.mark.parametrize("event", ["session-start", "user-prompt-submit"])
@@ -169,7 +169,7 @@ def test_a_stale_index_at_50k_is_answered_from_and_rebuilt_detached(
 
     monkeypatch.setattr(recall_writer, "rebuild", inline)
     monkeypatch.setattr(recall_writer, "refresh", inline)
-    monkeypatch.setattr(recall, "write_index", inline)
+    monkeypatch.setattr(recall_build, "write_index", inline)
     data = payload(event, project, prompt="run the billing search task")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data.encode())))
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))

@@ -17,7 +17,7 @@ from conftest import git
 
 from agent_memory.gitio import repo as gitb
 from agent_memory.model.atom import atom_id, dump_atom, validate_atom
-from agent_memory.store import contradictions, l1, recall, recall_writer
+from agent_memory.store import contradictions, l1, recall, recall_build, recall_writer
 from agent_memory.store.capture import Limits, capture_atoms, enforce_limits
 from agent_memory.store.l1 import L1Store, StaleLockError, stale_lock
 
@@ -182,7 +182,7 @@ def test_the_recall_index_is_appended_not_rebuilt(store: L1Store, monkeypatch: p
         capture_atoms(store, many(5, start=1000 + 5 * k), f"s{k}", None)
     index = recall.load_index(store.repo.state)
     assert index is not None and len(index.frames) == 3 and index.source_oid == store.tip()
-    full = recall.build_index(store.atoms(), store.tip() or "")
+    full = recall_build.build_index(store.atoms(), store.tip() or "")
     assert sorted(index.ids()) == sorted(full.ids())
     now = time.time()
     for prompt in ("run pnpm in the billing package", "mypy for the search package 1003", "docker auth"):
@@ -200,7 +200,7 @@ def test_the_index_catches_up_with_commits_it_did_not_see(store: L1Store, monkey
     recall_writer.refresh(store)  # what the detached `hook rebuild-index` runs
     index = recall.load_index(store.repo.state)
     assert index is not None and index.source_oid == store.tip() and len(index.frames) == 1
-    assert sorted(index.ids()) == sorted(recall.build_index(store.atoms(), "").ids())
+    assert sorted(index.ids()) == sorted(recall_build.build_index(store.atoms(), "").ids())
 
 
 def test_frames_are_compacted_into_a_new_base(store: L1Store, monkeypatch: pytest.MonkeyPatch) -> None:

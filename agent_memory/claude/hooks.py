@@ -25,8 +25,6 @@ catch-up of the atoms changed since the index's tip) freshens it for the next ca
   and applies the L1 caps and expiry in its one commit.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 import time
@@ -58,7 +56,7 @@ DISABLE_ENV = {
 CLAUDE_EVENTS = ("session-start", "user-prompt-submit", "session-end")
 
 
-def read_payload() -> Payload:
+def read_payload() -> "Payload":
     stream = sys.stdin
     raw = b"" if stream is None or stream.isatty() else stream.buffer.read(MAX_PAYLOAD_BYTES + 1)
     if len(raw) > MAX_PAYLOAD_BYTES:
@@ -72,7 +70,7 @@ def read_payload() -> Payload:
     return data
 
 
-def locate(payload: Payload) -> tuple[str, str, str | None]:
+def locate(payload: "Payload") -> tuple[str, str, str | None]:
     """(git dir, common dir, work tree) of the repository the hook is about: the payload's
     `cwd` (it follows Claude's `cd`), else `CLAUDE_PROJECT_DIR`, else the process cwd — the
     first of them that is inside a repository."""
@@ -129,7 +127,7 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
     return 0
 
 
-def run_and_exit(event: str) -> NoReturn:
+def run_and_exit(event: str) -> "NoReturn":
     """The process entry of a Claude Code hook: run it, flush, and leave with `os._exit`.
 
     Interpreter finalization (module teardown, freeing the loaded recall index) costs a
@@ -170,7 +168,7 @@ def _emit(line: str) -> None:
 # --- user-prompt-submit -----------------------------------------------------------------------
 
 
-def _recall(payload: Payload, common: str, work: str | None, tip: str, started: float) -> None:
+def _recall(payload: "Payload", common: str, work: str | None, tip: str, started: float) -> None:
     from agent_memory.model.home import memory_home_dir
     from agent_memory.store import recall
 
@@ -224,7 +222,7 @@ def _rebuild_index_job() -> None:
 # --- session-end ------------------------------------------------------------------------------
 
 
-def _spawn_capture(payload: Payload, cwd: str) -> None:
+def _spawn_capture(payload: "Payload", cwd: str) -> None:
     from agent_memory.claude.jobs import spawn_detached
 
     transcript = payload.get("transcript_path")

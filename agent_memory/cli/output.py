@@ -13,7 +13,7 @@ from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom, normalize
 from agent_memory.model.errors import AmbiguousError, RepoStateError, UsageError
-from agent_memory.store import recall
+from agent_memory.store import recall, recall_build
 from agent_memory.store.l1 import L1Store
 
 
@@ -73,7 +73,7 @@ def fresh_recall_index(repo: git.Repo) -> Any:
     if recall.load_index(state) is None or recall.index_is_stale(state, repo.common_dir):
         store = L1Store(repo)
         if store.exists():
-            recall.write_index(state, store.atoms(), store.tip() or "")
+            recall_build.write_index(state, store.atoms(), store.tip() or "")
     return recall.load_index(state)
 
 

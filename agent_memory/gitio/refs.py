@@ -5,8 +5,6 @@ git goes through `gitio.repo`; tests/test_refs.py checks these readers against `
 (loose, packed, worktree, reftable).
 """
 
-from __future__ import annotations
-
 import os
 
 TYPE_CHECKING = False
@@ -88,7 +86,7 @@ def _is_oid(text: str) -> bool:
     return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
-def read_ref(common_dir: StrPath, refname: str, _depth: int = 0) -> str | None:
+def read_ref(common_dir: "StrPath", refname: str, _depth: int = 0) -> str | None:
     """A ref's object id from the loose ref file, else `packed-refs`; None when absent or
     unreadable (including the reftable backend, which only git can read: the caller treats
     that as stale and falls back)."""

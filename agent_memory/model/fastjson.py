@@ -3,8 +3,6 @@ imports `re`: about a tenth of an interpreter start). `loads` drives the C scann
 itself uses; `dumps_string` writes one JSON string. Elsewhere than CPython, `json` is used.
 Everything else in the package uses `json`."""
 
-from __future__ import annotations
-
 _JSON_SPACE = " \t\n\r"
 
 

@@ -2,8 +2,6 @@
 computes its cache key from these on every start, before anything heavier is imported.
 `model.paths` builds its `Path` versions on these, so there is one definition of each."""
 
-from __future__ import annotations
-
 import os
 
 

@@ -5,8 +5,6 @@ The README's numbers are checked against these constants by tests/test_policy.py
 cannot drift from what the code does. Stdlib only: the hook fast paths import this module.
 """
 
-from __future__ import annotations
-
 import os
 
 # Only names for the type checker: the hooks import this module, and `typing` costs them time.
@@ -71,7 +69,7 @@ def check_context_size(text: str) -> None:
 
 
 def is_expired(
-    atom: Mapping[str, Any], now: _dt.datetime, max_age_days: int = L1_MAX_AGE_DAYS
+    atom: "Mapping[str, Any]", now: "_dt.datetime", max_age_days: int = L1_MAX_AGE_DAYS
 ) -> bool:
     """§4.3: an L1 atom not re-observed for more than `max_age_days` days is dropped."""
     # Imported here: the hooks import this module for its budgets, and datetime costs 3 ms.
@@ -84,14 +82,14 @@ def is_expired(
     return (now - parse_time(str(atom["last_seen"]))).total_seconds() > max_age_days * 86400
 
 
-def _oldest_first(atoms: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def _oldest_first(atoms: "Iterable[Mapping[str, Any]]") -> "list[Mapping[str, Any]]":
     return sorted(atoms, key=lambda a: (str(a["last_seen"]), str(a["id"])))
 
 
 def l1_evictions(
-    atoms: Iterable[Mapping[str, Any]],
-    now: _dt.datetime,
-    held: Collection[str] = (),
+    atoms: "Iterable[Mapping[str, Any]]",
+    now: "_dt.datetime",
+    held: "Collection[str]" = (),
     cap: int = L1_CAP,
     max_age_days: int = L1_MAX_AGE_DAYS,
 ) -> tuple[list[str], list[str]]:
@@ -103,7 +101,7 @@ def l1_evictions(
     provenance chain of an adopted line (§4.1.1 step 5)."""
     everything = list(atoms)
 
-    def movable(atom: Mapping[str, Any]) -> bool:
+    def movable(atom: "Mapping[str, Any]") -> bool:
         return not atom.get("pinned") and str(atom["id"]) not in held
 
     expired = [

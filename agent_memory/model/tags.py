@@ -1,7 +1,5 @@
 """Tags written next to an injected claim. Stdlib only: the per-prompt recall renders them."""
 
-from __future__ import annotations
-
 
 def contested_tag(newer: str) -> str:
     """Spec §4.2: a contested claim is still injected, tagged with the day of the NEWER

@@ -1,17 +1,21 @@
 """Per-prompt recall over L1 (spec §5.2): the fast path of the UserPromptSubmit hook.
 
 This module runs on the critical path of every prompt, so it imports only stdlib modules that
-an interpreter has loaded anyway (`os`, `sys`, `re`, `time`, `marshal`); no pygit2, json,
-pathlib, typing or dataclasses at import time (`python -X importtime -c "import
-agent_memory.store.recall"`). Writers (capture) pay for the rest lazily inside `write_index`.
+an interpreter has loaded anyway (`os`, `time`, `marshal`); no pygit2, json, pathlib, typing or
+dataclasses at import time (`python -X importtime -c "import agent_memory.store.recall"`).
+Nor `__future__` (one more module): annotations that name typing-only types are quoted. What
+writers need (which atoms are recallable, building the base and the frames) is in
+`recall_build`, which the hook never loads.
 
 Design:
-- Capture rewrites a compact index (`<common dir>/agent-memory/recall-index.<tag>.marshal`)
-  atomically after every commit on `memory/atoms`; the hook reads it lock-free (spec §5.4:
-  readers see the old file or the new one, never half).
-- The format is `marshal` of plain tuples/dicts: it loads several times faster than JSON and
-  needs no import. Marshal is Python-version specific, so the interpreter's cache tag is in
-  the file name and the header; a mismatch reads as "missing" and the caller falls back.
+- Writers keep a compact index (`<common dir>/agent-memory/recall-index.<tag>.marshal`) at the
+  `memory/atoms` tip (store/recall_writer.py); the hook reads it lock-free (spec §5.4: a base
+  is replaced by rename, a frame appended in one write, and a torn frame ends the chain).
+- The base is a `marshal` head (what every prompt needs, one entry per atom, and the token
+  directory) and a blob the reader leaves on disk: a prompt reads its own tokens' postings and
+  its hits' claims (`os.pread`), so its cost follows the prompt, not the store. Marshal is
+  Python-version specific, so the interpreter's cache tag is in the file name and the header;
+  a mismatch reads as "missing" and the caller falls back.
 - Scoring is BM25 over claim tokens (plus the redacted evidence quotes at a third weight),
   times kind, confidence, recency and pinned weights, over the postings of the prompt's tokens
   only (atoms sharing no token are never touched); only atoms that pass the relevance rule
@@ -19,9 +23,6 @@ Design:
 - Staleness is decided without git: the index stores the `memory/atoms` tip it was built
   from, and `read_ref` reads the loose ref file or `packed-refs` directly.
 """
-
-from __future__ import annotations
-
 import marshal
 import os
 import time
@@ -52,7 +53,6 @@ from agent_memory.store.recall_files import (  # noqa: F401 - re-exported: recal
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook cannot afford it
     from collections.abc import Iterable, Mapping, Sequence
-    from pathlib import Path
     from typing import Any
 
     Atom = Mapping[str, Any]
@@ -75,12 +75,6 @@ RECENCY_FLOOR = 0.5
 # Hits scoring below this fraction of the best hit are noise (a single common token); dropping
 # them keeps 1 KB of every prompt for what is actually relevant.
 RELATIVE_FLOOR = 0.5
-# Evidence quotes are what the user actually said; they widen the vocabulary a claim is found
-# by ("freeze time, never sleep" under "Prefer the fake clock"). Real quotes are whole prompts
-# or tool output, so they count about a third of a claim word, and only their first 32
-# distinct tokens (tuned by eye on tests/fixtures/transcripts: more made noise, not recall).
-QUOTE_TF = 0.35
-MAX_QUOTE_TOKENS = 32
 # Related-tool expansions of the prompt's tokens count at this weight (see _CONCEPTS).
 EXPANSION_WEIGHT = 0.4
 MAX_PROMPT_CHARS = 8000  # a pasted log is not a query; its head says what it is about
@@ -268,46 +262,6 @@ def query_terms(prompt: str) -> dict[str, float]:
     return terms
 
 
-# --- what may be recalled -----------------------------------------------------------------------
-
-# Extraction rules whose observations are not the user's typing (issue 14 §1): a failure atom
-# is built from a tool's output. Decided from the evidence's recorded rule, never from text.
-NON_TYPED_RULES = frozenset({"failure.tool"})
-# Review states a person set that keep an atom out of recall: adopted ones are injected at
-# session start already; rejected ones were judged wrong.
-NOT_RECALLED_REVIEWS = frozenset({"adopted", "rejected"})
-
-
-def typed_by_user(atom: Atom) -> bool:
-    """Whether the atom was built from what the user typed (or wrote with `remember`): some
-    evidence names a rule that reads the user's words. Evidence recorded before rules were
-    (no `rule`) falls back to the kind: failure atoms then came from tool output."""
-    if atom.get("hand_authored"):
-        return True
-    evidence = atom.get("evidence")
-    rules = [
-        item.get("rule")
-        for item in (evidence if isinstance(evidence, list) else [])
-        if isinstance(item, dict) and isinstance(item.get("rule"), str) and item.get("rule")
-    ]
-    if rules:
-        return any(rule not in NON_TYPED_RULES for rule in rules)
-    return atom.get("kind") != "failure"
-
-
-def recallable(atom: Atom) -> bool:
-    """Per-prompt recall injects unreviewed candidates only: not decayed or superseded (out of
-    the working set, seed 002), not adopted (session start injects those) or rejected, not
-    redacted (a secret was cut out of the claim), and typed by the user (issue 14 §1).
-    Forgotten atoms are deleted from the store, so they never reach the index."""
-    if atom.get("decayed") or atom.get("superseded_by") or atom.get("redacted"):
-        return False
-    review = atom.get("review")
-    if isinstance(review, dict) and review.get("state") in NOT_RECALLED_REVIEWS:
-        return False
-    return typed_by_user(atom)
-
-
 # --- the index --------------------------------------------------------------------------------
 
 # Kinds and confidences travel as one byte per atom (an index into these tuples).
@@ -403,7 +357,7 @@ class RecallIndex:
         "frame_docs",
     )  # fmt: skip
 
-    def __init__(self, head: dict[str, Any], blob: BytesBlob | FileBlob) -> None:
+    def __init__(self, head: "dict[str, Any]", blob: BytesBlob | FileBlob) -> None:
         """Validate shape and types cheaply (never walks the postings); ValueError if wrong."""
         if not isinstance(head, dict) or set(head) != _HEAD_KEYS:
             raise ValueError("not a recall index head")
@@ -469,7 +423,7 @@ class RecallIndex:
         self.frames: list[tuple[int, dict[str, tuple[tuple[int, ...], tuple[float, ...]]]]] = []
         self.frame_docs = 0
 
-    def apply_frame(self, frame: dict[str, Any], to_oid: str) -> None:
+    def apply_frame(self, frame: "dict[str, Any]", to_oid: str) -> None:
         """Layer one delta frame on top (ValueError when malformed; nothing applied then)."""
         if not isinstance(frame, dict) or set(frame) != _FRAME_KEYS:
             raise ValueError("not a recall index frame")
@@ -511,7 +465,7 @@ class RecallIndex:
             f"source_oid={self.source_oid!r})"
         )
 
-    def to_payload(self) -> dict[str, Any]:
+    def to_payload(self) -> "dict[str, Any]":
         """The head (what the blob's offsets are relative to is `blob`)."""
         return self._head
 
@@ -564,7 +518,7 @@ class RecallIndex:
 
     def posting(
         self, entry: tuple[float, int, int, int]
-    ) -> tuple[memoryview[int], memoryview[float], int]:
+    ) -> "tuple[memoryview[int], memoryview[float], int]":
         """(atom numbers, impacts, how many of them are claim matches) of a postings entry:
         the claim matches come first. ValueError/TypeError when the entry is malformed."""
         _, start, in_claims, in_quotes = entry
@@ -583,214 +537,12 @@ class RecallIndex:
         return sorted(signed)
 
 
-def _epoch(stamp: object) -> float:
-    """`YYYY-MM-DDTHH:MM:SS(.f)Z` → epoch seconds; unreadable → 0 (oldest), never raises."""
-    import calendar  # build side only
-
-    try:
-        text = str(stamp)
-        return float(calendar.timegm(time.strptime(text[:19], "%Y-%m-%dT%H:%M:%S")))
-    except (ValueError, TypeError):
-        return 0.0
-
-
-def _day(epoch: float) -> str:
-    return time.strftime("%Y-%m-%d", time.gmtime(epoch))
-
-
-def _quote_terms(atom: Atom) -> list[str]:
-    seen: dict[str, None] = {}
-    evidence = atom.get("evidence")
-    items = evidence if isinstance(evidence, list) else []
-    for item in sorted(
-        items, key=lambda e: str(e.get("source", "")) if isinstance(e, dict) else ""
-    ):
-        quote = item.get("quote") if isinstance(item, dict) else None
-        if isinstance(quote, str):
-            for term in tokenize(quote):
-                seen.setdefault(term)
-                if len(seen) >= MAX_QUOTE_TOKENS:
-                    return list(seen)
-    return list(seen)
-
-
-def bm25_impact(tf: float, doclen: float, avgdl: float) -> float:
-    """BM25's saturated, length-normalised term frequency; score = Σ idf · impact."""
-    return (K1 + 1.0) * tf / (tf + K1 * (1.0 - B + B * doclen / avgdl))
-
-
-def _code(codes: tuple[str, ...], value: object, default: str) -> int:
-    return codes.index(value) if value in codes else codes.index(default)
-
-
-def term_frequencies(atom: Atom) -> tuple[dict[str, float], float]:
-    """The atom's document for BM25: claim tokens (1 each) and quote tokens it lacks
-    (QUOTE_TF each), and the document length."""
-    claim = " ".join(str(atom.get("claim", "")).split())
-    tf: dict[str, float] = {}
-    for term in tokenize(claim):
-        tf[term] = tf.get(term, 0.0) + 1.0
-    length = float(sum(tf.values()))
-    for term in _quote_terms(atom):
-        if term not in tf:
-            tf[term] = QUOTE_TF
-            length += QUOTE_TF
-    return tf, max(length, 1.0)
-
-
-def session_count(atom: Atom) -> int:
-    sessions = atom.get("sessions")
-    return len(set(sessions)) if isinstance(sessions, list) else 0
-
-
-def contested_map(atoms: Sequence[Atom]) -> dict[str, str]:
-    """§4.2.1: the older atom carries `contested` + `contested_by`; the newer one is found by the
-    reverse join. Both render tagged, with the newest last_seen day of the conflict. The map
-    covers every id in a conflict, recallable or not (an adopted atom's L2 twin, or an id known
-    only from a `contested_by`), because SessionStart tags L2/L3 lines from it too."""
-    seen_at = {str(a.get("id")): _epoch(a.get("last_seen")) for a in atoms}
-    partners: dict[str, set[str]] = {}
-    for atom in atoms:
-        ident = str(atom.get("id"))
-        if atom.get("contested"):
-            partners.setdefault(ident, set())
-        for other in atom.get("contested_by") or []:
-            partners.setdefault(ident, set()).add(str(other))
-            partners.setdefault(str(other), set()).add(ident)
-    contested: dict[str, str] = {}
-    for ident in sorted(partners):
-        dates = [seen_at[i] for i in (ident, *partners[ident]) if i in seen_at]
-        if dates:
-            contested[ident] = _day(max(dates))
-    return contested
-
-
-def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
-    import math  # build side only: the reader gets idf precomputed
-    from array import array
-
-    contested = contested_map(atoms)
-    kept = sorted((a for a in atoms if recallable(a)), key=lambda a: str(a.get("id")))
-    ids: list[str] = []
-    blob = bytearray()
-    offsets = array("I", [0])
-    kinds = bytearray()
-    confidences = bytearray()
-    pinned = bytearray()
-    last_seen = array("d")
-    sessions = array("I")
-    doclen = array("f")
-    postings: dict[str, dict[int, float]] = {}
-    for doc, atom in enumerate(kept):
-        ids.append(" ".join(str(atom.get("id")).split()))  # one line: the ids are \n-separated
-        blob += " ".join(str(atom.get("claim", "")).split()).encode("utf-8", "replace")
-        offsets.append(len(blob))
-        kinds.append(_code(KIND_CODES, atom.get("kind"), "fact"))
-        confidences.append(_code(CONFIDENCE_CODES, atom.get("confidence"), "observed"))
-        pinned.append(1 if atom.get("pinned") else 0)
-        last_seen.append(_epoch(atom.get("last_seen")))
-        sessions.append(min(session_count(atom), 0xFFFFFFFF))
-        tf, length = term_frequencies(atom)
-        doclen.append(length)
-        for term, count in tf.items():
-            postings.setdefault(term, {})[doc] = count
-
-    n = len(kept)
-    avgdl = float(sum(doclen) / n) if n else 1.0
-    packed: dict[str, tuple[float, int, int, int]] = {}
-    for term in sorted(postings):
-        docs = postings[term]
-        df = len(docs)
-        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        in_claims = sorted(d for d, count in docs.items() if count >= 1.0)
-        in_quotes = sorted(d for d, count in docs.items() if count < 1.0)
-        order = in_claims + in_quotes
-        packed[term] = (idf, len(blob), len(in_claims), len(in_quotes))
-        blob += array("I", order).tobytes()
-        blob += array("f", [bm25_impact(docs[d], doclen[d], avgdl) for d in order]).tobytes()
-    head = {
-        "source_oid": source_oid,
-        "built_at": time.time(),
-        "n": n,
-        "avgdl": avgdl,
-        "ids": "\n".join(ids),
-        "offsets": offsets.tobytes(),
-        "kinds": bytes(kinds),
-        "confidences": bytes(confidences),
-        "pinned": bytes(pinned),
-        "last_seen": last_seen.tobytes(),
-        "sessions": sessions.tobytes(),
-        "doclen": doclen.tobytes(),
-        "contested": contested,
-        "postings": packed,
-        # A prompt word no atom holds weighs as much as the rarest word of the store.
-        "idf_max": math.log(1.0 + (n - 0.5) / 1.5),
-        "blob_len": len(blob),
-    }
-    return RecallIndex(head, BytesBlob(bytes(blob)))
-
-
-def build_frame(
-    atoms: Sequence[Atom], gone: Sequence[str], contested: Mapping[str, str], cum: int
-) -> dict[str, Any]:
-    """A delta frame: the recallable `atoms` a write changed (their raw term frequencies;
-    impacts are computed at query time against the base), the ids that left recall, and
-    contested-map updates (day, or "" to drop). `cum`: atoms in frames since the base."""
-    kept = sorted((a for a in atoms if recallable(a)), key=lambda a: str(a.get("id")))
-    left = sorted({*gone, *(str(a.get("id")) for a in atoms if not recallable(a))})
-    postings: dict[str, tuple[list[int], list[float]]] = {}
-    doclen: list[float] = []
-    for number, atom in enumerate(kept):
-        tf, length = term_frequencies(atom)
-        doclen.append(length)
-        for term, count in tf.items():
-            entry = postings.setdefault(term, ([], []))
-            entry[0].append(number)
-            entry[1].append(count)
-    return {
-        "ids": tuple(" ".join(str(a.get("id")).split()) for a in kept),
-        "claims": tuple(" ".join(str(a.get("claim", "")).split()) for a in kept),
-        "kinds": bytes(_code(KIND_CODES, a.get("kind"), "fact") for a in kept),
-        "confidences": bytes(_code(CONFIDENCE_CODES, a.get("confidence"), "observed") for a in kept),
-        "pinned": bytes(1 if a.get("pinned") else 0 for a in kept),
-        "last_seen": tuple(_epoch(a.get("last_seen")) for a in kept),
-        "sessions": tuple(session_count(a) for a in kept),
-        "doclen": tuple(doclen),
-        "postings": {t: (tuple(d), tuple(f)) for t, (d, f) in sorted(postings.items())},
-        "gone": tuple(left),
-        "contested": dict(contested),
-        "cum": cum + len(kept) + len(left),
-    }  # fmt: skip
-
-
-def serialize_index(index: RecallIndex) -> bytes:
-    if not isinstance(index.blob, BytesBlob):
-        raise TypeError("only a built index is serialised")
-    head = marshal.dumps(index.to_payload())
-    blob = bytes(index.blob.data)
-    return _header(index.source_oid, len(head) + len(blob), index.n, len(head)) + head + blob
-
-
-def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> Path:
-    """Build and atomically replace the index (temp file + os.replace, mode 0600), then the
-    contested sidecar for the same tip."""
-    from pathlib import Path
-
-    from agent_memory.gitio.state import atomic_write
-
-    target = Path(state_dir) / INDEX_FILENAME
-    index = build_index(atoms, source_oid)
-    atomic_write(target, serialize_index(index), mode=0o600)
-    write_contested(state_dir, source_oid, index.contested)
-    return target
-
-
 # What one read at the start of the file fetches: the header and, below a few thousand atoms,
 # the whole head.
 _FIRST_READ = 256 * 1024
 
 
-def load_index(state_dir: StrPath) -> RecallIndex | None:
+def load_index(state_dir: "StrPath") -> RecallIndex | None:
     """The index with its frames applied, or None when missing, unreadable, of another
     version, or corrupt. Never raises. A torn or foreign frame ends the chain: the index then
     answers from the frames before it (and reads as stale).
@@ -862,14 +614,14 @@ class Adopted:
 
     __slots__ = ("ids", "claims", "token_sets")
 
-    def __init__(self, ids: Iterable[str] = (), claims: Iterable[str] = (),
-                 token_sets: Iterable[Iterable[str]] = ()) -> None:  # fmt: skip
+    def __init__(self, ids: "Iterable[str]" = (), claims: "Iterable[str]" = (),
+                 token_sets: "Iterable[Iterable[str]]" = ()) -> None:  # fmt: skip
         self.ids = frozenset(ids)
         self.claims = frozenset(claims)
         self.token_sets = tuple(frozenset(t) for t in token_sets)
 
     @classmethod
-    def of(cls, atoms: Sequence[Atom]) -> Adopted:
+    def of(cls, atoms: "Sequence[Atom]") -> "Adopted":
         ids = [str(a.get("id")) for a in atoms]
         claims = [normalize_claim(str(a.get("claim", ""))) for a in atoms]
         return cls(ids, claims, [frozenset(tokenize(str(a.get("claim", "")))) for a in atoms])
@@ -898,7 +650,7 @@ def _sig(path: str) -> tuple[str, int, int, int]:
     return (path, st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def adopted(state_dir: StrPath, roots: Sequence[str | None]) -> Adopted:
+def adopted(state_dir: "StrPath", roots: "Sequence[str | None]") -> Adopted:
     """The atoms held in the L2/L3 tiers whose work trees are `roots` (this repository's, the
     global memory repo's), from a small cache keyed on the logs' stat signatures; a changed
     log is re-read (a few lines of JSON) and the cache rewritten. Never raises: unreadable
@@ -1213,7 +965,7 @@ def render_line(hit: Hit) -> str:
     return line + f" (seen in {hit.sessions} {noun}, not adopted)\n"
 
 
-def _fit(hits: Sequence[Hit], k: int, budget_bytes: int) -> list[Hit]:
+def _fit(hits: "Sequence[Hit]", k: int, budget_bytes: int) -> list[Hit]:
     """Best-first, whole lines only: a line that does not fit is dropped, never cut."""
     used = len((OPEN_TAG + PREAMBLE).encode("utf-8")) + len(CLOSE_TAG.encode("utf-8"))
     chosen: list[Hit] = []
@@ -1227,7 +979,7 @@ def _fit(hits: Sequence[Hit], k: int, budget_bytes: int) -> list[Hit]:
     return chosen
 
 
-def render_recall(hits: Sequence[Hit], budget_bytes: int = DEFAULT_BUDGET_BYTES) -> str:
+def render_recall(hits: "Sequence[Hit]", budget_bytes: int = DEFAULT_BUDGET_BYTES) -> str:
     """`<agent-memory recall>`, the preamble, one `- [kind] claim (seen in N sessions, not
     adopted)` line per hit, `</agent-memory>`; ≤ budget_bytes of UTF-8; empty string when
     nothing fits or there are no hits (a prompt with nothing relevant gets no context)."""

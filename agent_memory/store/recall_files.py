@@ -3,8 +3,6 @@ and the last bytes that say which `memory/atoms` tip the index stands at, and th
 sidecar. The session start needs only these (issue 17: importing the whole of
 `store/recall.py` was ~1.5 ms of a cold start); recall.py re-exports them."""
 
-from __future__ import annotations
-
 import marshal
 import os
 import sys
@@ -28,7 +26,7 @@ INDEX_MAGIC = b"agent-memory recall index\n"
 STATE_DIRNAME = "agent-memory"
 
 
-def index_path(state_dir: StrPath) -> str:
+def index_path(state_dir: "StrPath") -> str:
     return os.path.join(os.fspath(state_dir), INDEX_FILENAME)
 
 
@@ -61,7 +59,7 @@ def _parse_header(data: bytes) -> tuple[str, int, int, int, int] | None:
     return ("" if oid == "-" else oid), end + 1, length, int(fields[6]), head_len
 
 
-def serialize_frame(frame: dict[str, Any], from_oid: str, to_oid: str) -> bytes:
+def serialize_frame(frame: "dict[str, Any]", from_oid: str, to_oid: str) -> bytes:
     """`D <length> <from> <to>\\n` + marshal payload + `\\nE <to> <cum>\\n`: the trailer, a
     line of its own, lets a reader learn the index's tip from the file's last bytes."""
     payload = marshal.dumps(frame)
@@ -79,7 +77,7 @@ def serialize_frame(frame: dict[str, Any], from_oid: str, to_oid: str) -> bytes:
 CONTESTED_FILENAME = f"recall-contested.{_TAG}.marshal"
 
 
-def apply_contested(contested: dict[str, str], changes: Mapping[str, str]) -> None:
+def apply_contested(contested: dict[str, str], changes: "Mapping[str, str]") -> None:
     """A frame's contested changes: a day sets the id's tag, an empty day clears it."""
     for ident, day in changes.items():
         if day:
@@ -88,7 +86,7 @@ def apply_contested(contested: dict[str, str], changes: Mapping[str, str]) -> No
             contested.pop(ident, None)
 
 
-def write_contested(state_dir: StrPath, tip: str, contested: Mapping[str, str]) -> None:
+def write_contested(state_dir: "StrPath", tip: str, contested: "Mapping[str, str]") -> None:
     from agent_memory.gitio.state import replace_text  # writers only: not on the prompt path
 
     try:
@@ -98,7 +96,7 @@ def write_contested(state_dir: StrPath, tip: str, contested: Mapping[str, str]) 
         pass  # readers fall back to the index itself
 
 
-def read_contested(state_dir: StrPath) -> tuple[str, dict[str, str]] | None:
+def read_contested(state_dir: "StrPath") -> tuple[str, dict[str, str]] | None:
     """(tip, contested map) from the sidecar; None when missing, foreign or malformed."""
     try:
         with open(os.path.join(os.fspath(state_dir), CONTESTED_FILENAME), "rb") as fh:
@@ -111,7 +109,7 @@ def read_contested(state_dir: StrPath) -> tuple[str, dict[str, str]] | None:
     return value[1], value[2]
 
 
-def contested_at_index(state_dir: StrPath) -> tuple[str, dict[str, str]] | None:
+def contested_at_index(state_dir: "StrPath") -> tuple[str, dict[str, str]] | None:
     """(the index's tip, its contested map) without loading the index: from the sidecar when
     it stands at the index's tip (header and tail reads); None otherwise (load the index)."""
     tip = indexed_oid(state_dir)
@@ -147,7 +145,7 @@ def _frames(data: bytes, start: int, base_oid: str) -> list[tuple[int, int, str,
     return out
 
 
-def index_tail(state_dir: StrPath) -> tuple[str, str, int, int] | None:
+def index_tail(state_dir: "StrPath") -> tuple[str, str, int, int] | None:
     """(tip, base tip, atoms in frames, atoms in the base) from the header and the last
     bytes of the index file; None when missing, foreign or torn at the end."""
     try:
@@ -174,13 +172,13 @@ def index_tail(state_dir: StrPath) -> tuple[str, str, int, int] | None:
     return last[1], base, int(last[2]), n
 
 
-def indexed_oid(state_dir: StrPath) -> str | None:
+def indexed_oid(state_dir: "StrPath") -> str | None:
     """The tip the index stands at (header and tail only); None when missing/foreign/torn."""
     found = index_tail(state_dir)
     return found[0] if found else None
 
 
-def index_is_stale(state_dir: StrPath, common_dir: StrPath) -> bool:
+def index_is_stale(state_dir: "StrPath", common_dir: "StrPath") -> bool:
     """True when the index is missing/foreign or stands at another `memory/atoms` tip."""
     built_from = indexed_oid(state_dir)
     if built_from is None:

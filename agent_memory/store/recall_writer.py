@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
-from agent_memory.store import recall
+from agent_memory.store import recall, recall_build
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -132,7 +132,7 @@ def changed_between(store: L1Store, old: str, new: str) -> set[str] | None:
 
 def rebuild(store: L1Store, tip: str) -> None:
     atoms = list(store.snapshot(tip).atoms.load().values())
-    recall.write_index(store.repo.state, atoms, tip)
+    recall_build.write_index(store.repo.state, atoms, tip)
 
 
 def append(store: L1Store, frm: str, to: str, ids: Iterable[str], cum: int,
@@ -146,7 +146,7 @@ def append(store: L1Store, frm: str, to: str, ids: Iterable[str], cum: int,
             gone.append(ident)
         else:
             atoms.append(atom)
-    frame = recall.build_frame(atoms, gone, _contested_updates(snap, atoms), cum)
+    frame = recall_build.build_frame(atoms, gone, _contested_updates(snap, atoms), cum)
     data = recall.serialize_frame(frame, frm, to)
     before = recall.read_contested(store.repo.state)
     with open(recall.index_path(store.repo.state), "ab") as fh:
@@ -172,6 +172,6 @@ def _contested_updates(snap: Any, atoms: list[Atom]) -> dict[str, str]:
                 found = snap.atoms.get(other)
                 if found is not None:
                     pool[other] = found
-    full = recall.contested_map(list(pool.values()))
+    full = recall_build.contested_map(list(pool.values()))
     wanted = {str(a["id"]) for a in involved} | {str(o) for a in involved for o in a.get("contested_by") or []}
     return {ident: day for ident, day in full.items() if ident in wanted}
