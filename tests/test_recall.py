@@ -744,6 +744,31 @@ def test_restating_adopted_memory_by_id_claim_or_near_duplicate_tokens() -> None
     assert not adopted.restates("atm_00000001", "The worker listens on port 9000 in development")
 
 
+_WORDS = ["pnpm", "npm", "install", "port", "server", "api", "cache", "deploy", "ruff", "main"]
+
+
+@_given(
+    _st.lists(_st.lists(_st.sampled_from(_WORDS), max_size=6), max_size=8),
+    _st.lists(_st.sampled_from(_WORDS), max_size=6),
+)
+@_settings(max_examples=300, deadline=None)
+def test_restates_through_its_token_map_agrees_with_comparing_every_adopted_line(
+    lines: list[list[str]], words: list[str]
+) -> None:
+    """The token map (issue 17: a prompt's hits meet only the adopted lines sharing a token)
+    decides as the definition does: some line shares ≥ min(2, smaller) tokens and at least
+    NEAR_DUPLICATE of the smaller set."""
+    adopted = recall.Adopted([], [], [set(recall.tokenize(" ".join(line))) for line in lines])
+    mine = set(recall.tokenize(" ".join(words)))
+    expected = bool(mine) and any(
+        len(mine & theirs) >= min(2, min(len(mine), len(theirs)))
+        and len(mine & theirs) >= recall.NEAR_DUPLICATE * min(len(mine), len(theirs))
+        for theirs in adopted.token_sets
+        if mine & theirs
+    )
+    assert adopted.restates("atm_x", " ".join(words)) is expected
+
+
 def test_the_adopted_cache_follows_the_logs(tmp_path: Path) -> None:
     from builders import committed_atom
 
