@@ -113,6 +113,16 @@ def test_concept_groups_expand_prompt_terms_at_lower_weight() -> None:
 # --- relevance ----------------------------------------------------------------------------------
 
 
+def test_the_written_out_term_tables_are_what_tokenize_makes_of_their_sources() -> None:
+    """_CONCEPT_TERMS and _WEAK_TERMS spare every prompt normalising the word lists; they must
+    stay exactly what `tokenize` makes of _CONCEPTS and WEAK_WORDS (whole words only)."""
+    groups = [" ".join(dict.fromkeys(t for t in map(recall._term, g.split()) if t is not None))
+              for g in recall._CONCEPTS]  # fmt: skip
+    assert list(recall._CONCEPT_TERMS) == groups, "new _CONCEPT_TERMS:\n" + "\n".join(groups)
+    weak = {t for t in map(recall._term, recall.WEAK_WORDS.split()) if t is not None}
+    assert weak == recall._WEAK_TERMS, "new _WEAK_TERMS: " + " ".join(sorted(weak))
+
+
 def test_install_dependencies_recalls_the_package_manager_rule() -> None:
     claims = recall_claims(STORE, "please install the dependencies for the frontend")
     assert claims[0] == "Use pnpm, not npm"

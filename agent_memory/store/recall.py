@@ -231,25 +231,38 @@ _CONCEPTS = (
     "docs documentation readme changelog",
     "http https api rest endpoint httpx requests axios fetch curl graphql",
 )
-_concept_groups: tuple[tuple[str, ...], ...] = ()
+# _CONCEPTS as `tokenize` normalises each word (whole words only: `node_modules` must not
+# expand to its part `node`), written out because normalising them at every prompt cost
+# ~0.4 ms; tests/test_recall.py derives it from _CONCEPTS and prints the new text on a change.
+_CONCEPT_TERMS = (
+    "install installation dependency dep packag lockfil npm pnpm yarn bun pip pipx uv "
+    "poetry cargo gem composer node_modules requirement",
+    "test pytest unittest jest vitest mocha coverag fixtur",
+    "lint linter format formatter ruff eslint prettier black flake8 isort stylelint",
+    "typecheck mypy pyright tsc",
+    "build bundl compil vit webpack esbuild rollup turbopack makefil",
+    "git commit push branch merg rebas squash pr cherry-pick",
+    "ci pipelin workflow jenkin circleci",
+    "databas db migration postgr postgresql mysql sqlit sql orm alembic prisma",
+    "deploy deployment releas production prod stag docker kubernet k8s helm",
+    "env environment venv virtualenv dotenv",
+    "doc documentation readm changelog",
+    "http api rest endpoint httpx request axio fetch curl graphql",
+)
+_CONCEPT_GROUPS = tuple(tuple(group.split()) for group in _CONCEPT_TERMS)
 _concept_of: dict[str, tuple[int, ...]] = {}
 
 
-def _concepts() -> tuple[tuple[tuple[str, ...], ...], dict[str, tuple[int, ...]]]:
-    """The groups normalised like any token (once per process, ~0.05 ms), and term → groups."""
-    global _concept_groups, _concept_of
-    if not _concept_groups:
-        groups = []
+def _concepts() -> "tuple[tuple[tuple[str, ...], ...], dict[str, tuple[int, ...]]]":
+    """The normalised groups, and term → groups (built once per process)."""
+    global _concept_of
+    if not _concept_of:
         of: dict[str, list[int]] = {}
-        for number, group in enumerate(_CONCEPTS):
-            # Whole words only: `node_modules` must not expand to its part `node`.
-            terms = tuple(dict.fromkeys(t for t in map(_term, group.split()) if t is not None))
-            groups.append(terms)
-            for term in terms:
+        for number, group in enumerate(_CONCEPT_GROUPS):
+            for term in group:
                 of.setdefault(term, []).append(number)
         _concept_of = {term: tuple(numbers) for term, numbers in of.items()}
-        _concept_groups = tuple(groups)
-    return _concept_groups, _concept_of
+    return _CONCEPT_GROUPS, _concept_of
 
 
 def query_terms(prompt: str) -> dict[str, float]:
@@ -770,14 +783,19 @@ WEAK_WORDS = """
     still also again first last next whole every all some any one two three part bit
     convert generate
     """  # fmt: skip
-_weak: frozenset[str] = frozenset()
+# WEAK_WORDS as `tokenize` normalises them (written out, like _CONCEPT_TERMS, and checked
+# against WEAK_WORDS by tests/test_recall.py).
+_WEAK_TERMS = frozenset(
+    """
+    add call chang check clos cod convert creat delet every explain fil find first fix generat
+    giv help keep last mak mov next open part put read remov run sav set show start stop stor
+    stuff tak tell thre two updat whol work writ
+    """.split()  # noqa: SIM905
+)
 
 
 def _weak_terms() -> frozenset[str]:
-    global _weak
-    if not _weak:
-        _weak = frozenset(t for t in map(_term, WEAK_WORDS.split()) if t is not None)
-    return _weak
+    return _WEAK_TERMS
 
 
 def recall(
