@@ -28,7 +28,6 @@ import os
 import time
 
 from agent_memory.model.policy import RECALL_BUDGET_BYTES, RECALL_TOP_K
-from agent_memory.model.tags import contested_tag
 from agent_memory.store.recall_files import (  # noqa: F401 - re-exported: recall's file format
     _TAG,
     CONTESTED_FILENAME,
@@ -987,6 +986,8 @@ def _safe(claim: str) -> str:
 def render_line(hit: Hit) -> str:
     line = f"- [{hit.kind}] {_safe(hit.claim)}"
     if hit.contested_day:
+        from agent_memory.model.tags import contested_tag  # rare: one module less per prompt
+
         line += " " + contested_tag(hit.contested_day)
     noun = "session" if hit.sessions == 1 else "sessions"
     return line + f" (seen in {hit.sessions} {noun}, not adopted)\n"
