@@ -135,6 +135,10 @@ def run_and_exit(event: str) -> "NoReturn":
     skipping it: every file the hook writes is closed by `with` before this point, the only
     buffered stream is stdout (flushed here), and a spawned capture or index rebuild is its
     own detached process. Background jobs (long, pygit2) exit normally."""
+    if event in CLAUDE_EVENTS:
+        import gc  # built in
+
+        gc.disable()  # a short process that never returns: collections are pure cost here
     code = run_event(event)
     if event not in CLAUDE_EVENTS:
         sys.exit(code)
