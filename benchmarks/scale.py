@@ -111,11 +111,14 @@ class Bench:
         print(f"  {what}: {figure}", file=sys.stderr, flush=True)
 
     def wait_quiet(self, repo: Path, limit: float = 600.0) -> None:
-        """Wait until no detached job of ours (index rebuild, capture) runs for this repo."""
+        """Wait until no detached job of ours (index rebuild, capture) runs for this repo, nor
+        git's own housekeeping (a `git commit` in a repository of 50k loose objects starts a
+        background `git gc --auto`, which otherwise runs during the timed spawns)."""
         deadline = time.monotonic() + limit
         marker = repo / ".git" / "agent-memory" / "rebuilding-recall-index"
         while time.monotonic() < deadline:
-            if not marker.exists() and not _running("agent_memory", str(repo)):
+            if (not marker.exists() and not _running("agent_memory", str(repo))
+                    and not _running("\0gc\0", str(repo)) and not _running("\0maintenance\0", str(repo))):  # fmt: skip
                 return
             time.sleep(0.02)
 
@@ -276,8 +279,7 @@ def capture_section(bench: Bench, sizes: list[int], runs: int) -> Path:
     for n in sizes:
         populate(bench, repo, n)
         bench.wait_quiet(repo)
-        k = runs if n < 100_000 else max(3, runs // 2)
-        out = bench.worker("capture", str(repo), str(k))
+        out = bench.worker("capture", str(repo), str(runs))
         medians[n] = statistics.median(out["ms"])
         bench.row(f"10-atom capture commit @ {n} stored", f"{medians[n]:.0f} ms (runs: {', '.join(f'{t:.0f}' for t in out['ms'])})")
     first = medians[sizes[0]]
@@ -400,7 +402,7 @@ def main() -> int:
             session_start_section(bench, repos, recall_sizes, stale_sizes, runs)
         capture_repo = None
         if "capture" in only:
-            capture_repo = capture_section(bench, capture_sizes, 5)
+            capture_repo = capture_section(bench, capture_sizes, 7)
         if "backfill" in only:
             backfill_section(bench, files)
         if "adopt" in only:

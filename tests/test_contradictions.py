@@ -16,6 +16,7 @@ from agent_memory.store.contradictions import (
     conflict_rule,
     contested_tag,
     detect,
+    detect_involving,
     mark,
     open_pairs,
 )
@@ -340,6 +341,27 @@ def test_detect_does_not_depend_on_argument_order(
     shuffled = list(atoms)
     rnd.shuffle(shuffled)
     assert detect(atoms) == detect(shuffled)
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(pool), st.integers(0, 3), st.sampled_from(["a", "b"])), max_size=10
+    ),
+    st.sets(st.integers(0, 9), max_size=4),
+)
+def test_detect_involving_is_detect_restricted_to_the_changed_atoms(
+    specs: list[tuple[str, int, str]], changed_at: set[int]
+) -> None:
+    """Issue 17: a capture judges only the pairs with one of its atoms (pairs among the stored
+    atoms were judged when they were written) and finds what detect() over everything finds."""
+    atoms = {a["id"]: a for a in (make_atom(c, project=p, first_seen=f"2026-10-0{d + 1}T00:00:00Z")
+                                  for c, d, p in specs)}  # fmt: skip
+    ordered = sorted(atoms.values(), key=lambda a: a["id"])
+    changed = [a for n, a in enumerate(ordered) if n in changed_at]
+    ids = {a["id"] for a in changed}
+    others = {a["id"]: a for a in ordered if a["id"] not in ids}
+    expected = [c for c in detect(ordered) if c.older in ids or c.newer in ids]
+    assert detect_involving(changed, others) == expected
 
 
 # --- mark / open_pairs / tag --------------------------------------------------------------

@@ -62,7 +62,7 @@ from agent_memory.model.tags import contested_tag  # noqa: F401 - re-exported
 # the clock is imported at the top; re, dataclasses, functools and typing are not needed.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable, Mapping, Sequence, Set
     from typing import Any
 
     from agent_memory.model.atom import Atom
@@ -392,9 +392,10 @@ def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
     return keys
 
 
-def detect(atoms: Sequence[Atom]) -> list[Contradiction]:
+def detect(atoms: Sequence[Atom], involving: Set[str] | None = None) -> list[Contradiction]:
     """Every contradicting pair among atoms of the same project (§4.2.1), older by first_seen
-    (tie: id). Atoms without a project (L3) are never compared; equal ids never pair."""
+    (tie: id). Atoms without a project (L3) are never compared; equal ids never pair.
+    `involving`: only the pairs with at least one of these ids (the others are not judged)."""
     by_id: dict[str, Atom] = {}
     for atom in atoms:
         if not atom.get("project"):
@@ -416,6 +417,8 @@ def detect(atoms: Sequence[Atom]) -> list[Contradiction]:
     for members in buckets.values():
         for i, first in enumerate(members):
             for second in members[i + 1 :]:
+                if involving is not None and first not in involving and second not in involving:
+                    continue
                 if age[second] < age[first]:
                     older, newer = by_id[second], by_id[first]
                 else:
@@ -458,7 +461,9 @@ def detect_involving(changed: Sequence[Atom], others: Mapping[str, Atom]) -> lis
     for atom in changed:
         pool[str(atom["id"])] = atom
         ids.add(str(atom["id"]))
-    return [c for c in detect(list(pool.values())) if c.older in ids or c.newer in ids]
+    # Pairs among the others were judged when they were written: a capture costs its own atoms
+    # times the atoms sharing their subjects, not the square of a popular subject.
+    return detect(list(pool.values()), involving=ids)
 
 
 def mark(atoms: Sequence[Atom], found: Sequence[Contradiction]) -> list[Atom]:
