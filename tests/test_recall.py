@@ -4,6 +4,7 @@ repository's `memory/atoms` ref, and an import that stays off pygit2 and friends
 
 from __future__ import annotations
 
+import array
 import json
 import marshal
 import os
@@ -605,6 +606,23 @@ def test_out_of_range_postings_recall_nothing_instead_of_raising() -> None:
         payload["postings"]["redis"] = entry
         payload["blob_len"] = len(blob)
         assert recall.recall(recall.RecallIndex(payload, recall.BytesBlob(blob)), "redis", NOW) == []
+
+
+def test_a_claim_offset_past_the_blob_drops_that_claim_not_the_answer() -> None:
+    built = recall_build.build_index(STORE, "")
+    head = dict(built.to_payload())
+    assert isinstance(built.blob, recall.BytesBlob)
+    blob = bytes(built.blob.data)
+    prompt = "database migrations alembic and pytest fixtures billing"  # two atoms, not adjacent
+    hits = recall.recall(recall.RecallIndex(head, recall.BytesBlob(blob)), prompt, NOW)
+    assert len(hits) >= 2
+    offsets = array.array("I", head["offsets"])
+    doc = built.ids().index(hits[0].id)
+    offsets[doc] = len(blob) + 100  # this claim now starts past the blob
+    head["offsets"] = offsets.tobytes()
+    broken = recall.recall(recall.RecallIndex(head, recall.BytesBlob(blob)), prompt, NOW)
+    neighbours = {built.atom_id(d) for d in (doc - 1, doc) if d >= 0}  # its start is the previous end
+    assert [h.id for h in broken] == [h.id for h in hits if h.id not in neighbours] != []
 
 
 def test_the_hook_reads_only_its_terms_postings_from_a_large_index(

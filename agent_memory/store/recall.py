@@ -949,7 +949,10 @@ def recall(
         for score, doc in top:
             if score < floor:
                 return
-            ident, claim = index.atom_id(doc), index.claim(doc)
+            try:
+                ident, claim = index.atom_id(doc), index.claim(doc)
+            except (ValueError, TypeError, OSError):
+                continue  # a claim offset past the blob: that line is not recalled
             if exclude is not None and exclude.restates(ident, claim):
                 continue
             yield Hit(ident, claim, index.kind(doc), index.confidence(doc), score, index.seen_at(doc),
