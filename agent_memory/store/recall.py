@@ -478,7 +478,7 @@ class RecallIndex:
         )
 
     def to_payload(self) -> "dict[str, Any]":
-        """The head (what the blob's offsets are relative to is `blob`)."""
+        """The head; the offsets in it point into `blob`."""
         return self._head
 
     def base_ids(self) -> list[str]:
@@ -793,10 +793,6 @@ _WEAK_TERMS = frozenset(
 )
 
 
-def _weak_terms() -> frozenset[str]:
-    return _WEAK_TERMS
-
-
 def recall(
     index: RecallIndex,
     prompt: str,
@@ -819,14 +815,13 @@ def recall(
         return []
     postings = index.postings
     frames = index.frames
-    weak = _weak_terms()
     plan = []
     content: list[float] = []
     n_live = index.n + len(index.x_ids)
     for term, weight in query_terms(prompt).items():
         entry = postings.get(term)
         extra = [(off, f[term]) for off, f in frames if term in f] if frames else []
-        strong = term not in weak
+        strong = term not in _WEAK_TERMS
         if entry is None and not extra:
             if strong and weight >= 1.0:
                 content.append(max(UNKNOWN_WEIGHT * index.idf_max, IDF_FLOOR))  # a word nothing here holds
@@ -897,10 +892,9 @@ def recall(
         # Against the prompt's few most specific content words: a long prompt is not a worse
         # query. One related tool alone ("docker" for "deploy") is not relevance.
         bar = MIN_COVERAGE * sum(sorted(content, reverse=True)[:COVERAGE_TERMS])
-        above = [doc for doc, gained in claim_gain.items() if gained >= bar]
         acc = dict.fromkeys(
-            [doc for doc in above
-             if claim_gain[doc] > 0.0 and (doc in direct or rget(doc, 0) >= MIN_RELATED)],
+            [doc for doc, gained in claim_gain.items()
+             if gained >= bar and gained > 0.0 and (doc in direct or rget(doc, 0) >= MIN_RELATED)],
             0.0,
         )  # fmt: skip
         if not acc:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from agent_memory.gitio.state import atomic_write
 from agent_memory.store.recall import (
     CONFIDENCE_CODES,
     K1,
@@ -263,8 +264,6 @@ def serialize_index(index: RecallIndex) -> bytes:
 def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> Path:
     """Build and atomically replace the index (temp file + os.replace, mode 0600), then the
     contested sidecar for the same tip."""
-    from agent_memory.gitio.state import atomic_write
-
     target = Path(state_dir) / INDEX_FILENAME
     index = build_index(atoms, source_oid)
     atomic_write(target, serialize_index(index), mode=0o600)
