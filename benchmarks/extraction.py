@@ -20,35 +20,34 @@ observations, because every statement is labelled where it is said):
 - precision = hits / (hits + false positives); recall = non-optional entries hit /
   non-optional entries.
 
-Reported: pooled figures, per user, per kind, per language (detected per prompt from its
-text), per rule family (the `rule` each evidence item carries), and leave-one-user-out
-(LOUO): whatever is fitted (the candidate gate's weights, `agent_memory.extract.gate`) is fitted
-on the other users and scored on the held-out one, for each user in turn, then pooled.
+Reported: pooled figures, per kind and per language (detected per prompt from its text); for
+TUNE people also per person, per rule family and per rule (the `rule` each evidence item
+carries); and rule-support leave-one-person-out: each person scored without the rules that only
+that person's lines support (a rule that exists only for one person's phrasing).
 
 Then convergence: on the real corpus, how many distinct claims (atom ids) each durable
 statement that is labelled more than once produced; on the bundled demo sessions, one atom
 per rule with all the sessions that stated it (spec §4: a rule that comes out as three claims
 never recurs).
 
-Split (`--split dev|val|all`): the 15 users of the real corpus are split deterministically
-into DEV (8 users) and VAL (7): user names sorted by sha256("agent-memory-split/" + name), the
-first 8 are DEV. Rules may be studied on DEV (misses and false atoms are listed for DEV users
-only, whatever the split); VAL is measured only as aggregate precision/recall, so it keeps
-predicting how the rules hold on people nobody read. Whatever is fitted (the gate) is trained
-on DEV users and the small dev set only.
+Split (`benchmarks/extraction_split.json`, fixed from person ids before prompts were read; its
+`method` says how): the 15 people of the real corpus are TUNE people (rules may be studied on
+them: their misses and false atoms are listed with `--verbose`) or SCORE people (only ever
+reported as figures — pooled, per kind, per language — never listed). The scored figures are the
+measurement; the tune figures are printed separately, labelled as such. A person is the owner of
+the repository the sessions come from (`<owner>__<repo>/` in the tarball). Whatever is fitted is
+trained on TUNE people and the small dev set only.
 
 Then the speed: a ≥ 10 MB transcript made of the fixture transcripts' own lines, extracted end
 to end, in MB/s (must stay ≥ 10 MB/s), and the worst case made of typed prompts only.
 A benchmark, not a test: it prints, it never fails.
 
-    python benchmarks/extraction.py [--split dev|val|all] [--json] [--verbose] [--no-speed]
-        [--no-louo] [--real DIR]
+    python benchmarks/extraction.py [--json] [--verbose] [--no-speed] [--no-louo] [--real DIR]
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import re
@@ -66,10 +65,17 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 TRANSCRIPTS = FIXTURES / "transcripts"
 LABELS = FIXTURES / "extraction" / "labels.jsonl"
-REAL_DEFAULT = ROOT.parent / "shared" / "fixtures" / "extraction-real"
+# `../shared/…` next to the repository (or next to a worktree's parent directory).
+REAL_DEFAULT = next(
+    (
+        p / "shared" / "fixtures" / "extraction-real"
+        for p in ROOT.parents
+        if (p / "shared" / "fixtures" / "extraction-real").is_dir()
+    ),
+    ROOT.parent / "shared" / "fixtures" / "extraction-real",
+)
 NEGATIONS = ("don't", "never", "not", "no longer", "instead of")
-SPLIT_SALT = "agent-memory-split/"
-DEV_SHARE = (8, 15)  # 8 of 15 users are DEV
+SPLIT = Path(__file__).resolve().parent / "extraction_split.json"
 
 sys.path.insert(0, str(ROOT))
 
@@ -99,13 +105,18 @@ class Corpus:
         return sorted({self.user_of(t) for t in self.files})
 
 
-def split_users(users: Iterable[str]) -> tuple[set[str], set[str]]:
-    """(DEV, VAL): reproducible, independent of the labels — names ordered by a salted hash."""
-    ordered = sorted(
-        sorted(set(users)), key=lambda u: hashlib.sha256((SPLIT_SALT + u).encode()).hexdigest()
-    )
-    n_dev = -(-len(ordered) * DEV_SHARE[0] // DEV_SHARE[1])
-    return set(ordered[:n_dev]), set(ordered[n_dev:])
+def person(user: str) -> str:
+    """The person of a corpus user directory (`<owner>__<repo>`): the repository's owner."""
+    return user.split("__", 1)[0]
+
+
+def split_users(users: Iterable[str], path: Path = SPLIT) -> tuple[set[str], set[str]]:
+    """(TUNE, SCORE) user directories, as the committed split file assigns their people. A
+    person the file does not name is scored (never silently tuned on)."""
+    split = json.loads(path.read_text("utf-8"))
+    tune_people = set(split["tune"])
+    tune = {u for u in users if person(u) in tune_people}
+    return tune, set(users) - tune
 
 
 def load_labels(path: Path = LABELS) -> Labels:
@@ -413,52 +424,6 @@ def convergence(corpus: Corpus, obs: list[Observation]) -> list[dict[str, Any]]:
 # --- leave one user out ------------------------------------------------------------------------
 
 
-def louo(
-    corpus: Corpus, extras: list[Corpus], train_users: set[str], score_users: set[str]
-) -> dict[str, Any] | None:
-    """Fit the gate on the training users (`train_users` of this corpus and every user of
-    `extras`) minus the held-out one, score the held-out user; pooled over `score_users`.
-    None when nothing in the extractor is fitted."""
-    try:
-        from agent_memory.extract import gate
-    except ImportError:
-        return None
-    if not hasattr(gate, "fit"):
-        return None
-    pooled: list[Observation] = []
-    per_user: dict[str, tuple[float, float]] = {}
-    examples_by_user: dict[tuple[str, str], list[Any]] = {}
-    for c in [corpus, *extras]:
-        for user, items in gate_examples(c).items():
-            if c is corpus and user not in train_users:
-                continue  # never trained on what is only measured
-            examples_by_user[(c.name, user)] = items
-    for user in sorted(score_users):
-        train = [
-            ex
-            for (name, u), items in sorted(examples_by_user.items())
-            if (name, u) != (corpus.name, user)
-            for ex in items
-        ]
-        model = gate.fit(train)
-        files = [f for f in corpus.files if corpus.user_of(f) == user]
-        sub = Corpus(
-            corpus.name,
-            corpus.transcripts,
-            {k: v for k, v in corpus.labels.items() if k[0] in files},
-            corpus.user_of,
-            corpus.texts,
-        )
-        with gate.using(model):
-            got = observations(sub)
-        s = score(sub, got)
-        per_user[user] = (s["precision"], s["recall"])
-        pooled.extend(got)
-    result = score(corpus, pooled, users=score_users)
-    result["per_user_pr"] = per_user
-    return result
-
-
 def rule_support_louo(
     corpus: Corpus,
     obs: list[Observation],
@@ -493,22 +458,6 @@ def rule_support_louo(
     result = score(corpus, kept, users=chosen)
     result["dropped_rules"] = {u: r for u, r in dropped_rules.items() if r}
     return result
-
-
-def gate_examples(corpus: Corpus) -> dict[str, list[Any]]:
-    """Per user: the gate's training examples (a candidate's features and whether it is right)."""
-    from agent_memory.extract import gate
-
-    out: dict[str, list[Any]] = defaultdict(list)
-    for rel in corpus.files:
-        user = corpus.user_of(rel)
-        for cand_line, cand in gate.candidates(corpus.transcripts / rel):
-            expected = corpus.labels.get((rel, cand_line), [])
-            matched = [e for e in expected if satisfies(cand.claim, cand.kind, e)]
-            if matched and all(e.get("optional") for e in matched):
-                continue  # neutral: teaches nothing either way
-            out[user].append((cand.features, bool(matched)))
-    return out
 
 
 # --- the demo sessions and speed ---------------------------------------------------------------
@@ -648,8 +597,8 @@ def print_report(
         print(f" {table.replace('_', ' ')}:")
         for key, row in rep[table].items():
             print(_row(key, row))
-    if not tables:
-        return
+    if "tool_failures" not in rep:
+        return  # figures only (SCORE people)
     print(f" failure atoms from tool errors (reported separately): {len(rep['tool_failures'])}")
     if verbose:
         for miss in rep["misses"]:
@@ -679,13 +628,79 @@ def _short(rel: str) -> str:
     return f"{head}/…/{rel.rsplit('/', 1)[-1][:8]}"
 
 
-def _scrub(rep: dict[str, Any], show: Callable[[str], bool]) -> dict[str, Any]:
-    """A report without the texts of users whose lines must not be read (VAL)."""
-    out = dict(rep)
-    for key in ("misses", "false_positive_atoms", "tool_failures"):
-        if key in out:
-            out[key] = [item for item in out[key] if show(item["transcript"])]
+_FIGURES = ("precision", "recall", "hits", "false_positives", "neutral", "required", "required_hit")
+_FIGURE_TABLES = ("per_kind", "per_language")
+
+
+def _figures_only(rep: dict[str, Any]) -> dict[str, Any]:
+    """A report of SCORE people: figures and the per-kind / per-language tables, no texts."""
+    return {k: v for k, v in rep.items() if k in _FIGURES or k in _FIGURE_TABLES}
+
+
+def _real_report(
+    real: Corpus, tune: set[str], score_users: set[str], louo_: bool
+) -> dict[str, Any]:
+    real_obs = observations(real)
+    out: dict[str, Any] = {
+        "tune_people": sorted({person(u) for u in tune}),
+        "score_people": sorted({person(u) for u in score_users}),
+        "score": _figures_only(score(real, real_obs, users=score_users)),
+        "tune": score(real, real_obs, users=tune),
+    }
+    conv = convergence(real, real_obs)
+    out["tune_convergence"] = [row for row in conv if row["user"] in tune]
+    hidden = [row for row in conv if row["user"] in score_users]
+    out["score_convergence"] = {
+        "statements": len(hidden),
+        "converged": sum(1 for row in hidden if row["distinct_claims"] <= 1),
+    }
+    if louo_:
+        for name, users in (("score", score_users), ("tune", tune)):
+            rep = rule_support_louo(real, real_obs, [], users=users)
+            out[f"{name}_rule_louo"] = _figures_only(rep) if name == "score" else rep
     return out
+
+
+def _print_real(rep: dict[str, Any], verbose: int, real: Corpus, tune: set[str]) -> None:
+    print(
+        f"split ({SPLIT.name}): SCORE {len(rep['score_people'])} people "
+        f"({', '.join(rep['score_people'])}); TUNE {len(rep['tune_people'])} people"
+    )
+    print_report(
+        "real corpus, SCORE people (the measurement)",
+        rep["score"],
+        0,
+        lambda rel: False,
+        _FIGURE_TABLES,
+    )
+    print_report(
+        "real corpus, TUNE people (rules are studied on these; not a measurement)",
+        rep["tune"],
+        verbose,
+        lambda rel: real.user_of(rel) in tune,
+        ("per_user", "per_kind", "per_language", "per_rule_family", "per_rule"),
+        real.texts,
+    )
+    for name in ("score", "tune"):
+        key = f"{name}_rule_louo"
+        if key in rep:
+            print(
+                _headline(
+                    f"{name.upper()} people, each scored without the rules only they support",
+                    rep[key],
+                )
+            )
+    print("convergence (durable statements labelled on ≥ 2 lines of one TUNE person):")
+    for row in rep["tune_convergence"]:
+        print(
+            f"  {row['user']}: {row['statement'][:60]!r} said {row['mentions']}x, found"
+            f" {row['found']}x -> {row['distinct_claims']} distinct claim(s) {row['claims']}"
+        )
+    hidden = rep["score_convergence"]
+    print(
+        f"  (SCORE people: {hidden['statements']} repeated statements, "
+        f"{hidden['converged']} at ≤ 1 claim; not listed)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -696,16 +711,10 @@ def main(argv: list[str] | None = None) -> int:
         "-v",
         action="count",
         default=0,
-        help="list misses and false atoms (DEV users); -vv adds the statement text of a DEV miss",
+        help="list misses and false atoms (TUNE people); -vv adds the statement text of a miss",
     )
     parser.add_argument("--no-speed", action="store_true")
     parser.add_argument("--no-louo", action="store_true")
-    parser.add_argument(
-        "--split",
-        choices=("dev", "val", "all"),
-        default="all",
-        help="score the DEV users, the VAL users (aggregate figures only) or all of them",
-    )
     parser.add_argument(
         "--real",
         type=Path,
@@ -713,35 +722,15 @@ def main(argv: list[str] | None = None) -> int:
         help="the real dev corpus directory (README.md, labels.jsonl, transcripts.tar.gz)",
     )
     args = parser.parse_args(argv)
-    report: dict[str, Any] = {"split": args.split}
+    report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         small = small_corpus()
-        small_obs = observations(small)
-        report["small"] = score(small, small_obs)
+        report["small"] = score(small, observations(small))
         real = real_corpus(args.real, Path(tmp))
-        dev: set[str] = set()
-        chosen: set[str] = set()
+        tune: set[str] = set()
         if real is not None:
-            dev, val = split_users(real.users)
-            chosen = {"dev": dev, "val": val, "all": set(real.users)}[args.split]
-            report["dev_users"], report["val_users"] = sorted(dev), sorted(val)
-            real_obs = observations(real)
-            report["real"] = score(real, real_obs, users=chosen)
-            conv = [row for row in convergence(real, real_obs) if row["user"] in chosen]
-            report["real_convergence"] = [row for row in conv if row["user"] in dev]
-            report["real_convergence_hidden"] = {
-                "statements": sum(1 for row in conv if row["user"] not in dev),
-                "converged": sum(
-                    1 for row in conv if row["user"] not in dev and row["distinct_claims"] <= 1
-                ),
-            }
-            if not args.no_louo:
-                louo_rep = louo(real, [small], train_users=dev, score_users=chosen)
-                if louo_rep is not None:
-                    report["real_louo"] = louo_rep
-                report["real_rule_louo"] = rule_support_louo(
-                    real, real_obs, [(small, small_obs)], users=chosen
-                )
+            tune, score_users = split_users(real.users)
+            report["real"] = _real_report(real, tune, score_users, not args.no_louo)
         report["demo_convergence"] = demo_convergence()
         if not args.no_speed:
             sources = sorted(TRANSCRIPTS.rglob("*.jsonl"))
@@ -750,92 +739,14 @@ def main(argv: list[str] | None = None) -> int:
             if real is not None:
                 big = sorted(real.transcripts.rglob("*.jsonl"), key=lambda p: -p.stat().st_size)[:3]
                 report["speed_real"] = speed(big, repeat=2)
-
-        def show(rel: str) -> bool:
-            return real is not None and real.user_of(rel) in dev and real.user_of(rel) in chosen
-
         if args.json:
-            for key in ("real", "real_louo", "real_rule_louo"):
-                if key in report:
-                    report[key] = _scrub(report[key], show)
-            if args.split == "val":
-                for key in ("real", "real_louo", "real_rule_louo"):
-                    if key in report:
-                        report[key] = {
-                            k: v
-                            for k, v in report[key].items()
-                            if k
-                            in (
-                                "precision",
-                                "recall",
-                                "hits",
-                                "false_positives",
-                                "neutral",
-                                "required",
-                                "required_hit",
-                            )
-                        }
             print(json.dumps(report, indent=2, default=str))
             return 0
         print_report("small dev set", report["small"], args.verbose)
         if real is None:
             print(f"real dev corpus: not found at {args.real} (skipped)")
         else:
-            name = {"dev": "DEV users", "val": "VAL users", "all": "all users, pooled"}[args.split]
-            print(f"split: DEV {len(dev)} users, VAL {len(real.users) - len(dev)} users")
-            tables: tuple[str, ...] = ()
-            if args.split == "dev":
-                tables = ("per_user", "per_kind", "per_language", "per_rule_family", "per_rule")
-            elif args.split == "all":
-                tables = ("per_user", "per_kind", "per_language", "per_rule_family")
-            print_report(
-                f"real dev corpus, {name}", report["real"], args.verbose, show, tables, real.texts
-            )
-            if "real_louo" in report:
-                rep = report["real_louo"]
-                print(
-                    _headline(
-                        f"real dev corpus, {name}, gate leave-one-user-out (trained on DEV"
-                        " users and the small set)",
-                        rep,
-                    )
-                )
-                if args.split != "val":
-                    for user, (p, r) in rep["per_user_pr"].items():
-                        print(f"  {user:<40} P {p:.2f}  R {r:.2f}")
-            elif not args.no_louo:
-                print(
-                    f"real dev corpus, {name}, leave-one-user-out: nothing is fitted (no weights, "
-                    "no thresholds learnt), so each held-out user scores as above"
-                )
-            if "real_rule_louo" in report:
-                rep = report["real_rule_louo"]
-                print(
-                    _headline(
-                        f"real dev corpus, {name}, leave-one-user-out over rule support (each"
-                        " user scored without the rules only that user supports)",
-                        rep,
-                    )
-                )
-                if args.split != "val":
-                    for user, (p, r) in ((u, _pr(row)) for u, row in rep["per_user"].items()):
-                        rules = rep["dropped_rules"].get(user, [])
-                        print(
-                            f"  {user:<40} P {p:.2f}  R {r:.2f}  rules only this user"
-                            f" supports: {len(rules)}"
-                        )
-            print("convergence (durable statements labelled on ≥ 2 lines of one DEV user):")
-            for row in report["real_convergence"]:
-                print(
-                    f"  {row['user']}: {row['statement'][:60]!r} said {row['mentions']}x, found"
-                    f" {row['found']}x -> {row['distinct_claims']} distinct claim(s) {row['claims']}"
-                )
-            hidden = report["real_convergence_hidden"]
-            if hidden["statements"]:
-                print(
-                    f"  (VAL users: {hidden['statements']} repeated statements, "
-                    f"{hidden['converged']} at ≤ 1 claim; not listed)"
-                )
+            _print_real(report["real"], args.verbose, real, tune)
     demo = report["demo_convergence"]
     print(
         f"demo sessions: {demo['statements']} statements, {demo['observations']} observations "
