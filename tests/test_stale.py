@@ -3,7 +3,6 @@ since their evidence, on real repositories with real commits, `git mv` and `git 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -353,10 +352,6 @@ def test_pinned_atom_is_unpinned_before_decay(
     )
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("agent_memory.guard") is None,
-    reason="the commit path imports agent_memory.guard, not in this checkout yet",
-)
 def test_a_finding_turns_into_a_decay_commit(
     history: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
