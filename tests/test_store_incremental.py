@@ -145,6 +145,47 @@ def test_caps_and_expiry_run_in_the_capture_commit(store: L1Store, repo: Path) -
     assert enforce_limits(store, cap=8, held=()) is None
 
 
+def test_an_evicted_atom_stays_gone_until_a_newer_sighting(store: L1Store, repo: Path) -> None:
+    old = many(4, day="2026-10-01")
+    capture_atoms(store, old + many(4, start=50, day="2026-11-01"), "bulk", None)
+    rules = Limits(cap=6, max_age_days=90, held=frozenset())
+    assert enforce_limits(store, cap=6, held=()) is not None
+    kept = {a["id"] for a in store.atoms()}
+    gone = [a for a in old if a["id"] not in kept]
+    assert len(gone) == 2
+    before = count_commits(repo)
+    # The same old sessions read again (a re-capture, or an older transcript): nothing comes back.
+    again = capture_atoms(store, old, "bulk", None, limits=rules)
+    assert again.commit is None and count_commits(repo) == before
+    assert sorted(again.evicted_before) == sorted(a["id"] for a in gone) and not again.new
+    assert again.to_json()["skipped"]["evicted"] == again.evicted_before  # type: ignore[index]
+    # A new session says one of them again: it is back, with the new sighting.
+    ident = gone[0]["id"]
+    back = capture_atoms(store, [l1_atom(gone[0]["claim"], sessions=("new",), days=("2026-11-10",))], "new", None,
+                         limits=rules)  # fmt: skip
+    assert ident in back.new and ident in {a["id"] for a in store.atoms()}
+    # ... and once back, older evidence of it merges like any other.
+    merged = capture_atoms(store, [gone[0]], "bulk", None, limits=rules)
+    assert merged.merged == [ident]
+
+
+def test_eviction_memory_forgets_what_has_expired_anyway(store: L1Store, repo: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    capture_atoms(store, many(3, day="2026-10-01") + many(3, start=50, day="2026-11-01"), "bulk", None)
+    enforce_limits(store, cap=4, held=())
+    tip = store.tip()
+    assert git(repo, "ls-tree", "-r", "--name-only", f"{tip}", "--", "index/dropped")
+    # 90 days on, an observation of October is expired on arrival: its eviction need not be
+    # remembered, and the next write of that index file leaves it out.
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2027-02-01T00:00:00Z")
+    gone = many(3, day="2026-10-01")[:2]
+    fresh = [l1_atom(a["claim"], sessions=("late",), days=("2027-01-30",)) for a in gone]
+    capture_atoms(store, fresh, "late", None)
+    names = git(repo, "ls-tree", "-r", "--name-only", "memory/atoms", "--", "index/dropped").split()
+    content = "".join(git(repo, "show", f"memory/atoms:{name}") for name in names)
+    assert all(a["id"] not in content for a in gone)
+
+
 def test_enforce_limits_under_the_cap_reads_nothing(store: L1Store, monkeypatch: pytest.MonkeyPatch) -> None:
     capture_atoms(store, many(30, day="2026-11-01"), "bulk", None, limits=Limits(held=frozenset()))
     reads = Reads(monkeypatch)

@@ -3,7 +3,9 @@
 Each observation is joined into the stored atom with `atom.merge`, so re-capturing a
 transcript changes nothing. Contradictions are detected at merge time within the project
 (spec §4.2.1), against the atoms that share a subject (the store's `index/subjects`), never
-the whole store. Tombstoned (forgotten) claims are not silently re-learned. Caps and expiry
+the whole store. Tombstoned (forgotten) claims are not silently re-learned, and an atom the
+cap evicted comes back only with an observation newer than its last sighting (re-reading old
+sessions never resurrects it: `index/dropped/`, Snapshot.evicted_at). Caps and expiry
 (spec §4.3, §5.2; model/policy.l1_evictions decides) run in the same commit when the caller
 asks (`limits=True`), starting from the counts `index/stats.json` holds: the store is read
 whole only when the cap is exceeded or something may have expired. `enforce_limits` does the
@@ -22,7 +24,7 @@ from agent_memory.committed import tiers
 from agent_memory.extract.pipeline import ExtractResult, extract_transcript
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors, merge
-from agent_memory.model.clock import now_utc, parse_time
+from agent_memory.model.clock import iso_z, now_utc, parse_time
 from agent_memory.model.paths import canonical_pointer
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS, is_expired, l1_evictions
 from agent_memory.store import contradictions
@@ -42,6 +44,7 @@ class CaptureResult:
     forgotten: list[str] = field(default_factory=list)
     expired_on_arrival: list[str] = field(default_factory=list)
     invalid: list[str] = field(default_factory=list)
+    evicted_before: list[str] = field(default_factory=list)  # evicted by the cap, nothing newer seen since
     contested: list[str] = field(default_factory=list)
     queued: bool = False
     expired: list[str] = field(default_factory=list)  # dropped by limits=True in the same commit
@@ -50,7 +53,8 @@ class CaptureResult:
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
             "commit": self.commit, "new": self.new, "merged": self.merged,
-            "skipped": {"forgotten": self.forgotten, "expired": self.expired_on_arrival, "invalid": self.invalid},
+            "skipped": {"forgotten": self.forgotten, "expired": self.expired_on_arrival, "invalid": self.invalid,
+                        "evicted": self.evicted_before},
             "contested": self.contested, "queued": self.queued,
         }  # fmt: skip
         if self.expired or self.evicted:
@@ -81,6 +85,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
 
     def compute(snap: Snapshot) -> Change | None:
         result.new, result.merged, result.forgotten, result.expired_on_arrival, result.invalid = [], [], [], [], []
+        result.evicted_before = []
         result.contested, result.expired, result.evicted = [], [], []
         now = now_utc()
         writes: dict[str, Atom] = {}
@@ -94,6 +99,9 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                 result.forgotten.append(ident)
                 continue
             current = writes.get(ident) or snap.atoms.get(ident)
+            if current is None and _evicted_since(snap, obs):
+                result.evicted_before.append(ident)
+                continue
             # merge(obs, obs) bounds a new atom's evidence like any merged one (atom.select_evidence).
             combined = merge(current, obs) if current else merge(obs, obs)
             if current is None and is_expired(combined, now):
@@ -109,8 +117,10 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         writes.update(_contradictions(snap, writes, result))
         deletes: set[str] = set()
         rescanned = None
+        evicted_seen: dict[str, str] = {}
         if rules is not None:
-            expired, evicted, rescanned = _apply_limits(snap, writes, now, held, rules)
+            expired, evicted_seen, rescanned = _apply_limits(snap, writes, now, held, rules)
+            evicted = list(evicted_seen)
             result.expired, result.evicted = expired, evicted
             deletes = set(expired) | set(evicted)
             for ident in deletes:
@@ -135,7 +145,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         if deletes:
             subject += f", {len(deletes)} dropped"
         return Change(subject=subject, body=body, trailers=trailers, writes=writes, deletes=deletes,
-                      rescanned=rescanned)  # fmt: skip
+                      rescanned=rescanned, evicted=evicted_seen)  # fmt: skip
 
     commit, change = store.transact(compute, queue_on_failure=[*queued, *incoming])
     result.commit = commit
@@ -169,6 +179,13 @@ def _contradictions(snap: Snapshot, writes: dict[str, Atom], result: CaptureResu
     return marked
 
 
+def _evicted_since(snap: Snapshot, obs: Atom) -> bool:
+    """Whether the cap evicted this atom after a sighting at least as recent as any in `obs`:
+    then `obs` is old evidence read again (a re-read or older session), not a new sighting."""
+    evicted = snap.evicted_at(str(obs["id"]))
+    return evicted is not None and iso_z(str(obs["last_seen"])) <= evicted
+
+
 def _held(store: L1Store, rules: Limits) -> frozenset[str]:
     return rules.held if rules.held is not None else frozenset(_held_in_work_tree(store))
 
@@ -178,8 +195,9 @@ def _stamp(when: _dt.datetime) -> str:
 
 
 def _apply_limits(snap: Snapshot, writes: Mapping[str, Atom], now: _dt.datetime, held: frozenset[str],
-                  rules: Limits) -> tuple[list[str], list[str], tuple[str, str] | None]:  # fmt: skip
-    """(expired, evicted, rescanned) for the store after `writes`. Reads every atom only when
+                  rules: Limits) -> tuple[list[str], dict[str, str], tuple[str, str] | None]:  # fmt: skip
+    """(expired, {evicted: its last_seen}, rescanned) for the store after `writes`, evicted
+    oldest first. Reads every atom only when
     the count after the writes is over the cap, the oldest-last_seen bound is within a day of
     expiring, or the last full scan is older than RESCAN_AFTER; else nothing can be dropped."""
     stats = snap.stats or {}
@@ -194,14 +212,15 @@ def _apply_limits(snap: Snapshot, writes: Mapping[str, Atom], now: _dt.datetime,
         scanned_recently = False
     bound_ok = not bound or parse_time(bound) > margin
     if count <= rules.cap and bound_ok and scanned_recently:
-        return [], [], None
+        return [], {}, None
     view: dict[str, Any] = dict(snap.atoms.load())
     view.update(writes)
     expired, evicted = l1_evictions(view.values(), now, held, rules.cap, rules.max_age_days)
     gone = set(expired) | set(evicted)
     movable = [str(a["last_seen"]) for i, a in view.items()
                if i not in gone and i not in held and not a.get("pinned")]  # fmt: skip
-    return sorted(expired), evicted, (min(movable, default=""), _stamp(now))
+    evicted_seen = {ident: iso_z(str(view[ident]["last_seen"])) for ident in evicted}
+    return sorted(expired), evicted_seen, (min(movable, default=""), _stamp(now))
 
 
 def _dropped_lines(snap: Snapshot, writes: Mapping[str, Atom], expired: Iterable[str], evicted: Iterable[str],
@@ -249,7 +268,8 @@ def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX
     held_ids = _held(store, rules)
 
     def compute(snap: Snapshot) -> Change | None:
-        expired, evicted, _ = _apply_limits(snap, {}, now_utc(), held_ids, rules)
+        expired, evicted_seen, _ = _apply_limits(snap, {}, now_utc(), held_ids, rules)
+        evicted = list(evicted_seen)
         if not expired and not evicted:
             return None
         body = _dropped_lines(snap, {}, expired, evicted, rules)
@@ -259,7 +279,7 @@ def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX
         if evicted:
             parts.append(f"{len(evicted)} evicted over the {cap}-atom cap")
         return Change(subject=f"expire: dropped {' and '.join(parts)}", body=body,
-                      trailers=[("Op", "expire")], deletes=set(expired) | set(evicted))
+                      trailers=[("Op", "expire")], deletes=set(expired) | set(evicted), evicted=evicted_seen)
 
     commit, _ = store.transact(compute)
     return commit

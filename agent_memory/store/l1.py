@@ -15,6 +15,8 @@ touches only what it changes:
     tombstones/<id>.json           forgotten claims (few)
     index/stats.json               atom count, a lower bound of the oldest movable last_seen
     index/subjects/<2 hex>/<key>   ids per contradiction subject (contradictions.subject_keys)
+    index/dropped/<2 hex>          `id last_seen` of atoms the cap evicted: an observation no
+                                   newer than that does not bring the atom back
 
 A snapshot reads atoms by path when asked (`snap.atoms.get(id)`) and the whole store only
 when iterated; a commit rebuilds the few subtrees it changed and reuses every other subtree's
@@ -45,6 +47,7 @@ from agent_memory.gitio.state import atomic_write, log_error
 from agent_memory.model.atom import Atom, dump_atom, read_stored_atom, validate_atom
 from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import InvalidAtomError, RefMovedError, RepoStateError
+from agent_memory.model.policy import L1_MAX_AGE_DAYS
 from agent_memory.model.trailers import format_message
 from agent_memory.store import recall_writer
 from agent_memory.store.contradictions import subject_keys
@@ -54,6 +57,7 @@ TOMBSTONES_DIR = "tombstones"
 INDEX_DIR = "index"
 STATS_PATH = "index/stats.json"
 SUBJECTS_DIR = "index/subjects"
+DROPPED_DIR = "index/dropped"
 FORMAT = 3
 BRANCH_README = read_template("atoms-branch-README.md")
 
@@ -206,6 +210,7 @@ class Snapshot:
         self.tombstones: TreeMapping = TreeMapping(repo, self.tree, TOMBSTONES_DIR,
                                                    lambda i: [f"{TOMBSTONES_DIR}/{i}.json"], _parse_tombstone)  # fmt: skip
         self._stats: dict[str, Any] | None | bool = False
+        self._dropped: dict[str, dict[str, str]] = {}
 
     @property
     def bad(self) -> list[tuple[str, str]]:
@@ -241,6 +246,22 @@ class Snapshot:
         prefix = key + " "
         return [line[len(prefix) :] for line in self.subject_lines(subject_path(key)) if line.startswith(prefix)]
 
+    def dropped_file(self, path: str) -> dict[str, str]:
+        """{id: last_seen when evicted} of one `index/dropped/` file (read once per snapshot)."""
+        if path not in self._dropped:
+            found: dict[str, str] = {}
+            for line in self.subject_lines(path):
+                ident, _, seen = line.partition(" ")
+                if seen:
+                    found[ident] = seen
+            self._dropped[path] = found
+        return self._dropped[path]
+
+    def evicted_at(self, ident: str) -> str | None:
+        """The last_seen `ident` had when the cap evicted it, or None (never evicted, or
+        back in the store since)."""
+        return self.dropped_file(dropped_path(ident)).get(ident)
+
 
 def subject_path(key: str) -> str:
     """The file that lists `key`'s atoms, as `key id` lines with every other key of the same
@@ -257,6 +278,10 @@ def _subject_files(pairs: dict[str, set[str]]) -> dict[str, bytes | None]:
     return {path: ("\n".join(sorted(lines)) + "\n").encode() if lines else None for path, lines in files.items()}
 
 
+def dropped_path(ident: str) -> str:
+    return f"{DROPPED_DIR}/{ident[4:6] if len(ident) >= 6 else '__'}"
+
+
 @dataclass
 class Change:
     """What one transaction commits. Empty → nothing is written."""
@@ -269,6 +294,8 @@ class Change:
     tombstone_writes: dict[str, dict[str, Any]] = field(default_factory=dict)
     tombstone_deletes: set[str] = field(default_factory=set)
     raw_deletes: set[str] = field(default_factory=set)
+    # Atoms the cap evicts: {id: its last_seen}, remembered in index/dropped/ (see Snapshot.evicted_at).
+    evicted: dict[str, str] = field(default_factory=dict)
     # Set by a compute that read every atom (caps/expiry): the exact oldest last_seen of the
     # atoms expiry may drop, and when that was established.
     rescanned: tuple[str, str] | None = None
@@ -525,6 +552,7 @@ def _index_changes(snap: Snapshot, change: Change) -> dict[str, bytes | None]:
         for key in subject_keys(old) if old is not None else []:
             edits.setdefault(key, (set(), set()))[1].add(ident)
     out: dict[str, bytes | None] = {STATS_PATH: _stats_bytes(stats)}
+    out.update(_dropped_changes(snap, change.evicted, added))
     by_file: dict[str, list[tuple[str, set[str], set[str]]]] = {}
     for key, (plus, minus) in edits.items():
         by_file.setdefault(subject_path(key), []).append((key, plus, minus))
@@ -535,6 +563,35 @@ def _index_changes(snap: Snapshot, change: Change) -> dict[str, bytes | None]:
             lines -= {f"{key} {ident}" for ident in minus}
         out[path] = ("\n".join(sorted(lines)) + "\n").encode() if lines else None
     return out
+
+
+def _dropped_changes(snap: Snapshot, evicted: Mapping[str, str], added: Iterable[str]) -> dict[str, bytes | None]:
+    """The `index/dropped/` files after the cap evicted `evicted` and `added` came back. An
+    entry older than the L1 expiry goes when its file is rewritten: any observation that old
+    is expired on arrival anyway, so the folder holds at most 90 days of evictions."""
+    touched: dict[str, dict[str, str]] = {}
+    for ident in added:
+        path = dropped_path(ident)
+        if ident in snap.dropped_file(path):
+            touched.setdefault(path, dict(snap.dropped_file(path))).pop(ident, None)
+    for ident, seen in evicted.items():
+        path = dropped_path(ident)
+        touched.setdefault(path, dict(snap.dropped_file(path)))[ident] = seen
+    if not touched:
+        return {}
+    horizon = _stamp_days_ago(L1_MAX_AGE_DAYS)
+    out: dict[str, bytes | None] = {}
+    for path, entries in touched.items():
+        lines = sorted(f"{i} {seen}" for i, seen in entries.items() if seen >= horizon)
+        out[path] = ("\n".join(lines) + "\n").encode() if lines else None
+    return out
+
+
+def _stamp_days_ago(days: int) -> str:
+    import datetime as _dt
+
+    when = now_utc() - _dt.timedelta(days=days)
+    return when.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _paths_under(repo: git.Repo, tree: str | None, folder: str) -> list[str]:
