@@ -38,11 +38,17 @@ measurement; the tune figures are printed separately, labelled as such. A person
 the repository the sessions come from (`<owner>__<repo>/` in the tarball). Whatever is fitted is
 trained on TUNE people and the small dev set only.
 
+More people (`--extra DIR`, or `AGENT_MEMORY_EXTRA_CORPUS`): a directory with `labels.jsonl` and
+`transcripts/<person>/…`, labelled before the extractor was run on them, kept outside the
+repository; every one of them is a SCORE person (figures only), reported on its own and pooled
+with the SCORE people of the real corpus.
+
 Then the speed: a ≥ 10 MB transcript made of the fixture transcripts' own lines, extracted end
 to end, in MB/s (must stay ≥ 10 MB/s), and the worst case made of typed prompts only.
 A benchmark, not a test: it prints, it never fails.
 
     python benchmarks/extraction.py [--json] [--verbose] [--no-speed] [--no-louo] [--real DIR]
+        [--extra DIR]
 """
 
 from __future__ import annotations
@@ -148,6 +154,18 @@ def real_corpus(base: Path, tmp: Path) -> Corpus | None:
     return Corpus(
         "real dev corpus",
         tmp / "transcripts",
+        load_labels(base / "labels.jsonl"),
+        lambda rel: rel.split("/", 1)[0],
+    )
+
+
+def extra_corpus(base: Path) -> Corpus | None:
+    """People added for scoring only (`<base>/labels.jsonl`, `<base>/transcripts/<person>/…`)."""
+    if not (base / "labels.jsonl").is_file():
+        return None
+    return Corpus(
+        "extra SCORE people",
+        base / "transcripts",
         load_labels(base / "labels.jsonl"),
         lambda rel: rel.split("/", 1)[0],
     )
@@ -637,6 +655,25 @@ def _figures_only(rep: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in rep.items() if k in _FIGURES or k in _FIGURE_TABLES}
 
 
+def pool(*reports: dict[str, Any]) -> dict[str, Any]:
+    """Sum of score() reports over disjoint people: figures and per-kind / per-language rows."""
+    out: dict[str, Any] = {k: 0 for k in _FIGURES if k not in ("precision", "recall")}
+    tables: dict[str, dict[str, dict[str, int]]] = {t: defaultdict(_blank) for t in _FIGURE_TABLES}
+    for rep in reports:
+        for k in out:
+            out[k] += rep[k]
+        for t in _FIGURE_TABLES:
+            for key, row in rep[t].items():
+                for field_, n in row.items():
+                    tables[t][key][field_] += n
+    counted = out["hits"] + out["false_positives"]
+    out["precision"] = out["hits"] / counted if counted else 1.0
+    out["recall"] = out["required_hit"] / out["required"] if out["required"] else 1.0
+    for t in _FIGURE_TABLES:
+        out[t] = {k: dict(v) for k, v in sorted(tables[t].items())}
+    return out
+
+
 def _real_report(
     real: Corpus, tune: set[str], score_users: set[str], louo_: bool
 ) -> dict[str, Any]:
@@ -721,6 +758,12 @@ def main(argv: list[str] | None = None) -> int:
         default=Path(os.environ.get("AGENT_MEMORY_REAL_CORPUS", REAL_DEFAULT)),
         help="the real dev corpus directory (README.md, labels.jsonl, transcripts.tar.gz)",
     )
+    parser.add_argument(
+        "--extra",
+        type=Path,
+        default=Path(os.environ.get("AGENT_MEMORY_EXTRA_CORPUS", "/nonexistent")),
+        help="more SCORE people (labels.jsonl, transcripts/<person>/…), figures only",
+    )
     args = parser.parse_args(argv)
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -731,6 +774,17 @@ def main(argv: list[str] | None = None) -> int:
         if real is not None:
             tune, score_users = split_users(real.users)
             report["real"] = _real_report(real, tune, score_users, not args.no_louo)
+        extra = extra_corpus(args.extra)
+        if extra is not None:
+            extra_obs = observations(extra)
+            report["extra"] = _figures_only(score(extra, extra_obs))
+            report["extra"]["people"] = extra.users
+            if real is not None:
+                report["score_pooled"] = _figures_only(
+                    pool(
+                        score(real, observations(real), users=score_users), score(extra, extra_obs)
+                    )
+                )
         report["demo_convergence"] = demo_convergence()
         if not args.no_speed:
             sources = sorted(TRANSCRIPTS.rglob("*.jsonl"))
@@ -747,6 +801,22 @@ def main(argv: list[str] | None = None) -> int:
             print(f"real dev corpus: not found at {args.real} (skipped)")
         else:
             _print_real(report["real"], args.verbose, real, tune)
+        if "extra" in report:
+            print_report(
+                f"extra SCORE people ({', '.join(report['extra']['people'])})",
+                report["extra"],
+                0,
+                lambda rel: False,
+                _FIGURE_TABLES,
+            )
+        if "score_pooled" in report:
+            print_report(
+                "all SCORE people (real corpus + extra), pooled",
+                report["score_pooled"],
+                0,
+                lambda rel: False,
+                _FIGURE_TABLES,
+            )
     demo = report["demo_convergence"]
     print(
         f"demo sessions: {demo['statements']} statements, {demo['observations']} observations "
