@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
-from agent_memory.extract.text import _words
+from agent_memory.extract.text import words
 
 # --- filters shared by the rules ----------------------------------------------------------
 
-_DET = r"(?:the|a|an|this|that|these|those|my|your|our|his|her|their|its|some|any)"
-_VAGUE = re.compile(
+DET = r"(?:the|a|an|this|that|these|those|my|your|our|his|her|their|its|some|any)"
+VAGUE = re.compile(
     r"^(?:(?:much|really|very|so|too|quite|at all|even|just|also|again)\s+)*"
     r"(?:it|this|that|these|those|them|him|her|anything|something|nothing|everything|stuff|things|"
     r"the same|so|one|either|both|"
@@ -20,7 +20,7 @@ _VAGUE = re.compile(
     r"(?:\s+(?:one|ones|way|again|anymore|please|too|either|then|now|here|there))?\s*[.!?]*$",
     re.I,
 )
-_TRANSIENT = re.compile(
+TRANSIENT = re.compile(
     r"\b(?:for now|right now|at the moment|for the moment|this time|yet|today|tonight|tomorrow|"
     r"yesterday|temporarily|for this (?:task|session|pr|change|one|commit|file|step|run|test|branch)|"
     r"just this once|for a (?:sec|second|minute|moment|bit)|in this (?:pr|commit|session|task|step)|"
@@ -29,7 +29,7 @@ _TRANSIENT = re.compile(
     r"last (?:one|step|change|commit|message|answer|response))\b",
     re.I,
 )
-_DEICTIC_REF = re.compile(
+DEICTIC_REF = re.compile(
     r"\b(?:what you (?:did|just|wrote|said)|your (?:last|previous) \w+|i just|you just|just showed|"
     r"your (?:recent )?(?:change|changes|fix|edit|edits|commit|patch|suggestion|version|refactor)|"
     r"that (?:function|file|method|class|version|approach|change|test|line|snippet|module|"
@@ -37,19 +37,19 @@ _DEICTIC_REF = re.compile(
     re.I,
 )
 # "these variables", "this file": bound to the conversation, not a standalone memory line.
-_DEICTIC_NP = re.compile(
+DEICTIC_NP = re.compile(
     r"\b(?:this|these|those)\s+(?!project\b|repo\b|repository\b|codebase\b|code base\b|app\b|"
     r"application\b|service\b|package\b|library\b|team\b|company\b|machine\b|computer\b|org\b|"
     r"organi[sz]ation\b|monorepo\b|workspace\b|tool\b|cli\b|site\b|website\b)[a-z]\w*",
     re.I,
 )
-_STRONG_PATH = re.compile(r"(?:\S/|/\S|\\|~|\ue000)")
-_TIME_SUBJECT = re.compile(
+STRONG_PATH = re.compile(r"(?:\S/|/\S|\\|~|\ue000)")
+TIME_SUBJECT = re.compile(
     r"\b(?:deadline|meeting|standup|demo|sprint|release date|launch|call|appointment|schedule|plan|"
     r"goal|priority|focus|budget|customer|client|boss|manager)\b",
     re.I,
 )
-_STATUS_VALUE = re.compile(
+STATUS_VALUE = re.compile(
     r"^(?:red|green|broken|down|up|failing|passing|slow|fast|fine|ok|okay|done|ready|wrong|empty|"
     r"missing|stuck|flaky|flakey|outdated|weird|strange|different|correct|right|messed|unavailable|"
     r"offline|online|full|huge|large|small|still|now|currently|already|again|also|too|very|really|"
@@ -58,73 +58,73 @@ _STATUS_VALUE = re.compile(
     r"unset|set|not set|required|needed|wrong|leaked|compromised|rotated|deleted|gone|lost)\b",
     re.I,
 )
-_PROBLEM_SUBJECT = re.compile(
+PROBLEM_SUBJECT = re.compile(
     r"\b(?:bug|bugs|problem|problems|issue|issues|error|errors|mistake|typo|fix|difference|change|"
     r"changes|question|answer|point|thing|catch|trick|culprit|reason|result|output|diff|total|sum|"
     r"count|number|value|date|time|price|deadline)\b",
     re.I,
 )
-_PATHISH = re.compile(
+PATHISH = re.compile(
     r"(?:/|\\|~|\ue000|\b\w[\w-]*\.\w{1,5}\b|\b(?:folder|directory|dir|repo|repository|package|module|"
     r"file|branch|bucket|server|host|machine|drive|vault|container|workspace|subfolder|subdirectory|"
     r"monorepo|cluster|namespace|wiki|notion|confluence|dropbox|drive|obsidian|s3|gcs)\b)",
     re.I,
 )
-_QUANTIFIER = re.compile(
+QUANTIFIER = re.compile(
     r"\b(?:all|every|each|whenever|everywhere|always|never|only|any time|anytime|across the board)\b",
     re.I,
 )
-_POLICY_VERBS = _words(
+POLICY_VERBS = words(
     """
 use switch move migrate stick keep avoid prefer support target follow adopt standardize
 standardise rely drop pin require enforce deploy ship release host store name format write
 lint test document type
 """
 )
-_NEG_STOP = _words(
+NEG_STOP = words(
     """
 worry bother mind hesitate panic rush be know think understand care see get need have want
 feel forget remember hate like mean believe agree wait stop expect assume guess wonder find
 proceed continue go move start
 """
 )
-_BLOCKED_OBJ_START = re.compile(
+BLOCKED_OBJ_START = re.compile(
     r"^(?:up|going|on|in mind|at it|open|running|there|alive|around|track|quiet|calm|trying|but|and|"
     r"or|so|then|as is|as (?:it|they) (?:is|are)|in the loop|posted|me|us|you|"
     r"looking|working|in sync|an eye)\b",
     re.I,
 )
-_OUTPUT_NOUN = re.compile(
+OUTPUT_NOUN = re.compile(
     r"\b(?:answer|response|reply|summary|explanation|output|opinion|text|description|message|"
     r"essay|report|list|table|email|post|comment)s?\b",
     re.I,
 )
-_LENGTHY = re.compile(
+LENGTHY = re.compile(
     r"\b(?:short|shorter|brief|concise|length|words|lines|paragraphs?|sentences?|pages?|tokens|"
     r"characters|under \d+|below \d+)\b",
     re.I,
 )
 
 
-def _content_words(text: str) -> int:
+def content_words(text: str) -> int:
     return len(re.findall(r"[A-Za-z\ue000][\w\ue000\ue001'-]*", text))
 
 
-def _vague(obj: str) -> bool:
+def vague(obj: str) -> bool:
     obj = obj.strip().rstrip(".!?,;:")
     if re.match(r"^(?:whatever|whichever|what|how|anything|something)\b", obj, re.I):
         return True
     scoped = re.match(
         r"^(?:it|them)\s+(?:on|in|for|with|across|at|to)\s", obj, re.I
-    ) and _QUANTIFIER.search(obj)
+    ) and QUANTIFIER.search(obj)
     if re.match(r"^(?:it|them)\b", obj, re.I) and not scoped:
         return True  # "use it in the checkout flow": bound to the conversation
-    if re.match(rf"^{_DET}\s+(?:\w+\s+)?ones?$", obj, re.I):
+    if re.match(rf"^{DET}\s+(?:\w+\s+)?ones?$", obj, re.I):
         return True  # "the simpler one"
-    return not obj or bool(_VAGUE.match(obj)) or _content_words(obj) == 0
+    return not obj or bool(VAGUE.match(obj)) or content_words(obj) == 0
 
 
-_PRONOUNS = _words(
+PRONOUNS = words(
     """
 i we you it this that these those they he she there what which who how why everything
 something anything nothing one
@@ -132,7 +132,7 @@ something anything nothing one
 )
 
 
-_IMPERATIVES = _words(
+IMPERATIVES = words(
     """
 use run write keep avoid add put call name make prefer check test commit push ask answer respond
 reply format document comment follow stick install deploy be do create update remove delete
@@ -143,7 +143,7 @@ show tell give mark label pin bump release ship review verify validate ensure do
 )
 
 
-_TRANSIENT_PREDICATE = re.compile(
+TRANSIENT_PREDICATE = re.compile(
     r"\b(?:pass|passes|passing|green|committed|compiles?|works?|working|done|finished|ready|"
     r"merged|pushed|fixed|broken|failing)\s*[.!?]*$|"
     # "make sure all packages are their latest versions": an upgrade to do now, a moving target
@@ -151,7 +151,7 @@ _TRANSIENT_PREDICATE = re.compile(
     re.I,
 )
 
-_TASKY = re.compile(
+TASKY = re.compile(
     r"\b(?:me|us)\b|\bto (?:give|show|tell|find|get|help|see|check|figure|explore|"
     r"search|investigate|debug|look|understand|analy[sz]e|summari[sz]e|answer)\b",
     re.I,

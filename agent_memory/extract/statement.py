@@ -9,45 +9,45 @@ from dataclasses import dataclass
 
 from agent_memory.extract.canonical import canonical
 from agent_memory.extract.dispatch import (
-    _CONDITIONAL,
-    _HABIT,
-    _MEMORY_STRONG,
-    _MEMORY_WEAK,
-    _OBSERVATION,
-    _PURPOSE,
-    _REMIND,
-    _SCOPE,
-    _clause_rules,
-    _imperative,
+    CONDITIONAL,
+    HABIT,
+    MEMORY_STRONG,
+    MEMORY_WEAK,
+    OBSERVATION,
+    PURPOSE,
+    REMIND,
+    SCOPE,
+    clause_rules,
+    imperative,
 )
 from agent_memory.extract.filters import (
-    _DEICTIC_NP,
-    _DEICTIC_REF,
-    _PRONOUNS,
-    _TASKY,
-    _TIME_SUBJECT,
-    _TRANSIENT,
-    _content_words,
-    _vague,
+    DEICTIC_NP,
+    DEICTIC_REF,
+    PRONOUNS,
+    TASKY,
+    TIME_SUBJECT,
+    TRANSIENT,
+    content_words,
+    vague,
 )
-from agent_memory.extract.rules.directives import _KEEP_DOING, Rule
+from agent_memory.extract.rules.directives import KEEP_DOING, Rule
 from agent_memory.extract.rules.languages import language_claims, non_english
-from agent_memory.extract.rules.preferences import _INSTEAD_FIRST
-from agent_memory.extract.rules.situation import _r_situation
+from agent_memory.extract.rules.preferences import INSTEAD_FIRST
+from agent_memory.extract.rules.registry import whole_sentence_hit
 from agent_memory.extract.text import (
-    _FENCE,
-    _MAX_TEXT,
-    _QUOTES,
+    FENCE,
     MAX_CLAIM,
-    _cap,
-    _framing,
-    _mask,
-    _shorten,
-    _strip_lead,
-    _tidy,
-    _unmask,
+    MAX_TEXT,
+    QUOTES,
+    cap,
     clauses,
+    framing,
+    mask,
     sentences,
+    shorten,
+    strip_lead,
+    tidy,
+    unmask,
 )
 from agent_memory.model.atom import normalize
 from agent_memory.transcripts.failures import FAMILIES, command_program
@@ -105,10 +105,10 @@ _WEEKDAY = re.compile(
 
 
 def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidate | None:
-    claim = _tidy(claim)
-    if not claim or _content_words(claim) < 2 or len(claim) < 6:
+    claim = tidy(claim)
+    if not claim or content_words(claim) < 2 or len(claim) < 6:
         return None
-    if _TRANSIENT.search(claim) or _DEICTIC_REF.search(claim) or _DEICTIC_NP.search(claim):
+    if TRANSIENT.search(claim) or DEICTIC_REF.search(claim) or DEICTIC_NP.search(claim):
         return None
     if re.search(r"\b(?:this|that|these|those|it|them)$", claim, re.I):
         return None  # "use subagents to parallelize this": bound to the conversation
@@ -118,8 +118,8 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None  # "use git stash to save your changes first": a step of this task
     # One rule, one spelling, one id: restatements must converge to recur (spec §4).
     claim, kind = canonical(claim, kind, spans)
-    claim = _unmask(claim, spans)
-    claim = _shorten(_cap(claim))
+    claim = unmask(claim, spans)
+    claim = shorten(cap(claim))
     return Candidate(claim, kind, "stated", rule)
 
 
@@ -127,28 +127,28 @@ def _sentence_claims(
     sentence: str, origin: str, bug_report: bool = False
 ) -> list[tuple[str, str, int, str]]:
     """(claim, kind, clause index, rule) for one sentence."""
-    s = _strip_lead(sentence)
+    s = strip_lead(sentence)
     if not s:
         return []
     strong = False
-    m = _MEMORY_STRONG.match(s)
-    remind = _REMIND.match(s)
+    m = MEMORY_STRONG.match(s)
+    remind = REMIND.match(s)
     if remind:
         # "remember to commit when you're done" is a reminder for now; only a habit
         # ("... before committing", "... every time") is kept as a memory.
-        s, strong = remind.group(1), bool(_HABIT.search(remind.group(1)))
+        s, strong = remind.group(1), bool(HABIT.search(remind.group(1)))
     elif m and not re.match(r"^(?:do|did) you remember\b", s, re.I):
         s, strong = m.group(1), True
-    scoped = _SCOPE.sub(" ", s).strip()
+    scoped = SCOPE.sub(" ", s).strip()
     if scoped != s:
         s, strong = scoped, True
-    weak = _MEMORY_WEAK.match(s)
+    weak = MEMORY_WEAK.match(s)
     if weak:
         s = weak.group(1)
-    s = _strip_lead(s)
+    s = strip_lead(s)
     mode = _mode(s)
-    complaint = _KEEP_DOING.match(s.rstrip(" ?"))
-    if complaint and not _vague(complaint.group(2)):
+    complaint = KEEP_DOING.match(s.rstrip(" ?"))
+    if complaint and not vague(complaint.group(2)):
         # "why do you keep adding semicolons?": a question that states a rule.
         return [
             (
@@ -160,8 +160,8 @@ def _sentence_claims(
         ]
     if mode == "question" and not strong:
         return []
-    instead = _INSTEAD_FIRST.match(s)
-    if instead and not _vague(instead.group(3)):
+    instead = INSTEAD_FIRST.match(s)
+    if instead and not vague(instead.group(3)):
         verb = instead.group(2).capitalize()
         target = instead.group(3).rstrip(" .!?")
         return [
@@ -175,18 +175,18 @@ def _sentence_claims(
     first_of_request = mode == "request"
     if first_of_request:
         s = _REQUEST.sub("", s, count=1)
-    cond = _CONDITIONAL.match(s)
-    if cond and not _vague(cond.group(1)) and not _OBSERVATION.match(cond.group(1)):
+    cond = CONDITIONAL.match(s)
+    if cond and not vague(cond.group(1)) and not OBSERVATION.match(cond.group(1)):
         return [(s, "constraint", 0, "directive.conditional")]
-    purpose = _PURPOSE.match(s)
-    if purpose and mode == "statement" and not _TASKY.search(purpose.group(1)):
+    purpose = PURPOSE.match(s)
+    if purpose and mode == "statement" and not TASKY.search(purpose.group(1)):
         return [(s, "fact", 0, "fact.purpose")]
     out: list[tuple[str, str, int, str]] = []
-    whole = _r_situation(s.rstrip(" .!?"))
-    if whole and whole[2] in _WHOLE_SENTENCE_RULES:
+    whole = whole_sentence_hit(s.rstrip(" .!?"))
+    if whole:
         # Shapes that run across clause breaks: "a service built with X and Y", "using X
         # instead of Y"; split first, they would lose their second half.
-        return [(whole[0], whole[1], 0, f"situation.{whole[2]}")]
+        return [(whole[0], whole[1], 0, whole[2])]
     parts = clauses(s)
     lead = _LEADING_PURPOSE.fullmatch(parts[0]) if len(parts) > 1 else None
     if lead:
@@ -196,7 +196,7 @@ def _sentence_claims(
     head = _SUBJECT_NP.match(parts[0]) if parts else None
     subject_np = head.group(1)[:1].lower() + head.group(1)[1:] if head else None
     for i, raw in enumerate(parts):
-        c = _strip_lead(raw).rstrip(" .!?")
+        c = strip_lead(raw).rstrip(" .!?")
         if not c:
             continue
         if i > 0 and subject_np and re.match(r"^(?:it|they)\s+(?!is\b|are\b|'s\b)", c, re.I):
@@ -225,7 +225,7 @@ def _sentence_claims(
             continue
         if i > 0 and re.match(r"^no\s", c, re.I):
             continue  # "..., but no names": a fragment of the sentence, not a rule of its own
-        got = _clause_rules(
+        got = clause_rules(
             c, first_of_request=first_of_request and i == 0, origin=origin, bug_report=bug_report
         )
         if (
@@ -238,19 +238,18 @@ def _sentence_claims(
             # "the seed script wipes the db, so never run it against prod": say what "it" is.
             got = (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1], got[2])
         if got is None and strong and (i == 0 or not out):
-            imp = _imperative(c)
+            imp = imperative(c)
             got = (imp[0], imp[1], "memory.imperative") if imp else None
         if got is None and (weak or strong) and i == 0 and mode == "statement":
             low = c.split(" ", 1)[0].lower()
-            dated = _TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
-            if low not in _PRONOUNS and _content_words(c) >= 3 and not dated:
-                got = (_cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
+            dated = TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
+            if low not in PRONOUNS and content_words(c) >= 3 and not dated:
+                got = (cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
         if got:
             out.append((got[0], got[1], i, got[2]))
     return out
 
 
-_WHOLE_SENTENCE_RULES = frozenset({"built_with", "using_instead", "the_one_used"})
 _SUBJECT_NP = re.compile(
     r"^((?:the|our)\s+(?:[\w\ue000\ue001./-]+\s+){0,3}[\w\ue000\ue001./-]+)\s+"
     r"(?:is|are|was|were|has|have|does|do|can|will|must|should|hit|run|use|need|take|talk|call|depend|"
@@ -331,10 +330,10 @@ def _extract_cached(text: str, origin: str, rejected_command: str | None) -> tup
 
 def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:
     text = _INFORMAL.sub(
-        lambda m: _INFORMAL_MAP[m.group(0).lower()], text[:_MAX_TEXT].translate(_QUOTES)
+        lambda m: _INFORMAL_MAP[m.group(0).lower()], text[:MAX_TEXT].translate(QUOTES)
     )
-    text = _NEVER_EVER.sub("never", _framing(_FENCE.sub("\n", text)))
-    masked, spans = _mask(text)
+    text = _NEVER_EVER.sub("never", framing(FENCE.sub("\n", text)))
+    masked, spans = mask(text)
     # Markdown emphasis is noise in a claim; code spans are already masked, so `a__b` survives.
     # Between two words the marker was a word break ("used**ruff**" is "used ruff"), never glue.
     masked = re.sub(
@@ -347,7 +346,7 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         # Other languages: explicit markers only, the user's sentence kept (rules/languages.py).
         for claim, kind, sub in language_claims(masked):
             found.append(
-                Candidate(_shorten(_unmask(claim, spans)), kind, "stated", f"language.{sub}")
+                Candidate(shorten(unmask(claim, spans)), kind, "stated", f"language.{sub}")
             )
     if origin == "rejection":
         special = _rejection_claim(masked, rejected_command)
@@ -398,7 +397,7 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
 
 
 def _rejection_claim(reason: str, rejected_command: str | None) -> Rule | None:
-    s = _tidy(_strip_lead(reason.strip().split("\n", 1)[0]))
+    s = tidy(strip_lead(reason.strip().split("\n", 1)[0]))
     m = re.match(
         r"^(?:please\s+)?(?:use|try|run it with|do it with|with)\s+([\w.@/\ue000\ue001-]+)$",
         s,

@@ -6,26 +6,26 @@ from __future__ import annotations
 import re
 
 MAX_CLAIM = 200
-_MAX_TEXT = 12000  # a longer "prompt" is a pasted document; only its head is read
+MAX_TEXT = 12000  # a longer "prompt" is a pasted document; only its head is read
 _MAX_SENTENCES = 200  # of prose; a longer statement keeps its head and its tail
 
 
-def _words(text: str) -> frozenset[str]:
+def words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
 # --- text preparation ---------------------------------------------------------------------
 
-_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _CODE = re.compile(r"`[^`\n]{1,300}`")
 _URL = re.compile(r"\bhttps?://[^\s)>\]}\"']+")
 _PH = re.compile("\ue000(\\d+)\ue001")
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "})
+QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "})
 
 
-def _mask(text: str) -> tuple[str, list[str]]:
+def mask(text: str) -> tuple[str, list[str]]:
     """Replace code spans and URLs by placeholders so that splitting and rules ignore their
-    punctuation; `_unmask` restores them verbatim in the claim."""
+    punctuation; `unmask` restores them verbatim in the claim."""
     spans: list[str] = []
 
     def keep(m: re.Match[str]) -> str:
@@ -35,7 +35,7 @@ def _mask(text: str) -> tuple[str, list[str]]:
     return _URL.sub(keep, _CODE.sub(keep, text)), spans
 
 
-def _unmask(text: str, spans: list[str]) -> str:
+def unmask(text: str, spans: list[str]) -> str:
     return _PH.sub(lambda m: spans[int(m.group(1))] if int(m.group(1)) < len(spans) else "", text)
 
 
@@ -60,7 +60,7 @@ def _looks_like_code(line: str) -> bool:
     return other / len(line) > 0.28
 
 
-_ABBREV = _words(
+_ABBREV = words(
     """
 e.g i.e etc vs cf approx incl esp fig no nr mr mrs ms dr st eg ie resp min max ca
 """
@@ -100,7 +100,7 @@ def _lines(text: str) -> list[str]:
 _STRUCTURE = re.compile(r"^\s*(?:#{1,6}\s|[-*]\s|\d+\.\s|\|.*\|)", re.M)
 
 
-def _framing(text: str) -> str:
+def framing(text: str) -> str:
     """A long statement with document structure (headings, lists, tables) is mostly pasted
     material (a spec, a plan, notes): only its first and last paragraphs are the user talking."""
     if len(text) < 1500 or len(_STRUCTURE.findall(text)) < 6:
@@ -208,7 +208,7 @@ _LEAD_NO = re.compile(
 )
 
 
-def _strip_lead(text: str) -> str:
+def strip_lead(text: str) -> str:
     prev = None
     while prev != text:
         prev = text
@@ -218,7 +218,7 @@ def _strip_lead(text: str) -> str:
 
 # --- clause splitting ---------------------------------------------------------------------
 
-_STARTERS = _words(
+_STARTERS = words(
     """
 i i'd i'm i've i'll we we're we'll we've we'd you you're you'll it it's this that these
 those there they he she can could would will should shall may might must do does did don't
@@ -282,7 +282,7 @@ _EMOTICON_TAIL = re.compile(
 )
 
 
-def _tidy(text: str) -> str:
+def tidy(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     text = _EMOTICON_TAIL.sub("", text)
     text = re.sub(
@@ -302,11 +302,11 @@ def _tidy(text: str) -> str:
     return text
 
 
-def _cap(text: str) -> str:
+def cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].isalpha() else text
 
 
-def _shorten(text: str) -> str:
+def shorten(text: str) -> str:
     if len(text) <= MAX_CLAIM:
         return text
     head = text[:MAX_CLAIM]

@@ -6,23 +6,20 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.filters import (
-    _BLOCKED_OBJ_START,
-    _IMPERATIVES,
-    _LENGTHY,
-    _NEG_STOP,
-    _OUTPUT_NOUN,
-    _POLICY_VERBS,
-    _TRANSIENT_PREDICATE,
-    _content_words,
-    _vague,
+    BLOCKED_OBJ_START,
+    IMPERATIVES,
+    LENGTHY,
+    NEG_STOP,
+    OUTPUT_NOUN,
+    POLICY_VERBS,
+    TRANSIENT_PREDICATE,
+    content_words,
+    vague,
 )
-from agent_memory.extract.text import _cap, _words
+from agent_memory.extract.rules.base import Clause, ClauseRule
+from agent_memory.extract.text import words
 
-# --- the rules ------------------------------------------------------------------------------
-# Each rule takes a clause (masked, lead words stripped) and returns (claim, kind) or None.
-
-Rule = tuple[str, str] | tuple[str, str, str]  # (claim, kind[, sub-rule])
-RuleHit = tuple[str, str, str]  # (claim, kind, "family.rule")
+Rule = tuple[str, str]  # (claim, kind)
 
 _ALWAYS_NEVER = re.compile(
     r"^((?:please\s+)?(?:make sure|be sure|ensure)(?:\s+that)?(?:\s+to)?\s+)?"
@@ -42,8 +39,8 @@ _MAKE_SURE_ALL = re.compile(
 )
 
 
-_ED_VERBS = _words("embed feed seed need proceed exceed succeed shred wed bleed breed speed heed")
-_PARTICIPLES = _words(
+_ED_VERBS = words("embed feed seed need proceed exceed succeed shred wed bleed breed speed heed")
+_PARTICIPLES = words(
     """
 written overwritten rewritten taken given broken hidden chosen forgotten driven spoken stolen
 proven shown known seen done gone made kept left sent built found held told thought brought
@@ -52,28 +49,22 @@ bought caught taught fought sold paid meant lost won spent begun drawn grown thr
 )
 
 
-def _r_always_never(c: str) -> Rule | None:
-    m = _MAKE_SURE_ALL.match(c)
-    if m and not _TRANSIENT_PREDICATE.search(c) and not _vague(m.group(1)):
-        return f"Make sure {m.group(1)}", "constraint"
-    m = _ALWAYS_NEVER.match(c)
-    if not m or _vague(m.group(5)) or _content_words(m.group(5)) < 1:
-        return None
+def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
+    body = m.group(5)
+    if vague(body) or content_words(body) < 1:
+        return False
     if re.match(
-        r"^(?:the|a|an|same|this|that|in|on|at|to|for|with|from|by|of|as|via)\b", m.group(5), re.I
+        r"^(?:the|a|an|same|this|that|in|on|at|to|for|with|from|by|of|as|via)\b", body, re.I
     ):
-        return None  # "always the same error", "never in the work tree": not an instruction
-    head = m.group(5).split(" ", 1)[0].lower().strip("*_,.;:()")
+        return False  # "always the same error", "never in the work tree": not an instruction
+    head = body.split(" ", 1)[0].lower().strip("*_,.;:()")
     if (re.match(r"^[\w-]+ed$", head) and head not in _ED_VERBS) or head in _PARTICIPLES:
-        return None  # "never guessed", "never promoted on evidence alone": a description
-    verbs = _IMPERATIVES | _POLICY_VERBS | _WE_DONT_VERBS
-    if " " not in m.group(5).strip() and head not in verbs and head.rsplit("-", 1)[-1] not in verbs:
-        return None  # "never automatic": an adjective, not an instruction
-    subject = (m.group(2) or "").lower()
-    if subject == "you" and not (m.group(1) or m.group(3)):
-        return None  # "you always add too many comments": a complaint whose rule is unstated
-    kind = "preference" if subject == "i" else "constraint"
-    return f"{m.group(4).capitalize()} {m.group(5)}", kind
+        return False  # "never guessed", "never promoted on evidence alone": a description
+    verbs = IMPERATIVES | POLICY_VERBS | WE_DONT_VERBS
+    if " " not in body.strip() and head not in verbs and head.rsplit("-", 1)[-1] not in verbs:
+        return False  # "never automatic": an adjective, not an instruction
+    # "you always add too many comments": a complaint whose rule is unstated
+    return not ((m.group(2) or "").lower() == "you" and not (m.group(1) or m.group(3)))
 
 
 _DONT = re.compile(
@@ -130,7 +121,7 @@ _TASK_BOUND_WITHOUT = re.compile(r"\b(?:it|this|that|them)\b", re.I)
 _EXISTING_OBJ = re.compile(
     r"^(?:the|this|that|these|those|my|our)\s+(?:existing|current|original|old|previous)\b", re.I
 )
-_WE_DONT_VERBS = _words(
+WE_DONT_VERBS = words(
     """
 use allow accept commit push merge deploy ship write add rely depend mock put store touch
 modify edit include import run support target vendor check keep
@@ -138,62 +129,41 @@ modify edit include import run support target vendor check keep
 )
 
 
-def _r_negative(c: str) -> Rule | None:
-    m = _DONT.match(c)
-    if m:
-        verb, rest = m.group(1), m.group(2)
-        if verb.lower() in _NEG_STOP or _vague(rest):
-            return None
-        if _content_words(verb + rest) < 2 and verb.lower() in ("do", "go", "make"):
-            return None
-        if verb.lower() in _HOLD_VERBS and _HOLD_OBJECT.match(rest):
-            return None  # "do not implement any changes first": wait for me, this turn
-        return f"Don't {verb}{rest}", "constraint"
-    m = _WE_DONT.match(c)
-    if m and m.group(1).lower() in _WE_DONT_VERBS and not _vague(m.group(2)):
-        return _cap(c), "constraint"
-    m = _I_DONT_WANT.match(c)
-    if m:
-        verb, to_you, rest = m.group(1).lower(), m.group(2), m.group(3)
-        # A run-on with no punctuation: 'I don't want a "quick fix" I am trying to build ...'
-        rest = _RUN_ON.split(rest, maxsplit=1)[0]
-        if _vague(rest) or re.match(
-            r"^(?:to\s+)?(?:be|know|see|think|wait|lose|break)\b", rest, re.I
-        ):
-            return None
-        if verb == "want" and (to_you or re.match(r"^to\s", c[m.start(3) - 3 : m.start(3)])):
-            return f"Don't {rest}", "preference"
-        if verb == "want" and not re.search(r"\b(?:i|me|my)\b", rest, re.I):
-            # "... unless I hover over them": how this UI should behave, a spec of the task
-            return f"User does not want {rest}", "preference"
-        if verb == "want":
-            return None
-        if verb == "like" and not re.match(r"^(?:how|what|when|the way|it when)\b", rest, re.I):
-            return f"User does not like {rest}", "preference"
-        if verb == "use":
-            return f"User does not use {rest}", "fact"
+def _dont_ok(m: re.Match[str], c: Clause) -> bool:
+    verb, rest = m.group(1), m.group(2)
+    if verb.lower() in NEG_STOP or vague(rest):
+        return False
+    if content_words(verb + rest) < 2 and verb.lower() in ("do", "go", "make"):
+        return False
+    # "do not implement any changes first": wait for me, this turn
+    return not (verb.lower() in _HOLD_VERBS and _HOLD_OBJECT.match(rest))
+
+
+def _dont_want(m: re.Match[str], c: Clause) -> str | None:
+    verb, to_you, rest = m.group(1).lower(), m.group(2), m.group(3)
+    # A run-on with no punctuation: 'I don't want a "quick fix" I am trying to build ...'
+    rest = _RUN_ON.split(rest, maxsplit=1)[0]
+    if vague(rest) or re.match(r"^(?:to\s+)?(?:be|know|see|think|wait|lose|break)\b", rest, re.I):
         return None
-    m = _AVOID.match(c)
-    if m and not _vague(m.group(1)):
-        return f"Avoid {m.group(1)}", "preference"
-    m = _STOP_ING.match(c)
-    if (
-        m
-        and not _vague(m.group(2) or "x")
-        and m.group(1).lower() not in ("nothing", "thing", "everything")
-    ):
-        return f"Don't keep {m.group(1)}{m.group(2)}", "constraint"
-    m = _WITHOUT.search(c)
-    if m and _TASK_BOUND_WITHOUT.search(c[: m.start()]) and _EXISTING_OBJ.match(m.group(2)):
-        m = None  # "incorporate it without deleting the existing code": how to do this task
-    if m and m.group(1).lower() in _GERUNDS and not _vague(m.group(2)):
-        return f"Do not {_GERUNDS[m.group(1).lower()]} {m.group(2)}", "constraint"
-    m = _NO_X.match(c)
-    codeish = m and re.search(r"\ue000|\w\.\w|[A-Z]", m.group(1))
-    if m and not _vague(m.group(1)) and (m.group(1).endswith("s") or codeish):
-        tail = f" {m.group(2)}" if m.group(2) else ""
-        return f"Do not add {m.group(1)}{tail}", "constraint"
-    return None
+    if verb == "want" and (to_you or re.match(r"^to\s", c.text[m.start(3) - 3 : m.start(3)])):
+        return f"Don't {rest}"
+    if verb == "want":
+        # "... unless I hover over them": how this UI should behave, a spec of the task
+        return None if re.search(r"\b(?:i|me|my)\b", rest, re.I) else f"User does not want {rest}"
+    if verb == "like" and not re.match(r"^(?:how|what|when|the way|it when)\b", rest, re.I):
+        return f"User does not like {rest}"
+    return f"User does not use {rest}" if verb == "use" else None
+
+
+def _without_ok(m: re.Match[str], c: Clause) -> bool:
+    if _TASK_BOUND_WITHOUT.search(c.text[: m.start()]) and _EXISTING_OBJ.match(m.group(2)):
+        return False  # "incorporate it without deleting the existing code": how to do this task
+    return m.group(1).lower() in _GERUNDS and not vague(m.group(2))
+
+
+def _no_x_ok(m: re.Match[str], c: Clause) -> bool:
+    codeish = re.search(r"\ue000|\w\.\w|[A-Z]", m.group(1))
+    return not vague(m.group(1)) and (m.group(1).endswith("s") or bool(codeish))
 
 
 _KEEP = re.compile(
@@ -215,21 +185,14 @@ _KEEP = re.compile(
 )
 
 
-def _r_keep(c: str) -> Rule | None:
-    m = _KEEP.match(c)
-    if not m:
-        return None
+def _keep(m: re.Match[str], c: Clause) -> str | None:
     obj, rest = m.group(1), m.group(2)
-    if _BLOCKED_OBJ_START.match(rest) or _vague(rest):
+    if BLOCKED_OBJ_START.match(rest) or vague(rest) or re.match(r"^the same\s*$", rest, re.I):
         return None
-    output_like = re.match(r"^(?:it|them|things|everything)$", obj, re.I) or _OUTPUT_NOUN.search(
-        obj
-    )
-    if output_like and _LENGTHY.search(rest):
+    output_like = re.match(r"^(?:it|them|things|everything)$", obj, re.I) or OUTPUT_NOUN.search(obj)
+    if output_like and LENGTHY.search(rest):
         return None  # "keep it short", "keep the answer under 200 words": about this reply
-    if re.match(r"^the same\s*$", rest, re.I):
-        return None
-    return f"Keep {obj} {rest}", "constraint"
+    return f"Keep {obj} {rest}"
 
 
 _KEEP_FORGETTING = re.compile(
@@ -237,14 +200,98 @@ _KEEP_FORGETTING = re.compile(
     re.I,
 )
 _FORGOT_AGAIN = re.compile(r"^(?:claude\s+)?you\s+forgot\s+to\s+(\S.*?)\s+again$", re.I)
-_KEEP_DOING = re.compile(r"^(?:why do you|you)\s+(?:keep|always)\s+(\w+ing)\s+(\S.*)", re.I)
+KEEP_DOING = re.compile(r"^(?:why do you|you)\s+(?:keep|always)\s+(\w+ing)\s+(\S.*)", re.I)
 
 
-def _r_complaint(c: str) -> Rule | None:
-    m = _KEEP_FORGETTING.match(c) or _FORGOT_AGAIN.match(c)
-    if m and not _vague(m.group(1)):
-        return f"Always {m.group(1)}", "constraint"
-    m = _KEEP_DOING.match(c)
-    if m and not _vague(m.group(2)):
-        return f"Don't keep {m.group(1)} {m.group(2)}", "constraint"
-    return None
+_F = "directive"
+KEEP_RULE = ClauseRule("keep", _F, _KEEP, _keep, "constraint")
+RULES: tuple[ClauseRule, ...] = (
+    ClauseRule(
+        "always_never",
+        _F,
+        _MAKE_SURE_ALL,
+        "Make sure {1}",
+        "constraint",
+        lambda m, c: not TRANSIENT_PREDICATE.search(c.text) and not vague(m.group(1)),
+    ),
+    ClauseRule(
+        "always_never",
+        _F,
+        _ALWAYS_NEVER,
+        lambda m, c: f"{m.group(4).capitalize()} {m.group(5)}",
+        lambda m, c: "preference" if (m.group(2) or "").lower() == "i" else "constraint",
+        _always_never_ok,
+    ),
+    ClauseRule("negative", _F, _DONT, "Don't {1}{2}", "constraint", _dont_ok),
+    ClauseRule(
+        "negative",
+        _F,
+        _WE_DONT,
+        "{c}",
+        "constraint",
+        lambda m, c: m.group(1).lower() in WE_DONT_VERBS and not vague(m.group(2)),
+    ),
+    ClauseRule(
+        "negative",
+        _F,
+        _I_DONT_WANT,
+        _dont_want,
+        lambda m, c: "fact" if m.group(1).lower() == "use" else "preference",
+    ),
+    ClauseRule(
+        "negative", _F, _AVOID, "Avoid {1}", "preference", lambda m, c: not vague(m.group(1))
+    ),
+    ClauseRule(
+        "negative",
+        _F,
+        _STOP_ING,
+        "Don't keep {1}{2}",
+        "constraint",
+        lambda m, c: (
+            not vague(m.group(2) or "x")
+            and m.group(1).lower() not in ("nothing", "thing", "everything")
+        ),
+    ),
+    ClauseRule(
+        "negative",
+        _F,
+        _WITHOUT,
+        lambda m, c: f"Do not {_GERUNDS[m.group(1).lower()]} {m.group(2)}",
+        "constraint",
+        _without_ok,
+        search=True,
+    ),
+    ClauseRule(
+        "negative",
+        _F,
+        _NO_X,
+        lambda m, c: f"Do not add {m.group(1)}" + (f" {m.group(2)}" if m.group(2) else ""),
+        "constraint",
+        _no_x_ok,
+    ),
+    KEEP_RULE,
+    ClauseRule(
+        "complaint",
+        _F,
+        _KEEP_FORGETTING,
+        "Always {1}",
+        "constraint",
+        lambda m, c: not vague(m.group(1)),
+    ),
+    ClauseRule(
+        "complaint",
+        _F,
+        _FORGOT_AGAIN,
+        "Always {1}",
+        "constraint",
+        lambda m, c: not vague(m.group(1)),
+    ),
+    ClauseRule(
+        "complaint",
+        _F,
+        KEEP_DOING,
+        "Don't keep {1} {2}",
+        "constraint",
+        lambda m, c: not vague(m.group(2)),
+    ),
+)

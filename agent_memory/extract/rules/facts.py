@@ -6,21 +6,21 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.filters import (
-    _DET,
-    _PATHISH,
-    _PROBLEM_SUBJECT,
-    _PRONOUNS,
-    _QUANTIFIER,
-    _STATUS_VALUE,
-    _STRONG_PATH,
-    _TASKY,
-    _TIME_SUBJECT,
-    _TRANSIENT_PREDICATE,
-    _content_words,
-    _vague,
+    DET,
+    PATHISH,
+    PROBLEM_SUBJECT,
+    PRONOUNS,
+    QUANTIFIER,
+    STATUS_VALUE,
+    STRONG_PATH,
+    TASKY,
+    TIME_SUBJECT,
+    TRANSIENT_PREDICATE,
+    content_words,
+    vague,
 )
-from agent_memory.extract.rules.directives import Rule
-from agent_memory.extract.text import _cap, _words
+from agent_memory.extract.rules.base import Clause, ClauseRule, cap
+from agent_memory.extract.text import words
 from agent_memory.transcripts.failures import FAMILIES
 
 _SUBJECT_MODAL = re.compile(
@@ -28,7 +28,7 @@ _SUBJECT_MODAL = re.compile(
     r"\s+(must|should|shall|need to|needs to|have to|has to)\s+(?:(always|never|not|only)\s+)?(\S.*)",
     re.I,
 )
-_PROJECT_NOUNS = _words(
+_PROJECT_NOUNS = words(
     """
 api app application service backend frontend database db server cli library codebase repo
 repository project ui build ci pipeline site website sdk package monorepo docs documentation
@@ -37,10 +37,7 @@ schema infrastructure infra cluster deployment
 )
 
 
-def _r_subject_modal(c: str) -> Rule | None:
-    m = _SUBJECT_MODAL.match(c)
-    if not m:
-        return None
+def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
     subject, modal, adverb, rest = (
         m.group(1),
         m.group(2).lower(),
@@ -48,20 +45,18 @@ def _r_subject_modal(c: str) -> Rule | None:
         m.group(4),
     )
     first = subject.split()[0].lower()
-    if first in _PRONOUNS or _PROBLEM_SUBJECT.search(subject) or _vague(rest):
-        return None
+    if first in PRONOUNS or PROBLEM_SUBJECT.search(subject) or vague(rest):
+        return False
     last = subject.split()[-1].lower()
     plural = last.endswith("s") and not last.endswith(("ss", "us", "is", "'s"))
     generic = plural or first in ("all", "every", "each", "any", "our") or last in _PROJECT_NOUNS
     if not generic:
-        return None  # "the function should never return null": the spec of this task
-    if modal == "must" and plural and _content_words(rest) >= 1:
-        return _cap(c), "constraint"
-    if adverb in ("always", "never", "not", "only") or _QUANTIFIER.search(subject + " " + rest):
-        if modal in ("should",) and not adverb and not _QUANTIFIER.search(subject + " " + rest):
-            return None
-        return _cap(c), "constraint"
-    return None
+        return False  # "the function should never return null": the spec of this task
+    if modal == "must" and plural and content_words(rest) >= 1:
+        return True
+    return adverb in ("always", "never", "not", "only") or bool(
+        QUANTIFIER.search(f"{subject} {rest}")
+    )
 
 
 _THIS_REPO = re.compile(
@@ -237,166 +232,228 @@ def _names_a_tool(obj: str) -> bool:
     """The object is a tool: a code span, a known tool, or a choice against another one."""
     head = obj.split()[0].strip(",.").lower() if obj.split() else ""
     known = any(head in family for family in FAMILIES)
-    return not _vague(obj) and (
+    return not vague(obj) and (
         head.startswith("\ue000") or known or bool(re.search(r",?\s+not\s+\S", obj, re.I))
     )
 
 
-def _r_fact(c: str) -> Rule | None:
-    m = _THIS_REPO.match(c)
-    if m and not _vague(m.group(3)) and not _PROBLEM_SUBJECT.search(m.group(3).split(" ", 1)[0]):
-        modal = re.match(r"^(?:must|should)\b", m.group(2), re.I)
-        return _cap(c), "constraint" if modal else "fact"
-    m = _CORRECTION.match(c)
-    if m:
-        return f"Use {m.group(1)}, not {m.group(2)}", "preference"
-    m = _COPULA_CONTRAST.match(c)
-    subject = (m.group(1) or m.group(2)) if m else ""
+def _this_repo_ok(m: re.Match[str], c: Clause) -> bool:
+    return not vague(m.group(3)) and not PROBLEM_SUBJECT.search(m.group(3).split(" ", 1)[0])
+
+
+def _copula_contrast_ok(m: re.Match[str], c: Clause) -> bool:
+    subject = m.group(1) or m.group(2)
+    return (
+        subject.split()[0].lower() not in PRONOUNS | {"things", "results", "values", "numbers"}
+        and not PROBLEM_SUBJECT.search(subject)
+        and not vague(m.group(3))
+    )
+
+
+def _passive_how_ok(m: re.Match[str], c: Clause) -> bool:
+    subject, how = m.group(1) or m.group(3), m.group(2) or m.group(4)
+    return (
+        subject.split()[0].lower() not in PRONOUNS
+        and not PROBLEM_SUBJECT.search(subject)
+        and not vague(how)
+    )
+
+
+def _we_verb(m: re.Match[str], c: Clause) -> str | None:
+    verb, obj = m.group(1).lower(), m.group(2)
     if (
-        m
-        and subject.split()[0].lower() not in _PRONOUNS | {"things", "results", "values", "numbers"}
-        and not _PROBLEM_SUBJECT.search(subject)
-        and not _vague(m.group(3))
+        vague(obj)
+        or TASKY.search(obj)
+        or (re.match(r"^(?:a|an|the)\s", obj, re.I) and verb in ("do", "build", "ship"))
     ):
-        return _cap(c), "fact"  # "file names are kebab-case, not camelCase"
-    m = _TAKES.match(c)
-    if m and not _PROBLEM_SUBJECT.search(m.group(1)):
-        return _cap(c), "fact"
-    m = _WE_ARE_ON.match(c)
-    if m and not re.match(rf"^{_DET}\b", m.group(1), re.I) and re.search(r"\d|[A-Z]", m.group(1)):
-        return _cap(c), "fact"
-    m = _WE_SWITCHED.match(c)
-    if m and not _vague(m.group(1)) and not re.match(rf"^{_DET}\b", m.group(1), re.I):
-        return _cap(c), "decision"
-    m = _FAN_OF.match(c)
-    if m and not _vague(m.group(2)):
-        return (
-            f"User likes {m.group(2)}" if not m.group(1) else f"User does not like {m.group(2)}"
-        ), "preference"
-    m = _TOOL_RUN.match(c) or _WE_RUN_WITH.match(c)
-    if m and _names_a_tool(m.group("tool")):
-        return _cap(c), "fact"
-    m = _PASSIVE_HOW.match(c)
-    subject, how = (m.group(1) or m.group(3), m.group(2) or m.group(4)) if m else ("", "")
-    if (
-        m
-        and subject.split()[0].lower() not in _PRONOUNS
-        and not _PROBLEM_SUBJECT.search(subject)
-        and not _vague(how)
-    ):
-        return _cap(c), "fact"
-    m = _PURPOSE_OF.match(c)
-    if m and not _PROBLEM_SUBJECT.search(m.group(1)) and not _vague(m.group(2)):
-        return _cap(c), "fact"
-    m = _QUANTIFIED_RULE.match(c)
-    if m and not _vague(m.group(3)) and not _TRANSIENT_PREDICATE.search(c):
-        return _cap(c), "constraint"
-    m = _LIKE_TO_BE.match(c)
-    if (
-        m
-        and not re.match(rf"^(?:{_DET}|you|it|them)\b", m.group(1), re.I)
-        and not _vague(m.group(3))
-    ):
-        return f"{_cap(m.group(1))} should {m.group(2)} {m.group(3)}", "preference"
-    m = _WE_VERB.match(c)
-    if m:
-        verb, obj = m.group(1).lower(), m.group(2)
-        if (
-            _vague(obj)
-            or _TASKY.search(obj)
-            or re.match(r"^(?:a|an|the)\s", obj, re.I)
-            and verb in ("do", "build", "ship")
-        ):
-            return None
-        if verb == "do" and (
-            _content_words(obj) > 4
-            or re.match(
-                r"^(?:not|this|that|it|so|the same|have|need|want|know|think|get|see|like)\b",
-                obj,
-                re.I,
-            )
-        ):
-            return None
-        if re.match(
-            r"^(?:a lot of|lots of|too much|too many|a bunch of|plenty of|some|way too)\b",
-            obj,
-            re.I,
-        ):
-            return None  # "we use a lot of global state": a description of the code, not a choice
-        claim = re.sub(r"^we(?:'re| are)\s+using\b", "We use", c, flags=re.I)
-        if verb.split(" ", 1)[0].endswith("ing") and verb != "using":
-            return _cap(claim), "decision"
-        return _cap(claim), "preference" if verb in (
-            "use",
-            "using",
-            "stick to",
-            "stick with",
-        ) else "fact"
-    m = _OUR_X.match(c)
-    if (
-        m
-        and not _PROBLEM_SUBJECT.search(m.group(1))
-        and not _TIME_SUBJECT.search(m.group(1))
-        and not _vague(m.group(3))
-        and not _STATUS_VALUE.match(m.group(3))
-    ):
-        kind = (
-            "constraint"
-            if m.group(2).lower() in ("must", "should", "has to", "have to", "needs to", "need to")
-            else "fact"
+        return None
+    if verb == "do" and (
+        content_words(obj) > 4
+        or re.match(
+            r"^(?:not|this|that|it|so|the same|have|need|want|know|think|get|see|like)\b", obj, re.I
         )
-        if (
-            kind == "constraint"
-            or m.group(2).lower() not in ("is", "are")
-            or _PATHISH.search(m.group(3))
-            or _content_words(m.group(3)) <= 5
-        ):
-            return _cap(c), kind
-    m = _LOCATION.match(c)
-    if m:
-        subject, obj = m.group(2), m.group(3)
-        first = subject.split()[0].lower()
-        if (
-            first not in _PRONOUNS
-            and not _PROBLEM_SUBJECT.search(subject)
-            and _PATHISH.search(obj)
-            and (
-                m.group(1)
-                or _PATHISH.search(subject)
-                or _content_words(subject) <= 3
-                or _STRONG_PATH.search(obj)
-            )
-        ):
-            return _cap(c), "fact"
-    m = _LEXICON_COPULA.match(c)
-    value = m.group(3) if m else ""
-    if (
-        m
-        and not _vague(value)
-        and not _STATUS_VALUE.match(value)
-        and not re.match(r"^to\s", value, re.I)
     ):
-        return _cap(c), "constraint" if m.group(2).lower() in ("should be", "must be") else "fact"
-    m = _NO_SUPPORT.match(c)
-    if m and m.group(1).split()[0].lower() not in _PRONOUNS and not _vague(m.group(2)):
-        return _cap(c), "fact"
-    m = _PORT.match(c)
-    if m and m.group(1).split()[0].lower() not in _PRONOUNS:
-        return _cap(c), "fact"
-    m = _I_USE.match(c)
-    if m and not _vague(m.group(2)) and not _TASKY.search(m.group(2)):
-        return f"User {_third_person(c[2:].strip())}", "fact"  # what the user works with
-    m = _I_AM_ON.match(c)
-    if m:
-        return f"User is on {m.group(1)}", "fact"
-    m = _STATUS.match(c)
-    if (
-        m
-        and m.group(1).split()[0].lower() not in _PRONOUNS
-        and not _PROBLEM_SUBJECT.search(m.group(1))
+        return None
+    if re.match(
+        r"^(?:a lot of|lots of|too much|too many|a bunch of|plenty of|some|way too)\b", obj, re.I
     ):
-        return _cap(c), "fact"
-    return None
+        return None  # "we use a lot of global state": a description of the code, not a choice
+    return cap(re.sub(r"^we(?:'re| are)\s+using\b", "We use", c.text, flags=re.I))
+
+
+def _we_verb_kind(m: re.Match[str], c: Clause) -> str:
+    verb = m.group(1).lower()
+    if verb.split(" ", 1)[0].endswith("ing") and verb != "using":
+        return "decision"
+    return "preference" if verb in ("use", "using", "stick to", "stick with") else "fact"
+
+
+_MODALS = ("must", "should", "has to", "have to", "needs to", "need to")
+
+
+def _our_x_ok(m: re.Match[str], c: Clause) -> bool:
+    if (
+        PROBLEM_SUBJECT.search(m.group(1))
+        or TIME_SUBJECT.search(m.group(1))
+        or vague(m.group(3))
+        or STATUS_VALUE.match(m.group(3))
+    ):
+        return False
+    verb = m.group(2).lower()
+    return (
+        verb in _MODALS
+        or verb not in ("is", "are")
+        or bool(PATHISH.search(m.group(3)))
+        or content_words(m.group(3)) <= 5
+    )
+
+
+def _location_ok(m: re.Match[str], c: Clause) -> bool:
+    subject, obj = m.group(2), m.group(3)
+    return (
+        subject.split()[0].lower() not in PRONOUNS
+        and not PROBLEM_SUBJECT.search(subject)
+        and bool(PATHISH.search(obj))
+        and bool(
+            m.group(1)
+            or PATHISH.search(subject)
+            or content_words(subject) <= 3
+            or STRONG_PATH.search(obj)
+        )
+    )
+
+
+def _lexicon_ok(m: re.Match[str], c: Clause) -> bool:
+    value = m.group(3)
+    return (
+        not vague(value) and not STATUS_VALUE.match(value) and not re.match(r"^to\s", value, re.I)
+    )
+
+
+def _subject_ok(m: re.Match[str], c: Clause) -> bool:
+    return m.group(1).split()[0].lower() not in PRONOUNS
+
+
+def _fan_of(m: re.Match[str], c: Clause) -> str:
+    return f"User likes {m.group(2)}" if not m.group(1) else f"User does not like {m.group(2)}"
+
+
+_F = "fact"
+RULES: tuple[ClauseRule, ...] = (
+    ClauseRule(
+        "this_repo",
+        _F,
+        _THIS_REPO,
+        "{c}",
+        lambda m, c: "constraint" if re.match(r"^(?:must|should)\b", m.group(2), re.I) else "fact",
+        _this_repo_ok,
+    ),
+    ClauseRule("correction", _F, _CORRECTION, "Use {1}, not {2}", "preference"),
+    ClauseRule("copula_contrast", _F, _COPULA_CONTRAST, "{c}", "fact", _copula_contrast_ok),
+    ClauseRule(
+        "takes", _F, _TAKES, "{c}", "fact", lambda m, c: not PROBLEM_SUBJECT.search(m.group(1))
+    ),
+    ClauseRule(
+        "we_are_on",
+        _F,
+        _WE_ARE_ON,
+        "{c}",
+        "fact",
+        lambda m, c: (
+            not re.match(rf"^{DET}\b", m.group(1), re.I)
+            and bool(re.search(r"\d|[A-Z]", m.group(1)))
+        ),
+    ),
+    ClauseRule(
+        "switched",
+        _F,
+        _WE_SWITCHED,
+        "{c}",
+        "decision",
+        lambda m, c: not vague(m.group(1)) and not re.match(rf"^{DET}\b", m.group(1), re.I),
+    ),
+    ClauseRule("fan_of", _F, _FAN_OF, _fan_of, "preference", lambda m, c: not vague(m.group(2))),
+    ClauseRule(
+        "tool_run", _F, _TOOL_RUN, "{c}", "fact", lambda m, c: _names_a_tool(m.group("tool"))
+    ),
+    ClauseRule(
+        "tool_run", _F, _WE_RUN_WITH, "{c}", "fact", lambda m, c: _names_a_tool(m.group("tool"))
+    ),
+    ClauseRule("passive_how", _F, _PASSIVE_HOW, "{c}", "fact", _passive_how_ok),
+    ClauseRule(
+        "purpose_of",
+        _F,
+        _PURPOSE_OF,
+        "{c}",
+        "fact",
+        lambda m, c: not PROBLEM_SUBJECT.search(m.group(1)) and not vague(m.group(2)),
+    ),
+    ClauseRule(
+        "quantified",
+        _F,
+        _QUANTIFIED_RULE,
+        "{c}",
+        "constraint",
+        lambda m, c: not vague(m.group(3)) and not TRANSIENT_PREDICATE.search(c.text),
+    ),
+    ClauseRule(
+        "like_to_be",
+        _F,
+        _LIKE_TO_BE,
+        lambda m, c: f"{cap(m.group(1))} should {m.group(2)} {m.group(3)}",
+        "preference",
+        lambda m, c: (
+            not re.match(rf"^(?:{DET}|you|it|them)\b", m.group(1), re.I) and not vague(m.group(3))
+        ),
+    ),
+    ClauseRule("we_verb", _F, _WE_VERB, _we_verb, _we_verb_kind),
+    ClauseRule(
+        "our_x",
+        _F,
+        _OUR_X,
+        "{c}",
+        lambda m, c: "constraint" if m.group(2).lower() in _MODALS else "fact",
+        _our_x_ok,
+    ),
+    ClauseRule("location", _F, _LOCATION, "{c}", "fact", _location_ok),
+    ClauseRule(
+        "lexicon",
+        _F,
+        _LEXICON_COPULA,
+        "{c}",
+        lambda m, c: "constraint" if m.group(2).lower() in ("should be", "must be") else "fact",
+        _lexicon_ok,
+    ),
+    ClauseRule(
+        "no_support",
+        _F,
+        _NO_SUPPORT,
+        "{c}",
+        "fact",
+        lambda m, c: _subject_ok(m, c) and not vague(m.group(2)),
+    ),
+    ClauseRule("port", _F, _PORT, "{c}", "fact", _subject_ok),
+    ClauseRule(
+        "user_uses",
+        _F,
+        _I_USE,
+        lambda m, c: f"User {_third_person(c.text[2:].strip())}",  # what the user works with
+        "fact",
+        lambda m, c: not vague(m.group(2)) and not TASKY.search(m.group(2)),
+    ),
+    ClauseRule("user_on", _F, _I_AM_ON, "User is on {1}", "fact"),
+    ClauseRule(
+        "status",
+        _F,
+        _STATUS,
+        "{c}",
+        "fact",
+        lambda m, c: _subject_ok(m, c) and not PROBLEM_SUBJECT.search(m.group(1)),
+    ),
+    ClauseRule(
+        "subject_modal", "directive", _SUBJECT_MODAL, "{c}", "constraint", _subject_modal_ok
+    ),
+)
 
 
 _FAIL_VERBS = (
@@ -447,25 +504,38 @@ _KNOWN_ISSUE = re.compile(
 )
 
 
-def _r_failure(c: str, *, bug_report: bool = False) -> Rule | None:
-    m = _KEEP_GETTING.match(c) or _GETTING_WHEN.match(c)
-    if (
-        m
-        and not _vague(m.group(1))
-        and _content_words(m.group(1)) >= 2
-        and _ERRORISH_WORD.search(m.group(1))
-    ):
-        return _cap(re.sub(r"^(?:this|these|the|those)\s+", "", m.group(1), flags=re.I)), "failure"
-    m = _KNOWN_ISSUE.match(c)
-    if m:
-        return _cap(f"{m.group(1)} fails when {m.group(2)}"), "failure"
-    m = _FAIL_SUBJECT.match(c)
-    if m and not bug_report:  # "X crashes when I click save, please fix": a task, not a memory
-        subject, rest = m.group(1), m.group(3)
-        first = subject.split()[0].lower()
-        if first in _PRONOUNS or first in ("nothing", "everything", "something", "stuff"):
-            return None
-        later = rest.lower().startswith("with ") and _FAIL_COND_LATER.search(rest)
-        if rest and (_FAIL_COND.match(rest) or later):
-            return _cap(c), "failure"
-    return None
+def _keep_getting_ok(m: re.Match[str], c: Clause) -> bool:
+    return (
+        not vague(m.group(1))
+        and content_words(m.group(1)) >= 2
+        and bool(_ERRORISH_WORD.search(m.group(1)))
+    )
+
+
+def _keep_getting(m: re.Match[str], c: Clause) -> str:
+    return cap(re.sub(r"^(?:this|these|the|those)\s+", "", m.group(1), flags=re.I))
+
+
+def _failure_mode_ok(m: re.Match[str], c: Clause) -> bool:
+    if c.bug_report:  # "X crashes when I click save, please fix": a task, not a memory
+        return False
+    first = m.group(1).split()[0].lower()
+    if first in PRONOUNS or first in ("nothing", "everything", "something", "stuff"):
+        return False
+    rest = m.group(3)
+    later = rest.lower().startswith("with ") and _FAIL_COND_LATER.search(rest)
+    return bool(rest and (_FAIL_COND.match(rest) or later))
+
+
+FAILURE_RULES: tuple[ClauseRule, ...] = (
+    ClauseRule("stated", "failure", _KEEP_GETTING, _keep_getting, "failure", _keep_getting_ok),
+    ClauseRule("stated", "failure", _GETTING_WHEN, _keep_getting, "failure", _keep_getting_ok),
+    ClauseRule(
+        "stated",
+        "failure",
+        _KNOWN_ISSUE,
+        lambda m, c: cap(f"{m.group(1)} fails when {m.group(2)}"),
+        "failure",
+    ),
+    ClauseRule("stated", "failure", _FAIL_SUBJECT, "{c}", "failure", _failure_mode_ok),
+)

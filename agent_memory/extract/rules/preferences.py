@@ -7,18 +7,19 @@ import re
 
 from agent_memory.extract.canonical import same_family, strip_scope
 from agent_memory.extract.filters import (
-    _DET,
-    _IMPERATIVES,
-    _POLICY_VERBS,
-    _PROBLEM_SUBJECT,
-    _PRONOUNS,
-    _QUANTIFIER,
-    _TASKY,
-    _content_words,
-    _vague,
+    DET,
+    IMPERATIVES,
+    POLICY_VERBS,
+    PROBLEM_SUBJECT,
+    PRONOUNS,
+    QUANTIFIER,
+    TASKY,
+    content_words,
+    vague,
 )
-from agent_memory.extract.rules.directives import Rule, _r_keep
-from agent_memory.extract.text import _cap, _words
+from agent_memory.extract.rules.base import VETO, Clause, ClauseRule, cap
+from agent_memory.extract.rules.directives import KEEP_RULE
+from agent_memory.extract.text import words
 
 _ONLY = re.compile(
     r"^only\s+(use|run|commit|push|deploy|edit|modify|touch|change|target|support|install|"
@@ -63,7 +64,7 @@ _CONTRAST_VERBS = re.compile(
 )
 
 # Complaints carry the rule they want kept: "you keep forgetting to run the linter".
-_INSTEAD_FIRST = re.compile(
+INSTEAD_FIRST = re.compile(
     r"^instead of\s+([^,]{2,60}),\s*(use|prefer|run|call|go with|rely on|write)\s+(\S.*)", re.I
 )
 _IMPORTANT = re.compile(
@@ -83,7 +84,7 @@ _POLICY_ALL = re.compile(
 
 
 # Words that name a thing of the task, not a tool: "use data from the last season" is a step.
-_GENERIC_NOUNS = _words(
+_GENERIC_NOUNS = words(
     """
 data option options approach approaches way ways method methods function functions file files
 code name names one ones version versions thing things stuff example examples value values
@@ -103,112 +104,162 @@ def toolish(obj: str) -> bool:
     """The object of a bare "use X" names a tool or a technique (a code span, a known or
     capitalised name, a version, a compound), not a thing of the task ("use data from …")."""
     head = re.split(r"[\s,;]+", obj.strip(), maxsplit=1)[0].strip("().:;!?").lower()
-    return bool(head) and head not in _GENERIC_NOUNS and head not in _PRONOUNS
+    return bool(head) and head not in _GENERIC_NOUNS and head not in PRONOUNS
 
 
-def _r_preference(c: str, *, first_of_request: bool, origin: str) -> Rule | None:
-    m = _INSTEAD_FIRST.match(c)
-    if m and not _vague(m.group(3)):
-        return f"{m.group(2).capitalize()} {m.group(3)} instead of {m.group(1)}", "preference"
-    m = _IMPORTANT.match(c)
-    if m and not _vague(m.group(1)):
-        return f"Important: {m.group(1)}", "constraint"
-    m = _INDENT.match(c)
-    if m:
-        return _cap(f"use {c}" if not c.lower().startswith("use ") else c), "preference"
-    m = _POLICY_ALL.match(c)
-    if m and not _vague(m.group(2)):
-        return _cap(c), "constraint"
-    m = _ONLY.match(c)
-    if m and not _vague(m.group(2)):
-        return f"Only {m.group(1)} {m.group(2)}", "constraint"
-    lead = _CONTRAST_VERBS.match(c)
-    if lead and _CONTRAST.search(c) and not _TASKY.search(c):
-        obj = c[lead.end() :].strip()
-        if re.search(r"\b(?:it|them|this|that)\b", lead.group(0), re.I) or re.match(
-            r"^(?:it|them|this|that)\b", obj, re.I
-        ):
-            return None  # "write it in TypeScript, not JavaScript": about the thing at hand
-        if _DETERMINED.match(obj) and re.search(
-            r"\b(?:instead of|rather than|over|not)\s+(?:a|an|the|this|that)\b", obj, re.I
-        ):
-            return None  # "use a dict instead of a list here": a choice inside this task
-        claim = re.sub(r"^using\b", "Use", c, flags=re.I)
-        return _cap(claim), "preference"
-    m = _STICK.match(c)
-    if m and not _vague(m.group(2)) and not _TASKY.search(m.group(2)):
-        return _cap(c), "preference"
-    m = _USE.match(c)
-    if m:
-        obj = m.group(3)
-        only = bool(m.group(2))
-        if _vague(obj) or _TASKY.search(obj):
-            return None
-        if not toolish(obj) and origin != "rejection" and not only:
-            return None
-        plain = not re.match(rf"^{_DET}\b", obj, re.I)
-        strong = only or bool(_QUANTIFIER.search(obj)) or origin == "rejection"
-        if (plain and not first_of_request and _content_words(obj) <= 6) or strong:
-            return ("Use only " if only else "Use ") + obj, "preference"
+def _contrast_applies(m: re.Match[str], c: Clause) -> bool:
+    return bool(_CONTRAST.search(c.text)) and not TASKY.search(c.text)
+
+
+def _contrast_at_hand(m: re.Match[str], c: Clause) -> bool:
+    """ "write it in TypeScript, not JavaScript", "use a dict instead of a list here": a choice
+    about the thing at hand."""
+    if not _contrast_applies(m, c):
+        return False
+    obj = c.text[m.end() :].strip()
+    if re.search(r"\b(?:it|them|this|that)\b", m.group(0), re.I) or re.match(
+        r"^(?:it|them|this|that)\b", obj, re.I
+    ):
+        return True
+    return bool(_DETERMINED.match(obj)) and bool(
+        re.search(r"\b(?:instead of|rather than|over|not)\s+(?:a|an|the|this|that)\b", obj, re.I)
+    )
+
+
+def _use(m: re.Match[str], c: Clause) -> str | None:
+    obj, only = m.group(3), bool(m.group(2))
+    if vague(obj) or TASKY.search(obj):
         return None
-    m = _PREFER.match(c)
-    if m and not _vague(m.group(2)):
-        rest = m.group(2)
-        if re.match(r"^not\b", rest, re.I):
-            return f"Prefer {rest}", "preference"
-        neg = re.match(
-            r"^(?:you|we|claude)\s+(?:did not|didn't|do not|don't|would not|wouldn't|never)\s+(.*)",
-            rest,
-            re.I,
-        )
-        if neg:
-            return f"Don't {neg.group(1)}", "preference"
-        if m.group(1) or re.match(r"^(?:you|we)\b", rest, re.I):
-            return f"Prefer that {rest}", "preference"
-        return f"Prefer {rest}", "preference"
-    m = _RATHER.match(c)
-    if m and not _vague(m.group(2)):
-        return (
-            f"Prefer not to {m.group(2)}" if m.group(1) else f"Prefer to {m.group(2)}"
-        ), "preference"
-    m = _LIKE.match(c)
-    if m:
-        verb, obj = m.group(1).lower(), m.group(2)
-        if _vague(obj) or re.match(
-            r"^(?:how|what|when|where|the way|it when|that you|to|the (?:idea|approach|suggestion|"
-            r"plan|concept|design|proposal|option|solution|version|change|result)s?)\b",
-            obj,
-            re.I,
-        ):
-            return None
-        if verb in ("hate", "dislike", "can't stand", "cannot stand"):
-            return f"User does not like {obj}", "preference"
-        return f"User likes {obj}", "preference"
-    contrast = _CONTRAST_WORD.search(c)
-    core = strip_scope(c) if contrast else c
-    m = _SHORT_CONTRAST.match(core) if contrast else None
-    first = m.group(1).split()[0].lower() if m else ""
-    loose = m and (
-        origin == "rejection"
+    if not toolish(obj) and c.origin != "rejection" and not only:
+        return None
+    plain = not re.match(rf"^{DET}\b", obj, re.I)
+    strong = only or bool(QUANTIFIER.search(obj)) or c.origin == "rejection"
+    if (plain and not c.first_of_request and content_words(obj) <= 6) or strong:
+        return ("Use only " if only else "Use ") + obj
+    return None
+
+
+def _prefer(m: re.Match[str], c: Clause) -> str:
+    rest = m.group(2)
+    if re.match(r"^not\b", rest, re.I):
+        return f"Prefer {rest}"
+    neg = re.match(
+        r"^(?:you|we|claude)\s+(?:did not|didn't|do not|don't|would not|wouldn't|never)\s+(.*)",
+        rest,
+        re.I,
+    )
+    if neg:
+        return f"Don't {neg.group(1)}"
+    if m.group(1) or re.match(r"^(?:you|we)\b", rest, re.I):
+        return f"Prefer that {rest}"
+    return f"Prefer {rest}"
+
+
+_LIKE_NOT_A_THING = re.compile(
+    r"^(?:how|what|when|where|the way|it when|that you|to|the (?:idea|approach|suggestion|"
+    r"plan|concept|design|proposal|option|solution|version|change|result)s?)\b",
+    re.I,
+)
+
+
+def _like(m: re.Match[str], c: Clause) -> str | None:
+    verb, obj = m.group(1).lower(), m.group(2)
+    if vague(obj) or _LIKE_NOT_A_THING.match(obj):
+        return None
+    if verb in ("hate", "dislike", "can't stand", "cannot stand"):
+        return f"User does not like {obj}"
+    return f"User likes {obj}"
+
+
+_DATED = re.compile(
+    r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday)\b", re.I
+)
+
+
+def _short_contrast(m: re.Match[str], c: Clause) -> str | None:
+    """ "pnpm, not npm", "tabs over spaces": two short names, one chosen over the other."""
+    core = strip_scope(c.text)
+    pair = _SHORT_CONTRAST.match(core)
+    if not pair:
+        return None
+    loose = (
+        c.origin == "rejection"
         or "," in core
         or re.search(r"\b(?:instead of|rather than)\b", core, re.I)
-        or same_family(m.group(1), m.group(2))
+        or same_family(pair.group(1), pair.group(2))
     )
+    first = pair.group(1).split()[0].lower()
     if (
-        m
-        and loose
-        and first not in _PRONOUNS | _IMPERATIVES | {"using", "is", "are", "be"}
-        and not _DETERMINED.match(m.group(1))
-        and not _PROBLEM_SUBJECT.search(c)
-        and not re.search(
-            r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday)\b",
-            re.sub("\ue000\\d+\ue001", "`code`", c),  # a number is a value; a code span is not
-            re.I,
-        )
+        not loose
+        or first in PRONOUNS | IMPERATIVES | {"using", "is", "are", "be"}
+        or _DETERMINED.match(pair.group(1))
+        or PROBLEM_SUBJECT.search(c.text)
+        # a number is a value; a code span is not
+        or _DATED.search(re.sub("\ue000\\d+\ue001", "`code`", c.text))
     ):
-        c = core
-        return f"Use {c}", "preference"
-    return None
+        return None
+    return f"Use {core}"
+
+
+_P = "preference"
+PREFERENCE_RULES: tuple[ClauseRule, ...] = (
+    ClauseRule(
+        "instead",
+        _P,
+        INSTEAD_FIRST,
+        lambda m, c: f"{m.group(2).capitalize()} {m.group(3)} instead of {m.group(1)}",
+        "preference",
+        lambda m, c: not vague(m.group(3)),
+    ),
+    ClauseRule(
+        "important",
+        _P,
+        _IMPORTANT,
+        "Important: {1}",
+        "constraint",
+        lambda m, c: not vague(m.group(1)),
+    ),
+    ClauseRule(
+        "indent",
+        _P,
+        _INDENT,
+        lambda m, c: cap(c.text if c.text.lower().startswith("use ") else f"use {c.text}"),
+        "preference",
+    ),
+    ClauseRule(
+        "policy_all", _P, _POLICY_ALL, "{c}", "constraint", lambda m, c: not vague(m.group(2))
+    ),
+    ClauseRule("only", _P, _ONLY, "Only {1} {2}", "constraint", lambda m, c: not vague(m.group(2))),
+    ClauseRule("contrast_at_hand", _P, _CONTRAST_VERBS, "", VETO, _contrast_at_hand),
+    ClauseRule(
+        "contrast",
+        _P,
+        _CONTRAST_VERBS,
+        lambda m, c: cap(re.sub(r"^using\b", "Use", c.text, flags=re.I)),
+        "preference",
+        _contrast_applies,
+    ),
+    ClauseRule(
+        "stick",
+        _P,
+        _STICK,
+        "{c}",
+        "preference",
+        lambda m, c: not vague(m.group(2)) and not TASKY.search(m.group(2)),
+    ),
+    ClauseRule("use", _P, _USE, _use, "preference"),
+    ClauseRule("prefer", _P, _PREFER, _prefer, "preference", lambda m, c: not vague(m.group(2))),
+    ClauseRule(
+        "rather",
+        _P,
+        _RATHER,
+        lambda m, c: f"Prefer not to {m.group(2)}" if m.group(1) else f"Prefer to {m.group(2)}",
+        "preference",
+        lambda m, c: not vague(m.group(2)),
+    ),
+    ClauseRule("like", _P, _LIKE, _like, "preference"),
+    ClauseRule("short_contrast", _P, _CONTRAST_WORD, _short_contrast, "preference", search=True),
+)
 
 
 _DECISION_VERBS = (
@@ -289,90 +340,121 @@ def _np_short(obj: str, limit: int = 4) -> bool:
     if _OPTION_PICK.match(obj.strip()):
         return False
     if _tool_list(obj):
-        return not _vague(obj)
+        return not vague(obj)
     return (
-        not re.match(rf"^{_DET}\b", obj, re.I)
-        and not _vague(obj)
-        and _content_words(obj) <= limit
+        not re.match(rf"^{DET}\b", obj, re.I)
+        and not vague(obj)
+        and content_words(obj) <= limit
         and not re.search(r"\b(?:option|approach|plan)\s+\S+$", obj, re.I)
     )
 
 
-def _r_decision(c: str) -> Rule | None:
-    m = _LETS.match(c)
-    if m:
-        verb, obj = m.group(1).lower(), m.group(2)
-        if verb in ("do", "go with", "go for", "pick", "choose"):
-            return (f"Use {obj}", "decision") if _np_short(obj) else None
-        if verb in ("make it", "make them", "make everything"):
-            ok = _content_words(obj) <= 4 and not re.match(rf"^{_DET}\b", obj, re.I)
-            return (f"{_cap(verb)} {obj}", "decision") if ok and not _vague(obj) else None
-        if (
-            verb == "use"
-            and (re.match(rf"^{_DET}\b", obj, re.I) and not _QUANTIFIER.search(obj))
-            or _vague(obj)
-        ):
-            return None
-        if (
-            verb in ("switch to", "move to", "migrate to", "switch over to")
-            and not _np_short(obj, 6)
-            and not _QUANTIFIER.search(obj)
-        ):
-            return None
-        if verb == "keep":
-            return _r_keep("keep " + obj)
-        if verb == "avoid":
-            return f"Avoid {obj}", "preference"
-        return f"{_cap(verb)} {obj}", "decision"
-    m = _WILL.match(c)
-    if m and not _vague(m.group(2)) and not _TASKY.search(m.group(2)):
-        verb, obj = m.group(1).lower(), m.group(2)
-        if verb == "use" and re.match(rf"^{_DET}\b", obj, re.I) and not _QUANTIFIER.search(obj):
-            return None
-        if _HEDGE.search(c[: m.start(1)]):
-            return None  # "I'll probably switch to X later": a plan of the moment, not a choice
-        if re.match(r"^(?:we|i)\s+(?:want to|wanna)\b", c, re.I):
-            return f"{_cap(verb)} {obj}", "preference", "want_to_use"
-        return f"{_cap(verb)} {obj}", "decision", "will_use"
-    m = _DECIDED.match(c)
-    if m and not _vague(m.group(2)):
-        how, obj = m.group(1).lower(), m.group(2)
-        if how in ("on", "for", "with"):
-            return (f"Use {obj}", "decision") if _np_short(obj, 6) else None
-        if how == "that":
-            return _cap(obj), "decision"
-        first = obj.split(" ", 1)[0].lower()
-        if first in _POLICY_VERBS or first in (
-            "not",
-            "never",
-            "always",
-            "stop",
-            "go",
-            "standardize",
-        ):
-            return _cap(obj), "decision"
-        return None
-    m = _DECISION_IS.match(c)
-    if (
-        m
-        and not _vague(m.group(1))
-        and _content_words(m.group(1)) >= 2
-        and not m.group(1).endswith("'s")
+_CHOOSE = ("do", "go with", "go for", "pick", "choose")
+_MOVE = ("switch to", "move to", "migrate to", "switch over to")
+
+
+def _lets(m: re.Match[str], c: Clause) -> str | None:
+    verb, obj = m.group(1).lower(), m.group(2)
+    if verb in _CHOOSE:
+        return f"Use {obj}" if _np_short(obj) else None
+    if verb in ("make it", "make them", "make everything"):
+        ok = content_words(obj) <= 4 and not re.match(rf"^{DET}\b", obj, re.I) and not vague(obj)
+        return f"{cap(verb)} {obj}" if ok else None
+    if vague(obj) or (
+        verb == "use" and re.match(rf"^{DET}\b", obj, re.I) and not QUANTIFIER.search(obj)
     ):
-        return _cap(m.group(1)), "decision"
-    m = _SHOULD.match(c)
-    if m:
-        modal, verb, rest = m.group(2).lower(), m.group(3), m.group(4)
-        if _vague(rest) or _TASKY.search(rest):
-            return None
-        determined = re.match(rf"^\s*(?:to\s+|with\s+|on\s+)?{_DET}\b", rest, re.I)
-        if (
-            determined
-            and not _QUANTIFIER.search(rest)
-            and verb.lower() in ("use", "migrate", "move", "switch")
-        ):
-            return None  # "you should use the existing fixtures": about this task
-        if verb.lower() in _POLICY_VERBS or _QUANTIFIER.search(rest):
-            kind = "constraint" if modal == "must" else "decision"
-            return f"{_cap(verb)}{rest}", kind
+        return None
+    if verb in _MOVE and not _np_short(obj, 6) and not QUANTIFIER.search(obj):
+        return None
+    if verb == "keep":
+        hit = KEEP_RULE.apply(Clause("keep " + obj))
+        return hit[0] if hit else None
+    return f"Avoid {obj}" if verb == "avoid" else f"{cap(verb)} {obj}"
+
+
+def _lets_kind(m: re.Match[str], c: Clause) -> str:
+    verb = m.group(1).lower()
+    return {"keep": "constraint", "avoid": "preference"}.get(verb, "decision")
+
+
+def _will_ok(m: re.Match[str], c: Clause) -> bool:
+    verb, obj = m.group(1).lower(), m.group(2)
+    if vague(obj) or TASKY.search(obj):
+        return False
+    if verb == "use" and re.match(rf"^{DET}\b", obj, re.I) and not QUANTIFIER.search(obj):
+        return False
+    # "I'll probably switch to X later": a plan of the moment, not a choice
+    return not _HEDGE.search(c.text[: m.start(1)])
+
+
+_WANT_TO = re.compile(r"^(?:we|i)\s+(?:want to|wanna)\b", re.I)
+
+
+def _decided(m: re.Match[str], c: Clause) -> str | None:
+    how, obj = m.group(1).lower(), m.group(2)
+    if how in ("on", "for", "with"):
+        return f"Use {obj}" if _np_short(obj, 6) else None
+    if how == "that":
+        return cap(obj)
+    first = obj.split(" ", 1)[0].lower()
+    if first in POLICY_VERBS or first in ("not", "never", "always", "stop", "go", "standardize"):
+        return cap(obj)
     return None
+
+
+def _should(m: re.Match[str], c: Clause) -> str | None:
+    verb, rest = m.group(3), m.group(4)
+    if vague(rest) or TASKY.search(rest):
+        return None
+    determined = re.match(rf"^\s*(?:to\s+|with\s+|on\s+)?{DET}\b", rest, re.I)
+    if (
+        determined
+        and not QUANTIFIER.search(rest)
+        and verb.lower() in ("use", "migrate", "move", "switch")
+    ):
+        return None  # "you should use the existing fixtures": about this task
+    if verb.lower() in POLICY_VERBS or QUANTIFIER.search(rest):
+        return f"{cap(verb)}{rest}"
+    return None
+
+
+_D = "decision"
+DECISION_RULES: tuple[ClauseRule, ...] = (
+    ClauseRule("shape", _D, _LETS, _lets, _lets_kind),
+    ClauseRule(
+        "want_to_use",
+        _D,
+        _WILL,
+        lambda m, c: f"{cap(m.group(1).lower())} {m.group(2)}",
+        "preference",
+        lambda m, c: _will_ok(m, c) and bool(_WANT_TO.match(c.text)),
+    ),
+    ClauseRule(
+        "will_use",
+        _D,
+        _WILL,
+        lambda m, c: f"{cap(m.group(1).lower())} {m.group(2)}",
+        "decision",
+        _will_ok,
+    ),
+    ClauseRule("shape", _D, _DECIDED, _decided, "decision", lambda m, c: not vague(m.group(2))),
+    ClauseRule(
+        "shape",
+        _D,
+        _DECISION_IS,
+        lambda m, c: cap(m.group(1)),
+        "decision",
+        lambda m, c: (
+            not vague(m.group(1))
+            and content_words(m.group(1)) >= 2
+            and not m.group(1).endswith("'s")
+        ),
+    ),
+    ClauseRule(
+        "shape",
+        _D,
+        _SHOULD,
+        _should,
+        lambda m, c: "constraint" if m.group(2).lower() == "must" else "decision",
+    ),
+)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 
-from agent_memory.extract.filters import _PRONOUNS, _content_words, _vague
+from agent_memory.extract.filters import PRONOUNS, content_words, vague
+from agent_memory.extract.rules.base import Check, Clause, ClauseRule, cap
 from agent_memory.extract.rules.preferences import toolish
-
-Hit = tuple[str, str, str]
 
 _TOKEN = r"[\w\ue000\ue001./@+#-]+"
 # What a project is: the head noun of "I'm building a … <noun>".
@@ -261,154 +260,325 @@ def _cut(obj: str) -> str:
 
 
 def _bounded(obj: str, limit: int = 14) -> bool:
-    return 1 <= _content_words(obj) <= limit and not _vague(obj)
+    return 1 <= content_words(obj) <= limit and not vague(obj)
 
 
-def _r_situation(c: str) -> Hit | None:
-    m = _BUILDING.match(c) or _WANT_TO_BUILD.match(c)
-    obj = _cut(m.group(1)) if m else ""
-    if m and _bounded(obj, 12) and not re.search(r"\b(?:you|me)\b", obj, re.I):
-        return f"User is building {obj}", "fact", "project_is"
-    m = _IT_IS_A.match(c)
-    obj = _cut(m.group(1)) if m else ""
-    if m and _bounded(obj, 12):
-        return f"The project is {obj}", "fact", "project_is"
-    m = _BUILT_WITH.match(c)
-    if m:
-        obj = _clean(m.group(1) or m.group(2))
-        if _bounded(obj, 10):
-            return f"The project is built with {obj}", "decision", "built_with"
-    m = _I_AM_ROLE.match(c)
-    if m and not m.group(2).strip(" .!,"):
-        return f"User is the {_clean(m.group(1))}", "fact", "user_role"
-    m = _I_HAVE_MACHINE.match(c)
-    if m:
-        tail = m.group(2).strip()
-        tail = "" if re.match(r"^(?:and|but|so|which|that|where)\b", tail, re.I) else tail
-        return f"User has a {_clean(m.group(1) + ' ' + tail)}", "fact", "user_machine"
-    m = _I_KNOW.match(c)
-    if m and _bounded(m.group(2), 6):
-        return f"User knows {m.group(1).lower()} {_clean(m.group(2))}", "fact", "user_skill"
-    m = _I_NEW_TO.match(c)
-    if m and _bounded(m.group(2), 6):
-        return f"User is {m.group(1).lower()} {_clean(m.group(2))}", "fact", "user_skill"
-    m = _I_WORK.match(c)
-    if m:
-        prep, place = (m.group(1), m.group(2)) if m.group(1) else (f"{m.group(3)} in", m.group(4))
-        if _bounded(place, 6) and place.split()[0].lower() not in _PRONOUNS:
-            verb = "works" if m.group(1) else "is"
-            return f"User {verb} {prep.lower()} {_clean(place)}", "fact", "user_place"
-    m = _I_CARE.match(c)
-    if m and _bounded(m.group(1), 10) and not re.match(r"^(?:it|this|that)\b", m.group(1), re.I):
-        return f"User cares about {_clean(m.group(1))}", "preference", "user_cares"
-    m = _I_WARY.match(c)
-    if m and _bounded(_cut(m.group(2)), 8):
-        return f"User is {m.group(1).lower()} about {_cut(m.group(2))}", "preference", "user_wary"
-    m = _DONT_WANT_ON.match(c)
-    if m and not _vague(m.group(1)):
-        where = _clean(m.group(3))
-        return (
-            f"User does not want {m.group(1)} {m.group(2)} their {where}",
-            "constraint",
-            "dont_want",
-        )
-    m = _RENAMED.match(c)
-    if m:
-        what = _clean(m.group(1)) or "project"
-        return f"The {what} was renamed from {m.group(2)} to {m.group(3)}", "fact", "rename"
-    m = _RENAME_TO.match(c)
-    if m:
-        return f"The {m.group(1).lower()} is named {m.group(2)}", "fact", "rename"
-    m = _IS_NOW.match(c)
-    if m:
-        old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        if old.lower() not in _PRONOUNS and old.lower() != new.lower():
-            return f"{old} was renamed to {new}", "fact", "rename"
-    m = _REPLACED.match(c)
-    if m and m.group(1).lower() not in _PRONOUNS:
-        # One spelling for "we replaced X with Y", "replace X with Y", "use Y instead of X":
-        # restatements must converge to one claim (spec §4).
-        return f"Use {m.group(2)}, not {m.group(1)}", "decision", "replaced"
-    m = _REPLACE_REQ.match(c)
-    if m:
-        old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        if not _vague(old) and not _vague(new) and new.lower() not in _PRONOUNS | {"something"}:
-            return f"Use {new}, not {old}", "decision", "replace"
-    m = _NO_LONGER.match(c)
-    if m:
-        verb, obj = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        if not _vague(obj):
-            return f"We no longer {verb.lower()} {_clean(obj)}", "decision", "no_longer"
-    m = _HOSTED.match(c)
-    if m and m.group(1).split()[-1].lower() not in _PRONOUNS and _bounded(m.group(4), 10):
-        return _cap(c), "fact", "hosted"
-    m = _USES_VERSION.match(c)
-    if m and m.group(1).split()[0].lower() not in _PRONOUNS | {"the"}:
-        return f"{m.group(1)} uses {m.group(2)}", "fact", "uses_version"
-    m = _NO_CIRCUMSTANCES.match(c)
-    if m and _bounded(m.group(2), 12):
-        body = re.sub(r"^(?:ever\s+)", "", m.group(2), flags=re.I)
-        return f"Never {_clean(body)}", "constraint", "no_circumstances"
-    m = _GENERIC_SHOULD.match(c)
-    if m and _bounded(m.group(3), 12):
-        return _cap(_clean(c)), "constraint", "generic_should"
-    m = _ALL_VIA.match(c)
-    if m and m.group(3).lower() not in _PRONOUNS and toolish(m.group(3)):
-        what = re.sub(r"^(?:my|our|the)\s+", "", m.group(2), flags=re.I)
-        only = bool(m.group(4)) or c.lower().startswith(("i only", "we only", "only"))
-        if not only and not re.match(r"^(?:everything|all)\b", what, re.I):
-            return None  # "run the services in docker": this turn's step
-        # "all the services", "my apps", "everything": the rule is about the tool, one spelling.
-        if re.match(r"^(?:all\b|every|services|apps|processes|servers)", what, re.I):
-            what = "everything"
-        claim = f"{'Only ' if only else ''}{m.group(1).lower()} {what} via {m.group(3)}"
-        return _cap(claim), "constraint", "all_via"
-    m = _ENSURE_FILE.match(c)
-    if m and _bounded(m.group(2), 12):
-        return _cap(f"{m.group(1)} {m.group(2)}"), "constraint", "ensure_file"
-    m = _BE_STYLE.match(c)
-    if m:
-        return _cap(_clean(c)), "preference", "be_style"
-    m = _BUILD_AROUND.search(c)
-    if m and _bounded(_cut(m.group(2)), 8):
-        return (
-            f"The project is built {m.group(1).lower()} {_cut(m.group(2))}",
-            "decision",
-            "built_with",
-        )
-    m = _USING_INSTEAD.search(c)
-    if m and toolish(m.group(1)) and toolish(m.group(2)):
-        return f"Use {m.group(1)} instead of {m.group(2)}", "decision", "using_instead"
-    m = _REPLACE_IMP.match(c)
-    if m and toolish(m.group(1)) and toolish(m.group(2)) and m.group(1).lower() != "it":
-        return f"Use {m.group(2)}, not {m.group(1)}", "decision", "replace"
-    m = _CALLED.match(c)
-    if m and _bounded(m.group(2), 8) and not re.match(r"^(?:this|that|it)\b", m.group(2), re.I):
-        return _cap(_clean(c)), "decision", "naming"
-    m = _TREAT_AS.match(c)
-    if m and _bounded(m.group(2), 8):
-        return f"Treat {m.group(1)} as {_clean(m.group(2))}", "decision", "naming"
-    m = _THERE_SHOULD.match(c)
-    if m and _bounded(m.group(2), 12) and not _vague(m.group(2)):
-        return _cap(_clean(c)), "constraint", "there_should"
-    m = _RUN_ON_SHOULD.search(c)
-    if m and _GENERIC_SHOULD.match(m.group(1)):
-        return _cap(_clean(m.group(1))), "constraint", "generic_should"
-    m = _DISABLE.match(c)
-    if m:
-        return f"{m.group(1).capitalize()} {_clean(m.group(2))}", "decision", "disable"
-    m = _CONFIG_UPDATE.match(c)
-    if m and _bounded(m.group(1), 14) and not re.match(r"^(?:this|that|it)\b", m.group(1), re.I):
-        return _cap(_clean(m.group(1))), "preference", "config_update"
-    m = _THE_ONE_USED.match(c)
-    if m and not _vague(m.group(2)):
-        return f"The {_clean(m.group(1))} used is {m.group(2)}", "fact", "the_one_used"
-    m = _KEEP_IN.match(c)
-    if m and not _vague(m.group(1)):
-        claim = re.sub(r"^(?:just|only)\s+", "", _clean(c), flags=re.I)
-        return _cap(re.sub(r"\s+just\s+", " ", claim)), "decision", "keep_in"
-    return None
+def _obj_ok(limit: int, group: int = 1, cut: bool = True) -> Check:
+    def check(m: re.Match[str], c: Clause) -> bool:
+        obj = _cut(m.group(group)) if cut else m.group(group)
+        return _bounded(obj, limit)
+
+    return check
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:] if text[:1].isalpha() else text
+def _no_pronoun(group: int) -> Check:
+    return lambda m, c: m.group(group).split()[-1].lower() not in PRONOUNS
+
+
+def _user_machine(m: re.Match[str], c: Clause) -> str:
+    tail = m.group(2).strip()
+    tail = "" if re.match(r"^(?:and|but|so|which|that|where)\b", tail, re.I) else tail
+    return f"User has a {_clean(m.group(1) + ' ' + tail)}"
+
+
+def _user_place(m: re.Match[str], c: Clause) -> str | None:
+    prep, place = (m.group(1), m.group(2)) if m.group(1) else (f"{m.group(3)} in", m.group(4))
+    if not _bounded(place, 6) or place.split()[0].lower() in PRONOUNS:
+        return None
+    verb = "works" if m.group(1) else "is"
+    return f"User {verb} {prep.lower()} {_clean(place)}"
+
+
+def _renamed_to(m: re.Match[str], c: Clause) -> str | None:
+    old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    if old.lower() in PRONOUNS or old.lower() == new.lower():
+        return None
+    return f"{old} was renamed to {new}"
+
+
+def _replace_request(m: re.Match[str], c: Clause) -> str | None:
+    old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    if vague(old) or vague(new) or new.lower() in PRONOUNS | {"something"}:
+        return None
+    return f"Use {new}, not {old}"
+
+
+def _no_longer(m: re.Match[str], c: Clause) -> str | None:
+    verb, obj = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return None if vague(obj) else f"We no longer {verb.lower()} {_clean(obj)}"
+
+
+def _all_via(m: re.Match[str], c: Clause) -> str | None:
+    what = re.sub(r"^(?:my|our|the)\s+", "", m.group(2), flags=re.I)
+    only = bool(m.group(4)) or c.text.lower().startswith(("i only", "we only", "only"))
+    if not only and not re.match(r"^(?:everything|all)\b", what, re.I):
+        return None  # "run the services in docker": this turn's step
+    # "all the services", "my apps", "everything": the rule is about the tool, one spelling.
+    if re.match(r"^(?:all\b|every|services|apps|processes|servers)", what, re.I):
+        what = "everything"
+    return cap(f"{'Only ' if only else ''}{m.group(1).lower()} {what} via {m.group(3)}")
+
+
+def _not_this(group: int) -> Check:
+    return lambda m, c: not re.match(r"^(?:this|that|it)\b", m.group(group), re.I)
+
+
+_EVER = re.compile(r"^ever\s+", re.I)
+
+
+def _keep_in(m: re.Match[str], c: Clause) -> str:
+    claim = re.sub(r"^(?:just|only)\s+", "", _clean(c.text), flags=re.I)
+    return cap(re.sub(r"\s+just\s+", " ", claim))
+
+
+_F = "situation"
+RULES: tuple[ClauseRule, ...] = (
+    ClauseRule(
+        "project_is",
+        _F,
+        _BUILDING,
+        lambda m, c: f"User is building {_cut(m.group(1))}",
+        "fact",
+        lambda m, c: (
+            _bounded(_cut(m.group(1)), 12)
+            and not re.search(r"\b(?:you|me)\b", _cut(m.group(1)), re.I)
+        ),
+    ),
+    ClauseRule(
+        "project_is",
+        _F,
+        _WANT_TO_BUILD,
+        lambda m, c: f"User is building {_cut(m.group(1))}",
+        "fact",
+        lambda m, c: (
+            _bounded(_cut(m.group(1)), 12)
+            and not re.search(r"\b(?:you|me)\b", _cut(m.group(1)), re.I)
+        ),
+    ),
+    ClauseRule(
+        "project_is",
+        _F,
+        _IT_IS_A,
+        lambda m, c: f"The project is {_cut(m.group(1))}",
+        "fact",
+        _obj_ok(12),
+    ),
+    ClauseRule(
+        "built_with",
+        _F,
+        _BUILT_WITH,
+        lambda m, c: f"The project is built with {_clean(m.group(1) or m.group(2))}",
+        "decision",
+        lambda m, c: _bounded(_clean(m.group(1) or m.group(2)), 10),
+    ),
+    ClauseRule(
+        "user_role",
+        _F,
+        _I_AM_ROLE,
+        lambda m, c: f"User is the {_clean(m.group(1))}",
+        "fact",
+        lambda m, c: not m.group(2).strip(" .!,"),
+    ),
+    ClauseRule("user_machine", _F, _I_HAVE_MACHINE, _user_machine, "fact"),
+    ClauseRule(
+        "user_skill",
+        _F,
+        _I_KNOW,
+        lambda m, c: f"User knows {m.group(1).lower()} {_clean(m.group(2))}",
+        "fact",
+        _obj_ok(6, 2, cut=False),
+    ),
+    ClauseRule(
+        "user_skill",
+        _F,
+        _I_NEW_TO,
+        lambda m, c: f"User is {m.group(1).lower()} {_clean(m.group(2))}",
+        "fact",
+        _obj_ok(6, 2, cut=False),
+    ),
+    ClauseRule("user_place", _F, _I_WORK, _user_place, "fact"),
+    ClauseRule(
+        "user_cares",
+        _F,
+        _I_CARE,
+        lambda m, c: f"User cares about {_clean(m.group(1))}",
+        "preference",
+        lambda m, c: _bounded(m.group(1), 10) and _not_this(1)(m, c),
+    ),
+    ClauseRule(
+        "user_wary",
+        _F,
+        _I_WARY,
+        lambda m, c: f"User is {m.group(1).lower()} about {_cut(m.group(2))}",
+        "preference",
+        _obj_ok(8, 2),
+    ),
+    ClauseRule(
+        "dont_want",
+        _F,
+        _DONT_WANT_ON,
+        lambda m, c: f"User does not want {m.group(1)} {m.group(2)} their {_clean(m.group(3))}",
+        "constraint",
+        lambda m, c: not vague(m.group(1)),
+    ),
+    ClauseRule(
+        "rename",
+        _F,
+        _RENAMED,
+        lambda m, c: (
+            f"The {_clean(m.group(1)) or 'project'} was renamed from {m.group(2)} to {m.group(3)}"
+        ),
+        "fact",
+    ),
+    ClauseRule("rename", _F, _RENAME_TO, "The {1} is named {2}", "fact"),
+    ClauseRule("rename", _F, _IS_NOW, _renamed_to, "fact"),
+    # One spelling for "we replaced X with Y", "replace X with Y", "use Y instead of X":
+    # restatements must converge to one claim (spec §4).
+    ClauseRule(
+        "replaced",
+        _F,
+        _REPLACED,
+        "Use {2}, not {1}",
+        "decision",
+        lambda m, c: m.group(1).lower() not in PRONOUNS,
+    ),
+    ClauseRule("replace", _F, _REPLACE_REQ, _replace_request, "decision"),
+    ClauseRule("no_longer", _F, _NO_LONGER, _no_longer, "decision"),
+    ClauseRule(
+        "hosted",
+        _F,
+        _HOSTED,
+        "{c}",
+        "fact",
+        lambda m, c: _no_pronoun(1)(m, c) and _bounded(m.group(4), 10),
+    ),
+    ClauseRule(
+        "uses_version",
+        _F,
+        _USES_VERSION,
+        "{1} uses {2}",
+        "fact",
+        lambda m, c: m.group(1).split()[0].lower() not in PRONOUNS | {"the"},
+    ),
+    ClauseRule(
+        "no_circumstances",
+        _F,
+        _NO_CIRCUMSTANCES,
+        lambda m, c: f"Never {_clean(_EVER.sub('', m.group(2)))}",
+        "constraint",
+        _obj_ok(12, 2, cut=False),
+    ),
+    ClauseRule(
+        "generic_should",
+        _F,
+        _GENERIC_SHOULD,
+        lambda m, c: cap(_clean(c.text)),
+        "constraint",
+        _obj_ok(12, 3, cut=False),
+    ),
+    ClauseRule(
+        "all_via",
+        _F,
+        _ALL_VIA,
+        _all_via,
+        "constraint",
+        lambda m, c: m.group(3).lower() not in PRONOUNS and toolish(m.group(3)),
+    ),
+    ClauseRule(
+        "ensure_file",
+        _F,
+        _ENSURE_FILE,
+        lambda m, c: cap(f"{m.group(1)} {m.group(2)}"),
+        "constraint",
+        _obj_ok(12, 2, cut=False),
+    ),
+    ClauseRule("be_style", _F, _BE_STYLE, lambda m, c: cap(_clean(c.text)), "preference"),
+    ClauseRule(
+        "built_with",
+        _F,
+        _BUILD_AROUND,
+        lambda m, c: f"The project is built {m.group(1).lower()} {_cut(m.group(2))}",
+        "decision",
+        _obj_ok(8, 2),
+        search=True,
+    ),
+    ClauseRule(
+        "using_instead",
+        _F,
+        _USING_INSTEAD,
+        "Use {1} instead of {2}",
+        "decision",
+        lambda m, c: toolish(m.group(1)) and toolish(m.group(2)),
+        search=True,
+    ),
+    ClauseRule(
+        "replace",
+        _F,
+        _REPLACE_IMP,
+        "Use {2}, not {1}",
+        "decision",
+        lambda m, c: toolish(m.group(1)) and toolish(m.group(2)) and m.group(1).lower() != "it",
+    ),
+    ClauseRule(
+        "naming",
+        _F,
+        _CALLED,
+        lambda m, c: cap(_clean(c.text)),
+        "decision",
+        lambda m, c: _bounded(m.group(2), 8) and _not_this(2)(m, c),
+    ),
+    ClauseRule(
+        "naming",
+        _F,
+        _TREAT_AS,
+        lambda m, c: f"Treat {m.group(1)} as {_clean(m.group(2))}",
+        "decision",
+        _obj_ok(8, 2, cut=False),
+    ),
+    ClauseRule(
+        "there_should",
+        _F,
+        _THERE_SHOULD,
+        lambda m, c: cap(_clean(c.text)),
+        "constraint",
+        _obj_ok(12, 2, cut=False),
+    ),
+    ClauseRule(
+        "generic_should",
+        _F,
+        _RUN_ON_SHOULD,
+        lambda m, c: cap(_clean(m.group(1))),
+        "constraint",
+        lambda m, c: bool(_GENERIC_SHOULD.match(m.group(1))),
+        search=True,
+    ),
+    ClauseRule(
+        "disable",
+        _F,
+        _DISABLE,
+        lambda m, c: f"{m.group(1).capitalize()} {_clean(m.group(2))}",
+        "decision",
+    ),
+    ClauseRule(
+        "config_update",
+        _F,
+        _CONFIG_UPDATE,
+        lambda m, c: cap(_clean(m.group(1))),
+        "preference",
+        lambda m, c: _bounded(m.group(1), 14) and _not_this(1)(m, c),
+    ),
+    ClauseRule(
+        "the_one_used",
+        _F,
+        _THE_ONE_USED,
+        lambda m, c: f"The {_clean(m.group(1))} used is {m.group(2)}",
+        "fact",
+        lambda m, c: not vague(m.group(2)),
+    ),
+    ClauseRule("keep_in", _F, _KEEP_IN, _keep_in, "decision", lambda m, c: not vague(m.group(1))),
+)
+# Shapes that run across clause breaks ("a service built with X and Y", "using X instead of
+# Y"): the statement reader tries them on the whole sentence before splitting it.
+WHOLE_SENTENCE = tuple(
+    r for r in RULES if r.name in ("built_with", "using_instead", "the_one_used")
+)
