@@ -12,7 +12,6 @@ not stop: a `--no-verify`, a cherry-pick, two committers racing (issue 14 ยง2, ย
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from agent_memory.committed.files import TierFiles
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
+from agent_memory.model.fastjson import loads_bounded
 from agent_memory.redact import guard
 from agent_memory.redact.fold import strip_invisible
 from agent_memory.redact.redactor import redact
@@ -49,7 +49,7 @@ def _trailers(text: str) -> dict[str, str]:
 
 def line_atom_id(line: str) -> str:
     try:
-        obj = json.loads(line)
+        obj = loads_bounded(line)
     except ValueError:
         return "?"
     atom = obj.get("atom") if isinstance(obj, dict) else None

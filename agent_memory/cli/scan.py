@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import argparse
 import re
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agent_memory.committed.tiers import read_inside
 from agent_memory.gitio import repo as git
-from agent_memory.model.errors import EXIT_REFUSED, UsageError
+from agent_memory.model.errors import EXIT_REFUSED, RepoStateError, UsageError
 
 if TYPE_CHECKING:
     from agent_memory.redact.guard import GuardFinding
@@ -58,6 +60,12 @@ def memory_part(path: str, text: str) -> str:
         if span:
             keep[span[0] : span[1]] = [True] * (span[1] - span[0])
     return "".join(ch if keep[i] or ch == "\n" else " " for i, ch in enumerate(text))
+
+
+def is_memory_folder(path: str) -> bool:
+    """A folder whose `adopted.log` is a memory file (`.memory`, `*.memory`): a link in its
+    place makes every reader of the log read whatever it points to."""
+    return path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1].endswith(".memory")
 
 
 def is_audit_log(path: str) -> bool:
@@ -123,6 +131,7 @@ MEMORY_PATHSPECS = (
     ":(glob)**/CLAUDE.memory.md",
     ":(glob)**/CLAUDE.md",
     ":(glob)**/*.memory/adopted.log",  # as is_memory_file and the pre-commit hook
+    ":(glob)**/*.memory",  # the folder's own entry: only ever listed when it is a link (or a file)
 )
 # What a tree entry may be: a memory file must be a plain file. A symlink makes Claude read
 # whatever it points to (`~/.ssh/id_rsa`, a file outside the repository) and hides from the
@@ -181,6 +190,9 @@ def memory_targets(
     odd: list[GuardFinding] = []
     for change in _changed(raw):
         path = change.path
+        if is_memory_folder(path) and change.mode in _NOT_A_FILE:
+            odd.append(GuardFinding(path, 1, f"not-a-folder ({_NOT_A_FILE[change.mode]})"))
+            continue
         if not is_memory_file(path):
             continue
         if change.mode in _NOT_A_FILE:
@@ -207,6 +219,41 @@ def staged_memory_files() -> list[ScanTarget]:
     return targets
 
 
+def work_tree_files(repo: git.Repo) -> tuple[list[ScanTarget], list[GuardFinding]]:
+    """The memory files of the work tree, tracked or not (ignored ones left out), each read
+    whole; a memory file or `.memory` folder that is a link is a finding and is not followed."""
+    from agent_memory.redact.guard import GuardFinding
+
+    if repo.workdir is None:
+        raise RepoStateError("a bare repository has no work tree to scan",
+                             hint="pass memory files, or --staged to scan what is staged")  # fmt: skip
+    listing = git.run_git(repo.workdir, "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+                          "--deduplicate", "--", *MEMORY_PATHSPECS).stdout  # fmt: skip
+    targets: list[ScanTarget] = []
+    odd: list[GuardFinding] = []
+    for rel in sorted(set(filter(None, listing.split("\0")))):
+        path = repo.workdir / rel
+        try:
+            mode = path.lstat().st_mode
+        except OSError:
+            continue  # tracked but deleted from the work tree
+        if is_memory_folder(rel) and not is_memory_file(rel):
+            if stat.S_ISLNK(mode):
+                odd.append(GuardFinding(rel, 1, "not-a-folder (symlink)"))
+            continue
+        if not stat.S_ISREG(mode):
+            kind = "symlink" if stat.S_ISLNK(mode) else "not a file"
+            odd.append(GuardFinding(rel, 1, f"not-a-regular-file ({kind})"))
+            continue
+        try:
+            text = read_inside(repo.workdir, rel)
+        except (OSError, UnicodeDecodeError) as exc:
+            odd.append(GuardFinding(rel, 1, f"unreadable ({type(exc).__name__})"))
+            continue
+        targets.append(ScanTarget(rel, memory_part(rel, text)))
+    return targets, odd
+
+
 def explicit_files(paths: list[str]) -> list[ScanTarget]:
     targets = []
     for raw in paths:
@@ -224,11 +271,12 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str]) -> list[st
     """What to do, per kind of file. Never "forget the atom" for a log line the commit adds:
     a forget appends a line itself, and only a line that is new can be the problem."""
     hints = []
-    odd = sorted({f.path for f in findings if f.rule.startswith("not-a-regular-file")})
+    odd = sorted({f.path for f in findings if f.rule.startswith(("not-a-regular-file", "not-a-folder"))})
     for path in odd:
+        what = "a folder" if is_memory_folder(path) and not is_memory_file(path) else "a regular file"
         hints.append(
-            f"{path} must be a regular file, not a link: a link makes Claude read whatever it "
-            f"points to, unseen by the guard; restore the file (`git checkout HEAD -- {path}`) "
+            f"{path} must be {what}, not a link: a link makes Claude read whatever it "
+            f"points to, unseen by the guard; restore it (`git checkout HEAD -- {path}`) "
             "or stage a plain copy"
         )
     findings = [f for f in findings if f.path not in odd]
@@ -271,11 +319,10 @@ def run(args: argparse.Namespace) -> int:
     if args.staged:
         targets, odd = memory_targets(git.find_repo(), keep_hook_env=True)
     else:
-        if not args.paths:
-            raise UsageError(
-                "nothing to scan", hint="pass memory files, or --staged to scan what is staged"
-            )
-        targets = explicit_files(args.paths)
+        if args.paths:
+            targets = explicit_files(args.paths)
+        else:
+            targets, odd = work_tree_files(git.find_repo())
     findings = list(odd)
     for target in targets:
         findings += guard.scan_text(target.path, target.text)
@@ -299,8 +346,9 @@ def run(args: argparse.Namespace) -> int:
         for finding in findings:
             print(guard.format_finding(finding))
         if findings:
+            where = "nothing was committed" if args.staged or args.paths else "in the work tree"
             print(
-                f"agent-memory guard: {len(findings)} finding(s) in memory files; nothing was committed.",
+                f"agent-memory guard: {len(findings)} finding(s) in memory files; {where}.",
                 file=sys.stderr,
             )
             for hint in refusal_hints(findings, added_only):

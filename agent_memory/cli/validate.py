@@ -185,10 +185,12 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         places.append(("L3", home.path, "CLAUDE.memory.md"))
     for tier, root, target in places:
         log_path, target_path = root / ".memory/adopted.log", root / target
-        odd = [p for p in (log_path, target_path) if p.is_symlink() or (p.exists() and not p.is_file())]
+        # Not followed: a linked `.memory` folder or file makes Claude read what no commit showed.
+        odd = [bad for bad in (tiers.linked_component(root, rel) for rel in (tiers.LOG_RELPATH, target)) if bad]
         if odd:
-            errors += [f"{p}: not a regular file (a link makes Claude read whatever it points to); "
-                       "replace it with the file itself" for p in odd]  # fmt: skip
+            errors += [f"{p} is not a {'regular file' if p.endswith(('.log', '.md')) else 'folder'} "
+                       "(a link makes Claude read whatever it points to); replace it with the real one"
+                       for p in dict.fromkeys(odd)]  # fmt: skip
             continue
         files = TierFiles(
             tier=tier,

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_memory.model.atom import Atom, atom_errors
+from agent_memory.model.fastjson import MAX_DEPTH, too_deep
 
 LOG_PATH = ".memory/adopted.log"
 GITATTRIBUTES_LINE = ".memory/adopted.log merge=union"
@@ -143,6 +144,9 @@ def _parse(text: str, *, validate: bool) -> tuple[list[LogEntry], list[str]]:
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         if not line.strip():
+            continue
+        if too_deep(line):  # json.loads would raise RecursionError, not ValueError
+            errors.append(f"line {number}: not an entry: nested more than {MAX_DEPTH} levels deep")
             continue
         try:
             obj = json.loads(line)

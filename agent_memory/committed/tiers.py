@@ -9,9 +9,11 @@ through the C JSON scanner, without importing `json`, `re`, `dataclasses` or `pa
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
-from agent_memory.model.fastjson import loads
+from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.home import memory_home_dir
 
 TYPE_CHECKING = False
@@ -23,9 +25,81 @@ if TYPE_CHECKING:
     from agent_memory.model.atom import Atom
 
 LOG_PATH = os.path.join(".memory", "adopted.log")
+LOG_RELPATH = ".memory/adopted.log"  # slash-separated, for open_inside
 _SETTING_OPS = frozenset({"adopt", "pin", "unpin", "decay", "supersede", "resolve"})
 _REMOVING_OPS = frozenset({"forget", "demote"})
 _ENTRY_KEYS = frozenset({"at", "atom", "op", "review_commit"})
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO in place of the file must not block the open
+
+
+class NotPlainError(OSError):
+    """A component of a memory path is a link, or the file is not a regular file."""
+
+
+def open_inside(root: str | os.PathLike[str], rel: str) -> int:
+    """A read-only descriptor for the regular file `rel` (slash-separated) under `root`, opened
+    one component at a time and following no link below `root`. A `.memory` folder linked
+    elsewhere would have the session start read a log no commit showed a reviewer (issue 23):
+    it raises NotPlainError, as does a FIFO or a device in place of the file; an absent file
+    raises FileNotFoundError. `root` itself may be a link (the user's own layout)."""
+    parts = rel.split("/")
+    if os.open not in os.supports_dir_fd:  # pragma: no cover - every POSIX CPython has it
+        here = os.fspath(root)
+        for part in parts:
+            here = os.path.join(here, part)
+            if os.path.islink(here):
+                raise NotPlainError(f"{here} is a link")
+        return os.open(here, os.O_RDONLY | _NONBLOCK)
+    fd = os.open(root, os.O_RDONLY | _DIRECTORY)
+    try:
+        for part in parts[:-1]:
+            try:
+                inner = os.open(part, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):  # a link, or a file, in a folder's place
+                    raise NotPlainError(f"{os.path.join(root, part)} is not a folder") from None
+                raise
+            os.close(fd)
+            fd = inner
+        try:
+            leaf = os.open(parts[-1], os.O_RDONLY | _NOFOLLOW | _NONBLOCK, dir_fd=fd)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:  # the file is a link
+                raise NotPlainError(f"{os.path.join(root, rel)} is a link") from None
+            raise
+    finally:
+        os.close(fd)
+    if not stat.S_ISREG(os.fstat(leaf).st_mode):
+        os.close(leaf)
+        raise NotPlainError(f"{os.path.join(root, rel)} is not a regular file")
+    return leaf
+
+
+def read_inside(root: str | os.PathLike[str], rel: str) -> str:
+    """The UTF-8 text of `rel` under `root` (open_inside: no link followed)."""
+    with open(open_inside(root, rel), encoding="utf-8", closefd=True) as fh:
+        return fh.read()
+
+
+def linked_component(root: str | os.PathLike[str], rel: str) -> str | None:
+    """The first path below `root` on the way to `rel` that is a link or not what it must be
+    (a folder, then a regular file); None when the path is plain or absent."""
+    here = os.fspath(root)
+    parts = rel.split("/")
+    for number, part in enumerate(parts, 1):
+        here = os.path.join(here, part)
+        try:
+            st = os.lstat(here)
+        except OSError:
+            return None
+        want = stat.S_ISREG if number == len(parts) else stat.S_ISDIR
+        if not want(st.st_mode):
+            return here
+    return None
 
 
 def read_log(root: Path | None) -> tuple[list[adopted_log.LogEntry], list[str]]:
@@ -35,7 +109,7 @@ def read_log(root: Path | None) -> tuple[list[adopted_log.LogEntry], list[str]]:
         return [], []
     path = root / adopted_log.LOG_PATH
     try:
-        text = path.read_text("utf-8")
+        text = read_inside(root, adopted_log.LOG_PATH)
     except FileNotFoundError:
         return [], []
     except (OSError, UnicodeDecodeError) as exc:
@@ -94,7 +168,7 @@ def fold_text(text: str) -> dict[str, Atom]:
         if not line.strip():
             continue
         try:
-            obj = loads(line)
+            obj = loads_bounded(line)  # one line nested too deep costs that line only
         except ValueError:
             continue
         if not _valid_entry(obj):
@@ -130,8 +204,7 @@ def held(root: str | os.PathLike[str] | None) -> dict[str, Atom]:
     if root is None:
         return {}
     try:
-        with open(os.path.join(root, LOG_PATH), encoding="utf-8") as fh:
-            text = fh.read()
+        text = read_inside(root, LOG_RELPATH)
     except (OSError, UnicodeDecodeError):
         return {}
     return fold_text(text)

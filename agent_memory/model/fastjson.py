@@ -71,3 +71,44 @@ def additional_context(event: str, text: str) -> str:
     "additionalContext": TEXT}}`."""
     return ('{"hookSpecificOutput": {"hookEventName": ' + dumps_string(event)
             + ', "additionalContext": ' + dumps_string(text) + "}}")  # fmt: skip
+
+
+# Arrays and objects nested deeper than this are refused before parsing: json's scanner
+# recurses once per level, so a line of a few thousand `[` raised RecursionError from every
+# reader of `.memory/adopted.log` — the session start injected nothing and `validate` crashed
+# (issue 23). The deepest line we write nests four levels (entry → atom → list → evidence).
+MAX_DEPTH = 32
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """True when the JSON text nests arrays and objects more than `limit` levels deep.
+    Brackets inside strings do not count; text with at most `limit` brackets in all is
+    answered by two C-speed counts without walking it."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def loads_bounded(text: str, limit: int = MAX_DEPTH) -> object:
+    """`loads(text)`, refusing (ValueError) a value nested more than `limit` levels deep."""
+    if too_deep(text, limit):
+        raise ValueError(f"nested more than {limit} levels deep")
+    return loads(text)

@@ -31,6 +31,7 @@ from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import iso_z, now_utc, parse_ts, stamp
 from agent_memory.model.errors import RefusedError, RepoStateError
+from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.policy import L2_MIN_AGE_DAYS, L3_CAP
 from agent_memory.model.trailers import format_message, one_line
 from agent_memory.promote import gates
@@ -88,7 +89,7 @@ def landing_times(repo: git.Repo, branch: str) -> dict[str, str]:
             if not line.startswith("+{"):
                 continue
             try:
-                obj = json.loads(line[1:])
+                obj: Any = loads_bounded(line[1:])
                 ident = str(obj["atom"]["id"]) if obj.get("op") == "adopt" else ""
             except (ValueError, KeyError, TypeError):
                 continue

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agent_memory.model.fastjson import too_deep
 from agent_memory.redact import redactor as redact
 from agent_memory.redact import rules as R
 from agent_memory.redact.fold import fold, invisible
@@ -100,6 +101,9 @@ def scan_text(path: str, text: str) -> list[GuardFinding]:
         _path_rules(joined, lambda off, o=origin: lines.line_of(o[off]), found)  # type: ignore[misc]
     if _is_json_lines(path):
         for lineno, value in _json_strings(text):
+            if value is None:  # its strings cannot be read, so they cannot be judged
+                found.add((lineno, "json-too-deep"))
+                continue
             found.update((lineno, rule) for rule in _string_rules(value))
     # `home-path` already says what `home-user` would on the same line
     homes = {ln for ln, rule in found if rule == "home-path"}
@@ -211,11 +215,15 @@ def _is_json_lines(path: str) -> bool:
     return p.endswith((".log", ".jsonl", ".ndjson"))
 
 
-def _json_strings(text: str) -> Iterator[tuple[int, str]]:
-    """(line number, string) for every string (keys included) of every JSON line."""
+def _json_strings(text: str) -> Iterator[tuple[int, str | None]]:
+    """(line number, string) for every string (keys included) of every JSON line; (line
+    number, None) for a line nested too deep to parse (json would raise RecursionError)."""
     for lineno, line in enumerate(text.split("\n"), start=1):
         line = line.strip()
         if not line.startswith(("{", "[")):
+            continue
+        if too_deep(line):
+            yield lineno, None
             continue
         try:
             obj = json.loads(line)

@@ -686,14 +686,14 @@ def adopted(state_dir: "StrPath", roots: "Sequence[str | None]") -> Adopted:
             return Adopted(cached[1], cached[2], cached[3])
     except (OSError, ValueError, EOFError, TypeError):
         pass
-    from agent_memory.committed.tiers import fold_text
+    from agent_memory.committed.tiers import LOG_RELPATH, fold_text, open_inside
 
     atoms: list[Atom] = []
-    for path, (_, size, _, _) in zip(paths, sig, strict=True):
+    for root, (_, size, _, _) in zip([r for r in roots if r], sig, strict=True):
         if size < 0:
             continue
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
+        try:  # never through a linked `.memory` folder or log (issue 23)
+            with open(open_inside(root, LOG_RELPATH), encoding="utf-8", errors="replace") as fh:
                 atoms += fold_text(fh.read()).values()
         except OSError:
             continue
