@@ -266,3 +266,16 @@ def test_consolidate_an_auto_memory_directory(auto_memory: Path) -> None:
             gist_member="feedback_pnpm_lockfile.md",
         )
     ]
+
+
+def test_two_sides_of_a_contradiction_are_never_folded_even_through_a_third_member() -> None:
+    from agent_memory.claude.consolidate import propose
+
+    items = [
+        ("a", "use uv for python dependencies in this repo"),
+        ("b", "use uv for python dependencies in this repo always"),
+        ("c", "use uv for python dependencies in this repo please always"),
+    ]
+    assert [p.members for p in propose(items)] == [("a", "b", "c")]
+    got = propose(items, apart=[frozenset(("a", "c"))])
+    assert all(not {"a", "c"} <= set(p.members) for p in got)

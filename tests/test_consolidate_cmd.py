@@ -146,7 +146,7 @@ def test_superseded_atoms_are_out_and_no_duplicates_says_so(
     keep = l2_atom(DEPLOY[0])
     adopt_l2(repo, [keep, l2_atom(DEPLOY[1], superseded_by=keep["id"]), l2_atom(OTHERS[0])])
     # No memory/atoms branch: a clone holds L2 without L1, and consolidate still works.
-    assert run_json(repo, monkeypatch, capsys) == {"proposals": []}
+    assert run_json(repo, monkeypatch, capsys) == {"proposals": [], "contradictions": []}
     assert main(["consolidate"]) == 0
     assert "no near-duplicates in L1 or L2" in capsys.readouterr().out
 

@@ -427,3 +427,26 @@ def test_bucketing_finds_exactly_what_a_brute_force_scan_finds(
             if rule:
                 expected.append(Contradiction(older["id"], newer["id"], rule))
     assert detect(list(atoms.values())) == sorted(expected, key=lambda c: (c.older, c.newer))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "rule"),
+    [
+        ("Use uv for dependencies", "Use poetry, not uv, for dependencies", "same-subject"),
+        ("Use uv", "Use poetry, not uv, for dependencies", "same-subject"),
+        ("Use uv for dependencies; never pip install", "Use poetry, not uv", "same-subject"),
+        # Two jobs, two tools: compatible.
+        ("Use pnpm for the frontend", "Use npm, not pnpm, for the backend", None),
+        # A restatement, and a choice that names nothing the other chose.
+        ("Use pnpm, not npm", "Use pnpm", None),
+        ("Use pnpm, not npm", "Use yarn, not npm", None),
+        ("Use uv for dependencies", "Use uv sync to install them", None),
+    ],
+)
+def test_a_rule_naming_another_tool_for_the_same_job_contradicts(
+    a: str, b: str, rule: str | None
+) -> None:
+    from agent_memory.store.contradictions import conflict_rule
+
+    assert conflict_rule(a, b, "preference", "decision") == rule
+    assert conflict_rule(b, a, "decision", "preference") == rule

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -143,8 +143,12 @@ def propose(
     threshold: float = 0.8,
     min_tokens: int = 3,
     min_jaccard: float = 0.4,
+    apart: Collection[frozenset[str]] = (),
 ) -> list[Proposal]:
-    """Clusters of near-duplicates among `items` (id or file name, text); deterministic."""
+    """Clusters of near-duplicates among `items` (id or file name, text); deterministic.
+    `apart`: pairs of ids that contradict each other (spec §4.2). They are never folded into
+    one cluster, not even through a third member: folding would forget one side of a
+    contradiction, which only `resolve` may settle."""
     ids = [item_id for item_id, _ in items]
     duplicates = sorted(i for i, n in Counter(ids).items() if n > 1)
     if duplicates:
@@ -154,7 +158,7 @@ def propose(
     frequency = Counter(tok for k in eligible for tok in token_sets[k])
     negated = [NEGATION_TOKEN in toks for toks in token_sets]
 
-    components = _Components(len(items))
+    pairs: list[tuple[int, int]] = []
     index: dict[str, list[int]] = defaultdict(list)
     # Smallest first, so every earlier (indexed) set is no larger than the one probing.
     for k in sorted(eligible, key=lambda k: (len(token_sets[k]), ids[k])):
@@ -176,6 +180,12 @@ def propose(
                 continue
             if shared / (len(mine) + len(theirs) - shared) < min_jaccard:
                 continue
+            pairs.append((k, other))
+
+    components = _Components(len(items))
+    for k, other in pairs:
+        # Single linkage, except where joining would put two sides of a contradiction together.
+        if not _joins_apart(components, k, other, ids, apart):
             components.union(k, other)
 
     clusters: dict[int, list[int]] = defaultdict(list)
@@ -187,6 +197,52 @@ def propose(
         if len(members) > 1
     ]
     return sorted(proposals, key=lambda p: (-len(p.members), p.members))
+
+
+def _joins_apart(
+    components: _Components, a: int, b: int, ids: list[str], apart: Collection[frozenset[str]]
+) -> bool:
+    if not apart:
+        return False
+    ra, rb = components.find(a), components.find(b)
+    if ra == rb:
+        return False
+    left = {ids[k] for k in range(len(ids)) if components.find(k) == ra}
+    right = {ids[k] for k in range(len(ids)) if components.find(k) == rb}
+    return any(len(pair) == 2 and pair & left and pair & right for pair in apart)
+
+
+@dataclass(frozen=True)
+class Contested:
+    """Two atoms that contradict: a consolidation never folds them, it proposes `resolve`."""
+
+    older: str
+    newer: str
+    rule: str
+
+    def steps(self) -> list[str]:
+        return [
+            f"git memory resolve {self.older} --keep {self.newer}",
+            f"git memory resolve {self.older} --keep {self.older}",
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"older": self.older, "newer": self.newer, "rule": self.rule, "apply": self.steps()}
+
+
+def contested_pairs(atoms: Sequence[Mapping[str, Any]]) -> list[Contested]:
+    """The contradictions among live atoms: those detection finds now (spec §4.2) and those
+    recorded on the atoms (`contested_by`), older first."""
+    from agent_memory.store.contradictions import detect
+
+    live = [a for a in atoms if not a.get("superseded_by")]
+    ids = {str(a["id"]) for a in live}
+    found = {(c.older, c.newer): c.rule for c in detect(live)}  # type: ignore[arg-type]
+    for atom in live:
+        for newer in atom.get("contested_by") or []:
+            if str(newer) in ids:
+                found.setdefault((str(atom["id"]), str(newer)), "recorded")
+    return [Contested(o, n, rule) for (o, n), rule in sorted(found.items())]
 
 
 def _proposal(

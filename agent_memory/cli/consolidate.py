@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.claude.automemory import default_auto_memory_dir
-from agent_memory.claude.consolidate import Proposal, atom_items, auto_memory_items, propose
+from agent_memory.claude.consolidate import (
+    Proposal,
+    atom_items,
+    auto_memory_items,
+    contested_pairs,
+    propose,
+)
 from agent_memory.cli.output import emit_json, repo_here, store_here, wants_json
 from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
@@ -56,12 +62,23 @@ def _entry(
     }
 
 
-def _atom_proposals(tier: str, atoms: Sequence[Atom]) -> list[dict[str, Any]]:
+def _atom_proposals(
+    tier: str, atoms: Sequence[Atom]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(near-duplicate clusters, contradictions to resolve) of one tier: two sides of a
+    contradiction are never folded into one (that would forget one of them)."""
     items = atom_items(atoms)
     texts = dict(items)
     pinned = {str(a["id"]) for a in atoms if a.get("pinned")}
     kinds = {str(a["id"]): str(a["kind"]) for a in atoms}
-    return [_entry(tier, p, texts, pinned, kinds) for p in propose(items)]
+    contested = contested_pairs(atoms)
+    apart = [frozenset((c.older, c.newer)) for c in contested]
+    clusters = [_entry(tier, p, texts, pinned, kinds) for p in propose(items, apart=apart)]
+    resolve = [
+        {"tier": tier, **c.to_json(), "texts": {c.older: texts[c.older], c.newer: texts[c.newer]}}
+        for c in contested
+    ]
+    return clusters, resolve
 
 
 def _frontmatter_pinned(path: Path) -> bool:
@@ -131,9 +148,21 @@ def run(args: argparse.Namespace) -> int:
     repo, store = store_here(require_init=False)
     l1 = store.atoms() if store.exists() else []
     l2 = sorted(tiers.l2_atoms(repo.workdir).values(), key=lambda a: a["id"])
-    proposals = _atom_proposals("L1", l1) + _atom_proposals("L2", l2)
+    l1_clusters, l1_resolve = _atom_proposals("L1", l1)
+    l2_clusters, l2_resolve = _atom_proposals("L2", l2)
+    proposals, contradictions = l1_clusters + l2_clusters, l1_resolve + l2_resolve
     if wants_json(args):
-        emit_json({"proposals": proposals})
+        emit_json({"proposals": proposals, "contradictions": contradictions})
     else:
         _print(proposals, "L1 or L2")
+        _print_contradictions(contradictions)
     return 0
+
+
+def _print_contradictions(contradictions: list[dict[str, Any]]) -> None:
+    for entry in contradictions:
+        print(f"{entry['tier']} contradiction ({entry['rule']}): not folded, settle it instead:")
+        for role in ("older", "newer"):
+            print(f"  {role}  {entry[role]}  {entry['texts'][entry[role]]}")
+        for step in entry["apply"]:
+            print(f"    {step}")

@@ -8,7 +8,8 @@ a rule in many ways, so every extracted claim goes through one deterministic rew
 - scope tails that add nothing go: "in this repo", "for everything in this project", "from now
   on", "going forward", "here", "everywhere", "ever";
 - "we use X" is "Use X"; "we don't/never <policy verb> X" is "Never <verb> X";
-- a prohibition is always spelled "Never X" ("don't X", "do not X", "don't ever X");
+- a prohibition is always spelled "Never X" ("don't X", "do not X", "don't ever X"), without a
+  closing emphasis that names nothing ("… anything", "… at all", "… directly" at the end);
 - contrasts are one shape: "use/prefer/go with/stick with X instead of / rather than / over / ,
   not Y" is "Use X, not Y"; when X and Y are interchangeable tools of one family (npm/pnpm,
   jest/vitest, pip/uv …) the verb phrase adds nothing either ("tests run with vitest, not jest",
@@ -78,6 +79,16 @@ _NEGATIVE_HEAD = re.compile(
     r"^(?:do not|don't|dont|never)\s+(?:ever\s+|ever,\s+)?(?!keep\s+\w+ing\b)(?=\w)", re.I
 )
 _NEVER_EVER = re.compile(r"^never\s+ever\s+", re.I)
+# A prohibition's closing emphasis names no object: "never pip install anything", "never pip
+# install directly" and "never pip install" forbid one thing ("push directly to main" keeps its
+# qualifier: an object follows it).
+_EMPHASIS_TAIL = re.compile(
+    r"\s+(?:anything|at all|whatsoever|directly|of any kind|yourself|on your own)$", re.I
+)
+# "prefer X to Y" is the contrast "X over Y".
+_PREFER_TO = re.compile(
+    r"^(?:i\s+|we\s+)?prefers?\s+(\S+(?:\s+\S+)?)\s+to\s+(\S+(?:\s+\S+)?)$", re.I
+)
 _WE_NEGATIVE = re.compile(
     r"^we\s+(?:do not|don't|never)\s+(use|allow|accept|commit|push|merge|deploy|ship|write|add|"
     r"rely on|depend on|mock|put|store|touch|modify|edit|include|import|run|support|target|vendor|"
@@ -236,8 +247,14 @@ def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[st
     if m:
         text = "Never " + text[m.end() :]
         text = re.sub(r",?\s+ever$", "", text, flags=re.I)
+        bare = _EMPHASIS_TAIL.sub("", text)
+        if len(bare.split()) >= 3:  # "Never do anything" keeps its object: "Never do" says nothing
+            text = bare
         kind = "constraint"
     else:
+        prefer_to = _PREFER_TO.match(text)
+        if prefer_to and not _DETERMINER.match(prefer_to.group(1)):
+            text = f"Prefer {prefer_to.group(1)} over {prefer_to.group(2)}"
         role = _tool_role(text, spans)
         choice = _CHOICE_VERB.match(text)
         if role:

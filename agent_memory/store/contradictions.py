@@ -205,10 +205,12 @@ def _expand(tokens: Iterable[str]) -> list[str]:
 
 
 class _Shape:
-    __slots__ = ("tokens", "stem", "negative", "copulas")
+    __slots__ = ("tokens", "stem", "negative", "copulas", "choices")
 
     def __init__(self, tokens: tuple[str, ...], stem: tuple[str, ...], negative: bool,
-                 copulas: Mapping[int, tuple[tuple[str, ...], int]]) -> None:  # fmt: skip
+                 copulas: Mapping[int, tuple[tuple[str, ...], int]],
+                 choices: tuple[tuple[str, str, str], ...] = ()) -> None:  # fmt: skip
+        self.choices = choices  # the tool choices ("Use X[, not Y][, for Z]") among its parts
         self.tokens = tokens
         self.stem = stem  # the claim with every polarity marker removed
         self.negative = negative  # odd number of negation markers
@@ -271,7 +273,8 @@ def _analyse(claim: str) -> _Shape:
         found = _copula_at(tokens, start)
         if found is not None:
             copulas[start] = found
-    return _Shape(tokens, tuple(stem), negations % 2 == 1, copulas)
+    choices = tuple(c for part in claim.split(";") if (c := _choice(part)) is not None)
+    return _Shape(tokens, tuple(stem), negations % 2 == 1, copulas, choices)
 
 
 def _negation_conflict(a: _Shape, b: _Shape) -> bool:
@@ -349,6 +352,44 @@ def _same_subject_conflict(a: _Shape, b: _Shape) -> bool:
     return False
 
 
+# "Use X[, not Y][, for <purpose>]": the canonical spelling of a tool choice (extract.canonical).
+_TOOL = r"[\w.@/+#`-]+"
+_CHOICE = None
+
+
+def _choice(claim: str) -> tuple[str, str, str] | None:
+    """(chosen, rejected or "", purpose or "") of a canonical tool choice, lowercased."""
+    global _CHOICE
+    if _CHOICE is None:
+        import re
+
+        _CHOICE = re.compile(
+            rf"^use\s+(?:only\s+)?({_TOOL})(?:\s*,?\s*not\s+({_TOOL}))?"
+            r"(?:\s*,?\s+((?:for|in|on|to|when|with|across)\s+.+?))?\s*[.!]?$"
+        )
+    m = _CHOICE.match(" ".join(normalize(claim).split()))
+    if m is None:
+        return None
+    return m.group(1).strip("`"), (m.group(2) or "").strip("`"), (m.group(3) or "").strip(" ,")
+
+
+def _alternative_conflict(a: _Shape, b: _Shape) -> bool:
+    return any(_alternative(x, y) for x in a.choices for y in b.choices)
+
+
+def _alternative(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
+    """One claim chooses X, the other chooses Y and names X as what not to use, for the same job:
+    "Use uv for dependencies" vs "Use poetry, not uv, for dependencies" (§4.2 same subject:
+    the job, two values). A purpose on one side only still counts ("Use uv" vs "Use poetry,
+    not uv, for dependencies"); two different purposes do not ("… for the frontend" vs "…
+    for the backend")."""
+    if a[0] == b[0]:
+        return False
+    if a[2] and b[2] and a[2] != b[2]:
+        return False
+    return b[1] == a[0] or a[1] == b[0]
+
+
 def conflict_rule(
     claim_a: str, claim_b: str, kind_a: str | None = None, kind_b: str | None = None
 ) -> str | None:
@@ -359,6 +400,8 @@ def conflict_rule(
         return None
     if _negation_conflict(a, b):
         return NEGATION
+    if _alternative_conflict(a, b):
+        return SAME_SUBJECT  # a tool choice is a decision or a preference alike: kinds not compared
     if kind_a is not None and kind_b is not None and kind_a != kind_b:
         return None
     if _same_subject_conflict(a, b):
@@ -367,8 +410,6 @@ def conflict_rule(
 
 
 # --- over atoms ---------------------------------------------------------------------------
-
-
 
 
 def _age_key(atom: Mapping[str, Any]) -> tuple[str, str]:
@@ -389,6 +430,8 @@ def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
     slot = shape.slot
     if slot is not None:
         keys.append(("slot", slot))
+    for choice in shape.choices:
+        keys.extend(("tool", (tool,)) for tool in choice[:2] if tool)
     return keys
 
 

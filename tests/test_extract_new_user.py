@@ -1,0 +1,89 @@
+"""Issue 28, tried as a new user would, through the installed CLI on a real repository: rules
+restated in other words converge to one atom each and recur; a rule naming another tool for
+the same job contradicts the first; `consolidate` never folds the two sides of a contradiction
+(that would forget one of them), it proposes `resolve`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sessions import gm, gm_json, write_session
+
+# (first wording, second wording, the one claim both must become)
+RESTATED = [
+    ("Never pip install directly.", "Don't pip install anything.", "Never pip install"),
+    ("Use pnpm instead of npm.", "We use pnpm, not npm.", "Use pnpm, not npm"),
+    ("Never push to main.", "Please don't ever push to main.", "Never push to main"),
+    (
+        "From now on, always run the linter before committing.",
+        "Always run the linter before committing, going forward.",
+        "Always run the linter before committing",
+    ),
+    ("I prefer tabs to spaces.", "Prefer tabs over spaces.", "Use tabs, not spaces"),
+    (
+        "Do not add comments to the code.",
+        "Never add comments to the code, ever.",
+        "Never add comments to the code",
+    ),
+]
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    return repo
+
+
+def _say(repo: Path, n: int, day: str, *texts: str) -> None:
+    write_session(repo, f"eeeeeeee-0000-4000-8000-{n:012d}", day, [{"user": t} for t in texts])
+
+
+def _l1(repo: Path) -> dict[str, dict[str, object]]:
+    return {str(a["claim"]): a for a in gm_json(repo, "inspect")["L1"]}
+
+
+def test_six_rules_said_in_other_words_become_six_atoms_that_recur(project: Path) -> None:
+    _say(project, 1, "2026-10-01", *(first for first, _, _ in RESTATED))
+    _say(project, 2, "2026-10-02", *(second for _, second, _ in RESTATED))
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = _l1(project)
+    assert sorted(atoms) == sorted(claim for _, _, claim in RESTATED)
+    assert all(atom["sessions"] == 2 for atom in atoms.values()), atoms
+    # A third session in yet other words: the rule has recurred enough to promote.
+    _say(project, 3, "2026-10-03", "Do not ever pip install anything.")
+    gm(project, "capture", "--all", "--no-stage")
+    assert _l1(project)["Never pip install"]["sessions"] == 3
+    promote = gm_json(project, "promote")
+    eligible = {str(item["id"]) for item in promote["eligible"]}
+    assert _l1(project)["Never pip install"]["id"] in eligible
+
+
+def test_another_tool_for_the_same_job_is_contested_and_consolidate_proposes_resolve(
+    project: Path,
+) -> None:
+    for n, day in ((1, "2026-10-01"), (2, "2026-10-02"), (3, "2026-10-03")):
+        _say(project, n, day, "Use uv for dependencies.")
+    _say(project, 4, "2026-10-08", "Use poetry, not uv, for dependencies.")
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = _l1(project)
+    older, newer = atoms["Use uv for dependencies"], atoms["Use poetry, not uv, for dependencies"]
+    contested = gm_json(project, "inspect", "--contested")
+    pairs = {(p["older"], p["newer"]) for p in contested["pairs"]}
+    assert pairs == {(older["id"], newer["id"])}
+    # Neither side promotes while the pair is open, however often the older one was said.
+    promote = gm_json(project, "promote")
+    assert not {str(item["id"]) for item in promote["eligible"]} & {older["id"], newer["id"]}
+    assert {str(item["id"]) for item in promote["blocked"]} >= {older["id"], newer["id"]}
+    report = gm_json(project, "consolidate")
+    assert not any({older["id"], newer["id"]} & set(p["members"]) for p in report["proposals"])
+    [conflict] = report["contradictions"]
+    assert (conflict["older"], conflict["newer"]) == (older["id"], newer["id"])
+    assert conflict["apply"] == [
+        f"git memory resolve {older['id']} --keep {newer['id']}",
+        f"git memory resolve {older['id']} --keep {older['id']}",
+    ]
+    assert not any("forget" in step for step in conflict["apply"])
+    text = gm(project, "consolidate").stdout
+    assert "forget" not in text and f"git memory resolve {older['id']} --keep" in text
