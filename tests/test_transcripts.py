@@ -54,10 +54,18 @@ def _user(text: Any, **extra: Any) -> dict[str, Any]:
     return rec
 
 
-def _tool_result(text: str, tool_use_id: str = "t1", is_error: bool = True) -> dict[str, Any]:
+def _tool_result(
+    text: str, tool_use_id: str = "t1", is_error: bool = True, **extra: Any
+) -> dict[str, Any]:
     return _user(
-        [{"type": "tool_result", "tool_use_id": tool_use_id, "content": text, "is_error": is_error}]
+        [{"type": "tool_result", "tool_use_id": tool_use_id, "content": text, "is_error": is_error}],
+        **extra,
     )
+
+
+# The fields 2.1.x sets on a refusal (docs/claude-client-records.md).
+REFUSED_2_1 = {"version": "2.1.120", "toolUseResult": "User rejected tool use"}
+REFUSED_KIND = {"version": "2.1.250", "toolDenialKind": "user-rejected"}
 
 
 def _tool_use(command: str, tool_use_id: str = "t1", name: str = "Bash") -> dict[str, Any]:
@@ -172,19 +180,24 @@ def test_rejection_formats_of_2_1_and_subagents(tmp_path: Path) -> None:
         [
             _tool_uses(("npm i", "t1"), ("npx x", "t2"), ("ls", "t3"), ("ls", "t4")),
             _tool_result(
-                f"{rejected} To tell you how to proceed, the user said:\nuse bun{hint}", "t1"
+                f"{rejected} To tell you how to proceed, the user said:\nuse bun{hint}",
+                "t1",
+                **REFUSED_2_1,
             ),
             _tool_result(
                 "Permission for this tool use was denied. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). The user said:\nnever touch prod",
                 "t2",
+                **REFUSED_KIND,
             ),
             _tool_result(
                 f"{rejected} To tell you how to proceed, the user said:\nThe user wants to clarify these questions.\n    This means ...",
                 "t3",
+                **REFUSED_2_1,
             ),
             _tool_result(
                 f"{rejected} STOP what you are doing and wait for the user to tell you how to proceed.",
                 "t4",
+                **REFUSED_2_1,
             ),
         ],
     )

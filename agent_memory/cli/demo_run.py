@@ -72,8 +72,11 @@ def transcript_records(session: dict[str, Any], cwd: Path, day: _dt.date | _dt.d
                                                   "content": [{"type": "tool_use", "id": tool_id, "name": "Bash",
                                                                "input": {"command": turn["tool"]}}]}})
             reason = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n" + turn["reject"]
+            # The fields the client sets on a refusal (docs/claude-client-records.md): the reader
+            # trusts a reason only in this shape, answering the assistant record's call.
             add({"type": "user", "message": {"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": tool_id, "is_error": True, "content": reason}]}})
+                {"type": "tool_result", "tool_use_id": tool_id, "is_error": True, "content": reason}]},
+                 "toolUseResult": f"Error: {reason}", "sourceToolAssistantUUID": parent})
     return records
 
 

@@ -12,22 +12,21 @@ pasted blob or a giant tool result, never a typed prompt. Unreadable lines (trun
 invalid UTF-8, NUL padding, non-object JSON) are skipped and counted in `skipped_lines`.
 
 Only the user's own words are statements (DESIGN.md "Claude Code integration"), and that is
-decided from each record's *structure*, never from phrases in its text (issue 14 §1):
+decided from each record's *structure*, never from phrases in its text (issue 14 §1, issue 23):
 
-- typed prompts: `type: user` records with a user-role message that are not tool results, not
-  `isMeta`/`isCompactSummary`/`isVisibleInTranscriptOnly`, not a sidechain, not from a
-  subagent transcript file (`subagents/` directories, `agent-*.jsonl` names: the parent agent
-  writes those prompts, whether or not the file marks `isSidechain`), not a non-human
-  `origin`; their command echoes, hook output and wrappers (IDE context, system reminders,
-  `<pasted_content>` and other paste wrappers) are cut out;
+- typed prompts and `#` memory notes (`typed.py`): `type: user` records with a user-role message
+  that are not tool results, not `isMeta`/`isCompactSummary`/`isVisibleInTranscriptOnly`, not a
+  sidechain, not from a subagent transcript file (`subagents/` directories, `agent-*.jsonl`
+  names: the parent agent writes those prompts, whether or not the file marks `isSidechain`),
+  not a non-human `origin`; every client wrapper (command echoes and output, hook output, IDE
+  context, reminders, pastes …) is cut out whole, and a `<user-memory-input>` note counts only
+  as a record of its own;
 - 2.1.x `queued_command` attachments (a prompt typed while the agent worked, which has no
   `user` row) only when they carry `origin.kind == "human"`;
-- `#` memory notes (`<user-memory-input>`);
-- tool-rejection reasons only when Claude Code itself wrote the denial: an `is_error`
-  tool_result whose content *starts* with the fixed denial text, answering a tool_use of the
-  latest assistant message (and, when the record names it, `sourceToolAssistantUUID` is that
-  message's record). A Read/WebFetch/Bash/MCP result that merely contains the sentence is not
-  the user.
+- tool-rejection reasons (`denials.py`) only when the record's fields say the client wrote a
+  denial (`toolDenialKind`, the client's `toolUseResult` constant, or the older shape on a
+  built-in tool) answering a call of the latest assistant message. An error from any tool —
+  MCP, a command, a page — is never a source, whatever its text says.
 
 Every other record type — attachments (hook output, listings, snapshots, environment),
 `api-request-blob` (whose user-role message is the CLAUDE.md and reminders sent to the API),
@@ -49,13 +48,28 @@ from typing import Any, BinaryIO
 
 from agent_memory.model.atom import iso_z
 from agent_memory.model.paths import projects_dir, session_from_filename, slug_for
+from agent_memory.transcripts.denials import (
+    SHELL_TOOLS,
+    ToolCalls,
+    denial_reason,
+    rejection_texts,
+)
+from agent_memory.transcripts.typed import (
+    block_text,
+    is_subagent_file,
+    is_user_record,
+    message_of,
+    prompt_texts,
+    queued_prompt,
+    sanitize,
+)
+from agent_memory.transcripts.typed import (
+    clean_prompt as clean_prompt,  # re-exported: callers read prompts through the reader
+)
 
 # A typed prompt is at most a few hundred KB; tool results can be huge. 16 MiB keeps every
 # realistic record while bounding what one line may cost.
 MAX_LINE_BYTES = 16 * 1024 * 1024
-# Tool commands kept per pending tool_use id (for rejection and failure context).
-_MAX_COMMAND_CHARS = 400
-_SHELL_TOOLS = frozenset({"Bash", "PowerShell", "Shell", "run_shell_command"})
 
 _SESSION_SAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -241,272 +255,7 @@ def safe_session(value: str) -> str:
     return _SESSION_SAFE.sub("-", value.strip()) or "unknown"
 
 
-# --- what counts as the user's own words ----------------------------------------------------
-
-# Text that is the harness, a command, a hook or another agent talking, never the user.
-_MACHINE_PREFIXES = (
-    "<command-name>",
-    "<command-message>",
-    "<command-args>",
-    "<local-command-",
-    "<bash-input>",
-    "<bash-stdout>",
-    "<bash-stderr>",
-    "caveat: the messages below",
-    "[request interrupted",
-    "<task-notification",
-    "<teammate-message",
-    "<mcp-resource-update",
-    "<mcp-polling-update",
-    "<channel",
-    "<cross-session",
-    "<environment_context",
-    "<turn_aborted",
-    "<system-notification",
-    "<fork-boilerplate",
-    "<local-command-caveat>",
-    "[tool result missing",
-    "(no content)",
-    "no response requested.",
-    "<session-start-hook>",
-    "<user-prompt-submit-hook>",
-    "<agent-memory",
-)
-_MACHINE_ANYWHERE = (
-    "<command-message>",
-    "<command-name>",
-    "<bash-input>",
-    "<local-command-caveat>",
-    "<task-notification",
-    "<mcp-resource-update",
-    "<mcp-polling-update",
-    "<teammate-message",
-)
-# Prompts the harness writes on the user's behalf (plan mode, compaction, /init ...).
-_HARNESS_PROMPTS = (
-    "implement the following plan",
-    "this session is being continued from a previous conversation",
-    "please analyze this codebase and create a claude.md",
-    "your task is to create a detailed summary of the conversation",
-)
-# Wrapper blocks stripped from a prompt, keeping the user's text around them.
-_STRIP_BLOCKS = re.compile(
-    r"<(ide_opened_file|ide_selection|ide_diagnostics|system-reminder|user-prompt-submit-hook|"
-    r"session-start-hook|agent-memory[\w-]*|local-command-caveat|system-notification|"
-    r"environment_context)\b[^>]*>.*?</\1>",
-    re.S | re.I,
-)
-_UNCLOSED_BLOCK = re.compile(
-    r"<(?:system-reminder|agent-memory[\w-]*|user-prompt-submit-hook|ide_\w+)\b[^>]*>.*\Z",
-    re.S | re.I,
-)
-# Text the user pasted rather than typed: 2.1.x wraps a long paste as
-# `<pasted_content id="…">…</pasted_content id="…">`; other clients attach files and documents
-# the same way. It yields nothing unless the typed words around it ask to keep it.
-_PASTE_BLOCK = re.compile(
-    r"<(pasted[_-]?(?:content|text)|clipboard[_-]?(?:content|text)?|paste)\b[^>]*>.*?"
-    r"(?:</\1\b[^>]*>|\Z)|<(context|document|attachment)\b[^>]*>.*?</\2\b[^>]*>",
-    re.S | re.I,
-)
-_PASTE_FRAMED = re.compile(
-    r"^\W*(?:please\s+|pls\s+|also\s+|and\s+)*(?:remember|memori[sz]e|note|keep in mind|"
-    r"save|store|add|put|write|record)\b[^\n]{0,80}?\b(?:this|these|that|the following|it|them|"
-    r"rules?|preferences?|memory|claude\.md)\b[\s:.,!-]*$",
-    re.I,
-)
-_PLACEHOLDERS = re.compile(r"\[(?:Image|Pasted text|Pasted image)\b[^\]]{0,60}\]", re.I)
-_MEMORY_INPUT = re.compile(r"<user-memory-input>(.*?)</user-memory-input>", re.S | re.I)
-
-# The denial Claude Code writes as the tool_result when the user refuses a tool use (1.0.x
-# to 2.1.x), then the reason the user typed. Matched at the START of the content only: the
-# same words inside a file, a page or a command's output are not a denial.
-_REJECTION = re.compile(
-    r"\A\s*(?:The user doesn't want to proceed with this tool use\.|"
-    r"Permission for this tool use was denied\.)"
-    r"(?: The tool use was rejected \(eg\. if it was a file edit, the new_string was NOT written to "
-    r"the file\)\.)?\s*"
-    r"(?:The user provided the following reason for the rejection:|"  # up to 2.0.x
-    r"To tell you how to proceed, the user said:|"  # 2.1.x
-    r"The user said:)"  # 2.1.x subagent denial
-    r"(?P<reason>.*)\Z",
-    re.S,
-)
-_REJECTION_TAIL = re.compile(
-    r"\n\s*Note: The user's next message may contain a correction.*\Z", re.S
-)
-_REJECTION_BOILERPLATE = ("the user wants to clarify these questions",)
-
-
-def _sanitize(text: str) -> str:
-    # Lone surrogates (from `\ud800` escapes) cannot be written as UTF-8; NULs are noise.
-    if "\x00" in text:
-        text = text.replace("\x00", "")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = text.encode("utf-8", "replace").decode("utf-8")
-    return text
-
-
-def _strip_pastes(text: str) -> str:
-    """The typed words without pasted blocks; a paste the typed words frame ("remember this:")
-    is kept, unwrapped, because the user asked for it to be kept."""
-    if "<" not in text or not _PASTE_BLOCK.search(text):
-        return text
-    typed = _PASTE_BLOCK.sub(" ", text)
-    if _PASTE_FRAMED.match(typed.strip()):
-        return _PASTE_BLOCK.sub(lambda m: "\n" + _PASTE_INNER.sub("", m.group(0)) + "\n", text)
-    return typed
-
-
-_PASTE_INNER = re.compile(r"</?[\w-]+\b[^>]*>")
-
-
-def clean_prompt(text: str) -> str | None:
-    """A typed prompt's text with IDE/system wrappers and pastes stripped; None when it is not
-    the user's."""
-    head = text.lstrip()[:200].lower()
-    if not head or head.startswith(_MACHINE_PREFIXES) or any(m in text for m in _MACHINE_ANYWHERE):
-        return None
-    cleaned = _STRIP_BLOCKS.sub(" ", _strip_pastes(text))
-    cleaned = _UNCLOSED_BLOCK.sub(" ", cleaned)
-    cleaned = _PLACEHOLDERS.sub(" ", cleaned).strip()
-    if not cleaned:
-        return None
-    low = cleaned[:200].lower()
-    if low.startswith(_HARNESS_PROMPTS) or low.startswith(_MACHINE_PREFIXES):
-        return None
-    return _sanitize(cleaned)
-
-
-def rejection_reason(text: str) -> str | None:
-    """The reason typed into a tool-rejection result whose text *starts* with Claude Code's
-    fixed denial, or None. Only the text test: `iter_events` also checks the record's
-    structure (`is_error`, the tool_use it answers) before it trusts a reason."""
-    m = _REJECTION.match(text)
-    if not m:
-        return None
-    reason = _REJECTION_TAIL.sub("", m.group("reason")).strip()
-    if not reason or reason.lower().startswith(_REJECTION_BOILERPLATE):
-        return None
-    return _sanitize(reason)
-
-
-def _message(data: dict[str, Any]) -> dict[str, Any]:
-    message = data.get("message")
-    return message if isinstance(message, dict) else {}
-
-
-def _block_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(
-            str(b.get("text", ""))
-            for b in content
-            if isinstance(b, dict) and b.get("type") == "text"
-        )
-    return ""
-
-
-def _is_user_record(data: dict[str, Any]) -> bool:
-    """A `type: user` record carrying a user-role message that the harness did not mark as its
-    own (meta, compaction, transcript-only) nor as coming from something other than a human."""
-    if data.get("type") != "user":
-        return False
-    message = data.get("message")
-    if not isinstance(message, dict) or message.get("role", "user") != "user":
-        return False
-    origin = data.get("origin")
-    if origin is not None and (not isinstance(origin, dict) or origin.get("kind") != "human"):
-        return False
-    return not (
-        data.get("isMeta") or data.get("isCompactSummary") or data.get("isVisibleInTranscriptOnly")
-    )
-
-
-def is_subagent_file(path: str | os.PathLike[str]) -> bool:
-    """A subagent's transcript, by layout: `<slug>/agent-*.jsonl` (2.0.x) or
-    `<slug>/<session>/subagents/agent-*.jsonl` (2.1.x). Its "prompts" are the parent agent
-    writing to the subagent, whether or not the records say `isSidechain`."""
-    p = Path(path)
-    return p.name.startswith("agent-") or "subagents" in p.parts[:-1]
-
-
-def prompt_texts(data: dict[str, Any]) -> list[tuple[str, str]]:
-    """(origin, text) for the typed words in a user record: ("prompt", …) or ("memory", …)."""
-    if not _is_user_record(data) or data.get("isSidechain"):
-        # Sidechain "prompts" are written by the parent agent, not by the user.
-        return []
-    if "toolUseResult" in data and data.get("toolUseResult") is not None:
-        return []
-    content = data["message"].get("content")
-    blocks: list[str]
-    if isinstance(content, str):
-        blocks = [content]
-    elif isinstance(content, list):
-        if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
-            return []
-        blocks = [
-            str(b.get("text", ""))
-            for b in content
-            if isinstance(b, dict) and b.get("type") == "text"
-        ]
-    else:
-        return []
-    out: list[tuple[str, str]] = []
-    kept: list[str] = []
-    for block in blocks:
-        memories = _MEMORY_INPUT.findall(block)
-        if memories:
-            out.extend(("memory", _sanitize(m.strip())) for m in memories if m.strip())
-            continue
-        cleaned = clean_prompt(block)
-        if cleaned:
-            kept.append(cleaned)
-    if kept:
-        out.insert(0, ("prompt", "\n".join(kept)))
-    return out
-
-
-def rejection_texts(data: dict[str, Any]) -> list[tuple[str, str]]:
-    """(tool_use_id, reason) for every rejection-with-reason in a user record."""
-    if not _is_user_record(data):
-        return []
-    content = data["message"].get("content")
-    if not isinstance(content, list):
-        return []
-    out = []
-    for block in content:
-        if (
-            isinstance(block, dict)
-            and block.get("type") == "tool_result"
-            and block.get("is_error") is True
-        ):
-            reason = rejection_reason(_block_text(block.get("content")))
-            if reason:
-                out.append((str(block.get("tool_use_id", "")), reason))
-    return out
-
-
-def queued_prompt(data: dict[str, Any]) -> str | None:
-    """A prompt typed while the agent was working. 2.1.x folds it into the running turn as an
-    `attachment` of type `queued_command` and writes no `user` row for it; only one that says
-    `origin.kind == "human"` is trusted. Every other attachment (hook output, context, skill
-    listings, reminders, snapshots) is not the user's."""
-    attachment = data.get("attachment")
-    if data.get("type") != "attachment" or not isinstance(attachment, dict):
-        return None
-    if attachment.get("type") != "queued_command" or attachment.get("isMeta") or data.get("isMeta"):
-        return None
-    if attachment.get("commandMode", "prompt") != "prompt":
-        return None
-    origin = attachment.get("origin")
-    if not isinstance(origin, dict) or origin.get("kind") != "human":
-        return None  # no origin: the harness may have queued it (issue 14 §1)
-    prompt = attachment.get("prompt")
-    text = prompt if isinstance(prompt, str) else _block_text(prompt)
-    return clean_prompt(text) if text else None
+# --- one record's words, for `inspect --why` ---------------------------------------------------
 
 
 def statement_text(record: dict[str, Any]) -> str | None:
@@ -542,7 +291,7 @@ def iter_events(
     the last timestamp seen earlier in the file (records without one are rare)."""
     stats = stats if stats is not None else ReadStats()
     subagent = is_subagent_file(path)
-    calls = _ToolCalls()
+    calls = ToolCalls()
     quoted = _AssistantLines()
     last_ts: str | None = None
     for rec in iter_records(path, stats):
@@ -574,16 +323,16 @@ def iter_events(
                 kept = quoted.strip(text) if origin == "prompt" else text
                 if kept:
                     yield Statement(rec.line, kept, ts, sid, origin, cwd, version)
-        content = _message(data).get("content")
-        if not isinstance(content, list) or not _is_user_record(data):
+        content = message_of(data).get("content")
+        if not isinstance(content, list) or not is_user_record(data):
             continue
         for block in content:
             if not isinstance(block, dict) or block.get("type") != "tool_result":
                 continue
             tool_id = str(block.get("tool_use_id", ""))
             tool, command = calls.pending.pop(tool_id, ("", ""))
-            body = _block_text(block.get("content"))
-            reason = rejection_reason(body) if calls.is_denial(data, block, tool_id) else None
+            body = block_text(block.get("content"))
+            reason = denial_reason(data, block, tool_id, tool, calls)
             if reason:
                 yield Statement(
                     rec.line,
@@ -598,79 +347,19 @@ def iter_events(
                 )
             elif (
                 block.get("is_error") is True
-                and tool in _SHELL_TOOLS
+                and tool in SHELL_TOOLS
                 and body.strip()
                 and not _harness_error(body)
             ):
                 yield ToolError(
                     rec.line,
-                    _sanitize(body[:20000]),
+                    sanitize(body[:20000]),
                     ts,
                     sid,
                     tool,
                     command,
                     _exit_code(data, body),
                 )
-
-
-class _ToolCalls:
-    """The tool calls the assistant made: every unanswered one (tool name and shell command, for
-    rejection and failure context) and, per conversation chain, the ids of the *latest*
-    assistant message — the only calls a permission prompt can be answering."""
-
-    def __init__(self) -> None:
-        self.pending: dict[str, tuple[str, str]] = {}
-        self.latest: dict[tuple[bool, str], tuple[str, set[str]]] = {}
-        self.record_of: dict[str, str] = {}  # tool_use id -> uuid of the assistant record
-
-    @staticmethod
-    def _chain(data: dict[str, Any]) -> tuple[bool, str]:
-        agent = data.get("agentId")
-        return bool(data.get("isSidechain")), agent if isinstance(agent, str) else ""
-
-    def note(self, data: dict[str, Any]) -> None:
-        message = _message(data)
-        content = message.get("content")
-        msg_id = message.get("id") or data.get("uuid") or ""
-        chain = self._chain(data)
-        current = self.latest.get(chain)
-        if current is None or current[0] != msg_id or not msg_id:
-            current = (str(msg_id), set())
-            self.latest[chain] = current
-        if not isinstance(content, list):
-            return
-        uuid = str(data.get("uuid") or "")
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "tool_use" and block.get("id"):
-                ident = str(block["id"])
-                name = str(block.get("name", ""))
-                args = block.get("input")
-                command = (
-                    args.get("command") if name in _SHELL_TOOLS and isinstance(args, dict) else ""
-                )
-                self.pending[ident] = (name, str(command or "")[:_MAX_COMMAND_CHARS])
-                current[1].add(ident)
-                self.record_of[ident] = uuid
-        if len(self.pending) > 10000:  # results that never came; keep memory bounded
-            for key in list(self.pending)[:5000]:
-                del self.pending[key]
-                self.record_of.pop(key, None)
-
-    def is_denial(self, data: dict[str, Any], block: dict[str, Any], tool_id: str) -> bool:
-        """The structure of a tool_result Claude Code writes when the user refuses a tool use:
-        `is_error`, answering a call of the latest assistant message of its chain (and of the
-        very record `sourceToolAssistantUUID` names, when the record names one), with no
-        structured tool output. Whether its text starts with the denial is checked apart."""
-        if block.get("is_error") is not True or not tool_id:
-            return False
-        current = self.latest.get(self._chain(data))
-        if current is None or tool_id not in current[1]:
-            return False
-        source = data.get("sourceToolAssistantUUID")
-        if source is not None and source != self.record_of.get(tool_id):
-            return False
-        result = data.get("toolUseResult")
-        return result is None or isinstance(result, str)
 
 
 # Quoted assistant prose: lines at least this long that the assistant wrote earlier in the
@@ -692,7 +381,7 @@ class _AssistantLines:
         self.lines: dict[str, None] = {}
 
     def note(self, data: dict[str, Any]) -> None:
-        content = _message(data).get("content")
+        content = message_of(data).get("content")
         if isinstance(content, str):
             texts = [content]
         elif isinstance(content, list):

@@ -1,0 +1,292 @@
+"""What in a `user` record is the person's typing: prompts and `#` memory notes, decided from the
+record's structure and the client's own wrappers, never from a phrase (issue 14 §1, issue 23).
+
+The client writes much that is not typing into `user` records, each time inside one of its own
+wrapper elements (`CLIENT_WRAPPERS`: shell-mode output, slash-command echoes, IDE context,
+reminders, notifications, pastes …). Such text is cut out of a prompt whole: from a wrapper's
+opening tag to the *last* closing tag of the same name in the block (an unclosed one to the
+block's end), so text inside a wrapper cannot close it early and leak out as typing.
+
+A memory note (`<user-memory-input>`, the `#` shortcut of 1.0.x–2.0.x) counts only in the shape
+the client writes it: a record of its own whose whole content is that one element
+(`memory_note`). The same element anywhere else — inside command output, an IDE selection, a
+paste, a reminder, next to other text — is not a note, and is cut out like any wrapper."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+# Every element the client wraps around text it did not take from the keyboard: Claude Code's
+# `constants/xml.ts` vocabulary, the IDE and hook wrappers, and those seen in the recorded
+# transcripts (docs/claude-client-records.md lists them with what each holds).
+CLIENT_WRAPPERS = (
+    "bash-input",
+    "bash-stdout",
+    "bash-stderr",
+    "bash-exit-code",
+    "local-command-stdout",
+    "local-command-stderr",
+    "local-command-caveat",
+    "command-name",
+    "command-message",
+    "command-args",
+    "command-contents",
+    "task-notification",
+    "teammate-message",
+    "channel-message",
+    "channel",
+    "cross-session-message",
+    "fork-boilerplate",
+    "forked-skill-launch",
+    "ultraplan",
+    "remote-review",
+    "remote-review-progress",
+    "mcp-resource-update",
+    "mcp-polling-update",
+    "system-reminder",
+    "system-notification",
+    "environment_context",
+    "turn_aborted",
+    "user-prompt-submit-hook",
+    "session-start-hook",
+    "post-tool-use-hook",
+    "ide_opened_file",
+    "ide_selection",
+    "ide_diagnostics",
+    "user-memory-input",
+)
+MEMORY_NOTE_TAG = "user-memory-input"
+
+# Text that is the harness, a command, a hook or another agent talking, never the user: a
+# block starting with one of these yields nothing at all.
+_MACHINE_PREFIXES = (
+    "<command-name>",
+    "<command-message>",
+    "<command-args>",
+    "<command-contents>",
+    "<local-command-",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<bash-exit-code>",
+    "caveat: the messages below",
+    "[request interrupted",
+    "<task-notification",
+    "<teammate-message",
+    "<mcp-resource-update",
+    "<mcp-polling-update",
+    "<channel",
+    "<cross-session",
+    "<environment_context",
+    "<turn_aborted",
+    "<system-notification",
+    "<fork-boilerplate",
+    "<forked-skill-launch",
+    "<ultraplan",
+    "<remote-review",
+    "[tool result missing",
+    "(no content)",
+    "no response requested.",
+    "<session-start-hook>",
+    "<user-prompt-submit-hook>",
+    "<post-tool-use-hook>",
+    "<agent-memory",
+)
+_MACHINE_ANYWHERE = (
+    "<command-message>",
+    "<command-name>",
+    "<bash-input>",
+    "<local-command-caveat>",
+    "<task-notification",
+    "<mcp-resource-update",
+    "<mcp-polling-update",
+    "<teammate-message",
+)
+# Prompts the harness writes on the user's behalf (plan mode, compaction, /init ...).
+_HARNESS_PROMPTS = (
+    "implement the following plan",
+    "this session is being continued from a previous conversation",
+    "please analyze this codebase and create a claude.md",
+    "your task is to create a detailed summary of the conversation",
+)
+_WRAPPER_NAMES = "|".join(re.escape(t) for t in CLIENT_WRAPPERS) + r"|agent-memory[\w-]*"
+# A wrapper element, from its opening tag to the LAST closing tag of its name (greedy): the
+# client writes its own closer after whatever it wraps, so a closer inside the wrapped text can
+# only lengthen the cut, never end it early. No closer: to the end of the block.
+_WRAPPER_BLOCK = re.compile(
+    rf"<({_WRAPPER_NAMES})(?=[\s>/])[^>]*>(?:.*</\1\s*>|.*\Z)",
+    re.S | re.I,
+)
+# Text the user pasted rather than typed: 2.1.x wraps a long paste as
+# `<pasted_content id="…">…</pasted_content id="…">`; other clients attach files and documents
+# the same way. It yields nothing unless the typed words around it ask to keep it. Greedy to
+# the last closer of the same name, as above.
+_PASTE_BLOCK = re.compile(
+    r"<(pasted[_-]?(?:content|text)|clipboard[_-]?(?:content|text)?|paste)\b[^>]*>"
+    r"(?:.*</\1\b[^>]*>|.*\Z)|<(context|document|attachment)\b[^>]*>.*</\2\b[^>]*>",
+    re.S | re.I,
+)
+_PASTE_FRAMED = re.compile(
+    r"^\W*(?:please\s+|pls\s+|also\s+|and\s+)*(?:remember|memori[sz]e|note|keep in mind|"
+    r"save|store|add|put|write|record)\b[^\n]{0,80}?\b(?:this|these|that|the following|it|them|"
+    r"rules?|preferences?|memory|claude\.md)\b[\s:.,!-]*$",
+    re.I,
+)
+_PASTE_INNER = re.compile(r"</?[\w-]+\b[^>]*>")
+_PLACEHOLDERS = re.compile(r"\[(?:Image|Pasted text|Pasted image)\b[^\]]{0,60}\]", re.I)
+# The one shape of a `#` note: the element is the whole text, holding no second marker.
+_MEMORY_NOTE = re.compile(
+    r"\A\s*<user-memory-input>(?P<note>(?:(?!</?user-memory-input\b).)*)</user-memory-input>\s*\Z",
+    re.S,
+)
+
+
+def sanitize(text: str) -> str:
+    # Lone surrogates (from `\ud800` escapes) cannot be written as UTF-8; NULs are noise.
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def message_of(data: dict[str, Any]) -> dict[str, Any]:
+    message = data.get("message")
+    return message if isinstance(message, dict) else {}
+
+
+def block_text(content: Any) -> str:
+    """The text of a message or tool_result `content`: a string, or its text blocks joined."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            str(b.get("text", ""))
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "text"
+        )
+    return ""
+
+
+def _strip_pastes(text: str) -> str:
+    """The typed words without pasted blocks; a paste the typed words frame ("remember this:")
+    is kept, unwrapped, because the user asked for it to be kept."""
+    if "<" not in text or not _PASTE_BLOCK.search(text):
+        return text
+    typed = _PASTE_BLOCK.sub(" ", text)
+    if _PASTE_FRAMED.match(typed.strip()):
+        return _PASTE_BLOCK.sub(lambda m: "\n" + _PASTE_INNER.sub("", m.group(0)) + "\n", text)
+    return typed
+
+
+def clean_prompt(text: str) -> str | None:
+    """A typed prompt's text with the client's wrappers and pastes cut out; None when it is not
+    the user's."""
+    head = text.lstrip()[:200].lower()
+    if not head or head.startswith(_MACHINE_PREFIXES) or any(m in text for m in _MACHINE_ANYWHERE):
+        return None
+    cleaned = _WRAPPER_BLOCK.sub(" ", _strip_pastes(text)) if "<" in text else text
+    cleaned = _PLACEHOLDERS.sub(" ", cleaned).strip()
+    if not cleaned:
+        return None
+    low = cleaned[:200].lower()
+    if low.startswith(_HARNESS_PROMPTS) or low.startswith(_MACHINE_PREFIXES):
+        return None
+    return sanitize(cleaned)
+
+
+def is_user_record(data: dict[str, Any]) -> bool:
+    """A `type: user` record carrying a user-role message that the harness did not mark as its
+    own (meta, compaction, transcript-only) nor as coming from something other than a human."""
+    if data.get("type") != "user":
+        return False
+    message = data.get("message")
+    if not isinstance(message, dict) or message.get("role", "user") != "user":
+        return False
+    origin = data.get("origin")
+    if origin is not None and (not isinstance(origin, dict) or origin.get("kind") != "human"):
+        return False
+    return not (
+        data.get("isMeta") or data.get("isCompactSummary") or data.get("isVisibleInTranscriptOnly")
+    )
+
+
+def is_subagent_file(path: str | Any) -> bool:
+    """A subagent's transcript, by layout: `<slug>/agent-*.jsonl` (2.0.x) or
+    `<slug>/<session>/subagents/agent-*.jsonl` (2.1.x). Its "prompts" are the parent agent
+    writing to the subagent, whether or not the records say `isSidechain`."""
+    p = Path(path)
+    return p.name.startswith("agent-") or "subagents" in p.parts[:-1]
+
+
+def _typed_blocks(data: dict[str, Any]) -> list[str] | None:
+    """The text blocks of a record that may hold typing, or None when its structure says it
+    holds none (not the user's, a sidechain, a tool result)."""
+    if not is_user_record(data) or data.get("isSidechain"):
+        # Sidechain "prompts" are written by the parent agent, not by the user.
+        return None
+    if data.get("toolUseResult") is not None:
+        return None
+    content = data["message"].get("content")
+    if isinstance(content, str):
+        return [content]
+    if not isinstance(content, list):
+        return None
+    if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+        return None
+    return [
+        str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"
+    ]
+
+
+def memory_note(data: dict[str, Any]) -> str | None:
+    """The text of a `#` memory note, only in the shape the client writes one (1.0.x–2.0.x
+    `processUserInput`, memory mode): a user record of its own whose entire content — a string,
+    or a single text block and nothing else — is one `<user-memory-input>…</user-memory-input>`
+    element. None for any other record."""
+    blocks = _typed_blocks(data)
+    if blocks is None or len(blocks) != 1:
+        return None
+    content = data["message"].get("content")
+    if isinstance(content, list) and len(content) != 1:
+        return None  # a note record holds nothing else (no image, no second block)
+    match = _MEMORY_NOTE.match(blocks[0])
+    note = match.group("note").strip() if match else ""
+    return sanitize(note) if note else None
+
+
+def prompt_texts(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """(origin, text) for the typed words in a user record: [("memory", note)] for a `#` note
+    record, [("prompt", text)] for a prompt, [] for anything else."""
+    note = memory_note(data)
+    if note is not None:
+        return [("memory", note)]
+    blocks = _typed_blocks(data)
+    if not blocks:
+        return []
+    kept = [c for c in (clean_prompt(b) for b in blocks) if c]
+    return [("prompt", "\n".join(kept))] if kept else []
+
+
+def queued_prompt(data: dict[str, Any]) -> str | None:
+    """A prompt typed while the agent was working. 2.1.x folds it into the running turn as an
+    `attachment` of type `queued_command` and writes no `user` row for it; only one that says
+    `origin.kind == "human"` is trusted. Every other attachment (hook output, context, skill
+    listings, reminders, snapshots) is not the user's."""
+    attachment = data.get("attachment")
+    if data.get("type") != "attachment" or not isinstance(attachment, dict):
+        return None
+    if attachment.get("type") != "queued_command" or attachment.get("isMeta") or data.get("isMeta"):
+        return None
+    if attachment.get("commandMode", "prompt") != "prompt":
+        return None
+    origin = attachment.get("origin")
+    if not isinstance(origin, dict) or origin.get("kind") != "human":
+        return None  # no origin: the harness may have queued it (issue 14 §1)
+    prompt = attachment.get("prompt")
+    text = prompt if isinstance(prompt, str) else block_text(prompt)
+    return clean_prompt(text) if text else None
