@@ -6,12 +6,16 @@ headless (`claude -p`) or in a pseudo-terminal, with a placeholder API key and t
 on a loopback port nothing listens on: the model call is refused at once, while everything
 agent-memory depends on happens for real — CLAUDE.md and its imports are loaded, the hooks in
 `.claude/settings.json` (or a `--plugin-dir` plugin) fire, and the transcript is written.
+Within `Workspace.scripted(script)` the base URL is a scripted model instead
+(`scripted_model.py`): the model's turns — tool calls, subagents, memory writes — happen too,
+and every request the client sent is kept.
 
 Nothing here imports agent_memory: the suite tests the installed `git memory` the way Claude
 Code runs it, through the command line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -26,6 +30,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .scripted_model import Script, ScriptedModel
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -272,6 +278,17 @@ def typed_prompt_lines(records: Sequence[Mapping[str, Any]], prompts: Sequence[s
     return lines
 
 
+def evidence(atoms: Sequence[Mapping[str, Any]]) -> set[tuple[str, str, int]]:
+    """(atom id, transcript stem = session id, line) for every piece of evidence the atoms
+    hold."""
+    out = set()
+    for atom in atoms:
+        for item in atom["evidence"]:
+            path, _, line = str(item["source"]).rpartition("#L")
+            out.add((str(atom["id"]), Path(path).stem, int(line)))
+    return out
+
+
 # --- one repository, one isolated home, driven by the client --------------------------------
 
 
@@ -401,6 +418,17 @@ class Workspace:
             return found[0]
         return self.config_dir / "projects" / slug_for(self.repo) / f"{session_id}.jsonl"
 
+    @contextlib.contextmanager
+    def scripted(self, script: Script | Mapping[str, Any]) -> Iterator[ScriptedModel]:
+        """Sessions started inside talk to a scripted model (scripted_model.md) on a loopback
+        port of this process; outside, the base URL is the dead port again."""
+        with ScriptedModel(script) as model:
+            self.env["ANTHROPIC_BASE_URL"] = model.url
+            try:
+                yield model
+            finally:
+                self.env["ANTHROPIC_BASE_URL"] = OFFLINE_ENV["ANTHROPIC_BASE_URL"]
+
     def run(
         self,
         prompts: str | Sequence[str],
@@ -408,6 +436,7 @@ class Workspace:
         resume: str | None = None,
         retries: int = 0,
         args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
     ) -> Run:
         """One headless session (`claude -p`). Several prompts are sent in one session through
         `--input-format stream-json`, as an SDK host would."""
@@ -426,7 +455,7 @@ class Workspace:
         proc = subprocess.run(
             cmd,
             cwd=self.repo,
-            env=self.env | {"CLAUDE_CODE_MAX_RETRIES": str(retries)},
+            env=self.env | {"CLAUDE_CODE_MAX_RETRIES": str(retries)} | dict(env or {}),
             input=stdin,
             stdin=subprocess.DEVNULL if stdin is None else None,
             capture_output=True,
@@ -437,15 +466,16 @@ class Workspace:
         run = Run(
             session_id, self.transcript_path(session_id), proc.returncode, proc.stdout, proc.stderr
         )
-        # Exit status 1 is the refused API call; the session itself must have been recorded.
+        # Exit status 1 is the refused API call (0 with a scripted model); the session itself
+        # must have been recorded.
         assert run.transcript.is_file(), (
             f"no transcript for session {session_id}: exit {proc.returncode}, {proc.stderr[-500:]}"
         )
         self.runs.append(run)
         return run
 
-    def interactive(self) -> Interactive:
-        return Interactive(self)
+    def interactive(self, args: Sequence[str] = ()) -> Interactive:
+        return Interactive(self, args)
 
     def wait_for_captures(self, timeout: float = CAPTURE_TIMEOUT) -> None:
         """Until no detached `git memory hook background-capture` of this home's transcripts
@@ -466,7 +496,7 @@ class Interactive:
     """The full-screen client in a pseudo-terminal (pexpect), synchronised on what it writes to
     the transcript rather than on screen contents or sleeps."""
 
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, ws: Workspace, args: Sequence[str] = ()) -> None:
         import pexpect
         import pyte
 
@@ -475,7 +505,7 @@ class Interactive:
         self._trust(ws)
         self.child = pexpect.spawn(
             str(ws.client.binary),
-            ["--session-id", self.session_id],
+            ["--session-id", self.session_id, *args],
             cwd=str(ws.repo),
             env=ws.env | {"TERM": "xterm-256color", "COLUMNS": "200", "LINES": "40"},
             encoding="utf-8",
@@ -657,7 +687,9 @@ def record_fixture(ws: Workspace, transcript: Path, dest_root: Path) -> Path:
     machine = (str(ws.home.parent), f"{real_home()}/", str(ws.client.prefix))
     leaks = [s for s in machine if s in text]
     assert not leaks, f"machine paths left in {transcript.name}: {leaks}"
-    dest = dest_root / slug_for(neutral_repo) / transcript.name
+    # Where it sits under the client's project folder (a subagent's: `<session>/subagents/`).
+    project = next(p for p in transcript.parents if p.parent.name == "projects")
+    dest = dest_root / slug_for(neutral_repo) / transcript.relative_to(project)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(text, "utf-8")
     return dest

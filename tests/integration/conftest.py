@@ -101,7 +101,8 @@ def bare_workspace(
         # No detached capture may outlive its test (it would write into a removed tmp_path).
         ws.wait_for_captures()
         if truthy(os.environ.get("AGENT_MEMORY_RECORD_TRANSCRIPTS")):
-            for transcript in sorted(ws.config_dir.glob("projects/*/*.jsonl")):
+            # The sessions' transcripts and their subagents' (`<session>/subagents/…`).
+            for transcript in sorted(ws.config_dir.glob("projects/*/**/*.jsonl")):
                 record_fixture(ws, transcript, fixture_dir(claude_client.version))
 
 

@@ -1,9 +1,11 @@
 """Record the pinned client's transcripts as reader fixtures.
 
-    python tests/integration/record.py
+    python tests/integration/record.py [PYTEST ARGS…]
 
 Runs the integration suite with AGENT_MEMORY_RECORD_TRANSCRIPTS=1 into a fresh
-`tests/fixtures/transcripts/client-<version>/`, then writes beside them:
+`tests/fixtures/transcripts/client-<version>/` — or, given pytest arguments (test files, `-k …`),
+runs only those tests and adds or replaces their transcripts, keeping the others — then writes
+beside them, for every transcript there:
 
 - `SOURCES.txt`: one line per file in the format of `tests/fixtures/transcripts/SOURCES.txt`
   (path | bytes | records | versions | record types | cwd), to append there;
@@ -74,14 +76,35 @@ PROMPT_LABELS: dict[str, list[dict[str, Any]]] = {
     "Can I push this change to main now?": [],
     "Explain what a Fourier transform is": [],
     "Which package manager should I use to install dependencies?": [],
+    # The scripted-model sessions (test_client_tools, _subagent, _compaction, _auto_memory).
+    "Never commit generated files": [
+        _expect(["constraint"], [["commit"], ["generated"]], True, "never commit generated files")
+    ],
+    "Always update the changelog when you release": [
+        _expect(
+            ["constraint", "preference"], [["changelog"]], False, "update the changelog on release"
+        )
+    ],
+    "Remember that deploys go out from the release branch only.": [
+        _expect(
+            ["fact", "constraint"],
+            [["deploy"], ["release branch"]],
+            False,
+            "deploys go out from the release branch",
+        )
+    ],
+    "Add a line about rebasing to the README, then print a reminder": [],
+    "Where is the version number defined?": [],
+    "What do you remember about deploys?": [],
 }
 
 
 def _typed(record: dict[str, Any]) -> str | None:
     """The text of a prompt record (2.1.332 marks them with `promptSource`: "sdk" headless,
-    "typed" interactive); shell-mode rows carry no promptSource."""
+    "typed" interactive); shell-mode rows carry no promptSource, and a subagent's report comes
+    back as `promptSource: "system"`."""
     message = record.get("message")
-    if record.get("type") != "user" or "promptSource" not in record:
+    if record.get("type") != "user" or record.get("promptSource") not in ("sdk", "typed"):
         return None
     content = message.get("content") if isinstance(message, dict) else None
     return content if isinstance(content, str) else None
@@ -90,10 +113,22 @@ def _typed(record: dict[str, Any]) -> str | None:
 def main() -> int:
     version = pinned_version()
     dest = fixture_dir(version)
-    shutil.rmtree(dest, ignore_errors=True)
+    selected = sys.argv[1:]
+    if not selected:
+        shutil.rmtree(dest, ignore_errors=True)
     env = os.environ | {"AGENT_MEMORY_RECORD_TRANSCRIPTS": "1", "AGENT_MEMORY_REQUIRE_CLIENT": "1"}
     subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/integration"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "claude_client",
+            *(selected or ["tests/integration"]),
+        ],
         cwd=ROOT,
         env=env,
         check=True,

@@ -19,12 +19,18 @@ with a reason typed by a person. See test_client_interactive.py for the `#` note
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .client import Workspace, hook_contexts, read_records, record_kinds, typed_prompt_lines
+from .client import (
+    Workspace,
+    evidence,
+    hook_contexts,
+    read_records,
+    record_kinds,
+    typed_prompt_lines,
+)
 
 pytestmark = pytest.mark.claude_client
 
@@ -69,16 +75,6 @@ RECORD_KINDS_2_1_332 = {
 }
 
 
-def _evidence(atoms: Sequence[Mapping[str, Any]]) -> set[tuple[str, str, int]]:
-    """(atom id, transcript stem, line) for every piece of evidence the atoms hold."""
-    out = set()
-    for atom in atoms:
-        for item in atom["evidence"]:
-            path, _, line = item["source"].rpartition("#L")
-            out.add((atom["id"], Path(path).stem, int(line)))
-    return out
-
-
 def _blob_texts(records: Sequence[Mapping[str, Any]]) -> str:
     """The user-role text of every `api-request-blob`: what the client sent as the user turn."""
     texts = []
@@ -121,16 +117,16 @@ def test_session_end_turns_typed_prompts_into_atoms_and_nothing_else(
     # What was there before (the adopted line's atom) gained nothing from its own injection.
     assert {i: after[i] for i in before} == before
     new = [atom for i, atom in after.items() if i not in before]
-    evidence = _evidence(new)
+    found = evidence(new)
     typed_lines = {sid: typed_prompt_lines(rs, TYPED) for sid, rs in records.items()}
     # Every piece of new evidence is a line holding a prompt we typed …
-    for atom_id, sid, line in evidence:
+    for atom_id, sid, line in found:
         assert line in typed_lines.get(sid, set()), (after[atom_id]["claim"], sid, line)
     # … and each statement made exactly one atom, each question none.
     statement_lines = {
         (sid, line) for sid, rs in records.items() for line in typed_prompt_lines(rs, DURABLE)
     }
-    assert sorted((sid, line) for _, sid, line in evidence) == sorted(statement_lines)
+    assert sorted((sid, line) for _, sid, line in found) == sorted(statement_lines)
     assert len(new) == len(DURABLE), [a["claim"] for a in new]
     assert workspace.errors_log() == []
 
