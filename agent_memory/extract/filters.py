@@ -33,7 +33,38 @@ DEICTIC_REF = re.compile(
     r"\b(?:what you (?:did|just|wrote|said)|your (?:last|previous) \w+|i just|you just|just showed|"
     r"your (?:recent )?(?:change|changes|fix|edit|edits|commit|patch|suggestion|version|refactor)|"
     r"that (?:function|file|method|class|version|approach|change|test|line|snippet|module|"
-    r"component|script|endpoint|query|loop|variable|bug|error|commit|pr|output|answer))\b",
+    r"component|script|endpoint|query|loop|variable|bug|error|commit|pr|output|answer)|"
+    # what was said or written in this conversation: "keep the version I wrote"
+    r"(?:i|you|we)\s+(?:just\s+)?(?:wrote|made|sent|pasted|mentioned|described|discussed|showed|"
+    r"shared|gave|had|did|added|created|suggested|proposed)|"
+    r"(?:nothing|anything|everything|something|nobody|no one) else|the other (?:one|ones|files?|"
+    r"functions?|components?|pages?|tabs?|parts?|changes?|tests?|places?|versions?|branch)|"
+    r"as (?:before|discussed|above|below|mentioned)|like (?:before|above|i said))\b",
+    re.I,
+)
+# The things a task's requirements are about (what a card, a page or a row should show): a
+# quantified or modal rule whose subject is one of these is a spec of the work at hand
+# ("each card should show a due date"), not a standing rule of the person or the project.
+TASK_NOUNS = words(
+    """
+card cards page pages screen screens modal modals dialog dialogs button buttons tab tabs form
+forms field fields row rows column columns cell cells item items entry entries list lists table
+tables chart charts graph graphs icon icons label labels title titles header headers footer
+footers sidebar sidebars menu menus link links image images picture pictures section sections
+view views panel panels widget widgets tooltip tooltips popup popups banner banners badge badges
+input inputs checkbox checkboxes dropdown dropdowns slider sliders toggle toggles avatar avatars
+node nodes element elements component components box boxes tile tiles post posts product
+products user users player players game games level levels question questions answer answers
+result results record records slide slides step steps task tasks ticket tickets order orders
+feature features function functions method methods endpoint endpoints response responses
+request requests output outputs report reports email emails message messages notification
+notifications event events line lines word words character characters
+"""
+)
+# A hypothetical lifted out of a question or a musing: "if it were under src/ instead".
+HYPOTHETICAL = re.compile(
+    r"^(?:what if|suppose|supposing|imagine|hypothetically|assuming)\b|"
+    r"\bif\b[^,;]{0,60}\b(?:were|would|could|had|might)\b|\b(?:would|could|might) (?:it|that|this|we|you) be\b",
     re.I,
 )
 # "these variables", "this file": bound to the conversation, not a standalone memory line.

@@ -23,6 +23,7 @@ from agent_memory.extract.dispatch import (
 from agent_memory.extract.filters import (
     DEICTIC_NP,
     DEICTIC_REF,
+    HYPOTHETICAL,
     PRONOUNS,
     TASKY,
     TIME_SUBJECT,
@@ -110,6 +111,8 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None
     if TRANSIENT.search(claim) or DEICTIC_REF.search(claim) or DEICTIC_NP.search(claim):
         return None
+    if HYPOTHETICAL.search(claim):
+        return None  # "if it were under src/ instead …": a musing, not a rule
     if re.search(r"\b(?:this|that|these|those|it|them)$", claim, re.I):
         return None  # "use subagents to parallelize this": bound to the conversation
     if re.search(r"(?<![\w-])first$", claim, re.I) and not re.match(

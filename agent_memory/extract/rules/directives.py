@@ -53,6 +53,9 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     body = m.group(5)
     if vague(body) or content_words(body) < 1:
         return False
+    light = re.match(r"^(?:do|have|make|get|go|be|have to \w+)\s+(.*)$", body, re.I)
+    if light and vague(light.group(1)):
+        return False  # "never do anything", "never have to mention it": no object once cut
     if re.match(
         r"^(?:the|a|an|same|this|that|in|on|at|to|for|with|from|by|of|as|via)\b", body, re.I
     ):

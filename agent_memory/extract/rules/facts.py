@@ -13,6 +13,7 @@ from agent_memory.extract.filters import (
     QUANTIFIER,
     STATUS_VALUE,
     STRONG_PATH,
+    TASK_NOUNS,
     TASKY,
     TIME_SUBJECT,
     TRANSIENT_PREDICATE,
@@ -38,6 +39,8 @@ schema infrastructure infra cluster deployment
 
 
 def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
+    if _task_subject(m.group(1)):
+        return False
     subject, modal, adverb, rest = (
         m.group(1),
         m.group(2).lower(),
@@ -334,6 +337,51 @@ def _subject_ok(m: re.Match[str], c: Clause) -> bool:
     return m.group(1).split()[0].lower() not in PRONOUNS
 
 
+_GENERIC_ACRONYMS = frozenset(
+    [
+        "api",
+        "ui",
+        "ux",
+        "db",
+        "cli",
+        "css",
+        "html",
+        "json",
+        "url",
+        "app",
+        "sdk",
+        "server",
+        "backend",
+        "frontend",
+        "site",
+    ]
+)
+
+
+def _named(text: str) -> bool:
+    """Names something outside the task: a code span, a capitalised or dotted name, a known tool."""
+    head = text.split()[0].strip(",.").lower() if text.split() else ""
+    bare = re.sub(rf"^{DET}\s+", "", text.strip(), flags=re.I)
+    if bare.lower() in _GENERIC_ACRONYMS:
+        return False  # "the API", "the UI": a part of the thing being built
+    return bool(
+        re.search(r"\ue000|\w\.\w|(?<!^)\b[A-Z]|^[A-Z]\w*[A-Z0-9]", text.strip())
+        or (not re.match(rf"^{DET}\b", text, re.I) and re.match(r"^[A-Z]", text))
+        or any(head in family for family in FAMILIES)
+    )
+
+
+def _code_state(m: re.Match[str], c: Clause) -> bool:
+    """ "the parser does not handle nested quotes": how the code is today, which the task at hand
+    changes. Only a named thing's limits last ("Safari does not support Web Bluetooth")."""
+    return _named(m.group(1))
+
+
+def _task_subject(subject: str) -> bool:
+    last = subject.split()[-1].lower().strip(",.") if subject.split() else ""
+    return last in TASK_NOUNS
+
+
 def _fan_of(m: re.Match[str], c: Clause) -> str:
     return f"User likes {m.group(2)}" if not m.group(1) else f"User does not like {m.group(2)}"
 
@@ -394,7 +442,11 @@ RULES: tuple[ClauseRule, ...] = (
         _QUANTIFIED_RULE,
         "{c}",
         "constraint",
-        lambda m, c: not vague(m.group(3)) and not TRANSIENT_PREDICATE.search(c.text),
+        lambda m, c: (
+            not vague(m.group(3))
+            and not TRANSIENT_PREDICATE.search(c.text)
+            and not _task_subject(m.group(2))
+        ),
     ),
     ClauseRule(
         "like_to_be",
@@ -430,7 +482,7 @@ RULES: tuple[ClauseRule, ...] = (
         _NO_SUPPORT,
         "{c}",
         "fact",
-        lambda m, c: _subject_ok(m, c) and not vague(m.group(2)),
+        lambda m, c: _subject_ok(m, c) and not vague(m.group(2)) and _code_state(m, c),
     ),
     ClauseRule("port", _F, _PORT, "{c}", "fact", _subject_ok),
     ClauseRule(
@@ -439,7 +491,12 @@ RULES: tuple[ClauseRule, ...] = (
         _I_USE,
         lambda m, c: f"User {_third_person(c.text[2:].strip())}",  # what the user works with
         "fact",
-        lambda m, c: not vague(m.group(2)) and not TASKY.search(m.group(2)),
+        lambda m, c: (
+            not vague(m.group(2))
+            and not TASKY.search(m.group(2))
+            # "I use the app every day": the thing at hand, not a tool the user works with
+            and not (re.match(rf"^{DET}\b", m.group(2), re.I) and not _named(m.group(2)))
+        ),
     ),
     ClauseRule("user_on", _F, _I_AM_ON, "User is on {1}", "fact"),
     ClauseRule(
@@ -524,7 +581,20 @@ def _failure_mode_ok(m: re.Match[str], c: Clause) -> bool:
         return False
     rest = m.group(3)
     later = rest.lower().startswith("with ") and _FAIL_COND_LATER.search(rest)
-    return bool(rest and (_FAIL_COND.match(rest) or later))
+    # A failure mode lasts when its condition is the environment (a variable, a version, a
+    # platform, a named tool); "the API returns 500 when the payload is empty" is a bug to fix.
+    return bool(rest and (_FAIL_COND.match(rest) or later)) and bool(
+        _ENVIRONMENT.search(rest) or _named(m.group(1))
+    )
+
+
+_ENVIRONMENT = re.compile(
+    r"\ue000|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{2,}\b|\d+(?:\.\d+)*|"
+    r"\b(?i:windows|mac ?os|macos|linux|wsl\d?|arm|arm64|x86|m1|m2|m3|docker|container|ci|node|"
+    r"python|offline|vpn|proxy|sudo|root|unset|not set|missing|installed|upgraded|version|"
+    r"locale|timezone|network|firewall|ssh|kernel|driver|gpu|cuda|safari|firefox|chrome|ios|"
+    r"android|wifi|battery|sleep|reboot|restart|cold start|cache|env|environment)\b",
+)
 
 
 FAILURE_RULES: tuple[ClauseRule, ...] = (

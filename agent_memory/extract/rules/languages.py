@@ -288,13 +288,39 @@ def language_claims(text: str) -> list[Hit]:
     return out
 
 
+# Words that bind a sentence to the task at hand ("this", "now", "here", "above", "ask me"):
+# "不要停下来问我" (don't stop to ask me), "не трогай это сейчас" (don't touch this now) are
+# instructions for this turn, not standing rules. "This project" is the default scope, not deixis.
+_PROJECT_SCOPE = re.compile(
+    r"这个项目|這個項目|这个仓库|這個倉庫|本项目|本項目|"
+    r"(?:в\s+)?(?:этом|этот)\s+(?:проекте|проект|репозитории|репо)|"
+    r"(?:neste|nesse|este|esse)\s+(?:projeto|repositório|repo)|(?:en\s+)?este\s+(?:proyecto|repositorio)|"
+    r"(?:dans\s+)?ce\s+(?:projet|dépôt|repo)|(?:in\s+)?questo\s+(?:progetto|repository|repo)|"
+    r"(?:in\s+)?(?:diesem|dieses)\s+(?:projekt|repository|repo)",
+    re.I,
+)
+_TASK_DEIXIS = re.compile(
+    r"这个|這個|这次|這次|这里|這裡|这些|這些|那个|那個|刚才|剛才|上面|下面|现在|現在|暂时|暫時|目前|"
+    r"问我|問我|等我|先别|先不要|"
+    r"(?<!\w)(?:это|этот|эту|этого|эти|этим|сейчас|пока что|здесь|тут|выше|ниже|меня спрашивать)(?!\w)|"
+    r"\b(?:isso|isto|esse|essa|agora|aqui|acima|ainda|eso|esto|ese|esa|ahora|aquí|arriba|todavía|"
+    r"ça|cela|ceci|maintenant|ici|ci-dessus|questo|questa|quello|quella|adesso|qui|sopra|"
+    r"dies|diese|diesen|dieser|jetzt|hier|oben)\b",
+    re.I,
+)
+
+
+def task_bound(sentence: str) -> bool:
+    return bool(_TASK_DEIXIS.search(_PROJECT_SCOPE.sub(" ", sentence)))
+
+
 def _sentence(sentence: str) -> Hit | None:
     for pattern, sub in _INSTEAD:
         m = pattern.search(sentence)
         if m and m.group(1).lower() != m.group(2).lower():
             return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
     body = sentence.rstrip("。.!！?？;；")
-    if sentence.rstrip().endswith(("?", "？")) or len(body) < 4:
+    if sentence.rstrip().endswith(("?", "？")) or len(body) < 4 or task_bound(body):
         return None
     for pattern, label, kind, sub in _RULES:
         m = pattern.search(body)

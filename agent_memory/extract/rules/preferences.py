@@ -201,6 +201,7 @@ def _short_contrast(m: re.Match[str], c: Clause) -> str | None:
     return f"Use {core}"
 
 
+_EDIT_VERBS = frozenset({"change", "edit", "modify", "touch", "commit", "push", "test"})
 _P = "preference"
 PREFERENCE_RULES: tuple[ClauseRule, ...] = (
     ClauseRule(
@@ -229,7 +230,22 @@ PREFERENCE_RULES: tuple[ClauseRule, ...] = (
     ClauseRule(
         "policy_all", _P, _POLICY_ALL, "{c}", "constraint", lambda m, c: not vague(m.group(2))
     ),
-    ClauseRule("only", _P, _ONLY, "Only {1} {2}", "constraint", lambda m, c: not vague(m.group(2))),
+    ClauseRule(
+        "only",
+        _P,
+        _ONLY,
+        "Only {1} {2}",
+        "constraint",
+        # "only change the css": the scope of this edit, not a standing rule
+        lambda m, c: (
+            not vague(m.group(2))
+            and not (
+                m.group(1).lower() in _EDIT_VERBS
+                and re.match(rf"^{DET}\b", m.group(2), re.I)
+                and not QUANTIFIER.search(m.group(2))
+            )
+        ),
+    ),
     ClauseRule("contrast_at_hand", _P, _CONTRAST_VERBS, "", VETO, _contrast_at_hand),
     ClauseRule(
         "contrast",

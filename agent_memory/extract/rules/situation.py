@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from agent_memory.extract.filters import PRONOUNS, content_words, vague
+from agent_memory.extract.filters import PRONOUNS, TASK_NOUNS, content_words, vague
 from agent_memory.extract.rules.base import Check, Clause, ClauseRule, cap
 from agent_memory.extract.rules.preferences import toolish
 
@@ -323,6 +323,13 @@ def _not_this(group: int) -> Check:
     return lambda m, c: not re.match(r"^(?:this|that|it)\b", m.group(group), re.I)
 
 
+def _task_requirement(subject: str) -> bool:
+    """ "each card should show a due date", "nothing else should change": the spec of the work
+    at hand (a thing of the task as the subject, or what else this edit may touch)."""
+    words_ = subject.lower().replace(",", " ").split()
+    return bool(words_) and (words_[-1] in TASK_NOUNS or words_[0] in ("nothing", "no"))
+
+
 _EVER = re.compile(r"^ever\s+", re.I)
 
 
@@ -474,7 +481,7 @@ RULES: tuple[ClauseRule, ...] = (
         _GENERIC_SHOULD,
         lambda m, c: cap(_clean(c.text)),
         "constraint",
-        _obj_ok(12, 3, cut=False),
+        lambda m, c: _bounded(m.group(3), 12) and not _task_requirement(m.group(1)),
     ),
     ClauseRule(
         "all_via",

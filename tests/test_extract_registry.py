@@ -1,0 +1,61 @@
+"""The clause rules are a registry of small named entries (issue 28): an atom's evidence names
+the entry that made it (`family.name`), the order is declared once, a veto entry ends a
+clause, and a new rule is one entry."""
+
+from __future__ import annotations
+
+import re
+
+from agent_memory.extract.pipeline import extract_claims
+from agent_memory.extract.rules import registry
+from agent_memory.extract.rules.base import VETO, Clause, ClauseRule, first_hit
+
+FAMILIES = {"situation", "directive", "failure", "preference", "decision", "fact"}
+
+
+def test_every_entry_is_named_and_labelled_by_its_family() -> None:
+    for rule in registry.CLAUSE_RULES:
+        assert rule.family in FAMILIES, rule
+        assert re.fullmatch(r"[a-z_]+", rule.name), rule
+        assert rule.label == f"{rule.family}.{rule.name}"
+
+
+def test_the_evidence_label_is_the_entry_that_fired() -> None:
+    [cand] = extract_claims("The site is hosted on Netlify.")
+    assert cand.rule == "situation.hosted"
+    [cand] = extract_claims("I hate magic numbers.")
+    assert cand.rule == "preference.like"
+
+
+def test_the_first_entry_in_the_declared_order_wins_and_a_veto_ends_the_clause() -> None:
+    loose = ClauseRule("loose", "fact", re.compile(r"^use (\S+)"), "Use {1}", "preference")
+    veto = ClauseRule("at_hand", "preference", re.compile(r"^use (?:it|this)\b"), "", VETO)
+    assert first_hit((loose,), Clause("use it")) == ("Use it", "preference", "fact.loose")
+    assert first_hit((veto, loose), Clause("use it")) is None
+    assert first_hit((veto, loose), Clause("use ruff")) == ("Use ruff", "preference", "fact.loose")
+
+
+def test_a_new_rule_is_one_entry(monkeypatch: object) -> None:
+    # An entry placed in the registry is read by the pipeline with no other change.
+    shell = ClauseRule(
+        "user_shell",
+        "situation",
+        re.compile(r"^my shell is (\w+)$", re.I),
+        "User's shell is {1}",
+        "fact",
+    )
+    import pytest
+
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(registry, "CLAUSE_RULES", (shell, *registry.CLAUSE_RULES))
+        from agent_memory.extract import statement
+
+        statement._extract_cached.cache_clear()
+        got = extract_claims("my shell is nushell")
+    finally:
+        mp.undo()
+        statement._extract_cached.cache_clear()
+    assert [(c.claim, c.kind, c.rule) for c in got] == [
+        ("User's shell is nushell", "fact", "situation.user_shell")
+    ]
