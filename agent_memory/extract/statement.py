@@ -73,7 +73,7 @@ _QUESTION_START = re.compile(
 _WH_ALWAYS = re.compile(
     r"^(?:what|why|how|which|who|whom|whose|i wonder|wonder if|any idea)\b", re.I
 )
-_REQUEST = re.compile(
+REQUEST = re.compile(
     r"^(?:(?:please|and|also|so)\s+)*(?:(?:can|could|would|will|won't)\s+(?:you|u)|(?:can|could|shall)\s+we|i(?:'d| would) like you to|"
     r"i want you to|i need you to|i'd love (?:it )?if you(?: could)?|i(?:'d| would) appreciate if you(?: could)?|"
     r"you (?:can|could|may|might)|go ahead and|feel free to|try to)\s+"
@@ -85,7 +85,7 @@ _REQUEST = re.compile(
 def _mode(s: str) -> str:
     if re.match(r"^(?:would|do) you mind\b", s, re.I):
         return "question"
-    if _REQUEST.match(s) and not re.match(
+    if REQUEST.match(s) and not re.match(
         r"^(?:can|could|would|will) you (?:tell|explain|confirm)\b", s, re.I
     ):
         return "request"
@@ -94,12 +94,12 @@ def _mode(s: str) -> str:
     return "statement"
 
 
-_LEADING_PURPOSE = re.compile(
+LEADING_PURPOSE = re.compile(
     r"(?:for|in)\s+(?!this\b|these\b|that\b|it\b|now\b|example\b|instance\b)"
     r"[\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,2}",
     re.I,
 )
-_NEVER_EVER = re.compile(r"\bnever\s+ever\b", re.I)  # emphasis, not a different rule
+NEVER_EVER = re.compile(r"\bnever\s+ever\b", re.I)  # emphasis, not a different rule
 _WEEKDAY = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|tonight|next week)\b", re.I
 )
@@ -126,13 +126,23 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
     return Candidate(claim, kind, "stated", rule)
 
 
-def _sentence_claims(
-    sentence: str, origin: str, bug_report: bool = False
-) -> list[tuple[str, str, int, str]]:
-    """(claim, kind, clause index, rule) for one sentence."""
+ClauseClaim = tuple[str, str, int, str]  # (claim, kind, clause index, rule)
+
+
+@dataclass(frozen=True)
+class _Framed:
+    """A sentence with its memory framing read off: what is left, and how it was framed."""
+
+    text: str
+    strong: bool  # remember …, from now on …, until told otherwise …: keep even a plain line
+    weak: bool  # note / FYI / keep in mind …: keep a plain statement of fact
+    mode: str  # "statement" | "request" | "question"
+
+
+def _framed(sentence: str) -> _Framed | None:
     s = strip_lead(sentence)
     if not s:
-        return []
+        return None
     strong = False
     m = MEMORY_STRONG.match(s)
     remind = REMIND.match(s)
@@ -149,55 +159,107 @@ def _sentence_claims(
     if weak:
         s = weak.group(1)
     s = strip_lead(s)
-    mode = _mode(s)
+    return _Framed(s, strong, bool(weak), _mode(s))
+
+
+def _whole_sentence(f: _Framed) -> list[ClauseClaim] | None:
+    """Shapes read on the whole sentence before it is split into clauses; None: none applies."""
+    s = f.text
     complaint = KEEP_DOING.match(s.rstrip(" ?"))
     if complaint and not vague(complaint.group(2)):
         # "why do you keep adding semicolons?": a question that states a rule.
-        return [
-            (
-                f"Don't keep {complaint.group(1)} {complaint.group(2)}",
-                "constraint",
-                0,
-                "directive.complaint",
-            )
-        ]
-    if mode == "question" and not strong:
+        claim = f"Don't keep {complaint.group(1)} {complaint.group(2)}"
+        return [(claim, "constraint", 0, "directive.complaint")]
+    if f.mode == "question" and not f.strong:
         return []
     instead = INSTEAD_FIRST.match(s)
     if instead and not vague(instead.group(3)):
-        verb = instead.group(2).capitalize()
-        target = instead.group(3).rstrip(" .!?")
-        return [
-            (
-                f"{verb} {target} instead of {instead.group(1)}",
-                "preference",
-                0,
-                "preference.instead",
-            )
-        ]
-    first_of_request = mode == "request"
-    if first_of_request:
-        s = _REQUEST.sub("", s, count=1)
+        verb, target = instead.group(2).capitalize(), instead.group(3).rstrip(" .!?")
+        claim = f"{verb} {target} instead of {instead.group(1)}"
+        return [(claim, "preference", 0, "preference.instead")]
+    if f.mode == "request":
+        s = REQUEST.sub("", s, count=1)
     cond = CONDITIONAL.match(s)
     if cond and not vague(cond.group(1)) and not OBSERVATION.match(cond.group(1)):
         return [(s, "constraint", 0, "directive.conditional")]
     purpose = PURPOSE.match(s)
-    if purpose and mode == "statement" and not TASKY.search(purpose.group(1)):
+    if purpose and f.mode == "statement" and not TASKY.search(purpose.group(1)):
         return [(s, "fact", 0, "fact.purpose")]
-    out: list[tuple[str, str, int, str]] = []
     whole = whole_sentence_hit(s.rstrip(" .!?"))
     if whole:
         # Shapes that run across clause breaks: "a service built with X and Y", "using X
         # instead of Y"; split first, they would lose their second half.
         return [(whole[0], whole[1], 0, whole[2])]
+    return None
+
+
+def _parts(s: str) -> tuple[list[str], str | None]:
+    """The clauses of a sentence (a leading purpose folded into the next one) and the noun
+    phrase its first clause is about (for "it"/"they" in later clauses)."""
     parts = clauses(s)
-    lead = _LEADING_PURPOSE.fullmatch(parts[0]) if len(parts) > 1 else None
+    lead = LEADING_PURPOSE.fullmatch(parts[0]) if len(parts) > 1 else None
     if lead:
         # "For styling, use Tailwind instead of CSS modules": the purpose qualifies the rule.
         qualifier = lead.group(0)[:1].lower() + lead.group(0)[1:]
         parts = [f"{parts[1].rstrip(' .!?')} {qualifier}", *parts[2:]]
     head = _SUBJECT_NP.match(parts[0]) if parts else None
-    subject_np = head.group(1)[:1].lower() + head.group(1)[1:] if head else None
+    return parts, head.group(1)[:1].lower() + head.group(1)[1:] if head else None
+
+
+_POSITIVE_HALF = re.compile(
+    r"^(?:but\s+|instead\s+|rather\s+)?(?:use|prefer|go with|stick (?:to|with)|rely on)\s+\S", re.I
+)
+_NEGATIVE_HEAD = re.compile(r"^(?:don't|do not|never|avoid|prefer not)\b", re.I)
+_CONTRAST_TAIL = re.compile(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", re.I)
+
+
+def _continuation(out: list[ClauseClaim], i: int, c: str) -> ClauseClaim | None:
+    """A clause that completes the previous claim rather than stating one of its own."""
+    if not out or out[-1][2] != i - 1:
+        return None
+    if _NEGATIVE_HEAD.match(out[-1][0]) and _POSITIVE_HALF.match(c):
+        # "don't use X for Y, use Z": the positive half belongs to the same claim.
+        return c, out[-1][1], i, out[-1][3]
+    if _CONTRAST_TAIL.match(c):
+        # "we use JWTs in cookies, never localStorage": the contrast completes the claim.
+        return c, "constraint", i, out[-1][3]
+    return None
+
+
+_RULE_WORD = re.compile(r"^(?:never|don't|do not|always|avoid|only)\b", re.I)
+
+
+def _clause_claim(
+    f: _Framed, c: str, i: int, first_claim: bool, subject_np: str | None, origin: str, bug: bool
+) -> ClauseClaim | None:
+    got = clause_rules(
+        c, first_of_request=f.mode == "request" and i == 0, origin=origin, bug_report=bug
+    )
+    if got and i > 0 and subject_np and re.search(r"\bit\b", got[0]) and _RULE_WORD.match(got[0]):
+        # "the seed script wipes the db, so never run it against prod": say what "it" is.
+        got = (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1], got[2])
+    if got is None and f.strong and (i == 0 or first_claim):
+        imp = imperative(c)
+        got = (imp[0], imp[1], "memory.imperative") if imp else None
+    if got is None and (f.weak or f.strong) and i == 0 and f.mode == "statement":
+        low = c.split(" ", 1)[0].lower()
+        dated = TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
+        if low not in PRONOUNS and content_words(c) >= 3 and not dated:
+            got = (cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
+    return (got[0], got[1], i, got[2]) if got else None
+
+
+def _sentence_claims(sentence: str, origin: str, bug_report: bool = False) -> list[ClauseClaim]:
+    """(claim, kind, clause index, rule) for one sentence."""
+    f = _framed(sentence)
+    if f is None:
+        return []
+    whole = _whole_sentence(f)
+    if whole is not None:
+        return whole
+    s = REQUEST.sub("", f.text, count=1) if f.mode == "request" else f.text
+    parts, subject_np = _parts(s)
+    out: list[ClauseClaim] = []
     for i, raw in enumerate(parts):
         c = strip_lead(raw).rstrip(" .!?")
         if not c:
@@ -205,51 +267,15 @@ def _sentence_claims(
         if i > 0 and subject_np and re.match(r"^(?:it|they)\s+(?!is\b|are\b|'s\b)", c, re.I):
             # "the integration tests hit a real Postgres; they fail if Docker is down"
             c = f"{subject_np} {c.split(' ', 1)[1]}"
-        if (
-            out
-            and out[-1][2] == i - 1
-            and re.match(r"^(?:don't|do not|never|avoid|prefer not)\b", out[-1][0], re.I)
-            and re.match(
-                r"^(?:but\s+|instead\s+|rather\s+)?(?:use|prefer|go with|stick (?:to|with)|rely on)\s+\S",
-                c,
-                re.I,
-            )
-        ):
-            # "don't use X for Y, use Z": the positive half belongs to the same claim.
-            out.append((c, out[-1][1], i, out[-1][3]))
-            continue
-        if (
-            out
-            and out[-1][2] == i - 1
-            and re.match(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", c, re.I)
-        ):
-            # "we use JWTs in cookies, never localStorage": the contrast completes the claim.
-            out.append((c, "constraint", i, out[-1][3]))
+        joined = _continuation(out, i, c)
+        if joined:
+            out.append(joined)
             continue
         if i > 0 and re.match(r"^no\s", c, re.I):
             continue  # "..., but no names": a fragment of the sentence, not a rule of its own
-        got = clause_rules(
-            c, first_of_request=first_of_request and i == 0, origin=origin, bug_report=bug_report
-        )
-        if (
-            got
-            and i > 0
-            and subject_np
-            and re.search(r"\bit\b", got[0])
-            and re.match(r"^(?:never|don't|do not|always|avoid|only)\b", got[0], re.I)
-        ):
-            # "the seed script wipes the db, so never run it against prod": say what "it" is.
-            got = (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1], got[2])
-        if got is None and strong and (i == 0 or not out):
-            imp = imperative(c)
-            got = (imp[0], imp[1], "memory.imperative") if imp else None
-        if got is None and (weak or strong) and i == 0 and mode == "statement":
-            low = c.split(" ", 1)[0].lower()
-            dated = TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
-            if low not in PRONOUNS and content_words(c) >= 3 and not dated:
-                got = (cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
+        got = _clause_claim(f, c, i, not out, subject_np, origin, bug_report)
         if got:
-            out.append((got[0], got[1], i, got[2]))
+            out.append(got)
     return out
 
 
@@ -279,7 +305,7 @@ def _join(parts: list[Candidate]) -> Candidate:
 
 
 # Apostrophe-less spellings typed in a hurry ("dont use lodash").
-_INFORMAL_MAP = {
+INFORMAL_MAP = {
     "dont": "don't",
     "doesnt": "doesn't",
     "didnt": "didn't",
@@ -300,7 +326,7 @@ _INFORMAL_MAP = {
     "thats": "that's",
     "whats": "what's",
 }
-_INFORMAL = re.compile(r"\b(?:" + "|".join(_INFORMAL_MAP) + r")\b", re.I)
+INFORMAL = re.compile(r"\b(?:" + "|".join(INFORMAL_MAP) + r")\b", re.I)
 
 
 _FIX_REQUEST = re.compile(
@@ -331,11 +357,12 @@ def _extract_cached(text: str, origin: str, rejected_command: str | None) -> tup
     return tuple(_extract(text, origin, rejected_command))
 
 
-def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:
-    text = _INFORMAL.sub(
-        lambda m: _INFORMAL_MAP[m.group(0).lower()], text[:MAX_TEXT].translate(QUOTES)
+def _prepared(text: str) -> tuple[str, list[str]]:
+    """The statement masked (code spans and URLs as placeholders) and the spans."""
+    text = INFORMAL.sub(
+        lambda m: INFORMAL_MAP[m.group(0).lower()], text[:MAX_TEXT].translate(QUOTES)
     )
-    text = _NEVER_EVER.sub("never", framing(FENCE.sub("\n", text)))
+    text = NEVER_EVER.sub("never", framing(FENCE.sub("\n", text)))
     masked, spans = mask(text)
     # Markdown emphasis is noise in a claim; code spans are already masked, so `a__b` survives.
     # Between two words the marker was a word break ("used**ruff**" is "used ruff"), never glue.
@@ -344,42 +371,37 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         lambda m: " " if _glued(masked, m) else "",
         masked,
     )
+    return masked, spans
+
+
+def _sentence_candidates(
+    sentence: str, spans: list[str], origin: str, bug_report: bool
+) -> list[Candidate]:
+    """One sentence's claims; adjacent clause claims joined into one memory line."""
     found: list[Candidate] = []
-    if non_english(masked):
-        # Other languages: explicit markers only, the user's sentence kept (rules/languages.py).
-        for claim, kind, sub in language_claims(masked):
-            found.append(
-                Candidate(shorten(unmask(claim, spans)), kind, "stated", f"language.{sub}")
-            )
-    if origin == "rejection":
-        special = _rejection_claim(masked, rejected_command)
-        if special:
-            cand = _finish(special[0], special[1], spans, "rejection.use_tool")
-            if cand:
-                found.append(cand)
-    bug_report = bool(_FIX_REQUEST.search(masked))
-    for sentence in sentences(masked):
-        if found and origin == "rejection" and sentence.strip() == masked.strip():
-            continue  # the whole reason was the special "use X" shape
-        group: list[Candidate] = []
-        last = -2
-        for claim, kind, index, rule in _sentence_claims(sentence, origin, bug_report):
-            cand = _finish(claim, kind, spans, rule)
-            if cand is None:
-                last = -2
-                continue
-            if group and any(normalize(p.claim) == normalize(cand.claim) for p in group):
-                last = index  # "never X; never X; use Y": a clause said twice is said once
-                continue
-            if group and index == last + 1 and len(_join([*group, cand]).claim) <= MAX_CLAIM:
-                group.append(cand)
-            else:
-                if group:
-                    found.append(_join(group))
-                group = [cand]
-            last = index
-        if group:
-            found.append(_join(group))
+    group: list[Candidate] = []
+    last = -2
+    for claim, kind, index, rule in _sentence_claims(sentence, origin, bug_report):
+        cand = _finish(claim, kind, spans, rule)
+        if cand is None:
+            last = -2
+            continue
+        if group and any(normalize(p.claim) == normalize(cand.claim) for p in group):
+            last = index  # "never X; never X; use Y": a clause said twice is said once
+            continue
+        if group and index == last + 1 and len(_join([*group, cand]).claim) <= MAX_CLAIM:
+            group.append(cand)
+        else:
+            if group:
+                found.append(_join(group))
+            group = [cand]
+        last = index
+    if group:
+        found.append(_join(group))
+    return found
+
+
+def _deduped(found: list[Candidate]) -> list[Candidate]:
     if any(c.rule.startswith("language.") for c in found):
         # An English rule reading a sentence of another language ("Use X em vez de Y") adds
         # nothing the language rule did not say better.
@@ -394,6 +416,27 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
             seen.add(key)
             out.append(cand)
     return out
+
+
+def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:
+    masked, spans = _prepared(text)
+    found: list[Candidate] = []
+    if non_english(masked):
+        # Other languages: explicit markers only, the user's sentence kept (rules/languages.py).
+        for claim, kind, sub in language_claims(masked):
+            found.append(
+                Candidate(shorten(unmask(claim, spans)), kind, "stated", f"language.{sub}")
+            )
+    special = _rejection_claim(masked, rejected_command) if origin == "rejection" else None
+    cand = _finish(special[0], special[1], spans, "rejection.use_tool") if special else None
+    if cand:
+        found.append(cand)
+    bug_report = bool(_FIX_REQUEST.search(masked))
+    for sentence in sentences(masked):
+        if cand and sentence.strip() == masked.strip():
+            continue  # the whole reason was the special "use X" shape
+        found.extend(_sentence_candidates(sentence, spans, origin, bug_report))
+    return _deduped(found)
 
 
 # Interchangeable tools: a rejected command of one and a reason naming another is a preference
