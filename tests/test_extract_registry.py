@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from agent_memory.extract.pipeline import extract_claims
 from agent_memory.extract.rules import registry
 from agent_memory.extract.rules.base import VETO, Clause, ClauseRule, first_hit
@@ -44,7 +46,6 @@ def test_a_new_rule_is_one_entry(monkeypatch: object) -> None:
         "User's shell is {1}",
         "fact",
     )
-    import pytest
 
     mp = pytest.MonkeyPatch()
     try:
@@ -59,3 +60,24 @@ def test_a_new_rule_is_one_entry(monkeypatch: object) -> None:
     assert [(c.claim, c.kind, c.rule) for c in got] == [
         ("User's shell is nushell", "fact", "situation.user_shell")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "rule"),
+    [
+        ("my terminal is WezTerm", "User's terminal is WezTerm", "situation.user_env"),
+        ("My timezone is CET.", "User's timezone is CET", "situation.user_env"),
+        ("I live in Berlin", "User lives in Berlin", "situation.user_place"),
+        ("please respond in english", "Answer in English", "situation.answer_language"),
+        ("用中文回答", "Language: 用中文回答", "language.answer_language"),
+        ("Отвечай на русском", "Language: Отвечай на русском", "language.answer_language"),
+        # a state of the moment, not the environment: nothing
+        ("my laptop is broken", None, None),
+        ("my browser is slow", None, None),
+    ],
+)
+def test_plain_facts_about_the_user_are_one_entry_each(
+    text: str, claim: str | None, rule: str | None
+) -> None:
+    got = [(c.claim, c.rule) for c in extract_claims(text)]
+    assert got == ([(claim, rule)] if claim else [])

@@ -57,6 +57,25 @@ _IT_IMP = (
 _DE_IMP = r"(?:verwende|benutze|nutze|mache|mach|ändere|füge|lösche|schreibe|pushe|committe)"
 
 _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
+    # The language to be answered in: "用中文回答", "отвечай на русском", "responde en español".
+    (
+        re.compile(
+            r"^(?:(?:请|請)?(?:一律|总是|總是|始终|始終)?(?:用|使用)(?:中文|汉语|漢語|简体中文|繁體中文|繁体中文|日文|英文)"
+            r"(?:回答|回复|回覆|答复|交流|对话|對話))|"
+            r"^(?:всегда\s+)?(?:отвечай|отвечайте|пиши|пишите)\s+(?:мне\s+)?(?:только\s+)?"
+            r"(?:на|по-)\s*(?:русском|русски|английском|украинском)|"
+            r"^(?:siempre\s+)?(?:responde|respóndeme|contesta)\s+(?:siempre\s+)?en\s+(?:español|inglés)|"
+            r"^(?:sempre\s+)?(?:responda|responde|fale)\s+(?:sempre\s+)?em\s+(?:português|inglês)|"
+            r"^(?:toujours\s+)?(?:réponds|répondez|parle|parlez)(?:-moi)?\s+(?:toujours\s+)?en\s+"
+            r"(?:français|anglais)|"
+            r"^(?:antworte|antworten sie|sprich)\s+(?:immer\s+)?(?:auf|in)\s+(?:deutsch|englisch)|"
+            r"^(?:rispondi|rispondimi|rispondete)\s+(?:sempre\s+)?in\s+(?:italiano|inglese)",
+            re.I,
+        ),
+        "Language",
+        "preference",
+        "answer_language",
+    ),
     # (pattern on the sentence, label, kind, sub-rule)
     (
         re.compile(

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import re
 
-from agent_memory.extract.filters import PRONOUNS, TASK_NOUNS, content_words, vague
+from agent_memory.extract.filters import (
+    PRONOUNS,
+    STATUS_VALUE,
+    TASK_NOUNS,
+    content_words,
+    vague,
+)
 from agent_memory.extract.rules.base import Check, Clause, ClauseRule, cap
 from agent_memory.extract.rules.preferences import toolish
 
@@ -330,6 +336,27 @@ def _task_requirement(subject: str) -> bool:
     return bool(words_) and (words_[-1] in TASK_NOUNS or words_[0] in ("nothing", "no"))
 
 
+# "my terminal is WezTerm", "my timezone is CET": the user's environment, said plainly.
+_MY_ENV = re.compile(
+    r"^my\s+(?:default\s+|main\s+|usual\s+)?(terminal|terminal emulator|timezone|time zone|locale|"
+    r"browser|distro|linux distro|laptop|desktop|machine|computer|window manager|keyboard layout|"
+    r"keyboard|dotfiles manager|font|theme|color scheme|colour scheme|prompt|multiplexer)\s+is\s+"
+    r"(\S.{0,40}?)\s*$",
+    re.I,
+)
+_I_LIVE = re.compile(r"^i\s+(?:currently\s+)?live\s+in\s+(\S.*)$", re.I)
+# "answer in Spanish", "always reply in French": the language the user wants to be answered in.
+_LANGUAGES = (
+    r"english|spanish|french|german|portuguese|brazilian portuguese|italian|russian|chinese|"
+    r"mandarin|japanese|korean|dutch|polish|turkish|ukrainian|arabic|hindi|swedish|norwegian|"
+    r"danish|finnish|czech|greek|hebrew|vietnamese|indonesian|thai"
+)
+_ANSWER_IN = re.compile(
+    rf"^(?:(?:always|only)\s+)?(?:answer|reply|respond|talk|speak)(?:\s+to\s+me)?\s+"
+    rf"(?:only\s+)?in\s+({_LANGUAGES})\s*$",
+    re.I,
+)
+
 _EVER = re.compile(r"^ever\s+", re.I)
 
 
@@ -404,6 +431,29 @@ RULES: tuple[ClauseRule, ...] = (
         _obj_ok(6, 2, cut=False),
     ),
     ClauseRule("user_place", _F, _I_WORK, _user_place, "fact"),
+    ClauseRule(
+        "user_place",
+        _F,
+        _I_LIVE,
+        lambda m, c: f"User lives in {_clean(m.group(1))}",
+        "fact",
+        lambda m, c: _bounded(m.group(1), 4) and m.group(1).split()[0].lower() not in PRONOUNS,
+    ),
+    ClauseRule(
+        "user_env",
+        _F,
+        _MY_ENV,
+        lambda m, c: f"User's {m.group(1).lower()} is {_clean(m.group(2))}",
+        "fact",
+        lambda m, c: _bounded(m.group(2), 5) and not STATUS_VALUE.match(m.group(2)),
+    ),
+    ClauseRule(
+        "answer_language",
+        _F,
+        _ANSWER_IN,
+        lambda m, c: f"Answer in {m.group(1).capitalize()}",
+        "preference",
+    ),
     ClauseRule(
         "user_cares",
         _F,
