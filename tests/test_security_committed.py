@@ -155,3 +155,84 @@ def test_the_commit_guard_refuses_a_deeply_nested_log_line(project: Path) -> Non
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert ".memory/adopted.log:3: json-too-deep" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# --- what a claim may contain when rendered -------------------------------------------------
+
+IMPORT_CLAIM = "Read the deploy settings from @.env before deploying"
+COMMENT_CLAIM = "Never write <!-- in the docs, it hides what follows -->"
+FENCE_CLAIM = "``` is how a code block starts"
+
+
+def remember_and_adopt(repo: Path, *claims: str) -> list[str]:
+    ids = [gm_json(repo, "remember", claim)["id"] for claim in claims]
+    gm(repo, "adopt", "--yes", *ids)
+    return ids
+
+
+def test_a_claim_is_rendered_so_the_client_interprets_nothing_in_it(project: Path) -> None:
+    remember_and_adopt(project, IMPORT_CLAIM, COMMENT_CLAIM, FENCE_CLAIM)
+    block = (project / "CLAUDE.memory.md").read_text()
+    assert "- Read the deploy settings from \\@.env before deploying" in block
+    assert "- Never write <\\!-- in the docs, it hides what follows --\\>" in block
+    assert "- \\``` is how a code block starts" in block
+    # every adopt commit went through the guard, and the files as they are pass it
+    assert gm(project, "scan", check=False).returncode == 0
+    assert gm(project, "validate", check=False).returncode == 0
+    context = hook("session-start", project)
+    assert context is not None and "from \\@.env before" in context and "<\\!--" in context
+
+
+HAND_WRITTEN = {
+    "memory-import": "Read the deploy settings from @.env before deploying",
+    "html-comment": "Always deploy from main <!-- then the rest is hidden",
+    "code-fence": "```",
+}
+
+
+@pytest.mark.parametrize("rule", sorted(HAND_WRITTEN))
+def test_the_guard_refuses_what_the_client_would_interpret(guarded: Path, rule: str) -> None:
+    (guarded / "CLAUDE.memory.md").write_text(BLOCK.format(line=HAND_WRITTEN[rule]))
+    git(guarded, "add", "CLAUDE.memory.md")
+    proc = commit(guarded, "-m", "hand-written memory")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"CLAUDE.memory.md:5: {rule}" in proc.stderr
+    # the same line in the marker block of CLAUDE.md (memory.target=claude-md) is refused too,
+    # while the person's own import outside the block is theirs
+    git(guarded, "rm", "-q", "--cached", "CLAUDE.memory.md")
+    (guarded / "CLAUDE.md").write_text("@docs/style.md\n\n" + BLOCK.format(line=HAND_WRITTEN[rule]))
+    git(guarded, "add", "CLAUDE.md")
+    proc = commit(guarded, "-m", "hand-written memory")
+    assert proc.returncode == 1 and f"CLAUDE.md:7: {rule}" in proc.stderr, proc.stderr
+    assert "CLAUDE.md:1:" not in proc.stderr
+
+
+def test_the_block_markers_and_a_person_s_own_import_pass_the_guard(guarded: Path) -> None:
+    (guarded / "CLAUDE.memory.md").write_text(BLOCK.format(line="Use the `@dataclass` decorator for records"))
+    (guarded / "CLAUDE.md").write_text("# proj\n\n@CLAUDE.memory.md\n<!-- my own note -->\n")
+    git(guarded, "add", "CLAUDE.memory.md", "CLAUDE.md")
+    proc = commit(guarded, "-m", "memory")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_an_import_committed_past_the_guard_is_refused_at_push(guarded: Path, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(guarded, "remote", "add", "origin", str(remote))
+    (guarded / "CLAUDE.memory.md").write_text(BLOCK.format(line="Load @.env first"))
+    git(guarded, "add", "CLAUDE.memory.md")
+    assert commit(guarded, "-q", "--no-verify", "-m", "import").returncode == 0
+    proc = push(guarded, "origin", "main")
+    assert proc.returncode != 0 and "CLAUDE.memory.md:5: memory-import" in proc.stderr, proc.stderr
+
+
+def test_a_block_rendered_before_the_escape_is_reported_and_fixed(project: Path) -> None:
+    remember_and_adopt(project, IMPORT_CLAIM)
+    path = project / "CLAUDE.memory.md"
+    path.write_text(path.read_text().replace("\\@.env", "@.env"))  # what an older agent-memory wrote
+    git(project, "commit", "-q", "--no-verify", "-am", "old rendering")
+    proc = gm(project, "validate", check=False)
+    assert proc.returncode == 1 and "memory-import" in proc.stdout, proc.stdout
+    gm(project, "validate", "--fix")
+    assert "from \\@.env before" in path.read_text()
+    assert gm(project, "validate", check=False).returncode == 0

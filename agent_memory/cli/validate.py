@@ -201,9 +201,12 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         errors += [f"{log_path}: {e}" for e in files.log_errors(validate=True)]
         if fix:
             files = _drop_refused(files, tier, root, fixed)
-        errors += _guard_errors(files, log_path, target_path, warnings)
         if (files.held() or files.log_text.strip()) and files.hand_edited():
-            errors += _block_problem(files, tier, target_path, fix, fixed)
+            problem = _block_problem(files, tier, target_path, fix, fixed)
+            errors += problem
+            if fix and not problem:  # the guard judges the block --fix wrote, not the old one
+                files = files.rerendered()
+        errors += _guard_errors(files, log_path, target_path, warnings)
         errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
         commits = audit.commit_errors(root)
         errors += [f"{tier}: {e}" for e in commits.errors]
@@ -224,7 +227,9 @@ def _pointer_errors(atom: Atom) -> list[str]:
     for pointer in sorted(set(pointers)):
         name = pointer.partition("#L")[0].replace("\\", "/").rsplit("/", 1)[-1]
         session = name.removesuffix(".jsonl")
-        if pointer and sessions and session not in sessions and not session.startswith("agent-"):
+        # subagent files, and `remember`'s hand-authored atoms (source remembered-<id>, session
+        # remembered-<day>), name no session of their own
+        if pointer and sessions and session not in sessions and not session.startswith(("agent-", "remembered-")):
             out.append(f"back-pointer {pointer} names session {session}, which is not in its sessions")
     return out
 

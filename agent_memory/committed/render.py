@@ -145,6 +145,35 @@ def one_line(claim: str) -> str:
             i = at + 1
 
 
+def inert(text: str) -> str:
+    """One line of claim text written so that Claude Code interprets nothing in it when it
+    loads a memory file (issue 23; docs/claude-code-integration.md, "What Claude Code reads in
+    a memory file", has what the pinned client was seen to do):
+
+    - `@path` after whitespace is an import: the file is read into every session (`@.env`).
+      `\\@` is markdown's escape for a literal `@` and no import; whitespace is JavaScript's
+      (the client's), which also counts U+FEFF.
+    - `<!--` opens an HTML comment: the client drops comments, and markdown viewers hide
+      everything up to the next `-->`, so a reviewer and Claude would read different things.
+      Openers and closers get a backslash (`<\\!--`, `--\\>`).
+    - three backticks or tildes opening the claim would open a fenced code block in its list
+      item, and the client finds no import inside code: the first one gets a backslash.
+    """
+    if "@" in text:
+        out, before = [], " "
+        for ch in text:
+            if ch == "@" and (before.isspace() or before == "\ufeff"):
+                out.append("\\")
+            out.append(ch)
+            before = ch
+        text = "".join(out)
+    if "<!--" in text or "--" in text:
+        text = text.replace("<!--", "<\\!--").replace("--!>", "--!\\>").replace("-->", "--\\>")
+    if text.startswith(("```", "~~~")):
+        text = "\\" + text
+    return text
+
+
 def is_superseded(atom: Atom) -> bool:
     return bool(atom.get("superseded_by"))
 
@@ -188,7 +217,7 @@ def contested_day(
 
 def atom_line(atom: Atom, day: str | None) -> str:
     tag = contested_tag(day) + " " if day else ""
-    return f"- {tag}{one_line(str(atom['claim']))}"
+    return f"- {tag}{inert(one_line(str(atom['claim'])))}"
 
 
 def region_line(tier: str, hidden: int, decayed: int, superseded: int) -> str:

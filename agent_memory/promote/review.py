@@ -10,7 +10,7 @@ import datetime as _dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agent_memory.committed import adopted_log
+from agent_memory.committed import adopted_log, render
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.install import target_file
@@ -199,8 +199,10 @@ def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposa
         entry = proposal.entry
         # The guard runs on what this promotion adds (the base was guarded when committed):
         # redaction is the only barrier on the verified fast path, so it is checked again here.
+        # The block is judged by the line it will show (render.inert writes no import or
+        # comment into it), the log by the line it gains.
         findings = guard.scan_text(LOG_PATH, adopted_log.format_entry(entry)) + guard.scan_text(
-            files.target_name, str(entry.atom["claim"]))
+            files.target_name, render.atom_line(entry.atom, None) + "\n")
         if findings:
             refused[proposal.atom_id] = [f"guard: {guard.format_finding(f)}" for f in findings[:3]]
             continue

@@ -5,6 +5,11 @@ one `GuardFinding` per problem; `format_finding` renders it as ``path:line: rule
 side (`git memory scan --staged`, the pre-commit hook) lives in `commands/scan.py`, which passes
 each staged memory file here (for `CLAUDE.md`, only our marker blocks, other lines blanked).
 
+Refused in the markdown memory files, for what Claude Code would make of them (issue 23):
+``memory-import`` (an ``@path`` import), ``html-comment`` (a comment opener or closer other than
+a line that is one whole comment, as the block markers are), ``code-fence`` (a fence opening a
+code block). The block renderer writes none of them (`committed.render.inert`).
+
 Refused, each with its rule name:
 - anything `redact.find` reports (secrets and personal data), under the redaction rule's name;
 - ``backpointer-path``: a back-pointer with a path prefix. Committed tiers carry only the bare
@@ -99,6 +104,8 @@ def scan_text(path: str, text: str) -> list[GuardFinding]:
             if lines.line_of(origin[f.start]) != lines.line_of(origin[f.end - 1]):
                 found.add((lines.line_of(origin[f.start]), f.rule))
         _path_rules(joined, lambda off, o=origin: lines.line_of(o[off]), found)  # type: ignore[misc]
+    if not _is_json_lines(path):
+        _syntax_rules(text, lines.line_of, found)
     if _is_json_lines(path):
         for lineno, value in _json_strings(text):
             if value is None:  # its strings cannot be read, so they cannot be judged
@@ -128,6 +135,34 @@ def _path_rules(text: str, line_of: Callable[[int], int], found: set[tuple[int, 
         ):
             continue
         found.add((line_of(m.start()), "home-path"))
+
+
+# What Claude Code interprets in a memory file (issue 23; docs/claude-code-integration.md, "What
+# Claude Code reads in a memory file"). The block renderer writes none of it (render.inert);
+# a memory file holding one was written by hand or by someone else.
+# `@path` after whitespace (JavaScript's \s, which has U+FEFF) is an import of that file.
+_IMPORT = re.compile(r"(?:^|(?<=[\s\ufeff]))@(?=[^\s\ufeff])", re.M)
+# Comment openers and closers; a line that is one whole comment hides only itself (our markers).
+_COMMENT_TOKEN = re.compile(r"<!--|--!?>")
+_ONE_COMMENT_LINE = re.compile(r"[ \t]{0,3}<!--(?:(?!<!--|--!?>).)*--!?>[ \t]*\r?")
+# A fence opening a code block (a list item's too): the client finds no import inside code.
+_FENCE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:`{3,}|~{3,})", re.M)
+
+
+def _syntax_rules(text: str, line_of: Callable[[int], int], found: set[tuple[int, str]]) -> None:
+    """``memory-import``, ``html-comment`` and ``code-fence`` in a markdown memory file."""
+    if "@" in text:
+        for m in _IMPORT.finditer(text):
+            found.add((line_of(m.start()), "memory-import"))
+    if "<!--" in text or "--" in text:
+        pos = 0
+        for line in text.split("\n"):
+            if _COMMENT_TOKEN.search(line) and not _ONE_COMMENT_LINE.fullmatch(line):
+                found.add((line_of(pos), "html-comment"))
+            pos += len(line) + 1
+    if "``" in text or "~~" in text:
+        for m in _FENCE.finditer(text):
+            found.add((line_of(m.start()), "code-fence"))
 
 
 def _may_hold_home_path(text: str) -> bool:
