@@ -10,10 +10,14 @@ from pathlib import Path
 import pytest
 from builders import BLOCK, SECRET
 from conftest import git
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sessions import gm, gm_json
 from test_hooks import commit_tier, hook, l2
 
 from agent_memory.committed.adopted_log import LogEntry, format_entry
+from agent_memory.committed.render import atom_line
+from agent_memory.redact import guard
 
 
 def commit(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -236,3 +240,13 @@ def test_a_block_rendered_before_the_escape_is_reported_and_fixed(project: Path)
     gm(project, "validate", "--fix")
     assert "from \\@.env before" in path.read_text()
     assert gm(project, "validate", check=False).returncode == 0
+
+
+SYNTAX_RULES = {"memory-import", "html-comment", "code-fence"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="@<!->`~ \t\n\u00a0\u3000\ufeff\\ab.", max_size=40))
+def test_no_rendered_claim_holds_what_the_client_interprets(claim: str) -> None:
+    line = atom_line({"claim": claim}, None)  # type: ignore[typeddict-item]
+    assert not {f.rule for f in guard.scan_text("CLAUDE.memory.md", line + "\n")} & SYNTAX_RULES
