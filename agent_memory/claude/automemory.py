@@ -52,142 +52,33 @@ from __future__ import annotations
 import datetime as _dt
 import fnmatch
 import json
-import ntpath
 import os
 import posixpath
 import re
-import sys
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from agent_memory.gitio import state as runtime
-from agent_memory.model import paths
+# Where the folder is lives one layer down (capture reads the folder too); re-exported here.
+from agent_memory.automemory.location import (  # noqa: F401 - re-exported
+    COWORK_OVERRIDE_ENV,
+    INDEX_NAME,
+    REMOTE_BASE_ENV,
+    SETTING_KEY,
+    AutoMemoryLocation,
+    canonical_root,
+    default_auto_memory_dir,
+    is_index_file,
+    managed_settings_path,
+    resolve_auto_memory_dir,
+)
 
-INDEX_NAME = "MEMORY.md"
 MAX_INDEX_LINES = 200
 MAX_INDEX_BYTES = 25_000
 PRESSURE_THRESHOLD = 0.90
 PRESSURE_FILE = ".memory-pressure.jsonl"
-
-SETTING_KEY = "autoMemoryDirectory"
-COWORK_OVERRIDE_ENV = "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"
-REMOTE_BASE_ENV = "CLAUDE_CODE_REMOTE_MEMORY_DIR"
-
-
-# ---------------------------------------------------------------- where the directory is
-
-
-@dataclass(frozen=True)
-class AutoMemoryLocation:
-    path: Path
-    source: str  # "env:<VAR>", "policy:<file>", "local:<file>", "user:<file>" or "default"
-    notes: tuple[str, ...] = ()
-
-
-def managed_settings_path() -> Path:
-    """Claude Code's managed-policy settings file for this platform."""
-    if sys.platform == "darwin":
-        return Path("/Library/Application Support/ClaudeCode/managed-settings.json")
-    if sys.platform.startswith("win"):
-        return Path(r"C:\Program Files\ClaudeCode\managed-settings.json")
-    return Path("/etc/claude-code/managed-settings.json")
-
-
-def canonical_root(repo_root: Path) -> Path:
-    """The main work tree of `repo_root`'s repository (worktrees share it), else `repo_root`."""
-    found = runtime.find_git_dirs(repo_root)
-    if found is None:
-        return repo_root.resolve()
-    _git_dir, common, work = found
-    if common.name == ".git":
-        return common.parent
-    return work if work is not None else repo_root.resolve()
-
-
-def _valid_memory_path(raw: str, expand_tilde: bool) -> str | None:
-    """Python twin of Claude Code's `validateMemoryPath`: the path it would use, or None."""
-    candidate = raw
-    if expand_tilde and (candidate.startswith("~/") or candidate.startswith("~\\")):
-        rest = candidate[2:]
-        rest_norm = posixpath.normpath(rest.replace("\\", "/") or ".")
-        if rest_norm in (".", ".."):
-            return None
-        candidate = os.path.join(str(Path.home()), rest)
-    windows = bool(re.match(r"^[A-Za-z]:", candidate)) or candidate.startswith("\\\\")
-    normalized = (ntpath if windows else os.path).normpath(candidate).rstrip("/\\")
-    is_abs = ntpath.isabs(normalized) if windows else os.path.isabs(normalized)
-    if (
-        not is_abs
-        or len(normalized) < 3
-        or re.fullmatch(r"[A-Za-z]:", normalized)
-        or normalized.startswith("\\\\")
-        or normalized.startswith("//")
-        or "\0" in normalized
-    ):
-        return None
-    return unicodedata.normalize("NFC", normalized)
-
-
-def _setting_in(path: Path) -> tuple[bool, object]:
-    """(file defines the key, value). Unreadable or malformed files define nothing."""
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return False, None
-    if not isinstance(data, dict) or data.get(SETTING_KEY) is None:
-        return False, None
-    return True, data[SETTING_KEY]
-
-
-def resolve_auto_memory_dir(
-    repo_root: Path, *, managed_settings: Path | None = None
-) -> AutoMemoryLocation:
-    """The auto-memory directory Claude Code would use for `repo_root`, and why."""
-    notes: list[str] = []
-    override = os.environ.get(COWORK_OVERRIDE_ENV)
-    if override:
-        valid = _valid_memory_path(override, expand_tilde=False)
-        if valid:
-            return AutoMemoryLocation(Path(valid), f"env:{COWORK_OVERRIDE_ENV}")
-        notes.append(f"{COWORK_OVERRIDE_ENV}={override!r} is not an absolute path: ignored")
-
-    project_file = repo_root / ".claude" / "settings.json"
-    if _setting_in(project_file)[0]:
-        notes.append(
-            f"{SETTING_KEY} in {project_file} ignored: Claude Code does not read it from project settings"
-        )
-
-    sources = (
-        ("policy", managed_settings or managed_settings_path()),
-        ("local", repo_root / ".claude" / "settings.local.json"),
-        ("user", paths.claude_dir() / "settings.json"),
-    )
-    for label, settings_file in sources:
-        defined, value = _setting_in(settings_file)
-        if not defined:
-            continue
-        valid = _valid_memory_path(value, expand_tilde=True) if isinstance(value, str) else None
-        if valid:
-            return AutoMemoryLocation(Path(valid), f"{label}:{settings_file}", tuple(notes))
-        # First defined value wins even when invalid (Claude Code's `??` chain): default applies.
-        notes.append(
-            f"{SETTING_KEY}={value!r} in {settings_file} is not an absolute or ~/ path: "
-            "Claude Code ignores it and uses the default directory"
-        )
-        break
-
-    base_env = os.environ.get(REMOTE_BASE_ENV)
-    base = Path(base_env) if base_env else paths.claude_dir()
-    slug = paths.slug_for(unicodedata.normalize("NFC", str(canonical_root(repo_root))))
-    return AutoMemoryLocation(base / "projects" / slug / "memory", "default", tuple(notes))
-
-
-def default_auto_memory_dir(repo_root: Path, *, managed_settings: Path | None = None) -> Path:
-    return resolve_auto_memory_dir(repo_root, managed_settings=managed_settings).path
 
 
 # ---------------------------------------------------------------- reading an index
@@ -270,11 +161,6 @@ def _region_globs(text: str) -> Iterator[tuple[int, str]]:
             span = match.group(2).strip()
             if ("*" in span or "?" in span) and _REGION_GLOB_RE.fullmatch(span):
                 yield number, span
-
-
-def is_index_file(rel: str) -> bool:
-    name = posixpath.basename(rel)
-    return name.startswith("MEMORY") and name.endswith(".md")
 
 
 def memory_files(directory: Path) -> list[str]:

@@ -1,7 +1,9 @@
 """`git memory extract --transcript PATH [--project NAME] [--output json]` — dry run of L0 → L1.
 
 Prints the L1 atoms a transcript would yield (CLI.md: `{"atoms": [...], "skipped_lines": N}`)
-and writes nothing. Unreadable lines are skipped and counted; the exit code is 0 when anything
+and writes nothing. `--auto-memory [DIR]` reads Claude Code's own auto-memory folder instead
+(DIR defaults to this project's, `automemory/location.py`): `{"atoms": [...], "skipped":
+[{"file": …, "reason": …}]}`, every topic file one candidate or one skip. Unreadable lines are skipped and counted; the exit code is 0 when anything
 was readable and 2 (bad input) when nothing was: a missing file, a directory, an empty file or
 one where no line parses.
 """
@@ -42,6 +44,11 @@ def default_project(transcript: Path, explicit: str | None, cwd: str | None = No
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "auto_memory", None) is not None:
+        if args.transcript or args.transcript_pos:
+            raise UsageError("give a transcript or --auto-memory, not both",
+                             hint="git memory extract --auto-memory [DIR] --output json")
+        return run_auto_memory(args)
     hint = "pass a Claude Code transcript: git memory extract ~/.claude/projects/<slug>/<session>.jsonl"
     args.transcript = flag_or_positional(args, "transcript", "transcript_pos", hint)
     path = Path(args.transcript).expanduser()
@@ -81,4 +88,50 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {line:>6}  {atom['claim']}"
         )
+    return 0
+
+
+AUTO_MEMORY_HINT = "pass the folder: git memory extract --auto-memory ~/.claude/projects/<slug>/memory"
+
+
+def auto_memory_folder(given: str | None) -> tuple[Path, Path | None]:
+    """(the folder, the repository root it belongs to when known): DIR when given, else the
+    folder Claude Code uses for the repository here."""
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+    from agent_memory.gitio.repo import find_repo
+    from agent_memory.model.errors import RepoStateError
+
+    root = None
+    try:
+        repo = find_repo()
+        root = repo.workdir or repo.common_dir
+    except RepoStateError:
+        if not given:
+            raise RepoStateError("not a git repository, so there is no project folder to read",
+                                 hint=AUTO_MEMORY_HINT) from None
+    folder = Path(given).expanduser() if given else resolve_auto_memory_dir(root).path  # type: ignore[arg-type]
+    if not folder.exists():
+        raise UsageError(f"no auto-memory folder at {folder}", hint=AUTO_MEMORY_HINT)
+    if not folder.is_dir():
+        raise UsageError(f"{folder} is not a folder", hint=AUTO_MEMORY_HINT)
+    return folder, root
+
+
+def run_auto_memory(args: argparse.Namespace) -> int:
+    from agent_memory.automemory.location import memory_slug
+    from agent_memory.extract.memory_notes import extract_folder
+    from agent_memory.extract.pipeline import safe_project
+
+    folder, root = auto_memory_folder(args.auto_memory or None)
+    project = safe_project(getattr(args, "project", None) or project_name(os.getcwd()) or folder.parent.name)
+    result = extract_folder(folder, project, memory_slug(folder, root))
+    if wants_json(args):
+        emit_json(result.to_json())
+        return 0
+    print(f"{folder}: {len(result.notes)} memories of Claude's own, {len(result.atoms)} candidate atoms, "
+          f"{len(result.skipped)} skipped; project {project}")
+    for atom in result.atoms:
+        print(f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {atom['memory_file']}  {atom['claim']}")
+    for skip in result.skipped:
+        print(f"skipped {skip.file}: {skip.reason}")
     return 0

@@ -109,9 +109,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("shell", choices=SHELLS, metavar="SHELL", help="bash, zsh or fish")
 
     # L0 -> L1
-    p = verb("extract", "dry run: the atoms a transcript would yield (writes nothing)")
+    p = verb("extract", "dry run: the atoms a transcript (or Claude's own memory folder) would yield",
+             description="Dry run, writes nothing: the L1 atoms a transcript would yield, or with "
+             "--auto-memory those of Claude Code's own auto-memory folder (each topic file one candidate "
+             "or one skip with its reason).")
     p.add_argument("transcript_pos", nargs="?", metavar="TRANSCRIPT", help="a Claude Code session file (.jsonl)")
     p.add_argument("--transcript", metavar="PATH", help="the same, as a flag")
+    p.add_argument("--auto-memory", nargs="?", const="", metavar="DIR",
+                   help="read Claude Code's own auto-memory folder instead (default: this project's)")
     p.add_argument("--project", metavar="NAME", help="project the atoms are scoped to (default: this repository's)")
     _out(p)
     p = verb("capture", "extract transcripts into memory/atoms (one commit each)",

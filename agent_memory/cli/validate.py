@@ -32,7 +32,7 @@ from agent_memory.committed.render import MalformedBlockError, find_block
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors
 from agent_memory.model.errors import EXIT_REFUSED, UsageError
-from agent_memory.model.paths import projects_dir
+from agent_memory.model.paths import is_memory_pointer, projects_dir
 from agent_memory.redact import guard
 
 
@@ -225,6 +225,8 @@ def _pointer_errors(atom: Atom) -> list[str]:
     pointers += [str(e.get("source", "")) for e in atom.get("evidence", []) if isinstance(e, dict)]
     out = []
     for pointer in sorted(set(pointers)):
+        if is_memory_pointer(pointer):
+            continue  # a line of an auto-memory file: it names no session
         name = pointer.partition("#L")[0].replace("\\", "/").rsplit("/", 1)[-1]
         session = name.removesuffix(".jsonl")
         # subagent files, and `remember`'s hand-authored atoms (source remembered-<id>, session
@@ -236,7 +238,7 @@ def _pointer_errors(atom: Atom) -> list[str]:
 
 def _transcript_exists(pointer: str) -> bool:
     body = pointer.partition("#L")[0]
-    if not body.startswith("~/.claude/projects/"):
+    if not body.startswith("~/.claude/projects/") or is_memory_pointer(pointer):
         return True  # not an L1 pointer: its form is reported by the schema check
     return (projects_dir() / body.removeprefix("~/.claude/projects/")).is_file()
 

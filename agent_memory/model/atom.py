@@ -38,6 +38,8 @@ if TYPE_CHECKING:
         verified_by: str
         review: dict[str, Any]  # local only: the person's decision on it
         rule: str  # local only: the extraction rule that produced it
+        origin: str  # "auto-memory": Claude Code's own memory file (untrusted, adopt-only)
+        memory_file: str  # that file, relative to the auto-memory folder
 
 
     class Atom(_AtomOptional):
@@ -78,8 +80,12 @@ LOCAL_ONLY_FIELDS = ("evidence", "evidence_omitted", "review")
 EVIDENCE_DAYS = 6
 EVIDENCE_FINGERPRINT = 10
 
-L1_POINTER_PATTERN = r"^~/\.claude/projects/[^/]+/[A-Za-z0-9._-]+\.jsonl#L[0-9]+$"
-STRIPPED_POINTER_PATTERN = r"^[A-Za-z0-9._-]+\.jsonl#L[0-9]+$"
+# A back-pointer names a transcript line; an atom from Claude Code's auto-memory folder whose
+# writing session is unknown names the memory file's line instead (`…/memory/<file>.md#L<n>`,
+# automemory/provenance in extract/memory_notes.py). Neither form ever holds a `..` segment.
+L1_POINTER_PATTERN = (r"^~/\.claude/projects/[^/]+/(?:[A-Za-z0-9._-]+\.jsonl"
+                      r"|memory/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\.md)#L[0-9]+$")
+STRIPPED_POINTER_PATTERN = r"^(?:[A-Za-z0-9._-]+\.jsonl|[A-Za-z0-9_-][A-Za-z0-9._-]*\.md)#L[0-9]+$"
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -355,6 +361,12 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     for listed in ("contested_by", "consolidated_from", "promoted_from_projects"):
         if listed in keys:
             out[listed] = sorted(set(a.get(listed, [])) | set(b.get(listed, [])))
+    # Claude Code's own memory stays labelled as such once any record of the atom came from it
+    # (an atom the user typed too keeps both origins: its typed evidence says the rest).
+    for labelled in ("origin", "memory_file"):
+        values = sorted(str(v) for v in (a.get(labelled), b.get(labelled)) if v)
+        if values:
+            out[labelled] = values[0]  # type: ignore[literal-required,unused-ignore]
     for latest_wins in ("superseded_by", "verified_by"):
         values = [v for v in (a.get(latest_wins), b.get(latest_wins)) if v]
         if values:

@@ -82,6 +82,8 @@ def resolve_pointer(pointer: str) -> tuple[str, list[Path], int]:
     line = int(line_part) if line_part.isdigit() else 0
     name = body.replace("\\", "/").rsplit("/", 1)[-1]
     root = projects_dir()
+    if name.endswith(".md"):
+        return _resolve_memory_file(body, name, line)
     if body.startswith("~/.claude/projects/"):
         slug = body.split("/")[3]
         candidates = [root / slug / name, *sorted((root / slug).glob(f"*/subagents/{name}"))]
@@ -89,8 +91,33 @@ def resolve_pointer(pointer: str) -> tuple[str, list[Path], int]:
     else:
         matches = sorted({*root.glob(f"*/{name}"), *root.glob(f"*/*/subagents/{name}")})
         matches = [p for p in matches if p.is_file()]
+    return _verdict(matches, line)
+
+
+def _verdict(matches: list[Path], line: int) -> tuple[str, list[Path], int]:
     if not matches:
         return "missing", [], line
     if len(matches) > 1:
         return "ambiguous", matches, line
     return "ok", matches, line
+
+
+def is_memory_pointer(pointer: str) -> bool:
+    """A back-pointer to a line of an auto-memory file (`…/memory/<file>.md#L<n>`, stripped
+    `<file>.md#L<n>`), not to a transcript line."""
+    return pointer.partition("#L")[0].endswith(".md")
+
+
+def _resolve_memory_file(body: str, name: str, line: int) -> tuple[str, list[Path], int]:
+    """`~/.claude/projects/<slug>/memory/<rel>` under CLAUDE_CONFIG_DIR; a stripped
+    `<file>.md` in any project's memory folder (top level or one folder down)."""
+    root = projects_dir()
+    if body.startswith("~/.claude/projects/"):
+        parts = body.split("/")
+        rel = parts[5:]
+        if len(parts) < 6 or parts[4] != "memory" or any(p in ("", ".", "..") for p in rel):
+            return "missing", [], line
+        matches = [root.joinpath(parts[3], "memory", *rel)]
+    else:
+        matches = sorted({*root.glob(f"*/memory/{name}"), *root.glob(f"*/memory/*/{name}")})
+    return _verdict([p for p in matches if p.is_file() and not p.is_symlink()], line)

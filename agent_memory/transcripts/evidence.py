@@ -28,10 +28,15 @@ def _read_line(path: Any, line: int, limit: int = 4_000_000) -> str | None:
 
 
 def statement_at(path: Any, line: int) -> str | None:
-    """The user's words at a transcript line (the prompt or rejection reason), redacted."""
+    """The user's words at a transcript line (the prompt or rejection reason), redacted; for a
+    line of an auto-memory file, that line as written (redacted)."""
     raw = _read_line(path, line)
     if raw is None:
         return None
+    if str(path).endswith(".md"):
+        from agent_memory.redact.redactor import redact
+
+        return redact(" ".join(raw.split())[:600])[0] or None
     try:
         record = json.loads(raw)
     except ValueError:

@@ -1,0 +1,14 @@
+"""L0, the second source: Claude Code's own auto-memory folder (`<config>/projects/<slug>/memory/`
+or `autoMemoryDirectory`), read only, never copied, never edited.
+
+- `location.py`: where the folder is for a project (trusted settings sources only);
+- `frontmatter.py`, `markdown.py`: a topic file's frontmatter and body, read tolerantly;
+- `notes.py`: the folder walked — every topic file one note or one skip with a reason;
+- `writes.py`: the tool calls in this project's transcripts that wrote or edited a memory
+  file (its provenance and recurrence).
+
+The model writes these files after reading tool output, files and web pages: they are
+untrusted input. What becomes of them (observed candidates, labelled as Claude's own memory,
+never recalled per prompt, committed only through a person's adopt) is decided above this
+package; `extract/memory_notes.py` makes the atoms.
+"""

@@ -1,0 +1,237 @@
+"""Claude Code's own memory files → L1 atoms (the second L0 source, DESIGN "Two L0 sources").
+
+One note (automemory/notes.py) is one candidate atom:
+
+- claim: the memory's own rule (the line its body leads with, else its description), spelled
+  the way a typed claim is (`canonical`), so a rule the user also typed converges on one atom;
+  stand-alone and ≤ 200 characters, redacted before anything is built;
+- kind: follows the memory's `type` — feedback → constraint or preference, project → fact or
+  decision, user → preference or fact, reference → fact (and an unknown or missing type →
+  constraint or fact) — the shape of the rule picks one of the two;
+- confidence: `observed`, always. The model wrote the file after reading tool output, files
+  and web pages: its memory is never `stated` or `verified` by itself;
+- `origin: "auto-memory"`, `memory_file` (relative to the folder), evidence rule
+  `auto_memory.<type>`, and in the evidence quote the rule with its Why / How to apply lines.
+
+Provenance (`Sighting`): one observation per distinct session that wrote or edited the file
+with this claim — the transcript line of its last such tool call (automemory/writes.py finds
+them); else the session its `originSessionId` names (line 0: the session, not a line of it);
+else the file itself, `~/.claude/projects/<slug>/memory/<file>#L<rule line>`, never an
+absolute path. Being loaded into a session is not an observation.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_memory.automemory.notes import MemoryNote, Skipped, read_folder
+from agent_memory.extract.canonical import canonical
+from agent_memory.extract.text import cap, mask, shorten, tidy, unmask
+from agent_memory.model.atom import Atom, atom_id, iso_z, merge
+from agent_memory.model.paths import canonical_pointer
+
+ORIGIN = "auto-memory"
+RULE_FAMILY = "auto_memory"
+
+# What a rule says decides which of its type's two kinds it is. Words, not phrases of the
+# memory's text beyond these markers: the type is the memory's own classification.
+_PROHIBITION = re.compile(
+    r"\b(?:never|always|must|mustn't|must not|do not|don't|dont|should not|shouldn't|avoid|only|"
+    r"no longer|stop|forbidden|not allowed|required|mandatory|zero tolerance)\b"
+    r"|不要|不准|不得|不可|不允许|不允許|不用|禁止|绝不|絕不|绝对|絕對|必须|必須|永遠|永远|一律|别|別|勿"
+    r"|금지|말 것|말것|않는다|안 된다|안된다|하지 마|절대|반드시|항상"
+    r"|\b(?:nunca|siempre|sempre|jamais|toujours|nie|niemals|immer|prohibido|proibido)\b",
+    re.I,
+)
+_DECISION = re.compile(
+    r"\b(?:decided|decision|chose|chosen|choose|settled on|going with|go with|switch(?:ed)? to|"
+    r"migrat(?:e|ed|ing) to|adopt(?:ed)?|will use|we use|standardi[sz]ed on|renamed? to|will be renamed)\b"
+    r"|决定|決定|确定|確定|确立|確立|결정|확정|채택|\b(?:decidimos|decidido|decidiu|entschieden)\b",
+    re.I,
+)
+_PREFERENCE = re.compile(
+    r"\b(?:prefers?|preferred|preferences?|likes?|dislikes?|loves?|hates?|wants?|rather|favou?rite|enjoys?)\b"
+    r"|偏好|喜欢|喜歡|不喜欢|希望|선호|좋아|싫어|원한다|\b(?:prefiere|prefere|gosta|mag|bevorzugt)\b",
+    re.I,
+)
+
+
+def kind_for(note_type: str | None, claim: str, canonical_kind: str) -> str:
+    """The kind a memory of this type and this rule is (see the module docstring)."""
+    ruled = canonical_kind == "constraint" or bool(_PROHIBITION.search(claim))
+    if note_type == "feedback":
+        return "constraint" if ruled else "preference"
+    if note_type == "project":
+        return "decision" if canonical_kind == "decision" or _DECISION.search(claim) else "fact"
+    if note_type == "user":
+        return "preference" if canonical_kind == "preference" or _PREFERENCE.search(claim) else "fact"
+    if note_type == "reference":
+        return "fact"
+    return "constraint" if ruled else "fact"
+
+
+def claim_for(rule: str) -> tuple[str, str]:
+    """(claim, the kind canonical spelling reads) of a memory's plain rule line."""
+    masked, spans = mask(tidy(rule).rstrip("。！？．"))
+    text, kind = canonical(masked, "fact", spans)
+    return shorten(cap(unmask(text, spans))), kind
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One session that wrote or edited the memory (or the file itself, when none is known)."""
+
+    session: str
+    pointer: str  # canonical L1 back-pointer
+    at: str  # ISO-Z timestamp
+    path: str | None = None  # where the transcript (or file) is on this machine, `~/`-relative
+
+
+_SESSION_CHARS = re.compile(r"[^A-Za-z0-9._-]")
+_NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def _iso(value: str | None, fallback: float) -> str:
+    if value:
+        try:
+            return iso_z(value)
+        except ValueError:
+            pass
+    try:
+        return iso_z(_dt.datetime.fromtimestamp(fallback or 0, tz=_dt.timezone.utc))
+    except (OverflowError, OSError, ValueError):
+        return "1970-01-01T00:00:00Z"
+
+
+def memory_pointer(slug: str, rel: str, line: int) -> str:
+    """`~/.claude/projects/<slug>/memory/<rel>#L<line>`, each path segment in the characters a
+    back-pointer allows (no segment may start with a dot, so none is `..`)."""
+    parts = [_NAME_CHARS.sub("-", p).lstrip(".") or "-" for p in rel.split("/") if p]
+    if not parts[-1].endswith(".md"):
+        parts[-1] += ".md"
+    if parts[-1] == ".md":
+        parts[-1] = "-.md"
+    return f"~/.claude/projects/{slug}/memory/{'/'.join(parts)}#L{max(int(line), 0)}"
+
+
+def fallback_sightings(note: MemoryNote, slug: str, folder: Path | None = None) -> list[Sighting]:
+    """No transcript shows a write of this memory: the session its `originSessionId` names
+    (the client stamps the session of each write), else the file itself."""
+    at = _iso(note.modified, note.mtime)
+    session = _SESSION_CHARS.sub("-", note.origin_session or "").strip("-.")
+    if session:
+        return [Sighting(session, f"~/.claude/projects/{slug}/{session}.jsonl#L0", at)]
+    pointer = memory_pointer(slug, note.file, note.rule_line)
+    # A session id of its own: the file, seen in some session nobody recorded.
+    pseudo = "memory-" + re.sub(r"[^A-Za-z0-9]+", "-", note.file.removesuffix(".md")).strip("-")[:80]
+    return [Sighting(pseudo or "memory", pointer, at, local_path(folder / note.file) if folder else None)]
+
+
+def local_path(path: Path) -> str | None:
+    """Where a file is on this machine for `--why` (`~/`-relative under the home directory,
+    else absolute), or None when the path itself would need redaction."""
+    from agent_memory.redact.redactor import redact
+
+    try:
+        resolved = path.expanduser().absolute()
+    except (OSError, RuntimeError):
+        return None
+    home = Path(os.path.expanduser("~"))
+    text = resolved.as_posix()
+    if home != Path(home.anchor) and home in resolved.parents:
+        text = "~/" + resolved.relative_to(home).as_posix()
+    if len(text) > 4096 or redact(text.replace(home.as_posix(), "~"))[1]:
+        return None
+    return text
+
+
+def quote_for(note: MemoryNote) -> str:
+    """What a reviewer reads: the rule, then its Why and How to apply lines (redacted)."""
+    from agent_memory.redact.redactor import redact
+
+    lines = [note.rule]
+    if note.why:
+        lines.append(f"Why: {note.why}")
+    if note.how:
+        lines.append(f"How to apply: {note.how}")
+    return redact("\n".join(lines)[:1990])[0]
+
+
+def memory_atom(note: MemoryNote, project: str, sightings: Sequence[Sighting]) -> Atom:
+    """One candidate atom for one memory note, with one evidence item per sighting."""
+    from agent_memory.redact.redactor import redact
+
+    raw_claim, read_kind = claim_for(note.rule)
+    claim, findings = redact(raw_claim)
+    claim = claim[:500]
+    kind = kind_for(note.type, raw_claim, read_kind)
+    memory_file, _ = redact(note.file)
+    quote = quote_for(note)
+    rule = f"{RULE_FAMILY}.{note.type if note.known_type else 'untyped'}"
+    records: list[Atom] = []
+    for seen in sightings:
+        evidence: dict[str, Any] = {"source": seen.pointer, "at": seen.at, "session": seen.session,
+                                    "quote": quote, "rule": rule}  # fmt: skip
+        if seen.path:
+            evidence["path"] = seen.path
+        records.append({
+            "id": atom_id(claim, project), "claim": claim, "scope": "project", "project": project,
+            "kind": kind, "first_seen": seen.at, "last_seen": seen.at, "observations": 1,
+            "sessions": [seen.session], "source": seen.pointer, "first_source": seen.pointer,
+            "confidence": "observed", "tier": "L1", "redacted": bool(findings),
+            "origin": ORIGIN, "memory_file": memory_file, "evidence": [evidence],
+        })  # fmt: skip
+    atom = records[0]
+    for record in records[1:]:
+        atom = merge(atom, record)
+    return merge(atom, atom)  # bounds the evidence like any merged atom (atom.select_evidence)
+
+
+def memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: Path | None = None,
+                 sightings: dict[str, list[Sighting]] | None = None) -> list[Atom]:  # fmt: skip
+    """The candidates of a folder's notes, merged per id (two files with one rule are one
+    atom), sorted by first sighting then id. `sightings` maps a note's file to the sessions
+    that wrote it with its current claim; a note without any gets `fallback_sightings`."""
+    by_id: dict[str, Atom] = {}
+    for note in notes:
+        seen = (sightings or {}).get(note.file) or fallback_sightings(note, slug, folder)
+        atom = memory_atom(note, project, seen)
+        current = by_id.get(atom["id"])
+        by_id[atom["id"]] = atom if current is None else merge(current, atom)
+    return sorted(by_id.values(), key=lambda a: (a["first_seen"], a["id"]))
+
+
+@dataclass
+class FolderExtract:
+    """A folder read: its candidates, and every topic file that is not one, with why."""
+
+    atoms: list[Atom]
+    skipped: list[Skipped]
+    notes: list[MemoryNote]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"atoms": self.atoms, "skipped": [s.to_json() for s in self.skipped]}
+
+
+def extract_folder(folder: Path, project: str, slug: str,
+                   sightings: dict[str, list[Sighting]] | None = None) -> FolderExtract:  # fmt: skip
+    """Schema-valid L1 atoms from every topic file of an auto-memory folder (a dry run: the
+    folder is only read)."""
+    read = read_folder(folder)
+    atoms = memory_atoms(read.notes, project, slug, folder, sightings)
+    return FolderExtract(atoms, read.skipped, read.notes)
+
+
+def transcript_sighting(transcript: str | os.PathLike[str], line: int, session: str, at: str,
+                        path: str | None) -> Sighting:  # fmt: skip
+    return Sighting(session, canonical_pointer(transcript, line), at, path)
+
+
+__all__ = ["ORIGIN", "FolderExtract", "Sighting", "claim_for", "extract_folder", "fallback_sightings", "kind_for", "memory_atom",
+           "memory_atoms", "memory_pointer", "transcript_sighting"]  # fmt: skip
