@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.automemory.notes import MemoryNote, Skipped, read_folder
+from agent_memory.automemory.writes import MemoryWrite, writes_by_file
 from agent_memory.extract.canonical import canonical
 from agent_memory.extract.text import cap, mask, shorten, tidy, unmask
 from agent_memory.model.atom import Atom, atom_id, iso_z, merge
@@ -220,12 +221,41 @@ class FolderExtract:
 
 
 def extract_folder(folder: Path, project: str, slug: str,
-                   sightings: dict[str, list[Sighting]] | None = None) -> FolderExtract:  # fmt: skip
-    """Schema-valid L1 atoms from every topic file of an auto-memory folder (a dry run: the
-    folder is only read)."""
+                   writes: Sequence[MemoryWrite] | None = None) -> FolderExtract:  # fmt: skip
+    """Schema-valid L1 atoms from every topic file of an auto-memory folder, observed in the
+    sessions `writes` show writing them (automemory/writes.py). The folder is only read."""
     read = read_folder(folder)
-    atoms = memory_atoms(read.notes, project, slug, folder, sightings)
+    atoms = memory_atoms(read.notes, project, slug, folder, write_sightings(read.notes, writes or [], slug))
     return FolderExtract(atoms, read.skipped, read.notes)
+
+
+def write_sightings(notes: Iterable[MemoryNote], writes: Sequence[MemoryWrite], slug: str) -> dict[str, list[Sighting]]:
+    """The observations of each note: the distinct sessions whose transcript shows a write or
+    an edit of its file that left this claim (the last such call of each session is the
+    back-pointer), and the session its `originSessionId` stamp names when no transcript of
+    that session is here. A write that left another claim is an earlier (or other) version:
+    not this atom's observation. A write whose result the transcript does not show counts."""
+    from agent_memory.extract.pipeline import local_path as transcript_path
+
+    by_file = writes_by_file(writes)
+    out: dict[str, list[Sighting]] = {}
+    for note in notes:
+        claim = claim_for(note.rule)[0]
+        last: dict[str, MemoryWrite] = {}
+        for write in by_file.get(note.file, []):
+            if write.rule is not None and claim_for(write.rule)[0] != claim:
+                continue
+            seen = last.get(write.session)
+            if seen is None or (write.at, write.line) > (seen.at, seen.line):
+                last[write.session] = write
+        found = [Sighting(w.session, canonical_pointer(w.transcript, w.line), w.at or _iso(None, note.mtime),
+                          transcript_path(w.transcript)) for _, w in sorted(last.items())]  # fmt: skip
+        stamped = fallback_sightings(note, slug) if note.origin_session else []
+        if stamped and stamped[0].session not in last:
+            found += stamped  # the client stamped the session of the last write: it wrote this version
+        if found:
+            out[note.file] = found
+    return out
 
 
 def transcript_sighting(transcript: str | os.PathLike[str], line: int, session: str, at: str,
@@ -233,5 +263,5 @@ def transcript_sighting(transcript: str | os.PathLike[str], line: int, session: 
     return Sighting(session, canonical_pointer(transcript, line), at, path)
 
 
-__all__ = ["ORIGIN", "FolderExtract", "Sighting", "claim_for", "extract_folder", "fallback_sightings", "kind_for", "memory_atom",
+__all__ = ["ORIGIN", "FolderExtract", "Sighting", "claim_for", "extract_folder", "write_sightings", "fallback_sightings", "kind_for", "memory_atom",
            "memory_atoms", "memory_pointer", "transcript_sighting"]  # fmt: skip

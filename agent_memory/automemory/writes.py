@@ -1,0 +1,251 @@
+"""Which sessions wrote or edited a memory file: the tool calls in this project's transcripts.
+
+The model writes its memories with the Write tool (and edits them with Edit / MultiEdit), into
+the folder the client's system prompt names, with no permission asked; the transcript records
+the call (an `assistant` record with a `tool_use` block whose `input.file_path` is in the
+folder) and its result (a `user` record answering that `tool_use_id`, with the file as written
+in `toolUseResult`). A call whose result is an error, or that has no result, wrote nothing.
+Subagent transcripts (a background extraction pass) are read the same way.
+
+For each write: the file (relative to the folder), the transcript line of the call, its
+session and time, and the rule of the version it left (read from `toolUseResult`: a Write's
+`content`, an Edit's `originalFile` with the edit applied), so a rewrite that changed the rule
+is told from one that kept it. Reading is cheap: only lines holding a `tool_use` and the
+folder's name, or the id of a pending call, are parsed. The writes found in a transcript are
+kept in `.git/agent-memory/auto-memory-writes.json` with the transcript's size and mtime, so a
+transcript is read again only when it changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_memory.automemory.notes import MemoryNote, note_from_bytes
+from agent_memory.gitio.state import atomic_write, state_dir
+from agent_memory.model.clock import iso_z
+
+WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
+CACHE_NAME = "auto-memory-writes.json"
+_CACHE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class MemoryWrite:
+    file: str  # relative to the folder, `/`-separated
+    transcript: str  # the transcript's path on this machine
+    line: int  # the line of the tool call
+    session: str
+    at: str  # ISO-Z time of the call
+    tool: str
+    rule: str | None  # the rule of the version it left; None when the transcript does not show it
+
+
+def _signature(path: str | os.PathLike[str]) -> str | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return f"{st.st_size}:{st.st_mtime_ns}"
+
+
+class FolderMatch:
+    """Whether a `file_path` the model wrote is in the folder, as a path relative to it: the
+    folder as given or resolved, or — for the default location — any path that ends in the
+    same `.claude/projects/<slug>/memory/` (a transcript recorded under another home)."""
+
+    def __init__(self, folder: Path) -> None:
+        prefixes = {folder.as_posix().rstrip("/") + "/"}
+        try:
+            prefixes.add(folder.resolve().as_posix().rstrip("/") + "/")
+        except (OSError, RuntimeError):
+            pass
+        self.prefixes = sorted(prefixes, key=len, reverse=True)
+        self.tail = None
+        if folder.name == "memory" and folder.parent.parent.name == "projects":
+            self.tail = f"/projects/{folder.parent.name}/memory/"
+        self.marker = folder.name.encode("utf-8")
+
+    def relative(self, file_path: object) -> str | None:
+        if not isinstance(file_path, str) or not file_path or "\0" in file_path:
+            return None
+        path = file_path.replace("\\", "/")
+        rel = next((path[len(p):] for p in self.prefixes if path.startswith(p)), None)
+        if rel is None and self.tail is not None and self.tail in path:
+            rel = path.split(self.tail, 1)[1]
+        if not rel:
+            return None
+        rel = posixpath.normpath(rel)
+        if rel.startswith(("../", "/")) or rel in (".", ".."):
+            return None
+        return rel
+
+
+def _timestamp(record: dict[str, Any]) -> str:
+    stamp = record.get("timestamp")
+    if isinstance(stamp, str):
+        try:
+            return iso_z(stamp)
+        except ValueError:
+            pass
+    return ""
+
+
+def _after(call: dict[str, Any], result: Any) -> str | None:
+    """The file's text after the call, when the transcript shows it."""
+    name, args = call.get("name"), call.get("input") or {}
+    if not isinstance(result, dict):
+        result = {}
+    if name == "Write":
+        content = result.get("content", args.get("content"))
+        return content if isinstance(content, str) else None
+    original = result.get("originalFile")
+    if not isinstance(original, str):
+        return None
+    if name == "Edit":
+        edits = [{"old_string": result.get("oldString", args.get("old_string")),
+                  "new_string": result.get("newString", args.get("new_string")),
+                  "replace_all": result.get("replaceAll", args.get("replace_all"))}]  # fmt: skip
+    else:
+        edits = result.get("edits") or args.get("edits") or []
+    text = original
+    for edit in edits if isinstance(edits, list) else []:
+        old, new = edit.get("old_string"), edit.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str) or old not in text:
+            return None
+        text = text.replace(old, new) if edit.get("replace_all") else text.replace(old, new, 1)
+    return text
+
+
+def _failed(block: dict[str, Any], record: dict[str, Any]) -> bool:
+    result = record.get("toolUseResult")
+    return bool(block.get("is_error")) or (isinstance(result, str) and result.startswith("Error"))
+
+
+def find_writes(transcript: str | os.PathLike[str], match: FolderMatch) -> list[MemoryWrite]:
+    """The successful writes of memory files in one transcript, in transcript order."""
+    try:
+        with open(transcript, "rb") as handle:
+            return _writes_in(handle, os.fspath(transcript), match)
+    except OSError:
+        return []
+
+
+def _writes_in(handle: Iterable[bytes], transcript: str, match: FolderMatch) -> list[MemoryWrite]:
+    pending: dict[str, tuple[dict[str, Any], str, int, str, str]] = {}
+    out: list[MemoryWrite] = []
+    for number, raw in enumerate(handle, start=1):
+        calls = b'"tool_use"' in raw and match.marker in raw
+        answers = bool(pending) and b'"tool_result"' in raw and any(i.encode() in raw for i in pending)
+        if not (calls or answers):
+            continue
+        try:
+            record = json.loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(record, dict):
+            continue
+        content = (record.get("message") or {}).get("content")
+        if not isinstance(content, list):
+            continue
+        session = str(record.get("sessionId") or Path(transcript).stem)
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if record.get("type") == "assistant" and block.get("type") == "tool_use" and block.get("name") in WRITE_TOOLS:
+                rel = match.relative((block.get("input") or {}).get("file_path"))
+                if rel is not None and isinstance(block.get("id"), str):
+                    pending[block["id"]] = (block, rel, number, session, _timestamp(record))
+            elif record.get("type") == "user" and block.get("type") == "tool_result":
+                found = pending.pop(str(block.get("tool_use_id")), None)
+                if found is None or _failed(block, record):
+                    continue
+                call, rel, line, call_session, at = found
+                text = _after(call, record.get("toolUseResult"))
+                out.append(MemoryWrite(rel, transcript, line, call_session, at or _timestamp(record),
+                                       str(call.get("name")), _rule_of(rel, text)))  # fmt: skip
+    return out
+
+
+def _rule_of(rel: str, text: str | None) -> str | None:
+    if text is None:
+        return None
+    note = note_from_bytes(rel, text.encode("utf-8"))
+    return note.rule if isinstance(note, MemoryNote) else None
+
+
+class WriteIndex:
+    """The memory writes of a project's transcripts, read once per transcript version."""
+
+    def __init__(self, common_dir: str | os.PathLike[str], folder: Path) -> None:
+        self.path = state_dir(common_dir, create=False) / CACHE_NAME
+        self.common_dir = common_dir
+        self.folder = folder
+        self.match = FolderMatch(folder)
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.changed = False
+        try:
+            data = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return
+        if isinstance(data, dict) and data.get("version") == _CACHE_VERSION and data.get("folder") == str(folder):
+            entries = data.get("transcripts")
+            self.entries = entries if isinstance(entries, dict) else {}
+
+    def refresh(self, transcripts: Iterable[Path]) -> list[MemoryWrite]:
+        """Every write in `transcripts` (each read again only when its size or mtime changed);
+        transcripts no longer listed are forgotten."""
+        out: list[MemoryWrite] = []
+        seen = set()
+        for transcript in transcripts:
+            key = os.fspath(transcript.absolute())
+            seen.add(key)
+            signature = _signature(transcript)
+            entry = self.entries.get(key)
+            if entry is None or entry.get("sig") != signature:
+                writes = find_writes(transcript, self.match)
+                entry = {"sig": signature, "writes": [asdict(w) for w in writes]}
+                self.entries[key] = entry
+                self.changed = True
+            out.extend(_loaded(entry.get("writes")))
+        for gone in set(self.entries) - seen:
+            del self.entries[gone]
+            self.changed = True
+        return out
+
+    def save(self) -> None:
+        """Never raises: the cache only saves reading a transcript again."""
+        if not self.changed:
+            return
+        try:
+            state_dir(self.common_dir)
+            atomic_write(self.path, json.dumps({"version": _CACHE_VERSION, "folder": str(self.folder),
+                                                "transcripts": self.entries}, ensure_ascii=False))  # fmt: skip
+            self.changed = False
+        except Exception:  # noqa: BLE001
+            return
+
+
+def _loaded(items: object) -> list[MemoryWrite]:
+    out = []
+    for item in items if isinstance(items, list) else []:
+        try:
+            out.append(MemoryWrite(**item))
+        except TypeError:
+            continue
+    return out
+
+
+def writes_by_file(writes: Sequence[MemoryWrite]) -> dict[str, list[MemoryWrite]]:
+    out: dict[str, list[MemoryWrite]] = {}
+    for write in writes:
+        out.setdefault(write.file, []).append(write)
+    return out
+
+
+__all__ = ["FolderMatch", "MemoryWrite", "WRITE_TOOLS", "WriteIndex", "find_writes", "writes_by_file"]
