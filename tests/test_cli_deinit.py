@@ -43,6 +43,8 @@ def test_deinit_undoes_init_and_keeps_memory(project: Path, isolated_env: Path) 
     assert _registered(isolated_env) == ["proj"]
     hooks = project / ".git" / "hooks"
     assert (hooks / "pre-commit.chained-by-agent-memory").exists()
+    local = project / ".claude" / "settings.local.json"
+    local.write_text(json.dumps({**json.loads(local.read_text()), "model": "opus"}))
 
     out = gm(project, "deinit").stdout
     assert "restored the hook it chained" in out and "kept: memory/atoms" in out
@@ -50,6 +52,8 @@ def test_deinit_undoes_init_and_keeps_memory(project: Path, isolated_env: Path) 
     assert not (hooks / "pre-commit.chained-by-agent-memory").exists() and not (hooks / "pre-push").exists()
     settings = json.loads((project / ".claude" / "settings.json").read_text())
     assert settings == {"permissions": {"allow": ["Bash(make:*)"]}}
+    # Without our SessionStart hook the client loads memory through the imports again.
+    assert json.loads(local.read_text()) == {"model": "opus"}
     assert (project / "CLAUDE.md").read_text() == "# proj\n\nUse the Makefile.\n"
     assert _registered(isolated_env) == []
     # kept: L1 and committed memory

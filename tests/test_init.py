@@ -20,9 +20,10 @@ def test_init_sets_everything_up_and_a_second_run_changes_nothing(repo: Path) ->
     first = gm_json(repo, "init")
     assert first["project"] == "proj"
     assert "memory/atoms" in git(repo, "branch", "--list", "memory/atoms")
-    assert (repo / ".gitignore").read_text().splitlines()[-2:] == [
+    assert (repo / ".gitignore").read_text().splitlines()[-3:] == [
         ".memory/*",
         "!.memory/adopted.log",
+        ".claude/settings.local.json",
     ]
     assert ".memory/adopted.log merge=union" in (repo / ".gitattributes").read_text()
     assert "@CLAUDE.memory.md" in (repo / "CLAUDE.md").read_text().splitlines()
@@ -35,10 +36,16 @@ def test_init_sets_everything_up_and_a_second_run_changes_nothing(repo: Path) ->
     registry = json.loads((home / "projects.json").read_text())["projects"]
     assert [p["name"] for p in registry] == ["proj"]
     assert "@" in (Path(os.environ["CLAUDE_CONFIG_DIR"]) / "CLAUDE.md").read_text()
+    # The SessionStart hook carries memory on this machine: the client is told not to load the
+    # memory files through the imports too, in the personal (ignored) settings file.
+    local = json.loads((repo / ".claude" / "settings.local.json").read_text())
+    assert local == {"claudeMdExcludes": ["**/CLAUDE.memory.md"]}
+    assert git(repo, "check-ignore", ".claude/settings.local.json").strip()
     before = {
         p: p.read_bytes()
-        for p in [repo / ".gitignore", repo / "CLAUDE.md", repo / ".claude/settings.json"]
-    }
+        for p in [repo / ".gitignore", repo / "CLAUDE.md", repo / ".claude/settings.json",
+                  repo / ".claude/settings.local.json"]
+    }  # fmt: skip
     second = gm_json(repo, "init")
     assert second["changed"] == {}
     assert {p: p.read_bytes() for p in before} == before
@@ -66,6 +73,33 @@ def test_existing_claude_md_and_settings_are_kept(repo: Path) -> None:
 def test_no_claude_hooks_skips_settings(repo: Path) -> None:
     gm(repo, "init", "--no-claude-hooks")
     assert not (repo / ".claude" / "settings.json").exists()
+    # No hook of ours injects memory here: the client loads it through the imports.
+    assert not (repo / ".claude" / "settings.local.json").exists()
+
+
+def test_personal_settings_are_kept_and_the_exclusion_added_once(repo: Path) -> None:
+    local = repo / ".claude" / "settings.local.json"
+    local.parent.mkdir()
+    local.write_text(json.dumps({"model": "opus", "claudeMdExcludes": ["**/vendor/CLAUDE.md"]}))
+    gm(repo, "init", "--yes")
+    gm(repo, "init", "--yes")
+    assert json.loads(local.read_text()) == {
+        "model": "opus",
+        "claudeMdExcludes": ["**/vendor/CLAUDE.md", "**/CLAUDE.memory.md"],
+    }
+    assert ".claude/settings.local.json" not in git(repo, "ls-files")  # never committed
+
+
+def test_an_unreadable_exclusion_list_stops_init_before_it_writes(repo: Path) -> None:
+    local = repo / ".claude" / "settings.local.json"
+    local.parent.mkdir()
+    local.write_text(json.dumps({"claudeMdExcludes": "**/CLAUDE.memory.md"}))
+    proc = gm(repo, "init", check=False)
+    assert proc.returncode == 3
+    assert "claudeMdExcludes is not a list" in proc.stderr and "hint:" in proc.stderr
+    assert json.loads(local.read_text()) == {"claudeMdExcludes": "**/CLAUDE.memory.md"}
+    assert not (repo / ".claude" / "settings.json").exists() and not (repo / "CLAUDE.md").exists()
+    assert git(repo, "branch", "--list", "memory/atoms") == ""
 
 
 def test_a_foreign_hook_is_kept_and_chained(repo: Path) -> None:

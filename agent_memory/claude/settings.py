@@ -21,6 +21,14 @@ from agent_memory.gitio.state import atomic_write
 from agent_memory.model.errors import RepoStateError
 
 SETTINGS_RELPATH = Path(".claude") / "settings.json"
+LOCAL_SETTINGS_RELPATH = Path(".claude") / "settings.local.json"  # personal: never committed
+
+# Where our SessionStart hook runs, it carries the memory blocks (budgeted, global before
+# project, guarded, contradictions marked); the client must not load the same lines again
+# through the `@…CLAUDE.memory.md` imports. One pattern, in this machine's own settings file,
+# matches the project's block and the global block (both files are named CLAUDE.memory.md)
+# without naming a machine path; teammates without the hooks keep the imports.
+MEMORY_IMPORTS_EXCLUDE = "**/CLAUDE.memory.md"
 
 # Claude Code event name -> the `git memory hook <event>` argument.
 HOOK_EVENTS: dict[str, str] = {
@@ -292,6 +300,50 @@ def remove_claude_hooks(repo_root: Path) -> str:
     if not changed:
         return "unchanged"
     write_settings(path, merged)
+    return "removed"
+
+
+def read_local_settings(repo_root: Path) -> tuple[dict[str, Any], list[Any]]:
+    """`.claude/settings.local.json` and its `claudeMdExcludes` list; RepoStateError (file
+    untouched) when either cannot be read as Claude Code reads it."""
+    path = Path(repo_root) / LOCAL_SETTINGS_RELPATH
+    settings = read_settings(path)
+    current = settings.get("claudeMdExcludes", [])
+    if not isinstance(current, list):
+        raise RepoStateError(
+            f"{path}: claudeMdExcludes is not a list; left unchanged",
+            hint="fix the file (Claude Code cannot read it either), or run "
+            "`git memory init --no-claude-hooks` to leave the memory imports to Claude Code",
+        )
+    return settings, current
+
+
+def exclude_memory_imports(repo_root: Path) -> str:
+    """Add MEMORY_IMPORTS_EXCLUDE to `claudeMdExcludes` in `.claude/settings.local.json`:
+    "added" or "unchanged". Every other key and pattern is kept as it was."""
+    path = Path(repo_root) / LOCAL_SETTINGS_RELPATH
+    settings, current = read_local_settings(repo_root)
+    if MEMORY_IMPORTS_EXCLUDE in current:
+        return "unchanged"
+    settings["claudeMdExcludes"] = [*current, MEMORY_IMPORTS_EXCLUDE]
+    write_settings(path, settings)
+    return "added"
+
+
+def include_memory_imports(repo_root: Path) -> str:
+    """The inverse (deinit): "removed" or "unchanged"; the key goes when it held only ours."""
+    path = Path(repo_root) / LOCAL_SETTINGS_RELPATH
+    if not path.exists():
+        return "unchanged"
+    settings, current = read_local_settings(repo_root)
+    if MEMORY_IMPORTS_EXCLUDE not in current:
+        return "unchanged"
+    kept = [p for p in current if p != MEMORY_IMPORTS_EXCLUDE]
+    if kept:
+        settings["claudeMdExcludes"] = kept
+    else:
+        del settings["claudeMdExcludes"]
+    write_settings(path, settings)
     return "removed"
 
 

@@ -1,7 +1,7 @@
 """`git memory deinit [--purge] [--yes]`: undo `git memory init`.
 
 Removes our git hooks (a hook init had chained goes back in place), our entries in
-`.claude/settings.json`, the `@CLAUDE.memory.md` import line in CLAUDE.md and the project's
+`.claude/settings.json` and `.claude/settings.local.json`, the `@CLAUDE.memory.md` import line in CLAUDE.md and the project's
 registration in the global memory repo. Keeps memory/atoms and the committed memory
 (CLAUDE.memory.md, .memory/adopted.log), so a later `init` carries on where this left off.
 `--purge` also deletes those (asking first on a terminal; `--yes` confirms without asking)
@@ -60,12 +60,16 @@ def run(args: argparse.Namespace) -> int:
             steps[f"git hook {hook}"] = status
     changed: list[str] = []
     if repo.workdir is not None:
-        from agent_memory.claude.settings import remove_claude_hooks
+        from agent_memory.claude.settings import include_memory_imports, remove_claude_hooks
 
         if remove_claude_hooks(repo.workdir) == "removed":
             steps["Claude Code hooks"] = "removed from .claude/settings.json"
             changed.append(".claude/settings.json")
             _drop_if_empty(repo.workdir / ".claude" / "settings.json")
+        if include_memory_imports(repo.workdir) == "removed":
+            # Without our SessionStart hook the imports are how memory reaches Claude again.
+            steps["memory imports"] = "loaded by Claude Code again (claudeMdExcludes entry removed)"
+            _drop_if_empty(repo.workdir / ".claude" / "settings.local.json")
         done = uninstall.remove_import(repo.workdir)
         if done:
             steps["CLAUDE.md"] = "import line removed" if done == "removed" else "deleted (it held only the import)"

@@ -21,9 +21,10 @@ def run(args: argparse.Namespace) -> int:
     steps: dict[str, str] = {}
     if repo.workdir is not None and not args.no_claude_hooks:
         # Refuse before writing anything: a settings file we cannot read stops init whole.
-        from agent_memory.claude.settings import read_settings, settings_path
+        from agent_memory.claude.settings import read_local_settings, read_settings, settings_path
 
         read_settings(settings_path(repo.workdir))
+        read_local_settings(repo.workdir)
     home = GlobalRepo.default()
     if home.ensure():
         steps["global repo"] = f"created {home.path}"
@@ -53,13 +54,24 @@ def run(args: argparse.Namespace) -> int:
         if install.install_import(repo.workdir, target):
             changed_files.append("CLAUDE.md")
         if not args.no_claude_hooks:
-            from agent_memory.claude.settings import install_claude_hooks, plugin_enabled
+            from agent_memory.claude.settings import (
+                exclude_memory_imports,
+                install_claude_hooks,
+                plugin_enabled,
+            )
 
             if plugin_enabled(repo.workdir):
                 # The plugin's hooks already run; identical settings hooks would fire twice.
                 steps["Claude Code hooks"] = "provided by the agent-memory plugin (settings left alone)"
             elif install_claude_hooks(repo.workdir, force=args.force) != "unchanged":
                 changed_files.append(".claude/settings.json")
+            # The SessionStart hook carries the memory blocks here: the client must not load
+            # them a second time through the imports (docs/claude-code-integration.md §8).
+            if install.ensure_lines(repo.workdir / ".gitignore", [install.LOCAL_SETTINGS_LINE]):
+                changed_files += [] if ".gitignore" in changed_files else [".gitignore"]
+            if exclude_memory_imports(repo.workdir) == "added":
+                steps["memory imports"] = ("left to the SessionStart hook on this machine "
+                                           "(claudeMdExcludes in .claude/settings.local.json)")
         if changed_files:
             steps["files"] = ", ".join(changed_files)
         if args.yes:

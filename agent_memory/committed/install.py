@@ -28,6 +28,10 @@ PYTHON_LINE = "AGENT_MEMORY_PYTHON=''"
 PYTHON_CONFIG = "memory.python"
 GITIGNORE_LINES = (".memory/*", "!.memory/adopted.log")
 GITATTRIBUTES_LINE = ".memory/adopted.log merge=union"
+# Claude Code's personal settings file, where `init` excludes the memory imports for this
+# machine (agent_memory/claude/settings.py): never committed, so teammates keep the imports.
+# A plain ignore line that is right with or without agent-memory: `deinit --purge` keeps it.
+LOCAL_SETTINGS_LINE = ".claude/settings.local.json"
 MEMORY_FILE = "CLAUDE.memory.md"
 
 

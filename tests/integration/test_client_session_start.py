@@ -1,5 +1,7 @@
 """SessionStart, as the real client delivers it: adopted memory arrives as a
-`hook_additional_context` attachment, and an empty memory puts nothing in context."""
+`hook_additional_context` attachment, and an empty memory puts nothing in context. Where the
+hook runs it is the one path: the client does not load the memory files through the CLAUDE.md
+imports as well (test_client_model_context.py counts the lines the model is shown)."""
 
 from __future__ import annotations
 
@@ -25,13 +27,12 @@ def test_adopted_lines_arrive_as_session_start_context(workspace: Workspace) -> 
     # Exactly what `git memory context` renders, delivered once, by the SessionStart hook.
     assert hook_contexts(records, "SessionStart") == [expected]
     assert f"- {PROJECT_LINE}" in expected and f"- {GLOBAL_LINE}" in expected
-    # The committed blocks reach Claude too, through the CLAUDE.md imports `init` wrote.
+    # Both CLAUDE.md files are loaded with their imports, but not the memory files the imports
+    # name: the hook carries those blocks here (`init` excluded them on this machine).
     [loaded] = attachments(records, "instructions")
     contents = {f["path"]: f["content"] for f in loaded["files"]}
-    memory_files = {p: c for p, c in contents.items() if p.endswith("CLAUDE.memory.md")}
-    assert len(memory_files) == 2, sorted(contents)
-    assert any(PROJECT_LINE in c for c in memory_files.values())
-    assert any(GLOBAL_LINE in c for c in memory_files.values())
+    assert sum(p.endswith("/CLAUDE.md") for p in contents) == 2, sorted(contents)
+    assert not [p for p in contents if p.endswith("CLAUDE.memory.md")], sorted(contents)
 
 
 def test_no_session_start_context_when_no_tier_holds_anything(workspace: Workspace) -> None:
@@ -43,8 +44,10 @@ def test_no_session_start_context_when_no_tier_holds_anything(workspace: Workspa
     assert workspace.errors_log() == []
 
 
-def test_empty_memory_files_load_nothing_into_context(workspace: Workspace) -> None:
-    records = workspace.run("Summarise the README").records()
+def test_empty_memory_files_load_nothing_into_context(bare_workspace: Workspace) -> None:
+    # Without our hooks the client loads the memory files through the imports.
+    bare_workspace.git_memory("init", "--yes", "--no-claude-hooks")
+    records = bare_workspace.run("Summarise the README").records()
 
     [loaded] = attachments(records, "instructions")
     # Claude Code drops HTML comments (our block markers) when it loads a file; what is left
