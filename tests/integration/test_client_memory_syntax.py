@@ -19,7 +19,11 @@ def loaded(records: list[dict[str, Any]]) -> dict[str, str]:
     return {f["path"].rsplit("/", 1)[-1]: f["content"] for f in instructions["files"]}
 
 
-def test_an_adopted_claim_naming_a_file_imports_nothing(workspace: Workspace) -> None:
+def test_an_adopted_claim_naming_a_file_imports_nothing(bare_workspace: Workspace) -> None:
+    # The block loaded as a file: where our hooks run the SessionStart hook carries it instead
+    # (docs/claude-code-integration.md §8), so this is the teammate without the hooks.
+    workspace = bare_workspace
+    workspace.git_memory("init", "--yes", "--no-claude-hooks")
     (workspace.repo / ".env").write_text("DOTENV-CONTENT\n")
     workspace.adopt("Read the deploy settings from @.env before deploying")
 
