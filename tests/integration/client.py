@@ -603,6 +603,32 @@ class Interactive:
             lambda rs: any(r.get("type") == "assistant" for r in rs[before:]),
         )
 
+    def refuse(self, reason: str) -> None:
+        """Answer the permission prompt on screen as a person who says no and why: move to
+        "No", Tab to amend it, type the reason, Enter; wait until the refusal is recorded."""
+        self._until_drawn("Do you want to proceed?", "the permission prompt", RUN_TIMEOUT)
+        for _ in range(8):
+            chosen = [ln for ln in self.drawn().splitlines() if re.search(r"❯ \d+\. ", ln)]
+            if chosen and re.search(r"❯ \d+\. No\b", chosen[-1]):
+                break
+            self.child.send("\x1b[B")  # down
+            self._read(0.3)
+        else:
+            raise AssertionError(f"no 'No' option to choose; the screen:\n{self.drawn()}")
+        self.child.send("\t")
+        self._until_drawn("tell Claude what to do differently", "the amend field", RUN_TIMEOUT)
+        before = len(self.records())
+        self.child.send(reason)
+        self._until_drawn(reason, f"the typed {reason!r}", RUN_TIMEOUT)
+        self.child.send("\r")
+
+        def answered(records: list[dict[str, Any]]) -> bool:
+            kinds = [r.get("type") for r in records[before:]]
+            marks = [i for i, r in enumerate(records[before:]) if r.get("toolDenialKind")]
+            return bool(marks) and "assistant" in kinds[marks[0] :]
+
+        self._until_records("the refusal and the model's next turn", answered)
+
     def shell(self, command: str) -> None:
         """`!` switches the prompt to shell mode: the command runs without the model, and its
         input and output are recorded as `user` records."""

@@ -9,7 +9,7 @@ beside them, for every transcript there:
 
 - `SOURCES.txt`: one line per file in the format of `tests/fixtures/transcripts/SOURCES.txt`
   (path | bytes | records | versions | record types | cwd), to append there;
-- `labels.txt`: one line per typed prompt in the format of
+- `labels.txt`: one line per typed prompt (and refusal reason) in the format of
   `tests/fixtures/extraction/labels.jsonl` (what a careful reader keeps from it), to append
   there. A prompt the suite types that has no label below stops the script: label it first.
 
@@ -96,7 +96,25 @@ PROMPT_LABELS: dict[str, list[dict[str, Any]]] = {
     "Add a line about rebasing to the README, then print a reminder": [],
     "Where is the version number defined?": [],
     "What do you remember about deploys?": [],
+    "What does it say about tests?": [],
+    "Clean the build folder": [],
+    "Clean up the build and publish it": [],
 }
+# Every reason the suite types into a refused tool call (test_client_denial), labelled alike.
+REASON_LABELS: dict[str, list[dict[str, Any]]] = {
+    "Never delete the build folder": [
+        _expect(["constraint"], [["delete"], ["build"]], True, "never delete the build folder")
+    ],
+}
+
+
+def _refusal_reason(record: dict[str, Any]) -> str | None:
+    """The reason a person typed into a refusal: 2.1.332 keeps it in `userFeedback` and marks
+    the record `holdsPersonsWords`."""
+    feedback = record.get("userFeedback")
+    if record.get("type") == "user" and record.get("holdsPersonsWords") is True:
+        return feedback if isinstance(feedback, str) else None
+    return None
 
 
 def _typed(record: dict[str, Any]) -> str | None:
@@ -147,17 +165,21 @@ def main() -> int:
             f"{', '.join(versions)} | {dict(types)} | {cwds}"
         )
         for line, record in enumerate(records, 1):
-            text = _typed(record)
+            text, known = _typed(record), PROMPT_LABELS
+            if text is None:
+                text, known = _refusal_reason(record), REASON_LABELS
             if text is None:
                 continue
-            if text not in PROMPT_LABELS:
+            if text not in known:
                 unlabelled.append(text)
                 continue
-            labels.append(
-                json.dumps({"transcript": rel, "line": line, "expected": PROMPT_LABELS[text]})
-            )
+            labels.append(json.dumps({"transcript": rel, "line": line, "expected": known[text]}))
     if unlabelled:
-        print("label these prompts in PROMPT_LABELS first:", *sorted(set(unlabelled)), sep="\n  ")
+        print(
+            "label these in PROMPT_LABELS / REASON_LABELS first:",
+            *sorted(set(unlabelled)),
+            sep="\n  ",
+        )
         return 1
     (dest / "SOURCES.txt").write_text("\n".join(sources) + "\n", "utf-8")
     (dest / "labels.txt").write_text("\n".join(labels) + "\n", "utf-8")

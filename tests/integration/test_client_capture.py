@@ -11,10 +11,10 @@ stdout, `hook_additional_context`); and harness records (`prompt_snapshot`, `ski
 …). Rule-like canaries are planted in each of those paths, and the atoms are listed: every
 piece of evidence must point at a `user` record holding a prompt we typed.
 
-Not covered, because the client cannot produce them offline: a tool-rejection reason needs a
-tool call from the model (the API call is refused, so no `tool_use` is ever written), and in
-`-p` mode a permission prompt is answered by the SDK host or denied without asking, never
-with a reason typed by a person. See test_client_interactive.py for the `#` note."""
+Here the API call is refused, so the model never acts; sessions in which it does (tool calls,
+a refusal with a typed reason, a subagent, compaction) run against a scripted model in
+test_client_tools.py, test_client_denial.py, test_client_subagent.py and
+test_client_compaction.py. See test_client_interactive.py for the `#` note."""
 
 from __future__ import annotations
 

@@ -1,11 +1,10 @@
 """The full-screen client in a pseudo-terminal, as a person uses it: type, use shell mode,
 quit with /exit (SessionEnd, reason `prompt_input_exit`).
 
-What cannot be produced here, and why:
+Also here:
 - A tool-rejection reason ("To tell you how to proceed, the user said: …") is written only
-  when a person refuses a tool call the model made. Offline there is no model turn (the API
-  call is refused), so there is never a `tool_use` to refuse. The reader's handling of the
-  2.0.x and 2.1.x wordings is covered by the recorded transcripts in tests/test_transcripts.py.
+  when a person refuses a tool call the model made: test_client_denial.py makes one, with a
+  scripted model whose tool call the person refuses in this same pseudo-terminal.
 - A `#` memory note: 2.1.332 has no `#` shortcut any more. A line starting with `#` is sent to
   Claude as an ordinary prompt and recorded as a plain `user` record with the `#` kept (no
   `<user-memory-input>` wrapper), interactive or headless. The test below pins that, so the
