@@ -45,6 +45,17 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         monkeypatch.delenv(var, raising=False)
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[user]\n\tname = Test User\n\temail = user@example.invalid\n")
     yield home
+    _disarm_wall_clock()
+
+
+def _disarm_wall_clock() -> None:
+    """A background capture run in-process arms a 300 s SIGALRM (meant for its own detached
+    process): left armed, it fires in whichever test this worker runs 300 s later."""
+    import signal
+
+    if hasattr(signal, "SIGALRM"):
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
 
 def _real_home_state() -> dict[str, object]:
