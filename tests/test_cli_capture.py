@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import TRANSCRIPTS
+from conftest import TRANSCRIPTS, git
 from sessions import gm, gm_json, write_session
 
 from agent_memory.model.paths import slug_for
@@ -60,13 +60,24 @@ def test_capture_all_reports_unreadable_files_and_skipped_lines_apart(project: P
         fh.write("{broken line\n")
     broken = good.with_name("eeeeeeee-0000-4000-8000-000000000009.jsonl")
     broken.write_text("not a transcript\n")
-    text = gm(project, "capture", "--all", "--no-stage").stdout
+    proc = gm(project, "capture", "--all", "--no-stage", check=False)
+    text = proc.stdout
     assert text.startswith("captured 1 of 2 transcripts of proj: 1 new atoms")
     assert "1 unreadable line skipped" in text
     assert "1 transcript not captured (unreadable)" in text and broken.name in text
-    data = gm_json(project, "capture", "--all", "--no-stage")
-    assert data["captured"] == 1 and data["transcripts"] == 2 and data["skipped_lines"] == 1
+    # bad input, as the README says: exit 2 with one line and a hint, after capturing the rest
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[0] == "git memory capture: 1 transcript of this project could not be read; the rest were captured"
+    assert proc.stderr.splitlines()[1].startswith("hint: repair or remove it") and len(proc.stderr.splitlines()) == 2
+    # reported again on every run while it is there (not read again: it is unchanged)
+    again = gm(project, "capture", "--all", "--no-stage", "--output", "json", check=False)
+    data = json.loads(again.stdout)
+    assert again.returncode == 2 and data["transcripts"] == 2
+    assert data["captured"] == 0 and data["unchanged"] == 1 and data["commits"] == 0
     assert [Path(u["path"]).name for u in data["unreadable"]] == [broken.name]
+    assert "nothing readable" in data["unreadable"][0]["reason"]
+    broken.unlink()
+    assert gm(project, "capture", "--all", "--no-stage").stdout.startswith("nothing new: 1 transcript of proj")
 
 
 def test_capture_of_another_projects_transcript_says_whose_it_is(project: Path) -> None:
@@ -126,3 +137,115 @@ def test_the_local_path_stays_local(project: Path, isolated_env: Path) -> None:
     # under the home directory the path is written ~/…: no user name in it
     assert stored["evidence"][0]["path"].startswith("~/") and str(isolated_env) not in json.dumps(stored)
     assert atom["new"] == [stored["id"]]
+
+
+# --- work done once (issue 25) -----------------------------------------------------------------
+
+
+def _rules(first: int, count: int) -> list[dict[str, str]]:
+    return [{"user": f"Always run ruff before committing changes to the billing package {n}."}
+            for n in range(first, first + count)]  # fmt: skip
+
+
+def _commits(repo: Path) -> int:
+    return int(git(repo, "rev-list", "--count", "memory/atoms"))
+
+
+def _l1_ids(repo: Path) -> set[str]:
+    return {a["id"] for a in gm_json(repo, "inspect", "--tier", "L1")["atoms"]}
+
+
+def test_a_second_capture_all_makes_no_commit_and_resurrects_nothing(project: Path) -> None:
+    # 630 atoms over three days: the 500-atom cap evicts the 130 seen first.
+    paths = [write_session(project, f"cccccccc-0000-4000-8000-00000000000{n}", day, _rules(210 * n, 210))
+             for n, day in enumerate(("2026-10-01", "2026-10-02", "2026-10-03"))]  # fmt: skip
+    first = gm_json(project, "capture", "--all", "--no-stage")
+    assert first["captured"] == 3 and len(first["dropped"]["evicted"]) == 130
+    kept, commits = _l1_ids(project), _commits(project)
+    assert len(kept) == 500
+    again = gm(project, "capture", "--all", "--no-stage")
+    assert again.stdout.startswith("nothing new: 3 transcripts of proj, 3 unchanged since their last capture")
+    assert _commits(project) == commits and _l1_ids(project) == kept
+    # Read whole again (the ledger gone): still nothing evicted comes back.
+    (project / ".git" / "agent-memory" / "captured.log").unlink()
+    reread = gm_json(project, "capture", "--all", "--no-stage")
+    assert reread["captured"] == 3 and reread["new"] == 0 and reread["commits"] == 0
+    assert sorted(reread["skipped"]["evicted"]) == sorted(first["dropped"]["evicted"])
+    assert _commits(project) == commits and _l1_ids(project) == kept
+    # A new session says an evicted claim again: it comes back.
+    claims = {a["id"]: a["claim"] for a in gm_json(project, "extract", str(paths[0]))["atoms"]}
+    evicted = first["dropped"]["evicted"][0]
+    write_session(project, "cccccccc-0000-4000-8000-000000000009", "2026-11-01", [{"user": claims[evicted]}])
+    back = gm_json(project, "capture", "--all", "--no-stage")
+    assert back["captured"] == 1 and back["unchanged"] == 3 and back["new"] == 1
+    assert evicted in _l1_ids(project)
+
+
+def test_nothing_new_stages_nothing_and_says_so(project: Path) -> None:
+    for n, day in enumerate(("2026-11-01", "2026-11-02", "2026-11-03"), start=1):
+        _session(project, n, day, "Never push directly to main; always open a pull request.")
+    first = gm(project, "capture", "--all").stdout
+    assert "1 promotion staged on memory/review" in first
+    review = git(project, "rev-parse", "memory/review")
+    again = gm(project, "capture", "--all")
+    assert again.stdout == "nothing new: 3 transcripts of proj, 3 unchanged since their last capture\n"
+    assert gm_json(project, "capture", "--all")["staged"] == 0
+    assert git(project, "rev-parse", "memory/review") == review
+    # something new that is not eligible: captured, and no promotion reported as staged again
+    _session(project, 4, "2026-11-04", "Use pnpm, not npm.")
+    more = gm(project, "capture", "--all").stdout
+    assert more.startswith("captured 1 of 4 transcripts of proj: 1 new atoms") and "staged" not in more
+    assert "3 unchanged since their last capture (not read again)" in more
+
+
+def test_expired_atoms_are_reported_once_and_the_ledger_does_not_grow(project: Path) -> None:
+    old = _session(project, 1, "2026-06-01", "Never deploy on Fridays.")  # more than 90 days before NOW
+    _session(project, 2, "2026-11-01", "Never push directly to main.")
+    data = gm_json(project, "capture", "--all", "--no-stage")
+    fridays = gm_json(project, "extract", str(old))["atoms"][0]["id"]
+    # one name for one thing: not kept on arrival (skipped), apart from dropped out of the store
+    assert data["skipped"]["expired"] == [fridays] and data["dropped"] == {"expired": [], "evicted": []}
+    ledger = project / ".git" / "agent-memory" / "captured.log"
+    lines = ledger.read_text().splitlines()
+    assert len(lines) == 2
+    again = gm(project, "capture", "--all", "--no-stage").stdout
+    assert "not kept" not in again and gm_json(project, "capture", "--all")["skipped"]["expired"] == []
+    assert ledger.read_text().splitlines() == lines
+    # --since reads what changed since the day, and says what it did not keep all the same
+    old.write_text(old.read_text() + old.read_text().splitlines(keepends=True)[0])
+    since = gm(project, "capture", "--all", "--no-stage", "--since", "2000-01-01").stdout
+    assert since.startswith("captured 1 of 2 transcripts") and "1 atom not kept: last seen more than 90 days ago" in since
+
+
+def test_a_transcript_that_grew_is_read_from_where_its_capture_stopped(project: Path) -> None:
+    path = _session(project, 1, "2026-11-01", "Never push directly to main.")
+    gm(project, "capture", "--all", "--no-stage")
+    lines = len(path.read_text().splitlines())
+    grown = write_session(project, "eeeeeeee-0000-4000-8000-000000000001", "2026-11-01",
+                          [{"user": "Never push directly to main."}, {"user": "Use pnpm, not npm."}])  # fmt: skip
+    assert grown == path and len(path.read_text().splitlines()) > lines
+    # write_session rewrote the file with new record ids: it no longer matches where the
+    # capture stopped, so it is read whole
+    whole = gm_json(project, "capture", "--all", "--no-stage")
+    assert whole["captured"] == 1 and whole["resumed"] == 0 and whole["new"] == 1
+    # a session that goes on appends: only the new lines are read
+    extra = write_session(project, "eeeeeeee-0000-4000-8000-0000000000ff", "2026-11-02", [{"user": "Use vitest, not jest."}])
+    appended = extra.read_text().replace("eeeeeeee-0000-4000-8000-0000000000ff", "eeeeeeee-0000-4000-8000-000000000001")
+    extra.unlink()
+    total = len(path.read_text().splitlines())
+    with path.open("a") as fh:
+        fh.write(appended)
+    grew = gm_json(project, "capture", "--all", "--no-stage")
+    assert grew["captured"] == 1 and grew["resumed"] == 1 and grew["new"] == 1 and grew["merged"] == 0
+    vitest = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if "vitest" in a["claim"])
+    assert vitest["source"].endswith(f"eeeeeeee-0000-4000-8000-000000000001.jsonl#L{total + 1}")
+    single = gm_json(project, "capture", str(path), "--no-stage")
+    assert single["read"] == "unchanged" and single["commit"] is None
+
+
+def test_a_new_store_starts_a_new_ledger(project: Path) -> None:
+    _session(project, 1, "2026-11-01", "Never push directly to main.")
+    gm(project, "capture", "--all", "--no-stage")
+    git(project, "branch", "-D", "memory/atoms")
+    gm(project, "init", "--yes", "--no-claude-hooks")
+    assert gm_json(project, "capture", "--all", "--no-stage")["new"] == 1

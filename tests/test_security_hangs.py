@@ -13,7 +13,7 @@ import pytest
 from sessions import gm, gm_json, write_session
 
 from agent_memory.model.paths import slug_for
-from agent_memory.transcripts.reader import find_transcripts
+from agent_memory.transcripts.files import find_transcripts
 
 # A bound for a command that, broken, never returns: generous, never a timing assertion.
 NEVER = 120
@@ -77,7 +77,8 @@ def test_the_ledger_tells_a_transcript_that_grew_after_its_capture(project: Path
                          [{"user": "Hello there."}])  # fmt: skip
     common = project / ".git"
     assert ledger.not_captured(common, [path], []) == [path]
-    ledger.mark_captured(common, path)
+    key = ledger.transcript_key(path)
+    ledger.Ledger(common).record(ledger.Entry(ledger.TRANSCRIPT, key, ledger.file_signature(path) or ""))
     assert ledger.not_captured(common, [path], []) == []
     with path.open("a") as fh:
         fh.write("{}\n")

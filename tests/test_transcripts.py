@@ -15,7 +15,9 @@ from conftest import TRANSCRIPTS, git
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agent_memory.model.paths import slug_for
 from agent_memory.transcripts import reader as T
+from agent_memory.transcripts.files import find_transcripts
 from agent_memory.transcripts.reader import ReadStats, Statement, ToolError
 
 LABELS = Path(__file__).parent / "fixtures" / "extraction" / "labels.jsonl"
@@ -403,7 +405,7 @@ def test_find_transcripts_covers_root_subdirs_worktrees_and_subagents(
     sibling = Path(str(repo) + "-old")
 
     def put(folder: Path, name: str, cwd: Path) -> Path:
-        return _write(projects / T.slug_for(folder) / name, [_user("hello", cwd=str(cwd))])
+        return _write(projects / slug_for(folder) / name, [_user("hello", cwd=str(cwd))])
 
     expected = [
         put(repo, "a.jsonl", repo),
@@ -412,15 +414,15 @@ def test_find_transcripts_covers_root_subdirs_worktrees_and_subagents(
         put(repo / ".claude" / "worktrees" / "x", "c.jsonl", repo / ".claude" / "worktrees" / "x"),
         put(worktree, "d.jsonl", worktree),
         _write(
-            projects / T.slug_for(repo) / "a" / "subagents" / "agent-ffff.jsonl",
+            projects / slug_for(repo) / "a" / "subagents" / "agent-ffff.jsonl",
             [_user("x", cwd=str(repo))],
         ),
     ]
     put(sibling, "e.jsonl", sibling)  # same slug prefix, different repository
     put(tmp_path / "elsewhere", "f.jsonl", tmp_path / "elsewhere")
-    found = T.find_transcripts(repo / "sub")
+    found = find_transcripts(repo / "sub")
     assert sorted(found) == sorted(expected)
-    assert T.find_transcripts(tmp_path / "no-such-dir") == []
+    assert find_transcripts(tmp_path / "no-such-dir") == []
 
 
 def test_prompts_typed_while_the_agent_works_are_statements(tmp_path: Path) -> None:
@@ -554,3 +556,105 @@ def test_any_record_shape_is_read_without_raising(
     for event in events:
         event.text.encode("utf-8")
     extract_transcript(path, "p")  # strict mode: raises only on I/O
+
+
+# --- a pass that starts where the last one stopped (issue 25) -----------------------------------
+
+REJECTED = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a "
+            "file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n")
+
+
+def _events(path: Path, start: T.Position | None = None) -> tuple[list[tuple[int, str]], ReadStats]:
+    stats = ReadStats()
+    got = [(e.line, e.text) for e in T.iter_events(path, stats, start=start) if isinstance(e, Statement)]
+    return got, stats
+
+
+def test_a_pass_resumes_after_the_last_complete_line(tmp_path: Path) -> None:
+    path = _write(tmp_path / "s.jsonl", [_user("first prompt"), _user("second prompt")])
+    got, stats = _events(path)
+    assert got == [(1, "first prompt"), (2, "second prompt")]
+    end = stats.end
+    assert (end.offset, end.line) == (path.stat().st_size, 2) and end.tail
+    with path.open("a") as fh:
+        fh.write(json.dumps(_user("third prompt")) + "\n" + json.dumps(_user("still typing"))[:30])
+    got, stats = _events(path, end)
+    assert stats.resumed and got == [(3, "third prompt")] and stats.lines == 2
+    # the unfinished last line is not past the stop point: the next pass reads it once it is whole
+    assert stats.end.line == 3 and stats.end.offset < path.stat().st_size
+    with path.open("a") as fh:
+        fh.write(json.dumps(_user("still typing"))[30:] + "\n")
+    got, _ = _events(path, stats.end)
+    assert got == [(4, "still typing")]
+    # nothing new: nothing read
+    _, again = _events(path, _events(path)[1].end)
+    assert again.resumed and again.lines == 0
+
+
+def test_a_rewritten_transcript_is_read_whole(tmp_path: Path) -> None:
+    path = _write(tmp_path / "s.jsonl", [_user("first prompt"), _user("second prompt")])
+    end = _events(path)[1].end
+    _write(path, [_user("other prompt"), _user("and another one"), _user("and a third")])
+    got, stats = _events(path, end)
+    assert not stats.resumed and [line for line, _ in got] == [1, 2, 3]
+    _write(path, [_user("short")])  # shorter than the stop point
+    got, stats = _events(path, end)
+    assert not stats.resumed and got == [(1, "short")]
+
+
+def test_a_resumed_pass_knows_the_turns_just_before_it(tmp_path: Path) -> None:
+    """A rejection answers the assistant's latest tool call, and assistant prose pasted back
+    is not the user's: both are told from records before the stop point."""
+    prose = "Always keep the generated client in src/gen and never edit it by hand."
+    reply = {"type": "assistant", "sessionId": "s-1", "timestamp": "2026-03-01T10:00:00Z",
+             "message": {"role": "assistant", "content": [{"type": "text", "text": prose}]}}  # fmt: skip
+    path = _write(tmp_path / "s.jsonl", [_user("hello"), reply, _tool_use("npm i", "t9")])
+    end = _events(path)[1].end
+    with path.open("a") as fh:
+        fh.write(json.dumps(_tool_result(REJECTED + "use bun", "t9")) + "\n")
+        fh.write(json.dumps(_user(f"{prose}\nok, thanks")) + "\n")
+    got, stats = _events(path, end)
+    assert stats.resumed and got == [(4, "use bun"), (5, "ok, thanks")]
+    assert [(e.line, e.text) for e in T.iter_statements(path) if e.line > 3] == got  # as a whole pass sees it
+
+
+def test_one_identity_names_the_transcript_everywhere(tmp_path: Path) -> None:
+    """Pointer, local path and session are worked out once per transcript (Transcript.of) and
+    every atom of it carries them: nothing recomputes them per atom."""
+    from agent_memory.extract.pipeline import extract_transcript
+    from agent_memory.transcripts.identity import Transcript
+
+    path = _write(tmp_path / "projects" / "-w-proj" / "abc.jsonl",
+                  [_user("Never push to main.", sessionId=None), _user("Use pnpm, not npm.", sessionId=None)])  # fmt: skip
+    found = Transcript.of(path)
+    assert found.pointer == "~/.claude/projects/-w-proj/abc.jsonl" and found.at(7) == found.pointer + "#L7"
+    assert found.session == "abc" and found.local == str(path)
+    named = Transcript(path, "~/.claude/projects/-elsewhere/abc.jsonl", "~/kept/abc.jsonl", "sess-9")
+    atoms = extract_transcript(named, "proj").atoms
+    assert len(atoms) == 2
+    for atom in atoms:
+        [evidence] = atom["evidence"]
+        assert atom["source"].startswith(named.pointer + "#L") and evidence["path"] == named.local
+        assert atom["sessions"] == ["sess-9"]
+
+
+def test_the_ledger_reads_its_first_format_and_keeps_the_latest_line(tmp_path: Path) -> None:
+    from agent_memory.transcripts import ledger
+
+    common = tmp_path / "git"
+    (common / "agent-memory").mkdir(parents=True)
+    log = common / "agent-memory" / "captured.log"
+    log.write_text("10 20 /a b/c.jsonl\nnot a line\n")
+    book = ledger.Ledger(common)
+    assert book.unchanged(ledger.TRANSCRIPT, "/a b/c.jsonl", "10:20") is not None
+    assert book.unchanged(ledger.TRANSCRIPT, "/a b/c.jsonl", "11:20") is None
+    end = T.Position(10, 1, "10:0000abcd")
+    book.record(ledger.Entry(ledger.TRANSCRIPT, "/a b/c.jsonl", "11:21", end))
+    book.record(ledger.Entry("auto-memory", "/a b/memory", "digest"))  # another kind of source
+    again = ledger.Ledger(common)
+    assert again.get(ledger.TRANSCRIPT, "/a b/c.jsonl") == ledger.Entry(ledger.TRANSCRIPT, "/a b/c.jsonl", "11:21", end)
+    assert again.unchanged("auto-memory", "/a b/memory", "digest") is not None
+    for n in range(300):  # compacted to a line per source once it holds far more
+        again.record(ledger.Entry(ledger.TRANSCRIPT, "/x.jsonl", f"{n}:0"))
+    assert len(log.read_text().splitlines()) < 300
+    assert ledger.Ledger(common).get(ledger.TRANSCRIPT, "/x.jsonl").signature == "299:0"  # type: ignore[union-attr]

@@ -1,58 +1,39 @@
 """`git memory capture TRANSCRIPT | --transcript PATH | --all [--since DATE]`: L0 → L1, one
-commit per transcript on memory/atoms; then L1 caps/expiry, and staging when something became
-eligible (`memory.autoStage`, default on).
+commit per transcript on memory/atoms; then L1 caps/expiry, and staging when something was
+written and became eligible (`memory.autoStage`, default on).
 
-Honest about what it did not do: an unreadable transcript is bad input (exit 2, as `extract`);
-a transcript recorded in another repository is refused with whose it is; a backfill counts
-unreadable files and skipped lines apart from what it captured, and says how many atoms it
-dropped at once because their last sighting is past the L1 expiry (model/policy.py)."""
+Work done once (issue 25): a transcript unchanged since its last capture is not read again,
+one that grew is read from where that capture stopped (store/capture.capture_file, through the
+ledger). So `capture --all` with nothing new reads no transcript, makes no commit, stages
+nothing and costs a stat per transcript; this module imports what reads transcripts, git
+objects and the review branch only when there is something to read.
+
+Honest about what it did not do: an unreadable transcript is bad input (exit 2, as `extract`;
+under `--all` after capturing the rest, every run until it changes or goes); a transcript
+recorded in another repository is refused with whose it is; a backfill counts skipped lines
+apart from what it captured, and says how many atoms it did not keep because their last
+sighting is past the L1 expiry (model/policy.py), or dropped for the cap."""
 
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agent_memory.cli import colour
-from agent_memory.cli.extract import default_project
-from agent_memory.cli.output import (
-    emit_json,
-    flag_or_positional,
-    project_of,
-    store_here,
-    wants_json,
-)
-from agent_memory.extract.pipeline import extract_transcript
-from agent_memory.gitio import repo as git
-from agent_memory.model.errors import RefusedError, UsageError
+from agent_memory.model.errors import EXIT_USAGE, RefusedError, RepoStateError, UsageError
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS
 from agent_memory.model.trailers import plural
-from agent_memory.promote.review import auto_stage
-from agent_memory.store.capture import CaptureResult, capture_extracted, enforce_limits
-from agent_memory.store.l1 import L1Store
-from agent_memory.transcripts.reader import (
-    find_transcripts,
-    is_under,
-    recorded_cwd,
-    repository_roots,
-)
+
+if TYPE_CHECKING:
+    from agent_memory.gitio.repo import Repo
+    from agent_memory.store.capture import CaptureResult
+    from agent_memory.store.l1 import L1Store
 
 HINT = "pass a Claude Code session file: git memory capture ~/.claude/projects/<slug>/<session>.jsonl"
-
-
-class Unreadable(Exception):
-    """Nothing of the transcript could be read: the file, or every line of it."""
-
-
-@dataclass
-class Captured:
-    result: CaptureResult
-    skipped_lines: int
-    records: int
+UNREADABLE_HINT = "is this a Claude Code transcript (JSON lines)?"
 
 
 @dataclass
@@ -64,37 +45,76 @@ class Dropped:
         return {"expired": self.expired, "evicted": self.evicted}
 
 
-def capture_one(store: L1Store, project: str, path: Path, session: str | None = None) -> Captured:
-    """Extract one transcript and merge its atoms in (store/capture.py does the merge)."""
-    try:
-        extracted = extract_transcript(path, project, session=session)
-    except OSError as exc:
-        raise Unreadable(f"cannot read {path}: {exc.strerror or exc}") from exc
-    if extracted.stats.records == 0:
-        what = (f"none of its {extracted.stats.lines} lines is a readable record" if extracted.stats.lines
-                else "it is empty")
-        raise Unreadable(f"nothing readable in {path}: {what}")
-    result = capture_extracted(store, extracted, path, session)
-    return Captured(result, extracted.skipped_lines, extracted.stats.records)
+def run(args: argparse.Namespace) -> int:
+    transcript = None
+    if getattr(args, "transcript", None) or getattr(args, "transcript_pos", None):
+        from agent_memory.cli.output import flag_or_positional
+
+        transcript = flag_or_positional(args, "transcript", "transcript_pos", HINT, required=False)
+    if transcript and args.all:
+        raise UsageError("give a transcript or --all, not both", hint=HINT)
+    if not transcript and not args.all:
+        raise UsageError("which transcript?", hint=HINT + ", or --all for every transcript of this project")
+    if args.since and not args.all:
+        raise UsageError("--since only applies to --all", hint="git memory capture --all --since YYYY-MM-DD")
+    if args.session and args.all:
+        raise UsageError("--session names one transcript's session", hint="use it with a transcript: git memory capture FILE --session ID")
+    from agent_memory.gitio import repo as git
+
+    repo = git.find_repo()
+    _require_store(repo)
+    project = git.project_of(repo)
+    if transcript:
+        return _capture_file(args, repo, project, Path(transcript).expanduser())
+    return _capture_all(args, repo, project)
 
 
-def _whose(path: Path, repo: git.Repo) -> str | None:
+def _require_store(repo: Repo) -> None:
+    """memory/atoms exists (its ref read from the files; git only for another ref backend)."""
+    from agent_memory.gitio.refs import ATOMS_REF, read_ref
+
+    if read_ref(repo.common_dir, ATOMS_REF) is not None:
+        return
+    from agent_memory.store.l1 import L1Store
+
+    if not L1Store(repo).exists():
+        raise RepoStateError("agent-memory is not initialised in this repository (no memory/atoms branch)",
+                             hint="run `git memory init`")
+
+
+# cli.output's own (it imports the recall index, the store and the session-start context:
+# more than a run with nothing new needs).
+def _wants_json(args: argparse.Namespace) -> bool:
+    return getattr(args, "output", "text") == "json"
+
+
+def _emit_json(data: dict[str, Any]) -> None:
+    import json
+
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _whose(path: Path, repo: Repo) -> str | None:
     """Where the transcript was recorded, when that is not this repository (None: ours, or
     it does not say)."""
+    from agent_memory.cli.extract import default_project
+    from agent_memory.transcripts.files import is_under, repository_roots
+    from agent_memory.transcripts.reader import recorded_cwd
+
     cwd = recorded_cwd(path)
     if not cwd or repo.workdir is None:
         return None
-    roots = repository_roots(repo.workdir)
-
-    if is_under(cwd, roots):
+    if is_under(cwd, repository_roots(repo.workdir)):
         return None
-
     name = default_project(path, None, cwd=cwd if Path(cwd).is_dir() else "/")
     return f"{cwd} (project {name})"
 
 
 def _limits(store: L1Store) -> Dropped:
     """Expiry and the cap, reported: which atoms the limits dropped in this run."""
+    from agent_memory.gitio import repo as git
+    from agent_memory.store.capture import enforce_limits
+
     dropped = Dropped()
     commit = enforce_limits(store)
     if commit:
@@ -105,7 +125,16 @@ def _limits(store: L1Store) -> Dropped:
     return dropped
 
 
-def _explain_dropped(dropped: Dropped, expired_on_arrival: int) -> list[str]:
+def _stage(repo: Repo, store: L1Store, project: str) -> tuple[list[str], str | None]:
+    """Stage what became eligible: (the atoms newly staged on memory/review, a warning)."""
+    from agent_memory.promote.review import auto_stage, review_items
+
+    before = {atom for _, atom, _ in review_items(repo)}
+    staged, warning = auto_stage(repo, store, project)
+    return [atom for _, atom in staged if atom not in before], warning
+
+
+def _explain_dropped(dropped: Dropped, expired_on_arrival: int, evicted_before: int) -> list[str]:
     lines = []
     expired = len(dropped.expired) + expired_on_arrival
     if expired:
@@ -114,27 +143,23 @@ def _explain_dropped(dropped: Dropped, expired_on_arrival: int) -> list[str]:
     if dropped.evicted:
         lines.append(f"  {plural(len(dropped.evicted), 'atom')} evicted: memory/atoms holds at most {L1_CAP}, "
                      "the oldest last sighting goes first")
+    if evicted_before:
+        lines.append(f"  {plural(evicted_before, 'atom')} not brought back: evicted over the {L1_CAP}-atom cap "
+                     "after a sighting as recent (a claim said again in a new session comes back)")
     return lines
 
 
-def run(args: argparse.Namespace) -> int:
-    transcript = flag_or_positional(args, "transcript", "transcript_pos", HINT, required=False)
-    if transcript and args.all:
-        raise UsageError("give a transcript or --all, not both", hint=HINT)
-    if not transcript and not args.all:
-        raise UsageError("which transcript?", hint=HINT + ", or --all for every transcript of this project")
-    if args.since and not args.all:
-        raise UsageError("--since only applies to --all", hint="git memory capture --all --since YYYY-MM-DD")
-    if args.session and args.all:
-        raise UsageError("--session names one transcript's session", hint="use it with a transcript: git memory capture FILE --session ID")
-    repo, store = store_here()
-    project = project_of(repo)
-    if transcript:
-        return _capture_file(args, repo, store, project, Path(transcript).expanduser())
-    return _capture_all(args, repo, store, project)
+def _staged_line(staged: list[str]) -> str:
+    return f"  {plural(len(staged), 'promotion')} staged on memory/review: review with `git memory adopt`"
 
 
-def _capture_file(args: argparse.Namespace, repo: git.Repo, store: L1Store, project: str, path: Path) -> int:
+# --- one transcript ------------------------------------------------------------------------------
+
+
+def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path) -> int:
+    from agent_memory.store.capture import capture_file
+    from agent_memory.store.l1 import L1Store
+
     if path.is_dir():
         raise UsageError(f"{path} is a directory, not a transcript", hint=HINT)
     if not path.exists():
@@ -145,101 +170,232 @@ def _capture_file(args: argparse.Namespace, repo: git.Repo, store: L1Store, proj
             f"{path.name} is a transcript of {whose}, not of this repository ({project}): nothing captured",
             hint=f"capture it in its own repository (git -C <that repository> memory capture {path}), "
                  "or pass --force to learn from it here")
+    store = L1Store(repo)
     try:
-        captured = capture_one(store, project, path, args.session)
-    except Unreadable as exc:
-        raise UsageError(str(exc), hint="is this a Claude Code transcript (JSON lines)?") from exc
-    result = captured.result
-    dropped = _limits(store)
-    staged, warning = ([], None) if args.no_stage or result.commit is None else auto_stage(repo, store, project)
-    payload = {**result.to_json(), "skipped_lines": captured.skipped_lines, "staged": [a for _, a in staged],
+        done = capture_file(store, project, path, args.session)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}", hint=UNREADABLE_HINT) from exc
+    if done.unreadable:
+        raise UsageError(f"nothing readable in {path}: {done.unreadable}", hint=UNREADABLE_HINT)
+    result = done.result
+    dropped = _limits(store) if done.read != "unchanged" else Dropped()
+    staged, warning = ([], None) if args.no_stage or result.commit is None else _stage(repo, store, project)
+    payload = {**result.to_json(), "read": done.read, "skipped_lines": done.skipped_lines, "staged": staged,
                "dropped": dropped.to_json()}
     if warning:
         payload["stage_warning"] = warning
-    if wants_json(args):
-        emit_json(payload)
+    if _wants_json(args):
+        _emit_json(payload)
+        return 0
+    if done.read == "unchanged":
+        print(f"captured {path.name}: nothing new (unchanged since its last capture)")
         return 0
     where = f"commit {result.commit[:10]}" if result.commit else "nothing new"
-    print(f"captured {path.name}: {len(result.new)} new, {len(result.merged)} merged ({where})")
+    since = " since its last capture" if done.read == "resumed" else ""
+    print(f"captured {path.name}{since}: {len(result.new)} new, {len(result.merged)} merged ({where})")
     if whose:
         print(f"  note: recorded in {whose}; learned here because of --force")
-    if captured.skipped_lines:
-        print(f"  {plural(captured.skipped_lines, 'unreadable line')} skipped")
+    if done.skipped_lines:
+        print(f"  {plural(done.skipped_lines, 'unreadable line')} skipped")
     if result.forgotten:
         print(f"  {plural(len(result.forgotten), 'forgotten claim')} not re-learned (undo with `git memory forget --undo ID`)")
-    for line in _explain_dropped(dropped, len(result.expired_on_arrival)):
+    for line in _explain_dropped(dropped, len(result.expired_on_arrival), len(result.evicted_before)):
         print(line)
     if result.queued:
         print("  memory/atoms was busy: the atoms are queued and the next capture writes them")
     if staged:
-        print(f"  {len(staged)} promotion(s) staged on memory/review: review with `git memory adopt`")
+        print(_staged_line(staged))
     if warning:
         print(f"  {warning}")
     return 0
 
 
-def _capture_all(args: argparse.Namespace, repo: git.Repo, store: L1Store, project: str) -> int:
-    since = None
-    if args.since:
+# --- every transcript of the project -------------------------------------------------------------
+
+
+@dataclass
+class Backfill:
+    """What `capture --all` did (its JSON report)."""
+
+    transcripts: int = 0  # listed (after --since)
+    captured: int = 0  # read and captured in this run
+    unchanged: int = 0  # not read: unchanged since their last capture
+    resumed: int = 0  # of `captured`: read from where their last capture stopped
+    new: int = 0
+    merged: int = 0
+    commits: int = 0
+    skipped_lines: int = 0
+    failed: int = 0
+    unreadable: list[dict[str, str]] = field(default_factory=list)
+    skipped: dict[str, list[str]] = field(default_factory=lambda: {"expired": [], "evicted": [], "forgotten": []})
+    staged: list[str] = field(default_factory=list)
+    dropped: Dropped = field(default_factory=Dropped)
+    stage_warning: str | None = None
+
+    def add(self, result: CaptureResult) -> None:
+        self.new += len(result.new)
+        self.merged += len(result.merged)
+        self.commits += 1 if result.commit else 0
+        self.skipped["expired"] += result.expired_on_arrival
+        self.skipped["evicted"] += result.evicted_before
+        self.skipped["forgotten"] += result.forgotten
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "transcripts": self.transcripts, "captured": self.captured, "unchanged": self.unchanged,
+            "resumed": self.resumed, "new": self.new, "merged": self.merged, "commits": self.commits,
+            "skipped_lines": self.skipped_lines, "failed": self.failed, "unreadable": self.unreadable,
+            "skipped": self.skipped, "staged": len(self.staged), "dropped": self.dropped.to_json(),
+        }  # fmt: skip
+        if self.stage_warning:
+            out["stage_warning"] = self.stage_warning
+        return out
+
+
+def _listed(repo: Repo, since: float | None) -> list[tuple[Path, str]]:
+    """This project's transcripts (modified on or after `since`) with their signatures."""
+    from agent_memory.transcripts.files import find_transcripts
+
+    out = []
+    for path in find_transcripts(repo.workdir or repo.common_dir):
         try:
-            since = _dt.datetime.strptime(args.since, "%Y-%m-%d").replace(tzinfo=_dt.timezone.utc)
-        except ValueError as exc:
-            raise UsageError(f"--since {args.since!r} is not a date", hint="use YYYY-MM-DD") from exc
-    root = repo.workdir or repo.common_dir
-    paths = [p for p in find_transcripts(root) if since is None or
-             _dt.datetime.fromtimestamp(p.stat().st_mtime, _dt.timezone.utc) >= since]
-    totals: dict[str, Any] = {"transcripts": len(paths), "captured": 0, "new": 0, "merged": 0, "commits": 0,
-                              "skipped_lines": 0, "failed": 0, "unreadable": [], "expired": 0}
-    tty = sys.stderr.isatty() and not wants_json(args)
-    for number, path in enumerate(paths, start=1):
+            st = os.stat(path)
+        except OSError:
+            continue  # gone since it was listed
+        if since is None or st.st_mtime >= since:
+            out.append((path, f"{st.st_size}:{st.st_mtime_ns}"))
+    return out
+
+
+def _since(args: argparse.Namespace) -> float | None:
+    if not args.since:
+        return None
+    import datetime as _dt
+
+    try:
+        day = _dt.datetime.strptime(args.since, "%Y-%m-%d").replace(tzinfo=_dt.timezone.utc)
+    except ValueError as exc:
+        raise UsageError(f"--since {args.since!r} is not a date", hint="use YYYY-MM-DD") from exc
+    return day.timestamp()
+
+
+def _queue_waiting(repo: Repo) -> bool:
+    """Atoms a capture queued when memory/atoms was busy (L1Store.queue_dir): the next write
+    takes them, so a run with no new transcript still writes when some wait."""
+    try:
+        return any(name.endswith(".json") for name in os.listdir(repo.common_dir / "agent-memory" / "queue"))
+    except OSError:
+        return False
+
+
+def _capture_all(args: argparse.Namespace, repo: Repo, project: str) -> int:
+    from agent_memory.transcripts.ledger import TRANSCRIPT, Ledger, transcript_key
+
+    since = _since(args)
+    ledger = Ledger(repo.common_dir)
+    report = Backfill()
+    todo: list[Path] = []
+    for path, signature in _listed(repo, since):
+        report.transcripts += 1
+        entry = ledger.unchanged(TRANSCRIPT, transcript_key(path), signature)
+        if entry is None:
+            todo.append(path)
+        elif entry.unreadable is not None:
+            report.unreadable.append({"path": os.fspath(path), "reason": f"nothing readable in {path}: {entry.unreadable}"})
+        else:
+            report.unchanged += 1
+    if todo or _queue_waiting(repo):
+        _read_all(args, repo, project, ledger, todo, report)
+    if _wants_json(args):
+        _emit_json(report.to_json())
+    else:
+        _print_backfill(report, project)
+    return _unreadable_exit(report)
+
+
+def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Any, todo: list[Path],
+              report: Backfill) -> None:  # fmt: skip
+    from agent_memory.gitio.state import log_error
+    from agent_memory.store.capture import capture_atoms, capture_file
+    from agent_memory.store.l1 import L1Store
+
+    store = L1Store(repo)
+    tty = sys.stderr.isatty() and not _wants_json(args)
+    for number, path in enumerate(todo, start=1):
         if tty:
             width = 30
-            done = int(width * number / max(len(paths), 1))
-            sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] {number}/{len(paths)} {path.name[:40]:<40}")
+            done_width = int(width * number / max(len(todo), 1))
+            sys.stderr.write(f"\r[{'#' * done_width}{'.' * (width - done_width)}] {number}/{len(todo)} {path.name[:40]:<40}")
             sys.stderr.flush()
         try:
-            captured = capture_one(store, project, path)
-        except Unreadable as exc:
-            totals["unreadable"].append({"path": os.fspath(path), "reason": str(exc)})
+            done = capture_file(store, project, path, ledger=ledger)
+        except OSError as exc:
+            report.unreadable.append({"path": os.fspath(path), "reason": f"cannot read {path}: {exc.strerror or exc}"})
             continue
         except Exception as exc:  # noqa: BLE001 - one bad transcript must not stop a backfill
-            from agent_memory.gitio.state import log_error
-
             log_error(f"capture --all: {path.name}: {type(exc).__name__}: {exc}", repo.cwd)
-            totals["failed"] += 1
+            report.failed += 1
             continue
-        result = captured.result
-        totals["captured"] += 1
-        totals["new"] += len(result.new)
-        totals["merged"] += len(result.merged)
-        totals["commits"] += 1 if result.commit else 0
-        totals["skipped_lines"] += captured.skipped_lines
-        totals["expired"] += len(result.expired_on_arrival)
+        if done.unreadable:
+            report.unreadable.append({"path": os.fspath(path), "reason": f"nothing readable in {path}: {done.unreadable}"})
+            continue
+        if done.read == "unchanged":  # captured meanwhile by another process
+            report.unchanged += 1
+            continue
+        report.captured += 1
+        report.resumed += done.read == "resumed"
+        report.skipped_lines += done.skipped_lines
+        report.add(done.result)
     if tty:
         sys.stderr.write("\r" + " " * 80 + "\r")
-    dropped = _limits(store)
-    staged, warning = ([], None) if args.no_stage else auto_stage(repo, store, project)
-    totals["staged"] = len(staged)
-    totals["dropped"] = dropped.to_json()
-    if wants_json(args):
-        emit_json({**totals, **({"stage_warning": warning} if warning else {})})
-        return 0
-    unreadable: list[dict[str, str]] = totals["unreadable"]
-    print(f"captured {totals['captured']} of {plural(totals['transcripts'], 'transcript')} of {project}: "
-          f"{totals['new']} new atoms, {totals['merged']} merged, {plural(totals['commits'], 'commit')}"
-          + (f"; {len(staged)} promotion(s) staged" if staged else ""))
-    if totals["skipped_lines"]:
-        print(f"  {plural(totals['skipped_lines'], 'unreadable line')} skipped inside the captured transcripts")
-    if unreadable:
-        print(colour.paint(f"  {plural(len(unreadable), 'transcript')} not captured (unreadable):", "refused"))
-        for item in unreadable[:10]:
+    if not todo:  # only atoms waiting in the retry queue: the next write takes them
+        report.add(capture_atoms(store, [], None, None))
+    report.dropped = _limits(store)
+    wrote = report.commits or report.dropped.expired or report.dropped.evicted
+    if wrote and not args.no_stage:
+        report.staged, report.stage_warning = _stage(repo, store, project)
+
+
+def _print_backfill(report: Backfill, project: str) -> None:
+    from agent_memory.cli import colour
+
+    if not report.captured and not report.commits:
+        print(f"nothing new: {plural(report.transcripts, 'transcript')} of {project}, "
+              f"{report.unchanged} unchanged since their last capture")  # fmt: skip
+    else:
+        print(f"captured {report.captured} of {plural(report.transcripts, 'transcript')} of {project}: "
+              f"{report.new} new atoms, {report.merged} merged, {plural(report.commits, 'commit')}")
+        if report.unchanged:
+            print(f"  {report.unchanged} unchanged since their last capture (not read again)")
+        if report.resumed:
+            print(f"  {report.resumed} read from where their last capture stopped")
+    if report.skipped_lines:
+        print(f"  {plural(report.skipped_lines, 'unreadable line')} skipped inside the captured transcripts")
+    if report.unreadable:
+        print(colour.paint(f"  {plural(len(report.unreadable), 'transcript')} not captured (unreadable):", "refused"))
+        for item in report.unreadable[:10]:
             print(f"    {item['reason']}")
-        if len(unreadable) > 10:
-            print(f"    … and {len(unreadable) - 10} more (--output json lists them all)")
-    if totals["failed"]:
-        print(colour.paint(f"  {totals['failed']} failed (see git memory status)", "refused"))
-    for line in _explain_dropped(dropped, totals["expired"]):
+        if len(report.unreadable) > 10:
+            print(f"    … and {len(report.unreadable) - 10} more (--output json lists them all)")
+    if report.failed:
+        print(colour.paint(f"  {report.failed} failed (see git memory status)", "refused"))
+    for line in _explain_dropped(report.dropped, len(report.skipped["expired"]), len(report.skipped["evicted"])):
         print(line)
-    if warning:
-        print(f"  {warning}")
-    return 0
+    if report.staged:
+        print(_staged_line(report.staged))
+    if report.stage_warning:
+        print(f"  {report.stage_warning}")
+
+
+def _unreadable_exit(report: Backfill) -> int:
+    """Exit 2 (bad input) while a transcript of the project cannot be read, after the rest
+    were captured: one line and a hint on stderr, the report on stdout."""
+    if not report.unreadable:
+        return 0
+    count = len(report.unreadable)
+    print(f"git memory capture: {plural(count, 'transcript')} of this project could not be read; the rest were captured",
+          file=sys.stderr)  # fmt: skip
+    print("hint: repair or remove " + ("it" if count == 1 else "them") + f" ({report.unreadable[0]['path']}"
+          + (", …" if count > 1 else "") + "); unchanged, they are reported again without being read",
+          file=sys.stderr)  # fmt: skip
+    return EXIT_USAGE

@@ -24,7 +24,7 @@ from agent_memory.model.clock import now_utc
 from agent_memory.promote import gates
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts import ledger
-from agent_memory.transcripts.reader import find_transcripts
+from agent_memory.transcripts.files import find_transcripts
 
 HOOK_ENV = {"SessionStart": "AGENT_MEMORY_SESSIONSTART", "UserPromptSubmit": "AGENT_MEMORY_USERPROMPTSUBMIT",
             "SessionEnd": "AGENT_MEMORY_SESSIONEND"}

@@ -46,9 +46,9 @@ from typing import Any
 
 from agent_memory.extract.statement import Candidate, extract_claims
 from agent_memory.model.atom import Atom, atom_id, merge
-from agent_memory.model.paths import canonical_pointer, transcript_slug_and_name
 from agent_memory.transcripts.failures import command_program, failure_signature, recurring_failures
-from agent_memory.transcripts.reader import ReadStats, Statement, ToolError, iter_events
+from agent_memory.transcripts.identity import Transcript
+from agent_memory.transcripts.reader import Position, ReadStats, Statement, ToolError, iter_events
 
 MAX_QUOTE = 2000
 
@@ -66,9 +66,7 @@ class ExtractResult:
         return {"atoms": self.atoms, "skipped_lines": self.skipped_lines}
 
 
-def _failure_atoms(
-    errors: list[ToolError], transcript: str | os.PathLike[str], project: str, fallback_ts: str
-) -> list[Atom]:
+def _failure_atoms(errors: list[ToolError], transcript: Transcript, project: str, fallback_ts: str) -> list[Atom]:
     atoms: list[Atom] = []
     for claim, items in recurring_failures(errors):
         for err in items:
@@ -136,7 +134,7 @@ def _atom(
     kind: str,
     confidence: str,
     project: str,
-    transcript: str | os.PathLike[str],
+    transcript: Transcript,
     line: int,
     at: str,
     session: str,
@@ -148,7 +146,7 @@ def _atom(
 
     redacted_claim, findings = redact(claim)
     redacted_claim = redacted_claim[:500]
-    pointer = canonical_pointer(transcript, line)
+    pointer = transcript.at(line)
     evidence: dict[str, Any] = {
         "source": pointer,
         "at": at,
@@ -156,9 +154,10 @@ def _atom(
         "quote": _quote(quote_text, focus),
         "rule": rule or "unknown",
     }
-    where = local_path(transcript)
-    if where:
-        evidence["path"] = where
+    if transcript.local:
+        # Where the transcript is on this machine, next to the canonical back-pointer in the
+        # (local-only) L1 evidence, so `--why` finds it wherever it lives.
+        evidence["path"] = transcript.local
     return {
         "id": atom_id(redacted_claim, project),
         "claim": redacted_claim,
@@ -178,45 +177,11 @@ def _atom(
     }
 
 
-_LOCAL_PATHS: dict[tuple[str, str], str | None] = {}
-
-
-def local_path(transcript: str | os.PathLike[str]) -> str | None:
-    """Where the transcript is on this machine, kept next to the canonical back-pointer in the
-    (local-only) L1 evidence so `--why` finds it wherever it lives: `~/`-relative under the
-    home directory, else absolute. None when the path itself would need redaction (a user name
-    outside this home): the canonical pointer and CLAUDE_CONFIG_DIR still resolve it."""
-    key = os.fspath(transcript)
-    cache_key = (key, os.environ.get("HOME", ""))
-    if cache_key in _LOCAL_PATHS:
-        return _LOCAL_PATHS[cache_key]
-    from agent_memory.redact.redactor import redact
-
-    try:
-        path = Path(key).expanduser().resolve()
-    except (OSError, RuntimeError):
-        _LOCAL_PATHS[cache_key] = None
-        return None
-    home = Path(os.path.expanduser("~"))
-    try:
-        home = home.resolve()
-    except (OSError, RuntimeError):
-        pass
-    text = path.as_posix()
-    if home != Path(home.anchor) and home in path.parents:
-        text = "~/" + path.relative_to(home).as_posix()
-    # The slug and file name are in the canonical pointer already: only the rest is checked.
-    slug, name = transcript_slug_and_name(text)
-    prefix = text.replace(slug, "").replace(name, "")
-    found = None if len(text) > 4096 or redact(prefix)[1] else text
-    _LOCAL_PATHS[cache_key] = found
-    return found
-
-
 def statement_atoms(
-    statement: Statement, transcript: str | os.PathLike[str], project: str, fallback_ts: str
+    statement: Statement, transcript: Transcript | str | os.PathLike[str], project: str, fallback_ts: str
 ) -> list[Atom]:
     """L1 observations (one per claim) from one user statement."""
+    transcript = Transcript.of(transcript)
     out = []
     at = statement.timestamp or fallback_ts
     for cand in extract_claims(
@@ -276,19 +241,26 @@ def _fallback_timestamp(path: str | os.PathLike[str], stats: ReadStats) -> str:
 
 
 def extract_transcript(
-    path: str | os.PathLike[str], project: str, session: str | None = None, *, strict: bool = True
+    path: str | os.PathLike[str] | Transcript,
+    project: str,
+    session: str | None = None,
+    *,
+    strict: bool = True,
+    start: Position | None = None,
 ) -> ExtractResult:
-    """Schema-valid L1 atoms from one transcript, merged per id, sorted deterministically.
+    """Schema-valid L1 atoms from one transcript, merged per id, sorted deterministically;
+    from `start` (where an earlier pass stopped) when the file still matches it there.
 
     strict=True raises OSError when the file cannot be opened; strict=False (the SessionEnd
     path) never raises: it returns what it could read and says why in `error`."""
+    transcript = Transcript.of(path)
     stats = ReadStats()
     project = safe_project(project)
     statements: list[Statement] = []
     errors: list[ToolError] = []
     error: str | None = None
     try:
-        for event in iter_events(path, stats, session):
+        for event in iter_events(transcript, stats, session, start):
             if isinstance(event, Statement):
                 statements.append(event)
             else:
@@ -303,10 +275,10 @@ def extract_transcript(
         error = f"{type(exc).__name__}: {exc}"
     observations: list[Atom] = []
     try:
-        fallback = _fallback_timestamp(path, stats)
+        fallback = _fallback_timestamp(transcript.path, stats)
         for statement in statements:
-            observations.extend(statement_atoms(statement, path, project, fallback))
-        observations.extend(_failure_atoms(errors, path, project, fallback))
+            observations.extend(statement_atoms(statement, transcript, project, fallback))
+        observations.extend(_failure_atoms(errors, transcript, project, fallback))
         atoms = merge_observations(observations)
     except Exception as exc:  # noqa: BLE001
         if strict:

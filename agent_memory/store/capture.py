@@ -10,6 +10,10 @@ sessions never resurrects it: `index/dropped/`, Snapshot.evicted_at). Caps and e
 asks (`limits=True`), starting from the counts `index/stats.json` holds: the store is read
 whole only when the cap is exceeded or something may have expired. `enforce_limits` does the
 same as a commit of its own.
+
+A transcript is captured once (`capture_file`): the ledger (transcripts/ledger.py) says when
+it is unchanged since its last capture (not read at all) or grew (read from where that capture
+stopped).
 """
 
 from __future__ import annotations
@@ -21,15 +25,21 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.committed import tiers
-from agent_memory.extract.pipeline import ExtractResult, extract_transcript
+from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors, merge
 from agent_memory.model.clock import iso_z, now_utc, parse_time
-from agent_memory.model.paths import canonical_pointer
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS, is_expired, l1_evictions
 from agent_memory.store import contradictions
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
-from agent_memory.transcripts.ledger import mark_captured
+from agent_memory.transcripts.identity import Transcript
+from agent_memory.transcripts.ledger import (
+    TRANSCRIPT,
+    Entry,
+    Ledger,
+    file_signature,
+    transcript_key,
+)
 
 # A full scan for expiry at least this often, even when the stored lower bound says nothing
 # can have expired: an atom that stopped being held (un-adopted) is not in that bound.
@@ -233,27 +243,55 @@ def _dropped_lines(snap: Snapshot, writes: Mapping[str, Atom], expired: Iterable
     return lines
 
 
+@dataclass
+class TranscriptCapture:
+    """What capturing one transcript did: `read` is "whole", "resumed" (from where its last
+    capture stopped) or "unchanged" (not read: nothing new since its last capture)."""
+
+    result: CaptureResult
+    read: str
+    skipped_lines: int = 0
+    records: int = 0
+    unreadable: str | None = None  # nothing in it could be read, and why (nothing was written)
+
+
+def capture_file(store: L1Store, project: str, path: str | Path, session: str | None = None,
+                 limits: Limits | bool = False, ledger: Ledger | None = None) -> TranscriptCapture:  # fmt: skip
+    """Capture what is new in one transcript: nothing when it is unchanged since its last
+    capture, the lines after where that capture stopped when it grew, else the whole file;
+    then note it in the ledger. Raises OSError when the file cannot be opened. With `limits`,
+    caps and expiry run in the same commit (what a single capture wants; a backfill applies
+    them once at the end with `enforce_limits`, so an atom seen early and again late in the
+    history is not evicted in between)."""
+    transcript = Transcript.of(transcript_key(path))
+    key = str(transcript.path)
+    ledger = ledger if ledger is not None else Ledger(store.repo.common_dir)
+    signature = file_signature(transcript.path)
+    before = ledger.get(TRANSCRIPT, key)
+    if before is not None and ledger.unchanged(TRANSCRIPT, key, signature) is not None:
+        return TranscriptCapture(CaptureResult(commit=None), "unchanged", unreadable=before.unreadable)
+    start = before.position if before is not None and before.unreadable is None else None
+    extracted = extract_transcript(transcript, project, session=session, start=start)
+    stats = extracted.stats
+    read = "resumed" if stats.resumed else "whole"
+    if not stats.resumed and stats.records == 0:
+        why = f"none of its {stats.lines} lines is a readable record" if stats.lines else "it is empty"
+        if signature is not None:
+            ledger.record(Entry(TRANSCRIPT, key, signature, unreadable=why))
+        return TranscriptCapture(CaptureResult(commit=None), read, stats.skipped_lines, 0, why)
+    sessions = sorted({s for a in extracted.atoms for s in a["sessions"]})
+    session_id = session or (sessions[0] if len(sessions) == 1 else None)
+    result = capture_atoms(store, list(extracted.atoms), session_id, transcript.pointer, limits)
+    if signature is not None:
+        ledger.record(Entry(TRANSCRIPT, key, signature, stats.end))
+    return TranscriptCapture(result, read, stats.skipped_lines, stats.records)
+
+
 def capture_transcript(store: L1Store, project: str, transcript: Path, session: str | None = None,
                        limits: Limits | bool = False) -> tuple[CaptureResult, int]:  # fmt: skip
-    """Extract one transcript and merge its atoms in: (the result, lines skipped as unreadable).
-    With `limits`, caps and expiry run in the same commit (what a single capture wants; a
-    backfill applies them once at the end with `enforce_limits`, so an atom seen early and
-    again late in the history is not evicted in between)."""
-    extracted = extract_transcript(transcript, project, session=session)
-    return capture_extracted(store, extracted, transcript, session, limits), extracted.skipped_lines
-
-
-def capture_extracted(store: L1Store, extracted: ExtractResult, transcript: Path,
-                      session: str | None = None, limits: Limits | bool = False) -> CaptureResult:  # fmt: skip
-    """Merge one transcript's extracted atoms in, and note the transcript as captured (the
-    ledger `status` counts uncaptured sessions from)."""
-    atoms: list[Atom] = list(extracted.atoms)
-    sessions = sorted({s for a in atoms for s in a["sessions"]})
-    session_id = session or (sessions[0] if len(sessions) == 1 else None)
-    source = canonical_pointer(transcript, 1).rsplit("#", 1)[0]
-    result = capture_atoms(store, atoms, session_id, source, limits)
-    mark_captured(store.repo.common_dir, transcript)
-    return result
+    """`capture_file`, as (the result, lines skipped as unreadable)."""
+    done = capture_file(store, project, transcript, session, limits)
+    return done.result, done.skipped_lines
 
 
 def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX_AGE_DAYS,

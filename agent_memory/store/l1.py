@@ -358,6 +358,9 @@ class L1Store:
             git.cas_update_ref(self.repo, git.ATOMS_REF, oid, None, "agent-memory: init")
         except RefMovedError:
             return False  # another process created it first: same outcome
+        from agent_memory.transcripts.ledger import forget_all
+
+        forget_all(self.repo.common_dir)  # what was captured into a store that is gone is not in this one
         self._after_write(oid, None, ())  # an (empty) recall index from the start: the hook never misses it
         return True
 

@@ -6,6 +6,14 @@ Layouts seen from 1.0.24 to 2.1.x: text in `message.content` (a string or a list
 whatever comes next (counted, skipped, never fatal). Subagents live inline (`isSidechain`),
 in `<slug>/agent-*.jsonl` (2.0.x) or in `<slug>/<session>/subagents/agent-*.jsonl` (2.1.x).
 
+A pass can start where an earlier one stopped (`Position`: the byte offset and line number
+after the last complete line it read, and a checksum of the bytes just before them, so a file
+rewritten since is read whole instead). It first re-reads a bounded stretch before that point
+for the assistant's records only (LOOKBACK_BYTES): a rejection answers the assistant's latest
+tool call, and assistant prose pasted back into a prompt is not the user's, so both need the
+turns just before the new lines. A tool failure recurring once before the point and once after
+is not seen as recurring: failure atoms need two sightings in one pass.
+
 Memory is bounded: the file is read line by line in binary, and a line longer than
 `MAX_LINE_BYTES` is skipped (and counted) without ever being held whole — a 50 MB line is a
 pasted blob or a giant tool result, never a typed prompt. Unreadable lines (truncated JSON,
@@ -43,17 +51,20 @@ import stat
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, BinaryIO
 
 from agent_memory.model.atom import iso_z
-from agent_memory.model.paths import projects_dir, session_from_filename, slug_for
+from agent_memory.model.paths import (
+    projects_dir as projects_dir,  # re-exported: tests find transcripts here
+)
+from agent_memory.model.paths import session_from_filename
 from agent_memory.transcripts.denials import (
     SHELL_TOOLS,
     ToolCalls,
     denial_reason,
     rejection_texts,
 )
+from agent_memory.transcripts.identity import Position, Transcript, safe_session
 from agent_memory.transcripts.typed import (
     block_text,
     is_subagent_file,
@@ -71,12 +82,15 @@ from agent_memory.transcripts.typed import (
 # realistic record while bounding what one line may cost.
 MAX_LINE_BYTES = 16 * 1024 * 1024
 
-_SESSION_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+# Before a resumed pass, how far back the assistant's records are re-read for context.
+LOOKBACK_BYTES = 1 << 20
+# How many bytes before a stop point its checksum covers.
+_TAIL_BYTES = 256
 
 
 @dataclass(frozen=True)
 class RawRecord:
-    line: int  # 1-based JSONL line number
+    line: int  # 1-based JSONL line number (0: a record before a resumed pass's start, context only)
     data: dict[str, Any]
 
 
@@ -96,6 +110,8 @@ class ReadStats:
     cwd: str | None = None
     version: str | None = None
     session_id: str | None = None
+    resumed: bool = False  # the pass started at the Position it was given
+    end: Position = field(default_factory=lambda: Position(0, 0, ""))  # where it stopped
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -140,25 +156,72 @@ class ToolError:
 # --- raw records -----------------------------------------------------------------------------
 
 
-def _raw_lines(fh: Any, stats: ReadStats) -> Iterator[tuple[int, bytes | None]]:
-    """(line number, bytes) per line; bytes is None for an oversized line (already discarded)."""
-    number = 0
+def _raw_lines(fh: Any, stats: ReadStats, start: Position) -> Iterator[tuple[int, bytes | None]]:
+    """(line number, bytes) per line from `start`; bytes is None for an oversized line (already
+    discarded). `stats.end` follows the last newline-ended line: a line still being written is
+    read again by the next pass."""
+    number, offset = start.line, start.offset
     while True:
         chunk: bytes = fh.readline(MAX_LINE_BYTES + 1)
         if not chunk:
             return
         number += 1
+        offset += len(chunk)
         stats.bytes_read += len(chunk)
         if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
             # Drain the rest of the line in bounded pieces; never hold it whole.
             while True:
                 more = fh.readline(1 << 20)
+                offset += len(more)
                 stats.bytes_read += len(more)
                 if not more or more.endswith(b"\n"):
                     break
+            if more.endswith(b"\n"):
+                stats.end = Position(offset, number, "")
             yield number, None
             continue
+        if chunk.endswith(b"\n"):
+            stats.end = Position(offset, number, "")
         yield number, chunk
+
+
+def _tail(fd: int, offset: int) -> str:
+    import zlib
+
+    size = min(offset, _TAIL_BYTES)
+    data = os.pread(fd, size, offset - size)
+    return f"{size}:{zlib.crc32(data):08x}" if len(data) == size else ""
+
+
+def _resumable(fd: int, start: Position) -> bool:
+    """Whether the file still holds, up to `start`, what the pass that stopped there read."""
+    try:
+        return os.fstat(fd).st_size >= start.offset and _tail(fd, start.offset) == start.tail
+    except OSError:
+        return False
+
+
+def _context_records(fh: Any, offset: int) -> Iterator[dict[str, Any]]:
+    """The assistant's records in the LOOKBACK_BYTES before `offset` (a line boundary)."""
+    begin = max(0, offset - LOOKBACK_BYTES)
+    fh.seek(begin)
+    if begin:
+        while True:  # the line the window starts inside of is not whole: skip it
+            piece = fh.readline(1 << 20)
+            if not piece or piece.endswith(b"\n"):
+                break
+    while fh.tell() < offset:
+        raw: bytes = fh.readline(min(MAX_LINE_BYTES + 1, offset - fh.tell()))
+        if not raw:
+            return
+        if b'"assistant"' not in raw:
+            continue
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(data, dict) and data.get("type") == "assistant":
+            yield data
 
 
 def _open_regular_fd(path: str | os.PathLike[str]) -> tuple[int, int]:
@@ -193,37 +256,52 @@ def _open_regular(path: str | os.PathLike[str]) -> BinaryIO:
 
 
 def iter_records(
-    path: str | os.PathLike[str], stats: ReadStats | None = None
+    path: str | os.PathLike[str], stats: ReadStats | None = None, start: Position | None = None
 ) -> Iterator[RawRecord]:
-    """Every readable JSON object of a transcript, with its line number, streamed.
+    """Every readable JSON object of a transcript, with its line number, streamed; from
+    `start` when the file still matches it there (after the assistant's records just before
+    it, as context with line 0), else from the beginning.
 
     Raises OSError when the file cannot be opened (missing, a directory, no permission);
-    never raises on its content. Pass a `ReadStats` to get counts."""
+    never raises on its content. Pass a `ReadStats` to get counts and where the pass ended."""
     stats = stats if stats is not None else ReadStats()
     with _open_regular(path) as fh:
-        for number, raw in _raw_lines(fh, stats):
-            stats.lines += 1
-            if raw is None:
-                stats.skipped_lines += 1
-                stats.oversized_lines += 1
-                continue
-            body = raw.strip()
-            if not body:
-                stats.blank_lines += 1
-                continue
-            try:
-                data = json.loads(body.decode("utf-8"))
-            except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-                stats.skipped_lines += 1
-                continue
-            if not isinstance(data, dict):
-                stats.skipped_lines += 1
-                continue
-            stats.records += 1
-            kind = data.get("type")
-            stats.types[kind if isinstance(kind, str) else "(none)"] += 1
-            _note_metadata(data, stats)
-            yield RawRecord(number, data)
+        begin = Position(0, 0, "")
+        if start is not None and not start.start and _resumable(fh.fileno(), start):
+            for data in _context_records(fh, start.offset):
+                yield RawRecord(0, data)
+            fh.seek(start.offset)
+            begin, stats.resumed = start, True
+        stats.end = begin
+        yield from _records(fh, stats, begin)
+        if stats.end.offset:
+            stats.end = Position(stats.end.offset, stats.end.line, _tail(fh.fileno(), stats.end.offset))
+
+
+def _records(fh: Any, stats: ReadStats, begin: Position) -> Iterator[RawRecord]:
+    for number, raw in _raw_lines(fh, stats, begin):
+        stats.lines += 1
+        if raw is None:
+            stats.skipped_lines += 1
+            stats.oversized_lines += 1
+            continue
+        body = raw.strip()
+        if not body:
+            stats.blank_lines += 1
+            continue
+        try:
+            data = json.loads(body.decode("utf-8"))
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+            stats.skipped_lines += 1
+            continue
+        if not isinstance(data, dict):
+            stats.skipped_lines += 1
+            continue
+        stats.records += 1
+        kind = data.get("type")
+        stats.types[kind if isinstance(kind, str) else "(none)"] += 1
+        _note_metadata(data, stats)
+        yield RawRecord(number, data)
 
 
 def _note_metadata(data: dict[str, Any], stats: ReadStats) -> None:
@@ -250,11 +328,6 @@ def _timestamp(data: dict[str, Any]) -> str | None:
         return None
 
 
-def safe_session(value: str) -> str:
-    """A session id usable in `sessions` (schema: `[A-Za-z0-9._-]+`)."""
-    return _SESSION_SAFE.sub("-", value.strip()) or "unknown"
-
-
 # --- one record's words, for `inspect --why` ---------------------------------------------------
 
 
@@ -273,28 +346,35 @@ def statement_text(record: dict[str, Any]) -> str | None:
 # --- statements and tool errors ---------------------------------------------------------------
 
 
-def _session_of(data: dict[str, Any], path: str | os.PathLike[str], override: str | None) -> str:
+def _session_of(data: dict[str, Any], fallback: str, override: str | None) -> str:
     if override:
-        return safe_session(override)
+        return override
     value = data.get("sessionId")
     if isinstance(value, str) and value.strip():
         return safe_session(value)
-    return safe_session(session_from_filename(path))
+    return fallback
 
 
 def iter_events(
-    path: str | os.PathLike[str], stats: ReadStats | None = None, session: str | None = None
+    source: str | os.PathLike[str] | Transcript,
+    stats: ReadStats | None = None,
+    session: str | None = None,
+    start: Position | None = None,
 ) -> Iterator[Statement | ToolError]:
-    """One pass: user statements and shell tool errors, in file order.
+    """One pass: user statements and shell tool errors, in file order, from `start` when
+    given (see iter_records).
 
     `session` overrides the session id recorded in the file. Statement timestamps fall back to
     the last timestamp seen earlier in the file (records without one are rare)."""
     stats = stats if stats is not None else ReadStats()
+    path = source.path if isinstance(source, Transcript) else source
+    fallback = source.session if isinstance(source, Transcript) else safe_session(session_from_filename(path))
+    override = safe_session(session) if session else None
     subagent = is_subagent_file(path)
     calls = ToolCalls()
     quoted = _AssistantLines()
     last_ts: str | None = None
-    for rec in iter_records(path, stats):
+    for rec in iter_records(path, stats, start):
         data = rec.data
         ts = _timestamp(data) or last_ts
         last_ts = ts
@@ -303,6 +383,8 @@ def iter_events(
             calls.note(data)
             quoted.note(data)
             continue
+        if not rec.line:
+            continue  # context before a resumed pass: only the assistant's turns matter
         if kind == "attachment":
             queued = None if subagent else queued_prompt(data)
             queued = quoted.strip(queued) if queued else None
@@ -310,12 +392,12 @@ def iter_events(
                 cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
                 version = data.get("version") if isinstance(data.get("version"), str) else None
                 yield Statement(
-                    rec.line, queued, ts, _session_of(data, path, session), "prompt", cwd, version
+                    rec.line, queued, ts, _session_of(data, fallback, override), "prompt", cwd, version
                 )
             continue
         if kind != "user":
             continue
-        sid = _session_of(data, path, session)
+        sid = _session_of(data, fallback, override)
         cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
         version = data.get("version") if isinstance(data.get("version"), str) else None
         if not subagent:
@@ -456,15 +538,7 @@ def iter_tool_errors(
             yield event
 
 
-# --- finding a repository's transcripts --------------------------------------------------------
-
-
-def _pure(path: str) -> PurePosixPath | PureWindowsPath:
-    return (
-        PureWindowsPath(path)
-        if ("\\" in path or re.match(r"^[A-Za-z]:", path))
-        else PurePosixPath(path)
-    )
+# --- where a transcript was recorded (transcripts/files.py finds a repository's transcripts) --
 
 
 def recorded_cwd(path: str | os.PathLike[str], max_lines: int = 200) -> str | None:
@@ -480,86 +554,3 @@ def recorded_cwd(path: str | os.PathLike[str], max_lines: int = 200) -> str | No
     except OSError:
         return None
     return None
-
-
-def is_under(cwd: str, roots: list[str]) -> bool:
-    """Whether `cwd` is one of `roots` or inside one (paths compared as written, lexically)."""
-    here = _pure(cwd)
-    for root in roots:
-        base = _pure(root)
-        if here == base or base in here.parents:
-            return True
-    return False
-
-
-def repository_roots(project_root: str | os.PathLike[str]) -> list[str]:
-    """The work trees of the repository containing `project_root`: its main work tree and every
-    linked worktree (read from `<common dir>/worktrees/*/gitdir`, no git process needed)."""
-    from agent_memory.gitio.state import find_git_dirs
-
-    start = Path(project_root)
-    roots: list[Path] = [start]
-    found = find_git_dirs(start)
-    if found:
-        _git_dir, common, work = found
-        if work is not None:
-            roots.append(work)
-        if common.name == ".git":
-            roots.append(common.parent)
-        linked = common / "worktrees"
-        if linked.is_dir():
-            for entry in sorted(linked.iterdir()):
-                try:
-                    target = Path((entry / "gitdir").read_text("utf-8").strip())
-                except OSError:
-                    continue
-                roots.append(target.parent)
-    out: list[str] = []
-    for root in roots:
-        for form in (str(root), os.path.realpath(root)):
-            if form not in out:
-                out.append(form)
-    return out
-
-
-def find_transcripts(project_root: str | os.PathLike[str]) -> list[Path]:
-    """Every transcript of a repository (for `capture --all`): the slug directories of its work
-    tree, its linked worktrees and their subdirectories, with all subagent layouts.
-
-    A slug directory whose name merely *starts* with a root's slug is ambiguous (`/a/proj-old`
-    and `/a/proj/old` both slug to `-a-proj-old`), so it is included only when its recorded
-    `cwd` lies under one of the roots."""
-    def regular(path: Path) -> bool:
-        # Only regular files are ever opened (issue 14 §5): a FIFO named *.jsonl blocks the
-        # open forever, and a symlink to /dev/zero is one endless line. stat, not lstat: a
-        # symlink to a real transcript is still a transcript.
-        try:
-            return stat.S_ISREG(os.stat(path).st_mode)
-        except (OSError, ValueError):
-            return False
-
-    roots = repository_roots(project_root)
-    slugs = {slug_for(r) for r in roots}
-    base = projects_dir()
-    try:
-        entries = sorted(p for p in base.iterdir() if p.is_dir())
-    except OSError:
-        return []
-    out: list[Path] = []
-    for folder in entries:
-        name = folder.name
-        exact = name in slugs
-        prefixed = not exact and any(name.startswith(s + "-") for s in slugs)
-        if not (exact or prefixed):
-            continue
-        found = sorted(folder.glob("*.jsonl")) + sorted(folder.glob("*/subagents/*.jsonl"))
-        files = [f for f in found if regular(f)]
-        if prefixed:
-            sample = next(
-                (f for f in files if not f.name.startswith("agent-")), files[0] if files else None
-            )
-            cwd = recorded_cwd(sample) if sample else None
-            if not cwd or not is_under(cwd, roots):
-                continue
-        out.extend(files)
-    return out

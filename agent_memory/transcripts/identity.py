@@ -1,0 +1,84 @@
+"""One transcript's identity, worked out once per transcript and handed to everything that
+names it: the file read, the canonical back-pointer its atoms carry (spec §3.1.1), where it
+sits on this machine (kept next to the pointer in the local-only L1 evidence), and the session
+its file name gives (a record's own `sessionId`, or a caller's override, still wins). And
+where a pass over it stopped (`Position`), which the ledger keeps so the next pass starts there.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_memory.model.paths import (
+    canonical_pointer,
+    session_from_filename,
+    transcript_slug_and_name,
+)
+
+_SESSION_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+def safe_session(value: str) -> str:
+    """A session id usable in `sessions` (schema: `[A-Za-z0-9._-]+`)."""
+    return _SESSION_SAFE.sub("-", value.strip()) or "unknown"
+
+
+@dataclass(frozen=True)
+class Transcript:
+    path: Path  # what is read, as given (absolute when it came from `of`)
+    pointer: str  # `~/.claude/projects/<slug>/<file>.jsonl`, the back-pointer without `#L<n>`
+    local: str | None  # where it is here: `~/`-relative under the home directory, else absolute
+    session: str  # from the file name
+
+    @classmethod
+    def of(cls, path: str | os.PathLike[str] | Transcript) -> Transcript:
+        if isinstance(path, Transcript):
+            return path
+        text = os.fspath(path)
+        return cls(Path(text), canonical_pointer(text, 1).rpartition("#")[0], _local_path(text),
+                   safe_session(session_from_filename(text)))  # fmt: skip
+
+    def at(self, line: int) -> str:
+        """The back-pointer to one line."""
+        return f"{self.pointer}#L{int(line)}"
+
+
+
+
+def _local_path(transcript: str) -> str | None:
+    """None when the path itself would need redaction (a user name outside this home): the
+    canonical pointer and CLAUDE_CONFIG_DIR still resolve it."""
+    from agent_memory.redact.redactor import redact
+
+    try:
+        path = Path(transcript).expanduser().resolve()
+    except (OSError, RuntimeError):
+        return None
+    home = Path(os.path.expanduser("~"))
+    try:
+        home = home.resolve()
+    except (OSError, RuntimeError):
+        pass
+    text = path.as_posix()
+    if home != Path(home.anchor) and home in path.parents:
+        text = "~/" + path.relative_to(home).as_posix()
+    # The slug and file name are in the canonical pointer already: only the rest is checked.
+    slug, name = transcript_slug_and_name(text)
+    prefix = text.replace(slug, "").replace(name, "")
+    return None if len(text) > 4096 or redact(prefix)[1] else text
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a pass stopped: just after the last complete (newline-ended) line it read."""
+
+    offset: int
+    line: int
+    tail: str  # checksum of the bytes just before `offset`
+
+    @property
+    def start(self) -> bool:
+        return self.offset == 0
