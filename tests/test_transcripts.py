@@ -611,7 +611,7 @@ def test_a_resumed_pass_knows_the_turns_just_before_it(tmp_path: Path) -> None:
     path = _write(tmp_path / "s.jsonl", [_user("hello"), reply, _tool_use("npm i", "t9")])
     end = _events(path)[1].end
     with path.open("a") as fh:
-        fh.write(json.dumps(_tool_result(REJECTED + "use bun", "t9")) + "\n")
+        fh.write(json.dumps(_tool_result(REJECTED + "use bun", "t9", **REFUSED_KIND)) + "\n")
         fh.write(json.dumps(_user(f"{prose}\nok, thanks")) + "\n")
     got, stats = _events(path, end)
     assert stats.resumed and got == [(4, "use bun"), (5, "ok, thanks")]
