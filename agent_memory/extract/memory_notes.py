@@ -36,6 +36,7 @@ from agent_memory.extract.canonical import canonical
 from agent_memory.extract.text import cap, mask, shorten, tidy, unmask
 from agent_memory.model.atom import Atom, atom_id, iso_z, merge
 from agent_memory.model.paths import canonical_pointer
+from agent_memory.transcripts.identity import Transcript
 
 ORIGIN = "auto-memory"
 RULE_FAMILY = "auto_memory"
@@ -235,10 +236,9 @@ def write_sightings(notes: Iterable[MemoryNote], writes: Sequence[MemoryWrite], 
     back-pointer), and the session its `originSessionId` stamp names when no transcript of
     that session is here. A write that left another claim is an earlier (or other) version:
     not this atom's observation. A write whose result the transcript does not show counts."""
-    from agent_memory.extract.pipeline import local_path as transcript_path
-
     by_file = writes_by_file(writes)
     out: dict[str, list[Sighting]] = {}
+    transcripts: dict[str, Transcript] = {}  # one identity per transcript, however many writes it shows
     for note in notes:
         claim = claim_for(note.rule)[0]
         last: dict[str, MemoryWrite] = {}
@@ -248,8 +248,11 @@ def write_sightings(notes: Iterable[MemoryNote], writes: Sequence[MemoryWrite], 
             seen = last.get(write.session)
             if seen is None or (write.at, write.line) > (seen.at, seen.line):
                 last[write.session] = write
-        found = [Sighting(w.session, canonical_pointer(w.transcript, w.line), w.at or _iso(None, note.mtime),
-                          transcript_path(w.transcript)) for _, w in sorted(last.items())]  # fmt: skip
+        found = []
+        for _, w in sorted(last.items()):
+            key = os.fspath(w.transcript)
+            where = transcripts.get(key) or transcripts.setdefault(key, Transcript.of(key))
+            found.append(Sighting(w.session, where.at(w.line), w.at or _iso(None, note.mtime), where.local))
         stamped = fallback_sightings(note, slug) if note.origin_session else []
         if stamped and stamped[0].session not in last:
             found += stamped  # the client stamped the session of the last write: it wrote this version
