@@ -115,7 +115,7 @@ def test_atoms_follow_the_type_and_carry_no_markdown(folder: Path) -> None:
     assert by_file["feedback_release_branch.md"]["claim"] == "Deploy from the release branch, never from `main`"
     assert by_file["feedback_release_branch.md"]["kind"] == "constraint"
     assert by_file["project_billing_freeze.md"]["kind"] == "decision"
-    assert by_file["user_terse.md"]["claim"] == "Prefers short answers that start with the result, no preamble"
+    assert by_file["user_terse.md"]["claim"] == "Prefer short answers that start with the result"  # as if typed
     assert by_file["user_terse.md"]["kind"] == "preference"
     assert by_file["reference_dashboards.md"]["kind"] == "fact"
     assert by_file["lesson_flaky_clock.md"]["kind"] == "fact"  # an unknown type: fact unless a rule
@@ -175,7 +175,7 @@ def test_two_files_with_one_rule_are_one_atom_and_merge_is_a_join(folder: Path) 
     shutil.copy(folder / "user_terse.md", folder / "user_terse_copy.md")
     read = reader.read_folder(folder)
     atoms = memory_atoms(read.notes, "proj", "-p", folder)
-    [terse] = [a for a in atoms if a["claim"].startswith("Prefers short answers")]
+    [terse] = [a for a in atoms if a["claim"].startswith("Prefer short answers")]
     assert terse["memory_file"] == "user_terse.md" and len(terse["sessions"]) == 2
     a, b = (memory_atoms([n], "proj", "-p", folder)[0] for n in read.notes if n.file.startswith("user_terse"))
     assert merge(a, b) == merge(b, a) == merge(merge(a, b), b)

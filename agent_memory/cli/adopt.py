@@ -43,6 +43,7 @@ from agent_memory.model.errors import (
     RefusedError,
     UsageError,
 )
+from agent_memory.model.tags import memory_reasons, origin_label
 from agent_memory.model.trailers import plural
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
@@ -87,6 +88,11 @@ def describe(item: Item, detail: bool = False, l1: Atom | None = None) -> list[s
     evidence the committed form no longer carries; without it the two back-pointers are used."""
     atom = item.atom
     lines = [f"{item.atom_id}  [{atom['kind']}, {atom['confidence']}]  {atom['claim']}"]
+    label = origin_label(atom)
+    if label:
+        # Issue 27: the model wrote this memory itself, after reading tool output and files.
+        lines.append(f"  {label}: written by Claude Code's model, not typed by you")
+        lines += [f"  {line}" for line in memory_reasons(l1 if l1 is not None else atom)]
     if item.entry.op != "adopt":
         lines.append(
             f"  {item.entry.op}: {item.promotion} "

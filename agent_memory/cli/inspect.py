@@ -18,6 +18,7 @@ from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc, utc_day
+from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory, origin_label
 from agent_memory.model.trailers import one_line, plural
 from agent_memory.promote import gates
 from agent_memory.store import contradictions
@@ -113,6 +114,9 @@ def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> int:
         return 0
     print(f"{colour.paint(ident, 'id')} [{colour.tier(tier)} {atom['kind']}, {atom['confidence']}] {atom['claim']}")
     print(f"  {tier}: {STATE_TEXT.get(state, state)}")
+    label = origin_label(atom)
+    if label:
+        print(f"  {label}: written by Claude Code's model, not typed by you; never recalled per prompt")
     days = sorted({utc_day(e["at"]) for e in (l1.get(ident) or atom).get("evidence", [])}
                   or {utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
     span = days[0] if len(days) == 1 else f"{days[0]} … {days[-1]}"
@@ -145,7 +149,7 @@ def _staged(repo: git.Repo) -> list[dict[str, str]]:
         return []
 
     return [{"atom": i.atom_id, "commit": i.commit, "claim": str(i.atom.get("claim", "")),
-             "op": i.entry.op} for i in pending(repo, work_files(repo.workdir, "L2", target_file(repo)))]
+             "op": i.entry.op, **_origin(i.atom)} for i in pending(repo, work_files(repo.workdir, "L2", target_file(repo)))]
 
 
 def _contested(repo: git.Repo, store: L1Store) -> tuple[list[dict[str, str]], dict[str, Atom]]:
@@ -182,14 +186,23 @@ def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
                            "confidence": atom["confidence"], "sessions": len(atom["sessions"]),
                            "days": _days(atom), "last_seen": atom["last_seen"], "state": state,
                            "reasons": list(result.reasons) if result and not result.eligible else [],
-                           "contested": bool(atom.get("contested"))})
+                           "contested": bool(atom.get("contested")), **_origin(atom)})
 
     def held(atoms: dict[str, Atom]) -> list[dict[str, Any]]:
-        return [{"id": i, "claim": a["claim"], "kind": a["kind"], "state": _held_state(a)}
+        return [{"id": i, "claim": a["claim"], "kind": a["kind"], "state": _held_state(a), **_origin(a)}
                 for i, a in sorted(atoms.items(), key=lambda kv: (not kv[1].get("pinned"), kv[0]))]
 
     return {"project": project, "L3": held(l3), "L2": held(l2), "staged": staged, "L1": candidates,
             "contested": pairs}
+
+
+def _origin(atom: Atom) -> dict[str, str]:
+    """`{"origin": "auto-memory", "memory_file": …}` for Claude's own memory, else nothing."""
+    return {k: str(atom[k]) for k in ("origin", "memory_file") if is_claude_memory(atom) and atom.get(k)}
+
+
+def _claude(item: dict[str, Any]) -> str:
+    return "  " + colour.paint(CLAUDE_MEMORY, "staged") if item.get("origin") else ""
 
 
 def _overview(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> int:
@@ -208,11 +221,11 @@ def _overview(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> int:
     print(f"{colour.tier('L2')} {data['project']}: {plural(len(data['L2']), 'adopted atom')}"
           f" ({sum(1 for i in data['L2'] if i['state'] == 'pinned')} pinned)")
     for item in data["L2"]:
-        line(item["id"], item["claim"], "" if item["state"] == "adopted" else f"  ({item['state']})")
+        line(item["id"], item["claim"], ("" if item["state"] == "adopted" else f"  ({item['state']})") + _claude(item))
     print(f"{colour.paint('staged', 'staged')} for review on memory/review: {len(data['staged'])}"
           + ("  (git memory adopt)" if data["staged"] else ""))
     for item in data["staged"]:
-        line(item["atom"], item["claim"], "" if item["op"] == "adopt" else f"  ({item['op']})")
+        line(item["atom"], item["claim"], ("" if item["op"] == "adopt" else f"  ({item['op']})") + _claude(item))
     print(f"{colour.tier('L1')} candidates: {len(data['L1'])}"
           + (f", {sum(1 for c in data['L1'] if c['state'] == 'eligible')} eligible" if data["L1"] else ""))
     for item in data["L1"]:
@@ -221,7 +234,7 @@ def _overview(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> int:
             note += f", {colour.paint(item['state'], 'ok' if item['state'] == 'eligible' else 'staged')}"
         if item["contested"]:
             note += f", {colour.paint('contested', 'contested')}"
-        line(item["id"], item["claim"], note)
+        line(item["id"], item["claim"], note + _claude(item))
     print(f"{colour.paint('contested', 'contested')} pairs: {len(data['contested'])}"
           + ("  (git memory inspect --contested)" if data["contested"] else ""))
     for pair in data["contested"]:
@@ -247,6 +260,8 @@ def _print_atoms(tier: str, atoms: list[Atom]) -> None:
         return
     for atom in sorted(atoms, key=lambda a: (a["last_seen"], a["id"]), reverse=True):
         flags = [f for f in ("pinned", "decayed", "contested") if atom.get(f)]
+        if is_claude_memory(atom):
+            flags.append(str(origin_label(atom)))
         if atom.get("superseded_by"):
             flags.append(f"superseded by {atom['superseded_by']}")
         if (atom.get("review") or {}).get("state"):

@@ -21,6 +21,7 @@ from agent_memory.committed.install import hook_states, target_file
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import recent_errors
 from agent_memory.model.clock import now_utc
+from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory
 from agent_memory.promote import gates
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts import ledger
@@ -46,7 +47,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     results = gates.evaluate_l1(atoms, data["project"], now_utc(), held)
     data["L1"] = {"atoms": len(atoms), "eligible": sum(r.eligible for r in results),
                   "contested": sum(1 for a in atoms if a.get("contested")), "unreadable": len(snap.bad),
-                  "forgotten": len(snap.tombstones)}
+                  "forgotten": len(snap.tombstones), "claude_memory": sum(1 for a in atoms if is_claude_memory(a))}
     data["L2"] = {"held": len(held), "pinned": sum(1 for a in held.values() if a.get("pinned"))}
     l3 = tiers.l3_atoms()
     data["L3"] = {"held": len(l3)}
@@ -61,7 +62,8 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     waiting = []
     if repo.workdir is not None and git.rev_parse(repo, "HEAD"):
         waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
-    data["staged"] = [{"commit": item.commit, "atom": item.atom_id} for item in waiting]
+    data["staged"] = [{"commit": item.commit, "atom": item.atom_id,
+                       **({"origin": "auto-memory"} if is_claude_memory(item.atom) else {})} for item in waiting]
     queue = store.queue_dir
     data["queued_batches"] = len(list(queue.glob("*.json"))) if queue.is_dir() else 0
     data["errors"] = recent_errors(repo.common_dir, days=7)[-20:]
@@ -96,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
         print(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
     print(f"  L1 {l1['atoms']} atoms ({l1['eligible']} eligible, {l1['contested']} contested"
+          + (f", {l1['claude_memory']} from {CLAUDE_MEMORY}" if l1["claude_memory"] else "")
           + (f", {l1['unreadable']} unreadable — run `git memory validate`" if l1["unreadable"] else "") + ")")
     print(f"  L2 {l2['held']} adopted ({l2['pinned']} pinned)")
     print(f"  L3 {data['L3']['held']} adopted (global)")
@@ -107,7 +110,9 @@ def run(args: argparse.Namespace) -> int:
     if data["transcripts_not_captured"]:
         print(f"  {data['transcripts_not_captured']} transcript(s) of this project not captured yet "
               "— `git memory capture --all`")  # fmt: skip
-    print(f"  staged on memory/review: {len(data['staged'])}" + (" — review with `git memory adopt`" if data["staged"] else ""))
+    own = sum(1 for item in data["staged"] if item.get("origin"))
+    print(f"  staged on memory/review: {len(data['staged'])}" + (f" ({own} from {CLAUDE_MEMORY})" if own else "")
+          + (" — review with `git memory adopt`" if data["staged"] else ""))
     if data["queued_batches"]:
         print(f"  {data['queued_batches']} queued capture batch(es): written by the next capture")
     for name, hook in data["git_hooks"].items():

@@ -33,6 +33,7 @@ from typing import Any
 from agent_memory.automemory.notes import MemoryNote, Skipped, read_folder
 from agent_memory.automemory.writes import MemoryWrite, writes_by_file
 from agent_memory.extract.canonical import canonical
+from agent_memory.extract.statement import extract_claims
 from agent_memory.extract.text import cap, mask, shorten, tidy, unmask
 from agent_memory.model.atom import Atom, atom_id, iso_z, merge
 from agent_memory.model.paths import canonical_pointer
@@ -79,7 +80,12 @@ def kind_for(note_type: str | None, claim: str, canonical_kind: str) -> str:
 
 
 def claim_for(rule: str) -> tuple[str, str]:
-    """(claim, the kind canonical spelling reads) of a memory's plain rule line."""
+    """(claim, the kind its spelling reads) of a memory's plain rule line: the claim the typed
+    extractor reads in it when it reads exactly one (so the rule the user typed and the rule
+    the model wrote down are one atom), else the line itself in canonical spelling."""
+    typed = extract_claims(rule)
+    if len(typed) == 1:
+        return typed[0].claim, typed[0].kind
     masked, spans = mask(tidy(rule).rstrip("。！？．"))
     text, kind = canonical(masked, "fact", spans)
     return shorten(cap(unmask(text, spans))), kind

@@ -10,3 +10,33 @@ def contested_tag(newer: str) -> str:
 
         day = utc_day(day)
     return f"[contested — newer evidence {day}]"
+
+
+AUTO_MEMORY_ORIGIN = "auto-memory"
+CLAUDE_MEMORY = "Claude's own memory"
+
+
+def is_claude_memory(atom: object) -> bool:
+    """Whether the atom came from a memory file Claude Code's model wrote (untrusted: never
+    recalled per prompt, labelled wherever shown, committed only through a person's adopt)."""
+    return isinstance(atom, dict) and atom.get("origin") == AUTO_MEMORY_ORIGIN
+
+
+def origin_label(atom: object) -> str | None:
+    """`Claude's own memory (feedback_x.md)` for such an atom, else None."""
+    if not is_claude_memory(atom):
+        return None
+    name = atom.get("memory_file") if isinstance(atom, dict) else None
+    return f"{CLAUDE_MEMORY} ({name})" if name else CLAUDE_MEMORY
+
+
+def memory_reasons(atom: object) -> list[str]:
+    """The `Why: …` and `How to apply: …` lines of the memory's latest evidence quote."""
+    if not is_claude_memory(atom) or not isinstance(atom, dict):
+        return []
+    items = [e for e in atom.get("evidence") or [] if isinstance(e, dict)
+             and str(e.get("rule", "")).startswith("auto_memory") and isinstance(e.get("quote"), str)]
+    if not items:
+        return []
+    latest = max(items, key=lambda e: (str(e.get("at", "")), str(e.get("source", ""))))
+    return [line for line in latest["quote"].split("\n") if line.startswith(("Why: ", "How to apply: "))]

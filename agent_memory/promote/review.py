@@ -21,6 +21,7 @@ from agent_memory.model.atom import Atom, to_committed
 from agent_memory.model.clock import now_utc, parse_ts, utc_day
 from agent_memory.model.errors import FatalError, RefMovedError, RefusedError, RepoStateError
 from agent_memory.model.policy import L2_CAP
+from agent_memory.model.tags import memory_reasons, origin_label
 from agent_memory.model.trailers import format_message, one_line, plural, trailer
 from agent_memory.promote import gates
 from agent_memory.promote.gates import GateResult, l2_overflow
@@ -110,11 +111,17 @@ def promotion_message(atom: Atom, l2: Atom) -> str:
     ]
     if atom.get("verified_by"):
         body.append(f"Verified by: {atom['verified_by']}")
-    return format_message(
-        f"promote: {one_line(atom['claim'], 80)}", body,
-        [("Atom-Id", atom["id"]), ("Promotion", "L1->L2"), ("Evidence-Sessions", ", ".join(sessions)),
-         ("Evidence-Days", str(len(days))), ("First-Source", l2["first_source"])],
-    )
+    trailers = [("Atom-Id", atom["id"]), ("Promotion", "L1->L2"), ("Evidence-Sessions", ", ".join(sessions)),
+                ("Evidence-Days", str(len(days))), ("First-Source", l2["first_source"])]  # fmt: skip
+    label = origin_label(atom)
+    if label:
+        # Issue 27: the model wrote this memory itself; a reviewer sees so, with its reasons.
+        # The quote lines travel with memory/review to a pull request: only lines the commit
+        # guard accepts are written.
+        body.insert(1, f"Origin: {label} — written by Claude Code's model, not typed by a person")
+        body += [line for line in memory_reasons(atom) if not guard.scan_text("review", line)]
+        trailers.append(("Origin", "auto-memory"))
+    return format_message(f"promote: {one_line(atom['claim'], 80)}", body, trailers)
 
 
 def staged_l2_atom(atom: Atom) -> Atom:

@@ -41,7 +41,8 @@ MAX_QUOTE_TOKENS = 32
 
 # Extraction rules whose observations are not the user's typing (issue 14 §1): a failure atom
 # is built from a tool's output. Decided from the evidence's recorded rule, never from text.
-NON_TYPED_RULES = frozenset({"failure.tool"})
+NON_TYPED_RULES = frozenset({"failure.tool", "auto_memory.feedback", "auto_memory.project", "auto_memory.user",
+                             "auto_memory.reference", "auto_memory.untyped"})  # fmt: skip
 # Review states a person set that keep an atom out of recall: adopted ones are injected at
 # session start already; rejected ones were judged wrong.
 NOT_RECALLED_REVIEWS = frozenset({"adopted", "rejected"})
@@ -67,10 +68,14 @@ def typed_by_user(atom: Atom) -> bool:
 def recallable(atom: Atom) -> bool:
     """Per-prompt recall injects unreviewed candidates only: not decayed or superseded (out of
     the working set, seed 002), not adopted (session start injects those) or rejected, not
-    redacted (a secret was cut out of the claim), and typed by the user (issue 14 §1).
+    redacted (a secret was cut out of the claim), not from Claude's own memory files (issue 27:
+    the client already recalls those, and they are the model's words), and typed by the user
+    (issue 14 §1).
     Forgotten atoms are deleted from the store, so they never reach the index."""
     if atom.get("decayed") or atom.get("superseded_by") or atom.get("redacted"):
         return False
+    if atom.get("origin") == "auto-memory":
+        return False  # Claude's own memory: the client recalls it itself (no double injection)
     review = atom.get("review")
     if isinstance(review, dict) and review.get("state") in NOT_RECALLED_REVIEWS:
         return False

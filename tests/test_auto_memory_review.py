@@ -1,0 +1,134 @@
+"""Claude's own memory under review (issue 27 §4, §5): observed only, labelled as Claude's own
+memory wherever it is shown (review commit, adopt, inspect, status), never recalled per prompt,
+committed only through a person's adopt — and a rejection is remembered."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from conftest import git
+from memory_writes import edit, prompt, save, topic, write
+from sessions import gm, gm_json, write_session
+
+from agent_memory.automemory.location import resolve_auto_memory_dir
+from agent_memory.automemory.writes import WriteIndex
+from agent_memory.extract.memory_notes import extract_folder
+from agent_memory.gitio import repo as gitrepo
+from agent_memory.model.paths import slug_for
+from agent_memory.store.capture import capture_atoms
+from agent_memory.store.l1 import L1Store
+
+RULE = "Always run the database migrations before the test suite."
+CLAIM = "Always run the database migrations before the test suite"
+WHY = "the suite assumes the latest schema and fails on a stale one"
+HOW = "run make migrate first whenever tests touch the database"
+
+
+def _capture_folder(repo: Path) -> None:
+    """What capture does with the project's auto-memory folder (store/capture)."""
+    handle = gitrepo.find_repo(repo)
+    folder = resolve_auto_memory_dir(repo).path
+    transcripts = sorted(folder.parent.glob("*.jsonl"))
+    writes = WriteIndex(handle.common_dir, folder).refresh(transcripts)
+    atoms = extract_folder(folder, "proj", folder.parent.name, writes).atoms
+    capture_atoms(L1Store(handle), atoms, None, None)
+
+
+@pytest.fixture
+def remembered(guarded: Path) -> tuple[Path, Path]:
+    """The model wrote the memory in one session and edited it (same rule) in two more, over
+    two days; the user never typed it."""
+    folder = resolve_auto_memory_dir(guarded).path
+    transcripts = folder.parent
+    target = folder / "feedback_migrations.md"
+    first = topic("Migrations run before tests", RULE, session="s-one", why=WHY, how=HOW)
+    save(transcripts / "s-one.jsonl", [prompt("s-one", "2026-11-02T09:00:00Z", "why did CI fail?", cwd=str(guarded)),
+                                       *write("s-one", "2026-11-02T09:00:05Z", target, first, call_id="t1", cwd=str(guarded))])
+    text = first
+    for session, day, old, new in (("s-two", "2026-11-02T15:00:00Z", "run make migrate first", "run `make migrate` first"),
+                                   ("s-three", "2026-11-03T10:00:00Z", "fails on a stale one", "fails on a stale schema")):
+        after = text.replace(old, new)
+        save(transcripts / f"{session}.jsonl", edit(session, day, target, text, old, new, call_id=f"e-{session}", cwd=str(guarded)))
+        text = after
+    folder.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, "utf-8")
+    return guarded, target
+
+
+def _claude_atom(repo: Path) -> dict[str, object]:
+    [atom] = [a for a in gm_json(repo, "inspect", "--tier", "L1")["atoms"] if a.get("origin") == "auto-memory"]
+    return atom
+
+
+def test_claude_memory_is_observed_labelled_and_reviewed(remembered: tuple[Path, Path]) -> None:
+    repo, _ = remembered
+    _capture_folder(repo)
+    atom = _claude_atom(repo)
+    assert atom["claim"] == CLAIM and atom["confidence"] == "observed" and atom["kind"] == "constraint"
+    assert atom["sessions"] == ["s-one", "s-three", "s-two"] and atom["memory_file"] == "feedback_migrations.md"
+
+    status = gm(repo, "status").stdout
+    assert "1 from Claude's own memory" in status
+    why = gm(repo, "inspect", "--why", str(atom["id"])).stdout
+    assert "Claude's own memory (feedback_migrations.md): written by Claude Code's model" in why
+    assert "s-three.jsonl#L1" in why and "Why: the suite assumes the latest schema" in why
+    overview = gm_json(repo, "inspect")
+    assert [c["origin"] for c in overview["L1"] if c["id"] == atom["id"]] == ["auto-memory"]
+
+    # Eligible like any observed atom (3 sessions, 2 days); staged with its label and reasons.
+    staged = gm_json(repo, "stage")["commits"]
+    assert [c["atom"] for c in staged] == [atom["id"]]
+    message = git(repo, "log", "-1", "--format=%B", "memory/review")
+    assert "Origin: Claude's own memory (feedback_migrations.md) — written by Claude Code's model" in message
+    assert f"Why: {WHY.replace('stale one', 'stale schema')}" in message
+    assert "How to apply: run `make migrate` first" in message and "Origin: auto-memory" in message
+
+    listing = gm(repo, "adopt", check=False)  # no terminal: lists what waits, with the label
+    assert listing.returncode == 1 and "Claude's own memory (feedback_migrations.md)" in listing.stdout
+    assert "(1 from Claude's own memory)" in gm(repo, "status").stdout
+
+    # Committed only through a person's adopt: the rule goes into CLAUDE.memory.md like any item.
+    block = repo / "CLAUDE.memory.md"
+    assert not block.exists() or CLAIM not in block.read_text("utf-8")
+    gm(repo, "adopt", "--yes", str(atom["id"]))
+    assert CLAIM in (repo / "CLAUDE.memory.md").read_text("utf-8")
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_claude_memory_is_never_recalled_per_prompt(remembered: tuple[Path, Path]) -> None:
+    repo, _ = remembered
+    write_session(repo, "typed-1", "2026-11-04", [{"user": "Always run the linter before the test suite."}])
+    gm(repo, "capture", "--all")
+    _capture_folder(repo)
+    recalled = gm_json(repo, "recall", "--prompt", "run the test suite and the database migrations")
+    claims = [a["claim"] for a in recalled["atoms"]]
+    assert CLAIM not in claims and "migrations" not in recalled["context"]
+    assert any("linter" in c for c in claims)  # the user's own typing is recalled as before
+
+
+def test_a_rejection_is_remembered(remembered: tuple[Path, Path]) -> None:
+    repo, _ = remembered
+    _capture_folder(repo)
+    atom = _claude_atom(repo)
+    gm(repo, "stage")
+    gm(repo, "adopt", "--reject", str(atom["id"]))
+    _capture_folder(repo)  # the same file again
+    assert gm_json(repo, "stage")["commits"] == []
+    assert [b for b in gm_json(repo, "promote")["blocked"] if b["id"] == atom["id"]][0]["reasons"][0].startswith("rejected")
+    assert os.path.exists(remembered[1])  # the client's file is left as it is
+
+
+def test_the_user_typing_the_same_rule_converges_on_one_atom(remembered: tuple[Path, Path]) -> None:
+    repo, _ = remembered
+    write_session(repo, "typed-1", "2026-11-04", [{"user": RULE}])
+    gm(repo, "capture", "--all")
+    _capture_folder(repo)
+    atoms = [a for a in gm_json(repo, "inspect", "--tier", "L1")["atoms"] if a["claim"] == CLAIM]
+    assert len(atoms) == 1
+    [atom] = atoms
+    assert atom["origin"] == "auto-memory" and "typed-1" in atom["sessions"]
+    assert {e["rule"].split(".")[0] for e in atom["evidence"]} >= {"auto_memory"}
+    assert any(not e["rule"].startswith("auto_memory") for e in atom["evidence"])  # the typed origin too
+    assert slug_for(str(repo.resolve()))  # (the transcripts live under the project's slug)
