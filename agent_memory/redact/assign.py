@@ -14,7 +14,7 @@ import re
 
 from agent_memory.redact import rules as R
 from agent_memory.redact.context import MARKER_PREFIX, P_ASSIGN, ScanContext
-from agent_memory.redact.families import lookalike
+from agent_memory.redact.families import lookalike, near_miss
 from agent_memory.redact.regex import LazyCompiler
 from agent_memory.redact.values import (
     char_classes,
@@ -414,12 +414,15 @@ def _is_secret_value(
         return password_like(value, quoted, config_line) and not (prose and wordy(value))
     if not quoted and is_identifier(value) and wordy(value) and not config_line:
         return False
+    if lookalike(value) and kind in ("token", "key", "vendor"):
+        # starts like a known family's token without being one: a look-alike, unless it is
+        # the family's format but for a few characters (a mistyped or cut token)
+        miss = near_miss(value)
+        return miss is not None and entropy(value) >= miss[1] and not is_placeholder(value)
     if kind == "token":
-        if lookalike(value):
-            return False  # starts like a known family's token without being one
         if _UUID.fullmatch(value):
             return not is_true_placeholder(value) and not time_uuid(value)
         return token_like(value, 8, 2.5, quoted)
     if kind in ("key", "vendor"):  # the key only hints at a secret: the value must look generated
-        return strong_value(value) and not lookalike(value)
+        return strong_value(value)
     return False  # vendor-strict: only the vendor's exact shapes

@@ -33,6 +33,9 @@ from agent_memory.redact.context import (
     marker,
 )
 from agent_memory.redact.encoded import encoded_spans
+from agent_memory.redact.explicit import JOINED as EXPLICIT_JOINED
+from agent_memory.redact.explicit import KEYWORDS as EXPLICIT_PASSWORD_WORDS
+from agent_memory.redact.explicit import explicit_password
 from agent_memory.redact.families import configure as configure_families
 from agent_memory.redact.fold import OffsetMap, fold, map_span
 from agent_memory.redact.generic import near_keyword, scan_runs
@@ -187,6 +190,7 @@ class _Engine:
             ["password", "passphrase", "passcode", "token", "secret", "api key", "access key"],
             prose_secret,
         )
+        on(EXPLICIT_PASSWORD_WORDS + EXPLICIT_JOINED, explicit_password)
         on(["ssn", "social security"], ssn_after_keyword)
         on(R.PHONE_WORDS, phone_after_keyword)
         on(["nino", "national insurance", "ni number"], nino_after_keyword)

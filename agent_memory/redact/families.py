@@ -9,6 +9,10 @@ judged by that vendor's format, not by the generic rules.
   its hex): the generic rules (agent_memory.redact.generic, agent_memory.redact.assign) leave
   it alone. This is what keeps placeholders, truncated examples and other formats that
   share a prefix from being redacted.
+- Except where a key says the value is a credential (`token=…`, `GITHUB_TOKEN=…`): there a
+  look-alike that is the family's format but for a few characters too many or too few — a
+  token mistyped, cut or padded in a paste — is still that family's secret (issue 23,
+  `near_miss`). A wrong alphabet stays a look-alike.
 
 Built from R.TOKENS by the engine (`configure`), so a family the benchmark holds out
 (agent_memory.redact.engine.exclude_rules) is unknown here too.
@@ -24,6 +28,9 @@ from agent_memory.redact import rules as R
 _WORD_PREFIXES = frozenset({"test", "live", "secret", "ext", "pat", "sat", "scauth", "authress"})
 
 _FAMILIES: list[tuple[str, re.Pattern[str]]] = []  # (lower-case prefix, format)
+_RULES: list[tuple[str, float]] = []  # per family: its token rule and entropy floor
+# How many characters a near miss may be off the family's length, either way.
+NEAR_MISS_CHARS = 6
 _PREFIX_INDEX: dict[str, list[int]] = {}  # first two characters -> indexes into _FAMILIES
 
 EXACT, LOOKALIKE = "exact", "lookalike"
@@ -33,8 +40,9 @@ def configure(rows: list[tuple[str, tuple[str, ...], str, float, tuple[int, ...]
     """The families of the token rules in use: rows of R.TOKENS whose keyword is the start of
     the token itself, except prefixes that are ordinary words (`test_`, `live_`)."""
     _FAMILIES.clear()
+    _RULES.clear()
     _PREFIX_INDEX.clear()
-    for rule, kws, pattern, _ent, offsets in rows:
+    for rule, kws, pattern, ent, offsets in rows:
         if offsets != (0,) or rule in R.WORD_PREFIX_RULES:
             continue
         rx = re.compile(pattern)
@@ -43,6 +51,7 @@ def configure(rows: list[tuple[str, tuple[str, ...], str, float, tuple[int, ...]
                 continue
             _PREFIX_INDEX.setdefault(kw[:2], []).append(len(_FAMILIES))
             _FAMILIES.append((kw, rx))
+            _RULES.append((rule, ent))
 
 
 def _families_of(value: str) -> list[tuple[str, re.Pattern[str]]]:
@@ -67,3 +76,19 @@ def classify(value: str) -> str | None:
 def lookalike(value: str) -> bool:
     """Starts like a known family's token but is none of its formats (see the module)."""
     return classify(value) == LOOKALIKE
+
+
+def near_miss(value: str) -> tuple[str, float] | None:
+    """(rule, entropy floor) of the family whose format `value` has but for its length: a few
+    characters (up to NEAR_MISS_CHARS) too many or too few in its body. None for anything else,
+    a wrong alphabet included. Only where a key vouches for a credential (see the module)."""
+    low = value[:40].lower()
+    for i in _PREFIX_INDEX.get(low[:2], ()):
+        kw, rx = _FAMILIES[i]
+        body = value[len(kw) :]
+        if not low.startswith(kw) or len(body) < 8:
+            continue
+        for k in range(1, NEAR_MISS_CHARS + 1):
+            if _covers(rx, value[:-k]) or _covers(rx, value + body[-k:]):
+                return _RULES[i]
+    return None

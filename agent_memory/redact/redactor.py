@@ -34,8 +34,9 @@ Public interface: `Finding`, `find(text)`, `redact(text)`. Replacement is
 
 The modules behind it, from the bottom up: rules (data), regex (lazy patterns), context (what
 a parser works with), values and pii_checks (judgements on one value), families (known token
-prefixes and their look-alikes), fold (text as a reader sees it), the parsers handlers, http,
-assign, generic, encoded and pii, and engine (keywords → parsers, merging, the re-check).
+prefixes, their look-alikes and near misses), fold (text as a reader sees it), the parsers
+handlers, http, assign, explicit, generic, encoded and pii, and engine (keywords → parsers,
+merging, the re-check).
 """
 
 from __future__ import annotations
