@@ -278,6 +278,28 @@ def typed_prompt_lines(records: Sequence[Mapping[str, Any]], prompts: Sequence[s
     return lines
 
 
+def days_ago(days: int) -> dict[str, str]:
+    """The environment of a session held `days` days ago: libfaketime (the `libfaketime` test
+    dependency ships its preload library) shifts the clock of the client and of everything it
+    starts — our hooks and their capture — so the transcript's timestamps, and with them the
+    evidence's days, are that day's. Monotonic clocks are left alone (timeouts stay real)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("libfaketime")
+    library = None
+    if spec is not None and spec.submodule_search_locations:
+        package = Path(next(iter(spec.submodule_search_locations)))
+        library = package / "vendor" / "libfaketime" / "src" / "libfaketime.so.1"
+    if library is None or not library.is_file() or not sys.platform.startswith("linux"):
+        import pytest
+
+        reason = "a session on another day needs libfaketime's preload library"
+        if sys.platform.startswith("linux") and client_required():
+            pytest.fail(f"{reason}: pip install -e '.[test]' installs it", pytrace=False)
+        pytest.skip(f"{reason} (Linux only)")
+    return {"LD_PRELOAD": str(library), "FAKETIME": f"-{days}d", "DONT_FAKE_MONOTONIC": "1"}
+
+
 def evidence(atoms: Sequence[Mapping[str, Any]]) -> set[tuple[str, str, int]]:
     """(atom id, transcript stem = session id, line) for every piece of evidence the atoms
     hold."""
