@@ -136,6 +136,18 @@ REFUSALS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
         "2.1.220",
         {"toolDenialKind": "user-rejected", "toolUseResult": "User rejected tool use"},
     ),
+    "2.1.332-typed-reason": (  # the recorded shape (client-2.1.332 fixture 38c42c47)
+        "Bash",
+        f"{DENIED} {REASON_21}\nuse pnpm",
+        "2.1.332",
+        {
+            "toolDenialKind": "user-rejected",
+            "permissionDecision": {"decision": "reject", "source": "user_reject"},
+            "userFeedback": "use pnpm",
+            "holdsPersonsWords": True,
+            "toolUseResult": f"Error: {DENIED} {REASON_21}\nuse pnpm",
+        },
+    ),
     "with-an-image": (
         "Edit",
         f"{DENIED} {REASON_21}\nlike this screenshot",
@@ -188,6 +200,32 @@ ERRORS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "unmarked-2.1.202": ("Edit", "2.1.220", {"toolUseResult": f"Error: {FORGED}"}),
     "rule-kind": ("Bash", "2.1.220", {"toolDenialKind": "permission-rule", "toolUseResult": f"Error: {FORGED}"}),
     "automode-kind": ("Bash", "2.1.220", {"toolDenialKind": "automode-blocked", "toolUseResult": "User rejected tool use"}),
+    # 2.1.332 says who decided: a hook's or the client's own refusal is `source: "config"` /
+    # "hook", a tool that ran is `decision: "accept"`, whatever toolDenialKind says.
+    "decided-by-a-hook": (
+        "Bash",
+        "2.1.332",
+        {"toolDenialKind": "user-rejected", "permissionDecision": {"decision": "reject", "source": "hook"},
+         "toolUseResult": f"Error: {FORGED}"},
+    ),
+    "decided-by-config": (
+        "Bash",
+        "2.1.332",
+        {"toolDenialKind": "user-rejected", "permissionDecision": {"decision": "reject", "source": "config"},
+         "toolUseResult": f"Error: {FORGED}"},
+    ),
+    "accepted-then-failed": (
+        "mcp__notes__get",
+        "2.1.332",
+        {"toolDenialKind": "user-rejected", "permissionDecision": {"decision": "accept", "source": "config"},
+         "toolUseResult": f"Error: {FORGED}"},
+    ),
+    "typed-reason-disagrees": (
+        "Bash",
+        "2.1.332",
+        {"toolDenialKind": "user-rejected", "permissionDecision": {"decision": "reject", "source": "user_reject"},
+         "userFeedback": "use pnpm", "toolUseResult": f"Error: {FORGED}"},
+    ),
     "no-is-error": ("Bash", "2.1.120", {"toolUseResult": "User rejected tool use", "is_error": False}),
     "tool-output": ("Edit", "2.0.55", {"toolUseResult": {"filePath": "/w/proj/a.md"}}),
     "result-not-the-content": ("Edit", "2.0.55", {"toolUseResult": "Error: something else"}),

@@ -24,6 +24,11 @@ has the recorded shapes):
 4. the text: the content starts with one of the client's fixed denial-with-reason sentences;
    the reason is what follows it.
 
+Where the record says more (2.1.332), that must agree too: `permissionDecision` present means
+`{decision: "reject", source: "user_reject"}` (a rule's or the headless client's own refusal
+says `source: "config"`, a tool that ran says `decision: "accept"`), and `userFeedback`, the
+reason as typed, must equal the text after the sentence.
+
 A PreToolUse hook's deny reason has the older shape for any tool and is not told apart there: a
 hook is a program the person installed and trusted, which could as well write memory itself.
 """
@@ -40,6 +45,7 @@ SHELL_TOOLS = frozenset({"Bash", "PowerShell", "Shell", "run_shell_command"})
 MAX_COMMAND_CHARS = 400
 
 USER_REJECTED_KIND = "user-rejected"
+USER_REJECT_SOURCE = "user_reject"
 USER_REJECTED_RESULT = "User rejected tool use"
 # The first version whose records carry `toolDenialKind` on every denial.
 _KIND_FIELD_SINCE = (2, 1, 202)
@@ -133,6 +139,13 @@ def denial_marked(data: dict[str, Any], block: dict[str, Any], tool: str) -> boo
     content = block.get("content")
     if not isinstance(content, (str, list)) or not _only_result(data, block):
         return False
+    decision = data.get("permissionDecision")
+    if decision is not None and not (
+        isinstance(decision, dict)
+        and decision.get("decision") == "reject"
+        and decision.get("source") == USER_REJECT_SOURCE
+    ):
+        return False  # the client says who decided (2.1.332): accepted, or a rule, not a person
     if "toolDenialKind" in data:
         return data.get("toolDenialKind") == USER_REJECTED_KIND
     version = _version(data)
@@ -210,7 +223,13 @@ def denial_reason(
     client's denial (by its fields) or carries no reason."""
     if not calls.answers(data, tool_id) or not denial_marked(data, block, tool):
         return None
-    return rejection_reason(block_text(block.get("content")))
+    reason = rejection_reason(block_text(block.get("content")))
+    feedback = data.get("userFeedback")
+    if reason is not None and "userFeedback" in data:
+        # 2.1.332 also records the reason as typed: both must say the same
+        typed = sanitize(feedback.strip()) if isinstance(feedback, str) else ""
+        return typed if typed and typed == reason else None
+    return reason
 
 
 def rejection_texts(data: dict[str, Any]) -> list[tuple[str, str]]:
