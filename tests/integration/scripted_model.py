@@ -299,7 +299,8 @@ def _handler_for(model: ScriptedModel) -> type[BaseHTTPRequestHandler]:
             self.send_header("content-length", str(len(payload)))
             self.send_header("request-id", "req_scripted")
             self.end_headers()
-            self.wfile.write(payload)
+            if self.command != "HEAD":  # a HEAD answer has headers only
+                self.wfile.write(payload)
 
         def _serve(self) -> None:
             received = self._received()

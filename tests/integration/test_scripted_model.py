@@ -126,6 +126,9 @@ def test_plain_messages_token_counts_and_unscripted_requests(server: tuple[str, 
     with pytest.raises(urllib.error.HTTPError) as missing:
         _post(url, "/v1/elsewhere", {})
     assert missing.value.code == 404
+    hello = urllib.request.Request(url + "/api/hello", method="HEAD")  # the client's check
+    with urllib.request.urlopen(hello, timeout=RUN_TIMEOUT) as response:
+        assert response.status == 200
     logged = [json.loads(line) for line in log.read_text("utf-8").splitlines()]
     assert [(r["path"], r["step"]) for r in logged] == [
         ("/v1/messages", 2),
@@ -133,6 +136,7 @@ def test_plain_messages_token_counts_and_unscripted_requests(server: tuple[str, 
         ("/v1/messages", None),
         ("/v1/messages/count_tokens", None),
         ("/v1/elsewhere", None),
+        ("/api/hello", None),
     ]
 
 
