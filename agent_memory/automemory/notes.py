@@ -80,7 +80,7 @@ class FolderRead:
     indexes: list[str]
 
 
-def _walk(folder: Path) -> Iterator[tuple[str, os.stat_result]]:
+def walk(folder: Path) -> Iterator[tuple[str, os.stat_result]]:
     """(relative path, lstat) of every entry that is not a dot entry or a real folder,
     sorted; symlinked folders are yielded (to be skipped), never entered."""
     stack = [""]
@@ -107,10 +107,19 @@ def _walk(folder: Path) -> Iterator[tuple[str, os.stat_result]]:
         stack.extend(reversed(subdirs))
 
 
+def folder_signature(folder: Path) -> str:
+    """What says the folder is unchanged: every entry read (path, size, mtime, type), hashed.
+    A file rewritten with the same size within one mtime tick is the one change it misses."""
+    digest = hashlib.sha256()
+    for rel, st in walk(folder):
+        digest.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_mode}\n".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()[:32]
+
+
 def read_folder(folder: Path) -> FolderRead:
     """Every topic file of `folder`, read: notes and skips, sorted by path."""
     out = FolderRead(folder, [], [], [])
-    for rel, st in _walk(folder):
+    for rel, st in walk(folder):
         if stat.S_ISLNK(st.st_mode):
             out.skipped.append(Skipped(rel, SYMLINK))
             continue
@@ -197,4 +206,4 @@ def _field_line(text: str, key: str) -> int:
 
 
 __all__ = ["KNOWN_TYPES", "SKIP_REASONS", "FolderRead", "MemoryNote", "Skipped", "note_from_bytes",
-           "read_folder", "read_note"]  # fmt: skip
+           "folder_signature", "read_folder", "read_note", "walk"]  # fmt: skip

@@ -207,6 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("scan", "the commit guard: refuse memory content with secrets, PII or path prefixes")
     p.add_argument("--staged", action="store_true", help="scan the staged memory files (what the pre-commit hook runs)")
     p.add_argument("paths", nargs="*", metavar="PATH", help="files to scan (default: the memory files of the work tree)")
+    p.add_argument("--auto-memory", nargs="?", const="", metavar="DIR",
+                   help="scan Claude Code's own auto-memory folder instead (default: this project's)")
     _out(p)
     p = verb("validate", "schema, ids, store invariants, rendered blocks, working sets")
     p.add_argument("--atoms", metavar="FILE", help="validate the atoms in FILE (JSON lines or a JSON array) instead of the store")

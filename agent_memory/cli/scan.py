@@ -315,6 +315,8 @@ def run(args: argparse.Namespace) -> int:
     from agent_memory.cli.output import emit_json, wants_json
     from agent_memory.redact import guard
 
+    if getattr(args, "auto_memory", None) is not None:
+        return _scan_auto_memory(args)
     odd: list[GuardFinding] = []
     if args.staged:
         targets, odd = memory_targets(git.find_repo(), keep_hook_env=True)
@@ -353,6 +355,34 @@ def run(args: argparse.Namespace) -> int:
             )
             for hint in refusal_hints(findings, added_only):
                 print(f"hint: {hint}", file=sys.stderr)
+    return EXIT_REFUSED if findings else 0
+
+
+def _scan_auto_memory(args: argparse.Namespace) -> int:
+    """`scan --auto-memory [DIR]`: the guard over Claude Code's own memory folder (issue 27 §6),
+    one `path:line: rule` line per finding, exit 1 on findings; the folder is not changed."""
+    from agent_memory.automemory.scan import scan_folder
+    from agent_memory.cli.extract import auto_memory_folder
+    from agent_memory.cli.output import emit_json, wants_json
+    from agent_memory.redact import guard
+
+    if args.staged or args.paths:
+        raise UsageError("--auto-memory scans a folder: not with --staged or PATHs",
+                         hint="git memory scan --auto-memory [DIR]")
+    folder, _ = auto_memory_folder(args.auto_memory or None)
+    findings = scan_folder(folder)
+    if wants_json(args):
+        emit_json({"ok": not findings, "folder": str(folder),
+                   "findings": [{"path": f.path, "line": f.line, "rule": f.rule} for f in findings]})
+    else:
+        for finding in findings:
+            print(guard.format_finding(finding))
+        if findings:
+            print(f"agent-memory guard: {len(findings)} finding(s) in Claude's own memory folder {folder}; "
+                  "nothing was changed.", file=sys.stderr)  # fmt: skip
+            print("hint: Claude Code loads MEMORY.md into every session and may share the folder: "
+                  "edit or delete those lines (a secret there must be rotated); "
+                  "`git memory redact < FILE` shows what would be removed", file=sys.stderr)  # fmt: skip
     return EXIT_REFUSED if findings else 0
 
 

@@ -74,10 +74,26 @@ def collect(repo: git.Repo) -> dict[str, Any]:
         hooks = {event: {"installed": bool(on), "disabled_by_env": os.environ.get(HOOK_ENV[event]) == "0"}
                  for event, on in claude_hooks_status(repo.workdir).items() if event in HOOK_ENV}
     data["claude_hooks"] = hooks
+    data["auto_memory"] = _auto_memory(repo)
 
     # Claude Code runs `git memory hook …` from its own PATH: off PATH, the hooks do nothing.
     data["on_path"] = shutil.which("git-memory") is not None
     return data
+
+
+def _auto_memory(repo: git.Repo) -> dict[str, Any] | None:
+    """Claude Code's own memory folder for this project, and how many guard findings it holds
+    (issue 27 §6: the client loads its MEMORY.md every session)."""
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+    from agent_memory.automemory.scan import findings_count
+
+    try:
+        folder = resolve_auto_memory_dir(repo.workdir or repo.common_dir).path
+        if not folder.is_dir():
+            return None
+        return {"folder": str(folder), "findings": findings_count(folder, repo.common_dir)}
+    except OSError:
+        return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -126,6 +142,10 @@ def run(args: argparse.Namespace) -> int:
         if state["disabled_by_env"]:
             word += f" (disabled by {HOOK_ENV[event]}=0)"
         print(f"  hook {event}: {word}")
+    folder_state = data.get("auto_memory") or {}
+    if folder_state.get("findings"):
+        print(f"  {colour.paint('warning:', 'refused')} {CLAUDE_MEMORY} folder has {folder_state['findings']} guard finding(s) "
+              "(secrets, personal data, machine paths) — `git memory scan --auto-memory`")  # fmt: skip
     if not data["on_path"]:
         print("  warning: git-memory is not on PATH, so Claude Code's hooks cannot run it "
               "(hint: install agent-memory where your shell and Claude Code find it, e.g. pipx install .)")

@@ -1,0 +1,65 @@
+"""The guard over Claude Code's own memory folder (issue 27 §6): `git memory scan --auto-memory
+[DIR]` prints `path:line: rule` for secrets, personal data and machine paths and exits 1; the
+folder is never changed; `status` says in one line when the folder has findings."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+from pathlib import Path
+
+from conftest import FIXTURES
+from sessions import gm
+
+from agent_memory.automemory.location import resolve_auto_memory_dir
+
+# Realistic values, kept encoded (CONVENTIONS: fixtures with realistic tokens are base64).
+TOKEN = base64.b64decode("Z2hwX1JqOGtPZlZocGczQ2E3S0xyMEp3cXRoNXpYRmhjM1lOZFdwUQ==").decode()
+EMAIL = base64.b64decode("bWFyaWEuc2lsdmFAY29udG9zby1tYWlsLmNvbQ==").decode()
+
+
+def _folder(repo: Path) -> Path:
+    folder = resolve_auto_memory_dir(repo).path
+    shutil.copytree(FIXTURES / "auto-memory" / "folder", folder)
+    return folder
+
+
+def test_a_clean_folder_passes(guarded: Path) -> None:
+    folder = _folder(guarded)
+    proc = gm(guarded, "scan", "--auto-memory")
+    assert proc.returncode == 0 and proc.stdout == ""
+    assert gm(guarded, "scan", "--auto-memory", str(folder), "--output", "json").stdout.startswith("{")
+    assert "guard finding" not in gm(guarded, "status").stdout
+
+
+def test_findings_are_reported_by_line_and_the_folder_is_left_alone(guarded: Path, tmp_path: Path) -> None:
+    folder = _folder(guarded)
+    (folder / "reference_api.md").write_text(
+        "---\ndescription: The deploy bot's token\ntype: reference\n---\n\n"
+        f"The deploy bot uses `{TOKEN}`.\nAsk {EMAIL} for access.\nLogs are in /home/maria/work/logs.\n", "utf-8")
+    (tmp_path / "elsewhere.md").write_text("x\n")
+    (folder / "team" / "linked.md").symlink_to(tmp_path / "elsewhere.md")
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file() and not p.is_symlink()}
+    proc = gm(guarded, "scan", "--auto-memory", check=False)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    api = str(folder / "reference_api.md")
+    assert f"{api}:6: github-token" in lines and f"{api}:7: email" in lines and f"{api}:8: home-path" in lines
+    assert f"{folder / 'team' / 'linked.md'}:1: not-a-regular-file (symlink)" in lines
+    assert "hint:" in proc.stderr and "nothing was changed" in proc.stderr
+    assert {p: p.read_bytes() for p in before} == before
+    data = json.loads(gm(guarded, "scan", "--auto-memory", "--output", "json", check=False).stdout)
+    assert data["ok"] is False and {f["line"] for f in data["findings"] if f["path"] == api} == {6, 7, 8}
+    status = gm(guarded, "status").stdout
+    assert "Claude's own memory folder has" in status and "`git memory scan --auto-memory`" in status
+    (folder / "reference_api.md").unlink()
+    (folder / "team" / "linked.md").unlink()
+    assert "guard finding" not in gm(guarded, "status").stdout  # counted again once it changed
+
+
+def test_scan_auto_memory_bad_input(guarded: Path, tmp_path: Path) -> None:
+    proc = gm(guarded, "scan", "--auto-memory", str(tmp_path / "none"), check=False)
+    assert proc.returncode == 2 and "hint:" in proc.stderr
+    proc = gm(guarded, "scan", "--auto-memory", "--staged", check=False)
+    assert proc.returncode == 2 and "not with --staged" in proc.stderr
