@@ -450,3 +450,25 @@ def test_a_rule_naming_another_tool_for_the_same_job_contradicts(
 
     assert conflict_rule(a, b, "preference", "decision") == rule
     assert conflict_rule(b, a, "decision", "preference") == rule
+
+
+# --- the tool-choice reader is the pattern, without `re` on the cold path -------------------------
+
+_CHOICE_WORDS = ["use", "only", "not", "uv", "poetry", "pip", "npm", "for", "in", "with", "deps",
+                 "the", "backend", "node.js", "@scope/pkg", "c++", "`ruff`", "nothing", "to", "."]
+
+
+@given(st.lists(st.sampled_from(_CHOICE_WORDS), min_size=1, max_size=9),
+       st.lists(st.sampled_from([" ", ", ", " , "]), min_size=9, max_size=9),
+       st.sampled_from(["", ".", "!"]))  # fmt: skip
+def test_the_tool_choice_reader_equals_its_pattern(words: list[str], gaps: list[str], end: str) -> None:
+    import re
+
+    from agent_memory.model.atom import normalize
+    from agent_memory.store.contradictions import CHOICE_PATTERN, _choice
+
+    claim = "".join(w + g for w, g in zip(["use", *words], gaps)).strip() + end
+    m = re.match(CHOICE_PATTERN, " ".join(normalize(claim).split()))
+    expected = None if m is None else (
+        m.group(1).strip("`"), (m.group(2) or "").strip("`"), (m.group(3) or "").strip(" ,"))  # fmt: skip
+    assert _choice(claim) == expected

@@ -353,24 +353,74 @@ def _same_subject_conflict(a: _Shape, b: _Shape) -> bool:
 
 
 # "Use X[, not Y][, for <purpose>]": the canonical spelling of a tool choice (extract.canonical).
-_TOOL = r"[\w.@/+#`-]+"
-_CHOICE = None
+# Read by hand, not by a regular expression: SessionStart judges L2/L3 lines for contradictions
+# on its cold path, which stays off `re` (tests/test_hooks_recall_safety.py). A property test
+# (tests/test_contradictions.py) holds this reader equal to CHOICE_PATTERN on words set off by
+# spaces or commas.
+CHOICE_PATTERN = (
+    r"^use\s+(?:only\s+)?({t})(?:\s*,?\s*not\s+({t}))?"
+    r"(?:\s*,?\s+((?:for|in|on|to|when|with|across)\s+.+?))?\s*[.!]?$"
+).format(t=r"[\w.@/+#`-]+")
+_TOOL_CHARS = frozenset(".@/+#`-_")
+_PURPOSE_WORDS = frozenset(("for", "in", "on", "to", "when", "with", "across"))
+
+
+def _tool_end(text: str, start: int) -> int:
+    end = start
+    while end < len(text) and (text[end].isalnum() or text[end] in _TOOL_CHARS):
+        end += 1
+    return end
+
+
+def _purpose(rest: str) -> str | None:
+    """The purpose clause of `rest` (", for Z" / " for Z", optionally ending in . or !), "" when
+    `rest` is only that ending, None when it is anything else."""
+    body = rest.rstrip()
+    if body[-1:] in (".", "!"):
+        body = body[:-1].rstrip()
+    if not body:
+        return ""
+    stripped = body.lstrip()
+    if stripped.startswith(","):
+        if not stripped[1:2].isspace():
+            return None
+        clause = stripped[1:].strip()
+    elif len(stripped) < len(body):
+        clause = stripped
+    else:
+        return None  # the clause must be set off by a space or a comma
+    word, _, tail = clause.partition(" ")
+    tail = tail.strip()
+    if word not in _PURPOSE_WORDS or not tail:
+        return None
+    return f"{word} {tail}".strip(" ,")
 
 
 def _choice(claim: str) -> tuple[str, str, str] | None:
     """(chosen, rejected or "", purpose or "") of a canonical tool choice, lowercased."""
-    global _CHOICE
-    if _CHOICE is None:
-        import re
-
-        _CHOICE = re.compile(
-            rf"^use\s+(?:only\s+)?({_TOOL})(?:\s*,?\s*not\s+({_TOOL}))?"
-            r"(?:\s*,?\s+((?:for|in|on|to|when|with|across)\s+.+?))?\s*[.!]?$"
-        )
-    m = _CHOICE.match(" ".join(normalize(claim).split()))
-    if m is None:
+    text = " ".join(normalize(claim).split())
+    if not text.startswith("use "):
         return None
-    return m.group(1).strip("`"), (m.group(2) or "").strip("`"), (m.group(3) or "").strip(" ,")
+    at = 4
+    if text.startswith("only ", at) and _tool_end(text, at + 5) > at + 5:
+        at += 5
+    end = _tool_end(text, at)
+    if end == at:
+        return None
+    chosen, rest, rejected = text[at:end], text[end:], ""
+    clause = rest.lstrip()
+    clause = clause[1:].lstrip() if clause.startswith(",") else clause
+    if clause.startswith("not "):
+        start = len(rest) - len(clause) + 4
+        stop = _tool_end(rest, start)
+        if stop > start:
+            purpose = _purpose(rest[stop:])
+            if purpose is not None:
+                return chosen.strip("`"), rest[start:stop].strip("`"), purpose
+    purpose = _purpose(rest)
+    if purpose is None:
+        return None
+    return chosen.strip("`"), "", purpose
 
 
 def _alternative_conflict(a: _Shape, b: _Shape) -> bool:
