@@ -467,7 +467,7 @@ def test_the_tool_choice_reader_equals_its_pattern(words: list[str], gaps: list[
     from agent_memory.model.atom import normalize
     from agent_memory.store.contradictions import CHOICE_PATTERN, _choice
 
-    claim = "".join(w + g for w, g in zip(["use", *words], gaps)).strip() + end
+    claim = "".join(w + g for w, g in zip(["use", *words], gaps[: len(words) + 1], strict=True)).strip() + end
     m = re.match(CHOICE_PATTERN, " ".join(normalize(claim).split()))
     expected = None if m is None else (
         m.group(1).strip("`"), (m.group(2) or "").strip("`"), (m.group(3) or "").strip(" ,"))  # fmt: skip

@@ -407,7 +407,7 @@ def _choice(claim: str) -> tuple[str, str, str] | None:
     end = _tool_end(text, at)
     if end == at:
         return None
-    chosen, rest, rejected = text[at:end], text[end:], ""
+    chosen, rest = text[at:end], text[end:]
     clause = rest.lstrip()
     clause = clause[1:].lstrip() if clause.startswith(",") else clause
     if clause.startswith("not "):
