@@ -459,7 +459,7 @@ _CHOICE_WORDS = ["use", "only", "not", "uv", "poetry", "pip", "npm", "for", "in"
 
 
 @given(st.lists(st.sampled_from(_CHOICE_WORDS), min_size=1, max_size=9),
-       st.lists(st.sampled_from([" ", ", ", " , "]), min_size=9, max_size=9),
+       st.lists(st.sampled_from([" ", ", ", " , "]), min_size=10, max_size=10),
        st.sampled_from(["", ".", "!"]))  # fmt: skip
 def test_the_tool_choice_reader_equals_its_pattern(words: list[str], gaps: list[str], end: str) -> None:
     import re
