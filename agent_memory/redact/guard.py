@@ -144,7 +144,8 @@ def _path_rules(text: str, line_of: Callable[[int], int], found: set[tuple[int, 
 _IMPORT = re.compile(r"(?:^|(?<=[\s\ufeff]))@(?=[^\s\ufeff])", re.M)
 # Comment openers and closers; a line that is one whole comment hides only itself (our markers).
 _COMMENT_TOKEN = re.compile(r"<!--|--!?>")
-_ONE_COMMENT_LINE = re.compile(r"[ \t]{0,3}<!--(?:(?!<!--|--!?>).)*--!?>[ \t]*\r?")
+# (A byte-order mark may open the file: an encoding signature, not text before the comment.)
+_ONE_COMMENT_LINE = re.compile(r"\ufeff?[ \t]{0,3}<!--(?:(?!<!--|--!?>).)*--!?>[ \t]*\r?")
 # A fence opening a code block (a list item's too): the client finds no import inside code.
 _FENCE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:`{3,}|~{3,})", re.M)
 
