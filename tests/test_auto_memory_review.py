@@ -74,6 +74,9 @@ def test_claude_memory_is_observed_labelled_and_reviewed(remembered: tuple[Path,
     why = gm(repo, "inspect", "--why", str(atom["id"])).stdout
     assert "Claude's own memory (feedback_migrations.md): written by Claude Code's model" in why
     assert "s-three.jsonl#L1" in why and "Why: the suite assumes the latest schema" in why
+    captures = [c for c in gm_json(repo, "log", str(atom["id"]))["commits"] if c["op"] == "capture"]
+    assert [c["source"] for c in captures] == [atom["source"]]  # the last write's call line
+    assert f"back-pointer {atom['source']}" in gm(repo, "log", str(atom["id"])).stdout
     overview = gm_json(repo, "inspect")
     assert [c["origin"] for c in overview["L1"] if c["id"] == atom["id"]] == ["auto-memory"]
 

@@ -20,6 +20,7 @@ from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import UsageError
+from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory
 from agent_memory.model.trailers import subject_op, trailer
 
 # What each op means, said once per line in text output.
@@ -137,8 +138,30 @@ def _merge_newest_first(streams: list[list[dict[str, str]]]) -> list[dict[str, s
     return out
 
 
-def history(repo: git.Repo, atom_id: str) -> list[dict[str, str]]:
-    streams = [_l1_history(repo, atom_id)]
+def _with_sources(repo: git.Repo, atom_id: str, commits: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Each capture of Claude's own memory with the atom's back-pointer as that commit left it
+    (issue 27 §2: the transcript line of the call that last wrote the memory file)."""
+    import json
+
+    from agent_memory.gitio.refs import atom_paths
+
+    for commit in commits:
+        if commit["op"] != "capture":
+            continue
+        for path in atom_paths(atom_id):
+            blob = git.read_blob_at(repo, commit["oid"], path)
+            if blob is not None:
+                try:
+                    commit["source"] = str(json.loads(blob)["source"])
+                except (ValueError, KeyError, TypeError):
+                    pass
+                break
+    return commits
+
+
+def history(repo: git.Repo, atom_id: str, sources: bool = False) -> list[dict[str, str]]:
+    l1 = _l1_history(repo, atom_id)
+    streams = [_with_sources(repo, atom_id, l1) if sources else l1]
     if repo.workdir is not None:
         branch = _branch_history(repo, atom_id)
         streams += [[c for c in branch if c["ref"].endswith("memory/review")],
@@ -173,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
         except UsageError:
             if not key.startswith("atm_"):
                 raise
-    commits = history(repo, key)
+    commits = history(repo, key, sources=is_claude_memory(snap.atoms.get(key)))
     if not commits:
         raise UsageError(f"no history for {args.id}", hint="list atoms with `git memory inspect`")
     if wants_json(args):
@@ -183,6 +206,8 @@ def run(args: argparse.Namespace) -> int:
         session = f"  session {c['session']}" if c["session"] else ""
         op = colour.paint(c["op"].ljust(12), _role(c["op"]))
         print(f"{colour.paint(c['oid'][:10], 'id')}  {c['date'][:19]}  {c['ref']:<14} {op} {c['subject']}{session}")
+        if c.get("source"):
+            print(f"{'':48}{CLAUDE_MEMORY}, back-pointer {c['source']}")
     seen = list(dict.fromkeys(c["op"] for c in commits if c["op"] in MEANING))
     print(colour.paint("\n".join(f"  {op}: {MEANING[op]}" for op in reversed(seen)), "dim"))
     return 0
