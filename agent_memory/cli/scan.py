@@ -33,9 +33,6 @@ from agent_memory.model.errors import EXIT_REFUSED, RepoStateError, UsageError
 if TYPE_CHECKING:
     from agent_memory.redact.guard import GuardFinding
 
-MEMORY_NAMES = ("CLAUDE.memory.md", "CLAUDE.md", "adopted.log")
-
-
 def is_memory_file(path: str) -> bool:
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     if name == "adopted.log":
@@ -212,11 +209,6 @@ def memory_targets(
         if blob.returncode == 0:
             targets.append(ScanTarget(path, memory_part(path, blob.stdout)))
     return targets, odd
-
-
-def staged_memory_files() -> list[ScanTarget]:
-    targets, _ = memory_targets(git.find_repo(), keep_hook_env=True)
-    return targets
 
 
 def work_tree_files(repo: git.Repo) -> tuple[list[ScanTarget], list[GuardFinding]]:

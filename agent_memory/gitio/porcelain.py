@@ -28,18 +28,6 @@ from agent_memory.model.errors import RefusedError
 # --- remotes ----------------------------------------------------------------------------------
 
 
-def remote_names(repo: Repo) -> list[str]:
-    proc = run_git(repo.cwd, "remote", check=False)
-    return proc.stdout.split() if proc.returncode == 0 else []
-
-
-def remote_url(repo: Repo, remote: str) -> str | None:
-    """The URL `git push` would use (pushurl, insteadOf rewrites applied by git itself)."""
-    proc = run_git(repo.cwd, "remote", "get-url", "--push", remote, check=False)
-    url = proc.stdout.strip()
-    return url if proc.returncode == 0 and url else None
-
-
 def default_remote(repo: Repo) -> str:
     return config_get(repo.cwd, "memory.remote") or "origin"
 

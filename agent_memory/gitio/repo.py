@@ -168,25 +168,6 @@ def ref_target(repo: Repo, ref: str) -> Oid | None:
         return None
 
 
-def read_tree_blobs(repo: Repo, commit_oid: str | None, folders: Iterable[str]) -> dict[str, bytes]:
-    """`{path: bytes}` for every blob directly inside the given folders of a commit's tree."""
-    if commit_oid is None:
-        return {}
-    pg = repo.pg()
-    tree = pg[commit_oid].peel(_tree_type())
-    out: dict[str, bytes] = {}
-    for folder in folders:
-        try:
-            sub = tree[folder]
-        except KeyError:
-            continue
-        subtree = pg[sub.id]
-        for entry in subtree:
-            if entry.type_str == "blob":
-                out[f"{folder}/{entry.name}"] = pg[entry.id].data
-    return out
-
-
 def tree_entry(repo: Repo, tree_oid: str | None, path: str) -> tuple[str, bool] | None:
     """(object id, is a tree) of `path` inside a tree, or None when absent: a lookup by path,
     never a walk of the folders around it."""

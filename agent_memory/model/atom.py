@@ -65,7 +65,6 @@ else:
 
 KINDS = ("constraint", "preference", "fact", "decision", "failure")
 CONFIDENCE_ORDER = {"observed": 0, "stated": 1, "verified": 2}
-TIER_ORDER = {"L1": 1, "L2": 2, "L3": 3}
 REQUIRED_FIELDS = (
     "id", "claim", "scope", "kind", "first_seen", "last_seen", "observations", "sessions",
     "source", "first_source", "confidence", "tier", "redacted",

@@ -341,9 +341,6 @@ class L1Store:
                 out[ident] = atom
         return out
 
-    def atoms_at(self, tip: str) -> list[Atom]:
-        return list(self.snapshot(tip).atoms.load().values())
-
     # --- writing ------------------------------------------------------------------------------
 
     def init(self) -> bool:

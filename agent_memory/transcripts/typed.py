@@ -57,7 +57,6 @@ CLIENT_WRAPPERS = (
     "ide_diagnostics",
     "user-memory-input",
 )
-MEMORY_NOTE_TAG = "user-memory-input"
 
 # Text that is the harness, a command, a hook or another agent talking, never the user: a
 # block starting with one of these yields nothing at all.
