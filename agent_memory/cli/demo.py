@@ -1,4 +1,4 @@
-"""`git memory demo [--dir PATH] [--keep]`: see agent_memory/demo.py."""
+"""`git memory demo [--dir PATH] [--keep]`: see agent_memory/cli/demo_run.py."""
 
 from __future__ import annotations
 

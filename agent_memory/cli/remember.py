@@ -1,5 +1,5 @@
 """`git memory remember [--global] "CLAIM"`: a hand-authored atom, staged for review like any
-other (see agent_memory/remember.py). With `--global` it is an L3 item for the global memory
+other (see agent_memory/store/remember.py). With `--global` it is an L3 item for the global memory
 repo: the documented way for a single-project user to build a persona (spec §9 (4)), still
 through review, the guard and the L3 cap."""
 

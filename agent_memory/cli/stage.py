@@ -1,5 +1,5 @@
 """`git memory stage [--global]`: rebuild memory/review, one commit per promotion (with
-`--global`, in the global memory repo: agent_memory/l3.py)."""
+`--global`, in the global memory repo: agent_memory/promote/l3.py)."""
 
 from __future__ import annotations
 

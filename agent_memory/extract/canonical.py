@@ -35,7 +35,7 @@ import re
 
 from agent_memory.transcripts.failures import FAMILIES
 
-# A code span or URL masked by `extract_text._mask`: one opaque token.
+# A code span or URL masked by `extract.text.mask`: one opaque token.
 _PH = "\ue000\\d+\ue001"
 _TOKEN = rf"(?:{_PH}|[\w.@/+#-]+)"
 

@@ -1,6 +1,6 @@
 """L0 → L1: candidate atoms from a transcript, rule-based (spec §9.2 option (a): no LLM).
 
-Only the user's own words are read (`transcripts.iter_events`): typed prompts, `#` memory
+Only the user's own words are read (`transcripts.reader.iter_events`): typed prompts, `#` memory
 notes and tool-rejection reasons. Most prompts are one-off tasks and questions and yield
 nothing; rules fire on statement *shapes* that carry something durable:
 
@@ -26,12 +26,14 @@ claim and quote before an atom exists (spec §6 rule 1).
 
 Where things are:
 
-- `extract_text.py`: masking code spans/URLs, sentences, clauses, lead words, tidying;
-- `extract_filters.py`: what is vague, transient or bound to the conversation;
-- `extract_directives.py`, `extract_preferences.py`, `extract_facts.py`: the clause rules;
-- `extract_rules.py`: which rule reads a clause, and the explicit-memory framing;
-- `extract_statement.py`: one statement → `Candidate`s (`extract_claims`);
-- `canonical.py`: one rule, one spelling; `failures.py`: tool errors and tool families;
+- `text.py`: masking code spans/URLs, sentences, clauses, lead words, tidying;
+- `filters.py`: what is vague, transient or bound to the conversation;
+- `rules/`: the clause rules (`directives`, `preferences`, `facts`, `situation`, `languages`),
+  tried in the order `rules/registry.py` declares;
+- `dispatch.py`: which rule reads a clause, and the explicit-memory framing;
+- `statement.py`: one statement → `Candidate`s (`extract_claims`);
+- `canonical.py`: one rule, one spelling; `transcripts/failures.py`: tool errors and tool
+  families; `memory_notes.py`: Claude Code's own memory files → candidates;
 - this module: atoms (provenance, quotes, redaction) and the transcript pass.
 """
 

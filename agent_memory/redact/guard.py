@@ -2,7 +2,7 @@
 
 Pure functions, no git: `scan_text(path, text)` checks the text of one memory file and returns
 one `GuardFinding` per problem; `format_finding` renders it as ``path:line: rule``. The git
-side (`git memory scan --staged`, the pre-commit hook) lives in `commands/scan.py`, which passes
+side (`git memory scan --staged`, the pre-commit hook) lives in `cli/scan.py`, which passes
 each staged memory file here (for `CLAUDE.md`, only our marker blocks, other lines blanked).
 
 Refused in the markdown memory files, for what Claude Code would make of them (issue 23):
@@ -11,7 +11,7 @@ a line that is one whole comment, as the block markers are), ``code-fence`` (a f
 code block). The block renderer writes none of them (`committed.render.inert`).
 
 Refused, each with its rule name:
-- anything `redact.find` reports (secrets and personal data), under the redaction rule's name;
+- anything `redactor.find` reports (secrets and personal data), under the redaction rule's name;
 - ``backpointer-path``: a back-pointer with a path prefix. Committed tiers carry only the bare
   ``<session>.jsonl#L<n>`` form; a prefix writes an OS user name into a tracked file (§4.1.1);
 - ``home-path``: a home-directory path (``/home/<u>/``, ``/Users/<u>/``, ``C:\\Users\\<u>\\``,
@@ -84,9 +84,9 @@ def scan_text(path: str, text: str) -> list[GuardFinding]:
     Judged as a reviewer reads it, not only as written (issue 14): format characters are
     refused outright (``format-character``: nobody reviewing the diff can see them), and the
     rules also run on the text with invisible characters removed and look-alike letters folded
-    (agent_memory.redact.fold; `redact.find` does this itself), and on each claim with its
+    (agent_memory.redact.fold; `redactor.find` does this itself), and on each claim with its
     lines joined, so a secret split across lines or glued with zero-width characters is still
-    a secret. Base64 and percent-encoded secrets are decoded by `redact.find`."""
+    a secret. Base64 and percent-encoded secrets are decoded by `redactor.find`."""
     found: set[tuple[int, str]] = set()
     lines = _LineIndex(text)
     for off in invisible(text):
