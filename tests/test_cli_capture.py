@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,7 +79,7 @@ def test_capture_all_reports_unreadable_files_and_skipped_lines_apart(project: P
     assert [Path(u["path"]).name for u in data["unreadable"]] == [broken.name]
     assert "nothing readable" in data["unreadable"][0]["reason"]
     broken.unlink()
-    assert gm(project, "capture", "--all", "--no-stage").stdout.startswith("nothing new: 1 transcript of proj")
+    assert gm(project, "capture", "--all", "--no-stage").stdout.startswith("nothing new: 1 transcript of this project")
 
 
 def test_capture_of_another_projects_transcript_says_whose_it_is(project: Path) -> None:
@@ -164,7 +166,7 @@ def test_a_second_capture_all_makes_no_commit_and_resurrects_nothing(project: Pa
     kept, commits = _l1_ids(project), _commits(project)
     assert len(kept) == 500
     again = gm(project, "capture", "--all", "--no-stage")
-    assert again.stdout.startswith("nothing new: 3 transcripts of proj, 3 unchanged since their last capture")
+    assert again.stdout.startswith("nothing new: 3 transcripts of this project, 3 unchanged since their last capture")
     assert _commits(project) == commits and _l1_ids(project) == kept
     # Read whole again (the ledger gone): still nothing evicted comes back.
     (project / ".git" / "agent-memory" / "captured.log").unlink()
@@ -188,7 +190,7 @@ def test_nothing_new_stages_nothing_and_says_so(project: Path) -> None:
     assert "1 promotion staged on memory/review" in first
     review = git(project, "rev-parse", "memory/review")
     again = gm(project, "capture", "--all")
-    assert again.stdout == "nothing new: 3 transcripts of proj, 3 unchanged since their last capture\n"
+    assert again.stdout == "nothing new: 3 transcripts of this project, 3 unchanged since their last capture\n"
     assert gm_json(project, "capture", "--all")["staged"] == 0
     assert git(project, "rev-parse", "memory/review") == review
     # something new that is not eligible: captured, and no promotion reported as staged again
@@ -249,3 +251,24 @@ def test_a_new_store_starts_a_new_ledger(project: Path) -> None:
     git(project, "branch", "-D", "memory/atoms")
     gm(project, "init", "--yes", "--no-claude-hooks")
     assert gm_json(project, "capture", "--all", "--no-stage")["new"] == 1
+
+
+def test_nothing_new_is_known_from_a_stat_each(project: Path) -> None:
+    """No transcript is read, and neither argparse, git objects nor the extraction load."""
+    path = _session(project, 1, "2026-11-01", "Never push directly to main.")
+    gm(project, "capture", "--all", "--no-stage")
+    # same size and mtime, other bytes: were it read, it would now be unreadable
+    st = path.stat()
+    path.write_bytes(b"x" * st.st_size)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert gm(project, "capture", "--all").stdout.startswith("nothing new: 1 transcript of this project, 1 unchanged")
+    probe = ("import sys\nfrom agent_memory.cli.main import main\ncode = main(['capture', '--all'])\n"
+             "heavy = ['argparse', 'json', 'pygit2', 'git', 'jsonschema', 'agent_memory.store.l1', "
+             "'agent_memory.extract.pipeline', 'agent_memory.transcripts.reader']\n"
+             "print([m for m in heavy if m in sys.modules], code, file=sys.stderr)\n")  # fmt: skip
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=project, capture_output=True, text=True, check=True)
+    assert proc.stderr.strip() == "[] 0" and proc.stdout.startswith("nothing new")
+    # anything the quick path does not know goes through argparse, as before
+    bad = gm(project, "capture", "--all", "--since", "yesterday", check=False)
+    assert bad.returncode == 2 and "--since 'yesterday' is not a date" in bad.stderr
+    assert "usage: git memory capture" in gm(project, "capture", "--all", "-h").stdout

@@ -16,33 +16,73 @@ sighting is past the L1 expiry (model/policy.py), or dropped for the cap."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from agent_memory.model.errors import EXIT_USAGE, RefusedError, RepoStateError, UsageError
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS
-from agent_memory.model.trailers import plural
+from agent_memory.model.words import plural
 
+# A run with nothing new imports only `os` and modules of ours that import nothing more (no
+# pathlib, re, json, dataclasses, typing): what it does costs less than those imports would.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
+    from typing import Any
+
     from agent_memory.gitio.repo import Repo
     from agent_memory.store.capture import CaptureResult
     from agent_memory.store.l1 import L1Store
+    from agent_memory.transcripts.ledger import Ledger
 
 HINT = "pass a Claude Code session file: git memory capture ~/.claude/projects/<slug>/<session>.jsonl"
 UNREADABLE_HINT = "is this a Claude Code transcript (JSON lines)?"
 
 
-@dataclass
 class Dropped:
-    expired: list[str] = field(default_factory=list)
-    evicted: list[str] = field(default_factory=list)
+    """The atoms the limits dropped from the store in this run."""
+
+    def __init__(self) -> None:
+        self.expired: list[str] = []
+        self.evicted: list[str] = []
 
     def to_json(self) -> dict[str, Any]:
         return {"expired": self.expired, "evicted": self.evicted}
+
+
+def quick_all(argv: list[str]) -> int | None:
+    """`git memory capture --all [--no-stage] [--since DAY] [--output json|text]` when nothing
+    changed since the last capture, before argparse is imported: argparse and its first parser
+    cost a re-run as much as everything else it does (a stat per transcript, the ledger). None
+    when the command line says anything else or there is something to read: main parses it."""
+    import types
+
+    options = {"all": False, "no_stage": False, "since": None, "output": "text"}
+    words = iter(argv)
+    for word in words:
+        name, _, value = word.partition("=")
+        if name in ("--since", "--output"):
+            value = value or next(words, "")
+            if not value or (name == "--output" and value not in ("json", "text")):
+                return None
+            options[name[2:]] = value
+        elif word in ("--all", "--no-stage") and not value:
+            options[word[2:].replace("-", "_")] = True
+        elif word == "--no-color":
+            from agent_memory.cli import colour
+
+            colour.disable()
+        else:
+            return None  # -h, a transcript, a typo …: argparse says what it means
+    args = types.SimpleNamespace(**options)
+    if not args.all:
+        return None
+    try:
+        since = _since(args)  # type: ignore[arg-type]
+    except UsageError:
+        return None  # said by the full path, with its hint
+    return _nothing_new(args, since)  # type: ignore[arg-type]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,14 +99,21 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--since only applies to --all", hint="git memory capture --all --since YYYY-MM-DD")
     if args.session and args.all:
         raise UsageError("--session names one transcript's session", hint="use it with a transcript: git memory capture FILE --session ID")
+    since = _since(args)
+    if args.all:
+        done = _nothing_new(args, since)
+        if done is not None:
+            return done
     from agent_memory.gitio import repo as git
 
     repo = git.find_repo()
     _require_store(repo)
     project = git.project_of(repo)
     if transcript:
+        from pathlib import Path
+
         return _capture_file(args, repo, project, Path(transcript).expanduser())
-    return _capture_all(args, repo, project)
+    return _capture_all(args, repo, project, since)
 
 
 def _require_store(repo: Repo) -> None:
@@ -106,7 +153,7 @@ def _whose(path: Path, repo: Repo) -> str | None:
         return None
     if is_under(cwd, repository_roots(repo.workdir)):
         return None
-    name = default_project(path, None, cwd=cwd if Path(cwd).is_dir() else "/")
+    name = default_project(path, None, cwd=cwd if os.path.isdir(cwd) else "/")
     return f"{cwd} (project {name})"
 
 
@@ -213,24 +260,20 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
 # --- every transcript of the project -------------------------------------------------------------
 
 
-@dataclass
 class Backfill:
     """What `capture --all` did (its JSON report)."""
 
-    transcripts: int = 0  # listed (after --since)
-    captured: int = 0  # read and captured in this run
-    unchanged: int = 0  # not read: unchanged since their last capture
-    resumed: int = 0  # of `captured`: read from where their last capture stopped
-    new: int = 0
-    merged: int = 0
-    commits: int = 0
-    skipped_lines: int = 0
-    failed: int = 0
-    unreadable: list[dict[str, str]] = field(default_factory=list)
-    skipped: dict[str, list[str]] = field(default_factory=lambda: {"expired": [], "evicted": [], "forgotten": []})
-    staged: list[str] = field(default_factory=list)
-    dropped: Dropped = field(default_factory=Dropped)
-    stage_warning: str | None = None
+    def __init__(self) -> None:
+        self.transcripts = 0  # listed (after --since)
+        self.captured = 0  # read and captured in this run
+        self.unchanged = 0  # not read: unchanged since their last capture
+        self.resumed = 0  # of `captured`: read from where their last capture stopped
+        self.new = self.merged = self.commits = self.skipped_lines = self.failed = 0
+        self.unreadable: list[dict[str, str]] = []
+        self.skipped: dict[str, list[str]] = {"expired": [], "evicted": [], "forgotten": []}
+        self.staged: list[str] = []
+        self.dropped = Dropped()
+        self.stage_warning: str | None = None
 
     def add(self, result: CaptureResult) -> None:
         self.new += len(result.new)
@@ -252,21 +295,6 @@ class Backfill:
         return out
 
 
-def _listed(repo: Repo, since: float | None) -> list[tuple[Path, str]]:
-    """This project's transcripts (modified on or after `since`) with their signatures."""
-    from agent_memory.transcripts.files import find_transcripts
-
-    out = []
-    for path in find_transcripts(repo.workdir or repo.common_dir):
-        try:
-            st = os.stat(path)
-        except OSError:
-            continue  # gone since it was listed
-        if since is None or st.st_mtime >= since:
-            out.append((path, f"{st.st_size}:{st.st_mtime_ns}"))
-    return out
-
-
 def _since(args: argparse.Namespace) -> float | None:
     if not args.since:
         return None
@@ -279,33 +307,65 @@ def _since(args: argparse.Namespace) -> float | None:
     return day.timestamp()
 
 
-def _queue_waiting(repo: Repo) -> bool:
+def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since: float | None
+            ) -> tuple[Backfill, list[str], Ledger]:  # fmt: skip
+    """This project's transcripts (modified on or after `since`) against the ledger: the
+    report so far (listed, unchanged, known unreadable) and the transcripts to read."""
+    from agent_memory.transcripts.files import transcript_files
+    from agent_memory.transcripts.ledger import TRANSCRIPT, Ledger, stat_signature
+
+    ledger = Ledger(common)
+    report = Backfill()
+    todo: list[str] = []
+    for path, st in transcript_files(root):  # absolute paths: the ledger's keys
+        if since is not None and st.st_mtime < since:
+            continue
+        report.transcripts += 1
+        seen = ledger.seen(TRANSCRIPT, path, stat_signature(st))
+        if seen is None:
+            todo.append(path)
+        elif seen:
+            report.unreadable.append({"path": path, "reason": f"nothing readable in {path}: {seen}"})
+        else:
+            report.unchanged += 1
+    return report, todo, ledger
+
+
+def _queue_waiting(common: str | os.PathLike[str]) -> bool:
     """Atoms a capture queued when memory/atoms was busy (L1Store.queue_dir): the next write
     takes them, so a run with no new transcript still writes when some wait."""
+    from agent_memory.gitio.refs import STATE_DIRNAME
+
     try:
-        return any(name.endswith(".json") for name in os.listdir(repo.common_dir / "agent-memory" / "queue"))
+        return any(name.endswith(".json") for name in os.listdir(os.path.join(common, STATE_DIRNAME, "queue")))
     except OSError:
         return False
 
 
-def _capture_all(args: argparse.Namespace, repo: Repo, project: str) -> int:
-    from agent_memory.transcripts.ledger import TRANSCRIPT, Ledger, transcript_key
+def _nothing_new(args: argparse.Namespace, since: float | None) -> int | None:
+    """`capture --all` when no transcript changed since its capture: the report, from a stat
+    of each transcript and the ledger, without git, the store or the extraction (None: there
+    is something to read, or the repository needs the full checks)."""
+    from agent_memory.gitio.refs import ATOMS_REF, locate_git_dirs, read_ref
 
-    since = _since(args)
-    ledger = Ledger(repo.common_dir)
-    report = Backfill()
-    todo: list[Path] = []
-    for path, signature in _listed(repo, since):
-        report.transcripts += 1
-        entry = ledger.unchanged(TRANSCRIPT, transcript_key(path), signature)
-        if entry is None:
-            todo.append(path)
-        elif entry.unreadable is not None:
-            report.unreadable.append({"path": os.fspath(path), "reason": f"nothing readable in {path}: {entry.unreadable}"})
-        else:
-            report.unchanged += 1
-    if todo or _queue_waiting(repo):
+    found = locate_git_dirs()
+    if found is None or read_ref(found[1], ATOMS_REF) is None:
+        return None  # not a repository, not initialised, or refs git alone reads: said below
+    _, common, work = found
+    report, todo, _ = _survey(work or common, common, since)
+    if todo or _queue_waiting(common):
+        return None
+    return _report(args, report, None)
+
+
+def _capture_all(args: argparse.Namespace, repo: Repo, project: str, since: float | None) -> int:
+    report, todo, ledger = _survey(repo.workdir or repo.common_dir, repo.common_dir, since)
+    if todo or _queue_waiting(repo.common_dir):
         _read_all(args, repo, project, ledger, todo, report)
+    return _report(args, report, project)
+
+
+def _report(args: argparse.Namespace, report: Backfill, project: str | None) -> int:
     if _wants_json(args):
         _emit_json(report.to_json())
     else:
@@ -313,7 +373,7 @@ def _capture_all(args: argparse.Namespace, repo: Repo, project: str) -> int:
     return _unreadable_exit(report)
 
 
-def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Any, todo: list[Path],
+def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger, todo: list[str],
               report: Backfill) -> None:  # fmt: skip
     from agent_memory.gitio.state import log_error
     from agent_memory.store.capture import capture_atoms, capture_file
@@ -325,19 +385,19 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Any, t
         if tty:
             width = 30
             done_width = int(width * number / max(len(todo), 1))
-            sys.stderr.write(f"\r[{'#' * done_width}{'.' * (width - done_width)}] {number}/{len(todo)} {path.name[:40]:<40}")
+            sys.stderr.write(f"\r[{'#' * done_width}{'.' * (width - done_width)}] {number}/{len(todo)} {os.path.basename(path)[:40]:<40}")
             sys.stderr.flush()
         try:
             done = capture_file(store, project, path, ledger=ledger)
         except OSError as exc:
-            report.unreadable.append({"path": os.fspath(path), "reason": f"cannot read {path}: {exc.strerror or exc}"})
+            report.unreadable.append({"path": path, "reason": f"cannot read {path}: {exc.strerror or exc}"})
             continue
         except Exception as exc:  # noqa: BLE001 - one bad transcript must not stop a backfill
-            log_error(f"capture --all: {path.name}: {type(exc).__name__}: {exc}", repo.cwd)
+            log_error(f"capture --all: {os.path.basename(path)}: {type(exc).__name__}: {exc}", repo.cwd)
             report.failed += 1
             continue
         if done.unreadable:
-            report.unreadable.append({"path": os.fspath(path), "reason": f"nothing readable in {path}: {done.unreadable}"})
+            report.unreadable.append({"path": path, "reason": f"nothing readable in {path}: {done.unreadable}"})
             continue
         if done.read == "unchanged":  # captured meanwhile by another process
             report.unchanged += 1
@@ -356,11 +416,9 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Any, t
         report.staged, report.stage_warning = _stage(repo, store, project)
 
 
-def _print_backfill(report: Backfill, project: str) -> None:
-    from agent_memory.cli import colour
-
+def _print_backfill(report: Backfill, project: str | None) -> None:
     if not report.captured and not report.commits:
-        print(f"nothing new: {plural(report.transcripts, 'transcript')} of {project}, "
+        print(f"nothing new: {plural(report.transcripts, 'transcript')} of {project or 'this project'}, "
               f"{report.unchanged} unchanged since their last capture")  # fmt: skip
     else:
         print(f"captured {report.captured} of {plural(report.transcripts, 'transcript')} of {project}: "
@@ -371,6 +429,8 @@ def _print_backfill(report: Backfill, project: str) -> None:
             print(f"  {report.resumed} read from where their last capture stopped")
     if report.skipped_lines:
         print(f"  {plural(report.skipped_lines, 'unreadable line')} skipped inside the captured transcripts")
+    if report.unreadable or report.failed:
+        from agent_memory.cli import colour  # it imports re: only when there is something to paint
     if report.unreadable:
         print(colour.paint(f"  {plural(len(report.unreadable), 'transcript')} not captured (unreadable):", "refused"))
         for item in report.unreadable[:10]:

@@ -15,6 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+    from typing import Any
 
 PROG = "git memory"
 DESCRIPTION = (
@@ -55,7 +56,21 @@ def _global(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--global", dest="global_", action="store_true", help=what)
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Unparsed:
+    """Stands for the parser of a verb this run does not parse: every definition made on it
+    is dropped (see build_parser's `only`)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._drop
+
+    def _drop(self, *args: object, **kwargs: object) -> _Unparsed:
+        return self
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with `only`, a verb's parser alone (what main parses a verb
+    with: building the other 30 costs every command a few milliseconds — argparse formats and
+    translates as it builds). The manual, the completions and the help build it whole."""
     import argparse
 
     from agent_memory import __version__
@@ -70,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def verb(name: str, help_text: str | None, module: str | None = None,
              aliases: Sequence[str] = (), description: str | None = None) -> argparse.ArgumentParser:
+        if only is not None and name != only:
+            return _Unparsed()  # type: ignore[return-value]  # absorbs what follows, like a parser
         kwargs = {"help": help_text} if help_text else {}
         p = sub.add_parser(name, description=description or help_text, parents=[common],
                            aliases=list(aliases), **kwargs)  # type: ignore[arg-type]
@@ -270,6 +287,16 @@ def _usage_error(text: str, suggestions: Sequence[str], hint: str) -> int:
     return 2
 
 
+def _verb_named(args_list: Sequence[str]) -> str | None:
+    """The verb a command line names (an alias as its verb), or None: no verb, or a word that
+    is not one (the whole parser then suggests or lists)."""
+    word = next((a for a in args_list if not a.startswith("-")), None)
+    known = {v for _, verbs in GROUPS for v in verbs} | set(HIDDEN)
+    if word in ALIASES:
+        return ALIASES[word]
+    return word if word in known else None
+
+
 def _unknown_verb(parser: argparse.ArgumentParser, args_list: Sequence[str]) -> int | None:
     """`git memory adpot` → "did you mean 'adopt'?" (exit 2) instead of argparse's list."""
     verb = next((a for a in args_list if not a.startswith("-")), None)
@@ -361,11 +388,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv is None:  # a process of its own (`python -m agent_memory hook …`)
             run_and_exit(args_list[1])
         return run_event(args_list[1])
+    if args_list[:1] == ["capture"] and "--all" in args_list:
+        # `capture --all` with nothing new: a stat per transcript, no argparse (cli/capture.py).
+        from agent_memory.cli.capture import quick_all
+
+        try:
+            quick = quick_all(args_list[1:])
+        except KeyboardInterrupt:
+            print("\ngit memory capture: interrupted", file=sys.stderr)
+            return 130
+        except Exception:  # noqa: BLE001 - the full path below does it again and reports
+            quick = None
+        if quick is not None:
+            return quick
     import importlib
 
     from agent_memory.model.errors import EXIT_INTERRUPTED, EXIT_REPO_STATE, EXIT_USAGE, FatalError
 
-    parser = build_parser()
+    parser = build_parser(_verb_named(args_list))
     if "--no-color" in args_list[: args_list.index("--") if "--" in args_list else None]:
         from agent_memory.cli import colour
 

@@ -9,8 +9,8 @@ import re
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 
 from agent_memory.model.home import claude_config_dir, memory_home_dir
+from agent_memory.model.home import slug_for as slug_for  # re-exported: one definition, in home
 
-_SLUG_RE = re.compile(r"[^A-Za-z0-9]")
 _SESSION_FILE_RE = re.compile(r"[^A-Za-z0-9._-]")
 
 
@@ -26,11 +26,6 @@ def projects_dir() -> Path:
 def memory_home() -> Path:
     """The global (L3) memory repo: `AGENT_MEMORY_HOME` or `~/.claude/agent-memory`."""
     return Path(memory_home_dir())
-
-
-def slug_for(path: str | os.PathLike[str]) -> str:
-    """Claude Code's project slug: every character outside [A-Za-z0-9] becomes '-'."""
-    return _SLUG_RE.sub("-", str(path))
 
 
 def _pure(path: str) -> PurePath:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from agent_memory.model.words import plural as plural  # re-exported: reports import it here
+
 _TRAILER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9-]*): (.*)$")
 
 
@@ -51,8 +53,3 @@ def subject_op(subject: str) -> str:
     """`capture: 3 new …` → `capture`."""
     head, sep, _ = subject.partition(":")
     return head.strip() if sep and " " not in head.strip() else subject.split(" ", 1)[0]
-
-
-def plural(n: int, word: str) -> str:
-    """`1 session`, `3 sessions`."""
-    return f"{n} {word}" + ("" if n == 1 else "s")

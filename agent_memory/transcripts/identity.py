@@ -1,8 +1,7 @@
 """One transcript's identity, worked out once per transcript and handed to everything that
 names it: the file read, the canonical back-pointer its atoms carry (spec §3.1.1), where it
 sits on this machine (kept next to the pointer in the local-only L1 evidence), and the session
-its file name gives (a record's own `sessionId`, or a caller's override, still wins). And
-where a pass over it stopped (`Position`), which the ledger keeps so the next pass starts there.
+its file name gives (a record's own `sessionId`, or a caller's override, still wins).
 """
 
 from __future__ import annotations
@@ -69,16 +68,3 @@ def _local_path(transcript: str) -> str | None:
     slug, name = transcript_slug_and_name(text)
     prefix = text.replace(slug, "").replace(name, "")
     return None if len(text) > 4096 or redact(prefix)[1] else text
-
-
-@dataclass(frozen=True)
-class Position:
-    """Where a pass stopped: just after the last complete (newline-ended) line it read."""
-
-    offset: int
-    line: int
-    tail: str  # checksum of the bytes just before `offset`
-
-    @property
-    def start(self) -> bool:
-        return self.offset == 0

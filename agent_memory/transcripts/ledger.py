@@ -1,12 +1,17 @@
 """What has been captured, as it was then: `.git/agent-memory/captured.log`, so a capture reads
 only what is new (issue 25). Local state, never committed.
 
-One JSON line per capture of a source, appended with O_APPEND (concurrent background captures
-lose no line); the latest line of a source wins. A line names the source's `kind` and `key`
-(for a transcript: "transcript" and its absolute path), its `sig` when it was read (a file:
-size and mtime), and for a transcript where the pass stopped (byte offset, line number and a
-checksum of the bytes before them, transcripts.identity.Position). A source whose signature is
-unchanged is not read again; a transcript that grew is read from where the last pass stopped
+One line per capture of a source, appended with O_APPEND (concurrent background captures lose
+no line); the latest line of a source wins. Tab-separated, the key last:
+
+    v2 <kind> <signature> <offset>:<line>:<checksum>|- <why unreadable, or nothing> <key>
+
+— the source's kind and key (for a transcript: "transcript" and its absolute path), its
+signature when it was read (a file: size and mtime), for a transcript where the pass stopped
+(byte offset, line number and a checksum of the bytes before them: `Position`), and why
+nothing of it could be read, if so. No JSON: `capture --all` with nothing new reads this file
+and a stat per transcript, and importing `json` (with `re`) would cost it more than both.
+A source whose signature is unchanged is not read again; a transcript that grew is read from where the last pass stopped
 (the reader falls back to the whole file when the checksum no longer matches); one that
 nothing could be read from is remembered as `unreadable`, with why, and reported again
 without being read until it changes. Another kind of source (Claude Code's auto-memory
@@ -21,49 +26,89 @@ store captured before this ledger existed is not reported as a backlog.
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 
+from agent_memory.gitio.refs import STATE_DIRNAME
 from agent_memory.gitio.state import atomic_write, state_dir
-from agent_memory.transcripts.identity import Position
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from pathlib import Path
 
 LEDGER_NAME = "captured.log"
 TRANSCRIPT = "transcript"
 # Rewritten with the latest line per source when it holds this many more lines than sources.
 _SLACK = 200
 
+# Plain classes, not dataclasses: `capture --all` with nothing new reads the ledger and stats
+# the transcripts, and importing dataclasses (inspect, dis …) would cost it more than that.
 
-@dataclass(frozen=True)
+
+class Position:
+    """Where a pass over a transcript stopped: just after the last complete (newline-ended)
+    line it read (transcripts.reader writes it, the ledger keeps it)."""
+
+    __slots__ = ("offset", "line", "tail")
+
+    def __init__(self, offset: int, line: int, tail: str) -> None:
+        self.offset, self.line, self.tail = offset, line, tail  # tail: checksum of the bytes before offset
+
+    @property
+    def start(self) -> bool:
+        return self.offset == 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and (self.offset, self.line, self.tail) == (other.offset, other.line, other.tail)
+
+    def __hash__(self) -> int:
+        return hash((self.offset, self.line, self.tail))
+
+    def __repr__(self) -> str:
+        return f"Position(offset={self.offset}, line={self.line}, tail={self.tail!r})"
+
+
 class Entry:
-    kind: str
-    key: str
-    signature: str
-    position: Position | None = None  # transcripts: where the pass stopped
-    unreadable: str | None = None  # nothing could be read, and why
+    """One source as it was captured: `position` for transcripts (where the pass stopped),
+    `unreadable` when nothing of it could be read (and why)."""
+
+    __slots__ = ("kind", "key", "signature", "position", "unreadable")
+
+    def __init__(self, kind: str, key: str, signature: str, position: Position | None = None,
+                 unreadable: str | None = None) -> None:  # fmt: skip
+        self.kind, self.key, self.signature = kind, key, signature
+        self.position, self.unreadable = position, unreadable
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and self.line() == other.line()
+
+    def __hash__(self) -> int:
+        return hash(self.line())
+
+    def __repr__(self) -> str:
+        return f"Entry({self.line().strip()})"
 
     def line(self) -> str:
-        out: dict[str, object] = {"kind": self.kind, "key": self.key, "sig": self.signature}
-        if self.position is not None:
-            out["at"] = [self.position.offset, self.position.line, self.position.tail]
-        if self.unreadable is not None:
-            out["unreadable"] = self.unreadable
-        return json.dumps(out, ensure_ascii=False, separators=(",", ":")) + "\n"
+        at = "-" if self.position is None else f"{self.position.offset}:{self.position.line}:{self.position.tail}"
+        why = " ".join((self.unreadable or "").split())  # no tab, no newline
+        return "\t".join(("v2", self.kind, self.signature, at, why, self.key)) + "\n"
 
 
 def ledger_path(common_dir: str | os.PathLike[str]) -> Path:
     return state_dir(common_dir) / LEDGER_NAME
 
 
+def stat_signature(st: os.stat_result) -> str:
+    """What says a file is unchanged: its size and mtime."""
+    return f"{st.st_size}:{st.st_mtime_ns}"
+
+
 def file_signature(path: str | os.PathLike[str]) -> str | None:
-    """What says a file is unchanged: its size and mtime (None when it cannot be stat'ed)."""
+    """`stat_signature` of a file (None when it cannot be stat'ed)."""
     try:
-        st = os.stat(path)
+        return stat_signature(os.stat(path))
     except (OSError, ValueError):
         return None
-    return f"{st.st_size}:{st.st_mtime_ns}"
 
 
 def transcript_key(path: str | os.PathLike[str]) -> str:
@@ -72,37 +117,59 @@ def transcript_key(path: str | os.PathLike[str]) -> str:
 
 class Ledger:
     """The ledger of one repository, read once: `get`/`unchanged` answer from memory, `record`
-    appends (and never raises: a capture that succeeded is not failed by its report)."""
+    appends (and never raises: a capture that succeeded is not failed by its report). Lines
+    are parsed into entries only when asked for: a run with nothing new compares signatures."""
 
     def __init__(self, common_dir: str | os.PathLike[str]) -> None:
         self.common_dir = common_dir
-        self.entries: dict[tuple[str, str], Entry] = {}
-        self._lines = 0
-        self._read(state_dir(common_dir, create=False) / LEDGER_NAME)
+        self._lines: dict[tuple[str, str], str] = {}  # the latest line of each source
+        self._entries: dict[tuple[str, str], Entry] = {}
+        self._count = 0
+        self._read(os.path.join(common_dir, STATE_DIRNAME, LEDGER_NAME))
 
-    def _read(self, path: Path) -> None:
+    def _read(self, path: str) -> None:
         try:
-            text = path.read_text("utf-8", errors="surrogateescape")
+            with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+                lines = fh.read().splitlines()
         except OSError:
             return
-        lines = text.splitlines()
-        self._lines = len(lines)
-        try:  # one parse for the whole file; line by line only when some line is not JSON
-            records = json.loads("[" + ",".join(lines) + "]") if lines else []
-        except ValueError:
-            records = [_parse(line) for line in lines]
-        for record in records:
-            entry = _entry(record)
-            if entry is not None:
-                self.entries[(entry.kind, entry.key)] = entry
+        self._count = len(lines)
+        for line in lines:
+            if line.startswith("v2\t"):
+                parts = line.split("\t", 5)
+                if len(parts) == 6:
+                    self._lines[(parts[1], parts[5])] = line
+                    self._entries.pop((parts[1], parts[5]), None)
+            else:
+                entry = _first_format(line)
+                if entry is not None:
+                    self._entries[(entry.kind, entry.key)] = entry
+                    self._lines.pop((entry.kind, entry.key), None)
+
+    def __len__(self) -> int:
+        return len(self._lines) + len(self._entries)  # a source is in one of the two
 
     def get(self, kind: str, key: str) -> Entry | None:
-        return self.entries.get((kind, key))
+        line = self._lines.pop((kind, key), None)
+        if line is not None:  # parsed once, when first asked for
+            self._entries[(kind, key)] = _entry(line)
+        return self._entries.get((kind, key))
 
     def unchanged(self, kind: str, key: str, signature: str | None) -> Entry | None:
         """The entry of a source whose signature is what it was when it was recorded."""
-        entry = self.entries.get((kind, key))
+        entry = self.get(kind, key)
         return entry if entry is not None and signature is not None and entry.signature == signature else None
+
+    def seen(self, kind: str, key: str, signature: str) -> str | None:
+        """None unless the source is recorded with this signature; then "" when it was
+        captured, or why nothing of it could be read (a survey of a thousand transcripts asks
+        this a thousand times: no Entry is built)."""
+        line = self._lines.get((kind, key))
+        if line is None:
+            entry = self._entries.get((kind, key))
+            return (entry.unreadable or "") if entry is not None and entry.signature == signature else None
+        parts = line.split("\t", 5)
+        return parts[4] if parts[2] == signature else None
 
     def record(self, entry: Entry) -> None:
         try:
@@ -113,9 +180,10 @@ class Ledger:
                 os.write(fd, entry.line().encode("utf-8", "surrogateescape"))
             finally:
                 os.close(fd)
-            self.entries[(entry.kind, entry.key)] = entry
-            self._lines += 1
-            if self._lines > len(self.entries) + _SLACK:
+            self._lines.pop((entry.kind, entry.key), None)
+            self._entries[(entry.kind, entry.key)] = entry
+            self._count += 1
+            if self._count > len(self) + _SLACK:
                 self.compact()
         except Exception:  # noqa: BLE001 - the capture itself succeeded; at worst it is read again
             return
@@ -124,36 +192,26 @@ class Ledger:
         """The latest line per source only (a line appended meanwhile may be lost: its source
         is then read again, which changes nothing in the store)."""
         fresh = Ledger(self.common_dir)
-        atomic_write(ledger_path(self.common_dir), "".join(e.line() for _, e in sorted(fresh.entries.items())))
-        self.entries, self._lines = fresh.entries, len(fresh.entries)
+        sources = sorted(fresh._lines.keys() | fresh._entries.keys())
+        entries = [fresh.get(*source) for source in sources]
+        atomic_write(ledger_path(self.common_dir), "".join(e.line() for e in entries if e is not None))
+        self._lines, self._entries, self._count = {}, fresh._entries, len(sources)
 
 
-def _parse(line: str) -> object:
-    if line.startswith("{"):
-        try:
-            return json.loads(line)
-        except ValueError:
-            return None
-    return line  # the first format, or garbage
+def _first_format(line: str) -> Entry | None:
+    """`<size> <mtime_ns> <path>`: a transcript captured whole."""
+    parts = line.split(" ", 2)
+    if len(parts) == 3 and parts[0].isdigit() and parts[1].isdigit():
+        return Entry(TRANSCRIPT, parts[2], f"{parts[0]}:{parts[1]}")
+    return None
 
 
-def _entry(record: object) -> Entry | None:
-    if isinstance(record, str):  # `<size> <mtime_ns> <path>`: a transcript captured whole
-        parts = record.split(" ", 2)
-        if len(parts) == 3 and parts[0].isdigit() and parts[1].isdigit():
-            return Entry(TRANSCRIPT, parts[2], f"{parts[0]}:{parts[1]}")
-        return None
-    if not isinstance(record, dict):
-        return None
-    kind, key, sig = record.get("kind"), record.get("key"), record.get("sig")
-    if not (isinstance(kind, str) and isinstance(key, str) and isinstance(sig, str)):
-        return None
-    at = record.get("at")
-    position = None
-    if isinstance(at, list) and len(at) == 3 and all(isinstance(v, int) for v in at[:2]) and isinstance(at[2], str):
-        position = Position(at[0], at[1], at[2])
-    why = record.get("unreadable")
-    return Entry(kind, key, sig, position, why if isinstance(why, str) else None)
+def _entry(line: str) -> Entry:
+    _, kind, signature, at, why, key = line.split("\t", 5)
+    offset, _, rest = at.partition(":")
+    number, _, tail = rest.partition(":")
+    position = Position(int(offset), int(number), tail) if offset.isdigit() and number.isdigit() else None
+    return Entry(kind, key, signature, position, why or None)
 
 
 def forget_all(common_dir: str | os.PathLike[str]) -> None:

@@ -64,7 +64,8 @@ from agent_memory.transcripts.denials import (
     denial_reason,
     rejection_texts,
 )
-from agent_memory.transcripts.identity import Position, Transcript, safe_session
+from agent_memory.transcripts.identity import Transcript, safe_session
+from agent_memory.transcripts.ledger import Position
 from agent_memory.transcripts.typed import (
     block_text,
     is_subagent_file,
