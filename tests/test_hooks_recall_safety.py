@@ -179,7 +179,8 @@ def test_a_stale_index_at_50k_is_answered_from_and_rebuilt_detached(
     assert out_bytes, "the stale index (or the committed files) still answered"
     context = json.loads(out_bytes)["hookSpecificOutput"]["additionalContext"]
     assert ("Never push directly to main" in context) if event == "session-start" else ("task" in context)
-    assert spawned == [["hook", "rebuild-index"]], "one detached rebuild"
+    assert [args[:2] for args in spawned] == [["hook", "rebuild-index"]], "one detached rebuild"
+    assert spawned[0][2:] == ["--git-dir", str((project / ".git").resolve()), "--cwd", str(project.resolve())]
     assert errors(project) == []
     # A second prompt while it runs starts no other.
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data.encode())))
@@ -225,7 +226,7 @@ def test_the_cold_session_start_imports_no_heavy_module(project: Path) -> None:
     commit_tier(Path(os.environ["AGENT_MEMORY_HOME"]), "L3", [l3("Prefer small commits")])
     # What `adopt` does after a commit: re-render, which judges the new lines with the guard
     # (issue 14 §2). "Cold" is then the first start after that change, as issue 17 defines it.
-    session_start.warm(str(project / ".git"), str(project))
+    session_start.warm(store_of(project).repo.location)
     cache = project / ".git" / "agent-memory" / session_start.CONTEXT_CACHE
     for state in ("cold", "warm"):
         if state == "cold":

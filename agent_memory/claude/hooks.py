@@ -29,7 +29,14 @@ import os
 import sys
 import time
 
-from agent_memory.gitio.refs import ATOMS_REF, STATE_DIRNAME, locate_git_dirs, read_ref
+from agent_memory.gitio.refs import (
+    ATOMS_REF,
+    Location,
+    drop_foreign_git_env,
+    is_initialised,
+    read_ref,
+)
+from agent_memory.gitio.refs import locate as locate_repository
 from agent_memory.model.fastjson import loads
 from agent_memory.model.policy import (
     MAX_PAYLOAD_BYTES,
@@ -70,19 +77,41 @@ def read_payload() -> "Payload":
     return data
 
 
-def locate(payload: "Payload") -> tuple[str, str, str | None]:
-    """(git dir, common dir, work tree) of the repository the hook is about: the payload's
-    `cwd` (it follows Claude's `cd`), else `CLAUDE_PROJECT_DIR`, else the process cwd — the
-    first of them that is inside a repository."""
+def locate(payload: "Payload") -> Location:
+    """The one repository the hook acts on, resolved here once and handed to everything below
+    (issue 23). Candidates: the payload's `cwd` (it follows Claude's `cd`), else
+    `CLAUDE_PROJECT_DIR`, else the process cwd; each resolved by `gitio.refs.locate`, which
+    takes a folder that merely looks like a repository inside a work tree for what it is —
+    content. The first candidate whose repository has a work tree and carries the marker
+    `git memory init` leaves inside its git dir wins; failing that, the first repository
+    found is returned (the caller says why it is not acted on)."""
     cwd = payload.get("cwd")
+    first: Location | None = None
     for start in (cwd, os.environ.get("CLAUDE_PROJECT_DIR"), os.getcwd()):
         if isinstance(start, str) and start:
-            found = locate_git_dirs(start)
-            if found:
+            found = locate_repository(start)
+            if found is None:
+                continue
+            if found.work is not None and is_initialised(found.common):
                 return found
+            first = first or found
+    if first is not None:
+        return first
     raise LookupError(
         f"{cwd if isinstance(cwd, str) else os.getcwd()} is not inside a git repository"
     )
+
+
+def check_acts_on(repo: Location) -> str:
+    """The `memory/atoms` tip of a repository the hooks may act on; LookupError otherwise."""
+    if repo.work is None:
+        raise LookupError(f"{repo.top} is a bare repository: the Claude Code hooks act only in a work tree")
+    if not is_initialised(repo.common):
+        raise LookupError(f"agent-memory is not initialised in {repo.top} (run `git memory init`)")
+    tip = read_ref(repo.common, ATOMS_REF)
+    if tip is None:
+        raise LookupError(f"agent-memory is not initialised in {repo.top} (run `git memory init`)")
+    return tip
 
 
 def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
@@ -94,29 +123,31 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
             raise ValueError(f"unknown hook event {event!r}")
         if os.environ.get(DISABLE_ENV[event], "") == "0":
             return 0
-        if event == "background-capture":
+        if event in ("background-capture", "rebuild-index"):
             where = (extra or {}).get("cwd")
-            _background_capture(extra or {})
-            return 0
-        if event == "rebuild-index":
-            _rebuild_index_job()
+            repo = job_repository(extra or {})
+            where = repo.top
+            drop_foreign_git_env(repo)
+            if event == "background-capture":
+                _background_capture(repo, extra or {})
+            else:
+                _rebuild_index_job(repo)
             return 0
         payload = read_payload()
-        _, common, work = locate(payload)
-        where = work or common
-        tip = read_ref(common, ATOMS_REF)
-        if tip is None:
-            raise LookupError(f"agent-memory is not initialised in {where} (run `git memory init`)")
+        repo = locate(payload)
+        where = repo.top
+        tip = check_acts_on(repo)
+        drop_foreign_git_env(repo)  # the jobs started below inherit this environment
         if event == "user-prompt-submit":
-            _recall(payload, common, work, tip, started)
+            _recall(payload, repo, tip, started)
         elif event == "session-start":
             from agent_memory.claude.session_start import session_start_line
 
-            line = session_start_line(common, work, tip)
+            line = session_start_line(repo, tip)
             if line:
                 _emit(line)
         else:
-            _spawn_capture(payload, work or common)
+            _spawn_capture(payload, repo)
     except BaseException as exc:  # noqa: BLE001 - a hook never breaks a session, not even on ^C
         from agent_memory.gitio.state import log_error
 
@@ -172,24 +203,24 @@ def _emit(line: str) -> None:
 # --- user-prompt-submit -----------------------------------------------------------------------
 
 
-def _recall(payload: "Payload", common: str, work: str | None, tip: str, started: float) -> None:
+def _recall(payload: "Payload", repo: Location, tip: str, started: float) -> None:
     from agent_memory.model.home import memory_home_dir
     from agent_memory.store import recall
 
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return
-    state = os.path.join(common, STATE_DIRNAME)
+    state = repo.state
     index = recall.load_index(state)
     if index is None:
         from agent_memory.claude.jobs import request_rebuild
 
-        request_rebuild(state, work or common)
+        request_rebuild(repo)
         raise LookupError(
             "the recall index is missing or unreadable: recalled nothing; rebuilding it"
         )
     # What SessionStart injects already is never recalled again (issue 18).
-    adopted = recall.adopted(state, [work, memory_home_dir()])
+    adopted = recall.adopted(state, [repo.work, memory_home_dir()])
     hits = recall.recall(
         index, prompt, time.time(), deadline=started + recall_budget_s(), exclude=adopted
     )
@@ -202,31 +233,49 @@ def _recall(payload: "Payload", common: str, work: str | None, tip: str, started
         # answer in the budget; after answering, a detached rebuild freshens it for the next.
         from agent_memory.claude.jobs import request_rebuild
 
-        request_rebuild(state, work or common)
+        request_rebuild(repo)
 
 
-def _rebuild_index_job() -> None:
+# --- the detached jobs -------------------------------------------------------------------------
+
+
+def job_repository(extra: dict[str, str | None]) -> Location:
+    """The repository a detached job was started for: the git dir and work tree its hook
+    resolved (`--git-dir`, `--cwd`), taken as they are — never discovered again — and still
+    one the hooks may act on."""
+    git_dir, cwd = extra.get("git_dir"), extra.get("cwd")
+    if git_dir:
+        repo = Location.of_git_dir(git_dir, cwd)
+    else:  # a job started by an older hook: the directory it was started in
+        found = locate_repository(cwd or os.getcwd())
+        if found is None:
+            raise LookupError(f"{cwd or os.getcwd()} is not inside a git repository")
+        repo = found
+    check_acts_on(repo)
+    return repo
+
+
+def _rebuild_index_job(repo: Location) -> None:
     from agent_memory.claude.jobs import REBUILD_MARKER
+    from agent_memory.gitio import repo as git
     from agent_memory.gitio.state import log_error
     from agent_memory.store.l1 import rebuild_recall_index
 
-    found = locate_git_dirs(os.getcwd())
     try:
-        rebuild_recall_index(os.getcwd())
+        rebuild_recall_index(git.repo_at(repo))
     except Exception as exc:  # noqa: BLE001 - logged; the next capture rewrites the index
-        log_error(f"hook user-prompt-submit: background index rebuild: {type(exc).__name__}: {exc}")
+        log_error(f"hook user-prompt-submit: background index rebuild: {type(exc).__name__}: {exc}", repo.top)
     finally:
-        if found:
-            try:
-                os.unlink(os.path.join(found[1], STATE_DIRNAME, REBUILD_MARKER))
-            except OSError:
-                pass
+        try:
+            os.unlink(os.path.join(repo.state, REBUILD_MARKER))
+        except OSError:
+            pass
 
 
 # --- session-end ------------------------------------------------------------------------------
 
 
-def _spawn_capture(payload: "Payload", cwd: str) -> None:
+def _spawn_capture(payload: "Payload", repo: Location) -> None:
     from agent_memory.claude.jobs import spawn_detached
 
     transcript = payload.get("transcript_path")
@@ -234,14 +283,15 @@ def _spawn_capture(payload: "Payload", cwd: str) -> None:
         raise ValueError("SessionEnd payload has no transcript_path")
     # Absolute: the capture runs in the work tree, not in the directory the hook started in.
     transcript = os.path.abspath(os.path.expanduser(transcript))
-    args = ["hook", "background-capture", "--transcript", transcript, "--cwd", cwd]
+    args = ["hook", "background-capture", "--transcript", transcript, "--git-dir", repo.git_dir,
+            "--cwd", repo.top]  # fmt: skip
     session = payload.get("session_id")
     if isinstance(session, str) and session:
         args += ["--session", session]
-    spawn_detached(args, cwd)
+    spawn_detached(args, repo.top)
 
 
-def _background_capture(extra: dict[str, str | None]) -> None:
+def _background_capture(location: Location, extra: dict[str, str | None]) -> None:
     from pathlib import Path
 
     from agent_memory.adoption.reverts import record_reverted
@@ -251,8 +301,9 @@ def _background_capture(extra: dict[str, str | None]) -> None:
     from agent_memory.promote.review import auto_stage
     from agent_memory.store.capture import capture_transcript
     from agent_memory.store.l1 import L1Store
+    from agent_memory.transcripts.owner import recorded_elsewhere
 
-    cwd = extra.get("cwd") or os.getcwd()
+    cwd = location.top
     transcript = Path(str(extra.get("transcript") or ""))
     _limit_wall_clock(BACKGROUND_CAPTURE_SECONDS)
     try:
@@ -262,7 +313,13 @@ def _background_capture(extra: dict[str, str | None]) -> None:
             # (issue 18). Nothing to capture is not an error.
             return
         _check_transcript(str(transcript))
-        repo = git.find_repo(cwd)
+        repo = git.repo_at(location)
+        other = recorded_elsewhere(transcript, repo)
+        if other:
+            raise TranscriptRefused(
+                f"recorded in {other}, not in this repository: not captured here "
+                f"(`git -C {other} memory capture --all` learns it there)"
+            )
         store = L1Store(repo)
         project = git.project_of(repo)
         # One commit: the capture and the L1 caps/expiry together (issue 17).
@@ -281,7 +338,7 @@ def _background_capture(extra: dict[str, str | None]) -> None:
         )
         return
     try:  # ahead of the next session start (a cache, so a failure is only logged)
-        refresh_context(str(repo.common_dir), str(repo.workdir) if repo.workdir else None)
+        refresh_context(location)
     except Exception as exc:  # noqa: BLE001
         log_error(
             f"hook session-end: session-start context not refreshed: {type(exc).__name__}: {exc}",

@@ -15,11 +15,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from agent_memory.gitio.refs import Location
+
 REBUILD_MARKER = "rebuilding-recall-index"
 
 
-def request_rebuild(state: str, cwd: str) -> None:
-    """Start one detached index rebuild (a marker file keeps prompts from starting more)."""
+def request_rebuild(repo: Location) -> None:
+    """Start one detached index rebuild of `repo` (a marker file keeps prompts from starting
+    more); the job is handed the repository, never left to find one."""
+    state = repo.state
     marker = os.path.join(state, REBUILD_MARKER)
     try:
         if time.time() - os.stat(marker).st_mtime < REBUILD_MARKER_TTL_S:
@@ -33,7 +37,7 @@ def request_rebuild(state: str, cwd: str) -> None:
     except FileExistsError:
         return
     try:
-        spawn_detached(["hook", "rebuild-index"], cwd)
+        spawn_detached(["hook", "rebuild-index", "--git-dir", repo.git_dir, "--cwd", repo.top], repo.top)
     except BaseException:
         os.unlink(marker)
         raise

@@ -19,8 +19,12 @@ import os
 import sys
 
 from agent_memory.claude.jobs import request_rebuild
-from agent_memory.gitio.refs import ATOMS_REF, STATE_DIRNAME, read_ref
+from agent_memory.gitio.refs import ATOMS_REF, read_ref
 from agent_memory.model.home import memory_home_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from agent_memory.gitio.refs import Location
 
 CONTEXT_CACHE = "session-start.cache"
 CONTEXT_CACHE_FORMAT = "3"
@@ -33,10 +37,11 @@ _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
                  "committed/guarded.py", "redact/guard.py", "redact/rules.py", "redact/engine.py")  # fmt: skip
 
 
-def session_start_line(common: str, work: str | None, tip: str) -> str:
-    """The hook's output line ('' for "nothing to inject"): from the cache when it is warm."""
-    line = _cached_context(common, work, tip)
-    return refresh_context(common, work, in_hook=True) if line is None else line
+def session_start_line(repo: Location, tip: str) -> str:
+    """The hook's output line ('' for "nothing to inject"): from the cache when it is warm.
+    `repo` is the repository the hook resolved at its entry; nothing below resolves another."""
+    line = _cached_context(repo, tip)
+    return refresh_context(repo, in_hook=True) if line is None else line
 
 
 def _file_sig(path: str, content: bool) -> str:
@@ -55,7 +60,7 @@ def _file_sig(path: str, content: bool) -> str:
         return "-"
 
 
-def _git_config_files(common: str, work: str | None = None) -> list[str]:
+def _git_config_files(common: str) -> list[str]:
     """Where `git config memory.project` may be set, lowest precedence first (include.path
     files are not followed: `_project_name` asks git when a file has one)."""
     home = os.path.expanduser("~")
@@ -69,19 +74,19 @@ def _git_config_files(common: str, work: str | None = None) -> list[str]:
     return files
 
 
-def context_key(common: str, work: str | None, tip: str) -> str:
+def context_key(repo: Location, tip: str) -> str:
     """Everything the session-start text is computed from, as one line."""
     from agent_memory import __version__
     from agent_memory.store import recall_files as recall
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # agent_memory/
-    state = os.path.join(common, STATE_DIRNAME)
+    state, work = repo.state, repo.work
     home = memory_home_dir()
     parts = [CONTEXT_CACHE_FORMAT, __version__, sys.implementation.cache_tag or "", tip,
              recall.indexed_oid(state) or "-", _file_sig(recall.index_path(state), False),
              work or "-", _file_sig(os.path.join(work, ".memory", "adopted.log"), True) if work else "-",
              home, _file_sig(os.path.join(home, ".memory", "adopted.log"), True)]  # fmt: skip
-    parts += [_file_sig(path, True) for path in _git_config_files(common, work)]
+    parts += [_file_sig(path, True) for path in _git_config_files(repo.common)]
     parts += [
         os.environ.get(name, "")
         for name in ("GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS")
@@ -90,25 +95,25 @@ def context_key(common: str, work: str | None, tip: str) -> str:
     return repr(parts)  # one line: repr escapes newlines in paths
 
 
-def _cached_context(common: str, work: str | None, tip: str) -> str | None:
+def _cached_context(repo: Location, tip: str) -> str | None:
     """The cached hook output line ('' for "nothing to inject"), or None on a miss. A stale
     recall index is part of the key; it also starts one detached rebuild."""
     from agent_memory.store.recall_files import indexed_oid
 
-    state = os.path.join(common, STATE_DIRNAME)
+    state = repo.state
     if indexed_oid(state) != tip:
-        request_rebuild(state, work or common)
+        request_rebuild(repo)
     try:
         with open(os.path.join(state, CONTEXT_CACHE), encoding="utf-8") as fh:
             key, _, line = fh.read().partition("\n")
     except (OSError, UnicodeDecodeError):
         return None
-    if key != context_key(common, work, tip):
+    if key != context_key(repo, tip):
         return None
     return line.rstrip("\n")
 
 
-def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str:
+def refresh_context(repo: Location, in_hook: bool = False) -> str:
     """Render the session-start output line ('' when there is nothing to inject) exactly as
     `git memory context` renders the text, and cache it. In a hook (`in_hook`) a stale or
     missing recall index is used as it is (a detached rebuild is started); elsewhere it is
@@ -119,38 +124,39 @@ def refresh_context(common: str, work: str | None, in_hook: bool = False) -> str
     from agent_memory.model.policy import check_context_size
     from agent_memory.store import recall_files as recall
 
-    state = os.path.join(common, STATE_DIRNAME)
+    state, common, work = repo.state, repo.common, repo.work
     tip = read_ref(common, ATOMS_REF)
     if tip is None:
-        raise LookupError(f"agent-memory is not initialised in {work or common}")
+        raise LookupError(f"agent-memory is not initialised in {repo.top}")
     indexed, contested = _contested(state)
     if indexed is None or indexed != tip:
         unreadable = indexed is None and os.path.exists(recall.index_path(state))
         if in_hook:
-            request_rebuild(state, work or common)
+            request_rebuild(repo)
         else:
+            from agent_memory.gitio import repo as git
             from agent_memory.store.l1 import rebuild_recall_index
 
-            rebuild_recall_index(work or common)
+            rebuild_recall_index(git.repo_at(repo))
             indexed, contested = _contested(state)
             tip = read_ref(common, ATOMS_REF) or tip
         if unreadable:
             from agent_memory.gitio.state import log_error
 
-            log_error("hook session-start: the recall index was unreadable: rebuilding it", work or common)
-    key = context_key(common, work, tip)
+            log_error("hook session-start: the recall index was unreadable: rebuilding it", repo.top)
+    key = context_key(repo, tip)
     # Nothing the commit guard refuses is injected, even a line that reached adopted.log
     # around the hooks (issue 14 §2); the verdicts are remembered, the guard loaded rarely.
     l2, l3 = verdicts.shown(state, list(tiers.l2_atoms(work).values()),
                             list(tiers.l3_atoms(memory_home_dir()).values()))  # fmt: skip
-    ctx = context.build_context(l2, l3, contested, project_name(common, work))
+    ctx = context.build_context(l2, l3, contested, project_name(repo))
     line = ""
     if ctx.text:
         check_context_size(ctx.text)
         line = additional_context("SessionStart", ctx.text)
     # Cached only when rendered from an index (its oid is in the key) and nothing changed
     # while rendering; a missing index renders without contested tags, for this start only.
-    if indexed is not None and context_key(common, work, tip) == key:
+    if indexed is not None and context_key(repo, tip) == key:
         from agent_memory.gitio.state import replace_text
 
         replace_text(os.path.join(state, CONTEXT_CACHE), f"{key}\n{line}\n")
@@ -220,13 +226,15 @@ def _config_value(text: str, section: str, key: str) -> str | None:
     return found
 
 
-def project_name(common: str, work: str | None) -> str:
+def project_name(repo: Location) -> str:
     """`git config memory.project`, else the default name (gitio.repo.project_of), read from
-    the config files directly; git is asked only when a file is beyond this reader."""
+    the config files directly; git is asked (in `repo`, never a repository found again) only
+    when a file is beyond this reader."""
+    common, work = repo.common, repo.work
     if not (os.environ.get("GIT_CONFIG_COUNT") or os.environ.get("GIT_CONFIG_PARAMETERS")):
         try:
             value = None
-            for path in _git_config_files(common, work):
+            for path in _git_config_files(common):
                 try:
                     with open(path, encoding="utf-8") as fh:
                         text = fh.read()
@@ -240,17 +248,17 @@ def project_name(common: str, work: str | None) -> str:
             pass
     from agent_memory.gitio import repo as git
 
-    return git.project_of(git.find_repo(work or common))
+    return git.project_of(git.repo_at(repo))
 
 
-def warm(repo_common: str, repo_workdir: str | None) -> None:
+def warm(repo: Location) -> None:
     """Re-render the cached context after a change to the committed tiers, so the next session
     starts on the fast path. A cache: a failure is only logged."""
-    if repo_workdir is None:
+    if repo.work is None:
         return
     try:
-        refresh_context(repo_common, repo_workdir)
+        refresh_context(repo)
     except Exception as exc:  # noqa: BLE001
         from agent_memory.gitio.state import log_error
 
-        log_error(f"session-start context not refreshed: {type(exc).__name__}: {exc}", repo_workdir)
+        log_error(f"session-start context not refreshed: {type(exc).__name__}: {exc}", repo.work)

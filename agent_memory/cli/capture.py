@@ -141,20 +141,20 @@ def _emit_json(data: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def _whose(path: Path, repo: Repo) -> str | None:
-    """Where the transcript was recorded, when that is not this repository (None: ours, or
-    it does not say)."""
+def _whose(path: Path, repo: Repo) -> tuple[str, str] | None:
+    """(what to call it, where it belongs) when the transcript was recorded in another
+    repository — outside this one, or in one nested inside it such as a submodule — (None:
+    ours, or it does not say)."""
     from agent_memory.cli.extract import default_project
-    from agent_memory.transcripts.files import is_under, repository_roots
+    from agent_memory.transcripts.owner import recorded_elsewhere
     from agent_memory.transcripts.reader import recorded_cwd
 
-    cwd = recorded_cwd(path)
-    if not cwd or repo.workdir is None:
+    other = recorded_elsewhere(path, repo)
+    if other is None:
         return None
-    if is_under(cwd, repository_roots(repo.workdir)):
-        return None
-    name = default_project(path, None, cwd=cwd if os.path.isdir(cwd) else "/")
-    return f"{cwd} (project {name})"
+    cwd = recorded_cwd(path) or other
+    name = default_project(path, None, cwd=other if os.path.isdir(other) else "/")
+    return f"{cwd} (project {name})", other
 
 
 def _limits(store: L1Store) -> Dropped:
@@ -211,11 +211,13 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
         raise UsageError(f"{path} is a directory, not a transcript", hint=HINT)
     if not path.exists():
         raise UsageError(f"no transcript at {path}", hint=HINT)
-    whose = _whose(path, repo)
-    if whose and not args.force:
+    found = _whose(path, repo)
+    whose = found[0] if found else None
+    if found and not args.force:
+        there = found[1] if os.path.isdir(found[1]) else "<that repository>"
         raise RefusedError(
-            f"{path.name} is a transcript of {whose}, not of this repository ({project}): nothing captured",
-            hint=f"capture it in its own repository (git -C <that repository> memory capture {path}), "
+            f"{path.name} is a transcript of {found[0]}, not of this repository ({project}): nothing captured",
+            hint=f"capture it in its own repository (git -C {there} memory capture {path}), "
                  "or pass --force to learn from it here")
     store = L1Store(repo)
     try:
@@ -264,7 +266,8 @@ class Backfill:
     """What `capture --all` did (its JSON report)."""
 
     def __init__(self) -> None:
-        self.transcripts = 0  # listed (after --since)
+        self.transcripts = 0  # listed (after --since), this repository's
+        self.other_repositories = 0  # listed under this project's slug, recorded in another repository
         self.captured = 0  # read and captured in this run
         self.unchanged = 0  # not read: unchanged since their last capture
         self.resumed = 0  # of `captured`: read from where their last capture stopped
@@ -285,7 +288,8 @@ class Backfill:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "transcripts": self.transcripts, "captured": self.captured, "unchanged": self.unchanged,
+            "transcripts": self.transcripts, "other_repositories": self.other_repositories,
+            "captured": self.captured, "unchanged": self.unchanged,
             "resumed": self.resumed, "new": self.new, "merged": self.merged, "commits": self.commits,
             "skipped_lines": self.skipped_lines, "failed": self.failed, "unreadable": self.unreadable,
             "skipped": self.skipped, "staged": len(self.staged), "dropped": self.dropped.to_json(),
@@ -328,6 +332,18 @@ def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since:
             report.unreadable.append({"path": path, "reason": f"nothing readable in {path}: {seen}"})
         else:
             report.unchanged += 1
+    if todo:
+        # A slug folder is shared by paths that differ only in punctuation, and a submodule's
+        # sessions sit under the superproject's slug: what would be read counts by its
+        # recorded cwd (issue 23, issue 24 §5). Read from its head only, and only when
+        # something is to be read: a run with nothing new stays a stat per transcript.
+        from agent_memory.transcripts.owner import Owner
+
+        owner = Owner(root)
+        ours = [path for path in todo if owner.owns(path)]
+        report.other_repositories = len(todo) - len(ours)
+        report.transcripts -= report.other_repositories
+        todo = ours
     return report, todo, ledger
 
 
@@ -429,6 +445,9 @@ def _print_backfill(report: Backfill, project: str | None) -> None:
             print(f"  {report.resumed} read from where their last capture stopped")
     if report.skipped_lines:
         print(f"  {plural(report.skipped_lines, 'unreadable line')} skipped inside the captured transcripts")
+    if report.other_repositories:
+        print(f"  {plural(report.other_repositories, 'transcript')} of other repositories left alone (recorded "
+              "in another repository, or in one nested here such as a submodule)")
     if report.unreadable or report.failed:
         from agent_memory.cli import colour  # it imports re: only when there is something to paint
     if report.unreadable:

@@ -22,6 +22,7 @@ from agent_memory.committed import uninstall
 from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.refs import unmark_initialised
 from agent_memory.model.errors import RefusedError
 
 SETUP_FILES = ("CLAUDE.md", ".claude/settings.json")
@@ -55,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
             raise RefusedError("nothing was changed", hint="without --purge, deinit keeps memory/atoms and committed memory")
 
     steps: dict[str, Any] = {}
+    unmark_initialised(str(repo.common_dir))  # the Claude Code hooks stop acting here
     for hook, status in uninstall.uninstall_git_hooks(repo).items():
         if status not in ("not installed", "left alone (not ours)"):
             steps[f"git hook {hook}"] = status

@@ -12,6 +12,5 @@ if TYPE_CHECKING:  # argparse costs the per-prompt hook a few ms; only its type 
 
 
 def run(args: argparse.Namespace) -> int:
-    return run_event(
-        args.event, {"transcript": args.transcript, "cwd": args.cwd, "session": args.session}
-    )
+    return run_event(args.event, {"transcript": args.transcript, "cwd": args.cwd,
+                                  "git_dir": args.git_dir, "session": args.session})  # fmt: skip

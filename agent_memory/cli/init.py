@@ -10,6 +10,7 @@ from agent_memory.cli.output import emit_json, repo_here, wants_json
 from agent_memory.committed import install
 from agent_memory.committed.global_repo import GlobalRepo, install_user_import
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.refs import mark_initialised
 from agent_memory.model.errors import UsageError
 from agent_memory.store.l1 import L1Store
 
@@ -43,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
 
     if L1Store(repo).init():
         steps["memory/atoms"] = "created (local only; the pre-push hook refuses to push it)"
+    # The Claude Code hooks act only where this marker is (inside .git: no clone carries it).
+    mark_initialised(str(repo.common_dir))
     for hook, status in install.install_git_hooks(repo).items():
         if status != "unchanged":
             steps[f"git hook {hook}"] = status

@@ -148,9 +148,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="learn from a transcript recorded in another repository")
     _out(p)
     p = verb("hook", None)
-    p.add_argument("event", choices=["session-start", "user-prompt-submit", "session-end", "background-capture"])
+    p.add_argument("event", choices=["session-start", "user-prompt-submit", "session-end", "background-capture",
+                                     "rebuild-index"])
     p.add_argument("--transcript", help=argparse.SUPPRESS)
     p.add_argument("--cwd", help=argparse.SUPPRESS)
+    p.add_argument("--git-dir", help=argparse.SUPPRESS)
     p.add_argument("--session", help=argparse.SUPPRESS)
 
     # reading
@@ -421,6 +423,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     verb = str(args.verb_name)
     args.verb = verb  # an alias (`show`) runs as its verb
+    from agent_memory.gitio.refs import drop_foreign_git_env, locate
+
+    # Every verb acts on the repository it runs in (`git -C DIR memory …`): GIT_DIR,
+    # GIT_INDEX_FILE, … inherited from a hook of another repository must not redirect the git
+    # processes it starts (issue 23); what git set for a hook of this repository stays.
+    drop_foreign_git_env(locate())
     armed = _arm_interrupts()
     try:
         module = importlib.import_module(f"agent_memory.cli.{args.module}")

@@ -98,7 +98,7 @@ def tier_context(global_: bool) -> tuple[git.Repo, str, str, L1Store | None]:
 def warm_session_start(repo: git.Repo) -> None:
     """After a verb changed the committed L2 tier: re-render the session-start cache so the
     next session starts on the fast path."""
-    session_start.warm(str(repo.common_dir), str(repo.workdir) if repo.workdir else None)
+    session_start.warm(repo.location)
 
 
 def flag_or_positional(args: argparse.Namespace, flag: str, positional: str, hint: str,

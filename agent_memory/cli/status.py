@@ -26,6 +26,7 @@ from agent_memory.promote import gates
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts import ledger
 from agent_memory.transcripts.files import find_transcripts
+from agent_memory.transcripts.owner import transcripts_of
 
 HOOK_ENV = {"SessionStart": "AGENT_MEMORY_SESSIONSTART", "UserPromptSubmit": "AGENT_MEMORY_USERPROMPTSUBMIT",
             "SessionEnd": "AGENT_MEMORY_SESSIONEND"}
@@ -57,7 +58,8 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     data["L3"]["refused_by_guard"] = guarded.refused(l3.values())
     root = repo.workdir or repo.common_dir
     known = {s for a in atoms for s in a.get("sessions", [])}
-    backlog = ledger.not_captured(repo.common_dir, find_transcripts(root), known)
+    # A transcript another repository recorded under this one's slug is never its backlog.
+    backlog = transcripts_of(root, ledger.not_captured(repo.common_dir, find_transcripts(root), known))
     data["transcripts_not_captured"] = len(backlog)
     waiting = []
     if repo.workdir is not None and git.rev_parse(repo, "HEAD"):

@@ -17,9 +17,10 @@ from pathlib import Path
 from agent_memory.committed.render import IMPORT_LINE, ensure_import
 from agent_memory.committed.templates import read_git_hook
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.refs import GIT_HOOK_MARKER
 from agent_memory.model.errors import RefusedError
 
-HOOK_MARKER = "agent-memory-hook:"
+HOOK_MARKER = GIT_HOOK_MARKER
 CHAIN_SUFFIX = ".chained-by-agent-memory"
 # pre-merge-commit: `git merge` runs no pre-commit hook when it makes a merge commit.
 GIT_HOOKS = ("pre-commit", "pre-merge-commit", "pre-push")

@@ -22,6 +22,7 @@ from agent_memory.gitio.repo import (
     ref_target,
     rev_parse,
     run_git,
+    without_repository_env,
 )
 from agent_memory.model.errors import RefusedError
 
@@ -106,11 +107,12 @@ def push(repo: Repo, remote: str, refspec: str, force_with_lease: bool = True) -
     a failure is a RefusedError carrying git's last line."""
     import git as gitpython  # deferred: ~80 ms
 
-    handle = gitpython.Repo(str(repo.cwd), search_parent_directories=False)
     flags = ["--porcelain"] + (["--force-with-lease"] if force_with_lease else [])
     try:
-        with handle.git.custom_environment(GIT_TERMINAL_PROMPT="0"):
-            out: str = handle.git.push(*flags, remote, refspec)
+        with without_repository_env():
+            handle = gitpython.Repo(str(repo.cwd), search_parent_directories=False)
+            with handle.git.custom_environment(GIT_TERMINAL_PROMPT="0"):
+                out: str = handle.git.push(*flags, remote, refspec)
     except gitpython.GitCommandError as exc:
         lines = [ln.strip() for ln in str(exc.stderr or exc).strip().splitlines() if ln.strip()]
         lines = [ln.strip("'").removeprefix("stderr: ").strip("'") for ln in lines]

@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NewType
 
-from agent_memory.gitio.refs import ATOMS_REF, REVIEW_REF, atom_paths, history_paths  # noqa: F401 - re-exported: git.ATOMS_REF
+from agent_memory.gitio.refs import (  # noqa: F401 - re-exported: git.ATOMS_REF
+    ATOMS_REF,
+    REPOSITORY_ENV,
+    REVIEW_REF,
+    Location,
+    atom_paths,
+    history_paths,
+)
 from agent_memory.gitio.state import find_git_dirs, state_dir
 from agent_memory.model.errors import RefMovedError, RepoStateError
 
@@ -29,10 +36,19 @@ ZERO_OID = "0" * 40
 TOOL_NAME = "agent-memory"
 TOOL_EMAIL = "agent-memory@localhost"
 
-_HOOK_VARS = {
-    "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_QUARANTINE_PATH",
-}
+_HOOK_VARS = {*REPOSITORY_ENV, "GIT_PREFIX"}
+
+# Which configuration a git process of ours runs with (SECURITY.md, "Which repository, which
+# configuration"): it is started in a repository `gitio.refs` resolved — never a folder checked
+# out inside another repository's work tree — with the repository-selecting variables removed,
+# so git reads the system, global and that repository's own config, which no clone writes.
+# On top of that, no internal call runs a program the config names for an event: nothing we
+# run needs a hook (`update-ref` would run reference-transaction, `maintenance` pre-auto-gc)
+# or the file-system monitor (`status`), and without optional locks our `status` never
+# rewrites the user's index. Aliases never apply: we run git's own commands, which no alias
+# can shadow. The processes that must run the user's hooks — `git commit` of adopt and init,
+# `git push` of pr — are not started here (commit_paths, porcelain.push).
+_NO_PROGRAMS = ("--no-optional-locks", "-c", f"core.hooksPath={os.devnull}", "-c", "core.fsmonitor=false")
 
 
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -47,12 +63,15 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 
 def run_git(cwd: str | os.PathLike[str], *args: str, check: bool = True, input_text: str | None = None,
-            env: Mapping[str, str] | None = None, keep_hook_env: bool = False) -> subprocess.CompletedProcess[str]:
+            env: Mapping[str, str] | None = None, keep_hook_env: bool = False,
+            reads_hooks_path: bool = False) -> subprocess.CompletedProcess[str]:
     base = dict(os.environ) if keep_hook_env else clean_env()
     if env:
         base.update(env)
+    # `git config` runs nothing, and must report the user's own core.hooksPath.
+    isolation = () if args[:1] == ("config",) or reads_hooks_path else _NO_PROGRAMS
     proc = subprocess.run(
-        ["git", *args], cwd=str(cwd), capture_output=True, text=True, input=input_text,
+        ["git", *isolation, *args], cwd=str(cwd), capture_output=True, text=True, input=input_text,
         env=base, check=False,
     )
     if check and proc.returncode != 0:
@@ -95,6 +114,11 @@ class Repo:
     def state(self) -> Path:
         return state_dir(self.common_dir)
 
+    @property
+    def location(self) -> Location:
+        """This repository as the hook path's Location (the same repository, no discovery)."""
+        return Location(str(self.git_dir), str(self.common_dir), str(self.workdir) if self.workdir else None)
+
     def pg(self) -> Any:
         """The pygit2 repository (typed Any: pygit2's object model is dynamic)."""
         return _pygit2_repo(str(self.git_dir))
@@ -124,6 +148,12 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
         raise RepoStateError(f"not a git repository: {where}", hint="run this inside a git repository, or use `git -C DIR memory …`")
     git_dir, common, work = found
     return Repo(git_dir=git_dir.resolve(), common_dir=common.resolve(), workdir=work.resolve() if work else None)
+
+
+def repo_at(location: Location) -> Repo:
+    """The Repo of a Location resolved earlier (a hook's entry): no discovery again."""
+    work = Path(location.work).resolve() if location.work else None
+    return Repo(git_dir=Path(location.git_dir).resolve(), common_dir=Path(location.common).resolve(), workdir=work)
 
 
 def project_name(start: str | os.PathLike[str] | None = None) -> str | None:
@@ -464,7 +494,7 @@ def rev_parse(repo: Repo, rev: str) -> str | None:
 
 def hooks_dir(repo: Repo) -> Path:
     """Where git looks for hooks (honours core.hooksPath)."""
-    proc = run_git(repo.cwd, "rev-parse", "--git-path", "hooks")
+    proc = run_git(repo.cwd, "rev-parse", "--git-path", "hooks", reads_hooks_path=True)
     path = Path(proc.stdout.strip())
     return path if path.is_absolute() else (repo.cwd / path).resolve()
 
@@ -532,6 +562,19 @@ def _without_auto_maintenance(env: dict[str, str]) -> dict[str, str]:
 _GITPYTHON_REPOS: dict[str, Any] = {}
 
 
+@contextmanager
+def without_repository_env() -> Iterator[None]:
+    """GitPython's git processes inherit this process's environment, with no way to unset a
+    variable: for their duration, git's repository-selecting variables are out of it, so the
+    repository is the one named by the directory (a GIT_INDEX_FILE kept for the project would
+    otherwise stage an `adopt --global` into the project's index)."""
+    saved = {name: os.environ.pop(name) for name in REPOSITORY_ENV if name in os.environ}
+    try:
+        yield
+    finally:
+        os.environ.update(saved)
+
+
 def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str,
                  env: Mapping[str, str] | None = None) -> str:
     """Stage exactly `paths` and commit them on the current branch with the porcelain
@@ -540,11 +583,17 @@ def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str
     import git as gitpython  # deferred: ~80 ms of imports only the committing verbs pay for
 
     paths = list(paths)
+    with without_repository_env():
+        return _commit_paths(gitpython, cwd, paths, message, env)
+
+
+def _commit_paths(gitpython: Any, cwd: str | os.PathLike[str], paths: list[str], message: str,
+                  env: Mapping[str, str] | None) -> str:
     repo = _GITPYTHON_REPOS.get(str(cwd))
     if repo is None:  # ~0.6 ms to locate and read the config: once per batch, not per item
         if len(_GITPYTHON_REPOS) > 8:
             _GITPYTHON_REPOS.clear()
-        repo = _GITPYTHON_REPOS[str(cwd)] = gitpython.Repo(str(cwd))
+        repo = _GITPYTHON_REPOS[str(cwd)] = gitpython.Repo(str(cwd), search_parent_directories=False)
     extra = {"GIT_TERMINAL_PROMPT": "0", **(env or {})}
     if _BATCH["depth"]:
         extra = _without_auto_maintenance(extra)

@@ -636,12 +636,10 @@ def summarize(atom: Mapping[str, Any], limit: int = 90) -> str:
     return claim if len(claim) <= limit else claim[: limit - 1] + "…"
 
 
-def rebuild_recall_index(start: str | os.PathLike[str]) -> None:
+def rebuild_recall_index(repo: git.Repo) -> None:
     """Bring the recall index up to the `memory/atoms` tip: the atoms changed since the tip it
     was built from when that is known (a tree diff), else a full rebuild. What the detached
-    `hook rebuild-index` runs."""
-
-    repo = git.find_repo(start)
+    `hook rebuild-index` runs (on the repository its hook resolved)."""
     store = L1Store(repo)
     if store.tip() is None:
         raise LookupError(f"agent-memory is not initialised in {repo.cwd}")
