@@ -129,7 +129,10 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
             where = repo.top
             drop_foreign_git_env(repo)
             if event == "background-capture":
-                _background_capture(repo, extra or {})
+                try:
+                    _background_capture(repo, extra or {})
+                finally:
+                    _disarm_wall_clock()  # an in-process caller (a test) lives on
             else:
                 _rebuild_index_job(repo)
             return 0
@@ -388,6 +391,15 @@ def _limit_wall_clock(seconds: int) -> None:
 
     signal.signal(signal.SIGALRM, expire)
     signal.alarm(seconds)
+
+
+def _disarm_wall_clock() -> None:
+    try:
+        import signal
+    except ImportError:  # pragma: no cover
+        return
+    if hasattr(signal, "SIGALRM"):
+        signal.alarm(0)
 
 
 def _wait_until_quiet(
