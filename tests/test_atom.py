@@ -17,6 +17,7 @@ from agent_memory.model.atom import (
     load_atom,
     merge,
     merge_all,
+    new_atom,
     normalize,
     omitted_quotes,
     to_committed,
@@ -45,6 +46,30 @@ def test_spec_l1_fixture_in_section_3_1_reproduces() -> None:
           "confidence": "observed", "tier": "L1", "redacted": False}
     assert atom_errors(l1) == []
     assert atom_id(l1["claim"], "claude-skills") == "atm_961f033d"
+
+
+def test_new_atom_rebuilds_the_section_3_1_fixture_and_is_schema_valid_in_every_form() -> None:
+    pointer = "~/.claude/projects/-home-user-claude-skills/01SESSIONAAAA11112222333.jsonl#L77"
+    l1 = new_atom("PR base branch is dev, never main", "constraint", project="claude-skills",
+                  source=pointer, at="2026-07-02T09:11:04Z", session="01SESSIONAAAA11112222333",
+                  confidence="observed", redacted=False)  # fmt: skip
+    assert l1["id"] == "atm_961f033d" and l1["first_source"] == l1["source"] == pointer
+    assert atom_errors(l1) == []
+    # the one sighting's evidence carries the atom's back-pointer, time and session
+    seen = new_atom("Use pnpm", "preference", project="p", source=pointer, at="2026-07-02T09:11:04Z",
+                    session="s1", confidence="stated", redacted=False,
+                    evidence={"quote": "use pnpm", "rule": "directive.use"})  # fmt: skip
+    assert seen["evidence"] == [{"source": pointer, "at": "2026-07-02T09:11:04Z", "session": "s1",
+                                 "quote": "use pnpm", "rule": "directive.use"}]  # fmt: skip
+    assert atom_errors(seen) == []
+    # global: the project-free id, no project field, optional fields as given
+    glob = new_atom("Python tooling stays stdlib-only; no third-party runtime deps", "constraint",
+                    project=None, source="remembered-12cc1dc2.jsonl#L1", at="2026-07-02T09:11:04Z",
+                    session="remembered-20260702", confidence="stated", redacted=False, tier="L3",
+                    promoted_from_projects=["p"], promoted_at="2026-07-02T09:11:04Z",
+                    hand_authored=True)  # fmt: skip
+    assert glob["id"] == "atm_12cc1dc2" and glob["scope"] == "global" and "project" not in glob
+    assert atom_errors(glob) == []
 
 
 def test_normalize_is_exactly_the_spec_order() -> None:

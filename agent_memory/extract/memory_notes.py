@@ -35,7 +35,7 @@ from agent_memory.automemory.writes import MemoryWrite, writes_by_file
 from agent_memory.extract.canonical import canonical
 from agent_memory.extract.statement import extract_claims
 from agent_memory.extract.text import cap, mask, shorten, tidy, unmask
-from agent_memory.model.atom import Atom, atom_id, iso_z, merge
+from agent_memory.model.atom import Atom, iso_z, merge, new_atom
 from agent_memory.model.paths import canonical_pointer
 from agent_memory.transcripts.identity import Transcript
 
@@ -184,17 +184,12 @@ def memory_atom(note: MemoryNote, project: str, sightings: Sequence[Sighting]) -
     rule = f"{RULE_FAMILY}.{note.type if note.known_type else 'untyped'}"
     records: list[Atom] = []
     for seen in sightings:
-        evidence: dict[str, Any] = {"source": seen.pointer, "at": seen.at, "session": seen.session,
-                                    "quote": quote, "rule": rule}  # fmt: skip
+        evidence: dict[str, Any] = {"quote": quote, "rule": rule}
         if seen.path:
             evidence["path"] = seen.path
-        records.append({
-            "id": atom_id(claim, project), "claim": claim, "scope": "project", "project": project,
-            "kind": kind, "first_seen": seen.at, "last_seen": seen.at, "observations": 1,
-            "sessions": [seen.session], "source": seen.pointer, "first_source": seen.pointer,
-            "confidence": "observed", "tier": "L1", "redacted": bool(findings),
-            "origin": ORIGIN, "memory_file": memory_file, "evidence": [evidence],
-        })  # fmt: skip
+        records.append(new_atom(claim, kind, project=project, source=seen.pointer, at=seen.at,
+                                session=seen.session, confidence="observed", redacted=bool(findings),
+                                evidence=evidence, origin=ORIGIN, memory_file=memory_file))  # fmt: skip
     atom = records[0]
     for record in records[1:]:
         atom = merge(atom, record)

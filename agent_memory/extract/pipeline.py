@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.extract.statement import Candidate, extract_claims
-from agent_memory.model.atom import Atom, atom_id, merge
+from agent_memory.model.atom import Atom, merge, new_atom
 from agent_memory.transcripts.failures import command_program, failure_signature, recurring_failures
 from agent_memory.transcripts.identity import Transcript
 from agent_memory.transcripts.reader import Position, ReadStats, Statement, ToolError, iter_events
@@ -148,35 +148,14 @@ def _atom(
 
     redacted_claim, findings = redact(claim)
     redacted_claim = redacted_claim[:500]
-    pointer = transcript.at(line)
-    evidence: dict[str, Any] = {
-        "source": pointer,
-        "at": at,
-        "session": session,
-        "quote": _quote(quote_text, focus),
-        "rule": rule or "unknown",
-    }
+    evidence: dict[str, Any] = {"quote": _quote(quote_text, focus), "rule": rule or "unknown"}
     if transcript.local:
         # Where the transcript is on this machine, next to the canonical back-pointer in the
         # (local-only) L1 evidence, so `--why` finds it wherever it lives.
         evidence["path"] = transcript.local
-    return {
-        "id": atom_id(redacted_claim, project),
-        "claim": redacted_claim,
-        "scope": "project",
-        "project": project,
-        "kind": kind,
-        "first_seen": at,
-        "last_seen": at,
-        "observations": 1,
-        "sessions": [session],
-        "source": pointer,
-        "first_source": pointer,
-        "confidence": confidence,
-        "tier": "L1",
-        "redacted": bool(findings),
-        "evidence": [evidence],
-    }
+    return new_atom(redacted_claim, kind, project=project, source=transcript.at(line), at=at,
+                    session=session, confidence=confidence, redacted=bool(findings),
+                    evidence=evidence)  # fmt: skip
 
 
 def statement_atoms(

@@ -118,6 +118,52 @@ def strip_pointer(pointer: str) -> str:
     return pointer.replace("\\", "/").rsplit("/", 1)[-1]
 
 
+def new_atom(
+    claim: str,
+    kind: str,
+    *,
+    project: str | None,
+    source: str,
+    at: str,
+    session: str,
+    confidence: str,
+    redacted: bool,
+    tier: str = "L1",
+    evidence: Mapping[str, Any] | None = None,
+    **optional: Any,
+) -> Atom:
+    """An atom of one sighting, the one place the required fields are filled in: `claim`
+    (already redacted; `redacted` says whether redaction changed it) seen in `session` at `at`,
+    its back-pointer `source`. A `project` scopes the atom (and its id) to that project; None
+    makes it global, with the project-free id. `evidence` is the sighting's quote, rule and
+    local path, whose back-pointer, time and session are the atom's. `optional` carries the
+    schema's optional fields (hand_authored, origin, promoted_from_projects, …).
+
+    Later sightings join it through `merge`. Nothing is validated here: the store validates
+    every atom it writes, and a caller that keeps an atom elsewhere calls `validate_atom`."""
+    atom: dict[str, Any] = {
+        "id": atom_id(claim, project),
+        "claim": claim,
+        "scope": "global" if project is None else "project",
+        "kind": kind,
+        "first_seen": at,
+        "last_seen": at,
+        "observations": 1,
+        "sessions": [session],
+        "source": source,
+        "first_source": source,
+        "confidence": confidence,
+        "tier": tier,
+        "redacted": redacted,
+    }
+    if project is not None:
+        atom["project"] = project
+    if evidence is not None:
+        atom["evidence"] = [{"source": source, "at": at, "session": session, **evidence}]
+    atom.update(optional)
+    return _as_atom(atom)
+
+
 # --- schema -------------------------------------------------------------------------------
 
 

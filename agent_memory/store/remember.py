@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import atomic_write
-from agent_memory.model.atom import Atom, atom_id, validate_atom
+from agent_memory.model.atom import Atom, atom_id, new_atom, validate_atom
 from agent_memory.model.clock import stamp
 from agent_memory.model.errors import UsageError
 from agent_memory.model.paths import slug_for
@@ -32,65 +31,32 @@ def _clean(claim: str) -> tuple[str, bool]:
     return text, bool(findings)
 
 
+def _session(now: str) -> str:
+    """A hand-authored atom's session: one a day, so atoms remembered on distinct days count
+    as distinct sessions at the gates, like what a person said on distinct days."""
+    return f"remembered-{now[:10].replace('-', '')}"
+
+
 def project_atom(repo: git.Repo, project: str, claim: str, kind: str) -> Atom:
     text, redacted = _clean(claim)
-    ident = atom_id(text, project)
     now = stamp()
-    session = f"remembered-{now[:10].replace('-', '')}"
     slug = slug_for(repo.workdir or repo.common_dir)
-    pointer = f"~/.claude/projects/{slug}/remembered-{ident[4:]}.jsonl#L1"
-    atom: dict[str, Any] = {
-        "id": ident,
-        "claim": text,
-        "scope": "project",
-        "project": project,
-        "kind": kind,
-        "first_seen": now,
-        "last_seen": now,
-        "observations": 1,
-        "sessions": [session],
-        "source": pointer,
-        "first_source": pointer,
-        "confidence": "stated",
-        "tier": "L1",
-        "redacted": redacted,
-        "hand_authored": True,
-        "evidence": [
-            {
-                "source": pointer,
-                "at": now,
-                "session": session,
-                "quote": f"(written with git memory remember) {text}",
-            }
-        ],
-    }
-    return validate_atom(atom)
+    pointer = f"~/.claude/projects/{slug}/remembered-{atom_id(text, project)[4:]}.jsonl#L1"
+    return validate_atom(new_atom(
+        text, kind, project=project, source=pointer, at=now, session=_session(now),
+        confidence="stated", redacted=redacted, hand_authored=True,
+        evidence={"quote": f"(written with git memory remember) {text}"},
+    ))  # fmt: skip
 
 
 def global_atom(project: str, claim: str, kind: str) -> Atom:
     text, redacted = _clean(claim)
-    ident = atom_id(text, None)
     now = stamp()
-    pointer = f"remembered-{ident[4:]}.jsonl#L1"
-    atom: dict[str, Any] = {
-        "id": ident,
-        "claim": text,
-        "scope": "global",
-        "kind": kind,
-        "first_seen": now,
-        "last_seen": now,
-        "observations": 1,
-        "sessions": [f"remembered-{now[:10].replace('-', '')}"],
-        "source": pointer,
-        "first_source": pointer,
-        "confidence": "stated",
-        "tier": "L3",
-        "redacted": redacted,
-        "promoted_from_projects": [project],
-        "promoted_at": now,
-        "hand_authored": True,
-    }
-    return validate_atom(atom)
+    return validate_atom(new_atom(
+        text, kind, project=None, source=f"remembered-{atom_id(text, None)[4:]}.jsonl#L1", at=now,
+        session=_session(now), confidence="stated", redacted=redacted, tier="L3",
+        promoted_from_projects=[project], promoted_at=now, hand_authored=True,
+    ))  # fmt: skip
 
 
 def remembered_path(home_repo: git.Repo) -> Path:
