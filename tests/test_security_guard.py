@@ -6,7 +6,10 @@ past the hooks anyway."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -260,6 +263,57 @@ def test_a_guard_verdict_from_other_rules_is_judged_again(project: Path) -> None
     assert verdicts.shown(str(state), [ok, bad]) == [[ok]]  # type: ignore[list-item]
     # Remembered now, for every group: the refused line stays out in either tier.
     assert verdicts.shown(str(state), [bad], [ok, bad]) == [[], [ok]]  # type: ignore[list-item]
+
+
+def _session_start_with(package: Path, project: Path) -> str:
+    """The context the SessionStart hook injects, run by the agent_memory copy in `package`."""
+    from test_hooks import payload
+
+    probe = ("import sys, io\n"
+             "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+             "from agent_memory.claude.hooks import run_event\n"
+             "run_event('session-start')\n")  # fmt: skip
+    proc = subprocess.run([sys.executable, "-S", "-c", probe, payload("session-start", project)],
+                          cwd=project, capture_output=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(package)})  # fmt: skip
+    return str(json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+def test_a_rule_added_anywhere_in_redact_judges_the_remembered_verdicts_again(project: Path, tmp_path: Path) -> None:
+    """The guard's verdicts and the session-start text built from them are signed with every
+    file of redact/: a rule that was not there when a line was accepted refuses it at the next
+    start, wherever it lives (here the e-mail rule of redact/pii.py, a file no list named)."""
+    checkout = Path(__file__).resolve().parent.parent
+    package = tmp_path / "installed"
+    shutil.copytree(checkout / "agent_memory", package / "agent_memory",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    shutil.copytree(checkout / "templates", package / "templates")
+    pii = package / "agent_memory" / "redact" / "pii.py"
+    with_rule = pii.read_text()
+    head = "def email(ctx: ScanContext, pos: int, kw: str) -> None:\n"
+    pii.write_text(with_rule.replace(head, head + "    return\n", 1))  # the guard without the rule
+    leaked = "Send the weekly report to jane.doe@acme-corp.io"
+    _bypass(project, leaked)
+    assert leaked in _session_start_with(package, project)  # accepted, and remembered so
+    pii.write_text(with_rule)  # the rule is added
+    assert leaked not in _session_start_with(package, project)
+    assert leaked not in _session_start_with(package, project)  # and remembered so
+
+
+def test_the_rules_signature_covers_every_file_of_the_package(tmp_path: Path) -> None:
+    from agent_memory.redact import signature
+
+    copy = tmp_path / "redact"
+    shutil.copytree(signature.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = signature.rules_signature(str(copy))
+    assert before == signature.rules_signature(str(copy))
+    (copy / "house_rules.py").write_text("RULES = ()\n")  # a new rule module, named nowhere yet
+    added = signature.rules_signature(str(copy))
+    (copy / "sub").mkdir()
+    (copy / "sub" / "more.py").write_text("RULES = ()\n")  # a subpackage's file
+    nested = signature.rules_signature(str(copy))
+    (copy / "house_rules.py").write_text("RULES = ('x',)\n")  # an edit
+    assert len({before, added, nested, signature.rules_signature(str(copy))}) == 4
 
 
 def test_a_line_with_characters_a_reviewer_cannot_see_is_dropped_and_the_drop_commits(

@@ -30,11 +30,12 @@ CONTEXT_CACHE = "session-start.cache"
 CONTEXT_CACHE_FORMAT = "3"
 _MERSENNE_61 = (1 << 61) - 1
 # The modules whose code decides the session-start text: editing one invalidates the cache.
+# The guard's rules (every file of redact/) are signed apart, by `redact.signature`.
 _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
                  "committed/render.py", "store/contradictions.py", "committed/tiers.py",
                  "committed/templates.py", "model/atom.py", "model/paths.py", "model/fastjson.py",
                  "store/recall.py", "store/recall_files.py", "committed/verdicts.py",
-                 "committed/guarded.py", "redact/guard.py", "redact/rules.py", "redact/engine.py")  # fmt: skip
+                 "committed/guarded.py")  # fmt: skip
 
 
 def session_start_line(repo: Location, tip: str) -> str:
@@ -77,6 +78,7 @@ def _git_config_files(common: str) -> list[str]:
 def context_key(repo: Location, tip: str) -> str:
     """Everything the session-start text is computed from, as one line."""
     from agent_memory import __version__
+    from agent_memory.redact.signature import rules_signature
     from agent_memory.store import recall_files as recall
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # agent_memory/
@@ -92,6 +94,7 @@ def context_key(repo: Location, tip: str) -> str:
         for name in ("GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS")
     ]
     parts += [_file_sig(os.path.join(package, *name.split("/")), False) for name in _CONTEXT_CODE]
+    parts.append(rules_signature())
     return repr(parts)  # one line: repr escapes newlines in paths
 
 

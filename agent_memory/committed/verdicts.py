@@ -9,8 +9,9 @@ hundred milliseconds to import, and the session-start hook stays on the standard
 collision can make a refused line pass), refused ones only by a CRC (a collision can only
 leave a line out, and no secret is copied into the file). A line not judged yet is judged
 inline — once, on the rare start after a pull brought new memory; the verbs that change the
-tiers judge ahead (`warm()`). The file's first line names the guard's code, so a changed rule
-set judges every line again.
+tiers judge ahead (`warm()`). The file's first line signs the guard's code — every file of
+`redact/` (`redact.signature`) and `guarded.py` — so a rule changed or added anywhere in them
+judges every line again.
 """
 
 from __future__ import annotations
@@ -27,22 +28,19 @@ if TYPE_CHECKING:  # collections.abc and typing cost the cold session start ~3 m
     from agent_memory.model.atom import Atom
 
 VERDICTS_FILE = "guard-verdicts"
-_GUARD_CODE = ("committed/guarded.py", "redact/guard.py", "redact/rules.py", "redact/engine.py")
 _ACCEPT, _REFUSE = "+", "-"
 
 
 def _guard_signature() -> str:
     from agent_memory import __version__
+    from agent_memory.redact.signature import rules_signature
 
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parts = [__version__]
-    for name in _GUARD_CODE:
-        try:
-            st = os.stat(os.path.join(package, *name.split("/")))
-            parts.append(f"{st.st_size}:{st.st_mtime_ns}")
-        except OSError:
-            parts.append("-")
-    return " ".join(parts)
+    try:
+        st = os.stat(os.path.join(os.path.dirname(os.path.abspath(__file__)), "guarded.py"))
+        guarded = f"guarded.py:{st.st_size}:{st.st_mtime_ns}"
+    except OSError:
+        guarded = "guarded.py:-"
+    return " ".join((__version__, guarded, rules_signature()))
 
 
 def _crc(line: str) -> str:

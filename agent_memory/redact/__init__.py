@@ -6,7 +6,8 @@ values (`values`), URLs (`http`), structured handlers
 words before a value), encodings (`encoded`: base64, percent-encoding), text as a reader sees
 it (`fold`: invisible characters, look-alike letters) and personal data (`pii`, `pii_checks`).
 `guard` judges memory files before a commit or push; `external` runs gitleaks as a second
-opinion when it is installed.
+opinion when it is installed; `signature` signs the whole package, so what the guard judged
+before is judged again when any rule changes.
 
 May import: model.
 """

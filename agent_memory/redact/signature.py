@@ -1,0 +1,42 @@
+"""One line that changes whenever a rule of the redactor or the guard can have changed.
+
+What the guard accepted is remembered (`committed/verdicts.py`) and so is the session-start
+text built from it (`claude/session_start.py`); both must be judged again when a rule changes,
+wherever in this package the rule lives. So the signature covers every Python file of the
+package, found by listing it (a rule module added later counts without being named anywhere),
+by name, size and modification time.
+
+Stats only, no file is read: the session start pays for this on every start, warm or cold
+(about twenty `stat` calls), and imports nothing but `os`.
+"""
+
+from __future__ import annotations
+
+import os
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def rules_signature(package_dir: str = PACKAGE_DIR) -> str:
+    """`name:size:mtime_ns` of each Python file below `package_dir`, in name order."""
+    parts: list[str] = []
+    pending = [("", package_dir)]
+    while pending:
+        prefix, folder = pending.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            parts.append(f"{prefix}-")
+            continue
+        for entry in entries:
+            name = prefix + entry.name
+            if entry.name.endswith(".py"):
+                try:
+                    st = entry.stat()
+                except OSError:
+                    parts.append(f"{name}:-")
+                    continue
+                parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+            elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+                pending.append((name + "/", entry.path))
+    return " ".join(sorted(parts))
