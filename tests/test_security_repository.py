@@ -403,3 +403,23 @@ def test_an_exported_git_dir_of_this_repository_still_works(repo: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert set(held(repo)) == set(ids.values())
     assert gm(repo, "validate", env=env, check=False).returncode == 0
+
+
+def test_what_git_sets_for_this_repository_s_hook_is_kept_and_anything_else_dropped(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_memory.gitio.refs import foreign_git_env, locate
+
+    other = make_repo(tmp_path / "other")
+    here = locate(repo)
+    monkeypatch.chdir(repo)
+    (repo / ".git" / "next-index-1.lock").write_bytes((repo / ".git" / "index").read_bytes())
+    ours = {"GIT_DIR": ".git", "GIT_INDEX_FILE": ".git/next-index-1.lock",  # a pre-commit hook here
+            "GIT_WORK_TREE": str(repo), "GIT_OBJECT_DIRECTORY": str(repo / ".git" / "objects")}  # fmt: skip
+    assert foreign_git_env(here, ours) == []
+    # A relative index name inherited from another repository's hook names no index here.
+    assert foreign_git_env(here, {"GIT_INDEX_FILE": ".git/next-index-2.lock"}) == ["GIT_INDEX_FILE"]
+    theirs = {"GIT_DIR": str(other / ".git"), "GIT_WORK_TREE": str(other), "GIT_NAMESPACE": "x",
+              "GIT_ALTERNATE_OBJECT_DIRECTORIES": str(other / ".git" / "objects")}  # fmt: skip
+    assert sorted(foreign_git_env(here, theirs)) == sorted(theirs)
+    assert sorted(foreign_git_env(None, ours)) == sorted(ours)  # no repository: none kept

@@ -2,7 +2,10 @@
 integration", docs/claude-code-integration.md).
 
 Every event fails open: on any error the hook exits 0, prints nothing and appends one line to
-`.git/agent-memory/errors.log`. Output is one line of the documented JSON form
+`.git/agent-memory/errors.log`. Every event acts on one repository, resolved once at its entry
+(`locate`: one with a work tree where `git memory init` left its marker; never a folder that
+only looks like a repository inside a work tree — SECURITY.md, "Which repository, which
+configuration") and handed to everything below, detached jobs included. Output is one line of the documented JSON form
 (`hookSpecificOutput.hookEventName` + `additionalContext`), UTF-8, or nothing at all.
 
 Speed (issues 7, 17): the interpreter start is most of a hook's cost, so the module imports
