@@ -13,12 +13,7 @@ from memory_writes import edit, prompt, save, topic, write
 from sessions import gm, gm_json, write_session
 
 from agent_memory.automemory.location import resolve_auto_memory_dir
-from agent_memory.automemory.writes import WriteIndex
-from agent_memory.extract.memory_notes import extract_folder
-from agent_memory.gitio import repo as gitrepo
 from agent_memory.model.paths import slug_for
-from agent_memory.store.capture import capture_atoms
-from agent_memory.store.l1 import L1Store
 
 RULE = "Always run the database migrations before the test suite."
 CLAIM = "Always run the database migrations before the test suite"
@@ -27,13 +22,8 @@ HOW = "run make migrate first whenever tests touch the database"
 
 
 def _capture_folder(repo: Path) -> None:
-    """What capture does with the project's auto-memory folder (store/capture)."""
-    handle = gitrepo.find_repo(repo)
-    folder = resolve_auto_memory_dir(repo).path
-    transcripts = sorted(folder.parent.glob("*.jsonl"))
-    writes = WriteIndex(handle.common_dir, folder).refresh(transcripts)
-    atoms = extract_folder(folder, "proj", folder.parent.name, writes).atoms
-    capture_atoms(L1Store(handle), atoms, None, None)
+    """The backfill: the transcripts, then Claude Code's own memory folder."""
+    gm(repo, "capture", "--all", "--no-stage")
 
 
 @pytest.fixture
@@ -117,7 +107,9 @@ def test_a_rejection_is_remembered(remembered: tuple[Path, Path]) -> None:
     atom = _claude_atom(repo)
     gm(repo, "stage")
     gm(repo, "adopt", "--reject", str(atom["id"]))
-    _capture_folder(repo)  # the same file again
+    target = remembered[1]
+    os.utime(target, ns=(target.stat().st_atime_ns, target.stat().st_mtime_ns + 10**9))
+    _capture_folder(repo)  # the same file again (touched, so it is read again)
     assert gm_json(repo, "stage")["commits"] == []
     assert [b for b in gm_json(repo, "promote")["blocked"] if b["id"] == atom["id"]][0]["reasons"][0].startswith("rejected")
     assert os.path.exists(remembered[1])  # the client's file is left as it is
@@ -135,3 +127,32 @@ def test_the_user_typing_the_same_rule_converges_on_one_atom(remembered: tuple[P
     assert {e["rule"].split(".")[0] for e in atom["evidence"]} >= {"auto_memory"}
     assert any(not e["rule"].startswith("auto_memory") for e in atom["evidence"])  # the typed origin too
     assert slug_for(str(repo.resolve()))  # (the transcripts live under the project's slug)
+
+
+def test_a_second_capture_over_an_unchanged_folder_writes_nothing(remembered: tuple[Path, Path]) -> None:
+    repo, target = remembered
+    first = gm_json(repo, "capture", "--all", "--no-stage")
+    assert first["auto_memory"]["read"] == "read" and len(first["auto_memory"]["new"]) == 1
+    assert first["auto_memory"]["skipped"] == [] and first["auto_memory"]["memories"] == 1
+    tip = git(repo, "rev-parse", "memory/atoms")
+    again = gm_json(repo, "capture", "--all", "--no-stage")
+    assert again["commits"] == 0 and "auto_memory" not in again  # not even read
+    assert "nothing new" in gm(repo, "capture", "--all").stdout
+    assert git(repo, "rev-parse", "memory/atoms") == tip
+    # A change the client makes is read; the same evidence adds nothing.
+    os.utime(target, ns=(target.stat().st_atime_ns, target.stat().st_mtime_ns + 10**9))
+    touched = gm_json(repo, "capture", "--all", "--no-stage")
+    assert touched["auto_memory"]["read"] == "read" and touched["commits"] == 0
+    assert git(repo, "rev-parse", "memory/atoms") == tip
+
+
+def test_the_session_end_capture_reads_the_folder_after_the_transcript(remembered: tuple[Path, Path]) -> None:
+    """What SessionEnd starts (`hook background-capture`): the session's transcript, then the
+    folder, whose memory the transcripts show written in three sessions."""
+    repo, target = remembered
+    transcript = target.parent.parent / "s-three.jsonl"
+    gm(repo, "hook", "background-capture", "--transcript", str(transcript), "--cwd", str(repo))
+    atom = _claude_atom(repo)
+    assert atom["sessions"] == ["s-one", "s-three", "s-two"]
+    assert atom["source"].endswith("/s-three.jsonl#L1")
+    assert not (repo / ".git" / "agent-memory" / "errors.log").exists()

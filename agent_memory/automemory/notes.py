@@ -107,15 +107,6 @@ def walk(folder: Path) -> Iterator[tuple[str, os.stat_result]]:
         stack.extend(reversed(subdirs))
 
 
-def folder_signature(folder: Path) -> str:
-    """What says the folder is unchanged: every entry read (path, size, mtime, type), hashed.
-    A file rewritten with the same size within one mtime tick is the one change it misses."""
-    digest = hashlib.sha256()
-    for rel, st in walk(folder):
-        digest.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_mode}\n".encode("utf-8", "surrogateescape"))
-    return digest.hexdigest()[:32]
-
-
 def read_folder(folder: Path) -> FolderRead:
     """Every topic file of `folder`, read: notes and skips, sorted by path."""
     out = FolderRead(folder, [], [], [])
@@ -206,4 +197,4 @@ def _field_line(text: str, key: str) -> int:
 
 
 __all__ = ["KNOWN_TYPES", "SKIP_REASONS", "FolderRead", "MemoryNote", "Skipped", "note_from_bytes",
-           "folder_signature", "read_folder", "read_note", "walk"]  # fmt: skip
+           "read_folder", "read_note", "walk"]  # fmt: skip

@@ -16,7 +16,8 @@ import os
 from pathlib import Path
 
 from agent_memory.automemory.frontmatter import normalise_text
-from agent_memory.automemory.notes import MAX_BYTES, folder_signature, walk
+from agent_memory.automemory.notes import MAX_BYTES, walk
+from agent_memory.automemory.quick import signature
 from agent_memory.gitio.state import atomic_write, state_dir
 from agent_memory.redact.guard import GuardFinding, scan_text
 
@@ -55,18 +56,18 @@ CACHE_NAME = "auto-memory-scan.json"
 def findings_count(folder: Path, common_dir: str | os.PathLike[str]) -> int:
     """How many findings the folder has (`status`), scanned again only when it changed since
     the last count (`.git/agent-memory/auto-memory-scan.json`)."""
-    signature = folder_signature(folder)
+    state = signature(folder)
     cache = state_dir(common_dir, create=False) / CACHE_NAME
     try:
         known = json.loads(cache.read_text("utf-8"))
-        if known.get("folder") == str(folder) and known.get("sig") == signature:
+        if known.get("folder") == str(folder) and known.get("sig") == state:
             return int(known["findings"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
     count = len(scan_folder(folder))
     try:
         state_dir(common_dir)
-        atomic_write(cache, json.dumps({"folder": str(folder), "sig": signature, "findings": count}))
+        atomic_write(cache, json.dumps({"folder": str(folder), "sig": state, "findings": count}))
     except OSError:
         pass
     return count

@@ -51,6 +51,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
+    from agent_memory.gitio.repo import Repo
+    from agent_memory.store.l1 import L1Store
+
     Payload = dict[str, Any]
 
 # Each hook is disabled by its own variable (spec §5). The internal events run in the
@@ -332,7 +335,8 @@ def _background_capture(location: Location, extra: dict[str, str | None]) -> Non
         result, _ = capture_transcript(
             store, project, transcript, extra.get("session") or None, limits=True
         )
-        if result.commit is not None:
+        wrote_memory = _capture_memory_folder(store, project, repo, cwd)
+        if result.commit is not None or wrote_memory:
             # A `git revert` of an adopt commit is a rejection: recorded before the gates run,
             # so the reverted item is not staged again at once (as `git memory stage` does).
             record_reverted(repo, store)
@@ -350,6 +354,22 @@ def _background_capture(location: Location, extra: dict[str, str | None]) -> Non
             f"hook session-end: session-start context not refreshed: {type(exc).__name__}: {exc}",
             cwd,
         )
+
+
+def _capture_memory_folder(store: "L1Store", project: str, repo: "Repo", cwd: str) -> bool:
+    """Claude Code's own memory folder, after the session that may have written to it (issue
+    27): whether that made a commit. Its failure is logged apart: the transcript is captured."""
+    from pathlib import Path
+
+    from agent_memory.gitio.state import log_error
+    from agent_memory.store.auto_memory import capture_auto_memory
+
+    try:
+        done = capture_auto_memory(store, project, Path(repo.workdir or repo.common_dir), limits=True)
+    except Exception as exc:  # noqa: BLE001 - logged; `git memory capture --all` catches up
+        log_error(f"hook session-end: Claude's own memory folder: {type(exc).__name__}: {exc}", cwd)
+        return False
+    return done.result is not None and done.result.commit is not None
 
 
 # A SessionEnd payload names the transcript; nothing checks what is there (issue 14 §5): a

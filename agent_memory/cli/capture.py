@@ -277,6 +277,7 @@ class Backfill:
         self.staged: list[str] = []
         self.dropped = Dropped()
         self.stage_warning: str | None = None
+        self.auto_memory: dict[str, Any] | None = None  # Claude's own memory folder, when read
 
     def add(self, result: CaptureResult) -> None:
         self.new += len(result.new)
@@ -296,6 +297,8 @@ class Backfill:
         }  # fmt: skip
         if self.stage_warning:
             out["stage_warning"] = self.stage_warning
+        if self.auto_memory is not None:
+            out["auto_memory"] = self.auto_memory
         return out
 
 
@@ -368,15 +371,24 @@ def _nothing_new(args: argparse.Namespace, since: float | None) -> int | None:
     if found is None or read_ref(found[1], ATOMS_REF) is None:
         return None  # not a repository, not initialised, or refs git alone reads: said below
     _, common, work = found
-    report, todo, _ = _survey(work or common, common, since)
-    if todo or _queue_waiting(common):
+    report, todo, ledger = _survey(work or common, common, since)
+    if todo or _queue_waiting(common) or _folder_changed(common, work or common, ledger):
         return None
     return _report(args, report, None)
 
 
+def _folder_changed(common: str | os.PathLike[str], root: str | os.PathLike[str], ledger: Ledger) -> bool:
+    """Whether Claude Code's own memory folder changed since its last capture (issue 27; a
+    stat per entry of the folder, `os` only when no setting may move it)."""
+    from agent_memory.automemory.quick import changed
+
+    return changed(common, root, ledger)
+
+
 def _capture_all(args: argparse.Namespace, repo: Repo, project: str, since: float | None) -> int:
-    report, todo, ledger = _survey(repo.workdir or repo.common_dir, repo.common_dir, since)
-    if todo or _queue_waiting(repo.common_dir):
+    root = repo.workdir or repo.common_dir
+    report, todo, ledger = _survey(root, repo.common_dir, since)
+    if todo or _queue_waiting(repo.common_dir) or _folder_changed(repo.common_dir, root, ledger):
         _read_all(args, repo, project, ledger, todo, report)
     return _report(args, report, project)
 
@@ -424,12 +436,36 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger
         report.add(done.result)
     if tty:
         sys.stderr.write("\r" + " " * 80 + "\r")
-    if not todo:  # only atoms waiting in the retry queue: the next write takes them
+    # After the transcripts: the sessions that wrote Claude's own memories are known by then.
+    folder_wrote = _capture_folder(store, project, repo, ledger, report)
+    if not todo and not folder_wrote:  # only atoms waiting in the retry queue: the next write takes them
         report.add(capture_atoms(store, [], None, None))
     report.dropped = _limits(store)
     wrote = report.commits or report.dropped.expired or report.dropped.evicted
     if wrote and not args.no_stage:
         report.staged, report.stage_warning = _stage(repo, store, project)
+
+
+def _capture_folder(store: L1Store, project: str, repo: Repo, ledger: Ledger, report: Backfill) -> bool:
+    """Capture Claude Code's own memory folder into the report; whether that wrote (or tried)."""
+    from pathlib import Path
+
+    from agent_memory.gitio.state import log_error
+    from agent_memory.store.auto_memory import capture_auto_memory
+
+    try:
+        done = capture_auto_memory(store, project, Path(repo.workdir or repo.common_dir), ledger=ledger)
+    except Exception as exc:  # noqa: BLE001 - the transcripts are captured; the folder is retried next run
+        log_error(f"capture --all: Claude's own memory folder: {type(exc).__name__}: {exc}", repo.cwd)
+        report.failed += 1
+        return False
+    if done.read == "absent":
+        return False
+    report.auto_memory = done.to_json()
+    if done.result is None:
+        return False
+    report.add(done.result)
+    return True
 
 
 def _print_backfill(report: Backfill, project: str | None) -> None:
@@ -448,6 +484,12 @@ def _print_backfill(report: Backfill, project: str | None) -> None:
     if report.other_repositories:
         print(f"  {plural(report.other_repositories, 'transcript')} of other repositories left alone (recorded "
               "in another repository, or in one nested here such as a submodule)")
+    own = report.auto_memory or {}
+    if own.get("read") == "read":
+        count = own["memories"]
+        print(f"  Claude's own memory: {count} {'memory' if count == 1 else 'memories'} in {own['folder']}, "
+              f"{len(own['new'])} new, {len(own['merged'])} merged"
+              + (f", {len(own['skipped'])} skipped (`git memory extract --auto-memory` says why)" if own["skipped"] else ""))
     if report.unreadable or report.failed:
         from agent_memory.cli import colour  # it imports re: only when there is something to paint
     if report.unreadable:

@@ -1,0 +1,76 @@
+"""L0 → L1 for the second source: the project's auto-memory folder, captured as one commit.
+
+`capture` (SessionEnd, after the session's transcript, and `--all`, after the backfill) reads
+the folder Claude Code uses for this repository (automemory/location.py: trusted settings
+sources only), finds which sessions wrote each memory in this project's transcripts
+(automemory/writes.py), and merges the candidates (extract/memory_notes.py) like any
+observation: `atom.merge` is a join, so the same folder read again changes nothing.
+
+Work done once, on the ledger the transcripts use (transcripts/ledger.py, kind
+`auto-memory`, keyed by the folder, signed by every entry's path, size and mtime): a folder
+unchanged since its last capture is not read at all, so a second capture makes no commit and
+reads nothing but the folder's listing. A folder that changed is read whole (it is small); the
+transcripts behind it are read again only when they changed (the writes cache).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent_memory.automemory.location import memory_slug
+from agent_memory.automemory.notes import Skipped
+from agent_memory.automemory.quick import LEDGER_KIND, folder_key, project_folder, signature
+from agent_memory.automemory.writes import WriteIndex
+from agent_memory.extract.memory_notes import extract_folder
+from agent_memory.extract.pipeline import safe_project
+from agent_memory.store.capture import CaptureResult, Limits, capture_atoms
+from agent_memory.store.l1 import L1Store
+from agent_memory.transcripts.files import find_transcripts
+from agent_memory.transcripts.ledger import Entry, Ledger
+
+
+@dataclass
+class FolderCapture:
+    """What capturing the folder did: `read` is "absent" (no folder), "unchanged" (not read:
+    nothing changed since its last capture) or "read"."""
+
+    folder: Path
+    read: str
+    result: CaptureResult | None = None
+    memories: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"folder": str(self.folder), "read": self.read}
+        if self.result is not None:
+            out.update({"commit": self.result.commit, "new": self.result.new, "merged": self.result.merged,
+                        "memories": self.memories, "skipped": [s.to_json() for s in self.skipped]})  # fmt: skip
+        return out
+
+
+def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Limits | bool = False,
+                        ledger: Ledger | None = None, folder: Path | None = None) -> FolderCapture:  # fmt: skip
+    """Capture the project's auto-memory folder (or `folder`) into memory/atoms: one commit
+    when something is new, none when the folder is unchanged or adds nothing."""
+    folder = folder or Path(project_folder(store.repo.common_dir, root))
+    if not folder.is_dir():
+        return FolderCapture(folder, "absent")
+    ledger = ledger if ledger is not None else Ledger(store.repo.common_dir)
+    key, state = folder_key(folder), signature(folder)
+    if state is None:
+        return FolderCapture(folder, "absent")
+    if ledger.seen(LEDGER_KIND, key, state) is not None:
+        return FolderCapture(folder, "unchanged")
+    index = WriteIndex(store.repo.common_dir, folder)
+    writes = index.refresh(find_transcripts(root))
+    slug = memory_slug(folder, root)
+    extracted = extract_folder(folder, safe_project(project), slug, writes)
+    result = capture_atoms(store, extracted.atoms, None, f"~/.claude/projects/{slug}/memory", limits)
+    index.save()
+    ledger.record(Entry(LEDGER_KIND, key, state))
+    return FolderCapture(folder, "read", result, len(extracted.notes), extracted.skipped)
+
+
+__all__ = ["FolderCapture", "capture_auto_memory"]
