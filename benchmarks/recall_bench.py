@@ -3,8 +3,8 @@
 For 500 and 5,000 synthetic but realistic L1 atoms it writes the recall index into a temp
 git-common-dir lookalike and prints: index size (marshal, and the same payload as JSON for
 comparison), load time (marshal vs json), recall time p50/p95 over 200 prompts, and the
-spawn-to-exit ratio of `python -c pass` against a child that imports agent_memory.store.recall,
-loads the index, checks staleness, recalls and prints the hook JSON (30 runs each,
+spawn-to-exit ratio of `python -c pass` against a child that imports the reading side of
+agent_memory.store.recall (what the hook imports), loads the index, checks staleness, recalls and prints the hook JSON (30 runs each,
 interleaved). Prints numbers only: it never asserts a timing (CONVENTIONS: benchmarks are not
 tests). `benchmarks/hooks.py` measures the real `git memory hook` spawn-to-exit.
 
@@ -26,7 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.model.atom import atom_id
-from agent_memory.store import recall, recall_build
+from agent_memory.store.recall import build as recall_build
+from agent_memory.store.recall.files import INDEX_FILENAME, STATE_DIRNAME, index_is_stale
+from agent_memory.store.recall.index import load_index
+from agent_memory.store.recall.render import render_recall
+from agent_memory.store.recall.score import recall
 
 NOW = time.time()
 PROJECT = "bench-project"
@@ -150,22 +154,26 @@ def _timed(fn: Any, repeat: int) -> list[float]:
 
 CHILD = """
 import os, sys, time
-import agent_memory.store.recall as r
-index = r.load_index(os.path.join(sys.argv[1], "agent-memory"))
-hits = r.recall(index, sys.argv[2], time.time(), deadline=time.monotonic() + 0.1) if index else []
-text = r.render_recall(hits)
+from agent_memory.store.recall.index import load_index
+from agent_memory.store.recall.render import dump_hook_payload, render_recall
+from agent_memory.store.recall.score import recall
+index = load_index(os.path.join(sys.argv[1], "agent-memory"))
+hits = recall(index, sys.argv[2], time.time(), deadline=time.monotonic() + 0.1) if index else []
+text = render_recall(hits)
 if text:
-    sys.stdout.write(r.dump_hook_payload(text))
+    sys.stdout.write(dump_hook_payload(text))
 """
 CHILD_WITH_JSON = """
 import json, os, sys, time
-import agent_memory.store.recall as r
+from agent_memory.store.recall.index import load_index
+from agent_memory.store.recall.render import dump_hook_payload, render_recall
+from agent_memory.store.recall.score import recall
 payload = json.loads(sys.argv[2])
-index = r.load_index(os.path.join(sys.argv[1], "agent-memory"))
-hits = r.recall(index, payload["prompt"], time.time(), deadline=time.monotonic() + 0.1) if index else []
-text = r.render_recall(hits)
+index = load_index(os.path.join(sys.argv[1], "agent-memory"))
+hits = recall(index, payload["prompt"], time.time(), deadline=time.monotonic() + 0.1) if index else []
+text = render_recall(hits)
 if text:
-    sys.stdout.write(r.dump_hook_payload(text))
+    sys.stdout.write(dump_hook_payload(text))
 """
 
 
@@ -196,12 +204,12 @@ def bench(size: int, runs: int, tmp: Path) -> None:
     oid = "0123456789abcdef0123456789abcdef01234567"
     (common / "refs" / "heads" / "memory").mkdir(parents=True)
     (common / "refs" / "heads" / "memory" / "atoms").write_text(oid + "\n")
-    state = common / recall.STATE_DIRNAME
+    state = common / STATE_DIRNAME
     start = time.perf_counter()
     path = recall_build.write_index(state, atoms, oid)
     build_ms = (time.perf_counter() - start) * 1000
-    index = recall.load_index(state)
-    assert index is not None and not recall.index_is_stale(state, common)
+    index = load_index(state)
+    assert index is not None and not index_is_stale(state, common)
 
     # The same content as plain JSON lists (what a json index would hold), for comparison.
     as_json = json.dumps({
@@ -219,14 +227,14 @@ def bench(size: int, runs: int, tmp: Path) -> None:
     def load_json() -> None:
         json.loads(json_path.read_bytes())  # parse only: a lower bound for a JSON index
 
-    marshal_ms = _timed(lambda: recall.load_index(state), 50)
+    marshal_ms = _timed(lambda: load_index(state), 50)
     json_ms = _timed(load_json, 50)
     hits_per_prompt: list[int] = []
     recall_ms: list[float] = []
     for prompt in prompts:
         start = time.perf_counter()
-        hits = recall.recall(index, prompt, NOW)
-        recall.render_recall(hits)
+        hits = recall(index, prompt, NOW)
+        render_recall(hits)
         recall_ms.append((time.perf_counter() - start) * 1000)
         hits_per_prompt.append(len(hits))
 
@@ -272,7 +280,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
     print(
-        f"python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} cpus; index file {recall.INDEX_FILENAME}"
+        f"python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} cpus; index file {INDEX_FILENAME}"
     )
     with tempfile.TemporaryDirectory(prefix="recall-bench-") as tmp:
         for size in (int(s) for s in args.sizes.split(",")):

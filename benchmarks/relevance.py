@@ -3,7 +3,7 @@
 A hand-written store of 40 candidate atoms of a typical web/Python project, and 60 prompts of
 our own: 36 that should bring specific atoms (labelled by id), 24 that no atom answers
 ("how do I deploy to prod" with no deployment atom in the store, chit-chat, unrelated work),
-which must get nothing injected at all. Scored through the real index and `recall.recall`
+which must get nothing injected at all. Scored through the real index and `score.recall`
 (the hook's code), with the adopted-memory filter off. Prints:
 
 - precision@5: of the atoms injected for the related prompts (at most 5 each), the share that
@@ -23,7 +23,8 @@ import time
 from typing import Any
 
 from agent_memory.model.atom import atom_id
-from agent_memory.store import recall, recall_build
+from agent_memory.store.recall import build as recall_build
+from agent_memory.store.recall.score import recall
 
 PROJECT = "shop"
 NOW = time.time()
@@ -162,7 +163,7 @@ def run(verbose: bool) -> dict[str, float]:
     index = recall_build.build_index(list(atoms.values()), "")
     injected = relevant_injected = expected_total = expected_found = 0
     for prompt, wanted in RELATED:
-        hits = recall.recall(index, prompt, NOW)
+        hits = recall(index, prompt, NOW)
         got = [key_of[h.id] for h in hits]
         injected += len(got)
         relevant_injected += sum(1 for g in got if g in wanted)
@@ -173,7 +174,7 @@ def run(verbose: bool) -> dict[str, float]:
             print(f"{mark}{prompt!r}: {got} (wanted {sorted(wanted)})")
     silent = 0
     for prompt in UNRELATED:
-        hits = recall.recall(index, prompt, NOW)
+        hits = recall(index, prompt, NOW)
         silent += not hits
         if verbose:
             print(f"{'ok ' if not hits else '   '}{prompt!r}: {[key_of[h.id] for h in hits]}")

@@ -25,10 +25,12 @@ from test_hooks import claims_in, commit_tier, errors, hook, l2, payload
 from agent_memory.claude import hooks, jobs, session_start
 from agent_memory.gitio import repo as gitb
 from agent_memory.model.atom import atom_id
-from agent_memory.store import recall, recall_build, recall_writer
 from agent_memory.store.capture import capture_atoms
 from agent_memory.store.decisions import record_decision
 from agent_memory.store.l1 import L1Store
+from agent_memory.store.recall import build as recall_build
+from agent_memory.store.recall import writer as recall_writer
+from agent_memory.store.recall.files import index_is_stale
 
 NOW = "2026-11-06T12:00:00Z"
 
@@ -159,7 +161,7 @@ def test_a_stale_index_at_50k_is_answered_from_and_rebuilt_detached(
     commit_tier(project, "L2", [l2("Never push directly to main")])
     state = store.repo.state
     _fifty_thousand_atom_index(state, "f" * 40)  # not the tip: stale
-    assert recall.index_is_stale(state, store.repo.common_dir)
+    assert index_is_stale(state, store.repo.common_dir)
     (state / session_start.CONTEXT_CACHE).unlink(missing_ok=True)
     spawned: list[list[str]] = []
     monkeypatch.setattr(jobs, "spawn_detached", lambda args, cwd: spawned.append(args))

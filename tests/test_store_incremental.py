@@ -17,9 +17,14 @@ from conftest import git
 
 from agent_memory.gitio import repo as gitb
 from agent_memory.model.atom import atom_id, dump_atom, validate_atom
-from agent_memory.store import contradictions, l1, recall, recall_build, recall_writer
+from agent_memory.store import contradictions, l1
 from agent_memory.store.capture import Limits, capture_atoms, enforce_limits
 from agent_memory.store.l1 import L1Store, StaleLockError, stale_lock
+from agent_memory.store.recall import build as recall_build
+from agent_memory.store.recall import writer as recall_writer
+from agent_memory.store.recall.files import CONTESTED_FILENAME, contested_at_index, indexed_oid
+from agent_memory.store.recall.index import contested_dates, load_index
+from agent_memory.store.recall.score import recall
 
 SLUG = "-home-dev-proj"
 
@@ -221,13 +226,13 @@ def test_the_recall_index_is_appended_not_rebuilt(store: L1Store, monkeypatch: p
     monkeypatch.setattr(recall_writer, "rebuild", no_rebuild)
     for k in range(3):
         capture_atoms(store, many(5, start=1000 + 5 * k), f"s{k}", None)
-    index = recall.load_index(store.repo.state)
+    index = load_index(store.repo.state)
     assert index is not None and len(index.frames) == 3 and index.source_oid == store.tip()
     full = recall_build.build_index(store.atoms(), store.tip() or "")
     assert sorted(index.ids()) == sorted(full.ids())
     now = time.time()
     for prompt in ("run pnpm in the billing package", "mypy for the search package 1003", "docker auth"):
-        assert [h.id for h in recall.recall(index, prompt, now)] == [h.id for h in recall.recall(full, prompt, now)]
+        assert [h.id for h in recall(index, prompt, now)] == [h.id for h in recall(full, prompt, now)]
 
 
 def test_the_index_catches_up_with_commits_it_did_not_see(store: L1Store, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -236,10 +241,10 @@ def test_the_index_catches_up_with_commits_it_did_not_see(store: L1Store, monkey
     monkeypatch.setattr(l1.L1Store, "_after_write", lambda *args, **kw: None)  # another writer
     capture_atoms(store, many(4, start=500), "x", None)
     capture_atoms(store, [l1_atom(many(1, start=3)[0]["claim"], sessions=("late",), days=("2026-11-04",))], "y", None)
-    assert recall.indexed_oid(store.repo.state) == built_from != store.tip()
+    assert indexed_oid(store.repo.state) == built_from != store.tip()
     monkeypatch.setattr(recall_writer, "rebuild", lambda *a: (_ for _ in ()).throw(AssertionError("rebuilt")))
     recall_writer.refresh(store)  # what the detached `hook rebuild-index` runs
-    index = recall.load_index(store.repo.state)
+    index = load_index(store.repo.state)
     assert index is not None and index.source_oid == store.tip() and len(index.frames) == 1
     assert sorted(index.ids()) == sorted(recall_build.build_index(store.atoms(), "").ids())
 
@@ -249,7 +254,7 @@ def test_frames_are_compacted_into_a_new_base(store: L1Store, monkeypatch: pytes
     capture_atoms(store, many(20), "bulk", None)
     for k in range(6):
         capture_atoms(store, many(2, start=100 + 2 * k), f"s{k}", None)
-    index = recall.load_index(store.repo.state)
+    index = load_index(store.repo.state)
     assert index is not None and index.source_oid == store.tip()
     assert len(index.frames) < 6 and index.n > 20  # rebuilt once past 8 atoms in frames
 
@@ -262,25 +267,25 @@ def test_the_contested_sidecar_follows_the_index_through_frames_and_rebuilds(sto
     capture_atoms(store, many(50), "bulk", None)
 
     def agrees() -> None:
-        index = recall.load_index(state)
+        index = load_index(state)
         assert index is not None
-        assert recall.contested_at_index(state) == (index.source_oid, recall.contested_dates(index))
+        assert contested_at_index(state) == (index.source_oid, contested_dates(index))
 
     agrees()
     capture_atoms(store, [l1_atom("The default branch is dev", sessions=("a",), days=("2026-10-01",))], "a", None)
     capture_atoms(store, [l1_atom("The default branch is main", sessions=("b",), days=("2026-11-03",))], "b", None)
-    index = recall.load_index(state)
-    assert index is not None and index.frames and recall.contested_dates(index)  # a frame carried it
+    index = load_index(state)
+    assert index is not None and index.frames and contested_dates(index)  # a frame carried it
     agrees()
     recall_writer.rebuild(store, store.tip() or "")
     agrees()
     # A sidecar left behind by another tip is not used: the index decides.
-    (Path(state) / recall.CONTESTED_FILENAME).write_bytes(
-        (Path(state) / recall.CONTESTED_FILENAME).read_bytes().replace(
+    (Path(state) / CONTESTED_FILENAME).write_bytes(
+        (Path(state) / CONTESTED_FILENAME).read_bytes().replace(
             (store.tip() or "").encode(), b"f" * 40))
-    assert recall.contested_at_index(state) is None
-    (Path(state) / recall.CONTESTED_FILENAME).write_bytes(b"torn")
-    assert recall.contested_at_index(state) is None
+    assert contested_at_index(state) is None
+    (Path(state) / CONTESTED_FILENAME).write_bytes(b"torn")
+    assert contested_at_index(state) is None
 
 # --- migration from the flat layout ----------------------------------------------------------------
 

@@ -14,7 +14,7 @@ rebuilds the recall index: a stale one still answers, a missing one answers noth
 or the committed files alone (session start), and one detached `hook rebuild-index` (a
 catch-up of the atoms changed since the index's tip) freshens it for the next call.
 - user-prompt-submit (every prompt, spec §5.2): the C JSON scanner for the payload and
-  `agent_memory.store.recall`, which reads the compact recall index writers keep current and
+  the reading side of `agent_memory.store.recall`, which reads the compact recall index writers keep current and
   the adopted L2/L3 claims (a small cache keyed on the adopted.log files) so that nothing
   SessionStart already injects is recalled again. No pygit2, no pathlib, no subprocess.
 - session-start: the rendered context is cached in `.git/agent-memory/session-start.cache`
@@ -214,13 +214,16 @@ def _emit(line: str) -> None:
 
 def _recall(payload: "Payload", repo: Location, tip: str, started: float) -> None:
     from agent_memory.model.home import memory_home_dir
-    from agent_memory.store import recall
+    from agent_memory.store.recall.adopted import adopted
+    from agent_memory.store.recall.index import load_index
+    from agent_memory.store.recall.render import dump_hook_payload, render_recall
+    from agent_memory.store.recall.score import recall
 
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return
     state = repo.state
-    index = recall.load_index(state)
+    index = load_index(state)
     if index is None:
         from agent_memory.claude.jobs import request_rebuild
 
@@ -229,14 +232,12 @@ def _recall(payload: "Payload", repo: Location, tip: str, started: float) -> Non
             "the recall index is missing or unreadable: recalled nothing; rebuilding it"
         )
     # What SessionStart injects already is never recalled again (issue 18).
-    adopted = recall.adopted(state, [repo.work, memory_home_dir()])
-    hits = recall.recall(
-        index, prompt, time.time(), deadline=started + recall_budget_s(), exclude=adopted
-    )
-    text = recall.render_recall(hits)
+    held = adopted(state, [repo.work, memory_home_dir()])
+    hits = recall(index, prompt, time.time(), deadline=started + recall_budget_s(), exclude=held)
+    text = render_recall(hits)
     if text:
         check_context_size(text)
-        _emit(recall.dump_hook_payload(text))
+        _emit(dump_hook_payload(text))
     if index.source_oid != tip:
         # Stale (memory/atoms moved without a capture by this interpreter): still the best
         # answer in the budget; after answering, a detached rebuild freshens it for the next.

@@ -34,7 +34,7 @@ _MERSENNE_61 = (1 << 61) - 1
 _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
                  "committed/render.py", "store/contradictions.py", "committed/tiers.py",
                  "committed/templates.py", "model/atom.py", "model/paths.py", "model/fastjson.py",
-                 "store/recall.py", "store/recall_files.py", "committed/verdicts.py",
+                 "store/recall/files.py", "store/recall/index.py", "committed/verdicts.py",
                  "committed/guarded.py")  # fmt: skip
 
 
@@ -79,7 +79,7 @@ def context_key(repo: Location, tip: str) -> str:
     """Everything the session-start text is computed from, as one line."""
     from agent_memory import __version__
     from agent_memory.redact.signature import rules_signature
-    from agent_memory.store import recall_files as recall
+    from agent_memory.store.recall import files as recall
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # agent_memory/
     state, work = repo.state, repo.work
@@ -101,7 +101,7 @@ def context_key(repo: Location, tip: str) -> str:
 def _cached_context(repo: Location, tip: str) -> str | None:
     """The cached hook output line ('' for "nothing to inject"), or None on a miss. A stale
     recall index is part of the key; it also starts one detached rebuild."""
-    from agent_memory.store.recall_files import indexed_oid
+    from agent_memory.store.recall.files import indexed_oid
 
     state = repo.state
     if indexed_oid(state) != tip:
@@ -125,7 +125,7 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
     from agent_memory.committed import tiers, verdicts
     from agent_memory.model.fastjson import additional_context
     from agent_memory.model.policy import check_context_size
-    from agent_memory.store import recall_files as recall
+    from agent_memory.store.recall import files as recall
 
     state, common, work = repo.state, repo.common, repo.work
     tip = read_ref(common, ATOMS_REF)
@@ -170,15 +170,16 @@ def _contested(state: str) -> tuple[str | None, dict[str, str]]:
     """(the tip the recall index stands at, its contested map): from the small sidecar when
     it matches the index (issue 17: the index itself grows with the store), else from the
     index; (None, {}) when there is no readable index."""
-    from agent_memory.store import recall_files
+    from agent_memory.store.recall.files import contested_at_index
 
-    found = recall_files.contested_at_index(state)
+    found = contested_at_index(state)
     if found is not None:
         return found
-    from agent_memory.store import recall  # the index itself: only when the sidecar is behind
+    # the index itself: only when the sidecar is behind
+    from agent_memory.store.recall.index import contested_dates, load_index
 
-    index = recall.load_index(state)
-    return (index.source_oid, recall.contested_dates(index)) if index is not None else (None, {})
+    index = load_index(state)
+    return (index.source_oid, contested_dates(index)) if index is not None else (None, {})
 
 
 # --- the project name without running git ------------------------------------------------------

@@ -15,14 +15,14 @@ from agent_memory.cli.output import (
 from agent_memory.committed import tiers
 from agent_memory.gitio import repo as git
 from agent_memory.model.paths import memory_home
-from agent_memory.store import recall
+from agent_memory.store.recall.index import contested_dates
 
 
 def contested_dates_here(repo: git.Repo) -> dict[str, str]:
     """Contested tags (with the newer evidence's date) come from the recall index."""
 
     index = fresh_recall_index(repo)
-    return recall.contested_dates(index) if index is not None else {}
+    return contested_dates(index) if index is not None else {}
 
 
 def run(args: argparse.Namespace) -> int:

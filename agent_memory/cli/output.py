@@ -13,8 +13,10 @@ from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom, normalize
 from agent_memory.model.errors import AmbiguousError, RepoStateError, UsageError
-from agent_memory.store import recall, recall_build
 from agent_memory.store.l1 import L1Store
+from agent_memory.store.recall.build import write_index
+from agent_memory.store.recall.files import index_is_stale
+from agent_memory.store.recall.index import load_index
 
 
 def repo_here() -> git.Repo:
@@ -70,11 +72,11 @@ def fresh_recall_index(repo: git.Repo) -> Any:
     the per-prompt hook cannot, and uses what is there."""
 
     state = repo.state
-    if recall.load_index(state) is None or recall.index_is_stale(state, repo.common_dir):
+    if load_index(state) is None or index_is_stale(state, repo.common_dir):
         store = L1Store(repo)
         if store.exists():
-            recall_build.write_index(state, store.atoms(), store.tip() or "")
-    return recall.load_index(state)
+            write_index(state, store.atoms(), store.tip() or "")
+    return load_index(state)
 
 
 def tier_context(global_: bool) -> tuple[git.Repo, str, str, L1Store | None]:

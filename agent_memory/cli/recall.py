@@ -12,15 +12,15 @@ from agent_memory.cli.output import (
     store_here,
     wants_json,
 )
-from agent_memory.store import recall
+from agent_memory.store.recall import render, score
 
 
 def run(args: argparse.Namespace) -> int:
     prompt = flag_or_positional(args, "prompt", "prompt_pos", 'git memory recall "how do I deploy"')
     repo, store = store_here()
     index = fresh_recall_index(repo)
-    hits = recall.recall(index, str(prompt), time.time()) if index is not None else []
-    text = recall.render_recall(hits)
+    hits = score.recall(index, str(prompt), time.time()) if index is not None else []
+    text = render.render_recall(hits)
     if wants_json(args):
         # Only the recalled atoms, read by path (issue 17: not the whole store for five atoms).
         by_id = store.read_atoms([h.id for h in hits])

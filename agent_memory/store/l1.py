@@ -49,8 +49,8 @@ from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import InvalidAtomError, RefMovedError, RepoStateError
 from agent_memory.model.policy import L1_MAX_AGE_DAYS
 from agent_memory.model.trailers import format_message
-from agent_memory.store import recall_writer
 from agent_memory.store.contradictions import subject_keys
+from agent_memory.store.recall import writer as recall_writer
 
 ATOMS_DIR = "atoms"
 TOMBSTONES_DIR = "tombstones"
@@ -465,7 +465,7 @@ class L1Store:
         """Bring the recall index the per-prompt hook reads up to `tip`: the changed atoms only
         when it stood at `parent` (never fails the write)."""
         try:
-            from agent_memory.store import recall_writer
+            from agent_memory.store.recall import writer as recall_writer
 
             recall_writer.after_commit(self, parent, tip, set(changed), known)
         except Exception as exc:  # noqa: BLE001 - the index is a cache; the hook falls back

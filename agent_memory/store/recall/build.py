@@ -1,7 +1,7 @@
-"""The writing side of the recall index (store/recall.py reads it): which atoms may be
-recalled, each atom's BM25 document, and the base and delta frames writers put on disk.
-Kept apart from recall.py so that the per-prompt hook never loads it (issue 17: every module
-on that path costs every prompt)."""
+"""The writing side of the recall index (`index` reads it): which atoms may be recalled, each
+atom's BM25 document, and the base and delta frames writers put on disk. Kept apart from the
+reading side so that the per-prompt hook never loads it (every module on that path costs every
+prompt)."""
 
 from __future__ import annotations
 
@@ -16,16 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.gitio.state import atomic_write
-from agent_memory.store.recall import (
-    CONFIDENCE_CODES,
-    K1,
-    KIND_CODES,
-    B,
-    BytesBlob,
-    RecallIndex,
-    tokenize,
-)
-from agent_memory.store.recall_files import INDEX_FILENAME, _header, write_contested
+from agent_memory.store.recall.files import INDEX_FILENAME, _header, write_contested
+from agent_memory.store.recall.index import CONFIDENCE_CODES, KIND_CODES, BytesBlob, RecallIndex
+from agent_memory.store.recall.score import K1, B
+from agent_memory.store.recall.tokens import tokenize
 
 Atom = Mapping[str, Any]
 StrPath = str | os.PathLike[str]

@@ -1,4 +1,4 @@
-"""Keeps the recall index (store/recall.py reads it) at the `memory/atoms` tip, at a cost that
+"""Keeps the recall index (`index` reads it) at the `memory/atoms` tip, at a cost that
 follows the change, not the store (issue 17).
 
 - After a commit whose parent the index stands at: one frame with the atoms the commit
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
-from agent_memory.store import recall, recall_build
+from agent_memory.store.recall import build, files
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -94,7 +94,7 @@ def refresh(store: L1Store, wait: float = 30.0) -> None:
 def _update(store: L1Store, tip: str, parent: str | None, changed: set[str] | None,
             known: Mapping[str, Atom]) -> None:  # fmt: skip
     state = store.repo.state
-    tail = recall.index_tail(state)
+    tail = files.index_tail(state)
     if tail is None:
         rebuild(store, tip)
         return
@@ -132,7 +132,7 @@ def changed_between(store: L1Store, old: str, new: str) -> set[str] | None:
 
 def rebuild(store: L1Store, tip: str) -> None:
     atoms = list(store.snapshot(tip).atoms.load().values())
-    recall_build.write_index(store.repo.state, atoms, tip)
+    build.write_index(store.repo.state, atoms, tip)
 
 
 def append(store: L1Store, frm: str, to: str, ids: Iterable[str], cum: int,
@@ -146,16 +146,16 @@ def append(store: L1Store, frm: str, to: str, ids: Iterable[str], cum: int,
             gone.append(ident)
         else:
             atoms.append(atom)
-    frame = recall_build.build_frame(atoms, gone, _contested_updates(snap, atoms), cum)
-    data = recall.serialize_frame(frame, frm, to)
-    before = recall.read_contested(store.repo.state)
-    with open(recall.index_path(store.repo.state), "ab") as fh:
+    frame = build.build_frame(atoms, gone, _contested_updates(snap, atoms), cum)
+    data = files.serialize_frame(frame, frm, to)
+    before = files.read_contested(store.repo.state)
+    with open(files.index_path(store.repo.state), "ab") as fh:
         fh.write(data)
     if before is not None and before[0] == frm:
         # The sidecar follows the frame, as load_index applies it to the index's map.
         contested = before[1]
-        recall.apply_contested(contested, frame["contested"])
-        recall.write_contested(store.repo.state, to, contested)
+        files.apply_contested(contested, frame["contested"])
+        files.write_contested(store.repo.state, to, contested)
 
 
 def _contested_updates(snap: Any, atoms: list[Atom]) -> dict[str, str]:
@@ -172,6 +172,6 @@ def _contested_updates(snap: Any, atoms: list[Atom]) -> dict[str, str]:
                 found = snap.atoms.get(other)
                 if found is not None:
                     pool[other] = found
-    full = recall_build.contested_map(list(pool.values()))
+    full = build.contested_map(list(pool.values()))
     wanted = {str(a["id"]) for a in involved} | {str(o) for a in involved for o in a.get("contested_by") or []}
     return {ident: day for ident, day in full.items() if ident in wanted}

@@ -1,7 +1,7 @@
 """The recall index's files on disk, without the index itself: where they are, the header
 and the last bytes that say which `memory/atoms` tip the index stands at, and the contested
-sidecar. The session start needs only these (issue 17: importing the whole of
-`store/recall.py` was ~1.5 ms of a cold start); recall.py re-exports them."""
+sidecar. The session start needs only these (issue 17: importing the whole reading side was
+~1.5 ms of a cold start)."""
 
 import marshal
 import os

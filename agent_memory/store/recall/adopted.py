@@ -1,0 +1,111 @@
+"""What the committed tiers already hold, so that recall never restates it (issue 18): the ids,
+normalised claims and token sets of the adopted L2/L3 lines, from a small cache keyed on the
+adopted.log files' stat signatures."""
+
+import marshal
+import os
+
+from agent_memory.store.recall.files import _TAG
+from agent_memory.store.recall.tokens import normalize_claim, tokenize
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook cannot afford it
+    from collections.abc import Iterable, Mapping, Sequence
+    from typing import Any
+
+    Atom = Mapping[str, Any]
+    StrPath = str | os.PathLike[str]
+
+ADOPTED_CACHE = f"recall-adopted.{_TAG}.marshal"
+ADOPTED_LOG = os.path.join(".memory", "adopted.log")
+# A candidate whose tokens mostly fall inside an adopted line's (or the reverse) says the same
+# thing in other words: "Use pnpm, not npm" under "Use pnpm, not npm, for installs".
+NEAR_DUPLICATE = 0.8
+
+
+class Adopted:
+    """What the committed tiers hold, in the forms recall compares candidates with."""
+
+    __slots__ = ("ids", "claims", "token_sets", "_by_token")
+
+    def __init__(self, ids: "Iterable[str]" = (), claims: "Iterable[str]" = (),
+                 token_sets: "Iterable[Iterable[str]]" = ()) -> None:  # fmt: skip
+        self.ids = frozenset(ids)
+        self.claims = frozenset(claims)
+        self.token_sets = tuple(frozenset(t) for t in token_sets)
+        self._by_token: dict[str, list[int]] | None = None
+
+    @classmethod
+    def of(cls, atoms: "Sequence[Atom]") -> "Adopted":
+        ids = [str(a.get("id")) for a in atoms]
+        claims = [normalize_claim(str(a.get("claim", ""))) for a in atoms]
+        return cls(ids, claims, [frozenset(tokenize(str(a.get("claim", "")))) for a in atoms])
+
+    def restates(self, ident: str, claim: str) -> bool:
+        if ident in self.ids or normalize_claim(claim) in self.claims:
+            return True
+        mine = set(tokenize(claim))
+        if not mine or not self.token_sets:
+            return False
+        if self._by_token is None:  # token → the adopted lines holding it, built once
+            self._by_token = {}
+            for number, theirs in enumerate(self.token_sets):
+                for token in theirs:
+                    self._by_token.setdefault(token, []).append(number)
+        shared: dict[int, int] = {}
+        for token in mine:
+            for number in self._by_token.get(token, ()):
+                shared[number] = shared.get(number, 0) + 1
+        for number, count in shared.items():
+            smaller = min(len(mine), len(self.token_sets[number]))
+            if count >= min(2, smaller) and count >= NEAR_DUPLICATE * smaller:
+                return True
+        return False
+
+
+def _sig(path: str) -> tuple[str, int, int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (path, -1, -1, -1)
+    return (path, st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def adopted(state_dir: "StrPath", roots: "Sequence[str | None]") -> Adopted:
+    """The atoms held in the L2/L3 tiers whose work trees are `roots` (this repository's, the
+    global memory repo's), from a small cache keyed on the logs' stat signatures; a changed
+    log is re-read (a few lines of JSON) and the cache rewritten. Never raises: unreadable
+    logs hold nothing."""
+    paths = [os.path.join(root, ADOPTED_LOG) for root in roots if root]
+    sig = tuple(_sig(p) for p in paths)
+    cache = os.path.join(os.fspath(state_dir), ADOPTED_CACHE)
+    try:
+        with open(cache, "rb") as fh:
+            # loads(read()), not load(fh): marshal.load reads a file object item by item
+            # through Python calls (~1 ms for this 5 KB file; this is ~0.02 ms).
+            cached = marshal.loads(fh.read())
+        if isinstance(cached, tuple) and len(cached) == 4 and cached[0] == sig:
+            return Adopted(cached[1], cached[2], cached[3])
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    from agent_memory.committed.tiers import LOG_RELPATH, fold_text, open_inside
+
+    atoms: list[Atom] = []
+    for root, (_, size, _, _) in zip([r for r in roots if r], sig, strict=True):
+        if size < 0:
+            continue
+        try:  # never through a linked `.memory` folder or log (issue 23)
+            with open(open_inside(root, LOG_RELPATH), encoding="utf-8", errors="replace") as fh:
+                atoms += fold_text(fh.read()).values()
+        except OSError:
+            continue
+    found = Adopted.of(atoms)
+    try:
+        tmp = f"{cache}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            marshal.dump((sig, tuple(found.ids), tuple(found.claims),
+                          tuple(tuple(sorted(t)) for t in found.token_sets)), fh)  # fmt: skip
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+    return found

@@ -1,0 +1,203 @@
+"""Text → index terms, for prompts and claims alike: compounds split by hand (`re` alone costs
+about half a `python -c pass`, and this runs on every prompt), stop words dropped, light
+stemming, and the related-tool expansions of a prompt's terms (`query_terms`)."""
+
+# Related-tool expansions of the prompt's tokens count at this weight (see _CONCEPTS).
+EXPANSION_WEIGHT = 0.4
+MAX_PROMPT_CHARS = 8000  # a pasted log is not a query; its head says what it is about
+
+# A compound is alphanumeric runs joined by single `_`, `-` or `.` (snake_case, kebab-case,
+# file.names, v1.2); `/`, spaces and other punctuation separate compounds. Scanned by hand
+# rather than with `re`: importing `re` alone costs about half a `python -c pass`, and this
+# module is on the path of every prompt (tests pin equality with the regex forms
+# `[^\W_]+(?:[._-][^\W_]+)*`, `[._-]` and `(?<=[a-z0-9])(?=[A-Z])`).
+_JOINERS = "._-"
+_LOWER_OR_DIGIT = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def compounds(text: str) -> list[str]:
+    out: list[str] = []
+    n, i = len(text), 0
+    while i < n:
+        if not text[i].isalnum():
+            i += 1
+            continue
+        start = i
+        while True:
+            while i < n and text[i].isalnum():
+                i += 1
+            if i + 1 < n and text[i] in _JOINERS and text[i + 1].isalnum():
+                i += 1
+                continue
+            break
+        out.append(text[start:i])
+    return out
+
+
+def split_joiners(compound: str) -> list[str]:
+    for joiner in "._":
+        compound = compound.replace(joiner, "-")
+    return compound.split("-")
+
+
+def split_camel(piece: str) -> list[str]:
+    parts, start = [], 0
+    for k in range(1, len(piece)):
+        if piece[k] in _UPPER and piece[k - 1] in _LOWER_OR_DIGIT:
+            parts.append(piece[start:k])
+            start = k
+    parts.append(piece[start:])
+    return parts
+
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all also am an and any are aren arent as at be because
+    been before being below between both but by can cannot cant could couldn couldnt did didn
+    didnt do does doesn doesnt doing don dont down during each few for from further had hadn
+    hadnt has hasn hasnt have haven havent having he her here hers herself him himself his how
+    i if in into is isn isnt it its itself just let lets me more most my myself no nor not now
+    of off on once only or other our ours ourselves out over own same she should shouldn
+    shouldnt so some such than that thats the their theirs them themselves then there these
+    they this those through to too under until up very was wasn wasnt we were weren werent
+    what when where which while who whom why will with won wont would wouldn wouldnt you your
+    yours yourself yourselves im ive id youre youve ill weve thats theres
+    please thanks thank ok okay hi hello hey yes yeah sure well really actually maybe perhaps
+    also still yet already again always never ever use uses used using want wants wanted need
+    needs needed like get gets got getting go going thing things something anything everything
+    nothing way one ones lot lots bit much many can could might must shall may e.g i.e etc
+    via per new know think see look let try tries tried
+    """.split()  # noqa: SIM905 - a word list reads better as prose
+)
+
+# Deliberately light stemming: strip plural s / ies / sses, then -ing / -ed / -ly, undouble a
+# final consonant (running → run), and drop a final e (cache/caching/cached → cach). Stems need
+# not be words, only agree between prompt and claim. Tokens of ≤ 3 characters or containing a
+# digit or joiner are kept as they are (pnpm, npm, py311, node_modules).
+_STEM_EXCEPTIONS = frozenset(
+    """
+    string spring during anything everything nothing something apply reply supply family
+    assembly anomaly only early news series species always
+    """.split()  # noqa: SIM905
+)
+
+
+def stem(token: str) -> str:
+    if len(token) <= 3 or not token.isalpha() or token in _STEM_EXCEPTIONS:
+        return token
+    if token.endswith("ies") and len(token) > 4:
+        token = token[:-3] + "y"
+    elif token.endswith("sses"):
+        token = token[:-2]
+    elif token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        token = token[:-1]
+    for suffix in ("ing", "ed"):
+        if token.endswith(suffix) and len(token) - len(suffix) >= 3:
+            token = token[: -len(suffix)]
+            if len(token) >= 4 and token[-1] == token[-2] and token[-1] not in "lsz":
+                token = token[:-1]
+            break
+    else:
+        if token.endswith("ly") and len(token) - 2 >= 4:
+            token = token[:-2]
+    if token.endswith("e") and len(token) >= 4:
+        token = token[:-1]
+    return token
+
+
+def _term(piece: str) -> str | None:
+    folded = piece.casefold()
+    if len(folded) < 2 or folded in STOP_WORDS:
+        return None
+    stemmed = stem(folded)
+    return None if stemmed in STOP_WORDS else stemmed  # "what's" → whats → what
+
+
+def tokenize(text: str) -> list[str]:
+    """Casefolded, stop-word-free, lightly stemmed tokens, in order, with repeats.
+
+    A compound (`node_modules`, `pre-commit`, `package.json`, `useEffect`) yields itself whole
+    and then its parts, so a prompt naming the whole or a part both match.
+    """
+    out: list[str] = []
+    for compound in compounds(text.replace("'", "").replace("\u2019", "")):
+        pieces = split_joiners(compound)
+        if not compound.islower() and not compound.isupper():
+            pieces = [part for piece in pieces for part in split_camel(piece)]
+        if len(pieces) > 1:
+            whole = _term(compound)
+            if whole is not None:
+                out.append(whole)
+        for piece in pieces:
+            term = _term(piece)
+            if term is not None:
+                out.append(term)
+    return out
+
+
+# Related tools and concepts of everyday development: a prompt about "installing dependencies"
+# should find "Use pnpm, not npm" although they share no word. Small, hand-written and
+# deterministic (spec §5.2: lexical, no embeddings); expansions weigh EXPANSION_WEIGHT.
+_CONCEPTS = (
+    "install installation dependency deps package lockfile npm pnpm yarn bun pip pipx uv poetry "
+    "cargo gem composer node_modules requirements",
+    "test pytest unittest jest vitest mocha coverage fixture",
+    "lint linter format formatter ruff eslint prettier black flake8 isort stylelint",
+    "typecheck mypy pyright tsc",
+    "build bundle compile vite webpack esbuild rollup turbopack makefile",
+    "git commit push branch merge rebase squash pr cherry-pick",
+    "ci pipeline workflow jenkins circleci",
+    "database db migration postgres postgresql mysql sqlite sql orm alembic prisma",
+    "deploy deployment release production prod staging docker kubernetes k8s helm",
+    "env environment venv virtualenv dotenv",
+    "docs documentation readme changelog",
+    "http https api rest endpoint httpx requests axios fetch curl graphql",
+)
+# _CONCEPTS as `tokenize` normalises each word (whole words only: `node_modules` must not
+# expand to its part `node`), written out because normalising them at every prompt cost
+# ~0.4 ms; tests/test_recall.py derives it from _CONCEPTS and prints the new text on a change.
+_CONCEPT_TERMS = (
+    "install installation dependency dep packag lockfil npm pnpm yarn bun pip pipx uv "
+    "poetry cargo gem composer node_modules requirement",
+    "test pytest unittest jest vitest mocha coverag fixtur",
+    "lint linter format formatter ruff eslint prettier black flake8 isort stylelint",
+    "typecheck mypy pyright tsc",
+    "build bundl compil vit webpack esbuild rollup turbopack makefil",
+    "git commit push branch merg rebas squash pr cherry-pick",
+    "ci pipelin workflow jenkin circleci",
+    "databas db migration postgr postgresql mysql sqlit sql orm alembic prisma",
+    "deploy deployment releas production prod stag docker kubernet k8s helm",
+    "env environment venv virtualenv dotenv",
+    "doc documentation readm changelog",
+    "http api rest endpoint httpx request axio fetch curl graphql",
+)
+_CONCEPT_GROUPS = tuple(tuple(group.split()) for group in _CONCEPT_TERMS)
+_concept_of: dict[str, tuple[int, ...]] = {}
+
+
+def _concepts() -> "tuple[tuple[tuple[str, ...], ...], dict[str, tuple[int, ...]]]":
+    """The normalised groups, and term → groups (built once per process)."""
+    global _concept_of
+    if not _concept_of:
+        of: dict[str, list[int]] = {}
+        for number, group in enumerate(_CONCEPT_GROUPS):
+            for term in group:
+                of.setdefault(term, []).append(number)
+        _concept_of = {term: tuple(numbers) for term, numbers in of.items()}
+    return _CONCEPT_GROUPS, _concept_of
+
+
+def query_terms(prompt: str) -> dict[str, float]:
+    """The prompt's distinct tokens (weight 1) and their concept expansions (weight < 1)."""
+    terms = dict.fromkeys(tokenize(prompt[:MAX_PROMPT_CHARS]), 1.0)
+    groups, concept_of = _concepts()
+    for number in sorted({g for term in terms for g in concept_of.get(term, ())}):
+        for other in groups[number]:
+            terms.setdefault(other, EXPANSION_WEIGHT)
+    return terms
+
+
+def normalize_claim(claim: str) -> str:
+    """model.atom.normalize (spec §4.1) without importing `re`: whitespace runs → one space,
+    casefold, trailing `.,;:!?` stripped (str.split and `\\s` agree on what is whitespace)."""
+    return " ".join(claim.split()).casefold().rstrip(".,;:!?")
