@@ -88,6 +88,7 @@ def test_claude_memory_is_observed_labelled_and_reviewed(remembered: tuple[Path,
     gm(repo, "adopt", "--yes", str(atom["id"]))
     assert CLAIM in (repo / "CLAUDE.memory.md").read_text("utf-8")
     assert git(repo, "status", "--porcelain") == ""
+    assert gm_json(repo, "validate")["ok"]  # its back-pointers, origin and file are valid at L1 and L2
 
 
 def test_claude_memory_is_never_recalled_per_prompt(remembered: tuple[Path, Path]) -> None:
@@ -156,3 +157,26 @@ def test_the_session_end_capture_reads_the_folder_after_the_transcript(remembere
     assert atom["sessions"] == ["s-one", "s-three", "s-two"]
     assert atom["source"].endswith("/s-three.jsonl#L1")
     assert not (repo / ".git" / "agent-memory" / "errors.log").exists()
+
+
+def test_a_folder_of_every_variant_is_captured_and_valid(guarded: Path) -> None:
+    """The fixture folder, with no transcript behind it: each memory is observed once, in the
+    session its originSessionId names (line 0) or in the file itself."""
+    import shutil
+
+    from conftest import FIXTURES
+
+    folder = resolve_auto_memory_dir(guarded).path
+    shutil.copytree(FIXTURES / "auto-memory" / "folder", folder)
+    report = gm_json(guarded, "capture", "--all", "--no-stage")["auto_memory"]
+    assert report["memories"] == 9 and len(report["new"]) == 9
+    assert {s["file"] for s in report["skipped"]} == {"empty.md", "notes.txt", "scratch.md", "template_profile.md"}
+    assert gm_json(guarded, "validate")["ok"]
+    atoms = {a["memory_file"]: a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"]}
+    slug = folder.parent.name
+    assert atoms["team/feedback_reviews.md"]["source"] == f"~/.claude/projects/{slug}/memory/team/feedback_reviews.md#L8"
+    why = gm_json(guarded, "inspect", "--why", atoms["team/feedback_reviews.md"]["id"])
+    assert why["evidence"][0]["status"] == "ok" and "two approvals" in why["evidence"][0]["line"]
+    stamped = gm_json(guarded, "inspect", "--why", atoms["feedback_release_branch.md"]["id"])["evidence"][0]
+    assert stamped["source"].endswith("0b7c8a52-3f1e-4d5a-9c11-5e2f8b7d6a01.jsonl#L0") and stamped["status"] == "missing"
+    assert "Deploy from the release branch" in stamped["line"]  # the kept quote, its transcript gone
