@@ -143,21 +143,12 @@ def main() -> int:
         parser.error(f"unknown sections {', '.join(sorted(only - set(SECTIONS)))}")
     files, total, step = (100, 40, 10) if args.quick else (1000, 400, 100)
     with scratch(args.keep) as tmp:
-        bench = Bench(Path(tmp), args.package.resolve())
-        import os
-
-        os.environ.update({k: bench.env[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "AGENT_MEMORY_HOME",
-                                                    "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "PATH")})  # fmt: skip
-        bench.repo("first")  # creates the global memory repo
-        print(f"package {args.package.resolve()}", file=sys.stderr)
+        bench = Bench.started(Path(tmp), args.package)
         if "recapture" in only:
             recapture_section(bench, files, args.runs)
         if "backfill" in only:
             backfill_section(bench, total, step)
-    print("| what | figure |")
-    print("|---|---|")
-    for what, figure in bench.rows:
-        print(f"| {what} | {figure} |")
+    bench.print_table()
     print(f"\npackage: {args.package.resolve()}; one run, spawn-to-exit, regular (wheel-like) install.")
     return 0
 

@@ -85,6 +85,23 @@ class Bench:
         self.env["AGENT_MEMORY_NOW"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.rows: list[tuple[str, str]] = []
 
+    @classmethod
+    def started(cls, root: Path, package: Path) -> Bench:
+        """A bench whose isolated environment this process takes on too (the sections run git
+        and `git memory` in it), with the global memory repo created by a first `init`."""
+        bench = cls(root, package.resolve())
+        os.environ.update({k: bench.env[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "AGENT_MEMORY_HOME",
+                                                    "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "PATH")})  # fmt: skip
+        bench.repo("first")  # creates the global memory repo
+        print(f"package {package.resolve()}", file=sys.stderr)
+        return bench
+
+    def print_table(self) -> None:
+        print("| what | figure |")
+        print("|---|---|")
+        for what, figure in self.rows:
+            print(f"| {what} | {figure} |")
+
     def run(self, *args: str, cwd: Path, check: bool = True, env: dict[str, str] | None = None) -> str:
         proc = subprocess.run(list(args), cwd=cwd, env=env or self.env, capture_output=True, text=True,
                               check=False)  # fmt: skip
@@ -390,11 +407,7 @@ def main() -> int:
         recall_sizes, stale_sizes, capture_sizes = [500, 5000], [500, 5000, 50_000], [1000, 10_000, 100_000]
         files, items, store_size, sessions, runs = 1000, 60, 1000, 2000, args.runs
     with scratch(args.keep) as tmp:
-        bench = Bench(Path(tmp), args.package.resolve())
-        os.environ.update({k: bench.env[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "AGENT_MEMORY_HOME",
-                                                    "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "PATH")})  # fmt: skip
-        bench.repo("first")  # creates the global memory repo
-        print(f"package {args.package.resolve()}", file=sys.stderr)
+        bench = Bench.started(Path(tmp), args.package)
         repos: dict[int, Path] = {}
         if "recall" in only:
             repos = recall_section(bench, recall_sizes, runs)
@@ -414,10 +427,7 @@ def main() -> int:
                 capture_repo = bench.repo("recall-json")
                 populate(bench, capture_repo, capture_sizes[-1])
             recall_json_section(bench, capture_repo, 5)
-    print("| what | figure |")
-    print("|---|---|")
-    for what, figure in bench.rows:
-        print(f"| {what} | {figure} |")
+    bench.print_table()
     print(f"\npackage: {args.package.resolve()}; ratios are p50 spawn-to-exit against `python -c pass`, "
           "interleaved runs, regular (wheel-like) install, bytecode cached.")  # fmt: skip
     return 0

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from conftest import git
 from sessions import gm, gm_json
+from test_provenance import _claims
 
-from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.model.paths import slug_for
 from agent_memory.transcripts import reader as T
 
@@ -90,10 +90,6 @@ def _session(tmp_path: Path, tool: str, content: str, version: str, **fields: An
 
 def _rejections(path: Path) -> list[str]:
     return [s.text for s in T.iter_statements(path) if s.origin == "rejection"]
-
-
-def _claims(path: Path) -> list[str]:
-    return [a["claim"] for a in extract_transcript(path, "proj").atoms]
 
 
 # --- the shapes Claude Code writes for a refusal: recognised ----------------------------------

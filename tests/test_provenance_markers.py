@@ -20,8 +20,8 @@ import pytest
 from conftest import git
 from sessions import gm
 from test_hooks import captured_sessions, claims_in, hook, payload, run_hook, wait_for
+from test_provenance import _claims, _write
 
-from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.model.paths import slug_for
 from agent_memory.transcripts import reader as T
 from agent_memory.transcripts.typed import CLIENT_WRAPPERS, block_text
@@ -50,16 +50,6 @@ def _record(content: Any, cwd: str = "/w/proj", day: str = "2026-11-01", **extra
     }
     rec.update(extra)
     return rec
-
-
-def _write(path: Path, records: list[dict[str, Any]]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
-    return path
-
-
-def _claims(path: Path) -> list[str]:
-    return [a["claim"] for a in extract_transcript(path, "proj").atoms]
 
 
 def _only_genuine(tmp_path: Path, planted: list[dict[str, Any]]) -> None:

@@ -273,21 +273,9 @@ RULES: tuple[ClauseRule, ...] = (
         _no_x_ok,
     ),
     KEEP_RULE,
-    ClauseRule(
-        "complaint",
-        _F,
-        _KEEP_FORGETTING,
-        "Always {1}",
-        "constraint",
-        lambda m, c: not vague(m.group(1)),
-    ),
-    ClauseRule(
-        "complaint",
-        _F,
-        _FORGOT_AGAIN,
-        "Always {1}",
-        "constraint",
-        lambda m, c: not vague(m.group(1)),
+    *(
+        ClauseRule("complaint", _F, forgot, "Always {1}", "constraint", lambda m, c: not vague(m.group(1)))
+        for forgot in (_KEEP_FORGETTING, _FORGOT_AGAIN)
     ),
     ClauseRule(
         "complaint",

@@ -367,27 +367,19 @@ def _keep_in(m: re.Match[str], c: Clause) -> str:
 
 _F = "situation"
 RULES: tuple[ClauseRule, ...] = (
-    ClauseRule(
-        "project_is",
-        _F,
-        _BUILDING,
-        lambda m, c: f"User is building {_cut(m.group(1))}",
-        "fact",
-        lambda m, c: (
-            _bounded(_cut(m.group(1)), 12)
-            and not re.search(r"\b(?:you|me)\b", _cut(m.group(1)), re.I)
-        ),
-    ),
-    ClauseRule(
-        "project_is",
-        _F,
-        _WANT_TO_BUILD,
-        lambda m, c: f"User is building {_cut(m.group(1))}",
-        "fact",
-        lambda m, c: (
-            _bounded(_cut(m.group(1)), 12)
-            and not re.search(r"\b(?:you|me)\b", _cut(m.group(1)), re.I)
-        ),
+    *(
+        ClauseRule(
+            "project_is",
+            _F,
+            building,
+            lambda m, c: f"User is building {_cut(m.group(1))}",
+            "fact",
+            lambda m, c: (
+                _bounded(_cut(m.group(1)), 12)
+                and not re.search(r"\b(?:you|me)\b", _cut(m.group(1)), re.I)
+            ),
+        )
+        for building in (_BUILDING, _WANT_TO_BUILD)
     ),
     ClauseRule(
         "project_is",
