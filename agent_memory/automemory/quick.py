@@ -1,5 +1,5 @@
 """The auto-memory folder's place and state with `os` only, for `capture --all` with nothing
-new (issue 25's budget: a stat per transcript and little else) and the capture ledger.
+new (on a budget of a stat per transcript and little else) and the capture ledger.
 
 `default_folder` is `location.resolve_auto_memory_dir` for the common case — no override in
 the environment, no settings file that names `autoMemoryDirectory`, an ASCII repository path

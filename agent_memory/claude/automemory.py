@@ -31,7 +31,7 @@ What Claude Code does (researched 2026; sources below):
   `truncateEntrypointContent`: line cap first, then byte cap). We budget 25,000 bytes, not
   25,600: an index of 25,300 bytes would pass a 25 KiB check yet be cut by Claude Code.
 
-Decisions of ours (seed 002 "Reachability replaces enumeration"):
+Decisions of ours (what an index reaches is what counts, not a list of every file):
 
 - A file is reachable from an index by a markdown link to it (`[x](file.md)`, `[x]: file.md`;
   relative, URL-decoded, `#fragment` dropped, never escaping the directory), by its relative
@@ -42,7 +42,7 @@ Decisions of ours (seed 002 "Reachability replaces enumeration"):
   never files in subdirectories; files in subdirectories are reachable by relative link or
   path only. A glob matching zero files is a stale cue and fails.
 - Index files: `MEMORY.md`, and any reachable file whose name is `MEMORY*.md` (e.g.
-  `MEMORY-archive.md`, seed 002's archive index); their links and regions count too.
+  `MEMORY-archive.md`, an archive index); their links and regions count too.
 - Dotfiles and everything under a dot-directory are exempt (`.memory-pressure.jsonl` lives
   there). A link to a file that does not exist is a warning, not an orphan.
 """

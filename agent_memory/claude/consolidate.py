@@ -1,4 +1,4 @@
-"""`git memory consolidate`: proposals for folding near-duplicate memories (seed 002, Stage 2).
+"""`git memory consolidate`: proposals for folding near-duplicate memories.
 
 Proposals only. Nothing here writes: applying a proposal goes through `memory/review` like any
 promotion, because the gist becomes the retrieved truth and a wrong gist erases a detail.
@@ -8,7 +8,7 @@ promotion, because the gist becomes the retrieved truth and a wrong gist erases 
   than Jaccard so that a short claim restated inside a longer memory still scores high.
 - Two guards keep that from over-merging. (1) Polarity: every negation word becomes the token
   `not`, and two texts of which exactly one is negated never pair — "never push to main" is a
-  contradiction of "push to main" (spec §4.2), not a duplicate of it. (2) A Jaccard floor
+  contradiction of "push to main", not a duplicate of it. (2) A Jaccard floor
   (`min_jaccard`, default 0.4): a five-word claim contained in a sixty-word note shares all its
   words, but one broad note would otherwise glue unrelated claims into one cluster.
 - Clustering is single-linkage (connected components of qualifying pairs); the guards above
@@ -146,7 +146,7 @@ def propose(
     apart: Collection[frozenset[str]] = (),
 ) -> list[Proposal]:
     """Clusters of near-duplicates among `items` (id or file name, text); deterministic.
-    `apart`: pairs of ids that contradict each other (spec §4.2). They are never folded into
+    `apart`: pairs of ids that contradict each other. They are never folded into
     one cluster, not even through a third member: folding would forget one side of a
     contradiction, which only `resolve` may settle."""
     ids = [item_id for item_id, _ in items]
@@ -231,7 +231,7 @@ class Contested:
 
 
 def contested_pairs(atoms: Sequence[Mapping[str, Any]]) -> list[Contested]:
-    """The contradictions among live atoms: those detection finds now (spec §4.2) and those
+    """The contradictions among live atoms: those detection finds now and those
     recorded on the atoms (`contested_by`), older first."""
     from agent_memory.store.contradictions import detect
 

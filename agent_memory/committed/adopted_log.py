@@ -1,4 +1,4 @@
-"""`.memory/adopted.log`: the committed audit trail of L2/L3 material (spec §6).
+"""`.memory/adopted.log`: the committed audit trail of L2/L3 material.
 
 One JSON object per line (sorted keys, compact separators, UTF-8, trailing newline):
 `{"at": ts, "atom": {full committed atom after the op}, "op": op, "review_commit": oid}`.
@@ -29,7 +29,7 @@ GITATTRIBUTES_LINE = ".memory/adopted.log merge=union"
 
 # Ops that leave the atom held (the line's atom is its new state) and ops that drop it.
 SETTING_OPS = ("adopt", "pin", "unpin", "decay", "supersede", "resolve")
-REMOVING_OPS = ("forget", "demote")  # demote: L2 cap overflow sends the atom back to L1 (§4.3)
+REMOVING_OPS = ("forget", "demote")  # demote: L2 cap overflow sends the atom back to L1
 OPS = SETTING_OPS + REMOVING_OPS
 
 _TS_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
@@ -106,7 +106,7 @@ def _structural_errors(obj: Any) -> list[str]:
 
 
 # The last few texts parsed without validation: one adopt reads the same log several times
-# per item (consistency, fold, render, append), ~1 ms each at 60 lines (issue 17).
+# per item (consistency, fold, render, append), ~1 ms each at 60 lines.
 _PARSED: dict[str, tuple[list[LogEntry], list[str]]] = {}
 _PARSED_KEEP = 4
 
@@ -206,7 +206,7 @@ def held_ids(entries: Iterable[LogEntry]) -> set[str]:
 
 def ever_adopted(entries: Iterable[LogEntry]) -> set[str]:
     """Ids that were adopted at some point, held now or not: promotion feeds back through
-    this so an adopted (or since forgotten) atom is not restaged forever (DESIGN, defects)."""
+    this so an adopted (or since forgotten) atom is not restaged forever."""
     return {e.atom_id for e in entries if e.op == "adopt"}
 
 

@@ -87,7 +87,7 @@ class TierFiles:
 
 # What a log text folds and renders to, for the last few texts: one adopted item reads the same
 # log several times (consistency check, change, append), and the next item starts from the
-# text this one wrote; folding and rendering it again was ~4 ms an item at 60 lines (issue 17).
+# text this one wrote; folding and rendering it again was ~4 ms an item at 60 lines.
 _DERIVED: dict[tuple[str, str], Any] = {}
 _DERIVED_KEEP = 6
 

@@ -2,7 +2,7 @@
 
 A line the commit guard refuses can still reach `.memory/adopted.log` (a `--no-verify`, a
 cherry-pick, a merge made before the hooks were installed). From then on nothing may render
-or inject it (issue 14 §2): `git memory validate --fix` drops it (a `forget` line, so block and
+or inject it: `git memory validate --fix` drops it (a `forget` line, so block and
 log still agree), `git memory status` counts it, and the SessionStart context leaves it out.
 
 `refused(atoms)` judges each atom by the line a block renders for it, with the same rules the

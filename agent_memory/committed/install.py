@@ -1,11 +1,12 @@
 """What `git memory init` installs into a repository: the git hooks (chaining, never
-clobbering, whatever was there), the `.gitignore`/`.gitattributes` lines of spec §6, and the
-`@CLAUDE.memory.md` import. Each step is idempotent and reports what it did.
+clobbering, whatever was there), the `.gitignore`/`.gitattributes` lines (of `.memory/` only
+`adopted.log` is tracked, merged by union), and the `@CLAUDE.memory.md` import. Each step is
+idempotent and reports what it did.
 
 The git hooks go where git runs them: `core.hooksPath` when it is set (husky's `.husky/_`, a
 team's `.githooks/`), else the git dir's `hooks/`. `hook_states` tells whether each one is
-the one git will run, so `git memory status` notices a `core.hooksPath` set after `init`
-(issue 14 §2), which would otherwise disable the guard without a word."""
+the one git will run, so `git memory status` notices a `core.hooksPath` set after `init`,
+which would otherwise disable the guard without a word."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def hook_python() -> str:
 
 
 def render_hook(name: str, python: str) -> str:
-    """The hook's text with `python` on its interpreter line (spec §6: the guard must run for
+    """The hook's text with `python` on its interpreter line (the guard must run for
     every commit of memory files, including commits made outside the venv, where `git-memory`
     is not on PATH). An empty `python` leaves the template's empty line."""
     source = hook_source(name)

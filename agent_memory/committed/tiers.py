@@ -43,7 +43,7 @@ class NotPlainError(OSError):
 def open_inside(root: str | os.PathLike[str], rel: str) -> int:
     """A read-only descriptor for the regular file `rel` (slash-separated) under `root`, opened
     one component at a time and following no link below `root`. A `.memory` folder linked
-    elsewhere would have the session start read a log no commit showed a reviewer (issue 23):
+    elsewhere would have the session start read a log no commit showed a reviewer:
     it raises NotPlainError, as does a FIFO or a device in place of the file; an absent file
     raises FileNotFoundError. `root` itself may be a link (the user's own layout)."""
     parts = rel.split("/")

@@ -1,10 +1,10 @@
 """The guard's verdicts on committed memory lines, remembered so the session start can apply
 the guard without loading it.
 
-Nothing the commit guard refuses may be injected into Claude's context (issue 14 §2), even
+Nothing the commit guard refuses may be injected into Claude's context, even
 when it reached `.memory/adopted.log` around the hooks. But the guard's rules cost a few
-hundred milliseconds to import, and the session-start hook stays on the standard library
-(issue 17). So each line is judged once, by `guarded.line_rules`, and the verdict kept in
+hundred milliseconds to import, and the session-start hook stays on the standard library.
+So each line is judged once, by `guarded.line_rules`, and the verdict kept in
 `.git/agent-memory/guard-verdicts`: lines the guard accepts verbatim (exact match, so no
 collision can make a refused line pass), refused ones only by a CRC (a collision can only
 leave a line out, and no secret is copied into the file). A line not judged yet is judged

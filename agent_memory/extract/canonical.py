@@ -1,6 +1,6 @@
 """Canonical claims: restatements of one rule become one claim string, hence one atom id.
 
-A fact climbs tiers because it *recurred* (spec §4: the L1→L2 gate counts the distinct sessions
+A fact climbs tiers because it *recurred* (the L1→L2 gate counts the distinct sessions
 of ONE atom, and an atom's id is `sha256(normalize(claim) + "\\0" + project)`). People restate
 a rule in many ways, so every extracted claim goes through one deterministic rewrite:
 
@@ -20,7 +20,7 @@ What deliberately stays distinct (a different rule, or a qualifier that matters)
 - negation is never dropped or added: "Never push to main" and "Push to main" differ;
 - objects, tools and subjects are kept word for word: "Never push directly to main" and "Never
   push to main" stay two claims (a qualifier changes what is forbidden; merging them is a
-  judgement for `consolidate`, which a human reviews — seed 002), as do "Use pnpm, not yarn"
+  judgement for `consolidate`, which a human reviews), as do "Use pnpm, not yarn"
   and "Use pnpm, not npm";
 - "Avoid X" (a preference) is not "Never X" (a constraint);
 - a purpose tail stays: "Use Tailwind, not CSS modules, for styling";

@@ -1,4 +1,4 @@
-"""L0 → L1: candidate atoms from a transcript, rule-based (spec §9.2 option (a): no LLM).
+"""L0 → L1: candidate atoms from a transcript, rule-based (no LLM, no network).
 
 Only the user's own words are read (`transcripts.reader.iter_events`): typed prompts, `#` memory
 notes and tool-rejection reasons. Most prompts are one-off tasks and questions and yield
@@ -17,12 +17,12 @@ Adjacent claims of one sentence become one line ("main auto-deploys, so never pu
 a pasted structured document is read only at its framing paragraphs; conversation-bound text
 ("these variables", "for now", "the simpler one", "use it here") is dropped, because a memory
 line must stand alone. Every claim is then canonicalised (`canonical.py`) so that
-restatements of one rule are one atom and can recur (spec §4).
+restatements of one rule are one atom and can recur.
 
 Claims keep their negation (`Never`, `not`), keep code spans verbatim, drop politeness and
 first-person framing, and stay ≤ 200 characters. `confidence` is `stated` for the user's words
-and `observed` for inferred failures; never `verified` (spec §9.2). Redaction runs on every
-claim and quote before an atom exists (spec §6 rule 1).
+and `observed` for inferred failures; never `verified`. Redaction runs on every
+claim and quote before an atom exists.
 
 Where things are:
 

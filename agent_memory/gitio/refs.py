@@ -1,5 +1,5 @@
-"""Reading `.git` without git, for the per-prompt hook path (spec §5.2's 100 ms budget, of
-which an interpreter start is most): find the repository's git dirs, read a ref's object id
+"""Reading `.git` without git, for the per-prompt hook path (a 100 ms budget, of which
+an interpreter start is most): find the repository's git dirs, read a ref's object id
 from the loose ref file or `packed-refs`. Only `os` is imported. Everything else that touches
 git goes through `gitio.repo`; tests/test_refs.py checks these readers against `git` itself
 (loose, packed, worktree, reftable).
@@ -67,7 +67,7 @@ def locate_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[str, s
     and bare repositories. Worktrees share the common dir, hence one store per repository.
 
     A directory that merely has a repository's layout (HEAD, objects/, refs/) *inside another
-    repository's work tree* is that work tree's content, not a repository (issue 23): anyone
+    repository's work tree* is that work tree's content, not a repository: anyone
     can commit such a folder, with a `config` and `hooks/` that would run programs, and a
     clone checks it out — while no clone can check out a `.git`. So such a folder is skipped
     and the enclosing repository is the answer, as git answers with `safe.bareRepository =
@@ -154,7 +154,7 @@ def locate(start: "str | os.PathLike[str] | None" = None) -> "Location | None":
 # git's repository-selecting environment (git(1), "The Git Repository"): each one, set, makes
 # a git process act on another repository, index, object store or ref namespace than the one
 # it was started in. git exports some to its hooks, so a verb run from a hook of another
-# repository inherits them (issue 23: `adopt` staged into that repository's index).
+# repository inherits them (`adopt` staged into that repository's index).
 REPOSITORY_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
                   "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_QUARANTINE_PATH", "GIT_NAMESPACE")  # fmt: skip
 
@@ -207,7 +207,7 @@ def drop_foreign_git_env(repo: "Location | None") -> "list[str]":
 # --- the init marker ---------------------------------------------------------------------------
 # `git memory init` leaves INIT_MARKER in <common dir>/agent-memory/: a file inside the git dir,
 # which git never fills from a remote and no clone can check out. The Claude Code hooks act only
-# on a repository that carries it (issue 23).
+# on a repository that carries it.
 INIT_MARKER = "initialised"
 # The first line of each git hook of ours (committed/install.py reads it from here).
 GIT_HOOK_MARKER = "agent-memory-hook:"

@@ -1,4 +1,4 @@
-"""The atom: identity, schema validation, serialisation and the merge join (spec §3.1, §4.1).
+"""The atom: identity, schema validation, serialisation and the merge join.
 
 Everything that writes an atom goes through `validate_atom()`; everything that combines two
 observations of one claim goes through `merge()`, which is a true join (commutative,
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any, TypedDict
 
     class _AtomOptional(TypedDict, total=False):
-        """Fields an atom may carry (spec §3.1 conditionals, seed 002 lifecycle, local L1 state)."""
+        """Fields an atom may carry (by scope and tier, the lifecycle flags, local L1 state)."""
 
         project: str
         contested: bool
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 
     class Atom(_AtomOptional):
-        """One atom (spec §3.1): the 13 required fields; JSON Schema validation on every write
+        """One atom: the 13 required fields; JSON Schema validation on every write
         checks values, this type checks keys."""
 
         id: str
@@ -71,7 +71,7 @@ REQUIRED_FIELDS = (
 )
 # Fields that only make sense locally (L1) and must never reach committed material.
 LOCAL_ONLY_FIELDS = ("evidence", "evidence_omitted", "review")
-# Bounded evidence (issue 17): every session id is kept (the gates count them), but quotes only
+# Bounded evidence: every session id is kept (the gates count them), but quotes only
 # for the first and the latest sighting and the first sighting of each of the latest
 # EVIDENCE_DAYS distinct days; the rest are kept as EVIDENCE_FINGERPRINT-digit fingerprints of
 # their back-pointers in `evidence_omitted`, so `observations` stays the exact count of distinct
@@ -94,9 +94,9 @@ def _is_atom_id(value: object) -> bool:
 
 
 def normalize(claim: str) -> str:
-    """Spec §4.1, exactly: collapse whitespace, then casefold, then strip trailing punctuation.
-    (`str.split()` and the spec's `\\s+` agree on what whitespace is, and `re` stays out of
-    the cold session start.)"""
+    """Collapse whitespace, then casefold, then strip trailing punctuation, in that order: two
+    claims are one atom when these forms are equal. (`str.split()` and `\\s+` agree on what
+    whitespace is, and `re` stays out of the cold session start.)"""
     return " ".join(claim.split()).casefold().rstrip(".,;:!?")
 
 
@@ -114,7 +114,8 @@ def expected_id(atom: Mapping[str, Any]) -> str:
 
 
 def strip_pointer(pointer: str) -> str:
-    """§3.1.1: promotion keeps only `<session>.jsonl#L<n>`; the line number is untouched."""
+    """What promotion keeps of a back-pointer: only `<session>.jsonl#L<n>` (a path prefix would
+    write an OS user name into a tracked file); the line number is untouched."""
     return pointer.replace("\\", "/").rsplit("/", 1)[-1]
 
 
@@ -218,7 +219,7 @@ def schema_errors(atom: Any) -> list[str]:
 
 
 def invariant_errors(atom: Mapping[str, Any]) -> list[str]:
-    """Invariants JSON Schema cannot express (spec §3.1.2)."""
+    """Invariants JSON Schema cannot express."""
     import re
     errors = []
     try:
@@ -367,7 +368,7 @@ def omitted_quotes(atom: Mapping[str, Any]) -> int:
 
 
 def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
-    """Join two records of the same atom (§4.1.3, §5.3).
+    """Join two records of the same atom.
 
     sessions ∪, first_seen min, last_seen max, confidence max (never down), redacted OR,
     source = newest, first_source = oldest, observations = distinct evidence. Every field is
@@ -438,7 +439,7 @@ def merge_all(records: Iterable[Mapping[str, Any]]) -> Atom:
 
 
 def to_committed(atom: Mapping[str, Any], tier: str, promoted_at: str) -> Atom:
-    """The form an atom takes in committed material (L2/L3): back-pointers stripped (§3.1.1),
+    """The form an atom takes in committed material (L2/L3): back-pointers stripped,
     local-only fields dropped, `promoted_at` set."""
     out = _as_atom({k: v for k, v in atom.items() if k not in LOCAL_ONLY_FIELDS})
     out["tier"] = tier

@@ -75,8 +75,8 @@ def additional_context(event: str, text: str) -> str:
 
 # Arrays and objects nested deeper than this are refused before parsing: json's scanner
 # recurses once per level, so a line of a few thousand `[` raised RecursionError from every
-# reader of `.memory/adopted.log` — the session start injected nothing and `validate` crashed
-# (issue 23). The deepest line we write nests four levels (entry → atom → list → evidence).
+# reader of `.memory/adopted.log` — the session start injected nothing and `validate` crashed.
+# The deepest line we write nests four levels (entry → atom → list → evidence).
 MAX_DEPTH = 32
 
 

@@ -57,7 +57,7 @@ def transcript_slug_and_name(path: str | os.PathLike[str]) -> tuple[str, str]:
 
 
 def canonical_pointer(transcript: str | os.PathLike[str], line: int) -> str:
-    """The L1 back-pointer `~/.claude/projects/<slug>/<file>.jsonl#L<n>` (§3.1.1)."""
+    """The L1 back-pointer `~/.claude/projects/<slug>/<file>.jsonl#L<n>`."""
     slug, name = transcript_slug_and_name(transcript)
     return f"~/.claude/projects/{slug}/{name}#L{int(line)}"
 
@@ -71,7 +71,7 @@ def resolve_pointer(pointer: str) -> tuple[str, list[Path], int]:
     """Resolve an L1 or stripped back-pointer against this machine's transcripts.
 
     Returns (status, matches, line) with status `ok` (exactly one match), `missing` (none)
-    or `ambiguous` (two or more: never guessed, spec §3.1.1).
+    or `ambiguous` (two or more: never guessed).
     """
     body, _, line_part = pointer.partition("#L")
     line = int(line_part) if line_part.isdigit() else 0

@@ -1,5 +1,5 @@
 """Every threshold, cap, TTL and budget agent-memory applies, in one place, and the one function
-that decides L1 expiry and eviction (spec §4.1, §4.1.1, §4.3, §5; DESIGN "Gates").
+that decides L1 expiry and eviction.
 
 The README's numbers are checked against these constants by tests/test_policy.py, so the docs
 cannot drift from what the code does. Stdlib only: the hook fast paths import this module.
@@ -14,22 +14,22 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping
     from typing import Any
 
-# --- L1 → L2 (spec §4.1) ---------------------------------------------------------------------
+# --- L1 → L2 ---------------------------------------------------------------------------------
 L1_TO_L2_SESSIONS = 3  # distinct sessions for an observed claim
 L1_TO_L2_STATED_SESSIONS = 2  # a claim the user stated
 L1_TO_L2_DAYS = 2  # distinct UTC calendar days (verified claims are exempt)
 
-# --- caps and expiry (spec §4.3) -------------------------------------------------------------
+# --- caps and expiry -------------------------------------------------------------------------
 L1_CAP = 500  # atoms on memory/atoms; the oldest last_seen is evicted beyond it
 L1_MAX_AGE_DAYS = 90  # an L1 atom not re-observed for this long is dropped
 L2_CAP = 60  # adopted atoms per project; overflow is demoted to L1 (pinned atoms exempt)
 L3_CAP = 30  # global atoms; inflow is refused at the cap, never auto-demoted
 
-# --- L2 → L3 (spec §4.1.1) -------------------------------------------------------------------
+# --- L2 → L3 ---------------------------------------------------------------------------------
 L3_MIN_PROJECTS = 2  # held at L2 in this many distinct projects
 L2_MIN_AGE_DAYS = 30  # each for at least this long
 
-# --- what reaches Claude's context (spec §5.1, §5.2) -----------------------------------------
+# --- what reaches Claude's context -----------------------------------------------------------
 L2_BUDGET_BYTES = 4096  # the L2 block of the session-start context
 L3_BUDGET_BYTES = 2048  # the L3 block of the session-start context
 RECALL_TOP_K = 5  # atoms recalled per prompt
@@ -71,7 +71,7 @@ def check_context_size(text: str) -> None:
 def is_expired(
     atom: "Mapping[str, Any]", now: "_dt.datetime", max_age_days: int = L1_MAX_AGE_DAYS
 ) -> bool:
-    """§4.3: an L1 atom not re-observed for more than `max_age_days` days is dropped."""
+    """An L1 atom not re-observed for more than `max_age_days` days is dropped."""
     # Imported here: the hooks import this module for its budgets, and datetime costs 3 ms.
     import datetime as _dt
 
@@ -93,12 +93,12 @@ def l1_evictions(
     cap: int = L1_CAP,
     max_age_days: int = L1_MAX_AGE_DAYS,
 ) -> tuple[list[str], list[str]]:
-    """(expired ids, evicted ids) for the L1 store, both oldest first (§4.3, §5.2).
+    """(expired ids, evicted ids) for the L1 store, both oldest first.
 
     Expired: last seen more than `max_age_days` ago. Evicted: of the rest, the oldest
     `last_seen` beyond `cap`. Exempt from both, though they count toward the cap: pinned atoms
-    (a human's explicit keep, seed 002) and atoms held at L2 (`held`), whose L1 record is the
-    provenance chain of an adopted line (§4.1.1 step 5)."""
+    (a human's explicit keep) and atoms held at L2 (`held`), whose L1 record is the
+    provenance chain of an adopted line."""
     everything = list(atoms)
 
     def movable(atom: "Mapping[str, Any]") -> bool:

@@ -2,7 +2,7 @@
 
 
 def contested_tag(newer: str) -> str:
-    """Spec §4.2: a contested claim is still injected, tagged with the day of the NEWER
+    """A contested claim is still injected, tagged with the day of the NEWER
     evidence; `newer` is that day (YYYY-MM-DD) or a full timestamp of it."""
     day = newer.strip()
     if len(day) != 10:

@@ -1,4 +1,4 @@
-"""Promotion gates and caps (spec §4.1, §4.1.1, §4.1.3, §4.3). Pure decisions over atom dicts:
+"""Promotion gates and caps. Pure decisions over atom dicts:
 no git, no I/O, deterministic (no LLM). The commands (`promote`, `stage`, `capture`,
 `promote --global`) read the stores, call these, and write what they decide.
 
@@ -75,11 +75,11 @@ def claim_days(atom: Mapping[str, Any]) -> set[str]:
     return days
 
 
-# --- L1 → L2 (§4.1, §4.1.3) ---------------------------------------------------------------
+# --- L1 → L2 ------------------------------------------------------------------------------
 
 
 def _recurrence_reasons(atom: Mapping[str, Any]) -> list[str]:
-    # §4.1.3: confidence is re-read here, at gate time, not frozen at extraction.
+    # Confidence is re-read here, at gate time, not frozen at extraction.
     confidence = str(atom["confidence"])
     if confidence == "verified":
         return []  # 1 observation (schema minimum), the only day-exempt path
@@ -108,8 +108,8 @@ def _rejection_reason(atom: Mapping[str, Any]) -> str | None:
 
 
 def _contest_reasons(atom: Mapping[str, Any], contesters: Mapping[str, list[str]]) -> list[str]:
-    # §4.2.1 reverse join: blocked by its own flag (older side) or by being named in another
-    # atom's contested_by (newer side).
+    # The contradiction reverse join: blocked by its own flag (older side) or by being named in
+    # another atom's contested_by (newer side).
     reasons = []
     own = sorted(set(atom.get("contested_by") or []))
     if own:
@@ -145,7 +145,7 @@ def l1_reasons(
     if rejected:
         reasons.append(rejected)
     if atom.get("redacted"):
-        # §4.1: the pass altered the text — positive evidence the source was sensitive, and
+        # Redaction altered the text — positive evidence the source was sensitive, and
         # recurrence cannot substitute for a human. No fast path skips this.
         reasons.append("redacted — needs a restatement without the secret")
     reasons += _contest_reasons(atom, contesters)
@@ -166,7 +166,7 @@ def evaluate_l1(
     held: Mapping[str, Atom] | None = None,
 ) -> list[GateResult]:
     """The L1 → L2 gate for every L1 atom in `atoms`, sorted by id. Non-L1 atoms in `atoms` and
-    the `held` L2 atoms take part only in the contradiction reverse join (L1↔L2, §4.2)."""
+    the `held` L2 atoms take part only in the contradiction reverse join (L1↔L2)."""
     held = dict(held or {})
     contesters = _contesters([*atoms, *held.values()])
     results = []
@@ -176,17 +176,17 @@ def evaluate_l1(
     return results
 
 
-# --- L2 → L3 (§4.1.1) ---------------------------------------------------------------------
+# --- L2 → L3 ------------------------------------------------------------------------------
 
 
 def global_id(atom: Mapping[str, Any]) -> str:
-    """The project-free id an L2 atom groups under (§4.1.1 step 1)."""
+    """The project-free id an L2 atom groups under: one claim in several projects is one id."""
     return atom_id(str(atom["claim"]), None)
 
 
 def l2_age_start(atom: Mapping[str, Any]) -> str:
     """Age at L2 runs from `promoted_at` — the day the claim entered committed context, which
-    is what "held at L2 for 30 days" means (§4.1). `first_seen` would count L1 time too, so it
+    is what "held at L2 for 30 days" means. `first_seen` would count L1 time too, so it
     is only the fallback for an L2 record without the (schema-required) stamp."""
     return str(atom.get("promoted_at") or atom["first_seen"])
 
@@ -216,7 +216,8 @@ def _latest(contributors: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
 
 
 def merge_to_l3(contributors: Sequence[Atom], promoted_at: str) -> Atom:
-    """§4.1.1 step 3 and its field table: one global L3 atom from ≥ 2 projects' L2 atoms.
+    """One global L3 atom from ≥ 2 projects' L2 atoms (docs/global-memory.md, "How a claim gets
+    to L3").
 
     Every required field is accounted for; optional fields (pins, decay, contest flags,
     supersession, verified_by) are not carried over — L3 standing is a human decision at
@@ -291,12 +292,12 @@ def evaluate_global(
     now: _dt.datetime,
     l3_atoms: Sequence[Atom],
 ) -> tuple[list[GateResult], list[Atom]]:
-    """The L2 → L3 gate (§4.1.1). `l2_by_project` maps each registered project to its adopted
+    """The L2 → L3 gate. `l2_by_project` maps each registered project to its adopted
     atoms; only `tier: L2` ones contribute, any others (L1) just take part in that project's
     contradiction reverse join. Returns one result per project-free group (sorted by id, the
     L3 id) and the merged L3 atoms of the eligible groups.
 
-    The L3 cap (30, §4.3) counts existing L3 atoms and blocks inflow, never demotes. When only
+    The L3 cap (30) counts existing L3 atoms and blocks inflow, never demotes. When only
     some eligible groups fit, the ones with the oldest evidence go first (first_seen, then id)."""
     blockers = {
         project: (contested_ids(atoms), _contesters(atoms))
@@ -334,7 +335,7 @@ def evaluate_global(
     return results, merged
 
 
-# --- caps and expiry (§4.3) ---------------------------------------------------------------
+# --- caps and expiry ----------------------------------------------------------------------
 
 
 def _oldest_first(atoms: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

@@ -1,4 +1,4 @@
-"""L2 → L3 (spec §4.1.1): read the adopted L2 atoms of every registered project (each repo's
+"""L2 → L3: read the adopted L2 atoms of every registered project (each repo's
 committed `.memory/adopted.log` at its default branch), group them by the project-free id, and
 stage the eligible merges on the global memory repo's own `memory/review`.
 
@@ -7,8 +7,8 @@ elsewhere:
 - *when* an atom entered L2: the commit that landed its adopt line on the default branch. The
   staged `promoted_at` is the atom's latest sighting (so staging is deterministic), which for
   old sessions adopted today would count weeks nobody held the claim at L2.
-- *whether it is contested*: the §4.2.1 detector marks the L1 record of an adopted atom in the
-  project's local `memory/atoms`; the committed L2 copy never carries the flag.
+- *whether it is contested*: contradiction detection marks the L1 record of an adopted atom in
+  the project's local `memory/atoms`; the committed L2 copy never carries the flag.
 - *whether a person retired it*: a superseded or decayed L2 atom is not persona material.
 """
 
@@ -195,7 +195,7 @@ class GlobalEvaluation:
 def _removed_from_l3(repo: git.Repo, base: str, files: TierFiles) -> set[str]:
     """Ids adopted at L3 and no longer held: a person took them out (a forget line, or
     `git revert` of the adopt commit), so evidence alone does not bring them back — the
-    feedback rule the previous implementation lacked (DESIGN, defects)."""
+    rule that a person's removal outlives the evidence."""
     held = files.held()
     removed = adopted_log.ever_adopted(files.entries()) - set(held)
     # Adopt commits name their atom in trailers; one that is not held any more was undone.
@@ -338,7 +338,7 @@ def _refuse_unsafe_base(found: GlobalEvaluation, home: GlobalRepo) -> None:
 
 def stage_global(force: bool = False) -> StagePlan:
     """Rebuild the global repo's memory/review: one commit per L3 merge, then one per
-    hand-authored item, all within the L3 cap (§4.3: the cap refuses inflow, never demotes)."""
+    hand-authored item, all within the L3 cap (the cap refuses inflow, never demotes)."""
 
     home = require_home()
     found = evaluate(home, now_utc())
@@ -409,7 +409,8 @@ def record_global_rejection(repo: git.Repo, atom: Atom) -> None:
 
 
 def rejection_reason(rejected: dict[str, dict[str, Any]], atom: Atom) -> str | None:
-    """Rejected, and no new sessions since: not proposed again (the L1 rule, spec §4 / issue 6)."""
+    """Rejected, and no new sessions since: not proposed again (as at L1: only a new session
+    saying it again brings a rejected claim back)."""
     mark = rejected.get(str(atom["id"]))
     if mark is None or len(atom.get("sessions", [])) > int(mark.get("sessions", 0)):
         return None

@@ -1,6 +1,6 @@
 """`memory/review`: staged promotions, one commit per promoted atom, on top of the default
 branch as the remote has it (`origin/main` when fetched, so a pull request carries only the
-staged items), else the local branch (DESIGN "Tiers → git"). Built only with plumbing and a fixed identity and dates taken
+staged items), else the local branch. Built only with plumbing and a fixed identity and dates taken
 from the evidence, so the same evidence gives the same commits (same oids) and re-staging is
 a no-op. Each commit touches only the marker block and `.memory/adopted.log`."""
 
@@ -115,7 +115,7 @@ def promotion_message(atom: Atom, l2: Atom) -> str:
                 ("Evidence-Days", str(len(days))), ("First-Source", l2["first_source"])]  # fmt: skip
     label = origin_label(atom)
     if label:
-        # Issue 27: the model wrote this memory itself; a reviewer sees so, with its reasons.
+        # Claude's own memory: the model wrote it itself; a reviewer sees so, with its reasons.
         # The quote lines travel with memory/review to a pull request: only lines the commit
         # guard accepts are written.
         body.insert(1, f"Origin: {label} — written by Claude Code's model, not typed by a person")
@@ -168,14 +168,14 @@ def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt
         l2 = staged_l2_atom(atom)
         proposals.append(Proposal(atom["id"], LogEntry(op="adopt", atom=l2, at=l2["promoted_at"]),
                                   promotion_message(atom, l2)))
-    # L2 cap (spec §4.3): what would be held after these promotions decides the demotions.
+    # L2 cap: what would be held after these promotions decides the demotions.
     after = files.append([p.entry for p in proposals]).held()
     overflow = _l2_overflow(after)
     if overflow:
         when = max(a["promoted_at"] for a in after.values())
         proposals += [Proposal(ident, LogEntry(op="demote", atom=after[ident], at=when),
                                format_message(f"demote: {one_line(after[ident]['claim'], 80)}",
-                                              [f"L2 holds more than {L2_CAP} atoms (spec §4.3): the oldest last_seen goes back to L1,",
+                                              [f"L2 holds more than {L2_CAP} atoms: the oldest last_seen goes back to L1,",
                                                "where it re-enters the 90-day expiry and can re-promote if still live."],
                                               [("Atom-Id", ident), ("Promotion", "L2->L1")]))
                       for ident in overflow]

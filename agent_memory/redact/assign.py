@@ -1,4 +1,4 @@
-"""Secrets assigned to a key (spec §6): `key = value` in the shapes of config files and source
+"""Secrets assigned to a key: `key = value` in the shapes of config files and source
 code (INI, .env, JSON, YAML, XML, Go, Java, PHP, Makefile, CLI flags, HTTP headers, query
 strings, connection strings).
 

@@ -1,4 +1,4 @@
-"""Secrets written in an encoding (issue 14): base64 (standard or URL-safe) and URL
+"""Secrets written in an encoding: base64 (standard or URL-safe) and URL
 percent-encoding. A person — or a tool — may paste `cGFzc3dvcmQ9…` or `token%3Dghp_…`; the
 pattern rules see neither.
 

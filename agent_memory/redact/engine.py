@@ -1,4 +1,4 @@
-"""The redaction engine (spec §4.1, §6): which parser runs where, one pass over the text, and
+"""The redaction engine: which parser runs where, one pass over the text, and
 the merge of what the parsers found.
 
 - One pass over the lower-cased text finds *keywords* (token prefixes such as ``ghp_``, key

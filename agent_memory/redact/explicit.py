@@ -1,4 +1,4 @@
-"""Passwords people state outright (issue 23): the whole value after an explicit password word,
+"""Passwords people state outright: the whole value after an explicit password word,
 in any of the languages people write to Claude in, whatever characters the value holds.
 
 - A password word (`password`, `Passwort`, `contraseña`, `пароль`, `密码` …), then `:` or `=`

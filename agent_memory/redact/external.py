@@ -1,4 +1,4 @@
-"""Belt and braces (issue 15): when `gitleaks` is on PATH, `git memory scan` may also run it over
+"""Belt and braces: when `gitleaks` is on PATH, `git memory scan` may also run it over
 the memory files and refuse what it reports. Never required, never slower when absent: the
 only cost then is one PATH lookup, made once per process.
 

@@ -1,4 +1,4 @@
-"""Known token families (issue 15): a value that starts with a vendor's documented prefix is
+"""Known token families: a value that starts with a vendor's documented prefix is
 judged by that vendor's format, not by the generic rules.
 
 - A value that matches one of the family's formats is the family's token: its token rule in
@@ -11,8 +11,8 @@ judged by that vendor's format, not by the generic rules.
   share a prefix from being redacted.
 - Except where a key says the value is a credential (`token=…`, `GITHUB_TOKEN=…`): there a
   look-alike that is the family's format but for a few characters too many or too few — a
-  token mistyped, cut or padded in a paste — is still that family's secret (issue 23,
-  `near_miss`). A wrong alphabet stays a look-alike.
+  token mistyped, cut or padded in a paste — is still that family's secret
+  (`near_miss`). A wrong alphabet stays a look-alike.
 
 Built from R.TOKENS by the engine (`configure`), so a family the benchmark holds out
 (agent_memory.redact.engine.exclude_rules) is unknown here too.

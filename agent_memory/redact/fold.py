@@ -1,4 +1,4 @@
-"""Text folded for judging (issue 14): what a reader sees, not the code points written.
+"""Text folded for judging: what a reader sees, not the code points written.
 
 An attacker — or a paste — can hide a secret from pattern rules while a person still reads it:
 zero-width and other format characters inside a token (`ghp_\u200b…`), letters from another

@@ -1,4 +1,4 @@
-"""Credentials no vendor rule names (issue 15), judged by their shape, their context and their
+"""Credentials no vendor rule names, judged by their shape, their context and their
 character statistics together — so that a vendor nobody wrote a rule for is still covered.
 
 - Prefixed tokens (`abc_live_8f3K…`, `xyz-9a8b…`, `vnd.AbC9…`): a short label, a separator and

@@ -1,11 +1,11 @@
-"""The commit guard's rules: what memory material (L2/L3) may never carry (spec §3.1.1, §6).
+"""The commit guard's rules: what memory material (L2/L3) may never carry.
 
 Pure functions, no git: `scan_text(path, text)` checks the text of one memory file and returns
 one `GuardFinding` per problem; `format_finding` renders it as ``path:line: rule``. The git
 side (`git memory scan --staged`, the pre-commit hook) lives in `cli/scan.py`, which passes
 each staged memory file here (for `CLAUDE.md`, only our marker blocks, other lines blanked).
 
-Refused in the markdown memory files, for what Claude Code would make of them (issue 23):
+Refused in the markdown memory files, for what Claude Code would make of them:
 ``memory-import`` (an ``@path`` import), ``html-comment`` (a comment opener or closer other than
 a line that is one whole comment, as the block markers are), ``code-fence`` (a fence opening a
 code block). The block renderer writes none of them (`committed.render.inert`).
@@ -13,7 +13,7 @@ code block). The block renderer writes none of them (`committed.render.inert`).
 Refused, each with its rule name:
 - anything `redactor.find` reports (secrets and personal data), under the redaction rule's name;
 - ``backpointer-path``: a back-pointer with a path prefix. Committed tiers carry only the bare
-  ``<session>.jsonl#L<n>`` form; a prefix writes an OS user name into a tracked file (§4.1.1);
+  ``<session>.jsonl#L<n>`` form; a prefix writes an OS user name into a tracked file;
 - ``home-path``: a home-directory path (``/home/<u>/``, ``/Users/<u>/``, ``C:\\Users\\<u>\\``,
   ``/mnt/c/Users/<u>/``, ``~<u>/``, ``~/.claude/projects/``, the ``-home-<u>-`` project slug), even with
   the user name already redacted: the path is machine-specific either way.
@@ -81,7 +81,7 @@ _PLACEHOLDER_USERS = frozenset(
 def scan_text(path: str, text: str) -> list[GuardFinding]:
     """Every finding in `text` (the content of memory file `path`), sorted by line.
 
-    Judged as a reviewer reads it, not only as written (issue 14): format characters are
+    Judged as a reviewer reads it, not only as written: format characters are
     refused outright (``format-character``: nobody reviewing the diff can see them), and the
     rules also run on the text with invisible characters removed and look-alike letters folded
     (agent_memory.redact.fold; `redactor.find` does this itself), and on each claim with its
@@ -121,7 +121,7 @@ def scan_text(path: str, text: str) -> list[GuardFinding]:
 def _path_rules(text: str, line_of: Callable[[int], int], found: set[tuple[int, str]]) -> None:
     """Back-pointers with a path prefix and home-directory paths."""
     # Each pattern needs a literal to match at all: most text has none, and trying the
-    # patterns at every offset was half of the guard's time (issue 17).
+    # patterns at every offset was half of the guard's time.
     if ".jsonl#L" in text:
         for m in _BACKPOINTER.finditer(text):
             if m.group("prefix"):
@@ -137,7 +137,7 @@ def _path_rules(text: str, line_of: Callable[[int], int], found: set[tuple[int, 
         found.add((line_of(m.start()), "home-path"))
 
 
-# What Claude Code interprets in a memory file (issue 23; docs/claude-code-integration.md, "What
+# What Claude Code interprets in a memory file (docs/claude-code-integration.md, "What
 # Claude Code reads in a memory file"). The block renderer writes none of it (render.inert);
 # a memory file holding one was written by hand or by someone else.
 # `@path` after whitespace (JavaScript's \s, which has U+FEFF) is an import of that file.
@@ -176,7 +176,7 @@ def _may_hold_home_path(text: str) -> bool:
 def _string_rules(value: str) -> frozenset[str]:
     """The rules one decoded JSON string breaks, in any of its views. A pure function of the
     string, so kept per string: every log line repeats the same keys and most of the same
-    values (one adopted item's guard run was ~40 scans; issue 17)."""
+    values (one adopted item's guard run was ~40 scans)."""
     found: set[tuple[int, str]] = set()
     if invisible(value):
         found.add((0, "format-character"))

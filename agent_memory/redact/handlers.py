@@ -1,4 +1,4 @@
-"""Dedicated parsers of the redaction engine (spec §6): vendor tokens, private keys (PEM blocks,
+"""Dedicated parsers of the redaction engine: vendor tokens, private keys (PEM blocks,
 PuTTY files), JWTs (also base64-wrapped), Kubernetes Secret manifests, and secrets named in
 prose ("the staging password is …"). Credentials of HTTP requests and URLs are in
 agent_memory.redact.http, key = value assignments in agent_memory.redact.assign.

@@ -1,4 +1,4 @@
-"""Credentials of HTTP requests and connection URLs (spec §6): Authorization and Bearer
+"""Credentials of HTTP requests and connection URLs: Authorization and Bearer
 headers, `curl -u user:password`, URI userinfo (`scheme://user:password@host`), Go DSNs
 (`user:password@tcp(host)`) and signed URLs (`?sig=…`, `X-Amz-Signature=…`).
 

@@ -1,4 +1,4 @@
-"""Personal data (spec §4.1, §6): e-mail addresses, the user name in home-directory paths, AWS
+"""Personal data: e-mail addresses, the user name in home-directory paths, AWS
 account ids, and numbers a person owns (phone, card, IBAN, US SSN, Indian Aadhaar, UK NINO,
 Spanish DNI), each confirmed by its check digits or valid ranges (agent_memory.redact.pii_checks).
 """
@@ -149,7 +149,7 @@ _REGION: re.Pattern[str] = _lazy(r"(?:[a-z]{2}(?:-gov|-iso[a-z]?)?-[a-z]{4,10}-\
 def arn_account(ctx: ScanContext, pos: int, kw: str) -> None:
     """An AWS account id in an ARN. Any account that is not AWS's documented example; the
     documented example ones too when the ARN is real (a real region, or none), since then it
-    names a resource (issue 15) — not in a made-up ARN (`arn:aws:sns:aaa:111122223333:…`)."""
+    names a resource — not in a made-up ARN (`arn:aws:sns:aaa:111122223333:…`)."""
     m = _ARN.match(ctx.text, pos)
     if m is None:
         return

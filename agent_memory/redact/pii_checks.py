@@ -1,7 +1,7 @@
 """Number checks of personal data: check digits (Luhn for cards, mod 97 for IBANs, Verhoeff
 for Aadhaar, the letter of a Spanish DNI) and valid ranges (card brands and lengths, US SSN
 areas, UK NINO prefixes, phone number lengths). A number that fails them is not redacted: an
-id, a timestamp or a hash is not a person's (spec §6, false positives).
+id, a timestamp or a hash is not a person's (a false positive).
 
 Pure functions of one string.
 """

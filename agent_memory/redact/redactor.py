@@ -1,4 +1,4 @@
-"""Redaction: secrets and personal data out of every claim before it is written (spec §4.1, §6).
+"""Redaction: secrets and personal data out of every claim before it is written.
 
 Redaction is the only barrier between a transcript and a committed file (the `verified` fast
 path reaches L2 on one observation), so this is a rule engine, not a short regex list:
@@ -14,7 +14,7 @@ path reaches L2 on one observation), so this is a rule engine, not a short regex
   then from the value whether it is real. An explicit key (`password`, `api_token`) vouches for
   the value: only true placeholders are kept (`<password>`, `****`, `changeme`, `${VAR}`);
   a key that only hints (`ACME_KEY`, a vendor's name) needs a value that looks generated;
-- generic rules cover vendors no rule names (issue 15): prefixed tokens (`abc_live_…`), a
+- generic rules cover vendors no rule names: prefixed tokens (`abc_live_…`), a
   credential word a few words before a value of a credential's shape, structured secrets
   (Kubernetes Secrets, package-registry configs), and decode base64 and percent-encoding;
   text is also judged as a reader sees it (invisible characters removed, look-alike letters

@@ -4,8 +4,8 @@ word lists.
 Plain data (tuples of strings), so importing this module costs almost nothing; the engine
 compiles the patterns once, on first use. Formats follow the vendors' documentation and the
 public rule sets of gitleaks and detect-secrets (read for formats; patterns are our own).
-Every pattern has bounded quantifiers: nothing here can backtrack without limit (spec §6,
-issue 3 "bad input").
+Every pattern has bounded quantifiers: nothing here can backtrack without limit, whatever
+the input.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ _LOWER = "abcdefghijklmnopqrstuvwxyz"
 def _each(fmt: str, letters: str) -> tuple[str, ...]:
     """The keywords of a family whose vendor varies one letter of the prefix over the years
     (`ghp_`, `gho_`, `ghs_` …; `xoxb-`, `xoxp-` …): every letter, so that an older or a newer
-    shape of a known family is a token too (issue 15)."""
+    shape of a known family is a token too."""
     return tuple(fmt.format(c) for c in letters)
 
 
@@ -418,7 +418,7 @@ PLACEHOLDER_WORDS: frozenset[str] = frozenset({
 
 # Words that only ever stand for a secret. A value made of them alone is a placeholder even
 # under an explicit key (`password: changeme`, `api_key = "your-api-key-here"`); weak real
-# passwords (`hunter2`, `letmein`, `admin`) are not in this list (issue 15).
+# passwords (`hunter2`, `letmein`, `admin`) are not in this list.
 TRUE_PLACEHOLDER_WORDS: frozenset[str] = frozenset({
     "example", "examples", "sample", "placeholder", "changeme", "change", "changeit", "your",
     "yours", "here", "redacted", "dummy", "fake", "insert", "replace", "todo", "fixme", "tbd",

@@ -1,5 +1,5 @@
 """Value judgements of the redaction rules: is this string random enough to be a secret, or a
-placeholder, a template, an identifier, a word, a version number (spec §6: false positives
+placeholder, a template, an identifier, a word, a version number (false positives
 cost a claim, so a value must also *look* generated)?
 
 Pure functions of a value; the two that every rule asks (`wordy`, `is_placeholder`) are
@@ -263,7 +263,7 @@ def _is_path(v: str) -> bool:
 def token_like(value: str, min_len: int = 8, min_entropy: float = 2.5, quoted: bool = True) -> bool:
     """A credential value after a key that says it is one (`api_token`, `client_secret`):
     anything of a credential's shape that is not a placeholder, a name in code, a number, a
-    version, a path or a URL. Low entropy alone does not clear it (issue 15: an explicit key
+    version, a path or a URL. Low entropy alone does not clear it (an explicit key
     vouches for the value)."""
     v = value
     n = len(v)

@@ -1,12 +1,12 @@
-"""L0 → L1: merge extracted observations into `memory/atoms` as one commit (spec §5.3).
+"""L0 → L1: merge extracted observations into `memory/atoms` as one commit.
 
 Each observation is joined into the stored atom with `atom.merge`, so re-capturing a
-transcript changes nothing. Contradictions are detected at merge time within the project
-(spec §4.2.1), against the atoms that share a subject (the store's `index/subjects`), never
+transcript changes nothing. Contradictions are detected at merge time within the project,
+against the atoms that share a subject (the store's `index/subjects`), never
 the whole store. Tombstoned (forgotten) claims are not silently re-learned, and an atom the
 cap evicted comes back only with an observation newer than its last sighting (re-reading old
 sessions never resurrects it: `index/dropped/`, Snapshot.evicted_at). Caps and expiry
-(spec §4.3, §5.2; model/policy.l1_evictions decides) run in the same commit when the caller
+(model/policy.l1_evictions decides) run in the same commit when the caller
 asks (`limits=True`), starting from the counts `index/stats.json` holds: the store is read
 whole only when the cap is exceeded or something may have expired. `enforce_limits` does the
 same as a commit of its own.
@@ -74,7 +74,7 @@ class CaptureResult:
 
 @dataclass(frozen=True)
 class Limits:
-    """Caps and expiry to apply in a capture's commit (spec §4.3): `held` are the ids adopted
+    """Caps and expiry to apply in a capture's commit: `held` are the ids adopted
     at L2 (default: read from the work tree's adopted.log)."""
 
     cap: int = L1_CAP
@@ -167,7 +167,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
 
 
 def _contradictions(snap: Snapshot, writes: dict[str, Atom], result: CaptureResult) -> dict[str, Atom]:
-    """Mark the older atom of each new contradiction involving a changed atom (§4.2.1),
+    """Mark the older atom of each new contradiction involving a changed atom,
     comparing the changed atoms with the stored atoms that share a subject key."""
     others: dict[str, Atom] = {}
     for atom in writes.values():
@@ -297,9 +297,9 @@ def capture_transcript(store: L1Store, project: str, transcript: Path, session: 
 def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX_AGE_DAYS,
                    held: Iterable[str] | None = None) -> str | None:
     """Drop expired atoms (not re-observed in 90 days) and evict the oldest `last_seen` beyond
-    the cap, as one commit that names every dropped atom and why (spec §4.3, §5.2). Atoms
-    held at L2 (`held`: ids adopted in the work tree's adopted.log; by default read from it)
-    keep their L1 record: it is the provenance chain (spec §4.1.1 step 5). Starts from the
+    the cap, as one commit that names every dropped atom and why. Atoms held at L2 (`held`:
+    ids adopted in the work tree's adopted.log; by default read from it) keep their L1 record:
+    it is the provenance chain of an adopted line. Starts from the
     counts in `index/stats.json`: when nothing can be over the cap or expired, no atom is read
     and nothing is written."""
     rules = Limits(cap, max_age_days, frozenset(held) if held is not None else None)

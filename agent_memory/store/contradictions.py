@@ -1,9 +1,9 @@
-"""Contradiction detection within one project (spec §4.2, §4.2.1). Pure functions, no I/O.
+"""Contradiction detection within one project. Pure functions, no I/O.
 
 Two rules, both over the normalized claim text (atom.normalize), both deliberately NARROW.
 Precision matters more than recall here: a false contradiction freezes two good claims (both
 are blocked from promotion until a human resolves the pair), while a missed one is caught one
-tier later by the human review at `adopt` (§4.2.1: "detection is a filter, never a guarantee").
+tier later by the human review at `adopt` ("detection is a filter, never a guarantee").
 
 **negation** — the claims are the same once negation is taken out, and their negation
 polarities differ. Negation markers: `not`, `never`, `no longer`, any `n't` contraction
@@ -20,7 +20,7 @@ main". All of these must hold:
   be`, `must be`, `defaults to`, `is set to`, `lives in`, `is at`, `points to`, …); the earliest
   one is the split point;
 - the subject before it has ≥ 2 content tokens (articles/possessives not counted), so the
-  shared prefix is ≥ 3 tokens as §4.2.1 asks ("PR base branch is", "the node version is");
+  shared prefix is ≥ 3 tokens ("PR base branch is", "the node version is");
 - each trailing value is 1–3 tokens, the values differ, and neither value extends the other
   (token prefix, or a path under the other: "tests/" vs "tests/unit");
 - a value may carry a trailing rejection ("dev, never main"); only its positive head ("dev")
@@ -48,7 +48,7 @@ Decisions and stated limits:
   CI" vs "tests that touch the network run in CI" fires although both may hold. Rare in
   practice; the human resolves it at `adopt`.
 - Double negation is treated by parity, not grammar.
-- Only pairs within one project are compared (§4.2: L3 atoms carry no project and are never
+- Only pairs within one project are compared (L3 atoms carry no project and are never
   reached).
 """
 
@@ -170,7 +170,7 @@ class Contradiction:
         return f"Contradiction(older={self.older!r}, newer={self.newer!r}, rule={self.rule!r})"
 
     def as_dict(self) -> dict[str, str]:
-        """The `inspect --contested` shape (CLI.md)."""
+        """The `inspect --contested` shape (docs/cli.md)."""
         return {"older": self.older, "newer": self.newer, "rule": self.rule}
 
 
@@ -429,8 +429,8 @@ def _alternative_conflict(a: _Shape, b: _Shape) -> bool:
 
 def _alternative(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
     """One claim chooses X, the other chooses Y and names X as what not to use, for the same job:
-    "Use uv for dependencies" vs "Use poetry, not uv, for dependencies" (§4.2 same subject:
-    the job, two values). A purpose on one side only still counts ("Use uv" vs "Use poetry,
+    "Use uv for dependencies" vs "Use poetry, not uv, for dependencies" (one subject,
+    the job; two values). A purpose on one side only still counts ("Use uv" vs "Use poetry,
     not uv, for dependencies"); two different purposes do not ("… for the frontend" vs "…
     for the backend")."""
     if a[0] == b[0]:
@@ -443,7 +443,7 @@ def _alternative(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
 def conflict_rule(
     claim_a: str, claim_b: str, kind_a: str | None = None, kind_b: str | None = None
 ) -> str | None:
-    """The §4.2.1 rule that says these two claims contradict ("negation" / "same-subject"),
+    """The rule that says these two claims contradict ("negation" / "same-subject"),
     else None. Symmetric in its arguments. Same-subject needs equal kinds when both are given."""
     a, b = _shape(claim_a), _shape(claim_b)
     if a.tokens == b.tokens:
@@ -486,7 +486,7 @@ def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
 
 
 def detect(atoms: Sequence[Atom], involving: Set[str] | None = None) -> list[Contradiction]:
-    """Every contradicting pair among atoms of the same project (§4.2.1), older by first_seen
+    """Every contradicting pair among atoms of the same project, older by first_seen
     (tie: id). Atoms without a project (L3) are never compared; equal ids never pair.
     `involving`: only the pairs with at least one of these ids (the others are not judged)."""
     by_id: dict[str, Atom] = {}
@@ -562,7 +562,7 @@ def detect_involving(changed: Sequence[Atom], others: Mapping[str, Atom]) -> lis
 def mark(atoms: Sequence[Atom], found: Sequence[Contradiction]) -> list[Atom]:
     """The atoms that change: each older atom gets `contested: true` and the newer id in
     `contested_by` (sorted, unique). The newer atom is never modified — the gate finds it by
-    the reverse join (§4.2.1). Returns new dicts sorted by id; inputs are not mutated."""
+    the reverse join. Returns new dicts sorted by id; inputs are not mutated."""
     by_id = {str(a["id"]): a for a in atoms}
     additions: dict[str, set[str]] = {}
     for pair in found:

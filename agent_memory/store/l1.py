@@ -5,10 +5,10 @@ touching the work tree or the index. Every write is a transaction: read the tip,
 change, commit on top, move the ref only if it did not move meanwhile; on a lost race,
 re-read, re-merge and retry with jitter. When retries run out, the incoming atoms go to a
 retry queue under `.git/agent-memory/queue/` that the next write drains — a writer never
-drops an atom (spec §5.4's "give up and drop" is replaced by "queue and retry").
+drops an atom: it queues and retries rather than give up.
 Readers never lock: a commit is immutable, so a reader sees one consistent tree.
 
-Costs follow the change, not the store (issue 17). The tree is laid out so that a write
+Costs follow the change, not the store. The tree is laid out so that a write
 touches only what it changes:
 
     atoms/<2 hex>/<id>.json        one file per atom, fanned out by the id's first two digits
@@ -64,7 +64,7 @@ BRANCH_README = read_template("atoms-branch-README.md")
 MAX_ATTEMPTS = 60
 MAX_RETRY_SECONDS = 20.0
 # `git update-ref` holds `<ref>.lock` for milliseconds. One older than this that no process
-# has open was left by a killed process (issue 14 §5): say so at once instead of retrying.
+# has open was left by a killed process: say so at once instead of retrying.
 STALE_LOCK_SECONDS = 10.0
 
 
@@ -612,7 +612,7 @@ def _walk(repo: git.Repo, tree: str) -> list[str]:
     return out
 
 
-# --- the stale ref lock (issue 14 §5) -----------------------------------------------------------
+# --- the stale ref lock -------------------------------------------------------------------------
 
 
 def lock_path(repo: git.Repo) -> Path:

@@ -1,5 +1,5 @@
 """Hand-authored atoms (`git memory remember "CLAIM"`): for what a person wants remembered
-without waiting for it to recur, and for single-project users' L3 (spec §9 (4)). They are
+without waiting for it to recur, and for single-project users' L3. They are
 redacted like any claim, carry `hand_authored: true` and a back-pointer that names no
 transcript (`remembered-<id>.jsonl#L1`), and reach a committed file only through review."""
 

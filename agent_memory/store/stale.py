@@ -1,4 +1,4 @@
-"""`git memory stale`: atoms that name repository paths git says are gone or changed (issue 9).
+"""`git memory stale`: atoms that name repository paths git says are gone or changed.
 
 Staleness only a git-native store can see. A claim such as "the L1 store lives in
 `agent_memory/store.py`" names a path; git knows whether that path exists at HEAD, whether it

@@ -1,4 +1,4 @@
-"""A refused tool use, recognised from the fields Claude Code sets for one (issue 23): the reason
+"""A refused tool use, recognised from the fields Claude Code sets for one: the reason
 the person typed when they said no is their words; any tool's error text is not, whatever it
 says — an MCP server, a hook or a failing command can write the denial sentence as well as the
 client can.

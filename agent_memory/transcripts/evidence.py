@@ -1,7 +1,7 @@
 """`--why`: the evidence behind an atom, resolved against this machine's transcripts.
 
 A back-pointer resolves first through the local path the L1 record kept at capture, then by
-globbing under CLAUDE_CONFIG_DIR (spec §3.1.1): exactly one match → `ok` (the line is re-read
+globbing under CLAUDE_CONFIG_DIR: exactly one match → `ok` (the line is re-read
 and redacted), none → `missing` (the transcript aged out: the quote kept with the L1 record is
 shown instead), two or more → `ambiguous` (never guessed)."""
 

@@ -4,7 +4,7 @@ a shell command runs (`uv run pytest`), shared with rejection reasons (tool fami
 A failure atom's claim is built only from what the tool *did* — the program and subcommand the
 assistant ran, the exit status the harness recorded, and a normalised error class from a fixed
 vocabulary (`error_class`) — never from the output's free text: a failing command's output is
-chosen by whoever controls the files, the network or the command (issue 14 §1), and a claim
+chosen by whoever controls the files, the network or the command, and a claim
 reaches CLAUDE.memory.md. The raw output stays in the atom's local evidence quote only."""
 
 from __future__ import annotations

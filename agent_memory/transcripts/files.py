@@ -85,7 +85,7 @@ def transcript_files(project_root: str | os.PathLike[str]) -> list[tuple[str, os
     folders of its work tree, its linked worktrees and their subdirectories, with all subagent
     layouts; one stat a file, which says whether it changed since its capture.
 
-    Only regular files are listed (issue 14 §5): a FIFO named *.jsonl blocks the open forever,
+    Only regular files are listed: a FIFO named *.jsonl blocks the open forever,
     and a symlink to /dev/zero is one endless line. stat, not lstat: a symlink to a real
     transcript is still a transcript. A slug folder whose name merely *starts* with a root's
     slug is ambiguous (`/a/proj-old` and `/a/proj/old` both slug to `-a-proj-old`), so it is

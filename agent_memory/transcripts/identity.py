@@ -1,5 +1,5 @@
 """One transcript's identity, worked out once per transcript and handed to everything that
-names it: the file read, the canonical back-pointer its atoms carry (spec §3.1.1), where it
+names it: the file read, the canonical back-pointer its atoms carry, where it
 sits on this machine (kept next to the pointer in the local-only L1 evidence), and the session
 its file name gives (a record's own `sessionId`, or a caller's override, still wins).
 """

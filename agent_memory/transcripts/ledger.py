@@ -1,5 +1,5 @@
 """What has been captured, as it was then: `.git/agent-memory/captured.log`, so a capture reads
-only what is new (issue 25). Local state, never committed.
+only what is new. Local state, never committed.
 
 One line per capture of a source, appended with O_APPEND (concurrent background captures lose
 no line); the latest line of a source wins. Tab-separated, the key last:

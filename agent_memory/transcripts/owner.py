@@ -1,4 +1,4 @@
-"""Which repository a transcript belongs to (issue 23; issue 24 §5).
+"""Which repository a transcript belongs to.
 
 Claude Code files a session under a slug of the directory it started in, and a slug is not a
 path: `/x/my.app`, `/x/my-app` and `/x/my/app` share one folder. What a transcript records is

@@ -19,8 +19,8 @@ Memory is bounded: the file is read line by line in binary, and a line longer th
 pasted blob or a giant tool result, never a typed prompt. Unreadable lines (truncated JSON,
 invalid UTF-8, NUL padding, non-object JSON) are skipped and counted in `skipped_lines`.
 
-Only the user's own words are statements (DESIGN.md "Claude Code integration"), and that is
-decided from each record's *structure*, never from phrases in its text (issue 14 §1, issue 23):
+Only the user's own words are statements (SECURITY.md, "Trust boundary: client markers"), and that is
+decided from each record's *structure*, never from phrases in its text:
 
 - typed prompts and `#` memory notes (`typed.py`): `type: user` records with a user-role message
   that are not tool results, not `isMeta`/`isCompactSummary`/`isVisibleInTranscriptOnly`, not a

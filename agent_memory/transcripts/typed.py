@@ -1,5 +1,5 @@
 """What in a `user` record is the person's typing: prompts and `#` memory notes, decided from the
-record's structure and the client's own wrappers, never from a phrase (issue 14 §1, issue 23).
+record's structure and the client's own wrappers, never from a phrase.
 
 The client writes much that is not typing into `user` records, each time inside one of its own
 wrapper elements (`CLIENT_WRAPPERS`: shell-mode output, slash-command echoes, IDE context,
@@ -285,7 +285,7 @@ def queued_prompt(data: dict[str, Any]) -> str | None:
         return None
     origin = attachment.get("origin")
     if not isinstance(origin, dict) or origin.get("kind") != "human":
-        return None  # no origin: the harness may have queued it (issue 14 §1)
+        return None  # no origin: the harness may have queued it
     prompt = attachment.get("prompt")
     text = prompt if isinstance(prompt, str) else block_text(prompt)
     return clean_prompt(text) if text else None

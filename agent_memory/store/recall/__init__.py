@@ -1,4 +1,4 @@
-"""Per-prompt recall over L1 (spec §5.2): the fast path of the UserPromptSubmit hook, and the
+"""Per-prompt recall over L1: the fast path of the UserPromptSubmit hook, and the
 index it reads.
 
 The reading side runs on the critical path of every prompt, so its modules import only stdlib
@@ -20,7 +20,7 @@ and delta frames) and `writer` (keeps the index at the `memory/atoms` tip).
 
 Design:
 - Writers keep a compact index (`<common dir>/agent-memory/recall-index.<tag>.marshal`) at the
-  `memory/atoms` tip; the hook reads it lock-free (spec §5.4: a base is replaced by rename, a
+  `memory/atoms` tip; the hook reads it lock-free (a base is replaced by rename, a
   frame appended in one write, and a torn frame ends the chain).
 - The base is a `marshal` head (what every prompt needs, one entry per atom, and the token
   directory) and a blob the reader leaves on disk: a prompt reads its own tokens' postings and

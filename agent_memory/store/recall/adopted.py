@@ -1,4 +1,4 @@
-"""What the committed tiers already hold, so that recall never restates it (issue 18): the ids,
+"""What the committed tiers already hold, so that recall never restates it: the ids,
 normalised claims and token sets of the adopted L2/L3 lines, from a small cache keyed on the
 adopted.log files' stat signatures."""
 
@@ -94,7 +94,7 @@ def adopted(state_dir: "StrPath", roots: "Sequence[str | None]") -> Adopted:
     for root, (_, size, _, _) in zip([r for r in roots if r], sig, strict=True):
         if size < 0:
             continue
-        try:  # never through a linked `.memory` folder or log (issue 23)
+        try:  # never through a linked `.memory` folder or log
             with open(open_inside(root, LOG_RELPATH), encoding="utf-8", errors="replace") as fh:
                 atoms += fold_text(fh.read()).values()
         except OSError:

@@ -33,7 +33,7 @@ MAX_QUOTE_TOKENS = 32
 
 # --- what may be recalled -----------------------------------------------------------------------
 
-# Extraction rules whose observations are not the user's typing (issue 14 §1): a failure atom
+# Extraction rules whose observations are not the user's typing: a failure atom
 # is built from a tool's output. Decided from the evidence's recorded rule, never from text.
 NON_TYPED_RULES = frozenset({"failure.tool", "auto_memory.feedback", "auto_memory.project", "auto_memory.user",
                              "auto_memory.reference", "auto_memory.untyped"})  # fmt: skip
@@ -61,10 +61,9 @@ def typed_by_user(atom: Atom) -> bool:
 
 def recallable(atom: Atom) -> bool:
     """Per-prompt recall injects unreviewed candidates only: not decayed or superseded (out of
-    the working set, seed 002), not adopted (session start injects those) or rejected, not
-    redacted (a secret was cut out of the claim), not from Claude's own memory files (issue 27:
-    the client already recalls those, and they are the model's words), and typed by the user
-    (issue 14 §1).
+    the working set), not adopted (session start injects those) or rejected, not redacted (a
+    secret was cut out of the claim), not from Claude's own memory files (the client already
+    recalls those, and they are the model's words), and typed by the user.
     Forgotten atoms are deleted from the store, so they never reach the index."""
     if atom.get("decayed") or atom.get("superseded_by") or atom.get("redacted"):
         return False
@@ -136,7 +135,7 @@ def session_count(atom: Atom) -> int:
 
 
 def contested_map(atoms: Sequence[Atom]) -> dict[str, str]:
-    """§4.2.1: the older atom carries `contested` + `contested_by`; the newer one is found by the
+    """Of two contradicting atoms, the older carries `contested` + `contested_by`; the newer one is found by the
     reverse join. Both render tagged, with the newest last_seen day of the conflict. The map
     covers every id in a conflict, recallable or not (an adopted atom's L2 twin, or an id known
     only from a `contested_by`), because SessionStart tags L2/L3 lines from it too."""

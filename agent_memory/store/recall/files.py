@@ -1,6 +1,6 @@
 """The recall index's files on disk, without the index itself: where they are, the header
 and the last bytes that say which `memory/atoms` tip the index stands at, and the contested
-sidecar. The session start needs only these (issue 17: importing the whole reading side was
+sidecar. The session start needs only these (importing the whole reading side was
 ~1.5 ms of a cold start)."""
 
 import marshal
@@ -68,7 +68,7 @@ def serialize_frame(frame: "dict[str, Any]", from_oid: str, to_oid: str) -> byte
 
 
 # --- the contested sidecar ----------------------------------------------------------------------
-# The session start needs only the index's `contested` map (for the §4.2 tags on L2/L3 lines),
+# The session start needs only the index's `contested` map (for the contested tags on L2/L3 lines),
 # but that map sits inside the index's one marshal payload, which grows with the store (~70 ms
 # to load at 50k atoms). The writers keep a copy beside it, stamped with the tip it belongs to;
 # a reader uses it only when that tip is the index's own (written after the index, so a reader

@@ -80,8 +80,8 @@ class RecallIndex:
     number"). The head holds what every prompt needs, one entry per atom: `ids` (one string,
     newline-separated), `kinds`, `confidences` and `pinned` (a byte each), `last_seen` (epoch
     seconds), `sessions` (distinct sessions) and `doclen` (packed arrays), `offsets` (where
-    each claim sits in the blob, UTF-8), `contested` (every contested id, §4.2.1, both sides,
-    recallable or not, to the day of the newest evidence in its conflict, for the §4.2 tag),
+    each claim sits in the blob, UTF-8), `contested` (every contested id, both sides, recallable
+    or not, to the day of the newest evidence in its conflict, for the contested tag),
     and `postings[token] = (idf, blob offset, claim atoms, quote atoms)`. The blob holds the
     claims, then per token its atom numbers (the atoms whose claim holds it, then those whose
     quotes only do, each ascending; packed uint32) and their impacts (packed float32): the
@@ -89,7 +89,7 @@ class RecallIndex:
     length-normalised at build time (`bm25_impact`). A prompt reads only its tokens' postings
     and its hits' claims from the blob, so its cost follows the prompt, not the store.
 
-    Frames (issue 17): a write appends one frame for the atoms it changed — their records and
+    Frames: a write appends one frame for the atoms it changed — their records and
     postings (raw term frequencies, impacts computed against the base's avgdl at query time)
     and the ids that left recall. An atom in a frame hides its base record and any earlier
     frame's. Numbers n.. are the frames' atoms, in order. `source_oid` is the tip of the last
@@ -338,7 +338,7 @@ def load_index(state_dir: "StrPath") -> RecallIndex | None:
 
 def contested_dates(index: RecallIndex) -> dict[str, str]:
     """id → `YYYY-MM-DD` of the newer evidence, for every contested atom of the store (both
-    sides of a §4.2.1 pair, including atoms recall skips), so SessionStart can tag L2/L3 lines
+    sides of a contradiction, including atoms recall skips), so SessionStart can tag L2/L3 lines
     without pygit2."""
     return dict(index.contested)
 

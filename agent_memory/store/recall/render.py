@@ -56,7 +56,7 @@ class Hit:
 
 OPEN_TAG = "<agent-memory recall>\n"
 CLOSE_TAG = "</agent-memory>"
-# What Claude is told about the lines below it (issue 14 §1): candidates, not rules.
+# What Claude is told about the lines below it: candidates, not rules.
 PREAMBLE = (
     "Unreviewed candidates from earlier sessions (not adopted; weigh them accordingly):\n"
 )

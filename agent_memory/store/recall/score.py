@@ -1,4 +1,4 @@
-"""Scoring (spec §5.2): which atoms are relevant to a prompt at all, then BM25 over claim tokens
+"""Scoring: which atoms are relevant to a prompt at all, then BM25 over claim tokens
 (the redacted evidence quotes at a third weight) times kind, confidence, recency and pinned
 weights, over the postings of the prompt's own tokens only — atoms sharing no token are never
 touched — within the hook's time budget."""
@@ -20,15 +20,15 @@ if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook 
 # BM25 (Robertson/Sparck Jones, Lucene's non-negative idf); the usual constants.
 K1 = 1.2
 B = 0.75
-# Weights (spec §5.2 "kind weight"): a constraint is a rule the agent must not break, a decision
+# Kind weights: a constraint is a rule the agent must not break, a decision
 # explains why the code is shaped as it is, a preference steers style, a failure warns of a trap
 # already hit, a fact is context. Ordered by the cost of the agent not knowing it.
 KIND_WEIGHT = {"constraint": 1.3, "decision": 1.2, "preference": 1.1, "failure": 1.05, "fact": 1.0}
-# Confidence (spec §3.1 total order observed < stated < verified).
+# Confidence, in its order observed < stated < verified.
 CONFIDENCE_WEIGHT = {"verified": 1.2, "stated": 1.1, "observed": 1.0}
 PINNED_BOOST = 1.25
 # Recency: half-life 30 days on last_seen, floored at 0.5 so an old but exact match still beats
-# a fresh vague one (L1 expires at 90 days anyway, spec §4.3).
+# a fresh vague one (L1 expires at 90 days anyway).
 HALF_LIFE_DAYS = 30.0
 RECENCY_FLOOR = 0.5
 # Hits scoring below this fraction of the best hit are noise (a single common token); dropping
@@ -41,7 +41,7 @@ _KIND_WEIGHTS = tuple(KIND_WEIGHT[k] for k in KIND_CODES)
 _CONFIDENCE_WEIGHTS = tuple(CONFIDENCE_WEIGHT[c] for c in CONFIDENCE_CODES)
 
 
-# Relevance (issue 14 §1: "a prompt with no relevant atom gets no context at all"). BM25 ranks
+# Relevance ("a prompt with no relevant atom gets no context at all"). BM25 ranks
 # whatever shares a token; this decides whether an atom is worth injecting at all:
 # - only the atom's CLAIM counts (a quote-only match is vocabulary, not relevance), and only
 #   content words: the generic verbs and nouns of requests (WEAK_WORDS: "add", "write",
@@ -90,7 +90,7 @@ def recall(
     """The best ≤ k relevant atoms for `prompt`, best first, that render within
     `budget_bytes`; none that restates adopted memory (`exclude`).
 
-    `deadline` is a `time.monotonic()` value (spec §5.2's 100 ms self-budget): once past it,
+    `deadline` is a `time.monotonic()` value (the hook's 100 ms self-budget): once past it,
     scoring stops and what has been scored so far is ranked (rarest tokens are scored first,
     so a partial result is the most informative one). Never returns an atom scoring 0.
     """
@@ -99,7 +99,7 @@ def recall(
     if deadline is not None and time.monotonic() >= deadline:
         return []
     plan, content = _plan(index, prompt)
-    # Two passes (issue 17): relevance first, from the claim matches of the strong terms
+    # Two passes: relevance first, from the claim matches of the strong terms
     # only; then BM25 for the few relevant atoms, each term's postings met as a dict at C
     # speed. Most postings belong to atoms that share one common word with the prompt, which
     # the relevance rule drops anyway; they are never scored one by one.

@@ -137,7 +137,7 @@ def tokenize(text: str) -> list[str]:
 
 # Related tools and concepts of everyday development: a prompt about "installing dependencies"
 # should find "Use pnpm, not npm" although they share no word. Small, hand-written and
-# deterministic (spec §5.2: lexical, no embeddings); expansions weigh EXPANSION_WEIGHT.
+# deterministic (lexical, no embeddings); expansions weigh EXPANSION_WEIGHT.
 _CONCEPTS = (
     "install installation dependency deps package lockfile npm pnpm yarn bun pip pipx uv poetry "
     "cargo gem composer node_modules requirements",
@@ -198,6 +198,6 @@ def query_terms(prompt: str) -> dict[str, float]:
 
 
 def normalize_claim(claim: str) -> str:
-    """model.atom.normalize (spec §4.1) without importing `re`: whitespace runs → one space,
+    """model.atom.normalize without importing `re`: whitespace runs → one space,
     casefold, trailing `.,;:!?` stripped (str.split and `\\s` agree on what is whitespace)."""
     return " ".join(claim.split()).casefold().rstrip(".,;:!?")

@@ -1,5 +1,5 @@
 """Keeps the recall index (`index` reads it) at the `memory/atoms` tip, at a cost that
-follows the change, not the store (issue 17).
+follows the change, not the store.
 
 - After a commit whose parent the index stands at: one frame with the atoms the commit
   changed is appended (they are at hand; nothing else is read).
@@ -159,7 +159,7 @@ def append(store: L1Store, frm: str, to: str, ids: Iterable[str], cum: int,
 
 
 def _contested_updates(snap: Any, atoms: list[Atom]) -> dict[str, str]:
-    """The §4.2 days of the conflicts the changed atoms carry (their partners read by path).
+    """The contested-tag days of the conflicts the changed atoms carry (their partners read by path).
     A conflict is recorded on its older atom, which a write of the newer one does not touch:
     the newer atom's day catches up at the next write of the older one or the next rebuild."""
     involved = [a for a in atoms if a.get("contested") or a.get("contested_by")]
