@@ -38,7 +38,8 @@ HOOK_EVENTS: dict[str, str] = {
 }
 
 # Seconds (Claude Code's `timeout` unit). UserPromptSubmit runs before every prompt and blocks
-# it, so 1 s is the hard ceiling around our own 100 ms budget (DESIGN: Claude Code integration).
+# it, so 1 s is the hard ceiling around our own 100 ms budget (docs/claude-code-integration.md,
+# "Timeouts, budgets, async").
 # SessionStart loads L2+L3 once per session. SessionEnd hooks share a 1.5 s budget that a
 # settings-file `timeout` raises (up to 60 s): 5 s is headroom for a slow interpreter start,
 # while our hook itself only spawns a detached capture and returns in ~100 ms.

@@ -1,4 +1,5 @@
-"""Claude Code's own memory files → L1 atoms (the second L0 source, DESIGN "Two L0 sources").
+"""Claude Code's own memory files → L1 atoms (the second L0 source, beside
+what the user typed; README "Claude's own memory").
 
 One note (automemory/notes.py) is one candidate atom:
 

@@ -4,7 +4,7 @@ helpers, SSH config, push options), reading remotes, and history queries across 
 Pushing goes through GitPython over the `git` CLI — the design's choice for porcelain that
 must honour the user's configuration and credentials — imported inside the function (it
 costs ~80 ms, which only the verbs that push should pay). The rest is `git` with stable
-formats (CONVENTIONS: parse only `--format`/plumbing output, never prose)."""
+formats (only `--format` and plumbing output are parsed, never prose)."""
 
 from __future__ import annotations
 
