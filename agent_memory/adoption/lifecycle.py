@@ -1,5 +1,5 @@
 """Lifecycle operations on adopted (L2) atoms, each one reviewable commit on the current branch
-made with `git commit` (seed 002): pin / unpin (decay-exempt), decay (out of the working set,
+made with `git commit`: pin / unpin (decay-exempt), decay (out of the working set,
 still reachable and still in adopted.log), supersede (stops being injected as live truth, keeps
 a breadcrumb to its successor), forget (removed from the block), demote and resolve."""
 
@@ -99,7 +99,7 @@ def apply_l2_op(
 
 
 def supersede_problem(held: Mapping[str, Atom], old: str, new: str) -> str | None:
-    """A dangling target or a cycle makes a supersede invalid (seed 002)."""
+    """A dangling target or a cycle makes a supersede invalid."""
     if new not in held:
         return f"{new} is not adopted, so it cannot supersede {old}"
     if old == new:

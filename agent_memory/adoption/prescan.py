@@ -1,8 +1,8 @@
 """Let the pre-commit hook skip starting Python for a memory commit adopt has already guarded.
 
 Each adopted item is one `git commit` of the memory files, and the installed pre-commit hook
-starts Python to run the guard on them: most of an item's time (issue 17 asks ≤ 50 ms an item
-for `adopt --all`). adopt has the guard loaded already, so just before each commit it judges
+starts Python to run the guard on them: most of an item's time (`adopt --all` aims at ≤ 50 ms an
+item). adopt has the guard loaded already, so just before each commit it judges
 the content the hook would judge — the rendered block whole, the lines the commit appends to
 `.memory/adopted.log` — and writes what it found clean to `<git dir>/agent-memory/prescanned`
 (the folder of the index git hands the hook), as the exact lines the hook's

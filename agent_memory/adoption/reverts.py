@@ -1,4 +1,4 @@
-"""Undoing an adoption with `git revert` of its adopt commit (issue 16): the reverted item counts
+"""Undoing an adoption with `git revert` of its adopt commit: the reverted item counts
 as a rejection until new sessions say it again, instead of being offered again at once.
 
 `reverted_adoptions(root)` reads the branch's history: every revert commit ("This reverts
