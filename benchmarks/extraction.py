@@ -40,8 +40,9 @@ trained on TUNE people and the small dev set only.
 
 More people (`--extra DIR`, or `AGENT_MEMORY_EXTRA_CORPUS`): a directory with `labels.jsonl` and
 `transcripts/<person>/…`, labelled before the extractor was run on them, kept outside the
-repository; every one of them is a SCORE person (figures only), reported on its own and pooled
-with the SCORE people of the real corpus.
+repository. The split file's `extra` section names its TUNE people (listed like the real
+corpus's with `--verbose`); every other person is a SCORE person (figures only), reported on
+its own and pooled with the SCORE people of the real corpus.
 
 Then the speed: a ≥ 10 MB transcript made of the fixture transcripts' own lines, extracted end
 to end, in MB/s (must stay ≥ 10 MB/s), and the worst case made of typed prompts only.
@@ -116,10 +117,15 @@ def person(user: str) -> str:
     return user.split("__", 1)[0]
 
 
-def split_users(users: Iterable[str], path: Path = SPLIT) -> tuple[set[str], set[str]]:
-    """(TUNE, SCORE) user directories, as the committed split file assigns their people. A
-    person the file does not name is scored (never silently tuned on)."""
+def split_users(
+    users: Iterable[str], path: Path = SPLIT, section: str | None = None
+) -> tuple[set[str], set[str]]:
+    """(TUNE, SCORE) user directories, as the committed split file assigns their people (its
+    top level for the real corpus, its `section` for the extra people). A person the file does
+    not name as TUNE is scored (never silently tuned on)."""
     split = json.loads(path.read_text("utf-8"))
+    if section is not None:
+        split = split.get(section, {"tune": []})
     tune_people = set(split["tune"])
     tune = {u for u in users if person(u) in tune_people}
     return tune, set(users) - tune
@@ -160,11 +166,12 @@ def real_corpus(base: Path, tmp: Path) -> Corpus | None:
 
 
 def extra_corpus(base: Path) -> Corpus | None:
-    """People added for scoring only (`<base>/labels.jsonl`, `<base>/transcripts/<person>/…`)."""
+    """People outside the real corpus (`<base>/labels.jsonl`, `<base>/transcripts/<person>/…`),
+    split into TUNE and SCORE by the split file's `extra` section."""
     if not (base / "labels.jsonl").is_file():
         return None
     return Corpus(
-        "extra SCORE people",
+        "extra people",
         base / "transcripts",
         load_labels(base / "labels.jsonl"),
         lambda rel: rel.split("/", 1)[0],
@@ -762,7 +769,8 @@ def main(argv: list[str] | None = None) -> int:
         "--extra",
         type=Path,
         default=Path(os.environ.get("AGENT_MEMORY_EXTRA_CORPUS", "/nonexistent")),
-        help="more SCORE people (labels.jsonl, transcripts/<person>/…), figures only",
+        help="more people (labels.jsonl, transcripts/<person>/…): TUNE as the split's extra"
+        " section names, the rest SCORE (figures only)",
     )
     args = parser.parse_args(argv)
     report: dict[str, Any] = {}
@@ -775,15 +783,18 @@ def main(argv: list[str] | None = None) -> int:
             tune, score_users = split_users(real.users)
             report["real"] = _real_report(real, tune, score_users, not args.no_louo)
         extra = extra_corpus(args.extra)
+        extra_tune: set[str] = set()
         if extra is not None:
             extra_obs = observations(extra)
-            report["extra"] = _figures_only(score(extra, extra_obs))
-            report["extra"]["people"] = extra.users
+            extra_tune, extra_score = split_users(extra.users, section="extra")
+            extra_scored = score(extra, extra_obs, users=extra_score)
+            report["extra"] = _figures_only(extra_scored)
+            report["extra"]["people"] = sorted(extra_score)
+            report["extra_tune"] = score(extra, extra_obs, users=extra_tune)
+            report["extra_tune"]["people"] = sorted(extra_tune)
             if real is not None:
                 report["score_pooled"] = _figures_only(
-                    pool(
-                        score(real, observations(real), users=score_users), score(extra, extra_obs)
-                    )
+                    pool(score(real, observations(real), users=score_users), extra_scored)
                 )
         report["demo_convergence"] = demo_convergence()
         if not args.no_speed:
@@ -801,6 +812,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"real dev corpus: not found at {args.real} (skipped)")
         else:
             _print_real(report["real"], args.verbose, real, tune)
+        if "extra_tune" in report and extra is not None:
+            print_report(
+                f"extra TUNE people ({', '.join(report['extra_tune']['people'])}; not a"
+                " measurement)",
+                report["extra_tune"],
+                args.verbose,
+                lambda rel: extra.user_of(rel) in extra_tune,
+                ("per_user", "per_kind", "per_language", "per_rule_family", "per_rule"),
+                extra.texts,
+            )
         if "extra" in report:
             print_report(
                 f"extra SCORE people ({', '.join(report['extra']['people'])})",
