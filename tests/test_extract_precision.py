@@ -41,6 +41,36 @@ NOT_DURABLE = [
     "不要停下来问我",
     "не трогай это сейчас",
     "Ne touche jamais à ça",
+    # --- shapes seen on the extra TUNE people (issue 28, second round; own wordings) ---
+    # a pronoun object, then only where or how: what "that" is was said in another turn
+    "do not touch that in the backend",
+    "never run it as root",
+    # a manner, not a place: "in the form …"
+    "Options are in the form `key=value`",
+    # questions that do not start like one: a tag, a choice, a suggestion, "any …?"
+    "ok so every listing is a variant, right?",
+    "should the tag be a column or a separate table?",
+    "Can we skip the cache and rebuild each time?",
+    "make the list shorter. any other ideas worth trying?",
+    # names in the code being edited, not tools
+    "lets use updatedAt",
+    "rename dueDate to deadlineAt",
+    # a correction of the step being taken
+    "No no, don't edit the fixtures, I'm only asking",
+    "no, do not modify the config files, both are fine",
+    # descriptions and interjections read as quantified rules
+    "any text inside the tooltip is grey",
+    "No we still need the old endpoint",
+    "yeah but there shouldn't be any differences",
+    # the thing at hand, named earlier or scoped to this edit
+    "stick with the layout I have sketched out",
+    "I don't like the save button in that corner",
+    "Don't modify anything except the footer",
+    # Japanese read by the Chinese markers (別 is "other" there, not "don't")
+    "別のチームからログインなしで使えるかと聞かれました",
+    # output pasted after a line that introduces it
+    "Getting this:\n\n3s\nRunner version: 2.3\nnpm error code E404\n"
+    "Use --group slow to run the slow tests\nTo run all, use -c full.xml",
 ]
 
 DURABLE = [
@@ -59,7 +89,32 @@ DURABLE = [
     ),
     ("永远不要直接推送到 main 分支", "Never: 永远不要直接推送到 main 分支"),
     ("Nunca use npm neste projeto", "Never: Nunca use npm neste projeto"),
+    # a "no" before a standing rule is not a correction of the step
+    ("no, never use npm here", "Never use npm"),
+    # a tool change proposed as a question is a decision in the making
+    ("could we replace moment with dayjs?", "Use dayjs, not moment"),
+    # a quantified scope is the rule itself, even with "it"
+    ("keep it cross-platform", "Keep it cross-platform"),
 ]
+
+# Lines ended by a backslash (a newline typed into the terminal) are line breaks.
+BACKSLASH_ANSWERS = "Answers:\\\n1. Yes\\\n2. we don't use pandoc anymore\\\n3. dont touch that\\\n"
+
+
+def test_a_backslash_line_break_is_not_part_of_the_claim() -> None:
+    assert [c.claim for c in extract_claims(BACKSLASH_ANSWERS)] == ["We no longer use pandoc"]
+
+
+def test_rules_typed_after_a_colon_are_kept_when_punctuated() -> None:
+    text = (
+        "My rules:\nNever use npm.\nAlways use pnpm.\nTests live in tests/.\nUse ruff for linting."
+    )
+    assert [c.claim for c in extract_claims(text)] == [
+        "Never use npm",
+        "Always use pnpm",
+        "Tests live in tests/",
+        "Use ruff for linting",
+    ]
 
 
 @pytest.mark.parametrize("text", NOT_DURABLE)

@@ -39,7 +39,12 @@ DEICTIC_REF = re.compile(
     r"shared|gave|had|did|added|created|suggested|proposed)|"
     r"(?:nothing|anything|everything|something|nobody|no one) else|the other (?:one|ones|files?|"
     r"functions?|components?|pages?|tabs?|parts?|changes?|tests?|places?|versions?|branch)|"
-    r"as (?:before|discussed|above|below|mentioned)|like (?:before|above|i said))\b",
+    r"as (?:before|discussed|above|below|mentioned)|like (?:before|above|i said)|"
+    # the thing at hand, named in an earlier turn: "the impl I have laid out", "on that position"
+    r"(?:i|you|we)\s*(?:have|'ve)\s+(?:just\s+)?(?:\w+ed|laid|written|made|done|built|set up|put)|"
+    r"(?:on|in|at|from|with|of|for)\s+that\s+(?!is\b|was\b|are\b|were\b|way\b)[a-z]\w*|"
+    # the scope of this edit: "don't change anything but the layout", "any other element except"
+    r"(?:anything|nothing|any other \w+)\s+(?:but|except|besides|apart from|other than))\b",
     re.I,
 )
 # The things a task's requirements are about (what a card, a page or a row should show): a

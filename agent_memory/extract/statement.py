@@ -67,7 +67,7 @@ class Candidate:
 _QUESTION_START = re.compile(
     r"^(?:what|why|how|which|who|whom|whose|is|are|am|was|were|do|does|did|can|could|would|will|shall|"
     r"should|may|might|have|has|had|isn't|aren't|doesn't|don't|didn't|won't|wouldn't|couldn't|"
-    r"shouldn't|any idea|anything else|i wonder|wonder if|where|when)\b",
+    r"shouldn't|any|anything else|i wonder|wonder if|where|when)\b",
     re.I,
 )
 _WH_ALWAYS = re.compile(
@@ -82,8 +82,26 @@ REQUEST = re.compile(
 )
 
 
+# Questions that do not start like one: a tag ("each listing is a variant, right?"), a choice
+# ("should it be a field or a table?"), a suggestion ("can we avoid the cache?").
+_TAG_QUESTION = re.compile(
+    r"(?:\b(?:right|correct|no|yes|yeah|ok|okay|true|agreed|isn't it|aren't they|don't we|"
+    r"doesn't it|won't it|am i right|or not)|\bor\b.*)\s*\?+\s*$",
+    re.I,
+)
+# A suggestion to change tools ("can we switch redux for zustand?") is a decision in the
+# making and goes on to the rules; any other "can we …?" asks.
+_SUGGESTION = re.compile(
+    r"^(?:(?:so|and|also|then|ok|okay)\s+)*(?:can|could|shall|should)\s+we\s+"
+    r"(?!(?:change|switch|migrate|move|replace)\b)",
+    re.I,
+)
+
+
 def _mode(s: str) -> str:
     if re.match(r"^(?:would|do) you mind\b", s, re.I):
+        return "question"
+    if _TAG_QUESTION.search(s) or (_SUGGESTION.match(s) and s.rstrip().endswith("?")):
         return "question"
     if REQUEST.match(s) and not re.match(
         r"^(?:can|could|would|will) you (?:tell|explain|confirm)\b", s, re.I
@@ -115,6 +133,10 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None  # "if it were under src/ instead …": a musing, not a rule
     if re.search(r"\b(?:this|that|these|those|it|them)$", claim, re.I):
         return None  # "use subagents to parallelize this": bound to the conversation
+    if PRONOUN_OBJECT.match(claim):
+        return None  # "never touch that on the frontend": the thing at hand, named elsewhere
+    if CODE_SYMBOL_CHOICE.match(claim):
+        return None  # "let's use createdAt": a name in the code being edited, not a tool
     if re.search(r"(?<![\w-])first$", claim, re.I) and not re.match(
         r"^(?:always|never|don't|do not)\b", claim, re.I
     ):
@@ -124,6 +146,27 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
     claim = unmask(claim, spans)
     claim = shorten(cap(claim))
     return Candidate(claim, kind, "stated", rule)
+
+
+# A directive whose object is only a pronoun and whose rest says only where or how ("don't
+# touch that in the backend", "never run it as root"): what "that" is was said in another
+# turn. A complement that says what the thing must be stays ("keep it cross-platform"), and
+# so does a quantified scope, which is the rule itself ("run it on every push").
+PRONOUN_OBJECT = re.compile(
+    r"^(?:(?:never|always|don't|do not|please|just|only)\s+)*(?!be\b|is\b|are\b)[a-z]+\s+"
+    r"(?:this|that|these|those|it|them)\s+(?:in|on|at|to|into|onto|from|with|as|for|under|inside|"
+    r"via|through|again|anymore|here|there)\b(?!\s+(?:all|every|each|any)\b)",
+    re.I,
+)
+
+
+# A choice between code symbols (camelCase: a lower-case word then a capitalised one, so not
+# iPhone or macOS): "use createdAt", "change outOfStock to inStock" edit the code at hand.
+_CAMEL = r"[a-z]{2,}[A-Z]\w*"
+CODE_SYMBOL_CHOICE = re.compile(
+    rf"^(?i:use|switch to|prefer|stick with|keep|rename to)\s+{_CAMEL}"
+    rf"(?:,?\s+(?i:not)\s+{_CAMEL})?\s*$"
+)
 
 
 ClauseClaim = tuple[str, str, int, str]  # (claim, kind, clause index, rule)
@@ -249,10 +292,19 @@ def _clause_claim(
     return (got[0], got[1], i, got[2]) if got else None
 
 
+# "No no, don't change the bruno tests": a prohibition on a definite object right after a
+# "no" is a correction of the step being taken, not a standing rule ("never" still counts).
+_CORRECTION = re.compile(r"^(?:(?:no+|nope|nah)\b[\s,.!]+)+", re.I)
+_STEP_PROHIBITION = re.compile(r"^(?:don't|do not)\s+\w+\s+(?:the|my|our|your)\s", re.I)
+
+
 def _sentence_claims(sentence: str, origin: str, bug_report: bool = False) -> list[ClauseClaim]:
     """(claim, kind, clause index, rule) for one sentence."""
     f = _framed(sentence)
     if f is None:
+        return []
+    correction = _CORRECTION.match(sentence.strip())
+    if correction and _STEP_PROHIBITION.match(sentence.strip()[correction.end() :]):
         return []
     whole = _whole_sentence(f)
     if whole is not None:
@@ -357,8 +409,14 @@ def _extract_cached(text: str, origin: str, rejected_command: str | None) -> tup
     return tuple(_extract(text, origin, rejected_command))
 
 
+# A line ended by a backslash: the terminal's way of typing a newline into the prompt
+# ("1. No\\⏎2. Yes\\⏎"), a line break, never part of what was said.
+LINE_CONTINUATION = re.compile(r"\\[ \t]*(?=\n)")
+
+
 def _prepared(text: str) -> tuple[str, list[str]]:
     """The statement masked (code spans and URLs as placeholders) and the spans."""
+    text = LINE_CONTINUATION.sub("", text)
     text = INFORMAL.sub(
         lambda m: INFORMAL_MAP[m.group(0).lower()], text[:MAX_TEXT].translate(QUOTES)
     )

@@ -119,16 +119,41 @@ _SHELL_INSIDE = re.compile(rf"(?:^|\s){_SHELL_PROMPT}")
 _INDENTED = re.compile(r"^(?: {4,}|\t)\S|^ {2,3}(?![-*\u2022]\s|\d{1,2}[.)]\s)\S")
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s")
+_ENDS_SENTENCE = re.compile(r"[.!?]\s*$")
+
+
+def _introduced_paste(lines: list[str]) -> int | None:
+    """Where a pasted block starts: after a line that ends with a colon ("getting this:"), four
+    or more lines of which fewer than half are list items or end a sentence are output copied
+    in (a log, a stack trace, a CI run), up to the end of the statement. A list of rules typed
+    after "my rules:" is bulleted or punctuated and stays."""
+    for i, line in enumerate(lines):
+        if not line.rstrip().endswith(":"):
+            continue
+        rest = [ln for ln in lines[i + 1 :] if ln.strip()]
+        if len(rest) < 4:
+            return None
+        prose = sum(1 for ln in rest if _LIST_ITEM.match(ln) or _ENDS_SENTENCE.search(ln))
+        if prose * 2 < len(rest):
+            return i + 1
+    return None
+
+
 def drop_pasted(text: str) -> str:
     """Prose without pasted terminal sessions and indented blocks: a run of three or more lines
     indented by two spaces or more is text copied from a terminal or an editor (Claude Code's
-    own output, a log, a config), not typed."""
+    own output, a log, a config), not typed; so is an unpunctuated block introduced by a line
+    ending with a colon."""
     if "\n" not in text:
         if _SHELL_LINE.match(text):
             return ""
         inside = _SHELL_INSIDE.search(text)
         return text[: inside.start()] if inside else text
     lines = text.split("\n")
+    pasted = _introduced_paste(lines)
+    if pasted is not None:
+        lines = lines[:pasted]
     keep = [True] * len(lines)
     in_shell = False
     for i, line in enumerate(lines):

@@ -311,10 +311,33 @@ def _our_x_ok(m: re.Match[str], c: Clause) -> bool:
     )
 
 
+# "in the form X", "in the same way": the object of "in/on" names a manner, not a place.
+_NOT_A_PLACE = re.compile(
+    r"^(?:(?:the|a|an|this|that|same|following|usual|right|wrong|correct)\s+)*"
+    r"(?:form|forms|format|formats|shape|style|way|ways|manner|case|cases|order|sense|terms|mode|"
+    r"state|process|middle|context|range|loop|progress|sync|line|charge|place|touch|general)\b",
+    re.I,
+)
+
+
+def _quantifier_ok(m: re.Match[str]) -> bool:
+    """ "any X is Y" describes (a rule says "any X must/needs"); "no we need …", "no still there
+    is …" open with the interjection, not the determiner."""
+    quantifier, subject = m.group(1).lower(), m.group(2).split()[0].lower()
+    verb = m.group(0)[len(m.group(1)) + 1 + len(m.group(2)) :].split()[0].lower()
+    if quantifier == "any" and verb in ("is", "are", "gets", "get", "goes", "go"):
+        return False
+    return not (quantifier == "no" and (subject in PRONOUNS or subject in _ADVERB_AFTER_NO))
+
+
+_ADVERB_AFTER_NO = frozenset(("still", "not", "just", "really", "actually", "then", "wait", "way"))
+
+
 def _location_ok(m: re.Match[str], c: Clause) -> bool:
     subject, obj = m.group(2), m.group(3)
     return (
-        subject.split()[0].lower() not in PRONOUNS
+        not _NOT_A_PLACE.match(obj)
+        and subject.split()[0].lower() not in PRONOUNS
         and not PROBLEM_SUBJECT.search(subject)
         and bool(PATHISH.search(obj))
         and bool(
@@ -446,6 +469,7 @@ RULES: tuple[ClauseRule, ...] = (
             not vague(m.group(3))
             and not TRANSIENT_PREDICATE.search(c.text)
             and not _task_subject(m.group(2))
+            and _quantifier_ok(m)
         ),
     ),
     ClauseRule(

@@ -341,7 +341,10 @@ def _sentence(sentence: str) -> Hit | None:
     body = sentence.rstrip("。.!！?？;；")
     if sentence.rstrip().endswith(("?", "？")) or len(body) < 4 or task_bound(body):
         return None
+    japanese = bool(_KANA.search(body))
     for pattern, label, kind, sub in _RULES:
+        if japanese and sub.startswith("zh_"):
+            continue  # 別 (other) in "別の人から…" is Japanese, not 别 (don't)
         m = pattern.search(body)
         if m:
             if label == "Remember":  # the marker says it already: "Remember: <what>"
@@ -350,6 +353,8 @@ def _sentence(sentence: str) -> Hit | None:
     return None
 
 
+# Kana: a sentence with them is Japanese, whose kanji the Chinese markers would misread.
+_KANA = re.compile(r"[\u3040-\u30ff]")
 _REMEMBER_WORD = re.compile(
     r"^(?:请|請)?(?:记住|記住|记得|記得|запомни(?:те)?|имей(?:те)? в виду|lembre-se|lembre|lembra|"
     r"não esqueça|souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas|ricorda(?:ti)?|"

@@ -222,6 +222,12 @@ _CALLED = re.compile(
 _TREAT_AS = re.compile(
     r"^(?i:always\s+)?(?i:treat)\s+(\ue000\d+\ue001|[a-z]+[A-Z_]\w*|\w+_\w+)\s+as\s+(\S.*)$"
 )
+# "there should not be any changes": the outcome of this edit, not a rule.
+_NO_CHANGE = re.compile(
+    r"^(?:any|no)\s+(?:more\s+|other\s+|new\s+)?(?:changes?|differences?|diffs?|errors?|issues?|"
+    r"problems?|warnings?)\b",
+    re.I,
+)
 _THERE_SHOULD = re.compile(
     r"^there\s+(should(?:n't| not| never)|must(?:n't| not| never)|can't|cannot|may not)\s+be\s+"
     r"(\S.*)$",
@@ -590,7 +596,7 @@ RULES: tuple[ClauseRule, ...] = (
         _THERE_SHOULD,
         lambda m, c: cap(_clean(c.text)),
         "constraint",
-        _obj_ok(12, 2, cut=False),
+        lambda m, c: _obj_ok(12, 2, cut=False)(m, c) and not _NO_CHANGE.match(m.group(2)),
     ),
     ClauseRule(
         "generic_should",
