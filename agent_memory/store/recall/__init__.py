@@ -31,4 +31,7 @@ Design:
   touched); only atoms that pass the relevance rule are scored and ranked.
 - Staleness is decided without git: the index stores the `memory/atoms` tip it was built
   from, and `read_ref` reads the loose ref file or `packed-refs` directly.
+
+May import: model, gitio, committed (the adopted logs, on a cache miss); the reading side never
+imports the writing side (an import-linter contract).
 """
