@@ -180,3 +180,12 @@ def test_a_folder_of_every_variant_is_captured_and_valid(guarded: Path) -> None:
     stamped = gm_json(guarded, "inspect", "--why", atoms["feedback_release_branch.md"]["id"])["evidence"][0]
     assert stamped["source"].endswith("0b7c8a52-3f1e-4d5a-9c11-5e2f8b7d6a01.jsonl#L0") and stamped["status"] == "missing"
     assert "Deploy from the release branch" in stamped["line"]  # the kept quote, its transcript gone
+
+
+def test_the_dry_run_names_the_sessions_that_wrote_it_and_writes_nothing(remembered: tuple[Path, Path]) -> None:
+    repo, _ = remembered
+    state = repo / ".git" / "agent-memory"
+    before = sorted(p.name for p in state.iterdir()) if state.is_dir() else []
+    [atom] = gm_json(repo, "extract", "--auto-memory")["atoms"]
+    assert atom["sessions"] == ["s-one", "s-three", "s-two"] and atom["source"].endswith("/s-three.jsonl#L1")
+    assert (sorted(p.name for p in state.iterdir()) if state.is_dir() else []) == before

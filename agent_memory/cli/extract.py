@@ -124,7 +124,16 @@ def run_auto_memory(args: argparse.Namespace) -> int:
 
     folder, root = auto_memory_folder(args.auto_memory or None)
     project = safe_project(getattr(args, "project", None) or project_name(os.getcwd()) or folder.parent.name)
-    result = extract_folder(folder, project, memory_slug(folder, root))
+    writes = None
+    if root is not None:
+        # Who wrote each memory, from this project's transcripts (read here, nothing cached:
+        # a dry run writes nothing).
+        from agent_memory.automemory.writes import WriteIndex
+        from agent_memory.gitio.repo import find_repo
+        from agent_memory.transcripts.files import find_transcripts
+
+        writes = WriteIndex(find_repo().common_dir, folder).refresh(find_transcripts(root))
+    result = extract_folder(folder, project, memory_slug(folder, root), writes)
     if wants_json(args):
         emit_json(result.to_json())
         return 0
