@@ -81,3 +81,65 @@ def test_plain_facts_about_the_user_are_one_entry_each(
 ) -> None:
     got = [(c.claim, c.rule) for c in extract_claims(text)]
     assert got == ([(claim, rule)] if claim else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "kind", "rule"),
+    [
+        # Chinese: consent first; the tool a thing is managed with; a contrast in brackets
+        (
+            "调用很多工具之前需要先经过我同意",
+            "Ask first: 调用很多工具之前需要先经过我同意",
+            "constraint",
+            "language.zh_needs_approval",
+        ),
+        (
+            "部署服务改用poetry管理",
+            "Use: 部署服务改用poetry管理",
+            "preference",
+            "language.zh_use_to",
+        ),
+        ("字段还是用code（不是name）", "Use code, not name", "preference", "language.zh_instead"),
+        # Japanese: always / don't / we use / build it with
+        (
+            "必ずテストを書いてから実装してください",
+            "Always: 必ずテストを書いてから実装してください",
+            "constraint",
+            "language.ja_always",
+        ),
+        (
+            "本番のデータベースは触らないでください",
+            "Don't: 本番のデータベースは触らないでください",
+            "constraint",
+            "language.ja_dont",
+        ),
+        (
+            "うちはpnpmとvitestを使っています",
+            "Uses: うちはpnpmとvitestを使っています",
+            "fact",
+            "language.ja_we_use",
+        ),
+        (
+            "ブログはAstroで作成したいです",
+            "Use: ブログはAstroで作成したいです",
+            "decision",
+            "language.ja_build_with",
+        ),
+    ],
+)
+def test_marker_entries_of_chinese_and_japanese(
+    text: str, claim: str, kind: str, rule: str
+) -> None:
+    assert [(c.claim, c.kind, c.rule) for c in extract_claims(text)] == [(claim, kind, rule)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "需要确认一下这个接口",  # "need to confirm": no one's consent asked
+        "このファイルは触らないで",  # bound to this file
+        "pnpmを使っていますか",  # a question without a question mark
+    ],
+)
+def test_marker_entries_leave_the_task_at_hand_alone(text: str) -> None:
+    assert extract_claims(text) == []

@@ -1,6 +1,6 @@
 """Explicit-marker rules in other languages: never / always / don't / I don't want / remember /
-use X instead of Y / I have X, in Chinese, Russian, Portuguese, French, Italian, Spanish and
-German. Only the unambiguous forms: a marker at the start of a sentence (after politeness)
+use X instead of Y / I have X, in Chinese, Japanese, Russian, Portuguese, French, Italian,
+Spanish and German. Only the unambiguous forms: a marker at the start of a sentence (after politeness)
 followed by an imperative, or a fixed "X instead of Y" frame. The claim keeps the user's own
 sentence and language (no translation, nothing lost) behind an English polarity label —
 "Never: …", "Don't: …", "Always: …", "Remember: …", "Use X, not Y" — so the negation is
@@ -55,6 +55,7 @@ _IT_IMP = (
     r"elimina|scrivi|crea|installa|lancia|cambia|metti)"
 )
 _DE_IMP = r"(?:verwende|benutze|nutze|mache|mach|ändere|füge|lösche|schreibe|pushe|committe)"
+_TOOL = r"([\w@/+#-]+(?:\.[\w@/+#-]+)*|\ue000\d+\ue001)"
 
 _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # The language to be answered in: "用中文回答", "отвечай на русском", "responde en español".
@@ -112,6 +113,44 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "Remember",
         "fact",
         "zh_remember",
+    ),
+    # "使用大量工具时需要先经过我同意": something needs the user's consent first.
+    (
+        re.compile(
+            r"(?:需要|必须|必須|须|須|要)(?:先)?(?:经过|經過|征得|徵得|得到)?(?:我|我们|我們)(?:的)?"
+            r"(?:同意|审批|審批|确认|確認|批准|授权|授權)|(?:需要|必须|必須)(?:先)?(?:审批|審批|批准|授权|授權)"
+        ),
+        "Ask first",
+        "constraint",
+        "zh_needs_approval",
+    ),
+    # "后端服务使用uv管理": the tool a thing is managed, built or deployed with.
+    (
+        re.compile(
+            rf"(?:使用|改用|用)\s*{_TOOL}\s*(?:来|來)?(?:管理|构建|構建|部署|打包|运行|運行|编译|編譯)"
+        ),
+        "Use",
+        "preference",
+        "zh_use_to",
+    ),
+    # Japanese: "必ず…" (always), "…しないでください" (don't), "…を使っています" (we use),
+    # "…で作成したい / …を使ってデプロイしたい" (build / deploy it with).
+    (re.compile(r"^(?:常に|いつも|必ず)\S"), "Always", "constraint", "ja_always"),
+    (re.compile(r"^(?:絶対に|決して)\S.*な(?:い|いで)"), "Never", "constraint", "ja_never"),
+    (re.compile(r"\Sないで(?:ください|下さい|ね)?$"), "Don't", "constraint", "ja_dont"),
+    (
+        re.compile(r"\S(?:を|も|は)?(?:両方)?(?:使って(?:い)?ます|使用して(?:い)?ます|使っている)"),
+        "Uses",
+        "fact",
+        "ja_we_use",
+    ),
+    (
+        re.compile(
+            r"\S(?:で|を使って|を使用して)(?:作成|開発|構築|実装|デプロイ|管理)(?:したい|します|する)"
+        ),
+        "Use",
+        "decision",
+        "ja_build_with",
     ),
     (re.compile(rf"^(?:{_POLITE})?никогда\s+не\s+\w+", re.I), "Never", "constraint", "ru_never"),
     (
@@ -236,10 +275,14 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "de_remember",
     ),
 ]
-_TOOL = r"([\w@/+#-]+(?:\.[\w@/+#-]+)*|\ue000\d+\ue001)"
 _INSTEAD: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(rf"(?:用|使用|改用){_TOOL}\s*(?:而不是|而非|不要用|别用|別用|代替|取代){_TOOL}"),
+        "zh_instead",
+    ),
+    # "还是用status（不是phase）": the contrast in brackets.
+    (
+        re.compile(rf"(?:用|使用|改用)\s*{_TOOL}\s*[（(]\s*(?:而不是|不是|不用){_TOOL}\s*[）)]"),
         "zh_instead",
     ),
     (
@@ -320,7 +363,7 @@ _PROJECT_SCOPE = re.compile(
 )
 _TASK_DEIXIS = re.compile(
     r"这个|這個|这次|這次|这里|這裡|这些|這些|那个|那個|刚才|剛才|上面|下面|现在|現在|暂时|暫時|目前|"
-    r"问我|問我|等我|先别|先不要|"
+    r"问我|問我|等我|先别|先不要|これ|ここ|さっき|今回|上記|この(?!プロジェクト|リポジトリ)|"
     r"(?<!\w)(?:это|этот|эту|этого|эти|этим|сейчас|пока что|здесь|тут|выше|ниже|меня спрашивать)(?!\w)|"
     r"\b(?:isso|isto|esse|essa|agora|aqui|acima|ainda|eso|esto|ese|esa|ahora|aquí|arriba|todavía|"
     r"ça|cela|ceci|maintenant|ici|ci-dessus|questo|questa|quello|quella|adesso|qui|sopra|"
@@ -341,6 +384,8 @@ def _sentence(sentence: str) -> Hit | None:
     body = sentence.rstrip("。.!！?？;；")
     if sentence.rstrip().endswith(("?", "？")) or len(body) < 4 or task_bound(body):
         return None
+    if _KANA.search(body) and re.search(r"(?:か|かな|でしょうか|ますか)$", body):
+        return None  # a Japanese question without a question mark
     japanese = bool(_KANA.search(body))
     for pattern, label, kind, sub in _RULES:
         if japanese and sub.startswith("zh_"):
