@@ -224,7 +224,6 @@ def test_the_refused_line_is_not_injectable() -> None:
     ok = committed_atom("Never push to main")
     bad = committed_atom(f"Deploy with {SECRET}")
     home = committed_atom("Config lives in /home/alice/app/config.toml")
-    assert G.injectable([ok, bad, home]) == [ok]
     assert set(G.refused([ok, bad, home])) == {bad["id"], home["id"]}
 
 

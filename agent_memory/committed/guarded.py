@@ -7,8 +7,8 @@ log still agree), `git memory status` counts it, and the SessionStart context le
 
 `refused(atoms)` judges each atom by the line a block renders for it, with the same rules the
 pre-commit hook applies to `CLAUDE.memory.md` (`redact.guard.scan_text`: secrets, personal
-data, path-prefixed back-pointers, home paths, format characters once the normalising guard
-lands). `injectable(atoms)` is the filter for the session-start path.
+data, path-prefixed back-pointers, home paths, format characters). The session start applies
+`line_rules` through remembered verdicts (`committed/verdicts.py`), so it rarely loads the guard.
 """
 
 from __future__ import annotations
@@ -37,9 +37,3 @@ def refused(atoms: Iterable[Atom]) -> dict[str, list[str]]:
         if rules:
             out[str(atom["id"])] = rules
     return out
-
-
-def injectable(atoms: Iterable[Atom]) -> list[Atom]:
-    """The atoms whose lines the guard lets through, in their order: what SessionStart (and
-    any other renderer of committed memory) may show."""
-    return [a for a in atoms if not line_rules(a)]

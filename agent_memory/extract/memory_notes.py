@@ -36,7 +36,7 @@ from agent_memory.automemory.writes import MemoryWrite, writes_by_file
 from agent_memory.extract.canonical import canonical
 from agent_memory.extract.statement import extract_claims
 from agent_memory.extract.text import cap, mask, shorten, tidy, unmask
-from agent_memory.model.atom import Atom, iso_z, merge, new_atom
+from agent_memory.model.atom import Atom, iso_z, merge, merge_all, new_atom
 from agent_memory.model.paths import canonical_pointer
 from agent_memory.transcripts.identity import Transcript
 
@@ -191,9 +191,7 @@ def memory_atom(note: MemoryNote, project: str, sightings: Sequence[Sighting]) -
         records.append(new_atom(claim, kind, project=project, source=seen.pointer, at=seen.at,
                                 session=seen.session, confidence="observed", redacted=bool(findings),
                                 evidence=evidence, origin=ORIGIN, memory_file=memory_file))  # fmt: skip
-    atom = records[0]
-    for record in records[1:]:
-        atom = merge(atom, record)
+    atom = merge_all(records)
     return merge(atom, atom)  # bounds the evidence like any merged atom (atom.select_evidence)
 
 
