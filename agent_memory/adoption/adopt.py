@@ -2,7 +2,9 @@
 with `git commit` so the user's hooks (our guard included) run. Items are applied as log
 operations and the block is re-rendered from the result, never cherry-picked, so any subset in
 any order leaves the block and `.memory/adopted.log` consistent, and a review branch built on
-an older base still applies. An interrupted adopt leaves whole items only; rerunning continues.
+an older base still applies. An interrupted adopt leaves whole items only; rerunning continues,
+and after a kill -9 the next memory commit first finishes or rolls back the item the killed
+one left half done (`adoption/intent.py`, issue 24 §3).
 
 Every commit of memory files made here (`commit_memory`: adopt, and the lifecycle verbs) is
 serialised (issue 14 §4): it holds the repository's memory lock from reading the files to the
@@ -14,12 +16,12 @@ detected; ours, computed from stale files, is taken back and the item is applied
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from agent_memory.adoption import intent
 from agent_memory.adoption.locks import index_lock_problem, memory_lock
 from agent_memory.adoption.prescan import prescanned
 from agent_memory.adoption.reverts import reverted_adoptions
@@ -27,6 +29,7 @@ from agent_memory.committed import render
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.state import overwrite
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc, utc_day
 from agent_memory.model.errors import RefMovedError, RefusedError, RepoStateError
@@ -70,22 +73,7 @@ def write_files(root: Path, files: TierFiles) -> None:
     for rel, text in files.paths().items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        _overwrite(path, text.encode("utf-8"))
-
-
-def _overwrite(path: Path, data: bytes) -> None:
-    """The file's bytes become `data`: written over the old bytes, then cut to length — not
-    truncated to zero first. ext4 flushes a file truncated to zero when it is closed
-    (auto_da_alloc: ~0.3 ms a file, two files an adopted item; issue 17), and the append-only
-    log, whose old bytes are rewritten unchanged, keeps them if the write is interrupted."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666)
-    try:
-        view, done = memoryview(data), 0
-        while done < len(data):
-            done += os.write(fd, view[done:])
-        os.ftruncate(fd, len(data))
-    finally:
-        os.close(fd)
+        overwrite(path, text.encode("utf-8"))
 
 
 def memory_paths(target_name: str) -> list[str]:
@@ -260,6 +248,7 @@ def commit_memory(
     if root is None:
         raise RepoStateError("this needs a work tree", hint="run it in a clone with a work tree")
     with memory_lock(repo):
+        intent.recover(repo)  # an item a killed process left half done: finished or undone
         for _attempt in range(MAX_RACES):
             problem = index_lock_problem(repo)
             if problem is not None:
@@ -323,6 +312,8 @@ def commit_or_restore(
     assert root is not None
     paths = list(after.paths())
     old_head = git.head_commit(repo)
+    # What is about to happen, for the next memory commit to finish or undo after a kill.
+    intent.begin(repo, old_head, message, before, after, {rel: (root / rel).exists() for rel in paths})
     try:
         write_files(root, after)
         with prescanned(repo, old_head, before, after):
@@ -330,6 +321,7 @@ def commit_or_restore(
     except BaseException as exc:
         landed = git.head_commit(repo)
         if landed != old_head and landed is not None and isinstance(exc, KeyboardInterrupt):
+            intent.end(repo)
             raise  # the commit landed before the interrupt: the item is whole; stop here
         # An interrupted `git commit` may still be exiting and holding .git/index.lock: wait
         # for it (briefly), or the reset below fails and leaves the item staged.
@@ -337,12 +329,14 @@ def commit_or_restore(
         git.run_git(root, "reset", "-q", "--", *paths, check=False)
         write_files(root, before)
         _drop_empty(root, before)
+        intent.end(repo)
         if isinstance(exc, RepoStateError):
             lock = index_lock_problem(repo, wait=0.0)
             if lock is not None:  # a killed git left .git/index.lock: say so plainly
                 raise RefusedError(f"{refused}: {lock.message}", hint=lock.hint) from exc
             raise RefusedError(f"{refused}: {exc.message}", hint=hint) from exc
         raise
+    intent.end(repo)
     return head
 
 
@@ -357,6 +351,34 @@ def _drop_empty(root: Path, before: TierFiles) -> None:
             )
             if not tracked:
                 path.unlink()
+
+
+def resume_interrupted(repo: git.Repo, store: L1Store | None) -> list[str]:
+    """Before adopt reads the memory files (issue 24 §3): the item a killed process left half
+    done is finished or rolled back (`intent.recover`), and the L1 marks that killed runs owed
+    for the items they landed are recorded. Returns what was done, one line each."""
+    notes: list[str] = []
+    marks: dict[str, tuple[str, str | None]] = {}
+    with memory_lock(repo, what="adopt"):
+        found = intent.recover(repo)
+    if found is not None:
+        what = found.atom or found.subject
+        if found.commit is None:
+            notes.append(f"rolled back {what}: a killed git memory command had written its files "
+                         "but not committed them")  # fmt: skip
+        else:
+            notes.append(f"finished {what}: its commit {found.commit[:10]} had landed before the "
+                         "git memory command that made it was killed")  # fmt: skip
+            verb = found.subject.removeprefix("memory: ").split(" ", 1)[0]
+            if found.atom and verb in ("adopt", "demote"):
+                marks[found.atom] = ("adopted" if verb == "adopt" else "demoted", found.commit)
+    if store is None:
+        return notes
+    with intent.dead_runs(repo) as owed:
+        for ident, state, commit in owed:
+            marks.setdefault(ident, (state, commit))
+        record_decisions(store, marks)
+    return notes
 
 
 def record_decisions(store: L1Store, decisions: dict[str, tuple[str, str | None]]) -> str | None:

@@ -31,7 +31,7 @@ LOCK_NAME = "memory.lock"
 _held: dict[str, tuple[int, int]] = {}  # lock path → (fd, depth) for this process
 
 
-def _try_lock(fd: int) -> bool:
+def try_lock(fd: int) -> bool:
     try:
         import fcntl
     except ImportError:  # Windows
@@ -49,7 +49,7 @@ def _try_lock(fd: int) -> bool:
     return True
 
 
-def _unlock(fd: int) -> None:
+def unlock(fd: int) -> None:
     try:
         import fcntl
     except ImportError:  # Windows
@@ -91,7 +91,7 @@ def memory_lock(repo: git.Repo, what: str = "commit memory files",
     try:
         deadline = time.monotonic() + wait
         delay = 0.01
-        while not _try_lock(fd):
+        while not try_lock(fd):
             if time.monotonic() > deadline:
                 holder = _holder(path)
                 raise RepoStateError(
@@ -111,7 +111,25 @@ def memory_lock(repo: git.Repo, what: str = "commit memory files",
             yield
         finally:
             del _held[key]
-            _unlock(fd)
+            unlock(fd)
+    finally:
+        os.close(fd)
+
+
+def memory_lock_held(repo: git.Repo) -> bool:
+    """Whether a live process (this one included) holds the memory lock: a memory commit is in
+    progress, and the memory files may differ from HEAD for the moment."""
+    if str(repo.state / LOCK_NAME) in _held:
+        return True
+    try:
+        fd = os.open(repo.state / LOCK_NAME, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        if not try_lock(fd):
+            return True
+        unlock(fd)
+        return False
     finally:
         os.close(fd)
 

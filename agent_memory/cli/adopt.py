@@ -5,7 +5,9 @@ adopt / reject / skip / show more / quit (`--pin ID` pins ID if it is adopted in
 With flags: non-interactive, for scripts and CI; `--pin ID` adopts ID pinned. Without a
 terminal and without flags: list what is waiting and exit 1 with a hint. IDs are atom ids,
 unique `atm_` prefixes or review-commit prefixes; an ID already adopted or rejected is
-reported and skipped, so rerunning an interrupted command continues with the rest.
+reported and skipped, so rerunning an interrupted command continues with the rest; after a
+kill -9 the rerun first finishes or rolls back the item that was half done and records the L1
+marks the killed run owed (issue 24 §3), and says so.
 
 Two adopts at once serialise on the memory lock (issue 14 §4): an item the other one applied
 meanwhile is reported as already decided. The L1 marks of a whole run are one memory/atoms
@@ -28,9 +30,11 @@ from agent_memory.adoption.adopt import (
     refusal,
     require_clean,
     require_consistent,
+    resume_interrupted,
     withdrawn_at_l1,
     work_files,
 )
+from agent_memory.adoption.intent import RunList
 from agent_memory.adoption.locks import memory_lock
 from agent_memory.adoption.reverts import record_reverted
 from agent_memory.cli.output import emit_json, tier_context, wants_json, warm_session_start
@@ -128,11 +132,14 @@ class Decisions:
     def __init__(self, repo: git.Repo, tier: str, store: L1Store | None) -> None:
         self.repo, self.tier, self.store = repo, tier, store
         self.marks: dict[str, tuple[str, str | None]] = {}
+        self.owed = RunList(repo)  # the marks of landed items, for the next adopt if this one dies
 
     def adopted(self, item: Item, commit: str) -> None:
         if self.store is not None and item.entry.op in ("adopt", "demote"):
             # A demoted atom is L1 again: recalled per prompt and back on the expiry path.
-            self.marks[item.atom_id] = ("adopted" if item.entry.op == "adopt" else "demoted", commit)
+            state = "adopted" if item.entry.op == "adopt" else "demoted"
+            self.marks[item.atom_id] = (state, commit)
+            self.owed.add(item.atom_id, state, commit)
 
     def rejected(self, item: Item) -> None:
         if self.store is not None:
@@ -146,7 +153,12 @@ class Decisions:
         """After the commits: an interrupt before this leaves the items applied (the log says
         so) with only their L1 marks missing, never half-applied."""
         if self.store is not None and self.marks:
-            record_decisions(self.store, self.marks)
+            try:
+                record_decisions(self.store, self.marks)
+            except BaseException:
+                self.owed.close(written=False)
+                raise
+        self.owed.close(written=True)
         if self.tier == "L2" and any(state != "rejected" for state, _ in self.marks.values()):
             warm_session_start(self.repo)
 
@@ -154,6 +166,9 @@ class Decisions:
 def run(args: argparse.Namespace) -> int:
     repo, tier, target, store = tier_context(args.global_)
     assert repo.workdir is not None
+    resumed = resume_interrupted(repo, store)  # what a killed adopt left (issue 24 §3)
+    for note in resumed if not wants_json(args) else []:
+        print(note)
     files = work_files(repo.workdir, tier, target)
     if store is not None:
         record_reverted(repo, store, set(files.held()))
@@ -200,6 +215,7 @@ def run(args: argparse.Namespace) -> int:
         "rejected": [],
         "refused": {},
         "already": sorted(set(already + already_rejected)),
+        "resumed": resumed,
     }
     decisions = Decisions(repo, tier, store)
     with git.deferred_maintenance(repo.cwd):  # once for the batch, not per commit

@@ -17,8 +17,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agent_memory.adoption import audit
-from agent_memory.adoption.locks import stale_locks
+from agent_memory.adoption import audit, intent
+from agent_memory.adoption.adopt import work_files
+from agent_memory.adoption.locks import memory_lock_held, stale_locks
 from agent_memory.claude import automemory
 from agent_memory.cli import colour
 from agent_memory.cli.output import emit_json, store_here, wants_json
@@ -29,9 +30,10 @@ from agent_memory.committed.files import TierFiles
 from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.committed.install import target_file
 from agent_memory.committed.render import MalformedBlockError, find_block
+from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors
-from agent_memory.model.errors import EXIT_REFUSED, UsageError
+from agent_memory.model.errors import EXIT_REFUSED, RepoStateError, UsageError
 from agent_memory.model.paths import is_memory_pointer, projects_dir
 from agent_memory.redact import guard
 
@@ -207,6 +209,7 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
             if fix and not problem:  # the guard judges the block --fix wrote, not the old one
                 files = files.rerendered()
         errors += _guard_errors(files, log_path, target_path, warnings)
+        errors += _half_done(root, tier, target)  # after --fix: judged on what it wrote
         errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
         commits = audit.commit_errors(root)
         errors += [f"{tier}: {e}" for e in commits.errors]
@@ -216,6 +219,26 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
     report["warnings"] = warnings
     report["checked"] = checked
     return errors
+
+
+def _half_done(root: Path, tier: str, target: str) -> list[str]:
+    """Memory files that differ from HEAD while no git memory command is committing them
+    (issue 24 §3): what an adopt killed between writing an item and committing it leaves."""
+    repo = git.find_repo(root)
+    files = work_files(root, tier, target)
+    if memory_lock_held(repo):
+        return []  # an adopt (or a lifecycle verb) is between its write and its commit
+    try:
+        found = intent.read(repo)
+    except RepoStateError as exc:
+        return [f"{exc.message}; {exc.hint}"]
+    if found is not None:
+        what = found.atom or repr(found.subject)
+        return [f"{root}: a git memory command was killed while committing {what}, and left the "
+                "memory files half done; `git memory adopt` finishes or rolls it back"]  # fmt: skip
+    return [f"{root / rel}: its memory content differs from HEAD while no git memory command is "
+            "committing it (an adopt killed before its commit, or an uncommitted edit); commit it, or "
+            f"restore it with `git checkout -- {rel}`" for rel in intent.uncommitted(repo, files)]  # fmt: skip
 
 
 def _pointer_errors(atom: Atom) -> list[str]:

@@ -45,3 +45,62 @@ def stale_age(path: Path, min_age: float, now: float | None = None) -> float | N
     if age < min_age or open_anywhere(path):
         return None
     return age
+
+
+def git_processes_in(*dirs: Path) -> list[int] | None:
+    """The ids of the git processes whose working directory lies in one of `dirs` (Linux
+    /proc; git changes to the top of the work tree, or to the git dir of a bare repository,
+    before it takes a lock), this process excepted; None when that cannot be seen. Git holds
+    `index.lock` closed while `git commit` runs the pre-commit hook, so an open file is not
+    the only sign of a live git: a git running in the repository is."""
+    proc = Path("/proc")
+    if not (proc / "self" / "cwd").exists():
+        return None
+    roots = [os.path.realpath(d) for d in dirs]
+    ours = _ancestors()  # `git memory …` runs this process under a git of its own
+    found = []
+    for pid_dir in proc.iterdir():
+        if not pid_dir.name.isdigit() or int(pid_dir.name) in ours:
+            continue
+        try:
+            if (pid_dir / "comm").read_text().strip() != "git":
+                continue
+            cwd = os.readlink(pid_dir / "cwd")
+        except OSError:
+            continue
+        if any(cwd == root or cwd.startswith(root + os.sep) for root in roots):
+            found.append(int(pid_dir.name))
+    return found
+
+
+def _ancestors() -> set[int]:
+    """This process and its parents (Linux /proc)."""
+    out, pid = set(), os.getpid()
+    while pid > 1 and pid not in out:
+        out.add(pid)
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            pid = int(stat.rsplit(")", 1)[1].split()[1])  # the field after the state
+        except (OSError, ValueError, IndexError):
+            break
+    return out
+
+
+def clear_stale(paths: list[Path], repo_dirs: list[Path], min_age: float) -> list[Path]:
+    """Remove those of git's lock files `paths` that a killed process left: stale by
+    `stale_age` (as the store judges `memory/atoms.lock`), and — where /proc shows it — with
+    no git process running in the repository, in which case no age is needed; where it cannot
+    be seen, only locks older than `min_age` go. Returns the paths removed."""
+    running = git_processes_in(*repo_dirs)
+    if running:
+        return []
+    removed = []
+    for path in paths:
+        if stale_age(path, 0.0 if running == [] else min_age) is None:
+            continue
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        removed.append(path)
+    return removed
