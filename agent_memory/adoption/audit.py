@@ -4,7 +4,8 @@ not stop: a `--no-verify`, a cherry-pick, two committers racing (issue 14 §2, �
 - `commit_errors`: every commit that carries an `Atom-Id:` trailer with `Adopted-From:` or
   `Memory-Op:` (what `adopt` and the lifecycle verbs write) must change `.memory/adopted.log`
   by exactly one added line, for that atom, and remove none — otherwise `git blame` on the
-  block points at the wrong atom.
+  block points at the wrong atom. In a shallow clone the commits at the boundary are not
+  judged (issue 24 §6): git shows them as root commits that add every line.
 - `drop_refused`: what `validate --fix` does with an adopted line the guard refuses: a
   `forget` line (its claim redacted, so the forget itself passes the guard) and a re-render,
   so the line is neither rendered nor injected again and block and log still agree.
@@ -19,6 +20,7 @@ from agent_memory.committed import guarded
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry, format_entry
 from agent_memory.committed.files import TierFiles
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.state import find_git_dirs
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
 from agent_memory.model.fastjson import loads_bounded
@@ -36,6 +38,17 @@ DROPPED_CLAIM = "[removed: the commit guard refuses this line]"
 class CommitCheck:
     commits: int  # adopt and lifecycle commits checked
     errors: list[str]
+    unknown: int = 0  # memory commits at a shallow clone's boundary: their parent is not here
+
+
+def shallow_boundary(root: Path) -> set[str]:
+    """The commits a shallow clone was cut at (`<git dir>/shallow`): git shows each as a root
+    commit, whose diff "adds" every line of the files — what it changed is unknown here."""
+    found = find_git_dirs(root)
+    try:
+        return set((found[1] / "shallow").read_text("ascii").split()) if found else set()
+    except OSError:  # not a shallow clone
+        return set()
 
 
 def _trailers(text: str) -> dict[str, str]:
@@ -65,8 +78,9 @@ def commit_errors(root: Path, rev: str = "HEAD") -> CommitCheck:
     )  # fmt: skip
     if proc.returncode != 0:
         return CommitCheck(0, [])
-    checked = 0
+    checked = unknown = 0
     errors: list[str] = []
+    boundary = shallow_boundary(root)
     for chunk in proc.stdout.split("\x1e"):
         if "\x1f" not in chunk:
             continue
@@ -74,6 +88,9 @@ def commit_errors(root: Path, rev: str = "HEAD") -> CommitCheck:
         trailers = _trailers(trailer_text)
         ident = trailers.get("Atom-Id")
         if not ident or not ({"Adopted-From", "Memory-Op"} & set(trailers)):
+            continue
+        if oid in boundary:
+            unknown += 1  # grafted: its diff against the missing parent cannot be known
             continue
         checked += 1
         added, removed = [], 0
@@ -93,7 +110,7 @@ def commit_errors(root: Path, rev: str = "HEAD") -> CommitCheck:
                 + ": `git blame` on the memory block points at the wrong atom "
                 "(two committers raced?); `git show " + short + "` shows the change"
             )
-    return CommitCheck(checked, errors)
+    return CommitCheck(checked, errors, unknown)
 
 
 # --- validate --fix: never re-render a line the guard refuses ------------------------------

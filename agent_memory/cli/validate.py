@@ -35,6 +35,7 @@ from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors
 from agent_memory.model.errors import EXIT_REFUSED, RepoStateError, UsageError
 from agent_memory.model.paths import is_memory_pointer, projects_dir
+from agent_memory.model.trailers import plural
 from agent_memory.redact import guard
 
 
@@ -215,6 +216,10 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         errors += [f"{tier}: {e}" for e in commits.errors]
         checked.append(f"{tier} in {root}: {target} and .memory/adopted.log (guard, rendering), "
                        f"{commits.commits} adopt/lifecycle commit(s) against their Atom-Id")  # fmt: skip
+        if commits.unknown:
+            warnings.append(f"{tier}: {plural(commits.unknown, 'adopt/lifecycle commit')} at the boundary "
+                            "of this shallow clone not checked (its parent was not fetched; "
+                            "`git fetch --deepen=1` lets validate check it)")  # fmt: skip
     report["fixed"] = fixed
     report["warnings"] = warnings
     report["checked"] = checked
