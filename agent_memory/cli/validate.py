@@ -210,7 +210,7 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
             if fix and not problem:  # the guard judges the block --fix wrote, not the old one
                 files = files.rerendered()
         errors += _guard_errors(files, log_path, target_path, warnings)
-        errors += _half_done(root, tier, target)  # after --fix: judged on what it wrote
+        errors += _half_done(root, tier, target, fix)
         errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
         commits = audit.commit_errors(root)
         errors += [f"{tier}: {e}" for e in commits.errors]
@@ -226,9 +226,10 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
     return errors
 
 
-def _half_done(root: Path, tier: str, target: str) -> list[str]:
+def _half_done(root: Path, tier: str, target: str, fix: bool) -> list[str]:
     """Memory files that differ from HEAD while no git memory command is committing them
-    (issue 24 §3): what an adopt killed between writing an item and committing it leaves."""
+    (issue 24 §3): what an adopt killed between writing an item and committing it leaves.
+    With --fix, only an interrupted memory commit: what --fix writes is for a person to commit."""
     repo = git.find_repo(root)
     files = work_files(root, tier, target)
     if memory_lock_held(repo):
@@ -241,6 +242,8 @@ def _half_done(root: Path, tier: str, target: str) -> list[str]:
         what = found.atom or repr(found.subject)
         return [f"{root}: a git memory command was killed while committing {what}, and left the "
                 "memory files half done; `git memory adopt` finishes or rolls it back"]  # fmt: skip
+    if fix:
+        return []
     return [f"{root / rel}: its memory content differs from HEAD while no git memory command is "
             "committing it (an adopt killed before its commit, or an uncommitted edit); commit it, or "
             f"restore it with `git checkout -- {rel}`" for rel in intent.uncommitted(repo, files)]  # fmt: skip
