@@ -259,11 +259,16 @@ class RunList:
         self.fd: int | None = None
 
     def add(self, atom: str, state: str, commit: str) -> None:
-        if self.fd is None:
-            self.path = state_dir(self.repo.common_dir) / f"{RUN_PREFIX}{os.getpid()}.log"
-            self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            try_lock(self.fd)
-        os.write(self.fd, f"{atom} {state} {commit}\n".encode())
+        """Best effort: on a full disk the item is adopted all the same, and `stage` marks
+        adopted atoms that lack their mark (store.decisions.mark_held)."""
+        try:
+            if self.fd is None:
+                self.path = state_dir(self.repo.common_dir) / f"{RUN_PREFIX}{os.getpid()}.log"
+                self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+                try_lock(self.fd)
+            os.write(self.fd, f"{atom} {state} {commit}\n".encode())
+        except OSError:
+            pass
 
     def close(self, written: bool) -> None:
         """The list is removed once its marks are `written`; otherwise it is left, unlocked,

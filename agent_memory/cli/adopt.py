@@ -44,8 +44,10 @@ from agent_memory.model.clock import utc_day
 from agent_memory.model.errors import (
     EXIT_INTERRUPTED,
     EXIT_REFUSED,
+    DiskFullError,
     RefusedError,
     UsageError,
+    disk_full,
 )
 from agent_memory.model.tags import memory_reasons, origin_label
 from agent_memory.model.trailers import plural
@@ -218,56 +220,91 @@ def run(args: argparse.Namespace) -> int:
         "resumed": resumed,
     }
     decisions = Decisions(repo, tier, store)
+    failure: Exception | None = None
     with git.deferred_maintenance(repo.cwd):  # once for the batch, not per commit
         try:
-            for item in chosen:
-                why = refusal(item)
-                if why:
-                    report["refused"][item.atom_id] = why
-                    continue
-                try:
-                    commit = adopt_item(repo, item, target, pin=item.atom_id in pins, tier=tier)
-                except AlreadyApplied:
-                    report["already"] = sorted({*report["already"], item.atom_id})
-                    continue
-                except RefusedError as exc:
-                    report["refused"][item.atom_id] = exc.message
-                    if exc.hint and "stale lock" in exc.message:
-                        report.setdefault("hints", []).append(exc.hint)
-                    continue
-                decisions.adopted(item, commit)
-                report["adopted"].append(
-                    {"atom": item.atom_id, "commit": commit, "pinned": item.atom_id in pins}
-                )
-            for item in rejected:
-                decisions.rejected(item)
-                report["rejected"].append(item.atom_id)
+            _apply(repo, chosen, rejected, target, tier, pins, decisions, report)
+        except Exception as exc:  # noqa: BLE001 - reported below with what had landed before it
+            failure = exc
         finally:
-            decisions.write()
+            try:
+                decisions.write()
+            except Exception as exc:  # noqa: BLE001 - the marks stay owed; the next adopt writes them
+                failure = failure or exc
+    if failure is not None:
+        landed = {a["atom"] for a in report["adopted"]}
+        report["not_adopted"] = [i.atom_id for i in chosen if i.atom_id not in landed
+                                 and i.atom_id not in report["refused"] and i.atom_id not in report["already"]]  # fmt: skip
+        report["error"] = "no space left on device" if disk_full(failure) else str(failure)
     if wants_json(args):
         emit_json(report)
     else:
-        if not items and not report["already"]:
-            print("nothing is waiting on memory/review")
-        for adopted in report["adopted"]:
-            print(
-                f"adopted {adopted['atom']} in {adopted['commit'][:10]}"
-                + (" (pinned)" if adopted["pinned"] else "")
-            )
-        for ident in report["rejected"]:
-            print(f"rejected {ident} ({_rejection_note(store)})")
-        for ident in report["already"]:
-            print(f"{ident} was already decided (adopted or rejected); nothing to do")
-        for ident, why in report["refused"].items():
-            print(f"refused {ident}: {why}")
-        for hint in sorted(set(report.get("hints", []))):
-            print(f"hint: {hint}", file=sys.stderr)
-        if report["refused"]:
-            print(
-                "hint: a refused item stays on memory/review; `git memory inspect --why ID` shows its evidence",
-                file=sys.stderr,
-            )
+        _print_report(report, items, store)
+    if failure is not None:
+        _raise_after(failure, report)
     return EXIT_REFUSED if report["refused"] else 0
+
+
+def _apply(repo: git.Repo, chosen: list[Item], rejected: list[Item], target: str, tier: str, pins: set[str],
+           decisions: Decisions, report: dict[str, Any]) -> None:  # fmt: skip
+    """Adopt `chosen` and reject `rejected`, one item at a time, noting each in `report`."""
+    for item in chosen:
+        why = refusal(item)
+        if why:
+            report["refused"][item.atom_id] = why
+            continue
+        try:
+            commit = adopt_item(repo, item, target, pin=item.atom_id in pins, tier=tier)
+        except AlreadyApplied:
+            report["already"] = sorted({*report["already"], item.atom_id})
+            continue
+        except RefusedError as exc:
+            report["refused"][item.atom_id] = exc.message
+            if exc.hint and "stale lock" in exc.message:
+                report.setdefault("hints", []).append(exc.hint)
+            continue
+        report["adopted"].append(
+            {"atom": item.atom_id, "commit": commit, "pinned": item.atom_id in pins}
+        )
+        decisions.adopted(item, commit)
+    for item in rejected:
+        decisions.rejected(item)
+        report["rejected"].append(item.atom_id)
+
+
+def _print_report(report: dict[str, Any], items: list[Item], store: L1Store | None) -> None:
+    if not items and not report["already"]:
+        print("nothing is waiting on memory/review")
+    for adopted in report["adopted"]:
+        print(
+            f"adopted {adopted['atom']} in {adopted['commit'][:10]}"
+            + (" (pinned)" if adopted["pinned"] else "")
+        )
+    for ident in report["rejected"]:
+        print(f"rejected {ident} ({_rejection_note(store)})")
+    for ident in report["already"]:
+        print(f"{ident} was already decided (adopted or rejected); nothing to do")
+    for ident, why in report["refused"].items():
+        print(f"refused {ident}: {why}")
+    for hint in sorted(set(report.get("hints", []))):
+        print(f"hint: {hint}", file=sys.stderr)
+    if report["refused"]:
+        print(
+            "hint: a refused item stays on memory/review; `git memory inspect --why ID` shows its evidence",
+            file=sys.stderr,
+        )
+    if "error" in report:
+        print(f"stopped: {report['error']}; {plural(len(report['adopted']), 'item')} adopted (above), "
+              f"{len(report['not_adopted'])} not adopted and still waiting: {', '.join(report['not_adopted']) or 'none'}")  # fmt: skip
+
+
+def _raise_after(failure: Exception, report: dict[str, Any]) -> None:
+    """The batch stopped on `failure` after the report said what had landed: exit as main
+    maps it; a full disk is said plainly (issue 24 §4)."""
+    if disk_full(failure):
+        raise DiskFullError(f"no space left on device: {plural(len(report['adopted']), 'item')} adopted, "
+                            f"{len(report['not_adopted'])} not (they stay waiting on memory/review)") from failure  # fmt: skip
+    raise failure
 
 
 def _check(repo: git.Repo, tier: str, target: str) -> None:

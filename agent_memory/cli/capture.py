@@ -19,7 +19,15 @@ from __future__ import annotations
 import os
 import sys
 
-from agent_memory.model.errors import EXIT_USAGE, RefusedError, RepoStateError, UsageError
+from agent_memory.model.errors import (
+    EXIT_REPO_STATE,
+    EXIT_USAGE,
+    DiskFullError,
+    RefusedError,
+    RepoStateError,
+    UsageError,
+    disk_full,
+)
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS
 from agent_memory.model.words import plural
 
@@ -220,15 +228,30 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
             hint=f"capture it in its own repository (git -C {there} memory capture {path}), "
                  "or pass --force to learn from it here")
     store = L1Store(repo)
+    tip = store.tip()
     try:
         done = capture_file(store, project, path, args.session)
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}", hint=UNREADABLE_HINT) from exc
+    except Exception as exc:
+        if disk_full(exc):  # issue 24 §4: say it, and whether the capture itself landed
+            landed = store.tip()
+            what = (f"nothing was captured from {path.name} (memory/atoms is unchanged)" if landed == tip
+                    else f"{path.name} was captured (memory/atoms at {str(landed)[:10]}), but not noted as done")  # fmt: skip
+            raise DiskFullError(f"no space left on device: {what}") from exc
+        if isinstance(exc, OSError):
+            raise UsageError(f"cannot read {path}: {exc.strerror or exc}", hint=UNREADABLE_HINT) from exc
+        raise
     if done.unreadable:
         raise UsageError(f"nothing readable in {path}: {done.unreadable}", hint=UNREADABLE_HINT)
     result = done.result
-    dropped = _limits(store) if done.read != "unchanged" else Dropped()
-    staged, warning = ([], None) if args.no_stage or result.commit is None else _stage(repo, store, project)
+    try:
+        dropped = _limits(store) if done.read != "unchanged" else Dropped()
+        staged, warning = ([], None) if args.no_stage or result.commit is None else _stage(repo, store, project)
+    except Exception as exc:
+        if not disk_full(exc):
+            raise
+        raise DiskFullError(f"no space left on device: {path.name} was captured "
+                            f"({'commit ' + result.commit[:10] if result.commit else 'nothing new'}), but the "
+                            "L1 limits and staging were not applied") from exc  # fmt: skip
     payload = {**result.to_json(), "read": done.read, "skipped_lines": done.skipped_lines, "staged": staged,
                "dropped": dropped.to_json()}
     if warning:
@@ -278,6 +301,9 @@ class Backfill:
         self.dropped = Dropped()
         self.stage_warning: str | None = None
         self.auto_memory: dict[str, Any] | None = None  # Claude's own memory folder, when read
+        self.failures: list[dict[str, Any]] = []  # {path, reason, logged}
+        self.error: str | None = None  # what stopped the run (a full disk), with `not_captured` left
+        self.not_captured = 0
 
     def add(self, result: CaptureResult) -> None:
         self.new += len(result.new)
@@ -299,6 +325,10 @@ class Backfill:
             out["stage_warning"] = self.stage_warning
         if self.auto_memory is not None:
             out["auto_memory"] = self.auto_memory
+        if self.failures:
+            out["failures"] = self.failures
+        if self.error:
+            out["error"], out["not_captured"] = self.error, self.not_captured
         return out
 
 
@@ -398,7 +428,7 @@ def _report(args: argparse.Namespace, report: Backfill, project: str | None) -> 
         _emit_json(report.to_json())
     else:
         _print_backfill(report, project)
-    return _unreadable_exit(report)
+    return _failure_exit(report) or _unreadable_exit(report)
 
 
 def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger, todo: list[str],
@@ -417,12 +447,17 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger
             sys.stderr.flush()
         try:
             done = capture_file(store, project, path, ledger=ledger)
-        except OSError as exc:
-            report.unreadable.append({"path": path, "reason": f"cannot read {path}: {exc.strerror or exc}"})
-            continue
         except Exception as exc:  # noqa: BLE001 - one bad transcript must not stop a backfill
-            log_error(f"capture --all: {os.path.basename(path)}: {type(exc).__name__}: {exc}", repo.cwd)
+            if disk_full(exc):  # …but a full disk stops every other one too (issue 24 §4)
+                report.error, report.not_captured = "no space left on device", len(todo) - number + 1
+                break
+            if isinstance(exc, OSError):
+                report.unreadable.append({"path": path, "reason": f"cannot read {path}: {exc.strerror or exc}"})
+                continue
+            reason = f"{os.path.basename(path)}: {type(exc).__name__}: {exc}"
+            logged = log_error(f"capture --all: {reason}", repo.cwd)
             report.failed += 1
+            report.failures.append({"path": path, "reason": reason, "logged": logged is not None})
             continue
         if done.unreadable:
             report.unreadable.append({"path": path, "reason": f"nothing readable in {path}: {done.unreadable}"})
@@ -436,6 +471,8 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger
         report.add(done.result)
     if tty:
         sys.stderr.write("\r" + " " * 80 + "\r")
+    if report.error:
+        return  # nothing more can be written
     # After the transcripts: the sessions that wrote Claude's own memories are known by then.
     folder_wrote = _capture_folder(store, project, repo, ledger, report)
     if not todo and not folder_wrote:  # only atoms waiting in the retry queue: the next write takes them
@@ -469,7 +506,7 @@ def _capture_folder(store: L1Store, project: str, repo: Repo, ledger: Ledger, re
 
 
 def _print_backfill(report: Backfill, project: str | None) -> None:
-    if not report.captured and not report.commits:
+    if not report.captured and not report.commits and not report.error and not report.failed:
         print(f"nothing new: {plural(report.transcripts, 'transcript')} of {project or 'this project'}, "
               f"{report.unchanged} unchanged since their last capture")  # fmt: skip
     else:
@@ -499,13 +536,34 @@ def _print_backfill(report: Backfill, project: str | None) -> None:
         if len(report.unreadable) > 10:
             print(f"    … and {len(report.unreadable) - 10} more (--output json lists them all)")
     if report.failed:
-        print(colour.paint(f"  {report.failed} failed (see git memory status)", "refused"))
+        where = ("see git memory status" if all(f["logged"] for f in report.failures)
+                 else "the error log could not be written either")  # fmt: skip
+        print(colour.paint(f"  {report.failed} failed ({where}):", "refused"))
+        for item in report.failures[:3]:
+            print(f"    {item['reason']}")
     for line in _explain_dropped(report.dropped, len(report.skipped["expired"]), len(report.skipped["evicted"])):
         print(line)
     if report.staged:
         print(_staged_line(report.staged))
     if report.stage_warning:
         print(f"  {report.stage_warning}")
+
+
+def _failure_exit(report: Backfill) -> int:
+    """Exit 3 when a transcript could not be captured for a reason other than its own
+    content (issue 24 §4: "2 failed" used to exit 0): one line and a hint on stderr."""
+    if report.error:
+        print(f"git memory capture: {report.error}; {plural(report.not_captured, 'transcript')} not captured "
+              "(nothing of them was stored)", file=sys.stderr)  # fmt: skip
+        print("hint: free some space on the disk that holds the repository, then run `git memory capture --all` "
+              "again", file=sys.stderr)  # fmt: skip
+        return EXIT_REPO_STATE
+    if report.failed:
+        print(f"git memory capture: {plural(report.failed, 'transcript')} failed; the rest were captured",
+              file=sys.stderr)  # fmt: skip
+        print("hint: the reasons are above; run the command again once they are dealt with", file=sys.stderr)
+        return EXIT_REPO_STATE
+    return 0
 
 
 def _unreadable_exit(report: Backfill) -> int:

@@ -454,6 +454,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except Exception as exc:  # noqa: BLE001 - the last line of defence: log, one line, exit 3
         from agent_memory.gitio.state import log_exception
+        from agent_memory.model.errors import DiskFullError, disk_full
+
+        if disk_full(exc):  # not a bug to report: say what the disk said (issue 24 §4)
+            _print_failure(verb, DiskFullError(f"no space left on device ({exc}); nothing more was written"))
+            return EXIT_REPO_STATE
 
         where = log_exception(f"git memory {verb}", exc)
         print(f"git memory {verb}: internal error: {exc}", file=sys.stderr)

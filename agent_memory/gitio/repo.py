@@ -26,7 +26,7 @@ from agent_memory.gitio.refs import (  # noqa: F401 - re-exported: git.ATOMS_REF
     history_paths,
 )
 from agent_memory.gitio.state import find_git_dirs, state_dir
-from agent_memory.model.errors import RefMovedError, RepoStateError
+from agent_memory.model.errors import DiskFullError, RefMovedError, RepoStateError, disk_full
 
 if TYPE_CHECKING:
     import pygit2
@@ -425,7 +425,20 @@ def cas_update_ref(repo: Repo, ref: str, new: str, old: str | None, reason: str)
     """Move `ref` to `new` only if it still points at `old` (None: must not exist)."""
     proc = run_git(repo.cwd, "update-ref", "-m", reason, ref, new, old or ZERO_OID, check=False)
     if proc.returncode != 0:
+        # A lock file git could not write is no race: retrying cannot help (issue 24 §4; git
+        # says "couldn't write '<ref>.lock'" without the reason, so the disk is asked).
+        if disk_full(proc.stderr) or ("couldn't write" in proc.stderr and _no_room(repo.common_dir)):
+            raise DiskFullError(f"no space left on device: {ref} was not updated")
+        if "couldn't write" in proc.stderr:
+            raise RepoStateError(f"{ref} was not updated: {proc.stderr.strip().splitlines()[-1]}")
         raise RefMovedError(proc.stderr.strip() or f"{ref} moved")
+
+
+def _no_room(path: Path) -> bool:
+    try:
+        return os.statvfs(path).f_bavail == 0
+    except (OSError, AttributeError):  # AttributeError: no statvfs on Windows
+        return False
 
 
 def delete_ref(repo: Repo, ref: str, old: str | None = None) -> None:
@@ -633,6 +646,8 @@ def _commit_error(exc: Any) -> RepoStateError:
     lines = [ln.strip().strip("'").removeprefix("stderr: ").strip("'") for ln in raw.strip().splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith(("hint:", "*** Please tell me", "Run", "git config"))]
     text = " ".join(lines)
+    if disk_full(raw):
+        return DiskFullError("no space left on device: git commit failed, nothing was committed")
     if "tell me who you are" in raw or "empty ident" in raw or "unable to auto-detect email" in raw:
         return RepoStateError("git has no identity to commit with",
                               hint='set one: git config --global user.name "Your Name" && '

@@ -89,10 +89,20 @@ def replace_text(path: str, text: str | bytes) -> None:
     tmp = f"{path}.{os.getpid()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.write(fd, text.encode("utf-8") if isinstance(text, str) else text)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        try:
+            data = text.encode("utf-8") if isinstance(text, str) else text
+            view, done = memoryview(data), 0
+            while done < len(data):  # a short write on a nearly full disk is not the whole file
+                done += os.write(fd, view[done:])
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        try:  # a full disk leaves no temporary file behind (issue 24 §4)
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def atomic_write(path: Path, data: str | bytes, mode: int = 0o600) -> None:

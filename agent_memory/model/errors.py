@@ -52,3 +52,29 @@ class InvalidAtomError(FatalError):
 
 class RefMovedError(RuntimeError):
     """The compare-and-set ref update lost a race; callers re-read, re-merge and retry."""
+
+
+# What the operating system says when a file system is full, over quota, or a file would grow
+# past the process's size limit (RLIMIT_FSIZE): git and libgit2 print the same strerror text.
+DISK_FULL_TEXTS = ("No space left on device", "Disk quota exceeded", "File too large")
+
+
+def disk_full(exc: BaseException | str) -> bool:
+    """Whether `exc` (an exception, or a git's stderr) says the disk is full (issue 24 §4)."""
+    import errno
+
+    if isinstance(exc, DiskFullError):
+        return True
+    if isinstance(exc, OSError) and exc.errno in {errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", -1)}:
+        return True
+    text = exc if isinstance(exc, str) else f"{exc} {getattr(exc, 'message', '')}"
+    return any(t in text for t in DISK_FULL_TEXTS)
+
+
+class DiskFullError(RepoStateError):
+    """The file system has no room for what a command writes. The message says what was done
+    and what was not; nothing half-written is left (issue 24 §4)."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message, hint or "free some space on the disk that holds the repository, "
+                                          "then run the command again")  # fmt: skip

@@ -107,5 +107,8 @@ def adopted(state_dir: "StrPath", roots: "Sequence[str | None]") -> Adopted:
                           tuple(tuple(sorted(t)) for t in found.token_sets)), fh)  # fmt: skip
         os.replace(tmp, cache)
     except OSError:
-        pass
+        try:  # a full disk leaves no temporary file behind (issue 24 §4)
+            os.unlink(tmp)
+        except OSError:
+            pass
     return found
