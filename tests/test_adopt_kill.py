@@ -38,7 +38,11 @@ SHIM = """#!/bin/sh
 # Counts the git commands whose first argument is $KILL_VERB; at the $KILL_AT-th one the
 # `git-memory adopt` process above it gets SIGKILL — when depends on $KILL_WHEN.
 real={real}
-if [ "$1" = "$KILL_VERB" ]; then
+verb=
+for arg in "$@"; do  # the git command, after git's own options
+    case $arg in -*|*=*) ;; *) verb=$arg; break ;; esac
+done
+if [ "$verb" = "$KILL_VERB" ]; then
     n=$(( $(cat "$KILL_DIR/count" 2>/dev/null || echo 0) + 1 ))
     echo "$n" > "$KILL_DIR/count"
     if [ "$n" = "$KILL_AT" ]; then

@@ -116,8 +116,10 @@ def test_capture_of_one_transcript_on_a_full_disk_is_not_an_internal_error(proje
 
 
 COUNT_UPDATE_REF = """#!/bin/sh
-# Counts the `git update-ref` commands run under it, then runs the real git.
-[ "$1" = update-ref ] && echo >> "{log}"
+# Counts the `git update-ref` commands run under it (after git's own options), then runs git.
+for arg in "$@"; do
+    case $arg in -*|*=*) ;; update-ref) echo >> "{log}"; break ;; *) break ;; esac
+done
 exec {real} "$@"
 """
 
