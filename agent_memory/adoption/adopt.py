@@ -4,7 +4,7 @@ operations and the block is re-rendered from the result, never cherry-picked, so
 any order leaves the block and `.memory/adopted.log` consistent, and a review branch built on
 an older base still applies. An interrupted adopt leaves whole items only; rerunning continues,
 and after a kill -9 the next memory commit first finishes or rolls back the item the killed
-one left half done (`adoption/intent.py`, issue 24 §3).
+one left half done (`adoption/intent.py`).
 
 Every commit of memory files made here (`commit_memory`: adopt, and the lifecycle verbs) is
 serialised (issue 14 §4): it holds the repository's memory lock from reading the files to the
@@ -354,7 +354,7 @@ def _drop_empty(root: Path, before: TierFiles) -> None:
 
 
 def resume_interrupted(repo: git.Repo, store: L1Store | None) -> list[str]:
-    """Before adopt reads the memory files (issue 24 §3): the item a killed process left half
+    """Before adopt reads the memory files: the item a killed process left half
     done is finished or rolled back (`intent.recover`), and the L1 marks that killed runs owed
     for the items they landed are recorded. Returns what was done, one line each."""
     notes: list[str] = []

@@ -5,7 +5,7 @@ not stop: a `--no-verify`, a cherry-pick, two committers racing (issue 14 §2, �
   `Memory-Op:` (what `adopt` and the lifecycle verbs write) must change `.memory/adopted.log`
   by exactly one added line, for that atom, and remove none — otherwise `git blame` on the
   block points at the wrong atom. In a shallow clone the commits at the boundary are not
-  judged (issue 24 §6): git shows them as root commits that add every line.
+  judged: git shows them as root commits that add every line.
 - `drop_refused`: what `validate --fix` does with an adopted line the guard refuses: a
   `forget` line (its claim redacted, so the forget itself passes the guard) and a re-render,
   so the line is neither rendered nor injected again and block and log still agree.

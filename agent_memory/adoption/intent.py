@@ -1,4 +1,4 @@
-"""A memory commit is all or nothing across a kill (issue 24 §3).
+"""A memory commit is all or nothing across a kill (`kill -9`, a power cut of the process).
 
 Before `commit_or_restore` writes an item's files it records its intent in
 `<git dir>/agent-memory/memory-commit.json`: the HEAD it applies to, the commit's subject and

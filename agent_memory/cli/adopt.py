@@ -7,7 +7,7 @@ terminal and without flags: list what is waiting and exit 1 with a hint. IDs are
 unique `atm_` prefixes or review-commit prefixes; an ID already adopted or rejected is
 reported and skipped, so rerunning an interrupted command continues with the rest; after a
 kill -9 the rerun first finishes or rolls back the item that was half done and records the L1
-marks the killed run owed (issue 24 §3), and says so.
+marks the killed run owed, and says so.
 
 Two adopts at once serialise on the memory lock (issue 14 §4): an item the other one applied
 meanwhile is reported as already decided. The L1 marks of a whole run are one memory/atoms
@@ -168,7 +168,7 @@ class Decisions:
 def run(args: argparse.Namespace) -> int:
     repo, tier, target, store = tier_context(args.global_)
     assert repo.workdir is not None
-    resumed = resume_interrupted(repo, store)  # what a killed adopt left (issue 24 §3)
+    resumed = resume_interrupted(repo, store)  # what a killed adopt left half done
     for note in resumed if not wants_json(args) else []:
         print(note)
     files = work_files(repo.workdir, tier, target)
@@ -300,7 +300,7 @@ def _print_report(report: dict[str, Any], items: list[Item], store: L1Store | No
 
 def _raise_after(failure: Exception, report: dict[str, Any]) -> None:
     """The batch stopped on `failure` after the report said what had landed: exit as main
-    maps it; a full disk is said plainly (issue 24 §4)."""
+    maps it; a full disk is said plainly."""
     if disk_full(failure):
         raise DiskFullError(f"no space left on device: {plural(len(report['adopted']), 'item')} adopted, "
                             f"{len(report['not_adopted'])} not (they stay waiting on memory/review)") from failure  # fmt: skip

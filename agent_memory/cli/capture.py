@@ -232,7 +232,7 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
     try:
         done = capture_file(store, project, path, args.session)
     except Exception as exc:
-        if disk_full(exc):  # issue 24 §4: say it, and whether the capture itself landed
+        if disk_full(exc):  # say it, and whether the capture itself landed
             landed = store.tip()
             what = (f"nothing was captured from {path.name} (memory/atoms is unchanged)" if landed == tip
                     else f"{path.name} was captured (memory/atoms at {str(landed)[:10]}), but not noted as done")  # fmt: skip
@@ -448,7 +448,7 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger
         try:
             done = capture_file(store, project, path, ledger=ledger)
         except Exception as exc:  # noqa: BLE001 - one bad transcript must not stop a backfill
-            if disk_full(exc):  # …but a full disk stops every other one too (issue 24 §4)
+            if disk_full(exc):  # …but a full disk stops every other one too
                 report.error, report.not_captured = "no space left on device", len(todo) - number + 1
                 break
             if isinstance(exc, OSError):
@@ -551,7 +551,7 @@ def _print_backfill(report: Backfill, project: str | None) -> None:
 
 def _failure_exit(report: Backfill) -> int:
     """Exit 3 when a transcript could not be captured for a reason other than its own
-    content (issue 24 §4: "2 failed" used to exit 0): one line and a hint on stderr."""
+    content: one line and a hint on stderr."""
     if report.error:
         print(f"git memory capture: {report.error}; {plural(report.not_captured, 'transcript')} not captured "
               "(nothing of them was stored)", file=sys.stderr)  # fmt: skip

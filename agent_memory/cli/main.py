@@ -456,7 +456,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agent_memory.gitio.state import log_exception
         from agent_memory.model.errors import DiskFullError, disk_full
 
-        if disk_full(exc):  # not a bug to report: say what the disk said (issue 24 §4)
+        if disk_full(exc):  # not a bug to report: say what the disk said
             _print_failure(verb, DiskFullError(f"no space left on device ({exc}); nothing more was written"))
             return EXIT_REPO_STATE
 

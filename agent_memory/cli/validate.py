@@ -227,8 +227,8 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
 
 
 def _half_done(root: Path, tier: str, target: str, fix: bool) -> list[str]:
-    """Memory files that differ from HEAD while no git memory command is committing them
-    (issue 24 §3): what an adopt killed between writing an item and committing it leaves.
+    """Memory files that differ from HEAD while no git memory command is committing them:
+    what an adopt killed between writing an item and committing it leaves.
     With --fix, only an interrupted memory commit: what --fix writes is for a person to commit."""
     repo = git.find_repo(root)
     files = work_files(root, tier, target)

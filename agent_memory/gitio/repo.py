@@ -425,8 +425,8 @@ def cas_update_ref(repo: Repo, ref: str, new: str, old: str | None, reason: str)
     """Move `ref` to `new` only if it still points at `old` (None: must not exist)."""
     proc = run_git(repo.cwd, "update-ref", "-m", reason, ref, new, old or ZERO_OID, check=False)
     if proc.returncode != 0:
-        # A lock file git could not write is no race: retrying cannot help (issue 24 §4; git
-        # says "couldn't write '<ref>.lock'" without the reason, so the disk is asked).
+        # A lock file git could not write is no race: retrying cannot help (git says
+        # "couldn't write '<ref>.lock'" without the reason, so the disk is asked).
         if disk_full(proc.stderr) or ("couldn't write" in proc.stderr and _no_room(repo.common_dir)):
             raise DiskFullError(f"no space left on device: {ref} was not updated")
         if "couldn't write" in proc.stderr:

@@ -98,7 +98,7 @@ def replace_text(path: str, text: str | bytes) -> None:
             os.close(fd)
         os.replace(tmp, path)
     except BaseException:
-        try:  # a full disk leaves no temporary file behind (issue 24 §4)
+        try:  # a full disk leaves no temporary file behind
             os.unlink(tmp)
         except OSError:
             pass

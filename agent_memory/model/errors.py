@@ -60,7 +60,7 @@ DISK_FULL_TEXTS = ("No space left on device", "Disk quota exceeded", "File too l
 
 
 def disk_full(exc: BaseException | str) -> bool:
-    """Whether `exc` (an exception, or a git's stderr) says the disk is full (issue 24 §4)."""
+    """Whether `exc` (an exception, or a git's stderr) says the disk is full."""
     import errno
 
     if isinstance(exc, DiskFullError):
@@ -73,7 +73,7 @@ def disk_full(exc: BaseException | str) -> bool:
 
 class DiskFullError(RepoStateError):
     """The file system has no room for what a command writes. The message says what was done
-    and what was not; nothing half-written is left (issue 24 §4)."""
+    and what was not; nothing half-written is left."""
 
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message, hint or "free some space on the disk that holds the repository, "

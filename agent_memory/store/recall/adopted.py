@@ -107,7 +107,7 @@ def adopted(state_dir: "StrPath", roots: "Sequence[str | None]") -> Adopted:
                           tuple(tuple(sorted(t)) for t in found.token_sets)), fh)  # fmt: skip
         os.replace(tmp, cache)
     except OSError:
-        try:  # a full disk leaves no temporary file behind (issue 24 §4)
+        try:  # a full disk leaves no temporary file behind
             os.unlink(tmp)
         except OSError:
             pass
