@@ -20,7 +20,7 @@ when its holder dies, so one found by the next holder was left by a killed proce
 A `git commit` orphaned by the kill may still be running (its pre-commit hook): `recover`
 waits for it before it judges.
 
-`adopt --all` writes the L1 marks of a run as one memory/atoms commit at its end (issue 17).
+`adopt --all` writes the L1 marks of a run as one memory/atoms commit at its end.
 Until then each landed item is listed in `adopt-run-<pid>.log`, which the run holds locked; a
 list whose lock can be taken belongs to a run that died, and the next adopt records its marks.
 """
