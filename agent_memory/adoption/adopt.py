@@ -7,7 +7,7 @@ and after a kill -9 the next memory commit first finishes or rolls back the item
 one left half done (`adoption/intent.py`).
 
 Every commit of memory files made here (`commit_memory`: adopt, and the lifecycle verbs) is
-serialised (issue 14 §4): it holds the repository's memory lock from reading the files to the
+serialised: it holds the repository's memory lock from reading the files to the
 commit landing, re-checks inside the lock that the item is still waiting, and compares the new
 commit's parent with the HEAD the files were read at. A commit made meanwhile by something
 that does not take the lock (a person's own `git commit`) and that changed the memory files is
@@ -77,7 +77,7 @@ def write_files(root: Path, files: TierFiles) -> None:
 
 
 def memory_paths(target_name: str) -> list[str]:
-    """The memory files whose uncommitted edits stop adopt (issue 6: CLAUDE.md included — it
+    """The memory files whose uncommitted edits stop adopt (CLAUDE.md included — it
     carries the import line or, with memory.target=claude-md, the block itself)."""
     return sorted({target_name, "CLAUDE.md", LOG_PATH})
 
@@ -122,9 +122,9 @@ def require_consistent(files: TierFiles) -> None:
 def withdrawn_at_l1(repo: git.Repo, ids: Iterable[str]) -> set[str]:
     """Of `ids`, the atoms a person already decided against: rejected on memory/atoms with no
     new sessions since, forgotten (tombstoned), or adopted and then undone with `git revert` of
-    the adopt commit (issue 16: a reverted adoption counts as a rejection until new sessions
+    the adopt commit (a reverted adoption counts as a rejection until new sessions
     say it again). Their staged items are no longer waiting. Reads those atoms by path, not
-    the store (issue 17)."""
+    the store."""
     store = L1Store(repo)
     if not store.exists():
         return set()
@@ -178,7 +178,8 @@ def pending(repo: git.Repo, files: TierFiles, against: str = "HEAD") -> list[Ite
 
 
 def refusal(item: Item) -> str | None:
-    """Why an item must not be adopted (spec §4.1, seed 004 curator rules), or None."""
+    """Why an item must not be adopted, or None: a redacted claim (a person restates it without
+    the secret), or a back-pointer that matches more than one transcript (never guessed)."""
     atom = item.atom
     if item.entry.op != "adopt":
         return None
@@ -383,7 +384,7 @@ def resume_interrupted(repo: git.Repo, store: L1Store | None) -> list[str]:
 
 def record_decisions(store: L1Store, decisions: dict[str, tuple[str, str | None]]) -> str | None:
     """Note a batch of review decisions (atom id → (state, commit)) on their L1 records as ONE
-    memory/atoms commit, so the recall index is updated once for the batch (issue 17: one L1
+    memory/atoms commit, so the recall index is updated once for the batch (one L1
     transaction per `adopt --all`, not one per item). Same rules as
     `store.decisions.record_decision`: adopted atoms are held, rejected ones are not restaged
     until new sessions add evidence; a decision already recorded is not written again."""

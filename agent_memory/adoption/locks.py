@@ -1,7 +1,7 @@
 """Serialising the verbs that commit memory files, and telling stale git locks from live ones.
 
 `memory_lock(repo)`: every verb that commits `CLAUDE.memory.md` / `.memory/adopted.log`
-through `adoption/` holds it from reading the files to the commit landing (issue 14 §4: two
+through `adoption/` holds it from reading the files to the commit landing (two
 `adopt --all` at once lost adoptions and mislabelled commits). An OS file lock on
 `.git/agent-memory/memory.lock` (`flock`, `LockFileEx` on Windows): the kernel releases it
 when the holder dies, so it can never go stale. Re-entrant within a process.
@@ -178,7 +178,7 @@ def stale_locks(repo: git.Repo, now: float | None = None) -> list[StaleLock]:
 
 def index_lock_problem(repo: git.Repo, wait: float = 5.0) -> RepoStateError | None:
     """A `.git/index.lock` that stops `git commit`: wait a moment for a live git to finish,
-    then say plainly what it is and how to remove it (issue 14 §5: a killed adopt leaves one)."""
+    then say plainly what it is and how to remove it (a killed adopt leaves one)."""
     path = repo.git_dir / "index.lock"
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:

@@ -9,10 +9,10 @@ reported and skipped, so rerunning an interrupted command continues with the res
 kill -9 the rerun first finishes or rolls back the item that was half done and records the L1
 marks the killed run owed, and says so.
 
-Two adopts at once serialise on the memory lock (issue 14 §4): an item the other one applied
+Two adopts at once serialise on the memory lock: an item the other one applied
 meanwhile is reported as already decided. The L1 marks of a whole run are one memory/atoms
-commit, written when the run ends (issue 17), and the session-start cache is warmed once.
-An adoption undone with `git revert` counts as a rejection (issue 16).
+commit, written when the run ends, and the session-start cache is warmed once.
+An adoption undone with `git revert` counts as a rejection.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def describe(item: Item, detail: bool = False, l1: Atom | None = None) -> list[s
     lines = [f"{item.atom_id}  [{atom['kind']}, {atom['confidence']}]  {atom['claim']}"]
     label = origin_label(atom)
     if label:
-        # Issue 27: the model wrote this memory itself, after reading tool output and files.
+        # Claude's own memory: the model wrote it itself, after reading tool output and files.
         lines.append(f"  {label}: written by Claude Code's model, not typed by you")
         lines += [f"  {line}" for line in memory_reasons(l1 if l1 is not None else atom)]
     if item.entry.op != "adopt":

@@ -127,7 +127,7 @@ def atomic_write(path: Path, data: str | bytes, mode: int = 0o600) -> None:
 def overwrite(path: Path, data: bytes) -> None:
     """The file's bytes become `data`: written over the old bytes, then cut to length — not
     truncated to zero first. ext4 flushes a file truncated to zero when it is closed
-    (auto_da_alloc: ~0.3 ms a file, two files an adopted memory item; issue 17), and the append-only
+    (auto_da_alloc: ~0.3 ms a file, two files an adopted memory item), and the append-only
     log, whose old bytes are rewritten unchanged, keeps them if the write is interrupted."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666)
     try:

@@ -488,7 +488,7 @@ RULES: tuple[ClauseRule, ...] = (
     ClauseRule("rename", _F, _RENAME_TO, "The {1} is named {2}", "fact"),
     ClauseRule("rename", _F, _IS_NOW, _renamed_to, "fact"),
     # One spelling for "we replaced X with Y", "replace X with Y", "use Y instead of X":
-    # restatements must converge to one claim (spec §4).
+    # restatements must converge to one claim.
     ClauseRule(
         "replaced",
         _F,
