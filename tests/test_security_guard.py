@@ -304,15 +304,15 @@ def test_the_rules_signature_covers_every_file_of_the_package(tmp_path: Path) ->
 
     copy = tmp_path / "redact"
     shutil.copytree(signature.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    before = signature.rules_signature(str(copy))
-    assert before == signature.rules_signature(str(copy))
+    before = signature.signature_of(str(copy))
+    assert before == signature.signature_of(str(copy))
     (copy / "house_rules.py").write_text("RULES = ()\n")  # a new rule module, named nowhere yet
-    added = signature.rules_signature(str(copy))
+    added = signature.signature_of(str(copy))
     (copy / "sub").mkdir()
     (copy / "sub" / "more.py").write_text("RULES = ()\n")  # a subpackage's file
-    nested = signature.rules_signature(str(copy))
+    nested = signature.signature_of(str(copy))
     (copy / "house_rules.py").write_text("RULES = ('x',)\n")  # an edit
-    assert len({before, added, nested, signature.rules_signature(str(copy))}) == 4
+    assert len({before, added, nested, signature.signature_of(str(copy))}) == 4
 
 
 def test_a_line_with_characters_a_reviewer_cannot_see_is_dropped_and_the_drop_commits(
