@@ -71,6 +71,19 @@ NOT_DURABLE = [
     # output pasted after a line that introduces it
     "Getting this:\n\n3s\nRunner version: 2.3\nnpm error code E404\n"
     "Use --group slow to run the slow tests\nTo run all, use -c full.xml",
+    # --- shapes seen on unlabelled reading people (tune side; own wordings) ---
+    # a like or dislike of the proposal on the table
+    "I like the tests. Rename them.",
+    "I like option 3 since it avoids a second endpoint",
+    "ok I like the two step approach",
+    "I don't like any approach.",
+    "I don't like the retry loop.",
+    # where this task's new file will go
+    "The new test will go in tests/integration/budget/",
+    # a code symbol the user calls
+    "I use initializeWithTelemetry.",
+    # a SQL statement pasted as a list item
+    "- CREATE INDEX idx_a ON t USING btree (a, b);",
 ]
 
 DURABLE = [
@@ -95,6 +108,13 @@ DURABLE = [
     ("could we replace moment with dayjs?", "Use dayjs, not moment"),
     # a quantified scope is the rule itself, even with "it"
     ("keep it cross-platform", "Keep it cross-platform"),
+    # a standing taste, not a reaction
+    ("I like tabs", "User likes tabs"),
+    ("I'm not a fan of solarized", "User does not like solarized"),
+    (
+        "Existing integration tests are in tests/integration",
+        "Existing integration tests are in tests/integration",
+    ),
 ]
 
 # Lines ended by a backslash (a newline typed into the terminal) are line breaks.

@@ -192,3 +192,13 @@ TASKY = re.compile(
     r"search|investigate|debug|look|understand|analy[sz]e|summari[sz]e|answer)\b",
     re.I,
 )
+
+# What a like or dislike is about when it reacts to the conversation: the proposal on the table
+# ("I like option 2", "I like the tests", "I don't like the polling wait", "I like two function
+# approach"), not a standing taste ("I like tabs", "I'm not a fan of catppuccin").
+REACTION_OBJECT = re.compile(
+    r"^(?:(?:the|this|that|these|those|your|both|either|neither)\b|option\s|"
+    r"(?:\S+\s+){0,3}(?:approach|approaches|option|options|idea|ideas|plan|plans|solution|"
+    r"solutions|suggestion|suggestions|proposal|version|versions|names?|wording|change|changes)\b)",
+    re.I,
+)

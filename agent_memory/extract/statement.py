@@ -164,7 +164,7 @@ PRONOUN_OBJECT = re.compile(
 # iPhone or macOS): "use createdAt", "change outOfStock to inStock" edit the code at hand.
 _CAMEL = r"[a-z]{2,}[A-Z]\w*"
 CODE_SYMBOL_CHOICE = re.compile(
-    rf"^(?i:use|switch to|prefer|stick with|keep|rename to)\s+{_CAMEL}"
+    rf"^(?i:use|switch to|prefer|stick with|keep|rename to|user uses)\s+{_CAMEL}"
     rf"(?:,?\s+(?i:not)\s+{_CAMEL})?\s*$"
 )
 

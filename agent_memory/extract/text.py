@@ -51,8 +51,14 @@ _LOGLIKE = re.compile(
 _NOT_WORDY = re.compile(r"[^a-zA-Z\u00c0-\u024f\s,.'?!\ue000\ue001-]")
 
 
+# A SQL statement typed or pasted into the prompt: two upper-case keywords open it.
+_SQL = re.compile(
+    r"^(?:CREATE|ALTER|DROP|SELECT|INSERT|UPDATE|DELETE|WITH|GRANT)\s+(?:[A-Z]+\b|\*)",
+)
+
+
 def _looks_like_code(line: str) -> bool:
-    if _LOGLIKE.match(line) or re.match(r"^(?: {4,}|\t)\S", line):
+    if _LOGLIKE.match(line) or re.match(r"^(?: {4,}|\t)\S", line) or _SQL.match(line):
         return True
     if len(line) < 24:
         return False

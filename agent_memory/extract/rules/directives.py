@@ -12,6 +12,7 @@ from agent_memory.extract.filters import (
     NEG_STOP,
     OUTPUT_NOUN,
     POLICY_VERBS,
+    REACTION_OBJECT,
     TRANSIENT_PREDICATE,
     content_words,
     vague,
@@ -148,6 +149,8 @@ def _dont_want(m: re.Match[str], c: Clause) -> str | None:
     rest = _RUN_ON.split(rest, maxsplit=1)[0]
     if vague(rest) or re.match(r"^(?:to\s+)?(?:be|know|see|think|wait|lose|break)\b", rest, re.I):
         return None
+    if verb in ("like", "want") and REACTION_OBJECT.match(rest):
+        return None  # "I don't like the polling wait": the code on the table, not a taste
     if verb == "want" and (to_you or re.match(r"^to\s", c.text[m.start(3) - 3 : m.start(3)])):
         return f"Don't {rest}"
     if verb == "want":
@@ -274,7 +277,9 @@ RULES: tuple[ClauseRule, ...] = (
     ),
     KEEP_RULE,
     *(
-        ClauseRule("complaint", _F, forgot, "Always {1}", "constraint", lambda m, c: not vague(m.group(1)))
+        ClauseRule(
+            "complaint", _F, forgot, "Always {1}", "constraint", lambda m, c: not vague(m.group(1))
+        )
         for forgot in (_KEEP_FORGETTING, _FORGOT_AGAIN)
     ),
     ClauseRule(

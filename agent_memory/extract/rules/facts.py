@@ -337,6 +337,7 @@ def _location_ok(m: re.Match[str], c: Clause) -> bool:
     subject, obj = m.group(2), m.group(3)
     return (
         not _NOT_A_PLACE.match(obj)
+        and not re.search(r"\b(?:will|would|'ll|gonna|can|could)$", subject, re.I)
         and subject.split()[0].lower() not in PRONOUNS
         and not PROBLEM_SUBJECT.search(subject)
         and bool(PATHISH.search(obj))

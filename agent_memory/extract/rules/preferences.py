@@ -13,6 +13,7 @@ from agent_memory.extract.filters import (
     PROBLEM_SUBJECT,
     PRONOUNS,
     QUANTIFIER,
+    REACTION_OBJECT,
     TASKY,
     content_words,
     vague,
@@ -164,7 +165,7 @@ _LIKE_NOT_A_THING = re.compile(
 
 def _like(m: re.Match[str], c: Clause) -> str | None:
     verb, obj = m.group(1).lower(), m.group(2)
-    if vague(obj) or _LIKE_NOT_A_THING.match(obj):
+    if vague(obj) or _LIKE_NOT_A_THING.match(obj) or REACTION_OBJECT.match(obj):
         return None
     if verb in ("hate", "dislike", "can't stand", "cannot stand"):
         return f"User does not like {obj}"
