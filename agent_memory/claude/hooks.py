@@ -8,12 +8,12 @@ only looks like a repository inside a work tree — SECURITY.md, "Which reposito
 configuration") and handed to everything below, detached jobs included. Output is one line of the documented JSON form
 (`hookSpecificOutput.hookEventName` + `additionalContext`), UTF-8, or nothing at all.
 
-Speed (issues 7, 17): the interpreter start is most of a hook's cost, so the module imports
+Speed: the interpreter start is most of a hook's cost, so the module imports
 only `os`, `sys` and `time` up front, and each event imports what it uses. No hook ever
 rebuilds the recall index: a stale one still answers, a missing one answers nothing (recall)
 or the committed files alone (session start), and one detached `hook rebuild-index` (a
 catch-up of the atoms changed since the index's tip) freshens it for the next call.
-- user-prompt-submit (every prompt, spec §5.2): the C JSON scanner for the payload and
+- user-prompt-submit (every prompt): the C JSON scanner for the payload and
   the reading side of `agent_memory.store.recall`, which reads the compact recall index writers keep current and
   the adopted L2/L3 claims (a small cache keyed on the adopted.log files) so that nothing
   SessionStart already injects is recalled again. No pygit2, no pathlib, no subprocess.
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
     Payload = dict[str, Any]
 
-# Each hook is disabled by its own variable (spec §5). The internal events run in the
+# Each hook is disabled by its own variable. The internal events run in the
 # background on behalf of a public one and obey its switch.
 DISABLE_ENV = {
     "session-start": "AGENT_MEMORY_SESSIONSTART",
@@ -84,8 +84,8 @@ def read_payload() -> "Payload":
 
 
 def locate(payload: "Payload") -> Location:
-    """The one repository the hook acts on, resolved here once and handed to everything below
-    (issue 23). Candidates: the payload's `cwd` (it follows Claude's `cd`), else
+    """The one repository the hook acts on, resolved here once and handed to everything below.
+    Candidates: the payload's `cwd` (it follows Claude's `cd`), else
     `CLAUDE_PROJECT_DIR`, else the process cwd; each resolved by `gitio.refs.locate`, which
     takes a folder that merely looks like a repository inside a work tree for what it is —
     content. The first candidate whose repository has a work tree and carries the marker
@@ -231,7 +231,7 @@ def _recall(payload: "Payload", repo: Location, tip: str, started: float) -> Non
         raise LookupError(
             "the recall index is missing or unreadable: recalled nothing; rebuilding it"
         )
-    # What SessionStart injects already is never recalled again (issue 18).
+    # What SessionStart injects already is never recalled again.
     held = adopted(state, [repo.work, memory_home_dir()])
     hits = recall(index, prompt, time.time(), deadline=started + recall_budget_s(), exclude=held)
     text = render_recall(hits)
@@ -319,8 +319,8 @@ def _background_capture(location: Location, extra: dict[str, str | None]) -> Non
     try:
         _wait_until_quiet(str(transcript))
         if not os.path.lexists(transcript):
-            # A session quit before any prompt: Claude Code never writes its transcript
-            # (issue 18). Nothing to capture is not an error.
+            # A session quit before any prompt: Claude Code never writes its transcript.
+            # Nothing to capture is not an error.
             return
         _check_transcript(str(transcript))
         repo = git.repo_at(location)
@@ -332,7 +332,7 @@ def _background_capture(location: Location, extra: dict[str, str | None]) -> Non
             )
         store = L1Store(repo)
         project = git.project_of(repo)
-        # One commit: the capture and the L1 caps/expiry together (issue 17).
+        # One commit: the capture and the L1 caps/expiry together.
         result, _ = capture_transcript(
             store, project, transcript, extra.get("session") or None, limits=True
         )
@@ -373,7 +373,7 @@ def _capture_memory_folder(store: "L1Store", project: str, repo: "Repo", cwd: st
     return done.result is not None and done.result.commit is not None
 
 
-# A SessionEnd payload names the transcript; nothing checks what is there (issue 14 §5): a
+# A SessionEnd payload names the transcript; nothing checks what is there: a
 # FIFO, /dev/zero or a runaway file must not keep a detached process alive.
 BACKGROUND_CAPTURE_SECONDS = 300
 MAX_TRANSCRIPT_BYTES = 512 << 20

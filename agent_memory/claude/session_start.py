@@ -1,12 +1,12 @@
-"""The session-start context (spec §5.1): L3 + L2 rendered as one hook output line, cached in
+"""The session-start context: L3 + L2 rendered as one hook output line, cached in
 `.git/agent-memory/session-start.cache` under a key of everything it is computed from (the L2
 and L3 adopted.log contents, the recall index and the `memory/atoms` tip, the git config that
 names the project, the code that renders it), so a warm start costs a few stats and reads.
 
 A miss renders it like `git memory context`, from the committed files, on the standard
-library alone (issue 17: no jsonschema, pygit2, GitPython — nor json, re, dataclasses,
+library alone (no jsonschema, pygit2, GitPython — nor json, re, dataclasses,
 typing or pathlib; tests/test_context.py fails when one is imported on this path). The
-contested tags (§4.2) come from the recall index; when that is stale or missing the hook
+contested tags come from the recall index; when that is stale or missing the hook
 renders with what it has and starts one detached rebuild (it never rebuilds inline), and the
 rendering is cached only under a key that names that index, so the next start after the
 rebuild renders again. Verbs that change the committed tiers call `warm()` afterwards, and the
@@ -168,7 +168,7 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
 
 def _contested(state: str) -> tuple[str | None, dict[str, str]]:
     """(the tip the recall index stands at, its contested map): from the small sidecar when
-    it matches the index (issue 17: the index itself grows with the store), else from the
+    it matches the index (the index itself grows with the store), else from the
     index; (None, {}) when there is no readable index."""
     from agent_memory.store.recall.files import contested_at_index
 

@@ -2,7 +2,7 @@
 commit per transcript on memory/atoms; then L1 caps/expiry, and staging when something was
 written and became eligible (`memory.autoStage`, default on).
 
-Work done once (issue 25): a transcript unchanged since its last capture is not read again,
+Work done once: a transcript unchanged since its last capture is not read again,
 one that grew is read from where that capture stopped (store/capture.capture_file, through the
 ledger). So `capture --all` with nothing new reads no transcript, makes no commit, stages
 nothing and costs a stat per transcript; this module imports what reads transcripts, git
@@ -368,7 +368,7 @@ def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since:
     if todo:
         # A slug folder is shared by paths that differ only in punctuation, and a submodule's
         # sessions sit under the superproject's slug: what would be read counts by its
-        # recorded cwd (issue 23, issue 24 §5). Read from its head only, and only when
+        # recorded cwd. Read from its head only, and only when
         # something is to be read: a run with nothing new stays a stat per transcript.
         from agent_memory.transcripts.owner import Owner
 
@@ -408,7 +408,7 @@ def _nothing_new(args: argparse.Namespace, since: float | None) -> int | None:
 
 
 def _folder_changed(common: str | os.PathLike[str], root: str | os.PathLike[str], ledger: Ledger) -> bool:
-    """Whether Claude Code's own memory folder changed since its last capture (issue 27; a
+    """Whether Claude Code's own memory folder changed since its last capture (a
     stat per entry of the folder, `os` only when no setting may move it)."""
     from agent_memory.automemory.quick import changed
 

@@ -1,10 +1,10 @@
 """`git memory consolidate [--auto-memory [DIR]] [--output json]`: clusters of near-duplicate
 atoms (L1 and L2, each tier on its own) or auto-memory files, each with a proposed gist and
-`consolidated_from` provenance (seed 002, issue 9).
+`consolidated_from` provenance.
 
 Proposals only: nothing is written. Applying one is a person's decision made through the
 usual reviewable commits, never an in-place rewrite, because the gist becomes the retrieved
-truth and a wrong gist erases a detail (seed 002: a cluster holding a pinned entry never
+truth and a wrong gist erases a detail (a cluster holding a pinned entry never
 auto-applies; such proposals say so)."""
 
 from __future__ import annotations

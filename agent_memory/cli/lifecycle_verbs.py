@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             new = adopted_atom(held, args.by)["id"]
         except UsageError as exc:
-            # A successor that is not held would leave a dangling breadcrumb (seed 002).
+            # A successor that is not held would leave a dangling breadcrumb.
             raise UsageError(
                 f"{args.by} is not adopted, so it cannot supersede {ident}",
                 hint="adopt the successor first, then supersede; `git memory inspect --tier L2` lists adopted atoms",

@@ -140,7 +140,7 @@ def _merge_newest_first(streams: list[list[dict[str, str]]]) -> list[dict[str, s
 
 def _with_sources(repo: git.Repo, atom_id: str, commits: list[dict[str, str]]) -> list[dict[str, str]]:
     """Each capture of Claude's own memory with the atom's back-pointer as that commit left it
-    (issue 27 §2: the transcript line of the call that last wrote the memory file)."""
+    (the transcript line of the call that last wrote the memory file)."""
     import json
 
     from agent_memory.gitio.refs import atom_paths

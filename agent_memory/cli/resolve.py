@@ -1,4 +1,4 @@
-"""`git memory resolve ID --keep ID`: a person settles a contradiction (spec §4.2: never
+"""`git memory resolve ID --keep ID`: a person settles a contradiction (never
 automatic). The kept atom loses its contest; the other is demoted (rejected at L1, and taken
 out of the L2 block when adopted) or, with --forget-other, forgotten (tombstoned at L1, and
 forgotten in the block). Recorded in commits: one on memory/atoms, plus one on the current

@@ -1,10 +1,10 @@
 """`git memory scan [--staged] [PATH…]`: the commit guard. Refuses memory content that carries a
-secret, personal data, a back-pointer with a path prefix or a home-directory path (spec §6),
+secret, personal data, a back-pointer with a path prefix or a home-directory path,
 and a memory file that is not a regular file. Installed as the pre-commit and
 pre-merge-commit hooks by `git memory init` (they scan the staged memory files only) and
 shipped as a pre-commit framework hook in `.pre-commit-hooks.yaml`. `pre_push` is the
 pre-push hook: no memory/atoms commit leaves, and every pushed commit's memory files are
-scanned (issue 14 §2, §3).
+scanned.
 
 `--staged` judges a commit on what it adds: the rendered blocks (`CLAUDE.memory.md`, the marker
 blocks of `CLAUDE.md`) are scanned whole, since they are re-rendered on every change and a

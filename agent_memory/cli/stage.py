@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
                 hint="run stage in a clone with a work tree",
             )
         # A `git revert` of an adopt commit is a rejection: record it before the gates run, so
-        # the item is not restaged at once (issue 16).
+        # the item is not restaged at once.
         record_reverted(repo, store)
         plan = plan_and_stage(
             repo, store.atoms(), project_of(repo), now_utc(), target_file(repo), force=args.force

@@ -1,6 +1,6 @@
 """`git memory status`: tier counts, what is staged, recent errors, hook state.
 
-Also what silently weakens the guard or stalls the pipeline (issue 14 §2, §5; issue 16):
+Also what silently weakens the guard or stalls the pipeline:
 whether each git hook of ours is the one git runs (a `core.hooksPath` set after `init`
 disables them without a word), adopted lines the guard refuses (never rendered or injected),
 stale git lock files left by a killed process, and transcripts not captured yet."""
@@ -85,7 +85,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
 
 def _auto_memory(repo: git.Repo) -> dict[str, Any] | None:
     """Claude Code's own memory folder for this project, and how many guard findings it holds
-    (issue 27 §6: the client loads its MEMORY.md every session)."""
+    (the client loads its MEMORY.md every session)."""
     from agent_memory.automemory.location import resolve_auto_memory_dir
     from agent_memory.automemory.scan import findings_count
 

@@ -1,7 +1,7 @@
 """`git memory validate [--atoms FILE] [--auto-memory [DIR]] [--fix]`: schema, ids and store
 invariants; the rendered blocks against adopted.log; supersede references; working sets.
 
-With no file, it checks this repository as it is (issue 14 §2, §4, §5; issue 16): every atom
+With no file, it checks this repository as it is: every atom
 on `memory/atoms` (schema, id, back-pointers and the sessions they name), the guard over the
 memory files (whatever got past the hooks: `--no-verify`, a cherry-pick), every adopt and
 lifecycle commit against its `Atom-Id` trailer, and stale git locks. `--fix` re-renders the
@@ -93,7 +93,7 @@ def _block_problem(
 
 
 def supersede_errors(atoms: Mapping[str, Atom]) -> list[str]:
-    """Dangling `superseded_by` targets and cycles (seed 002)."""
+    """Dangling `superseded_by` targets and cycles."""
     errors = []
     for ident in sorted(atoms):
         target = atoms[ident].get("superseded_by")

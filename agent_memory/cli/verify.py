@@ -1,4 +1,4 @@
-"""`git memory verify ID --by 'CMD'`: `verified` is minted only by a check that ran (spec §9.2).
+"""`git memory verify ID --by 'CMD'`: `verified` is minted only by a check that ran.
 CMD runs in the repository; when it exits 0 the atom is raised to `verified` in a commit that
 records the command and its exit status. Redaction still applies (no fast-path shortcut)."""
 

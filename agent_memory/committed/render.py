@@ -1,9 +1,9 @@
-"""The L2/L3 marker block: a deterministic rendering of the held atoms (seed 002, spec §5.1).
+"""The L2/L3 marker block: a deterministic rendering of the held atoms.
 
-Shape of a bounded working set (seed 002): a pinned part (decay-exempt), a recency part (the
+Shape of a bounded working set: a pinned part (decay-exempt), a recency part (the
 rest, newest `last_seen` first), then ONE region line pointing at everything not shown, all
 within a byte budget that counts the whole block, markers included. Overflow is never silent
-(§5.1: "a memory system that silently drops is worse than none"): the region line states how
+("a memory system that silently drops is worse than none"): the region line states how
 many atoms are hidden and the command that lists them.
 
 What is shown is always a *prefix* of (pinned…, recent…): truncation drops the oldest first
@@ -147,7 +147,7 @@ def one_line(claim: str) -> str:
 
 def inert(text: str) -> str:
     """One line of claim text written so that Claude Code interprets nothing in it when it
-    loads a memory file (issue 23; docs/claude-code-integration.md, "What Claude Code reads in
+    loads a memory file (docs/claude-code-integration.md, "What Claude Code reads in
     a memory file", has what the pinned client was seen to do):
 
     - `@path` after whitespace is an import: the file is read into every session (`@.env`).
@@ -179,7 +179,7 @@ def is_superseded(atom: Atom) -> bool:
 
 
 def is_decayed(atom: Atom) -> bool:
-    # Pinned is decay-exempt (seed 002): a pinned atom stays in the working set.
+    # Pinned is decay-exempt: a pinned atom stays in the working set.
     return bool(atom.get("decayed")) and not atom.get("pinned")
 
 
@@ -306,7 +306,7 @@ def lay_out(
 
 def empty_note(tier: str) -> str:
     """What an empty block says to a person reading the file, inside an HTML comment: an empty
-    tier puts no line in Claude's context (issue 18), not even an instruction-like hint."""
+    tier puts no line in Claude's context, not even an instruction-like hint."""
     flag = " --global" if tier == "L3" else ""
     return f"<!-- Nothing adopted yet: `git memory promote{flag}` shows what is eligible. -->"
 

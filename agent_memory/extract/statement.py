@@ -141,7 +141,7 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         r"^(?:always|never|don't|do not)\b", claim, re.I
     ):
         return None  # "use git stash to save your changes first": a step of this task
-    # One rule, one spelling, one id: restatements must converge to recur (spec §4).
+    # One rule, one spelling, one id: restatements must converge to recur.
     claim, kind = canonical(claim, kind, spans)
     claim = unmask(claim, spans)
     claim = shorten(cap(claim))

@@ -134,7 +134,7 @@ def _pygit2_repo(path: str) -> pygit2.Repository:
     if repo is None:
         if not _REPO_CACHE:
             # libgit2 caches parsed trees up to 4 KB by default; the fanned-out folders of
-            # `memory/atoms` are larger, and every read by path walks them (issue 17).
+            # `memory/atoms` are larger, and every read by path walks them.
             pygit2.settings.cache_object_limit(pygit2.enums.ObjectType.TREE, 1 << 20)
         repo = pygit2.Repository(path)
         _REPO_CACHE[path] = repo
@@ -612,7 +612,7 @@ def _commit_paths(gitpython: Any, cwd: str | os.PathLike[str], paths: list[str],
         extra = _without_auto_maintenance(extra)
     # `git commit -- <paths>` stages and commits tracked paths in one run (the hooks see the
     # same staged content); only a path git does not know yet needs a `git add` first. One
-    # git process fewer per adopted item (issue 17).
+    # git process fewer per adopted item.
     new = _untracked(str(repo.git_dir), cwd, paths)
     try:
         with repo.git.custom_environment(**extra):
