@@ -1,5 +1,4 @@
-"""`git memory hook <event>`: what the Claude Code hooks run (spec §5, DESIGN "Claude Code
-integration", docs/claude-code-integration.md).
+"""`git memory hook <event>`: what the Claude Code hooks run (docs/claude-code-integration.md).
 
 Every event fails open: on any error the hook exits 0, prints nothing and appends one line to
 `.git/agent-memory/errors.log`. Every event acts on one repository, resolved once at its entry

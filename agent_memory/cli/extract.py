@@ -1,6 +1,6 @@
 """`git memory extract --transcript PATH [--project NAME] [--output json]` — dry run of L0 → L1.
 
-Prints the L1 atoms a transcript would yield (CLI.md: `{"atoms": [...], "skipped_lines": N}`)
+Prints the L1 atoms a transcript would yield (docs/cli.md: `{"atoms": [...], "skipped_lines": N}`)
 and writes nothing. `--auto-memory [DIR]` reads Claude Code's own auto-memory folder instead
 (DIR defaults to this project's, `automemory/location.py`): `{"atoms": [...], "skipped":
 [{"file": …, "reason": …}]}`, every topic file one candidate or one skip. Unreadable lines are skipped and counted; the exit code is 0 when anything

@@ -384,7 +384,7 @@ def _disarm_interrupts() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if len(args_list) == 2 and args_list[0] == "hook" and args_list[1] != "background-capture":
-        # The Claude Code hook fast path: no argparse tree, no pygit2 (spec §5.2's budget).
+        # The Claude Code hook fast path: no argparse tree, no pygit2 (100 ms a prompt).
         from agent_memory.claude.hooks import run_and_exit, run_event
 
         if argv is None:  # a process of its own (`python -m agent_memory hook …`)

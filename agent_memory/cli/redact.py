@@ -1,4 +1,4 @@
-"""`git memory redact [--each-line] [--output json]`: stdin → redacted text on stdout (CLI.md).
+"""`git memory redact [--each-line] [--output json]`: stdin → redacted text on stdout.
 
 A filter: it always exits 0 once the input was read, whether or not anything was redacted
 (`git memory scan` is the verb that refuses). The input is read as bytes and decoded with

@@ -1,6 +1,6 @@
 """`git memory stale [--output json]`: L1/L2 atoms naming repository paths that are gone from
 HEAD (with git's rename detection proposing the new name) or changed since their evidence.
-Exit 1 when there are findings (CLI.md: 1 = findings, as `scan`), 0 when there are none, so
+Exit 1 when there are findings (1 = findings, as `scan`), 0 when there are none, so
 a script or CI step can act on it; the findings stay advice: nothing is changed."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ within a byte budget that counts the whole block, markers included. Overflow is 
 many atoms are hidden and the command that lists them.
 
 What is shown is always a *prefix* of (pinned…, recent…): truncation drops the oldest first
-(§5.1 "truncate by last_seen desc"), and a recent atom is never shown while a pinned one is
+(by last_seen, newest kept), and a recent atom is never shown while a pinned one is
 hidden. Decayed and superseded atoms are outside the working set and only counted.
 
 The session start renders from here on its cold path (claude/context.py), so the imports at
@@ -123,7 +123,7 @@ def one_line(claim: str) -> str:
 
     A claim also cannot open or close the `<agent-memory>` wrapper of the injected context:
     the transcript reader strips that wrapper when Claude Code echoes it back, and a claim
-    that closed it early would let memory learn from itself (DESIGN, integration).
+    that closed it early would let memory learn from itself.
     """
     text = " ".join(claim.split())
     # The transcript reader matches the wrapper case-insensitively, so the escape must too.
@@ -196,7 +196,7 @@ def _day(value: str) -> str:
 def contested_day(
     atom: Atom, contested_dates: Mapping[str, str], by_id: Mapping[str, Atom]
 ) -> str | None:
-    """The date for the §4.2 tag, or None when the atom is not contested.
+    """The date for the contested tag, or None when the atom is not contested.
 
     The NEWER atom's date: the caller's mapping first, else the newest `last_seen` among the
     `contested_by` atoms at hand, else the atom's own `last_seen` day.

@@ -2,8 +2,8 @@
 
 pygit2 does the object plumbing (blobs, trees, commits: fast, no work tree, no index);
 the `git` CLI does what must honour the user's configuration and hooks (`git commit` on the
-user's branch) and the compare-and-set ref update, which pygit2 does not bind (CONVENTIONS.md:
-`git update-ref <ref> <new> <old>` is atomic under git's ref lock).
+user's branch) and the compare-and-set ref update, which pygit2 does not bind
+(`git update-ref <ref> <new> <old>` is atomic under git's ref lock).
 """
 
 from __future__ import annotations

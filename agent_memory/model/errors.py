@@ -1,4 +1,4 @@
-"""Exit codes and the exceptions that map onto them (CLI.md: exit codes).
+"""Exit codes and the exceptions that map onto them (docs/cli.md).
 
 0 ok · 1 refused / validation failed / findings · 2 usage or bad input ·
 3 repository state · 130 interrupted. Anything unexpected is 3 with a traceback in the log.
