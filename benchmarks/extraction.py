@@ -600,8 +600,11 @@ def _row(name: str, row: dict[str, int], width: int = 40) -> str:
 
 
 def _headline(name: str, rep: dict[str, Any]) -> str:
+    # No atom counted: precision is undefined, not perfect.
+    counted = rep["hits"] + rep["false_positives"]
+    precision = f"{rep['precision']:.3f}" if counted else "  -  "
     return (
-        f"{name}: precision {rep['precision']:.3f}  recall {rep['recall']:.3f}  "
+        f"{name}: precision {precision}  recall {rep['recall']:.3f}  "
         f"({rep['hits']} hits, {rep['false_positives']} false, {rep['neutral']} optional; "
         f"{rep['required_hit']}/{rep['required']} durable statements found)"
     )
