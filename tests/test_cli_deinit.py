@@ -8,6 +8,7 @@ import json
 import os
 from pathlib import Path
 
+import pexpect
 import pytest
 from conftest import git
 from sessions import gm, gm_json
@@ -89,7 +90,6 @@ def test_purge_asks_and_refuses_without_a_terminal(project: Path) -> None:
 
 
 def test_purge_asks_on_a_terminal(project: Path) -> None:
-    pexpect = pytest.importorskip("pexpect")
     child = pexpect.spawn("git", ["memory", "deinit", "--purge"], cwd=str(project), env=dict(os.environ),
                           encoding="utf-8", timeout=60)
     child.expect(r"Delete\? \[y/N\]")

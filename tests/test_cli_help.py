@@ -15,6 +15,7 @@ import time
 import zipfile
 from pathlib import Path
 
+import pexpect
 import pytest
 from conftest import TRANSCRIPTS
 from sessions import gm, gm_json, write_session
@@ -208,7 +209,6 @@ def test_init_installs_completion_only_when_asked(repo: Path, isolated_env: Path
 
 
 def _in_a_terminal(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
-    pexpect = pytest.importorskip("pexpect")
     full = {**os.environ, "TERM": "xterm", **(env or {})}
     full.pop("NO_COLOR", None) if "NO_COLOR" not in (env or {}) else None
     child = pexpect.spawn("git", ["memory", *args], cwd=str(cwd), env=full, encoding="utf-8", timeout=60)
