@@ -1,5 +1,5 @@
 """Checks of committed memory after the fact (`git memory validate`), for what the hooks could
-not stop: a `--no-verify`, a cherry-pick, two committers racing (issue 14 §2, §4).
+not stop: a `--no-verify`, a cherry-pick, two committers racing.
 
 - `commit_errors`: every commit that carries an `Atom-Id:` trailer with `Adopted-From:` or
   `Memory-Op:` (what `adopt` and the lifecycle verbs write) must change `.memory/adopted.log`

@@ -1,5 +1,5 @@
 """What SessionStart injects: L3 (≤ 2 KB) + L2 (≤ 4 KB) as one `<agent-memory>` block
-(spec §5.1, DESIGN "Claude Code integration").
+(docs/claude-code-integration.md).
 
 Each tier is laid out like its committed marker block (render.lay_out: pinned, then newest
 first, then one region line counting what is hidden and naming `git memory inspect`), without

@@ -149,7 +149,7 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
             log_error("hook session-start: the recall index was unreadable: rebuilding it", repo.top)
     key = context_key(repo, tip)
     # Nothing the commit guard refuses is injected, even a line that reached adopted.log
-    # around the hooks (issue 14 §2); the verdicts are remembered, the guard loaded rarely.
+    # around the hooks (`--no-verify`, a cherry-pick); the verdicts are remembered, the guard loaded rarely.
     l2, l3 = verdicts.shown(state, list(tiers.l2_atoms(work).values()),
                             list(tiers.l3_atoms(memory_home_dir()).values()))  # fmt: skip
     ctx = context.build_context(l2, l3, contested, project_name(repo))

@@ -427,7 +427,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # Every verb acts on the repository it runs in (`git -C DIR memory …`): GIT_DIR,
     # GIT_INDEX_FILE, … inherited from a hook of another repository must not redirect the git
-    # processes it starts (issue 23); what git set for a hook of this repository stays.
+    # processes it starts (a cloned tree's config never runs our git); what git set for a hook of this repository stays.
     drop_foreign_git_env(locate())
     armed = _arm_interrupts()
     try:

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     hits = score.recall(index, str(prompt), time.time()) if index is not None else []
     text = render.render_recall(hits)
     if wants_json(args):
-        # Only the recalled atoms, read by path (issue 17: not the whole store for five atoms).
+        # Only the recalled atoms, read by path: not the whole store for five atoms.
         by_id = store.read_atoms([h.id for h in hits])
         emit_json({"atoms": [by_id[h.id] for h in hits if h.id in by_id], "context": text})
     else:

@@ -1,6 +1,6 @@
 """`git memory remember [--global] "CLAIM"`: a hand-authored atom, staged for review like any
 other (see agent_memory/store/remember.py). With `--global` it is an L3 item for the global memory
-repo: the documented way for a single-project user to build a persona (spec §9 (4)), still
+repo: the documented way for a single-project user to build a persona (docs/global-memory.md), still
 through review, the guard and the L3 cap."""
 
 from __future__ import annotations

@@ -351,7 +351,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _scan_auto_memory(args: argparse.Namespace) -> int:
-    """`scan --auto-memory [DIR]`: the guard over Claude Code's own memory folder (issue 27 §6),
+    """`scan --auto-memory [DIR]`: the guard over Claude Code's own memory folder,
     one `path:line: rule` line per finding, exit 1 on findings; the folder is not changed."""
     from agent_memory.automemory.scan import scan_folder
     from agent_memory.cli.extract import auto_memory_folder

@@ -305,7 +305,7 @@ def unchanged_since_head(repo: Repo, paths: Iterable[str]) -> bool:
     bytes are HEAD's blob and whose index entry is that blob too — or is in neither HEAD nor
     the index (untracked or absent). Then `git status` has nothing to report for them; False
     means "ask git" (a filter or line-ending conversion, a staged change, a symlink, an edit).
-    In process: one `git status` less per adopted item (issue 17)."""
+    In process: one `git status` less per adopted item (adopt's per-item budget)."""
     import stat
 
     pg = repo.pg()
