@@ -84,6 +84,12 @@ NOT_DURABLE = [
     "I use initializeWithTelemetry.",
     # a SQL statement pasted as a list item
     "- CREATE INDEX idx_a ON t USING btree (a, b);",
+    # --- shapes seen on re-fetched extra TUNE people (third round; own wordings) ---
+    # "remember" giving a reason in an argument about the code at hand
+    "an empty list is fine, no? remember maps are just references anyway",
+    "remember strings are just byte arrays anyways",
+    # the trouble at hand, not the machine
+    "i have a weird laptop problem since this morning",
 ]
 
 DURABLE = [
@@ -115,6 +121,14 @@ DURABLE = [
         "Existing integration tests are in tests/integration",
         "Existing integration tests are in tests/integration",
     ),
+    # the system ends where the problem being reported starts
+    (
+        "im on a mac, when i switch the layout to german the umlauts go missing?",
+        "User is on a mac",
+    ),
+    # exasperation closing a rule is not part of it
+    ("never edit the lockfile by hand ffs", "Never edit the lockfile by hand"),
+    ("remember that the staging db is read-only", "The staging db is read-only"),
 ]
 
 # Lines ended by a backslash (a newline typed into the terminal) are line breaks.

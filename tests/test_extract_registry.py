@@ -71,8 +71,30 @@ def test_a_new_rule_is_one_entry(monkeypatch: object) -> None:
         ("please respond in english", "Answer in English", "situation.answer_language"),
         ("用中文回答", "Language: 用中文回答", "language.answer_language"),
         ("Отвечай на русском", "Language: Отвечай на русском", "language.answer_language"),
+        # how much the user knows, how wary they are, what they type on
+        (
+            "im not too familiar with kafka",
+            "User is not too familiar with kafka",
+            "situation.user_skill",
+        ),
+        (
+            "i dont know much about terraform, explain the plan",
+            "User does not know much about terraform",
+            "situation.user_skill",
+        ),
+        (
+            "I'm just wary of caching layers",
+            "User is wary about caching layers",
+            "situation.user_wary",
+        ),
+        (
+            "i have a split ergonomic keyboard",
+            "User has a split ergonomic keyboard",
+            "situation.user_machine",
+        ),
         # a state of the moment, not the environment: nothing
         ("my laptop is broken", None, None),
+        ("i dont know much about this", None, None),
         ("my browser is slow", None, None),
     ],
 )

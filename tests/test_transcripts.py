@@ -225,6 +225,9 @@ def test_rejection_formats_of_2_1_and_subagents(tmp_path: Path) -> None:
         "<agent-memory>\n- Never push to main\n</agent-memory>",
         "Implement the following plan:\n\n# Plan\n- always use X",
         "This session is being continued from a previous conversation that ran out of context.",
+        # the desktop app's preview button writes this prompt
+        "Detect my project's dev servers and save all their configurations to .claude/launch.json,"
+        " then ask which ones to start.\n\nUse runtimeExecutable for the command.",
         "<task-notification><task-id>1</task-id></task-notification>",
         '<teammate-message teammate_id="bob">never push</teammate-message>',
     ],

@@ -172,6 +172,9 @@ CODE_SYMBOL_CHOICE = re.compile(
 ClauseClaim = tuple[str, str, int, str]  # (claim, kind, clause index, rule)
 
 
+_ARGUING = re.compile(r"\b(?:anyways?|after all)\W*$", re.I)
+
+
 @dataclass(frozen=True)
 class _Framed:
     """A sentence with its memory framing read off: what is left, and how it was framed."""
@@ -194,7 +197,9 @@ def _framed(sentence: str) -> _Framed | None:
         # ("... before committing", "... every time") is kept as a memory.
         s, strong = remind.group(1), bool(HABIT.search(remind.group(1)))
     elif m and not re.match(r"^(?:do|did) you remember\b", s, re.I):
-        s, strong = m.group(1), True
+        # "remember, slices are just pointers anyway": a reason given in an argument about
+        # the code at hand, not something to keep.
+        s, strong = m.group(1), not _ARGUING.search(m.group(1))
     scoped = SCOPE.sub(" ", s).strip()
     if scoped != s:
         s, strong = scoped, True

@@ -317,7 +317,9 @@ def tidy(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     text = _EMOTICON_TAIL.sub("", text)
     text = re.sub(
-        r"(?:,?\s+(?:please|pls|thanks|thank you|for me|ok|okay|if possible|too|if (?:you )?need(?:ed)?(?: it)?|in case you need it|just in case))+\s*[.!?]*$",
+        # Courtesy and exasperation closing a sentence ("…, please", "… ffs", "… lol") are not
+        # part of the rule.
+        r"(?:,?\s+(?:please|pls|thanks|thank you|for me|ok|okay|if possible|too|if (?:you )?need(?:ed)?(?: it)?|in case you need it|just in case|f+s|lol|lmao|smh|tbh|imo|ugh))+\s*[.!?]*$",
         "",
         text,
         flags=re.I,

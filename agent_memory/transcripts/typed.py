@@ -103,9 +103,11 @@ _MACHINE_ANYWHERE = (
     "<mcp-polling-update",
     "<teammate-message",
 )
-# Prompts the harness writes on the user's behalf (plan mode, compaction, /init ...).
+# Prompts the harness writes on the user's behalf (plan mode, compaction, /init, the desktop
+# app's preview button ...).
 _HARNESS_PROMPTS = (
     "implement the following plan",
+    "detect my project's dev servers and save all their configurations",
     "this session is being continued from a previous conversation",
     "please analyze this codebase and create a claude.md",
     "your task is to create a detailed summary of the conversation",

@@ -128,10 +128,13 @@ _I_USE = re.compile(
     r"develop on|develop in|code on|code in|work mostly in|work mainly in|mostly work in|program in)\s+(\S.*)",
     re.I,
 )
+# The system ends where a run-on sentence starts its next thought ("I'm on a mac, when I set
+# the layout to …": the rest is the problem being reported, not the system).
 _I_AM_ON = re.compile(
     r"^i(?:'m| am)\s+(?:on|running|using)\s+((?:mac ?os|macos|osx|os x|windows|wsl\d?|"
     r"linux|ubuntu|debian|fedora|arch|nixos|an? (?:mac|m1|m2|m3|m4|arm|intel)\b|"
-    r"(?:zsh|bash|fish|powershell)\b).*)",
+    r"(?:zsh|bash|fish|powershell)\b)"
+    r"(?:(?![,;]|\s+(?:when|whenever|if|and|but|so|because|where|which|while)\b).)*)",
     re.I,
 )
 _STATUS = re.compile(

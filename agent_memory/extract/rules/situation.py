@@ -57,7 +57,7 @@ _I_AM_ROLE = re.compile(
 _I_HAVE_MACHINE = re.compile(
     r"^i\s+(?:only\s+|also\s+)?(?:have|own|use|work on|am on|'m on)\s+(?:an?|one|two|my)\s+"
     r"((?:[\w.+-]+\s+){0,3}?(?:computer|laptop|machine|pc|mac|macbook|desktop|workstation|"
-    r"server|phone|tablet|vps|raspberry pi|box))\b(.*)$",
+    r"server|phone|tablet|vps|raspberry pi|box|keyboard|monitor))\b(.*)$",
     re.I,
 )
 _I_KNOW = re.compile(
@@ -65,9 +65,18 @@ _I_KNOW = re.compile(
     r"hardly any|barely any)\s+(\S.*)$",
     re.I,
 )
+# "I don't know much about graphql": how much the user knows, said the other way round.
+_MACHINE_TROUBLE = re.compile(
+    r"^(?:problems?|issues?|errors?|bugs?|questions?|troubles?|glitch(?:es)?)\b", re.I
+)
+_I_DONT_KNOW = re.compile(
+    r"^i\s+(?:don't|do not)\s+know\s+(?:much|a lot|a great deal|anything|a thing)\s+about\s+"
+    r"(\S.*)$",
+    re.I,
+)
 _I_NEW_TO = re.compile(
-    r"^i(?:'m| am)\s+(?:completely\s+|totally\s+|very\s+|pretty\s+|quite\s+)?(new to|not familiar "
-    r"with|unfamiliar with|a beginner (?:in|at|with)|an expert (?:in|at|with)|experienced with|"
+    r"^i(?:'m| am)\s+(?:completely\s+|totally\s+|very\s+|pretty\s+|quite\s+)?(new to|"
+    r"not (?:very |too |that |so |really )?familiar with|unfamiliar with|a beginner (?:in|at|with)|an expert (?:in|at|with)|experienced with|"
     r"fluent in|comfortable with)\s+(\S.*)$",
     re.I,
 )
@@ -80,8 +89,8 @@ _I_CARE = re.compile(
     r"^i\s+(?:really\s+|mainly\s+|mostly\s+|deeply\s+)?care\s+(?:a lot\s+)?about\s+(\S.*)$", re.I
 )
 _I_WARY = re.compile(
-    r"^i(?:'m| am)\s+(?:very\s+|quite\s+|a bit\s+|pretty\s+)?(cautious|wary|skeptical|sceptical|"
-    r"careful|nervous|suspicious)\s+(?:about|of|with|around)\s+(\S.*)$",
+    r"^i(?:'m| am)\s+(?:just\s+|really\s+|always\s+)?(?:very\s+|quite\s+|a bit\s+|pretty\s+)?"
+    r"(cautious|wary|skeptical|sceptical|careful|nervous|suspicious)\s+(?:about|of|with|around)\s+(\S.*)$",
     re.I,
 )
 _DONT_WANT_ON = re.compile(
@@ -287,8 +296,10 @@ def _no_pronoun(group: int) -> Check:
     return lambda m, c: m.group(group).split()[-1].lower() not in PRONOUNS
 
 
-def _user_machine(m: re.Match[str], c: Clause) -> str:
+def _user_machine(m: re.Match[str], c: Clause) -> str | None:
     tail = m.group(2).strip()
+    if _MACHINE_TROUBLE.match(tail):
+        return None  # "I have a keyboard problem": the trouble at hand, not the machine
     tail = "" if re.match(r"^(?:and|but|so|which|that|where)\b", tail, re.I) else tail
     return f"User has a {_clean(m.group(1) + ' ' + tail)}"
 
@@ -419,6 +430,14 @@ RULES: tuple[ClauseRule, ...] = (
         lambda m, c: f"User knows {m.group(1).lower()} {_clean(m.group(2))}",
         "fact",
         _obj_ok(6, 2, cut=False),
+    ),
+    ClauseRule(
+        "user_skill",
+        _F,
+        _I_DONT_KNOW,
+        lambda m, c: f"User does not know much about {_cut(m.group(1))}",
+        "fact",
+        _obj_ok(6),
     ),
     ClauseRule(
         "user_skill",
