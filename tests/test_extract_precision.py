@@ -90,6 +90,13 @@ NOT_DURABLE = [
     "remember strings are just byte arrays anyways",
     # the trouble at hand, not the machine
     "i have a weird laptop problem since this morning",
+    # what the screen being built shows: a spec of the task
+    "the list reloads anyway. I don't want to show a spinner there.",
+    "so I don't want to display the banner and shift the layout",
+    # a terminal session pasted whole, its output past blank lines included
+    "\u276f make check\n\n> lint\n\n(node:7) Warning: Buffer() is deprecated\n\nexit 2",
+    # a SQL statement broken over lines, its continuation lines included
+    "- CREATE INDEX idx_b\nON orders\nUSING hash (customer_id);\n\nAdd a migration for it.",
 ]
 
 DURABLE = [
@@ -129,6 +136,10 @@ DURABLE = [
     # exasperation closing a rule is not part of it
     ("never edit the lockfile by hand ffs", "Never edit the lockfile by hand"),
     ("remember that the staging db is read-only", "The staging db is read-only"),
+    # a standing dislike of a tool still is one
+    ("I don't want to use lodash", "Never use lodash"),
+    # typed words after a pasted terminal session are read
+    ("$ make check\n\nexit 2\n\nNever skip the lint step.", "Never skip the lint step"),
 ]
 
 # Lines ended by a backslash (a newline typed into the terminal) are line breaks.

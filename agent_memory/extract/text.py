@@ -53,7 +53,10 @@ _NOT_WORDY = re.compile(r"[^a-zA-Z\u00c0-\u024f\s,.'?!\ue000\ue001-]")
 
 # A SQL statement typed or pasted into the prompt: two upper-case keywords open it.
 _SQL = re.compile(
-    r"^(?:CREATE|ALTER|DROP|SELECT|INSERT|UPDATE|DELETE|WITH|GRANT)\s+(?:[A-Z]+\b|\*)",
+    r"^(?:CREATE|ALTER|DROP|SELECT|INSERT|UPDATE|DELETE|WITH|GRANT)\s+(?:[A-Z]+\b|\*)"
+    # a continuation line of a statement broken over lines: "ON t", "USING btree (a, b);"
+    r"|^(?:ON|USING|FROM|WHERE|VALUES|SET|JOIN|LEFT JOIN|ORDER BY|GROUP BY|RETURNING)\s+\S.*"
+    r"(?:;|\))\s*$",
 )
 
 
@@ -156,6 +159,14 @@ def drop_pasted(text: str) -> str:
             return ""
         inside = _SHELL_INSIDE.search(text)
         return text[: inside.start()] if inside else text
+    first = next((ln for ln in text.split("\n") if ln.strip()), "")
+    if _SHELL_LINE.match(first):
+        # A prompt that opens with a shell command is a terminal session pasted whole, its
+        # output past blank lines included; what was typed, if anything, is the last
+        # paragraph, and only when it reads as a sentence.
+        last = text.rstrip().rsplit("\n\n", 1)[-1].strip()
+        typed = "\n" not in last and _ENDS_SENTENCE.search(last) and not _SHELL_LINE.match(last)
+        return last if typed else ""
     lines = text.split("\n")
     pasted = _introduced_paste(lines)
     if pasted is not None:

@@ -147,7 +147,10 @@ def _dont_want(m: re.Match[str], c: Clause) -> str | None:
     verb, to_you, rest = m.group(1).lower(), m.group(2), m.group(3)
     # A run-on with no punctuation: 'I don't want a "quick fix" I am trying to build ...'
     rest = _RUN_ON.split(rest, maxsplit=1)[0]
-    if vague(rest) or re.match(r"^(?:to\s+)?(?:be|know|see|think|wait|lose|break)\b", rest, re.I):
+    # "I don't want to show a modal": what the screen being built shows, a spec of the task
+    if vague(rest) or re.match(
+        r"^(?:to\s+)?(?:be|know|see|think|wait|lose|break|show|display|render)\b", rest, re.I
+    ):
         return None
     if verb in ("like", "want") and REACTION_OBJECT.match(rest):
         return None  # "I don't like the polling wait": the code on the table, not a taste
