@@ -815,7 +815,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"real dev corpus: not found at {args.real} (skipped)")
         else:
             _print_real(report["real"], args.verbose, real, tune)
-        if "extra_tune" in report and extra is not None:
+        if report.get("extra_tune", {}).get("people") and extra is not None:
             print_report(
                 f"extra TUNE people ({', '.join(report['extra_tune']['people'])}; not a"
                 " measurement)",
