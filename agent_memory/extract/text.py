@@ -149,35 +149,24 @@ def _introduced_paste(lines: list[str]) -> int | None:
     return None
 
 
-def drop_pasted(text: str) -> str:
-    """Prose without pasted terminal sessions and indented blocks: a run of three or more lines
-    indented by two spaces or more is text copied from a terminal or an editor (Claude Code's
-    own output, a log, a config), not typed; so is an unpunctuated block introduced by a line
-    ending with a colon."""
-    if "\n" not in text:
-        if _SHELL_LINE.match(text):
-            return ""
-        inside = _SHELL_INSIDE.search(text)
-        return text[: inside.start()] if inside else text
-    first = next((ln for ln in text.split("\n") if ln.strip()), "")
-    if _SHELL_LINE.match(first):
-        # A prompt that opens with a shell command is a terminal session pasted whole, its
-        # output past blank lines included; what was typed, if anything, is the last
-        # paragraph, and only when it reads as a sentence.
-        last = text.rstrip().rsplit("\n\n", 1)[-1].strip()
-        typed = "\n" not in last and _ENDS_SENTENCE.search(last) and not _SHELL_LINE.match(last)
-        return last if typed else ""
-    lines = text.split("\n")
-    pasted = _introduced_paste(lines)
-    if pasted is not None:
-        lines = lines[:pasted]
-    keep = [True] * len(lines)
+def _typed_after_session(text: str) -> str:
+    """A prompt that opens with a shell command is a terminal session pasted whole, its output
+    past blank lines included; what was typed, if anything, is the last paragraph, and only
+    when it reads as a sentence."""
+    last = text.rstrip().rsplit("\n\n", 1)[-1].strip()
+    typed = "\n" not in last and _ENDS_SENTENCE.search(last) and not _SHELL_LINE.match(last)
+    return last if typed else ""
+
+
+def _drop_shell_lines(lines: list[str], keep: list[bool]) -> None:
+    """Unmark a shell command and its output up to the next blank line; a command after typed
+    words on the same line ("why is it broken? host:~/dir> cmd") is cut from that line."""
     in_shell = False
     for i, line in enumerate(lines):
         inside = None if in_shell else _SHELL_INSIDE.search(line)
         if _SHELL_LINE.match(line):
             in_shell = True
-        elif inside:  # "why is it broken? host:~/dir> cmd": the typed question stays
+        elif inside:  # the typed question stays
             lines[i] = line[: inside.start()]
             in_shell = True
             continue
@@ -185,6 +174,10 @@ def drop_pasted(text: str) -> str:
             in_shell = False
         if in_shell:
             keep[i] = False
+
+
+def _drop_indented_runs(lines: list[str], keep: list[bool]) -> None:
+    """Unmark every run of three or more indented lines (blank lines inside it allowed)."""
     run: list[int] = []
     for i, line in enumerate([*lines, ""]):
         if i < len(lines) and _INDENTED.match(line):
@@ -196,6 +189,27 @@ def drop_pasted(text: str) -> str:
             for j in run:
                 keep[j] = False
         run = []
+
+
+def drop_pasted(text: str) -> str:
+    """Prose without pasted terminal sessions and indented blocks: a run of three or more lines
+    indented by two spaces or more is text copied from a terminal or an editor (Claude Code's
+    own output, a log, a config), not typed; so is an unpunctuated block introduced by a line
+    ending with a colon, and a prompt that opens with a shell command."""
+    if "\n" not in text:
+        if _SHELL_LINE.match(text):
+            return ""
+        inside = _SHELL_INSIDE.search(text)
+        return text[: inside.start()] if inside else text
+    if _SHELL_LINE.match(next((ln for ln in text.split("\n") if ln.strip()), "")):
+        return _typed_after_session(text)
+    lines = text.split("\n")
+    pasted = _introduced_paste(lines)
+    if pasted is not None:
+        lines = lines[:pasted]
+    keep = [True] * len(lines)
+    _drop_shell_lines(lines, keep)
+    _drop_indented_runs(lines, keep)
     return "\n".join(line for line, k in zip(lines, keep, strict=True) if k)
 
 
