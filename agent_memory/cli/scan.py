@@ -22,6 +22,7 @@ import argparse
 import re
 import stat
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -259,9 +260,12 @@ def explicit_files(paths: list[str]) -> list[ScanTarget]:
     return targets
 
 
-def refusal_hints(findings: list[GuardFinding], added_only: set[str]) -> list[str]:
+def refusal_hints(findings: list[GuardFinding], added_only: set[str],
+                  owners: dict[tuple[str, int], str | None] | None = None) -> list[str]:
     """What to do, per kind of file. Never "forget the atom" for a log line the commit adds:
-    a forget appends a line itself, and only a line that is new can be the problem."""
+    a forget appends a line itself, and only a line that is new can be the problem. A block
+    line is named by the adopted atom it shows (`owners`: (path, line) -> id), and a line no
+    atom renders to (written by hand) has no id to forget."""
     hints = []
     odd = sorted({f.path for f in findings if f.rule.startswith(("not-a-regular-file", "not-a-folder"))})
     for path in odd:
@@ -285,12 +289,8 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str]) -> list[st
             "not checked again): drop or restate that line, then re-stage; "
             f"`git memory redact --each-line < {path}` shows what would be removed"
         )
-    if any(f.path not in added_only and not is_audit_log(f.path) for f in findings):
-        hints.append(
-            "the memory block is rendered from .memory/adopted.log: remove the item with "
-            "`git memory forget ID` (`git memory inspect --why 'TEXT'` finds the ID), or restate it "
-            "without them, then re-stage; `git memory redact < FILE` shows what would be removed"
-        )
+    hints += _block_hints([f for f in findings if f.path not in added_only and not is_audit_log(f.path)],
+                          owners or {})  # fmt: skip
     whole_logs = sorted(
         {f.path for f in findings if f.path not in added_only and is_audit_log(f.path)}
     )
@@ -303,6 +303,86 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str]) -> list[st
     return hints
 
 
+def _block_hints(findings: list[GuardFinding], owners: dict[tuple[str, int], str | None]) -> list[str]:
+    hints = []
+    adopted = sorted({ident for f in findings if (ident := owners.get((f.path, f.line)))})
+    if adopted:
+        hints.append(
+            f"the memory block is rendered from .memory/adopted.log: remove {', '.join(adopted)} with "
+            + " and ".join(f"`git memory forget {ident}`" for ident in adopted)
+            + ", then re-stage; `git memory redact < FILE` shows what would be removed"
+        )
+    by_hand: dict[str, list[int]] = {}
+    for f in findings:
+        if owners.get((f.path, f.line)) is None:
+            by_hand.setdefault(f.path, []).append(f.line)
+    for path, numbers in by_hand.items():
+        unique = sorted(set(numbers))
+        where = ("line " if len(unique) == 1 else "lines ") + ", ".join(map(str, unique))
+        hints.append(
+            f"{path} {where}: no adopted atom renders to it (written by hand): delete or restate it, "
+            "then re-stage; inside the marker block `git memory validate --fix` re-renders the block "
+            "from .memory/adopted.log"
+        )
+    return hints
+
+
+def _line_owners(findings: list[GuardFinding], targets: list[ScanTarget],
+                 read_log: Callable[[str], str]) -> dict[tuple[str, int], str | None]:  # fmt: skip
+    """(path, line) -> the id of the adopted atom each refused block line shows, read against
+    the `.memory/adopted.log` beside the file (`read_log(path)` gives its text)."""
+    from agent_memory.committed.files import atom_of_line
+
+    texts = {t.path: t.text for t in targets if not t.added_only and not is_audit_log(t.path)}
+    logs: dict[str, str] = {}
+    owners: dict[tuple[str, int], str | None] = {}
+    for f in findings:
+        if f.path not in texts:
+            continue
+        log_path = _sibling_log(f.path)
+        if log_path not in logs:
+            logs[log_path] = read_log(log_path)
+        lines = texts[f.path].split("\n")
+        line = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+        owners[(f.path, f.line)] = atom_of_line(logs[log_path], line) if logs[log_path] else None
+    return owners
+
+
+def _sibling_log(path: str) -> str:
+    folder = path.replace("\\", "/").rpartition("/")[0]
+    return f"{folder}/.memory/adopted.log" if folder else ".memory/adopted.log"
+
+
+def _log_reader(repo: git.Repo | None, staged: bool) -> Callable[[str], str]:
+    """The adopted.log a scanned file is judged against: the staged one for --staged, the
+    file on disk otherwise (beside an explicit PATH, or in the work tree)."""
+
+    def read(rel: str) -> str:
+        if staged and repo is not None:
+            blob = git.run_git(repo.cwd, "cat-file", "blob", f":{rel}", check=False, keep_hook_env=True)
+            return blob.stdout if blob.returncode == 0 else ""
+        base = repo.workdir if repo is not None and repo.workdir is not None else Path()
+        try:
+            return (base / rel).read_text("utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    return read
+
+
+def _outcome(staged: bool, paths: list[str]) -> str:
+    """Where the findings are. "Nothing was committed" only inside a git commit hook (git sets
+    GIT_INDEX_FILE for pre-commit and pre-merge-commit, the pre-commit framework's PATHs too):
+    a scan run by hand committed nothing because it never commits."""
+    import os
+
+    if "GIT_INDEX_FILE" in os.environ and (staged or paths):
+        return "in memory files; nothing was committed"
+    if staged:
+        return "in the staged memory files"
+    return "in the files scanned" if paths else "in the memory files of the work tree"
+
+
 def run(args: argparse.Namespace) -> int:
     from agent_memory.cli.output import emit_json, wants_json
     from agent_memory.redact import guard
@@ -310,13 +390,16 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "auto_memory", None) is not None:
         return _scan_auto_memory(args)
     odd: list[GuardFinding] = []
+    repo: git.Repo | None = None
     if args.staged:
-        targets, odd = memory_targets(git.find_repo(), keep_hook_env=True)
+        repo = git.find_repo()
+        targets, odd = memory_targets(repo, keep_hook_env=True)
     else:
         if args.paths:
             targets = explicit_files(args.paths)
         else:
-            targets, odd = work_tree_files(git.find_repo())
+            repo = git.find_repo()
+            targets, odd = work_tree_files(repo)
     findings = list(odd)
     for target in targets:
         findings += guard.scan_text(target.path, target.text)
@@ -340,12 +423,13 @@ def run(args: argparse.Namespace) -> int:
         for finding in findings:
             print(guard.format_finding(finding))
         if findings:
-            where = "nothing was committed" if args.staged or args.paths else "in the work tree"
+            where = _outcome(args.staged, args.paths)
             print(
-                f"agent-memory guard: {len(findings)} finding(s) in memory files; {where}.",
+                f"agent-memory guard: {len(findings)} finding(s) {where}.",
                 file=sys.stderr,
             )
-            for hint in refusal_hints(findings, added_only):
+            owners = _line_owners(findings, targets, _log_reader(repo, args.staged))
+            for hint in refusal_hints(findings, added_only, owners):
                 print(f"hint: {hint}", file=sys.stderr)
     return EXIT_REFUSED if findings else 0
 

@@ -85,6 +85,19 @@ class TierFiles:
         return {LOG_PATH: self.log_text, self.target_name: self.target_text}
 
 
+def atom_of_line(log_text: str, line: str) -> str | None:
+    """The id of the held atom that `line` of a rendered block shows, or None for a line that
+    no adopted atom renders to (written by hand). The contested tag in front is ignored."""
+    text = line.strip()
+    if not text.startswith("- "):
+        return None
+    for ident, atom in TierFiles("L2", "", log_text, "").held().items():
+        shown = render.inert(render.one_line(str(atom["claim"])))
+        if text == f"- {shown}" or (text.endswith(f"] {shown}") and text.startswith("- [")):
+            return ident
+    return None
+
+
 # What a log text folds and renders to, for the last few texts: one adopted item reads the same
 # log several times (consistency check, change, append), and the next item starts from the
 # text this one wrote; folding and rendering it again was ~4 ms an item at 60 lines.

@@ -1,0 +1,81 @@
+"""What a new user reads: each message says what happened to them, through the installed CLI
+and real git hooks on real repositories."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_json
+
+from agent_memory.model.atom import atom_id
+
+EMAIL = "alice.smith@corp-example.com"
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    return repo
+
+
+def adopt_remembered(repo: Path, claim: str) -> str:
+    ident = gm_json(repo, "remember", claim)["id"]
+    gm(repo, "adopt", "--yes", ident)
+    return str(ident)
+
+
+# --- scan: where the findings are, and what removes them ---------------------------------------
+
+
+def test_a_plain_scan_of_a_file_does_not_speak_of_a_commit(project: Path) -> None:
+    notes = project / "notes.md"
+    notes.write_text(f"- Mail {EMAIL} for keys\n")
+    proc = gm(project, "scan", "notes.md", check=False)
+    assert proc.returncode == 1 and proc.stdout == "notes.md:1: email\n"
+    assert "nothing was committed" not in proc.stderr and "in the files scanned" in proc.stderr
+    staged = gm(project, "scan", "--staged", check=False)
+    assert staged.returncode == 0
+    # inside a commit (the installed pre-commit hook) it is what happened
+    (project / "CLAUDE.memory.md").write_text(f"- Mail {EMAIL} for keys\n")
+    git(project, "add", "CLAUDE.memory.md")
+    assert "in the staged memory files" in gm(project, "scan", "--staged", check=False).stderr
+    commit = subprocess_commit(project)
+    assert commit.returncode == 1 and "nothing was committed" in commit.stderr
+
+
+def subprocess_commit(repo: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", "memory"],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+
+
+def test_a_hand_added_line_is_not_sent_to_forget_an_id_it_does_not_have(project: Path) -> None:
+    adopt_remembered(project, "Always run ruff before committing.")
+    path = project / "CLAUDE.memory.md"
+    path.write_text(path.read_text().replace("- Always run ruff", f"- Mail {EMAIL} for keys.\n- Always run ruff"))
+    git(project, "add", "CLAUDE.memory.md")
+    commit = subprocess_commit(project)  # through the installed pre-commit hook
+    assert commit.returncode == 1, commit.stderr
+    assert "forget" not in commit.stderr
+    assert "no adopted atom renders to it (written by hand)" in commit.stderr
+    assert "git memory validate --fix" in commit.stderr
+
+
+def test_an_adopted_line_the_guard_refuses_is_named_by_its_id(project: Path) -> None:
+    """An atom adopted before a rule refused its line (here: written past the hooks)."""
+    adopt_remembered(project, "Always run ruff before committing.")
+    old = atom_id("Always run ruff before committing.", "proj")
+    claim = f"Always mail {EMAIL} before committing."
+    new = atom_id(claim, "proj")
+    for rel in ("CLAUDE.memory.md", ".memory/adopted.log"):
+        path = project / rel
+        path.write_text(path.read_text().replace("Always run ruff before committing", claim[:-1]).replace(old, new))
+    git(project, "commit", "-q", "--no-verify", "-am", "past the hooks")
+    proc = gm(project, "scan", "CLAUDE.memory.md", check=False)
+    assert proc.returncode == 1 and "CLAUDE.memory.md:6: email" in proc.stdout, proc.stdout
+    assert f"`git memory forget {new}`" in proc.stderr and "written by hand" not in proc.stderr
+    assert json.loads(gm(project, "scan", "--output", "json", "CLAUDE.memory.md", check=False).stdout)["ok"] is False
