@@ -213,7 +213,7 @@ def bench(size: int, runs: int, tmp: Path) -> None:
 
     # The same content as plain JSON lists (what a json index would hold), for comparison.
     as_json = json.dumps({
-        "source_oid": index.source_oid, "n": index.n, "avgdl": index.avgdl,
+        "source_oid": index.source_oid, "n": index.n, "length_total": index.length_total,
         "ids": index.ids(), "claims": [index.claim(d) for d in range(index.n)],
         "kinds": [index.kind(d) for d in range(index.n)],
         "confidences": [index.confidence(d) for d in range(index.n)],

@@ -616,7 +616,7 @@ def test_inconsistent_payload_is_rejected(tmp_path: Path) -> None:
     assert isinstance(built.blob, BytesBlob)
     blob = bytes(built.blob.data)
     for field, bad in (("kinds", b"\x09" * len(STORE)), ("confidences", b"\x00"), ("offsets", b"\x00\x01"),
-                       ("avgdl", 0.0), ("n", -1), ("contested", []), ("ids", "atm_1"),
+                       ("length_total", -1), ("n", -1), ("contested", []), ("ids", "atm_1"),
                        ("blob_len", len(blob) + 1)):  # fmt: skip
         broken = {**payload, field: bad}
         with pytest.raises(ValueError):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import calendar
 import marshal
-import math
 import os
 import time
 from array import array
@@ -18,7 +17,7 @@ from typing import Any
 from agent_memory.gitio.state import atomic_write
 from agent_memory.store.recall.files import INDEX_FILENAME, _header, write_contested
 from agent_memory.store.recall.index import CONFIDENCE_CODES, KIND_CODES, BytesBlob, RecallIndex
-from agent_memory.store.recall.score import K1, B
+from agent_memory.store.recall.score import LENGTH_UNITS, QUOTE_TF, QUOTE_UNITS, idf_max_of, idf_of
 from agent_memory.store.recall.tokens import tokenize
 
 Atom = Mapping[str, Any]
@@ -26,9 +25,9 @@ StrPath = str | os.PathLike[str]
 
 # Evidence quotes are what the user actually said; they widen the vocabulary a claim is found
 # by ("freeze time, never sleep" under "Prefer the fake clock"). Real quotes are whole prompts
-# or tool output, so they count about a third of a claim word, and only their first 32
-# distinct tokens (tuned by eye on tests/fixtures/transcripts: more made noise, not recall).
-QUOTE_TF = 0.35
+# or tool output, so they count about a third of a claim word (score.QUOTE_TF), and only
+# their first 32 distinct tokens (tuned by eye on tests/fixtures/transcripts: more made noise,
+# not recall).
 MAX_QUOTE_TOKENS = 32
 
 # --- what may be recalled -----------------------------------------------------------------------
@@ -75,7 +74,7 @@ def recallable(atom: Atom) -> bool:
     return typed_by_user(atom)
 
 
-def _epoch(stamp: object) -> float:
+def epoch_of(stamp: object) -> float:
     """`YYYY-MM-DDTHH:MM:SS(.f)Z` → epoch seconds; unreadable → 0 (oldest), never raises."""
 
     try:
@@ -85,7 +84,7 @@ def _epoch(stamp: object) -> float:
         return 0.0
 
 
-def _day(epoch: float) -> str:
+def day_of(epoch: float) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(epoch))
 
 
@@ -105,33 +104,31 @@ def _quote_terms(atom: Atom) -> list[str]:
     return list(seen)
 
 
-def bm25_impact(tf: float, doclen: float, avgdl: float) -> float:
-    """BM25's saturated, length-normalised term frequency; score = Σ idf · impact."""
-    return (K1 + 1.0) * tf / (tf + K1 * (1.0 - B + B * doclen / avgdl))
-
-
 def _code(codes: tuple[str, ...], value: object, default: str) -> int:
     return codes.index(value) if value in codes else codes.index(default)
 
 
-def term_frequencies(atom: Atom) -> tuple[dict[str, float], float]:
+def term_frequencies(atom: Atom) -> tuple[dict[str, float], int]:
     """The atom's document for BM25: claim tokens (1 each) and quote tokens it lacks
-    (QUOTE_TF each), and the document length."""
+    (QUOTE_TF each), and the document's length in LENGTH_UNITS (an integer: sums of lengths
+    are then exact, whatever order the atoms are added in)."""
     claim = " ".join(str(atom.get("claim", "")).split())
     tf: dict[str, float] = {}
+    words = 0
     for term in tokenize(claim):
         tf[term] = tf.get(term, 0.0) + 1.0
-    length = float(sum(tf.values()))
+        words += 1
+    quoted = 0
     for term in _quote_terms(atom):
         if term not in tf:
             tf[term] = QUOTE_TF
-            length += QUOTE_TF
-    return tf, max(length, 1.0)
+            quoted += 1
+    return tf, max(words * LENGTH_UNITS + quoted * QUOTE_UNITS, LENGTH_UNITS)
 
 
 def session_count(atom: Atom) -> int:
     sessions = atom.get("sessions")
-    return len(set(sessions)) if isinstance(sessions, list) else 0
+    return min(len(set(sessions)), 0xFFFFFFFF) if isinstance(sessions, list) else 0
 
 
 def contested_map(atoms: Sequence[Atom]) -> dict[str, str]:
@@ -139,7 +136,7 @@ def contested_map(atoms: Sequence[Atom]) -> dict[str, str]:
     reverse join. Both render tagged, with the newest last_seen day of the conflict. The map
     covers every id in a conflict, recallable or not (an adopted atom's L2 twin, or an id known
     only from a `contested_by`), because SessionStart tags L2/L3 lines from it too."""
-    seen_at = {str(a.get("id")): _epoch(a.get("last_seen")) for a in atoms}
+    seen_at = {str(a.get("id")): epoch_of(a.get("last_seen")) for a in atoms}
     partners: dict[str, set[str]] = {}
     for atom in atoms:
         ident = str(atom.get("id"))
@@ -152,8 +149,22 @@ def contested_map(atoms: Sequence[Atom]) -> dict[str, str]:
     for ident in sorted(partners):
         dates = [seen_at[i] for i in (ident, *partners[ident]) if i in seen_at]
         if dates:
-            contested[ident] = _day(max(dates))
+            contested[ident] = day_of(max(dates))
     return contested
+
+
+def conflict_mark(atom: Atom) -> tuple[str, ...] | None:
+    """What `contested_map` reads of one atom: its `contested_by` (sorted), when it carries
+    `contested` or `contested_by`; None when it takes no part in a conflict of its own."""
+    listed = atom.get("contested_by") or []
+    if not atom.get("contested") and not listed:
+        return None
+    return tuple(sorted({str(other) for other in listed}))
+
+
+def conflict_marks(atoms: Sequence[Atom]) -> dict[str, tuple[str, ...]]:
+    marks = {str(a.get("id")): conflict_mark(a) for a in atoms}
+    return {ident: mark for ident, mark in marks.items() if mark is not None}
 
 
 def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
@@ -167,7 +178,7 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
     pinned = bytearray()
     last_seen = array("d")
     sessions = array("I")
-    doclen = array("f")
+    doclen = array("I")
     postings: dict[str, dict[int, float]] = {}
     for doc, atom in enumerate(kept):
         ids.append(" ".join(str(atom.get("id")).split()))  # one line: the ids are \n-separated
@@ -176,31 +187,30 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
         kinds.append(_code(KIND_CODES, atom.get("kind"), "fact"))
         confidences.append(_code(CONFIDENCE_CODES, atom.get("confidence"), "observed"))
         pinned.append(1 if atom.get("pinned") else 0)
-        last_seen.append(_epoch(atom.get("last_seen")))
-        sessions.append(min(session_count(atom), 0xFFFFFFFF))
+        last_seen.append(epoch_of(atom.get("last_seen")))
+        sessions.append(session_count(atom))  # capped at a uint32 by session_count
         tf, length = term_frequencies(atom)
         doclen.append(length)
         for term, count in tf.items():
             postings.setdefault(term, {})[doc] = count
 
     n = len(kept)
-    avgdl = float(sum(doclen) / n) if n else 1.0
     packed: dict[str, tuple[float, int, int, int]] = {}
     for term in sorted(postings):
         docs = postings[term]
         df = len(docs)
-        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        idf = idf_of(n, df)
         in_claims = sorted(d for d, count in docs.items() if count >= 1.0)
         in_quotes = sorted(d for d, count in docs.items() if count < 1.0)
         order = in_claims + in_quotes
         packed[term] = (idf, len(blob), len(in_claims), len(in_quotes))
         blob += array("I", order).tobytes()
-        blob += array("f", [bm25_impact(docs[d], doclen[d], avgdl) for d in order]).tobytes()
+        blob += array("f", [docs[d] for d in order]).tobytes()
     head = {
         "source_oid": source_oid,
         "built_at": time.time(),
         "n": n,
-        "avgdl": avgdl,
+        "length_total": sum(doclen),
         "ids": "\n".join(ids),
         "offsets": offsets.tobytes(),
         "kinds": bytes(kinds),
@@ -212,7 +222,7 @@ def build_index(atoms: Sequence[Atom], source_oid: str) -> RecallIndex:
         "contested": contested,
         "postings": packed,
         # A prompt word no atom holds weighs as much as the rarest word of the store.
-        "idf_max": math.log(1.0 + (n - 0.5) / 1.5),
+        "idf_max": idf_max_of(n),
         "blob_len": len(blob),
     }
     return RecallIndex(head, BytesBlob(bytes(blob)))
@@ -223,11 +233,12 @@ def build_frame(
 ) -> dict[str, Any]:
     """A delta frame: the recallable `atoms` a write changed (their raw term frequencies;
     impacts are computed at query time against the base), the ids that left recall, and
-    contested-map updates (day, or "" to drop). `cum`: atoms in frames since the base."""
+    contested-map updates (day, or "" to drop). `cum`: atoms in frames since the base.
+    Every value is what `build_index` would store for the same atom."""
     kept = sorted((a for a in atoms if recallable(a)), key=lambda a: str(a.get("id")))
     left = sorted({*gone, *(str(a.get("id")) for a in atoms if not recallable(a))})
     postings: dict[str, tuple[list[int], list[float]]] = {}
-    doclen: list[float] = []
+    doclen: list[int] = []
     for number, atom in enumerate(kept):
         tf, length = term_frequencies(atom)
         doclen.append(length)
@@ -241,7 +252,7 @@ def build_frame(
         "kinds": bytes(_code(KIND_CODES, a.get("kind"), "fact") for a in kept),
         "confidences": bytes(_code(CONFIDENCE_CODES, a.get("confidence"), "observed") for a in kept),
         "pinned": bytes(1 if a.get("pinned") else 0 for a in kept),
-        "last_seen": tuple(_epoch(a.get("last_seen")) for a in kept),
+        "last_seen": tuple(epoch_of(a.get("last_seen")) for a in kept),
         "sessions": tuple(session_count(a) for a in kept),
         "doclen": tuple(doclen),
         "postings": {t: (tuple(d), tuple(f)) for t, (d, f) in sorted(postings.items())},
@@ -265,5 +276,5 @@ def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> P
     target = Path(state_dir) / INDEX_FILENAME
     index = build_index(atoms, source_oid)
     atomic_write(target, serialize_index(index), mode=0o600)
-    write_contested(state_dir, source_oid, index.contested)
+    write_contested(state_dir, source_oid, index.contested, conflict_marks(atoms))
     return target

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     StrPath = str | os.PathLike[str]
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 _TAG = (
     sys.implementation.cache_tag
     or f"{sys.implementation.name}-{sys.version_info[0]}{sys.version_info[1]}"
@@ -86,27 +86,38 @@ def apply_contested(contested: dict[str, str], changes: "Mapping[str, str]") -> 
             contested.pop(ident, None)
 
 
-def write_contested(state_dir: "StrPath", tip: str, contested: "Mapping[str, str]") -> None:
+def write_contested(state_dir: "StrPath", tip: str, contested: "Mapping[str, str]",
+                    marks: "Mapping[str, tuple[str, ...]]") -> None:  # fmt: skip
+    """The sidecar: the contested map and the conflict marks it was derived from (id →
+    its `contested_by`, for every atom carrying `contested` or `contested_by`), which a writer
+    needs to update the map exactly when one side of a conflict changes."""
     from agent_memory.gitio.state import replace_text  # writers only: not on the prompt path
 
     try:
         replace_text(os.path.join(os.fspath(state_dir), CONTESTED_FILENAME),
-                     marshal.dumps((FORMAT_VERSION, tip, dict(contested))))  # fmt: skip
+                     marshal.dumps((FORMAT_VERSION, tip, dict(contested), dict(marks))))  # fmt: skip
     except OSError:
-        pass  # readers fall back to the index itself
+        pass  # readers fall back to the index itself; the next writer rebuilds it
 
 
-def read_contested(state_dir: "StrPath") -> tuple[str, dict[str, str]] | None:
-    """(tip, contested map) from the sidecar; None when missing, foreign or malformed."""
+def read_conflicts(state_dir: "StrPath") -> "tuple[str, dict[str, str], dict[str, tuple[str, ...]]] | None":
+    """(tip, contested map, conflict marks) from the sidecar; None when missing, foreign or
+    malformed."""
     try:
         with open(os.path.join(os.fspath(state_dir), CONTESTED_FILENAME), "rb") as fh:
             value = marshal.loads(fh.read())
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    if not (isinstance(value, tuple) and len(value) == 3 and value[0] == FORMAT_VERSION
-            and isinstance(value[1], str) and isinstance(value[2], dict)):  # fmt: skip
+    if not (isinstance(value, tuple) and len(value) == 4 and value[0] == FORMAT_VERSION
+            and isinstance(value[1], str) and isinstance(value[2], dict) and isinstance(value[3], dict)):  # fmt: skip
         return None
-    return value[1], value[2]
+    return value[1], value[2], value[3]
+
+
+def read_contested(state_dir: "StrPath") -> tuple[str, dict[str, str]] | None:
+    """(tip, contested map) from the sidecar; None when missing, foreign or malformed."""
+    found = read_conflicts(state_dir)
+    return None if found is None else (found[0], found[1])
 
 
 def contested_at_index(state_dir: "StrPath") -> tuple[str, dict[str, str]] | None:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook 
 KIND_CODES = ("constraint", "decision", "preference", "failure", "fact")
 CONFIDENCE_CODES = ("observed", "stated", "verified")
 _HEAD_KEYS = frozenset(
-    ["source_oid", "built_at", "n", "avgdl", "ids", "offsets", "kinds", "confidences", "pinned",
+    ["source_oid", "built_at", "n", "length_total", "ids", "offsets", "kinds", "confidences", "pinned",
      "last_seen", "sessions", "doclen", "contested", "postings", "idf_max", "blob_len"]
 )  # fmt: skip
 _FRAME_KEYS = frozenset(
@@ -79,29 +79,34 @@ class RecallIndex:
     Base: atoms are numbered 0..n-1 in id order (so "tie-break by id" is "tie-break by
     number"). The head holds what every prompt needs, one entry per atom: `ids` (one string,
     newline-separated), `kinds`, `confidences` and `pinned` (a byte each), `last_seen` (epoch
-    seconds), `sessions` (distinct sessions) and `doclen` (packed arrays), `offsets` (where
-    each claim sits in the blob, UTF-8), `contested` (every contested id, both sides, recallable
-    or not, to the day of the newest evidence in its conflict, for the contested tag),
-    and `postings[token] = (idf, blob offset, claim atoms, quote atoms)`. The blob holds the
-    claims, then per token its atom numbers (the atoms whose claim holds it, then those whose
-    quotes only do, each ascending; packed uint32) and their impacts (packed float32): the
-    term frequency (claim 1 per occurrence, evidence quote QUOTE_TF) saturated and
-    length-normalised at build time (`bm25_impact`). A prompt reads only its tokens' postings
-    and its hits' claims from the blob, so its cost follows the prompt, not the store.
+    seconds), `sessions` (distinct sessions) and `doclen` (packed arrays; lengths in
+    LENGTH_UNITS, integers, so that a sum of them is exact in any order), `length_total`,
+    `offsets` (where each claim sits in the blob, UTF-8), `contested` (every contested id, both
+    sides, recallable or not, to the day of the newest evidence in its conflict, for the
+    contested tag), and `postings[token] = (idf, blob offset, claim atoms, quote atoms)`. The
+    blob holds the claims, then per token its atom numbers (the atoms whose claim holds it,
+    then those whose quotes only do, each ascending; packed uint32) and their term frequencies
+    (packed float32: a claim's count of the token; a quote's is QUOTE_TF). A prompt reads only
+    its tokens' postings and its hits' claims from the blob, so its cost follows the prompt,
+    not the store.
 
-    Frames: a write appends one frame for the atoms it changed — their records and
-    postings (raw term frequencies, impacts computed against the base's avgdl at query time)
-    and the ids that left recall. An atom in a frame hides its base record and any earlier
-    frame's. Numbers n.. are the frames' atoms, in order. `source_oid` is the tip of the last
-    frame that chains on the one before it.
+    Frames: a write appends one frame for the atoms it changed — their records and postings
+    (term frequencies) and the ids that left recall. An atom in a frame hides its base
+    record and any earlier frame's. Numbers n.. are the frames' atoms, in order. `source_oid`
+    is the tip of the last frame that chains on the one before it.
+
+    The statistics BM25 needs (live atoms, their total length, a token's document frequency)
+    are those of the live atoms, base and frames together, and impacts are computed at query
+    time for the relevant atoms only: an index kept by frames answers exactly as the same
+    index rebuilt from scratch at the same tip.
     """
 
     __slots__ = (
-        "source_oid", "built_at", "n", "avgdl", "blob", "offsets", "kinds", "confidences",
+        "source_oid", "built_at", "n", "length_total", "blob", "offsets", "kinds", "confidences",
         "pinned", "last_seen", "sessions", "doclen", "contested", "postings", "idf_max", "_head",
         "_ids", "_id_list", "base_oid", "changed", "x_ids", "x_claims", "x_kinds",
         "x_confidences", "x_pinned", "x_last_seen", "x_sessions", "x_doclen", "x_alive", "frames",
-        "frame_docs",
+        "frame_docs", "_hidden", "_live",
     )  # fmt: skip
 
     def __init__(self, head: "dict[str, Any]", blob: BytesBlob | FileBlob) -> None:
@@ -115,7 +120,7 @@ class RecallIndex:
             offsets = memoryview(head["offsets"]).cast("I")
             last_seen = memoryview(head["last_seen"]).cast("d")
             sessions = memoryview(head["sessions"]).cast("I")
-            doclen = memoryview(head["doclen"]).cast("f")
+            doclen = memoryview(head["doclen"]).cast("I")
         except TypeError as exc:
             raise ValueError(f"bad packed array: {exc}") from exc
         ids = head["ids"]
@@ -135,16 +140,16 @@ class RecallIndex:
             raise ValueError("unknown confidence code")
         if not isinstance(head["contested"], dict) or not isinstance(head["postings"], dict):
             raise ValueError("bad contested or postings")
-        avgdl = head["avgdl"]
-        if not isinstance(avgdl, float) or avgdl <= 0 or not isinstance(head["source_oid"], str):
-            raise ValueError("bad avgdl or source_oid")
+        total = head["length_total"]
+        if not isinstance(total, int) or total < 0 or not isinstance(head["source_oid"], str):
+            raise ValueError("bad length_total or source_oid")
         self._head = head
         self.blob = blob
         self.source_oid: str = head["source_oid"]
         self.base_oid: str = head["source_oid"]
         self.built_at: float = head["built_at"]
         self.n: int = n
-        self.avgdl: float = avgdl
+        self.length_total: int = total
         self._ids: str = ids
         self._id_list: list[str] | None = None
         self.offsets = offsets
@@ -165,10 +170,12 @@ class RecallIndex:
         self.x_pinned: list[int] = []
         self.x_last_seen: list[float] = []
         self.x_sessions: list[int] = []
-        self.x_doclen: list[float] = []
+        self.x_doclen: list[int] = []
         self.x_alive: list[bool] = []
         self.frames: list[tuple[int, dict[str, tuple[tuple[int, ...], tuple[float, ...]]]]] = []
         self.frame_docs = 0
+        self._hidden: set[int] | None = None  # base numbers `changed` names (`hidden()`)
+        self._live: tuple[int, int] | None = None
 
     def apply_frame(self, frame: "dict[str, Any]", to_oid: str) -> None:
         """Layer one delta frame on top (ValueError when malformed; nothing applied then)."""
@@ -191,6 +198,7 @@ class RecallIndex:
                 if ident in touched:
                     self.x_alive[number] = False
         self.changed |= touched
+        self._hidden = self._live = None
         offset = len(self.x_ids)
         self.x_ids.extend(ids)
         self.x_claims.extend(claims)
@@ -257,7 +265,41 @@ class RecallIndex:
     def live(self, doc: int) -> bool:
         if doc >= self.n:
             return self.x_alive[doc - self.n]
-        return not self.changed or self.atom_id(doc) not in self.changed
+        return not self.changed or doc not in self.hidden()
+
+    def hidden(self) -> set[int]:
+        """The base's atom numbers a frame replaced or removed (found by bisection: the base
+        is in id order)."""
+        if self._hidden is None:
+            found: set[int] = set()
+            if self.changed:
+                ids = self.base_ids()
+                for ident in self.changed:
+                    lo, hi = 0, len(ids)
+                    while lo < hi:
+                        mid = (lo + hi) // 2
+                        if ids[mid] < ident:
+                            lo = mid + 1
+                        else:
+                            hi = mid
+                    if lo < len(ids) and ids[lo] == ident:
+                        found.add(lo)
+            self._hidden = found
+        return self._hidden
+
+    def live_totals(self) -> tuple[int, int]:
+        """(live atoms, their total length in LENGTH_UNITS), base and frames together: what
+        a rebuild at the same tip would hold (integers, so exact whatever the order)."""
+        if self._live is None:
+            if not self.x_ids and not self.changed:
+                self._live = (self.n, self.length_total)
+            else:
+                hidden = self.hidden()
+                count = self.n - len(hidden) + self.x_alive.count(True)
+                total = self.length_total - sum(self.doclen[d] for d in hidden)
+                total += sum(length for length, alive in zip(self.x_doclen, self.x_alive) if alive)
+                self._live = (count, total)
+        return self._live
 
     def ids(self) -> list[str]:
         """Every recallable id, base and frames, in number order."""
@@ -266,7 +308,7 @@ class RecallIndex:
     def posting(
         self, entry: tuple[float, int, int, int]
     ) -> "tuple[memoryview[int], memoryview[float], int]":
-        """(atom numbers, impacts, how many of them are claim matches) of a postings entry:
+        """(atom numbers, term frequencies, how many of them are claim matches) of a postings entry:
         the claim matches come first. ValueError/TypeError when the entry is malformed."""
         _, start, in_claims, in_quotes = entry
         count = in_claims + in_quotes
@@ -274,13 +316,13 @@ class RecallIndex:
         return raw[: 4 * count].cast("I"), raw[4 * count :].cast("f"), in_claims
 
     def postings_of(self, term: str) -> list[tuple[int, float]]:
-        """(atom number, BM25 impact) pairs of `term` in the base, by atom number (empty when
-        absent); the impact is negative when only the atom's quotes hold the token."""
+        """(atom number, term frequency) pairs of `term` in the base, by atom number (empty
+        when absent); negative when only the atom's quotes hold the token."""
         entry = self.postings.get(term)
         if entry is None:
             return []
-        docs, impacts, in_claims = self.posting(entry)
-        signed = [(d, i if at < in_claims else -i) for at, (d, i) in enumerate(zip(docs, impacts, strict=True))]
+        docs, tfs, in_claims = self.posting(entry)
+        signed = [(d, f if at < in_claims else -f) for at, (d, f) in enumerate(zip(docs, tfs, strict=True))]
         return sorted(signed)
 
 

@@ -20,6 +20,33 @@ if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook 
 # BM25 (Robertson/Sparck Jones, Lucene's non-negative idf); the usual constants.
 K1 = 1.2
 B = 0.75
+# An evidence quote's token counts about a third of a claim word (build.MAX_QUOTE_TOKENS).
+# Document lengths are kept in twentieths of a claim word, integers: the total length of the
+# live atoms is then exact whatever order they were added in, so an index kept by frames and
+# the same index rebuilt from scratch divide the same numbers.
+LENGTH_UNITS = 20
+QUOTE_UNITS = 7
+QUOTE_TF = QUOTE_UNITS / LENGTH_UNITS
+
+
+def idf_of(n: int, df: int) -> float:
+    import math  # not on the path of an index without frames (the build stored these)
+
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def idf_max_of(n: int) -> float:
+    """A prompt word no atom holds weighs as much as the rarest word of the store."""
+    import math
+
+    return math.log(1.0 + (n - 0.5) / 1.5)
+
+
+def impact(tf: float, length: int, n: int, total: int) -> float:
+    """BM25's saturated, length-normalised term frequency of a token in an atom of `length`
+    (LENGTH_UNITS), among `n` live atoms of `total` length; score = Σ weight · idf · impact."""
+    return (K1 + 1.0) * tf / (tf + K1 * (1.0 - B + B * (length * n / total)))
+
 # Kind weights: a constraint is a rule the agent must not break, a decision
 # explains why the code is shaped as it is, a preference steers style, a failure warns of a trap
 # already hit, a fact is context. Ordered by the cost of the agent not knowing it.
@@ -94,21 +121,21 @@ def recall(
     scoring stops and what has been scored so far is ranked (rarest tokens are scored first,
     so a partial result is the most informative one). Never returns an atom scoring 0.
     """
-    if k <= 0 or (index.n == 0 and not index.x_ids):
+    if k <= 0 or index.live_totals()[0] == 0:
         return []
     if deadline is not None and time.monotonic() >= deadline:
         return []
-    plan, content = _plan(index, prompt)
     # Two passes: relevance first, from the claim matches of the strong terms
     # only; then BM25 for the few relevant atoms, each term's postings met as a dict at C
     # speed. Most postings belong to atoms that share one common word with the prompt, which
     # the relevance rule drops anyway; they are never scored one by one.
     try:
+        plan, content = _plan(index, prompt)
         gains, related, direct, scored = _matches(index, plan, deadline)
         acc = _relevant(gains, related, direct, content)
         if not acc:
             return []
-        _add_bm25(acc, scored)
+        _add_bm25(index, acc, scored)
     except (TypeError, ValueError, IndexError):
         return []  # a corrupt posting list: recall nothing rather than fail the prompt
     # A few spares beyond k, so that a claim too long for the byte budget, or one restating
@@ -118,33 +145,41 @@ def recall(
 
 
 def _plan(index: RecallIndex, prompt: str) -> "tuple[list[tuple[Any, ...]], list[float]]":
-    """The prompt's terms that the index holds, rarest first, each as (document frequency,
-    term, weight, idf, base postings entry, frames' postings, strong); and the idf of each of
-    the prompt's content words, those nothing here holds at the rarest possible."""
+    """The prompt's terms that live atoms hold, rarest first, each as (document frequency,
+    term, weight, idf, base posting, frames' postings, strong); and the idf of each of the
+    prompt's content words, those no live atom holds at the rarest possible. Frequencies
+    count live atoms only (base and frames), so they are a rebuilt index's."""
     postings = index.postings
     frames = index.frames
+    hidden = index.hidden() if index.changed else None
+    alive = index.x_alive
+    n_live = index.live_totals()[0]
+    same_n = n_live == index.n
     plan = []
     content: list[float] = []
-    n_live = index.n + len(index.x_ids)
     for term, weight in query_terms(prompt).items():
         entry = postings.get(term)
         extra = [(off, f[term]) for off, f in frames if term in f] if frames else []
         strong = term not in _WEAK_TERMS
-        if entry is None and not extra:
-            if strong and weight >= 1.0:
-                content.append(max(UNKNOWN_WEIGHT * index.idf_max, IDF_FLOOR))  # a word nothing here holds
-            continue
+        posting = None
+        df = 0
         if entry is not None:
-            idf = entry[0]
             df = entry[2] + entry[3]
-        else:
-            import math  # only for a token the base has never seen
-
-            df = sum(len(e[0]) for _, e in extra)
-            idf = math.log(1.0 + (n_live - df + 0.5) / (df + 0.5))
+            if hidden:
+                posting = index.posting(entry)
+                df -= len(hidden.intersection(posting[0]))
+        for offset, (docs_x, _) in extra:
+            df += sum(1 for local in docs_x if alive[offset + local])
+        if df <= 0:
+            if strong and weight >= 1.0:  # a word nothing here holds
+                idf_max = index.idf_max if same_n else idf_max_of(n_live)
+                content.append(max(UNKNOWN_WEIGHT * idf_max, IDF_FLOOR))
+            continue
+        # The build stored the idf of the base's own statistics; anything else is computed.
+        idf = entry[0] if entry is not None and same_n and df == entry[2] + entry[3] else idf_of(n_live, df)
         if strong and weight >= 1.0:
             content.append(max(idf, IDF_FLOOR))
-        plan.append((df, term, weight, idf, entry, extra, strong))
+        plan.append((df, term, weight, idf, entry, posting, extra, strong))
     plan.sort(key=lambda p: (p[0], p[1]))
     return plan, content
 
@@ -155,18 +190,15 @@ def _matches(
     """One walk over the plan's postings (until the deadline): per atom, the relevance its
     claim gains (and its quotes, at a discount, for the prompt's own words); per atom, how
     many related tools its claim matches; the atoms a content word of the prompt matched;
-    and each posting list as (BM25 gain, atom numbers, impacts)."""
+    and each posting list as (BM25 gain, {atom number: term frequency})."""
     claim_gain: dict[int, float] = {}
     related: dict[int, int] = {}  # claim matches of expansions (strong), per atom
     direct: set[int] = set()  # atoms whose claim holds a content word of the prompt
     cget = claim_gain.get
     rget = related.get
     base_n = index.n
-    x_doclen = index.x_doclen
-    norm = K1 * (1.0 - B)
-    per_len = K1 * B / index.avgdl
-    scored: list[tuple[float, Any, Any]] = []  # (gain, atom numbers, impacts) per posting list
-    for _, _, weight, idf, entry, extra, strong in plan:
+    scored: list[tuple[float, Any, Any]] = []  # (gain, {atom number: tf}) per posting list
+    for _, _, weight, idf, entry, posting, extra, strong in plan:
         if deadline is not None and time.monotonic() >= deadline:
             break
         is_direct = weight >= 1.0
@@ -175,18 +207,19 @@ def _matches(
         claim_docs: list[int] = []
         quote_docs: list[int] = []
         if entry is not None:
-            docs, impacts, in_claims = index.posting(entry)
-            scored.append((weight * idf, docs, impacts))
+            docs, tfs, in_claims = posting if posting is not None else index.posting(entry)
+            claims = docs[:in_claims].tolist()
+            quotes = docs[in_claims:].tolist()
+            tf_of = dict(zip(claims, tfs[:in_claims].tolist(), strict=True))
+            tf_of.update(dict.fromkeys(quotes, QUOTE_TF))
+            scored.append((weight * idf, tf_of))
             if strong:
-                claim_docs = docs[:in_claims].tolist()
-                quote_docs = docs[in_claims:].tolist() if is_direct else []
-        for offset, (docs_x, tfs) in extra:
+                claim_docs = claims
+                quote_docs = quotes if is_direct else []
+        for offset, (docs_x, tfs_x) in extra:
             numbers = [base_n + offset + local for local in docs_x]
-            scored.append((weight * idf, numbers, [
-                (K1 + 1.0) * tf / (tf + norm + per_len * x_doclen[doc - base_n])
-                for doc, tf in zip(numbers, tfs, strict=True)
-            ]))  # fmt: skip
-            for doc, tf in zip(numbers, tfs, strict=True):
+            scored.append((weight * idf, dict(zip(numbers, tfs_x, strict=True))))
+            for doc, tf in zip(numbers, tfs_x, strict=True):
                 (claim_docs if tf >= 1.0 else quote_docs).append(doc)
         if strong:
             for doc in claim_docs:
@@ -219,27 +252,32 @@ def _relevant(
     )  # fmt: skip
 
 
-def _add_bm25(acc: "dict[int, float]", scored: "list[tuple[float, Any, Any]]") -> None:
-    for gain, docs, impacts in scored:
-        impact_of = dict(zip(docs, impacts, strict=True))
-        for doc in acc.keys() & impact_of.keys():
-            acc[doc] += gain * impact_of[doc]
+def _add_bm25(index: RecallIndex, acc: "dict[int, float]", scored: "list[tuple[float, Any]]") -> None:
+    """BM25 of the relevant atoms, term by term in the plan's order (the same additions, in the
+    same order, whichever way the index was built), against the live atoms' statistics."""
+    n_live, total = index.live_totals()
+    base_n = index.n
+    doclen, x_doclen = index.doclen, index.x_doclen
+    for gain, tf_of in scored:
+        for doc in acc.keys() & tf_of.keys():
+            length = doclen[doc] if doc < base_n else x_doclen[doc - base_n]
+            acc[doc] += gain * impact(tf_of[doc], length, n_live, total)
 
 
 def _ranked(index: RecallIndex, acc: "dict[int, float]", now_epoch: float, keep: int) -> "list[tuple[float, int]]":
-    """The best `keep` of the scored atoms as (score, atom number), by score then number,
-    once kind, confidence, recency and pinning weigh in. Only the relevant atoms are here (a
-    few dozen for a real prompt), so they are sorted outright."""
+    """The best `keep` of the scored atoms as (score, atom number), by score then id, once
+    kind, confidence, recency and pinning weigh in. Only the relevant atoms are here (a few
+    dozen for a real prompt), so they are sorted outright."""
     ranked: list[tuple[float, int]] = []
     base_n = index.n
-    changed = index.changed
+    hidden = index.hidden() if index.changed else None
     decay = 1.0 - RECENCY_FLOOR
     per_half_life = 1.0 / (_SECONDS_PER_DAY * HALF_LIFE_DAYS)
     for doc, raw in acc.items():
         if doc >= base_n + len(index.x_ids):
             continue  # a corrupt posting list names an atom that is not there
         if doc < base_n:
-            if changed and index.atom_id(doc) in changed:
+            if hidden and doc in hidden:
                 continue
             kind, conf, seen, pin = index.kinds[doc], index.confidences[doc], index.last_seen[doc], index.pinned[doc]  # fmt: skip
         else:
@@ -255,6 +293,9 @@ def _ranked(index: RecallIndex, acc: "dict[int, float]", now_epoch: float, keep:
         if score > 0.0:
             ranked.append((-score, doc))
     ranked.sort()
+    if index.x_ids and any(a[0] == b[0] for a, b in zip(ranked, ranked[1:])):
+        # A tie among frame atoms: their numbers are in write order, not id order.
+        ranked.sort(key=lambda item: (item[0], index.atom_id(item[1])))
     return [(-negated, doc) for negated, doc in ranked[:keep]]
 
 

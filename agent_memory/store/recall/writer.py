@@ -137,6 +137,12 @@ def rebuild(store: L1Store, tip: str) -> None:
 
 def append(store: L1Store, frm: str, to: str, ids: Iterable[str], cum: int,
            known: Mapping[str, Atom]) -> None:  # fmt: skip
+    conflicts = files.read_conflicts(store.repo.state)
+    if conflicts is None or conflicts[0] != frm:
+        # The conflict marks a frame's contested tags are computed from are not at hand.
+        rebuild(store, to)
+        return
+    _, contested, marks = conflicts
     snap = store.snapshot(to)
     atoms: list[Atom] = []
     gone: list[str] = []
@@ -146,32 +152,50 @@ def append(store: L1Store, frm: str, to: str, ids: Iterable[str], cum: int,
             gone.append(ident)
         else:
             atoms.append(atom)
-    frame = build.build_frame(atoms, gone, _contested_updates(snap, atoms), cum)
+    updates, marks = _contested_updates(snap, atoms, gone, marks)
+    frame = build.build_frame(atoms, gone, updates, cum)
     data = files.serialize_frame(frame, frm, to)
-    before = files.read_contested(store.repo.state)
     with open(files.index_path(store.repo.state), "ab") as fh:
         fh.write(data)
-    if before is not None and before[0] == frm:
-        # The sidecar follows the frame, as load_index applies it to the index's map.
-        contested = before[1]
-        files.apply_contested(contested, frame["contested"])
-        files.write_contested(store.repo.state, to, contested)
+    # The sidecar follows the frame, as load_index applies it to the index's map.
+    files.apply_contested(contested, updates)
+    files.write_contested(store.repo.state, to, contested, marks)
 
 
-def _contested_updates(snap: Any, atoms: list[Atom]) -> dict[str, str]:
-    """The contested-tag days of the conflicts the changed atoms carry (their partners read by path).
-    A conflict is recorded on its older atom, which a write of the newer one does not touch:
-    the newer atom's day catches up at the next write of the older one or the next rebuild."""
-    involved = [a for a in atoms if a.get("contested") or a.get("contested_by")]
-    if not involved:
-        return {}
-    pool: dict[str, Atom] = {str(a["id"]): a for a in involved}
-    for atom in involved:
-        for other in atom.get("contested_by") or []:
-            if other not in pool:
-                found = snap.atoms.get(other)
-                if found is not None:
-                    pool[other] = found
-    full = build.contested_map(list(pool.values()))
-    wanted = {str(a["id"]) for a in involved} | {str(o) for a in involved for o in a.get("contested_by") or []}
-    return {ident: day for ident, day in full.items() if ident in wanted}
+def _contested_updates(snap: Any, atoms: list[Atom], gone: list[str],
+                       marks: Mapping[str, tuple[str, ...]]) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:  # fmt: skip
+    """The contested-tag days a write changes, exactly as a rebuild computes them
+    (`build.contested_map`), and the conflict marks after it. A conflict is recorded on its
+    older atom only (`contested_by`), so the marks say who lists whom: a day changes for the
+    changed atoms and for their partners before and after the write, and nothing else."""
+    changed = {str(a["id"]): a for a in atoms}
+    after = dict(marks)
+    for ident in gone:
+        after.pop(ident, None)
+    for ident, atom in changed.items():
+        mark = build.conflict_mark(atom)
+        if mark is None:
+            after.pop(ident, None)
+        else:
+            after[ident] = mark
+    touched = set(changed) | set(gone)
+    affected = set(touched)
+    for graph in (marks, after):
+        for ident in touched:
+            affected.update(graph.get(ident, ()))
+        affected.update(ident for ident, listed in graph.items() if touched.intersection(listed))
+    partners: dict[str, set[str]] = {}
+    for ident, listed in after.items():
+        partners.setdefault(ident, set()).update(listed)
+        for other in listed:
+            partners.setdefault(other, set()).add(ident)
+
+    def seen(ident: str) -> float | None:
+        atom = changed.get(ident) or (None if ident in touched else snap.atoms.get(ident))
+        return None if atom is None else build.epoch_of(atom.get("last_seen"))
+
+    updates: dict[str, str] = {}
+    for ident in sorted(affected):
+        dates = [d for d in map(seen, (ident, *partners.get(ident, ()))) if d is not None]
+        updates[ident] = build.day_of(max(dates)) if ident in partners and dates else ""
+    return updates, after
