@@ -273,17 +273,13 @@ class RecallIndex:
         if self._hidden is None:
             found: set[int] = set()
             if self.changed:
+                from bisect import bisect_left  # only once a frame changed something
+
                 ids = self.base_ids()
                 for ident in self.changed:
-                    lo, hi = 0, len(ids)
-                    while lo < hi:
-                        mid = (lo + hi) // 2
-                        if ids[mid] < ident:
-                            lo = mid + 1
-                        else:
-                            hi = mid
-                    if lo < len(ids) and ids[lo] == ident:
-                        found.add(lo)
+                    at = bisect_left(ids, ident)
+                    if at < len(ids) and ids[at] == ident:
+                        found.add(at)
             self._hidden = found
         return self._hidden
 
@@ -297,7 +293,7 @@ class RecallIndex:
                 hidden = self.hidden()
                 count = self.n - len(hidden) + self.x_alive.count(True)
                 total = self.length_total - sum(self.doclen[d] for d in hidden)
-                total += sum(length for length, alive in zip(self.x_doclen, self.x_alive) if alive)
+                total += sum(length for length, alive in zip(self.x_doclen, self.x_alive, strict=True) if alive)
                 self._live = (count, total)
         return self._live
 

@@ -186,7 +186,7 @@ def _plan(index: RecallIndex, prompt: str) -> "tuple[list[tuple[Any, ...]], list
 
 def _matches(
     index: RecallIndex, plan: "list[tuple[Any, ...]]", deadline: float | None
-) -> "tuple[dict[int, float], dict[int, int], set[int], list[tuple[float, Any, Any]]]":
+) -> "tuple[dict[int, float], dict[int, int], set[int], list[tuple[float, dict[int, float]]]]":
     """One walk over the plan's postings (until the deadline): per atom, the relevance its
     claim gains (and its quotes, at a discount, for the prompt's own words); per atom, how
     many related tools its claim matches; the atoms a content word of the prompt matched;
@@ -197,7 +197,7 @@ def _matches(
     cget = claim_gain.get
     rget = related.get
     base_n = index.n
-    scored: list[tuple[float, Any, Any]] = []  # (gain, {atom number: tf}) per posting list
+    scored: list[tuple[float, dict[int, float]]] = []  # (gain, {atom number: tf}) per posting list
     for _, _, weight, idf, entry, posting, extra, strong in plan:
         if deadline is not None and time.monotonic() >= deadline:
             break
@@ -252,7 +252,7 @@ def _relevant(
     )  # fmt: skip
 
 
-def _add_bm25(index: RecallIndex, acc: "dict[int, float]", scored: "list[tuple[float, Any]]") -> None:
+def _add_bm25(index: RecallIndex, acc: "dict[int, float]", scored: "list[tuple[float, dict[int, float]]]") -> None:
     """BM25 of the relevant atoms, term by term in the plan's order (the same additions, in the
     same order, whichever way the index was built), against the live atoms' statistics."""
     n_live, total = index.live_totals()
@@ -293,7 +293,7 @@ def _ranked(index: RecallIndex, acc: "dict[int, float]", now_epoch: float, keep:
         if score > 0.0:
             ranked.append((-score, doc))
     ranked.sort()
-    if index.x_ids and any(a[0] == b[0] for a, b in zip(ranked, ranked[1:])):
+    if index.x_ids and any(a[0] == b[0] for a, b in zip(ranked, ranked[1:], strict=False)):
         # A tie among frame atoms: their numbers are in write order, not id order.
         ranked.sort(key=lambda item: (item[0], index.atom_id(item[1])))
     return [(-negated, doc) for negated, doc in ranked[:keep]]
