@@ -79,3 +79,17 @@ def test_an_adopted_line_the_guard_refuses_is_named_by_its_id(project: Path) -> 
     assert proc.returncode == 1 and "CLAUDE.memory.md:6: email" in proc.stdout, proc.stdout
     assert f"`git memory forget {new}`" in proc.stderr and "written by hand" not in proc.stderr
     assert json.loads(gm(project, "scan", "--output", "json", "CLAUDE.memory.md", check=False).stdout)["ok"] is False
+
+
+# --- remember: what was redacted --------------------------------------------------------------
+
+
+def test_remembering_a_home_path_is_not_called_a_secret(project: Path) -> None:
+    proc = gm(project, "remember", "Config lives in /home/alice/project/config.yaml", check=False)
+    assert proc.returncode == 1
+    assert "secret" not in proc.stdout and "redacted (home-user)" in proc.stdout
+    assert "without the home folder in the path" in proc.stdout
+    email = gm_json(project, "remember", f"Mail {EMAIL} for keys", check=False)
+    assert email["refused"] == ["redacted (email) — restate it without the personal data"]
+    key = gm_json(project, "remember", "Use api_key=Xy9fK2mQ8vL3pR7tW1zB4nC6 for the staging API", check=False)
+    assert key["refused"] == ["redacted (generic-secret) — restate it without the secret"]

@@ -12,6 +12,27 @@ from agent_memory.store.capture import capture_atoms
 from agent_memory.store.remember import add_global_candidate, global_atom, project_atom
 
 
+def redaction_reason(claim: str) -> str:
+    """What was redacted from the claim, by name, and what to restate it without: a path
+    under a home directory is not a secret, and "without the secret" sends a person looking
+    for one."""
+    from agent_memory.redact.context import P_PII
+    from agent_memory.redact.engine import find_spans
+
+    spans = find_spans(" ".join(claim.split())) or []
+    rules = sorted({rule for _, _, rule, _ in spans})
+    personal = {rule for _, _, rule, priority in spans if priority == P_PII}
+    if rules and set(rules) <= {"home-user"}:
+        what = "the home folder in the path (write the path relative to the repository)"
+    elif set(rules) <= personal:
+        what = "the personal data"
+    elif not personal:
+        what = "the secret"
+    else:
+        what = "the secret and the personal data"
+    return f"redacted ({', '.join(rules)}) — restate it without {what}"
+
+
 def run(args: argparse.Namespace) -> int:
     repo = repo_here()
     project = project_of(repo)
@@ -46,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         adopt_hint = "git memory adopt"
     refused = plan.refused.get(atom["id"])
     if atom["redacted"]:
-        reasons = ["redacted — restate it without the secret"]
+        reasons = [redaction_reason(args.claim)]
     elif held:
         reasons = ["already held at L3"]
     elif refused:
