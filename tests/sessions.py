@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from inprocess import INSTALLED_ENV, run_main
+
 from agent_memory.cli.demo_run import transcript_records
 from agent_memory.model.paths import slug_for
 
@@ -27,7 +29,22 @@ def write_session(repo: Path, session_id: str, day: str, turns: list[dict[str, s
 
 def gm(repo: Path, *args: str, check: bool = True, input_text: str | None = None,
        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the installed `git memory` CLI in `repo` as a user would."""
+    """`git memory ARGS` in `repo`, run in this process through `main(argv)` (a process per call
+    cost ~0.6 s; see inprocess.py for what is isolated between calls). The end-to-end path —
+    the installed launcher, git's dispatch of `git memory` — is `gm_installed`, and
+    AGENT_MEMORY_TEST_INSTALLED=1 sends every call there."""
+    if os.environ.get(INSTALLED_ENV) == "1":
+        return gm_installed(repo, *args, check=check, input_text=input_text, env=env)
+    proc = run_main(repo, list(args), input_text=input_text, env=env)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"git memory {' '.join(args)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def gm_installed(repo: Path, *args: str, check: bool = True, input_text: str | None = None,
+                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed `git memory` CLI in `repo` as a user would: git finds `git-memory` on
+    PATH and starts it as a process of its own."""
     full_env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")}
     full_env.update(env or {})
     proc = subprocess.run(["git", "memory", *args], cwd=str(repo), capture_output=True, text=True,
