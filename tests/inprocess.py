@@ -33,25 +33,37 @@ def run_main(
 ) -> subprocess.CompletedProcess[str]:
     """`git memory ARGV` in `cwd`, as subprocess.run(..., capture_output=True, text=True) would
     report it."""
+    proc = run_main_bytes(cwd, argv, stdin=(input_text or "").encode("utf-8"), env=env)
+    return subprocess.CompletedProcess(
+        proc.args, proc.returncode, _text(proc.stdout), _text(proc.stderr)
+    )
+
+
+def run_main_bytes(
+    cwd: Path | None, argv: list[str], *, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """The same with bytes in and out, as subprocess.run(..., capture_output=True) reports it;
+    `cwd` None: this process's."""
     from agent_memory.cli.main import main
 
     saved_env = dict(os.environ)
     saved_cwd = os.getcwd()
     saved_handlers = {sig: signal.getsignal(sig) for sig in _SIGNALS}
+    out: list[bytes] = []
     try:
         os.environ.update(env or {})
-        os.chdir(cwd)
-        with _captured(input_text or "") as out:
+        os.chdir(cwd or saved_cwd)
+        with _captured(stdin, out):
             try:
                 code = main(argv)
             except SystemExit as exc:  # argparse's usage errors and --help, a verb's sys.exit
                 code = _exit_code(exc)
-        return subprocess.CompletedProcess(["git", "memory", *argv], code, out.stdout, out.stderr)
     finally:
         os.chdir(saved_cwd)
         os.environ.clear()
         os.environ.update(saved_env)
         _drop_process_state(saved_handlers)
+    return subprocess.CompletedProcess(["git", "memory", *argv], code, out[0], out[1])
 
 
 _SIGNALS = tuple(
@@ -59,31 +71,26 @@ _SIGNALS = tuple(
 )
 
 
-class _Output:
-    stdout = ""
-    stderr = ""
-
-
 @contextlib.contextmanager
-def _captured(stdin_text: str) -> Iterator[_Output]:
+def _captured(stdin: bytes, out: list[bytes]) -> Iterator[None]:
     """fds 0, 1 and 2 pointed at temporary files for the duration, and sys.stdin/stdout/stderr
-    at text streams over them (with `.buffer`, as the CLI writes bytes in places)."""
-    out = _Output()
+    at text streams over them (with `.buffer`, as the CLI writes bytes in places); what was
+    written to fds 1 and 2 is appended to `out`."""
     streams = (sys.stdin, sys.stdout, sys.stderr)
     for stream in streams[1:]:
         stream.flush()
     with contextlib.ExitStack() as stack:
         files = [stack.enter_context(tempfile.TemporaryFile()) for _ in range(3)]
-        files[0].write(stdin_text.encode("utf-8"))
+        files[0].write(stdin)
         files[0].seek(0)
         saved = [os.dup(fd) for fd in (0, 1, 2)]
         try:
             for fd, file in enumerate(files):
                 os.dup2(file.fileno(), fd)
-            sys.stdin = _text(0, "rb")
-            sys.stdout = _text(1, "wb")
-            sys.stderr = _text(2, "wb")
-            yield out
+            sys.stdin = _stream(0, "rb")
+            sys.stdout = _stream(1, "wb")
+            sys.stderr = _stream(2, "wb")
+            yield
         finally:
             for stream in (sys.stdin, sys.stdout, sys.stderr):
                 with contextlib.suppress(Exception):
@@ -94,20 +101,24 @@ def _captured(stdin_text: str) -> Iterator[_Output]:
             for fd, copy in enumerate(saved):
                 os.dup2(copy, fd)
                 os.close(copy)
-            out.stdout, out.stderr = _read(files[1]), _read(files[2])
+            out.extend(_read(file) for file in files[1:])
 
 
-def _text(fd: int, mode: str) -> io.TextIOWrapper:
+def _stream(fd: int, mode: str) -> io.TextIOWrapper:
     """A text stream over a copy of `fd`. Unbuffered for output, as stderr is: what the verb
     prints interleaves with what its child processes write to the same descriptor in the order
     it happened."""
     return io.TextIOWrapper(open(os.dup(fd), mode), encoding="utf-8", write_through=True)  # noqa: SIM115
 
 
-def _read(file: IO[bytes]) -> str:
+def _read(file: IO[bytes]) -> bytes:
     file.seek(0)
+    return file.read()
+
+
+def _text(data: bytes) -> str:
     # subprocess.run(text=True) decodes with universal newlines.
-    return file.read().decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _exit_code(exc: SystemExit) -> int:

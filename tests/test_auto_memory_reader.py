@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, git
+from sessions import gm
 
 from agent_memory.automemory import notes as reader
 from agent_memory.automemory.frontmatter import normalise_text, parse
@@ -185,7 +186,7 @@ def test_two_files_with_one_rule_are_one_atom_and_merge_is_a_join(folder: Path) 
 
 
 def _gm(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", "memory", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    return gm(cwd, *args, check=False)
 
 
 def test_extract_auto_memory_is_a_dry_run_of_the_project_folder(repo: Path, isolated_env: Path) -> None:

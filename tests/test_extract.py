@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from conftest import TRANSCRIPTS, git
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from inprocess import run_main
 
 from agent_memory.extract.pipeline import (
     Candidate,
@@ -731,14 +731,7 @@ def test_arbitrary_bytes_never_raise(tmp_path_factory: pytest.TempPathFactory, b
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agent_memory", "extract", *args],
-        capture_output=True,
-        text=True,
-        cwd=str(cwd) if cwd else None,
-        env=os.environ.copy(),
-        check=False,
-    )
+    return run_main(cwd or Path.cwd(), ["extract", *args])
 
 
 def test_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:

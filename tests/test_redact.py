@@ -20,6 +20,7 @@ from uuid import uuid4
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from inprocess import run_main_bytes
 
 from agent_memory.redact.redactor import Finding, find, redact
 
@@ -733,12 +734,7 @@ def test_detect_secrets_corpus_is_measured() -> None:
 
 
 def _cli(stdin: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "agent_memory", "redact", *args],
-        input=stdin,
-        capture_output=True,
-        timeout=120,
-    )
+    return run_main_bytes(None, ["redact", *args], stdin=stdin)
 
 
 def test_cli_text_and_json() -> None:

@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 import random
 import string
-import subprocess
-import sys
 
 import pytest
+from inprocess import run_main_bytes
 
 from agent_memory.cli.redact import each_line
 
@@ -24,12 +23,7 @@ def _token() -> str:
 
 
 def _cli(stdin: bytes, *args: str) -> bytes:
-    proc = subprocess.run(
-        [sys.executable, "-m", "agent_memory", "redact", "--each-line", *args],
-        input=stdin,
-        capture_output=True,
-        timeout=120,
-    )
+    proc = run_main_bytes(None, ["redact", "--each-line", *args], stdin=stdin)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
