@@ -54,6 +54,6 @@ def gm_installed(repo: Path, *args: str, check: bool = True, input_text: str | N
     return proc
 
 
-def gm_json(repo: Path, *args: str, **kwargs: Any) -> Any:
-    proc = gm(repo, *args, "--output", "json", **kwargs)
+def gm_json(repo: Path, *args: str, installed: bool = False, **kwargs: Any) -> Any:
+    proc = (gm_installed if installed else gm)(repo, *args, "--output", "json", **kwargs)
     return json.loads(proc.stdout)

@@ -1,5 +1,7 @@
-"""The whole L0 → L1 → L2 loop through the installed CLI on real repositories and real-format
-transcripts: init → capture → promote → stage → adopt, and the refusals along the way."""
+"""The whole L0 → L1 → L2 loop on real repositories and real-format transcripts: init → capture →
+promote → stage → adopt, and the refusals along the way. The loop that ends in `git blame` runs
+end to end as a user would: the installed `git memory`, started by git, and the git hooks it
+installs; the others drive the same CLI in-process."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import git
-from sessions import gm, gm_json, write_session
+from sessions import gm, gm_installed, gm_json, write_session
 
 NOW = {"AGENT_MEMORY_NOW": "2026-11-06T12:00:00Z"}
 
@@ -17,6 +19,13 @@ NOW = {"AGENT_MEMORY_NOW": "2026-11-06T12:00:00Z"}
 def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AGENT_MEMORY_NOW", NOW["AGENT_MEMORY_NOW"])
     gm(repo, "init", "--yes")
+    return repo
+
+
+@pytest.fixture
+def installed_project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW["AGENT_MEMORY_NOW"])
+    gm_installed(repo, "init", "--yes")
     return repo
 
 
@@ -57,12 +66,13 @@ def test_a_directive_in_three_sessions_over_two_days_is_staged_as_one_commit(pro
     assert [c["oid"] for c in again["commits"]] == [c["oid"] for c in staged["commits"]]
 
 
-def test_adopt_all_closes_the_loop_and_blame_traces_a_line_to_its_sessions(project: Path) -> None:
+def test_adopt_all_closes_the_loop_and_blame_traces_a_line_to_its_sessions(installed_project: Path) -> None:
+    project = installed_project
     _three_sessions(project)
-    gm(project, "capture", "--all", "--no-stage")
-    staged = gm_json(project, "stage")
+    gm_installed(project, "capture", "--all", "--no-stage")
+    staged = gm_json(project, "stage", installed=True)
     assert staged["commits"]
-    adopted = gm_json(project, "adopt", "--all")
+    adopted = gm_json(project, "adopt", "--all", installed=True)
     assert {a["atom"] for a in adopted["adopted"]} == {c["atom"] for c in staged["commits"]}
     block = (project / "CLAUDE.memory.md").read_text()
     assert "<!-- agent-memory:begin L2 -->" in block and "push directly to main" in block.lower()
@@ -74,13 +84,13 @@ def test_adopt_all_closes_the_loop_and_blame_traces_a_line_to_its_sessions(proje
     line_no = next(i for i, text in enumerate(block.splitlines(), 1) if "push directly to main" in text.lower())
     blamed = git(project, "blame", "--porcelain", "-L", f"{line_no},{line_no}", "CLAUDE.memory.md").split()[0]
     trailer = git(project, "log", "-1", "--format=%(trailers:key=Atom-Id,valueonly)", blamed).strip()
-    history = gm_json(project, "log", trailer)
+    history = gm_json(project, "log", trailer, installed=True)
     sessions = {c["session"] for c in history["commits"]}
     assert {"aaaaaaaa-0000-4000-8000-000000000001", "aaaaaaaa-0000-4000-8000-000000000003"} <= sessions
     # L2 lists it; the L1 record is held, so nothing is staged again
-    assert trailer in {a["id"] for a in gm_json(project, "inspect", "--tier", "L2")["atoms"]}
-    assert gm_json(project, "stage")["commits"] == []
-    assert gm_json(project, "adopt", "--all")["adopted"] == []
+    assert trailer in {a["id"] for a in gm_json(project, "inspect", "--tier", "L2", installed=True)["atoms"]}
+    assert gm_json(project, "stage", installed=True)["commits"] == []
+    assert gm_json(project, "adopt", "--all", installed=True)["adopted"] == []
 
 
 def test_redacted_claims_are_blocked_with_a_reason(project: Path) -> None:
