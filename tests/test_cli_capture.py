@@ -249,6 +249,9 @@ def test_a_new_store_starts_a_new_ledger(project: Path) -> None:
     _session(project, 1, "2026-11-01", "Never push directly to main.")
     gm(project, "capture", "--all", "--no-stage")
     git(project, "branch", "-D", "memory/atoms")
+    # init refuses an empty store where one existed until the marker it left is gone
+    assert gm(project, "init", "--yes", "--no-claude-hooks", check=False).returncode == 3
+    (project / ".git" / "agent-memory" / "initialised").unlink()
     gm(project, "init", "--yes", "--no-claude-hooks")
     assert gm_json(project, "capture", "--all", "--no-stage")["new"] == 1
 

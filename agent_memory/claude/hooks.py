@@ -115,7 +115,14 @@ def check_acts_on(repo: Location) -> str:
         raise LookupError(f"agent-memory is not initialised in {repo.top} (run `git memory init`)")
     tip = read_ref(repo.common, ATOMS_REF)
     if tip is None:
-        raise LookupError(f"agent-memory is not initialised in {repo.top} (run `git memory init`)")
+        # The marker says init ran: a store that cannot be read, or was lost, is logged as such
+        # (init would refuse, and "run init" would send the user the wrong way).
+        from agent_memory.gitio.refcheck import why_absent
+
+        why = why_absent(repo.common, ATOMS_REF)
+        if why is None:
+            why = f"memory/atoms is missing though `git memory init` ran in {repo.top} (`git memory status` says more)"
+        raise LookupError(why)
     return tip
 
 

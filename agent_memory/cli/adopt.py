@@ -168,6 +168,7 @@ class Decisions:
 def run(args: argparse.Namespace) -> int:
     repo, tier, target, store = tier_context(args.global_)
     assert repo.workdir is not None
+    git.check_head(repo.git_dir, repo.common_dir)  # no adopt commit may start a new root
     resumed = resume_interrupted(repo, store)  # what a killed adopt left half done
     for note in resumed if not wants_json(args) else []:
         print(note)

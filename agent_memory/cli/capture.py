@@ -24,7 +24,6 @@ from agent_memory.model.errors import (
     EXIT_USAGE,
     DiskFullError,
     RefusedError,
-    RepoStateError,
     UsageError,
     disk_full,
 )
@@ -132,9 +131,7 @@ def _require_store(repo: Repo) -> None:
         return
     from agent_memory.store.l1 import L1Store
 
-    if not L1Store(repo).exists():
-        raise RepoStateError("agent-memory is not initialised in this repository (no memory/atoms branch)",
-                             hint="run `git memory init`")
+    L1Store(repo).require()
 
 
 # cli.output's own (it imports the recall index, the store and the session-start context:

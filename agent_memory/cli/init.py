@@ -20,6 +20,11 @@ SETUP_FILES = (".gitignore", ".gitattributes", "CLAUDE.md", ".claude/settings.js
 def run(args: argparse.Namespace) -> int:
     repo = repo_here()
     steps: dict[str, str] = {}
+    # Refuse before writing anything where a store existed and cannot be read or is lost, and
+    # where the commit of --yes would start a new root over a branch git cannot read.
+    L1Store(repo).refuse_if_lost()
+    if args.yes and repo.workdir is not None:
+        git.check_head(repo.git_dir, repo.common_dir)
     if repo.workdir is not None and not args.no_claude_hooks:
         # Refuse before writing anything: a settings file we cannot read stops init whole.
         from agent_memory.claude.settings import read_local_settings, read_settings, settings_path

@@ -26,9 +26,8 @@ def repo_here() -> git.Repo:
 def store_here(require_init: bool = True) -> tuple[git.Repo, L1Store]:
     repo = repo_here()
     store = L1Store(repo)
-    if require_init and not store.exists():
-        raise RepoStateError("agent-memory is not initialised in this repository (no memory/atoms branch)",
-                             hint="run `git memory init`")
+    if require_init:
+        store.require()
     return repo, store
 
 

@@ -35,6 +35,8 @@ HOOK_ENV = {"SessionStart": "AGENT_MEMORY_SESSIONSTART", "UserPromptSubmit": "AG
 def collect(repo: git.Repo) -> dict[str, Any]:
     store = L1Store(repo)
     initialised = store.exists()
+    if not initialised:
+        store.refuse_if_lost()  # a store that cannot be read, or was lost, is no uninitialised one
     data: dict[str, Any] = {"initialised": initialised, "project": project_of(repo)}
     data["stale_locks"] = [{"path": str(lock.path), "age_seconds": int(lock.age_seconds),
                             "message": lock.message, "hint": lock.hint} for lock in stale_locks(repo)]  # fmt: skip

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NewType
 
+from agent_memory.gitio.refcheck import UnreadableRef, last_logged, probe_ref
+from agent_memory.gitio.refcheck import check_head as refcheck_head
 from agent_memory.gitio.refs import (  # noqa: F401 - re-exported: git.ATOMS_REF
     ATOMS_REF,
     REPOSITORY_ENV,
@@ -26,7 +28,13 @@ from agent_memory.gitio.refs import (  # noqa: F401 - re-exported: git.ATOMS_REF
     history_paths,
 )
 from agent_memory.gitio.state import find_git_dirs, state_dir
-from agent_memory.model.errors import DiskFullError, RefMovedError, RepoStateError, disk_full
+from agent_memory.model.errors import (
+    DiskFullError,
+    RefMovedError,
+    RefUnreadableError,
+    RepoStateError,
+    disk_full,
+)
 
 if TYPE_CHECKING:
     import pygit2
@@ -185,17 +193,44 @@ def default_project_name(common: Path, work: Path | None) -> str:
 
 
 def ref_target(repo: Repo, ref: str) -> Oid | None:
+    """The object id `ref` names; None only when the ref does not exist. A ref that exists but
+    cannot be read raises RefUnreadableError: taken for absent, it would read as an
+    uninitialised store, and `init` would make a new one over it."""
     pg = repo.pg()
     try:
         reference = pg.references.get(ref)
-    except Exception:  # noqa: BLE001 - a corrupt ref reads as absent; writers then CAS against it
-        return None
-    if reference is None:
-        return None
+        if reference is not None:
+            return Oid(str(reference.resolve().target))
+    except Exception:  # noqa: BLE001 - libgit2 fails on a broken ref: the strict reader says why
+        pass
+    # libgit2 says "absent" for a broken ref, and misses good ones in a malformed packed-refs.
     try:
-        return Oid(str(reference.resolve().target))
-    except Exception:  # noqa: BLE001
-        return None
+        found = probe_ref(repo.common_dir, ref)
+    except UnreadableRef as exc:
+        raise unreadable_error(repo.common_dir, exc) from None
+    return Oid(found) if found else None
+
+
+def unreadable_error(common_dir: str | os.PathLike[str], exc: UnreadableRef) -> RefUnreadableError:
+    """The one-line error for a ref git cannot read either, with the way back in its hint."""
+    short = exc.ref.removeprefix("refs/heads/")
+    logged = last_logged(common_dir, exc.ref) if exc.ref.startswith("refs/") else None
+    if logged:
+        hint = (f"its reflog last recorded {logged[:12]}: repair or remove what is named above, then "
+                f"`git update-ref {exc.ref} {logged}` restores it; `git fsck` checks the rest")
+    else:
+        hint = "repair or remove what is named above; `git fsck` checks the repository and `git reflog` lists where refs were"
+    return RefUnreadableError(f"cannot read {short}: {exc.reason} (the ref is damaged, not missing)", hint=hint)
+
+
+def check_head(git_dir: str | os.PathLike[str], common_dir: str | os.PathLike[str]) -> None:
+    """Refuse (RefUnreadableError) when a commit on HEAD would not extend the branch's history:
+    HEAD or its branch cannot be read, or the branch looks unborn while its reflog says it had
+    commits — `git commit` would then start a new root commit."""
+    try:
+        refcheck_head(git_dir, common_dir)
+    except UnreadableRef as exc:
+        raise unreadable_error(common_dir, exc) from None
 
 
 def tree_entry(repo: Repo, tree_oid: str | None, path: str) -> tuple[str, bool] | None:
@@ -614,6 +649,7 @@ def _commit_paths(gitpython: Any, cwd: str | os.PathLike[str], paths: list[str],
     # same staged content); only a path git does not know yet needs a `git add` first. One
     # git process fewer per adopted item.
     new = _untracked(str(repo.git_dir), cwd, paths)
+    check_head(repo.git_dir, repo.common_dir)  # never a new root commit over a branch git cannot read
     try:
         with repo.git.custom_environment(**extra):
             if new:

@@ -40,6 +40,12 @@ class RepoStateError(FatalError):
     exit_code = EXIT_REPO_STATE
 
 
+class RefUnreadableError(RepoStateError):
+    """A ref that exists but cannot be read (a broken loose ref file, a malformed line of
+    `packed-refs`), or a branch lost while its reflog remembers it. Never "not initialised":
+    the hint points at the file to repair, `git fsck` and the reflog; nothing is written."""
+
+
 class InvalidAtomError(FatalError):
     """An atom that fails the schema or a store invariant."""
 

@@ -42,11 +42,17 @@ from typing import Any, cast
 from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.locks import stale_age
-from agent_memory.gitio.refs import atom_path
+from agent_memory.gitio.refcheck import last_logged
+from agent_memory.gitio.refs import INIT_MARKER, STATE_DIRNAME, atom_path
 from agent_memory.gitio.state import atomic_write, log_error
 from agent_memory.model.atom import Atom, dump_atom, read_stored_atom, validate_atom
 from agent_memory.model.clock import now_utc
-from agent_memory.model.errors import InvalidAtomError, RefMovedError, RepoStateError
+from agent_memory.model.errors import (
+    InvalidAtomError,
+    RefMovedError,
+    RefUnreadableError,
+    RepoStateError,
+)
 from agent_memory.model.policy import L1_MAX_AGE_DAYS
 from agent_memory.model.trailers import format_message
 from agent_memory.store.contradictions import subject_keys
@@ -343,10 +349,41 @@ class L1Store:
 
     # --- writing ------------------------------------------------------------------------------
 
+    def refuse_if_lost(self) -> None:
+        """Raise RefUnreadableError when `memory/atoms` cannot be read, or is missing while
+        something says a store existed here: its reflog (git deletes a reflog with its branch,
+        so one left over names a store lost by other means) or the marker `init` leaves. An
+        empty store made then would hide the old one, whose atoms only reflogs still reach."""
+        if self.exists():
+            return
+        logged = last_logged(self.repo.common_dir, git.ATOMS_REF)
+        if logged:
+            raise RefUnreadableError(
+                f"memory/atoms is missing, but its reflog says it was at {logged[:12]} (a store existed "
+                "here; nothing was changed)",
+                hint=f"restore it: git update-ref {git.ATOMS_REF} {logged} (then `git fsck` checks the rest)")
+        if (self.repo.common_dir / STATE_DIRNAME / INIT_MARKER).is_file():
+            raise RefUnreadableError(
+                "memory/atoms is missing, but `git memory init` ran here before (.git/agent-memory/initialised); "
+                "nothing was changed",
+                hint="find it with `git fsck --lost-found` (its commits carry 'Op:' trailers); to start an empty "
+                     "store instead, delete .git/agent-memory/initialised and run `git memory init` again")
+
+    def require(self) -> None:
+        """Raise unless the store exists: RefUnreadableError when it cannot be read or was lost
+        (`refuse_if_lost`), else "not initialised" with `git memory init` as the way on."""
+        if self.exists():
+            return
+        self.refuse_if_lost()
+        raise RepoStateError("agent-memory is not initialised in this repository (no memory/atoms branch)",
+                             hint="run `git memory init`")
+
     def init(self) -> bool:
-        """Create the orphan branch with a README commit. False when it already exists."""
+        """Create the orphan branch with a README commit. False when it already exists; refuses
+        (RefUnreadableError) where a store existed and is unreadable or lost."""
         if self.exists():
             return False
+        self.refuse_if_lost()
         tree = git.build_tree(self.repo, None, {"README.md": BRANCH_README.encode(),
                                                 STATS_PATH: _stats_bytes(_empty_stats())})  # fmt: skip
         message = format_message("init: create the L1 store", "", [("Op", "init")])
@@ -364,9 +401,7 @@ class L1Store:
     def transact(self, compute: Callable[[Snapshot], Change | None], queue_on_failure: Iterable[Atom] = ()) -> tuple[str | None, Change | None]:
         """Run `compute` against the current tip and commit its change with a compare-and-set
         ref update, re-reading and recomputing after every lost race."""
-        if not self.exists():
-            raise RepoStateError("agent-memory is not initialised here (no memory/atoms branch)",
-                                 hint="run `git memory init`")
+        self.require()
         start = time.monotonic()
         self.last_queue_path = None
         stale: str | None = None

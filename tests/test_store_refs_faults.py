@@ -1,0 +1,249 @@
+"""Refs a power cut or a hand edit damaged, and `git gc --prune=now` during a write.
+
+A ref that cannot be read is not a ref that was never made: every verb says which file is
+damaged and points at `git fsck` and the reflog (exit 3, one line and a hint), the hooks log
+the same and stay silent, and `init` never makes an empty store, nor `init --yes`/`adopt` a
+new root commit, over a store or branch that existed. A prune racing a write never leaves
+`memory/atoms` naming objects that are gone. Real repositories, the installed CLI, real git.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm
+from test_hooks import errors, payload, run_hook
+
+ATOMS = "refs/heads/memory/atoms"
+CLAIM = "We use tabs for indentation in this repository"
+
+
+@pytest.fixture
+def stored(repo: Path) -> Path:
+    """An initialised repository whose store holds one atom."""
+    gm(repo, "init", "--yes")
+    gm(repo, "remember", CLAIM)
+    return repo
+
+
+def _packed_line_broken(repo: Path, ref: str) -> tuple[bytes, bytes]:
+    """Pack every ref, then damage `ref`'s line in packed-refs (one stray character after the
+    object id, as a bad sector or a careless edit leaves it). Returns (good, damaged) bytes."""
+    git(repo, "pack-refs", "--all")
+    path = repo / ".git" / "packed-refs"
+    good = path.read_bytes()
+    lines = good.decode().splitlines(keepends=True)
+    for n, line in enumerate(lines):
+        if line.rstrip("\n").endswith(" " + ref):
+            lines[n] = line.replace(" ", "X ", 1)
+            break
+    else:
+        raise AssertionError(f"{ref} is not packed")
+    damaged = "".join(lines).encode()
+    path.write_bytes(damaged)
+    return good, damaged
+
+
+def _loose_file_broken(repo: Path, ref: str, content: bytes) -> tuple[bytes, bytes]:
+    """`ref` as a loose file holding `content` (empty: what a power cut after an unsynced
+    write leaves)."""
+    path = repo / ".git" / Path(*ref.split("/"))
+    good = path.read_bytes()
+    path.write_bytes(content)
+    return good, content
+
+
+DAMAGES = {
+    "packed-refs line": lambda repo: _packed_line_broken(repo, ATOMS),
+    "empty loose ref": lambda repo: _loose_file_broken(repo, ATOMS, b""),
+    "garbage loose ref": lambda repo: _loose_file_broken(repo, ATOMS, b"\x00\x17garbage\n"),
+}
+
+
+def _tree_state(repo: Path) -> dict[str, bytes]:
+    """Every file under .git that names or records a ref, with its bytes."""
+    git_dir = repo / ".git"
+    out: dict[str, bytes] = {}
+    for base in (git_dir / "refs", git_dir / "logs"):
+        for path in sorted(base.rglob("*")):
+            if path.is_file():
+                out[str(path.relative_to(git_dir))] = path.read_bytes()
+    for name in ("packed-refs", "HEAD"):
+        if (git_dir / name).exists():
+            out[name] = (git_dir / name).read_bytes()
+    return out
+
+
+def _says_damaged(proc: subprocess.CompletedProcess[str], words: tuple[str, ...] = ()) -> None:
+    """Exit 3, one line and a hint that points at `git fsck`; never "not initialised"."""
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 3, text
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 2 and lines[1].startswith("hint: "), proc.stderr
+    assert "git fsck" in lines[1], proc.stderr
+    assert "not initialised" not in text and "run `git memory init`" not in text, text
+    for word in words:
+        assert word in lines[0], proc.stderr
+
+
+# --- every verb -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_a_damaged_store_ref_is_reported_as_damaged_by_every_verb(stored: Path, damage: str) -> None:
+    tip = git(stored, "rev-parse", ATOMS).strip()
+    DAMAGES[damage](stored)
+    where = "packed-refs" if "packed" in damage else "memory/atoms"
+    for verb in (["status"], ["inspect", "--tier", "L1"], ["validate"], ["capture", "--all"],
+                 ["remember", "Run the linter before every commit"]):  # fmt: skip
+        proc = gm(stored, *verb, check=False)
+        _says_damaged(proc, ("cannot read memory/atoms", where))
+        # the way back is named: the reflog's last commit, and the command that restores it
+        assert f"git update-ref {ATOMS} {tip}" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_init_over_a_damaged_store_refuses_and_changes_nothing(stored: Path, damage: str) -> None:
+    tip = git(stored, "rev-parse", ATOMS).strip()
+    main = git(stored, "rev-parse", "main").strip()
+    good, _ = DAMAGES[damage](stored)
+    before = _tree_state(stored)
+    _says_damaged(gm(stored, "init", "--yes", check=False), ("cannot read memory/atoms",))
+    assert _tree_state(stored) == before  # no ref, no reflog entry, no new root commit
+    # repaired, the store and the branch are what they were: nothing was made over them
+    if damage == "packed-refs line":
+        (stored / ".git" / "packed-refs").write_bytes(good)
+    else:
+        (stored / ".git" / "refs" / "heads" / "memory" / "atoms").write_bytes(good)
+    assert git(stored, "rev-parse", ATOMS).strip() == tip
+    assert git(stored, "rev-parse", "main").strip() == main
+    assert git(stored, "rev-list", "--max-parents=0", "main").split() == [
+        git(stored, "rev-list", "--max-parents=0", main).strip()]  # fmt: skip
+    assert CLAIM in gm(stored, "inspect", "--tier", "L1").stdout
+
+
+def test_a_lost_store_its_reflog_remembers_is_not_replaced_by_init(stored: Path) -> None:
+    """The loose ref file is gone (its reflog is not: git deletes a reflog only with its
+    branch). `init` names the commit to restore; following the hint brings every atom back."""
+    tip = git(stored, "rev-parse", ATOMS).strip()
+    (stored / ".git" / "refs" / "heads" / "memory" / "atoms").unlink()
+    for verb in (["init", "--yes"], ["status"], ["remember", "Run the linter before every commit"]):
+        proc = gm(stored, *verb, check=False)
+        assert proc.returncode == 3 and "memory/atoms is missing, but its reflog says it was at" in proc.stderr, proc.stderr
+        assert f"hint: restore it: git update-ref {ATOMS} {tip}" in proc.stderr and "not initialised" not in proc.stderr
+    assert not (stored / ".git" / "refs" / "heads" / "memory" / "atoms").exists()
+    git(stored, "update-ref", ATOMS, tip)  # as the hint says
+    assert CLAIM in gm(stored, "inspect", "--tier", "L1").stdout
+
+
+def test_a_store_lost_without_a_reflog_is_known_by_the_init_marker(stored: Path) -> None:
+    git(stored, "update-ref", "-d", ATOMS)  # the ref and its reflog: only the marker is left
+    proc = gm(stored, "init", "--yes", check=False)
+    assert proc.returncode == 3 and "memory/atoms is missing, but `git memory init` ran here before" in proc.stderr
+    assert "git fsck --lost-found" in proc.stderr and "delete .git/agent-memory/initialised" in proc.stderr
+    assert git(stored, "rev-parse", "--verify", "-q", ATOMS, check=False) == ""
+    # a deliberate fresh start, as the hint says
+    (stored / ".git" / "agent-memory" / "initialised").unlink()
+    gm(stored, "init", "--yes")
+    assert CLAIM not in gm(stored, "inspect", "--tier", "L1").stdout
+
+
+# --- HEAD's branch ----------------------------------------------------------------------------
+
+
+def test_init_yes_never_makes_a_root_commit_over_an_unreadable_branch(repo: Path) -> None:
+    """main's line in packed-refs is malformed: git itself then takes main for unborn, and a
+    `git commit` starts a new root. `init --yes` refuses before writing anything."""
+    main = git(repo, "rev-parse", "main").strip()
+    good, _ = _packed_line_broken(repo, "refs/heads/main")
+    before = _tree_state(repo)
+    proc = gm(repo, "init", "--yes", check=False)
+    _says_damaged(proc, ("packed-refs",))
+    assert _tree_state(repo) == before
+    (repo / ".git" / "packed-refs").write_bytes(good)
+    assert git(repo, "rev-parse", "main").strip() == main
+    assert not (repo / ".claude").exists() and git(repo, "status", "--porcelain") == ""
+
+
+def test_init_yes_never_makes_a_root_commit_over_a_lost_branch(repo: Path) -> None:
+    """main's loose ref file is gone while its reflog says where it was."""
+    main = git(repo, "rev-parse", "main").strip()
+    (repo / ".git" / "refs" / "heads" / "main").unlink()
+    proc = gm(repo, "init", "--yes", check=False)
+    _says_damaged(proc, ("cannot read main", "reflog says it was at"))
+    assert f"git update-ref refs/heads/main {main}" in proc.stderr
+    assert not (repo / ".git" / "refs" / "heads" / "main").exists()
+    git(repo, "update-ref", "refs/heads/main", main)
+    assert git(repo, "rev-list", "main").split() == [main]
+
+
+def test_adopt_never_makes_a_root_commit_over_a_lost_branch(stored: Path) -> None:
+    main = git(stored, "rev-parse", "main").strip()
+    status = git(stored, "status", "--porcelain")
+    (stored / ".git" / "refs" / "heads" / "main").unlink()
+    proc = gm(stored, "adopt", "--all", check=False)
+    _says_damaged(proc, ("cannot read main",))
+    assert not (stored / ".git" / "refs" / "heads" / "main").exists()
+    git(stored, "update-ref", "refs/heads/main", main)
+    assert git(stored, "rev-parse", "main").strip() == main
+    assert git(stored, "status", "--porcelain") == status  # no memory file was left written
+    adopted = json.loads(gm(stored, "adopt", "--all", "--output", "json").stdout)
+    assert len(adopted["adopted"]) == 1
+    assert git(stored, "rev-parse", "main~1").strip() == main
+
+
+# --- the hooks --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("damage", ["packed-refs line", "empty loose ref"])
+def test_the_hooks_log_a_damaged_store_as_damaged(stored: Path, damage: str) -> None:
+    DAMAGES[damage](stored)
+    for event in ("session-start", "user-prompt-submit", "session-end"):
+        proc = run_hook(event, payload(event, stored, prompt="how do we indent?"), stored)
+        assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b"", event
+    lines = errors(stored)[-3:]
+    assert len(lines) == 3, errors(stored)
+    for line in lines:
+        assert "cannot read refs/heads/memory/atoms" in line and "git fsck" in line, line
+        assert "not initialised" not in line and "run `git memory init`" not in line, line
+
+
+# --- the strict reader, against git itself ----------------------------------------------------
+
+PACKED_CASES = {
+    "well formed": "{h}{o} refs/heads/b\n{o} refs/heads/main\n",
+    "peeled line": "{o} refs/heads/b\n^{o}\n{o} refs/heads/main\n",
+    "no header": "{o} refs/heads/b\n{o} refs/heads/main\n",
+    "stray character": "{h}{o}X refs/heads/b\n{o} refs/heads/main\n",
+    "short id": "{h}{s} refs/heads/b\n{o} refs/heads/main\n",
+    "blank line": "{h}{o} refs/heads/b\n\n{o} refs/heads/main\n",
+    "comment after the header": "{o} refs/heads/b\n# note\n{o} refs/heads/main\n",
+    "peeled first": "^{o}\n{o} refs/heads/b\n{o} refs/heads/main\n",
+    "id alone": "{h}{o}\n{o} refs/heads/main\n",
+    "cut off": "{h}{o} refs/heads/b\n{o} refs/heads/main",
+    "two spaces": "{h}{o}  refs/heads/b\n{o} refs/heads/main\n",
+}
+
+
+@pytest.mark.parametrize("case", list(PACKED_CASES))
+def test_the_strict_reader_fails_exactly_where_git_fails(repo: Path, case: str) -> None:
+    from agent_memory.gitio.refcheck import UnreadableRef, probe_ref
+
+    oid = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "branch", "b")
+    git(repo, "pack-refs", "--all")
+    text = PACKED_CASES[case].format(h="# pack-refs with: peeled fully-peeled sorted \n", o=oid, s=oid[:39])
+    (repo / ".git" / "packed-refs").write_text(text)
+    git_reads = subprocess.run(["git", "for-each-ref"], cwd=repo, capture_output=True, text=True).returncode == 0
+    try:
+        ours = probe_ref(repo / ".git", "refs/heads/main")
+    except UnreadableRef:
+        ours = None
+        assert not git_reads, "git reads this file"
+    else:
+        assert git_reads, "git cannot read this file"
+        assert ours == git(repo, "rev-parse", "refs/heads/main").strip()
