@@ -10,12 +10,16 @@ new root commit, over a store or branch that existed. A prune racing a write nev
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import git
-from sessions import gm
+from sessions import gm, write_session
 from test_hooks import errors, payload, run_hook
 
 ATOMS = "refs/heads/memory/atoms"
@@ -247,3 +251,71 @@ def test_the_strict_reader_fails_exactly_where_git_fails(repo: Path, case: str) 
     else:
         assert git_reads, "git cannot read this file"
         assert ours == git(repo, "rev-parse", "refs/heads/main").strip()
+
+
+# --- git gc --prune=now during a write --------------------------------------------------------
+
+# A `git` on PATH in front of the real one. Before each update of a memory/ ref it takes the
+# view a `git gc --prune=now` starting at that moment has: the refs, reflogs, index and
+# config as they are (a copy), the object store itself (a symlink). It lets the update run,
+# then runs the real `git gc --prune=now` on that view: the gc read the refs before the
+# update and deletes after it — the race git documents for `--prune=now` — every time,
+# instead of once in many runs.
+STALE_GC_SHIM = '''#!{python}
+import os, shutil, subprocess, sys, tempfile
+REAL = {real!r}
+args = sys.argv[1:]
+if "update-ref" in args and "-d" not in args and any(a.startswith("refs/heads/memory/") for a in args):
+    common = subprocess.run([REAL, "rev-parse", "--path-format=absolute", "--git-common-dir"],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    view = tempfile.mkdtemp(prefix="gc-view-")
+    shutil.copytree(common, view, dirs_exist_ok=True,
+                    ignore=lambda d, names: [n for n in ("objects", "agent-memory") if d == common and n in names])
+    os.symlink(os.path.join(common, "objects"), os.path.join(view, "objects"))
+    code = subprocess.run([REAL, *args]).returncode
+    if code == 0:
+        subprocess.run([REAL, "--git-dir", view, "gc", "--prune=now", "--quiet"], check=True)
+        with open({log!r}, "a") as fh:
+            fh.write(" ".join(args) + "\\n")
+    shutil.rmtree(view)
+    sys.exit(code)
+os.execv(REAL, [REAL, *args])
+'''
+
+
+def _stale_gc_git(tmp_path: Path) -> tuple[dict[str, str], Path]:
+    real = shutil.which("git")
+    assert real is not None
+    folder = tmp_path / "shim"
+    folder.mkdir()
+    log = tmp_path / "gc-runs.log"
+    shim = folder / "git"
+    shim.write_text(STALE_GC_SHIM.format(python=sys.executable, real=real, log=str(log)))
+    shim.chmod(shim.stat().st_mode | stat.S_IXUSR)
+    path = os.pathsep.join([str(folder), str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    return {"PATH": path}, log
+
+
+def test_a_prune_racing_the_ref_update_leaves_every_object_the_store_names(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-03T12:00:00Z")
+    gm(repo, "init", "--yes")
+    for n, day in enumerate(("2026-11-01", "2026-11-02", "2026-11-03"), start=1):
+        write_session(repo, f"ffffffff-0000-4000-8000-00000000000{n}", day,
+                      [{"user": "Never push directly to main."}, {"user": "We use pnpm, not npm."}])  # fmt: skip
+    env, log = _stale_gc_git(tmp_path)
+    # The installed launcher itself (`git memory` would run it with git's exec-path in front
+    # of PATH, and so the real git): its git processes are the shim's.
+    for args in (["capture", "--all"], ["remember", CLAIM]):  # capture stages on memory/review too
+        proc = subprocess.run(["git-memory", *args], cwd=repo, capture_output=True, text=True,
+                              env={**os.environ, **env})  # fmt: skip
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    runs = log.read_text().splitlines()
+    assert any("refs/heads/memory/atoms" in r for r in runs) and any("refs/heads/memory/review" in r for r in runs), runs
+    fsck = subprocess.run(["git", "fsck", "--full", "--no-dangling"], cwd=repo, capture_output=True, text=True)
+    assert fsck.returncode == 0, fsck.stdout + fsck.stderr
+    claims = gm(repo, "inspect", "--tier", "L1").stdout
+    assert "Never push directly to main" in claims and "pnpm" in claims and CLAIM in claims
+    assert gm(repo, "validate").returncode == 0
+    assert gm(repo, "adopt", "--all", check=False).returncode == 0

@@ -23,7 +23,7 @@ from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import unmark_initialised
-from agent_memory.model.errors import RefusedError
+from agent_memory.model.errors import RefUnreadableError, RefusedError
 
 SETUP_FILES = ("CLAUDE.md", ".claude/settings.json")
 
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         if gone:
             steps["purged"] = ", ".join(gone)
     else:
-        kept = [r.removeprefix("refs/heads/") for r in (git.ATOMS_REF, git.REVIEW_REF) if git.ref_target(repo, r)]
+        kept = [r.removeprefix("refs/heads/") for r in (git.ATOMS_REF, git.REVIEW_REF) if _kept(repo, r)]
         if repo.workdir is not None:
             kept += [p for p in (target, ".memory/adopted.log") if (repo.workdir / p).exists()]
         if kept:
@@ -124,3 +124,11 @@ def _drop_if_empty(path: Path) -> None:
         path.parent.rmdir()
     except OSError:
         pass
+
+
+def _kept(repo: git.Repo, ref: str) -> bool:
+    """Whether `ref` is there to keep: a damaged one is (deinit reports, it never repairs)."""
+    try:
+        return git.ref_target(repo, ref) is not None
+    except RefUnreadableError:
+        return True

@@ -405,10 +405,56 @@ def tool_signature(when: int | None = None) -> pygit2.Signature:
     return pygit2.Signature(TOOL_NAME, TOOL_EMAIL, int(when if when is not None else time.time()), 0)
 
 
-def build_tree(repo: Repo, base_tree: str | None, changes: Mapping[str, bytes | None]) -> str:
+class Written:
+    """The objects one write made (id → type and bytes), kept until the ref that names them
+    has moved. Until then they are unreachable, and a `git gc --prune=now` running meanwhile
+    deletes them (git documents `--prune=now` as unsafe with concurrent writers): whatever is
+    gone is written again, under the same ids, just before and just after the ref update
+    (`cas_update_ref`). What remains is git's own window: a prune that listed the refs before
+    the update and deletes after the second check."""
+
+    __slots__ = ("objects",)
+
+    def __init__(self) -> None:
+        self.objects: dict[str, tuple[int, bytes]] = {}
+
+    def add(self, repo: Repo, oid: Any, data: bytes | None = None) -> str:
+        """Record `oid` (a blob's `data` as given; a tree's or commit's bytes read back)."""
+        key = str(oid)
+        if key not in self.objects:
+            if data is None:
+                kind, data = repo.pg().odb.read(oid)
+                self.objects[key] = (int(kind), data)
+            else:
+                self.objects[key] = (3, data)  # git's object type number of a blob
+        return key
+
+
+def restore_missing(repo: Repo, written: Written) -> int:
+    """Write again whichever of `written` the object store no longer holds; how many. A stat
+    per object; only one whose loose file is gone is looked up in the packs, through a fresh
+    object database (libgit2's cache still answers for an object deleted under it)."""
+    objects = repo.common_dir / "objects"
+    gone = [oid for oid in written.objects if not (objects / oid[:2] / oid[2:]).is_file()]
+    if not gone:
+        return 0
+    import pygit2
+
+    fresh = pygit2.Odb(str(objects))
+    gone = [oid for oid in gone if not fresh.exists(oid)]
+    odb = repo.pg().odb
+    for oid in gone:
+        kind, data = written.objects[oid]
+        odb.write(kind, data)
+    return len(gone)
+
+
+def build_tree(repo: Repo, base_tree: str | None, changes: Mapping[str, bytes | None],
+               written: Written | None = None) -> str:
     """A new tree from `base_tree` with `changes` applied (`None` deletes; a folder left
     empty goes). Paths may nest to any depth; a subtree no change touches keeps its oid (it is
-    neither read nor rewritten), so the cost follows the changed folders, not the tree."""
+    neither read nor rewritten), so the cost follows the changed folders, not the tree. The
+    objects it writes are recorded in `written` (see `Written`)."""
     pg = repo.pg()
     base = pg[base_tree] if base_tree else None
     by_folder: dict[str, dict[str, bytes | None]] = {}
@@ -431,34 +477,51 @@ def build_tree(repo: Repo, base_tree: str | None, changes: Mapping[str, bytes | 
             if base is not None and name in base:
                 builder.remove(name)
         else:
-            builder.insert(name, pg.create_blob(data), pygit2.GIT_FILEMODE_BLOB)
+            blob = pg.create_blob(data)
+            if written is not None:
+                written.add(repo, blob, data)
+            builder.insert(name, blob, pygit2.GIT_FILEMODE_BLOB)
     for folder, sub_changes in by_folder.items():
         sub_base: str | None = None
         if base is not None and folder in base:
             sub_base = str(base[folder].id)
-        sub_oid = build_tree(repo, sub_base, sub_changes)
+        sub_oid = build_tree(repo, sub_base, sub_changes, written)
         if len(pg[sub_oid]) == 0:
             if base is not None and folder in base:
                 builder.remove(folder)
         else:
             builder.insert(folder, pg[sub_oid].id, pygit2.GIT_FILEMODE_TREE)
-    return str(builder.write())
+    tree = builder.write()
+    if written is not None:
+        written.add(repo, tree)
+    return str(tree)
 
 
 def create_commit(repo: Repo, tree: str, parents: list[str], message: str, when: int | None = None,
-                  author: tuple[str, str, int] | None = None) -> Oid:
-    """A commit object (no ref moves). The tool identity is used unless `author` is given."""
+                  author: tuple[str, str, int] | None = None, written: Written | None = None) -> Oid:
+    """A commit object (no ref moves), recorded in `written`. The tool identity is used unless
+    `author` is given."""
     import pygit2
 
     pg = repo.pg()
     sig = tool_signature(when) if author is None else pygit2.Signature(author[0], author[1], author[2], 0)
     oid = pg.create_commit(None, sig, sig, message, pg[tree].id, [pg[p].id for p in parents])
+    if written is not None:
+        written.add(repo, oid)
     return Oid(str(oid))
 
 
-def cas_update_ref(repo: Repo, ref: str, new: str, old: str | None, reason: str) -> None:
-    """Move `ref` to `new` only if it still points at `old` (None: must not exist)."""
+def cas_update_ref(repo: Repo, ref: str, new: str, old: str | None, reason: str,
+                   written: Written | None = None) -> None:
+    """Move `ref` to `new` only if it still points at `old` (None: must not exist). `written`:
+    the objects `new` brings, written again if a concurrent prune deleted them — checked just
+    before the update (the ref never names an object already gone) and just after (a prune
+    that listed the refs before the update deletes what it then found unreachable)."""
+    if written is not None:
+        restore_missing(repo, written)
     proc = run_git(repo.cwd, "update-ref", "-m", reason, ref, new, old or ZERO_OID, check=False)
+    if proc.returncode == 0 and written is not None:
+        restore_missing(repo, written)
     if proc.returncode != 0:
         # A lock file git could not write is no race: retrying cannot help (git says
         # "couldn't write '<ref>.lock'" without the reason, so the disk is asked).

@@ -200,6 +200,7 @@ def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposa
     if existing and not force:
         _refuse_hand_edits(repo, existing)
     tip, tree = base_oid, git.commit_tree(repo, base_oid)
+    written = git.Written()  # restored if a concurrent prune deletes them before the ref names them
     staged: list[tuple[str, str]] = []
     refused: dict[str, list[str]] = {}
     for proposal in proposals:
@@ -214,8 +215,8 @@ def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposa
             refused[proposal.atom_id] = [f"guard: {guard.format_finding(f)}" for f in findings[:3]]
             continue
         files = files.append([entry])
-        tree = git.build_tree(repo, tree, {p: t.encode("utf-8") for p, t in files.paths().items()})
-        tip = git.create_commit(repo, tree, [tip], proposal.message, when=_when(entry.at))
+        tree = git.build_tree(repo, tree, {p: t.encode("utf-8") for p, t in files.paths().items()}, written)
+        tip = git.create_commit(repo, tree, [tip], proposal.message, when=_when(entry.at), written=written)
         staged.append((tip, proposal.atom_id))
     if not staged:
         if existing:
@@ -223,7 +224,7 @@ def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposa
         return staged, refused, files
     if tip != existing:
         try:
-            git.cas_update_ref(repo, git.REVIEW_REF, tip, existing, "agent-memory: stage")
+            git.cas_update_ref(repo, git.REVIEW_REF, tip, existing, "agent-memory: stage", written)
         except RefMovedError as exc:
             raise RepoStateError("memory/review moved while staging", hint="run the stage command again") from exc
     return staged, refused, files

@@ -384,12 +384,13 @@ class L1Store:
         if self.exists():
             return False
         self.refuse_if_lost()
+        written = git.Written()
         tree = git.build_tree(self.repo, None, {"README.md": BRANCH_README.encode(),
-                                                STATS_PATH: _stats_bytes(_empty_stats())})  # fmt: skip
+                                                STATS_PATH: _stats_bytes(_empty_stats())}, written)  # fmt: skip
         message = format_message("init: create the L1 store", "", [("Op", "init")])
-        oid = git.create_commit(self.repo, tree, [], message)
+        oid = git.create_commit(self.repo, tree, [], message, written=written)
         try:
-            git.cas_update_ref(self.repo, git.ATOMS_REF, oid, None, "agent-memory: init")
+            git.cas_update_ref(self.repo, git.ATOMS_REF, oid, None, "agent-memory: init", written)
         except RefMovedError:
             return False  # another process created it first: same outcome
         from agent_memory.transcripts.ledger import forget_all
@@ -413,9 +414,12 @@ class L1Store:
             change = compute(snap)
             if change is None or change.empty():
                 return None, change
-            oid = self._commit(snap, change)
+            # The new objects are unreachable until the ref moves: the update restores any a
+            # concurrent `git gc --prune=now` deleted (gitio.repo.Written).
+            written = git.Written()
+            oid = self._commit(snap, change, written)
             try:
-                git.cas_update_ref(self.repo, git.ATOMS_REF, oid, snap.tip, f"agent-memory: {change.subject}")
+                git.cas_update_ref(self.repo, git.ATOMS_REF, oid, snap.tip, f"agent-memory: {change.subject}", written)
             except RefMovedError:
                 stale = stale_lock(self.repo)
                 if stale is not None or time.monotonic() - start > MAX_RETRY_SECONDS:
@@ -437,7 +441,7 @@ class L1Store:
         raise RepoStateError("memory/atoms kept moving; gave up after retries",
                              hint="retry the command; if it persists, check for a runaway process writing memory/atoms")
 
-    def _commit(self, snap: Snapshot, change: Change) -> str:
+    def _commit(self, snap: Snapshot, change: Change, written: git.Written) -> str:
         blobs: dict[str, bytes | None] = {}
         for ident, atom in change.writes.items():
             validate_atom(atom)  # every atom is validated on write
@@ -451,10 +455,10 @@ class L1Store:
         for path in change.raw_deletes:
             blobs[path] = None
         blobs.update(_index_changes(snap, change))
-        tree = git.build_tree(self.repo, snap.tree, blobs)
+        tree = git.build_tree(self.repo, snap.tree, blobs, written)
         message = format_message(change.subject, change.body, change.trailers)
         return git.create_commit(self.repo, tree, [snap.tip] if snap.tip else [], message,
-                                 when=int(now_utc().timestamp()))
+                                 when=int(now_utc().timestamp()), written=written)
 
     def _migrate(self, snap: Snapshot) -> None:
         """One commit that moves a flat store to the fan-out layout and builds `index/`."""
@@ -480,16 +484,17 @@ class L1Store:
         stats["count"] = len(atoms)
         stats["oldest"] = min((str(a["last_seen"]) for a in atoms.values()), default="")
         blobs[STATS_PATH] = _stats_bytes(stats)
-        tree = git.build_tree(self.repo, snap.tree, blobs)
+        written = git.Written()
+        tree = git.build_tree(self.repo, snap.tree, blobs, written)
         message = format_message(
             f"migrate: {len(atoms)} atoms to atoms/<2 hex>/<id>.json, with index/",
             ["Atoms fan out into 256 folders so that a write rewrites one small tree, and",
              "index/ keeps the counts and contradiction subjects a write looks up."],
             [("Op", "migrate")])  # fmt: skip
         oid = git.create_commit(self.repo, tree, [snap.tip] if snap.tip else [], message,
-                                when=int(now_utc().timestamp()))
+                                when=int(now_utc().timestamp()), written=written)
         try:
-            git.cas_update_ref(self.repo, git.ATOMS_REF, oid, snap.tip, "agent-memory: migrate")
+            git.cas_update_ref(self.repo, git.ATOMS_REF, oid, snap.tip, "agent-memory: migrate", written)
         except RefMovedError:
             return  # someone else wrote (or migrated) first: the caller re-reads
         self.commits += 1
