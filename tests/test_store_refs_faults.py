@@ -301,13 +301,12 @@ def test_a_prune_racing_the_ref_update_leaves_every_object_the_store_names(
 ) -> None:
     monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-03T12:00:00Z")
     gm(repo, "init", "--yes")
-    for n, day in enumerate(("2026-11-01", "2026-11-02", "2026-11-03"), start=1):
-        write_session(repo, f"ffffffff-0000-4000-8000-00000000000{n}", day,
-                      [{"user": "Never push directly to main."}, {"user": "We use pnpm, not npm."}])  # fmt: skip
+    write_session(repo, "ffffffff-0000-4000-8000-000000000001", "2026-11-02",
+                  [{"user": "Never push directly to main."}, {"user": "We use pnpm, not npm."}])  # fmt: skip
     env, log = _stale_gc_git(tmp_path)
     # The installed launcher itself (`git memory` would run it with git's exec-path in front
     # of PATH, and so the real git): its git processes are the shim's.
-    for args in (["capture", "--all"], ["remember", CLAIM]):  # capture stages on memory/review too
+    for args in (["capture", "--all"], ["remember", CLAIM]):  # remember stages on memory/review too
         proc = subprocess.run(["git-memory", *args], cwd=repo, capture_output=True, text=True,
                               env={**os.environ, **env})  # fmt: skip
         assert proc.returncode == 0, proc.stdout + proc.stderr
