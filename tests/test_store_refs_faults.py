@@ -4,7 +4,8 @@ A ref that cannot be read is not a ref that was never made: every verb says whic
 damaged and points at `git fsck` and the reflog (exit 3, one line and a hint), the hooks log
 the same and stay silent, and `init` never makes an empty store, nor `init --yes`/`adopt` a
 new root commit, over a store or branch that existed. A prune racing a write never leaves
-`memory/atoms` naming objects that are gone. Real repositories, the installed CLI, real git.
+`memory/atoms` naming objects that are gone. Real repositories and real git; `init` and
+`adopt` over damage, and the writes a prune races, run through the installed launcher.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import git
-from sessions import gm, write_session
+from sessions import gm, gm_installed, write_session
 from test_hooks import errors, payload, run_hook
 
 ATOMS = "refs/heads/memory/atoms"
@@ -116,7 +117,7 @@ def test_init_over_a_damaged_store_refuses_and_changes_nothing(stored: Path, dam
     main = git(stored, "rev-parse", "main").strip()
     good, _ = DAMAGES[damage](stored)
     before = _tree_state(stored)
-    _says_damaged(gm(stored, "init", "--yes", check=False), ("cannot read memory/atoms",))
+    _says_damaged(gm_installed(stored, "init", "--yes", check=False), ("cannot read memory/atoms",))
     assert _tree_state(stored) == before  # no ref, no reflog entry, no new root commit
     # repaired, the store and the branch are what they were: nothing was made over them
     if damage == "packed-refs line":
@@ -146,7 +147,7 @@ def test_a_lost_store_its_reflog_remembers_is_not_replaced_by_init(stored: Path)
 
 def test_a_store_lost_without_a_reflog_is_known_by_the_init_marker(stored: Path) -> None:
     git(stored, "update-ref", "-d", ATOMS)  # the ref and its reflog: only the marker is left
-    proc = gm(stored, "init", "--yes", check=False)
+    proc = gm_installed(stored, "init", "--yes", check=False)
     assert proc.returncode == 3 and "memory/atoms is missing, but `git memory init` ran here before" in proc.stderr
     assert "git fsck --lost-found" in proc.stderr and "delete .git/agent-memory/initialised" in proc.stderr
     assert git(stored, "rev-parse", "--verify", "-q", ATOMS, check=False) == ""
@@ -165,7 +166,7 @@ def test_init_yes_never_makes_a_root_commit_over_an_unreadable_branch(repo: Path
     main = git(repo, "rev-parse", "main").strip()
     good, _ = _packed_line_broken(repo, "refs/heads/main")
     before = _tree_state(repo)
-    proc = gm(repo, "init", "--yes", check=False)
+    proc = gm_installed(repo, "init", "--yes", check=False)
     _says_damaged(proc, ("packed-refs",))
     assert _tree_state(repo) == before
     (repo / ".git" / "packed-refs").write_bytes(good)
@@ -177,7 +178,7 @@ def test_init_yes_never_makes_a_root_commit_over_a_lost_branch(repo: Path) -> No
     """main's loose ref file is gone while its reflog says where it was."""
     main = git(repo, "rev-parse", "main").strip()
     (repo / ".git" / "refs" / "heads" / "main").unlink()
-    proc = gm(repo, "init", "--yes", check=False)
+    proc = gm_installed(repo, "init", "--yes", check=False)
     _says_damaged(proc, ("cannot read main", "reflog says it was at"))
     assert f"git update-ref refs/heads/main {main}" in proc.stderr
     assert not (repo / ".git" / "refs" / "heads" / "main").exists()
@@ -189,7 +190,7 @@ def test_adopt_never_makes_a_root_commit_over_a_lost_branch(stored: Path) -> Non
     main = git(stored, "rev-parse", "main").strip()
     status = git(stored, "status", "--porcelain")
     (stored / ".git" / "refs" / "heads" / "main").unlink()
-    proc = gm(stored, "adopt", "--all", check=False)
+    proc = gm_installed(stored, "adopt", "--all", check=False)
     _says_damaged(proc, ("cannot read main",))
     assert not (stored / ".git" / "refs" / "heads" / "main").exists()
     git(stored, "update-ref", "refs/heads/main", main)
