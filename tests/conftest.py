@@ -11,6 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests judge results, never speed: Hypothesis's per-example deadline (200 ms) and its
+# too-slow data-generation check are wall-clock limits, so on a loaded machine (parallel
+# workers, other jobs) they fail tests whose results are right. Speed is measured in benchmarks/.
+settings.register_profile("agent-memory", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("agent-memory")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TRANSCRIPTS = FIXTURES / "transcripts"
