@@ -158,6 +158,30 @@ def wait_for(condition: Callable[[], Any], what: str, timeout: float = 60.0) -> 
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def background_jobs(repo: Path) -> list[str]:
+    """The detached jobs the hooks started for `repo` (`hook background-capture`, `hook
+    rebuild-index`: their command line names its work tree) that are still running. Waiting
+    for none, not for a while, is what tells that nothing else is coming, however slow the
+    machine is."""
+    top = str(repo.resolve())
+    lines: list[list[str]] = []
+    if Path("/proc/self/cmdline").exists():
+        for entry in Path("/proc").iterdir():
+            try:
+                raw = (entry / "cmdline").read_bytes() if entry.name.isdigit() else b""
+            except OSError:  # ended meanwhile
+                continue
+            lines.append(raw.decode("utf-8", "replace").split("\0"))
+    else:  # no /proc (macOS): ps
+        out = subprocess.run(["ps", "-axww", "-o", "args="], capture_output=True, text=True, check=True)
+        lines = [line.split() for line in out.stdout.splitlines()]
+    return [
+        " ".join(argv)
+        for argv in lines
+        if "hook" in argv and top in argv and {"background-capture", "rebuild-index"} & set(argv)
+    ]
+
+
 def index_files(repo: Path) -> list[Path]:
     return sorted((repo / ".git" / "agent-memory").glob("recall-index*"))
 
@@ -698,6 +722,9 @@ def test_a_session_without_a_transcript_is_nothing_to_capture(project: Path) -> 
 def test_a_locked_ref_fails_the_background_capture_open_and_keeps_the_atoms(project: Path) -> None:
     lock = project / ".git" / "refs" / "heads" / "memory" / "atoms.lock"
     lock.write_text("")
+    # As a killed git leaves it: found stale at once. (A fresh one is retried until it is
+    # 10 s old or 20 s have passed, whichever a loaded machine reaches first.)
+    os.utime(lock, (time.time() - 600, time.time() - 600))
     tip = git(project, "rev-parse", "memory/atoms").strip()
     transcript = write_session(project, sid(9), "2026-11-05", [{"user": PNPM}])
     proc = run_hook(
@@ -707,8 +734,9 @@ def test_a_locked_ref_fails_the_background_capture_open_and_keeps_the_atoms(proj
     )
     assert proc.returncode == 0 and proc.stdout == b""
     lines = wait_for(lambda: errors(project), "the background capture's log line", timeout=120)
-    time.sleep(1)  # nothing else is still coming
+    wait_for(lambda: not background_jobs(project), "the background capture to end")
     assert len(errors(project)) == 1, lines
+    assert "stale" in lines[0]
     assert git(project, "rev-parse", "memory/atoms").strip() == tip
     # Not lost: queued, and written by the next capture once the lock is gone.
     assert list((project / ".git" / "agent-memory" / "queue").glob("*.json"))
@@ -784,7 +812,7 @@ def test_each_switch_disables_its_hook_entirely(project: Path, event: str) -> No
             transcript_path=str(project.parent / "not-a-file.jsonl"),
         )
         wait_for(lambda: errors(project), "the enabled session-end's log line")
-        time.sleep(2)
+        wait_for(lambda: not background_jobs(project), "every background capture to end")
         assert sid(5) not in captured_sessions(project)
         assert len(errors(project)) == 1
     else:
