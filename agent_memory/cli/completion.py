@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent_memory.cli.main import ALIASES, build_parser, verb_parsers
+from agent_memory.cli.report import Report
 
 FILE = "<file>"
 DIR = "<dir>"
@@ -242,6 +242,5 @@ def activation_hint(shell: str, path: Path) -> str | None:
     return None
 
 
-def run(args: argparse.Namespace) -> int:
-    sys.stdout.write(SCRIPTS[args.shell]())
-    return 0
+def run(args: argparse.Namespace) -> Report:
+    return Report(raw=SCRIPTS[args.shell]())

@@ -5,13 +5,8 @@ from __future__ import annotations
 import argparse
 
 from agent_memory.claude import context
-from agent_memory.cli.output import (
-    emit_json,
-    fresh_recall_index,
-    project_of,
-    repo_here,
-    wants_json,
-)
+from agent_memory.cli.output import fresh_recall_index, project_of, repo_here
+from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.gitio import repo as git
 from agent_memory.model.paths import memory_home
@@ -25,14 +20,11 @@ def contested_dates_here(repo: git.Repo) -> dict[str, str]:
     return contested_dates(index) if index is not None else {}
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     l2 = list(tiers.l2_atoms(repo.workdir).values())
     l3 = list(tiers.l3_atoms(memory_home()).values())
     ctx = context.build_context(l2, l3, contested_dates_here(repo), project_of(repo))
-    if wants_json(args):
-        emit_json({"context": ctx.text, "l2": ctx.l2, "l3": ctx.l3, "omitted": ctx.omitted,
-                   "shadowed": list(ctx.shadowed)})
-    else:
-        print(ctx.text if ctx.text else "no adopted memory yet (L2 and L3 are empty)")
-    return 0
+    return Report({"context": ctx.text, "l2": ctx.l2, "l3": ctx.l3, "omitted": ctx.omitted,
+                   "shadowed": list(ctx.shadowed)},
+                  [ctx.text if ctx.text else "no adopted memory yet (L2 and L3 are empty)"])

@@ -13,7 +13,8 @@ from agent_memory.adoption.adopt import (
     require_consistent,
     work_files,
 )
-from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json, warm_session_start
+from agent_memory.cli.output import find_atom, store_here, warm_session_start
+from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.committed.adopted_log import REMOVING_OPS, LogEntry
 from agent_memory.committed.install import target_file
@@ -25,7 +26,7 @@ from agent_memory.model.trailers import format_message, one_line
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo, store = store_here()
     snap = store.snapshot()
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -61,14 +62,10 @@ def run(args: argparse.Namespace) -> int:
         return change
 
     commit, _ = store.transact(forget)
-    if wants_json(args):
-        emit_json({"id": ident, "commit": commit, "l2_commit": l2_commit})
-    else:
-        print(f"forgot {ident}: {summarize(atom)}")
-        if l2_commit:
-            print(f"  removed from the L2 block in {l2_commit[:10]}")
-        print(f"  undo: git memory forget --undo {ident}")
-    return 0
+    report = Report({"id": ident, "commit": commit, "l2_commit": l2_commit}, [f"forgot {ident}: {summarize(atom)}"])
+    if l2_commit:
+        report.say(f"  removed from the L2 block in {l2_commit[:10]}")
+    return report.say(f"  undo: git memory forget --undo {ident}")
 
 
 def _forgotten_at_l2(repo: git.Repo, ident: str) -> Atom | None:
@@ -102,7 +99,7 @@ def _restore_l2(repo: git.Repo, ident: str, atom: Atom) -> str:
                              hint="nothing was restored; fix what the hook reported and retry")
 
 
-def _undo(args: argparse.Namespace, repo: git.Repo, store: L1Store, snap: Snapshot) -> int:
+def _undo(args: argparse.Namespace, repo: git.Repo, store: L1Store, snap: Snapshot) -> Report:
     ident = args.id
     if ident not in snap.tombstones:
         matches = [i for i in snap.tombstones if i.startswith(ident)] if ident.startswith("atm_") else []
@@ -132,10 +129,6 @@ def _undo(args: argparse.Namespace, repo: git.Repo, store: L1Store, snap: Snapsh
     commit, _ = store.transact(restore)
     result = {"id": ident, "restored": commit is not None or l2_commit is not None, "commit": commit,
               "l2_commit": l2_commit, "tier": "L2" if l2_commit else "L1"}
-    if wants_json(args):
-        emit_json(result)
-    elif result["restored"]:
-        print(f"restored {ident}" + (f" to L2: back in the block in {l2_commit[:10]}" if l2_commit else " to L1"))
-    else:
-        print(f"{ident} was already restored")
-    return 0
+    if not result["restored"]:
+        return Report(result, [f"{ident} was already restored"])
+    return Report(result, [f"restored {ident}" + (f" to L2: back in the block in {l2_commit[:10]}" if l2_commit else " to L1")])

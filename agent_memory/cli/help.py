@@ -4,14 +4,14 @@ plain text, without `man`; with a verb, that verb's entry."""
 from __future__ import annotations
 
 import argparse
-import sys
 
 from agent_memory.cli import manpage
 from agent_memory.cli.main import ALIASES, build_parser, verb_parsers
+from agent_memory.cli.report import Report
 from agent_memory.model.errors import UsageError
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     topic = args.topic
     if topic:
         known = verb_parsers(build_parser())
@@ -22,5 +22,4 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{topic!r} is not a git memory verb"
                              + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""),
                              hint="`git memory help` lists the verbs")
-    sys.stdout.write(manpage.text(topic))
-    return 0
+    return Report(raw=manpage.text(topic))

@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 
 from agent_memory.adoption.lifecycle import DESCRIPTIONS, apply_l2_op, supersede_problem
-from agent_memory.cli.output import emit_json, find_atom, repo_here, wants_json, warm_session_start
+from agent_memory.cli.output import find_atom, repo_here, warm_session_start
+from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
 from agent_memory.model.errors import AmbiguousError, UsageError
@@ -25,7 +26,7 @@ def adopted_atom(held: dict[str, Atom], key: str) -> Atom:
         ) from exc
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     op = args.verb
     repo = repo_here()
     held = tiers.l2_atoms(repo.workdir)
@@ -65,8 +66,4 @@ def run(args: argparse.Namespace) -> int:
             note=f"Successor: {new} {held[new]['claim']}",
         )
     warm_session_start(repo)
-    if wants_json(args):
-        emit_json({"id": ident, "op": op, "commit": commit})
-    else:
-        print(f"{ident} {DESCRIPTIONS[op]} ({commit[:10]})")
-    return 0
+    return Report({"id": ident, "op": op, "commit": commit}, [f"{ident} {DESCRIPTIONS[op]} ({commit[:10]})"])

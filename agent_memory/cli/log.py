@@ -14,7 +14,8 @@ import argparse
 from typing import Any
 
 from agent_memory.cli import colour
-from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
+from agent_memory.cli.output import find_atom, store_here
+from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.gitio import porcelain
@@ -185,7 +186,7 @@ def _global_ids(home: Any) -> set[str]:
     return ids
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo, store = store_here()
     snap = store.snapshot()
     key = args.id
@@ -199,18 +200,15 @@ def run(args: argparse.Namespace) -> int:
     commits = history(repo, key, sources=is_claude_memory(snap.atoms.get(key)))
     if not commits:
         raise UsageError(f"no history for {args.id}", hint="list atoms with `git memory inspect`")
-    if wants_json(args):
-        emit_json({"id": key, "commits": commits})
-        return 0
+    report = Report({"id": key, "commits": commits})
     for c in commits:
         session = f"  session {c['session']}" if c["session"] else ""
         op = colour.paint(c["op"].ljust(12), _role(c["op"]))
-        print(f"{colour.paint(c['oid'][:10], 'id')}  {c['date'][:19]}  {c['ref']:<14} {op} {c['subject']}{session}")
+        report.say(f"{colour.paint(c['oid'][:10], 'id')}  {c['date'][:19]}  {c['ref']:<14} {op} {c['subject']}{session}")
         if c.get("source"):
-            print(f"{'':48}{CLAUDE_MEMORY}, back-pointer {c['source']}")
+            report.say(f"{'':48}{CLAUDE_MEMORY}, back-pointer {c['source']}")
     seen = list(dict.fromkeys(c["op"] for c in commits if c["op"] in MEANING))
-    print(colour.paint("\n".join(f"  {op}: {MEANING[op]}" for op in reversed(seen)), "dim"))
-    return 0
+    return report.say(colour.paint("\n".join(f"  {op}: {MEANING[op]}" for op in reversed(seen)), "dim"))
 
 
 def _role(op: str) -> str:

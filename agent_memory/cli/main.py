@@ -432,7 +432,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     armed = _arm_interrupts()
     try:
         module = importlib.import_module(f"agent_memory.cli.{args.module}")
-        code: int = module.run(args)
+        result = module.run(args)
+        if isinstance(result, int):
+            code: int = result
+        else:  # a Report: printed here, the one place that chooses text or JSON
+            from agent_memory.cli.report import emit
+
+            code = emit(result, getattr(args, "output", "text"))
         if armed:
             _disarm_interrupts()
         return code

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from collections.abc import Mapping
 from typing import Any
 
 from agent_memory.claude import session_start
+from agent_memory.cli.report import (
+    emit_json as emit_json,  # for the verbs not yet returning a Report
+)
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom, normalize
@@ -36,10 +37,6 @@ project_of = git.project_of
 
 def wants_json(args: argparse.Namespace) -> bool:
     return getattr(args, "output", "text") == "json"
-
-
-def emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
 
 
 def find_atom(atoms: Mapping[str, Atom], key: str, strict: bool = False) -> Atom:

@@ -7,7 +7,8 @@ from typing import Any
 
 from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.cli import colour
-from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
+from agent_memory.cli.output import project_of, store_here
+from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
@@ -16,7 +17,7 @@ from agent_memory.model.trailers import one_line
 from agent_memory.promote.review import plan_and_stage
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     skipped: list[dict[str, Any]] = []
     if args.global_:
         from agent_memory.promote.l3 import global_results
@@ -31,34 +32,38 @@ def run(args: argparse.Namespace) -> int:
         blocked = [
             {"id": r.atom_id, "reasons": list(r.reasons)} for r in plan.results if not r.eligible
         ]
-    if wants_json(args):
-        report: dict[str, Any] = {"eligible": eligible, "blocked": blocked}
-        if args.global_:
-            report["skipped_projects"] = skipped
-        emit_json(report)
-        return 0
-    claims, staged = _claims_and_staged(args.global_)
+    data: dict[str, Any] = {"eligible": eligible, "blocked": blocked}
+    if args.global_:
+        data["skipped_projects"] = skipped
+    report = Report(data)
+    # The claims and what is staged are for people: read only for text.
+    report.later.append(lambda r: _text(r, args.global_, eligible, blocked, skipped))
+    return report
+
+
+def _text(report: Report, global_: bool, eligible: list[dict[str, Any]], blocked: list[dict[str, Any]],
+          skipped: list[dict[str, Any]]) -> None:  # fmt: skip
+    claims, staged = _claims_and_staged(global_)
     if not eligible and not blocked:
-        print("nothing to promote yet")
+        report.say("nothing to promote yet")
     for item in eligible:
         note = "  (staged)" if item["id"] in staged else ""
-        print(f"{colour.paint('eligible', 'ok')}  {colour.paint(item['id'], 'id')} → "
+        report.say(f"{colour.paint('eligible', 'ok')}  {colour.paint(item['id'], 'id')} → "
               f"{colour.tier(item['to'])}  {one_line(claims.get(item['id'], '?'), 70)}{note}")
     for item in blocked:
-        print(f"{colour.paint('blocked', 'refused')}   {colour.paint(item['id'], 'id')}  "
+        report.say(f"{colour.paint('blocked', 'refused')}   {colour.paint(item['id'], 'id')}  "
               f"{one_line(claims.get(item['id'], '?'), 70)}")
-        print(f"            {'; '.join(item['reasons'])}")
+        report.say(f"            {'; '.join(item['reasons'])}")
     for project in skipped:
         # Registered on another machine, moved or deleted: its L2 atoms do not count here.
-        print(f"skipped   project {project['project']} ({project['path']}): {project['reason']}")
-    flag = " --global" if args.global_ else ""
+        report.say(f"skipped   project {project['project']} ({project['path']}): {project['reason']}")
+    flag = " --global" if global_ else ""
     waiting = [i["id"] for i in eligible if i["id"] not in staged]
     if waiting:
-        print(f"{colour.paint('hint:', 'hint')} stage {'it' if len(waiting) == 1 else 'them'} with `git memory stage{flag}`")
+        report.say(f"{colour.paint('hint:', 'hint')} stage {'it' if len(waiting) == 1 else 'them'} with `git memory stage{flag}`")
     elif eligible:
-        print(f"{colour.paint('hint:', 'hint')} already staged on memory/review: review with "
+        report.say(f"{colour.paint('hint:', 'hint')} already staged on memory/review: review with "
               f"`git memory adopt{flag}` or open a pull request with `git memory pr{flag}`")
-    return 0
 
 
 def _claims_and_staged(global_: bool) -> tuple[dict[str, str], set[str]]:

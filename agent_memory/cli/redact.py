@@ -8,7 +8,7 @@ there is exactly one output record per input line, a line being what ends with `
 before it belongs to the line ending; any other `\r`, `\x1c`-`\x1e`, `\x85`, `\u2028`,
 `\u2029` stays inside the line).
 
-Imports only `agent_memory.redact.redactor` (no git, no store): it may run in a hook's time budget.
+Imports only `agent_memory.redact.redactor` and the report (no git, no store): it may run in a hook's time budget.
 """
 
 from __future__ import annotations
@@ -18,13 +18,16 @@ import json
 import sys
 from typing import Any
 
+from agent_memory.cli.report import Report
 from agent_memory.redact.redactor import Finding, redact
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
+    """A filter's output is handed over verbatim (`raw`): the redacted text, or JSON lines
+    (one object per input line with --each-line) that the report's printer must not re-indent."""
     data = sys.stdin.buffer.read().decode("utf-8", errors="replace")
     as_json = getattr(args, "output", "text") == "json"
-    out = sys.stdout
+    out: list[str] = []
     if getattr(args, "each_line", False):
         for line in each_line(data):
             body = line[:-1] if line.endswith("\n") else line
@@ -32,18 +35,11 @@ def run(args: argparse.Namespace) -> int:
                 body = body[:-1]
             ending = line[len(body) :]
             text, findings = redact(body)
-            if as_json:
-                out.write(_json_line(_object(text, findings)))
-            else:
-                out.write(text + ending)
+            out.append(_json_line(_object(text, findings)) if as_json else text + ending)
     else:
         text, findings = redact(data)
-        if as_json:
-            out.write(_json_line(_object(text, findings)))
-        else:
-            out.write(text)
-    out.flush()
-    return 0
+        out.append(_json_line(_object(text, findings)) if as_json else text)
+    return Report(raw="".join(out))
 
 
 def each_line(data: str) -> list[str]:

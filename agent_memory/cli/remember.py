@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import argparse
 
-from agent_memory.cli.output import emit_json, project_of, repo_here, wants_json
+from agent_memory.cli.output import project_of, repo_here
+from agent_memory.cli.report import Report
 from agent_memory.store.capture import capture_atoms
 from agent_memory.store.remember import add_global_candidate, global_atom, project_atom
 
@@ -33,7 +34,7 @@ def redaction_reason(claim: str) -> str:
     return f"redacted ({', '.join(rules)}) — restate it without {what}"
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     project = project_of(repo)
     held = False
@@ -74,21 +75,10 @@ def run(args: argparse.Namespace) -> int:
         reasons = refused
     else:
         reasons = ["not eligible (see git memory promote)"]
-    if wants_json(args):
-        emit_json(
-            {
-                "id": atom["id"],
-                "claim": atom["claim"],
-                "redacted": atom["redacted"],
-                "staged": staged[0] if staged else None,
-                "refused": None if staged else reasons,
-            }
-        )
-        return 0 if staged else 1
+    report = Report({"id": atom["id"], "claim": atom["claim"], "redacted": atom["redacted"],
+                     "staged": staged[0] if staged else None, "refused": None if staged else reasons})
     if staged:
-        print(f"staged {atom['id']} on {where}: {atom['claim']}")
-        print(f"review it with `{adopt_hint}`")
-        return 0
+        return report.say(f"staged {atom['id']} on {where}: {atom['claim']}", f"review it with `{adopt_hint}`")
     kept = "was not kept" if args.global_ and atom["redacted"] else "was recorded but not staged"
-    print(f"{atom['id']} {kept}: {'; '.join(reasons)}")
-    return 1
+    report.code = 1
+    return report.say(f"{atom['id']} {kept}: {'; '.join(reasons)}")

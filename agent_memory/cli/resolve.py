@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json, warm_session_start
+from agent_memory.cli.output import find_atom, store_here, warm_session_start
+from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
@@ -36,7 +37,7 @@ def _only_partner(pool: dict[str, Atom], keep: Atom) -> Atom:
     return pool[partners[0]]
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo, store = store_here()
     snap = store.snapshot()
     held = tiers.l2_atoms(repo.workdir)
@@ -105,11 +106,6 @@ def run(args: argparse.Namespace) -> int:
         return change if not change.empty() else None
 
     commit, _ = store.transact(compute)
-    if wants_json(args):
-        emit_json(
-            {"kept": keep["id"], "dropped": other["id"], "commit": commit, "l2_commit": l2_commit}
-        )
-    else:
-        print(f"kept {keep['id']}: {summarize(keep)}")
-        print(f"{'forgot' if args.forget_other else 'demoted'} {other['id']}: {summarize(other)}")
-    return 0
+    return Report({"kept": keep["id"], "dropped": other["id"], "commit": commit, "l2_commit": l2_commit},
+                  [f"kept {keep['id']}: {summarize(keep)}",
+                   f"{'forgot' if args.forget_other else 'demoted'} {other['id']}: {summarize(other)}"])

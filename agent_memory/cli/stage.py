@@ -7,13 +7,14 @@ import argparse
 
 from agent_memory.adoption.reverts import record_reverted
 from agent_memory.cli import colour
-from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
+from agent_memory.cli.output import project_of, store_here
+from agent_memory.cli.report import Report
 from agent_memory.committed.install import target_file
 from agent_memory.model.clock import now_utc
 from agent_memory.promote.review import StagePlan, plan_and_stage
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     if args.global_:
         from agent_memory.promote.l3 import stage_global
 
@@ -37,37 +38,27 @@ def run(args: argparse.Namespace) -> int:
 
         mark_held(store, plan.held)  # items adopted by merging the review PR
     commits = [{"oid": oid, "atom": ident} for oid, ident in plan.staged]
-    if wants_json(args):
-        emit_json(
-            {
-                "branch": "memory/review",
-                "base": plan.base_branch,
-                "commits": commits,
-                "refused": plan.refused,
-                "demoted": plan.demoted,
-                "base_ref": plan.base_ref,
-                "unpushed": plan.unpushed,
-            }
-        )
-        return 0
+    report = Report({"branch": "memory/review", "base": plan.base_branch, "commits": commits,
+                     "refused": plan.refused, "demoted": plan.demoted, "base_ref": plan.base_ref,
+                     "unpushed": plan.unpushed})
     flag = " --global" if args.global_ else ""
     where = "the global memory repo's memory/review" if args.global_ else "memory/review"
     if not commits:
-        print(f"nothing to stage: no atom is eligible (see `git memory promote{flag}`)")
+        report.say(f"nothing to stage: no atom is eligible (see `git memory promote{flag}`)")
     else:
         on = plan.base_ref.removeprefix("refs/remotes/").removeprefix("refs/heads/") or plan.base_branch
-        print(f"staged {len(commits)} commit(s) on {where} (on top of {on}):")
+        report.say(f"staged {len(commits)} commit(s) on {where} (on top of {on}):")
         for oid, ident in plan.staged:
-            print(f"  {oid[:10]} {ident}")
-        print(
+            report.say(f"  {oid[:10]} {ident}")
+        report.say(
             f"review with `git memory adopt{flag}`, or open a pull request with `git memory pr{flag}`"
         )
     for ident, reasons in plan.refused.items():
-        print(f"{colour.paint('refused', 'refused')} {ident}: {'; '.join(reasons)}")
+        report.say(f"{colour.paint('refused', 'refused')} {ident}: {'; '.join(reasons)}")
     if plan.unpushed and plan.base_ref.startswith("refs/remotes/"):
-        print(f"note: {plan.base_branch} has {plan.unpushed} commit(s) that {on_remote(plan)} does not: "
+        report.say(f"note: {plan.base_branch} has {plan.unpushed} commit(s) that {on_remote(plan)} does not: "
               f"the review branch leaves them out (push {plan.base_branch} for them to reach the remote)")
-    return 0
+    return report
 
 
 def on_remote(plan: StagePlan) -> str:

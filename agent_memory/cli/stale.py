@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import argparse
 
-from agent_memory.cli.output import emit_json, store_here, wants_json
+from agent_memory.cli.output import store_here
+from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
@@ -32,17 +33,10 @@ def _line(finding: Finding) -> str:
     return f"{where}\n  fix: {finding.suggestion}"
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo, atoms = _atoms()
     findings = find_stale(repo, atoms)
-    if wants_json(args):
-        emit_json({"findings": [f.to_json() for f in findings]})
-        return 1 if findings else 0
-    if not findings:
-        print(
-            "no stale atoms: every path they name exists at HEAD and is older than their evidence"
-        )
-        return 0
-    for finding in findings:
-        print(_line(finding))
-    return 1
+    lines = [_line(f) for f in findings] or [
+        "no stale atoms: every path they name exists at HEAD and is older than their evidence"
+    ]
+    return Report({"findings": [f.to_json() for f in findings]}, lines, code=1 if findings else 0)

@@ -7,13 +7,14 @@ from __future__ import annotations
 import argparse
 import subprocess
 
-from agent_memory.cli.output import emit_json, find_atom, store_here, wants_json
+from agent_memory.cli.output import find_atom, store_here
+from agent_memory.cli.report import Report
 from agent_memory.model.errors import EXIT_REFUSED
 from agent_memory.redact.redactor import redact
 from agent_memory.store.l1 import Change, Snapshot, summarize
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo, store = store_here()
     atom = find_atom({a["id"]: a for a in store.atoms()}, args.id)
     ident = atom["id"]
@@ -21,12 +22,9 @@ def run(args: argparse.Namespace) -> int:
     command, _ = redact(" ".join(args.by.split()))
     if proc.returncode != 0:
         tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-1:] or [""]
-        if wants_json(args):
-            emit_json({"id": ident, "verified": False, "exit_status": proc.returncode, "commit": None})
-        else:
-            print(f"the check failed (exit {proc.returncode}): {redact(tail[0])[0][:200]}")
-            print(f"{ident} stays {atom['confidence']}")
-        return EXIT_REFUSED
+        return Report({"id": ident, "verified": False, "exit_status": proc.returncode, "commit": None},
+                      [f"the check failed (exit {proc.returncode}): {redact(tail[0])[0][:200]}",
+                       f"{ident} stays {atom['confidence']}"], code=EXIT_REFUSED)
 
     def compute(snap: Snapshot) -> Change | None:
         current = snap.atoms.get(ident)
@@ -43,9 +41,6 @@ def run(args: argparse.Namespace) -> int:
                       writes={ident: updated})
 
     commit, _ = store.transact(compute)
-    if wants_json(args):
-        emit_json({"id": ident, "verified": True, "exit_status": 0, "commit": commit})
-    else:
-        print(f"{ident} verified by `{command}`" + (f" ({commit[:10]})" if commit else " (already)"))
-        print("it can now promote on one observation: see `git memory promote`")
-    return 0
+    return Report({"id": ident, "verified": True, "exit_status": 0, "commit": commit},
+                  [f"{ident} verified by `{command}`" + (f" ({commit[:10]})" if commit else " (already)"),
+                   "it can now promote on one observation: see `git memory promote`"])

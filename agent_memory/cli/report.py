@@ -1,0 +1,75 @@
+"""What a verb did, printed in one place.
+
+A verb's `run(args)` does its work and returns a `Report`: the JSON object (`data`), the lines
+for people (`lines` on stdout, `notes` on stderr: warnings and `hint:` lines), the exit code,
+and a failure that stopped it after some work had landed. `cli/main` prints it once: with
+`--output json` the object alone on stdout (scripts parse it; the notes are for people and are
+left out), otherwise the text. So no verb decides between JSON and text, and a verb can be
+driven in-process (`main(argv)`) and read back whole.
+
+Live output that cannot wait for the end stays live: progress on stderr, the questions of the
+interactive adopt. A filter (`redact`) hands over its output verbatim (`raw`);
+text that needs more reading than the JSON is added `later`, only when text is printed."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Report:
+    data: dict[str, Any] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    code: int = 0
+    # Raised after the report is printed: the report says what landed before it, then main
+    # maps the failure to its one line, hint and exit code as for any verb.
+    failure: BaseException | None = None
+    raw: str | None = None
+    # Text that costs work the JSON does not need: each adds its lines when text is printed.
+    later: list[Callable[[Report], object]] = field(default_factory=list)
+
+    def say(self, *lines: str) -> Report:
+        self.lines.extend(lines)
+        return self
+
+    def note(self, *lines: str) -> Report:
+        self.notes.extend(lines)
+        return self
+
+    def hint(self, text: str) -> Report:
+        from agent_memory.cli import colour
+
+        self.notes.append(f"{colour.paint('hint:', 'hint', sys.stderr)} {text}")
+        return self
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
+
+
+def emit(report: Report, output: str = "text") -> int:
+    """Print `report` (text, or `json` for --output json) and return its exit code; a failure
+    it carries is raised after the report is out."""
+    if report.raw is not None:
+        sys.stdout.write(report.raw)
+        sys.stdout.flush()
+    elif output == "json":
+        emit_json(report.data)
+    else:
+        for add_lines in report.later:
+            add_lines(report)
+        for line in report.lines:
+            print(line)
+        if report.notes:
+            sys.stdout.flush()  # the text first, then what it leads to
+            for note in report.notes:
+                print(note, file=sys.stderr)
+    if report.failure is not None:
+        raise report.failure
+    return report.code
+
