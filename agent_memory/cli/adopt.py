@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from agent_memory.adoption.adopt import (
@@ -37,7 +39,9 @@ from agent_memory.adoption.adopt import (
 from agent_memory.adoption.intent import RunList
 from agent_memory.adoption.locks import memory_lock
 from agent_memory.adoption.reverts import record_reverted
-from agent_memory.cli.output import emit_json, tier_context, wants_json, warm_session_start
+from agent_memory.cli.ids import NoMatch, resolve
+from agent_memory.cli.output import tier_context, warm_session_start
+from agent_memory.cli.report import Report
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom, strip_pointer
 from agent_memory.model.clock import utc_day
@@ -56,34 +60,25 @@ from agent_memory.transcripts.evidence import evidence_for
 
 
 def _match(items: list[Item], wanted: list[str], done: set[str]) -> tuple[list[Item], list[str]]:
-    """The waiting items named by id, unique id prefix or review-commit prefix (≥ 7 hex), and
-    the names that were already decided (held or rejected): a rerun of the same command after
-    an interrupt continues with the rest instead of failing on what already happened."""
+    """The waiting items named (as every ID is named: cli/ids.py, with a review-commit prefix
+    as well), and the names that were already decided (held or rejected): a rerun of the same
+    command after an interrupt continues with the rest instead of failing on what already
+    happened."""
+    claims = {i.atom_id: str(i.atom.get("claim", "")) for i in items}
+    commits = {i.commit: i.atom_id for i in items}
     chosen: list[Item] = []
     already: list[str] = []
     for key in wanted:
-        found = [i for i in items if i.atom_id == key]
-        if not found:
-            found = [
-                i
-                for i in items
-                if (key.startswith("atm_") and i.atom_id.startswith(key))
-                or (len(key) >= 7 and i.commit.startswith(key))
-            ]
-        if len({i.atom_id for i in found}) > 1:
-            names = ", ".join(sorted({i.atom_id for i in found}))
-            raise UsageError(
-                f"{key!r} names several waiting items: {names}", hint="pass one full atom id"
-            )
-        if not found:
-            if key in done:
-                already.append(key)
+        try:
+            ident = resolve(key, claims, commits)
+        except NoMatch:
+            decided = [d for d in done if d == key or (key.startswith("atm_") and d.startswith(key))]
+            if len(decided) == 1:
+                already.append(decided[0])
                 continue
-            raise UsageError(
-                f"{key} is not waiting on memory/review",
-                hint="list waiting items with `git memory adopt` or `git memory status`",
-            )
-        chosen.extend(f for f in found if f not in chosen)
+            raise NoMatch(f"{key} is not waiting on memory/review",
+                          hint="list waiting items with `git memory adopt` or `git memory status`") from None  # fmt: skip
+        chosen.extend(i for i in items if i.atom_id == ident and i not in chosen)
     return chosen, already
 
 
@@ -165,47 +160,84 @@ class Decisions:
             warm_session_start(self.repo)
 
 
-def run(args: argparse.Namespace) -> int:
-    repo, tier, target, store = tier_context(args.global_)
-    assert repo.workdir is not None
-    git.check_head(repo.git_dir, repo.common_dir)  # no adopt commit may start a new root
-    resumed = resume_interrupted(repo, store)  # what a killed adopt left half done
-    for note in resumed if not wants_json(args) else []:
-        print(note)
-    files = work_files(repo.workdir, tier, target)
-    if store is not None:
-        record_reverted(repo, store, set(files.held()))
-    items = pending(repo, files)
-    named = [*args.yes, *args.pin, *args.reject]  # what `_match` may find already decided
-    done = set(files.held()) | withdrawn_at_l1(repo, named)
-    pinned, _ = _match(items, args.pin, done)
-    pins = {i.atom_id for i in pinned}
+@dataclass
+class Review:
+    """What one adopt works on: the tier's repository and files, the items waiting on its
+    review branch, and the ids already decided."""
+
+    repo: git.Repo
+    tier: str
+    target: str
+    store: L1Store | None
+    resumed: list[str]  # what this run finished or rolled back of a killed adopt
+    items: list[Item]
+    done: set[str]
+
+    @classmethod
+    def open(cls, args: argparse.Namespace) -> Review:
+        repo, tier, target, store = tier_context(args.global_)
+        assert repo.workdir is not None
+        git.check_head(repo.git_dir, repo.common_dir)  # no adopt commit may start a new root
+        resumed = resume_interrupted(repo, store)  # what a killed adopt left half done
+        files = work_files(repo.workdir, tier, target)
+        if store is not None:
+            record_reverted(repo, store, set(files.held()))
+        named = [*args.yes, *args.pin, *args.reject]  # what `_match` may find already decided
+        done = set(files.held()) | withdrawn_at_l1(repo, named)
+        return cls(repo, tier, target, store, resumed, pending(repo, files), done)
+
+    def check(self) -> None:
+        """Clean, consistent memory files before anything is written — checked under the
+        memory lock, so another adopt's item between its write and its commit is not taken
+        for an edit."""
+        assert self.repo.workdir is not None
+        with memory_lock(self.repo, what="adopt"):
+            require_clean(self.repo, self.target)
+            require_consistent(work_files(self.repo.workdir, self.tier, self.target))
+
+    def outcome(self) -> dict[str, Any]:
+        """The JSON object every path fills in."""
+        return {"adopted": [], "rejected": [], "refused": {}, "already": [], "resumed": self.resumed}
+
+
+def run(args: argparse.Namespace) -> Report:
+    review = Review.open(args)
+    pins = {i.atom_id for i in _match(review.items, args.pin, review.done)[0]}
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     # --pin alone on a terminal pins those items if they are adopted in the walk; without a
     # terminal, naming an item to pin is choosing it (scripts: `adopt --pin ID`).
-    if not (args.all or args.yes or args.reject or (args.pin and not terminal)):
-        if not items:
-            print(
-                "nothing is waiting on memory/review"
-                + ("" if args.global_ else " (stage with `git memory stage`)")
-            )
-            return 0
-        if not terminal:
-            local = store.snapshot().atoms if store is not None else {}
-            for item in items:
-                print("\n".join(describe(item, l1=local.get(item.atom_id))))
-            print(f"{len(items)} item(s) waiting on memory/review", file=sys.stderr)
-            print(
-                "hint: adopt on a terminal with `git memory adopt`, or use --all, --yes ID…, --reject ID…",
-                file=sys.stderr,
-            )
-            return EXIT_REFUSED
-        _check(repo, tier, target)
-        return _interactive(repo, items, target, tier, store, pins)
-    _check(repo, tier, target)
+    if args.all or args.yes or args.reject or (args.pin and not terminal):
+        return _batch(args, review, pins)
+    if review.items and terminal:
+        review.check()
+        return _interactive(review, pins, json_out=args.output == "json")
+    return _waiting(review, args.global_)
+
+
+def _waiting(review: Review, global_: bool) -> Report:
+    """No selection: say what waits. Without a terminal that is a refusal (exit 1) with the
+    flags that choose."""
+    report = Report(review.outcome(), list(review.resumed))
+    if not review.items:
+        return report.say("nothing is waiting on memory/review" + ("" if global_ else " (stage with `git memory stage`)"))
+    local = review.store.snapshot().atoms if review.store is not None else {}
+    for item in review.items:
+        report.say(*describe(item, l1=local.get(item.atom_id)))
+    report.data["waiting"] = [i.atom_id for i in review.items]
+    report.note(f"{len(review.items)} item(s) waiting on memory/review")
+    report.hint("adopt on a terminal with `git memory adopt`, or use --all, --yes ID…, --reject ID…")
+    report.code = EXIT_REFUSED
+    return report
+
+
+def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
+    """--all, --yes, --reject, --pin: every named item at once, one commit each; the L1 marks
+    in one commit at the end."""
+    review.check()
+    items = review.items
     # --pin ID adopts ID too (pinned): naming an item to pin is choosing it.
-    chosen, already = (list(items), []) if args.all else _match(items, [*args.yes, *args.pin], done)
-    rejected, already_rejected = _match(items, args.reject, done)
+    chosen, already = (list(items), []) if args.all else _match(items, [*args.yes, *args.pin], review.done)
+    rejected, already_rejected = _match(items, args.reject, review.done)
     overlap = sorted({i.atom_id for i in chosen} & {i.atom_id for i in rejected})
     if overlap and not args.all:
         raise UsageError(
@@ -213,19 +245,14 @@ def run(args: argparse.Namespace) -> int:
             hint="name each item in only one of --yes/--pin and --reject",
         )
     chosen = [i for i in chosen if i not in rejected]
-    report: dict[str, Any] = {
-        "adopted": [],
-        "rejected": [],
-        "refused": {},
-        "already": sorted(set(already + already_rejected)),
-        "resumed": resumed,
-    }
-    decisions = Decisions(repo, tier, store)
+    outcome = review.outcome()
+    outcome["already"] = sorted(set(already + already_rejected))
+    decisions = Decisions(review.repo, review.tier, review.store)
     failure: Exception | None = None
-    with git.deferred_maintenance(repo.cwd):  # once for the batch, not per commit
+    with git.deferred_maintenance(review.repo.cwd):  # once for the batch, not per commit
         try:
-            _apply(repo, chosen, rejected, target, tier, pins, decisions, report)
-        except Exception as exc:  # noqa: BLE001 - reported below with what had landed before it
+            _apply(review, chosen, rejected, pins, decisions, outcome)
+        except Exception as exc:  # noqa: BLE001 - reported with what had landed before it
             failure = exc
         finally:
             try:
@@ -233,21 +260,18 @@ def run(args: argparse.Namespace) -> int:
             except Exception as exc:  # noqa: BLE001 - the marks stay owed; the next adopt writes them
                 failure = failure or exc
     if failure is not None:
-        landed = {a["atom"] for a in report["adopted"]}
-        report["not_adopted"] = [i.atom_id for i in chosen if i.atom_id not in landed
-                                 and i.atom_id not in report["refused"] and i.atom_id not in report["already"]]  # fmt: skip
-        report["error"] = "no space left on device" if disk_full(failure) else str(failure)
-    if wants_json(args):
-        emit_json(report)
-    else:
-        _print_report(report, items, store)
-    if failure is not None:
-        _raise_after(failure, report)
-    return EXIT_REFUSED if report["refused"] else 0
+        landed = {a["atom"] for a in outcome["adopted"]}
+        outcome["not_adopted"] = [i.atom_id for i in chosen if i.atom_id not in landed
+                                  and i.atom_id not in outcome["refused"] and i.atom_id not in outcome["already"]]  # fmt: skip
+        outcome["error"] = "no space left on device" if disk_full(failure) else str(failure)
+    report = _batch_text(Report(outcome, list(review.resumed)), items, review.store)
+    report.code = EXIT_REFUSED if outcome["refused"] else 0
+    report.failure = _failure_after(failure, outcome) if failure is not None else None
+    return report
 
 
-def _apply(repo: git.Repo, chosen: list[Item], rejected: list[Item], target: str, tier: str, pins: set[str],
-           decisions: Decisions, report: dict[str, Any]) -> None:  # fmt: skip
+def _apply(review: Review, chosen: list[Item], rejected: list[Item], pins: set[str], decisions: Decisions,
+           report: dict[str, Any]) -> None:  # fmt: skip
     """Adopt `chosen` and reject `rejected`, one item at a time, noting each in `report`."""
     for item in chosen:
         why = refusal(item)
@@ -255,7 +279,7 @@ def _apply(repo: git.Repo, chosen: list[Item], rejected: list[Item], target: str
             report["refused"][item.atom_id] = why
             continue
         try:
-            commit = adopt_item(repo, item, target, pin=item.atom_id in pins, tier=tier)
+            commit = adopt_item(review.repo, item, review.target, pin=item.atom_id in pins, tier=review.tier)
         except AlreadyApplied:
             report["already"] = sorted({*report["already"], item.atom_id})
             continue
@@ -273,48 +297,37 @@ def _apply(repo: git.Repo, chosen: list[Item], rejected: list[Item], target: str
         report["rejected"].append(item.atom_id)
 
 
-def _print_report(report: dict[str, Any], items: list[Item], store: L1Store | None) -> None:
-    if not items and not report["already"]:
-        print("nothing is waiting on memory/review")
-    for adopted in report["adopted"]:
-        print(
-            f"adopted {adopted['atom']} in {adopted['commit'][:10]}"
-            + (" (pinned)" if adopted["pinned"] else "")
-        )
-    for ident in report["rejected"]:
-        print(f"rejected {ident} ({_rejection_note(store)})")
-    for ident in report["already"]:
-        print(f"{ident} was already decided (adopted or rejected); nothing to do")
-    for ident, why in report["refused"].items():
-        print(f"refused {ident}: {why}")
-    for hint in sorted(set(report.get("hints", []))):
-        print(f"hint: {hint}", file=sys.stderr)
-    if report["refused"]:
-        print(
-            "hint: a refused item stays on memory/review; `git memory inspect --why ID` shows its evidence",
-            file=sys.stderr,
-        )
-    if "error" in report:
-        print(f"stopped: {report['error']}; {plural(len(report['adopted']), 'item')} adopted (above), "
-              f"{len(report['not_adopted'])} not adopted and still waiting: {', '.join(report['not_adopted']) or 'none'}")  # fmt: skip
+def _batch_text(report: Report, items: list[Item], store: L1Store | None) -> Report:
+    outcome = report.data
+    if not items and not outcome["already"]:
+        report.say("nothing is waiting on memory/review")
+    for adopted in outcome["adopted"]:
+        report.say(f"adopted {adopted['atom']} in {adopted['commit'][:10]}" + (" (pinned)" if adopted["pinned"] else ""))
+    for ident in outcome["rejected"]:
+        report.say(f"rejected {ident} ({_rejection_note(store)})")
+    for ident in outcome["already"]:
+        report.say(f"{ident} was already decided (adopted or rejected); nothing to do")
+    for ident, why in outcome["refused"].items():
+        report.say(f"refused {ident}: {why}")
+    for hint in sorted(set(outcome.get("hints", []))):
+        report.hint(hint)
+    if outcome["refused"]:
+        report.hint("a refused item stays on memory/review; `git memory inspect --why ID` shows its evidence")
+    if "error" in outcome:
+        report.say(f"stopped: {outcome['error']}; {plural(len(outcome['adopted']), 'item')} adopted (above), "
+                   f"{len(outcome['not_adopted'])} not adopted and still waiting: {', '.join(outcome['not_adopted']) or 'none'}")  # fmt: skip
+    return report
 
 
-def _raise_after(failure: Exception, report: dict[str, Any]) -> None:
-    """The batch stopped on `failure` after the report said what had landed: exit as main
-    maps it; a full disk is said plainly."""
+def _failure_after(failure: Exception, outcome: dict[str, Any]) -> Exception:
+    """What the batch stopped on, raised after the report said what had landed: main maps it
+    as for any verb; a full disk is said plainly."""
     if disk_full(failure):
-        raise DiskFullError(f"no space left on device: {plural(len(report['adopted']), 'item')} adopted, "
-                            f"{len(report['not_adopted'])} not (they stay waiting on memory/review)") from failure  # fmt: skip
-    raise failure
-
-
-def _check(repo: git.Repo, tier: str, target: str) -> None:
-    """Clean, consistent memory files before anything is written — checked under the memory
-    lock, so another adopt's item between its write and its commit is not taken for an edit."""
-    assert repo.workdir is not None
-    with memory_lock(repo, what="adopt"):
-        require_clean(repo, target)
-        require_consistent(work_files(repo.workdir, tier, target))
+        error = DiskFullError(f"no space left on device: {plural(len(outcome['adopted']), 'item')} adopted, "
+                              f"{len(outcome['not_adopted'])} not (they stay waiting on memory/review)")  # fmt: skip
+        error.__cause__ = failure
+        return error
+    return failure
 
 
 def _rejection_note(store: L1Store | None) -> str:
@@ -323,81 +336,84 @@ def _rejection_note(store: L1Store | None) -> str:
     return "recorded on memory/atoms; not restaged until new sessions add evidence"
 
 
-def _ask(questionary: Any, choices: list[str], item: Item, l1: Atom | None) -> str:
+def _ask(questionary: Any, choices: list[str], item: Item, l1: Atom | None, say: Callable[[str], None]) -> str:
     while True:
-        answer = questionary.select(
-            "What should happen to this item?", choices=choices
-        ).unsafe_ask()
+        answer = questionary.select("What should happen to this item?", choices=choices).unsafe_ask()
         if answer != "show more":
             return str(answer)
-        print("\n".join(describe(item, detail=True, l1=l1)))
+        say("\n".join(describe(item, detail=True, l1=l1)))
 
 
-def _interactive(
-    repo: git.Repo, items: list[Item], target: str, tier: str, store: L1Store | None, pins: set[str]
-) -> int:
+def _interactive(review: Review, pins: set[str], json_out: bool) -> Report:
+    """The walk on a terminal: each item is shown and decided as it comes (that conversation
+    is live; with --output json it goes to stderr), the report is the tally at the end."""
     import questionary
 
-    decisions = Decisions(repo, tier, store)
+    def say(text: str) -> None:
+        print(text, file=sys.stderr if json_out else sys.stdout, flush=True)
+
+    for note in review.resumed:
+        say(note)
+    decisions = Decisions(review.repo, review.tier, review.store)
+    outcome = review.outcome()
     try:
-        return _walk(repo, items, target, tier, store, pins, questionary, decisions)
+        code, tally = _walk(review, pins, questionary, decisions, outcome, say)
     finally:
         decisions.write()
+    return Report(outcome, [tally], code=code)
 
 
-def _walk(
-    repo: git.Repo, items: list[Item], target: str, tier: str, store: L1Store | None, pins: set[str],
-    questionary: Any, decisions: Decisions,
-) -> int:  # fmt: skip
-    adopted = rejected = skipped = 0
+def _walk(review: Review, pins: set[str], questionary: Any, decisions: Decisions, outcome: dict[str, Any],
+          say: Callable[[str], None]) -> tuple[int, str]:  # fmt: skip
+    """(exit code, the tally line) after asking about each item in turn."""
+    items, store = review.items, review.store
+    skipped = 0
+
+    def tally() -> str:
+        return f"\n{len(outcome['adopted'])} adopted, {len(outcome['rejected'])} rejected, {skipped} skipped"
+
     local = store.snapshot().atoms if store is not None else {}
     for number, item in enumerate(items, start=1):
-        print(f"\n[{number}/{len(items)}]")
-        print("\n".join(describe(item, l1=local.get(item.atom_id))))
+        say(f"\n[{number}/{len(items)}]")
+        say("\n".join(describe(item, l1=local.get(item.atom_id))))
         if item.atom_id in pins:
-            print("  (--pin: pinned if adopted)")
+            say("  (--pin: pinned if adopted)")
         why = refusal(item)
         if why:
-            print(f"  cannot adopt: {why}")
+            say(f"  cannot adopt: {why}")
             choices = ["reject", "skip", "show more", "quit"]
         else:
             choices = ["adopt", "reject", "skip", "show more", "quit"]
         try:
-            answer = _ask(questionary, choices, item, local.get(item.atom_id))
+            answer = _ask(questionary, choices, item, local.get(item.atom_id), say)
         except KeyboardInterrupt:
             # Ctrl-C at the question, between items: every earlier item is whole (one commit
             # each); this one and the rest stay waiting.
-            print(
-                f"\ninterrupted; {len(items) - number + 1} item(s) still waiting — rerun `git memory adopt` to continue"
-            )
-            print(f"\n{adopted} adopted, {rejected} rejected, {skipped} skipped")
-            return EXIT_INTERRUPTED
+            say(f"\ninterrupted; {len(items) - number + 1} item(s) still waiting — rerun `git memory adopt` to continue")
+            return EXIT_INTERRUPTED, tally()
         if answer == "quit":
-            print(
-                f"stopped; {len(items) - number + 1} item(s) still waiting — rerun `git memory adopt` to continue"
-            )
+            say(f"stopped; {len(items) - number + 1} item(s) still waiting — rerun `git memory adopt` to continue")
             break
         if answer == "adopt":
             try:
-                commit = adopt_item(repo, item, target, pin=item.atom_id in pins, tier=tier)
+                commit = adopt_item(review.repo, item, review.target, pin=item.atom_id in pins, tier=review.tier)
             except AlreadyApplied:
-                print("already decided by another git memory command meanwhile; nothing to do")
+                say("already decided by another git memory command meanwhile; nothing to do")
+                outcome["already"].append(item.atom_id)
                 skipped += 1
                 continue
             except RefusedError as exc:
-                print(f"not adopted: {exc.message}")
-                if exc.hint:
-                    print(f"hint: {exc.hint}")
+                say(f"not adopted: {exc.message}" + (f"\nhint: {exc.hint}" if exc.hint else ""))
+                outcome["refused"][item.atom_id] = exc.message
                 skipped += 1
                 continue
             decisions.adopted(item, commit)
-            print(f"adopted in {commit[:10]}" + (" (pinned)" if item.atom_id in pins else ""))
-            adopted += 1
+            outcome["adopted"].append({"atom": item.atom_id, "commit": commit, "pinned": item.atom_id in pins})
+            say(f"adopted in {commit[:10]}" + (" (pinned)" if item.atom_id in pins else ""))
         elif answer == "reject":
             decisions.rejected(item)
-            print(f"rejected ({_rejection_note(store)})")
-            rejected += 1
+            outcome["rejected"].append(item.atom_id)
+            say(f"rejected ({_rejection_note(store)})")
         else:
             skipped += 1
-    print(f"\n{adopted} adopted, {rejected} rejected, {skipped} skipped")
-    return 0
+    return 0, tally()

@@ -13,7 +13,8 @@ from agent_memory.adoption.adopt import (
     require_consistent,
     work_files,
 )
-from agent_memory.cli.output import find_atom, store_here, warm_session_start
+from agent_memory.cli.ids import NoMatch, find_atom, resolve
+from agent_memory.cli.output import store_here, warm_session_start
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.committed.adopted_log import REMOVING_OPS, LogEntry
@@ -21,7 +22,6 @@ from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
-from agent_memory.model.errors import UsageError
 from agent_memory.model.trailers import format_message, one_line
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
 
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> Report:
         return _undo(args, repo, store, snap)
 
     held = tiers.l2_atoms(repo.workdir)
-    atom = find_atom({**held, **snap.atoms}, args.id, strict=True)
+    atom = find_atom({**held, **snap.atoms}, args.id)
     ident = atom["id"]
     l2_commit = None
     if ident in held:
@@ -100,12 +100,10 @@ def _restore_l2(repo: git.Repo, ident: str, atom: Atom) -> str:
 
 
 def _undo(args: argparse.Namespace, repo: git.Repo, store: L1Store, snap: Snapshot) -> Report:
-    ident = args.id
-    if ident not in snap.tombstones:
-        matches = [i for i in snap.tombstones if i.startswith(ident)] if ident.startswith("atm_") else []
-        if len(matches) != 1:
-            raise UsageError(f"{ident} is not forgotten", hint="see an atom's history with `git memory log ID`")
-        ident = matches[0]
+    try:
+        ident = resolve(args.id, {i: str(stone.get("claim", "")) for i, stone in snap.tombstones.items()})
+    except NoMatch as exc:
+        raise NoMatch(f"{args.id} is not forgotten", hint="see an atom's history with `git memory log ID`") from exc
     l2_atom = _forgotten_at_l2(repo, ident) if repo.workdir is not None else None
     l2_commit = _restore_l2(repo, ident, l2_atom) if l2_atom is not None else None
     if l2_commit:

@@ -12,7 +12,8 @@ from typing import Any
 
 from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.cli import colour
-from agent_memory.cli.output import emit_json, find_atom, project_of, store_here, wants_json
+from agent_memory.cli.ids import find_atom
+from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
 from agent_memory.committed import tiers
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git

@@ -6,21 +6,20 @@ from __future__ import annotations
 import argparse
 
 from agent_memory.adoption.lifecycle import DESCRIPTIONS, apply_l2_op, supersede_problem
-from agent_memory.cli.output import find_atom, repo_here, warm_session_start
+from agent_memory.cli.ids import NoMatch, find_atom
+from agent_memory.cli.output import repo_here, warm_session_start
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
-from agent_memory.model.errors import AmbiguousError, UsageError
+from agent_memory.model.errors import UsageError
 
 
 def adopted_atom(held: dict[str, Atom], key: str) -> Atom:
-    """An adopted atom by id, id prefix or claim text; the lifecycle verbs act on L2 only."""
+    """An adopted atom, named as every ID is (cli/ids.py); the lifecycle verbs act on L2 only."""
     try:
-        return find_atom(held, key, strict=True)
-    except AmbiguousError:
-        raise
-    except UsageError as exc:
-        raise UsageError(
+        return find_atom(held, key)
+    except NoMatch as exc:
+        raise NoMatch(
             f"{key} is not adopted in this branch (the lifecycle verbs act on adopted atoms)",
             hint="list adopted atoms with `git memory inspect --tier L2`; adopt with `git memory adopt`",
         ) from exc
@@ -46,7 +45,7 @@ def run(args: argparse.Namespace) -> Report:
     else:
         try:
             new = adopted_atom(held, args.by)["id"]
-        except UsageError as exc:
+        except NoMatch as exc:
             # A successor that is not held would leave a dangling breadcrumb.
             raise UsageError(
                 f"{args.by} is not adopted, so it cannot supersede {ident}",

@@ -14,7 +14,8 @@ import argparse
 from typing import Any
 
 from agent_memory.cli import colour
-from agent_memory.cli.output import find_atom, store_here
+from agent_memory.cli.ids import NoMatch, find_atom
+from agent_memory.cli.output import store_here
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.committed.global_repo import GlobalRepo
@@ -194,7 +195,7 @@ def run(args: argparse.Namespace) -> Report:
         candidates = {**snap.atoms, **tiers.l2_atoms(repo.workdir), **tiers.l3_atoms()}
         try:
             key = find_atom(candidates, args.id)["id"]
-        except UsageError:
+        except NoMatch:
             if not key.startswith("atm_"):
                 raise
     commits = history(repo, key, sources=is_claude_memory(snap.atoms.get(key)))

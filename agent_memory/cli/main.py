@@ -195,7 +195,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = verb("adopt", "merge staged promotions item by item (interactive on a terminal)")
     _global(p, "review the global memory repo's staged L3 items")
     p.add_argument("--all", action="store_true", help="adopt every staged item")
-    p.add_argument("--yes", nargs="+", metavar="ID", default=[], help="adopt these items (atom ids or unique prefixes)")
+    p.add_argument("--yes", nargs="+", metavar="ID", default=[], help="adopt these items (atom ids, unique prefixes or words of their claims)")
     p.add_argument("--reject", nargs="+", metavar="ID", default=[], help="reject these items: not restaged until new sessions say it again")
     p.add_argument("--pin", nargs="+", metavar="ID", default=[], help="adopt these items pinned (exempt from decay)")
     _out(p)

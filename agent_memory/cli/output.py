@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
 from typing import Any
 
 from agent_memory.claude import session_start
@@ -12,8 +11,7 @@ from agent_memory.cli.report import (
 )
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
-from agent_memory.model.atom import Atom, normalize
-from agent_memory.model.errors import AmbiguousError, RepoStateError, UsageError
+from agent_memory.model.errors import RepoStateError, UsageError
 from agent_memory.store.l1 import L1Store
 from agent_memory.store.recall.build import write_index
 from agent_memory.store.recall.files import index_is_stale
@@ -37,30 +35,6 @@ project_of = git.project_of
 
 def wants_json(args: argparse.Namespace) -> bool:
     return getattr(args, "output", "text") == "json"
-
-
-def find_atom(atoms: Mapping[str, Atom], key: str, strict: bool = False) -> Atom:
-    """An atom by id, id prefix, or claim text (exact normalized match, then a substring
-    unless `strict`: verbs that remove or demote never act on a loose substring match)."""
-
-    if key in atoms:
-        return atoms[key]
-    by_prefix = [a for i, a in atoms.items() if i.startswith(key)] if key.startswith("atm_") else []
-    if len(by_prefix) == 1:
-        return by_prefix[0]
-    wanted = normalize(key)
-    same = [a for a in atoms.values() if normalize(a["claim"]) == wanted]
-    if len(same) == 1:
-        return same[0]
-    partial = [] if strict else sorted(
-        (a for a in atoms.values() if wanted and wanted in normalize(a["claim"])), key=lambda a: a["id"])
-    if len(partial) == 1:
-        return partial[0]
-    if len(partial) > 1 or len(by_prefix) > 1:
-        names = ", ".join(a["id"] for a in (partial or by_prefix)[:5])
-        raise AmbiguousError(f"{key!r} matches several atoms: {names}", hint="pass one atom id")
-    how = "an atom id or the exact claim" if strict else "an atom id or words of its claim"
-    raise UsageError(f"no atom matches {key!r}", hint=f"pass {how}; list atoms with `git memory inspect --tier L1`")
 
 
 def fresh_recall_index(repo: git.Repo) -> Any:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from agent_memory.cli.output import find_atom, store_here, warm_session_start
+from agent_memory.cli.ids import find_atom
+from agent_memory.cli.output import store_here, warm_session_start
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> Report:
     snap = store.snapshot()
     held = tiers.l2_atoms(repo.workdir)
     pool = {**held, **snap.atoms}
-    first, keep = find_atom(pool, args.id, strict=True), find_atom(pool, args.keep, strict=True)
+    first, keep = find_atom(pool, args.id), find_atom(pool, args.keep)
     other = first if first["id"] != keep["id"] else _only_partner(pool, keep)
     if not _linked(other, keep):
         raise UsageError(

@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse
 import subprocess
 
-from agent_memory.cli.output import find_atom, store_here
+from agent_memory.cli.ids import find_atom
+from agent_memory.cli.output import store_here
 from agent_memory.cli.report import Report
 from agent_memory.model.errors import EXIT_REFUSED
 from agent_memory.redact.redactor import redact
