@@ -23,7 +23,8 @@ from agent_memory.claude.consolidate import (
     contested_pairs,
     propose,
 )
-from agent_memory.cli.output import emit_json, repo_here, store_here, wants_json
+from agent_memory.cli.output import repo_here, store_here
+from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
 from agent_memory.model.errors import UsageError
@@ -111,58 +112,54 @@ def _auto_memory_dir(raw: str) -> Path:
     return default_auto_memory_dir(repo.workdir or repo.common_dir)
 
 
-def _print(proposals: list[dict[str, Any]], scope: str) -> None:
+def _text(report: Report, proposals: list[dict[str, Any]], scope: str) -> None:
     if not proposals:
-        print(f"no near-duplicates in {scope}")
+        report.say(f"no near-duplicates in {scope}")
         return
     for entry in proposals:
-        print(
+        report.say(
             f"{entry['tier']} cluster of {len(entry['members'])} (overlap ≥ {entry['score']:.2f}):"
         )
         for member in [entry["gist_member"], *entry["consolidated_from"]]:
             role = "gist" if member == entry["gist_member"] else "also"
-            print(f"  {role}  {member}  {entry['texts'][member]}")
-        print(f"  consolidated_from: {', '.join(entry['consolidated_from'])}")
+            report.say(f"  {role}  {member}  {entry['texts'][member]}")
+        report.say(f"  consolidated_from: {', '.join(entry['consolidated_from'])}")
         if entry["pinned"]:
-            print(
+            report.say(
                 f"  holds pinned {', '.join(entry['pinned'])}: check the gist keeps every load-bearing detail"
             )
-        print("  to apply (each step a reviewable change):")
+        report.say("  to apply (each step a reviewable change):")
         for step in entry["apply"]:
-            print(f"    {step}")
-    print("proposals only: nothing was written")
+            report.say(f"    {step}")
+    report.say("proposals only: nothing was written")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     if args.auto_memory is not None:
         directory = _auto_memory_dir(args.auto_memory)
         items = auto_memory_items(directory) if directory.is_dir() else []
         texts = dict(items)
         pinned = {rel for rel, _ in items if _frontmatter_pinned(directory / rel)}
         proposals = [_entry("auto-memory", p, texts, pinned) for p in propose(items)]
-        if wants_json(args):
-            emit_json({"directory": str(directory), "proposals": proposals})
-        else:
-            _print(proposals, str(directory))
-        return 0
+        report = Report({"directory": str(directory), "proposals": proposals})
+        _text(report, proposals, str(directory))
+        return report
     repo, store = store_here(require_init=False)
     l1 = store.atoms() if store.exists() else []
     l2 = sorted(tiers.l2_atoms(repo.workdir).values(), key=lambda a: a["id"])
     l1_clusters, l1_resolve = _atom_proposals("L1", l1)
     l2_clusters, l2_resolve = _atom_proposals("L2", l2)
     proposals, contradictions = l1_clusters + l2_clusters, l1_resolve + l2_resolve
-    if wants_json(args):
-        emit_json({"proposals": proposals, "contradictions": contradictions})
-    else:
-        _print(proposals, "L1 or L2")
-        _print_contradictions(contradictions)
-    return 0
+    report = Report({"proposals": proposals, "contradictions": contradictions})
+    _text(report, proposals, "L1 or L2")
+    _contradictions_text(report, contradictions)
+    return report
 
 
-def _print_contradictions(contradictions: list[dict[str, Any]]) -> None:
+def _contradictions_text(report: Report, contradictions: list[dict[str, Any]]) -> None:
     for entry in contradictions:
-        print(f"{entry['tier']} contradiction ({entry['rule']}): not folded, settle it instead:")
+        report.say(f"{entry['tier']} contradiction ({entry['rule']}): not folded, settle it instead:")
         for role in ("older", "newer"):
-            print(f"  {role}  {entry[role]}  {entry['texts'][entry[role]]}")
+            report.say(f"  {role}  {entry[role]}  {entry['texts'][entry[role]]}")
         for step in entry["apply"]:
-            print(f"    {step}")
+            report.say(f"    {step}")

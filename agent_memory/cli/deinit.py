@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.cli import colour
-from agent_memory.cli.output import emit_json, project_of, repo_here, wants_json
+from agent_memory.cli.output import project_of, repo_here
+from agent_memory.cli.report import Report
 from agent_memory.committed import uninstall
 from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.committed.install import target_file
@@ -38,7 +39,7 @@ def _confirm(what: list[str]) -> bool:
     return answer in ("y", "yes")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     project = project_of(repo)
     target = target_file(repo)
@@ -92,23 +93,23 @@ def run(args: argparse.Namespace) -> int:
         if kept:
             steps["kept"] = ", ".join(kept) + " (delete them with --purge)"
 
-    if wants_json(args):
-        emit_json({"project": project, "changed": steps, "files": changed, "purged": bool(args.purge)})
-        return 0
+    report = Report({"project": project, "changed": steps, "files": changed, "purged": bool(args.purge)})
     if set(steps) <= {"kept"}:
-        print("agent-memory is not set up here; nothing changed."
-              + (f" Kept: {steps['kept']}" if steps else ""))
-        return 0
-    print(f"agent-memory removed from project {colour.paint(project, 'heading')}:")
-    for key, value in steps.items():
-        print(f"  {key}: {value}")
+        return report.say("agent-memory is not set up here; nothing changed."
+                          + (f" Kept: {steps['kept']}" if steps else ""))
     candidates = changed + ([target, ".memory/adopted.log", ".gitignore", ".gitattributes"] if args.purge else [])
-    pending = [p for p in dict.fromkeys(candidates) if repo.workdir is not None and git.status_porcelain(repo, [p])]
-    if pending:
-        print(f"{colour.paint('next:', 'hint')} commit it: git add -A -- {' '.join(pending)} && "
-              "git commit -m 'Remove agent-memory'")
-    print("the global memory repo and ~/.claude/CLAUDE.md's import of it stay (other projects use them)")
-    return 0
+
+    def text(report: Report) -> None:  # asks git about each file: for people only
+        report.say(f"agent-memory removed from project {colour.paint(project, 'heading')}:")
+        report.say(*(f"  {key}: {value}" for key, value in steps.items()))
+        pending = [p for p in dict.fromkeys(candidates) if repo.workdir is not None and git.status_porcelain(repo, [p])]
+        if pending:
+            report.say(f"{colour.paint('next:', 'hint')} commit it: git add -A -- {' '.join(pending)} && "
+                       "git commit -m 'Remove agent-memory'")
+        report.say("the global memory repo and ~/.claude/CLAUDE.md's import of it stay (other projects use them)")
+
+    report.later.append(text)
+    return report
 
 
 def _drop_if_empty(path: Path) -> None:

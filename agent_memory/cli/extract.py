@@ -14,7 +14,8 @@ import argparse
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from agent_memory.cli.output import emit_json, flag_or_positional, wants_json
+from agent_memory.cli.output import flag_or_positional
+from agent_memory.cli.report import Report
 from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.gitio.repo import project_name
 from agent_memory.model.errors import UsageError
@@ -43,7 +44,7 @@ def default_project(transcript: Path, explicit: str | None, cwd: str | None = No
     return "unknown-project"
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     if getattr(args, "auto_memory", None) is not None:
         if args.transcript or args.transcript_pos:
             raise UsageError("give a transcript or --auto-memory, not both",
@@ -73,22 +74,20 @@ def run(args: argparse.Namespace) -> int:
             f"nothing readable in {args.transcript}: {what}",
             hint="is this a Claude Code transcript (JSON lines)?",
         )
-    if wants_json(args):
-        emit_json(result.to_json())
-        return 0
+    report = Report(result.to_json())
     stats = result.stats
-    print(
+    report.say(
         f"{path.name}: {stats.records} records, {result.statements} user statements, "
         f"{result.skipped_lines} unreadable lines skipped; project {project}"
     )
     if not result.atoms:
-        print("no atoms (most prompts are one-off tasks and questions)")
+        report.say("no atoms (most prompts are one-off tasks and questions)")
     for atom in result.atoms:
         line = atom["first_source"].rsplit("#", 1)[-1]
-        print(
+        report.say(
             f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {line:>6}  {atom['claim']}"
         )
-    return 0
+    return report
 
 
 AUTO_MEMORY_HINT = "pass the folder: git memory extract --auto-memory ~/.claude/projects/<slug>/memory"
@@ -117,7 +116,7 @@ def auto_memory_folder(given: str | None) -> tuple[Path, Path | None]:
     return folder, root
 
 
-def run_auto_memory(args: argparse.Namespace) -> int:
+def run_auto_memory(args: argparse.Namespace) -> Report:
     from agent_memory.automemory.location import memory_slug
     from agent_memory.extract.memory_notes import extract_folder
     from agent_memory.extract.pipeline import safe_project
@@ -134,13 +133,11 @@ def run_auto_memory(args: argparse.Namespace) -> int:
 
         writes = WriteIndex(find_repo().common_dir, folder).refresh(find_transcripts(root))
     result = extract_folder(folder, project, memory_slug(folder, root), writes)
-    if wants_json(args):
-        emit_json(result.to_json())
-        return 0
-    print(f"{folder}: {len(result.notes)} memories of Claude's own, {len(result.atoms)} candidate atoms, "
+    report = Report(result.to_json())
+    report.say(f"{folder}: {len(result.notes)} memories of Claude's own, {len(result.atoms)} candidate atoms, "
           f"{len(result.skipped)} skipped; project {project}")
     for atom in result.atoms:
-        print(f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {atom['memory_file']}  {atom['claim']}")
+        report.say(f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {atom['memory_file']}  {atom['claim']}")
     for skip in result.skipped:
-        print(f"skipped {skip.file}: {skip.reason}")
-    return 0
+        report.say(f"skipped {skip.file}: {skip.reason}")
+    return report

@@ -13,7 +13,8 @@ from typing import Any
 from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.cli import colour
 from agent_memory.cli.ids import find_atom
-from agent_memory.cli.output import emit_json, project_of, store_here, wants_json
+from agent_memory.cli.output import project_of, store_here
+from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
@@ -27,31 +28,23 @@ from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo, store = store_here()
     if args.tier:
         atoms = _tier_atoms(args.tier, repo.workdir, store)
-        if wants_json(args):
-            emit_json({"atoms": atoms})
-        else:
-            _print_atoms(args.tier, atoms)
-        return 0
+        return Report({"atoms": atoms}, _atom_lines(args.tier, atoms))
     if args.contested:
         pairs, by_id = _contested(repo, store)
-        if wants_json(args):
-            emit_json({"pairs": pairs})
-        elif not pairs:
-            print("no open contradictions")
-        else:
-            for pair in pairs:
-                older, newer = by_id.get(pair["older"]), by_id.get(pair["newer"])
-                print(f"{pair['older']} (older) {older['claim'] if older else '?'!r}")
-                print(f"  vs {pair['newer']} (newer) {newer['claim'] if newer else '?'!r}  [{pair['rule']}]")
-                print(f"  settle with: git memory resolve {pair['older']} --keep <id>")
-        return 0
+        report = Report({"pairs": pairs}, [] if pairs else ["no open contradictions"])
+        for pair in pairs:
+            older, newer = by_id.get(pair["older"]), by_id.get(pair["newer"])
+            report.say(f"{pair['older']} (older) {older['claim'] if older else '?'!r}",
+                       f"  vs {pair['newer']} (newer) {newer['claim'] if newer else '?'!r}  [{pair['rule']}]",
+                       f"  settle with: git memory resolve {pair['older']} --keep <id>")
+        return report
     if args.why:
         return _why(args, repo, store)
-    return _overview(args, repo, store)
+    return _overview(repo, store)
 
 
 # --- --why ------------------------------------------------------------------------------------
@@ -101,7 +94,7 @@ STATE_TEXT = {
 }
 
 
-def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> int:
+def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> Report:
     snap = store.snapshot()
     l1 = snap.atoms
     # Committed tiers win: an adopted atom keeps its L1 record (provenance) but is L2 now.
@@ -110,30 +103,28 @@ def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> int:
     ident = atom["id"]
     tier, state = where_is(repo, store, ident)
     evidence = evidence_for(atom, l1.get(ident) if atom["tier"] != "L1" else None)
-    if wants_json(args):
-        emit_json({"atom": atom, "tier": tier, "state": state, "evidence": evidence})
-        return 0
-    print(f"{colour.paint(ident, 'id')} [{colour.tier(tier)} {atom['kind']}, {atom['confidence']}] {atom['claim']}")
-    print(f"  {tier}: {STATE_TEXT.get(state, state)}")
+    report = Report({"atom": atom, "tier": tier, "state": state, "evidence": evidence})
+    report.say(f"{colour.paint(ident, 'id')} [{colour.tier(tier)} {atom['kind']}, {atom['confidence']}] {atom['claim']}")
+    report.say(f"  {tier}: {STATE_TEXT.get(state, state)}")
     label = origin_label(atom)
     if label:
-        print(f"  {label}: written by Claude Code's model, not typed by you; never recalled per prompt")
+        report.say(f"  {label}: written by Claude Code's model, not typed by you; never recalled per prompt")
     days = sorted({utc_day(e["at"]) for e in (l1.get(ident) or atom).get("evidence", [])}
                   or {utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
     span = days[0] if len(days) == 1 else f"{days[0]} … {days[-1]}"
-    print(f"  {plural(len(atom['sessions']), 'session')} over {plural(len(days), 'day')}, "
+    report.say(f"  {plural(len(atom['sessions']), 'session')} over {plural(len(days), 'day')}, "
           f"{plural(atom['observations'], 'observation')}, seen {span}")
     for item in evidence:
         mark = {"ok": "", "missing": " (transcript gone)",
                 "ambiguous": " (ambiguous: several transcripts match)"}[item["status"]]
-        print(f"  {item['source']}{colour.paint(mark, 'refused')}")
+        report.say(f"  {item['source']}{colour.paint(mark, 'refused')}")
         shown = _shown_path(item["source"])
         if item.get("path") and shown != os.path.realpath(item["path"]):
-            print(f"    at {item['path']}")
+            report.say(f"    at {item['path']}")
         if item.get("line"):
-            print(f"    > {item['line']}")
-    print(f"  history: git memory log {ident}")
-    return 0
+            report.say(f"    > {item['line']}")
+    report.say(f"  history: git memory log {ident}")
+    return report
 
 
 def _shown_path(pointer: str) -> str:
@@ -206,28 +197,26 @@ def _claude(item: dict[str, Any]) -> str:
     return "  " + colour.paint(CLAUDE_MEMORY, "staged") if item.get("origin") else ""
 
 
-def _overview(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> int:
+def _overview(repo: git.Repo, store: L1Store) -> Report:
     data = overview(repo, store)
-    if wants_json(args):
-        emit_json(data)
-        return 0
+    report = Report(data)
     width = 72
 
     def line(ident: str, text: str, note: str = "") -> None:
-        print(f"  {colour.paint(ident, 'id')}  {one_line(text, width)}{note}")
+        report.say(f"  {colour.paint(ident, 'id')}  {one_line(text, width)}{note}")
 
-    print(f"{colour.tier('L3')} global memory: {plural(len(data['L3']), 'atom')}")
+    report.say(f"{colour.tier('L3')} global memory: {plural(len(data['L3']), 'atom')}")
     for item in data["L3"]:
         line(item["id"], item["claim"], "" if item["state"] == "adopted" else f"  ({item['state']})")
-    print(f"{colour.tier('L2')} {data['project']}: {plural(len(data['L2']), 'adopted atom')}"
+    report.say(f"{colour.tier('L2')} {data['project']}: {plural(len(data['L2']), 'adopted atom')}"
           f" ({sum(1 for i in data['L2'] if i['state'] == 'pinned')} pinned)")
     for item in data["L2"]:
         line(item["id"], item["claim"], ("" if item["state"] == "adopted" else f"  ({item['state']})") + _claude(item))
-    print(f"{colour.paint('staged', 'staged')} for review on memory/review: {len(data['staged'])}"
+    report.say(f"{colour.paint('staged', 'staged')} for review on memory/review: {len(data['staged'])}"
           + ("  (git memory adopt)" if data["staged"] else ""))
     for item in data["staged"]:
         line(item["atom"], item["claim"], ("" if item["op"] == "adopt" else f"  ({item['op']})") + _claude(item))
-    print(f"{colour.tier('L1')} candidates: {len(data['L1'])}"
+    report.say(f"{colour.tier('L1')} candidates: {len(data['L1'])}"
           + (f", {sum(1 for c in data['L1'] if c['state'] == 'eligible')} eligible" if data["L1"] else ""))
     for item in data["L1"]:
         note = f"  {item['sessions']}s/{item['days']}d {item['confidence']}"
@@ -236,12 +225,12 @@ def _overview(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> int:
         if item["contested"]:
             note += f", {colour.paint('contested', 'contested')}"
         line(item["id"], item["claim"], note + _claude(item))
-    print(f"{colour.paint('contested', 'contested')} pairs: {len(data['contested'])}"
+    report.say(f"{colour.paint('contested', 'contested')} pairs: {len(data['contested'])}"
           + ("  (git memory inspect --contested)" if data["contested"] else ""))
     for pair in data["contested"]:
-        print(f"  {pair['older']} (older) vs {pair['newer']} (newer)  [{pair['rule']}]")
-    print(colour.paint("Ns/Md: seen in N sessions over M days. One atom: git memory inspect --why ID", "dim"))
-    return 0
+        report.say(f"  {pair['older']} (older) vs {pair['newer']} (newer)  [{pair['rule']}]")
+    report.say(colour.paint("Ns/Md: seen in N sessions over M days. One atom: git memory inspect --why ID", "dim"))
+    return report
 
 
 # --- --tier -----------------------------------------------------------------------------------
@@ -255,10 +244,10 @@ def _tier_atoms(tier: str, workdir: Path | None, store: L1Store) -> list[Atom]:
     return [held[k] for k in sorted(held)]
 
 
-def _print_atoms(tier: str, atoms: list[Atom]) -> None:
+def _atom_lines(tier: str, atoms: list[Atom]) -> list[str]:
     if not atoms:
-        print(f"no {tier} atoms")
-        return
+        return [f"no {tier} atoms"]
+    lines = []
     for atom in sorted(atoms, key=lambda a: (a["last_seen"], a["id"]), reverse=True):
         flags = [f for f in ("pinned", "decayed", "contested") if atom.get(f)]
         if is_claude_memory(atom):
@@ -268,6 +257,6 @@ def _print_atoms(tier: str, atoms: list[Atom]) -> None:
         if (atom.get("review") or {}).get("state"):
             flags.append(atom["review"]["state"])
         extra = f" ({', '.join(flags)})" if flags else ""
-        print(f"{colour.paint(atom['id'], 'id')}  {atom['kind']:<10} {atom['confidence']:<8} {len(atom['sessions'])}s "
+        lines.append(f"{colour.paint(atom['id'], 'id')}  {atom['kind']:<10} {atom['confidence']:<8} {len(atom['sessions'])}s "
               f"{atom['last_seen'][:10]}  {atom['claim']}{extra}")
-    print(f"{len(atoms)} {colour.tier(tier)} atoms")
+    return [*lines, f"{len(atoms)} {colour.tier(tier)} atoms"]
