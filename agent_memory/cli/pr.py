@@ -20,7 +20,8 @@ from typing import Any
 
 from agent_memory.adoption.adopt import Item, pending
 from agent_memory.cli import colour
-from agent_memory.cli.output import emit_json, tier_context, wants_json
+from agent_memory.cli.output import tier_context
+from agent_memory.cli.report import Report
 from agent_memory.committed.templates import read_template
 from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
@@ -93,7 +94,7 @@ def _client(forge: porcelain.Forge | None) -> str | None:
     return next((tool for tool in ("gh", "glab") if shutil.which(tool)), None)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo, tier, target, _ = tier_context(args.global_)
     if repo.workdir is None:
         raise RepoStateError("pr needs a work tree", hint="run it in a clone with a work tree")
@@ -128,21 +129,19 @@ def run(args: argparse.Namespace) -> int:
         notes.append(f"{base.branch} has no remote-tracking branch here: after `git fetch {remote}`, "
                      f"`git memory stage{flag}` stages on {remote}/{base.branch}")
 
+    report = Report(result)
     if args.print_only:
-        if wants_json(args):
-            emit_json(result)
-            return 0
-        print("# push the review branch:")
-        print(commands[0])
-        print("# then open the pull request with one of (save the body below as PR_BODY.md):")
-        print(commands[1])
-        print(commands[2])
+        report.say("# push the review branch:")
+        report.say(commands[0])
+        report.say("# then open the pull request with one of (save the body below as PR_BODY.md):")
+        report.say(commands[1])
+        report.say(commands[2])
         if compare:
-            print(f"# or in the browser: {compare}")
-        _print_notes(notes)
-        print("\n# PR_BODY.md\n")
-        print(body)
-        return 0
+            report.say(f"# or in the browser: {compare}")
+        _notes(report, notes)
+        report.say("\n# PR_BODY.md\n")
+        report.say(body)
+        return report
 
     porcelain.push(repo, remote, f"{git.REVIEW_REF}:{git.REVIEW_REF}")
     result["pushed"] = True
@@ -156,25 +155,22 @@ def run(args: argparse.Namespace) -> int:
                 hint=(f"open it in the browser: {compare}" if compare else
                       f"open it by hand (`git memory pr{flag} --print` shows the body)"))
         result["url"] = made.stdout.strip().splitlines()[-1] if made.stdout.strip() else None
-    if wants_json(args):
-        emit_json(result)
-        return 0
-    print(f"pushed memory/review to {remote} ({plural(len(items), 'item')}, on top of {base.name})")
+    report.say(f"pushed memory/review to {remote} ({plural(len(items), 'item')}, on top of {base.name})")
     if client is not None:
-        print(f"opened a pull request: {result['url'] or '(see ' + client + ')'}")
+        report.say(f"opened a pull request: {result['url'] or '(see ' + client + ')'}")
     else:
-        print("# no forge client (gh, glab) for this remote: open the pull request yourself")
+        report.say("# no forge client (gh, glab) for this remote: open the pull request yourself")
         if compare:
-            print(f"open it here: {colour.paint(compare, 'hint')}")
+            report.say(f"open it here: {colour.paint(compare, 'hint')}")
         else:
-            print(f"on your forge: base {base.branch}, compare {HEAD}, title {title!r}")
-        print("# the pull request's description:\n")
-        print(body)
-    _print_notes(notes)
-    print("merging it adopts every item; the next `git memory stage` sees them as adopted")
-    return 0
+            report.say(f"on your forge: base {base.branch}, compare {HEAD}, title {title!r}")
+        report.say("# the pull request's description:\n")
+        report.say(body)
+    _notes(report, notes)
+    report.say("merging it adopts every item; the next `git memory stage` sees them as adopted")
+    return report
 
 
-def _print_notes(notes: Sequence[str]) -> None:
+def _notes(report: Report, notes: Sequence[str]) -> None:
     for note in notes:
-        print(f"{colour.paint('note:', 'hint')} {note}")
+        report.say(f"{colour.paint('note:', 'hint')} {note}")
