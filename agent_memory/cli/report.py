@@ -13,25 +13,30 @@ text that needs more reading than the JSON is added `later`, only when text is p
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 
-@dataclass
 class Report:
-    data: dict[str, Any] = field(default_factory=dict)
-    lines: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    code: int = 0
-    # Raised after the report is printed: the report says what landed before it, then main
-    # maps the failure to its one line, hint and exit code as for any verb.
-    failure: BaseException | None = None
-    raw: str | None = None
-    # Text that costs work the JSON does not need: each adds its lines when text is printed.
-    later: list[Callable[[Report], object]] = field(default_factory=list)
+    """A plain class, not a dataclass: `scan --staged` runs in the pre-commit hook and every
+    import counts there."""
+
+    def __init__(self, data: dict[str, Any] | None = None, lines: list[str] | None = None, *,
+                 code: int = 0, raw: str | None = None) -> None:  # fmt: skip
+        self.data: dict[str, Any] = data if data is not None else {}
+        self.lines: list[str] = lines if lines is not None else []  # stdout, for people
+        self.notes: list[str] = []  # stderr, for people: warnings and hints
+        self.code = code
+        # Raised after the report is printed: the report says what landed before it, then
+        # main maps the failure to its one line, hint and exit code as for any verb.
+        self.failure: BaseException | None = None
+        self.raw = raw  # verbatim stdout in both modes
+        # Text that costs work the JSON does not need: each adds its lines when text is printed.
+        self.later: list[Callable[[Report], object]] = []
 
     def say(self, *lines: str) -> Report:
         self.lines.extend(lines)
@@ -49,6 +54,8 @@ class Report:
 
 
 def emit_json(data: Any) -> None:
+    import json
+
     sys.stdout.write(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agent_memory.cli.report import Report
 from agent_memory.committed.tiers import read_inside
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import EXIT_REFUSED, RepoStateError, UsageError
@@ -383,8 +384,7 @@ def _outcome(staged: bool, paths: list[str]) -> str:
     return "in the files scanned" if paths else "in the memory files of the work tree"
 
 
-def run(args: argparse.Namespace) -> int:
-    from agent_memory.cli.output import emit_json, wants_json
+def run(args: argparse.Namespace) -> Report:
     from agent_memory.redact import guard
 
     if getattr(args, "auto_memory", None) is not None:
@@ -404,42 +404,39 @@ def run(args: argparse.Namespace) -> int:
     for target in targets:
         findings += guard.scan_text(target.path, target.text)
     added_only = {t.path for t in targets if t.added_only}
-    if wants_json(args):
-        emit_json(
-            {
-                "ok": not findings,
-                "findings": [
-                    {
-                        "path": f.path,
-                        "line": f.line,
-                        "rule": f.rule,
-                        "scope": "added" if f.path in added_only else "file",
-                    }
-                    for f in findings
-                ],
-            }
-        )
-    else:
-        for finding in findings:
-            print(guard.format_finding(finding))
-        if findings:
-            where = _outcome(args.staged, args.paths)
-            print(
-                f"agent-memory guard: {len(findings)} finding(s) {where}.",
-                file=sys.stderr,
-            )
-            owners = _line_owners(findings, targets, _log_reader(repo, args.staged))
-            for hint in refusal_hints(findings, added_only, owners):
-                print(f"hint: {hint}", file=sys.stderr)
-    return EXIT_REFUSED if findings else 0
+    report = Report(
+        {
+            "ok": not findings,
+            "findings": [
+                {
+                    "path": f.path,
+                    "line": f.line,
+                    "rule": f.rule,
+                    "scope": "added" if f.path in added_only else "file",
+                }
+                for f in findings
+            ],
+        },
+        [guard.format_finding(finding) for finding in findings],
+        code=EXIT_REFUSED if findings else 0,
+    )
+
+    def notes(report: Report) -> None:  # which adopted atom shows each line: for people only
+        report.note(f"agent-memory guard: {len(findings)} finding(s) {_outcome(args.staged, args.paths)}.")
+        owners = _line_owners(findings, targets, _log_reader(repo, args.staged))
+        for hint in refusal_hints(findings, added_only, owners):
+            report.hint(hint)
+
+    if findings:
+        report.later.append(notes)
+    return report
 
 
-def _scan_auto_memory(args: argparse.Namespace) -> int:
+def _scan_auto_memory(args: argparse.Namespace) -> Report:
     """`scan --auto-memory [DIR]`: the guard over Claude Code's own memory folder,
     one `path:line: rule` line per finding, exit 1 on findings; the folder is not changed."""
     from agent_memory.automemory.scan import scan_folder
     from agent_memory.cli.extract import auto_memory_folder
-    from agent_memory.cli.output import emit_json, wants_json
     from agent_memory.redact import guard
 
     if args.staged or args.paths:
@@ -447,19 +444,16 @@ def _scan_auto_memory(args: argparse.Namespace) -> int:
                          hint="git memory scan --auto-memory [DIR]")
     folder, _ = auto_memory_folder(args.auto_memory or None)
     findings = scan_folder(folder)
-    if wants_json(args):
-        emit_json({"ok": not findings, "folder": str(folder),
-                   "findings": [{"path": f.path, "line": f.line, "rule": f.rule} for f in findings]})
-    else:
-        for finding in findings:
-            print(guard.format_finding(finding))
-        if findings:
-            print(f"agent-memory guard: {len(findings)} finding(s) in Claude's own memory folder {folder}; "
-                  "nothing was changed.", file=sys.stderr)  # fmt: skip
-            print("hint: Claude Code loads MEMORY.md into every session and may share the folder: "
-                  "edit or delete those lines (a secret there must be rotated); "
-                  "`git memory redact < FILE` shows what would be removed", file=sys.stderr)  # fmt: skip
-    return EXIT_REFUSED if findings else 0
+    report = Report({"ok": not findings, "folder": str(folder),
+                     "findings": [{"path": f.path, "line": f.line, "rule": f.rule} for f in findings]},
+                    [guard.format_finding(finding) for finding in findings], code=EXIT_REFUSED if findings else 0)  # fmt: skip
+    if findings:
+        report.note(f"agent-memory guard: {len(findings)} finding(s) in Claude's own memory folder {folder}; "
+                    "nothing was changed.")  # fmt: skip
+        report.hint("Claude Code loads MEMORY.md into every session and may share the folder: "
+                    "edit or delete those lines (a secret there must be rotated); "
+                    "`git memory redact < FILE` shows what would be removed")  # fmt: skip
+    return report
 
 
 # --- the pre-push hook ------------------------------------------------------------------------
