@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import sys
 
+from agent_memory.cli.report import Report
 from agent_memory.model.errors import (
     EXIT_REPO_STATE,
     EXIT_USAGE,
@@ -89,10 +90,15 @@ def quick_all(argv: list[str]) -> int | None:
         since = _since(args)  # type: ignore[arg-type]
     except UsageError:
         return None  # said by the full path, with its hint
-    return _nothing_new(args, since)  # type: ignore[arg-type]
+    done = _nothing_new(args, since)  # type: ignore[arg-type]
+    if done is None:
+        return None
+    from agent_memory.cli.report import emit
+
+    return emit(done, args.output)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     transcript = None
     if getattr(args, "transcript", None) or getattr(args, "transcript_pos", None):
         from agent_memory.cli.output import flag_or_positional
@@ -132,18 +138,6 @@ def _require_store(repo: Repo) -> None:
     from agent_memory.store.l1 import L1Store
 
     L1Store(repo).require()
-
-
-# cli.output's own (it imports the recall index, the store and the session-start context:
-# more than a run with nothing new needs).
-def _wants_json(args: argparse.Namespace) -> bool:
-    return getattr(args, "output", "text") == "json"
-
-
-def _emit_json(data: dict[str, Any]) -> None:
-    import json
-
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def _whose(path: Path, repo: Repo) -> tuple[str, str] | None:
@@ -208,7 +202,7 @@ def _staged_line(staged: list[str]) -> str:
 # --- one transcript ------------------------------------------------------------------------------
 
 
-def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path) -> int:
+def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path) -> Report:
     from agent_memory.store.capture import capture_file
     from agent_memory.store.l1 import L1Store
 
@@ -253,30 +247,27 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
                "dropped": dropped.to_json()}
     if warning:
         payload["stage_warning"] = warning
-    if _wants_json(args):
-        _emit_json(payload)
-        return 0
+    out = Report(payload)
     if done.read == "unchanged":
-        print(f"captured {path.name}: nothing new (unchanged since its last capture)")
-        return 0
+        return out.say(f"captured {path.name}: nothing new (unchanged since its last capture)")
     where = f"commit {result.commit[:10]}" if result.commit else "nothing new"
     since = " since its last capture" if done.read == "resumed" else ""
-    print(f"captured {path.name}{since}: {len(result.new)} new, {len(result.merged)} merged ({where})")
+    out.say(f"captured {path.name}{since}: {len(result.new)} new, {len(result.merged)} merged ({where})")
     if whose:
-        print(f"  note: recorded in {whose}; learned here because of --force")
+        out.say(f"  note: recorded in {whose}; learned here because of --force")
     if done.skipped_lines:
-        print(f"  {plural(done.skipped_lines, 'unreadable line')} skipped")
+        out.say(f"  {plural(done.skipped_lines, 'unreadable line')} skipped")
     if result.forgotten:
-        print(f"  {plural(len(result.forgotten), 'forgotten claim')} not re-learned (undo with `git memory forget --undo ID`)")
+        out.say(f"  {plural(len(result.forgotten), 'forgotten claim')} not re-learned (undo with `git memory forget --undo ID`)")
     for line in _explain_dropped(dropped, len(result.expired_on_arrival), len(result.evicted_before)):
-        print(line)
+        out.say(line)
     if result.queued:
-        print("  memory/atoms was busy: the atoms are queued and the next capture writes them")
+        out.say("  memory/atoms was busy: the atoms are queued and the next capture writes them")
     if staged:
-        print(_staged_line(staged))
+        out.say(_staged_line(staged))
     if warning:
-        print(f"  {warning}")
-    return 0
+        out.say(f"  {warning}")
+    return out
 
 
 # --- every transcript of the project -------------------------------------------------------------
@@ -388,7 +379,7 @@ def _queue_waiting(common: str | os.PathLike[str]) -> bool:
         return False
 
 
-def _nothing_new(args: argparse.Namespace, since: float | None) -> int | None:
+def _nothing_new(args: argparse.Namespace, since: float | None) -> Report | None:
     """`capture --all` when no transcript changed since its capture: the report, from a stat
     of each transcript and the ledger, without git, the store or the extraction (None: there
     is something to read, or the repository needs the full checks)."""
@@ -412,7 +403,7 @@ def _folder_changed(common: str | os.PathLike[str], root: str | os.PathLike[str]
     return changed(common, root, ledger)
 
 
-def _capture_all(args: argparse.Namespace, repo: Repo, project: str, since: float | None) -> int:
+def _capture_all(args: argparse.Namespace, repo: Repo, project: str, since: float | None) -> Report:
     root = repo.workdir or repo.common_dir
     report, todo, ledger = _survey(root, repo.common_dir, since)
     if todo or _queue_waiting(repo.common_dir) or _folder_changed(repo.common_dir, root, ledger):
@@ -420,12 +411,11 @@ def _capture_all(args: argparse.Namespace, repo: Repo, project: str, since: floa
     return _report(args, report, project)
 
 
-def _report(args: argparse.Namespace, report: Backfill, project: str | None) -> int:
-    if _wants_json(args):
-        _emit_json(report.to_json())
-    else:
-        _print_backfill(report, project)
-    return _failure_exit(report) or _unreadable_exit(report)
+def _report(args: argparse.Namespace, report: Backfill, project: str | None) -> Report:
+    out = Report(report.to_json())
+    _backfill_text(out, report, project)
+    out.code = _failure_exit(out, report) or _unreadable_exit(out, report)
+    return out
 
 
 def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger, todo: list[str],
@@ -435,7 +425,7 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger
     from agent_memory.store.l1 import L1Store
 
     store = L1Store(repo)
-    tty = sys.stderr.isatty() and not _wants_json(args)
+    tty = sys.stderr.isatty() and getattr(args, "output", "text") != "json"
     for number, path in enumerate(todo, start=1):
         if tty:
             width = 30
@@ -502,76 +492,73 @@ def _capture_folder(store: L1Store, project: str, repo: Repo, ledger: Ledger, re
     return True
 
 
-def _print_backfill(report: Backfill, project: str | None) -> None:
+def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
     if not report.captured and not report.commits and not report.error and not report.failed:
-        print(f"nothing new: {plural(report.transcripts, 'transcript')} of {project or 'this project'}, "
+        out.say(f"nothing new: {plural(report.transcripts, 'transcript')} of {project or 'this project'}, "
               f"{report.unchanged} unchanged since their last capture")  # fmt: skip
     else:
-        print(f"captured {report.captured} of {plural(report.transcripts, 'transcript')} of {project}: "
+        out.say(f"captured {report.captured} of {plural(report.transcripts, 'transcript')} of {project}: "
               f"{report.new} new atoms, {report.merged} merged, {plural(report.commits, 'commit')}")
         if report.unchanged:
-            print(f"  {report.unchanged} unchanged since their last capture (not read again)")
+            out.say(f"  {report.unchanged} unchanged since their last capture (not read again)")
         if report.resumed:
-            print(f"  {report.resumed} read from where their last capture stopped")
+            out.say(f"  {report.resumed} read from where their last capture stopped")
     if report.skipped_lines:
-        print(f"  {plural(report.skipped_lines, 'unreadable line')} skipped inside the captured transcripts")
+        out.say(f"  {plural(report.skipped_lines, 'unreadable line')} skipped inside the captured transcripts")
     if report.other_repositories:
-        print(f"  {plural(report.other_repositories, 'transcript')} of other repositories left alone (recorded "
+        out.say(f"  {plural(report.other_repositories, 'transcript')} of other repositories left alone (recorded "
               "in another repository, or in one nested here such as a submodule)")
     own = report.auto_memory or {}
     if own.get("read") == "read":
         count = own["memories"]
-        print(f"  Claude's own memory: {count} {'memory' if count == 1 else 'memories'} in {own['folder']}, "
+        out.say(f"  Claude's own memory: {count} {'memory' if count == 1 else 'memories'} in {own['folder']}, "
               f"{len(own['new'])} new, {len(own['merged'])} merged"
               + (f", {len(own['skipped'])} skipped (`git memory extract --auto-memory` says why)" if own["skipped"] else ""))
     if report.unreadable or report.failed:
         from agent_memory.cli import colour  # it imports re: only when there is something to paint
     if report.unreadable:
-        print(colour.paint(f"  {plural(len(report.unreadable), 'transcript')} not captured (unreadable):", "refused"))
+        out.say(colour.paint(f"  {plural(len(report.unreadable), 'transcript')} not captured (unreadable):", "refused"))
         for item in report.unreadable[:10]:
-            print(f"    {item['reason']}")
+            out.say(f"    {item['reason']}")
         if len(report.unreadable) > 10:
-            print(f"    … and {len(report.unreadable) - 10} more (--output json lists them all)")
+            out.say(f"    … and {len(report.unreadable) - 10} more (--output json lists them all)")
     if report.failed:
         where = ("see git memory status" if all(f["logged"] for f in report.failures)
                  else "the error log could not be written either")  # fmt: skip
-        print(colour.paint(f"  {report.failed} failed ({where}):", "refused"))
+        out.say(colour.paint(f"  {report.failed} failed ({where}):", "refused"))
         for item in report.failures[:3]:
-            print(f"    {item['reason']}")
+            out.say(f"    {item['reason']}")
     for line in _explain_dropped(report.dropped, len(report.skipped["expired"]), len(report.skipped["evicted"])):
-        print(line)
+        out.say(line)
     if report.staged:
-        print(_staged_line(report.staged))
+        out.say(_staged_line(report.staged))
     if report.stage_warning:
-        print(f"  {report.stage_warning}")
+        out.say(f"  {report.stage_warning}")
 
 
-def _failure_exit(report: Backfill) -> int:
+def _failure_exit(out: Report, report: Backfill) -> int:
     """Exit 3 when a transcript could not be captured for a reason other than its own
     content: one line and a hint on stderr."""
     if report.error:
-        print(f"git memory capture: {report.error}; {plural(report.not_captured, 'transcript')} not captured "
-              "(nothing of them was stored)", file=sys.stderr)  # fmt: skip
-        print("hint: free some space on the disk that holds the repository, then run `git memory capture --all` "
-              "again", file=sys.stderr)  # fmt: skip
+        out.warn(f"git memory capture: {report.error}; {plural(report.not_captured, 'transcript')} not captured "
+              "(nothing of them was stored)")  # fmt: skip
+        out.warn("hint: free some space on the disk that holds the repository, then run `git memory capture --all` "
+              "again")  # fmt: skip
         return EXIT_REPO_STATE
     if report.failed:
-        print(f"git memory capture: {plural(report.failed, 'transcript')} failed; the rest were captured",
-              file=sys.stderr)  # fmt: skip
-        print("hint: the reasons are above; run the command again once they are dealt with", file=sys.stderr)
+        out.warn(f"git memory capture: {plural(report.failed, 'transcript')} failed; the rest were captured")  # fmt: skip
+        out.warn("hint: the reasons are above; run the command again once they are dealt with")
         return EXIT_REPO_STATE
     return 0
 
 
-def _unreadable_exit(report: Backfill) -> int:
+def _unreadable_exit(out: Report, report: Backfill) -> int:
     """Exit 2 (bad input) while a transcript of the project cannot be read, after the rest
     were captured: one line and a hint on stderr, the report on stdout."""
     if not report.unreadable:
         return 0
     count = len(report.unreadable)
-    print(f"git memory capture: {plural(count, 'transcript')} of this project could not be read; the rest were captured",
-          file=sys.stderr)  # fmt: skip
-    print("hint: repair or remove " + ("it" if count == 1 else "them") + f" ({report.unreadable[0]['path']}"
-          + (", …" if count > 1 else "") + "); unchanged, they are reported again without being read",
-          file=sys.stderr)  # fmt: skip
+    out.warn(f"git memory capture: {plural(count, 'transcript')} of this project could not be read; the rest were captured")  # fmt: skip
+    out.warn("hint: repair or remove " + ("it" if count == 1 else "them") + f" ({report.unreadable[0]['path']}"
+          + (", …" if count > 1 else "") + "); unchanged, they are reported again without being read")  # fmt: skip
     return EXIT_USAGE

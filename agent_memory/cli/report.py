@@ -4,7 +4,7 @@ A verb's `run(args)` does its work and returns a `Report`: the JSON object (`dat
 for people (`lines` on stdout, `notes` on stderr: warnings and `hint:` lines), the exit code,
 and a failure that stopped it after some work had landed. `cli/main` prints it once: with
 `--output json` the object alone on stdout (scripts parse it; the notes are for people and are
-left out), otherwise the text. So no verb decides between JSON and text, and a verb can be
+left out; `warnings` are printed either way), otherwise the text. So no verb decides between JSON and text, and a verb can be
 driven in-process (`main(argv)`) and read back whole.
 
 Live output that cannot wait for the end stays live: progress on stderr, the questions of the
@@ -30,6 +30,7 @@ class Report:
         self.data: dict[str, Any] = data if data is not None else {}
         self.lines: list[str] = lines if lines is not None else []  # stdout, for people
         self.notes: list[str] = []  # stderr, for people: warnings and hints
+        self.warnings: list[str] = []  # stderr whatever the output: what a script must see too
         self.code = code
         # Raised after the report is printed: the report says what landed before it, then
         # main maps the failure to its one line, hint and exit code as for any verb.
@@ -44,6 +45,10 @@ class Report:
 
     def note(self, *lines: str) -> Report:
         self.notes.extend(lines)
+        return self
+
+    def warn(self, *lines: str) -> Report:
+        self.warnings.extend(lines)
         return self
 
     def hint(self, text: str) -> Report:
@@ -76,6 +81,10 @@ def emit(report: Report, output: str = "text") -> int:
             sys.stdout.flush()  # the text first, then what it leads to
             for note in report.notes:
                 print(note, file=sys.stderr)
+    if report.warnings:
+        sys.stdout.flush()
+        for line in report.warnings:
+            print(line, file=sys.stderr)
     if report.failure is not None:
         raise report.failure
     return report.code
