@@ -79,5 +79,5 @@ def _by_words(key: str, claims: Mapping[str, str]) -> list[str]:
 def _ambiguous(key: str, found: list[str], claims: Mapping[str, str]) -> AmbiguousError:
     named = ", ".join(f"{i} ({one_line(claims.get(i, ''), 40)!r})" for i in found[:_SHOWN])
     more = f" and {len(found) - _SHOWN} more" if len(found) > _SHOWN else ""
-    return AmbiguousError(f"{key!r} matches {len(found)} atoms: {named}{more}",
+    return AmbiguousError(f"{key!r} matches several atoms ({len(found)}): {named}{more}",
                           hint="pass one of these ids, or more words of the claim")  # fmt: skip
