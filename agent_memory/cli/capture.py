@@ -407,7 +407,12 @@ def _capture_all(args: argparse.Namespace, repo: Repo, project: str, since: floa
     root = repo.workdir or repo.common_dir
     report, todo, ledger = _survey(root, repo.common_dir, since)
     if todo or _queue_waiting(repo.common_dir) or _folder_changed(repo.common_dir, root, ledger):
-        _read_all(args, repo, project, ledger, todo, report)
+        from agent_memory.gitio.repo import deferred_maintenance
+
+        # One commit per transcript, written with plumbing: git's automatic maintenance
+        # runs once after the batch (as `adopt --all` does), or thousands of loose objects stay.
+        with deferred_maintenance(repo.cwd):
+            _read_all(args, repo, project, ledger, todo, report)
     return _report(args, report, project)
 
 
@@ -420,6 +425,7 @@ def _report(args: argparse.Namespace, report: Backfill, project: str | None) -> 
 
 def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger, todo: list[str],
               report: Backfill) -> None:  # fmt: skip
+    from agent_memory.gitio.repo import release_objects
     from agent_memory.gitio.state import log_error
     from agent_memory.store.capture import capture_atoms, capture_file
     from agent_memory.store.l1 import L1Store
@@ -427,6 +433,9 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger
     store = L1Store(repo)
     tty = sys.stderr.isatty() and getattr(args, "output", "text") != "json"
     for number, path in enumerate(todo, start=1):
+        # Nothing of the transcript before is kept: each capture reads the few trees it
+        # needs again, and the memory of a backfill does not grow with its length.
+        release_objects(repo)
         if tty:
             width = 30
             done_width = int(width * number / max(len(todo), 1))

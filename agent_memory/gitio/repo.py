@@ -149,6 +149,15 @@ def _pygit2_repo(path: str) -> pygit2.Repository:
     return repo
 
 
+def release_objects(repo: Repo) -> None:
+    """Drop libgit2's cache of the objects read so far in `repo` (parsed trees and commits,
+    up to 256 MB by default, kept across reads): a loop of thousands of writes would otherwise
+    keep every version of every tree it touched. The next read opens the database again."""
+    cached = _REPO_CACHE.get(str(repo.git_dir))
+    if cached is not None:
+        cached.free()
+
+
 def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     found = find_git_dirs(start)
     if not found:
@@ -640,15 +649,25 @@ def status_porcelain(repo: Repo, paths: Iterable[str]) -> list[str]:
 
 
 # While `deferred_maintenance` runs (depth > 0), commit_paths' commits skip git's automatic
-# maintenance; `commits` counts what commit_paths made in this process.
+# maintenance; `commits` counts the commits this process made (commit_paths, and the plumbing
+# commits that report themselves through `note_commit`).
 _BATCH = {"depth": 0, "commits": 0}
+
+
+def note_commit() -> None:
+    """A commit made without `git commit` (plumbing: blob → tree → commit → ref), which
+    runs no maintenance of its own: inside `deferred_maintenance`, it asks for git's
+    automatic maintenance after the batch like any other commit."""
+    _BATCH["commits"] += 1
 
 
 @contextmanager
 def deferred_maintenance(cwd: str | os.PathLike[str]) -> Iterator[None]:
-    """A batch of commits (`adopt --all`): `git commit` runs `git maintenance run --auto` after
-    every commit (~5 ms each, a tenth of an adopted item); here it runs once, after the batch,
-    and only when the user has not turned it off (`maintenance.auto=false`)."""
+    """A batch of commits (`adopt --all`, `capture --all`): `git commit` runs `git maintenance
+    run --auto` after every commit (~5 ms each, a tenth of an adopted item), and plumbing
+    commits never do (thousands of captures leave every object loose); here it runs once,
+    after the batch, and only when the user has not turned it off (`maintenance.auto=false`).
+    Git's own thresholds decide what it does (`gc.auto`, `gc.autoPackLimit`, ...)."""
     _BATCH["depth"] += 1
     before = _BATCH["commits"]
     try:

@@ -428,6 +428,7 @@ class L1Store:
                 time.sleep(random.uniform(0.002, 0.02) * min(attempt + 1, 10))
                 continue
             self.commits += 1
+            git.note_commit()
             self._after_write(oid, snap.tip, [*change.writes, *change.deletes], change.writes)
             return oid, change
         queued = list(queue_on_failure)
@@ -498,6 +499,7 @@ class L1Store:
         except RefMovedError:
             return  # someone else wrote (or migrated) first: the caller re-reads
         self.commits += 1
+        git.note_commit()
         self._after_write(oid, snap.tip, list(atoms))
 
     def _after_write(self, tip: str, parent: str | None, changed: Iterable[str],
