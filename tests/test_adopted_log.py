@@ -293,3 +293,66 @@ def test_a_reparsed_log_is_not_changed_by_editing_what_an_earlier_parse_returned
     assert [e.atom["claim"] for e in adopted_log.parse(text)[0]] == ["Use pnpm, not npm"]
     # validating parses are never memoised: they report schema errors the fast parse skips
     assert adopted_log.parse(text, validate=True)[0][0].atom["claim"] == "Use pnpm, not npm"
+
+
+# --- the incremental paths give what the whole computation gives --------------------------------
+
+LINES = st.one_of(
+    st.sampled_from(["", "garbage", "{}", '{"op": "adopt"}', "  ", "\r"]),
+    entry_lists(min_size=1).map(lambda entries: format_entry(entries[0]).rstrip("\n")),
+    entry_lists(min_size=1).map(lambda entries: format_entry(entries[0]).rstrip("\n") + "\r"),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(LINES, max_size=8), st.lists(LINES, min_size=1, max_size=4), st.booleans())
+def test_a_log_that_extends_a_parsed_log_parses_as_a_whole(
+    before: list[str], after: list[str], last_newline: bool
+) -> None:
+    """A text extending a remembered one by whole lines is parsed from the new lines only
+    (each adopted item appends to the log the previous item wrote): same entries, same
+    errors with the same line numbers as parsing it whole."""
+    prior = "".join(line + "\n" for line in before)
+    text = prior + "\n".join(after) + ("\n" if last_newline else "")
+    adopted_log.parse(prior)
+    entries, errors = adopted_log.parse(text)
+    whole_entries, whole_errors = adopted_log._parse(text, validate=False)
+    assert [format_entry(e) for e in entries] == [format_entry(e) for e in whole_entries]
+    assert errors == whole_errors
+
+
+def _fold_every_line_compared(entries: list[LogEntry]) -> dict[str, Atom]:
+    """fold() as specified: identical lines (compared whole) count once, then (`at`, file
+    order) decides."""
+    seen: set[str] = set()
+    unique = []
+    for entry in entries:
+        if format_entry(entry) not in seen:
+            seen.add(format_entry(entry))
+            unique.append(entry)
+    held: dict[str, Atom] = {}
+    for entry in sorted(unique, key=lambda e: e.at):
+        if entry.op in adopted_log.REMOVING_OPS:
+            held.pop(entry.atom_id, None)
+        else:
+            held[entry.atom_id] = entry.atom
+    return dict(sorted(held.items()))
+
+
+@settings(max_examples=200, deadline=None)
+@given(entry_lists(), st.lists(st.tuples(st.integers(0, 7), st.booleans()), max_size=6))
+def test_fold_compares_whole_lines_only_where_stamp_op_and_atom_agree(
+    entries: list[LogEntry], repeats: list[tuple[int, bool]]
+) -> None:
+    """Lines are compared whole only when they share stamp, op and atom id; the fold is the
+    same as comparing every line, with identical repeats and same-second variants (an entry
+    with another atom state under the same stamp) mixed in."""
+    mixed = list(entries)
+    for index, variant in repeats:
+        if not entries:
+            break
+        entry = entries[index % len(entries)]
+        atom = {**entry.atom, "pinned": True} if variant else entry.atom
+        mixed.append(LogEntry(entry.op, atom, entry.at))
+    assert fold(mixed) == _fold_every_line_compared(mixed)
+    assert list(fold(mixed)) == list(_fold_every_line_compared(mixed))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -127,7 +128,7 @@ def parse(text: str, *, validate: bool = False) -> tuple[list[LogEntry], list[st
     if not validate:
         hit = _PARSED.get(text)
         if hit is None:
-            hit = _parse(text, validate=False)
+            hit = _parse_extension(text) or _parse(text, validate=False)
             while len(_PARSED) >= _PARSED_KEEP:
                 del _PARSED[next(iter(_PARSED))]
             _PARSED[text] = (_copies(hit[0]), list(hit[1]))
@@ -136,12 +137,27 @@ def parse(text: str, *, validate: bool = False) -> tuple[list[LogEntry], list[st
     return _parse(text, validate=True)
 
 
-def _parse(text: str, *, validate: bool) -> tuple[list[LogEntry], list[str]]:
+def _parse_extension(text: str) -> tuple[list[LogEntry], list[str]] | None:
+    """`text` parsed from a remembered text it extends by whole lines, only the new lines
+    read: each adopted item appends a line to the log the item before it wrote, and parsing
+    the whole log again made an item's cost grow with the log. Lines are parsed on their own,
+    so this is what parsing `text` whole gives."""
+    for prior in reversed(list(_PARSED)):  # the newest first
+        if len(prior) < len(text) and prior.endswith("\n") and text.startswith(prior):
+            entries, errors = _PARSED[prior]
+            more, more_errors = _parse(
+                text[len(prior) :], validate=False, first_line=prior.count("\n") + 1
+            )
+            return _copies(entries) + more, errors + more_errors
+    return None
+
+
+def _parse(text: str, *, validate: bool, first_line: int = 1) -> tuple[list[LogEntry], list[str]]:
     entries: list[LogEntry] = []
     errors: list[str] = []
     # Split on "\n" only: format_entry escapes every other character splitlines() breaks on,
     # but a hand-edited file might not, and a JSON string may legally contain them.
-    for number, raw in enumerate(text.split("\n"), start=1):
+    for number, raw in enumerate(text.split("\n"), start=first_line):
         line = raw.rstrip("\r")
         if not line.strip():
             continue
@@ -173,13 +189,20 @@ def _parse(text: str, *, validate: bool) -> tuple[list[LogEntry], list[str]]:
 
 
 def _ordered_unique(entries: Iterable[LogEntry]) -> list[LogEntry]:
+    listed = list(entries)
+    # Two entries can only be identical if they share the stamp, the op and the atom id: the
+    # (slow) canonical line is formatted only for those, not for every entry of every fold.
+    stamps = [(e.at, e.op, e.atom_id) for e in listed]
+    shared = {s for s, n in Counter(stamps).items() if n > 1}
     seen: set[str] = set()
     unique: list[LogEntry] = []
-    for entry in entries:
-        key = format_entry(entry)
-        if key not in seen:
+    for entry, stamp in zip(listed, stamps, strict=True):
+        if stamp in shared:
+            key = format_entry(entry)
+            if key in seen:
+                continue
             seen.add(key)
-            unique.append(entry)
+        unique.append(entry)
     # sorted() is stable: entries with the same `at` keep their file order (an adopt then a
     # pin in the same second stays in that order).
     return sorted(unique, key=lambda e: e.at)
