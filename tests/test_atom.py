@@ -20,6 +20,8 @@ from agent_memory.model.atom import (
     new_atom,
     normalize,
     omitted_quotes,
+    review_is_valid,
+    schema,
     to_committed,
     validate_atom,
 )
@@ -270,3 +272,46 @@ def test_omitted_evidence_is_local_only() -> None:
     committed = to_committed(atom, "L2", "2026-11-05T00:00:00Z")
     assert "evidence_omitted" not in committed and "evidence" not in committed
     validate_atom(committed)
+
+
+# --- the review record checked by hand (store.l1 writes adopt's marks without the schema) ------
+
+VALID_REVIEW = {"state": "adopted", "at": "2026-11-05T10:00:00Z", "sessions": 1, "commit": "a" * 40}
+REVIEW_VALUES = ["adopted", "rejected", "demoted", "held", "", "2026-11-05T10:00:00Z", "2026-11-05T10:00:00.25Z",
+                 "2026-11-05T10:00:00Z\n", "2026-11-05T10:00:00Zx", "2026-11-05T10:00:00", "2026-11-05 10:00:00Z", "２026-11-05T10:00:00Z", "0" * 40, -1, 0, 2,
+                 True, False, None, 1.0, 0.5, [1], {}]  # fmt: skip
+NEAR_VALID_REVIEWS = (
+    [{**VALID_REVIEW, key: value} for key in [*VALID_REVIEW, "by"] for value in REVIEW_VALUES]
+    + [{k: v for k, v in VALID_REVIEW.items() if k != key} for key in VALID_REVIEW]
+    + [value for value in REVIEW_VALUES if not isinstance(value, dict)]
+)
+
+
+@pytest.mark.parametrize("review", NEAR_VALID_REVIEWS)
+def test_a_review_record_passed_by_hand_passes_the_schema(review: Any) -> None:
+    """`review_is_valid` is sound: what it passes, the schema passes too (what it does not
+    pass goes to the schema, so it may be stricter). Records one field away from a valid one."""
+    atom = l1_atom("Never push to main")
+    if review_is_valid(review):
+        validate_atom({**atom, "review": review})
+
+
+def test_the_review_check_passes_every_record_the_verbs_write_and_follows_the_schema() -> None:
+    for review in ({"state": "adopted", "at": "2026-11-05T10:00:00Z", "sessions": 3, "commit": "a" * 40},
+                   {"state": "rejected", "at": "2026-11-05T10:00:00Z", "sessions": 0},
+                   {"state": "demoted", "at": "2026-11-05T10:00:00.5Z", "sessions": 2, "commit": "b" * 40}):  # fmt: skip
+        assert review_is_valid(review)
+    # The rule it encodes; a change to the schema's review record must change review_is_valid.
+    assert schema()["properties"]["review"] == {
+        "$comment": "agent-memory extension, L1 only: the last human decision on this atom.",
+        "type": "object",
+        "required": ["state", "at", "sessions"],
+        "additionalProperties": False,
+        "properties": {
+            "state": {"enum": ["adopted", "rejected", "demoted"]},
+            "at": {"$ref": "#/$defs/timestamp"},
+            "sessions": {"type": "integer", "minimum": 0},
+            "commit": {"type": "string"},
+        },
+    }
+    assert schema()["$defs"]["timestamp"]["pattern"] == "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$"

@@ -9,12 +9,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from builders import l1_atom
 from conftest import git
 
 from agent_memory.gitio import repo as gitb
+from agent_memory.model.errors import InvalidAtomError
 from agent_memory.store import l1 as store_mod
 from agent_memory.store.capture import capture_atoms, enforce_limits
 from agent_memory.store.l1 import Change, L1Store, Snapshot
@@ -248,3 +250,35 @@ def test_kill_9_at_random_points_never_loses_stored_atoms(store: L1Store, repo: 
                               capture_output=True, text=True)
         assert fsck.returncode == 0, fsck.stderr
     assert seen, "the writer never committed anything"
+
+
+REVIEW = {"state": "adopted", "at": "2026-11-05T10:00:00Z", "sessions": 1, "commit": "0" * 40}
+
+
+def _mark(ident: str, review: object, **other: object) -> Any:
+    """A transaction writing the stored atom back with `review` (and `other` fields) set."""
+
+    def compute(snap: Snapshot) -> Change:
+        return Change(subject="held: 1 adopted", writes={ident: {**snap.atoms[ident], **other, "review": review}})
+
+    return compute
+
+
+def test_a_write_of_a_review_record_alone_is_checked_and_every_other_write_validated_whole(
+    store: L1Store,
+) -> None:
+    """adopt marks each item it landed on the atom's L1 record; a write that changes only that
+    record is checked against the schema's rule for it without running the whole schema — and
+    a bad record, or any other field changed with it, still meets the whole schema."""
+    atom = l1_atom("Never push to main")
+    capture_atoms(store, [atom], "s1", None)
+    store.transact(_mark(atom["id"], REVIEW))
+    assert store.snapshot().atoms[atom["id"]]["review"] == REVIEW
+    for bad in ({**REVIEW, "state": "held"}, {**REVIEW, "sessions": -1}, {**REVIEW, "by": "me"}, "adopted"):
+        with pytest.raises(InvalidAtomError):
+            store.transact(_mark(atom["id"], bad))
+    with pytest.raises(InvalidAtomError):
+        store.transact(_mark(atom["id"], REVIEW, kind="opinion"))  # another field: the schema runs
+    with pytest.raises(InvalidAtomError):
+        store.transact(_mark(atom["id"], REVIEW, tier="L2"))  # no review record outside L1
+    assert store.snapshot().atoms[atom["id"]]["review"] == REVIEW

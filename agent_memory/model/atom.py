@@ -264,6 +264,30 @@ def validate_atom(atom: Any) -> Atom:
     return atom
 
 
+REVIEW_STATES = ("adopted", "rejected", "demoted")
+
+
+def review_is_valid(review: Any) -> bool:
+    """True only when `review` meets the schema's rules for an L1 atom's `review` record
+    (`properties.review` of atom.schema.json: state, at and sessions required, commit
+    optional, nothing else), checked without jsonschema. A write that changes only that
+    record of a stored atom needs no whole-schema run (`store.l1`); False means "run the
+    schema", never "invalid". tests/test_atom.py holds this to the schema."""
+    import re
+
+    if type(review) is not dict or not {"state", "at", "sessions"} <= set(review) <= {"state", "at", "sessions", "commit"}:
+        return False
+    at, sessions = review["at"], review["sessions"]
+    return (
+        review["state"] in REVIEW_STATES
+        and type(at) is str
+        and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z", at, re.ASCII) is not None
+        and type(sessions) is int
+        and sessions >= 0
+        and type(review.get("commit", "")) is str
+    )
+
+
 def dump_atom(atom: Mapping[str, Any]) -> str:
     """The stored form: sorted keys, indented, trailing newline (diffable in git)."""
     import json

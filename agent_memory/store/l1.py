@@ -45,7 +45,13 @@ from agent_memory.gitio.locks import stale_age
 from agent_memory.gitio.refcheck import last_logged
 from agent_memory.gitio.refs import INIT_MARKER, STATE_DIRNAME, atom_path
 from agent_memory.gitio.state import atomic_write, log_error
-from agent_memory.model.atom import Atom, dump_atom, read_stored_atom, validate_atom
+from agent_memory.model.atom import (
+    Atom,
+    dump_atom,
+    read_stored_atom,
+    review_is_valid,
+    validate_atom,
+)
 from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import (
     InvalidAtomError,
@@ -185,6 +191,16 @@ class TreeMapping(dict[str, Any]):
 
     def __repr__(self) -> str:
         return f"TreeMapping({self._folder}, {len(self)} entries)"
+
+
+def _review_only(stored: Atom | None, atom: Atom) -> bool:
+    """A write that changes only the review record of a stored L1 atom (the marks `adopt`
+    writes, one per item it landed) with a record that meets the schema: the rest of the atom
+    was validated when it was written, so the whole schema — jsonschema's import and a run
+    per atom, most of what recording a batch of marks cost — is not needed again."""
+    if stored is None or atom.get("tier") != "L1" or not review_is_valid(atom.get("review")):
+        return False
+    return {k: v for k, v in atom.items() if k != "review"} == {k: v for k, v in stored.items() if k != "review"}
 
 
 def _parse_atom(ident: str, data: bytes) -> Atom:
@@ -445,7 +461,8 @@ class L1Store:
     def _commit(self, snap: Snapshot, change: Change, written: git.Written) -> str:
         blobs: dict[str, bytes | None] = {}
         for ident, atom in change.writes.items():
-            validate_atom(atom)  # every atom is validated on write
+            if not _review_only(snap.atoms.get(ident), atom):
+                validate_atom(atom)  # every atom is validated on write
             blobs[atom_path(ident)] = dump_atom(atom).encode("utf-8")
         for ident in change.deletes - set(change.writes):
             blobs[atom_path(ident)] = None
