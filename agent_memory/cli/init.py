@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-from agent_memory.cli.output import emit_json, repo_here, wants_json
+from agent_memory.cli.output import repo_here
+from agent_memory.cli.report import Report
 from agent_memory.committed import install
 from agent_memory.committed.global_repo import GlobalRepo, install_user_import
 from agent_memory.gitio import repo as git
@@ -17,7 +18,7 @@ from agent_memory.store.l1 import L1Store
 SETUP_FILES = (".gitignore", ".gitattributes", "CLAUDE.md", ".claude/settings.json")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     steps: dict[str, str] = {}
     # Refuse before writing anything where a store existed and cannot be read or is lost, and
@@ -101,15 +102,10 @@ def run(args: argparse.Namespace) -> int:
             hint = completion.activation_hint(args.completion, where)
             steps[f"{args.completion} completion"] = f"installed in {where}" + (f" ({hint})" if hint else "")
 
-    if wants_json(args):
-        emit_json({"project": name, "changed": steps, "global_repo": str(home.path)})
-        return 0
+    report = Report({"project": name, "changed": steps, "global_repo": str(home.path)})
     if not steps:
-        print(f"agent-memory is already set up for {name}; nothing changed.")
-        return 0
-    print(f"agent-memory set up for project {name}:")
-    for key, value in steps.items():
-        print(f"  {key}: {value}")
+        return report.say(f"agent-memory is already set up for {name}; nothing changed.")
+    report.say(f"agent-memory set up for project {name}:", *(f"  {key}: {value}" for key, value in steps.items()))
     if changed_files and not args.yes:
-        print(f"next: commit the setup: git add {' '.join(changed_files)} && git commit -m 'Set up agent-memory'")
-    return 0
+        report.say(f"next: commit the setup: git add {' '.join(changed_files)} && git commit -m 'Set up agent-memory'")
+    return report

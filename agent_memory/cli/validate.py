@@ -22,7 +22,8 @@ from agent_memory.adoption.adopt import work_files
 from agent_memory.adoption.locks import memory_lock_held, stale_locks
 from agent_memory.claude import automemory
 from agent_memory.cli import colour
-from agent_memory.cli.output import emit_json, store_here, wants_json
+from agent_memory.cli.output import store_here
+from agent_memory.cli.report import Report
 from agent_memory.cli.scan import memory_part
 from agent_memory.committed import tiers
 from agent_memory.committed.adopted_log import REMOVING_OPS
@@ -114,7 +115,7 @@ def supersede_errors(atoms: Mapping[str, Atom]) -> list[str]:
     return sorted(set(errors))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     report: dict[str, Any] = {"ok": True, "errors": []}
     if args.atoms:
         report["errors"] += validate_atoms_file(Path(args.atoms))
@@ -123,23 +124,16 @@ def run(args: argparse.Namespace) -> int:
     if not args.atoms and args.auto_memory is None:
         report["errors"] += _repository(fix=args.fix, report=report)
     report["ok"] = not report["errors"]
-    if wants_json(args):
-        emit_json(report)
-    else:
-        if args.auto_memory is not None and "text" in report:
-            print(report.pop("text"))
-        for error in report["errors"]:
-            print(f"{colour.paint('error:', 'error')} {error}")
-        for warning in report.get("warnings", []):
-            print(f"{colour.paint('warning:', 'hint')} {warning}")
-        for fixed in report.get("fixed", []):
-            print(f"fixed: {fixed}")
-        for checked in report.get("checked", []):
-            print(f"checked {checked}")
-        if report["ok"]:
-            print("ok")
-    report.pop("text", None)
-    return 0 if report["ok"] else EXIT_REFUSED
+    out = Report(report, code=0 if report["ok"] else EXIT_REFUSED)  # JSON keeps --auto-memory's "text"
+    if args.auto_memory is not None and "text" in report:
+        out.say(report["text"])
+    out.say(*(f"{colour.paint('error:', 'error')} {error}" for error in report["errors"]))
+    out.say(*(f"{colour.paint('warning:', 'hint')} {warning}" for warning in report.get("warnings", [])))
+    out.say(*(f"fixed: {fixed}" for fixed in report.get("fixed", [])))
+    out.say(*(f"checked {checked}" for checked in report.get("checked", [])))
+    if report["ok"]:
+        out.say("ok")
+    return out
 
 
 def _auto_memory(directory: str) -> dict[str, Any]:
