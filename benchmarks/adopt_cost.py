@@ -72,6 +72,23 @@ def _processes(bench: Bench, copy: Path, bin_dir: Path) -> tuple[int, int, int] 
     return len(gits), len(calls), len(json.loads(proc.stdout)["adopted"])
 
 
+def prepare(bench: Bench, name: str, bin_dir: Path, args: argparse.Namespace) -> Path:
+    """A repository of `args.store` atoms and `args.items` staged promotions, made with the
+    package installed in `bin_dir`."""
+    saved = bench.env["PATH"], bench.python
+    bench.env["PATH"] = str(bin_dir) + os.pathsep + saved[0]
+    bench.python = str(bin_dir / "python")
+    try:
+        repo = bench.repo(f"adopt-{name}")
+        populate(bench, repo, args.store, quiet=True)  # none of these is eligible
+        bench.worker("eligible", str(repo), str(args.items))
+        bench.run("git", "memory", "stage", cwd=repo)
+        bench.wait_quiet(repo)
+    finally:
+        bench.env["PATH"], bench.python = saved
+    return repo
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--package", type=Path, default=HERE.parent / "agent_memory")
@@ -89,11 +106,9 @@ def main() -> int:
             old_root = root / "old"
             old_root.mkdir()
             packages = {"old": install(old_root, args.old.resolve()), "new": bench.bin}
-        repo = bench.repo("adopt")
-        populate(bench, repo, args.store, quiet=True)  # none of these is eligible
-        bench.worker("eligible", str(repo), str(args.items))
-        bench.run("git", "memory", "stage", cwd=repo)
-        bench.wait_quiet(repo)
+        # Each package adopts from a repository it prepared itself: the same atoms (fixed seeds
+        # and clock), and the local state (recall index, caches) in that package's own format.
+        repos = {name: prepare(bench, name, bin_dir, args) for name, bin_dir in packages.items()}
         figures: dict[str, dict[str, list[float]]] = {
             name: {"wall": [], "cpu": []} for name in packages
         }
@@ -102,7 +117,7 @@ def main() -> int:
             baseline.append(time_spawn([bench.python, "-c", "pass"], bench.env, root, b""))
             for name, bin_dir in packages.items():
                 copy = root / f"run-{name}-{attempt}"
-                shutil.copytree(repo, copy, symlinks=True)
+                shutil.copytree(repos[name], copy, symlinks=True)
                 bench.wait_quiet(copy)
                 wall, cpu, items = _adopt(bench, copy, bin_dir)
                 figures[name]["wall"].append(wall / max(items, 1))
@@ -113,7 +128,7 @@ def main() -> int:
                 shutil.rmtree(copy, ignore_errors=True)
         for name, bin_dir in packages.items():
             copy = root / f"strace-{name}"
-            shutil.copytree(repo, copy, symlinks=True)
+            shutil.copytree(repos[name], copy, symlinks=True)
             counted = _processes(bench, copy, bin_dir)
             bench.wait_quiet(copy)
             wall, cpu = figures[name]["wall"], figures[name]["cpu"]
