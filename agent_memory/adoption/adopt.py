@@ -33,7 +33,7 @@ from agent_memory.gitio.state import overwrite
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc, utc_day
 from agent_memory.model.errors import DiskFullError, RefMovedError, RefusedError, RepoStateError
-from agent_memory.model.paths import resolve_pointer
+from agent_memory.model.paths import TranscriptIndex, resolve_pointer
 from agent_memory.model.policy import MAX_RACES
 from agent_memory.model.trailers import format_message, one_line
 from agent_memory.promote.review import review_items, staged_entry
@@ -177,16 +177,17 @@ def pending(repo: git.Repo, files: TierFiles, against: str = "HEAD") -> list[Ite
     return items
 
 
-def refusal(item: Item) -> str | None:
+def refusal(item: Item, transcripts: TranscriptIndex | None = None) -> str | None:
     """Why an item must not be adopted, or None: a redacted claim (a person restates it without
-    the secret), or a back-pointer that matches more than one transcript (never guessed)."""
+    the secret), or a back-pointer that matches more than one transcript (never guessed).
+    A batch passes one `transcripts` for all its items: the transcripts are listed once."""
     atom = item.atom
     if item.entry.op != "adopt":
         return None
     if atom.get("redacted"):
         return "its claim was redacted — ask for a restatement without the secret"
-    for pointer in {atom["source"], atom["first_source"]}:
-        status, matches, _ = resolve_pointer(pointer)
+    for pointer in sorted({atom["source"], atom["first_source"]}):
+        status, matches, _ = transcripts.resolve(pointer) if transcripts else resolve_pointer(pointer)
         if status == "ambiguous":
             return f"its citation {pointer} is ambiguous ({len(matches)} transcripts match)"
     return None

@@ -53,6 +53,7 @@ from agent_memory.model.errors import (
     UsageError,
     disk_full,
 )
+from agent_memory.model.paths import TranscriptIndex
 from agent_memory.model.tags import memory_reasons, origin_label
 from agent_memory.model.trailers import plural
 from agent_memory.store.l1 import L1Store
@@ -273,8 +274,9 @@ def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
 def _apply(review: Review, chosen: list[Item], rejected: list[Item], pins: set[str], decisions: Decisions,
            report: dict[str, Any]) -> None:  # fmt: skip
     """Adopt `chosen` and reject `rejected`, one item at a time, noting each in `report`."""
+    transcripts = TranscriptIndex()
     for item in chosen:
-        why = refusal(item)
+        why = refusal(item, transcripts)
         if why:
             report["refused"][item.atom_id] = why
             continue
