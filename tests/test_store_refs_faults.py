@@ -261,11 +261,24 @@ def test_the_strict_reader_fails_exactly_where_git_fails(repo: Path, case: str) 
 # config as they are (a copy), the object store itself (a symlink). It lets the update run,
 # then runs the real `git gc --prune=now` on that view: the gc read the refs before the
 # update and deletes after it — the race git documents for `--prune=now` — every time,
-# instead of once in many runs.
+# instead of once in many runs. "inline": the gc has ended when the update returns;
+# "background": it goes on after, holding the repository's gc.pid as `git gc` does.
 STALE_GC_SHIM = '''#!{python}
-import os, shutil, subprocess, sys, tempfile
-REAL = {real!r}
+import os, shutil, socket, subprocess, sys, tempfile, time
+REAL, MODE, LOG = {real!r}, {mode!r}, {log!r}
 args = sys.argv[1:]
+if args[:1] == ["--stale-gc"]:  # the gc itself, in the background mode's own process
+    view, common = args[1:3]
+    gc = subprocess.Popen([REAL, "--git-dir", view, "gc", "--prune=now", "--quiet"])
+    with open(os.path.join(common, "gc.pid.tmp"), "w") as fh:
+        fh.write(f"{{gc.pid}} {{socket.gethostname()}}")
+    os.rename(os.path.join(common, "gc.pid.tmp"), os.path.join(common, "gc.pid"))
+    gc.wait()
+    with open(LOG, "a") as fh:
+        fh.write(args[3] + "\\n")
+    os.unlink(os.path.join(common, "gc.pid"))
+    shutil.rmtree(view)
+    sys.exit(0)
 if "update-ref" in args and "-d" not in args and any(a.startswith("refs/heads/memory/") for a in args):
     common = subprocess.run([REAL, "rev-parse", "--path-format=absolute", "--git-common-dir"],
                             capture_output=True, text=True, check=True).stdout.strip()
@@ -274,43 +287,53 @@ if "update-ref" in args and "-d" not in args and any(a.startswith("refs/heads/me
                     ignore=lambda d, names: [n for n in ("objects", "agent-memory") if d == common and n in names])
     os.symlink(os.path.join(common, "objects"), os.path.join(view, "objects"))
     code = subprocess.run([REAL, *args]).returncode
-    if code == 0:
+    if code != 0:
+        shutil.rmtree(view)
+    elif MODE == "inline":
         subprocess.run([REAL, "--git-dir", view, "gc", "--prune=now", "--quiet"], check=True)
-        with open({log!r}, "a") as fh:
+        with open(LOG, "a") as fh:
             fh.write(" ".join(args) + "\\n")
-    shutil.rmtree(view)
+        shutil.rmtree(view)
+    else:
+        subprocess.Popen([sys.executable, __file__, "--stale-gc", view, common, " ".join(args)],
+                         start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while not os.path.exists(os.path.join(common, "gc.pid")):
+            time.sleep(0.01)
     sys.exit(code)
 os.execv(REAL, [REAL, *args])
 '''
 
 
-def _stale_gc_git(tmp_path: Path) -> tuple[dict[str, str], Path]:
+def _stale_gc_git(tmp_path: Path, mode: str) -> tuple[dict[str, str], Path]:
     real = shutil.which("git")
     assert real is not None
     folder = tmp_path / "shim"
     folder.mkdir()
     log = tmp_path / "gc-runs.log"
     shim = folder / "git"
-    shim.write_text(STALE_GC_SHIM.format(python=sys.executable, real=real, log=str(log)))
+    shim.write_text(STALE_GC_SHIM.format(python=sys.executable, real=real, mode=mode, log=str(log)))
     shim.chmod(shim.stat().st_mode | stat.S_IXUSR)
     path = os.pathsep.join([str(folder), str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     return {"PATH": path}, log
 
 
+@pytest.mark.parametrize("mode", ["inline", "background"])
 def test_a_prune_racing_the_ref_update_leaves_every_object_the_store_names(
-    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
     monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-03T12:00:00Z")
     gm(repo, "init", "--yes")
     write_session(repo, "ffffffff-0000-4000-8000-000000000001", "2026-11-02",
                   [{"user": "Never push directly to main."}, {"user": "We use pnpm, not npm."}])  # fmt: skip
-    env, log = _stale_gc_git(tmp_path)
+    env, log = _stale_gc_git(tmp_path, mode)
     # The installed launcher itself (`git memory` would run it with git's exec-path in front
     # of PATH, and so the real git): its git processes are the shim's.
     for args in (["capture", "--all"], ["remember", CLAIM]):  # remember stages on memory/review too
         proc = subprocess.run(["git-memory", *args], cwd=repo, capture_output=True, text=True,
                               env={**os.environ, **env})  # fmt: skip
         assert proc.returncode == 0, proc.stdout + proc.stderr
+    # every gc the shim started has ended (the write waited for a gc holding gc.pid)
+    assert not (repo / ".git" / "gc.pid").exists()
     runs = log.read_text().splitlines()
     assert any("refs/heads/memory/atoms" in r for r in runs) and any("refs/heads/memory/review" in r for r in runs), runs
     fsck = subprocess.run(["git", "fsck", "--full", "--no-dangling"], cwd=repo, capture_output=True, text=True)

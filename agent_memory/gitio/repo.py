@@ -419,8 +419,9 @@ class Written:
     has moved. Until then they are unreachable, and a `git gc --prune=now` running meanwhile
     deletes them (git documents `--prune=now` as unsafe with concurrent writers): whatever is
     gone is written again, under the same ids, just before and just after the ref update
-    (`cas_update_ref`). What remains is git's own window: a prune that listed the refs before
-    the update and deletes after the second check."""
+    (`cas_update_ref`) — after, once a `git gc` in progress has ended (it may have listed the
+    refs before the update). What remains is git's own window: a `git prune` run on its own,
+    or a gc that outlasts GC_WAIT_SECONDS, deleting them after the last check."""
 
     __slots__ = ("objects",)
 
@@ -437,6 +438,36 @@ class Written:
             else:
                 self.objects[key] = (3, data)  # git's object type number of a blob
         return key
+
+
+# How long a write waits, after its ref update, for a `git gc` in progress to end before it
+# checks its objects once more: the prune step of a gc that listed the refs before the update
+# deletes them as unreachable.
+GC_WAIT_SECONDS = 30.0
+
+
+def gc_running(common_dir: Path) -> bool:
+    """Whether a `git gc` holds this repository's `gc.pid` now: git's own test (the file is
+    younger than 12 hours and its process is alive, or it was written on another host)."""
+    path = common_dir / "gc.pid"
+    try:
+        age = time.time() - path.stat().st_mtime
+        pid, _, host = path.read_text("utf-8", "replace").strip().partition(" ")
+    except OSError:
+        return False
+    if age > 12 * 3600 or not pid.isdigit():
+        return False
+    import socket
+
+    if host and host != socket.gethostname():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # alive, another user's
+    return True
 
 
 def restore_missing(repo: Repo, written: Written) -> int:
@@ -530,6 +561,9 @@ def cas_update_ref(repo: Repo, ref: str, new: str, old: str | None, reason: str,
         restore_missing(repo, written)
     proc = run_git(repo.cwd, "update-ref", "-m", reason, ref, new, old or ZERO_OID, check=False)
     if proc.returncode == 0 and written is not None:
+        deadline = time.monotonic() + GC_WAIT_SECONDS
+        while gc_running(repo.common_dir) and time.monotonic() < deadline:
+            time.sleep(0.05)
         restore_missing(repo, written)
     if proc.returncode != 0:
         # A lock file git could not write is no race: retrying cannot help (git says
