@@ -93,3 +93,41 @@ def test_remembering_a_home_path_is_not_called_a_secret(project: Path) -> None:
     assert email["refused"] == ["redacted (email) — restate it without the personal data"]
     key = gm_json(project, "remember", "Use api_key=Xy9fK2mQ8vL3pR7tW1zB4nC6 for the staging API", check=False)
     assert key["refused"] == ["redacted (generic-secret) — restate it without the secret"]
+
+
+# --- decay: Claude's context holds memory, not our jargon --------------------------------------
+
+
+def test_after_decay_no_line_about_the_tool_reaches_claude(project: Path) -> None:
+    from test_hooks import hook
+
+    keep = adopt_remembered(project, "Always run ruff before committing.")
+    gone = adopt_remembered(project, "Use tabs in Makefiles.")
+    gm(project, "decay", gone)
+    context = hook("session-start", project)  # the installed CLI, as Claude Code runs it
+    assert context is not None and "Always run ruff before committing." in context
+    lines = context.splitlines()[2:]  # after the opening tag and the one-line introduction
+    assert lines and not [line for line in lines if "git memory" in line or "region" in line or "decayed" in line]
+    assert gm_json(project, "context")["omitted"] == 1
+    # The committed block keeps the pointer for a person, in a comment Claude Code drops.
+    block = (project / "CLAUDE.memory.md").read_text()
+    assert "<!-- 1 more adopted atom not shown (1 decayed): `git memory inspect --tier L2` -->\n" in block
+    assert [line for line in block.splitlines() if line.startswith("- ")] == ["- Always run ruff before committing."]
+    assert keep != gone
+
+
+def test_a_block_with_the_earlier_region_line_is_not_a_hand_edit(project: Path) -> None:
+    adopt_remembered(project, "Always run ruff before committing.")
+    gone = adopt_remembered(project, "Use tabs in Makefiles.")
+    gm(project, "decay", gone)
+    path = project / "CLAUDE.memory.md"
+    earlier = path.read_text().replace(
+        "<!-- 1 more adopted atom not shown (1 decayed): `git memory inspect --tier L2` -->",
+        "- region `git memory inspect --tier L2` → 1 more adopted atom (1 decayed)")  # fmt: skip
+    assert earlier != path.read_text()
+    path.write_text(earlier)
+    git(project, "commit", "-q", "-am", "as an earlier agent-memory rendered it")
+    assert gm_json(project, "validate")["ok"] is True
+    # the next change re-renders it in today's form
+    gm(project, "pin", gone)
+    assert "- region" not in path.read_text() and "not shown" not in path.read_text()

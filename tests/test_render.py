@@ -23,14 +23,15 @@ from agent_memory.committed.render import (
     inert,
     render_block,
     replace_block,
+    unique_by_id,
 )
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import iso_z
 
 PROJECT = "demo-project"
 REGION_RE = re.compile(
-    r"^- region `git memory inspect --tier (L2|L3)` → (\d+) more adopted atoms?"
-    r"(?: \((?:(\d+) decayed)?(?:, )?(?:(\d+) superseded)?\))?$"
+    r"^<!-- (\d+) more adopted atoms? not shown"
+    r"(?: \((?:(\d+) decayed)?(?:, )?(?:(\d+) superseded)?\))?: `git memory inspect --tier (L2|L3)` -->$"
 )
 
 
@@ -66,7 +67,7 @@ def test_exact_shape() -> None:
         "- Use pnpm, not npm\n"
         "- Run ruff before committing\n"
         "\n"
-        "- region `git memory inspect --tier L2` → 2 more adopted atoms (1 decayed, 1 superseded)\n"
+        "<!-- 2 more adopted atoms not shown (1 decayed, 1 superseded): `git memory inspect --tier L2` -->\n"
         "<!-- agent-memory:end L2 -->\n"
     )
     assert block.shown == (atoms[0]["id"], atoms[2]["id"], atoms[1]["id"])
@@ -81,7 +82,7 @@ def test_l3_shape_omits_empty_headings_and_region_line() -> None:
     text = render_block(atoms, "L3").text
     assert text.startswith("<!-- agent-memory:begin L3 -->\n## Global memory (agent-memory)\n")
     assert text.endswith("<!-- agent-memory:end L3 -->\n")
-    assert "### Pinned" not in text and "### Recent" in text and "region" not in text
+    assert "### Pinned" not in text and "### Recent" in text and "not shown" not in text
     only_pinned = render_block(
         [make_atom("Prefer small commits", tier="L3", pinned=True)], "L3"
     ).text
@@ -109,7 +110,7 @@ def test_empty_set_renders_a_block_of_comments_only() -> None:
 def test_everything_decayed_still_points_at_the_rest() -> None:
     block = render_block([make_atom("Old habit", decayed=True)], "L2")
     assert block.shown == () and "### " not in block.text
-    assert "→ 1 more adopted atom (1 decayed)\n" in block.text
+    assert "<!-- 1 more adopted atom not shown (1 decayed): `git memory inspect --tier L2` -->\n" in block.text
 
 
 def test_contested_tag_uses_the_newer_atoms_date() -> None:
@@ -169,7 +170,7 @@ def test_default_budgets_hold_for_large_stores() -> None:
     many_l3 = [make_atom(f"Claim {i} " + "é" * 200, tier="L3") for i in range(100)]
     l3 = render_block(many_l3, "L3")
     assert len(l3.text.encode()) <= 2048 and l3.omitted
-    assert f"→ {len(l3.omitted)} more adopted atoms\n" in l3.text
+    assert f"<!-- {len(l3.omitted)} more adopted atoms not shown: `git memory inspect --tier L3` -->\n" in l3.text
 
 
 def test_a_budget_below_the_frame_is_refused() -> None:
@@ -214,7 +215,7 @@ def _region(text: str) -> tuple[int, int, int] | None:
     match = REGION_RE.match(last)
     if not match:
         return None
-    return int(match.group(2)), int(match.group(3) or 0), int(match.group(4) or 0)
+    return int(match.group(1)), int(match.group(2) or 0), int(match.group(3) or 0)
 
 
 @settings(max_examples=150, deadline=None)
@@ -235,7 +236,7 @@ def test_budget_and_accounting_hold_for_any_atom_set(
         assert region is not None and region[0] == len(block.omitted)
         assert region[1:] == (len(decayed), len(superseded))
     else:
-        assert region is None and "- region `" not in block.text
+        assert region is None and "not shown" not in block.text
     assert not (set(block.shown) & (decayed | superseded))
 
     working_pinned = {a["id"] for a in atoms if a["pinned"]} - superseded
@@ -252,7 +253,7 @@ def test_budget_and_accounting_hold_for_any_atom_set(
 @given(atom_sets())
 def test_every_shown_claim_is_one_line_in_display_order(atoms: list[Atom]) -> None:
     block = render_block(atoms, "L2", budget=20_000)
-    by_id = {a["id"]: a for a in atoms}
+    by_id = {a["id"]: a for a in unique_by_id(atoms)}  # two records of one id: the one rendered
     lines = [line for line in block.text.splitlines() if line.startswith("- ")]
     claim_lines = lines[: len(block.shown)]
     for line, ident in zip(claim_lines, block.shown, strict=True):

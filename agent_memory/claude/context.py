@@ -2,8 +2,10 @@
 (docs/claude-code-integration.md).
 
 Each tier is laid out like its committed marker block (render.lay_out: pinned, then newest
-first, then one region line counting what is hidden and naming `git memory inspect`), without
-the HTML markers, which would only cost the model bytes.
+first), without the HTML markers, which would only cost the model bytes, and without the
+block's pointer to what is hidden: that comment names a command for a person, and Claude's
+context holds memory, not instructions for our tool (the hidden atoms are counted in
+`omitted`).
 
 L2/L3 collisions (§5.1 "never emit two contradictory lines unmarked", §9.6): the detector of
 §4.2.1 never compares L3 with L2, so this is the one place both meet. A global line with the
@@ -20,7 +22,6 @@ from agent_memory.committed.render import (
     L3_BUDGET,
     TITLES,
     in_working_set,
-    inspect_command,
     lay_out,
     one_line,
     unique_by_id,
@@ -87,10 +88,8 @@ def shadow_note(count: int) -> str:
         subject, pronoun = "1 global atom is", "it"
     else:
         subject, pronoun = f"{count} global atoms are", "them"
-    return (
-        f"- {subject} shadowed here: project memory contradicts {pronoun} and applies in this "
-        f"project (`{inspect_command('L3')}` lists all)"
-    )
+    # No command in it: Claude's context holds memory, not instructions for our tool.
+    return f"- {subject} shadowed here: project memory contradicts {pronoun} and applies in this project"
 
 
 def contradicted_by_project(l2_atoms: Sequence[Atom], l3_atoms: Sequence[Atom]) -> set[str]:
@@ -132,7 +131,7 @@ def build_context(
     l2_shown: tuple[str, ...] = ()
     omitted = 0
     if l2_working:
-        section = lay_out(l2_atoms, "L2", L2_BUDGET, _size([l2_title]), contested_dates)
+        section = lay_out(l2_atoms, "L2", L2_BUDGET, _size([l2_title]), contested_dates, pointer=False)
         l2_lines = [l2_title, *section.lines]
         l2_shown, omitted = section.shown, len(section.omitted)
 
@@ -149,7 +148,7 @@ def build_context(
     if any(in_working_set(a) for a in l3_rest) or shadowed:
         note = ["", shadow_note(len(shadowed))] if shadowed else []
         frame = _size([TITLES["L3"], *note])
-        section = lay_out(l3_rest, "L3", L3_BUDGET, frame, contested_dates)
+        section = lay_out(l3_rest, "L3", L3_BUDGET, frame, contested_dates, pointer=False)
         l3_lines = [TITLES["L3"], *section.lines, *note]
         l3_shown, omitted = section.shown, omitted + len(section.omitted)
 

@@ -221,11 +221,30 @@ def atom_line(atom: Atom, day: str | None) -> str:
 
 
 def region_line(tier: str, hidden: int, decayed: int, superseded: int) -> str:
+    """The pointer to what the block does not show, for the person reading the file: one
+    whole-line HTML comment, which Claude Code drops when it loads the file (as it drops the
+    generated-file note), so Claude's context holds memory, not instructions for our tool."""
     noun = "atom" if hidden == 1 else "atoms"
     parts = [f"{decayed} decayed"] if decayed else []
     parts += [f"{superseded} superseded"] if superseded else []
     detail = f" ({', '.join(parts)})" if parts else ""
-    return f"- region `{inspect_command(tier)}` → {hidden} more adopted {noun}{detail}"
+    return f"<!-- {hidden} more adopted {noun} not shown{detail}: `{inspect_command(tier)}` -->"
+
+
+def _legacy_region_re() -> re.Pattern[str]:
+    import re
+
+    return re.compile(r"^- region `git memory inspect --tier (L2|L3)` → (\d+) more adopted atoms?"
+                      r"(?: \((?:(\d+) decayed)?(?:, )?(?:(\d+) superseded)?\))?$", re.MULTILINE)  # fmt: skip
+
+
+def modern_region(block: str) -> str:
+    """`block` with a region line written by an earlier version (a visible list item that
+    Claude read as memory) in today's form: that rendering is not a hand edit."""
+    if "- region `" not in block:
+        return block
+    return _legacy_region_re().sub(
+        lambda m: region_line(m[1], int(m[2]), int(m[3] or 0), int(m[4] or 0)), block)  # fmt: skip
 
 
 # --- layout -----------------------------------------------------------------------------------
@@ -252,10 +271,12 @@ def lay_out(
     budget: int,
     frame_bytes: int,
     contested_dates: Mapping[str, str],
+    pointer: bool = True,
 ) -> Section:
     """Choose the longest prefix of (pinned…, recent…) whose lines, plus the region line for
     the rest, fit in `budget - frame_bytes`. Raises ValueError when not even the region line
-    fits (the budget is smaller than the frame)."""
+    fits (the budget is smaller than the frame). Without `pointer` (the session-start context)
+    there is no region line: the rest is only counted in `omitted`."""
     atoms = unique_by_id(atoms)
     by_id = {str(a["id"]): a for a in atoms}
     working = [a for a in atoms if in_working_set(a)]
@@ -278,7 +299,7 @@ def lay_out(
         size += heading_bytes if min(k, n_pinned) else 0
         size += heading_bytes if k > n_pinned else 0
         hidden = len(ordered) - k + len(decayed) + len(superseded)
-        if hidden:
+        if hidden and pointer:
             size += _size(["", region_line(tier, hidden, len(decayed), len(superseded))])
         return size
 
@@ -295,7 +316,7 @@ def lay_out(
     if k > n_pinned:
         body += ["", RECENT_HEADING, *lines[n_pinned:k]]
     hidden_atoms = ordered[k:] + decayed + superseded
-    if hidden_atoms:
+    if hidden_atoms and pointer:
         body += ["", region_line(tier, len(hidden_atoms), len(decayed), len(superseded))]
     return Section(
         lines=tuple(body),
@@ -390,7 +411,7 @@ def hand_edited(file_text: str, expected_block: str, tier: str) -> bool:
         current = block_of(file_text, tier)
     except MalformedBlockError:
         return True
-    return current is None or _canonical(current) != _canonical(expected_block)
+    return current is None or _canonical(modern_region(current)) != _canonical(expected_block)
 
 
 # --- the @import line in CLAUDE.md ------------------------------------------------------------
