@@ -392,7 +392,7 @@ def test_l3_from_the_global_repo_comes_first_and_collisions_are_never_two_plain_
     assert context_verb(project) == context
 
 
-def test_over_budget_sets_state_the_overflow_and_the_command(project: Path) -> None:
+def test_over_budget_sets_are_counted_and_name_no_command(project: Path) -> None:
     filler = "when a change touches the billing, invoicing and settlement services together"
     commit_tier(
         project,
