@@ -50,6 +50,7 @@ def run_main_bytes(
     saved_cwd = os.getcwd()
     saved_handlers = {sig: signal.getsignal(sig) for sig in _SIGNALS}
     out: list[bytes] = []
+    _forget_repositories()  # as a new process starts: nothing opened by the test before
     try:
         os.environ.update(env or {})
         os.chdir(cwd or saved_cwd)
@@ -131,14 +132,18 @@ def _exit_code(exc: SystemExit) -> int:
 
 
 def _drop_process_state(handlers: dict[int, object]) -> None:
-    from agent_memory.gitio import repo as gitio_repo
-    from agent_memory.redact import external
-
     if hasattr(signal, "SIGALRM"):
         signal.alarm(0)
     for sig, handler in handlers.items():
         if handler is not None:  # None: set outside Python, nothing of ours to undo
             signal.signal(sig, handler)  # type: ignore[arg-type]
+    _forget_repositories()
+
+
+def _forget_repositories() -> None:
+    from agent_memory.gitio import repo as gitio_repo
+    from agent_memory.redact import external
+
     for pg in gitio_repo._REPO_CACHE.values():
         pg.free()
     gitio_repo._REPO_CACHE.clear()
