@@ -65,9 +65,9 @@ class Reads:
         real_blob = gitb.read_blob
         real_load = l1.TreeMapping.load
 
-        def read_blob(repo: gitb.Repo, oid: str) -> bytes:
+        def read_blob(repo: gitb.Repo, oid: str, where: str | None = None) -> bytes:
             self.blobs += 1
-            return real_blob(repo, oid)
+            return real_blob(repo, oid, where)
 
         def load(mapping: l1.TreeMapping) -> dict[str, Any]:
             if not mapping._complete:

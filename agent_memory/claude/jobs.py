@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from agent_memory.model.policy import REBUILD_MARKER_TTL_S
+from agent_memory.model.policy import JOB_CPU_GRACE_S, JOB_CPU_S, REBUILD_MARKER_TTL_S
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,6 +18,32 @@ if TYPE_CHECKING:
     from agent_memory.gitio.refs import Location
 
 REBUILD_MARKER = "rebuilding-recall-index"
+
+
+def limit_cpu(seconds: int = JOB_CPU_S, grace: int = JOB_CPU_GRACE_S) -> None:
+    """Bound this process's CPU time by the operating system (RLIMIT_CPU; a lower limit
+    already set is kept). A detached job calls it first: a Python alarm cannot interrupt code
+    spinning in a C library (libgit2 on a damaged object did), the kernel can. At `seconds`
+    SIGXCPU raises TimeoutError where Python code runs (the job logs it and ends); at
+    `seconds + grace` the kernel kills the process, wherever it is. Children (the git
+    processes a job runs) inherit the limit, each on its own CPU time. No-op without
+    `resource` (Windows)."""
+    try:
+        import resource
+        import signal
+    except ImportError:  # pragma: no cover - Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    infinity = resource.RLIM_INFINITY
+    new_hard = seconds + grace if hard == infinity else min(hard, seconds + grace)
+    new_soft = min(seconds, new_hard) if soft == infinity else min(soft, seconds, new_hard)
+
+    def spent(signum: int, frame: object) -> None:
+        raise TimeoutError(f"used {seconds} s of CPU time; abandoned")
+
+    if hasattr(signal, "SIGXCPU"):
+        signal.signal(signal.SIGXCPU, spent)
+    resource.setrlimit(resource.RLIMIT_CPU, (new_soft, new_hard))
 
 
 def request_rebuild(repo: Location) -> None:

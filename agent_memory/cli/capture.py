@@ -23,6 +23,7 @@ from agent_memory.cli.report import Report
 from agent_memory.model.errors import (
     EXIT_REPO_STATE,
     EXIT_USAGE,
+    CorruptObjectError,
     DiskFullError,
     RefusedError,
     UsageError,
@@ -450,6 +451,8 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger
             if isinstance(exc, OSError):
                 report.unreadable.append({"path": path, "reason": f"cannot read {path}: {exc.strerror or exc}"})
                 continue
+            if isinstance(exc, CorruptObjectError):
+                raise  # every other transcript would meet the same damaged store
             reason = f"{os.path.basename(path)}: {type(exc).__name__}: {exc}"
             logged = log_error(f"capture --all: {reason}", repo.cwd)
             report.failed += 1

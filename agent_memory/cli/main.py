@@ -381,8 +381,17 @@ def _disarm_interrupts() -> None:
         pass
 
 
+# The `git memory hook` events that run as detached jobs (claude/jobs.py spawns them).
+_JOBS = ("background-capture", "rebuild-index")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if argv is None and args_list[:1] == ["hook"] and args_list[1:2] and args_list[1] in _JOBS:
+        # A detached job (its own process): the operating system bounds its CPU time.
+        from agent_memory.claude.jobs import limit_cpu
+
+        limit_cpu()
     if len(args_list) == 2 and args_list[0] == "hook" and args_list[1] != "background-capture":
         # The Claude Code hook fast path: no argparse tree, no pygit2 (100 ms a prompt).
         from agent_memory.claude.hooks import run_and_exit, run_event

@@ -34,10 +34,11 @@ from agent_memory.committed.render import MalformedBlockError, find_block
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors
-from agent_memory.model.errors import EXIT_REFUSED, RepoStateError, UsageError
+from agent_memory.model.errors import CORRUPT_HINT, EXIT_REFUSED, RepoStateError, UsageError
 from agent_memory.model.paths import is_memory_pointer, projects_dir
 from agent_memory.model.trailers import plural
 from agent_memory.redact import guard
+from agent_memory.store.l1 import STORE, L1Store
 
 
 def validate_atoms_file(path: Path) -> list[str]:
@@ -160,19 +161,10 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
     repo, store = store_here()
     for lock in stale_locks(repo):
         errors.append(f"{lock.message}; {lock.hint}")
-    snap = store.snapshot()
-    errors += [f"memory/atoms:{path}: {why}" for path, why in snap.bad]
-    gone = 0
-    for ident, atom in sorted(snap.atoms.items()):
-        where = f"memory/atoms:atoms/{ident}.json"
-        errors += [f"{where}: {e}" for e in atom_errors(atom)]
-        errors += [f"{where}: {e}" for e in _pointer_errors(atom)]
-        gone += not _transcript_exists(str(atom.get("source", "")))
-    checked.append(f"memory/atoms: {len(snap.atoms)} atoms (schema, ids, back-pointers), "
-                   f"{len(snap.tombstones)} tombstones")  # fmt: skip
-    if gone:
-        warnings.append(f"{gone} atom(s) cite a transcript that is no longer on this machine "
-                        "(their evidence cannot be shown; the atoms stay valid)")  # fmt: skip
+    damage = _store_damage(repo, store.tip())
+    errors += damage
+    if not damage:
+        errors += _store_atoms(store, checked, warnings)
     fixed: list[str] = []
     places = []
     if repo.workdir is not None:
@@ -217,6 +209,35 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
     report["fixed"] = fixed
     report["warnings"] = warnings
     report["checked"] = checked
+    return errors
+
+
+def _store_damage(repo: git.Repo, tip: str | None) -> list[str]:
+    """Every damaged or missing object of the store's tip and its tree (a truncated loose
+    file, a ref to nothing), named with the way back once."""
+    found = git.damaged_objects(repo, tip, STORE) if tip else []
+    if not found:
+        return []
+    return [exc.message for exc in found] + [
+        f"{STORE}: {plural(len(found), 'damaged object')} (nothing else on {STORE} was checked): {CORRUPT_HINT}"
+    ]
+
+
+def _store_atoms(store: L1Store, checked: list[str], warnings: list[str]) -> list[str]:
+    errors: list[str] = []
+    snap = store.snapshot()
+    errors += [f"memory/atoms:{path}: {why}" for path, why in snap.bad]
+    gone = 0
+    for ident, atom in sorted(snap.atoms.items()):
+        where = f"memory/atoms:atoms/{ident}.json"
+        errors += [f"{where}: {e}" for e in atom_errors(atom)]
+        errors += [f"{where}: {e}" for e in _pointer_errors(atom)]
+        gone += not _transcript_exists(str(atom.get("source", "")))
+    checked.append(f"memory/atoms: {len(snap.atoms)} atoms (schema, ids, back-pointers), "
+                   f"{len(snap.tombstones)} tombstones")  # fmt: skip
+    if gone:
+        warnings.append(f"{gone} atom(s) cite a transcript that is no longer on this machine "
+                        "(their evidence cannot be shown; the atoms stay valid)")  # fmt: skip
     return errors
 
 

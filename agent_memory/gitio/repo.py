@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NewType
 
+from agent_memory.gitio import objects
 from agent_memory.gitio.refcheck import UnreadableRef, last_logged, probe_ref
 from agent_memory.gitio.refcheck import check_head as refcheck_head
 from agent_memory.gitio.refs import (  # noqa: F401 - re-exported: git.ATOMS_REF
@@ -29,6 +30,7 @@ from agent_memory.gitio.refs import (  # noqa: F401 - re-exported: git.ATOMS_REF
 )
 from agent_memory.gitio.state import find_git_dirs, state_dir
 from agent_memory.model.errors import (
+    CorruptObjectError,
     DiskFullError,
     RefMovedError,
     RefUnreadableError,
@@ -199,6 +201,75 @@ def default_project_name(common: Path, work: Path | None) -> str:
 
 
 # --- reading objects --------------------------------------------------------------------------
+# Every object libgit2 reads for us is asked for through `load`: its loose file, when it has
+# one, is checked first (gitio/objects.py: libgit2 1.9 never returns from a truncated one), and
+# what libgit2 then reports — a missing object, a broken pack — is a CorruptObjectError that
+# names the object, never a bare KeyError. Paths inside trees are walked one folder at a time
+# for the same reason: libgit2 reading the folders on the way itself would skip the check.
+
+_SOUND: set[tuple[str, str]] = set()  # (common dir, oid) checked in this process (immutable)
+_SOUND_MAX = 1 << 16  # bounded: a backfill of thousands of transcripts stays flat in memory
+_OBJECT_DIRS: dict[str, list[str]] = {}
+
+
+def load(repo: Repo, oid: Any, where: str | None = None) -> Any:
+    """The pygit2 object `oid`, checked first (see above). `where` names what reached it (a
+    path, a ref) for the message. CorruptObjectError when it is damaged or missing."""
+    import pygit2
+
+    key = str(oid)
+    common = str(repo.common_dir)
+    if (common, key) not in _SOUND:
+        problem = objects.loose_problem(_object_dirs(common), key)
+        if problem is not None:
+            raise CorruptObjectError(key, problem[1], where, _shown(repo, problem[0]))
+    try:
+        obj = repo.pg()[key]
+    except KeyError:
+        raise CorruptObjectError(key, None, where) from None
+    except pygit2.GitError as exc:
+        raise CorruptObjectError(key, str(exc).replace(key, "").strip(" :") or "unreadable", where) from None
+    _remember(common, key)
+    return obj
+
+
+def _object_dirs(common: str) -> list[str]:
+    dirs = _OBJECT_DIRS.get(common)
+    if dirs is None:
+        dirs = _OBJECT_DIRS[common] = objects.object_dirs(common)
+    return dirs
+
+
+def _remember(common: str, key: str) -> None:
+    if len(_SOUND) >= _SOUND_MAX:
+        _SOUND.clear()
+    _SOUND.add((common, key))
+
+
+def _write_blob(repo: Repo, data: bytes, where: str | None = None) -> Any:
+    """Write a blob; its id. libgit2 writes nothing when the object exists already — a damaged
+    loose file of the same id stays — and then reads that file's header when a tree names the
+    object, which also never returns when it is cut: an existing loose file is checked first
+    (a new object costs one stat more)."""
+    key = blob_oid(data)
+    common = str(repo.common_dir)
+    if (common, key) not in _SOUND:
+        dirs = _object_dirs(common)
+        if any(os.path.exists(objects.loose_path(d, key)) for d in dirs):
+            problem = objects.loose_problem(dirs, key)
+            if problem is not None:
+                raise CorruptObjectError(key, problem[1], where, _shown(repo, problem[0]))
+    oid = repo.pg().create_blob(data)
+    _remember(common, key)
+    return oid
+
+
+def _shown(repo: Repo, path: str) -> str:
+    """A loose object's file as the user would type it: relative to the work tree when inside."""
+    top = str(repo.workdir) if repo.workdir else None
+    if top and path.startswith(top + os.sep):
+        return path[len(top) + 1 :]
+    return path
 
 
 def ref_target(repo: Repo, ref: str) -> Oid | None:
@@ -242,48 +313,104 @@ def check_head(git_dir: str | os.PathLike[str], common_dir: str | os.PathLike[st
         raise unreadable_error(common_dir, exc) from None
 
 
-def tree_entry(repo: Repo, tree_oid: str | None, path: str) -> tuple[str, bool] | None:
+def _walk(repo: Repo, tree: Any, path: str, where: str | None) -> Any:
+    """The entry at `path` in a loaded tree, each folder on the way loaded through `load`;
+    None when absent (or a blob stands where a folder was expected)."""
+    parts = [p for p in path.split("/") if p]
+    if not parts:
+        return None
+    for depth, name in enumerate(parts):
+        try:
+            entry = tree[name]
+        except (KeyError, ValueError):
+            return None
+        if depth == len(parts) - 1:
+            return entry
+        if entry.type_str != "tree":
+            return None
+        tree = load(repo, entry.id, _at(where, "/".join(parts[: depth + 1])))
+    return None
+
+
+def _at(where: str | None, path: str) -> str:
+    return f"{path} in {where}" if where else path
+
+
+def tree_entry(repo: Repo, tree_oid: str | None, path: str, where: str | None = None) -> tuple[str, bool] | None:
     """(object id, is a tree) of `path` inside a tree, or None when absent: a lookup by path,
     never a walk of the folders around it."""
     if tree_oid is None:
         return None
-    pg = repo.pg()
     try:
-        entry = pg[tree_oid][path]
-    except (KeyError, ValueError):
+        tree = load(repo, tree_oid, where)
+    except ValueError:  # not an object id
+        return None
+    entry = _walk(repo, tree, path, where)
+    if entry is None:
         return None
     return str(entry.id), entry.type_str == "tree"
 
 
-def read_blob(repo: Repo, oid: str) -> bytes:
-    data: bytes = repo.pg()[oid].data
+def read_blob(repo: Repo, oid: str, where: str | None = None) -> bytes:
+    """A blob's bytes. A loose blob is inflated and checked here once, and its content is the
+    answer (libgit2 would inflate it a second time); a packed one is libgit2's to read."""
+    key = str(oid)
+    common = str(repo.common_dir)
+    if (common, key) not in _SOUND:
+        found = objects.read_loose(_object_dirs(common), key)
+        if found is not None:
+            if found.damage:
+                raise CorruptObjectError(key, found.damage, where, _shown(repo, found.path))
+            if found.kind == b"blob":
+                _remember(common, key)
+                return found.body
+    data: bytes = load(repo, key, where).data
     return data
 
 
-def read_path(repo: Repo, tree_oid: str | None, path: str) -> bytes | None:
+def read_path(repo: Repo, tree_oid: str | None, path: str, where: str | None = None) -> bytes | None:
     """The blob at `path` in a tree (None when absent or not a blob)."""
-    found = tree_entry(repo, tree_oid, path)
+    found = tree_entry(repo, tree_oid, path, where)
     if found is None or found[1]:
         return None
-    return read_blob(repo, found[0])
+    return read_blob(repo, found[0], _at(where, path))
 
 
-def list_tree(repo: Repo, tree_oid: str | None, path: str = "") -> list[tuple[str, str, bool]]:
+def list_tree(repo: Repo, tree_oid: str | None, path: str = "", where: str | None = None) -> list[tuple[str, str, bool]]:
     """(name, oid, is a tree) of the entries directly inside `path` of a tree (empty when
     absent)."""
     if tree_oid is None:
         return []
-    pg = repo.pg()
-    tree = pg[tree_oid]
+    tree = load(repo, tree_oid, where)
     if path:
-        try:
-            entry = tree[path]
-        except (KeyError, ValueError):
+        entry = _walk(repo, tree, path, where)
+        if entry is None or entry.type_str != "tree":
             return []
-        if entry.type_str != "tree":
-            return []
-        tree = pg[entry.id]
+        tree = load(repo, entry.id, _at(where, path))
     return [(e.name, str(e.id), e.type_str == "tree") for e in tree]
+
+
+def damaged_objects(repo: Repo, commit: str, where: str, limit: int = 50) -> list[CorruptObjectError]:
+    """The damaged or missing objects of `commit` and of everything in its tree (at most
+    `limit`), each read through `load`: what `validate` reports. The commit's history is
+    not read (`git fsck` does that)."""
+    try:
+        root = str(load(repo, commit, f"the tip of {where}").tree_id)
+    except CorruptObjectError as exc:
+        return [exc]
+    out: list[CorruptObjectError] = []
+    stack = [(root, "")]
+    while stack and len(out) < limit:
+        oid, path = stack.pop()
+        try:
+            obj = load(repo, oid, _at(where, path) if path else where)
+        except CorruptObjectError as exc:
+            out.append(exc)
+            continue
+        if obj.type_str == "tree":
+            # A submodule's commit (a gitlink) is another repository's object: not read.
+            stack += [(str(e.id), f"{path}/{e.name}" if path else e.name) for e in obj if e.type_str != "commit"]
+    return out
 
 
 def diff_blobs(repo: Repo, old_tree: str | None, new_tree: str | None, path: str) -> list[tuple[str, str | None, str | None]]:
@@ -318,10 +445,37 @@ def _diff(repo: Repo, path: str, old: tuple[str, bool] | None, new: tuple[str, b
         _diff(repo, f"{path}/{name}" if path else name, olds.get(name), news.get(name), out)
 
 
-def _tree_type() -> type:
-    import pygit2
+def _rev_oid(repo: Repo, rev: str) -> str | None:
+    """The object id `rev` names, from the refs alone (no object is read): a full id, HEAD or
+    a ref name; anything else is asked of `git rev-parse`, which fails fast on damage. None
+    when it names nothing (an unborn HEAD, an unknown name)."""
+    if len(rev) in (40, 64) and all(c in "0123456789abcdef" for c in rev):
+        return rev
+    pg = repo.pg()
+    try:
+        reference = pg.references.get(rev)
+        if reference is not None:
+            return str(reference.resolve().target)
+    except Exception:  # noqa: BLE001 - an unborn HEAD, a dangling symbolic ref
+        return None
+    return rev_parse(repo, rev)
 
-    return pygit2.Tree
+
+def _peel_tree(repo: Repo, oid: str, where: str) -> Any:
+    """The tree of the commit (or tag, or tree) `oid`, each object loaded through `load`;
+    None when it names a blob."""
+    obj = load(repo, oid, where)
+    for _ in range(8):  # a tag of a tag of …: git bounds it too
+        kind = obj.type_str
+        if kind == "tree":
+            return obj
+        if kind == "commit":
+            obj = load(repo, obj.tree_id, f"the tree of {where}")
+        elif kind == "tag":
+            obj = load(repo, obj.target, where)
+        else:
+            return None
+    return None
 
 
 def read_blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
@@ -330,17 +484,22 @@ def read_blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
 
 
 def entry_at(repo: Repo, rev: str, path: str) -> tuple[int, str, bytes] | None:
-    """`path` in `rev`'s tree as (file mode, blob id, bytes); None when absent or unreadable."""
-    pg = repo.pg()
+    """`path` in `rev`'s tree as (file mode, blob id, bytes); None when absent, when `rev`
+    names nothing (an unborn HEAD, an id this repository does not have) or a tree stands at
+    `path`. A damaged object on the way is a CorruptObjectError, never "absent"."""
+    oid = _rev_oid(repo, rev)
+    if oid is None:
+        return None
     try:
-        obj = pg.revparse_single(rev)
-        tree = obj.peel(_tree_type())
-        entry = tree[path]
-        data: bytes = pg[entry.id].data
-    except (KeyError, ValueError):
+        tree = _peel_tree(repo, oid, rev)
+    except CorruptObjectError as exc:
+        if exc.missing and exc.oid == oid and oid == rev:
+            return None  # an id remembered from elsewhere (an intent, a log), not a ref of ours
+        raise
+    entry = _walk(repo, tree, path, rev) if tree is not None else None
+    if entry is None or entry.type_str != "blob":
         return None
-    except Exception:  # noqa: BLE001 - unborn HEAD, bad rev, a tree where a blob was expected
-        return None
+    data: bytes = load(repo, entry.id, _at(rev, path)).data
     return int(entry.filemode), str(entry.id), data
 
 
@@ -355,20 +514,23 @@ def unchanged_since_head(repo: Repo, paths: Iterable[str]) -> bool:
     pg = repo.pg()
     if pg.workdir is None:
         return False
-    try:
-        tree = pg.revparse_single("HEAD").peel(_tree_type())
-    except Exception:  # noqa: BLE001 - unborn HEAD: let git say
+    head = _rev_oid(repo, "HEAD")
+    if head is None:  # unborn HEAD: let git say
+        return False
+    tree = _peel_tree(repo, head, "HEAD")
+    if tree is None:
         return False
     index = pg.index
     index.read()
     for rel in paths:
-        in_head = rel in tree
+        head_entry = _walk(repo, tree, rel, "HEAD")
+        in_head = head_entry is not None
         in_index = rel in index
         if not in_head and not in_index:
             continue
         if not (in_head and in_index):
             return False
-        head_entry, index_entry = tree[rel], index[rel]
+        index_entry = index[rel]
         regular = 0o100644
         if head_entry.id != index_entry.id or head_entry.filemode != regular or index_entry.mode != regular:
             return False
@@ -392,17 +554,17 @@ def blob_oid(data: bytes) -> str:
     return str(pygit2.hash(data))
 
 
-def commit_message(repo: Repo, oid: str) -> str:
-    msg: str = repo.pg()[oid].message
+def commit_message(repo: Repo, oid: str, where: str | None = None) -> str:
+    msg: str = load(repo, oid, where).message
     return msg
 
 
-def commit_parents(repo: Repo, oid: str) -> list[str]:
-    return [str(p) for p in repo.pg()[oid].parent_ids]
+def commit_parents(repo: Repo, oid: str, where: str | None = None) -> list[str]:
+    return [str(p) for p in load(repo, oid, where).parent_ids]
 
 
-def commit_tree(repo: Repo, oid: str) -> str:
-    return str(repo.pg()[oid].tree_id)
+def commit_tree(repo: Repo, oid: str, where: str | None = None) -> str:
+    return str(load(repo, oid, where).tree_id)
 
 
 # --- writing objects --------------------------------------------------------------------------
@@ -412,6 +574,10 @@ def tool_signature(when: int | None = None) -> pygit2.Signature:
     import pygit2
 
     return pygit2.Signature(TOOL_NAME, TOOL_EMAIL, int(when if when is not None else time.time()), 0)
+
+
+# git's object type numbers, as libgit2's object database takes them.
+_TYPE_NUMBERS = {b"commit": 1, b"tree": 2, b"blob": 3, b"tag": 4}
 
 
 class Written:
@@ -433,6 +599,14 @@ class Written:
         key = str(oid)
         if key not in self.objects:
             if data is None:
+                # Read back through the check: an object that existed already is not rewritten,
+                # and a damaged loose file of it would never come back from libgit2.
+                found = objects.read_loose(_object_dirs(str(repo.common_dir)), key)
+                if found is not None and found.damage:
+                    raise CorruptObjectError(key, found.damage, None, _shown(repo, found.path))
+                if found is not None:
+                    self.objects[key] = (_TYPE_NUMBERS[found.kind], found.body)
+                    return key
                 kind, data = repo.pg().odb.read(oid)
                 self.objects[key] = (int(kind), data)
             else:
@@ -496,7 +670,7 @@ def build_tree(repo: Repo, base_tree: str | None, changes: Mapping[str, bytes | 
     neither read nor rewritten), so the cost follows the changed folders, not the tree. The
     objects it writes are recorded in `written` (see `Written`)."""
     pg = repo.pg()
-    base = pg[base_tree] if base_tree else None
+    base = load(repo, base_tree) if base_tree else None
     by_folder: dict[str, dict[str, bytes | None]] = {}
     top: dict[str, bytes | None] = {}
     for path, data in changes.items():
@@ -517,7 +691,7 @@ def build_tree(repo: Repo, base_tree: str | None, changes: Mapping[str, bytes | 
             if base is not None and name in base:
                 builder.remove(name)
         else:
-            blob = pg.create_blob(data)
+            blob = _write_blob(repo, data, name)
             if written is not None:
                 written.add(repo, blob, data)
             builder.insert(name, blob, pygit2.GIT_FILEMODE_BLOB)
@@ -526,11 +700,12 @@ def build_tree(repo: Repo, base_tree: str | None, changes: Mapping[str, bytes | 
         if base is not None and folder in base:
             sub_base = str(base[folder].id)
         sub_oid = build_tree(repo, sub_base, sub_changes, written)
-        if len(pg[sub_oid]) == 0:
+        sub = load(repo, sub_oid, folder)
+        if len(sub) == 0:
             if base is not None and folder in base:
                 builder.remove(folder)
         else:
-            builder.insert(folder, pg[sub_oid].id, pygit2.GIT_FILEMODE_TREE)
+            builder.insert(folder, sub.id, pygit2.GIT_FILEMODE_TREE)
     tree = builder.write()
     if written is not None:
         written.add(repo, tree)
@@ -545,7 +720,8 @@ def create_commit(repo: Repo, tree: str, parents: list[str], message: str, when:
 
     pg = repo.pg()
     sig = tool_signature(when) if author is None else pygit2.Signature(author[0], author[1], author[2], 0)
-    oid = pg.create_commit(None, sig, sig, message, pg[tree].id, [pg[p].id for p in parents])
+    # libgit2 reads the headers of the tree and the parents to validate them: loaded first.
+    oid = pg.create_commit(None, sig, sig, message, load(repo, tree).id, [load(repo, p).id for p in parents])
     if written is not None:
         written.add(repo, oid)
     return Oid(str(oid))
@@ -636,9 +812,13 @@ def head_commit(repo: Repo) -> str | None:
     try:
         if pg.head_is_unborn:
             return None
-        return str(pg.head.peel().id)
+        target = str(pg.head.target)  # the refs alone: no object is read yet
     except Exception:  # noqa: BLE001 - a detached or broken HEAD: ask git, which explains it
         return rev_parse(repo, "HEAD")
+    obj = load(repo, target, "HEAD")
+    while obj.type_str == "tag":
+        obj = load(repo, obj.target, "HEAD")
+    return str(obj.id)
 
 
 def rev_parse(repo: Repo, rev: str) -> str | None:
@@ -673,7 +853,7 @@ def default_branch(repo: Repo) -> str | None:
 
 
 def commit_author(repo: Repo, oid: str) -> tuple[str, str]:
-    commit = repo.pg()[oid]
+    commit = load(repo, oid)
     return str(commit.committer.name), str(commit.committer.email)
 
 
@@ -777,7 +957,7 @@ def _commit_paths(gitpython: Any, cwd: str | os.PathLike[str], paths: list[str],
         raise _commit_error(exc) from exc
     # libgit2 reads the new HEAD (GitPython's `head.commit` would start a `git cat-file`).
     _BATCH["commits"] += 1
-    return str(_pygit2_repo(str(repo.git_dir)).head.peel().id)
+    return str(_pygit2_repo(str(repo.git_dir)).head.target)
 
 
 def _untracked(git_dir: str, cwd: str | os.PathLike[str], paths: list[str]) -> list[str]:

@@ -84,3 +84,29 @@ class DiskFullError(RepoStateError):
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message, hint or "free some space on the disk that holds the repository, "
                                           "then run the command again")  # fmt: skip
+
+
+# The way back from a damaged object store: what git itself checks, then the reflog and a
+# re-capture (memory/atoms is rebuilt from the transcripts; the ledger would skip them).
+CORRUPT_HINT = ("`git fsck` lists the damage; move the damaged file aside, point the branch that holds it "
+                "(usually memory/atoms) back at a sound commit from `git reflog <branch>` "
+                "(`git update-ref refs/heads/<branch> <commit>`), then remove .git/agent-memory/captured.log "
+                "and run `git memory capture --all` to re-capture")  # fmt: skip
+
+
+class CorruptObjectError(RepoStateError):
+    """A git object that is damaged (a truncated or garbled loose file, a packed object git
+    cannot read) or missing although a ref or a tree names it: which object, what reached it,
+    what is wrong, and the way back."""
+
+    def __init__(self, oid: str, damage: str | None = None, where: str | None = None,
+                 path: str | None = None) -> None:  # fmt: skip
+        self.oid, self.damage, self.where, self.path = oid, damage, where, path
+        reached = f" ({where})" if where else ""
+        what = f"corrupt: {damage}" if damage else "missing"
+        stored = f" [{path}]" if path else ""
+        super().__init__(f"git object {oid}{reached} is {what}{stored}", CORRUPT_HINT)
+
+    @property
+    def missing(self) -> bool:
+        return self.damage is None

@@ -47,6 +47,12 @@ MAX_RACES = 5  # times an adopt item is re-applied after a commit raced it
 MAX_PAYLOAD_BYTES = 64 << 20  # a pasted log can be large; only a runaway stdin is refused
 REBUILD_MARKER_TTL_S = 300.0  # a recall-index rebuild that died leaves its marker; retry after
 ERROR_LOG_LINES = 200  # .git/agent-memory/errors.log keeps this many lines
+# A detached job (background capture, index rebuild) ends after this much CPU time, enforced by
+# the operating system (RLIMIT_CPU): code spinning inside a C library never reaches a Python
+# signal handler. At the soft limit the job logs and ends; JOB_CPU_GRACE_S later the kernel
+# kills it whatever it is doing.
+JOB_CPU_S = 300
+JOB_CPU_GRACE_S = 10
 
 
 def recall_budget_s() -> float:

@@ -71,6 +71,7 @@ STATS_PATH = "index/stats.json"
 SUBJECTS_DIR = "index/subjects"
 DROPPED_DIR = "index/dropped"
 FORMAT = 3
+STORE = "memory/atoms"  # what a damaged object was reached from, in its message
 BRANCH_README = read_template("atoms-branch-README.md")
 
 MAX_ATTEMPTS = 60
@@ -103,7 +104,7 @@ class TreeMapping(dict[str, Any]):
 
     def _read_one(self, ident: str) -> Any:
         for path in self._path_of(ident):
-            data = git.read_path(self._repo, self._tree, path)
+            data = git.read_path(self._repo, self._tree, path, STORE)
             if data is None:
                 continue
             try:
@@ -144,7 +145,7 @@ class TreeMapping(dict[str, Any]):
                     continue
                 ident = name[: -len(".json")]
                 try:
-                    found[ident] = self._parse(ident, git.read_blob(self._repo, oid))
+                    found[ident] = self._parse(ident, git.read_blob(self._repo, oid, f"{path} in {STORE}"))
                 except InvalidAtomError as exc:
                     # One bad file must not hide the others: skip it here, report it in validate.
                     self.bad.append((path, "; ".join(exc.errors[:3]) or str(exc)))
@@ -155,11 +156,11 @@ class TreeMapping(dict[str, Any]):
         return dict(dict.items(self))
 
     def _blobs(self) -> Iterator[tuple[str, str]]:
-        for name, oid, is_tree in git.list_tree(self._repo, self._tree, self._folder):
+        for name, oid, is_tree in git.list_tree(self._repo, self._tree, self._folder, STORE):
             if not is_tree:
                 yield f"{self._folder}/{name}", oid
                 continue
-            for sub, sub_oid, sub_is_tree in git.list_tree(self._repo, oid):
+            for sub, sub_oid, sub_is_tree in git.list_tree(self._repo, oid, where=f"{self._folder}/{name} in {STORE}"):
                 if not sub_is_tree:
                     yield f"{self._folder}/{name}/{sub}", sub_oid
 
@@ -227,7 +228,7 @@ class Snapshot:
     def __init__(self, repo: git.Repo, tip: str | None, tree: str | None = None) -> None:
         self.repo = repo
         self.tip = tip
-        self.tree = tree if tree is not None or tip is None else git.commit_tree(repo, tip)
+        self.tree = tree if tree is not None or tip is None else git.commit_tree(repo, tip, f"the tip of {STORE}")
         self.atoms: TreeMapping = TreeMapping(repo, self.tree, ATOMS_DIR, lambda i: list(git.atom_paths(i)), _parse_atom)
         self.tombstones: TreeMapping = TreeMapping(repo, self.tree, TOMBSTONES_DIR,
                                                    lambda i: [f"{TOMBSTONES_DIR}/{i}.json"], _parse_tombstone)  # fmt: skip
@@ -243,7 +244,7 @@ class Snapshot:
     @property
     def stats(self) -> dict[str, Any] | None:
         if self._stats is False:
-            data = git.read_path(self.repo, self.tree, STATS_PATH) if self.tree else None
+            data = git.read_path(self.repo, self.tree, STATS_PATH, STORE) if self.tree else None
             try:
                 value = json.loads(data) if data is not None else None
             except ValueError:
@@ -258,10 +259,10 @@ class Snapshot:
             return False
         if self.stats is None:
             return True
-        return any(not is_tree for _, _, is_tree in git.list_tree(self.repo, self.tree, ATOMS_DIR))
+        return any(not is_tree for _, _, is_tree in git.list_tree(self.repo, self.tree, ATOMS_DIR, STORE))
 
     def subject_lines(self, path: str) -> list[str]:
-        data = git.read_path(self.repo, self.tree, path) if self.tree else None
+        data = git.read_path(self.repo, self.tree, path, STORE) if self.tree else None
         return data.decode("utf-8").splitlines() if data else []
 
     def subject_members(self, key: str) -> list[str]:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
+from agent_memory.model.errors import CorruptObjectError
 from agent_memory.store.recall import build, files
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ def changed_between(store: L1Store, old: str, new: str) -> set[str] | None:
     """Ids of the atoms that differ between two commits (None when `old` is unknown here)."""
     try:
         old_tree = git.commit_tree(store.repo, old) if old else None
-    except (KeyError, ValueError):
+    except (KeyError, ValueError, CorruptObjectError):  # gone or damaged: rebuilt from `new`
         return None
     new_tree = git.commit_tree(store.repo, new)
     ids = set()
