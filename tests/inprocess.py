@@ -147,6 +147,8 @@ def _forget_repositories() -> None:
     for pg in gitio_repo._REPO_CACHE.values():
         pg.free()
     gitio_repo._REPO_CACHE.clear()
+    gitio_repo._SOUND.clear()  # objects checked, and object folders read, by this "process"
+    gitio_repo._OBJECT_DIRS.clear()
     for porcelain in gitio_repo._GITPYTHON_REPOS.values():
         porcelain.close()
     gitio_repo._GITPYTHON_REPOS.clear()
