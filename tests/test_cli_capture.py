@@ -1,5 +1,5 @@
 """Honest capture reporting and evidence that finds its transcript (issue 16), through the
-installed CLI on real repositories and real transcripts (tests/fixtures/transcripts)."""
+CLI on real repositories and real transcripts (tests/fixtures/transcripts)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`git memory deinit` undoes `init` (issue 16), through the installed CLI on a real repository:
+"""`git memory deinit` undoes `init` (issue 16), through the CLI on a real repository:
 git hooks (a chained hook restored), Claude Code settings entries, the CLAUDE.md import, the
 global registration; memory/atoms and committed memory kept unless --purge (which asks)."""
 

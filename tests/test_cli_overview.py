@@ -1,4 +1,4 @@
-"""One view of all memory and provenance you can follow (issue 16), through the installed CLI:
+"""One view of all memory and provenance you can follow (issue 16), through the CLI:
 `inspect`/`show` with no flag, `promote` with claims, `inspect --why` naming the current tier,
 `log ID` across refs, `forget --undo` of an adopted atom, `stale` exiting 1 on findings."""
 

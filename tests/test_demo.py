@@ -1,4 +1,4 @@
-"""`git memory demo` through the installed CLI (issue 16): its terms explained once, evidence
+"""`git memory demo` through the CLI (issue 16): its terms explained once, evidence
 that points where its transcripts really are, and a last line that names no deleted folder."""
 
 from __future__ import annotations

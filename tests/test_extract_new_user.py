@@ -1,4 +1,4 @@
-"""Issue 28, tried as a new user would, through the installed CLI on a real repository: rules
+"""Issue 28, tried as a new user would, through the CLI on a real repository: rules
 restated in other words converge to one atom each and recur; a rule naming another tool for
 the same job contradicts the first; `consolidate` never folds the two sides of a contradiction
 (that would forget one of them), it proposes `resolve`."""

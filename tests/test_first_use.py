@@ -1,4 +1,4 @@
-"""What a new user reads: each message says what happened to them, through the installed CLI
+"""What a new user reads: each message says what happened to them, through the CLI
 and real git hooks on real repositories."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """L3, the global memory repo (spec §3, §4.1.1, §4.3, §5.1, §9.4, §9.6), end to end: real project
-repositories, real-format transcripts, the installed `git memory` CLI, real `git commit`s through
+repositories, real-format transcripts, the `git memory` CLI, real `git commit`s through
 the installed guard, and a real bare remote for the sync between two machines.
 
 The clock: `AGENT_MEMORY_NOW` pins what the gates measure against and `GIT_COMMITTER_DATE` what

@@ -1,5 +1,5 @@
 """Lifecycle verbs on adopted atoms (issue 9, seed 002) and the settling verbs (issue 6), through
-the installed CLI on real repositories: `pin`/`unpin`/`decay`/`supersede`/`forget` are each one
+the CLI on real repositories: `pin`/`unpin`/`decay`/`supersede`/`forget` are each one
 reviewable commit on the current branch touching only the two memory files; `resolve` settles
 a real contested pair; `validate` catches what a hand edit did and `validate --fix` re-renders.
 """

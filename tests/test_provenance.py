@@ -5,7 +5,7 @@ records — is decided from the record's *structure* and yields nothing.
 
 Each test plants the same sentinel rule in one source, in the exact record shape Claude Code
 writes (2.0.x / 2.1.x, text paraphrased), next to one genuine typed prompt, and runs the real
-extract path; the last tests run the installed `git memory` on a real repository."""
+extract path; the last tests run `git memory` on a real repository."""
 
 from __future__ import annotations
 
@@ -459,7 +459,7 @@ def test_failure_claims_are_built_from_what_ran_never_from_its_output(tmp_path: 
     assert SENTINEL in atom["evidence"][0]["quote"]
 
 
-# --- through the installed CLI, on a real repository --------------------------------------------
+# --- through the CLI, on a real repository --------------------------------------------
 
 
 def _poisoned_session(repo: Path) -> Path:

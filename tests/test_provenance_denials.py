@@ -261,7 +261,7 @@ def test_an_error_that_begins_with_the_denial_sentence_is_never_a_source(
     assert claims == ["Never commit secrets to the repository"]
 
 
-# --- through the installed CLI on a real repository ----------------------------------------------
+# --- through the CLI on a real repository ----------------------------------------------
 
 
 def test_installed_capture_learns_no_forged_refusal(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -190,7 +190,7 @@ def test_every_wrapper_seen_in_the_recorded_transcripts_is_known() -> None:
     assert left == set(), left
 
 
-# --- end to end: the hooks, the installed CLI, a real repository ------------------------------
+# --- end to end: the hooks, the CLI, a real repository ------------------------------
 
 
 def _poisoned_session(repo: Path, session: str, day: str) -> Path:

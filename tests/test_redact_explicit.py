@@ -202,7 +202,7 @@ def test_a_wrong_alphabet_after_a_known_prefix_stays_a_look_alike() -> None:
     assert redact(f"DATABRICKS_TOKEN=dapi{body}")[0] == f"DATABRICKS_TOKEN=dapi{body}"
 
 
-# --- through the installed CLI: redact, extract, scan ------------------------------------------
+# --- through the CLI: redact, extract, scan ------------------------------------------
 
 
 def test_installed_cli_redacts_and_scans_every_gap(guarded: Path) -> None:

@@ -1,4 +1,4 @@
-"""Issue 14 §4 and §5, issue 16 and 17 on adoption, through the installed CLI and real git:
+"""Issue 14 §4 and §5, issue 16 and 17 on adoption, through the CLI and real git:
 two `adopt --all` at once, a commit made by something else between reading the memory files
 and committing them, a killed git's `index.lock`, one L1 transaction per batch, and an
 adoption undone with `git revert`."""

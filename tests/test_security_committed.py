@@ -1,5 +1,5 @@
 """Issue 23, committed memory: what the session start injects, what the guard lets into a memory
-file, and the smaller holes around them — through the installed CLI, the installed git hooks,
+file, and the smaller holes around them — through the CLI, the installed git hooks,
 the Claude Code hook command and real `git`."""
 
 from __future__ import annotations
