@@ -89,6 +89,17 @@ def prepare(bench: Bench, name: str, bin_dir: Path, args: argparse.Namespace) ->
     return repo
 
 
+def add_transcripts(projects: Path, count: int) -> None:
+    """`count` empty transcripts over 40 project folders, a quarter of the sessions with a
+    `subagents/` folder (the layouts a back-pointer is resolved against)."""
+    for n in range(count):
+        folder = projects / f"-home-dev-project{n % 40}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"bench-{n:05d}.jsonl").touch()
+        if n % 4 == 0:
+            (folder / f"bench-{n:05d}" / "subagents").mkdir(parents=True, exist_ok=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--package", type=Path, default=HERE.parent / "agent_memory")
@@ -96,6 +107,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs of each package")
     parser.add_argument("--items", type=int, default=60)
     parser.add_argument("--store", type=int, default=1000, help="atoms in the store")
+    parser.add_argument(
+        "--sessions",
+        type=int,
+        default=0,
+        help="transcript files under ~/.claude/projects (40 projects; each item's back-pointers are checked against them)",
+    )
     parser.add_argument("--keep", metavar="DIR")
     args = parser.parse_args()
     with scratch(args.keep) as tmp:
@@ -109,6 +126,7 @@ def main() -> int:
         # Each package adopts from a repository it prepared itself: the same atoms (fixed seeds
         # and clock), and the local state (recall index, caches) in that package's own format.
         repos = {name: prepare(bench, name, bin_dir, args) for name, bin_dir in packages.items()}
+        add_transcripts(Path(bench.env["CLAUDE_CONFIG_DIR"]) / "projects", args.sessions)
         figures: dict[str, dict[str, list[float]]] = {
             name: {"wall": [], "cpu": []} for name in packages
         }
