@@ -158,6 +158,15 @@ def main() -> int:
                 gits, calls, items = counted
                 bench.row(f"{name}: processes per item ({items} items)",
                           f"{gits / items:.2f} git, {calls / items:.2f} in all ({gits} git, {calls} in all)")  # fmt: skip
+        if "old" in figures:
+            # Each new run against the old run just before it: the load changes over minutes.
+            for measure in ("wall", "cpu"):
+                pairs = [
+                    n / o
+                    for n, o in zip(figures["new"][measure], figures["old"][measure], strict=True)
+                ]
+                bench.row(f"new / old {measure}, run by run (median of {len(pairs)})",
+                          f"{statistics.median(pairs):.2f} ({min(pairs):.2f}–{max(pairs):.2f})")  # fmt: skip
         bench.row("python -c pass (reference)", f"{statistics.median(baseline):.1f} ms")
     bench.print_table()
     return 0
