@@ -131,3 +131,27 @@ def test_a_block_with_the_earlier_region_line_is_not_a_hand_edit(project: Path) 
     # the next change re-renders it in today's form
     gm(project, "pin", gone)
     assert "- region" not in path.read_text() and "not shown" not in path.read_text()
+
+
+# --- adopt, then pr ----------------------------------------------------------------------------
+
+
+def test_adopt_says_when_memory_review_must_be_rebuilt_before_pr(project: Path) -> None:
+    from sessions import write_session
+
+    for n in (1, 2, 3):
+        write_session(project, f"eeeeeeee-0000-4000-8000-00000000000{n}", f"2026-11-0{n}",
+                      [{"user": "Never push directly to main; always open a pull request."},
+                       {"user": "Use pnpm, not npm."}])  # fmt: skip
+    gm(project, "capture", "--all")
+    waiting = [s["atom"] for s in gm_json(project, "status")["staged"]]
+    assert len(waiting) == 2
+    adopted = gm(project, "adopt", "--yes", waiting[0])
+    assert "before `git memory pr`, rebuild it with `git memory stage`" in adopted.stderr
+    refused = gm(project, "pr", "--print", check=False)  # what the hint heads off
+    assert refused.returncode == 1 and "already adopted" in refused.stderr
+    gm(project, "stage")
+    assert gm(project, "pr", "--print").returncode == 0
+    # nothing left to rebuild for: no hint
+    done = gm(project, "adopt", "--all")
+    assert "hint" not in done.stderr and "decided_on_review" not in gm_json(project, "adopt", "--all")

@@ -36,7 +36,7 @@ from agent_memory.model.errors import DiskFullError, RefMovedError, RefusedError
 from agent_memory.model.paths import TranscriptIndex, resolve_pointer
 from agent_memory.model.policy import MAX_RACES
 from agent_memory.model.trailers import format_message, one_line
-from agent_memory.promote.review import review_items, staged_entry
+from agent_memory.promote.review import base_files, review_items, staged_entry, staging_base
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
 
 # How often an item is applied again after a commit made outside agent-memory changed the
@@ -175,6 +175,17 @@ def pending(repo: git.Repo, files: TierFiles, against: str = "HEAD") -> list[Ite
             continue
         items.append(Item(commit, ident, promotion, entry))
     return items
+
+
+def decided_on_review(repo: git.Repo, tier: str, target_name: str) -> tuple[list[str], int]:
+    """The items memory/review still carries though they were decided since it was staged
+    (adopted or rejected: a pull request of it would adopt them again), and how many are
+    still waiting, both judged as `git memory pr` judges them: against the base it stages on."""
+    base = staging_base(repo)
+    files = base_files(repo, f"refs/heads/{base.branch}", tier, target_name)
+    waiting = {item.commit for item in pending(repo, files, against=base.ref)}
+    decided = [ident for commit, ident, _ in review_items(repo, base.ref) if commit not in waiting]
+    return decided, len(waiting)
 
 
 def refusal(item: Item, transcripts: TranscriptIndex | None = None) -> str | None:

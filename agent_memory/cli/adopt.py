@@ -27,6 +27,7 @@ from agent_memory.adoption.adopt import (
     AlreadyApplied,
     Item,
     adopt_item,
+    decided_on_review,
     pending,
     record_decisions,
     refusal,
@@ -268,6 +269,22 @@ def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
     report = _batch_text(Report(outcome, list(review.resumed)), items, review.store)
     report.code = EXIT_REFUSED if outcome["refused"] else 0
     report.failure = _failure_after(failure, outcome) if failure is not None else None
+    return _stale_review(review, report) if failure is None else report
+
+
+def _stale_review(review: Review, report: Report) -> Report:
+    """After decisions, memory/review still carries the decided items while others wait: a
+    pull request of it would carry them again, and `git memory pr` refuses it. Say so here,
+    with the command that rebuilds it, rather than leave the refusal to `pr`."""
+    if not (report.data["adopted"] or report.data["rejected"]):
+        return report
+    decided, waiting = decided_on_review(review.repo, review.tier, review.target)
+    if decided and waiting:
+        flag = " --global" if review.tier == "L3" else ""
+        report.data["decided_on_review"] = decided
+        report.hint(f"memory/review still carries {plural(len(decided), 'decided item')} next to "
+                    f"the {plural(waiting, 'item')} still waiting; before `git memory pr{flag}`, rebuild "
+                    f"it with `git memory stage{flag}`")  # fmt: skip
     return report
 
 
@@ -362,7 +379,7 @@ def _interactive(review: Review, pins: set[str], json_out: bool) -> Report:
         code, tally = _walk(review, pins, questionary, decisions, outcome, say)
     finally:
         decisions.write()
-    return Report(outcome, [tally], code=code)
+    return _stale_review(review, Report(outcome, [tally], code=code))
 
 
 def _walk(review: Review, pins: set[str], questionary: Any, decisions: Decisions, outcome: dict[str, Any],
