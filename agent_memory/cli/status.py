@@ -15,7 +15,8 @@ from typing import Any
 from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.adoption.locks import stale_locks
 from agent_memory.cli import colour
-from agent_memory.cli.output import emit_json, project_of, repo_here, wants_json
+from agent_memory.cli.output import project_of, repo_here
+from agent_memory.cli.report import Report
 from agent_memory.committed import guarded, tiers
 from agent_memory.committed.install import hook_states, target_file
 from agent_memory.gitio import repo as git
@@ -100,61 +101,63 @@ def _auto_memory(repo: git.Repo) -> dict[str, Any] | None:
         return None
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     data = collect(repo)
-    if wants_json(args):
-        emit_json(data)
-        return 0
+    report = Report(data)
+    _text(report, data)
+    return report
+
+
+def _text(report: Report, data: dict[str, Any]) -> None:
     if not data["initialised"]:
-        print("agent-memory is not initialised in this repository. Run `git memory init`.")
+        report.say("agent-memory is not initialised in this repository. Run `git memory init`.")
         for lock in data["stale_locks"]:
-            print(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
-            print(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
-        return 0
+            report.say(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
+            report.say(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
+        return
     l1, l2 = data["L1"], data["L2"]
-    print(f"project {data['project']}")
+    report.say(f"project {data['project']}")
     for lock in data["stale_locks"]:
-        print(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
-        print(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
-    print(f"  L1 {l1['atoms']} atoms ({l1['eligible']} eligible, {l1['contested']} contested"
+        report.say(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
+        report.say(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
+    report.say(f"  L1 {l1['atoms']} atoms ({l1['eligible']} eligible, {l1['contested']} contested"
           + (f", {l1['claude_memory']} from {CLAUDE_MEMORY}" if l1["claude_memory"] else "")
           + (f", {l1['unreadable']} unreadable — run `git memory validate`" if l1["unreadable"] else "") + ")")
-    print(f"  L2 {l2['held']} adopted ({l2['pinned']} pinned)")
-    print(f"  L3 {data['L3']['held']} adopted (global)")
+    report.say(f"  L2 {l2['held']} adopted ({l2['pinned']} pinned)")
+    report.say(f"  L3 {data['L3']['held']} adopted (global)")
     for tier in ("L2", "L3"):
         refused = data[tier]["refused_by_guard"]
         if refused:
-            print(f"  {colour.paint('warning:', 'refused')} {len(refused)} {tier} line(s) refused by the guard ({', '.join(sorted(refused))}): "
+            report.say(f"  {colour.paint('warning:', 'refused')} {len(refused)} {tier} line(s) refused by the guard ({', '.join(sorted(refused))}): "
                   "not rendered or injected — `git memory validate --fix` drops them (then commit)")  # fmt: skip
     if data["transcripts_not_captured"]:
-        print(f"  {data['transcripts_not_captured']} transcript(s) of this project not captured yet "
+        report.say(f"  {data['transcripts_not_captured']} transcript(s) of this project not captured yet "
               "— `git memory capture --all`")  # fmt: skip
     own = sum(1 for item in data["staged"] if item.get("origin"))
-    print(f"  staged on memory/review: {len(data['staged'])}" + (f" ({own} from {CLAUDE_MEMORY})" if own else "")
+    report.say(f"  staged on memory/review: {len(data['staged'])}" + (f" ({own} from {CLAUDE_MEMORY})" if own else "")
           + (" — review with `git memory adopt`" if data["staged"] else ""))
     if data["queued_batches"]:
-        print(f"  {data['queued_batches']} queued capture batch(es): written by the next capture")
+        report.say(f"  {data['queued_batches']} queued capture batch(es): written by the next capture")
     for name, hook in data["git_hooks"].items():
         word = colour.paint("active", "ok") if hook["active"] else colour.paint(
             f"NOT ACTIVE ({hook['state']}: {hook['path']})", "refused")
-        print(f"  git hook {name}: {word}")
+        report.say(f"  git hook {name}: {word}")
         if hook["note"]:
-            print(f"    {colour.paint('hint:', 'hint')} {hook['note']}")
+            report.say(f"    {colour.paint('hint:', 'hint')} {hook['note']}")
     for event, state in data["claude_hooks"].items():
         word = "installed" if state["installed"] else "not installed"
         if state["disabled_by_env"]:
             word += f" (disabled by {HOOK_ENV[event]}=0)"
-        print(f"  hook {event}: {word}")
+        report.say(f"  hook {event}: {word}")
     folder_state = data.get("auto_memory") or {}
     if folder_state.get("findings"):
-        print(f"  {colour.paint('warning:', 'refused')} {CLAUDE_MEMORY} folder has {folder_state['findings']} guard finding(s) "
+        report.say(f"  {colour.paint('warning:', 'refused')} {CLAUDE_MEMORY} folder has {folder_state['findings']} guard finding(s) "
               "(secrets, personal data, machine paths) — `git memory scan --auto-memory`")  # fmt: skip
     if not data["on_path"]:
-        print("  warning: git-memory is not on PATH, so Claude Code's hooks cannot run it "
+        report.say("  warning: git-memory is not on PATH, so Claude Code's hooks cannot run it "
               "(hint: install agent-memory where your shell and Claude Code find it, e.g. pipx install .)")
     if data["errors"]:
-        print(f"  errors in the last 7 days ({len(data['errors'])}):")
+        report.say(f"  errors in the last 7 days ({len(data['errors'])}):")
         for line in data["errors"][-5:]:
-            print(f"    {line}")
-    return 0
+            report.say(f"    {line}")
