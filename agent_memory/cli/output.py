@@ -1,4 +1,5 @@
-"""Shared plumbing for verb modules: locating the repo and store, printing results."""
+"""Shared plumbing for verb modules: locating the repository and the store (what a verb did is
+printed by cli/report.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,6 @@ import argparse
 from typing import Any
 
 from agent_memory.claude import session_start
-from agent_memory.cli.report import (
-    emit_json as emit_json,  # for the verbs not yet returning a Report
-)
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import RepoStateError, UsageError
@@ -31,10 +29,6 @@ def store_here(require_init: bool = True) -> tuple[git.Repo, L1Store]:
 
 
 project_of = git.project_of
-
-
-def wants_json(args: argparse.Namespace) -> bool:
-    return getattr(args, "output", "text") == "json"
 
 
 def fresh_recall_index(repo: git.Repo) -> Any:
