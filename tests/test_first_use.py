@@ -155,3 +155,26 @@ def test_adopt_says_when_memory_review_must_be_rebuilt_before_pr(project: Path) 
     # nothing left to rebuild for: no hint
     done = gm(project, "adopt", "--all")
     assert "hint" not in done.stderr and "decided_on_review" not in gm_json(project, "adopt", "--all")
+
+
+# --- status and show count the same L1 atoms ---------------------------------------------------
+
+
+def test_status_counts_l1_as_show_does(project: Path) -> None:
+    from sessions import write_session
+
+    for n in (1, 2, 3):
+        write_session(project, f"eeeeeeee-0000-4000-8000-00000000000{n}", f"2026-11-0{n}",
+                      [{"user": "Never push directly to main; always open a pull request."},
+                       {"user": "Use pnpm, not npm."}, {"user": "Always run ruff before committing."}])  # fmt: skip
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000004", "2026-11-04", [{"user": "Use tabs in Makefiles."}])
+    gm(project, "capture", "--all")
+    gm(project, "adopt", "--yes", gm_json(project, "status")["staged"][0]["atom"])
+    show = gm_json(project, "show")
+    status = gm_json(project, "status")
+    assert len(show["L1"]) == status["L1"]["candidates"] == 1
+    assert sum(c["state"] == "eligible" for c in show["L1"]) == status["L1"]["eligible"] == 0
+    assert status["L1"]["atoms"] == 4  # the records on memory/atoms, adopted and staged ones too
+    text = gm(project, "status").stdout
+    assert "  L1 1 candidate (0 eligible, 0 contested)" in text
+    assert "L1 candidates: 1, 0 eligible" in gm(project, "show").stdout

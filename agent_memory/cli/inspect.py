@@ -158,22 +158,31 @@ def _days(atom: Atom) -> int:
     return len(days or {utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
 
 
+def l1_candidates(atoms: list[Atom], held: dict[str, Atom], staged: set[str],
+                  project: str) -> list[tuple[Atom, str, gates.GateResult | None]]:  # fmt: skip
+    """The L1 candidates — records on memory/atoms neither adopted (held at L2) nor waiting on
+    memory/review — each with its state (eligible, blocked, rejected) and gate result. One
+    definition for `show` and `status`, so both count the same atoms."""
+    l1 = [a for a in atoms if a["id"] not in held]
+    results = {r.atom_id: r for r in gates.evaluate_l1(l1, project, now_utc(), held)}
+    out = []
+    for atom in (a for a in l1 if a["id"] not in staged):
+        result = results.get(atom["id"])
+        review = (atom.get("review") or {}).get("state")
+        state = "rejected" if review == "rejected" else "eligible" if result and result.eligible else "blocked"
+        out.append((atom, state, result))
+    return out
+
+
 def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
     project = project_of(repo)
     l3 = tiers.l3_atoms()
     l2 = tiers.l2_atoms(repo.workdir)
     staged = _staged(repo)
-    staged_ids = {s["atom"] for s in staged}
-    l1 = [a for a in store.atoms() if a["id"] not in l2]
-    candidates_only = [a for a in l1 if a["id"] not in staged_ids]
-    results = {r.atom_id: r for r in gates.evaluate_l1(l1, project, now_utc(), l2)}
+    found = l1_candidates(store.atoms(), l2, {s["atom"] for s in staged}, project)
     pairs, _ = _contested(repo, store)
     candidates = []
-    for atom in sorted(candidates_only, key=lambda a: (-len(a["sessions"]), -_days(a), a["id"])):
-        result = results.get(atom["id"])
-        review = (atom.get("review") or {}).get("state")
-        state = ("rejected" if review == "rejected" else "eligible" if result and result.eligible
-                 else "blocked")
+    for atom, state, result in sorted(found, key=lambda c: (-len(c[0]["sessions"]), -_days(c[0]), c[0]["id"])):
         candidates.append({"id": atom["id"], "claim": atom["claim"], "kind": atom["kind"],
                            "confidence": atom["confidence"], "sessions": len(atom["sessions"]),
                            "days": _days(atom), "last_seen": atom["last_seen"], "state": state,

@@ -15,15 +15,15 @@ from typing import Any
 from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.adoption.locks import stale_locks
 from agent_memory.cli import colour
+from agent_memory.cli.inspect import l1_candidates
 from agent_memory.cli.output import project_of, repo_here
 from agent_memory.cli.report import Report
 from agent_memory.committed import guarded, tiers
 from agent_memory.committed.install import hook_states, target_file
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import recent_errors
-from agent_memory.model.clock import now_utc
 from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory
-from agent_memory.promote import gates
+from agent_memory.model.trailers import plural
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts import ledger
 from agent_memory.transcripts.files import find_transcripts
@@ -48,10 +48,17 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     atoms = list(snap.atoms.values())
 
     held = tiers.l2_atoms(repo.workdir)
-    results = gates.evaluate_l1(atoms, data["project"], now_utc(), held)
-    data["L1"] = {"atoms": len(atoms), "eligible": sum(r.eligible for r in results),
-                  "contested": sum(1 for a in atoms if a.get("contested")), "unreadable": len(snap.bad),
-                  "forgotten": len(snap.tombstones), "claude_memory": sum(1 for a in atoms if is_claude_memory(a))}
+    waiting = []
+    if repo.workdir is not None and git.rev_parse(repo, "HEAD"):
+        waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
+    # Counted as `show` counts them: the candidates, not the adopted or staged atoms' records.
+    found = l1_candidates(atoms, held, {item.atom_id for item in waiting}, data["project"])
+    candidates = [atom for atom, _, _ in found]
+    data["L1"] = {"atoms": len(atoms), "candidates": len(candidates),
+                  "eligible": sum(1 for _, state, _ in found if state == "eligible"),
+                  "contested": sum(1 for a in candidates if a.get("contested")), "unreadable": len(snap.bad),
+                  "forgotten": len(snap.tombstones),
+                  "claude_memory": sum(1 for a in candidates if is_claude_memory(a))}  # fmt: skip
     data["L2"] = {"held": len(held), "pinned": sum(1 for a in held.values() if a.get("pinned"))}
     l3 = tiers.l3_atoms()
     data["L3"] = {"held": len(l3)}
@@ -64,9 +71,6 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     # A transcript another repository recorded under this one's slug is never its backlog.
     backlog = transcripts_of(root, ledger.not_captured(repo.common_dir, find_transcripts(root), known))
     data["transcripts_not_captured"] = len(backlog)
-    waiting = []
-    if repo.workdir is not None and git.rev_parse(repo, "HEAD"):
-        waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
     data["staged"] = [{"commit": item.commit, "atom": item.atom_id,
                        **({"origin": "auto-memory"} if is_claude_memory(item.atom) else {})} for item in waiting]
     queue = store.queue_dir
@@ -121,7 +125,7 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     for lock in data["stale_locks"]:
         report.say(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
         report.say(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
-    report.say(f"  L1 {l1['atoms']} atoms ({l1['eligible']} eligible, {l1['contested']} contested"
+    report.say(f"  L1 {plural(l1['candidates'], 'candidate')} ({l1['eligible']} eligible, {l1['contested']} contested"
           + (f", {l1['claude_memory']} from {CLAUDE_MEMORY}" if l1["claude_memory"] else "")
           + (f", {l1['unreadable']} unreadable — run `git memory validate`" if l1["unreadable"] else "") + ")")
     report.say(f"  L2 {l2['held']} adopted ({l2['pinned']} pinned)")
