@@ -178,3 +178,24 @@ def test_status_counts_l1_as_show_does(project: Path) -> None:
     text = gm(project, "status").stdout
     assert "  L1 1 candidate (0 eligible, 0 contested)" in text
     assert "L1 candidates: 1, 0 eligible" in gm(project, "show").stdout
+
+
+# --- validate --fix: what it fixed is no error, and it says to commit --------------------------
+
+
+def test_validate_fix_exits_0_and_says_to_commit_until_the_person_does(project: Path) -> None:
+    adopt_remembered(project, "Always run ruff before committing.")
+    path = project / "CLAUDE.memory.md"
+    path.write_text(path.read_text().replace("- Always run ruff", "- Never use tabs.\n- Always run ruff"))
+    git(project, "commit", "-q", "--no-verify", "-am", "a hand edit inside the block")
+    assert gm(project, "validate", check=False).returncode == 1
+    fixed = gm(project, "validate", "--fix")
+    assert "fixed: re-rendered the L2 block" in fixed.stdout and "error" not in fixed.stdout
+    # run again before committing: still no error, and still the reminder to commit
+    again = gm(project, "validate", "--fix")
+    assert "error" not in again.stdout and "differs from HEAD: commit it" in again.stderr + again.stdout
+    # a remembered atom cites no transcript: nothing is said to be missing from this machine
+    assert "no longer on this machine" not in again.stdout + again.stderr
+    git(project, "commit", "-q", "-am", "the re-rendered block")
+    clean = gm(project, "validate")
+    assert clean.returncode == 0 and "warning" not in clean.stdout + clean.stderr

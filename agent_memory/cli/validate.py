@@ -196,7 +196,7 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
             if fix and not problem:  # the guard judges the block --fix wrote, not the old one
                 files = files.rerendered()
         errors += _guard_errors(files, log_path, target_path, warnings)
-        errors += _half_done(root, tier, target, fix)
+        errors += _half_done(root, tier, target, fix, warnings)
         errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
         commits = audit.commit_errors(root)
         errors += [f"{tier}: {e}" for e in commits.errors]
@@ -241,10 +241,11 @@ def _store_atoms(store: L1Store, checked: list[str], warnings: list[str]) -> lis
     return errors
 
 
-def _half_done(root: Path, tier: str, target: str, fix: bool) -> list[str]:
+def _half_done(root: Path, tier: str, target: str, fix: bool, warnings: list[str]) -> list[str]:
     """Memory files that differ from HEAD while no git memory command is committing them:
     what an adopt killed between writing an item and committing it leaves.
-    With --fix, only an interrupted memory commit: what --fix writes is for a person to commit."""
+    With --fix, only an interrupted memory commit is an error: what --fix writes is for a
+    person to commit, so an uncommitted memory file is a reminder to commit it (a warning)."""
     repo = git.find_repo(root)
     files = work_files(root, tier, target)
     if memory_lock_held(repo):
@@ -258,6 +259,8 @@ def _half_done(root: Path, tier: str, target: str, fix: bool) -> list[str]:
         return [f"{root}: a git memory command was killed while committing {what}, and left the "
                 "memory files half done; `git memory adopt` finishes or rolls it back"]  # fmt: skip
     if fix:
+        warnings += [f"{root / rel} differs from HEAD: commit it (`git commit {rel}`) once you have "
+                     "read the change" for rel in intent.uncommitted(repo, files)]  # fmt: skip
         return []
     return [f"{root / rel}: its memory content differs from HEAD while no git memory command is "
             "committing it (an adopt killed before its commit, or an uncommitted edit); commit it, or "
@@ -286,6 +289,8 @@ def _transcript_exists(pointer: str) -> bool:
     body = pointer.partition("#L")[0]
     if not body.startswith("~/.claude/projects/") or is_memory_pointer(pointer):
         return True  # not an L1 pointer: its form is reported by the schema check
+    if body.rsplit("/", 1)[-1].startswith("remembered-"):
+        return True  # `remember`'s hand-authored atom: its pointer names no transcript file
     return (projects_dir() / body.removeprefix("~/.claude/projects/")).is_file()
 
 
