@@ -11,7 +11,14 @@ from builders import committed_atom
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.claude.context import CLOSE_TAG, OPEN_TAG, build_context, hook_output
+from agent_memory.claude.context import (
+    CLOSE_TAG,
+    GLOBAL_SIDE,
+    OPEN_TAG,
+    PROJECT_SIDE,
+    build_context,
+    hook_output,
+)
 from agent_memory.model.atom import Atom
 from agent_memory.store.contradictions import conflict_rule
 
@@ -39,7 +46,7 @@ def sections(text: str) -> dict[str, str]:
 
 def test_empty_memory_injects_nothing() -> None:
     ctx = build_context([], [], {}, PROJECT)
-    assert ctx.text == "" and (ctx.l2, ctx.l3, ctx.omitted, ctx.shadowed) == (0, 0, 0, ())
+    assert ctx.text == "" and (ctx.l2, ctx.l3, ctx.omitted, ctx.crossed) == (0, 0, 0, ())
     # Only atoms outside the working set: nothing worth a session's context either.
     ctx = build_context([make_atom("Old", decayed=True)], [], {}, PROJECT)
     assert ctx.text == ""
@@ -76,43 +83,49 @@ def test_same_claim_in_both_tiers_is_said_once() -> None:
     ctx = build_context(l2, l3, {}, PROJECT)
     assert ctx.text.casefold().count("pytest -q") == 1
     assert "- Run the tests with pytest -q." in ctx.text  # the project line is the one kept
-    assert ctx.duplicates == (l3[0]["id"],) and ctx.shadowed == ()
+    assert ctx.duplicates == (l3[0]["id"],) and ctx.crossed == ()
     assert (ctx.l2, ctx.l3) == (1, 1)
 
 
-def test_contradicting_global_line_is_shadowed_by_the_project() -> None:
+def test_a_project_line_never_replaces_the_users_own_global_line() -> None:
     l2 = [make_atom("PR base branch is main"), make_atom("Never push on Fridays")]
     l3 = [
         make_atom("PR base branch is dev", tier="L3"),
         make_atom("Push on Fridays", tier="L3"),
         make_atom("Prefer small commits", tier="L3"),
     ]
-    # The fixture really is a pair of contradictions under the §4.2.1 rules.
+    # The fixture really is a pair of contradictions under the rules of contradictions.py.
     assert conflict_rule(l2[0]["claim"], l3[0]["claim"], "constraint", "constraint")
     assert conflict_rule(l2[1]["claim"], l3[1]["claim"], "constraint", "constraint")
     ctx = build_context(l2, l3, {}, PROJECT)
-    assert ctx.shadowed == tuple(sorted([l3[0]["id"], l3[1]["id"]]))
-    assert "PR base branch is dev" not in ctx.text and "- Push on Fridays" not in ctx.text
-    assert "- PR base branch is main" in ctx.text and "- Never push on Fridays" in ctx.text
-    assert "2 global atoms are shadowed here: project memory contradicts them" in ctx.text
-    assert "- Prefer small commits" in ctx.text and ctx.l3 == 1
+    assert ctx.crossed == tuple(sorted([(l3[0]["id"], l2[0]["id"]), (l3[1]["id"], l2[1]["id"])]))
+    # both sides shown, each tagged with where it comes from
+    assert f"- {GLOBAL_SIDE} PR base branch is dev" in ctx.text
+    assert f"- {GLOBAL_SIDE} Push on Fridays" in ctx.text
+    assert f"- {PROJECT_SIDE} PR base branch is main" in ctx.text
+    assert f"- {PROJECT_SIDE} Never push on Fridays" in ctx.text
+    assert "the user's own global memory" in GLOBAL_SIDE and "committed to this project" in PROJECT_SIDE
+    assert "- 2 project lines contradict the user's own global memory" in ctx.text
+    assert "- Prefer small commits" in ctx.text and (ctx.l2, ctx.l3) == (2, 3)
+    assert "applies here" not in ctx.text  # nothing says the project line wins
 
 
-def test_shadowing_is_only_against_the_projects_working_set() -> None:
+def test_a_contradiction_is_only_against_the_projects_working_set() -> None:
     decayed = make_atom("PR base branch is main", decayed=True)
     l3 = [make_atom("PR base branch is dev", tier="L3")]
     ctx = build_context([decayed, make_atom("Use pnpm")], l3, {}, PROJECT)
-    assert ctx.shadowed == () and "- PR base branch is dev" in ctx.text
+    assert ctx.crossed == () and "- PR base branch is dev" in ctx.text and "[contested" not in ctx.text
 
 
-def test_all_global_lines_shadowed_still_says_so() -> None:
+def test_a_lone_contradicted_global_line_is_still_shown() -> None:
     ctx = build_context(
         [make_atom("PR base branch is main")],
         [make_atom("PR base branch is dev", tier="L3")],
         {},
         PROJECT,
     )
-    assert ctx.l3 == 0 and "1 global atom is shadowed here" in ctx.text
+    assert (ctx.l2, ctx.l3) == (1, 1) and "1 project line contradicts" in ctx.text
+    assert f"- {GLOBAL_SIDE} PR base branch is dev" in ctx.text
 
 
 def test_contested_lines_carry_the_tag_in_both_tiers() -> None:
@@ -197,22 +210,23 @@ def test_no_plain_l2_l3_contradiction_is_ever_injected(
     l3 = [make_atom(claim(*s), tier="L3") for s in dict.fromkeys(l3_specs)]
     ctx = build_context(l2, l3, {}, PROJECT)
     parts = sections(ctx.text)
-    shown_l2 = [
-        ln[2:]
-        for ln in parts.get(f"## Project memory (agent-memory) — {PROJECT}", "").splitlines()
-        if ln.startswith("- ") and not ln.startswith("- region")
-    ]
-    shown_l3 = [
-        ln[2:]
-        for ln in parts.get("## Global memory (agent-memory)", "").splitlines()
-        if ln.startswith("- ")
-        and not ln.startswith(("- region", "- 1 global", f"- {len(ctx.shadowed)} global"))
-    ]
-    for mine in shown_l2:
-        for theirs in shown_l3:
-            assert conflict_rule(mine, theirs, "constraint", "constraint") is None, (mine, theirs)
+    def shown(title: str, tag: str) -> list[tuple[str, bool]]:
+        """(claim, carries the cross-tier tag) of each line of a section."""
+        lines = [ln[2:] for ln in parts.get(title, "").splitlines() if ln.startswith("- ")
+                 and not ln.startswith(("- region", "- 1 project", f"- {len(ctx.crossed)} project"))]  # fmt: skip
+        return [(ln.removeprefix(tag + " "), ln.startswith(tag + " ")) for ln in lines]
+
+    shown_l2 = shown(f"## Project memory (agent-memory) — {PROJECT}", PROJECT_SIDE)
+    shown_l3 = shown("## Global memory (agent-memory)", GLOBAL_SIDE)
+    for mine, mine_tagged in shown_l2:
+        for theirs, theirs_tagged in shown_l3:
+            if conflict_rule(mine, theirs, "constraint", "constraint") is not None:
+                assert mine_tagged and theirs_tagged, (mine, theirs)  # never two plain lines
             assert mine.casefold() != theirs.casefold()
     assert len(shown_l2) == ctx.l2 and len(shown_l3) == ctx.l3
+    # the user's own lines are never dropped for a project's: only a line said once
+    said = {c.casefold() for c, _ in shown_l2 + shown_l3}
+    assert all(a["claim"].casefold() in said for a in l3)
 
 
 def test_a_claim_cannot_open_or_close_the_wrapper() -> None:

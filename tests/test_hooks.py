@@ -339,7 +339,7 @@ def test_an_adopted_claim_contested_by_newer_evidence_is_tagged_with_the_newer_d
     )
     adopt_all(project)
     context = hook("session-start", project)
-    assert context is not None and "contested" not in context
+    assert context is not None and "[contested" not in context
     capture(project, [(sid(4), "2026-11-05", [MAIN])])
     context = hook("session-start", project)
     assert context is not None
@@ -379,14 +379,14 @@ def test_l3_from_the_global_repo_comes_first_and_collisions_are_never_two_plain_
     project_part = section(context, "## Project memory (agent-memory)")
     assert context.index("## Global memory") < context.index("## Project memory")
     assert claims_in(global_part, "Answer concisely") == 1
-    # Contradiction: the project line governs; the global one is shadowed and the block says so.
-    assert claims_in(context, "The PR base branch is main") == 0
+    # Contradiction: the user's own global line is never dropped for the project's; both are
+    # shown, tagged contested with where each comes from.
+    assert claims_in(global_part, "The PR base branch is main") == 1
     assert claims_in(project_part, "The PR base branch is dev") == 1
-    assert (
-        "1 global atom is shadowed here: project memory contradicts it and applies in this project"
-        in global_part
-    )
-    assert "Where project and global memory differ, project memory applies here." in context
+    assert "[contested — the user's own global memory; " in global_part
+    assert "[contested — committed to this project; " in project_part
+    assert "- 1 project line contradicts the user's own global memory" in project_part
+    assert "A line tagged contested is disputed: ask the user before relying on it." in context
     # The same claim at both tiers is said once.
     assert claims_in(context, "Never push directly to main") == 1
     assert context_verb(project) == context

@@ -471,7 +471,7 @@ def test_a_superseded_or_decayed_l2_atom_does_not_count(tmp_path: Path) -> None:
 # --- L2 against L3 at session start (§5.1, §9.6 (a)) ------------------------------------------------
 
 
-def test_an_l3_line_a_project_contradicts_is_shadowed_there_and_shown_elsewhere(
+def test_an_l3_line_a_project_contradicts_is_contested_there_and_plain_elsewhere(
     tmp_path: Path,
 ) -> None:
     gamma, delta = make_project(tmp_path, "gamma"), make_project(tmp_path, "delta")
@@ -488,15 +488,18 @@ def test_an_l3_line_a_project_contradicts_is_shadowed_there_and_shown_elsewhere(
     )
 
     here = gm_json(gamma, "context")
-    assert here["shadowed"] == [gid]
-    assert mentions(here["context"], BASE_MAIN) == 1 and mentions(here["context"], BASE_DEV) == 0
-    assert "shadowed here" in here["context"]
-    assert mentions(session_start(gamma), BASE_DEV) == 0 and "shadowed here" in session_start(gamma)
+    [pair] = here["contested_across_tiers"]
+    assert pair["global"] == gid
+    # the user's own line stays, next to the project's, both tagged contested
+    assert mentions(here["context"], BASE_MAIN) == 1 and mentions(here["context"], BASE_DEV) == 1
+    assert "1 project line contradicts the user's own global memory" in here["context"]
+    assert session_start(gamma) == here["context"]
 
     there = gm_json(delta, "context")
-    assert there["shadowed"] == [] and mentions(there["context"], BASE_DEV) == 1
+    assert there["contested_across_tiers"] == [] and mentions(there["context"], BASE_DEV) == 1
+    assert "[contested" not in there["context"]
     assert mentions(session_start(delta), BASE_DEV) == 1
-    # the L3 atom is not contested by the local exception (§9.6 (a))
+    # the L3 atom is not marked contested in its store by a project's exception
     assert "contested" not in global_log()[gid]
 
 
@@ -666,8 +669,8 @@ def test_two_machines_sync_the_global_repo_through_a_private_remote(tmp_path: Pa
     assert folded(home_b) == expected
     registry = {p["name"] for p in json.loads((home_b / "projects.json").read_text())["projects"]}
     assert registry == {"alpha", "beta", "gamma"}
-    # injection reads the log, so it is right at once; the merged block is re-rendered before
-    # anything else is staged on top of it
+    # the union merge of the block shows both lines, so both are injected at once; the merged
+    # block is re-rendered (in order) before anything else is staged on top of it
     context = gm_json(beta, "context", env=b_env)["context"]
     assert (
         mentions(context, "Prefer small, focused commits") == 1

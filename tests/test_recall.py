@@ -843,24 +843,33 @@ def test_restates_through_its_token_map_agrees_with_comparing_every_adopted_line
     assert adopted.restates("atm_x", " ".join(words)) is expected
 
 
-def test_the_adopted_cache_follows_the_logs(tmp_path: Path) -> None:
+def test_the_adopted_cache_follows_the_logs_and_the_blocks(tmp_path: Path) -> None:
     from builders import committed_atom
 
+    from agent_memory.committed import tiers
     from agent_memory.committed.adopted_log import LogEntry, format_entry
+    from agent_memory.committed.render import render_block
+    from agent_memory.store.recall import adopted as recall_adopted
 
+    assert recall_adopted.BLOCK_FILES == tiers.BLOCK_FILES
     work = tmp_path / "work"
     (work / ".memory").mkdir(parents=True)
     log = work / ".memory" / "adopted.log"
+    block = work / "CLAUDE.memory.md"
     state = tmp_path / "state"
     state.mkdir()
     first = committed_atom("Use pnpm, not npm", project="proj")
     log.write_text(format_entry(LogEntry(op="adopt", atom=first, at="2026-11-01T00:00:00Z")))
-    assert adopted_memory(state, [str(work), None]).restates("x", "Use pnpm, not npm")
+    roots = [(str(work), "L2"), (None, "L3")]
+    assert not adopted_memory(state, roots).restates("x", "Use pnpm, not npm")  # no block shows it
+    block.write_text(render_block([first], "L2").text)
+    assert adopted_memory(state, roots).restates("x", "Use pnpm, not npm")
     assert (state / ADOPTED_CACHE).exists()
     second = committed_atom("Never push directly to main", project="proj")
     with log.open("a") as fh:
         fh.write(format_entry(LogEntry(op="adopt", atom=second, at="2026-11-02T00:00:00Z")))
         fh.write(format_entry(LogEntry(op="forget", atom=first, at="2026-11-03T00:00:00Z")))
-    found = adopted_memory(state, [str(work), None])
+    block.write_text(render_block([second], "L2").text)
+    found = adopted_memory(state, roots)
     assert found.restates("x", "never push directly to main")
     assert not found.restates("x", "Use pnpm, not npm")  # forgotten since

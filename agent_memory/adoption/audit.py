@@ -29,6 +29,9 @@ from agent_memory.redact.fold import strip_invisible
 from agent_memory.redact.redactor import redact
 
 DROPPED_CLAIM = "[removed: the commit guard refuses this line]"
+# What a `forget` line of a log line no block showed carries instead of its claim: the person
+# committing the drop commits nothing of a text nobody reviewed.
+UNSHOWN_CLAIM = "[removed: no memory block showed this line to a reviewer]"
 
 
 # --- adopt commits change exactly the line their trailer names ------------------------------

@@ -7,12 +7,14 @@ block's pointer to what is hidden: that comment names a command for a person, an
 context holds memory, not instructions for our tool (the hidden atoms are counted in
 `omitted`).
 
-L2/L3 collisions (§5.1 "never emit two contradictory lines unmarked", §9.6): the detector of
-§4.2.1 never compares L3 with L2, so this is the one place both meet. A global line with the
-same normalized claim as a shown project line is dropped (said once). A global line that a
-project line contradicts (the §4.2.1 rules of contradictions.py) is left out and counted in a note —
-specificity wins for the project (§9.6 (a)); the L3 atom is not contested, because a local
-override is not evidence that the global claim is wrong.
+L2/L3 collisions (never emit two contradictory lines unmarked): the contradiction detector
+compares atoms of one project only, so this is the one place both tiers meet. A global line
+with the same normalized claim as a shown project line is dropped (said once). A global line
+that a project line contradicts (the rules of store/contradictions.py) is never dropped for
+it: the project line is committed to a repository — in a clone, by someone else — while the
+global line is the user's own. Both are shown, each tagged contested with where it comes from,
+and a note asks the model to let the user decide. Neither atom is marked contested in its
+store: a project's exception is not evidence that the user's own line is wrong.
 """
 
 from __future__ import annotations
@@ -57,15 +59,15 @@ def __getattr__(name: str) -> str:
 class Context:
     """The SessionStart context and what went into it."""
 
-    __slots__ = ("text", "l2", "l3", "omitted", "shadowed", "duplicates")
+    __slots__ = ("text", "l2", "l3", "omitted", "crossed", "duplicates")
 
-    def __init__(self, text: str, l2: int, l3: int, omitted: int, shadowed: tuple[str, ...],
+    def __init__(self, text: str, l2: int, l3: int, omitted: int, crossed: tuple[tuple[str, str], ...],
                  duplicates: tuple[str, ...] = ()) -> None:  # fmt: skip
         self.text = text
         self.l2 = l2  # L2 lines shown
         self.l3 = l3  # L3 lines shown
         self.omitted = omitted  # atoms counted in the region lines (over budget, decayed, superseded)
-        self.shadowed = shadowed  # L3 ids left out because a project atom contradicts them
+        self.crossed = crossed  # (L3 id, L2 id) pairs that contradict: both shown, tagged contested
         self.duplicates = duplicates  # L3 ids left out because a shown L2 line says the same
 
     def __eq__(self, other: object) -> bool:
@@ -83,20 +85,25 @@ def _size(lines: Sequence[str]) -> int:
     return sum(len(line.encode("utf-8")) + 1 for line in lines)
 
 
-def shadow_note(count: int) -> str:
-    if count == 1:
-        subject, pronoun = "1 global atom is", "it"
-    else:
-        subject, pronoun = f"{count} global atoms are", "them"
-    # No command in it: Claude's context holds memory, not instructions for our tool.
-    return f"- {subject} shadowed here: project memory contradicts {pronoun} and applies in this project"
+# The tags a contradiction across the tiers puts on each side: where the line comes from, and
+# that the other side disagrees.
+GLOBAL_SIDE = "[contested — the user's own global memory; a line committed to this project disagrees]"
+PROJECT_SIDE = "[contested — committed to this project; the user's own global memory disagrees]"
 
 
-def contradicted_by_project(l2_atoms: Sequence[Atom], l3_atoms: Sequence[Atom]) -> set[str]:
-    """Ids of the L3 atoms that some L2 atom contradicts (§4.2.1 rules).
+def crossed_note(count: int) -> str:
+    pairs = "1 project line contradicts" if count == 1 else f"{count} project lines contradict"
+    return (
+        f"- {pairs} the user's own global memory: both sides are shown, tagged contested, and "
+        "neither applies until the user says which does here (ask them)"
+    )
 
-    contradictions.detect() compares only atoms of one project, and L3 atoms carry none
-    (§4.2); asking "would this global claim contradict the project's claims if it lived in the
+
+def contradicted_by_project(l2_atoms: Sequence[Atom], l3_atoms: Sequence[Atom]) -> set[tuple[str, str]]:
+    """(L3 id, L2 id) for each L3 atom an L2 atom contradicts (the rules of contradictions.py).
+
+    contradictions.detect() compares only atoms of one project, and L3 atoms carry none;
+    asking "would this global claim contradict the project's claims if it lived in the
     project" is exactly the question, so both sides are probed under one shared label. detect()
     buckets candidates, so this stays near-linear where an all-pairs loop would not.
     """
@@ -104,12 +111,18 @@ def contradicted_by_project(l2_atoms: Sequence[Atom], l3_atoms: Sequence[Atom]) 
     l2_ids = {str(a["id"]) for a in l2_atoms}
     l3_ids = {str(a["id"]) for a in l3_atoms} - l2_ids
     probe: list[Atom] = [{**a, "project": label} for a in [*l2_atoms, *l3_atoms]]
-    hit: set[str] = set()
+    hit: set[tuple[str, str]] = set()
     for pair in detect(probe):
         for mine, theirs in ((pair.older, pair.newer), (pair.newer, pair.older)):
             if mine in l3_ids and theirs in l2_ids:
-                hit.add(mine)
+                hit.add((mine, theirs))
     return hit
+
+
+def _duplicates(l2_working: Sequence[Atom], shown: set[str], l3_working: Sequence[Atom]) -> tuple[str, ...]:
+    """Ids of the L3 atoms whose normalized claim a shown L2 line already says."""
+    claims = {normalize(str(a["claim"])) for a in l2_working if str(a["id"]) in shown}
+    return tuple(sorted(str(a["id"]) for a in l3_working if normalize(str(a["claim"])) in claims))
 
 
 def build_context(
@@ -117,8 +130,12 @@ def build_context(
     l3: Sequence[Atom],
     contested_dates: Mapping[str, str],
     project: str | None,
+    unshown: Mapping[str, int] | None = None,
 ) -> Context:
-    """The SessionStart context. Empty text when neither tier has a working-set atom."""
+    """The SessionStart context. Empty text when neither tier has a working-set atom.
+    `unshown` (tier → count): atoms a tier holds that its block does not show, counted in
+    `omitted`, never given (committed/reviewed.py)."""
+    extra = unshown or {}
     l2_atoms = unique_by_id(l2)
     l3_atoms = unique_by_id(l3)
     l2_working = [a for a in l2_atoms if in_working_set(a)]
@@ -130,27 +147,38 @@ def build_context(
     l2_lines: list[str] = []
     l2_shown: tuple[str, ...] = ()
     omitted = 0
+    crossed: tuple[tuple[str, str], ...] = ()
     if l2_working:
         section = lay_out(l2_atoms, "L2", L2_BUDGET, _size([l2_title]), contested_dates, pointer=False)
-        l2_lines = [l2_title, *section.lines]
-        l2_shown, omitted = section.shown, len(section.omitted)
+        shown = set(section.shown)
+        crossing = contradicted_by_project(
+            [a for a in l2_working if str(a["id"]) in shown],
+            [a for a in l3_working if str(a["id"]) not in _duplicates(l2_working, shown, l3_working)],
+        )
+        note: list[str] = []
+        if crossing:
+            # Laid out again with the tags and the note in the budget: the tagged lines are
+            # longer, so what is shown can only shrink (a prefix of the same order), and the
+            # pairs kept are those whose project line is still shown.
+            note = ["", crossed_note(len(crossing))]
+            tags = {l2_id: PROJECT_SIDE for _, l2_id in crossing}
+            section = lay_out(l2_atoms, "L2", L2_BUDGET, _size([l2_title, *note]), contested_dates,
+                              pointer=False, tags=tags)  # fmt: skip
+            crossed = tuple(sorted(pair for pair in crossing if pair[1] in section.shown))
+            note = ["", crossed_note(len(crossed))] if crossed else []
+        l2_lines = [l2_title, *section.lines, *note]
+        l2_shown, omitted = section.shown, len(section.omitted) + extra.get("L2", 0)
 
-    shown_claims = {normalize(str(a["claim"])) for a in l2_working if str(a["id"]) in l2_shown}
-    duplicates = tuple(
-        sorted(str(a["id"]) for a in l3_working if normalize(str(a["claim"])) in shown_claims)
-    )
-    candidates = [a for a in l3_working if str(a["id"]) not in duplicates]
-    shadowed = tuple(sorted(contradicted_by_project(l2_working, candidates)))
-    left_out = set(duplicates) | set(shadowed)
-    l3_rest = [a for a in l3_atoms if str(a["id"]) not in left_out]
+    duplicates = _duplicates(l2_working, set(l2_shown), l3_working)
+    l3_rest = [a for a in l3_atoms if str(a["id"]) not in duplicates]
     l3_lines: list[str] = []
     l3_shown: tuple[str, ...] = ()
-    if any(in_working_set(a) for a in l3_rest) or shadowed:
-        note = ["", shadow_note(len(shadowed))] if shadowed else []
-        frame = _size([TITLES["L3"], *note])
-        section = lay_out(l3_rest, "L3", L3_BUDGET, frame, contested_dates, pointer=False)
-        l3_lines = [TITLES["L3"], *section.lines, *note]
-        l3_shown, omitted = section.shown, omitted + len(section.omitted)
+    if any(in_working_set(a) for a in l3_rest):
+        tags = {l3_id: GLOBAL_SIDE for l3_id, _ in crossed}
+        section = lay_out(l3_rest, "L3", L3_BUDGET, _size([TITLES["L3"]]), contested_dates,
+                          pointer=False, tags=tags)  # fmt: skip
+        l3_lines = [TITLES["L3"], *section.lines]
+        l3_shown, omitted = section.shown, omitted + len(section.omitted) + extra.get("L3", 0)
 
     parts = [OPEN_TAG, intro()]
     for lines in (l3_lines, l2_lines):  # global first, then the project lines that refine it
@@ -159,7 +187,7 @@ def build_context(
     text = "\n".join([*parts, CLOSE_TAG])
     # The per-tier byte budgets bound this far below the limit; a failure here is a bug.
     assert len(text) < MAX_CONTEXT_CHARS, len(text)
-    return Context(text, len(l2_shown), len(l3_shown), omitted, shadowed, duplicates)
+    return Context(text, len(l2_shown), len(l3_shown), omitted, crossed, duplicates)
 
 
 def hook_output(ctx: Context) -> dict[str, Any]:

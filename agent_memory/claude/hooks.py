@@ -14,11 +14,12 @@ or the committed files alone (session start), and one detached `hook rebuild-ind
 catch-up of the atoms changed since the index's tip) freshens it for the next call.
 - user-prompt-submit (every prompt): the C JSON scanner for the payload and
   the reading side of `agent_memory.store.recall`, which reads the compact recall index writers keep current and
-  the adopted L2/L3 claims (a small cache keyed on the adopted.log files) so that nothing
+  the adopted L2/L3 claims their blocks show (a small cache keyed on the adopted.log and
+  memory files) so that nothing
   SessionStart already injects is recalled again. No pygit2, no pathlib, no subprocess.
 - session-start: the rendered context is cached in `.git/agent-memory/session-start.cache`
-  under a key of everything it is computed from (the L2 and L3 adopted.log contents, the
-  recall index and the `memory/atoms` tip, the git config that names the project, the code
+  under a key of everything it is computed from (the L2 and L3 adopted.log and memory file
+  contents, the recall index and the `memory/atoms` tip, the git config that names the project, the code
   that renders it), so a hit costs a few stats and reads; a miss renders from the committed
   files on the standard library (claude/session_start.py). The background capture renders it
   ahead of the next session.
@@ -238,7 +239,7 @@ def _recall(payload: "Payload", repo: Location, tip: str, started: float) -> Non
             "the recall index is missing or unreadable: recalled nothing; rebuilding it"
         )
     # What SessionStart injects already is never recalled again.
-    held = adopted(state, [repo.work, memory_home_dir()])
+    held = adopted(state, [(repo.work, "L2"), (memory_home_dir(), "L3")])
     hits = recall(index, prompt, time.time(), deadline=started + recall_budget_s(), exclude=held)
     text = render_recall(hits)
     if text:

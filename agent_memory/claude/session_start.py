@@ -1,6 +1,7 @@
 """The session-start context: L3 + L2 rendered as one hook output line, cached in
 `.git/agent-memory/session-start.cache` under a key of everything it is computed from (the L2
-and L3 adopted.log contents, the recall index and the `memory/atoms` tip, the git config that
+and L3 adopted.log and memory file contents — only the atoms a block shows are injected — the
+recall index and the `memory/atoms` tip, the git config that
 names the project, the code that renders it), so a warm start costs a few stats and reads.
 
 A miss renders it like `git memory context`, from the committed files, on the standard
@@ -19,6 +20,7 @@ import os
 import sys
 
 from agent_memory.claude.jobs import request_rebuild
+from agent_memory.committed.tiers import BLOCK_FILES
 from agent_memory.gitio.refs import ATOMS_REF, read_ref
 from agent_memory.model.home import memory_home_dir
 
@@ -35,7 +37,7 @@ _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
                  "committed/render.py", "store/contradictions.py", "committed/tiers.py",
                  "committed/templates.py", "model/atom.py", "model/paths.py", "model/fastjson.py",
                  "store/recall/files.py", "store/recall/index.py", "committed/verdicts.py",
-                 "committed/guarded.py")  # fmt: skip
+                 "committed/guarded.py", "committed/reviewed.py")  # fmt: skip
 
 
 def session_start_line(repo: Location, tip: str) -> str:
@@ -88,6 +90,9 @@ def context_key(repo: Location, tip: str) -> str:
              recall.indexed_oid(state) or "-", _file_sig(recall.index_path(state), False),
              work or "-", _file_sig(os.path.join(work, ".memory", "adopted.log"), True) if work else "-",
              home, _file_sig(os.path.join(home, ".memory", "adopted.log"), True)]  # fmt: skip
+    # The blocks decide which logged atoms were shown to a reviewer (committed/reviewed.py).
+    parts += [_file_sig(os.path.join(root, name), True) for root in (work, home) if root
+              for name in BLOCK_FILES]  # fmt: skip
     parts += [_file_sig(path, True) for path in _git_config_files(repo.common)]
     parts += [
         os.environ.get(name, "")
@@ -122,7 +127,8 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
     missing recall index is used as it is (a detached rebuild is started); elsewhere it is
     brought up to date first."""
     from agent_memory.claude import context
-    from agent_memory.committed import tiers, verdicts
+    from agent_memory.committed import verdicts
+    from agent_memory.committed.reviewed import reviewed_atoms
     from agent_memory.model.fastjson import additional_context
     from agent_memory.model.policy import check_context_size
     from agent_memory.store.recall import files as recall
@@ -148,11 +154,13 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
 
             log_error("hook session-start: the recall index was unreadable: rebuilding it", repo.top)
     key = context_key(repo, tip)
-    # Nothing the commit guard refuses is injected, even a line that reached adopted.log
-    # around the hooks (`--no-verify`, a cherry-pick); the verdicts are remembered, the guard loaded rarely.
-    l2, l3 = verdicts.shown(state, list(tiers.l2_atoms(work).values()),
-                            list(tiers.l3_atoms(memory_home_dir()).values()))  # fmt: skip
-    ctx = context.build_context(l2, l3, contested, project_name(repo))
+    # Only what a tier's block shows a reviewer is injected, never a log line alone; and
+    # nothing the commit guard refuses, even a line that reached the files around the hooks
+    # (the verdicts are remembered, the guard loaded rarely).
+    (l2, l2_unshown), (l3, l3_unshown) = reviewed_atoms(work, "L2"), reviewed_atoms(memory_home_dir(), "L3")
+    l2, l3 = verdicts.shown(state, l2, l3)
+    unshown = {"L2": l2_unshown, "L3": l3_unshown}
+    ctx = context.build_context(l2, l3, contested, project_name(repo), unshown)
     line = ""
     if ctx.text:
         check_context_size(ctx.text)

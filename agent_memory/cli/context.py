@@ -7,7 +7,7 @@ import argparse
 from agent_memory.claude import context
 from agent_memory.cli.output import fresh_recall_index, project_of, repo_here
 from agent_memory.cli.report import Report
-from agent_memory.committed import tiers
+from agent_memory.committed.reviewed import reviewed_atoms
 from agent_memory.gitio import repo as git
 from agent_memory.model.paths import memory_home
 from agent_memory.store.recall.index import contested_dates
@@ -22,9 +22,11 @@ def contested_dates_here(repo: git.Repo) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
-    l2 = list(tiers.l2_atoms(repo.workdir).values())
-    l3 = list(tiers.l3_atoms(memory_home()).values())
-    ctx = context.build_context(l2, l3, contested_dates_here(repo), project_of(repo))
+    # what the blocks show a reviewer, as the session start gives it (committed/reviewed.py)
+    l2, l2_unshown = reviewed_atoms(repo.workdir, "L2")
+    l3, l3_unshown = reviewed_atoms(memory_home(), "L3")
+    unshown = {"L2": l2_unshown, "L3": l3_unshown}
+    ctx = context.build_context(l2, l3, contested_dates_here(repo), project_of(repo), unshown)
     return Report({"context": ctx.text, "l2": ctx.l2, "l3": ctx.l3, "omitted": ctx.omitted,
-                   "shadowed": list(ctx.shadowed)},
+                   "contested_across_tiers": [{"global": g, "project": p} for g, p in ctx.crossed]},
                   [ctx.text if ctx.text else "no adopted memory yet (L2 and L3 are empty)"])

@@ -18,10 +18,11 @@ from agent_memory.cli import colour
 from agent_memory.cli.inspect import l1_candidates
 from agent_memory.cli.output import project_of, repo_here
 from agent_memory.cli.report import Report
-from agent_memory.committed import guarded, tiers
+from agent_memory.committed import guarded, reviewed, tiers
 from agent_memory.committed.install import hook_states, target_file
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import recent_errors
+from agent_memory.model.home import memory_home_dir
 from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory
 from agent_memory.model.trailers import plural
 from agent_memory.store.l1 import L1Store
@@ -66,6 +67,13 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     # `validate --fix` nor injected at session start; `validate --fix` drops them.
     data["L2"]["refused_by_guard"] = guarded.refused(held.values())
     data["L3"]["refused_by_guard"] = guarded.refused(l3.values())
+    # The block is what a reviewer saw: a log line it does not show is never injected, and a
+    # block line without its log line is not memory agent-memory holds (committed/reviewed.py).
+    for tier, tier_atoms, root in (("L2", held, repo.workdir), ("L3", l3, memory_home_dir())):
+        items = reviewed.file_items(root, tier) if root is not None else []
+        unrendered, unlogged = reviewed.disagreement(tier_atoms, items, tier)
+        data[tier]["not_in_block"] = unrendered
+        data[tier]["not_in_log"] = unlogged
     root = repo.workdir or repo.common_dir
     known = {s for a in atoms for s in a.get("sessions", [])}
     # A transcript another repository recorded under this one's slug is never its backlog.
@@ -135,6 +143,13 @@ def _text(report: Report, data: dict[str, Any]) -> None:
         if refused:
             report.say(f"  {colour.paint('warning:', 'refused')} {len(refused)} {tier} line(s) refused by the guard ({', '.join(sorted(refused))}): "
                   "not rendered or injected — `git memory validate --fix` drops them (then commit)")  # fmt: skip
+        if data[tier]["not_in_block"]:
+            report.say(f"  {colour.paint('warning:', 'refused')} {len(data[tier]['not_in_block'])} {tier} log line(s) "
+                  f"without a rendered line in the block ({', '.join(data[tier]['not_in_block'])}): never shown "
+                  "to a reviewer, so never injected — `git memory validate --fix` drops them (then commit)")  # fmt: skip
+        if data[tier]["not_in_log"]:
+            report.say(f"  {colour.paint('warning:', 'refused')} {len(data[tier]['not_in_log'])} {tier} block line(s) "
+                  "without a line in .memory/adopted.log (edited by hand?) — `git memory validate` lists them")  # fmt: skip
     if data["transcripts_not_captured"]:
         report.say(f"  {data['transcripts_not_captured']} transcript(s) of this project not captured yet "
               "— `git memory capture --all`")  # fmt: skip

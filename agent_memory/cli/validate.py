@@ -25,8 +25,8 @@ from agent_memory.cli import colour
 from agent_memory.cli.output import store_here
 from agent_memory.cli.report import Report
 from agent_memory.cli.scan import memory_part
-from agent_memory.committed import tiers
-from agent_memory.committed.adopted_log import REMOVING_OPS
+from agent_memory.committed import reviewed, tiers
+from agent_memory.committed.adopted_log import REMOVING_OPS, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.committed.install import target_file
@@ -34,6 +34,7 @@ from agent_memory.committed.render import MalformedBlockError, find_block
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors
+from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import CORRUPT_HINT, EXIT_REFUSED, RepoStateError, UsageError
 from agent_memory.model.paths import is_memory_pointer, projects_dir
 from agent_memory.model.trailers import plural
@@ -190,6 +191,8 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         errors += [f"{log_path}: {e}" for e in files.log_errors(validate=True)]
         if fix:
             files = _drop_refused(files, tier, root, fixed)
+        files, problems = _unshown(files, tier, root, target_path, log_path, fix, fixed)
+        errors += problems
         if (files.held() or files.log_text.strip()) and files.hand_edited():
             problem = _block_problem(files, tier, target_path, fix, fixed)
             errors += problem
@@ -318,6 +321,62 @@ def _guard_errors(files: TierFiles, log_path: Path, target_path: Path, warnings:
         else:
             errors.append(f"{where}: the guard refuses this line")
     return errors
+
+
+def _history_items(root: Path, tier: str) -> list[str]:
+    """The item lines the tier's block showed in any commit of HEAD's history (each commit's
+    version of the memory files, from one `git log`): what a reviewer was shown at some point,
+    an adopt commit's rendering among them."""
+    proc = git.run_git(
+        root, "log", "-m", "-p", "--unified=1000000", "--no-color", "--no-ext-diff", "--no-textconv",
+        "--no-renames", "--format=%x1e", "HEAD", "--", *tiers.BLOCK_FILES, check=False,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        return []
+    items: list[str] = []
+    for chunk in proc.stdout.split("\x1e"):
+        for diff in chunk.split("\ndiff --git ")[1:]:
+            after = [ln[1:] for ln in diff.split("\n") if ln[:1] in (" ", "+") and not ln.startswith("+++ ")]
+            items += reviewed.block_items("\n".join(after), tier) or []
+    return items
+
+
+def _unshown(files: TierFiles, tier: str, root: Path, target_path: Path, log_path: Path, fix: bool,
+             fixed: list[str]) -> tuple[TierFiles, list[str]]:  # fmt: skip
+    """The block is what a reviewer saw (committed/reviewed.py). A log line no block ever
+    showed — not the work tree's, not one in the history (an adopt commit renders its line;
+    a hand edit since is re-rendered) — is reported, and --fix drops it rather than render what
+    nobody reviewed: a `forget` line (its claim replaced, so the drop commits nothing of it),
+    logged, and said. A block line without its log line is reported; --fix re-renders the
+    block without it."""
+    held = files.held()
+    here = reviewed.file_items(root, tier)
+    unrendered, _ = reviewed.disagreement(held, here + _history_items(root, tier), tier)
+    _, unlogged = reviewed.disagreement(held, here, tier)
+    problems: list[str] = []
+    if not fix:
+        problems += [f"{log_path}: {ident} has no rendered line in the {tier} block: a log line no "
+                     "reviewer was shown, never injected; `git memory validate --fix` drops it (then commit)"
+                     for ident in unrendered]  # fmt: skip
+        problems += [f"{target_path}: the {tier} block shows {line!r}, which no line of "
+                     ".memory/adopted.log holds; `git memory validate --fix` re-renders the block without it"
+                     for line in unlogged]  # fmt: skip
+        return files, problems
+    if not unrendered:
+        return files, problems
+    at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
+    entries = [LogEntry(op="forget", atom=audit.replace_claim(held[ident], audit.UNSHOWN_CLAIM), at=at)
+               for ident in unrendered]  # fmt: skip
+    after = files.append(entries)
+    for rel, text in after.paths().items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    for ident in unrendered:
+        log_error(f"validate --fix: dropped {ident} from {tier}: its log line has no rendered line in the block", root)
+        fixed.append(f"dropped {ident} from .memory/adopted.log ({tier}): no block showed its line to a "
+                     "reviewer, so it was never rendered or injected; commit both files")  # fmt: skip
+    return after, problems
 
 
 def _drop_refused(files: TierFiles, tier: str, root: Path, fixed: list[str]) -> TierFiles:

@@ -220,6 +220,10 @@ def atom_line(atom: Atom, day: str | None) -> str:
     return f"- {tag}{inert(one_line(str(atom['claim'])))}"
 
 
+def tagged_line(atom: Atom, tag: str) -> str:
+    return f"- {tag} {inert(one_line(str(atom['claim'])))}"
+
+
 def region_line(tier: str, hidden: int, decayed: int, superseded: int) -> str:
     """The pointer to what the block does not show, for the person reading the file: one
     whole-line HTML comment, which Claude Code drops when it loads the file (as it drops the
@@ -272,11 +276,13 @@ def lay_out(
     frame_bytes: int,
     contested_dates: Mapping[str, str],
     pointer: bool = True,
+    tags: Mapping[str, str] | None = None,
 ) -> Section:
     """Choose the longest prefix of (pinned…, recent…) whose lines, plus the region line for
     the rest, fit in `budget - frame_bytes`. Raises ValueError when not even the region line
     fits (the budget is smaller than the frame). Without `pointer` (the session-start context)
-    there is no region line: the rest is only counted in `omitted`."""
+    there is no region line: the rest is only counted in `omitted`. `tags` (id → tag) replace
+    an atom's contested tag: the session start's marks for a contradiction across the tiers."""
     atoms = unique_by_id(atoms)
     by_id = {str(a["id"]): a for a in atoms}
     working = [a for a in atoms if in_working_set(a)]
@@ -286,7 +292,11 @@ def lay_out(
     n_pinned = sum(1 for a in working if a.get("pinned"))
     superseded = newest_first([a for a in atoms if is_superseded(a)])
     decayed = newest_first([a for a in atoms if not is_superseded(a) and is_decayed(a)])
-    lines = [atom_line(a, contested_day(a, contested_dates, by_id)) for a in ordered]
+    lines = [
+        tagged_line(a, tags[str(a["id"])]) if tags and str(a["id"]) in tags
+        else atom_line(a, contested_day(a, contested_dates, by_id))
+        for a in ordered
+    ]  # fmt: skip
     heading_bytes = _size(["", PINNED_HEADING])  # a blank line, then the heading
     room = budget - frame_bytes
 

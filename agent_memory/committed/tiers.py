@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 LOG_PATH = os.path.join(".memory", "adopted.log")
 LOG_RELPATH = ".memory/adopted.log"  # slash-separated, for open_inside
+# Where a tier's marker block may be (committed/reviewed.py): the sibling file CLAUDE.md
+# imports, or CLAUDE.md itself (memory.target=claude-md).
+BLOCK_FILES = ("CLAUDE.memory.md", "CLAUDE.md")
 _SETTING_OPS = frozenset({"adopt", "pin", "unpin", "decay", "supersede", "resolve"})
 _REMOVING_OPS = frozenset({"forget", "demote"})
 _ENTRY_KEYS = frozenset({"at", "atom", "op", "review_commit"})

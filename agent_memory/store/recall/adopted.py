@@ -18,6 +18,9 @@ if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook 
 
 ADOPTED_CACHE = f"recall-adopted.{_TAG}.marshal"
 ADOPTED_LOG = os.path.join(".memory", "adopted.log")
+# committed.tiers.BLOCK_FILES (tests/test_recall.py checks): importing it would load
+# `__future__` and more on the per-prompt path's cache hit.
+BLOCK_FILES = ("CLAUDE.memory.md", "CLAUDE.md")
 # A candidate whose tokens mostly fall inside an adopted line's (or the reverse) says the same
 # thing in other words: "Use pnpm, not npm" under "Use pnpm, not npm, for installs".
 NEAR_DUPLICATE = 0.8
@@ -71,12 +74,14 @@ def _sig(path: str) -> tuple[str, int, int, int]:
     return (path, st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def adopted(state_dir: "StrPath", roots: "Sequence[str | None]") -> Adopted:
-    """The atoms held in the L2/L3 tiers whose work trees are `roots` (this repository's, the
-    global memory repo's), from a small cache keyed on the logs' stat signatures; a changed
-    log is re-read (a few lines of JSON) and the cache rewritten. Never raises: unreadable
-    logs hold nothing."""
-    paths = [os.path.join(root, ADOPTED_LOG) for root in roots if root]
+def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]") -> Adopted:
+    """The atoms held in the committed tiers whose work trees and tiers are `roots` (this
+    repository's L2, the global memory repo's L3) that their blocks show a reviewer
+    (committed/reviewed.py: a log line alone is nothing), from a small cache keyed on the logs'
+    and the memory files' stat signatures; a changed file is re-read (a few lines) and the cache
+    rewritten. Never raises: unreadable files hold nothing."""
+    present = [(root, tier) for root, tier in roots if root]
+    paths = [os.path.join(root, name) for root, _ in present for name in (ADOPTED_LOG, *BLOCK_FILES)]
     sig = tuple(_sig(p) for p in paths)
     cache = os.path.join(os.fspath(state_dir), ADOPTED_CACHE)
     try:
@@ -88,17 +93,12 @@ def adopted(state_dir: "StrPath", roots: "Sequence[str | None]") -> Adopted:
             return Adopted(cached[1], cached[2], cached[3])
     except (OSError, ValueError, EOFError, TypeError):
         pass
-    from agent_memory.committed.tiers import LOG_RELPATH, fold_text, open_inside
+    from agent_memory.committed.reviewed import reviewed_atoms
 
     atoms: list[Atom] = []
-    for root, (_, size, _, _) in zip([r for r in roots if r], sig, strict=True):
-        if size < 0:
-            continue
-        try:  # never through a linked `.memory` folder or log
-            with open(open_inside(root, LOG_RELPATH), encoding="utf-8", errors="replace") as fh:
-                atoms += fold_text(fh.read()).values()
-        except OSError:
-            continue
+    for root, tier in present:
+        # never through a linked `.memory` folder, log or memory file
+        atoms += reviewed_atoms(root, tier)[0]
     found = Adopted.of(atoms)
     try:
         tmp = f"{cache}.{os.getpid()}.tmp"
