@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, write_session
+from test_hooks import background_jobs, errors, wait_for
 
 NEVER = 120  # seconds: a bound for a command that, broken, never returns
 
@@ -194,41 +195,13 @@ def test_the_session_end_job_on_a_truncated_object_ends_and_logs_one_line(projec
                           "hook_event_name": "SessionEnd", "reason": "exit"})  # fmt: skip
     hook = bounded(project, "git", "memory", "hook", "session-end", input_text=payload)
     assert hook.returncode == 0 and hook.stdout == "" and hook.stderr == ""
-    log = project / ".git" / "agent-memory" / "errors.log"
-    lines = _wait(lambda: [ln for ln in _lines(log) if oid in ln], "the background capture's log line")
+    lines = wait_for(lambda: [ln for ln in errors(project) if oid in ln], "the background capture's log line", NEVER)
     assert len(lines) == 1 and "session-end" in lines[0] and "corrupt" in lines[0]
-    assert _wait(lambda: not _jobs_of(project), "the background capture to end")
+    assert wait_for(lambda: not background_jobs(project), "the background capture to end", NEVER)
 
 
 def _lines(path: Path) -> list[str]:
     return path.read_text("utf-8").splitlines() if path.exists() else []
-
-
-def _jobs_of(repo: Path) -> list[int]:
-    found = []
-    for pid_dir in Path("/proc").iterdir():
-        if not pid_dir.name.isdigit():
-            continue
-        try:
-            argv = (pid_dir / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"background-capture" in argv and any(str(repo).encode() in arg for arg in argv):
-            found.append(int(pid_dir.name))
-    return found
-
-
-def _wait(condition, what: str):  # type: ignore[no-untyped-def]
-    """Poll `condition` until it holds, within the NEVER bound (not a timing assertion)."""
-    import time
-
-    deadline = time.monotonic() + NEVER
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    pytest.fail(f"never saw {what} within {NEVER} s")
 
 
 # --- the detached jobs run under a CPU limit the kernel enforces -------------------------------
@@ -274,7 +247,7 @@ def test_the_job_session_end_starts_and_its_git_processes_are_cpu_limited(projec
                           "hook_event_name": "SessionEnd", "reason": "exit"})  # fmt: skip
     hook = bounded(project, "git-memory", "hook", "session-end", input_text=payload, env=_env(shim))
     assert hook.returncode == 0 and hook.stdout == ""
-    _wait(lambda: rev(project, "memory/atoms") != tip, "the background capture's commit")
+    wait_for(lambda: rev(project, "memory/atoms") != tip, "the background capture's commit", NEVER)
     calls = [ln for ln in _lines(record) if " update-ref " in f" {ln} "]
     assert calls, _lines(record)
     assert all(ln.split()[0].isdigit() and int(ln.split()[0]) <= 3600 for ln in calls), calls
