@@ -55,6 +55,7 @@ A benchmark, not a test: it prints, it never fails.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -126,9 +127,25 @@ def split_users(
     split = json.loads(path.read_text("utf-8"))
     if section is not None:
         split = split.get(section, {"tune": []})
-    tune_people = set(split["tune"])
-    tune = {u for u in users if person(u) in tune_people}
+    tune = {u for u in users if side(person(u), split) == "tune"}
     return tune, set(users) - tune
+
+
+def side(who: str, split: dict[str, Any]) -> str:
+    """"tune" or "score". A person named in the section's lists keeps that side; any other
+    person is placed by the section's `new_people` rule, from the person id alone (so the side
+    is fixed before a single prompt is read): TUNE when the first hex digit of
+    sha256(salt + person id) is one of `tune_digits`."""
+    if who in split.get("tune", ()):
+        return "tune"
+    if who in split.get("score", ()):
+        return "score"
+    rule = split.get("new_people")
+    if rule:
+        digest = hashlib.sha256((rule["salt"] + who).encode("utf-8")).hexdigest()
+        if digest[0] in rule["tune_digits"]:
+            return "tune"
+    return "score"
 
 
 def load_labels(path: Path = LABELS) -> Labels:
