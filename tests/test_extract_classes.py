@@ -149,7 +149,7 @@ def test_class_is_found(text: str, kind: str, words: list[str], negated: bool) -
 # --- other languages: explicit markers, the user's words kept -----------------------------------
 
 LANGUAGES = [
-    ("以後不要直接推送到 main 分支。", "Don't:", "推送到 main", "constraint"),
+    ("以後不要直接推送到 main 分支。", "From now on, don't:", "推送到 main", "constraint"),
     ("我不希望每次都重新建立 worktree", "Don't:", "worktree", "preference"),
     ("Никогда не пушь напрямую в main.", "Never:", "пушь напрямую", "constraint"),
     ("у нас монорепозиторий, а не отдельные репы", "", "монорепозиторий", "fact"),

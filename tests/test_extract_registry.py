@@ -130,8 +130,8 @@ def test_plain_facts_about_the_user_are_one_entry_each(
             "language.ja_always",
         ),
         (
-            "本番のデータベースは触らないでください",
-            "Don't: 本番のデータベースは触らないでください",
+            "本番のデータベースは二度と触らないでください",
+            "Don't: 本番のデータベースは二度と触らないでください",
             "constraint",
             "language.ja_dont",
         ),

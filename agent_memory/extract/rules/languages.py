@@ -19,10 +19,12 @@ _ES_IMP = (
 # Sentence ends in these languages (CJK punctuation has no space after it).
 _SPLIT = re.compile(r"(?<=[。！？；!?;])\s*|(?<=[.])\s+|\n+")
 _NON_ENGLISH = re.compile(
-    r"[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff]|[àâãáçéèêëíîïóôõöúùûüñß]|"
+    r"[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]|[àâãáçéèêëíîïóôõöúùûüñß]|"
     r"\b(?:não|nunca|sempre|jamais|toujours|n'|ne\s|non\s|mai\b|usa\b|utilise|ricord|lembr|"
     r"souviens|rappelle|recuerda|niemals|immer|verwende|benutze|nie\b|em vez de|ao invés|au lieu|"
-    r"plutôt que|invece di|al posto di|en lugar de|en vez de|anstatt|statt\b|"
+    r"plutôt que|invece di|al posto di|en lugar de|en vez de|anstatt|statt\b|ab jetzt|ab sofort|"
+    r"künftig|in zukunft|keine?\b|nicht\b|bitte\b|désormais|dorénavant|a partir de|en adelante|"
+    r"d'ora in poi|siempre\b|toujours\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
 )
@@ -55,7 +57,9 @@ _IT_IMP = (
     r"elimina|scrivi|crea|installa|lancia|cambia|metti)"
 )
 _DE_IMP = r"(?:verwende|benutze|nutze|mache|mach|ändere|füge|lösche|schreibe|pushe|committe)"
-_TOOL = r"([\w@/+#-]+(?:\.[\w@/+#-]+)*|\ue000\d+\ue001)"
+# A tool or name as written in code: Latin letters, digits and @/+#.-_ (pnpm, uv, next.js, a
+# masked code span). Chinese text next to a verb ("用了脚本推断", "应用到当前配置") is never one.
+_TOOL = r"((?<![A-Za-z0-9])[A-Za-z0-9@/+#_-]*[A-Za-z][A-Za-z0-9@/+#_-]*(?:\.[A-Za-z0-9@/+#_-]+)*(?![A-Za-z0-9])|\ue000\d+\ue001)"
 
 _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # The language to be answered in: "用中文回答", "отвечай на русском", "responde en español".
@@ -86,6 +90,15 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "constraint",
         "zh_never",
     ),
+    # "所有脚本都不要…", "任何提交都不能…": a ban on every one of a kind.
+    (
+        re.compile(
+            r"^(?:所有|全部|任何|每个|每個|每一个|每一個)[^，,。]{1,15}?都(?:不要|别|別|不能|不许|不許|不准)\s*\S"
+        ),
+        "Never",
+        "constraint",
+        "zh_all_never",
+    ),
     (
         re.compile(rf"^(?:我|我们|我們)?(?:{_POLITE})?(?:不希望|不想要|不想|不喜欢|不喜歡)\s*\S"),
         "Don't",
@@ -102,14 +115,19 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (
         re.compile(
-            rf"^(?:你)?(?:{_POLITE})?(?:一律|总是|總是|永远要|永遠要|始终|始終|每次都要|务必|務必|一定要)\s*\S"
+            rf"^(?:你)?(?:{_POLITE})?(?:一律|总是|總是|永远要|永遠要|始终|始終|每次都要)\s*\S"
         ),
         "Always",
         "constraint",
         "zh_always",
     ),
     (
-        re.compile(r"^(?:请|請)?(?:记住|記住|记得|記得)[:：，,]?\s*\S"),
+        # "记住：…" / "记住以后…": what is to be remembered is said, and is a standing thing
+        # ("记住该信息，我明天…" keeps a note for tomorrow, "记住你" is a role's slogan).
+        re.compile(
+            r"^(?:请|請)?(?:记住|記住|记得|記得)(?:[:：]\s*\S|[，,]?\s*(?:以后|以後|今后|今後|往后|往後|"
+            r"从现在|從現在|永远|永遠|每次|所有|我们|我們|我的|我用|我在用|我是))"
+        ),
         "Remember",
         "fact",
         "zh_remember",
@@ -117,7 +135,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # "使用大量工具时需要先经过我同意": something needs the user's consent first.
     (
         re.compile(
-            r"(?:需要|必须|必須|须|須|要)(?:先)?(?:经过|經過|征得|徵得|得到)?(?:我|我们|我們)(?:的)?"
+            r"(?:需要|必须|必須|须|須)(?:先)?(?:经过|經過|征得|徵得|得到)?(?:我|我们|我們)(?:的)?"
             r"(?:同意|审批|審批|确认|確認|批准|授权|授權)|(?:需要|必须|必須)(?:先)?(?:审批|審批|批准|授权|授權)"
         ),
         "Ask first",
@@ -331,24 +349,42 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
     ),
 ]
 _MAX = 160
+# A long statement (a pasted brief, plan, document or reply) is read at its first and last
+# lines only: the rules inside a pasted system prompt or a task's requirements list are that
+# document's, not the user's standing rules ("禁止泛词：…", "1. 不要改变现有系统设计").
+_LONG_CHARS = 300
+_LONG_LINES = 5
 
 
 def non_english(text: str) -> bool:
     return bool(_NON_ENGLISH.search(text))
 
 
+def _spoken(text: str) -> str:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if len(text) <= _LONG_CHARS and len(lines) <= _LONG_LINES:
+        return text
+    if len(lines) <= 1:
+        return ""  # one long paragraph: a pasted passage or a task description, not a rule
+    return lines[0] + "\n" + lines[-1]
+
+
 def language_claims(text: str) -> list[Hit]:
     """(claim, kind, sub-rule) for the explicit-marker sentences of a non-English statement."""
     out: list[Hit] = []
-    for raw in _SPLIT.split(text):
+    for raw in _SPLIT.split(_spoken(text)):
         sentence = raw.strip(" \t,，、:：-")
         if not sentence or len(sentence) > _MAX or not _NON_ENGLISH.search(sentence):
             continue
+        if _LIST_OR_HEADING.match(sentence):
+            continue  # "- **记住你**：…", "## 禁止…": a document's item, not the user talking
         hit = _sentence(sentence)
         if hit:
             out.append(hit)
     return out
 
+
+_LIST_OR_HEADING = re.compile(r"^\s*(?:#|[-*•|>]|\d{1,2}[.)、]\s*(?:\*\*|#))")
 
 # Words that bind a sentence to the task at hand ("this", "now", "here", "above", "ask me"):
 # "不要停下来问我" (don't stop to ask me), "не трогай это сейчас" (don't touch this now) are
@@ -372,8 +408,56 @@ _TASK_DEIXIS = re.compile(
 )
 
 
+# "From now on" and "ever" words are the opposite of the task at hand: "从现在开始" holds 现在
+# (now), "a partir de agora" holds agora, "ab jetzt" holds jetzt; they are not deixis.
+_FROM_NOW = (
+    r"以后|以後|今后|今後|往后|往後|从现在开始|從現在開始|从现在起|從現在起|从今以后|從今以後|"
+    r"これから(?:は)?|今度から|今後(?:は)?|앞으로(?:는)?|이제부터(?:는)?|"
+    r"впредь|отныне|в дальнейшем|с этого момента|"
+    r"a partir de (?:agora|ahora)|de (?:agora|ahora) en adelante|de agora em diante|"
+    r"daqui (?:pra|para a) frente|en adelante|désormais|dorénavant|à partir de maintenant|"
+    r"à l'avenir|d'ora in poi|da ora in poi|d'ora in avanti|ab jetzt|ab sofort|künftig|zukünftig|"
+    r"in zukunft"
+)
+_FROM_NOW_RE = re.compile(_FROM_NOW, re.I)
+# Words that make a plain "don't …" a standing rule: from now on, ever, every time, all.
+_DURABLE = re.compile(
+    _FROM_NOW + r"|永远|永遠|任何时候|任何時候|每次|一律|始终|始終|总是|總是|所有|全部|都不|都别|"
+    r"再也|常に|いつも|必ず|絶対|毎回|二度と|항상|절대|언제나|매번|"
+    r"(?<!\w)(?:всегда|никогда|каждый раз|ни в коем случае)(?!\w)|"
+    r"\b(?:sempre|nunca|jamais|jamás|siempre|toujours|jamais|mai|immer|nie|niemals|cada vez|"
+    r"à chaque fois|jedes mal|em nenhum caso|en ningún caso)\b",
+    re.I,
+)
+# "Don't use <tool>": a tool named in code letters is a standing preference even unmarked.
+_USE_TOOL = re.compile(
+    rf"(?:不要用|不要使用|别用|別用|不用|не\s+используй(?:те)?|não\s+(?:use|usar|utilize)|"
+    rf"no\s+(?:uses|usar|utilices)|n'utilise(?:z)?\s+(?:pas|jamais)|non\s+usare|"
+    rf"(?:verwende|benutze|nutze)\s+(?:kein(?:e|en)?|nicht))\s*{_TOOL}",
+    re.I,
+)
+# The plain imperatives that are mostly about the turn at hand ("不要改代码", "你不要创建文件了",
+# "não mexa no header"): kept only with a durability word or a tool to avoid.
+_PLAIN = frozenset(
+    ("zh_dont", "ja_dont", "ru_dont", "pt_dont", "fr_dont", "it_dont", "es_dont", "de_dont")
+)
+# Chinese questions without a question mark: a final particle or a question word.
+_ZH_QUESTION = re.compile(
+    r"(?:吗|嗎|呢|么|麼|嘛)$|如何|怎么|怎麼|怎样|怎樣|为什么|為什麼|什么|什麼|是否|会不会|會不會|"
+    r"能不能|可不可以|要不要|有没有|有沒有|哪"
+)
+
+
 def task_bound(sentence: str) -> bool:
-    return bool(_TASK_DEIXIS.search(_PROJECT_SCOPE.sub(" ", sentence)))
+    return bool(_TASK_DEIXIS.search(_FROM_NOW_RE.sub(" ", _PROJECT_SCOPE.sub(" ", sentence))))
+
+
+def _question(sentence: str, body: str) -> bool:
+    if sentence.rstrip().endswith(("?", "？")):
+        return True
+    if _KANA.search(body):
+        return bool(re.search(r"(?:か|かな|でしょうか|ますか)$", body))
+    return bool(_CJK.search(body) and _ZH_QUESTION.search(body))
 
 
 def _sentence(sentence: str) -> Hit | None:
@@ -382,14 +466,17 @@ def _sentence(sentence: str) -> Hit | None:
         if m and m.group(1).lower() != m.group(2).lower():
             return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
     body = sentence.rstrip("。.!！?？;；")
-    if sentence.rstrip().endswith(("?", "？")) or len(body) < 4 or task_bound(body):
+    if len(body) < 4 or _question(sentence, body):
         return None
-    if _KANA.search(body) and re.search(r"(?:か|かな|でしょうか|ますか)$", body):
-        return None  # a Japanese question without a question mark
+    hit = _from_now_on(body)
+    if hit or task_bound(body):
+        return hit
     japanese = bool(_KANA.search(body))
     for pattern, label, kind, sub in _RULES:
         if japanese and sub.startswith("zh_"):
             continue  # 別 (other) in "別の人から…" is Japanese, not 别 (don't)
+        if sub in _PLAIN and not (_DURABLE.search(body) or _USE_TOOL.search(body)):
+            continue
         m = pattern.search(body)
         if m:
             if label == "Remember":  # the marker says it already: "Remember: <what>"
@@ -398,8 +485,59 @@ def _sentence(sentence: str) -> Hit | None:
     return None
 
 
+# "以后回复都用中文", "a partir de agora, sempre rode os testes", "ab jetzt bitte immer …": a rule
+# said to hold from now on. Read from the marker (at the start of the sentence or of a clause) to
+# the end of the sentence; what comes before ("这次不需要…，以后都不…") is the task at hand.
+_FROM_NOW_START = re.compile(
+    rf"(?:^|[，,；;:：]\s*)(?:(?:你|我们|我們|请|請|и|e|y|et|und|bitte|por favor)\s*,?\s*)?"
+    rf"(?P<marker>{_FROM_NOW})(?P<rest>.*)$",
+    re.I,
+)
+# After the marker, a rule: a modal, an imperative, "every time", "always", a negation.
+_RULE_AFTER = re.compile(
+    r"都|要|必须|必須|请|請|不要|别|別|不|只|一律|统一|統一|默认|默認|"
+    r"ください|して|しない|しないで|使って|常に|必ず|"
+    r"세요|해|하지|마|"
+    r"(?<!\w)(?:всегда|никогда|не|используй\w*|пиши\w*|делай\w*|отвечай\w*|ставь\w*|"
+    r"запускай\w*|добавляй\w*)(?!\w)|"
+    r"\b(?:sempre|nunca|não|use|usa|usar|utilize|siempre|no|utiliza|toujours|jamais|ne|n'|"
+    r"utilise|utilisez|fais|faites|immer|nie|niemals|nicht|kein|keine|verwende|benutze|nutze|"
+    r"mai|non|bitte)\b",
+    re.I,
+)
+_NEGATION = re.compile(
+    r"不要|不能|不许|不許|别|別|禁止|都不|不再|再也不|しない|しないで|ないで|ません|하지 ?마|않|"
+    r"(?<!\w)(?:не|никогда|нельзя)(?!\w)|"
+    r"\b(?:não|nunca|no|jamás|ne|n'|jamais|nicht|nie|niemals|kein|keine|keinen|non|mai)\b",
+    re.I,
+)
+
+
+# "以后我可能需要…", "以后如果…": a maybe or a condition about the future, not a rule.
+_HEDGE = re.compile(
+    r"可能|也许|也許|或许|或許|如果|要是|假如|的话|的話|かもしれ|もし|만약|"
+    r"(?<!\w)(?:может быть|возможно|если)(?!\w)|\b(?:talvez|quizás|tal vez|peut-être|vielleicht|"
+    r"forse|si|wenn|falls)\b",
+    re.I,
+)
+
+
+def _from_now_on(body: str) -> Hit | None:
+    m = _FROM_NOW_START.search(body)
+    if not m:
+        return None
+    rest = m.group("rest").strip(" ,，:：")
+    said = body[m.start("marker") :].strip()
+    if len(rest) < 6 or not _RULE_AFTER.search(rest) or task_bound(said) or _HEDGE.search(said):
+        return None
+    if _NEGATION.search(rest):
+        return f"From now on, don't: {said}", "constraint", "from_now_on"
+    return f"From now on: {said}", "preference", "from_now_on"
+
+
 # Kana: a sentence with them is Japanese, whose kanji the Chinese markers would misread.
 _KANA = re.compile(r"[\u3040-\u30ff]")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 _REMEMBER_WORD = re.compile(
     r"^(?:请|請)?(?:记住|記住|记得|記得|запомни(?:те)?|имей(?:те)? в виду|lembre-se|lembre|lembra|"
     r"não esqueça|souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas|ricorda(?:ti)?|"
