@@ -100,3 +100,111 @@ def test_remember_needs_what_is_remembered() -> None:
 
 def test_someone_elses_confirmation_is_no_approval_rule() -> None:
     assert extract_claims("客户要我确认了再发货") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "kind", "rule"),
+    [
+        # Korean: always / never / remember / from now on
+        (
+            "항상 한국어 주석을 달아 주세요",
+            "Always: 항상 한국어 주석을 달아 주세요",
+            "constraint",
+            "language.ko_always",
+        ),
+        (
+            "절대 운영 서버에서 마이그레이션을 돌리지 마세요",
+            "Never: 절대 운영 서버에서 마이그레이션을 돌리지 마세요",
+            "constraint",
+            "language.ko_never",
+        ),
+        (
+            "기억해 줘: 배포는 금요일에 안 해",
+            "Remember: 배포는 금요일에 안 해",
+            "fact",
+            "language.ko_remember",
+        ),
+        (
+            "앞으로는 변수 이름을 영어로 지어 주세요",
+            "From now on: 앞으로는 변수 이름을 영어로 지어 주세요",
+            "preference",
+            "language.from_now_on",
+        ),
+        # the language to answer in
+        (
+            "回答一律用简体中文",
+            "Language: 回答一律用简体中文",
+            "preference",
+            "language.answer_language",
+        ),
+        (
+            "日本語で返答してください",
+            "Language: 日本語で返答してください",
+            "preference",
+            "language.answer_language",
+        ),
+        (
+            "한국어로 대답해 주세요",
+            "Language: 한국어로 대답해 주세요",
+            "preference",
+            "language.answer_language",
+        ),
+        # a memory note typed with Claude Code's "#" prefix
+        (
+            "#всегда пиши тесты на pytest",
+            "Always: всегда пиши тесты на pytest",
+            "constraint",
+            "language.ru_always",
+        ),
+        (
+            "всегда старайся отвечать кратко",
+            "Always: всегда старайся отвечать кратко",
+            "constraint",
+            "language.ru_always",
+        ),
+    ],
+)
+def test_marker_entries_of_korean_and_more(text: str, claim: str, kind: str, rule: str) -> None:
+    assert _one(text) == (claim, kind, rule)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这个文件不要修改",  # the file at hand
+        "이 함수는 수정하지 마세요",  # the function at hand, in Korean
+        "수정하지 마세요",  # a plain don't with no durable word
+    ],
+)
+def test_korean_and_chinese_task_instructions_yield_nothing(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("我平时都用 helix 写代码", "helix"),
+        ("我用的是 Fedora", "Fedora"),
+        ("я пользуюсь kitty и zsh", "kitty"),
+        ("Eu uso o Obsidian para as notas.", "Obsidian"),
+        ("Ich verwende Podman für Container.", "Podman"),
+        ("j'utilise Sway sur mon portable", "Sway"),
+    ],
+)
+def test_i_use_a_tool_is_a_fact(text: str, tool: str) -> None:
+    claim, kind, rule = _one(text)
+    assert (
+        claim.startswith("Uses: ") and tool in claim and kind == "fact" and rule == "language.i_use"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我用 Selenium 跑了一遍，发现登录按钮没反应",  # what was just done, not a habit
+        "我用X代替了原来的名字",  # a placeholder, not a tool
+        "у меня есть три сервиса, нужно проверить логи каждого",  # the opening of a task
+    ],
+)
+def test_what_was_just_done_with_a_tool_is_no_fact(text: str) -> None:
+    assert extract_claims(text) == []

@@ -24,7 +24,7 @@ _NON_ENGLISH = re.compile(
     r"souviens|rappelle|recuerda|niemals|immer|verwende|benutze|nie\b|em vez de|ao invés|au lieu|"
     r"plutôt que|invece di|al posto di|en lugar de|en vez de|anstatt|statt\b|ab jetzt|ab sofort|"
     r"künftig|in zukunft|keine?\b|nicht\b|bitte\b|désormais|dorénavant|a partir de|en adelante|"
-    r"d'ora in poi|siempre\b|toujours\b|"
+    r"d'ora in poi|siempre\b|toujours\b|uso\b|utilizo\b|j'utilise|nutze\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
 )
@@ -61,6 +61,9 @@ _DE_IMP = r"(?:verwende|benutze|nutze|mache|mach|ändere|füge|lösche|schreibe|
 # masked code span). Chinese text next to a verb ("用了脚本推断", "应用到当前配置") is never one.
 _TOOL = r"((?<![A-Za-z0-9])[A-Za-z0-9@/+#_-]*[A-Za-z][A-Za-z0-9@/+#_-]*(?:\.[A-Za-z0-9@/+#_-]+)*(?![A-Za-z0-9])|\ue000\d+\ue001)"
 
+# A tool of at least two characters ("我用A代替" names a placeholder, not a tool).
+_TOOL2 = r"(?=[A-Za-z0-9@/+#_.\ue000-]{2})" + _TOOL
+
 _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # The language to be answered in: "用中文回答", "отвечай на русском", "responde en español".
     (
@@ -74,7 +77,11 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             r"^(?:toujours\s+)?(?:réponds|répondez|parle|parlez)(?:-moi)?\s+(?:toujours\s+)?en\s+"
             r"(?:français|anglais)|"
             r"^(?:antworte|antworten sie|sprich)\s+(?:immer\s+)?(?:auf|in)\s+(?:deutsch|englisch)|"
-            r"^(?:rispondi|rispondimi|rispondete)\s+(?:sempre\s+)?in\s+(?:italiano|inglese)",
+            r"^(?:rispondi|rispondimi|rispondete)\s+(?:sempre\s+)?in\s+(?:italiano|inglese)|"
+            r"^(?:你的|你)?(?:回复|回答|回覆|答复|输出|輸出)[^，,。]{0,6}?(?:必须|必須|都|要|一律|请|請)?"
+            r"(?:是|用|使用)(?:中文|简体中文|繁體中文|繁体中文|英文)|"
+            r"^(?:常に|必ず|いつも)?日本語で(?:回答|返答|答え|返事|話し|書い)|"
+            r"^(?:항상\s*)?(?:한국어|한글)로\s*(?:답|대답|응답|말|작성)",
             re.I,
         ),
         "Language",
@@ -170,6 +177,21 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "decision",
         "ja_build_with",
     ),
+    # Korean: "항상 …" (always), "절대 …지 마세요" (never), "…하지 마세요" (don't, needs a durable word).
+    (re.compile(r"^항상\s*\S"), "Always", "constraint", "ko_always"),
+    (re.compile(r"^절대(?:로)?\s*\S.*(?:지\s*마|않|말아|금지)"), "Never", "constraint", "ko_never"),
+    (
+        re.compile(r"\S\s*지\s*(?:마|마세요|말아요|말아\s*주세요|마십시오)$"),
+        "Don't",
+        "constraint",
+        "ko_dont",
+    ),
+    (
+        re.compile(r"^(?:꼭\s*)?기억해(?:\s*줘|\s*주세요|\s*둬|\s*두세요)?[:：,]?\s*\S"),
+        "Remember",
+        "fact",
+        "ko_remember",
+    ),
     (re.compile(rf"^(?:{_POLITE})?никогда\s+не\s+\w+", re.I), "Never", "constraint", "ru_never"),
     (
         re.compile(
@@ -181,7 +203,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "ru_dont",
     ),
     (
-        re.compile(rf"^(?:{_POLITE})?всегда\s+\w+(?:й|йте|и|ите)\b", re.I),
+        re.compile(rf"^(?:{_POLITE})?всегда\s+\w+(?:й|йте|и|ите|йся|йтесь|ись|итесь)(?!\w)", re.I),
         "Always",
         "constraint",
         "ru_always",
@@ -192,7 +214,37 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "ru_remember",
     ),
-    (re.compile(r"^(?:\w+,\s*)?у\s+(?:меня|нас)\s+(?:есть\s+)?\S+", re.I), "", "fact", "ru_i_have"),
+    # "у меня сайт, а не мобилка": a short fact; "у меня есть агенты, нужно посмотреть…" opens a task.
+    (
+        re.compile(
+            r"^(?:\w+,\s*)?у\s+(?:меня|нас)\s+(?:есть\s+)?\S+(?!.*(?<!\w)(?:нужно|надо|посмотри|сделай|помоги|"
+            r"проверь|почини)(?!\w))(?=.{0,60}$)",
+            re.I,
+        ),
+        "",
+        "fact",
+        "ru_i_have",
+    ),
+    # "I use X" with a tool named in code letters: "我一直用 neovim" (a habit; a bare "我用 X …" is
+    # mostly what was just done with it), "я пользуюсь fish",
+    # "eu já uso o Claude Code", "ich nutze WezTerm", "j'utilise Arch".
+    (
+        re.compile(
+            rf"^(?:我|我们|我們)(?:一直|平时|平時|主要|日常|都|平常){{1,2}}(?:在)?(?:用|使用)\s*{_TOOL2}(?!\s*(?:代替|替代|替换|替換|取代))|"
+            rf"^(?:我|我们|我們)(?:在用|用的是|使用的是)\s*{_TOOL2}|"
+            rf"^(?:私は|うちは)?{_TOOL2}\s*(?:を|も)?(?:使っています|使っている|使用しています)|"
+            rf"^(?:저는|전|우리는)\s*{_TOOL2}\s*(?:을|를)?\s*(?:사용|써)|"
+            rf"^(?:я|мы)\s+(?:всегда\s+)?(?:использую|используем|пользуюсь|пользуемся|сижу на)\s+{_TOOL2}|"
+            rf"^(?:eu\s*,?\s*(?:[^,]{{1,20}},\s*)?|yo\s+)?(?:já\s+|siempre\s+|sempre\s+)?(?:uso|utilizo)\s+"
+            rf"(?:o\s+|a\s+|el\s+|la\s+)?{_TOOL2}|"
+            rf"^(?:ich|wir)\s+(?:benutze|nutze|verwende|benutzen|nutzen|verwenden)\s+{_TOOL2}|"
+            rf"^(?:j'utilise|nous utilisons|on utilise)\s+{_TOOL2}",
+            re.I,
+        ),
+        "Uses",
+        "fact",
+        "i_use",
+    ),
     (re.compile(rf"^(?:{_POLITE})?nunca\s+{_PT_IMP}\b", re.I), "Never", "constraint", "pt_never"),
     (re.compile(rf"^(?:{_POLITE})?não\s+{_PT_IMP}\b", re.I), "Don't", "constraint", "pt_dont"),
     (
@@ -295,7 +347,9 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
 ]
 _INSTEAD: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(rf"(?:用|使用|改用){_TOOL}\s*(?:而不是|而非|不要用|别用|別用|代替|取代){_TOOL}"),
+        re.compile(
+            rf"(?:用|使用|改用)\s*{_TOOL}\s*(?:而不是|而非|不要用|别用|別用|代替|取代)\s*{_TOOL}"
+        ),
         "zh_instead",
     ),
     # "还是用status（不是phase）": the contrast in brackets.
@@ -374,6 +428,8 @@ def language_claims(text: str) -> list[Hit]:
     out: list[Hit] = []
     for raw in _SPLIT.split(_spoken(text)):
         sentence = raw.strip(" \t,，、:：-")
+        if sentence.startswith("#") and not _LIST_OR_HEADING.match(sentence):
+            sentence = sentence.lstrip("#")  # "#всегда …": Claude Code's memory-note prefix
         if not sentence or len(sentence) > _MAX or not _NON_ENGLISH.search(sentence):
             continue
         if _LIST_OR_HEADING.match(sentence):
@@ -384,7 +440,7 @@ def language_claims(text: str) -> list[Hit]:
     return out
 
 
-_LIST_OR_HEADING = re.compile(r"^\s*(?:#|[-*•|>]|\d{1,2}[.)、]\s*(?:\*\*|#))")
+_LIST_OR_HEADING = re.compile(r"^\s*(?:#+\s|[-*•|>]|\d{1,2}[.)、]\s*(?:\*\*|#))")
 
 # Words that bind a sentence to the task at hand ("this", "now", "here", "above", "ask me"):
 # "不要停下来问我" (don't stop to ask me), "не трогай это сейчас" (don't touch this now) are
@@ -439,7 +495,17 @@ _USE_TOOL = re.compile(
 # The plain imperatives that are mostly about the turn at hand ("不要改代码", "你不要创建文件了",
 # "não mexa no header"): kept only with a durability word or a tool to avoid.
 _PLAIN = frozenset(
-    ("zh_dont", "ja_dont", "ru_dont", "pt_dont", "fr_dont", "it_dont", "es_dont", "de_dont")
+    (
+        "zh_dont",
+        "ja_dont",
+        "ko_dont",
+        "ru_dont",
+        "pt_dont",
+        "fr_dont",
+        "it_dont",
+        "es_dont",
+        "de_dont",
+    )
 )
 # Chinese questions without a question mark: a final particle or a question word.
 _ZH_QUESTION = re.compile(
@@ -541,7 +607,8 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _REMEMBER_WORD = re.compile(
     r"^(?:请|請)?(?:记住|記住|记得|記得|запомни(?:те)?|имей(?:те)? в виду|lembre-se|lembre|lembra|"
     r"não esqueça|souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas|ricorda(?:ti)?|"
-    r"tieni a mente|recuerda|recuérdalo|ten en cuenta|merke? dir|denk daran|vergiss nicht)"
+    r"tieni a mente|recuerda|recuérdalo|ten en cuenta|merke? dir|denk daran|vergiss nicht|"
+    r"(?:꼭\s*)?기억해(?:\s*줘|\s*주세요|\s*둬|\s*두세요)?)"
     r"(?:\s+(?:que|que|che|dass|что|de|di))?[\s:：,，-]*",
     re.I,
 )
