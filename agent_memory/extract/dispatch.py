@@ -41,7 +41,8 @@ SCOPE = re.compile(
     r"(?:^|,?\s+)(?:from now on|from here on(?: out)?|going forward|moving forward|in (?:the )?future|henceforth|"
     r"for all future (?:\w+)|in all future (?:\w+)|until (?:told|i say|i tell you|we say|instructed) otherwise|"
     r"unless (?:told|i say|i tell you) otherwise|(?:for|in) every (?:session|project|repo|task)|"
-    r"(?:for|in) all (?:sessions|projects|repos|tasks)|always and forever)"
+    r"(?:for|in) all (?:sessions|projects|repos|tasks)(?!\s+(?:which|that|where|with|still)\b)|"
+    r"always and forever)"
     r"(?=[\s,:;.!?]|$)[\s,:;]*",
     re.I,
 )

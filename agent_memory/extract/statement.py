@@ -98,6 +98,15 @@ _SUGGESTION = re.compile(
 )
 
 
+# "I think we should run it on every push?", "I keep getting X when Y – how do I stop it?": a
+# view or a fact said first, with a question after it; not a question about the work at hand.
+_STATED_THEN_ASKED = re.compile(
+    r"^(?:i think|i believe|i guess|i feel like|i'd say|i thought|we should|we must|we need to)\b|"
+    r"\s[\u2013\u2014-]\s|[;,]",
+    re.I,
+)
+
+
 def _mode(s: str) -> str:
     if re.match(r"^(?:would|do) you mind\b", s, re.I):
         return "question"
@@ -107,7 +116,12 @@ def _mode(s: str) -> str:
         r"^(?:can|could|would|will) you (?:tell|explain|confirm)\b", s, re.I
     ):
         return "request"
-    if _WH_ALWAYS.match(s) or (_QUESTION_START.match(s) and s.rstrip().endswith("?")):
+    asks = s.rstrip().endswith("?")
+    if _WH_ALWAYS.match(s) or (
+        asks and (_QUESTION_START.match(s) or not _STATED_THEN_ASKED.search(s))
+    ):
+        # Any sentence that ends asking ("no file changes in the MR?", "all tests pass?") is a
+        # question about the work at hand, whatever its first word.
         return "question"
     return "statement"
 
@@ -133,8 +147,13 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None  # "if it were under src/ instead …": a musing, not a rule
     if re.search(r"\b(?:this|that|these|those|it|them)$", claim, re.I):
         return None  # "use subagents to parallelize this": bound to the conversation
+    if _DANGLING.search(claim) or _THAT_THING.search(claim):
+        return None  # "use X, not the" (cut mid-phrase), "always use that pattern" (named before)
     if PRONOUN_OBJECT.match(claim):
         return None  # "never touch that on the frontend": the thing at hand, named elsewhere
+    uncapped = claim[:1].lower() + claim[1:] if claim[1:2].islower() else claim
+    if CODE_IDENTIFIER_SUBJECT.match(uncapped):
+        return None  # "localCredFile should not be required": the state of the code being edited
     if CODE_SYMBOL_CHOICE.match(claim):
         return None  # "let's use createdAt": a name in the code being edited, not a tool
     if re.search(r"(?<![\w-])first$", claim, re.I) and not re.match(
@@ -146,6 +165,22 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
     claim = unmask(claim, spans)
     claim = shorten(cap(claim))
     return Candidate(claim, kind, "stated", rule)
+
+
+# A claim cut mid-phrase ends on a word that needs a continuation.
+_DANGLING = re.compile(
+    r"\b(?:the|a|an|of|to|with|for|in|on|at|from|by|and|or|but|than|as|into|so|i|we|my|"
+    r"our|your|would|should|could|can|will|when|if|because|which|who|where)\s*[.!?,;:]*$",
+    re.I,
+)
+# "that pattern", "that way": a thing named in an earlier turn ("that" as a determiner, before a
+# noun that ends the clause or a short phrase).
+_THAT_THING = re.compile(
+    r"\bthat\s+(?:pattern|approach|way|style|format|convention|structure|logic|setup|method|"
+    r"version|one|solution|idea|layout|design|naming|syntax|rule|flow|trick|fix|workflow|pipeline|"
+    r"config|configuration|option|setting|settings)\b",
+    re.I,
+)
 
 
 # A directive whose object is only a pronoun and whose rest says only where or how ("don't
@@ -167,6 +202,11 @@ CODE_SYMBOL_CHOICE = re.compile(
     rf"^(?i:use|switch to|prefer|stick with|keep|rename to|user uses)\s+{_CAMEL}"
     rf"(?:,?\s+(?i:not)\s+{_CAMEL})?\s*$"
 )
+
+
+# A statement whose subject is a bare identifier of the code (camelCase, snake_case or
+# SCREAMING_CASE, not in backticks) says how that code is or should be, which the task changes.
+CODE_IDENTIFIER_SUBJECT = re.compile(r"^(?:[a-z]+[A-Z]\w*|[A-Za-z]+_[A-Za-z_]+)\b(?!\s*,?\s*not\b)")
 
 
 ClauseClaim = tuple[str, str, int, str]  # (claim, kind, clause index, rule)
@@ -300,7 +340,7 @@ def _clause_claim(
 # "No no, don't change the bruno tests": a prohibition on a definite object right after a
 # "no" is a correction of the step being taken, not a standing rule ("never" still counts).
 _CORRECTION = re.compile(r"^(?:(?:no+|nope|nah)\b[\s,.!]+)+", re.I)
-_STEP_PROHIBITION = re.compile(r"^(?:don't|do not)\s+\w+\s+(?:the|my|our|your)\s", re.I)
+_STEP_PROHIBITION = re.compile(r"^(?:don't|do not|dont)\b", re.I)
 
 
 def _sentence_claims(sentence: str, origin: str, bug_report: bool = False) -> list[ClauseClaim]:
@@ -495,11 +535,19 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     if cand:
         found.append(cand)
     bug_report = bool(_FIX_REQUEST.search(masked))
+    asked = False
     for sentence in sentences(masked):
         if cand and sentence.strip() == masked.strip():
             continue  # the whole reason was the special "use X" shape
+        if asked and _QUESTION_TAIL.match(sentence.strip()):
+            continue  # "could you rewrite my config? using X and Y": the question goes on
+        asked = sentence.rstrip().endswith("?")
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report))
     return _deduped(found)
+
+
+# What follows a question without a capital or with a joining word still belongs to it.
+_QUESTION_TAIL = re.compile(r"^(?:[a-z]+ing\b|(?i:using|with|without|via|by)\b)")
 
 
 # Interchangeable tools: a rejected command of one and a reason naming another is a preference

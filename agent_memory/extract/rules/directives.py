@@ -133,11 +133,30 @@ modify edit include import run support target vendor check keep
 )
 
 
+# A prohibition about the step at hand: "don't commit the report file", "don't add X again",
+# "don't do any UI", "don't look too much at the old code". A standing rule names a kind of
+# thing ("don't commit secrets", "don't use `as`") or a place that stays ("push to main").
+_STEP_OBJECT = re.compile(
+    r"^\s+(?:to\s+|on\s+|in\s+|into\s+|from\s+|at\s+)?(?:the|this|that|my|your|his|her|these|those)\s+"
+    r"(?!(?:main|master|production|prod|default|release|\.?env|lock|lockfile|secrets?|credentials|keys?|"
+    r"generated|build|dist|vendor|node_modules|database|db|schema|migrations?|public api|ci)\b|"
+    r"\S+\s+branch\b|\.\w)",
+    re.I,
+)
+_STEP_VERBS = frozenset({"do", "look", "point", "worry", "bother", "focus", "spend", "overthink"})
+
+
 def _dont_ok(m: re.Match[str], c: Clause) -> bool:
     verb, rest = m.group(1), m.group(2)
-    if verb.lower() in NEG_STOP or vague(rest):
+    if verb.lower() in NEG_STOP or vague(rest) or verb.lower() in _STEP_VERBS:
         return False
     if content_words(verb + rest) < 2 and verb.lower() in ("do", "go", "make"):
+        return False
+    if re.search(r"\bbut\s+(?:a|an|the|rather|instead)\b", rest, re.I):
+        return False  # "we should not return a boolean but a union": the spec of this change
+    if (_STEP_OBJECT.match(rest) and "\ue000" not in rest) or re.search(
+        r"\b(?:again|yet|anymore please)\s*[.!]*$", rest, re.I
+    ):
         return False
     # "do not implement any changes first": wait for me, this turn
     return not (verb.lower() in _HOLD_VERBS and _HOLD_OBJECT.match(rest))
@@ -155,10 +174,20 @@ def _dont_want(m: re.Match[str], c: Clause) -> str | None:
     if verb in ("like", "want") and REACTION_OBJECT.match(rest):
         return None  # "I don't like the polling wait": the code on the table, not a taste
     if verb == "want" and (to_you or re.match(r"^to\s", c.text[m.start(3) - 3 : m.start(3)])):
+        head = rest.split(" ", 1)[0].lower()
+        if head not in POLICY_VERBS | WE_DONT_VERBS | IMPERATIVES or _STEP_OBJECT.match(
+            " " + rest.split(" ", 1)[-1]
+        ):
+            return None  # "I don't want to point it at X": how this step goes, not a rule
         return f"Don't {rest}"
     if verb == "want":
-        # "... unless I hover over them": how this UI should behave, a spec of the task
-        return None if re.search(r"\b(?:i|me|my)\b", rest, re.I) else f"User does not want {rest}"
+        # "... unless I hover over them": how this UI should behave, a spec of the task;
+        # "a scheduled job", "X to have a blue background": a thing or look of the work at hand
+        if re.search(r"\b(?:i|me|my)\b|\bto (?:have|be|show|look)\b", rest, re.I) or re.match(
+            r"^(?:a|an|the)\s", rest, re.I
+        ):
+            return None
+        return f"User does not want {rest}"
     if verb == "like" and not re.match(r"^(?:how|what|when|the way|it when)\b", rest, re.I):
         return f"User does not like {rest}"
     return f"User does not use {rest}" if verb == "use" else None
@@ -167,10 +196,20 @@ def _dont_want(m: re.Match[str], c: Clause) -> str | None:
 def _without_ok(m: re.Match[str], c: Clause) -> bool:
     if _TASK_BOUND_WITHOUT.search(c.text[: m.start()]) and _EXISTING_OBJ.match(m.group(2)):
         return False  # "incorporate it without deleting the existing code": how to do this task
+    if re.match(r"^(?:to\s+|on\s+|into\s+)?(?:the|my|your|this|that)\b", m.group(2), re.I):
+        return False  # "... without using the UI": a definite thing of this task, not a rule
+    if re.search(
+        r"\bi\s+(?:want|wanted|need|can|cannot|can't|could|couldn't|would)\b",
+        c.text[: m.start()],
+        re.I,
+    ):
+        return False  # "I want to test locally without pushing to aws": what the user can do
     return m.group(1).lower() in _GERUNDS and not vague(m.group(2))
 
 
 def _no_x_ok(m: re.Match[str], c: Clause) -> bool:
+    if re.search(r"\b(?:found|left|shown|visible|available|yet|there|here)$", m.group(1), re.I):
+        return False  # "no build.sbt found": what the screen says, not a rule
     codeish = re.search(r"\ue000|\w\.\w|[A-Z]", m.group(1))
     return not vague(m.group(1)) and (m.group(1).endswith("s") or bool(codeish))
 
@@ -201,7 +240,17 @@ def _keep(m: re.Match[str], c: Clause) -> str | None:
     output_like = re.match(r"^(?:it|them|things|everything)$", obj, re.I) or OUTPUT_NOUN.search(obj)
     if output_like and LENGTHY.search(rest):
         return None  # "keep it short", "keep the answer under 200 words": about this reply
+    if re.match(r"^(?:it|them)$", obj, re.I) and _STEP_MANNER.match(rest):
+        return None  # "keep it simple", "keep them locally": how to do this step
     return f"Keep {obj} {rest}"
+
+
+_STEP_MANNER = re.compile(
+    r"^(?:(?:very|really|pretty|super|as|quite|nice and|short and)\s+)*(?:simple|minimal|minimalistic|"
+    r"clean|lean|small|tidy|basic|straightforward|locally|local|light|lightweight|focused|stupid|"
+    r"brief|compact)\s*[.!]*$",
+    re.I,
+)
 
 
 _KEEP_FORGETTING = re.compile(

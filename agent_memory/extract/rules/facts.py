@@ -38,6 +38,10 @@ schema infrastructure infra cluster deployment
 )
 
 
+# "all three X", "all the X", "all of them": a counted or definite set, the things at hand.
+_THINGS_AT_HAND = re.compile(r"^(?:all|both|each)\s+(?:of\b|the\b|\d|two\b|three\b|four\b|five\b)", re.I)
+
+
 def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
     if _task_subject(m.group(1)):
         return False
@@ -50,6 +54,8 @@ def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
     first = subject.split()[0].lower()
     if first in PRONOUNS or PROBLEM_SUBJECT.search(subject) or vague(rest):
         return False
+    if _THINGS_AT_HAND.match(subject) or re.search(r"\b(?:visible|shown|displayed)\b", rest, re.I):
+        return False  # "all four services need to …", "the env vars should be visible in …"
     last = subject.split()[-1].lower()
     plural = last.endswith("s") and not last.endswith(("ss", "us", "is", "'s"))
     generic = plural or first in ("all", "every", "each", "any", "our") or last in _PROJECT_NOUNS
@@ -265,6 +271,16 @@ def _passive_how_ok(m: re.Match[str], c: Clause) -> bool:
     )
 
 
+_FOR_A_WIDGET = re.compile(
+    r"^(?:[\w-]+\s+){0,2}(?:"
+    + "|".join(sorted(TASK_NOUNS))
+    + r")\s+for\b|\bfor\s+(?:a|an|the|our|each)\s+(?:[\w-]+\s+){0,2}(?:"
+    + "|".join(sorted(TASK_NOUNS))
+    + r")\b",
+    re.I,
+)
+
+
 def _we_verb(m: re.Match[str], c: Clause) -> str | None:
     verb, obj = m.group(1).lower(), m.group(2)
     if (
@@ -284,6 +300,10 @@ def _we_verb(m: re.Match[str], c: Clause) -> str | None:
         r"^(?:a lot of|lots of|too much|too many|a bunch of|plenty of|some|way too)\b", obj, re.I
     ):
         return None  # "we use a lot of global state": a description of the code, not a choice
+    if re.match(r"^[a-z]+[A-Z]\w*\b", obj) or (
+        _FOR_A_WIDGET.search(obj) and not QUANTIFIER.search(obj)
+    ):
+        return None  # "we use fooBar", "we use tabs for the side panel": the code being edited
     return cap(re.sub(r"^we(?:'re| are)\s+using\b", "We use", c.text, flags=re.I))
 
 
@@ -306,6 +326,8 @@ def _our_x_ok(m: re.Match[str], c: Clause) -> bool:
     ):
         return False
     verb = m.group(2).lower()
+    if verb in ("is", "are") and re.match(r"^[a-z]+ing\b", m.group(3), re.I):
+        return False  # "our layout is creating issues": what happens now, not a fact that stays
     return (
         verb in _MODALS
         or verb not in ("is", "are")
@@ -328,8 +350,17 @@ def _quantifier_ok(m: re.Match[str]) -> bool:
     is …" open with the interjection, not the determiner."""
     quantifier, subject = m.group(1).lower(), m.group(2).split()[0].lower()
     verb = m.group(0)[len(m.group(1)) + 1 + len(m.group(2)) :].split()[0].lower()
-    if quantifier == "any" and verb in ("is", "are", "gets", "get", "goes", "go"):
-        return False
+    if quantifier in ("any", "all", "every", "each") and verb in (
+        "is",
+        "are",
+        "gets",
+        "get",
+        "goes",
+        "go",
+    ):
+        return False  # "all Scala libs are cross-versioned", "all of them are there": describes
+    if re.match(r"^(?:of|\d+|two|three|four|five|six|these|those|the)\b", subject):
+        return False  # "all three projects need to …", "all of the files": the things at hand
     return not (quantifier == "no" and (subject in PRONOUNS or subject in _ADVERB_AFTER_NO))
 
 
@@ -340,6 +371,7 @@ def _location_ok(m: re.Match[str], c: Clause) -> bool:
     subject, obj = m.group(2), m.group(3)
     return (
         not _NOT_A_PLACE.match(obj)
+        and not re.match(r"^(?:a|an|the same|one)\s+(?:\S+\s+){0,2}?branch\b", obj, re.I)
         and not re.search(r"\b(?:will|would|'ll|gonna|can|could)$", subject, re.I)
         and subject.split()[0].lower() not in PRONOUNS
         and not PROBLEM_SUBJECT.search(subject)
@@ -356,7 +388,11 @@ def _location_ok(m: re.Match[str], c: Clause) -> bool:
 def _lexicon_ok(m: re.Match[str], c: Clause) -> bool:
     value = m.group(3)
     return (
-        not vague(value) and not STATUS_VALUE.match(value) and not re.match(r"^to\s", value, re.I)
+        not vague(value)
+        and not STATUS_VALUE.match(value)
+        and not re.match(r"^to\s", value, re.I)
+        # "the server is started", "my account is not showing X": how things are this minute
+        and not re.match(r"^(?:not\s+)?[a-z]+(?:ing|ed)\b", value, re.I)
     )
 
 
@@ -483,7 +519,10 @@ RULES: tuple[ClauseRule, ...] = (
         lambda m, c: f"{cap(m.group(1))} should {m.group(2)} {m.group(3)}",
         "preference",
         lambda m, c: (
-            not re.match(rf"^(?:{DET}|you|it|them)\b", m.group(1), re.I) and not vague(m.group(3))
+            not re.match(rf"^(?:{DET}|you|it|them|there|to)\b", m.group(1), re.I)
+            and not vague(m.group(3))
+            and not re.search(r"\b(?:have|show|look|display|be on)\b", m.group(0), re.I)
+            and bool(re.search(r"\b(?:always|never|by default|every|all)\b", m.group(0), re.I))
         ),
     ),
     ClauseRule("we_verb", _F, _WE_VERB, _we_verb, _we_verb_kind),
@@ -589,9 +628,15 @@ _KNOWN_ISSUE = re.compile(
 )
 
 
+# "I get this error when …", "I'm getting "internal error" when I try …": the error pasted or
+# quoted in this turn, a report of the moment (a failure mode names its error in words).
+_ERROR_AT_HAND = re.compile(r"^(?:this|these|that|those|the following|following|[\"'\u201c])", re.I)
+
+
 def _keep_getting_ok(m: re.Match[str], c: Clause) -> bool:
     return (
-        not vague(m.group(1))
+        not _ERROR_AT_HAND.match(m.group(1))
+        and not vague(m.group(1))
         and content_words(m.group(1)) >= 2
         and bool(_ERRORISH_WORD.search(m.group(1)))
     )

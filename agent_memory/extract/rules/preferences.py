@@ -127,21 +127,39 @@ def _contrast_at_hand(m: re.Match[str], c: Clause) -> bool:
     )
 
 
+# "use ruff for linting", "uv for dependencies": a tool for a kind of job (a gerund or a plural,
+# no determiner), which stays; "use X for the new page" is this task's.
+_FOR_A_JOB = re.compile(
+    r"^[\w\ue000\ue001.@/+-]+(?:\s+[\w\ue000\ue001.@/+-]+)?\s+for\s+(?:all\s+|every\s+|any\s+)?"
+    r"(?!(?:the|a|an|this|that|these|those|it|them|me|us|now|my|your|our|example|instance|each|"
+    r"one|now|today|testing purposes)\b)(?:[\w-]+\s+){0,2}[\w-]+"
+    r"\s*(?:please|pls)?\s*$",
+    re.I,
+)
+
+
 def _use(m: re.Match[str], c: Clause) -> str | None:
     obj, only = m.group(3), bool(m.group(2))
     if vague(obj) or TASKY.search(obj):
         return None
     if not toolish(obj) and c.origin != "rejection" and not only:
         return None
-    plain = not re.match(rf"^{DET}\b", obj, re.I)
     strong = only or bool(QUANTIFIER.search(obj)) or c.origin == "rejection"
-    if (plain and not c.first_of_request and content_words(obj) <= 6) or strong:
+    # A bare "use X" (no "always", "only", "for all …") picks what this step uses ("use gl",
+    # "use joinWithAnd instead", "using vim.pack"); only a scoped or rejected one is a rule.
+    tool, _, purpose = obj.partition(" for ")
+    # "use src/x.svelte for the parse error": a file of this project for a problem of this task
+    job = _FOR_A_JOB.search(obj) and not re.search(r"\S/\S", tool)
+    job = job and not PROBLEM_SUBJECT.search(purpose)
+    if (strong or job) and not re.search(r"\binstead\s*$", obj, re.I):
         return ("Use only " if only else "Use ") + obj
     return None
 
 
-def _prefer(m: re.Match[str], c: Clause) -> str:
+def _prefer(m: re.Match[str], c: Clause) -> str | None:
     rest = m.group(2)
+    if REACTION_OBJECT.match(rest) or re.match(r"^(?:a lot|much|way more)\b", rest, re.I):
+        return None  # "I prefer the inline version", "prefer a lot to …": the option at hand
     if re.match(r"^not\b", rest, re.I):
         return f"Prefer {rest}"
     neg = re.match(
@@ -167,6 +185,8 @@ def _like(m: re.Match[str], c: Clause) -> str | None:
     verb, obj = m.group(1).lower(), m.group(2)
     if vague(obj) or _LIKE_NOT_A_THING.match(obj) or REACTION_OBJECT.match(obj):
         return None
+    if re.match(r"^(?:https?://|www\.|\ue000)", obj) and content_words(obj) <= 2:
+        return None  # "I really like https://…": a site to take after in this task
     if verb in ("hate", "dislike", "can't stand", "cannot stand"):
         return f"User does not like {obj}"
     return f"User likes {obj}"
@@ -421,8 +441,8 @@ def _decided(m: re.Match[str], c: Clause) -> str | None:
 
 def _should(m: re.Match[str], c: Clause) -> str | None:
     verb, rest = m.group(3), m.group(4)
-    if vague(rest) or TASKY.search(rest):
-        return None
+    if vague(rest) or TASKY.search(rest) or re.search(r"\b(?:the same|exactly)\b", rest, re.I):
+        return None  # "we should use exactly the same setup in X": copy what is at hand
     determined = re.match(rf"^\s*(?:to\s+|with\s+|on\s+)?{DET}\b", rest, re.I)
     if (
         determined
@@ -444,7 +464,7 @@ DECISION_RULES: tuple[ClauseRule, ...] = (
         _WILL,
         lambda m, c: f"{cap(m.group(1).lower())} {m.group(2)}",
         "preference",
-        lambda m, c: _will_ok(m, c) and bool(_WANT_TO.match(c.text)),
+        lambda m, c: _will_ok(m, c) and bool(_WANT_TO.match(c.text)) and _np_short(m.group(2), 4),
     ),
     ClauseRule(
         "will_use",
@@ -452,7 +472,7 @@ DECISION_RULES: tuple[ClauseRule, ...] = (
         _WILL,
         lambda m, c: f"{cap(m.group(1).lower())} {m.group(2)}",
         "decision",
-        _will_ok,
+        lambda m, c: _will_ok(m, c) and not _WANT_TO.match(c.text),
     ),
     ClauseRule("shape", _D, _DECIDED, _decided, "decision", lambda m, c: not vague(m.group(2))),
     ClauseRule(

@@ -503,6 +503,7 @@ RULES: tuple[ClauseRule, ...] = (
             f"The {_clean(m.group(1)) or 'project'} was renamed from {m.group(2)} to {m.group(3)}"
         ),
         "fact",
+        lambda m, c: m.group(2).lower() not in PRONOUNS,  # "I renamed it to X": named before
     ),
     ClauseRule("rename", _F, _RENAME_TO, "The {1} is named {2}", "fact"),
     ClauseRule("rename", _F, _IS_NOW, _renamed_to, "fact"),
@@ -548,7 +549,14 @@ RULES: tuple[ClauseRule, ...] = (
         _GENERIC_SHOULD,
         lambda m, c: cap(_clean(c.text)),
         "constraint",
-        lambda m, c: _bounded(m.group(3), 12) and not _task_requirement(m.group(1)),
+        lambda m, c: (
+            _bounded(m.group(3), 12)
+            and not _task_requirement(m.group(1))
+            # "the variables should …", "all three projects need to …": the things at hand
+            and not re.match(
+                r"^(?:the\s|all\s+(?:the\s|\d|two|three|four|five|of\s))", m.group(1), re.I
+            )
+        ),
     ),
     ClauseRule(
         "all_via",

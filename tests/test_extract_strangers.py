@@ -1,0 +1,86 @@
+"""Shapes that misfired on people the rules were never written from (issue 28, item 1): each
+case is our own paraphrase of a shape, never a stranger's words. A statement about the step at
+hand yields nothing; the durable statement of the same shape still does."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.extract.statement import extract_claims
+
+STEP_AT_HAND = [
+    # an error pasted or quoted in this turn
+    "I get this error when I press enter in the search box",
+    "I'm getting these warnings when compiling",
+    'I\'m getting "access denied" when I try to log in',
+    # a bare "use X": what this step uses
+    "ok use the flag",
+    "okay use zq",
+    "Use mergeLists instead",
+    "just using 'tee' should do",
+    "would you rewrite my shell config? using starship and zoxide",
+    "Use src/widgets/spinner.tsx for loading state",
+    # a prohibition about this step
+    "don't commit the draft_notes.txt file",
+    "no, don't touch the migrations",
+    "don't add redis again",
+    "Don't look too hard at the old handlers",
+    "Do not do anything else",
+    "I want to try it on staging without deploying to prod",
+    "I don't want to point the loader at v2",
+    "I don't want a cron job, I'll run it by hand",
+    "I don't want the footer to have a grey border",
+    "we should not return a string for the empty case but an enum",
+    # a question, or a clause lifted from one
+    "no type errors in the build output?",
+    "all tests pass in this package?",
+    "still no config.yaml found",
+    # the look or behaviour of the thing being built
+    "i want the sidebar to have icons on the left",
+    "I really like https://example.org/",
+    "I prefer the second layout a lot",
+    "Keep it simple",
+    "keep them locally",
+    "Always use that pattern",
+    # how things are this minute, or the code being edited
+    "all of them are there",
+    "all four services need to be on one branch",
+    "because all Go modules are versioned",
+    "the worker is started",
+    "userId and orgId should not be optional",
+    "our navbar is causing layout shifts",
+    "since we use radio buttons for the filter panel",
+    "we should use exactly the same setup in the plugin",
+    "I want to use gh to re-run the failed job",
+    "i renamed it to settings.toml",
+    "the cli module is on a feature branch",
+    "All the env vars should be visible in the admin ui",
+    "Upgrade the sdk to 2.1 in all projects which still pin 1.9",
+]
+
+
+@pytest.mark.parametrize("text", STEP_AT_HAND)
+def test_statements_about_the_step_at_hand_yield_nothing(text: str) -> None:
+    assert extract_claims(text) == [], extract_claims(text)
+
+
+DURABLE = [
+    ("From now on, don't push without asking me first", "push"),
+    ("Don't use `any`, type it properly", "any"),
+    ("use uv for dependency management pls", "uv"),
+    ("Use biome for formatting", "biome"),
+    ("Always use pnpm", "pnpm"),
+    ("I like Astro and Solid", "Astro"),
+    ("I prefer plain sql queries", "sql"),
+    ("I don't want any external dependencies", "dependencies"),
+    ("Don't use the `legacy` module", "legacy"),
+    ("Keep it simple and dependency free", "dependency"),
+    ("im on a mac, when i switch keyboards the shortcuts break?", "mac"),
+    ("I think we should run the linter on every push?", "push"),
+]
+
+
+@pytest.mark.parametrize(("text", "word"), DURABLE)
+def test_durable_statements_of_those_shapes_are_kept(text: str, word: str) -> None:
+    claims = [c.claim for c in extract_claims(text)]
+    assert any(word in claim for claim in claims), claims
