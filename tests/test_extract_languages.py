@@ -208,3 +208,14 @@ def test_i_use_a_tool_is_a_fact(text: str, tool: str) -> None:
 )
 def test_what_was_just_done_with_a_tool_is_no_fact(text: str) -> None:
     assert extract_claims(text) == []
+
+
+def test_deploying_with_a_tool_inside_a_request_is_no_decision() -> None:
+    assert extract_claims("Netlifyでデプロイする時の注意点を教えてください") == []
+    assert _one("社内ツールはSvelteで開発したいです")[2] == "language.ja_build_with"
+
+
+def test_the_one_i_use_may_be_named_in_chinese() -> None:
+    # "用的是" (the one I use is …) names the thing itself, in whatever script
+    assert _one("我们用的是阿里云服务器")[:2] == ("Uses: 我们用的是阿里云服务器", "fact")
+    assert extract_claims("我用的是哪个版本") == []  # a question without a mark

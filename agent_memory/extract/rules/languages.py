@@ -159,7 +159,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "zh_use_to",
     ),
     # Japanese: "必ず…" (always), "…しないでください" (don't), "…を使っています" (we use),
-    # "…で作成したい / …を使ってデプロイしたい" (build / deploy it with).
+    # "…で作成したい / …を使ってデプロイしたい" (build / deploy it with), as the whole sentence:
+    # "Vercelでデプロイする際の手順を教えて" asks for the steps of doing so.
     (re.compile(r"^(?:常に|いつも|必ず)\S"), "Always", "constraint", "ja_always"),
     (re.compile(r"^(?:絶対に|決して)\S.*な(?:い|いで)"), "Never", "constraint", "ja_never"),
     (re.compile(r"\Sないで(?:ください|下さい|ね)?$"), "Don't", "constraint", "ja_dont"),
@@ -172,6 +173,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
             r"\S(?:で|を使って|を使用して)(?:作成|開発|構築|実装|デプロイ|管理)(?:したい|します|する)"
+            r"(?:です|と思います|と思っています|ことにします)?$"
         ),
         "Use",
         "decision",
@@ -231,7 +233,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
             rf"^(?:我|我们|我們)(?:一直|平时|平時|主要|日常|都|平常){{1,2}}(?:在)?(?:用|使用)\s*{_TOOL2}(?!\s*(?:代替|替代|替换|替換|取代))|"
-            rf"^(?:我|我们|我們)(?:在用|用的是|使用的是)\s*{_TOOL2}|"
+            rf"^(?:但是|不过|不過|其实|其實)?(?:我|我们|我們)(?:在用|用的是|使用的是)\s*"
+            rf"(?:{_TOOL2}|[\u4e00-\u9fff]{{2,12}}(?:[，,。]|$))|"
             rf"^(?:私は|うちは)?{_TOOL2}\s*(?:を|も)?(?:使っています|使っている|使用しています)|"
             rf"^(?:저는|전|우리는)\s*{_TOOL2}\s*(?:을|를)?\s*(?:사용|써)|"
             rf"^(?:я|мы)\s+(?:всегда\s+)?(?:использую|используем|пользуюсь|пользуемся|сижу на)\s+{_TOOL2}|"
