@@ -434,6 +434,54 @@ def test_real_hook_attachment_fixture_yields_nothing() -> None:
 # --- failure atoms carry no tool output -------------------------------------------------------
 
 
+def _hook_run(uuid: str, at: str) -> dict[str, Any]:
+    """The `system` row Claude Code 2.0.x writes when a Stop hook ran (command paraphrased)."""
+    return _base(
+        type="system",
+        uuid=uuid,
+        subtype="informational",
+        content="Stop [notify-send done] completed",
+        isMeta=False,
+        toolUseID="hook-use-1",
+        level="info",
+        timestamp=at,
+    )
+
+
+def test_a_stop_hooks_feedback_written_as_a_user_row_yields_nothing(tmp_path: Path) -> None:
+    """2.0.x writes a Stop hook's blocking feedback as a plain user row right after the hook's
+    `system` row, with no `isMeta` and without the `thinkingMetadata` a typed prompt carries."""
+    planted = [
+        _hook_run("s1", "2026-03-02T09:00:00.250Z"),
+        _prompt(
+            f"Stop hook feedback:\n- {SENTINEL}",
+            uuid="u-hook",
+            parentUuid="s1",
+            timestamp="2026-03-02T09:00:00.260Z",
+        ),
+    ]
+    _assert_only_genuine(_session(tmp_path, planted))
+
+
+@pytest.mark.parametrize(
+    "shape",
+    ["typed later", "typed with metadata"],
+)
+def test_a_prompt_typed_after_a_hook_ran_is_still_the_users(tmp_path: Path, shape: str) -> None:
+    """Only all three marks together make a hook's row: a person who types after the hook ran
+    (seconds later, or with the input box's metadata) is still heard."""
+    extra: dict[str, Any] = {"parentUuid": "s1", "timestamp": "2026-03-02T09:00:00.300Z"}
+    if shape == "typed later":
+        extra["timestamp"] = "2026-03-02T09:00:09.000Z"
+    else:
+        extra["thinkingMetadata"] = {"level": "none", "disabled": True, "triggers": []}
+    path = _write(
+        tmp_path / "s.jsonl",
+        [_hook_run("s1", "2026-03-02T09:00:00.250Z"), _prompt(SENTINEL, uuid="u-typed", **extra)],
+    )
+    assert any(SENTINEL_WORD in c.lower() for c in _claims(path))
+
+
 def test_failure_claims_are_built_from_what_ran_never_from_its_output(tmp_path: Path) -> None:
     """An attacker choosing a failing command's output (a file name, an error string) must not
     reach a claim; the raw output stays in the local quote only."""

@@ -51,6 +51,7 @@ import stat
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, BinaryIO
 
 from agent_memory.model.atom import iso_z
@@ -276,7 +277,9 @@ def iter_records(
         stats.end = begin
         yield from _records(fh, stats, begin)
         if stats.end.offset:
-            stats.end = Position(stats.end.offset, stats.end.line, _tail(fh.fileno(), stats.end.offset))
+            stats.end = Position(
+                stats.end.offset, stats.end.line, _tail(fh.fileno(), stats.end.offset)
+            )
 
 
 def _records(fh: Any, stats: ReadStats, begin: Position) -> Iterator[RawRecord]:
@@ -369,11 +372,16 @@ def iter_events(
     the last timestamp seen earlier in the file (records without one are rare)."""
     stats = stats if stats is not None else ReadStats()
     path = source.path if isinstance(source, Transcript) else source
-    fallback = source.session if isinstance(source, Transcript) else safe_session(session_from_filename(path))
+    fallback = (
+        source.session
+        if isinstance(source, Transcript)
+        else safe_session(session_from_filename(path))
+    )
     override = safe_session(session) if session else None
     subagent = is_subagent_file(path)
     calls = ToolCalls()
     quoted = _AssistantLines()
+    hook_runs = _HookRuns()
     last_ts: str | None = None
     for rec in iter_records(path, stats, start):
         data = rec.data
@@ -393,11 +401,22 @@ def iter_events(
                 cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
                 version = data.get("version") if isinstance(data.get("version"), str) else None
                 yield Statement(
-                    rec.line, queued, ts, _session_of(data, fallback, override), "prompt", cwd, version
+                    rec.line,
+                    queued,
+                    ts,
+                    _session_of(data, fallback, override),
+                    "prompt",
+                    cwd,
+                    version,
                 )
+            continue
+        if kind == "system":
+            hook_runs.note(data)
             continue
         if kind != "user":
             continue
+        if hook_runs.answers(data):
+            continue  # a hook's blocking feedback, written by the client as a user row
         sid = _session_of(data, fallback, override)
         cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
         version = data.get("version") if isinstance(data.get("version"), str) else None
@@ -443,6 +462,46 @@ def iter_events(
                     command,
                     _exit_code(data, body),
                 )
+
+
+class _HookRuns:
+    """Hook runs the client recorded (`system` rows that carry the `toolUseID` of the hook
+    event), to tell a hook's blocking feedback from typing. Claude Code 2.0.x writes a Stop
+    hook's "continue" feedback as a plain `type: user` row with string content, no `isMeta`:
+    its structure differs from a typed prompt only in that its parent is that hook-run row,
+    written within the same instant, and that it lacks the `thinkingMetadata` the client puts
+    on every prompt typed in its input box. All three must hold, so a prompt typed after a
+    hook ran (seconds later, with its metadata) stays the user's."""
+
+    _WINDOW_S = 2.0
+    _KEEP = 64  # hook runs remembered (a feedback row follows its run at once)
+
+    def __init__(self) -> None:
+        self._at: dict[str, float] = {}
+
+    def note(self, data: dict[str, Any]) -> None:
+        uuid = data.get("uuid")
+        when = _epoch(data.get("timestamp"))
+        if isinstance(uuid, str) and data.get("toolUseID") and when is not None:
+            self._at[uuid] = when
+            if len(self._at) > self._KEEP:
+                self._at.pop(next(iter(self._at)))
+
+    def answers(self, data: dict[str, Any]) -> bool:
+        parent = data.get("parentUuid")
+        if not isinstance(parent, str) or parent not in self._at or "thinkingMetadata" in data:
+            return False
+        when = _epoch(data.get("timestamp"))
+        return when is not None and 0 <= when - self._at[parent] <= self._WINDOW_S
+
+
+def _epoch(value: Any) -> float | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
 
 
 # Quoted assistant prose: lines at least this long that the assistant wrote earlier in the
