@@ -219,3 +219,14 @@ def test_the_one_i_use_may_be_named_in_chinese() -> None:
     # "用的是" (the one I use is …) names the thing itself, in whatever script
     assert _one("我们用的是阿里云服务器")[:2] == ("Uses: 我们用的是阿里云服务器", "fact")
     assert extract_claims("我用的是哪个版本") == []  # a question without a mark
+
+
+def test_an_always_rule_is_bound_to_the_task_only_by_its_own_clause() -> None:
+    # the deictic word sits in the condition ("unless someone asked for it"), not in the rule
+    text = "всегда пиши короткие коммиты, длинные только если это попросили"
+    assert _one(text)[2] == "language.ru_always"
+    assert extract_claims("всегда проверяй это перед коммитом") == []
+
+
+def test_a_fact_of_use_is_its_own_clause() -> None:
+    assert _one("我们用的是 Postgres，帮我把连接池调大")[0] == "Uses: 我们用的是 Postgres"

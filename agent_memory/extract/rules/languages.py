@@ -538,18 +538,26 @@ def _sentence(sentence: str) -> Hit | None:
     if len(body) < 4 or _question(sentence, body):
         return None
     hit = _from_now_on(body)
-    if hit or task_bound(body):
+    if hit:
         return hit
+    # An "always"/"never" rule is bound to the task only by its own clause: "всегда пиши кратко,
+    # длинно только если это попросили" keeps a deictic word in its condition, not in the rule.
+    bound_head = task_bound(_HEAD.split(body, 1)[0])
+    bound = bound_head or task_bound(body)
     japanese = bool(_KANA.search(body))
     for pattern, label, kind, sub in _RULES:
         if japanese and sub.startswith("zh_"):
             continue  # 別 (other) in "別の人から…" is Japanese, not 别 (don't)
+        if bound_head or (bound and label not in ("Always", "Never")):
+            continue
         if sub in _PLAIN and not (_DURABLE.search(body) or _USE_TOOL.search(body)):
             continue
         m = pattern.search(body)
         if m:
             if label == "Remember":  # the marker says it already: "Remember: <what>"
                 body = _REMEMBER_WORD.sub("", body, count=1).strip() or body
+            if sub == "i_use":  # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
+                body = _HEAD.split(body, 1)[0].strip()
             return (f"{label}: {body}" if label else body), kind, sub
     return None
 
@@ -604,6 +612,7 @@ def _from_now_on(body: str) -> Hit | None:
     return f"From now on: {said}", "preference", "from_now_on"
 
 
+_HEAD = re.compile(r"[,，;；]")
 # Kana: a sentence with them is Japanese, whose kanji the Chinese markers would misread.
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
