@@ -1,0 +1,312 @@
+"""A learned last gate on the typed extractor's candidates: does the sentence a candidate came
+from read as a durable rule or fact (a standing preference, a fact about the person, their
+machine or project), or as talk about the work at hand (a step of the current edit, a question,
+a hypothetical, the state of the code, a correction)?
+
+The rules decide *what* a claim says; this gate only says *whether to keep it*. It scores the
+candidate's source sentence (found again in the statement) with a logistic regression over
+structural and cue features — durable markers, deixis, question and conditional shapes, tense,
+length, the rule family, the script — never over the words of a project, so that it carries
+over to people whose prompts were never read. Its weights are data shipped in the package
+(`resources/durability_weights.json`, trained by `benchmarks/train_durability.py` on TUNE
+people only); inference is plain Python, a few regexes and a sum per candidate.
+
+Fail-safe direction: weights that are missing or malformed open the gate (every candidate is
+kept, the rules alone decide, as before the gate existed). Extraction must never stop working
+because of a data file; a missing file is a packaging bug that tests/test_durability.py catches.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+from agent_memory.extract.text import FENCE, QUOTES, mask, sentences
+
+WEIGHTS_RESOURCE = "durability_weights.json"
+FORMAT = 1
+
+# --- cues ---------------------------------------------------------------------------------------
+# Each cue is a named regex over the (code-masked) sentence; a feature fires when it matches.
+# Cues say how a sentence is put, not what it is about.
+
+_CUES: dict[str, str] = {
+    # standing-rule markers
+    "always": r"\b(?:always|every time|each time|whenever|by default|as a rule|in general|"
+    r"generally|consistently|everywhere)\b",
+    "never": r"\bnever\b|\bdon't ever\b|\bnot ever\b",
+    "from_now": r"\b(?:from now on|going forward|in the future|from here on|moving forward|"
+    r"henceforth|in future|next time|until (?:told|i say) otherwise)\b",
+    "remember": r"\b(?:remember|keep in mind|note that|fyi|for your information|bear in mind|"
+    r"make a note|memori[sz]e|save (?:this|that|it) (?:in|to) (?:your )?memory)\b",
+    "prefer": r"\b(?:prefer|i'd rather|i would rather|i like|i love|i hate|i dislike|"
+    r"i don't like|my preference|favou?rite)\b",
+    "i_use": r"\b(?:i|we)\s+(?:use|run|work (?:on|with|in|at|for)|develop|deploy|host|code|"
+    r"write|live|am based|'re based|have|own|maintain|mostly|usually|normally|typically)\b",
+    "i_am": r"\b(?:i'm|i am|we're|we are)\s+(?:on|using|running|a|an|based|from|in|at|working|"
+    r"the)\b",
+    "my_np": r"\b(?:my|our)\s+(?:machine|laptop|computer|setup|terminal|shell|editor|os|team|"
+    r"company|job|role|workflow|stack|server|home|dotfiles|config|style|convention|language|"
+    r"timezone|name|employer|org|preference)\b",
+    "generic_subject": r"^(?:the|our|this)\s+(?:project|repo|repository|codebase|app|team|"
+    r"company|service|api|backend|frontend|ci|pipeline)\b",
+    "modal_rule": r"\b(?:must|should always|must never|should never|have to always|need to always|"
+    r"make sure (?:to|you) (?:always|never))\b",
+    "dont": r"^(?:please\s+)?(?:don't|do not|avoid|stop)\b",
+    "use_x_not_y": r"\b(?:instead of|rather than|not\s+\w+\s*$|over\s+\w+$)",
+    "because": r"\b(?:because|since|so that|otherwise|as it|since it)\b",
+    # bound to the conversation
+    "deixis": r"\b(?:this|that|these|those|here|there|above|below|it|them)\b",
+    "deixis_np": r"\b(?:this|that|these|those)\s+(?!project\b|repo\b|repository\b|codebase\b)\w+",
+    "the_artifact": r"\bthe\s+(?:file|function|method|class|component|test|tests|page|button|"
+    r"line|lines|code|script|error|bug|issue|output|result|change|changes|commit|pr|branch|"
+    r"endpoint|query|table|field|form|modal|screen|view|style|css|layout|header|footer|plan|"
+    r"doc|docs|readme|section|step|task|feature|implementation)\b",
+    "pronoun_start": r"^(?:it|this|that|these|those|they|them|he|she)\b",
+    "you_did": r"\byou(?:'ve| have)?\s+(?:just\s+)?(?:did|made|wrote|added|changed|removed|broke|"
+    r"forgot|missed|created|deleted|said|used|put)\b|\byour\s+(?:change|fix|edit|code|version|"
+    r"answer|suggestion|plan)\b",
+    # asking
+    "question_mark": r"[?？]",
+    "wh_start": r"^(?:what|why|how|which|who|where|when|whose|whom)\b",
+    "aux_start": r"^(?:is|are|am|was|were|do|does|did|can|could|would|will|shall|should|may|"
+    r"might|have|has|had|isn't|aren't|doesn't|don't you|didn't|won't|wouldn't)\b",
+    "request_start": r"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|u|we)\b|"
+    r"^(?:i want you to|i need you to|i'd like you to|let's|lets)\b",
+    "tell_me": r"\b(?:tell me|explain|show me|let me know|any idea|wonder|not sure|confused)\b",
+    # hypothetical / conditional
+    "cond_start": r"^(?:if|when|unless|once|in case|as long as)\b",
+    "hypothetical": r"\b(?:what if|suppose|imagine|would it|could it|would be|could be|might be|"
+    r"maybe|perhaps|probably|i think|i guess|not sure|seems|looks like)\b",
+    # the task at hand
+    "imperative_edit": r"^(?:please\s+)?(?:fix|add|change|update|remove|delete|make|create|"
+    r"implement|refactor|rename|move|write|build|run|check|test|try|look|review|open|show|"
+    r"debug|continue|start|finish|revert|undo|commit|push|install|set up|setup|replace|put|"
+    r"modify|edit|adjust|clean|read|go|give|find|help|investigate)\b",
+    "requirement": r"\b(?:should|needs? to|has to|have to|must)\s+(?:be|show|display|have|"
+    r"contain|include|return|work|look|appear|stay|match|go|use|take|support|handle|say)\b|"
+    r"\b(?:each|every)\s+\w+\s+(?:should|must|needs)\b",
+    "i_want": r"\b(?:i want|i need|i'd like|we need|we want|i would like)\b",
+    "now_task": r"\b(?:now|currently|right now|at the moment|for now|yet|still|again|already|"
+    r"today|first|next|then|after that|finally)\b",
+    # the state of the code or of the run
+    "code_state": r"\b(?:doesn't work|does not work|isn't working|not working|broken|fails?|"
+    r"failing|failed|crash(?:es|ed)?|error|errors|bug|wrong|missing|undefined|null|exception|"
+    r"works now|still|issue|problem)\b",
+    "past": r"\b(?:was|were|did|had|got|went|tried|ran|said|saw|found|made|added|changed|"
+    r"broke|fixed|worked|happened|i've|we've|you've|been)\b",
+    "ed_words": r"\b\w{3,}ed\b",
+    # correction chatter
+    "correction": r"^(?:no+|nope|nah|wrong|not that|not quite|wait|stop|ugh|hmm+|oops|"
+    r"actually)\b",
+    "emphasis": r"!{2,}|\b(?:wtf|omg|seriously|dude|come on)\b",
+    "thanks": r"\b(?:thanks|thank you|great|perfect|awesome|nice|cool|good job|looks good|lgtm)\b",
+    # other shapes
+    "negation": r"\b(?:not|no|don't|never|without|nothing)\b",
+    "first_person": r"\b(?:i|i'm|i've|i'd|my|me|mine)\b",
+    "we": r"\b(?:we|our|us|we're|we've)\b",
+    "you": r"\b(?:you|your|you're)\b",
+    "code_span": "\ue000",
+    "path": r"(?:\S/\S|~/|\b\w[\w-]*\.(?:py|js|ts|tsx|jsx|go|rs|md|json|ya?ml|toml|sh|rb|java|"
+    r"c|cpp|h|css|html|sql|lua|nix|conf)\b)",
+    "number": r"\b\d+\b",
+    "tool_word": r"\b(?:npm|pnpm|yarn|bun|pip|uv|poetry|cargo|go|brew|apt|docker|git|vim|neovim|"
+    r"nvim|emacs|vscode|zsh|bash|fish|tmux|macos|mac|linux|ubuntu|fedora|arch|windows|wsl|"
+    r"python|typescript|javascript|rust|node|deno|react|vue|postgres|sqlite|redis|aws|gcp|"
+    r"azure|vercel|terminal|shell|editor|ide)\b",
+}
+_CUE_RES = [(name, re.compile(rx, re.I)) for name, rx in _CUES.items()]
+
+# Markers of other languages, by script or function word (the extractor's language rules already
+# ask for an explicit marker; these say whether one is there).
+_MULTI: dict[str, str] = {
+    "ml_always": r"总是|總是|始终|始終|永远|永遠|一律|每次|常に|必ず|いつも|毎回|всегда|каждый раз|"
+    r"\bsiempre\b|\bsempre\b|\btoujours\b|\bimmer\b|\bjedes mal\b",
+    "ml_never": r"不要|別|别|禁止|绝不|絕不|从不|從不|しないで|するな|禁止|никогда|не надо|нельзя|"
+    r"\bnunca\b|\bjamais\b|\bniemals\b|\bmai\b",
+    "ml_remember": r"记住|記住|记得|記得|覚えて|запомни|помни|\brecuerda\b|\blembr|\bsouviens|"
+    r"\bmerk dir\b",
+    "ml_prefer": r"喜欢|喜歡|偏好|更喜欢|好き|предпочита|люблю|\bprefiero\b|\bprefiro\b|\bpréfère",
+    "ml_deixis": r"这个|這個|那个|那個|这里|這裡|この|その|ここ|\bэто\b|\bэтот\b|\bэта\b|\bтут\b|"
+    r"\besto\b|\beste\b|\besta\b|\bisso\b|\bisto\b|\bcette\b|\bceci\b|\bdieser\b|\bdiese\b",
+    "ml_question": r"吗|嗎|呢[？?]|か[？?。]?$|\bли\b|\bpor qué\b|\bporque\?|\bpourquoi\b|\bwarum\b",
+}
+_MULTI_RES = [(name, re.compile(rx, re.I)) for name, rx in _MULTI.items()]
+
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\ue000\d+\ue001", re.U)
+
+
+def _script(text: str) -> str:
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return "none"
+    cjk = sum(1 for ch in letters if "\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af")
+    if cjk * 5 > len(letters):
+        return "cjk"
+    if sum(1 for ch in letters if "\u0400" <= ch <= "\u04ff") * 3 > len(letters):
+        return "cyrillic"
+    if sum(1 for ch in letters if ord(ch) > 0x7F) * 30 > len(letters):
+        return "latin_accented"
+    return "latin"
+
+
+def _bucket(n: int, edges: tuple[int, ...]) -> str:
+    for edge in edges:
+        if n <= edge:
+            return f"<={edge}"
+    return f">{edges[-1]}"
+
+
+def sentence_features(
+    sentence: str, index: int, count: int, statement_chars: int, family: str | None
+) -> list[str]:
+    """The binary features of one (code-masked) sentence of a statement: its cues, its shape,
+    where it sits in the statement, and the rule family of the candidate it gave (None: it
+    gave none). Sorted, so that scoring sums in one fixed order (deterministic floats)."""
+    s = sentence.strip()
+    low = s.lower()
+    feats = {"bias"}
+    for name, rx in _CUE_RES:
+        if rx.search(low):
+            feats.add(name)
+    for name, rx in _MULTI_RES:
+        if rx.search(s):
+            feats.add(name)
+    n_words = len(_WORD.findall(s))
+    feats.add("words" + _bucket(n_words, (3, 6, 10, 16, 25, 40)))
+    feats.add("script=" + _script(s))
+    if s.endswith(("?", "？")):
+        feats.add("ends_question")
+    if s.endswith("!"):
+        feats.add("ends_bang")
+    if s[:1].islower():
+        feats.add("lower_start")
+    feats.add("position=" + ("only" if count == 1 else "first" if index == 0 else
+                             "last" if index == count - 1 else "middle"))  # fmt: skip
+    feats.add("sentences" + _bucket(count, (1, 2, 4, 8)))
+    feats.add("statement_chars" + _bucket(statement_chars, (80, 200, 500, 1500)))
+    if family:
+        feats.add("family=" + family)
+    # Pairs the cues cannot say alone: a marker inside a question, deixis in a rule.
+    if "question_mark" in feats and ("always" in feats or "never" in feats):
+        feats.add("rule_in_question")
+    if "deixis_np" in feats and ("always" in feats or "never" in feats or "dont" in feats):
+        feats.add("deictic_rule")
+    if "imperative_edit" in feats and ("the_artifact" in feats or "deixis" in feats):
+        feats.add("edit_of_artifact")
+    if "first_person" in feats and "past" in feats:
+        feats.add("narration")
+    return sorted(feats)
+
+
+# --- the statement a candidate came from ------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=512)
+def _split(text: str) -> tuple[tuple[str, ...], int]:
+    """The statement's code-masked prose sentences (as the extractor sees them) and its length."""
+    masked, _ = mask(FENCE.sub("\n", text[:12000].translate(QUOTES)))
+    return tuple(sentences(masked)), len(text)
+
+
+_KEY = re.compile(r"[^\W_]{3,}", re.U)
+
+
+def _keys(text: str) -> set[str]:
+    return {w.lower() for w in _KEY.findall(text)}
+
+
+def source_index(sents: tuple[str, ...], claim: str) -> int:
+    """Which sentence a claim most likely came from: the one sharing the most words with it (the
+    claim is a tidied form of a piece of one sentence); the first one on a tie."""
+    if len(sents) <= 1:
+        return 0
+    want = _keys(claim)
+    best, best_n = 0, -1
+    for i, sent in enumerate(sents):
+        n = len(want & _keys(sent))
+        if n > best_n:
+            best, best_n = i, n
+    return best
+
+
+def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
+    """Features of a candidate: those of the sentence of `statement` it came from."""
+    sents, chars = _split(statement)
+    if not sents:
+        sents = (statement,)
+    i = source_index(sents, claim)
+    family = rule.split(".", 1)[0] if rule else "none"
+    return sentence_features(sents[i], i, len(sents), chars, family)
+
+
+# --- the model ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Model:
+    weights: dict[str, float]
+    threshold: float
+
+    def probability(self, feats: list[str]) -> float:
+        z = math.fsum(self.weights.get(f, 0.0) for f in feats)
+        return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+def parse(raw: str) -> Model | None:
+    """The model in a weights file's text; None when it is not one this code can use."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    weights, threshold = data.get("weights"), data.get("threshold")
+    if not isinstance(weights, dict) or not weights:
+        return None
+    if not isinstance(threshold, (int, float)) or not 0.0 <= float(threshold) <= 1.0:
+        return None
+    clean: dict[str, float] = {}
+    for name, value in weights.items():
+        if not isinstance(name, str) or not isinstance(value, (int, float)):
+            return None
+        if isinstance(value, bool) or not math.isfinite(value):
+            return None
+        clean[name] = float(value)
+    return Model(clean, float(threshold))
+
+
+def read_packaged() -> str | None:
+    """The shipped weights file's text, None when the package does not hold it."""
+    try:
+        ref = resources.files("agent_memory").joinpath("resources", WEIGHTS_RESOURCE)
+        return ref.read_text("utf-8")
+    except (OSError, UnicodeDecodeError, ModuleNotFoundError):
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def packaged_model() -> Model | None:
+    raw = read_packaged()
+    return parse(raw) if raw is not None else None
+
+
+def score(statement: str, claim: str, rule: str, model: Model | None = None) -> float | None:
+    """P(durable) of a candidate; None when no usable model is shipped."""
+    model = model or packaged_model()
+    if model is None:
+        return None
+    return model.probability(candidate_features(statement, claim, rule))
+
+
+def durable(statement: str, claim: str, rule: str, model: Model | None = None) -> bool:
+    """Keep this candidate? False only when a usable model scores it under its threshold; with
+    no usable model the gate is open (see the module's docstring)."""
+    model = model or packaged_model()
+    if model is None:
+        return True
+    return model.probability(candidate_features(statement, claim, rule)) >= model.threshold

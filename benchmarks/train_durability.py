@@ -1,0 +1,374 @@
+"""Train the durability gate (`agent_memory/extract/durability.py`) on TUNE people only, measure
+it by leave-one-person-out, and write its weights into the package.
+
+Examples: every prose sentence of every labelled statement of a TUNE person (the real corpus's
+TUNE people, the small dev set, the extra corpus's TUNE people), labelled from the statement's
+labels — a sentence holding the words of a non-optional expected entry is durable (a one-sentence
+statement with such an entry is durable even when its keywords are translations); every other
+sentence of a statement is not durable unless it holds an optional entry's words (then it is
+left out: borderline). The rule family a sentence feeds is the family of the extractor's
+candidate found in it ("none" if the rules make nothing of it), as at run time.
+
+Leave-one-person-out: for each TUNE person, the gate is trained on everyone else and applied
+to that person's candidates (the extractor's claims, scored as benchmarks/extraction.py scores
+them: a candidate satisfying a non-optional entry of its line is a hit, one satisfying only an
+optional entry is neutral, any other is false). Pooled P/R with and without the gate, per
+threshold; the shipped threshold is chosen on those out-of-fold scores only.
+
+SCORE people are never read here: their statements are not even loaded.
+
+    python benchmarks/train_durability.py [--extra DIR] [--real DIR] [--write] [--threshold T]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+import extraction as bench  # noqa: E402
+
+from agent_memory.extract import durability  # noqa: E402
+from agent_memory.extract.statement import extract_claims  # noqa: E402
+from agent_memory.transcripts.reader import iter_statements  # noqa: E402
+
+OUT = ROOT / "agent_memory" / "resources" / durability.WEIGHTS_RESOURCE
+
+
+@dataclass
+class Cand:
+    """One extractor candidate of a TUNE statement, scored as the benchmark scores it."""
+
+    feats: list[str]
+    outcome: str  # "hit" | "fp" | "neutral"
+    hits: frozenset[int]  # indices of the non-optional entries of its line it satisfies
+
+
+@dataclass
+class Line:
+    group: str  # the person (leave-one-person-out unit)
+    required: int  # non-optional expected entries
+    cands: list[Cand]
+
+
+@dataclass
+class Example:
+    group: str
+    feats: list[str]
+    label: int
+    has_candidate: bool
+
+
+def _words_of(entry: dict[str, Any], text: str) -> bool:
+    low = text.lower()
+    return all(any(w.lower() in low for w in group) for group in entry.get("all_of", []))
+
+
+@dataclass
+class Stmt:
+    group: str
+    expected: list[dict[str, Any]]
+    text: str
+    origin: str
+    rejected_command: str | None
+
+
+def statements(corpus: bench.Corpus, users: set[str], group_of: Any) -> list[Stmt]:
+    """The labelled statements of `users` (TUNE people only: a SCORE person's are never read)."""
+    out: list[Stmt] = []
+    for rel in corpus.files:
+        user = corpus.user_of(rel)
+        if user not in users:
+            continue
+        for st in iter_statements(corpus.transcripts / rel):
+            expected = corpus.labels.get((rel, st.line))
+            if expected is not None:
+                out.append(Stmt(group_of(user), expected, st.text, st.origin, st.rejected_command))
+    return out
+
+
+Claims = list[tuple[str, str, str]]  # (claim, kind, rule) of one statement
+
+
+def _cand(st: Stmt, claim: str, kind: str, rule: str) -> Cand:
+    matched = [k for k, e in enumerate(st.expected) if bench.satisfies(claim, kind, e)]
+    required = frozenset(k for k in matched if not st.expected[k].get("optional"))
+    outcome = "hit" if required else "neutral" if matched else "fp"
+    return Cand(durability.candidate_features(st.text, claim, rule), outcome, required)
+
+
+def collect(stmts: list[Stmt], claims: list[Claims]) -> tuple[list[Example], list[Line]]:
+    """Sentence examples and scored candidates of statements, given each one's claims."""
+    examples: list[Example] = []
+    lines: list[Line] = []
+    for st, found in zip(stmts, claims):
+        sents, chars = durability._split(st.text)
+        if not sents:
+            sents = (st.text,)
+        family: dict[int, str] = {}
+        for claim, _kind, rule in found:
+            i = durability.source_index(sents, claim)
+            family.setdefault(i, rule.split(".", 1)[0] if rule else "none")
+        required_entries = [e for e in st.expected if not e.get("optional")]
+        lines.append(Line(st.group, len(required_entries), [_cand(st, *c) for c in found]))
+        optional_entries = [e for e in st.expected if e.get("optional")]
+        for i, sent in enumerate(sents):
+            if any(_words_of(e, sent) for e in required_entries) or (
+                len(sents) == 1 and required_entries
+            ):
+                label = 1
+            elif any(_words_of(e, sent) for e in optional_entries) or (
+                len(sents) == 1 and optional_entries
+            ):
+                continue
+            else:
+                label = 0
+            feats = durability.sentence_features(sent, i, len(sents), chars, family.get(i))
+            examples.append(Example(st.group, feats, label, i in family))
+    return examples, lines
+
+
+def current_claims(stmts: list[Stmt]) -> list[Claims]:
+    return [
+        [(c.claim, c.kind, c.rule) for c in extract_claims(
+            st.text, origin=st.origin, rejected_command=st.rejected_command)]  # fmt: skip
+        for st in stmts
+    ]
+
+
+_DUMP = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from agent_memory.extract.statement import extract_claims
+data = json.load(open(sys.argv[2], encoding="utf-8"))
+out = [[[c.claim, c.kind, getattr(c, "rule", "") or "old"] for c in extract_claims(t, origin=o, rejected_command=r)]
+       for t, o, r in data]
+json.dump(out, sys.stdout)
+"""
+
+
+def historical_claims(stmts: list[Stmt], commit: str, tmp: Path) -> list[Claims]:
+    """The claims an earlier version of the rules (`commit`) made of the same statements: false
+    atoms the current rules were since tuned out of, the shapes rules produce on people they
+    were not fitted to. Run from a `git archive` of that commit in a temporary directory."""
+    tree = tmp / f"tree-{commit}"
+    tree.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "agent_memory"],
+                             check=True, capture_output=True).stdout  # fmt: skip
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    data = tmp / "statements.json"
+    data.write_text(json.dumps([[s.text, s.origin, s.rejected_command] for s in stmts]), "utf-8")
+    got = subprocess.run([sys.executable, "-c", _DUMP, str(tree), str(data)], check=True,
+                         capture_output=True, text=True).stdout  # fmt: skip
+    data.unlink()
+    return [[(c[0], c[1], c[2]) for c in one] for one in json.loads(got)]
+
+
+# --- logistic regression, plain Python ----------------------------------------------------------
+
+
+def train(
+    examples: list[Example], l2: float = 1.0, iters: int = 400, cand_weight: float = 3.0
+) -> dict[str, float]:
+    """L2-regularised logistic regression by full-batch gradient descent (deterministic: fixed
+    order, no sampling). Classes are balanced; sentences that gave a candidate (what the gate
+    sees at run time) weigh `cand_weight` times more."""
+    names = sorted({f for ex in examples for f in ex.feats})
+    index = {n: i for i, n in enumerate(names)}
+    rows = [[index[f] for f in ex.feats] for ex in examples]
+    ys = [ex.label for ex in examples]
+    base = [cand_weight if ex.has_candidate else 1.0 for ex in examples]
+    pos = sum(b for b, y in zip(base, ys) if y) or 1.0
+    neg = sum(b for b, y in zip(base, ys) if not y) or 1.0
+    total = pos + neg
+    sw = [b * (total / (2 * pos) if y else total / (2 * neg)) for b, y in zip(base, ys)]
+    w = [0.0] * len(names)
+    n = float(len(examples)) or 1.0
+    lr = 0.5
+    for _ in range(iters):
+        grad = [0.0] * len(names)
+        for row, y, s in zip(rows, ys, sw):
+            z = sum(w[j] for j in row)
+            p = 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+            g = s * (p - y)
+            for j in row:
+                grad[j] += g
+        for j in range(len(w)):
+            reg = 0.0 if names[j] == "bias" else l2 * w[j]
+            w[j] -= lr * (grad[j] / n + reg / n)
+    return {name: w[i] for i, name in enumerate(names)}
+
+
+def _prob(weights: dict[str, float], feats: list[str]) -> float:
+    return durability.Model(weights, 0.5).probability(feats)
+
+
+# --- evaluation ----------------------------------------------------------------------------------
+
+
+def pr(lines: list[Line], keep: Any) -> dict[str, float]:
+    """Pooled precision/recall of the candidates `keep(cand)` lets through."""
+    hits = fp = req = found = 0
+    for line in lines:
+        kept = [c for c in line.cands if keep(c)]
+        hits += sum(1 for c in kept if c.outcome == "hit")
+        fp += sum(1 for c in kept if c.outcome == "fp")
+        req += line.required
+        found += len(frozenset().union(*(c.hits for c in kept))) if kept else 0
+    return {
+        "hits": hits,
+        "fp": fp,
+        "P": hits / (hits + fp) if hits + fp else 1.0,
+        "R": found / req if req else 1.0,
+        "found": found,
+        "required": req,
+    }
+
+
+def auc(scored: list[tuple[float, int]]) -> float:
+    pos = [s for s, y in scored if y]
+    neg = [s for s, y in scored if not y]
+    if not pos or not neg:
+        return float("nan")
+    wins = sum((p > q) + 0.5 * (p == q) for p in pos for q in neg)
+    return wins / (len(pos) * len(neg))
+
+
+# Earlier versions of the rules (git history of agent_memory/extract) whose candidates on the
+# same TUNE statements serve as hard examples: what rules say before they are tuned to a person.
+HISTORY = ("eee3339", "11d9cc8", "5ccc0fa", "5ddd755", "f28ef5d", "b6495cd")
+
+
+def _strip(feats: list[str], no_family: bool) -> list[str]:
+    return [f for f in feats if not f.startswith("family=")] if no_family else feats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--real", type=Path, default=Path(os.environ.get(
+        "AGENT_MEMORY_REAL_CORPUS", bench.REAL_DEFAULT)))  # fmt: skip
+    parser.add_argument("--extra", type=Path, default=Path(os.environ.get(
+        "AGENT_MEMORY_EXTRA_CORPUS", "/nonexistent")))  # fmt: skip
+    parser.add_argument("--write", action="store_true", help="write the package's weights file")
+    parser.add_argument("--threshold", type=float, default=0.5, help="ship this threshold")
+    parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--cand-weight", type=float, default=3.0)
+    parser.add_argument("--history", default=",".join(HISTORY), help="commits ('' for none)")
+    parser.add_argument("--no-family", action="store_true")
+    parser.add_argument("--no-lopo", action="store_true")
+    args = parser.parse_args(argv)
+    sources: list[tuple[str, list[Stmt], bool]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        small = bench.small_corpus()
+        sources.append(("small dev set", statements(small, set(small.users),
+                                                    lambda u: f"small:{u}"), False))  # fmt: skip
+        real = bench.real_corpus(args.real, Path(tmp))
+        if real is not None:
+            tune, _ = bench.split_users(real.users)
+            sources.append(("real corpus TUNE", statements(real, tune, bench.person), True))
+        extra = bench.extra_corpus(args.extra)
+        if extra is not None:
+            tune_x, _ = bench.split_users(extra.users, section="extra")
+            sources.append(("extra TUNE", statements(
+                extra, tune_x, lambda u: f"extra:{bench.person(u)}"), True))  # fmt: skip
+        stmts = [st for _, group, _ in sources for st in group]
+        commits = [c for c in args.history.split(",") if c]
+        history = [historical_claims(stmts, c, Path(tmp)) for c in commits]
+    examples, lines = collect(stmts, current_claims(stmts))
+    hist_lines: list[Line] = []
+    seen: set[tuple[int, tuple[str, ...], str]] = set()
+    hard: list[Example] = []
+    for claims in history:
+        _, h_lines = collect(stmts, claims)
+        for n, line in enumerate(h_lines):
+            kept = []
+            for c in line.cands:
+                key = (n, tuple(c.feats), c.outcome)
+                if key in seen:
+                    continue
+                seen.add(key)
+                kept.append(c)
+                if c.outcome != "neutral":
+                    hard.append(Example(line.group, c.feats, int(c.outcome == "hit"), True))
+            hist_lines.append(Line(line.group, line.required, kept))
+    for ex in [*examples, *hard]:
+        ex.feats = _strip(ex.feats, args.no_family)
+    for line in [*lines, *hist_lines]:
+        for c in line.cands:
+            c.feats = _strip(c.feats, args.no_family)
+    train_set = [*examples, *hard]
+    evaluated = {st.group for name, group, ev in sources if ev for st in group}
+    print("training set:")
+    for name, group, _ in sources:
+        ids = {st.group for st in group}
+        ex = [e for e in examples if e.group in ids]
+        print(f"  {name}: {len(ids)} people, {len(group)} statements, {len(ex)} sentences "
+              f"({sum(e.label for e in ex)} durable, {sum(e.has_candidate for e in ex)} "
+              f"giving a candidate)")  # fmt: skip
+    print(f"  earlier rules ({', '.join(commits) or 'none'}): {len(hard)} distinct candidates "
+          f"({sum(e.label for e in hard)} hits, {sum(1 - e.label for e in hard)} false)")
+    kw = {"l2": args.l2, "cand_weight": args.cand_weight}
+    if not args.no_lopo:
+        groups = sorted({e.group for e in train_set})
+        cand_scores: dict[int, float] = {}
+        sent_scores: list[tuple[float, int]] = []
+        for g in groups:
+            weights = train([ex for ex in train_set if ex.group != g], **kw)
+            for line in [*lines, *hist_lines]:
+                if line.group == g:
+                    for c in line.cands:
+                        cand_scores[id(c)] = _prob(weights, c.feats)
+            sent_scores.extend((_prob(weights, ex.feats), ex.label)
+                               for ex in examples if ex.group == g)  # fmt: skip
+        print(f"LOPO over {len(evaluated)} TUNE people ({len(groups)} folds incl. the small dev"
+              f" set's users); sentence AUC {auc(sent_scores):.3f}")  # fmt: skip
+        for name, pool_ in (("current rules", lines), ("earlier rules", hist_lines)):
+            held = [ln for ln in pool_ if ln.group in evaluated]
+            base = pr(held, lambda c: True)
+            print(f" candidates of the {name}:")
+            print(f"  no gate:      P {base['P']:.3f}  R {base['R']:.3f}  "
+                  f"({base['hits']} hits, {base['fp']} fp, {base['found']}/{base['required']})")
+            for t in [i / 20 for i in range(2, 19)]:
+                row = pr(held, lambda c, t=t: cand_scores[id(c)] >= t)
+                print(f"  gate >= {t:.2f}: P {row['P']:.3f}  R {row['R']:.3f}  "
+                      f"({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
+    weights = train(train_set, **kw)
+    print(f"final model: {len(weights)} features, threshold {args.threshold}")
+    top = sorted(weights.items(), key=lambda kv: -abs(kv[1]))[:30]
+    print("  strongest: " + ", ".join(f"{k} {v:+.2f}" for k, v in top))
+    if args.write:
+        data = {
+            "format": durability.FORMAT,
+            "about": "Weights of agent_memory/extract/durability.py, trained by "
+            "benchmarks/train_durability.py on TUNE people only (no statement text inside).",
+            "threshold": args.threshold,
+            "training": {
+                "statements": len(stmts),
+                "sentences": len(examples),
+                "earlier_rule_candidates": len(hard),
+                "history": commits,
+                "l2": args.l2,
+                "cand_weight": args.cand_weight,
+            },
+            "weights": {k: round(v, 6) for k, v in sorted(weights.items())},
+        }
+        OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", "utf-8")
+        print(f"wrote {OUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
