@@ -29,7 +29,6 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +54,7 @@ class Cand:
     feats: list[str]
     outcome: str  # "hit" | "fp" | "neutral"
     hits: frozenset[int]  # indices of the non-optional entries of its line it satisfies
+    claim: str = ""
 
 
 @dataclass
@@ -107,21 +107,22 @@ def _cand(st: Stmt, claim: str, kind: str, rule: str) -> Cand:
     matched = [k for k, e in enumerate(st.expected) if bench.satisfies(claim, kind, e)]
     required = frozenset(k for k in matched if not st.expected[k].get("optional"))
     outcome = "hit" if required else "neutral" if matched else "fp"
-    return Cand(durability.candidate_features(st.text, claim, rule), outcome, required)
+    feats = durability.candidate_features(st.text, claim, rule)
+    return Cand(feats, outcome, required, f"<{rule}> {claim}")
 
 
 def collect(stmts: list[Stmt], claims: list[Claims]) -> tuple[list[Example], list[Line]]:
     """Sentence examples and scored candidates of statements, given each one's claims."""
     examples: list[Example] = []
     lines: list[Line] = []
-    for st, found in zip(stmts, claims):
+    for st, found in zip(stmts, claims, strict=True):
         sents, chars = durability._split(st.text)
         if not sents:
             sents = (st.text,)
         family: dict[int, str] = {}
         for claim, _kind, rule in found:
             i = durability.source_index(sents, claim)
-            family.setdefault(i, rule.split(".", 1)[0] if rule else "none")
+            family.setdefault(i, rule.split(".", 1)[0] if rule else "")
         required_entries = [e for e in st.expected if not e.get("optional")]
         lines.append(Line(st.group, len(required_entries), [_cand(st, *c) for c in found]))
         optional_entries = [e for e in st.expected if e.get("optional")]
@@ -154,7 +155,7 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from agent_memory.extract.statement import extract_claims
 data = json.load(open(sys.argv[2], encoding="utf-8"))
-out = [[[c.claim, c.kind, getattr(c, "rule", "") or "old"] for c in extract_claims(t, origin=o, rejected_command=r)]
+out = [[[c.claim, c.kind, getattr(c, "rule", "")] for c in extract_claims(t, origin=o, rejected_command=r)]
        for t, o, r in data]
 json.dump(out, sys.stdout)
 """
@@ -191,16 +192,16 @@ def train(
     rows = [[index[f] for f in ex.feats] for ex in examples]
     ys = [ex.label for ex in examples]
     base = [cand_weight if ex.has_candidate else 1.0 for ex in examples]
-    pos = sum(b for b, y in zip(base, ys) if y) or 1.0
-    neg = sum(b for b, y in zip(base, ys) if not y) or 1.0
+    pos = sum(b for b, y in zip(base, ys, strict=True) if y) or 1.0
+    neg = sum(b for b, y in zip(base, ys, strict=True) if not y) or 1.0
     total = pos + neg
-    sw = [b * (total / (2 * pos) if y else total / (2 * neg)) for b, y in zip(base, ys)]
+    sw = [b * (total / (2 * pos) if y else total / (2 * neg)) for b, y in zip(base, ys, strict=True)]
     w = [0.0] * len(names)
     n = float(len(examples)) or 1.0
     lr = 0.5
     for _ in range(iters):
         grad = [0.0] * len(names)
-        for row, y, s in zip(rows, ys, sw):
+        for row, y, s in zip(rows, ys, sw, strict=True):
             z = sum(w[j] for j in row)
             p = 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
             g = s * (p - y)
@@ -247,9 +248,18 @@ def auc(scored: list[tuple[float, int]]) -> float:
     return wins / (len(pos) * len(neg))
 
 
-# Earlier versions of the rules (git history of agent_memory/extract) whose candidates on the
+# Earlier versions of the rules (every commit of agent_memory/extract) whose candidates on the
 # same TUNE statements serve as hard examples: what rules say before they are tuned to a person.
-HISTORY = ("eee3339", "11d9cc8", "5ccc0fa", "5ddd755", "f28ef5d", "b6495cd")
+def rule_history() -> list[str]:
+    out = subprocess.run(["git", "-C", str(ROOT), "log", "--format=%h", "--", "agent_memory/extract"],
+                         check=True, capture_output=True, text=True).stdout  # fmt: skip
+    return out.split()
+
+
+# The threshold: the highest one (of 0.05 steps) at which the gate, out of fold, keeps at least
+# this share of the hits of every rule version's candidates — precision bought with next to no
+# recall, since recall, not precision, is what the extractor lacks on strangers.
+KEEP_HITS = 0.98
 
 
 def _strip(feats: list[str], no_family: bool) -> list[str]:
@@ -263,12 +273,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extra", type=Path, default=Path(os.environ.get(
         "AGENT_MEMORY_EXTRA_CORPUS", "/nonexistent")))  # fmt: skip
     parser.add_argument("--write", action="store_true", help="write the package's weights file")
-    parser.add_argument("--threshold", type=float, default=0.5, help="ship this threshold")
+    parser.add_argument("--threshold", type=float, default=None, help="ship this threshold")
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--cand-weight", type=float, default=3.0)
-    parser.add_argument("--history", default=",".join(HISTORY), help="commits ('' for none)")
+    parser.add_argument("--history", default="all", help="commits, comma-separated ('' for none)")
     parser.add_argument("--no-family", action="store_true")
     parser.add_argument("--no-lopo", action="store_true")
+    parser.add_argument("--show", action="store_true", help="list TUNE candidates the gate drops")
     args = parser.parse_args(argv)
     sources: list[tuple[str, list[Stmt], bool]] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -285,25 +296,28 @@ def main(argv: list[str] | None = None) -> int:
             sources.append(("extra TUNE", statements(
                 extra, tune_x, lambda u: f"extra:{bench.person(u)}"), True))  # fmt: skip
         stmts = [st for _, group, _ in sources for st in group]
-        commits = [c for c in args.history.split(",") if c]
+        commits = rule_history() if args.history == "all" else [
+            c for c in args.history.split(",") if c
+        ]
         history = [historical_claims(stmts, c, Path(tmp)) for c in commits]
     examples, lines = collect(stmts, current_claims(stmts))
-    hist_lines: list[Line] = []
-    seen: set[tuple[int, tuple[str, ...], str]] = set()
+    # Per statement, the distinct candidates of every version of the rules (current ones
+    # included): the pool the gate is judged on besides the current rules' own candidates.
+    union = [Line(ln.group, ln.required, list(ln.cands)) for ln in lines]
+    seen = {(n, tuple(c.feats), c.outcome) for n, ln in enumerate(lines) for c in ln.cands}
     hard: list[Example] = []
     for claims in history:
         _, h_lines = collect(stmts, claims)
         for n, line in enumerate(h_lines):
-            kept = []
             for c in line.cands:
                 key = (n, tuple(c.feats), c.outcome)
                 if key in seen:
                     continue
                 seen.add(key)
-                kept.append(c)
+                union[n].cands.append(c)
                 if c.outcome != "neutral":
                     hard.append(Example(line.group, c.feats, int(c.outcome == "hit"), True))
-            hist_lines.append(Line(line.group, line.required, kept))
+    hist_lines = union
     for ex in [*examples, *hard]:
         ex.feats = _strip(ex.feats, args.no_family)
     for line in [*lines, *hist_lines]:
@@ -318,9 +332,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name}: {len(ids)} people, {len(group)} statements, {len(ex)} sentences "
               f"({sum(e.label for e in ex)} durable, {sum(e.has_candidate for e in ex)} "
               f"giving a candidate)")  # fmt: skip
-    print(f"  earlier rules ({', '.join(commits) or 'none'}): {len(hard)} distinct candidates "
+    print(f"  earlier rules ({len(commits)} commits): {len(hard)} more distinct candidates "
           f"({sum(e.label for e in hard)} hits, {sum(1 - e.label for e in hard)} false)")
     kw = {"l2": args.l2, "cand_weight": args.cand_weight}
+    threshold = args.threshold
+    lopo_rows: dict[str, Any] = {}
     if not args.no_lopo:
         groups = sorted({e.group for e in train_set})
         cand_scores: dict[int, float] = {}
@@ -335,18 +351,33 @@ def main(argv: list[str] | None = None) -> int:
                                for ex in examples if ex.group == g)  # fmt: skip
         print(f"LOPO over {len(evaluated)} TUNE people ({len(groups)} folds incl. the small dev"
               f" set's users); sentence AUC {auc(sent_scores):.3f}")  # fmt: skip
-        for name, pool_ in (("current rules", lines), ("earlier rules", hist_lines)):
+        for name, pool_ in (("current rules", lines), ("rules of every version", hist_lines)):
             held = [ln for ln in pool_ if ln.group in evaluated]
             base = pr(held, lambda c: True)
             print(f" candidates of the {name}:")
             print(f"  no gate:      P {base['P']:.3f}  R {base['R']:.3f}  "
                   f"({base['hits']} hits, {base['fp']} fp, {base['found']}/{base['required']})")
-            for t in [i / 20 for i in range(2, 19)]:
+            if args.show:
+                for ln in held:
+                    for c in ln.cands:
+                        if c.outcome == "fp" or cand_scores[id(c)] < 0.6:
+                            print(f"    {c.outcome:7} {cand_scores[id(c)]:.2f} {c.claim[:110]}")
+            rows = {}
+            for t in [i / 20 for i in range(1, 19)]:
                 row = pr(held, lambda c, t=t: cand_scores[id(c)] >= t)
+                rows[t] = row
                 print(f"  gate >= {t:.2f}: P {row['P']:.3f}  R {row['R']:.3f}  "
                       f"({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
+            lopo_rows[name] = (base, rows)
+        if threshold is None:
+            base, rows = lopo_rows["rules of every version"]
+            ok = [t for t, row in rows.items() if row["hits"] >= KEEP_HITS * base["hits"]]
+            threshold = max(ok) if ok else 0.0
+            print(f"chosen threshold {threshold:.2f} (keeps >= {KEEP_HITS:.0%} of the hits of"
+                  " every rule version's candidates, out of fold)")  # fmt: skip
+    threshold = 0.5 if threshold is None else threshold
     weights = train(train_set, **kw)
-    print(f"final model: {len(weights)} features, threshold {args.threshold}")
+    print(f"final model: {len(weights)} features, threshold {threshold}")
     top = sorted(weights.items(), key=lambda kv: -abs(kv[1]))[:30]
     print("  strongest: " + ", ".join(f"{k} {v:+.2f}" for k, v in top))
     if args.write:
@@ -354,12 +385,12 @@ def main(argv: list[str] | None = None) -> int:
             "format": durability.FORMAT,
             "about": "Weights of agent_memory/extract/durability.py, trained by "
             "benchmarks/train_durability.py on TUNE people only (no statement text inside).",
-            "threshold": args.threshold,
+            "threshold": threshold,
             "training": {
                 "statements": len(stmts),
                 "sentences": len(examples),
                 "earlier_rule_candidates": len(hard),
-                "history": commits,
+                "rule_versions": len(commits),
                 "l2": args.l2,
                 "cand_weight": args.cand_weight,
             },

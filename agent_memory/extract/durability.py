@@ -240,7 +240,7 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     if not sents:
         sents = (statement,)
     i = source_index(sents, claim)
-    family = rule.split(".", 1)[0] if rule else "none"
+    family = rule.split(".", 1)[0] if rule else None
     return sentence_features(sents[i], i, len(sents), chars, family)
 
 
@@ -283,7 +283,7 @@ def parse(raw: str) -> Model | None:
 def read_packaged() -> str | None:
     """The shipped weights file's text, None when the package does not hold it."""
     try:
-        ref = resources.files("agent_memory").joinpath("resources", WEIGHTS_RESOURCE)
+        ref = resources.files("agent_memory").joinpath("resources").joinpath(WEIGHTS_RESOURCE)
         return ref.read_text("utf-8")
     except (OSError, UnicodeDecodeError, ModuleNotFoundError):
         return None
@@ -295,18 +295,17 @@ def packaged_model() -> Model | None:
     return parse(raw) if raw is not None else None
 
 
-def score(statement: str, claim: str, rule: str, model: Model | None = None) -> float | None:
-    """P(durable) of a candidate; None when no usable model is shipped."""
-    model = model or packaged_model()
-    if model is None:
-        return None
+def score(statement: str, claim: str, rule: str, model: Model) -> float:
+    """P(durable) of a candidate (`rule` is its "family.rule") under `model`."""
     return model.probability(candidate_features(statement, claim, rule))
 
 
-def durable(statement: str, claim: str, rule: str, model: Model | None = None) -> bool:
-    """Keep this candidate? False only when a usable model scores it under its threshold; with
-    no usable model the gate is open (see the module's docstring)."""
-    model = model or packaged_model()
-    if model is None:
-        return True
-    return model.probability(candidate_features(statement, claim, rule)) >= model.threshold
+def keep(statement: str, claim: str, rule: str, model: Model | None) -> bool:
+    """False only when a usable model scores the candidate under its threshold: with no model
+    (missing or malformed weights) the gate is open (see the module's docstring)."""
+    return model is None or score(statement, claim, rule, model) >= model.threshold
+
+
+def durable(statement: str, claim: str, rule: str) -> bool:
+    """The pipeline's gate: `keep` under the weights shipped in the package."""
+    return keep(statement, claim, rule, packaged_model())

@@ -32,6 +32,7 @@ Where things are:
   tried in the order `rules/registry.py` declares;
 - `dispatch.py`: which rule reads a clause, and the explicit-memory framing;
 - `statement.py`: one statement → `Candidate`s (`extract_claims`);
+- `durability.py`: the learned last gate on every candidate (does its sentence read as durable?);
 - `canonical.py`: one rule, one spelling; `transcripts/failures.py`: tool errors and tool
   families; `memory_notes.py`: Claude Code's own memory files → candidates;
 - this module: atoms (provenance, quotes, redaction) and the transcript pass.
@@ -46,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent_memory.extract.durability import durable
 from agent_memory.extract.statement import Candidate, extract_claims
 from agent_memory.model.atom import Atom, merge, new_atom
 from agent_memory.transcripts.failures import command_program, failure_signature, recurring_failures
@@ -168,6 +170,8 @@ def statement_atoms(
     for cand in extract_claims(
         statement.text, origin=statement.origin, rejected_command=statement.rejected_command
     ):
+        if not durable(statement.text, cand.claim, cand.rule):
+            continue  # the learned last gate: task chatter the rules mistook for a rule
         out.append(
             _atom(
                 cand.claim,

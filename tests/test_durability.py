@@ -1,0 +1,179 @@
+"""The learned durability gate (agent_memory/extract/durability.py, issue 28): its weights ship
+in the package as data, it scores deterministically, durable statements pass it and task chatter
+does not (our own wordings), and weights that are missing or malformed open the gate instead of
+breaking extraction — while a wheel without them is caught here as the packaging bug it is."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agent_memory.extract import durability
+from agent_memory.extract.pipeline import extract_claims, extract_transcript
+
+ROOT = Path(__file__).resolve().parent.parent
+
+DURABLE = [
+    "I'm on Fedora now and my terminal is WezTerm with fish.",
+    "Never push straight to main, it deploys to production automatically.",
+    "From now on always use pnpm instead of npm in my projects.",
+    "I prefer tabs over spaces in every language.",
+    "We host everything on Vercel and the database is Postgres on Neon.",
+    "Please always write commit messages in the imperative mood.",
+]
+# Chatter, scored as if a rule had made a candidate of the whole sentence (the shapes of
+# false atoms on strangers: hypotheticals, corrections, code state, requests of this turn).
+CHATTER = [
+    "what if the config sat under src/ instead, would the loader still find it?",
+    "no no, wrong file, fix the button in the header first",
+    "I changed the parser yesterday and it still does not handle nested lists, can you check why?",
+    "can you use the app to test that the modal closes?",
+    "ok now run the tests again and tell me what failed",
+]
+RULES = ("directive.always_never", "preference.use", "fact.location")
+
+
+def _model() -> durability.Model:
+    model = durability.packaged_model()
+    assert model is not None, "agent_memory/resources/durability_weights.json is missing or bad"
+    return model
+
+
+def test_the_weights_load_from_the_package() -> None:
+    raw = durability.read_packaged()
+    assert raw is not None
+    model = durability.parse(raw)
+    assert model is not None and 0.0 < model.threshold < 1.0
+    assert "bias" in model.weights and len(model.weights) > 20
+    # Data only: the file holds feature names and numbers, never a statement of the corpus.
+    assert all(len(name) < 40 for name in model.weights)
+
+
+@pytest.mark.parametrize("text", DURABLE)
+def test_durable_statements_pass_the_gate(text: str) -> None:
+    model = _model()
+    cands = extract_claims(text)
+    assert cands, text
+    for cand in cands:
+        assert durability.score(text, cand.claim, cand.rule, model) >= model.threshold, cand
+
+
+@pytest.mark.parametrize("text", CHATTER)
+def test_task_chatter_does_not_pass_the_gate(text: str) -> None:
+    model = _model()
+    for rule in RULES:
+        assert not durability.keep(text, text, rule, model), (rule, text)
+
+
+def test_scoring_is_deterministic_across_processes() -> None:
+    model = _model()
+    here = [durability.score(t, t, r, model) for t in DURABLE + CHATTER for r in RULES]
+    assert here == [durability.score(t, t, r, model) for t in DURABLE + CHATTER for r in RULES]
+    probe = (
+        "import json, sys\n"
+        "from agent_memory.extract import durability as d\n"
+        "m = d.packaged_model()\n"
+        "texts, rules = json.loads(sys.argv[1])\n"
+        "print(json.dumps([d.score(t, t, r, m) for t in texts for r in rules]))\n"
+    )
+    arg = json.dumps([DURABLE + CHATTER, list(RULES)])
+    runs = []
+    for seed in ("1", "2"):  # set and dict orders vary with the hash seed; the sum must not
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        proc = subprocess.run([sys.executable, "-c", probe, arg], env=env, capture_output=True,
+                              text=True, check=True)  # fmt: skip
+        runs.append(json.loads(proc.stdout))
+    assert runs[0] == runs[1] == here
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "",
+        "not json",
+        "[]",
+        json.dumps({"format": 99, "threshold": 0.5, "weights": {"bias": 1.0}}),
+        json.dumps({"format": 1, "threshold": 1.5, "weights": {"bias": 1.0}}),
+        json.dumps({"format": 1, "threshold": 0.5, "weights": {}}),
+        json.dumps({"format": 1, "threshold": 0.5, "weights": {"bias": "x"}}),
+        json.dumps({"format": 1, "threshold": 0.5, "weights": {"bias": True}}),
+        '{"format": 1, "threshold": 0.5, "weights": {"bias": NaN}}',
+    ],
+)
+def test_malformed_weights_open_the_gate(raw: str) -> None:
+    # Fail-safe direction: no usable model keeps every candidate (the rules alone decide), so
+    # a damaged data file never silences extraction.
+    assert durability.parse(raw) is None
+    assert all(durability.keep(t, t, r, None) for t in CHATTER for r in RULES)
+
+
+def test_the_pipeline_keeps_what_the_gate_passes(tmp_path: Path) -> None:
+    path = tmp_path / "projects" / "-w-proj" / "s-1.jsonl"
+    path.parent.mkdir(parents=True)
+    records = [
+        {"type": "user", "sessionId": "s-1", "timestamp": "2026-03-01T10:00:00Z", "cwd": "/w/proj",
+         "message": {"role": "user", "content": text}}  # fmt: skip
+        for text in DURABLE
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    atoms = extract_transcript(path, "proj").atoms
+    lines = {int(a["first_source"].rsplit("#L", 1)[1]) for a in atoms}
+    assert lines == set(range(1, len(DURABLE) + 1))
+
+
+@pytest.fixture(scope="module")
+def wheel_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """agent_memory installed from a wheel built from this tree (not the editable checkout)."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
+                   check=True, capture_output=True)  # fmt: skip
+    site = out / "site"
+    wheel = next(out.glob("agent_memory-*.whl"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
+                   check=True, capture_output=True)  # fmt: skip
+    return site
+
+
+_PROBE = """
+import json, sys
+import agent_memory
+from agent_memory.extract import durability
+from agent_memory.extract.pipeline import extract_transcript
+model = durability.packaged_model()
+atoms = extract_transcript(sys.argv[1], "proj").atoms
+print(json.dumps({"file": agent_memory.__file__, "model": model is not None,
+                  "threshold": model.threshold if model else None, "atoms": len(atoms)}))
+"""
+
+
+def test_an_installed_wheel_carries_the_weights_and_survives_losing_them(
+    wheel_site: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "projects" / "-w-proj" / "s-1.jsonl"
+    path.parent.mkdir(parents=True)
+    record = {"type": "user", "sessionId": "s-1", "timestamp": "2026-03-01T10:00:00Z",
+              "cwd": "/w/proj", "message": {"role": "user", "content": DURABLE[1]}}  # fmt: skip
+    path.write_text(json.dumps(record) + "\n", "utf-8")
+    env = {**os.environ, "PYTHONPATH": str(wheel_site)}
+
+    def probe() -> dict[str, object]:
+        proc = subprocess.run([sys.executable, "-c", _PROBE, str(path)], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        got: dict[str, object] = json.loads(proc.stdout)
+        assert Path(str(got["file"])).is_relative_to(wheel_site), got
+        return got
+
+    installed = probe()
+    assert installed["model"] is True, "the wheel does not ship durability_weights.json"
+    assert installed["threshold"] == _model().threshold
+    assert installed["atoms"] == 1
+    weights = wheel_site / "agent_memory" / "resources" / durability.WEIGHTS_RESOURCE
+    weights.write_text("{broken", "utf-8")
+    assert probe() == {**installed, "model": False, "threshold": None}
+    weights.unlink()
+    assert probe() == {**installed, "model": False, "threshold": None}
