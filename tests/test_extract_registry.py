@@ -92,6 +92,11 @@ def test_a_new_rule_is_one_entry(monkeypatch: object) -> None:
             "User has a split ergonomic keyboard",
             "situation.user_machine",
         ),
+        (
+            "im totally new to this, so walk me through it",
+            "User is a beginner (new to this)",
+            "situation.user_beginner",
+        ),
         # a state of the moment, not the environment: nothing
         ("my laptop is broken", None, None),
         ("i dont know much about this", None, None),

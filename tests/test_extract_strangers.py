@@ -56,6 +56,9 @@ STEP_AT_HAND = [
     "the cli module is on a feature branch",
     "All the env vars should be visible in the admin ui",
     "Upgrade the sdk to 2.1 in all projects which still pin 1.9",
+    # a consequent of a case, and a reaction to the option on the table
+    "for local runs, so that if I build forks, I always use the internal npm mirror",
+    "I would prefer a lot to inline it, but keep the calls",
 ]
 
 
@@ -77,6 +80,12 @@ DURABLE = [
     ("Keep it simple and dependency free", "dependency"),
     ("im on a mac, when i switch keyboards the shortcuts break?", "mac"),
     ("I think we should run the linter on every push?", "push"),
+    # plain facts about the user, said in passing (issue 28 item 3)
+    ("im new to all this, so go step by step", "beginner"),
+    ("I'm a total noob, explain what each command does", "beginner"),
+    ("I'm a beginner with kubernetes", "kubernetes"),
+    ("I'm a student", "a student"),
+    ("I prefere to keep secrets in .env files", ".env"),
 ]
 
 

@@ -314,6 +314,7 @@ def _continuation(out: list[ClauseClaim], i: int, c: str) -> ClauseClaim | None:
     return None
 
 
+_IF_CLAUSE = re.compile(r"\b(?:if|unless|in case)\b", re.I)
 _RULE_WORD = re.compile(r"^(?:never|don't|do not|always|avoid|only)\b", re.I)
 
 
@@ -370,6 +371,8 @@ def _sentence_claims(sentence: str, origin: str, bug_report: bool = False) -> li
             continue
         if i > 0 and re.match(r"^no\s", c, re.I):
             continue  # "..., but no names": a fragment of the sentence, not a rule of its own
+        if i > 0 and _IF_CLAUSE.search(parts[i - 1]) and re.match(r"^i\s", c, re.I):
+            continue  # "if I build other projects, I always use X": what happens under a case
         got = _clause_claim(f, c, i, not out, subject_np, origin, bug_report)
         if got:
             out.append(got)

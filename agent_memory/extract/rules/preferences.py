@@ -40,7 +40,7 @@ _CONTRAST = re.compile(
 )
 _PREFER = re.compile(
     r"^(?:(?:i|we)(?:'d|\s+would)?\s+)?(?:(?:really|strongly|generally|much|usually|also|always)\s+)*"
-    r"prefers?\s+(?:(it\s+|that\s+)?(?:if|when|that)\s+)?(\S.*)",
+    r"(?:prefers?|prefere)\s+(?:(it\s+|that\s+)?(?:if|when|that)\s+)?(\S.*)",
     re.I,
 )
 _RATHER = re.compile(
@@ -416,7 +416,7 @@ def _lets_kind(m: re.Match[str], c: Clause) -> str:
 
 def _will_ok(m: re.Match[str], c: Clause) -> bool:
     verb, obj = m.group(1).lower(), m.group(2)
-    if vague(obj) or TASKY.search(obj):
+    if vague(obj) or TASKY.search(obj) or re.match(r"^(?:a lot|much|way more)\b", obj, re.I):
         return False
     if verb == "use" and re.match(rf"^{DET}\b", obj, re.I) and not QUANTIFIER.search(obj):
         return False

@@ -60,6 +60,23 @@ _I_HAVE_MACHINE = re.compile(
     r"server|phone|tablet|vps|raspberry pi|box|keyboard|monitor))\b(.*)$",
     re.I,
 )
+# "I'm new to all this", "im a total noob": how much to explain, said of the user themself.
+_I_AM_NEW = re.compile(
+    r"^i(?:'m| am)\s+(?:(?:completely|totally|very|pretty|quite|still|kind of|kinda|a bit|really)\s+)*"
+    r"(?:new to (?:all (?:of )?this|this(?: stuff)?|coding|programming|code|development|software|"
+    r"the terminal|the command line|computers|git|ai|claude(?: code)?)|"
+    r"an? (?:total |complete |absolute |real )?(?:newbie|noob|beginner|novice|non-developer|"
+    r"non-programmer|non-coder|non-technical person)(?!\s+(?:in|at|with|to)\s+(?!explain)))\b",
+    re.I,
+)
+
+
+def _article(text: str) -> str:
+    """The article the user put before their role ("I'm a student", "I'm the admin")."""
+    m = re.match(r"^i(?:'m| am)\s+(the|an?)\b", text, re.I)
+    return m.group(1).lower() if m else "the"
+
+
 _I_KNOW = re.compile(
     r"^i\s+(?:know|speak|understand)\s+(almost no|very little|little|next to no|no|nothing about|"
     r"hardly any|barely any)\s+(\S.*)$",
@@ -418,7 +435,7 @@ RULES: tuple[ClauseRule, ...] = (
         "user_role",
         _F,
         _I_AM_ROLE,
-        lambda m, c: f"User is the {_clean(m.group(1))}",
+        lambda m, c: f"User is {_article(c.text)} {_clean(m.group(1))}",
         "fact",
         lambda m, c: not m.group(2).strip(" .!,"),
     ),
@@ -439,6 +456,7 @@ RULES: tuple[ClauseRule, ...] = (
         "fact",
         _obj_ok(6),
     ),
+    ClauseRule("user_beginner", _F, _I_AM_NEW, "User is a beginner (new to this)", "fact"),
     ClauseRule(
         "user_skill",
         _F,
