@@ -230,3 +230,17 @@ def test_an_always_rule_is_bound_to_the_task_only_by_its_own_clause() -> None:
 
 def test_a_fact_of_use_is_its_own_clause() -> None:
     assert _one("我们用的是 Postgres，帮我把连接池调大")[0] == "Uses: 我们用的是 Postgres"
+
+
+def test_what_is_remembered_may_itself_be_a_rule() -> None:
+    assert _one("记住以后提交信息都用英文") == (
+        "From now on: 以后提交信息都用英文",
+        "preference",
+        "language.from_now_on",
+    )
+    assert _one("记住：永远不要在周五发版")[2] == "language.zh_never"
+
+
+def test_from_now_on_with_i_want_you_to() -> None:
+    claim, kind, rule = _one("De ahora en adelante quiero que me escribas en catalán")
+    assert claim.startswith("From now on: ") and kind == "preference"

@@ -556,6 +556,9 @@ def _sentence(sentence: str) -> Hit | None:
         if m:
             if label == "Remember":  # the marker says it already: "Remember: <what>"
                 body = _REMEMBER_WORD.sub("", body, count=1).strip() or body
+                inner = _sentence(body) if body != sentence else None
+                if inner:  # "记住往后回复都用中文": what is remembered is itself a rule
+                    return inner
             if sub == "i_use":  # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
                 body = _HEAD.split(body, 1)[0].strip()
             return (f"{label}: {body}" if label else body), kind, sub
@@ -579,7 +582,8 @@ _RULE_AFTER = re.compile(
     r"запускай\w*|добавляй\w*)(?!\w)|"
     r"\b(?:sempre|nunca|não|use|usa|usar|utilize|siempre|no|utiliza|toujours|jamais|ne|n'|"
     r"utilise|utilisez|fais|faites|immer|nie|niemals|nicht|kein|keine|verwende|benutze|nutze|"
-    r"mai|non|bitte)\b",
+    r"mai|non|bitte|quiero|quero|voglio|möchte|will)\b|je veux|je voudrais|хочу|"
+    r"(?:me\s+)?(?:hables|fales|respondas|escribas|escrevas)\b",
     re.I,
 )
 _NEGATION = re.compile(
