@@ -465,7 +465,7 @@ def test_a_stop_hooks_feedback_written_as_a_user_row_yields_nothing(tmp_path: Pa
 
 @pytest.mark.parametrize(
     "shape",
-    ["typed later", "typed with metadata"],
+    ["typed later", "typed with metadata", "typed with a prompt id"],
 )
 def test_a_prompt_typed_after_a_hook_ran_is_still_the_users(tmp_path: Path, shape: str) -> None:
     """Only all three marks together make a hook's row: a person who types after the hook ran
@@ -473,8 +473,10 @@ def test_a_prompt_typed_after_a_hook_ran_is_still_the_users(tmp_path: Path, shap
     extra: dict[str, Any] = {"parentUuid": "s1", "timestamp": "2026-03-02T09:00:00.300Z"}
     if shape == "typed later":
         extra["timestamp"] = "2026-03-02T09:00:09.000Z"
-    else:
+    elif shape == "typed with metadata":  # 2.0.x
         extra["thinkingMetadata"] = {"level": "none", "disabled": True, "triggers": []}
+    else:  # 2.1.x: queued typing is sent the instant the turn (and its Stop hook) ends
+        extra["promptId"] = "7d1c2b9e-0000-4000-8000-000000000001"
     path = _write(
         tmp_path / "s.jsonl",
         [_hook_run("s1", "2026-03-02T09:00:00.250Z"), _prompt(SENTINEL, uuid="u-typed", **extra)],

@@ -469,11 +469,16 @@ class _HookRuns:
     event), to tell a hook's blocking feedback from typing. Claude Code 2.0.x writes a Stop
     hook's "continue" feedback as a plain `type: user` row with string content, no `isMeta`:
     its structure differs from a typed prompt only in that its parent is that hook-run row,
-    written within the same instant, and that it lacks the `thinkingMetadata` the client puts
-    on every prompt typed in its input box. All three must hold, so a prompt typed after a
-    hook ran (seconds later, with its metadata) stays the user's."""
+    written within the same instant, and that it lacks the marks the client puts on every
+    prompt typed in its input box (`thinkingMetadata` in 2.0.x, `promptId` in 2.1.x). All
+    three must hold, so a prompt typed after a hook ran (seconds later, or with those marks)
+    stays the user's."""
 
-    _WINDOW_S = 2.0
+    _WINDOW_S = 1.0
+    # What the client writes on a row typed in its input box: 2.0.x `thinkingMetadata`, 2.1.x
+    # `promptId` (2.1.x also writes typed rows within a second of a hook's summary row: queued
+    # typing is sent the moment the turn ends, so timing alone never decides).
+    _INPUT_BOX_MARKS = ("thinkingMetadata", "promptId")
     _KEEP = 64  # hook runs remembered (a feedback row follows its run at once)
 
     def __init__(self) -> None:
@@ -489,7 +494,9 @@ class _HookRuns:
 
     def answers(self, data: dict[str, Any]) -> bool:
         parent = data.get("parentUuid")
-        if not isinstance(parent, str) or parent not in self._at or "thinkingMetadata" in data:
+        if not isinstance(parent, str) or parent not in self._at:
+            return False
+        if any(mark in data for mark in self._INPUT_BOX_MARKS):
             return False
         when = _epoch(data.get("timestamp"))
         return when is not None and 0 <= when - self._at[parent] <= self._WINDOW_S
