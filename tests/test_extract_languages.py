@@ -244,3 +244,9 @@ def test_what_is_remembered_may_itself_be_a_rule() -> None:
 def test_from_now_on_with_i_want_you_to() -> None:
     claim, kind, rule = _one("De ahora en adelante quiero que me escribas en catalán")
     assert claim.startswith("From now on: ") and kind == "preference"
+
+
+def test_japanese_use_is_a_fact_only_when_the_sentence_says_it() -> None:
+    assert _one("エディタはHelixを使ってます")[2] == "language.ja_we_use"
+    # the code's state, said on the way to a request
+    assert extract_claims("サーバー側は Zod のスキーマを使っているのでそれに合わせたい") == []

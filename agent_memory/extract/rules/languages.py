@@ -165,7 +165,12 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(r"^(?:絶対に|決して)\S.*な(?:い|いで)"), "Never", "constraint", "ja_never"),
     (re.compile(r"\Sないで(?:ください|下さい|ね)?$"), "Don't", "constraint", "ja_dont"),
     (
-        re.compile(r"\S(?:を|も|は)?(?:両方)?(?:使って(?:い)?ます|使用して(?:い)?ます|使っている)"),
+        # a tool named in code letters, and the use is what the sentence says (it ends there):
+        # "…側は X を使っているので合わせたい" is about the code, said on the way to a task
+        re.compile(
+            rf"{_TOOL2}[^。、,]{{0,20}}?(?:を|も|は)?(?:両方)?"
+            r"(?:使って(?:い)?ます|使用して(?:い)?ます|使っている|使ってる)(?:よ|ね)?$"
+        ),
         "Uses",
         "fact",
         "ja_we_use",
