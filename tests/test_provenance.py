@@ -484,6 +484,25 @@ def test_a_prompt_typed_after_a_hook_ran_is_still_the_users(tmp_path: Path, shap
     assert any(SENTINEL_WORD in c.lower() for c in _claims(path))
 
 
+def _caveat(uuid: str) -> dict[str, Any]:
+    text = "<local-command-caveat>Caveat: messages below come from local commands.</local-command-caveat>"
+    return _prompt(text, uuid=uuid, isMeta=True)
+
+
+def test_a_local_commands_reply_under_the_caveat_yields_nothing(tmp_path: Path) -> None:
+    """2.1.x writes the reply to an unknown slash command as a plain user row whose parent is
+    the client's caveat row; a prompt typed after it (its parent is that reply) is typing."""
+    path = _write(
+        tmp_path / "s.jsonl",
+        [
+            _caveat("c1"),
+            _prompt(f"Unknown skill: {SENTINEL}", uuid="u-echo", parentUuid="c1"),
+            _prompt(GENUINE, uuid="u-typed", parentUuid="u-echo"),
+        ],
+    )
+    _assert_only_genuine(path)
+
+
 def test_failure_claims_are_built_from_what_ran_never_from_its_output(tmp_path: Path) -> None:
     """An attacker choosing a failing command's output (a file name, an error string) must not
     reach a claim; the raw output stays in the local quote only."""

@@ -381,7 +381,7 @@ def iter_events(
     subagent = is_subagent_file(path)
     calls = ToolCalls()
     quoted = _AssistantLines()
-    hook_runs = _HookRuns()
+    client_rows = _ClientRows()
     last_ts: str | None = None
     for rec in iter_records(path, stats, start):
         data = rec.data
@@ -411,12 +411,12 @@ def iter_events(
                 )
             continue
         if kind == "system":
-            hook_runs.note(data)
+            client_rows.note_hook_run(data)
             continue
         if kind != "user":
             continue
-        if hook_runs.answers(data):
-            continue  # a hook's blocking feedback, written by the client as a user row
+        if client_rows.note_caveat(data) or client_rows.answers(data):
+            continue  # the client's own rows: a hook's feedback, a local command's echo
         sid = _session_of(data, fallback, override)
         cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
         version = data.get("version") if isinstance(data.get("version"), str) else None
@@ -464,42 +464,66 @@ def iter_events(
                 )
 
 
-class _HookRuns:
-    """Hook runs the client recorded (`system` rows that carry the `toolUseID` of the hook
-    event), to tell a hook's blocking feedback from typing. Claude Code 2.0.x writes a Stop
-    hook's "continue" feedback as a plain `type: user` row with string content, no `isMeta`:
-    its structure differs from a typed prompt only in that its parent is that hook-run row,
-    written within the same instant, and that it lacks the marks the client puts on every
-    prompt typed in its input box (`thinkingMetadata` in 2.0.x, `promptId` in 2.1.x). All
-    three must hold, so a prompt typed after a hook ran (seconds later, or with those marks)
-    stays the user's."""
+class _ClientRows:
+    """Rows the client writes as `type: user` that are nobody's typing, told apart by where
+    they hang in the record chain (`parentUuid`), never by their words:
+
+    - a local command's echo or reply ("/model" run, "Unknown skill: …"): a row whose parent
+      is the `isMeta` row that opens with the client's `<local-command-caveat>` wrapper (in
+      the real corpus every such child is a command echo, a `!` shell input or a reply);
+    - a hook's blocking feedback. Claude Code 2.0.x writes a Stop hook's "continue" feedback as
+      a plain user row with string content and no `isMeta`; it differs from a typed prompt only
+      in that its parent is the hook-run `system` row (one with the hook event's `toolUseID`),
+      written within the same instant, and that it lacks the marks the client puts on every
+      prompt typed in its input box (`thinkingMetadata` in 2.0.x, `promptId` in 2.1.x). All
+      three must hold, so a prompt typed after a hook ran (seconds later, or with those marks)
+      stays the user's."""
 
     _WINDOW_S = 1.0
     # What the client writes on a row typed in its input box: 2.0.x `thinkingMetadata`, 2.1.x
     # `promptId` (2.1.x also writes typed rows within a second of a hook's summary row: queued
     # typing is sent the moment the turn ends, so timing alone never decides).
     _INPUT_BOX_MARKS = ("thinkingMetadata", "promptId")
-    _KEEP = 64  # hook runs remembered (a feedback row follows its run at once)
+    _KEEP = 64  # rows remembered (their children follow at once)
 
     def __init__(self) -> None:
-        self._at: dict[str, float] = {}
+        self._hook_at: dict[str, float] = {}
+        self._caveats: dict[str, None] = {}
 
-    def note(self, data: dict[str, Any]) -> None:
+    @classmethod
+    def _remember(cls, seen: dict[str, Any], key: str, value: Any) -> None:
+        seen[key] = value
+        if len(seen) > cls._KEEP:
+            seen.pop(next(iter(seen)))
+
+    def note_hook_run(self, data: dict[str, Any]) -> None:
         uuid = data.get("uuid")
         when = _epoch(data.get("timestamp"))
         if isinstance(uuid, str) and data.get("toolUseID") and when is not None:
-            self._at[uuid] = when
-            if len(self._at) > self._KEEP:
-                self._at.pop(next(iter(self._at)))
+            self._remember(self._hook_at, uuid, when)
+
+    def note_caveat(self, data: dict[str, Any]) -> bool:
+        """True (and remembered) for the client's `isMeta` caveat row itself."""
+        uuid = data.get("uuid")
+        if not data.get("isMeta") or not isinstance(uuid, str):
+            return False
+        content = message_of(data).get("content")
+        text = content if isinstance(content, str) else block_text(content)
+        if not text.lstrip().startswith("<local-command-caveat>"):
+            return False
+        self._remember(self._caveats, uuid, None)
+        return True
 
     def answers(self, data: dict[str, Any]) -> bool:
         parent = data.get("parentUuid")
-        if not isinstance(parent, str) or parent not in self._at:
+        if not isinstance(parent, str):
             return False
-        if any(mark in data for mark in self._INPUT_BOX_MARKS):
+        if parent in self._caveats:
+            return True  # only the caveat's own children: a prompt typed after the output is not
+        if parent not in self._hook_at or any(mark in data for mark in self._INPUT_BOX_MARKS):
             return False
         when = _epoch(data.get("timestamp"))
-        return when is not None and 0 <= when - self._at[parent] <= self._WINDOW_S
+        return when is not None and 0 <= when - self._hook_at[parent] <= self._WINDOW_S
 
 
 def _epoch(value: Any) -> float | None:
