@@ -250,3 +250,19 @@ def test_japanese_use_is_a_fact_only_when_the_sentence_says_it() -> None:
     assert _one("エディタはHelixを使ってます")[2] == "language.ja_we_use"
     # the code's state, said on the way to a request
     assert extract_claims("サーバー側は Zod のスキーマを使っているのでそれに合わせたい") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("中文回复，然后看看日志里那个报错是什么", "Language: 中文回复"),
+        ("给我中文回答", "Language: 给我中文回答"),
+        ("回答都用简体中文", "Language: 回答都用简体中文"),
+    ],
+)
+def test_the_language_to_talk_in_is_its_own_clause(text: str, claim: str) -> None:
+    assert _one(text) == (claim, "preference", "language.answer_language")
+
+
+def test_a_documents_language_is_the_tasks() -> None:
+    assert extract_claims("这份说明用中文输出到 docs 目录") == []

@@ -540,6 +540,9 @@ def _sentence(sentence: str) -> Hit | None:
         if m and m.group(1).lower() != m.group(2).lower():
             return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
     body = sentence.rstrip("。.!！?？;；")
+    head = _HEAD.split(body, 1)[0].strip()
+    if _ANSWER_IN.fullmatch(head):  # "中文回答，然后…": the language, whatever the rest asks
+        return f"Language: {head}", "preference", "answer_language"
     if len(body) < 4 or _question(sentence, body):
         return None
     hit = _from_now_on(body)
@@ -622,6 +625,15 @@ def _from_now_on(body: str) -> Hit | None:
 
 
 _HEAD = re.compile(r"[,，;；]")
+# The language to talk in, said as a clause of its own: "中文回答", "给我中文回复", "用中文讲给我",
+# "回复用中文", "中文交互". Not "中文输出到 docs/": a document's language is the task's.
+_ZH_LANG = r"(?:中文|简体中文|簡體中文|繁體中文|繁体中文|汉语|漢語|普通话)"
+_ZH_TALK = r"(?:回答|回复|回覆|答复|答覆|交流|交互|對話|对话|讲|講|解释|解釋|说|說|沟通|溝通)"
+_ANSWER_IN = re.compile(
+    rf"(?:请|請)?(?:你)?(?:都|一律|始终|始終|总是|總是)?(?:给我|給我|跟我|和我)?(?:用|使用)?{_ZH_LANG}"
+    rf"(?:来|來)?{_ZH_TALK}(?:我|给我|給我)?|"
+    rf"(?:你的)?{_ZH_TALK}(?:都|请|請|一律|必须|必須|要)?(?:用|使用|是)?{_ZH_LANG}"
+)
 # Kana: a sentence with them is Japanese, whose kanji the Chinese markers would misread.
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
