@@ -266,3 +266,22 @@ def test_the_language_to_talk_in_is_its_own_clause(text: str, claim: str) -> Non
 
 def test_a_documents_language_is_the_tasks() -> None:
     assert extract_claims("这份说明用中文输出到 docs 目录") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("提交前先跑 lint，写到Claude.md中", "提交前先跑 lint"),
+        (
+            "коммить только после тестов, сохрани это в постоянную память",
+            "коммить только после тестов",
+        ),
+    ],
+)
+def test_a_rule_the_user_asks_to_keep_is_the_rest_of_the_sentence(text: str, words: str) -> None:
+    assert _one(text) == (f"Remember: {words}", "preference", "language.memory_request")
+
+
+def test_keeping_what_was_said_elsewhere_yields_nothing() -> None:
+    assert extract_claims("把这个规则写入全局md文件") == []
+    assert extract_claims("把上面的配置方法写入claude.md") == []

@@ -545,7 +545,7 @@ def _sentence(sentence: str) -> Hit | None:
         return f"Language: {head}", "preference", "answer_language"
     if len(body) < 4 or _question(sentence, body):
         return None
-    hit = _from_now_on(body)
+    hit = _from_now_on(body) or _memory_request(body)
     if hit:
         return hit
     # An "always"/"never" rule is bound to the task only by its own clause: "всегда пиши кратко,
@@ -568,7 +568,7 @@ def _sentence(sentence: str) -> Hit | None:
                 if inner:  # "记住往后回复都用中文": what is remembered is itself a rule
                     return inner
             if sub == "i_use":  # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
-                body = _HEAD.split(body, 1)[0].strip()
+                body = body[: m.end()] + _HEAD.split(body[m.end() :], 1)[0].rstrip()
             return (f"{label}: {body}" if label else body), kind, sub
     return None
 
@@ -586,11 +586,11 @@ _RULE_AFTER = re.compile(
     r"都|要|必须|必須|请|請|不要|别|別|不|只|一律|统一|統一|默认|默認|"
     r"ください|して|しない|しないで|使って|常に|必ず|"
     r"세요|해|하지|마|"
-    r"(?<!\w)(?:всегда|никогда|не|используй\w*|пиши\w*|делай\w*|отвечай\w*|ставь\w*|"
+    r"先|(?<!\w)(?:всегда|никогда|не|только|сначала|можешь|используй\w*|пиши\w*|делай\w*|отвечай\w*|ставь\w*|"
     r"запускай\w*|добавляй\w*)(?!\w)|"
     r"\b(?:sempre|nunca|não|use|usa|usar|utilize|siempre|no|utiliza|toujours|jamais|ne|n'|"
     r"utilise|utilisez|fais|faites|immer|nie|niemals|nicht|kein|keine|verwende|benutze|nutze|"
-    r"mai|non|bitte|quiero|quero|voglio|möchte|will)\b|je veux|je voudrais|хочу|"
+    r"mai|non|bitte|quiero|quero|voglio|möchte|will|solo|só|seulement|nur)\b|je veux|je voudrais|хочу|"
     r"(?:me\s+)?(?:hables|fales|respondas|escribas|escrevas)\b",
     re.I,
 )
@@ -634,6 +634,42 @@ _ANSWER_IN = re.compile(
     rf"(?:来|來)?{_ZH_TALK}(?:我|给我|給我)?|"
     rf"(?:你的)?{_ZH_TALK}(?:都|请|請|一律|必须|必須|要)?(?:用|使用|是)?{_ZH_LANG}"
 )
+# "…，写到Claude.md中", "сохрани это в постоянную память": the user asks for the rest of the
+# sentence to be kept. The rule is the other clauses, with the asking (and "记住") taken out.
+_SAVE_TO_MEMORY = re.compile(
+    r"(?:写到|写入|寫入|更新到|加到|加入|记录到|記錄到|记到|記到|存到|存入|保存到)\s*(?:全局|项目|項目)?\s*"
+    r"(?:claude\.md|全局\s*md|md\s*文件|记忆|記憶|memory)(?:中|里|裡|文件)?|"
+    r"(?<!\w)(?:сохран\w*|запиш\w*|добав\w*)\s+(?:это\s+)?(?:себе\s+)?в\s+"
+    r"(?:постоянную\s+|долгосрочную\s+)?(?:память|claude\.md)|"
+    r"\b(?:guarda|guárdalo|salva|salve|speichere|enregistre)\b[^,，]{0,20}?\b(?:memoria|memória|"
+    r"gedächtnis|mémoire|claude\.md)\b",
+    re.I,
+)
+# Not a rule to keep: an item of a longer message ("2. …"), a task for now ("你学习一下…总结").
+_MEMORY_NOT_A_RULE = re.compile(r"^\s*\d{1,2}[.)、]|一下|帮我|幫我|总结|總結|把(?:以上|上面|这|這)")
+_MEMORY_FILLER = re.compile(r"^(?:记住|記住|记得|記得|запомни(?:те)?|и|e|y|und|et)?$", re.I)
+
+
+def _memory_request(body: str) -> Hit | None:
+    save = _SAVE_TO_MEMORY.search(body)
+    if not save:
+        return None
+    # What is to be kept comes before the asking ("X，写到Claude.md中"); what follows it is the
+    # reason or the next step ("记录到记忆，方便其他对话理解").
+    before = body[: save.start()]
+    kept = [c.strip() for c in _HEAD.split(before) if c.strip() and not _SAVE_TO_MEMORY.search(c)]
+    kept = [c for c in kept if not _MEMORY_FILLER.match(c)]
+    if not kept or _MEMORY_NOT_A_RULE.search(before) or not _RULE_AFTER.search(before):
+        return None
+    if not kept:
+        return None
+    kept = [re.sub(r"^(?:记得|記得)", "", _REMEMBER_WORD.sub("", c, count=1)).strip() for c in kept]
+    rule = ("，" if _CJK.search(body) else ", ").join(c for c in kept if c)
+    if len(rule) < 6 or task_bound(rule):
+        return None  # "把这个规则写入全局md": what the rule is was said in another turn
+    return f"Remember: {rule}", "preference", "memory_request"
+
+
 # Kana: a sentence with them is Japanese, whose kanji the Chinese markers would misread.
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
