@@ -285,3 +285,39 @@ def test_a_rule_the_user_asks_to_keep_is_the_rest_of_the_sentence(text: str, wor
 def test_keeping_what_was_said_elsewhere_yields_nothing() -> None:
     assert extract_claims("把这个规则写入全局md文件") == []
     assert extract_claims("把上面的配置方法写入claude.md") == []
+
+
+def test_japanese_next_is_not_from_now_on() -> None:
+    assert extract_claims("これからログイン画面を作ってください") == []  # "next, build …"
+    assert extract_claims("今後の方針をまとめてください") == []  # "the plan ahead"
+    assert _one("これからは必ず型を付けてください")[2] == "language.from_now_on"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "いつもお世話になっております",  # a greeting
+        "必ずしも速くはない",  # "not necessarily"
+        "항상 고마워요",  # thanks
+        "toujours pas de logs côté serveur",  # "still no logs"
+        "immer noch kein Build",  # "still no build"
+        "nie wieder so ein Ärger",  # an exclamation
+        "总是报错",  # how it keeps failing
+    ],
+)
+def test_always_and_never_words_that_make_no_rule(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Toujours vérifier les types avant de pousser",
+        "Immer prüfe die Lizenz neuer Pakete",
+        "常に型ヒントを付けてください",
+        "항상 커밋 전에 린트를 돌려 주세요",
+    ],
+)
+def test_always_with_an_instruction_is_a_rule(text: str) -> None:
+    claim, kind, _ = _one(text)
+    assert claim.startswith("Always: ") and kind == "constraint"

@@ -49,14 +49,19 @@ _PT_IMP = (
 _FR_IMP = (
     r"(?:utilise|utilisez|fais|faites|ajoute|ajoutez|modifie|modifiez|touche|touchez|supprime|"
     r"supprimez|écris|écrivez|crée|créez|pousse|poussez|commite|committe|installe|installez|"
-    r"lance|lancez|change|changez|mets|mettez)"
+    r"lance|lancez|change|changez|mets|mettez|vérifie|vérifiez|teste|testez|réponds|répondez|"
+    # the infinitive of written instructions ("Toujours lancer les tests …")
+    r"utiliser|faire|ajouter|lancer|tester|vérifier|écrire|mettre|répondre|exécuter|pousser)"
 )
 _IT_IMP = (
     r"(?:usare|fare|aggiungere|modificare|toccare|cancellare|eliminare|scrivere|creare|pushare|"
     r"committare|installare|lanciare|cambiare|mettere|usa|fai|aggiungi|modifica|tocca|cancella|"
     r"elimina|scrivi|crea|installa|lancia|cambia|metti)"
 )
-_DE_IMP = r"(?:verwende|benutze|nutze|mache|mach|ändere|füge|lösche|schreibe|pushe|committe)"
+_DE_IMP = (
+    r"(?:verwende|benutze|nutze|mache|mach|ändere|füge|lösche|schreibe|schreib|pushe|committe|"
+    r"führe|teste|prüfe|nimm|antworte|frag|frage|installiere|starte|erstelle|lies|lass|halte)"
+)
 # A tool or name as written in code: Latin letters, digits and @/+#.-_ (pnpm, uv, next.js, a
 # masked code span). Chinese text next to a verb ("用了脚本推断", "应用到当前配置") is never one.
 _TOOL = r"((?<![A-Za-z0-9])[A-Za-z0-9@/+#_-]*[A-Za-z][A-Za-z0-9@/+#_-]*(?:\.[A-Za-z0-9@/+#_-]+)*(?![A-Za-z0-9])|\ue000\d+\ue001)"
@@ -122,7 +127,9 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (
         re.compile(
-            rf"^(?:你)?(?:{_POLITE})?(?:一律|总是|總是|永远要|永遠要|始终|始終|每次都要)\s*\S"
+            rf"^(?:你)?(?:{_POLITE})?(?:一律|总是|總是|永远要|永遠要|始终|始終|每次都要)\s*"
+            # "总是报错", "总是失败": how something keeps going wrong, not a rule
+            r"(?!报错|報錯|失败|失敗|出错|出錯|出现|出現|卡|崩|不行|没|沒|不能|不会|不會|会|會|是)\S"
         ),
         "Always",
         "constraint",
@@ -161,7 +168,16 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # Japanese: "必ず…" (always), "…しないでください" (don't), "…を使っています" (we use),
     # "…で作成したい / …を使ってデプロイしたい" (build / deploy it with), as the whole sentence:
     # "Vercelでデプロイする際の手順を教えて" asks for the steps of doing so.
-    (re.compile(r"^(?:常に|いつも|必ず)\S"), "Always", "constraint", "ja_always"),
+    # a request or a rule ("…してください", "…すること"), not "いつもありがとう" or "必ずしも"
+    (
+        re.compile(
+            r"^(?:常に|いつも|必ず)(?!しも)\S.*(?:ください|下さい|して|すること|こと|ように|しなさい|しろ|"
+            r"お願いします|にする|にします)$"
+        ),
+        "Always",
+        "constraint",
+        "ja_always",
+    ),
     (re.compile(r"^(?:絶対に|決して)\S.*な(?:い|いで)"), "Never", "constraint", "ja_never"),
     (re.compile(r"\Sないで(?:ください|下さい|ね)?$"), "Don't", "constraint", "ja_dont"),
     (
@@ -185,7 +201,12 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "ja_build_with",
     ),
     # Korean: "항상 …" (always), "절대 …지 마세요" (never), "…하지 마세요" (don't, needs a durable word).
-    (re.compile(r"^항상\s*\S"), "Always", "constraint", "ko_always"),
+    (
+        re.compile(r"^항상\s*\S.*(?:세요|주세요|해\s*줘|줘|해|하라|할\s*것|하십시오|합시다)$"),
+        "Always",
+        "constraint",
+        "ko_always",
+    ),
     (re.compile(r"^절대(?:로)?\s*\S.*(?:지\s*마|않|말아|금지)"), "Never", "constraint", "ko_never"),
     (
         re.compile(r"\S\s*지\s*(?:마|마세요|말아요|말아\s*주세요|마십시오)$"),
@@ -283,7 +304,10 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fr_never",
     ),
     (
-        re.compile(rf"^(?:{_POLITE})?toujours\s+\w+|^(?:{_POLITE})?{_FR_IMP}\s+toujours\b", re.I),
+        # "toujours pas de réponse" (still no answer) is no rule: an imperative must follow
+        re.compile(
+            rf"^(?:{_POLITE})?toujours\s+{_FR_IMP}\b|^(?:{_POLITE})?{_FR_IMP}\s+toujours\b", re.I
+        ),
         "Always",
         "constraint",
         "fr_always",
@@ -333,7 +357,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (
         re.compile(
-            rf"^(?:{_POLITE})?(?:niemals|nie)\s+\w+|^(?:{_POLITE})?{_DE_IMP}\s+(?:\S+\s+){{0,3}}?(?:niemals|nie|nicht)\b",
+            rf"^(?:{_POLITE})?(?:niemals|nie)\s+(?:wieder\s+)?{_DE_IMP}\b|"
+            rf"^(?:{_POLITE})?{_DE_IMP}\s+(?:\S+\s+){{0,3}}?(?:niemals|nie|nicht)\b",
             re.I,
         ),
         "Don't",
@@ -341,7 +366,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "de_dont",
     ),
     (
-        re.compile(rf"^(?:{_POLITE})?immer\s+\w+|^(?:{_POLITE})?{_DE_IMP}\s+immer\b", re.I),
+        # "immer noch der gleiche Fehler" (still the same error) is no rule
+        re.compile(rf"^(?:{_POLITE})?immer\s+{_DE_IMP}\b|^(?:{_POLITE})?{_DE_IMP}\s+immer\b", re.I),
         "Always",
         "constraint",
         "de_always",
@@ -475,8 +501,8 @@ _TASK_DEIXIS = re.compile(
 # "From now on" and "ever" words are the opposite of the task at hand: "从现在开始" holds 现在
 # (now), "a partir de agora" holds agora, "ab jetzt" holds jetzt; they are not deixis.
 _FROM_NOW = (
-    r"以后|以後|今后|今後|往后|往後|从现在开始|從現在開始|从现在起|從現在起|从今以后|從今以後|"
-    r"これから(?:は)?|今度から|今後(?:は)?|앞으로(?:는)?|이제부터(?:는)?|"
+    r"以后|以後(?!の)|今后|今後(?![のにで])|往后|往後|从现在开始|從現在開始|从现在起|從現在起|从今以后|從今以後|"
+    r"これからは|今度から(?:は)?|今後(?:は|も)|앞으로(?:는)?|이제부터(?:는)?|"
     r"впредь|отныне|в дальнейшем|с этого момента|"
     r"a partir de (?:agora|ahora)|de (?:agora|ahora) en adelante|de agora em diante|"
     r"daqui (?:pra|para a) frente|en adelante|désormais|dorénavant|à partir de maintenant|"
