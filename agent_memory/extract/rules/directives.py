@@ -183,7 +183,7 @@ def _dont_want(m: re.Match[str], c: Clause) -> str | None:
     if verb == "want":
         # "... unless I hover over them": how this UI should behave, a spec of the task;
         # "a scheduled job", "X to have a blue background": a thing or look of the work at hand
-        if re.search(r"\b(?:i|me|my)\b|\bto (?:have|be|show|look)\b", rest, re.I) or re.match(
+        if re.search(r"\b(?:i|me|my|us|we)\b|\bto (?:have|be|show|look)\b", rest, re.I) or re.match(
             r"^(?:a|an|the)\s", rest, re.I
         ):
             return None
