@@ -59,6 +59,33 @@ STEP_AT_HAND = [
     # a consequent of a case, and a reaction to the option on the table
     "for local runs, so that if I build forks, I always use the internal npm mirror",
     "I would prefer a lot to inline it, but keep the calls",
+    # a brief or a role prompt written for this task
+    "Now add a tag filter to the list view.\n\nRequirements:\n- filter by one or more tags\n"
+    "- keep the query logic modular\n- never break the existing sort order\n- do not rewrite "
+    "unrelated files",
+    "You are a senior accessibility reviewer with ten years of experience auditing dashboards. "
+    "Never suggest removing a feature. Always explain each finding in one sentence. Keep the "
+    "report short and group findings by page.",
+    "Query failed: relation does not exist. Note: results were capped at 50 rows by the console. "
+    "The job runs nightly from the scheduler and writes into the stats table, which I created by "
+    "hand last week after the migration had failed twice on the staging box and once locally.",
+    # picks among options, reports, possibilities
+    "lets go with compact",
+    "Let's do three commits",
+    "lets just use sed",
+    "Let's use jq to pull the ids out",
+    "I think I like Option B better",
+    "it's clearly not right",
+    "we can always drop the column later",
+    "still dont get a notification at all",
+    "no add the badge to the header too",
+    "Do not consider me here",
+    "No, please do not edit the fixtures, only the helper",
+    "`parseRow` must return null for blank lines",
+    "the badge here should be aligned to the right",
+    "my laptop is getting swapped next week",
+    "I want to build a nicer dashboard for my plugin",
+    "I prefer you rewrite it as a class",
 ]
 
 
@@ -86,6 +113,9 @@ DURABLE = [
     ("I'm a beginner with kubernetes", "kubernetes"),
     ("I'm a student", "a student"),
     ("I prefere to keep secrets in .env files", ".env"),
+    ("let's go with SQLite", "SQLite"),
+    ("lets go with flat config", "flat config"),
+    ("ok let's do bun", "bun"),
 ]
 
 

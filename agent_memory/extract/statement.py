@@ -154,6 +154,8 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
     uncapped = claim[:1].lower() + claim[1:] if claim[1:2].islower() else claim
     if CODE_IDENTIFIER_SUBJECT.match(uncapped):
         return None  # "localCredFile should not be required": the state of the code being edited
+    if re.match(r"^\ue000\d+\ue001\s+(?:must|should|has to|needs to)\b", claim):
+        return None  # "`onSubmit` must return X": how the code being edited should behave
     if CODE_SYMBOL_CHOICE.match(claim):
         return None  # "let's use createdAt": a name in the code being edited, not a tool
     if re.search(r"(?<![\w-])first$", claim, re.I) and not re.match(
@@ -319,18 +321,27 @@ _RULE_WORD = re.compile(r"^(?:never|don't|do not|always|avoid|only)\b", re.I)
 
 
 def _clause_claim(
-    f: _Framed, c: str, i: int, first_claim: bool, subject_np: str | None, origin: str, bug: bool
+    f: _Framed,
+    c: str,
+    i: int,
+    first_claim: bool,
+    subject_np: str | None,
+    origin: str,
+    bug: bool,
+    short: bool = True,
 ) -> ClauseClaim | None:
+    """`short`: the statement is short enough that a bare "note:"/"remember" framing is the
+    user's (in a long paste, "Note: a limit of 100 rows was applied" is the tool's)."""
     got = clause_rules(
         c, first_of_request=f.mode == "request" and i == 0, origin=origin, bug_report=bug
     )
     if got and i > 0 and subject_np and re.search(r"\bit\b", got[0]) and _RULE_WORD.match(got[0]):
         # "the seed script wipes the db, so never run it against prod": say what "it" is.
         got = (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1], got[2])
-    if got is None and f.strong and (i == 0 or first_claim):
+    if got is None and f.strong and (i == 0 or first_claim) and short:
         imp = imperative(c)
         got = (imp[0], imp[1], "memory.imperative") if imp else None
-    if got is None and (f.weak or f.strong) and i == 0 and f.mode == "statement":
+    if got is None and (f.weak or f.strong) and i == 0 and f.mode == "statement" and short:
         low = c.split(" ", 1)[0].lower()
         dated = TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
         if low not in PRONOUNS and content_words(c) >= 3 and not dated:
@@ -341,10 +352,12 @@ def _clause_claim(
 # "No no, don't change the bruno tests": a prohibition on a definite object right after a
 # "no" is a correction of the step being taken, not a standing rule ("never" still counts).
 _CORRECTION = re.compile(r"^(?:(?:no+|nope|nah)\b[\s,.!]+)+", re.I)
-_STEP_PROHIBITION = re.compile(r"^(?:don't|do not|dont)\b", re.I)
+_STEP_PROHIBITION = re.compile(r"^(?:please\s+)?(?:don't|do not|dont)\b", re.I)
 
 
-def _sentence_claims(sentence: str, origin: str, bug_report: bool = False) -> list[ClauseClaim]:
+def _sentence_claims(
+    sentence: str, origin: str, bug_report: bool = False, short: bool = True
+) -> list[ClauseClaim]:
     """(claim, kind, clause index, rule) for one sentence."""
     f = _framed(sentence)
     if f is None:
@@ -373,7 +386,7 @@ def _sentence_claims(sentence: str, origin: str, bug_report: bool = False) -> li
             continue  # "..., but no names": a fragment of the sentence, not a rule of its own
         if i > 0 and _IF_CLAUSE.search(parts[i - 1]) and re.match(r"^i\s", c, re.I):
             continue  # "if I build other projects, I always use X": what happens under a case
-        got = _clause_claim(f, c, i, not out, subject_np, origin, bug_report)
+        got = _clause_claim(f, c, i, not out, subject_np, origin, bug_report, short)
         if got:
             out.append(got)
     return out
@@ -481,13 +494,13 @@ def _prepared(text: str) -> tuple[str, list[str]]:
 
 
 def _sentence_candidates(
-    sentence: str, spans: list[str], origin: str, bug_report: bool
+    sentence: str, spans: list[str], origin: str, bug_report: bool, short: bool = True
 ) -> list[Candidate]:
     """One sentence's claims; adjacent clause claims joined into one memory line."""
     found: list[Candidate] = []
     group: list[Candidate] = []
     last = -2
-    for claim, kind, index, rule in _sentence_claims(sentence, origin, bug_report):
+    for claim, kind, index, rule in _sentence_claims(sentence, origin, bug_report, short):
         cand = _finish(claim, kind, spans, rule)
         if cand is None:
             last = -2
@@ -524,7 +537,14 @@ def _deduped(found: list[Candidate]) -> list[Candidate]:
     return out
 
 
+# "You are a senior UX engineer …", "You are helping me build …": a prompt written for an agent
+# (pasted or drafted for this task), whose rules are that agent's brief, not the user's own.
+ROLE_PROMPT = re.compile(r"^\W{0,3}(?:you are|you're|act as|your role is|hello\b.{0,80}\bi am)\b", re.I)
+
+
 def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:
+    if len(text) >= 200 and ROLE_PROMPT.match(text.lstrip()):
+        return []
     masked, spans = _prepared(text)
     found: list[Candidate] = []
     if non_english(masked):
@@ -539,13 +559,16 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         found.append(cand)
     bug_report = bool(_FIX_REQUEST.search(masked))
     asked = False
-    for sentence in sentences(masked):
+    for index, sentence in enumerate(sentences(masked)):
         if cand and sentence.strip() == masked.strip():
             continue  # the whole reason was the special "use X" shape
         if asked and _QUESTION_TAIL.match(sentence.strip()):
             continue  # "could you rewrite my config? using X and Y": the question goes on
         asked = sentence.rstrip().endswith("?")
-        found.extend(_sentence_candidates(sentence, spans, origin, bug_report))
+        # A bare "note:"/"remember" is the user's framing in a short statement or at its start;
+        # further into a long paste it is the pasted tool's ("Note: 100 rows shown").
+        short = len(masked) <= 200 or index == 0
+        found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short))
     return _deduped(found)
 
 

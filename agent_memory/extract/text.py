@@ -109,10 +109,29 @@ def _lines(text: str) -> list[str]:
 _STRUCTURE = re.compile(r"^\s*(?:#{1,6}\s|[-*]\s|\d+\.\s|\|.*\|)", re.M)
 
 
+# The section labels of a task brief ("Goal:", "Requirements:", "Acceptance criteria:"): a
+# prompt laid out like this is a spec of the work at hand, written (or pasted) for this task.
+_BRIEF_LABEL = re.compile(
+    r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:main |primary |the )?(?:goal|goals|task|objective|requirements?|"
+    r"context|background|deliverables?|acceptance criteria|constraints|scope|steps|"
+    r"expected (?:behaviou?r|result|output)|implementation(?: notes| details)?|important|notes?|"
+    r"success criteria|non-goals|out of scope)(?:\*\*)?\s*:",
+    re.I | re.M,
+)
+
+
 def framing(text: str) -> str:
     """A long statement with document structure (headings, lists, tables) is mostly pasted
-    material (a spec, a plan, notes): only its first and last paragraphs are the user talking."""
-    if len(text) < 1500 or len(_STRUCTURE.findall(text)) < 6:
+    material (a spec, a plan, notes): only its first and last paragraphs are the user talking.
+    A task brief ("Goal: … Requirements: …") is read the same way from 600 characters on."""
+    labels = len(_BRIEF_LABEL.findall(text))
+    items = len(_STRUCTURE.findall(text))
+    if labels and items >= 3 and len(text) >= 120:
+        # "Now improve the X. Requirements: - … - … - keep it modular": every line is the spec
+        # of this task; only the opening line is the user talking to Claude.
+        return re.split(r"\n\s*\n|\n(?=\s*(?:#{1,6}\s*)?\**\w[\w ]{0,30}:)", text.strip(), maxsplit=1)[0]
+    brief = len(text) >= 600 and labels >= 2
+    if not brief and (len(text) < 1500 or items < 6):
         return text
     paragraphs = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
     if len(paragraphs) < 3:

@@ -52,6 +52,8 @@ bought caught taught fought sold paid meant lost won spent begun drawn grown thr
 
 def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     body = m.group(5)
+    if (m.group(3) or "").strip().lower() == "can" and m.group(4).lower() == "always":
+        return False  # "we can always remove it later": a possibility, not a rule
     if vague(body) or content_words(body) < 1:
         return False
     light = re.match(r"^(?:do|have|make|get|go|be|have to \w+)\s+(.*)$", body, re.I)
@@ -143,7 +145,11 @@ _STEP_OBJECT = re.compile(
     r"\S+\s+branch\b|\.\w)",
     re.I,
 )
-_STEP_VERBS = frozenset({"do", "look", "point", "worry", "bother", "focus", "spend", "overthink"})
+_STEP_VERBS = frozenset(
+    {"do", "look", "point", "worry", "bother", "focus", "spend", "overthink", "consider"}
+    # "still don't receive a reply": a report of what happens, not an instruction
+    | {"receive", "hear", "load", "work", "show", "appear", "happen", "exist", "seem"}
+)
 
 
 def _dont_ok(m: re.Match[str], c: Clause) -> bool:
@@ -154,6 +160,8 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
         return False
     if re.search(r"\bbut\s+(?:a|an|the|rather|instead)\b", rest, re.I):
         return False  # "we should not return a boolean but a union": the spec of this change
+    if re.match(r"^\s+(?:me|us|this|that|these|those)\b", rest, re.I):
+        return False  # "don't consider me", "don't use this <link>": the thing at hand
     if (_STEP_OBJECT.match(rest) and "\ue000" not in rest) or re.search(
         r"\b(?:again|yet|anymore please)\s*[.!]*$", rest, re.I
     ):
@@ -208,6 +216,8 @@ def _without_ok(m: re.Match[str], c: Clause) -> bool:
 
 
 def _no_x_ok(m: re.Match[str], c: Clause) -> bool:
+    if m.group(1).split()[0].lower() in IMPERATIVES:
+        return False  # "no add the stories here": "no," then an instruction, not "no X"
     if re.search(r"\b(?:found|left|shown|visible|available|yet|there|here)$", m.group(1), re.I):
         return False  # "no build.sbt found": what the screen says, not a rule
     codeish = re.search(r"\ue000|\w\.\w|[A-Z]", m.group(1))

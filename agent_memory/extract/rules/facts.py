@@ -54,7 +54,11 @@ def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
     first = subject.split()[0].lower()
     if first in PRONOUNS or PROBLEM_SUBJECT.search(subject) or vague(rest):
         return False
-    if _THINGS_AT_HAND.match(subject) or re.search(r"\b(?:visible|shown|displayed)\b", rest, re.I):
+    if (
+        _THINGS_AT_HAND.match(subject)
+        or re.search(r"\b(?:visible|shown|displayed)\b", rest, re.I)
+        or re.search(r"\b(?:here|there)\b", subject, re.I)
+    ):
         return False  # "all four services need to …", "the env vars should be visible in …"
     last = subject.split()[-1].lower()
     plural = last.endswith("s") and not last.endswith(("ss", "us", "is", "'s"))
@@ -459,7 +463,19 @@ RULES: tuple[ClauseRule, ...] = (
         lambda m, c: "constraint" if re.match(r"^(?:must|should)\b", m.group(2), re.I) else "fact",
         _this_repo_ok,
     ),
-    ClauseRule("correction", _F, _CORRECTION, "Use {1}, not {2}", "preference"),
+    ClauseRule(
+        "correction",
+        _F,
+        _CORRECTION,
+        "Use {1}, not {2}",
+        "preference",
+        # "it's clearly not great", "it's still not empty": an adverb, not the right name
+        lambda m, c: not re.match(
+            r"^(?:\w+ly|still|just|really|already|yet|also|even|probably|definitely|so|too|very)$",
+            m.group(1),
+            re.I,
+        ),
+    ),
     ClauseRule("copula_contrast", _F, _COPULA_CONTRAST, "{c}", "fact", _copula_contrast_ok),
     ClauseRule(
         "takes", _F, _TAKES, "{c}", "fact", lambda m, c: not PROBLEM_SUBJECT.search(m.group(1))

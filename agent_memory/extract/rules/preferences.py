@@ -158,7 +158,11 @@ def _use(m: re.Match[str], c: Clause) -> str | None:
 
 def _prefer(m: re.Match[str], c: Clause) -> str | None:
     rest = m.group(2)
-    if REACTION_OBJECT.match(rest) or re.match(r"^(?:a lot|much|way more)\b", rest, re.I):
+    if (
+        REACTION_OBJECT.match(rest)
+        or re.match(r"^(?:a lot|much|way more)\b", rest, re.I)
+        or re.search(r"\b(?:it|this|that|them)\b", rest, re.I)
+    ):
         return None  # "I prefer the inline version", "prefer a lot to …": the option at hand
     if re.match(r"^not\b", rest, re.I):
         return f"Prefer {rest}"
@@ -185,6 +189,8 @@ def _like(m: re.Match[str], c: Clause) -> str | None:
     verb, obj = m.group(1).lower(), m.group(2)
     if vague(obj) or _LIKE_NOT_A_THING.match(obj) or REACTION_OBJECT.match(obj):
         return None
+    if re.search(r"\b(?:better|more|most|best)\s*$", obj, re.I):
+        return None  # "I think I like TS better": the pick between two options at hand
     if re.match(r"^(?:https?://|www\.|\ue000)", obj) and content_words(obj) <= 2:
         return None  # "I really like https://…": a site to take after in this task
     if verb in ("hate", "dislike", "can't stand", "cannot stand"):
@@ -387,13 +393,29 @@ def _np_short(obj: str, limit: int = 4) -> bool:
 
 
 _CHOOSE = ("do", "go with", "go for", "pick", "choose")
+_NUMBER_WORD = re.compile(r"^(?:\d|one|two|three|four|five|both|all|each|either)\b", re.I)
 _MOVE = ("switch to", "move to", "migrate to", "switch over to")
 
 
 def _lets(m: re.Match[str], c: Clause) -> str | None:
     verb, obj = m.group(1).lower(), m.group(2)
+    if re.match(r"^(?:let's|lets|let us)\s+just\b", c.text, re.I):
+        return None  # "let's just use hack": a step of this conversation
+    if verb == "do":
+        # "let's do vite" names a tool; "let's do two PRs", "let's do option 2" pick a step
+        one = content_words(obj) == 1 and toolish(obj) and not _NUMBER_WORD.match(obj)
+        return f"Use {obj}" if one and _np_short(obj) else None
     if verb in _CHOOSE:
-        return f"Use {obj}" if _np_short(obj) else None
+        # "let's go with PostgreSQL", "… Django + HTMX": a named tool or a stack; "let's go with
+        # configurable", "… with TS" pick among the options the assistant just offered
+        named = (
+            re.match(r"^[A-Z\ue000][\w.+\ue000\ue001-]{2,}", obj)
+            or _tool_list(obj)
+            or (content_words(obj) >= 2 and toolish(obj) and not _NUMBER_WORD.match(obj))
+        )
+        return f"Use {obj}" if named and _np_short(obj) else None
+    if verb == "use" and re.search(r"\bto\s+(?!all\b|every\b)[a-z]+\b", obj, re.I):
+        return None  # "let's use fileinput to handle input": how to do this step
     if verb in ("make it", "make them", "make everything"):
         ok = content_words(obj) <= 4 and not re.match(rf"^{DET}\b", obj, re.I) and not vague(obj)
         return f"{cap(verb)} {obj}" if ok else None

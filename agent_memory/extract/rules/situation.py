@@ -411,6 +411,12 @@ RULES: tuple[ClauseRule, ...] = (
             lambda m, c: (
                 _bounded(_cut(m.group(1)), 12)
                 and not re.search(r"\b(?:you|me)\b", _cut(m.group(1)), re.I)
+                # "I want to make a better UI for my plugin": an improvement, the task at hand
+                and not re.match(
+                    r"^(?:a|an)\s+(?:better|nicer|improved|cleaner|simpler|new version)\b",
+                    m.group(1),
+                    re.I,
+                )
             ),
         )
         for building in (_BUILDING, _WANT_TO_BUILD)
@@ -480,7 +486,11 @@ RULES: tuple[ClauseRule, ...] = (
         _MY_ENV,
         lambda m, c: f"User's {m.group(1).lower()} is {_clean(m.group(2))}",
         "fact",
-        lambda m, c: _bounded(m.group(2), 5) and not STATUS_VALUE.match(m.group(2)),
+        lambda m, c: (
+            _bounded(m.group(2), 5)
+            and not STATUS_VALUE.match(m.group(2))
+            and not re.match(r"^(?:getting|being|going)\b", m.group(2), re.I)
+        ),
     ),
     ClauseRule(
         "answer_language",
