@@ -321,3 +321,40 @@ def test_always_and_never_words_that_make_no_rule(text: str) -> None:
 def test_always_with_an_instruction_is_a_rule(text: str) -> None:
     claim, kind, _ = _one(text)
     assert claim.startswith("Always: ") and kind == "constraint"
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "kind", "rule"),
+    [
+        (
+            "覚えておいて：社内のnpmレジストリを使う",
+            "Remember: 社内のnpmレジストリを使う",
+            "fact",
+            "language.ja_remember",
+        ),
+        (
+            "本番では手動でマイグレーションしないことを覚えておいてください",
+            "Don't: 本番では手動でマイグレーションしない",
+            "constraint",
+            "language.ja_remember",
+        ),
+        (
+            "больше не используй lodash",
+            "Don't: больше не используй lodash",
+            "constraint",
+            "language.ru_no_longer",
+        ),
+        (
+            "No vuelvas a usar jQuery",
+            "Never: No vuelvas a usar jQuery",
+            "constraint",
+            "language.es_never_again",
+        ),
+    ],
+)
+def test_remember_no_longer_and_never_again(text: str, claim: str, kind: str, rule: str) -> None:
+    assert _one(text) == (claim, kind, rule)
+
+
+def test_no_longer_touching_the_thing_at_hand_is_the_task() -> None:
+    assert extract_claims("больше не трогай этот файл") == []

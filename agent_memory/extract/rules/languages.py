@@ -24,7 +24,7 @@ _NON_ENGLISH = re.compile(
     r"souviens|rappelle|recuerda|niemals|immer|verwende|benutze|nie\b|em vez de|ao invés|au lieu|"
     r"plutôt que|invece di|al posto di|en lugar de|en vez de|anstatt|statt\b|ab jetzt|ab sofort|"
     r"künftig|in zukunft|keine?\b|nicht\b|bitte\b|désormais|dorénavant|a partir de|en adelante|"
-    r"d'ora in poi|siempre\b|toujours\b|uso\b|utilizo\b|j'utilise|nutze\b|"
+    r"d'ora in poi|siempre\b|toujours\b|vuelvas\b|uso\b|utilizo\b|j'utilise|nutze\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
 )
@@ -191,6 +191,16 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "ja_we_use",
     ),
+    # "覚えておいて：…", "…ことを覚えておいてください": what to remember is said with it
+    (
+        re.compile(
+            r"^(?:これを)?覚えて(?:おいて|て)?(?:ください|ね)?[:：、,]\s*\S|"
+            r"\S{4,}(?:ことを|ことは|と|を)覚えて(?:おいて|て)(?:ください|ね)?$"
+        ),
+        "Remember",
+        "fact",
+        "ja_remember",
+    ),
     (
         re.compile(
             r"\S(?:で|を使って|を使用して)(?:作成|開発|構築|実装|デプロイ|管理)(?:したい|します|する)"
@@ -221,6 +231,20 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "ko_remember",
     ),
     (re.compile(rf"^(?:{_POLITE})?никогда\s+не\s+\w+", re.I), "Never", "constraint", "ru_never"),
+    # "больше не используй X" (no longer): a standing change, unlike "не трогай" (this turn)
+    (
+        re.compile(rf"^(?:{_POLITE})?больше\s+(?:никогда\s+)?не\s+{_RU_IMP}(?!\w)", re.I),
+        "Don't",
+        "constraint",
+        "ru_no_longer",
+    ),
+    # "no vuelvas a usar X" (never again)
+    (
+        re.compile(rf"^(?:{_POLITE})?(?:no|nunca)\s+vuelvas\s+a\s+\w+", re.I),
+        "Never",
+        "constraint",
+        "es_never_again",
+    ),
     (
         re.compile(
             rf"^(?:{_POLITE})?(?:не\s+{_RU_IMP}\b|не\s+надо\s+\w+|не\s+нужно\s+\w+|нельзя\s+\w+)",
@@ -590,9 +614,12 @@ def _sentence(sentence: str) -> Hit | None:
         if m:
             if label == "Remember":  # the marker says it already: "Remember: <what>"
                 body = _REMEMBER_WORD.sub("", body, count=1).strip() or body
+                body = _JA_REMEMBER_TAIL.sub("", body).strip() or body
                 inner = _sentence(body) if body != sentence else None
                 if inner:  # "记住往后回复都用中文": what is remembered is itself a rule
                     return inner
+                if japanese and _JA_NOT_DOING.search(body):  # "…しないことを覚えて"
+                    return f"Don't: {body}", "constraint", sub
             if sub == "i_use":  # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
                 body = body[: m.end()] + _HEAD.split(body[m.end() :], 1)[0].rstrip()
             return (f"{label}: {body}" if label else body), kind, sub
@@ -651,6 +678,8 @@ def _from_now_on(body: str) -> Hit | None:
 
 
 _HEAD = re.compile(r"[,，;；]")
+_JA_REMEMBER_TAIL = re.compile(r"(?:ことを|ことは|と|を)覚えて(?:おいて|て)(?:ください|ね)?$")
+_JA_NOT_DOING = re.compile(r"(?:しない|しません|使わない|使いません|禁止)$")
 # The language to talk in, said as a clause of its own: "中文回答", "给我中文回复", "用中文讲给我",
 # "回复用中文", "中文交互". Not "中文输出到 docs/": a document's language is the task's.
 _ZH_LANG = r"(?:中文|简体中文|簡體中文|繁體中文|繁体中文|汉语|漢語|普通话)"
@@ -703,7 +732,7 @@ _REMEMBER_WORD = re.compile(
     r"^(?:请|請)?(?:记住|記住|记得|記得|запомни(?:те)?|имей(?:те)? в виду|lembre-se|lembre|lembra|"
     r"não esqueça|souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas|ricorda(?:ti)?|"
     r"tieni a mente|recuerda|recuérdalo|ten en cuenta|merke? dir|denk daran|vergiss nicht|"
-    r"(?:꼭\s*)?기억해(?:\s*줘|\s*주세요|\s*둬|\s*두세요)?)"
+    r"(?:꼭\s*)?기억해(?:\s*줘|\s*주세요|\s*둬|\s*두세요)?|(?:これを)?覚えて(?:おいて|て)?(?:ください|ね)?)"
     r"(?:\s+(?:que|que|che|dass|что|de|di))?[\s:：,，-]*",
     re.I,
 )
