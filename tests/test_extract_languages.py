@@ -358,3 +358,24 @@ def test_remember_no_longer_and_never_again(text: str, claim: str, kind: str, ru
 
 def test_no_longer_touching_the_thing_at_hand_is_the_task() -> None:
     assert extract_claims("больше не трогай этот файл") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我的电脑是 ThinkPad",
+        "estoy en macOS",
+        "je travaille sous Windows",
+        "ich bin auf NixOS",
+        "я сижу на линуксе",
+        "meu editor é Zed",
+        "エディタはVSCodeです",
+    ],
+)
+def test_the_users_machine_is_a_fact(text: str) -> None:
+    claim, kind, rule = _one(text)
+    assert claim == f"Environment: {text}" and kind == "fact" and rule == "language.user_env"
+
+
+def test_being_on_a_branch_is_no_machine() -> None:
+    assert extract_claims("estoy en la rama de desarrollo") == []

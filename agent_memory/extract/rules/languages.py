@@ -24,7 +24,8 @@ _NON_ENGLISH = re.compile(
     r"souviens|rappelle|recuerda|niemals|immer|verwende|benutze|nie\b|em vez de|ao invés|au lieu|"
     r"plutôt que|invece di|al posto di|en lugar de|en vez de|anstatt|statt\b|ab jetzt|ab sofort|"
     r"künftig|in zukunft|keine?\b|nicht\b|bitte\b|désormais|dorénavant|a partir de|en adelante|"
-    r"d'ora in poi|siempre\b|toujours\b|vuelvas\b|uso\b|utilizo\b|j'utilise|nutze\b|"
+    r"d'ora in poi|siempre\b|toujours\b|vuelvas\b|uso\b|estoy\b|je suis sous|je travaille|ich arbeite|"
+    r"ich bin auf|mein\b|mi editor|mi sistema|utilizo\b|j'utilise|nutze\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
 )
@@ -68,6 +69,11 @@ _TOOL = r"((?<![A-Za-z0-9])[A-Za-z0-9@/+#_-]*[A-Za-z][A-Za-z0-9@/+#_-]*(?:\.[A-Z
 
 # A tool of at least two characters ("我用A代替" names a placeholder, not a tool).
 _TOOL2 = r"(?=[A-Za-z0-9@/+#_.\ue000-]{2})" + _TOOL
+
+_OS = (
+    r"windows(?:\s*1[01])?|win1[01]|macos|mac|macbook|linux|ubuntu|debian|fedora|arch(?:\s*linux)?|"
+    r"nixos|manjaro|mint|wsl2?|popos|pop!_os|opensuse"
+)
 
 _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # The language to be answered in: "用中文回答", "отвечай на русском", "responde en español".
@@ -276,6 +282,29 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "",
         "fact",
         "ru_i_have",
+    ),
+    # The user's machine: "我的系统是 macOS", "estoy en Windows", "je suis sous Linux",
+    # "ich arbeite unter Fedora", "я на маке", "mi editor es Neovim".
+    (
+        re.compile(
+            rf"^(?:我的|我)?(?:系统|系統|电脑|電腦|操作系统|作業系統|编辑器|編輯器|终端|終端|shell)"
+            rf"(?:是|用的是)\s*{_TOOL2}|"
+            rf"^(?:OS|環境|エディタ|ターミナル|シェル)は\s*{_TOOL2}\s*(?:です|を使っています)?$|"
+            rf"^(?:제|내)?\s*(?:OS|운영체제|에디터|터미널)(?:는|은)\s*{_TOOL2}|"
+            rf"^(?:я|мы)\s+(?:сижу\s+|работаю\s+)?(?:на|под)\s+(?:{_OS}|маке|макбуке|линуксе|винде|"
+            rf"убунту)(?!\w)|"
+            rf"^(?:estoy|trabajo|estou)\s+(?:en|con|no|na|em|com)\s+(?:{_OS})\b|"
+            rf"^(?:mi|meu)\s+(?:sistema(?: operativo| operacional)?|editor|terminal|pc|ordenador|"
+            rf"computador|computadora)\s+(?:es|é)\s+{_TOOL2}|"
+            rf"^je\s+(?:suis|travaille)\s+sous\s+(?:{_OS})\b|"
+            rf"^mon\s+(?:système|os|éditeur|terminal)\s+est\s+{_TOOL2}|"
+            rf"^ich\s+(?:bin|arbeite)\s+(?:auf|unter|mit)\s+(?:{_OS})\b|"
+            rf"^mein\s+(?:system|betriebssystem|editor|terminal)\s+ist\s+{_TOOL2}",
+            re.I,
+        ),
+        "Environment",
+        "fact",
+        "user_env",
     ),
     # "I use X" with a tool named in code letters: "我一直用 neovim" (a habit; a bare "我用 X …" is
     # mostly what was just done with it), "я пользуюсь fish",
