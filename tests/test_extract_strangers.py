@@ -69,6 +69,13 @@ STEP_AT_HAND = [
     "Query failed: relation does not exist. Note: results were capped at 50 rows by the console. "
     "The job runs nightly from the scheduler and writes into the stats table, which I created by "
     "hand last week after the migration had failed twice on the staging box and once locally.",
+    "Note: a limit of 50 rows was applied to your query.",
+    "# Naming Standards\n\n> Enforced by the platform team.\n\n- Use snake_case for functions\n"
+    "- Use PascalCase for classes\n- Never abbreviate module names\n- Prefer explicit imports "
+    "over star imports in every package",
+    "Approved. Proceed exactly as planned.\n\nInstructions:\n1. Apply changes only under docs/\n"
+    "2. Do not introduce new tools\n3. Do not touch the changelog",
+    "can you tidy the settings page and please dont change any behaviour of the form",
     # picks among options, reports, possibilities
     "lets go with compact",
     "Let's do three commits",

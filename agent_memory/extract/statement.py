@@ -344,7 +344,9 @@ def _clause_claim(
     if got is None and (f.weak or f.strong) and i == 0 and f.mode == "statement" and short:
         low = c.split(" ", 1)[0].lower()
         dated = TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
-        if low not in PRONOUNS and content_words(c) >= 3 and not dated:
+        # "Note: a limit of 100 was applied to your query": a tool talking to the user
+        told = re.search(r"\b(?:your|you)\b", c, re.I)
+        if low not in PRONOUNS and content_words(c) >= 3 and not dated and not told:
             got = (cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
     return (got[0], got[1], i, got[2]) if got else None
 
@@ -387,9 +389,15 @@ def _sentence_claims(
         if i > 0 and _IF_CLAUSE.search(parts[i - 1]) and re.match(r"^i\s", c, re.I):
             continue  # "if I build other projects, I always use X": what happens under a case
         got = _clause_claim(f, c, i, not out, subject_np, origin, bug_report, short)
+        if got and f.mode == "request" and _REQUEST_LIMIT.match(c):
+            continue  # "can you improve the UI and don't change any behaviour": this request's
         if got:
             out.append(got)
     return out
+
+
+# A "don't …" inside a request for work bounds that work; "never …" still states a rule.
+_REQUEST_LIMIT = re.compile(r"^(?:and\s+|but\s+|please\s+|just\s+)*(?:don't|do not|dont)\b", re.I)
 
 
 _SUBJECT_NP = re.compile(
@@ -542,8 +550,13 @@ def _deduped(found: list[Candidate]) -> list[Candidate]:
 ROLE_PROMPT = re.compile(r"^\W{0,3}(?:you are|you're|act as|your role is|hello\b.{0,80}\bi am)\b", re.I)
 
 
+# A statement that opens with a markdown heading ("# API Standards\n> enforced by …") is a
+# document pasted whole: its rules are the document's, kept by the file itself.
+PASTED_DOC = re.compile(r"^#{1,3}\s+\S[^\n]{0,80}\n")
+
+
 def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:
-    if len(text) >= 200 and ROLE_PROMPT.match(text.lstrip()):
+    if len(text) >= 200 and (ROLE_PROMPT.match(text.lstrip()) or PASTED_DOC.match(text.lstrip())):
         return []
     masked, spans = _prepared(text)
     found: list[Candidate] = []

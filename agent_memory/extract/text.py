@@ -112,7 +112,8 @@ _STRUCTURE = re.compile(r"^\s*(?:#{1,6}\s|[-*]\s|\d+\.\s|\|.*\|)", re.M)
 # The section labels of a task brief ("Goal:", "Requirements:", "Acceptance criteria:"): a
 # prompt laid out like this is a spec of the work at hand, written (or pasted) for this task.
 _BRIEF_LABEL = re.compile(
-    r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:main |primary |the )?(?:goal|goals|task|objective|requirements?|"
+    r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:main |primary |the |project |tech )?(?:goal|goals|task|tasks|"
+    r"instructions|objective|requirements?|"
     r"context|background|deliverables?|acceptance criteria|constraints|scope|steps|"
     r"expected (?:behaviou?r|result|output)|implementation(?: notes| details)?|important|notes?|"
     r"success criteria|non-goals|out of scope)(?:\*\*)?\s*:",
