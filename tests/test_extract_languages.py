@@ -379,3 +379,42 @@ def test_the_users_machine_is_a_fact(text: str) -> None:
 
 def test_being_on_a_branch_is_no_machine() -> None:
     assert extract_claims("estoy en la rama de desarrollo") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "le migrazioni devono stare tutte in db/migrations",
+        "los scripts deben ir en tools/scripts",
+        "截图统一放在 docs/images",
+        "Fixtures müssen immer unter tests/fixtures/ liegen",
+    ],
+)
+def test_where_a_kind_of_thing_must_live_is_a_rule(text: str) -> None:
+    assert _one(text) == (f"Location: {text}", "constraint", "language.lives_in")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("non uso Docker, solo Podman", "Docker"),
+        ("я не пользуюсь VSCode", "VSCode"),
+        ("我平时不用 Copilot", "Copilot"),
+    ],
+)
+def test_what_the_user_does_not_use_is_a_negated_fact(text: str, words: str) -> None:
+    claim, kind, rule = _one(text)
+    assert claim.startswith("Does not use: ") and words in claim and kind == "fact"
+
+
+def test_an_italian_always_may_follow_its_object() -> None:
+    assert _one("il changelog lascialo sempre in fondo")[0].startswith("Always: ")
+
+
+def test_one_long_typed_paragraph_is_read_at_its_first_and_last_sentences() -> None:
+    text = (
+        "La configurazione lasciala sempre nella cartella principale. "
+        + "Poi controlla i test e guarda se qualcosa si rompe nel modulo dei pagamenti. " * 6
+        + "Fammi sapere."
+    )
+    assert [c.rule for c in extract_claims(text)] == ["language.it_always"]

@@ -24,7 +24,7 @@ _NON_ENGLISH = re.compile(
     r"souviens|rappelle|recuerda|niemals|immer|verwende|benutze|nie\b|em vez de|ao invés|au lieu|"
     r"plutôt que|invece di|al posto di|en lugar de|en vez de|anstatt|statt\b|ab jetzt|ab sofort|"
     r"künftig|in zukunft|keine?\b|nicht\b|bitte\b|désormais|dorénavant|a partir de|en adelante|"
-    r"d'ora in poi|siempre\b|toujours\b|vuelvas\b|uso\b|estoy\b|je suis sous|je travaille|ich arbeite|"
+    r"d'ora in poi|siempre\b|toujours\b|vuelvas\b|uso\b|estoy\b|je suis sous|je travaille|ich arbeite|devono|deve\b|deben|debe\b|devem|doivent|"
     r"ich bin auf|mein\b|mi editor|mi sistema|utilizo\b|j'utilise|nutze\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
@@ -70,6 +70,8 @@ _TOOL = r"((?<![A-Za-z0-9])[A-Za-z0-9@/+#_-]*[A-Za-z][A-Za-z0-9@/+#_-]*(?:\.[A-Z
 # A tool of at least two characters ("我用A代替" names a placeholder, not a tool).
 _TOOL2 = r"(?=[A-Za-z0-9@/+#_.\ue000-]{2})" + _TOOL
 
+# A path: something with a slash ("plans/todo", "src\\lib", "./tests/"), or a masked code span.
+_PATH = r"(?:[\w.~@-]*[/\\][\w.~@/\\-]*|\ue000\d+\ue001)"
 _OS = (
     r"windows(?:\s*1[01])?|win1[01]|macos|mac|macbook|linux|ubuntu|debian|fedora|arch(?:\s*linux)?|"
     r"nixos|manjaro|mint|wsl2?|popos|pop!_os|opensuse"
@@ -283,6 +285,43 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "ru_i_have",
     ),
+    # Where a kind of thing must live, with a path: "i piani devono stare tutti in plans/todo",
+    # "测试文件都放在 tests/unit", "hooks のテストはすべて test/hooks/ 配下にして".
+    (
+        re.compile(
+            rf"\b(?:deve|devono)\s+(?:stare|essere|andare|finire)\s+(?:tutt[ie]\s+|sempre\s+)?"
+            rf"(?:in|dentro|nella|nel|sotto)\s+{_PATH}|"
+            rf"\b(?:debe|deben)\s+(?:estar|ir|quedar)\s+(?:todos\s+|siempre\s+)?(?:en|dentro de|bajo)\s+"
+            rf"{_PATH}|"
+            rf"\b(?:deve|devem)\s+(?:ficar|estar|ir)\s+(?:todos\s+|sempre\s+)?(?:em|no|na|dentro de)\s+"
+            rf"{_PATH}|"
+            rf"\b(?:doit|doivent)\s+(?:être|aller|rester)\s+(?:tous\s+|toujours\s+)?(?:dans|sous)\s+{_PATH}|"
+            rf"\b(?:muss|müssen|gehört|gehören)\s+(?:immer\s+|alle\s+)?(?:in|nach|unter)\s+{_PATH}|"
+            rf"(?<!\w)(?:должен|должна|должно|должны)\s+(?:лежать|быть|находиться|храниться)\s+"
+            rf"(?:всегда\s+)?в\s+{_PATH}|"
+            rf"(?:都|必须|必須|一律|统一|統一|应该|應該)(?:要)?(?:放在|放到|存在|存放在|保存在|位于|位於)\s*{_PATH}|"
+            rf"(?:すべて|全て|全部|常に|必ず)[、,]?\s*{_PATH}\s*(?:配下|の中|以下)?に(?:して|置いて|配置して|入れて)",
+            re.I,
+        ),
+        "Location",
+        "constraint",
+        "lives_in",
+    ),
+    # "non uso elevenlabs", "no uso Docker", "я не использую Redux", "我不用 Docker":
+    # what the user does not use, said of themselves.
+    (
+        re.compile(
+            rf"^(?:io\s+|yo\s+|eu\s+)?(?:non|no|não)\s+(?:uso|utilizzo|utilizo)\s+(?:il\s+|el\s+|o\s+)?{_TOOL2}|"
+            rf"^(?:я|мы)\s+не\s+(?:использую|используем|пользуюсь|пользуемся)\s+{_TOOL2}|"
+            rf"^(?:我|我们|我們)(?:从来|從來|平时|平時)?(?:不用|不使用|没用|沒用)\s*{_TOOL2}|"
+            rf"^(?:ich|wir)\s+(?:benutze|nutze|verwende|benutzen|nutzen|verwenden)\s+(?:kein(?:e|en)?\s+)?"
+            rf"{_TOOL2}\s+nicht\b|^je\s+n'utilise\s+(?:pas|jamais)\s+{_TOOL2}",
+            re.I,
+        ),
+        "Does not use",
+        "fact",
+        "i_dont_use",
+    ),
     # The user's machine: "我的系统是 macOS", "estoy en Windows", "je suis sous Linux",
     # "ich arbeite unter Fedora", "я на маке", "mi editor es Neovim".
     (
@@ -382,7 +421,10 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(rf"^(?:{_POLITE})?non\s+{_IT_IMP}\b", re.I), "Don't", "constraint", "it_dont"),
     (
         re.compile(
-            rf"^(?:{_POLITE})?(?:usa|fai|scrivi|metti)\s+sempre\b|^(?:{_POLITE})?sempre\s+{_IT_IMP}\b",
+            rf"^(?:{_POLITE})?(?:usa|fai|scrivi|metti)\s+sempre\b|^(?:{_POLITE})?sempre\s+{_IT_IMP}\b|"
+            # the object first, the imperative with its pronoun: "X lascialo sempre nella root"
+            r"^\S+(?:\s+\S+)?\s+(?:lascia|tieni|metti|usa|mantieni|esegui|aggiorna|scrivi)"
+            r"(?:lo|la|li|le)\s+sempre\b",
             re.I,
         ),
         "Always",
@@ -506,7 +548,10 @@ def _spoken(text: str) -> str:
     if len(text) <= _LONG_CHARS and len(lines) <= _LONG_LINES:
         return text
     if len(lines) <= 1:
-        return ""  # one long paragraph: a pasted passage or a task description, not a rule
+        # One long paragraph, typed: its first and last sentences frame it ("X 始终放在根目录。
+        # 另外……？"); the middle is the task's detail or a passage quoted.
+        said = [x for x in _SPLIT.split(text) if x and x.strip()]
+        return said[0] + "\n" + said[-1] if len(said) > 1 else ""
     return lines[0] + "\n" + lines[-1]
 
 
