@@ -76,6 +76,13 @@ STEP_AT_HAND = [
     "Approved. Proceed exactly as planned.\n\nInstructions:\n1. Apply changes only under docs/\n"
     "2. Do not introduce new tools\n3. Do not touch the changelog",
     "can you tidy the settings page and please dont change any behaviour of the form",
+    "Ok, build the image and don't make mistakes",
+    "never deploy now",
+    "how would it work without using a queue.",
+    "I'm building a new product",
+    "write the notes down so that in future we will know",
+    "The file is at D:\\exports\\march_sales.csv",
+    "we use claude haiku or any other cheap model",
     # picks among options, reports, possibilities
     "lets go with compact",
     "Let's do three commits",
@@ -123,6 +130,9 @@ DURABLE = [
     ("let's go with SQLite", "SQLite"),
     ("lets go with flat config", "flat config"),
     ("ok let's do bun", "bun"),
+    ("in future always run the formatter", "formatter"),
+    ("The design doc is in docs/architecture.md", "docs/architecture.md"),
+    ("In the future, don't paste secrets in the chat", "secrets"),
 ]
 
 

@@ -38,7 +38,11 @@ MEMORY_WEAK = re.compile(
     re.I,
 )
 SCOPE = re.compile(
-    r"(?:^|,?\s+)(?:from now on|from here on(?: out)?|going forward|moving forward|in (?:the )?future|henceforth|"
+    r"(?:^|,?\s+)(?:from now on|from here on(?: out)?|going forward|moving forward|"
+    # "in future" mid-sentence ("… so that in future we will know", "in future dashboard") is
+    # no scope; at the start, before a comma or at the end it is
+    r"in (?:the )?future(?=\s*(?:[,.;:!?]|$|(?:always|never|don't|do not|please|use|avoid)\b))|"
+    r"henceforth|"
     r"for all future (?:\w+)|in all future (?:\w+)|until (?:told|i say|i tell you|we say|instructed) otherwise|"
     r"unless (?:told|i say|i tell you) otherwise|(?:for|in) every (?:session|project|repo|task)|"
     r"(?:for|in) all (?:sessions|projects|repos|tasks)(?!\s+(?:which|that|where|with|still)\b)|"

@@ -52,6 +52,8 @@ bought caught taught fought sold paid meant lost won spent begun drawn grown thr
 
 def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     body = m.group(5)
+    if re.search(r"\b(?:now|again)\s*[.!]*$", body, re.I):
+        return False  # "never deploy now", "never do that again": this moment's step
     if (m.group(3) or "").strip().lower() == "can" and m.group(4).lower() == "always":
         return False  # "we can always remove it later": a possibility, not a rule
     if vague(body) or content_words(body) < 1:
@@ -160,10 +162,12 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
         return False
     if re.search(r"\bbut\s+(?:a|an|the|rather|instead)\b", rest, re.I):
         return False  # "we should not return a boolean but a union": the spec of this change
+    if re.match(r"^\s+(?:any\s+)?(?:mistakes?|errors?|typos?)\b", rest, re.I):
+        return False  # "don't make mistakes": emphasis, nothing to remember
     if re.match(r"^\s+(?:me|us|this|that|these|those)\b", rest, re.I):
         return False  # "don't consider me", "don't use this <link>": the thing at hand
     if (_STEP_OBJECT.match(rest) and "\ue000" not in rest) or re.search(
-        r"\b(?:again|yet|anymore please)\s*[.!]*$", rest, re.I
+        r"\b(?:again|yet|now|anymore please)\s*[.!]*$", rest, re.I
     ):
         return False
     # "do not implement any changes first": wait for me, this turn
@@ -206,6 +210,8 @@ def _without_ok(m: re.Match[str], c: Clause) -> bool:
         return False  # "incorporate it without deleting the existing code": how to do this task
     if re.match(r"^(?:to\s+|on\s+|into\s+)?(?:the|my|your|this|that)\b", m.group(2), re.I):
         return False  # "... without using the UI": a definite thing of this task, not a rule
+    if re.match(r"^(?:how|why|what|can|could|would|does|do|is|are)\b", c.text, re.I):
+        return False  # "how can they work without using X": a question about this case
     if re.search(
         r"\bi\s+(?:want|wanted|need|can|cannot|can't|could|couldn't|would)\b",
         c.text[: m.start()],

@@ -304,6 +304,8 @@ def _we_verb(m: re.Match[str], c: Clause) -> str | None:
         r"^(?:a lot of|lots of|too much|too many|a bunch of|plenty of|some|way too)\b", obj, re.I
     ):
         return None  # "we use a lot of global state": a description of the code, not a choice
+    if re.search(r"\bor (?:any|some) other\b|\bor (?:something|similar)\b", obj, re.I):
+        return None  # "we use X or any other model": no choice made
     if re.match(r"^[a-z]+[A-Z]\w*\b", obj) or (
         _FOR_A_WIDGET.search(obj) and not QUANTIFIER.search(obj)
     ):
@@ -368,7 +370,16 @@ def _quantifier_ok(m: re.Match[str]) -> bool:
     return not (quantifier == "no" and (subject in PRONOUNS or subject in _ADVERB_AFTER_NO))
 
 
-_ADVERB_AFTER_NO = frozenset(("still", "not", "just", "really", "actually", "then", "wait", "way"))
+_ADVERB_AFTER_NO = frozenset(
+    ("still", "not", "just", "really", "actually", "then", "wait", "way", "no", "nope")
+)
+
+
+_THING_AT_HAND = re.compile(
+    r"^(?:file|files|data|doc|document|folder|image|script|output|log|logs|result|results|"
+    r"screenshot|csv|spreadsheet|export|dump|report|zip|archive)$",
+    re.I,
+)
 
 
 def _location_ok(m: re.Match[str], c: Clause) -> bool:
@@ -377,6 +388,8 @@ def _location_ok(m: re.Match[str], c: Clause) -> bool:
         not _NOT_A_PLACE.match(obj)
         and not re.match(r"^(?:a|an|the same|one)\s+(?:\S+\s+){0,2}?branch\b", obj, re.I)
         and not re.search(r"\b(?:will|would|'ll|gonna|can|could)$", subject, re.I)
+        # "the file is at C:\\…\\data.csv": the one thing this task works on, said by its kind
+        and not (m.group(1) and _THING_AT_HAND.match(subject))
         and subject.split()[0].lower() not in PRONOUNS
         and not PROBLEM_SUBJECT.search(subject)
         and bool(PATHISH.search(obj))

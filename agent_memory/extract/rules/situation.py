@@ -297,8 +297,16 @@ def _cut(obj: str) -> str:
     return _clean(obj[: m.start()] if m else obj)
 
 
+# "a new product", "a serious product": says nothing about what the project is.
+_BARE_PRODUCT = re.compile(
+    r"^(?:a|an|our|my)\s+(?:(?:new|serious|real|simple|small|big|cool|good|great|whole)\s+)*"
+    r"(?:product|app|application|project|tool|thing|system|platform)\s*[.!]*$",
+    re.I,
+)
+
+
 def _bounded(obj: str, limit: int = 14) -> bool:
-    return 1 <= content_words(obj) <= limit and not vague(obj)
+    return 1 <= content_words(obj) <= limit and not vague(obj) and not _BARE_PRODUCT.match(obj)
 
 
 def _obj_ok(limit: int, group: int = 1, cut: bool = True) -> Check:
