@@ -447,7 +447,8 @@ INFORMAL_MAP = {
     "thats": "that's",
     "whats": "what's",
 }
-INFORMAL = re.compile(r"\b(?:" + "|".join(INFORMAL_MAP) + r")\b", re.I)
+# Not inside a code span: "`im`" is a command, not "I'm".
+INFORMAL = re.compile(r"(?<!`)\b(?:" + "|".join(INFORMAL_MAP) + r")\b(?!`)", re.I)
 
 
 _FIX_REQUEST = re.compile(
