@@ -418,3 +418,19 @@ def test_one_long_typed_paragraph_is_read_at_its_first_and_last_sentences() -> N
         + "Fammi sapere."
     )
     assert [c.rule for c in extract_claims(text)] == ["language.it_always"]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("每次都先跑 lint 再提交", "language.zh_every_time"),
+        ("部署流程自动化，我不想每次都手动确认", "language.zh_dont_want"),
+        ("后续你都用 uv 管理依赖", "language.from_now_on"),
+    ],
+)
+def test_every_time_and_later_on_in_chinese(text: str, rule: str) -> None:
+    assert _one(text)[2] == rule
+
+
+def test_a_follow_up_task_is_not_later_on() -> None:
+    assert extract_claims("后续任务是补文档") == []

@@ -125,6 +125,23 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "preference",
         "zh_dont_want",
     ),
+    # "…，我不想每次都被弹窗打断": not wanting something every time is a standing preference
+    # wherever the clause stands.
+    (
+        re.compile(
+            r"(?:^|[，,])\s*(?:我|我们|我們)(?:不希望|不想要|不想|不喜欢|不喜歡)[^，,]{0,6}每次"
+        ),
+        "Don't",
+        "preference",
+        "zh_dont_want",
+    ),
+    # "每次只要中文版本回复", "每次都先跑测试": what to do every time.
+    (
+        re.compile(r"^(?:你)?每次(?:都)?(?:只要|只用|都要|都用|要|必须|必須|先|记得|記得)\S"),
+        "Always",
+        "constraint",
+        "zh_every_time",
+    ),
     (
         re.compile(
             rf"^(?:你)?(?:{_POLITE})?(?:不要|别|別|请勿|請勿|禁止|不准|不可以|不许|不許)\s*\S"
@@ -600,6 +617,7 @@ _TASK_DEIXIS = re.compile(
 # (now), "a partir de agora" holds agora, "ab jetzt" holds jetzt; they are not deixis.
 _FROM_NOW = (
     r"以后|以後(?!の)|今后|今後(?![のにで])|往后|往後|从现在开始|從現在開始|从现在起|從現在起|从今以后|從今以後|"
+    r"从今往后|從今往後|(?:后续|後續)(?:的话|的話)?(?=\s*(?:都|你|我们|我們))|"
     r"これからは|今度から(?:は)?|今後(?:は|も)|앞으로(?:는)?|이제부터(?:는)?|"
     r"впредь|отныне|в дальнейшем|с этого момента|"
     r"a partir de (?:agora|ahora)|de (?:agora|ahora) en adelante|de agora em diante|"
@@ -704,7 +722,7 @@ def _sentence(sentence: str) -> Hit | None:
 # said to hold from now on. Read from the marker (at the start of the sentence or of a clause) to
 # the end of the sentence; what comes before ("这次不需要…，以后都不…") is the task at hand.
 _FROM_NOW_START = re.compile(
-    rf"(?:^|[，,；;:：]\s*)(?:(?:你|我们|我們|请|請|и|e|y|et|und|bitte|por favor)\s*,?\s*)?"
+    rf"(?:^|[，,；;:：]\s*)(?:我的意思是?|我的意思)?(?:(?:你|我们|我們|请|請|и|e|y|et|und|bitte|por favor)\s*,?\s*)?"
     rf"(?P<marker>{_FROM_NOW})(?P<rest>.*)$",
     re.I,
 )
@@ -731,7 +749,7 @@ _NEGATION = re.compile(
 
 # "以后我可能需要…", "以后如果…": a maybe or a condition about the future, not a rule.
 _HEDGE = re.compile(
-    r"可能|也许|也許|或许|或許|如果|要是|假如|的话|的話|かもしれ|もし|만약|"
+    r"可能|也许|也許|或许|或許|如果|要是|假如|(?<!后续)(?<!後續)的话|(?<!后续)(?<!後續)的話|かもしれ|もし|만약|"
     r"(?<!\w)(?:может быть|возможно|если)(?!\w)|\b(?:talvez|quizás|tal vez|peut-être|vielleicht|"
     r"forse|si|wenn|falls)\b",
     re.I,
