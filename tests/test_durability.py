@@ -177,3 +177,15 @@ def test_an_installed_wheel_carries_the_weights_and_survives_losing_them(
     assert probe() == {**installed, "model": False, "threshold": None}
     weights.unlink()
     assert probe() == {**installed, "model": False, "threshold": None}
+
+
+def test_explicit_standing_words_and_rejection_tools_are_never_dropped() -> None:
+    # A model that drops everything it scores: only the exemptions get through.
+    closed = durability.Model({"bias": -50.0}, 0.5)
+    long = "Some context here. " * 120 + "By the way, never commit the .env file."
+    assert durability.keep(long, "Never commit the .env file", "directive.never", closed)
+    assert durability.keep("from now on run the linter before you push", "Run the linter "
+                           "before you push", "memory.imperative", closed)  # fmt: skip
+    assert durability.keep("以后总是用中文回复", "Always: 以后总是用中文回复", "language.zh_always", closed)
+    assert durability.keep("pnpm", "Use pnpm, not npm", "rejection.use_tool", closed)
+    assert not durability.keep(CHATTER[1], CHATTER[1], "preference.use", closed)

@@ -9,7 +9,9 @@ structural and cue features — durable markers, deixis, question and conditiona
 length, the rule family, the script — never over the words of a project, so that it carries
 over to people whose prompts were never read. Its weights are data shipped in the package
 (`resources/durability_weights.json`, trained by `benchmarks/train_durability.py` on TUNE
-people only); inference is plain Python, a few regexes and a sum per candidate.
+people only); inference is plain Python, a few regexes and a sum per candidate. A sentence
+with an explicit standing-rule word (always / never / from now on / remember, in any language
+the rules read) and a tool named in a rejection reason are never dropped (`EXEMPT`).
 
 Fail-safe direction: weights that are missing or malformed open the gate (every candidate is
 kept, the rules alone decide, as before the gate existed). Extraction must never stop working
@@ -39,6 +41,8 @@ _CUES: dict[str, str] = {
     "always": r"\b(?:always|every time|each time|whenever|by default|as a rule|in general|"
     r"generally|consistently|everywhere)\b",
     "never": r"\bnever\b|\bdon't ever\b|\bnot ever\b",
+    # an explicit standing-rule word (see EXEMPT)
+    "standing": r"\b(?:always|never|from now on|going forward|remember)\b",
     "from_now": r"\b(?:from now on|going forward|in the future|from here on|moving forward|"
     r"henceforth|in future|next time|until (?:told|i say) otherwise)\b",
     "remember": r"\b(?:remember|keep in mind|note that|fyi|for your information|bear in mind|"
@@ -244,6 +248,18 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     return sentence_features(sents[i], i, len(sents), chars, family)
 
 
+# Candidates the gate never drops: a sentence carrying an explicit standing-rule word ("always",
+# "never", "from now on", "remember", or their equivalents in other languages) says itself that
+# it is meant to last, wherever it sits (a rule typed in the middle of a long pasted prompt);
+# and a tool named in a rejection reason ("use pnpm" against a refused npm command) is not
+# prose the model has seen enough of to judge.
+EXEMPT = frozenset({"standing", "ml_always", "ml_never", "ml_remember", "family=rejection"})
+
+
+def exempt(feats: list[str]) -> bool:
+    return not EXEMPT.isdisjoint(feats)
+
+
 # --- the model ----------------------------------------------------------------------------------
 
 
@@ -303,7 +319,10 @@ def score(statement: str, claim: str, rule: str, model: Model) -> float:
 def keep(statement: str, claim: str, rule: str, model: Model | None) -> bool:
     """False only when a usable model scores the candidate under its threshold: with no model
     (missing or malformed weights) the gate is open (see the module's docstring)."""
-    return model is None or score(statement, claim, rule, model) >= model.threshold
+    if model is None:
+        return True
+    feats = candidate_features(statement, claim, rule)
+    return exempt(feats) or model.probability(feats) >= model.threshold
 
 
 def durable(statement: str, claim: str, rule: str) -> bool:
