@@ -434,3 +434,23 @@ def test_every_time_and_later_on_in_chinese(text: str, rule: str) -> None:
 
 def test_a_follow_up_task_is_not_later_on() -> None:
     assert extract_claims("后续任务是补文档") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "kind", "rule"),
+    [
+        ("pip を使わない", "Don't: pip を使わない", "preference", "language.ja_dont_use"),
+        (
+            "テストはVitestを使用したいです",
+            "Use: テストはVitestを使用したいです",
+            "decision",
+            "language.ja_want_use",
+        ),
+    ],
+)
+def test_japanese_tool_to_avoid_or_to_use(text: str, claim: str, kind: str, rule: str) -> None:
+    assert _one(text) == (claim, kind, rule)
+
+
+def test_japanese_what_if_not_using_is_a_question() -> None:
+    assert extract_claims("pipを使わないとどうなる") == []

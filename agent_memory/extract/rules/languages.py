@@ -216,6 +216,23 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "ja_we_use",
     ),
+    # "npx を使わない", "yarnは使わないでください": a tool not to use, said as the whole sentence
+    (
+        re.compile(
+            rf"^{_TOOL2}\s*(?:は|を)?\s*(?:使わない|使わないで|使用しない|使用しないで|使いません)"
+            r"(?:ください|下さい|こと)?$"
+        ),
+        "Don't",
+        "preference",
+        "ja_dont_use",
+    ),
+    # "…DockerFileを使用したいです": a tool the user wants to use, as the whole sentence
+    (
+        re.compile(rf"{_TOOL2}\s*を(?:使用し|使い)たい(?:です|と思います)?$"),
+        "Use",
+        "decision",
+        "ja_want_use",
+    ),
     # "覚えておいて：…", "…ことを覚えておいてください": what to remember is said with it
     (
         re.compile(
