@@ -454,3 +454,33 @@ def test_japanese_tool_to_avoid_or_to_use(text: str, claim: str, kind: str, rule
 
 def test_japanese_what_if_not_using_is_a_question() -> None:
     assert extract_claims("pipを使わないとどうなる") == []
+
+
+def test_a_rule_after_the_memory_file_named_first() -> None:
+    text = "修改CLAUDE.md 提交信息一律用英文,所有脚本都用 bash,你刚刚那个提交写错了"
+    assert _one(text) == (
+        "Remember: 提交信息一律用英文，所有脚本都用 bash",
+        "preference",
+        "language.memory_request",
+    )
+    assert extract_claims("更新claude.md里的端口号") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("日本語でお願いします。次にビルドして", "Language: 日本語でお願いします"),
+        ("请用中文", "Language: 请用中文"),
+    ],
+)
+def test_asking_for_a_language_politely(text: str, claim: str) -> None:
+    assert _one(text) == (claim, "preference", "language.answer_language")
+
+
+def test_every_one_of_a_kind_must_use() -> None:
+    assert _one("所有接口都要写单元测试")[2] == "language.zh_all_always"
+    assert extract_claims("所有测试都通过了") == []  # a status
+
+
+def test_a_member_of_the_code_is_no_tool_to_use() -> None:
+    assert extract_claims("config.value.isProd を使いたい") == []

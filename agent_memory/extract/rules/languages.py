@@ -93,7 +93,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             r"^(?:rispondi|rispondimi|rispondete)\s+(?:sempre\s+)?in\s+(?:italiano|inglese)|"
             r"^(?:你的|你)?(?:回复|回答|回覆|答复|输出|輸出)[^，,。]{0,6}?(?:必须|必須|都|要|一律|请|請)?"
             r"(?:是|用|使用)(?:中文|简体中文|繁體中文|繁体中文|英文)|"
-            r"^(?:常に|必ず|いつも)?日本語で(?:回答|返答|答え|返事|話し|書い)|"
+            r"^(?:常に|必ず|いつも)?日本語で(?:回答|返答|答え|返事|話し|書い|お願い|頼む|よろしく)|"
             r"^(?:항상\s*)?(?:한국어|한글)로\s*(?:답|대답|응답|말|작성)",
             re.I,
         ),
@@ -109,6 +109,16 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "Never",
         "constraint",
         "zh_never",
+    ),
+    # "所有文件都使用绝对路径", "所有提交都要写英文": what every one of a kind must be or use
+    # (not "所有测试都通过了", a status).
+    (
+        re.compile(
+            r"^(?:所有|全部|任何|每个|每個)[^，,。]{1,15}?都(?:要|必须|必須|使用|用|采用|採用|写成|寫成|放在)\s*\S"
+        ),
+        "Always",
+        "constraint",
+        "zh_all_always",
     ),
     # "所有脚本都不要…", "任何提交都不能…": a ban on every one of a kind.
     (
@@ -228,7 +238,10 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     # "…DockerFileを使用したいです": a tool the user wants to use, as the whole sentence
     (
-        re.compile(rf"{_TOOL2}\s*を(?:使用し|使い)たい(?:です|と思います)?$"),
+        # (not a member of the code: "storefront.value.isUSA を使いたい")
+        re.compile(
+            rf"(?<![A-Za-z0-9_.])(?![\w-]*\.[\w-]*\.)(?![\w-]*\.[a-z]+[A-Z]){_TOOL2}\s*を(?:使用し|使い)たい(?:です|と思います)?$"
+        ),
         "Use",
         "decision",
         "ja_want_use",
@@ -620,7 +633,7 @@ _PROJECT_SCOPE = re.compile(
     re.I,
 )
 _TASK_DEIXIS = re.compile(
-    r"这个|這個|这次|這次|这里|這裡|这些|這些|那个|那個|刚才|剛才|上面|下面|现在|現在|暂时|暫時|目前|"
+    r"这个|這個|这次|這次|这里|這裡|这些|這些|那个|那個|刚才|剛才|刚刚|剛剛|上面|下面|现在|現在|暂时|暫時|目前|"
     r"问我|問我|等我|先别|先不要|これ|ここ|さっき|今回|上記|この(?!プロジェクト|リポジトリ)|"
     r"(?<!\w)(?:это|этот|эту|этого|эти|этим|сейчас|пока что|здесь|тут|выше|ниже|меня спрашивать)(?!\w)|"
     r"\b(?:isso|isto|esse|essa|agora|aqui|acima|ainda|eso|esto|ese|esa|ahora|aquí|arriba|todavía|"
@@ -796,7 +809,8 @@ _ZH_TALK = r"(?:回答|回复|回覆|答复|答覆|交流|交互|對話|对话|�
 _ANSWER_IN = re.compile(
     rf"(?:请|請)?(?:你)?(?:都|一律|始终|始終|总是|總是)?(?:给我|給我|跟我|和我)?(?:用|使用)?{_ZH_LANG}"
     rf"(?:来|來)?{_ZH_TALK}(?:我|给我|給我)?|"
-    rf"(?:你的)?{_ZH_TALK}(?:都|请|請|一律|必须|必須|要)?(?:用|使用|是)?{_ZH_LANG}"
+    rf"(?:你的)?{_ZH_TALK}(?:都|请|請|一律|必须|必須|要)?(?:用|使用|是)?{_ZH_LANG}|"
+    rf"(?:请|請)(?:都|一律)?(?:用|使用){_ZH_LANG}(?:吧)?"
 )
 # "…，写到Claude.md中", "сохрани это в постоянную память": the user asks for the rest of the
 # sentence to be kept. The rule is the other clauses, with the asking (and "记住") taken out.
@@ -809,12 +823,34 @@ _SAVE_TO_MEMORY = re.compile(
     r"gedächtnis|mémoire|claude\.md)\b",
     re.I,
 )
+_SAVE_FIRST = re.compile(
+    r"^(?:请|請)?(?:修改|更新|改一下|改|在)\s*(?:全局|项目|項目)?\s*(?:的)?\s*claude\.md\s*(?:中|里|裡|文件)?"
+    r"\s*(?:加上|添加|写上|寫上|加入|写入|寫入)?[:：，,\s]*",
+    re.I,
+)
 # Not a rule to keep: an item of a longer message ("2. …"), a task for now ("你学习一下…总结").
 _MEMORY_NOT_A_RULE = re.compile(r"^\s*\d{1,2}[.)、]|一下|帮我|幫我|总结|總結|把(?:以上|上面|这|這)")
 _MEMORY_FILLER = re.compile(r"^(?:记住|記住|记得|記得|запомни(?:те)?|и|e|y|und|et)?$", re.I)
 
 
 def _memory_request(body: str) -> Hit | None:
+    first = _SAVE_FIRST.match(body)
+    if first:  # "修改CLAUDE.md：…": the rule follows, up to a clause about this turn
+        after = [c.strip() for c in _HEAD.split(body[first.end() :]) if c.strip()]
+        rules: list[str] = []
+        for clause in after:
+            if task_bound(clause):
+                break
+            rules.append(clause)
+        rule = "，".join(rules)
+        if (
+            rules
+            and len(rule) >= 6
+            and _RULE_AFTER.search(rule)
+            and not _MEMORY_NOT_A_RULE.search(rule)
+        ):
+            return f"Remember: {rule}", "preference", "memory_request"
+        return None
     save = _SAVE_TO_MEMORY.search(body)
     if not save:
         return None
