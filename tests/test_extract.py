@@ -128,9 +128,10 @@ def test_constraints_inside_a_larger_request() -> None:
         / "f852ad25-1024-47da-964e-5eaae5bd6e6a.jsonl"
     )
     claims = {a["claim"] for a in _atoms_at(path, 4)}
+    # "keep it the same 3 files" is how this request's edit goes (the label calls it optional);
+    # a "keep … the same / exactly as they are" is the task at hand on strangers
     assert claims == {
         "Keep it simple and dependency free (except for transformers.js) and compilation free",
-        "Keep it the same 3 simple files",
     }
 
 

@@ -83,6 +83,21 @@ STEP_AT_HAND = [
     "write the notes down so that in future we will know",
     "The file is at D:\\exports\\march_sales.csv",
     "we use claude haiku or any other cheap model",
+    "make sure all the totals are correct",
+    "ensure every link on the pricing page opens",
+    "Don't use a spinner, use the progress bar we have",
+    "I don't want to include a chat widget, just the summary",
+    "Do not implement phase 2 yet, only steps 1-3",
+    "Keep all the colour settings exactly as they are",
+    "lets do slice 4",
+    "The .log file is located at /var/tmp/run.log",
+    "the notes are in my Downloads folder",
+    "allows me to step through all the pages",
+    "the cache is reachable from the worker",
+    "I dont want csv files, I just want a script that updates the table",
+    "Continue the work on the exporter at ~/code/exporter.\n\nWhat's done:\n- the parser\n"
+    "- the writer\n- the CLI flags\n\nNext steps:\n- never skip the QA pass\n"
+    "- keep the API backwards compatible",
     # picks among options, reports, possibilities
     "lets go with compact",
     "Let's do three commits",
@@ -131,6 +146,8 @@ DURABLE = [
     ("lets go with flat config", "flat config"),
     ("ok let's do bun", "bun"),
     ("in future always run the formatter", "formatter"),
+    ("Let's not use an ORM", "ORM"),
+    ("Make sure every commit has a ticket id", "ticket"),
     ("The design doc is in docs/architecture.md", "docs/architecture.md"),
     ("In the future, don't paste secrets in the chat", "secrets"),
 ]

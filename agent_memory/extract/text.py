@@ -116,7 +116,8 @@ _BRIEF_LABEL = re.compile(
     r"instructions|objective|requirements?|"
     r"context|background|deliverables?|acceptance criteria|constraints|scope|steps|"
     r"expected (?:behaviou?r|result|output)|implementation(?: notes| details)?|important|notes?|"
-    r"success criteria|non-goals|out of scope)(?:\*\*)?\s*:",
+    r"success criteria|non-goals|out of scope|what's done|done|completed|next steps|remaining|"
+    r"status|files (?:created|changed|modified)|what's next|todo|current state|progress)(?:\*\*)?\s*:",
     re.I | re.M,
 )
 

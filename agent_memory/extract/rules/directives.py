@@ -162,6 +162,10 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
         return False
     if re.search(r"\bbut\s+(?:a|an|the|rather|instead)\b", rest, re.I):
         return False  # "we should not return a boolean but a union": the spec of this change
+    if re.match(r"^\s+(?:a|an)\s+[a-z]", rest) or re.search(
+        r"\b(?:phase|step|slice|part|stage|task)\s+\d", rest, re.I
+    ):
+        return False  # "don't use a crosshair", "do not implement phase 1": this build's parts
     if re.match(r"^\s+(?:any\s+)?(?:mistakes?|errors?|typos?)\b", rest, re.I):
         return False  # "don't make mistakes": emphasis, nothing to remember
     if re.match(r"^\s+(?:me|us|this|that|these|those)\b", rest, re.I):
@@ -187,6 +191,8 @@ def _dont_want(m: re.Match[str], c: Clause) -> str | None:
         return None  # "I don't like the polling wait": the code on the table, not a taste
     if verb == "want" and (to_you or re.match(r"^to\s", c.text[m.start(3) - 3 : m.start(3)])):
         head = rest.split(" ", 1)[0].lower()
+        if re.match(r"^\S+\s+(?:a|an)\s", rest, re.I):
+            return None  # "I don't want to include a coach chat": a feature of this build
         if head not in POLICY_VERBS | WE_DONT_VERBS | IMPERATIVES or _STEP_OBJECT.match(
             " " + rest.split(" ", 1)[-1]
         ):
@@ -258,6 +264,10 @@ def _keep(m: re.Match[str], c: Clause) -> str | None:
         return None  # "keep it short", "keep the answer under 200 words": about this reply
     if re.match(r"^(?:it|them)$", obj, re.I) and _STEP_MANNER.match(rest):
         return None  # "keep it simple", "keep them locally": how to do this step
+    if re.match(r"^(?:similar|the same)\b", rest, re.I) or re.search(
+        r"\b(?:exactly|as (?:they|it) (?:are|is|were|was))\b", rest, re.I
+    ):
+        return None  # "keep the settings exactly as they are": leave this task's things alone
     return f"Keep {obj} {rest}"
 
 
@@ -286,7 +296,17 @@ RULES: tuple[ClauseRule, ...] = (
         _MAKE_SURE_ALL,
         "Make sure {1}",
         "constraint",
-        lambda m, c: not TRANSIENT_PREDICATE.search(c.text) and not vague(m.group(1)),
+        lambda m, c: (
+            not TRANSIENT_PREDICATE.search(c.text)
+            and not vague(m.group(1))
+            # "ensure no detail is missed", "make sure all the points are correct", "… all
+            # features work": a check on this piece of work; a rule says must/should/has
+            and not re.search(r"\b(?:is|are|was|were|gets?)\s+(?:\w+ed|\w+en)\b", m.group(1), re.I)
+            and not (
+                re.match(r"^(?:every|all|each)\b", m.group(1), re.I)
+                and not re.search(r"\b(?:must|should|has|have|needs?|gets?|uses?)\b", m.group(1), re.I)
+            )
+        ),
     ),
     ClauseRule(
         "always_never",

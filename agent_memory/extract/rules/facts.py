@@ -268,6 +268,8 @@ def _copula_contrast_ok(m: re.Match[str], c: Clause) -> bool:
 
 def _passive_how_ok(m: re.Match[str], c: Clause) -> bool:
     subject, how = m.group(1) or m.group(3), m.group(2) or m.group(4)
+    if re.search(r"\b(?:me|us|you|your|it|to|sure|[a-z]+ly|having|allows?)\b", subject, re.I):
+        return False  # "allows me to go through X", "your task is to go through": no thing named
     return (
         subject.split()[0].lower() not in PRONOUNS
         and not PROBLEM_SUBJECT.search(subject)
@@ -382,6 +384,14 @@ _THING_AT_HAND = re.compile(
 )
 
 
+# "the file", "the .har file", "the csv": the one file this task works on, named by its kind.
+_AT_HAND_SUBJECT = re.compile(
+    r"^(?:\S*\.\w{1,5}\s+)?(?:file|files|data|doc|document|folder|image|script|output|log|logs|"
+    r"result|results|screenshot|csv|spreadsheet|export|dump|report|zip|archive|\.\w{1,5})$",
+    re.I,
+)
+
+
 def _location_ok(m: re.Match[str], c: Clause) -> bool:
     subject, obj = m.group(2), m.group(3)
     return (
@@ -389,7 +399,9 @@ def _location_ok(m: re.Match[str], c: Clause) -> bool:
         and not re.match(r"^(?:a|an|the same|one)\s+(?:\S+\s+){0,2}?branch\b", obj, re.I)
         and not re.search(r"\b(?:will|would|'ll|gonna|can|could)$", subject, re.I)
         # "the file is at C:\\…\\data.csv": the one thing this task works on, said by its kind
-        and not (m.group(1) and _THING_AT_HAND.match(subject))
+        and not (m.group(1) and _AT_HAND_SUBJECT.match(subject))
+        and not re.search(r"\b(?:downloads?|desktop)\b", obj, re.I)
+        and not re.search(r"\b(?:sure|it|live)\b", subject, re.I)
         and subject.split()[0].lower() not in PRONOUNS
         and not PROBLEM_SUBJECT.search(subject)
         and bool(PATHISH.search(obj))
@@ -409,7 +421,7 @@ def _lexicon_ok(m: re.Match[str], c: Clause) -> bool:
         and not STATUS_VALUE.match(value)
         and not re.match(r"^to\s", value, re.I)
         # "the server is started", "my account is not showing X": how things are this minute
-        and not re.match(r"^(?:not\s+)?[a-z]+(?:ing|ed)\b", value, re.I)
+        and not re.match(r"^(?:not\s+)?[a-z]+(?:ing|ed|able|ible)\b", value, re.I)
     )
 
 

@@ -403,7 +403,12 @@ def _lets(m: re.Match[str], c: Clause) -> str | None:
         return None  # "let's just use hack": a step of this conversation
     if verb == "do":
         # "let's do vite" names a tool; "let's do two PRs", "let's do option 2" pick a step
-        one = content_words(obj) == 1 and toolish(obj) and not _NUMBER_WORD.match(obj)
+        one = (
+            content_words(obj) == 1
+            and toolish(obj)
+            and not _NUMBER_WORD.match(obj)
+            and not re.search(r"\d|\bnow\b", obj)
+        )
         return f"Use {obj}" if one and _np_short(obj) else None
     if verb in _CHOOSE:
         # "let's go with PostgreSQL", "… Django + HTMX": a named tool or a stack; "let's go with
