@@ -98,6 +98,8 @@ STEP_AT_HAND = [
     "Continue the work on the exporter at ~/code/exporter.\n\nWhat's done:\n- the parser\n"
     "- the writer\n- the CLI flags\n\nNext steps:\n- never skip the QA pass\n"
     "- keep the API backwards compatible",
+    "The upload keeps timing out. Please change uploader.py to:\n\nUse retries for all requests.\n\n"
+    "Never send more than 5 MB per chunk.",
     # picks among options, reports, possibilities
     "lets go with compact",
     "Let's do three commits",

@@ -122,10 +122,22 @@ _BRIEF_LABEL = re.compile(
 )
 
 
+# A request that introduces its own steps ("please update X to:", "do the following:").
+_STEPS_FOLLOW = re.compile(
+    r"\b(?:please|can you|could you|i want you to|i need you to|let's|go ahead and)\b[^\n]{0,120}?"
+    r"\b(?:to|following|these|this|steps|changes)\s*:\s*\n",
+    re.I,
+)
+
+
 def framing(text: str) -> str:
     """A long statement with document structure (headings, lists, tables) is mostly pasted
     material (a spec, a plan, notes): only its first and last paragraphs are the user talking.
     A task brief ("Goal: … Requirements: …") is read the same way from 600 characters on."""
+    steps = _STEPS_FOLLOW.search(text)
+    if steps:
+        # "Please update watch.js to:\n\n- quote all vars\n- …": what follows is this request
+        text = text[: steps.end()]
     labels = len(_BRIEF_LABEL.findall(text))
     items = len(_STRUCTURE.findall(text))
     if labels and items >= 3 and len(text) >= 120:
