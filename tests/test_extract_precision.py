@@ -10,6 +10,8 @@ import pytest
 from agent_memory.extract.pipeline import extract_claims
 
 NOT_DURABLE = [
+    "Use rem units in the components.",  # the components at hand, not a kind of file
+    "I prefer that one.",
     # fragments with no object once the sentence is cut
     "Prefer that one",
     "Use the app",
@@ -102,6 +104,10 @@ NOT_DURABLE = [
 DURABLE = [
     ("Never push directly to main", "Never push directly to main"),
     ("We use poetry for dependency management", "Use poetry for dependency management"),
+    # a tool for a kind of job, and the kind of file it holds in
+    ("Use tabs for indentation in the Makefile.", "Use tabs for indentation in the Makefile"),
+    ("Use tabs in Makefiles.", "Use tabs in Makefiles"),  # scoped to a kind of file
+    ("I prefer answers that start with the result", "Prefer answers that start with the result"),
     ("I'm on Fedora now", "User is on Fedora now"),
     ("Every PR needs a changelog entry", "Every PR needs a changelog entry"),
     (

@@ -133,7 +133,19 @@ _FOR_A_JOB = re.compile(
     r"^[\w\ue000\ue001.@/+-]+(?:\s+[\w\ue000\ue001.@/+-]+)?\s+for\s+(?:all\s+|every\s+|any\s+)?"
     r"(?!(?:the|a|an|this|that|these|those|it|them|me|us|now|my|your|our|example|instance|each|"
     r"one|now|today|testing purposes)\b)(?:[\w-]+\s+){0,2}[\w-]+"
+    # ... and the kind of file it holds in: "tabs for indentation in the Makefile"
+    r"(?:\s+in\s+(?:the\s+|all\s+|every\s+|any\s+)?[\w.-]+(?:\s+files?)?)?"
     r"\s*(?:please|pls)?\s*$",
+    re.I,
+)
+
+
+# "use tabs in Makefiles", "use snake_case in Python files": scoped to a kind of file (a plural
+# with no determiner), a standing rule; "use X in the new page" stays this task's.
+_IN_A_KIND_OF_FILE = re.compile(
+    r"\s(?:in|inside|for)\s+(?:all\s+|every\s+|any\s+)?"
+    r"(?!(?:the|these|those|this|that|my|your|our|its|their|new|old|other)\b)"
+    r"(?:[\w.-]+\s+)?[\w.-]*[a-z]s\s*$",
     re.I,
 )
 
@@ -145,6 +157,7 @@ def _use(m: re.Match[str], c: Clause) -> str | None:
     if not toolish(obj) and c.origin != "rejection" and not only:
         return None
     strong = only or bool(QUANTIFIER.search(obj)) or c.origin == "rejection"
+    strong = strong or bool(_IN_A_KIND_OF_FILE.search(obj))
     # A bare "use X" (no "always", "only", "for all …") picks what this step uses ("use gl",
     # "use joinWithAnd instead", "using vim.pack"); only a scoped or rejected one is a rule.
     tool, _, purpose = obj.partition(" for ")
@@ -161,7 +174,9 @@ def _prefer(m: re.Match[str], c: Clause) -> str | None:
     if (
         REACTION_OBJECT.match(rest)
         or re.match(r"^(?:a lot|much|way more)\b", rest, re.I)
-        or re.search(r"\b(?:it|this|that|them)\b", rest, re.I)
+        or re.search(r"\b(?:it|this|them)\b", rest, re.I)
+        # "that" points at the option at hand, except as a relative ("answers that start …")
+        or re.search(r"(?:^|\b(?:of|with|to|for|over|than|like|on|in)\s+)that\b", rest, re.I)
     ):
         return None  # "I prefer the inline version", "prefer a lot to …": the option at hand
     if re.match(r"^not\b", rest, re.I):
