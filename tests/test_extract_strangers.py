@@ -100,6 +100,16 @@ STEP_AT_HAND = [
     "- keep the API backwards compatible",
     "The upload keeps timing out. Please change uploader.py to:\n\nUse retries for all requests.\n\n"
     "Never send more than 5 MB per chunk.",
+    "<observed_from_primary_session>\n  <what_happened>Read</what_happened>\n</observed_from_"
+    "primary_session>\nNever reply with prose outside the XML.",
+    "no make sure the margin value is right",
+    "No devices are connected to the hub",
+    "the original page uses a sticky header",
+    "For files inside the archive folder, mark them as legacy",
+    "use the spec to understand. so you know the commands, etc",
+    "the report looks fine, it can go on another page so I can add more reports in the future",
+    "always will be pending",
+    "Build failed. No Python version detected.",
     # picks among options, reports, possibilities
     "lets go with compact",
     "Let's do three commits",
@@ -148,6 +158,7 @@ DURABLE = [
     ("lets go with flat config", "flat config"),
     ("ok let's do bun", "bun"),
     ("in future always run the formatter", "formatter"),
+    ("just so you know, the staging db is reset every night", "staging"),
     ("Let's not use an ORM", "ORM"),
     ("Make sure every commit has a ticket id", "ticket"),
     ("The design doc is in docs/architecture.md", "docs/architecture.md"),

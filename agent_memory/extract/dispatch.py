@@ -32,7 +32,7 @@ HABIT = re.compile(
 )
 MEMORY_WEAK = re.compile(
     r"^(?:note|nb|fyi|important|for (?:your )?information|for (?:the )?future reference|for reference|"
-    r"(?:just\s+)?(?:so\s+)?you know|"
+    r"(?:just\s+)?(?:so\s+)?you know(?=\s+that\b|\s*[:,\u2013\u2014-])|"
     r"keep in mind|bear in mind|just so you know|for context|heads up)(?:\s+(?:that|this))?"
     r"\s*(?:[:,\u2013\u2014-]\s*|\s+)(\S.*)",
     re.I,

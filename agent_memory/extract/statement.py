@@ -242,8 +242,11 @@ def _framed(sentence: str) -> _Framed | None:
         # "remember, slices are just pointers anyway": a reason given in an argument about
         # the code at hand, not something to keep.
         s, strong = m.group(1), not _ARGUING.search(m.group(1))
+    scope = SCOPE.search(s)
+    # "… so I can add more reports in the future": a plan of the user's, no scope on a rule
+    planned = scope and re.search(r"\b(?:can|could|will|would|might|may)\b", s[: scope.start()], re.I)
     scoped = SCOPE.sub(" ", s).strip()
-    if scoped != s:
+    if scoped != s and not planned:
         s, strong = scoped, True
     weak = MEMORY_WEAK.match(s)
     if weak:
@@ -563,6 +566,8 @@ PASTED_DOC = re.compile(r"^#{1,3}\s+\S[^\n]{0,80}\n")
 def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:
     if len(text) >= 200 and (ROLE_PROMPT.match(text.lstrip()) or PASTED_DOC.match(text.lstrip())):
         return []
+    if re.match(r"^\s*<[a-z_][\w-]*>", text) and len(text) >= 100:
+        return []  # "<observed_from_primary_session>…": a tool's generated prompt, not typing
     masked, spans = _prepared(text)
     found: list[Candidate] = []
     if non_english(masked):

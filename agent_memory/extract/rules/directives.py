@@ -27,6 +27,7 @@ _ALWAYS_NEVER = re.compile(
     r"(?:(you|we|i|claude|agents?)\s+)?((?:should|must|will|shall|need to|have to|ought to|'ll|"
     r"are to|want to|can)\s+)?(?:(?:please|also|just|really)\s+)*(always|never)\s+"
     r"(?!mind\b|again\b|ever\b|before\b|been\b|had\b|did\b|thought\b|knew\b|saw\b|seen\b|got\b|"
+    r"will\b|would\b|is\b|are\b|was\b|were\b|"
     r"really\b|worked\b|used\b|realized\b|noticed\b|heard\b|said\b|meant\b|wanted\b|tried\b|"
     r"have\b|has\b|get\b|gets\b|run into\b|hit\b|see\b|struggle\b|end up\b|seem\b|forget\b|"
     r"work\b|works\b|happens?\b|come\b|comes\b|say\b|know\b|want\b|wonder\b)(\S.*)",
@@ -230,7 +231,12 @@ def _without_ok(m: re.Match[str], c: Clause) -> bool:
 def _no_x_ok(m: re.Match[str], c: Clause) -> bool:
     if m.group(1).split()[0].lower() in IMPERATIVES:
         return False  # "no add the stories here": "no," then an instruction, not "no X"
-    if re.search(r"\b(?:found|left|shown|visible|available|yet|there|here)$", m.group(1), re.I):
+    if re.search(
+        r"\b(?:found|left|shown|visible|available|yet|there|here|detected|configured|installed|"
+        r"set|specified|provided|connected|selected|loaded)$",
+        m.group(1),
+        re.I,
+    ):
         return False  # "no build.sbt found": what the screen says, not a rule
     codeish = re.search(r"\ue000|\w\.\w|[A-Z]", m.group(1))
     return not vague(m.group(1)) and (m.group(1).endswith("s") or bool(codeish))

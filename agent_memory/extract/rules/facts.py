@@ -254,6 +254,8 @@ def _names_a_tool(obj: str) -> bool:
 
 
 def _this_repo_ok(m: re.Match[str], c: Clause) -> bool:
+    if re.search(r"\b(?:original|orignal|old|reference|other)\b", m.group(0)[:40], re.I):
+        return False  # "the original site uses X": the thing being copied in this task
     return not vague(m.group(3)) and not PROBLEM_SUBJECT.search(m.group(3).split(" ", 1)[0])
 
 
@@ -367,7 +369,9 @@ def _quantifier_ok(m: re.Match[str]) -> bool:
         "go",
     ):
         return False  # "all Scala libs are cross-versioned", "all of them are there": describes
-    if re.match(r"^(?:of|\d+|two|three|four|five|six|these|those|the)\b", subject):
+    if re.match(r"^(?:of|\d+|two|three|four|five|six|these|those|the|make|it|markers?)\b", subject) or (
+        quantifier == "no" and re.search(r"\b(?:is|are)\s+\w+ed\b", m.group(0), re.I)
+    ):
         return False  # "all three projects need to …", "all of the files": the things at hand
     return not (quantifier == "no" and (subject in PRONOUNS or subject in _ADVERB_AFTER_NO))
 
@@ -394,6 +398,8 @@ _AT_HAND_SUBJECT = re.compile(
 
 def _location_ok(m: re.Match[str], c: Clause) -> bool:
     subject, obj = m.group(2), m.group(3)
+    if re.match(r"^(?:for|in|on|at|with|when|if)\b", subject, re.I):
+        return False  # "for documents that are inside X, mark them …": a step, not a place
     return (
         not _NOT_A_PLACE.match(obj)
         and not re.match(r"^(?:a|an|the same|one)\s+(?:\S+\s+){0,2}?branch\b", obj, re.I)
