@@ -484,3 +484,7 @@ def test_every_one_of_a_kind_must_use() -> None:
 
 def test_a_member_of_the_code_is_no_tool_to_use() -> None:
     assert extract_claims("config.value.isProd を使いたい") == []
+
+
+def test_the_model_of_this_session_is_no_decision() -> None:
+    assert extract_claims("なんか設定が変わってる。Haikuを使いたい") == []

@@ -236,11 +236,13 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "preference",
         "ja_dont_use",
     ),
-    # "…DockerFileを使用したいです": a tool the user wants to use, as the whole sentence
+    # "テストはVitestを使用したいです", "…したいのでDockerFileを使用したいです": a tool wanted for
+    # a named part or purpose (not "Sonnetを使いたい", the model of this session), as the
+    # whole sentence and not a member of the code ("storefront.value.isUSA を使いたい")
     (
-        # (not a member of the code: "storefront.value.isUSA を使いたい")
         re.compile(
-            rf"(?<![A-Za-z0-9_.])(?![\w-]*\.[\w-]*\.)(?![\w-]*\.[a-z]+[A-Z]){_TOOL2}\s*を(?:使用し|使い)たい(?:です|と思います)?$"
+            r"(?:は|ので|から|には)[^。]*?(?<![A-Za-z0-9_.])(?![\w-]*\.[\w-]*\.)(?![\w-]*\.[a-z]+[A-Z])"
+            rf"{_TOOL2}\s*を(?:使用し|使い)たい(?:です|と思います)$"
         ),
         "Use",
         "decision",
