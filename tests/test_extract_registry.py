@@ -97,6 +97,18 @@ def test_a_new_rule_is_one_entry(monkeypatch: object) -> None:
             "User is a beginner (new to this)",
             "situation.user_beginner",
         ),
+        (
+            "there is a jre in /opt/jre-17",
+            "There is a jre in /opt/jre-17",
+            "fact.have_at",
+        ),
+        (
+            "on linux I have a ~/bin folder",
+            "User has a folder at ~/bin on linux",
+            "fact.have_at",
+        ),
+        ("I keep my scripts in ~/scripts", "User keeps scripts in ~/scripts", "fact.have_at"),
+        ("there is a file in ~/Downloads/a.csv", None, None),
         # a state of the moment, not the environment: nothing
         ("my laptop is broken", None, None),
         ("i dont know much about this", None, None),

@@ -396,6 +396,36 @@ _AT_HAND_SUBJECT = re.compile(
 )
 
 
+# "there is a jdk in ~/.jdks/temurin-21", "we have a dotfiles repo in ~/.dots", "on wsl I have a
+# ~/fzf folder": where a thing of the user's lives, said in passing.
+_HAVE_AT = re.compile(
+    r"^(?:(?:on|in)\s+[\w.-]+\s+)?(there(?:'s| is)|(?:i|we)\s+(?:have|keep|'ve got|have got))\s+"
+    r"(a|an|my|our)\s+((?:[\w.+-]+\s+){0,3}?(?:[\w.+-]+))\s+(?:in|at|under)\s+"
+    r"([~./\\\ue000]\S*|[A-Za-z]:\\\S*|\S*/\S*)(?:\s+(?:tbh|btw|too|also|already)\b.*)?\s*$|"
+    r"^(?:(?:on|in)\s+([\w.-]+)\s+)?(?:i|we)\s+(?:have|keep)\s+(?:a|an)\s+([~./]\S+)\s+(folder|directory|dir|repo)\s*$",
+    re.I,
+)
+
+
+def _have_at(m: re.Match[str], c: Clause) -> str | None:
+    if m.group(6):  # "on wsl I have a ~/fzf folder"
+        where = f" on {m.group(5)}" if m.group(5) else ""
+        return f"User has a {m.group(7).lower()} at {m.group(6)}{where}"
+    thing, where = m.group(3), m.group(4)
+    if (
+        vague(thing)
+        or _AT_HAND_SUBJECT.match(thing)
+        or PROBLEM_SUBJECT.search(thing)
+        or re.search(r"\b(?:downloads?|desktop|tmp|temp)\b", where, re.I)
+    ):
+        return None  # "there is a file in ~/Downloads": the thing of this task
+    if m.group(1).lower().startswith("there"):
+        return f"There is {m.group(2).lower()} {thing} in {where}"
+    if m.group(2).lower() in ("my", "our"):
+        return f"User keeps {thing} in {where}"
+    return f"User has {m.group(2).lower()} {thing} in {where}"
+
+
 def _location_ok(m: re.Match[str], c: Clause) -> bool:
     subject, obj = m.group(2), m.group(3)
     if re.match(r"^(?:for|in|on|at|with|when|if)\b", subject, re.I):
@@ -582,6 +612,7 @@ RULES: tuple[ClauseRule, ...] = (
         _our_x_ok,
     ),
     ClauseRule("location", _F, _LOCATION, "{c}", "fact", _location_ok),
+    ClauseRule("have_at", _F, _HAVE_AT, _have_at, "fact"),
     ClauseRule(
         "lexicon",
         _F,
