@@ -488,3 +488,16 @@ def test_a_member_of_the_code_is_no_tool_to_use() -> None:
 
 def test_the_model_of_this_session_is_no_decision() -> None:
     assert extract_claims("なんか設定が変わってる。Haikuを使いたい") == []
+
+
+def test_a_fact_in_the_first_clause_survives_the_task_after_it() -> None:
+    assert _one("我平时用 Arch，这个报错帮我看看")[0] == "Uses: 我平时用 Arch"
+    assert _one("我们想做一个记账小程序，这个页面先别管")[:2] == (
+        "Project: 我们想做一个记账小程序",
+        "fact",
+    )
+    assert _one("2.我从来没有用过官方的模型，这个不是原因")[0].startswith("Does not use: ")
+
+
+def test_what_the_user_builds_in_korean() -> None:
+    assert _one("Django로 사내 예약 사이트를 만들거야")[2] == "language.project_is"

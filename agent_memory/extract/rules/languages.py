@@ -363,6 +363,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             rf"^(?:io\s+|yo\s+|eu\s+)?(?:non|no|não)\s+(?:uso|utilizzo|utilizo)\s+(?:il\s+|el\s+|o\s+)?{_TOOL2}|"
             rf"^(?:я|мы)\s+не\s+(?:использую|используем|пользуюсь|пользуемся)\s+{_TOOL2}|"
             rf"^(?:我|我们|我們)(?:从来|從來|平时|平時)?(?:不用|不使用|没用|沒用)\s*{_TOOL2}|"
+            r"(?:^|[，,])\s*(?:我|我们|我們)?(?:从来|從來)(?:没有|沒有|没|沒)(?:使用|用)过|"
             rf"^(?:ich|wir)\s+(?:benutze|nutze|verwende|benutzen|nutzen|verwenden)\s+(?:kein(?:e|en)?\s+)?"
             rf"{_TOOL2}\s+nicht\b|^je\s+n'utilise\s+(?:pas|jamais)\s+{_TOOL2}",
             re.I,
@@ -370,6 +371,18 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "Does not use",
         "fact",
         "i_dont_use",
+    ),
+    # What the user is building: "我想做一个…系统", "…웹사이트를 만들꺼야" (the project).
+    (
+        re.compile(
+            r"^(?:我|我们|我們)(?:想要|想|要|正在|在)(?:做|开发|開發|写|寫|搭建|建|建立)一(?:个|個|款|套)"
+            r"[^，,。?？]{2,40}?(?:系统|系統|网站|網站|应用|應用|app|平台|工具|小程序|插件|游戏|遊戲)|"
+            r"(?:웹사이트|사이트|앱|서비스|시스템|플랫폼|툴|게임)(?:를|을)\s*만들(?:꺼야|거야|려고|고\s*있어|고\s*싶어)",
+            re.I,
+        ),
+        "Project",
+        "fact",
+        "project_is",
     ),
     # The user's machine: "我的系统是 macOS", "estoy en Windows", "je suis sous Linux",
     # "ich arbeite unter Fedora", "я на маке", "mi editor es Neovim".
@@ -404,6 +417,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             rf"(?:{_TOOL2}|[\u4e00-\u9fff]{{2,12}}(?:[，,。]|$))|"
             rf"^(?:私は|うちは)?{_TOOL2}\s*(?:を|も)?(?:使っています|使っている|使用しています)|"
             rf"^(?:저는|전|우리는)\s*{_TOOL2}\s*(?:을|를)?\s*(?:사용|써)|"
+            rf"^(?:지금\s*)?(?:제가\s*|내가\s*)?(?:쓰는|사용하는)\s*(?:게|것은|건)\s*{_TOOL2}|"
             rf"^(?:я|мы)\s+(?:всегда\s+)?(?:использую|используем|пользуюсь|пользуемся|сижу на)\s+{_TOOL2}|"
             rf"^(?:eu\s*,?\s*(?:[^,]{{1,20}},\s*)?|yo\s+)?(?:já\s+|siempre\s+|sempre\s+)?(?:uso|utilizo)\s+"
             rf"(?:o\s+|a\s+|el\s+|la\s+)?{_TOOL2}|"
@@ -713,7 +727,8 @@ def _sentence(sentence: str) -> Hit | None:
         m = pattern.search(sentence)
         if m and m.group(1).lower() != m.group(2).lower():
             return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
-    body = sentence.rstrip("。.!！?？;；")
+    # "1.我之前是…": the number of the user's point, not part of what is said
+    body = _POINT_NUMBER.sub("", sentence).rstrip("。.!！?？;；")
     head = _HEAD.split(body, 1)[0].strip()
     if _ANSWER_IN.fullmatch(head):  # "中文回答，然后…": the language, whatever the rest asks
         return f"Language: {head}", "preference", "answer_language"
@@ -730,7 +745,7 @@ def _sentence(sentence: str) -> Hit | None:
     for pattern, label, kind, sub in _RULES:
         if japanese and sub.startswith("zh_"):
             continue  # 別 (other) in "別の人から…" is Japanese, not 别 (don't)
-        if bound_head or (bound and label not in ("Always", "Never")):
+        if bound_head or (bound and label not in _HEAD_BOUND):
             continue
         if sub in _PLAIN and not (_DURABLE.search(body) or _USE_TOOL.search(body)):
             continue
@@ -744,7 +759,11 @@ def _sentence(sentence: str) -> Hit | None:
                     return inner
                 if japanese and _JA_NOT_DOING.search(body):  # "…しないことを覚えて"
                     return f"Don't: {body}", "constraint", sub
-            if sub == "i_use":  # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
+            if sub in (
+                "i_use",
+                "i_dont_use",
+                "project_is",
+            ):  # the fact is its clause: "我用的是 X，帮我配置…"
                 body = body[: m.end()] + _HEAD.split(body[m.end() :], 1)[0].rstrip()
             return (f"{label}: {body}" if label else body), kind, sub
     return None
@@ -802,6 +821,10 @@ def _from_now_on(body: str) -> Hit | None:
 
 
 _HEAD = re.compile(r"[,，;；]")
+# Rules whose claim stands in the sentence's first clause: a deictic word further on ("我一直用
+# vim，这个文件帮我改一下") belongs to the task that follows, not to the rule or fact.
+_HEAD_BOUND = frozenset(("Always", "Never", "Uses", "Does not use", "Environment", "Project"))
+_POINT_NUMBER = re.compile(r"^\s*\d{1,2}\s*[.、)）]\s*(?=\S)")
 _JA_REMEMBER_TAIL = re.compile(r"(?:ことを|ことは|と|を)覚えて(?:おいて|て)(?:ください|ね)?$")
 _JA_NOT_DOING = re.compile(r"(?:しない|しません|使わない|使いません|禁止)$")
 # The language to talk in, said as a clause of its own: "中文回答", "给我中文回复", "用中文讲给我",
