@@ -87,6 +87,10 @@ def imperative(c: str) -> Rule | None:
     c = re.sub(r"^(?:you|claude)\s+", "", c, flags=re.I)
     if vague(c) or content_words(c) < 2 or c.split(" ", 1)[0].lower() in PRONOUNS:
         return None
+    if re.match(r"^(?:needs?|is|are|was|were|has|have|still)\b", c, re.I) or re.search(
+        r"\bstill\b", c, re.I
+    ):
+        return None  # "remember (this) still needs to …": its subject was named elsewhere
     first = c.split(" ", 1)[0].lower()
     if re.match(r"^(?:always|never|don't|do not|only|must)\b", c, re.I):
         return cap(c), "constraint"

@@ -63,7 +63,8 @@ products user users player players game games level levels question questions an
 result results record records slide slides step steps task tasks ticket tickets order orders
 feature features function functions method methods endpoint endpoints response responses
 request requests output outputs report reports email emails message messages notification
-notifications event events line lines word words character characters
+notifications event events line lines word words character characters object objects point
+points asset assets
 """
 )
 # A hypothetical lifted out of a question or a musing: "if it were under src/ instead".

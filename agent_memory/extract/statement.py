@@ -350,7 +350,8 @@ def _clause_claim(
         dated = TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
         # "Note: a limit of 100 was applied to your query": a tool talking to the user
         told = re.search(r"\b(?:your|you)\b", c, re.I)
-        if low not in PRONOUNS and content_words(c) >= 3 and not dated and not told:
+        headless = low in ("needs", "need", "is", "are", "was", "still", "has", "have")
+        if low not in PRONOUNS and content_words(c) >= 3 and not (dated or told or headless):
             got = (cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
     return (got[0], got[1], i, got[2]) if got else None
 

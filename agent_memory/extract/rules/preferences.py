@@ -157,6 +157,8 @@ def _use(m: re.Match[str], c: Clause) -> str | None:
     if not toolish(obj) and c.origin != "rejection" and not only:
         return None
     strong = only or bool(QUANTIFIER.search(obj)) or c.origin == "rejection"
+    if re.match(r"^all (?:the|of the|our|my|these|those)\b", obj, re.I):
+        return None  # "use all the tools we have in that folder": this task's material
     strong = strong or bool(_IN_A_KIND_OF_FILE.search(obj))
     # A bare "use X" (no "always", "only", "for all …") picks what this step uses ("use gl",
     # "use joinWithAnd instead", "using vim.pack"); only a scoped or rejected one is a rule.
@@ -231,6 +233,8 @@ def _short_contrast(m: re.Match[str], c: Clause) -> str | None:
         or same_family(pair.group(1), pair.group(2))
     )
     first = pair.group(1).split()[0].lower()
+    if re.search(r"\b(?:is|are|was|were)$", pair.group(1), re.I):
+        return None  # "audio is not free": a statement, not a choice of tools
     if (
         not loose
         or first in PRONOUNS | IMPERATIVES | {"using", "is", "are", "be"}
@@ -243,7 +247,9 @@ def _short_contrast(m: re.Match[str], c: Clause) -> str | None:
     return f"Use {core}"
 
 
-_EDIT_VERBS = frozenset({"change", "edit", "modify", "touch", "commit", "push", "test"})
+_EDIT_VERBS = frozenset(
+    {"change", "edit", "modify", "touch", "commit", "push", "test", "write", "run", "deploy"}
+)
 _P = "preference"
 PREFERENCE_RULES: tuple[ClauseRule, ...] = (
     ClauseRule(
@@ -270,7 +276,15 @@ PREFERENCE_RULES: tuple[ClauseRule, ...] = (
         "preference",
     ),
     ClauseRule(
-        "policy_all", _P, _POLICY_ALL, "{c}", "constraint", lambda m, c: not vague(m.group(2))
+        "policy_all",
+        _P,
+        _POLICY_ALL,
+        "{c}",
+        "constraint",
+        lambda m, c: (
+            not vague(m.group(2))
+            and not re.search(r"\b(?:exactly|as (?:they|it) (?:are|is))\b", m.group(2), re.I)
+        ),
     ),
     ClauseRule(
         "only",
@@ -283,7 +297,7 @@ PREFERENCE_RULES: tuple[ClauseRule, ...] = (
             not vague(m.group(2))
             and not (
                 m.group(1).lower() in _EDIT_VERBS
-                and re.match(rf"^{DET}\b", m.group(2), re.I)
+                and re.match(rf"^(?:with\s+|on\s+|in\s+)?{DET}\b", m.group(2), re.I)
                 and not QUANTIFIER.search(m.group(2))
             )
         ),
@@ -483,7 +497,12 @@ def _decided(m: re.Match[str], c: Clause) -> str | None:
 
 def _should(m: re.Match[str], c: Clause) -> str | None:
     verb, rest = m.group(3), m.group(4)
-    if vague(rest) or TASKY.search(rest) or re.search(r"\b(?:the same|exactly)\b", rest, re.I):
+    if (
+        vague(rest)
+        or TASKY.search(rest)
+        or re.search(r"\b(?:the same|exactly)\b", rest, re.I)
+        or re.match(r"^\s*(?:now|later|first|today|soon)\b", rest, re.I)
+    ):
         return None  # "we should use exactly the same setup in X": copy what is at hand
     determined = re.match(rf"^\s*(?:to\s+|with\s+|on\s+)?{DET}\b", rest, re.I)
     if (

@@ -43,7 +43,9 @@ _WANT_TO_BUILD = re.compile(
 _IT_IS_A = re.compile(
     rf"^(?:it|this|this project|this repo|the project|the app|the product)\s*(?:'s| is)\s+"
     rf"(?:(?:essentially|basically|just|really|actually|mainly|primarily)\s+)?"
-    rf"((?:a|an)\s+(?:{_TOKEN}\s+){{0,5}}?(?:{_PRODUCT})s?\b.*)",
+    rf"((?:a|an)\s+(?:{_TOKEN}\s+){{0,5}}?(?:{_PRODUCT})s?\b"
+    # "an integration test", "an api error": the product word names something else here
+    rf"(?!\s+(?:tests?|suite|case|error|bug|issue|file|step|branch|failure|problem|key|call)\b).*)",
     re.I,
 )
 # Facts about the user: role, machine, knowledge, employer, place.
@@ -588,6 +590,11 @@ RULES: tuple[ClauseRule, ...] = (
         lambda m, c: (
             _bounded(m.group(3), 12)
             and not _task_requirement(m.group(1))
+            # "everything should be wired correctly": a check on this work
+            and not re.match(r"^(?:every|any)\s?thing\s*$", m.group(1), re.I)
+            and not re.search(
+                r"\b(?:correctly|properly|fully operational|as expected|working)\s*$", m.group(3), re.I
+            )
             # "the variables should …", "all three projects need to …": the things at hand
             and not re.match(
                 r"^(?:the\s|all\s+(?:the\s|\d|two|three|four|five|of\s))", m.group(1), re.I
@@ -643,7 +650,16 @@ RULES: tuple[ClauseRule, ...] = (
         _CALLED,
         lambda m, c: cap(_clean(c.text)),
         "decision",
-        lambda m, c: _bounded(m.group(2), 8) and _not_this(2)(m, c),
+        lambda m, c: (
+            _bounded(m.group(2), 8)
+            and _not_this(2)(m, c)
+            # "the file is called 'flows'", "the subfolder is called X": what this task opens
+            and not re.search(
+                r"\b(?:file|folder|subfolder|directory|dir|sheet|tab|page|document|doc|image)$",
+                m.group(1),
+                re.I,
+            )
+        ),
     ),
     ClauseRule(
         "naming",
