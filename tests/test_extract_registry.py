@@ -98,6 +98,11 @@ def test_a_new_rule_is_one_entry(monkeypatch: object) -> None:
             "situation.user_beginner",
         ),
         (
+            "I'm a data engineer at Globex with a physics background",
+            "User is a data engineer at Globex",
+            "situation.user_role",
+        ),
+        (
             "there is a jre in /opt/jre-17",
             "There is a jre in /opt/jre-17",
             "fact.have_at",

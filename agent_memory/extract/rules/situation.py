@@ -73,6 +73,15 @@ _I_AM_NEW = re.compile(
 )
 
 
+# "… at Meta", "… for a bank", "… at Acme Corp with a physics background"
+_AT_ORG = re.compile(r"^\s+(at|for)\s+((?:[A-Z][\w&.-]*|a|an)(?:\s+[A-Z][\w&.-]*){0,3})(?:\s+with\b.*)?\s*[.!]*$")
+
+
+def _employer(rest: str) -> str:
+    m = _AT_ORG.match(rest)
+    return f" {m.group(1)} {m.group(2)}" if m and m.group(2).lower() not in ("a", "an") else ""
+
+
 def _article(text: str) -> str:
     """The article the user put before their role ("I'm a student", "I'm the admin")."""
     m = re.match(r"^i(?:'m| am)\s+(the|an?)\b", text, re.I)
@@ -451,9 +460,10 @@ RULES: tuple[ClauseRule, ...] = (
         "user_role",
         _F,
         _I_AM_ROLE,
-        lambda m, c: f"User is {_article(c.text)} {_clean(m.group(1))}",
+        lambda m, c: f"User is {_article(c.text)} {_clean(m.group(1))}{_employer(m.group(2))}",
         "fact",
-        lambda m, c: not m.group(2).strip(" .!,"),
+        # "I'm a data analyst at Meta (with a …)": the role and where; nothing else may follow
+        lambda m, c: not m.group(2).strip(" .!,") or bool(_AT_ORG.match(m.group(2))),
     ),
     ClauseRule("user_machine", _F, _I_HAVE_MACHINE, _user_machine, "fact"),
     ClauseRule(
