@@ -121,6 +121,8 @@ STEP_AT_HAND = [
     "KEEP all the spacing settings exactly as they are",
     "we should migrate now",
     "this is an integration test that needs a running server",
+    "No schema flip. Add the nightly readiness check.",
+    "no colours, and a white background",
     # picks among options, reports, possibilities
     "lets go with compact",
     "Let's do three commits",
@@ -169,6 +171,7 @@ DURABLE = [
     ("lets go with flat config", "flat config"),
     ("ok let's do bun", "bun"),
     ("in future always run the formatter", "formatter"),
+    ("No console.log calls in committed code", "console.log"),
     ("just so you know, the staging db is reset every night", "staging"),
     ("Let's not use an ORM", "ORM"),
     ("Make sure every commit has a ticket id", "ticket"),

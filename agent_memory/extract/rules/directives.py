@@ -231,6 +231,10 @@ def _without_ok(m: re.Match[str], c: Clause) -> bool:
 def _no_x_ok(m: re.Match[str], c: Clause) -> bool:
     if m.group(1).split()[0].lower() in IMPERATIVES:
         return False  # "no add the stories here": "no," then an instruction, not "no X"
+    if not m.group(2):
+        # "No SSOT flip.", "No Railway, no R2 yet", "no colors": a decision of this plan or a
+        # reaction; a standing "no X" says where ("no emojis in commit messages")
+        return False
     if re.search(
         r"\b(?:found|left|shown|visible|available|yet|there|here|detected|configured|installed|"
         r"set|specified|provided|connected|selected|loaded)$",
