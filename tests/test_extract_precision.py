@@ -10,6 +10,7 @@ import pytest
 from agent_memory.extract.pipeline import extract_claims
 
 NOT_DURABLE = [
+    "Use sed to fix the typo in the header.",  # a step of this task, not a standing job
     "Use rem units in the components.",  # the components at hand, not a kind of file
     "I prefer that one.",
     # fragments with no object once the sentence is cut
@@ -107,6 +108,7 @@ DURABLE = [
     # a tool for a kind of job, and the kind of file it holds in
     ("Use tabs for indentation in the Makefile.", "Use tabs for indentation in the Makefile"),
     ("Use tabs in Makefiles.", "Use tabs in Makefiles"),  # scoped to a kind of file
+    ("Use black to format the Python sources.", "Use black to format the Python sources"),
     ("I prefer answers that start with the result", "Prefer answers that start with the result"),
     ("I'm on Fedora now", "User is on Fedora now"),
     ("Every PR needs a changelog entry", "Every PR needs a changelog entry"),

@@ -150,6 +150,16 @@ _IN_A_KIND_OF_FILE = re.compile(
 )
 
 
+# "use black to format the sources", "use poetry to manage the dependencies": a named tool for
+# one of the standing jobs of a project; "use sed to fix the typo" is this task's step.
+_TO_A_JOB = re.compile(
+    r"^[\w\ue000\ue001.@/+-]+\s+to\s+(?:format|lint|manage|install|build|test|run|deploy|"
+    r"bundle|type-?check|compile|package|publish|release|serve|host)\s+"
+    r"(?!(?:this|that|these|those|it|them)\b)(?:[\w.-]+\s+){0,3}[\w.-]+\s*$",
+    re.I,
+)
+
+
 def _use(m: re.Match[str], c: Clause) -> str | None:
     obj, only = m.group(3), bool(m.group(2))
     if vague(obj) or TASKY.search(obj):
@@ -165,7 +175,7 @@ def _use(m: re.Match[str], c: Clause) -> str | None:
     tool, _, purpose = obj.partition(" for ")
     # "use src/x.svelte for the parse error": a file of this project for a problem of this task
     job = _FOR_A_JOB.search(obj) and not re.search(r"\S/\S", tool)
-    job = job and not PROBLEM_SUBJECT.search(purpose)
+    job = (job and not PROBLEM_SUBJECT.search(purpose)) or (toolish(obj) and _TO_A_JOB.search(obj))
     if (strong or job) and not re.search(r"\binstead\s*$", obj, re.I):
         return ("Use only " if only else "Use ") + obj
     return None
