@@ -175,7 +175,9 @@ def _use(m: re.Match[str], c: Clause) -> str | None:
     tool, _, purpose = obj.partition(" for ")
     # "use src/x.svelte for the parse error": a file of this project for a problem of this task
     job = _FOR_A_JOB.search(obj) and not re.search(r"\S/\S", tool)
-    job = (job and not PROBLEM_SUBJECT.search(purpose)) or (toolish(obj) and _TO_A_JOB.search(obj))
+    job = bool(job and not PROBLEM_SUBJECT.search(purpose)) or bool(
+        toolish(obj) and _TO_A_JOB.search(obj)
+    )
     if (strong or job) and not re.search(r"\binstead\s*$", obj, re.I):
         return ("Use only " if only else "Use ") + obj
     return None
