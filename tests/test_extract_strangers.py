@@ -123,6 +123,7 @@ STEP_AT_HAND = [
     "this is an integration test that needs a running server",
     "No schema flip. Add the nightly readiness check.",
     "no colours, and a white background",
+    "ok use the v2 endpoint instead of v1 and test it",
     # picks among options, reports, possibilities
     "lets go with compact",
     "Let's do three commits",

@@ -319,6 +319,10 @@ def _continuation(out: list[ClauseClaim], i: int, c: str) -> ClauseClaim | None:
     return None
 
 
+_THEN_TRY = re.compile(
+    r"^(?:and\s+)?(?:then\s+)?(?:test|try|run|check|see|verify|retry|rerun)\s+(?:it|this|that|again)\b",
+    re.I,
+)
 _JUST_WANT = re.compile(r"^(?:but\s+)?i\s+(?:just|only)\s+want\b", re.I)
 _IF_CLAUSE = re.compile(r"\b(?:if|unless|in case)\b", re.I)
 _RULE_WORD = re.compile(r"^(?:never|don't|do not|always|avoid|only)\b", re.I)
@@ -385,6 +389,10 @@ def _sentence_claims(
         if i > 0 and subject_np and re.match(r"^(?:it|they)\s+(?!is\b|are\b|'s\b)", c, re.I):
             # "the integration tests hit a real Postgres; they fail if Docker is down"
             c = f"{subject_np} {c.split(' ', 1)[1]}"
+        then_try = _THEN_TRY.match(c) and out and out[-1][2] == i - 1
+        if then_try and out[-1][3].startswith(("preference.", "decision.")):
+            out.pop()  # "use X instead of Y and test it": the next step of this task
+            continue
         if _JUST_WANT.match(c) and out and out[-1][2] == i - 1 and "not want" in out[-1][0]:
             out.pop()  # "I don't want csv files, I just want a script": this task's shape
             continue
