@@ -501,3 +501,38 @@ def test_a_fact_in_the_first_clause_survives_the_task_after_it() -> None:
 
 def test_what_the_user_builds_in_korean() -> None:
     assert _one("Django로 사내 예약 사이트를 만들거야")[2] == "language.project_is"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "у меня ошибка в тестах",  # the state of the moment
+        "у меня не собирается проект",
+        "у меня вопрос по хукам",
+        "у меня TypeError при запуске",
+        "никогда не падало раньше",  # a report, not an imperative
+        "запомни пароль",  # what to keep is not said
+    ],
+)
+def test_russian_reports_are_no_facts_or_rules(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("у нас монорепозиторий на pnpm", "language.ru_i_have"),
+        ("у меня линукс, а не мак", "language.ru_i_have"),
+        ("никогда не коммить секреты", "language.ru_never"),
+    ],
+)
+def test_russian_setup_facts_and_never(text: str, rule: str) -> None:
+    assert _one(text)[2] == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["每次都要等很久", "每次要等半天", "jamais compris pourquoi", "절대 그렇지 않아"],
+)
+def test_always_and_never_said_of_how_things_go(text: str) -> None:
+    assert extract_claims(text) == []

@@ -147,7 +147,10 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     # "每次只要中文版本回复", "每次都先跑测试": what to do every time.
     (
-        re.compile(r"^(?:你)?每次(?:都)?(?:只要|只用|都要|都用|要|必须|必須|先|记得|記得)\S"),
+        # (not "每次都要等很久", how long it takes: a verb of the user's rule must follow)
+        re.compile(
+            r"^(?:你)?每次(?:都)?(?:只要|只用|都用|必须|必須|先|记得|記得|(?:都)?要(?:先|用|记得|記得|检查|檢查|跑|运行|執行|执行|更新|确认|確認|写|寫))\S"
+        ),
         "Always",
         "constraint",
         "zh_every_time",
@@ -164,7 +167,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         re.compile(
             rf"^(?:你)?(?:{_POLITE})?(?:一律|总是|總是|永远要|永遠要|始终|始終|每次都要)\s*"
             # "总是报错", "总是失败": how something keeps going wrong, not a rule
-            r"(?!报错|報錯|失败|失敗|出错|出錯|出现|出現|卡|崩|不行|没|沒|不能|不会|不會|会|會|是)\S"
+            r"(?!报错|報錯|失败|失敗|出错|出錯|出现|出現|卡|崩|不行|没|沒|不能|不会|不會|会|會|是|等|花|很|好久|"
+            r"那么|那麼|这么|這麼)\S"
         ),
         "Always",
         "constraint",
@@ -274,7 +278,13 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "constraint",
         "ko_always",
     ),
-    (re.compile(r"^절대(?:로)?\s*\S.*(?:지\s*마|않|말아|금지)"), "Never", "constraint", "ko_never"),
+    # "절대 …지 마세요/하지 말아/않도록/금지", not "절대 그렇지 않아" (not at all so)
+    (
+        re.compile(r"^절대(?:로)?\s*\S.*(?:지\s*마|말아|않도록|않게|금지)"),
+        "Never",
+        "constraint",
+        "ko_never",
+    ),
     (
         re.compile(r"\S\s*지\s*(?:마|마세요|말아요|말아\s*주세요|마십시오)$"),
         "Don't",
@@ -287,7 +297,16 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "ko_remember",
     ),
-    (re.compile(rf"^(?:{_POLITE})?никогда\s+не\s+\w+", re.I), "Never", "constraint", "ru_never"),
+    # an imperative after "никогда не" ("никогда не пушь"), not "никогда не работало" (a report)
+    (
+        re.compile(
+            rf"^(?:{_POLITE})?никогда\s+не\s+\w+(?:й|йте|и|ите|ь|ьте|йся|йтесь|ись|итесь)(?!\w)",
+            re.I,
+        ),
+        "Never",
+        "constraint",
+        "ru_never",
+    ),
     # "больше не используй X" (no longer): a standing change, unlike "не трогай" (this turn)
     (
         re.compile(rf"^(?:{_POLITE})?больше\s+(?:никогда\s+)?не\s+{_RU_IMP}(?!\w)", re.I),
@@ -323,11 +342,20 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "ru_remember",
     ),
-    # "у меня сайт, а не мобилка": a short fact; "у меня есть агенты, нужно посмотреть…" opens a task.
+    # "у меня сайт, а не мобилка", "у нас монорепозиторий", "у меня fish": what the user has, a
+    # short fact — either set against something else or a thing of the setup. Not "у меня ошибка",
+    # "у меня не работает", "у меня вопрос" (the state of the moment), nor "у меня есть агенты,
+    # нужно посмотреть…" (the opening of a task).
     (
         re.compile(
-            r"^(?:\w+,\s*)?у\s+(?:меня|нас)\s+(?:есть\s+)?\S+(?!.*(?<!\w)(?:нужно|надо|посмотри|сделай|помоги|"
-            r"проверь|почини)(?!\w))(?=.{0,60}$)",
+            r"^(?:\w+,\s*)?у\s+(?:меня|нас)\s+(?:есть\s+)?"
+            r"(?!(?:не|нет|ошибк|проблем|вопрос|иде[яи]|баг|такая|такой|такое|сейчас|опять|снова|"
+            r"всё|все|что-то|ничего)(?:\w*)(?!\w))"
+            r"(?:\S+(?:\s+\S+)?,?\s+а\s+не\s+\S+|"
+            r"(?:мак\w*|линукс\w*|винд\w*|убунту|монорепо\w*|репозитори\w*|сайт\w*|приложени\w*|бот\w*|"
+            rf"сервер\w*|кластер\w*|{_OS}|(?![A-Za-z]*(?:Error|Exception|error)\b){_TOOL2}))"
+            r"(?!.*(?<!\w)(?:нужно|надо|посмотри|сделай|помоги|проверь|почини|не работает|ошибк\w*)(?!\w))"
+            r"(?=.{0,60}$)",
             re.I,
         ),
         "",
@@ -453,7 +481,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fr_dont",
     ),
     (
-        re.compile(rf"^(?:{_POLITE})?(?:ne\s+{_FR_IMP}\s+jamais|jamais)\b", re.I),
+        # an instruction after "jamais", not "jamais compris pourquoi" (a report)
+        re.compile(rf"^(?:{_POLITE})?(?:ne\s+{_FR_IMP}\s+jamais|jamais\s+{_FR_IMP})\b", re.I),
         "Never",
         "constraint",
         "fr_never",
@@ -754,6 +783,10 @@ def _sentence(sentence: str) -> Hit | None:
             if label == "Remember":  # the marker says it already: "Remember: <what>"
                 body = _REMEMBER_WORD.sub("", body, count=1).strip() or body
                 body = _JA_REMEMBER_TAIL.sub("", body).strip() or body
+                if len(body.split()) < 3 and not (_CJK.search(body) or _KANA.search(body)):
+                    continue  # "запомни пароль": what is to be kept is not said
+                if len(body) < 5:
+                    continue
                 inner = _sentence(body) if body != sentence else None
                 if inner:  # "记住往后回复都用中文": what is remembered is itself a rule
                     return inner
