@@ -124,6 +124,11 @@ STEP_AT_HAND = [
     "No schema flip. Add the nightly readiness check.",
     "no colours, and a white background",
     "ok use the v2 endpoint instead of v1 and test it",
+    "I want to create a /deploy command that opens the admin extension",
+    "I want to create a Figma plugin project with the following specifications",
+    "1. **Decision** - ship the read path now.\n\n2. **Orders**\n- keep CI green\n- add the check\n"
+    "- keep changes minimal and focused\n\n" + "Details of the plan follow. " * 30
+    + "\n\nThat is all for this round.",
     # picks among options, reports, possibilities
     "lets go with compact",
     "Let's do three commits",
@@ -172,6 +177,7 @@ DURABLE = [
     ("lets go with flat config", "flat config"),
     ("ok let's do bun", "bun"),
     ("in future always run the formatter", "formatter"),
+    ("I am building a flashcard app for language learners", "flashcard app"),
     ("No console.log calls in committed code", "console.log"),
     ("just so you know, the staging db is reset every night", "staging"),
     ("Let's not use an ORM", "ORM"),

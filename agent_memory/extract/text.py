@@ -145,7 +145,7 @@ def framing(text: str) -> str:
         # of this task; only the opening line is the user talking to Claude.
         return re.split(r"\n\s*\n|\n(?=\s*(?:#{1,6}\s*)?\**\w[\w ]{0,30}:)", text.strip(), maxsplit=1)[0]
     brief = len(text) >= 600 and labels >= 2
-    if not brief and (len(text) < 1500 or items < 6):
+    if not brief and (len(text) < 800 or items < 4) and (len(text) < 1500 or items < 6):
         return text
     paragraphs = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
     if len(paragraphs) < 3:

@@ -34,6 +34,11 @@ _BUILDING = re.compile(
     rf"((?:a|an|our|my)\s+(?:{_TOKEN}\s+){{0,6}}?(?:{_PRODUCT})s?\b.*)",
     re.I,
 )
+_PRODUCT_HEAD = re.compile(
+    rf"^(?:a|an|our|my)\s+(?:(?!that\b|which\b|to\b|for\b|with\b|where\b|from\b|of\b|in\b)"
+    rf"{_TOKEN}\s+){{0,6}}?(?:{_PRODUCT})s?\b",
+    re.I,
+)
 _WANT_TO_BUILD = re.compile(
     rf"^(?:i|we)\s+(?:want|need|would like|'d like|am going|'m going|plan)\s+to\s+"
     rf"(?:build|create|make|develop|start|write)\s+"
@@ -430,6 +435,10 @@ RULES: tuple[ClauseRule, ...] = (
             lambda m, c: (
                 _bounded(_cut(m.group(1)), 12)
                 and not re.search(r"\b(?:you|me)\b", _cut(m.group(1)), re.I)
+                # "I want to create an /command that opens the chrome extension": the product
+                # word sits in a relative clause; "… with the following specifications": a spec
+                and bool(_PRODUCT_HEAD.match(m.group(1)))
+                and not re.search(r"\bthe following\b", m.group(1), re.I)
                 # "I want to make a better UI for my plugin": an improvement, the task at hand
                 and not re.match(
                     r"^(?:a|an)\s+(?:better|nicer|improved|cleaner|simpler|new version)\b",
