@@ -536,3 +536,17 @@ def test_russian_setup_facts_and_never(text: str, rule: str) -> None:
 )
 def test_always_and_never_said_of_how_things_go(text: str) -> None:
     assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "De ahora en adelante no hay más avisos en la consola",
+        "A partir de agora não tem mais aviso no log",
+        "Ab jetzt läuft der Build nicht mehr",
+        "Désormais on ne voit plus l'erreur",
+        "впредь не было сбоев",
+    ],
+)
+def test_from_now_on_before_a_report_is_no_rule(text: str) -> None:
+    assert extract_claims(text) == []

@@ -811,15 +811,20 @@ _FROM_NOW_START = re.compile(
     re.I,
 )
 # After the marker, a rule: a modal, an imperative, "every time", "always", a negation.
+# After the marker, a rule: a modal, an imperative, "every time", "always". A bare negation is
+# not one in the languages of Latin and Cyrillic script: "de ahora en adelante no hay errores",
+# "ab jetzt funktioniert nicht…", "впредь не было ошибок" report how things are.
 _RULE_AFTER = re.compile(
     r"都|要|必须|必須|请|請|不要|别|別|不|只|一律|统一|統一|默认|默認|"
     r"ください|して|しない|しないで|使って|常に|必ず|"
     r"세요|해|하지|마|"
-    r"先|(?<!\w)(?:всегда|никогда|не|только|сначала|можешь|используй\w*|пиши\w*|делай\w*|отвечай\w*|ставь\w*|"
-    r"запускай\w*|добавляй\w*)(?!\w)|"
-    r"\b(?:sempre|nunca|não|use|usa|usar|utilize|siempre|no|utiliza|toujours|jamais|ne|n'|"
-    r"utilise|utilisez|fais|faites|immer|nie|niemals|nicht|kein|keine|verwende|benutze|nutze|"
-    r"mai|non|bitte|quiero|quero|voglio|möchte|will|solo|só|seulement|nur)\b|je veux|je voudrais|хочу|"
+    rf"先|(?<!\w)(?:всегда|никогда|только|сначала|можешь|нужно|надо|должен|должны|не\s+{_RU_IMP}|"
+    r"используй\w*|пиши\w*|делай\w*|отвечай\w*|ставь\w*|запускай\w*|добавляй\w*)(?!\w)|"
+    rf"\b(?:{_PT_IMP}|{_ES_IMP}|{_FR_IMP}|{_DE_IMP}|{_IT_IMP})\b|"
+    r"\b(?:sempre|nunca|siempre|toujours|jamais|immer|nie|niemals|kein|keine|keinen|mai|bitte|"
+    r"quiero|quero|voglio|möchte|will|solo|só|seulement|nur|utiliza|responde|escribe|escreva|"
+    r"debe|deben|deve|devem|doit|doivent|muss|müssen|tienes que|tem que|il faut)\b|je veux|"
+    r"je voudrais|хочу|"
     r"(?:me\s+)?(?:hables|fales|respondas|escribas|escrevas)\b",
     re.I,
 )
