@@ -129,6 +129,7 @@ STEP_AT_HAND = [
     "1. **Decision** - ship the read path now.\n\n2. **Orders**\n- keep CI green\n- add the check\n"
     "- keep changes minimal and focused\n\n" + "Details of the plan follow. " * 30
     + "\n\nThat is all for this round.",
+    "use the cheap model for the first pass and the big one for the rest, will it work",
     # picks among options, reports, possibilities
     "lets go with compact",
     "Let's do three commits",

@@ -107,8 +107,14 @@ _STATED_THEN_ASKED = re.compile(
 )
 
 
+# "use X for the first part, will it be possible": a question asked without its mark
+_ASKED_AFTER = re.compile(
+    r",\s*(?:will|would|is|can|could|does|do)\s+(?:it|this|that|they)\s+(?:be\s+)?\w+", re.I
+)
+
+
 def _mode(s: str) -> str:
-    if re.match(r"^(?:would|do) you mind\b", s, re.I):
+    if re.match(r"^(?:would|do) you mind\b", s, re.I) or _ASKED_AFTER.search(s):
         return "question"
     if _TAG_QUESTION.search(s) or (_SUGGESTION.match(s) and s.rstrip().endswith("?")):
         return "question"
