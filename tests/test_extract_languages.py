@@ -550,3 +550,15 @@ def test_always_and_never_said_of_how_things_go(text: str) -> None:
 )
 def test_from_now_on_before_a_report_is_no_rule(text: str) -> None:
     assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "всегда были проблемы с кешем",
+        "никогда не падали эти джобы",
+        "в дальнейшем нужно будет добавить кеш",
+    ],
+)
+def test_russian_past_plurals_and_later_plans_are_no_rules(text: str) -> None:
+    assert extract_claims(text) == []

@@ -77,6 +77,10 @@ _OS = (
     r"nixos|manjaro|mint|wsl2?|popos|pop!_os|opensuse"
 )
 
+# The ending of a Russian imperative ("пиши", "делай", "старайся"); "-ли" is a past plural
+# ("всегда были ошибки", "никогда не падали"), a report.
+_RU_IMP_END = r"(?:й|йте|(?<!л)и|ите|ь|ьте|йся|йтесь|ись|итесь)"
+
 _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # The language to be answered in: "用中文回答", "отвечай на русском", "responde en español".
     (
@@ -300,7 +304,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # an imperative after "никогда не" ("никогда не пушь"), not "никогда не работало" (a report)
     (
         re.compile(
-            rf"^(?:{_POLITE})?никогда\s+не\s+\w+(?:й|йте|и|ите|ь|ьте|йся|йтесь|ись|итесь)(?!\w)",
+            rf"^(?:{_POLITE})?никогда\s+не\s+\w+{_RU_IMP_END}(?!\w)",
             re.I,
         ),
         "Never",
@@ -331,7 +335,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "ru_dont",
     ),
     (
-        re.compile(rf"^(?:{_POLITE})?всегда\s+\w+(?:й|йте|и|ите|йся|йтесь|ись|итесь)(?!\w)", re.I),
+        re.compile(rf"^(?:{_POLITE})?всегда\s+\w+{_RU_IMP_END}(?!\w)", re.I),
         "Always",
         "constraint",
         "ru_always",
@@ -694,7 +698,7 @@ _FROM_NOW = (
     r"以后|以後(?!の)|今后|今後(?![のにで])|往后|往後|从现在开始|從現在開始|从现在起|從現在起|从今以后|從今以後|"
     r"从今往后|從今往後|(?:后续|後續)(?:的话|的話)?(?=\s*(?:都|你|我们|我們))|"
     r"これからは|今度から(?:は)?|今後(?:は|も)|앞으로(?:는)?|이제부터(?:는)?|"
-    r"впредь|отныне|в дальнейшем|с этого момента|"
+    r"впредь|отныне|с этого момента|"
     r"a partir de (?:agora|ahora)|de (?:agora|ahora) en adelante|de agora em diante|"
     r"daqui (?:pra|para a) frente|en adelante|désormais|dorénavant|à partir de maintenant|"
     r"à l'avenir|d'ora in poi|da ora in poi|d'ora in avanti|ab jetzt|ab sofort|künftig|zukünftig|"
