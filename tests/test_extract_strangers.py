@@ -130,6 +130,7 @@ STEP_AT_HAND = [
     "- keep changes minimal and focused\n\n" + "Details of the plan follow. " * 30
     + "\n\nThat is all for this round.",
     "use the cheap model for the first pass and the big one for the rest, will it work",
+    "Do one thing, use Postgres 16 not 15",
     # picks among options, reports, possibilities
     "lets go with compact",
     "Let's do three commits",

@@ -330,6 +330,7 @@ _THEN_TRY = re.compile(
     re.I,
 )
 _JUST_WANT = re.compile(r"^(?:but\s+)?i\s+(?:just|only)\s+want\b", re.I)
+_ONE_THING = re.compile(r"^(?:ok\w*\s+)?(?:just\s+)?(?:do\s+)?one (?:more |last )?thing$", re.I)
 _IF_CLAUSE = re.compile(r"\b(?:if|unless|in case)\b", re.I)
 _RULE_WORD = re.compile(r"^(?:never|don't|do not|always|avoid|only)\b", re.I)
 
@@ -408,6 +409,8 @@ def _sentence_claims(
             continue
         if i > 0 and re.match(r"^no\s", c, re.I):
             continue  # "..., but no names": a fragment of the sentence, not a rule of its own
+        if i > 0 and _ONE_THING.match(strip_lead(parts[i - 1]).rstrip(" .!?")):
+            continue  # "do one thing, use X not Y": the next step, announced as such
         if i > 0 and _IF_CLAUSE.search(parts[i - 1]) and re.match(r"^i\s", c, re.I):
             continue  # "if I build other projects, I always use X": what happens under a case
         got = _clause_claim(f, c, i, not out, subject_np, origin, bug_report, short)
