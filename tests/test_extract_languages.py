@@ -562,3 +562,16 @@ def test_from_now_on_before_a_report_is_no_rule(text: str) -> None:
 )
 def test_russian_past_plurals_and_later_plans_are_no_rules(text: str) -> None:
     assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "uso el comando grep y no encuentra nada",  # a common noun after an article
+        "uso a versão antiga do pacote",
+        "ich nutze die Chance für eine Frage",
+        "j'utilise la fonction reduce mais ça casse",
+    ],
+)
+def test_using_a_thing_of_the_task_is_no_fact(text: str) -> None:
+    assert extract_claims(text) == []

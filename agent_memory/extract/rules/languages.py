@@ -392,7 +392,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # what the user does not use, said of themselves.
     (
         re.compile(
-            rf"^(?:io\s+|yo\s+|eu\s+)?(?:non|no|não)\s+(?:uso|utilizzo|utilizo)\s+(?:il\s+|el\s+|o\s+)?{_TOOL2}|"
+            rf"^(?:io\s+|yo\s+|eu\s+)?(?:non|no|não)\s+(?:uso|utilizzo|utilizo)\s+(?:(?:il|el|o|la|a)\s+(?-i:(?=[A-Z])))?"
+            rf"(?!(?:il|el|o|la|a|lo|los|las|os|as|un|una|um|uma|mai|más|mais|più)\b){_TOOL2}|"
             rf"^(?:я|мы)\s+не\s+(?:использую|используем|пользуюсь|пользуемся)\s+{_TOOL2}|"
             rf"^(?:我|我们|我們)(?:从来|從來|平时|平時)?(?:不用|不使用|没用|沒用)\s*{_TOOL2}|"
             r"(?:^|[，,])\s*(?:我|我们|我們)?(?:从来|從來)(?:没有|沒有|没|沒)(?:使用|用)过|"
@@ -452,9 +453,11 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             rf"^(?:지금\s*)?(?:제가\s*|내가\s*)?(?:쓰는|사용하는)\s*(?:게|것은|건)\s*{_TOOL2}|"
             rf"^(?:я|мы)\s+(?:всегда\s+)?(?:использую|используем|пользуюсь|пользуемся|сижу на)\s+{_TOOL2}|"
             rf"^(?:eu\s*,?\s*(?:[^,]{{1,20}},\s*)?|yo\s+)?(?:já\s+|siempre\s+|sempre\s+)?(?:uso|utilizo)\s+"
-            rf"(?:o\s+|a\s+|el\s+|la\s+)?{_TOOL2}|"
-            rf"^(?:ich|wir)\s+(?:benutze|nutze|verwende|benutzen|nutzen|verwenden)\s+{_TOOL2}|"
-            rf"^(?:j'utilise|nous utilisons|on utilise)\s+{_TOOL2}",
+            # an article only before a name ("o Obsidian"), not "el comando", "a versão"
+            rf"(?:(?:o|a|el|la)\s+(?-i:(?=[A-Z])))?(?!(?:o|a|el|la|los|las|os|as|un|una|um|uma)\b){_TOOL2}|"
+            rf"^(?:ich|wir)\s+(?:benutze|nutze|verwende|benutzen|nutzen|verwenden)\s+"
+            rf"(?!(?:die|der|das|den|dem|des|ein|eine|einen|einem)\b){_TOOL2}|"
+            rf"^(?:j'utilise|nous utilisons|on utilise)\s+(?!(?:le|la|les|un|une|des|du)\b){_TOOL2}",
             re.I,
         ),
         "Uses",
