@@ -131,6 +131,7 @@ STEP_AT_HAND = [
     + "\n\nThat is all for this round.",
     "use the cheap model for the first pass and the big one for the rest, will it work",
     "Do one thing, use Postgres 16 not 15",
+    "use the error messages from the log",
     # picks among options, reports, possibilities
     "lets go with compact",
     "Let's do three commits",
@@ -179,6 +180,8 @@ DURABLE = [
     ("lets go with flat config", "flat config"),
     ("ok let's do bun", "bun"),
     ("in future always run the formatter", "formatter"),
+    ("Commit everything, use short and concise commit messages", "commit messages"),
+    ("use descriptive variable names", "variable names"),
     ("I am building a flashcard app for language learners", "flashcard app"),
     ("No console.log calls in committed code", "console.log"),
     ("just so you know, the staging db is reset every night", "staging"),

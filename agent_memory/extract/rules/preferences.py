@@ -160,6 +160,14 @@ _TO_A_JOB = re.compile(
 )
 
 
+_STYLE_OF = re.compile(
+    r"^(?!the\b|this\b|that\b|my\b|your\b|a\b|an\b)[\w-]+(?:\s+(?:and\s+)?[\w-]+){0,3}\s+"
+    r"(?:commit messages|messages|variable names|names|comments|docstrings|titles|branch names|"
+    r"pr titles|pr descriptions|log messages|error messages)\s*$",
+    re.I,
+)
+
+
 def _use(m: re.Match[str], c: Clause) -> str | None:
     obj, only = m.group(3), bool(m.group(2))
     if vague(obj) or TASKY.search(obj):
@@ -178,6 +186,9 @@ def _use(m: re.Match[str], c: Clause) -> str | None:
     job = bool(job and not PROBLEM_SUBJECT.search(purpose)) or bool(
         toolish(obj) and _TO_A_JOB.search(obj)
     )
+    # "use short and concise commit messages", "use descriptive variable names": a style of
+    # writing that stays (a kind of text, qualified), not a thing of this task
+    job = job or bool(_STYLE_OF.match(obj))
     if (strong or job) and not re.search(r"\binstead\s*$", obj, re.I):
         return ("Use only " if only else "Use ") + obj
     return None
