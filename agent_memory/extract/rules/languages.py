@@ -786,27 +786,33 @@ def _sentence(sentence: str) -> Hit | None:
         if sub in _PLAIN and not (_DURABLE.search(body) or _USE_TOOL.search(body)):
             continue
         m = pattern.search(body)
-        if m:
-            if label == "Remember":  # the marker says it already: "Remember: <what>"
-                body = _REMEMBER_WORD.sub("", body, count=1).strip() or body
-                body = _JA_REMEMBER_TAIL.sub("", body).strip() or body
-                if len(body.split()) < 3 and not (_CJK.search(body) or _KANA.search(body)):
-                    continue  # "запомни пароль": what is to be kept is not said
-                if len(body) < 5:
-                    continue
-                inner = _sentence(body) if body != sentence else None
-                if inner:  # "记住往后回复都用中文": what is remembered is itself a rule
-                    return inner
-                if japanese and _JA_NOT_DOING.search(body):  # "…しないことを覚えて"
-                    return f"Don't: {body}", "constraint", sub
-            if sub in (
-                "i_use",
-                "i_dont_use",
-                "project_is",
-            ):  # the fact is its clause: "我用的是 X，帮我配置…"
-                body = body[: m.end()] + _HEAD.split(body[m.end() :], 1)[0].rstrip()
-            return (f"{label}: {body}" if label else body), kind, sub
+        if not m:
+            continue
+        if label == "Remember":
+            remembered = _remembered(body, sentence, japanese, sub)
+            if remembered:
+                return remembered
+            continue
+        if sub in ("i_use", "i_dont_use", "project_is"):
+            # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
+            body = body[: m.end()] + _HEAD.split(body[m.end() :], 1)[0].rstrip()
+        return (f"{label}: {body}" if label else body), kind, sub
     return None
+
+
+def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | None:
+    """The claim of a "remember …" sentence: the marker says it already ("Remember: <what>"),
+    and what is remembered may itself be a rule. None: nothing said to keep."""
+    what = _REMEMBER_WORD.sub("", body, count=1).strip() or body
+    what = _JA_REMEMBER_TAIL.sub("", what).strip() or what
+    if len(what) < 5 or (len(what.split()) < 3 and not (_CJK.search(what) or _KANA.search(what))):
+        return None  # "запомни пароль": what is to be kept is not said
+    inner = _sentence(what) if what != sentence else None
+    if inner:  # "记住往后回复都用中文": what is remembered is itself a rule
+        return inner
+    if japanese and _JA_NOT_DOING.search(what):  # "…しないことを覚えて"
+        return f"Don't: {what}", "constraint", sub
+    return f"Remember: {what}", "fact", sub
 
 
 # "以后回复都用中文", "a partir de agora, sempre rode os testes", "ab jetzt bitte immer …": a rule
