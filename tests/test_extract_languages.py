@@ -575,3 +575,19 @@ def test_russian_past_plurals_and_later_plans_are_no_rules(text: str) -> None:
 )
 def test_using_a_thing_of_the_task_is_no_fact(text: str) -> None:
     assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("отвечай по-русски, зачем тут этот флаг?", "Language: отвечай по-русски"),
+        ("responde en español, ¿por qué falla el build?", "Language: responde en español"),
+    ],
+)
+def test_the_language_to_talk_in_before_a_question(text: str, claim: str) -> None:
+    assert _one(text) == (claim, "preference", "language.answer_language")
+
+
+def test_a_bare_language_may_answer_a_question_about_a_document() -> None:
+    assert extract_claims("на русском") == []
+    assert extract_claims("en español") == []

@@ -886,7 +886,16 @@ _ANSWER_IN = re.compile(
     rf"(?:请|請)?(?:你)?(?:都|一律|始终|始終|总是|總是)?(?:给我|給我|跟我|和我)?(?:用|使用)?{_ZH_LANG}"
     rf"(?:来|來)?{_ZH_TALK}(?:我|给我|給我)?|"
     rf"(?:你的)?{_ZH_TALK}(?:都|请|請|一律|必须|必須|要)?(?:用|使用|是)?{_ZH_LANG}|"
-    rf"(?:请|請)(?:都|一律)?(?:用|使用){_ZH_LANG}(?:吧)?"
+    rf"(?:请|請)(?:都|一律)?(?:用|使用){_ZH_LANG}(?:吧)?|"
+    # the language with a verb of talking, as its own clause ("отвечай по-русски, что это?"):
+    # a bare "на русском" / "en español" may answer "which language for the README?"
+    r"(?:отвечай|отвечайте|говори|пиши)\s+(?:мне\s+)?(?:на\s+русском|по-русски)|"
+    r"(?:responde|contesta|háblame|respóndeme)\s+(?:siempre\s+)?en\s+(?:español|castellano)|"
+    r"(?:responda|fale|responde)\s+(?:sempre\s+)?em\s+português|"
+    r"(?:réponds|répondez|parle|parlez)(?:-moi)?\s+en\s+français|"
+    r"(?:antworte|antworten sie|sprich)\s+(?:immer\s+)?auf\s+deutsch|"
+    r"한국어로\s*(?:답해|대답해|말해)(?:\s*줘|\s*주세요)?",
+    re.I,
 )
 # "…，写到Claude.md中", "сохрани это в постоянную память": the user asks for the rest of the
 # sentence to be kept. The rule is the other clauses, with the asking (and "记住") taken out.
