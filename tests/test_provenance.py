@@ -503,6 +503,16 @@ def test_a_local_commands_reply_under_the_caveat_yields_nothing(tmp_path: Path) 
     _assert_only_genuine(path)
 
 
+def test_a_memory_plugins_observer_prompt_yields_nothing(tmp_path: Path) -> None:
+    """A memory plugin replays the primary session's tool calls to an observer agent as that
+    agent's prompt (written by a program, in the plugin's wrapper)."""
+    replay = (
+        "<observed_from_primary_session>\n  <what_happened>Edit</what_happened>\n"
+        f"  <parameters>{SENTINEL}</parameters>\n</observed_from_primary_session>"
+    )
+    _assert_only_genuine(_session(tmp_path, [_prompt(replay, uuid="u-observer")]))
+
+
 def test_failure_claims_are_built_from_what_ran_never_from_its_output(tmp_path: Path) -> None:
     """An attacker choosing a failing command's output (a file name, an error string) must not
     reach a claim; the raw output stays in the local quote only."""

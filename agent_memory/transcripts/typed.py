@@ -92,6 +92,9 @@ _MACHINE_PREFIXES = (
     "<user-prompt-submit-hook>",
     "<post-tool-use-hook>",
     "<agent-memory",
+    # a memory plugin's observer session (claude-mem): the primary session's tool calls,
+    # replayed to a second agent as its "prompt" by a program
+    "<observed_from_primary_session",
 )
 _MACHINE_ANYWHERE = (
     "<command-message>",
