@@ -109,3 +109,24 @@ def guarded(repo: Path) -> Path:
 
     gm(repo, "init", "--yes", "--no-claude-hooks")
     return repo
+
+
+# --- the package as a user installs it ----------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel built once per test process from this tree (building is the slow part)."""
+    out = tmp_path_factory.mktemp("wheel")
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(root)],
+                   check=True, capture_output=True)  # fmt: skip
+    return next(out.glob("agent_memory-*.whl"))
+
+
+def install_wheel(wheel: Path, site: Path) -> Path:
+    """`wheel` installed into a folder of its own (dependencies come from the test
+    environment), so a test may damage its copy without touching another's."""
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
+                   check=True, capture_output=True)  # fmt: skip
+    return site

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import install_wheel
 
 from agent_memory.extract import durability
 from agent_memory.extract.pipeline import extract_claims, extract_transcript
@@ -127,16 +128,9 @@ def test_the_pipeline_keeps_what_the_gate_passes(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def wheel_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def wheel_site(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """agent_memory installed from a wheel built from this tree (not the editable checkout)."""
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
-                   check=True, capture_output=True)  # fmt: skip
-    site = out / "site"
-    wheel = next(out.glob("agent_memory-*.whl"))
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
-                   check=True, capture_output=True)  # fmt: skip
-    return site
+    return install_wheel(built_wheel, tmp_path_factory.mktemp("site"))
 
 
 _PROBE = """

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import tomllib
-from conftest import git
+from conftest import git, install_wheel
 
 from agent_memory.committed import render
 from agent_memory.committed.templates import read_git_hook, read_template
@@ -40,17 +40,10 @@ def test_top_level_folders_are_real_and_hold_the_texts() -> None:
 
 
 @pytest.fixture(scope="module")
-def wheel_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def wheel_site(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """agent_memory installed from a wheel built from this tree (dependencies come from the
     test environment)."""
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(ROOT)],
-                   check=True, capture_output=True)  # fmt: skip
-    site = out / "site"
-    wheel = next(out.glob("agent_memory-*.whl"))
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
-                   check=True, capture_output=True)  # fmt: skip
-    return site
+    return install_wheel(built_wheel, tmp_path_factory.mktemp("site"))
 
 
 def test_an_installed_wheel_reads_templates_and_installs_the_git_hooks(
