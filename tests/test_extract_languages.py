@@ -120,8 +120,8 @@ def test_someone_elses_confirmation_is_no_approval_rule() -> None:
         ),
         (
             "기억해 줘: 배포는 금요일에 안 해",
-            "Remember: 배포는 금요일에 안 해",
-            "fact",
+            "Don't: 배포는 금요일에 안 해",
+            "constraint",
             "language.ko_remember",
         ),
         (
@@ -591,3 +591,36 @@ def test_the_language_to_talk_in_before_a_question(text: str, claim: str) -> Non
 def test_a_bare_language_may_answer_a_question_about_a_document() -> None:
     assert extract_claims("на русском") == []
     assert extract_claims("en español") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "kind"),
+    [
+        ("запомни: не трогай папку vendor", "Don't: не трогай папку vendor", "constraint"),
+        (
+            "запомни, что миграции надо запускать через make migrate",
+            "Remember: миграции надо запускать через make migrate",
+            "constraint",
+        ),
+        ("记住：提交信息用英文写", "Remember: 提交信息用英文写", "constraint"),
+        (
+            "recuerda: no subas el .env al repositorio",
+            "Don't: no subas el .env al repositorio",
+            "constraint",
+        ),
+        (
+            "запомни, мы деплоим через docker compose",
+            "Remember: мы деплоим через docker compose",
+            "fact",
+        ),
+        ("记住，我们的数据库在阿里云上", "Remember: 我们的数据库在阿里云上", "fact"),
+    ],
+)
+def test_what_is_remembered_gives_the_kind(text: str, claim: str, kind: str) -> None:
+    got = _one(text)
+    assert got[0] == claim and got[1] == kind
+
+
+def test_a_negated_rule_to_keep_says_so_in_english() -> None:
+    claim, kind, rule = _one("提交前不要跑全量测试，写到CLAUDE.md中")
+    assert claim == "Don't: 提交前不要跑全量测试" and rule == "language.memory_request"

@@ -812,6 +812,12 @@ def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | Non
         return inner
     if japanese and _JA_NOT_DOING.search(what):  # "…しないことを覚えて"
         return f"Don't: {what}", "constraint", sub
+    if _REMEMBERED_RULE.search(what) and not _REMEMBERED_FACT.match(what):
+        # "запомни: не трогай папку legacy", "记住：提交信息用英文写": what is kept is a rule
+        # (an imperative, a modal), so the kind is the rule's and a negation is said in English
+        if _NEGATION.search(what):
+            return f"Don't: {what}", "constraint", sub
+        return f"Remember: {what}", "constraint", sub
     return f"Remember: {what}", "fact", sub
 
 
@@ -843,11 +849,26 @@ _RULE_AFTER = re.compile(
 )
 _NEGATION = re.compile(
     r"不要|不能|不许|不許|别|別|禁止|都不|不再|再也不|しない|しないで|ないで|ません|하지 ?마|않|"
+    r"(?<![\uac00-\ud7af])안\s+(?=[\uac00-\ud7af])|"
     r"(?<!\w)(?:не|никогда|нельзя)(?!\w)|"
     r"\b(?:não|nunca|no|jamás|ne|n'|jamais|nicht|nie|niemals|kein|keine|keinen|non|mai)\b",
     re.I,
 )
 
+
+# What makes a remembered thing a rule rather than a fact: a modal, an imperative, a ban
+# ("надо запускать через make", "коммиты пиши на английском", "英語で書いてください").
+_REMEMBERED_RULE = re.compile(
+    _RULE_AFTER.pattern + r"|(?:用|使用)\S{1,12}(?:写|寫|回复|回覆|回答|提交|命名)|"
+    rf"(?<!\w)(?:нельзя|не\s+\w+{_RU_IMP_END})(?!\w)|\b(?:no|não|non|ne|nicht)\s+\w+",
+    re.I,
+)
+# A remembered fact said in the first person ("我们的服务器在阿里云上", "мы деплоим через docker").
+_REMEMBERED_FACT = re.compile(
+    r"^(?:我们|我們|我的|我|私は|私の|僕|うちは|(?:мы|я|у нас|у меня|eu|nós|yo|nosotros|wir|ich|nous|je|noi|io)(?!\w))"
+    r"(?!.*(?:要|必须|必須|不要|别|別|нужно|надо|должн|devo|debo|muss|dois|devi))",
+    re.I,
+)
 
 # "以后我可能需要…", "以后如果…": a maybe or a condition about the future, not a rule.
 _HEDGE = re.compile(
@@ -934,7 +955,7 @@ def _memory_request(body: str) -> Hit | None:
             and _RULE_AFTER.search(rule)
             and not _MEMORY_NOT_A_RULE.search(rule)
         ):
-            return f"Remember: {rule}", "preference", "memory_request"
+            return _kept_rule(rule)
         return None
     save = _SAVE_TO_MEMORY.search(body)
     if not save:
@@ -952,6 +973,14 @@ def _memory_request(body: str) -> Hit | None:
     rule = ("，" if _CJK.search(body) else ", ").join(c for c in kept if c)
     if len(rule) < 6 or task_bound(rule):
         return None  # "把这个规则写入全局md": what the rule is was said in another turn
+    return _kept_rule(rule)
+
+
+def _kept_rule(rule: str) -> Hit:
+    """A rule the user asks to keep; a negated one says so in English too ("不要用npm，写到
+    CLAUDE.md" is Don't: 不要用npm)."""
+    if _NEGATION.search(rule):
+        return f"Don't: {rule}", "preference", "memory_request"
     return f"Remember: {rule}", "preference", "memory_request"
 
 
@@ -963,6 +992,6 @@ _REMEMBER_WORD = re.compile(
     r"não esqueça|souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas|ricorda(?:ti)?|"
     r"tieni a mente|recuerda|recuérdalo|ten en cuenta|merke? dir|denk daran|vergiss nicht|"
     r"(?:꼭\s*)?기억해(?:\s*줘|\s*주세요|\s*둬|\s*두세요)?|(?:これを)?覚えて(?:おいて|て)?(?:ください|ね)?)"
-    r"(?:\s+(?:que|que|che|dass|что|de|di))?[\s:：,，-]*",
+    r"(?:[\s,，]+(?:que|che|dass|что|de|di)(?!\w))?[\s:：,，-]*",
     re.I,
 )
