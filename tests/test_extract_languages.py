@@ -624,3 +624,50 @@ def test_what_is_remembered_gives_the_kind(text: str, claim: str, kind: str) -> 
 def test_a_negated_rule_to_keep_says_so_in_english() -> None:
     claim, kind, rule = _one("提交前不要跑全量测试，写到CLAUDE.md中")
     assert claim == "Don't: 提交前不要跑全量测试" and rule == "language.memory_request"
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("这些术语我看不懂，我是个编程小白，讲简单点", "User: 我是个编程小白"),
+        ("我是一名后端工程师", "User: 我是一名后端工程师"),
+        (
+            "私は Rails エンジニアで、フロントは初心者です",
+            "User: 私は Rails エンジニアで、フロントは初心者です",
+        ),
+        ("저는 iOS 개발자예요", "User: 저는 iOS 개발자예요"),
+        ("я не программист, объясни проще", "User (not): я не программист"),
+        ("sou desenvolvedora backend", "User: sou desenvolvedora backend"),
+        ("No soy programador, explícalo fácil", "User (not): No soy programador"),
+        ("Je suis développeur Python", "User: Je suis développeur Python"),
+        ("Ich bin kein Entwickler", "User (not): Ich bin kein Entwickler"),
+        ("io sono una sviluppatrice web", "User: io sono una sviluppatrice web"),
+    ],
+)
+def test_who_the_user_is_is_a_fact(text: str, claim: str) -> None:
+    assert _one(text)[:3] == (claim, "fact", "language.user_is")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "如果我是新手，应该怎么学？",  # a hypothetical
+        "我是说之前的旧方案",  # "I mean …"
+        "我是这个项目的学生吗",  # a question
+        "私はこのエンジニアの意見に反対です",  # not the user's trade
+    ],
+)
+def test_talk_that_is_not_who_the_user_is(text: str) -> None:
+    assert [c for c in extract_claims(text) if c.rule == "language.user_is"] == []
+
+
+def test_the_users_machine_said_as_who_they_are() -> None:
+    assert _one("另外，我是mac系统，能装这个吗？")[:3] == (
+        "Environment: 我是mac系统",
+        "fact",
+        "language.user_env",
+    )
+
+
+def test_a_sigh_over_the_task_is_not_who_the_user_is() -> None:
+    assert extract_claims("这个帐号啊，我是小白啊，我不会啊") == []

@@ -314,7 +314,9 @@ RULES: tuple[ClauseRule, ...] = (
             and not re.search(r"\b(?:is|are|was|were|gets?)\s+(?:\w+ed|\w+en)\b", m.group(1), re.I)
             and not (
                 re.match(r"^(?:every|all|each)\b", m.group(1), re.I)
-                and not re.search(r"\b(?:must|should|has|have|needs?|gets?|uses?)\b", m.group(1), re.I)
+                and not re.search(
+                    r"\b(?:must|should|has|have|needs?|gets?|uses?)\b", m.group(1), re.I
+                )
             )
         ),
     ),

@@ -39,7 +39,9 @@ schema infrastructure infra cluster deployment
 
 
 # "all three X", "all the X", "all of them": a counted or definite set, the things at hand.
-_THINGS_AT_HAND = re.compile(r"^(?:all|both|each)\s+(?:of\b|the\b|\d|two\b|three\b|four\b|five\b)", re.I)
+_THINGS_AT_HAND = re.compile(
+    r"^(?:all|both|each)\s+(?:of\b|the\b|\d|two\b|three\b|four\b|five\b)", re.I
+)
 
 
 def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
@@ -369,9 +371,9 @@ def _quantifier_ok(m: re.Match[str]) -> bool:
         "go",
     ):
         return False  # "all Scala libs are cross-versioned", "all of them are there": describes
-    if re.match(r"^(?:of|\d+|two|three|four|five|six|these|those|the|make|it|markers?)\b", subject) or (
-        quantifier == "no" and re.search(r"\b(?:is|are)\s+\w+ed\b", m.group(0), re.I)
-    ):
+    if re.match(
+        r"^(?:of|\d+|two|three|four|five|six|these|those|the|make|it|markers?)\b", subject
+    ) or (quantifier == "no" and re.search(r"\b(?:is|are)\s+\w+ed\b", m.group(0), re.I)):
         return False  # "all three projects need to …", "all of the files": the things at hand
     return not (quantifier == "no" and (subject in PRONOUNS or subject in _ADVERB_AFTER_NO))
 
@@ -531,10 +533,12 @@ RULES: tuple[ClauseRule, ...] = (
         "Use {1}, not {2}",
         "preference",
         # "it's clearly not great", "it's still not empty": an adverb, not the right name
-        lambda m, c: not re.match(
-            r"^(?:\w+ly|still|just|really|already|yet|also|even|probably|definitely|so|too|very)$",
-            m.group(1),
-            re.I,
+        lambda m, c: (
+            not re.match(
+                r"^(?:\w+ly|still|just|really|already|yet|also|even|probably|definitely|so|too|very)$",
+                m.group(1),
+                re.I,
+            )
         ),
     ),
     ClauseRule("copula_contrast", _F, _COPULA_CONTRAST, "{c}", "fact", _copula_contrast_ok),

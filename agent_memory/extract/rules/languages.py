@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.extract.rules.lang_user import USER_RULES
+
 Hit = tuple[str, str, str]
 
 _ES_IMP = (
@@ -26,6 +28,7 @@ _NON_ENGLISH = re.compile(
     r"künftig|in zukunft|keine?\b|nicht\b|bitte\b|désormais|dorénavant|a partir de|en adelante|"
     r"d'ora in poi|siempre\b|toujours\b|vuelvas\b|uso\b|estoy\b|je suis sous|je travaille|ich arbeite|devono|deve\b|deben|debe\b|devem|doivent|"
     r"ich bin auf|mein\b|mi editor|mi sistema|utilizo\b|j'utilise|nutze\b|"
+    r"\b(?:sono|sou|soy)\s+(?:uno?a?\s+|um\s+)?[a-z]{4,}|je suis|ich bin\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
 )
@@ -768,7 +771,12 @@ def _sentence(sentence: str) -> Hit | None:
     head = _HEAD.split(body, 1)[0].strip()
     if _ANSWER_IN.fullmatch(head):  # "中文回答，然后…": the language, whatever the rest asks
         return f"Language: {head}", "preference", "answer_language"
-    if len(body) < 4 or _question(sentence, body):
+    if len(body) < 4:
+        return None
+    hit = _about_the_user(body)
+    if hit:
+        return hit
+    if _question(sentence, body):
         return None
     hit = _from_now_on(body) or _memory_request(body)
     if hit:
@@ -797,6 +805,27 @@ def _sentence(sentence: str) -> Hit | None:
             # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
             body = body[: m.end()] + _HEAD.split(body[m.end() :], 1)[0].rstrip()
         return (f"{label}: {body}" if label else body), kind, sub
+    return None
+
+
+_VENTING = re.compile(r"[啊呀啦嘛哇]$|!|！")
+
+
+def _about_the_user(body: str) -> Hit | None:
+    """Who the user is or what they work on, said in a clause of its own: "…，我是个编程小白，
+    让我看懂" keeps the middle clause; a question or a task after it is another clause."""
+    for clause in _HEAD.split(body):
+        clause = clause.strip()
+        for pattern, label, kind, sub in USER_RULES:
+            if not pattern.search(clause):
+                continue
+            if task_bound(clause) or _HEDGE.search(clause) or _question(clause, clause):
+                return None
+            if _VENTING.search(clause):
+                return None  # "我是小白啊，我不会啊": a sigh over the task at hand
+            if label == "User" and _NEGATION.search(clause):
+                label = "User (not)"
+            return f"{label}: {clause}", kind, sub
     return None
 
 

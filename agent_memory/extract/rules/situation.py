@@ -79,7 +79,9 @@ _I_AM_NEW = re.compile(
 
 
 # "… at Meta", "… for a bank", "… at Acme Corp with a physics background"
-_AT_ORG = re.compile(r"^\s+(at|for)\s+((?:[A-Z][\w&.-]*|a|an)(?:\s+[A-Z][\w&.-]*){0,3})(?:\s+with\b.*)?\s*[.!]*$")
+_AT_ORG = re.compile(
+    r"^\s+(at|for)\s+((?:[A-Z][\w&.-]*|a|an)(?:\s+[A-Z][\w&.-]*){0,3})(?:\s+with\b.*)?\s*[.!]*$"
+)
 
 
 def _employer(rest: str) -> str:
@@ -612,7 +614,9 @@ RULES: tuple[ClauseRule, ...] = (
             # "everything should be wired correctly": a check on this work
             and not re.match(r"^(?:every|any)\s?thing\s*$", m.group(1), re.I)
             and not re.search(
-                r"\b(?:correctly|properly|fully operational|as expected|working)\s*$", m.group(3), re.I
+                r"\b(?:correctly|properly|fully operational|as expected|working)\s*$",
+                m.group(3),
+                re.I,
             )
             # "the variables should …", "all three projects need to …": the things at hand
             and not re.match(

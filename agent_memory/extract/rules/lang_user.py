@@ -1,0 +1,98 @@
+"""Who the user is, said of themselves in another language: their trade ("私は Flutter エンジニア
+です", "sou desenvolvedor backend", "я фронтенд-разработчик"), or that they are new to
+programming ("我是个编程小白", "プログラミングは全くわからない", "no sé programar"). A durable fact
+about the user that shapes every answer. Each entry matches one clause (the caller cuts the
+sentence at its commas); the claim is that clause in the user's words behind "User:" — or
+"User (not):" when it is said with a negation, so the polarity reads in English too."""
+
+from __future__ import annotations
+
+import re
+
+# A Latin-lettered qualifier before the trade ("Flutter エンジニア", "iOS 개발자").
+_LATIN = r"(?:[A-Za-z][A-Za-z0-9.+#/-]*\s*)?"
+
+_ZH_TRADE = (
+    r"(?:前端|后端|後端|全栈|全端|独立|獨立|软件|軟體|软体|移动端|嵌入式|游戏|遊戲)?"
+    r"(?:开发者|開發者|开发人员|開發人員|工程师|工程師|程序员|程序員|码农|碼農|设计师|設計師|"
+    r"产品经理|產品經理|数据分析师|數據分析師|运维|運維|架构师|架構師|学生|學生|老师|老師|研究员|研究員)"
+)
+_ZH_NEW = (
+    r"(?:完完全全的|完全的|纯|純|纯粹的|彻底的|徹底的)?(?:编程|編程|技术|技術|代码|代碼|开发|開發|电脑|電腦)?"
+    r"(?:小白|新手|初学者|初學者|菜鸟|菜鳥|外行|门外汉|門外漢)"
+)
+_JA_TRADE = (
+    r"(?:エンジニア|開発者|プログラマー?|デザイナー|初心者|学生|素人|ディレクター|マネージャー|"
+    r"フロントエンド|バックエンド|インフラ)"
+)
+_KO_TRADE = r"(?:개발자|엔지니어|디자이너|학생|초보자?|기획자|프로그래머|입문자)"
+_PT_TRADE = (
+    r"(?:desenvolvedor(?:a)?|programador(?:a)?|dev|engenheir[oa](?:\s+de\s+software)?|designer|"
+    r"estudante|iniciante|leig[oa]|analista(?:\s+de\s+dados)?|professor(?:a)?)"
+)
+_ES_TRADE = (
+    r"(?:desarrollador(?:a)?|programador(?:a)?|dev|ingenier[oa](?:\s+de\s+software)?|"
+    r"diseñador(?:a)?|estudiante|principiante|novat[oa]|analista(?:\s+de\s+datos)?|profesor(?:a)?)"
+)
+_FR_TRADE = (
+    r"(?:développeur|développeuse|dev|ingénieur(?:e)?|designer|étudiant(?:e)?|débutant(?:e)?|"
+    r"programmeur|programmeuse|analyste)"
+)
+_DE_TRADE = (
+    r"(?:entwickler(?:in)?|softwareentwickler(?:in)?|programmierer(?:in)?|anfänger(?:in)?|"
+    r"student(?:in)?|designer(?:in)?|ingenieur(?:in)?|laie)"
+)
+_IT_TRADE = (
+    r"(?:sviluppatore|sviluppatrice|programmatore|programmatrice|principiante|ingegnere|designer|"
+    r"studente|studentessa|analista)"
+)
+_RU_TRADE = (
+    r"(?:программист\w*|разработчи\w*|новичок|новичк\w*|фронтенд\S*|бэкенд\S*|фулстек\S*|"
+    r"дизайнер\w*|студент\w*|инженер\w*|аналитик\w*|тестировщи\w*|джун\w*|сеньор\w*|"
+    r"не\s+программист\w*|не\s+разработчи\w*)"
+)
+
+USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
+    (
+        re.compile(
+            # zh: "我是个编程小白", "我是一名前端工程师", "我不懂编程"
+            rf"^(?:其实|其實|另外|因为|因為)?\s*我(?:只)?是(?:一个|一個|一名|一位|个|個)?\s*{_LATIN}"
+            rf"(?:{_ZH_NEW}|{_ZH_TRADE})|"
+            r"^(?:其实|其實)?\s*我(?:完全|根本|真的)?(?:不懂|不会|不會|看不懂)(?:编程|編程|写代码|寫代碼|代码|代碼|技术|技術)|"
+            # ja: "私は Flutter エンジニアです", "プログラミングは全くわからない"
+            rf"^(?:私|僕|俺|自分)は\s*{_LATIN}(?:の)?\s*{_JA_TRADE}|"
+            r"^(?:プログラミング|コーディング|コード|技術(?:面|的なこと)?)(?:は|が|の)?\s*"
+            r"(?:まったく|全く|全然|ほとんど)?(?:わからない|分からない|わかりません|分かりません|素人|初心者)|"
+            # ko: "저는 백엔드 개발자예요", "코딩은 잘 몰라요"
+            rf"^(?:저는|전|나는|난)\s*{_LATIN}(?:\S+\s+)?(?:\S*){_KO_TRADE}|"
+            r"^(?:코딩|프로그래밍|개발)(?:은|는|을|를)?\s*(?:잘\s*|전혀\s*)?(?:모르|몰라|못\s*해|초보)|"
+            # pt / es / fr / de / it / ru
+            rf"^(?:eu\s+)?(?:sou|não\s+sou)\s+(?:um\s+|uma\s+)?{_PT_TRADE}\b|"
+            r"^(?:eu\s+)?não\s+sei\s+programar\b|"
+            rf"^(?:yo\s+)?(?:soy|no\s+soy)\s+(?:un\s+|una\s+)?{_ES_TRADE}\b|"
+            r"^(?:yo\s+)?no\s+sé\s+programar\b|"
+            rf"^je\s+(?:suis|ne\s+suis\s+pas)\s+(?:un\s+|une\s+)?{_FR_TRADE}\b|"
+            r"^je\s+ne\s+sais\s+pas\s+(?:coder|programmer)\b|"
+            rf"^ich\s+bin\s+(?:kein(?:e)?\s+|ein(?:e)?\s+)?{_DE_TRADE}\b|"
+            rf"^(?:io\s+)?(?:sono|non\s+sono)\s+(?:un\s+|una\s+|uno\s+)?{_IT_TRADE}\b|"
+            r"^(?:io\s+)?non\s+so\s+programmare\b|"
+            rf"^я\s+{_RU_TRADE}(?!\w)|"
+            r"^я\s+не\s+(?:умею\s+программировать|разбираюсь\s+в\s+(?:программировании|коде))",
+            re.I,
+        ),
+        "User",
+        "fact",
+        "user_is",
+    ),
+    # zh: "我是windows系统", "我是mac用户": the user's machine, said as who they are
+    (
+        re.compile(
+            r"^(?:其实|其實|另外|因为|因為)?\s*我(?:是|用的是)\s*(?:windows(?:\s*1[01])?|win1[01]|macos|mac|"
+            r"macbook|linux|ubuntu|debian|fedora|arch|wsl2?)\s*(?:系统|系統|电脑|電腦|用户|用戶|笔记本|筆記本)",
+            re.I,
+        ),
+        "Environment",
+        "fact",
+        "user_env",
+    ),
+]
