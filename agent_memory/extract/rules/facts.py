@@ -323,7 +323,8 @@ def _we_verb_kind(m: re.Match[str], c: Clause) -> str:
     verb = m.group(1).lower()
     if verb.split(" ", 1)[0].endswith("ing") and verb != "using":
         return "decision"
-    return "preference" if verb in ("use", "using", "stick to", "stick with") else "fact"
+    # "we are using yarn" describes the project as it is (a fact); "we use X" states the choice
+    return "preference" if verb in ("use", "stick to", "stick with") else "fact"
 
 
 _MODALS = ("must", "should", "has to", "have to", "needs to", "need to")

@@ -5,11 +5,12 @@ family's tuple (and one test); its place in that tuple is its priority."""
 
 from __future__ import annotations
 
-from agent_memory.extract.rules import directives, facts, preferences, situation
+from agent_memory.extract.rules import directives, facts, preferences, situation, user_facts
 from agent_memory.extract.rules.base import Clause, ClauseRule, Hit, first_hit
 
 CLAUSE_RULES: tuple[ClauseRule, ...] = (
     *situation.RULES,
+    *user_facts.RULES,
     *directives.RULES,
     *facts.FAILURE_RULES,
     *preferences.PREFERENCE_RULES,

@@ -1,0 +1,368 @@
+"""Plain facts people state about themselves and their setup, without any memory marker: what
+they have installed ("I have OrbStack installed"), how long they have worked with something
+("ten years of Java"), what they studied, what they work as, the tool or machine they are using
+("I'm using WezTerm with fish"), their defaults ("set my default model to opus"), and what an
+acronym of theirs stands for ("DE is diagnostic evaluation").
+
+Each entry reads one clause from its start and keeps the user's own words for the thing named;
+the claim says "User …" so it stands alone. A thing of the task at hand ("I installed the
+dependencies", "I'm using this to test") names nothing lasting and yields nothing."""
+
+from __future__ import annotations
+
+import re
+
+from agent_memory.extract.filters import DET, PRONOUNS, content_words, vague
+from agent_memory.extract.rules.base import Clause, ClauseRule, cap
+from agent_memory.transcripts.failures import FAMILIES
+
+# Where the fact ends inside a longer clause: a comma, or a run-on's next thought ("I have X
+# installed, can I use it in …", "i'm using a gpd pocket with nixos, touchscreen is off").
+_END = r"\s*[.!]*(?=$|[,;]\s|\s+(?:but|so|because|since|and\s+(?:i|we|now|it|then))\b)"
+_DETS = frozenset(re.findall(r"\w+", DET))
+_KNOWN_TOOLS = frozenset(t for family in FAMILIES for t in family)
+_NAME = r"[\w\ue000\ue001.@/+#:-]+"
+# What the task at hand installs or uses: nothing of the user's setup is named.
+_AT_HAND = re.compile(
+    r"^(?:the\s+)?(?:node[_ ]modules|dependencies|deps|packages?|requirements|updates?|update|extensions?|plugins?|"
+    r"modules?|libraries|library|app|application|tool|version|latest(?: version)?|script|file|"
+    r"files|fix|patch|changes|everything|all|both|them|it|this|that|these|those|one|same)\b",
+    re.I,
+)
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip(" ,;:.!?")
+
+
+def _named(thing: str) -> bool:
+    """A tool, product or machine by its name: a code span, a capital or a digit in it, a dotted
+    name, or a known tool; "the docker" counts, "the app" does not."""
+    bare = re.sub(rf"^{DET}\s+", "", thing.strip(), flags=re.I)
+    if not bare or _AT_HAND.match(bare) or bare.split()[0].lower() in PRONOUNS:
+        return False
+    head = bare.split()[0].strip(",.").lower()
+    return bool(
+        re.search(r"\ue000|[A-Z]|\d|\w\.\w", bare)
+        or head in _KNOWN_TOOLS
+        or re.match(r"^(?:docker|git|node|homebrew|brew|nvm|rust|go|java|vim|neovim|emacs)\b", head)
+    )
+
+
+# What may follow the installed thing: where or how, and that it runs; nothing else.
+_INSTALL_TAIL = (
+    r"(?P<tail>(?:\s+(?:already|globally|locally|system-?wide))?"
+    r"(?:\s+(?:on|in)\s+my\s+(?:[\w-]+\s+){0,2}?(?:machine|computer|laptop|mac|pc|system|"
+    r"desktop|server|environment|box|workstation))?"
+    r"(?:\s+(?:via|with|through|using|from)\s+(?:homebrew|brew|npm|pip|pipx|uv|apt|snap|scoop|"
+    r"winget|choco|nix|cargo|asdf|mise|the installer))?"
+    r"(?:\s+and\s+(?:it\s+|is\s+|it's\s+|its\s+)*(?:now\s+|already\s+)?running)?)" + _END
+)
+# "I have OrbStack installed (and running)", "I've got Docker Desktop installed on my mac".
+_HAVE_INSTALLED = re.compile(
+    rf"^i(?:'ve| have)\s+(?:already\s+|also\s+|now\s+|just\s+)?(?:got\s+)?"
+    rf"(?P<thing>(?:{_NAME}\s+){{0,3}}?{_NAME})\s+(?:already\s+)?installed\b{_INSTALL_TAIL}",
+    re.I,
+)
+# "I have installed the docker", "I've installed OrbStack and it is running".
+_INSTALLED = re.compile(
+    rf"^i(?:'ve| have)?\s+(?:already\s+|also\s+|now\s+|just\s+)?install(?:ed|er)\s+"
+    rf"(?P<thing>(?:{_NAME}\s+){{0,3}}?{_NAME}){_INSTALL_TAIL}",
+    re.I,
+)
+_NOT_A_THING = frozenset(("not", "no", "never", "have", "has", "been", "got", "it", "them", "and"))
+
+
+def _installed(m: re.Match[str], c: Clause) -> str | None:
+    thing, tail = m.group("thing"), m.group("tail") or ""
+    bare = re.sub(r"^the\s+", "", thing, flags=re.I)
+    # "I have X installed" names a thing of the user's even in lower case ("core-js", "kitty");
+    # a determiner other than "the" ("a", "my", "this") or a thing of the task names none.
+    if _AT_HAND.match(bare) or re.match(rf"^{DET}\b", bare, re.I) or content_words(bare) > 3:
+        return None
+    if _NOT_A_THING & {w.lower() for w in thing.split()}:
+        return None
+    how = re.search(r"\b(?:via|with|through|using|from)\s+\S+(?:\s+installer)?", tail, re.I)
+    where = re.search(
+        r"\bon\s+my\s+(?:[\w-]+\s+){0,2}?(?:machine|computer|laptop|mac|pc|system|"
+        r"desktop|server|environment|box|workstation)\b",
+        tail,
+        re.I,
+    )
+    extra = "".join(f" {_clean(x.group(0))}" for x in (where, how) if x).replace(" my ", " their ")
+    thing = re.sub(r"^the\s+", "", _clean(thing), flags=re.I)
+    return f"User has {thing} installed{extra}"
+
+
+# "I have 10 years of experience with Java", "I've got over a decade of experience in Python",
+# "(I'm a / have been an) advanced developer with a decade of experience in java".
+_YEARS = (
+    r"(?:(?:over|about|around|almost|nearly|more than|roughly|some)\s+)?"
+    r"(?:decade|(?:\d{1,2}\+?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|several|many)\s+(?:years?|yrs?))"
+)
+_EXPERIENCE = re.compile(
+    rf"^(?:i(?:'ve| have)?\s+(?:got\s+|had\s+)?|"
+    rf"(?:(?:i(?:'ve| have)|have|i(?:'m| am))\s+)?(?:been\s+)?(?:an?\s+)?(?:[\w-]+\s+){{0,3}}?"
+    rf"(?:developer|engineer|programmer|dev|coder)\s+with\s+)"
+    rf"(?:a\s+)?({_YEARS})(?:\s+of)?\s+(?:professional\s+|hands-on\s+|industry\s+)?experience\s+"
+    rf"(?:in|with|of|using|writing|doing)\s+({_NAME}(?:\s+{_NAME}){{0,2}}?){_END}",
+    re.I,
+)
+# The same inside a longer clause, said of the user ("new to X, have been a developer with a
+# decade of experience in java"); never of someone else ("looking for a developer with …").
+_EXPERIENCE_IN = re.compile(
+    rf"\b(?:i(?:'m| am)|(?:i(?:'ve| have)\s+|have\s+)been)\s+(?:an?\s+)?(?:[\w-]+\s+){{0,3}}?"
+    rf"(?:developer|engineer|programmer|dev|coder)\s+with\s+"
+    rf"(?:a\s+)?({_YEARS})(?:\s+of)?\s+(?:professional\s+|hands-on\s+|industry\s+)?experience\s+"
+    rf"(?:in|with|of|using|writing|doing)\s+({_NAME}(?:\s+{_NAME}){{0,2}}?){_END}",
+    re.I,
+)
+# "I have no experience with Docker", "I don't have much experience in Rust".
+_NO_EXPERIENCE = re.compile(
+    rf"^i\s+(?:have\s+(no|zero|little|very little|limited|not much|hardly any|barely any)|"
+    rf"(?:don't|do not)\s+have\s+(?:any|much|a lot of))\s+(?:real\s+|prior\s+|professional\s+)?"
+    rf"experience\s+(?:in|with|of|using|writing|doing)\s+({_NAME}(?:\s+{_NAME}){{0,2}}?){_END}",
+    re.I,
+)
+
+
+def _no_experience(m: re.Match[str], c: Clause) -> str | None:
+    amount = (m.group(1) or "no").lower()
+    amount = "no" if amount in ("zero", "not much", "hardly any", "barely any") else amount
+    if amount == "no":  # the negation in words a reader (and the scorer) sees
+        return f"User does not have experience with {_clean(m.group(2))}"
+    return f"User has {amount} experience with {_clean(m.group(2))}"
+
+
+# "I've been writing Rust for five years", "I've done Java for ten years".
+_BEEN_DOING = re.compile(
+    rf"^i(?:'ve| have)\s+(?:been\s+(?:doing|using|writing|coding in|programming in|working with|"
+    rf"working in)|done|used|written|coded in|programmed in|worked with|worked in)\s+"
+    rf"({_NAME}(?:\s+{_NAME}){{0,2}}?)\s+for\s+(?:the\s+(?:last|past)\s+)?({_YEARS})(?:\s+now)?{_END}",
+    re.I,
+)
+
+
+def _experience_ok(what: str) -> bool:
+    return (
+        not vague(what)
+        and not re.match(rf"^{DET}\b", what, re.I)
+        and what.split()[0].lower() not in PRONOUNS
+        and content_words(what) <= 3
+    )
+
+
+def _years(text: str) -> str:
+    years = _clean(text).lower()
+    return f"a {years}" if years.endswith("decade") and " " not in years else years
+
+
+# "I studied bioengineering at UCLA", "I have a degree in physics".
+_STUDIED = re.compile(
+    r"^i\s+(?:studied|majored in|did my (?:degree|phd|ph\.d\.|masters?|master's|bachelors?|"
+    r"bachelor's)\s+in|(?:have|hold)\s+an?\s+(?:degree|phd|ph\.d\.|masters?|master's|bachelors?|"
+    r"bachelor's|bsc|msc|ba|bs|ms|ma)(?:\s+degree)?\s+in)\s+"
+    r"((?:[\w-]+\s+){0,3}?[\w-]+)(?:\s+(?:at|from)\s+((?:[\w&.-]+)(?:\s+[\w&.-]+){0,3}?))?" + _END,
+    re.I,
+)
+
+
+def _studied(m: re.Match[str], c: Clause) -> str | None:
+    field, school = m.group(1), m.group(2)
+    if re.match(
+        rf"^(?:{DET}|it|them|how|what|why|up|on|about|for|with|hard|a lot|more)\b", field, re.I
+    ):
+        return None  # "I studied the code", "I studied how it works": no field of study
+    if school and (school.split()[0].lower() in PRONOUNS or re.match(rf"^{DET}\b", school, re.I)):
+        return None
+    at = f" at {_clean(school)}" if school else ""
+    return f"User studied {_clean(field)}{at}"
+
+
+# A person's occupation by its noun (what "I'm a …" / "I work as a …" names).
+_ROLE_NOUN = (
+    r"(?:professor|lecturer|researcher|postdoc|phd student|phd candidate|grad student|student|"
+    r"teacher|tutor|doctor|physician|nurse|surgeon|dentist|pharmacist|vet|veterinarian|therapist|"
+    r"psychologist|lawyer|attorney|paralegal|accountant|bookkeeper|writer|author|journalist|"
+    r"editor|copywriter|marketer|translator|linguist|artist|illustrator|designer|photographer|"
+    r"musician|producer|filmmaker|video editor|trader|economist|statistician|mathematician|"
+    r"physicist|biologist|chemist|scientist|programmer|coder|developer|dev|engineer|tester|"
+    r"intern|analyst|architect|consultant|freelancer|contractor|product manager|project manager|"
+    r"manager|director|founder|co-?founder|entrepreneur|solopreneur|cto|ceo|sysadmin|"
+    r"administrator|admin|maintainer|hobbyist|recruiter|youtuber|streamer|blogger|creator|"
+    r"coach|mechanic|electrician|technician|farmer|chef|pilot|officer|specialist|lead)"
+)
+# "I'm a professor of linguistics at Wake Forest", "I'm a PhD student in biology",
+# "I work as a nurse", "I work as a data engineer at Spotify".
+_ROLE = re.compile(
+    rf"^i(?:'m| am|\s+(?:currently\s+|now\s+)?work\s+as)\s+(?:an?\s+)?"
+    rf"((?:[\w-]+\s+){{0,3}}?{_ROLE_NOUN}s?)"
+    rf"((?:\s+(?:of|in)\s+[\w&.-]+(?:\s+[\w&.-]+){{0,2}}?)?"
+    rf"(?:\s+(?:at|for|with)\s+[\w&.-]+(?:\s+[\w&.-]+){{0,3}}?)?){_END}",
+    re.I,
+)
+
+
+def _role(m: re.Match[str], c: Clause) -> str | None:
+    role, rest = m.group(1), m.group(2)
+    words_ = {w.lower() for w in f"{role} {rest}".split()}
+    if words_ & (PRONOUNS | {"here", "case", "moment", "now", "today", "again", "not", "no"}):
+        return None  # "I'm a developer in this case": said of the moment
+    if re.match(rf"^(?:{DET}|not|no|just|only)\b", role, re.I):
+        return None
+    art = "an" if role[:1].lower() in "aeiou" else "a"
+    return f"User is {art} {_clean(role)}{' ' + _clean(rest) if rest.strip() else ''}"
+
+
+# "I'm using WezTerm with fish", "i'm using a gpd pocket 3 with nixos": the tool or machine in
+# use, by its name; "I'm using this to test" / "the UXP version" name nothing lasting.
+_USING = re.compile(
+    rf"^i(?:'m| am)\s+(?:currently\s+|now\s+|also\s+|mostly\s+|mainly\s+|still\s+)?using\s+"
+    rf"((?:an?\s+)?(?:{_NAME}\s+){{0,3}}?{_NAME})"
+    rf"(?:\s+(with|on|and|as my|as the)\s+((?:{_NAME}\s+){{0,3}}?{_NAME}))?{_END}",
+    re.I,
+)
+
+
+# "I'm using port 3000", "I'm using v2": a setting of the moment, not a tool.
+_SETTING = re.compile(
+    r"^(?:an?\s+)?(?:port|version|branch|line|option|step|method|function|v\d|localhost|https?:)",
+    re.I,
+)
+
+
+def _using(m: re.Match[str], c: Clause) -> str | None:
+    thing, joint, other = m.group(1), m.group(2), m.group(3)
+    if re.match(r"^(?:the|this|that|my|your|our|these|those|some|any)\b", thing, re.I):
+        return None
+    if not _named(thing) or (other and other.split()[0].lower() in PRONOUNS | {"the"}):
+        return None
+    if {w.lower() for w in thing.split()[1:]} & (PRONOUNS | _DETS):
+        return None  # "I'm using GPT-4 for this task": the task at hand
+    if re.search(r"\b(?:now|again|instead|here|today)$", thing, re.I) or _SETTING.match(thing):
+        return None
+    rest = f" {joint.lower()} {_clean(other)}" if joint and other else ""
+    return f"User uses {_clean(thing)}{rest}"
+
+
+# "set my default model to opus 4.6", "make fish my default shell".
+_DEFAULT_SET = re.compile(
+    r"^(?:please\s+|pls\s+)?(?:set|make|change|switch)\s+my\s+default\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+    r"(?:to|as)\s+(?:be\s+)?(\S+(?:\s+\S+){0,3}?)(?:\s+(?:in|on)\s+(?:my|the)\s+\S+(?:\s+\S+){0,2})?\s*$",
+    re.I,
+)
+
+
+def _default_set(m: re.Match[str], c: Clause) -> str | None:
+    setting, value = _clean(m.group(1)), _clean(m.group(2))
+    if vague(value) or value.split()[0].lower() in PRONOUNS | {"the", "a"}:
+        return None
+    return f"User's default {setting.lower()} is {value}"
+
+
+# "DE is diagnostic evaluation", "PR stands for purchase request": an acronym of the user's own,
+# its words' initials spelling it out (no other shape reads as a definition this surely).
+_ACRONYM = re.compile(
+    r"^(?:the\s+)?([A-Z][A-Za-z]{1,5}?)s?\s+(?:is|means|stands for|=)\s+(?:an?\s+|the\s+)?"
+    r"([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){1,6})$"
+)
+_MINOR = frozenset(("of", "and", "for", "the", "to", "in", "on", "a", "an", "&"))
+
+
+def _acronym_ok(m: re.Match[str], c: Clause) -> bool:
+    short, long = m.group(1), m.group(2)
+    if sum(ch.isupper() for ch in short) < 2:
+        return False
+    initials = "".join(w[0] for w in long.split() if w.lower() not in _MINOR).lower()
+    parts = "".join(w[0] for w in re.split(r"[\s-]+", long) if w.lower() not in _MINOR).lower()
+    return short.lower() in (initials, parts)
+
+
+# "my name is Ana Souza", "my last name is Dallenger": the name by its capital letters.
+_MY_NAME = re.compile(
+    r"^(?i:my)\s+(?i:(first|last|full|given|family|nick)\s*)?(?i:name)\s+(?i:is)\s+"
+    r"([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})" + _END
+)
+# "my obsidian vault is D:\\Notes\\Vault", "the folder for obsidian will be D:\\OneDrive\\…": where
+# a place of the user's is, as a path (a drive, the home folder or an absolute path).
+_PLACE_NOUN = (
+    r"(?:vault|vaults|folder|directory|dir|drive|repo|repository|workspace|home|projects|notes|"
+    r"dotfiles|config|configs)"
+)
+_PLACE_IS = re.compile(
+    rf"^(my|the|our)\s+((?:[\w-]+\s+){{0,2}}?{_PLACE_NOUN}(?:\s+for\s+[\w-]+(?:\s+[\w-]+)?)?)\s+"
+    rf"(?:is|are|will be|should be|=)\s+(?:the\s+|in\s+|at\s+)?"
+    rf"((?:[A-Za-z]:\\|~/|/(?:home|users|mnt|opt|srv|data|volumes)/)\S*(?:\s+(?!and\b|but\b|so\b)\S+)*?)"
+    rf"\s*[.!]*(?=$|,\s|;\s|\s+(?:and|but|so)\s)",
+    re.I,
+)
+
+
+def _name(m: re.Match[str]) -> str:
+    which = f"{m.group(1).lower()} " if m.group(1) else ""
+    return f"User's {which}name is {m.group(2)}"
+
+
+def _place_is(m: re.Match[str], c: Clause) -> str | None:
+    owner, what, path = m.group(1).lower(), _clean(m.group(2)), m.group(3).rstrip(" .,")
+    if re.search(r"\b(?:downloads?|desktop|te?mp)\b", path, re.I) or len(path) < 3:
+        return None  # the file of this task, put down for the moment
+    if re.fullmatch(r"[A-Za-z]:\\?", path):
+        path = f"the {path[0].upper()}: drive"  # "my Google Drive is the G:\\"
+    who = "User's" if owner == "my" else "The"
+    return f"{who} {what} is {path}"
+
+
+_F = "situation"
+RULES: tuple[ClauseRule, ...] = (
+    ClauseRule("user_installed", _F, _HAVE_INSTALLED, _installed, "fact"),
+    ClauseRule("user_installed", _F, _INSTALLED, _installed, "fact"),
+    ClauseRule(
+        "user_experience",
+        _F,
+        _EXPERIENCE,
+        lambda m, c: f"User has {_years(m.group(1))} of experience with {_clean(m.group(2))}",
+        "fact",
+        lambda m, c: _experience_ok(m.group(2)),
+    ),
+    ClauseRule(
+        "user_experience",
+        _F,
+        _EXPERIENCE_IN,
+        lambda m, c: f"User has {_years(m.group(1))} of experience with {_clean(m.group(2))}",
+        "fact",
+        lambda m, c: _experience_ok(m.group(2)),
+        search=True,
+    ),
+    ClauseRule(
+        "user_experience",
+        _F,
+        _BEEN_DOING,
+        lambda m, c: f"User has {_years(m.group(2))} of experience with {_clean(m.group(1))}",
+        "fact",
+        lambda m, c: _experience_ok(m.group(1)),
+    ),
+    ClauseRule(
+        "user_experience",
+        _F,
+        _NO_EXPERIENCE,
+        _no_experience,
+        "fact",
+        lambda m, c: _experience_ok(m.group(2)),
+    ),
+    ClauseRule("user_studied", _F, _STUDIED, _studied, "fact"),
+    ClauseRule("user_name", _F, _MY_NAME, lambda m, c: _name(m), "fact"),
+    ClauseRule("place_is", _F, _PLACE_IS, _place_is, "fact"),
+    ClauseRule("user_occupation", _F, _ROLE, _role, "fact"),
+    ClauseRule("user_uses", _F, _USING, _using, "fact"),
+    ClauseRule("user_default", _F, _DEFAULT_SET, _default_set, "preference"),
+    ClauseRule(
+        "acronym",
+        _F,
+        _ACRONYM,
+        lambda m, c: cap(f"{m.group(1)} means {_clean(m.group(2)).lower()}"),
+        "fact",
+        _acronym_ok,
+    ),
+)

@@ -1,0 +1,144 @@
+"""Plain facts people state about themselves and their setup (issue 28's misses): one registry
+entry each (`extract/rules/user_facts.py`), and the task-at-hand look-alikes that must stay
+silent. Sentences are our own paraphrases of the shapes, not anyone's prompts."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.extract.pipeline import extract_claims
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "rule"),
+    [
+        # what is installed on the user's machine
+        ("I have Podman installed", "User has Podman installed", "situation.user_installed"),
+        (
+            "i have installed the docker, now lets continue",
+            "User has docker installed",
+            "situation.user_installed",
+        ),
+        (
+            "I've got Docker Desktop installed on my laptop via brew",
+            "User has Docker Desktop installed on their laptop via brew",
+            "situation.user_installed",
+        ),
+        (
+            "I have lodash installed, can I import it in utils.js?",
+            "User has lodash installed",
+            "situation.user_installed",
+        ),
+        # how long and how much they have worked with something
+        (
+            "I've done Python for eight years",
+            "User has eight years of experience with Python",
+            "situation.user_experience",
+        ),
+        (
+            "I have 12 years of experience in Go",
+            "User has 12 years of experience with Go",
+            "situation.user_experience",
+        ),
+        (
+            "new to this repo, have been a senior developer with a decade of experience in php",
+            "User has a decade of experience with php",
+            "situation.user_experience",
+        ),
+        (
+            "I have no experience with Kubernetes",
+            "User does not have experience with Kubernetes",
+            "situation.user_experience",
+        ),
+        # what they studied, what they work as, their name
+        (
+            "I studied chemistry at Caltech",
+            "User studied chemistry at Caltech",
+            "situation.user_studied",
+        ),
+        ("I have a degree in economics", "User studied economics", "situation.user_studied"),
+        (
+            "I'm a professor of history at Oberlin",
+            "User is a professor of history at Oberlin",
+            "situation.user_occupation",
+        ),
+        (
+            "I work as a nurse, so keep the wording plain",
+            "User is a nurse",
+            "situation.user_occupation",
+        ),
+        ("my last name is Okafor", "User's last name is Okafor", "situation.user_name"),
+        # the tool or machine in use, named
+        (
+            "I'm using Alacritty with nushell",
+            "User uses Alacritty with nushell",
+            "situation.user_uses",
+        ),
+        (
+            "i'm using a framework 13 with fedora, the trackpad is laggy",
+            "User uses a framework 13 with fedora",
+            "situation.user_uses",
+        ),
+        # defaults, places, acronyms
+        (
+            "set my default model to sonnet 4.5 in my settings.json",
+            "User's default model is sonnet 4.5",
+            "situation.user_default",
+        ),
+        (
+            r"my notes vault is E:\Sync\Notes",
+            r"User's notes vault is E:\Sync\Notes",
+            "situation.place_is",
+        ),
+        (
+            "the intake form lists QA. QA is quality assurance.",
+            "QA means quality assurance",
+            "situation.acronym",
+        ),
+    ],
+)
+def test_a_plain_fact_about_the_user_is_one_entry(text: str, claim: str, rule: str) -> None:
+    got = [(c.claim, c.kind, c.rule) for c in extract_claims(text)]
+    kind = "preference" if rule == "situation.user_default" else "fact"
+    assert got == [(claim, kind, rule)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the task at hand: what this turn installs, uses or reads
+        "I installed the dependencies",
+        "I have it installed",
+        "I do not have Docker installed",
+        "I installed the new version of the extension",
+        "I'm using this and I'm getting a 404",
+        "I am using the free tier",
+        "I'm using GPT-4 for this task",
+        "I'm using port 3000",
+        "I studied the code carefully",
+        "I studied how the parser works",
+        # someone else's experience; a person's mood; a non-name
+        "we are looking for a senior developer with 5 years of experience in Java",
+        "I'm a bit confused",
+        "I'm a developer in this case",
+        "my name is not important",
+        # a path of the moment; an acronym whose words do not spell it
+        "the output folder is /tmp/out",
+        "PR is ready to merge",
+    ],
+)
+def test_the_task_at_hand_is_not_a_fact_about_the_user(text: str) -> None:
+    assert [
+        c.rule
+        for c in extract_claims(text)
+        if "user_" in c.rule or c.rule.endswith(("place_is", "acronym"))
+    ] == []
+
+
+def test_we_are_using_describes_the_project() -> None:
+    # "we are using yarn" says how the project is (a fact); "we use yarn" states the choice, and
+    # both keep the one spelling "Use yarn" so restatements converge.
+    [using] = extract_claims("We are using yarn")
+    [use] = extract_claims("we use yarn")
+    assert (using.claim, using.kind) == ("Use yarn", "fact")
+    assert (use.claim, use.kind) == ("Use yarn", "preference")
