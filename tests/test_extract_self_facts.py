@@ -68,6 +68,36 @@ from agent_memory.extract.pipeline import extract_claims
             "situation.user_occupation",
         ),
         ("my last name is Okafor", "User's last name is Okafor", "situation.user_name"),
+        # how technical they are, their hardware, language, country and workplace tools
+        ("I'm not a programmer", "User is not a programmer", "situation.user_non_technical"),
+        (
+            "i dont know how to code, so go slow",
+            "User does not know how to code",
+            "situation.user_non_technical",
+        ),
+        ("but i only have 8gb ram", "User has 8gb ram", "situation.user_hardware"),
+        (
+            "my desktop has 64 GB of RAM",
+            "User's desktop has 64 GB of RAM",
+            "situation.user_hardware",
+        ),
+        ("my GPU is an RTX 3060", "User's gpu is RTX 3060", "situation.user_hardware"),
+        (
+            "English is not my first language",
+            "User's first language is not English",
+            "situation.user_language",
+        ),
+        (
+            "I'm a native Polish speaker",
+            "User's native language is Polish",
+            "situation.user_language",
+        ),
+        ("I'm in Portugal", "User is in Portugal", "situation.user_place"),
+        (
+            "at work we use Linear for tickets",
+            "User's workplace uses Linear for tickets",
+            "situation.work_uses",
+        ),
         # the tool or machine in use, named
         (
             "I'm using Alacritty with nushell",
@@ -122,6 +152,13 @@ def test_a_plain_fact_about_the_user_is_one_entry(text: str, claim: str, rule: s
         "I'm a bit confused",
         "I'm a developer in this case",
         "my name is not important",
+        # not a fact about the user's skill, place or hardware
+        "I'm not a big fan of this",
+        "I can't code this part myself",
+        "I'm not sure",
+        "I'm in VS Code",
+        "my team uses it",
+        "I have 2 monitors",
         # a path of the moment; an acronym whose words do not spell it
         "the output folder is /tmp/out",
         "PR is ready to merge",

@@ -314,6 +314,108 @@ def _place_is(m: re.Match[str], c: Clause) -> str | None:
     return f"{who} {what} is {path}"
 
 
+# "I'm not a programmer", "I'm not technical at all", "I don't know how to code": how much to
+# explain, said of the user (the negation stays in the claim).
+_NOT_TECHNICAL = re.compile(
+    r"^i(?:'m| am)\s+(?:really\s+|just\s+|honestly\s+)?not\s+(?:an?\s+)?(?:very\s+|that\s+|"
+    r"super\s+|particularly\s+|too\s+)?(programmer|developer|coder|dev|software engineer|"
+    r"engineer|technical(?: person)?|tech(?:nical)?[- ]savvy|tech person)(?:\s+at all)?"
+    + _END
+    + r"|^i\s+(?:don't|do not|can't|cannot)\s+(?:really\s+)?(?:know how to\s+)?(code|program|"
+    r"read code|write code)(?:\s+at all)?" + _END,
+    re.I,
+)
+
+
+def _not_technical(m: re.Match[str], c: Clause) -> str:
+    if m.group(1):
+        what = m.group(1).lower()
+        art = "" if what.startswith("tech") else "an " if what[0] in "aeiou" else "a "
+        return f"User is not {art}{what}"
+    return f"User does not know how to {m.group(2).lower()}"
+
+
+# "I only have 4g ram", "my laptop has 16GB RAM", "my GPU is an RTX 4090": the user's hardware.
+_HARDWARE = re.compile(
+    r"^(?:i\s+(?:only\s+|also\s+|just\s+)?have|my\s+((?:[\w-]+\s+){0,2}?(?:laptop|machine|computer|"
+    r"pc|mac|macbook|desktop|server|vps|workstation|gpu|cpu|graphics card))\s+(?:only\s+)?"
+    r"(has|is an?|is|runs))\s+(?:about\s+|around\s+|only\s+|just\s+|an?\s+)?"
+    r"(\d+(?:\.\d+)?\s*(?:gb|g|tb|mb)\s+(?:of\s+)?(?:ram|memory|vram|storage|disk(?: space)?|"
+    r"ssd|unified memory)|(?:nvidia\s+|amd\s+|apple\s+|intel\s+)?(?:rtx|gtx|rx|m[1-5]|ryzen|"
+    r"core i[3579]|xeon|a100|h100)\s*[\w-]*(?:\s+(?:pro|max|ultra|ti|super))?)" + _END,
+    re.I,
+)
+
+
+def _hardware(m: re.Match[str], c: Clause) -> str:
+    what = _clean(m.group(3))
+    if not m.group(1):
+        return f"User has {what}"
+    verb = "is" if m.group(2).lower().startswith("is") else "has"
+    return f"User's {m.group(1).lower()} {verb} {what}"
+
+
+# "English is not my first language", "I'm a native Spanish speaker", "my native language is
+# Polish": the user's language, said of themselves.
+_LANGUAGE = (
+    r"english|spanish|french|german|portuguese|italian|russian|chinese|mandarin|cantonese|"
+    r"japanese|korean|dutch|polish|turkish|ukrainian|arabic|hindi|swedish|norwegian|danish|"
+    r"finnish|czech|greek|hebrew|vietnamese|indonesian|thai|persian|farsi|romanian|hungarian|"
+    r"bengali|urdu|tamil|malay|catalan"
+)
+_MY_LANGUAGE = re.compile(
+    rf"^({_LANGUAGE})\s+is\s+(not\s+)?my\s+(first|native|mother|main)\s+(?:language|tongue)"
+    + _END
+    + rf"|^i(?:'m| am)\s+an?\s+native\s+({_LANGUAGE})\s+speaker"
+    + _END
+    + rf"|^my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+({_LANGUAGE})"
+    + _END,
+    re.I,
+)
+
+
+def _my_language(m: re.Match[str], c: Clause) -> str:
+    if m.group(1):
+        neg = "not " if m.group(2) else ""
+        return f"User's first language is {neg}{m.group(1).capitalize()}"
+    lang = (m.group(4) or m.group(5)).capitalize()
+    return f"User's native language is {lang}"
+
+
+# "I'm in Germany": the country the user is in (a country by name; "I'm in VS Code" is not).
+_COUNTRY = (
+    r"germany|france|spain|portugal|italy|brazil|mexico|argentina|chile|colombia|peru|canada|"
+    r"the us|the usa|the uk|the united states|the united kingdom|england|scotland|ireland|"
+    r"australia|new zealand|india|china|japan|korea|south korea|taiwan|hong kong|singapore|"
+    r"vietnam|thailand|indonesia|philippines|malaysia|russia|ukraine|poland|netherlands|belgium|"
+    r"switzerland|austria|sweden|norway|denmark|finland|czechia|the czech republic|greece|"
+    r"turkey|israel|egypt|nigeria|kenya|south africa|morocco|uae|the uae|saudi arabia|pakistan|"
+    r"bangladesh|iran|romania|hungary"
+)
+_IN_COUNTRY = re.compile(
+    rf"^i(?:'m| am)\s+(?:currently\s+|now\s+)?(?:in|from)\s+({_COUNTRY})" + _END, re.I
+)
+
+
+# "my company uses Azure DevOps", "at work we use Jira": the tools of the user's workplace.
+_WORK_USES = re.compile(
+    rf"^(?:at work\s*,?\s*we|my\s+(company|team|employer|org|organi[sz]ation|workplace|job|"
+    rf"client))\s+(?:uses?|is using|are using|runs on|works with)\s+"
+    rf"((?:{_NAME}\s+){{0,3}}?{_NAME})(?:\s+for\s+((?:[\w-]+\s+){{0,2}}?[\w-]+))?" + _END,
+    re.I,
+)
+
+
+def _work_uses(m: re.Match[str], c: Clause) -> str | None:
+    tool, job = m.group(2), m.group(3)
+    if not _named(tool) or re.match(rf"^{DET}\b", tool, re.I):
+        return None
+    if job and re.match(rf"^(?:{DET}|it|them)\b", job, re.I):
+        return None
+    where = f"User's {m.group(1).lower()}" if m.group(1) else "User's workplace"
+    return f"{where} uses {_clean(tool)}{' for ' + _clean(job) if job else ''}"
+
+
 _F = "situation"
 RULES: tuple[ClauseRule, ...] = (
     ClauseRule("user_installed", _F, _HAVE_INSTALLED, _installed, "fact"),
@@ -353,6 +455,17 @@ RULES: tuple[ClauseRule, ...] = (
     ),
     ClauseRule("user_studied", _F, _STUDIED, _studied, "fact"),
     ClauseRule("user_name", _F, _MY_NAME, lambda m, c: _name(m), "fact"),
+    ClauseRule("user_non_technical", _F, _NOT_TECHNICAL, _not_technical, "fact"),
+    ClauseRule("user_hardware", _F, _HARDWARE, _hardware, "fact"),
+    ClauseRule("user_language", _F, _MY_LANGUAGE, _my_language, "fact"),
+    ClauseRule(
+        "user_place",
+        _F,
+        _IN_COUNTRY,
+        lambda m, c: f"User is in {re.sub(r'^the ', 'the ', _clean(m.group(1)), flags=re.I)}",
+        "fact",
+    ),
+    ClauseRule("work_uses", _F, _WORK_USES, _work_uses, "fact"),
     ClauseRule("place_is", _F, _PLACE_IS, _place_is, "fact"),
     ClauseRule("user_occupation", _F, _ROLE, _role, "fact"),
     ClauseRule("user_uses", _F, _USING, _using, "fact"),
