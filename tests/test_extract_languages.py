@@ -671,3 +671,51 @@ def test_the_users_machine_said_as_who_they_are() -> None:
 
 def test_a_sigh_over_the_task_is_not_who_the_user_is() -> None:
     assert extract_claims("这个帐号啊，我是小白啊，我不会啊") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("我装了ripgrep，帮我配一下别名", "Installed: 我装了ripgrep"),
+        ("fzf已经安装了，你看一下", "Installed: fzf已经安装了"),
+        ("Zellij はインストール済みです", "Installed: Zellij はインストール済みです"),
+        ("uv 이미 설치되어 있어 그걸로 돌려줘", "Installed: uv 이미 설치되어 있어"),
+        ("у меня уже установлен Podman", "Installed: у меня уже установлен Podman"),
+        ("já tenho o Bun instalado", "Installed: já tenho o Bun instalado"),
+        ("ya tengo Deno 2 instalado", "Installed: ya tengo Deno 2 instalado"),
+        ("ich habe Colima installiert", "Installed: ich habe Colima installiert"),
+    ],
+)
+def test_a_tool_the_user_has_installed_is_a_fact(text: str, claim: str) -> None:
+    assert _one(text)[:3] == (claim, "fact", "language.installed")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这个模块封装了ssh连接",  # wrapped, not installed
+        "npm安装了依赖",  # the installer, not a tool installed
+        "instalé las dependencias",  # the task's packages
+        "安装好了吗",  # a question
+    ],
+)
+def test_installing_that_is_no_installed_tool(text: str) -> None:
+    assert [c for c in extract_claims(text) if c.rule == "language.installed"] == []
+
+
+def test_a_fact_said_before_a_question_stands() -> None:
+    assert _one("我们要做一个跨境电商的库存管理系统，预算有限，明白吗")[:2] == (
+        "Project: 我们要做一个跨境电商的库存管理系统",
+        "fact",
+    )
+    assert _one("我用的是 fish，怎么配置？")[0] == "Uses: 我用的是 fish"
+    assert extract_claims("以后都用pnpm吗") == []  # a rule asked about is no rule
+
+
+def test_what_the_project_is_goes_on_in_its_describing_clauses() -> None:
+    claim = _one(
+        "我想做一个背单词的小程序，这个小程序主要面向高中生，内容以高考词汇为主，怎么设计？"
+    )[0]
+    assert claim.startswith("Project: 我想做一个背单词的小程序") and "高考" not in claim
+    claim = _one("我想做一个背单词的系统，这个系统面向高中生，内容以高考词汇为主，怎么设计？")[0]
+    assert "高中生" in claim and "高考词汇" in claim and "设计" not in claim

@@ -15,7 +15,10 @@ _LATIN = r"(?:[A-Za-z][A-Za-z0-9.+#/-]*\s*)?"
 _ZH_TRADE = (
     r"(?:前端|后端|後端|全栈|全端|独立|獨立|软件|軟體|软体|移动端|嵌入式|游戏|遊戲)?"
     r"(?:开发者|開發者|开发人员|開發人員|工程师|工程師|程序员|程序員|码农|碼農|设计师|設計師|"
-    r"产品经理|產品經理|数据分析师|數據分析師|运维|運維|架构师|架構師|学生|學生|老师|老師|研究员|研究員)"
+    r"产品经理|產品經理|数据分析师|數據分析師|运维|運維|架构师|架構師|学生|學生|老师|老師|研究员|研究員|"
+    # a trade named by its suffix: "投资经理", "财务顾问", "跨境电商运营"
+    r"[\u4e00-\u9fff]{1,6}?(?:经理|經理|顾问|顧問|律师|律師|医生|醫生|会计|會計|教师|教師|站长|站長|运营|運營|"
+    r"创业者|創業者|主管|总监|總監|分析师|分析師|工程师|工程師|设计师|設計師))"
 )
 _ZH_NEW = (
     r"(?:完完全全的|完全的|纯|純|纯粹的|彻底的|徹底的)?(?:编程|編程|技术|技術|代码|代碼|开发|開發|电脑|電腦)?"
@@ -52,11 +55,24 @@ _RU_TRADE = (
     r"не\s+программист\w*|не\s+разработчи\w*)"
 )
 
+# A tool's name in Latin letters inside CJK text ("codex cli", "Oh My Claude Code", "xvfb").
+_LATIN_NAME = r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+#_/-]*(?:\s+[A-Za-z][A-Za-z0-9.+#_/-]*){0,3}"
+# A name inside Latin-script text, written as one: a capital, a digit or a dot in it.
+_NAMED = r"(?-i:(?:[A-Z][A-Za-z0-9.+#_-]*|[a-z]+[0-9.+#-][A-Za-z0-9.+#_-]*))"
+# What follows "I installed": a name, not an article and a common noun.
+_AFTER_VERB = (
+    r"(?!(?:el|la|los|las|o|a|os|as|le|les|un|une|des|die|der|das|den|il|lo|gli|uma|um|una|todo|"
+    r"tudo|tout|alles|все|всё)\b)[A-Za-z][A-Za-z0-9.+#_/-]*"
+)
+
+# 安装 / 装 (install), not 封装 (wrap), 包装 (pack), 假装 (pretend), 组装 (assemble)
+_ZH_INSTALL = r"(?:安装|安裝|(?<![封包假组組改伪偽武服盒西])[装裝])"
+
 USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
             # zh: "我是个编程小白", "我是一名前端工程师", "我不懂编程"
-            rf"^(?:其实|其實|另外|因为|因為)?\s*我(?:只)?是(?:一个|一個|一名|一位|个|個)?\s*{_LATIN}"
+            rf"(?:^|(?<=\s))(?:其实|其實|另外|因为|因為)?\s*我(?:只)?是(?:一个|一個|一名|一位|个|個)?\s*{_LATIN}"
             rf"(?:{_ZH_NEW}|{_ZH_TRADE})|"
             r"^(?:其实|其實)?\s*我(?:完全|根本|真的)?(?:不懂|不会|不會|看不懂)(?:编程|編程|写代码|寫代碼|代码|代碼|技术|技術)|"
             # ja: "私は Flutter エンジニアです", "プログラミングは全くわからない"
@@ -94,5 +110,32 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "Environment",
         "fact",
         "user_env",
+    ),
+    # A tool the user has installed: "codex cli는 이미 설치되어있음", "我安装了pencil", "xvfb已经安装了",
+    # "OrbStack はインストール済みです", "j'ai installé WezTerm". In Latin script a name after the
+    # verb takes no article ("instalé las dependencias" is the task's), and a name before
+    # "is installed" is written as one (capital, digit or dot: "Node 20 ya está instalado").
+    (
+        re.compile(
+            rf"{_ZH_INSTALL}了\s*{_LATIN_NAME}|{_LATIN_NAME}\s*(?:也|都)?(?:已经|已經)?{_ZH_INSTALL}(?:好)?了"
+            r"\s*$|"
+            rf"{_LATIN_NAME}\s*(?:は|も|を)?\s*(?:インストール済み|インストールして(?:い|あ)ります|"
+            r"インストールしました|インストールしてある|導入済み|入れてあります)|"
+            rf"{_LATIN_NAME}\s*(?:플러그인\s*)?(?:은|는|이|가|을|를)?\s*(?:이미\s*|다\s*)?"
+            r"(?:설치했|설치되어\s*있|설치돼\s*있|깔았|깔려\s*있)|"
+            rf"(?<!\w)(?:у\s+(?:меня|нас)\s+(?:уже\s+)?(?:установлен\w*|стоит|стоят)|"
+            rf"я\s+(?:уже\s+)?установил\w*)\s+{_AFTER_VERB}|"
+            rf"\b(?:instalei|instalé|j'ai\s+(?:déjà\s+)?installé|ho\s+(?:già\s+)?installato)\s+"
+            rf"{_AFTER_VERB}|"
+            rf"\b(?:(?:já\s+)?tenho\s+(?:o\s+|a\s+)?|(?:ya\s+)?tengo\s+){_NAMED}(?:\s+[\w.]+)?\s+"
+            r"instalad[oa]\b|"
+            rf"\bich\s+habe\s+{_NAMED}(?:\s+\S+){{0,2}}\s+(?:schon\s+|bereits\s+)?installiert\b|"
+            rf"{_NAMED}\s+(?:(?:já\s+|ya\s+)?está|est|ist|è)\s+(?:déjà\s+|già\s+|schon\s+|"
+            r"bereits\s+)?(?:instalad[oa]|installée?|installiert|installat[oa])\b",
+            re.I,
+        ),
+        "Installed",
+        "fact",
+        "installed",
     ),
 ]

@@ -29,6 +29,7 @@ _NON_ENGLISH = re.compile(
     r"d'ora in poi|siempre\b|toujours\b|vuelvas\b|uso\b|estoy\b|je suis sous|je travaille|ich arbeite|devono|deve\b|deben|debe\b|devem|doivent|"
     r"ich bin auf|mein\b|mi editor|mi sistema|utilizo\b|j'utilise|nutze\b|"
     r"\b(?:sono|sou|soy)\s+(?:uno?a?\s+|um\s+)?[a-z]{4,}|je suis|ich bin\b|"
+    r"\b(?:instal(?:ei|ad[oa])|installat[oa]|installiert)\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
 )
@@ -776,9 +777,19 @@ def _sentence(sentence: str) -> Hit | None:
     hit = _about_the_user(body)
     if hit:
         return hit
+    facts_only = False
     if _question(sentence, body):
-        return None
-    hit = _from_now_on(body) or _memory_request(body)
+        # "我们要做一个…系统，知道了吗", "我用的是 X，怎么配置?": a fact said before the question
+        # still stands; only the clauses before the first one asking are read, for facts only
+        said = []
+        for clause in _HEAD.split(body)[:-1]:  # the last clause is the one asking
+            if _question(clause, clause.strip()):
+                break
+            said.append(clause)
+        if not said:
+            return None
+        body, facts_only = "，".join(said), True
+    hit = None if facts_only else (_from_now_on(body) or _memory_request(body))
     if hit:
         return hit
     # An "always"/"never" rule is bound to the task only by its own clause: "всегда пиши кратко,
@@ -793,6 +804,8 @@ def _sentence(sentence: str) -> Hit | None:
             continue
         if sub in _PLAIN and not (_DURABLE.search(body) or _USE_TOOL.search(body)):
             continue
+        if facts_only and label not in _FACT_LABELS:
+            continue
         m = pattern.search(body)
         if not m:
             continue
@@ -803,11 +816,23 @@ def _sentence(sentence: str) -> Hit | None:
             continue
         if sub in ("i_use", "i_dont_use", "project_is"):
             # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
-            body = body[: m.end()] + _HEAD.split(body[m.end() :], 1)[0].rstrip()
+            rest = _HEAD.split(body[m.end() :])
+            fact = body[: m.end()] + rest[0].rstrip()
+            if sub == "project_is":  # "…系统，这个系统可以…，内容以…为主": what it is, fact on
+                for clause in rest[1:]:
+                    if not _GOES_ON.match(clause.strip()) or len(fact) > 120:
+                        break
+                    fact += "，" + clause.strip()
+            body = fact
         return (f"{label}: {body}" if label else body), kind, sub
     return None
 
 
+_NOW = re.compile(
+    r"现在|現在|目前|当前|當前|현재|지금|(?<!\w)сейчас(?!\w)|\b(?:agora|ahora|maintenant|jetzt|adesso|ora)\b",
+    re.I,
+)
+_WORD_REST = re.compile(r"\S*")
 _VENTING = re.compile(r"[啊呀啦嘛哇]$|!|！")
 
 
@@ -819,12 +844,22 @@ def _about_the_user(body: str) -> Hit | None:
         for pattern, label, kind, sub in USER_RULES:
             if not pattern.search(clause):
                 continue
-            if task_bound(clause) or _HEDGE.search(clause) or _question(clause, clause):
+            # "现在安装了 X", "현재 X 설치했어": the tools installed are there now, and stay
+            said = _NOW.sub(" ", clause) if label == "Installed" else clause
+            if task_bound(said) or _HEDGE.search(clause) or _question(clause, clause):
                 return None
             if _VENTING.search(clause):
                 return None  # "我是小白啊，我不会啊": a sigh over the task at hand
             if label == "User" and _NEGATION.search(clause):
                 label = "User (not)"
+            m = pattern.search(clause)
+            assert m is not None
+            if label == "User":  # "…帮我创建一个skills 我是一个投资经理": from the user's words on
+                clause = clause[m.start() :].strip()
+            elif (
+                label == "Installed"
+            ):  # "codex cli는 이미 설치되어있음 omc로 확인해줘": up to its word's end
+                clause = clause[: m.end() + len(_WORD_REST.match(clause, m.end()).group())]  # type: ignore[union-attr]
             return f"{label}: {clause}", kind, sub
     return None
 
@@ -925,6 +960,13 @@ _HEAD = re.compile(r"[,，;；]")
 # Rules whose claim stands in the sentence's first clause: a deictic word further on ("我一直用
 # vim，这个文件帮我改一下") belongs to the task that follows, not to the rule or fact.
 _HEAD_BOUND = frozenset(("Always", "Never", "Uses", "Does not use", "Environment", "Project"))
+# A clause that goes on describing the thing just named ("这个系统可以…", "内容主要以…为主").
+_GOES_ON = re.compile(
+    r"^(?:这个|這個|该|該|此|这款|這款)(?:系统|系統|网站|網站|应用|應用|平台|工具|项目|項目|app)|"
+    r"^(?:它|内容|內容|主要|面向|针对|針對|用户|用戶|数据|數據)(?!.*(?:吗|嗎|呢|？|\?))",
+    re.I,
+)
+_FACT_LABELS = frozenset(("Uses", "Does not use", "Environment", "Project"))
 _POINT_NUMBER = re.compile(r"^\s*\d{1,2}\s*[.、)）]\s*(?=\S)")
 _JA_REMEMBER_TAIL = re.compile(r"(?:ことを|ことは|と|を)覚えて(?:おいて|て)(?:ください|ね)?$")
 _JA_NOT_DOING = re.compile(r"(?:しない|しません|使わない|使いません|禁止)$")
