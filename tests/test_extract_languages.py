@@ -719,3 +719,35 @@ def test_what_the_project_is_goes_on_in_its_describing_clauses() -> None:
     assert claim.startswith("Project: 我想做一个背单词的小程序") and "高考" not in claim
     claim = _one("我想做一个背单词的系统，这个系统面向高中生，内容以高考词汇为主，怎么设计？")[0]
     assert "高中生" in claim and "高考词汇" in claim and "设计" not in claim
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("пользуюсь fish и zoxide", "fish"),  # Russian drops the pronoun
+        ("пишем на Elixir, помоги с тестом", "Elixir"),
+        ("usamos Supabase para o banco", "Supabase"),  # a team's plural
+        ("usiamo Django e Postgres", "Django"),
+        ("trabajo con Flutter", "Flutter"),  # working with a tool
+        ("ich arbeite mit Nix", "Nix"),
+        ("Helix 쓰고 있어요", "Helix"),  # Korean ongoing form
+        ("Laravel で開発しています", "Laravel"),  # Japanese ongoing form
+    ],
+)
+def test_more_ways_of_saying_what_one_works_with(text: str, tool: str) -> None:
+    claim, kind, rule = _one(text)
+    assert claim.startswith("Uses: ") and tool in claim and kind == "fact"
+    assert rule == "language.i_use"
+
+
+@pytest.mark.parametrize("text", ["trabalho com isso amanhã", "использую этот файл"])
+def test_working_on_the_thing_at_hand_is_no_tool(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+def test_the_users_account_name_is_a_fact_but_a_servers_login_is_not() -> None:
+    assert _one("github用户名是 octo-dev，帮我配置一下")[:2] == (
+        "Account: github用户名是 octo-dev",
+        "fact",
+    )
+    assert extract_claims("服务器地址给你，用户名是root") == []

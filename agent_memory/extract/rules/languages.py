@@ -30,6 +30,7 @@ _NON_ENGLISH = re.compile(
     r"ich bin auf|mein\b|mi editor|mi sistema|utilizo\b|j'utilise|nutze\b|"
     r"\b(?:sono|sou|soy)\s+(?:uno?a?\s+|um\s+)?[a-z]{4,}|je suis|ich bin\b|"
     r"\b(?:instal(?:ei|ad[oa])|installat[oa]|installiert)\b|"
+    r"\b(?:usamos|usiamo|utilizamos|utilizziamo|trabalho com|trabajo con|lavoro con|ich arbeite|wir arbeiten)\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
 )
@@ -468,6 +469,41 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "i_use",
     ),
+    # More ways to say what one works with: Russian without the pronoun ("пользуюсь fish",
+    # "пишем на Go"), the plural of a team ("usamos Supabase", "usiamo Django"), working with a
+    # tool ("trabalho com Flutter", "lavoro con Rails", "ich arbeite mit Nix"), the Korean and
+    # Japanese ongoing forms ("Neovim 쓰고 있어요", "Rails で開発しています"), and an account's
+    # name ("github用户名是 X").
+    (
+        re.compile(
+            rf"^(?:пользуюсь|пользуемся|использую|используем|пишу\s+на|пишем\s+на|работаю\s+в|"
+            rf"работаем\s+в)\s+{_TOOL2}|"
+            rf"^(?:nós\s+|nosotros\s+|noi\s+)?(?:usamos|utilizamos|usiamo|utilizziamo)\s+"
+            rf"(?:(?:o|a|el|la|il)\s+(?-i:(?=[A-Z])))?(?!(?:o|a|el|la|il|los|las|os|as|un|una|um|uma|gli|i|le)\b)"
+            rf"{_TOOL2}|"
+            rf"^(?:eu\s+|yo\s+|io\s+)?(?:trabalho|trabajo|lavoro)\s+(?:com|con)\s+(?-i:(?=[A-Z])){_TOOL2}|"
+            rf"^(?:je\s+travaille|ich\s+arbeite|wir\s+arbeiten)\s+(?:avec|mit)\s+(?-i:(?=[A-Z])){_TOOL2}|"
+            rf"^(?:저는\s*|전\s*|우리는\s*)?{_TOOL2}\s*(?:을|를)?\s*(?:쓰고|사용하고)\s*(?:있어|있습니다|있음)|"
+            rf"{_TOOL2}\s*(?:で|を使って|を使用して)(?:作成|開発|構築|実装|運用|管理)(?:しています|している|してます)"
+            r"(?:よ|ね)?$",
+            re.I,
+        ),
+        "Uses",
+        "fact",
+        "i_use",
+    ),
+    # The user's account name: "github用户名是 X", "我的账号是 X".
+    (
+        re.compile(
+            rf"^(?:我的)?(?:github|gitlab|git)?\s*(?:用户名|用戶名|账号|帳號|账户|賬戶)(?:是|为|為)\s*"
+            # (a server's login "用户名是root，密码是…" is no account of the user's)
+            rf"(?!(?:root|admin|administrator|user|ubuntu|test|guest)\b){_TOOL2}",
+            re.I,
+        ),
+        "Account",
+        "fact",
+        "account",
+    ),
     (re.compile(rf"^(?:{_POLITE})?nunca\s+{_PT_IMP}\b", re.I), "Never", "constraint", "pt_never"),
     (re.compile(rf"^(?:{_POLITE})?não\s+{_PT_IMP}\b", re.I), "Don't", "constraint", "pt_dont"),
     (
@@ -814,7 +850,7 @@ def _sentence(sentence: str) -> Hit | None:
             if remembered:
                 return remembered
             continue
-        if sub in ("i_use", "i_dont_use", "project_is"):
+        if sub in ("i_use", "i_dont_use", "project_is", "account"):
             # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
             rest = _HEAD.split(body[m.end() :])
             fact = body[: m.end()] + rest[0].rstrip()
@@ -959,14 +995,16 @@ def _from_now_on(body: str) -> Hit | None:
 _HEAD = re.compile(r"[,，;；]")
 # Rules whose claim stands in the sentence's first clause: a deictic word further on ("我一直用
 # vim，这个文件帮我改一下") belongs to the task that follows, not to the rule or fact.
-_HEAD_BOUND = frozenset(("Always", "Never", "Uses", "Does not use", "Environment", "Project"))
+_HEAD_BOUND = frozenset(
+    ("Always", "Never", "Uses", "Does not use", "Environment", "Project", "Account")
+)
 # A clause that goes on describing the thing just named ("这个系统可以…", "内容主要以…为主").
 _GOES_ON = re.compile(
     r"^(?:这个|這個|该|該|此|这款|這款)(?:系统|系統|网站|網站|应用|應用|平台|工具|项目|項目|app)|"
     r"^(?:它|内容|內容|主要|面向|针对|針對|用户|用戶|数据|數據)(?!.*(?:吗|嗎|呢|？|\?))",
     re.I,
 )
-_FACT_LABELS = frozenset(("Uses", "Does not use", "Environment", "Project"))
+_FACT_LABELS = frozenset(("Uses", "Does not use", "Environment", "Project", "Account"))
 _POINT_NUMBER = re.compile(r"^\s*\d{1,2}\s*[.、)）]\s*(?=\S)")
 _JA_REMEMBER_TAIL = re.compile(r"(?:ことを|ことは|と|を)覚えて(?:おいて|て)(?:ください|ね)?$")
 _JA_NOT_DOING = re.compile(r"(?:しない|しません|使わない|使いません|禁止)$")
