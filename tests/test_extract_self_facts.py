@@ -98,6 +98,24 @@ from agent_memory.extract.pipeline import extract_claims
             "User's workplace uses Linear for tickets",
             "situation.work_uses",
         ),
+        # a team's tools, the name of the user's own thing, what the environment has
+        (
+            "The mobile team are using Flutter, so target that",
+            "The mobile team uses Flutter",
+            "situation.work_uses",
+        ),
+        (
+            "Read the docs of my game engine, Pyrite.",
+            "User's game engine is named Pyrite",
+            "situation.user_name",
+        ),
+        ("my github is kit-99", "User's GitHub account is kit-99", "situation.user_name"),
+        (
+            "you have restic configured, so back up with it",
+            "Restic is configured",
+            "situation.user_installed",
+        ),
+        ("set up git here, we are in a gpu vm.", "Sessions run in a gpu vm", "situation.runs_in"),
         # the tool or machine in use, named
         (
             "I'm using Alacritty with nushell",
@@ -159,6 +177,11 @@ def test_a_plain_fact_about_the_user_is_one_entry(text: str, claim: str, rule: s
         "I'm in VS Code",
         "my team uses it",
         "I have 2 monitors",
+        # GitHub's own products, a word after "my app", a loop, a wrong setup
+        "check my GitHub Actions.",
+        "fix my app, Login is broken",
+        "we are in a loop",
+        "you have it configured wrong",
         # a path of the moment; an acronym whose words do not spell it
         "the output folder is /tmp/out",
         "PR is ready to merge",
@@ -168,7 +191,7 @@ def test_the_task_at_hand_is_not_a_fact_about_the_user(text: str) -> None:
     assert [
         c.rule
         for c in extract_claims(text)
-        if "user_" in c.rule or c.rule.endswith(("place_is", "acronym"))
+        if "user_" in c.rule or c.rule.endswith(("place_is", "acronym", "runs_in", "work_uses"))
     ] == []
 
 
@@ -179,3 +202,14 @@ def test_we_are_using_describes_the_project() -> None:
     [use] = extract_claims("we use yarn")
     assert (using.claim, using.kind) == ("Use yarn", "fact")
     assert (use.claim, use.kind) == ("Use yarn", "preference")
+
+
+def test_how_to_talk_to_the_user_is_a_preference_about_claude() -> None:
+    # "don't give me options" is how the user wants to be answered: kept, in their words;
+    # "don't consider me" stays the thing at hand.
+    [got] = extract_claims("Please don't give me options when I ask you to fix something.")
+    assert (got.claim, got.kind) == (
+        "User does not want Claude to give them options when I ask you to fix something",
+        "preference",
+    )
+    assert extract_claims("don't consider me") == []

@@ -155,6 +155,23 @@ _STEP_VERBS = frozenset(
 )
 
 
+# "don't give me options", "never ask me for confirmation": how to talk to the user, a standing rule
+_TALK_TO_ME = re.compile(
+    r"^(?:give|offer|show|send|tell|ask)\s+(?:me|us)\s+(?:any\s+|more\s+|\w+ing\s+)?"
+    r"(?:options|choices|alternatives|suggestions|disclaimers|warnings|apologies|excuses|lectures|"
+    r"summaries|for (?:permission|confirmation|approval)|questions)\b",
+    re.I,
+)
+
+
+def _dont_claim(m: re.Match[str]) -> str:
+    verb, rest = m.group(1), m.group(2)
+    if _TALK_TO_ME.match(f"{verb}{rest}"):
+        obj = re.sub(r"^\s+(?:me|us)\s+", "", rest, flags=re.I)
+        return f"User does not want Claude to {verb.lower()} them {obj}"
+    return f"Don't {verb}{rest}"
+
+
 def _dont_ok(m: re.Match[str], c: Clause) -> bool:
     verb, rest = m.group(1), m.group(2)
     if verb.lower() in NEG_STOP or vague(rest) or verb.lower() in _STEP_VERBS:
@@ -169,7 +186,9 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
         return False  # "don't use a crosshair", "do not implement phase 1": this build's parts
     if re.match(r"^\s+(?:any\s+)?(?:mistakes?|errors?|typos?)\b", rest, re.I):
         return False  # "don't make mistakes": emphasis, nothing to remember
-    if re.match(r"^\s+(?:me|us|this|that|these|those)\b", rest, re.I):
+    if re.match(r"^\s+(?:me|us|this|that|these|those)\b", rest, re.I) and not _TALK_TO_ME.match(
+        f"{verb}{rest}"
+    ):
         return False  # "don't consider me", "don't use this <link>": the thing at hand
     if (_STEP_OBJECT.match(rest) and "\ue000" not in rest) or re.search(
         r"\b(?:again|yet|now|anymore please)\s*[.!]*$", rest, re.I
@@ -328,7 +347,17 @@ RULES: tuple[ClauseRule, ...] = (
         lambda m, c: "preference" if (m.group(2) or "").lower() == "i" else "constraint",
         _always_never_ok,
     ),
-    ClauseRule("negative", _F, _DONT, "Don't {1}{2}", "constraint", _dont_ok),
+    ClauseRule(
+        "negative",
+        _F,
+        _DONT,
+        lambda m, c: _dont_claim(m),
+        # how the user wants to be talked to is their preference; other prohibitions constrain
+        lambda m, c: (
+            "preference" if _TALK_TO_ME.match(f"{m.group(1)}{m.group(2)}") else "constraint"
+        ),
+        _dont_ok,
+    ),
     ClauseRule(
         "negative",
         _F,

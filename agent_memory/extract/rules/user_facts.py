@@ -70,17 +70,26 @@ _INSTALLED = re.compile(
     rf"(?P<thing>(?:{_NAME}\s+){{0,3}}?{_NAME}){_INSTALL_TAIL}",
     re.I,
 )
-_NOT_A_THING = frozenset(("not", "no", "never", "have", "has", "been", "got", "it", "them", "and"))
+_NOT_A_THING = frozenset(
+    ("not", "no", "never", "have", "has", "been", "got", "it", "them", "and", "wrong", "correctly")
+)
+
+
+def _installable(thing: str) -> bool:
+    """ "I have X installed" names a thing of the user's even in lower case ("core-js", "kitty");
+    a determiner other than "the" ("a", "my", "this") or a thing of the task names none."""
+    bare = re.sub(r"^the\s+", "", thing, flags=re.I)
+    return not (
+        _AT_HAND.match(bare)
+        or re.match(rf"^{DET}\b", bare, re.I)
+        or content_words(bare) > 3
+        or _NOT_A_THING & {w.lower() for w in thing.split()}
+    )
 
 
 def _installed(m: re.Match[str], c: Clause) -> str | None:
     thing, tail = m.group("thing"), m.group("tail") or ""
-    bare = re.sub(r"^the\s+", "", thing, flags=re.I)
-    # "I have X installed" names a thing of the user's even in lower case ("core-js", "kitty");
-    # a determiner other than "the" ("a", "my", "this") or a thing of the task names none.
-    if _AT_HAND.match(bare) or re.match(rf"^{DET}\b", bare, re.I) or content_words(bare) > 3:
-        return None
-    if _NOT_A_THING & {w.lower() for w in thing.split()}:
+    if not _installable(thing):
         return None
     how = re.search(r"\b(?:via|with|through|using|from)\s+\S+(?:\s+installer)?", tail, re.I)
     where = re.search(
@@ -416,6 +425,80 @@ def _work_uses(m: re.Match[str], c: Clause) -> str | None:
     return f"{where} uses {_clean(tool)}{' for ' + _clean(job) if job else ''}"
 
 
+# "the frontend team are using React Next.js", "our data team uses dbt": a team's tools.
+_TEAM_USES = re.compile(
+    rf"^(?:the|our|my)\s+((?:[\w-]+\s+){{0,2}}?team)\s+(?:uses?|is using|are using|works with|"
+    rf"work with)\s+((?:{_NAME}\s+){{0,3}}?{_NAME})" + _END,
+    re.I,
+)
+
+
+def _team_uses(m: re.Match[str], c: Clause) -> str | None:
+    tool = m.group(2)
+    if not _named(tool) or re.match(rf"^{DET}\b", tool, re.I):
+        return None
+    return f"The {_clean(m.group(1)).lower()} uses {_clean(tool)}"
+
+
+# "my programming language, Obstruct", "for my startup Acme.": the name of the user's own thing.
+_MY_THING_NAMED = re.compile(
+    r"\bmy\s+(?:own\s+)?((?:[\w-]+\s+){0,2}?(?:project|app|application|saas|startup|company|"
+    r"product|library|game|website|site|programming language|tool|plugin|extension|blog|"
+    r"business|brand|podcast|channel|newsletter|shop|store|engine|bot|repo))\s*,?\s+"
+    r"((?-i:[A-Z][\w.-]*[a-z0-9][\w.-]*)(?:\s+(?-i:[A-Z][\w.-]+))?)\s*(?=[,.!?;:)]|$)",
+    re.I,
+)
+
+
+def _my_thing_named(m: re.Match[str], c: Clause) -> str | None:
+    what, name = _clean(m.group(1)).lower(), m.group(2).rstrip(".")
+    if name.split()[0].lower() in PRONOUNS or name.lower() in ("claude", "readme", "claude.md"):
+        return None
+    return f"User's {what} is named {name}"
+
+
+# "you have rclone configured", "we have Docker set up on the server": the environment has it.
+_HAVE_CONFIGURED = re.compile(
+    rf"^(?:you|we)(?:'ve| have)\s+(?:already\s+|also\s+)?(?:got\s+)?"
+    rf"(?P<thing>(?:{_NAME}\s+){{0,2}}?{_NAME})\s+(?:already\s+)?(installed|configured|set up)"
+    rf"\b{_INSTALL_TAIL}",
+    re.I,
+)
+
+
+def _have_configured(m: re.Match[str], c: Clause) -> str | None:
+    thing = m.group("thing")
+    if not _installable(thing):
+        return None
+    thing = re.sub(r"^the\s+", "", _clean(thing), flags=re.I)
+    return f"{cap(thing)} is {m.group(2).lower()}"
+
+
+# "we are in a tpu vm", "you are running inside a devcontainer": where the sessions run.
+_RUNS_IN = re.compile(
+    r"^(?:we|you)(?:'re| are)\s+(?:currently\s+|now\s+|always\s+)?(?:running\s+|working\s+)?"
+    r"(?:in|on|inside)\s+(?:an?\s+)?((?:[\w.-]+\s+){0,3}?(?:vm|virtual machine|container|"
+    r"devcontainer|dev container|sandbox|vps|codespace|wsl\d?|ec2 instance|instance|pod))"
+    r"(?:\s+(?:environment|environemt|env))?" + _END,
+    re.I,
+)
+
+
+# "push to my github 17871787": the user's GitHub account, when it reads as a handle.
+_MY_GITHUB = re.compile(
+    r"\bmy\s+github(?:\s+(?:account|user(?:name)?|handle|profile))?\s*(?:is\s+)?[:=]?\s*"
+    r"@?((?=[\w-]*[\d_A-Z-])[A-Za-z0-9][\w-]{1,38})(?=\s*(?:[,.;!?)]|$|\s+(?:and|so|but|/)\b|/))"
+)
+
+
+# GitHub's own products and pages, which "my GitHub X" names more often than a handle.
+_GITHUB_WORDS = frozenset(
+    """actions pages copilot desktop cli enterprise pro codespaces packages issues org repo token
+    pat api ssh workflow workflows account profile settings app apps gist gists wiki discussions
+    projects sponsors marketplace""".split()
+)
+
+
 _F = "situation"
 RULES: tuple[ClauseRule, ...] = (
     ClauseRule("user_installed", _F, _HAVE_INSTALLED, _installed, "fact"),
@@ -466,6 +549,26 @@ RULES: tuple[ClauseRule, ...] = (
         "fact",
     ),
     ClauseRule("work_uses", _F, _WORK_USES, _work_uses, "fact"),
+    ClauseRule("work_uses", _F, _TEAM_USES, _team_uses, "fact"),
+    ClauseRule("user_installed", _F, _HAVE_CONFIGURED, _have_configured, "fact"),
+    ClauseRule(
+        "runs_in",
+        _F,
+        _RUNS_IN,
+        lambda m, c: f"Sessions run in a {_clean(m.group(1))}",
+        "fact",
+        lambda m, c: not re.match(rf"^(?:{DET}|same|different|new|loop|hurry)\b", m.group(1), re.I),
+    ),
+    ClauseRule("user_name", _F, _MY_THING_NAMED, _my_thing_named, "fact", search=True),
+    ClauseRule(
+        "user_name",
+        _F,
+        _MY_GITHUB,
+        lambda m, c: f"User's GitHub account is {m.group(1)}",
+        "fact",
+        lambda m, c: m.group(1).lower() not in _GITHUB_WORDS,
+        search=True,
+    ),
     ClauseRule("place_is", _F, _PLACE_IS, _place_is, "fact"),
     ClauseRule("user_occupation", _F, _ROLE, _role, "fact"),
     ClauseRule("user_uses", _F, _USING, _using, "fact"),
