@@ -14,6 +14,7 @@ import re
 
 from agent_memory.extract.filters import DET, PRONOUNS, content_words, vague
 from agent_memory.extract.rules.base import Clause, ClauseRule, cap
+from agent_memory.extract.text import words
 from agent_memory.transcripts.failures import FAMILIES
 
 # Where the fact ends inside a longer clause: a comma, or a run-on's next thought ("I have X
@@ -492,10 +493,12 @@ _MY_GITHUB = re.compile(
 
 
 # GitHub's own products and pages, which "my GitHub X" names more often than a handle.
-_GITHUB_WORDS = frozenset(
-    """actions pages copilot desktop cli enterprise pro codespaces packages issues org repo token
-    pat api ssh workflow workflows account profile settings app apps gist gists wiki discussions
-    projects sponsors marketplace""".split()
+_GITHUB_WORDS = words(
+    """
+actions pages copilot desktop cli enterprise pro codespaces packages issues org repo token
+pat api ssh workflow workflows account profile settings app apps gist gists wiki discussions
+projects sponsors marketplace
+"""
 )
 
 
