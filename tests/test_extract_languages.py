@@ -751,3 +751,29 @@ def test_the_users_account_name_is_a_fact_but_a_servers_login_is_not() -> None:
         "fact",
     )
     assert extract_claims("服务器地址给你，用户名是root") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "rule"),
+    [
+        ("我本地有Obsidian，笔记都在里面", "Has: 我本地有Obsidian", "language.has"),
+        ("我有gitlab账号", "Has: 我有gitlab账号", "language.has"),
+        (
+            "远程仓库地址是 https://example.org/team/app.git 。帮我推上去",
+            "Repository: 远程仓库地址是 https://example.org/team/app.git",
+            "language.repository",
+        ),
+        (
+            "리포지토리는 없고 저장소 URL은 https://example.org/me/site.git이야",
+            "Repository: 리포지토리는 없고 저장소 URL은 https://example.org/me/site.git이야",
+            "language.repository",
+        ),
+    ],
+)
+def test_what_the_user_has_and_where_the_repository_is(text: str, claim: str, rule: str) -> None:
+    assert _one(text)[:3] == (claim, "fact", rule)
+
+
+@pytest.mark.parametrize("text", ["我有个bug", "我有API key吗", "我有一个问题"])
+def test_having_a_problem_is_no_fact(text: str) -> None:
+    assert extract_claims(text) == []

@@ -138,4 +138,30 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "installed",
     ),
+    # zh: a tool or account the user has ("我本地有Mullvad Browser", "我有git账号"); not a key, an
+    # error or a question about the task ("我有个bug", "我有API key吗").
+    (
+        re.compile(
+            r"我(?:这边|這邊|这里|這裡|本地|电脑上|電腦上|手上|手里|手裡)?(?:也)?(?:有|装有|裝有)\s*"
+            r"(?!(?:api|key|token|bug|error|issue|idea|question|problem|pr)\b)"
+            rf"{_LATIN_NAME}",
+            re.I,
+        ),
+        "Has",
+        "fact",
+        "has",
+    ),
+    # Where the project's repository is: "원격 저장소 URL은 <url>이야", "这是仓库远程地址：<url>",
+    # "リポジトリは <url> です", "o repositório é <url>" (a URL is masked as a code span).
+    (
+        re.compile(
+            r"(?:仓库|倉庫|repo|リポジトリ|저장소|레포|репозитори\w*|репо|repositório|repositorio|dépôt|"
+            r"repository)[^，,。]{0,12}?(?:地址|URL|链接|連結|は|은|는|:|：|是|é|es|est|ist|è|—|-)\s*"
+            r"(?:\ue000\d+\ue001|https?://\S+|git@\S+)",
+            re.I,
+        ),
+        "Repository",
+        "fact",
+        "repository",
+    ),
 ]

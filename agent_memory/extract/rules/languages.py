@@ -881,7 +881,7 @@ def _about_the_user(body: str) -> Hit | None:
             if not pattern.search(clause):
                 continue
             # "现在安装了 X", "현재 X 설치했어": the tools installed are there now, and stay
-            said = _NOW.sub(" ", clause) if label == "Installed" else clause
+            said = _NOW.sub(" ", clause) if label in ("Installed", "Has") else clause
             if task_bound(said) or _HEDGE.search(clause) or _question(clause, clause):
                 return None
             if _VENTING.search(clause):
