@@ -116,6 +116,17 @@ from agent_memory.extract.pipeline import extract_claims
             "situation.user_installed",
         ),
         ("set up git here, we are in a gpu vm.", "Sessions run in a gpu vm", "situation.runs_in"),
+        # a place given as a path, even one holding " - "
+        (
+            "The project path MUST be: E:\\My Sites\\Acme\\",
+            "The project path is E:\\My Sites\\Acme\\",
+            "situation.place_is",
+        ),
+        (
+            r"this is the E:\Sync\21 - Notes\Work folder for logseq, can you update it",
+            r"The folder for logseq is E:\Sync\21 - Notes\Work",
+            "situation.place_is",
+        ),
         # the tool or machine in use, named
         (
             "I'm using Alacritty with nushell",
@@ -182,6 +193,8 @@ def test_a_plain_fact_about_the_user_is_one_entry(text: str, claim: str, rule: s
         "fix my app, Login is broken",
         "we are in a loop",
         "you have it configured wrong",
+        # a file of the task given as a path
+        r"the output path is D:\work\out\report.csv",
         # a path of the moment; an acronym whose words do not spell it
         "the output folder is /tmp/out",
         "PR is ready to merge",
@@ -213,3 +226,33 @@ def test_how_to_talk_to_the_user_is_a_preference_about_claude() -> None:
         "preference",
     )
     assert extract_claims("don't consider me") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        # the bounds of this edit, and a hook's message relayed by the client: nothing
+        ("Add the section to README.md. Don't change any other files.", []),
+        ("don't touch anything else", []),
+        ("Stop hook feedback:\nYou must complete all tasks before stopping", []),
+        # a rule about other people's code still stands
+        (
+            "don't change other people's code without asking",
+            ["Never change other people's code without asking"],
+        ),
+        # a named choice with its reason lasts; a step's means does not
+        (
+            "Let's use Keycloak to avoid rolling our own auth.",
+            ["Use Keycloak to avoid rolling our own auth"],
+        ),
+        ("let's use fileinput to handle input", []),
+        # "you are in a …" says where the session runs; it is no role prompt, however long
+        (
+            "you are in a gpu-sandbox vm and i want to install a cli here, "
+            "i see these issues, see how we can do that. " + "x " * 100,
+            ["Sessions run in a gpu-sandbox vm"],
+        ),
+    ],
+)
+def test_task_bounds_and_reasons(text: str, claims: list[str]) -> None:
+    assert [c.claim for c in extract_claims(text)] == claims

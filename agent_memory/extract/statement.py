@@ -573,7 +573,11 @@ def _deduped(found: list[Candidate]) -> list[Candidate]:
 
 # "You are a senior UX engineer …", "You are helping me build …": a prompt written for an agent
 # (pasted or drafted for this task), whose rules are that agent's brief, not the user's own.
-ROLE_PROMPT = re.compile(r"^\W{0,3}(?:you are|you're|act as|your role is|hello\b.{0,80}\bi am)\b", re.I)
+ROLE_PROMPT = re.compile(
+    r"^\W{0,3}(?:(?:you are|you're)(?!\s+(?:in|on|inside|running|connected|logged|now|currently|"
+    r"working in|working on)\b)|act as|your role is|hello\b.{0,80}\bi am)\b",
+    re.I,
+)
 
 
 # A statement that opens with a markdown heading ("# API Standards\n> enforced by …") is a
@@ -586,6 +590,8 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         return []
     if re.match(r"^\s*<[a-z_][\w-]*>", text) and len(text) >= 100:
         return []  # "<observed_from_primary_session>…": a tool's generated prompt, not typing
+    if text.lstrip().startswith("Stop hook feedback:"):
+        return []  # the client relaying a Stop hook's blocking message, not the user's typing
     masked, spans = _prepared(text)
     found: list[Candidate] = []
     if non_english(masked):

@@ -148,6 +148,13 @@ _STEP_OBJECT = re.compile(
     r"\S+\s+branch\b|\.\w)",
     re.I,
 )
+# "any other files", "anything else", "the rest of the code": what this edit must leave alone.
+_OTHER_PARTS = re.compile(
+    r"^\s+(?:any\s+|the\s+)?(?:other\s+(?:files?|code|parts?|things?|lines?|components?|"
+    r"modules?|sections?|places?|functions?|tests?|pages?|screens?|stuff)\b|rest of the\b)|"
+    r"^\s+anything\s+else\b",
+    re.I,
+)
 _STEP_VERBS = frozenset(
     {"do", "look", "point", "worry", "bother", "focus", "spend", "overthink", "consider"}
     # "still don't receive a reply": a report of what happens, not an instruction
@@ -186,6 +193,8 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
         return False  # "don't use a crosshair", "do not implement phase 1": this build's parts
     if re.match(r"^\s+(?:any\s+)?(?:mistakes?|errors?|typos?)\b", rest, re.I):
         return False  # "don't make mistakes": emphasis, nothing to remember
+    if _OTHER_PARTS.match(rest):
+        return False  # "don't change any other files": the bounds of this edit
     if re.match(r"^\s+(?:me|us|this|that|these|those)\b", rest, re.I) and not _TALK_TO_ME.match(
         f"{verb}{rest}"
     ):

@@ -402,7 +402,7 @@ _AT_HAND_SUBJECT = re.compile(
 # "there is a jdk in ~/.jdks/temurin-21", "we have a dotfiles repo in ~/.dots", "on wsl I have a
 # ~/fzf folder": where a thing of the user's lives, said in passing.
 _HAVE_AT = re.compile(
-    r"^(?:(?:on|in)\s+[\w.-]+\s+)?(there(?:'s| is)|(?:i|we)\s+(?:have|keep|'ve got|have got))\s+"
+    r"^(?:(?:on|in)\s+[\w.-]+\s+)?(there(?:'s| is)|the is|(?:i|we)\s+(?:have|keep|'ve got|have got))\s+"
     r"(a|an|my|our)\s+((?:[\w.+-]+\s+){0,3}?(?:[\w.+-]+))\s+(?:in|at|under)\s+"
     r"([~./\\\ue000]\S*|[A-Za-z]:\\\S*|\S*/\S*)(?:\s+(?:tbh|btw|too|also|already)\b.*)?\s*$|"
     r"^(?:(?:on|in)\s+([\w.-]+)\s+)?(?:i|we)\s+(?:have|keep)\s+(?:a|an)\s+([~./]\S+)\s+(folder|directory|dir|repo)\s*$",
@@ -422,7 +422,7 @@ def _have_at(m: re.Match[str], c: Clause) -> str | None:
         or re.search(r"\b(?:downloads?|desktop|tmp|temp)\b", where, re.I)
     ):
         return None  # "there is a file in ~/Downloads": the thing of this task
-    if m.group(1).lower().startswith("there"):
+    if m.group(1).lower().startswith(("there", "the is")):  # "the is a jdk in …": a typo of it
         return f"There is {m.group(2).lower()} {thing} in {where}"
     if m.group(2).lower() in ("my", "our"):
         return f"User keeps {thing} in {where}"

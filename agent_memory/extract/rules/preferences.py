@@ -364,7 +364,7 @@ _DECISION_VERBS = (
     r"convert (?:it |this |everything )?to|base (?:it|this) on|build (?:it|this) (?:with|on)"
 )
 _LETS = re.compile(
-    rf"^(?:let's|lets|let us)\s+(?:(?:also|just|now|then|definitely|actually|probably|"
+    rf"^(?:let's|lets|let us|let(?=\s+use\b))\s+(?:(?:also|just|now|then|definitely|actually|probably|"
     rf"rather|instead)\s+)*({_DECISION_VERBS})\s+(\S.*)",
     re.I,
 )
@@ -449,6 +449,9 @@ _NUMBER_WORD = re.compile(r"^(?:\d|one|two|three|four|five|both|all|each|either)
 _MOVE = ("switch to", "move to", "migrate to", "switch over to")
 
 
+_REASON = re.compile(r"^\S+(?:\s+\S+)?\s+(?:to|so we)\s+(?:avoid|prevent|never|not)\b", re.I)
+
+
 def _lets(m: re.Match[str], c: Clause) -> str | None:
     verb, obj = m.group(1).lower(), m.group(2)
     if re.match(r"^(?:let's|lets|let us)\s+just\b", c.text, re.I):
@@ -472,7 +475,10 @@ def _lets(m: re.Match[str], c: Clause) -> str | None:
         )
         return f"Use {obj}" if named and _np_short(obj) else None
     if verb == "use" and re.search(r"\bto\s+(?!all\b|every\b)[a-z]+\b", obj, re.I):
-        return None  # "let's use fileinput to handle input": how to do this step
+        # "let's use fileinput to handle input": how to do this step; "let's use OAuth to avoid
+        # a PAT": a named choice with its reason, which lasts
+        if not (_REASON.search(obj) and re.match(r"^(?:[A-Z\ue000]|\S*[A-Z])", obj)):
+            return None
     if verb in ("make it", "make them", "make everything"):
         ok = content_words(obj) <= 4 and not re.match(rf"^{DET}\b", obj, re.I) and not vague(obj)
         return f"{cap(verb)} {obj}" if ok else None

@@ -17,7 +17,10 @@ CLAUSE_RULES: tuple[ClauseRule, ...] = (
     *preferences.DECISION_RULES,
     *facts.RULES,
 )
-WHOLE_SENTENCE_RULES: tuple[ClauseRule, ...] = situation.WHOLE_SENTENCE
+WHOLE_SENTENCE_RULES: tuple[ClauseRule, ...] = (
+    *situation.WHOLE_SENTENCE,
+    *user_facts.WHOLE_SENTENCE,
+)
 
 
 def clause_hit(clause: Clause) -> Hit | None:

@@ -298,15 +298,31 @@ _MY_NAME = re.compile(
 # a place of the user's is, as a path (a drive, the home folder or an absolute path).
 _PLACE_NOUN = (
     r"(?:vault|vaults|folder|directory|dir|drive|repo|repository|workspace|home|projects|notes|"
-    r"dotfiles|config|configs)"
+    r"dotfiles|config|configs|project path|project root|path)"
 )
 _PLACE_IS = re.compile(
     rf"^(my|the|our)\s+((?:[\w-]+\s+){{0,2}}?{_PLACE_NOUN}(?:\s+for\s+[\w-]+(?:\s+[\w-]+)?)?)\s+"
-    rf"(?:is|are|will be|should be|=)\s+(?:the\s+|in\s+|at\s+)?"
+    rf"(?:is|are|will be|should be|must be|=)\s*:?\s+(?:the\s+|in\s+|at\s+)?"
     rf"((?:[A-Za-z]:\\|~/|/(?:home|users|mnt|opt|srv|data|volumes)/)\S*(?:\s+(?!and\b|but\b|so\b)\S+)*?)"
     rf"\s*[.!]*(?=$|,\s|;\s|\s+(?:and|but|so)\s)",
     re.I,
 )
+
+
+# "this is the C:\\Users\\me\\Notes folder for obsidian": a place named for a use of the user's.
+_THIS_IS_PLACE = re.compile(
+    r"^this\s+is\s+the\s+((?:[A-Za-z]:\\|~/|/(?:home|users|mnt|opt|srv|data|volumes)/)\S*"
+    r"(?:\s+\S+){0,4}?)\s+(folder|directory|dir|vault|repo|repository|drive|workspace)\s+for\s+"
+    r"((?:[\w-]+\s+){0,2}?[\w-]+)" + _END,
+    re.I,
+)
+
+
+def _this_is_place(m: re.Match[str], c: Clause) -> str | None:
+    path, noun, use = m.group(1), m.group(2).lower(), _clean(m.group(3))
+    if re.search(r"\b(?:downloads?|desktop|te?mp)\b", path, re.I) or use.lower() in PRONOUNS:
+        return None
+    return f"The {noun} for {use} is {path}"
 
 
 def _name(m: re.Match[str]) -> str:
@@ -318,6 +334,8 @@ def _place_is(m: re.Match[str], c: Clause) -> str | None:
     owner, what, path = m.group(1).lower(), _clean(m.group(2)), m.group(3).rstrip(" .,")
     if re.search(r"\b(?:downloads?|desktop|te?mp)\b", path, re.I) or len(path) < 3:
         return None  # the file of this task, put down for the moment
+    if re.search(r"\.[A-Za-z]\w{0,4}[\\/]?$", path):
+        return None  # "the path is C:\\…\\data.csv": a file of this task, not a place
     if re.fullmatch(r"[A-Za-z]:\\?", path):
         path = f"the {path[0].upper()}: drive"  # "my Google Drive is the G:\\"
     who = "User's" if owner == "my" else "The"
@@ -573,6 +591,7 @@ RULES: tuple[ClauseRule, ...] = (
         search=True,
     ),
     ClauseRule("place_is", _F, _PLACE_IS, _place_is, "fact"),
+    ClauseRule("place_is", _F, _THIS_IS_PLACE, _this_is_place, "fact"),
     ClauseRule("user_occupation", _F, _ROLE, _role, "fact"),
     ClauseRule("user_uses", _F, _USING, _using, "fact"),
     ClauseRule("user_default", _F, _DEFAULT_SET, _default_set, "preference"),
@@ -585,3 +604,6 @@ RULES: tuple[ClauseRule, ...] = (
         _acronym_ok,
     ),
 )
+# A path may hold " - " ("…\16 - Obsidian\…"), where a sentence is split into clauses: the
+# statement reader tries the place entries on the whole sentence first.
+WHOLE_SENTENCE = tuple(r for r in RULES if r.name == "place_is")
