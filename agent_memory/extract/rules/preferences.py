@@ -474,11 +474,11 @@ def _lets(m: re.Match[str], c: Clause) -> str | None:
             or (content_words(obj) >= 2 and toolish(obj) and not _NUMBER_WORD.match(obj))
         )
         return f"Use {obj}" if named and _np_short(obj) else None
-    if verb == "use" and re.search(r"\bto\s+(?!all\b|every\b)[a-z]+\b", obj, re.I):
-        # "let's use fileinput to handle input": how to do this step; "let's use OAuth to avoid
-        # a PAT": a named choice with its reason, which lasts
-        if not (_REASON.search(obj) and re.match(r"^(?:[A-Z\ue000]|\S*[A-Z])", obj)):
-            return None
+    # "let's use fileinput to handle input": how to do this step; "let's use OAuth to avoid a
+    # PAT": a named choice with its reason, which lasts
+    reasoned = _REASON.search(obj) and re.match(r"^(?:[A-Z\ue000]|\S*[A-Z])", obj)
+    if verb == "use" and re.search(r"\bto\s+(?!all\b|every\b)[a-z]+\b", obj, re.I) and not reasoned:
+        return None
     if verb in ("make it", "make them", "make everything"):
         ok = content_words(obj) <= 4 and not re.match(rf"^{DET}\b", obj, re.I) and not vague(obj)
         return f"{cap(verb)} {obj}" if ok else None
