@@ -602,7 +602,7 @@ def test_a_bare_language_may_answer_a_question_about_a_document() -> None:
             "Remember: миграции надо запускать через make migrate",
             "constraint",
         ),
-        ("记住：提交信息用英文写", "Remember: 提交信息用英文写", "constraint"),
+        ("记住：发版前先跑测试", "Remember: 发版前先跑测试", "constraint"),
         (
             "recuerda: no subas el .env al repositorio",
             "Don't: no subas el .env al repositorio",
@@ -777,3 +777,31 @@ def test_what_the_user_has_and_where_the_repository_is(text: str, claim: str, ru
 @pytest.mark.parametrize("text", ["我有个bug", "我有API key吗", "我有一个问题"])
 def test_having_a_problem_is_no_fact(text: str) -> None:
     assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "代码注释统一用中文",
+        "commit message 用英文写",
+        "コミットメッセージは英語で書いてください",
+        "커밋 메시지는 영어로 작성해줘",
+        "комментарии пиши на английском",
+        "los commits siempre en inglés",
+        "Kommentare immer auf Englisch",
+    ],
+)
+def test_the_language_of_comments_and_commits_is_a_convention(text: str) -> None:
+    claim, kind, rule = _one(text)
+    assert claim == f"Convention: {text}" and kind == "preference"
+    assert rule == "language.artifact_language"
+
+
+@pytest.mark.parametrize("text", ["这个文件的注释用英文", "以上三篇文档全部用中文输出"])
+def test_the_language_of_this_file_or_these_documents_is_the_task(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+def test_the_language_to_talk_in_as_a_middle_clause() -> None:
+    got = _one("我之前说过了，回复必须是中文，为什么又输出英文")
+    assert got[:3] == ("Language: 回复必须是中文", "preference", "language.answer_language")

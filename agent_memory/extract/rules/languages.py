@@ -31,6 +31,7 @@ _NON_ENGLISH = re.compile(
     r"\b(?:sono|sou|soy)\s+(?:uno?a?\s+|um\s+)?[a-z]{4,}|je suis|ich bin\b|"
     r"\b(?:instal(?:ei|ad[oa])|installat[oa]|installiert)\b|"
     r"\b(?:usamos|usiamo|utilizamos|utilizziamo|trabalho com|trabajo con|lavoro con|ich arbeite|wir arbeiten)\b|"
+    r"\b(?:kommentare|commenti|comentarios|commentaires)\b|\b(?:en|in|auf)\s+(?:englisch|inglese|anglais)\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
 )
@@ -109,6 +110,30 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "Language",
         "preference",
         "answer_language",
+    ),
+    # The language of comments, commit messages and names: "注释用英文", "コミットメッセージは英語で",
+    # "комментарии пиши на английском", "commits em inglês" (a document's language is the task's).
+    (
+        re.compile(
+            r"^(?:代码|代碼)?(?:的)?(?:注释|註釋|提交信息|提交说明|提交說明|commit(?:\s*message|\s*信息)?|"
+            r"变量名|變數名|函数名|函數名|日志|日誌)\s*(?:都|一律|统一|統一|全部|必须|必須|要)*"
+            r"(?:用|使用|写成|寫成|采用|採用|是)\s*(?:中文|英文|英语|英語|简体中文|繁體中文|日文)|"
+            r"^(?:コード)?(?:の)?(?:コメント|コミットメッセージ|コミット|変数名|ログ)(?:は|も)\s*"
+            r"(?:すべて|全て|必ず|常に)?(?:日本語|英語)で|"
+            r"^(?:주석|커밋\s*메시지|커밋|변수명)(?:은|는|도)\s*(?:항상\s*|모두\s*)?(?:영어|한국어|한글)로|"
+            r"^(?:все\s+)?(?:комментарии|коммиты|сообщения\s+коммитов|названия\s+переменных)\s+"
+            r"(?:(?:всегда|только)\s+)?(?:пиши\w*\s+|делай\w*\s+)?(?:(?:всегда|только)\s+)?"
+            r"(?:на\s+(?:английском|русском)|по-английски|по-русски)|"
+            r"^(?:os\s+|los\s+|les\s+|die\s+|i\s+)?(?:comentários|comentarios|commentaires|kommentare|commenti|"
+            r"commits|mensagens\s+de\s+commit|mensajes\s+de\s+commit|messages\s+de\s+commit|"
+            r"commit-nachrichten|messaggi\s+di\s+commit)\s+(?:(?:sempre|siempre|toujours|immer)\s+)?"
+            r"(?:em|en|auf|in)\s+(?:inglês|português|inglés|español|anglais|français|englisch|deutsch|"
+            r"inglese|italiano)\b",
+            re.I,
+        ),
+        "Convention",
+        "preference",
+        "artifact_language",
     ),
     # (pattern on the sentence, label, kind, sub-rule)
     (
@@ -805,9 +830,11 @@ def _sentence(sentence: str) -> Hit | None:
             return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
     # "1.我之前是…": the number of the user's point, not part of what is said
     body = _POINT_NUMBER.sub("", sentence).rstrip("。.!！?？;；")
-    head = _HEAD.split(body, 1)[0].strip()
-    if _ANSWER_IN.fullmatch(head):  # "中文回答，然后…": the language, whatever the rest asks
-        return f"Language: {head}", "preference", "answer_language"
+    # "中文回答，然后…", "…，回复必须是中文，为什么老是输出其他语言": the language to talk in is a
+    # clause of its own, whatever the rest asks
+    for clause in _HEAD.split(body):
+        if _ANSWER_IN.fullmatch(clause.strip()):
+            return f"Language: {clause.strip()}", "preference", "answer_language"
     if len(body) < 4:
         return None
     hit = _about_the_user(body)
