@@ -116,6 +116,14 @@ from agent_memory.extract.pipeline import extract_claims
             "situation.user_installed",
         ),
         ("set up git here, we are in a gpu vm.", "Sessions run in a gpu vm", "situation.runs_in"),
+        # the plan they pay for, a named project of theirs, a tool said in passing
+        ("I'm on the Team plan", "User is on the Team plan", "situation.user_plan"),
+        (
+            "I'm building Tidewater, a fork of Gitea for schools",
+            "User is building Tidewater, a fork of Gitea for schools",
+            "situation.project_is",
+        ),
+        ("I am using Zed by the way.", "User uses Zed", "situation.user_uses"),
         # a place given as a path, even one holding " - "
         (
             "The project path MUST be: E:\\My Sites\\Acme\\",
@@ -193,6 +201,9 @@ def test_a_plain_fact_about_the_user_is_one_entry(text: str, claim: str, rule: s
         "fix my app, Login is broken",
         "we are in a loop",
         "you have it configured wrong",
+        # a plan of work, not a subscription
+        "I have a migration plan",
+        "I'm on the same plan",
         # a file of the task given as a path
         r"the output path is D:\work\out\report.csv",
         # a path of the moment; an acronym whose words do not spell it

@@ -19,7 +19,10 @@ from agent_memory.transcripts.failures import FAMILIES
 
 # Where the fact ends inside a longer clause: a comma, or a run-on's next thought ("I have X
 # installed, can I use it in …", "i'm using a gpd pocket with nixos, touchscreen is off").
-_END = r"\s*[.!]*(?=$|[,;]\s|\s+(?:but|so|because|since|and\s+(?:i|we|now|it|then))\b)"
+_END = (
+    r"(?:,?\s+(?:by the way|btw|fwiw|too|as well|also|currently|these days|nowadays))?"
+    r"\s*[.!]*(?=$|[,;]\s|\s+(?:but|so|because|since|and\s+(?:i|we|now|it|then))\b)"
+)
 _DETS = frozenset(re.findall(r"\w+", DET))
 _KNOWN_TOOLS = frozenset(t for family in FAMILIES for t in family)
 _NAME = r"[\w\ue000\ue001.@/+#:-]+"
@@ -520,8 +523,44 @@ projects sponsors marketplace
 )
 
 
+# "I'm on the Max plan", "I have the max plan", "I upgraded to the Pro subscription": the plan
+# the user pays for (how much they can run).
+_PLAN = re.compile(
+    r"^i(?:'m| am)?\s+(?:also\s+|now\s+|just\s+|already\s+)?(?:on|have|pay for|subscribe to|"
+    r"upgraded to|'ve upgraded to|have upgraded to|switched to)\s+(?:the|a|an|my)\s+"
+    r"((?:[\w$.-]+\s+){0,3}?)(plan|subscription|tier|package)" + _END,
+    re.I,
+)
+
+
+def _plan(m: re.Match[str], c: Clause) -> str | None:
+    which = _clean(m.group(1))
+    if not which or re.match(r"^(?:same|other|new|old|right|wrong|free trial)\b", which, re.I):
+        return None  # "I'm on the same plan": the plan of this conversation
+    if re.search(r"\b(?:this|that|it|implementation|migration|project|action|test)\b", which, re.I):
+        return None  # "I have a migration plan": a plan of work, not a subscription
+    return f"User is on the {which} {m.group(2).lower()}"
+
+
+# "I'm building MultiAgent, a fork of RooCode": what the user's named project is.
+_BUILDING_NAMED = re.compile(
+    r"^i(?:'m| am)\s+(?:currently\s+|now\s+)?(?:building|developing|making|writing|working on)\s+"
+    r"((?-i:[A-Z][\w.-]+)(?:\s+(?-i:[A-Z][\w.-]+))?)\s*,\s+((?:a|an)\s+\S.*)$",
+    re.I,
+)
+
+
 _F = "situation"
 RULES: tuple[ClauseRule, ...] = (
+    ClauseRule("user_plan", _F, _PLAN, _plan, "fact"),
+    ClauseRule(
+        "project_is",
+        _F,
+        _BUILDING_NAMED,
+        lambda m, c: f"User is building {m.group(1)}, {_clean(m.group(2))}",
+        "fact",
+        lambda m, c: 2 <= content_words(m.group(2)) <= 14,
+    ),
     ClauseRule("user_installed", _F, _HAVE_INSTALLED, _installed, "fact"),
     ClauseRule("user_installed", _F, _INSTALLED, _installed, "fact"),
     ClauseRule(
