@@ -805,3 +805,35 @@ def test_the_language_of_this_file_or_these_documents_is_the_task(text: str) -> 
 def test_the_language_to_talk_in_as_a_middle_clause() -> None:
     got = _one("我之前说过了，回复必须是中文，为什么又输出英文")
     assert got[:3] == ("Language: 回复必须是中文", "preference", "language.answer_language")
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("revisa mi neovim con LazyVim, por favor", "Uses: mi neovim con LazyVim"),
+        ("configure meu alacritty com fish e starship", "Uses: meu alacritty com fish e starship"),
+        ("我的zsh和starship配置有问题", "Uses: 我的zsh和starship配置有问题"),
+    ],
+)
+def test_the_users_setup_named_with_a_possessive(text: str, claim: str) -> None:
+    assert _one(text)[:3] == (claim, "fact", "language.my_tool")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["aplique essas configurações no meu tmux https://example.org/theme.git", "мой tmux тормозит"],
+)
+def test_the_users_tool_as_the_target_of_this_turn_is_no_setup_fact(text: str) -> None:
+    assert [c for c in extract_claims(text) if c.rule == "language.my_tool"] == []
+
+
+def test_a_run_on_typed_paragraph_is_read_for_its_clauses_about_the_user() -> None:
+    text = (
+        "preciso que você me ajude a revisar tudo de forma correta e com calma porque quero "
+        "deixar funcionando direito e minimalista sem nada sobrando no sistema que eu uso todo "
+        "dia no trabalho e em casa também, configure meu wezterm abrindo com fish e starship "
+        "e depois veja se o resto faz sentido para você também sem pressa nenhuma e sem mexer "
+        "em nada que já funciona hoje"
+    )
+    got = [(c.claim, c.rule) for c in extract_claims(text)]
+    assert ("Uses: meu wezterm abrindo com fish e starship", "language.my_tool") in got

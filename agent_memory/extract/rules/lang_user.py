@@ -68,6 +68,14 @@ _AFTER_VERB = (
 # 安装 / 装 (install), not 封装 (wrap), 包装 (pack), 假装 (pretend), 组装 (assemble)
 _ZH_INSTALL = r"(?:安装|安裝|(?<![封包假组組改伪偽武服盒西])[装裝])"
 
+# Tools of a personal setup (terminal, shell, editor, window manager, prompt, notes).
+_SETUP_TOOL = (
+    r"(?:kitty|alacritty|wezterm|iterm2?|ghostty|warp|konsole|zsh|fish|bash|nushell|tmux|zellij|"
+    r"nvim|neovim|vim|emacs|vscode|vs\s*code|cursor|zed|helix|lazyvim|astronvim|nvchad|starship|"
+    r"oh-my-zsh|hyprland|i3|sway|waybar|yabai|aerospace|raycast|obsidian|dotfiles|zshrc|bashrc|"
+    r"arch|nixos|fedora|ubuntu|debian|macbook|thinkpad)(?![A-Za-z0-9_-])"
+)
+
 USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
@@ -163,5 +171,20 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "Repository",
         "fact",
         "repository",
+    ),
+    # "configurar meu kitty abrindo com zsh e starship", "mi neovim con LazyVim", "мой tmux с
+    # oh-my-tmux": the user's setup, a tool named with a possessive and with what it goes with
+    # ("no meu tmux <url>" alone is the target of this turn's edit).
+    (
+        re.compile(
+            r"(?:(?<!\w)(?:meu|minha|meus|minhas|mi|mis|mon|ma|mes|mein|meine|meinem|meinen|"
+            r"il\s+mio|la\s+mia|i\s+miei|mio|mia|мой|моя|мои|моём|моем|моего)\s+|我的\s*|私の\s*|내\s+)"
+            rf"{_SETUP_TOOL}[^,，。;；]{{0,24}}?(?:(?<!\w)(?:com|con|avec|mit|с|и|e|y|et|und|and|with)\s+|"
+            r"[和跟与與]\s*)(?:o\s+|a\s+|el\s+|la\s+|le\s+|den\s+|die\s+|il\s+)?[A-Za-z]",
+            re.I,
+        ),
+        "Uses",
+        "fact",
+        "my_tool",
     ),
 ]

@@ -31,6 +31,7 @@ _NON_ENGLISH = re.compile(
     r"\b(?:sono|sou|soy)\s+(?:uno?a?\s+|um\s+)?[a-z]{4,}|je suis|ich bin\b|"
     r"\b(?:instal(?:ei|ad[oa])|installat[oa]|installiert)\b|"
     r"\b(?:usamos|usiamo|utilizamos|utilizziamo|trabalho com|trabajo con|lavoro con|ich arbeite|wir arbeiten)\b|"
+    r"\b(?:meu|minha|quiero|preciso|gostaria|mi\s+(?=[a-z]+\s))\b|"
     r"\b(?:kommentare|commenti|comentarios|commentaires)\b|\b(?:en|in|auf)\s+(?:englisch|inglese|anglais)\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
@@ -715,7 +716,8 @@ def _spoken(text: str) -> str:
         # One long paragraph, typed: its first and last sentences frame it ("X 始终放在根目录。
         # 另外……？"); the middle is the task's detail or a passage quoted.
         said = [x for x in _SPLIT.split(text) if x and x.strip()]
-        return said[0] + "\n" + said[-1] if len(said) > 1 else ""
+        # (one run-on sentence is read for its clauses about the user only: see language_claims)
+        return said[0] + "\n" + said[-1] if len(said) > 1 else text
     return lines[0] + "\n" + lines[-1]
 
 
@@ -726,11 +728,13 @@ def language_claims(text: str) -> list[Hit]:
         sentence = raw.strip(" \t,，、:：-")
         if sentence.startswith("#") and not _LIST_OR_HEADING.match(sentence):
             sentence = sentence.lstrip("#")  # "#всегда …": Claude Code's memory-note prefix
-        if not sentence or len(sentence) > _MAX or not _NON_ENGLISH.search(sentence):
+        if not sentence or not _NON_ENGLISH.search(sentence):
             continue
         if _LIST_OR_HEADING.match(sentence):
             continue  # "- **记住你**：…", "## 禁止…": a document's item, not the user talking
-        hit = _sentence(sentence)
+        # A long run-on sentence (typed by voice, "…, eu uso o kitty com zsh, …") holds no rule
+        # the markers can bound, but a clause about the user stands on its own.
+        hit = _sentence(sentence) if len(sentence) <= _MAX else _about_the_user(sentence)
         if hit:
             out.append(hit)
     return out
@@ -895,6 +899,12 @@ _NOW = re.compile(
     r"现在|現在|目前|当前|當前|현재|지금|(?<!\w)сейчас(?!\w)|\b(?:agora|ahora|maintenant|jetzt|adesso|ora)\b",
     re.I,
 )
+# Where a run-on goes on to the next thing to do ("… e depois veja …", "…然后帮我…").
+_NEXT_THOUGHT = re.compile(
+    r"\s+(?:e\s+(?:depois|então|veja|verifique)|y\s+(?:luego|después|mira|revisa)|et\s+(?:puis|ensuite)|"
+    r"und\s+(?:dann|danach)|и\s+(?:потом|затем|посмотри)|e\s+poi)\b|然后|然後|并且|並且|但是",
+    re.I,
+)
 _WORD_REST = re.compile(r"\S*")
 _VENTING = re.compile(r"[啊呀啦嘛哇]$|!|！")
 
@@ -913,16 +923,18 @@ def _about_the_user(body: str) -> Hit | None:
                 return None
             if _VENTING.search(clause):
                 return None  # "我是小白啊，我不会啊": a sigh over the task at hand
-            if label == "User" and _NEGATION.search(clause):
-                label = "User (not)"
             m = pattern.search(clause)
             assert m is not None
-            if label == "User":  # "…帮我创建一个skills 我是一个投资经理": from the user's words on
-                clause = clause[m.start() :].strip()
-            elif (
-                label == "Installed"
-            ):  # "codex cli는 이미 설치되어있음 omc로 확인해줘": up to its word's end
-                clause = clause[: m.end() + len(_WORD_REST.match(clause, m.end()).group())]  # type: ignore[union-attr]
+            if label in ("User", "Uses"):
+                # "…帮我创建一个skills 我是一个投资经理", "… configure meu wezterm com fish e depois
+                # veja …": from the user's words on, up to the run-on's next thing to do
+                clause = _NEXT_THOUGHT.split(clause[m.start() :], 1)[0].strip()
+            elif label == "Installed":
+                # "codex cli는 이미 설치되어있음 omc로 확인해줘": up to the end of its verb
+                rest = _WORD_REST.match(clause, m.end())
+                clause = clause[: rest.end() if rest else m.end()]
+            if label == "User" and _NEGATION.search(clause):
+                label = "User (not)"
             return f"{label}: {clause}", kind, sub
     return None
 
