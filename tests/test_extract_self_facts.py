@@ -267,3 +267,38 @@ def test_how_to_talk_to_the_user_is_a_preference_about_claude() -> None:
 )
 def test_task_bounds_and_reasons(text: str, claims: list[str]) -> None:
     assert [c.claim for c in extract_claims(text)] == claims
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        # what this turn may do, a hypothetical consequence, a pick among offered options
+        ("Don't make any code modifications.", []),
+        ("don't make any changes without asking", ["Never make any changes without asking"]),
+        ("So each machine would need to clone the repo, then run a command?", []),
+        ("There should not be any code changes, just config changes.", []),
+        ("Task 3, go with option B. Now back to task 1.", []),
+        ("stick with pnpm", ["Stick with pnpm"]),
+        ("I am going to use Zed to test. Give me a minute.", []),
+        # a claim cut after "until you" says nothing
+        ("Never make modifications until you", []),
+        # a place, without the request that follows it
+        (
+            "The full spec of Acme is in docs/spec.md so check and analyse it carefully",
+            ["The full spec of Acme is in docs/spec.md"],
+        ),
+        # a negated verb is no contrast
+        (
+            "I prefer code that doesnt cause re-renders",
+            ["Prefer code that does not cause re-renders"],
+        ),
+        # the rules under a plan's approval bound that plan; a standing one stays
+        (
+            "Plan approved.\n\nProceed with implementation exactly as proposed.\n"
+            "- Do NOT add new dependencies\n- Never push to main",
+            ["Never push to main"],
+        ),
+    ],
+)
+def test_the_moment_is_not_kept(text: str, claims: list[str]) -> None:
+    assert [c.claim for c in extract_claims(text)] == claims

@@ -107,7 +107,7 @@ _CHOICE_VERB = re.compile(
 )
 _CONTRAST_SEP = re.compile(
     r"\s*,\s*(?:and\s+|but\s+)?not\s+|\s+(?:instead of|rather than|in place of|over|and not|"
-    r"not(?!\s+only\b))\s+",
+    r"(?<!\bdoes )(?<!\bdo )(?<!\bdid )(?<!\bis )(?<!\bare )(?<!\bcan )not(?!\s+only\b))\s+",
     re.I,
 )
 # A tail that qualifies the rule ("for styling", "in tests") starts with one of these.

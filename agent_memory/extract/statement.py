@@ -178,7 +178,8 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
 # A claim cut mid-phrase ends on a word that needs a continuation.
 _DANGLING = re.compile(
     r"\b(?:the|a|an|of|to|with|for|in|on|at|from|by|and|or|but|than|as|into|so|i|we|my|"
-    r"our|your|would|should|could|can|will|when|if|because|which|who|where)\s*[.!?,;:]*$",
+    r"our|your|would|should|could|can|will|when|if|because|which|who|where)\s*[.!?,;:]*$|"
+    r"\b(?:until|unless|before|after|when|while|if|once)\s+(?:you|i|we|it|they)\s*[.!?,;:]*$",
     re.I,
 )
 # "that pattern", "that way": a thing named in an earlier turn ("that" as a determiner, before a
@@ -605,8 +606,11 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     if cand:
         found.append(cand)
     bug_report = bool(_FIX_REQUEST.search(masked))
+    approval = bool(_APPROVAL.match(masked))
     asked = False
     for index, sentence in enumerate(sentences(masked)):
+        if approval and not _STANDING.search(sentence):
+            continue  # "Plan approved. Proceed … Do NOT add new tools": how to carry out this plan
         if cand and sentence.strip() == masked.strip():
             continue  # the whole reason was the special "use X" shape
         if asked and _QUESTION_TAIL.match(sentence.strip()):
@@ -617,6 +621,18 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         short = len(masked) <= 200 or index == 0
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short))
     return _deduped(found)
+
+
+# "Approved. Proceed with implementation exactly as proposed. Rules: - …": the rules that follow
+# bound the plan being approved; only a rule said to stand ("always", "from now on") is kept.
+_APPROVAL = re.compile(
+    r"^\W*(?:(?:the\s+)?plan\s+(?:is\s+)?approved|approved|lgtm|proceed with (?:the\s+)?"
+    r"implementation)\b",
+    re.I,
+)
+_STANDING = re.compile(
+    r"\b(?:always|never|from now on|going forward|in (?:the )?future|every time|whenever)\b", re.I
+)
 
 
 # What follows a question without a capital or with a joining word still belongs to it.

@@ -155,6 +155,12 @@ _OTHER_PARTS = re.compile(
     r"^\s+anything\s+else\b",
     re.I,
 )
+# "any changes", "any code modifications", "any plan" with nothing after: what this turn may do.
+_ANY_WORK = re.compile(
+    r"^\s+any\s+(?:more\s+)?(?:code\s+|file\s+)?(?:changes?|modifications?|edits?|plans?|code|"
+    r"commits?)\s*(?:now|yet|for now|just yet|here|at all)?\s*[.!]*$",
+    re.I,
+)
 _STEP_VERBS = frozenset(
     {"do", "look", "point", "worry", "bother", "focus", "spend", "overthink", "consider"}
     # "still don't receive a reply": a report of what happens, not an instruction
@@ -193,8 +199,8 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
         return False  # "don't use a crosshair", "do not implement phase 1": this build's parts
     if re.match(r"^\s+(?:any\s+)?(?:mistakes?|errors?|typos?)\b", rest, re.I):
         return False  # "don't make mistakes": emphasis, nothing to remember
-    if _OTHER_PARTS.match(rest):
-        return False  # "don't change any other files": the bounds of this edit
+    if _OTHER_PARTS.match(rest) or _ANY_WORK.match(rest):
+        return False  # "don't change any other files", "don't make any changes": this turn's bounds
     if re.match(r"^\s+(?:me|us|this|that|these|those)\b", rest, re.I) and not _TALK_TO_ME.match(
         f"{verb}{rest}"
     ):

@@ -56,6 +56,8 @@ def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
     first = subject.split()[0].lower()
     if first in PRONOUNS or PROBLEM_SUBJECT.search(subject) or vague(rest):
         return False
+    if re.search(r"\b(?:would|will|could|might|may)$", subject, re.I):
+        return False  # "each machine would need to clone it": a consequence talked through
     if (
         _THINGS_AT_HAND.match(subject)
         or re.search(r"\b(?:visible|shown|displayed)\b", rest, re.I)
@@ -429,6 +431,14 @@ def _have_at(m: re.Match[str], c: Clause) -> str | None:
     return f"User has {m.group(2).lower()} {thing} in {where}"
 
 
+# "X is in Y so check and analyse it": the place, then this turn's request (not part of it).
+_RUN_ON_ASK = re.compile(
+    r"\s+(?:so|and|then|and then)\s+(?:please\s+)?(?:check|read|analy[sz]e|look|review|use|go|open|"
+    r"see|study|understand|follow|refer)\b",
+    re.I,
+)
+
+
 def _location_ok(m: re.Match[str], c: Clause) -> bool:
     subject, obj = m.group(2), m.group(3)
     if re.match(r"^(?:for|in|on|at|with|when|if)\b", subject, re.I):
@@ -591,6 +601,8 @@ RULES: tuple[ClauseRule, ...] = (
             not vague(m.group(3))
             and not TRANSIENT_PREDICATE.search(c.text)
             and not _task_subject(m.group(2))
+            # "each machine would need to clone it": a consequence talked through
+            and not re.search(r"\b(?:would|will|could|might|may)\s*$", m.group(2), re.I)
             and _quantifier_ok(m)
         ),
     ),
@@ -616,7 +628,14 @@ RULES: tuple[ClauseRule, ...] = (
         lambda m, c: "constraint" if m.group(2).lower() in _MODALS else "fact",
         _our_x_ok,
     ),
-    ClauseRule("location", _F, _LOCATION, "{c}", "fact", _location_ok),
+    ClauseRule(
+        "location",
+        _F,
+        _LOCATION,
+        lambda m, c: _RUN_ON_ASK.split(c.text, 1)[0],
+        "fact",
+        _location_ok,
+    ),
     ClauseRule("have_at", _F, _HAVE_AT, _have_at, "fact"),
     ClauseRule(
         "lexicon",

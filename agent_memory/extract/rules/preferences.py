@@ -340,7 +340,16 @@ PREFERENCE_RULES: tuple[ClauseRule, ...] = (
         _STICK,
         "{c}",
         "preference",
-        lambda m, c: not vague(m.group(2)) and not TASKY.search(m.group(2)),
+        lambda m, c: (
+            not vague(m.group(2))
+            and not TASKY.search(m.group(2))
+            # "go with option A", "go with 2", "stick to the topic": a pick offered this turn
+            and not re.match(
+                r"^(?:(?:options?|choices?|numbers?)\s+\S+|#?\d{1,2}\b|[a-z]\s*[.!]*$|the topic|the plan)",
+                m.group(2),
+                re.I,
+            )
+        ),
     ),
     ClauseRule("use", _P, _USE, _use, "preference"),
     ClauseRule("prefer", _P, _PREFER, _prefer, "preference", lambda m, c: not vague(m.group(2))),
@@ -505,6 +514,10 @@ def _will_ok(m: re.Match[str], c: Clause) -> bool:
         return False
     if verb == "use" and re.match(rf"^{DET}\b", obj, re.I) and not QUANTIFIER.search(obj):
         return False
+    if verb == "use" and re.search(
+        r"^\S+\s+to\s+(?:test|try|check|debug|see|run|fix|do|verify|build)\b", obj, re.I
+    ):
+        return False  # "I'm going to use Cursor to test": a step and its purpose this turn
     # "I'll probably switch to X later": a plan of the moment, not a choice
     return not _HEDGE.search(c.text[: m.start(1)])
 

@@ -268,7 +268,7 @@ _TREAT_AS = re.compile(
 )
 # "there should not be any changes": the outcome of this edit, not a rule.
 _NO_CHANGE = re.compile(
-    r"^(?:any|no)\s+(?:more\s+|other\s+|new\s+)?(?:changes?|differences?|diffs?|errors?|issues?|"
+    r"^(?:any|no)\s+(?:more\s+|other\s+|new\s+)?(?:code\s+|file\s+)?(?:changes?|differences?|diffs?|errors?|issues?|"
     r"problems?|warnings?)\b",
     re.I,
 )
@@ -613,6 +613,9 @@ RULES: tuple[ClauseRule, ...] = (
             and not _task_requirement(m.group(1))
             # "everything should be wired correctly": a check on this work
             and not re.match(r"^(?:every|any)\s?thing\s*$", m.group(1), re.I)
+            # "each machine would need to clone it", "anything looking here will need to …":
+            # a consequence talked through, not a rule
+            and not re.search(r"\b(?:would|will|could|might|may|'d|'ll)$", m.group(1), re.I)
             and not re.search(
                 r"\b(?:correctly|properly|fully operational|as expected|working)\s*$",
                 m.group(3),
