@@ -837,3 +837,10 @@ def test_a_run_on_typed_paragraph_is_read_for_its_clauses_about_the_user() -> No
     )
     got = [(c.claim, c.rule) for c in extract_claims(text)]
     assert ("Uses: meu wezterm abrindo com fish e starship", "language.my_tool") in got
+
+
+def test_exhortations_set_apart_by_spaces_are_no_rule_about_all() -> None:
+    # "所有" belongs to the last exhortation, not to the don't at the start
+    assert extract_claims("不要降低产品的品质 不能降低我们的标准 一定要认真打磨所有的细节") == []
+    claim, kind, _ = _one("不要每次都重新安装依赖")
+    assert claim == "Don't: 不要每次都重新安装依赖" and kind == "constraint"

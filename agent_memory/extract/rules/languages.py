@@ -815,6 +815,20 @@ _ZH_QUESTION = re.compile(
 )
 
 
+# Chunks of a sentence: its clauses, and in Chinese the runs a space sets apart ("不要降低品质
+# 不能降低标准 一定要精雕细琢所有的细节" is three exhortations, not one rule about all details).
+_CHUNK = re.compile(r"[,，;；]|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+
+
+def _plain_kept(body: str, pattern: re.Pattern[str]) -> bool:
+    """A plain don't is kept with a tool to avoid, or a durability word in its own chunk."""
+    if _USE_TOOL.search(body):
+        return True
+    return any(
+        pattern.search(c.strip()) and _DURABLE.search(c) for c in _CHUNK.split(body)
+    ) or bool(_DURABLE.search(_CHUNK.split(body, 1)[0]) and pattern.search(body))
+
+
 def task_bound(sentence: str) -> bool:
     return bool(_TASK_DEIXIS.search(_FROM_NOW_RE.sub(" ", _PROJECT_SCOPE.sub(" ", sentence))))
 
@@ -869,7 +883,7 @@ def _sentence(sentence: str) -> Hit | None:
             continue  # 別 (other) in "別の人から…" is Japanese, not 别 (don't)
         if bound_head or (bound and label not in _HEAD_BOUND):
             continue
-        if sub in _PLAIN and not (_DURABLE.search(body) or _USE_TOOL.search(body)):
+        if sub in _PLAIN and not _plain_kept(body, pattern):
             continue
         if facts_only and label not in _FACT_LABELS:
             continue
