@@ -302,3 +302,28 @@ def test_task_bounds_and_reasons(text: str, claims: list[str]) -> None:
 )
 def test_the_moment_is_not_kept(text: str, claims: list[str]) -> None:
     assert [c.claim for c in extract_claims(text)] == claims
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        # reactions to what is on the table, consequences, checks on this work, a pasted brief
+        ("Please go ahead. I like Map instead of Add as you say.", []),
+        ("keep things simple, and redo your first approach.", []),
+        ("I don't want you to edit anything now.", []),
+        ("I am not a huge fan of the presets however.", []),
+        ("I'm not a fan of Tailwind", ["User does not like Tailwind"]),
+        ("this is a nested methodology and applies to agents too", []),
+        ("All features in the docs must be integrated and fully operational to use in the IDE", []),
+        ("Whenever you compact the conversation, you go stupid.", []),
+        ("remember the checkpoint still needs to give me the prompt, and check it.", []),
+        (
+            "AWARENESS & CONTEXT (MANDATORY):\nThe mode must consider all global rules. "
+            "Never duplicate rules already defined elsewhere. " + "More of the brief. " * 10,
+            [],
+        ),
+        ("MY RULES:\n- never push to main", ["Never push to main"]),
+    ],
+)
+def test_reactions_and_checks_are_not_kept(text: str, claims: list[str]) -> None:
+    assert [c.claim for c in extract_claims(text)] == claims

@@ -52,7 +52,9 @@ SCOPE = re.compile(
 )
 # "whenever I click save, nothing happens": a consequent that reports instead of instructing.
 OBSERVATION = re.compile(
-    r"^(?:the|a|an|nothing|it|this|that|i|we|they|there|my|our|everything|something|some|all)\b",
+    r"^(?:the|a|an|nothing|it|this|that|i|we|they|there|my|our|everything|something|some|all)\b|"
+    # "whenever you compact the conversation, you go stupid": what happens, said to Claude
+    r"^you\s+(?:always\s+|just\s+)?(?:go|get|become|seem|start|forget|lose|mess|break|turn|are)\b",
     re.I,
 )
 CONDITIONAL = re.compile(

@@ -40,6 +40,7 @@ DEICTIC_REF = re.compile(
     r"(?:nothing|anything|everything|something|nobody|no one) else|the other (?:one|ones|files?|"
     r"functions?|components?|pages?|tabs?|parts?|changes?|tests?|places?|versions?|branch)|"
     r"as (?:before|discussed|above|below|mentioned)|like (?:before|above|i said)|"
+    r"as you (?:say|said|suggest|suggested|mention|mentioned|propose|proposed|recommend|recommended)|"
     # the thing at hand, named in an earlier turn: "the impl I have laid out", "on that position"
     r"(?:i|you|we)\s*(?:have|'ve)\s+(?:just\s+)?(?:\w+ed|laid|written|made|done|built|set up|put)|"
     r"(?:on|in|at|from|with|of|for)\s+that\s+(?!is\b|was\b|are\b|were\b|way\b)[a-z]\w*|"

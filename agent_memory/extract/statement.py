@@ -362,7 +362,9 @@ def _clause_claim(
         dated = TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
         # "Note: a limit of 100 was applied to your query": a tool talking to the user
         told = re.search(r"\b(?:your|you)\b", c, re.I)
-        headless = low in ("needs", "need", "is", "are", "was", "still", "has", "have")
+        headless = low in ("needs", "need", "is", "are", "was", "still", "has", "have") or bool(
+            re.search(r"\bstill\b", c, re.I)  # "remember X still needs to …": a to-do of now
+        )
         if low not in PRONOUNS and content_words(c) >= 3 and not (dated or told or headless):
             got = (cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
     return (got[0], got[1], i, got[2]) if got else None
@@ -583,7 +585,13 @@ ROLE_PROMPT = re.compile(
 
 # A statement that opens with a markdown heading ("# API Standards\n> enforced by …") is a
 # document pasted whole: its rules are the document's, kept by the file itself.
-PASTED_DOC = re.compile(r"^#{1,3}\s+\S[^\n]{0,80}\n")
+PASTED_DOC = re.compile(
+    r"^#{1,3}\s+\S[^\n]{0,80}\n|"
+    # "AWARENESS & CONTEXT (MANDATORY):" — a capitalised section heading of a pasted brief (a
+    # heading the user types for their own rules, "MY RULES:", "IMPORTANT:", is not one)
+    r"^(?!.*\b(?:RULES?|IMPORTANT|NOTE|REMEMBER|PREFERENCES?|ALWAYS|NEVER)\b)"
+    r"[A-Z][A-Z&/()-]+(?:\s+[A-Z&/()-]+){1,6}:[ \t]*\n"
+)
 
 
 def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:

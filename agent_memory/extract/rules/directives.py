@@ -224,6 +224,8 @@ def _dont_want(m: re.Match[str], c: Clause) -> str | None:
         return None
     if verb in ("like", "want") and REACTION_OBJECT.match(rest):
         return None  # "I don't like the polling wait": the code on the table, not a taste
+    if re.search(r"\b(?:now|yet|again|today|anymore)\s*[.!]*$", rest, re.I):
+        return None  # "I don't want you to edit anything now": this moment of the work
     if verb == "want" and (to_you or re.match(r"^to\s", c.text[m.start(3) - 3 : m.start(3)])):
         head = rest.split(" ", 1)[0].lower()
         if re.match(r"^\S+\s+(?:a|an)\s", rest, re.I):
@@ -306,8 +308,8 @@ def _keep(m: re.Match[str], c: Clause) -> str | None:
     output_like = re.match(r"^(?:it|them|things|everything)$", obj, re.I) or OUTPUT_NOUN.search(obj)
     if output_like and LENGTHY.search(rest):
         return None  # "keep it short", "keep the answer under 200 words": about this reply
-    if re.match(r"^(?:it|them)$", obj, re.I) and _STEP_MANNER.match(rest):
-        return None  # "keep it simple", "keep them locally": how to do this step
+    if re.match(r"^(?:it|them|things|everything)$", obj, re.I) and _STEP_MANNER.match(rest):
+        return None  # "keep it simple", "keep things simple": how to do this step
     if re.match(r"^(?:similar|the same)\b", rest, re.I) or re.search(
         r"\b(?:exactly|as (?:they|it) (?:are|is|were|was))\b", rest, re.I
     ):

@@ -58,6 +58,8 @@ def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
         return False
     if re.search(r"\b(?:would|will|could|might|may)$", subject, re.I):
         return False  # "each machine would need to clone it": a consequence talked through
+    if re.search(r"\b(?:correctly|properly|fully operational|as expected)\b", rest, re.I):
+        return False  # "all features must be fully operational": a check on this work
     if (
         _THINGS_AT_HAND.match(subject)
         or re.search(r"\b(?:visible|shown|displayed)\b", rest, re.I)
@@ -575,7 +577,18 @@ RULES: tuple[ClauseRule, ...] = (
         "decision",
         lambda m, c: not vague(m.group(1)) and not re.match(rf"^{DET}\b", m.group(1), re.I),
     ),
-    ClauseRule("fan_of", _F, _FAN_OF, _fan_of, "preference", lambda m, c: not vague(m.group(2))),
+    ClauseRule(
+        "fan_of",
+        _F,
+        _FAN_OF,
+        _fan_of,
+        "preference",
+        # "not a huge fan of the presets": the thing on the table; a taste names a kind of thing
+        lambda m, c: (
+            not vague(m.group(2))
+            and not (re.match(rf"^{DET}\b", m.group(2), re.I) and not _named(m.group(2)))
+        ),
+    ),
     ClauseRule(
         "tool_run", _F, _TOOL_RUN, "{c}", "fact", lambda m, c: _names_a_tool(m.group("tool"))
     ),
@@ -603,6 +616,10 @@ RULES: tuple[ClauseRule, ...] = (
             and not _task_subject(m.group(2))
             # "each machine would need to clone it": a consequence talked through
             and not re.search(r"\b(?:would|will|could|might|may)\s*$", m.group(2), re.I)
+            # "all features must be integrated and fully operational": a check on this work
+            and not re.search(
+                r"\b(?:correctly|properly|fully operational|as expected)\b", c.text, re.I
+            )
             and _quantifier_ok(m)
         ),
     ),

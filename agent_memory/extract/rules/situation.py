@@ -48,7 +48,8 @@ _WANT_TO_BUILD = re.compile(
 _IT_IS_A = re.compile(
     rf"^(?:it|this|this project|this repo|the project|the app|the product)\s*(?:'s| is)\s+"
     rf"(?:(?:essentially|basically|just|really|actually|mainly|primarily)\s+)?"
-    rf"((?:a|an)\s+(?:{_TOKEN}\s+){{0,5}}?(?:{_PRODUCT})s?\b"
+    rf"((?:a|an)\s+(?:(?!and\b|or\b|that\b|which\b|applies\b|to\b|for\b|with\b){_TOKEN}\s+){{0,5}}?"
+    rf"(?:{_PRODUCT})s?\b"
     # "an integration test", "an api error": the product word names something else here
     rf"(?!\s+(?:tests?|suite|case|error|bug|issue|file|step|branch|failure|problem|key|call)\b).*)",
     re.I,
@@ -617,7 +618,7 @@ RULES: tuple[ClauseRule, ...] = (
             # a consequence talked through, not a rule
             and not re.search(r"\b(?:would|will|could|might|may|'d|'ll)$", m.group(1), re.I)
             and not re.search(
-                r"\b(?:correctly|properly|fully operational|as expected|working)\s*$",
+                r"\b(?:correctly|properly|fully operational|as expected|working)\b",
                 m.group(3),
                 re.I,
             )
