@@ -844,3 +844,32 @@ def test_exhortations_set_apart_by_spaces_are_no_rule_about_all() -> None:
     assert extract_claims("不要降低产品的品质 不能降低我们的标准 一定要认真打磨所有的细节") == []
     claim, kind, _ = _one("不要每次都重新安装依赖")
     assert claim == "Don't: 不要每次都重新安装依赖" and kind == "constraint"
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("后端用的是 FastAPI 和 PostgreSQL", "Stack: 后端用的是 FastAPI 和 PostgreSQL"),
+        ("前端用Svelte写一个登录页", "Stack: 前端用Svelte"),  # the part's tool, not the task
+        ("バックエンドは Rails で動いています", "Stack: バックエンドは Rails"),
+        ("백엔드는 Spring Boot로 되어 있어", "Stack: 백엔드는 Spring Boot"),
+        ("бэкенд на Go, фронт на React", "Stack: бэкенд на Go"),
+        ("o backend é em Node com Express", "Stack: o backend é em Node com Express"),
+    ],
+)
+def test_the_projects_stack_part_by_part(text: str, claim: str) -> None:
+    assert _one(text)[:3] == (claim, "fact", "language.stack")
+
+
+def test_an_indented_last_line_continues_a_pasted_plan() -> None:
+    pasted = "\n".join(
+        [
+            "我们选了方案A，下面是原来的两个方案，帮我确认部署步骤：",
+            "- 方案A：迁移到 Next.js API Routes",
+            "    把 Express 的处理逻辑改写成 API Routes。",
+            "- 方案B：后端迁移到 Supabase",
+            "    说明：这个方案的部署步骤比较多，需要分开处理。",
+            "    前端用的是 Vercel，后端放到 Supabase。",
+        ]
+    )
+    assert [c for c in extract_claims(pasted) if c.rule == "language.stack"] == []

@@ -187,4 +187,26 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "my_tool",
     ),
+    # The project's stack, part by part: "后端用的是 FastAPI", "フロントエンドは Next.js で",
+    # "백엔드는 Spring", "бэкенд на Go", "o backend é em Node", "el frontend usa Vue".
+    (
+        re.compile(
+            r"^(?:我们的|我們的|项目的|項目的|本项目的)?(?:前端|后端|後端|服务端|服務端|客户端|客戶端|数据库|數據庫|"
+            r"框架|部署|托管)(?:都|现在|現在)?(?:用的是|使用的是|使用|用|是|采用|採用|基于|基於|部署在|放在)\s*"
+            rf"{_LATIN_NAME}|"
+            r"^(?:フロントエンド|フロント|バックエンド|バック|DB|データベース|サーバー|インフラ|ホスティング)(?:は|に)\s*"
+            rf"{_LATIN_NAME}|"
+            rf"^(?:프론트엔드|프론트|백엔드|DB|데이터베이스|서버)(?:는|은)\s*{_LATIN_NAME}|"
+            r"^(?:у\s+нас\s+)?(?:бэк(?:енд)?|фронт(?:енд)?|сервер|бд|база(?:\s+данных)?|бот|api|апи)\s+"
+            r"(?:у\s+нас\s+)?(?:написан\w*\s+|сделан\w*\s+|работает\s+|крутится\s+)?на\s+"
+            rf"{_LATIN_NAME}|"
+            r"^(?:o\s+|el\s+|le\s+|das\s+|il\s+)?(?:backend|frontend|front-end|back-end|banco\s+de\s+dados|"
+            r"base\s+de\s+datos)\s+(?:é|está|roda|usa|es|usa|corre|est|utilise|ist|läuft|nutzt|è|usa)\s+"
+            rf"(?:em\s+|no\s+|na\s+|com\s+|en\s+|con\s+|sous\s+|in\s+|mit\s+|auf\s+)?{_NAMED}",
+            re.I,
+        ),
+        "Stack",
+        "fact",
+        "stack",
+    ),
 ]

@@ -718,7 +718,9 @@ def _spoken(text: str) -> str:
         said = [x for x in _SPLIT.split(text) if x and x.strip()]
         # (one run-on sentence is read for its clauses about the user only: see language_claims)
         return said[0] + "\n" + said[-1] if len(said) > 1 else text
-    return lines[0] + "\n" + lines[-1]
+    # (an indented last line continues a pasted list or plan: "- 案B：…⏎    フロントエンドは…")
+    last = lines[-1] if not re.match(r"^(?:\s{2,}|\t)", lines[-1]) else ""
+    return lines[0] + "\n" + last
 
 
 def language_claims(text: str) -> list[Hit]:
@@ -919,6 +921,10 @@ _NEXT_THOUGHT = re.compile(
     r"und\s+(?:dann|danach)|и\s+(?:потом|затем|посмотри)|e\s+poi)\b|然后|然後|并且|並且|但是",
     re.I,
 )
+# The tools named on after a stack part's first one ("React + Vite", "FastAPI和PostgreSQL").
+_STACK_END = re.compile(
+    r"(?:\s*(?:[+/、,，&]|和|与|與|и|e|y|et|und|and|with|com|con|mit|で|を使って)\s*[A-Za-z][\w.+#/-]*)*"
+)
 _WORD_REST = re.compile(r"\S*")
 _VENTING = re.compile(r"[啊呀啦嘛哇]$|!|！")
 
@@ -943,6 +949,9 @@ def _about_the_user(body: str) -> Hit | None:
                 # "…帮我创建一个skills 我是一个投资经理", "… configure meu wezterm com fish e depois
                 # veja …": from the user's words on, up to the run-on's next thing to do
                 clause = _NEXT_THOUGHT.split(clause[m.start() :], 1)[0].strip()
+            elif label == "Stack":
+                # "前端用React写一个登录页": the part and its tools, not the task done with them
+                clause = clause[: _STACK_END.match(clause, m.end()).end()]  # type: ignore[union-attr]
             elif label == "Installed":
                 # "codex cli는 이미 설치되어있음 omc로 확인해줘": up to the end of its verb
                 rest = _WORD_REST.match(clause, m.end())
