@@ -323,6 +323,15 @@ def test_the_moment_is_not_kept(text: str, claims: list[str]) -> None:
             [],
         ),
         ("MY RULES:\n- never push to main", ["Never push to main"]),
+        # corrections with no object, emphatic "stop …-ing me", a pasted "Not Found"
+        ("dont echo, spawn the worker", []),
+        ("Stop guessing and find the actual problem", []),
+        ("Stop fucking directing me.", []),
+        ("stop adding comments to every line", ["Don't keep adding comments to every line"]),
+        ("Don't over think it either.", []),
+        ("All we need in the validator is the id of the item.", []),
+        ("Run npx foo stop\nnpm error 404 Not Found", []),
+        ("don't use var, ever", ["Never use var"]),
     ],
 )
 def test_reactions_and_checks_are_not_kept(text: str, claims: list[str]) -> None:

@@ -151,7 +151,7 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None
     if HYPOTHETICAL.search(claim):
         return None  # "if it were under src/ instead …": a musing, not a rule
-    if re.search(r"\b(?:this|that|these|those|it|them)$", claim, re.I):
+    if re.search(r"\b(?:this|that|these|those|it|them)(?:\s+(?:either|too|again|anymore))?$", claim, re.I):
         return None  # "use subagents to parallelize this": bound to the conversation
     if _DANGLING.search(claim) or _THAT_THING.search(claim):
         return None  # "use X, not the" (cut mid-phrase), "always use that pattern" (named before)
@@ -330,7 +330,7 @@ _THEN_TRY = re.compile(
     r"^(?:and\s+)?(?:then\s+)?(?:test|try|run|check|see|verify|retry|rerun)\s+(?:it|this|that|again)\b",
     re.I,
 )
-_JUST_WANT = re.compile(r"^(?:but\s+)?i\s+(?:just|only)\s+want\b", re.I)
+_JUST_WANT = re.compile(r"^(?:but\s+)?i\s+(?:just|jsut|only)\s+want\b", re.I)
 _ONE_THING = re.compile(r"^(?:ok\w*\s+)?(?:just\s+)?(?:do\s+)?one (?:more |last )?thing$", re.I)
 _IF_CLAUSE = re.compile(r"\b(?:if|unless|in case)\b", re.I)
 _RULE_WORD = re.compile(r"^(?:never|don't|do not|always|avoid|only)\b", re.I)

@@ -189,6 +189,12 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
     verb, rest = m.group(1), m.group(2)
     if verb.lower() in NEG_STOP or vague(rest) or verb.lower() in _STEP_VERBS:
         return False
+    if (
+        not re.search(r"[A-Za-z\ue000]", rest)
+        or re.match(r"^\s+(?:me|us)\s*[.!]*$", rest, re.I)
+        or re.match(r"^\s*[,;]\s*(?!ever\b)", rest, re.I)
+    ):
+        return False  # "dont echo", "dont simplify", "don't tell me": a correction with no object
     if content_words(verb + rest) < 2 and verb.lower() in ("do", "go", "make"):
         return False
     if re.search(r"\bbut\s+(?:a|an|the|rather|instead)\b", rest, re.I):
@@ -402,6 +408,10 @@ RULES: tuple[ClauseRule, ...] = (
         lambda m, c: (
             not vague(m.group(2) or "x")
             and m.group(1).lower() not in ("nothing", "thing", "everything")
+            # "stop guessing", "stop fucking directing me": a correction of the moment
+            and bool(re.search(r"[A-Za-z\ue000]", m.group(2)))
+            and not re.match(r"^\s+(?:me|us)\b", m.group(2), re.I)
+            and not re.search(r"\b(?:fuck\w*|shit\w*|damn\w*|ffs|wtf)\b", c.text, re.I)
         ),
     ),
     ClauseRule(

@@ -366,6 +366,8 @@ def _quantifier_ok(m: re.Match[str]) -> bool:
     """ "any X is Y" describes (a rule says "any X must/needs"); "no we need …", "no still there
     is …" open with the interjection, not the determiner."""
     quantifier, subject = m.group(1).lower(), m.group(2).split()[0].lower()
+    if subject in ("we", "i", "you"):
+        return False  # "all we need in X is Y": this task's requirement
     verb = m.group(0)[len(m.group(1)) + 1 + len(m.group(2)) :].split()[0].lower()
     if quantifier in ("any", "all", "every", "each") and verb in (
         "is",

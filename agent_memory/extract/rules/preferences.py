@@ -36,7 +36,11 @@ _STICK = re.compile(
     re.I,
 )
 _CONTRAST = re.compile(
-    r"\b(?:instead of|rather than|in place of)\b|,\s*not\s+\S|\bnot\s+\S+\s*$|\bover\s+\S", re.I
+    r"\b(?:instead of|rather than|in place of)\b|,\s*not\s+\S|"
+    # "404 Not Found", "is not defined": a state in a pasted message, no second choice
+    r"\bnot\s+(?!found\b|available\b|defined\b|set\b|supported\b|allowed\b|installed\b|"
+    r"recognized\b|a function\b)\S+\s*$|\bover\s+\S",
+    re.I,
 )
 _PREFER = re.compile(
     r"^(?:(?:i|we)(?:'d|\s+would)?\s+)?(?:(?:really|strongly|generally|much|usually|also|always)\s+)*"
