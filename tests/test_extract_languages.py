@@ -873,3 +873,11 @@ def test_an_indented_last_line_continues_a_pasted_plan() -> None:
         ]
     )
     assert [c for c in extract_claims(pasted) if c.rule == "language.stack"] == []
+
+
+def test_what_the_user_builds_now_is_what_they_build() -> None:
+    assert _one("我现在想做一个记账的小程序，帮我列一下功能")[:2] == (
+        "Project: 我现在想做一个记账的小程序",
+        "fact",
+    )
+    assert extract_claims("我现在要做一个这个页面的按钮") == []

@@ -439,7 +439,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # What the user is building: "我想做一个…系统", "…웹사이트를 만들꺼야" (the project).
     (
         re.compile(
-            r"^(?:我|我们|我們)(?:想要|想|要|正在|在)(?:做|开发|開發|写|寫|搭建|建|建立)一(?:个|個|款|套)"
+            r"^(?:我|我们|我們)(?:现在|現在|目前)?(?:想要|想|要|正在|在)(?:做|开发|開發|写|寫|搭建|建|建立)一(?:个|個|款|套)"
             r"[^，,。?？]{2,40}?(?:系统|系統|网站|網站|应用|應用|app|平台|工具|小程序|插件|游戏|遊戲)|"
             r"(?:웹사이트|사이트|앱|서비스|시스템|플랫폼|툴|게임)(?:를|을)\s*만들(?:꺼야|거야|려고|고\s*있어|고\s*싶어)",
             re.I,
@@ -877,13 +877,18 @@ def _sentence(sentence: str) -> Hit | None:
         return hit
     # An "always"/"never" rule is bound to the task only by its own clause: "всегда пиши кратко,
     # длинно только если это попросили" keeps a deictic word in its condition, not in the rule.
-    bound_head = task_bound(_HEAD.split(body, 1)[0])
+    head = _HEAD.split(body, 1)[0]
+    bound_head = task_bound(head)
     bound = bound_head or task_bound(body)
+    # "我现在想做一个…系统": what the user builds now is what they build, not the task's now
+    now_only = bound_head and not task_bound(_NOW.sub(" ", head))
     japanese = bool(_KANA.search(body))
     for pattern, label, kind, sub in _RULES:
         if japanese and sub.startswith("zh_"):
             continue  # 別 (other) in "別の人から…" is Japanese, not 别 (don't)
-        if bound_head or (bound and label not in _HEAD_BOUND):
+        if (bound_head and not (now_only and label == "Project")) or (
+            bound and label not in _HEAD_BOUND
+        ):
             continue
         if sub in _PLAIN and not _plain_kept(body, pattern):
             continue
