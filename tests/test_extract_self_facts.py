@@ -124,6 +124,17 @@ from agent_memory.extract.pipeline import extract_claims
             "situation.project_is",
         ),
         ("I am using Zed by the way.", "User uses Zed", "situation.user_uses"),
+        # runtime by version, operating system, tool lived in, languages spoken, timezone
+        ("I'm on node 20", "User is on node 20", "situation.user_uses"),
+        ("I daily drive Debian", "User runs Debian", "situation.user_uses"),
+        ("I'm a Helix user", "User is a Helix user", "situation.user_uses"),
+        ("I speak Dutch and English", "User speaks Dutch and English", "situation.user_language"),
+        ("I'm in CET", "User's timezone is CET", "situation.user_place"),
+        (
+            "my repo is github.com/kit/tools",
+            "User's repo is github.com/kit/tools",
+            "situation.place_is",
+        ),
         # a place given as a path, even one holding " - "
         (
             "The project path MUST be: E:\\My Sites\\Acme\\",
@@ -201,6 +212,10 @@ def test_a_plain_fact_about_the_user_is_one_entry(text: str, claim: str, rule: s
         "fix my app, Login is broken",
         "we are in a loop",
         "you have it configured wrong",
+        # places in this task, kinds of user
+        "I'm on page 2",
+        "I'm a new user",
+        "I'm in a meeting",
         # a plan of work, not a subscription
         "I have a migration plan",
         "I'm on the same plan",

@@ -306,7 +306,9 @@ _PLACE_NOUN = (
 _PLACE_IS = re.compile(
     rf"^(my|the|our)\s+((?:[\w-]+\s+){{0,2}}?{_PLACE_NOUN}(?:\s+for\s+[\w-]+(?:\s+[\w-]+)?)?)\s+"
     rf"(?:is|are|will be|should be|must be|=)\s*:?\s+(?:the\s+|in\s+|at\s+)?"
-    rf"((?:[A-Za-z]:\\|~/|/(?:home|users|mnt|opt|srv|data|volumes)/)\S*(?:\s+(?!and\b|but\b|so\b)\S+)*?)"
+    rf"((?:[A-Za-z]:\\|~/|/(?:home|users|mnt|opt|srv|data|volumes)/|"
+    rf"(?:https?://)?(?:www\.)?(?:github|gitlab|bitbucket|codeberg)\.(?:com|org)/)"
+    rf"\S*(?:\s+(?!and\b|but\b|so\b)\S+)*?)"
     rf"\s*[.!]*(?=$|,\s|;\s|\s+(?:and|but|so)\s)",
     re.I,
 )
@@ -550,9 +552,83 @@ _BUILDING_NAMED = re.compile(
 )
 
 
+# "I'm on Python 3.12", "I'm on node 18": the runtime the user is on, by its version.
+_ON_VERSION = re.compile(
+    rf"^i(?:'m| am)\s+(?:currently\s+|still\s+|now\s+|also\s+)?(?:on|running)\s+"
+    rf"((?:{_NAME}\s+){{0,2}}?{_NAME}\s*v?\d+(?:\.\d+){{0,2}}(?:\.x)?)" + _END,
+    re.I,
+)
+_RUNTIMES = words(
+    """
+node nodejs python ruby java go golang rust php perl deno bun dotnet .net kotlin swift xcode ios
+android macos windows ubuntu debian fedora postgres postgresql mysql react next nextjs vue
+angular django rails laravel spring flutter dart elixir erlang scala gradle maven typescript
+"""
+)
+
+
+def _runtime(thing: str) -> bool:
+    """ "Python 3.12", "node 18", "Next.js 15": a runtime or tool by name and version; "page 2",
+    "step 3" are places in this task."""
+    head = re.sub(r"\s*v?\d[\d.x]*$", "", thing.strip()).split()[-1] if thing.split() else ""
+    return bool(head) and (
+        head.lower() in _RUNTIMES | _KNOWN_TOOLS or bool(re.match(r"^[A-Z][\w.+-]*$", head))
+    )
+
+
+# "I run Arch", "I daily drive Fedora": the user's operating system.
+_RUN_OS = re.compile(
+    r"^i\s+(?:run|daily[- ]drive|dual[- ]boot)\s+((?:mac ?os|macos|osx|windows(?: \d+)?|wsl\d?|"
+    r"linux|ubuntu|debian|fedora|arch(?: linux)?|nixos|manjaro|mint|linux mint|pop!?_?os|opensuse|"
+    r"gentoo|void|alpine|freebsd)(?:\s+(?:and|with|on)\s+[\w.!-]+)?)" + _END,
+    re.I,
+)
+# "I'm a Mac user", "I'm a Neovim user": the tool or system the user lives in, named.
+_A_USER_OF = re.compile(
+    rf"^i(?:'m| am)\s+(?:an?\s+)?(?:long-?time\s+|daily\s+|heavy\s+)?"
+    rf"((?:{_NAME}\s+){{0,1}}{_NAME})\s+user" + _END,
+    re.I,
+)
+# "I speak Spanish and English": the languages the user speaks.
+_I_SPEAK = re.compile(
+    rf"^i\s+(?:also\s+|only\s+|mainly\s+)?speak\s+((?:{_LANGUAGE})(?:\s*(?:,|and|&)\s*(?:{_LANGUAGE}))*)"
+    + _END,
+    re.I,
+)
+# "I'm in PST", "I'm in UTC+2": the user's timezone.
+_IN_TIMEZONE = re.compile(
+    r"^i(?:'m| am)\s+(?:currently\s+)?in\s+(?:the\s+)?((?-i:[A-Z]{1,4}[SD]?T|UTC|GMT|CET|CEST|IST|JST|KST)"
+    r"(?:\s*[+-]\s*\d{1,2}(?::\d\d)?)?)(?:\s+(?:time ?zone|tz))?" + _END,
+    re.I,
+)
+
+
 _F = "situation"
 RULES: tuple[ClauseRule, ...] = (
     ClauseRule("user_plan", _F, _PLAN, _plan, "fact"),
+    ClauseRule(
+        "user_uses",
+        _F,
+        _ON_VERSION,
+        lambda m, c: f"User is on {_clean(m.group(1))}",
+        "fact",
+        lambda m, c: _runtime(m.group(1)),
+    ),
+    ClauseRule("user_uses", _F, _RUN_OS, lambda m, c: f"User runs {_clean(m.group(1))}", "fact"),
+    ClauseRule(
+        "user_uses",
+        _F,
+        _A_USER_OF,
+        lambda m, c: f"User is a {_clean(m.group(1))} user",
+        "fact",
+        lambda m, c: bool(re.match(r"^[A-Z\ue000]", m.group(1))) or _named(m.group(1)),
+    ),
+    ClauseRule(
+        "user_language", _F, _I_SPEAK, lambda m, c: f"User speaks {_clean(m.group(1))}", "fact"
+    ),
+    ClauseRule(
+        "user_place", _F, _IN_TIMEZONE, lambda m, c: f"User's timezone is {m.group(1)}", "fact"
+    ),
     ClauseRule(
         "project_is",
         _F,
