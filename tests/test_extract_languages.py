@@ -881,3 +881,23 @@ def test_what_the_user_builds_now_is_what_they_build() -> None:
         "fact",
     )
     assert extract_claims("我现在要做一个这个页面的按钮") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        (
+            "バックエンドのコードは ../shop_api であり、必要ならこれを参照して",
+            "Location: バックエンドのコードは ../shop_api であり",
+        ),
+        ("设计文档都放在 docs/design/ 下", "Location: 设计文档都放在 docs/design/ 下"),
+        ("конфиги лежат в ~/.config/nvim", "Location: конфиги лежат в ~/.config/nvim"),
+        ("o código fica em src/app", "Location: o código fica em src/app"),
+    ],
+)
+def test_where_a_part_of_the_work_lives(text: str, claim: str) -> None:
+    assert _one(text)[:3] == (claim, "fact", "language.lives_at")
+
+
+def test_where_this_files_code_is_is_the_task() -> None:
+    assert extract_claims("这个文件的代码在 src/a.py") == []

@@ -76,6 +76,9 @@ _SETUP_TOOL = (
     r"arch|nixos|fedora|ubuntu|debian|macbook|thinkpad)(?![A-Za-z0-9_-])"
 )
 
+# A path: a slash in it ("../api", "docs/", "C:\\work"), or a masked code span.
+_PLACE = r"(?:[\w.~@:-]*[/\\][\w.~@/\\-]*|\ue000\d+\ue001)"
+
 USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
@@ -208,5 +211,25 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "Stack",
         "fact",
         "stack",
+    ),
+    # Where a part of the work lives, with a path: "API 側のコードは ../api_server である",
+    # "设计文档在 docs/design/ 下", "конфиги лежат в ~/.config/nvim", "o código fica em src/app".
+    (
+        re.compile(
+            r"^[^，,。、]{0,12}?(?:代码|代碼|源码|源碼|仓库|倉庫|项目|項目|配置文件|配置|文档|文檔|笔记|筆記|"
+            r"脚本|腳本|数据文件|數據文件)(?:都)?(?:在|位于|位於|放在)\s*"
+            rf"{_PLACE}\s*(?:下|里|裡|中|目录|目錄|下面|文件夹|文件夾)?$|"
+            r"^[^、。]{0,12}?(?:コード|リポジトリ|ソース|設定ファイル|設定|ドキュメント|スクリプト|データ)は\s*"
+            rf"{_PLACE}\s*(?:であり|である|です|で|にあります|にある|に置いて(?:い|あ)ります|配下です|$)|"
+            r"^[^,]{0,30}?(?:код|репозитори\w*|проект|конфиг\w*|документаци\w*|скрипт\w*|заметки)\s+"
+            rf"(?:у\s+меня\s+)?(?:лежит|лежат|находится|находятся|хранится|хранятся)\s+в\s+{_PLACE}|"
+            r"^[^,]{0,30}?\b(?:código|repositório|projeto|configurações|configuração|documentação|scripts|"
+            r"notas|repositorio|proyecto|configuración|documentación)\s+(?:fica|ficam|está|estão|vive|"
+            rf"viven|están)\s+(?:em|no|na|en)\s+{_PLACE}",
+            re.I,
+        ),
+        "Location",
+        "fact",
+        "lives_at",
     ),
 ]

@@ -944,6 +944,11 @@ def _about_the_user(body: str) -> Hit | None:
                 continue
             # "现在安装了 X", "현재 X 설치했어": the tools installed are there now, and stay
             said = _NOW.sub(" ", clause) if label in ("Installed", "Has") else clause
+            if (
+                label == "Location"
+            ):  # "…は ../api であり、必要ならこれを参照して": the place, said first
+                said = clause[: pattern.search(clause).end()]  # type: ignore[union-attr]
+                clause = said
             if task_bound(said) or _HEDGE.search(clause) or _question(clause, clause):
                 return None
             if _VENTING.search(clause):
