@@ -347,6 +347,7 @@ def test_the_moment_is_not_kept(text: str, claims: list[str]) -> None:
         ("All we need in the validator is the id of the item.", []),
         ("Run npx foo stop\nnpm error 404 Not Found", []),
         ("don't use var, ever", ["Never use var"]),
+        ('But remember, the requirement is "exact or prefix".', []),
     ],
 )
 def test_reactions_and_checks_are_not_kept(text: str, claims: list[str]) -> None:

@@ -73,6 +73,14 @@ PURPOSE = re.compile(
 )
 
 
+# "the requirement is …", "the goal here is …": the aim of this task, said in passing.
+TASK_AIM = re.compile(
+    r"^(?:the\s+)?(?:requirement|goal|task|point|idea|problem|issue|aim|objective|question)s?\s+"
+    r"(?:here\s+)?(?:is|are|was)\b",
+    re.I,
+)
+
+
 def clause_rules(
     c: str, *, first_of_request: bool, origin: str, bug_report: bool = False
 ) -> Hit | None:
@@ -89,6 +97,8 @@ def imperative(c: str) -> Rule | None:
     c = re.sub(r"^(?:you|claude)\s+", "", c, flags=re.I)
     if vague(c) or content_words(c) < 2 or c.split(" ", 1)[0].lower() in PRONOUNS:
         return None
+    if TASK_AIM.match(c):
+        return None  # "remember, the requirement is 'exact or prefix'": this task's aim
     if re.match(r"^(?:needs?|is|are|was|were|has|have|still)\b", c, re.I) or re.search(
         r"\bstill\b", c, re.I
     ):

@@ -17,6 +17,7 @@ from agent_memory.extract.dispatch import (
     PURPOSE,
     REMIND,
     SCOPE,
+    TASK_AIM,
     clause_rules,
     imperative,
 )
@@ -363,7 +364,7 @@ def _clause_claim(
         # "Note: a limit of 100 was applied to your query": a tool talking to the user
         told = re.search(r"\b(?:your|you)\b", c, re.I)
         headless = low in ("needs", "need", "is", "are", "was", "still", "has", "have") or bool(
-            re.search(r"\bstill\b", c, re.I)  # "remember X still needs to …": a to-do of now
+            re.search(r"\bstill\b", c, re.I) or TASK_AIM.match(c)  # a to-do or aim of now
         )
         if low not in PRONOUNS and content_words(c) >= 3 and not (dated or told or headless):
             got = (cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
