@@ -901,3 +901,21 @@ def test_where_a_part_of_the_work_lives(text: str, claim: str) -> None:
 
 def test_where_this_files_code_is_is_the_task() -> None:
     assert extract_claims("这个文件的代码在 src/a.py") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("siempre usa pnpm para instalar", "language.es_always"),
+        ("Siempre ejecutar los tests antes de hacer commit", "language.es_always"),
+        ("use sempre pnpm", "language.pt_always"),
+        ("пиши всегда тесты к новым функциям", "language.ru_always"),
+        ("#все инструкции для агента храни на английском языке", "language.artifact_language"),
+    ],
+)
+def test_always_with_the_verb_first_and_spanish_always(text: str, rule: str) -> None:
+    assert _one(text)[2] == rule
+
+
+def test_spanish_always_of_how_things_go_is_no_rule() -> None:
+    assert extract_claims("siempre falla el build") == []

@@ -18,6 +18,12 @@ _ES_IMP = (
     r"(?:uses|usar|hagas|hacer|agregues|añadas|modifiques|toques|borres|elimines|escribas|crees|"
     r"instales|cambies|pongas|subas)"
 )
+# Spanish imperatives and infinitives of an instruction ("usa", "ejecutar").
+_ES_DO = (
+    r"(?:usa|utiliza|haz|escribe|responde|ejecuta|corre|pon|añade|agrega|revisa|verifica|pregunta|"
+    r"crea|comprueba|usar|utilizar|hacer|escribir|responder|ejecutar|poner|añadir|agregar|revisar|"
+    r"verificar|preguntar|crear|comprobar)"
+)
 # Sentence ends in these languages (CJK punctuation has no space after it).
 _SPLIT = re.compile(r"(?<=[。！？；!?;])\s*|(?<=[.])\s+|\n+")
 _NON_ENGLISH = re.compile(
@@ -122,8 +128,9 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             r"^(?:コード)?(?:の)?(?:コメント|コミットメッセージ|コミット|変数名|ログ)(?:は|も)\s*"
             r"(?:すべて|全て|必ず|常に)?(?:日本語|英語)で|"
             r"^(?:주석|커밋\s*메시지|커밋|변수명)(?:은|는|도)\s*(?:항상\s*|모두\s*)?(?:영어|한국어|한글)로|"
-            r"^(?:все\s+)?(?:комментарии|коммиты|сообщения\s+коммитов|названия\s+переменных)\s+"
-            r"(?:(?:всегда|только)\s+)?(?:пиши\w*\s+|делай\w*\s+)?(?:(?:всегда|только)\s+)?"
+            r"^(?:все\s+)?(?:комментарии|коммиты|сообщения\s+коммитов|названия\s+переменных|инструкции|"
+            r"промпты)(?:\s+для\s+\S+)?\s+(?:(?:всегда|только)\s+)?(?:пиши\w*\s+|делай\w*\s+|храни\w*\s+|"
+            r"веди\w*\s+)?(?:(?:всегда|только)\s+)?"
             r"(?:на\s+(?:английском|русском)|по-английски|по-русски)|"
             r"^(?:os\s+|los\s+|les\s+|die\s+|i\s+)?(?:comentários|comentarios|commentaires|kommentare|commenti|"
             r"commits|mensagens\s+de\s+commit|mensajes\s+de\s+commit|messages\s+de\s+commit|"
@@ -366,7 +373,10 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "ru_dont",
     ),
     (
-        re.compile(rf"^(?:{_POLITE})?всегда\s+\w+{_RU_IMP_END}(?!\w)", re.I),
+        # "всегда пиши тесты", and the imperative first: "пиши всегда тесты"
+        re.compile(
+            rf"^(?:{_POLITE})?(?:всегда\s+\w+{_RU_IMP_END}(?!\w)|{_RU_IMP}\s+всегда(?!\w))", re.I
+        ),
         "Always",
         "constraint",
         "ru_always",
@@ -533,7 +543,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(rf"^(?:{_POLITE})?nunca\s+{_PT_IMP}\b", re.I), "Never", "constraint", "pt_never"),
     (re.compile(rf"^(?:{_POLITE})?não\s+{_PT_IMP}\b", re.I), "Don't", "constraint", "pt_dont"),
     (
-        re.compile(rf"^(?:{_POLITE})?sempre\s+{_PT_IMP}\b", re.I),
+        # "sempre rode os testes", and the verb first: "use sempre pnpm"
+        re.compile(rf"^(?:{_POLITE})?(?:sempre\s+{_PT_IMP}|{_PT_IMP}\s+sempre)\b", re.I),
         "Always",
         "constraint",
         "pt_always",
@@ -601,6 +612,16 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "Remember",
         "fact",
         "it_remember",
+    ),
+    # "siempre usa pnpm", "responde siempre en español", "siempre ejecutar los tests"
+    (
+        re.compile(
+            rf"^(?:{_POLITE})?(?:siempre\s+{_ES_DO}|{_ES_DO}\s+siempre)\b",
+            re.I,
+        ),
+        "Always",
+        "constraint",
+        "es_always",
     ),
     (re.compile(rf"^(?:{_POLITE})?no\s+{_ES_IMP}\b", re.I), "Don't", "constraint", "es_dont"),
     (
