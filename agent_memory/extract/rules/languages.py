@@ -881,18 +881,11 @@ def _sentence(sentence: str) -> Hit | None:
     hit = _about_the_user(body)
     if hit:
         return hit
-    facts_only = False
-    if _question(sentence, body):
-        # "我们要做一个…系统，知道了吗", "我用的是 X，怎么配置?": a fact said before the question
-        # still stands; only the clauses before the first one asking are read, for facts only
-        said = []
-        for clause in _HEAD.split(body)[:-1]:  # the last clause is the one asking
-            if _question(clause, clause.strip()):
-                break
-            said.append(clause)
-        if not said:
+    facts_only = _question(sentence, body)
+    if facts_only:
+        body = _before_the_asking(body)
+        if not body:
             return None
-        body, facts_only = "，".join(said), True
     hit = None if facts_only else (_from_now_on(body) or _memory_request(body))
     if hit:
         return hit
@@ -953,6 +946,17 @@ _STACK_END = re.compile(
 )
 _WORD_REST = re.compile(r"\S*")
 _VENTING = re.compile(r"[啊呀啦嘛哇]$|!|！")
+
+
+def _before_the_asking(body: str) -> str:
+    """ "我们要做一个…系统，知道了吗", "我用的是 X，怎么配置?": a fact said before the question still
+    stands; the clauses before the first one asking ("" when the first clause asks)."""
+    said = []
+    for clause in _HEAD.split(body)[:-1]:  # the last clause is the one asking
+        if _question(clause, clause.strip()):
+            break
+        said.append(clause)
+    return "，".join(said)
 
 
 def _about_the_user(body: str) -> Hit | None:
