@@ -919,3 +919,19 @@ def test_always_with_the_verb_first_and_spanish_always(text: str, rule: str) -> 
 
 def test_spanish_always_of_how_things_go_is_no_rule() -> None:
     assert extract_claims("siempre falla el build") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("main への直接 push は禁止です", "language.ja_ban"),
+        ("매번 커밋 전에 테스트 돌려줘", "language.ko_always"),
+    ],
+)
+def test_a_japanese_ban_and_korean_every_time(text: str, rule: str) -> None:
+    claim, kind, got = _one(text)
+    assert got == rule and kind == "constraint" and claim.split(":")[0] in ("Never", "Always")
+
+
+def test_asking_whether_something_is_banned_is_no_rule() -> None:
+    assert extract_claims("この変更は禁止ですか") == []

@@ -260,6 +260,13 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "ja_always",
     ),
     (re.compile(r"^(?:絶対に|決して)\S.*な(?:い|いで)"), "Never", "constraint", "ja_never"),
+    # "main への直接 push は禁止です", "console.log を残すのは厳禁": a ban said as one
+    (
+        re.compile(r"^\S.{1,40}?(?:は|を)(?:禁止|厳禁)(?:です|とします|します|にします)?$"),
+        "Never",
+        "constraint",
+        "ja_ban",
+    ),
     (re.compile(r"\Sないで(?:ください|下さい|ね)?$"), "Don't", "constraint", "ja_dont"),
     (
         # a tool named in code letters, and the use is what the sentence says (it ends there):
@@ -315,7 +322,9 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     # Korean: "항상 …" (always), "절대 …지 마세요" (never), "…하지 마세요" (don't, needs a durable word).
     (
-        re.compile(r"^항상\s*\S.*(?:세요|주세요|해\s*줘|줘|해|하라|할\s*것|하십시오|합시다)$"),
+        re.compile(
+            r"^(?:항상|언제나|매번)\s*\S.*(?:세요|주세요|해\s*줘|줘|해|하라|할\s*것|하십시오|합시다)$"
+        ),
         "Always",
         "constraint",
         "ko_always",
