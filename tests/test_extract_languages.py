@@ -935,3 +935,14 @@ def test_a_japanese_ban_and_korean_every_time(text: str, rule: str) -> None:
 
 def test_asking_whether_something_is_banned_is_no_rule() -> None:
     assert extract_claims("この変更は禁止ですか") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("проект на Next.js и Prisma", "Stack: проект на Next.js и Prisma"),
+        ("мы на Vue 3, помоги с роутером", "Stack: мы на Vue 3"),
+    ],
+)
+def test_russian_stack_of_the_project_and_the_team(text: str, claim: str) -> None:
+    assert _one(text)[:3] == (claim, "fact", "language.stack")

@@ -951,7 +951,8 @@ _NEXT_THOUGHT = re.compile(
 )
 # The tools named on after a stack part's first one ("React + Vite", "FastAPI和PostgreSQL").
 _STACK_END = re.compile(
-    r"(?:\s*(?:[+/、,，&]|和|与|與|и|e|y|et|und|and|with|com|con|mit|で|を使って)\s*[A-Za-z][\w.+#/-]*)*"
+    r"(?:\s+\d[\w.]*)?(?:\s*(?:[+/、,，&]|和|与|與|и|e|y|et|und|and|with|com|con|mit|で|を使って)\s*"
+    r"[A-Za-z][\w.+#/-]*(?:\s+\d[\w.]*)?)*"
 )
 _WORD_REST = re.compile(r"\S*")
 _VENTING = re.compile(r"[啊呀啦嘛哇]$|!|！")
