@@ -393,6 +393,12 @@ def tidy(text: str) -> str:
     return text
 
 
+def bare_phrase(text: str) -> str:
+    """A phrase cut out of a sentence, its spaces collapsed and the punctuation around it gone
+    ("  OrbStack ," -> "OrbStack"), ready to stand inside a claim."""
+    return re.sub(r"\s+", " ", text).strip(" ,;:.!?")
+
+
 def cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].isalpha() else text
 

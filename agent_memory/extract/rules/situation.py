@@ -19,6 +19,7 @@ from agent_memory.extract.filters import (
 )
 from agent_memory.extract.rules.base import Check, Clause, ClauseRule, cap
 from agent_memory.extract.rules.preferences import toolish
+from agent_memory.extract.text import bare_phrase
 
 _TOKEN = r"[\w\ue000\ue001./@+#-]+"
 # What a project is: the head noun of "I'm building a … <noun>".
@@ -306,14 +307,10 @@ _RUN_ON = re.compile(
 )
 
 
-def _clean(obj: str) -> str:
-    return re.sub(r"\s+", " ", obj).strip(" ,;:.!?")
-
-
 def _cut(obj: str) -> str:
     """The object up to where a run-on sentence starts its next thought."""
     m = _RUN_ON.search(obj)
-    return _clean(obj[: m.start()] if m else obj)
+    return bare_phrase(obj[: m.start()] if m else obj)
 
 
 # "a new product", "a serious product": says nothing about what the project is.
@@ -345,7 +342,7 @@ def _user_machine(m: re.Match[str], c: Clause) -> str | None:
     if _MACHINE_TROUBLE.match(tail):
         return None  # "I have a keyboard problem": the trouble at hand, not the machine
     tail = "" if re.match(r"^(?:and|but|so|which|that|where)\b", tail, re.I) else tail
-    return f"User has a {_clean(m.group(1) + ' ' + tail)}"
+    return f"User has a {bare_phrase(m.group(1) + ' ' + tail)}"
 
 
 def _user_place(m: re.Match[str], c: Clause) -> str | None:
@@ -353,7 +350,7 @@ def _user_place(m: re.Match[str], c: Clause) -> str | None:
     if not _bounded(place, 6) or place.split()[0].lower() in PRONOUNS:
         return None
     verb = "works" if m.group(1) else "is"
-    return f"User {verb} {prep.lower()} {_clean(place)}"
+    return f"User {verb} {prep.lower()} {bare_phrase(place)}"
 
 
 def _renamed_to(m: re.Match[str], c: Clause) -> str | None:
@@ -372,7 +369,7 @@ def _replace_request(m: re.Match[str], c: Clause) -> str | None:
 
 def _no_longer(m: re.Match[str], c: Clause) -> str | None:
     verb, obj = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-    return None if vague(obj) else f"We no longer {verb.lower()} {_clean(obj)}"
+    return None if vague(obj) else f"We no longer {verb.lower()} {bare_phrase(obj)}"
 
 
 def _all_via(m: re.Match[str], c: Clause) -> str | None:
@@ -422,7 +419,7 @@ _EVER = re.compile(r"^ever\s+", re.I)
 
 
 def _keep_in(m: re.Match[str], c: Clause) -> str:
-    claim = re.sub(r"^(?:just|only)\s+", "", _clean(c.text), flags=re.I)
+    claim = re.sub(r"^(?:just|only)\s+", "", bare_phrase(c.text), flags=re.I)
     return cap(re.sub(r"\s+just\s+", " ", claim))
 
 
@@ -464,15 +461,15 @@ RULES: tuple[ClauseRule, ...] = (
         "built_with",
         _F,
         _BUILT_WITH,
-        lambda m, c: f"The project is built with {_clean(m.group(1) or m.group(2))}",
+        lambda m, c: f"The project is built with {bare_phrase(m.group(1) or m.group(2))}",
         "decision",
-        lambda m, c: _bounded(_clean(m.group(1) or m.group(2)), 10),
+        lambda m, c: _bounded(bare_phrase(m.group(1) or m.group(2)), 10),
     ),
     ClauseRule(
         "user_role",
         _F,
         _I_AM_ROLE,
-        lambda m, c: f"User is {_article(c.text)} {_clean(m.group(1))}{_employer(m.group(2))}",
+        lambda m, c: f"User is {_article(c.text)} {bare_phrase(m.group(1))}{_employer(m.group(2))}",
         "fact",
         # "I'm a data analyst at Meta (with a …)": the role and where; nothing else may follow
         lambda m, c: not m.group(2).strip(" .!,") or bool(_AT_ORG.match(m.group(2))),
@@ -482,7 +479,7 @@ RULES: tuple[ClauseRule, ...] = (
         "user_skill",
         _F,
         _I_KNOW,
-        lambda m, c: f"User knows {m.group(1).lower()} {_clean(m.group(2))}",
+        lambda m, c: f"User knows {m.group(1).lower()} {bare_phrase(m.group(2))}",
         "fact",
         _obj_ok(6, 2, cut=False),
     ),
@@ -499,7 +496,7 @@ RULES: tuple[ClauseRule, ...] = (
         "user_skill",
         _F,
         _I_NEW_TO,
-        lambda m, c: f"User is {m.group(1).lower()} {_clean(m.group(2))}",
+        lambda m, c: f"User is {m.group(1).lower()} {bare_phrase(m.group(2))}",
         "fact",
         _obj_ok(6, 2, cut=False),
     ),
@@ -508,7 +505,7 @@ RULES: tuple[ClauseRule, ...] = (
         "user_place",
         _F,
         _I_LIVE,
-        lambda m, c: f"User lives in {_clean(m.group(1))}",
+        lambda m, c: f"User lives in {bare_phrase(m.group(1))}",
         "fact",
         lambda m, c: _bounded(m.group(1), 4) and m.group(1).split()[0].lower() not in PRONOUNS,
     ),
@@ -516,7 +513,7 @@ RULES: tuple[ClauseRule, ...] = (
         "user_env",
         _F,
         _MY_ENV,
-        lambda m, c: f"User's {m.group(1).lower()} is {_clean(m.group(2))}",
+        lambda m, c: f"User's {m.group(1).lower()} is {bare_phrase(m.group(2))}",
         "fact",
         lambda m, c: (
             _bounded(m.group(2), 5)
@@ -535,7 +532,7 @@ RULES: tuple[ClauseRule, ...] = (
         "user_cares",
         _F,
         _I_CARE,
-        lambda m, c: f"User cares about {_clean(m.group(1))}",
+        lambda m, c: f"User cares about {bare_phrase(m.group(1))}",
         "preference",
         lambda m, c: _bounded(m.group(1), 10) and _not_this(1)(m, c),
     ),
@@ -551,7 +548,9 @@ RULES: tuple[ClauseRule, ...] = (
         "dont_want",
         _F,
         _DONT_WANT_ON,
-        lambda m, c: f"User does not want {m.group(1)} {m.group(2)} their {_clean(m.group(3))}",
+        lambda m, c: (
+            f"User does not want {m.group(1)} {m.group(2)} their {bare_phrase(m.group(3))}"
+        ),
         "constraint",
         lambda m, c: not vague(m.group(1)),
     ),
@@ -560,7 +559,7 @@ RULES: tuple[ClauseRule, ...] = (
         _F,
         _RENAMED,
         lambda m, c: (
-            f"The {_clean(m.group(1)) or 'project'} was renamed from {m.group(2)} to {m.group(3)}"
+            f"The {bare_phrase(m.group(1)) or 'project'} was renamed from {m.group(2)} to {m.group(3)}"
         ),
         "fact",
         lambda m, c: m.group(2).lower() not in PRONOUNS,  # "I renamed it to X": named before
@@ -599,7 +598,7 @@ RULES: tuple[ClauseRule, ...] = (
         "no_circumstances",
         _F,
         _NO_CIRCUMSTANCES,
-        lambda m, c: f"Never {_clean(_EVER.sub('', m.group(2)))}",
+        lambda m, c: f"Never {bare_phrase(_EVER.sub('', m.group(2)))}",
         "constraint",
         _obj_ok(12, 2, cut=False),
     ),
@@ -607,7 +606,7 @@ RULES: tuple[ClauseRule, ...] = (
         "generic_should",
         _F,
         _GENERIC_SHOULD,
-        lambda m, c: cap(_clean(c.text)),
+        lambda m, c: cap(bare_phrase(c.text)),
         "constraint",
         lambda m, c: (
             _bounded(m.group(3), 12)
@@ -644,7 +643,7 @@ RULES: tuple[ClauseRule, ...] = (
         "constraint",
         _obj_ok(12, 2, cut=False),
     ),
-    ClauseRule("be_style", _F, _BE_STYLE, lambda m, c: cap(_clean(c.text)), "preference"),
+    ClauseRule("be_style", _F, _BE_STYLE, lambda m, c: cap(bare_phrase(c.text)), "preference"),
     ClauseRule(
         "built_with",
         _F,
@@ -675,7 +674,7 @@ RULES: tuple[ClauseRule, ...] = (
         "naming",
         _F,
         _CALLED,
-        lambda m, c: cap(_clean(c.text)),
+        lambda m, c: cap(bare_phrase(c.text)),
         "decision",
         lambda m, c: (
             _bounded(m.group(2), 8)
@@ -692,7 +691,7 @@ RULES: tuple[ClauseRule, ...] = (
         "naming",
         _F,
         _TREAT_AS,
-        lambda m, c: f"Treat {m.group(1)} as {_clean(m.group(2))}",
+        lambda m, c: f"Treat {m.group(1)} as {bare_phrase(m.group(2))}",
         "decision",
         _obj_ok(8, 2, cut=False),
     ),
@@ -700,7 +699,7 @@ RULES: tuple[ClauseRule, ...] = (
         "there_should",
         _F,
         _THERE_SHOULD,
-        lambda m, c: cap(_clean(c.text)),
+        lambda m, c: cap(bare_phrase(c.text)),
         "constraint",
         lambda m, c: _obj_ok(12, 2, cut=False)(m, c) and not _NO_CHANGE.match(m.group(2)),
     ),
@@ -708,7 +707,7 @@ RULES: tuple[ClauseRule, ...] = (
         "generic_should",
         _F,
         _RUN_ON_SHOULD,
-        lambda m, c: cap(_clean(m.group(1))),
+        lambda m, c: cap(bare_phrase(m.group(1))),
         "constraint",
         lambda m, c: bool(_GENERIC_SHOULD.match(m.group(1))),
         search=True,
@@ -717,14 +716,14 @@ RULES: tuple[ClauseRule, ...] = (
         "disable",
         _F,
         _DISABLE,
-        lambda m, c: f"{m.group(1).capitalize()} {_clean(m.group(2))}",
+        lambda m, c: f"{m.group(1).capitalize()} {bare_phrase(m.group(2))}",
         "decision",
     ),
     ClauseRule(
         "config_update",
         _F,
         _CONFIG_UPDATE,
-        lambda m, c: cap(_clean(m.group(1))),
+        lambda m, c: cap(bare_phrase(m.group(1))),
         "preference",
         lambda m, c: _bounded(m.group(1), 14) and _not_this(1)(m, c),
     ),
@@ -732,7 +731,7 @@ RULES: tuple[ClauseRule, ...] = (
         "the_one_used",
         _F,
         _THE_ONE_USED,
-        lambda m, c: f"The {_clean(m.group(1))} used is {m.group(2)}",
+        lambda m, c: f"The {bare_phrase(m.group(1))} used is {m.group(2)}",
         "fact",
         lambda m, c: not vague(m.group(2)),
     ),

@@ -14,7 +14,7 @@ import re
 
 from agent_memory.extract.filters import DET, PRONOUNS, content_words, vague
 from agent_memory.extract.rules.base import Clause, ClauseRule, cap
-from agent_memory.extract.text import words
+from agent_memory.extract.text import bare_phrase, words
 from agent_memory.transcripts.failures import FAMILIES
 
 # Where the fact ends inside a longer clause: a comma, or a run-on's next thought ("I have X
@@ -33,10 +33,6 @@ _AT_HAND = re.compile(
     r"files|fix|patch|changes|everything|all|both|them|it|this|that|these|those|one|same)\b",
     re.I,
 )
-
-
-def _clean(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip(" ,;:.!?")
 
 
 def _named(thing: str) -> bool:
@@ -102,8 +98,10 @@ def _installed(m: re.Match[str], c: Clause) -> str | None:
         tail,
         re.I,
     )
-    extra = "".join(f" {_clean(x.group(0))}" for x in (where, how) if x).replace(" my ", " their ")
-    thing = re.sub(r"^the\s+", "", _clean(thing), flags=re.I)
+    extra = "".join(f" {bare_phrase(x.group(0))}" for x in (where, how) if x).replace(
+        " my ", " their "
+    )
+    thing = re.sub(r"^the\s+", "", bare_phrase(thing), flags=re.I)
     return f"User has {thing} installed{extra}"
 
 
@@ -144,8 +142,8 @@ def _no_experience(m: re.Match[str], c: Clause) -> str | None:
     amount = (m.group(1) or "no").lower()
     amount = "no" if amount in ("zero", "not much", "hardly any", "barely any") else amount
     if amount == "no":  # the negation in words a reader (and the scorer) sees
-        return f"User does not have experience with {_clean(m.group(2))}"
-    return f"User has {amount} experience with {_clean(m.group(2))}"
+        return f"User does not have experience with {bare_phrase(m.group(2))}"
+    return f"User has {amount} experience with {bare_phrase(m.group(2))}"
 
 
 # "I've been writing Rust for five years", "I've done Java for ten years".
@@ -167,7 +165,7 @@ def _experience_ok(what: str) -> bool:
 
 
 def _years(text: str) -> str:
-    years = _clean(text).lower()
+    years = bare_phrase(text).lower()
     return f"a {years}" if years.endswith("decade") and " " not in years else years
 
 
@@ -189,8 +187,8 @@ def _studied(m: re.Match[str], c: Clause) -> str | None:
         return None  # "I studied the code", "I studied how it works": no field of study
     if school and (school.split()[0].lower() in PRONOUNS or re.match(rf"^{DET}\b", school, re.I)):
         return None
-    at = f" at {_clean(school)}" if school else ""
-    return f"User studied {_clean(field)}{at}"
+    at = f" at {bare_phrase(school)}" if school else ""
+    return f"User studied {bare_phrase(field)}{at}"
 
 
 # A person's occupation by its noun (what "I'm a …" / "I work as a …" names).
@@ -225,7 +223,7 @@ def _role(m: re.Match[str], c: Clause) -> str | None:
     if re.match(rf"^(?:{DET}|not|no|just|only)\b", role, re.I):
         return None
     art = "an" if role[:1].lower() in "aeiou" else "a"
-    return f"User is {art} {_clean(role)}{' ' + _clean(rest) if rest.strip() else ''}"
+    return f"User is {art} {bare_phrase(role)}{' ' + bare_phrase(rest) if rest.strip() else ''}"
 
 
 # "I'm using WezTerm with fish", "i'm using a gpd pocket 3 with nixos": the tool or machine in
@@ -255,8 +253,8 @@ def _using(m: re.Match[str], c: Clause) -> str | None:
         return None  # "I'm using GPT-4 for this task": the task at hand
     if re.search(r"\b(?:now|again|instead|here|today)$", thing, re.I) or _SETTING.match(thing):
         return None
-    rest = f" {joint.lower()} {_clean(other)}" if joint and other else ""
-    return f"User uses {_clean(thing)}{rest}"
+    rest = f" {joint.lower()} {bare_phrase(other)}" if joint and other else ""
+    return f"User uses {bare_phrase(thing)}{rest}"
 
 
 # "set my default model to opus 4.6", "make fish my default shell".
@@ -268,7 +266,7 @@ _DEFAULT_SET = re.compile(
 
 
 def _default_set(m: re.Match[str], c: Clause) -> str | None:
-    setting, value = _clean(m.group(1)), _clean(m.group(2))
+    setting, value = bare_phrase(m.group(1)), bare_phrase(m.group(2))
     if vague(value) or value.split()[0].lower() in PRONOUNS | {"the", "a"}:
         return None
     return f"User's default {setting.lower()} is {value}"
@@ -324,7 +322,7 @@ _THIS_IS_PLACE = re.compile(
 
 
 def _this_is_place(m: re.Match[str], c: Clause) -> str | None:
-    path, noun, use = m.group(1), m.group(2).lower(), _clean(m.group(3))
+    path, noun, use = m.group(1), m.group(2).lower(), bare_phrase(m.group(3))
     if re.search(r"\b(?:downloads?|desktop|te?mp)\b", path, re.I) or use.lower() in PRONOUNS:
         return None
     return f"The {noun} for {use} is {path}"
@@ -336,7 +334,7 @@ def _name(m: re.Match[str]) -> str:
 
 
 def _place_is(m: re.Match[str], c: Clause) -> str | None:
-    owner, what, path = m.group(1).lower(), _clean(m.group(2)), m.group(3).rstrip(" .,")
+    owner, what, path = m.group(1).lower(), bare_phrase(m.group(2)), m.group(3).rstrip(" .,")
     if re.search(r"\b(?:downloads?|desktop|te?mp)\b", path, re.I) or len(path) < 3:
         return None  # the file of this task, put down for the moment
     if re.search(r"\.[A-Za-z]\w{0,4}[\\/]?$", path):
@@ -381,7 +379,7 @@ _HARDWARE = re.compile(
 
 
 def _hardware(m: re.Match[str], c: Clause) -> str:
-    what = _clean(m.group(3))
+    what = bare_phrase(m.group(3))
     if not m.group(1):
         return f"User has {what}"
     verb = "is" if m.group(2).lower().startswith("is") else "has"
@@ -446,7 +444,7 @@ def _work_uses(m: re.Match[str], c: Clause) -> str | None:
     if job and re.match(rf"^(?:{DET}|it|them)\b", job, re.I):
         return None
     where = f"User's {m.group(1).lower()}" if m.group(1) else "User's workplace"
-    return f"{where} uses {_clean(tool)}{' for ' + _clean(job) if job else ''}"
+    return f"{where} uses {bare_phrase(tool)}{' for ' + bare_phrase(job) if job else ''}"
 
 
 # "the frontend team are using React Next.js", "our data team uses dbt": a team's tools.
@@ -461,7 +459,7 @@ def _team_uses(m: re.Match[str], c: Clause) -> str | None:
     tool = m.group(2)
     if not _named(tool) or re.match(rf"^{DET}\b", tool, re.I):
         return None
-    return f"The {_clean(m.group(1)).lower()} uses {_clean(tool)}"
+    return f"The {bare_phrase(m.group(1)).lower()} uses {bare_phrase(tool)}"
 
 
 # "my programming language, Obstruct", "for my startup Acme.": the name of the user's own thing.
@@ -475,7 +473,7 @@ _MY_THING_NAMED = re.compile(
 
 
 def _my_thing_named(m: re.Match[str], c: Clause) -> str | None:
-    what, name = _clean(m.group(1)).lower(), m.group(2).rstrip(".")
+    what, name = bare_phrase(m.group(1)).lower(), m.group(2).rstrip(".")
     if name.split()[0].lower() in PRONOUNS or name.lower() in ("claude", "readme", "claude.md"):
         return None
     return f"User's {what} is named {name}"
@@ -494,7 +492,7 @@ def _have_configured(m: re.Match[str], c: Clause) -> str | None:
     thing = m.group("thing")
     if not _installable(thing):
         return None
-    thing = re.sub(r"^the\s+", "", _clean(thing), flags=re.I)
+    thing = re.sub(r"^the\s+", "", bare_phrase(thing), flags=re.I)
     return f"{cap(thing)} is {m.group(2).lower()}"
 
 
@@ -536,7 +534,7 @@ _PLAN = re.compile(
 
 
 def _plan(m: re.Match[str], c: Clause) -> str | None:
-    which = _clean(m.group(1))
+    which = bare_phrase(m.group(1))
     if not which or re.match(r"^(?:same|other|new|old|right|wrong|free trial)\b", which, re.I):
         return None  # "I'm on the same plan": the plan of this conversation
     if re.search(r"\b(?:this|that|it|implementation|migration|project|action|test)\b", which, re.I):
@@ -610,21 +608,23 @@ RULES: tuple[ClauseRule, ...] = (
         "user_uses",
         _F,
         _ON_VERSION,
-        lambda m, c: f"User is on {_clean(m.group(1))}",
+        lambda m, c: f"User is on {bare_phrase(m.group(1))}",
         "fact",
         lambda m, c: _runtime(m.group(1)),
     ),
-    ClauseRule("user_uses", _F, _RUN_OS, lambda m, c: f"User runs {_clean(m.group(1))}", "fact"),
+    ClauseRule(
+        "user_uses", _F, _RUN_OS, lambda m, c: f"User runs {bare_phrase(m.group(1))}", "fact"
+    ),
     ClauseRule(
         "user_uses",
         _F,
         _A_USER_OF,
-        lambda m, c: f"User is a {_clean(m.group(1))} user",
+        lambda m, c: f"User is a {bare_phrase(m.group(1))} user",
         "fact",
         lambda m, c: bool(re.match(r"^[A-Z\ue000]", m.group(1))) or _named(m.group(1)),
     ),
     ClauseRule(
-        "user_language", _F, _I_SPEAK, lambda m, c: f"User speaks {_clean(m.group(1))}", "fact"
+        "user_language", _F, _I_SPEAK, lambda m, c: f"User speaks {bare_phrase(m.group(1))}", "fact"
     ),
     ClauseRule(
         "user_place", _F, _IN_TIMEZONE, lambda m, c: f"User's timezone is {m.group(1)}", "fact"
@@ -633,7 +633,7 @@ RULES: tuple[ClauseRule, ...] = (
         "project_is",
         _F,
         _BUILDING_NAMED,
-        lambda m, c: f"User is building {m.group(1)}, {_clean(m.group(2))}",
+        lambda m, c: f"User is building {m.group(1)}, {bare_phrase(m.group(2))}",
         "fact",
         lambda m, c: 2 <= content_words(m.group(2)) <= 14,
     ),
@@ -643,7 +643,7 @@ RULES: tuple[ClauseRule, ...] = (
         "user_experience",
         _F,
         _EXPERIENCE,
-        lambda m, c: f"User has {_years(m.group(1))} of experience with {_clean(m.group(2))}",
+        lambda m, c: f"User has {_years(m.group(1))} of experience with {bare_phrase(m.group(2))}",
         "fact",
         lambda m, c: _experience_ok(m.group(2)),
     ),
@@ -651,7 +651,7 @@ RULES: tuple[ClauseRule, ...] = (
         "user_experience",
         _F,
         _EXPERIENCE_IN,
-        lambda m, c: f"User has {_years(m.group(1))} of experience with {_clean(m.group(2))}",
+        lambda m, c: f"User has {_years(m.group(1))} of experience with {bare_phrase(m.group(2))}",
         "fact",
         lambda m, c: _experience_ok(m.group(2)),
         search=True,
@@ -660,7 +660,7 @@ RULES: tuple[ClauseRule, ...] = (
         "user_experience",
         _F,
         _BEEN_DOING,
-        lambda m, c: f"User has {_years(m.group(2))} of experience with {_clean(m.group(1))}",
+        lambda m, c: f"User has {_years(m.group(2))} of experience with {bare_phrase(m.group(1))}",
         "fact",
         lambda m, c: _experience_ok(m.group(1)),
     ),
@@ -681,7 +681,7 @@ RULES: tuple[ClauseRule, ...] = (
         "user_place",
         _F,
         _IN_COUNTRY,
-        lambda m, c: f"User is in {re.sub(r'^the ', 'the ', _clean(m.group(1)), flags=re.I)}",
+        lambda m, c: f"User is in {re.sub(r'^the ', 'the ', bare_phrase(m.group(1)), flags=re.I)}",
         "fact",
     ),
     ClauseRule("work_uses", _F, _WORK_USES, _work_uses, "fact"),
@@ -691,7 +691,7 @@ RULES: tuple[ClauseRule, ...] = (
         "runs_in",
         _F,
         _RUNS_IN,
-        lambda m, c: f"Sessions run in a {_clean(m.group(1))}",
+        lambda m, c: f"Sessions run in a {bare_phrase(m.group(1))}",
         "fact",
         lambda m, c: not re.match(rf"^(?:{DET}|same|different|new|loop|hurry)\b", m.group(1), re.I),
     ),
@@ -714,7 +714,7 @@ RULES: tuple[ClauseRule, ...] = (
         "acronym",
         _F,
         _ACRONYM,
-        lambda m, c: cap(f"{m.group(1)} means {_clean(m.group(2)).lower()}"),
+        lambda m, c: cap(f"{m.group(1)} means {bare_phrase(m.group(2)).lower()}"),
         "fact",
         _acronym_ok,
     ),
