@@ -156,7 +156,7 @@ def test_lines_labelled_empty_yield_nothing() -> None:
             assert _atoms_at(TRANSCRIPTS / item["transcript"], item["line"]) == [], item
 
 
-def test_dev_set_precision_and_recall_stay_above_the_floor() -> None:
+def _bench() -> Any:
     spec = importlib.util.spec_from_file_location(
         "bench_extraction", ROOT / "benchmarks" / "extraction.py"
     )
@@ -164,10 +164,42 @@ def test_dev_set_precision_and_recall_stay_above_the_floor() -> None:
     bench = importlib.util.module_from_spec(spec)
     sys.modules["bench_extraction"] = bench  # dataclasses look their module up
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_dev_set_precision_and_recall_stay_above_the_floor() -> None:
+    bench = _bench()
     corpus = bench.small_corpus()
     report = bench.score(corpus, bench.observations(corpus))
     assert report["precision"] >= 0.85, report["false_positive_atoms"]
     assert report["recall"] >= 0.85, report["misses"]
+
+
+def test_extra_louo_drops_a_rule_only_the_held_out_person_supports(tmp_path: Path) -> None:
+    """The extra TUNE people's honest figure: a rule whose correct atoms all come from one
+    person does not count for that person; support from another person (extra people or the
+    real corpus) keeps it."""
+    bench = _bench()
+    entry = {"kind": ["constraint"], "all_of": [["pnpm"]]}
+    labels = {("ann/s.jsonl", 1): [entry], ("bob/s.jsonl", 1): [entry], ("cy/s.jsonl", 1): [entry]}
+    extra = bench.Corpus("extra people", tmp_path, labels, lambda rel: rel.split("/", 1)[0])
+    real = bench.Corpus("real", tmp_path, {("dee/s.jsonl", 1): [entry]}, extra.user_of)
+    obs = bench.Observation
+    extra_obs = [
+        obs("ann/s.jsonl", 1, "a", "Use pnpm", "constraint", "directive.only_ann", False),
+        obs("bob/s.jsonl", 1, "b", "Use pnpm", "constraint", "directive.shared", False),
+        obs("cy/s.jsonl", 1, "c", "Use pnpm", "constraint", "directive.with_real", False),
+    ]
+    real_obs = [obs("dee/s.jsonl", 1, "d", "Use pnpm", "constraint", "directive.with_real", False)]
+    extra_obs.append(
+        obs("ann/s.jsonl", 1, "e", "Use pnpm", "constraint", "directive.shared", False)
+    )
+    rep = bench.extra_louo(extra, extra_obs, {"ann", "bob", "cy"}, real, real_obs)
+    assert rep["dropped_rules"] == {"ann": ["directive.only_ann"]}
+    assert rep["hits"] == 3 and rep["required_hit"] == 3  # ann still found through "shared"
+    assert rep["per_kind"]["constraint"]["hits"] == 3
+    alone = bench.extra_louo(extra, extra_obs[2:3], {"cy"}, None, [])
+    assert alone["hits"] == 0 and alone["dropped_rules"] == {"cy": ["directive.with_real"]}
 
 
 # --- generalisation: shapes, not lines --------------------------------------------------------
