@@ -257,10 +257,10 @@ def test_how_to_talk_to_the_user_is_a_preference_about_claude() -> None:
 @pytest.mark.parametrize(
     ("text", "claims"),
     [
-        # the bounds of this edit, and a hook's message relayed by the client: nothing
+        # the bounds of this edit: nothing (a hook's message relayed by the client is told by
+        # the reader from the record's structure, tests/test_provenance.py)
         ("Add the section to README.md. Don't change any other files.", []),
         ("don't touch anything else", []),
-        ("Stop hook feedback:\nYou must complete all tasks before stopping", []),
         # a rule about other people's code still stands
         (
             "don't change other people's code without asking",

@@ -484,6 +484,127 @@ def test_a_prompt_typed_after_a_hook_ran_is_still_the_users(tmp_path: Path, shap
     assert any(SENTINEL_WORD in c.lower() for c in _claims(path))
 
 
+# Claude Code 2.0.19 writes a Stop hook's blocking feedback straight under the assistant row
+# that ended the turn (no hook-run row), shaped like a prompt without the input box's marks.
+V2019 = "2.0.19"
+THINKING = {"level": "high", "disabled": False, "triggers": []}
+
+
+def _snapshot(message_id: str) -> dict[str, Any]:
+    """The checkpoint row a 2.0.x client writes just before a row submitted from its input box."""
+    at = "2026-03-02T09:00:00.000Z"
+    return {
+        "type": "file-history-snapshot",
+        "messageId": message_id,
+        "snapshot": {"messageId": message_id, "trackedFileBackups": {}, "timestamp": at},
+        "isSnapshotUpdate": False,
+    }
+
+
+def _typed_2019(text: str, uuid: str, parent: str | None, at: str) -> list[dict[str, Any]]:
+    row = _prompt(text, uuid=uuid, parentUuid=parent, version=V2019, timestamp=at)
+    return [_snapshot(uuid), {**row, "thinkingMetadata": THINKING}]
+
+
+def _turn_end(uuid: str, parent: str, at: str) -> dict[str, Any]:
+    return {**_say(uuid, f"msg_{uuid}", "Done: the parser is fixed."), "parentUuid": parent,
+            "version": V2019, "timestamp": at}  # fmt: skip
+
+
+def _fed_back(text: str, uuid: str, parent: str, at: str) -> dict[str, Any]:
+    return _prompt(text, uuid=uuid, parentUuid=parent, version=V2019, timestamp=at)
+
+
+def _stop_hook_session(*, rows_after_turn: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        *_typed_2019("fix the parser", "u1", None, "2026-03-02T09:00:00.000Z"),
+        _turn_end("a1", "u1", "2026-03-02T09:00:30.000Z"),
+        *rows_after_turn,
+    ]
+
+
+def test_a_2_0_19_stop_hooks_feedback_under_the_turns_end_yields_nothing(tmp_path: Path) -> None:
+    """No hook-run row, no snapshot, no thinkingMetadata, under the turn's last assistant row
+    (two hooks blocking: the second hangs under the first); the words play no part."""
+    rows = _stop_hook_session(
+        rows_after_turn=[
+            _fed_back(SENTINEL, "h1", "a1", "2026-03-02T09:00:30.400Z"),
+            _fed_back(f"Review checklist: {SENTINEL}", "h2", "h1", "2026-03-02T09:00:30.450Z"),
+            _turn_end("a2", "h2", "2026-03-02T09:00:45.000Z"),
+            *_typed_2019(GENUINE, "u2", "a2", "2026-03-02T09:05:00.000Z"),
+        ]
+    )
+    path = _write(tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl", rows)
+    assert [s.text for s in T.iter_statements(path)] == ["fix the parser", GENUINE]
+    _assert_only_genuine(path)
+
+
+def test_a_resumed_pass_knows_a_stop_hooks_feedback_from_the_rows_before_it(
+    tmp_path: Path,
+) -> None:
+    """The pass may start right at the feedback row (the previous one ended with the turn)."""
+    path = _write(tmp_path / "s.jsonl", _stop_hook_session(rows_after_turn=[]))
+    stats = T.ReadStats()
+    assert [s.text for s in T.iter_statements(path, stats)] == ["fix the parser"]
+    with path.open("a") as fh:
+        fh.write(json.dumps(_fed_back(SENTINEL, "h1", "a1", "2026-03-02T09:00:30.400Z")) + "\n")
+    resumed = T.ReadStats()
+    assert list(T.iter_events(path, resumed, start=stats.end)) == []
+    assert resumed.resumed
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "with its snapshot",
+        "with thinking metadata",
+        "no checkpoints in the session",
+        "after a run that wrote no checkpoint",
+        "a 2.1.x row",
+        "under a tool call",
+    ],
+)
+def test_a_row_under_the_turns_end_that_a_person_may_have_sent_is_theirs(
+    tmp_path: Path, shape: str
+) -> None:
+    """Any mark of the input box, or a client that writes no checkpoints (an SDK or IDE run,
+    checkpointing off), keeps the row the user's; so does a row not under a turn's end."""
+    row = _fed_back(SENTINEL, "u2", "a1", "2026-03-02T09:00:30.400Z")
+    before: list[dict[str, Any]] = []
+    turn = _turn_end("a1", "u1", "2026-03-02T09:00:30.000Z")
+    first = _typed_2019("fix the parser", "u1", None, "2026-03-02T09:00:00.000Z")
+    if shape == "with its snapshot":
+        before = [_snapshot("u2")]
+    elif shape == "with thinking metadata":
+        row["thinkingMetadata"] = THINKING
+    elif shape == "no checkpoints in the session":
+        first = [{k: v for k, v in r.items() if k != "thinkingMetadata"} for r in first[1:]]
+    elif shape == "after a run that wrote no checkpoint":  # an IDE run resuming the session
+        sdk = _fed_back("now the lexer", "u1b", "a1", "2026-03-02T10:00:00.000Z")
+        turn = _turn_end("a1b", "u1b", "2026-03-02T10:00:30.000Z")
+        first, row["parentUuid"] = (
+            [*first, _turn_end("a1", "u1", "2026-03-02T09:00:30.000Z"), sdk],
+            "a1b",
+        )
+    elif shape == "a 2.1.x row":
+        row["version"] = "2.1.120"
+    else:
+        turn = {**_assistant("a1", "msg_a1", READ_CALL), "parentUuid": "u1", "version": V2019}
+    path = _write(tmp_path / "s.jsonl", [*first, turn, *before, row])
+    assert any(SENTINEL_WORD in c.lower() for c in _claims(path))
+
+
+def test_a_prompt_that_starts_like_a_hooks_message_is_the_users(tmp_path: Path) -> None:
+    """The client's own wording typed by a person is their prompt: only structure decides."""
+    rows = _stop_hook_session(
+        rows_after_turn=_typed_2019(
+            f"Stop hook feedback:\n{SENTINEL}", "u2", "a1", "2026-03-02T09:00:30.400Z"
+        )
+    )
+    path = _write(tmp_path / "s.jsonl", rows)
+    assert any(SENTINEL_WORD in c.lower() for c in _claims(path))
+
+
 def _caveat(uuid: str) -> dict[str, Any]:
     text = "<local-command-caveat>Caveat: messages below come from local commands.</local-command-caveat>"
     return _prompt(text, uuid=uuid, isMeta=True)

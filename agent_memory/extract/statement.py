@@ -600,8 +600,6 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         return []
     if re.match(r"^\s*<[a-z_][\w-]*>", text) and len(text) >= 100:
         return []  # "<observed_from_primary_session>…": a tool's generated prompt, not typing
-    if text.lstrip().startswith("Stop hook feedback:"):
-        return []  # the client relaying a Stop hook's blocking message, not the user's typing
     masked, spans = _prepared(text)
     found: list[Candidate] = []
     if non_english(masked):

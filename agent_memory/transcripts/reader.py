@@ -204,7 +204,9 @@ def _resumable(fd: int, start: Position) -> bool:
 
 
 def _context_records(fh: Any, offset: int) -> Iterator[dict[str, Any]]:
-    """The assistant's records in the LOOKBACK_BYTES before `offset` (a line boundary)."""
+    """The records in the LOOKBACK_BYTES before `offset` (a line boundary) that later rows are
+    judged against: the assistant's turns, and the client's own rows (hook runs, checkpoints,
+    the rows a client row hangs under)."""
     begin = max(0, offset - LOOKBACK_BYTES)
     fh.seek(begin)
     if begin:
@@ -216,14 +218,18 @@ def _context_records(fh: Any, offset: int) -> Iterator[dict[str, Any]]:
         raw: bytes = fh.readline(min(MAX_LINE_BYTES + 1, offset - fh.tell()))
         if not raw:
             return
-        if b'"assistant"' not in raw:
+        if not any(kind in raw for kind in _CONTEXT_KINDS):
             continue
         try:
             data = json.loads(raw)
         except (ValueError, RecursionError):
             continue
-        if isinstance(data, dict) and data.get("type") == "assistant":
+        if isinstance(data, dict) and data.get("type") in _CONTEXT_TYPES:
             yield data
+
+
+_CONTEXT_TYPES = ("assistant", "user", "system", "file-history-snapshot")
+_CONTEXT_KINDS = tuple(f'"{kind}"'.encode() for kind in _CONTEXT_TYPES)
 
 
 def _open_regular_fd(path: str | os.PathLike[str]) -> tuple[int, int]:
@@ -391,9 +397,18 @@ def iter_events(
         if kind == "assistant":
             calls.note(data)
             quoted.note(data)
+            client_rows.note_turn(data)
             continue
-        if not rec.line:
-            continue  # context before a resumed pass: only the assistant's turns matter
+        if kind == "file-history-snapshot":
+            client_rows.note_checkpoint(data)
+            continue
+        if kind == "system":
+            client_rows.note_hook_run(data)
+            continue
+        # the client's own rows: a hook's feedback, a local command's echo
+        clients = kind == "user" and (client_rows.note_caveat(data) or client_rows.answers(data))
+        if not rec.line or clients:
+            continue  # context before a resumed pass only tells what later rows hang under
         if kind == "attachment":
             queued = None if subagent else queued_prompt(data)
             queued = quoted.strip(queued) if queued else None
@@ -410,13 +425,8 @@ def iter_events(
                     version,
                 )
             continue
-        if kind == "system":
-            client_rows.note_hook_run(data)
-            continue
         if kind != "user":
             continue
-        if client_rows.note_caveat(data) or client_rows.answers(data):
-            continue  # the client's own rows: a hook's feedback, a local command's echo
         sid = _session_of(data, fallback, override)
         cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
         version = data.get("version") if isinstance(data.get("version"), str) else None
@@ -466,18 +476,27 @@ def iter_events(
 
 class _ClientRows:
     """Rows the client writes as `type: user` that are nobody's typing, told apart by where
-    they hang in the record chain (`parentUuid`), never by their words:
+    they hang in the record chain (`parentUuid`) and by what the client writes around a prompt,
+    never by their words:
 
     - a local command's echo or reply ("/model" run, "Unknown skill: …"): a row whose parent
       is the `isMeta` row that opens with the client's `<local-command-caveat>` wrapper (in
       the real corpus every such child is a command echo, a `!` shell input or a reply);
-    - a hook's blocking feedback. Claude Code 2.0.x writes a Stop hook's "continue" feedback as
-      a plain user row with string content and no `isMeta`; it differs from a typed prompt only
-      in that its parent is the hook-run `system` row (one with the hook event's `toolUseID`),
-      written within the same instant, and that it lacks the marks the client puts on every
-      prompt typed in its input box (`thinkingMetadata` in 2.0.x, `promptId` in 2.1.x). All
-      three must hold, so a prompt typed after a hook ran (seconds later, or with those marks)
-      stays the user's."""
+    - a Stop hook's blocking feedback, which Claude Code 2.0.x writes as a plain user row
+      (string content, no `isMeta`) lacking the marks the client puts on every prompt typed in
+      its input box (`thinkingMetadata` in 2.0.x, `promptId` in 2.1.x). Where it hangs:
+      * under the hook-run `system` row (one with the hook event's `toolUseID`), written
+        within the same instant (2.0.2 to 2.0.15);
+      * straight under the assistant row that ended the turn, or under another such feedback
+        row (2.0.19: no hook-run row). A prompt can hang there too, so one more mark decides:
+        a 2.0.x client that checkpoints files writes a `file-history-snapshot` for every row
+        submitted from its input box (queued ones included), just before the row; the hook's
+        feedback is sent from inside the turn and gets none. This holds only while the client
+        writing is one that checkpoints (its last row about it was a snapshot, not a submitted
+        row without one: an SDK or IDE run, or checkpointing turned off, writes none, and its
+        rows stay the user's), and only within a Stop hook's run time of the turn's end (a
+        person resuming the session from an IDE an hour later is not a hook).
+    A prompt typed after a hook ran (seconds later, or with those marks) stays the user's."""
 
     _WINDOW_S = 1.0
     # What the client writes on a row typed in its input box: 2.0.x `thinkingMetadata`, 2.1.x
@@ -485,10 +504,17 @@ class _ClientRows:
     # typing is sent the moment the turn ends, so timing alone never decides).
     _INPUT_BOX_MARKS = ("thinkingMetadata", "promptId")
     _KEEP = 64  # rows remembered (their children follow at once)
+    # How long after the turn's end a Stop hook's feedback can come: the hook's command runs
+    # for at most its timeout, 60 s unless the hook sets a longer one (then its feedback stays
+    # in, like any row this class cannot place).
+    _HOOK_RUN_S = 60.0
 
     def __init__(self) -> None:
         self._hook_at: dict[str, float] = {}
         self._caveats: dict[str, None] = {}
+        self._turn_ends: dict[str, float] = {}  # and the hook feedback rows: when written
+        self._checkpoints: dict[str, None] = {}
+        self._checkpointing = False
 
     @classmethod
     def _remember(cls, seen: dict[str, Any], key: str, value: Any) -> None:
@@ -501,6 +527,27 @@ class _ClientRows:
         when = _epoch(data.get("timestamp"))
         if isinstance(uuid, str) and data.get("toolUseID") and when is not None:
             self._remember(self._hook_at, uuid, when)
+
+    def note_turn(self, data: dict[str, Any]) -> None:
+        """An assistant row that calls no tool: the turn ends there and Stop hooks run."""
+        uuid = data.get("uuid")
+        when = _epoch(data.get("timestamp"))
+        content = message_of(data).get("content")
+        if (
+            isinstance(uuid, str)
+            and when is not None
+            and not (
+                isinstance(content, list)
+                and any(isinstance(b, dict) and b.get("type") == "tool_use" for b in content)
+            )
+        ):
+            self._remember(self._turn_ends, uuid, when)
+
+    def note_checkpoint(self, data: dict[str, Any]) -> None:
+        message_id = data.get("messageId")
+        if isinstance(message_id, str):
+            self._remember(self._checkpoints, message_id, None)
+            self._checkpointing = True
 
     def note_caveat(self, data: dict[str, Any]) -> bool:
         """True (and remembered) for the client's `isMeta` caveat row itself."""
@@ -516,14 +563,51 @@ class _ClientRows:
 
     def answers(self, data: dict[str, Any]) -> bool:
         parent = data.get("parentUuid")
-        if not isinstance(parent, str):
-            return False
-        if parent in self._caveats:
+        if isinstance(parent, str) and parent in self._caveats:
             return True  # only the caveat's own children: a prompt typed after the output is not
-        if parent not in self._hook_at or any(mark in data for mark in self._INPUT_BOX_MARKS):
+        if self._hook_feedback(data, parent):
+            uuid, when = data.get("uuid"), _epoch(data.get("timestamp"))
+            if isinstance(uuid, str) and when is not None:  # a second hook's hangs under it
+                self._remember(self._turn_ends, uuid, when)
+            return True
+        if _submitted(data):
+            self._checkpointing = data.get("uuid") in self._checkpoints
+        return False
+
+    def _hook_feedback(self, data: dict[str, Any], parent: Any) -> bool:
+        if not isinstance(parent, str) or any(mark in data for mark in self._INPUT_BOX_MARKS):
             return False
         when = _epoch(data.get("timestamp"))
-        return when is not None and 0 <= when - self._hook_at[parent] <= self._WINDOW_S
+        if when is None:
+            return False
+        if parent in self._hook_at:
+            return 0 <= when - self._hook_at[parent] <= self._WINDOW_S
+        return (
+            parent in self._turn_ends
+            and 0 <= when - self._turn_ends[parent] <= self._HOOK_RUN_S
+            and self._checkpointing
+            and data.get("uuid") not in self._checkpoints
+            and str(data.get("version", "")).startswith("2.0.")
+            and isinstance(message_of(data).get("content"), str)
+            and not data.get("isMeta")
+            and "toolUseResult" not in data
+        )
+
+
+def _submitted(data: dict[str, Any]) -> bool:
+    """A user row the client may have written for something submitted from its input box (not
+    a tool's result, a compaction summary, a skill's text or a meta row)."""
+    content = message_of(data).get("content")
+    return not (
+        data.get("isMeta")
+        or data.get("isCompactSummary")
+        or "toolUseResult" in data
+        or "sourceToolUseID" in data
+        or (
+            isinstance(content, list)
+            and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+        )
+    )
 
 
 def _epoch(value: Any) -> float | None:
