@@ -386,6 +386,7 @@ def test_being_on_a_branch_is_no_machine() -> None:
     [
         "le migrazioni devono stare tutte in db/migrations",
         "los scripts deben ir en tools/scripts",
+        "los scripts deben ir en C:\\tools\\scripts",
         "截图统一放在 docs/images",
         "Fixtures müssen immer unter tests/fixtures/ liegen",
     ],

@@ -291,6 +291,7 @@ def test_task_bounds_and_reasons(text: str, claims: list[str]) -> None:
         ("Don't make any code modifications.", []),
         ("don't make any changes without asking", ["Never make any changes without asking"]),
         ("So each machine would need to clone the repo, then run a command?", []),
+        ("Every machine'll need to clone the monorepo.", []),
         ("There should not be any code changes, just config changes.", []),
         ("Task 3, go with option B. Now back to task 1.", []),
         ("stick with pnpm", ["Stick with pnpm"]),
@@ -330,6 +331,12 @@ def test_the_moment_is_not_kept(text: str, claims: list[str]) -> None:
         ("I'm not a fan of Tailwind", ["User does not like Tailwind"]),
         ("this is a nested methodology and applies to agents too", []),
         ("All features in the docs must be integrated and fully operational to use in the IDE", []),
+        ("All features must be working and tested", []),
+        # "working" naming a thing is no check
+        (
+            "All scripts must run from the working directory",
+            ["All scripts must run from the working directory"],
+        ),
         ("Whenever you compact the conversation, you go stupid.", []),
         ("remember the checkpoint still needs to give me the prompt, and check it.", []),
         (

@@ -82,6 +82,20 @@ DEICTIC_NP = re.compile(
     re.I,
 )
 STRONG_PATH = re.compile(r"(?:\S/|/\S|\\|~|\ue000)")
+# A path written in a sentence (a regex piece): a slash in it ("../api", "src\\lib", "C:\\work",
+# "./tests/"), or a masked code span.
+PATH_WORD = r"(?:[\w.~@:-]*[/\\][\w.~@/\\-]*|\ue000\d+\ue001)"
+# A subject that ends in a modal ("each machine would need to clone it", "anything looking here
+# will need to …", "everyone'd have to"): a consequence talked through, not a rule.
+CONSEQUENCE_SUBJECT = re.compile(r"\b(?:would|will|could|might|may|'d|'ll)\s*$", re.I)
+# "all features must be fully operational", "everything should be wired correctly", "the app
+# should be working": a check on this work, not a standing rule ("the working directory", "working
+# copies" name things).
+WORK_CHECK = re.compile(
+    r"\b(?:correctly|properly|fully operational|as expected|working\b(?!\s+(?:cop(?:y|ies)|"
+    r"dir(?:ector(?:y|ies))?|trees?|hours?|days?|branch(?:es)?|folders?|versions?|set|state)\b))\b",
+    re.I,
+)
 TIME_SUBJECT = re.compile(
     r"\b(?:deadline|meeting|standup|demo|sprint|release date|launch|call|appointment|schedule|plan|"
     r"goal|priority|focus|budget|customer|client|boss|manager)\b",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.filters import (
+    CONSEQUENCE_SUBJECT,
     DET,
     PATHISH,
     PROBLEM_SUBJECT,
@@ -17,6 +18,7 @@ from agent_memory.extract.filters import (
     TASKY,
     TIME_SUBJECT,
     TRANSIENT_PREDICATE,
+    WORK_CHECK,
     content_words,
     vague,
 )
@@ -56,10 +58,8 @@ def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
     first = subject.split()[0].lower()
     if first in PRONOUNS or PROBLEM_SUBJECT.search(subject) or vague(rest):
         return False
-    if re.search(r"\b(?:would|will|could|might|may)$", subject, re.I):
-        return False  # "each machine would need to clone it": a consequence talked through
-    if re.search(r"\b(?:correctly|properly|fully operational|as expected)\b", rest, re.I):
-        return False  # "all features must be fully operational": a check on this work
+    if CONSEQUENCE_SUBJECT.search(subject) or WORK_CHECK.search(rest):
+        return False  # "each machine would need to …", "all features must be fully operational"
     if (
         _THINGS_AT_HAND.match(subject)
         or re.search(r"\b(?:visible|shown|displayed)\b", rest, re.I)
@@ -616,12 +616,9 @@ RULES: tuple[ClauseRule, ...] = (
             not vague(m.group(3))
             and not TRANSIENT_PREDICATE.search(c.text)
             and not _task_subject(m.group(2))
-            # "each machine would need to clone it": a consequence talked through
-            and not re.search(r"\b(?:would|will|could|might|may)\s*$", m.group(2), re.I)
-            # "all features must be integrated and fully operational": a check on this work
-            and not re.search(
-                r"\b(?:correctly|properly|fully operational|as expected)\b", c.text, re.I
-            )
+            and not CONSEQUENCE_SUBJECT.search(m.group(2))
+            # "all features must be integrated and fully operational"
+            and not WORK_CHECK.search(c.text)
             and _quantifier_ok(m)
         ),
     ),

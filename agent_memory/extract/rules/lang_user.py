@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.extract.filters import PATH_WORD
+
 # A Latin-lettered qualifier before the trade ("Flutter エンジニア", "iOS 개발자").
 _LATIN = r"(?:[A-Za-z][A-Za-z0-9.+#/-]*\s*)?"
 
@@ -75,9 +77,6 @@ _SETUP_TOOL = (
     r"oh-my-zsh|hyprland|i3|sway|waybar|yabai|aerospace|raycast|obsidian|dotfiles|zshrc|bashrc|"
     r"arch|nixos|fedora|ubuntu|debian|macbook|thinkpad)(?![A-Za-z0-9_-])"
 )
-
-# A path: a slash in it ("../api", "docs/", "C:\\work"), or a masked code span.
-_PLACE = r"(?:[\w.~@:-]*[/\\][\w.~@/\\-]*|\ue000\d+\ue001)"
 
 USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
@@ -219,14 +218,14 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         re.compile(
             r"^[^，,。、]{0,12}?(?:代码|代碼|源码|源碼|仓库|倉庫|项目|項目|配置文件|配置|文档|文檔|笔记|筆記|"
             r"脚本|腳本|数据文件|數據文件)(?:都)?(?:在|位于|位於|放在)\s*"
-            rf"{_PLACE}\s*(?:下|里|裡|中|目录|目錄|下面|文件夹|文件夾)?$|"
+            rf"{PATH_WORD}\s*(?:下|里|裡|中|目录|目錄|下面|文件夹|文件夾)?$|"
             r"^[^、。]{0,12}?(?:コード|リポジトリ|ソース|設定ファイル|設定|ドキュメント|スクリプト|データ)は\s*"
-            rf"{_PLACE}\s*(?:であり|である|です|で|にあります|にある|に置いて(?:い|あ)ります|配下です|$)|"
+            rf"{PATH_WORD}\s*(?:であり|である|です|で|にあります|にある|に置いて(?:い|あ)ります|配下です|$)|"
             r"^[^,]{0,30}?(?:код|репозитори\w*|проект|конфиг\w*|документаци\w*|скрипт\w*|заметки)\s+"
-            rf"(?:у\s+меня\s+)?(?:лежит|лежат|находится|находятся|хранится|хранятся)\s+в\s+{_PLACE}|"
+            rf"(?:у\s+меня\s+)?(?:лежит|лежат|находится|находятся|хранится|хранятся)\s+в\s+{PATH_WORD}|"
             r"^[^,]{0,30}?\b(?:código|repositório|projeto|configurações|configuração|documentação|scripts|"
             r"notas|repositorio|proyecto|configuración|documentación)\s+(?:fica|ficam|está|estão|vive|"
-            rf"viven|están)\s+(?:em|no|na|en)\s+{_PLACE}",
+            rf"viven|están)\s+(?:em|no|na|en)\s+{PATH_WORD}",
             re.I,
         ),
         "Location",

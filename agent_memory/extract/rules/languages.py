@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.extract.filters import PATH_WORD
 from agent_memory.extract.rules.lang_user import USER_RULES
 
 Hit = tuple[str, str, str]
@@ -83,8 +84,6 @@ _TOOL = r"((?<![A-Za-z0-9])[A-Za-z0-9@/+#_-]*[A-Za-z][A-Za-z0-9@/+#_-]*(?:\.[A-Z
 # A tool of at least two characters ("我用A代替" names a placeholder, not a tool).
 _TOOL2 = r"(?=[A-Za-z0-9@/+#_.\ue000-]{2})" + _TOOL
 
-# A path: something with a slash ("plans/todo", "src\\lib", "./tests/"), or a masked code span.
-_PATH = r"(?:[\w.~@-]*[/\\][\w.~@/\\-]*|\ue000\d+\ue001)"
 _OS = (
     r"windows(?:\s*1[01])?|win1[01]|macos|mac|macbook|linux|ubuntu|debian|fedora|arch(?:\s*linux)?|"
     r"nixos|manjaro|mint|wsl2?|popos|pop!_os|opensuse"
@@ -421,17 +420,17 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
             rf"\b(?:deve|devono)\s+(?:stare|essere|andare|finire)\s+(?:tutt[ie]\s+|sempre\s+)?"
-            rf"(?:in|dentro|nella|nel|sotto)\s+{_PATH}|"
+            rf"(?:in|dentro|nella|nel|sotto)\s+{PATH_WORD}|"
             rf"\b(?:debe|deben)\s+(?:estar|ir|quedar)\s+(?:todos\s+|siempre\s+)?(?:en|dentro de|bajo)\s+"
-            rf"{_PATH}|"
+            rf"{PATH_WORD}|"
             rf"\b(?:deve|devem)\s+(?:ficar|estar|ir)\s+(?:todos\s+|sempre\s+)?(?:em|no|na|dentro de)\s+"
-            rf"{_PATH}|"
-            rf"\b(?:doit|doivent)\s+(?:être|aller|rester)\s+(?:tous\s+|toujours\s+)?(?:dans|sous)\s+{_PATH}|"
-            rf"\b(?:muss|müssen|gehört|gehören)\s+(?:immer\s+|alle\s+)?(?:in|nach|unter)\s+{_PATH}|"
+            rf"{PATH_WORD}|"
+            rf"\b(?:doit|doivent)\s+(?:être|aller|rester)\s+(?:tous\s+|toujours\s+)?(?:dans|sous)\s+{PATH_WORD}|"
+            rf"\b(?:muss|müssen|gehört|gehören)\s+(?:immer\s+|alle\s+)?(?:in|nach|unter)\s+{PATH_WORD}|"
             rf"(?<!\w)(?:должен|должна|должно|должны)\s+(?:лежать|быть|находиться|храниться)\s+"
-            rf"(?:всегда\s+)?в\s+{_PATH}|"
-            rf"(?:都|必须|必須|一律|统一|統一|应该|應該)(?:要)?(?:放在|放到|存在|存放在|保存在|位于|位於)\s*{_PATH}|"
-            rf"(?:すべて|全て|全部|常に|必ず)[、,]?\s*{_PATH}\s*(?:配下|の中|以下)?に(?:して|置いて|配置して|入れて)",
+            rf"(?:всегда\s+)?в\s+{PATH_WORD}|"
+            rf"(?:都|必须|必須|一律|统一|統一|应该|應該)(?:要)?(?:放在|放到|存在|存放在|保存在|位于|位於)\s*{PATH_WORD}|"
+            rf"(?:すべて|全て|全部|常に|必ず)[、,]?\s*{PATH_WORD}\s*(?:配下|の中|以下)?に(?:して|置いて|配置して|入れて)",
             re.I,
         ),
         "Location",

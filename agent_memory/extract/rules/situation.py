@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.filters import (
+    CONSEQUENCE_SUBJECT,
     PRONOUNS,
     STATUS_VALUE,
     TASK_NOUNS,
+    WORK_CHECK,
     content_words,
     vague,
 )
@@ -615,12 +617,8 @@ RULES: tuple[ClauseRule, ...] = (
             and not re.match(r"^(?:every|any)\s?thing\s*$", m.group(1), re.I)
             # "each machine would need to clone it", "anything looking here will need to …":
             # a consequence talked through, not a rule
-            and not re.search(r"\b(?:would|will|could|might|may|'d|'ll)$", m.group(1), re.I)
-            and not re.search(
-                r"\b(?:correctly|properly|fully operational|as expected|working)\b",
-                m.group(3),
-                re.I,
-            )
+            and not CONSEQUENCE_SUBJECT.search(m.group(1))
+            and not WORK_CHECK.search(m.group(3))
             # "the variables should …", "all three projects need to …": the things at hand
             and not re.match(
                 r"^(?:the\s|all\s+(?:the\s|\d|two|three|four|five|of\s))", m.group(1), re.I
