@@ -276,8 +276,9 @@ def iter_records(
     with _open_regular(path) as fh:
         begin = Position(0, 0, "")
         if start is not None and not start.start and _resumable(fh.fileno(), start):
-            for data in _context_records(fh, start.offset):
-                yield RawRecord(0, data)
+            if os.fstat(fh.fileno()).st_size > start.offset:  # no context for nothing new
+                for data in _context_records(fh, start.offset):
+                    yield RawRecord(0, data)
             fh.seek(start.offset)
             begin, stats.resumed = start, True
         stats.end = begin
