@@ -103,12 +103,6 @@ def test_rejection_use_pnpm_becomes_a_pnpm_over_npm_preference() -> None:
             "decision",
         ),
         (
-            "-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl",
-            5,
-            "Never use ClMail for communication; use the builtin subagent teams",
-            "constraint",
-        ),
-        (
             "-Users-dain-workspace-claude-code-log-sample/fe869ecb-c176-478f-9734-7e4b8ef12cff.jsonl",
             48,
             "Run it on all push",
@@ -122,17 +116,19 @@ def test_pinned_real_prompts(rel: str, line: int, claim: str, kind: str) -> None
 
 
 def test_constraints_inside_a_larger_request() -> None:
-    path = (
-        REAL
-        / "-Users-dain-workspace-danieldemmel-me-next"
-        / "f852ad25-1024-47da-964e-5eaae5bd6e6a.jsonl"
-    )
-    claims = {a["claim"] for a in _atoms_at(path, 4)}
-    # "keep it the same 3 files" is how this request's edit goes (the label calls it optional);
-    # a "keep … the same / exactly as they are" is the task at hand on strangers
-    assert claims == {
-        "Keep it simple and dependency free (except for transformers.js) and compilation free",
-    }
+    # A "keep …"/"don't …" said inside a longer request for work bounds that work (on people
+    # never read while writing the rules, ~50 such atoms were false for 7 true): without a
+    # standing word ("always", "from now on", "in this project") it is not kept. Both these
+    # requests' rules (labelled durable) are the known price.
+    for rel, line in (
+        (
+            "-Users-dain-workspace-danieldemmel-me-next/f852ad25-1024-47da-964e-5eaae5bd6e6a.jsonl",
+            4,
+        ),
+        ("-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl", 5),
+    ):
+        kinds = {a["kind"] for a in _atoms_at(REAL / rel, line)}
+        assert "constraint" not in kinds, rel
 
 
 def test_stated_failure_keeps_its_condition() -> None:
@@ -218,7 +214,6 @@ DURABLE = [
     ("use pytest, not unittest", {"preference"}, ["pytest"], True),
     ("No emojis in commit messages.", {"constraint"}, ["emojis"], True),
     ("I don't want any external dependencies.", {"preference"}, ["dependencies"], True),
-    ("Implement it without adding any new dependencies.", {"constraint"}, ["dependencies"], True),
     ("Keep the public API backwards compatible.", {"constraint"}, ["backwards compatible"], False),
     ("Make sure you never log user passwords.", {"constraint"}, ["passwords"], True),
     ("Whenever you edit Python files, run ruff format.", {"constraint"}, ["ruff"], False),
@@ -388,6 +383,7 @@ def test_durable_statement_shapes(
 
 
 ONE_OFF = [
+    "Implement it without adding any new dependencies.",  # how this piece of work is done
     "Can you fix the failing test in test_api.py?",
     "Run the tests again please.",
     "What does this function do?",

@@ -7,6 +7,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from agent_memory.extract import standing
 from agent_memory.extract.canonical import canonical
 from agent_memory.extract.dispatch import (
     CONDITIONAL,
@@ -615,7 +616,9 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     bug_report = bool(_FIX_REQUEST.search(masked))
     approval = bool(_APPROVAL.match(masked))
     asked = False
-    for index, sentence in enumerate(sentences(masked)):
+    said = sentences(masked)
+    around = standing.shape(said)
+    for index, sentence in enumerate(said):
         if approval and not _STANDING.search(sentence):
             continue  # "Plan approved. Proceed … Do NOT add new tools": how to carry out this plan
         if cand and sentence.strip() == masked.strip():
@@ -626,7 +629,11 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         # A bare "note:"/"remember" is the user's framing in a short statement or at its start;
         # further into a long paste it is the pasted tool's ("Note: 100 rows shown").
         short = len(masked) <= 200 or index == 0
-        found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short))
+        found.extend(
+            c
+            for c in _sentence_candidates(sentence, spans, origin, bug_report, short)
+            if standing.carries_over(c.claim, c.kind, c.rule, sentence, index, around)
+        )
     return _deduped(found)
 
 

@@ -1,0 +1,112 @@
+"""Whether a constraint said in one statement is a standing rule, not an instruction for the
+current turn.
+
+"don't touch the layout", "do not modify code", "keep all the animations" are said while asking
+for a piece of work: they bound that work and expire with it. A rule meant to last is either
+said so ("always", "never", "from now on", "in this project", "every time", "unless I ask") or
+said on its own: a short statement (one or two sentences) that asks for no other piece of work,
+and that names a practice rather than a piece of the thing being worked on ("this", "here",
+"the button", "the layout"). The language rules (rules/languages.py) already need an explicit
+marker and pass untouched; so do the other kinds.
+
+Each criterion was kept only where it removed more false atoms than true ones on people whose
+prompts were never read while writing it (notes/28-narrow.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent_memory.extract.filters import TASK_NOUNS
+
+# Said to last. English markers, and the same words of the languages the language rules read
+# (an English rule may read a mixed sentence).
+STANDING = re.compile(
+    r"\b(?:always|never|ever|from now on|going forward|(?:in|for) (?:the )?future|"
+    r"every ?time|each time|whenever|any ?time|by default|as a rule|in general|generally|"
+    r"remember|anymore|any more|no longer|at all times|under no circumstances|globally|"
+    r"global (?:rules?|instructions?|settings?|memory)|unless (?:i|we|asked|told)\b|"
+    r"until (?:i|we) say|until (?:told|further notice)|on (?:your|its|their) own|without (?:my|asking|permission|approval|"
+    r"authori[sz]ation|confirmation)|"
+    r"in (?:this|the|our|my|all|every|any) (?:projects?|repos?|repositor(?:y|ies)|codebases?|"
+    r"code ?base)|(?:this|the|our|my) (?:project|repo|repository|codebase|team) (?:uses?|does)|"
+    r"siempre|nunca|immer|niemals|toujours|jamais|sempre|mai|всегда|никогда)\b|"
+    r"总是|永远|每次|以后|始终|いつも|常に|毎回|今後|항상|매번",
+    re.I,
+)
+
+# A sentence asking for a piece of work now ("fix the…", "please update…", "go through…").
+_WORK = (
+    r"fix|implement|update|add|create|change|remove|delete|refactor|build|move|rename|rewrite|"
+    r"write|split|clean|continue|proceed|go ahead|go through|make|modify|replace|convert|generate|"
+    r"run|test|check|review|study|look|read|analy[sz]e|investigate|debug|deploy|commit|push|"
+    r"install|set up|setup|start|finish|complete|try|help|give|tell|show|explain|find|figure|"
+    r"research|plan|design|organi[sz]e|migrate|upgrade|spawn|launch|open|restart|kill|stop|"
+    r"let's|lets|let me|now"
+)
+_FILLER = (
+    r"(?:(?:ok(?:ay)?|so|and|also|then|now|please|pls|plz|just|first|next|great|perfect|good|"
+    r"yes|yeah|no|cool|thanks|thank you)\W*\s*)*"
+)
+WORK_REQUEST = re.compile(
+    _FILLER + r"(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+)?|"
+    r"i (?:want|need|would like|'d like) you to\s+|i need to\s+)?"
+    rf"(?:{_WORK})\b",
+    re.I,
+)
+# The sentence opens with the rule itself ("don't …", "never …"), not with the work asked for.
+_RULE_FIRST = re.compile(
+    _FILLER + r"(?:don't|do not|dont|never|always|avoid|no|only|stop|let's not|let us not|"
+    r"(?:let's\s+)?(?:make sure|be sure|ensure))\b",
+    re.I,
+)
+# The thing being worked on: "this", "here", "the button", "the layout", "that component".
+# ("the user" is who the product serves, named in many standing rules)
+_TASK_NOUN = "|".join(sorted(TASK_NOUNS - {"user", "users"}))
+DEIXIS = re.compile(
+    r"\b(?:this|these|those|here)\b(?!\s+(?:project|repo|repository|codebase|team|company)\b)|"
+    # "that" pointing, not joining a clause ("code that is not necessary")
+    r"\bthat\b(?!\s+(?:is|are|was|were|we|you|i|it|they|he|she|there|the|a|an|will|would|can|"
+    r"could|should|must|has|have|had|does|do|did|not|no|\w+s|\w+ed)\b)|"
+    rf"\b(?:the|any other|other)\s+(?:\w+\s+)?(?:{_TASK_NOUN}|layout|screen|part|bit|piece)\b",
+    re.I,
+)
+# The user's own stance ("I only want to run my services via tmuxinator", "I don't want snap on
+# my hosts"), not a bound on a piece of work asked of the assistant ("I want you to …").
+OWN_WISH = re.compile(
+    r"^(?:(?:no|yes|ok(?:ay)?|so|and|but|also|because|since)\W*\s+)*i\s+(?:really\s+|just\s+|"
+    r"only\s+|also\s+)*(?:do not|don't|dont|never)?\s*(?:want|prefer)\b(?!\s+you\b)",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The statement around a sentence: its sentences, in order."""
+
+    sentences: tuple[str, ...]
+
+
+def shape(sentences: list[str]) -> Shape:
+    return Shape(tuple(sentences))
+
+
+def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s: Shape) -> bool:
+    """A constraint of `sentence` (the `index`-th of the statement) kept as a standing rule;
+    every other kind, and the language rules, pass."""
+    if kind != "constraint" or rule.startswith("language."):
+        return True
+    said = sentence.strip()
+    if STANDING.search(said):
+        return True
+    if DEIXIS.search(claim):
+        return False  # "don't change any other element but the layout": this piece of work
+    if OWN_WISH.match(said) and not rule.startswith("directive."):
+        return True  # "I only want to run my services via tmuxinator": the user's own stance
+    if len(s.sentences) > 2:
+        return False  # one line of a longer request: a bound on the work it asks for
+    if rule.startswith("directive.") and WORK_REQUEST.match(said) and not _RULE_FIRST.match(said):
+        return False  # "continue with the test and do not edit the .env file"
+    # "Please split UpdateBuilder up a bit. Each type should have its own file."
+    return not any(WORK_REQUEST.match(o.strip()) for i, o in enumerate(s.sentences) if i != index)
