@@ -91,3 +91,20 @@ def test_carries_over_reads_only_constraints() -> None:
     assert carries_over("Use Redis for caching", "decision", "decision.shape", said, 2, around)
     assert carries_over("Use Redis for caching", "preference", "preference.use", said, 2, around)
     assert not carries_over("Never use Redis", "constraint", "directive.negative", said, 2, around)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This is a side question, we will move to the other endpoints after.",
+        "We'll switch to the next step once the build is green.",
+    ],
+)
+def test_a_decision_about_the_next_step_of_the_talk_is_not_a_decision(text: str) -> None:
+    assert [c for c in extract_claims(text) if c.kind == "decision"] == []
+
+
+def test_a_named_move_is_still_a_decision() -> None:
+    assert [(c.claim, c.kind) for c in extract_claims("We will migrate to PostgreSQL.")] == [
+        ("Migrate to PostgreSQL", "decision")
+    ]

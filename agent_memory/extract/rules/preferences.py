@@ -518,6 +518,8 @@ def _will_ok(m: re.Match[str], c: Clause) -> bool:
         return False
     if verb == "use" and re.match(rf"^{DET}\b", obj, re.I) and not QUANTIFIER.search(obj):
         return False
+    if re.match(rf"^{DET}\s+(?:other|next|rest|remaining)\b", obj, re.I):
+        return False  # "we'll move to the other constraints after": the next step of this talk
     if verb == "use" and re.search(
         r"^\S+\s+to\s+(?:test|try|check|debug|see|run|fix|do|verify|build)\b", obj, re.I
     ):
