@@ -947,3 +947,56 @@ def test_asking_whether_something_is_banned_is_no_rule() -> None:
 )
 def test_russian_stack_of_the_project_and_the_team(text: str, claim: str) -> None:
     assert _one(text)[:3] == (claim, "fact", "language.stack")
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("我只需要中文回复", "Language: 我只需要中文回复"),
+        ("先跑一下测试，输出中文回复，有问题再问", "Language: 输出中文回复"),
+        ("为什么又是英文，我需要输出中文回复。", "Language: 我需要输出中文回复"),
+        (
+            "你可以以后每次开新会话都自动说中文吗？",
+            "Language: 你可以以后每次开新会话都自动说中文吗",
+        ),
+    ],
+)
+def test_the_language_the_user_needs_back_is_a_standing_preference(text: str, claim: str) -> None:
+    assert _one(text) == (claim, "preference", "language.answer_language")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我不仅需要你这次输出中文回复，还要找出原因",  # this turn's answer, then a task
+        "可以说中文吗？",  # asking whether it can, no standing wish
+        "这份报告需要输出中文版本",  # a document's language is the task's
+    ],
+)
+def test_a_language_mentioned_for_this_turn_is_no_preference(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("不要使用yarn test，这个命令的缓存有问题，改用别的", "Don't: 不要使用yarn test"),
+        ("先跑一次单测，注意用本地的vitest，不要用npx vitest", "Don't: 不要用npx vitest"),
+        ("用Kotlin重写，不再使用Java", "Don't: 不再使用Java"),
+    ],
+)
+def test_a_tool_not_to_use_is_a_clause_of_its_own(text: str, claim: str) -> None:
+    assert _one(text) == (claim, "constraint", "language.dont_use_tool")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "从真实页面测（不要用demo页面，也不要后台跑）",  # a thing of the task, not a tool
+        "改成 null，不要用 lastSeen 代替",  # a field of the code
+        "这些可以删掉吗，不再使用 legacy_flag",  # a pasted identifier
+        "为什么不要用pnpm？",  # a question
+    ],
+)
+def test_a_name_that_is_the_tasks_is_no_tool_to_avoid(text: str) -> None:
+    assert extract_claims(text) == []

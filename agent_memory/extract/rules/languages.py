@@ -935,6 +935,26 @@ def _sentence(sentence: str) -> Hit | None:
                     fact += "，" + clause.strip()
             body = fact
         return (f"{label}: {body}" if label else body), kind, sub
+    return None if facts_only or japanese else _dont_use(body)
+
+
+# "…，注意使用node_modules里的jest，不要用npm run test", "使用AppleScript重构，不再使用Swift": a
+# tool not to use (any more), said as a clause of its own that ends with the tool's name — a
+# clause going on after the name ("不要用test页面", "不要用 lastMsgTime 代理") names a thing of the
+# task, not a tool; so does a name with an underscore ("不再使用 requires_skill_data", a field of
+# the code in a pasted diff). A deictic word elsewhere in the sentence is the task's ("这个命令的-u
+# 不好用").
+_DONT_USE_CLAUSE = re.compile(
+    r"^(?:注意|记得|記得|并且|並且|但是|另外|以后|以後|你)?\s*(?:不要|别|別|不再|不要再|别再|別再)"
+    rf"(?:用|使用)\s*(?![\w.@/+#-]*_){_TOOL2}(?:\s+[A-Za-z][\w.:-]*){{0,3}}\s*(?:了)?$"
+)
+
+
+def _dont_use(body: str) -> Hit | None:
+    for clause in _HEAD.split(body):
+        clause = clause.strip()
+        if _DONT_USE_CLAUSE.match(clause) and not task_bound(clause):
+            return f"Don't: {clause}", "constraint", "dont_use_tool"
     return None
 
 
@@ -1123,6 +1143,12 @@ _ANSWER_IN = re.compile(
     rf"(?:来|來)?{_ZH_TALK}(?:我|给我|給我)?|"
     rf"(?:你的)?{_ZH_TALK}(?:都|请|請|一律|必须|必須|要)?(?:用|使用|是)?{_ZH_LANG}|"
     rf"(?:请|請)(?:都|一律)?(?:用|使用){_ZH_LANG}(?:吧)?|"
+    # what the user needs back ("我只需要中文回复", "我需要输出中文回复", "输出中文回复"), and the
+    # same asked for every time ("你能不能每次压缩回来自动说中文？" is a request, not a question)
+    rf"(?:我)?(?:只|就)?(?:需要|要|希望)?(?:你)?(?:给我|給我)?(?:输出|輸出){_ZH_LANG}{_ZH_TALK}|"
+    rf"我(?:只|就)?(?:需要|要|希望)(?:你)?(?:给我|給我)?(?:用)?{_ZH_LANG}{_ZH_TALK}|"
+    rf"(?:你)?(?:能不能|可不可以|能否|可以)?(?:以后|以後|今后|今後|每次|一直|永远|永遠)(?:都)?"
+    rf"[^，,。]{{0,10}}?(?:自动|自動)?(?:用)?(?:说|說|讲|講|回复|回覆|回答){_ZH_LANG}(?:吗|嗎)?|"
     # the language with a verb of talking, as its own clause ("отвечай по-русски, что это?"):
     # a bare "на русском" / "en español" may answer "which language for the README?"
     r"(?:отвечай|отвечайте|говори|пиши)\s+(?:мне\s+)?(?:на\s+русском|по-русски)|"
