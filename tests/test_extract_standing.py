@@ -108,3 +108,13 @@ def test_a_named_move_is_still_a_decision() -> None:
     assert [(c.claim, c.kind) for c in extract_claims("We will migrate to PostgreSQL.")] == [
         ("Migrate to PostgreSQL", "decision")
     ]
+
+
+def test_a_rule_inside_quotes_is_a_drafted_prompt_not_the_users_rule() -> None:
+    text = (
+        'Help me polish the prompt I give my agents: "You ship small changes with tests. '
+        'Never break the build. Always write the changelog."'
+    )
+    assert _constraints(text) == []
+    assert _constraints('Always use "double quotes" for strings.') != []
+    assert _constraints('He asked about "the parser". Never log user passwords.') != []

@@ -86,10 +86,21 @@ class Shape:
     """The statement around a sentence: its sentences, in order."""
 
     sentences: tuple[str, ...]
+    quoted: tuple[bool, ...] = ()  # inside a quotation opened before it
 
 
-def shape(sentences: list[str]) -> Shape:
-    return Shape(tuple(sentences))
+def shape(sentences: list[str], masked: str = "") -> Shape:
+    """`masked`: the statement the sentences were cut from (where a quotation opens)."""
+    quoted = []
+    at = 0
+    for sentence in sentences:
+        pos = masked.find(sentence.strip()[:40], at)
+        if pos < 0:
+            quoted.append(False)
+            continue
+        quoted.append(masked.count('"', 0, pos) % 2 == 1)
+        at = pos
+    return Shape(tuple(sentences), tuple(quoted))
 
 
 def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s: Shape) -> bool:
@@ -98,6 +109,8 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
     if kind != "constraint" or rule.startswith("language."):
         return True
     said = sentence.strip()
+    if index < len(s.quoted) and s.quoted[index]:
+        return False  # a prompt being drafted or a text pasted in quotes: not the user's rule
     if STANDING.search(said):
         return True
     if DEIXIS.search(claim):

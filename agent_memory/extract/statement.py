@@ -617,7 +617,7 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     approval = bool(_APPROVAL.match(masked))
     asked = False
     said = sentences(masked)
-    around = standing.shape(said)
+    around = standing.shape(said, masked)
     for index, sentence in enumerate(said):
         if approval and not _STANDING.search(sentence):
             continue  # "Plan approved. Proceed … Do NOT add new tools": how to carry out this plan
