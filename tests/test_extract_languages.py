@@ -1000,3 +1000,11 @@ def test_a_tool_not_to_use_is_a_clause_of_its_own(text: str, claim: str) -> None
 )
 def test_a_name_that_is_the_tasks_is_no_tool_to_avoid(text: str) -> None:
     assert extract_claims(text) == []
+
+
+def test_the_tool_the_user_works_with_said_as_what_they_use() -> None:
+    claim, kind, rule = _one("我是用sourcetree，一个git图形界面")
+    assert claim.startswith("Uses: 我是用sourcetree") and (kind, rule) == ("fact", "language.i_use")
+    # how something was just done, and a question, are not what the user works with
+    assert extract_claims("我是用cmd打开的") == []
+    assert extract_claims("我是用powershell可以吗") == []
