@@ -1008,3 +1008,36 @@ def test_the_tool_the_user_works_with_said_as_what_they_use() -> None:
     # how something was just done, and a question, are not what the user works with
     assert extract_claims("我是用cmd打开的") == []
     assert extract_claims("我是用powershell可以吗") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        (
+            "Modifie le claude.md pour utiliser pnpm au lieu de npm dans tous les scripts",
+            "Remember: utiliser pnpm au lieu de npm dans tous les scripts",
+        ),
+        (
+            "ajoute à la mémoire de ce projet pour lui dire qu'il lise d'abord les fichiers voisins",
+            "Remember: il lise d'abord les fichiers voisins",
+        ),
+        ("Adicione na memória que nunca devemos usar yarn", "Don't: nunca devemos usar yarn"),
+        (
+            "Aggiungi al CLAUDE.md che i test vanno sempre in tests/",
+            "Remember: i test vanno sempre in tests/",
+        ),
+    ],
+)
+def test_a_rule_asked_to_be_kept_in_memory_in_latin_script(text: str, claim: str) -> None:
+    assert _one(text) == (claim, "preference", "language.memory_request")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Modifie le claude.md",  # what to write is not said
+        "Ajoute au claude.md ce qu'on vient de faire",  # the turn's work, said by deixis
+    ],
+)
+def test_asking_to_keep_nothing_said_is_no_rule(text: str) -> None:
+    assert extract_claims(text) == []

@@ -768,7 +768,9 @@ def language_claims(text: str) -> list[Hit]:
             continue  # "- **记住你**：…", "## 禁止…": a document's item, not the user talking
         # A long run-on sentence (typed by voice, "…, eu uso o kitty com zsh, …") holds no rule
         # the markers can bound, but a clause about the user stands on its own.
-        hit = _sentence(sentence) if len(sentence) <= _MAX else _about_the_user(sentence)
+        # (a sentence that opens by asking for the rule to be kept is read whole however long)
+        asked = _SAVE_FIRST_LATIN.match(sentence) or _SAVE_FIRST.match(sentence)
+        hit = _sentence(sentence) if len(sentence) <= _MAX or asked else _about_the_user(sentence)
         if hit:
             out.append(hit)
     return out
@@ -1178,12 +1180,28 @@ _SAVE_FIRST = re.compile(
     r"\s*(?:加上|添加|写上|寫上|加入|写入|寫入)?[:：，,\s]*",
     re.I,
 )
+# "Modifie le claude.md pour utiliser trash au lieu de rm -rf", "ajoute à la mémoire de ce projet
+# pour lui dire que…", "adicione na memória que…", "aggiungi al CLAUDE.md che…": the same asking
+# first, in the languages of Latin script; what follows "to tell it (that)" is the rule itself.
+_SAVE_FIRST_LATIN = re.compile(
+    r"^(?:modifie|mets à jour|ajoute|écris|note|adicione|adiciona|atualize|atualiza|coloque|coloca|"
+    r"escreva|anote|añade|agrega|actualiza|escribe|anota|aggiungi|aggiorna|scrivi|modifica)\s+"
+    r"(?:(?:à|a|dans|no|na|ao|en|nel|nella|al|alla)\s+)?(?:(?:le|la|l'|o|a|el|il)\s*)?"
+    r"(?:claude\.md|m[ée]moire|memória|memoria)(?:\s+(?:de|do|da|di|del)\s+claude)?"
+    r"(?:\s+(?:de\s+ce|du|deste|do|de\s+este|del|di\s+questo|del)\s+(?:projet|projeto|proyecto|progetto))?"
+    r"\s*(?:(?P<tell>(?:pour|para|per)\s+(?:lui\s+|le\s+)?(?:dire|dizer|decir|dirgli|dire)\s*(?:que|qu'|che)?)|"
+    r"pour|para|per|:|,)?\s*(?:que\s+|qu'|che\s+)?",
+    re.I,
+)
 # Not a rule to keep: an item of a longer message ("2. …"), a task for now ("你学习一下…总结").
 _MEMORY_NOT_A_RULE = re.compile(r"^\s*\d{1,2}[.)、]|一下|帮我|幫我|总结|總結|把(?:以上|上面|这|這)")
 _MEMORY_FILLER = re.compile(r"^(?:记住|記住|记得|記得|запомни(?:те)?|и|e|y|und|et)?$", re.I)
 
 
 def _memory_request(body: str) -> Hit | None:
+    latin = _SAVE_FIRST_LATIN.match(body)
+    if latin:
+        return _kept_after(body[latin.end() :], told=bool(latin.group("tell")))
     first = _SAVE_FIRST.match(body)
     if first:  # "修改CLAUDE.md：…": the rule follows, up to a clause about this turn
         after = [c.strip() for c in _HEAD.split(body[first.end() :]) if c.strip()]
@@ -1217,6 +1235,19 @@ def _memory_request(body: str) -> Hit | None:
     rule = ("，" if _CJK.search(body) else ", ").join(c for c in kept if c)
     if len(rule) < 6 or task_bound(rule):
         return None  # "把这个规则写入全局md": what the rule is was said in another turn
+    return _kept_rule(rule)
+
+
+def _kept_after(rest: str, told: bool) -> Hit | None:
+    """The rule said after a Latin-script asking to keep it, up to a clause about this turn."""
+    rules: list[str] = []
+    for clause in _HEAD.split(rest):
+        if task_bound(clause):
+            break
+        rules.append(clause.strip())
+    rule = ", ".join(r for r in rules if r)
+    if len(rule) < 6 or _MEMORY_NOT_A_RULE.search(rule) or not (told or _RULE_AFTER.search(rule)):
+        return None
     return _kept_rule(rule)
 
 
