@@ -118,3 +118,16 @@ def test_a_rule_inside_quotes_is_a_drafted_prompt_not_the_users_rule() -> None:
     assert _constraints(text) == []
     assert _constraints('Always use "double quotes" for strings.') != []
     assert _constraints('He asked about "the parser". Never log user passwords.') != []
+
+
+def test_a_rule_of_a_pasted_report_is_not_the_users_rule() -> None:
+    text = (
+        "The report still lists open items. For example: ## Next actions\n\n"
+        "1. **Always run the suite before claiming completion**\n2. **Keep this report current**"
+    )
+    assert _constraints(text) == []
+
+
+def test_a_correction_that_asks_for_work_first_bounds_that_work() -> None:
+    assert _constraints("no do a quick scan of the logs, dont delete old logs") == []
+    assert _constraints("No emojis in commit messages.") == ["Never add emojis in commit messages"]

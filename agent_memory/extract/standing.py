@@ -43,7 +43,7 @@ _WORK = (
     r"run|test|check|review|study|look|read|analy[sz]e|investigate|debug|deploy|commit|push|"
     r"install|set up|setup|start|finish|complete|try|help|give|tell|show|explain|find|figure|"
     r"research|plan|design|organi[sz]e|migrate|upgrade|spawn|launch|open|restart|kill|stop|"
-    r"let's|lets|let me|now"
+    r"let's|lets|let me|now|do (?:a|an|the|some|it|this|that)"
 )
 _FILLER = (
     r"(?:(?:ok(?:ay)?|so|and|also|then|now|please|pls|plz|just|first|next|great|perfect|good|"
@@ -57,8 +57,8 @@ WORK_REQUEST = re.compile(
 )
 # The sentence opens with the rule itself ("don't …", "never …"), not with the work asked for.
 _RULE_FIRST = re.compile(
-    _FILLER + r"(?:don't|do not|dont|never|always|avoid|no|only|stop|let's not|let us not|"
-    r"(?:let's\s+)?(?:make sure|be sure|ensure))\b",
+    _FILLER + r"(?:don't|do not|dont|never|always|avoid|only|stop|let's not|let us not|"
+    rf"(?:let's\s+)?(?:make sure|be sure|ensure)|no\b(?!\W*(?:{_WORK})\b))\b",
     re.I,
 )
 # The thing being worked on: "this", "here", "the button", "the layout", "that component".
@@ -87,6 +87,7 @@ class Shape:
 
     sentences: tuple[str, ...]
     quoted: tuple[bool, ...] = ()  # inside a quotation opened before it
+    report: bool = False  # a markdown heading inside: a pasted report or plan
 
 
 def shape(sentences: list[str], masked: str = "") -> Shape:
@@ -100,7 +101,12 @@ def shape(sentences: list[str], masked: str = "") -> Shape:
             continue
         quoted.append(masked.count('"', 0, pos) % 2 == 1)
         at = pos
-    return Shape(tuple(sentences), tuple(quoted))
+    return Shape(tuple(sentences), tuple(quoted), bool(_HEADING.search(masked)))
+
+
+# "## Next steps" inside the statement (a statement that opens with one is dropped whole, see
+# statement.PASTED_DOC): what follows is a pasted report's or plan's, not the user's rule.
+_HEADING = re.compile(r"(?:^|\s)#{2,4}\s+\S")
 
 
 def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s: Shape) -> bool:
@@ -109,8 +115,8 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
     if kind != "constraint" or rule.startswith("language."):
         return True
     said = sentence.strip()
-    if index < len(s.quoted) and s.quoted[index]:
-        return False  # a prompt being drafted or a text pasted in quotes: not the user's rule
+    if s.report or (index < len(s.quoted) and s.quoted[index]):
+        return False  # a pasted report, a prompt being drafted in quotes: not the user's rule
     if STANDING.search(said):
         return True
     if DEIXIS.search(claim):
