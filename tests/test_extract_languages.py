@@ -1041,3 +1041,31 @@ def test_a_rule_asked_to_be_kept_in_memory_in_latin_script(text: str, claim: str
 )
 def test_asking_to_keep_nothing_said_is_no_rule(text: str) -> None:
     assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("i log di errore devono sempre finire in logs/errors.log", "devono sempre"),
+        ("o deploy deve sempre passar pelo CI", "deve sempre"),
+        ("les migrations doivent toujours être relues", "doivent toujours"),
+        ("перед коммитом нужно всегда запускать линтер", "нужно всегда"),
+    ],
+)
+def test_what_must_always_be_so_is_a_standing_rule(text: str, words: str) -> None:
+    claim, kind, rule = _one(text)
+    assert claim.startswith("Always: ") and words in claim
+    assert (kind, rule) == ("preference", "language.must_always")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "der Test muss immer noch angepasst werden",  # still, not always
+        "le build doit toujours pas passer",  # still not
+        "se possibile, deve sempre funzionare?",  # a question
+        "если нужно всегда можешь спросить",  # a condition
+    ],
+)
+def test_still_and_questions_with_a_modal_are_no_rule(text: str) -> None:
+    assert extract_claims(text) == []

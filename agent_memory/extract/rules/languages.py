@@ -437,6 +437,22 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "constraint",
         "lives_in",
     ),
+    # What must always be so, a modal with "always" anywhere in the sentence: "tabelle e bullet
+    # point … devono sempre chiudere il task", "нужно всегда смотреть в интернете", "o deploy deve
+    # sempre passar pelo CI" (not "muss immer noch", still; not "doit toujours pas", still not).
+    (
+        re.compile(
+            r"(?<!\w)(?:devono|deve|dobbiamo|debe|deben|debemos|devem|devemos|precisa|precisam|"
+            r"tem que|temos que|hay que|tienes que|il faut|doit|doivent|muss|müssen|soll|sollen)\s+"
+            r"(?:(?:es|sich|man|er|sie)\s+){0,2}(?:sempre|siempre|toujours|immer)\s+"
+            r"(?!(?:noch|pas|plus|mehr)(?!\w))\w{3,}|"
+            r"(?<!\w)(?:должен|должна|должно|должны|нужно|надо)\s+всегда\s+\w{3,}",
+            re.I,
+        ),
+        "Always",
+        "preference",
+        "must_always",
+    ),
     # "non uso elevenlabs", "no uso Docker", "я не использую Redux", "我不用 Docker":
     # what the user does not use, said of themselves.
     (
@@ -917,7 +933,9 @@ def _sentence(sentence: str) -> Hit | None:
             bound and label not in _HEAD_BOUND
         ):
             continue
-        if sub in _PLAIN and not _plain_kept(body, pattern):
+        if (sub in _PLAIN and not _plain_kept(body, pattern)) or (
+            sub == "must_always" and _HEDGE.search(body)  # "если нужно всегда можешь …"
+        ):
             continue
         if facts_only and label not in _FACT_LABELS:
             continue
