@@ -1069,3 +1069,11 @@ def test_what_must_always_be_so_is_a_standing_rule(text: str, words: str) -> Non
 )
 def test_still_and_questions_with_a_modal_are_no_rule(text: str) -> None:
     assert extract_claims(text) == []
+
+
+def test_a_requirement_of_a_thing_of_the_task_is_no_standing_rule() -> None:
+    # "es" is the menu being built: the sentence states what it must do, a feature requirement
+    assert (
+        extract_claims("Man kann Einträge entfernen, deshalb muss es sich immer neu ausrichten")
+        == []
+    )

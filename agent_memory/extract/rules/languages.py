@@ -444,7 +444,9 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         re.compile(
             r"(?<!\w)(?:devono|deve|dobbiamo|debe|deben|debemos|devem|devemos|precisa|precisam|"
             r"tem que|temos que|hay que|tienes que|il faut|doit|doivent|muss|müssen|soll|sollen)\s+"
-            r"(?:(?:es|sich|man|er|sie)\s+){0,2}(?:sempre|siempre|toujours|immer)\s+"
+            # (the modal right before "always": in "deshalb muss es sich immer … anpassen" the "es"
+            # is a thing of the task, its requirement)
+            r"(?:sempre|siempre|toujours|immer)\s+"
             r"(?!(?:noch|pas|plus|mehr)(?!\w))\w{3,}|"
             r"(?<!\w)(?:должен|должна|должно|должны|нужно|надо)\s+всегда\s+\w{3,}",
             re.I,
