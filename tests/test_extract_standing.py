@@ -142,3 +142,14 @@ def test_a_rule_followed_by_the_work_it_bounds_is_not_kept() -> None:
     assert _constraints("Don't use casts, fix the type error properly.") == []
     # the rule's own clause reads like a request ("run everything via …") and stays
     assert _constraints("pls stop the stray processes and run everything via tmuxinator only") != []
+
+
+def test_a_bound_dropped_from_a_sentence_keeps_its_standing_neighbour() -> None:
+    # each clause is judged before the clauses of one sentence are joined into one line
+    text = (
+        "Please refactor the importer. Then run the tests. We use poetry for dependency"
+        " management, don't change the lockfile."
+    )
+    assert [(c.claim, c.kind) for c in extract_claims(text)] == [
+        ("Use poetry for dependency management", "preference")
+    ]

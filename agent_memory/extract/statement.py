@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from agent_memory.extract import standing
@@ -533,15 +534,21 @@ def _prepared(text: str) -> tuple[str, list[str]]:
 
 
 def _sentence_candidates(
-    sentence: str, spans: list[str], origin: str, bug_report: bool, short: bool = True
+    sentence: str,
+    spans: list[str],
+    origin: str,
+    bug_report: bool,
+    short: bool = True,
+    keep: Callable[[Candidate], bool] = lambda c: True,
 ) -> list[Candidate]:
-    """One sentence's claims; adjacent clause claims joined into one memory line."""
+    """One sentence's claims (those `keep` accepts); adjacent clause claims joined into one
+    memory line."""
     found: list[Candidate] = []
     group: list[Candidate] = []
     last = -2
     for claim, kind, index, rule in _sentence_claims(sentence, origin, bug_report, short):
         cand = _finish(claim, kind, spans, rule)
-        if cand is None:
+        if cand is None or not keep(cand):
             last = -2
             continue
         if group and any(normalize(p.claim) == normalize(cand.claim) for p in group):
@@ -629,12 +636,15 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         # A bare "note:"/"remember" is the user's framing in a short statement or at its start;
         # further into a long paste it is the pasted tool's ("Note: 100 rows shown").
         short = len(masked) <= 200 or index == 0
-        found.extend(
-            c
-            for c in _sentence_candidates(sentence, spans, origin, bug_report, short)
-            if standing.carries_over(c.claim, c.kind, c.rule, sentence, index, around)
-        )
+        # Each clause's claim is judged before clauses are joined ("use X, never Y"): a bound on
+        # this work must not take a standing rule of the same sentence with it.
+        keep = functools.partial(_standing, sentence=sentence, index=index, around=around)
+        found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short, keep))
     return _deduped(found)
+
+
+def _standing(c: Candidate, sentence: str, index: int, around: standing.Shape) -> bool:
+    return standing.carries_over(c.claim, c.kind, c.rule, sentence, index, around)
 
 
 # "Approved. Proceed with implementation exactly as proposed. Rules: - …": the rules that follow
