@@ -1077,3 +1077,7 @@ def test_a_requirement_of_a_thing_of_the_task_is_no_standing_rule() -> None:
         extract_claims("Man kann Einträge entfernen, deshalb muss es sich immer neu ausrichten")
         == []
     )
+
+
+def test_asking_what_it_does_every_time_is_a_question_not_a_wish() -> None:
+    assert extract_claims("你每次都说中文吗？") == []

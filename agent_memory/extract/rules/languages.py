@@ -1172,7 +1172,9 @@ _ANSWER_IN = re.compile(
     # same asked for every time ("你能不能每次压缩回来自动说中文？" is a request, not a question)
     rf"(?:我)?(?:只|就)?(?:需要|要|希望)?(?:你)?(?:给我|給我)?(?:输出|輸出){_ZH_LANG}{_ZH_TALK}|"
     rf"我(?:只|就)?(?:需要|要|希望)(?:你)?(?:给我|給我)?(?:用)?{_ZH_LANG}{_ZH_TALK}|"
-    rf"(?:你)?(?:能不能|可不可以|能否|可以)?(?:以后|以後|今后|今後|每次|一直|永远|永遠)(?:都)?"
+    # ("你每次都说中文吗" without a word of asking is a question about what it does)
+    rf"(?:你)?(?:能不能|可不可以|能否|可以|(?!.*(?:吗|嗎)$))"
+    rf"(?:以后|以後|今后|今後|每次|一直|永远|永遠)(?:都)?"
     rf"[^，,。]{{0,10}}?(?:自动|自動)?(?:用)?(?:说|說|讲|講|回复|回覆|回答){_ZH_LANG}(?:吗|嗎)?|"
     # the language with a verb of talking, as its own clause ("отвечай по-русски, что это?"):
     # a bare "на русском" / "en español" may answer "which language for the README?"
