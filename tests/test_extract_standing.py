@@ -153,3 +153,10 @@ def test_a_bound_dropped_from_a_sentence_keeps_its_standing_neighbour() -> None:
     assert [(c.claim, c.kind) for c in extract_claims(text)] == [
         ("Use poetry for dependency management", "preference")
     ]
+
+
+def test_every_rule_of_a_memory_note_stands() -> None:
+    note = "Don't use npm here. The registry is private. Run the tests before pushing."
+    assert _constraints(note) == []
+    memory = [c.claim for c in extract_claims(note, origin="memory") if c.kind == "constraint"]
+    assert memory == ["Never use npm"]

@@ -638,13 +638,20 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         short = len(masked) <= 200 or index == 0
         # Each clause's claim is judged before clauses are joined ("use X, never Y"): a bound on
         # this work must not take a standing rule of the same sentence with it.
-        keep = functools.partial(_standing, sentence=sentence, index=index, around=around)
+        keep = functools.partial(
+            _standing, sentence=sentence, index=index, around=around, origin=origin
+        )
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short, keep))
     return _deduped(found)
 
 
-def _standing(c: Candidate, sentence: str, index: int, around: standing.Shape) -> bool:
-    return standing.carries_over(c.claim, c.kind, c.rule, sentence, index, around)
+def _standing(
+    c: Candidate, sentence: str, index: int, around: standing.Shape, origin: str
+) -> bool:
+    # A "#" memory note is asked to be kept: every rule in it stands.
+    return origin == "memory" or standing.carries_over(
+        c.claim, c.kind, c.rule, sentence, index, around
+    )
 
 
 # "Approved. Proceed with implementation exactly as proposed. Rules: - …": the rules that follow
