@@ -133,17 +133,6 @@ def test_a_correction_that_asks_for_work_first_bounds_that_work() -> None:
     assert _constraints("No emojis in commit messages.") == ["Never add emojis in commit messages"]
 
 
-def test_a_rule_followed_by_the_work_it_bounds_is_not_kept() -> None:
-    text = (
-        "Do not write integration tests, that goes in another session, just implement and add"
-        " unit tests if needed."
-    )
-    assert _constraints(text) == []
-    assert _constraints("Don't use casts, fix the type error properly.") == []
-    # the rule's own clause reads like a request ("run everything via …") and stays
-    assert _constraints("pls stop the stray processes and run everything via tmuxinator only") != []
-
-
 def test_a_bound_dropped_from_a_sentence_keeps_its_standing_neighbour() -> None:
     # each clause is judged before the clauses of one sentence are joined into one line
     text = (

@@ -104,15 +104,6 @@ def shape(sentences: list[str], masked: str = "") -> Shape:
     return Shape(tuple(sentences), tuple(quoted), bool(_HEADING.search(masked)))
 
 
-def _same(clause: str, claim: str) -> bool:
-    """The clause the claim was made from (most of its words are the claim's)."""
-    said = set(re.findall(r"\w+", clause.lower()))
-    return len(said & set(re.findall(r"\w+", claim.lower()))) * 2 >= len(said)
-
-
-_CLAUSE = re.compile(r"\s*[,;:]\s*|\s+(?:and|but|then)\s+", re.I)
-
-
 # "## Next steps" inside the statement (a statement that opens with one is dropped whole, see
 # statement.PASTED_DOC): what follows is a pasted report's or plan's, not the user's rule.
 _HEADING = re.compile(r"(?:^|\s)#{2,4}\s+\S")
@@ -136,7 +127,5 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return False  # one line of a longer request: a bound on the work it asks for
     if rule.startswith("directive.") and WORK_REQUEST.match(said) and not _RULE_FIRST.match(said):
         return False  # "continue with the test and do not edit the .env file"
-    if any(WORK_REQUEST.match(part) and not _same(part, claim) for part in _CLAUSE.split(said)[1:]):
-        return False  # "do not test on test cases, just implement the unit tests": this work
     # "Please split UpdateBuilder up a bit. Each type should have its own file."
     return not any(WORK_REQUEST.match(o.strip()) for i, o in enumerate(s.sentences) if i != index)
