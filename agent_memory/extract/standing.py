@@ -93,13 +93,14 @@ class Shape:
 def shape(sentences: list[str], masked: str = "") -> Shape:
     """`masked`: the statement the sentences were cut from (where a quotation opens)."""
     quoted = []
-    at = 0
+    at = marks = 0
     for sentence in sentences:
         pos = masked.find(sentence.strip()[:40], at)
         if pos < 0:
             quoted.append(False)
             continue
-        quoted.append(masked.count('"', 0, pos) % 2 == 1)
+        marks += masked.count('"', at, pos)  # counted once over the statement, not per sentence
+        quoted.append(marks % 2 == 1)
         at = pos
     return Shape(tuple(sentences), tuple(quoted), bool(_HEADING.search(masked)))
 
