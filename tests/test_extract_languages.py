@@ -1081,3 +1081,14 @@ def test_a_requirement_of_a_thing_of_the_task_is_no_standing_rule() -> None:
 
 def test_asking_what_it_does_every_time_is_a_question_not_a_wish() -> None:
     assert extract_claims("你每次都说中文吗？") == []
+
+
+def test_german_im_is_not_read_as_i_am() -> None:
+    # "im" is "in the" in German; the claim keeps the user's words as written
+    claims = [c.claim for c in extract_claims("Die Preise im Backoffice müssen immer netto sein.")]
+    assert claims and all("i'm" not in c.lower() for c in claims), claims
+    assert "im Backoffice" in claims[0]
+    # English "im" still reads as "I'm"
+    assert [c.claim for c in extract_claims("im on fedora and i always use fish")] == [
+        "User is on fedora; always use fish"
+    ]

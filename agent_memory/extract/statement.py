@@ -480,6 +480,19 @@ INFORMAL_MAP = {
 }
 # Not inside a code span: "`im`" is a command, not "I'm".
 INFORMAL = re.compile(r"(?<!`)\b(?:" + "|".join(INFORMAL_MAP) + r")\b(?!`)", re.I)
+# German "im" is "in the" ("wir können im Backoffice …"): a statement with two or more German
+# function words keeps its "im" as written.
+_GERMAN = re.compile(
+    r"\b(?:und|ist|nicht|ich|wir|mit|für|auf|eine?|dem|bitte|wenn|auch|noch|können|kann|soll|"
+    r"werden|wird|sind|oder|aber|immer|keine?|der|das|des|müssen|muss|sollen|sein|zum|zur|"
+    r"beim|vom)\b",
+    re.I,
+)
+
+
+def _informal(m: re.Match[str], german: bool) -> str:
+    word = m.group(0)
+    return word if german and word.lower() == "im" else INFORMAL_MAP[word.lower()]
 
 
 _FIX_REQUEST = re.compile(
@@ -518,9 +531,9 @@ LINE_CONTINUATION = re.compile(r"\\[ \t]*(?=\n)")
 def _prepared(text: str) -> tuple[str, list[str]]:
     """The statement masked (code spans and URLs as placeholders) and the spans."""
     text = LINE_CONTINUATION.sub("", text)
-    text = INFORMAL.sub(
-        lambda m: INFORMAL_MAP[m.group(0).lower()], text[:MAX_TEXT].translate(QUOTES)
-    )
+    text = text[:MAX_TEXT].translate(QUOTES)
+    german = len({w.lower() for w in _GERMAN.findall(text)}) >= 2
+    text = INFORMAL.sub(lambda m: _informal(m, german), text)
     text = NEVER_EVER.sub("never", framing(FENCE.sub("\n", text)))
     masked, spans = mask(text)
     # Markdown emphasis is noise in a claim; code spans are already masked, so `a__b` survives.
