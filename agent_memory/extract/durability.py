@@ -11,7 +11,9 @@ over to people whose prompts were never read. Its weights are data shipped in th
 (`resources/durability_weights.json`, trained by `benchmarks/train_durability.py` on TUNE
 people only); inference is plain Python, a few regexes and a sum per candidate. A sentence
 with an explicit standing-rule word (always / never / from now on / remember, in any language
-the rules read) and a tool named in a rejection reason are never dropped (`EXEMPT`).
+the rules read — a plain "don't", in English or not, is no such word) and a tool named in a
+rejection reason are never dropped (`EXEMPT`). Features are script-aware: a Han/kana run counts
+as words at about two characters a word, and CJK sentences are cut at their own full stops.
 
 Fail-safe direction: weights that are missing or malformed open the gate (every candidate is
 kept, the rules alone decide, as before the gate existed). Extraction must never stop working
@@ -27,7 +29,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-from agent_memory.extract.text import FENCE, QUOTES, mask, sentences
+from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
 
 WEIGHTS_RESOURCE = "durability_weights.json"
 FORMAT = 1
@@ -61,7 +63,8 @@ _CUES: dict[str, str] = {
     "modal_rule": r"\b(?:must|should always|must never|should never|have to always|need to always|"
     r"make sure (?:to|you) (?:always|never))\b",
     "dont": r"^(?:please\s+)?(?:don't|do not|avoid|stop)\b",
-    "use_x_not_y": r"\b(?:instead of|rather than|not\s+\w+\s*$|over\s+\w+$)",
+    # (the sentence's own full stop does not hide a contrast at its end: "Prefer tabs over spaces.")
+    "use_x_not_y": r"\b(?:instead of|rather than|(?:not|over)\s+\w+[\s.!]*$)",
     "because": r"\b(?:because|since|so that|otherwise|as it|since it)\b",
     # bound to the conversation
     "deixis": r"\b(?:this|that|these|those|here|there|above|below|it|them)\b",
@@ -130,7 +133,8 @@ _CUE_RES = [(name, re.compile(rx, re.I)) for name, rx in _CUES.items()]
 _MULTI: dict[str, str] = {
     "ml_always": r"总是|總是|始终|始終|永远|永遠|一律|每次|常に|必ず|いつも|毎回|всегда|каждый раз|"
     r"\bsiempre\b|\bsempre\b|\btoujours\b|\bimmer\b|\bjedes mal\b",
-    "ml_never": r"不要|別|别|禁止|绝不|絕不|从不|從不|しないで|するな|禁止|никогда|не надо|нельзя|"
+    # never-words only: "never" is exempt in English, "don't" is not (see x_ml_dont)
+    "ml_never": r"绝不|絕不|决不|決不|从不|從不|永远不|永遠不|永不|二度と|決して|никогда|"
     r"\bnunca\b|\bjamais\b|\bniemals\b|\bmai\b",
     "ml_remember": r"记住|記住|记得|記得|覚えて|запомни|помни|\brecuerda\b|\blembr|\bsouviens|"
     r"\bmerk dir\b",
@@ -139,9 +143,42 @@ _MULTI: dict[str, str] = {
     r"\besto\b|\beste\b|\besta\b|\bisso\b|\bisto\b|\bcette\b|\bceci\b|\bdieser\b|\bdiese\b",
     "ml_question": r"吗|嗎|呢[？?]|か[？?。]?$|\bли\b|\bpor qué\b|\bporque\?|\bpourquoi\b|\bwarum\b",
 }
-_MULTI_RES = [(name, re.compile(rx, re.I)) for name, rx in _MULTI.items()]
+# The same shapes in the languages the rules read, under the English cue's name where they
+# mean the same (so that a Chinese "I" weighs what an English one does), x_ml_* otherwise.
+_MULTI_SAME: dict[str, str] = {
+    "first_person": r"我|私|僕|俺|나는|저는|내가|제가|\bя\b|\bмы\b|\bмой|\bмне\b|\byo\b|\bmi\b|"
+    r"\beu\b|\bmeu\b|\bminha\b|\bje\b|\bj'|\bmon\b|\bich\b|\bmein",
+}
+_MULTI_X: dict[str, str] = {
+    # a plain don't / forbidden ("不要", "别", "禁止", "しないで", "не надо", "нельзя"): like
+    # English "don't", a step of this turn as often as a standing rule, so scored, not exempt
+    "x_ml_dont": r"不要|別|别|禁止|しないで|するな|しないこと|не надо|нельзя|\bне (?:нужно|"
+    r"используй|делай|трогай|меняй)|\bno (?:uses|hagas|cambies|toques)\b|\bnão (?:use|faça|"
+    r"mude|mexa)\b|\bne (?:touche|change|modifie)\b",
+}
+_MULTI_RES = [
+    (name, re.compile(rx, re.I)) for name, rx in {**_MULTI, **_MULTI_SAME, **_MULTI_X}.items()
+]
 
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\ue000\d+\ue001", re.U)
+# Han and kana are written without spaces: a run of them is many words, about one per two
+# characters (Hangul is spaced by word, so it counts as written).
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def word_count(text: str) -> int:
+    """Words of a sentence in any script: spaced words, plus a Han/kana run at ~2 chars a word."""
+    cjk = len(_CJK_CHAR.findall(text))
+    if not cjk:
+        return len(_WORD.findall(text))
+    return len(_WORD.findall(_CJK_CHAR.sub(" ", text))) + (cjk + 1) // 2
+
+
+def weighted_length(text: str) -> int:
+    """A statement's length in Latin-equivalent characters: a Han/kana character says about as
+    much as three Latin ones (a word and its space), so a short Chinese prompt is not read as a
+    one-liner."""
+    return len(text) + 2 * len(_CJK_CHAR.findall(text))
 
 
 def _script(text: str) -> str:
@@ -165,34 +202,47 @@ def _bucket(n: int, edges: tuple[int, ...]) -> str:
     return f">{edges[-1]}"
 
 
-def sentence_features(
-    sentence: str, index: int, count: int, statement_chars: int, family: str | None
-) -> list[str]:
-    """The binary features of one (code-masked) sentence of a statement: its cues, its shape,
-    where it sits in the statement, and the rule family of the candidate it gave (None: it
-    gave none). Sorted, so that scoring sums in one fixed order (deterministic floats)."""
-    s = sentence.strip()
-    low = s.lower()
-    feats = {"bias"}
-    for name, rx in _CUE_RES:
-        if rx.search(low):
-            feats.add(name)
-    for name, rx in _MULTI_RES:
-        if rx.search(s):
-            feats.add(name)
-    n_words = len(_WORD.findall(s))
-    feats.add("words" + _bucket(n_words, (3, 6, 10, 16, 25, 40)))
+def _cues(sentence: str) -> set[str]:
+    low = sentence.lower()
+    feats = {name for name, rx in _CUE_RES if rx.search(low)}
+    # Cues that read how a sentence opens also read it past its filler ("ok, fine, let's do
+    # X" opens with "let's"), as the rules do (text.strip_lead).
+    bare = strip_lead(low)
+    if bare != low:
+        feats.update(name for name, rx in _CUE_RES if rx.search(bare))
+    feats.update(name for name, rx in _MULTI_RES if rx.search(sentence))
+    return feats
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A statement as the gate reads it: its prose sentences (code-masked, as the extractor
+    sees them, CJK ones cut at their own full stops) and its length in Latin-equivalent
+    characters."""
+
+    sents: tuple[str, ...]
+    chars: int
+
+
+def sentence_features(parsed: Parsed, index: int, family: str | None) -> list[str]:
+    """The binary features of one sentence of a statement: its cues, its shape, where it sits
+    in the statement, and the rule family of the candidate it gave (None: it gave none).
+    Sorted, so that scoring sums in one fixed order (deterministic floats)."""
+    s = parsed.sents[index].strip()
+    count = len(parsed.sents)
+    feats = {"bias"} | _cues(s)
+    feats.add("words" + _bucket(word_count(s), (3, 6, 10, 16, 25, 40)))
     feats.add("script=" + _script(s))
     if s.endswith(("?", "？")):
         feats.add("ends_question")
-    if s.endswith("!"):
+    if s.endswith(("!", "！")):
         feats.add("ends_bang")
     if s[:1].islower():
         feats.add("lower_start")
     feats.add("position=" + ("only" if count == 1 else "first" if index == 0 else
                              "last" if index == count - 1 else "middle"))  # fmt: skip
     feats.add("sentences" + _bucket(count, (1, 2, 4, 8)))
-    feats.add("statement_chars" + _bucket(statement_chars, (80, 200, 500, 1500)))
+    feats.add("statement_chars" + _bucket(parsed.chars, (80, 200, 500, 1500)))
     if family:
         feats.add("family=" + family)
     # Pairs the cues cannot say alone: a marker inside a question, deixis in a rule.
@@ -210,11 +260,22 @@ def sentence_features(
 # --- the statement a candidate came from ------------------------------------------------------
 
 
+_CJK_STOP = re.compile(r"(?<=[。！？])")
+
+
 @functools.lru_cache(maxsize=512)
-def _split(text: str) -> tuple[tuple[str, ...], int]:
-    """The statement's code-masked prose sentences (as the extractor sees them) and its length."""
-    masked, _ = mask(FENCE.sub("\n", text[:12000].translate(QUOTES)))
-    return tuple(sentences(masked)), len(text)
+def parse_statement(text: str) -> Parsed:
+    """The statement as the gate reads it (see `Parsed`)."""
+    body = FENCE.sub("\n", text[:12000].translate(QUOTES))
+    masked, _ = mask(body)
+    sents: list[str] = []
+    # No prose sentence (the language rules read some statements the English splitter takes
+    # for code): the whole statement, still cut at CJK full stops.
+    for sent in sentences(masked) or [masked]:
+        sents.extend(p for p in _CJK_STOP.split(sent) if p.strip())
+    if not sents:
+        sents = [text]
+    return Parsed(tuple(sents), weighted_length(text))
 
 
 _KEY = re.compile(r"[^\W_]{3,}", re.U)
@@ -240,12 +301,10 @@ def source_index(sents: tuple[str, ...], claim: str) -> int:
 
 def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     """Features of a candidate: those of the sentence of `statement` it came from."""
-    sents, chars = _split(statement)
-    if not sents:
-        sents = (statement,)
-    i = source_index(sents, claim)
+    parsed = parse_statement(statement)
+    i = source_index(parsed.sents, claim)
     family = rule.split(".", 1)[0] if rule else None
-    return sentence_features(sents[i], i, len(sents), chars, family)
+    return sentence_features(parsed, i, family)
 
 
 # Candidates the gate never drops: a sentence carrying an explicit standing-rule word ("always",
