@@ -472,3 +472,14 @@ def test_the_tool_choice_reader_equals_its_pattern(words: list[str], gaps: list[
     expected = None if m is None else (
         m.group(1).strip("`"), (m.group(2) or "").strip("`"), (m.group(3) or "").strip(" ,"))  # fmt: skip
     assert _choice(claim) == expected
+
+
+def test_use_only_is_the_tool_when_reading_it_as_a_marker_fails() -> None:
+    # found by the property test above: the pattern's optional "only" backtracks, the reader must too
+    from agent_memory.store.contradictions import _choice
+
+    assert _choice("use only not use") == ("only", "use", "")
+    assert _choice("Use only pnpm, not npm") == ("pnpm", "npm", "")
+    assert _choice("use only pnpm for installs") == ("pnpm", "", "for installs")
+    # a purpose that is only a mark keeps it, as the pattern's lazy purpose does
+    assert _choice("use uv for . .") == ("uv", "", "for .")

@@ -377,7 +377,15 @@ def _purpose(rest: str) -> str | None:
     `rest` is only that ending, None when it is anything else."""
     body = rest.rstrip()
     if body[-1:] in (".", "!"):
-        body = body[:-1].rstrip()
+        # the mark ends the claim, unless the clause is nothing without it ("for ." — the
+        # pattern's lazy purpose then takes the mark)
+        found = _purpose_clause(body[:-1].rstrip())
+        if found is not None:
+            return found
+    return _purpose_clause(body)
+
+
+def _purpose_clause(body: str) -> str | None:
     if not body:
         return ""
     stripped = body.lstrip()
@@ -401,9 +409,17 @@ def _choice(claim: str) -> tuple[str, str, str] | None:
     text = " ".join(normalize(claim).split())
     if not text.startswith("use "):
         return None
-    at = 4
-    if text.startswith("only ", at) and _tool_end(text, at + 5) > at + 5:
-        at += 5
+    # "use only X …" reads X as the tool; when that reading fails, "only" itself may be the tool
+    # ("use only, not use"), as the pattern's optional "only" backtracks.
+    if text.startswith("only ", 4) and _tool_end(text, 9) > 9:
+        found = _choice_at(text, 9)
+        if found is not None:
+            return found
+    return _choice_at(text, 4)
+
+
+def _choice_at(text: str, at: int) -> tuple[str, str, str] | None:
+    """`_choice` with the tool starting at `at`."""
     end = _tool_end(text, at)
     if end == at:
         return None
