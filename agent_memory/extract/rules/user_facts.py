@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.filters import DET, PRONOUNS, content_words, vague
-from agent_memory.extract.rules.base import Clause, ClauseRule, cap
+from agent_memory.extract.rules.base import Check, Clause, ClauseRule, Make, cap
 from agent_memory.extract.text import bare_phrase, words
 from agent_memory.transcripts.failures import FAMILIES
 
@@ -167,6 +167,20 @@ def _experience_ok(what: str) -> bool:
 def _years(text: str) -> str:
     years = bare_phrase(text).lower()
     return f"a {years}" if years.endswith("decade") and " " not in years else years
+
+
+def _experience(years: int, what: int) -> tuple[Make, Check]:
+    """The claim and the check of an experience rule whose regex holds the years in group
+    `years` and the tool or field in group `what`."""
+    return (
+        lambda m, c: f"User has {_years(m.group(years))} of experience with "
+        f"{bare_phrase(m.group(what))}",
+        lambda m, c: _experience_ok(m.group(what)),
+    )
+
+
+_YEARS_THEN_WHAT = _experience(1, 2)
+_WHAT_THEN_YEARS = _experience(2, 1)
 
 
 # "I studied bioengineering at UCLA", "I have a degree in physics".
@@ -643,26 +657,26 @@ RULES: tuple[ClauseRule, ...] = (
         "user_experience",
         _F,
         _EXPERIENCE,
-        lambda m, c: f"User has {_years(m.group(1))} of experience with {bare_phrase(m.group(2))}",
+        _YEARS_THEN_WHAT[0],
         "fact",
-        lambda m, c: _experience_ok(m.group(2)),
+        _YEARS_THEN_WHAT[1],
     ),
     ClauseRule(
         "user_experience",
         _F,
         _EXPERIENCE_IN,
-        lambda m, c: f"User has {_years(m.group(1))} of experience with {bare_phrase(m.group(2))}",
+        _YEARS_THEN_WHAT[0],
         "fact",
-        lambda m, c: _experience_ok(m.group(2)),
+        _YEARS_THEN_WHAT[1],
         search=True,
     ),
     ClauseRule(
         "user_experience",
         _F,
         _BEEN_DOING,
-        lambda m, c: f"User has {_years(m.group(2))} of experience with {bare_phrase(m.group(1))}",
+        _WHAT_THEN_YEARS[0],
         "fact",
-        lambda m, c: _experience_ok(m.group(1)),
+        _WHAT_THEN_YEARS[1],
     ),
     ClauseRule(
         "user_experience",
@@ -670,7 +684,7 @@ RULES: tuple[ClauseRule, ...] = (
         _NO_EXPERIENCE,
         _no_experience,
         "fact",
-        lambda m, c: _experience_ok(m.group(2)),
+        _YEARS_THEN_WHAT[1],
     ),
     ClauseRule("user_studied", _F, _STUDIED, _studied, "fact"),
     ClauseRule("user_name", _F, _MY_NAME, lambda m, c: _name(m), "fact"),
