@@ -69,6 +69,7 @@ from agent_memory.transcripts.identity import Transcript, safe_session
 from agent_memory.transcripts.ledger import Position
 from agent_memory.transcripts.typed import (
     block_text,
+    has_block,
     is_subagent_file,
     is_user_record,
     message_of,
@@ -534,14 +535,7 @@ class _ClientRows:
         uuid = data.get("uuid")
         when = _epoch(data.get("timestamp"))
         content = message_of(data).get("content")
-        if (
-            isinstance(uuid, str)
-            and when is not None
-            and not (
-                isinstance(content, list)
-                and any(isinstance(b, dict) and b.get("type") == "tool_use" for b in content)
-            )
-        ):
+        if isinstance(uuid, str) and when is not None and not has_block(content, "tool_use"):
             self._remember(self._turn_ends, uuid, when)
 
     def note_checkpoint(self, data: dict[str, Any]) -> None:
@@ -604,10 +598,7 @@ def _submitted(data: dict[str, Any]) -> bool:
         or data.get("isCompactSummary")
         or "toolUseResult" in data
         or "sourceToolUseID" in data
-        or (
-            isinstance(content, list)
-            and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
-        )
+        or has_block(content, "tool_result")
     )
 
 

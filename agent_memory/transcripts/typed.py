@@ -163,6 +163,14 @@ def message_of(data: dict[str, Any]) -> dict[str, Any]:
     return message if isinstance(message, dict) else {}
 
 
+def has_block(content: Any, kind: str) -> bool:
+    """Whether a message `content` is a list holding a block of type `kind` ("tool_use",
+    "tool_result", …)."""
+    return isinstance(content, list) and any(
+        isinstance(b, dict) and b.get("type") == kind for b in content
+    )
+
+
 def block_text(content: Any) -> str:
     """The text of a message or tool_result `content`: a string, or its text blocks joined."""
     if isinstance(content, str):
@@ -238,9 +246,7 @@ def _typed_blocks(data: dict[str, Any]) -> list[str] | None:
     content = data["message"].get("content")
     if isinstance(content, str):
         return [content]
-    if not isinstance(content, list):
-        return None
-    if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+    if not isinstance(content, list) or has_block(content, "tool_result"):
         return None
     return [
         str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text"
