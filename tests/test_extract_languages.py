@@ -1092,3 +1092,49 @@ def test_german_im_is_not_read_as_i_am() -> None:
     assert [c.claim for c in extract_claims("im on fedora and i always use fish")] == [
         "User is on fedora; always use fish"
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # the asking last, as a clause of its own
+        ("提交说明都要写成英文，把这一条规则记住", "Remember: 提交说明都要写成英文"),
+        # the asking first, naming the rule as one; the rule ends where a new point starts
+        (
+            "CLAUDE.md中再加一个规则，生成的脚本都放进 scripts 目录，另外刚才那个文件删掉",
+            "Remember: 生成的脚本都放进 scripts 目录",
+        ),
+        ("把以下内容添加到md文件中：接口文档都用中文写", "Remember: 接口文档都用中文写"),
+        # the rule after the asking, set apart by a space
+        ("这个也加入记忆中 docker容器里直接用 pnpm 安装依赖", "Remember: docker容器里直接用 pnpm 安装依赖"),
+        ("сохрани в память, что деплоим только через make", "Remember: деплоим только через make"),
+        ("добавь в CLAUDE.md правило: тесты пиши на pytest", "Remember: тесты пиши на pytest"),
+        # Japanese and Korean: the file first, the asking last, the rule between
+        ("CLAUDE.md に「PR の説明は日本語で書く」と追記して", "Remember: PR の説明は日本語で書く"),
+        ("AGENTS.mdにprefer uvというルールを追加してください", "Remember: prefer uv"),
+        ("CLAUDE.md에 브랜치 이름은 영어로 쓰라고 추가해줘", "Remember: 브랜치 이름은 영어로 쓰라고"),
+    ],
+)
+def test_a_rule_asked_to_be_kept_in_more_shapes(text: str, claim: str) -> None:
+    assert _one(text) == (claim, "preference", "language.memory_request")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what follows the asking is the reason or how to write the note, not a rule
+        "把刚才的结论记录到记忆，方便下次新对话理解",
+        "架构说明更新到项目md文件，尽量写得简短一些",
+        "确保写入记忆的颗粒度足够细",
+        # the note is this turn's change, or the asking is a question
+        "CLAUDE.md に今回の変更内容を追記して",
+        "md中加一个规则吗？",
+    ],
+)
+def test_keeping_the_turns_own_things_yields_no_rule(text: str) -> None:
+    assert [c.rule for c in extract_claims(text) if c.rule == "language.memory_request"] == []
+
+
+def test_a_negated_rule_asked_to_be_kept_first_says_so_in_english() -> None:
+    claim, _, rule = _one("CLAUDE.md中加一条规则：不要直接推送到 main 分支")
+    assert claim == "Don't: 不要直接推送到 main 分支" and rule == "language.memory_request"

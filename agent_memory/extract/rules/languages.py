@@ -787,7 +787,11 @@ def language_claims(text: str) -> list[Hit]:
         # A long run-on sentence (typed by voice, "…, eu uso o kitty com zsh, …") holds no rule
         # the markers can bound, but a clause about the user stands on its own.
         # (a sentence that opens by asking for the rule to be kept is read whole however long)
-        asked = _SAVE_FIRST_LATIN.match(sentence) or _SAVE_FIRST.match(sentence)
+        asked = (
+            _SAVE_FIRST_LATIN.match(sentence)
+            or _SAVE_FIRST.match(sentence)
+            or _ADD_RULE_FIRST.match(sentence)
+        )
         hit = _sentence(sentence) if len(sentence) <= _MAX or asked else _about_the_user(sentence)
         if hit:
             out.append(hit)
@@ -912,6 +916,9 @@ def _sentence(sentence: str) -> Hit | None:
     hit = _about_the_user(body)
     if hit:
         return hit
+    if _ADD_RULE_FIRST.match(body) and not sentence.rstrip().endswith(("?", "？")):
+        # "md中再加一个规则，…输出什么位置…": asking for a rule is no question, whatever words follow
+        return _memory_request(body)
     facts_only = _question(sentence, body)
     if facts_only:
         body = _before_the_asking(body)
@@ -1194,7 +1201,44 @@ _SAVE_TO_MEMORY = re.compile(
     r"(?<!\w)(?:сохран\w*|запиш\w*|добав\w*)\s+(?:это\s+)?(?:себе\s+)?в\s+"
     r"(?:постоянную\s+|долгосрочную\s+)?(?:память|claude\.md)|"
     r"\b(?:guarda|guárdalo|salva|salve|speichere|enregistre)\b[^,，]{0,20}?\b(?:memoria|memória|"
-    r"gedächtnis|mémoire|claude\.md)\b",
+    r"gedächtnis|mémoire|claude\.md)\b|"
+    # the asking said last, as its own clause: "…，把这一条规则记住", "…，记住这条"
+    r"(?<=[，,])\s*(?:请|請)?(?:把|将|將)?(?:这|這)(?:一)?(?:条|條)(?:规则|規則)?(?:记住|記住|记下来|記下來)$|"
+    r"(?<=[，,])\s*(?:请|請)?(?:记住|記住)(?:这|這)(?:一)?(?:条|條)(?:规则|規則)?$",
+    re.I,
+)
+# What follows the asking to keep ("…加入记忆中 wsl下直接用 mv", "сохрани в память, что …") is the
+# rule, unless it is the reason or the next step ("记录到记忆，方便其他对话理解", "…, потом …").
+_SAVE_REASON = re.compile(
+    r"^(?:方便|以便|便于|便於|这样|這樣|让|讓|以免|免得|下次|然后|然後|并|並|再|我(?:在|开|開|去)|"
+    r"потом|затем|чтобы|и\s+(?:потом|дальше)|depois|para\s+que|luego|pour\s+que|puis|poi|dann)",
+    re.I,
+)
+# What sets the rule said after the asking apart from it: a space or a colon, or "that" ("сохрани
+# в память, что …"); after a bare comma the sentence goes on about the task ("更新到项目md文件，
+# 尽量…" is how to write it, "写入记忆的颗粒度" a noun phrase).
+_SAVE_GAP = re.compile(r"\s+|\s*[：:]\s*|\s*[,，]\s*(?:что|que|that|dass|che)\s+", re.I)
+# Asking first for a rule to be added, the rule after it: "md中再加一个规则，涉及到输出文件…",
+# "把以下信息添加在md文件中：…", "добавь в CLAUDE.md правило: …", "CLAUDE.md에 추가해줘: …".
+_ADD_RULE_FIRST = re.compile(
+    r"^(?:请|請)?(?:再)?(?:在|往)?[^，,：:。]{0,6}?(?:claude\.md|全局\s*md|md\s*文件|md|记忆|記憶)\s*"
+    r"(?:中|里|裡)?\s*(?:再)?(?:加|添加|加上|增加|写上|寫上|加入|写入|寫入)(?:一个|一個|一条|一條)(?:新的)?"
+    r"(?:规则|規則)[:：，,\s]*|"
+    r"^(?:请|請)?把(?:以下|下面)(?:的)?(?:信息|内容|內容|规则|規則)?(?:添加|加|写|寫|加入|写入|寫入|记录|記錄)"
+    r"(?:在|到|进|進)(?:全局)?\s*(?:claude\.md|md\s*文件|md|记忆|記憶)\s*(?:中|里|裡)?[:：，,\s]+|"
+    r"^(?:добавь|запиши|пропиши|внеси)\s+в\s+(?:claude\.md|память|правила|инструкции)\s*"
+    r"(?:правило|инструкцию)?\s*[:,]\s*(?:что\s+)?",
+    re.I,
+)
+# Japanese and Korean say the memory file first and the asking last, the rule between:
+# "CLAUDE.md に「コミットは英語で」と追記して", "AGENTS.md に X というルールを追加してください",
+# "CLAUDE.md에 커밋은 영어로 쓰라고 추가해줘".
+_SAVE_AROUND = re.compile(
+    r"(?:claude\.md|agents\.md|gemini\.md|メモリー?|記憶|グローバルルール)\s*(?:ファイル)?に[、,]?\s*"
+    r"(?P<ja>[^。]{4,80}?)(?:という|との|って|と)(?:ルール|こと|方針|内容|指示)?を?\s*"
+    r"(?:設置|追加|追記|記載|記述|書い|書き込ん|書き込み|設定|入れ|保存|記録)|"
+    r"(?:claude\.md|agents\.md|메모리|기억)에\s*(?P<ko>[^.。]{4,80}?(?:라고|이라고|다고|라는|는))\s*"
+    r"(?:규칙을\s*)?(?:추가|작성|적어|기록|저장|넣어)",
     re.I,
 )
 _SAVE_FIRST = re.compile(
@@ -1224,6 +1268,13 @@ def _memory_request(body: str) -> Hit | None:
     latin = _SAVE_FIRST_LATIN.match(body)
     if latin:
         return _kept_after(body[latin.end() :], told=bool(latin.group("tell")))
+    added = _ADD_RULE_FIRST.match(body)
+    if added:  # the asking names the rule as one ("加一个规则"): what follows it is kept
+        return _kept_after(body[added.end() :], told=True)
+    around = _SAVE_AROUND.search(body)
+    if around:
+        rule = (around.group("ja") or around.group("ko")).strip(" 「」『』\"'")
+        return None if task_bound(rule) or len(rule) < 4 else _kept_rule(rule)
     first = _SAVE_FIRST.match(body)
     if first:  # "修改CLAUDE.md：…": the rule follows, up to a clause about this turn
         after = [c.strip() for c in _HEAD.split(body[first.end() :]) if c.strip()]
@@ -1244,6 +1295,11 @@ def _memory_request(body: str) -> Hit | None:
     save = _SAVE_TO_MEMORY.search(body)
     if not save:
         return None
+    gap = _SAVE_GAP.match(body, save.end())
+    said_after = body[gap.end() :].strip() if gap else ""
+    if len(said_after) >= 6 and not _SAVE_REASON.match(said_after):
+        # "帮这段问题加入记忆中 wsl情况下直接操作windows": the rule is said after the asking
+        return _kept_after(said_after, told=True)
     # What is to be kept comes before the asking ("X，写到Claude.md中"); what follows it is the
     # reason or the next step ("记录到记忆，方便其他对话理解").
     before = body[: save.start()]
@@ -1260,14 +1316,18 @@ def _memory_request(body: str) -> Hit | None:
     return _kept_rule(rule)
 
 
+# A clause that opens a new point ("另外…", "还有…"): the rule to keep ended before it.
+_NEW_POINT = re.compile(r"^(?:另外|此外|还有|還有|然后|然後|顺便|順便)")
+
+
 def _kept_after(rest: str, told: bool) -> Hit | None:
     """The rule said after a Latin-script asking to keep it, up to a clause about this turn."""
     rules: list[str] = []
     for clause in _HEAD.split(rest):
-        if task_bound(clause):
+        if task_bound(clause) or (rules and _NEW_POINT.match(clause.strip())):
             break
         rules.append(clause.strip())
-    rule = ", ".join(r for r in rules if r)
+    rule = ("，" if _CJK.search(rest) else ", ").join(r for r in rules if r)
     if len(rule) < 6 or _MEMORY_NOT_A_RULE.search(rule) or not (told or _RULE_AFTER.search(rule)):
         return None
     return _kept_rule(rule)
