@@ -1138,3 +1138,47 @@ def test_keeping_the_turns_own_things_yields_no_rule(text: str) -> None:
 def test_a_negated_rule_asked_to_be_kept_first_says_so_in_english() -> None:
     claim, _, rule = _one("CLAUDE.md中加一条规则：不要直接推送到 main 分支")
     assert claim == "Don't: 不要直接推送到 main 分支" and rule == "language.memory_request"
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "rule"),
+    [
+        ("Sempre verifique os tipos antes de comitar", "Always: Sempre verifique os tipos", "pt_always"),
+        ("Nunca inclua segredos no código", "Never: Nunca inclua segredos no código", "pt_never"),
+        ("Nunca assumir que o build passou sem rodar", "Never: Nunca assumir", "pt_never"),
+        ("Não se esqueça: documente cada endpoint novo", "Remember: documente", "pt_remember"),
+    ],
+)
+def test_portuguese_written_instructions_with_always_or_never(
+    text: str, claim: str, rule: str
+) -> None:
+    got, _, sub = _one(text)
+    assert got.startswith(claim) and sub == f"language.{rule}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    # the -a of an -ar verb and the -e of an -er/-ir verb are the present tense: a report
+    ["sempre falha quando abro o app", "o build sempre desiste no meio", "nunca testa direito"],
+)
+def test_portuguese_reports_with_always_are_no_rules(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # Portuguese "no" is "in the", no negation
+        (
+            "Lembre-se de sempre registrar as tarefas no harness",
+            "Always: sempre registrar as tarefas no harness",
+        ),
+        (
+            "Lembre-se de atualizar o changelog no README a cada release",
+            "Remember: atualizar o changelog no README a cada release",
+        ),
+    ],
+)
+def test_portuguese_no_is_in_the(text: str, claim: str) -> None:
+    assert _one(text)[0] == claim
+    assert _one("recuerda: no toques la carpeta legacy")[0].startswith("Don't:")

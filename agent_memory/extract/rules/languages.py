@@ -59,7 +59,16 @@ _RU_IMP = (
 _PT_IMP = (
     r"(?:use|usar|faça|fazer|faz|coloque|colocar|adicione|adicionar|altere|alterar|mexa|mexer|"
     r"crie|criar|remova|remover|apague|apagar|mude|mudar|toque|tocar|escreva|escrever|commite|"
-    r"envie|instale|instalar|rode|rodar|execute|executar|suba|subir)"
+    r"envie|instale|instalar|rode|rodar|execute|executar|suba|subir|"
+    # more of the written instruction: the imperative of -ar verbs ends in -e and that of -er/-ir
+    # verbs in -a, so neither reads as a report ("sempre falha", "sempre desiste" are -a/-e of the
+    # other kind); and the infinitive ("Nunca assumir …")
+    r"utilize|teste|verifique|comite|atualize|salve|pergunte|documente|revise|valide|evite|"
+    r"consulte|registre|priorize|explique|pesquise|implemente|confirme|traduza|inclua|assuma|"
+    r"leia|siga|responda|mantenha|garanta|confira|peça|"
+    r"utilizar|testar|verificar|comitar|commitar|atualizar|salvar|perguntar|documentar|revisar|"
+    r"validar|evitar|consultar|registrar|pesquisar|traduzir|incluir|assumir|responder|seguir|"
+    r"manter|garantir|confirmar)"
 )
 _FR_IMP = (
     r"(?:utilise|utilisez|fais|faites|ajoute|ajoutez|modifie|modifiez|touche|touchez|supprime|"
@@ -579,7 +588,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "pt_always",
     ),
     (
-        re.compile(r"^(?:lembre-se|lembre|lembra|não esqueça)\b", re.I),
+        re.compile(r"^(?:lembre-se|lembre|lembra|não esqueça|n[ãa]o se esque[çc]a)\b", re.I),
         "Remember",
         "fact",
         "pt_remember",
@@ -1109,7 +1118,11 @@ _NEGATION = re.compile(
     r"不要|不能|不许|不許|别|別|禁止|都不|不再|再也不|しない|しないで|ないで|ません|하지 ?마|않|"
     r"(?<![\uac00-\ud7af])안\s+(?=[\uac00-\ud7af])|"
     r"(?<!\w)(?:не|никогда|нельзя)(?!\w)|"
-    r"\b(?:não|nunca|no|jamás|ne|n'|jamais|nicht|nie|niemals|kein|keine|keinen|non|mai)\b",
+    r"\b(?:não|nunca|jamás|ne|n'|jamais|nicht|nie|niemals|kein|keine|keinen|non|mai)\b|"
+    # (Portuguese "no" is "in the": "no AI_INSTRUCTIONS.md", "no início", "no harness")
+    r"\bno\b(?![ \t]+(?:(?-i:[A-Z_.~/\ue000])|(?:inicio|início|final|fim|topo|"
+    r"começo|meio|lugar|caso|momento|projeto|arquivo|código|codigo|repositório|repositorio|diretório|"
+    r"diretorio|terminal|servidor|chat|harness|site|app|git|github|banco|navegador|contexto)\b))",
     re.I,
 )
 
@@ -1346,7 +1359,7 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _REMEMBER_WORD = re.compile(
     r"^(?:请|請)?(?:记住|記住|记得|記得|запомни(?:те)?|имей(?:те)? в виду|lembre-se|lembre|lembra|"
-    r"não esqueça|souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas|ricorda(?:ti)?|"
+    r"não esqueça|n[ãa]o se esque[çc]a|souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas|ricorda(?:ti)?|"
     r"tieni a mente|recuerda|recuérdalo|ten en cuenta|merke? dir|denk daran|vergiss nicht|"
     r"(?:꼭\s*)?기억해(?:\s*줘|\s*주세요|\s*둬|\s*두세요)?|(?:これを)?覚えて(?:おいて|て)?(?:ください|ね)?)"
     r"(?:[\s,，]+(?:que|che|dass|что|de|di)(?!\w))?[\s:：,，-]*",
