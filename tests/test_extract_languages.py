@@ -1182,3 +1182,36 @@ def test_portuguese_reports_with_always_are_no_rules(text: str) -> None:
 def test_portuguese_no_is_in_the(text: str, claim: str) -> None:
     assert _one(text)[0] == claim
     assert _one("recuerda: no toques la carpeta legacy")[0].startswith("Don't:")
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        (
+            "o vscode trava bastante, por isso eu prefiro usar o terminal nativo, faz sentido?",
+            "Prefers: eu prefiro usar o terminal nativo",
+        ),
+        (
+            "Ich bevorzuge immer kleine Commits, auch wenn es länger dauert.",
+            "Prefers: Ich bevorzuge immer kleine Commits",
+        ),
+        ("prefiero usar Podman en vez de Docker", "Prefers: prefiero usar Podman en vez de Docker"),
+        ("je préfère toujours les tests d'intégration", "Prefers: je préfère toujours les tests d'intégration"),
+        ("я предпочитаю использовать Vue", "Prefers: я предпочитаю использовать Vue"),
+    ],
+)
+def test_what_the_user_prefers_to_use_or_do(text: str, claim: str) -> None:
+    assert _one(text) == (claim, "preference", "language.i_prefer")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "prefiro que você faça isso agora",  # what this turn should do
+        "ich bevorzuge die zweite Variante",  # a pick among options
+        "я предпочитаю второй вариант",
+        "我倾向于方案一",
+    ],
+)
+def test_a_pick_or_this_turns_wish_is_no_preference(text: str) -> None:
+    assert [c for c in extract_claims(text) if c.rule == "language.i_prefer"] == []

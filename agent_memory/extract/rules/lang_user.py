@@ -212,6 +212,29 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "stack",
     ),
+    # What the user prefers to use or do, said of themselves: "prefiro usar stores externas",
+    # "ich bevorzuge immer den nachhaltigen Ansatz", "je préfère utiliser pnpm", "я предпочитаю
+    # использовать Vue". Not "prefiro que você…" (what this turn should do) and not a pick among
+    # options ("我倾向于方案一"): a verb of using/keeping, or "always", follows.
+    (
+        re.compile(
+            r"(?:^|\s)(?:eu\s+)?prefiro\s+(?:sempre\s+)?(?:usar|utilizar|trabalhar\s+com|manter|evitar)\s+\S|"
+            r"(?:^|\s)(?:eu\s+)?prefiro\s+sempre\s+\S|"
+            r"(?:^|\s)(?:yo\s+)?prefiero\s+(?:siempre\s+)?(?:usar|utilizar|trabajar\s+con|mantener|evitar)\s+\S|"
+            r"(?:^|\s)(?:yo\s+)?prefiero\s+siempre\s+\S|"
+            r"\bje\s+préfère\s+(?:toujours\s+)?(?:utiliser|travailler\s+avec|garder|éviter)\s+\S|"
+            r"\bje\s+préfère\s+toujours\s+\S|"
+            r"(?:^|\s)(?:io\s+)?preferisco\s+(?:sempre\s+)?(?:usare|utilizzare|lavorare\s+con|tenere|evitare)\s+\S|"
+            r"(?:^|\s)(?:io\s+)?preferisco\s+sempre\s+\S|"
+            r"\bich\s+(?:bevorzuge|präferiere)\s+(?:immer|grundsätzlich|generell)\s+\S|"
+            r"(?<!\w)я\s+всегда\s+предпочитаю\s+\S|"
+            r"(?<!\w)я\s+предпочитаю\s+(?:использовать|работать\s+с|писать\s+на)\s+\S",
+            re.I,
+        ),
+        "Prefers",
+        "preference",
+        "i_prefer",
+    ),
     # Where a part of the work lives, with a path: "API 側のコードは ../api_server である",
     # "设计文档在 docs/design/ 下", "конфиги лежат в ~/.config/nvim", "o código fica em src/app".
     (

@@ -38,7 +38,7 @@ _NON_ENGLISH = re.compile(
     r"\b(?:sono|sou|soy)\s+(?:uno?a?\s+|um\s+)?[a-z]{4,}|je suis|ich bin\b|"
     r"\b(?:instal(?:ei|ad[oa])|installat[oa]|installiert)\b|"
     r"\b(?:usamos|usiamo|utilizamos|utilizziamo|trabalho com|trabajo con|lavoro con|ich arbeite|wir arbeiten)\b|"
-    r"\b(?:meu|minha|quiero|preciso|gostaria|mi\s+(?=[a-z]+\s))\b|"
+    r"\b(?:meu|minha|quiero|preciso|gostaria|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
     r"\b(?:kommentare|commenti|comentarios|commentaires)\b|\b(?:en|in|auf)\s+(?:englisch|inglese|anglais)\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
@@ -1029,6 +1029,17 @@ def _before_the_asking(body: str) -> str:
     return "，".join(said)
 
 
+_CONCESSION = re.compile(
+    r"\s+(?:(?:auch|selbst)\s+wenn|mesmo\s+que|aunque|même\s+si|anche\s+se|даже\s+если)\b.*$", re.I
+)
+
+
+def _preferred(clause: str, pattern: re.Pattern[str]) -> str:
+    m = pattern.search(clause)
+    start = m.start() if m else 0
+    return _CONCESSION.sub("", clause[start:]).strip()
+
+
 def _about_the_user(body: str) -> Hit | None:
     """Who the user is or what they work on, said in a clause of its own: "…，我是个编程小白，
     让我看懂" keeps the middle clause; a question or a task after it is another clause."""
@@ -1039,6 +1050,9 @@ def _about_the_user(body: str) -> Hit | None:
                 continue
             # "现在安装了 X", "현재 X 설치했어": the tools installed are there now, and stay
             said = _NOW.sub(" ", clause) if label in ("Installed", "Has") else clause
+            if label == "Prefers":  # "por isso eu prefiro usar X": from the user's words on, and
+                # up to a concession ("…Ansatz, auch wenn es mehr Aufwand ist")
+                said = clause = _preferred(clause, pattern)
             if (
                 label == "Location"
             ):  # "…は ../api であり、必要ならこれを参照して": the place, said first
