@@ -1215,3 +1215,30 @@ def test_what_the_user_prefers_to_use_or_do(text: str, claim: str) -> None:
 )
 def test_a_pick_or_this_turns_wish_is_no_preference(text: str) -> None:
     assert [c for c in extract_claims(text) if c.rule == "language.i_prefer"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "返答は常に日本語でお願いします",
+        "これからは日本語で答えてください",
+        "대답은 항상 한국어로 해줘",
+        "всегда общайся со мной на русском",
+        "responda sempre em pt-br",
+    ],
+)
+def test_the_language_to_talk_in_said_in_more_ways(text: str) -> None:
+    assert _one(text) == (f"Language: {text}", "preference", "language.answer_language")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "この設計書は日本語で書いて",  # a document's language is the task's
+        "要点を日本語で教えてください",  # this answer's
+        "Em português, por favor",  # a bare language may answer a question
+        "в этом файле пиши на русском",
+    ],
+)
+def test_a_language_for_this_turn_is_no_answer_language(text: str) -> None:
+    assert [c for c in extract_claims(text) if c.rule == "language.answer_language"] == []

@@ -38,7 +38,7 @@ _NON_ENGLISH = re.compile(
     r"\b(?:sono|sou|soy)\s+(?:uno?a?\s+|um\s+)?[a-z]{4,}|je suis|ich bin\b|"
     r"\b(?:instal(?:ei|ad[oa])|installat[oa]|installiert)\b|"
     r"\b(?:usamos|usiamo|utilizamos|utilizziamo|trabalho com|trabajo con|lavoro con|ich arbeite|wir arbeiten)\b|"
-    r"\b(?:meu|minha|quiero|preciso|gostaria|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
+    r"\b(?:meu|minha|quiero|preciso|gostaria|responda|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
     r"\b(?:kommentare|commenti|comentarios|commentaires)\b|\b(?:en|in|auf)\s+(?:englisch|inglese|anglais)\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
@@ -1217,7 +1217,20 @@ _ANSWER_IN = re.compile(
     r"(?:responda|fale|responde)\s+(?:sempre\s+)?em\s+português|"
     r"(?:réponds|répondez|parle|parlez)(?:-moi)?\s+en\s+français|"
     r"(?:antworte|antworten sie|sprich)\s+(?:immer\s+)?auf\s+deutsch|"
-    r"한국어로\s*(?:답해|대답해|말해)(?:\s*줘|\s*주세요)?",
+    r"한국어로\s*(?:답해|대답해|말해)(?:\s*줘|\s*주세요)?|"
+    # the same said as a whole clause in more ways: what is answered, then the language
+    # ("回答は日本語でお願いします", "답변은 한국어로 해줘"), or talking with the user in it ("общайся со
+    # мной на русском", "responda em pt-br"); a bare "em português" may answer a question
+    r"(?:回答|返答|返事|応答|会話|やり取り|レスポンス)(?:は|も)\s*(?:すべて|全て|常に|必ず|基本的に)?\s*日本語で"
+    r"(?:お願いします|お願い|して(?:ください)?|行って(?:ください)?|頼む|書いて(?:ください)?)?|"
+    r"(?:常に|いつも|必ず|今後は?|これからは)?\s*日本語で(?:答えて|回答して|返答して|返事して|話して|会話して|"
+    r"やり取りして)(?:ください|下さい|ね)?|"
+    r"(?:답변|대답|응답|대화)(?:은|는|도)\s*(?:항상\s*)?(?:한국어|한글)로\s*(?:해\s*줘|해\s*주세요|부탁(?:해|합니다|해요)?|"
+    r"해)?|"
+    r"(?:всегда\s+)?(?:общайся|разговаривай|говори)(?:\s+со\s+мной)?\s+(?:всегда\s+|только\s+)?"
+    r"(?:на\s+русском(?:\s+языке)?|по-русски)|"
+    r"(?:sempre\s+)?(?:responda|responde|fale|escreva|converse)(?:\s+comigo)?\s+(?:sempre\s+)?em\s+"
+    r"(?:pt-br|pt_br|português(?:\s+do\s+brasil|\s+brasileiro)?)",
     re.I,
 )
 # "…，写到Claude.md中", "сохрани это в постоянную память": the user asks for the rest of the
