@@ -85,12 +85,18 @@ def test_other_kinds_and_language_rules_pass_untouched() -> None:
     assert [c.rule for c in extract_claims(long_request)] == ["language.from_now_on"]
 
 
-def test_carries_over_reads_only_constraints() -> None:
+def test_carries_over_reads_constraints_and_preferences() -> None:
     around = Shape(("Fix the page.", "Update the styles.", "Use Redis for caching."))
     said = "Use Redis for caching."
     assert carries_over("Use Redis for caching", "decision", "decision.shape", said, 2, around)
-    assert carries_over("Use Redis for caching", "preference", "preference.use", said, 2, around)
+    assert carries_over("Redis is the cache", "fact", "fact.lexicon", said, 2, around)
+    # a preference said as a step of the work asked for (tests/test_extract_steps.py)
+    assert not carries_over(
+        "Use Redis for caching", "preference", "preference.use", said, 2, around
+    )
     assert not carries_over("Never use Redis", "constraint", "directive.negative", said, 2, around)
+    alone = Shape((said,))
+    assert carries_over("Use Redis for caching", "preference", "preference.use", said, 0, alone)
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,9 @@ said so ("always", "never", "from now on", "in this project", "every time", "unl
 said on its own: a short statement (one or two sentences) that asks for no other piece of work,
 and that names a practice rather than a piece of the thing being worked on ("this", "here",
 "the button", "the layout"). The language rules (rules/languages.py) already need an explicit
-marker and pass untouched; so do the other kinds.
+marker and pass untouched. A preference of the choice or directive rules ("use X for Y",
+"avoid X", "I don't want X") is read the same way for the work around it (`_preference_stands`);
+facts and decisions pass.
 
 Each criterion was kept only where it removed more false atoms than true ones on people whose
 prompts were never read while writing it (notes/28-narrow.md).
@@ -113,7 +115,11 @@ _HEADING = re.compile(r"(?:^|\s)#{2,4}\s+\S")
 def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s: Shape) -> bool:
     """A constraint of `sentence` (the `index`-th of the statement) kept as a standing rule;
     every other kind, and the language rules, pass."""
-    if kind != "constraint" or rule.startswith("language."):
+    if rule.startswith("language."):
+        return True
+    if kind == "preference":
+        return _preference_stands(claim, rule, sentence, index, s)
+    if kind != "constraint":
         return True
     said = sentence.strip()
     if s.report or (index < len(s.quoted) and s.quoted[index]):
@@ -129,4 +135,31 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
     if rule.startswith("directive.") and WORK_REQUEST.match(said) and not _RULE_FIRST.match(said):
         return False  # "continue with the test and do not edit the .env file"
     # "Please split UpdateBuilder up a bit. Each type should have its own file."
+    return not any(WORK_REQUEST.match(o.strip()) for i, o in enumerate(s.sentences) if i != index)
+
+
+# "use short and concise commit messages", "descriptive variable names": how a kind of text is
+# written, which holds for every later text of that kind even when said with a piece of work.
+_WRITING_STYLE = re.compile(
+    r"\b(?:commit messages|messages|names|comments|docstrings|titles|descriptions)\s*$", re.I
+)
+# The sentence opens with the user's own choice or stance, not with the work asked for.
+_CHOICE_FIRST = re.compile(r"^\W*(?:please\s+)?(?:use|prefer|stick|i)\b", re.I)
+
+
+def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shape) -> bool:
+    """A preference said to stand, or one not said as a step of a piece of work asked for in
+    the same statement ("Fix the touch screen. Use nix-shell -p libinput for all operations.
+    Apply it now.", "add the modules, map their dependencies and avoid cycles"). Tastes and the
+    other rules' preferences ("I like svelte", "we use yarn") pass: only the choice and
+    directive rules read an instruction. (Pointing at the thing being worked on, as for
+    constraints, was not used: "answers that start with the result" names no piece of work.)"""
+    said = sentence.strip()
+    if STANDING.search(said):
+        return True
+    instruction = rule.startswith(("preference.", "directive.")) and rule != "preference.like"
+    if not instruction or _WRITING_STYLE.search(claim):
+        return True
+    if WORK_REQUEST.match(said) and not _RULE_FIRST.match(said) and not _CHOICE_FIRST.match(said):
+        return False  # "do the things noted above and use grep mcp for examples"
     return not any(WORK_REQUEST.match(o.strip()) for i, o in enumerate(s.sentences) if i != index)
