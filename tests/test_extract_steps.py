@@ -57,3 +57,27 @@ def test_a_step_of_this_work_is_not_a_preference(text: str) -> None:
 )
 def test_a_standing_preference_is_kept(text: str, claim: str) -> None:
     assert claim in _preferences(text)
+
+
+def _claims(text: str) -> list[str]:
+    return [c.claim for c in extract_claims(text)]
+
+
+def test_a_dash_inside_a_windows_path_does_not_cut_the_path() -> None:
+    text = r"remember the archive is in E:\Sync\07 - Notes\archive"
+    assert _claims(text) == [r"The archive is in E:\Sync\07 - Notes\archive"]
+    # a path with a space is not read whole by this rule: nothing rather than half of it
+    assert _claims(r"i have a mirror in E:\Sync\07 - Notes\mirror, can you sync it") == []
+
+
+def test_a_possessive_cut_from_its_noun_is_no_claim() -> None:
+    assert _claims("we are no longer doing our own retries, we're using the SDK's.") == []
+
+
+def test_a_product_word_in_a_later_phrase_does_not_make_a_project() -> None:
+    assert _claims("This is a smoke check needing a live server, not a bug.") == []
+    assert _claims("it's a CLI for invoices") == ["The project is a CLI for invoices"]
+
+
+def test_a_fact_stops_where_the_request_of_this_turn_starts() -> None:
+    assert _claims("We are using pnpm so please use: pnpm dlx shadcn add dialog") == ["Use pnpm"]

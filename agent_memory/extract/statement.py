@@ -182,7 +182,9 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
 _DANGLING = re.compile(
     r"\b(?:the|a|an|of|to|with|for|in|on|at|from|by|and|or|but|than|as|into|so|i|we|my|"
     r"our|your|would|should|could|can|will|when|if|because|which|who|where)\s*[.!?,;:]*$|"
-    r"\b(?:until|unless|before|after|when|while|if|once)\s+(?:you|i|we|it|they)\s*[.!?,;:]*$",
+    r"\b(?:until|unless|before|after|when|while|if|once)\s+(?:you|i|we|it|they)\s*[.!?,;:]*$|"
+    # "we're using claude code's": a possessive whose noun was cut off
+    r"\w['\u2019]s\s*[.!?,;:]*$",
     re.I,
 )
 # "that pattern", "that way": a thing named in an earlier turn ("that" as a determiner, before a

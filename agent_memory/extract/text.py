@@ -323,6 +323,13 @@ there's they're he's she's what's
 _SPLIT = re.compile(r",\s+|\s+(?:and|but)\s+(?=\S)|;\s*|\s+[-\u2013\u2014]\s+|:\s+|\s*\u2014\s*")
 
 
+def _inside_path(sentence: str, m: re.Match[str]) -> bool:
+    """The dash joins two pieces of one path: a word with a backslash before it and one after."""
+    before = sentence[: m.start()].rsplit(None, 1)
+    after = sentence[m.end() :].split(None, 1)
+    return bool(before and after and "\\" in before[-1] and "\\" in after[0])
+
+
 def _depths(text: str) -> list[int]:
     if not any(ch in text for ch in '([{"'):
         return [0] * len(text)
@@ -347,6 +354,8 @@ def clauses(sentence: str) -> list[str]:
             continue
         sep = m.group(0)
         nxt = sentence[m.end() :].split(" ", 1)[0].lower().strip(",.;:!?")
+        if sep.strip() in ("-", "\u2013") and _inside_path(sentence, m):
+            continue  # "C:\Users\me\16 - Notes\vault": one folder name with a dash in it
         if sep.strip() in (";", "-", "\u2013", "\u2014") or sep.startswith(" -"):
             cut = True
         elif sep.startswith(":"):

@@ -320,7 +320,9 @@ def _we_verb(m: re.Match[str], c: Clause) -> str | None:
         _FOR_A_WIDGET.search(obj) and not QUANTIFIER.search(obj)
     ):
         return None  # "we use fooBar", "we use tabs for the side panel": the code being edited
-    return cap(re.sub(r"^we(?:'re| are)\s+using\b", "We use", c.text, flags=re.I))
+    # "we are using shadcn so please use: …": the fact, then this turn's request
+    said = _RUN_ON_ASK.split(c.text, 1)[0]
+    return cap(re.sub(r"^we(?:'re| are)\s+using\b", "We use", said, flags=re.I))
 
 
 def _we_verb_kind(m: re.Match[str], c: Clause) -> str:

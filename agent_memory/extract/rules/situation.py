@@ -51,7 +51,10 @@ _WANT_TO_BUILD = re.compile(
 _IT_IS_A = re.compile(
     rf"^(?:it|this|this project|this repo|the project|the app|the product)\s*(?:'s| is)\s+"
     rf"(?:(?:essentially|basically|just|really|actually|mainly|primarily)\s+)?"
-    rf"((?:a|an)\s+(?:(?!and\b|or\b|that\b|which\b|applies\b|to\b|for\b|with\b){_TOKEN}\s+){{0,5}}?"
+    # the product word heads the first noun phrase: "an integration test requiring a running
+    # server" is a test (a second article starts another phrase)
+    rf"((?:a|an)\s+(?:(?!and\b|or\b|that\b|which\b|applies\b|to\b|for\b|with\b|an?\b|the\b)"
+    rf"{_TOKEN}\s+){{0,5}}?"
     rf"(?:{_PRODUCT})s?\b"
     # "an integration test", "an api error": the product word names something else here
     rf"(?!\s+(?:tests?|suite|case|error|bug|issue|file|step|branch|failure|problem|key|call)\b).*)",
