@@ -81,3 +81,9 @@ def test_a_product_word_in_a_later_phrase_does_not_make_a_project() -> None:
 
 def test_a_fact_stops_where_the_request_of_this_turn_starts() -> None:
     assert _claims("We are using pnpm so please use: pnpm dlx shadcn add dialog") == ["Use pnpm"]
+
+
+def test_a_complaint_ending_on_the_user_is_no_rule_unless_said_to_last() -> None:
+    assert _claims("Ah come on. Don't suggest junk to me.") == []
+    assert _claims("Please do not try lecture me.") == []
+    assert _claims("Please don't just nod along with me - ever.") == ["Never just nod along with me"]

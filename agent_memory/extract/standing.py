@@ -74,6 +74,9 @@ DEIXIS = re.compile(
     rf"\b(?:the|any other|other)\s+(?:\w+\s+)?(?:{_TASK_NOUN}|layout|screen|part|bit|piece)\b",
     re.I,
 )
+# A rule whose last word is the user ("… to me", "… direct me") reacts to the last answer; a
+# rule meant to last says so ("don't just agree with me, ever").
+_AT_ME = re.compile(r"\b(?:me|us)\W*$", re.I)
 # The user's own stance ("I only want to run my services via tmuxinator", "I don't want snap on
 # my hosts"), not a bound on a piece of work asked of the assistant ("I want you to …").
 OWN_WISH = re.compile(
@@ -126,6 +129,8 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return False  # a pasted report, a prompt being drafted in quotes: not the user's rule
     if STANDING.search(said):
         return True
+    if _AT_ME.search(claim):
+        return False  # "don't suggest rubbish to me": a complaint about the last answer
     if DEIXIS.search(claim):
         return False  # "don't change any other element but the layout": this piece of work
     if OWN_WISH.match(said) and not rule.startswith("directive."):
