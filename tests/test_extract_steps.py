@@ -86,4 +86,6 @@ def test_a_fact_stops_where_the_request_of_this_turn_starts() -> None:
 def test_a_complaint_ending_on_the_user_is_no_rule_unless_said_to_last() -> None:
     assert _claims("Ah come on. Don't suggest junk to me.") == []
     assert _claims("Please do not try lecture me.") == []
-    assert _claims("Please don't just nod along with me - ever.") == ["Never just nod along with me"]
+    assert _claims("Please don't just nod along with me - ever.") == [
+        "Never just nod along with me"
+    ]
