@@ -1242,3 +1242,33 @@ def test_the_language_to_talk_in_said_in_more_ways(text: str) -> None:
 )
 def test_a_language_for_this_turn_is_no_answer_language(text: str) -> None:
     assert [c for c in extract_claims(text) if c.rule == "language.answer_language"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Переименуй проект в ORBIT",
+        "把项目改名为 orbit-app",
+        "プロジェクト名を Orbit に変更して",
+        "프로젝트 이름을 Orbit으로 바꿔",
+        "renomeie o projeto para Orbit",
+        "Benenne das Projekt in Orbit um",
+    ],
+)
+def test_the_projects_new_name_is_a_decision(text: str) -> None:
+    claim, kind, rule = _one(text)
+    assert claim.startswith("Renamed: ") and "orbit" in claim.lower()
+    assert (kind, rule) == ("decision", "language.rename_project")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["переименуй команду agent-check в agent:check", "把这个文件改名为 main.py", "把函数改名为 load_all"],
+)
+def test_renaming_a_thing_of_the_task_is_no_decision(text: str) -> None:
+    assert [c for c in extract_claims(text) if c.rule == "language.rename_project"] == []
+
+
+def test_the_new_name_is_its_own_clause() -> None:
+    claim, _, _ = _one("项目名称改为 orbit，然后把首页重写一遍")
+    assert claim == "Renamed: 项目名称改为 orbit"

@@ -38,7 +38,7 @@ _NON_ENGLISH = re.compile(
     r"\b(?:sono|sou|soy)\s+(?:uno?a?\s+|um\s+)?[a-z]{4,}|je suis|ich bin\b|"
     r"\b(?:instal(?:ei|ad[oa])|installat[oa]|installiert)\b|"
     r"\b(?:usamos|usiamo|utilizamos|utilizziamo|trabalho com|trabajo con|lavoro con|ich arbeite|wir arbeiten)\b|"
-    r"\b(?:meu|minha|quiero|preciso|gostaria|responda|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
+    r"\b(?:meu|minha|quiero|preciso|gostaria|responda|renomeie|renombra|renomme|rinomina|benenne|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
     r"\b(?:kommentare|commenti|comentarios|commentaires)\b|\b(?:en|in|auf)\s+(?:englisch|inglese|anglais)\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
@@ -566,6 +566,27 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "i_use",
     ),
+    # The project's new name: "Переименуй проект в NUDGE", "把项目改名为 Nudge", "プロジェクト名を
+    # Nudge に変更して", "renomeie o projeto para Nudge" (the project or its repository, not a
+    # file or a function of the task).
+    (
+        re.compile(
+            rf"^(?:{_POLITE})?(?:давай\s+)?переименуй(?:те)?\s+(?:наш\s+|мой\s+)?(?:проект|репозиторий|репо|"
+            rf"приложение)\s+в\s+{_TOOL2}|"
+            rf"^(?:{_POLITE})?(?:把)?(?:我的|我们的|我們的)?(?:项目|項目|仓库|倉庫)(?:名|名字|名称|名稱)?"
+            rf"(?:改名|重命名|更名|改)(?:为|為|成|叫)\s*{_TOOL2}|"
+            rf"^(?:プロジェクト|リポジトリ)(?:名|の名前)?を\s*{_TOOL2}\s*に(?:変更|リネーム)|"
+            rf"^프로젝트\s*(?:이름|명)을\s*{_TOOL2}\s*(?:로|으로)\s*(?:바꿔|변경)|"
+            rf"^(?:renomeie|renomear|renombra|renombrar|renomme|renommer|renommez|rinomina|rinominare)\s+"
+            rf"(?:o|el|le|il)\s+(?:projeto|repositório|proyecto|repositorio|projet|dépôt|progetto)\s+"
+            rf"(?:para|a|en|in)\s+{_TOOL2}|"
+            rf"^benenne\s+das\s+(?:projekt|repository|repo)\s+in\s+{_TOOL2}\s+um",
+            re.I,
+        ),
+        "Renamed",
+        "decision",
+        "rename_project",
+    ),
     # The user's account name: "github用户名是 X", "我的账号是 X".
     (
         re.compile(
@@ -965,7 +986,7 @@ def _sentence(sentence: str) -> Hit | None:
             if remembered:
                 return remembered
             continue
-        if sub in ("i_use", "i_dont_use", "project_is", "account"):
+        if sub in ("i_use", "i_dont_use", "project_is", "account", "rename_project"):
             # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
             rest = _HEAD.split(body[m.end() :])
             fact = body[: m.end()] + rest[0].rstrip()
@@ -1181,7 +1202,7 @@ _HEAD = re.compile(r"[,，;；]")
 # Rules whose claim stands in the sentence's first clause: a deictic word further on ("我一直用
 # vim，这个文件帮我改一下") belongs to the task that follows, not to the rule or fact.
 _HEAD_BOUND = frozenset(
-    ("Always", "Never", "Uses", "Does not use", "Environment", "Project", "Account")
+    ("Always", "Never", "Uses", "Does not use", "Environment", "Project", "Account", "Renamed")
 )
 # A clause that goes on describing the thing just named ("这个系统可以…", "内容主要以…为主").
 _GOES_ON = re.compile(
