@@ -89,3 +89,8 @@ def test_a_complaint_ending_on_the_user_is_no_rule_unless_said_to_last() -> None
     assert _claims("Please don't just nod along with me - ever.") == [
         "Never just nod along with me"
     ]
+
+
+def test_the_scope_of_this_work_is_no_preference() -> None:
+    text = "Go on with the rest. I don't want you doing anything more than renaming the fields."
+    assert _claims(text) == []

@@ -44,8 +44,10 @@ DEICTIC_REF = re.compile(
     # the thing at hand, named in an earlier turn: "the impl I have laid out", "on that position"
     r"(?:i|you|we)\s*(?:have|'ve)\s+(?:just\s+)?(?:\w+ed|laid|written|made|done|built|set up|put)|"
     r"(?:on|in|at|from|with|of|for)\s+that\s+(?!is\b|was\b|are\b|were\b|way\b)[a-z]\w*|"
-    # the scope of this edit: "don't change anything but the layout", "any other element except"
-    r"(?:anything|nothing|any other \w+)\s+(?:but|except|besides|apart from|other than))\b",
+    # the scope of this edit: "don't change anything but the layout", "any other element except",
+    # "I don't want you doing anything more than adding the fields"
+    r"(?:anything|nothing|any other \w+)\s+(?:but|except|besides|apart from|other than|"
+    r"more than))\b",
     re.I,
 )
 # The things a task's requirements are about (what a card, a page or a row should show): a
