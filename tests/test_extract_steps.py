@@ -94,3 +94,23 @@ def test_a_complaint_ending_on_the_user_is_no_rule_unless_said_to_last() -> None
 def test_the_scope_of_this_work_is_no_preference() -> None:
     text = "Go on with the rest. I don't want you doing anything more than renaming the fields."
     assert _claims(text) == []
+
+
+def test_a_need_to_build_request_opens_with_the_work_not_a_stance() -> None:
+    text = (
+        "I need to set up a small plugin host with these goals: - load plugins from a folder"
+        " - use pluggy for plugin discovery - log every load. Please scaffold it."
+    )
+    assert not any("pluggy" in c for c in _claims(text))
+
+
+def test_a_marker_of_another_clause_in_a_long_sentence_keeps_no_preference() -> None:
+    text = (
+        "make a folder for the survey exports, keep it synced at all times, then pull the files"
+        " from the shared drive, then do the comparison described in the plan and in the notes,"
+        " make sure the agent never edits the reference answers, use polars and duckdb only."
+    )
+    assert _preferences(text) == []
+    assert _preferences("Going forward, use polars and duckdb only.") == [
+        "Use polars and duckdb only"
+    ]

@@ -148,8 +148,9 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
 _WRITING_STYLE = re.compile(
     r"\b(?:commit messages|messages|names|comments|docstrings|titles|descriptions)\s*$", re.I
 )
+_SHORT_SENTENCE = 150  # characters
 # The sentence opens with the user's own choice or stance, not with the work asked for.
-_CHOICE_FIRST = re.compile(r"^\W*(?:please\s+)?(?:use|prefer|stick|i)\b", re.I)
+_CHOICE_FIRST = re.compile(r"^\W*(?:please\s+)?(?:use|prefer|stick)\b", re.I)
 
 
 def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shape) -> bool:
@@ -160,11 +161,15 @@ def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shap
     directive rules read an instruction. (Pointing at the thing being worked on, as for
     constraints, was not used: "answers that start with the result" names no piece of work.)"""
     said = sentence.strip()
-    if STANDING.search(said):
+    # the marker of a long run-on sentence may be another clause's ("make sure the ai never
+    # edits the tests, use pysal only"): there it counts only inside the claim
+    if STANDING.search(claim) or (STANDING.search(said) and len(said) <= _SHORT_SENTENCE):
         return True
     instruction = rule.startswith(("preference.", "directive.")) and rule != "preference.like"
     if not instruction or _WRITING_STYLE.search(claim):
         return True
-    if WORK_REQUEST.match(said) and not _RULE_FIRST.match(said) and not _CHOICE_FIRST.match(said):
+    # "I don't want X, …" opens with the user's stance; "I need to build X with …" with the work
+    first = _RULE_FIRST.match(said) or _CHOICE_FIRST.match(said) or OWN_WISH.match(said)
+    if WORK_REQUEST.match(said) and not first:
         return False  # "do the things noted above and use grep mcp for examples"
     return not any(WORK_REQUEST.match(o.strip()) for i, o in enumerate(s.sentences) if i != index)
