@@ -1272,3 +1272,23 @@ def test_renaming_a_thing_of_the_task_is_no_decision(text: str) -> None:
 def test_the_new_name_is_its_own_clause() -> None:
     claim, _, _ = _one("项目名称改为 orbit，然后把首页重写一遍")
     assert claim == "Renamed: 项目名称改为 orbit"
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("меня зовут Ирина, помоги настроить бота", "Name: меня зовут Ирина"),
+        ("meu nome é Ana Souza", "Name: meu nome é Ana Souza"),
+        ("me llamo Carlos y trabajo con Django", "Name: me llamo Carlos"),
+        ("私の名前は Sato です", "Name: 私の名前は Sato"),
+        ("페이지 하단에 내 Lastname 인 Kowalski 를 넣어줘", "Name: 내 Lastname 인 Kowalski"),
+        ("我的名字是林伟", "Name: 我的名字是林伟"),
+    ],
+)
+def test_the_users_own_name(text: str, claim: str) -> None:
+    assert _one(text) == (claim, "fact", "language.user_name")
+
+
+@pytest.mark.parametrize("text", ["我叫你做的不是这个", "меня зовут на созвон в пять", "mi nombre de usuario"])
+def test_asking_or_a_lowercase_word_is_no_name(text: str) -> None:
+    assert [c for c in extract_claims(text) if c.rule == "language.user_name"] == []

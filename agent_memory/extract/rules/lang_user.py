@@ -57,6 +57,9 @@ _RU_TRADE = (
     r"не\s+программист\w*|не\s+разработчи\w*)"
 )
 
+# A person's name in Latin letters: capitalised words ("Ana Souza", "Dallenger").
+_NAME = r"(?-i:[A-Z][a-zà-ÿ'-]+(?:\s+[A-Z][a-zà-ÿ'-]+){0,2})(?![\w-])"
+
 # A tool's name in Latin letters inside CJK text ("codex cli", "Oh My Claude Code", "xvfb").
 _LATIN_NAME = r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+#_/-]*(?:\s+[A-Za-z][A-Za-z0-9.+#_/-]*){0,3}"
 # A name inside Latin-script text, written as one: a capital, a digit or a dot in it.
@@ -109,6 +112,25 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "User",
         "fact",
         "user_is",
+    ),
+    # The user's own name: "меня зовут Ирина", "meu nome é Ana Souza", "私の名前は Sato です",
+    # "내 Lastname 인 Dallenger", "我的名字是 Lin Wei". A name in capitals (or, after a word that
+    # can only mean "name", in the script of the sentence); not "我叫你…" (I told you to…).
+    (
+        re.compile(
+            rf"(?:^|\s)(?:меня\s+зовут|моя\s+фамилия|мо[её]\s+имя)\s+(?:{_NAME}|[А-ЯЁ][а-яё-]+)|"
+            rf"\b(?:(?:meu|mi)\s+(?:nome|nombre|sobrenome|apellido)\s+(?:é|es)|me\s+(?:chamo|llamo)|"
+            rf"je\s+m'appelle|mon\s+nom\s+est|mi\s+chiamo|il\s+mio\s+nome\s+è|ich\s+heiße|"
+            rf"mein\s+name\s+ist)\s+{_NAME}|"
+            rf"(?:私|僕|俺)の(?:名前|苗字|名字)は\s*(?:{_NAME}|[\u4e00-\u9fff\u30a0-\u30ff]{{2,6}})|"
+            rf"(?:^|\s)(?:내|제)\s*(?:이름|성|풀네임|(?i:last\s*name|first\s*name|lastname|firstname))\s*"
+            rf"(?:은|는|이|인)\s*{_NAME}|"
+            rf"我(?:的)?(?:名字|全名|英文名|英文名字|中文名|姓名)(?:是|叫)\s*(?:{_NAME}|[\u4e00-\u9fff]{{2,4}}(?=$|[，,。\s]))|"
+            rf"我叫\s*{_NAME}",
+        ),
+        "Name",
+        "fact",
+        "user_name",
     ),
     # zh: "我是windows系统", "我是mac用户": the user's machine, said as who they are
     (

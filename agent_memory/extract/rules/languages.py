@@ -38,7 +38,7 @@ _NON_ENGLISH = re.compile(
     r"\b(?:sono|sou|soy)\s+(?:uno?a?\s+|um\s+)?[a-z]{4,}|je suis|ich bin\b|"
     r"\b(?:instal(?:ei|ad[oa])|installat[oa]|installiert)\b|"
     r"\b(?:usamos|usiamo|utilizamos|utilizziamo|trabalho com|trabajo con|lavoro con|ich arbeite|wir arbeiten)\b|"
-    r"\b(?:meu|minha|quiero|preciso|gostaria|responda|renomeie|renombra|renomme|rinomina|benenne|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
+    r"\b(?:meu|minha|quiero|preciso|gostaria|responda|m'appelle|chiamo|llamo|chamo|renomeie|renombra|renomme|rinomina|benenne|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
     r"\b(?:kommentare|commenti|comentarios|commentaires)\b|\b(?:en|in|auf)\s+(?:englisch|inglese|anglais)\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
@@ -1074,6 +1074,9 @@ def _about_the_user(body: str) -> Hit | None:
             if label == "Prefers":  # "por isso eu prefiro usar X": from the user's words on, and
                 # up to a concession ("…Ansatz, auch wenn es mehr Aufwand ist")
                 said = clause = _preferred(clause, pattern)
+            elif label == "Name":  # "…内 Lastname 인 Dallenger 를 페이지에 추가하자": the name only
+                named = pattern.search(clause)
+                said = clause = clause[named.start() : named.end()].strip() if named else clause
             if (
                 label == "Location"
             ):  # "…は ../api であり、必要ならこれを参照して": the place, said first
