@@ -114,3 +114,40 @@ def test_a_marker_of_another_clause_in_a_long_sentence_keeps_no_preference() -> 
     assert _preferences("Going forward, use polars and duckdb only.") == [
         "Use polars and duckdb only"
     ]
+
+
+def test_a_guess_about_the_code_is_no_fact() -> None:
+    assert _claims("hold on, I think we are using the bulk endpoint") == []
+    assert _claims("We are using the bulk endpoint") != []
+
+
+def test_an_underlined_heading_or_front_matter_opens_a_pasted_document() -> None:
+    generated = (
+        "SESSION WRAP-UP NOTE\n====================\nWrite down what was changed and what is"
+        " left. Always write a short summary even when little was done. Keep it under ten lines"
+        " and list the open questions at the end of the note."
+    )
+    assert _claims(generated) == []
+    skill = (
+        "---\nname: review-helper\ndescription: Reviews a diff and points out risky changes.\n"
+        "---\n\nWhen reviewing, always include:\n\n1. **A one-line verdict**\n2. **The riskiest"
+        " hunk** with the reason it is risky\n3. **Tests that are missing**"
+    )
+    assert _claims(skill) == []
+
+
+def test_a_hurried_its_a_correction_is_no_fact() -> None:
+    assert _claims("sorry its is a hook not a plugin") == []
+
+
+def test_a_lack_cut_to_an_adverb_is_no_fact() -> None:
+    assert _claims("Minio does not support it natively, but it has a lifecycle") == []
+    assert _claims("B2 does not support natively, but it has versioning") == []
+
+
+def test_called_twice_is_an_invocation_not_a_name() -> None:
+    assert _claims("The sync handler is called twice.") == []
+    assert _claims("the worker is called from the scheduler") == []
+    assert _claims("Our staging cluster is called blue-river") == [
+        "Our staging cluster is called blue-river"
+    ]

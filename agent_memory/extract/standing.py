@@ -77,6 +77,9 @@ DEIXIS = re.compile(
 # A rule whose last word is the user ("… to me", "… direct me") reacts to the last answer; a
 # rule meant to last says so ("don't just agree with me, ever").
 _AT_ME = re.compile(r"\b(?:me|us)\W*$", re.I)
+_GUESS = re.compile(
+    r"\b(?:i think|i guess|i believe|i suppose|maybe|probably|perhaps|not sure)\b", re.I
+)
 # The user's own stance ("I only want to run my services via tmuxinator", "I don't want snap on
 # my hosts"), not a bound on a piece of work asked of the assistant ("I want you to …").
 OWN_WISH = re.compile(
@@ -122,6 +125,9 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return True
     if kind == "preference":
         return _preference_stands(claim, rule, sentence, index, s)
+    if kind == "fact":
+        # "wait, I think we are using batch/dro": a guess about the code, said while looking
+        return not (_GUESS.search(sentence) and len(sentence.strip()) <= _SHORT_SENTENCE)
     if kind != "constraint":
         return True
     said = sentence.strip()

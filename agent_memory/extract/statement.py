@@ -611,6 +611,9 @@ ROLE_PROMPT = re.compile(
 # document pasted whole: its rules are the document's, kept by the file itself.
 PASTED_DOC = re.compile(
     r"^#{1,3}\s+\S[^\n]{0,80}\n|"
+    # the same heading underlined ("PROGRESS SUMMARY\n======"), or a file's front matter
+    # ("---\nname: explain-code\ndescription: …"): a generated prompt or a pasted skill file
+    r"^\S[^\n]{0,80}\n={3,}[ \t]*\n|^---[ \t]*\n[\w-]+:[^\n]*\n|"
     # "AWARENESS & CONTEXT (MANDATORY):" — a capitalised section heading of a pasted brief (a
     # heading the user types for their own rules, "MY RULES:", "IMPORTANT:", is not one)
     r"^(?!.*\b(?:RULES?|IMPORTANT|NOTE|REMEMBER|PREFERENCES?|ALWAYS|NEVER)\b)"

@@ -268,7 +268,9 @@ def _this_repo_ok(m: re.Match[str], c: Clause) -> bool:
 def _copula_contrast_ok(m: re.Match[str], c: Clause) -> bool:
     subject = m.group(1) or m.group(2)
     return (
-        subject.split()[0].lower() not in PRONOUNS | {"things", "results", "values", "numbers"}
+        # "its is a command not a skill": "it's", typed in a hurry, a correction of the moment
+        subject.split()[0].lower()
+        not in PRONOUNS | {"its", "things", "results", "values", "numbers"}
         and not PROBLEM_SUBJECT.search(subject)
         and not vague(m.group(3))
     )
@@ -669,7 +671,13 @@ RULES: tuple[ClauseRule, ...] = (
         _NO_SUPPORT,
         "{c}",
         "fact",
-        lambda m, c: _subject_ok(m, c) and not vague(m.group(2)) and _code_state(m, c),
+        lambda m, c: (
+            _subject_ok(m, c)
+            and not vague(m.group(2))
+            and _code_state(m, c)
+            # "R2 does not support natively, but …": an adverb, the thing it lacks was cut off
+            and not re.fullmatch(r"\w+ly", m.group(2).strip(" .,;"))
+        ),
     ),
     ClauseRule("port", _F, _PORT, "{c}", "fact", _subject_ok),
     ClauseRule(

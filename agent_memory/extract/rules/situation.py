@@ -270,6 +270,13 @@ _CALLED = re.compile(
     r"^((?:the|our|all|both)\s+(?:[\w-]+\s+){0,4}?[\w-]+)\s+(?:is|are)\s+(?:called|named)\s+(\S.*)$",
     re.I,
 )
+# "the handler is called twice", "… is called from the worker": invoked, not named.
+_INVOKED = re.compile(
+    r"(?:twice|once|thrice|\d+\s+times|(?:several|many|multiple|a few|too many)\s+times|again|"
+    r"repeatedly|from|by|when|whenever|in|on|with|inside|before|after|during|every|each|only|at|"
+    r"too often)\b",
+    re.I,
+)
 _TREAT_AS = re.compile(
     r"^(?i:always\s+)?(?i:treat)\s+(\ue000\d+\ue001|[a-z]+[A-Z_]\w*|\w+_\w+)\s+as\s+(\S.*)$"
 )
@@ -680,6 +687,7 @@ RULES: tuple[ClauseRule, ...] = (
         lambda m, c: (
             _bounded(m.group(2), 8)
             and _not_this(2)(m, c)
+            and not _INVOKED.match(m.group(2))
             # "the file is called 'flows'", "the subfolder is called X": what this task opens
             and not re.search(
                 r"\b(?:file|folder|subfolder|directory|dir|sheet|tab|page|document|doc|image)$",
