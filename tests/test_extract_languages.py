@@ -1292,16 +1292,3 @@ def test_the_users_own_name(text: str, claim: str) -> None:
 @pytest.mark.parametrize("text", ["我叫你做的不是这个", "меня зовут на созвон в пять", "mi nombre de usuario"])
 def test_asking_or_a_lowercase_word_is_no_name(text: str) -> None:
     assert [c for c in extract_claims(text) if c.rule == "language.user_name"] == []
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["Não use npm", "no uses yarn nunca, usa pnpm", "n'utilise pas jQuery dans ce projet", "não use axios neste projeto"],
-)
-def test_a_tool_to_avoid_ends_its_clause(text: str) -> None:
-    assert _one(text)[0] == f"Don't: {text}"
-
-
-def test_a_way_of_working_for_this_task_is_no_tool_to_avoid() -> None:
-    assert extract_claims("NÃO USE SUBAGENTS PARA AS COMPARACOES, VERIFIQUE CADA LINHA") == []
-    assert extract_claims("Não use sub agents") == []

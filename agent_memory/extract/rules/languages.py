@@ -908,18 +908,9 @@ _ZH_QUESTION = re.compile(
 _CHUNK = re.compile(r"[,，;；]|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 
 
-# In Latin script any word reads as a "tool": the tool to avoid ends its clause ("não use npm",
-# "no uses yarn nunca"); "NÃO USE SUBAGENTS PARA AS COMPARACOES" names this task's way of working.
-_TOOL_ENDS = re.compile(
-    r"\s*(?:$|[,;.!，；]|\s(?:nunca|jamais|mais|más|plus|mai|più|nie|niemals|mehr|никогда|больше)\b)", re.I
-)
-
-
 def _plain_kept(body: str, pattern: re.Pattern[str]) -> bool:
     """A plain don't is kept with a tool to avoid, or a durability word in its own chunk."""
-    avoid = _USE_TOOL.search(body)
-    # ("n'utilise pas jQuery dans ce projet": the project is the default scope, not more words)
-    if avoid and (_CJK.search(body) or _TOOL_ENDS.match(_PROJECT_SCOPE.sub("", body[avoid.end() :]))):
+    if _USE_TOOL.search(body):
         return True
     return any(
         pattern.search(c.strip()) and _DURABLE.search(c) for c in _CHUNK.split(body)
