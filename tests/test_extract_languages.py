@@ -1292,3 +1292,14 @@ def test_the_users_own_name(text: str, claim: str) -> None:
 @pytest.mark.parametrize("text", ["我叫你做的不是这个", "меня зовут на созвон в пять", "mi nombre de usuario"])
 def test_asking_or_a_lowercase_word_is_no_name(text: str) -> None:
     assert [c for c in extract_claims(text) if c.rule == "language.user_name"] == []
+
+
+@pytest.mark.parametrize(
+    "text", ["実行は uv run を使ってモジュールとして実行したいです", "ビルドは Vite を使って高速化したいです"]
+)
+def test_japanese_how_a_part_is_done_with_a_tool(text: str) -> None:
+    assert _one(text) == (f"Use: {text}", "preference", "language.ja_part_with")
+
+
+def test_japanese_a_thing_of_the_task_done_with_a_tool_is_no_preference() -> None:
+    assert extract_claims("この関数はlodash を使って書き直したいです") == []

@@ -309,6 +309,17 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "decision",
         "ja_want_use",
     ),
+    # "実行はuv run を使ってモジュールとして実行したいです": how a part of the work is to be done,
+    # with a tool (the part first, as the topic; not "この関数は…", a thing of the task)
+    (
+        re.compile(
+            r"^(?!この|その|あの)[^。、]{1,12}?(?:は|には)\s*(?<![A-Za-z0-9_.])(?![\w-]*\.[\w-]*\.)"
+            rf"{_TOOL2}(?:\s+[a-z][\w-]*)?\s*を(?:使って|使用して|用いて)[^。、]{{0,20}}?したい(?:です|と思います)$"
+        ),
+        "Use",
+        "preference",
+        "ja_part_with",
+    ),
     # "覚えておいて：…", "…ことを覚えておいてください": what to remember is said with it
     (
         re.compile(
