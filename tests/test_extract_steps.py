@@ -151,3 +151,22 @@ def test_called_twice_is_an_invocation_not_a_name() -> None:
     assert _claims("Our staging cluster is called blue-river") == [
         "Our staging cluster is called blue-river"
     ]
+
+
+def test_a_quantifier_inside_the_tasks_purpose_makes_no_rule() -> None:
+    assert _claims("can you use subagents to edit each page in parallel.") == []
+    assert _claims("use prettier to format all files") == ["Use prettier to format all files"]
+    assert _claims("use direnv to load all future project variables") == [
+        "Use direnv to load all future project variables"
+    ]
+
+
+def test_that_before_a_noun_points_at_what_was_named_before() -> None:
+    assert _claims("we use that base dialog to build the other dialogs") == []
+
+
+def test_a_but_never_tail_without_its_clause_is_no_rule() -> None:
+    assert _claims("Field 'cache' was assigned to, but never read") == []
+    assert _claims("we use JWTs in cookies, but never localStorage") == [
+        "Use JWTs in cookies; never localStorage"
+    ]

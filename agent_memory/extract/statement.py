@@ -158,6 +158,8 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None  # "use subagents to parallelize this": bound to the conversation
     if _DANGLING.search(claim) or _THAT_THING.search(claim):
         return None  # "use X, not the" (cut mid-phrase), "always use that pattern" (named before)
+    if _THAT_OBJECT.match(claim):
+        return None  # "use that base modal to …": the thing named in another turn
     if PRONOUN_OBJECT.match(claim):
         return None  # "never touch that on the frontend": the thing at hand, named elsewhere
     uncapped = claim[:1].lower() + claim[1:] if claim[1:2].islower() else claim
@@ -193,6 +195,15 @@ _THAT_THING = re.compile(
     r"\bthat\s+(?:pattern|approach|way|style|format|convention|structure|logic|setup|method|"
     r"version|one|solution|idea|layout|design|naming|syntax|rule|flow|trick|fix|workflow|pipeline|"
     r"config|configuration|option|setting|settings)\b",
+    re.I,
+)
+
+
+# A choice whose object is "that <noun>": a determiner pointing at what was named before.
+_THAT_OBJECT = re.compile(
+    r"^(?:we(?:'re| are)?\s+)?(?:use|using|prefer|keep|stick (?:to|with)|go with|switch to)\s+"
+    r"that\s+"
+    r"(?!is\b|was\b|are\b|were\b|way\b|when\b|if\b|for\b|as\b)[a-z]",
     re.I,
 )
 
@@ -417,6 +428,8 @@ def _sentence_claims(
             continue
         if i > 0 and re.match(r"^no\s", c, re.I):
             continue  # "..., but no names": a fragment of the sentence, not a rule of its own
+        if i > 0 and re.match(r"^but\s", raw.strip(), re.I) and _CONTRAST_TAIL.match(c):
+            continue  # "Variable 'x' was written to, but never read": the tail of a clause
         if i > 0 and _ONE_THING.match(strip_lead(parts[i - 1]).rstrip(" .!?")):
             continue  # "do one thing, use X not Y": the next step, announced as such
         if i > 0 and _IF_CLAUSE.search(parts[i - 1]) and re.match(r"^i\s", c, re.I):

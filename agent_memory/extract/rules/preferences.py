@@ -164,6 +164,9 @@ _TO_A_JOB = re.compile(
 )
 
 
+_PURPOSE_CLAUSE = re.compile(r"\s+to\s+(?=[a-z]+\b)", re.I)
+
+
 _STYLE_OF = re.compile(
     r"^(?!the\b|this\b|that\b|my\b|your\b|a\b|an\b)[\w-]+(?:\s+(?:and\s+)?[\w-]+){0,3}\s+"
     r"(?:commit messages|messages|variable names|names|comments|docstrings|titles|branch names|"
@@ -178,7 +181,11 @@ def _use(m: re.Match[str], c: Clause) -> str | None:
         return None
     if not toolish(obj) and c.origin != "rejection" and not only:
         return None
-    strong = only or bool(QUANTIFIER.search(obj)) or c.origin == "rejection"
+    # "use subagents to make changes to each file": the quantifier is the task's, inside the
+    # purpose; "use prettier to format all files" names a standing job (_TO_A_JOB below)
+    scope = _PURPOSE_CLAUSE.split(obj, 1)[0] if not _TO_A_JOB.search(obj) else obj
+    strong = only or bool(QUANTIFIER.search(scope)) or c.origin == "rejection"
+    strong = strong or bool(re.search(r"\b(?:all|every|any)\s+future\b", obj, re.I))
     if re.match(r"^all (?:the|of the|our|my|these|those)\b", obj, re.I):
         return None  # "use all the tools we have in that folder": this task's material
     strong = strong or bool(_IN_A_KIND_OF_FILE.search(obj))
