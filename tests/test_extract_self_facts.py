@@ -359,3 +359,47 @@ def test_the_moment_is_not_kept(text: str, claims: list[str]) -> None:
 )
 def test_reactions_and_checks_are_not_kept(text: str, claims: list[str]) -> None:
     assert [c.claim for c in extract_claims(text)] == claims
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "kind"),
+    [
+        # where the user's things are deployed, by the platform's name
+        (
+            "I'm deploying all my apps on Netlify.",
+            "User deploys all their apps on Netlify",
+            "fact",
+        ),
+        (
+            "im deploying everything to fly.io so keep that in mind",
+            "User deploys everything to Fly.io",
+            "fact",
+        ),
+        ("I always deploy to Cloudflare Pages", "User deploys to Cloudflare Pages", "fact"),
+        ("we'll deploy the backend via Railway", "Deploy the backend via Railway", "decision"),
+        ("we have two netlify sites for the docs", "User has two Netlify sites", "fact"),
+        # a runtime or IDE named in lower case
+        ("i am still using xcode these days", "User uses xcode", "fact"),
+    ],
+)
+def test_where_things_are_deployed_and_what_is_used(text: str, claim: str, kind: str) -> None:
+    got = [(c.claim, c.kind) for c in extract_claims(text)]
+    assert got == [(claim, kind)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # this turn's step, a platform not named, a choice left open
+        "deploy to Vercel",
+        "we need to deploy the fix to Vercel now",
+        "I'm deploying it to the server",
+        "we will deploy the api to Railway or some other platform",
+        "could I fix this by deploying my app to Vercel?",
+        "im using this machine as a build runner",
+    ],
+)
+def test_a_deploy_step_is_not_a_fact(text: str) -> None:
+    assert [
+        c.rule for c in extract_claims(text) if c.rule.endswith(("deploys_on", "user_uses"))
+    ] == []

@@ -2,7 +2,8 @@
 they have installed ("I have OrbStack installed"), how long they have worked with something
 ("ten years of Java"), what they studied, what they work as, the tool or machine they are using
 ("I'm using WezTerm with fish"), their defaults ("set my default model to opus"), and what an
-acronym of theirs stands for ("DE is diagnostic evaluation").
+acronym of theirs stands for ("DE is diagnostic evaluation"), where their things are deployed
+("I deploy everything to Netlify").
 
 Each entry reads one clause from its start and keeps the user's own words for the thing named;
 the claim says "User …" so it stands alone. A thing of the task at hand ("I installed the
@@ -173,8 +174,9 @@ def _experience(years: int, what: int) -> tuple[Make, Check]:
     """The claim and the check of an experience rule whose regex holds the years in group
     `years` and the tool or field in group `what`."""
     return (
-        lambda m, c: f"User has {_years(m.group(years))} of experience with "
-        f"{bare_phrase(m.group(what))}",
+        lambda m, c: (
+            f"User has {_years(m.group(years))} of experience with {bare_phrase(m.group(what))}"
+        ),
         lambda m, c: _experience_ok(m.group(what)),
     )
 
@@ -261,7 +263,10 @@ def _using(m: re.Match[str], c: Clause) -> str | None:
     thing, joint, other = m.group(1), m.group(2), m.group(3)
     if re.match(r"^(?:the|this|that|my|your|our|these|those|some|any)\b", thing, re.I):
         return None
-    if not _named(thing) or (other and other.split()[0].lower() in PRONOUNS | {"the"}):
+    # A runtime or IDE by its lower-case name counts too ("i am using xcode").
+    if not (_named(thing) or thing.lower() in _RUNTIMES):
+        return None
+    if other and other.split()[0].lower() in PRONOUNS | {"the"}:
         return None
     if {w.lower() for w in thing.split()[1:]} & (PRONOUNS | _DETS):
         return None  # "I'm using GPT-4 for this task": the task at hand
@@ -615,9 +620,76 @@ _IN_TIMEZONE = re.compile(
 )
 
 
+# Where the user's things are deployed, by the platform's name: "I'm deploying it all on
+# netlify", "we will deploy via railway", "we have 2 netlify sites". A platform from the list
+# only ("deploy it to the server" names nothing lasting); the imperative "deploy to Vercel" is
+# this turn's step and is not read here.
+_PLATFORM = (
+    r"vercel|railway|netlify|heroku|render(?:\.com)?|fly(?:\.io)?|cloudflare(?: pages| workers)?|"
+    r"github pages|gitlab pages|firebase(?: hosting)?|supabase|koyeb|hetzner|digital ?ocean|"
+    r"aws(?: amplify| lambda| ecs)?|amplify|google cloud run|cloud run|gcp|azure|coolify|"
+    r"app engine|elastic beanstalk|deno deploy"
+)
+_WHAT_DEPLOYED = (
+    r"(?:(?P<what>everything|it all|all of (?:it|them)|all (?:my|our) (?:apps|projects|services|sites)|"
+    r"(?:my|our|the) (?:[\w-]+\s+)?(?:apps?|projects?|sites?|website|backend|frontend|api|services?))"
+    r"\s+)?"
+)
+_I_DEPLOY = re.compile(
+    rf"^(?:i(?:'m| am)\s+(?:currently\s+|now\s+|always\s+)?deploying|i\s+(?:always\s+|usually\s+)?"
+    rf"deploy)\s+{_WHAT_DEPLOYED}(?P<how>on|to|via|with|using|through)\s+(?P<where>{_PLATFORM})\b"
+    rf"(?!\s+(?:or|and)\s+(?:other|another|some|any|something))",
+    re.I,
+)
+_WE_WILL_DEPLOY = re.compile(
+    rf"^we(?:'ll| will| need to| have to| are going to|'re going to| should| must| want to)\s+"
+    rf"deploy\s+{_WHAT_DEPLOYED}(?P<how>via|on|using|through|with)\s+(?P<where>{_PLATFORM})\b"
+    rf"(?!\s+(?:or|and)\s+(?:other|another|some|any|something))",
+    re.I,
+)
+_PLATFORM_PROJECTS = re.compile(
+    rf"^(?:we|i)(?:'ve| have)\s+(?:got\s+)?(?P<n>\d+|two|three|four|five|several|multiple)\s+"
+    rf"(?P<where>{_PLATFORM})\s+(?P<what>projects|apps|sites|deployments|services)\b",
+    re.I,
+)
+_PLATFORM_CASE = {
+    "github pages": "GitHub Pages",
+    "gitlab pages": "GitLab Pages",
+    "aws": "AWS",
+    "gcp": "GCP",
+}
+
+
+def _platform(name: str) -> str:
+    low = " ".join(name.lower().split())
+    return _PLATFORM_CASE.get(low) or " ".join(w[:1].upper() + w[1:] for w in low.split())
+
+
+def _what(m: re.Match[str]) -> str:
+    what = re.sub(r"\b(?:my|our) ", "their ", (m.group("what") or "").strip(), flags=re.I)
+    return f" {what}" if what else ""
+
+
+def _i_deploy(m: re.Match[str], c: Clause) -> str:
+    return f"User deploys{_what(m)} {m.group('how').lower()} {_platform(m.group('where'))}"
+
+
+def _we_will_deploy(m: re.Match[str], c: Clause) -> str:
+    return f"Deploy{_what(m)} {m.group('how').lower()} {_platform(m.group('where'))}"
+
+
+def _platform_projects(m: re.Match[str], c: Clause) -> str:
+    return (
+        f"User has {m.group('n').lower()} {_platform(m.group('where'))} {m.group('what').lower()}"
+    )
+
+
 _F = "situation"
 RULES: tuple[ClauseRule, ...] = (
     ClauseRule("user_plan", _F, _PLAN, _plan, "fact"),
+    ClauseRule("deploys_on", _F, _I_DEPLOY, _i_deploy, "fact"),
+    ClauseRule("deploys_on", _F, _WE_WILL_DEPLOY, _we_will_deploy, "decision"),
+    ClauseRule("deploys_on", _F, _PLATFORM_PROJECTS, _platform_projects, "fact"),
     ClauseRule(
         "user_uses",
         _F,
