@@ -170,3 +170,11 @@ def test_a_but_never_tail_without_its_clause_is_no_rule() -> None:
     assert _claims("we use JWTs in cookies, but never localStorage") == [
         "Use JWTs in cookies; never localStorage"
     ]
+
+
+def test_a_clause_run_on_after_a_choice_is_not_part_of_it() -> None:
+    assert _claims("lets use vitest I think it is already set up") == ["Use vitest"]
+
+
+def test_other_things_named_for_a_should_are_the_things_at_hand() -> None:
+    assert _claims("you should also move other fixture files too") == []

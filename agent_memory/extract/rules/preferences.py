@@ -472,8 +472,14 @@ _MOVE = ("switch to", "move to", "migrate to", "switch over to")
 _REASON = re.compile(r"^\S+(?:\s+\S+)?\s+(?:to|so we)\s+(?:avoid|prevent|never|not)\b", re.I)
 
 
+# "let's use playwright I think it is installed": a new clause run on after the choice
+_RUN_ON_CLAUSE = re.compile(
+    r"\s+(?:i|we|it|this)\s+(?:think|guess|believe|'m|am|was|is|have|need|want|will)\b.*$", re.I
+)
+
+
 def _lets(m: re.Match[str], c: Clause) -> str | None:
-    verb, obj = m.group(1).lower(), m.group(2)
+    verb, obj = m.group(1).lower(), _RUN_ON_CLAUSE.sub("", m.group(2))
     if re.match(r"^(?:let's|lets|let us)\s+just\b", c.text, re.I):
         return None  # "let's just use hack": a step of this conversation
     if verb == "do":
@@ -559,7 +565,8 @@ def _should(m: re.Match[str], c: Clause) -> str | None:
         or re.match(r"^\s*(?:now|later|first|today|soon)\b", rest, re.I)
     ):
         return None  # "we should use exactly the same setup in X": copy what is at hand
-    determined = re.match(rf"^\s*(?:to\s+|with\s+|on\s+)?{DET}\b", rest, re.I)
+    # "you should also move other video files": "other" points at the things at hand too
+    determined = re.match(rf"^\s*(?:to\s+|with\s+|on\s+)?(?:{DET}|other)\b", rest, re.I)
     if (
         determined
         and not QUANTIFIER.search(rest)
