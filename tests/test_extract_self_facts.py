@@ -378,6 +378,8 @@ def test_reactions_and_checks_are_not_kept(text: str, claims: list[str]) -> None
         ("I always deploy to Cloudflare Pages", "User deploys to Cloudflare Pages", "fact"),
         ("we'll deploy the backend via Railway", "Deploy the backend via Railway", "decision"),
         ("we have two netlify sites for the docs", "User has two Netlify sites", "fact"),
+        ("We're hosted on Render.", "User's app is hosted on Render", "fact"),
+        ("i have a netlify free account btw", "User has a Netlify Free account", "fact"),
         # a runtime or IDE named in lower case
         ("i am still using xcode these days", "User uses xcode", "fact"),
     ],
@@ -397,9 +399,37 @@ def test_where_things_are_deployed_and_what_is_used(text: str, claim: str, kind:
         "we will deploy the api to Railway or some other platform",
         "could I fix this by deploying my app to Vercel?",
         "im using this machine as a build runner",
+        "I have a question about my Vercel account",
+        "we are hosted on a server in the basement",
     ],
 )
 def test_a_deploy_step_is_not_a_fact(text: str) -> None:
     assert [
         c.rule for c in extract_claims(text) if c.rule.endswith(("deploys_on", "user_uses"))
     ] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("and I aliased ll to eza in my bashrc", "User has alias ll to eza in .bashrc"),
+        ("i did alias k=kubectl in .zshrc", "User has alias k=kubectl in .zshrc"),
+        (
+            "I have a dots alias for managing my dotfiles repo",
+            "User has a dots alias for managing their dotfiles repo",
+        ),
+        (
+            "I keep my shell files (aliased to dots in zshrc) in one repo",
+            "User's shell files are aliased to dots in .zshrc",
+        ),
+    ],
+)
+def test_a_shell_alias_the_user_keeps(text: str, claim: str) -> None:
+    assert [(c.claim, c.kind) for c in extract_claims(text)] == [(claim, "fact")]
+
+
+@pytest.mark.parametrize(
+    "text", ["alias it to x", "I have an alias for that", "I aliased the import to np in main.py"]
+)
+def test_an_alias_of_the_task_is_not_kept(text: str) -> None:
+    assert [c.rule for c in extract_claims(text) if c.rule.endswith("shell_alias")] == []

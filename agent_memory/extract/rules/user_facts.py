@@ -652,6 +652,19 @@ _PLATFORM_PROJECTS = re.compile(
     rf"(?P<where>{_PLATFORM})\s+(?P<what>projects|apps|sites|deployments|services)\b",
     re.I,
 )
+# "I'm hosted on Vercel", "we are deployed on Fly.io": the user's own deployment, by platform.
+_WE_ARE_HOSTED = re.compile(
+    rf"^(?:i(?:'m| am)|we(?:'re| are))\s+(?:currently\s+|now\s+|all\s+)?(?:hosted|deployed)\s+"
+    rf"(?P<how>on|at|via|with|to)\s+(?P<where>{_PLATFORM})\b",
+    re.I,
+)
+# "i have a vercel pro account": an account on a platform, named.
+_PLATFORM_ACCOUNT = re.compile(
+    rf"^i(?:'ve| have)\s+(?:got\s+|also\s+|already\s+)?an?\s+(?P<where>{_PLATFORM})\s+"
+    rf"(?P<tier>(?:pro|hobby|free|paid|team|business|enterprise|premium|starter)\s+)?"
+    rf"(?P<what>account|plan|subscription)\b",
+    re.I,
+)
 _PLATFORM_CASE = {
     "github pages": "GitHub Pages",
     "gitlab pages": "GitLab Pages",
@@ -678,10 +691,42 @@ def _we_will_deploy(m: re.Match[str], c: Clause) -> str:
     return f"Deploy{_what(m)} {m.group('how').lower()} {_platform(m.group('where'))}"
 
 
+def _platform_account(m: re.Match[str], c: Clause) -> str:
+    tier = m.group("tier").strip().capitalize() + " " if m.group("tier") else ""
+    return f"User has a {_platform(m.group('where'))} {tier}{m.group('what').lower()}"
+
+
 def _platform_projects(m: re.Match[str], c: Clause) -> str:
     return (
         f"User has {m.group('n').lower()} {_platform(m.group('where'))} {m.group('what').lower()}"
     )
+
+
+# Shell aliases the user keeps: "I did alias py=python3 in my zshrc", "I have a dots alias for
+# my bare dotfiles repo", "my config files (aliased to cfg in bashrc)". An rc file or "alias for"
+# is required: "alias it to x" alone is a step of the task.
+_RC = r"(?P<rc>\.?(?:zshrc|bashrc|bash_profile|zprofile|profile|config\.fish))"
+_I_ALIASED = re.compile(
+    rf"^(?:but\s+|also\s+|and\s+)?i(?:'ve| have| did)?\s+(?:already\s+|also\s+)?alias(?:ed)?\s+"
+    rf"(?P<alias>[\w.-]+\s*=\s*[\w.\-/'\"]+|[\w.-]+\s+(?:to|as)\s+[\w.-]+)\s+in\s+(?:my\s+)?{_RC}\b",
+    re.I,
+)
+_ALIAS_FOR = re.compile(
+    r"^i(?:'ve| have)\s+(?:got\s+|also\s+)?an?\s+(?P<name>[\w.-]+|\ue000\d+\ue001)\s+alias\s+for\s+"
+    r"(?P<what>(?:using\s+|handling\s+|managing\s+)?(?:[\w.-]+\s+){0,8}(?:dotfiles|config(?:s|uration)?"
+    r"(?: files)?|repo|repository|git|docker|kubectl|python|virtualenv|venv))\b",
+    re.I,
+)
+_MY_ALIASED = re.compile(
+    rf"\bmy\s+(?P<what>(?:[\w.-]+\s+){{0,2}}?(?:files|repo|dotfiles|config))\s*\(\s*aliased\s+"
+    rf"(?:to|as)\s+(?P<alias>[\w.-]+)\s+in\s+{_RC}\s*\)",
+    re.I,
+)
+
+
+def _rc(m: re.Match[str]) -> str:
+    rc = m.group("rc").lower()
+    return rc if rc.startswith(".") or rc == "config.fish" else f".{rc}"
 
 
 _F = "situation"
@@ -690,6 +735,40 @@ RULES: tuple[ClauseRule, ...] = (
     ClauseRule("deploys_on", _F, _I_DEPLOY, _i_deploy, "fact"),
     ClauseRule("deploys_on", _F, _WE_WILL_DEPLOY, _we_will_deploy, "decision"),
     ClauseRule("deploys_on", _F, _PLATFORM_PROJECTS, _platform_projects, "fact"),
+    ClauseRule(
+        "deploys_on",
+        _F,
+        _WE_ARE_HOSTED,
+        lambda m, c: f"User's app is hosted {m.group('how').lower()} {_platform(m.group('where'))}",
+        "fact",
+    ),
+    ClauseRule("deploys_on", _F, _PLATFORM_ACCOUNT, _platform_account, "fact"),
+    ClauseRule(
+        "shell_alias",
+        _F,
+        _I_ALIASED,
+        lambda m, c: f"User has alias {' '.join(m.group('alias').split())} in {_rc(m)}",
+        "fact",
+    ),
+    ClauseRule(
+        "shell_alias",
+        _F,
+        _ALIAS_FOR,
+        lambda m, c: (
+            f"User has a {m.group('name')} alias for {bare_phrase(m.group('what')).replace('my ', 'their ')}"
+        ),
+        "fact",
+    ),
+    ClauseRule(
+        "shell_alias",
+        _F,
+        _MY_ALIASED,
+        lambda m, c: (
+            f"User's {m.group('what').lower()} are aliased to {m.group('alias')} in {_rc(m)}"
+        ),
+        "fact",
+        search=True,
+    ),
     ClauseRule(
         "user_uses",
         _F,
