@@ -1303,3 +1303,10 @@ def test_japanese_how_a_part_is_done_with_a_tool(text: str) -> None:
 
 def test_japanese_a_thing_of_the_task_done_with_a_tool_is_no_preference() -> None:
     assert extract_claims("この関数はlodash を使って書き直したいです") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["O problema é que instalei algumas extensões", "eu não lembro de onde instalei este", "instalé esos paquetes ayer"]
+)
+def test_installing_a_pointer_or_some_is_no_installed_tool(text: str) -> None:
+    assert [c for c in extract_claims(text) if c.rule == "language.installed"] == []

@@ -67,7 +67,11 @@ _NAMED = r"(?-i:(?:[A-Z][A-Za-z0-9.+#_-]*|[a-z]+[0-9.+#-][A-Za-z0-9.+#_-]*))"
 # What follows "I installed": a name, not an article and a common noun.
 _AFTER_VERB = (
     r"(?!(?:el|la|los|las|o|a|os|as|le|les|un|une|des|die|der|das|den|il|lo|gli|uma|um|una|todo|"
-    r"tudo|tout|alles|все|всё)\b)[A-Za-z][A-Za-z0-9.+#_/-]*"
+    r"tudo|tout|alles|все|всё|"
+    # a pointer or a some, not a name ("instalei este", "instalei algumas" are things of the talk)
+    r"este|esta|estes|estas|esse|essa|esses|essas|isso|isto|aquele|aquela|algum|alguma|alguns|algumas|"
+    r"estos|ese|esa|esos|esas|algunos|algunas|ce|cet|cette|ces|quelques|questo|questa|questi|queste|"
+    r"alcuni|alcune|dieses|diese|dieser|einige|einen|eine|ein)\b)[A-Za-z][A-Za-z0-9.+#_/-]*"
 )
 
 # 安装 / 装 (install), not 封装 (wrap), 包装 (pack), 假装 (pretend), 组装 (assemble)
