@@ -178,3 +178,12 @@ def test_a_clause_run_on_after_a_choice_is_not_part_of_it() -> None:
 
 def test_other_things_named_for_a_should_are_the_things_at_hand() -> None:
     assert _claims("you should also move other fixture files too") == []
+
+
+def test_rules_that_are_not_named_are_no_rule() -> None:
+    assert _claims("always follow rules, cont") == []
+    assert _claims("always follow the rules in STYLE.md") == ["Always follow the rules in STYLE.md"]
+
+
+def test_what_this_conversation_has_been_doing_is_no_rule() -> None:
+    assert _claims("Remember to keep updating our docs of what we have been testing") == []

@@ -43,6 +43,8 @@ DEICTIC_REF = re.compile(
     r"as you (?:say|said|suggest|suggested|mention|mentioned|propose|proposed|recommend|recommended)|"
     # the thing at hand, named in an earlier turn: "the impl I have laid out", "on that position"
     r"(?:i|you|we)\s*(?:have|'ve)\s+(?:just\s+)?(?:\w+ed|laid|written|made|done|built|set up|put)|"
+    # "our notes of what we have been trying": what this conversation has been doing
+    r"(?:i|you|we)\s*(?:have|'ve)\s+been\s+\w+ing|"
     r"(?:on|in|at|from|with|of|for)\s+that\s+(?!is\b|was\b|are\b|were\b|way\b)[a-z]\w*|"
     # the scope of this edit: "don't change anything but the layout", "any other element except",
     # "I don't want you doing anything more than adding the fields"

@@ -158,6 +158,8 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None  # "use subagents to parallelize this": bound to the conversation
     if _DANGLING.search(claim) or _THAT_THING.search(claim):
         return None  # "use X, not the" (cut mid-phrase), "always use that pattern" (named before)
+    if _RULES_UNNAMED.match(claim):
+        return None  # "always follow rules, cont": which rules was said elsewhere
     if _THAT_OBJECT.match(claim):
         return None  # "use that base modal to …": the thing named in another turn
     if PRONOUN_OBJECT.match(claim):
@@ -199,6 +201,11 @@ _THAT_THING = re.compile(
 )
 
 
+_RULES_UNNAMED = re.compile(
+    r"^(?:always\s+)?(?:follow|obey|respect|stick to|keep to)\s+(?:the\s+|my\s+|our\s+|all\s+|your\s+)?"
+    r"(?:rules|instructions|guidelines|conventions)\W*(?:cont\w*|please)?\W*$",
+    re.I,
+)
 # A choice whose object is "that <noun>": a determiner pointing at what was named before.
 _THAT_OBJECT = re.compile(
     r"^(?:we(?:'re| are)?\s+)?(?:use|using|prefer|keep|stick (?:to|with)|go with|switch to)\s+"
