@@ -433,3 +433,28 @@ def test_a_shell_alias_the_user_keeps(text: str, claim: str) -> None:
 )
 def test_an_alias_of_the_task_is_not_kept(text: str) -> None:
     assert [c.rule for c in extract_claims(text) if c.rule.endswith("shell_alias")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("I don't have a Mac, only Windows.", "User does not have a Mac"),
+        ("i dont even have an amd gpu", "User does not have an amd gpu"),
+        ("I do not have Claude Desktop.", "User does not have Claude Desktop"),
+    ],
+)
+def test_what_the_user_does_not_have(text: str, claim: str) -> None:
+    assert [(c.claim, c.kind) for c in extract_claims(text)] == [(claim, "fact")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't have a clue about your plan.",
+        "I don't have the time",
+        "I don't have access to the server",
+        "I don't have any tests for this yet",
+    ],
+)
+def test_not_having_a_moment_or_a_clue_is_no_fact(text: str) -> None:
+    assert [c.rule for c in extract_claims(text) if c.rule.endswith("user_hardware")] == []

@@ -729,6 +729,33 @@ def _rc(m: re.Match[str]) -> str:
     return rc if rc.startswith(".") or rc == "config.fish" else f".{rc}"
 
 
+# "I don't have Claude Desktop", "i dont even have a nvidia gpu": a tool or a piece of hardware
+# the user lacks, named (or a hardware noun); "I don't have the time / a clue" names nothing.
+_DONT_HAVE = re.compile(
+    rf"^i\s+(?:don't|do not|dont)\s+(?:even\s+|currently\s+|actually\s+)?(?:have|own)\s+"
+    rf"(?P<thing>(?:an?\s+)?(?:{_NAME}\s+){{0,2}}?{_NAME})"
+    rf"(?:\s+on\s+(?:my|this)\s+(?:machine|computer|laptop|mac|pc))?{_END}",
+    re.I,
+)
+_HARDWARE_NOUN = words(
+    """
+gpu gpus graphics card mac macbook iphone ipad android laptop pc desktop monitor webcam printer
+"""
+)
+
+
+def _dont_have(m: re.Match[str], c: Clause) -> str | None:
+    thing = m.group("thing")
+    bare = re.sub(r"^an?\s+", "", thing, flags=re.I)
+    if re.match(rf"^(?:{DET}|any|much|many|enough|time|access|permission)\b", bare, re.I):
+        return None
+    if re.search(r"\b(?:installed|set up|setup|configured|running|open|active|yet)$", bare, re.I):
+        return None  # "I do not have Docker installed": a step of this task's setup
+    if not (_named(bare) or bare.split()[-1].lower() in _HARDWARE_NOUN):
+        return None
+    return f"User does not have {bare_phrase(thing)}"
+
+
 _F = "situation"
 RULES: tuple[ClauseRule, ...] = (
     ClauseRule("user_plan", _F, _PLAN, _plan, "fact"),
@@ -743,6 +770,7 @@ RULES: tuple[ClauseRule, ...] = (
         "fact",
     ),
     ClauseRule("deploys_on", _F, _PLATFORM_ACCOUNT, _platform_account, "fact"),
+    ClauseRule("user_hardware", _F, _DONT_HAVE, _dont_have, "fact"),
     ClauseRule(
         "shell_alias",
         _F,
