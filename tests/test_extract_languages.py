@@ -1310,3 +1310,11 @@ def test_japanese_a_thing_of_the_task_done_with_a_tool_is_no_preference() -> Non
 )
 def test_installing_a_pointer_or_some_is_no_installed_tool(text: str) -> None:
     assert [c for c in extract_claims(text) if c.rule == "language.installed"] == []
+
+
+def test_portuguese_always_commit_with_the_english_verb() -> None:
+    assert _one("sempre commit mesmo pequenos ajustes") == (
+        "Always: sempre commit mesmo pequenos ajustes",
+        "constraint",
+        "language.pt_always",
+    )

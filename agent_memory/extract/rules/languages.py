@@ -614,7 +614,10 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(rf"^(?:{_POLITE})?não\s+{_PT_IMP}\b", re.I), "Don't", "constraint", "pt_dont"),
     (
         # "sempre rode os testes", and the verb first: "use sempre pnpm"
-        re.compile(rf"^(?:{_POLITE})?(?:sempre\s+{_PT_IMP}|{_PT_IMP}\s+sempre)\b", re.I),
+        # ("sempre commit mesmo pequenos progressos": the English verb, said in Portuguese)
+        re.compile(
+            rf"^(?:{_POLITE})?(?:sempre\s+(?:{_PT_IMP}|commit|comit)|{_PT_IMP}\s+sempre)\b", re.I
+        ),
         "Always",
         "constraint",
         "pt_always",
