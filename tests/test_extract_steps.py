@@ -187,3 +187,11 @@ def test_rules_that_are_not_named_are_no_rule() -> None:
 
 def test_what_this_conversation_has_been_doing_is_no_rule() -> None:
     assert _claims("Remember to keep updating our docs of what we have been testing") == []
+
+
+def test_a_dislike_of_a_piece_of_the_screen_is_no_preference() -> None:
+    text = "when i scroll the list jumps, i dont like empty space at the top of the table, add a border."
+    assert _preferences(text) == []
+    assert _preferences("I prefer answers that start with the result") == [
+        "Prefer answers that start with the result"
+    ]

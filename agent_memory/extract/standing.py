@@ -164,13 +164,16 @@ def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shap
     the same statement ("Fix the touch screen. Use nix-shell -p libinput for all operations.
     Apply it now.", "add the modules, map their dependencies and avoid cycles"). Tastes and the
     other rules' preferences ("I like svelte", "we use yarn") pass: only the choice and
-    directive rules read an instruction. (Pointing at the thing being worked on, as for
-    constraints, was not used: "answers that start with the result" names no piece of work.)"""
+    directive rules read an instruction. A directive's wish pointing at the thing being worked
+    on ("I don't like the gap under the header") is the screen at hand; for the other rules
+    that check was not used: "answers that start with the result" names no piece of work."""
     said = sentence.strip()
     # the marker of a long run-on sentence may be another clause's ("make sure the ai never
     # edits the tests, use pysal only"): there it counts only inside the claim
     if STANDING.search(claim) or (STANDING.search(said) and len(said) <= _SHORT_SENTENCE):
         return True
+    if rule.startswith("directive.") and DEIXIS.search(claim):
+        return False  # "I don't like the empty space left of the line": the screen at hand
     instruction = rule.startswith(("preference.", "directive.")) and rule != "preference.like"
     if not instruction or _WRITING_STYLE.search(claim):
         return True
