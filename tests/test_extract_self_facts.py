@@ -25,6 +25,11 @@ from agent_memory.extract.pipeline import extract_claims
             "situation.user_installed",
         ),
         (
+            "i've installed xcode with the ios sdk, build it now",
+            "User has xcode installed with the ios sdk",
+            "situation.user_installed",
+        ),
+        (
             "I have lodash installed, can I import it in utils.js?",
             "User has lodash installed",
             "situation.user_installed",

@@ -56,7 +56,8 @@ _INSTALL_TAIL = (
     r"(?:\s+(?:on|in)\s+my\s+(?:[\w-]+\s+){0,2}?(?:machine|computer|laptop|mac|pc|system|"
     r"desktop|server|environment|box|workstation))?"
     r"(?:\s+(?:via|with|through|using|from)\s+(?:homebrew|brew|npm|pip|pipx|uv|apt|snap|scoop|"
-    r"winget|choco|nix|cargo|asdf|mise|the installer))?"
+    r"winget|choco|nix|cargo|asdf|mise|the installer|(?:the\s+)?[\w+#.-]+\s+(?:pack|package|workload|"
+    r"extension|plugin|sdk|toolchain|support|components?)))?"
     r"(?:\s+and\s+(?:it\s+|is\s+|it's\s+|its\s+)*(?:now\s+|already\s+)?running)?)" + _END
 )
 # "I have OrbStack installed (and running)", "I've got Docker Desktop installed on my mac".
@@ -92,7 +93,12 @@ def _installed(m: re.Match[str], c: Clause) -> str | None:
     thing, tail = m.group("thing"), m.group("tail") or ""
     if not _installable(thing):
         return None
-    how = re.search(r"\b(?:via|with|through|using|from)\s+\S+(?:\s+installer)?", tail, re.I)
+    how = re.search(
+        r"\b(?:via|with|through|using|from)\s+(?:the\s+)?\S+(?:\s+(?:installer|pack|package|workload|"
+        r"extension|plugin|sdk|toolchain|support|components?))?",
+        tail,
+        re.I,
+    )
     where = re.search(
         r"\bon\s+my\s+(?:[\w-]+\s+){0,2}?(?:machine|computer|laptop|mac|pc|system|"
         r"desktop|server|environment|box|workstation)\b",
