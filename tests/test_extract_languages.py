@@ -1318,3 +1318,8 @@ def test_portuguese_always_commit_with_the_english_verb() -> None:
         "constraint",
         "language.pt_always",
     )
+
+
+def test_my_setup_tool_and_then_a_task_is_no_fact() -> None:
+    assert [c for c in extract_claims("configure meu zshrc e implemente as melhorias") if c.rule == "language.my_tool"] == []
+    assert _one("meu tmux e zsh")[0] == "Uses: meu tmux e zsh"

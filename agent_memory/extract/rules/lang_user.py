@@ -207,8 +207,10 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         re.compile(
             r"(?:(?<!\w)(?:meu|minha|meus|minhas|mi|mis|mon|ma|mes|mein|meine|meinem|meinen|"
             r"il\s+mio|la\s+mia|i\s+miei|mio|mia|мой|моя|мои|моём|моем|моего)\s+|我的\s*|私の\s*|내\s+)"
-            rf"{_SETUP_TOOL}[^,，。;；]{{0,24}}?(?:(?<!\w)(?:com|con|avec|mit|с|и|e|y|et|und|and|with)\s+|"
-            r"[和跟与與]\s*)(?:o\s+|a\s+|el\s+|la\s+|le\s+|den\s+|die\s+|il\s+)?[A-Za-z]",
+            rf"{_SETUP_TOOL}[^,，。;；]{{0,24}}?(?:(?<!\w)(?:com|con|avec|mit|с|with)\s+"
+            r"(?:o\s+|a\s+|el\s+|la\s+|le\s+|den\s+|die\s+|il\s+)?[A-Za-z]|"
+            # after a bare "and" another tool of the setup ("meu zshrc e implemente …" goes on to a task)
+            rf"(?:(?<!\w)(?:и|e|y|et|und|and)\s+|[和跟与與]\s*){_SETUP_TOOL})",
             re.I,
         ),
         "Uses",
