@@ -400,6 +400,7 @@ def test_where_things_are_deployed_and_what_is_used(text: str, claim: str, kind:
         # this turn's step, a platform not named, a choice left open
         "deploy to Vercel",
         "we need to deploy the fix to Vercel now",
+        "I'm deploying to Vercel now, hold on",
         "I'm deploying it to the server",
         "we will deploy the api to Railway or some other platform",
         "could I fix this by deploying my app to Vercel?",

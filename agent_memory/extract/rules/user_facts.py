@@ -644,7 +644,7 @@ _WHAT_DEPLOYED = (
 _I_DEPLOY = re.compile(
     rf"^(?:i(?:'m| am)\s+(?:currently\s+|now\s+|always\s+)?deploying|i\s+(?:always\s+|usually\s+)?"
     rf"deploy)\s+{_WHAT_DEPLOYED}(?P<how>on|to|via|with|using|through)\s+(?P<where>{_PLATFORM})\b"
-    rf"(?!\s+(?:or|and)\s+(?:other|another|some|any|something))",
+    rf"(?!\s+(?:or|and)\s+(?:other|another|some|any|something)|\s+(?:right now|now|again|today|first)\b)",
     re.I,
 )
 _WE_WILL_DEPLOY = re.compile(
