@@ -26,6 +26,11 @@ DURABLE = [
     "I prefer tabs over spaces in every language.",
     "We host everything on Vercel and the database is Postgres on Neon.",
     "Please always write commit messages in the imperative mood.",
+    # plain facts and conventions with no marker at all (issue 28: they fell under the
+    # criterion's threshold while no feature said "fact" or "convention")
+    "The default branch is dev.",
+    "The PR base branch is main.",
+    "Use tabs in Makefiles.",
 ]
 # Chatter, scored as if a rule had made a candidate of the whole sentence (the shapes of
 # false atoms on strangers: hypotheticals, corrections, code state, requests of this turn).
@@ -183,3 +188,58 @@ def test_explicit_standing_words_and_rejection_tools_are_never_dropped() -> None
     assert durability.keep("以后总是用中文回复", "Always: 以后总是用中文回复", "language.zh_always", closed)
     assert durability.keep("pnpm", "Use pnpm, not npm", "rejection.use_tool", closed)
     assert not durability.keep(CHATTER[1], CHATTER[1], "preference.use", closed)
+
+
+def _cues(text: str) -> set[str]:
+    parsed = durability.parse_statement(text)
+    return set(durability.sentence_features(parsed, 0, None))
+
+
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        ("The default branch is dev.", True),
+        ("The PR base branch is main.", True),
+        ("Our API docs are in docs/api.", True),
+        ("ok, the staging db is Postgres 16", True),
+        ("Python is my main language.", True),
+        ("this is broken", False),  # a pronoun for subject
+        ("It is in the header.", False),
+        ("Is the default branch dev?", False),  # a question
+        ("The build is red again.", False),  # a passing state
+        ("The login form is broken on mobile.", False),
+        ("There is a typo in the title.", False),
+    ],
+)
+def test_a_plain_copular_fact_has_its_cue(text: str, fires: bool) -> None:
+    assert ("copula_fact" in _cues(text)) is fires, _cues(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        ("Fix the file please", True),
+        ("The test fails on CI", True),
+        ("the tests pass now", True),
+        ("Move the button to the footer.", True),
+        # the artifact word only modifies the head noun of the phrase
+        ("The PR base branch is main.", False),
+        ("Write the commit message in English.", False),
+        ("The default branch is dev.", False),
+    ],
+)
+def test_the_artifact_is_read_on_the_head_noun(text: str, fires: bool) -> None:
+    assert ("the_artifact" in _cues(text)) is fires, _cues(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        ("fix this file", True),
+        ("those tests are flaky", True),
+        ("Note that the app runs on Fly.", False),  # "that" as a conjunction
+        ("this is how we deploy", False),  # "this" as a pronoun
+    ],
+)
+def test_a_demonstrative_counts_only_before_a_noun(text: str, fires: bool) -> None:
+    assert ("deixis_np" in _cues(text)) is fires, _cues(text)

@@ -68,11 +68,19 @@ _CUES: dict[str, str] = {
     "because": r"\b(?:because|since|so that|otherwise|as it|since it)\b",
     # bound to the conversation
     "deixis": r"\b(?:this|that|these|those|here|there|above|below|it|them)\b",
-    "deixis_np": r"\b(?:this|that|these|those)\s+(?!project\b|repo\b|repository\b|codebase\b)\w+",
+    # a demonstrative with a noun after it ("this file"), not "that" as a conjunction or
+    # "this" as a pronoun ("note that the …", "this is broken": no noun follows)
+    "deixis_np": r"\b(?:this|that|these|those)\s+(?!project\b|repo\b|repository\b|codebase\b)"
+    r"(?!(?:{func})\b)\w+",
+    # the artifact of the work at hand as the head of its phrase ("fix the file", "the test
+    # fails"), not as a modifier of another noun ("the PR base branch is dev": its head is
+    # "branch"; the PR is not what is talked about). A head is followed by the end, a mark, a
+    # function word or a word shaped like a verb.
     "the_artifact": r"\bthe\s+(?:file|function|method|class|component|test|tests|page|button|"
     r"line|lines|code|script|error|bug|issue|output|result|change|changes|commit|pr|branch|"
     r"endpoint|query|table|field|form|modal|screen|view|style|css|layout|header|footer|plan|"
-    r"doc|docs|readme|section|step|task|feature|implementation)\b",
+    r"doc|docs|readme|section|step|task|feature|implementation)\b"
+    r"(?=\s*(?:$|[^\w\s]|(?:{func}|{verb})\b|\w*[^\Ws]s\b|\w+(?:ed|ing)\b))",
     "pronoun_start": r"^(?:it|this|that|these|those|they|them|he|she)\b",
     "you_did": r"\byou(?:'ve| have)?\s+(?:just\s+)?(?:did|made|wrote|added|changed|removed|broke|"
     r"forgot|missed|created|deleted|said|used|put)\b|\byour\s+(?:change|fix|edit|code|version|"
@@ -126,7 +134,40 @@ _CUES: dict[str, str] = {
     r"python|typescript|javascript|rust|node|deno|react|vue|postgres|sqlite|redis|aws|gcp|"
     r"azure|vercel|terminal|shell|editor|ide)\b",
 }
+# Words that are not nouns of a phrase: articles, pronouns, auxiliaries, prepositions,
+# conjunctions (what follows a phrase's head, or what a pronoun is followed by).
+_FUNC = (
+    "a|an|the|this|that|these|those|it|its|is|are|was|were|be|been|being|am|do|does|did|has|"
+    "have|had|can|could|will|would|shall|should|may|might|must|and|or|but|so|if|when|then|than|"
+    "as|of|in|on|at|to|for|from|with|by|into|onto|about|over|under|after|before|up|down|out|"
+    "off|not|no|i|you|he|she|we|they|me|him|her|us|them|my|your|our|their|his|what|which|who|"
+    "where|why|how|all|any|each|every|some|also|just|only|too|now|here|there|please|again|"
+    "first|instead|yet|too|anymore|isn't|aren't|"
+    "doesn't|don't|didn't|won't|can't|wasn't|weren't|i'm|i've|i'd|you're|we're|it's|that's"
+)
+# Verbs of a plural subject that carry no verb ending ("the tests pass").
+_BARE_VERB = (
+    "run|work|fail|pass|break|look|show|need|go|stay|keep|take|load|return|render|crash|"
+    "hang|seem|appear|use|say|get"
+)
+_CUES = {name: rx.replace("{func}", _FUNC).replace("{verb}", _BARE_VERB)
+         for name, rx in _CUES.items()}  # fmt: skip
 _CUE_RES = [(name, re.compile(rx, re.I)) for name, rx in _CUES.items()]
+
+# A plain copular fact: a noun phrase, "is"/"are", a predicate ("The default branch is dev.",
+# "Our API docs are in docs/api"), not a question, not a pronoun or demonstrative for subject
+# ("this is broken", "it is fine"), not a passing state for predicate ("the build is red").
+_COPULA = re.compile(
+    r"^(?:(?:the|our|my|all)\s+)?(?!(?:{func})\b)[\w./@+#-]+(?:\s+(?!(?:{func})\b)[\w./@+#-]+)"
+    r"{{0,4}}\s+(?:is|are)\s+(?!(?:{state})\b)\S".format(
+        func=_FUNC,
+        state="not|n't|it|this|that|these|those|there|here|what|which|who|to|being|going|gonna|"
+        "trying|also|just|so|too|now|broken|wrong|missing|failing|failed|crashing|down|red|empty|undefined|null|"
+        "still|already|done|fixed|ready|working|running|expired|gone|stuck|slow|fine|ok|okay|"
+        "good|bad|great|weird|off|better|worse|correct|incorrect|right|same|different",
+    ),
+    re.I,
+)
 
 # Markers of other languages, by script or function word (the extractor's language rules already
 # ask for an explicit marker; these say whether one is there).
@@ -210,6 +251,8 @@ def _cues(sentence: str) -> set[str]:
     bare = strip_lead(low)
     if bare != low:
         feats.update(name for name, rx in _CUE_RES if rx.search(bare))
+    if "?" not in low and (_COPULA.search(low) or _COPULA.search(bare)):
+        feats.add("copula_fact")
     feats.update(name for name, rx in _MULTI_RES if rx.search(sentence))
     return feats
 
