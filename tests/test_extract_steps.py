@@ -53,6 +53,9 @@ def test_a_step_of_this_work_is_not_a_preference(text: str) -> None:
         ),
         # a taste is not an instruction, whatever is asked around it
         ("I like svelte. Please set up the router.", "User likes svelte"),
+        # one tool chosen over another is the project's choice, even said with the work
+        ("Set up the app. Oh and yarn, not npm, please.", "Use yarn, not npm"),
+        ("Write tests with pytest instead of unittest.", "Use pytest, not unittest"),
     ],
 )
 def test_a_standing_preference_is_kept(text: str, claim: str) -> None:

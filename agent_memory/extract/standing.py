@@ -155,6 +155,11 @@ _WRITING_STYLE = re.compile(
     r"\b(?:commit messages|messages|names|comments|docstrings|titles|descriptions)\s*$", re.I
 )
 _SHORT_SENTENCE = 150  # characters
+# "Use pnpm, not npm": one tool chosen over another for the same job is a choice of the project,
+# not a step of the work it is said with ("Set up the skeleton. Oh and pnpm, not npm, please.",
+# "Write tests with vitest instead of jest."); none of the step-of-work removals judged on
+# strangers had this shape (notes/28-steps.md).
+_TOOL_CONTRAST = re.compile(r"^Use \S.*, not \S", re.I)
 # The sentence opens with the user's own choice or stance, not with the work asked for.
 _CHOICE_FIRST = re.compile(r"^\W*(?:please\s+)?(?:use|prefer|stick)\b", re.I)
 
@@ -175,7 +180,7 @@ def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shap
     if rule.startswith("directive.") and DEIXIS.search(claim):
         return False  # "I don't like the empty space left of the line": the screen at hand
     instruction = rule.startswith(("preference.", "directive.")) and rule != "preference.like"
-    if not instruction or _WRITING_STYLE.search(claim):
+    if not instruction or _WRITING_STYLE.search(claim) or _TOOL_CONTRAST.search(claim):
         return True
     # "I don't want X, …" opens with the user's stance; "I need to build X with …" with the work
     first = _RULE_FIRST.match(said) or _CHOICE_FIRST.match(said) or OWN_WISH.match(said)
