@@ -142,7 +142,7 @@ _FUNC = (
     "as|of|in|on|at|to|for|from|with|by|into|onto|about|over|under|after|before|up|down|out|"
     "off|not|no|i|you|he|she|we|they|me|him|her|us|them|my|your|our|their|his|what|which|who|"
     "where|why|how|all|any|each|every|some|also|just|only|too|now|here|there|please|again|"
-    "first|instead|yet|too|anymore|isn't|aren't|"
+    "first|instead|yet|anymore|isn't|aren't|"
     "doesn't|don't|didn't|won't|can't|wasn't|weren't|i'm|i've|i'd|you're|we're|it's|that's"
 )
 # Verbs of a plural subject that carry no verb ending ("the tests pass").

@@ -77,6 +77,9 @@ DEIXIS = re.compile(
 # A rule whose last word is the user ("… to me", "… direct me") reacts to the last answer; a
 # rule meant to last says so ("don't just agree with me, ever").
 _AT_ME = re.compile(r"\b(?:me|us)\W*$", re.I)
+# A sentence up to this long is said on its own; in a longer run-on a marker may be another
+# clause's.
+_SHORT_SENTENCE = 150  # characters
 _GUESS = re.compile(
     r"\b(?:i think|i guess|i believe|i suppose|maybe|probably|perhaps|not sure)\b", re.I
 )
@@ -96,6 +99,13 @@ class Shape:
     sentences: tuple[str, ...]
     quoted: tuple[bool, ...] = ()  # inside a quotation opened before it
     report: bool = False  # a markdown heading inside: a pasted report or plan
+
+    def asks_work_besides(self, index: int) -> bool:
+        """Another sentence than the `index`-th asks for a piece of work ("Please split
+        UpdateBuilder up a bit. Each type should have its own file.")."""
+        return any(
+            WORK_REQUEST.match(o.strip()) for i, o in enumerate(self.sentences) if i != index
+        )
 
 
 def shape(sentences: list[str], masked: str = "") -> Shape:
@@ -146,7 +156,7 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
     if rule.startswith("directive.") and WORK_REQUEST.match(said) and not _RULE_FIRST.match(said):
         return False  # "continue with the test and do not edit the .env file"
     # "Please split UpdateBuilder up a bit. Each type should have its own file."
-    return not any(WORK_REQUEST.match(o.strip()) for i, o in enumerate(s.sentences) if i != index)
+    return not s.asks_work_besides(index)
 
 
 # "use short and concise commit messages", "descriptive variable names": how a kind of text is
@@ -154,7 +164,6 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
 _WRITING_STYLE = re.compile(
     r"\b(?:commit messages|messages|names|comments|docstrings|titles|descriptions)\s*$", re.I
 )
-_SHORT_SENTENCE = 150  # characters
 # "Use pnpm, not npm": one tool chosen over another for the same job is a choice of the project,
 # not a step of the work it is said with ("Set up the skeleton. Oh and pnpm, not npm, please.",
 # "Write tests with vitest instead of jest."); none of the step-of-work removals judged on
@@ -186,4 +195,4 @@ def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shap
     first = _RULE_FIRST.match(said) or _CHOICE_FIRST.match(said) or OWN_WISH.match(said)
     if WORK_REQUEST.match(said) and not first:
         return False  # "do the things noted above and use grep mcp for examples"
-    return not any(WORK_REQUEST.match(o.strip()) for i, o in enumerate(s.sentences) if i != index)
+    return not s.asks_work_besides(index)

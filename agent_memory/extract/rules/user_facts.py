@@ -50,14 +50,15 @@ def _named(thing: str) -> bool:
     )
 
 
+# What an install can come with ("installed X with the C++ pack / the Android SDK").
+_BUNDLE = r"pack|package|workload|extension|plugin|sdk|toolchain|support|components?"
 # What may follow the installed thing: where or how, and that it runs; nothing else.
 _INSTALL_TAIL = (
     r"(?P<tail>(?:\s+(?:already|globally|locally|system-?wide))?"
     r"(?:\s+(?:on|in)\s+my\s+(?:[\w-]+\s+){0,2}?(?:machine|computer|laptop|mac|pc|system|"
     r"desktop|server|environment|box|workstation))?"
     r"(?:\s+(?:via|with|through|using|from)\s+(?:homebrew|brew|npm|pip|pipx|uv|apt|snap|scoop|"
-    r"winget|choco|nix|cargo|asdf|mise|the installer|(?:the\s+)?[\w+#.-]+\s+(?:pack|package|workload|"
-    r"extension|plugin|sdk|toolchain|support|components?)))?"
+    rf"winget|choco|nix|cargo|asdf|mise|the installer|(?:the\s+)?[\w+#.-]+\s+(?:{_BUNDLE})))?"
     r"(?:\s+and\s+(?:it\s+|is\s+|it's\s+|its\s+)*(?:now\s+|already\s+)?running)?)" + _END
 )
 # "I have OrbStack installed (and running)", "I've got Docker Desktop installed on my mac".
@@ -94,8 +95,7 @@ def _installed(m: re.Match[str], c: Clause) -> str | None:
     if not _installable(thing):
         return None
     how = re.search(
-        r"\b(?:via|with|through|using|from)\s+(?:the\s+)?\S+(?:\s+(?:installer|pack|package|workload|"
-        r"extension|plugin|sdk|toolchain|support|components?))?",
+        rf"\b(?:via|with|through|using|from)\s+(?:the\s+)?\S+(?:\s+(?:installer|{_BUNDLE}))?",
         tail,
         re.I,
     )
@@ -641,16 +641,18 @@ _WHAT_DEPLOYED = (
     r"(?:my|our|the) (?:[\w-]+\s+)?(?:apps?|projects?|sites?|website|backend|frontend|api|services?))"
     r"\s+)?"
 )
+# "… on Vercel or another host": one platform among several, no choice made.
+_ONE_OF_SEVERAL = r"\s+(?:or|and)\s+(?:other|another|some|any|something)"
 _I_DEPLOY = re.compile(
     rf"^(?:i(?:'m| am)\s+(?:currently\s+|now\s+|always\s+)?deploying|i\s+(?:always\s+|usually\s+)?"
     rf"deploy)\s+{_WHAT_DEPLOYED}(?P<how>on|to|via|with|using|through)\s+(?P<where>{_PLATFORM})\b"
-    rf"(?!\s+(?:or|and)\s+(?:other|another|some|any|something)|\s+(?:right now|now|again|today|first)\b)",
+    rf"(?!{_ONE_OF_SEVERAL}|\s+(?:right now|now|again|today|first)\b)",
     re.I,
 )
 _WE_WILL_DEPLOY = re.compile(
     rf"^we(?:'ll| will| need to| have to| are going to|'re going to| should| must| want to)\s+"
     rf"deploy\s+{_WHAT_DEPLOYED}(?P<how>via|on|using|through|with)\s+(?P<where>{_PLATFORM})\b"
-    rf"(?!\s+(?:or|and)\s+(?:other|another|some|any|something))",
+    rf"(?!{_ONE_OF_SEVERAL})",
     re.I,
 )
 _PLATFORM_PROJECTS = re.compile(
@@ -684,17 +686,22 @@ def _platform(name: str) -> str:
     return _PLATFORM_CASE.get(low) or " ".join(w[:1].upper() + w[1:] for w in low.split())
 
 
+def _on_platform(m: re.Match[str]) -> str:
+    """How and where ("on Vercel", "via Railway"), as the user said it, the platform spelled."""
+    return f"{m.group('how').lower()} {_platform(m.group('where'))}"
+
+
 def _what(m: re.Match[str]) -> str:
     what = re.sub(r"\b(?:my|our) ", "their ", (m.group("what") or "").strip(), flags=re.I)
     return f" {what}" if what else ""
 
 
 def _i_deploy(m: re.Match[str], c: Clause) -> str:
-    return f"User deploys{_what(m)} {m.group('how').lower()} {_platform(m.group('where'))}"
+    return f"User deploys{_what(m)} {_on_platform(m)}"
 
 
 def _we_will_deploy(m: re.Match[str], c: Clause) -> str:
-    return f"Deploy{_what(m)} {m.group('how').lower()} {_platform(m.group('where'))}"
+    return f"Deploy{_what(m)} {_on_platform(m)}"
 
 
 def _platform_account(m: re.Match[str], c: Clause) -> str:
@@ -772,7 +779,7 @@ RULES: tuple[ClauseRule, ...] = (
         "deploys_on",
         _F,
         _WE_ARE_HOSTED,
-        lambda m, c: f"User's app is hosted {m.group('how').lower()} {_platform(m.group('where'))}",
+        lambda m, c: f"User's app is hosted {_on_platform(m)}",
         "fact",
     ),
     ClauseRule("deploys_on", _F, _PLATFORM_ACCOUNT, _platform_account, "fact"),
