@@ -34,6 +34,7 @@ from agent_memory.extract.filters import (
     content_words,
     vague,
 )
+from agent_memory.extract.paste import without_paste
 from agent_memory.extract.rules.directives import KEEP_DOING, Rule
 from agent_memory.extract.rules.languages import language_claims, non_english
 from agent_memory.extract.rules.preferences import INSTEAD_FIRST
@@ -646,6 +647,9 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         return []
     if re.match(r"^\s*<[a-z_][\w-]*>", text) and len(text) >= 100:
         return []  # "<observed_from_primary_session>…": a tool's generated prompt, not typing
+    if origin != "memory":
+        # a pasted report, spec or brief yields nothing; the user's lines around it are read
+        text = without_paste(text)
     masked, spans = _prepared(text)
     found: list[Candidate] = []
     if non_english(masked):

@@ -1,0 +1,190 @@
+"""Text the user pasted into a prompt (a document, a report, a generated status, a task brief):
+found from the message's layout, never from one phrase.
+
+A memory line must be the user's own rule or fact. A pasted report ("✅ Auth done", "## Next
+steps"), a spec with "Label: value" lines, an all-caps task brief or a long numbered list are
+somebody's text for this piece of work: their "never"/"always" lines bound that work, their
+facts describe the document. Each line of the message is read for the marks of such text
+(a markdown heading, a status emoji, a "Label: text" line, a list item, a line in capitals, a
+table or box row, column padding); the message holds a paste when the marks are many and of
+more than one sort (or of one unmistakable sort). The paste runs from its first marked line to
+its last; the lines before and after it are the user talking and are read as usual, and an
+explicit request to keep the pasted text ("remember these rules:", "add this to CLAUDE.md")
+makes it the user's again.
+
+Each criterion was kept only where it removed more false atoms than true ones on people whose
+prompts were never read while writing it (notes/28-paste.md).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S|^\s*[=-]{4,}\s*$")
+_ITEM = re.compile(r"^\s*(?:[-*\u2022+\u25aa\u25e6]|\d{1,2}[.)]|[a-z][.)])\s+\S")
+# "Status: done", "- **Backend:** FastAPI", "Expected result: …": a field of a form or a report.
+# A label with nothing after it is a section title ("WORKFLOW:", "Next Steps:"): one word, or
+# capitalised words only ("Here is the error:" introduces, it is no title).
+_LABEL = re.compile(
+    r"^\s*(?:(?:[-*\u2022]|\d{1,2}[.)])\s+)?(?:\*\*)?(?:"
+    r"[A-Z][\w'()/&.-]*(?:\s+[\w'()/&.-]+){0,3}(?:\*\*)?\s*:(?:\*\*)?\s+\S|"
+    r"[A-Z][\w'()/&.-]*(?:\s+[A-Z0-9][\w'()/&.-]*){0,3}(?:\*\*)?\s*:(?:\*\*)?\s*$)"
+)
+_TABLE = re.compile(r"^\s*\|.*\|\s*$|[\u2500-\u257f]")
+# Columns padded with runs of spaces, or a line padded to the terminal's width: a terminal's or
+# a table's output copied in.
+_PADDED = re.compile(r"\S {6,}\S|\S {20,}$")
+_FENCE = re.compile(r"^\s*```")
+_LETTERS = re.compile(r"[^\W\d_]")
+
+
+def _status(line: str) -> bool:
+    """A line that opens (after a bullet) with a pictograph: "✅ Tests pass", "- ❌ no hooks",
+    "🚀 Deployed"."""
+    body = re.sub(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])?\s*(?:\*\*)?", "", line)
+    if not body:
+        return False
+    ch = body[0]
+    return unicodedata.category(ch) == "So" and not ("\u2500" <= ch <= "\u257f")
+
+
+def _shouted(line: str) -> bool:
+    """A line in capitals ("NÃO USE SUBAGENTS PARA AS COMPARAÇÕES", "CRITICAL REQUIREMENTS"):
+    four words or more, nearly all letters upper case."""
+    letters = _LETTERS.findall(line)
+    if len(letters) < 16 or len(line.split()) < 4:
+        return False
+    upper = sum(1 for c in letters if c.isupper())
+    return upper >= 0.85 * len(letters)
+
+
+@dataclass(frozen=True)
+class Marks:
+    """How many lines of a message carry each mark of pasted text."""
+
+    heading: int = 0
+    status: int = 0
+    label: int = 0
+    item: int = 0
+    shouted: int = 0
+    table: int = 0
+    padded: int = 0
+    fence: int = 0
+
+    def sorts(self) -> int:
+        """How many different marks are present (a list item alone is ordinary typing)."""
+        return sum(
+            1
+            for n in (self.heading, self.status, self.label, self.shouted, self.table, self.padded)
+            if n
+        ) + (self.item >= 3) + (self.fence >= 2)
+
+    def pasted(self) -> bool:
+        if self.status >= 2 or self.table >= 2 or self.heading >= 2:
+            return True  # a generated report, a table, a document with sections
+        if self.shouted >= 2 or self.label >= 4 or self.item >= 8:
+            return True  # a shouted brief, a form, a long spec list
+        return self.sorts() >= 2 and (
+            self.heading + self.status + self.label + self.shouted + self.table + self.padded >= 2
+        )
+
+
+def _marked(line: str) -> tuple[str, ...]:
+    out = []
+    if _HEADING.match(line):
+        out.append("heading")
+    if _status(line):
+        out.append("status")
+    if _LABEL.match(line):
+        out.append("label")
+    if _ITEM.match(line):
+        out.append("item")
+    if _shouted(line):
+        out.append("shouted")
+    if _TABLE.search(line):
+        out.append("table")
+    if _PADDED.search(line.lstrip()):
+        out.append("padded")
+    if _FENCE.match(line):
+        out.append("fence")
+    return tuple(out)
+
+
+# A document's title on its own line ("MultiAgent Continuation Prompt", "Release Notes v2"):
+# a few capitalised words without a sentence's end, a blank line after it.
+_TITLE = re.compile(r"^\s*[A-Z0-9][\w.-]*(?:\s+[A-Z0-9(&][\w.()&-]*){1,5}\s*\n[ \t]*\n")
+
+
+def marks(text: str) -> Marks:
+    counts: dict[str, int] = {}
+    for line in text.split("\n"):
+        for mark in _marked(line):
+            counts[mark] = counts.get(mark, 0) + 1
+    if _TITLE.match(text):
+        counts["heading"] = counts.get("heading", 0) + 1
+    return Marks(**counts)
+
+
+# The user asking for the pasted text to be kept ("remember these rules:", "add this to
+# CLAUDE.md", "save the following to your memory", "from now on follow these"), or saying it is
+# their own ("my rules:").
+_KEEP_ASKED = re.compile(
+    r"\b(?:remember|memori[sz]e|(?:add|save|put|write|store|record|append)\b[^\n]{0,40}?\b(?:to|in|into)\s+"
+    r"(?:your\s+|the\s+|my\s+|our\s+)?(?:memory|memories|claude\.md|agents\.md|rules|notes)|"
+    r"from now on|going forward|\b(?:my|our)\s+(?:own\s+)?(?:rules|preferences|conventions)\b|(?:lembre|lembra|adicione|salve)\b[^\n]{0,30}(?:memória|claude\.md)|"
+    r"记住|记忆|記憶|覚えて|запомни)",
+    re.I,
+)
+_MIN_LINES = 3  # a message of fewer non-blank lines is typed, whatever its marks
+
+
+def _block(text: str) -> tuple[int, int, int] | None:
+    """(first line, column where the paste starts on it, last line) of a pasted block."""
+    lines = text.split("\n")
+    if sum(1 for ln in lines if ln.strip()) < _MIN_LINES:
+        return None
+    if not marks(text).pasted():
+        return None
+    marked = [i for i, ln in enumerate(lines) if _marked(ln)]
+    if not marked:
+        return None
+    if _TITLE.match(text):
+        marked.insert(0, next(i for i, ln in enumerate(lines) if ln.strip()))
+    first, last = marked[0], marked[-1]
+    # the last marked line's paragraph (a wrapped item, the rest of a card) is the paste's too
+    while last + 1 < len(lines) and lines[last + 1].strip():
+        last += 1
+    column = 0
+    if set(_marked(lines[first])) <= {"padded", "table"}:
+        # "you are in a vm and I want to install X, I see these issues: ███  ███": the
+        # user's words, then the terminal's output on the same line
+        line = lines[first]
+        starts = [m.start() for m in (_PADDED.search(line), _TABLE.search(line)) if m]
+        column = min(starts, default=0)
+        column = line.rfind(" ", 0, column) + 1  # from the start of the padded column's word
+    around = "\n".join([*lines[:first], lines[first][:column], *lines[last + 1 :]])
+    if _KEEP_ASKED.search(around):
+        return None  # "remember these rules: …": the user asks for the pasted text to be kept
+    return first, column, last
+
+
+def pasted_lines(text: str) -> range | None:
+    """The lines (indices into text.split("\\n")) holding a pasted block, or None."""
+    block = _block(text)
+    return range(block[0], block[2] + 1) if block else None
+
+
+def without_paste(text: str) -> str:
+    """The message with its pasted block blanked out (its lines kept, empty)."""
+    block = _block(text)
+    if block is None:
+        return text
+    first, column, last = block
+    lines = text.split("\n")
+    kept = [
+        ln[:column] if i == first else "" if first <= i <= last else ln
+        for i, ln in enumerate(lines)
+    ]
+    return "\n".join(kept)

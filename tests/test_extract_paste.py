@@ -1,0 +1,113 @@
+"""Text pasted into a prompt (a report, a brief, a form, a terminal's output) yields no atom;
+the user's own lines around it are read as usual, and an explicit request to keep the pasted
+text makes it the user's (agent_memory/extract/paste.py). Own sentences, no transcript text."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.extract.paste import pasted_lines, without_paste
+from agent_memory.extract.statement import extract_claims
+
+
+def _claims(text: str) -> list[str]:
+    return [c.claim for c in extract_claims(text)]
+
+
+_LOOP_BRIEF = (
+    "Open `./notes/queue.md`, take the top open item, do it, tick it off, commit and stop.\n"
+    "\n"
+    "'./notes/queue.md' is:\n"
+    "- the shared task list.\n"
+    "- Never drop items from it.\n"
+    "- Add new items when needed.\n"
+    "\n"
+    "STEPS:\n"
+    "1. Read the queue and pick the top open item;\n"
+    "2. If nothing is open, print DONE and stop\n"
+    "3. Otherwise mark the item as started, then:\n"
+    "   a. Split it when it touches more than five files\n"
+    "   b. Do the work\n"
+    "   c. Run the checks and fix what they report\n"
+    "   d. Never include shortcuts or stubs\n"
+    "   e. Commit the change\n"
+)
+
+
+def test_a_pasted_loop_brief_yields_nothing() -> None:
+    assert pasted_lines(_LOOP_BRIEF) is not None
+    claims = _claims(_LOOP_BRIEF)
+    assert not any("drop items" in c or "shortcuts" in c for c in claims)
+
+
+def test_a_status_report_yields_no_fact() -> None:
+    text = (
+        "wire the search box now. Here is what the other agent said:\n"
+        "✅ Parser done\n"
+        "❌ Search index missing\n"
+        "Summary: The project is a recipe organiser for home cooks.\n"
+    )
+    assert not any("recipe organiser" in c for c in _claims(text))
+
+
+def test_a_terminal_copy_padded_to_its_width_yields_nothing() -> None:
+    pad = " " * 60
+    text = (
+        f"hook it up, Status so far:{pad}\n"
+        f"  - ❌ Webhook receiver     Notes:{pad}\n"
+        "  - The project is a static blog generator and nothing more"
+    )
+    assert not any("static blog" in c for c in _claims(text))
+
+
+def test_the_users_own_line_before_a_paste_is_read() -> None:
+    text = "Always run the linter before committing in this repo.\n\n" + _LOOP_BRIEF
+    claims = _claims(text)
+    assert any("linter before committing" in c for c in claims)
+    assert not any("drop items" in c for c in claims)
+
+
+_HOUSE_RULES = (
+    "- Never push straight to the release branch\n"
+    "- Use pnpm, not npm\n"
+    "- Keep commit subjects under 60 characters\n"
+    "- Run the formatter before every commit\n"
+    "- Name test files after the module they cover\n"
+    "- Write changelog entries in the past tense\n"
+    "- Prefer small pull requests\n"
+    "- Tag releases with a leading v\n"
+)
+
+
+def test_pasted_rules_asked_to_be_kept_are_read() -> None:
+    for intro in ("Add these to your memory:\n", "My rules for this repo:\n"):
+        asked = intro + _HOUSE_RULES
+        assert pasted_lines(asked) is None
+        assert any("release branch" in c for c in _claims(asked))
+    brief = "Here is the checklist the contractor sent:\n" + _HOUSE_RULES
+    assert pasted_lines(brief) is not None
+    assert not any("release branch" in c for c in _claims(brief))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a few points of the user's own, typed as a list
+        "Three things:\n1. Use pnpm, not npm.\n2. Tests go in tests/.\n3. Keep the README short.",
+        # prose over several lines
+        "The staging box is slow today.\nI restarted it twice.\nCan you look at the logs?",
+        # one status mark is no report
+        "✅ the build is green now\nplease bump the version\nand tag it",
+    ],
+)
+def test_typed_messages_are_no_paste(text: str) -> None:
+    assert pasted_lines(text) is None
+    assert without_paste(text) == text
+
+
+def test_a_paste_on_the_users_line_is_cut_where_it_starts() -> None:
+    art = "\u2588\u2588\u2588        \u2588\u2588\u2588\u2588"
+    text = f"I work on a shared GPU box, set the tool up here. {art}\n{art}\n{art}\n{art}"
+    kept = without_paste(text)
+    assert kept.split("\n")[0].startswith("I work on a shared GPU box")
+    assert "\u2588" not in kept
