@@ -53,6 +53,7 @@ from agent_memory.extract.text import (
     strip_lead,
     tidy,
     unmask,
+    words,
 )
 from agent_memory.model.atom import normalize
 from agent_memory.transcripts.failures import FAMILIES, command_program
@@ -115,6 +116,45 @@ _STATED_THEN_ASKED = re.compile(
 _ASKED_AFTER = re.compile(
     r",\s*(?:will|would|is|can|could|does|do)\s+(?:it|this|that|they)\s+(?:be\s+)?\w+", re.I
 )
+
+
+# A question asked straight after a statement of the user's own, with no comma between
+# ("we have 3 netlify sites for this do I need to redo all 3?", "I don't have a Mac so how do I
+# test it?"): where the question starts — an auxiliary before its subject, or a wh-word before
+# one — after a joining "so"/"but" or a clause mark, or after nothing at all.
+_INNER_QUESTION = re.compile(
+    r"(?:\s*[,;]|\s+[-\u2013\u2014])?\s+(?:(?:so|but|and)\s+)?(?=(?:(?:how|what|why|where|which|when)\s+)?"
+    r"(?:do|does|did|should|shall|can|could|would|will|is|are|am)\s+(?:i|we|you|u|it|this|that|they|"
+    r"there)\b)",
+    re.I,
+)
+# The statement said first: the user's own clause, a subject and then its verb ("I have …",
+# "we're using …", "my laptop has …"); not a thought in doubt or in the making ("I wonder",
+# "I think", "I'm not sure", "I want …": what the question goes on to ask), nor one said under a
+# case ("if …, should I …?").
+_OWN_LEAD = re.compile(
+    r"^(?:i|i'm|i've|i am|we|we're|we've|we are|my\s+[\w.-]+|our\s+[\w.-]+)\s+\S+\s+\S", re.I
+)
+_LEAD_IN_DOUBT = re.compile(
+    r"\b(?:if|unless|when|whether|wonder\w*|think|thought|guess|maybe|perhaps|probably|might|"
+    r"not sure|unsure|know|idea|clue|want\w*|would like|'d like|need|wish|hope|tried|trying|"
+    r"asked?|asking|tell|wondering|curious|confused|understand|mean)\b",
+    re.I,
+)
+
+
+def _statement_before_question(s: str) -> str | None:
+    """The statement clause said before the question in a question sentence, or None."""
+    if not s.rstrip().endswith("?") or not _OWN_LEAD.match(s) or _WH_ALWAYS.match(s):
+        return None
+    for m in _INNER_QUESTION.finditer(s):
+        lead = s[: m.start()].strip()
+        if len(lead.split()) < 3:
+            continue
+        if _LEAD_IN_DOUBT.search(lead) or "?" in lead or "(" in lead or '"' in lead:
+            return None
+        return lead
+    return None
 
 
 def _mode(s: str) -> str:
@@ -317,10 +357,79 @@ def _whole_sentence(f: _Framed) -> list[ClauseClaim] | None:
     return None
 
 
+# A clause of the user's own run on into another with no mark between ("do I copy them somewhere
+# on my laptop I'm using claude code in a container", "on wsl I have a ~/fzf folder"): a subject
+# and a verb that takes an object, with its object right after. After a noun the same words most
+# often start a relative clause ("the data we have on X", "the tools I use daily", "the settings
+# I am using here are …"), whose verb has no object of its own: the object must be there.
+_INNER_SUBJECT = re.compile(
+    r"\s+(?=(?:(?:i'm|i am)\s+(?:currently\s+|also\s+|now\s+|still\s+|mostly\s+|mainly\s+)?"
+    r"(?:using|running)|i(?:'ve| have)(?:\s+got)?|i (?:use|run)|we (?:use|run|have)|"
+    r"i (?:don't|do not) (?:even )?have|we(?:'re| are) using)\s+(?P<obj>\S+))",
+    re.I,
+)
+# "Idk where …": a new thought, ending the clause before it.
+_INNER_AFTERTHOUGHT = re.compile(r"\s+(?=(?:idk|i dunno)\b)", re.I)
+# What cannot be the verb's object: a preposition, an adverb, a verb or participle, a pronoun,
+# nothing ("the issues I have imported", "the changes i have made", "the options we have.").
+_NO_OBJECT = words(
+    """
+is are was were be been being am have has had will would can could should shall may might must
+to for on in at with from by about of as into onto over under through via here there now then so
+and or but just already also ever never not no always still even only really actually currently
+again too this that it them these those they he she what which who how why when where while if
+daily done made seen written taken got gotten built put set left sent told shown chosen found
+brought bought thought known given run become come gone kept held let
+"""
+)
+# Words before the subject after which the clause is said under a case, a doubt or another's
+# view ("let's say I'm running …", "it thinks I'm a client", "the way we use chrome"), is a
+# relative clause on a time or manner ("every time I use this"), or is the state of the moment
+# about to change ("right now we are using a sidebar, I want a top menu").
+_NO_RUN_ON_AFTER = words(
+    """
+that what which who whom whose when whenever where wherever why how if unless until once since
+because cause cuz as like so than though although while whereas before after whether whatever
+say says said suppose supposing assume imagine pretend think thinks thought guess mean believe
+believes hope wish feel felt know knew sure see saw tell told forgot remember realize realized
+notice noticed ensure make do does did can could would should will may might must is are was
+were be the a an my our your their his her its this these those some any every each about of for
+to in on at with from by way time times reason moment day place point whenever everytime
+now currently today rn still anymore yet
+"""
+)
+_FRONTED_PLACE = re.compile(
+    r"(?:on|in|at|inside|under|for|with|from)\s+(?:my\s+|the\s+|this\s+|our\s+)?\S+(?:\s+\S+)?",
+    re.I,
+)
+_NEGATED = re.compile(r"\b(?:no|not|never|nothing|\w+n't)\b", re.I)
+
+
+def _run_ons(part: str) -> list[str]:
+    """A clause cut where another clause of the user's own runs on into it."""
+    for m in _INNER_AFTERTHOUGHT.finditer(part):
+        if len(part[: m.start()].split()) >= 3:
+            return [*_run_ons(part[: m.start()]), part[m.end() :]]
+    for m in _INNER_SUBJECT.finditer(part):
+        lead, raw = part[: m.start()], m.group("obj")
+        prev = lead.split()[-1].lower().strip(",.;:!?(") if lead.split() else ""
+        if not prev or prev in _NO_RUN_ON_AFTER or _NEGATED.search(lead) or _IF_CLAUSE.search(lead):
+            continue
+        obj = raw.lower()
+        if not re.fullmatch(r"[\w\ue000\ue001~/.:\\@-]+", raw) or obj in _NO_OBJECT:
+            continue  # "… the options we have.": the clause ends, nothing is had
+        if re.search(r"(?:ed|ly)$", obj):
+            continue
+        if _FRONTED_PLACE.fullmatch(strip_lead(lead)):
+            continue  # "on wsl I have a ~/fzf folder": one clause, its place said first
+        return [lead, *_run_ons(part[m.end() :])]
+    return [part]
+
+
 def _parts(s: str) -> tuple[list[str], str | None]:
     """The clauses of a sentence (a leading purpose folded into the next one) and the noun
     phrase its first clause is about (for "it"/"they" in later clauses)."""
-    parts = clauses(s)
+    parts = [piece for part in clauses(s) for piece in _run_ons(part)]
     lead = LEADING_PURPOSE.fullmatch(parts[0]) if len(parts) > 1 else None
     if lead:
         # "For styling, use Tailwind instead of CSS modules": the purpose qualifies the rule.
@@ -411,6 +520,11 @@ def _sentence_claims(
     if correction and _STEP_PROHIBITION.match(sentence.strip()[correction.end() :]):
         return []
     whole = _whole_sentence(f)
+    if whole == [] and f.mode == "question" and not f.strong:
+        lead = _statement_before_question(f.text)
+        if lead and _mode(lead) == "statement":
+            # The question stays a question; the statement said before it is read on its own.
+            return _sentence_claims(lead, origin, bug_report, short)
     if whole is not None:
         return whole
     s = REQUEST.sub("", f.text, count=1) if f.mode == "request" else f.text
