@@ -1323,3 +1323,48 @@ def test_portuguese_always_commit_with_the_english_verb() -> None:
 def test_my_setup_tool_and_then_a_task_is_no_fact() -> None:
     assert [c for c in extract_claims("configure meu zshrc e implemente as melhorias") if c.rule == "language.my_tool"] == []
     assert _one("meu tmux e zsh")[0] == "Uses: meu tmux e zsh"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a step of this work recalled ("remember to …"), as in English, unless said as a habit
+        "Lembre-se de conferir o log do servidor",
+        "não esqueça de apagar a pasta temporária ao final",
+        "n'oublie pas de relancer le serveur de dev",
+        "ricordati di aggiornare il file di configurazione",
+        "recuerda de revisar la consola del navegador",
+        # the situation of this work: what we need now, the problem at hand, what was said before
+        "Lembre-se que precisamos reinstalar as dependências por causa do cache",
+        "Não esqueça, o maior problema é que o importador apagou os registros antigos!!",
+        "Lembre-se, eu revisei a versão anterior e só acrescentei exemplos.",
+        "Lembre-se do que eu disse no começo, as telas devem ficar iguais ao protótipo",
+    ],
+)
+def test_a_recalled_step_or_situation_is_no_memory(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("não esqueça de escrever cada commit em inglês", "Remember: escrever cada commit"),
+        ("Lembre-se de rodar o formatador antes de abrir um PR", "Remember: rodar o formatador"),
+        ("Lembre-se, o arquivo SPEC.md é a referência principal do projeto", "Remember: o arquivo SPEC.md"),
+    ],
+)
+def test_a_recalled_habit_or_fact_is_kept(text: str, claim: str) -> None:
+    assert _one(text)[0].startswith(claim)
+
+
+def test_a_plain_dont_closing_a_longer_request_bounds_it() -> None:
+    closing = (
+        "Estamos portando o módulo de faturas para o repositório novo. Compare cada arquivo com a"
+        " versão original e liste as diferenças num relatório. NÃO USE SUBAGENTS NAS COMPARAÇÕES."
+    )
+    assert extract_claims(closing) == []
+    first = (
+        "Não use inglês nos nomes das telas. Os usuários são todos brasileiros. Imagine alguém"
+        " procurando a tela de faturas."
+    )
+    assert [c.rule for c in extract_claims(first)] == ["language.pt_dont"]

@@ -820,6 +820,13 @@ def _spoken(text: str) -> str:
 def language_claims(text: str) -> list[Hit]:
     """(claim, kind, sub-rule) for the explicit-marker sentences of a non-English statement."""
     out: list[Hit] = []
+    # A plain don't closing a longer request ("…crie um relatório md com os erros. NÃO USE
+    # SUBAGENTS PARA AS COMPARAÇÕES.") bounds that request, as in English (standing.py: a
+    # constraint among more than two sentences needs a standing marker of its own); said first,
+    # with its reason after it, it is the point of the statement ("Não use português no código.
+    # Imagine alguém lendo isso daqui a dez anos…").
+    pieces = [x.strip(" \t,，、:：-") for x in _SPLIT.split(text) if x.strip()]
+    request = len(pieces) > 2
     for raw in _SPLIT.split(_spoken(text)):
         sentence = raw.strip(" \t,，、:：-")
         if sentence.startswith("#") and not _LIST_OR_HEADING.match(sentence):
@@ -837,6 +844,9 @@ def language_claims(text: str) -> list[Hit]:
             or _ADD_RULE_FIRST.match(sentence)
         )
         hit = _sentence(sentence) if len(sentence) <= _MAX or asked else _about_the_user(sentence)
+        closing = request and sentence != pieces[0] and not _DURABLE.search(sentence)
+        if hit and closing and hit[2] in _PLAIN:
+            continue
         if hit:
             out.append(hit)
     return out
@@ -1126,6 +1136,12 @@ def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | Non
     what = _JA_REMEMBER_TAIL.sub("", what).strip() or what
     if len(what) < 5 or (len(what.split()) < 3 and not (_CJK.search(what) or _KANA.search(what))):
         return None  # "запомни пароль": what is to be kept is not said
+    if _SITUATION_KEPT.match(what) and not _HABIT_LATIN.search(what):
+        return None  # "não esqueça, o pior problema é …", "lembre-se que precisamos …": this work's
+    if _REMIND_TO.match(body) and not _HABIT_LATIN.search(what):
+        # "lembre-se de verificar o console", "n'oublie pas de relancer le build": a step of this
+        # work recalled, as English "remember to …" (dispatch.REMIND) unless said as a habit
+        return None
     inner = _sentence(what) if what != sentence else None
     if inner:  # "记住往后回复都用中文": what is remembered is itself a rule
         return inner
@@ -1422,6 +1438,34 @@ def _kept_rule(rule: str) -> Hit:
 # Kana: a sentence with them is Japanese, whose kanji the Chinese markers would misread.
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# "Remember to <verb>" in the languages of Latin script: the marker, then "de"/"di" and a verb.
+_REMIND_TO = re.compile(
+    r"^(?:lembre(?:-se)?|lembra(?:-se)?|n[ãa]o\s+(?:se\s+)?esque[çc]a|recuerda|acuérdate|"
+    r"no\s+olvides|n'oublie\s+pas|rappelle-toi|souviens-toi|ricorda(?:ti)?|non\s+dimenticare)"
+    r"[\s,]+(?:de|di|d')(?:\s+|(?<=d'))(?!(?:que|che)\b)",
+    re.I,
+)
+# Words that make a recalled step a habit: every time, always, before each commit, from now on.
+_HABIT_LATIN = re.compile(
+    r"\b(?:sempre|siempre|toujours|nunca|jamais|jamás|mai|cada|chaque|ogni|toda\s+vez|todas\s+as\s+vezes|"
+    r"todo\s+commit|antes\s+de|avant\s+de|prima\s+di|depois\s+de|después\s+de|après|dopo|"
+    r"a\s+partir\s+de\s+agora|de\s+agora\s+em\s+diante|de\s+ahora\s+en\s+adelante|désormais|"
+    r"d'ora\s+in\s+poi|no\s+futuro|en\s+el\s+futuro|à\s+l'avenir|in\s+futuro)\b",
+    re.I,
+)
+# What is recalled is the situation of this work: what we need to do now ("precisamos fazer um
+# clean install"), the problem at hand ("o pior problema é …"), what was said or done earlier in
+# this conversation ("do que eu disse", "eu concordei com a edição anterior").
+_SITUATION_KEPT = re.compile(
+    r"^(?:(?:que|do\s+que|lo\s+que|ce\s+que|quello\s+che)\s+)?(?:"
+    r"precisamos|temos\s+(?:que|de)|necesitamos|tenemos\s+que|nous\s+devons|dobbiamo|"
+    r"(?:o|a|el|la|le|il)\s+(?:(?:pior|maior|principal|peor|mayor|pire|plus\s+grand|peggior[ei]|"
+    r"grande)\s+)?(?:problema|problème|erro|error|erreur|errore|bug)\s+(?:é|es|est|è)\b|"
+    r"(?:eu\s+|yo\s+|je\s+|io\s+)?(?:disse|falei|expliquei|dije|expliqué|ai\s+dit|ho\s+detto)\b|"
+    r"eu\s+\w+ei\b|"
+    r".*\b(?:anterior|précédente?|precedente)\b)",
+    re.I,
+)
 _REMEMBER_WORD = re.compile(
     r"^(?:请|請)?(?:记住|記住|记得|記得|запомни(?:те)?|имей(?:те)? в виду|lembre-se|lembre|lembra|"
     r"não esqueça|n[ãa]o se esque[çc]a|souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas|ricorda(?:ti)?|"
