@@ -32,6 +32,8 @@ def _claims(text: str) -> list[str]:
             "where do the logs go on my desktop I'm using Podman with fish",
             "User uses Podman with fish",
         ),
+        # a question run on after the statement without its mark
+        ("i have podman installed how would we run the db in it", "User has podman installed"),
     ],
 )
 def test_statement_cut_from_run_on(text: str, claim: str) -> None:

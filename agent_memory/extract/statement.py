@@ -368,6 +368,20 @@ _INNER_SUBJECT = re.compile(
     r"i (?:don't|do not) (?:even )?have|we(?:'re| are) using)\s+(?P<obj>\S+))",
     re.I,
 )
+# A question run on after a statement without its mark ("… installed how can we do that").
+_INNER_WH = re.compile(
+    r"\s+(?=(?:how|what|why|where|which|when)\s+(?:do|does|did|should|shall|can|could|would|will|"
+    r"is|are|am)\s+(?:i|we|you|u|it|this|that|they)\b)",
+    re.I,
+)
+# Words after which a wh-clause is what is known or asked, not a new question ("I know how
+# do we …", "no idea what should I …").
+_ASKS_ABOUT = words(
+    """
+know knew idea clue wonder wondering ask asking asked understand explain show tell see check
+figure decide unclear confused curious sure remember forgot learn find out
+"""
+)
 # "Idk where …": a new thought, ending the clause before it.
 _INNER_AFTERTHOUGHT = re.compile(r"\s+(?=(?:idk|i dunno)\b)", re.I)
 # What cannot be the verb's object: a preposition, an adverb, a verb or participle, a pronoun,
@@ -410,6 +424,13 @@ def _run_ons(part: str) -> list[str]:
     for m in _INNER_AFTERTHOUGHT.finditer(part):
         if len(part[: m.start()].split()) >= 3:
             return [*_run_ons(part[: m.start()]), part[m.end() :]]
+    for m in _INNER_WH.finditer(part):
+        lead = part[: m.start()]
+        prev = lead.split()[-1].lower().strip(",.;:!?(") if lead.split() else ""
+        if len(lead.split()) >= 3 and prev not in _NO_RUN_ON_AFTER | _ASKS_ABOUT:
+            # "i have podman installed how can we use it": the question asked after the
+            # statement, its mark left off, is not read; the statement is.
+            return _run_ons(lead)
     for m in _INNER_SUBJECT.finditer(part):
         lead, raw = part[: m.start()], m.group("obj")
         prev = lead.split()[-1].lower().strip(",.;:!?(") if lead.split() else ""
