@@ -240,6 +240,39 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "stack",
     ),
+    # What the project is built with, said of the project: "这个项目用的是 Next.js", "项目使用 Vite
+    # 构建", "이 프로젝트는 pnpm을 사용해", "Esse projeto usa Next.js", "Ce projet utilise Django",
+    # "Dieses Projekt nutzt Poetry", "Этот проект использует Django". Said with "uses" as a state,
+    # not "用 React 重写这个项目" (a task done with it): Chinese plain 使用/用/采用 only with the tool
+    # ending its clause or said as a role ("作为数据库"); in Latin script a name written as one.
+    (
+        re.compile(
+            r"^(?:这个|這個|本|我们的|我們的|我的|我们|我們)?(?:项目|項目|仓库|倉庫|工程)(?:里|裡|中)?(?:都|目前|主要)?"
+            rf"(?:(?:用的是|使用的是|采用的是|採用的是|基于|基於)\s*{_LATIN_NAME}|"
+            rf"(?:使用|采用|採用|用)\s*{_LATIN_NAME}\s*(?:$|(?:作为|作為|当|當|来|來)?(?:数据库|數據庫|框架|"
+            r"包管理|构建|構建|打包|测试|測試|部署|管理依赖|管理依賴|ORM|后端|後端|前端)))|"
+            rf"^(?:이|우리|제|내)?\s*프로젝트(?:는|에서는|에선|에서)\s*{_LATIN_NAME}\s*(?:을|를)?\s*"
+            r"(?:사용(?:해|하고|합니다|해요|중)|써|쓰고)|"
+            r"^(?:esse|este|o|nosso|meu)\s+(?:projeto|repositório|repo|app|aplicativo)\s+"
+            r"(?:usa|utiliza|roda\s+(?:em|com)|é\s+feito\s+(?:em|com)|é\s+escrito\s+em)\s+"
+            rf"(?:o\s+|a\s+)?{_NAMED}|"
+            r"^(?:este|el|nuestro|mi)\s+(?:proyecto|repositorio|repo|app)\s+"
+            rf"(?:usa|utiliza|está\s+hecho\s+(?:en|con)|está\s+escrito\s+en)\s+(?:el\s+|la\s+)?{_NAMED}|"
+            r"^(?:ce|le|notre|mon)\s+(?:projet|dépôt|repo|app)\s+"
+            rf"(?:utilise|tourne\s+(?:sous|avec|sur)|est\s+(?:écrit|fait)\s+(?:en|avec))\s+(?:le\s+|la\s+|l')?{_NAMED}|"
+            r"^(?:questo|il|il\s+nostro|il\s+mio)\s+(?:progetto|repository|repo)\s+"
+            rf"(?:usa|utilizza|è\s+(?:scritto|fatto)\s+(?:in|con))\s+(?:il\s+|la\s+|lo\s+)?{_NAMED}|"
+            r"^(?:dieses|das|unser|mein)\s+(?:projekt|repo|repository)\s+"
+            rf"(?:nutzt|verwendet|benutzt|basiert\s+auf|läuft\s+(?:auf|mit)|ist\s+in)\s+{_NAMED}|"
+            r"^(?:этот\s+|наш\s+|мой\s+)?(?:проект|репозиторий)\s+(?:использует|написан\s+на|построен\s+на)\s+"
+            rf"{_LATIN_NAME}|"
+            rf"^в\s+(?:этом|нашем|моём|моем)\s+проекте\s+(?:мы\s+)?(?:используем|используется)\s+{_LATIN_NAME}",
+            re.I,
+        ),
+        "Uses",
+        "fact",
+        "project_uses",
+    ),
     # What the user prefers to use or do, said of themselves: "prefiro usar stores externas",
     # "ich bevorzuge immer den nachhaltigen Ansatz", "je préfère utiliser pnpm", "я предпочитаю
     # использовать Vue". Not "prefiro que você…" (what this turn should do) and not a pick among

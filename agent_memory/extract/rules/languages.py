@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.filters import PATH_WORD
+from agent_memory.extract.rules.lang_habit import EVERY_TIME_RULES
 from agent_memory.extract.rules.lang_user import USER_RULES
 
 Hit = tuple[str, str, str]
@@ -39,6 +40,9 @@ _NON_ENGLISH = re.compile(
     r"\b(?:instal(?:ei|ad[oa])|installat[oa]|installiert)\b|"
     r"\b(?:usamos|usiamo|utilizamos|utilizziamo|trabalho com|trabajo con|lavoro con|ich arbeite|wir arbeiten)\b|"
     r"\b(?:meu|minha|quiero|preciso|gostaria|responda|m'appelle|chiamo|llamo|chamo|renomeie|renombra|renomme|rinomina|benenne|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
+    r"\b(?:toda vez que|sempre que|cada vez que|siempre que|chaque fois|ogni volta|jedes mal|immer wenn)\b|"
+    r"\b(?:estou|trabalho no|trabalho na|sono su|lavoro su|il mio|mio editor|mio sistema|je suis sur)\b|"
+    r"\b(?:dieses projekt|unser projekt|questo progetto|ce projet|este proyecto|esse projeto|este projeto)\b|"
     r"\b(?:kommentare|commenti|comentarios|commentaires)\b|\b(?:en|in|auf)\s+(?:englisch|inglese|anglais)\b|"
     rf"\bno\s+{_ES_IMP}\b)",
     re.I,
@@ -96,6 +100,13 @@ _TOOL2 = r"(?=[A-Za-z0-9@/+#_.\ue000-]{2})" + _TOOL
 _OS = (
     r"windows(?:\s*1[01])?|win1[01]|macos|mac|macbook|linux|ubuntu|debian|fedora|arch(?:\s*linux)?|"
     r"nixos|manjaro|mint|wsl2?|popos|pop!_os|opensuse"
+)
+
+# A tool named after "my editor is …" in Latin script: written as a name (a capital or a digit)
+# or one of the usual setup tools — "il mio editor è lento" says how it is, not which it is.
+_SETUP_NAMED = (
+    r"(?=(?-i:[A-Z0-9])|(?:neovim|nvim|vim|emacs|vscode|cursor|zed|helix|wezterm|kitty|alacritty|"
+    rf"iterm2?|ghostty|warp|zsh|fish|bash|nushell|{_OS})(?![\w-]))"
 )
 
 # The ending of a Russian imperative ("пиши", "делай", "старайся"); "-ли" is a past plural
@@ -508,19 +519,33 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # "ich arbeite unter Fedora", "я на маке", "mi editor es Neovim".
     (
         re.compile(
-            rf"^(?:我的|我)?(?:系统|系統|电脑|電腦|操作系统|作業系統|编辑器|編輯器|终端|終端|shell)"
+            rf"^(?:我的|我)?(?:系统|系統|电脑|電腦|操作系统|作業系統|编辑器|編輯器|终端|終端|shell|IDE)"
             rf"(?:是|用的是)\s*{_TOOL2}|"
-            rf"^(?:OS|環境|エディタ|ターミナル|シェル)は\s*{_TOOL2}\s*(?:です|を使っています)?$|"
-            rf"^(?:제|내)?\s*(?:OS|운영체제|에디터|터미널)(?:는|은)\s*{_TOOL2}|"
+            # "我用的编辑器是 Neovim", "我平时用的终端是 WezTerm"
+            rf"^(?:我|我们|我們)(?:平时|平時|日常|一直)?(?:用的|使用的)(?:系统|系統|电脑|電腦|编辑器|編輯器|"
+            rf"终端|終端|shell|IDE|操作系统)(?:是)\s*{_TOOL2}|"
+            # "我在 Windows 上开发": where the user works, said as the whole clause
+            rf"^(?:我|我们|我們)(?:平时|平時|一直|都|主要)?在\s*(?:{_OS})\s*(?:系统|系統)?(?:上|下|里|裡)"
+            r"(?:开发|開發|工作|写代码|寫代碼|编程|編程)$|"
+            rf"^(?:私の|僕の|うちの)?(?:開発)?(?:OS|環境|エディタ|ターミナル|シェル)は\s*{_TOOL2}(?:\s*\d[\w.]*)?\s*"
+            r"(?:です|を使っています)?$|"
+            rf"^(?:제|내)?\s*(?:OS|운영체제|에디터|터미널|개발\s*환경|환경)(?:는|은)\s*{_TOOL2}|"
+            # "저는 맥을 써요", "윈도우 사용합니다": the OS named in Hangul, said as a state
+            r"^(?:저는|전|나는|난)?\s*(?:맥북?|윈도우|리눅스|우분투)\s*(?:을|를)?\s*"
+            r"(?:써요|씁니다|써|사용해요|사용합니다|사용하고\s*있어요|쓰고\s*있어요|사용\s*중이에요)$|"
             rf"^(?:я|мы)\s+(?:сижу\s+|работаю\s+)?(?:на|под)\s+(?:{_OS}|маке|макбуке|линуксе|винде|"
             rf"убунту)(?!\w)|"
-            rf"^(?:estoy|trabajo|estou)\s+(?:en|con|no|na|em|com)\s+(?:{_OS})\b|"
+            rf"^(?:мой|моя|мое|моё)\s+(?:редактор|терминал|ос|система|ноутбук|шелл)\s*(?:[—–-]\s*|это\s+)?{_SETUP_NAMED}{_TOOL2}|"
+            rf"^(?:eu\s+|yo\s+)?(?:estoy|trabajo|estou|trabalho)\s+(?:en|con|no|na|em|com|usando|utilizando)\s+"
+            rf"(?:{_OS})\b|"
             rf"^(?:mi|meu)\s+(?:sistema(?: operativo| operacional)?|editor|terminal|pc|ordenador|"
-            rf"computador|computadora)\s+(?:es|é)\s+{_TOOL2}|"
-            rf"^je\s+(?:suis|travaille)\s+sous\s+(?:{_OS})\b|"
-            rf"^mon\s+(?:système|os|éditeur|terminal)\s+est\s+{_TOOL2}|"
+            rf"computador|computadora)\s+(?:es|é)\s+(?:(?:o|a|el|la)\s+(?-i:(?=[A-Z])))?{_SETUP_NAMED}{_TOOL2}|"
+            rf"^je\s+(?:suis|travaille)\s+(?:sous|sur)\s+(?:{_OS})\b|"
+            rf"^mon\s+(?:système|os|éditeur|terminal)\s+est\s+{_SETUP_NAMED}{_TOOL2}|"
+            rf"^(?:io\s+)?(?:sono|lavoro)\s+(?:su|con)\s+(?:{_OS})\b|"
+            rf"^(?:il\s+)?mio\s+(?:sistema(?: operativo)?|editor|terminale|pc|computer)\s+è\s+{_SETUP_NAMED}{_TOOL2}|"
             rf"^ich\s+(?:bin|arbeite)\s+(?:auf|unter|mit)\s+(?:{_OS})\b|"
-            rf"^mein\s+(?:system|betriebssystem|editor|terminal)\s+ist\s+{_TOOL2}",
+            rf"^mein\s+(?:system|betriebssystem|editor|terminal)\s+ist\s+{_SETUP_NAMED}{_TOOL2}",
             re.I,
         ),
         "Environment",
@@ -732,6 +757,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fact",
         "de_remember",
     ),
+    *EVERY_TIME_RULES,
 ]
 _INSTEAD: list[tuple[re.Pattern[str], str]] = [
     (
@@ -967,7 +993,7 @@ def _sentence(sentence: str) -> Hit | None:
             return f"Language: {clause.strip()}", "preference", "answer_language"
     if len(body) < 4:
         return None
-    hit = _about_the_user(body)
+    hit = _about_the_user(body, asked_last=sentence.rstrip().endswith(("?", "？")))
     if hit:
         return hit
     if _ADD_RULE_FIRST.match(body) and not sentence.rstrip().endswith(("?", "？")):
@@ -996,8 +1022,12 @@ def _sentence(sentence: str) -> Hit | None:
             bound and label not in _HEAD_BOUND
         ):
             continue
-        if (sub in _PLAIN and not _plain_kept(body, pattern)) or (
-            sub == "must_always" and _HEDGE.search(body)  # "если нужно всегда можешь …"
+        if (
+            (sub in _PLAIN and not _plain_kept(body, pattern))
+            # "если нужно всегда можешь …": a condition, not a rule
+            or (sub in ("must_always", "want_always") and _HEDGE.search(body))
+            # "хочу, чтобы ты всегда проверял это": the wish is said after the first comma
+            or (sub == "want_always" and bound)
         ):
             continue
         if facts_only and label not in _FACT_LABELS:
@@ -1021,7 +1051,51 @@ def _sentence(sentence: str) -> Hit | None:
                     fact += "，" + clause.strip()
             body = fact
         return (f"{label}: {body}" if label else body), kind, sub
-    return None if facts_only or japanese else _dont_use(body)
+    if facts_only:
+        return None
+    return _always_clause(body) or (None if japanese else _dont_use(body))
+
+
+# The always/never entries whose marker opens a clause: "Documente o que falta, sempre teste com
+# vitest" holds a standing rule in its second clause, as "…，始终用中文回复" and "…, никогда не
+# пушь в main" do. Only these: a plain don't in a later clause is mostly the task's.
+_CLAUSE_RULES = frozenset(
+    (
+        "zh_never",
+        "zh_always",
+        "ja_never",
+        "ko_always",
+        "ko_never",
+        "ru_never",
+        "ru_always",
+        "pt_never",
+        "pt_always",
+        "fr_never",
+        "fr_always",
+        "it_never",
+        "it_always",
+        "es_always",
+        "es_never",
+        "de_always",
+    )
+)
+_AND = re.compile(
+    r"^(?:(?:e|y|et|und|и|а|mas|pero|mais|ma|aber|но)\s+|(?:并且|並且|而且|但是|另外)\s*)", re.I
+)
+_CLAUSE_CUT = re.compile(r"[,，;；(（)）]|\s[-–—]\s")
+
+
+def _always_clause(body: str) -> Hit | None:
+    """An always/never rule said as a later clause of a sentence (the first clause is the
+    sentence's own, read by the rules above)."""
+    for clause in _CLAUSE_CUT.split(body)[1:]:
+        clause = _AND.sub("", clause.strip())
+        if len(clause) < 6 or task_bound(clause) or _HEDGE.search(clause):
+            continue
+        for pattern, label, kind, sub in _RULES:
+            if sub in _CLAUSE_RULES and pattern.search(clause):
+                return f"{label}: {clause}", kind, sub
+    return None
 
 
 # "…，注意使用node_modules里的jest，不要用npm run test", "使用AppleScript重构，不再使用Swift": a
@@ -1085,11 +1159,16 @@ def _preferred(clause: str, pattern: re.Pattern[str]) -> str:
     return _CONCESSION.sub("", clause[start:]).strip()
 
 
-def _about_the_user(body: str) -> Hit | None:
+def _about_the_user(body: str, asked_last: bool = False) -> Hit | None:
     """Who the user is or what they work on, said in a clause of its own: "…，我是个编程小白，
-    让我看懂" keeps the middle clause; a question or a task after it is another clause."""
-    for clause in _HEAD.split(body):
+    让我看懂" keeps the middle clause; a question or a task after it is another clause.
+    asked_last: the sentence ended with a question mark, so its last clause is the asking one
+    ("Esse projeto usa Next.js?")."""
+    clauses = _HEAD.split(body)
+    for i, clause in enumerate(clauses):
         clause = clause.strip()
+        if asked_last and i == len(clauses) - 1:
+            return None
         for pattern, label, kind, sub in USER_RULES:
             if not pattern.search(clause):
                 continue

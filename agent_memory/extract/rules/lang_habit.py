@@ -1,0 +1,109 @@
+"""What to do every time something happens, said in another language: "每次改完代码，记得跑一遍
+测试", "Toda vez que alterar o schema, rode as migrations", "Chaque fois que tu modifies l'API,
+mets à jour la doc", "Jedes Mal, wenn du etwas änderst, führe die Tests aus", "Каждый раз после
+изменений запускай линтер", "コミットするたびに lint を実行してください". A habit asked of the
+assistant is a standing rule; the same words with a report in the main clause ("toda vez que
+rodo, dá erro", "每次部署之后都会报错", "chaque fois que je lance, ça plante") are not one.
+
+The grammar that tells them apart: the main clause opens with an imperative (or a modal of
+obligation) and, where the language's imperative reads like a report (Spanish, Italian, French,
+German), the clause of the occasion is said to "you" ("cada vez que hagas", "ogni volta che
+modifichi", "chaque fois que tu", "wenn du")."""
+
+from __future__ import annotations
+
+import re
+
+# The occasion: "every time / whenever …" and its clause, up to the comma before the main clause.
+_PT_WHEN = r"^(?:toda\s+vez\s+que|sempre\s+que|cada\s+vez\s+que)\s+[^,;]{3,80}?,\s*"
+# Portuguese instructions (subjunctive-imperative of "você": -ar verbs end in -e, -er/-ir in -a;
+# never the present "roda", "usa", "dá" of a report).
+_PT_DO = (
+    r"(?:use|utilize|rode|execute|faça|crie|atualize|verifique|teste|confira|revise|adicione|"
+    r"escreva|documente|registre|salve|commite|comite|rebuild|lembre-se\s+de|não\s+(?:se\s+)?\w+e|"
+    r"não\s+\w+a|sempre\s+\w+e|pergunte|avise|mantenha|siga|leia|garanta|rode)\b"
+)
+# Spanish: the occasion said to "you" ("cada vez que hagas / cambies / termines") — the tú
+# imperative "usa", "ejecuta" is also the present of a report ("cada vez que abro, usa mucha RAM").
+_ES_WHEN = (
+    r"^(?:cada\s+vez\s+que|siempre\s+que)\s+(?:\w+\s+){0,2}?(?!(?:las|les|más|veces|pruebas)\b)\w{2,}(?:es|as)\b"
+    r"[^,;]{0,80}?,\s*"
+)
+_ES_DO = (
+    r"(?:usa|utiliza|ejecuta|corre|haz|crea|actualiza|revisa|verifica|escribe|añade|agrega|"
+    r"comprueba|pregunta|avisa|recuerda|pon|documenta|no\s+\w+(?:es|as))\b"
+)
+# French: the occasion said to "tu"/"vous".
+_FR_WHEN = r"^(?:(?:à\s+)?chaque\s+fois\s+(?:que|qu')|toutes\s+les\s+fois\s+que)\s*(?:tu|vous)\s+[^,;]{2,80}?,\s*"
+_FR_DO = (
+    r"(?:utilise|utilisez|lance|lancez|exécute|exécutez|mets|mettez|fais|faites|vérifie|vérifiez|"
+    r"ajoute|ajoutez|écris|écrivez|crée|créez|relance|pense\s+à|pensez\s+à|n'oublie\s+pas|"
+    r"ne\s+\w+\s+(?:pas|jamais))\b"
+)
+# Italian: the occasion said to "tu" (2nd person in -i: "modifichi", "fai", "finisci").
+_IT_WHEN = (
+    r"^(?:ogni\s+volta\s+che|tutte\s+le\s+volte\s+che)\s+(?:lo\s+|la\s+|li\s+|le\s+|ne\s+|tu\s+)?"
+    r"\w{2,}i\b[^,;]{0,80}?,\s*"
+)
+_IT_DO = (
+    r"(?:usa|utilizza|esegui|lancia|aggiorna|controlla|verifica|scrivi|crea|aggiungi|fai|metti|"
+    r"ricordati\s+di|non\s+\w+are)\b"
+)
+# German: the occasion said to "du"; the main clause opens with the verb (imperative).
+_DE_WHEN = r"^(?:jedes\s+mal|immer)\s*,?\s*(?:wenn|nachdem|bevor)\s+du\s+[^,;]{2,80}?,\s*"
+_DE_DO = (
+    r"(?:führe|verwende|benutze|nutze|starte|prüfe|teste|aktualisiere|schreibe|schreib|erstelle|"
+    r"füge|lass|denk\s+daran|vergiss\s+nicht|mach|mache)\b"
+)
+# Russian: any occasion ("каждый раз, когда …", "каждый раз после …"); the main clause opens with
+# an imperative, which Russian marks ("запускай", "проверяй", "не коммить").
+_RU_WHEN = r"^(?:каждый\s+раз|всякий\s+раз)\s*,?\s*(?:когда|после|перед|как)\s+[^,;]{2,80}?,?\s+"
+_RU_DO = (
+    r"(?:не\s+)?(?:запускай|проверяй|обновляй|пиши|делай|используй|добавляй|создавай|прогоняй|"
+    r"коммить|сохраняй|смотри|спрашивай|сообщай|пересобирай|выполняй|удаляй|ставь|запускайте|"
+    r"проверяйте|обновляйте|используйте)(?!\w)"
+)
+# Chinese: "每次<事>(之后/之前/时)，(你)(都)(记得/请/必须/先)<做>" — the main clause asks, by a word of
+# asking or obligation ("都会报错", "都要等很久" say what happens, not what to do).
+_ZH_EVERY = (
+    r"^(?:以后|以後|今后|今後)?(?:你)?(?:每次|每一次|每当|每當)[^，,。？?！!]{2,24}?"
+    r"(?:之后|之後|以后|以後|后|後|之前|以前|前|的时候|的時候|时|時)\s*[，,]?\s*(?:你)?(?:都)?"
+    r"(?:请|請|记得|記得|必须|必須|务必|務必|一定要|都要先|要先|先|需要先)\s*"
+    r"(?!等|花|很|会|會|报错|報錯|失败|失敗)\S"
+)
+# Japanese: "…するたびに/ときは(必ず)…してください/すること".
+_JA_EVERY = (
+    r"^(?:今後は?|これからは)?[^。]{2,40}?(?:たびに|度に|ときは|時は|際は|ときには|時には)[、,]?\s*"
+    r"(?:必ず|毎回|常に)?[^。]{2,60}?(?:てください|て下さい|でください|なさい|を忘れずに|[うくすつぬふむるぐぶ]こと)$"
+)
+# Korean: "…할 때마다 …해줘 / 해 주세요".
+_KO_EVERY = r"\S+\s*때마다\s*\S.*(?:해\s*줘|해\s*주세요|하세요|해라|할\s*것|돌려\s*줘|실행해)$"
+
+# "I want you to always …": the wish is for every time, so it is a standing preference — "quero
+# que você sempre rode os testes", "quiero que siempre respondas en español", "je veux que tu
+# utilises toujours pnpm", "voglio che tu usi sempre pnpm", "ich möchte, dass du immer Tests
+# schreibst", "хочу, чтобы ты всегда писал тесты", "我希望你始终/每次…". (Not "immer noch", still.)
+_WANT_ALWAYS = (
+    r"(?<!\w)(?:eu\s+)?(?:quero|gostaria|queria)\s+que\s+(?:você\s+|vc\s+|tu\s+)?(?:\w+\s+)?sempre\s+\w{3,}|"
+    r"(?<!\w)(?:yo\s+)?(?:quiero|quisiera|me\s+gustaría)\s+que\s+(?:tú\s+)?(?:\w+\s+)?siempre\s+\w{3,}|"
+    r"\bje\s+(?:veux|voudrais|souhaite)\s+que\s+(?:tu|vous)\s+(?:\w+\s+)?toujours\s+\w{3,}|"
+    r"(?<!\w)(?:io\s+)?(?:voglio|vorrei)\s+che\s+(?:tu\s+)?(?:\w+\s+)?sempre\s+\w{3,}|"
+    r"\bich\s+(?:möchte|will|wünsche\s+mir)\s*,?\s+dass\s+du\s+(?:\w+\s+){0,3}?immer\s+(?!noch\b)\w{3,}|"
+    r"(?<!\w)(?:я\s+)?хочу\s*,?\s+чтобы\s+ты\s+(?:\w+\s+)?всегда\s+\w{3,}|"
+    r"^(?:我|我们|我們)?(?:希望|想要|要)你(?:以后|以後|今后|今後)?(?:都)?(?:始终|始終|永远|永遠|总是|總是|一直)"
+    r"(?!在|是|没|沒|不能|不会|不會)\S{2,}"
+)
+
+EVERY_TIME_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
+    (
+        re.compile(
+            rf"{_PT_WHEN}{_PT_DO}|{_ES_WHEN}{_ES_DO}|{_FR_WHEN}{_FR_DO}|{_IT_WHEN}{_IT_DO}|"
+            rf"{_DE_WHEN}{_DE_DO}|{_RU_WHEN}{_RU_DO}|{_ZH_EVERY}|{_JA_EVERY}|{_KO_EVERY}",
+            re.I,
+        ),
+        "Every time",
+        "constraint",
+        "every_time",
+    ),
+    (re.compile(_WANT_ALWAYS, re.I), "Always", "preference", "want_always"),
+]
