@@ -234,3 +234,86 @@ def test_a_fact_asked_about_with_a_question_mark_is_no_fact() -> None:
     assert _rules("Eu uso Linux?") == []
     # (a fact said before the question still stands)
     assert [r[2] for r in _rules("我用的是Linux，怎么配置？")] == ["language.i_use"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Não quero que você use o Redux",
+        "não quero que use emojis nas respostas",
+        "No quiero que uses jQuery",
+        "Je ne veux pas que tu utilises Redux",
+        "Non voglio che usi Moment",
+        "Ich will nicht, dass du Mocks verwendest",
+        "Я не хочу, чтобы ты использовал Redux",
+    ],
+)
+def test_not_wanting_a_tool_used_is_a_dont(text: str) -> None:
+    claim, kind, rule = _one(text)
+    assert rule == "language.dont_want_use" and kind == "preference" and claim.startswith("Don't: ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Não quero que você use a tabela antiga",  # a thing of the task (an article, no name)
+        "Não quero que você use o Redux agora",  # now
+        "No quiero que uses eso",  # a pointer
+    ],
+)
+def test_not_wanting_a_thing_of_the_task_is_no_dont(text: str) -> None:
+    assert not [r for r in _rules(text) if r[2] == "language.dont_want_use"], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Prefiro yarn ao npm",
+        "Prefiero yarn en lugar de npm para los proyectos",
+        "Je préfère yarn à npm, c'est plus rapide",
+        "Preferisco yarn a npm",
+        "Ich bevorzuge yarn statt npm",
+        "Я предпочитаю yarn вместо npm",
+    ],
+)
+def test_one_tool_preferred_over_another(text: str) -> None:
+    assert _one(text)[::2] == ("Use yarn, not npm", "language.prefer_over")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Prefiro isso a aquilo",
+        "Prefiro a opção 2 a opção 3",
+        "Prefiro respostas curtas a longas explicações",
+    ],
+)
+def test_a_pick_or_a_pointer_preferred_is_no_tool(text: str) -> None:
+    assert not [r for r in _rules(text) if r[2] == "language.prefer_over"], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Habla en español conmigo",
+        "Contéstame siempre en español",
+        "Rispondi in italiano",
+        "Antworte auf Deutsch",
+        "Sprich Deutsch mit mir",
+    ],
+)
+def test_the_answer_language_in_more_words(text: str) -> None:
+    claim, _, rule = _one(text)
+    assert rule == "language.answer_language" and claim.startswith("Language: ")
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("Lembre que usamos yarn", "Uses: usamos yarn"),
+        ("Recuerda que usamos yarn", "Uses: usamos yarn"),
+        ("Ricorda che usiamo yarn", "Uses: usiamo yarn"),
+    ],
+)
+def test_a_short_fact_to_remember_is_read_as_itself(text: str, claim: str) -> None:
+    assert _one(text)[0] == claim

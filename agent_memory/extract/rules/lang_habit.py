@@ -94,6 +94,28 @@ _WANT_ALWAYS = (
     r"(?!在|是|没|沒|不能|不会|不會)\S{2,}"
 )
 
+# "I don't want you to use X": a tool or a kind of thing not to use, said as a wish — "não quero
+# que você use Docker", "no quiero que uses emojis", "je ne veux pas que tu utilises Redux", "non
+# voglio che usi jQuery", "ich will nicht, dass du Mocks verwendest", "не хочу, чтобы ты использовал
+# Redux". After an article only a name ("use o Docker"; "use a tabela antiga" is a thing of the task).
+_THING = (
+    r"(?:(?:o|a|os|as|el|la|los|las|le|les|l'|il|lo|gli|i|die|der|das|den)\s*(?-i:(?=[A-Z]))|"
+    r"(?!(?:o|a|os|as|el|la|los|las|le|les|il|lo|gli|i|die|der|das|den|um|uma|un|une|una|ein|eine|"
+    r"isso|isto|eso|esto|ça|questo|questa|dies|diese)\b))"
+    r"[A-Za-z][A-Za-z0-9.+#_-]*"
+)
+_DONT_WANT_USE = (
+    r"^(?:eu\s+)?não\s+quero\s+que\s+(?:você\s+|vc\s+|tu\s+)?(?:use|utilize|usa)\s+" + _THING + "|"
+    r"^(?:yo\s+)?no\s+quiero\s+que\s+(?:tú\s+)?(?:uses|utilices)\s+" + _THING + "|"
+    r"^je\s+ne\s+veux\s+(?:pas|plus)\s+que\s+(?:tu|vous)\s+(?:utilises|utilisiez)\s+" + _THING + "|"
+    r"^(?:io\s+)?non\s+voglio\s+(?:più\s+)?che\s+(?:tu\s+)?(?:usi|utilizzi)\s+" + _THING + "|"
+    r"^ich\s+(?:will|möchte)\s+nicht\s*,?\s+dass\s+du\s+"
+    + _THING
+    + r"\s+(?:verwendest|benutzt|nutzt|einsetzt)|"
+    r"^(?:я\s+)?не\s+хочу\s*,?\s+чтобы\s+ты\s+(?:использовал|пользовался|применял)\w*\s+"
+    r"[A-Za-z][A-Za-z0-9.+#_-]*"
+)
+
 EVERY_TIME_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
@@ -106,4 +128,5 @@ EVERY_TIME_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "every_time",
     ),
     (re.compile(_WANT_ALWAYS, re.I), "Always", "preference", "want_always"),
+    (re.compile(_DONT_WANT_USE, re.I), "Don't", "preference", "dont_want_use"),
 ]

@@ -40,6 +40,8 @@ _NON_ENGLISH = re.compile(
     r"\b(?:instal(?:ei|ad[oa])|installat[oa]|installiert)\b|"
     r"\b(?:usamos|usiamo|utilizamos|utilizziamo|trabalho com|trabajo con|lavoro con|ich arbeite|wir arbeiten)\b|"
     r"\b(?:meu|minha|quiero|preciso|gostaria|responda|m'appelle|chiamo|llamo|chamo|renomeie|renombra|renomme|rinomina|benenne|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
+    r"\b(?:rispondi|rispondimi|antworte|sprich|habla|háblame|contéstame|respóndeme|retiens|merk dir|merke dir|"
+    r"não quero que|no quiero que|ne veux pas que|non voglio che|will nicht, dass|möchte nicht, dass)\b|"
     r"\b(?:toda vez que|sempre que|cada vez que|siempre que|chaque fois|ogni volta|jedes mal|immer wenn)\b|"
     r"\b(?:estou|trabalho no|trabalho na|sono su|lavoro su|il mio|mio editor|mio sistema|je suis sur)\b|"
     r"\b(?:dieses projekt|unser projekt|questo progetto|ce projet|este proyecto|esse projeto|este projeto)\b|"
@@ -126,7 +128,10 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             r"^(?:toujours\s+)?(?:réponds|répondez|parle|parlez)(?:-moi)?\s+(?:toujours\s+)?en\s+"
             r"(?:français|anglais)|"
             r"^(?:antworte|antworten sie|sprich)\s+(?:immer\s+)?(?:auf|in)\s+(?:deutsch|englisch)|"
-            r"^(?:rispondi|rispondimi|rispondete)\s+(?:sempre\s+)?in\s+(?:italiano|inglese)|"
+            r"^(?:rispondi|rispondimi|rispondete|parla|parlami|scrivimi)\s+(?:sempre\s+)?in\s+(?:italiano|inglese)|"
+            r"^(?:siempre\s+)?(?:habla|háblame|contéstame|respóndeme|escríbeme)\s+(?:siempre\s+)?en\s+"
+            r"(?:español|castellano|inglés)|"
+            r"^sprich\s+(?:immer\s+)?(?:deutsch|englisch)(?:\s+mit\s+mir)?$|"
             r"^(?:你的|你)?(?:回复|回答|回覆|答复|输出|輸出)[^，,。]{0,6}?(?:必须|必須|都|要|一律|请|請)?"
             r"(?:是|用|使用)(?:中文|简体中文|繁體中文|繁体中文|英文)|"
             r"^(?:常に|必ず|いつも)?日本語で(?:回答|返答|答え|返事|話し|書い|お願い|頼む|よろしく)|"
@@ -759,7 +764,27 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     *EVERY_TIME_RULES,
 ]
+# Not a tool: a pointer, an article or a pick ("prefiro isso a aquilo", "prefiero la primera").
+_NOT_A_TOOL = (
+    r"(?!(?:isso|isto|aquilo|esse|essa|este|esta|eso|esto|aquello|ese|esa|ça|cela|ceci|celui|"
+    r"questo|questa|quello|quella|das|dies|diese|dieser|this|that|o|a|os|as|el|la|los|las|le|les|"
+    r"il|lo|gli|un|una|um|uma|une|ein|eine|einen|opção|opcion|opción|option|opzione)\b)"
+)
 _INSTEAD: list[tuple[re.Pattern[str], str]] = [
+    # "prefiro pnpm ao npm", "je préfère pnpm à npm", "ich bevorzuge pnpm statt npm": one tool
+    # preferred over another, the same as "use X instead of Y".
+    (
+        re.compile(
+            r"(?:^|\s)(?:eu\s+|yo\s+|je\s+|io\s+|ich\s+|я\s+)?(?:prefiro|prefiero|préfère|preferisco|"
+            r"bevorzuge|предпочитаю)\s+(?:usar\s+|utilizar\s+|utiliser\s+|usare\s+|использовать\s+)?"
+            rf"{_NOT_A_TOOL}{_TOOL2}\s+(?:a|ao|à|al|en\s+lugar\s+de|em\s+vez\s+de|ao\s+invés\s+de|plutôt\s+que|"
+            r"invece\s+di|rispetto\s+a|statt|anstatt|gegenüber|вместо|а\s+не)\s+(?:o\s+|el\s+|le\s+|l'|"
+            rf"il\s+|dem\s+)?{_NOT_A_TOOL}{_TOOL2}"
+            r"(?=\s*(?:[,.;!]|$)|\s+(?:para|pour|per|für|для|en|em|in|no|na|nel|dans|bei|porque|parce|perché|weil)\b)",
+            re.I,
+        ),
+        "prefer_over",
+    ),
     (
         re.compile(
             rf"(?:用|使用|改用)\s*{_TOOL}\s*(?:而不是|而非|不要用|别用|別用|代替|取代)\s*{_TOOL}"
@@ -1213,8 +1238,8 @@ def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | Non
     and what is remembered may itself be a rule. None: nothing said to keep."""
     what = _REMEMBER_WORD.sub("", body, count=1).strip() or body
     what = _JA_REMEMBER_TAIL.sub("", what).strip() or what
-    if len(what) < 5 or (len(what.split()) < 3 and not (_CJK.search(what) or _KANA.search(what))):
-        return None  # "запомни пароль": what is to be kept is not said
+    if len(what) < 5:
+        return None  # nothing said to keep
     if _SITUATION_KEPT.match(what) and not _HABIT_LATIN.search(what):
         return None  # "não esqueça, o pior problema é …", "lembre-se que precisamos …": this work's
     if _REMIND_TO.match(body) and not _HABIT_LATIN.search(what):
@@ -1222,8 +1247,10 @@ def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | Non
         # work recalled, as English "remember to …" (dispatch.REMIND) unless said as a habit
         return None
     inner = _sentence(what) if what != sentence else None
-    if inner:  # "记住往后回复都用中文": what is remembered is itself a rule
+    if inner:  # "记住往后回复都用中文", "lembre que usamos pnpm": what is remembered is itself a rule
         return inner
+    if len(what.split()) < 3 and not (_CJK.search(what) or _KANA.search(what)):
+        return None  # "запомни пароль": what is to be kept is not said
     if japanese and _JA_NOT_DOING.search(what):  # "…しないことを覚えて"
         return f"Don't: {what}", "constraint", sub
     if _REMEMBERED_RULE.search(what) and not _REMEMBERED_FACT.match(what):
