@@ -317,3 +317,18 @@ def test_the_answer_language_in_more_words(text: str) -> None:
 )
 def test_a_short_fact_to_remember_is_read_as_itself(text: str, claim: str) -> None:
     assert _one(text)[0] == claim
+
+
+@pytest.mark.parametrize("text", ["注意全都用英文。包括日志", "一律用中文", "全程中文"])
+def test_everything_in_one_language(text: str) -> None:
+    claim, kind, rule = _one(text)
+    assert (
+        rule == "language.all_in_language"
+        and kind == "preference"
+        and claim.startswith("Convention: ")
+    )
+
+
+@pytest.mark.parametrize("text", ["以上三篇文档全部用中文输出", "全部用英文吗", "这些全部用英文"])
+def test_this_turns_documents_in_a_language_are_no_convention(text: str) -> None:
+    assert not [r for r in _rules(text) if r[2] == "language.all_in_language"], text

@@ -167,6 +167,17 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "preference",
         "artifact_language",
     ),
+    # "注意全都用英文", "一律用中文", "全程中文": everything in one language, said with no subject (the
+    # whole of the work; "以上三篇文档全部用中文输出" names this turn's documents).
+    (
+        re.compile(
+            r"^(?:注意|请|請|记得|記得)?\s*(?:全部|全都|一律|统一|統一|全程|所有的?都)(?:都)?(?:要)?(?:用|使用|写|寫)?"
+            r"(?:中文|英文|英语|英語|简体中文|繁體中文)(?:写|寫|输出|輸出)?$"
+        ),
+        "Convention",
+        "preference",
+        "all_in_language",
+    ),
     # (pattern on the sentence, label, kind, sub-rule)
     (
         re.compile(
@@ -1247,7 +1258,9 @@ def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | Non
         # work recalled, as English "remember to …" (dispatch.REMIND) unless said as a habit
         return None
     inner = _sentence(what) if what != sentence else None
-    if inner:  # "记住往后回复都用中文", "lembre que usamos pnpm": what is remembered is itself a rule
+    if (
+        inner
+    ):  # "记住往后回复都用中文", "lembre que usamos pnpm": what is remembered is itself a rule
         return inner
     if len(what.split()) < 3 and not (_CJK.search(what) or _KANA.search(what)):
         return None  # "запомни пароль": what is to be kept is not said
