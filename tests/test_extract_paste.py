@@ -111,3 +111,26 @@ def test_a_paste_on_the_users_line_is_cut_where_it_starts() -> None:
     kept = without_paste(text)
     assert kept.split("\n")[0].startswith("I work on a shared GPU box")
     assert "\u2588" not in kept
+
+
+def test_a_pasted_review_with_dash_labels_yields_nothing() -> None:
+    text = (
+        "Read this review of the plan and tell me what you think\n"
+        "Finding 1 — The cache is rebuilt on every request.\n"
+        "The fix: keep the cache warm. Never rebuild it on a read.\n"
+        "Finding 2 — The queue has no retry.\n"
+        "Finding 3 — Metrics are not exported.\n"
+        "Finding 4 — The admin page is public.\n"
+    )
+    assert pasted_lines(text) == range(1, 6)
+    assert not any("rebuild" in c for c in _claims(text))
+
+
+def test_an_answer_word_before_a_dash_labels_nothing() -> None:
+    text = (
+        "Yes — go ahead with the plan.\n"
+        "Perfect — and keep the old endpoint.\n"
+        "Sure — ship it after lunch.\n"
+        "Great — thanks.\n"
+    )
+    assert pasted_lines(text) is None

@@ -25,11 +25,15 @@ from dataclasses import dataclass
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S|^\s*[=-]{4,}\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*\u2022+\u25aa\u25e6]|\d{1,2}[.)]|[a-z][.)])\s+\S")
 # "Status: done", "- **Backend:** FastAPI", "Expected result: …": a field of a form or a report.
+# (a generated text's "Issue 2 — No fallback router." is the same field, set off by a dash)
 # A label with nothing after it is a section title ("WORKFLOW:", "Next Steps:"): one word, or
 # capitalised words only ("Here is the error:" introduces, it is no title).
 _LABEL = re.compile(
-    r"^\s*(?:(?:[-*\u2022]|\d{1,2}[.)])\s+)?(?:\*\*)?(?:"
-    r"[A-Z][\w'()/&.-]*(?:\s+[\w'()/&.-]+){0,3}(?:\*\*)?\s*:(?:\*\*)?\s+\S|"
+    r"^\s*(?:(?:[-*\u2022]|\d{1,2}[.)])\s+)?(?:\*\*)?"
+    # ("Yes — go ahead", "Perfect — I'll do it", "Got it: …" answer, they label nothing)
+    r"(?!(?i:yes|no|ok|okay|perfect|great|good|sure|right|got it|thanks|also|and|but|so|well|"
+    r"alright|hmm|wait|done|nice|cool)\b)(?:"
+    r"[A-Z][\w'()/&.-]*(?:\s+[\w'()/&.-]+){0,3}(?:\*\*)?\s*(?::|\s\u2014)(?:\*\*)?\s+\S|"
     r"[A-Z][\w'()/&.-]*(?:\s+[A-Z0-9][\w'()/&.-]*){0,3}(?:\*\*)?\s*:(?:\*\*)?\s*$)"
 )
 _TABLE = re.compile(r"^\s*\|.*\|\s*$|[\u2500-\u257f]")
