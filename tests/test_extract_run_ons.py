@@ -32,6 +32,15 @@ def _claims(text: str) -> list[str]:
             "where do the logs go on my desktop I'm using Podman with fish",
             "User uses Podman with fish",
         ),
+        # an aside of the user's own ends the statement before it
+        (
+            "I have Podman already installed on my work laptop I know the docs changed?",
+            "User has Podman installed on their work laptop",
+        ),
+        (
+            "i'm using Podman with fish i know the path part is broken",
+            "User uses Podman with fish",
+        ),
         # a question run on after the statement without its mark
         ("i have podman installed how would we run the db in it", "User has podman installed"),
     ],

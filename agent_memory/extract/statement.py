@@ -147,8 +147,14 @@ def _statement_before_question(s: str) -> str | None:
     """The statement clause said before the question in a question sentence, or None."""
     if not s.rstrip().endswith("?") or not _OWN_LEAD.match(s) or _WH_ALWAYS.match(s):
         return None
-    for m in _INNER_QUESTION.finditer(s):
-        lead = s[: m.start()].strip()
+    # The question starts at an inverted auxiliary, or at an aside it is about ("I have X
+    # installed I know that Y changed?": what is asked is Y).
+    starts = sorted(
+        [m.start() for m in _INNER_QUESTION.finditer(s)]
+        + [m.start() for m in _INNER_AFTERTHOUGHT.finditer(s)]
+    )
+    for start in starts:
+        lead = s[:start].strip()
         if len(lead.split()) < 3:
             continue
         if _LEAD_IN_DOUBT.search(lead) or "?" in lead or "(" in lead or '"' in lead:
@@ -382,8 +388,13 @@ know knew idea clue wonder wondering ask asking asked understand explain show te
 figure decide unclear confused curious sure remember forgot learn find out
 """
 )
-# "Idk where …": a new thought, ending the clause before it.
-_INNER_AFTERTHOUGHT = re.compile(r"\s+(?=(?:idk|i dunno)\b)", re.I)
+# "Idk where …", "… I know that X", "… i think because of that …": a new thought of the user's,
+# ending the clause before it; what it says is a doubt or an aside, not read.
+_INNER_AFTERTHOUGHT = re.compile(
+    r"\s+(?=(?:idk|i dunno|i (?:don't|do not) know|i think|i guess|i believe|i know|i mean|"
+    r"i hope|i(?:'m| am) not sure)\b)",
+    re.I,
+)
 # What cannot be the verb's object: a preposition, an adverb, a verb or participle, a pronoun,
 # nothing ("the issues I have imported", "the changes i have made", "the options we have.").
 _NO_OBJECT = words(
@@ -422,8 +433,9 @@ _NEGATED = re.compile(r"\b(?:no|not|never|nothing|\w+n't)\b", re.I)
 def _run_ons(part: str) -> list[str]:
     """A clause cut where another clause of the user's own runs on into it."""
     for m in _INNER_AFTERTHOUGHT.finditer(part):
-        if len(part[: m.start()].split()) >= 3:
-            return [*_run_ons(part[: m.start()]), part[m.end() :]]
+        lead = part[: m.start()]
+        if len(lead.split()) >= 3 and lead.split()[-1].lower() not in _NO_RUN_ON_AFTER:
+            return _run_ons(lead)
     for m in _INNER_WH.finditer(part):
         lead = part[: m.start()]
         prev = lead.split()[-1].lower().strip(",.;:!?(") if lead.split() else ""
