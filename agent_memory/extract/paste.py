@@ -168,10 +168,27 @@ def _block(text: str) -> tuple[int, int, int] | None:
         starts = [m.start() for m in (_PADDED.search(line), _TABLE.search(line)) if m]
         column = min(starts, default=0)
         column = line.rfind(" ", 0, column) + 1  # from the start of the padded column's word
-    around = "\n".join([*lines[:first], lines[first][:column], *lines[last + 1 :]])
-    if _KEEP_ASKED.search(around):
+    if _keep_asked(lines, first, column, last):
         return None  # "remember these rules: …": the user asks for the pasted text to be kept
     return first, column, last
+
+
+def _keep_asked(lines: list[str], first: int, column: int, last: int) -> bool:
+    """The line that introduces the block, or the one that follows it, asks to keep it ("add
+    these to CLAUDE.md:", "… save all of the above in your memory"); a "remember" elsewhere in
+    a pasted prompt ("and remember that you are a memory agent …") is the prompt's."""
+    before = [ln for ln in [*lines[:first], lines[first][:column]] if ln.strip()]
+    after = [ln for ln in lines[last + 1 :] if ln.strip()]
+    ends = ([before[-1]] if before else []) + ([after[0]] if after else [])
+    return any(_KEEP_ASKED.search(ln) and _POINTS_AT.search(ln) for ln in ends)
+
+
+# The asking points at the block: it introduces it, or names it ("these", "the above").
+_POINTS_AT = re.compile(
+    r":\s*$|\b(?:these|this|the following|following|below|above|them|all of it)\b|"
+    r"(?:以下|下面|上面|这些|這些|это|эти|estas?|estes?|isto|isso|ces|questi|queste)",
+    re.I,
+)
 
 
 def pasted_lines(text: str) -> range | None:
