@@ -134,3 +134,17 @@ def test_an_answer_word_before_a_dash_labels_nothing() -> None:
         "Great — thanks.\n"
     )
     assert pasted_lines(text) is None
+
+
+def test_a_remember_inside_a_pasted_prompt_is_no_keep_request() -> None:
+    text = (
+        "You summarise sessions for the team and remember that you are a note taker.\n"
+        "Write the summary now.\n"
+        "\n"
+        "Status: draft\n"
+        "Owner: platform team\n"
+        "Scope: billing service\n"
+        "Rule: Never deploy on Fridays\n"
+    )
+    assert pasted_lines(text) == range(3, 7)
+    assert not any("Fridays" in c for c in _claims(text))
