@@ -123,7 +123,7 @@ _ASKED_AFTER = re.compile(
 # test it?"): where the question starts — an auxiliary before its subject, or a wh-word before
 # one — after a joining "so"/"but" or a clause mark, or after nothing at all.
 _INNER_QUESTION = re.compile(
-    r"(?:\s*[,;]|\s+[-\u2013\u2014])?\s+(?:(?:so|but|and)\s+)?(?=(?:(?:how|what|why|where|which|when)\s+)?"
+    r"(?<!\s)(?:\s*[,;]|\s+[-\u2013\u2014])?\s+(?:(?:so|but|and)\s+)?(?=(?:(?:how|what|why|where|which|when)\s+)?"
     r"(?:do|does|did|should|shall|can|could|would|will|is|are|am)\s+(?:i|we|you|u|it|this|that|they|"
     r"there)\b)",
     re.I,
@@ -369,14 +369,14 @@ def _whole_sentence(f: _Framed) -> list[ClauseClaim] | None:
 # often start a relative clause ("the data we have on X", "the tools I use daily", "the settings
 # I am using here are …"), whose verb has no object of its own: the object must be there.
 _INNER_SUBJECT = re.compile(
-    r"\s+(?=(?:(?:i'm|i am)\s+(?:currently\s+|also\s+|now\s+|still\s+|mostly\s+|mainly\s+)?"
+    r"(?<!\s)\s+(?=(?:(?:i'm|i am)\s+(?:currently\s+|also\s+|now\s+|still\s+|mostly\s+|mainly\s+)?"
     r"(?:using|running)|i(?:'ve| have)(?:\s+got)?|i (?:use|run)|we (?:use|run|have)|"
     r"i (?:don't|do not) (?:even )?have|we(?:'re| are) using)\s+(?P<obj>\S+))",
     re.I,
 )
 # A question run on after a statement without its mark ("… installed how can we do that").
 _INNER_WH = re.compile(
-    r"\s+(?=(?:how|what|why|where|which|when)\s+(?:do|does|did|should|shall|can|could|would|will|"
+    r"(?<!\s)\s+(?=(?:how|what|why|where|which|when)\s+(?:do|does|did|should|shall|can|could|would|will|"
     r"is|are|am)\s+(?:i|we|you|u|it|this|that|they)\b)",
     re.I,
 )
@@ -391,7 +391,7 @@ figure decide unclear confused curious sure remember forgot learn find out
 # "Idk where …", "… I know that X", "… i think because of that …": a new thought of the user's,
 # ending the clause before it; what it says is a doubt or an aside, not read.
 _INNER_AFTERTHOUGHT = re.compile(
-    r"\s+(?=(?:idk|i dunno|i (?:don't|do not) know|i think|i guess|i believe|i know|i mean|"
+    r"(?<!\s)\s+(?=(?:idk|i dunno|i (?:don't|do not) know|i think|i guess|i believe|i know|i mean|"
     r"i hope|i(?:'m| am) not sure)\b)",
     re.I,
 )
