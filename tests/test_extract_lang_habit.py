@@ -332,3 +332,90 @@ def test_everything_in_one_language(text: str) -> None:
 @pytest.mark.parametrize("text", ["以上三篇文档全部用中文输出", "全部用英文吗", "这些全部用英文"])
 def test_this_turns_documents_in_a_language_are_no_convention(text: str) -> None:
     assert not [r for r in _rules(text) if r[2] == "language.all_in_language"], text
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Anote no CLAUDE.md que usamos yarn", "usamos yarn"),
+        ("Guarde na memória que o deploy é pela Netlify", "o deploy é pela Netlify"),
+        ("Guarda en memoria que usamos yarn", "usamos yarn"),
+        ("Ajoute dans le CLAUDE.md que nous utilisons yarn", "nous utilisons yarn"),
+        ("Mémorise que nous utilisons yarn", "nous utilisons yarn"),
+        ("Memorizza che usiamo yarn", "usiamo yarn"),
+        ("Speichere in deinem Gedächtnis, dass wir yarn nutzen", "wir yarn nutzen"),
+        ("Schreib in die CLAUDE.md, dass wir yarn nutzen", "wir yarn nutzen"),
+        ("把这个写进CLAUDE.md：发版前必须跑测试", "发版前必须跑测试"),
+        ("メモリに保存して：yarnを使う", "yarnを使う"),
+        ("CLAUDE.mdに追記して：PRは日本語で書く", "PRは日本語で書く"),
+        ("메모리에 저장해줘: yarn 사용", "yarn 사용"),
+    ],
+)
+def test_asking_first_to_keep_what_follows(text: str, kept: str) -> None:
+    claim, _, rule = _one(text)
+    assert rule == "language.memory_request" and claim == f"Remember: {kept}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Salve o arquivo na pasta docs",
+        "Note que o build falhou",
+        "Speichere die Datei",
+        "Guarda el archivo",
+    ],
+)
+def test_saving_a_file_or_noticing_is_no_memory_request(text: str) -> None:
+    assert not [r for r in _rules(text) if r[2] == "language.memory_request"], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Evite usar Redux",
+        "Evite emojis nas respostas",
+        "Evita usar jQuery",
+        "Évite d'utiliser Redux",
+        "Evita di usare Moment",
+        "Vermeide Mocks in Integrationstests",
+        "Избегай использования Redux",
+        "避免使用Redux",
+    ],
+)
+def test_a_tool_or_kind_of_thing_to_avoid(text: str) -> None:
+    claim, kind, rule = _one(text)
+    assert rule == "language.avoid" and kind == "preference" and claim.startswith("Don't: ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Evite mexer no header",  # a step of this turn
+        "evite fazer isso agora",
+        "Evita repetir el código",
+        "Évite de casser le build",
+        "Vermeide es, die Datei zu ändern",
+        "避免使用这个函数",
+    ],
+)
+def test_a_step_to_avoid_is_no_tool(text: str) -> None:
+    assert not [r for r in _rules(text) if r[2] == "language.avoid"], text
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("以降、テストは必ずvitestで書いてください", "language.from_now_on"),
+        ("以降はPRの説明を英語にしてください", "language.from_now_on"),
+        ("毎回プッシュ前にlintを実行してください", "language.ja_always"),
+    ],
+)
+def test_japanese_from_now_on_and_every_time(text: str, rule: str) -> None:
+    assert _one(text)[2] == rule
+
+
+@pytest.mark.parametrize(
+    "text", ["3行目以降は変更しないでください", "これ以降の処理を説明して", "毎回エラーになります"]
+)
+def test_japanese_after_a_line_or_a_report_is_no_rule(text: str) -> None:
+    assert _rules(text) == [], text

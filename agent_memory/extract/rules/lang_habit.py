@@ -116,6 +116,24 @@ _DONT_WANT_USE = (
     r"[A-Za-z][A-Za-z0-9.+#_-]*"
 )
 
+# "Evite usar X", "évite d'utiliser X", "vermeide X", "избегай X", "避免使用X": a tool or kind of
+# thing to keep away from. The thing is a name, or a bare word after "using" — not an infinitive
+# ("evite mexer no header" is a step of this turn) and not a word going on in non-ASCII letters.
+_BARE = r"(?![A-Za-z]+(?:ar|er|ir|are|ere|ire|re|en)\b)[A-Za-z][A-Za-z0-9.+#_-]*(?!\w)"
+_NAME = r"(?-i:[A-Z0-9])[A-Za-z0-9.+#_-]*(?!\w)"
+# a kind of thing said bare right after the verb: a plural noun ("evite emojis", "vermeide mocks")
+_PLURAL = r"[A-Za-z][A-Za-z-]{2,}s(?!\w)"
+_AVOID = (
+    r"^(?:evite|evitar|evita|evitare|évite|évitez|éviter)\s+(?:"
+    r"(?:usar|utilizar|usare|utilizzare|d'utiliser|di\s+usare|di\s+utilizzare)\s+"
+    r"(?:(?:o|a|os|as|el|la|los|las|le|la|l'|il|lo|gli|i)\s*(?=(?-i:[A-Z])))?" + _BARE + "|"
+    r"(?:(?:o|a|el|la|le|l'|il|lo)\s*)?" + _NAME + "|" + _PLURAL + ")|"
+    r"^(?:vermeide|vermeidet)\s+(?:die\s+nutzung\s+von\s+|den\s+einsatz\s+von\s+)?"
+    r"(?:" + _NAME + "|" + _PLURAL + ")|"
+    r"^(?:избегай|избегайте)\s+(?:использования\s+)?[A-Za-z][A-Za-z0-9.+#_-]*(?!\w)|"
+    r"^(?:请|請)?(?:尽量|盡量)?避免(?:使用|用)\s*[A-Za-z][A-Za-z0-9.+#_-]*(?![A-Za-z0-9])\s*$"
+)
+
 EVERY_TIME_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
@@ -129,4 +147,5 @@ EVERY_TIME_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (re.compile(_WANT_ALWAYS, re.I), "Always", "preference", "want_always"),
     (re.compile(_DONT_WANT_USE, re.I), "Don't", "preference", "dont_want_use"),
+    (re.compile(_AVOID, re.I), "Don't", "preference", "avoid"),
 ]

@@ -41,6 +41,8 @@ _NON_ENGLISH = re.compile(
     r"\b(?:usamos|usiamo|utilizamos|utilizziamo|trabalho com|trabajo con|lavoro con|ich arbeite|wir arbeiten)\b|"
     r"\b(?:meu|minha|quiero|preciso|gostaria|responda|m'appelle|chiamo|llamo|chamo|renomeie|renombra|renomme|rinomina|benenne|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
     r"\b(?:rispondi|rispondimi|antworte|sprich|habla|háblame|contéstame|respóndeme|retiens|merk dir|merke dir|"
+    r"mémorise|memorizza|memorize|gedächtnis|speichere|anote no|guarde na|ajoute dans|ajoute au|"
+    r"nous utilisons|schreib in|trag in|, dass|evite|évite|evita|vermeide|"
     r"não quero que|no quiero que|ne veux pas que|non voglio che|will nicht, dass|möchte nicht, dass)\b|"
     r"\b(?:toda vez que|sempre que|cada vez que|siempre que|chaque fois|ogni volta|jedes mal|immer wenn)\b|"
     r"\b(?:estou|trabalho no|trabalho na|sono su|lavoro su|il mio|mio editor|mio sistema|je suis sur)\b|"
@@ -287,7 +289,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # a request or a rule ("…してください", "…すること"), not "いつもありがとう" or "必ずしも"
     (
         re.compile(
-            r"^(?:常に|いつも|必ず)(?!しも)\S.*(?:ください|下さい|して|すること|こと|ように|しなさい|しろ|"
+            r"^(?:常に|いつも|必ず|毎回)(?!しも)\S.*(?:ください|下さい|して|すること|こと|ように|しなさい|しろ|"
             r"お願いします|にする|にします)$"
         ),
         "Always",
@@ -901,7 +903,8 @@ def language_claims(text: str) -> list[Hit]:
         # the markers can bound, but a clause about the user stands on its own.
         # (a sentence that opens by asking for the rule to be kept is read whole however long)
         asked = (
-            _SAVE_FIRST_LATIN.match(sentence)
+            _SAVE_THAT.match(sentence)
+            or _SAVE_FIRST_LATIN.match(sentence)
             or _SAVE_FIRST.match(sentence)
             or _ADD_RULE_FIRST.match(sentence)
         )
@@ -943,7 +946,7 @@ _TASK_DEIXIS = re.compile(
 _FROM_NOW = (
     r"以后|以後(?!の)|今后|今後(?![のにで])|往后|往後|从现在开始|從現在開始|从现在起|從現在起|从今以后|從今以後|"
     r"从今往后|從今往後|(?:后续|後續)(?:的话|的話)?(?=\s*(?:都|你|我们|我們))|"
-    r"これからは|今度から(?:は)?|今後(?:は|も)|앞으로(?:는)?|이제부터(?:는)?|"
+    r"これからは|今度から(?:は)?|今後(?:は|も)|(?<![^\s、。，,])以降(?:は|、|,)|앞으로(?:는)?|이제부터(?:는)?|"
     r"впредь|отныне|с этого момента|"
     r"a partir de (?:agora|ahora)|de (?:agora|ahora) en adelante|de agora em diante|"
     r"daqui (?:pra|para a) frente|en adelante|désormais|dorénavant|à partir de maintenant|"
@@ -1409,7 +1412,7 @@ _ANSWER_IN = re.compile(
 # "…，写到Claude.md中", "сохрани это в постоянную память": the user asks for the rest of the
 # sentence to be kept. The rule is the other clauses, with the asking (and "记住") taken out.
 _SAVE_TO_MEMORY = re.compile(
-    r"(?:写到|写入|寫入|更新到|加到|加入|记录到|記錄到|记到|記到|存到|存入|保存到)\s*(?:全局|项目|項目)?\s*"
+    r"(?:写到|写入|寫入|写进|寫進|更新到|加到|加入|记录到|記錄到|记到|記到|记进|記進|存到|存入|保存到)\s*(?:全局|项目|項目)?\s*"
     r"(?:claude\.md|全局\s*md|md\s*文件|记忆|記憶|memory)(?:中|里|裡|文件)?|"
     r"(?<!\w)(?:сохран\w*|запиш\w*|добав\w*)\s+(?:это\s+)?(?:себе\s+)?в\s+"
     r"(?:постоянную\s+|долгосрочную\s+)?(?:память|claude\.md)|"
@@ -1430,7 +1433,10 @@ _SAVE_REASON = re.compile(
 # What sets the rule said after the asking apart from it: a space or a colon, or "that" ("сохрани
 # в память, что …"); after a bare comma the sentence goes on about the task ("更新到项目md文件，
 # 尽量…" is how to write it, "写入记忆的颗粒度" a noun phrase).
-_SAVE_GAP = re.compile(r"\s+|\s*[：:]\s*|\s*[,，]\s*(?:что|que|that|dass|che)\s+", re.I)
+_SAVE_GAP = re.compile(
+    r"\s*[,，]?\s+(?:что|que|that|dass|che)\s+|\s+|\s*[：:]\s*|\s*[,，]\s*(?:что|que|that|dass|che)\s+",
+    re.I,
+)
 # Asking first for a rule to be added, the rule after it: "md中再加一个规则，涉及到输出文件…",
 # "把以下信息添加在md文件中：…", "добавь в CLAUDE.md правило: …", "CLAUDE.md에 추가해줘: …".
 _ADD_RULE_FIRST = re.compile(
@@ -1477,10 +1483,31 @@ _MEMORY_NOT_A_RULE = re.compile(r"^\s*\d{1,2}[.)、]|一下|帮我|幫我|总结
 _MEMORY_FILLER = re.compile(r"^(?:记住|記住|记得|記得|запомни(?:те)?|и|e|y|und|et)?$", re.I)
 
 
+# More ways to ask first, the rule after "that" or a colon: "Anote no CLAUDE.md que usamos X",
+# "Mémorise que …", "Speichere in deinem Gedächtnis, dass …", "Schreib in die CLAUDE.md, dass …";
+# Japanese and Korean naming the memory first and the rule after a colon ("メモリに保存して：…",
+# "메모리에 저장해줘: …"). A note verb needs its target ("Note que o build falhou" is "notice").
+_SAVE_THAT = re.compile(
+    r"^(?:(?:anote|anota|guarde|guarda|salve|salva|registre|registra|note|notez|speichere|speicher|"
+    r"schreib|schreibe|notiere|trag|trage)\s+(?:(?:na|no|en|dans|in|nella|nel|ao|al|à|a|im)\s+)?"
+    r"(?:(?:la|le|l'|o|a|el|il|die|das|den|deine|dein|deinem|deiner|ta|sua|tua)\s*)?"
+    r"(?:claude\.md|memória|memoria|mémoire|gedächtnis|speicher)(?:\s+ein)?|"
+    r"(?:mémorise|mémorisez|memorizza|memorize|memoriza))\s*,?\s*(?:que|qu'|che|dass)\s*(?=\S)|"
+    r"^(?:claude\.md|agents\.md|メモリー?|記憶|메모리|기억)\s*(?:に|에)\s*"
+    r"(?:保存|追記|追加|記録|書いて|저장|추가|기록)[^:：。]{0,12}[:：]\s*",
+    re.I,
+)
+
+
 def _memory_request(body: str) -> Hit | None:
+    that = _SAVE_THAT.match(body)
+    if that:
+        return _kept_after(body[that.end() :], told=True)
     latin = _SAVE_FIRST_LATIN.match(body)
     if latin:
-        return _kept_after(body[latin.end() :], told=bool(latin.group("tell")))
+        # ("ajoute dans le CLAUDE.md que …": what follows "that" is told as the thing to keep)
+        that_said = re.search(r"(?:\bque|\bqu'|\bche)\s*$", body[: latin.end()], re.I)
+        return _kept_after(body[latin.end() :], told=bool(latin.group("tell") or that_said))
     added = _ADD_RULE_FIRST.match(body)
     if added:  # the asking names the rule as one ("加一个规则"): what follows it is kept
         return _kept_after(body[added.end() :], told=True)
