@@ -419,3 +419,34 @@ def test_japanese_from_now_on_and_every_time(text: str, rule: str) -> None:
 )
 def test_japanese_after_a_line_or_a_report_is_no_rule(text: str) -> None:
     assert _rules(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Escreva os commits em inglês",
+        "Escribe los mensajes de commit en inglés",
+        "Écris les commentaires en anglais",
+        "Scrivi i commit in inglese",
+        "Schreib Kommentare immer auf Englisch",
+        "Пиши коммиты на английском",
+        "Os comentários no código devem ser em inglês",
+        "Les commentaires du code en anglais, s'il te plaît",
+    ],
+)
+def test_the_language_of_commits_and_comments(text: str) -> None:
+    claim, _, rule = _one(text)
+    assert rule == "language.artifact_language" and claim.startswith("Convention: ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Faça o commit em inglês",  # this turn's one commit
+        "Escreva este README em inglês",  # this document
+        "Traduza esse arquivo para inglês",
+        "Пиши этот документ на английском",
+    ],
+)
+def test_this_turns_commit_or_document_is_no_convention(text: str) -> None:
+    assert not [r for r in _rules(text) if r[2] == "language.artifact_language"], text

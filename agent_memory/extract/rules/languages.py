@@ -42,7 +42,8 @@ _NON_ENGLISH = re.compile(
     r"\b(?:meu|minha|quiero|preciso|gostaria|responda|m'appelle|chiamo|llamo|chamo|renomeie|renombra|renomme|rinomina|benenne|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
     r"\b(?:rispondi|rispondimi|antworte|sprich|habla|háblame|contéstame|respóndeme|retiens|merk dir|merke dir|"
     r"mémorise|memorizza|memorize|gedächtnis|speichere|anote no|guarde na|ajoute dans|ajoute au|"
-    r"nous utilisons|schreib in|trag in|, dass|evite|évite|evita|vermeide|"
+    r"nous utilisons|schreib in|trag in|, dass|evite|évite|evita|vermeide|escreva|escribe|scrivi|schreib|"
+    r"em inglês|en inglés|en anglais|in inglese|auf englisch|"
     r"não quero que|no quiero que|ne veux pas que|non voglio che|will nicht, dass|möchte nicht, dass)\b|"
     r"\b(?:toda vez que|sempre que|cada vez que|siempre que|chaque fois|ogni volta|jedes mal|immer wenn)\b|"
     r"\b(?:estou|trabalho no|trabalho na|sono su|lavoro su|il mio|mio editor|mio sistema|je suis sur)\b|"
@@ -113,6 +114,22 @@ _SETUP_NAMED = (
     rf"iterm2?|ghostty|warp|zsh|fish|bash|nushell|{_OS})(?![\w-]))"
 )
 
+# Things of the code whose language is a standing convention (not documents: a README or a doc
+# is this turn's), and the language said after "in".
+_ARTIFACT = (
+    # (a singular "commit" is this turn's one, except after a plural article: "i commit", "die Commit")
+    r"(?:commits|(?:i|gli|die|alle)\s+commit(?!\w)|mensagens\s+de\s+commit|mensajes\s+de\s+commit|messages\s+de\s+commit|"
+    r"messaggi\s+di\s+commit|commit-nachrichten|commit-messages?|comentários|comentarios|commentaires|"
+    r"commenti|kommentare|коммиты|сообщения\s+коммитов|комментарии(?:\s+в\s+коде)?|nomes\s+de\s+variáveis|"
+    r"nombres\s+de\s+variables|noms\s+de\s+variables|nomi\s+delle\s+variabili|variablennamen|logs|"
+    r"pull\s+requests|prs|branches)"
+)
+_IN_LANG = (
+    r"(?:(?:em|en|in|auf|на)\s+(?:inglês|português|inglés|español|castellano|anglais|français|inglese|"
+    r"italiano|englisch|deutsch|английском|русском)|по-английски|по-русски)(?!\w)"
+)
+
+
 # The ending of a Russian imperative ("пиши", "делай", "старайся"); "-ли" is a past plural
 # ("всегда были ошибки", "никогда не падали"), a report.
 _RU_IMP_END = r"(?:й|йте|(?<!л)и|ите|ь|ьте|йся|йтесь|ись|итесь)"
@@ -163,6 +180,25 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             r"commit-nachrichten|messaggi\s+di\s+commit)\s+(?:(?:sempre|siempre|toujours|immer)\s+)?"
             r"(?:em|en|auf|in)\s+(?:inglês|português|inglés|español|anglais|français|englisch|deutsch|"
             r"inglese|italiano)\b",
+            re.I,
+        ),
+        "Convention",
+        "preference",
+        "artifact_language",
+    ),
+    # The same in the languages of Latin and Cyrillic script, the verb first or the things first:
+    # "Escreva os commits em inglês", "Écris les messages de commit en anglais", "Пиши коммиты на
+    # английском", "Os comentários no código devem ser em inglês" (not "este README": this turn's).
+    (
+        re.compile(
+            rf"^(?:(?:sempre|siempre|toujours|immer|всегда)\s+)?(?:escreva|escreve|faça|escribe|haz|écris|écrivez|"
+            r"fais|rédige|scrivi|fai|schreib|schreibe|verfasse|пиши|пишите|делай|оформляй)\s+"
+            rf"(?:(?:sempre|siempre|toujours|immer|всегда)\s+)?(?:(?:os|as|los|las|les|i|gli|le|die|todos\s+os|"
+            rf"tous\s+les|alle)\s+)?{_ARTIFACT}\s+(?:(?:sempre|siempre|toujours|immer|всегда)\s+)?{_IN_LANG}|"
+            rf"^(?:(?:os|as|los|las|les|i|gli|le|die|все)\s+)?{_ARTIFACT}(?:\s+(?:no|do|del|du|dans\s+le|im|nel|"
+            r"в)\s+\S+)?\s+(?:(?:devem\s+ser|deben\s+ser|doivent\s+être|devono\s+essere|müssen|sollen|должны\s+быть|"
+            r"sempre|siempre|toujours|immer|всегда|пиши\w*|escreva|escribe|écris|scrivi|schreib\w*)\s+)*"
+            rf"{_IN_LANG}",
             re.I,
         ),
         "Convention",
