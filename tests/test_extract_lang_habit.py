@@ -450,3 +450,23 @@ def test_the_language_of_commits_and_comments(text: str) -> None:
 )
 def test_this_turns_commit_or_document_is_no_convention(text: str) -> None:
     assert not [r for r in _rules(text) if r[2] == "language.artifact_language"], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Toda vez que o usuário fizer login, envie um e-mail",  # the product's behaviour
+        "Sempre que alguém comentar, mande uma notificação",
+        "Ogni volta che gli utenti cliccano, mostra un popup",
+        "Каждый раз, когда пользователь входит, показывай баннер",
+        "每次用户登录后，请记录日志",
+        "ユーザーがログインするたびに通知を送ってください",
+        "사용자가 로그인할 때마다 알림을 보내줘",
+        "Cada vez que el usuario hace click, muestra un modal",
+        "quero que ele sempre mostre o saldo",
+    ],
+)
+def test_what_the_product_does_every_time_is_the_task(text: str) -> None:
+    assert not [
+        r for r in _rules(text) if r[2] in ("language.every_time", "language.want_always")
+    ], text

@@ -15,7 +15,12 @@ from __future__ import annotations
 import re
 
 # The occasion: "every time / whenever …" and its clause, up to the comma before the main clause.
-_PT_WHEN = r"^(?:toda\s+vez\s+que|sempre\s+que|cada\s+vez\s+que)\s+[^,;]{3,80}?,\s*"
+# (the occasion has no third party as its subject: "toda vez que o usuário fizer login, envie um
+# e-mail" specifies the product's behaviour, a task, not a habit of the assistant's)
+_PT_WHEN = (
+    r"^(?:toda\s+vez\s+que|sempre\s+que|cada\s+vez\s+que)\s+"
+    r"(?!(?:o|a|os|as|um|uma|algu[eé]m|ele|ela|eles|elas|usuári[oa]s?|clientes?)\b)[^,;]{3,80}?,\s*"
+)
 # Portuguese instructions (subjunctive-imperative of "você": -ar verbs end in -e, -er/-ir in -a;
 # never the present "roda", "usa", "dá" of a report).
 _PT_DO = (
@@ -43,7 +48,7 @@ _FR_DO = (
 # Italian: the occasion said to "tu" (2nd person in -i: "modifichi", "fai", "finisci").
 _IT_WHEN = (
     r"^(?:ogni\s+volta\s+che|tutte\s+le\s+volte\s+che)\s+(?:lo\s+|la\s+|li\s+|le\s+|ne\s+|tu\s+)?"
-    r"\w{2,}i\b[^,;]{0,80}?,\s*"
+    r"(?!(?:gli|il|lo|la|le|un|una|uno|qualcuno|utenti)\b)\w{2,}i\b[^,;]{0,80}?,\s*"
 )
 _IT_DO = (
     r"(?:usa|utilizza|esegui|lancia|aggiorna|controlla|verifica|scrivi|crea|aggiungi|fai|metti|"
@@ -57,7 +62,10 @@ _DE_DO = (
 )
 # Russian: any occasion ("каждый раз, когда …", "каждый раз после …"); the main clause opens with
 # an imperative, which Russian marks ("запускай", "проверяй", "не коммить").
-_RU_WHEN = r"^(?:каждый\s+раз|всякий\s+раз)\s*,?\s*(?:когда|после|перед|как)\s+[^,;]{2,80}?,?\s+"
+_RU_WHEN = (
+    r"^(?:каждый\s+раз|всякий\s+раз)\s*,?\s*(?:когда|после|перед|как)\s+"
+    r"(?!(?:пользовател|клиент|юзер|кто-то|кто-нибудь|посетител)\w*)[^,;]{2,80}?,?\s+"
+)
 _RU_DO = (
     r"(?:не\s+)?(?:запускай|проверяй|обновляй|пиши|делай|используй|добавляй|создавай|прогоняй|"
     r"коммить|сохраняй|смотри|спрашивай|сообщай|пересобирай|выполняй|удаляй|ставь|запускайте|"
@@ -66,25 +74,27 @@ _RU_DO = (
 # Chinese: "每次<事>(之后/之前/时)，(你)(都)(记得/请/必须/先)<做>" — the main clause asks, by a word of
 # asking or obligation ("都会报错", "都要等很久" say what happens, not what to do).
 _ZH_EVERY = (
-    r"^(?:以后|以後|今后|今後)?(?:你)?(?:每次|每一次|每当|每當)[^，,。？?！!]{2,24}?"
+    r"^(?:以后|以後|今后|今後)?(?:你)?(?:每次|每一次|每当|每當)"
+    r"(?!(?:有)?(?:用户|用戶|客户|客戶|访客|訪客|玩家|有人|别人|別人))[^，,。？?！!]{2,24}?"
     r"(?:之后|之後|以后|以後|后|後|之前|以前|前|的时候|的時候|时|時)\s*[，,]?\s*(?:你)?(?:都)?"
     r"(?:请|請|记得|記得|必须|必須|务必|務必|一定要|都要先|要先|先|需要先)\s*"
     r"(?!等|花|很|会|會|报错|報錯|失败|失敗)\S"
 )
 # Japanese: "…するたびに/ときは(必ず)…してください/すること".
 _JA_EVERY = (
-    r"^(?:今後は?|これからは)?[^。]{2,40}?(?:たびに|度に|ときは|時は|際は|ときには|時には)[、,]?\s*"
+    r"^(?:今後は?|これからは)?(?!.*(?:ユーザー|お客|顧客|利用者)(?:が|は))[^。]{2,40}?"
+    r"(?:たびに|度に|ときは|時は|際は|ときには|時には)[、,]?\s*"
     r"(?:必ず|毎回|常に)?[^。]{2,60}?(?:てください|て下さい|でください|なさい|を忘れずに|[うくすつぬふむるぐぶ]こと)$"
 )
 # Korean: "…할 때마다 …해줘 / 해 주세요".
-_KO_EVERY = r"\S+\s*때마다\s*\S.*(?:해\s*줘|해\s*주세요|하세요|해라|할\s*것|돌려\s*줘|실행해)$"
+_KO_EVERY = r"^(?!.*(?:사용자|유저|고객)(?:가|이|는)).*?\S\s*때마다\s*\S.*(?:해\s*줘|해\s*주세요|하세요|해라|할\s*것|돌려\s*줘|실행해)$"
 
 # "I want you to always …": the wish is for every time, so it is a standing preference — "quero
 # que você sempre rode os testes", "quiero que siempre respondas en español", "je veux que tu
 # utilises toujours pnpm", "voglio che tu usi sempre pnpm", "ich möchte, dass du immer Tests
 # schreibst", "хочу, чтобы ты всегда писал тесты", "我希望你始终/每次…". (Not "immer noch", still.)
 _WANT_ALWAYS = (
-    r"(?<!\w)(?:eu\s+)?(?:quero|gostaria|queria)\s+que\s+(?:você\s+|vc\s+|tu\s+)?(?:\w+\s+)?sempre\s+\w{3,}|"
+    r"(?<!\w)(?:eu\s+)?(?:quero|gostaria|queria)\s+que\s+(?:você\s+|vc\s+|tu\s+)?(?:(?!(?:ele|ela|o|a)\b)\w+\s+)?sempre\s+\w{3,}|"
     r"(?<!\w)(?:yo\s+)?(?:quiero|quisiera|me\s+gustaría)\s+que\s+(?:tú\s+)?(?:\w+\s+)?siempre\s+\w{3,}|"
     r"\bje\s+(?:veux|voudrais|souhaite)\s+que\s+(?:tu|vous)\s+(?:\w+\s+)?toujours\s+\w{3,}|"
     r"(?<!\w)(?:io\s+)?(?:voglio|vorrei)\s+che\s+(?:tu\s+)?(?:\w+\s+)?sempre\s+\w{3,}|"
