@@ -148,3 +148,17 @@ def test_a_remember_inside_a_pasted_prompt_is_no_keep_request() -> None:
     )
     assert pasted_lines(text) == range(3, 7)
     assert not any("Fridays" in c for c in _claims(text))
+
+
+def test_a_structured_block_asked_to_be_kept_is_read_as_a_memory_note() -> None:
+    rules = (
+        "## Releases\n"
+        "- Never tag a release from a feature branch\n"
+        "- Bump the minor version for every new flag\n"
+        "## Docs\n"
+        "- Never commit generated API docs\n"
+    )
+    asked = _claims("Please add these rules to CLAUDE.md:\n" + rules)
+    assert "Never tag a release from a feature branch" in asked
+    assert "Never commit generated API docs" in asked
+    assert _claims("Here is the release checklist from the wiki:\n" + rules) == []

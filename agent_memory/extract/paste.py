@@ -144,8 +144,9 @@ _KEEP_ASKED = re.compile(
 _MIN_LINES = 3  # a message of fewer non-blank lines is typed, whatever its marks
 
 
-def _block(text: str) -> tuple[int, int, int] | None:
-    """(first line, column where the paste starts on it, last line) of a pasted block."""
+def _block(text: str) -> tuple[int, int, int, bool] | None:
+    """(first line, column where the paste starts on it, last line, asked to be kept) of a
+    pasted block."""
     lines = text.split("\n")
     if sum(1 for ln in lines if ln.strip()) < _MIN_LINES:
         return None
@@ -168,9 +169,8 @@ def _block(text: str) -> tuple[int, int, int] | None:
         starts = [m.start() for m in (_PADDED.search(line), _TABLE.search(line)) if m]
         column = min(starts, default=0)
         column = line.rfind(" ", 0, column) + 1  # from the start of the padded column's word
-    if _keep_asked(lines, first, column, last):
-        return None  # "remember these rules: …": the user asks for the pasted text to be kept
-    return first, column, last
+    # "remember these rules: …": the user asks for the pasted text to be kept
+    return first, column, last, _keep_asked(lines, first, column, last)
 
 
 def _keep_asked(lines: list[str], first: int, column: int, last: int) -> bool:
@@ -194,15 +194,34 @@ _POINTS_AT = re.compile(
 def pasted_lines(text: str) -> range | None:
     """The lines (indices into text.split("\\n")) holding a pasted block, or None."""
     block = _block(text)
-    return range(block[0], block[2] + 1) if block else None
+    return range(block[0], block[2] + 1) if block and not block[3] else None
+
+
+def kept_on_request(text: str) -> bool:
+    """A structured block the user introduces by asking to keep it ("Add these rules to
+    CLAUDE.md:\n## Git\n- …"): every rule in it is the user's, as in a "#" memory note. The
+    asking opens the line right before the block and ends with a colon."""
+    block = _block(text)
+    if not block or not block[3]:
+        return False
+    lines = text.split("\n")
+    before = [ln for ln in lines[: block[0]] if ln.strip()]
+    return bool(before) and bool(_KEEP_FIRST.match(before[-1]))
+
+
+_KEEP_FIRST = re.compile(
+    r"^\W*(?:(?:please|pls|now|also|and|ok(?:ay)?)\W+)*(?:remember|memori[sz]e|add|save|put|write|"
+    r"store|record|append|note)\b[^\n]*(?:memory|memories|claude\.md|agents\.md|rules)\b[^\n]*:\s*$",
+    re.I,
+)
 
 
 def without_paste(text: str) -> str:
     """The message with its pasted block blanked out (its lines kept, empty)."""
     block = _block(text)
-    if block is None:
+    if block is None or block[3]:
         return text
-    first, column, last = block
+    first, column, last, _ = block
     lines = text.split("\n")
     kept = [
         ln[:column] if i == first else "" if first <= i <= last else ln

@@ -34,7 +34,7 @@ from agent_memory.extract.filters import (
     content_words,
     vague,
 )
-from agent_memory.extract.paste import without_paste
+from agent_memory.extract.paste import kept_on_request, without_paste
 from agent_memory.extract.rules.directives import KEEP_DOING, Rule
 from agent_memory.extract.rules.languages import language_claims, non_english
 from agent_memory.extract.rules.preferences import INSTEAD_FIRST
@@ -794,6 +794,9 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         return []
     if re.match(r"^\s*<[a-z_][\w-]*>", text) and len(text) >= 100:
         return []  # "<observed_from_primary_session>…": a tool's generated prompt, not typing
+    # a block the user asks to keep ("add these rules to CLAUDE.md:\n## Git\n- …") is read as a
+    # "#" memory note: every rule in it stands
+    asked_to_keep = origin != "memory" and kept_on_request(text)
     if origin != "memory":
         # a pasted report, spec or brief yields nothing; the user's lines around it are read
         text = without_paste(text)
@@ -828,7 +831,11 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         # Each clause's claim is judged before clauses are joined ("use X, never Y"): a bound on
         # this work must not take a standing rule of the same sentence with it.
         keep = functools.partial(
-            _standing, sentence=sentence, index=index, around=around, origin=origin
+            _standing,
+            sentence=sentence,
+            index=index,
+            around=around,
+            origin="memory" if asked_to_keep else origin,
         )
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short, keep))
     return _deduped(found)
