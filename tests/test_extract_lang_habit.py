@@ -470,3 +470,22 @@ def test_what_the_product_does_every_time_is_the_task(text: str) -> None:
     assert not [
         r for r in _rules(text) if r[2] in ("language.every_time", "language.want_always")
     ], text
+
+
+@pytest.mark.parametrize(
+    "text", ["了解、今後はテストを先に書いてください", "なるほど、以降はpnpmを使ってください"]
+)
+def test_japanese_from_now_on_after_a_reply_word(text: str) -> None:
+    claim, _, rule = _one(text)
+    assert rule == "language.from_now_on" and claim.startswith("From now on: ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "不具合について、今後どのような対策が必要かまとめてください",  # asks what to do from now on
+        "この関数、今後は使わない予定です",  # a plan, no rule
+    ],
+)
+def test_japanese_from_now_on_asked_or_planned_is_no_rule(text: str) -> None:
+    assert not [r for r in _rules(text) if r[2] == "language.from_now_on"], text

@@ -1318,7 +1318,8 @@ def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | Non
 # said to hold from now on. Read from the marker (at the start of the sentence or of a clause) to
 # the end of the sentence; what comes before ("这次不需要…，以后都不…") is the task at hand.
 _FROM_NOW_START = re.compile(
-    rf"(?:^|[，,；;:：]\s*)(?:我的意思是?|我的意思)?(?:(?:你|我们|我們|请|請|и|e|y|et|und|bitte|por favor)\s*,?\s*)?"
+    # (after a Japanese "、" only a marker said as the topic: "了解、今後は…"; "…、今後どのような…" asks)
+    rf"(?:^|[，,；;:：]\s*|、\s*(?=今後[はも]|これからは|以降は|今度から))(?:我的意思是?|我的意思)?(?:(?:你|我们|我們|请|請|и|e|y|et|und|bitte|por favor)\s*,?\s*)?"
     rf"(?P<marker>{_FROM_NOW})(?P<rest>.*)$",
     re.I,
 )
