@@ -698,10 +698,34 @@ def _extract_cached(text: str, origin: str, rejected_command: str | None) -> tup
 LINE_CONTINUATION = re.compile(r"\\[ \t]*(?=\n)")
 
 
+# Long runs of blanks or of line breaks bounded before the sentence rules read a statement. A
+# terminal paste padded to the screen's width can hold thousands of blanks in one line, and many
+# rule patterns try a match at every blank of a run and scan the rest of it ("\s+(?:so|but)\b",
+# "^\s*" per line): time grows with the square of the run (11,000 spaces took ~96 s). The rules
+# read layout only as "a blank or a few" (indentation of 2-4, paragraph breaks); the paste
+# detector (paste.py), which reads column padding (6+ blanks inside a line, 20+ at its end),
+# has already run on the raw text. So a run of more than MAX_BLANKS blanks (spaces, tabs, any
+# non-break space) keeps its first MAX_BLANKS, above every threshold either reads, and a run of
+# more than MAX_BREAKS line breaks (blank lines between them) becomes MAX_BREAKS breaks: any
+# run is then a bounded cost, and a statement's time is linear in its length.
+MAX_BLANKS = 24
+MAX_BREAKS = 8
+_BLANK_RUN = re.compile(rf"(?<![^\S\n])[^\S\n]{{{MAX_BLANKS + 1},}}")
+_BREAK_RUN = re.compile(rf"\n(?:[^\S\n]*\n){{{MAX_BREAKS},}}")
+
+
+def bounded_runs(text: str) -> str:
+    """`text` with every blank run cut to MAX_BLANKS characters and every run of line breaks
+    to MAX_BREAKS (see above); text without such runs is returned unchanged."""
+    text = _BLANK_RUN.sub(lambda m: m.group()[:MAX_BLANKS], text)
+    return _BREAK_RUN.sub("\n" * MAX_BREAKS, text)
+
+
 def _prepared(text: str) -> tuple[str, list[str]]:
     """The statement masked (code spans and URLs as placeholders) and the spans."""
     text = LINE_CONTINUATION.sub("", text)
-    text = text[:MAX_TEXT].translate(QUOTES)
+    # bounded after the cut to MAX_TEXT, so the rules read the same span of text as before
+    text = bounded_runs(text[:MAX_TEXT]).translate(QUOTES)
     german = len({w.lower() for w in _GERMAN.findall(text)}) >= 2
     text = INFORMAL.sub(lambda m: _informal(m, german), text)
     text = NEVER_EVER.sub("never", framing(FENCE.sub("\n", text)))

@@ -78,7 +78,10 @@ e.g i.e etc vs cf approx incl esp fig no nr mr mrs ms dr st eg ie resp min max c
 
 def _split_sentences(line: str) -> list[str]:
     out, start = [], 0
-    for m in re.finditer(r"[.!?]+[\"')\]]*\s+(?=\S)", line):
+    # tried only where a run of marks starts: tried at each mark of a ruler of dots it would
+    # scan the rest of the ruler every time (quadratic); a match inside a run would start at
+    # its first mark anyway
+    for m in re.finditer(r"(?<![.!?])[.!?]+[\"')\]]*\s+(?=\S)", line):
         before = line[start : m.start()].rsplit(" ", 1)[-1].lower().rstrip(".")
         if m.group(0).startswith(".") and (before in _ABBREV or len(before) == 1):
             continue
@@ -155,7 +158,9 @@ def framing(text: str) -> str:
 
 # A shell prompt line ("host:~/dir> make", "user@mac proj % npm i", "$ ls") starts a pasted
 # terminal session: it and what follows, up to a blank line, is the terminal talking.
-_SHELL_PROMPT = r"(?:[\w.-]+@[\w.-]+|[\w.-]+):[~/][^\s]*\s*[>$#%]\s|[\w.-]+@[\w.-]+\s+\S+\s+%\s"
+# (the "user@mac proj %" form starts where a word starts: tried inside a 10,000-character word
+# it scanned the rest of the word at each character; a match inside a word starts at its start)
+_SHELL_PROMPT = r"(?:[\w.-]+@[\w.-]+|[\w.-]+):[~/][^\s]*\s*[>$#%]\s|(?<![\w.-])[\w.-]+@[\w.-]+\s+\S+\s+%\s"
 _SHELL_LINE = re.compile(rf"^\s*(?:{_SHELL_PROMPT}|[$%\u276f]\s+\S|PS [A-Z]:\\)")
 _SHELL_INSIDE = re.compile(rf"(?:^|\s){_SHELL_PROMPT}")
 _INDENTED = re.compile(r"^(?: {4,}|\t)\S|^ {2,3}(?![-*\u2022]\s|\d{1,2}[.)]\s)\S")

@@ -1,0 +1,83 @@
+"""Extraction time on statements holding one long run of a single character or token.
+
+A statement the capture hook reads can hold a terminal paste padded with thousands of blanks,
+a ruler of dashes, a wall of newlines. Every pattern the sentence rules run must stay linear in
+such a run, or one statement stalls the hook (issue 28, notes/28-hang.md: 11,000 spaces took
+~96 s). This probe feeds `statement_atoms` (the rules and the durability gate, as the pipeline
+runs them) statements of the shape ``<rule sentence> <run> <rule sentence>`` for each run kind
+and size, and prints seconds per KB and the ratio of the largest size's s/KB to the smallest's:
+a ratio well above 1 is time growing faster than the text (superlinear). Timings are printed,
+never asserted (the machine is shared).
+
+    .venv/bin/python benchmarks/pathological.py [--sizes 1000,5000,20000] [--kinds spaces,tabs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+from agent_memory.extract.pipeline import statement_atoms
+from agent_memory.extract.text import MAX_TEXT
+from agent_memory.transcripts.reader import Statement
+
+_HEAD = "I always use pnpm for installs in this repo and we run the tests with pytest"
+_TAIL = "never push to main without a review, and I prefer short commit messages."
+
+# kind -> run of about n characters
+RUNS: dict[str, Callable[[int], str]] = {
+    "spaces": lambda n: " " * n,
+    "tabs": lambda n: "\t" * n,
+    "dots": lambda n: "." * n,
+    "dashes": lambda n: "-" * n,
+    "equals": lambda n: "=" * n,
+    "commas": lambda n: "," * n,
+    "long-word": lambda n: "x" * n,
+    "short-words": lambda n: "a " * (n // 2),
+    "cjk": lambda n: "\u6f22" * n,
+    "emoji": lambda n: "\U0001f600" * n,
+    "newlines": lambda n: "\n" * n,
+}
+
+
+def statement(kind: str, n: int) -> str:
+    return f"{_HEAD}{RUNS[kind](n)}{_TAIL}"
+
+
+def seconds(text: str) -> float:
+    st = Statement(line=1, text=text, timestamp=None, session_id="s", origin="prompt")
+    start = time.perf_counter()
+    statement_atoms(st, "probe.jsonl", "probe", "2026-01-01T00:00:00Z")
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="1000,5000,20000")
+    ap.add_argument("--kinds", default=",".join(RUNS))
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    kinds = args.kinds.split(",")
+    seconds(statement("spaces", 10))  # warm up: imports, the gate's model
+    print(f"{'run':<12}" + "".join(f"{f'{n} s/KB':>14}" for n in sizes) + f"{'ratio':>8}")
+    worst = ("", 0.0, 0.0)
+    for kind in kinds:
+        per_kb = []
+        for n in sizes:
+            text = statement(kind, n)
+            # per KB the rules read (a statement is cut at MAX_TEXT characters)
+            per_kb.append(seconds(text) / (len(text[:MAX_TEXT].encode()) / 1024))
+        ratio = per_kb[-1] / per_kb[0] if per_kb[0] else 0.0
+        flag = "  superlinear" if ratio > 3 else ""
+        print(f"{kind:<12}" + "".join(f"{v:>14.4f}" for v in per_kb) + f"{ratio:>8.1f}{flag}")
+        if per_kb[-1] > worst[1]:
+            read = statement(kind, sizes[-1])[:MAX_TEXT]
+            worst = (kind, per_kb[-1], per_kb[-1] * len(read.encode()) / 1024)
+    print(
+        f"worst at {sizes[-1]}: {worst[0]} {worst[1]:.4f} s/KB ({worst[2]:.2f} s for the statement)"
+    )
+
+
+if __name__ == "__main__":
+    main()

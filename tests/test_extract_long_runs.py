@@ -1,0 +1,64 @@
+"""Statements holding a long run of one character (a terminal paste padded with blanks, a ruler,
+a wall of blank lines): the rules read them with the run bounded, so their time stays linear
+in the statement's length (benchmarks/pathological.py measures it; no timing is asserted here)."""
+
+from __future__ import annotations
+
+from agent_memory.extract.paste import marks
+from agent_memory.extract.rules.languages import language_claims
+from agent_memory.extract.statement import (
+    MAX_BLANKS,
+    MAX_BREAKS,
+    _prepared,
+    bounded_runs,
+    extract_claims,
+)
+from agent_memory.extract.text import sentences
+
+_RULE = "Always run the linter before you commit"
+_FACT = "we deploy the docs site with netlify."
+
+
+def test_a_padded_statement_is_read_as_the_same_statement_with_a_short_run() -> None:
+    padded = f"{_RULE}{' ' * 3000}and {_FACT}"
+    short = f"{_RULE}{' ' * MAX_BLANKS}and {_FACT}"
+    # the rules see the bounded text, not the 3,000 blanks
+    assert _prepared(padded) == _prepared(short)
+    assert " " * (MAX_BLANKS + 1) not in _prepared(padded)[0]
+    assert extract_claims(padded) == extract_claims(short)
+    assert extract_claims(padded)
+
+
+def test_runs_of_tabs_odd_blanks_and_blank_lines_are_bounded() -> None:
+    text = f"{_RULE}.{chr(9) * 500}{chr(0x3000) * 500}\n{'   ' + chr(10)}{chr(10) * 2000}{_FACT}"
+    out = bounded_runs(text)
+    assert f"{_RULE}.{chr(9) * MAX_BLANKS}\n" in out
+    assert out.endswith("\n" * MAX_BREAKS + _FACT)
+    assert extract_claims(text) == extract_claims(f"{_RULE}.\n\n{_FACT}")
+
+
+def test_ordinary_layout_is_left_as_it_is() -> None:
+    text = f"{_RULE}:\n\n    indented line\n\tname    value    note{' ' * 20}\n\n\n{_FACT}"
+    assert bounded_runs(text) == text
+
+
+def test_the_paste_detector_reads_padding_before_and_after_the_bound() -> None:
+    # Column padding (6+ blanks inside a line) and padding to the terminal's width (20+ at its
+    # end) are read on the raw text; the bound keeps more blanks than either threshold, so the
+    # bounded text carries the same marks.
+    rows = "\n".join(f"svc-{i}{' ' * 400}running{' ' * 600}" for i in range(6))
+    assert marks(rows).padded == 6
+    assert marks(bounded_runs(rows)).padded == 6
+    assert marks(bounded_runs(rows.replace("running", ""))).padded == 6
+
+
+def test_a_ruler_of_marks_is_split_as_before() -> None:
+    said = sentences(f"{_RULE}{'.' * 4000} Then {_FACT}")
+    assert len(said) == 2 and said[0].startswith(_RULE) and said[1] == f"Then {_FACT}"
+
+
+def test_a_tool_after_a_ruler_of_dashes_is_still_read() -> None:
+    # the tool name is read where its run of characters starts (not at every dash before it)
+    assert language_claims("-" * 5000 + " pnpmを使っています") == [
+        ("Uses: pnpmを使っています", "fact", "ja_we_use")
+    ]
