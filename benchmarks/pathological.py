@@ -38,6 +38,7 @@ RUNS: dict[str, Callable[[int], str]] = {
     "cjk": lambda n: "\u6f22" * n,
     "emoji": lambda n: "\U0001f600" * n,
     "newlines": lambda n: "\n" * n,
+    "backticks": lambda n: "`" * n,  # every ``` pair is cut out as a line break
 }
 
 

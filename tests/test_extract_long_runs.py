@@ -62,3 +62,10 @@ def test_a_tool_after_a_ruler_of_dashes_is_still_read() -> None:
     assert language_claims("-" * 5000 + " pnpmを使っています") == [
         ("Uses: pnpmを使っています", "fact", "ja_we_use")
     ]
+
+
+def test_a_wall_of_backticks_leaves_a_bounded_run_of_line_breaks() -> None:
+    # every ``` pair is cut out as a line break; the breaks left are bounded again
+    masked, _ = _prepared(f"{_RULE}{'`' * 6000} and {_FACT}")
+    assert "\n" * (MAX_BREAKS + 1) not in masked
+    assert masked.startswith(_RULE) and masked.endswith(f"and {_FACT}")

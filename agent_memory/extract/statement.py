@@ -728,7 +728,9 @@ def _prepared(text: str) -> tuple[str, list[str]]:
     text = bounded_runs(text[:MAX_TEXT]).translate(QUOTES)
     german = len({w.lower() for w in _GERMAN.findall(text)}) >= 2
     text = INFORMAL.sub(lambda m: _informal(m, german), text)
-    text = NEVER_EVER.sub("never", framing(FENCE.sub("\n", text)))
+    # again after the fences are cut out: each fence leaves a line break, and a wall of
+    # backticks leaves thousands of them
+    text = NEVER_EVER.sub("never", framing(bounded_runs(FENCE.sub("\n", text))))
     masked, spans = mask(text)
     # Markdown emphasis is noise in a claim; code spans are already masked, so `a__b` survives.
     # Between two words the marker was a word break ("used**ruff**" is "used ruff"), never glue.
