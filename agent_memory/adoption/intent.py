@@ -282,6 +282,18 @@ class RunList:
         self.fd = None
 
 
+def _read_all(fd: int) -> bytes:
+    """The whole file behind `fd`, from its start (empty once its owner has unlinked it after
+    writing its marks — nothing left to record)."""
+    if os.fstat(fd).st_nlink == 0:
+        return b""
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, 65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 @contextmanager
 def dead_runs(repo: git.Repo) -> Iterator[list[tuple[str, str, str]]]:
     """The (atom, state, commit) marks listed by runs that died, while their lists are held
@@ -300,7 +312,9 @@ def dead_runs(repo: git.Repo) -> Iterator[list[tuple[str, str, str]]]:
                 os.close(fd)  # a live run
                 continue
             held.append((path, fd))
-            for line in path.read_text("utf-8", errors="replace").splitlines():
+            # Read through the descriptor we hold: a run that finished between our open and our
+            # lock has unlinked its list (its marks are written), and reading by path would fail.
+            for line in _read_all(fd).decode("utf-8", errors="replace").splitlines():
                 parts = line.split()
                 if len(parts) == 3:
                     marks.append((parts[0], parts[1], parts[2]))
