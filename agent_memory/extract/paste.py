@@ -122,11 +122,15 @@ _TITLE = re.compile(r"^\s*[A-Z0-9][\w.-]*(?:\s+[A-Z0-9(&][\w.()&-]*){1,5}\s*\n[ 
 
 
 def marks(text: str) -> Marks:
+    return _counted([_marked(line) for line in text.split("\n")], titled=bool(_TITLE.match(text)))
+
+
+def _counted(line_marks: list[tuple[str, ...]], titled: bool) -> Marks:
     counts: dict[str, int] = {}
-    for line in text.split("\n"):
-        for mark in _marked(line):
+    for marked in line_marks:
+        for mark in marked:
             counts[mark] = counts.get(mark, 0) + 1
-    if _TITLE.match(text):
+    if titled:
         counts["heading"] = counts.get("heading", 0) + 1
     return Marks(**counts)
 
@@ -150,19 +154,22 @@ def _block(text: str) -> tuple[int, int, int, bool] | None:
     lines = text.split("\n")
     if sum(1 for ln in lines if ln.strip()) < _MIN_LINES:
         return None
-    if not marks(text).pasted():
+    # each line's marks read once: they decide both whether it is a paste and where it lies
+    line_marks = [_marked(ln) for ln in lines]
+    titled = bool(_TITLE.match(text))
+    if not _counted(line_marks, titled).pasted():
         return None
-    marked = [i for i, ln in enumerate(lines) if _marked(ln)]
+    marked = [i for i, found in enumerate(line_marks) if found]
     if not marked:
         return None
-    if _TITLE.match(text):
+    if titled:
         marked.insert(0, next(i for i, ln in enumerate(lines) if ln.strip()))
     first, last = marked[0], marked[-1]
     # the last marked line's paragraph (a wrapped item, the rest of a card) is the paste's too
     while last + 1 < len(lines) and lines[last + 1].strip():
         last += 1
     column = 0
-    if set(_marked(lines[first])) <= {"padded", "table"}:
+    if set(line_marks[first]) <= {"padded", "table"}:
         # "you are in a vm and I want to install X, I see these issues: ███  ███": the
         # user's words, then the terminal's output on the same line
         line = lines[first]
@@ -197,18 +204,8 @@ def pasted_lines(text: str) -> range | None:
     return range(block[0], block[2] + 1) if block and not block[3] else None
 
 
-def kept_on_request(text: str) -> bool:
-    """A structured block the user introduces by asking to keep it ("Add these rules to
-    CLAUDE.md:\n## Git\n- …"): every rule in it is the user's, as in a "#" memory note. The
-    asking opens the line right before the block and ends with a colon."""
-    block = _block(text)
-    if not block or not block[3]:
-        return False
-    lines = text.split("\n")
-    before = [ln for ln in lines[: block[0]] if ln.strip()]
-    return bool(before) and bool(_KEEP_FIRST.match(before[-1]))
-
-
+# The asking that makes a structured block the user's own: it opens the line right before the
+# block and ends with a colon ("Add these rules to CLAUDE.md:").
 _KEEP_FIRST = re.compile(
     r"^\W*(?:(?:please|pls|now|also|and|ok(?:ay)?)\W+)*(?:remember|memori[sz]e|add|save|put|write|"
     r"store|record|append|note)\b[^\n]*(?:memory|memories|claude\.md|agents\.md|rules)\b[^\n]*:\s*$",
@@ -216,15 +213,26 @@ _KEEP_FIRST = re.compile(
 )
 
 
-def without_paste(text: str) -> str:
-    """The message with its pasted block blanked out (its lines kept, empty)."""
+def read_paste(text: str) -> tuple[str, bool]:
+    """The message as the rules read it, its pasted block blanked out (its lines kept, empty),
+    and whether the user introduced a structured block by asking to keep it ("Add these rules to
+    CLAUDE.md:\n## Git\n- …": every rule in it is the user's, as in a "#" memory note) — both
+    from one reading of its lines."""
     block = _block(text)
-    if block is None or block[3]:
-        return text
-    first, column, last, _ = block
+    if block is None:
+        return text, False
+    first, column, last, asked = block
     lines = text.split("\n")
+    if asked:
+        before = [ln for ln in lines[:first] if ln.strip()]
+        return text, bool(before) and bool(_KEEP_FIRST.match(before[-1]))
     kept = [
         ln[:column] if i == first else "" if first <= i <= last else ln
         for i, ln in enumerate(lines)
     ]
-    return "\n".join(kept)
+    return "\n".join(kept), False
+
+
+def without_paste(text: str) -> str:
+    """The message with its pasted block blanked out (its lines kept, empty)."""
+    return read_paste(text)[0]

@@ -34,7 +34,7 @@ from agent_memory.extract.filters import (
     content_words,
     vague,
 )
-from agent_memory.extract.paste import kept_on_request, without_paste
+from agent_memory.extract.paste import read_paste
 from agent_memory.extract.rules.directives import KEEP_DOING, Rule
 from agent_memory.extract.rules.languages import language_claims, non_english
 from agent_memory.extract.rules.preferences import INSTEAD_FIRST
@@ -122,10 +122,11 @@ _ASKED_AFTER = re.compile(
 # ("we have 3 netlify sites for this do I need to redo all 3?", "I don't have a Mac so how do I
 # test it?"): where the question starts — an auxiliary before its subject, or a wh-word before
 # one — after a joining "so"/"but" or a clause mark, or after nothing at all.
+_WH = r"(?:how|what|why|where|which|when)"
+_AUX = r"(?:do|does|did|should|shall|can|could|would|will|is|are|am)"
 _INNER_QUESTION = re.compile(
-    r"(?<!\s)(?:\s*[,;]|\s+[-\u2013\u2014])?\s+(?:(?:so|but|and)\s+)?(?=(?:(?:how|what|why|where|which|when)\s+)?"
-    r"(?:do|does|did|should|shall|can|could|would|will|is|are|am)\s+(?:i|we|you|u|it|this|that|they|"
-    r"there)\b)",
+    rf"(?<!\s)(?:\s*[,;]|\s+[-\u2013\u2014])?\s+(?:(?:so|but|and)\s+)?(?=(?:{_WH}\s+)?"
+    rf"{_AUX}\s+(?:i|we|you|u|it|this|that|they|there)\b)",
     re.I,
 )
 # The statement said first: the user's own clause, a subject and then its verb ("I have …",
@@ -375,11 +376,7 @@ _INNER_SUBJECT = re.compile(
     re.I,
 )
 # A question run on after a statement without its mark ("… installed how can we do that").
-_INNER_WH = re.compile(
-    r"(?<!\s)\s+(?=(?:how|what|why|where|which|when)\s+(?:do|does|did|should|shall|can|could|would|will|"
-    r"is|are|am)\s+(?:i|we|you|u|it|this|that|they)\b)",
-    re.I,
-)
+_INNER_WH = re.compile(rf"(?<!\s)\s+(?={_WH}\s+{_AUX}\s+(?:i|we|you|u|it|this|that|they)\b)", re.I)
 # Words after which a wh-clause is what is known or asked, not a new question ("I know how
 # do we …", "no idea what should I …").
 _ASKS_ABOUT = words(
@@ -430,6 +427,12 @@ _FRONTED_PLACE = re.compile(
 _NEGATED = re.compile(r"\b(?:no|not|never|nothing|\w+n't)\b", re.I)
 
 
+def _last_word(lead: str) -> str:
+    """The word said just before a possible cut, bare of its punctuation ("" when none)."""
+    words_before = lead.split()
+    return words_before[-1].lower().strip(",.;:!?(") if words_before else ""
+
+
 def _run_ons(part: str) -> list[str]:
     """A clause cut where another clause of the user's own runs on into it."""
     for m in _INNER_AFTERTHOUGHT.finditer(part):
@@ -438,14 +441,13 @@ def _run_ons(part: str) -> list[str]:
             return _run_ons(lead)
     for m in _INNER_WH.finditer(part):
         lead = part[: m.start()]
-        prev = lead.split()[-1].lower().strip(",.;:!?(") if lead.split() else ""
-        if len(lead.split()) >= 3 and prev not in _NO_RUN_ON_AFTER | _ASKS_ABOUT:
+        if len(lead.split()) >= 3 and _last_word(lead) not in _NO_RUN_ON_AFTER | _ASKS_ABOUT:
             # "i have podman installed how can we use it": the question asked after the
             # statement, its mark left off, is not read; the statement is.
             return _run_ons(lead)
     for m in _INNER_SUBJECT.finditer(part):
         lead, raw = part[: m.start()], m.group("obj")
-        prev = lead.split()[-1].lower().strip(",.;:!?(") if lead.split() else ""
+        prev = _last_word(lead)
         if not prev or prev in _NO_RUN_ON_AFTER or _NEGATED.search(lead) or _IF_CLAUSE.search(lead):
             continue
         obj = raw.lower()
@@ -822,10 +824,10 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         return []  # "<observed_from_primary_session>…": a tool's generated prompt, not typing
     # a block the user asks to keep ("add these rules to CLAUDE.md:\n## Git\n- …") is read as a
     # "#" memory note: every rule in it stands
-    asked_to_keep = origin != "memory" and kept_on_request(text)
+    asked_to_keep = False
     if origin != "memory":
         # a pasted report, spec or brief yields nothing; the user's lines around it are read
-        text = without_paste(text)
+        text, asked_to_keep = read_paste(text)
     masked, spans = _prepared(text)
     found: list[Candidate] = []
     if non_english(masked):
