@@ -60,10 +60,12 @@ if [ "$verb" = "$KILL_VERB" ]; then
             "$real" "$@"; status=$?; kill -9 "$target"; exit $status ;;
         orphan)  # adopt dies; its git commit runs on to the end
             kill -9 "$target"; exec "$real" "$@" ;;
-        git)     # adopt and its git die mid-commit: git's locks stay behind
-            kill -9 "$target"
+        git)     # adopt and its git die mid-commit: git's locks stay behind. They are made
+                 # before the kill: made after it, they raced the test's next `git status`,
+                 # whose own index.lock the `:>` truncated mid-write (an index of zeros).
             gitdir=$("$real" rev-parse --absolute-git-dir)
             : > "$gitdir/index.lock"; : > "$gitdir/next-index-$$.lock"
+            kill -9 "$target"
             exit 137 ;;
         esac
     fi
