@@ -10,16 +10,22 @@ a ratio well above 1 is time growing faster than the text (superlinear). Timings
 never asserted (the machine is shared).
 
     .venv/bin/python benchmarks/pathological.py [--sizes 1000,5000,20000] [--kinds spaces,tabs]
+
+--patterns times instead a search of single patterns on the whole probe text: patterns the
+pipeline runs on bounded clauses only, kept linear so that no other caller can stall on them.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from collections.abc import Callable
 
 from agent_memory.extract.pipeline import statement_atoms
-from agent_memory.extract.text import MAX_TEXT
+from agent_memory.extract.rules.lang_user import USER_RULES
+from agent_memory.extract.rules.languages import _ANSWER_IN
+from agent_memory.extract.text import _EMOTICON_TAIL, MAX_TEXT
 from agent_memory.transcripts.reader import Statement
 
 _HEAD = "I always use pnpm for installs in this repo and we run the tests with pytest"
@@ -39,11 +45,30 @@ RUNS: dict[str, Callable[[int], str]] = {
     "emoji": lambda n: "\U0001f600" * n,
     "newlines": lambda n: "\n" * n,
     "backticks": lambda n: "`" * n,  # every ``` pair is cut out as a line break
+    "smileys": lambda n: ":)" * (n // 2),
+    "dotted": lambda n: "a." * (n // 2),
 }
 
 
 def statement(kind: str, n: int) -> str:
     return f"{_HEAD}{RUNS[kind](n)}{_TAIL}"
+
+
+# patterns searched whole by --patterns (each was quadratic on some run kind: notes/28-leftover.md)
+PATTERNS: dict[str, re.Pattern[str]] = {
+    "answer_in": _ANSWER_IN,
+    "installed": next(p for p, label, _, _ in USER_RULES if label == "Installed"),
+    "emoticon_tail": _EMOTICON_TAIL,
+}
+
+
+def pattern_seconds(pattern: re.Pattern[str]) -> Callable[[str], float]:
+    def run(text: str) -> float:
+        start = time.perf_counter()
+        pattern.search(text)
+        return time.perf_counter() - start
+
+    return run
 
 
 def seconds(text: str) -> float:
@@ -57,23 +82,37 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,5000,20000")
     ap.add_argument("--kinds", default=",".join(RUNS))
+    ap.add_argument("--patterns", action="store_true", help="time the PATTERNS, searched whole")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     kinds = args.kinds.split(",")
+    if args.patterns:
+        for name, pattern in PATTERNS.items():
+            print(f"== {name} (search on the whole text)")
+            table(kinds, sizes, pattern_seconds(pattern), cut=None)
+        return
     seconds(statement("spaces", 10))  # warm up: imports, the gate's model
+    table(kinds, sizes, seconds, cut=MAX_TEXT)
+
+
+def table(
+    kinds: list[str], sizes: list[int], timed: Callable[[str], float], cut: int | None
+) -> None:
+    """cut: the length the timed call reads (a statement is cut at MAX_TEXT; a pattern is
+    searched on the whole text)."""
     print(f"{'run':<12}" + "".join(f"{f'{n} s/KB':>14}" for n in sizes) + f"{'ratio':>8}")
     worst = ("", 0.0, 0.0)
     for kind in kinds:
         per_kb = []
         for n in sizes:
             text = statement(kind, n)
-            # per KB the rules read (a statement is cut at MAX_TEXT characters)
-            per_kb.append(seconds(text) / (len(text[:MAX_TEXT].encode()) / 1024))
+            # per KB read
+            per_kb.append(timed(text) / (len(text[:cut].encode()) / 1024))
         ratio = per_kb[-1] / per_kb[0] if per_kb[0] else 0.0
         flag = "  superlinear" if ratio > 3 else ""
         print(f"{kind:<12}" + "".join(f"{v:>14.4f}" for v in per_kb) + f"{ratio:>8.1f}{flag}")
         if per_kb[-1] > worst[1]:
-            read = statement(kind, sizes[-1])[:MAX_TEXT]
+            read = statement(kind, sizes[-1])[:cut]
             worst = (kind, per_kb[-1], per_kb[-1] * len(read.encode()) / 1024)
     print(
         f"worst at {sizes[-1]}: {worst[0]} {worst[1]:.4f} s/KB ({worst[2]:.2f} s for the statement)"

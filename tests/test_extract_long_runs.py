@@ -69,3 +69,49 @@ def test_a_wall_of_backticks_leaves_a_bounded_run_of_line_breaks() -> None:
     masked, _ = _prepared(f"{_RULE}{'`' * 6000} and {_FACT}")
     assert "\n" * (MAX_BREAKS + 1) not in masked
     assert masked.startswith(_RULE) and masked.endswith(f"and {_FACT}")
+
+
+# Patterns that a caller may search on a whole long text (not only the pipeline's bounded
+# clauses). Each test states the structural property that keeps the search linear; the time is
+# measured in benchmarks/pathological.py (--patterns), never here.
+
+
+def test_an_emoticon_tail_is_never_tried_inside_a_run_of_emoji_or_smileys() -> None:
+    from agent_memory.extract.text import _EMOTICON_TAIL, tidy
+
+    # a tail starting right after an emoji, a blank or a whole smiley also starts one step
+    # earlier: those starts are skipped, so a run is scanned once, from its first character
+    assert _EMOTICON_TAIL.match("ok \U0001f600\U0001f600", 4) is None
+    assert _EMOTICON_TAIL.match("ok :):)", 5) is None
+    assert _EMOTICON_TAIL.match("ok  \U0001f600", 4) is None
+    # what sub() removes is unchanged: the whole tail, blanks before it included
+    assert _EMOTICON_TAIL.sub("", "Use tabs :) \U0001f600 :-P") == "Use tabs"
+    assert _EMOTICON_TAIL.sub("", "Use tabs ^^^") == "Use tabs ^"
+    assert tidy("Keep commits small \U0001f600\U0001f600 xD") == "Keep commits small"
+    assert tidy(f"Use {chr(0x1F600) * 3000}x for {chr(0x1F600) * 2} y") == (
+        f"Use {chr(0x1F600) * 3000}x for {chr(0x1F600) * 2} y"
+    )
+
+
+def test_a_tool_name_is_at_most_64_characters() -> None:
+    from agent_memory.extract.rules.lang_user import USER_RULES
+
+    installed = next(p for p, label, _, _ in USER_RULES if label == "Installed")
+    assert installed.search("Docker Desktop ist bereits installiert")
+    assert installed.search("codex cli는 이미 설치되어있음")
+    assert installed.search("OrbStack は インストール済みです")
+    # a word longer than any tool's name is not read from a start inside it (each such start
+    # scanned to the end of the word: quadratic on a long token)
+    assert installed.search("X" + "y" * 70 + " está instalado") is None
+
+
+def test_the_answer_language_question_look_ahead_is_bounded() -> None:
+    from agent_memory.extract.rules.languages import _ANSWER_IN
+
+    # fullmatched (its only use) as before: a request, and the same words asked as a question
+    assert _ANSWER_IN.fullmatch("请用中文回答")
+    assert _ANSWER_IN.fullmatch("以后都说中文")
+    assert not _ANSWER_IN.fullmatch("你以后都说中文吗")
+    assert _ANSWER_IN.fullmatch("日本語で答えてください")
+    # the look-ahead for a closing 吗 reads 30 characters, not the rest of a long text
+    assert _ANSWER_IN.match("以后都说中文" + "。" * 40 + "吗")

@@ -380,8 +380,14 @@ def clauses(sentence: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+# Emoticons and emoji closing a text. The tail is never tried right after a blank or a whole
+# emoticon: a tail starting there also starts one step earlier, so the leftmost match (the one
+# sub() removes) is the same, and a run of emoji before other text is scanned once instead of
+# once from each of its characters (quadratic; notes/28-hang.md).
+_EMOTICON = r"[:;]-?[()DPp/\\|]|xD|<3|\^\^|[\u2600-\u27bf\U0001f300-\U0001faff]"
 _EMOTICON_TAIL = re.compile(
-    r"(?:\s*(?:[:;]-?[()DPp/\\|]|xD|<3|\^\^|[\u2600-\u27bf\U0001f300-\U0001faff]))+\s*$"
+    r"(?<![\s\u2600-\u27bf\U0001f300-\U0001faff])(?<![:;][()DPp/\\|])(?<![:;]-[()DPp/\\|])"
+    rf"(?<!xD)(?<!<3)(?<!\^\^)(?:\s*(?:{_EMOTICON}))+\s*$"
 )
 
 

@@ -61,9 +61,14 @@ _RU_TRADE = (
 _NAME = r"(?-i:[A-Z][a-zà-ÿ'-]+(?:\s+[A-Z][a-zà-ÿ'-]+){0,2})(?![\w-])"
 
 # A tool's name in Latin letters inside CJK text ("codex cli", "Oh My Claude Code", "xvfb").
-_LATIN_NAME = r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+#_/-]*(?:\s+[A-Za-z][A-Za-z0-9.+#_/-]*){0,3}"
-# A name inside Latin-script text, written as one: a capital, a digit or a dot in it.
-_NAMED = r"(?-i:(?:[A-Z][A-Za-z0-9.+#_-]*|[a-z]+[0-9.+#-][A-Za-z0-9.+#_-]*))"
+# Each word is at most 64 characters: no tool is named longer, and an unbounded word made every
+# start inside a long dotted or dashed word scan to its end (quadratic; notes/28-hang.md).
+_LATIN_NAME = (
+    r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9.+#_/-]{0,63}(?:\s+[A-Za-z][A-Za-z0-9.+#_/-]{0,63}){0,3}"
+)
+# A name inside Latin-script text, written as one: a capital, a digit or a dot in it. Bounded
+# like _LATIN_NAME: it has no word-start guard, so each start in a long word scanned to its end.
+_NAMED = r"(?-i:(?:[A-Z][A-Za-z0-9.+#_-]{0,63}|[a-z]{1,63}[0-9.+#-][A-Za-z0-9.+#_-]{0,63}))"
 # What follows "I installed": a name, not an article and a common noun.
 _AFTER_VERB = (
     r"(?!(?:el|la|los|las|o|a|os|as|le|les|un|une|des|die|der|das|den|il|lo|gli|uma|um|una|todo|"
@@ -155,9 +160,10 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         re.compile(
             rf"{_ZH_INSTALL}了\s*{_LATIN_NAME}|{_LATIN_NAME}\s*(?:也|都)?(?:已经|已經)?{_ZH_INSTALL}(?:好)?了"
             r"\s*$|"
-            rf"{_LATIN_NAME}\s*(?:は|も|を)?\s*(?:インストール済み|インストールして(?:い|あ)ります|"
+            # each run of blanks read by one \s* (two in a row split a run every way: quadratic)
+            rf"{_LATIN_NAME}\s*(?:(?:は|も|を)\s*)?(?:インストール済み|インストールして(?:い|あ)ります|"
             r"インストールしました|インストールしてある|導入済み|入れてあります)|"
-            rf"{_LATIN_NAME}\s*(?:플러그인\s*)?(?:은|는|이|가|을|를)?\s*(?:이미\s*|다\s*)?"
+            rf"{_LATIN_NAME}\s*(?:플러그인\s*)?(?:(?:은|는|이|가|을|를)\s*)?(?:이미\s*|다\s*)?"
             r"(?:설치했|설치되어\s*있|설치돼\s*있|깔았|깔려\s*있)|"
             rf"(?<!\w)(?:у\s+(?:меня|нас)\s+(?:уже\s+)?(?:установлен\w*|стоит|стоят)|"
             rf"я\s+(?:уже\s+)?установил\w*)\s+{_AFTER_VERB}|"

@@ -1425,8 +1425,10 @@ _ANSWER_IN = re.compile(
     # same asked for every time ("你能不能每次压缩回来自动说中文？" is a request, not a question)
     rf"(?:我)?(?:只|就)?(?:需要|要|希望)?(?:你)?(?:给我|給我)?(?:输出|輸出){_ZH_LANG}{_ZH_TALK}|"
     rf"我(?:只|就)?(?:需要|要|希望)(?:你)?(?:给我|給我)?(?:用)?{_ZH_LANG}{_ZH_TALK}|"
-    # ("你每次都说中文吗" without a word of asking is a question about what it does)
-    rf"(?:你)?(?:能不能|可不可以|能否|可以|(?!.*(?:吗|嗎)$))"
+    # ("你每次都说中文吗" without a word of asking is a question about what it does). The pattern
+    # is only fullmatched, where what follows the look-ahead is <= 23 characters: ".{0,30}" reads
+    # the same, and a search no longer scans to the end from every start (quadratic).
+    rf"(?:你)?(?:能不能|可不可以|能否|可以|(?!.{{0,30}}(?:吗|嗎)$))"
     rf"(?:以后|以後|今后|今後|每次|一直|永远|永遠)(?:都)?"
     rf"[^，,。]{{0,10}}?(?:自动|自動)?(?:用)?(?:说|說|讲|講|回复|回覆|回答){_ZH_LANG}(?:吗|嗎)?|"
     # the language with a verb of talking, as its own clause ("отвечай по-русски, что это?"):
@@ -1442,7 +1444,9 @@ _ANSWER_IN = re.compile(
     # мной на русском", "responda em pt-br"); a bare "em português" may answer a question
     r"(?:回答|返答|返事|応答|会話|やり取り|レスポンス)(?:は|も)\s*(?:すべて|全て|常に|必ず|基本的に)?\s*日本語で"
     r"(?:お願いします|お願い|して(?:ください)?|行って(?:ください)?|頼む|書いて(?:ください)?)?|"
-    r"(?:常に|いつも|必ず|今後は?|これからは)?\s*日本語で(?:答えて|回答して|返答して|返事して|話して|会話して|"
+    # (blanks only after the adverb: the clause is stripped, and a bare "\s*" tried at every blank
+    # of a run made a search quadratic)
+    r"(?:(?:常に|いつも|必ず|今後は?|これからは)\s*)?日本語で(?:答えて|回答して|返答して|返事して|話して|会話して|"
     r"やり取りして)(?:ください|下さい|ね)?|"
     r"(?:답변|대답|응답|대화)(?:은|는|도)\s*(?:항상\s*)?(?:한국어|한글)로\s*(?:해\s*줘|해\s*주세요|부탁(?:해|합니다|해요)?|"
     r"해)?|"
