@@ -36,3 +36,34 @@ def test_without_of_a_requested_step_yields_nothing(text: str) -> None:
 )
 def test_without_said_to_last_still_yields(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+# A prohibition that only clears the way for the step asked for instead ("don't X, just Y"),
+# "stop X-ing and do Y", and "no, you must not …" (a correction of the step being taken).
+STEP_INSTEAD = [
+    "do not write code just explain it.",
+    "dont make new files just finish the summary here.",
+    "Do not run the build just tell me the command, I will run it locally",
+    "please do not refactor anything, just fix the failing import",
+    "stop editing files and write a report of what you changed",
+    "NO, you must not run the jobs yourself, you must read the staged files first",
+    "no, you should not edit the lockfile",
+]
+
+
+@pytest.mark.parametrize("text", STEP_INSTEAD)
+def test_prohibition_making_room_for_a_step_yields_nothing(text: str) -> None:
+    assert _claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Don't use npm, just use pnpm.", "npm"),  # a tool chosen instead stands
+        ("Never edit generated files, just regenerate them.", "generated"),  # said to last
+        ("You must not commit secrets.", "secrets"),  # no correction before it
+        ("Do not add comments to the code.", "comments"),
+    ],
+)
+def test_standing_prohibition_of_the_same_grammar_still_yields(text: str, word: str) -> None:
+    assert any(word in claim for claim in _claims(text)), _claims(text)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent_memory.extract.filters import TASK_NOUNS
+from agent_memory.extract.filters import IMPERATIVES, TASK_NOUNS
 
 # Said to last. English markers, and the same words of the languages the language rules read
 # (an English rule may read a mixed sentence).
@@ -92,6 +92,32 @@ OWN_WISH = re.compile(
 )
 
 
+# "don't write any code, just explain it", "do not run the build just tell me the command": the
+# prohibition clears the way for the thing asked instead, right now ("just <do this>"). A tool
+# chosen instead ("don't use npm, just use pnpm") names no thing of the work and still stands.
+_JUST_VERBS = (IMPERATIVES - {"use", "be", "keep", "stick", "avoid", "prefer"}) | {
+    "understand", "finish", "implement", "focus", "fix", "look", "think", "describe", "list",
+    "summarize", "summarise", "report", "analyze", "analyse", "investigate", "plan", "reply",
+}
+_NEGATED_THEN_JUST = re.compile(
+    r"\b(?:don't|do not|dont|never|must not|mustn't|should not|shouldn't)\b[^.!?]*?"
+    r"(?:[,;:]|\s)\s*just\s+(?:(\w+)\b|use\s+(?:the|this|that|these|those|my|your)\b)",
+    re.I,
+)
+# "stop making changes and write up what you did": stop this, then do that — two steps of now.
+_STOP_THEN_WORK = re.compile(r"^\W*(?:please\s+)?(?:stop|quit)\s+\w+ing\b[^.!?]*?\band\s+(?:then\s+)?(\w+)\b", re.I)
+
+
+def step_instead(sentence: str) -> bool:
+    """The prohibition of `sentence` only makes room for a step asked for now (see above)."""
+    said = sentence.strip()
+    just = _NEGATED_THEN_JUST.search(said)
+    if just and (just.group(1) is None or just.group(1).lower() in _JUST_VERBS):
+        return True
+    stop = _STOP_THEN_WORK.match(said)
+    return bool(stop and stop.group(1).lower() in _JUST_VERBS | {"create", "write", "give"})
+
+
 @dataclass(frozen=True)
 class Shape:
     """The statement around a sentence: its sentences, in order."""
@@ -145,6 +171,8 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return False  # a pasted report, a prompt being drafted in quotes: not the user's rule
     if STANDING.search(said):
         return True
+    if rule.startswith("directive.") and step_instead(said):
+        return False  # "don't write code, just explain": the step asked for instead, now
     if _AT_ME.search(claim):
         return False  # "don't suggest rubbish to me": a complaint about the last answer
     if DEIXIS.search(claim):
@@ -188,6 +216,8 @@ def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shap
         return True
     if rule.startswith("directive.") and DEIXIS.search(claim):
         return False  # "I don't like the empty space left of the line": the screen at hand
+    if rule.startswith("directive.") and step_instead(said):
+        return False  # "avoid refactoring, just fix the bug": the step asked for instead, now
     instruction = rule.startswith(("preference.", "directive.")) and rule != "preference.like"
     if not instruction or _WRITING_STYLE.search(claim) or _TOOL_CONTRAST.search(claim):
         return True

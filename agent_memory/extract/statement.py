@@ -541,7 +541,11 @@ def _clause_claim(
 # "No no, don't change the bruno tests": a prohibition on a definite object right after a
 # "no" is a correction of the step being taken, not a standing rule ("never" still counts).
 _CORRECTION = re.compile(r"^(?:(?:no+|nope|nah)\b[\s,.!]+)+", re.I)
-_STEP_PROHIBITION = re.compile(r"^(?:please\s+)?(?:don't|do not|dont)\b", re.I)
+_STEP_PROHIBITION = re.compile(
+    r"^(?:please\s+)?(?:don't|do not|dont|(?:you|we)\s+(?:must|should|shall)\s+not|"
+    r"(?:you|we)\s+(?:mustn't|shouldn't))\b",
+    re.I,
+)
 
 
 def _sentence_claims(
