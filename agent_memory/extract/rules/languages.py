@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.filters import PATH_WORD
+from agent_memory.extract.rules.lang_choice import choice
 from agent_memory.extract.rules.lang_habit import EVERY_TIME_RULES
 from agent_memory.extract.rules.lang_user import USER_RULES
 
@@ -42,7 +43,10 @@ _NON_ENGLISH = re.compile(
     r"\b(?:meu|minha|quiero|preciso|gostaria|responda|m'appelle|chiamo|llamo|chamo|renomeie|renombra|renomme|rinomina|benenne|prefiro|prefiero|preferisco|bevorzuge|mi\s+(?=[a-z]+\s))\b|"
     r"\b(?:rispondi|rispondimi|antworte|sprich|habla|háblame|contéstame|respóndeme|retiens|merk dir|merke dir|"
     r"mémorise|memorizza|memorize|gedächtnis|speichere|anote no|guarde na|ajoute dans|ajoute au|"
-    r"nous utilisons|schreib in|trag in|, dass|evite|évite|evita|vermeide|escreva|escribe|scrivi|schreib|"
+    # a choice made: "vamos usar X", "decidimos usar X", "on va utiliser X", "wir nehmen X"
+    r"vamos\s+(?:a\s+)?(?:usar|utilizar|adotar|adoptar)|usaremos|utilizaremos|usemos|decidimos|"
+    r"on va utiliser|nous allons utiliser|utilisons|useremo|abbiamo deciso|lass uns|wir nehmen|"
+    r"entschieden|nous utilisons|schreib in|trag in|, dass|evite|évite|evita|vermeide|escreva|escribe|scrivi|schreib|"
     r"em inglês|en inglés|en anglais|in inglese|auf englisch|"
     r"não quero que|no quiero que|ne veux pas que|non voglio che|will nicht, dass|möchte nicht, dass)\b|"
     r"\b(?:toda vez que|sempre que|cada vez que|siempre que|chaque fois|ogni volta|jedes mal|immer wenn)\b|"
@@ -1134,7 +1138,7 @@ def _sentence(sentence: str) -> Hit | None:
         return (f"{label}: {body}" if label else body), kind, sub
     if facts_only:
         return None
-    return _always_clause(body) or (None if japanese else _dont_use(body))
+    return _always_clause(body) or choice(body) or (None if japanese else _dont_use(body))
 
 
 # The always/never entries whose marker opens a clause: "Documente o que falta, sempre teste com
