@@ -1368,3 +1368,53 @@ def test_a_plain_dont_closing_a_longer_request_bounds_it() -> None:
         " procurando a tela de faturas."
     )
     assert [c.rule for c in extract_claims(first)] == ["language.pt_dont"]
+
+
+# Portuguese "no" is "em + o" (in the), not a negation; Spanish "no" negates. Read by grammar:
+# the sentence's language words, where the "no" stands, and what follows it.
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        (
+            "A partir de agora, escrever cada commit no imperativo.",
+            "From now on: A partir de agora, escrever cada commit no imperativo",
+        ),
+        (
+            "Salve na memória: sempre escrever os commits no modo imperativo",
+            "Remember: sempre escrever os commits no modo imperativo",
+        ),
+        (
+            "Lembre-se: o banco de dados roda no docker local.",
+            "Remember: o banco de dados roda no docker local",
+        ),
+    ],
+)
+def test_portuguese_no_is_in_the_not_a_negation(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        (
+            "De ahora en adelante no uses npm",
+            "From now on, don't: De ahora en adelante no uses npm",
+        ),
+        ("Recuerda: no lo subas a main", "Don't: no lo subas a main"),
+        (
+            "A partir de ahora, el bot no responde en inglés",
+            "From now on, don't: A partir de ahora, el bot no responde en inglés",
+        ),
+        (
+            "De ahora en adelante, escribe los commits no en inglés",
+            "From now on, don't: De ahora en adelante, escribe los commits no en inglés",
+        ),
+        ("D'ora in poi non usare emoji", "From now on, don't: D'ora in poi non usare emoji"),
+        (
+            "À partir de maintenant, ne touche pas au dossier legacy",
+            "From now on, don't: À partir de maintenant, ne touche pas au dossier legacy",
+        ),
+    ],
+)
+def test_spanish_no_and_other_negations_still_negate(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]

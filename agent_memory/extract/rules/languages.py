@@ -1287,7 +1287,7 @@ def _about_the_user(body: str, asked_last: bool = False) -> Hit | None:
                 # "codex cli는 이미 설치되어있음 omc로 확인해줘": up to the end of its verb
                 rest = _WORD_REST.match(clause, m.end())
                 clause = clause[: rest.end() if rest else m.end()]
-            if label == "User" and _NEGATION.search(clause):
+            if label == "User" and _negated(clause, body):
                 label = "User (not)"
             return f"{label}: {clause}", kind, sub
     return None
@@ -1315,10 +1315,10 @@ def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | Non
         return None  # "запомни пароль": what is to be kept is not said
     if japanese and _JA_NOT_DOING.search(what):  # "…しないことを覚えて"
         return f"Don't: {what}", "constraint", sub
-    if _REMEMBERED_RULE.search(what) and not _REMEMBERED_FACT.match(what):
+    if _remembered_rule(what, body) and not _REMEMBERED_FACT.match(what):
         # "запомни: не трогай папку legacy", "记住：提交信息用英文写": what is kept is a rule
         # (an imperative, a modal), so the kind is the rule's and a negation is said in English
-        if _NEGATION.search(what):
+        if _negated(what, body):
             return f"Don't: {what}", "constraint", sub
         return f"Remember: {what}", "constraint", sub
     return f"Remember: {what}", "fact", sub
@@ -1355,22 +1355,92 @@ _NEGATION = re.compile(
     r"不要|不能|不许|不許|别|別|禁止|都不|不再|再也不|しない|しないで|ないで|ません|하지 ?마|않|"
     r"(?<![\uac00-\ud7af])안\s+(?=[\uac00-\ud7af])|"
     r"(?<!\w)(?:не|никогда|нельзя)(?!\w)|"
-    r"\b(?:não|nunca|jamás|ne|n'|jamais|nicht|nie|niemals|kein|keine|keinen|non|mai)\b|"
-    # (Portuguese "no" is "in the": "no AI_INSTRUCTIONS.md", "no início", "no harness")
-    r"\bno\b(?![ \t]+(?:(?-i:[A-Z_.~/\ue000])|(?:inicio|início|final|fim|topo|"
-    r"começo|meio|lugar|caso|momento|projeto|arquivo|código|codigo|repositório|repositorio|diretório|"
-    r"diretorio|terminal|servidor|chat|harness|site|app|git|github|banco|navegador|contexto)\b))",
+    r"\b(?:não|nunca|jamás|ne|n'|jamais|nicht|nie|niemals|kein|keine|keinen|non|mai)\b",
     re.I,
 )
+# "no" negates in Spanish (and English); in Portuguese it is "em + o", a preposition with its
+# article ("escrever cada commit no imperativo", "use aspas no JSON"). Read by grammar:
+# - a sentence with a Portuguese-only word (não, você, um/uma, em, com, do/dos, ao, pelo, isso,
+#   também, agora, -ção/-ões/ã/õ/ç) and no Spanish-only one (el, los, las, del, al, y, con, es,
+#   pero, muy, siempre, ahora, hay, ñ/¿/¡) is Portuguese: its "no" never negates;
+# - otherwise "no" negates where a negation of a verb stands: opening a clause ("no uses npm",
+#   "…, y no toques X") or, mid-clause, in a sentence with a Spanish-only word ("el bot no
+#   responde"). Mid-clause after a verb or its object, with no Spanish word in the sentence, it
+#   is the Portuguese preposition ("escrever cada commit no imperativo").
+# - before a name, a path or a known place-noun it is the preposition whatever the sentence
+#   ("no AI_INSTRUCTIONS.md", "no início", "no harness").
+_NO = re.compile(r"\bno\b", re.I)
+_NO_BEFORE_PLACE = re.compile(
+    r"[ \t]+(?:(?-i:[A-Z_.~/\ue000])|(?:inicio|início|final|fim|topo|"
+    r"começo|meio|lugar|caso|momento|projeto|arquivo|código|codigo|repositório|repositorio|diretório|"
+    r"diretorio|terminal|servidor|chat|harness|site|app|git|github|banco|navegador|contexto)\b)",
+    re.I,
+)
+_PT_ONLY = re.compile(
+    r"ção|ções|ões|[ãõç]|\b(?:não|você|vocês|um|uma|uns|umas|em|com|do|dos|das|os|ao|aos|pelo|pela|"
+    r"pelos|pelas|isso|isto|também|então|agora|depois|seu|sua|meu|minha|nosso|nossa|é|são)\b",
+    re.I,
+)
+_ES_ONLY = re.compile(
+    r"[ñ¿¡]|\b(?:el|los|las|del|al|y|con|es|pero|muy|siempre|ahora|también|hay|tú|usted|eso|esto)\b",
+    re.I,
+)
+# where a clause opens: the text's start, punctuation, a conjunction or "please"
+_CLAUSE_OPEN = re.compile(
+    r"(?:[,;:.!?，；：。(]|\b(?:y|e|pero|mas|que|por\s+favor|please|porfa))$", re.I
+)
+
+
+# Spanish words that follow a negating "no" and never the Portuguese "no" (em + o): a clitic, an
+# article or a preposition of a negated part ("no lo toques", "no en inglés"), "no hay", "no es".
+_NO_SPANISH_NEXT = re.compile(
+    r"[ \t]+(?:(?:en|el|los|las|la|lo|le|les|me|te|se|más|muy|tan|hay|es|son)\b|\w+(?:es|as)\b)",
+    re.I,
+)
+
+
+def _no_negates(text: str, context: str | None = None) -> bool:
+    """Whether a "no" in the text is a negation (Spanish, English) and not the Portuguese
+    preposition "no" (em + o). context: the whole sentence the text is part of, whose words say
+    its language (the text may be a clause of it)."""
+    whole = context or text
+    spanish = bool(_ES_ONLY.search(whole))
+    portuguese = not spanish and bool(_PT_ONLY.search(whole))
+    for m in _NO.finditer(text):
+        if _NO_SPANISH_NEXT.match(text, m.end()):
+            return True
+        if portuguese or _NO_BEFORE_PLACE.match(text, m.end()):
+            continue
+        before = text[max(0, m.start() - 40) : m.start()].rstrip()[-12:]  # the words just before
+        if spanish or not before or _CLAUSE_OPEN.search(before):
+            return True
+    return False
+
+
+def _negated(text: str, context: str | None = None) -> bool:
+    """A negation word in the text, in any of the languages read ("no" by its grammar; context:
+    the sentence the text is part of)."""
+    return bool(_NEGATION.search(text)) or _no_negates(text, context)
 
 
 # What makes a remembered thing a rule rather than a fact: a modal, an imperative, a ban
 # ("надо запускать через make", "коммиты пиши на английском", "英語で書いてください").
 _REMEMBERED_RULE = re.compile(
     _RULE_AFTER.pattern + r"|(?:用|使用)\S{1,12}(?:写|寫|回复|回覆|回答|提交|命名)|"
-    rf"(?<!\w)(?:нельзя|не\s+\w+{_RU_IMP_END})(?!\w)|\b(?:no|não|non|ne|nicht)\s+\w+",
+    rf"(?<!\w)(?:нельзя|не\s+\w+{_RU_IMP_END})(?!\w)|\b(?:não|non|ne|nicht)\s+\w+",
     re.I,
 )
+
+
+def _remembered_rule(what: str, context: str) -> bool:
+    """A remembered thing said as a rule: a modal, an imperative, a ban ("no" + a word only where
+    it negates: "lembre que o deploy fica no Render" is a fact)."""
+    if _REMEMBERED_RULE.search(what):
+        return True
+    followed = any(re.match(r"\s+\w", what[m.end() :]) for m in _NO.finditer(what))
+    return followed and _no_negates(what, context)
+
+
 # A remembered fact said in the first person ("我们的服务器在阿里云上", "мы деплоим через docker").
 _REMEMBERED_FACT = re.compile(
     r"^(?:我们|我們|我的|我|私は|私の|僕|うちは|(?:мы|я|у нас|у меня|eu|nós|yo|nosotros|wir|ich|nous|je|noi|io)(?!\w))"
@@ -1395,7 +1465,7 @@ def _from_now_on(body: str) -> Hit | None:
     said = body[m.start("marker") :].strip()
     if len(rest) < 6 or not _RULE_AFTER.search(rest) or task_bound(said) or _HEDGE.search(said):
         return None
-    if _NEGATION.search(rest):
+    if _negated(rest, said):
         return f"From now on, don't: {said}", "constraint", "from_now_on"
     return f"From now on: {said}", "preference", "from_now_on"
 
@@ -1627,7 +1697,7 @@ def _kept_after(rest: str, told: bool) -> Hit | None:
 def _kept_rule(rule: str) -> Hit:
     """A rule the user asks to keep; a negated one says so in English too ("不要用npm，写到
     CLAUDE.md" is Don't: 不要用npm)."""
-    if _NEGATION.search(rule):
+    if _negated(rule):
         return f"Don't: {rule}", "preference", "memory_request"
     return f"Remember: {rule}", "preference", "memory_request"
 
