@@ -67,3 +67,27 @@ def test_prohibition_making_room_for_a_step_yields_nothing(text: str) -> None:
 )
 def test_standing_prohibition_of_the_same_grammar_still_yields(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+# A rule with a work request spliced on after a comma in the same sentence is that work's spec.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the api should only return ids, check the resolvers of this project, those should handle it.",
+        "Don't cast with `any`, fix the type error properly. could the helper be generic?",
+    ],
+)
+def test_rule_with_spliced_work_request_yields_nothing(text: str) -> None:
+    assert _claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("we will not use kubernetes, update the docs accordingly", "kubernetes"),
+        ("Never push to main, open a PR instead.", "main"),
+        ("Handlers should always stay thin.", "thin"),
+    ],
+)
+def test_rule_said_first_or_to_last_still_yields(text: str, word: str) -> None:
+    assert any(word in claim for claim in _claims(text)), _claims(text)

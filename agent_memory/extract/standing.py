@@ -118,6 +118,33 @@ def step_instead(sentence: str) -> bool:
     return bool(stop and stop.group(1).lower() in _JUST_VERBS | {"create", "write", "give"})
 
 
+# "the endpoint should only return ids, check the handlers first, they …": a work request spliced
+# on with a comma after the rule in one sentence; the rule is the spec of that work.
+_SPLICE = re.compile(r"[,;]\s+|\s+-\s+")
+
+
+def work_spliced(sentence: str) -> bool:
+    """A later comma-spliced clause of `sentence` asks for a piece of work now. A decision of
+    the team said first ("we will not use docker, update the docs accordingly") is the premise
+    of that work, not its spec."""
+    parts = _SPLICE.split(sentence.strip())
+    if _WE_DECIDE.search(parts[0]):
+        return False
+    return any(_WORK_FIRST.match(p) for p in parts[1:])
+
+
+_WE_DECIDE = re.compile(
+    r"\bwe\s+(?:will|shall|won't|are going to|are not going to|do not|don't|never|no longer)\b",
+    re.I,
+)
+_WORK_VERBS = "|".join(w for w in _WORK.split("|") if w not in ("now", "let's", "lets", "let me"))
+_WORK_FIRST = re.compile(
+    r"(?:please\s+|then\s+|also\s+|and\s+)*(?:(?:can|could|would) (?:you|u)\s+(?:please\s+)?)?"
+    rf"(?:{_WORK_VERBS})\b(?!\s+(?:is|are|was|were|has|have)\b)",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class Shape:
     """The statement around a sentence: its sentences, in order."""
@@ -183,6 +210,8 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return False  # one line of a longer request: a bound on the work it asks for
     if rule.startswith("directive.") and WORK_REQUEST.match(said) and not _RULE_FIRST.match(said):
         return False  # "continue with the test and do not edit the .env file"
+    if work_spliced(said):
+        return False  # "the service should only return ids, check the handlers of this repo"
     # "Please split UpdateBuilder up a bit. Each type should have its own file."
     return not s.asks_work_besides(index)
 
