@@ -162,3 +162,41 @@ def test_a_structured_block_asked_to_be_kept_is_read_as_a_memory_note() -> None:
     assert "Never tag a release from a feature branch" in asked
     assert "Never commit generated API docs" in asked
     assert _claims("Here is the release checklist from the wiki:\n" + rules) == []
+
+
+_TERMINAL_COPY = (
+    "The login page breaks after the upgrade:\n"
+    "  ⎿  Error: session store unreachable on port 6380\n"
+    "  ⎿  Error: retry budget exhausted after 3 attempts\n"
+    "  ⎿  Warning: falling back to memory sessions\n"
+)
+
+
+def test_a_line_typed_at_the_margin_under_an_indented_terminal_copy_is_the_users() -> None:
+    # the block is indented by the terminal's copy; the user's line starts at the margin
+    text = _TERMINAL_COPY + "Always run the session tests with redis started locally."
+    block = pasted_lines(text)
+    assert block is not None and max(block) == 3
+    assert without_paste(text).endswith("Always run the session tests with redis started locally.")
+    assert any("redis started locally" in c for c in _claims(text))
+
+
+def test_a_wrapped_line_keeping_the_blocks_indentation_stays_in_the_paste() -> None:
+    text = _TERMINAL_COPY.rstrip("\n") + " Always run\n  the session tests with redis started.\n"
+    block = pasted_lines(text)
+    assert block is not None and max(block) == 4
+
+
+def test_a_typed_line_break_ends_the_paste_before_the_users_line() -> None:
+    # "\" alone on a line: the user's own line break (backslash + Enter) under a pasted report
+    text = (
+        "Status from the build bot:\\\n"
+        "✅ lint passed\\\n"
+        "✅ unit tests passed\\\n"
+        "❌ e2e tests failed\\\n"
+        "\\\n"
+        "Never tag a release before the changelog is merged."
+    )
+    assert pasted_lines(text) is not None
+    assert "Never tag a release before the changelog is merged." in without_paste(text)
+    assert any("changelog is merged" in c for c in _claims(text))

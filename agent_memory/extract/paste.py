@@ -148,6 +148,24 @@ _KEEP_ASKED = re.compile(
 _MIN_LINES = 3  # a message of fewer non-blank lines is typed, whatever its marks
 
 
+# A line that starts with a letter (any script), at the margin.
+_AT_MARGIN = re.compile(r"^[^\W\d_]")
+# "\" alone on a line: the user's own line break (backslash + Enter in the prompt box).
+_TYPED_BREAK = re.compile(r"^\s*\\\s*$")
+
+
+def _typed_under(lines: list[str], marked: int, i: int) -> bool:
+    """Line i, in the paragraph of the block's last marked line, is not the paste's but the user
+    typing under it: a blank line or a typed break ("\\" alone: backslash + Enter), or a line
+    at the margin under a block indented by a terminal's copy ("  ⎿  Network error…" then "Make
+    it apply only to …"); a wrapped line or the rest of a card keeps the block's indentation."""
+    line = lines[i]
+    if not line.strip() or _TYPED_BREAK.match(line):
+        return True
+    indent = len(lines[marked]) - len(lines[marked].lstrip())
+    return indent >= 2 and i == marked + 1 and bool(_AT_MARGIN.match(line))
+
+
 def _block(text: str) -> tuple[int, int, int, bool] | None:
     """(first line, column where the paste starts on it, last line, asked to be kept) of a
     pasted block."""
@@ -165,8 +183,9 @@ def _block(text: str) -> tuple[int, int, int, bool] | None:
     if titled:
         marked.insert(0, next(i for i, ln in enumerate(lines) if ln.strip()))
     first, last = marked[0], marked[-1]
-    # the last marked line's paragraph (a wrapped item, the rest of a card) is the paste's too
-    while last + 1 < len(lines) and lines[last + 1].strip():
+    # the last marked line's paragraph (a wrapped item, the rest of a card) is the paste's too,
+    # up to a line the user typed under it (_typed_under)
+    while last + 1 < len(lines) and not _typed_under(lines, marked[-1], last + 1):
         last += 1
     column = 0
     if set(line_marks[first]) <= {"padded", "table"}:
