@@ -91,3 +91,11 @@ def test_rule_with_spliced_work_request_yields_nothing(text: str) -> None:
 )
 def test_rule_said_first_or_to_last_still_yields(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+def test_lets_at_sentence_start_is_a_request() -> None:
+    # "lets" with no subject before it is "let's" typed without the apostrophe: a request, not a
+    # thing ("lets") that "goes through" something
+    text = "refresh the readme. lets go through and review what this service does and how to deploy it"
+    assert _claims(text) == []
+    assert _claims("lets switch to pnpm") == _claims("let's switch to pnpm") != []

@@ -666,6 +666,12 @@ _GERMAN = re.compile(
 )
 
 
+# "lets go through it": at the start of a sentence "lets" has no subject to be the verb of, so it
+# is "let's" typed without its apostrophe (a request), not "X lets Y" ("lets go" read as a subject
+# and "go through X" as a how-fact).
+_LETS = re.compile(r"(?:(?<=^)|(?<=[.!?;\n]\s)|(?<=[.!?;]\s\s)|(?<=\n))(le|Le|LE)ts\b(?=\s+[a-z])", re.M)
+
+
 def _informal(m: re.Match[str], german: bool) -> str:
     word = m.group(0)
     return word if german and word.lower() == "im" else INFORMAL_MAP[word.lower()]
@@ -734,6 +740,7 @@ def _prepared(text: str) -> tuple[str, list[str]]:
     text = bounded_runs(text[:MAX_TEXT]).translate(QUOTES)
     german = len({w.lower() for w in _GERMAN.findall(text)}) >= 2
     text = INFORMAL.sub(lambda m: _informal(m, german), text)
+    text = _LETS.sub(lambda m: m.group(1) + "t's", text)
     # again after the fences are cut out: each fence leaves a line break, and a wall of
     # backticks leaves thousands of them
     text = NEVER_EVER.sub("never", framing(bounded_runs(FENCE.sub("\n", text))))
