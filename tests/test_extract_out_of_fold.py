@@ -99,3 +99,15 @@ def test_lets_at_sentence_start_is_a_request() -> None:
     text = "refresh the readme. lets go through and review what this service does and how to deploy it"
     assert _claims(text) == []
     assert _claims("lets switch to pnpm") == _claims("let's switch to pnpm") != []
+
+
+def test_english_passage_quoted_inside_a_cjk_sentence_yields_nothing() -> None:
+    # a bio to paste, set between Hangul words on one line: quoted text, not the user speaking
+    text = (
+        "이 부분도 바꾸자 먼저 소개를 I am a product designer at Globex with a physics background. "
+        "I love turning rough sketches into polished apps. On weekends I am building a tool that "
+        "helps climbers plan routes.로 바꿔줘"
+    )
+    assert _claims(text) == []
+    # the same English said on its own line is the user's own
+    assert _claims("I love turning rough sketches into polished apps.") != []

@@ -828,6 +828,17 @@ PASTED_DOC = re.compile(
 )
 
 
+# English text set inside a sentence of a script written without spaces between words ("bio를
+# I'm a data analyst … I love clean data.로 바꿔줘", "把简介改成 I build tools. I love maps. 吧"): a
+# passage quoted for the work (a bio, a reply to send), not the user speaking English. Two
+# sentences or more, with Han/kana/Hangul right before and right after it on the same line.
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_QUOTED_LATIN = re.compile(
+    rf"(?<=[{_CJK}])[ \t]*(?=[A-Za-z\"'“‘])[^\n{_CJK}]*?[.!?][\"'”’]?[ \t]+[A-Z\"'“‘][^\n{_CJK}]*?"
+    rf"[.!?][\"'”’]?[ \t]*(?=[{_CJK}])"
+)
+
+
 def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:
     if len(text) >= 200 and (ROLE_PROMPT.match(text.lstrip()) or PASTED_DOC.match(text.lstrip())):
         return []
@@ -854,7 +865,7 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     bug_report = bool(_FIX_REQUEST.search(masked))
     approval = bool(_APPROVAL.match(masked))
     asked = False
-    said = sentences(masked)
+    said = sentences(_QUOTED_LATIN.sub(" ", masked))
     around = standing.shape(said, masked)
     for index, sentence in enumerate(said):
         if approval and not _STANDING.search(sentence):
