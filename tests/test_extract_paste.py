@@ -200,3 +200,22 @@ def test_a_typed_line_break_ends_the_paste_before_the_users_line() -> None:
     assert pasted_lines(text) is not None
     assert "Never tag a release before the changelog is merged." in without_paste(text)
     assert any("changelog is merged" in c for c in _claims(text))
+
+
+def test_a_log_glued_to_the_end_of_the_users_line_is_blanked() -> None:
+    # the log's lines repeat one prefix; its first line starts on the user's own line, after
+    # the user's sentence
+    text = (
+        "Please bump the dependencies. This is what pip printed. pip warn yanked alpha-1.2: "
+        "Alpha versions before 2 are no longer maintained\n"
+        "pip warn yanked beta-0.9: Beta versions before 1 are no longer maintained\n"
+        "pip warn yanked gamma-3.1: Gamma versions before 4 are no longer maintained"
+    )
+    assert without_paste(text) == "Please bump the dependencies. This is what pip printed.\n\n"
+    assert not any("no longer maintained" in c for c in _claims(text))
+
+
+def test_the_users_own_lines_with_a_shared_start_are_no_log() -> None:
+    # the same three words opening two lines, but not glued after a sentence on the line before
+    text = "Use pnpm for installs.\nDo not use npm in the web app.\nDo not use yarn in the api."
+    assert without_paste(text) == text

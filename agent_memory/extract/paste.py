@@ -232,11 +232,46 @@ _KEEP_FIRST = re.compile(
 )
 
 
+def _log_prefix(line: str) -> str | None:
+    """A line's first three words, the prefix a log repeats on every line ("npm warn
+    deprecated", "2026-05-19T08:21Z [DEBUG] Cleared")."""
+    words = line.split()
+    return " ".join(words[:3]) if len(words) > 3 and line[:1].strip() else None
+
+
+# the end of the user's sentence right before a log glued to it ("… from npm install. npm warn …")
+_SAID_BEFORE = re.compile(r"[.:!?]$")
+
+
+def _without_glued_log(text: str) -> str:
+    """The message with a log pasted onto the end of the user's own line blanked out: two lines
+    or more starting with the same three words, whose prefix also stands on the line before
+    them after the user's sentence ("This is what npm install printed. npm warn deprecated a@1:
+    …\nnpm warn deprecated b@2: …\nnpm warn deprecated c@3: …"). The log runs from there to the
+    last line with its prefix; its lines are kept, empty."""
+    lines = text.split("\n")
+    for k in range(1, len(lines) - 1):
+        prefix = _log_prefix(lines[k])
+        if prefix is None or _log_prefix(lines[k + 1]) != prefix:
+            continue
+        at = lines[k - 1].find(" " + prefix)
+        if at < 0 or not _SAID_BEFORE.search(lines[k - 1][:at]):
+            continue
+        end = k
+        while end + 1 < len(lines) and _log_prefix(lines[end + 1]) == prefix:
+            end += 1
+        lines[k - 1] = lines[k - 1][:at]
+        lines[k : end + 1] = [""] * (end + 1 - k)
+        return "\n".join(lines)
+    return text
+
+
 def read_paste(text: str) -> tuple[str, bool]:
     """The message as the rules read it, its pasted block blanked out (its lines kept, empty),
     and whether the user introduced a structured block by asking to keep it ("Add these rules to
     CLAUDE.md:\n## Git\n- …": every rule in it is the user's, as in a "#" memory note) — both
-    from one reading of its lines."""
+    from one reading of its lines. A log glued to the end of the user's line is blanked first."""
+    text = _without_glued_log(text)
     block = _block(text)
     if block is None:
         return text, False
