@@ -81,3 +81,12 @@ def test_only_the_clause_of_the_choice_is_kept() -> None:
 )
 def test_no_decision_without_a_named_standing_choice(text: str) -> None:
     assert _decisions(text) == []
+
+
+def test_a_list_of_names_chosen_stays_whole() -> None:
+    # one name per item, "e" before the last: the whole stack is the choice
+    got = _decisions("ok, usaremos bun, hono, drizzle e zod. Depois vemos o deploy")
+    assert got == [("Decided: usaremos bun, hono, drizzle e zod", "decision")]
+    # an item of several words is the next thing said, not a name chosen
+    got = _decisions("vamos usar Redis, depois pensamos no cache")
+    assert got == [("Decided: vamos usar Redis", "decision")]

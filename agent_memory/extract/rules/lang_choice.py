@@ -36,7 +36,9 @@ _NOT_NAMED = (
     r"enfoque|approche|approccio|ansatz|plano|plan|piano|it|this|that|the)\b)"
 )
 _ARTICLE = r"(?:(?:o|a|os|as|el|la|los|las|le|les|l'|il|lo|gli|i|den|die|das|der)\s*(?-i:(?=[A-Z\ue000])))?"
-_NAME = _NOT_NAMED + r"(?:[A-Za-z][A-Za-z0-9@+#_.-]*[A-Za-z0-9+#]|\ue000\d+\ue001)(?![\w\u00c0-\u024f])"
+_NAME = (
+    _NOT_NAMED + r"(?:[A-Za-z][A-Za-z0-9@+#_.-]*[A-Za-z0-9+#]|\ue000\d+\ue001)(?![\w\u00c0-\u024f])"
+)
 _CHOSEN = _ARTICLE + _NAME
 
 # Latin-script languages and Russian: "we will use / we decided to use / let's use X".
@@ -64,13 +66,13 @@ _RU = (
     r"решили\s+(?:(?P<ru_not2>не)\s+)?использовать|переходим\s+на|перейд[её]м\s+на)\s+"
 )
 _LATIN_CHOICE = re.compile(
-    rf"{_OPEN}(?:{_PT}|{_ES}|{_FR}|{_IT}|{_RU}){_CHOSEN}",
+    rf"{_OPEN}(?P<at>)(?:{_PT}|{_ES}|{_FR}|{_IT}|{_RU}){_CHOSEN}",
     re.I,
 )
 # German says the verb last: "wir werden pnpm verwenden", "lass uns pnpm nehmen", "wir haben
 # uns für Postgres entschieden", "wir nehmen Postgres".
 _DE_CHOICE = re.compile(
-    rf"{_OPEN}(?:(?:wir\s+(?:werden|wollen)|lass(?:t)?\s+uns)\s+{_CHOSEN}(?:\s+[^\s,;]+){{0,3}}?\s+(?P<de_not>nicht\s+)?"
+    rf"{_OPEN}(?P<at>)(?:(?:wir\s+(?:werden|wollen)|lass(?:t)?\s+uns)\s+{_CHOSEN}(?:\s+[^\s,;]+){{0,3}}?\s+(?P<de_not>nicht\s+)?"
     rf"(?:verwenden|benutzen|nutzen|nehmen|einsetzen)\b|"
     rf"wir\s+nehmen\s+{_CHOSEN}|"
     rf"wir\s+haben\s+uns\s+(?:(?P<de_not2>gegen)|für)\s+{_CHOSEN}\s+entschieden)",
@@ -100,6 +102,14 @@ _THIS_CASE = re.compile(
     re.I,
 )
 _CLAUSE_END = re.compile(r"[,，;；]")
+# The choice goes on as a list of names ("usaremos pnpm, bunjs, vite e sass", "react, threejs
+# (visualização), d3"): one name per item, an "and" before the last; an item of words ends it
+# ("vamos usar X, depois escalamos").
+_AND = r"(?:e|y|et|ed|und|и|and|和|与|與|及)"
+_LIST_ITEM = re.compile(
+    rf"\s*(?:{_AND}\s+)?{_NAME}(?:\s*[(（][^()（）]{{0,40}}[)）])?(?:\s+{_AND}\s+{_NAME})?\s*(?=[,，;；]|$)",
+    re.I,
+)
 _NOT_GROUPS = ("pt_not", "pt_not2", "es_not", "es_not2", "fr_not", "it_not", "ru_not", "ru_not2",
                "de_not", "de_not2", "zh_not", "ja_not", "ko_not")  # fmt: skip
 
@@ -111,10 +121,16 @@ def choice(body: str) -> Hit | None:
         m = pattern.search(body)
         if not m:
             continue
-        start = m.start()
+        # (the claim starts at the choice, not at an "ok," or "também" before it)
+        start = m.start("at") if "at" in pattern.groupindex else m.start()
         while start < len(body) and body[start] in " ,，;；:：":
             start += 1
         end = _CLAUSE_END.search(body, m.end())
+        while end and body[end.start()] in ",，":
+            item = _LIST_ITEM.match(body, end.end())
+            if not item:
+                break
+            end = _CLAUSE_END.search(body, item.end())
         clause = body[start : end.start() if end else len(body)].strip()
         if _THIS_CASE.search(body[: end.start() if end else len(body)]):
             return None
