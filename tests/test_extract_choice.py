@@ -90,3 +90,12 @@ def test_a_list_of_names_chosen_stays_whole() -> None:
     # an item of several words is the next thing said, not a name chosen
     got = _decisions("vamos usar Redis, depois pensamos no cache")
     assert got == [("Decided: vamos usar Redis", "decision")]
+
+
+def test_a_choice_before_a_question_word_that_asks_nothing_stands() -> None:
+    # "…, 想想怎么做迁移" goes on to a task with a question word in it, no question asked
+    got = _decisions("我们决定用 Drizzle 做 ORM，然后想想怎么做迁移")
+    assert got == [("Decided: 我们决定用 Drizzle 做 ORM", "decision")]
+    # with a question mark the choice is offered for approval, or asked about
+    assert _decisions("我们决定用 Drizzle 做 ORM，怎么做迁移？") == []
+    assert _decisions("Vamos usar Drizzle, o que acha?") == []

@@ -1137,7 +1137,11 @@ def _sentence(sentence: str) -> Hit | None:
             body = fact
         return (f"{label}: {body}" if label else body), kind, sub
     if facts_only:
-        return None
+        # "我们采用 X 作为框架，…深度思考如何更新设计": a choice said before a question word that
+        # asks nothing of the user (no question mark) still stands; "vamos usar X, o que acha?"
+        # offers it for approval, so a question mark keeps it out
+        asked = sentence.rstrip().endswith(("?", "？"))
+        return None if asked else choice(body)
     return _always_clause(body) or choice(body) or (None if japanese else _dont_use(body))
 
 
