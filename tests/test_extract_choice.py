@@ -99,3 +99,11 @@ def test_a_choice_before_a_question_word_that_asks_nothing_stands() -> None:
     # with a question mark the choice is offered for approval, or asked about
     assert _decisions("我们决定用 Drizzle 做 ORM，怎么做迁移？") == []
     assert _decisions("Vamos usar Drizzle, o que acha?") == []
+
+
+def test_a_tool_dropped_keeps_the_one_chosen_instead() -> None:
+    got = _decisions("Mudança: não usaremos Jest, usaremos Vitest - atualize a doc")
+    assert got == [("Decided not to use: não usaremos Jest, usaremos Vitest", "decision")]
+    # the next clause says something else: only the drop is kept
+    got = _decisions("não usaremos Kafka, a fila fica no banco")
+    assert got == [("Decided not to use: não usaremos Kafka", "decision")]

@@ -101,7 +101,8 @@ _THIS_CASE = re.compile(
     r"(?<!\w)(?:пока|сейчас|в\s+этом\s+случае)(?!\w)|这次|這次|暂时|暫時|今回|とりあえず|이번",
     re.I,
 )
-_CLAUSE_END = re.compile(r"[,，;；]")
+# (a dash between blanks ends a clause too: "usaremos Astro - atualize a doc")
+_CLAUSE_END = re.compile(r"[,，;；]|\s[-–—]\s")
 # The choice goes on as a list of names ("usaremos pnpm, bunjs, vite e sass", "react, threejs
 # (visualização), d3"): one name per item, an "and" before the last; an item of words ends it
 # ("vamos usar X, depois escalamos").
@@ -131,10 +132,15 @@ def choice(body: str) -> Hit | None:
             if not item:
                 break
             end = _CLAUSE_END.search(body, item.end())
+        negated = any(m.groupdict().get(g) for g in _NOT_GROUPS)
+        if negated and end and body[end.start()] in ",，":
+            # "não usaremos Next.js, usaremos Astro": what is used instead is the next clause
+            instead = pattern.match(body, end.end())
+            if instead and not any(instead.groupdict().get(g) for g in _NOT_GROUPS):
+                end = _CLAUSE_END.search(body, instead.end())
         clause = body[start : end.start() if end else len(body)].strip()
         if _THIS_CASE.search(body[: end.start() if end else len(body)]):
             return None
-        negated = any(m.groupdict().get(g) for g in _NOT_GROUPS)
         label = "Decided not to use" if negated else "Decided"
         return f"{label}: {clause}", "decision", "choice"
     return None
