@@ -77,6 +77,10 @@ def test_only_the_clause_of_the_choice_is_kept() -> None:
         "Vamos usar Postgres ou MySQL?",  # a question
         "我们决定用什么数据库？",  # a question, nothing named
         "usamos Postgres aqui",  # a present report (another rule's), no choice made
+        "vamos usar Cypress para testar esse fluxo",  # a tool for one step of this turn
+        "On va utiliser httpie pour vérifier la route.",  # the same, in French
+        "Будем использовать curl, чтобы проверить ответ.",  # the same, in Russian
+        "vamos usar Docker aqui",  # here: the task at hand
     ],
 )
 def test_no_decision_without_a_named_standing_choice(text: str) -> None:

@@ -102,6 +102,15 @@ _THIS_CASE = re.compile(
     re.I,
 )
 # (a dash between blanks ends a clause too: "usaremos Astro - atualize a doc")
+# A tool taken for one step ("… Playwright para testar esse fluxo", "… curl pour vérifier"): how
+# this turn's check is done, not a choice that lasts.
+_FOR_A_STEP = re.compile(
+    r"\b(?:para|pour|per|um|чтобы|для)\s+(?:(?:o|a|le|la|il|lo|das|den|die)\s+)?(?:testar|verificar|"
+    r"checar|conferir|depurar|debugar|tentar|probar|comprobar|tester|vérifier|essayer|déboguer|"
+    r"testare|verificare|provare|controllare|testen|prüfen|debuggen|проверить|протестировать|"
+    r"отладить|попробовать)\b|(?:来|去)(?:测试|验证|检查|调试|试)|(?:で|を使って)(?:テスト|確認|検証|デバッグ)",
+    re.I,
+)
 _CLAUSE_END = re.compile(r"[,，;；]|\s[-–—]\s")
 # The choice goes on as a list of names ("usaremos pnpm, bunjs, vite e sass", "react, threejs
 # (visualização), d3"): one name per item, an "and" before the last; an item of words ends it
@@ -139,7 +148,7 @@ def choice(body: str) -> Hit | None:
             if instead and not any(instead.groupdict().get(g) for g in _NOT_GROUPS):
                 end = _CLAUSE_END.search(body, instead.end())
         clause = body[start : end.start() if end else len(body)].strip()
-        if _THIS_CASE.search(body[: end.start() if end else len(body)]):
+        if _THIS_CASE.search(body[: end.start() if end else len(body)]) or _FOR_A_STEP.search(body):
             return None
         label = "Decided not to use" if negated else "Decided"
         return f"{label}: {clause}", "decision", "choice"

@@ -1141,8 +1141,14 @@ def _sentence(sentence: str) -> Hit | None:
         # asks nothing of the user (no question mark) still stands; "vamos usar X, o que acha?"
         # offers it for approval, so a question mark keeps it out
         asked = sentence.rstrip().endswith(("?", "？"))
-        return None if asked else choice(body)
-    return _always_clause(body) or choice(body) or (None if japanese else _dont_use(body))
+        return None if asked else _choice(body)
+    return _always_clause(body) or _choice(body) or (None if japanese else _dont_use(body))
+
+
+def _choice(body: str) -> Hit | None:
+    """A choice made (lang_choice.py), unless the sentence points at the task at hand ("vamos
+    usar Docker aqui", "будем использовать curl, чтобы проверить это")."""
+    return None if task_bound(body) else choice(body)
 
 
 # The always/never entries whose marker opens a clause: "Documente o que falta, sempre teste com
