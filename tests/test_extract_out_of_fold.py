@@ -111,3 +111,30 @@ def test_english_passage_quoted_inside_a_cjk_sentence_yields_nothing() -> None:
     assert _claims(text) == []
     # the same English said on its own line is the user's own
     assert _claims("I love turning rough sketches into polished apps.") != []
+
+
+# A preference voiced while weighing this task's options, or spliced between its steps.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I prefer something that avoids re-renders. What if we drop the disabled flag and "
+        "validate on submit?",
+        "rebuilt and running, widen the window to cover two weekends. Would that be better? "
+        "I prefer having more samples to test against.",
+        "yes add it to the model, check the name is unique, I prefer something like "
+        "BatchCounterId, then add it to the PART table",
+    ],
+)
+def test_preference_while_weighing_this_task_yields_nothing(text: str) -> None:
+    assert _claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("I prefer using plain sbt commands", "sbt"),
+        ("I prefer tabs. Why did you use spaces?", "tabs"),  # a question, but not weighing options
+    ],
+)
+def test_preference_on_its_own_still_yields(text: str, word: str) -> None:
+    assert any(word in claim for claim in _claims(text)), _claims(text)

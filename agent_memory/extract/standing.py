@@ -145,6 +145,16 @@ _WORK_FIRST = re.compile(
 )
 
 
+# A question weighing a way of doing the work at hand, asked of the assistant.
+_WEIGHING = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|and|but|hmm|correct)\W+)*(?:what if\b|would (?:that|this|it) be\b|"
+    r"(?:how|what) would you\b|which (?:one|option|approach|way) (?:is|would|should|do)\b|"
+    r"(?:is|would) (?:that|this|it) (?:better|worse|enough|ok|okay|fine)\b|"
+    r"(?:does|do) (?:that|this|it) make sense\b)[^?]*\?",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class Shape:
     """The statement around a sentence: its sentences, in order."""
@@ -157,7 +167,17 @@ class Shape:
         """Another sentence than the `index`-th asks for a piece of work ("Please split
         UpdateBuilder up a bit. Each type should have its own file.")."""
         return any(
-            WORK_REQUEST.match(o.strip()) for i, o in enumerate(self.sentences) if i != index
+            WORK_REQUEST.match(o.strip()) or work_spliced(o)
+            for i, o in enumerate(self.sentences)
+            if i != index
+        )
+
+    def weighs_options_besides(self, index: int) -> bool:
+        """Another sentence asks the assistant to weigh a way of doing the work at hand ("Would
+        that be better?", "What if we drop the flag?", "how would you approach this?"): a
+        preference said next to it picks among this task's options."""
+        return any(
+            _WEIGHING.match(o.strip()) for i, o in enumerate(self.sentences) if i != index
         )
 
 
@@ -254,4 +274,6 @@ def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shap
     first = _RULE_FIRST.match(said) or _CHOICE_FIRST.match(said) or OWN_WISH.match(said)
     if WORK_REQUEST.match(said) and not first:
         return False  # "do the things noted above and use grep mcp for examples"
-    return not s.asks_work_besides(index)
+    if work_spliced(said):
+        return False  # "add it to the model, I prefer a name like X, then wire it up": a step
+    return not (s.asks_work_besides(index) or s.weighs_options_besides(index))
