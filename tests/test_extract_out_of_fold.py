@@ -117,12 +117,12 @@ def test_english_passage_quoted_inside_a_cjk_sentence_yields_nothing() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "I prefer something that avoids re-renders. What if we drop the disabled flag and "
+        "I prefer a setup that avoids re-renders. What if we drop the disabled flag and "
         "validate on submit?",
         "rebuilt and running, widen the window to cover two weekends. Would that be better? "
         "I prefer having more samples to test against.",
-        "yes add it to the model, check the name is unique, I prefer something like "
-        "BatchCounterId, then add it to the PART table",
+        "yes you should put it on the model, confirm the name is not taken, I prefer some like "
+        "RunCounterId, then add it in the ORDERS table, you need to close the loop",
     ],
 )
 def test_preference_while_weighing_this_task_yields_nothing(text: str) -> None:
