@@ -397,8 +397,8 @@ _WILL = re.compile(
 )
 _HEDGE = re.compile(r"\b(?:probably|maybe|might|perhaps|likely|possibly)\b", re.I)
 _DECIDED = re.compile(
-    r"^(?:we|i)(?:'ve| have)?\s+(?:now\s+|finally\s+|already\s+)?(?:decided|agreed|settled|"
-    r"chose|chosen|opted|went)\s+(to|on|that|for|with)\s+(\S.*)",
+    r"^(?:we|i)(?:'ve| have)?\s+(?:now\s+|finally\s+|already\s+)?(?:(?P<pick>picked|selected|chose|chosen)(?=\s+(?!to\b|on\b|that\b|for\b|"
+    r"with\b)\S)|decided|agreed|settled|chose|chosen|opted|went)\s+(not to|against|to|on|that|for|with|)\s*(\S.*)",
     re.I,
 )
 _DECISION_IS = re.compile(
@@ -545,9 +545,17 @@ _WANT_TO = re.compile(r"^(?:we|i)\s+(?:want to|wanna)\b", re.I)
 
 
 def _decided(m: re.Match[str], c: Clause) -> str | None:
-    how, obj = m.group(1).lower(), m.group(2)
-    if how in ("on", "for", "with"):
+    how, obj = m.group(2).lower(), m.group(3)
+    if how == "" and not m.group("pick"):
+        return None  # "we decided everything": no choice named
+    if how in ("on", "for", "with", ""):
+        # "we went with X", "we picked X (for Y)", "we chose X over Y": a named choice
         return f"Use {obj}" if _np_short(obj, 6) else None
+    if how == "against":  # "we decided against Redux"
+        return f"Don't use {obj}" if _np_short(obj, 6) else None
+    if how == "not to":  # "we decided not to use Redux"
+        first = obj.split(" ", 1)[0].lower()
+        return f"Don't {obj}" if first in POLICY_VERBS else None
     if how == "that":
         return cap(obj)
     first = obj.split(" ", 1)[0].lower()
@@ -597,7 +605,7 @@ DECISION_RULES: tuple[ClauseRule, ...] = (
         "decision",
         lambda m, c: _will_ok(m, c) and not _WANT_TO.match(c.text),
     ),
-    ClauseRule("shape", _D, _DECIDED, _decided, "decision", lambda m, c: not vague(m.group(2))),
+    ClauseRule("shape", _D, _DECIDED, _decided, "decision", lambda m, c: not vague(m.group(3))),
     ClauseRule(
         "shape",
         _D,
