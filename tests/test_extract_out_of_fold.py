@@ -138,3 +138,16 @@ def test_preference_while_weighing_this_task_yields_nothing(text: str) -> None:
 )
 def test_preference_on_its_own_still_yields(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+def test_always_never_whose_verb_lost_its_object_yields_no_fragment() -> None:
+    # cut at "and", "never include" keeps no object; the later clause still stands on its own
+    claims = _claims("Never include and remove any notes about chat history in code, avoid comments in code.")
+    assert not any(claim.rstrip(".").lower() == "never include" for claim in claims), claims
+
+
+def test_spec_put_up_for_agreement_yields_nothing() -> None:
+    # "makes sense?": a behaviour of the thing being built, offered for agreement
+    text = "There should not be any overlapping slots, I mean a person should only have one booking at a time. makes sense?"
+    assert _claims(text) == []
+    assert _claims("There should not be any overlapping slots.") != []

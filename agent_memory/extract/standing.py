@@ -150,7 +150,7 @@ _WEIGHING = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|so|and|but|hmm|correct)\W+)*(?:what if\b|would (?:that|this|it) be\b|"
     r"(?:how|what) would you\b|which (?:one|option|approach|way) (?:is|would|should|do)\b|"
     r"(?:is|would) (?:that|this|it) (?:better|worse|enough|ok|okay|fine)\b|"
-    r"(?:does|do) (?:that|this|it) make sense\b)[^?]*\?",
+    r"(?:does|do) (?:that|this|it) make sense\b|makes? sense\b)[^?]*\?",
     re.I,
 )
 
@@ -228,6 +228,8 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return True  # "I only want to run my services via tmuxinator": the user's own stance
     if len(s.sentences) > 2:
         return False  # one line of a longer request: a bound on the work it asks for
+    if s.weighs_options_besides(index):
+        return False  # "there should be no overlaps, one slot per person. makes sense?": a spec
     if rule.startswith("directive.") and WORK_REQUEST.match(said) and not _RULE_FIRST.match(said):
         return False  # "continue with the test and do not edit the .env file"
     if work_spliced(said):

@@ -52,6 +52,16 @@ bought caught taught fought sold paid meant lost won spent begun drawn grown thr
 )
 
 
+# Verbs that say nothing without their object ("always use", "never include").
+_NEEDS_OBJECT = words(
+    """
+use add put call name include import create update remove delete mention cite send store save
+load wrap mark label pin bump show tell give ensure make prefix suffix prefer avoid follow adopt
+rely require enforce target support keep
+"""
+)
+
+
 def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     body = m.group(5)
     if re.search(r"\b(?:now|again)\s*[.!]*$", body, re.I):
@@ -70,6 +80,8 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     head = body.split(" ", 1)[0].lower().strip("*_,.;:()")
     if (re.match(r"^[\w-]+ed$", head) and head not in _ED_VERBS) or head in _PARTICIPLES:
         return False  # "never guessed", "never promoted on evidence alone": a description
+    if " " not in body.strip() and head in _NEEDS_OBJECT:
+        return False  # "Never include and remove X": cut at "and", the verb lost its object
     verbs = IMPERATIVES | POLICY_VERBS | WE_DONT_VERBS
     if " " not in body.strip() and head not in verbs and head.rsplit("-", 1)[-1] not in verbs:
         return False  # "never automatic": an adjective, not an instruction
