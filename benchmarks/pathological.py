@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from agent_memory.extract.pipeline import statement_atoms
 from agent_memory.extract.rules.lang_user import USER_RULES
-from agent_memory.extract.rules.languages import _ANSWER_IN
+from agent_memory.extract.rules.languages import _ANSWER_IN, _RULES
 from agent_memory.extract.text import _EMOTICON_TAIL, MAX_TEXT
 from agent_memory.transcripts.reader import Statement
 
@@ -59,6 +59,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "answer_in": _ANSWER_IN,
     "installed": next(p for p, label, _, _ in USER_RULES if label == "Installed"),
     "emoticon_tail": _EMOTICON_TAIL,
+    "ja_we_use": next(p for p, _, _, sub in _RULES if sub == "ja_we_use"),  # a dotted tool name
 }
 
 

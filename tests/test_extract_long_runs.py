@@ -115,3 +115,15 @@ def test_the_answer_language_question_look_ahead_is_bounded() -> None:
     assert _ANSWER_IN.fullmatch("日本語で答えてください")
     # the look-ahead for a closing 吗 reads 30 characters, not the rest of a long text
     assert _ANSWER_IN.match("以后都说中文" + "。" * 40 + "吗")
+
+
+def test_a_dotted_tool_name_is_read_up_to_16_parts() -> None:
+    import re
+
+    from agent_memory.extract.rules.languages import _TOOL
+
+    tool = re.compile(_TOOL)
+    assert tool.match("next.js").group(1) == "next.js"  # type: ignore[union-attr]
+    assert tool.match("@scope/pkg.core.v2").group(1) == "@scope/pkg.core.v2"  # type: ignore[union-attr]
+    # each part after a dot is a start too: a longer chain is not scanned to its end from each
+    assert tool.match("a." * 30 + "a").group(1) == "a." * 15 + "a"  # type: ignore[union-attr]

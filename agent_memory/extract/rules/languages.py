@@ -105,7 +105,12 @@ _DE_IMP = (
 # no letter: one place to start and one way to split a 10,000-character word, not one per
 # character, which took seconds; where it follows a blank, a quote or a CJK verb, as everywhere
 # it is used, nothing changes, and an unanchored search finds its leftmost match at a run start)
-_TOOL = r"((?<![A-Za-z0-9@/+#_-])[0-9@/+#_-]*[A-Za-z][A-Za-z0-9@/+#_-]*(?:\.[A-Za-z0-9@/+#_-]+)*(?![A-Za-z0-9])|\ue000\d+\ue001)"
+# At most 16 dot-separated parts: each part after a dot is a start too, and an unbounded chain
+# made a search scan the rest of "a.b.c.d…" from every one (quadratic; notes/28-leftover.md).
+_TOOL = (
+    r"((?<![A-Za-z0-9@/+#_-])[0-9@/+#_-]*[A-Za-z][A-Za-z0-9@/+#_-]*(?:\.[A-Za-z0-9@/+#_-]+){0,15}"
+    r"(?![A-Za-z0-9])|\ue000\d+\ue001)"
+)
 
 # A tool of at least two characters ("我用A代替" names a placeholder, not a tool).
 _TOOL2 = r"(?=[A-Za-z0-9@/+#_.\ue000-]{2})" + _TOOL
