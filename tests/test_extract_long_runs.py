@@ -127,3 +127,19 @@ def test_a_dotted_tool_name_is_read_up_to_16_parts() -> None:
     assert tool.match("@scope/pkg.core.v2").group(1) == "@scope/pkg.core.v2"  # type: ignore[union-attr]
     # each part after a dot is a start too: a longer chain is not scanned to its end from each
     assert tool.match("a." * 30 + "a").group(1) == "a." * 15 + "a"  # type: ignore[union-attr]
+
+
+def test_a_tool_chosen_in_a_cjk_sentence_is_named_in_at_most_64_characters() -> None:
+    from agent_memory.extract.rules.lang_choice import _CJK_CHOICE, choice
+
+    assert choice("Vercel AI SDK を使うことにしました") == (
+        "Decided: Vercel AI SDK を使うことにしました",
+        "decision",
+        "choice",
+    )
+    assert _CJK_CHOICE.search("我们决定用 " + "a" * 60)
+    # the name read before を is at most 64 characters, however long the run of Latin words
+    # before it: a start inside the run is not scanned to the run's end
+    found = _CJK_CHOICE.search("ab cd " * 1000 + "を使うことにした")
+    assert found is not None and len(found.group().split("を")[0].strip()) <= 64
+    assert _CJK_CHOICE.search("ab cd " * 10 + "を使うことにした").start() == 0  # type: ignore[union-attr]

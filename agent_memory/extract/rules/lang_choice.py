@@ -78,8 +78,10 @@ _DE_CHOICE = re.compile(
     rf"wir\s+haben\s+uns\s+(?:(?P<de_not2>gegen)|für)\s+{_CHOSEN}\s+entschieden)",
     re.I,
 )
-# Chinese, Japanese, Korean: the tool in Latin letters, the resolve around it.
-_CJK_NAME = r"(?:[A-Za-z][A-Za-z0-9@+#_.\- ]*[A-Za-z0-9+#]|\ue000\d+\ue001)"
+# Chinese, Japanese, Korean: the tool in Latin letters, the resolve around it. A name is at most
+# 64 characters: unbounded, every start inside a long run of Latin words was scanned to the run's
+# end before を/는 failed to follow (quadratic: 24,000 characters took 20 s).
+_CJK_NAME = r"(?:[A-Za-z][A-Za-z0-9@+#_.\- ]{0,62}[A-Za-z0-9+#]|\ue000\d+\ue001)"
 _CJK_CHOICE = re.compile(
     # "我们决定用 Postgres", "决定改用 pnpm", "我们决定不用 Redux 了"
     rf"(?:^|[，,；;])\s*(?:我们|我們|我)?(?:已经|已經|最终|最終)?(?:决定|決定)(?P<zh_not>不再?)?"
