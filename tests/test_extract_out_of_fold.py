@@ -151,3 +151,26 @@ def test_spec_put_up_for_agreement_yields_nothing() -> None:
     text = "There should not be any overlapping slots, I mean a person should only have one booking at a time. makes sense?"
     assert _claims(text) == []
     assert _claims("There should not be any overlapping slots.") != []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "do not modify code",  # hold off this turn, like "don't change anything"
+        "please commit and push, before that review the deploy-template.ps1 as is failing when "
+        "i copy it into the .claude folder of the laptop",  # a request, no subject that fails
+    ],
+)
+def test_hold_and_request_with_failing_yield_nothing(text: str) -> None:
+    assert _claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Do not modify generated code.", "generated"),
+        ("The build fails when NODE_ENV is unset.", "NODE_ENV"),
+    ],
+)
+def test_named_prohibition_and_failure_mode_still_yield(text: str, word: str) -> None:
+    assert any(word in claim for claim in _claims(text)), _claims(text)

@@ -94,7 +94,9 @@ _DONT = re.compile(
     r"let us not|(?:please\s+)?refrain from)\s+(?:ever\s+|please\s+)?(\w[\w'-]*)\b(.*)",
     re.I,
 )
-_HOLD_VERBS = frozenset({"implement", "make", "write", "apply", "start", "change", "edit", "touch"})
+_HOLD_VERBS = frozenset(
+    {"implement", "make", "write", "apply", "start", "change", "edit", "touch", "modify", "alter"}
+)
 _HOLD_OBJECT = re.compile(
     r"^\s+(?:any\s+|the\s+)?(?:changes?|edits?|code|anything|implementation|coding)"
     r"(?:\s+(?:yet|now|first|for now|right now|until\b.*|before\b.*))?\s*[.!?]*$",

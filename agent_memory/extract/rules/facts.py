@@ -774,12 +774,21 @@ def _keep_getting(m: re.Match[str], c: Clause) -> str:
     return cap(re.sub(r"^(?:this|these|the|those)\s+", "", m.group(1), flags=re.I))
 
 
+# A clause opened by one of these words has no subject before the failure verb: the words up to
+# it are a request ("before that review X as it is failing …"), not the thing that fails.
+_CLAUSE_OPENERS = words(
+    "before after then so because since when whenever if while once until also and but please"
+)
+
+
 def _failure_mode_ok(m: re.Match[str], c: Clause) -> bool:
     if c.bug_report:  # "X crashes when I click save, please fix": a task, not a memory
         return False
     first = m.group(1).split()[0].lower()
     if first in PRONOUNS or first in ("nothing", "everything", "something", "stuff"):
         return False
+    if first in _CLAUSE_OPENERS:
+        return False  # "before that review the setup script as it is failing when …": no subject
     rest = m.group(3)
     later = rest.lower().startswith("with ") and _FAIL_COND_LATER.search(rest)
     # A failure mode lasts when its condition is the environment (a variable, a version, a
