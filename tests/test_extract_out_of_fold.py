@@ -174,3 +174,12 @@ def test_hold_and_request_with_failing_yield_nothing(text: str) -> None:
 )
 def test_named_prohibition_and_failure_mode_still_yield(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Don't ask me for confirmation, just do it.", "Do not ask me for approval, just run the commands."],
+)
+def test_conduct_prohibition_before_just_still_yields(text: str) -> None:
+    # how the assistant deals with the user is conduct; "just do it" does not bound it to now
+    assert any("ask" in claim for claim in _claims(text)), _claims(text)

@@ -104,12 +104,17 @@ _NEGATED_THEN_JUST = re.compile(
     r"(?:[,;:]|\s)\s*just\s+(?:(\w+)\b|use\s+(?:the|this|that|these|those|my|your)\b)",
     re.I,
 )
+_CONDUCT = re.compile(r"^User does not want Claude to\b")
 # "stop making changes and write up what you did": stop this, then do that — two steps of now.
 _STOP_THEN_WORK = re.compile(r"^\W*(?:please\s+)?(?:stop|quit)\s+\w+ing\b[^.!?]*?\band\s+(?:then\s+)?(\w+)\b", re.I)
 
 
-def step_instead(sentence: str) -> bool:
-    """The prohibition of `sentence` only makes room for a step asked for now (see above)."""
+def step_instead(sentence: str, claim: str = "") -> bool:
+    """The prohibition of `sentence` only makes room for a step asked for now (see above). A
+    prohibition on how the assistant deals with the user ("don't ask me for confirmation, just do
+    it") names conduct, which the step after it does not bound."""
+    if _CONDUCT.match(claim):
+        return False
     said = sentence.strip()
     just = _NEGATED_THEN_JUST.search(said)
     if just and (just.group(1) is None or just.group(1).lower() in _JUST_VERBS):
@@ -218,7 +223,7 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return False  # a pasted report, a prompt being drafted in quotes: not the user's rule
     if STANDING.search(said):
         return True
-    if rule.startswith("directive.") and step_instead(said):
+    if rule.startswith("directive.") and step_instead(said, claim):
         return False  # "don't write code, just explain": the step asked for instead, now
     if _AT_ME.search(claim):
         return False  # "don't suggest rubbish to me": a complaint about the last answer
@@ -267,7 +272,7 @@ def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shap
         return True
     if rule.startswith("directive.") and DEIXIS.search(claim):
         return False  # "I don't like the empty space left of the line": the screen at hand
-    if rule.startswith("directive.") and step_instead(said):
+    if rule.startswith("directive.") and step_instead(said, claim):
         return False  # "avoid refactoring, just fix the bug": the step asked for instead, now
     instruction = rule.startswith(("preference.", "directive.")) and rule != "preference.like"
     if not instruction or _WRITING_STYLE.search(claim) or _TOOL_CONTRAST.search(claim):
