@@ -74,7 +74,6 @@ def test_standing_prohibition_of_the_same_grammar_still_yields(text: str, word: 
     "text",
     [
         "the api should only return ids, check the resolvers of this project, those should handle it.",
-        "Don't cast with `any`, fix the type error properly. could the helper be generic?",
     ],
 )
 def test_rule_with_spliced_work_request_yields_nothing(text: str) -> None:
@@ -85,6 +84,7 @@ def test_rule_with_spliced_work_request_yields_nothing(text: str) -> None:
     ("text", "word"),
     [
         ("we will not use kubernetes, update the docs accordingly", "kubernetes"),
+        ("Don't use any, fix the types properly.", "any"),  # a practice forbidden, not a spec
         ("Never push to main, open a PR instead.", "main"),
         ("Handlers should always stay thin.", "thin"),
     ],
@@ -121,7 +121,7 @@ def test_english_passage_quoted_inside_a_cjk_sentence_yields_nothing() -> None:
         "validate on submit?",
         "rebuilt and running, widen the window to cover two weekends. Would that be better? "
         "I prefer having more samples to test against.",
-        "yes you should put it on the model, confirm the name is not taken, I prefer some like "
+        "yes you should add it to the model, confirm the name is not taken, I prefer some like "
         "RunCounterId, then add it in the ORDERS table, you need to close the loop",
     ],
 )
@@ -183,3 +183,20 @@ def test_named_prohibition_and_failure_mode_still_yield(text: str, word: str) ->
 def test_conduct_prohibition_before_just_still_yields(text: str) -> None:
     # how the assistant deals with the user is conduct; "just do it" does not bound it to now
     assert any("ask" in claim for claim in _claims(text)), _claims(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Don't write wrappers, just call the library directly.", "wrappers"),
+        ("don't add comments, just write clear code", "comments"),
+        ("Stop guessing and ask me when unsure.", "guessing"),
+        ("I prefer pnpm. Would that be a problem for CI?", "pnpm"),
+        ("I prefer small PRs, then review them one by one.", "small PRs"),
+        ("I prefer functional components, add the hook now.", "functional"),
+    ],
+)
+def test_practice_wanted_instead_or_said_first_still_yields(text: str, word: str) -> None:
+    # "just <a way of coding>", "stop X and <conduct>", a preference said before the step or
+    # next to a question that weighs nothing: the user's own practice
+    assert any(word in claim for claim in _claims(text)), _claims(text)

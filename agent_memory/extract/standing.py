@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent_memory.extract.filters import IMPERATIVES, TASK_NOUNS
+from agent_memory.extract.filters import TASK_NOUNS
 
 # Said to last. English markers, and the same words of the languages the language rules read
 # (an English rule may read a mixed sentence).
@@ -95,10 +95,16 @@ OWN_WISH = re.compile(
 # "don't write any code, just explain it", "do not run the build just tell me the command": the
 # prohibition clears the way for the thing asked instead, right now ("just <do this>"). A tool
 # chosen instead ("don't use npm, just use pnpm") names no thing of the work and still stands.
-_JUST_VERBS = (IMPERATIVES - {"use", "be", "keep", "stick", "avoid", "prefer"}) | {
-    "understand", "finish", "implement", "focus", "fix", "look", "think", "describe", "list",
-    "summarize", "summarise", "report", "analyze", "analyse", "investigate", "plan", "reply",
-}
+# the turn's talk or look, what is asked for now instead ("just explain", "just tell me the
+# command", "just finish the summary here"); a way of coding ("just call the library directly",
+# "just write clear code") is the practice wanted instead and stands
+_JUST_VERBS = frozenset(
+    re.findall(
+        r"\w+",
+        "understand explain tell answer reply describe list summarize summarise report analyze "
+        "analyse investigate plan think look read review check show give finish wait focus",
+    )
+)
 _NEGATED_THEN_JUST = re.compile(
     r"\b(?:don't|do not|dont|never|must not|mustn't|should not|shouldn't)\b[^.!?]*?"
     r"(?:[,;:]|\s)\s*just\s+(?:(\w+)\b|use\s+(?:the|this|that|these|those|my|your)\b)",
@@ -120,7 +126,9 @@ def step_instead(sentence: str, claim: str = "") -> bool:
     if just and (just.group(1) is None or just.group(1).lower() in _JUST_VERBS):
         return True
     stop = _STOP_THEN_WORK.match(said)
-    return bool(stop and stop.group(1).lower() in _JUST_VERBS | {"create", "write", "give"})
+    # "stop making changes and write a report": the next act of this turn ("stop guessing and
+    # ask me when unsure" asks for conduct, which stands)
+    return bool(stop and stop.group(1).lower() in _JUST_VERBS | {"create", "write", "revert", "undo"})
 
 
 # "the endpoint should only return ids, check the handlers first, they …": a work request spliced
@@ -138,6 +146,26 @@ def work_spliced(sentence: str) -> bool:
     return any(_WORK_FIRST.match(p) for p in parts[1:])
 
 
+def work_before(sentence: str) -> bool:
+    """A comma-spliced clause asking for work comes before the user's preference in
+    `sentence` ("yes you should add it to the model, I prefer a name like X, then …"); a
+    preference said first and followed by a step ("I prefer small PRs, then review them") is
+    the user's own."""
+    parts = _SPLICE.split(sentence.strip())
+    for i, part in enumerate(parts):
+        if OWN_WISH.match(part) or _CHOICE_FIRST.match(part):
+            return any(_WORK_FIRST.match(p) or _YOU_SHOULD.match(p) for p in parts[:i])
+    return False
+
+
+_YOU_SHOULD = re.compile(
+    r"^\W*(?:(?:yes|ok(?:ay)?|so|and|also)\W+)*(?:you|we)\s+(?:should|need to|must|have to)\s+"
+    rf"(?:{_WORK})\b",
+    re.I,
+)
+_PROHIBITION = re.compile(r"^(?:never|don't|do not|avoid)\b", re.I)
+
+
 _WE_DECIDE = re.compile(
     r"\bwe\s+(?:will|shall|won't|are going to|are not going to|do not|don't|never|no longer)\b",
     re.I,
@@ -152,9 +180,9 @@ _WORK_FIRST = re.compile(
 
 # A question weighing a way of doing the work at hand, asked of the assistant.
 _WEIGHING = re.compile(
-    r"^\W*(?:(?:ok(?:ay)?|so|and|but|hmm|correct)\W+)*(?:what if\b|would (?:that|this|it) be\b|"
+    r"^\W*(?:(?:ok(?:ay)?|so|and|but|hmm|correct)\W+)*(?:what if\b|"
     r"(?:how|what) would you\b|which (?:one|option|approach|way) (?:is|would|should|do)\b|"
-    r"(?:is|would) (?:that|this|it) (?:better|worse|enough|ok|okay|fine)\b|"
+    r"(?:is|would) (?:that|this|it) (?:be )?(?:better|worse|enough|ok|okay|fine|preferable)\b|"
     r"(?:does|do) (?:that|this|it) make sense\b|makes? sense\b)[^?]*\?",
     re.I,
 )
@@ -237,8 +265,10 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return False  # "there should be no overlaps, one slot per person. makes sense?": a spec
     if rule.startswith("directive.") and WORK_REQUEST.match(said) and not _RULE_FIRST.match(said):
         return False  # "continue with the test and do not edit the .env file"
-    if work_spliced(said):
-        return False  # "the service should only return ids, check the handlers of this repo"
+    if work_spliced(said) and not _PROHIBITION.match(claim):
+        # "the service should only return ids, check the handlers of this repo"; a practice
+        # forbidden ("don't use any, fix the types") is not a spec of the thing being built
+        return False
     # "Please split UpdateBuilder up a bit. Each type should have its own file."
     return not s.asks_work_besides(index)
 
@@ -281,6 +311,6 @@ def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shap
     first = _RULE_FIRST.match(said) or _CHOICE_FIRST.match(said) or OWN_WISH.match(said)
     if WORK_REQUEST.match(said) and not first:
         return False  # "do the things noted above and use grep mcp for examples"
-    if work_spliced(said):
+    if work_before(said):
         return False  # "add it to the model, I prefer a name like X, then wire it up": a step
     return not (s.asks_work_besides(index) or s.weighs_options_besides(index))
