@@ -23,8 +23,15 @@ import time
 from collections.abc import Callable
 
 from agent_memory.extract.pipeline import statement_atoms
+from agent_memory.extract.rules.lang_choice import _LIST_ITEM
 from agent_memory.extract.rules.lang_user import USER_RULES
-from agent_memory.extract.rules.languages import _ANSWER_IN, _RULES
+from agent_memory.extract.rules.languages import (
+    _ANSWER_IN,
+    _NO_BEFORE_PLACE,
+    _NO_SPANISH_NEXT,
+    _RULES,
+)
+from agent_memory.extract.standing import _SPLICE
 from agent_memory.extract.text import _EMOTICON_TAIL, MAX_TEXT
 from agent_memory.transcripts.reader import Statement
 
@@ -60,6 +67,10 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "installed": next(p for p, label, _, _ in USER_RULES if label == "Installed"),
     "emoticon_tail": _EMOTICON_TAIL,
     "ja_we_use": next(p for p, _, _, sub in _RULES if sub == "ja_we_use"),  # a dotted tool name
+    "splice": _SPLICE,  # split() on a whole sentence: blanks before a dash
+    "no_spanish_next": _NO_SPANISH_NEXT,  # the next three: blank runs (matched at one place)
+    "no_before_place": _NO_BEFORE_PLACE,
+    "list_item": _LIST_ITEM,
 }
 
 

@@ -143,3 +143,40 @@ def test_a_tool_chosen_in_a_cjk_sentence_is_named_in_at_most_64_characters() -> 
     found = _CJK_CHOICE.search("ab cd " * 1000 + "を使うことにした")
     assert found is not None and len(found.group().split("を")[0].strip()) <= 64
     assert _CJK_CHOICE.search("ab cd " * 10 + "を使うことにした").start() == 0  # type: ignore[union-attr]
+
+
+def test_a_dash_splice_is_read_from_the_first_blank_of_its_run() -> None:
+    from agent_memory.extract.standing import _SPLICE, work_spliced
+
+    assert _SPLICE.split("keep ids only  -  check the resolvers, then x") == [
+        "keep ids only",
+        "check the resolvers",
+        "then x",
+    ]
+    # a dash's blanks are not tried from a blank inside their run (each such try scanned the
+    # rest of the run: split() on a long run of blanks was quadratic)
+    assert _SPLICE.match("ids   - check", 3)
+    assert _SPLICE.match("ids   - check", 4) is None
+    assert _SPLICE.match("ids   - check", 5) is None
+    assert work_spliced(f"keep ids only{' ' * 3000}- check the resolvers")
+
+
+def test_what_follows_a_no_is_not_tried_inside_a_run_of_blanks() -> None:
+    from agent_memory.extract.rules.lang_choice import _LIST_ITEM, choice
+    from agent_memory.extract.rules.languages import _NO_BEFORE_PLACE, _NO_SPANISH_NEXT
+
+    # matched right where a "no" ends, as the callers do
+    assert _NO_SPANISH_NEXT.match("no  lo toques", 2)
+    assert _NO_BEFORE_PLACE.match("no  GitHub", 2)
+    # never from a blank after another blank: a search is not quadratic on a run of blanks
+    assert _NO_SPANISH_NEXT.match("no  lo toques", 3) is None
+    assert _NO_BEFORE_PLACE.match("no  GitHub", 3) is None
+    assert _NO_SPANISH_NEXT.search(" " * 3000 + "x") is None
+    # a list item is matched right after its comma, not from a blank inside the blanks after it
+    assert _LIST_ITEM.match("pnpm,  vite", 5)
+    assert _LIST_ITEM.match("pnpm,  vite", 6) is None
+    assert choice("usaremos pnpm,   vite e sass") == (
+        "Decided: usaremos pnpm,   vite e sass",
+        "decision",
+        "choice",
+    )

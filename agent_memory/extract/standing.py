@@ -132,8 +132,11 @@ def step_instead(sentence: str, claim: str = "") -> bool:
 
 
 # "the endpoint should only return ids, check the handlers first, they …": a work request spliced
-# on with a comma after the rule in one sentence; the rule is the spec of that work.
-_SPLICE = re.compile(r"[,;]\s+|\s+-\s+")
+# on with a comma after the rule in one sentence; the rule is the spec of that work. A dash's
+# blanks are read from the first of their run only: tried from each blank of a long run, each
+# try scanned the rest of it (split() on 32,000 blanks: 2.6 s). Same splits: a match never
+# starts after a blank, as both branches end by taking every blank that follows.
+_SPLICE = re.compile(r"[,;]\s+|(?<!\s)\s+-\s+")
 
 
 def work_spliced(sentence: str) -> bool:

@@ -118,8 +118,9 @@ _CLAUSE_END = re.compile(r"[,，;；]|\s[-–—]\s")
 # (visualização), d3"): one name per item, an "and" before the last; an item of words ends it
 # ("vamos usar X, depois escalamos").
 _AND = r"(?:e|y|et|ed|und|и|and|和|与|與|及)"
+# Matched right after a comma; (?<!\s) keeps a search from trying it at each blank of a run.
 _LIST_ITEM = re.compile(
-    rf"\s*(?:{_AND}\s+)?{_NAME}(?:\s*[(（][^()（）]{{0,40}}[)）])?(?:\s+{_AND}\s+{_NAME})?\s*(?=[,，;；]|$)",
+    rf"(?<!\s)\s*(?:{_AND}\s+)?{_NAME}(?:\s*[(（][^()（）]{{0,40}}[)）])?(?:\s+{_AND}\s+{_NAME})?\s*(?=[,，;；]|$)",
     re.I,
 )
 _NOT_GROUPS = ("pt_not", "pt_not2", "es_not", "es_not2", "fr_not", "it_not", "ru_not", "ru_not2",

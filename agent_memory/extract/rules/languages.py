@@ -1385,8 +1385,11 @@ _NEGATION = re.compile(
 # - before a name, a path or a known place-noun it is the preposition whatever the sentence
 #   ("no AI_INSTRUCTIONS.md", "no início", "no harness").
 _NO = re.compile(r"\bno\b", re.I)
+# The two look-aheads below are matched right after a "no" (never after a blank); the
+# (?<![ \t]) keeps a search from trying them at each blank of a long run, which scans the rest
+# of the run from every one (quadratic).
 _NO_BEFORE_PLACE = re.compile(
-    r"[ \t]+(?:(?-i:[A-Z_.~/\ue000])|(?:inicio|início|final|fim|topo|"
+    r"(?<![ \t])[ \t]+(?:(?-i:[A-Z_.~/\ue000])|(?:inicio|início|final|fim|topo|"
     r"começo|meio|lugar|caso|momento|projeto|arquivo|código|codigo|repositório|repositorio|diretório|"
     r"diretorio|terminal|servidor|chat|harness|site|app|git|github|banco|navegador|contexto)\b)",
     re.I,
@@ -1409,7 +1412,7 @@ _CLAUSE_OPEN = re.compile(
 # Spanish words that follow a negating "no" and never the Portuguese "no" (em + o): a clitic, an
 # article or a preposition of a negated part ("no lo toques", "no en inglés"), "no hay", "no es".
 _NO_SPANISH_NEXT = re.compile(
-    r"[ \t]+(?:(?:en|el|los|las|la|lo|le|les|me|te|se|más|muy|tan|hay|es|son)\b|\w+(?:es|as)\b)",
+    r"(?<![ \t])[ \t]+(?:(?:en|el|los|las|la|lo|le|les|me|te|se|más|muy|tan|hay|es|son)\b|\w+(?:es|as)\b)",
     re.I,
 )
 
@@ -1447,12 +1450,15 @@ _REMEMBERED_RULE = re.compile(
 )
 
 
+_BLANK_WORD = re.compile(r"\s+\w")  # matched where a "no" ends (no copy of the rest per "no")
+
+
 def _remembered_rule(what: str, context: str) -> bool:
     """A remembered thing said as a rule: a modal, an imperative, a ban ("no" + a word only where
     it negates: "lembre que o deploy fica no Render" is a fact)."""
     if _REMEMBERED_RULE.search(what):
         return True
-    followed = any(re.match(r"\s+\w", what[m.end() :]) for m in _NO.finditer(what))
+    followed = any(_BLANK_WORD.match(what, m.end()) for m in _NO.finditer(what))
     return followed and _no_negates(what, context)
 
 
