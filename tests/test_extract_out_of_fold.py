@@ -41,12 +41,13 @@ def test_without_said_to_last_still_yields(text: str, word: str) -> None:
 # A prohibition that only clears the way for the step asked for instead ("don't X, just Y"),
 # "stop X-ing and do Y", and "no, you must not …" (a correction of the step being taken).
 STEP_INSTEAD = [
-    "do not write code just explain it.",
+    "do not add tests just explain the approach.",
     "dont make new files just finish the summary here.",
     "Do not run the build just tell me the command, I will run it locally",
-    "please do not refactor anything, just fix the failing import",
+    "do not install new packages, just describe the plan",
     "stop editing files and write a report of what you changed",
-    "NO, you must not run the jobs yourself, you must read the staged files first",
+    "NO, you must not apply the migrations yourself, you must go over every pending file so the "
+    "whole change is clear to you",
     "no, you should not edit the lockfile",
 ]
 
@@ -119,10 +120,10 @@ def test_english_passage_quoted_inside_a_cjk_sentence_yields_nothing() -> None:
     [
         "I prefer a setup that avoids re-renders. What if we drop the disabled flag and "
         "validate on submit?",
-        "rebuilt and running, widen the window to cover two weekends. Would that be better? "
-        "I prefer having more samples to test against.",
-        "yes you should add it to the model, confirm the name is not taken, I prefer some like "
-        "RunCounterId, then add it in the ORDERS table, you need to close the loop",
+        "the service is back up; stretch the range to include two weekends. Would that be "
+        "better? I prefer a bigger sample to check against.",
+        "put it on the model, check nothing else uses that name, I prefer RunCounterId, then add "
+        "it to the ORDERS table",
     ],
 )
 def test_preference_while_weighing_this_task_yields_nothing(text: str) -> None:
@@ -142,7 +143,10 @@ def test_preference_on_its_own_still_yields(text: str, word: str) -> None:
 
 def test_always_never_whose_verb_lost_its_object_yields_no_fragment() -> None:
     # cut at "and", "never include" keeps no object; the later clause still stands on its own
-    claims = _claims("Never include and remove any notes about chat history in code, avoid comments in code.")
+    claims = _claims(
+        "Never include and remove any remarks about earlier conversations in the source, keep "
+        "comments out of the source."
+    )
     assert not any(claim.rstrip(".").lower() == "never include" for claim in claims), claims
 
 
@@ -157,8 +161,8 @@ def test_spec_put_up_for_agreement_yields_nothing() -> None:
     "text",
     [
         "do not modify code",  # hold off this turn, like "don't change anything"
-        "please commit and push, before that review the deploy-template.ps1 as is failing when "
-        "i copy it into the .claude folder of the laptop",  # a request, no subject that fails
+        "please tag the release and push it, before that check sync-env.sh as is failing when i "
+        "run it from the scripts folder on the server",  # a request, no subject that fails
     ],
 )
 def test_hold_and_request_with_failing_yield_nothing(text: str) -> None:
