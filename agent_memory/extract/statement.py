@@ -833,10 +833,21 @@ PASTED_DOC = re.compile(
 # passage quoted for the work (a bio, a reply to send), not the user speaking English. Two
 # sentences or more, with Han/kana/Hangul right before and right after it on the same line.
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
-_QUOTED_LATIN = re.compile(
-    rf"(?<=[{_CJK}])[ \t]*(?=[A-Za-z\"'“‘])[^\n{_CJK}]*?[.!?][\"'”’]?[ \t]+[A-Z\"'“‘][^\n{_CJK}]*?"
-    rf"[.!?][\"'”’]?[ \t]*(?=[{_CJK}])"
-)
+# A run of non-CJK text between two CJK characters of one line (linear: each character is read
+# once; whether it holds two sentences is checked on the run found).
+_BETWEEN_CJK = re.compile(rf"(?<=[{_CJK}])[^\n{_CJK}]+(?=[{_CJK}])")
+_TWO_SENTENCES = re.compile(r"[.!?][\"'”’]?[ \t]+[\"'“‘]?[A-Z]")
+
+
+def _without_quoted_latin(masked: str) -> str:
+    """`masked` with each English passage quoted inside a CJK sentence blanked (see above)."""
+
+    def blank(m: re.Match[str]) -> str:
+        run = m.group(0)
+        english = re.match(r"[ \t]*[A-Za-z\"'“‘]", run) and re.search(r"[.!?][\"'”’]?[ \t]*$", run)
+        return " " if english and _TWO_SENTENCES.search(run) else run
+
+    return _BETWEEN_CJK.sub(blank, masked)
 
 
 def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:
@@ -865,7 +876,7 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     bug_report = bool(_FIX_REQUEST.search(masked))
     approval = bool(_APPROVAL.match(masked))
     asked = False
-    said = sentences(_QUOTED_LATIN.sub(" ", masked))
+    said = sentences(_without_quoted_latin(masked))
     around = standing.shape(said, masked)
     for index, sentence in enumerate(said):
         if approval and not _STANDING.search(sentence):
