@@ -163,7 +163,11 @@ def test_a_dash_splice_is_read_from_the_first_blank_of_its_run() -> None:
 
 def test_what_follows_a_no_is_not_tried_inside_a_run_of_blanks() -> None:
     from agent_memory.extract.rules.lang_choice import _LIST_ITEM, choice
-    from agent_memory.extract.rules.languages import _NO_BEFORE_PLACE, _NO_SPANISH_NEXT
+    from agent_memory.extract.rules.languages import (
+        _BLANK_WORD,
+        _NO_BEFORE_PLACE,
+        _NO_SPANISH_NEXT,
+    )
 
     # matched right where a "no" ends, as the callers do
     assert _NO_SPANISH_NEXT.match("no  lo toques", 2)
@@ -172,6 +176,8 @@ def test_what_follows_a_no_is_not_tried_inside_a_run_of_blanks() -> None:
     assert _NO_SPANISH_NEXT.match("no  lo toques", 3) is None
     assert _NO_BEFORE_PLACE.match("no  GitHub", 3) is None
     assert _NO_SPANISH_NEXT.search(" " * 3000 + "x") is None
+    assert _BLANK_WORD.match("no  toques", 2)
+    assert _BLANK_WORD.match("no  toques", 3) is None
     # a list item is matched right after its comma, not from a blank inside the blanks after it
     assert _LIST_ITEM.match("pnpm,  vite", 5)
     assert _LIST_ITEM.match("pnpm,  vite", 6) is None

@@ -1450,7 +1450,9 @@ _REMEMBERED_RULE = re.compile(
 )
 
 
-_BLANK_WORD = re.compile(r"\s+\w")  # matched where a "no" ends (no copy of the rest per "no")
+# matched where a "no" ends, in place (not on a copy of the rest of the text per "no"); never
+# from a blank after a blank, so a search is linear on a run of blanks too
+_BLANK_WORD = re.compile(r"(?<!\s)\s+\w")
 
 
 def _remembered_rule(what: str, context: str) -> bool:
