@@ -72,6 +72,47 @@ notifications event events line lines word words character characters object obj
 points asset assets
 """
 )
+# What every project's way of working has: a must/should rule whose subject is one of these is
+# a convention of the person or the project ("commits should be signed", "all tests must use a
+# real database", "agents should run everything inside nix-shell"). Any other subject names a
+# thing of the product being built ("segments should always be defined by markers", "all tiers
+# have to include X", "absences should always block availability"): its spec, the work at hand.
+CONVENTION_NOUNS = words(
+    """
+agent agents subagent subagents assistant claude you we i operation operations command commands
+commit commits pr prs pull branch branches merge merges change changes edit edits diff diffs
+test tests testing spec specs check checks lint linting build builds ci release releases deploy
+deploys deployment deployments code codebase comment comments doc docs documentation readme
+changelog note notes file files folder folders directory directories path paths name names naming
+variable variables import imports type types typing dependency dependencies package packages
+migration migrations secret secrets log logs logging error errors script scripts tool tools hook
+hooks workflow workflows config configs configuration settings format formatting style indentation
+todo todos plan plans task tasks session sessions memory reply replies answer answers message
+messages prompt prompts output outputs work module modules class classes library libraries helper
+helpers util utils utilities handler handlers controller controllers service services route routes
+model models interface interfaces anything everything something
+"""
+)
+# A conduct verb after the modal: the subject is whoever does the work ("thanos should never
+# ask permission"), whatever it is called.
+_CONDUCT = re.compile(
+    r"^(?:(?:always|never|not|only|also|first)\s+)*(?:ask|tell|confirm|wait|run|execute|follow|use|"
+    r"commit|push|check|verify|read|write|answer|reply|respond|explain|mention|document|prefer|"
+    r"avoid|try|stop|report|save|keep)\b",
+    re.I,
+)
+
+
+def product_spec(subject: str, rest: str) -> bool:
+    """A must/should rule about a thing of the product, not about how the work is done."""
+    head = re.split(r"\s+of\s+", subject.lower(), maxsplit=1)[0]
+    if any(w.strip("`.,'\"") in CONVENTION_NOUNS for w in head.split()):
+        return False
+    if re.search(r"[\ue000/.]", head):
+        return False  # a path or a file name as the subject: where things go, a layout rule
+    return not _CONDUCT.match(rest.strip())
+
+
 # A hypothetical lifted out of a question or a musing: "if it were under src/ instead".
 HYPOTHETICAL = re.compile(
     r"^(?:what if|suppose|supposing|imagine|hypothetically|assuming)\b|"

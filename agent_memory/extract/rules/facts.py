@@ -20,6 +20,7 @@ from agent_memory.extract.filters import (
     TRANSIENT_PREDICATE,
     WORK_CHECK,
     content_words,
+    product_spec,
     vague,
 )
 from agent_memory.extract.rules.base import Clause, ClauseRule, cap
@@ -71,6 +72,8 @@ def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
     generic = plural or first in ("all", "every", "each", "any", "our") or last in _PROJECT_NOUNS
     if not generic:
         return False  # "the function should never return null": the spec of this task
+    if product_spec(subject, rest):
+        return False  # "segments should always be defined by markers": the product's spec
     if modal == "must" and plural and content_words(rest) >= 1:
         return True
     return adverb in ("always", "never", "not", "only") or bool(
@@ -204,6 +207,7 @@ _QUANTIFIED_RULE = re.compile(
     r"has to|have to|gets?|goes|go|belongs?|is|are)\s+(\S.*)",
     re.I,
 )
+_QUANTIFIED_MODAL = re.compile(r"(?:needs?|requires?|must|should|has to|have to)\b", re.I)
 # "I'd like commit messages to be in the imperative mood".
 _LIKE_TO_BE = re.compile(
     r"^i(?:'d| would)?\s*(?:like|love|want|prefer)\s+((?:[\w\ue000\ue001./-]+\s+){0,3}?[\w\ue000\ue001./-]+)\s+"
@@ -624,6 +628,11 @@ RULES: tuple[ClauseRule, ...] = (
             # "all features must be integrated and fully operational"
             and not WORK_CHECK.search(c.text)
             and _quantifier_ok(m)
+            # "all tiers have to include X": a modal rule on a thing of the product is its spec
+            and not (
+                _QUANTIFIED_MODAL.match(m.group(0)[len(m.group(1)) + 1 + len(m.group(2)) :])
+                and product_spec(m.group(2), m.group(3))
+            )
         ),
     ),
     ClauseRule(

@@ -17,6 +17,7 @@ from agent_memory.extract.filters import (
     TASK_NOUNS,
     WORK_CHECK,
     content_words,
+    product_spec,
     vague,
 )
 from agent_memory.extract.rules.base import Check, Clause, ClauseRule, cap
@@ -192,6 +193,7 @@ _NO_CIRCUMSTANCES = re.compile(
     re.I,
 )
 # Generic-subject rules: "anything handled in code shouldn't be duplicated".
+_QUANTIFIER_WORD = re.compile(r"^(?:all|every|each|no)\b", re.I)
 _GENERIC_SHOULD = re.compile(
     r"^((?:any ?thing|every ?thing|nothing|all|every|each|no)\b[^,;]{0,60}?|"
     r"(?:the\s+)?(?:docs|documentation|readme|changelog|claude\.md|agents\.md|comments|commit "
@@ -629,6 +631,8 @@ RULES: tuple[ClauseRule, ...] = (
             # a consequence talked through, not a rule
             and not CONSEQUENCE_SUBJECT.search(m.group(1))
             and not WORK_CHECK.search(m.group(3))
+            # "all slices must be cleared in the cleaner": a thing of the product, its spec
+            and not product_spec(_QUANTIFIER_WORD.sub("", m.group(1)), m.group(3))
             # "the variables should …", "all three projects need to …": the things at hand
             and not re.match(
                 r"^(?:the\s|all\s+(?:the\s|\d|two|three|four|five|of\s))", m.group(1), re.I
