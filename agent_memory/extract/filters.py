@@ -75,8 +75,8 @@ points asset assets
 # What every project's way of working has: a must/should rule whose subject is one of these is
 # a convention of the person or the project ("commits should be signed", "all tests must use a
 # real database", "agents should run everything inside nix-shell"). Any other subject names a
-# thing of the product being built ("segments should always be defined by markers", "all tiers
-# have to include X", "absences should always block availability"): its spec, the work at hand.
+# thing of the product being built ("bookings should never overlap", "all invoices have to
+# include the tax id", "holidays should always block the calendar"): its spec, the work at hand.
 CONVENTION_NOUNS = words(
     """
 agent agents subagent subagents assistant claude you we i operation operations command commands
@@ -93,8 +93,8 @@ helpers util utils utilities handler handlers controller controllers service ser
 model models interface interfaces anything everything something
 """
 )
-# A conduct verb after the modal: the subject is whoever does the work ("thanos should never
-# ask permission"), whatever it is called.
+# A conduct verb after the modal: the subject is whoever does the work ("jeeves should always
+# confirm before deleting branches"), whatever it is called.
 _CONDUCT = re.compile(
     r"^(?:(?:always|never|not|only|also|first)\s+)*(?:ask|tell|confirm|wait|run|execute|follow|use|"
     r"commit|push|check|verify|read|write|answer|reply|respond|explain|mention|document|prefer|"

@@ -73,7 +73,7 @@ def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
     if not generic:
         return False  # "the function should never return null": the spec of this task
     if product_spec(subject, rest):
-        return False  # "segments should always be defined by markers": the product's spec
+        return False  # "bookings should never overlap": the product's spec
     if modal == "must" and plural and content_words(rest) >= 1:
         return True
     return adverb in ("always", "never", "not", "only") or bool(
@@ -628,7 +628,7 @@ RULES: tuple[ClauseRule, ...] = (
             # "all features must be integrated and fully operational"
             and not WORK_CHECK.search(c.text)
             and _quantifier_ok(m)
-            # "all tiers have to include X": a modal rule on a thing of the product is its spec
+            # "all invoices have to include the tax id": a modal rule on a thing of the product is its spec
             and not (
                 _QUANTIFIED_MODAL.match(m.group(0)[len(m.group(1)) + 1 + len(m.group(2)) :])
                 and product_spec(m.group(2), m.group(3))

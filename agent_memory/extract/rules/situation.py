@@ -631,7 +631,7 @@ RULES: tuple[ClauseRule, ...] = (
             # a consequence talked through, not a rule
             and not CONSEQUENCE_SUBJECT.search(m.group(1))
             and not WORK_CHECK.search(m.group(3))
-            # "all slices must be cleared in the cleaner": a thing of the product, its spec
+            # "each lesson should only be visible to students": a thing of the product, its spec
             and not product_spec(_QUANTIFIER_WORD.sub("", m.group(1)), m.group(3))
             # "the variables should …", "all three projects need to …": the things at hand
             and not re.match(
