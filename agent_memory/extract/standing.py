@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from agent_memory.extract.filters import TASK_NOUNS
+from agent_memory.extract.text import words
 
 # Said to last. English markers, and the same words of the languages the language rules read
 # (an English rule may read a mixed sentence).
@@ -93,33 +94,33 @@ OWN_WISH = re.compile(
 
 
 # "don't write any code, just explain it", "do not run the build just tell me the command": the
-# prohibition clears the way for the thing asked instead, right now ("just <do this>"). A tool
-# chosen instead ("don't use npm, just use pnpm") names no thing of the work and still stands.
-# the turn's talk or look, what is asked for now instead ("just explain", "just tell me the
-# command", "just finish the summary here"); a way of coding ("just call the library directly",
-# "just write clear code") is the practice wanted instead and stands
-_JUST_VERBS = frozenset(
-    re.findall(
-        r"\w+",
-        "understand explain tell answer reply describe list summarize summarise report analyze "
-        "analyse investigate plan think look read review check show give finish wait focus",
-    )
+# prohibition clears the way for the thing asked instead, right now ("just <do this>"). What is
+# asked instead is the turn's talk or look ("just explain", "just tell me the command", "just
+# finish the summary here"). A tool chosen instead ("don't use npm, just use pnpm") names no thing
+# of the work, and a way of coding ("just call the library directly", "just write clear code") is
+# the practice wanted instead: both still stand.
+_JUST_VERBS = words(
+    "understand explain tell answer reply describe list summarize summarise report analyze "
+    "analyse investigate plan think look read review check show give finish wait focus"
 )
 _NEGATED_THEN_JUST = re.compile(
     r"\b(?:don't|do not|dont|never|must not|mustn't|should not|shouldn't)\b[^.!?]*?"
     r"(?:[,;:]|\s)\s*just\s+(?:(\w+)\b|use\s+(?:the|this|that|these|those|my|your)\b)",
     re.I,
 )
-_CONDUCT = re.compile(r"^User does not want Claude to\b")
+# A prohibition on how the assistant deals with the user, whatever step follows it.
+_CONDUCT_CLAIM = re.compile(r"^User does not want Claude to\b")
 # "stop making changes and write up what you did": stop this, then do that — two steps of now.
-_STOP_THEN_WORK = re.compile(r"^\W*(?:please\s+)?(?:stop|quit)\s+\w+ing\b[^.!?]*?\band\s+(?:then\s+)?(\w+)\b", re.I)
+_STOP_THEN_WORK = re.compile(
+    r"^\W*(?:please\s+)?(?:stop|quit)\s+\w+ing\b[^.!?]*?\band\s+(?:then\s+)?(\w+)\b", re.I
+)
 
 
 def step_instead(sentence: str, claim: str = "") -> bool:
     """The prohibition of `sentence` only makes room for a step asked for now (see above). A
     prohibition on how the assistant deals with the user ("don't ask me for confirmation, just do
     it") names conduct, which the step after it does not bound."""
-    if _CONDUCT.match(claim):
+    if _CONDUCT_CLAIM.match(claim):
         return False
     said = sentence.strip()
     just = _NEGATED_THEN_JUST.search(said)
@@ -128,7 +129,29 @@ def step_instead(sentence: str, claim: str = "") -> bool:
     stop = _STOP_THEN_WORK.match(said)
     # "stop making changes and write a report": the next act of this turn ("stop guessing and
     # ask me when unsure" asks for conduct, which stands)
-    return bool(stop and stop.group(1).lower() in _JUST_VERBS | {"create", "write", "revert", "undo"})
+    return bool(
+        stop and stop.group(1).lower() in _JUST_VERBS | {"create", "write", "revert", "undo"}
+    )
+
+
+# What the clauses of a comma-spliced sentence are read for (work_spliced, work_before): work
+# asked ("you should add …", "check the handlers …"), a prohibition, a decision of the team.
+_YOU_SHOULD = re.compile(
+    r"^\W*(?:(?:yes|ok(?:ay)?|so|and|also)\W+)*(?:you|we)\s+(?:should|need to|must|have to)\s+"
+    rf"(?:{_WORK})\b",
+    re.I,
+)
+_PROHIBITION = re.compile(r"^(?:never|don't|do not|avoid)\b", re.I)
+_WE_DECIDE = re.compile(
+    r"\bwe\s+(?:will|shall|won't|are going to|are not going to|do not|don't|never|no longer)\b",
+    re.I,
+)
+_WORK_VERBS = "|".join(w for w in _WORK.split("|") if w not in ("now", "let's", "lets", "let me"))
+_WORK_FIRST = re.compile(
+    r"(?:please\s+|then\s+|also\s+|and\s+)*(?:(?:can|could|would) (?:you|u)\s+(?:please\s+)?)?"
+    rf"(?:{_WORK_VERBS})\b(?!\s+(?:is|are|was|were|has|have)\b)",
+    re.I,
+)
 
 
 # "the endpoint should only return ids, check the handlers first, they …": a work request spliced
@@ -159,26 +182,6 @@ def work_before(sentence: str) -> bool:
         if OWN_WISH.match(part) or _CHOICE_FIRST.match(part):
             return any(_WORK_FIRST.match(p) or _YOU_SHOULD.match(p) for p in parts[:i])
     return False
-
-
-_YOU_SHOULD = re.compile(
-    r"^\W*(?:(?:yes|ok(?:ay)?|so|and|also)\W+)*(?:you|we)\s+(?:should|need to|must|have to)\s+"
-    rf"(?:{_WORK})\b",
-    re.I,
-)
-_PROHIBITION = re.compile(r"^(?:never|don't|do not|avoid)\b", re.I)
-
-
-_WE_DECIDE = re.compile(
-    r"\bwe\s+(?:will|shall|won't|are going to|are not going to|do not|don't|never|no longer)\b",
-    re.I,
-)
-_WORK_VERBS = "|".join(w for w in _WORK.split("|") if w not in ("now", "let's", "lets", "let me"))
-_WORK_FIRST = re.compile(
-    r"(?:please\s+|then\s+|also\s+|and\s+)*(?:(?:can|could|would) (?:you|u)\s+(?:please\s+)?)?"
-    rf"(?:{_WORK_VERBS})\b(?!\s+(?:is|are|was|were|has|have)\b)",
-    re.I,
-)
 
 
 # A question weighing a way of doing the work at hand, asked of the assistant.
@@ -212,9 +215,7 @@ class Shape:
         """Another sentence asks the assistant to weigh a way of doing the work at hand ("Would
         that be better?", "What if we drop the flag?", "how would you approach this?"): a
         preference said next to it picks among this task's options."""
-        return any(
-            _WEIGHING.match(o.strip()) for i, o in enumerate(self.sentences) if i != index
-        )
+        return any(_WEIGHING.match(o.strip()) for i, o in enumerate(self.sentences) if i != index)
 
 
 def shape(sentences: list[str], masked: str = "") -> Shape:

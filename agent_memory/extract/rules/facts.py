@@ -630,8 +630,7 @@ RULES: tuple[ClauseRule, ...] = (
             and _quantifier_ok(m)
             # "all invoices have to include the tax id": a modal rule on a thing of the product is its spec
             and not (
-                _QUANTIFIED_MODAL.match(m.group(0)[len(m.group(1)) + 1 + len(m.group(2)) :])
-                and product_spec(m.group(2), m.group(3))
+                _QUANTIFIED_MODAL.match(m.string, m.end(2)) and product_spec(m.group(2), m.group(3))
             )
         ),
     ),

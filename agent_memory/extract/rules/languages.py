@@ -1322,9 +1322,8 @@ def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | Non
         # work recalled, as English "remember to …" (dispatch.REMIND) unless said as a habit
         return None
     inner = _sentence(what) if what != sentence else None
-    if (
-        inner
-    ):  # "记住往后回复都用中文", "lembre que usamos pnpm": what is remembered is itself a rule
+    # "记住往后回复都用中文", "lembre que usamos pnpm": what is remembered is itself a rule
+    if inner:
         return inner
     if len(what.split()) < 3 and not (_CJK.search(what) or _KANA.search(what)):
         return None  # "запомни пароль": what is to be kept is not said
