@@ -243,6 +243,8 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
     every other kind, and the language rules, pass."""
     if rule.startswith("language."):
         return True
+    if rule in _PLAN_RULES:
+        return plan_stands(sentence, s)
     if kind == "preference":
         return _preference_stands(claim, rule, sentence, index, s)
     if kind == "fact":
@@ -275,6 +277,26 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return False
     # "Please split UpdateBuilder up a bit. Each type should have its own file."
     return not s.asks_work_besides(index)
+
+
+# "I want to use X", "we will (also) use X for Y", "I'd stick with X": the user's plan. Said as a
+# statement of its own it is the choice made ("We'll use Redis for caching."); said inside a
+# longer message — next to a question ("I want to use X. What does that flag do?"), as the opening
+# of a question ("I want to use X, can you do that?"), or beside the steps and answers asked for
+# ("We will also use X for that part. Short answer") — it is a pick for the work at hand. Labels
+# of TUNE people's such lines: none of 11 marks the plan itself durable (notes/28-en5.md).
+_PLAN_RULES = frozenset({"decision.want_to_use", "decision.will_use"})
+
+
+def plan_stands(sentence: str, s: Shape) -> bool:
+    """A plan rule's choice (see above) stands: said to last, or said as a whole statement that
+    is not a question."""
+    said = sentence.strip()
+    if STANDING.search(said) and len(said) <= _SHORT_SENTENCE:
+        return True
+    # (a request spliced on in the same sentence is left alone: "we'll use X, update the docs"
+    # states the team's choice and then the work that follows from it)
+    return len(s.sentences) == 1 and not said.endswith("?")
 
 
 # "use short and concise commit messages", "descriptive variable names": how a kind of text is

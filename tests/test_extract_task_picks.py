@@ -1,0 +1,44 @@
+"""English precision by sentence structure (notes/28-en5.md): a choice, preference or fact said
+as part of the work asked for in the same message is that work's pick, not a standing rule. Each
+case is our own paraphrase of a shape; the same grammar said on its own still yields."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.extract.statement import extract_claims
+
+
+def _claims(text: str) -> list[str]:
+    return [c.claim for c in extract_claims(text)]
+
+
+# "I want to use X" / "we will (also) use X" inside a longer message or a question: a pick for the
+# work at hand.
+PLAN_OF_THE_TASK = [
+    "I want to use Zod for validation. What does safeParse return?",
+    "I want to use Zod for validation, can you do that?",
+    "We will also use sqlite for the cache part. Keep the answer short",
+    "We will use both the old helpers and a small local model. Think hard about the edge cases "
+    "and propose a design.",
+    "Fine. Is the retry logic in the worker or in the client? I would stick with the builder "
+    "style where it fits.",
+]
+
+
+@pytest.mark.parametrize("text", PLAN_OF_THE_TASK)
+def test_plan_said_with_the_work_yields_nothing(text: str) -> None:
+    assert _claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("We'll use Postgres for the job queue.", "Postgres"),
+        ("We are going to use vitest, update the config accordingly.", "vitest"),
+        ("From now on we will use pnpm. Set it up in the repo.", "pnpm"),
+        ("I want to use pnpm.", "pnpm"),
+    ],
+)
+def test_plan_said_on_its_own_still_yields(text: str, word: str) -> None:
+    assert any(word in claim for claim in _claims(text)), _claims(text)
