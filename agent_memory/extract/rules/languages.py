@@ -13,6 +13,7 @@ import re
 from agent_memory.extract.filters import PATH_WORD
 from agent_memory.extract.rules.lang_choice import choice
 from agent_memory.extract.rules.lang_habit import EVERY_TIME_RULES
+from agent_memory.extract.rules.lang_topic import TOPIC_RULES
 from agent_memory.extract.rules.lang_user import USER_RULES
 
 Hit = tuple[str, str, str]
@@ -338,7 +339,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # a request or a rule ("…してください", "…すること"), not "いつもありがとう" or "必ずしも"
     (
         re.compile(
-            r"^(?:常に|いつも|必ず|毎回)(?!しも)\S.*(?:ください|下さい|して|すること|こと|ように|しなさい|しろ|"
+            # ("いつもの手順で…" is "the usual", a step of this turn)
+            r"^(?:常に|いつも(?!の)|必ず|毎回)(?!しも)\S.*(?:ください|下さい|して|すること|こと|ように|しなさい|しろ|"
             r"お願いします|にする|にします)$"
         ),
         "Always",
@@ -827,6 +829,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "de_remember",
     ),
     *EVERY_TIME_RULES,
+    *TOPIC_RULES,
 ]
 # Not a tool: a pointer, an article or a pick ("prefiro isso a aquilo", "prefiero la primera").
 _NOT_A_TOOL = (
@@ -905,6 +908,7 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
         "de_instead",
     ),
 ]
+_TOPIC_SUBS = frozenset(sub for _, _, _, sub in TOPIC_RULES)
 _MAX = 160
 # A long statement (a pasted brief, plan, document or reply) is read at its first and last
 # lines only: the rules inside a pasted system prompt or a task's requirements list are that
@@ -1116,6 +1120,8 @@ def _sentence(sentence: str) -> Hit | None:
             (sub in _PLAIN and not _plain_kept(body, pattern))
             # "если нужно всегда можешь …": a condition, not a rule
             or (sub in ("must_always", "want_always") and _HEDGE.search(body))
+            # "如果有空，测试都要先跑一遍": the topic-first rule holds on a condition
+            or (sub in _TOPIC_SUBS and _HEDGE.search(body))
             # "хочу, чтобы ты всегда проверял это": the wish is said after the first comma
             or (sub == "want_always" and bound)
         ):

@@ -1,0 +1,100 @@
+"""A standing rule said about a thing of the work, the thing first and the word of standing time
+in the predicate — the commonest way Chinese, Japanese and Korean state a convention:
+"提交信息一律用英文", "文档以后统一放在 docs 下", "部署脚本永远不要直接改生产库", "テストは必ず
+pytest で書いてください", "ファイルを消す前に必ず確認すること", "커밋 메시지는 항상 영어로 작성해 주세요".
+The sentence-initial forms ("始终用中文", "常に…", "항상 …") are read in languages.py; here the
+topic comes before the marker.
+
+The grammar that tells a rule from a report ("页面总是显示空白", "测试每次运行都很慢", "常に差分が
+出る"): in Chinese the predicate after the marker opens with a verb of conduct (use, keep, put,
+write, run, update, check …) or a negative imperative, and a marker that also reports a habit
+("总是", "每次", "一直", "以后") needs a modal of obligation ("要", "必须", "得") before the verb; in
+Japanese and Korean the sentence ends as a request or a written rule ("…てください", "…すること",
+"…해 주세요"). The topic is a thing, not a person: "我每次都要点 yes" complains, "用户永远要先登录"
+specifies the product, "把所有接口统一用 post" is this turn's edit (把 marks an action on a thing)."""
+
+from __future__ import annotations
+
+import re
+
+# A topic is a short noun phrase: no pronoun alone ("我/你/他 …": the speaker's complaint or the
+# sentence forms languages.py reads), no third party of the product, no action on a thing
+# ("把/将/帮/给 …": this turn's edit), no clause break.
+_ZH_TOPIC = (
+    r"^(?!(?:我|你|您|他|她|它|咱)(?![的们們]))(?!(?:请|請)?(?:把|将|將|帮|幫|给|給|让|讓|先|再))"
+    r"(?![^，,。；;]*?(?:用户|用戶|客户|客戶|玩家|访客|訪客|会员|會員|买家|買家|卖家|賣家|别人|別人|有人|大家|系统|系統|后台|後台|点击|點擊|页面|頁面|按钮|按鈕|弹窗|彈窗|界面|每天|每日|每周|每週|每月|定时|定時))"
+    # not a step of a sequence ("并/然后/再 …", "汇总后统一写 PPT": then all at once) or an asking
+    r"(?!(?:并|並|然后|然後|再|接着|接著|最后|最後|之后|之後|可以|能不能|能否))"
+    r"(?![^，,。；;]*?(?:可以|能否|建议|建議|觉得|覺得|感觉|感覺))"
+    r"(?:[^，,。；;？?！!\s]{1,16}?)(?<![后後完])"
+)
+# Markers that state a rule by themselves (all / uniformly / always-without-exception / forever).
+_ZH_STRONG = r"(?:(?:都|也)?(?:一律|统一|統一|始终|始終|永远|永遠)(?:都|也)?)"
+# Markers that also report how things go ("总是报错", "每次都很慢", "一直在等") or say "after …"
+# ("改完以后"): a rule only with "都" and a modal of obligation after them.
+_ZH_WEAK = r"(?:(?:也)?(?:总是|總是|每次|每一次|一直)(?:都|也都))"
+# "From now on … all": a standing time by itself ("测试以后都用 pytest").
+_ZH_FROM_NOW = (
+    r"(?:(?:以后|以後|今后|今後|往后|往後|从现在开始|從現在開始|从今以后|從今以後)(?:也)?"
+    r"(?:都|也都|一律|统一|統一|始终|始終){1,2})"
+)
+_ZH_MODAL = r"(?:要|必须|必須|得|需要|应该|應該|应当|應當|请|請|记得|記得)"
+# A verb of conduct: how the work is to be done, not what happens ("显示", "报错", "等").
+_ZH_DO = (
+    r"(?:先\s*)?(?:用|使用|采用|採用|改用|保持|放在|放到|存放在|存到|存在|写成|寫成|写在|寫在|写|寫|跑|运行|運行|"
+    r"执行|執行|更新|检查|檢查|提交|遵循|遵守|参考|參考|按照|加上|附上|带上|帶上|输出|輸出|回复|回覆|回答|"
+    r"同步|备份|備份|确认|確認|测试|測試|标注|標註|注明)"
+    # not a report after the verb: "跑不过", "用不了", "用得到", "写了"
+    r"(?!不|没|沒|得|了|过|過|完|好了)(?:\s*\S|$)"
+)
+_ZH_DONT = r"(?:不要|别|別|不许|不許|不准|禁止|切勿|不得)"
+
+_ZH_ALWAYS = re.compile(
+    rf"{_ZH_TOPIC}(?:(?:{_ZH_STRONG}|{_ZH_FROM_NOW}){_ZH_MODAL}?|{_ZH_WEAK}{_ZH_MODAL}){_ZH_DO}|"
+    # the occasion as the topic: "每次改完代码都要跑测试" (every time …, all must …)
+    rf"^(?:每次|每一次|每当|每當)(?=[^，,。；;？?！!\s]{{1,16}}?都){_ZH_TOPIC[1:]}(?:都|也都){_ZH_MODAL}{_ZH_DO}"
+)
+_ZH_NEVER = re.compile(
+    rf"{_ZH_TOPIC}(?:{_ZH_STRONG}|{_ZH_FROM_NOW}|{_ZH_WEAK})(?:{_ZH_DONT}|(?<=[远遠律])(?:不能|不可以))(?:再)?\s*\S"
+)
+
+# Japanese: a marker of standing time after the first word, and the sentence ends as a request or
+# a written rule. "いつもの手順で" is "the usual", "必ずしも" is "not necessarily"; "この/その …"
+# points at this turn's thing (task_bound reads it).
+_JA_MARK = r"(?:常に|必ず|毎回|いつも(?!の)|今後は?|今後も|これからは?|これからも|一律|絶対に?)(?!しも)"
+_JA_REQUEST = (
+    r"(?:てください|て下さい|でください|で下さい|てほしい(?:です)?|ようにしてください|ようにして|ようお願いします|"
+    r"ようにお願いします|でお願いします|をお願いします|にしてください|にすること|すること|こと)$"
+)
+_JA_DONT = r"(?:ないでください|ないで下さい|ないでほしい(?:です)?|ないこと|ないように(?:してください|して)?|ては(?:いけません|だめです|ダメです)|禁止(?:です)?)$"
+_JA_TOPIC = (
+    r"^(?!(?:この|その|あの|これ|それ|あれ|今回|さっき|先ほど))"
+    r"(?![^。]*?(?:ユーザー|ユーザ|お客|顧客|利用者|会員|ボタン|画面|ページ|ポップアップ|モーダル))[^。？?!！]{1,30}?"
+)
+# what follows the marker is the rule itself, not a reason or a condition for this turn's request
+# ("エラーがいつも出るので直してください")
+_JA_RULE = r"(?:(?!ので|けど|けれど|のに|たら|なら)[^。？?]){1,50}?"
+_JA_ALWAYS = re.compile(rf"{_JA_TOPIC}{_JA_MARK}{_JA_RULE}{_JA_REQUEST}")
+_JA_NEVER = re.compile(rf"{_JA_TOPIC}{_JA_MARK}{_JA_RULE}{_JA_DONT}")
+
+# Korean: the topic marked by 은/는/도, a marker of standing time, and a request or a rule.
+_KO_MARK = r"(?:항상|언제나|매번|늘|앞으로(?:는)?|절대(?:로)?)"
+_KO_TOPIC = (
+    r"^(?!(?:이번|방금|지금|오늘)|(?:이|그|저)\s)(?![^.?!？]*?(?:사용자|유저|고객|버튼|화면|페이지))"
+    r"[^.?!？]{1,30}?(?:은|는|도|에서는|할\s*때는?|하기\s*전에)\s*"
+)
+_KO_ALWAYS = re.compile(
+    rf"{_KO_TOPIC}{_KO_MARK}\s*[^.?!？]{{1,50}}?(?:해\s*주세요|해\s*줘|주세요|하세요|해라|할\s*것|합시다|해요)$"
+)
+_KO_NEVER = re.compile(
+    rf"{_KO_TOPIC}{_KO_MARK}\s*[^.?!？]{{1,50}}?(?:지\s*마(?:세요|요)?|지\s*말아\s*(?:주세요|줘)?|말\s*것|금지)$"
+)
+
+TOPIC_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
+    (_ZH_NEVER, "Never", "constraint", "zh_topic_never"),
+    (_ZH_ALWAYS, "Always", "constraint", "zh_topic_always"),
+    (_JA_NEVER, "Never", "constraint", "ja_topic_never"),
+    (_JA_ALWAYS, "Always", "constraint", "ja_topic_always"),
+    (_KO_NEVER, "Never", "constraint", "ko_topic_never"),
+    (_KO_ALWAYS, "Always", "constraint", "ko_topic_always"),
+]

@@ -1,0 +1,81 @@
+"""A standing rule said topic first, with the word of standing time in the predicate
+(extract/rules/lang_topic.py): "代码注释始终保持英文", "テストは必ず pytest で書いてください",
+"테스트는 항상 pytest로 작성해 주세요". Look-alikes — reports ("页面总是显示空白", "常に差分が出る"),
+complaints, the product's behaviour, this turn's edit, a reason or a condition — yield nothing.
+Every sentence here is our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.extract.statement import extract_claims
+
+
+def _rules(text: str) -> list[tuple[str, str, str]]:
+    return [(c.claim, c.kind, c.rule) for c in extract_claims(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("代码注释始终保持英文", "language.zh_topic_always"),
+        ("测试以后都用pytest来写", "language.zh_topic_always"),
+        ("文档以后统一放在docs目录下", "language.zh_topic_always"),
+        ("我们的数据库迁移每次都要先备份", "language.zh_topic_always"),
+        ("每次修改完代码都要运行测试", "language.zh_topic_always"),
+        ("前端的依赖一律用pnpm安装", "language.zh_topic_always"),
+        ("部署脚本永远不要直接改生产库", "language.zh_topic_never"),
+        ("密钥一律不能写进代码", "language.zh_topic_never"),
+        ("テストは必ずpytestで書いてください", "language.ja_topic_always"),
+        ("ファイルを削除する前に必ず確認してください", "language.ja_topic_always"),
+        ("コミット前には必ずlintを実行すること", "language.ja_topic_always"),
+        ("本番のデータは絶対に消さないこと", "language.ja_topic_never"),
+        ("테스트는 항상 pytest로 작성해 주세요", "language.ko_topic_always"),
+        ("운영 서버에서는 절대 직접 수정하지 말 것", "language.ko_topic_never"),
+    ],
+)
+def test_a_rule_said_topic_first_is_standing(text: str, rule: str) -> None:
+    got = _rules(text)
+    assert len(got) == 1, (text, got)
+    claim, kind, sub = got[0]
+    assert sub == rule and kind == "constraint"
+    assert claim == ("Never: " if rule.endswith("never") else "Always: ") + text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "页面总是显示空白",  # a report: no verb of conduct
+        "测试每次运行都很慢",
+        "这个按钮总是不能点",
+        "日志永远是空的",
+        "结果每次都要等很久",
+        "我每次都要手动点确认",  # the speaker's complaint
+        "新用户永远要先完成引导",  # the product's behaviour
+        "数据每天统一更新",  # the product's schedule
+        "把所有接口统一用post",  # this turn's edit
+        "生成完以后统一输出到一个文件",  # a step: then all at once
+        "然后统一用新的命名",
+        "截图都要放在这个目录里",  # this directory: the task at hand
+        "如果有时间，测试每次都要先跑一遍",  # a condition
+        "代码可以统一用英文注释吗",  # a question
+        "我建议统一用新的命名",  # a suggestion
+        "常に差分が出る",  # a report
+        "ボタンは常に右上に表示してください",  # the product's screen
+        "ユーザーは必ずログインしてください",
+        "今回は必ずテストを書いてください",  # this time
+        "このファイルは必ず残してください",
+        "エラーがいつも出るので直してください",  # a reason for this turn's request
+        "いつもの手順でデプロイしてください",  # "the usual": a step of this turn
+        "이번에는 항상 테스트해 주세요",  # this time
+        "버튼은 항상 오른쪽에 표시해 주세요",  # the product's screen
+    ],
+)
+def test_reports_complaints_specs_and_steps_are_not_rules(text: str) -> None:
+    assert not [r for r in _rules(text) if "topic" in r[2]], (text, _rules(text))
+
+
+def test_the_usual_procedure_is_a_step_of_this_turn() -> None:
+    # "いつもの" is "the usual", not "always": the sentence-initial ja_always reads it no more
+    assert _rules("いつもの手順でデプロイしてください") == []
+    assert _rules("いつも最新版でテストしてください")[0][2] == "language.ja_always"
