@@ -42,3 +42,29 @@ def test_plan_said_with_the_work_yields_nothing(text: str) -> None:
 )
 def test_plan_said_on_its_own_still_yields(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+# A choice whose object is the assistant, the speakers, or the assistant's proposal of this turn
+# names no thing chosen: "go with your plan" accepts what was just offered.
+NO_THING_CHOSEN = [
+    "alright, go with your approach, then run the linter",
+    "ok, stick with your plan and update the readme",
+    "I want to use you, but you cannot open the browser it seems.",
+    "right, the old file is gone now; so let's not confuse ourselves.",
+]
+
+
+@pytest.mark.parametrize("text", NO_THING_CHOSEN)
+def test_choice_of_no_thing_yields_nothing(text: str) -> None:
+    assert _claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Go with the repository pattern for data access.", "repository pattern"),
+        ("Never repeat yourself in answers.", "repeat yourself"),
+    ],
+)
+def test_choice_of_a_thing_still_yields(text: str, word: str) -> None:
+    assert any(word in claim for claim in _claims(text)), _claims(text)

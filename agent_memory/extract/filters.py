@@ -13,6 +13,11 @@ DET = r"(?:the|a|an|this|that|these|those|my|your|our|his|her|their|its|some|any
 VAGUE = re.compile(
     r"^(?:(?:much|really|very|so|too|quite|at all|even|just|also|again)\s+)*"
     r"(?:it|this|that|these|those|them|him|her|anything|something|nothing|everything|stuff|things|"
+    # "use you", "let's not confuse ourselves": the assistant or the speakers, no thing chosen
+    r"you|yourself|yourselves|ourselves|itself|themselves|"
+    # "go with your path", "use your approach": the assistant's proposal of this turn, accepted
+    r"your\s+(?:\w+\s+)?(?:path|approach|plan|suggestion|idea|solution|version|option|proposal|"
+    r"recommendation|way|fix|implementation|pick|choice)|"
     r"the same|so|one|either|both|"
     r"the (?:first|second|third|last|former|latter|other|previous|new|old|original|current)"
     r"(?: (?:one|ones|version|option|approach|solution|way|variant|draft|idea))?|"
