@@ -1418,3 +1418,40 @@ def test_portuguese_no_is_in_the_not_a_negation(text: str, claim: str) -> None:
 )
 def test_spanish_no_and_other_negations_still_negate(text: str, claim: str) -> None:
     assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # the reply as the subject, a modal, the language (own wording)
+        ("回复内容只需要中文，不要夹英文", "Language: 回复内容只需要中文"),
+        ("注意，回复话术都用中文", "Language: 回复话术都用中文"),
+        ("我希望你给出的回答都是中文", "Language: 我希望你给出的回答都是中文"),
+        # talking with the user, from now on, by default
+        ("和我对话请用中文", "Language: 和我对话请用中文"),
+        ("用中文跟我沟通", "Language: 用中文跟我沟通"),
+        ("以后用中文", "Language: 以后用中文"),
+        ("默认用中文回复", "Language: 默认用中文回复"),
+        ("请说中文", "Language: 请说中文"),
+        ("中文回复就行", "Language: 中文回复就行"),
+        ("今後は日本語でお願いします", "Language: 今後は日本語でお願いします"),
+    ],
+)
+def test_the_reply_language_said_in_more_ways(text: str, claim: str) -> None:
+    got = [(c.claim, c.rule) for c in extract_claims(text)]
+    assert (claim, "language.answer_language") in got, got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "文档用中文",  # a document's language: the task's
+        "报告要用中文写",
+        "中文版本没看懂",
+        "网页是中文",
+        "可以说中文吗？",  # a question
+        "把这段翻译成中文",
+    ],
+)
+def test_a_document_or_a_question_in_a_language_is_no_reply_preference(text: str) -> None:
+    assert not [c for c in extract_claims(text) if c.rule == "language.answer_language"]

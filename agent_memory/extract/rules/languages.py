@@ -1527,6 +1527,20 @@ _ANSWER_IN = re.compile(
     # same asked for every time ("你能不能每次压缩回来自动说中文？" is a request, not a question)
     rf"(?:我)?(?:只|就)?(?:需要|要|希望)?(?:你)?(?:给我|給我)?(?:输出|輸出){_ZH_LANG}{_ZH_TALK}|"
     rf"我(?:只|就)?(?:需要|要|希望)(?:你)?(?:给我|給我)?(?:用)?{_ZH_LANG}{_ZH_TALK}|"
+    # what is said back, then what it must be in: "回复话术一定要是中文", "你给出的回复都用中文",
+    # "输出的内容只需要中文" — the reply (or what is output of it) as the subject, a modal, the
+    # language; not a document ("文档用中文", "报告要用中文": the task's)
+    rf"(?:但是|不过|不過|并且|並且|而且|另外|注意|要求)?(?:我)?(?:希望|需要|要求)?(?:你)?"
+    rf"(?:给出的|給出的|输出的|輸出的|给我的|給我的)?(?:{_ZH_TALK}|输出|輸出)(?:的)?(?:话术|話術|内容|內容|语言|語言)?"
+    rf"(?:输出|輸出)?(?:都|也)?(?:必须|必須|一定要|一定|一律|统一|統一|只需要|只要|需要|要|只能|请|請|默认|默認)?"
+    rf"(?:是|用|使用|为|為)?{_ZH_LANG}(?:的)?|"
+    # talking with the user in it, or from now on / by default: "和我对话请用中文",
+    # "用中文跟我交流", "以后用中文", "默认用中文回复", "请说中文", "中文回复就行"
+    rf"(?:和我|跟我|與我|与我)(?:的)?{_ZH_TALK}(?:时|時)?(?:都|请|請|要)?(?:用|使用){_ZH_LANG}|"
+    rf"(?:用|使用){_ZH_LANG}(?:和我|跟我|與我|与我){_ZH_TALK}|"
+    rf"(?:以后|以後|今后|今後|往后|往後|默认|默認)(?:都|也|请|請)?(?:用|使用){_ZH_LANG}(?:{_ZH_TALK})?(?:我)?|"
+    rf"(?:请|請)(?:你)?(?:说|說|讲|講){_ZH_LANG}|"
+    rf"{_ZH_LANG}{_ZH_TALK}(?:我)?就(?:行|好|可以)(?:了)?|"
     # ("你每次都说中文吗" without a word of asking is a question about what it does). The pattern
     # is only fullmatched, where what follows the look-ahead is <= 23 characters: ".{0,30}" reads
     # the same, and a search no longer scans to the end from every start (quadratic).
@@ -1548,6 +1562,8 @@ _ANSWER_IN = re.compile(
     r"(?:お願いします|お願い|して(?:ください)?|行って(?:ください)?|頼む|書いて(?:ください)?)?|"
     # (blanks only after the adverb: the clause is stripped, and a bare "\s*" tried at every blank
     # of a run made a search quadratic)
+    # ("今後は日本語で", "以降は日本語でお願いします": from now on, the language alone)
+    r"(?:今後は?|これからは|以降は)\s*日本語で(?:お願いします|お願い)?|"
     r"(?:(?:常に|いつも|必ず|今後は?|これからは)\s*)?日本語で(?:答えて|回答して|返答して|返事して|話して|会話して|"
     r"やり取りして)(?:ください|下さい|ね)?|"
     r"(?:답변|대답|응답|대화)(?:은|는|도)\s*(?:항상\s*)?(?:한국어|한글)로\s*(?:해\s*줘|해\s*주세요|부탁(?:해|합니다|해요)?|"
