@@ -1455,3 +1455,43 @@ def test_the_reply_language_said_in_more_ways(text: str, claim: str) -> None:
 )
 def test_a_document_or_a_question_in_a_language_is_no_reply_preference(text: str) -> None:
     assert not [c for c in extract_claims(text) if c.rule == "language.answer_language"]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "label"),
+    [
+        ("千万别把生产库的密码写进日志", "language.zh_never", "Never"),
+        ("严禁在主分支上强推", "language.zh_never", "Never"),
+        ("我习惯用neovim", "language.i_use", "Uses"),
+        ("我一般用fish", "language.i_use", "Uses"),
+        ("我们公司使用Jira", "language.i_use", "Uses"),
+        ("我们用的构建工具是Bazel", "language.i_use", "Uses"),
+        ("我的开发环境是Ubuntu", "language.user_env", "Environment"),
+        ("我是在Linux上开发的", "language.user_env", "Environment"),
+        ("私はmacユーザーです", "language.user_env", "Environment"),
+        ("제 노트북은 맥북입니다", "language.user_env", "Environment"),
+        ("저는 리눅스에서 개발합니다", "language.user_env", "Environment"),
+        ("我本地装的是Node 20", "language.installed", "Installed"),
+        ("这个项目是用Vue写的", "language.project_uses", "Uses"),
+        ("このリポジトリはRustで書かれています", "language.project_uses", "Uses"),
+    ],
+)
+def test_setup_and_bans_said_plainly(text: str, rule: str, label: str) -> None:
+    claim, _kind, sub = _one(text)
+    assert sub == rule and claim.startswith(label + ": ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我们用的版本是v2",  # a value of the task, not a tool
+        "我用的分支是dev",
+        "我们团队用什么工具比较好",  # a question
+        "这个项目是用什么写的",
+        "这个项目用React写的话会不会更快",  # a condition
+        "我是在mac上开发的吗",
+        "私はWindowsユーザーですか",
+    ],
+)
+def test_setup_questions_and_task_values_are_no_facts(text: str) -> None:
+    assert extract_claims(text) == []

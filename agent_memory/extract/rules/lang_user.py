@@ -158,7 +158,10 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # "is installed" is written as one (capital, digit or dot: "Node 20 ya está instalado").
     (
         re.compile(
-            rf"{_ZH_INSTALL}了\s*{_LATIN_NAME}|{_LATIN_NAME}\s*(?:也|都)?(?:已经|已經)?{_ZH_INSTALL}(?:好)?了"
+            rf"{_ZH_INSTALL}了\s*{_LATIN_NAME}|"
+            # "我本地装的是 Python 3.11": what the user has installed, said as which one
+            rf"^(?:我|我们|我們)(?:本地|电脑上|電腦上|这边|這邊)?{_ZH_INSTALL}的是\s*{_LATIN_NAME}(?:\s*\d[\w.]*)?|"
+            rf"{_LATIN_NAME}\s*(?:也|都)?(?:已经|已經)?{_ZH_INSTALL}(?:好)?了"
             r"\s*$|"
             # each run of blanks read by one \s* (two in a row split a run every way: quadratic)
             rf"{_LATIN_NAME}\s*(?:(?:は|も|を)\s*)?(?:インストール済み|インストールして(?:い|あ)ります|"
@@ -257,6 +260,13 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             rf"(?:(?:用的是|使用的是|采用的是|採用的是|基于|基於)\s*{_LATIN_NAME}|"
             rf"(?:使用|采用|採用|用)\s*{_LATIN_NAME}\s*(?:$|(?:作为|作為|当|當|来|來)?(?:数据库|數據庫|框架|"
             r"包管理|构建|構建|打包|测试|測試|部署|管理依赖|管理依賴|ORM|后端|後端|前端)))|"
+            # "这个项目是用 React 写的", "本项目基于 FastAPI 开发": what it is written with
+            rf"^(?:这个|這個|本|我们的|我們的|我的)?(?:项目|項目|仓库|倉庫|工程)(?:是)?(?:用|使用|基于|基於)\s*"
+            rf"{_LATIN_NAME}\s*(?:写|寫|开发|開發|做|搭建|构建|構建|实现|實現)(?:的)?$|"
+            # "このプロジェクトは Next.js で作られています"
+            rf"^(?:この|本|私の|うちの)?(?:プロジェクト|リポジトリ|アプリ)(?:は|では)\s*{_LATIN_NAME}\s*"
+            r"(?:で|を使って|を使用して)(?:作られて|書かれて|開発されて|構築されて|実装されて|作って|書いて|開発して)"
+            r"(?:います|いる|おり|ます)|"
             rf"^(?:이|우리|제|내)?\s*프로젝트(?:는|에서는|에선|에서)\s*{_LATIN_NAME}\s*(?:을|를)?\s*"
             r"(?:사용(?:해|하고|합니다|해요|중)|써|쓰고)|"
             r"^(?:esse|este|o|nosso|meu)\s+(?:projeto|repositório|repo|app|aplicativo)\s+"
