@@ -68,3 +68,29 @@ def test_choice_of_no_thing_yields_nothing(text: str) -> None:
 )
 def test_choice_of_a_thing_still_yields(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+# A place whose subject is no noun phrase: a request or a hypothesis ("assume X is in …",
+# "review where we are in …"), or the one just picked among those shown ("the right one is in …").
+NOT_A_PLACE_OF_A_THING = [
+    "let's plan it first; assume the sync script is in ~/bin/tools ; how could this work for every repo?",
+    "review where we are in @roadmap.md and then write a todo list",
+    "oops the right one is in src/handlers/user_handler.py, drop the other import",
+]
+
+
+@pytest.mark.parametrize("text", NOT_A_PLACE_OF_A_THING)
+def test_location_without_a_thing_yields_nothing(text: str) -> None:
+    assert _claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Remember the notes vault is in ~/Documents/vault", "~/Documents/vault"),
+        ("Integration tests are in tests/integration/", "tests/integration"),
+        ("Config files live in ~/.config/myapp", "~/.config/myapp"),
+    ],
+)
+def test_location_of_a_thing_still_yields(text: str, word: str) -> None:
+    assert any(word in claim for claim in _claims(text)), _claims(text)

@@ -451,10 +451,36 @@ _RUN_ON_ASK = re.compile(
 )
 
 
+# A location's subject opened by a word that is no part of a noun phrase: a verb asking for
+# work or a hypothesis ("assume the script is in ~/bin", "check where we are in plan.md") or an
+# interjection ("sorry the right one is in X"). A noun phrase starts with its article, its
+# adjective or its noun, and holds no second determiner, wh-word or pronoun after that.
+_NOT_NOUN_LEAD = words(
+    "assume suppose imagine say evaluate check see verify confirm find look read open ensure "
+    "make sorry sorrry oops ok okay yes no so then and but also now please"
+)
+_INNER_CLAUSE = re.compile(r"\s(?:the|a|an|this|that|where|what|how|which|we|you|i|it)\b", re.I)
+_TOLD = re.compile(r"^(?:remember|note|fyi|btw)\W+(?:that\s+)?", re.I)
+
+
+def _noun_subject(subject: str) -> bool:
+    said = _TOLD.sub("", subject.strip())
+    if not said:
+        return False
+    first = said.split()[0].lower()
+    if first in ("the", "our", "my", "your", "all", "this", "these", "those"):
+        return True
+    return first not in _NOT_NOUN_LEAD and not _INNER_CLAUSE.search(said)
+
+
 def _location_ok(m: re.Match[str], c: Clause) -> bool:
     subject, obj = m.group(2), m.group(3)
     if re.match(r"^(?:for|in|on|at|with|when|if)\b", subject, re.I):
         return False  # "for documents that are inside X, mark them …": a step, not a place
+    if not m.group(1) and not _noun_subject(subject):
+        return False  # "assume the script is in ~/bin", "evaluate where we are in plan.md"
+    if re.fullmatch(r"(?:\w+\s+)?ones?", subject.strip(), re.I):
+        return False  # "the right one is in X": the file at hand, picked among those just shown
     return (
         not _NOT_A_PLACE.match(obj)
         and not re.match(r"^(?:a|an|the same|one)\s+(?:\S+\s+){0,2}?branch\b", obj, re.I)
