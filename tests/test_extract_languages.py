@@ -1495,3 +1495,36 @@ def test_setup_and_bans_said_plainly(text: str, rule: str, label: str) -> None:
 )
 def test_setup_questions_and_task_values_are_no_facts(text: str) -> None:
     assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("我们项目的数据库是MongoDB", "Stack"),
+        ("我们的CI用的是GitLab CI", "Stack"),
+        ("项目的部署平台是Netlify", "Stack"),
+        ("我们的测试框架是jest", "Stack"),
+        ("我们的服务部署在GCP上", "Stack"),
+        ("デプロイ先はNetlifyです", "Stack"),
+        ("テストフレームワークはjestです", "Stack"),
+        ("우리 데이터베이스는 MongoDB입니다", "Stack"),
+        ("我的博客在~/sites/blog目录下", "Location"),
+        ("私のメモは~/notesにあります", "Location"),
+    ],
+)
+def test_the_projects_parts_and_places_said_plainly(text: str, label: str) -> None:
+    claim, kind, _rule = _one(text)
+    assert kind == "fact" and claim.startswith(label + ": ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我们的数据库是不是该换成MongoDB？",  # a question
+        "如果部署平台是Netlify会怎样",  # a condition
+        "数据库是这个MongoDB吗",
+        "我的博客在下面这个目录~/x/blog",  # pointing at the task's text
+    ],
+)
+def test_parts_asked_about_or_supposed_are_no_facts(text: str) -> None:
+    assert extract_claims(text) == []
