@@ -94,3 +94,31 @@ def test_location_without_a_thing_yields_nothing(text: str) -> None:
 )
 def test_location_of_a_thing_still_yields(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+# How the thing at hand is this minute, not a fact to keep: "not only … (but also)" adds a case
+# and contrasts nothing; an adverb or "too" before the state ("not sufficiently documented",
+# "barely readable", "too slow") grades the artefact being worked on.
+STATE_OF_THE_MOMENT = [
+    "The thumbnails are rendered fine not only in dark mode. Can you explain why?",
+    "the thumbnails are shown correctly not only on staging",
+    "the command is not sufficiently documented; it should link the guide",
+    "the script is barely readable, please rewrite it",
+]
+
+
+@pytest.mark.parametrize("text", STATE_OF_THE_MOMENT)
+def test_state_of_the_moment_yields_nothing(text: str) -> None:
+    assert _claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("The deploy target is fly.io, not heroku", "fly.io"),
+        ("The design system is an npm package, not linked to ../ds", "npm package"),
+        ("The package manager is pnpm", "pnpm"),
+    ],
+)
+def test_fact_of_the_setup_still_yields(text: str, word: str) -> None:
+    assert any(word in claim for claim in _claims(text)), _claims(text)

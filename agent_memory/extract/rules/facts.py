@@ -271,6 +271,8 @@ def _this_repo_ok(m: re.Match[str], c: Clause) -> bool:
 
 def _copula_contrast_ok(m: re.Match[str], c: Clause) -> bool:
     subject = m.group(1) or m.group(2)
+    if re.search(r",?\s+not\s+only\b", m.group(0), re.I):
+        return False  # "X is shown right not only in A but also in B": adds, contrasts nothing
     return (
         # "its is a command not a skill": "it's", typed in a hurry, a correction of the moment
         subject.split()[0].lower()
@@ -507,8 +509,12 @@ def _lexicon_ok(m: re.Match[str], c: Clause) -> bool:
         not vague(value)
         and not STATUS_VALUE.match(value)
         and not re.match(r"^to\s", value, re.I)
-        # "the server is started", "my account is not showing X": how things are this minute
-        and not re.match(r"^(?:not\s+)?[a-z]+(?:ing|ed|able|ible)\b", value, re.I)
+        # "the server is started", "my account is not showing X", "the command is not
+        # sufficiently detailed", "the output is too long": how things are this minute
+        and not re.match(
+            r"^(?:not\s+)?(?:(?:too|very|quite|so|\w+ly)\s+)?[a-z]+(?:ing|ed|able|ible)\b", value, re.I
+        )
+        and not re.match(r"^(?:not\s+)?too\s+\w+", value, re.I)
     )
 
 
