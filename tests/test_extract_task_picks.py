@@ -122,3 +122,29 @@ def test_state_of_the_moment_yields_nothing(text: str) -> None:
 )
 def test_fact_of_the_setup_still_yields(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+# "always/never" before a verb in its third-person form describes what the code does ("the test
+# references nn but never imports it"), it orders nothing.
+CODE_BEHAVIOUR = [
+    "The loader references yaml but never imports it, causing an ImportError.",
+    "The builder fills the list but always returns an empty one, which breaks the page.",
+]
+
+
+@pytest.mark.parametrize("text", CODE_BEHAVIOUR)
+def test_what_the_code_always_does_yields_nothing(text: str) -> None:
+    assert _claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Never pass secrets in URLs.", "pass secrets"),
+        ("Always address the reviewer by name.", "address the reviewer"),
+        ("Always focus on the failing test first.", "focus"),
+        ("Never import from src directly.", "import from src"),
+    ],
+)
+def test_always_never_orders_still_yield(text: str, word: str) -> None:
+    assert any(word in claim for claim in _claims(text)), _claims(text)
