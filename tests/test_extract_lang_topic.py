@@ -79,3 +79,39 @@ def test_the_usual_procedure_is_a_step_of_this_turn() -> None:
     # "いつもの" is "the usual", not "always": the sentence-initial ja_always reads it no more
     assert _rules("いつもの手順でデプロイしてください") == []
     assert _rules("いつも最新版でテストしてください")[0][2] == "language.ja_always"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "缩进统一用四个空格",
+        "组件名都用PascalCase",
+        "分支名必须用kebab-case",
+        "表名用下划线命名",
+        "インデントは4スペースでお願いします",
+        "関数名はスネークケースにすること",
+        "파일명은 케밥 케이스로 통일해 주세요",
+    ],
+)
+def test_a_code_convention_said_of_its_kind_of_name(text: str) -> None:
+    got = _rules(text)
+    assert got == [(f"Convention: {text}", "preference", "language.code_convention")], got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "文件名用report_v2",  # a name of this turn, not a style
+        "这个文件的变量名用驼峰",  # this file
+        "变量名用驼峰吗",  # a question
+        "如果可以，缩进用两个空格",  # a condition
+    ],
+)
+def test_a_name_of_this_turn_or_a_question_is_no_convention(text: str) -> None:
+    assert not [r for r in _rules(text) if r[2] == "language.code_convention"]
+
+
+def test_a_written_rule_on_the_comments_language() -> None:
+    assert _rules("コメントは英語にすること") == [
+        ("Convention: コメントは英語にすること", "preference", "language.artifact_language")
+    ]

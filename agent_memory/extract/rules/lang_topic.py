@@ -90,7 +90,44 @@ _KO_NEVER = re.compile(
     rf"{_KO_TOPIC}{_KO_MARK}\s*[^.?!？]{{1,50}}?(?:지\s*마(?:세요|요)?|지\s*말아\s*(?:주세요|줘)?|말\s*것|금지)$"
 )
 
+# A convention of the code, said of the kind of name or layout it governs: "缩进用两个空格",
+# "变量名统一用驼峰", "ファイル名はケバブケースにすること", "변수명은 카멜 케이스로 해 주세요". The topic is a
+# closed class (indentation, the names of a kind of thing), and the value is a style or a count of
+# spaces — not a name of this turn ("文件名用 report_v2": a file being made).
+_ZH_CODE_PART = (
+    r"(?:代码|代碼|项目|項目)?(?:的)?(?:缩进|縮進|命名|命名规范|命名規範|变量名|變數名|变量命名|函数名|函數名|文件名|檔案名|"
+    r"分支名|类名|類名|组件名|組件名|常量名|接口名|表名|字段名)"
+)
+_ZH_STYLE = (
+    r"(?:(?:大|小)?驼峰|(?:大|小)?駝峰|下划线|下劃線|蛇形|短横线|短橫線|帕斯卡|(?:[A-Za-z]+[-_ ]?case)|"
+    r"(?:两|兩|二|四|2|4)\s*(?:个|個)?\s*(?:空格|空白|spaces?)|tab|制表符)"
+)
+_ZH_CONVENTION = re.compile(
+    rf"^{_ZH_CODE_PART}(?:都|统一|統一|一律|要|必须|必須|请|請){{0,2}}(?:用|使用|采用|採用|遵循|遵守|按照|为|為|是)"
+    rf"\s*{_ZH_STYLE}(?:命名|格式|风格|風格)?$",
+    re.I,
+)
+_JA_STYLE = (
+    r"(?:キャメルケース|スネークケース|ケバブケース|パスカルケース|[A-Za-z]+[-_ ]?case|(?:2|4|２|４)\s*スペース|"
+    r"スペース\s*(?:2|4|２|４)|タブ)"
+)
+_JA_CONVENTION = re.compile(
+    r"^(?:コードの)?(?:インデント|変数名|関数名|ファイル名|ブランチ名|クラス名|コンポーネント名|定数名|命名規則|命名)(?:は|も)\s*"
+    rf"(?:常に|必ず|すべて|全て)?\s*{_JA_STYLE}\s*(?:で|に)?\s*(?:統一|統一して(?:ください)?|してください|して|すること|"
+    r"お願いします|です|でお願いします)?$",
+    re.I,
+)
+_KO_CONVENTION = re.compile(
+    r"^(?:들여쓰기|변수명|변수\s*이름|함수명|파일명|파일\s*이름|브랜치명|클래스명)(?:는|은)\s*(?:항상\s*)?"
+    r"(?:카멜\s*케이스|스네이크\s*케이스|케밥\s*케이스|파스칼\s*케이스|[A-Za-z]+[-_ ]?case|(?:2|4)\s*칸|탭)"
+    r"\s*(?:으로|로)?\s*(?:해\s*(?:줘|주세요)|작성해\s*(?:줘|주세요)|통일해\s*(?:줘|주세요)|하세요|합니다|해요)?$",
+    re.I,
+)
+
 TOPIC_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
+    (_ZH_CONVENTION, "Convention", "preference", "code_convention"),
+    (_JA_CONVENTION, "Convention", "preference", "code_convention"),
+    (_KO_CONVENTION, "Convention", "preference", "code_convention"),
     (_ZH_NEVER, "Never", "constraint", "zh_topic_never"),
     (_ZH_ALWAYS, "Always", "constraint", "zh_topic_always"),
     (_JA_NEVER, "Never", "constraint", "ja_topic_never"),
