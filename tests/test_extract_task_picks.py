@@ -148,3 +148,26 @@ def test_what_the_code_always_does_yields_nothing(text: str) -> None:
 )
 def test_always_never_orders_still_yield(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+# "let's go with the simplest route": a pick graded among the ways just weighed names no tool.
+GRADED_PICKS = [
+    "alright, let's go with quick fixes",
+    "let's go with minimal changes",
+]
+
+
+@pytest.mark.parametrize("text", GRADED_PICKS)
+def test_graded_pick_yields_nothing(text: str) -> None:
+    assert _claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("let's go with django rest framework", "django rest framework"),
+        ("let's go with PostgreSQL", "PostgreSQL"),
+    ],
+)
+def test_named_pick_still_yields(text: str, word: str) -> None:
+    assert any(word in claim for claim in _claims(text)), _claims(text)

@@ -465,6 +465,15 @@ def _np_short(obj: str, limit: int = 4) -> bool:
 
 
 _CHOOSE = ("do", "go with", "go for", "pick", "choose")
+# "let's go with quick wins", "go for the simplest fix", "pick the safer route": a pick graded
+# among the ways just weighed, not a named tool or stack.
+_GRADED = re.compile(
+    r"^(?:the\s+|a\s+|an\s+)?(?:(?:simpl|easi|saf|cheap|fast|small|light|quick|clean|short)est|"
+    r"quick|quicker|simple|simpler|easy|easier|safe|safer|cheap|cheaper|fast|faster|small|smaller|"
+    r"minimal|lighter|better|first|second|third|last|other|"
+    r"recommended|suggested|proposed|default)\b",
+    re.I,
+)
 _NUMBER_WORD = re.compile(r"^(?:\d|one|two|three|four|five|both|all|each|either)\b", re.I)
 _MOVE = ("switch to", "move to", "migrate to", "switch over to")
 
@@ -497,7 +506,12 @@ def _lets(m: re.Match[str], c: Clause) -> str | None:
         named = (
             re.match(r"^[A-Z\ue000][\w.+\ue000\ue001-]{2,}", obj)
             or _tool_list(obj)
-            or (content_words(obj) >= 2 and toolish(obj) and not _NUMBER_WORD.match(obj))
+            or (
+                content_words(obj) >= 2
+                and toolish(obj)
+                and not _NUMBER_WORD.match(obj)
+                and not _GRADED.match(obj)
+            )
         )
         return f"Use {obj}" if named and _np_short(obj) else None
     # "let's use fileinput to handle input": how to do this step; "let's use OAuth to avoid a
