@@ -1528,3 +1528,27 @@ def test_the_projects_parts_and_places_said_plainly(text: str, label: str) -> No
 )
 def test_parts_asked_about_or_supposed_are_no_facts(text: str) -> None:
     assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我当前项目的数据源是/srv/data/orders.csv",
+        "我们项目的入口在app/server.py",
+        "我们项目的静态资源在public/assets",
+    ],
+)
+def test_a_part_of_the_users_project_at_a_path(text: str) -> None:
+    claim, kind, rule = _one(text)
+    assert (claim, kind, rule) == (f"Location: {text}", "fact", "language.lives_at")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "项目的问题是CORS报错",  # what is wrong, no path
+        "我们项目的数据库是不是在/var/lib/db？",  # a question
+    ],
+)
+def test_what_is_wrong_or_asked_is_no_place(text: str) -> None:
+    assert extract_claims(text) == []

@@ -333,6 +333,10 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             r"脚本|腳本|数据文件|數據文件|博客|网站|網站|素材|备份|備份|日志|日誌|模型)(?:都)?(?:在|位于|位於|放在)\s*"
             rf"{_PATH_SPACED}\s*(?:下|里|裡|中|目录|目錄|下面|文件夹|文件夾)*$|"
 
+            # "我当前项目的数据源是 /data/x.xlsx", "我们项目的入口在 src/main.py": a part of the user's
+            # project, whatever it is called, and a path (not a name: "项目的问题是 CORS" says what is wrong)
+            r"^(?:我|我们|我們)(?:当前|當前|目前)?(?:的)?(?:项目|項目|工程|仓库|倉庫)的[\u4e00-\u9fff]{1,6}"
+            rf"(?:是|在|为|為|位于|位於)\s*{_PATH_SPACED}|"
             r"^[^、。]{0,12}?(?:コード|リポジトリ|ソース|設定ファイル|設定|ドキュメント|スクリプト|データ|ブログ|"
             r"ノート|メモ|バックアップ)は\s*"
             rf"{PATH_WORD}\s*(?:であり|である|です|で|にあります|にある|に置いて(?:い|あ)ります|配下です|$)|"
