@@ -115,3 +115,30 @@ def test_a_written_rule_on_the_comments_language() -> None:
     assert _rules("コメントは英語にすること") == [
         ("Convention: コメントは英語にすること", "preference", "language.artifact_language")
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我的原则是能用现成的库就不自己写",
+        "我们的规范就是：所有接口都返回统一的结构",
+        "私の方針は、まず動くものを作ってから整えることです",
+        "うちのルールは金曜日にはデプロイしないことです",
+        "우리 팀의 원칙은 테스트 없이 머지하지 않는 것입니다",
+    ],
+)
+def test_the_users_own_principle_said_as_one(text: str) -> None:
+    assert _rules(text) == [(f"Principle: {text}", "preference", "language.principle")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "你给的规则是逐条读",  # the assistant's rule, reported
+        "规则是非常多的",  # talk about rules
+        "我们的原则是什么",  # a question
+        "我们现在的规范是统一",  # now: the task at hand
+    ],
+)
+def test_rules_talked_about_are_no_principle(text: str) -> None:
+    assert not [r for r in _rules(text) if r[2] == "language.principle"]

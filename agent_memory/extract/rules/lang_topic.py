@@ -124,7 +124,18 @@ _KO_CONVENTION = re.compile(
     re.I,
 )
 
+# The user's own principle, said as one: "我的原则是前端尽量交给 X，…", "我们的规范就是：…", "うちの
+# ルールは…", "우리 팀의 원칙은 …". Whose it is must be said (my / our / the project's): "你给的规则是…"
+# reports the assistant's, "规则是非常多的" talks about rules. What follows is the principle itself.
+_PRINCIPLE = re.compile(
+    r"^(?:我的|我们的|我們的|咱们的|咱們的|项目的|項目的|团队的|團隊的)(?:原则|原則|规则|規則|规范|規範|约定|約定|惯例|慣例)"
+    r"(?:就|一直|始终|始終|一向)?(?:是|为|為)(?!不是|什么|什麼|否)[，,:：]?\s*\S.{3,}|"
+    r"^(?:私の|僕の|うちの|チームの|プロジェクトの)(?:方針|ルール|原則|規約)(?:は|として)[、,:：]?\s*\S.{3,}|"
+    r"^(?:제|내|우리|우리\s*팀의?|프로젝트의?)\s*(?:원칙|규칙|방침|규약)(?:은|는)\s*\S.{3,}"
+)
+
 TOPIC_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
+    (_PRINCIPLE, "Principle", "preference", "principle"),
     (_ZH_CONVENTION, "Convention", "preference", "code_convention"),
     (_JA_CONVENTION, "Convention", "preference", "code_convention"),
     (_KO_CONVENTION, "Convention", "preference", "code_convention"),
