@@ -171,3 +171,33 @@ def test_graded_pick_yields_nothing(text: str) -> None:
 )
 def test_named_pick_still_yields(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+# "remember <a thing>" names a thing and says nothing of it; "remember (that you) can X" grants
+# leave for this work, it sets no rule.
+REMEMBER_NO_STATEMENT = [
+    "Remember the billing module",
+    "remember that you are the lead here and you can call the review agent.",
+]
+
+
+@pytest.mark.parametrize("text", REMEMBER_NO_STATEMENT)
+def test_remember_without_a_statement_yields_nothing(text: str) -> None:
+    assert _claims(text) == []
+
+
+def test_remember_a_bare_thing_keeps_only_the_rule_beside_it() -> None:
+    assert _claims("ok, remember the deployment part, and keep the logs short.") == [
+        "Keep the logs short"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Remember that invoices go out on the first of the month.", "Invoices go out"),
+        ("remember: the staging db is read-only", "read-only"),
+    ],
+)
+def test_remember_a_statement_still_yields(text: str, word: str) -> None:
+    assert any(word in claim for claim in _claims(text)), _claims(text)

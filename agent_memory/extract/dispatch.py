@@ -104,8 +104,31 @@ def imperative(c: str) -> Rule | None:
     ):
         return None  # "remember (this) still needs to …": its subject was named elsewhere
     first = c.split(" ", 1)[0].lower()
+    if first in ("can", "could", "may", "might"):
+        return None  # "remember (that you) can use the helper agent": a permission, no rule
     if re.match(r"^(?:always|never|don't|do not|only|must)\b", c, re.I):
         return cap(c), "constraint"
     if first in IMPERATIVES or first.endswith("ly"):
         return cap(c), "preference"
+    if bare_np(c):
+        return None  # "remember the orchestration part": a thing named, nothing said of it
     return cap(c), "fact"  # "staging and prod share one Redis": a statement, not an instruction
+
+
+# A statement says something of its subject: a verb after the first word (a copula, a modal, a
+# verb in -s/-ed, a negation), not a bare noun phrase.
+_FINITE = re.compile(
+    r"[\s-](?:is|are|was|were|be|been|has|have|had|does|do|did|doesn't|don't|isn't|aren't|can|"
+    r"can't|cannot|could|should|must|will|won't|would|may|might|need|needs|not|never|always|"
+    r"[a-z]+(?:s|ed))\b",
+    re.I,
+)
+
+
+def bare_np(c: str) -> bool:
+    """`c` is a noun phrase opened by its determiner with no verb after it ("the orchestration
+    part", "the deploy key"): a thing named, nothing said of it. A clause without a determiner
+    ("deploys go out from the release branch") is not judged: its plural verb has no mark."""
+    return bool(re.match(r"^(?:the|a|an|my|our|this|that|your)\s", c.strip(), re.I)) and not (
+        _FINITE.search(c)
+    )

@@ -20,6 +20,7 @@ from agent_memory.extract.dispatch import (
     REMIND,
     SCOPE,
     TASK_AIM,
+    bare_np,
     clause_rules,
     imperative,
 )
@@ -533,7 +534,9 @@ def _clause_claim(
         headless = low in ("needs", "need", "is", "are", "was", "still", "has", "have") or bool(
             re.search(r"\bstill\b", c, re.I) or TASK_AIM.match(c)  # a to-do or aim of now
         )
-        if low not in PRONOUNS and content_words(c) >= 3 and not (dated or told or headless):
+        # "remember the orchestration part": an English noun phrase, nothing said of it
+        bare = bare_np(c) and not non_english(c)
+        if low not in PRONOUNS and content_words(c) >= 3 and not (dated or told or headless or bare):
             got = (cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
     return (got[0], got[1], i, got[2]) if got else None
 
