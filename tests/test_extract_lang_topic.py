@@ -142,3 +142,35 @@ def test_the_users_own_principle_said_as_one(text: str) -> None:
 )
 def test_rules_talked_about_are_no_principle(text: str) -> None:
     assert not [r for r in _rules(text) if r[2] == "language.principle"]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("我比较喜欢小而纯的函数", "Prefers"),
+        ("比起Jest我更喜欢Vitest", "Prefers"),
+        ("解释尽量简短", "Prefers"),
+        ("僕は短い関数が好きです", "Prefers"),
+        ("説明は手短にお願いします", "Prefers"),
+        ("余計な前置きは不要です", "Don't"),
+        ("저는 작은 커밋을 선호합니다", "Prefers"),
+    ],
+)
+def test_what_the_user_likes_said_of_themselves(text: str, label: str) -> None:
+    assert _rules(text) == [(f"{label}: {text}", "preference", "language.likes")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我更喜欢第二种",  # a pick of this turn
+        "我喜欢这个设计",
+        "我喜欢你的回答",  # praise of the answer
+        "我比较喜欢B",
+        "我倾向于方案一",
+        "这个组件的方案我更喜欢第一个",
+        "このデザインの方が好きです",
+    ],
+)
+def test_a_pick_or_praise_is_no_preference(text: str) -> None:
+    assert not [r for r in _rules(text) if r[2] == "language.likes"]

@@ -134,7 +134,28 @@ _PRINCIPLE = re.compile(
     r"^(?:제|내|우리|우리\s*팀의?|프로젝트의?)\s*(?:원칙|규칙|방침|규약)(?:은|는)\s*\S.{3,}"
 )
 
+# What the user likes, said of themselves: "我更喜欢函数式写法", "比起 Redux 我更喜欢 Zustand", "私は
+# シンプルなコードが好きです", "저는 간결한 코드를 선호합니다"; and how answers or code should read
+# ("回答尽量简洁", "回答は簡潔にしてください"). Not a pick of this turn ("我更喜欢第二种", "我喜欢这个",
+# "方案A"), not praise of the answer ("我喜欢你的回答"), not "倾向于" (a pick every time in the pools).
+_NOT_PICKED = r"(?!你|您|这|這|那|刚|剛|上面|第|方案|选项|選項|它|他|她|[A-Za-z0-9]{1}(?:$|[，,。]))"
+_LIKES = (
+    r"^(?:我|我们|我們)(?:一般|通常|平时|平時|还是|還是|比较|比較|更|最)*(?:喜欢|喜歡|偏好|偏爱|偏愛)"
+    rf"(?:用|使用|写|寫)?\s*{_NOT_PICKED}\S{{2,}}|"
+    rf"^比起\s*\S{{1,20}}?\s*(?:我|我们|我們)?(?:更|还是|還是)(?:喜欢|喜歡|偏好)(?:用|使用)?\s*{_NOT_PICKED}\S{{2,}}|"
+    r"^(?:你的)?(?:回答|回复|回覆|解释|解釋|说明|說明|代码|代碼|注释|註釋)(?:都)?(?:尽量|盡量|尽可能|盡可能|最好|要)"
+    r"(?:保持)?(?:简洁|簡潔|简短|簡短|简单|簡單|详细|詳細|精简|精簡|清晰|易懂)|"
+    r"^(?:私は|僕は|自分は)(?!この|その|あの)[^。？?]{2,20}?(?:が|の方が)(?:好き|好み)(?:です)?$|"
+    r"^(?!この|その|あの|それ|これ)[^。？?、]{2,20}?の方が(?:好き|好み)(?:です)?$|"
+    r"^(?:回答|返答|説明|出力|コード|コメント)は(?:常に|いつも)?(?:簡潔|短く|手短|詳しく|丁寧|シンプル)(?:に)?"
+    r"(?:して(?:ください)?|お願いします)?$|"
+    r"^(?:저는|전|나는|난)\s*(?!이|그|저)[^.?!？]{2,20}?(?:을|를)\s*(?:선호합니다|선호해요|선호해|좋아합니다|좋아해요)$"
+)
+_NO_LONG = r"^(?:長い|詳しい|余計な|冗長な)(?:説明|前置き|解説|まとめ)は(?:不要|いらない|要らない)(?:です)?$"
+
 TOPIC_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
+    (re.compile(_LIKES), "Prefers", "preference", "likes"),
+    (re.compile(_NO_LONG), "Don't", "preference", "likes"),
     (_PRINCIPLE, "Principle", "preference", "principle"),
     (_ZH_CONVENTION, "Convention", "preference", "code_convention"),
     (_JA_CONVENTION, "Convention", "preference", "code_convention"),
