@@ -201,3 +201,12 @@ def test_remember_a_bare_thing_keeps_only_the_rule_beside_it() -> None:
 )
 def test_remember_a_statement_still_yields(text: str, word: str) -> None:
     assert any(word in claim for claim in _claims(text)), _claims(text)
+
+
+# "try to use X rather than Y": an attempt at this task with a tool, not a choice made.
+def test_try_to_use_yields_nothing() -> None:
+    assert _claims("try to use the canvas layer rather than custom drawing code") == []
+
+
+def test_use_instead_said_plainly_still_yields() -> None:
+    assert _claims("use the canvas layer rather than custom drawing code") != []

@@ -82,7 +82,8 @@ _WH_ALWAYS = re.compile(
 REQUEST = re.compile(
     r"^(?:(?:please|and|also|so)\s+)*(?:(?:can|could|would|will|won't)\s+(?:you|u)|(?:can|could|shall)\s+we|i(?:'d| would) like you to|"
     r"i want you to|i need you to|i'd love (?:it )?if you(?: could)?|i(?:'d| would) appreciate if you(?: could)?|"
-    r"you (?:can|could|may|might)|go ahead and|feel free to|try to)\s+"
+    # ("try to use X rather than Y": an attempt at this task with a tool, not a choice made)
+    r"you (?:can|could|may|might)|go ahead and|feel free to|try to(?!\s+(?:use|switch|go with)\b))\s+"
     r"(?:(?:please|kindly|also|maybe|just|now|then|quickly|first)\s+)*",
     re.I,
 )
