@@ -174,3 +174,24 @@ def test_what_the_user_likes_said_of_themselves(text: str, label: str) -> None:
 )
 def test_a_pick_or_praise_is_no_preference(text: str) -> None:
     assert not [r for r in _rules(text) if r[2] == "language.likes"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["写测试的时候都要加断言说明", "发版的时候都要先更新版本号", "合并的时候一律要先跑测试"],
+)
+def test_an_occasion_said_of_every_time_is_a_standing_rule(text: str) -> None:
+    assert _rules(text) == [(f"Always: {text}", "constraint", "language.zh_topic_always")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "发版的时候记得打标签",  # no 都: may be this turn's release
+        "构建的时候都要等很久",  # a report
+        "用户注册的时候都要先验证邮箱",  # the product's behaviour
+        "你总是用英文回复",  # a complaint of what it keeps doing
+    ],
+)
+def test_an_occasion_reported_or_specified_is_no_rule(text: str) -> None:
+    assert not [r for r in _rules(text) if "always" in r[2]], _rules(text)

@@ -28,6 +28,7 @@ _ZH_TOPIC = (
     r"(?![^，,。；;]*?(?:可以|能否|建议|建議|觉得|覺得|感觉|感覺))"
     r"(?:[^，,。；;？?！!\s]{1,16}?)(?<![后後完])"
 )
+_ZH_TOPIC_OPEN = _ZH_TOPIC[: _ZH_TOPIC.rindex("(?:[^")]
 # Markers that state a rule by themselves (all / uniformly / always-without-exception / forever).
 _ZH_STRONG = r"(?:(?:都|也)?(?:一律|统一|統一|始终|始終|永远|永遠)(?:都|也)?)"
 # Markers that also report how things go ("总是报错", "每次都很慢", "一直在等") or say "after …"
@@ -42,7 +43,7 @@ _ZH_MODAL = r"(?:要|必须|必須|得|需要|应该|應該|应当|應當|请|�
 # A verb of conduct: how the work is to be done, not what happens ("显示", "报错", "等").
 _ZH_DO = (
     r"(?:先\s*)?(?:用|使用|采用|採用|改用|保持|放在|放到|存放在|存到|存在|写成|寫成|写在|寫在|写|寫|跑|运行|運行|"
-    r"执行|執行|更新|检查|檢查|提交|遵循|遵守|参考|參考|按照|加上|附上|带上|帶上|输出|輸出|回复|回覆|回答|"
+    r"执行|執行|更新|检查|檢查|提交|遵循|遵守|参考|參考|按照|加上|加|附上|带上|帶上|输出|輸出|回复|回覆|回答|"
     r"同步|备份|備份|确认|確認|测试|測試|标注|標註|注明)"
     # not a report after the verb: "跑不过", "用不了", "用得到", "写了"
     r"(?!不|没|沒|得|了|过|過|完|好了)(?:\s*\S|$)"
@@ -51,6 +52,9 @@ _ZH_DONT = r"(?:不要|别|別|不许|不許|不准|禁止|切勿|不得)"
 
 _ZH_ALWAYS = re.compile(
     rf"{_ZH_TOPIC}(?:(?:{_ZH_STRONG}|{_ZH_FROM_NOW}){_ZH_MODAL}?|{_ZH_WEAK}{_ZH_MODAL}){_ZH_DO}|"
+    # the occasion as the topic, said of every time by 都: "写代码的时候都要加注释" ("部署的时候记得备份"
+    # without it may be this turn's deploy)
+    rf"{_ZH_TOPIC_OPEN}[^，,。；;？?！!\s]{{1,16}}?(?:的时候|的時候|时|時)(?:也)?(?:都|一律|始终|始終){_ZH_MODAL}{_ZH_DO}|"
     # the occasion as the topic: "每次改完代码都要跑测试" (every time …, all must …)
     rf"^(?:每次|每一次|每当|每當)(?=[^，,。；;？?！!\s]{{1,16}}?都){_ZH_TOPIC[1:]}(?:都|也都){_ZH_MODAL}{_ZH_DO}"
 )

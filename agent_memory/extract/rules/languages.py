@@ -296,7 +296,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (
         re.compile(
-            rf"^(?:你)?(?:{_POLITE})?(?:一律|总是|總是|永远要|永遠要|始终|始終|每次都要)\s*"
+            # ("你总是用英文回复" complains of what it keeps doing; "你总是要先…" asks)
+            rf"^(?!你(?:总是|總是)(?!要|都要|必须|必須))(?:你)?(?:{_POLITE})?(?:一律|总是|總是|永远要|永遠要|始终|始終|每次都要)\s*"
             # "总是报错", "总是失败": how something keeps going wrong, not a rule
             r"(?!报错|報錯|失败|失敗|出错|出錯|出现|出現|卡|崩|不行|没|沒|不能|不会|不會|会|會|是|等|花|很|好久|"
             r"那么|那麼|这么|這麼)\S"
