@@ -1552,3 +1552,27 @@ def test_a_part_of_the_users_project_at_a_path(text: str) -> None:
 )
 def test_what_is_wrong_or_asked_is_no_place(text: str) -> None:
     assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("앞으로 커밋 메시지는 한국어로 써줘", "language.from_now_on"),
+        ("이 프로젝트는 Django로 만들어졌어요", "language.project_uses"),
+        ("우리 팀은 Jira를 사용해요", "language.i_use"),
+    ],
+)
+def test_korean_from_now_on_built_with_and_team_tools(text: str, rule: str) -> None:
+    assert _one(text)[2] == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "앞으로 이 파일 고쳐줘",  # this file: the task at hand
+        "이번에는 항상 테스트해 줘",  # this time
+        "이 프로젝트는 Django로 만들어졌나요?",  # a question
+    ],
+)
+def test_korean_this_time_and_questions_are_no_rules(text: str) -> None:
+    assert extract_claims(text) == []

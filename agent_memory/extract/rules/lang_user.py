@@ -282,6 +282,9 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             r"(?:います|いる|おり|ます)|"
             rf"^(?:이|우리|제|내)?\s*프로젝트(?:는|에서는|에선|에서)\s*{_LATIN_NAME}\s*(?:을|를)?\s*"
             r"(?:사용(?:해|하고|합니다|해요|중)|써|쓰고)|"
+            # "이 프로젝트는 Next.js로 만들어졌어요": what it is built with
+            rf"^(?:이|우리|제|내)?\s*프로젝트(?:는|은)\s*{_LATIN_NAME}\s*(?:으로|로)\s*"
+            r"(?:만들어졌|만들었|개발했|개발되었|개발됐|작성되었|작성됐|작성했)|"
             r"^(?:esse|este|o|nosso|meu)\s+(?:projeto|repositório|repo|app|aplicativo)\s+"
             r"(?:usa|utiliza|roda\s+(?:em|com)|é\s+feito\s+(?:em|com)|é\s+escrito\s+em)\s+"
             rf"(?:o\s+|a\s+)?{_NAMED}|"

@@ -651,7 +651,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             # is how something was just done)
             rf"^(?:但是|不过|不過|其实|其實)?(?:我|我们|我們)(?:是用|是使用)\s*{_TOOL2}\s*(?:[，,]|$)|"
             rf"^(?:私は|うちは)?{_TOOL2}\s*(?:を|も)?(?:使っています|使っている|使用しています)|"
-            rf"^(?:저는|전|우리는)\s*{_TOOL2}\s*(?:을|를)?\s*(?:사용|써)|"
+            rf"^(?:저는|전|우리는|저희는|(?:우리|저희)\s*(?:팀|회사)은)\s*{_TOOL2}\s*(?:을|를)?\s*(?:사용|써)|"
             rf"^(?:지금\s*)?(?:제가\s*|내가\s*)?(?:쓰는|사용하는)\s*(?:게|것은|건)\s*{_TOOL2}|"
             rf"^(?:я|мы)\s+(?:всегда\s+)?(?:использую|используем|пользуюсь|пользуемся|сижу на)\s+{_TOOL2}|"
             rf"^(?:eu\s*,?\s*(?:[^,]{{1,20}},\s*)?|yo\s+)?(?:já\s+|siempre\s+|sempre\s+)?(?:uso|utilizo)\s+"
@@ -1004,6 +1004,8 @@ _PROJECT_SCOPE = re.compile(
 _TASK_DEIXIS = re.compile(
     r"这个|這個|这次|這次|这里|這裡|这些|這些|那个|那個|刚才|剛才|刚刚|剛剛|上面|下面|现在|現在|暂时|暫時|目前|"
     r"问我|問我|等我|先别|先不要|これ|ここ|さっき|今回|上記|この(?!プロジェクト|リポジトリ)|"
+    # Korean "this time / just now / here / this <thing>" ("이 프로젝트" is the project's scope)
+    r"(?<![\uac00-\ud7af])(?:이번|방금|여기)|(?<![\uac00-\ud7af])이\s+(?!프로젝트|저장소|레포|팀)|"
     r"(?<!\w)(?:это|этот|эту|этого|эти|этим|сейчас|пока что|здесь|тут|выше|ниже|меня спрашивать)(?!\w)|"
     r"\b(?:isso|isto|esse|essa|agora|aqui|acima|ainda|eso|esto|ese|esa|ahora|aquí|arriba|todavía|"
     r"ça|cela|ceci|maintenant|ici|ci-dessus|questo|questa|quello|quella|adesso|qui|sopra|"
@@ -1376,7 +1378,7 @@ _FROM_NOW_START = re.compile(
 _RULE_AFTER = re.compile(
     r"都|要|必须|必須|请|請|不要|别|別|不|只|一律|统一|統一|默认|默認|"
     r"ください|して|しない|しないで|使って|常に|必ず|"
-    r"세요|해|하지|마|"
+    r"세요|해|하지|마|줘|"
     rf"先|(?<!\w)(?:всегда|никогда|только|сначала|можешь|нужно|надо|должен|должны|не\s+{_RU_IMP}|"
     r"используй\w*|пиши\w*|делай\w*|отвечай\w*|ставь\w*|запускай\w*|добавляй\w*)(?!\w)|"
     rf"\b(?:{_PT_IMP}|{_ES_IMP}|{_FR_IMP}|{_DE_IMP}|{_IT_IMP})\b|"
