@@ -179,6 +179,11 @@ _MULTI: dict[str, str] = {
     r"\bnunca\b|\bjamais\b|\bniemals\b|\bmai\b",
     "ml_remember": r"记住|記住|记得|記得|覚えて|запомни|помни|\brecuerda\b|\blembr|\bsouviens|"
     r"\bmerk dir\b",
+    # the language to be answered in ("中文回答", "中文交互", "日本語でお願いします"): a preference
+    # about every reply, whatever its length (short CJK ones scored as one-liners)
+    "ml_reply_language": r"(?:中文|简体中文|簡體中文|繁體中文|繁体中文)(?:回答|回复|回覆|交互|交流|对话|對話)|"
+    r"(?:用|使用)(?:中文|简体中文)(?:回答|回复|回覆|交流)|日本語で(?:回答|返答|答え|お願い)|"
+    r"(?:한국어|한글)로\s*(?:답|대답|응답)",
     "ml_prefer": r"喜欢|喜歡|偏好|更喜欢|好き|предпочита|люблю|\bprefiero\b|\bprefiro\b|\bpréfère",
     "ml_deixis": r"这个|這個|那个|那個|这里|這裡|この|その|ここ|\bэто\b|\bэтот\b|\bэта\b|\bтут\b|"
     r"\besto\b|\beste\b|\besta\b|\bisso\b|\bisto\b|\bcette\b|\bceci\b|\bdieser\b|\bdiese\b",
@@ -353,9 +358,12 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
 # Candidates the gate never drops: a sentence carrying an explicit standing-rule word ("always",
 # "never", "from now on", "remember", or their equivalents in other languages) says itself that
 # it is meant to last, wherever it sits (a rule typed in the middle of a long pasted prompt);
+# a reply language said ("中文回答") is a preference about every reply however short it is;
 # and a tool named in a rejection reason ("use pnpm" against a refused npm command) is not
 # prose the model has seen enough of to judge.
-EXEMPT = frozenset({"standing", "ml_always", "ml_never", "ml_remember", "family=rejection"})
+EXEMPT = frozenset(
+    {"standing", "ml_always", "ml_never", "ml_remember", "ml_reply_language", "family=rejection"}
+)
 
 
 def exempt(feats: list[str]) -> bool:
