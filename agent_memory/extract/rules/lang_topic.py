@@ -46,7 +46,9 @@ _ZH_DO = (
     r"执行|執行|更新|检查|檢查|提交|遵循|遵守|参考|參考|按照|加上|加|附上|带上|帶上|输出|輸出|回复|回覆|回答|"
     r"同步|备份|備份|确认|確認|测试|測試|标注|標註|注明)"
     # not a report after the verb: "跑不过", "用不了", "用得到", "写了"
-    r"(?!不|没|沒|得|了|过|過|完|好了)(?:\s*\S|$)"
+    r"(?!不|没|沒|得|了|过|過|完|好了)"
+    # nor how long it takes ("测试用例一直都要跑很久")
+    r"(?![^，,。；;]*?(?:很久|好久|很慢|太慢|半天|很长时间|很長時間|几分钟|幾分鐘|半小时|半小時))(?:\s*\S|$)"
 )
 _ZH_DONT = r"(?:不要|别|別|不许|不許|不准|禁止|切勿|不得)"
 
@@ -77,7 +79,8 @@ _JA_TOPIC = (
 )
 # what follows the marker is the rule itself, not a reason or a condition for this turn's request
 # ("エラーがいつも出るので直してください")
-_JA_RULE = r"(?:(?!ので|けど|けれど|のに|たら|なら)[^。？?]){1,50}?"
+# (nor what the product does on its own: "ログは必ず出力されるようにして" asks for a behaviour)
+_JA_RULE = r"(?:(?!ので|けど|けれど|のに|たら|なら|されるよう|られるよう)[^。？?]){1,50}?"
 _JA_ALWAYS = re.compile(rf"{_JA_TOPIC}{_JA_MARK}{_JA_RULE}{_JA_REQUEST}")
 _JA_NEVER = re.compile(rf"{_JA_TOPIC}{_JA_MARK}{_JA_RULE}{_JA_DONT}")
 
