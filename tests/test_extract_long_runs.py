@@ -186,3 +186,13 @@ def test_what_follows_a_no_is_not_tried_inside_a_run_of_blanks() -> None:
         "decision",
         "choice",
     )
+
+
+def test_not_only_is_never_tried_from_inside_a_run_of_blanks() -> None:
+    from agent_memory.extract.rules.facts import _NOT_ONLY
+
+    said = "the thumbnails are shown" + " " * 40 + "not only on staging"
+    assert _NOT_ONLY.search(said)
+    # from the second blank of the run on, no match starts: the run is scanned once, not once
+    # per blank
+    assert _NOT_ONLY.match(said, said.index(" " * 40) + 1) is None

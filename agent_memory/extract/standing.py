@@ -292,7 +292,7 @@ def plan_stands(sentence: str, s: Shape) -> bool:
     """A plan rule's choice (see above) stands: said to last, or said as a whole statement that
     is not a question."""
     said = sentence.strip()
-    if STANDING.search(said) and len(said) <= _SHORT_SENTENCE:
+    if len(said) <= _SHORT_SENTENCE and STANDING.search(said):
         return True
     # (a request spliced on in the same sentence is left alone: "we'll use X, update the docs"
     # states the team's choice and then the work that follows from it)

@@ -146,7 +146,7 @@ _PRINCIPLE = re.compile(
 # ("回答尽量简洁", "回答は簡潔にしてください"). Not a pick of this turn ("我更喜欢第二种", "我喜欢这个",
 # "方案A"), not praise of the answer ("我喜欢你的回答"), not "倾向于" (a pick every time in the pools).
 _NOT_PICKED = r"(?!你|您|这|這|那|刚|剛|上面|第|方案|选项|選項|它|他|她|[A-Za-z0-9]{1}(?:$|[，,。]))"
-_LIKES = (
+_LIKES = re.compile(
     r"^(?:我|我们|我們)(?:一般|通常|平时|平時|还是|還是|比较|比較|更|最)*(?:喜欢|喜歡|偏好|偏爱|偏愛)"
     rf"(?:用|使用|写|寫)?\s*{_NOT_PICKED}\S{{2,}}|"
     rf"^比起\s*\S{{1,20}}?\s*(?:我|我们|我們)?(?:更|还是|還是)(?:喜欢|喜歡|偏好)(?:用|使用)?\s*{_NOT_PICKED}\S{{2,}}|"
@@ -158,11 +158,13 @@ _LIKES = (
     r"(?:して(?:ください)?|お願いします)?$|"
     r"^(?:저는|전|나는|난)\s*(?!이|그|저)[^.?!？]{2,20}?(?:을|를)\s*(?:선호합니다|선호해요|선호해|좋아합니다|좋아해요)$"
 )
-_NO_LONG = r"^(?:長い|詳しい|余計な|冗長な)(?:説明|前置き|解説|まとめ)は(?:不要|いらない|要らない)(?:です)?$"
+_NO_LONG = re.compile(
+    r"^(?:長い|詳しい|余計な|冗長な)(?:説明|前置き|解説|まとめ)は(?:不要|いらない|要らない)(?:です)?$"
+)
 
 TOPIC_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
-    (re.compile(_LIKES), "Prefers", "preference", "likes"),
-    (re.compile(_NO_LONG), "Don't", "preference", "likes"),
+    (_LIKES, "Prefers", "preference", "likes"),
+    (_NO_LONG, "Don't", "preference", "likes"),
     (_PRINCIPLE, "Principle", "preference", "principle"),
     (_ZH_CONVENTION, "Convention", "preference", "code_convention"),
     (_JA_CONVENTION, "Convention", "preference", "code_convention"),
