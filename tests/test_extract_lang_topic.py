@@ -138,9 +138,9 @@ def test_the_users_own_principle_said_as_one(text: str) -> None:
     "text",
     [
         "你给的规则是逐条读",  # the assistant's rule, reported
-        "规则是非常多的",  # talk about rules
+        "要记的规则实在太多了",  # talk about rules
         "我们的原则是什么",  # a question
-        "我们现在的规范是统一",  # now: the task at hand
+        "我们现在的约定是先不动接口",  # now: the task at hand
     ],
 )
 def test_rules_talked_about_are_no_principle(text: str) -> None:

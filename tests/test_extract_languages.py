@@ -1447,7 +1447,7 @@ def test_the_reply_language_said_in_more_ways(text: str, claim: str) -> None:
     [
         "文档用中文",  # a document's language: the task's
         "报告要用中文写",
-        "中文版本没看懂",
+        "那份中文说明我读不懂",
         "网页是中文",
         "可以说中文吗？",  # a question
         "把这段翻译成中文",
@@ -1533,7 +1533,7 @@ def test_parts_asked_about_or_supposed_are_no_facts(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "我当前项目的数据源是/srv/data/orders.csv",
+        "我们工程的样例数据在/srv/data/orders.csv",
         "我们项目的入口在app/server.py",
         "我们项目的静态资源在public/assets",
     ],

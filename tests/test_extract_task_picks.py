@@ -116,7 +116,7 @@ def test_state_of_the_moment_yields_nothing(text: str) -> None:
     ("text", "word"),
     [
         ("The deploy target is fly.io, not heroku", "fly.io"),
-        ("The design system is an npm package, not linked to ../ds", "npm package"),
+        ("The icon library is an npm package, not a symlink to ../icons", "npm package"),
         ("The package manager is pnpm", "pnpm"),
     ],
 )
@@ -177,7 +177,7 @@ def test_named_pick_still_yields(text: str, word: str) -> None:
 # leave for this work, it sets no rule.
 REMEMBER_NO_STATEMENT = [
     "Remember the billing module",
-    "remember that you are the lead here and you can call the review agent.",
+    "remember that you are in charge here and you can start the test agent.",
 ]
 
 
