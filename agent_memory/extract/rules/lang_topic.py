@@ -19,16 +19,18 @@ import re
 
 # A topic is a short noun phrase: no pronoun alone ("我/你/他 …": the speaker's complaint or the
 # sentence forms languages.py reads), no third party of the product, no action on a thing
-# ("把/将/帮/给 …": this turn's edit), no clause break.
-_ZH_TOPIC = (
-    r"^(?!(?:我|你|您|他|她|它|咱)(?![的们們]))(?!(?:请|請)?(?:把|将|將|帮|幫|给|給|让|讓|先|再))"
+# ("把/将/帮/给 …": this turn's edit), no clause break. _ZH_TOPIC_CHECKS are the look-aheads every
+# topic passes, wherever it starts; _ZH_TOPIC_WORDS is the topic itself.
+_ZH_TOPIC_CHECKS = (
+    r"(?!(?:我|你|您|他|她|它|咱)(?![的们們]))(?!(?:请|請)?(?:把|将|將|帮|幫|给|給|让|讓|先|再))"
     r"(?![^，,。；;]*?(?:用户|用戶|客户|客戶|玩家|访客|訪客|会员|會員|买家|買家|卖家|賣家|别人|別人|有人|大家|系统|系統|后台|後台|点击|點擊|页面|頁面|按钮|按鈕|弹窗|彈窗|界面|每天|每日|每周|每週|每月|定时|定時))"
     # not a step of a sequence ("并/然后/再 …", "汇总后统一写 PPT": then all at once) or an asking
     r"(?!(?:并|並|然后|然後|再|接着|接著|最后|最後|之后|之後|可以|能不能|能否))"
     r"(?![^，,。；;]*?(?:可以|能否|建议|建議|觉得|覺得|感觉|感覺))"
-    r"(?:[^，,。；;？?！!\s]{1,16}?)(?<![后後完])"
 )
-_ZH_TOPIC_OPEN = _ZH_TOPIC[: _ZH_TOPIC.rindex("(?:[^")]
+_ZH_TOPIC_WORDS = r"(?:[^，,。；;？?！!\s]{1,16}?)(?<![后後完])"
+_ZH_TOPIC_OPEN = "^" + _ZH_TOPIC_CHECKS
+_ZH_TOPIC = _ZH_TOPIC_OPEN + _ZH_TOPIC_WORDS
 # Markers that state a rule by themselves (all / uniformly / always-without-exception / forever).
 _ZH_STRONG = r"(?:(?:都|也)?(?:一律|统一|統一|始终|始終|永远|永遠)(?:都|也)?)"
 # Markers that also report how things go ("总是报错", "每次都很慢", "一直在等") or say "after …"
@@ -58,7 +60,7 @@ _ZH_ALWAYS = re.compile(
     # without it may be this turn's deploy)
     rf"{_ZH_TOPIC_OPEN}[^，,。；;？?！!\s]{{1,16}}?(?:的时候|的時候|时|時)(?:也)?(?:都|一律|始终|始終){_ZH_MODAL}{_ZH_DO}|"
     # the occasion as the topic: "每次改完代码都要跑测试" (every time …, all must …)
-    rf"^(?:每次|每一次|每当|每當)(?=[^，,。；;？?！!\s]{{1,16}}?都){_ZH_TOPIC[1:]}(?:都|也都){_ZH_MODAL}{_ZH_DO}"
+    rf"^(?:每次|每一次|每当|每當)(?=[^，,。；;？?！!\s]{{1,16}}?都){_ZH_TOPIC_CHECKS}{_ZH_TOPIC_WORDS}(?:都|也都){_ZH_MODAL}{_ZH_DO}"
 )
 _ZH_NEVER = re.compile(
     rf"{_ZH_TOPIC}(?:{_ZH_STRONG}|{_ZH_FROM_NOW}|{_ZH_WEAK})(?:{_ZH_DONT}|(?<=[远遠律])(?:不能|不可以))(?:再)?\s*\S"
