@@ -92,6 +92,14 @@ def test_a_chinese_verb_next_to_chinese_text_is_no_tool() -> None:
     assert _one("后端我们已经用ruff取代flake8了")[0] == "Use ruff, not flake8"
 
 
+def test_a_switch_asked_about_is_no_rule() -> None:
+    # "why not just use X instead of Y?": a question (mark, particle or question word) proposes
+    # the switch; only the same switch said as a statement is a preference
+    assert extract_claims("为什么我们不用pnpm代替npm呢？") == []
+    assert extract_claims("要不要用vitest代替jest") == []
+    assert _one("以后都用vitest代替jest")[0] == "Use vitest, not jest"
+
+
 def test_remember_needs_what_is_remembered() -> None:
     assert extract_claims("记住这个数字，明天再看") == []
     claim, kind, _ = _one("记住：我们的服务器都在新加坡")

@@ -1092,12 +1092,14 @@ def _question(sentence: str, body: str) -> bool:
 
 
 def _sentence(sentence: str) -> Hit | None:
-    for pattern, sub in _INSTEAD:
-        m = pattern.search(sentence)
-        if m and m.group(1).lower() != m.group(2).lower():
-            return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
     # "1.我之前是…": the number of the user's point, not part of what is said
     body = _POINT_NUMBER.sub("", sentence).rstrip("。.!！?？;；")
+    # "为什么不直接用 X 代替 Y 呢？" asks about a switch (or proposes one); it rules nothing
+    if not _question(sentence, body):
+        for pattern, sub in _INSTEAD:
+            m = pattern.search(sentence)
+            if m and m.group(1).lower() != m.group(2).lower():
+                return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
     # "中文回答，然后…", "…，回复必须是中文，为什么老是输出其他语言": the language to talk in is a
     # clause of its own, whatever the rest asks
     for clause in _HEAD.split(body):
