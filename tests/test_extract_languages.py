@@ -100,6 +100,12 @@ def test_a_switch_asked_about_is_no_rule() -> None:
     assert _one("以后都用vitest代替jest")[0] == "Use vitest, not jest"
 
 
+def test_a_final_particle_before_trailing_figures_still_asks() -> None:
+    # "…都会提醒我吗 80%": the figure typed after 吗 does not turn the question into a rule
+    assert extract_claims("以后每个会话都会自动保存进度吗 80%") == []
+    assert _one("以后每个会话都自动保存进度 80%")[0].startswith("From now on:")
+
+
 def test_remember_needs_what_is_remembered() -> None:
     assert extract_claims("记住这个数字，明天再看") == []
     claim, kind, _ = _one("记住：我们的服务器都在新加坡")

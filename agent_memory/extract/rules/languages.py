@@ -1058,9 +1058,10 @@ _PLAIN = frozenset(
         "de_dont",
     )
 )
-# Chinese questions without a question mark: a final particle or a question word.
+# Chinese questions without a question mark: a final particle (before trailing figures or marks
+# typed after it, "…提醒我嗎60%") or a question word.
 _ZH_QUESTION = re.compile(
-    r"(?:吗|嗎|呢|么|麼|嘛)$|如何|怎么|怎麼|怎样|怎樣|为什么|為什麼|什么|什麼|是否|会不会|會不會|"
+    r"(?:吗|嗎|呢|么|麼|嘛)[\s\d%.,，、~～]*$|如何|怎么|怎麼|怎样|怎樣|为什么|為什麼|什么|什麼|是否|会不会|會不會|"
     r"能不能|可不可以|要不要|有没有|有沒有|哪"
 )
 
