@@ -18,7 +18,7 @@ from agent_memory.extract.filters import (
     vague,
 )
 from agent_memory.extract.rules.base import Clause, ClauseRule
-from agent_memory.extract.standing import STANDING
+from agent_memory.extract.standing import DEIXIS, STANDING
 from agent_memory.extract.text import words
 
 Rule = tuple[str, str]  # (claim, kind)
@@ -96,6 +96,8 @@ _DONT = re.compile(
     r"let us not|(?:please\s+)?refrain from)\s+(?:ever\s+|please\s+)?(\w[\w'-]*)\b(.*)",
     re.I,
 )
+_LETS_NOT = re.compile(r"^let(?:'s|\s+us)\s+not\b", re.I)
+_LETS_NOT_CHOICE = words("use import add call commit push install rely depend mock vendor")
 _HOLD_VERBS = frozenset(
     {"implement", "make", "write", "apply", "start", "change", "edit", "touch", "modify", "alter"}
 )
@@ -206,6 +208,13 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
     verb, rest = m.group(1), m.group(2)
     if verb.lower() in NEG_STOP or vague(rest) or verb.lower() in _STEP_VERBS:
         return False
+    if _LETS_NOT.match(c.text) and not STANDING.search(c.text):
+        # "let's not include the size param", "let's not auto-fill the caption", "let's not use
+        # redux here": a proposal for the work at hand, as "let's add …" is. A tool or a kind of
+        # code set aside ("let's not use an ORM", "let's not commit secrets") is the team's
+        # choice, read as "let's use X" is (preferences._LETS); said to last ("let's not ever …")
+        # it stands.
+        return verb.lower() in _LETS_NOT_CHOICE and not DEIXIS.search(c.text)
     if (
         not re.search(r"[A-Za-z\ue000]", rest)
         or re.match(r"^\s+(?:me|us)\s*[.!]*$", rest, re.I)

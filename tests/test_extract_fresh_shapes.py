@@ -1,0 +1,33 @@
+"""Shapes of the directive and situation rules that misfired on brand-new strangers, judged
+strictly (notes/29-fresh6.md, notes/29-en6.md). Every sentence is our own; each step-at-hand
+case yields nothing, and the durable statement of the same surface shape still gives its atom."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.extract.statement import extract_claims
+
+STEP_AT_HAND = [
+    # "let's not X": a proposal for the work at hand, as "let's add X" is
+    "let's not log request bodies",
+    "let's not cache avatar thumbnails",
+    "let's not use sqlite here",
+]
+
+
+@pytest.mark.parametrize("text", STEP_AT_HAND)
+def test_statements_about_the_step_at_hand_yield_nothing(text: str) -> None:
+    assert extract_claims(text) == [], extract_claims(text)
+
+
+DURABLE = [
+    ("Let's not use Kafka", "Kafka"),
+    ("let's not ever log tokens in this repo", "tokens"),
+]
+
+
+@pytest.mark.parametrize(("text", "word"), DURABLE)
+def test_durable_statements_of_those_shapes_are_kept(text: str, word: str) -> None:
+    claims = [c.claim for c in extract_claims(text)]
+    assert any(word in claim for claim in claims), claims
