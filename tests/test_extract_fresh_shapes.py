@@ -13,6 +13,10 @@ STEP_AT_HAND = [
     "let's not log request bodies",
     "let's not cache avatar thumbnails",
     "let's not use sqlite here",
+    # a bare pronoun as the object names nothing, even with a scope after it
+    "I don't want to allow it for any write route",
+    "I dont want them in every list",
+    "don't enable it for any admin page",
 ]
 
 
@@ -24,6 +28,9 @@ def test_statements_about_the_step_at_hand_yield_nothing(text: str) -> None:
 DURABLE = [
     ("Let's not use Kafka", "Kafka"),
     ("let's not ever log tokens in this repo", "tokens"),
+    ("I don't want you to use mocks in integration tests", "mocks"),
+    ("don't enable telemetry for any environment", "telemetry"),
+    ("I don't want to make it depend on my shell setup", "shell"),
 ]
 
 

@@ -97,6 +97,7 @@ _DONT = re.compile(
     re.I,
 )
 _LETS_NOT = re.compile(r"^let(?:'s|\s+us)\s+not\b", re.I)
+_COMPLEMENT_VERBS = words("make keep leave let get have")
 _LETS_NOT_CHOICE = words("use import add call commit push install rely depend mock vendor")
 _HOLD_VERBS = frozenset(
     {"implement", "make", "write", "apply", "start", "change", "edit", "touch", "modify", "alter"}
@@ -233,10 +234,14 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
         return False  # "don't make mistakes": emphasis, nothing to remember
     if _OTHER_PARTS.match(rest) or _ANY_WORK.match(rest):
         return False  # "don't change any other files", "don't make any changes": this turn's bounds
-    if re.match(r"^\s+(?:me|us|this|that|these|those)\b", rest, re.I) and not _TALK_TO_ME.match(
-        f"{verb}{rest}"
-    ):
-        return False  # "don't consider me", "don't use this <link>": the thing at hand
+    pronoun = r"me|us|this|that|these|those" + (
+        "" if verb.lower() in _COMPLEMENT_VERBS else "|it|them"
+    )
+    if re.match(rf"^\s+(?:{pronoun})\b", rest, re.I) and not _TALK_TO_ME.match(f"{verb}{rest}"):
+        # "don't consider me", "don't use this <link>", "don't enable it for any admin route":
+        # the thing at hand, named in another turn (a scope after "it" does not name it; "don't
+        # make it only work on my machine" says what the thing must be, which stands)
+        return False
     if (_STEP_OBJECT.match(rest) and "\ue000" not in rest) or re.search(
         r"\b(?:again|yet|now|anymore please)\s*[.!]*$", rest, re.I
     ):
@@ -258,7 +263,16 @@ def _dont_want(m: re.Match[str], c: Clause) -> str | None:
         return None  # "I don't like the polling wait": the code on the table, not a taste
     if re.search(r"\b(?:now|yet|again|today|anymore)\s*[.!]*$", rest, re.I):
         return None  # "I don't want you to edit anything now": this moment of the work
-    if verb == "want" and (to_you or re.match(r"^to\s", c.text[m.start(3) - 3 : m.start(3)])):
+    to_do = bool(to_you or re.match(r"^to\s", c.text[m.start(3) - 3 : m.start(3)]))
+    lead = r"\w+\s+" if to_do else ""  # the verb of "I don't want (you) to <verb> it"
+    if re.match(rf"^{lead}(?:it|them|this|that|these|those)\b", rest, re.I) and not (
+        to_do and rest.split(" ", 1)[0].lower() in _COMPLEMENT_VERBS
+    ):
+        # "I don't want to allow it for any write route", "I don't want them in every list":
+        # what "it" is was said in another turn; a scope after it does not name it ("I don't
+        # want to make it only work on my machine" says what the thing must be, which stands)
+        return None
+    if verb == "want" and to_do:
         head = rest.split(" ", 1)[0].lower()
         if re.match(r"^\S+\s+(?:a|an)\s", rest, re.I):
             return None  # "I don't want to include a coach chat": a feature of this build
