@@ -17,6 +17,10 @@ STEP_AT_HAND = [
     "I don't want to allow it for any write route",
     "I dont want them in every list",
     "don't enable it for any admin page",
+    # a determiner and an adjective with no noun: a fragment pointing at the thing at hand
+    "NOTE: keep old, DO NOT DELETE ANY EXISTING",
+    "don't rename any existing",
+    "never remove any remaining",
 ]
 
 
@@ -31,6 +35,7 @@ DURABLE = [
     ("I don't want you to use mocks in integration tests", "mocks"),
     ("don't enable telemetry for any environment", "telemetry"),
     ("I don't want to make it depend on my shell setup", "shell"),
+    ("do not modify any existing migrations", "migrations"),
 ]
 
 

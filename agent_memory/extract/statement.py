@@ -238,7 +238,11 @@ _DANGLING = re.compile(
     r"our|your|would|should|could|can|will|when|if|because|which|who|where)\s*[.!?,;:]*$|"
     r"\b(?:until|unless|before|after|when|while|if|once)\s+(?:you|i|we|it|they)\s*[.!?,;:]*$|"
     # "we're using claude code's": a possessive whose noun was cut off
-    r"\w['\u2019]s\s*[.!?,;:]*$",
+    r"\w['\u2019]s\s*[.!?,;:]*$|"
+    # "do not modify any existing", "never touch the current": a determiner and an adjective
+    # with no noun after them, what the user means is the thing at hand
+    r"\b(?:any|all|every|each|the|some|no)\s+(?:existing|exist|current|new|old|other|original|"
+    r"previous|remaining|following|related|unrelated|relevant|extra|additional)\s*[.!?,;:]*$",
     re.I,
 )
 # "that pattern", "that way": a thing named in an earlier turn ("that" as a determiner, before a
