@@ -21,6 +21,10 @@ STEP_AT_HAND = [
     "NOTE: keep old, DO NOT DELETE ANY EXISTING",
     "don't rename any existing",
     "never remove any remaining",
+    # "we no longer need X": take a piece of the code out in this task
+    "we no longer need to send the page size when loading the feed",
+    "we don't need the dark mode toggle anymore",
+    "we no longer need the retry wrapper",
 ]
 
 
@@ -36,6 +40,9 @@ DURABLE = [
     ("don't enable telemetry for any environment", "telemetry"),
     ("I don't want to make it depend on my shell setup", "shell"),
     ("do not modify any existing migrations", "migrations"),
+    ("we no longer use Heroku, we deploy on Fly now", "Heroku"),
+    ("we don't use Jenkins anymore", "Jenkins"),
+    ("we no longer support Python 2", "Python 2"),
 ]
 
 
