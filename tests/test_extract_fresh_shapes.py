@@ -25,6 +25,13 @@ STEP_AT_HAND = [
     "we no longer need to send the page size when loading the feed",
     "we don't need the dark mode toggle anymore",
     "we no longer need the retry wrapper",
+    # "I never X" / "we always X" describing the speaker, or giving the reason of the work
+    # asked in the clause before: no rule for the assistant
+    "I'm a curious person, I never stop",
+    "I never stop",
+    "we always ship",
+    "we should delete the legacy router, we always need a router",
+    "I'm a tinkerer, I always explore new tools",
 ]
 
 
@@ -43,6 +50,11 @@ DURABLE = [
     ("we no longer use Heroku, we deploy on Fly now", "Heroku"),
     ("we don't use Jenkins anymore", "Jenkins"),
     ("we no longer support Python 2", "Python 2"),
+    ("I never use semicolons in JavaScript", "semicolons"),
+    ("yes, I always use pnpm", "pnpm"),
+    ("btw, we never push to main", "main"),
+    ("we always need a changelog entry for user-facing changes", "changelog"),
+    ("we should always use pnpm, we never use npm", "npm"),
 ]
 
 

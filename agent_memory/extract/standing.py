@@ -162,6 +162,28 @@ _WORK_FIRST = re.compile(
 _SPLICE = re.compile(r"[,;]\s+|(?<!\s)\s+-\s+")
 
 
+# "we should drop the old layout", "you need to rename the hook": a piece of work asked for
+# ("we should always …" states a rule instead).
+_WE_SHOULD_DO = re.compile(
+    r"^\W*(?:(?:yes|ok(?:ay)?|so|and|also)\W+)*(?:you|we)\s+(?:should|need to|must|have to)\s+"
+    r"(?:(?:really|probably|also|just)\s+)*(?!always\b|never\b|not\b|be\b)\w+",
+    re.I,
+)
+# "I am always learning", "we're a small team": the speaker describing themselves.
+_SELF_DESCRIPTION = re.compile(r"^\W*(?:i|we)(?:\s+am|'m|\s+are|'re)\b", re.I)
+
+
+def asks_or_describes(clause: str) -> bool:
+    """`clause` asks for a piece of work ("we should drop the old layout", "add the check") or
+    describes the speaker ("I am always learning"): an "I/we always …" clause spliced on after it
+    gives its reason or goes on with the description ("…, we always need a layout", "…, I never
+    stop"), not a rule of its own."""
+    said = clause.strip()
+    return bool(
+        WORK_REQUEST.match(said) or _WE_SHOULD_DO.match(said) or _SELF_DESCRIPTION.match(said)
+    )
+
+
 def work_spliced(sentence: str) -> bool:
     """A later comma-spliced clause of `sentence` asks for a piece of work now. A decision of
     the team said first ("we will not use docker, update the docs accordingly") is the premise

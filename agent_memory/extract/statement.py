@@ -604,6 +604,13 @@ def _sentence_claims(
         if i > 0 and _IF_CLAUSE.search(parts[i - 1]) and re.match(r"^i\s", c, re.I):
             continue  # "if I build other projects, I always use X": what happens under a case
         got = _clause_claim(f, c, i, not out, subject_np, origin, bug_report, short)
+        if (
+            got
+            and i > 0
+            and _SPEAKER_ALWAYS.match(c)
+            and standing.asks_or_describes(strip_lead(parts[i - 1]))
+        ):
+            continue  # "drop the old layout, we always need a layout": the reason for that work
         if got and f.mode == "request" and _REQUEST_LIMIT.match(c):
             continue  # "can you improve the UI and don't change any behaviour": this request's
         if got:
@@ -611,6 +618,8 @@ def _sentence_claims(
     return out
 
 
+# "I never …", "we always …": the speaker's own habit, said with its subject.
+_SPEAKER_ALWAYS = re.compile(r"^(?:i|we)\s+(?:always|never)\b", re.I)
 # A "don't …" inside a request for work bounds that work; "never …" still states a rule.
 _REQUEST_LIMIT = re.compile(r"^(?:and\s+|but\s+|please\s+|just\s+)*(?:don't|do not|dont)\b", re.I)
 

@@ -70,6 +70,10 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
         return False  # "we can always remove it later": a possibility, not a rule
     if vague(body) or content_words(body) < 1:
         return False
+    if (m.group(2) or "").lower() in ("i", "we") and not (m.group(1) or m.group(3)) and (
+        " " not in body.strip()
+    ):
+        return False  # "I never stop", "we always win": the speaker described, no practice named
     light = re.match(r"^(?:do|have|make|get|go|be|have to \w+)\s+(.*)$", body, re.I)
     if light and vague(light.group(1)):
         return False  # "never do anything", "never have to mention it": no object once cut
