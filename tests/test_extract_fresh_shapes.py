@@ -32,6 +32,10 @@ STEP_AT_HAND = [
     "we always ship",
     "we should delete the legacy router, we always need a router",
     "I'm a tinkerer, I always explore new tools",
+    # dropping a definite piece of the code at hand: a step, not a decision of the project
+    "we should drop the old sidebar, we always need a sidebar",
+    "let's drop the legacy header",
+    "we should drop the deprecated banner entirely",
 ]
 
 
@@ -55,6 +59,7 @@ DURABLE = [
     ("btw, we never push to main", "main"),
     ("we always need a changelog entry for user-facing changes", "changelog"),
     ("we should always use pnpm, we never use npm", "npm"),
+    ("let's drop moment.js", "moment.js"),
 ]
 
 

@@ -523,7 +523,10 @@ def _lets(m: re.Match[str], c: Clause) -> str | None:
         ok = content_words(obj) <= 4 and not re.match(rf"^{DET}\b", obj, re.I) and not vague(obj)
         return f"{cap(verb)} {obj}" if ok else None
     if vague(obj) or (
-        verb == "use" and re.match(rf"^{DET}\b", obj, re.I) and not QUANTIFIER.search(obj)
+        # "let's drop the legacy layout": take a piece of the code at hand out, a step
+        verb in ("use", "drop")
+        and re.match(rf"^{DET}\b", obj, re.I)
+        and not QUANTIFIER.search(obj)
     ):
         return None
     if verb in _MOVE and not _np_short(obj, 6) and not QUANTIFIER.search(obj):
@@ -592,9 +595,10 @@ def _should(m: re.Match[str], c: Clause) -> str | None:
     if (
         determined
         and not QUANTIFIER.search(rest)
-        and verb.lower() in ("use", "migrate", "move", "switch")
+        and verb.lower() in ("use", "migrate", "move", "switch", "drop")
     ):
-        return None  # "you should use the existing fixtures": about this task
+        # "you should use the existing fixtures", "we should drop the old sidebar": about this task
+        return None
     if verb.lower() in POLICY_VERBS or QUANTIFIER.search(rest):
         return f"{cap(verb)}{rest}"
     return None
