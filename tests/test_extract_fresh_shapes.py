@@ -36,6 +36,10 @@ STEP_AT_HAND = [
     "we should drop the old sidebar, we always need a sidebar",
     "let's drop the legacy header",
     "we should drop the deprecated banner entirely",
+    # a dislike followed by a change offered for the thing at hand: a reaction to the screen
+    "I don't like orange links on dark cards, maybe make them blue",
+    "I don't like grey icons on the toolbar, make them white",
+    "I don't like thin borders around the table. Could you change the colours?",
 ]
 
 
@@ -60,6 +64,9 @@ DURABLE = [
     ("we always need a changelog entry for user-facing changes", "changelog"),
     ("we should always use pnpm, we never use npm", "npm"),
     ("let's drop moment.js", "moment.js"),
+    ("I don't like tabs, use spaces everywhere", "tabs"),
+    ("I don't want emojis in commit messages, make the messages plain", "emojis"),
+    ("I don't like long functions", "long functions"),
 ]
 
 

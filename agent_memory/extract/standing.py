@@ -335,6 +335,26 @@ _TOOL_CONTRAST = re.compile(r"^Use \S.*, not \S", re.I)
 _CHOICE_FIRST = re.compile(r"^\W*(?:please\s+)?(?:use|prefer|stick)\b", re.I)
 
 
+# "I don't like red text on grey, maybe make it white", "… Could you change the colours?": a
+# change to the thing at hand asked right after a dislike shows the dislike is of that thing.
+_DISLIKE = re.compile(r"^User does not (?:like|want)\b(?! Claude\b)")
+# The change is offered ("maybe …", "could you …?") or made to "it" ("make it white"); a plain
+# "make the messages plain" after "I don't want emojis in commit messages" restates the rule.
+_FIX_VERB = r"(?:make|change|turn|set|switch|move|put|swap|colou?r|paint)\s+"
+_FIX_AT_HAND = re.compile(
+    r"^\W*(?:(?:so|just|please|instead|and|then)\s+)*(?:"
+    rf"(?:maybe|perhaps|(?:can|could|would) you)\s+(?:just\s+|please\s+)?{_FIX_VERB}"
+    r"(?:it|them|this|that|these|those|the)\b|"
+    rf"{_FIX_VERB}(?:it|them|this|that|these|those)\b)",
+    re.I,
+)
+
+
+def _fix_follows(said: str, index: int, s: Shape) -> bool:
+    later = _SPLICE.split(said)[1:] + list(s.sentences[index + 1 :])
+    return any(_FIX_AT_HAND.match(part.strip()) for part in later)
+
+
 def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shape) -> bool:
     """A preference said to stand, or one not said as a step of a piece of work asked for in
     the same statement ("Fix the touch screen. Use nix-shell -p libinput for all operations.
@@ -350,6 +370,8 @@ def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shap
         return True
     if rule.startswith("directive.") and DEIXIS.search(claim):
         return False  # "I don't like the empty space left of the line": the screen at hand
+    if rule.startswith("directive.") and _DISLIKE.match(claim) and _fix_follows(said, index, s):
+        return False  # "I don't like red text on grey, maybe make it white": the screen at hand
     if rule.startswith("directive.") and step_instead(said, claim):
         return False  # "avoid refactoring, just fix the bug": the step asked for instead, now
     instruction = rule.startswith(("preference.", "directive.")) and rule != "preference.like"
