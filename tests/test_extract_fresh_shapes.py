@@ -40,6 +40,9 @@ STEP_AT_HAND = [
     "I don't like orange links on dark cards, maybe make them blue",
     "I don't like grey icons on the toolbar, make them white",
     "I don't like thin borders around the table. Could you change the colours?",
+    # "change X to be - N": the word after "to" is a verb, not the tool chosen
+    "can we change dev to be - 2 days as well",
+    "could you change preview to be - 3 hours",
 ]
 
 
@@ -67,6 +70,7 @@ DURABLE = [
     ("I don't like tabs, use spaces everywhere", "tabs"),
     ("I don't want emojis in commit messages, make the messages plain", "emojis"),
     ("I don't like long functions", "long functions"),
+    ("change redux to zustand", "zustand"),
 ]
 
 

@@ -22,7 +22,7 @@ from agent_memory.extract.filters import (
 )
 from agent_memory.extract.rules.base import Check, Clause, ClauseRule, cap
 from agent_memory.extract.rules.preferences import toolish
-from agent_memory.extract.text import bare_phrase
+from agent_memory.extract.text import bare_phrase, words
 
 _TOKEN = r"[\w\ue000\ue001./@+#-]+"
 # What a project is: the head noun of "I'm building a … <noun>".
@@ -377,8 +377,14 @@ def _renamed_to(m: re.Match[str], c: Clause) -> str | None:
     return f"{old} was renamed to {new}"
 
 
+# "can we change X to be …": the word after "to" is a verb or a function word, not a name.
+_NOT_A_NAME = words("be is are was were do does have has get make use a an the to of and or not no")
+
+
 def _replace_request(m: re.Match[str], c: Clause) -> str | None:
     old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    if {old.lower(), new.lower()} & _NOT_A_NAME:
+        return None  # "can we change the limit to be one day": a value of this edit
     if vague(old) or vague(new) or new.lower() in PRONOUNS | {"something"}:
         return None
     return f"Use {new}, not {old}"
@@ -683,7 +689,12 @@ RULES: tuple[ClauseRule, ...] = (
         _REPLACE_IMP,
         "Use {2}, not {1}",
         "decision",
-        lambda m, c: toolish(m.group(1)) and toolish(m.group(2)) and m.group(1).lower() != "it",
+        lambda m, c: (
+            toolish(m.group(1))
+            and toolish(m.group(2))
+            and m.group(1).lower() != "it"
+            and not {m.group(1).lower(), m.group(2).lower()} & _NOT_A_NAME
+        ),
     ),
     ClauseRule(
         "naming",
