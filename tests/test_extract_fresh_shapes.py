@@ -43,6 +43,8 @@ STEP_AT_HAND = [
     # "change X to be - N": the word after "to" is a verb, not the tool chosen
     "can we change dev to be - 2 days as well",
     "could you change preview to be - 3 hours",
+    # "keep them <doing>": something going on, no rule named
+    "I have lots of drafts, I want to keep them moving, not start over",
 ]
 
 
@@ -71,6 +73,8 @@ DURABLE = [
     ("I don't want emojis in commit messages, make the messages plain", "emojis"),
     ("I don't like long functions", "long functions"),
     ("change redux to zustand", "zustand"),
+    ("keep all tests passing", "tests passing"),
+    ("keep it cross-platform", "cross-platform"),
 ]
 
 

@@ -366,6 +366,8 @@ def _keep(m: re.Match[str], c: Clause) -> str | None:
         return None  # "keep it short", "keep the answer under 200 words": about this reply
     if re.match(r"^(?:it|them|things|everything)$", obj, re.I) and _STEP_MANNER.match(rest):
         return None  # "keep it simple", "keep things simple": how to do this step
+    if re.match(r"^(?:it|them|things|everything)$", obj, re.I) and re.match(r"^\w+ing\b", rest):
+        return None  # "keep them moving", "keep things flowing": something going on, no rule
     if re.match(r"^(?:similar|the same)\b", rest, re.I) or re.search(
         r"\b(?:exactly|as (?:they|it) (?:are|is|were|was))\b", rest, re.I
     ):
