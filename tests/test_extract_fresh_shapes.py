@@ -45,6 +45,11 @@ STEP_AT_HAND = [
     "could you change preview to be - 3 hours",
     # "keep them <doing>": something going on, no rule named
     "I have lots of drafts, I want to keep them moving, not start over",
+    # what the product being built shows: a spec of the screen at hand
+    "always show the total in the footer row",
+    "never show the promo banner to logged-in users",
+    "do not display the unread count on mobile",
+    "we should always render a skeleton while loading the list",
 ]
 
 
@@ -75,6 +80,9 @@ DURABLE = [
     ("change redux to zustand", "zustand"),
     ("keep all tests passing", "tests passing"),
     ("keep it cross-platform", "cross-platform"),
+    ("never show me the whole file, just the diff", "whole file"),
+    ("always show your reasoning", "reasoning"),
+    ("never hide errors", "errors"),
 ]
 
 

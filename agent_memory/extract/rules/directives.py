@@ -52,6 +52,13 @@ bought caught taught fought sold paid meant lost won spent begun drawn grown thr
 )
 
 
+# What the product being built shows: "always show the total in the footer", "never display the
+# banner to guests", "don't render the avatar" specify the screen at hand ("I don't want to show
+# a modal" was already read so by _dont_want). Shown to the user ("never show me the whole
+# file") is how to answer, which stands.
+_DISPLAY_VERBS = words("show display render")
+
+
 # Verbs that say nothing without their object ("always use", "never include").
 _NEEDS_OBJECT = words(
     """
@@ -84,6 +91,8 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     head = body.split(" ", 1)[0].lower().strip("*_,.;:()")
     if (re.match(r"^[\w-]+ed$", head) and head not in _ED_VERBS) or head in _PARTICIPLES:
         return False  # "never guessed", "never promoted on evidence alone": a description
+    if head in _DISPLAY_VERBS and not re.match(r"^\S+\s+(?:me|us|your)\b", body, re.I):
+        return False  # "always show the total in the footer row": what the product shows, a spec
     verbs = IMPERATIVES | POLICY_VERBS | WE_DONT_VERBS
     if re.match(r"^[a-z]+[^su]s$", head) and (head[:-1] in verbs or head[:-2] in verbs):
         return False  # "(it) never imports X", "always returns null": what the code does
@@ -213,6 +222,12 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
     verb, rest = m.group(1), m.group(2)
     if verb.lower() in NEG_STOP or vague(rest) or verb.lower() in _STEP_VERBS:
         return False
+    if (
+        verb.lower() in _DISPLAY_VERBS
+        and not _TALK_TO_ME.match(f"{verb}{rest}")
+        and not re.match(r"^\s+(?:me|us|your)\b", rest, re.I)
+    ):
+        return False  # "do not display the badge on mobile": what the product shows, a spec
     if _LETS_NOT.match(c.text) and not STANDING.search(c.text):
         # "let's not include the size param", "let's not auto-fill the caption", "let's not use
         # redux here": a proposal for the work at hand, as "let's add …" is. A tool or a kind of
