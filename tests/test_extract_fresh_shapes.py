@@ -50,6 +50,9 @@ STEP_AT_HAND = [
     "never show the promo banner to logged-in users",
     "do not display the unread count on mobile",
     "we should always render a skeleton while loading the list",
+    # a prohibition right after "never mind": a correction of the step being taken
+    "never mind, don't run the migration",
+    "nvm, do not bump versions",
 ]
 
 
@@ -83,6 +86,7 @@ DURABLE = [
     ("never show me the whole file, just the diff", "whole file"),
     ("always show your reasoning", "reasoning"),
     ("never hide errors", "errors"),
+    ("never mind, never push to main without a review", "push"),
 ]
 
 

@@ -547,8 +547,11 @@ def _clause_claim(
 
 
 # "No no, don't change the bruno tests": a prohibition on a definite object right after a
-# "no" is a correction of the step being taken, not a standing rule ("never" still counts).
-_CORRECTION = re.compile(r"^(?:(?:no+|nope|nah)\b[\s,.!]+)+", re.I)
+# "no" is a correction of the step being taken, not a standing rule ("never" still counts); so
+# is one after "never mind", "nvm", "scratch that" ("never mind, don't run the migration").
+_CORRECTION = re.compile(
+    r"^(?:(?:no+|nope|nah|never ?mind|nvm|scratch that|on second thought)\b[\s,.!]+)+", re.I
+)
 _STEP_PROHIBITION = re.compile(
     r"^(?:please\s+)?(?:don't|do not|dont|(?:you|we)\s+(?:must|should|shall)\s+not|"
     r"(?:you|we)\s+(?:mustn't|shouldn't))\b",
