@@ -53,6 +53,9 @@ STEP_AT_HAND = [
     # a prohibition right after "never mind": a correction of the step being taken
     "never mind, don't run the migration",
     "nvm, do not bump versions",
+    # an always/never rule on an "it" no clause named
+    "I always run it twice to be sure",
+    "always test it before pushing",
 ]
 
 
@@ -87,6 +90,8 @@ DURABLE = [
     ("always show your reasoning", "reasoning"),
     ("never hide errors", "errors"),
     ("never mind, never push to main without a review", "push"),
+    ("the seed script wipes the db, so never run it against prod", "seed script"),
+    ("always run it on every push", "every push"),
 ]
 
 

@@ -29,6 +29,7 @@ from agent_memory.extract.filters import (
     DEICTIC_REF,
     HYPOTHETICAL,
     PRONOUNS,
+    QUANTIFIER,
     TASKY,
     TIME_SUBJECT,
     TRANSIENT,
@@ -214,6 +215,9 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None  # "use that base modal to …": the thing named in another turn
     if PRONOUN_OBJECT.match(claim):
         return None  # "never touch that on the frontend": the thing at hand, named elsewhere
+    held = _RULE_ON_IT.match(claim)
+    if held and not QUANTIFIER.search(held.group(1)):
+        return None  # "always run it twice", "always test it before pushing": "it" unnamed
     uncapped = claim[:1].lower() + claim[1:] if claim[1:2].islower() else claim
     if CODE_IDENTIFIER_SUBJECT.match(uncapped):
         return None  # "localCredFile should not be required": the state of the code being edited
@@ -277,6 +281,15 @@ PRONOUN_OBJECT = re.compile(
     r"^(?:(?:never|always|don't|do not|please|just|only)\s+)*(?!be\b|is\b|are\b)[a-z]+\s+"
     r"(?:this|that|these|those|it|them)\s+(?:in|on|at|to|into|onto|from|with|as|for|under|inside|"
     r"via|through|again|anymore|here|there)\b(?!\s+(?:all|every|each|any)\b)",
+    re.I,
+)
+
+
+# An always/never rule on "it" that no earlier clause named (a named one was put in its place,
+# see _clause_claim). A complement says what the thing must be ("always keep it short", "never
+# make it depend on X"); a quantified scope is the rule itself ("run it on every push").
+_RULE_ON_IT = re.compile(
+    r"^(?:always|never)\s+(?!keep\b|make\b|leave\b|let\b|get\b|have\b)[a-z]+\s+(?:it|them)\b(.*)$",
     re.I,
 )
 
