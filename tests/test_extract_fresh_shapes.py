@@ -77,6 +77,8 @@ DURABLE = [
     ("I never use semicolons in JavaScript", "semicolons"),
     ("yes, I always use pnpm", "pnpm"),
     ("btw, we never push to main", "main"),
+    ("I'm on Arch, I always use zsh", "zsh"),  # where the speaker is: setup, not self-description
+    ("we're using bun, we never use yarn", "yarn"),
     ("we always need a changelog entry for user-facing changes", "changelog"),
     ("we should always use pnpm, we never use npm", "npm"),
     ("let's drop moment.js", "moment.js"),

@@ -169,8 +169,12 @@ _WE_SHOULD_DO = re.compile(
     r"(?:(?:really|probably|also|just)\s+)*(?!always\b|never\b|not\b|be\b)\w+",
     re.I,
 )
-# "I am always learning", "we're a small team": the speaker describing themselves.
-_SELF_DESCRIPTION = re.compile(r"^\W*(?:i|we)(?:\s+am|'m|\s+are|'re)\b", re.I)
+# "I am always learning", "we're a small team": the speaker describing themselves. Where the
+# speaker is or works ("I'm on Fedora", "we're using Bun") is their setup, after which "I always
+# use fish" is one more fact of it, not the description going on.
+_SELF_DESCRIPTION = re.compile(
+    r"^\W*(?:i|we)(?:\s+am|'m|\s+are|'re)\b(?!\s+(?:on|using|in|at|running|with|behind)\b)", re.I
+)
 
 
 def asks_or_describes(clause: str) -> bool:
