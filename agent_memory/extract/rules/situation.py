@@ -392,6 +392,8 @@ def _replace_request(m: re.Match[str], c: Clause) -> str | None:
 
 def _no_longer(m: re.Match[str], c: Clause) -> str | None:
     verb, obj = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    if re.match(r"^(?:the|this|that|these|those)\s", obj, re.I):
+        return None  # "we no longer use the sidebar for navigation": a piece of the thing built
     return None if vague(obj) else f"We no longer {verb.lower()} {bare_phrase(obj)}"
 
 
