@@ -59,6 +59,10 @@ STEP_AT_HAND = [
     # "we no longer use the <thing>": a piece of what is being built, taken out
     "we no longer use the sidebar for navigation",
     "we no longer support the old import format, drop the parser",
+    # a choice or rule about "the existing/old/current X": a piece of the code at hand
+    "I'd rather you use the existing helper here",
+    "we're using the old API in the settings page",
+    "never call the current endpoint for the export",
 ]
 
 
@@ -97,6 +101,8 @@ DURABLE = [
     ("never mind, never push to main without a review", "push"),
     ("the seed script wipes the db, so never run it against prod", "seed script"),
     ("always run it on every push", "every push"),
+    ("always use the date helper from utils", "date helper"),
+    ("don't modify existing migrations", "migrations"),
 ]
 
 

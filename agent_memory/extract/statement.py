@@ -215,6 +215,8 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None  # "use that base modal to …": the thing named in another turn
     if PRONOUN_OBJECT.match(claim):
         return None  # "never touch that on the frontend": the thing at hand, named elsewhere
+    if (kind in _CHOICE_KINDS or rule == "fact.we_verb") and _AT_HAND_NP.search(claim):
+        return None  # "prefer to use the existing helper", "never use the old endpoint for X"
     held = _RULE_ON_IT.match(claim)
     if held and not QUANTIFIER.search(held.group(1)):
         return None  # "always run it twice", "always test it before pushing": "it" unnamed
@@ -285,6 +287,14 @@ PRONOUN_OBJECT = re.compile(
 )
 
 
+# "the existing helper", "the old endpoint", "the current API": a piece of the code at hand,
+# which a rule, a choice or a preference about it ("we're using the old API in the settings
+# page") leaves with the task ("the current project path is …" is a fact and "X fails because of
+# the old sass version" a failure: read on).
+_CHOICE_KINDS = frozenset({"preference", "decision", "constraint"})
+_AT_HAND_NP = re.compile(
+    r"\b(?:the|this|that|these|those)\s+(?:existing|old|current|previous|original)\s+[a-z]", re.I
+)
 # An always/never rule on "it" that no earlier clause named (a named one was put in its place,
 # see _clause_claim). A complement says what the thing must be ("always keep it short", "never
 # make it depend on X"); a quantified scope is the rule itself ("run it on every push").
