@@ -63,6 +63,9 @@ STEP_AT_HAND = [
     "I'd rather you use the existing helper here",
     "we're using the old API in the settings page",
     "never call the current endpoint for the export",
+    # "avoid a <thing>": one thing of this build
+    "avoid a second request in the loader",
+    "avoid an extra render in the list",
 ]
 
 
@@ -103,6 +106,7 @@ DURABLE = [
     ("always run it on every push", "every push"),
     ("always use the date helper from utils", "date helper"),
     ("don't modify existing migrations", "migrations"),
+    ("avoid any in TypeScript", "any"),
 ]
 
 

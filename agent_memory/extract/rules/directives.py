@@ -464,7 +464,13 @@ RULES: tuple[ClauseRule, ...] = (
         lambda m, c: "fact" if m.group(1).lower() == "use" else "preference",
     ),
     ClauseRule(
-        "negative", _F, _AVOID, "Avoid {1}", "preference", lambda m, c: not vague(m.group(1))
+        "negative",
+        _F,
+        _AVOID,
+        "Avoid {1}",
+        "preference",
+        # "avoid a second request in the loader": one thing of this build, as "don't use a …"
+        lambda m, c: not vague(m.group(1)) and not re.match(r"^(?:a|an)\s", m.group(1), re.I),
     ),
     ClauseRule(
         "negative",
