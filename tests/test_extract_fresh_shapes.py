@@ -66,6 +66,9 @@ STEP_AT_HAND = [
     # "avoid a <thing>": one thing of this build
     "avoid a second request in the loader",
     "avoid an extra render in the list",
+    # "I don't want <people> to <verb>": what the product lets them do, a spec
+    "I don't want guests to edit posts",
+    "I don't want visitors to see draft prices",
 ]
 
 
@@ -107,6 +110,8 @@ DURABLE = [
     ("always use the date helper from utils", "date helper"),
     ("don't modify existing migrations", "migrations"),
     ("avoid any in TypeScript", "any"),
+    ("I don't want claude to push to main", "push"),
+    ("I don't want agents to commit without review", "commit"),
 ]
 
 

@@ -307,6 +307,15 @@ def _dont_want(m: re.Match[str], c: Clause) -> str | None:
             r"^(?:a|an|the)\s", rest, re.I
         ):
             return None
+        if re.match(
+            r"^(?!claude\b|ai\b|agents?\b|subagents?\b|the (?:assistant|agents?|ai)\b)"
+            r"\S+(?:\s+\S+)?\s+to\s+[a-z]",
+            rest,
+            re.I,
+        ):
+            # "I don't want guests to see the prices": what the product lets them do ("I don't
+            # want claude to push to main" is how the assistant works, which stands)
+            return None
         return f"User does not want {rest}"
     if verb == "like" and not re.match(r"^(?:how|what|when|the way|it when)\b", rest, re.I):
         return f"User does not like {rest}"
