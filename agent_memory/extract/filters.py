@@ -233,6 +233,11 @@ something anything nothing one
 """
 )
 
+# Verbs whose "it"/"them" is followed by what the thing must be ("make it depend on X", "keep it
+# short", "don't make it only work on my machine"): the complement is the rule, so an unnamed
+# "it" after them does not leave the rule without its object.
+COMPLEMENT_VERBS = words("make keep leave let get have")
+
 
 IMPERATIVES = words(
     """

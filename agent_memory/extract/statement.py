@@ -25,6 +25,7 @@ from agent_memory.extract.dispatch import (
     imperative,
 )
 from agent_memory.extract.filters import (
+    COMPLEMENT_VERBS,
     DEICTIC_NP,
     DEICTIC_REF,
     HYPOTHETICAL,
@@ -299,7 +300,7 @@ _AT_HAND_NP = re.compile(
 # see _clause_claim). A complement says what the thing must be ("always keep it short", "never
 # make it depend on X"); a quantified scope is the rule itself ("run it on every push").
 _RULE_ON_IT = re.compile(
-    r"^(?:always|never)\s+(?!keep\b|make\b|leave\b|let\b|get\b|have\b)[a-z]+\s+(?:it|them)\b(.*)$",
+    rf"^(?:always|never)\s+(?!(?:{'|'.join(sorted(COMPLEMENT_VERBS))})\b)[a-z]+\s+(?:it|them)\b(.*)$",
     re.I,
 )
 

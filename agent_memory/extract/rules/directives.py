@@ -7,6 +7,7 @@ import re
 
 from agent_memory.extract.filters import (
     BLOCKED_OBJ_START,
+    COMPLEMENT_VERBS,
     IMPERATIVES,
     LENGTHY,
     NEG_STOP,
@@ -59,6 +60,11 @@ bought caught taught fought sold paid meant lost won spent begun drawn grown thr
 _DISPLAY_VERBS = words("show display render")
 
 
+def _product_display(verb: str, rest: str) -> bool:
+    """`verb` shows something and `rest` (what follows it) does not show it to the user."""
+    return verb.lower() in _DISPLAY_VERBS and not re.match(r"^\s*(?:me|us|your)\b", rest, re.I)
+
+
 # Verbs that say nothing without their object ("always use", "never include").
 _NEEDS_OBJECT = words(
     """
@@ -91,7 +97,7 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     head = body.split(" ", 1)[0].lower().strip("*_,.;:()")
     if (re.match(r"^[\w-]+ed$", head) and head not in _ED_VERBS) or head in _PARTICIPLES:
         return False  # "never guessed", "never promoted on evidence alone": a description
-    if head in _DISPLAY_VERBS and not re.match(r"^\S+\s+(?:me|us|your)\b", body, re.I):
+    if _product_display(head, (body.split(None, 1) + [""])[1]):
         return False  # "always show the total in the footer row": what the product shows, a spec
     verbs = IMPERATIVES | POLICY_VERBS | WE_DONT_VERBS
     if re.match(r"^[a-z]+[^su]s$", head) and (head[:-1] in verbs or head[:-2] in verbs):
@@ -110,7 +116,6 @@ _DONT = re.compile(
     re.I,
 )
 _LETS_NOT = re.compile(r"^let(?:'s|\s+us)\s+not\b", re.I)
-_COMPLEMENT_VERBS = words("make keep leave let get have")
 _LETS_NOT_CHOICE = words("use import add call commit push install rely depend mock vendor")
 _HOLD_VERBS = frozenset(
     {"implement", "make", "write", "apply", "start", "change", "edit", "touch", "modify", "alter"}
@@ -222,11 +227,7 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
     verb, rest = m.group(1), m.group(2)
     if verb.lower() in NEG_STOP or vague(rest) or verb.lower() in _STEP_VERBS:
         return False
-    if (
-        verb.lower() in _DISPLAY_VERBS
-        and not _TALK_TO_ME.match(f"{verb}{rest}")
-        and not re.match(r"^\s+(?:me|us|your)\b", rest, re.I)
-    ):
+    if _product_display(verb, rest) and not _TALK_TO_ME.match(f"{verb}{rest}"):
         return False  # "do not display the badge on mobile": what the product shows, a spec
     if _LETS_NOT.match(c.text) and not STANDING.search(c.text):
         # "let's not include the size param", "let's not auto-fill the caption", "let's not use
@@ -254,7 +255,7 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
     if _OTHER_PARTS.match(rest) or _ANY_WORK.match(rest):
         return False  # "don't change any other files", "don't make any changes": this turn's bounds
     pronoun = r"me|us|this|that|these|those" + (
-        "" if verb.lower() in _COMPLEMENT_VERBS else "|it|them"
+        "" if verb.lower() in COMPLEMENT_VERBS else "|it|them"
     )
     if re.match(rf"^\s+(?:{pronoun})\b", rest, re.I) and not _TALK_TO_ME.match(f"{verb}{rest}"):
         # "don't consider me", "don't use this <link>", "don't enable it for any admin route":
@@ -285,7 +286,7 @@ def _dont_want(m: re.Match[str], c: Clause) -> str | None:
     to_do = bool(to_you or re.match(r"^to\s", c.text[m.start(3) - 3 : m.start(3)]))
     lead = r"\w+\s+" if to_do else ""  # the verb of "I don't want (you) to <verb> it"
     if re.match(rf"^{lead}(?:it|them|this|that|these|those)\b", rest, re.I) and not (
-        to_do and rest.split(" ", 1)[0].lower() in _COMPLEMENT_VERBS
+        to_do and rest.split(" ", 1)[0].lower() in COMPLEMENT_VERBS
     ):
         # "I don't want to allow it for any write route", "I don't want them in every list":
         # what "it" is was said in another turn; a scope after it does not name it ("I don't
@@ -385,13 +386,16 @@ def _keep(m: re.Match[str], c: Clause) -> str | None:
     obj, rest = m.group(1), m.group(2)
     if BLOCKED_OBJ_START.match(rest) or vague(rest) or re.match(r"^the same\s*$", rest, re.I):
         return None
-    output_like = re.match(r"^(?:it|them|things|everything)$", obj, re.I) or OUTPUT_NOUN.search(obj)
+    no_noun = re.match(r"^(?:it|them|things|everything)$", obj, re.I)
+    output_like = no_noun or OUTPUT_NOUN.search(obj)
     if output_like and LENGTHY.search(rest):
         return None  # "keep it short", "keep the answer under 200 words": about this reply
-    if re.match(r"^(?:it|them|things|everything)$", obj, re.I) and _STEP_MANNER.match(rest):
-        return None  # "keep it simple", "keep things simple": how to do this step
-    if re.match(r"^(?:it|them|things|everything)$", obj, re.I) and re.match(r"^\w+ing\b", rest):
-        return None  # "keep them moving", "keep things flowing": something going on, no rule
+    if no_noun and (
+        # "keep it simple", "keep things simple": how to do this step; "keep them moving",
+        # "keep things flowing": something going on, no rule
+        _STEP_MANNER.match(rest) or re.match(r"^\w+ing\b", rest)
+    ):
+        return None
     if re.match(r"^(?:similar|the same)\b", rest, re.I) or re.search(
         r"\b(?:exactly|as (?:they|it) (?:are|is|were|was))\b", rest, re.I
     ):
