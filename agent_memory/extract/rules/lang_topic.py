@@ -75,9 +75,13 @@ _JA_REQUEST = (
     r"ようにお願いします|でお願いします|をお願いします|にしてください|にすること|すること|こと)$"
 )
 _JA_DONT = r"(?:ないでください|ないで下さい|ないでほしい(?:です)?|ないこと|ないように(?:してください|して)?|ては(?:いけません|だめです|ダメです)|禁止(?:です)?)$"
+# The topic is marked (は/も, "…には", "…ときは") or is the occasion "…前に" (before …), as Korean's
+# 은/는/도 below: with no topic, 必ず and 絶対 only stress this turn's request ("迷うことがあれば必ず
+# 聞いて", "その下に絶対来るようにして"), a condition or a placement of the thing at hand.
 _JA_TOPIC = (
     r"^(?!(?:この|その|あの|これ|それ|あれ|今回|さっき|先ほど))"
-    r"(?![^。]*?(?:ユーザー|ユーザ|お客|顧客|利用者|会員|ボタン|画面|ページ|ポップアップ|モーダル))[^。？?!！]{1,30}?"
+    r"(?![^。]*?(?:ユーザー|ユーザ|お客|顧客|利用者|会員|ボタン|画面|ページ|ポップアップ|モーダル))"
+    r"[^。？?!！]{0,30}?(?:は|も|前に)\s*"
 )
 # what follows the marker is the rule itself, not a reason or a condition for this turn's request
 # ("エラーがいつも出るので直してください")

@@ -350,7 +350,9 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "constraint",
         "ja_always",
     ),
-    (re.compile(r"^(?:絶対に|決して)\S.*な(?:い|いで)"), "Never", "constraint", "ja_never"),
+    # 決して is "never"; a sentence-initial 絶対に ("絶対に消さないでください") stresses this turn's
+    # request, and a rule with a topic ("本番のデータは絶対に…") is lang_topic's
+    (re.compile(r"^決して\S.*な(?:い|いで)"), "Never", "constraint", "ja_never"),
     # "main への直接 push は禁止です", "console.log を残すのは厳禁": a ban said as one
     (
         re.compile(r"^\S.{1,40}?(?:は|を)(?:禁止|厳禁)(?:です|とします|します|にします)?$"),
@@ -1028,9 +1030,11 @@ _FROM_NOW = (
 )
 _FROM_NOW_RE = re.compile(_FROM_NOW, re.I)
 # Words that make a plain "don't …" a standing rule: from now on, ever, every time, all.
+# (Japanese 必ず and 絶対 are not among them: they stress a request, "絶対に実行しないで", whatever
+# its scope; a topic with は makes it a rule, which lang_topic reads.)
 _DURABLE = re.compile(
     _FROM_NOW + r"|永远|永遠|任何时候|任何時候|每次|一律|始终|始終|总是|總是|所有|全部|都不|都别|"
-    r"再也|常に|いつも|必ず|絶対|毎回|二度と|항상|절대|언제나|매번|"
+    r"再也|常に|いつも|毎回|二度と|항상|절대|언제나|매번|"
     r"(?<!\w)(?:всегда|никогда|каждый раз|ни в коем случае)(?!\w)|"
     r"\b(?:sempre|nunca|jamais|jamás|siempre|toujours|jamais|mai|immer|nie|niemals|cada vez|"
     r"à chaque fois|jedes mal|em nenhum caso|en ningún caso)\b",
@@ -1512,6 +1516,12 @@ def _from_now_on(body: str) -> Hit | None:
         return None
     rest = m.group("rest").strip(" ,，:：")
     said = body[m.start("marker") :].strip()
+    later = m.group("marker") == "今後" and not m.group("rest").startswith(("は", "も"))
+    if later and _KANA.search(body):
+        # Japanese 今後 with no は/も is "later, in future" ("今後、値をenvに書くので…",
+        # "今後APIを追加したときに…ように"): a plan or a purpose of this change; 今後は/今後も is
+        # "from now on". (Traditional Chinese 今後 is "from now on" either way.)
+        return None
     if len(rest) < 6 or not _RULE_AFTER.search(rest) or task_bound(said) or _HEDGE.search(said):
         return None
     if _negated(rest, said):
