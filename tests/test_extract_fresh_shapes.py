@@ -69,6 +69,11 @@ STEP_AT_HAND = [
     # "I don't want <people> to <verb>": what the product lets them do, a spec
     "I don't want guests to edit posts",
     "I don't want visitors to see draft prices",
+    # "we should X" hedged or said unsure: a suggestion still being weighed, no decision
+    "maybe we should use MinIO for local storage",
+    "we should probably migrate to Postgres",
+    "perhaps we should use Redis for the queue",
+    "we should use gRPC for the sync service but not sure",
 ]
 
 
@@ -112,6 +117,7 @@ DURABLE = [
     ("avoid any in TypeScript", "any"),
     ("I don't want claude to push to main", "push"),
     ("I don't want agents to commit without review", "commit"),
+    ("we should use Postgres for every service", "Postgres"),
 ]
 
 

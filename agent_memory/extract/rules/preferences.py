@@ -396,6 +396,7 @@ _WILL = re.compile(
     re.I,
 )
 _HEDGE = re.compile(r"\b(?:probably|maybe|might|perhaps|likely|possibly)\b", re.I)
+_UNSURE = re.compile(r"\bnot (?:sure|certain)\b|\bunsure\b|\bi (?:don't|do not|dont) know\b", re.I)
 _DECIDED = re.compile(
     r"^(?:we|i)(?:'ve| have)?\s+(?:now\s+|finally\s+|already\s+)?(?:(?P<pick>picked|selected|chose|chosen)(?=\s+(?!to\b|on\b|that\b|for\b|"
     r"with\b)\S)|decided|agreed|settled|chose|chosen|opted|went)\s+(not to|against|to|on|that|for|with|)\s*(\S.*)",
@@ -583,6 +584,8 @@ def _decided(m: re.Match[str], c: Clause) -> str | None:
 
 def _should(m: re.Match[str], c: Clause) -> str | None:
     verb, rest = m.group(3), m.group(4)
+    if _HEDGE.search(c.text[: m.start(3)]) or _UNSURE.search(c.text):
+        return None  # "maybe we should use X, not sure": a suggestion still weighed, no decision
     if (
         vague(rest)
         or TASKY.search(rest)
