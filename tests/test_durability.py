@@ -254,3 +254,12 @@ def test_a_short_reply_language_passes_the_gate(text: str) -> None:
 def test_the_reply_language_exemption_needs_the_language_and_a_reply() -> None:
     feats = durability.candidate_features("中文版本", "中文版本", "language.answer_language")
     assert "ml_reply_language" not in feats
+
+
+def test_lines_the_prose_splitter_skips_are_still_read_one_a_line() -> None:
+    # Japanese lines with Latin names in them, which the English splitter does not take for
+    # prose: the gate still scores the line a claim came from, not the statement as one sentence.
+    text = "いまnodeのrestとrustを両方使ってます\nrustにmigrate中なので、まだ両方あります"
+    parsed = durability.parse_statement(text)
+    assert len(parsed.sents) == 2, parsed.sents
+    assert durability.source_index(parsed.sents, "Uses: いまnodeのrestとrustを両方使ってます") == 0

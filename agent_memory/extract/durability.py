@@ -318,8 +318,9 @@ def parse_statement(text: str) -> Parsed:
     masked, _ = mask(body)
     sents: list[str] = []
     # No prose sentence (the language rules read some statements the English splitter takes
-    # for code): the whole statement, still cut at CJK full stops.
-    for sent in sentences(masked) or [masked]:
+    # for code): the statement's lines (a numbered list typed one item a line), still cut at CJK
+    # full stops.
+    for sent in sentences(masked) or masked.splitlines():
         sents.extend(p for p in _CJK_STOP.split(sent) if p.strip())
     if not sents:
         sents = [text]
