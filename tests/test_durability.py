@@ -263,3 +263,11 @@ def test_lines_the_prose_splitter_skips_are_still_read_one_a_line() -> None:
     parsed = durability.parse_statement(text)
     assert len(parsed.sents) == 2, parsed.sents
     assert durability.source_index(parsed.sents, "Uses: いまnodeのrestとrustを両方使ってます") == 0
+
+
+def test_a_long_cjk_line_is_not_taken_for_code() -> None:
+    # The English splitter drops a long line of Han characters as code; the gate reads it.
+    text = "我用的是mac\n以后所有的提交信息都请用英文来写，并且在标题里写清楚改了哪个模块"
+    parsed = durability.parse_statement(text)
+    assert len(parsed.sents) == 2, parsed.sents
+    assert durability.source_index(parsed.sents, "From now on: 以后所有的提交信息都请用英文来写") == 1

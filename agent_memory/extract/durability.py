@@ -317,10 +317,12 @@ def parse_statement(text: str) -> Parsed:
     body = FENCE.sub("\n", text[:12000].translate(QUOTES))
     masked, _ = mask(body)
     sents: list[str] = []
-    # No prose sentence (the language rules read some statements the English splitter takes
-    # for code): the statement's lines (a numbered list typed one item a line), still cut at CJK
-    # full stops.
-    for sent in sentences(masked) or masked.splitlines():
+    # Han and kana text is read line by line, cut at its own full stops: the English splitter
+    # takes a long CJK line for code (its letters are not Latin) and would leave the gate the
+    # statement's short lines only, scoring a claim on a line it did not come from. The same
+    # when the splitter finds no prose at all (the language rules read some such statements).
+    pieces = masked.splitlines() if _CJK_CHAR.search(masked) else sentences(masked)
+    for sent in pieces or masked.splitlines():
         sents.extend(p for p in _CJK_STOP.split(sent) if p.strip())
     if not sents:
         sents = [text]
