@@ -355,7 +355,12 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     parsed = parse_statement(statement)
     i = source_index(parsed.sents, claim)
     family = rule.split(".", 1)[0] if rule else None
-    return sentence_features(parsed, i, family)
+    feats = sentence_features(parsed, i, family)
+    if rule.endswith(".answer_language") and "ml_reply_language" not in feats:
+        # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",
+        # "responde en español"); whichever read it, it is the same preference (see EXEMPT)
+        feats = sorted([*feats, "ml_reply_language"])
+    return feats
 
 
 # Candidates the gate never drops: a sentence carrying an explicit standing-rule word ("always",
