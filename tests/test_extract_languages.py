@@ -1209,7 +1209,11 @@ def test_portuguese_no_is_in_the(text: str, claim: str) -> None:
             "Ich bevorzuge immer kleine Commits, auch wenn es länger dauert.",
             "Prefers: Ich bevorzuge immer kleine Commits",
         ),
-        ("prefiero usar Podman en vez de Docker", "Prefers: prefiero usar Podman en vez de Docker"),
+        # ("… en vez de Docker" names the other tool: "Use Podman, not Docker", prefer_over)
+        (
+            "prefiero usar Podman para los contenedores",
+            "Prefers: prefiero usar Podman para los contenedores",
+        ),
         ("je préfère toujours les tests d'intégration", "Prefers: je préfère toujours les tests d'intégration"),
         ("я предпочитаю использовать Vue", "Prefers: я предпочитаю использовать Vue"),
     ],

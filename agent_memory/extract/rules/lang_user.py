@@ -16,7 +16,8 @@ _LATIN = r"(?:[A-Za-z][A-Za-z0-9.+#/-]*\s*)?"
 
 _ZH_TRADE = (
     r"(?:前端|后端|後端|全栈|全端|独立|獨立|软件|軟體|软体|移动端|嵌入式|游戏|遊戲)?"
-    r"(?:开发者|開發者|开发人员|開發人員|工程师|工程師|程序员|程序員|码农|碼農|设计师|設計師|"
+    r"(?:开发者|開發者|开发人员|開發人員|(?<=前端|后端|後端|全栈|全端)(?:开发|開發)(?![了过過的])|"
+    r"工程师|工程師|程序员|程序員|码农|碼農|设计师|設計師|"
     r"产品经理|產品經理|数据分析师|數據分析師|运维|運維|架构师|架構師|学生|學生|老师|老師|研究员|研究員|"
     # a trade named by its suffix: "投资经理", "财务顾问", "跨境电商运营"
     r"[\u4e00-\u9fff]{1,6}?(?:经理|經理|顾问|顧問|律师|律師|医生|醫生|会计|會計|教师|教師|站长|站長|运营|運營|"
@@ -44,7 +45,7 @@ _FR_TRADE = (
     r"programmeur|programmeuse|analyste)"
 )
 _DE_TRADE = (
-    r"(?:entwickler(?:in)?|softwareentwickler(?:in)?|programmierer(?:in)?|anfänger(?:in)?|"
+    r"(?:(?:[a-zäöü]+-){0,2}entwickler(?:in)?|softwareentwickler(?:in)?|programmierer(?:in)?|anfänger(?:in)?|"
     r"student(?:in)?|designer(?:in)?|ingenieur(?:in)?|laie)"
 )
 _IT_TRADE = (

@@ -180,7 +180,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
             r"^(?:代码|代碼)?(?:的)?(?:注释|註釋|提交信息|提交说明|提交說明|commit(?:\s*message|\s*信息)?|"
-            r"变量名|變數名|函数名|函數名|日志|日誌)\s*(?:都|一律|统一|統一|全部|必须|必須|要)*"
+            r"变量名|變數名|函数名|函數名|日志|日誌)\s*(?:都|一律|统一|統一|全部|必须|必須|要|请|請)*"
             r"(?:用|使用|写成|寫成|采用|採用|是)\s*(?:中文|英文|英语|英語|简体中文|繁體中文|日文)|"
             r"^(?:コード)?(?:の)?(?:コメント|コミットメッセージ|コミット|変数名|ログ)(?:は|も)\s*"
             # ("…は英語にすること", the written rule; "…は英語にして" may be this turn's edit)
@@ -622,7 +622,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             rf"(?:{_OS})\b|"
             rf"^(?:mi|meu)\s+(?:sistema(?: operativo| operacional)?|editor|terminal|pc|ordenador|"
             rf"computador|computadora)\s+(?:es|é)\s+(?:(?:o|a|el|la)\s+(?-i:(?=[A-Z])))?{_SETUP_NAMED}{_TOOL2}|"
-            rf"^je\s+(?:suis|travaille)\s+(?:sous|sur)\s+(?:{_OS})\b|"
+            rf"^je\s+(?:suis|travaille)\s+(?:sous|sur)\s+(?:un\s+|une\s+)?(?:{_OS})\b|"
             rf"^mon\s+(?:système|os|éditeur|terminal)\s+est\s+{_SETUP_NAMED}{_TOOL2}|"
             rf"^(?:io\s+)?(?:sono|lavoro)\s+(?:su|con)\s+(?:{_OS})\b|"
             rf"^(?:il\s+)?mio\s+(?:sistema(?: operativo)?|editor|terminale|pc|computer)\s+è\s+{_SETUP_NAMED}{_TOOL2}|"
@@ -677,7 +677,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         re.compile(
             rf"^(?:пользуюсь|пользуемся|использую|используем|пишу\s+на|пишем\s+на|работаю\s+в|"
             rf"работаем\s+в)\s+{_TOOL2}|"
-            rf"^(?:nós\s+|nosotros\s+|noi\s+)?(?:usamos|utilizamos|usiamo|utilizziamo)\s+"
+            rf"^(?:(?:en\s+este\s+proyecto|neste\s+projeto|nesse\s+projeto|in\s+questo\s+progetto)\s*,?\s+)?"
+            rf"(?:nós\s+|nosotros\s+|noi\s+)?(?:usamos|utilizamos|usiamo|utilizziamo)\s+"
             rf"(?:(?:o|a|el|la|il)\s+(?-i:(?=[A-Z])))?(?!(?:o|a|el|la|il|los|las|os|as|un|una|um|uma|gli|i|le)\b)"
             rf"{_TOOL2}|"
             rf"^(?:eu\s+|yo\s+|io\s+)?(?:trabalho|trabajo|lavoro)\s+(?:com|con)\s+(?-i:(?=[A-Z])){_TOOL2}|"
@@ -862,7 +863,7 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
         re.compile(
             r"(?:^|\s)(?:eu\s+|yo\s+|je\s+|io\s+|ich\s+|я\s+)?(?:prefiro|prefiero|préfère|preferisco|"
             r"bevorzuge|предпочитаю)\s+(?:usar\s+|utilizar\s+|utiliser\s+|usare\s+|использовать\s+)?"
-            rf"{_NOT_A_TOOL}{_TOOL2}\s+(?:a|ao|à|al|en\s+lugar\s+de|em\s+vez\s+de|ao\s+invés\s+de|plutôt\s+que|"
+            rf"{_NOT_A_TOOL}{_TOOL2}\s+(?:a|ao|à|al|en\s+lugar\s+de|en\s+vez\s+de|em\s+vez\s+de|ao\s+invés\s+de|plutôt\s+que|"
             r"invece\s+di|rispetto\s+a|statt|anstatt|gegenüber|вместо|а\s+не)\s+(?:o\s+|el\s+|le\s+|l'|"
             rf"il\s+|dem\s+)?{_NOT_A_TOOL}{_TOOL2}"
             r"(?=\s*(?:[,.;!]|$)|\s+(?:para|pour|per|für|для|en|em|in|no|na|nel|dans|bei|porque|parce|perché|weil)\b)",
@@ -1589,7 +1590,7 @@ _ANSWER_IN = re.compile(
     # the same said as a whole clause in more ways: what is answered, then the language
     # ("回答は日本語でお願いします", "답변은 한국어로 해줘"), or talking with the user in it ("общайся со
     # мной на русском", "responda em pt-br"); a bare "em português" may answer a question
-    r"(?:回答|返答|返事|応答|会話|やり取り|レスポンス)(?:は|も)\s*(?:すべて|全て|常に|必ず|基本的に)?\s*日本語で"
+    r"(?:回答|返答|返信|返事|応答|会話|やり取り|レスポンス)(?:は|も)\s*(?:すべて|全て|常に|必ず|基本的に)?\s*日本語で"
     r"(?:お願いします|お願い|して(?:ください)?|行って(?:ください)?|頼む|書いて(?:ください)?)?|"
     # (blanks only after the adverb: the clause is stripped, and a bare "\s*" tried at every blank
     # of a run made a search quadratic)
