@@ -43,3 +43,31 @@ def test_a_plain_durable_statement_is_read(text: str, rule: str) -> None:
 )
 def test_look_alikes_about_the_work_at_hand_yield_nothing(text: str) -> None:
     assert _rules(text) == [], (text, _rules(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("jangan pernah menggunakan emoji", "language.id_never"),
+        ("selalu gunakan pnpm untuk install", "language.id_always"),
+        ("tolong selalu jawab dalam bahasa Indonesia", "language.answer_language"),
+        ("mulai sekarang gunakan bun, bukan npm", "language.from_now_on"),
+        ("saya pakai Neovim", "language.i_use"),
+    ],
+)
+def test_indonesian_standing_rules_and_facts_are_read(text: str, rule: str) -> None:
+    assert _rules(text) == [rule], (text, _rules(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "jangan pernah hapus file ini",  # "this file": the thing at hand
+        "mulai sekarang semuanya lancar",  # from now on, a report: all is fine
+        "selalu error ketika build",  # "always errors on build": a report
+        "coba gunakan ponytail pada project ini",  # try it on this project
+        "saya pakai laptop ini",
+    ],
+)
+def test_indonesian_look_alikes_yield_nothing(text: str) -> None:
+    assert _rules(text) == [], (text, _rules(text))

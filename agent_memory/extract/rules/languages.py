@@ -54,7 +54,11 @@ _NON_ENGLISH = re.compile(
     r"\b(?:estou|trabalho no|trabalho na|sono su|lavoro su|il mio|mio editor|mio sistema|je suis sur)\b|"
     r"\b(?:dieses projekt|unser projekt|questo progetto|ce projet|este proyecto|esse projeto|este projeto)\b|"
     r"\b(?:kommentare|commenti|comentarios|commentaires)\b|\b(?:en|in|auf)\s+(?:englisch|inglese|anglais)\b|"
-    rf"\bno\s+{_ES_IMP}\b)",
+    rf"\bno\s+{_ES_IMP}\b|"
+    # Indonesian: never / always / from now on / the reply language / "I use"
+    r"\b(?:jangan\s+pernah|jangan\s+sekali-kali|selalu\s+(?:gunakan|pakai|pake|jalankan|tulis|jawab|balas)|"
+    r"mulai\s+sekarang|mulai\s+saat\s+ini|ke\s+depannya|untuk\s+seterusnya|bahasa\s+(?:indonesia|inggris)|"
+    r"(?:saya|aku|kami)\s+(?:selalu\s+|biasanya\s+)?(?:pakai|pake|menggunakan|memakai))\b)",
     re.I,
 )
 _POLITE = (
@@ -70,6 +74,12 @@ _RU_IMP = (
     r"создавайте|запускай|запускайте|ломай|ломайте|переименовывай|редактируй|правь|"
     r"правьте|комментируй|устанавливай|обновляй)"
 )
+# Indonesian: the verbs of an instruction, and the words that point at the thing at hand.
+_ID_DO = (
+    r"(?:gunakan|pakai|pake|menggunakan|memakai|jalankan|tulis|buat|jawab|balas|cek|periksa|"
+    r"tanyakan|tanya|tambahkan|commit|push|hapus|ubah|install|instal|uji|test)"
+)
+_ID_HERE = r"(?!.*\b(?:ini|itu|tersebut|sini|tadi)\b)"
 _PT_IMP = (
     r"(?:use|usar|faça|fazer|faz|coloque|colocar|adicione|adicionar|altere|alterar|mexa|mexer|"
     r"crie|criar|remova|remover|apague|apagar|mude|mudar|toque|tocar|escreva|escrever|commite|"
@@ -168,7 +178,9 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             r"^(?:你的|你)?(?:回复|回答|回覆|答复|输出|輸出)[^，,。]{0,6}?(?:必须|必須|都|要|一律|请|請)?"
             r"(?:是|用|使用)(?:中文|简体中文|繁體中文|繁体中文|英文)|"
             r"^(?:常に|必ず|いつも)?日本語で(?:回答|返答|答え|返事|話し|書い|お願い|頼む|よろしく)|"
-            r"^(?:항상\s*)?(?:한국어|한글)로\s*(?:답|대답|응답|말|작성)",
+            r"^(?:항상\s*)?(?:한국어|한글)로\s*(?:답|대답|응답|말|작성)|"
+            r"^(?:tolong\s+)?(?:selalu\s+)?(?:jawab|balas|respon|bicara)(?:lah)?\s+(?:selalu\s+)?"
+            r"(?:dengan|dalam|pakai|menggunakan)\s+bahasa\s+(?:indonesia|inggris)",
             re.I,
         ),
         "Language",
@@ -675,6 +687,9 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # name ("github用户名是 X").
     (
         re.compile(
+            # Indonesian: "saya pakai Neovim", "kami menggunakan Supabase"
+            rf"^(?:saya|aku|kami)\s+(?:selalu\s+|biasanya\s+)?(?:pakai|pake|menggunakan|memakai)\s+"
+            rf"{_ID_HERE}{_TOOL2}|"
             rf"^(?:пользуюсь|пользуемся|использую|используем|пишу\s+на|пишем\s+на|работаю\s+в|"
             rf"работаем\s+в)\s+{_TOOL2}|"
             rf"^(?:(?:en\s+este\s+proyecto|neste\s+projeto|nesse\s+projeto|in\s+questo\s+progetto)\s*,?\s+)?"
@@ -726,6 +741,23 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "account",
     ),
     (re.compile(rf"^(?:{_POLITE})?nunca\s+{_PT_IMP}\b", re.I), "Never", "constraint", "pt_never"),
+    # Indonesian: "jangan pernah pakai emoji" (never), "selalu gunakan pnpm" (always); not about the
+    # thing at hand ("… file ini", "… itu", "di sini", "tadi")
+    (
+        re.compile(
+            rf"^(?:tolong\s+)?{_ID_HERE}(?:jangan\s+pernah|jangan\s+sekali-kali)\s+(?:{_ID_DO}\s+)?\w{{3,}}",
+            re.I,
+        ),
+        "Never",
+        "constraint",
+        "id_never",
+    ),
+    (
+        re.compile(rf"^(?:tolong\s+)?{_ID_HERE}selalu\s+{_ID_DO}\s+\S", re.I),
+        "Always",
+        "constraint",
+        "id_always",
+    ),
     (re.compile(rf"^(?:{_POLITE})?não\s+{_PT_IMP}\b", re.I), "Don't", "constraint", "pt_dont"),
     (
         # "sempre rode os testes", and the verb first: "use sempre pnpm"
@@ -1027,7 +1059,7 @@ _FROM_NOW = (
     r"a partir de (?:agora|ahora)|de (?:agora|ahora) en adelante|de agora em diante|"
     r"daqui (?:pra|para a) frente|en adelante|désormais|dorénavant|à partir de maintenant|"
     r"à l'avenir|d'ora in poi|da ora in poi|d'ora in avanti|ab jetzt|ab sofort|künftig|zukünftig|"
-    r"in zukunft"
+    r"in zukunft|mulai sekarang|mulai saat ini|mulai dari sekarang|ke depannya|untuk seterusnya"
 )
 _FROM_NOW_RE = re.compile(_FROM_NOW, re.I)
 # Words that make a plain "don't …" a standing rule: from now on, ever, every time, all.
@@ -1202,6 +1234,8 @@ _CLAUSE_RULES = frozenset(
         "ru_always",
         "pt_never",
         "pt_always",
+        "id_never",
+        "id_always",
         "fr_never",
         "fr_always",
         "it_never",
@@ -1394,6 +1428,7 @@ _RULE_AFTER = re.compile(
     r"quiero|quero|voglio|möchte|will|solo|só|seulement|nur|utiliza|responde|escribe|escreva|"
     r"debe|deben|deve|devem|doit|doivent|muss|müssen|tienes que|tem que|il faut)\b|je veux|"
     r"je voudrais|хочу|"
+    r"\b(?:gunakan|pakai|pake|jangan|selalu|harus|tolong|jawab|balas|tulis|jalankan|buat)\b|"
     r"(?:me\s+)?(?:hables|fales|respondas|escribas|escrevas)\b",
     re.I,
 )
