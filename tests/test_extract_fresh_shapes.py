@@ -74,6 +74,10 @@ STEP_AT_HAND = [
     "we should probably migrate to Postgres",
     "perhaps we should use Redis for the queue",
     "we should use gRPC for the sync service but not sure",
+    # "use <this thing> as <role>": the material at hand put to a use in this task
+    "use this as the base",
+    "use that file as the template",
+    "use my notes as the spec",
 ]
 
 
@@ -118,6 +122,9 @@ DURABLE = [
     ("I don't want claude to push to main", "push"),
     ("I don't want agents to commit without review", "commit"),
     ("we should use Postgres for every service", "Postgres"),
+    # a tool given its standing role in the project, as "use X for <job>" names its job
+    ("use pdm as the package manager", "pdm"),
+    ("use MariaDB as our database", "MariaDB"),
 ]
 
 

@@ -164,6 +164,16 @@ _TO_A_JOB = re.compile(
 )
 
 
+# "use uv as the package manager", "use Postgres as our database": a tool given its standing role
+# in the project (what kind of tool it is), as "use X for Y" names its job
+_AS_A_ROLE = re.compile(
+    r"^(?!(?:this|that|these|those|it|them|the same)\b)[\w\ue000\ue001.@/+-]+(?:\s+[\w\ue000\ue001.@/+-]+)?"
+    r"\s+as\s+(?:the|our|my|a|an)\s+(?:default\s+|main\s+|primary\s+|only\s+)?(?:[\w-]+\s+){0,2}"
+    r"(?:manager|runner|framework|formatter|linter|database|db|orm|bundler|library|language|editor|shell|"
+    r"terminal|runtime|provider|platform|registry|checker|engine|toolchain|build tool|test tool|"
+    r"backend|frontend|server|broker|queue|cache|store)\s*$",
+    re.I,
+)
 _PURPOSE_CLAUSE = re.compile(r"\s+to\s+(?=[a-z]+\b)", re.I)
 
 
@@ -199,7 +209,7 @@ def _use(m: re.Match[str], c: Clause) -> str | None:
     )
     # "use short and concise commit messages", "use descriptive variable names": a style of
     # writing that stays (a kind of text, qualified), not a thing of this task
-    job = job or bool(_STYLE_OF.match(obj))
+    job = job or bool(_STYLE_OF.match(obj)) or bool(_AS_A_ROLE.match(obj))
     if (strong or job) and not re.search(r"\binstead\s*$", obj, re.I):
         return ("Use only " if only else "Use ") + obj
     return None
