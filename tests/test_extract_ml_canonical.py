@@ -26,6 +26,10 @@ def _rules(text: str) -> list[str]:
         ("我是一名前端开发，主要用 React 和 TypeScript", "language.user_is"),
         ("Prefiero Vitest en vez de Jest", "language.prefer_over"),
         ("prefiero usar Podman en vez de Docker", "language.prefer_over"),
+        # the project named first, then the tool it uses
+        ("このプロジェクトではbunを使います", "language.project_uses"),
+        ("Dans ce projet on utilise Poetry", "language.i_use"),
+        ("In diesem Projekt verwenden wir pnpm", "language.i_use"),
     ],
 )
 def test_a_plain_durable_statement_is_read(text: str, rule: str) -> None:
@@ -39,6 +43,9 @@ def test_a_plain_durable_statement_is_read(text: str, rule: str) -> None:
         "我是在前端开发的时候遇到这个问题的",  # when it happened, not who the user is
         "En este proyecto usamos el archivo viejo, bórralo",  # a thing of the task, with an article
         "Traduce este archivo al español",
+        "このプロジェクトではこの関数を使います",  # "this function": a thing of the task
+        "Dans ce projet on utilise le fichier config",  # an article and a file of the task
+        "In diesem Projekt verwenden wir die alte Datei",
     ],
 )
 def test_look_alikes_about_the_work_at_hand_yield_nothing(text: str) -> None:

@@ -52,7 +52,8 @@ _NON_ENGLISH = re.compile(
     r"não quero que|no quiero que|ne veux pas que|non voglio che|will nicht, dass|möchte nicht, dass)\b|"
     r"\b(?:toda vez que|sempre que|cada vez que|siempre que|chaque fois|ogni volta|jedes mal|immer wenn)\b|"
     r"\b(?:estou|trabalho no|trabalho na|sono su|lavoro su|il mio|mio editor|mio sistema|je suis sur)\b|"
-    r"\b(?:dieses projekt|unser projekt|questo progetto|ce projet|este proyecto|esse projeto|este projeto)\b|"
+    r"\b(?:dieses projekt|unser projekt|diesem projekt|unserem projekt|questo progetto|ce projet|este proyecto|"
+    r"esse projeto|este projeto)\b|"
     r"\b(?:kommentare|commenti|comentarios|commentaires)\b|\b(?:en|in|auf)\s+(?:englisch|inglese|anglais)\b|"
     rf"\bno\s+{_ES_IMP}\b|"
     # Indonesian: never / always / from now on / the reply language / "I use"
@@ -673,7 +674,11 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             rf"(?:(?:o|a|el|la)\s+(?-i:(?=[A-Z])))?(?!(?:o|a|el|la|los|las|os|as|un|una|um|uma)\b){_TOOL2}|"
             rf"^(?:ich|wir)\s+(?:benutze|nutze|verwende|benutzen|nutzen|verwenden)\s+"
             rf"(?!(?:die|der|das|den|dem|des|ein|eine|einen|einem)\b){_TOOL2}|"
-            rf"^(?:j'utilise|nous utilisons|on utilise)\s+(?!(?:le|la|les|un|une|des|du)\b){_TOOL2}",
+            # the project named first: "in diesem Projekt verwenden wir X", "dans ce projet on utilise X"
+            rf"^in\s+(?:diesem|unserem)\s+(?:projekt|repo|repository)\s*,?\s+(?:verwenden|nutzen|benutzen)\s+wir\s+"
+            rf"(?!(?:die|der|das|den|dem|des|ein|eine|einen|einem)\b){_TOOL2}|"
+            rf"^(?:dans\s+(?:ce|notre)\s+(?:projet|dépôt|repo)\s*,?\s+)?(?:j'utilise|nous utilisons|on utilise)\s+"
+            rf"(?!(?:le|la|les|un|une|des|du)\b){_TOOL2}",
             re.I,
         ),
         "Uses",
