@@ -275,3 +275,13 @@ def test_a_long_cjk_line_is_not_taken_for_code() -> None:
     parsed = durability.parse_statement(text)
     assert len(parsed.sents) == 2, parsed.sents
     assert durability.source_index(parsed.sents, "From now on: 以后所有的提交信息都请用英文来写") == 1
+
+
+def test_an_english_paragraph_with_one_cjk_word_is_still_cut_into_sentences() -> None:
+    # an always-word in one sentence must not exempt a claim of another sentence on the same line
+    text = "Rename the title to 設定 in header.tsx and use Vitest for these tests. Always run lint before pushing."
+    parsed = durability.parse_statement(text)
+    assert len(parsed.sents) == 2, parsed.sents
+    assert not durability.exempt(
+        durability.candidate_features(text, "Use Vitest for these tests", "preference.use")
+    )

@@ -78,6 +78,7 @@ STEP_AT_HAND = [
     "use this as the base",
     "use that file as the template",
     "use my notes as the spec",
+    "In this function, use a set as the cache",  # a data structure of this code
 ]
 
 

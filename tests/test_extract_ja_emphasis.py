@@ -25,6 +25,8 @@ def _rules(text: str) -> list[str]:
         "今後、設定ファイルにキーを追加するので、読み込みやすい形にしておいて",  # a plan: later
         "今後ページを増やしたときに衝突しないようにしてください",  # a purpose of this change
         "保険制度により料金が変わるので、それも入力できるようにしてください",  # 制度により: "by the system"
+        "今日は必ずリリースまで終わらせてください",  # a time of this work is no topic
+        "次は必ずE2Eテストを実行してください",
     ],
 )
 def test_emphasis_plans_and_look_alikes_yield_nothing(text: str) -> None:
@@ -39,6 +41,7 @@ def test_emphasis_plans_and_look_alikes_yield_nothing(text: str) -> None:
         ("マージする前に必ずCIの結果を確認してください", "language.ja_topic_always"),
         ("決してmainに直接プッシュしないでください", "language.ja_never"),
         ("今後はPRの説明を日本語で書いてください", "language.from_now_on"),
+        ("今後、PRのタイトルは英語で書いてください", "language.from_now_on"),  # 今後、 with no plan after it
         ("今後請把測試放在tests目錄下", "language.from_now_on"),  # traditional Chinese 今後: from now on
         ("プッシュする度にlintを走らせてください", "language.every_time"),
     ],

@@ -311,6 +311,21 @@ def sentence_features(parsed: Parsed, index: int, family: str | None) -> list[st
 _CJK_STOP = re.compile(r"(?<=[。！？])")
 
 
+def _cjk_lines(text: str) -> list[str]:
+    """A statement with Han or kana in it: a mostly-CJK line is one piece (cut at its full stops
+    later); any other line is split into sentences as English is (an English paragraph with one
+    CJK word in it is still several sentences)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if len(_CJK_CHAR.findall(line)) * 3 >= len(line.strip()):
+            out.append(line)
+        else:
+            out.extend(sentences(line))
+    return out
+
+
 @functools.lru_cache(maxsize=512)
 def parse_statement(text: str) -> Parsed:
     """The statement as the gate reads it (see `Parsed`)."""
@@ -321,7 +336,7 @@ def parse_statement(text: str) -> Parsed:
     # takes a long CJK line for code (its letters are not Latin) and would leave the gate the
     # statement's short lines only, scoring a claim on a line it did not come from. The same
     # when the splitter finds no prose at all (the language rules read some such statements).
-    pieces = masked.splitlines() if _CJK_CHAR.search(masked) else sentences(masked)
+    pieces = _cjk_lines(masked) if _CJK_CHAR.search(masked) else sentences(masked)
     for sent in pieces or masked.splitlines():
         sents.extend(p for p in _CJK_STOP.split(sent) if p.strip())
     if not sents:
@@ -356,7 +371,7 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     i = source_index(parsed.sents, claim)
     family = rule.split(".", 1)[0] if rule else None
     feats = sentence_features(parsed, i, family)
-    if rule.endswith(".answer_language") and "ml_reply_language" not in feats:
+    if rule == "language.answer_language" and "ml_reply_language" not in feats:
         # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",
         # "responde en español"); whichever read it, it is the same preference (see EXEMPT)
         feats = sorted([*feats, "ml_reply_language"])

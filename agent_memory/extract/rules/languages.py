@@ -56,10 +56,9 @@ _NON_ENGLISH = re.compile(
     r"esse projeto|este projeto)\b|"
     r"\b(?:kommentare|commenti|comentarios|commentaires)\b|\b(?:en|in|auf)\s+(?:englisch|inglese|anglais)\b|"
     rf"\bno\s+{_ES_IMP}\b|"
-    # Indonesian: never / always / from now on / the reply language / "I use"
+    # Indonesian: never / always / from now on / the reply language
     r"\b(?:jangan\s+pernah|jangan\s+sekali-kali|selalu\s+(?:gunakan|pakai|pake|jalankan|tulis|jawab|balas)|"
-    r"mulai\s+sekarang|mulai\s+saat\s+ini|ke\s+depannya|untuk\s+seterusnya|bahasa\s+(?:indonesia|inggris)|"
-    r"(?:saya|aku|kami)\s+(?:selalu\s+|biasanya\s+)?(?:pakai|pake|menggunakan|memakai))\b)",
+    r"mulai\s+sekarang|mulai\s+saat\s+ini|ke\s+depannya|untuk\s+seterusnya|bahasa\s+(?:indonesia|inggris))\b)",
     re.I,
 )
 _POLITE = (
@@ -80,7 +79,12 @@ _ID_DO = (
     r"(?:gunakan|pakai|pake|menggunakan|memakai|jalankan|tulis|buat|jawab|balas|cek|periksa|"
     r"tanyakan|tanya|tambahkan|commit|push|hapus|ubah|install|instal|uji|test)"
 )
-_ID_HERE = r"(?!.*\b(?:ini|itu|tersebut|sini|tadi)\b)"
+# (the thing at hand: "ini/itu/tersebut/sini/tadi", a noun with -nya "filenya"; a report or a
+# question: "salah", "gagal", "error", "kenapa")
+_ID_HERE = (
+    r"(?!.*\b(?:ini|itu|tersebut|sini|tadi|\w{3,}nya|salah|gagal|error|kenapa|mengapa|bagaimana|"
+    r"sampai|hingga)\b)(?!.*\?)"
+)
 _PT_IMP = (
     r"(?:use|usar|faça|fazer|faz|coloque|colocar|adicione|adicionar|altere|alterar|mexa|mexer|"
     r"crie|criar|remova|remover|apague|apagar|mude|mudar|toque|tocar|escreva|escrever|commite|"
@@ -181,7 +185,8 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             r"^(?:常に|必ず|いつも)?日本語で(?:回答|返答|答え|返事|話し|書い|お願い|頼む|よろしく)|"
             r"^(?:항상\s*)?(?:한국어|한글)로\s*(?:답|대답|응답|말|작성)|"
             r"^(?:tolong\s+)?(?:selalu\s+)?(?:jawab|balas|respon|bicara)(?:lah)?\s+(?:selalu\s+)?"
-            r"(?:dengan|dalam|pakai|menggunakan)\s+bahasa\s+(?:indonesia|inggris)",
+            r"(?:dengan|dalam|pakai|menggunakan)\s+bahasa\s+(?:indonesia|inggris)"
+            r"(?:\s+(?:ya|saja|aja|selalu|mulai\s+sekarang|seterusnya))?\s*[.!]?$",
             re.I,
         ),
         "Language",
@@ -676,9 +681,9 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             rf"(?!(?:die|der|das|den|dem|des|ein|eine|einen|einem)\b){_TOOL2}|"
             # the project named first: "in diesem Projekt verwenden wir X", "dans ce projet on utilise X"
             rf"^in\s+(?:diesem|unserem)\s+(?:projekt|repo|repository)\s*,?\s+(?:verwenden|nutzen|benutzen)\s+wir\s+"
-            rf"(?!(?:die|der|das|den|dem|des|ein|eine|einen|einem)\b){_TOOL2}|"
+            rf"(?!(?:die|der|das|den|dem|des|ein|eine|einen|einem|noch)\b){_TOOL2}|"
             rf"^(?:dans\s+(?:ce|notre)\s+(?:projet|dépôt|repo)\s*,?\s+)?(?:j'utilise|nous utilisons|on utilise)\s+"
-            rf"(?!(?:le|la|les|un|une|des|du)\b){_TOOL2}",
+            rf"(?!(?:le|la|les|un|une|des|du|encore)\b){_TOOL2}",
             re.I,
         ),
         "Uses",
@@ -692,9 +697,6 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # name ("github用户名是 X").
     (
         re.compile(
-            # Indonesian: "saya pakai Neovim", "kami menggunakan Supabase"
-            rf"^(?:saya|aku|kami)\s+(?:selalu\s+|biasanya\s+)?(?:pakai|pake|menggunakan|memakai)\s+"
-            rf"{_ID_HERE}{_TOOL2}|"
             rf"^(?:пользуюсь|пользуемся|использую|используем|пишу\s+на|пишем\s+на|работаю\s+в|"
             rf"работаем\s+в)\s+{_TOOL2}|"
             rf"^(?:(?:en\s+este\s+proyecto|neste\s+projeto|nesse\s+projeto|in\s+questo\s+progetto)\s*,?\s+)?"
@@ -750,7 +752,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # thing at hand ("… file ini", "… itu", "di sini", "tadi")
     (
         re.compile(
-            rf"^(?:tolong\s+)?{_ID_HERE}(?:jangan\s+pernah|jangan\s+sekali-kali)\s+(?:{_ID_DO}\s+)?\w{{3,}}",
+            rf"^(?:tolong\s+)?{_ID_HERE}(?:jangan\s+pernah|jangan\s+sekali-kali)\s+{_ID_DO}\s+\w{{3,}}",
             re.I,
         ),
         "Never",
@@ -1551,6 +1553,10 @@ _HEDGE = re.compile(
 )
 
 
+# What makes a bare Japanese 今後 "later": a reason, a time or a purpose of this change follows
+_JA_PLAN = re.compile(r"ので|ときに|時に|たら|ように|予定")
+
+
 def _from_now_on(body: str) -> Hit | None:
     m = _FROM_NOW_START.search(body)
     if not m:
@@ -1558,7 +1564,7 @@ def _from_now_on(body: str) -> Hit | None:
     rest = m.group("rest").strip(" ,，:：")
     said = body[m.start("marker") :].strip()
     later = m.group("marker") == "今後" and not m.group("rest").startswith(("は", "も"))
-    if later and _KANA.search(body):
+    if later and _KANA.search(body) and _JA_PLAN.search(m.group("rest")):
         # Japanese 今後 with no は/も is "later, in future" ("今後、値をenvに書くので…",
         # "今後APIを追加したときに…ように"): a plan or a purpose of this change; 今後は/今後も is
         # "from now on". (Traditional Chinese 今後 is "from now on" either way.)

@@ -167,7 +167,7 @@ _TO_A_JOB = re.compile(
 # "use uv as the package manager", "use Postgres as our database": a tool given its standing role
 # in the project (what kind of tool it is), as "use X for Y" names its job
 _AS_A_ROLE = re.compile(
-    r"^(?!(?:this|that|these|those|it|them|the same)\b)[\w\ue000\ue001.@/+-]+(?:\s+[\w\ue000\ue001.@/+-]+)?"
+    r"^(?!(?:this|that|these|those|it|them|the|a|an|some|mock|fake|dummy|test)\b)[\w\ue000\ue001.@/+-]+(?:\s+[\w\ue000\ue001.@/+-]+)?"
     r"\s+as\s+(?:the|our|my|a|an)\s+(?:default\s+|main\s+|primary\s+|only\s+)?(?:[\w-]+\s+){0,2}"
     r"(?:manager|runner|framework|formatter|linter|database|db|orm|bundler|library|language|editor|shell|"
     r"terminal|runtime|provider|platform|registry|checker|engine|toolchain|build tool|test tool|"
