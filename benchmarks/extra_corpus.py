@@ -4,7 +4,11 @@ Public Claude Code transcripts of people outside the real dev corpus are measure
 not own, so the repository keeps, per person, `benchmarks/extra_corpus/people/<person>.json`:
 where each transcript lives (repository, commit, path), the person's language, and our own blind
 labels (line, the sha256 of the statement text the reader gives, expected atoms as in
-`tests/fixtures/extraction/README.md`, notes in our own words). The text itself is read back
+`tests/fixtures/extraction/README.md`, notes in our own words). A transcript is known as
+`<person>/<path>` (the labels' `transcript`, and its file under the built directory's
+`transcripts/`); a source may carry `"as": "<name>"` to be known as `<person>/<name>` instead, so
+that several files with one path (each checkpoint ref of the Entire CLI holds `0/full.jsonl`) can
+be used side by side. Within a person these names must differ. The text itself is read back
 from local git mirrors of those repositories (the library's `fetch` puts them under
 `/work/.mirror/<owner>+<name>/…`) and written to a directory `extraction.py --extra` reads:
 
@@ -45,6 +49,15 @@ def load_people(folder: Path = PEOPLE) -> list[dict[str, Any]]:
     return [json.loads(p.read_text("utf-8")) for p in sorted(folder.glob("*.json"))]
 
 
+def transcript_name(person: str, src: dict[str, Any]) -> str:
+    """What a source is known as: `<person>/<as>` when it names itself, else `<person>/<path>`."""
+    name = str(src.get("as") or src["path"])
+    parts = name.split("/")
+    if name.startswith("/") or "\\" in name or any(p in ("", ".", "..") for p in parts):
+        raise ValueError(f"{person}: {name!r} is not a plain relative file name")
+    return f"{person}/{name}"
+
+
 def _mirror(mirrors: Path, repo: str) -> Path | None:
     """The git directory `fetch` made for `owner/name` (a bare repository somewhere below
     `<mirrors>/<owner>+<name>`)."""
@@ -70,22 +83,26 @@ def _blob(git_dir: Path, commit: str, path: str) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def build(mirrors: Path, out: Path) -> int:
-    """Write `<out>/transcripts/<person>/<path>` and `<out>/labels.jsonl`; return how many
+def build(mirrors: Path, out: Path, people: Path = PEOPLE) -> int:
+    """Write `<out>/transcripts/<person>/<path or as>` and `<out>/labels.jsonl`; return how many
     labelled lines could not be scored (missing mirror or file, changed text)."""
     (out / "transcripts").mkdir(parents=True, exist_ok=True)
     lost = 0
+    entries = load_people(people)
     with (out / "labels.jsonl").open("w", encoding="utf-8") as labels_out:
-        for entry in load_people():
+        for entry in entries:
             who = entry["person"]
+            names = [transcript_name(who, src) for src in entry["sources"]]
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                raise ValueError(f"{who}: two sources would be {twice[0]} (give one an 'as')")
             have: set[str] = set()
-            for src in entry["sources"]:
+            for src, rel in zip(entry["sources"], names, strict=True):
                 git_dir = _mirror(mirrors, src["repo"])
                 data = _blob(git_dir, src["commit"], src["path"]) if git_dir else None
                 if data is None:
                     print(f"missing: {src['repo']}@{src['commit'][:10]}:{src['path']} (fetch it)")
                     continue
-                rel = f"{who}/{src['path']}"
                 dest = out / "transcripts" / rel
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(data)
@@ -109,7 +126,7 @@ def build(mirrors: Path, out: Path) -> int:
                     continue
                 row = {"transcript": key[0], "line": key[1], "expected": label["expected"]}
                 labels_out.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(f"built {out} ({len(load_people())} people; {lost} labelled line(s) left out)")
+    print(f"built {out} ({len(entries)} people; {lost} labelled line(s) left out)")
     return lost
 
 
