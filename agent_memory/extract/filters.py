@@ -245,9 +245,36 @@ use run write keep avoid add put call name make prefer check test commit push as
 reply format document comment follow stick install deploy be do create update remove delete
 include import read open close start stop try prefix suffix wrap split merge rebase squash sign
 tag lint type return raise throw log print store save load cache send mention cite link explain
-show tell give mark label pin bump release ship review verify validate ensure double
+show tell give mark label pin bump release ship review verify validate ensure double request
 """
 )
+
+# "run the linter before committing every time": a closing "every/each time" scopes an
+# instruction as "from now on" does. After a report ("it fails every time") it says how often
+# something happened, so it is read only after an imperative (`opens_with_imperative`).
+TRAILING_HABIT = re.compile(r"[\s,]+(?:every|each)\s+(?:single\s+)?time\s*[.!]*$", re.I)
+# "request a Copilot review. Make that standard in your workflow.": a sentence that makes the
+# instruction just before it a standing one. "Make it the default" alone is a product setting
+# of the task ("add a dark theme, make it the default"), so standard/default need the workflow.
+BACK_REFERENCE = re.compile(
+    r"^(?:(?:and|also|please)\s+)*(?:"
+    r"(?:always\s+)?(?:do|keep doing)\s+(?:that|this|it|so)\s+(?:from now on|going forward|every time|"
+    r"each time|always|in (?:the )?future)|"
+    r"always\s+do\s+(?:that|this|it)|"
+    r"make\s+(?:that|this|it)\s+(?:a\s+)?(?:habit|rule|standing rule)|"
+    r"make\s+(?:that|this|it)\s+(?:a\s+|the\s+)?(?:standard|default)(?:\s+(?:practice|step))?"
+    r"\s+(?:(?:in|for|of)\s+(?:your|the|our)\s+(?:workflow|process|routine)|from now on|going forward)|"
+    r"make\s+(?:that|this|it)\s+(?:a\s+)?(?:standard\s+)?part\s+of\s+(?:your|the|our)\s+"
+    r"(?:workflow|process|routine)"
+    r")\s*[.!]*$",
+    re.I,
+)
+
+
+def opens_with_imperative(s: str) -> bool:
+    """The sentence opens with an instruction's verb ("please run …", "also add …")."""
+    words_ = re.sub(r"^(?:(?:and|also|please|then|so)\s+)+", "", s.strip(), flags=re.I).split()
+    return bool(words_) and words_[0].lower() in IMPERATIVES
 
 
 TRANSIENT_PREDICATE = re.compile(

@@ -25,6 +25,7 @@ from agent_memory.extract.dispatch import (
     imperative,
 )
 from agent_memory.extract.filters import (
+    BACK_REFERENCE,
     COMPLEMENT_VERBS,
     DEICTIC_NP,
     DEICTIC_REF,
@@ -33,8 +34,10 @@ from agent_memory.extract.filters import (
     QUANTIFIER,
     TASKY,
     TIME_SUBJECT,
+    TRAILING_HABIT,
     TRANSIENT,
     content_words,
+    opens_with_imperative,
     vague,
 )
 from agent_memory.extract.paste import read_paste
@@ -356,6 +359,9 @@ def _framed(sentence: str) -> _Framed | None:
     scoped = SCOPE.sub(" ", s).strip()
     if scoped != s and not planned:
         s, strong = scoped, True
+    habit = None if strong else TRAILING_HABIT.search(s)
+    if habit and opens_with_imperative(s):
+        s, strong = s[: habit.start()], True
     weak = MEMORY_WEAK.match(s)
     if weak:
         s = weak.group(1)
@@ -920,7 +926,7 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     bug_report = bool(_FIX_REQUEST.search(masked))
     approval = bool(_APPROVAL.match(masked))
     asked = False
-    said = sentences(_without_quoted_latin(masked))
+    said = _carry_back_references(sentences(_without_quoted_latin(masked)))
     around = standing.shape(said, masked)
     for index, sentence in enumerate(said):
         if approval and not _STANDING.search(sentence):
@@ -944,6 +950,25 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         )
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short, keep))
     return _deduped(found)
+
+
+def _carry_back_references(said: list[str]) -> list[str]:
+    """"request a Copilot review. Make that standard in your workflow.": the instruction said
+    just before a back reference becomes a standing one (read as if "from now on" closed it);
+    the back reference itself names nothing and is dropped."""
+    out: list[str] = []
+    for sentence in said:
+        prev = out[-1] if out else ""
+        if (
+            prev
+            and BACK_REFERENCE.match(sentence.strip())
+            and opens_with_imperative(prev)
+            and not prev.rstrip().endswith("?")
+        ):
+            out[-1] = prev.rstrip(" .!") + " from now on."
+            continue
+        out.append(sentence)
+    return out
 
 
 def _standing(

@@ -1,0 +1,53 @@
+"""An instruction made standing by what follows it (notes/31: misses on unseen people): a back
+reference in the next sentence ("Make that standard in your workflow.", "Do that from now on.")
+or a closing "every time" after an imperative. Every sentence is our own; each look-alike (a
+product setting of the task, a report of how often something happens, a question before the
+back reference) yields nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.extract.statement import extract_claims
+
+STANDING = [
+    ("ask for a Copilot review on each PR. Make that standard in your workflow.",
+     "Ask for a Copilot review on each PR"),
+    ("request a second review before merging. Make that part of your workflow.",
+     "Request a second review before merging"),
+    ("Run the formatter before committing. Do that from now on.",
+     "Run the formatter before committing"),
+    ("add a changelog line for user-facing changes. Make it a habit.",
+     "Add a changelog line for user-facing changes"),
+    ("update the docs index when you add a page. Always do that.",
+     "Update the docs index when you add a page"),
+    ("run the type checker after editing models each time",
+     "Run the type checker after editing models"),
+    ("Write a migration for schema changes, every single time.",
+     "Write a migration for schema changes"),
+]  # fmt: skip
+
+LOOK_ALIKES = [
+    # a product setting of the task: "make it the default" names no workflow
+    "Add a compact layout. Make it the default.",
+    "add a light theme. Make that the standard.",
+    # how often something happens, not an instruction
+    "the build breaks every time",
+    "I restart the watcher each time",
+    "it logs me out every single time.",
+    # a question before the back reference: nothing to make standing
+    "Why does the linter run twice? Do that from now on.",
+    # a back reference with nothing before it
+    "Make that standard in your workflow.",
+]
+
+
+@pytest.mark.parametrize(("text", "claim"), STANDING)
+def test_an_instruction_said_to_last_becomes_an_atom(text: str, claim: str) -> None:
+    claims = [c.claim for c in extract_claims(text)]
+    assert claims == [claim], (text, claims)
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES)
+def test_look_alikes_give_nothing(text: str) -> None:
+    assert extract_claims(text) == [], text
