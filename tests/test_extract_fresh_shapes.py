@@ -13,6 +13,9 @@ STEP_AT_HAND = [
     "let's not log request bodies",
     "let's not cache avatar thumbnails",
     "let's not use sqlite here",
+    # "don't you …" asks (a slip of "you" included); it forbids nothing
+    "none of those, don't you see the tags?",
+    "not those, please don't yuo see all the brackets?",
     # a bare pronoun as the object names nothing, even with a scope after it
     "I don't want to allow it for any write route",
     "I dont want them in every list",

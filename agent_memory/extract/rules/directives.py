@@ -115,6 +115,9 @@ _DONT = re.compile(
     r"let us not|(?:please\s+)?refrain from)\s+(?:ever\s+|please\s+)?(\w[\w'-]*)\b(.*)",
     re.I,
 )
+# A subject after "don't" makes it a question ("don't you see …", "don't we have …"); typing
+# slips of "you" ("yoiu", "yuo") are read as it.
+_QUESTION_SUBJECT = re.compile(r"you|u|ya|we|they|i|he|she|y[a-z]?o[a-z]?u|yuo", re.I)
 _LETS_NOT = re.compile(r"^let(?:'s|\s+us)\s+not\b", re.I)
 _LETS_NOT_CHOICE = words("use import add call commit push install rely depend mock vendor")
 _HOLD_VERBS = frozenset(
@@ -227,6 +230,8 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
     verb, rest = m.group(1), m.group(2)
     if verb.lower() in NEG_STOP or vague(rest) or verb.lower() in _STEP_VERBS:
         return False
+    if _QUESTION_SUBJECT.fullmatch(verb):
+        return False  # "don't you see all the tags?", typed "don't yoiu see…": a question asked
     if _product_display(verb, rest) and not _TALK_TO_ME.match(f"{verb}{rest}"):
         return False  # "do not display the badge on mobile": what the product shows, a spec
     if _LETS_NOT.match(c.text) and not STANDING.search(c.text):
