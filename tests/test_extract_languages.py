@@ -1594,3 +1594,9 @@ def test_korean_from_now_on_built_with_and_team_tools(text: str, rule: str) -> N
 )
 def test_korean_this_time_and_questions_are_no_rules(text: str) -> None:
     assert extract_claims(text) == []
+
+
+def test_a_japanese_tool_fact_ends_where_but_turns_to_the_problem() -> None:
+    # "I use Helix, but since yesterday the formatter does not run": the fact is the tool
+    text = "Helixを使っているのですが、昨日からフォーマッタが動かなくなりました"
+    assert _one(text) == ("Uses: Helixを使っている", "fact", "language.i_use")

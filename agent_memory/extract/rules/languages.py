@@ -1204,6 +1204,10 @@ def _sentence(sentence: str) -> Hit | None:
         if sub in ("i_use", "i_dont_use", "project_is", "account", "rename_project"):
             # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
             rest = _HEAD.split(body[m.end() :])
+            if japanese:
+                # "nvimを使っているのですが、…できなくなりました": the fact ends where "but …"
+                # turns to the problem (、 also lists things in Chinese, so only in Japanese)
+                rest[0] = _JA_BUT.sub("", rest[0].split("、", 1)[0])
             fact = body[: m.end()] + rest[0].rstrip()
             if sub == "project_is":  # "…系统，这个系统可以…，内容以…为主": what it is, fact on
                 for clause in rest[1:]:
@@ -1588,6 +1592,7 @@ _GOES_ON = re.compile(
     r"^(?:它|内容|內容|主要|面向|针对|針對|用户|用戶|数据|數據)(?!.*(?:吗|嗎|呢|？|\?))",
     re.I,
 )
+_JA_BUT = re.compile(r"(?:のですが|んですが|んだけど|のだけど|けれども|けれど|けど|が)$")
 _FACT_LABELS = frozenset(("Uses", "Does not use", "Environment", "Project", "Account"))
 _POINT_NUMBER = re.compile(r"^\s*\d{1,2}\s*[.、)）]\s*(?=\S)")
 _JA_REMEMBER_TAIL = re.compile(r"(?:ことを|ことは|と|を)覚えて(?:おいて|て)(?:ください|ね)?$")
