@@ -31,6 +31,8 @@ DURABLE = [
     "The default branch is dev.",
     "The PR base branch is main.",
     "Use tabs in Makefiles.",
+    # a number in a short rule is no sign of task talk
+    "Keep functions under 50 lines.",
 ]
 # Chatter, scored as if a rule had made a candidate of the whole sentence (the shapes of
 # false atoms on strangers: hypotheticals, corrections, code state, requests of this turn).

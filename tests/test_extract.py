@@ -102,20 +102,17 @@ def test_rejection_use_pnpm_becomes_a_pnpm_over_npm_preference() -> None:
             "Migrate to AudioWorklet",
             "decision",
         ),
+        (
+            "-Users-dain-workspace-claude-code-log-sample/fe869ecb-c176-478f-9734-7e4b8ef12cff.jsonl",
+            48,
+            "Run it on all push",
+            "decision",
+        ),
     ],
 )
 def test_pinned_real_prompts(rel: str, line: int, claim: str, kind: str) -> None:
     atoms = _atoms_at(REAL / rel, line)
     assert [(a["claim"], a["kind"]) for a in atoms] == [(claim, kind)]
-
-
-def test_a_proposal_asked_as_a_question_is_the_gates_known_price() -> None:
-    # "I think we should run it on all push?" (labelled a decision in the small dev set) is a
-    # proposal asked, with "it" pointing at the thing at hand: the gate retrained on 154 TUNE
-    # people scores it 0.59, under its threshold 0.65 (out of fold, 0.60 -> 0.65 drops 18 false
-    # candidates of every rule version for 3 hits). A known price, pinned so a change is seen.
-    rel = "-Users-dain-workspace-claude-code-log-sample/fe869ecb-c176-478f-9734-7e4b8ef12cff.jsonl"
-    assert _atoms_at(REAL / rel, 48) == []
 
 
 def test_constraints_inside_a_larger_request() -> None:

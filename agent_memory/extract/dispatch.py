@@ -110,6 +110,8 @@ def imperative(c: str) -> Rule | None:
         return cap(c), "constraint"
     if first in IMPERATIVES or first.endswith("ly"):
         return cap(c), "preference"
+    if first == "request" and not _FINITE.search(c):
+        return cap(c), "preference"  # "request a review …" asks; "request ids are logged" states
     if bare_np(c):
         return None  # "remember the orchestration part": a thing named, nothing said of it
     return cap(c), "fact"  # "staging and prod share one Redis": a statement, not an instruction

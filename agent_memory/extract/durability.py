@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-from agent_memory.extract.filters import BACK_REFERENCE, TRAILING_HABIT, opens_with_imperative
+from agent_memory.extract.filters import made_standing
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
 
 WEIGHTS_RESOURCE = "durability_weights.json"
@@ -372,12 +372,9 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     i = source_index(parsed.sents, claim)
     family = rule.split(".", 1)[0] if rule else None
     feats = sentence_features(parsed, i, family)
-    source = parsed.sents[i].strip()
-    if (i + 1 < len(parsed.sents) and BACK_REFERENCE.match(parsed.sents[i + 1].strip())) or (
-        TRAILING_HABIT.search(source) and opens_with_imperative(source)
-    ):
-        # "request a review. Make that standard in your workflow.", "run the linter each time":
-        # the instruction is said to last, as "from now on" in it would say (see EXEMPT)
+    if i + 1 < len(parsed.sents) and made_standing(parsed.sents[i], parsed.sents[i + 1]):
+        # "request a review. Make that standard in your workflow.": the next sentence says this
+        # one is meant to last, as "from now on" in it would (see EXEMPT)
         feats = sorted({*feats, "standing"})
     if rule == "language.answer_language" and "ml_reply_language" not in feats:
         # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",

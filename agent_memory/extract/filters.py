@@ -245,36 +245,46 @@ use run write keep avoid add put call name make prefer check test commit push as
 reply format document comment follow stick install deploy be do create update remove delete
 include import read open close start stop try prefix suffix wrap split merge rebase squash sign
 tag lint type return raise throw log print store save load cache send mention cite link explain
-show tell give mark label pin bump release ship review verify validate ensure double request
+show tell give mark label pin bump release ship review verify validate ensure double
 """
 )
 
-# "run the linter before committing every time": a closing "every/each time" scopes an
-# instruction as "from now on" does. After a report ("it fails every time") it says how often
-# something happened, so it is read only after an imperative (`opens_with_imperative`).
-TRAILING_HABIT = re.compile(r"[\s,]+(?:every|each)\s+(?:single\s+)?time\s*[.!]*$", re.I)
 # "request a Copilot review. Make that standard in your workflow.": a sentence that makes the
-# instruction just before it a standing one. "Make it the default" alone is a product setting
-# of the task ("add a dark theme, make it the default"), so standard/default need the workflow.
+# instruction just before it a standing one. "Make it the default" is a product setting of the
+# task ("add a dark theme, make it the default", even "… from now on"), so standard/default
+# count only with the workflow named.
 BACK_REFERENCE = re.compile(
     r"^(?:(?:and|also|please)\s+)*(?:"
-    r"(?:always\s+)?(?:do|keep doing)\s+(?:that|this|it|so)\s+(?:from now on|going forward|every time|"
-    r"each time|always|in (?:the )?future)|"
+    r"(?:always\s+)?(?:do|keep doing)\s+(?:that|this|it|so)\s+(?:from now on|going forward|moving forward|"
+    r"every time|each time|always|in (?:the )?future)|"
     r"always\s+do\s+(?:that|this|it)|"
-    r"make\s+(?:that|this|it)\s+(?:a\s+)?(?:habit|rule|standing rule)|"
+    r"make\s+(?:that|this|it)\s+(?:a\s+)?(?:habit|standing rule)|"
     r"make\s+(?:that|this|it)\s+(?:a\s+|the\s+)?(?:standard|default)(?:\s+(?:practice|step))?"
-    r"\s+(?:(?:in|for|of)\s+(?:your|the|our)\s+(?:workflow|process|routine)|from now on|going forward)|"
+    r"\s+(?:in|for|of)\s+(?:your|the|our)\s+(?:workflow|process|routine)|"
     r"make\s+(?:that|this|it)\s+(?:a\s+)?(?:standard\s+)?part\s+of\s+(?:your|the|our)\s+"
     r"(?:workflow|process|routine)"
     r")\s*[.!]*$",
     re.I,
 )
+# "request" opens an instruction here ("request a review") but is too often a noun ("request
+# ids are logged") to join IMPERATIVES, which the rules read everywhere.
+_INSTRUCTION_VERBS = IMPERATIVES | {"request"}
 
 
 def opens_with_imperative(s: str) -> bool:
     """The sentence opens with an instruction's verb ("please run …", "also add …")."""
-    words_ = re.sub(r"^(?:(?:and|also|please|then|so)\s+)+", "", s.strip(), flags=re.I).split()
-    return bool(words_) and words_[0].lower() in IMPERATIVES
+    tokens = re.sub(r"^(?:(?:and|also|please|then|so)\s+)+", "", s.strip(), flags=re.I).split()
+    return bool(tokens) and tokens[0].lower() in _INSTRUCTION_VERBS
+
+
+def made_standing(sentence: str, following: str) -> bool:
+    """`following` is a back reference that makes the instruction `sentence` a standing one (read
+    by the extractor and by the durability gate alike)."""
+    return (
+        bool(BACK_REFERENCE.match(following.strip()))
+        and opens_with_imperative(sentence)
+        and not sentence.rstrip().endswith("?")
+    )
 
 
 TRANSIENT_PREDICATE = re.compile(

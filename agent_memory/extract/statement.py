@@ -25,7 +25,6 @@ from agent_memory.extract.dispatch import (
     imperative,
 )
 from agent_memory.extract.filters import (
-    BACK_REFERENCE,
     COMPLEMENT_VERBS,
     DEICTIC_NP,
     DEICTIC_REF,
@@ -34,10 +33,9 @@ from agent_memory.extract.filters import (
     QUANTIFIER,
     TASKY,
     TIME_SUBJECT,
-    TRAILING_HABIT,
     TRANSIENT,
     content_words,
-    opens_with_imperative,
+    made_standing,
     vague,
 )
 from agent_memory.extract.paste import read_paste
@@ -359,9 +357,6 @@ def _framed(sentence: str) -> _Framed | None:
     scoped = SCOPE.sub(" ", s).strip()
     if scoped != s and not planned:
         s, strong = scoped, True
-    habit = None if strong else TRAILING_HABIT.search(s)
-    if habit and opens_with_imperative(s):
-        s, strong = s[: habit.start()], True
     weak = MEMORY_WEAK.match(s)
     if weak:
         s = weak.group(1)
@@ -958,14 +953,9 @@ def _carry_back_references(said: list[str]) -> list[str]:
     the back reference itself names nothing and is dropped."""
     out: list[str] = []
     for sentence in said:
-        prev = out[-1] if out else ""
-        if (
-            prev
-            and BACK_REFERENCE.match(sentence.strip())
-            and opens_with_imperative(prev)
-            and not prev.rstrip().endswith("?")
-        ):
-            out[-1] = prev.rstrip(" .!") + " from now on."
+        if out and made_standing(out[-1], sentence):
+            if not SCOPE.search(out[-1]):  # a second back reference adds nothing more
+                out[-1] = out[-1].rstrip(" .!") + " from now on."
             continue
         out.append(sentence)
     return out

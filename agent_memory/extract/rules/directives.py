@@ -112,7 +112,9 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
 
 _DONT = re.compile(
     r"^(?:(?:you|we|claude)\s+(?:should|must|shall|will|need to)\s+not|do\s+not|don't|let's\s+not|"
-    r"let us not|(?:please\s+)?refrain from)\s+(?:ever\s+|please\s+)?(\w[\w'-]*)\b(.*)",
+    r"let us not|(?:please\s+)?refrain from)\s+"
+    # "don't you dare push to main", "don't you ever …": a prohibition said with force
+    r"(?:(?:you|u)\s+(?:dare|ever)\s+|ever\s+|please\s+)?(\w[\w'-]*)\b(.*)",
     re.I,
 )
 # A subject after "don't" makes it a question ("don't you see …", "don't we have …"); typing
