@@ -82,6 +82,16 @@ STEP_AT_HAND = [
     "use that file as the template",
     "use my notes as the spec",
     "In this function, use a set as the cache",  # a data structure of this code
+    # "always follow/use the <instructions/plan/…>": the ones of this conversation, unnamed
+    "copy the helper over, then rename it. Always follow the instructions/steps.",
+    "always follow the plan",
+    "always use the same",
+    "always stick to the pattern",
+    # "we need to write a script that …": a job of this turn, not a product being built
+    "We need to write a script that renames all invoices with a `draft` status",
+    "I want to write a script that deletes the stale branches",
+    # a value shown by its shape (こんな形の…), not a tool in use
+    "`redis://user:[PASSWORD]@cache.example.net:6379/0`こんな形のやつ使ってる",
 ]
 
 
@@ -129,7 +139,25 @@ DURABLE = [
     # a tool given its standing role in the project, as "use X for <job>" names its job
     ("use pdm as the package manager", "pdm"),
     ("use MariaDB as our database", "MariaDB"),
+    # the named guide or template still makes a rule
+    ("Always follow the style guide in docs/STYLE.md", "style guide"),
+    ("always use the template in docs/pr.md", "template"),
+    ("we're building a script runner for CI jobs", "script runner"),
+    ("`uv` を使っています", "uv"),
 ]
+
+
+# "i use X you can remove Y": no comma, the request runs on from the fact; the fact ends there
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("ugh i use tailwind you can remove all the custom css files", "User uses tailwind"),
+        ("i use pnpm please fix the lockfile", "User uses pnpm"),
+        ("i use neovim can you add the lua config", "User uses neovim"),
+    ],
+)
+def test_a_tool_fact_ends_where_the_request_runs_on(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
 
 
 @pytest.mark.parametrize(("text", "word"), DURABLE)

@@ -19,6 +19,9 @@ VAGUE = re.compile(
     r"your\s+(?:\w+\s+)?(?:path|approach|plan|suggestion|idea|solution|version|option|proposal|"
     r"recommendation|way|fix|implementation|pick|choice)|"
     r"the same|so|one|either|both|"
+    # "always follow the instructions/pattern": the ones just given, not a named guide
+    r"the (?:instructions?|pattern|patterns|plan|steps|rules|example|examples|template|format|"
+    r"guidelines?)(?:\s*/\s*\w+)?|"
     r"the (?:first|second|third|last|former|latter|other|previous|new|old|original|current)"
     r"(?: (?:one|ones|version|option|approach|solution|way|variant|draft|idea))?|"
     r"(?:this|that|these|those)\s+\S+|option\s+\S+|number\s+#?\d+\w*|#\d+|\d+)"

@@ -87,9 +87,15 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
         " " not in body.strip()
     ):
         return False  # "I never stop", "we always win": the speaker described, no practice named
-    light = re.match(r"^(?:do|have|make|get|go|be|have to \w+)\s+(.*)$", body, re.I)
+    light = re.match(
+        r"^(?:do|have|make|get|go|be|have to \w+|follow|use|apply|stick to|stick with)\s+(.*)$",
+        body,
+        re.I,
+    )
     if light and vague(light.group(1)):
-        return False  # "never do anything", "never have to mention it": no object once cut
+        # "never do anything", "never have to mention it", "always follow the instructions":
+        # no object once cut, or only the one of this conversation
+        return False
     if re.match(
         r"^(?:the|a|an|same|this|that|in|on|at|to|for|with|from|by|of|as|via)\b", body, re.I
     ):

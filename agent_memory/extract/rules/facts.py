@@ -166,6 +166,15 @@ _STATUS = re.compile(
 )
 
 
+# "i use nativewind you can remove all custom style sheets": with no comma the request runs on
+# from the fact; it starts where "you" is asked to do something.
+_NEXT_THOUGHT = re.compile(
+    r"\s+(?:you|u)\s+(?:can|could|should|need|must|have to|will|may)\s|"
+    r"\s+(?:can|could|would|will)\s+(?:you|u)\s|\s+(?:please|pls|plz|pelase)\s",
+    re.I,
+)
+
+
 def _third_person(text: str) -> str:
     """'usually use vim' -> 'usually uses vim': the user's habits as a memory line."""
     words = text.split(" ")
@@ -730,7 +739,8 @@ RULES: tuple[ClauseRule, ...] = (
         "user_uses",
         _F,
         _I_USE,
-        lambda m, c: f"User {_third_person(c.text[2:].strip())}",  # what the user works with
+        # what the user works with, up to where a run-on sentence turns to this turn's request
+        lambda m, c: f"User {_third_person(_NEXT_THOUGHT.split(c.text[2:].strip(), 1)[0])}",
         "fact",
         lambda m, c: (
             not vague(m.group(2))

@@ -381,9 +381,10 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(r"\Sないで(?:ください|下さい|ね)?$"), "Don't", "constraint", "ja_dont"),
     (
         # a tool named in code letters, and the use is what the sentence says (it ends there):
-        # "…側は X を使っているので合わせたい" is about the code, said on the way to a task
+        # "…側は X を使っているので合わせたい" is about the code, said on the way to a task;
+        # "`…`こんな形のやつ使ってる" shows the shape of a value (a connection string), no tool
         re.compile(
-            rf"{_TOOL2}[^。、,]{{0,20}}?(?:を|も|は)?(?:両方)?"
+            rf"{_TOOL2}(?:(?!こんな|こういう|そんな|そういう)[^。、,]){{0,20}}?(?:を|も|は)?(?:両方)?"
             r"(?:使って(?:い)?ます|使用して(?:い)?ます|使っている|使ってる)(?:よ|ね)?$"
         ),
         "Uses",

@@ -464,6 +464,8 @@ RULES: tuple[ClauseRule, ...] = (
                 # word sits in a relative clause; "… with the following specifications": a spec
                 and bool(_PRODUCT_HEAD.match(m.group(1)))
                 and not re.search(r"\bthe following\b", m.group(1), re.I)
+                # "we need to write a script that queries all reports and updates …": a job
+                and not re.match(r"^(?:a|an)\s+(?:\S+\s+){0,3}?scripts?\s+(?:that|which|to)\b", m.group(1), re.I)
                 # "I want to make a better UI for my plugin": an improvement, the task at hand
                 and not re.match(
                     r"^(?:a|an)\s+(?:better|nicer|improved|cleaner|simpler|new version)\b",
