@@ -252,6 +252,12 @@ show tell give mark label pin bump release ship review verify validate ensure do
 """
 )
 
+# "# never use any in TypeScript": older Claude Code kept a prompt opened by "#" as a memory;
+# people still type it, newer versions send it on as a prompt. One line only: a heading is a line
+# of a longer markdown message (a paste); "#!" or "#123" open no shortcut.
+MEMORY_SHORTCUT = re.compile(r"^\s*#\s+(\S[^\n]*?)\s*$")
+
+
 # "request a Copilot review. Make that standard in your workflow.": a sentence that makes the
 # instruction just before it a standing one. "Make it the default" is a product setting of the
 # task ("add a dark theme, make it the default", even "… from now on"), so standard/default

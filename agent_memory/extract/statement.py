@@ -29,6 +29,7 @@ from agent_memory.extract.filters import (
     DEICTIC_NP,
     DEICTIC_REF,
     HYPOTHETICAL,
+    MEMORY_SHORTCUT,
     PRONOUNS,
     QUANTIFIER,
     TASKY,
@@ -903,7 +904,12 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     # a block the user asks to keep ("add these rules to CLAUDE.md:\n## Git\n- …") is read as a
     # "#" memory note: every rule in it stands
     asked_to_keep = False
-    if origin != "memory":
+    shortcut = MEMORY_SHORTCUT.match(text) if origin == "prompt" else None
+    if shortcut:
+        # "# never use any in TypeScript": the memory shortcut of older Claude Code typed out of
+        # habit (newer versions send it on as a prompt); the note is asked to be kept
+        text, asked_to_keep = shortcut.group(1), True
+    elif origin != "memory":
         # a pasted report, spec or brief yields nothing; the user's lines around it are read
         text, asked_to_keep = read_paste(text)
     masked, spans = _prepared(text)

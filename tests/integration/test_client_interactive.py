@@ -8,7 +8,8 @@ Also here:
 - A `#` memory note: 2.1.332 has no `#` shortcut any more. A line starting with `#` is sent to
   Claude as an ordinary prompt and recorded as a plain `user` record with the `#` kept (no
   `<user-memory-input>` wrapper), interactive or headless. The test below pins that, so the
-  reader's treatment of `#` lines is a decision, not an accident."""
+  reader's treatment of `#` lines is a decision, not an accident: the line is read as a note the
+  person asked to keep (people still type the old shortcut), so its fact passes the gate."""
 
 from __future__ import annotations
 
@@ -49,6 +50,7 @@ def test_an_interactive_session_is_captured_when_the_person_quits(workspace: Wor
     }
     assert sources and all(sid == session.session_id and line in typed for sid, line in sources)
     assert NEVER_PUSH in {a["claim"] for a in atoms}
+    assert "The staging database is read-only" in {a["claim"] for a in atoms}
     assert not any("yarn" in a["claim"] for a in atoms)
     assert workspace.errors_log() == []
 
