@@ -66,3 +66,31 @@ def test_a_task_or_a_title_after_the_hash_gives_nothing(text: str) -> None:
 def test_only_one_line_opened_by_hash_and_a_blank_is_the_shortcut(text: str) -> None:
     assert not MEMORY_SHORTCUT.match(text)
     assert not exempt(candidate_features(text, "The staging db listens on port 5433", "fact.lexicon"))
+
+
+# "add to your memory that X": the same request in words; the rules read its framing, and the gate
+# must not judge X as if it were said in passing
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        (
+            "add to your memory that the QA instance is in https://qa.example.net/home",
+            "The QA instance is in https://qa.example.net/home",
+        ),
+        ("save to memory: the api lives in services/api", "The api lives in services/api"),
+    ],
+)
+def test_a_memory_request_in_words_passes_the_gate(tmp_path: Path, text: str, claim: str) -> None:
+    assert _claims_of_transcript(tmp_path, [text]) == [claim]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("add to your memory that using the template with the linter is very helpful", "preference"),
+        ("remember: running the tests with -x works better", "preference"),
+        ("remember that staging and prod share one Redis", "fact"),
+    ],
+)
+def test_a_kept_judgement_of_a_way_of_working_is_a_preference(text: str, kind: str) -> None:
+    assert [c.kind for c in extract_claims(text)] == [kind]

@@ -114,7 +114,18 @@ def imperative(c: str) -> Rule | None:
         return cap(c), "preference"  # "request a review …" asks; "request ids are logged" states
     if bare_np(c):
         return None  # "remember the orchestration part": a thing named, nothing said of it
+    if _VALUED.search(c):
+        return cap(c), "preference"  # "using the template with X is very helpful": a stance
     return cap(c), "fact"  # "staging and prod share one Redis": a statement, not an instruction
+
+
+# What the user values said as a judgement of a way of working ("… is very helpful", "… works
+# better", "… is the way to go"), not a property of a thing.
+_VALUED = re.compile(
+    r"\b(?:is|are|works?)\s+(?:(?:very|really|much|so|far|way|quite|extremely|a lot|more|most)\s+)*"
+    r"(?:helpful|useful|better|best|preferred|preferable|nicer|cleaner|easier|the way to go)\b",
+    re.I,
+)
 
 
 # A statement says something of its subject: a verb after the first word (a copula, a modal, a

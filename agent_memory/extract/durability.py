@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
+from agent_memory.extract.dispatch import MEMORY_STRONG
 from agent_memory.extract.filters import MEMORY_SHORTCUT, made_standing
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
 
@@ -376,8 +377,10 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
         # "request a review. Make that standard in your workflow.": the next sentence says this
         # one is meant to last, as "from now on" in it would (see EXEMPT)
         feats = sorted({*feats, "standing"})
-    if MEMORY_SHORTCUT.match(statement):
-        feats = sorted({*feats, "standing"})  # asked to be kept, as "remember" says (see EXEMPT)
+    if MEMORY_SHORTCUT.match(statement) or MEMORY_STRONG.match(strip_lead(parsed.sents[i])):
+        # "# X" (the old memory shortcut), "add to your memory that X", "save to memory: X":
+        # asked to be kept, as "remember" says (see EXEMPT)
+        feats = sorted({*feats, "standing"})
     if rule == "language.answer_language" and "ml_reply_language" not in feats:
         # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",
         # "responde en español"); whichever read it, it is the same preference (see EXEMPT)
