@@ -217,6 +217,10 @@ def language(text: str) -> str:
     cjk = sum(1 for ch in letters if "\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af")
     cyr = sum(1 for ch in letters if "\u0400" <= ch <= "\u04ff")
     if cjk / len(letters) > 0.2:
+        # Hangul is Korean (it was counted as Chinese); kana marks Japanese; Han alone, Chinese
+        hangul = sum(1 for ch in letters if "\uac00" <= ch <= "\ud7af")
+        if hangul * 2 >= cjk:
+            return "ko"
         return "zh" if not re.search(r"[\u3040-\u30ff]", text) else "ja"
     if cyr / len(letters) > 0.3:
         return "ru"

@@ -171,6 +171,20 @@ def test_dev_set_precision_and_recall_stay_above_the_floor() -> None:
     assert report["recall"] >= 0.85, report["misses"]
 
 
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("api 키는 1개만 발급하도록 막자", "ko"),  # Hangul with Latin words: Korean, not Chinese
+        ("以后都用中文回答", "zh"),
+        ("テストはJestを使う", "ja"),
+        ("Всегда отвечай по-русски", "ru"),
+        ("always answer in English", "en"),
+    ],
+)
+def test_the_benchmark_reports_each_prompt_under_its_language(text: str, lang: str) -> None:
+    assert _bench().language(text) == lang
+
+
 def test_extra_louo_drops_a_rule_only_the_held_out_person_supports(tmp_path: Path) -> None:
     """The extra TUNE people's honest figure: a rule whose correct atoms all come from one
     person does not count for that person; support from another person (extra people or the
