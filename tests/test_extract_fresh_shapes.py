@@ -90,6 +90,9 @@ STEP_AT_HAND = [
     # "we need to write a script that …": a job of this turn, not a product being built
     "We need to write a script that renames all invoices with a `draft` status",
     "I want to write a script that deletes the stale branches",
+    # "in the future" inside a purpose clause bounds the purpose, it makes no standing rule
+    "move on to the migration and drop the old config table to not get confused in the future",
+    "rename the flags so that nobody mixes them up in the future",
     # a value shown by its shape (こんな形の…), not a tool in use
     "`redis://user:[PASSWORD]@cache.example.net:6379/0`こんな形のやつ使ってる",
 ]
@@ -144,6 +147,8 @@ DURABLE = [
     ("always use the template in docs/pr.md", "template"),
     ("we're building a script runner for CI jobs", "script runner"),
     ("`uv` を使っています", "uv"),
+    ("always squash commits in the future", "squash"),
+    ("in the future, run the linter before pushing", "linter"),
 ]
 
 

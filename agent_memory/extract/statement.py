@@ -327,6 +327,10 @@ ClauseClaim = tuple[str, str, int, str]  # (claim, kind, clause index, rule)
 _ARGUING = re.compile(r"\b(?:anyways?|after all)\W*$", re.I)
 
 
+# A purpose clause open up to a scope word: what the scope bounds is the purpose, not a rule.
+_PURPOSE_OPEN = re.compile(r"\b(?:to not|not to|in order to|so as to|so that)\b[^,.;:!?]*$", re.I)
+
+
 @dataclass(frozen=True)
 class _Framed:
     """A sentence with its memory framing read off: what is left, and how it was framed."""
@@ -355,6 +359,8 @@ def _framed(sentence: str) -> _Framed | None:
     scope = SCOPE.search(s)
     # "… so I can add more reports in the future": a plan of the user's, no scope on a rule
     planned = scope and re.search(r"\b(?:can|could|will|would|might|may)\b", s[: scope.start()], re.I)
+    # "… get rid of the old metadata to not get confused in the future": the scope of a purpose
+    planned = planned or (scope and _PURPOSE_OPEN.search(s[: scope.start()]))
     scoped = SCOPE.sub(" ", s).strip()
     if scoped != s and not planned:
         s, strong = scoped, True
