@@ -1,7 +1,10 @@
-"""Builders for schema-valid atoms in tests (real atoms, validated by the real schema)."""
+"""Builders for schema-valid atoms in tests (real atoms, validated by the real schema), and for
+a transcript of typed prompts in Claude Code's record format."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from agent_memory.model.atom import atom_id, validate_atom
@@ -74,3 +77,16 @@ def block(*lines: str) -> str:
             "",
         ]
     )
+
+
+def typed_transcript(folder: Path, *prompts: str) -> Path:
+    """`projects/-w-proj/s-1.jsonl` under `folder`: one typed user record per prompt."""
+    path = folder / "projects" / "-w-proj" / "s-1.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    records = [
+        {"type": "user", "sessionId": "s-1", "timestamp": "2026-03-01T10:00:00Z", "cwd": "/w/proj",
+         "message": {"role": "user", "content": text}}  # fmt: skip
+        for text in prompts
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    return path

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from builders import typed_transcript
 from conftest import install_wheel
 
 from agent_memory.extract import durability
@@ -121,15 +122,7 @@ def test_malformed_weights_open_the_gate(raw: str) -> None:
 
 
 def test_the_pipeline_keeps_what_the_gate_passes(tmp_path: Path) -> None:
-    path = tmp_path / "projects" / "-w-proj" / "s-1.jsonl"
-    path.parent.mkdir(parents=True)
-    records = [
-        {"type": "user", "sessionId": "s-1", "timestamp": "2026-03-01T10:00:00Z", "cwd": "/w/proj",
-         "message": {"role": "user", "content": text}}  # fmt: skip
-        for text in DURABLE
-    ]
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
-    atoms = extract_transcript(path, "proj").atoms
+    atoms = extract_transcript(typed_transcript(tmp_path, *DURABLE), "proj").atoms
     lines = {int(a["first_source"].rsplit("#L", 1)[1]) for a in atoms}
     assert lines == set(range(1, len(DURABLE) + 1))
 

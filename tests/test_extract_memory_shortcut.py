@@ -5,10 +5,10 @@ heading of a longer markdown message, or a task typed after "#", gives nothing. 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from builders import typed_transcript
 
 from agent_memory.extract.durability import candidate_features, exempt
 from agent_memory.extract.filters import MEMORY_SHORTCUT
@@ -17,15 +17,7 @@ from agent_memory.extract.statement import extract_claims
 
 
 def _claims_of_transcript(tmp_path: Path, texts: list[str]) -> list[str]:
-    path = tmp_path / "projects" / "-w-proj" / "s-1.jsonl"
-    path.parent.mkdir(parents=True)
-    records = [
-        {"type": "user", "sessionId": "s-1", "timestamp": "2026-03-01T10:00:00Z", "cwd": "/w/proj",
-         "message": {"role": "user", "content": text}}  # fmt: skip
-        for text in texts
-    ]
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
-    return [a["claim"] for a in extract_transcript(path, "proj").atoms]
+    return [a["claim"] for a in extract_transcript(typed_transcript(tmp_path, *texts), "proj").atoms]
 
 
 @pytest.mark.parametrize(
