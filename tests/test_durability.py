@@ -182,6 +182,16 @@ def test_explicit_standing_words_and_rejection_tools_are_never_dropped() -> None
                            "before you push", "memory.imperative", closed)  # fmt: skip
     assert durability.keep("以后总是用中文回复", "Always: 以后总是用中文回复", "language.zh_always", closed)
     assert durability.keep("pnpm", "Use pnpm, not npm", "rejection.use_tool", closed)
+    # "from now on" read by the rules in another language, as the English words above
+    assert durability.keep("以后都用pnpm", "From now on: 以后都用pnpm", "language.from_now_on", closed)
+    assert durability.keep(
+        "앞으로 pnpm을 사용해줘", "From now on: 앞으로 pnpm을 사용해줘", "language.from_now_on", closed
+    )
+    # the memory shortcut and a memory request in words (test_extract_memory_shortcut)
+    assert durability.keep("# we deploy on fly.io", "We deploy on fly.io", "fact.we_verb", closed)
+    assert durability.keep(
+        "add to your memory that we deploy on fly.io", "We deploy on fly.io", "fact.we_verb", closed
+    )
     assert not durability.keep(CHATTER[1], CHATTER[1], "preference.use", closed)
 
 

@@ -381,6 +381,10 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
         # "# X" (the old memory shortcut), "add to your memory that X", "save to memory: X":
         # asked to be kept, as "remember" says (see EXEMPT)
         feats = sorted({*feats, "standing"})
+    if rule == "language.from_now_on":
+        # "以后都用pnpm", "앞으로 pnpm을 사용해줘": the rules read "from now on" in other languages
+        # (languages._FROM_NOW); said so, a rule is meant to last as the English one is (EXEMPT)
+        feats = sorted({*feats, "standing"})
     if rule == "language.answer_language" and "ml_reply_language" not in feats:
         # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",
         # "responde en español"); whichever read it, it is the same preference (see EXEMPT)
