@@ -95,6 +95,7 @@ STEP_AT_HAND = [
     "rename the flags so that nobody mixes them up in the future",
     # a value shown by its shape (こんな形の…), not a tool in use
     "`redis://user:[PASSWORD]@cache.example.net:6379/0`こんな形のやつ使ってる",
+    "`mysql://root:[PASS]@db.example.org:3306/app`こういう感じのを使ってる",
 ]
 
 
@@ -149,6 +150,15 @@ DURABLE = [
     ("`uv` を使っています", "uv"),
     ("always squash commits in the future", "squash"),
     ("in the future, run the linter before pushing", "linter"),
+    # "not to" after try/make sure/be careful is the rule's own negation, not a purpose; and a
+    # purpose clause bounds "in the future" only, "from now on" still scopes the whole request
+    ("please try not to use emojis in the future", "emojis"),
+    ("be careful not to commit secrets in the future", "secrets"),
+    ("make sure to not run the full suite from now on", "full suite"),
+    ("wrap long lines so that they stay under 100 chars from now on", "long lines"),
+    # a degree word (こんなに, そんなに) or a deixis after the particle is no shape of a value
+    ("`Biome`はこんなに速いので使ってる", "Biome"),
+    ("`vim`はそんなに好きじゃないけど使ってる", "vim"),
 ]
 
 
@@ -163,6 +173,12 @@ DURABLE = [
 )
 def test_a_tool_fact_ends_where_the_request_runs_on(text: str, claim: str) -> None:
     assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+# a request word right after "use" is no run-on yet: nothing of the fact may be cut away
+@pytest.mark.parametrize("text", ["i use please to build the monorepo", "i use plz for builds"])
+def test_the_run_on_cut_leaves_the_fact_an_object(text: str) -> None:
+    assert "User uses" not in [c.claim for c in extract_claims(text)]
 
 
 @pytest.mark.parametrize(("text", "word"), DURABLE)

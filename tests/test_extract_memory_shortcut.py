@@ -11,7 +11,7 @@ import pytest
 from builders import typed_transcript
 
 from agent_memory.extract.durability import candidate_features, exempt
-from agent_memory.extract.filters import MEMORY_SHORTCUT
+from agent_memory.extract.filters import MEMORY_SHORTCUT, memory_note
 from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.extract.statement import extract_claims
 
@@ -45,6 +45,36 @@ def test_without_the_hash_the_gate_still_judges_a_plain_fact(tmp_path: Path) -> 
 )
 def test_a_task_or_a_title_after_the_hash_gives_nothing(text: str) -> None:
     assert extract_claims(text) == []
+
+
+# the note stands past the gate, but the rules still judge what it says: a request of this turn,
+# a question or a guess typed after "#" is no note (the same line without "#" gives nothing)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# continue with the upgrade and do not edit the .env file",
+        "# I want to use zod, what does it do?",
+        "# we will use redis here, can you set it up?",
+        "# split the parser up. each node type should have its own file.",
+        "# I think we are using the v2 api",
+    ],
+)
+def test_the_rules_still_judge_a_hash_line(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+# a line that asks for this turn's work is no note: the gate judges what it states as said plainly
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# we bundle with webpack currently, let's switch to vite",
+        "# we deploy with an old helm chart, could you update it?",
+        "# we use moment.js currently, can we drop it?",
+    ],
+)
+def test_a_hash_line_asking_for_work_is_no_note(tmp_path: Path, text: str) -> None:
+    assert not memory_note(text)
+    assert _claims_of_transcript(tmp_path, [text]) == []
 
 
 @pytest.mark.parametrize(
@@ -86,3 +116,33 @@ def test_a_memory_request_in_words_passes_the_gate(tmp_path: Path, text: str, cl
 )
 def test_a_kept_judgement_of_a_way_of_working_is_a_preference(text: str, kind: str) -> None:
     assert [c.kind for c in extract_claims(text)] == [kind]
+
+
+# a comparison said of a thing (not of a way of working, nor "for me") states a property of it
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("remember the crash is easier to reproduce on firefox", "fact"),
+        ("remember that node 20 works better with the arm build", "fact"),
+        ("remember that our users are better served by the mobile app", "fact"),
+        ("remember that feature flags are the way to go for risky changes", "preference"),
+        ("add to your memory that writing the test first works better for me", "preference"),
+    ],
+)
+def test_a_kept_comparison_of_a_thing_is_a_fact(text: str, kind: str) -> None:
+    assert [c.kind for c in extract_claims(text)] == [kind]
+
+
+# "memory", "preferences", "rules", "notes" heading a longer name (the memory table, the
+# preferences screen) is a thing of the code: no request to keep, and no exemption from the gate
+@pytest.mark.parametrize(
+    "text",
+    [
+        "add to the preferences screen a toggle for dark mode",
+        "store in the memory table the last seen timestamp",
+        "add it to the memory cache, the lookup is slow",
+        "add that to the rules list in the firewall config",
+    ],
+)
+def test_a_memory_word_heading_a_name_is_no_request(text: str) -> None:
+    assert extract_claims(text) == []

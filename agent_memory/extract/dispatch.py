@@ -15,7 +15,10 @@ MEMORY_STRONG = re.compile(
     r"^(?:(?:please|also|and)\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?:remember|memori[sz]e|commit (?:this |that |it )?to memory|"
     r"(?:save|store|put|add|record|write|keep|note)(?: (?:this|that|it|the following))?(?: down)?\s+(?:in|to|into|as)\s+"
-    r"(?:your |the |a |long[- ]term )?(?:memory|memories|preferences?|rules?|claude\.md|notes)|"
+    r"(?:your |the |a |long[- ]term )?(?:memory|memories|preferences?|rules?|claude\.md|notes)"
+    # "the memory table", "the preferences screen": the word heads a name of the code, no request
+    r"(?!\s+(?:table|tables|cache|caches|screen|page|pane|panel|tab|view|list|menu|dialog|modal|"
+    r"section|component|module|store|field|column|usage|leak|limit|api|endpoint|service)\b)|"
     r"make a (?:mental )?note|note (?:this|that) down|never forget)"
     r"(?:\s+(?:that|this|the following|this fact|this preference|forever|for (?:the )?future))*"
     r"\s*(?:[:,\u2013\u2014-]\s*|\s+)(\S.*)",
@@ -114,8 +117,15 @@ def imperative(c: str) -> Rule | None:
         return cap(c), "preference"  # "request a review …" asks; "request ids are logged" states
     if bare_np(c):
         return None  # "remember the orchestration part": a thing named, nothing said of it
-    if _VALUED.search(c):
-        return cap(c), "preference"  # "using the template with X is very helpful": a stance
+    valued = _VALUED.search(c)
+    if valued and (
+        valued.group(1).lower() in _JUDGES_ANY
+        or re.match(r"^\w+ing\b", c)
+        or re.search(r"\bfor (?:me|us)\b", c, re.I)
+    ):
+        # "using the template with X is very helpful": a stance; "the crash is easier to reproduce
+        # on firefox", "node 20 works better with arm": a comparison of things, a fact
+        return cap(c), "preference"
     return cap(c), "fact"  # "staging and prod share one Redis": a statement, not an instruction
 
 
@@ -123,9 +133,12 @@ def imperative(c: str) -> Rule | None:
 # better", "… is the way to go"), not a property of a thing.
 _VALUED = re.compile(
     r"\b(?:is|are|works?)\s+(?:(?:very|really|much|so|far|way|quite|extremely|a lot|more|most)\s+)*"
-    r"(?:helpful|useful|better|best|preferred|preferable|nicer|cleaner|easier|the way to go)\b",
+    r"(helpful|useful|better|best|preferred|preferable|nicer|cleaner|easier|the way to go)\b",
     re.I,
 )
+# the words that judge whatever they are said of; the others compare things ("the crash is easier
+# to reproduce on firefox") unless said of a way of working (a gerund) or of the user ("for me")
+_JUDGES_ANY = frozenset({"preferred", "preferable", "the way to go"})
 
 
 # A statement says something of its subject: a verb after the first word (a copula, a modal, a

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from agent_memory.extract.dispatch import MEMORY_STRONG
-from agent_memory.extract.filters import MEMORY_SHORTCUT, made_standing
+from agent_memory.extract.filters import made_standing, memory_note
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
 
 WEIGHTS_RESOURCE = "durability_weights.json"
@@ -377,7 +377,7 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
         # "request a review. Make that standard in your workflow.": the next sentence says this
         # one is meant to last, as "from now on" in it would (see EXEMPT)
         feats = sorted({*feats, "standing"})
-    if MEMORY_SHORTCUT.match(statement) or MEMORY_STRONG.match(strip_lead(parsed.sents[i])):
+    if memory_note(statement) or MEMORY_STRONG.match(strip_lead(parsed.sents[i])):
         # "# X" (the old memory shortcut), "add to your memory that X", "save to memory: X":
         # asked to be kept, as "remember" says (see EXEMPT)
         feats = sorted({*feats, "standing"})

@@ -256,6 +256,14 @@ show tell give mark label pin bump release ship review verify validate ensure do
 # people still type it, newer versions send it on as a prompt. One line only: a heading is a line
 # of a longer markdown message (a paste); "#!" or "#123" open no shortcut.
 MEMORY_SHORTCUT = re.compile(r"^\s*#\s+(\S[^\n]*?)\s*$")
+# A "#" line that also asks for this turn's work ("# we bundle with webpack, let's switch to vite",
+# "# …, could you bump it", "… ?") is no note to keep: what it states is judged as said plainly.
+_ASKS_NOW = re.compile(r"\blet(?:'s| us)\b|\b(?:can|could|would) you\b|\?\s*$", re.I)
+
+
+def memory_note(text: str) -> bool:
+    """A typed "# …" line the person asked to keep (see MEMORY_SHORTCUT)."""
+    return bool(MEMORY_SHORTCUT.match(text)) and not _ASKS_NOW.search(text)
 
 
 # "request a Copilot review. Make that standard in your workflow.": a sentence that makes the

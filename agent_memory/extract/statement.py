@@ -328,7 +328,14 @@ _ARGUING = re.compile(r"\b(?:anyways?|after all)\W*$", re.I)
 
 
 # A purpose clause open up to a scope word: what the scope bounds is the purpose, not a rule.
-_PURPOSE_OPEN = re.compile(r"\b(?:to not|not to|in order to|so as to|so that)\b[^,.;:!?]*$", re.I)
+# "not to" after try/make sure/be careful/remember/you is the rule's own negation ("try not to use
+# emojis in the future"); only "in the future" is bounded so ("from now on" scopes the request).
+_PURPOSE_OPEN = re.compile(
+    r"(?:\b(?:in order to|so as to|so that)|(?<!\btry )(?<!\bsure )(?<!careful )(?<!remember )"
+    r"(?<!\byou )\b(?:to not|not to))\b[^,.;:!?]*$",
+    re.I,
+)
+_FUTURE = re.compile(r"\bin (?:the )?future\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -360,7 +367,9 @@ def _framed(sentence: str) -> _Framed | None:
     # "… so I can add more reports in the future": a plan of the user's, no scope on a rule
     planned = scope and re.search(r"\b(?:can|could|will|would|might|may)\b", s[: scope.start()], re.I)
     # "… get rid of the old metadata to not get confused in the future": the scope of a purpose
-    planned = planned or (scope and _PURPOSE_OPEN.search(s[: scope.start()]))
+    planned = planned or (
+        scope and _FUTURE.search(scope.group(0)) and _PURPOSE_OPEN.search(s[: scope.start()])
+    )
     scoped = SCOPE.sub(" ", s).strip()
     if scoped != s and not planned:
         s, strong = scoped, True
@@ -913,8 +922,10 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     shortcut = MEMORY_SHORTCUT.match(text) if origin == "prompt" else None
     if shortcut:
         # "# never use any in TypeScript": the memory shortcut of older Claude Code typed out of
-        # habit (newer versions send it on as a prompt); the note is asked to be kept
-        text, asked_to_keep = shortcut.group(1), True
+        # habit (newer versions send it on as a prompt); the note is asked to be kept, so the
+        # gate keeps what the rules read (durability), but the rules still judge it: "# carry on
+        # and do not edit .env" or "# I want to use zod, what does it do?" is no note
+        text = shortcut.group(1)
     elif origin != "memory":
         # a pasted report, spec or brief yields nothing; the user's lines around it are read
         text, asked_to_keep = read_paste(text)

@@ -175,6 +175,13 @@ _NEXT_THOUGHT = re.compile(
 )
 
 
+def _until_next_thought(text: str) -> str:
+    """'use nativewind you can remove …' -> 'use nativewind'; 'use please to build' is no run-on
+    (the request word is the object: the Please build tool), and the fact keeps its object."""
+    head = _NEXT_THOUGHT.split(text, 1)[0]
+    return head if len(head.split()) > 1 else text
+
+
 def _third_person(text: str) -> str:
     """'usually use vim' -> 'usually uses vim': the user's habits as a memory line."""
     words = text.split(" ")
@@ -740,7 +747,7 @@ RULES: tuple[ClauseRule, ...] = (
         _F,
         _I_USE,
         # what the user works with, up to where a run-on sentence turns to this turn's request
-        lambda m, c: f"User {_third_person(_NEXT_THOUGHT.split(c.text[2:].strip(), 1)[0])}",
+        lambda m, c: f"User {_third_person(_until_next_thought(c.text[2:].strip()))}",
         "fact",
         lambda m, c: (
             not vague(m.group(2))

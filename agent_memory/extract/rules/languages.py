@@ -382,9 +382,10 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         # a tool named in code letters, and the use is what the sentence says (it ends there):
         # "…側は X を使っているので合わせたい" is about the code, said on the way to a task;
-        # "`…`こんな形のやつ使ってる" shows the shape of a value (a connection string), no tool
+        # "`…`こんな形のやつ使ってる" shows the shape of a value (a connection string), no tool;
+        # after a particle or as a degree ("`vim`はそんなに好きじゃないけど") the tool is in use
         re.compile(
-            rf"{_TOOL2}(?:(?!こんな|こういう|そんな|そういう)[^。、,]){{0,20}}?(?:を|も|は)?(?:両方)?"
+            rf"{_TOOL2}(?!\s*(?:こんな|こういう|そんな|そういう))[^。、,]{{0,20}}?(?:を|も|は)?(?:両方)?"
             r"(?:使って(?:い)?ます|使用して(?:い)?ます|使っている|使ってる)(?:よ|ね)?$"
         ),
         "Uses",
