@@ -90,6 +90,9 @@ STEP_AT_HAND = [
     # "we need to write a script that …": a job of this turn, not a product being built
     "We need to write a script that renames all invoices with a `draft` status",
     "I want to write a script that deletes the stale branches",
+    # a plain don't joined to a request to go on with the work bounds that work
+    "carry on with the upgrade and do not edit the .env file",
+    "keep going with the port, don't touch the old handlers",
     # "in the future" inside a purpose clause bounds the purpose, it makes no standing rule
     "move on to the migration and drop the old config table to not get confused in the future",
     "rename the flags so that nobody mixes them up in the future",

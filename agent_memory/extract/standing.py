@@ -42,7 +42,8 @@ STANDING = re.compile(
 # A sentence asking for a piece of work now ("fix the…", "please update…", "go through…").
 _WORK = (
     r"fix|implement|update|add|create|change|remove|delete|refactor|build|move|rename|rewrite|"
-    r"write|split|clean|continue|proceed|go ahead|go through|make|modify|replace|convert|generate|"
+    r"write|split|clean|continue|carry on|keep going|go on|proceed|go ahead|go through|make|modify|"
+    r"replace|convert|generate|"
     r"run|test|check|review|study|look|read|analy[sz]e|investigate|debug|deploy|commit|push|"
     r"install|set up|setup|start|finish|complete|try|help|give|tell|show|explain|find|figure|"
     r"research|plan|design|organi[sz]e|migrate|upgrade|spawn|launch|open|restart|kill|stop|"
