@@ -150,6 +150,7 @@ DURABLE = [
     ("Always follow the style guide in docs/STYLE.md", "style guide"),
     ("always use the template in docs/pr.md", "template"),
     ("we're building a script runner for CI jobs", "script runner"),
+    ("I'm building a script that backs up my photos to S3 every night", "photos"),
     ("`uv` を使っています", "uv"),
     ("always squash commits in the future", "squash"),
     ("in the future, run the linter before pushing", "linter"),

@@ -465,7 +465,11 @@ RULES: tuple[ClauseRule, ...] = (
                 and bool(_PRODUCT_HEAD.match(m.group(1)))
                 and not re.search(r"\bthe following\b", m.group(1), re.I)
                 # "we need to write a script that queries all reports and updates …": a job
-                and not re.match(r"^(?:a|an)\s+(?:\S+\s+){0,3}?scripts?\s+(?:that|which|to)\b", m.group(1), re.I)
+                # ("I'm building a script that backs up my photos nightly" is the user's tool)
+                and not (
+                    re.search(r"\bwrit(?:e|ing)\s+$", m.group(0)[: m.start(1) - m.start(0)], re.I)
+                    and re.match(r"^(?:a|an)\s+(?:\S+\s+){0,3}?scripts?\s+(?:that|which|to)\b", m.group(1), re.I)
+                )
                 # "I want to make a better UI for my plugin": an improvement, the task at hand
                 and not re.match(
                     r"^(?:a|an)\s+(?:better|nicer|improved|cleaner|simpler|new version)\b",
