@@ -342,6 +342,7 @@ def score(
     }
     hit_entries: set[tuple[str, int, int]] = set()
     false_positives: list[dict[str, Any]] = []
+    other_kind = 0  # false atoms a durable label of their line would take under its own kind
     tool_failures: list[dict[str, Any]] = []
     for o in obs:
         if not keep(o.transcript):
@@ -369,6 +370,11 @@ def score(
         if required:
             hit_entries.update((o.transcript, o.line, i) for i in required)
         elif not matched:
+            # labellers split a user's rule between preference and constraint (or a choice between
+            # fact and decision) differently: the claim is right, the kind read another way
+            other_kind += any(
+                satisfies(o.claim, e["kind"][0], e) for e in expected if not e.get("optional")
+            )
             false_positives.append(
                 {
                     "transcript": o.transcript,
@@ -412,6 +418,7 @@ def score(
         "recall": recall,
         "hits": total["hits"],
         "false_positives": total["fp"],
+        "false_other_kind": other_kind,
         "neutral": total["neutral"],
         "required": total["expected"],
         "required_hit": total["expected_hit"],
@@ -657,6 +664,11 @@ def print_report(
     """`show(transcript)` says whose misses and false atoms may be listed (DEV users only);
     `texts` (verbose ≥ 2) prints the statement of a listed miss, for reading, never storing."""
     print(_headline(name, rep))
+    if rep.get("false_other_kind"):
+        print(
+            f" of the {rep['false_positives']} false atoms, {rep['false_other_kind']} sit on a durable"
+            " statement whose label reads the same claim as another kind"
+        )
     for table in tables:
         print(f" {table.replace('_', ' ')}:")
         for key, row in rep[table].items():
@@ -692,7 +704,10 @@ def _short(rel: str) -> str:
     return f"{head}/…/{rel.rsplit('/', 1)[-1][:8]}"
 
 
-_FIGURES = ("precision", "recall", "hits", "false_positives", "neutral", "required", "required_hit")
+_FIGURES = (
+    "precision", "recall", "hits", "false_positives", "false_other_kind", "neutral", "required",
+    "required_hit",
+)  # fmt: skip
 _FIGURE_TABLES = ("per_kind", "per_language")
 
 

@@ -185,6 +185,27 @@ def test_the_benchmark_reports_each_prompt_under_its_language(text: str, lang: s
     assert _bench().language(text) == lang
 
 
+def test_a_false_atom_whose_label_reads_another_kind_is_counted_apart(tmp_path: Path) -> None:
+    """Labellers split a rule between preference and constraint differently; the benchmark keeps
+    such an atom false (kinds count) and says how many of the false atoms are of that sort."""
+    bench = _bench()
+    entry = {"kind": ["preference"], "all_of": [["pnpm"]]}
+    labels = {("ann/s.jsonl", 1): [entry], ("ann/s.jsonl", 2): []}
+    corpus = bench.Corpus("extra people", tmp_path, labels, lambda rel: rel.split("/", 1)[0])
+    obs = bench.Observation
+    rep = bench.score(
+        corpus,
+        [
+            obs("ann/s.jsonl", 1, "a", "Always use pnpm", "constraint", "directive.x", False),
+            obs("ann/s.jsonl", 2, "b", "Always use pnpm", "constraint", "directive.x", False),
+            obs("ann/s.jsonl", 1, "c", "Always use yarn", "constraint", "directive.x", False),
+        ],
+    )
+    assert rep["false_positives"] == 3 and rep["hits"] == 0
+    assert rep["false_other_kind"] == 1  # the pnpm atom on the labelled line only
+    assert bench.pool(rep, rep)["false_other_kind"] == 2
+
+
 def test_extra_louo_drops_a_rule_only_the_held_out_person_supports(tmp_path: Path) -> None:
     """The extra TUNE people's honest figure: a rule whose correct atoms all come from one
     person does not count for that person; support from another person (extra people or the
