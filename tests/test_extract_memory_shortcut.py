@@ -146,3 +146,18 @@ def test_a_kept_comparison_of_a_thing_is_a_fact(text: str, kind: str) -> None:
 )
 def test_a_memory_word_heading_a_name_is_no_request(text: str) -> None:
     assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["save it as a rule in the eslint config", "add this to your memory in the project section"],
+)
+def test_a_memory_request_naming_only_where_to_keep_it_gives_nothing(text: str) -> None:
+    # the rule was said in another turn; what is left once the asking is read off is a place
+    assert extract_claims(text) == []
+
+
+def test_a_kept_statement_opened_by_a_place_still_stands() -> None:
+    assert [c.claim for c in extract_claims("remember: in tests we never mock the db")] == [
+        "In tests we never mock the db"
+    ]

@@ -100,6 +100,8 @@ def imperative(c: str) -> Rule | None:
     c = re.sub(r"^(?:you|claude)\s+", "", c, flags=re.I)
     if vague(c) or content_words(c) < 2 or c.split(" ", 1)[0].lower() in PRONOUNS:
         return None
+    if place_only(c):
+        return None  # "save it as a rule in the eslint config": where to keep it, no rule said
     if TASK_AIM.match(c):
         return None  # "remember, the requirement is 'exact or prefix'": this task's aim
     if re.match(r"^(?:needs?|is|are|was|were|has|have|still)\b", c, re.I) or re.search(
@@ -149,6 +151,14 @@ _FINITE = re.compile(
     r"[a-z]+(?:s|ed))\b",
     re.I,
 )
+
+
+def place_only(c: str) -> bool:
+    """`c` names only a place ("in the eslint config", "to the project section"), nothing said
+    there: what is left of "save it as a rule in X" once the asking is read off."""
+    return bool(re.match(r"^(?:in|on|at|into|to|under|inside|within)\s", c, re.I)) and not (
+        _FINITE.search(c)
+    )
 
 
 def bare_np(c: str) -> bool:

@@ -23,6 +23,7 @@ from agent_memory.extract.dispatch import (
     bare_np,
     clause_rules,
     imperative,
+    place_only,
 )
 from agent_memory.extract.filters import (
     COMPLEMENT_VERBS,
@@ -581,7 +582,7 @@ def _clause_claim(
             re.search(r"\bstill\b", c, re.I) or TASK_AIM.match(c)  # a to-do or aim of now
         )
         # "remember the orchestration part": an English noun phrase, nothing said of it
-        bare = bare_np(c) and not non_english(c)
+        bare = (bare_np(c) or place_only(c)) and not non_english(c)
         if low not in PRONOUNS and content_words(c) >= 3 and not (dated or told or headless or bare):
             got = (cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
     return (got[0], got[1], i, got[2]) if got else None
