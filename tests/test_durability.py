@@ -187,6 +187,13 @@ def test_explicit_standing_words_and_rejection_tools_are_never_dropped() -> None
     assert durability.keep(
         "앞으로 pnpm을 사용해줘", "From now on: 앞으로 pnpm을 사용해줘", "language.from_now_on", closed
     )
+    # a scope the rules read ("in the future" before its reason, "until told otherwise")
+    assert durability.keep("please use tabs in the future so that the diffs stay small",
+                           "Use tabs so that the diffs stay small", "memory.imperative", closed)  # fmt: skip
+    assert durability.keep("until told otherwise, keep the PRs small", "Keep the PRs small",
+                           "directive.keep", closed)  # fmt: skip
+    assert not durability.keep("does the cache have a ttl so we can tune it in the future?",
+                               "The cache has a ttl", "memory.imperative", closed)  # fmt: skip
     # the memory shortcut and a memory request in words (test_extract_memory_shortcut)
     assert durability.keep("# we deploy on fly.io", "We deploy on fly.io", "fact.we_verb", closed)
     assert durability.keep(

@@ -154,6 +154,7 @@ DURABLE = [
     ("`uv` を使っています", "uv"),
     ("always squash commits in the future", "squash"),
     ("in the future, run the linter before pushing", "linter"),
+    ("please use tabs in the future so that the diffs stay small", "tabs"),  # the reason follows
     # "not to" after try/make sure/be careful is the rule's own negation, not a purpose; and a
     # purpose clause bounds "in the future" only, "from now on" still scopes the whole request
     ("please try not to use emojis in the future", "emojis"),

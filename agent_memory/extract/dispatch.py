@@ -43,8 +43,10 @@ MEMORY_WEAK = re.compile(
 SCOPE = re.compile(
     r"(?:^|,?\s+)(?:from now on|from here on(?: out)?|going forward|moving forward|"
     # "in future" mid-sentence ("… so that in future we will know", "in future dashboard") is
-    # no scope; at the start, before a comma or at the end it is
-    r"in (?:the )?future(?=\s*(?:[,.;:!?]|$|(?:always|never|don't|do not|please|use|avoid)\b))|"
+    # no scope; at the start, before a comma, before the reason ("… so that the diffs stay
+    # small") or at the end it is
+    r"in (?:the )?future(?=\s*(?:[,.;:!?]|$|(?:always|never|don't|do not|please|use|avoid|so that|"
+    r"because|since)\b))|"
     r"henceforth|"
     r"for all future (?:\w+)|in all future (?:\w+)|until (?:told|i say|i tell you|we say|instructed) otherwise|"
     r"unless (?:told|i say|i tell you) otherwise|(?:for|in) every (?:session|project|repo|task)|"

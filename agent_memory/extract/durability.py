@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-from agent_memory.extract.dispatch import MEMORY_STRONG
+from agent_memory.extract.dispatch import MEMORY_STRONG, SCOPE
 from agent_memory.extract.filters import made_standing, memory_note
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
 
@@ -376,6 +376,12 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     if i + 1 < len(parsed.sents) and made_standing(parsed.sents[i], parsed.sents[i + 1]):
         # "request a review. Make that standard in your workflow.": the next sentence says this
         # one is meant to last, as "from now on" in it would (see EXEMPT)
+        feats = sorted({*feats, "standing"})
+    said = parsed.sents[i]
+    if SCOPE.search(said) and not said.rstrip().endswith("?") and "standing" not in feats:
+        # "use tabs in the future so that …", "until told otherwise, …": the scopes the rules read
+        # (dispatch.SCOPE) say a rule is meant to last, as "from now on" does; a question that
+        # ends "… in the future?" asks about it
         feats = sorted({*feats, "standing"})
     if memory_note(statement) or MEMORY_STRONG.match(strip_lead(parsed.sents[i])):
         # "# X" (the old memory shortcut), "add to your memory that X", "save to memory: X":
