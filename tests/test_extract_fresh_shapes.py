@@ -92,6 +92,7 @@ STEP_AT_HAND = [
     "I want to write a script that deletes the stale branches",
     # a plain don't joined to a request to go on with the work bounds that work
     "carry on with the upgrade and do not edit the .env file",
+    "remember to stash your changes first",
     "keep going with the port, don't touch the old handlers",
     # "in the future" inside a purpose clause bounds the purpose, it makes no standing rule
     "move on to the migration and drop the old config table to not get confused in the future",
@@ -155,6 +156,9 @@ DURABLE = [
     ("always squash commits in the future", "squash"),
     ("in the future, run the linter before pushing", "linter"),
     ("please use tabs in the future so that the diffs stay small", "tabs"),  # the reason follows
+    # "… first" is a step of this task, unless it is said to last: then the order is the rule
+    ("from now on write the tests first", "tests first"),
+    ("henceforth write tests first", "tests first"),
     # "not to" after try/make sure/be careful is the rule's own negation, not a purpose; and a
     # purpose clause bounds "in the future" only, "from now on" still scopes the whole request
     ("please try not to use emojis in the future", "emojis"),

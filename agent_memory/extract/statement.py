@@ -231,8 +231,11 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None  # "`onSubmit` must return X": how the code being edited should behave
     if CODE_SYMBOL_CHOICE.match(claim):
         return None  # "let's use createdAt": a name in the code being edited, not a tool
-    if re.search(r"(?<![\w-])first$", claim, re.I) and not re.match(
-        r"^(?:always|never|don't|do not)\b", claim, re.I
+    if (
+        re.search(r"(?<![\w-])first$", claim, re.I)
+        and not re.match(r"^(?:always|never|don't|do not)\b", claim, re.I)
+        # "from now on write the tests first": said to last, the order is the rule
+        and rule != "memory.imperative"
     ):
         return None  # "use git stash to save your changes first": a step of this task
     # One rule, one spelling, one id: restatements must converge to recur.
