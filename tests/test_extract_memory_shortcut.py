@@ -161,3 +161,10 @@ def test_a_kept_statement_opened_by_a_place_still_stands() -> None:
     assert [c.claim for c in extract_claims("remember: in tests we never mock the db")] == [
         "In tests we never mock the db"
     ]
+
+
+def test_a_kept_statement_opened_by_a_place_with_a_bare_verb_still_stands() -> None:
+    # "use" carries no -s/-ed mark; the subject after the place says something is said there
+    assert [c.claim for c in extract_claims("remember that in CI we use node 20")] == [
+        "In CI we use node 20"
+    ]

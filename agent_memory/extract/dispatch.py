@@ -40,6 +40,10 @@ MEMORY_WEAK = re.compile(
     r"\s*(?:[:,\u2013\u2014-]\s*|\s+)(\S.*)",
     re.I,
 )
+_WHICH = (
+    r"(?:files?|folders?|dir(?:ector(?:y|ies))?s?|lists?|names?|roots?|configs?|logs?|pages?|"
+    r"in|under|of|inside|within|from|on|at|listed)\b"
+)
 SCOPE = re.compile(
     r"(?:^|,?\s+)(?:from now on|from here on(?: out)?|going forward|moving forward|"
     # "in future" mid-sentence ("… so that in future we will know", "in future dashboard") is
@@ -49,8 +53,13 @@ SCOPE = re.compile(
     r"because|since)\b))|"
     r"henceforth|"
     r"for all future (?:\w+)|in all future (?:\w+)|until (?:told|i say|i tell you|we say|instructed) otherwise|"
-    r"unless (?:told|i say|i tell you) otherwise|(?:for|in) every (?:session|project|repo|task)|"
-    r"(?:for|in) all (?:sessions|projects|repos|tasks)(?!\s+(?:which|that|where|with|still)\b)|"
+    r"unless (?:told|i say|i tell you) otherwise|"
+    # "in every session file, rename …", "for every project in the list, run …": which things this
+    # task goes through, no scope
+    r"(?:for|in) every (?:session|project|repo|task)(?!\s+" + _WHICH + r")|"
+    r"(?:for|in) all (?:sessions|projects|repos|tasks)(?!\s+(?:which|that|where|with|still\b|"
+    + _WHICH
+    + r"))|"
     r"always and forever)"
     r"(?=[\s,:;.!?]|$)[\s,:;]*",
     re.I,
@@ -160,6 +169,8 @@ def place_only(c: str) -> bool:
     there: what is left of "save it as a rule in X" once the asking is read off."""
     return bool(re.match(r"^(?:in|on|at|into|to|under|inside|within)\s", c, re.I)) and not (
         _FINITE.search(c)
+        # "in CI we use node 20": a subject after the place says something there
+        or re.search(r"\b(?:i|we|you|they|he|she|it|everyone|nobody)\s+\w", c, re.I)
     )
 
 
