@@ -194,3 +194,16 @@ def test_the_run_on_cut_leaves_the_fact_an_object(text: str) -> None:
 def test_durable_statements_of_those_shapes_are_kept(text: str, word: str) -> None:
     claims = [c.claim for c in extract_claims(text)]
     assert any(word in claim for claim in claims), claims
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Remove the deprecated flag in the future because it will break on v3.",
+        "Please rename this helper in the future since nobody understands it.",
+    ],
+)
+def test_a_change_put_off_to_the_future_with_its_reason_is_no_rule(text: str) -> None:
+    # 'in the future' before 'because / since' scopes a way of working ('use ruff in the future
+    # because flake8 is slow'); a one-off change put off for later is a to-do, not a rule
+    assert extract_claims(text) == []

@@ -64,6 +64,13 @@ SCOPE = re.compile(
     r"(?=[\s,:;.!?]|$)[\s,:;]*",
     re.I,
 )
+# "remove the deprecated flag in the future because it breaks on v3": a change put off for later,
+# one to-do, not a way of working from now on (SCOPE reads "in the future" before its reason)
+DEFERRED = re.compile(
+    r"^(?:please\s+)?(?:remove|delete|drop|rename|deprecate|migrate|upgrade|fix|replace|refactor|"
+    r"rewrite|clean up|split|merge)\b.*\bin (?:the )?future\s+(?:so that|because|since)\b",
+    re.I,
+)
 # "whenever I click save, nothing happens": a consequent that reports instead of instructing.
 OBSERVATION = re.compile(
     r"^(?:the|a|an|nothing|it|this|that|i|we|they|there|my|our|everything|something|some|all)\b|"

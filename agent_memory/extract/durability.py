@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-from agent_memory.extract.dispatch import MEMORY_STRONG, SCOPE
+from agent_memory.extract.dispatch import DEFERRED, MEMORY_STRONG, SCOPE
 from agent_memory.extract.filters import made_standing, memory_note
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
 
@@ -378,7 +378,12 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
         # one is meant to last, as "from now on" in it would (see EXEMPT)
         feats = sorted({*feats, "standing"})
     said = parsed.sents[i]
-    if SCOPE.search(said) and not said.rstrip().endswith("?") and "standing" not in feats:
+    if (
+        SCOPE.search(said)
+        and not said.rstrip().endswith("?")
+        and not DEFERRED.match(strip_lead(said))  # "remove X in the future because …": put off
+        and "standing" not in feats
+    ):
         # "use tabs in the future so that …", "until told otherwise, …": the scopes the rules read
         # (dispatch.SCOPE) say a rule is meant to last, as "from now on" does; a question that
         # ends "… in the future?" asks about it

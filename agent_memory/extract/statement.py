@@ -12,6 +12,7 @@ from agent_memory.extract import standing
 from agent_memory.extract.canonical import canonical
 from agent_memory.extract.dispatch import (
     CONDITIONAL,
+    DEFERRED,
     HABIT,
     MEMORY_STRONG,
     MEMORY_WEAK,
@@ -374,6 +375,7 @@ def _framed(sentence: str) -> _Framed | None:
     planned = planned or (
         scope and _FUTURE.search(scope.group(0)) and _PURPOSE_OPEN.search(s[: scope.start()])
     )
+    planned = planned or DEFERRED.match(s)  # "remove X in the future because …": put off
     scoped = SCOPE.sub(" ", s).strip()
     if scoped != s and not planned:
         s, strong = scoped, True
