@@ -93,6 +93,7 @@ STEP_AT_HAND = [
     # a plain don't joined to a request to go on with the work bounds that work
     "carry on with the upgrade and do not edit the .env file",
     "remember to stash your changes first",
+    "the flag is set, but never used",  # the tail of a description
     "keep going with the port, don't touch the old handlers",
     # "in the future" inside a purpose clause bounds the purpose, it makes no standing rule
     "move on to the migration and drop the old config table to not get confused in the future",
@@ -159,6 +160,9 @@ DURABLE = [
     # "… first" is a step of this task, unless it is said to last: then the order is the rule
     ("from now on write the tests first", "tests first"),
     ("henceforth write tests first", "tests first"),
+    # a never-rule after an instruction, joined by "but" (a tail only after a description)
+    ("go on with the refactor, but never push to main", "push to main"),
+    ("fix the tests, but never skip the hooks", "hooks"),
     # "not to" after try/make sure/be careful is the rule's own negation, not a purpose; and a
     # purpose clause bounds "in the future" only, "from now on" still scopes the whole request
     ("please try not to use emojis in the future", "emojis"),

@@ -532,6 +532,8 @@ _POSITIVE_HALF = re.compile(
 )
 _NEGATIVE_HEAD = re.compile(r"^(?:don't|do not|never|avoid|prefer not)\b", re.I)
 _CONTRAST_TAIL = re.compile(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", re.I)
+# A clause that describes a thing (a form of "be" or "get"), which a "but never X" tail goes on.
+_DESCRIBED = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|gotten)\b", re.I)
 
 
 def _continuation(out: list[ClauseClaim], i: int, c: str) -> ClauseClaim | None:
@@ -647,7 +649,13 @@ def _sentence_claims(
             continue
         if i > 0 and re.match(r"^no\s", c, re.I):
             continue  # "..., but no names": a fragment of the sentence, not a rule of its own
-        if i > 0 and re.match(r"^but\s", raw.strip(), re.I) and _CONTRAST_TAIL.match(c):
+        if (
+            i > 0
+            and re.match(r"^but\s", raw.strip(), re.I)
+            and _CONTRAST_TAIL.match(c)
+            # after an instruction ("fix the tests, but never push to main") it is a rule
+            and _DESCRIBED.search(parts[i - 1])
+        ):
             continue  # "Variable 'x' was written to, but never read": the tail of a clause
         if i > 0 and _ONE_THING.match(strip_lead(parts[i - 1]).rstrip(" .!?")):
             continue  # "do one thing, use X not Y": the next step, announced as such
