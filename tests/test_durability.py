@@ -192,6 +192,10 @@ def test_explicit_standing_words_and_rejection_tools_are_never_dropped() -> None
                            "Use tabs so that the diffs stay small", "memory.imperative", closed)  # fmt: skip
     assert durability.keep("until told otherwise, keep the PRs small", "Keep the PRs small",
                            "directive.keep", closed)  # fmt: skip
+    assert not durability.keep("fix it for all future releases by bumping the version pin",
+                               "Fix it by bumping the version pin", "memory.imperative", closed)  # fmt: skip
+    assert durability.keep("for all future projects, use pnpm", "Use pnpm", "memory.imperative",
+                           closed)  # fmt: skip
     assert not durability.keep("does the cache have a ttl so we can tune it in the future?",
                                "The cache has a ttl", "memory.imperative", closed)  # fmt: skip
     # the memory shortcut and a memory request in words (test_extract_memory_shortcut)

@@ -52,7 +52,9 @@ SCOPE = re.compile(
     r"in (?:the )?future(?=\s*(?:[,.;:!?]|$|(?:always|never|don't|do not|please|use|avoid|so that|"
     r"because|since)\b))|"
     r"henceforth|"
-    r"for all future (?:\w+)|in all future (?:\w+)|until (?:told|i say|i tell you|we say|instructed) otherwise|"
+    # "for all future projects": the user's work; "fix it for all future releases": the product's
+    r"(?:for|in) all future (?:sessions|projects|repos|repositories|tasks|conversations|chats|work|"
+    r"prs|pull requests|commits|changes|code|features|files|edits|scripts|tests)\b|until (?:told|i say|i tell you|we say|instructed) otherwise|"
     r"unless (?:told|i say|i tell you) otherwise|"
     # "in every session file, rename …", "for every project in the list, run …": which things this
     # task goes through, no scope
