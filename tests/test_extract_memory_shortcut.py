@@ -150,7 +150,11 @@ def test_a_memory_word_heading_a_name_is_no_request(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["save it as a rule in the eslint config", "add this to your memory in the project section"],
+    [
+        "save it as a rule in the eslint config",
+        "add this to your memory in the project section",
+        "add that to CLAUDE.md in the conventions part",  # a plural noun, no verb
+    ],
 )
 def test_a_memory_request_naming_only_where_to_keep_it_gives_nothing(text: str) -> None:
     # the rule was said in another turn; what is left once the asking is read off is a place

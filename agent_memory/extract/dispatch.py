@@ -177,10 +177,21 @@ def place_only(c: str) -> bool:
     """`c` names only a place ("in the eslint config", "to the project section"), nothing said
     there: what is left of "save it as a rule in X" once the asking is read off."""
     return bool(re.match(r"^(?:in|on|at|into|to|under|inside|within)\s", c, re.I)) and not (
-        _FINITE.search(c)
+        # an auxiliary or a rule word says something there ("in staging the db is read-only");
+        # a plural noun ("in the conventions part") does not, so _FINITE's -s is not enough
+        _SAYS.search(c)
         # "in CI we use node 20": a subject after the place says something there
-        or re.search(r"\b(?:i|we|you|they|he|she|it|everyone|nobody)\s+\w", c, re.I)
+        or re.search(
+            r"\b(?:i|we|you|they|he|she|it|everyone|everything|nobody|nothing)\s+\w", c, re.I
+        )
     )
+
+
+_SAYS = re.compile(
+    r"\b(?:is|are|was|were|be|has|have|had|does|do|did|doesn't|don't|isn't|aren't|can|can't|"
+    r"cannot|could|should|must|will|won't|would|may|might|need|needs|never|always|only)\b",
+    re.I,
+)
 
 
 def bare_np(c: str) -> bool:
