@@ -194,6 +194,21 @@ def test_the_run_on_cut_leaves_the_fact_an_object(text: str) -> None:
     assert "User uses" not in [c.claim for c in extract_claims(text)]
 
 
+# A scope opening the part after a semicolon bounds that part, not the request before it.
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        (
+            "go on with the upgrade; from now on, never edit the lockfile by hand",
+            "Never edit the lockfile by hand",
+        ),
+        ("fix the build; from now on always run the linter first", "Always run the linter first"),
+    ],
+)
+def test_a_scope_after_a_semicolon_bounds_its_own_part(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
+
+
 @pytest.mark.parametrize(("text", "word"), DURABLE)
 def test_durable_statements_of_those_shapes_are_kept(text: str, word: str) -> None:
     claims = [c.claim for c in extract_claims(text)]

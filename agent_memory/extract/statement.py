@@ -958,7 +958,7 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     bug_report = bool(_FIX_REQUEST.search(masked))
     approval = bool(_APPROVAL.match(masked))
     asked = False
-    said = _carry_back_references(sentences(_without_quoted_latin(masked)))
+    said = _carry_back_references(_scope_after_semicolon(sentences(_without_quoted_latin(masked))))
     around = standing.shape(said, masked)
     for index, sentence in enumerate(said):
         if approval and not _STANDING.search(sentence):
@@ -982,6 +982,23 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         )
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short, keep))
     return _deduped(found)
+
+
+def _scope_after_semicolon(said: list[str]) -> list[str]:
+    """"go on with the upgrade; from now on, never edit the lockfile": the scope opens a sentence
+    of its own after the semicolon, and bounds only that one (not this turn's request before it)."""
+    out: list[str] = []
+    for sentence in said:
+        pieces = re.split(r";\s+", sentence)
+        current = pieces[0]
+        for piece in pieces[1:]:
+            if SCOPE.match(piece):
+                out.append(current + ";")
+                current = piece
+            else:
+                current += "; " + piece
+        out.append(current)
+    return out
 
 
 def _carry_back_references(said: list[str]) -> list[str]:
