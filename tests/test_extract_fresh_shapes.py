@@ -94,6 +94,9 @@ STEP_AT_HAND = [
     "carry on with the upgrade and do not edit the .env file",
     "remember to stash your changes first",
     "the flag is set, but never used",  # the tail of a description
+    # "I just need to know …" says this turn wants an answer: the don't before it is this turn's
+    "i don't want you to make any edits to the deploy script! I just need to know how to run it",
+    "I don't want you to touch the schema, I just want to understand the error",
     "keep going with the port, don't touch the old handlers",
     # "in the future" inside a purpose clause bounds the purpose, it makes no standing rule
     "move on to the migration and drop the old config table to not get confused in the future",
@@ -163,6 +166,8 @@ DURABLE = [
     # a never-rule after an instruction, joined by "but" (a tail only after a description)
     ("go on with the refactor, but never push to main", "push to main"),
     ("fix the tests, but never skip the hooks", "hooks"),
+    ("I don't want emojis in commits. I just want plain text messages.", "emojis"),
+    ("never push to main. I just want to know if CI passes.", "push to main"),
     # "not to" after try/make sure/be careful is the rule's own negation, not a purpose; and a
     # purpose clause bounds "in the future" only, "from now on" still scopes the whole request
     ("please try not to use emojis in the future", "emojis"),

@@ -554,6 +554,12 @@ _THEN_TRY = re.compile(
     re.I,
 )
 _JUST_WANT = re.compile(r"^(?:but\s+)?i\s+(?:just|jsut|only)\s+want\b", re.I)
+# "… I just need to know how to run it": what this turn is for is an answer, no change
+_JUST_ASKING = re.compile(
+    r"^(?:but\s+)?i\s+(?:just|jsut|only)\s+(?:want|need)\s+to\s+(?:know|understand|see|learn|"
+    r"find out|ask|check)\b",
+    re.I,
+)
 _ONE_THING = re.compile(r"^(?:ok\w*\s+)?(?:just\s+)?(?:do\s+)?one (?:more |last )?thing$", re.I)
 _IF_CLAUSE = re.compile(r"\b(?:if|unless|in case)\b", re.I)
 _RULE_WORD = re.compile(r"^(?:never|don't|do not|always|avoid|only)\b", re.I)
@@ -640,8 +646,17 @@ def _sentence_claims(
         if then_try and out[-1][3].startswith(("preference.", "decision.")):
             out.pop()  # "use X instead of Y and test it": the next step of this task
             continue
-        if _JUST_WANT.match(c) and out and out[-1][2] == i - 1 and "not want" in out[-1][0]:
-            out.pop()  # "I don't want csv files, I just want a script": this task's shape
+        if (
+            out
+            and out[-1][2] == i - 1
+            and (
+                (_JUST_WANT.match(c) and "not want" in out[-1][0])
+                or (_JUST_ASKING.match(c) and out[-1][3] == "directive.negative")
+            )
+        ):
+            # "I don't want csv files, I just want a script", "I don't want you to edit the
+            # script, I just need to know how to run it": this task's shape
+            out.pop()
             continue
         joined = _continuation(out, i, c)
         if joined:
@@ -958,7 +973,9 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
     bug_report = bool(_FIX_REQUEST.search(masked))
     approval = bool(_APPROVAL.match(masked))
     asked = False
-    said = _carry_back_references(_scope_after_semicolon(sentences(_without_quoted_latin(masked))))
+    said = _carry_back_references(
+        _just_asking_joined(_scope_after_semicolon(sentences(_without_quoted_latin(masked))))
+    )
     around = standing.shape(said, masked)
     for index, sentence in enumerate(said):
         if approval and not _STANDING.search(sentence):
@@ -982,6 +999,18 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
         )
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short, keep))
     return _deduped(found)
+
+
+def _just_asking_joined(said: list[str]) -> list[str]:
+    """"I don't want you to edit the script! I just need to know how to run it.": the second
+    sentence says what this turn is for, as a clause of the first does; read as one."""
+    out: list[str] = []
+    for sentence in said:
+        if out and _JUST_ASKING.match(strip_lead(sentence)):
+            out[-1] = out[-1].rstrip(" .!") + ", " + sentence
+            continue
+        out.append(sentence)
+    return out
 
 
 def _scope_after_semicolon(said: list[str]) -> list[str]:
