@@ -373,34 +373,36 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     i = source_index(parsed.sents, claim)
     family = rule.split(".", 1)[0] if rule else None
     feats = sentence_features(parsed, i, family)
-    if i + 1 < len(parsed.sents) and made_standing(parsed.sents[i], parsed.sents[i + 1]):
-        # "request a review. Make that standard in your workflow.": the next sentence says this
-        # one is meant to last, as "from now on" in it would (see EXEMPT)
-        feats = sorted({*feats, "standing"})
-    said = parsed.sents[i]
-    if (
-        SCOPE.search(said)
-        and not said.rstrip().endswith("?")
-        and not DEFERRED.match(strip_lead(said))  # "remove X in the future because …": put off
-        and "standing" not in feats
-    ):
-        # "use tabs in the future so that …", "until told otherwise, …": the scopes the rules read
-        # (dispatch.SCOPE) say a rule is meant to last, as "from now on" does; a question that
-        # ends "… in the future?" asks about it
-        feats = sorted({*feats, "standing"})
-    if memory_note(statement) or MEMORY_STRONG.match(strip_lead(parsed.sents[i])):
-        # "# X" (the old memory shortcut), "add to your memory that X", "save to memory: X":
-        # asked to be kept, as "remember" says (see EXEMPT)
-        feats = sorted({*feats, "standing"})
-    if rule == "language.from_now_on":
-        # "以后都用pnpm", "앞으로 pnpm을 사용해줘": the rules read "from now on" in other languages
-        # (languages._FROM_NOW); said so, a rule is meant to last as the English one is (EXEMPT)
+    if _said_to_last(statement, parsed.sents, i, rule):
         feats = sorted({*feats, "standing"})
     if rule == "language.answer_language" and "ml_reply_language" not in feats:
         # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",
         # "responde en español"); whichever read it, it is the same preference (see EXEMPT)
         feats = sorted([*feats, "ml_reply_language"])
     return feats
+
+
+def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> bool:
+    """Whether sentence `i` is said to last in a way the rules read beyond the "standing" cue's
+    own words, so that it carries the cue (see EXEMPT)."""
+    said = sents[i]
+    lead = strip_lead(said)
+    return (
+        # "request a review. Make that standard in your workflow.": the next sentence says this
+        # one is meant to last, as "from now on" in it would
+        (i + 1 < len(sents) and made_standing(said, sents[i + 1]))
+        # "use tabs in the future so that …", "until told otherwise, …": the scopes the rules read
+        # (dispatch.SCOPE), as "from now on"; a question ending "… in the future?" asks about it,
+        # and "remove X in the future because …" puts one change off
+        or (bool(SCOPE.search(said)) and not said.rstrip().endswith("?") and not DEFERRED.match(lead))
+        # "# X" (the old memory shortcut), "add to your memory that X", "save to memory: X":
+        # asked to be kept, as "remember" says
+        or memory_note(statement)
+        or bool(MEMORY_STRONG.match(lead))
+        # "以后都用pnpm", "앞으로 pnpm을 사용해줘": the rules read "from now on" in other languages
+        # (languages._FROM_NOW); said so, a rule is meant to last as the English one is
+        or rule == "language.from_now_on"
+    )
 
 
 # Candidates the gate never drops: a sentence carrying an explicit standing-rule word ("always",
