@@ -1177,21 +1177,7 @@ def _sentence(sentence: str) -> Hit | None:
     now_only = bound_head and not task_bound(_NOW.sub(" ", head))
     japanese = bool(_KANA.search(body))
     for pattern, label, kind, sub in _RULES:
-        if japanese and sub.startswith("zh_"):
-            continue  # 別 (other) in "別の人から…" is Japanese, not 别 (don't)
-        if (bound_head and not (now_only and label == "Project")) or (
-            bound and label not in _HEAD_BOUND
-        ):
-            continue
-        if (
-            (sub in _PLAIN and not _plain_kept(body, pattern))
-            # "если нужно всегда можешь …": a condition, not a rule
-            or (sub in ("must_always", "want_always") and _HEDGE.search(body))
-            # "如果有空，测试都要先跑一遍": the topic-first rule holds on a condition
-            or (sub in _TOPIC_SUBS and _HEDGE.search(body))
-            # "хочу, чтобы ты всегда проверял это": the wish is said after the first comma
-            or (sub == "want_always" and bound)
-        ):
+        if _rule_skipped(body, pattern, label, sub, japanese, bound, bound_head, now_only):
             continue
         if facts_only and label not in _FACT_LABELS:
             continue
@@ -1203,20 +1189,8 @@ def _sentence(sentence: str) -> Hit | None:
             if remembered:
                 return remembered
             continue
-        if sub in ("i_use", "i_dont_use", "project_is", "account", "rename_project"):
-            # the fact is its clause: "我用的是 X，帮我配置…" goes on to a task
-            rest = _HEAD.split(body[m.end() :])
-            if japanese:
-                # "nvimを使っているのですが、…できなくなりました": the fact ends where "but …"
-                # turns to the problem (、 also lists things in Chinese, so only in Japanese)
-                rest[0] = _JA_BUT.sub("", rest[0].split("、", 1)[0])
-            fact = body[: m.end()] + rest[0].rstrip()
-            if sub == "project_is":  # "…系统，这个系统可以…，内容以…为主": what it is, fact on
-                for clause in rest[1:]:
-                    if not _GOES_ON.match(clause.strip()) or len(fact) > 120:
-                        break
-                    fact += "，" + clause.strip()
-            body = fact
+        if sub in _FACT_CLAUSE_SUBS:
+            body = _fact_clause(body, m.end(), japanese, sub)
         return (f"{label}: {body}" if label else body), kind, sub
     if facts_only:
         # "我们采用 X 作为框架，…深度思考如何更新设计": a choice said before a question word that
@@ -1225,6 +1199,54 @@ def _sentence(sentence: str) -> Hit | None:
         asked = sentence.rstrip().endswith(("?", "？"))
         return None if asked else _choice(body)
     return _always_clause(body) or _choice(body) or (None if japanese else _dont_use(body))
+
+
+# The facts whose claim is their own clause: "我用的是 X，帮我配置…" goes on to a task.
+_FACT_CLAUSE_SUBS = frozenset(("i_use", "i_dont_use", "project_is", "account", "rename_project"))
+
+
+def _rule_skipped(
+    body: str,
+    pattern: re.Pattern[str],
+    label: str,
+    sub: str,
+    japanese: bool,
+    bound: bool,
+    bound_head: bool,
+    now_only: bool,
+) -> bool:
+    """Whether a rule of the table may not speak for this sentence, before it is tried."""
+    if japanese and sub.startswith("zh_"):
+        return True  # 別 (other) in "別の人から…" is Japanese, not 别 (don't)
+    if (bound_head and not (now_only and label == "Project")) or (
+        bound and label not in _HEAD_BOUND
+    ):
+        return True
+    return bool(
+        (sub in _PLAIN and not _plain_kept(body, pattern))
+        # "если нужно всегда можешь …": a condition, not a rule
+        or (sub in ("must_always", "want_always") and _HEDGE.search(body))
+        # "如果有空，测试都要先跑一遍": the topic-first rule holds on a condition
+        or (sub in _TOPIC_SUBS and _HEDGE.search(body))
+        # "хочу, чтобы ты всегда проверял это": the wish is said after the first comma
+        or (sub == "want_always" and bound)
+    )
+
+
+def _fact_clause(body: str, end: int, japanese: bool, sub: str) -> str:
+    """The fact a fact rule matched, cut to its own clause (what it is goes on for a project)."""
+    rest = _HEAD.split(body[end:])
+    if japanese:
+        # "nvimを使っているのですが、…できなくなりました": the fact ends where "but …"
+        # turns to the problem (、 also lists things in Chinese, so only in Japanese)
+        rest[0] = _JA_BUT.sub("", rest[0].split("、", 1)[0])
+    fact = body[:end] + rest[0].rstrip()
+    if sub == "project_is":  # "…系统，这个系统可以…，内容以…为主": what it is, fact on
+        for clause in rest[1:]:
+            if not _GOES_ON.match(clause.strip()) or len(fact) > 120:
+                break
+            fact += "，" + clause.strip()
+    return fact
 
 
 def _choice(body: str) -> Hit | None:
