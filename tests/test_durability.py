@@ -198,6 +198,14 @@ def test_explicit_standing_words_and_rejection_tools_are_never_dropped() -> None
                            closed)  # fmt: skip
     assert not durability.keep("does the cache have a ttl so we can tune it in the future?",
                                "The cache has a ttl", "memory.imperative", closed)  # fmt: skip
+    # a scope that bounds a plan, a purpose or one change put off is no standing scope: the gate
+    # and the rules' framing ask the same question (dispatch.lasting_scope)
+    assert not durability.keep("write the report to csv so I can add more reports in the future",
+                               "Write the report to csv", "memory.imperative", closed)  # fmt: skip
+    assert not durability.keep("delete the old metadata to not get confused in the future",
+                               "Delete the old metadata", "memory.imperative", closed)  # fmt: skip
+    assert not durability.keep("remove the v2 flag in the future because it breaks on v3",
+                               "Remove the v2 flag", "memory.imperative", closed)  # fmt: skip
     # the memory shortcut and a memory request in words (test_extract_memory_shortcut)
     assert durability.keep("# we deploy on fly.io", "We deploy on fly.io", "fact.we_verb", closed)
     assert durability.keep(

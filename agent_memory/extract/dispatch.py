@@ -73,6 +73,35 @@ DEFERRED = re.compile(
     r"rewrite|clean up|split|merge)\b.*\bin (?:the )?future\s+(?:so that|because|since)\b",
     re.I,
 )
+# A purpose clause open up to a scope word: what the scope bounds is the purpose, not a rule.
+# "not to" after try/make sure/be careful/remember/you is the rule's own negation ("try not to use
+# emojis in the future"); only "in the future" is bounded so ("from now on" scopes the request).
+_PURPOSE_OPEN = re.compile(
+    r"(?:\b(?:in order to|so as to|so that)|(?<!\btry )(?<!\bsure )(?<!careful )(?<!remember )"
+    r"(?<!\byou )\b(?:to not|not to))\b[^,.;:!?]*$",
+    re.I,
+)
+_FUTURE = re.compile(r"\bin (?:the )?future\b", re.I)
+_PLAN_MODAL = re.compile(r"\b(?:can|could|will|would|might|may)\b", re.I)
+
+
+def lasting_scope(sentence: str) -> bool:
+    """Whether a scope word (SCOPE) makes `sentence` meant to last, as "from now on" does. Not
+    when the scope bounds something else: a plan of the user's ("… so I can add more reports in
+    the future"), a purpose ("… to not get confused in the future"), or one change put off
+    ("remove X in the future because …", DEFERRED). The rules' framing and the gate's exemption
+    both ask this one question."""
+    scope = SCOPE.search(sentence)
+    if not scope:
+        return False
+    before = sentence[: scope.start()]
+    if _PLAN_MODAL.search(before):
+        return False
+    if _FUTURE.search(scope.group(0)) and _PURPOSE_OPEN.search(before):
+        return False
+    return not DEFERRED.match(sentence)
+
+
 # "whenever I click save, nothing happens": a consequent that reports instead of instructing.
 OBSERVATION = re.compile(
     r"^(?:the|a|an|nothing|it|this|that|i|we|they|there|my|our|everything|something|some|all)\b|"

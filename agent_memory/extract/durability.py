@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-from agent_memory.extract.dispatch import DEFERRED, MEMORY_STRONG, SCOPE
+from agent_memory.extract.dispatch import MEMORY_STRONG, lasting_scope
 from agent_memory.extract.filters import made_standing, memory_note
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
 
@@ -391,10 +391,10 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
         # "request a review. Make that standard in your workflow.": the next sentence says this
         # one is meant to last, as "from now on" in it would
         (i + 1 < len(sents) and made_standing(said, sents[i + 1]))
-        # "use tabs in the future so that …", "until told otherwise, …": the scopes the rules read
-        # (dispatch.SCOPE), as "from now on"; a question ending "… in the future?" asks about it,
-        # and "remove X in the future because …" puts one change off
-        or (bool(SCOPE.search(said)) and not said.rstrip().endswith("?") and not DEFERRED.match(lead))
+        # "use tabs in the future so that …", "until told otherwise, …": a scope the rules read as
+        # "from now on" (dispatch.lasting_scope: not a plan, a purpose or a change put off); a
+        # question ending "… in the future?" asks about it
+        or (lasting_scope(lead) and not said.rstrip().endswith("?"))
         # "# X" (the old memory shortcut), "add to your memory that X", "save to memory: X":
         # asked to be kept, as "remember" says
         or memory_note(statement)

@@ -12,7 +12,6 @@ from agent_memory.extract import standing
 from agent_memory.extract.canonical import canonical
 from agent_memory.extract.dispatch import (
     CONDITIONAL,
-    DEFERRED,
     HABIT,
     MEMORY_STRONG,
     MEMORY_WEAK,
@@ -24,6 +23,7 @@ from agent_memory.extract.dispatch import (
     bare_np,
     clause_rules,
     imperative,
+    lasting_scope,
     place_only,
 )
 from agent_memory.extract.filters import (
@@ -332,15 +332,6 @@ ClauseClaim = tuple[str, str, int, str]  # (claim, kind, clause index, rule)
 _ARGUING = re.compile(r"\b(?:anyways?|after all)\W*$", re.I)
 
 
-# A purpose clause open up to a scope word: what the scope bounds is the purpose, not a rule.
-# "not to" after try/make sure/be careful/remember/you is the rule's own negation ("try not to use
-# emojis in the future"); only "in the future" is bounded so ("from now on" scopes the request).
-_PURPOSE_OPEN = re.compile(
-    r"(?:\b(?:in order to|so as to|so that)|(?<!\btry )(?<!\bsure )(?<!careful )(?<!remember )"
-    r"(?<!\byou )\b(?:to not|not to))\b[^,.;:!?]*$",
-    re.I,
-)
-_FUTURE = re.compile(r"\bin (?:the )?future\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -368,17 +359,8 @@ def _framed(sentence: str) -> _Framed | None:
         # "remember, slices are just pointers anyway": a reason given in an argument about
         # the code at hand, not something to keep.
         s, strong = m.group(1), not _ARGUING.search(m.group(1))
-    scope = SCOPE.search(s)
-    # "… so I can add more reports in the future": a plan of the user's, no scope on a rule
-    planned = scope and re.search(r"\b(?:can|could|will|would|might|may)\b", s[: scope.start()], re.I)
-    # "… get rid of the old metadata to not get confused in the future": the scope of a purpose
-    planned = planned or (
-        scope and _FUTURE.search(scope.group(0)) and _PURPOSE_OPEN.search(s[: scope.start()])
-    )
-    planned = planned or DEFERRED.match(s)  # "remove X in the future because …": put off
-    scoped = SCOPE.sub(" ", s).strip()
-    if scoped != s and not planned:
-        s, strong = scoped, True
+    if lasting_scope(s):
+        s, strong = SCOPE.sub(" ", s).strip(), True
     weak = MEMORY_WEAK.match(s)
     if weak:
         s = weak.group(1)
