@@ -21,6 +21,9 @@ STANDING = [
      "Add a changelog line for user-facing changes"),
     ("update the docs index when you add a page. Always do that.",
      "Update the docs index when you add a page"),
+    # the words any sentence may open with (text.strip_lead) come before the instruction's verb
+    ("ok, request a second review before merging. Make that part of your workflow.",
+     "Request a second review before merging"),
     # a second back reference adds nothing, and takes nothing away
     ("Run the linter before pushing. Do that from now on. Make it a habit.",
      "Run the linter before pushing"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from agent_memory.extract.text import words
+from agent_memory.extract.text import strip_lead, words
 
 # --- filters shared by the rules ----------------------------------------------------------
 
@@ -289,8 +289,9 @@ _INSTRUCTION_VERBS = IMPERATIVES | {"request"}
 
 
 def opens_with_imperative(s: str) -> bool:
-    """The sentence opens with an instruction's verb ("please run …", "also add …")."""
-    tokens = re.sub(r"^(?:(?:and|also|please|then|so)\s+)+", "", s.strip(), flags=re.I).split()
+    """The sentence opens with an instruction's verb after the words any sentence may open with
+    (text.strip_lead: "please run …", "also add …", "ok, run …")."""
+    tokens = strip_lead(s).split()
     return bool(tokens) and tokens[0].lower() in _INSTRUCTION_VERBS
 
 
