@@ -24,6 +24,9 @@ STANDING = [
     # the words any sentence may open with (text.strip_lead) come before the instruction's verb
     ("ok, request a second review before merging. Make that part of your workflow.",
      "Request a second review before merging"),
+    # the back reference ends with any of the words a scope reads as "from now on"
+    ("Run the formatter before committing. Do that from here on out.",
+     "Run the formatter before committing"),
     # a second back reference adds nothing, and takes nothing away
     ("Run the linter before pushing. Do that from now on. Make it a habit.",
      "Run the linter before pushing"),

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import re
 
-from agent_memory.extract.filters import IMPERATIVES, PRONOUNS, content_words, vague
+from agent_memory.extract.filters import (
+    FROM_NOW_WORDS,
+    IMPERATIVES,
+    PRONOUNS,
+    content_words,
+    vague,
+)
 from agent_memory.extract.rules.base import Clause, Hit, cap
 from agent_memory.extract.rules.directives import Rule
 from agent_memory.extract.rules.registry import clause_hit
@@ -45,13 +51,12 @@ _WHICH = (
     r"in|under|of|inside|within|from|on|at|listed)\b"
 )
 SCOPE = re.compile(
-    r"(?:^|,?\s+)(?:from now on|from here on(?: out)?|going forward|moving forward|"
+    rf"(?:^|,?\s+)(?:{FROM_NOW_WORDS}|"
     # "in future" mid-sentence ("… so that in future we will know", "in future dashboard") is
     # no scope; at the start, before a comma, before the reason ("… so that the diffs stay
     # small") or at the end it is
     r"in (?:the )?future(?=\s*(?:[,.;:!?]|$|(?:always|never|don't|do not|please|use|avoid|so that|"
     r"because|since)\b))|"
-    r"henceforth|"
     # "for all future projects": the user's work; "fix it for all future releases": the product's
     r"(?:for|in) all future (?:sessions|projects|repos|repositories|tasks|conversations|chats|work|"
     r"prs|pull requests|commits|changes|code|features|files|edits|scripts|tests)\b|until (?:told|i say|i tell you|we say|instructed) otherwise|"

@@ -270,9 +270,12 @@ def memory_note(text: str) -> bool:
 # instruction just before it a standing one. "Make it the default" is a product setting of the
 # task ("add a dark theme, make it the default", even "… from now on"), so standard/default
 # count only with the workflow named.
+# The words that say "from now on": a rule's scope (dispatch.SCOPE) and what a back reference
+# may end with ("do that going forward") read the same list.
+FROM_NOW_WORDS = r"from now on|from here on(?: out)?|going forward|moving forward|henceforth"
 BACK_REFERENCE = re.compile(
     r"^(?:(?:and|also|please)\s+)*(?:"
-    r"(?:always\s+)?(?:do|keep doing)\s+(?:that|this|it|so)\s+(?:from now on|going forward|moving forward|"
+    rf"(?:always\s+)?(?:do|keep doing)\s+(?:that|this|it|so)\s+(?:{FROM_NOW_WORDS}|"
     r"every time|each time|always|in (?:the )?future)|"
     r"always\s+do\s+(?:that|this|it)|"
     r"make\s+(?:that|this|it)\s+(?:a\s+)?(?:habit|standing rule)|"
