@@ -231,3 +231,19 @@ def test_a_change_put_off_to_the_future_with_its_reason_is_no_rule(text: str) ->
     # 'in the future' before 'because / since' scopes a way of working ('use ruff in the future
     # because flake8 is slow'); a one-off change put off for later is a to-do, not a rule
     assert extract_claims(text) == []
+
+
+# A politeness word in a noun's place is the noun: the build tool plz, a package please.build.
+# Tidying the user's "please" away must not take the object a claim needs.
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("I use plz for builds.", "User uses plz for builds"),
+        ("we build with plz", "We build with plz"),
+        ("i always use please.build", "Always use please.build"),
+        ("Please never push to main", "Never push to main"),
+        ("always run the tests please", "Always run the tests"),
+    ],
+)
+def test_politeness_goes_but_a_noun_spelled_like_it_stays(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]

@@ -52,8 +52,15 @@ _FRAMING = re.compile(
 _COMPOUND_VERB = re.compile(
     r"\b(?:force-push|squash-merge|re-run|fast-forward|cherry-pick)\w*", re.I
 )
-# Not inside quoted UI text ('show "Please wait"'): only the user's own politeness goes.
-_POLITE = re.compile(r"(?:,\s*)?(?<![\"'])\b(?:please|pls|plz|kindly)\b(?![\"'])(?:\s*,)?", re.I)
+# Not inside quoted UI text ('show "Please wait"'): only the user's own politeness goes. Not a
+# word in a noun's place either: "use plz", "build with plz" (the build tool), "please.build".
+_OBJECT_TAKERS = ("use", "uses", "using", "used", "with", "via", "prefer", "prefers", "install",
+                  "of", "the", "a", "an")  # fmt: skip
+_NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in _OBJECT_TAKERS)
+_POLITE = re.compile(
+    rf"(?:,\s*)?(?<![\"']){_NOT_AFTER}\b(?:please|pls|plz|kindly)\b(?![\"'])(?![./-]\w)(?:\s*,)?",
+    re.I,
+)
 
 # Scope that restates the default: memory is per project and rules hold until superseded.
 _SCOPE_PHRASE = (
@@ -65,7 +72,9 @@ _SCOPE_PHRASE = (
     r"at all times|all the time|in general|as a rule|everywhere|ever|always|here|thanks|thank you|"
     r"for me|if possible|okay|ok|please|pls|plz)"
 )
-_SCOPE_TAIL = re.compile(rf"(?:\s*[,;]\s*|\s+){_SCOPE_PHRASE}\s*$", re.I)
+# (a word in a noun's place stays: "build with plz", "deploy with always-on", "use here")
+_NOT_RIGHT_AFTER = "".join(rf"(?<!\b{w})" for w in _OBJECT_TAKERS)
+_SCOPE_TAIL = re.compile(rf"(?:\s*[,;]\s*|{_NOT_RIGHT_AFTER}\s+){_SCOPE_PHRASE}\s*$", re.I)
 _SCOPE_MID = re.compile(rf",\s*{_SCOPE_PHRASE}\s*,", re.I)
 _SCOPE_HEAD = re.compile(
     r"^(?:from now on|from here on(?: out)?|going forward|moving forward|in (?:the )?future|"

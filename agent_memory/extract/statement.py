@@ -241,6 +241,8 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None  # "use git stash to save your changes first": a step of this task
     # One rule, one spelling, one id: restatements must converge to recur.
     claim, kind = canonical(claim, kind, spans)
+    if _DANGLING.search(claim) or _ENDS_ON_ITS_VERB.search(claim):
+        return None  # the tidying took the last word: "User uses" said nothing that is used
     claim = unmask(claim, spans)
     claim = shorten(cap(claim))
     return Candidate(claim, kind, "stated", rule)
@@ -259,6 +261,8 @@ _DANGLING = re.compile(
     r"previous|remaining|following|related|unrelated|relevant|extra|additional)\s*[.!?,;:]*$",
     re.I,
 )
+# A claim that ends on the verb that needed its object.
+_ENDS_ON_ITS_VERB = re.compile(r"\b(?:use|uses|using|prefer|prefers|is|are|has|have|want|wants)\s*[.!?,;:]*$", re.I)
 # "that pattern", "that way": a thing named in an earlier turn ("that" as a determiner, before a
 # noun that ends the clause or a short phrase).
 _THAT_THING = re.compile(
