@@ -68,7 +68,7 @@ from agent_memory.extract.pipeline import extract_claims
             "situation.user_occupation",
         ),
         (
-            "I work as a nurse, so keep the wording plain",
+            "I work as a nurse, so skip the medical jargon in the app",
             "User is a nurse",
             "situation.user_occupation",
         ),
