@@ -37,6 +37,8 @@ NOT_DURABLE = [
     "The script doesn't work with spaces in paths",
     "the API returns 500 when the payload is empty",
     "I use the app every day",
+    "I use the login shell",
+    "I use the integrated terminal",
     # emphatic correction chatter
     "nope nope, wrong file",
     "no no no, that's the wrong function",

@@ -464,3 +464,16 @@ def test_what_the_user_does_not_have(text: str, claim: str) -> None:
 )
 def test_not_having_a_moment_or_a_clue_is_no_fact(text: str) -> None:
     assert [c.rule for c in extract_claims(text) if c.rule.endswith("user_hardware")] == []
+
+
+# A name before the kind of tool it is names that tool, in lower case too ("the fish shell"); a
+# question after the fact does not take it back.
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("I use the fish shell. Why would the prompt assume zsh?", "User uses the fish shell"),
+        ("I use the kitty terminal.", "User uses the kitty terminal"),
+    ],
+)
+def test_a_tool_named_by_its_kind(text: str, claim: str) -> None:
+    assert [(c.claim, c.rule) for c in extract_claims(text)] == [(claim, "fact.user_uses")]

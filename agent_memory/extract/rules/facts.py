@@ -565,16 +565,28 @@ _GENERIC_ACRONYMS = frozenset(
 )
 
 
+# "the fish shell", "the Zed editor": a name before the kind of tool it is names that tool, in
+# lower case too; "the login shell", "the integrated terminal" name a part of something.
+_TOOL_OF_KIND = re.compile(
+    r"^(?!(?:default|integrated|built-in|builtin|new|old|same|other|web|system|login|main|"
+    r"current|whole|entire|right|wrong|first|last|text|code|remote|local|interactive)\b)"
+    r"[\w.+-]+\s+(?:shell|terminal|editor|browser|distro|ide|window manager|file manager|"
+    r"package manager|launcher|compositor|multiplexer)\b",
+    re.I,
+)
+
+
 def _named(text: str) -> bool:
     """Names something outside the task: a code span, a capitalised or dotted name, a known tool."""
-    head = text.split()[0].strip(",.").lower() if text.split() else ""
     bare = re.sub(rf"^{DET}\s+", "", text.strip(), flags=re.I)
+    head = bare.split()[0].strip(",.").lower() if bare.split() else ""
     if bare.lower() in _GENERIC_ACRONYMS:
         return False  # "the API", "the UI": a part of the thing being built
     return bool(
         re.search(r"\ue000|\w\.\w|(?<!^)\b[A-Z]|^[A-Z]\w*[A-Z0-9]", text.strip())
         or (not re.match(rf"^{DET}\b", text, re.I) and re.match(r"^[A-Z]", text))
         or any(head in family for family in FAMILIES)
+        or _TOOL_OF_KIND.match(bare)
     )
 
 
