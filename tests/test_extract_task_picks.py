@@ -23,6 +23,10 @@ PLAN_OF_THE_TASK = [
     "and propose a design.",
     "Fine. Is the retry logic in the worker or in the client? I would stick with the builder "
     "style where it fits.",
+    # a step through the work is no move to another tool (fresh9, an audit pool of strangers)
+    "Let's move to Phase 4 and wire up the edit form.",
+    "let's switch to the next task",
+    "We'll move to phase two next week.",
 ]
 
 
@@ -38,6 +42,8 @@ def test_plan_said_with_the_work_yields_nothing(text: str) -> None:
         ("We are going to use vitest, update the config accordingly.", "vitest"),
         ("From now on we will use pnpm. Set it up in the repo.", "pnpm"),
         ("I want to use pnpm.", "pnpm"),
+        ("let's switch to pnpm", "pnpm"),
+        ("We'll move to Postgres next month.", "Postgres"),
     ],
 )
 def test_plan_said_on_its_own_still_yields(text: str, word: str) -> None:

@@ -487,6 +487,14 @@ _GRADED = re.compile(
 )
 _NUMBER_WORD = re.compile(r"^(?:\d|one|two|three|four|five|both|all|each|either)\b", re.I)
 _MOVE = ("switch to", "move to", "migrate to", "switch over to")
+# "let's move to Phase 4", "let's switch to the next task": a step through the work, not a move
+# to another tool
+_NEXT_PART = re.compile(
+    r"^(?:the\s+)?(?:next|following|last|final|first|second|third|other)?\s*(?:phase|step|stage|"
+    r"milestone|part|section|chapter|task|ticket|item|issue|story|sprint|round|level|page|question|"
+    r"point|topic|todo|bug|file|screen|tab|branch)s?\b",
+    re.I,
+)
 
 
 _REASON = re.compile(r"^\S+(?:\s+\S+)?\s+(?:to|so we)\s+(?:avoid|prevent|never|not)\b", re.I)
@@ -540,7 +548,9 @@ def _lets(m: re.Match[str], c: Clause) -> str | None:
         and not QUANTIFIER.search(obj)
     ):
         return None
-    if verb in _MOVE and not _np_short(obj, 6) and not QUANTIFIER.search(obj):
+    if verb in _MOVE and (
+        (not _np_short(obj, 6) and not QUANTIFIER.search(obj)) or _NEXT_PART.match(obj)
+    ):
         return None
     if verb == "keep":
         hit = KEEP_RULE.apply(Clause("keep " + obj))
@@ -561,6 +571,8 @@ def _will_ok(m: re.Match[str], c: Clause) -> bool:
         return False
     if re.match(rf"^{DET}\s+(?:other|next|rest|remaining)\b", obj, re.I):
         return False  # "we'll move to the other constraints after": the next step of this talk
+    if verb in _MOVE and _NEXT_PART.match(obj):
+        return False  # "we'll move to phase two next week": a step through the work
     if verb == "use" and re.search(
         r"^\S+\s+to\s+(?:test|try|check|debug|see|run|fix|do|verify|build)\b", obj, re.I
     ):
