@@ -333,6 +333,8 @@ def test_the_moment_is_not_kept(text: str, claims: list[str]) -> None:
         ("keep things simple, and redo your first approach.", []),
         ("I don't want you to edit anything now.", []),
         ("I am not a huge fan of the presets however.", []),
+        # a place in what is on the screen now ("here", "there")
+        ("I'm not a fan of users having to click here, then there, to add a hook.", []),
         ("I'm not a fan of Tailwind", ["User does not like Tailwind"]),
         ("this is a nested methodology and applies to agents too", []),
         ("All features in the docs must be integrated and fully operational to use in the IDE", []),

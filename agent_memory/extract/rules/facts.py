@@ -659,10 +659,12 @@ RULES: tuple[ClauseRule, ...] = (
         _FAN_OF,
         _fan_of,
         "preference",
-        # "not a huge fan of the presets": the thing on the table; a taste names a kind of thing
+        # "not a huge fan of the presets": the thing on the table; a taste names a kind of thing.
+        # "… of users needing to go here, then there": a place in what is on the screen now
         lambda m, c: (
             not vague(m.group(2))
             and not (re.match(rf"^{DET}\b", m.group(2), re.I) and not _named(m.group(2)))
+            and not re.search(r"\b(?:here|there)\b", m.group(2), re.I)
         ),
     ),
     ClauseRule(
