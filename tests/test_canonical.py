@@ -173,6 +173,13 @@ def test_contrast_bound_to_a_qualifier_is_left_alone() -> None:
     assert canonical(claim, "preference")[0] == claim
 
 
+def test_a_hyphenated_name_is_one_word_of_a_contrast() -> None:
+    # "after" inside "sort-after-push" opens no qualifying tail
+    assert canonical("Use merge-on-read instead of copy-after-write for big tables", "preference")[
+        0
+    ] == "Use merge-on-read, not copy-after-write, for big tables"
+
+
 def test_one_off_choices_stay_out() -> None:
     for text in (
         "use a dict instead of a list here",
@@ -229,6 +236,7 @@ CLAIMS = st.sampled_from(
         "Use pnpm for the frontend, not the backend",
         "Don't keep adding TODO comments",
         "Avoid `any` in TypeScript",
+        "Use merge-on-read instead of copy-after-write for big tables",
     ]
 )
 

@@ -119,10 +119,11 @@ _CONTRAST_SEP = re.compile(
     r"(?<!\bdoes )(?<!\bdo )(?<!\bdid )(?<!\bis )(?<!\bare )(?<!\bcan )not(?!\s+only\b))\s+",
     re.I,
 )
-# A tail that qualifies the rule ("for styling", "in tests") starts with one of these.
+# A tail that qualifies the rule ("for styling", "in tests") starts with one of these, as a word
+# of its own (not inside a hyphenated name: "sort-after-push", "pay-as-you-go").
 _TAIL_START = re.compile(
-    r"\b(?:for|in|on|when|whenever|with|to|across|inside|within|throughout|because|since|as|unless|"
-    r"if|so|during|before|after|except|from|at|via|by)\b",
+    r"(?<![\w-])(?:for|in|on|when|whenever|with|to|across|inside|within|throughout|because|since|as|"
+    r"unless|if|so|during|before|after|except|from|at|via|by)(?![\w-])",
     re.I,
 )
 _DETERMINER = re.compile(r"^(?:a|an|the|this|that|these|those|my|your|our|some|any)\b", re.I)
