@@ -406,7 +406,6 @@ def test_where_things_are_deployed_and_what_is_used(text: str, claim: str, kind:
         "I'm deploying it to the server",
         "we will deploy the api to Railway or some other platform",
         "could I fix this by deploying my app to Vercel?",
-        "im using this machine as a build runner",
         "I have a question about my Vercel account",
         "we are hosted on a server in the basement",
     ],
@@ -479,3 +478,25 @@ def test_not_having_a_moment_or_a_clue_is_no_fact(text: str) -> None:
 )
 def test_a_tool_named_by_its_kind(text: str, claim: str) -> None:
     assert [(c.claim, c.rule) for c in extract_claims(text)] == [(claim, "fact.user_uses")]
+
+
+# What the user's own machine is for is a fact of the setup ("this machine" is the one Claude
+# runs on, no thing of the task); a thing of the task used as something is not.
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("I'm using this machine as a build server.", "User uses this machine as a build server"),
+        ("im using my laptop as a CI runner - can you set it up?",
+         "User uses their laptop as a CI runner"),
+        ("I'm using pnpm as my package manager.", "User uses pnpm as their package manager"),
+    ],
+)  # fmt: skip
+def test_what_the_users_machine_is_used_as(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm using this function as a callback.", "I'm using this laptop as the test rig for the demo."]
+)
+def test_a_thing_of_the_task_used_as_something_is_no_fact(text: str) -> None:
+    assert extract_claims(text) == []

@@ -253,7 +253,7 @@ def _role(m: re.Match[str], c: Clause) -> str | None:
 _USING = re.compile(
     rf"^i(?:'m| am)\s+(?:currently\s+|now\s+|also\s+|mostly\s+|mainly\s+|still\s+)?using\s+"
     rf"((?:an?\s+)?(?:{_NAME}\s+){{0,3}}?{_NAME})"
-    rf"(?:\s+(with|on|and|as my|as the)\s+((?:{_NAME}\s+){{0,3}}?{_NAME}))?{_END}",
+    rf"(?:\s+(with|on|and|as my|as the|as an|as a|as)\s+((?:{_NAME}\s+){{0,3}}?{_NAME}))?{_END}",
     re.I,
 )
 
@@ -265,8 +265,17 @@ _SETTING = re.compile(
 )
 
 
+# "I'm using this machine as a build server": what the user's own machine is for, a fact of the
+# setup (the machine Claude runs on is no thing of the task).
+_OWN_MACHINE = re.compile(
+    r"^(?:this|my)\s+(?:machine|computer|laptop|box|server|pc|mac|desktop|workstation|vm)$", re.I
+)
+
+
 def _using(m: re.Match[str], c: Clause) -> str | None:
     thing, joint, other = m.group(1), m.group(2), m.group(3)
+    if _OWN_MACHINE.match(thing) and joint and joint.lower().startswith("as") and other:
+        return _theirs(f"User uses {thing.lower()} {joint.lower()} {bare_phrase(other)}")
     if re.match(r"^(?:the|this|that|my|your|our|these|those|some|any)\b", thing, re.I):
         return None
     # A runtime or IDE by its lower-case name counts too ("i am using xcode").
@@ -279,7 +288,12 @@ def _using(m: re.Match[str], c: Clause) -> str | None:
     if re.search(r"\b(?:now|again|instead|here|today)$", thing, re.I) or _SETTING.match(thing):
         return None
     rest = f" {joint.lower()} {bare_phrase(other)}" if joint and other else ""
-    return f"User uses {bare_phrase(thing)}{rest}"
+    return _theirs(f"User uses {bare_phrase(thing)}{rest}")
+
+
+def _theirs(claim: str) -> str:
+    """The user's own words in the third person: "as my package manager" -> "as their …"."""
+    return re.sub(r"\bmy\b", "their", claim)
 
 
 # "set my default model to opus 4.6", "make fish my default shell".
