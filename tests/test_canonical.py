@@ -237,6 +237,8 @@ CLAIMS = st.sampled_from(
         "Don't keep adding TODO comments",
         "Avoid `any` in TypeScript",
         "Use merge-on-read instead of copy-after-write for big tables",
+        "Use bazel instead of plz",
+        "Prefer bazel over plz for builds",
     ]
 )
 

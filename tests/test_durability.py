@@ -204,6 +204,9 @@ def test_explicit_standing_words_and_rejection_tools_are_never_dropped() -> None
                                "Write the report to csv", "memory.imperative", closed)  # fmt: skip
     assert not durability.keep("delete the old metadata to not get confused in the future",
                                "Delete the old metadata", "memory.imperative", closed)  # fmt: skip
+    # the request's own "we will" is no plan: the scope still says it lasts
+    assert durability.keep("We will use pnpm in all future projects.", "Use pnpm",
+                           "decision.will_use", closed)  # fmt: skip
     assert not durability.keep("remove the v2 flag in the future because it breaks on v3",
                                "Remove the v2 flag", "memory.imperative", closed)  # fmt: skip
     # the memory shortcut and a memory request in words (test_extract_memory_shortcut)

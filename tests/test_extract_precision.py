@@ -39,6 +39,7 @@ NOT_DURABLE = [
     "I use the app every day",
     "I use the login shell",
     "I use the integrated terminal",
+    "I use the markdown editor",
     # emphatic correction chatter
     "nope nope, wrong file",
     "no no no, that's the wrong function",

@@ -13,7 +13,7 @@ STYLE = [
     ("Keep your answers short.", "Keep your answers short"),
     ("i can't follow this, keep your language simple", "Keep your language simple"),
     ("Keep responses short and to the point.", "Keep responses short and to the point"),
-    ("Be concise.", "Be concise"),
+    ("keep your answers short please", "Keep your answers short"),
     ("Use plain language.", "Use plain language"),
     ("Talk to me in simple terms.", "Talk to me in simple terms"),
 ]
@@ -32,6 +32,10 @@ def test_reply_style_is_a_preference(text: str, claim: str) -> None:
         "keep the test names simple and descriptive",
         "make the summary shorter",
         "keep the answer short",
+        # what the task writes: its messages, its wording, the summary asked for
+        "Add logging to the worker, keep the messages short",
+        "Translate the UI strings; keep the wording simple.",
+        "Write a summary for the PR. Be concise.",
     ],
 )
 def test_the_artifact_of_the_task_is_not_reply_style(text: str) -> None:

@@ -24,6 +24,7 @@ PLAN_OF_THE_TASK = [
     "Fine. Is the retry logic in the worker or in the client? I would stick with the builder "
     "style where it fits.",
     # a step through the work is no move to another tool (fresh9, an audit pool of strangers)
+    "Let's move to Phase 4.",
     "Let's move to Phase 4 and wire up the edit form.",
     "let's switch to the next task",
     "We'll move to phase two next week.",
@@ -44,6 +45,9 @@ def test_plan_said_with_the_work_yields_nothing(text: str) -> None:
         ("I want to use pnpm.", "pnpm"),
         ("let's switch to pnpm", "pnpm"),
         ("We'll move to Postgres next month.", "Postgres"),
+        # a tool or a style whose name is a noun of the work's parts is still a move
+        ("Let's switch to tabs.", "tabs"),
+        ("let's switch to file-based routing", "file-based routing"),
     ],
 )
 def test_plan_said_on_its_own_still_yields(text: str, word: str) -> None:

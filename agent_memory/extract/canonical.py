@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.extract.filters import FROM_NOW_WORDS
 from agent_memory.transcripts.failures import FAMILIES
 
 # A code span or URL masked by `extract.text.mask`: one opaque token.
@@ -55,7 +56,7 @@ _COMPOUND_VERB = re.compile(
 # Not inside quoted UI text ('show "Please wait"'): only the user's own politeness goes. Not a
 # word in a noun's place either: "use plz", "build with plz" (the build tool), "please.build".
 _OBJECT_TAKERS = ("use", "uses", "using", "used", "with", "via", "prefer", "prefers", "install",
-                  "of", "the", "a", "an")  # fmt: skip
+                  "of", "over", "than", "not", "the", "a", "an")  # fmt: skip
 _NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in _OBJECT_TAKERS)
 _POLITE = re.compile(
     rf"(?:,\s*)?(?<![\"']){_NOT_AFTER}\b(?:please|pls|plz|kindly)\b(?![\"'])(?![./-]\w)(?:\s*,)?",
@@ -68,7 +69,7 @@ _SCOPE_PHRASE = (
     r"(?:repo|repository|project|codebase|code base|monorepo|workspace))?|"
     r"(?:in|on|for|across|throughout) (?:this|the|our) (?:whole |entire )?(?:repo|repository|project|"
     r"codebase|code base|monorepo|workspace)|"
-    r"from now on|from here on(?: out)?|going forward|moving forward|in (?:the )?future|henceforth|"
+    rf"{FROM_NOW_WORDS}|in (?:the )?future|"
     r"at all times|all the time|in general|as a rule|everywhere|ever|always|here|thanks|thank you|"
     r"for me|if possible|okay|ok|please|pls|plz)"
 )
@@ -77,8 +78,8 @@ _NOT_RIGHT_AFTER = "".join(rf"(?<!\b{w})" for w in _OBJECT_TAKERS)
 _SCOPE_TAIL = re.compile(rf"(?:\s*[,;]\s*|{_NOT_RIGHT_AFTER}\s+){_SCOPE_PHRASE}\s*$", re.I)
 _SCOPE_MID = re.compile(rf",\s*{_SCOPE_PHRASE}\s*,", re.I)
 _SCOPE_HEAD = re.compile(
-    r"^(?:from now on|from here on(?: out)?|going forward|moving forward|in (?:the )?future|"
-    r"henceforth|in general|as a rule|(?:in|for|across|throughout) (?:this|the|our) (?:whole |entire )?"
+    rf"^(?:{FROM_NOW_WORDS}|in (?:the )?future|"
+    r"in general|as a rule|(?:in|for|across|throughout) (?:this|the|our) (?:whole |entire )?"
     r"(?:repo|repository|project|codebase|code base|monorepo|workspace))\s*[,:]?\s+",
     re.I,
 )

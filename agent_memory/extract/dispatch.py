@@ -87,18 +87,24 @@ _PURPOSE_OPEN = re.compile(
     re.I,
 )
 _FUTURE = re.compile(r"\bin (?:the )?future\b", re.I)
-_PLAN_MODAL = re.compile(r"\b(?:can|could|will|would|might|may)\b", re.I)
+# "… so I can add more reports in the future": a plan of the user's, said after a subordinator
+# (the request's own "we will use pnpm from now on" is no plan)
+_PLAN_MODAL = re.compile(
+    r"\b(?:so|so that|in case|if|when|once|where|which|that|how|what|why|who)\s+(?:\w+\s+){0,2}?"
+    r"(?:can|could|will|would|might|may)\b",
+    re.I,
+)
 
 
 def lasting_scope(sentence: str) -> bool:
     """Whether a scope word (SCOPE) makes `sentence` meant to last, as "from now on" does. Not
     when the scope bounds something else: a plan of the user's ("… so I can add more reports in
     the future"), a purpose ("… to not get confused in the future"), or one change put off
-    ("remove X in the future because …", DEFERRED). The rules' framing and the gate's exemption
-    both ask this one question."""
+    ("remove X in the future because …", DEFERRED), or a question about it ("… in the
+    future?"). The rules' framing and the gate's exemption both ask this one question."""
     scope = SCOPE.search(sentence)
-    if not scope:
-        return False
+    if not scope or sentence.rstrip().endswith("?"):
+        return False  # "… in the future?" asks about it
     before = sentence[: scope.start()]
     if _PLAN_MODAL.search(before):
         return False

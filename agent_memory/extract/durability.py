@@ -392,9 +392,9 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
         # one is meant to last, as "from now on" in it would
         (i + 1 < len(sents) and made_standing(said, sents[i + 1]))
         # "use tabs in the future so that …", "until told otherwise, …": a scope the rules read as
-        # "from now on" (dispatch.lasting_scope: not a plan, a purpose or a change put off); a
-        # question ending "… in the future?" asks about it
-        or (lasting_scope(lead) and not said.rstrip().endswith("?"))
+        # "from now on" (dispatch.lasting_scope: not a plan, a purpose, a change put off or a
+        # question)
+        or lasting_scope(lead)
         # "# X" (the old memory shortcut), "add to your memory that X", "save to memory: X":
         # asked to be kept, as "remember" says
         or memory_note(statement)

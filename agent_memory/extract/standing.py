@@ -20,13 +20,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent_memory.extract.filters import TASK_NOUNS
+from agent_memory.extract.filters import FROM_NOW_WORDS, TASK_NOUNS
 from agent_memory.extract.text import words
 
 # Said to last. English markers, and the same words of the languages the language rules read
 # (an English rule may read a mixed sentence).
 STANDING = re.compile(
-    r"\b(?:always|never|ever|from now on|going forward|(?:in|for) (?:the )?future|"
+    rf"\b(?:always|never|ever|{FROM_NOW_WORDS}|(?:in|for) (?:the )?future|"
     r"every ?time|each time|whenever|any ?time|by default|as a rule|in general|generally|"
     r"remember|anymore|any more|no longer|at all times|under no circumstances|globally|"
     r"global (?:rules?|instructions?|settings?|memory)|unless (?:i|we|asked|told)\b|"

@@ -240,8 +240,9 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
     ):
         return None  # "use git stash to save your changes first": a step of this task
     # One rule, one spelling, one id: restatements must converge to recur.
+    before = claim
     claim, kind = canonical(claim, kind, spans)
-    if _DANGLING.search(claim) or _ENDS_ON_ITS_VERB.search(claim):
+    if _ENDS_ON_ITS_VERB.search(claim) and not _ENDS_ON_ITS_VERB.search(before):
         return None  # the tidying took the last word: "User uses" said nothing that is used
     claim = unmask(claim, spans)
     claim = shorten(cap(claim))
@@ -261,8 +262,10 @@ _DANGLING = re.compile(
     r"previous|remaining|following|related|unrelated|relevant|extra|additional)\s*[.!?,;:]*$",
     re.I,
 )
-# A claim that ends on the verb that needed its object.
-_ENDS_ON_ITS_VERB = re.compile(r"\b(?:use|uses|using|prefer|prefers|is|are|has|have|want|wants)\s*[.!?,;:]*$", re.I)
+# A claim that ends on the verb or preposition that needed its object.
+_ENDS_ON_ITS_VERB = re.compile(
+    r"\b(?:use|uses|using|prefer|prefers|with|via|over|than|of|not)\s*[.!?,;:]*$", re.I
+)
 # "that pattern", "that way": a thing named in an earlier turn ("that" as a determiner, before a
 # noun that ends the clause or a short phrase).
 _THAT_THING = re.compile(

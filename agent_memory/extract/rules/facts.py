@@ -565,12 +565,17 @@ _GENERIC_ACRONYMS = frozenset(
 )
 
 
-# "the fish shell", "the Zed editor": a name before the kind of tool it is names that tool, in
-# lower case too; "the login shell", "the integrated terminal" name a part of something.
+# "the fish shell", "the kitty terminal": a known tool's name before the kind of tool it is names
+# that tool in lower case too; "the markdown editor", "the login shell" name a part of something.
+_TOOL_NAMES = (
+    "bash|zsh|fish|nushell|nu|powershell|pwsh|tcsh|ksh|kitty|alacritty|wezterm|iterm2?|ghostty|"
+    "warp|konsole|foot|tilix|vim|neovim|nvim|emacs|helix|zed|vscode|cursor|sublime|nano|kakoune|"
+    "firefox|chrome|chromium|safari|brave|vivaldi|arc|i3|sway|hyprland|bspwm|awesome|dwm|niri|"
+    "dolphin|nautilus|thunar|ranger|yazi|tmux|zellij|screen|"
+    + "|".join(sorted({re.escape(t) for family in FAMILIES for t in family}))
+)
 _TOOL_OF_KIND = re.compile(
-    r"^(?!(?:default|integrated|built-in|builtin|new|old|same|other|web|system|login|main|"
-    r"current|whole|entire|right|wrong|first|last|text|code|remote|local|interactive)\b)"
-    r"[\w.+-]+\s+(?:shell|terminal|editor|browser|distro|ide|window manager|file manager|"
+    rf"^(?:{_TOOL_NAMES})\s+(?:shell|terminal|editor|browser|ide|window manager|file manager|"
     r"package manager|launcher|compositor|multiplexer)\b",
     re.I,
 )
@@ -578,8 +583,8 @@ _TOOL_OF_KIND = re.compile(
 
 def _named(text: str) -> bool:
     """Names something outside the task: a code span, a capitalised or dotted name, a known tool."""
+    head = text.split()[0].strip(",.").lower() if text.split() else ""
     bare = re.sub(rf"^{DET}\s+", "", text.strip(), flags=re.I)
-    head = bare.split()[0].strip(",.").lower() if bare.split() else ""
     if bare.lower() in _GENERIC_ACRONYMS:
         return False  # "the API", "the UI": a part of the thing being built
     return bool(

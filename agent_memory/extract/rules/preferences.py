@@ -489,10 +489,13 @@ _NUMBER_WORD = re.compile(r"^(?:\d|one|two|three|four|five|both|all|each|either)
 _MOVE = ("switch to", "move to", "migrate to", "switch over to")
 # "let's move to Phase 4", "let's switch to the next task": a step through the work, not a move
 # to another tool
+_PART = (
+    r"(?:phase|step|stage|milestone|part|section|chapter|task|ticket|item|issue|story|sprint|round|"
+    r"question|point|topic)"
+)
 _NEXT_PART = re.compile(
-    r"^(?:the\s+)?(?:next|following|last|final|first|second|third|other)?\s*(?:phase|step|stage|"
-    r"milestone|part|section|chapter|task|ticket|item|issue|story|sprint|round|level|page|question|"
-    r"point|topic|todo|bug|file|screen|tab|branch)s?\b",
+    rf"^(?:the\s+)?(?:(?:next|following|last|final|first|second|third|other)\s+{_PART}|"
+    rf"{_PART}\s+(?:\d+|[ivx]+|one|two|three|four|five|six|seven|eight|nine|ten|[a-z])\b)(?![\w-])",
     re.I,
 )
 

@@ -236,23 +236,23 @@ _BE_STYLE = re.compile(
     r"(?:\s+files?)?)\s*$",
     re.I,
 )
-# How Claude should talk to the user, said of its own output ("keep your answers short", "be
-# concise", "use plain language", "don't be so verbose"): about the manner of every reply, never
-# about the artifact of the task (the object is Claude's answers, language or explanations, in
-# the plural: "keep the answer short" is about this one).
+# How Claude should talk to the user, said of its own output ("keep your answers short", "use
+# plain language", "don't be so verbose"): about the manner of every reply, never about the
+# artifact of the task (the object is Claude's answers or explanations in the plural, "keep the
+# answer short" is about this one; a bare "be concise" may be about what the task writes).
 _STYLE_ADJ = r"(?:short|shorter|brief|briefer|concise|simple|simpler|plain|minimal|clear|succinct|terse|to the point)"
 _REPLY_STYLE = re.compile(
     r"^(?:(?:please|always)\s+)?(?:"
-    r"keep\s+(?:(?:your|the|all)\s+)?(?:answers|responses|replies|explanations|language|messages|"
-    rf"wording)\s+{_STYLE_ADJ}(?:(?:\s+and\s+|,\s*|\s+){_STYLE_ADJ})*|"
-    r"be\s+(?:more\s+|very\s+)?(?:concise|brief|terse|succinct)|"
+    # Claude's own replies: "your" or no determiner ("keep the messages short" is the task's)
+    rf"keep\s+(?:(?:your\s+)?(?:answers|responses|replies|explanations)|your\s+(?:language|"
+    rf"messages|wording))\s+{_STYLE_ADJ}(?:(?:\s+and\s+|,\s*|\s+){_STYLE_ADJ})*|"
     r"(?:answer|reply|respond|explain(?:\s+things)?)\s+(?:briefly|concisely|simply|"
     r"in (?:plain|simple) (?:english|language|terms|words))|"
     r"use\s+(?:simple|plain|simpler|plainer)\s+(?:language|english|words|terms)|"
     r"(?:talk|speak)\s+to\s+me\s+in\s+(?:plain|simple)\s+(?:english|language|terms)|"
     r"(?:don't|do not)\s+be\s+(?:so\s+|too\s+)?(?:verbose|wordy|long-winded)|"
     r"be\s+less\s+(?:verbose|wordy)"
-    r")\s*[.!]*$",
+    r")(?:,?\s+please)?\s*[.!]*$",
     re.I,
 )
 # "(the new project that) we will build around X".

@@ -272,9 +272,19 @@ _OWN_MACHINE = re.compile(
 )
 
 
+# "… as an example", "… as a test for the demo": a use of the moment, not what the machine is for
+_FOR_THE_MOMENT = re.compile(
+    r"\b(?:example|test|demo|workaround|placeholder|starting point|stopgap|trial|experiment|now)\b",
+    re.I,
+)
+
+
 def _using(m: re.Match[str], c: Clause) -> str | None:
     thing, joint, other = m.group(1), m.group(2), m.group(3)
-    if _OWN_MACHINE.match(thing) and joint and joint.lower().startswith("as") and other:
+    if joint and joint.lower() in ("as", "as a", "as an"):
+        # only the user's own machine is said to be used as something for good
+        if not (_OWN_MACHINE.match(thing) and other) or _FOR_THE_MOMENT.search(c.text[m.start(3) :]):
+            return None
         return _theirs(f"User uses {thing.lower()} {joint.lower()} {bare_phrase(other)}")
     if re.match(r"^(?:the|this|that|my|your|our|these|those|some|any)\b", thing, re.I):
         return None
@@ -293,7 +303,7 @@ def _using(m: re.Match[str], c: Clause) -> str | None:
 
 def _theirs(claim: str) -> str:
     """The user's own words in the third person: "as my package manager" -> "as their …"."""
-    return re.sub(r"\bmy\b", "their", claim)
+    return re.sub(r"(?<![\w-])my(?![\w-])", "their", claim)
 
 
 # "set my default model to opus 4.6", "make fish my default shell".
