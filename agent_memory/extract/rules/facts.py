@@ -581,7 +581,7 @@ _TOOL_OF_KIND = re.compile(
 )
 
 
-def _named(text: str) -> bool:
+def _names_outside_the_task(text: str) -> bool:
     """Names something outside the task: a code span, a capitalised or dotted name, a known tool."""
     head = text.split()[0].strip(",.").lower() if text.split() else ""
     bare = re.sub(rf"^{DET}\s+", "", text.strip(), flags=re.I)
@@ -598,7 +598,7 @@ def _named(text: str) -> bool:
 def _code_state(m: re.Match[str], c: Clause) -> bool:
     """ "the parser does not handle nested quotes": how the code is today, which the task at hand
     changes. Only a named thing's limits last ("Safari does not support Web Bluetooth")."""
-    return _named(m.group(1))
+    return _names_outside_the_task(m.group(1))
 
 
 def _task_subject(subject: str) -> bool:
@@ -668,7 +668,7 @@ RULES: tuple[ClauseRule, ...] = (
         # "… of users needing to go here, then there": a place in what is on the screen now
         lambda m, c: (
             not vague(m.group(2))
-            and not (re.match(rf"^{DET}\b", m.group(2), re.I) and not _named(m.group(2)))
+            and not (re.match(rf"^{DET}\b", m.group(2), re.I) and not _names_outside_the_task(m.group(2)))
             and not re.search(r"\b(?:here|there)\b", m.group(2), re.I)
         ),
     ),
@@ -772,7 +772,7 @@ RULES: tuple[ClauseRule, ...] = (
             not vague(m.group(2))
             and not TASKY.search(m.group(2))
             # "I use the app every day": the thing at hand, not a tool the user works with
-            and not (re.match(rf"^{DET}\b", m.group(2), re.I) and not _named(m.group(2)))
+            and not (re.match(rf"^{DET}\b", m.group(2), re.I) and not _names_outside_the_task(m.group(2)))
         ),
     ),
     ClauseRule("user_on", _F, _I_AM_ON, "User is on {1}", "fact"),
@@ -876,7 +876,7 @@ def _failure_mode_ok(m: re.Match[str], c: Clause) -> bool:
     # A failure mode lasts when its condition is the environment (a variable, a version, a
     # platform, a named tool); "the API returns 500 when the payload is empty" is a bug to fix.
     return bool(rest and (_FAIL_COND.match(rest) or later)) and bool(
-        _ENVIRONMENT.search(rest) or _named(m.group(1))
+        _ENVIRONMENT.search(rest) or _names_outside_the_task(m.group(1))
     )
 
 

@@ -36,7 +36,7 @@ _AT_HAND = re.compile(
 )
 
 
-def _named(thing: str) -> bool:
+def _names_a_setup_thing(thing: str) -> bool:
     """A tool, product or machine by its name: a code span, a capital or a digit in it, a dotted
     name, or a known tool; "the docker" counts, "the app" does not."""
     bare = re.sub(rf"^{DET}\s+", "", thing.strip(), flags=re.I)
@@ -289,7 +289,7 @@ def _using(m: re.Match[str], c: Clause) -> str | None:
     if re.match(r"^(?:the|this|that|my|your|our|these|those|some|any)\b", thing, re.I):
         return None
     # A runtime or IDE by its lower-case name counts too ("i am using xcode").
-    if not (_named(thing) or thing.lower() in _RUNTIMES):
+    if not (_names_a_setup_thing(thing) or thing.lower() in _RUNTIMES):
         return None
     if other and other.split()[0].lower() in PRONOUNS | {"the"}:
         return None
@@ -488,7 +488,7 @@ _WORK_USES = re.compile(
 
 def _work_uses(m: re.Match[str], c: Clause) -> str | None:
     tool, job = m.group(2), m.group(3)
-    if not _named(tool) or re.match(rf"^{DET}\b", tool, re.I):
+    if not _names_a_setup_thing(tool) or re.match(rf"^{DET}\b", tool, re.I):
         return None
     if job and re.match(rf"^(?:{DET}|it|them)\b", job, re.I):
         return None
@@ -506,7 +506,7 @@ _TEAM_USES = re.compile(
 
 def _team_uses(m: re.Match[str], c: Clause) -> str | None:
     tool = m.group(2)
-    if not _named(tool) or re.match(rf"^{DET}\b", tool, re.I):
+    if not _names_a_setup_thing(tool) or re.match(rf"^{DET}\b", tool, re.I):
         return None
     return f"The {bare_phrase(m.group(1)).lower()} uses {bare_phrase(tool)}"
 
@@ -788,7 +788,7 @@ def _dont_have(m: re.Match[str], c: Clause) -> str | None:
         return None
     if re.search(r"\b(?:installed|set up|setup|configured|running|open|active|yet)$", bare, re.I):
         return None  # "I do not have Docker installed": a step of this task's setup
-    if not (_named(bare) or bare.split()[-1].lower() in _HARDWARE_NOUN):
+    if not (_names_a_setup_thing(bare) or bare.split()[-1].lower() in _HARDWARE_NOUN):
         return None
     return f"User does not have {bare_phrase(thing)}"
 
@@ -851,7 +851,7 @@ RULES: tuple[ClauseRule, ...] = (
         _A_USER_OF,
         lambda m, c: f"User is a {bare_phrase(m.group(1))} user",
         "fact",
-        lambda m, c: bool(re.match(r"^[A-Z\ue000]", m.group(1))) or _named(m.group(1)),
+        lambda m, c: bool(re.match(r"^[A-Z\ue000]", m.group(1))) or _names_a_setup_thing(m.group(1)),
     ),
     ClauseRule(
         "user_language", _F, _I_SPEAK, lambda m, c: f"User speaks {bare_phrase(m.group(1))}", "fact"
