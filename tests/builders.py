@@ -3,7 +3,9 @@ a transcript of typed prompts in Claude Code's record format."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +92,15 @@ def typed_transcript(folder: Path, *prompts: str) -> Path:
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
     return path
+
+
+def benchmark(name: str) -> Any:
+    """The script `benchmarks/<name>.py` as a module (benchmarks are scripts, not a package),
+    registered in sys.modules as `bench_<name>` so that its dataclasses can look their module up."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[f"bench_{name}"] = mod
+    spec.loader.exec_module(mod)
+    return mod

@@ -3,23 +3,13 @@ TUNE people are listed, a SCORE person's are only counted (their statements are 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from builders import benchmark
 
 
 def _module() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "bench_candidates", ROOT / "benchmarks" / "candidates.py"
-    )
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["bench_candidates"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return benchmark("candidates")
 
 
 def test_score_changes_are_counted_never_listed() -> None:

@@ -5,14 +5,13 @@ the text the reader gives. Real git repositories made here, no mocks."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import benchmark
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,14 +27,7 @@ ENV = {
 
 
 def _module() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "bench_extra_corpus", ROOT / "benchmarks" / "extra_corpus.py"
-    )
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["bench_extra_corpus"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return benchmark("extra_corpus")
 
 
 def _git(repo: Path, *args: str) -> str:

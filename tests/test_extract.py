@@ -3,14 +3,13 @@ phrasing, and the atoms' provenance, redaction, failure signatures, safe mode an
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import benchmark
 from conftest import TRANSCRIPTS, git
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -153,14 +152,7 @@ def test_lines_labelled_empty_yield_nothing() -> None:
 
 
 def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "bench_extraction", ROOT / "benchmarks" / "extraction.py"
-    )
-    assert spec and spec.loader
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules["bench_extraction"] = bench  # dataclasses look their module up
-    spec.loader.exec_module(bench)
-    return bench
+    return benchmark("extraction")
 
 
 def test_dev_set_precision_and_recall_stay_above_the_floor() -> None:

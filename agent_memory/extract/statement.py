@@ -339,8 +339,6 @@ ClauseClaim = tuple[str, str, int, str]  # (claim, kind, clause index, rule)
 _ARGUING = re.compile(r"\b(?:anyways?|after all)\W*$", re.I)
 
 
-
-
 @dataclass(frozen=True)
 class _Framed:
     """A sentence with its memory framing read off: what is left, and how it was framed."""
