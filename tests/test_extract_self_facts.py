@@ -435,6 +435,42 @@ def test_a_shell_alias_the_user_keeps(text: str, claim: str) -> None:
     assert [(c.claim, c.kind) for c in extract_claims(text)] == [(claim, "fact")]
 
 
+# The user's "my" and "our" become "their" in every rule that keeps the user's words, as a word of
+# its own only: "army" was "artheir", "on My Mac" kept "My", an alias "for our …" kept "our".
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("I have a gs alias for the army config", "User has a gs alias for the army config"),
+        ("I have a dots alias for our dotfiles repo", "User has a dots alias for their dotfiles repo"),
+        ("I have Docker installed on My Mac", "User has Docker installed on their Mac"),
+        ("I'm using pnpm with our monorepo", "User uses pnpm with their monorepo"),
+        ("I'm using Bun with my-app", "User uses Bun with my-app"),
+        ("We'll deploy our backend via Railway", "Deploy their backend via Railway"),
+    ],
+)  # fmt: skip
+def test_the_users_my_and_our_read_as_theirs(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "theirs"),
+    [
+        ("as my package manager", "as their package manager"),
+        ("all OUR apps", "all their apps"),
+        ("My laptop", "their laptop"),
+        ("the army config", "the army config"),
+        ("mystery tour", "mystery tour"),
+        ("your app", "your app"),
+        ("my-app and our_repo", "my-app and our_repo"),
+        ("~/my/dotfiles at our.example.com", "~/my/dotfiles at our.example.com"),
+    ],
+)
+def test_theirs_replaces_the_words_only(phrase: str, theirs: str) -> None:
+    from agent_memory.extract.rules.user_facts import _theirs
+
+    assert _theirs(phrase) == theirs
+
+
 @pytest.mark.parametrize(
     "text", ["alias it to x", "I have an alias for that", "I aliased the import to np in main.py"]
 )

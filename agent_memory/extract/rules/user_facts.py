@@ -27,6 +27,17 @@ _END = (
 _DETS = frozenset(re.findall(r"\w+", DET))
 _KNOWN_TOOLS = frozenset(t for family in FAMILIES for t in family)
 _NAME = r"[\w\ue000\ue001.@/+#:-]+"
+# The user's "my" and "our" (the user with their team or company) as a word of the sentence,
+# never inside a word or a name: "army", "my-app", "~/my/dir", "our.domain" stay as they are.
+_FIRST_PERSON = re.compile(r"(?<![\w./\\-])(?:my|our)(?![\w./\\-])", re.I)
+
+
+def _theirs(phrase: str) -> str:
+    """The user's own words in the third person: "as my package manager" -> "as their …",
+    "all our apps" -> "all their apps"."""
+    return _FIRST_PERSON.sub("their", phrase)
+
+
 # What the task at hand installs or uses: nothing of the user's setup is named.
 _AT_HAND = re.compile(
     r"^(?:the\s+)?(?:node[_ ]modules|dependencies|deps|packages?|requirements|updates?|update|extensions?|plugins?|"
@@ -105,9 +116,7 @@ def _installed(m: re.Match[str], c: Clause) -> str | None:
         tail,
         re.I,
     )
-    extra = "".join(f" {bare_phrase(x.group(0))}" for x in (where, how) if x).replace(
-        " my ", " their "
-    )
+    extra = _theirs("".join(f" {bare_phrase(x.group(0))}" for x in (where, how) if x))
     thing = re.sub(r"^the\s+", "", bare_phrase(thing), flags=re.I)
     return f"User has {thing} installed{extra}"
 
@@ -299,11 +308,6 @@ def _using(m: re.Match[str], c: Clause) -> str | None:
         return None
     rest = f" {joint.lower()} {bare_phrase(other)}" if joint and other else ""
     return _theirs(f"User uses {bare_phrase(thing)}{rest}")
-
-
-def _theirs(claim: str) -> str:
-    """The user's own words in the third person: "as my package manager" -> "as their …"."""
-    return re.sub(r"(?<![\w-])my(?![\w-])", "their", claim)
 
 
 # "set my default model to opus 4.6", "make fish my default shell".
@@ -716,7 +720,7 @@ def _on_platform(m: re.Match[str]) -> str:
 
 
 def _what(m: re.Match[str]) -> str:
-    what = re.sub(r"\b(?:my|our) ", "their ", (m.group("what") or "").strip(), flags=re.I)
+    what = _theirs((m.group("what") or "").strip())
     return f" {what}" if what else ""
 
 
@@ -820,7 +824,7 @@ RULES: tuple[ClauseRule, ...] = (
         _F,
         _ALIAS_FOR,
         lambda m, c: (
-            f"User has a {m.group('name')} alias for {bare_phrase(m.group('what')).replace('my ', 'their ')}"
+            f"User has a {m.group('name')} alias for {_theirs(bare_phrase(m.group('what')))}"
         ),
         "fact",
     ),
