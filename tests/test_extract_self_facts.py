@@ -531,6 +531,29 @@ def test_what_the_users_machine_is_used_as(text: str, claim: str) -> None:
     assert [c.claim for c in extract_claims(text)] == [claim]
 
 
+# One list of the user's machines; installing adds "system" and "environment", being used as
+# something adds "vm", and neither rule takes the other's.
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("I have Docker installed on my system", "User has Docker installed on their system"),
+        ("I have OrbStack installed in my environment via brew", "User has OrbStack installed via brew"),
+        ("I've installed kitty on my old work box", "User has kitty installed on their old work box"),
+        ("I'm using my vm as a build server", "User uses their vm as a build server"),
+        ("I'm using my box as a build server", "User uses their box as a build server"),
+    ],
+)  # fmt: skip
+def test_the_users_machines(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+@pytest.mark.parametrize(
+    "text", ["I have Docker installed on my vm", "I'm using my system as a build server"]
+)
+def test_each_rule_keeps_its_own_machines(text: str) -> None:
+    assert extract_claims(text) == []
+
+
 @pytest.mark.parametrize(
     "text",
     [

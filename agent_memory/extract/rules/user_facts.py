@@ -63,11 +63,15 @@ def _names_a_setup_thing(thing: str) -> bool:
 
 # What an install can come with ("installed X with the C++ pack / the Android SDK").
 _BUNDLE = r"pack|package|workload|extension|plugin|sdk|toolchain|support|components?"
+# The user's own computer, by what it is called. Each rule adds its own: a VM is used as a build
+# server, software is installed "on my system / in my environment".
+_MACHINE = r"machine|computer|laptop|mac|pc|desktop|server|box|workstation"
+# Where a thing is installed ("on my work laptop", "in my environment").
+_INSTALL_PLACE = rf"my\s+(?:[\w-]+\s+){{0,2}}?(?:{_MACHINE}|system|environment)"
 # What may follow the installed thing: where or how, and that it runs; nothing else.
 _INSTALL_TAIL = (
     r"(?P<tail>(?:\s+(?:already|globally|locally|system-?wide))?"
-    r"(?:\s+(?:on|in)\s+my\s+(?:[\w-]+\s+){0,2}?(?:machine|computer|laptop|mac|pc|system|"
-    r"desktop|server|environment|box|workstation))?"
+    rf"(?:\s+(?:on|in)\s+{_INSTALL_PLACE})?"
     r"(?:\s+(?:via|with|through|using|from)\s+(?:homebrew|brew|npm|pip|pipx|uv|apt|snap|scoop|"
     rf"winget|choco|nix|cargo|asdf|mise|the installer|(?:the\s+)?[\w+#.-]+\s+(?:{_BUNDLE})))?"
     r"(?:\s+and\s+(?:it\s+|is\s+|it's\s+|its\s+)*(?:now\s+|already\s+)?running)?)" + _END
@@ -110,12 +114,7 @@ def _installed(m: re.Match[str], c: Clause) -> str | None:
         tail,
         re.I,
     )
-    where = re.search(
-        r"\bon\s+my\s+(?:[\w-]+\s+){0,2}?(?:machine|computer|laptop|mac|pc|system|"
-        r"desktop|server|environment|box|workstation)\b",
-        tail,
-        re.I,
-    )
+    where = re.search(rf"\bon\s+{_INSTALL_PLACE}\b", tail, re.I)
     extra = _theirs("".join(f" {bare_phrase(x.group(0))}" for x in (where, how) if x))
     thing = re.sub(r"^the\s+", "", bare_phrase(thing), flags=re.I)
     return f"User has {thing} installed{extra}"
@@ -276,9 +275,7 @@ _SETTING = re.compile(
 
 # "I'm using this machine as a build server": what the user's own machine is for, a fact of the
 # setup (the machine Claude runs on is no thing of the task).
-_OWN_MACHINE = re.compile(
-    r"^(?:this|my)\s+(?:machine|computer|laptop|box|server|pc|mac|desktop|workstation|vm)$", re.I
-)
+_OWN_MACHINE = re.compile(rf"^(?:this|my)\s+(?:{_MACHINE}|vm)$", re.I)
 
 
 # "… as an example", "… as a test for the demo": a use of the moment, not what the machine is for
@@ -772,6 +769,8 @@ def _rc(m: re.Match[str]) -> str:
 
 # "I don't have Claude Desktop", "i dont even have a nvidia gpu": a tool or a piece of hardware
 # the user lacks, named (or a hardware noun); "I don't have the time / a clue" names nothing.
+# (Its machines are the personal ones only, not all of _MACHINE: "on this server / box" is as
+# often the machine of the task.)
 _DONT_HAVE = re.compile(
     rf"^i\s+(?:don't|do not|dont)\s+(?:even\s+|currently\s+|actually\s+)?(?:have|own)\s+"
     rf"(?P<thing>(?:an?\s+)?(?:{_NAME}\s+){{0,2}}?{_NAME})"
