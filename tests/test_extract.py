@@ -603,6 +603,9 @@ def test_claims_are_short_and_pasted_code_is_ignored() -> None:
         ("use ripgrep", "grep -r foo .", "Use ripgrep, not grep"),
         ("use jq", "python -c 'import json'", "Use jq"),
         ("pnpm please", None, "Use pnpm"),
+        # a bare word is a tool to use only when a family names it (KNOWN_TOOLS)
+        ("pnpm", "npm install", "Use pnpm, not npm"),
+        ("ruff", "npm install", "Use ruff"),
     ],
 )
 def test_rejection_reasons(reason: str, command: str | None, claim: str) -> None:

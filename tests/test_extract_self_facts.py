@@ -516,6 +516,30 @@ def test_a_tool_named_by_its_kind(text: str, claim: str) -> None:
     assert [(c.claim, c.rule) for c in extract_claims(text)] == [(claim, "fact.user_uses")]
 
 
+# A tool that only a family of interchangeable tools names (transcripts.failures.KNOWN_TOOLS) is
+# a known tool to both readers, the user's facts and the project's facts.
+@pytest.mark.parametrize(
+    ("text", "claim", "rule"),
+    [
+        ("I use the uv package manager.", "User uses the uv package manager", "fact.user_uses"),
+        ("I'm using biome", "User uses biome", "situation.user_uses"),
+        ("I'm on uv 0.5", "User is on uv 0.5", "situation.user_uses"),
+    ],
+)
+def test_a_tool_of_a_family_is_known(text: str, claim: str, rule: str) -> None:
+    assert [(c.claim, c.rule) for c in extract_claims(text)] == [(claim, rule)]
+
+
+def test_the_known_tools_are_every_familys_and_both_readers_take_them() -> None:
+    from agent_memory.extract.rules import facts, user_facts
+    from agent_memory.transcripts.failures import FAMILIES, KNOWN_TOOLS
+
+    assert frozenset().union(*FAMILIES) == KNOWN_TOOLS
+    for tool in KNOWN_TOOLS:
+        assert facts._TOOL_OF_KIND.match(f"{tool} package manager"), tool
+        assert user_facts._names_a_setup_thing(tool), tool
+
+
 # What the user's own machine is for is a fact of the setup ("this machine" is the one Claude
 # runs on, no thing of the task); a thing of the task used as something is not.
 @pytest.mark.parametrize(

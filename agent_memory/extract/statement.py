@@ -63,7 +63,7 @@ from agent_memory.extract.text import (
     words,
 )
 from agent_memory.model.atom import normalize
-from agent_memory.transcripts.failures import FAMILIES, command_program
+from agent_memory.transcripts.failures import FAMILIES, KNOWN_TOOLS, command_program
 
 
 @dataclass(frozen=True)
@@ -1068,7 +1068,7 @@ def _rejection_claim(reason: str, rejected_command: str | None) -> Rule | None:
     ) or re.match(r"^([\w.@/-]+)\s+(?:please|instead|pls)$", s, re.I)
     if not m:
         bare = re.match(r"^([\w.@/-]+)$", s)
-        if not bare or not any(bare.group(1).lower() in family for family in FAMILIES):
+        if not bare or bare.group(1).lower() not in KNOWN_TOOLS:
             return None
         m = bare  # "pnpm" alone, on a rejected command: the tool to use instead
     tool = m.group(1)

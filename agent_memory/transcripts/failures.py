@@ -36,6 +36,8 @@ FAMILIES = [
     {"mypy", "pyright", "pyre"},
     {"webpack", "vite", "rollup", "esbuild", "parcel", "turbopack"},
 ]
+# Every tool a family names, once: what the extractor reads as a known tool's name.
+KNOWN_TOOLS = frozenset(tool for family in FAMILIES for tool in family)
 
 
 _PROGRAM = re.compile(r"^[A-Za-z0-9][\w.+-]{0,40}$")

@@ -25,7 +25,7 @@ from agent_memory.extract.filters import (
 )
 from agent_memory.extract.rules.base import Clause, ClauseRule, cap
 from agent_memory.extract.text import words
-from agent_memory.transcripts.failures import FAMILIES
+from agent_memory.transcripts.failures import KNOWN_TOOLS
 
 _SUBJECT_MODAL = re.compile(
     r"^((?:the\s+|all\s+|every\s+|each\s+|our\s+|any\s+)?[\w`\ue000\ue001./-]+(?:\s+[\w`\ue000\ue001./-]+){0,4}?)"
@@ -273,9 +273,10 @@ _WE_RUN_WITH = re.compile(
 def _names_a_tool(obj: str) -> bool:
     """The object is a tool: a code span, a known tool, or a choice against another one."""
     head = obj.split()[0].strip(",.").lower() if obj.split() else ""
-    known = any(head in family for family in FAMILIES)
     return not vague(obj) and (
-        head.startswith("\ue000") or known or bool(re.search(r",?\s+not\s+\S", obj, re.I))
+        head.startswith("\ue000")
+        or head in KNOWN_TOOLS
+        or bool(re.search(r",?\s+not\s+\S", obj, re.I))
     )
 
 
@@ -572,7 +573,7 @@ _TOOL_NAMES = (
     "warp|konsole|foot|tilix|vim|neovim|nvim|emacs|helix|zed|vscode|cursor|sublime|nano|kakoune|"
     "firefox|chrome|chromium|safari|brave|vivaldi|arc|i3|sway|hyprland|bspwm|awesome|dwm|niri|"
     "dolphin|nautilus|thunar|ranger|yazi|tmux|zellij|screen|"
-    + "|".join(sorted({re.escape(t) for family in FAMILIES for t in family}))
+    + "|".join(sorted(re.escape(t) for t in KNOWN_TOOLS))
 )
 _TOOL_OF_KIND = re.compile(
     rf"^(?:{_TOOL_NAMES})\s+(?:shell|terminal|editor|browser|ide|window manager|file manager|"
@@ -590,7 +591,7 @@ def _names_outside_the_task(text: str) -> bool:
     return bool(
         re.search(r"\ue000|\w\.\w|(?<!^)\b[A-Z]|^[A-Z]\w*[A-Z0-9]", text.strip())
         or (not re.match(rf"^{DET}\b", text, re.I) and re.match(r"^[A-Z]", text))
-        or any(head in family for family in FAMILIES)
+        or head in KNOWN_TOOLS
         or _TOOL_OF_KIND.match(bare)
     )
 

@@ -16,7 +16,7 @@ import re
 from agent_memory.extract.filters import DET, PRONOUNS, content_words, vague
 from agent_memory.extract.rules.base import Check, Clause, ClauseRule, Make, cap
 from agent_memory.extract.text import bare_phrase, words
-from agent_memory.transcripts.failures import FAMILIES
+from agent_memory.transcripts.failures import KNOWN_TOOLS
 
 # Where the fact ends inside a longer clause: a comma, or a run-on's next thought ("I have X
 # installed, can I use it in …", "i'm using a gpd pocket with nixos, touchscreen is off").
@@ -25,7 +25,6 @@ _END = (
     r"\s*[.!]*(?=$|[,;]\s|\s+(?:but|so|because|since|and\s+(?:i|we|now|it|then))\b)"
 )
 _DETS = frozenset(re.findall(r"\w+", DET))
-_KNOWN_TOOLS = frozenset(t for family in FAMILIES for t in family)
 _NAME = r"[\w\ue000\ue001.@/+#:-]+"
 # The user's "my" and "our" (the user with their team or company) as a word of the sentence,
 # never inside a word or a name: "army", "my-app", "~/my/dir", "our.domain" stay as they are.
@@ -56,7 +55,7 @@ def _names_a_setup_thing(thing: str) -> bool:
     head = bare.split()[0].strip(",.").lower()
     return bool(
         re.search(r"\ue000|[A-Z]|\d|\w\.\w", bare)
-        or head in _KNOWN_TOOLS
+        or head in KNOWN_TOOLS
         or re.match(r"^(?:docker|git|node|homebrew|brew|nvm|rust|go|java|vim|neovim|emacs)\b", head)
     )
 
@@ -620,7 +619,7 @@ def _runtime(thing: str) -> bool:
     "step 3" are places in this task."""
     head = re.sub(r"\s*v?\d[\d.x]*$", "", thing.strip()).split()[-1] if thing.split() else ""
     return bool(head) and (
-        head.lower() in _RUNTIMES | _KNOWN_TOOLS or bool(re.match(r"^[A-Z][\w.+-]*$", head))
+        head.lower() in _RUNTIMES | KNOWN_TOOLS or bool(re.match(r"^[A-Z][\w.+-]*$", head))
     )
 
 
