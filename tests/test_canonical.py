@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_memory.cli.demo_run import load_sessions, transcript_records
-from agent_memory.extract.canonical import canonical, same_family
+from agent_memory.extract.canonical import canonical, same_family, third_person
 from agent_memory.extract.pipeline import extract_claims, extract_transcript, merge_observations
 from agent_memory.model.atom import atom_id
 
@@ -305,3 +305,94 @@ def test_demo_sessions_give_one_atom_per_rule(tmp_path: Path) -> None:
     assert len(secret) == 1 and "ghp_" not in json.dumps(secret[0])
     # plain task prompts and questions yield nothing
     assert not any("rounding" in a["claim"] or "queue" in a["claim"] for a in atoms.values())
+
+
+# --- the user's first person, in the third person ------------------------------------------------
+
+THIRD_PERSON = [
+    # a claim about the user: "my" is "their", "I" "they", "you" asked of Claude "Claude"
+    ("User uses Brave as my browser", "User uses Brave as their browser"),
+    ("User is building a dashboard for my company", "User is building a dashboard for their company"),
+    (
+        "User does not want Claude to give them options when I ask you to do something",
+        "User does not want Claude to give them options when they ask Claude to do something",
+    ),
+    ("User deploys our app to Fly", "User deploys their app to Fly"),
+    ("User works late when I'm on call", "User works late when they're on call"),
+    ("User wants you to keep your answers short", "User wants Claude to keep Claude's answers short"),
+    # an imperative to Claude: the user named on first mention, then "they"/"them"
+    ("Never tell me it's not medical advice", "Never tell the user it's not medical advice"),
+    ("Explicitly call out when its using my subagents", "Explicitly call out when its using the user's subagents"),
+    ("Always ask me before I push", "Always ask the user before they push"),
+    ("Always run the tests before I commit", "Always run the tests before the user commits"),
+    ("Never deploy while I'm away", "Never deploy while the user is away"),
+    ("Never add new dependencies unless I ask", "Never add new dependencies unless the user asks"),
+    ("Never add dependencies unless I really need them", "Never add dependencies unless the user really needs them"),
+    ("Never rebase after I asked for a merge", "Never rebase after the user asked for a merge"),
+    ("Let me run deploys myself", "Let the user run deploys themselves"),
+    ("My laptop is a Mac", "The user's laptop is a Mac"),
+    ("Never run `rm -rf ~/my` for me", "Never run `rm -rf ~/my` for the user"),
+]
+LEFT_ALONE = [
+    "Keep your language simple",  # "your" said to Claude, in an imperative to Claude
+    "Our staging cluster is called blue-river",  # the team's
+    "Avoid rolling our own auth",
+    "We deploy our app to Fly",
+    "User's my-app lives in ~/my/dir",  # a name, a path
+    "Use My Files to browse",  # a capitalised name
+    'Never show "Contact me" on the footer',  # quoted text
+    "Never touch `my_config.py`",  # a code span
+    "Link to https://example.com/me/my",  # a URL
+    "Never use i18n keys",
+    "Never push when I'd rather review",  # "I'd": would or had, not told
+    "Never merge before my wife and I",  # "I" with no verb of its own
+    "Always answer before I set it up",  # "set": now or before, not told
+    "No me hables en inglés",  # another language
+    "Nunca me digas que no",
+]
+
+
+@pytest.mark.parametrize(("claim", "want"), THIRD_PERSON)
+def test_the_users_first_person_reads_in_the_third(claim: str, want: str) -> None:
+    assert third_person(claim) == want
+    assert third_person(want) == want  # idempotent: nothing written is first person
+
+
+@pytest.mark.parametrize("claim", LEFT_ALONE)
+def test_first_person_words_that_are_not_the_users_are_left_alone(claim: str) -> None:
+    assert third_person(claim) == claim
+
+
+@pytest.mark.parametrize(
+    ("said", "claim"),
+    [
+        ("I use Brave as my browser.", "User uses Brave as their browser"),
+        (
+            "don't give me fucking options when I ask you to do something",
+            "User does not want Claude to give them fucking options when they ask Claude to do"
+            " something",
+        ),
+        ("Never tell me it's not medical advice.", "Never tell the user it's not medical advice"),
+    ],
+)
+def test_kept_claims_are_in_the_third_person(said: str, claim: str) -> None:
+    assert _claims(said) == [claim]
+
+
+def test_a_third_person_claim_restated_converges_and_stays_put() -> None:
+    # the same rule typed twice (or spelled in the third person already) is one atom
+    ids, _ = _one_id(
+        [
+            ("Never tell me it's not medical advice.", P),
+            ("Please never tell me it's not medical advice.", P),
+            ("Never tell the user it's not medical advice.", P),
+        ]
+    )
+    assert len(ids) == 1
+    [claim] = _claims("Never tell me it's not medical advice.")
+    assert canonical(claim, "constraint") == (claim, "constraint")
+
+
+def test_the_user_named_at_the_end_still_reads_as_a_complaint() -> None:
+    # the standing checks read the user's own words ("… to me"), before the rewrite
+    assert _claims("Ah come on. Don't suggest junk to me.") == []

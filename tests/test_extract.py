@@ -92,7 +92,7 @@ def test_rejection_use_pnpm_becomes_a_pnpm_over_npm_preference() -> None:
         (
             "-Users-dain-workspace-JSSoundRecorder/7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl",
             59,
-            "Never make it only work for me or make assumptions about people's env",
+            "Never make it only work for the user or make assumptions about people's env",
             "constraint",
         ),
         (

@@ -15,7 +15,7 @@ STYLE = [
     ("Keep responses short and to the point.", "Keep responses short and to the point"),
     ("keep your answers short please", "Keep your answers short"),
     ("Use plain language.", "Use plain language"),
-    ("Talk to me in simple terms.", "Talk to me in simple terms"),
+    ("Talk to me in simple terms.", "Talk to the user in simple terms"),
 ]
 
 

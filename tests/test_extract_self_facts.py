@@ -253,7 +253,7 @@ def test_how_to_talk_to_the_user_is_a_preference_about_claude() -> None:
     # "don't consider me" stays the thing at hand.
     [got] = extract_claims("Please don't give me options when I ask you to fix something.")
     assert (got.claim, got.kind) == (
-        "User does not want Claude to give them options when I ask you to fix something",
+        "User does not want Claude to give them options when they ask Claude to fix something",
         "preference",
     )
     assert extract_claims("don't consider me") == []

@@ -51,7 +51,7 @@ def test_a_bound_on_this_work_is_not_a_rule(text: str) -> None:
         ),
         (
             "Do not add new dependencies unless I ask. Now update the importer.",
-            "Never add new dependencies unless I ask",
+            "Never add new dependencies unless the user asks",
         ),
         (
             "Fix the login page. Update the styles. Don't run git commands on your own.",

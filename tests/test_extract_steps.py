@@ -90,7 +90,7 @@ def test_a_complaint_ending_on_the_user_is_no_rule_unless_said_to_last() -> None
     assert _claims("Ah come on. Don't suggest junk to me.") == []
     assert _claims("Please do not try lecture me.") == []
     assert _claims("Please don't just nod along with me - ever.") == [
-        "Never just nod along with me"
+        "Never just nod along with the user"
     ]
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.filters import FROM_NOW_WORDS
+from agent_memory.extract.text import words
 from agent_memory.transcripts.failures import FAMILIES
 
 # A code span or URL masked by `extract.text.mask`: one opaque token.
@@ -234,6 +235,161 @@ def strip_scope(text: str) -> str:
     return text
 
 
+# --- the user's first person, in the third person ------------------------------------------------
+#
+# A claim is a memory line read later by another session, so the user's own words about
+# themselves read in the third person. A claim about the user ("User uses Brave as my browser")
+# has its antecedent: "my" is "their", "me" "them", "I" "they" (whose verb needs no change but
+# be's), and "you" said to Claude, as the object of a verb of asking, is "Claude" ("when I ask
+# you to" -> "when they ask Claude to"). Any other claim (an imperative to Claude: "never tell me
+# X") names the user on first mention ("the user", "the user's", "the user asks") and then as
+# "them"/"their"/"they"; "you"/"your" there are Claude already and stay, and "our" stays too
+# ("our staging cluster is blue-river", "avoid rolling our own auth": the team's).
+#
+# The rules and the standing-rule checks read the user's own words ("… to me" ends a complaint
+# about the last answer), so this runs on a claim once it is kept (`statement._extract`).
+#
+# Left alone: code spans and URLs, quoted text, a word inside a name or a
+# path ("my-app", "MyApp", "~/my/dir", "i18n"), a capitalised "My"/"Me" inside the claim (a name:
+# "My Files"), words in capitals, "we"/"us" (the user's team, which "our" then goes with), and
+# claims in another language. When an "I" is followed by a verb whose form cannot be told ("I'd",
+# "I set", "my wife and I"), the whole claim stays as it was: a line half in each person reads
+# worse than one in the user's words.
+
+# a word of its own, not inside a name, a path or a contraction
+_WORD_BEFORE = r"(?<![\w./\\'@#$~-])"
+_WORD_AFTER = r"(?![\w/\\@#$~-]|\.\w)"
+_ADVERB = (
+    r"always|never|usually|often|just|also|only|really|still|already|sometimes|even|actually|"
+    r"generally|mostly|normally|typically|\w+ly"
+)
+_FIRST_PERSON_WORD = re.compile(
+    rf"{_WORD_BEFORE}(?:(?P<i>[Ii](?:'(?:m|ve|d|ll))?){_WORD_AFTER}"
+    # what follows a subject "I": adverbs, then the verb (or a negated auxiliary)
+    rf"(?P<then>(?:\s+(?:{_ADVERB}))*\s+(?P<verb>[a-z]+(?:n't)?)(?![\w'-]))?|"
+    rf"(?P<w>my|me|mine|myself|our|ours|My|Me|Our){_WORD_AFTER})"
+)
+# what is left as it is: quoted text, a code span (or its placeholder) and a URL
+_KEPT_AS_IS = re.compile(rf'("[^"]*"|`[^`]*`|{_PH}|https?://\S+)')
+_TEAM = re.compile(r"\b(?:we|us|we're|we've|we'll|we'd|let's)\b", re.I)
+_OTHER_TONGUE = re.compile(
+    r"(?![\x00-\x7f])[^\W\d_]|\b(?:que|por|para|pero|los|las|del|una|el|mi|tu|su|nos|ne|il|di|"
+    r"je|vous|nous|est|sont|und|ich|nicht|ist|sind|mir|mich|du|wir|sempre|siempre|nunca|non)\b",
+    re.I,
+)
+_CLAUDE_OBJECT = re.compile(
+    r"\b(ask|asks|asked|tell|tells|told|want|wants|wanted|need|needs|expect|expects|remind|"
+    rf"reminds|let|lets|for|to|with|from) you{_WORD_AFTER}(?!')"
+)
+_CLAUDE_OWN = re.compile(rf"{_WORD_BEFORE}your{_WORD_AFTER}(?!')")
+_MODALS = words(
+    "can could will would should must might may shall can't couldn't won't wouldn't shouldn't "
+    "mustn't mightn't cannot didn't wasn't"
+)
+_PAST = words(
+    "said told had did made went wrote got gave saw took thought knew meant ran found left kept "
+    "sent built bought felt heard lost paid spent stood understood came became began broke chose "
+    "forgot drove was"
+)
+_UNSURE = words("set put read cut let hit quit shut hurt cost and or")
+# (their spelling after "I", after "they", after "the user")
+_BE_HAVE_DO = {
+    "am": ("are", "is"), "was": ("were", "was"), "wasn't": ("weren't", "wasn't"),
+    "have": ("have", "has"), "haven't": ("haven't", "hasn't"), "do": ("do", "does"),
+    "don't": ("don't", "doesn't"),
+}  # fmt: skip
+_CONTRACTED = {"'m": ("they're", "the user is"), "'ve": ("they've", "the user has"),
+               "'ll": ("they'll", "the user will"), "'d": ("they'd", None)}  # fmt: skip
+
+
+class _Unsure(Exception):
+    """A first-person word whose third-person form cannot be told: the claim stays as it was."""
+
+
+def _third_singular(verb: str) -> str:
+    """'ask' -> 'asks', 'push' -> 'pushes', 'try' -> 'tries', 'go' -> 'goes'."""
+    if verb in _MODALS or verb in _PAST or (verb.endswith("ed") and not verb.endswith("eed")
+                                           and verb not in ("embed", "shred", "wed")):
+        return verb  # "before I asked": past ("need", "embed" are not)
+    if verb in _UNSURE or verb.endswith("n't") or re.fullmatch(_ADVERB, verb):
+        raise _Unsure(verb)
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(verb) > 1 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _subject(word: str, then: str, verb: str, named: bool) -> str:
+    """'I' (with what follows it: adverbs, then its verb) as 'they' or, named first, 'the user'."""
+    contracted = word[1:].lower()
+    if contracted:
+        they, user = _CONTRACTED[contracted]
+        if not named and user is None:
+            raise _Unsure(word)
+        return (they if named else user) + then  # type: ignore[operator]
+    head = then[: len(then) - len(verb)]
+    forms = _BE_HAVE_DO.get(verb)
+    if forms:
+        return ("they" if named else "the user") + head + forms[0 if named else 1]
+    if not verb:
+        raise _Unsure(word)  # "my wife and I": no verb of its own after it
+    return ("they" + then) if named else ("the user" + head + _third_singular(verb))
+
+
+_OBJECT = {"me": ("them", "the user"), "my": ("their", "the user's"), "our": ("their", "the user's"),
+           "mine": ("theirs", "the user's"), "ours": ("theirs", "the user's"),
+           "myself": ("themselves", None)}  # fmt: skip
+
+
+def _rewrite_piece(piece: str, named: bool, team: bool, at_start: bool) -> tuple[str, bool]:
+    """One unquoted stretch of a claim in the third person; (its text, whether the user has been
+    named by now)."""
+    out: list[str] = []
+    last = 0
+    for m in _FIRST_PERSON_WORD.finditer(piece):
+        word, then, verb = m.group("i") or m.group("w"), m.group("then") or "", m.group("verb") or ""
+        first = at_start and m.start() == 0 and not out
+        if word[:1].isupper() and word != "I" and not first and not word.startswith("I'"):
+            continue  # "My Files", "Our World": a name
+        if m.group("i"):
+            if word[:1] == "i" and not verb and "'" not in word:
+                continue  # a lone "i": a letter, not the user
+            new = _subject(word, then, verb, named)
+        else:
+            low = word.lower()
+            if low in ("our", "ours") and (team or not named):
+                # "we deploy our app", "our staging cluster is X", "avoid rolling our own auth":
+                # the team's, which a claim about the user alone ("User ...") reads as theirs
+                continue
+            they, user = _OBJECT[low]
+            if not named and user is None:
+                raise _Unsure(word)
+            new = (they if named else user) + then  # type: ignore[operator]
+        out.append(piece[last : m.start()] + new)
+        last, named = m.end(), True
+    return "".join(out) + piece[last:], named
+
+
+def third_person(text: str) -> str:
+    """The claim with the user's first person in the third (see above); unchanged when it is in
+    another language or a form cannot be told. Idempotent: nothing it writes is first person."""
+    if _OTHER_TONGUE.search(_KEPT_AS_IS.sub(" ", text)):
+        return text
+    about_user = bool(re.match(r"User(?:'s)?\s", text))
+    team = bool(_TEAM.search(text))
+    pieces = _KEPT_AS_IS.split(text)
+    named = about_user
+    try:
+        for i in range(0, len(pieces), 2):  # the odd pieces are kept as they are
+            pieces[i], named = _rewrite_piece(pieces[i], named, team, i == 0)
+            if about_user:
+                pieces[i] = _CLAUDE_OWN.sub("Claude's", _CLAUDE_OBJECT.sub(r"\1 Claude", pieces[i]))
+    except _Unsure:
+        return text
+    out = "".join(pieces)
+    return out[:1].upper() + out[1:] if text[:1].isupper() else out
+
 def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[str, str]:
     """The canonical spelling (and kind) of a tidied, masked claim. Deterministic, idempotent."""
     spans = spans or []
@@ -280,4 +436,4 @@ def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[st
     return (text[:1].upper() + text[1:] if text[:1].isalpha() else text), kind
 
 
-__all__ = ["canonical", "same_family", "strip_scope"]
+__all__ = ["canonical", "same_family", "strip_scope", "third_person"]

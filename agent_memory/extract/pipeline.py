@@ -20,7 +20,8 @@ line must stand alone. Every claim is then canonicalised (`canonical.py`) so tha
 restatements of one rule are one atom and can recur.
 
 Claims keep their negation (`Never`, `not`), keep code spans verbatim, drop politeness and
-first-person framing, and stay ≤ 200 characters. `confidence` is `stated` for the user's words
+first-person framing, name the user in the third person once kept ("User uses Brave as their
+browser", "Never tell the user …": `canonical.third_person`), and stay ≤ 200 characters. `confidence` is `stated` for the user's words
 and `observed` for inferred failures; never `verified`. Redaction runs on every
 claim and quote before an atom exists.
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agent_memory.extract import standing
-from agent_memory.extract.canonical import canonical
+from agent_memory.extract.canonical import canonical, third_person
 from agent_memory.extract.dispatch import (
     CONDITIONAL,
     HABIT,
@@ -985,7 +985,16 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
             origin="memory" if asked_to_keep else origin,
         )
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short, keep))
-    return _deduped(found)
+    return _deduped([_in_third_person(c) for c in found])
+
+
+def _in_third_person(cand: Candidate) -> Candidate:
+    """A kept claim with the user's "I"/"me"/"my" in the third person, as a memory line reads
+    (canonical.third_person); a claim in another language keeps the user's words."""
+    if cand.rule.startswith("language."):
+        return cand
+    claim = third_person(cand.claim)
+    return cand if claim == cand.claim else replace(cand, claim=shorten(claim))
 
 
 def _just_asking_joined(said: list[str]) -> list[str]:
