@@ -243,7 +243,13 @@ def test_a_change_put_off_to_the_future_with_its_reason_is_no_rule(text: str) ->
         ("i always use please.build", "Always use please.build"),
         ("Please never push to main", "Never push to main"),
         ("always run the tests please", "Always run the tests"),
+        # right after a word that needs its object, the word is that object: kept whole, never
+        # eaten to leave "Always deploy via"
+        ("always deploy via please", "Always deploy via please"),
+        ("always deploy via please, thanks", "Always deploy via please"),
+        ("always use pnpm, please", "Always use pnpm"),
     ],
 )
 def test_politeness_goes_but_a_noun_spelled_like_it_stays(text: str, claim: str) -> None:
     assert [c.claim for c in extract_claims(text)] == [claim]
+

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.filters import FROM_NOW_WORDS
-from agent_memory.extract.text import words
+from agent_memory.extract.text import OBJECT_TAKERS, words
 from agent_memory.transcripts.failures import FAMILIES
 
 # A code span or URL masked by `extract.text.mask`: one opaque token.
@@ -56,8 +56,7 @@ _COMPOUND_VERB = re.compile(
 )
 # Not inside quoted UI text ('show "Please wait"'): only the user's own politeness goes. Not a
 # word in a noun's place either: "use plz", "build with plz" (the build tool), "please.build".
-_OBJECT_TAKERS = ("use", "uses", "using", "used", "with", "via", "prefer", "prefers", "install",
-                  "of", "over", "than", "not", "the", "a", "an")  # fmt: skip
+_OBJECT_TAKERS = OBJECT_TAKERS
 _NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in _OBJECT_TAKERS)
 _POLITE = re.compile(
     rf"(?:,\s*)?(?<![\"']){_NOT_AFTER}\b(?:please|pls|plz|kindly)\b(?![\"'])(?![./-]\w)(?:\s*,)?",

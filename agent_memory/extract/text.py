@@ -391,17 +391,25 @@ _EMOTICON_TAIL = re.compile(
 )
 
 
+# Words that take an object right after them: a word there is in a noun's place ("use plz",
+# "deploy via please": the Please build tool), not the user's courtesy.
+OBJECT_TAKERS = ("use", "uses", "using", "used", "with", "via", "prefer", "prefers", "install",
+                 "of", "over", "than", "not", "the", "a", "an")  # fmt: skip
+_NOT_RIGHT_AFTER_TAKER = "".join(rf"(?<!\b{w})" for w in OBJECT_TAKERS)
+# Courtesy and exasperation closing a sentence ("…, please", "… ffs", "… lol") are not part of
+# the rule; after a word that needs its object, one without a comma before it is that object.
+_COURTESY_TAIL = re.compile(
+    rf"(?:(?:,\s*|{_NOT_RIGHT_AFTER_TAKER}\s+)(?:please|pls|thanks|thank you|for me|ok|okay|"
+    r"if possible|too|if (?:you )?need(?:ed)?(?: it)?|in case you need it|just in case|f+s|lol|lmao|"
+    r"smh|tbh|imo|ugh))+\s*[.!?]*$",
+    re.I,
+)
+
+
 def tidy(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     text = _EMOTICON_TAIL.sub("", text)
-    text = re.sub(
-        # Courtesy and exasperation closing a sentence ("…, please", "… ffs", "… lol") are not
-        # part of the rule.
-        r"(?:,?\s+(?:please|pls|thanks|thank you|for me|ok|okay|if possible|too|if (?:you )?need(?:ed)?(?: it)?|in case you need it|just in case|f+s|lol|lmao|smh|tbh|imo|ugh))+\s*[.!?]*$",
-        "",
-        text,
-        flags=re.I,
-    )
+    text = _COURTESY_TAIL.sub("", text)
     text = text.strip(" \t,;:-\u2013\u2014")
     text = re.sub(r"[.!?]+$", "", text).strip()
     for rx, repl in _CONTRACTION_RES:
