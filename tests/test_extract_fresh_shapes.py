@@ -253,3 +253,21 @@ def test_a_change_put_off_to_the_future_with_its_reason_is_no_rule(text: str) ->
 def test_politeness_goes_but_a_noun_spelled_like_it_stays(text: str, claim: str) -> None:
     assert [c.claim for c in extract_claims(text)] == [claim]
 
+
+# A polite request with a lasting scope is a rule, as the same request said plainly is; a
+# question with one, a suggestion ("can we …?") or a question asked of Claude is not.
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        ("can you use pnpm from now on?", ["Use pnpm"]),
+        ("could you please use pnpm going forward?", ["Use pnpm"]),
+        ("Can you reply in English from now on?", ["Answer in English"]),
+        ("can you use pnpm?", []),
+        ("can we use pnpm from now on?", []),
+        ("should we use pnpm from now on?", []),
+        ("can you tell me what changed from now on?", []),
+        ("will it work from now on?", []),
+    ],
+)
+def test_a_polite_request_said_to_last_is_a_rule(text: str, claims: list[str]) -> None:
+    assert [c.claim for c in extract_claims(text)] == claims

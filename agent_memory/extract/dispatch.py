@@ -95,6 +95,17 @@ _PLAN_MODAL = re.compile(
     re.I,
 )
 
+# "can you use pnpm from now on?", "from now on could you please reply in English?": a request
+# asked politely, whose lasting scope makes it a rule as "use pnpm from now on" is ("can we … ?"
+# is a suggestion, and "can you tell me / explain …?" a question).
+_POLITE_ASK = re.compile(
+    rf"^(?:(?:please|so|and|also|ok|okay)\s*,?\s+)*(?:{FROM_NOW_WORDS}\s*,?\s+)?"
+    r"(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|kindly\s+)?"
+    r"(?!(?:tell|explain|confirm|remember|show|check|see|think|know|help|let|do|be|give|find|"
+    r"look|make)\b)[a-z]",
+    re.I,
+)
+
 
 def lasting_scope(sentence: str) -> bool:
     """Whether a scope word (SCOPE) makes `sentence` meant to last, as "from now on" does. Not
@@ -103,7 +114,7 @@ def lasting_scope(sentence: str) -> bool:
     ("remove X in the future because …", DEFERRED), or a question about it ("… in the
     future?"). The rules' framing and the gate's exemption both ask this one question."""
     scope = SCOPE.search(sentence)
-    if not scope or sentence.rstrip().endswith("?"):
+    if not scope or (sentence.rstrip().endswith("?") and not _POLITE_ASK.match(sentence)):
         return False  # "… in the future?" asks about it
     before = sentence[: scope.start()]
     if _PLAN_MODAL.search(before):
