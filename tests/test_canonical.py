@@ -325,6 +325,9 @@ THIRD_PERSON = [
     ("Explicitly call out when its using my subagents", "Explicitly call out when its using the user's subagents"),
     ("Always ask me before I push", "Always ask the user before they push"),
     ("Always run the tests before I commit", "Always run the tests before the user commits"),
+    ("Always explain things to me like I'm five", "Always explain things to the user like they're five"),
+    ("Never push to my fork without asking me", "Never push to the user's fork without asking them"),
+    ("User is a beginner at Rust so explain my code", "User is a beginner at Rust so explain their code"),
     ("Never deploy while I'm away", "Never deploy while the user is away"),
     ("Never add new dependencies unless I ask", "Never add new dependencies unless the user asks"),
     ("Never add dependencies unless I really need them", "Never add dependencies unless the user really needs them"),
@@ -335,6 +338,8 @@ THIRD_PERSON = [
 ]
 LEFT_ALONE = [
     "Keep your language simple",  # "your" said to Claude, in an imperative to Claude
+    "User is a beginner at Rust, so explain your code",  # the clause after is said to Claude
+    'User wants "ask you first" on the banner',  # quoted
     "Our staging cluster is called blue-river",  # the team's
     "Avoid rolling our own auth",
     "We deploy our app to Fly",

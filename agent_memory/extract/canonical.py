@@ -382,12 +382,30 @@ def third_person(text: str) -> str:
     try:
         for i in range(0, len(pieces), 2):  # the odd pieces are kept as they are
             pieces[i], named = _rewrite_piece(pieces[i], named, team, i == 0)
-            if about_user:
-                pieces[i] = _CLAUDE_OWN.sub("Claude's", _CLAUDE_OBJECT.sub(r"\1 Claude", pieces[i]))
     except _Unsure:
         return text
+    if about_user:
+        _claude_in_the_third(pieces)
     out = "".join(pieces)
     return out[:1].upper() + out[1:] if text[:1].isupper() else out
+
+
+# Where a claim about the user goes on to another clause ("User is a beginner at Rust, so explain
+# your code"): what follows may be said to Claude, whose "you" stays.
+_NEXT_CLAUSE = re.compile(r"[,;:]|\s(?:so|but|then)\s", re.I)
+
+
+def _claude_in_the_third(pieces: list[str]) -> None:
+    """In the unkept pieces of a claim about the user, up to its first clause break: "you" asked
+    of Claude is "Claude", "your" "Claude's"."""
+    for i in range(0, len(pieces), 2):
+        brk = _NEXT_CLAUSE.search(pieces[i])
+        head = pieces[i][: brk.start()] if brk else pieces[i]
+        head = _CLAUDE_OWN.sub("Claude's", _CLAUDE_OBJECT.sub(r"\1 Claude", head))
+        pieces[i] = head + (pieces[i][brk.start() :] if brk else "")
+        if brk:
+            return
+
 
 def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[str, str]:
     """The canonical spelling (and kind) of a tidied, masked claim. Deterministic, idempotent."""
