@@ -99,7 +99,7 @@ _PLAN_MODAL = re.compile(
 # asked politely, whose lasting scope makes it a rule as "use pnpm from now on" is ("can we … ?"
 # is a suggestion, and "can you tell me / explain …?" a question).
 _POLITE_ASK = re.compile(
-    rf"^(?:(?:please|so|and|also|ok|okay)\s*,?\s+)*(?:{FROM_NOW_WORDS}\s*,?\s+)?"
+    rf"^(?:(?:please|so|and|also|ok|okay)\s*,?\s+)*(?:(?:{FROM_NOW_WORDS})\s*,?\s+)?"
     r"(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|kindly\s+)?"
     r"(?!(?:tell|explain|confirm|remember|show|check|see|think|know|help|let|do|be|give|find|"
     r"look|make)\b)[a-z]",
