@@ -398,6 +398,22 @@ def test_a_third_person_claim_restated_converges_and_stays_put() -> None:
     assert canonical(claim, "constraint") == (claim, "constraint")
 
 
+def test_a_negated_verb_of_the_user_converges_with_the_third_person_typed() -> None:
+    # claims spell "doesn't" as "does not" (text.tidy); the rewrite must write the same, or "I
+    # don't approve" and "the user doesn't approve" are two atoms of one rule
+    assert third_person("Never deploy when I don't approve") == (
+        "Never deploy when the user does not approve"
+    )
+    ids, seen = _one_id(
+        [
+            ("Never deploy when I don't approve.", P),
+            ("Never deploy when the user doesn't approve.", P),
+            ("Never deploy when the user does not approve.", P),
+        ]
+    )
+    assert len(ids) == 1, seen
+
+
 def test_the_user_named_at_the_end_still_reads_as_a_complaint() -> None:
     # the standing checks read the user's own words ("… to me"), before the rewrite
     assert _claims("Ah come on. Don't suggest junk to me.") == []

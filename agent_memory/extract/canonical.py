@@ -291,11 +291,12 @@ _PAST = words(
     "forgot drove was"
 )
 _UNSURE = words("set put read cut let hit quit shut hurt cost and or")
-# (their spelling after "I", after "they", after "the user")
+# (their spelling after "I", after "they", after "the user"; a negation spelled out as claims
+# spell it, `text.tidy`: "doesn't" is "does not", so a rule typed in the third person converges)
 _BE_HAVE_DO = {
-    "am": ("are", "is"), "was": ("were", "was"), "wasn't": ("weren't", "wasn't"),
-    "have": ("have", "has"), "haven't": ("haven't", "hasn't"), "do": ("do", "does"),
-    "don't": ("don't", "doesn't"),
+    "am": ("are", "is"), "was": ("were", "was"), "wasn't": ("were not", "was not"),
+    "have": ("have", "has"), "haven't": ("have not", "has not"), "do": ("do", "does"),
+    "don't": ("don't", "does not"),
 }  # fmt: skip
 _CONTRACTED = {"'m": ("they're", "the user is"), "'ve": ("they've", "the user has"),
                "'ll": ("they'll", "the user will"), "'d": ("they'd", None)}  # fmt: skip
