@@ -335,6 +335,9 @@ THIRD_PERSON = [
     ("Let me run deploys myself", "Let the user run deploys themselves"),
     ("My laptop is a Mac", "The user's laptop is a Mac"),
     ("Never run `rm -rf ~/my` for me", "Never run `rm -rf ~/my` for the user"),
+    # a first-person word right after "I'm" is a word of its own, not the verb "I" goes on with
+    ("Never deploy when I'm my own reviewer", "Never deploy when the user is their own reviewer"),
+    ("User says I'm me on GitHub", "User says they're them on GitHub"),
 ]
 LEFT_ALONE = [
     "Keep your language simple",  # "your" said to Claude, in an imperative to Claude

@@ -262,10 +262,12 @@ _ADVERB = (
     r"always|never|usually|often|just|also|only|really|still|already|sometimes|even|actually|"
     r"generally|mostly|normally|typically|\w+ly"
 )
+# the user's own words other than "I": never the verb after an "I" ("I'm my own reviewer")
+_OWN = r"(?:my|me|mine|myself|our|ours)"
 _FIRST_PERSON_WORD = re.compile(
     rf"{_WORD_BEFORE}(?:(?P<i>[Ii](?:'(?:m|ve|d|ll))?){_WORD_AFTER}"
     # what follows a subject "I": adverbs, then the verb (or a negated auxiliary)
-    rf"(?P<then>(?:\s+(?:{_ADVERB}))*\s+(?P<verb>[a-z]+(?:n't)?)(?![\w'-]))?|"
+    rf"(?P<then>(?:\s+(?:{_ADVERB}))*\s+(?P<verb>(?!{_OWN}\b)[a-z]+(?:n't)?)(?![\w'-]))?|"
     rf"(?P<w>my|me|mine|myself|our|ours|My|Me|Our){_WORD_AFTER})"
 )
 # what is left as it is: quoted text, a code span (or its placeholder) and a URL
