@@ -338,6 +338,12 @@ THIRD_PERSON = [
     # a first-person word right after "I'm" is a word of its own, not the verb "I" goes on with
     ("Never deploy when I'm my own reviewer", "Never deploy when the user is their own reviewer"),
     ("User says I'm me on GitHub", "User says they're them on GitHub"),
+    # a verb ending in "-ly" is the verb, not an adverb before it
+    ("Never break the scripts that I rely on", "Never break the scripts that the user relies on"),
+    ("Never touch the patches I apply to vendor code", "Never touch the patches the user applies to vendor code"),
+    ("Always wait until I reply", "Always wait until the user replies"),
+    ("Always run the migrations I supply in order", "Always run the migrations the user supplies in order"),
+    ("Always wait until I really reply", "Always wait until the user really replies"),
 ]
 LEFT_ALONE = [
     "Keep your language simple",  # "your" said to Claude, in an imperative to Claude

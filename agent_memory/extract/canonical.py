@@ -260,7 +260,9 @@ _WORD_BEFORE = r"(?<![\w./\\'@#$~-])"
 _WORD_AFTER = r"(?![\w/\\@#$~-]|\.\w)"
 _ADVERB = (
     r"always|never|usually|often|just|also|only|really|still|already|sometimes|even|actually|"
-    r"generally|mostly|normally|typically|\w+ly"
+    # any "-ly" word but a verb ending so ("the scripts I rely on", "until I reply")
+    r"generally|mostly|normally|typically|"
+    r"(?!(?:apply|reply|rely|supply|comply|imply|multiply|fly|ally|rally|tally|bully)\b)\w+ly"
 )
 # the user's own words other than "I": never the verb after an "I" ("I'm my own reviewer")
 _OWN = r"(?:my|me|mine|myself|our|ours)"
