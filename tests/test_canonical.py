@@ -344,6 +344,11 @@ THIRD_PERSON = [
     ("Always wait until I reply", "Always wait until the user replies"),
     ("Always run the migrations I supply in order", "Always run the migrations the user supplies in order"),
     ("Always wait until I really reply", "Always wait until the user really replies"),
+    # an irregular past is left as it is
+    ("Never undo the fixes I brought in", "Never undo the fixes the user brought in"),
+    ("Always follow the plan I drew up", "Always follow the plan the user drew up"),
+    ("Never delete the comments I sat down to write", "Never delete the comments the user sat down to write"),
+    ("Never drop the bugs I caught", "Never drop the bugs the user caught"),
 ]
 LEFT_ALONE = [
     "Keep your language simple",  # "your" said to Claude, in an imperative to Claude

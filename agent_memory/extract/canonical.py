@@ -292,7 +292,9 @@ _MODALS = words(
 _PAST = words(
     "said told had did made went wrote got gave saw took thought knew meant ran found left kept "
     "sent built bought felt heard lost paid spent stood understood came became began broke chose "
-    "forgot drove was"
+    "forgot drove was brought caught taught fought sought spoke sat drew threw grew flew wore tore "
+    "swore woke rode drank ate fell held met slept swept dealt sold shook stuck struck hung dug "
+    "won hid slid spun froze stole rang sang sank swam"
 )
 _UNSURE = words("set put read cut let hit quit shut hurt cost and or")
 # (their spelling after "I", after "they", after "the user"; a negation spelled out as claims
