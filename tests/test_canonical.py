@@ -349,6 +349,11 @@ THIRD_PERSON = [
     ("Always follow the plan I drew up", "Always follow the plan the user drew up"),
     ("Never delete the comments I sat down to write", "Never delete the comments the user sat down to write"),
     ("Never drop the bugs I caught", "Never drop the bugs the user caught"),
+    # a capital "I" that is a numeral or a letter is no one: the rest of the claim is rewritten
+    ("Always read Part I of the spec before my review", "Always read Part I of the spec before the user's review"),
+    ("Never ignore a Type I error in my code", "Never ignore a Type I error in the user's code"),
+    ("Always keep the type I chose", "Always keep the type the user chose"),
+    ("Use option I for my deploys", "Use option I for the user's deploys"),
 ]
 LEFT_ALONE = [
     "Keep your language simple",  # "your" said to Claude, in an imperative to Claude

@@ -296,6 +296,13 @@ _PAST = words(
     "swore woke rode drank ate fell held met slept swept dealt sold shook stuck struck hung dug "
     "won hid slid spun froze stole rang sang sank swam"
 )
+# what an "I" that is no one comes before or after: "Part I of", "option I for", "type I error"
+_NOT_A_VERB = words("of for to in on at by with from as into the a an is are this that than")
+# (a capitalised heading word only: "the type I chose", "the step I skipped" are the user's)
+_NUMBERED = re.compile(
+    r"\b(?:Part|Chapter|Phase|Type|Option|Step|Section|Volume|Appendix|War|Season|Act|Level|"
+    r"Tier|Class|Stage|Article|Title|Round|Grade)\s+$"
+)
 _UNSURE = words("set put read cut let hit quit shut hurt cost and or")
 # (their spelling after "I", after "they", after "the user"; a negation spelled out as claims
 # spell it, `text.tidy`: "doesn't" is "does not", so a rule typed in the third person converges)
@@ -361,6 +368,8 @@ def _rewrite_piece(piece: str, named: bool, team: bool, at_start: bool) -> tuple
         if m.group("i"):
             if word[:1] == "i" and not verb and "'" not in word:
                 continue  # a lone "i": a letter, not the user
+            if word in "Ii" and (verb in _NOT_A_VERB or _NUMBERED.search(piece[: m.start()])):
+                continue  # "Part I of the spec", "a type I error": a numeral, not the user
             new = _subject(word, then, verb, named)
         else:
             low = word.lower()
