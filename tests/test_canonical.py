@@ -365,6 +365,8 @@ LEFT_ALONE = [
     "User's my-app lives in ~/my/dir",  # a name, a path
     "Use My Files to browse",  # a capitalised name
     'Never show "Contact me" on the footer',  # quoted text
+    "Never show 'Contact me' on the footer",  # in single quotes too
+    "Never show “Contact me” or ‘About me’ on the footer",
     "Never touch `my_config.py`",  # a code span
     "Link to https://example.com/me/my",  # a URL
     "Never use i18n keys",
@@ -397,6 +399,10 @@ def test_first_person_words_that_are_not_the_users_are_left_alone(claim: str) ->
             " something",
         ),
         ("Never tell me it's not medical advice.", "Never tell the user it's not medical advice"),
+        (
+            "Always keep the ‘Contact me’ button on my site.",
+            "Always keep the 'Contact me' button on the user's site",
+        ),
     ],
 )
 def test_kept_claims_are_in_the_third_person(said: str, claim: str) -> None:

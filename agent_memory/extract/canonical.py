@@ -273,7 +273,11 @@ _FIRST_PERSON_WORD = re.compile(
     rf"(?P<w>my|me|mine|myself|our|ours|My|Me|Our){_WORD_AFTER})"
 )
 # what is left as it is: quoted text, a code span (or its placeholder) and a URL
-_KEPT_AS_IS = re.compile(rf'("[^"]*"|`[^`]*`|{_PH}|https?://\S+)')
+# (single quotes too, but not an apostrophe: "don't", "the users' files")
+_KEPT_AS_IS = re.compile(
+    rf"(\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|(?<![\w'])'[^'\n]*'(?![\w'])|"
+    rf"`[^`]*`|{_PH}|https?://\S+)"
+)
 _TEAM = re.compile(r"\b(?:we|us|we're|we've|we'll|we'd|let's)\b", re.I)
 _OTHER_TONGUE = re.compile(
     r"(?![\x00-\x7f])[^\W\d_]|\b(?:que|por|para|pero|los|las|del|una|el|mi|tu|su|nos|ne|il|di|"
