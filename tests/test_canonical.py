@@ -354,6 +354,11 @@ THIRD_PERSON = [
     ("Never ignore a Type I error in my code", "Never ignore a Type I error in the user's code"),
     ("Always keep the type I chose", "Always keep the type the user chose"),
     ("Use option I for my deploys", "Use option I for the user's deploys"),
+    # "mine" is the user's only where it stands for a noun; the verb and the noun stay
+    ("Never touch files that are mine", "Never touch files that are the user's"),
+    ("Never touch that laptop of mine", "Never touch that laptop of the user's"),
+    ("Never mine crypto on my server", "Never mine crypto on the user's server"),
+    ("Always treat the logs as a gold mine for my reports", "Always treat the logs as a gold mine for the user's reports"),
 ]
 LEFT_ALONE = [
     "Keep your language simple",  # "your" said to Claude, in an imperative to Claude

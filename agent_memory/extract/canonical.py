@@ -354,6 +354,10 @@ def _subject(word: str, then: str, verb: str, named: bool) -> str:
     return ("they" + then) if named else ("the user" + head + _third_singular(verb))
 
 
+# where "mine"/"ours" stands for a noun ("files that are mine", "a laptop of mine", "yours or mine")
+_STANDS_FOR_A_NOUN = re.compile(
+    r"\b(?:is|are|was|were|be|been|of|and|or|not|yours|it's|that's)\s+$", re.I
+)
 _OBJECT = {"me": ("them", "the user"), "my": ("their", "the user's"), "our": ("their", "the user's"),
            "mine": ("theirs", "the user's"), "ours": ("theirs", "the user's"),
            "myself": ("themselves", None)}  # fmt: skip
@@ -377,6 +381,8 @@ def _rewrite_piece(piece: str, named: bool, team: bool, at_start: bool) -> tuple
             new = _subject(word, then, verb, named)
         else:
             low = word.lower()
+            if low in ("mine", "ours") and not _STANDS_FOR_A_NOUN.search(piece[: m.start()]):
+                continue  # "never mine crypto", "a gold mine": no possessive
             if low in ("our", "ours") and (team or not named):
                 # "we deploy our app", "our staging cluster is X", "avoid rolling our own auth":
                 # the team's, which a claim about the user alone ("User ...") reads as theirs
