@@ -353,6 +353,9 @@ THIRD_PERSON = [
     ("Always read Part I of the spec before my review", "Always read Part I of the spec before the user's review"),
     ("Never ignore a Type I error in my code", "Never ignore a Type I error in the user's code"),
     ("Always keep the type I chose", "Always keep the type the user chose"),
+    # "and I" starting a clause of its own, its verb unchanged
+    ("Always ask me and I'll answer", "Always ask the user and they'll answer"),
+    ("Always ask me first and I will answer", "Always ask the user first and they will answer"),
     ("Use option I for my deploys", "Use option I for the user's deploys"),
     # "mine" is the user's only where it stands for a noun; the verb and the noun stay
     ("Never touch files that are mine", "Never touch files that are the user's"),
@@ -378,6 +381,9 @@ LEFT_ALONE = [
     "Never push when I'd rather review",  # "I'd": would or had, not told
     "Never merge before my wife and I",  # "I" with no verb of its own
     "Always answer before I set it up",  # "set": now or before, not told
+    "Whenever you and I disagree, ask me",  # "I" with another subject: the verb agrees with both
+    "Never book meetings when my wife and I travel",
+    "Never merge while Bob and I are away",
     "No me hables en inglés",  # another language
     "Nunca me digas que no",
 ]

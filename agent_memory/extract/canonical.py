@@ -337,6 +337,18 @@ def _third_singular(verb: str) -> str:
     return verb + "s"
 
 
+# an "I" joined to another subject ("you and I", "my wife and I"), not after a comma
+_JOINED = re.compile(r"(?<!,)\s(?:and|or|nor)\s+$", re.I)
+
+
+def _agrees(word: str, verb: str) -> bool:
+    """Whether the verb after this "I" changes its form for "the user" ("I agree", "I'm")."""
+    contracted = word[1:].lower()
+    if contracted:
+        return contracted in ("'m", "'ve")
+    return verb in _BE_HAVE_DO or (bool(verb) and _third_singular(verb) != verb)
+
+
 def _subject(word: str, then: str, verb: str, named: bool) -> str:
     """'I' (with what follows it: adverbs, then its verb) as 'they' or, named first, 'the user'."""
     contracted = word[1:].lower()
@@ -378,6 +390,8 @@ def _rewrite_piece(piece: str, named: bool, team: bool, at_start: bool) -> tuple
                 continue  # a lone "i": a letter, not the user
             if word in "Ii" and (verb in _NOT_A_VERB or _NUMBERED.search(piece[: m.start()])):
                 continue  # "Part I of the spec", "a type I error": a numeral, not the user
+            if _JOINED.search(piece[: m.start()]) and _agrees(word, verb):
+                raise _Unsure(word)  # "when you and I disagree": the verb agrees with both
             new = _subject(word, then, verb, named)
         else:
             low = word.lower()
