@@ -271,6 +271,14 @@ def test_politeness_goes_but_a_noun_spelled_like_it_stays(text: str, claim: str)
         ("should we use pnpm from now on?", []),
         ("can you tell me what changed from now on?", []),
         ("will it work from now on?", []),
+        # a question the request words only open: a choice, Claude's own liking, whether it can
+        ("would you use pnpm from now on or stick with npm?", []),
+        ("will you use pnpm from now on, or should I set it up?", []),
+        ("would you mind using pnpm from now on?", []),
+        ("would you like to use pnpm from now on?", []),
+        ("can you even use pnpm from now on?", []),
+        ("can you still use npm from now on?", []),
+        ("can you not use npm from now on?", []),
     ],
 )
 def test_a_polite_request_said_to_last_is_a_rule(text: str, claims: list[str]) -> None:
