@@ -356,6 +356,10 @@ THIRD_PERSON = [
     # "and I" starting a clause of its own, its verb unchanged
     ("Always ask me and I'll answer", "Always ask the user and they'll answer"),
     ("Always ask me first and I will answer", "Always ask the user first and they will answer"),
+    # an English claim with a name or a word that only looks foreign is English
+    ("Always credit José in my commits", "Always credit José in the user's commits"),
+    ("Never use non-blocking IO in my handlers", "Never use non-blocking IO in the user's handlers"),
+    ("Always use EST for my timestamps", "Always use EST for the user's timestamps"),
     ("Use option I for my deploys", "Use option I for the user's deploys"),
     # "mine" is the user's only where it stands for a noun; the verb and the noun stay
     ("Never touch files that are mine", "Never touch files that are the user's"),
@@ -386,6 +390,8 @@ LEFT_ALONE = [
     "Never merge while Bob and I are away",
     "No me hables en inglés",  # another language
     "Nunca me digas que no",
+    "Für mich immer auf Deutsch",
+    "Toujours me répondre en français",
 ]
 
 

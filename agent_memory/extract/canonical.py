@@ -279,9 +279,12 @@ _KEPT_AS_IS = re.compile(
     rf"`[^`]*`|{_PH}|https?://\S+)"
 )
 _TEAM = re.compile(r"\b(?:we|us|we're|we've|we'll|we'd|let's)\b", re.I)
+# Another language: a letter outside ASCII in a word not capitalised (not a name: "José",
+# "Zürich"), or a function word of one, not in capitals ("EST") nor a prefix ("non-blocking").
 _OTHER_TONGUE = re.compile(
-    r"(?![\x00-\x7f])[^\W\d_]|\b(?:que|por|para|pero|los|las|del|una|el|mi|tu|su|nos|ne|il|di|"
-    r"je|vous|nous|est|sont|und|ich|nicht|ist|sind|mir|mich|du|wir|sempre|siempre|nunca|non)\b",
+    r"(?-i:\b[a-z]*)(?![\x00-\x7f])[^\W\d_]|(?-i:(?![A-Z]{2}))"
+    r"\b(?:que|por|para|pero|los|las|del|una|el|mi|tu|su|nos|ne|il|di|"
+    r"je|vous|nous|est|sont|und|ich|nicht|ist|sind|mir|mich|du|wir|sempre|siempre|nunca|non(?!-))\b",
     re.I,
 )
 _CLAUDE_OBJECT = re.compile(
