@@ -248,6 +248,10 @@ def test_a_change_put_off_to_the_future_with_its_reason_is_no_rule(text: str) ->
         ("always deploy via please", "Always deploy via please"),
         ("always deploy via please, thanks", "Always deploy via please"),
         ("always use pnpm, please", "Always use pnpm"),
+        # "…, trust me" vouches for the rule and is none of it (it read "…, trust the user")
+        ("Always use pnpm, trust me.", "Always use pnpm"),
+        ("never use npm, believe me!", "Never use npm"),
+        ("Always verify, never just trust me", "Always verify; never just trust the user"),
     ],
 )
 def test_politeness_goes_but_a_noun_spelled_like_it_stays(text: str, claim: str) -> None:
