@@ -364,6 +364,8 @@ THIRD_PERSON = [
     # "mine" is the user's only where it stands for a noun; the verb and the noun stay
     ("Never touch files that are mine", "Never touch files that are the user's"),
     ("Never touch that laptop of mine", "Never touch that laptop of the user's"),
+    ("Never touch the laptop, it's mine", "Never touch the laptop, it's the user's"),
+    ("Never mine crypto when I don't mine", "Never mine crypto when the user does not mine"),
     ("Never mine crypto on my server", "Never mine crypto on the user's server"),
     ("Always treat the logs as a gold mine for my reports", "Always treat the logs as a gold mine for the user's reports"),
 ]

@@ -371,7 +371,7 @@ def _subject(word: str, then: str, verb: str, named: bool) -> str:
 
 # where "mine"/"ours" stands for a noun ("files that are mine", "a laptop of mine", "yours or mine")
 _STANDS_FOR_A_NOUN = re.compile(
-    r"\b(?:is|are|was|were|be|been|of|and|or|not|yours|it's|that's)\s+$", re.I
+    r"\b(?:(?:is|are|was|were|be|been|it's|that's)(?:\s+not)?|of|and|or|yours)\s+$", re.I
 )
 _OBJECT = {"me": ("them", "the user"), "my": ("their", "the user's"), "our": ("their", "the user's"),
            "mine": ("theirs", "the user's"), "ours": ("theirs", "the user's"),
