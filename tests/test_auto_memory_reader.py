@@ -21,7 +21,7 @@ from agent_memory.automemory import notes as reader
 from agent_memory.automemory.frontmatter import normalise_text, parse
 from agent_memory.automemory.location import memory_slug
 from agent_memory.automemory.markdown import first_sentence, plain, split_body
-from agent_memory.extract.memory_notes import extract_folder, kind_for, memory_atoms
+from agent_memory.extract.memory_notes import claim_for, extract_folder, kind_for, memory_atoms
 from agent_memory.model.atom import atom_errors, merge
 from agent_memory.redact.redactor import redact
 
@@ -146,6 +146,17 @@ def test_provenance_without_a_transcript(folder: Path) -> None:
     assert plain_file["source"] == "~/.claude/projects/-home-user-proj/memory/team/feedback_reviews.md#L8"
     for atom in by_file.values():
         assert not atom["source"].startswith("/") and str(folder) not in atom["source"]
+
+
+def test_the_models_own_first_person_is_not_read_as_the_users() -> None:
+    # a memory file is the model's writing: its "I" is Claude, never the user (a typed prompt's
+    # "before I commit" is "before the user commits"; the model's is before Claude commits)
+    assert claim_for("Always run the tests before I commit")[0] == "Always run the tests before I commit"
+    assert claim_for("My notes live in docs/notes")[0] == "My notes live in docs/notes"
+    # the rule the user typed and the rule the model wrote down are still one claim
+    assert claim_for("Never tell the user it's not medical advice")[0] == (
+        "Never tell the user it's not medical advice"
+    )
 
 
 def test_kind_follows_type_and_the_rule_shape() -> None:

@@ -83,8 +83,9 @@ def kind_for(note_type: str | None, claim: str, canonical_kind: str) -> str:
 def claim_for(rule: str) -> tuple[str, str]:
     """(claim, the kind its spelling reads) of a memory's plain rule line: the claim the typed
     extractor reads in it when it reads exactly one (so the rule the user typed and the rule
-    the model wrote down are one atom), else the line itself in canonical spelling."""
-    typed = extract_claims(rule)
+    the model wrote down are one atom), else the line itself in canonical spelling. The
+    model's own "I"/"my" is Claude's, left as written (never the user's third person)."""
+    typed = extract_claims(rule, users_words=False)
     if len(typed) == 1:
         return typed[0].claim, typed[0].kind
     masked, spans = mask(tidy(rule).rstrip("。！？．"))

@@ -768,18 +768,26 @@ def _glued(text: str, m: re.Match[str]) -> bool:
 
 
 def extract_claims(
-    text: str, *, origin: str = "prompt", rejected_command: str | None = None
+    text: str,
+    *,
+    origin: str = "prompt",
+    rejected_command: str | None = None,
+    users_words: bool = True,
 ) -> list[Candidate]:
-    """Candidate claims in one user statement (pure, deterministic; no I/O, no clock)."""
+    """Candidate claims in one user statement (pure, deterministic; no I/O, no clock).
+    `users_words=False`: the text is the model's own (a memory file), whose "I"/"my" is Claude's
+    and is left as written, never put in the user's third person."""
     if not text or not text.strip():
         return []
     # Sessions repeat themselves ("continue", "yes", the same instruction again): memoise.
-    return list(_extract_cached(text, origin, rejected_command))
+    return list(_extract_cached(text, origin, rejected_command, users_words))
 
 
 @functools.lru_cache(maxsize=4096)
-def _extract_cached(text: str, origin: str, rejected_command: str | None) -> tuple[Candidate, ...]:
-    return tuple(_extract(text, origin, rejected_command))
+def _extract_cached(
+    text: str, origin: str, rejected_command: str | None, users_words: bool = True
+) -> tuple[Candidate, ...]:
+    return tuple(_extract(text, origin, rejected_command, users_words))
 
 
 # A line ended by a backslash: the terminal's way of typing a newline into the prompt
@@ -927,7 +935,9 @@ def _without_quoted_latin(masked: str) -> str:
     return _BETWEEN_CJK.sub(blank, masked)
 
 
-def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candidate]:
+def _extract(
+    text: str, origin: str, rejected_command: str | None, users_words: bool = True
+) -> list[Candidate]:
     if len(text) >= 200 and (ROLE_PROMPT.match(text.lstrip()) or PASTED_DOC.match(text.lstrip())):
         return []
     if re.match(r"^\s*<[a-z_][\w-]*>", text) and len(text) >= 100:
@@ -985,7 +995,7 @@ def _extract(text: str, origin: str, rejected_command: str | None) -> list[Candi
             origin="memory" if asked_to_keep else origin,
         )
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short, keep))
-    return _deduped([_in_third_person(c) for c in found])
+    return _deduped([_in_third_person(c) for c in found] if users_words else found)
 
 
 def _in_third_person(cand: Candidate) -> Candidate:
