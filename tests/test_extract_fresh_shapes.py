@@ -283,6 +283,12 @@ def test_politeness_goes_but_a_noun_spelled_like_it_stays(text: str, claim: str)
         ("can you even use pnpm from now on?", []),
         ("can you still use npm from now on?", []),
         ("can you not use npm from now on?", []),
+        # a question of its own asked after the request is no part of the rule
+        ("can you use pnpm from now on, what do you think?", []),
+        ("can you use pnpm from now on, is that possible?", []),
+        ("can you use pnpm from now on, does that work?", []),
+        ("can you use pnpm from now on, thoughts?", []),
+        ("can you use pnpm from now on, please?", ["Use pnpm"]),
     ],
 )
 def test_a_polite_request_said_to_last_is_a_rule(text: str, claims: list[str]) -> None:

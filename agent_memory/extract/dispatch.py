@@ -98,10 +98,13 @@ _PLAN_MODAL = re.compile(
 # "can you use pnpm from now on?", "from now on could you please reply in English?": a request
 # asked politely, whose lasting scope makes it a rule as "use pnpm from now on" is ("can we … ?"
 # is a suggestion, and "can you tell me / explain …?" a question). Not a choice ("… or stick with
-# npm?"), nor Claude's liking or ability ("would you mind / like …", "can you even / still …").
+# npm?"), nor Claude's liking or ability ("would you mind / like …", "can you even / still …"),
+# nor one with a question of its own after it ("…, is that possible?", "…, what do you think?").
 _POLITE_ASK = re.compile(
     rf"^(?!.*\bor\b)(?:(?:please|so|and|also|ok|okay)\s*,?\s+)*(?:(?:{FROM_NOW_WORDS})\s*,?\s+)?"
-    r"(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|kindly\s+)?"
+    r"(?:can|could|would|will)\s+(?:you|u)\s+"
+    r"(?!.*,\s*(?:what|how|why|is|are|does|do|did|would|will|can|could|should|right|correct|"
+    r"thoughts|ideas|any)\b)(?:please\s+|kindly\s+)?"
     r"(?!(?:tell|explain|confirm|remember|show|check|see|think|know|help|let|do|be|give|find|"
     r"look|make|mind|like|prefer|rather|even|still|not|really|ever)\b)[a-z]",
     re.I,
