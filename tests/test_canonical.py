@@ -353,6 +353,10 @@ THIRD_PERSON = [
     ("Always read Part I of the spec before my review", "Always read Part I of the spec before the user's review"),
     ("Never ignore a Type I error in my code", "Never ignore a Type I error in the user's code"),
     ("Always keep the type I chose", "Always keep the type the user chose"),
+    # "-oes" for go/do/echo/veto only: "demos", "autos"
+    ("Never restart the server while I demo", "Never restart the server while the user demos"),
+    ("Never push while I go through the diff", "Never push while the user goes through the diff"),
+    ("Never push until I undo the stash", "Never push until the user undoes the stash"),
     # "and I" starting a clause of its own, its verb unchanged
     ("Always ask me and I'll answer", "Always ask the user and they'll answer"),
     ("Always ask me first and I will answer", "Always ask the user first and they will answer"),

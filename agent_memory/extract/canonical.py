@@ -333,8 +333,8 @@ def _third_singular(verb: str) -> str:
         return verb  # "before I asked": past ("need", "embed" are not)
     if verb in _UNSURE or verb.endswith("n't") or re.fullmatch(_ADVERB, verb):
         raise _Unsure(verb)
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
+    if verb.endswith(("s", "sh", "ch", "x", "z", "go", "do", "echo", "veto")):
+        return verb + "es"  # (but "demos", "autos")
     if len(verb) > 1 and verb.endswith("y") and verb[-2] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
