@@ -388,6 +388,8 @@ LEFT_ALONE = [
     "Never touch `my_config.py`",  # a code span
     "Link to https://example.com/me/my",  # a URL
     "Never use i18n keys",
+    "User uses oh my zsh with the agnoster theme",  # a tool's name: "oh my zsh", "oh my posh"
+    "Never touch the oh my posh themes",
     "Never push when I'd rather review",  # "I'd": would or had, not told
     "Never merge before my wife and I",  # "I" with no verb of its own
     "Always answer before I set it up",  # "set": now or before, not told

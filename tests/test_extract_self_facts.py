@@ -446,6 +446,7 @@ def test_a_shell_alias_the_user_keeps(text: str, claim: str) -> None:
         ("I'm using pnpm with our monorepo", "User uses pnpm with their monorepo"),
         ("I'm using Bun with my-app", "User uses Bun with my-app"),
         ("We'll deploy our backend via Railway", "Deploy their backend via Railway"),
+        ("I use oh my zsh with the agnoster theme", "User uses oh my zsh with the agnoster theme"),
     ],
 )  # fmt: skip
 def test_the_users_my_and_our_read_as_theirs(text: str, claim: str) -> None:
@@ -463,6 +464,7 @@ def test_the_users_my_and_our_read_as_theirs(text: str, claim: str) -> None:
         ("your app", "your app"),
         ("my-app and our_repo", "my-app and our_repo"),
         ("~/my/dotfiles at our.example.com", "~/my/dotfiles at our.example.com"),
+        ("oh my zsh and oh my posh", "oh my zsh and oh my posh"),
     ],
 )
 def test_theirs_replaces_the_words_only(phrase: str, theirs: str) -> None:

@@ -270,7 +270,8 @@ _FIRST_PERSON_WORD = re.compile(
     rf"{_WORD_BEFORE}(?:(?P<i>[Ii](?:'(?:m|ve|d|ll))?){_WORD_AFTER}"
     # what follows a subject "I": adverbs, then the verb (or a negated auxiliary)
     rf"(?P<then>(?:\s+(?:{_ADVERB}))*\s+(?P<verb>(?!{_OWN}\b)[a-z]+(?:n't)?)(?![\w'-]))?|"
-    rf"(?P<w>my|me|mine|myself|our|ours|My|Me|Our){_WORD_AFTER})"
+    # ("oh my zsh", "oh my posh": a tool's name)
+    rf"(?P<w>(?<![Oo]h )my|me|mine|myself|our|ours|My|Me|Our){_WORD_AFTER})"
 )
 # what is left as it is: quoted text, a code span (or its placeholder) and a URL
 # (single quotes too, but not an apostrophe: "don't", "the users' files")

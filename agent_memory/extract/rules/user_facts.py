@@ -27,8 +27,8 @@ _END = (
 _DETS = frozenset(re.findall(r"\w+", DET))
 _NAME = r"[\w\ue000\ue001.@/+#:-]+"
 # The user's "my" and "our" (the user with their team or company) as a word of the sentence,
-# never inside a word or a name: "army", "my-app", "~/my/dir", "our.domain" stay as they are.
-_FIRST_PERSON = re.compile(r"(?<![\w./\\-])(?:my|our)(?![\w./\\-])", re.I)
+# never inside a word or a name: "army", "my-app", "~/my/dir", "our.domain", "oh my zsh" stay.
+_FIRST_PERSON = re.compile(r"(?<![\w./\\-])(?<!\boh )(?:my|our)(?![\w./\\-])", re.I)
 
 
 def _theirs(phrase: str) -> str:
