@@ -360,6 +360,9 @@ THIRD_PERSON = [
     # "and I" starting a clause of its own, its verb unchanged
     ("Always ask me and I'll answer", "Always ask the user and they'll answer"),
     ("Always ask me first and I will answer", "Always ask the user first and they will answer"),
+    # a control's name only before the control: said to Claude, the words are the user's
+    ("Never make assumptions about me", "Never make assumptions about the user"),
+    ("Always contact me before deploying", "Always contact the user before deploying"),
     # an English claim with a name or a word that only looks foreign is English
     ("Always credit José in my commits", "Always credit José in the user's commits"),
     ("Never use non-blocking IO in my handlers", "Never use non-blocking IO in the user's handlers"),
@@ -390,6 +393,10 @@ LEFT_ALONE = [
     "Never use i18n keys",
     "User uses oh my zsh with the agnoster theme",  # a tool's name: "oh my zsh", "oh my posh"
     "Never touch the oh my posh themes",
+    "Never remove the remember me option",  # a control's name, the app's user's words
+    "Always keep the about me section short",
+    "Always add a forgot my password link",
+    "Never enable the keep me logged in option by default",
     "Never push when I'd rather review",  # "I'd": would or had, not told
     "Never merge before my wife and I",  # "I" with no verb of its own
     "Always answer before I set it up",  # "set": now or before, not told
@@ -424,6 +431,10 @@ def test_first_person_words_that_are_not_the_users_are_left_alone(claim: str) ->
             " something",
         ),
         ("Never tell me it's not medical advice.", "Never tell the user it's not medical advice"),
+        (
+            "Always add a remember me checkbox to my login forms.",
+            "Always add a remember me checkbox to the user's login forms",
+        ),
         (
             "Always keep the ‘Contact me’ button on my site.",
             "Always keep the 'Contact me' button on the user's site",

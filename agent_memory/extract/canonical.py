@@ -274,9 +274,13 @@ _FIRST_PERSON_WORD = re.compile(
     rf"(?P<w>(?<![Oo]h )my|me|mine|myself|our|ours|My|Me|Our){_WORD_AFTER})"
 )
 # what is left as it is: quoted text, a code span (or its placeholder) and a URL
-# (single quotes too, but not an apostrophe: "don't", "the users' files")
+# (single quotes too, but not an apostrophe: "don't", "the users' files"; and the names of the
+# controls an app shows its own users: "a remember me checkbox", "the about me page")
 _KEPT_AS_IS = re.compile(
     rf"(\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|(?<![\w'])'[^'\n]*'(?![\w'])|"
+    r"(?i:\b(?:remember me|about me|contact me|keep me (?:logged|signed) in|forgot my password)"
+    r"(?=\s+(?:checkbox|option|button|link|page|section|field|toggle|form|cookie|token|feature|"
+    r"box|tab|screen|flow|setting)s?\b))|"
     rf"`[^`]*`|{_PH}|https?://\S+)"
 )
 _TEAM = re.compile(r"\b(?:we|us|we're|we've|we'll|we'd|let's)\b", re.I)
