@@ -416,6 +416,18 @@ def test_the_users_first_person_reads_in_the_third(claim: str, want: str) -> Non
     assert third_person(want) == want  # idempotent: nothing written is first person
 
 
+# Words the rewrite reads or writes, in any order: what it writes is never read again.
+_PERSON_WORDS = ["I", "i", "I'm", "I've", "I'll", "me", "my", "mine", "our", "you", "your", "so",
+                 "not", "it's", "and", "never", "use", "push", "rely", "the", "'q'", "`x`", "User"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(said=st.lists(st.sampled_from(_PERSON_WORDS), min_size=1, max_size=10))
+def test_third_person_is_idempotent(said: list[str]) -> None:
+    once = third_person(" ".join(said))
+    assert third_person(once) == once
+
+
 @pytest.mark.parametrize("claim", LEFT_ALONE)
 def test_first_person_words_that_are_not_the_users_are_left_alone(claim: str) -> None:
     assert third_person(claim) == claim

@@ -259,13 +259,14 @@ def strip_scope(text: str) -> str:
 _WORD_BEFORE = r"(?<![\w./\\'@#$~-])"
 _WORD_AFTER = r"(?![\w/\\@#$~-]|\.\w)"
 _ADVERB = (
-    r"always|never|usually|often|just|also|only|really|still|already|sometimes|even|actually|"
+    r"always|never|usually|often|just|also|only|really|still|already|sometimes|even|actually|so|"
     # any "-ly" word but a verb ending so ("the scripts I rely on", "until I reply")
     r"generally|mostly|normally|typically|"
     r"(?!(?:apply|reply|rely|supply|comply|imply|multiply|fly|ally|rally|tally|bully)\b)\w+ly"
 )
-# the user's own words other than "I": never the verb after an "I" ("I'm my own reviewer")
-_OWN = r"(?:my|me|mine|myself|our|ours)"
+# never the verb after an "I": the user's own words ("I'm my own reviewer") nor a pronoun, the
+# rewrite's own words among them (so a second pass reads nothing new)
+_OWN = r"(?:my|me|mine|myself|our|ours|i|you|your|they|them|their|theirs|themselves)"
 _FIRST_PERSON_WORD = re.compile(
     rf"{_WORD_BEFORE}(?:(?P<i>[Ii](?:'(?:m|ve|d|ll))?){_WORD_AFTER}"
     # what follows a subject "I": adverbs, then the verb (or a negated auxiliary)
@@ -376,7 +377,7 @@ def _subject(word: str, then: str, verb: str, named: bool) -> str:
 
 # where "mine"/"ours" stands for a noun ("files that are mine", "a laptop of mine", "yours or mine")
 _STANDS_FOR_A_NOUN = re.compile(
-    r"\b(?:(?:is|are|was|were|be|been|it's|that's)(?:\s+not)?|of|and|or|yours)\s+$", re.I
+    r"\b(?:(?:am|is|are|was|were|be|been|it's|that's|'m|'re)(?:\s+not)?|of|and|or|yours)\s+$", re.I
 )
 _OBJECT = {"me": ("them", "the user"), "my": ("their", "the user's"), "our": ("their", "the user's"),
            "mine": ("theirs", "the user's"), "ours": ("theirs", "the user's"),
