@@ -379,6 +379,10 @@ THIRD_PERSON = [
 LEFT_ALONE = [
     "Keep your language simple",  # "your" said to Claude, in an imperative to Claude
     "User is a beginner at Rust, so explain your code",  # the clause after is said to Claude
+    # "you" the subject of its own verb stays, and then so does every "you" of the clause: never
+    # "User wants Claude to ask them before you push"
+    "User wants you to ask them before you push",
+    "User wants you to tell them when you're done",
     'User wants "ask you first" on the banner',  # quoted
     "Our staging cluster is called blue-river",  # the team's
     "Avoid rolling our own auth",

@@ -444,14 +444,20 @@ def third_person(text: str) -> str:
 _NEXT_CLAUSE = re.compile(r"[,;:]|\s(?:so|but|then)\s", re.I)
 
 
+_YOU = re.compile(r"\byou(?:'\w+)?\b|\byours(?:elf)?\b", re.I)
+
+
 def _claude_in_the_third(pieces: list[str]) -> None:
     """In the unkept pieces of a claim about the user, up to its first clause break: "you" asked
-    of Claude is "Claude", "your" "Claude's"."""
+    of Claude is "Claude", "your" "Claude's"; unless a "you" of another kind (the subject of its
+    own verb: "before you push") stays there, and then every one stays, as one reader is one
+    word."""
     for i in range(0, len(pieces), 2):
         brk = _NEXT_CLAUSE.search(pieces[i])
         head = pieces[i][: brk.start()] if brk else pieces[i]
-        head = _CLAUDE_OWN.sub("Claude's", _CLAUDE_OBJECT.sub(r"\1 Claude", head))
-        pieces[i] = head + (pieces[i][brk.start() :] if brk else "")
+        named = _CLAUDE_OWN.sub("Claude's", _CLAUDE_OBJECT.sub(r"\1 Claude", head))
+        if not _YOU.search(named):
+            pieces[i] = named + (pieces[i][brk.start() :] if brk else "")
         if brk:
             return
 
