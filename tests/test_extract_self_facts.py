@@ -266,6 +266,14 @@ def test_how_to_talk_to_the_user_is_a_preference_about_claude() -> None:
         # the reader from the record's structure, tests/test_provenance.py)
         ("Add the section to README.md. Don't change any other files.", []),
         ("don't touch anything else", []),
+        # the same bounds said with "never" (an edit's emphasis, not a standing rule)
+        ("Fix the header. Never change any other files.", []),
+        ("NEVER make any changes", []),
+        ("never change the rest of the code", []),
+        (
+            "never commit any changes without running the tests",
+            ["Never commit any changes without running the tests"],
+        ),
         # a rule about other people's code still stands
         (
             "don't change other people's code without asking",

@@ -83,6 +83,11 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
         return False  # "we can always remove it later": a possibility, not a rule
     if vague(body) or content_words(body) < 1:
         return False
+    after_verb = " " + body.partition(" ")[2]
+    if m.group(4).lower() == "never" and (_OTHER_PARTS.match(after_verb) or _ANY_WORK.match(after_verb)):
+        # "never change any other files", "never make any changes": this edit's bounds, as the
+        # same words after "don't" are (_dont_ok)
+        return False
     if (m.group(2) or "").lower() in ("i", "we") and not (m.group(1) or m.group(3)) and (
         " " not in body.strip()
     ):
