@@ -270,6 +270,13 @@ def test_how_to_talk_to_the_user_is_a_preference_about_claude() -> None:
         ("Fix the header. Never change any other files.", []),
         ("NEVER make any changes", []),
         ("never change the rest of the code", []),
+        ("don't make any edits to the script", []),
+        ("never make any changes in this file", []),
+        # a lasting place stays a rule
+        (
+            "never make any changes to the database schema",
+            ["Never make any changes to the database schema"],
+        ),
         (
             "never commit any changes without running the tests",
             ["Never commit any changes without running the tests"],

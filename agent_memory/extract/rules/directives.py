@@ -84,7 +84,7 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     if vague(body) or content_words(body) < 1:
         return False
     after_verb = " " + body.partition(" ")[2]
-    if m.group(4).lower() == "never" and (_OTHER_PARTS.match(after_verb) or _ANY_WORK.match(after_verb)):
+    if m.group(4).lower() == "never" and _edit_bounds(after_verb):
         # "never change any other files", "never make any changes": this edit's bounds, as the
         # same words after "don't" are (_dont_ok)
         return False
@@ -215,6 +215,24 @@ _ANY_WORK = re.compile(
     r"commits?)\s*(?:now|yet|for now|just yet|here|at all)?\s*[.!]*$",
     re.I,
 )
+# "any edits to the script", "any changes in this file": what this turn may touch (a lasting
+# place such as the database or main is no step object, see _STEP_OBJECT).
+_ANY_WORK_ON = re.compile(
+    r"^\s+any\s+(?:more\s+)?(?:changes?|modifications?|edits?)(?=\s+(?:to|in|on)\s)", re.I
+)
+
+
+def _edit_bounds(rest: str) -> bool:
+    """What follows a prohibition's verb says what this edit must leave alone: "any other files",
+    "anything else", "any changes", "any edits to the script"."""
+    work_on = _ANY_WORK_ON.match(rest)
+    return bool(
+        _OTHER_PARTS.match(rest)
+        or _ANY_WORK.match(rest)
+        or (work_on and _STEP_OBJECT.match(rest[work_on.end() :]))
+    )
+
+
 _STEP_VERBS = frozenset(
     {"do", "look", "point", "worry", "bother", "focus", "spend", "overthink", "consider"}
     # "still don't receive a reply": a report of what happens, not an instruction
@@ -270,7 +288,7 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
         return False  # "don't use a crosshair", "do not implement phase 1": this build's parts
     if re.match(r"^\s+(?:any\s+)?(?:mistakes?|errors?|typos?)\b", rest, re.I):
         return False  # "don't make mistakes": emphasis, nothing to remember
-    if _OTHER_PARTS.match(rest) or _ANY_WORK.match(rest):
+    if _edit_bounds(rest):
         return False  # "don't change any other files", "don't make any changes": this turn's bounds
     pronoun = r"me|us|this|that|these|those" + (
         "" if verb.lower() in COMPLEMENT_VERBS else "|it|them"
