@@ -305,6 +305,21 @@ def test_task_bounds_and_reasons(text: str, claims: list[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # an apology for what follows is none of it (it was read as the rule's purpose:
+        # "Always use tabs for being picky")
+        ("sorry for being picky, but always use tabs", "Always use tabs"),
+        ("Sorry for me being picky, but always use tabs", "Always use tabs"),
+        ("sorry to be a pain: never push to main", "Never push to main"),
+        ("sorry if this is dumb, but I use fish", "User uses fish"),
+    ],
+)
+def test_an_apology_before_a_rule_is_none_of_it(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+@pytest.mark.parametrize(
     ("text", "claims"),
     [
         # what this turn may do, a hypothetical consequence, a pick among offered options

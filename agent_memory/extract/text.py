@@ -302,11 +302,18 @@ _LEAD_NO = re.compile(
 )
 
 
+# "sorry for being picky, but …", "sorry to be a pain, …": an apology for what follows, none of it
+# (left in, "for being picky" read as the rule's purpose: "Always use tabs for being picky")
+_LEAD_APOLOGY = re.compile(
+    r"^(?:sorry|apologies|my apologies)\s+(?:for|about|to|if)\b[^,.;:!?]{0,60}[,;:]\s*", re.I
+)
+
+
 def strip_lead(text: str) -> str:
     prev = None
     while prev != text:
         prev = text
-        text = _LEAD_NO.sub("", _LEAD.sub("", text)).strip()
+        text = _LEAD_NO.sub("", _LEAD.sub("", _LEAD_APOLOGY.sub("", text))).strip()
     return text
 
 
