@@ -317,6 +317,7 @@ def test_japanese_next_is_not_from_now_on() -> None:
         "immer noch kein Build",  # "still no build"
         "nie wieder so ein Ärger",  # an exclamation
         "总是报错",  # how it keeps failing
+        "어제 항상 하던 대로 했는데 안 돼",  # "I did it the way I always do, it fails"
     ],
 )
 def test_always_and_never_words_that_make_no_rule(text: str) -> None:
@@ -330,6 +331,9 @@ def test_always_and_never_words_that_make_no_rule(text: str) -> None:
         "Immer prüfe die Lizenz neuer Pakete",
         "常に型ヒントを付けてください",
         "항상 커밋 전에 린트를 돌려 주세요",
+        # the always-word after a condition of when
+        "코드 수정 후에는 항상 테스트를 돌려줘",
+        "커밋하기 전에 항상 린트를 돌려주세요",
     ],
 )
 def test_always_with_an_instruction_is_a_rule(text: str) -> None:
@@ -1600,3 +1604,14 @@ def test_a_japanese_tool_fact_ends_where_but_turns_to_the_problem() -> None:
     # "I use Helix, but since yesterday the formatter does not run": the fact is the tool
     text = "Helixを使っているのですが、昨日からフォーマッタが動かなくなりました"
     assert _one(text) == ("Uses: Helixを使っている", "fact", "language.i_use")
+
+
+def test_a_korean_always_word_says_the_rule_lasts_as_other_languages_do() -> None:
+    # "항상" (always) marks a rule meant to last, as 常に / 总是 / siempre do: the gate keeps it
+    # however short the sentence is (it weighed a short Korean rule as a one-liner)
+    from agent_memory.extract import durability
+
+    text = "항상 pnpm을 사용해줘"
+    [cand] = extract_claims(text)
+    assert durability.exempt(durability.candidate_features(text, cand.claim, cand.rule))
+    assert durability.durable(text, cand.claim, cand.rule)

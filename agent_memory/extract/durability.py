@@ -175,12 +175,12 @@ _COPULA = re.compile(
 # ask for an explicit marker; these say whether one is there).
 _MULTI: dict[str, str] = {
     "ml_always": r"总是|總是|始终|始終|永远|永遠|一律|每次|常に|必ず|いつも|毎回|всегда|каждый раз|"
-    r"\bsiempre\b|\bsempre\b|\btoujours\b|\bimmer\b|\bjedes mal\b",
+    r"\bsiempre\b|\bsempre\b|\btoujours\b|\bimmer\b|\bjedes mal\b|항상|언제나|매번",
     # never-words only: "never" is exempt in English, "don't" is not (see x_ml_dont)
     "ml_never": r"绝不|絕不|决不|決不|从不|從不|永远不|永遠不|永不|二度と|決して|никогда|"
     r"\bnunca\b|\bjamais\b|\bniemals\b|\bmai\b",
     "ml_remember": r"记住|記住|记得|記得|覚えて|запомни|помни|\brecuerda\b|\blembr|\bsouviens|"
-    r"\bmerk dir\b",
+    r"\bmerk dir\b|기억해|기억하세요|기억해\s*줘",
     # the language to be answered in ("中文回答", "中文交互", "日本語でお願いします"): a preference
     # about every reply, whatever its length (short CJK ones scored as one-liners)
     "ml_reply_language": r"(?:中文|简体中文|簡體中文|繁體中文|繁体中文)(?:回答|回复|回覆|交互|交流|对话|對話)|"

@@ -449,6 +449,9 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # Korean: "항상 …" (always), "절대 …지 마세요" (never), "…하지 마세요" (don't, needs a durable word).
     (
         re.compile(
+            # after a condition of when ("코드 수정 후에는 항상 …", "커밋하기 전에 항상 …")
+            r"^(?:\S+\s+){0,3}?\S*(?:후에는|후에|후엔|다음에는|다음에|전에는|전에|때는|때마다|때)\s*,?\s*"
+            r"(?:항상|언제나|매번)\s*\S.*(?:세요|주세요|해\s*줘|줘|해|하라|할\s*것|하십시오|합시다)$|"
             r"^(?:항상|언제나|매번)\s*\S.*(?:세요|주세요|해\s*줘|줘|해|하라|할\s*것|하십시오|합시다)$"
         ),
         "Always",
