@@ -1615,3 +1615,30 @@ def test_a_korean_always_word_says_the_rule_lasts_as_other_languages_do() -> Non
     [cand] = extract_claims(text)
     assert durability.exempt(durability.candidate_features(text, cand.claim, cand.rule))
     assert durability.durable(text, cand.claim, cand.rule)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("npm 대신 pnpm 써", "language.ko_instead"),
+        ("npm 대신 pnpm을 사용해 주세요", "language.ko_instead"),
+        ("npmではなくpnpmを使って", "language.ja_instead"),
+        ("npmの代わりにpnpmを使ってください", "language.ja_instead"),
+        ("pnpm statt npm verwenden", "language.de_instead"),
+    ],
+)
+def test_one_tool_instead_of_another_with_the_rejected_one_first(text: str, rule: str) -> None:
+    # the same rule as "use pnpm instead of npm", so the same claim (they converge on one atom)
+    assert _one(text) == ("Use pnpm, not npm", "preference", rule)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "npm 대신 pnpm 써도 돼?",  # may I use …? a question
+        "npmではなくpnpmを使ってもいいですか？",
+        "pnpm statt npm verwenden?",
+    ],
+)
+def test_asking_whether_to_swap_tools_is_no_rule(text: str) -> None:
+    assert extract_claims(text) == []

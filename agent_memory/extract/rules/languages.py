@@ -970,6 +970,34 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
         ),
         "de_instead",
     ),
+    # "pnpm statt npm verwenden": the same, the verb last
+    (
+        re.compile(
+            rf"^{_TOOL}\s+(?:statt|anstatt|anstelle von)\s+{_TOOL}\s+(?:verwenden|benutzen|nutzen)"
+            r"(?=\s*(?:[.!,;]|$))",
+            re.I,
+        ),
+        "de_instead",
+    ),
+]
+# The rejected tool first: "npm 대신 pnpm을 사용해 주세요", "npmではなくpnpmを使って",
+# "npmの代わりにpnpmを使ってください" — said as the whole request, not asked ("… 써도 돼?").
+_INSTEAD_REJECTED_FIRST: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            rf"^{_TOOL}\s*(?:대신(?:에)?|말고)\s*,?\s*{_TOOL}\s*(?:을|를)?\s*"
+            r"(?:써|사용해|사용하세요|사용해\s*주세요|사용해\s*줘|써\s*주세요|써\s*줘|쓰자|씁시다|사용합시다|써라)"
+            r"(?=\s*(?:[.!。,]|$))"
+        ),
+        "ko_instead",
+    ),
+    (
+        re.compile(
+            rf"^{_TOOL}\s*(?:ではなく|じゃなくて|じゃなく|でなく|の代わりに)\s*、?\s*{_TOOL}\s*(?:を|で)?\s*"
+            r"(?:使って|使用して)(?:ください|下さい|ほしい(?:です)?)?(?=\s*(?:[。！.!,、]|$))"
+        ),
+        "ja_instead",
+    ),
 ]
 _TOPIC_SUBS = frozenset(sub for _, _, _, sub in TOPIC_RULES)
 _MAX = 160
@@ -1150,6 +1178,10 @@ def _sentence(sentence: str) -> Hit | None:
             m = pattern.search(sentence)
             if m and m.group(1).lower() != m.group(2).lower():
                 return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
+        for pattern, sub in _INSTEAD_REJECTED_FIRST:
+            m = pattern.search(sentence.strip())
+            if m and m.group(1).lower() != m.group(2).lower():
+                return f"Use {m.group(2)}, not {m.group(1)}", "preference", sub
     # "中文回答，然后…", "…，回复必须是中文，为什么老是输出其他语言": the language to talk in is a
     # clause of its own, whatever the rest asks
     for clause in _HEAD.split(body):
