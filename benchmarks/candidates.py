@@ -31,8 +31,21 @@ Rows = dict[str, list[list[str]]]
 
 
 def _load(checkout: Path | None) -> tuple[Any, Any, Any]:
-    """(iter_statements, extract_claims, durable) of `checkout`'s agent_memory (else this one's)."""
-    sys.path.insert(0, str(checkout or HERE.parent))
+    """(iter_statements, extract_claims, durable) of `checkout`'s agent_memory (else this one's).
+    A checkout is a directory (a worktree of the commit to run), never a commit name: a path that
+    holds no agent_memory would silently run this checkout's code and diff it with itself."""
+    root = (checkout or HERE.parent).resolve()
+    if not (root / "agent_memory" / "__init__.py").is_file():
+        raise SystemExit(
+            f"error: {root} holds no agent_memory package\n"
+            "hint: --checkout takes a directory; for a commit run "
+            "`git worktree add --detach /tmp/old <commit>` and pass /tmp/old"
+        )
+    sys.path.insert(0, str(root))
+    import agent_memory
+
+    if not Path(agent_memory.__file__).resolve().is_relative_to(root):
+        raise SystemExit(f"error: agent_memory was imported from {agent_memory.__file__}, not {root}")
     from agent_memory.extract.durability import durable
     from agent_memory.extract.statement import extract_claims
     from agent_memory.transcripts.reader import iter_statements

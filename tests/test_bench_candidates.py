@@ -3,8 +3,10 @@ TUNE people are listed, a SCORE person's are only counted (their statements are 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
 from builders import benchmark
 
 
@@ -36,3 +38,10 @@ def test_score_changes_are_counted_never_listed() -> None:
 def test_a_statement_only_one_version_read_is_a_change() -> None:
     counts, shown = _module().diff_rows({}, {"tune|ann|ann/a.jsonl|1": []})
     assert counts["tune"] == 1 and shown[0] == "tune|ann|ann/a.jsonl|1"
+
+
+def test_a_checkout_that_holds_no_package_is_refused(tmp_path: Path) -> None:
+    # "--checkout 142a999" (a commit name, no directory) once ran this checkout's own code and
+    # reported "0 changed" for a diff of the code with itself
+    with pytest.raises(SystemExit, match="holds no agent_memory"):
+        _module()._load(tmp_path / "142a999")
