@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.filters import FROM_NOW_WORDS
-from agent_memory.extract.text import OBJECT_TAKERS, words
+from agent_memory.extract.text import NOT_RIGHT_AFTER_TAKER, OBJECT_TAKERS, words
 from agent_memory.transcripts.failures import FAMILIES
 
 # A code span or URL masked by `extract.text.mask`: one opaque token.
@@ -56,8 +56,7 @@ _COMPOUND_VERB = re.compile(
 )
 # Not inside quoted UI text ('show "Please wait"'): only the user's own politeness goes. Not a
 # word in a noun's place either: "use plz", "build with plz" (the build tool), "please.build".
-_OBJECT_TAKERS = OBJECT_TAKERS
-_NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in _OBJECT_TAKERS)
+_NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in OBJECT_TAKERS)
 _POLITE = re.compile(
     rf"(?:,\s*)?(?<![\"']){_NOT_AFTER}\b(?:please|pls|plz|kindly)\b(?![\"'])(?![./-]\w)(?:\s*,)?",
     re.I,
@@ -74,8 +73,7 @@ _SCOPE_PHRASE = (
     r"for me|if possible|okay|ok|please|pls|plz)"
 )
 # (a word in a noun's place stays: "build with plz", "deploy with always-on", "use here")
-_NOT_RIGHT_AFTER = "".join(rf"(?<!\b{w})" for w in _OBJECT_TAKERS)
-_SCOPE_TAIL = re.compile(rf"(?:\s*[,;]\s*|{_NOT_RIGHT_AFTER}\s+){_SCOPE_PHRASE}\s*$", re.I)
+_SCOPE_TAIL = re.compile(rf"(?:\s*[,;]\s*|{NOT_RIGHT_AFTER_TAKER}\s+){_SCOPE_PHRASE}\s*$", re.I)
 _SCOPE_MID = re.compile(rf",\s*{_SCOPE_PHRASE}\s*,", re.I)
 _SCOPE_HEAD = re.compile(
     rf"^(?:{FROM_NOW_WORDS}|in (?:the )?future|"

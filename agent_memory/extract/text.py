@@ -402,12 +402,13 @@ _EMOTICON_TAIL = re.compile(
 # "deploy via please": the Please build tool), not the user's courtesy.
 OBJECT_TAKERS = ("use", "uses", "using", "used", "with", "via", "prefer", "prefers", "install",
                  "of", "over", "than", "not", "the", "a", "an")  # fmt: skip
-_NOT_RIGHT_AFTER_TAKER = "".join(rf"(?<!\b{w})" for w in OBJECT_TAKERS)
+# (lookbehinds: not right after one of them, for a pattern whose words follow a space)
+NOT_RIGHT_AFTER_TAKER = "".join(rf"(?<!\b{w})" for w in OBJECT_TAKERS)
 # Courtesy and exasperation closing a sentence ("…, please", "… ffs", "… lol", "…, trust me")
 # are not part of the rule; after a word that needs its object, one without a comma before it is
 # that object ("never just trust me" is the rule's own object).
 _COURTESY_TAIL = re.compile(
-    rf"(?:(?:,\s*|{_NOT_RIGHT_AFTER_TAKER}\s+)(?:please|pls|thanks|thank you|for me|ok|okay|"
+    rf"(?:(?:,\s*|{NOT_RIGHT_AFTER_TAKER}\s+)(?:please|pls|thanks|thank you|for me|ok|okay|"
     r"if possible|too|if (?:you )?need(?:ed)?(?: it)?|in case you need it|just in case|f+s|lol|lmao|"
     r"smh|tbh|imo|ugh)|,\s*(?:trust|believe) me)+\s*[.!?]*$",
     re.I,
