@@ -468,6 +468,11 @@ def _keep_in(m: re.Match[str], c: Clause) -> str:
 
 
 _F = "situation"
+def _as_said(m: re.Match[str], c: Clause) -> str:
+    """The claim is the clause itself, as the user said it (a rule's match only chose it)."""
+    return cap(bare_phrase(c.text))
+
+
 RULES: tuple[ClauseRule, ...] = (
     *(
         ClauseRule(
@@ -656,7 +661,7 @@ RULES: tuple[ClauseRule, ...] = (
         "generic_should",
         _F,
         _GENERIC_SHOULD,
-        lambda m, c: cap(bare_phrase(c.text)),
+        _as_said,
         "constraint",
         lambda m, c: (
             _bounded(m.group(3), 12)
@@ -691,8 +696,8 @@ RULES: tuple[ClauseRule, ...] = (
         "constraint",
         _obj_ok(12, 2, cut=False),
     ),
-    ClauseRule("be_style", _F, _BE_STYLE, lambda m, c: cap(bare_phrase(c.text)), "preference"),
-    ClauseRule("reply_style", _F, _REPLY_STYLE, lambda m, c: cap(bare_phrase(c.text)), "preference"),
+    ClauseRule("be_style", _F, _BE_STYLE, _as_said, "preference"),
+    ClauseRule("reply_style", _F, _REPLY_STYLE, _as_said, "preference"),
     ClauseRule(
         "built_with",
         _F,
@@ -728,7 +733,7 @@ RULES: tuple[ClauseRule, ...] = (
         "naming",
         _F,
         _CALLED,
-        lambda m, c: cap(bare_phrase(c.text)),
+        _as_said,
         "decision",
         lambda m, c: (
             _bounded(m.group(2), 8)
@@ -754,7 +759,7 @@ RULES: tuple[ClauseRule, ...] = (
         "there_should",
         _F,
         _THERE_SHOULD,
-        lambda m, c: cap(bare_phrase(c.text)),
+        _as_said,
         "constraint",
         lambda m, c: _obj_ok(12, 2, cut=False)(m, c) and not _NO_CHANGE.match(m.group(2)),
     ),
