@@ -312,6 +312,30 @@ def pr(lines: list[Line], keep: Any) -> dict[str, float]:
     }
 
 
+def _rule_of(c: Cand) -> str:
+    """The "family.rule" of a candidate (its claim reads "<rule> claim")."""
+    return c.claim[1:].split(">", 1)[0] if c.claim.startswith("<") else ""
+
+
+def dump_oof(
+    path: Path, pools: dict[str, list[Line]], evaluated: set[str], scores: dict[int, float]
+) -> None:
+    """The held-out candidates of each pool with their out-of-fold gate scores, per line (so
+    that other keep policies — a stricter threshold for one rule, say — can be scored later
+    without retraining). Claims and rule names only: TUNE people's, never a SCORE person's."""
+    out = {
+        name: [
+            {"group": ln.group, "required": ln.required, "cands": [
+                {"claim": c.claim, "outcome": c.outcome, "hits": sorted(c.hits),
+                 "score": scores[id(c)], "exempt": durability.exempt(c.feats)}
+                for c in ln.cands]}  # fmt: skip
+            for ln in pool_ if ln.group in evaluated
+        ]
+        for name, pool_ in pools.items()
+    }
+    path.write_text(json.dumps(out, ensure_ascii=False), "utf-8")
+
+
 def auc(scored: list[tuple[float, int]]) -> float:
     pos = [s for s, y in scored if y]
     neg = [s for s, y in scored if not y]
@@ -374,6 +398,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=0,
                         help="people in this many folds instead of one per person (quick runs)")
     parser.add_argument("--show", action="store_true", help="list TUNE candidates the gate drops")
+    parser.add_argument("--strict-threshold", type=float, default=None,
+                        help="ship this bar for bare don't rules (default: the shipped one)")
+    parser.add_argument("--dump-oof", type=Path, default=None,
+                        help="write every held-out candidate's out-of-fold score here (JSON)")
     args = parser.parse_args(argv)
     # Every rule version's candidates come from the same statements: parse each one once (the
     # package's cache is sized for a session's stream, not for this).
@@ -476,6 +504,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  gate >= {t:.2f}: P {row['P']:.3f}  R {row['R']:.3f}  "
                       f"({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
             lopo_rows[name] = (base, rows)
+        if args.dump_oof is not None:
+            dump_oof(args.dump_oof, {"current rules": lines, "rules of every version": hist_lines},
+                     evaluated, cand_scores)
         chosen = choose_threshold(lopo_rows["current rules"], lopo_rows["rules of every version"][1])
         # What narrower exemptions would give (the same out-of-fold scores, other EXEMPT sets).
         for label, ex_set in (("no English standing word", durability.EXEMPT - {"standing"}),
@@ -492,6 +523,18 @@ def main(argv: list[str] | None = None) -> int:
                 row = rows[t_alt]
                 print(f"exempt {label}: at {t_alt:.2f}, {name}: P {row['P']:.3f}  R {row['R']:.3f}"
                       f"  ({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
+        # The stricter bar of bare "don't" rules (durability.BARE_DONT), at the shipped
+        # threshold and each candidate bar, out of fold.
+        shipped = durability.packaged_model()
+        base_t = shipped.threshold if shipped else chosen
+        for strict in (base_t, 0.7, 0.8, 0.85, 0.9, 1.01):
+            for name, pool_ in (("current rules", lines), ("rules of every version", hist_lines)):
+                held = [ln for ln in pool_ if ln.group in evaluated]
+                row = pr(held, lambda c, s=strict: durability.exempt(c.feats) or cand_scores[id(c)]
+                         >= (s if _rule_of(c) in durability.BARE_DONT else base_t))
+                print(f"at {base_t:.2f}, bare don'ts >= {strict:.2f}, {name}: P {row['P']:.3f}"
+                      f"  R {row['R']:.3f}  ({row['hits']} hits, {row['fp']} fp, "
+                      f"{row['found']}/{row['required']})")  # fmt: skip
         for name, (_, rows) in lopo_rows.items():
             row = rows[chosen]
             print(f"at {chosen:.2f}, {name}: P {row['P']:.3f}  R {row['R']:.3f}  ({row['hits']} "
@@ -501,8 +544,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"chosen threshold {threshold:.2f} (current rules keep >= {KEEP_RECALL:.0%} of"
                   " their ungated durable statements; highest every-version precision)")  # fmt: skip
     threshold = 0.5 if threshold is None else threshold
+    shipped_model = durability.packaged_model()
+    strict_bar = args.strict_threshold if args.strict_threshold is not None else (
+        shipped_model.strict_threshold if shipped_model else threshold)  # fmt: skip
     weights = train(train_set, **kw)
-    print(f"final model: {len(weights)} features, threshold {threshold}")
+    print(f"final model: {len(weights)} features, threshold {threshold}, bare don'ts {strict_bar}")
     top = sorted(weights.items(), key=lambda kv: -abs(kv[1]))[:30]
     print("  strongest: " + ", ".join(f"{k} {v:+.2f}" for k, v in top))
     if args.write:
@@ -511,6 +557,7 @@ def main(argv: list[str] | None = None) -> int:
             "about": "Weights of agent_memory/extract/durability.py, trained by "
             "benchmarks/train_durability.py on TUNE people only (no statement text inside).",
             "threshold": threshold,
+            "strict_threshold": strict_bar,
             "training": {
                 "statements": len(stmts),
                 "sentences": len(examples),

@@ -121,6 +121,52 @@ def test_malformed_weights_open_the_gate(raw: str) -> None:
     assert all(durability.keep(t, t, r, None) for t in CHATTER for r in RULES)
 
 
+# A bare "don't X" (no standing word) passes only the model's stricter bar
+# (durability.BARE_DONT): on first contact such candidates were mostly a step of the task
+# at hand. Short ones fall under it too: said with a standing word they are kept.
+BARE_BELOW_THE_BAR = [
+    "please don't ask again for the schema download",
+    "Don't use semicolons.",
+]
+BARE_RULES_KEPT = [
+    # the new-user scenario says this once and expects an atom
+    "Do not add comments to the code.",
+    "Do not use mocks in integration tests.",
+]
+
+
+def test_bare_imperatives_meet_the_stricter_bar() -> None:
+    model = _model()
+    assert model.strict_threshold > model.threshold
+    for text in BARE_BELOW_THE_BAR + BARE_RULES_KEPT:
+        (cand,) = extract_claims(text)
+        assert cand.rule in durability.BARE_DONT, cand
+        assert model.bar(cand.rule) == model.strict_threshold
+        p = durability.score(text, cand.claim, cand.rule, model)
+        # between the two bars: kept by the plain threshold, dropped by the stricter one
+        assert (p >= model.strict_threshold) == (text in BARE_RULES_KEPT), (text, p)
+        assert durability.keep(text, cand.claim, cand.rule, model) == (text in BARE_RULES_KEPT)
+    # a standing word exempts the same rule from any bar
+    (cand,) = extract_claims("Never use semicolons.")
+    assert durability.keep("Never use semicolons.", cand.claim, cand.rule, model)
+
+
+def test_the_stricter_bar_is_read_from_the_weights_file() -> None:
+    weights = {"bias": 1.0}
+    plain = durability.parse(json.dumps({"format": 1, "threshold": 0.6, "weights": weights}))
+    assert plain is not None and plain.bar("directive.negative") == 0.6  # absent: no stricter bar
+    strict = durability.parse(json.dumps(
+        {"format": 1, "threshold": 0.6, "strict_threshold": 0.8, "weights": weights}))  # fmt: skip
+    assert strict is not None
+    assert strict.bar("directive.negative") == 0.8 and strict.bar("preference.use") == 0.6
+    lower = durability.parse(json.dumps(
+        {"format": 1, "threshold": 0.6, "strict_threshold": 0.3, "weights": weights}))  # fmt: skip
+    assert lower is not None and lower.bar("directive.negative") == 0.6  # never under the threshold
+    for bad in (1.5, "0.8", None):
+        assert durability.parse(json.dumps(
+            {"format": 1, "threshold": 0.6, "strict_threshold": bad, "weights": weights})) is None
+
+
 def test_the_pipeline_keeps_what_the_gate_passes(tmp_path: Path) -> None:
     atoms = extract_transcript(typed_transcript(tmp_path, *DURABLE), "proj").atoms
     lines = {int(a["first_source"].rsplit("#L", 1)[1]) for a in atoms}
