@@ -1,8 +1,8 @@
 """First contact: how the rules did on each person the moment that person joined the corpus.
 
 Every extra-corpus TUNE person is run through the extractor and its gate *as they were just
-before the person's labels were committed* (the last commit that touched `agent_memory/extract`
-or the gate's weights before the commit that added `benchmarks/extra_corpus/people/<person>.json`).
+before the person's labels were committed* (the parent of the commit that first added
+`benchmarks/extra_corpus/people/<person>.json`).
 People are labelled blind, before the extractor runs on them, and rules are only ever studied
 on a person after their labels land; so that version of the rules had never seen them. Pooled
 over ~180 TUNE people this is a stranger measurement far larger than any single validation
@@ -18,7 +18,8 @@ SCORE people are never loaded here (their first contact is the scored figure of
 
 Reported: pooled P/R of the kept (gated) candidates, what the gate dropped, per rule, per
 language, by the path that kept a candidate (a standing word's exemption or the gate's
-score), and by the day of the rules version. A benchmark, not a test: it prints, it never fails.
+score), and by the day of the rules version. A benchmark, not a test: it prints figures and asserts
+nothing (a failing git or old version stops it with that error).
 """
 
 from __future__ import annotations
@@ -44,18 +45,22 @@ import extraction as bench  # noqa: E402
 from agent_memory.transcripts.reader import iter_statements  # noqa: E402
 
 PEOPLE = "benchmarks/extra_corpus/people/"
-RULES = ("agent_memory/extract", "agent_memory/resources/durability_weights.json")
 
 # Run inside a `git archive` of the old commit: its extract_claims and, where it had one, its
-# gate (a version before the gate existed keeps every candidate).
+# gate (a version before the gate existed keeps every candidate; one before `exempt` existed
+# still gates, and says how a candidate was kept only as "gate").
 _DUMP = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from agent_memory.extract.statement import extract_claims
 try:
-    from agent_memory.extract.durability import candidate_features, durable, exempt
+    from agent_memory.extract.durability import durable
 except ImportError:
     durable = None
+try:
+    from agent_memory.extract.durability import candidate_features, exempt
+except ImportError:
+    exempt = None
 out = []
 for text, origin, rejected in json.load(open(sys.argv[2], encoding="utf-8")):
     row = []
@@ -63,8 +68,9 @@ for text, origin, rejected in json.load(open(sys.argv[2], encoding="utf-8")):
         rule = getattr(c, "rule", "")
         kept, by = True, "no gate"
         if durable is not None:
-            kept = durable(text, c.claim, rule)
-            by = "exempt" if exempt(candidate_features(text, c.claim, rule)) else "score"
+            kept, by = durable(text, c.claim, rule), "gate"
+            if exempt is not None:
+                by = "exempt" if exempt(candidate_features(text, c.claim, rule)) else "score"
         row.append([c.claim, c.kind, rule, kept, by])
     out.append(row)
 json.dump(out, sys.stdout)
@@ -77,9 +83,9 @@ def _git(root: Path, *args: str) -> str:
 
 
 def first_versions(root: Path = ROOT) -> dict[str, tuple[str, str]]:
-    """person -> (commit of the rules they first met, its day): the last commit touching the
-    rules before the commit that first added the person's labels file. A person whose labels
-    came before any rules is left out (nothing to run)."""
+    """person -> (the commit they first met, its day): the parent of the commit that first added
+    the person's labels file — the whole tree as it stood, rules, gate weights and reader alike.
+    A file added by a root commit has no version before it and is left out."""
     added: dict[str, str] = {}
     commit = ""
     log = _git(root, "log", "--diff-filter=A", "--format=@%H", "--name-only", "--", PEOPLE)
@@ -90,9 +96,11 @@ def first_versions(root: Path = ROOT) -> dict[str, tuple[str, str]]:
             added[Path(line.strip()).stem] = commit  # the oldest add wins (log is newest first)
     versions: dict[str, tuple[str, str]] = {}
     for who, add in added.items():
-        out = _git(root, "log", "-1", "--format=%H %aI", f"{add}^", "--", *RULES).split()
-        if out:
-            versions[who] = (out[0], out[1][:10])
+        out = _git(root, "log", "-1", "--format=%P %aI", add).split()
+        if len(out) >= 2:  # a parent, then the date (a root commit has no parent)
+            parent = out[0]
+            day = _git(root, "log", "-1", "--format=%aI", parent).strip()[:10]
+            versions[who] = (parent, day)
     return versions
 
 
@@ -107,15 +115,18 @@ class Seen:
     cands: list[list[Any]]  # [claim, kind, rule, kept, by]
 
 
-def run_version(commit: str, stmts: list[Any], tmp: Path, cache: Path | None) -> list[Any]:
+def run_version(
+    commit: str, stmts: list[Any], tmp: Path, cache: Path | None, root: Path = ROOT
+) -> list[Any]:
+    """What the rules of `commit` kept of `stmts`: [[claim, kind, rule, kept, by], ...] each."""
     payload = json.dumps([[s.text, s.origin, s.rejected_command] for s in stmts])
-    key = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+    key = hashlib.sha256((_DUMP + payload).encode("utf-8")).hexdigest()[:16]
     cached = cache / f"first-{commit[:12]}-{key}.json" if cache is not None else None
     if cached is not None and cached.is_file():
         return json.loads(cached.read_text("utf-8"))
     tree = tmp / commit
     tree.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "agent_memory"],
+    archive = subprocess.run(["git", "-C", str(root), "archive", commit, "agent_memory"],
                              check=True, capture_output=True).stdout  # fmt: skip
     subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
     data = tmp / "statements.json"

@@ -544,9 +544,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"chosen threshold {threshold:.2f} (current rules keep >= {KEEP_RECALL:.0%} of"
                   " their ungated durable statements; highest every-version precision)")  # fmt: skip
     threshold = 0.5 if threshold is None else threshold
-    shipped_model = durability.packaged_model()
-    strict_bar = args.strict_threshold if args.strict_threshold is not None else (
-        shipped_model.strict_threshold if shipped_model else threshold)  # fmt: skip
+    strict_bar = args.strict_threshold
+    if strict_bar is None:  # keep the shipped bar: a retrain must not drop it silently
+        shipped_model = durability.packaged_model()
+        if shipped_model is None:
+            print(f"error: {OUT.name} is missing or unreadable, so its strict_threshold is unknown"
+                  "\nhint: pass --strict-threshold")  # fmt: skip
+            return 2
+        strict_bar = shipped_model.strict_threshold
+    if not 0.0 <= strict_bar <= 1.0:
+        print(f"error: --strict-threshold {strict_bar} is not a probability\nhint: pass 0..1")
+        return 2
+    if strict_bar <= threshold:
+        print(f"warning: the bare-don't bar {strict_bar} is not above the threshold {threshold}:"
+              " it has no effect")  # fmt: skip
     weights = train(train_set, **kw)
     print(f"final model: {len(weights)} features, threshold {threshold}, bare don'ts {strict_bar}")
     top = sorted(weights.items(), key=lambda kv: -abs(kv[1]))[:30]

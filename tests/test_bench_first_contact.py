@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -31,19 +32,68 @@ def _commit(repo: Path, day: str, files: dict[str, str], message: str) -> str:
     return git(repo, "rev-parse", "HEAD").strip()
 
 
-def test_each_person_meets_the_last_rules_before_their_labels(repo: Path) -> None:
+def test_each_person_meets_the_tree_as_it_stood_before_their_labels(repo: Path) -> None:
     people = "benchmarks/extra_corpus/people"
-    _commit(repo, "2026-01-01", {f"{people}/carl.json": "{}"}, "carl before any rules")
-    first = _commit(repo, "2026-01-02", {"agent_memory/extract/rules.py": "v1"}, "rules v1")
-    _commit(repo, "2026-01-03", {"README.md": "docs only"}, "not a rules change")
+    base = git(repo, "rev-parse", "HEAD").strip()  # the fixture's first commit
+    rules = _commit(repo, "2026-01-02", {"agent_memory/extract/rules.py": "v1"}, "rules v1")
     _commit(repo, "2026-01-04", {f"{people}/ann.json": "{}"}, "ann labelled")
-    second = _commit(repo, "2026-01-05",
-                     {"agent_memory/resources/durability_weights.json": "{}"}, "gate retrained")  # fmt: skip
-    _commit(repo, "2026-01-06", {f"{people}/bob.json": "{}", f"{people}/ann.json": "{\n}"},
-            "bob labelled, ann's labels edited")  # fmt: skip
+    weights = _commit(repo, "2026-01-05",
+                      {"agent_memory/resources/durability_weights.json": "{}"}, "gate retrained")  # fmt: skip
+    _commit(repo, "2026-01-06", {f"{people}/bob.json": "{}"}, "bob labelled")
+    git(repo, "rm", "-q", f"{people}/ann.json")
+    _commit(repo, "2026-01-07", {}, "ann's labels removed")
+    _commit(repo, "2026-01-08", {f"{people}/ann.json": "{\n}"}, "ann's labels back")
     versions = _module().first_versions(repo)
-    # ann keeps the version before her labels first landed, not the one before their edit
-    assert versions == {"ann": (first, "2026-01-02"), "bob": (second, "2026-01-05")}
+    # ann keeps the tree before her labels first landed, not the one before they came back
+    assert versions == {"ann": (rules, "2026-01-02"), "bob": (weights, "2026-01-05")}
+    assert base not in {v for v, _ in versions.values()}
+
+
+def test_a_labels_file_of_the_root_commit_has_no_version(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    _commit(root, "2026-01-01", {"benchmarks/extra_corpus/people/carl.json": "{}"}, "first")
+    assert _module().first_versions(root) == {}
+
+
+_OLD_STATEMENT = """
+from dataclasses import dataclass
+
+@dataclass
+class Claim:
+    claim: str
+    kind: str
+    rule: str
+
+def extract_claims(text, origin="typed", rejected_command=None):
+    return [Claim("Use " + text.split()[-1], "preference", "preference.use")]
+"""
+
+
+@pytest.mark.parametrize(
+    ("durability_py", "kept", "by"),
+    [
+        (None, True, "no gate"),  # before the gate existed
+        ("def durable(text, claim, rule):\n    return 'pnpm' in text\n", True, "gate"),
+        ("def durable(text, claim, rule):\n    return False\n"
+         "def candidate_features(text, claim, rule):\n    return ['standing']\n"
+         "def exempt(feats):\n    return 'standing' in feats\n", False, "exempt"),  # fmt: skip
+    ],
+)
+def test_an_old_version_runs_with_the_gate_it_had(
+    repo: Path, tmp_path: Path, durability_py: str | None, kept: bool, by: str
+) -> None:
+    files = {"agent_memory/__init__.py": "", "agent_memory/extract/__init__.py": "",
+             "agent_memory/extract/statement.py": _OLD_STATEMENT}  # fmt: skip
+    if durability_py is not None:
+        files["agent_memory/extract/durability.py"] = durability_py
+    commit = _commit(repo, "2026-01-02", files, "an old version")
+    stmt = SimpleNamespace(text="we always use pnpm", origin="typed", rejected_command=None)
+    work = tmp_path / "work"
+    work.mkdir()
+    got = _module().run_version(commit, [stmt], work, None, root=repo)
+    assert got == [[["Use pnpm", "preference", "preference.use", kept, by]]]
 
 
 @pytest.mark.parametrize(
