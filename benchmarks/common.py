@@ -252,3 +252,28 @@ def scratch(keep: str | None = None) -> Iterator[str]:
         prefix="agent-memory-bench-", ignore_cleanup_errors=True
     ) as tmp:
         yield tmp
+
+
+def run_at_commit(
+    root: Path, commit: str, runner: str, payload: str, tmp: Path, cached: Path | None = None
+) -> str:
+    """The stdout of `python -c runner <tree> <data>`, where <tree> holds `agent_memory` as it was
+    at `commit` (a `git archive` into `tmp`) and <data> the text `payload`: what an earlier
+    version of the package made of the same input. With `cached`, the output is kept in that
+    file and read from it on the next run."""
+    if cached is not None and cached.is_file():
+        return cached.read_text("utf-8")
+    tree = Path(tmp) / f"tree-{commit}"
+    tree.mkdir()
+    archive = subprocess.run(["git", "-C", str(root), "archive", commit, "agent_memory"],
+                             check=True, capture_output=True).stdout  # fmt: skip
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    data = Path(tmp) / "statements.json"
+    data.write_text(payload, "utf-8")
+    got = subprocess.run([sys.executable, "-c", runner, str(tree), str(data)], check=True,
+                         capture_output=True, text=True).stdout  # fmt: skip
+    data.unlink()
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_text(got, "utf-8")
+    return got

@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 import extraction as bench  # noqa: E402
+from common import run_at_commit  # noqa: E402
 
 from agent_memory.transcripts.reader import iter_statements  # noqa: E402
 
@@ -122,21 +123,7 @@ def run_version(
     payload = json.dumps([[s.text, s.origin, s.rejected_command] for s in stmts])
     key = hashlib.sha256((_DUMP + payload).encode("utf-8")).hexdigest()[:16]
     cached = cache / f"first-{commit[:12]}-{key}.json" if cache is not None else None
-    if cached is not None and cached.is_file():
-        return json.loads(cached.read_text("utf-8"))
-    tree = tmp / commit
-    tree.mkdir()
-    archive = subprocess.run(["git", "-C", str(root), "archive", commit, "agent_memory"],
-                             check=True, capture_output=True).stdout  # fmt: skip
-    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-    data = tmp / "statements.json"
-    data.write_text(payload, "utf-8")
-    got = subprocess.run([sys.executable, "-c", _DUMP, str(tree), str(data)], check=True,
-                         capture_output=True, text=True).stdout  # fmt: skip
-    if cached is not None:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        cached.write_text(got, "utf-8")
-    return json.loads(got)
+    return json.loads(run_at_commit(root, commit, _DUMP, payload, tmp, cached))
 
 
 def collect(extra: bench.Corpus, cache: Path | None) -> list[Seen]:

@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 import extraction as bench  # noqa: E402
+from common import run_at_commit  # noqa: E402
 
 from agent_memory.extract import durability  # noqa: E402
 from agent_memory.extract.statement import extract_claims  # noqa: E402
@@ -201,21 +202,7 @@ def historical_claims(
     payload = json.dumps([[s.text, s.origin, s.rejected_command] for s in stmts])
     key = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
     cached = cache / f"{commit}-{key}.json" if cache is not None else None
-    if cached is not None and cached.is_file():
-        return [[(c[0], c[1], c[2]) for c in one] for one in json.loads(cached.read_text("utf-8"))]
-    tree = tmp / f"tree-{commit}"
-    tree.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "agent_memory"],
-                             check=True, capture_output=True).stdout  # fmt: skip
-    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-    data = tmp / "statements.json"
-    data.write_text(payload, "utf-8")
-    got = subprocess.run([sys.executable, "-c", _DUMP, str(tree), str(data)], check=True,
-                         capture_output=True, text=True).stdout  # fmt: skip
-    data.unlink()
-    if cached is not None:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        cached.write_text(got, "utf-8")
+    got = run_at_commit(ROOT, commit, _DUMP, payload, tmp, cached)
     return [[(c[0], c[1], c[2]) for c in one] for one in json.loads(got)]
 
 
