@@ -97,11 +97,10 @@ def first_versions(root: Path = ROOT) -> dict[str, tuple[str, str]]:
             added[Path(line.strip()).stem] = commit  # the oldest add wins (log is newest first)
     versions: dict[str, tuple[str, str]] = {}
     for who, add in added.items():
-        out = _git(root, "log", "-1", "--format=%P %aI", add).split()
-        if len(out) >= 2:  # a parent, then the date (a root commit has no parent)
-            parent = out[0]
-            day = _git(root, "log", "-1", "--format=%aI", parent).strip()[:10]
-            versions[who] = (parent, day)
+        parents = _git(root, "log", "-1", "--format=%P", add).split()
+        if parents:  # a root commit has none
+            day = _git(root, "log", "-1", "--format=%aI", parents[0]).strip()[:10]
+            versions[who] = (parents[0], day)
     return versions
 
 

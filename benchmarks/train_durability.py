@@ -440,6 +440,7 @@ def main(argv: list[str] | None = None) -> int:
         for c in line.cands:
             c.feats = _strip(c.feats, drop)
     train_set = [*examples, *hard]
+    shipped = durability.packaged_model()  # the weights in the package now (None: unreadable)
     evaluated = {st.group for name, group, ev in sources if ev for st in group}
     print("training set:")
     for name, group, _ in sources:
@@ -512,7 +513,6 @@ def main(argv: list[str] | None = None) -> int:
                       f"  ({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
         # The stricter bar of bare "don't" rules (durability.BARE_DONT), at the shipped
         # threshold and each candidate bar, out of fold.
-        shipped = durability.packaged_model()
         base_t = shipped.threshold if shipped else chosen
         for strict in (base_t, 0.7, 0.8, 0.85, 0.9, 1.01):
             for name, pool_ in (("current rules", lines), ("rules of every version", hist_lines)):
@@ -533,12 +533,11 @@ def main(argv: list[str] | None = None) -> int:
     threshold = 0.5 if threshold is None else threshold
     strict_bar = args.strict_threshold
     if strict_bar is None:  # keep the shipped bar: a retrain must not drop it silently
-        shipped_model = durability.packaged_model()
-        if shipped_model is None:
+        if shipped is None:
             print(f"error: {OUT.name} is missing or unreadable, so its strict_threshold is unknown"
                   "\nhint: pass --strict-threshold")  # fmt: skip
             return 2
-        strict_bar = shipped_model.strict_threshold
+        strict_bar = shipped.strict_threshold
     if not 0.0 <= strict_bar <= 1.0:
         print(f"error: --strict-threshold {strict_bar} is not a probability\nhint: pass 0..1")
         return 2
