@@ -385,8 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=0,
                         help="people in this many folds instead of one per person (quick runs)")
     parser.add_argument("--show", action="store_true", help="list TUNE candidates the gate drops")
-    parser.add_argument("--strict-threshold", type=float, default=None,
-                        help="ship this bar for bare don't rules (default: the shipped one)")
+    parser.add_argument("--keep-threshold", type=float, default=None,
+                        help="ship this keep bar (an atom on one mention; default: the shipped one)")
     parser.add_argument("--dump-oof", type=Path, default=None,
                         help="write every held-out candidate's out-of-fold score here (JSON)")
     args = parser.parse_args(argv)
@@ -511,17 +511,16 @@ def main(argv: list[str] | None = None) -> int:
                 row = rows[t_alt]
                 print(f"exempt {label}: at {t_alt:.2f}, {name}: P {row['P']:.3f}  R {row['R']:.3f}"
                       f"  ({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
-        # The stricter bar of bare "don't" rules (durability.BARE_DONT), at the shipped
-        # threshold and each candidate bar, out of fold.
+        # The keep bar (durability.Model.keep_threshold: an atom on one mention; between the
+        # drop threshold and it, pending until the claim recurs), out of fold: what is an atom
+        # on one mention at each bar.
         base_t = shipped.threshold if shipped else chosen
-        for strict in (base_t, 0.7, 0.8, 0.85, 0.9, 1.01):
+        for bar in (base_t, 0.7, 0.75, 0.8, 0.85, 0.9):
             for name, pool_ in (("current rules", lines), ("rules of every version", hist_lines)):
                 held = [ln for ln in pool_ if ln.group in evaluated]
-                row = pr(held, lambda c, s=strict: durability.exempt(c.feats) or cand_scores[id(c)]
-                         >= (s if _rule_of(c) in durability.BARE_DONT else base_t))
-                print(f"at {base_t:.2f}, bare don'ts >= {strict:.2f}, {name}: P {row['P']:.3f}"
-                      f"  R {row['R']:.3f}  ({row['hits']} hits, {row['fp']} fp, "
-                      f"{row['found']}/{row['required']})")  # fmt: skip
+                row = pr(held, lambda c, b=bar: durability.exempt(c.feats) or cand_scores[id(c)] >= b)
+                print(f"keep bar {bar:.2f}, {name}: P {row['P']:.3f}  R {row['R']:.3f}  "
+                      f"({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
         for name, (_, rows) in lopo_rows.items():
             row = rows[chosen]
             print(f"at {chosen:.2f}, {name}: P {row['P']:.3f}  R {row['R']:.3f}  ({row['hits']} "
@@ -531,21 +530,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"chosen threshold {threshold:.2f} (current rules keep >= {KEEP_RECALL:.0%} of"
                   " their ungated durable statements; highest every-version precision)")  # fmt: skip
     threshold = 0.5 if threshold is None else threshold
-    strict_bar = args.strict_threshold
-    if strict_bar is None:  # keep the shipped bar: a retrain must not drop it silently
+    keep_bar = args.keep_threshold
+    if keep_bar is None:  # keep the shipped bar: a retrain must not drop it silently
         if shipped is None:
-            print(f"error: {OUT.name} is missing or unreadable, so its strict_threshold is unknown"
-                  "\nhint: pass --strict-threshold")  # fmt: skip
+            print(f"error: {OUT.name} is missing or unreadable, so its keep_threshold is unknown"
+                  "\nhint: pass --keep-threshold")  # fmt: skip
             return 2
-        strict_bar = shipped.strict_threshold
-    if not 0.0 <= strict_bar <= 1.0:
-        print(f"error: --strict-threshold {strict_bar} is not a probability\nhint: pass 0..1")
+        keep_bar = shipped.keep_threshold
+    if not 0.0 <= keep_bar <= 1.0:
+        print(f"error: --keep-threshold {keep_bar} is not a probability\nhint: pass 0..1")
         return 2
-    if strict_bar <= threshold:
-        print(f"warning: the bare-don't bar {strict_bar} is not above the threshold {threshold}:"
-              " it has no effect")  # fmt: skip
+    if keep_bar <= threshold:
+        print(f"warning: the keep bar {keep_bar} is not above the threshold {threshold}:"
+              " nothing is pending")  # fmt: skip
     weights = train(train_set, **kw)
-    print(f"final model: {len(weights)} features, threshold {threshold}, bare don'ts {strict_bar}")
+    print(f"final model: {len(weights)} features, threshold {threshold}, keep bar {keep_bar}")
     top = sorted(weights.items(), key=lambda kv: -abs(kv[1]))[:30]
     print("  strongest: " + ", ".join(f"{k} {v:+.2f}" for k, v in top))
     if args.write:
@@ -554,7 +553,7 @@ def main(argv: list[str] | None = None) -> int:
             "about": "Weights of agent_memory/extract/durability.py, trained by "
             "benchmarks/train_durability.py on TUNE people only (no statement text inside).",
             "threshold": threshold,
-            "strict_threshold": strict_bar,
+            "keep_threshold": keep_bar,
             "training": {
                 "statements": len(stmts),
                 "sentences": len(examples),

@@ -277,7 +277,8 @@ def test_demo_sessions_give_one_atom_per_rule(tmp_path: Path) -> None:
         records = transcript_records(session, Path("/w/invoice-service"), day)
         path = folder / f"{session['id']}.jsonl"
         path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
-        observations.extend(extract_transcript(path, "invoice-service").atoms)
+        result = extract_transcript(path, "invoice-service")
+        observations.extend([*result.atoms, *result.pending])
     # The tool-rejection reason ("use pnpm instead of npm please") reads as the same claim.
     rejection = [
         a for a in observations
@@ -295,6 +296,8 @@ def test_demo_sessions_give_one_atom_per_rule(tmp_path: Path) -> None:
 
     vitest = [a for a in atoms.values() if "vitest" in a["claim"]]
     assert [(a["claim"], len(a["sessions"])) for a in vitest] == [("Use vitest, not jest", 2)]
+    # pending in each session (said once there, under the gate's keep bar): said in two, an atom
+    assert not vitest[0].get("pending")
 
     main = [a for a in atoms.values() if "main" in a["claim"]]
     assert len(main) == 1 and main[0]["claim"].startswith("Never push directly to main")

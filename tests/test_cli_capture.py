@@ -231,7 +231,7 @@ def test_a_transcript_that_grew_is_read_from_where_its_capture_stopped(project: 
     whole = gm_json(project, "capture", "--all", "--no-stage")
     assert whole["captured"] == 1 and whole["resumed"] == 0 and whole["new"] == 1
     # a session that goes on appends: only the new lines are read
-    extra = write_session(project, "eeeeeeee-0000-4000-8000-0000000000ff", "2026-11-02", [{"user": "Use vitest, not jest."}])
+    extra = write_session(project, "eeeeeeee-0000-4000-8000-0000000000ff", "2026-11-02", [{"user": "Always use vitest, not jest."}])
     appended = extra.read_text().replace("eeeeeeee-0000-4000-8000-0000000000ff", "eeeeeeee-0000-4000-8000-000000000001")
     extra.unlink()
     total = len(path.read_text().splitlines())

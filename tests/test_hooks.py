@@ -46,10 +46,10 @@ SHIM = Path(__file__).resolve().parent.parent / "hooks" / "agent-memory-hook"
 PUSH = "Never push directly to main; always open a pull request."
 LINT = "Always run the linter before committing."
 PNPM = "Use pnpm, not npm, for everything in this repo."
-VITEST = "Tests run with vitest, not jest."
+VITEST = "Always run tests with vitest, not jest."  # a standing word: an atom on one mention
 PORT = "The API server listens on port 8080 in development."
-DEV = "The default branch is dev."
-MAIN = "The default branch is main."
+DEV = "Remember: the default branch is dev."  # a standing word: an atom on one mention
+MAIN = "Remember: the default branch is main."
 INSTALL_PROMPT = "please install the dependencies with the package manager"
 BRANCH_PROMPT = "which branch is the default branch here?"
 

@@ -253,7 +253,8 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
         return out.say(f"captured {path.name}: nothing new (unchanged since its last capture)")
     where = f"commit {result.commit[:10]}" if result.commit else "nothing new"
     since = " since its last capture" if done.read == "resumed" else ""
-    out.say(f"captured {path.name}{since}: {len(result.new)} new, {len(result.merged)} merged ({where})")
+    held = f", {len(result.pending)} pending until said again" if result.pending else ""
+    out.say(f"captured {path.name}{since}: {len(result.new)} new, {len(result.merged)} merged{held} ({where})")
     if whose:
         out.say(f"  note: recorded in {whose}; learned here because of --force")
     if done.skipped_lines:
@@ -284,6 +285,7 @@ class Backfill:
         self.unchanged = 0  # not read: unchanged since their last capture
         self.resumed = 0  # of `captured`: read from where their last capture stopped
         self.new = self.merged = self.commits = self.skipped_lines = self.failed = 0
+        self.pending = 0  # written but pending: said once, held by the gate until it recurs
         self.unreadable: list[dict[str, str]] = []
         self.skipped: dict[str, list[str]] = {"expired": [], "evicted": [], "forgotten": []}
         self.staged: list[str] = []
@@ -297,6 +299,7 @@ class Backfill:
     def add(self, result: CaptureResult) -> None:
         self.new += len(result.new)
         self.merged += len(result.merged)
+        self.pending += len(result.pending)
         self.commits += 1 if result.commit else 0
         self.skipped["expired"] += result.expired_on_arrival
         self.skipped["evicted"] += result.evicted_before
@@ -306,7 +309,8 @@ class Backfill:
         out: dict[str, Any] = {
             "transcripts": self.transcripts, "other_repositories": self.other_repositories,
             "captured": self.captured, "unchanged": self.unchanged,
-            "resumed": self.resumed, "new": self.new, "merged": self.merged, "commits": self.commits,
+            "resumed": self.resumed, "new": self.new, "merged": self.merged, "pending": self.pending,
+            "commits": self.commits,
             "skipped_lines": self.skipped_lines, "failed": self.failed, "unreadable": self.unreadable,
             "skipped": self.skipped, "staged": len(self.staged), "dropped": self.dropped.to_json(),
         }  # fmt: skip
@@ -511,6 +515,8 @@ def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
     else:
         out.say(f"captured {report.captured} of {plural(report.transcripts, 'transcript')} of {project}: "
               f"{report.new} new atoms, {report.merged} merged, {plural(report.commits, 'commit')}")
+        if report.pending:
+            out.say(f"  {report.pending} pending: said once, an atom when said again in another session")
         if report.unchanged:
             out.say(f"  {report.unchanged} unchanged since their last capture (not read again)")
         if report.resumed:

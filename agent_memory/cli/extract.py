@@ -1,7 +1,8 @@
 """`git memory extract --transcript PATH [--project NAME] [--output json]` — dry run of L0 → L1.
 
-Prints the L1 atoms a transcript would yield (docs/cli.md: `{"atoms": [...], "skipped_lines": N}`)
-and writes nothing. `--auto-memory [DIR]` reads Claude Code's own auto-memory folder instead
+Prints the L1 atoms a transcript would yield (docs/cli.md: `{"atoms": [...], "pending": [...],
+"skipped_lines": N}`; `pending`: claims said once that the durability gate holds until they are
+said again in another session, which capture stores but nothing recalls) and writes nothing. `--auto-memory [DIR]` reads Claude Code's own auto-memory folder instead
 (DIR defaults to this project's, `automemory/location.py`): `{"atoms": [...], "skipped":
 [{"file": …, "reason": …}]}`, every topic file one candidate or one skip. Unreadable lines are skipped and counted; the exit code is 0 when anything
 was readable and 2 (bad input) when nothing was: a missing file, a directory, an empty file or
@@ -87,6 +88,11 @@ def run(args: argparse.Namespace) -> Report:
         report.say(
             f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {line:>6}  {atom['claim']}"
         )
+    if result.pending:
+        report.say(f"pending until said again in another session: {len(result.pending)}")
+        for atom in result.pending:
+            line = atom["first_source"].rsplit("#", 1)[-1]
+            report.say(f"  {atom['id']}  {atom['kind']:<10} {line:>6}  {atom['claim']}")
     return report
 
 

@@ -18,7 +18,7 @@ from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
-from agent_memory.model.atom import Atom
+from agent_memory.model.atom import Atom, is_pending
 from agent_memory.model.clock import now_utc, utc_day
 from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory, origin_label
 from agent_memory.model.trailers import one_line, plural
@@ -187,7 +187,8 @@ def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
                            "confidence": atom["confidence"], "sessions": len(atom["sessions"]),
                            "days": _days(atom), "last_seen": atom["last_seen"], "state": state,
                            "reasons": list(result.reasons) if result and not result.eligible else [],
-                           "contested": bool(atom.get("contested")), **_origin(atom)})
+                           "contested": bool(atom.get("contested")), **_origin(atom),
+                           **({"pending": True} if is_pending(atom) else {})})
 
     def held(atoms: dict[str, Atom]) -> list[dict[str, Any]]:
         return [{"id": i, "claim": a["claim"], "kind": a["kind"], "state": _held_state(a), **_origin(a)}
@@ -233,6 +234,8 @@ def _overview(repo: git.Repo, store: L1Store) -> Report:
             note += f", {colour.paint(item['state'], 'ok' if item['state'] == 'eligible' else 'staged')}"
         if item["contested"]:
             note += f", {colour.paint('contested', 'contested')}"
+        if item.get("pending"):
+            note += ", pending until said again"
         line(item["id"], item["claim"], note + _claude(item))
     report.say(f"{colour.paint('contested', 'contested')} pairs: {len(data['contested'])}"
           + ("  (git memory inspect --contested)" if data["contested"] else ""))

@@ -44,11 +44,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent_memory.extract.durability import durable
+from agent_memory.extract.durability import DROP, PENDING, gate
 from agent_memory.extract.statement import Candidate, extract_claims
 from agent_memory.model.atom import Atom, merge, new_atom
 from agent_memory.transcripts.failures import command_program, failure_signature, recurring_failures
@@ -60,15 +60,18 @@ MAX_QUOTE = 2000
 
 @dataclass
 class ExtractResult:
-    atoms: list[Atom]
+    atoms: list[Atom]  # what the transcript teaches on its own
     skipped_lines: int
     stats: ReadStats
     statements: int = 0
     tool_errors: int = 0
     error: str | None = None  # safe mode: why the transcript could not be read
+    # claims said once, in one session, that the gate holds until they recur (`pending: true`):
+    # stored by capture, never recalled, an atom when said again in another session
+    pending: list[Atom] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"atoms": self.atoms, "skipped_lines": self.skipped_lines}
+        return {"atoms": self.atoms, "pending": self.pending, "skipped_lines": self.skipped_lines}
 
 
 def _failure_atoms(errors: list[ToolError], transcript: Transcript, project: str, fallback_ts: str) -> list[Atom]:
@@ -164,17 +167,18 @@ def _atom(
 def statement_atoms(
     statement: Statement, transcript: Transcript | str | os.PathLike[str], project: str, fallback_ts: str
 ) -> list[Atom]:
-    """L1 observations (one per claim) from one user statement."""
+    """L1 observations (one per claim) from one user statement; those the durability gate holds
+    as pending carry `pending: true` (an atom only once the claim recurs: `atom.merge`)."""
     transcript = Transcript.of(transcript)
     out = []
     at = statement.timestamp or fallback_ts
     for cand in extract_claims(
         statement.text, origin=statement.origin, rejected_command=statement.rejected_command
     ):
-        if not durable(statement.text, cand.claim, cand.rule):
+        verdict = gate(statement.text, cand.claim, cand.rule)
+        if verdict == DROP:
             continue  # the learned last gate: task chatter the rules mistook for a rule
-        out.append(
-            _atom(
+        atom = _atom(
                 cand.claim,
                 cand.kind,
                 cand.confidence,
@@ -187,7 +191,9 @@ def statement_atoms(
                 cand.claim[:40],
                 cand.rule,
             )
-        )
+        if verdict == PENDING:
+            atom["pending"] = True
+        out.append(atom)
     return out
 
 
@@ -265,13 +271,16 @@ def extract_transcript(
         for statement in statements:
             observations.extend(statement_atoms(statement, transcript, project, fallback))
         observations.extend(_failure_atoms(errors, transcript, project, fallback))
-        atoms = merge_observations(observations)
+        merged = merge_observations(observations)
     except Exception as exc:  # noqa: BLE001
         if strict:
             raise
         error = error or f"{type(exc).__name__}: {exc}"
-        atoms = []
-    return ExtractResult(atoms, stats.skipped_lines, stats, len(statements), len(errors), error)
+        merged = []
+    atoms = [a for a in merged if not a.get("pending")]
+    pending = [a for a in merged if a.get("pending")]
+    return ExtractResult(atoms, stats.skipped_lines, stats, len(statements), len(errors), error,
+                         pending)
 
 
 __all__ = [

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         review: dict[str, Any]  # local only: the person's decision on it
         rule: str  # local only: the extraction rule that produced it
         origin: str  # "auto-memory": Claude Code's own memory file (untrusted, adopt-only)
+        pending: bool  # local only: said once, held by the durability gate until it recurs
         memory_file: str  # that file, relative to the auto-memory folder
 
 
@@ -70,7 +71,7 @@ REQUIRED_FIELDS = (
     "source", "first_source", "confidence", "tier", "redacted",
 )
 # Fields that only make sense locally (L1) and must never reach committed material.
-LOCAL_ONLY_FIELDS = ("evidence", "evidence_omitted", "review")
+LOCAL_ONLY_FIELDS = ("evidence", "evidence_omitted", "review", "pending")
 # Bounded evidence: every session id is kept (the gates count them), but quotes only
 # for the first and the latest sighting and the first sighting of each of the latest
 # EVIDENCE_DAYS distinct days; the rest are kept as EVIDENCE_FINGERPRINT-digit fingerprints of
@@ -425,6 +426,12 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     if omitted:
         out["evidence_omitted"] = omitted
     out["observations"] = max(len(evidence) + len(omitted), int(a["observations"]), int(b["observations"]))
+    # Pending (said once, below the gate's keep bar) only while every record is pending and all
+    # were said in one session: a second session, or one sighting that cleared the bar, makes
+    # it an atom. (An AND of the records' flags with a bound on the sessions' union: still a
+    # join — commutative, associative, idempotent.)
+    if a.get("pending") and b.get("pending") and len(out["sessions"]) < 2:
+        out["pending"] = True
     for flag in ("contested", "pinned", "decayed", "hand_authored"):
         if flag in keys:
             out[flag] = bool(a.get(flag) or b.get(flag))
@@ -449,6 +456,12 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
         out["review"] = max(reviews, key=lambda r: json.dumps(
             [r.get("at"), r.get("state"), r.get("sessions"), r.get("commit", "")]))
     return out
+
+
+def is_pending(atom: Mapping[str, Any]) -> bool:
+    """Said once and held by the durability gate until it recurs (`pending`; see `merge`)."""
+    sessions = atom.get("sessions")
+    return atom.get("pending") is True and isinstance(sessions, list) and len(set(sessions)) < 2
 
 
 def merge_all(records: Iterable[Mapping[str, Any]]) -> Atom:

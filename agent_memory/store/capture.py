@@ -27,7 +27,7 @@ from typing import Any
 from agent_memory.committed import tiers
 from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.gitio.state import log_error
-from agent_memory.model.atom import Atom, atom_errors, merge
+from agent_memory.model.atom import Atom, atom_errors, is_pending, merge
 from agent_memory.model.clock import iso_z, now_utc, parse_time
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS, is_expired, l1_evictions
 from agent_memory.store import contradictions
@@ -56,6 +56,9 @@ class CaptureResult:
     invalid: list[str] = field(default_factory=list)
     evicted_before: list[str] = field(default_factory=list)  # evicted by the cap, nothing newer seen since
     contested: list[str] = field(default_factory=list)
+    # written but still pending (said once, held by the durability gate until it recurs): not
+    # in `new` or `merged`, which list what became or stays an atom
+    pending: list[str] = field(default_factory=list)
     queued: bool = False
     expired: list[str] = field(default_factory=list)  # dropped by limits=True in the same commit
     evicted: list[str] = field(default_factory=list)
@@ -65,7 +68,7 @@ class CaptureResult:
             "commit": self.commit, "new": self.new, "merged": self.merged,
             "skipped": {"forgotten": self.forgotten, "expired": self.expired_on_arrival, "invalid": self.invalid,
                         "evicted": self.evicted_before},
-            "contested": self.contested, "queued": self.queued,
+            "contested": self.contested, "pending": self.pending, "queued": self.queued,
         }  # fmt: skip
         if self.expired or self.evicted:
             out["dropped"] = {"expired": self.expired, "evicted": self.evicted}
@@ -96,7 +99,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     def compute(snap: Snapshot) -> Change | None:
         result.new, result.merged, result.forgotten, result.expired_on_arrival, result.invalid = [], [], [], [], []
         result.evicted_before = []
-        result.contested, result.expired, result.evicted = [], [], []
+        result.contested, result.expired, result.evicted, result.pending = [], [], [], []
         now = now_utc()
         writes: dict[str, Atom] = {}
         for obs, errors in zip([*queued, *incoming], problems, strict=True):
@@ -123,7 +126,10 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         if not writes:
             return None
         for ident in writes:
-            (result.merged if ident in snap.atoms else result.new).append(ident)
+            if is_pending(writes[ident]):
+                result.pending.append(ident)
+            else:
+                (result.merged if ident in snap.atoms else result.new).append(ident)
         writes.update(_contradictions(snap, writes, result))
         deletes: set[str] = set()
         rescanned = None
@@ -138,8 +144,10 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
             result.new = [i for i in result.new if i not in deletes]
             result.merged = [i for i in result.merged if i not in deletes]
             result.contested = [i for i in result.contested if i not in deletes]
+            result.pending = [i for i in result.pending if i not in deletes]
         body = [f"+ {i} [{writes[i]['kind']}] {summarize(writes[i])}" for i in result.new]
         body += [f"~ {i} [{writes[i]['kind']}] {summarize(writes[i])} ({len(writes[i]['sessions'])} sessions)" for i in result.merged]
+        body += [f"? {i} [{writes[i]['kind']}] {summarize(writes[i])} (pending: said once)" for i in result.pending]
         body += [f"! {i} contested by {', '.join(writes[i].get('contested_by', []))}" for i in result.contested]
         if rules is not None:
             body += _dropped_lines(snap, writes, result.expired, result.evicted, rules)
@@ -151,7 +159,8 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         if len(writes) == 1:
             trailers.append(("Atom-Id", next(iter(writes))))
         where = f" from {session}" if session else ""
-        subject = f"capture: {len(result.new)} new, {len(result.merged)} merged{where}"
+        held_back = f", {len(result.pending)} pending" if result.pending else ""
+        subject = f"capture: {len(result.new)} new, {len(result.merged)} merged{held_back}{where}"
         if deletes:
             subject += f", {len(deletes)} dropped"
         return Change(subject=subject, body=body, trailers=trailers, writes=writes, deletes=deletes,
@@ -279,9 +288,10 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
         if signature is not None:
             ledger.record(Entry(TRANSCRIPT, key, signature, unreadable=why))
         return TranscriptCapture(CaptureResult(commit=None), read, stats.skipped_lines, 0, why)
-    sessions = sorted({s for a in extracted.atoms for s in a["sessions"]})
+    sessions = sorted({s for a in [*extracted.atoms, *extracted.pending] for s in a["sessions"]})
     session_id = session or (sessions[0] if len(sessions) == 1 else None)
-    result = capture_atoms(store, list(extracted.atoms), session_id, transcript.pointer, limits)
+    incoming = [*extracted.atoms, *extracted.pending]
+    result = capture_atoms(store, incoming, session_id, transcript.pointer, limits)
     if signature is not None:
         ledger.record(Entry(TRANSCRIPT, key, signature, stats.end))
     return TranscriptCapture(result, read, stats.skipped_lines, stats.records)

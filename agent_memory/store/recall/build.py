@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.gitio.state import atomic_write
+from agent_memory.model.atom import is_pending
 from agent_memory.store.recall.files import INDEX_FILENAME, _header, write_contested
 from agent_memory.store.recall.index import CONFIDENCE_CODES, KIND_CODES, BytesBlob, RecallIndex
 from agent_memory.store.recall.score import LENGTH_UNITS, QUOTE_TF, QUOTE_UNITS, idf_max_of, idf_of
@@ -62,10 +63,13 @@ def recallable(atom: Atom) -> bool:
     """Per-prompt recall injects unreviewed candidates only: not decayed or superseded (out of
     the working set), not adopted (session start injects those) or rejected, not redacted (a
     secret was cut out of the claim), not from Claude's own memory files (the client already
-    recalls those, and they are the model's words), and typed by the user.
+    recalls those, and they are the model's words), not pending (said once, below the
+    durability gate's keep bar), and typed by the user.
     Forgotten atoms are deleted from the store, so they never reach the index."""
     if atom.get("decayed") or atom.get("superseded_by") or atom.get("redacted"):
         return False
+    if is_pending(atom):
+        return False  # said once, held by the durability gate until it recurs
     if atom.get("origin") == "auto-memory":
         return False  # Claude's own memory: the client recalls it itself (no double injection)
     review = atom.get("review")
