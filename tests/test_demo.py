@@ -22,6 +22,9 @@ def test_demo_explains_its_terms_once_and_ends_honestly(tmp_path: Path) -> None:
     for folder in re.findall(r"(/\S*agent-memory-demo-\S*)", last):
         assert not Path(folder).exists()
     assert "transcript gone" not in out
+    # its per-prompt recall step shows the fact said once (an atom, not a pending claim)
+    recall = out.split("$ git memory recall", 1)[1].split("$ git memory", 1)[0]
+    assert "The API handlers live in src/handlers" in recall, recall
 
 
 def test_demo_in_a_directory_keeps_it_and_its_evidence_resolves(tmp_path: Path) -> None:
