@@ -14,6 +14,7 @@ from agent_memory.model.atom import (
     atom_errors,
     atom_id,
     dump_atom,
+    is_pending,
     load_atom,
     merge,
     merge_all,
@@ -190,6 +191,8 @@ def observations(draw: st.DrawFn, sessions_st: Any = SESSIONS, days_st: Any = DA
     if draw(st.booleans()):
         extra["contested"] = True
         extra["contested_by"] = [draw(st.sampled_from(["atm_00000001", "atm_00000002"]))]
+    if n == 1 and draw(st.booleans()):
+        extra["pending"] = True  # said once, held by the durability gate (as the pipeline writes it)
     atom = l1_atom(claim, sessions=sessions, days=days, line=1,
                    confidence=draw(st.sampled_from(["observed", "stated", "verified"])),
                    kind=draw(st.sampled_from(["preference", "constraint"])),
@@ -205,6 +208,11 @@ def test_merge_is_a_join(a: dict[str, Any], b: dict[str, Any], c: dict[str, Any]
     assert merge(a, a) == merge(a, a) and merge(merge(a, b), b) == merge(a, b)
     m = merge_all([a, b, c])
     assert validate_atom(m)
+    # pending only while every record is and all were said in one session
+    records = (a, b, c)
+    assert is_pending(m) == (all(is_pending(x) for x in records)
+                             and len({s for x in records for s in x["sessions"]}) == 1)  # fmt: skip
+    assert m.get("pending", False) == is_pending(m)
     order = {"observed": 0, "stated": 1, "verified": 2}
     assert order[m["confidence"]] == max(order[x["confidence"]] for x in (a, b, c))
     assert m["observations"] == len({e["source"] for x in (a, b, c) for e in x["evidence"]})
@@ -216,6 +224,7 @@ def test_merge_is_idempotent(a: dict[str, Any]) -> None:
     once = merge(a, a)
     assert merge(once, a) == once
     assert once["observations"] == a["observations"]
+    assert is_pending(once) == is_pending(a)
 
 
 # --- bounded evidence (issue 17) ---------------------------------------------------------------

@@ -22,7 +22,7 @@ def test_show_lists_every_tier_at_a_glance(project: Path) -> None:
     gm(project, "adopt", "--pin", ids["push"])
     gm(project, "adopt", "--yes", ids["pytest"])
     write_session(project, "bbbbbbbb-0000-4000-8000-000000000001", "2026-11-04",
-                  [{"user": "The API handlers live in src/handlers."}])
+                  [{"user": "Remember: the API handlers live in src/handlers."}])
     gm(project, "capture", "--all", "--no-stage")
     text = gm(project, "inspect").stdout
     assert gm(project, "show").stdout == text

@@ -172,12 +172,16 @@ def test_status_counts_l1_as_show_does(project: Path) -> None:
     gm(project, "adopt", "--yes", gm_json(project, "status")["staged"][0]["atom"])
     show = gm_json(project, "show")
     status = gm_json(project, "status")
-    assert len(show["L1"]) == status["L1"]["candidates"] == 1
+    # the rule said once plainly is pending (under the durability gate's keep bar): both verbs
+    # count it apart from the candidates
+    assert len(show["L1"]) == status["L1"]["candidates"] == 0
+    assert len(show["pending"]) == status["L1"]["pending"] == 1
     assert sum(c["state"] == "eligible" for c in show["L1"]) == status["L1"]["eligible"] == 0
     assert status["L1"]["atoms"] == 4  # the records on memory/atoms, adopted and staged ones too
     text = gm(project, "status").stdout
-    assert "  L1 1 candidate (0 eligible, 0 contested)" in text
-    assert "L1 candidates: 1, 0 eligible" in gm(project, "show").stdout
+    assert "  L1 0 candidates (0 eligible, 0 contested, 1 more pending until said again)" in text
+    shown = gm(project, "show").stdout
+    assert "L1 candidates: 0" in shown and "pending until said again in another session: 1" in shown
 
 
 # --- validate --fix: what it fixed is no error, and it says to commit --------------------------

@@ -111,9 +111,9 @@ def test_redacted_claims_are_blocked_with_a_reason(project: Path) -> None:
 
 def test_a_contradicting_pair_is_blocked_and_shown(project: Path) -> None:
     write_session(project, "cccccccc-0000-4000-8000-000000000001", "2026-11-01",
-                  [{"user": "The default branch is dev."}])
+                  [{"user": "Remember: the default branch is dev."}])
     write_session(project, "cccccccc-0000-4000-8000-000000000002", "2026-11-02",
-                  [{"user": "The default branch is main."}])
+                  [{"user": "Remember: the default branch is main."}])
     gm(project, "capture", "--all", "--no-stage")
     pairs = gm_json(project, "inspect", "--contested")["pairs"]
     assert len(pairs) == 1

@@ -404,7 +404,8 @@ def test_a_claim_contested_in_one_project_is_refused(tmp_path: Path) -> None:
         e["to"] for e in gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))["eligible"]
     ] == ["L3"]
     # a later session in beta says the opposite: beta's L2 claim is now contested (§4.2.1)
-    write_session(beta, sid("bbbbbbbb", 3), "2026-11-10", [{"user": BASE_MAIN}])
+    # (with a standing word: said plainly once it would be pending, and contest nothing)
+    write_session(beta, sid("bbbbbbbb", 3), "2026-11-10", [{"user": "Remember: " + BASE_MAIN}])
     gm(beta, "capture", "--all", "--no-stage", env=at("2026-11-10T18:00:00Z"))
     assert gm_json(beta, "inspect", "--contested")["pairs"]
     promote = gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))

@@ -238,13 +238,13 @@ def contested_pair(project: Path) -> tuple[str, str]:
         project,
         "cccccccc-0000-4000-8000-000000000001",
         "2026-11-01",
-        [{"user": "The default branch is dev."}],
+        [{"user": "Remember: the default branch is dev."}],
     )
     write_session(
         project,
         "cccccccc-0000-4000-8000-000000000002",
         "2026-11-02",
-        [{"user": "The default branch is main."}],
+        [{"user": "Remember: the default branch is main."}],
     )
     gm(project, "capture", "--all", "--no-stage")
     pairs = gm_json(project, "inspect", "--contested")["pairs"]
@@ -297,7 +297,7 @@ def test_resolve_against_an_adopted_atom_takes_it_out_of_the_block(project: Path
             project,
             f"dddddddd-0000-4000-8000-00000000000{n}",
             day,
-            [{"user": "The default branch is dev."}],
+            [{"user": "Remember: the default branch is dev."}],
         )
     gm(project, "capture", "--all", "--no-stage")
     gm(project, "stage")
@@ -306,7 +306,7 @@ def test_resolve_against_an_adopted_atom_takes_it_out_of_the_block(project: Path
         project,
         "dddddddd-0000-4000-8000-000000000009",
         "2026-11-05",
-        [{"user": "The default branch is main."}],
+        [{"user": "Remember: the default branch is main."}],
     )
     gm(project, "capture", "--all", "--no-stage")
     older, newer = contested_pair_ids(project)

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.claude.automemory import is_index_file, memory_files
+from agent_memory.model.atom import is_pending
 
 # Written as text so the lists stay readable; split once at import.
 _STOP_WORDS_TEXT = """a an the and or but of to in on at for with by from as into onto over via per about
@@ -269,8 +270,10 @@ def _proposal(
 
 
 def atom_items(atoms: Iterable[Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """(id, claim) of each live atom: superseded atoms are out of consolidation."""
-    return [(str(a["id"]), str(a["claim"])) for a in atoms if not a.get("superseded_by")]
+    """(id, claim) of each live atom: superseded atoms are out of consolidation, and so are
+    pending claims (said once, no atom yet: never a gist to remember, never one to forget)."""
+    return [(str(a["id"]), str(a["claim"])) for a in atoms
+            if not a.get("superseded_by") and not is_pending(a)]  # fmt: skip
 
 
 _BOLD_LABEL_RE = re.compile(r"\*\*[^*\n]{1,40}:\*\*")

@@ -285,7 +285,7 @@ class Backfill:
         self.unchanged = 0  # not read: unchanged since their last capture
         self.resumed = 0  # of `captured`: read from where their last capture stopped
         self.new = self.merged = self.commits = self.skipped_lines = self.failed = 0
-        self.pending = 0  # written but pending: said once, held by the gate until it recurs
+        self._pending: set[str] = set()  # still pending: said once, held by the gate until it recurs
         self.unreadable: list[dict[str, str]] = []
         self.skipped: dict[str, list[str]] = {"expired": [], "evicted": [], "forgotten": []}
         self.staged: list[str] = []
@@ -298,12 +298,21 @@ class Backfill:
 
     def add(self, result: CaptureResult) -> None:
         self.new += len(result.new)
-        self.merged += len(result.merged)
-        self.pending += len(result.pending)
+        # A claim pending in an earlier transcript of this run and said again in a later one
+        # became an atom here: new to the store's atoms, no longer pending.
+        lifted = [i for i in result.merged if i in self._pending]
+        self.new += len(lifted)
+        self.merged += len(result.merged) - len(lifted)
+        self._pending.difference_update(lifted)
+        self._pending.update(result.pending)
         self.commits += 1 if result.commit else 0
         self.skipped["expired"] += result.expired_on_arrival
         self.skipped["evicted"] += result.evicted_before
         self.skipped["forgotten"] += result.forgotten
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -181,21 +181,23 @@ def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
     staged = _staged(repo)
     found = l1_candidates(store.atoms(), l2, {s["atom"] for s in staged}, project)
     pairs, _ = _contested(repo, store)
-    candidates = []
+    candidates: list[dict[str, Any]] = []
+    waiting: list[dict[str, Any]] = []
     for atom, state, result in sorted(found, key=lambda c: (-len(c[0]["sessions"]), -_days(c[0]), c[0]["id"])):
-        candidates.append({"id": atom["id"], "claim": atom["claim"], "kind": atom["kind"],
+        # a claim said once that the durability gate holds until it is said again: listed
+        # apart, no candidate yet (`status` counts the same way)
+        (waiting if is_pending(atom) else candidates).append({"id": atom["id"], "claim": atom["claim"], "kind": atom["kind"],
                            "confidence": atom["confidence"], "sessions": len(atom["sessions"]),
                            "days": _days(atom), "last_seen": atom["last_seen"], "state": state,
                            "reasons": list(result.reasons) if result and not result.eligible else [],
-                           "contested": bool(atom.get("contested")), **_origin(atom),
-                           **({"pending": True} if is_pending(atom) else {})})
+                           "contested": bool(atom.get("contested")), **_origin(atom)})
 
     def held(atoms: dict[str, Atom]) -> list[dict[str, Any]]:
         return [{"id": i, "claim": a["claim"], "kind": a["kind"], "state": _held_state(a), **_origin(a)}
                 for i, a in sorted(atoms.items(), key=lambda kv: (not kv[1].get("pinned"), kv[0]))]
 
     return {"project": project, "L3": held(l3), "L2": held(l2), "staged": staged, "L1": candidates,
-            "contested": pairs}
+            "pending": waiting, "contested": pairs}
 
 
 def _origin(atom: Atom) -> dict[str, str]:
@@ -234,9 +236,11 @@ def _overview(repo: git.Repo, store: L1Store) -> Report:
             note += f", {colour.paint(item['state'], 'ok' if item['state'] == 'eligible' else 'staged')}"
         if item["contested"]:
             note += f", {colour.paint('contested', 'contested')}"
-        if item.get("pending"):
-            note += ", pending until said again"
         line(item["id"], item["claim"], note + _claude(item))
+    if data["pending"]:
+        report.say(f"pending until said again in another session: {len(data['pending'])}")
+        for item in data["pending"]:
+            line(item["id"], item["claim"], f"  {item['days']}d {item['confidence']}")
     report.say(f"{colour.paint('contested', 'contested')} pairs: {len(data['contested'])}"
           + ("  (git memory inspect --contested)" if data["contested"] else ""))
     for pair in data["contested"]:

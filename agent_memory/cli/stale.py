@@ -11,7 +11,7 @@ from agent_memory.cli.output import store_here
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.gitio import repo as git
-from agent_memory.model.atom import Atom
+from agent_memory.model.atom import Atom, is_pending
 from agent_memory.store.stale import MISSING, Finding, find_stale
 
 
@@ -19,7 +19,8 @@ def _atoms() -> tuple[git.Repo, list[Atom]]:
     # A clone has the committed L2 atoms but no memory/atoms branch (it is never pushed), so a
     # missing L1 store is not an error here.
     repo, store = store_here(require_init=False)
-    l1 = store.atoms() if store.exists() else []
+    # (pending claims are no atoms yet: a path they name is nothing to fix)
+    l1 = [a for a in store.atoms() if not is_pending(a)] if store.exists() else []
     l2 = sorted(tiers.l2_atoms(repo.workdir).values(), key=lambda a: a["id"])
     return repo, [*l1, *l2]
 

@@ -22,6 +22,7 @@ from agent_memory.committed import guarded, reviewed, tiers
 from agent_memory.committed.install import hook_states, target_file
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import recent_errors
+from agent_memory.model.atom import is_pending
 from agent_memory.model.home import memory_home_dir
 from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory
 from agent_memory.model.trailers import plural
@@ -52,10 +53,12 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     waiting = []
     if repo.workdir is not None and git.rev_parse(repo, "HEAD"):
         waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
-    # Counted as `show` counts them: the candidates, not the adopted or staged atoms' records.
+    # Counted as `show` counts them: the candidates, not the adopted or staged atoms' records;
+    # the claims pending until said again (listed by `show` with that note) apart.
     found = l1_candidates(atoms, held, {item.atom_id for item in waiting}, data["project"])
-    candidates = [atom for atom, _, _ in found]
+    candidates = [atom for atom, _, _ in found if not is_pending(atom)]
     data["L1"] = {"atoms": len(atoms), "candidates": len(candidates),
+                  "pending": sum(1 for atom, _, _ in found if is_pending(atom)),
                   "eligible": sum(1 for _, state, _ in found if state == "eligible"),
                   "contested": sum(1 for a in candidates if a.get("contested")), "unreadable": len(snap.bad),
                   "forgotten": len(snap.tombstones),
@@ -135,6 +138,7 @@ def _text(report: Report, data: dict[str, Any]) -> None:
         report.say(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
     report.say(f"  L1 {plural(l1['candidates'], 'candidate')} ({l1['eligible']} eligible, {l1['contested']} contested"
           + (f", {l1['claude_memory']} from {CLAUDE_MEMORY}" if l1["claude_memory"] else "")
+          + (f", {l1['pending']} more pending until said again" if l1["pending"] else "")
           + (f", {l1['unreadable']} unreadable — run `git memory validate`" if l1["unreadable"] else "") + ")")
     report.say(f"  L2 {l2['held']} adopted ({l2['pinned']} pinned)")
     report.say(f"  L3 {data['L3']['held']} adopted (global)")

@@ -429,7 +429,9 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     # Pending (said once, below the gate's keep bar) only while every record is pending and all
     # were said in one session: a second session, or one sighting that cleared the bar, makes
     # it an atom. (An AND of the records' flags with a bound on the sessions' union: still a
-    # join — commutative, associative, idempotent.)
+    # join — commutative, associative, idempotent.) A record from Claude's own memory files
+    # lifts it too: the merged atom then carries that origin, so it is still never recalled and
+    # reaches a committed tier only through a person's adopt.
     if a.get("pending") and b.get("pending") and len(out["sessions"]) < 2:
         out["pending"] = True
     for flag in ("contested", "pinned", "decayed", "hand_authored"):

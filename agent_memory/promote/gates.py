@@ -19,6 +19,7 @@ from agent_memory.model.atom import (
     Atom,
     atom_id,
     contested_ids,
+    is_pending,
     normalize,
     strip_pointer,
     validate_atom,
@@ -149,6 +150,10 @@ def l1_reasons(
         # recurrence cannot substitute for a human. No fast path skips this.
         reasons.append("redacted — needs a restatement without the secret")
     reasons += _contest_reasons(atom, contesters)
+    if is_pending(atom):
+        # said once under the durability gate's keep bar: no atom until said again, whatever
+        # else it has (`verify` raises its confidence, not the evidence that it lasts)
+        reasons.append("pending — said once; an atom when said again in another session")
     if atom.get("superseded_by"):
         reasons.append(f"superseded by {atom['superseded_by']}")
     if is_expired(atom, now):

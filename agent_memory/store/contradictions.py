@@ -54,7 +54,7 @@ Decisions and stated limits:
 
 from __future__ import annotations
 
-from agent_memory.model.atom import normalize
+from agent_memory.model.atom import is_pending, normalize
 from agent_memory.model.clock import time_key
 from agent_memory.model.tags import contested_tag  # noqa: F401 - re-exported
 
@@ -507,7 +507,10 @@ def detect(atoms: Sequence[Atom], involving: Set[str] | None = None) -> list[Con
     `involving`: only the pairs with at least one of these ids (the others are not judged)."""
     by_id: dict[str, Atom] = {}
     for atom in atoms:
-        if not atom.get("project"):
+        # A pending claim (said once, held by the durability gate) contradicts nothing until it
+        # recurs: it is no atom yet, recall never shows it, and a tag it set on an adopted
+        # line would outlive it. Once lifted it is written again and judged then.
+        if not atom.get("project") or is_pending(atom):
             continue
         ident = str(atom["id"])
         # Two records of one atom (unmerged copies): keep the one the merge join would date
