@@ -279,22 +279,25 @@ def _line(pointer: str) -> int:
 
 
 def _atoms_as_captured(corpus: Corpus) -> Callable[[Path], list[dict[str, Any]]]:
-    """Each transcript's atoms as capture would hold them once all of its person's sessions are
-    in: its own atoms, plus the claims it holds as pending that the person says again in
-    another session (merged by id, `atom.merge` lifts them); a claim pending everywhere it is
-    said is no atom and is not counted."""
+    """Each transcript's atoms as capture would hold them once all the sessions of its store are
+    in: its own atoms, plus the claims it holds as pending that are said again in another
+    session of the same store (merged by id, `atom.merge` lifts them); a claim pending everywhere
+    it is said is no atom and is not counted. A store is one person's one project folder (its
+    transcripts' directory): each repository has its own, so nothing lifts across them."""
     from agent_memory.extract.pipeline import merge_observations
     from agent_memory.model.atom import is_pending
 
     results = {rel: extract_transcript(corpus.transcripts / rel, "dev") for rel in corpus.files}
-    per_person: dict[str, list[dict[str, Any]]] = {}
+    def store(rel: str) -> tuple[str, str]:
+        return corpus.user_of(rel), str(Path(rel).parent)
+
+    per_store: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for rel, result in results.items():
-        per_person.setdefault(corpus.user_of(rel), []).extend([*result.atoms, *result.pending])
-    lifted = {(person, a["id"]) for person, found in per_person.items()
+        per_store.setdefault(store(rel), []).extend([*result.atoms, *result.pending])
+    lifted = {(key, a["id"]) for key, found in per_store.items()
               for a in merge_observations(found) if not is_pending(a)}  # fmt: skip
     by_path = {
-        corpus.transcripts / rel: [*r.atoms, *(a for a in r.pending
-                                              if (corpus.user_of(rel), a["id"]) in lifted)]
+        corpus.transcripts / rel: [*r.atoms, *(a for a in r.pending if (store(rel), a["id"]) in lifted)]
         for rel, r in results.items()
     }  # fmt: skip
     return lambda path: by_path[path]
@@ -329,7 +332,7 @@ def observations(
 
 def _pending_observations(corpus: Corpus) -> list[Observation]:
     """The claims each transcript holds as pending (`ExtractResult.pending`) that stay pending
-    over all of its person's sessions, as observations."""
+    over all the sessions of its store (`_atoms_as_captured`), as observations."""
     counted = _atoms_as_captured(corpus)
 
     def still_pending(path: Path) -> list[dict[str, Any]]:

@@ -167,21 +167,23 @@ def test_status_counts_l1_as_show_does(project: Path) -> None:
         write_session(project, f"eeeeeeee-0000-4000-8000-00000000000{n}", f"2026-11-0{n}",
                       [{"user": "Never push directly to main; always open a pull request."},
                        {"user": "Use pnpm, not npm."}, {"user": "Always run ruff before committing."}])  # fmt: skip
-    write_session(project, "eeeeeeee-0000-4000-8000-000000000004", "2026-11-04", [{"user": "Use tabs in Makefiles."}])
+    # said once: a rule with a standing word (a candidate) and a plain one under the durability
+    # gate's keep bar (pending: both verbs count it apart from the candidates)
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000004", "2026-11-04",
+                  [{"user": "Always use tabs in Makefiles."}, {"user": "The default branch is dev."}])  # fmt: skip
     gm(project, "capture", "--all")
     gm(project, "adopt", "--yes", gm_json(project, "status")["staged"][0]["atom"])
     show = gm_json(project, "show")
     status = gm_json(project, "status")
-    # the rule said once plainly is pending (under the durability gate's keep bar): both verbs
-    # count it apart from the candidates
-    assert len(show["L1"]) == status["L1"]["candidates"] == 0
+    assert len(show["L1"]) == status["L1"]["candidates"] == 1
     assert len(show["pending"]) == status["L1"]["pending"] == 1
     assert sum(c["state"] == "eligible" for c in show["L1"]) == status["L1"]["eligible"] == 0
-    assert status["L1"]["atoms"] == 4  # the records on memory/atoms, adopted and staged ones too
+    assert status["L1"]["atoms"] == 5  # the records on memory/atoms, adopted and staged ones too
     text = gm(project, "status").stdout
-    assert "  L1 0 candidates (0 eligible, 0 contested, 1 more pending until said again)" in text
+    assert "  L1 1 candidate (0 eligible, 0 contested, 1 more pending until said again)" in text
     shown = gm(project, "show").stdout
-    assert "L1 candidates: 0" in shown and "pending until said again in another session: 1" in shown
+    assert "L1 candidates: 1, 0 eligible" in shown
+    assert "pending until said again in another session: 1" in shown
 
 
 # --- validate --fix: what it fixed is no error, and it says to commit --------------------------

@@ -105,6 +105,19 @@ def test_a_claim_said_once_in_each_of_two_sessions_of_one_backfill_is_one_new_at
     assert (status["candidates"], status["pending"]) == (1, 0)
 
 
+def test_a_backfill_that_lifts_a_pending_record_stored_before_it_reports_it_merged(
+    project: Path,
+) -> None:
+    first = write_session(project, FIRST, "2026-11-01", [{"user": SAID_ONCE}])
+    gm(project, "capture", "--transcript", str(first), "--no-stage")
+    # the first session goes on and says it again (still one session: still pending), and a
+    # second session says it: an atom, whose record existed before this run
+    write_session(project, FIRST, "2026-11-01", [{"user": SAID_ONCE}, {"user": SAID_ONCE}])
+    write_session(project, SECOND, "2026-11-02", [{"user": SAID_ONCE}])
+    done = gm_json(project, "capture", "--all", "--no-stage")
+    assert (done["new"], done["merged"], done["pending"]) == (0, 1, 0), done
+
+
 def test_a_pending_claim_is_counted_apart_and_never_promoted_even_verified(project: Path) -> None:
     first = write_session(project, FIRST, "2026-11-01", [{"user": SAID_ONCE}])
     gm(project, "capture", "--transcript", str(first), "--no-stage")

@@ -286,6 +286,7 @@ class Backfill:
         self.resumed = 0  # of `captured`: read from where their last capture stopped
         self.new = self.merged = self.commits = self.skipped_lines = self.failed = 0
         self._pending: set[str] = set()  # still pending: said once, held by the gate until it recurs
+        self._fresh: set[str] = set()  # pending records this run wrote first
         self.unreadable: list[dict[str, str]] = []
         self.skipped: dict[str, list[str]] = {"expired": [], "evicted": [], "forgotten": []}
         self.staged: list[str] = []
@@ -298,13 +299,15 @@ class Backfill:
 
     def add(self, result: CaptureResult) -> None:
         self.new += len(result.new)
-        # A claim pending in an earlier transcript of this run and said again in a later one
-        # became an atom here: new to the store's atoms, no longer pending.
-        lifted = [i for i in result.merged if i in self._pending]
+        # A claim first stored as pending by an earlier transcript of this run and said again in
+        # a later one became an atom here: new to the store, no longer pending. (One whose
+        # record existed before the run is merged, as a single capture reports it.)
+        lifted = [i for i in result.merged if i in self._fresh]
         self.new += len(lifted)
         self.merged += len(result.merged) - len(lifted)
-        self._pending.difference_update(lifted)
+        self._pending.difference_update(result.merged)
         self._pending.update(result.pending)
+        self._fresh.update(result.pending_new)
         self.commits += 1 if result.commit else 0
         self.skipped["expired"] += result.expired_on_arrival
         self.skipped["evicted"] += result.evicted_before

@@ -59,6 +59,9 @@ class CaptureResult:
     # written but still pending (said once, held by the durability gate until it recurs): not
     # in `new` or `merged`, which list what became or stays an atom
     pending: list[str] = field(default_factory=list)
+    # of `pending`, those the store did not hold before (a backfill counts one of these that a
+    # later transcript of the same run lifts as new; a record that existed is merged)
+    pending_new: list[str] = field(default_factory=list)
     queued: bool = False
     expired: list[str] = field(default_factory=list)  # dropped by limits=True in the same commit
     evicted: list[str] = field(default_factory=list)
@@ -100,6 +103,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         result.new, result.merged, result.forgotten, result.expired_on_arrival, result.invalid = [], [], [], [], []
         result.evicted_before = []
         result.contested, result.expired, result.evicted, result.pending = [], [], [], []
+        result.pending_new = []
         now = now_utc()
         writes: dict[str, Atom] = {}
         for obs, errors in zip([*queued, *incoming], problems, strict=True):
@@ -128,6 +132,8 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         for ident in writes:
             if is_pending(writes[ident]):
                 result.pending.append(ident)
+                if ident not in snap.atoms:
+                    result.pending_new.append(ident)
             else:
                 (result.merged if ident in snap.atoms else result.new).append(ident)
         writes.update(_contradictions(snap, writes, result))
@@ -145,6 +151,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
             result.merged = [i for i in result.merged if i not in deletes]
             result.contested = [i for i in result.contested if i not in deletes]
             result.pending = [i for i in result.pending if i not in deletes]
+            result.pending_new = [i for i in result.pending_new if i not in deletes]
         body = [f"+ {i} [{writes[i]['kind']}] {summarize(writes[i])}" for i in result.new]
         body += [f"~ {i} [{writes[i]['kind']}] {summarize(writes[i])} ({len(writes[i]['sessions'])} sessions)" for i in result.merged]
         body += [f"? {i} [{writes[i]['kind']}] {summarize(writes[i])} (pending: said once)" for i in result.pending]
