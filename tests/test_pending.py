@@ -53,6 +53,8 @@ def test_a_claim_said_once_is_pending_and_an_atom_once_said_again(project: Path)
     assert stored[pending_id]["pending"] is True and stored[pending_id]["sessions"] == [FIRST]
     recalled = gm_json(project, "recall", "--prompt", "tabs in the Makefiles")["atoms"]
     assert pending_id not in [a["id"] for a in recalled]
+    why = gm_json(project, "inspect", "--why", pending_id)
+    assert (why["tier"], why["state"]) == ("L1", "pending")
     shown = gm_json(project, "show")
     assert [c["id"] for c in shown["pending"]] == [pending_id]
     assert pending_id not in [c["id"] for c in shown["L1"]]
@@ -67,6 +69,7 @@ def test_a_claim_said_once_is_pending_and_an_atom_once_said_again(project: Path)
     assert pending_id in [a["id"] for a in recalled]
     shown = gm_json(project, "show")
     assert pending_id in [c["id"] for c in shown["L1"]] and shown["pending"] == []
+    assert gm_json(project, "inspect", "--why", pending_id)["state"] == "candidate"
 
 
 def test_recapturing_a_pending_claim_adds_nothing(project: Path) -> None:

@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> Report:
 def where_is(repo: git.Repo, store: L1Store, ident: str) -> tuple[str, str]:
     """(tier, state) of an atom now: L3/L2 when held (adopted or pinned, decayed, superseded),
     L1 `staged` while a review commit waits, `rejected` after a rejection with no new
-    sessions, `candidate` otherwise; `forgotten` when only its tombstone is left."""
+    sessions, `pending` for a claim said once that waits to be said again, `candidate` otherwise;
+    `forgotten` when only its tombstone is left."""
     l3 = tiers.l3_atoms()
     if ident in l3:
         return "L3", _held_state(l3[ident])
@@ -71,7 +72,7 @@ def where_is(repo: git.Repo, store: L1Store, ident: str) -> tuple[str, str]:
         return "L1", "rejected"
     if review.get("state") == "demoted":
         return "L1", "demoted"
-    return "L1", "candidate"
+    return "L1", "pending" if is_pending(atom) else "candidate"
 
 
 def _held_state(atom: Atom) -> str:
@@ -90,6 +91,8 @@ STATE_TEXT = {
     "rejected": "a candidate you rejected: not staged again until new sessions say it",
     "demoted": "a candidate again: demoted from L2",
     "candidate": "a candidate: recalled per prompt, promoted when it recurs",
+    "pending": "pending: said once and held by the durability gate; an atom when said again in"
+    " another session",
     "forgotten": "forgotten: only its tombstone is left (`git memory forget --undo ID` restores it)",
 }
 
