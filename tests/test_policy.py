@@ -26,7 +26,7 @@ def test_the_readme_limits_are_the_policy_constants() -> None:
     expected = {
         "L1 → L2: distinct sessions (observed / stated)": [policy.L1_TO_L2_SESSIONS, policy.L1_TO_L2_STATED_SESSIONS],
         "L1 → L2: distinct UTC days": [policy.L1_TO_L2_DAYS],
-        "L1 cap (oldest last seen is evicted)": [policy.L1_CAP],
+        "L1 cap (pending claims, then the oldest last seen, are evicted)": [policy.L1_CAP],
         "L1 expiry (not seen again)": [policy.L1_MAX_AGE_DAYS],
         "L2 cap per project (overflow goes back to L1)": [policy.L2_CAP],
         "L2 → L3: projects / days held at L2": [policy.L3_MIN_PROJECTS, policy.L2_MIN_AGE_DAYS],
@@ -56,6 +56,20 @@ def test_expiry_and_eviction_spare_pinned_and_held_atoms_but_count_them() -> Non
     assert expired == ["old"]
     # five remain, two over the cap: the oldest movable ones go, never the pinned or held
     assert evicted == ["a", "b"]
+
+
+def test_pending_claims_are_evicted_before_atoms_however_recent() -> None:
+    # said once and held by the durability gate: no atom yet, so the first to make room
+    atoms = [
+        _atom("old", "2026-11-01T00:00:00Z", sessions=["s1", "s2"]),
+        _atom("pending-new", "2026-11-05T00:00:00Z", sessions=["s3"], pending=True),
+        _atom("newer", "2026-11-03T00:00:00Z", sessions=["s4"]),
+        _atom("pending-newest", "2026-11-06T00:00:00Z", sessions=["s5"], pending=True),
+    ]
+    _, evicted = policy.l1_evictions(atoms, NOW, cap=2)
+    assert evicted == ["pending-new", "pending-newest"]
+    _, evicted = policy.l1_evictions(atoms, NOW, cap=1)
+    assert evicted == ["pending-new", "pending-newest", "old"]
 
 
 def test_expiry_is_strictly_past_the_limit() -> None:

@@ -101,8 +101,9 @@ def l1_evictions(
 ) -> tuple[list[str], list[str]]:
     """(expired ids, evicted ids) for the L1 store, both oldest first.
 
-    Expired: last seen more than `max_age_days` ago. Evicted: of the rest, the oldest
-    `last_seen` beyond `cap`. Exempt from both, though they count toward the cap: pinned atoms
+    Expired: last seen more than `max_age_days` ago. Evicted: of the rest, beyond `cap`, the
+    pending claims first (said once and held by the durability gate: no atom yet), then the
+    oldest `last_seen`. Exempt from both, though they count toward the cap: pinned atoms
     (a human's explicit keep) and atoms held at L2 (`held`), whose L1 record is the
     provenance chain of an adopted line."""
     everything = list(atoms)
@@ -120,5 +121,10 @@ def l1_evictions(
     over = len(remaining) - cap
     evicted: list[str] = []
     if over > 0:
-        evicted = [str(a["id"]) for a in _oldest_first(filter(movable, remaining))[:over]]
+        # (imported here: the hooks import this module, and only a store over the cap gets here)
+        from agent_memory.model.atom import is_pending
+
+        order = _oldest_first(filter(movable, remaining))
+        order = [a for a in order if is_pending(a)] + [a for a in order if not is_pending(a)]
+        evicted = [str(a["id"]) for a in order[:over]]
     return expired, evicted
