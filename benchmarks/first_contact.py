@@ -49,7 +49,7 @@ PEOPLE = "benchmarks/extra_corpus/people/"
 
 # Run inside a `git archive` of the old commit: its extract_claims and, where it had one, its
 # gate (a version before the gate existed keeps every candidate; one before `exempt` existed
-# still gates, and says how a candidate was kept only as "gate").
+# still gates, and says how a candidate was kept only as "gate") and its gate's score.
 _DUMP = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
@@ -62,6 +62,11 @@ try:
     from agent_memory.extract.durability import candidate_features, exempt
 except ImportError:
     exempt = None
+try:
+    from agent_memory.extract.durability import packaged_model, score
+    model = packaged_model()
+except ImportError:
+    model = None
 out = []
 for text, origin, rejected in json.load(open(sys.argv[2], encoding="utf-8")):
     row = []
@@ -72,7 +77,8 @@ for text, origin, rejected in json.load(open(sys.argv[2], encoding="utf-8")):
             kept, by = durable(text, c.claim, rule), "gate"
             if exempt is not None:
                 by = "exempt" if exempt(candidate_features(text, c.claim, rule)) else "score"
-        row.append([c.claim, c.kind, rule, kept, by])
+        p = score(text, c.claim, rule, model) if model is not None else None
+        row.append([c.claim, c.kind, rule, kept, by, p])
     out.append(row)
 json.dump(out, sys.stdout)
 """
@@ -112,13 +118,14 @@ class Seen:
     day: str
     text: str
     expected: list[dict[str, Any]]
-    cands: list[list[Any]]  # [claim, kind, rule, kept, by]
+    cands: list[list[Any]]  # [claim, kind, rule, kept, by, score (None: no scoring gate)]
 
 
 def run_version(
     commit: str, stmts: list[Any], tmp: Path, cache: Path | None, root: Path = ROOT
 ) -> list[Any]:
-    """What the rules of `commit` kept of `stmts`: [[claim, kind, rule, kept, by], ...] each."""
+    """What the rules of `commit` kept of `stmts`: [[claim, kind, rule, kept, by, score], ...]
+    each."""
     payload = json.dumps([[s.text, s.origin, s.rejected_command] for s in stmts])
     key = hashlib.sha256((_DUMP + payload).encode("utf-8")).hexdigest()[:16]
     cached = cache / f"first-{commit[:12]}-{key}.json" if cache is not None else None
@@ -153,6 +160,12 @@ def outcome(claim: str, kind: str, expected: list[dict[str, Any]]) -> tuple[str,
     return ("hit" if required else "neutral" if matched else "fp"), required
 
 
+# Today's keep bar (durability weights' keep_threshold): a candidate its version kept scoring
+# under it would be pending now (an atom only when said again), unless exempt. Applied to each
+# version's own gate score: what the bar does to the rules a person first met.
+KEEP_BAR = 0.80
+
+
 def report(seen: list[Seen], show: bool) -> None:
     tables: dict[str, dict[str, collections.Counter[str]]] = collections.defaultdict(
         lambda: collections.defaultdict(collections.Counter)
@@ -161,11 +174,14 @@ def report(seen: list[Seen], show: bool) -> None:
     for s in seen:
         lang = bench.language(s.text)
         got: set[int] = set()
-        for claim, kind, rule, kept, by in s.cands:
+        for claim, kind, rule, kept, by, *rest in s.cands:
             out, hits = outcome(claim, kind, s.expected)
             if not kept:
                 tables["dropped by the gate"]["all"][out] += 1
                 continue
+            p = rest[0] if rest else None
+            held = by != "exempt" and p is not None and p < KEEP_BAR
+            tables[f"at the keep bar {KEEP_BAR:.2f}"]["pending" if held else "atoms"][out] += 1
             got |= hits
             for table, key in (("pooled", "all"), ("rule", rule or "?"), ("language", lang),
                                ("kept by", by), ("rules of", s.day)):  # fmt: skip
@@ -178,7 +194,8 @@ def report(seen: list[Seen], show: bool) -> None:
     people = len({s.person for s in seen})
     print(f"first contact: {people} TUNE people, {len(seen)} statements, {required} durable")
     print(f"  found {found}/{required} (R {found / required if required else 0:.3f})")
-    for table in ("pooled", "dropped by the gate", "kept by", "rules of", "language", "rule"):
+    for table in ("pooled", "dropped by the gate", f"at the keep bar {KEEP_BAR:.2f}", "kept by",
+                  "rules of", "language", "rule"):
         print(f"{table}:")
         rows = sorted(tables[table].items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))
         for key, c in rows:

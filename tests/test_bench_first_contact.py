@@ -93,7 +93,7 @@ def test_an_old_version_runs_with_the_gate_it_had(
     work = tmp_path / "work"
     work.mkdir()
     got = _module().run_version(commit, [stmt], work, None, root=repo)
-    assert got == [[["Use pnpm", "preference", "preference.use", kept, by]]]
+    assert got == [[["Use pnpm", "preference", "preference.use", kept, by, None]]]
 
 
 @pytest.mark.parametrize(
