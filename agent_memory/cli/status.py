@@ -54,7 +54,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     if repo.workdir is not None and git.rev_parse(repo, "HEAD"):
         waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
     # Counted as `show` counts them: the candidates, not the adopted or staged atoms' records;
-    # the claims pending until said again (listed by `show` with that note) apart.
+    # the claims pending until said again (`show` lists them under "pending") apart.
     found = l1_candidates(atoms, held, {item.atom_id for item in waiting}, data["project"])
     candidates = [atom for atom, _, _ in found if not is_pending(atom)]
     data["L1"] = {"atoms": len(atoms), "candidates": len(candidates),

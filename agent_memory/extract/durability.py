@@ -426,10 +426,10 @@ def exempt(feats: list[str]) -> bool:
 # --- the model ----------------------------------------------------------------------------------
 
 
-# What a candidate becomes (`verdict`). KEEP: an atom on one mention. PENDING: kept on the store's branch
-# but not yet an atom anyone sees (not recalled, not reported by `extract`, not promotable):
-# it becomes one when the same claim is said again in another session (`atom.merge`), since
-# "a fact climbs because it recurred". DROP: nothing is kept.
+# What a candidate becomes (`verdict`). KEEP: an atom on one mention. PENDING: kept on the
+# store's branch but not yet an atom anyone sees (not recalled, not reported by `extract` as an
+# atom, not promotable): it becomes one when the same claim is said again in another session
+# (`atom.merge`), since "a fact climbs because it recurred". DROP: nothing is kept.
 # The keep bar (`keep_threshold` of the weights file, 0.80) was chosen on TUNE people only, out
 # of fold (benchmarks/train_durability.py, gate retrained per person, 191 people), by a rule
 # fixed before looking: the highest precision on every rule version's candidates (rule output

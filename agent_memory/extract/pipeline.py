@@ -50,7 +50,7 @@ from typing import Any
 
 from agent_memory.extract.durability import DROP, PENDING, gate
 from agent_memory.extract.statement import Candidate, extract_claims
-from agent_memory.model.atom import Atom, merge, new_atom
+from agent_memory.model.atom import Atom, is_pending, merge, new_atom
 from agent_memory.transcripts.failures import command_program, failure_signature, recurring_failures
 from agent_memory.transcripts.identity import Transcript
 from agent_memory.transcripts.reader import Position, ReadStats, Statement, ToolError, iter_events
@@ -179,18 +179,18 @@ def statement_atoms(
         if verdict == DROP:
             continue  # the learned last gate: task chatter the rules mistook for a rule
         atom = _atom(
-                cand.claim,
-                cand.kind,
-                cand.confidence,
-                project,
-                transcript,
-                statement.line,
-                at,
-                statement.session_id,
-                statement.text,
-                cand.claim[:40],
-                cand.rule,
-            )
+            cand.claim,
+            cand.kind,
+            cand.confidence,
+            project,
+            transcript,
+            statement.line,
+            at,
+            statement.session_id,
+            statement.text,
+            cand.claim[:40],
+            cand.rule,
+        )
         if verdict == PENDING:
             atom["pending"] = True
         out.append(atom)
@@ -277,8 +277,8 @@ def extract_transcript(
             raise
         error = error or f"{type(exc).__name__}: {exc}"
         merged = []
-    atoms = [a for a in merged if not a.get("pending")]
-    pending = [a for a in merged if a.get("pending")]
+    atoms = [a for a in merged if not is_pending(a)]
+    pending = [a for a in merged if is_pending(a)]
     return ExtractResult(atoms, stats.skipped_lines, stats, len(statements), len(errors), error,
                          pending)
 

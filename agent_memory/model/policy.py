@@ -99,7 +99,7 @@ def l1_evictions(
     cap: int = L1_CAP,
     max_age_days: int = L1_MAX_AGE_DAYS,
 ) -> tuple[list[str], list[str]]:
-    """(expired ids, evicted ids) for the L1 store, both oldest first.
+    """(expired ids, evicted ids) for the L1 store, oldest first (evicted: pending ones first).
 
     Expired: last seen more than `max_age_days` ago. Evicted: of the rest, beyond `cap`, the
     pending claims first (said once and held by the durability gate: no atom yet), then the
