@@ -278,16 +278,21 @@ def _line(pointer: str) -> int:
     return int(pointer.rsplit("#L", 1)[1])
 
 
-def _atoms_as_captured(corpus: Corpus) -> Callable[[Path], list[dict[str, Any]]]:
-    """Each transcript's atoms as capture would hold them once all the sessions of its store are
-    in: its own atoms, plus the claims it holds as pending that are said again in another
-    session of the same store (merged by id, `atom.merge` lifts them); a claim pending everywhere
-    it is said is no atom and is not counted. A store is one person's one project folder (its
-    transcripts' directory): each repository has its own, so nothing lifts across them."""
+Extracted = dict[Path, list[dict[str, Any]]]  # transcript → its atoms (or pending claims)
+
+
+def as_captured(corpus: Corpus) -> tuple[Extracted, Extracted]:
+    """(atoms, pending) of each transcript as capture would hold them once all the sessions of
+    its store are in, from one extraction pass. Atoms: its own, plus the claims it holds as
+    pending that are said again in another session of the same store (merged by id,
+    `atom.merge` lifts them). Pending: the claims pending everywhere they are said — no atoms,
+    not counted as such. A store is one person's one project folder (its transcripts'
+    directory): each repository has its own, so nothing lifts across them."""
     from agent_memory.extract.pipeline import merge_observations
     from agent_memory.model.atom import is_pending
 
     results = {rel: extract_transcript(corpus.transcripts / rel, "dev") for rel in corpus.files}
+
     def store(rel: str) -> tuple[str, str]:
         return corpus.user_of(rel), str(Path(rel).parent)
 
@@ -296,17 +301,19 @@ def _atoms_as_captured(corpus: Corpus) -> Callable[[Path], list[dict[str, Any]]]
         per_store.setdefault(store(rel), []).extend([*result.atoms, *result.pending])
     lifted = {(key, a["id"]) for key, found in per_store.items()
               for a in merge_observations(found) if not is_pending(a)}  # fmt: skip
-    by_path = {
-        corpus.transcripts / rel: [*r.atoms, *(a for a in r.pending if (store(rel), a["id"]) in lifted)]
-        for rel, r in results.items()
-    }  # fmt: skip
-    return lambda path: by_path[path]
+    atoms: Extracted = {}
+    pending: Extracted = {}
+    for rel, r in results.items():
+        path = corpus.transcripts / rel
+        atoms[path] = [*r.atoms, *(a for a in r.pending if (store(rel), a["id"]) in lifted)]
+        pending[path] = [a for a in r.pending if (store(rel), a["id"]) not in lifted]
+    return atoms, pending
 
 
 def observations(
     corpus: Corpus, extract: Callable[[Path], list[dict[str, Any]]] | None = None
 ) -> list[Observation]:
-    extract = extract or _atoms_as_captured(corpus)
+    extract = extract or as_captured(corpus)[0].__getitem__
     out: list[Observation] = []
     for rel in corpus.files:
         path = corpus.transcripts / rel
@@ -328,18 +335,6 @@ def observations(
                     )
                 )
     return out
-
-
-def _pending_observations(corpus: Corpus) -> list[Observation]:
-    """The claims each transcript holds as pending (`ExtractResult.pending`) that stay pending
-    over all the sessions of its store (`_atoms_as_captured`), as observations."""
-    counted = _atoms_as_captured(corpus)
-
-    def still_pending(path: Path) -> list[dict[str, Any]]:
-        ids = {a["id"] for a in counted(path)}
-        return [a for a in extract_transcript(path, "dev").pending if a["id"] not in ids]
-
-    return observations(corpus, still_pending)
 
 
 def satisfies(claim: str, kind: str, entry: dict[str, Any]) -> bool:
@@ -874,13 +869,15 @@ def main(argv: list[str] | None = None) -> int:
         tune: set[str] = set()
         real_obs: list[Observation] = []
         if real is not None:
-            real_obs = observations(real)
+            real_atoms, real_pending = as_captured(real)
+            real_obs = observations(real, real_atoms.__getitem__)
             tune, score_users = split_users(real.users)
             report["real"] = _real_report(real, real_obs, tune, score_users, not args.no_louo)
         extra = extra_corpus(args.extra)
         extra_tune: set[str] = set()
         if extra is not None:
-            extra_obs = observations(extra)
+            extra_atoms, extra_pending = as_captured(extra)
+            extra_obs = observations(extra, extra_atoms.__getitem__)
             extra_tune, extra_score = split_users(extra.users, section="extra")
             extra_scored = score(extra, extra_obs, users=extra_score)
             report["extra"] = _figures_only(extra_scored)
@@ -898,10 +895,10 @@ def main(argv: list[str] | None = None) -> int:
                 # What the gate holds as pending on the same people (an atom only once said
                 # again in another session): how much recurrence could still bring, and at
                 # what precision. Figures only, like every SCORE figure.
-                held = _pending_observations
                 report["score_pending"] = _figures_only(pool(
-                    score(real, held(real), users=score_users),
-                    score(extra, held(extra), users=extra_score)))  # fmt: skip
+                    score(real, observations(real, real_pending.__getitem__), users=score_users),
+                    score(extra, observations(extra, extra_pending.__getitem__),
+                          users=extra_score)))  # fmt: skip
         report["demo_convergence"] = demo_convergence()
         if not args.no_speed:
             sources = sorted(TRANSCRIPTS.rglob("*.jsonl"))

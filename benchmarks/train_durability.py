@@ -299,11 +299,6 @@ def pr(lines: list[Line], keep: Any) -> dict[str, float]:
     }
 
 
-def _rule_of(c: Cand) -> str:
-    """The "family.rule" of a candidate (its claim reads "<rule> claim")."""
-    return c.claim[1:].split(">", 1)[0] if c.claim.startswith("<") else ""
-
-
 def dump_oof(
     path: Path, pools: dict[str, list[Line]], evaluated: set[str], scores: dict[int, float]
 ) -> None:
@@ -513,12 +508,12 @@ def main(argv: list[str] | None = None) -> int:
                       f"  ({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
         # The keep bar (durability.Model.keep_threshold: an atom on one mention; between the
         # drop threshold and it, pending until the claim recurs), out of fold: what is an atom
-        # on one mention at each bar.
+        # on one mention at each bar — the "gate >=" rows above (exempt, or scored at the bar),
+        # side by side for the bars a keep bar is chosen among.
         base_t = shipped.threshold if shipped else chosen
         for bar in (base_t, 0.7, 0.75, 0.8, 0.85, 0.9):
-            for name, pool_ in (("current rules", lines), ("rules of every version", hist_lines)):
-                held = [ln for ln in pool_ if ln.group in evaluated]
-                row = pr(held, lambda c, b=bar: durability.exempt(c.feats) or cand_scores[id(c)] >= b)
+            for name, (_, rows) in lopo_rows.items():
+                row = next(r for t, r in rows.items() if round(t, 2) == round(bar, 2))
                 print(f"keep bar {bar:.2f}, {name}: P {row['P']:.3f}  R {row['R']:.3f}  "
                       f"({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
         for name, (_, rows) in lopo_rows.items():
