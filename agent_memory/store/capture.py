@@ -295,9 +295,9 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
         if signature is not None:
             ledger.record(Entry(TRANSCRIPT, key, signature, unreadable=why))
         return TranscriptCapture(CaptureResult(commit=None), read, stats.skipped_lines, 0, why)
-    sessions = sorted({s for a in [*extracted.atoms, *extracted.pending] for s in a["sessions"]})
-    session_id = session or (sessions[0] if len(sessions) == 1 else None)
     incoming = [*extracted.atoms, *extracted.pending]
+    sessions = sorted({s for a in incoming for s in a["sessions"]})
+    session_id = session or (sessions[0] if len(sessions) == 1 else None)
     result = capture_atoms(store, incoming, session_id, transcript.pointer, limits)
     if signature is not None:
         ledger.record(Entry(TRANSCRIPT, key, signature, stats.end))
