@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 import extraction as bench  # noqa: E402
+import first_contact  # noqa: E402
 from common import run_at_commit  # noqa: E402
 
 from agent_memory.extract import durability  # noqa: E402
@@ -335,6 +336,42 @@ def rule_history() -> list[str]:
     return out.split()
 
 
+def unfitted_versions(commits: list[str], root: Path = ROOT) -> dict[str, set[str]]:
+    """Extra-corpus TUNE group ("extra:<person>") -> the rule versions of `commits` no one had
+    yet read that person with: those reachable from the tree the person first met
+    (first_contact.first_versions) — what the rules said of them as a stranger. A person
+    without such a version (labelled in a root commit) is left out."""
+    wanted = {c[:7]: c for c in commits}
+    reach: dict[str, set[str]] = {}
+    out: dict[str, set[str]] = {}
+    for who, (met, _day) in first_contact.first_versions(root).items():
+        if met not in reach:
+            log = subprocess.run(["git", "-C", str(root), "rev-list", met, "--", "agent_memory/extract"],
+                                 check=True, capture_output=True, text=True).stdout  # fmt: skip
+            reach[met] = {wanted[c[:7]] for c in log.split() if c[:7] in wanted}
+        if reach[met]:
+            out[f"extra:{who}"] = reach[met]
+    return out
+
+
+def unfitted_pool(
+    lines: list[Line], made_by: dict[int, set[str]], versions: dict[str, set[str]]
+) -> list[Line]:
+    """The candidates of `lines` (the union of every version's) that a version not yet fitted
+    to the line's person made, one per claim (a renamed rule gives the same claim twice)."""
+    pool: list[Line] = []
+    for line in lines:
+        allowed = versions.get(line.group)
+        if not allowed:
+            continue
+        claims: dict[str, Cand] = {}
+        for c in line.cands:
+            if made_by.get(id(c), set()) & allowed:
+                claims.setdefault(c.claim.split("> ", 1)[-1], c)
+        pool.append(Line(line.group, line.required, list(claims.values())))
+    return pool
+
+
 # The threshold (fixed before the 61-people retrain, /work notes 28-gate2): precision on
 # strangers is what the extractor lacks now. Admissible thresholds (0.05 steps) keep, out of
 # fold, at least this share of the durable statements the current rules' candidates find
@@ -416,11 +453,16 @@ def main(argv: list[str] | None = None) -> int:
     seen = {(n, tuple(c.feats), c.outcome) for n, ln in enumerate(lines) for c in ln.cands}
     hard: list[Example] = []
     memo: dict[tuple[int, str, str, str], Cand] = {}
-    for claims in history:
+    # The versions that made each candidate of `union` (by its key: one candidate stands for
+    # the same features and outcome), for the stranger pool below.
+    first_of = {(n, tuple(c.feats), c.outcome): c for n, ln in enumerate(lines) for c in ln.cands}
+    made_by: dict[int, set[str]] = {}
+    for commit, claims in zip(commits, history, strict=True):
         h_lines = candidate_lines(stmts, claims, memo)
         for n, line in enumerate(h_lines):
             for c in line.cands:
                 key = (n, tuple(c.feats), c.outcome)
+                made_by.setdefault(id(first_of.setdefault(key, c)), set()).add(commit)
                 if key in seen:
                     continue
                 seen.add(key)
@@ -516,6 +558,20 @@ def main(argv: list[str] | None = None) -> int:
                 row = next(r for t, r in rows.items() if round(t, 2) == round(bar, 2))
                 print(f"keep bar {bar:.2f}, {name}: P {row['P']:.3f}  R {row['R']:.3f}  "
                       f"({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
+        # Rule output no one had yet fitted to the person (the versions reachable from the tree
+        # each extra TUNE person first met), scored by today's gate out of fold: the nearest
+        # thing to strangers TUNE holds, and what a bar can do for them.
+        strangers = unfitted_pool(hist_lines, made_by, unfitted_versions(commits))
+        if strangers:
+            base = pr(strangers, lambda c: True)
+            print(f"rule output not yet fitted to the person ({len({ln.group for ln in strangers})}"
+                  f" people; {base['hits']} hits, {base['fp']} fp ungated, {base['found']}/"
+                  f"{base['required']} found):")  # fmt: skip
+            for bar in (base_t, 0.7, 0.8, 0.9, 0.95):
+                row = pr(strangers, lambda c, b=bar: durability.exempt(c.feats)
+                         or cand_scores[id(c)] >= b)  # fmt: skip
+                print(f"  gate >= {bar:.2f}: P {row['P']:.3f}  R {row['R']:.3f}  ({row['hits']} "
+                      f"hits, {row['fp']} fp, {row['found']}/{row['required']})")  # fmt: skip
         for name, (_, rows) in lopo_rows.items():
             row = rows[chosen]
             print(f"at {chosen:.2f}, {name}: P {row['P']:.3f}  R {row['R']:.3f}  ({row['hits']} "
