@@ -58,6 +58,9 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("From now on we use pnpm here, not npm!", P),
         ("Keep in mind: pnpm rather than npm.", P),
         ("Set up the skeleton. Oh and pnpm, not npm, please.", P),
+        ("Don't use npm, use pnpm.", P),
+        ("Don't use npm; use pnpm instead.", P),
+        ("Never use npm, just use pnpm.", P),
         ("use pnpm instead of npm please", REJECT_NPM),
         ("pnpm", REJECT_NPM),
         ("use pnpm", REJECT_NPM),
@@ -103,6 +106,25 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("From now on always add type hints to new functions please", P),
         ("Make sure to always add type hints to new functions.", P),
     ],
+    "Always run the tests before committing": [
+        ("Always run the tests before committing.", P),
+        ("Before committing, always run the tests.", P),
+        ("Before committing, always run the tests!", P),
+    ],
+    "Run the linter whenever you commit": [
+        ("Whenever you commit, run the linter.", P),
+        ("Run the linter whenever you commit.", P),
+        ("Please run the linter whenever you commit.", P),
+    ],
+    "Run ruff format before pushing": [
+        ("Before pushing, run ruff format.", P),
+        ("Run ruff format before pushing.", P),
+    ],
+    "Always use TypeScript": [
+        ("Always use TypeScript.", P),
+        ("Use TypeScript, always.", P),
+        ("use TypeScript always!", P),
+    ],
     "Use `rg`, not `grep`": [
         ("use `rg` instead of `grep`", P),
         ("Use `rg`, not `grep`.", P),
@@ -145,6 +167,11 @@ DISTINCT = [
     ("Never run migrations on prod by hand.", "Never run migrations on staging by hand."),
     ("Use kebab-case for file names, not camelCase.", "File names are kebab-case, not camelCase."),
     ("Don't commit the .env file.", "Don't commit the lock file."),
+    # the event a rule is tied to is part of it
+    ("Always run the tests before committing.", "Always run the tests."),
+    ("Before pushing, run the linter.", "Before committing, run the linter."),
+    # a refused tool and a thing that is no tool stay as said
+    ("Don't use npm, use pnpm.", "Don't use npm, use the lockfile."),
     # a meaningful qualifier stays (consolidation is a reviewed, separate step)
     ("Never push directly to main.", "Never push to main."),
     ("Use pnpm, not npm, for the frontend.", "Use pnpm, not npm."),

@@ -29,6 +29,21 @@ RESTATED = [
 ]
 
 
+# The same rules again, each said once with its parts in the other order: the event before
+# the rule, the standing word last, the refused tool before the chosen one.
+REORDERED = [
+    (
+        "Before committing, always run the tests.",
+        "Always run the tests before committing.",
+        "Always run the tests before committing",
+    ),
+    ("Whenever you push, run the linter.", "Run the linter whenever you push.",
+     "Run the linter whenever you push"),  # fmt: skip
+    ("Use TypeScript, always.", "Always use TypeScript.", "Always use TypeScript"),
+    ("Don't use npm, use pnpm instead.", "Use pnpm, not npm.", "Use pnpm, not npm"),
+]
+
+
 @pytest.fixture
 def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
@@ -58,6 +73,19 @@ def test_six_rules_said_in_other_words_become_six_atoms_that_recur(project: Path
     promote = gm_json(project, "promote")
     eligible = {str(item["id"]) for item in promote["eligible"]}
     assert _l1(project)["Never pip install"]["id"] in eligible
+
+
+def test_rules_said_with_their_parts_reordered_converge(project: Path) -> None:
+    _say(project, 1, "2026-10-01", *(first for first, _, _ in REORDERED))
+    _say(project, 2, "2026-10-02", *(second for _, second, _ in REORDERED))
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = _l1(project)
+    assert sorted(atoms) == sorted(claim for _, _, claim in REORDERED)
+    assert all(atom["sessions"] == 2 for atom in atoms.values()), atoms
+    # the event stays part of the rule: said without it, it is another rule
+    _say(project, 3, "2026-10-03", "Always run the tests.")
+    gm(project, "capture", "--all", "--no-stage")
+    assert _l1(project)["Always run the tests before committing"]["sessions"] == 2
 
 
 def test_another_tool_for_the_same_job_is_contested_and_consolidate_proposes_resolve(

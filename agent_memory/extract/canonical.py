@@ -13,7 +13,12 @@ a rule in many ways, so every extracted claim goes through one deterministic rew
 - contrasts are one shape: "use/prefer/go with/stick with X instead of / rather than / over / ,
   not Y" is "Use X, not Y"; when X and Y are interchangeable tools of one family (npm/pnpm,
   jest/vitest, pip/uv …) the verb phrase adds nothing either ("tests run with vitest, not jest",
-  "format with ruff, not black") and the claim is "Use X, not Y".
+  "format with ruff, not black") and the claim is "Use X, not Y";
+- the same contrast said the other way round, a refused tool first ("don't use npm, use pnpm
+  instead"), is "Use X, not Y" too (`refusal_as_contrast`; the sentence reader joins the two
+  clauses first). Likewise, before this rewrite, the sentence reader puts a rule's workflow
+  event last ("before committing, always run the tests" is "Always run the tests before
+  committing") and a standing word said last first ("use TypeScript, always").
 
 What deliberately stays distinct (a different rule, or a qualifier that matters):
 
@@ -175,6 +180,20 @@ def _clean_tail(tail: str) -> str:
         if re.fullmatch(_SCOPE_PHRASE, tail, re.I):
             tail = ""
     return tail
+
+
+# "Never use npm; use pnpm (instead)": one tool refused, another named for the same use.
+_NEVER_THEN_USE = re.compile(
+    rf"^Never use ({_TOKEN})\s*[;,]\s*(?:(?:just|please|instead)\s+)?use ({_TOKEN})(?:\s+instead)?$",
+    re.I,
+)
+
+
+def refusal_as_contrast(claim: str) -> str | None:
+    """"Never use npm; use pnpm (instead)" is "Use pnpm, not npm": one tool refused and another
+    named for the same use, said the other way round (None: not that shape)."""
+    m = _NEVER_THEN_USE.match(claim.strip().rstrip(".!"))
+    return f"Use {m.group(2)}, not {m.group(1)}" if m else None
 
 
 def _contrast(body: str, spans: list[str], *, only: str = "") -> str | None:
@@ -502,8 +521,11 @@ def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[st
             if got:
                 # A choice made for this project stays a decision; a stated habit is a preference.
                 text, kind = got, ("decision" if kind == "decision" else "preference")
+    swapped = refusal_as_contrast(text)
+    if swapped:
+        text, kind = swapped, "preference"
     text = re.sub(r"\s+,", ",", re.sub(r"\s+", " ", text)).strip(" ,;")
     return (text[:1].upper() + text[1:] if text[:1].isalpha() else text), kind
 
 
-__all__ = ["canonical", "same_family", "strip_scope", "third_person"]
+__all__ = ["canonical", "refusal_as_contrast", "same_family", "strip_scope", "third_person"]

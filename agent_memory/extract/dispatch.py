@@ -135,12 +135,32 @@ OBSERVATION = re.compile(
     r"^you\s+(?:always\s+|just\s+)?(?:go|get|become|seem|start|forget|lose|mess|break|turn|are)\b",
     re.I,
 )
+# The workflow events a standing rule is tied to ("before committing", "after you edit …").
+_BEFORE_EVENT = r"before (?:you\s+|we\s+)?(?:commit|push|merg|deploy|releas|open|creat)\w*"
+_AFTER_EVENT = r"after (?:you\s+|we\s+)?(?:edit|chang|modif|commit|push|touch|updat|add)\w*"
+# "whenever you commit, run the linter", "before committing, run the tests": group 1 the
+# condition, group 2 the rule. A gerund event needs nothing more ("before committing,"); a
+# "whenever" needs its clause.
 CONDITIONAL = re.compile(
-    r"^(?:whenever|every time|each time|any ?time|before (?:you\s+|we\s+)?(?:commit|push|merg|deploy|releas|"
-    r"open|creat)\w*|after (?:you\s+|we\s+)?(?:edit|chang|modif|commit|push|touch|updat|add)\w*|"
-    r"when(?:ever)? (?:you|we) (?:\w+\s+){1,5}?(?:always|never)\b)\b[^,]{3,100},\s*(\S.*)",
+    r"^((?:(?:whenever|every time|each time|any ?time)\b|"
+    r"when(?:ever)? (?:you|we) (?:\w+\s+){1,5}?(?:always|never)\b)[^,]{3,100}|"
+    rf"(?:{_BEFORE_EVENT}|{_AFTER_EVENT})\b[^,]{{0,100}}),\s*(\S.*)",
     re.I,
 )
+# The same rule with its event after it, closing the sentence: "run the linter before
+# committing", "update the changelog whenever you release", "run ruff after every change".
+# Group 1 the rule (its first word an imperative, checked by the caller), group 2 the event.
+TRAILING_CONDITIONAL = re.compile(
+    r"^((?:please\s+)?[a-z]+\b.{2,100}?),?\s+("
+    rf"{_BEFORE_EVENT}(?:\s+(?:a|any|every|each|the)\s+\w+)?|"
+    rf"{_AFTER_EVENT}(?:\s+(?:a|any|every|each)\s+\w+)?|"
+    r"after (?:every|each|any) (?:change|edit|commit|push)e?s?|"
+    r"(?:whenever|every time|each time) (?:you|we) \w+(?:\s+(?:a|any|the|\w+ing)\b)?(?:\s+\w+)?"
+    r")\s*[.!]*$",
+    re.I,
+)
+# "use TypeScript, always": the standing word said last ("always use TypeScript").
+TRAILING_ALWAYS = re.compile(r"^(\S.{2,120}?),?\s+(?:always|at all times)\s*[.!]*$", re.I)
 
 # "to run the tests, use `make test`": how things are done here.
 PURPOSE = re.compile(

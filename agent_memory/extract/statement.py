@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from agent_memory.extract import standing
-from agent_memory.extract.canonical import canonical, third_person
+from agent_memory.extract.canonical import canonical, refusal_as_contrast, third_person
 from agent_memory.extract.dispatch import (
     CONDITIONAL,
     HABIT,
@@ -20,6 +20,8 @@ from agent_memory.extract.dispatch import (
     REMIND,
     SCOPE,
     TASK_AIM,
+    TRAILING_ALWAYS,
+    TRAILING_CONDITIONAL,
     bare_np,
     clause_rules,
     imperative,
@@ -31,6 +33,7 @@ from agent_memory.extract.filters import (
     DEICTIC_NP,
     DEICTIC_REF,
     HYPOTHETICAL,
+    IMPERATIVES,
     MEMORY_SHORTCUT,
     PRONOUNS,
     QUANTIFIER,
@@ -366,11 +369,30 @@ def _framed(sentence: str) -> _Framed | None:
         s, strong = m.group(1), not _ARGUING.search(m.group(1))
     if lasting_scope(s):
         s, strong = SCOPE.sub(" ", s).strip(), True
+    last = TRAILING_ALWAYS.match(s)
+    if last and _imperative_head(last.group(1)):
+        s = f"Always {last.group(1)[:1].lower()}{last.group(1)[1:]}"
     weak = MEMORY_WEAK.match(s)
     if weak:
         s = weak.group(1)
     s = strip_lead(s)
     return _Framed(s, strong, bool(weak), _mode(s))
+
+
+def _imperative_head(text: str) -> bool:
+    """Whether `text` opens with an imperative ("please" aside) that is not itself a standing
+    word ("always …" / "never …" are the directive rules' own shape)."""
+    first = re.sub(r"^please\s+", "", text.strip(), flags=re.I).split(" ", 1)[0].lower()
+    return first in IMPERATIVES and first not in ("always", "never")
+
+
+def _event_last(rule: str, event: str) -> str:
+    """One spelling for a rule tied to an event, wherever the event was said: "before
+    committing, always run the tests" and "always run the tests before committing" are
+    "Always run the tests before committing"."""
+    rule = rule.strip().rstrip(" .!")
+    event = event.strip(" ,")
+    return f"{rule[:1].upper()}{rule[1:]} {event[:1].lower()}{event[1:]}"
 
 
 def _whole_sentence(f: _Framed) -> list[ClauseClaim] | None:
@@ -391,8 +413,11 @@ def _whole_sentence(f: _Framed) -> list[ClauseClaim] | None:
     if f.mode == "request":
         s = REQUEST.sub("", s, count=1)
     cond = CONDITIONAL.match(s)
-    if cond and not vague(cond.group(1)) and not OBSERVATION.match(cond.group(1)):
-        return [(s, "constraint", 0, "directive.conditional")]
+    if cond and not vague(cond.group(2)) and not OBSERVATION.match(cond.group(2)):
+        return [(_event_last(cond.group(2), cond.group(1)), "constraint", 0, "directive.conditional")]
+    tail = TRAILING_CONDITIONAL.match(s)
+    if tail and _imperative_head(tail.group(1)) and not vague(tail.group(1)):
+        return [(_event_last(tail.group(1), tail.group(2)), "constraint", 0, "directive.conditional")]
     purpose = PURPOSE.match(s)
     if purpose and f.mode == "statement" and not TASKY.search(purpose.group(1)):
         return [(s, "fact", 0, "fact.purpose")]
@@ -706,6 +731,9 @@ def _join(parts: list[Candidate]) -> Candidate:
             nxt = nxt[:1].lower() + nxt[1:]
         text = f"{text}; {nxt}"
     kind = max((p.kind for p in parts), key=lambda k: _KIND_RANK.get(k, 0))
+    swapped = refusal_as_contrast(text)  # "never use npm; use pnpm" reads as the contrast it is
+    if swapped:
+        return Candidate(swapped, "preference", parts[0].confidence, parts[0].rule)
     return Candidate(text, kind, parts[0].confidence, parts[0].rule)
 
 
