@@ -88,15 +88,23 @@ def test_rules_said_with_their_parts_reordered_converge(project: Path) -> None:
     assert _l1(project)["Always run the tests before committing"]["sessions"] == 2
 
 
+@pytest.mark.parametrize(
+    ("said", "claim"),
+    [
+        ("Use poetry, not uv, for dependencies.", "Use poetry, not uv, for dependencies"),
+        # the refused tool first: the same contrast
+        ("Don't use uv, use poetry instead.", "Use poetry, not uv"),
+    ],
+)
 def test_another_tool_for_the_same_job_is_contested_and_consolidate_proposes_resolve(
-    project: Path,
+    project: Path, said: str, claim: str
 ) -> None:
     for n, day in ((1, "2026-10-01"), (2, "2026-10-02"), (3, "2026-10-03")):
         _say(project, n, day, "Use uv for dependencies.")
-    _say(project, 4, "2026-10-08", "Use poetry, not uv, for dependencies.")
+    _say(project, 4, "2026-10-08", said)
     gm(project, "capture", "--all", "--no-stage")
     atoms = _l1(project)
-    older, newer = atoms["Use uv for dependencies"], atoms["Use poetry, not uv, for dependencies"]
+    older, newer = atoms["Use uv for dependencies"], atoms[claim]
     contested = gm_json(project, "inspect", "--contested")
     pairs = {(p["older"], p["newer"]) for p in contested["pairs"]}
     assert pairs == {(older["id"], newer["id"])}
