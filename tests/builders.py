@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -104,3 +106,19 @@ def benchmark(name: str) -> Any:
     sys.modules[f"bench_{name}"] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+def dated_commit(repo: Path, day: str, files: dict[str, str], message: str) -> str:
+    """Write `files` into `repo` and commit them as authored and committed on `day` (the
+    benchmarks read which tree stood before a day's commit). Returns the full commit id."""
+    for rel, text in files.items():
+        path = repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        subprocess.run(["git", "-C", str(repo), "add", rel], check=True)
+    stamp = f"{day}T12:00:00+00:00"
+    env = {**os.environ, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+    subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", message], check=True, env=env)
+    out = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], check=True,
+                         capture_output=True, text=True)  # fmt: skip
+    return out.stdout.strip()

@@ -4,13 +4,12 @@ what the rules said then is scored as benchmarks/extraction.py scores it."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from builders import benchmark
+from builders import benchmark, dated_commit
 from conftest import git
 
 
@@ -18,31 +17,19 @@ def _module() -> Any:
     return benchmark("first_contact")
 
 
-def _commit(repo: Path, day: str, files: dict[str, str], message: str) -> str:
-    for rel, text in files.items():
-        path = repo / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-        git(repo, "add", rel)
-    os.environ["GIT_AUTHOR_DATE"] = os.environ["GIT_COMMITTER_DATE"] = f"{day}T12:00:00+00:00"
-    try:
-        git(repo, "commit", "-q", "-m", message)
-    finally:
-        del os.environ["GIT_AUTHOR_DATE"], os.environ["GIT_COMMITTER_DATE"]
-    return git(repo, "rev-parse", "HEAD").strip()
 
 
 def test_each_person_meets_the_tree_as_it_stood_before_their_labels(repo: Path) -> None:
     people = "benchmarks/extra_corpus/people"
     base = git(repo, "rev-parse", "HEAD").strip()  # the fixture's first commit
-    rules = _commit(repo, "2026-01-02", {"agent_memory/extract/rules.py": "v1"}, "rules v1")
-    _commit(repo, "2026-01-04", {f"{people}/ann.json": "{}"}, "ann labelled")
-    weights = _commit(repo, "2026-01-05",
+    rules = dated_commit(repo, "2026-01-02", {"agent_memory/extract/rules.py": "v1"}, "rules v1")
+    dated_commit(repo, "2026-01-04", {f"{people}/ann.json": "{}"}, "ann labelled")
+    weights = dated_commit(repo, "2026-01-05",
                       {"agent_memory/resources/durability_weights.json": "{}"}, "gate retrained")  # fmt: skip
-    _commit(repo, "2026-01-06", {f"{people}/bob.json": "{}"}, "bob labelled")
+    dated_commit(repo, "2026-01-06", {f"{people}/bob.json": "{}"}, "bob labelled")
     git(repo, "rm", "-q", f"{people}/ann.json")
-    _commit(repo, "2026-01-07", {}, "ann's labels removed")
-    _commit(repo, "2026-01-08", {f"{people}/ann.json": "{\n}"}, "ann's labels back")
+    dated_commit(repo, "2026-01-07", {}, "ann's labels removed")
+    dated_commit(repo, "2026-01-08", {f"{people}/ann.json": "{\n}"}, "ann's labels back")
     versions = _module().first_versions(repo)
     # ann keeps the tree before her labels first landed, not the one before they came back
     assert versions == {"ann": (rules, "2026-01-02"), "bob": (weights, "2026-01-05")}
@@ -53,7 +40,7 @@ def test_a_labels_file_of_the_root_commit_has_no_version(tmp_path: Path) -> None
     root = tmp_path / "r"
     root.mkdir()
     git(root, "init", "-q", "-b", "main")
-    _commit(root, "2026-01-01", {"benchmarks/extra_corpus/people/carl.json": "{}"}, "first")
+    dated_commit(root, "2026-01-01", {"benchmarks/extra_corpus/people/carl.json": "{}"}, "first")
     assert _module().first_versions(root) == {}
 
 
@@ -88,7 +75,7 @@ def test_an_old_version_runs_with_the_gate_it_had(
              "agent_memory/extract/statement.py": _OLD_STATEMENT}  # fmt: skip
     if durability_py is not None:
         files["agent_memory/extract/durability.py"] = durability_py
-    commit = _commit(repo, "2026-01-02", files, "an old version")
+    commit = dated_commit(repo, "2026-01-02", files, "an old version")
     stmt = SimpleNamespace(text="we always use pnpm", origin="typed", rejected_command=None)
     work = tmp_path / "work"
     work.mkdir()

@@ -4,30 +4,16 @@ history, one candidate per claim."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-from builders import benchmark
-from conftest import git
+from builders import benchmark, dated_commit
 
 
 def _module() -> Any:
     return benchmark("train_durability")
 
 
-def _commit(repo: Path, day: str, files: dict[str, str], message: str) -> str:
-    for rel, text in files.items():
-        path = repo / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-        git(repo, "add", rel)
-    os.environ["GIT_AUTHOR_DATE"] = os.environ["GIT_COMMITTER_DATE"] = f"{day}T12:00:00+00:00"
-    try:
-        git(repo, "commit", "-q", "-m", message)
-    finally:
-        del os.environ["GIT_AUTHOR_DATE"], os.environ["GIT_COMMITTER_DATE"]
-    return git(repo, "rev-parse", "--short", "HEAD").strip()
 
 
 PEOPLE = "benchmarks/extra_corpus/people"
@@ -35,12 +21,12 @@ RULES = "agent_memory/extract/rules.py"
 
 
 def test_a_person_is_a_stranger_to_the_rule_versions_before_their_labels(repo: Path) -> None:
-    _commit(repo, "2026-01-01", {f"{PEOPLE}/early.json": "{}"}, "early: no rules yet")
-    v1 = _commit(repo, "2026-01-02", {RULES: "v1"}, "rules v1")
-    _commit(repo, "2026-01-03", {f"{PEOPLE}/ann.json": "{}"}, "ann labelled")
-    v2 = _commit(repo, "2026-01-04", {RULES: "v2"}, "rules v2, fitted to ann")
-    _commit(repo, "2026-01-05", {f"{PEOPLE}/bob.json": "{}"}, "bob labelled")
-    v3 = _commit(repo, "2026-01-06", {RULES: "v3"}, "rules v3, fitted to bob")
+    dated_commit(repo, "2026-01-01", {f"{PEOPLE}/early.json": "{}"}, "early: no rules yet")
+    v1 = dated_commit(repo, "2026-01-02", {RULES: "v1"}, "rules v1")
+    dated_commit(repo, "2026-01-03", {f"{PEOPLE}/ann.json": "{}"}, "ann labelled")
+    v2 = dated_commit(repo, "2026-01-04", {RULES: "v2"}, "rules v2, fitted to ann")
+    dated_commit(repo, "2026-01-05", {f"{PEOPLE}/bob.json": "{}"}, "bob labelled")
+    v3 = dated_commit(repo, "2026-01-06", {RULES: "v3"}, "rules v3, fitted to bob")
     versions = _module().unfitted_versions([v3, v2, v1], repo)
     assert {g: {c[:7] for c in cs} for g, cs in versions.items()} == {
         "extra:ann": {v1[:7]},

@@ -59,13 +59,19 @@ def _l1(repo: Path) -> dict[str, dict[str, object]]:
     return {str(a["claim"]): a for a in gm_json(repo, "inspect")["L1"]}
 
 
-def test_six_rules_said_in_other_words_become_six_atoms_that_recur(project: Path) -> None:
-    _say(project, 1, "2026-10-01", *(first for first, _, _ in RESTATED))
-    _say(project, 2, "2026-10-02", *(second for _, second, _ in RESTATED))
+def _said_twice_is_one_atom_each(project: Path, rules: list[tuple[str, str, str]]) -> None:
+    """Each first wording in one session, each second in the next: one atom per rule, seen in
+    both sessions, and no other atom."""
+    _say(project, 1, "2026-10-01", *(first for first, _, _ in rules))
+    _say(project, 2, "2026-10-02", *(second for _, second, _ in rules))
     gm(project, "capture", "--all", "--no-stage")
     atoms = _l1(project)
-    assert sorted(atoms) == sorted(claim for _, _, claim in RESTATED)
+    assert sorted(atoms) == sorted(claim for _, _, claim in rules)
     assert all(atom["sessions"] == 2 for atom in atoms.values()), atoms
+
+
+def test_six_rules_said_in_other_words_become_six_atoms_that_recur(project: Path) -> None:
+    _said_twice_is_one_atom_each(project, RESTATED)
     # A third session in yet other words: the rule has recurred enough to promote.
     _say(project, 3, "2026-10-03", "Do not ever pip install anything.")
     gm(project, "capture", "--all", "--no-stage")
@@ -76,12 +82,7 @@ def test_six_rules_said_in_other_words_become_six_atoms_that_recur(project: Path
 
 
 def test_rules_said_with_their_parts_reordered_converge(project: Path) -> None:
-    _say(project, 1, "2026-10-01", *(first for first, _, _ in REORDERED))
-    _say(project, 2, "2026-10-02", *(second for _, second, _ in REORDERED))
-    gm(project, "capture", "--all", "--no-stage")
-    atoms = _l1(project)
-    assert sorted(atoms) == sorted(claim for _, _, claim in REORDERED)
-    assert all(atom["sessions"] == 2 for atom in atoms.values()), atoms
+    _said_twice_is_one_atom_each(project, REORDERED)
     # the event stays part of the rule: said without it, it is another rule
     _say(project, 3, "2026-10-03", "Always run the tests.")
     gm(project, "capture", "--all", "--no-stage")
