@@ -111,14 +111,15 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("Before committing, always run the tests.", P),
         ("Before committing, always run the tests!", P),
     ],
-    "Run the linter whenever you commit": [
+    "Never skip the hooks when you push": [
+        ("Never skip the hooks when you push.", P),
+        ("When you push, never skip the hooks.", P),
+        ("When you push, don't skip the hooks.", P),
+    ],
+    "Whenever you commit, run the linter": [
         ("Whenever you commit, run the linter.", P),
         ("Run the linter whenever you commit.", P),
         ("Please run the linter whenever you commit.", P),
-    ],
-    "Run ruff format before pushing": [
-        ("Before pushing, run ruff format.", P),
-        ("Run ruff format before pushing.", P),
     ],
     "Always use TypeScript": [
         ("Always use TypeScript.", P),
@@ -128,6 +129,7 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "Use `rg`, not `grep`": [
         ("use `rg` instead of `grep`", P),
         ("Use `rg`, not `grep`.", P),
+        ("Don't use `grep`, use `rg`.", P),
         ("I told you already: use `rg`, not `grep`!", P),
     ],
     "The database is Postgres 16": [
@@ -169,8 +171,8 @@ DISTINCT = [
     ("Don't commit the .env file.", "Don't commit the lock file."),
     # the event a rule is tied to is part of it
     ("Always run the tests before committing.", "Always run the tests."),
-    ("Before pushing, run the linter.", "Before committing, run the linter."),
-    # a refused tool and a thing that is no tool stay as said
+    ("Before pushing, always run the linter.", "Before committing, always run the linter."),
+    # a thing refused and a phrase said after it stay as said
     ("Don't use npm, use pnpm.", "Don't use npm, use the lockfile."),
     # a meaningful qualifier stays (consolidation is a reviewed, separate step)
     ("Never push directly to main.", "Never push to main."),
@@ -205,6 +207,32 @@ def test_a_hyphenated_name_is_one_word_of_a_contrast() -> None:
     assert canonical("Use merge-on-read instead of copy-after-write for big tables", "preference")[
         0
     ] == "Use merge-on-read, not copy-after-write, for big tables"
+
+
+def test_an_event_moves_only_with_one_standing_rule() -> None:
+    # one-off steps before an event, questions, pronouns and doubts are no rule
+    for text in (
+        "Before committing, delete the three TODO comments in main.go.",
+        "Before pushing, revert my change to config.yaml.",
+        "Before committing, let me check the diff.",
+        "Before committing, should I run the tests?",
+        "Before pushing, can you rebase onto main?",
+        "Do that whenever you push.",
+        "Run them whenever you commit.",
+        "Push to main, not always.",
+        "Run the full suite, but not always.",
+        "Run the tests, as always.",
+        "Deploy like always.",
+        "Run the tests, almost always.",
+        "Run the tests, then commit, always.",
+    ):
+        assert _claims(text) == [], text
+    # two rules: the event is not moved onto both (each is read as the rules read it)
+    assert _claims("Before committing, always run the tests and never push to main.") == [
+        "Always run the tests; never push to main"
+    ]
+    # the same thing refused and named again is no contrast
+    assert _claims("Don't use npm, use npm.") == ["Never use npm; use npm"]
 
 
 def test_one_off_choices_stay_out() -> None:

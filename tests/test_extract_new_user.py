@@ -38,7 +38,7 @@ REORDERED = [
         "Always run the tests before committing",
     ),
     ("Whenever you push, run the linter.", "Run the linter whenever you push.",
-     "Run the linter whenever you push"),  # fmt: skip
+     "Whenever you push, run the linter"),  # fmt: skip
     ("Use TypeScript, always.", "Always use TypeScript.", "Always use TypeScript"),
     ("Don't use npm, use pnpm instead.", "Use pnpm, not npm.", "Use pnpm, not npm"),
 ]

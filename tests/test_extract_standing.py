@@ -152,8 +152,6 @@ def test_a_bound_dropped_from_a_sentence_keeps_its_standing_neighbour() -> None:
 
 def test_every_rule_of_a_memory_note_stands() -> None:
     note = "Don't use npm here. The registry is private. Run the tests before pushing."
-    # typed, "here" bounds the prohibition to the work at hand; a rule tied to a workflow event
-    # ("before pushing") comes back with the event, wherever it is said
-    assert _constraints(note) == ["Run the tests before pushing"]
+    assert _constraints(note) == []
     memory = [c.claim for c in extract_claims(note, origin="memory") if c.kind == "constraint"]
-    assert memory == ["Never use npm", "Run the tests before pushing"]
+    assert memory == ["Never use npm"]

@@ -14,11 +14,14 @@ a rule in many ways, so every extracted claim goes through one deterministic rew
   not Y" is "Use X, not Y"; when X and Y are interchangeable tools of one family (npm/pnpm,
   jest/vitest, pip/uv …) the verb phrase adds nothing either ("tests run with vitest, not jest",
   "format with ruff, not black") and the claim is "Use X, not Y";
-- the same contrast said the other way round, a refused tool first ("don't use npm, use pnpm
-  instead"), is "Use X, not Y" too (`refusal_as_contrast`; the sentence reader joins the two
-  clauses first). Likewise, before this rewrite, the sentence reader puts a rule's workflow
-  event last ("before committing, always run the tests" is "Always run the tests before
-  committing") and a standing word said last first ("use TypeScript, always").
+- the same contrast said the other way round, the refused one first ("don't use npm, use pnpm
+  instead"), is "Use X, not Y" too (`refusal_as_contrast`, for one-word names and code spans;
+  the sentence reader joins the two clauses first). Likewise, before this rewrite, the
+  sentence reader spells a rule with its repeated event in one order ("before committing,
+  always run the tests" is "Always run the tests before committing", as the directive rules
+  read that order; "run the linter whenever you commit" is "Whenever you commit, run the
+  linter", as the conditional rule reads that one) and a standing word said last first ("use
+  TypeScript, always").
 
 What deliberately stays distinct (a different rule, or a qualifier that matters):
 
@@ -183,17 +186,22 @@ def _clean_tail(tail: str) -> str:
 
 
 # "Never use npm; use pnpm (instead)": one tool refused, another named for the same use.
+# (a token, or a code span: the sentence reader joins clauses after the spans are put back)
+_USED = rf"({_TOKEN}|`[^`\s]+`)"
 _NEVER_THEN_USE = re.compile(
-    rf"^Never use ({_TOKEN})\s*[;,]\s*(?:(?:just|please|instead)\s+)?use ({_TOKEN})(?:\s+instead)?$",
+    rf"^Never use {_USED}\s*[;,]\s*(?:(?:just|please|instead)\s+)?use {_USED}(?:\s+instead)?$",
     re.I,
 )
 
 
 def refusal_as_contrast(claim: str) -> str | None:
-    """"Never use npm; use pnpm (instead)" is "Use pnpm, not npm": one tool refused and another
-    named for the same use, said the other way round (None: not that shape)."""
+    """"Never use npm; use pnpm (instead)" is "Use pnpm, not npm": one thing refused and another
+    named in its place (a one-word name or a code span: a tool, "classes" / "functions"), the
+    contrast said the other way round. None: not that shape, or the same thing twice."""
     m = _NEVER_THEN_USE.match(claim.strip().rstrip(".!"))
-    return f"Use {m.group(2)}, not {m.group(1)}" if m else None
+    if not m or m.group(1).lower() == m.group(2).lower():
+        return None
+    return f"Use {m.group(2)}, not {m.group(1)}"
 
 
 def _contrast(body: str, spans: list[str], *, only: str = "") -> str | None:
@@ -522,8 +530,8 @@ def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[st
                 # A choice made for this project stays a decision; a stated habit is a preference.
                 text, kind = got, ("decision" if kind == "decision" else "preference")
     swapped = refusal_as_contrast(text)
-    if swapped:
-        text, kind = swapped, "preference"
+    if swapped:  # as a contrast: a choice made for this project stays a decision
+        text, kind = swapped, ("decision" if kind == "decision" else "preference")
     text = re.sub(r"\s+,", ",", re.sub(r"\s+", " ", text)).strip(" ,;")
     return (text[:1].upper() + text[1:] if text[:1].isalpha() else text), kind
 

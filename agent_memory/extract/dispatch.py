@@ -135,32 +135,40 @@ OBSERVATION = re.compile(
     r"^you\s+(?:always\s+|just\s+)?(?:go|get|become|seem|start|forget|lose|mess|break|turn|are)\b",
     re.I,
 )
-# The workflow events a standing rule is tied to ("before committing", "after you edit …").
-_BEFORE_EVENT = r"before (?:you\s+|we\s+)?(?:commit|push|merg|deploy|releas|open|creat)\w*"
-_AFTER_EVENT = r"after (?:you\s+|we\s+)?(?:edit|chang|modif|commit|push|touch|updat|add)\w*"
-# "whenever you commit, run the linter", "before committing, run the tests": group 1 the
-# condition, group 2 the rule. A gerund event needs nothing more ("before committing,"); a
-# "whenever" needs its clause.
+# "whenever you commit, run the linter": said on a repeated event (group 1 the rule). The claim
+# is the sentence as said (`directive.conditional`).
 CONDITIONAL = re.compile(
-    r"^((?:(?:whenever|every time|each time|any ?time)\b|"
-    r"when(?:ever)? (?:you|we) (?:\w+\s+){1,5}?(?:always|never)\b)[^,]{3,100}|"
-    rf"(?:{_BEFORE_EVENT}|{_AFTER_EVENT})\b[^,]{{0,100}}),\s*(\S.*)",
+    r"^(?:whenever|every time|each time|any ?time|before (?:you\s+|we\s+)?(?:commit|push|merg|deploy|releas|"
+    r"open|creat)\w*|after (?:you\s+|we\s+)?(?:edit|chang|modif|commit|push|touch|updat|add)\w*|"
+    r"when(?:ever)? (?:you|we) (?:\w+\s+){1,5}?(?:always|never)\b)\b[^,]{3,100},\s*(\S.*)",
     re.I,
 )
-# The same rule with its event after it, closing the sentence: "run the linter before
-# committing", "update the changelog whenever you release", "run ruff after every change".
-# Group 1 the rule (its first word an imperative, checked by the caller), group 2 the event.
+# The same rule with its repeated event after it ("run the linter whenever you commit"): spelled
+# as CONDITIONAL's claim, the event first. Group 1 the rule (the caller checks it is an
+# imperative), group 2 the event. Only the events that are standing words themselves.
 TRAILING_CONDITIONAL = re.compile(
-    r"^((?:please\s+)?[a-z]+\b.{2,100}?),?\s+("
-    rf"{_BEFORE_EVENT}(?:\s+(?:a|any|every|each|the)\s+\w+)?|"
-    rf"{_AFTER_EVENT}(?:\s+(?:a|any|every|each)\s+\w+)?|"
-    r"after (?:every|each|any) (?:change|edit|commit|push)e?s?|"
-    r"(?:whenever|every time|each time) (?:you|we) \w+(?:\s+(?:a|any|the|\w+ing)\b)?(?:\s+\w+)?"
-    r")\s*[.!]*$",
+    r"^((?:please\s+)?[a-z]+\b[^,;?]{2,100}?),?\s+"
+    r"((?:whenever|every time|each time|any ?time) (?:you|we) [^,;?]{2,60}?)\s*[.!]*$",
     re.I,
 )
-# "use TypeScript, always": the standing word said last ("always use TypeScript").
-TRAILING_ALWAYS = re.compile(r"^(\S.{2,120}?),?\s+(?:always|at all times)\s*[.!]*$", re.I)
+# "before committing, always run the tests", "when you push, never skip the hooks": a standing
+# rule with a workflow event said first. Read as "always run the tests before committing" (the
+# rule's own words, the event last: what the directive rules make of that order), so that the
+# event is kept and both orders give one claim. Group 1 the event, group 2 the rule — one
+# clause opening with always / never / don't (the caller checks what it is tied to).
+EVENT_FIRST = re.compile(
+    r"^((?:before|after) (?:you\s+|we\s+)?(?:commit|push|merg|deploy|releas|edit|chang|modif|updat)\w*|"
+    r"when (?:you|we) (?:commit|push|merge|deploy|release|edit|change|open a (?:pr|pull request))\w*)"
+    r"\s*,\s*((?:always|never|don't|do not)\s+[^,;?]+?)\s*[.!]*$",
+    re.I,
+)
+# "use TypeScript, always": the standing word said last, after one clause — not "as always",
+# "like always", "not always", "almost always" (a usual way or a doubt, not a rule).
+TRAILING_ALWAYS = re.compile(
+    r"^([^,;?]{3,120}?)(?<!\bas)(?<!\blike)(?<!\bnot)(?<!\balmost)(?<!\bnearly)(?<!\bthen)"
+    r",?\s+always\s*[.!]*$",
+    re.I,
+)
 
 # "to run the tests, use `make test`": how things are done here.
 PURPOSE = re.compile(

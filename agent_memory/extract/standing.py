@@ -29,10 +29,6 @@ STANDING = re.compile(
     rf"\b(?:always|never|ever|{FROM_NOW_WORDS}|(?:in|for) (?:the )?future|"
     r"every ?time|each time|whenever|any ?time|by default|as a rule|in general|generally|"
     r"remember|anymore|any more|no longer|at all times|under no circumstances|globally|"
-    # a workflow event the rule is tied to ("run the linter before committing", "after every
-    # change"): it comes back, so the rule does
-    r"before (?:you\s+|we\s+)?(?:commit|push|merg|deploy|releas)\w*|"
-    r"after (?:every|each|any) (?:change|edit|commit|push)e?s?|"
     r"global (?:rules?|instructions?|settings?|memory)|unless (?:i|we|asked|told)\b|"
     r"until (?:i|we) say|until (?:told|further notice)|on (?:your|its|their) own|without (?:my|asking|permission|approval|"
     r"authori[sz]ation|confirmation)|"

@@ -12,6 +12,7 @@ from agent_memory.extract import standing
 from agent_memory.extract.canonical import canonical, refusal_as_contrast, third_person
 from agent_memory.extract.dispatch import (
     CONDITIONAL,
+    EVENT_FIRST,
     HABIT,
     MEMORY_STRONG,
     MEMORY_WEAK,
@@ -381,18 +382,34 @@ def _framed(sentence: str) -> _Framed | None:
 
 def _imperative_head(text: str) -> bool:
     """Whether `text` opens with an imperative ("please" aside) that is not itself a standing
-    word ("always …" / "never …" are the directive rules' own shape)."""
+    word or an auxiliary ("always …", "never …", "do not …" are the directive rules' shapes)."""
     first = re.sub(r"^please\s+", "", text.strip(), flags=re.I).split(" ", 1)[0].lower()
-    return first in IMPERATIVES and first not in ("always", "never")
+    return first in IMPERATIVES and first not in ("always", "never", "do", "be")
 
 
-def _event_last(rule: str, event: str) -> str:
-    """One spelling for a rule tied to an event, wherever the event was said: "before
-    committing, always run the tests" and "always run the tests before committing" are
-    "Always run the tests before committing"."""
-    rule = rule.strip().rstrip(" .!")
-    event = event.strip(" ,")
-    return f"{rule[:1].upper()}{rule[1:]} {event[:1].lower()}{event[1:]}"
+_SECOND_RULE = re.compile(r"\b(?:and|or|then|but)\s+(?:always|never|don't|do not|also)\b", re.I)
+# A rule whose object is the thing at hand: "do it", "run them", "do that" (named elsewhere).
+_ENDS_ON_PRONOUN = re.compile(r"\b(?:it|this|that|them|these|those)\W*$", re.I)
+
+
+def _event_rule(f: _Framed) -> list[ClauseClaim] | None:
+    """A standing rule said with its repeated event in the other order than the one the rules
+    spell it in (dispatch.EVENT_FIRST, TRAILING_CONDITIONAL): one claim whichever order, the
+    event kept. None: not that shape."""
+    s = f.text.strip()
+    first = EVENT_FIRST.match(s)
+    # one rule only: "always run the tests and never push to main" are two, the event bounds
+    # which of them is not said
+    if first and not _ENDS_ON_PRONOUN.search(first.group(2)) and not _SECOND_RULE.search(first.group(2)):
+        rule, event = first.group(2), first.group(1)
+        claim = f"{rule[:1].upper()}{rule[1:]} {event[:1].lower()}{event[1:]}"
+        return [(claim, "constraint", 0, "directive.conditional")]
+    last = TRAILING_CONDITIONAL.match(s)
+    if last and _imperative_head(last.group(1)) and not _ENDS_ON_PRONOUN.search(last.group(1)):
+        rule, event = re.sub(r"^please\s+", "", last.group(1), flags=re.I), last.group(2)
+        claim = f"{event[:1].upper()}{event[1:]}, {rule[:1].lower()}{rule[1:]}"
+        return [(claim, "constraint", 0, "directive.conditional")]
+    return None
 
 
 def _whole_sentence(f: _Framed) -> list[ClauseClaim] | None:
@@ -413,11 +430,11 @@ def _whole_sentence(f: _Framed) -> list[ClauseClaim] | None:
     if f.mode == "request":
         s = REQUEST.sub("", s, count=1)
     cond = CONDITIONAL.match(s)
-    if cond and not vague(cond.group(2)) and not OBSERVATION.match(cond.group(2)):
-        return [(_event_last(cond.group(2), cond.group(1)), "constraint", 0, "directive.conditional")]
-    tail = TRAILING_CONDITIONAL.match(s)
-    if tail and _imperative_head(tail.group(1)) and not vague(tail.group(1)):
-        return [(_event_last(tail.group(1), tail.group(2)), "constraint", 0, "directive.conditional")]
+    if cond and not vague(cond.group(1)) and not OBSERVATION.match(cond.group(1)):
+        return [(s, "constraint", 0, "directive.conditional")]
+    event = _event_rule(f)
+    if event:
+        return event
     purpose = PURPOSE.match(s)
     if purpose and f.mode == "statement" and not TASKY.search(purpose.group(1)):
         return [(s, "fact", 0, "fact.purpose")]
