@@ -114,23 +114,16 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "Never skip the hooks when you push": [
         ("Never skip the hooks when you push.", P),
         ("When you push, never skip the hooks.", P),
-        ("When you push, don't skip the hooks.", P),
-    ],
-    "Whenever you commit, run the linter": [
-        ("Whenever you commit, run the linter.", P),
-        ("Run the linter whenever you commit.", P),
-        ("Please run the linter whenever you commit.", P),
-    ],
-    "Always use TypeScript": [
-        ("Always use TypeScript.", P),
-        ("Use TypeScript, always.", P),
-        ("use TypeScript always!", P),
     ],
     "Use `rg`, not `grep`": [
         ("use `rg` instead of `grep`", P),
         ("Use `rg`, not `grep`.", P),
-        ("Don't use `grep`, use `rg`.", P),
         ("I told you already: use `rg`, not `grep`!", P),
+        ("Don't use `grep`, use `rg`.", P),
+    ],
+    "Use `pnpm install`, not `npm install`": [
+        ("Use `pnpm install` instead of `npm install`.", P),
+        ("Don't use `npm install`, use `pnpm install` instead.", P),
     ],
     "The database is Postgres 16": [
         ("The database is Postgres 16.", P),
@@ -210,29 +203,32 @@ def test_a_hyphenated_name_is_one_word_of_a_contrast() -> None:
 
 
 def test_an_event_moves_only_with_one_standing_rule() -> None:
-    # one-off steps before an event, questions, pronouns and doubts are no rule
+    # one-off steps before an event, questions, pronouns and "never mind" are no rule
     for text in (
         "Before committing, delete the three TODO comments in main.go.",
         "Before pushing, revert my change to config.yaml.",
         "Before committing, let me check the diff.",
         "Before committing, should I run the tests?",
         "Before pushing, can you rebase onto main?",
-        "Do that whenever you push.",
-        "Run them whenever you commit.",
-        "Push to main, not always.",
-        "Run the full suite, but not always.",
-        "Run the tests, as always.",
-        "Deploy like always.",
-        "Run the tests, almost always.",
-        "Run the tests, then commit, always.",
+        "Before committing, never mind the linter.",
+        "Before committing, don't bother with the linter.",
     ):
         assert _claims(text) == [], text
-    # two rules: the event is not moved onto both (each is read as the rules read it)
-    assert _claims("Before committing, always run the tests and never push to main.") == [
-        "Always run the tests; never push to main"
-    ]
-    # the same thing refused and named again is no contrast
+    # not one rule, or a rule about the event itself: the event stays where it was said (the
+    # sentence is read as it was before events were moved)
+    for text, claim in (
+        ("Before committing, always run the tests and never push to main.",
+         "Always run the tests; never push to main"),
+        ("Before committing, always run the tests and push.", "Always run the tests"),
+        ("Before committing, never commit directly to main.", "Never commit directly to main"),
+        ("After editing, always reformat the file you edited.", "Always reformat the file you edited"),
+        ("Before committing, always run the tests if you changed Python files.",
+         "Always run the tests if you changed Python files"),
+    ):  # fmt: skip
+        assert _claims(text) == [claim], text
+    # the same thing refused and named again, or a pronoun in its place, is no contrast
     assert _claims("Don't use npm, use npm.") == ["Never use npm; use npm"]
+    assert _claims("Don't use npm, use it instead.") == ["Never use npm; use it instead"]
 
 
 def test_one_off_choices_stay_out() -> None:

@@ -29,17 +29,16 @@ RESTATED = [
 ]
 
 
-# The same rules again, each said once with its parts in the other order: the event before
-# the rule, the standing word last, the refused tool before the chosen one.
+# Rules said once with their parts in one order and once in the other: the event before the
+# rule, the refused tool before the chosen one.
 REORDERED = [
     (
         "Before committing, always run the tests.",
         "Always run the tests before committing.",
         "Always run the tests before committing",
     ),
-    ("Whenever you push, run the linter.", "Run the linter whenever you push.",
-     "Whenever you push, run the linter"),  # fmt: skip
-    ("Use TypeScript, always.", "Always use TypeScript.", "Always use TypeScript"),
+    ("When you push, never skip the hooks.", "Never skip the hooks when you push.",
+     "Never skip the hooks when you push"),  # fmt: skip
     ("Don't use npm, use pnpm instead.", "Use pnpm, not npm.", "Use pnpm, not npm"),
 ]
 

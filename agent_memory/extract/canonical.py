@@ -17,11 +17,8 @@ a rule in many ways, so every extracted claim goes through one deterministic rew
 - the same contrast said the other way round, the refused one first ("don't use npm, use pnpm
   instead"), is "Use X, not Y" too (`refusal_as_contrast`, for one-word names and code spans;
   the sentence reader joins the two clauses first). Likewise, before this rewrite, the
-  sentence reader spells a rule with its repeated event in one order ("before committing,
-  always run the tests" is "Always run the tests before committing", as the directive rules
-  read that order; "run the linter whenever you commit" is "Whenever you commit, run the
-  linter", as the conditional rule reads that one) and a standing word said last first ("use
-  TypeScript, always").
+  sentence reader reads a standing rule said after its workflow event as if said before it
+  ("before committing, always run the tests" is "Always run the tests before committing").
 
 What deliberately stays distinct (a different rule, or a qualifier that matters):
 
@@ -186,8 +183,9 @@ def _clean_tail(tail: str) -> str:
 
 
 # "Never use npm; use pnpm (instead)": one tool refused, another named for the same use.
+_PRONOUN = re.compile(r"^(?:it|this|that|them|these|those|one|ones)$", re.I)
 # (a token, or a code span: the sentence reader joins clauses after the spans are put back)
-_USED = rf"({_TOKEN}|`[^`\s]+`)"
+_USED = rf"({_TOKEN}|`[^`\n]{{1,60}}`)"
 _NEVER_THEN_USE = re.compile(
     rf"^Never use {_USED}\s*[;,]\s*(?:(?:just|please|instead)\s+)?use {_USED}(?:\s+instead)?$",
     re.I,
@@ -199,7 +197,7 @@ def refusal_as_contrast(claim: str) -> str | None:
     named in its place (a one-word name or a code span: a tool, "classes" / "functions"), the
     contrast said the other way round. None: not that shape, or the same thing twice."""
     m = _NEVER_THEN_USE.match(claim.strip().rstrip(".!"))
-    if not m or m.group(1).lower() == m.group(2).lower():
+    if not m or m.group(1).lower() == m.group(2).lower() or _PRONOUN.match(m.group(2)):
         return None
     return f"Use {m.group(2)}, not {m.group(1)}"
 

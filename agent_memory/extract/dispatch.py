@@ -143,33 +143,17 @@ CONDITIONAL = re.compile(
     r"when(?:ever)? (?:you|we) (?:\w+\s+){1,5}?(?:always|never)\b)\b[^,]{3,100},\s*(\S.*)",
     re.I,
 )
-# The same rule with its repeated event after it ("run the linter whenever you commit"): spelled
-# as CONDITIONAL's claim, the event first. Group 1 the rule (the caller checks it is an
-# imperative), group 2 the event. Only the events that are standing words themselves.
-TRAILING_CONDITIONAL = re.compile(
-    r"^((?:please\s+)?[a-z]+\b[^,;?]{2,100}?),?\s+"
-    r"((?:whenever|every time|each time|any ?time) (?:you|we) [^,;?]{2,60}?)\s*[.!]*$",
-    re.I,
-)
 # "before committing, always run the tests", "when you push, never skip the hooks": a standing
-# rule with a workflow event said first. Read as "always run the tests before committing" (the
-# rule's own words, the event last: what the directive rules make of that order), so that the
-# event is kept and both orders give one claim. Group 1 the event, group 2 the rule — one
-# clause opening with always / never / don't (the caller checks what it is tied to).
+# rule with a workflow event said first, read as if said in the other order ("always run the
+# tests before committing") so that the event is kept and both orders give one claim. Group 1
+# the event, group 2 the rule: one clause opening with always / never / don't (the caller
+# checks it is one rule, and not about the event itself).
 EVENT_FIRST = re.compile(
     r"^((?:before|after) (?:you\s+|we\s+)?(?:commit|push|merg|deploy|releas|edit|chang|modif|updat)\w*|"
     r"when (?:you|we) (?:commit|push|merge|deploy|release|edit|change|open a (?:pr|pull request))\w*)"
     r"\s*,\s*((?:always|never|don't|do not)\s+[^,;?]+?)\s*[.!]*$",
     re.I,
 )
-# "use TypeScript, always": the standing word said last, after one clause — not "as always",
-# "like always", "not always", "almost always" (a usual way or a doubt, not a rule).
-TRAILING_ALWAYS = re.compile(
-    r"^([^,;?]{3,120}?)(?<!\bas)(?<!\blike)(?<!\bnot)(?<!\balmost)(?<!\bnearly)(?<!\bthen)"
-    r",?\s+always\s*[.!]*$",
-    re.I,
-)
-
 # "to run the tests, use `make test`": how things are done here.
 PURPOSE = re.compile(
     r"^to\s+(?:run|build|start|test|deploy|lint|format|install|release|debug|serve|launch|publish|"

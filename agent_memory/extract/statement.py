@@ -21,8 +21,6 @@ from agent_memory.extract.dispatch import (
     REMIND,
     SCOPE,
     TASK_AIM,
-    TRAILING_ALWAYS,
-    TRAILING_CONDITIONAL,
     bare_np,
     clause_rules,
     imperative,
@@ -34,7 +32,6 @@ from agent_memory.extract.filters import (
     DEICTIC_NP,
     DEICTIC_REF,
     HYPOTHETICAL,
-    IMPERATIVES,
     MEMORY_SHORTCUT,
     PRONOUNS,
     QUANTIFIER,
@@ -370,9 +367,7 @@ def _framed(sentence: str) -> _Framed | None:
         s, strong = m.group(1), not _ARGUING.search(m.group(1))
     if lasting_scope(s):
         s, strong = SCOPE.sub(" ", s).strip(), True
-    last = TRAILING_ALWAYS.match(s)
-    if last and _imperative_head(last.group(1)):
-        s = f"Always {last.group(1)[:1].lower()}{last.group(1)[1:]}"
+    s = _event_last(s)
     weak = MEMORY_WEAK.match(s)
     if weak:
         s = weak.group(1)
@@ -380,36 +375,30 @@ def _framed(sentence: str) -> _Framed | None:
     return _Framed(s, strong, bool(weak), _mode(s))
 
 
-def _imperative_head(text: str) -> bool:
-    """Whether `text` opens with an imperative ("please" aside) that is not itself a standing
-    word or an auxiliary ("always …", "never …", "do not …" are the directive rules' shapes)."""
-    first = re.sub(r"^please\s+", "", text.strip(), flags=re.I).split(" ", 1)[0].lower()
-    return first in IMPERATIVES and first not in ("always", "never", "do", "be")
+# What keeps an event said first where it is (EVENT_FIRST): a second step or rule ("always run
+# the tests and push"), a clause of its own ("… if you changed Python files", "… so CI stays
+# green"), the thing at hand ("always run them"), or the rule being about the event itself
+# ("before committing, never commit to main"; checked on the event's verb).
+_NOT_ONE_RULE = re.compile(
+    r"\b(?:and|or|then|but|if|so|because|when|whenever|unless|until|since|while|that|as long as)\b|"
+    r"\b(?:it|this|that|them|these|those)\W*$|^(?:never mind|don't|do not)\s+(?:you|we|i|bother|"
+    r"worry|forget|mind)\b",
+    re.I,
+)
 
 
-_SECOND_RULE = re.compile(r"\b(?:and|or|then|but)\s+(?:always|never|don't|do not|also)\b", re.I)
-# A rule whose object is the thing at hand: "do it", "run them", "do that" (named elsewhere).
-_ENDS_ON_PRONOUN = re.compile(r"\b(?:it|this|that|them|these|those)\W*$", re.I)
-
-
-def _event_rule(f: _Framed) -> list[ClauseClaim] | None:
-    """A standing rule said with its repeated event in the other order than the one the rules
-    spell it in (dispatch.EVENT_FIRST, TRAILING_CONDITIONAL): one claim whichever order, the
-    event kept. None: not that shape."""
-    s = f.text.strip()
-    first = EVENT_FIRST.match(s)
-    # one rule only: "always run the tests and never push to main" are two, the event bounds
-    # which of them is not said
-    if first and not _ENDS_ON_PRONOUN.search(first.group(2)) and not _SECOND_RULE.search(first.group(2)):
-        rule, event = first.group(2), first.group(1)
-        claim = f"{rule[:1].upper()}{rule[1:]} {event[:1].lower()}{event[1:]}"
-        return [(claim, "constraint", 0, "directive.conditional")]
-    last = TRAILING_CONDITIONAL.match(s)
-    if last and _imperative_head(last.group(1)) and not _ENDS_ON_PRONOUN.search(last.group(1)):
-        rule, event = re.sub(r"^please\s+", "", last.group(1), flags=re.I), last.group(2)
-        claim = f"{event[:1].upper()}{event[1:]}, {rule[:1].lower()}{rule[1:]}"
-        return [(claim, "constraint", 0, "directive.conditional")]
-    return None
+def _event_last(s: str) -> str:
+    """`s` with a workflow event said before a standing rule moved after it (EVENT_FIRST), or
+    `s` as it is: "before committing, always run the tests" reads as "always run the tests
+    before committing" does, through the same rules and filters, so both give one claim."""
+    first = EVENT_FIRST.match(s.strip())
+    if not first:
+        return s
+    event, rule = first.group(1), first.group(2)
+    verb = re.sub(r"^(?:before|after|when)\s+(?:you\s+|we\s+)?", "", event, flags=re.I)[:4]
+    if _NOT_ONE_RULE.search(rule) or verb.lower() in rule.lower():
+        return s
+    return f"{rule} {event[:1].lower()}{event[1:]}."
 
 
 def _whole_sentence(f: _Framed) -> list[ClauseClaim] | None:
@@ -432,9 +421,6 @@ def _whole_sentence(f: _Framed) -> list[ClauseClaim] | None:
     cond = CONDITIONAL.match(s)
     if cond and not vague(cond.group(1)) and not OBSERVATION.match(cond.group(1)):
         return [(s, "constraint", 0, "directive.conditional")]
-    event = _event_rule(f)
-    if event:
-        return event
     purpose = PURPOSE.match(s)
     if purpose and f.mode == "statement" and not TASKY.search(purpose.group(1)):
         return [(s, "fact", 0, "fact.purpose")]
@@ -749,8 +735,9 @@ def _join(parts: list[Candidate]) -> Candidate:
         text = f"{text}; {nxt}"
     kind = max((p.kind for p in parts), key=lambda k: _KIND_RANK.get(k, 0))
     swapped = refusal_as_contrast(text)  # "never use npm; use pnpm" reads as the contrast it is
-    if swapped:
-        return Candidate(swapped, "preference", parts[0].confidence, parts[0].rule)
+    if swapped:  # (a choice made for this project stays a decision, as canonical keeps it)
+        kind = "decision" if kind == "decision" else "preference"
+        return Candidate(swapped, kind, parts[0].confidence, parts[0].rule)
     return Candidate(text, kind, parts[0].confidence, parts[0].rule)
 
 
