@@ -182,7 +182,7 @@ def _clean_tail(tail: str) -> str:
     return tail
 
 
-# "Never use npm; use pnpm (instead)": one tool refused, another named for the same use.
+# "Never use npm; use pnpm (instead)": one name refused, another named in its place.
 _PRONOUN = re.compile(r"^(?:it|this|that|them|these|those|one|ones)$", re.I)
 # (a token, or a code span: the sentence reader joins clauses after the spans are put back)
 _USED = rf"({_TOKEN}|`[^`\n]{{1,60}}`)"

@@ -154,6 +154,7 @@ EVENT_FIRST = re.compile(
     r"\s*,\s*((?:always|never|don't|do not)\s+[^,;?]+?)\s*[.!]*$",
     re.I,
 )
+
 # "to run the tests, use `make test`": how things are done here.
 PURPOSE = re.compile(
     r"^to\s+(?:run|build|start|test|deploy|lint|format|install|release|debug|serve|launch|publish|"
