@@ -19,6 +19,10 @@ optional entry is neutral, any other is false). Pooled P/R with and without the 
 threshold, for the current rules' candidates and for those of every rule version; the shipped
 threshold is chosen on those out-of-fold scores only (see KEEP_RECALL).
 
+Also reported: the gate out of fold on rule output no one had yet fitted to the person — for each
+extra-corpus TUNE person, the candidates of the rule versions reachable from the tree they first
+met (first_contact.py) — the nearest thing to strangers TUNE holds, and what a bar can do there.
+
 SCORE people are never read here: their statements are not even loaded.
 
     python benchmarks/extra_corpus.py build --mirrors /work/.mirror --out /tmp/extra
