@@ -454,11 +454,10 @@ def main(argv: list[str] | None = None) -> int:
     # Per statement, the distinct candidates of every version of the rules (current ones
     # included): the pool the gate is judged on besides the current rules' own candidates.
     union = [Line(ln.group, ln.required, list(ln.cands)) for ln in lines]
-    seen = {(n, tuple(c.feats), c.outcome) for n, ln in enumerate(lines) for c in ln.cands}
     hard: list[Example] = []
     memo: dict[tuple[int, str, str, str], Cand] = {}
-    # The versions that made each candidate of `union` (by its key: one candidate stands for
-    # the same features and outcome), for the stranger pool below.
+    # The candidate of `union` that stands for each (statement, features, outcome) — a key seen
+    # before adds nothing — and the versions that made it, for the stranger pool below.
     first_of = {(n, tuple(c.feats), c.outcome): c for n, ln in enumerate(lines) for c in ln.cands}
     made_by: dict[int, set[str]] = {}
     for commit, claims in zip(commits, history, strict=True):
@@ -466,13 +465,13 @@ def main(argv: list[str] | None = None) -> int:
         for n, line in enumerate(h_lines):
             for c in line.cands:
                 key = (n, tuple(c.feats), c.outcome)
-                made_by.setdefault(id(first_of.setdefault(key, c)), set()).add(commit)
-                if key in seen:
-                    continue
-                seen.add(key)
-                union[n].cands.append(c)
-                if c.outcome != "neutral" or not args.optional_skip:
-                    hard.append(Example(line.group, c.feats, int(c.outcome == "hit"), True))
+                rep = first_of.get(key)
+                if rep is None:
+                    first_of[key] = rep = c
+                    union[n].cands.append(c)
+                    if c.outcome != "neutral" or not args.optional_skip:
+                        hard.append(Example(line.group, c.feats, int(c.outcome == "hit"), True))
+                made_by.setdefault(id(rep), set()).add(commit)
     hist_lines = union
     drop = tuple(p for p in args.drop.split(",") if p)
     for ex in [*examples, *hard]:
