@@ -17,6 +17,7 @@ from conftest import install_wheel
 
 from agent_memory.extract import durability
 from agent_memory.extract.pipeline import extract_claims, extract_transcript
+from agent_memory.extract.rules import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -177,10 +178,18 @@ def test_the_keep_bar_is_read_from_the_weights_file() -> None:
         {"format": 1, "threshold": 0.6, "keep_threshold": 0.3, "weights": weights}))  # fmt: skip
     assert lower is not None and lower.bar == 0.6  # never under the threshold
     for bad in (1.5, -0.1, "0.8", None, True):
-        assert durability.parse(json.dumps(
-            {"format": 1, "threshold": 0.6, "keep_threshold": bad, "weights": weights})) is None
-        assert durability.parse(json.dumps(
-            {"format": 1, "threshold": bad, "weights": weights})) is None
+        assert (
+            durability.parse(
+                json.dumps(
+                    {"format": 1, "threshold": 0.6, "keep_threshold": bad, "weights": weights}
+                )
+            )
+            is None
+        )
+        assert (
+            durability.parse(json.dumps({"format": 1, "threshold": bad, "weights": weights}))
+            is None
+        )
 
 
 def test_a_model_scoring_between_the_bars_holds_the_candidate() -> None:
@@ -265,12 +274,19 @@ def test_explicit_standing_words_and_rejection_tools_are_never_dropped() -> None
     assert durability.keep(long, "Never commit the .env file", "directive.never", closed)
     assert durability.keep("from now on run the linter before you push", "Run the linter "
                            "before you push", "memory.imperative", closed)  # fmt: skip
-    assert durability.keep("以后总是用中文回复", "Always: 以后总是用中文回复", "language.zh_always", closed)
+    assert durability.keep(
+        "以后总是用中文回复", "Always: 以后总是用中文回复", "language.zh_always", closed
+    )
     assert durability.keep("pnpm", "Use pnpm, not npm", "rejection.use_tool", closed)
     # "from now on" read by the rules in another language, as the English words above
-    assert durability.keep("以后都用pnpm", "From now on: 以后都用pnpm", "language.from_now_on", closed)
     assert durability.keep(
-        "앞으로 pnpm을 사용해줘", "From now on: 앞으로 pnpm을 사용해줘", "language.from_now_on", closed
+        "以后都用pnpm", "From now on: 以后都用pnpm", "language.from_now_on", closed
+    )
+    assert durability.keep(
+        "앞으로 pnpm을 사용해줘",
+        "From now on: 앞으로 pnpm을 사용해줘",
+        "language.from_now_on",
+        closed,
     )
     # a scope the rules read ("in the future" before its reason, "until told otherwise")
     assert durability.keep("please use tabs in the future so that the diffs stay small",
@@ -359,7 +375,15 @@ def test_a_demonstrative_counts_only_before_a_noun(text: str, fires: bool) -> No
 
 @pytest.mark.parametrize(
     "text",
-    ["中文回答", "中文交互", "用中文回复", "日本語でお願い", "说中文", "用英文回答", "responde en español"],
+    [
+        "中文回答",
+        "中文交互",
+        "用中文回复",
+        "日本語でお願い",
+        "说中文",
+        "用英文回答",
+        "responde en español",
+    ],
 )
 def test_a_short_reply_language_passes_the_gate(text: str) -> None:
     # a reply language is about every reply, however short the sentence that says it
@@ -386,7 +410,9 @@ def test_a_long_cjk_line_is_not_taken_for_code() -> None:
     text = "我用的是mac\n以后所有的提交信息都请用英文来写，并且在标题里写清楚改了哪个模块"
     parsed = durability.parse_statement(text)
     assert len(parsed.sents) == 2, parsed.sents
-    assert durability.source_index(parsed.sents, "From now on: 以后所有的提交信息都请用英文来写") == 1
+    assert (
+        durability.source_index(parsed.sents, "From now on: 以后所有的提交信息都请用英文来写") == 1
+    )
 
 
 def test_an_english_paragraph_with_one_cjk_word_is_still_cut_into_sentences() -> None:
@@ -426,3 +452,38 @@ def test_every_x_naming_what_this_task_goes_through_is_no_scope(text: str) -> No
 )
 def test_every_x_as_a_scope_still_keeps_the_rule(text: str, claim: str) -> None:
     assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("I use brave", "User uses brave"),
+        ("im using xcode", "User uses xcode"),
+        ("I'm on Fedora.", "User is on Fedora"),
+    ],
+)
+def test_a_sentence_opening_with_the_persons_own_setup_is_kept_however_short(
+    text: str, claim: str
+) -> None:
+    # The model's length cues held "I use brave" under the drop threshold; a sentence that opens
+    # by saying what the person works with is a fact about them. A closed model shows that the
+    # exemption, not the score, keeps it.
+    (cand,) = extract_claims(text)
+    assert cand.claim == claim
+    closed = durability.Model({"bias": -50.0}, 0.5)
+    assert durability.keep(text, cand.claim, cand.rule, closed)
+    assert durability.durable(text, cand.claim, cand.rule)
+
+
+def test_the_own_setup_exemption_needs_the_opening_and_a_setup_rule() -> None:
+    closed = durability.Model({"bias": -50.0}, 0.5)
+    # the same rule's claim from a sentence that does not open with it
+    text = "Can you check why it fails, I use brave and the page is blank"
+    assert not durability.keep(text, "User uses brave", "fact.user_uses", closed)
+    # the opening alone, with another rule's claim (a team's "we use X" is left to the model)
+    assert not durability.keep("We use tabs in the Makefile here", "Use tabs in the Makefile",
+                               "preference.use", closed)  # fmt: skip
+    assert not durability.keep("We use GitLab.", "Use GitLab", "fact.we_verb", closed)
+    # every rule named for it is a registered rule's label
+    labels = {rule.label for rule in (*registry.CLAUSE_RULES, *registry.WHOLE_SENTENCE_RULES)}
+    assert labels >= durability.OWN_SETUP_RULES

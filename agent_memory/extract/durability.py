@@ -378,6 +378,8 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     feats = sentence_features(parsed, i, family)
     if _said_to_last(statement, parsed.sents, i, rule):
         feats = sorted({*feats, "standing"})
+    if rule in OWN_SETUP_RULES and _OWN_SETUP.match(strip_lead(parsed.sents[i])):
+        feats = sorted({*feats, "own_setup"})
     if rule == "language.answer_language" and "ml_reply_language" not in feats:
         # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",
         # "responde en español"); whichever read it, it is the same preference (see EXEMPT)
@@ -408,14 +410,35 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
     )
 
 
+# A sentence that opens by saying what the person works with ("I use brave", "im using xcode",
+# "I'm on Fedora."), read by a rule of the person's own setup: a fact about them that lasts
+# however short the sentence is (the model's length cues held "I use brave" under the drop
+# threshold). On TUNE people every such sentence is labelled durable. A team's "we use X" is
+# left to the model: its rule reads "Use X" as a preference or a fact by its object, and the
+# exemption would add no TUNE statement it does not already keep.
+# An object the rules do not read as a thing used ("I'm on it", "I use this to…") gives no
+# candidate, so nothing is exempted for it.
+OWN_SETUP_RULES = frozenset({"fact.user_uses", "fact.user_on", "situation.user_uses"})
+_OWN_SETUP = re.compile(r"^\W*(?:i|we)\s*(?:'m|’m|m| am|'re|’re| are)?\s+(?:use|using|on)\b", re.I)
+
+
 # Candidates the gate never drops: a sentence carrying an explicit standing-rule word ("always",
 # "never", "from now on", "remember", or their equivalents in other languages) says itself that
 # it is meant to last, wherever it sits (a rule typed in the middle of a long pasted prompt);
 # a reply language said ("中文回答") is a preference about every reply however short it is;
-# and a tool named in a rejection reason ("use pnpm" against a refused npm command) is not
-# prose the model has seen enough of to judge.
+# a tool named in a rejection reason ("use pnpm" against a refused npm command) is not
+# prose the model has seen enough of to judge; and a sentence opening with the person's own
+# setup (OWN_SETUP_RULES) is a fact about them.
 EXEMPT = frozenset(
-    {"standing", "ml_always", "ml_never", "ml_remember", "ml_reply_language", "family=rejection"}
+    {
+        "standing",
+        "ml_always",
+        "ml_never",
+        "ml_remember",
+        "ml_reply_language",
+        "family=rejection",
+        "own_setup",
+    }
 )
 
 
