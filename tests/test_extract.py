@@ -258,6 +258,10 @@ DURABLE = [
     ("Keep the public API backwards compatible.", {"constraint"}, ["backwards compatible"], False),
     ("Make sure you never log user passwords.", {"constraint"}, ["passwords"], True),
     ("Whenever you edit Python files, run ruff format.", {"constraint"}, ["ruff"], False),
+    # the exception that ends a standing rule is part of it, though it ends on "so" or "to"
+    ("Never push to main unless I say so.", {"constraint"}, ["main", "unless the user says so"],
+     True),  # fmt: skip
+    ("Don't commit unless I ask you to.", {"constraint"}, ["commit", "unless the user asks"], True),
     ("Commits must always be signed.", {"constraint"}, ["signed"], False),
     ("The tests must run offline.", {"constraint"}, ["offline"], False),
     ("Let's go with PostgreSQL.", {"decision"}, ["PostgreSQL"], False),
@@ -497,6 +501,10 @@ ONE_OFF = [
     "Do not make any changes first, I want to review the plan.",
     "Please make sure all dependencies are up to date and fix the build.",
     "let's do 2 and 3",
+    # a permission's ending alone makes no rule of a step of the task at hand
+    "Don't stop until I tell you to.",
+    "Wait until I say so.",
+    "Don't touch it unless I say so.",
     "Let's go with option a and c.",
 ]
 
