@@ -178,18 +178,10 @@ def test_the_keep_bar_is_read_from_the_weights_file() -> None:
         {"format": 1, "threshold": 0.6, "keep_threshold": 0.3, "weights": weights}))  # fmt: skip
     assert lower is not None and lower.bar == 0.6  # never under the threshold
     for bad in (1.5, -0.1, "0.8", None, True):
-        assert (
-            durability.parse(
-                json.dumps(
-                    {"format": 1, "threshold": 0.6, "keep_threshold": bad, "weights": weights}
-                )
-            )
-            is None
-        )
-        assert (
-            durability.parse(json.dumps({"format": 1, "threshold": bad, "weights": weights}))
-            is None
-        )
+        assert durability.parse(json.dumps(
+            {"format": 1, "threshold": 0.6, "keep_threshold": bad, "weights": weights})) is None
+        assert durability.parse(json.dumps(
+            {"format": 1, "threshold": bad, "weights": weights})) is None
 
 
 def test_a_model_scoring_between_the_bars_holds_the_candidate() -> None:
@@ -274,19 +266,12 @@ def test_explicit_standing_words_and_rejection_tools_are_never_dropped() -> None
     assert durability.keep(long, "Never commit the .env file", "directive.never", closed)
     assert durability.keep("from now on run the linter before you push", "Run the linter "
                            "before you push", "memory.imperative", closed)  # fmt: skip
-    assert durability.keep(
-        "以后总是用中文回复", "Always: 以后总是用中文回复", "language.zh_always", closed
-    )
+    assert durability.keep("以后总是用中文回复", "Always: 以后总是用中文回复", "language.zh_always", closed)
     assert durability.keep("pnpm", "Use pnpm, not npm", "rejection.use_tool", closed)
     # "from now on" read by the rules in another language, as the English words above
+    assert durability.keep("以后都用pnpm", "From now on: 以后都用pnpm", "language.from_now_on", closed)
     assert durability.keep(
-        "以后都用pnpm", "From now on: 以后都用pnpm", "language.from_now_on", closed
-    )
-    assert durability.keep(
-        "앞으로 pnpm을 사용해줘",
-        "From now on: 앞으로 pnpm을 사용해줘",
-        "language.from_now_on",
-        closed,
+        "앞으로 pnpm을 사용해줘", "From now on: 앞으로 pnpm을 사용해줘", "language.from_now_on", closed
     )
     # a scope the rules read ("in the future" before its reason, "until told otherwise")
     assert durability.keep("please use tabs in the future so that the diffs stay small",
@@ -375,15 +360,7 @@ def test_a_demonstrative_counts_only_before_a_noun(text: str, fires: bool) -> No
 
 @pytest.mark.parametrize(
     "text",
-    [
-        "中文回答",
-        "中文交互",
-        "用中文回复",
-        "日本語でお願い",
-        "说中文",
-        "用英文回答",
-        "responde en español",
-    ],
+    ["中文回答", "中文交互", "用中文回复", "日本語でお願い", "说中文", "用英文回答", "responde en español"],
 )
 def test_a_short_reply_language_passes_the_gate(text: str) -> None:
     # a reply language is about every reply, however short the sentence that says it
@@ -410,9 +387,7 @@ def test_a_long_cjk_line_is_not_taken_for_code() -> None:
     text = "我用的是mac\n以后所有的提交信息都请用英文来写，并且在标题里写清楚改了哪个模块"
     parsed = durability.parse_statement(text)
     assert len(parsed.sents) == 2, parsed.sents
-    assert (
-        durability.source_index(parsed.sents, "From now on: 以后所有的提交信息都请用英文来写") == 1
-    )
+    assert durability.source_index(parsed.sents, "From now on: 以后所有的提交信息都请用英文来写") == 1
 
 
 def test_an_english_paragraph_with_one_cjk_word_is_still_cut_into_sentences() -> None:

@@ -211,13 +211,9 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None
     if HYPOTHETICAL.search(claim):
         return None  # "if it were under src/ instead …": a musing, not a rule
-    if re.search(
-        r"\b(?:this|that|these|those|it|them)(?:\s+(?:either|too|again|anymore))?$", claim, re.I
-    ):
+    if re.search(r"\b(?:this|that|these|those|it|them)(?:\s+(?:either|too|again|anymore))?$", claim, re.I):
         return None  # "use subagents to parallelize this": bound to the conversation
-    if (_DANGLING.search(claim) and not _PERMISSION_GIVEN.search(claim)) or _THAT_THING.search(
-        claim
-    ):
+    if (_DANGLING.search(claim) and not _PERMISSION_GIVEN.search(claim)) or _THAT_THING.search(claim):
         return None  # "use X, not the" (cut mid-phrase), "always use that pattern" (named before)
     if _RULES_UNNAMED.match(claim):
         return None  # "always follow rules, cont": which rules was said elsewhere
@@ -257,9 +253,9 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
 # The exception that ends a standing rule ("never push to main unless I say so", "don't commit
 # unless I ask you to", "… until told to"): a whole phrase, though it ends on "so" or "to".
 _PERMISSION_GIVEN = re.compile(
-    r"\b(?:unless|until|till)\s+(?:(?:i|we|the user)\s+(?:\w+\s+)?(?:says?|said|tells?|told|asks?|asked|"
-    r"wants?|instructs?|instructed|agrees?|approves?)(?:\s+(?:you|claude|them))?|(?:told|asked|instructed))"
-    r"\s+(?:so|to)\s*[.!?]*$",
+    r"\b(?:unless|until|till)\s+(?:(?:i|we|the user)\s+(?:\w+\s+)?(?:says?|said|tells?|told|"
+    r"asks?|asked|wants?|instructs?|instructed|agrees?|approves?)(?:\s+(?:you|claude|them))?|"
+    r"(?:told|asked|instructed))\s+(?:so|to)\s*[.!?]*$",
     re.I,
 )
 
@@ -625,11 +621,7 @@ def _clause_claim(
         )
         # "remember the orchestration part": an English noun phrase, nothing said of it
         bare = (bare_np(c) or place_only(c)) and not non_english(c)
-        if (
-            low not in PRONOUNS
-            and content_words(c) >= 3
-            and not (dated or told or headless or bare)
-        ):
+        if low not in PRONOUNS and content_words(c) >= 3 and not (dated or told or headless or bare):
             got = (cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
     return (got[0], got[1], i, got[2]) if got else None
 
@@ -796,9 +788,7 @@ _GERMAN = re.compile(
 # "lets go through it": at the start of a sentence "lets" has no subject to be the verb of, so it
 # is "let's" typed without its apostrophe (a request), not "X lets Y" ("lets go" read as a subject
 # and "go through X" as a how-fact).
-_LETS = re.compile(
-    r"(?:(?<=^)|(?<=[.!?;\n]\s)|(?<=[.!?;]\s\s)|(?<=\n))(le|Le|LE)ts\b(?=\s+[a-z])", re.M
-)
+_LETS = re.compile(r"(?:(?<=^)|(?<=[.!?;\n]\s)|(?<=[.!?;]\s\s)|(?<=\n))(le|Le|LE)ts\b(?=\s+[a-z])", re.M)
 
 
 def _informal(m: re.Match[str], german: bool) -> str:
@@ -1060,7 +1050,7 @@ def _in_third_person(cand: Candidate) -> Candidate:
 
 
 def _just_asking_joined(said: list[str]) -> list[str]:
-    """ "I don't want you to edit the script! I just need to know how to run it.": the second
+    """"I don't want you to edit the script! I just need to know how to run it.": the second
     sentence says what this turn is for, as a clause of the first does; read as one."""
     out: list[str] = []
     for sentence in said:
@@ -1072,7 +1062,7 @@ def _just_asking_joined(said: list[str]) -> list[str]:
 
 
 def _scope_after_semicolon(said: list[str]) -> list[str]:
-    """ "go on with the upgrade; from now on, never edit the lockfile": the scope opens a sentence
+    """"go on with the upgrade; from now on, never edit the lockfile": the scope opens a sentence
     of its own after the semicolon, and bounds only that one (not this turn's request before it)."""
     out: list[str] = []
     for sentence in said:
@@ -1089,7 +1079,7 @@ def _scope_after_semicolon(said: list[str]) -> list[str]:
 
 
 def _carry_back_references(said: list[str]) -> list[str]:
-    """ "request a Copilot review. Make that standard in your workflow.": the instruction said
+    """"request a Copilot review. Make that standard in your workflow.": the instruction said
     just before a back reference becomes a standing one (read as if "from now on" closed it);
     the back reference itself names nothing and is dropped."""
     out: list[str] = []
@@ -1102,7 +1092,9 @@ def _carry_back_references(said: list[str]) -> list[str]:
     return out
 
 
-def _standing(c: Candidate, sentence: str, index: int, around: standing.Shape, origin: str) -> bool:
+def _standing(
+    c: Candidate, sentence: str, index: int, around: standing.Shape, origin: str
+) -> bool:
     # A "#" memory note is asked to be kept: every rule in it stands.
     return origin == "memory" or standing.carries_over(
         c.claim, c.kind, c.rule, sentence, index, around
