@@ -22,6 +22,7 @@ from agent_memory.extract.pipeline import (
     extract_transcript,
     failure_signature,
 )
+from agent_memory.extract.text import clauses
 from agent_memory.model.atom import atom_errors, atom_id
 
 REAL = TRANSCRIPTS / "real_projects"
@@ -262,6 +263,12 @@ DURABLE = [
     ("Never push to main unless I say so.", {"constraint"}, ["main", "unless the user says so"],
      True),  # fmt: skip
     ("Don't commit unless I ask you to.", {"constraint"}, ["commit", "unless the user asks"], True),
+    ("Don't push code unless I specify this.", {"constraint"},
+     ["push code", "unless the user specifies this"], True),  # fmt: skip
+    # an exception closing two verbs one "and" joins bounds both: cut apart, "Never commit" would
+    # forbid what the user allows when asked
+    ("Never commit and push without asking me.", {"constraint"},
+     ["Never commit and push without asking the user"], True),  # fmt: skip
     ("Commits must always be signed.", {"constraint"}, ["signed"], False),
     ("The tests must run offline.", {"constraint"}, ["offline"], False),
     ("Let's go with PostgreSQL.", {"decision"}, ["PostgreSQL"], False),
@@ -870,3 +877,19 @@ def test_cli_default_project_outside_a_repository_is_the_recorded_cwd(tmp_path: 
     assert {a["project"] for a in json.loads(proc.stdout)["atoms"]} == {"JSSoundRecorder"}
     text = _cli("--transcript", str(src), cwd=tmp_path)
     assert text.returncode == 0 and "Use pnpm, not npm" in text.stdout
+
+
+@pytest.mark.parametrize(
+    ("sentence", "parts"),
+    [
+        ("Never commit and push without asking me", 1),
+        ("don't push code and make PRs unless I specify this", 1),
+        # a rule of its own after the "and" keeps its own exception
+        ("Never push to main and never force push unless I say so", 2),
+        # a break before the exception: the exception is the last clause's only
+        ("Never commit, and push only when I ask", 2),
+        ("Fix the bug and run the tests", 2),
+    ],
+)
+def test_an_exception_shared_by_two_verbs_keeps_them_one_clause(sentence: str, parts: int) -> None:
+    assert len(clauses(sentence)) == parts, clauses(sentence)

@@ -211,7 +211,9 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None
     if HYPOTHETICAL.search(claim):
         return None  # "if it were under src/ instead …": a musing, not a rule
-    if re.search(r"\b(?:this|that|these|those|it|them)(?:\s+(?:either|too|again|anymore))?$", claim, re.I):
+    if re.search(
+        r"\b(?:this|that|these|those|it|them)(?:\s+(?:either|too|again|anymore))?$", claim, re.I
+    ) and not _PERMISSION_GIVEN.search(claim):
         return None  # "use subagents to parallelize this": bound to the conversation
     if (_DANGLING.search(claim) and not _PERMISSION_GIVEN.search(claim)) or _THAT_THING.search(claim):
         return None  # "use X, not the" (cut mid-phrase), "always use that pattern" (named before)
@@ -254,8 +256,9 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
 # unless I ask you to", "… until told to"): a whole phrase, though it ends on "so" or "to".
 _PERMISSION_GIVEN = re.compile(
     r"\b(?:unless|until|till)\s+(?:(?:i|we|the user)\s+(?:\w+\s+)?(?:says?|said|tells?|told|"
-    r"asks?|asked|wants?|instructs?|instructed|agrees?|approves?)(?:\s+(?:you|claude|them))?|"
-    r"(?:told|asked|instructed))\s+(?:so|to)\s*[.!?]*$",
+    r"asks?|asked|wants?|instructs?|instructed|agrees?|approves?|specif(?:y|ies)|requests?)"
+    r"(?:\s+(?:you|claude|them))?|(?:told|asked|instructed))\s+(?:so|to|this|it|that|otherwise)"
+    r"\s*[.!?]*$",
     re.I,
 )
 

@@ -357,12 +357,33 @@ def _depths(text: str) -> list[int]:
     return out
 
 
+# An exception closing a rule: "unless I say so", "without asking me", "until told to".
+_EXCEPTION = re.compile(
+    r"\b(?:unless|until|till)\s+(?:i|we|told|asked|instructed|the user)\b|"
+    r"\bwithout\s+(?:asking|checking|my|the user's|permission|approval|confirm\w*|consent)\b",
+    re.I,
+)
+
+
+def _exception_shared(sentence: str, m: re.Match[str]) -> bool:
+    """"never commit and push without asking me": the exception at the end bounds both verbs
+    the "and" joins, so the two are not cut apart (cut, "Never commit" forbade what the user
+    allows when asked). Only an "and"/"or" with no other break before the exception."""
+    if m.group(0).strip() not in ("and", "or"):
+        return False
+    rest = sentence[m.end() :]
+    if re.match(r"(?:never|don't|dont|do|always|please|also|then|just|i|we|you)\b", rest, re.I):
+        return False  # "… and never force push unless …": a rule of its own, with its exception
+    tail = _EXCEPTION.search(rest)
+    return tail is not None and not re.search(r"[,;:.!?]|\s(?:and|but|or)\s", rest[: tail.start()])
+
+
 def clauses(sentence: str) -> list[str]:
     """Split a sentence where a new clause starts (not inside parentheses or quotes)."""
     depth = _depths(sentence)
     parts, start = [], 0
     for m in _SPLIT.finditer(sentence):
-        if depth[m.start()] > 0:
+        if depth[m.start()] > 0 or _exception_shared(sentence, m):
             continue
         sep = m.group(0)
         nxt = sentence[m.end() :].split(" ", 1)[0].lower().strip(",.;:!?")
