@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from agent_memory.extract import durability
 from agent_memory.extract.statement import extract_claims
 
 
@@ -316,6 +317,9 @@ def test_japanese_next_is_not_from_now_on() -> None:
         "toujours pas de logs côté serveur",  # "still no logs"
         "immer noch kein Build",  # "still no build"
         "nie wieder so ein Ärger",  # an exclamation
+        "Nie wieder so etwas machen!",  # never again the thing that just happened
+        "Immer noch den Build neu starten?",  # "still restart the build?"
+        "Je n'ai jamais compris pourquoi",  # a report, not an instruction
         "总是报错",  # how it keeps failing
         "어제 항상 하던 대로 했는데 안 돼",  # "I did it the way I always do, it fails"
     ],
@@ -329,6 +333,8 @@ def test_always_and_never_words_that_make_no_rule(text: str) -> None:
     [
         "Toujours vérifier les types avant de pousser",
         "Immer prüfe die Lizenz neuer Pakete",
+        # the infinitive closing a written German instruction
+        "Immer pnpm verwenden",
         "常に型ヒントを付けてください",
         "항상 커밋 전에 린트를 돌려 주세요",
         # the always-word after a condition of when
@@ -339,6 +345,21 @@ def test_always_and_never_words_that_make_no_rule(text: str) -> None:
 def test_always_with_an_instruction_is_a_rule(text: str) -> None:
     claim, kind, _ = _one(text)
     assert claim.startswith("Always: ") and kind == "constraint"
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # French and German written instructions put the verb in the infinitive
+        ("Ne jamais pousser directement sur main", "Never: Ne jamais pousser directement sur main"),
+        ("Nie direkt auf main pushen", "Don't: Nie direkt auf main pushen"),
+        ("Niemals Secrets in Git committen", "Don't: Niemals Secrets in Git committen"),
+    ],
+)
+def test_never_with_an_infinitive_instruction_is_a_rule(text: str, claim: str) -> None:
+    got, kind, _ = _one(text)
+    assert (got, kind) == (claim, "constraint")
+    assert durability.durable(text, got, _one(text)[2])
 
 
 @pytest.mark.parametrize(
@@ -1609,8 +1630,6 @@ def test_a_japanese_tool_fact_ends_where_but_turns_to_the_problem() -> None:
 def test_a_korean_always_word_says_the_rule_lasts_as_other_languages_do() -> None:
     # "항상" (always) marks a rule meant to last, as 常に / 总是 / siempre do: the gate keeps it
     # however short the sentence is (it weighed a short Korean rule as a one-liner)
-    from agent_memory.extract import durability
-
     text = "항상 pnpm을 사용해줘"
     [cand] = extract_claims(text)
     assert durability.exempt(durability.candidate_features(text, cand.claim, cand.rule))

@@ -115,6 +115,13 @@ _DE_IMP = (
     r"(?:verwende|benutze|nutze|mache|mach|ändere|füge|lösche|schreibe|schreib|pushe|committe|"
     r"führe|teste|prüfe|nimm|antworte|frag|frage|installiere|starte|erstelle|lies|lass|halte)"
 )
+# The infinitive that closes a written instruction ("Immer pnpm verwenden", "Nie direkt auf main
+# pushen"), a few words after the standing word.
+_DE_INF_LAST = (
+    r"(?:\S+\s+){0,4}?(?:verwenden|benutzen|nutzen|machen|ändern|hinzufügen|löschen|schreiben|"
+    r"pushen|committen|ausführen|testen|prüfen|antworten|fragen|installieren|starten|erstellen|"
+    r"halten|lassen)\s*[.!]*$"
+)
 # A tool or name as written in code: Latin letters, digits and @/+#.-_ (pnpm, uv, next.js, a
 # masked code span). Chinese text next to a verb ("用了脚本推断", "应用到当前配置") is never one.
 # (it starts where a run of these characters starts, and the part before its first letter holds
@@ -798,7 +805,10 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (
         # an instruction after "jamais", not "jamais compris pourquoi" (a report)
-        re.compile(rf"^(?:{_POLITE})?(?:ne\s+{_FR_IMP}\s+jamais|jamais\s+{_FR_IMP})\b", re.I),
+        # and the infinitive of written instructions: "Ne jamais pousser directement sur main"
+        re.compile(
+            rf"^(?:{_POLITE})?(?:ne\s+{_FR_IMP}\s+jamais|(?:ne\s+)?jamais\s+{_FR_IMP})\b", re.I
+        ),
         "Never",
         "constraint",
         "fr_never",
@@ -871,7 +881,10 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
             rf"^(?:{_POLITE})?(?:niemals|nie)\s+(?:wieder\s+)?{_DE_IMP}\b|"
-            rf"^(?:{_POLITE})?{_DE_IMP}\s+(?:\S+\s+){{0,3}}?(?:niemals|nie|nicht)\b",
+            rf"^(?:{_POLITE})?{_DE_IMP}\s+(?:\S+\s+){{0,3}}?(?:niemals|nie|nicht)\b|"
+            # not "nie wieder so etwas machen": never again the thing that just happened
+            rf"^(?:{_POLITE})?(?:niemals|nie)\s+(?!wieder\b|so\s+etwas\b|das\b|dies\w*\b|es\b)"
+            rf"{_DE_INF_LAST}",
             re.I,
         ),
         "Don't",
@@ -880,7 +893,11 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (
         # "immer noch der gleiche Fehler" (still the same error) is no rule
-        re.compile(rf"^(?:{_POLITE})?immer\s+{_DE_IMP}\b|^(?:{_POLITE})?{_DE_IMP}\s+immer\b", re.I),
+        re.compile(
+            rf"^(?:{_POLITE})?immer\s+{_DE_IMP}\b|^(?:{_POLITE})?{_DE_IMP}\s+immer\b|"
+            rf"^(?:{_POLITE})?immer\s+(?!noch\b){_DE_INF_LAST}",
+            re.I,
+        ),
         "Always",
         "constraint",
         "de_always",
