@@ -455,6 +455,14 @@ def test_the_own_setup_exemption_needs_the_opening_and_a_setup_rule() -> None:
     # the same rule's claim from a sentence that does not open with it
     text = "Can you check why it fails, I use brave and the page is blank"
     assert not durability.keep(text, "User uses brave", "fact.user_uses", closed)
+    # the opening, with a claim that runs on into a report of something else
+    text = "I use brave and the page is blank, can you fix it?"
+    (cand,) = extract_claims(text)
+    assert cand.rule in durability.OWN_SETUP_RULES and "blank" in cand.claim
+    assert not durability.keep(text, cand.claim, cand.rule, closed)
+    # a list of what is used is no run-on
+    assert durability.keep("I use vscode and zsh", "User uses vscode and zsh", "fact.user_uses",
+                           closed)  # fmt: skip
     # the opening alone, with another rule's claim (a team's "we use X" is left to the model)
     assert not durability.keep("We use tabs in the Makefile here", "Use tabs in the Makefile",
                                "preference.use", closed)  # fmt: skip

@@ -262,7 +262,8 @@ DURABLE = [
     # the exception that ends a standing rule is part of it, though it ends on "so" or "to"
     ("Never push to main unless I say so.", {"constraint"}, ["main", "unless the user says so"],
      True),  # fmt: skip
-    ("Don't commit unless I ask you to.", {"constraint"}, ["commit", "unless the user asks"], True),
+    ("Don't commit unless I ask you to.", {"constraint"},
+     ["Never commit unless the user asks you to"], True),  # fmt: skip
     ("Don't push code unless I specify this.", {"constraint"},
      ["push code", "unless the user specifies this"], True),  # fmt: skip
     # an exception closing two verbs one "and" joins bounds both: cut apart, "Never commit" would
@@ -508,10 +509,14 @@ ONE_OFF = [
     "Do not make any changes first, I want to review the plan.",
     "Please make sure all dependencies are up to date and fix the build.",
     "let's do 2 and 3",
-    # a permission's ending alone makes no rule of a step of the task at hand
+    # a permission's ending alone makes no rule of a step of the task at hand, and "until" /
+    # "till" wait for a signal in this task
     "Don't stop until I tell you to.",
     "Wait until I say so.",
     "Don't touch it unless I say so.",
+    "Don't push till I say so.",
+    "Don't deploy until told to.",
+    "Don't merge till I approve it.",
     "Let's go with option a and c.",
 ]
 
@@ -887,8 +892,10 @@ def test_cli_default_project_outside_a_repository_is_the_recorded_cwd(tmp_path: 
         # a rule of its own after the "and" keeps its own exception
         ("Never push to main and never force push unless I say so", 2),
         # a break before the exception: the exception is the last clause's only
-        ("Never commit, and push only when I ask", 2),
-        ("Fix the bug and run the tests", 2),
+        ("Never commit, and push without asking me", 2),
+        # not a prohibition: two rules and a permission
+        ("Always use pnpm and commit without asking me", 2),
+        ("Fix the bug and push without asking me", 2),
     ],
 )
 def test_an_exception_shared_by_two_verbs_keeps_them_one_clause(sentence: str, parts: int) -> None:

@@ -378,7 +378,11 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     feats = sentence_features(parsed, i, family)
     if _said_to_last(statement, parsed.sents, i, rule):
         feats = sorted({*feats, "standing"})
-    if rule in OWN_SETUP_RULES and _OWN_SETUP.match(strip_lead(parsed.sents[i])):
+    if (
+        rule in OWN_SETUP_RULES
+        and _OWN_SETUP.match(strip_lead(parsed.sents[i]))
+        and not _RUN_ON.search(claim)
+    ):
         feats = sorted({*feats, "own_setup"})
     if rule == "language.answer_language" and "ml_reply_language" not in feats:
         # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",
@@ -419,7 +423,10 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
 # An object the rules do not read as a thing used ("I'm on it", "I use this to…") gives no
 # candidate, so nothing is exempted for it.
 OWN_SETUP_RULES = frozenset({"fact.user_uses", "fact.user_on", "situation.user_uses"})
-_OWN_SETUP = re.compile(r"^\W*(?:i|we)\s*(?:'m|’m|m| am|'re|’re| are)?\s+(?:use|using|on)\b", re.I)
+_OWN_SETUP = re.compile(r"^\W*i\s*(?:'m|’m|m| am)?\s+(?:use|using|on)\b", re.I)
+# "I use brave and the page is blank": the setup opens a report of something else, the claim
+# runs on into it; the model judges that one.
+_RUN_ON = re.compile(r"\b(?:and|but|so)\s+(?:the|it|this|that|i|we|my|there|now)\b", re.I)
 
 
 # Candidates the gate never drops: a sentence carrying an explicit standing-rule word ("always",

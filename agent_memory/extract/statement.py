@@ -253,12 +253,12 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
 
 
 # The exception that ends a standing rule ("never push to main unless I say so", "don't commit
-# unless I ask you to", "… until told to"): a whole phrase, though it ends on "so" or "to".
+# unless I ask you to", "… unless I specify this"): a whole phrase, though it ends on "so", "to"
+# or "this". Only "unless": "until I say so", "till told to" wait for a signal in this task.
 _PERMISSION_GIVEN = re.compile(
-    r"\b(?:unless|until|till)\s+(?:(?:i|we|the user)\s+(?:\w+\s+)?(?:says?|said|tells?|told|"
-    r"asks?|asked|wants?|instructs?|instructed|agrees?|approves?|specif(?:y|ies)|requests?)"
-    r"(?:\s+(?:you|claude|them))?|(?:told|asked|instructed))\s+(?:so|to|this|it|that|otherwise)"
-    r"\s*[.!?]*$",
+    r"\bunless\s+(?:i|we|the user)\s+(?:\w+\s+)?(?:says?|said|tells?|told|asks?|asked|wants?|"
+    r"instructs?|instructed|agrees?|approves?|specif(?:y|ies)|requests?)"
+    r"(?:\s+(?:you|claude|them))?\s+(?:so|to|this|it|that|otherwise)\s*[.!?]*$",
     re.I,
 )
 

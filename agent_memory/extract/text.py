@@ -357,6 +357,7 @@ def _depths(text: str) -> list[int]:
     return out
 
 
+_PROHIBITION = re.compile(r"^\W*(?:please\s+)?(?:never|don't|dont|do not)\b", re.I)
 # An exception closing a rule: "unless I say so", "without asking me", "until told to".
 _EXCEPTION = re.compile(
     r"\b(?:unless|until|till)\s+(?:i|we|told|asked|instructed|the user)\b|"
@@ -366,13 +367,17 @@ _EXCEPTION = re.compile(
 
 
 def _exception_shared(sentence: str, m: re.Match[str]) -> bool:
-    """"never commit and push without asking me": the exception at the end bounds both verbs
-    the "and" joins, so the two are not cut apart (cut, "Never commit" forbade what the user
-    allows when asked). Only an "and"/"or" with no other break before the exception."""
-    if m.group(0).strip() not in ("and", "or"):
+    """"never commit and push without asking me": in a prohibition the exception at the end
+    bounds both verbs the "and" joins, so the two are not cut apart (cut, "Never commit" forbade
+    what the user allows when asked; joined, the claim says what the user said). Only after a
+    "never"/"don't" that opens the sentence ("always use pnpm and commit without asking me" is
+    two rules and a permission), and only an "and" with no other break before the exception."""
+    if m.group(0).strip() != "and" or not _PROHIBITION.match(sentence):
         return False
     rest = sentence[m.end() :]
-    if re.match(r"(?:never|don't|dont|do|always|please|also|then|just|i|we|you)\b", rest, re.I):
+    if re.match(
+        r"(?:never|don't|dont|do|always|avoid|stop|please|also|then|just|i|we|you)\b", rest, re.I
+    ):
         return False  # "… and never force push unless …": a rule of its own, with its exception
     tail = _EXCEPTION.search(rest)
     return tail is not None and not re.search(r"[,;:.!?]|\s(?:and|but|or)\s", rest[: tail.start()])
