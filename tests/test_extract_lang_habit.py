@@ -27,8 +27,6 @@ def _one(text: str) -> tuple[str, str, str]:
         "每次改完接口之后，记得更新一下文档",
         "每次发版前请先跑完整的测试",
         "你每次新建组件以后都要先写单元测试",
-        "每次修改后都要跑测试",  # 要 / 得: must, as 必须 says
-        "每次部署之后都得检查日志",
         "Toda vez que mudar o schema, rode as migrations",
         "Sempre que criar uma rota nova, escreva um teste",
         "Cada vez que toques el esquema, ejecuta las migraciones",
@@ -57,7 +55,8 @@ def test_what_to_do_every_time_is_a_standing_rule(text: str) -> None:
         "每次发版之后都会报错",  # what happens, not what to do
         "每次启动之后都要等好几分钟",
         "每次运行后都要报错",  # what happens every time
-        "每次我打开它后都要重新登录，怎么办？",
+        "每次启动后都要重新登录，好烦",  # a complaint, not an instruction
+        "每次提交前都要跑一遍lint太慢了",
         "为什么每次改完接口之后，都要先重启服务？",  # a question
         "每次改完这个文件之后，先跑一下测试",  # this file: the task at hand
         "Toda vez que rodo o servidor, dá erro",  # a report in the first person
