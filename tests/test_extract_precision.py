@@ -12,9 +12,6 @@ from agent_memory.extract.pipeline import extract_claims
 NOT_DURABLE = [
     "Use sed to fix the typo in the header.",  # a step of this task, not a standing job
     "Use rem units in the components.",  # the components at hand, not a kind of file
-    # the half that completed a claim the checks drop ("the old API": the one at hand) says
-    # nothing alone ("Use v2" of what?)
-    "Never use the old API; use v2.",
     "I prefer that one.",
     # fragments with no object once the sentence is cut
     "Prefer that one",

@@ -564,24 +564,17 @@ _CONTRAST_TAIL = re.compile(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", 
 _DESCRIBED = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|gotten)\b", re.I)
 
 
-def _completes(head: str, c: str) -> bool:
-    """Whether clause `c` only completes claim `head` (as `_continuation` reads it)."""
-    return bool(
-        (_NEGATIVE_HEAD.match(head) and _POSITIVE_HALF.match(c)) or _CONTRAST_TAIL.match(c)
-    )
-
-
 def _continuation(out: list[ClauseClaim], i: int, c: str) -> ClauseClaim | None:
     """A clause that completes the previous claim rather than stating one of its own."""
     if not out or out[-1][2] != i - 1:
         return None
-    if not _completes(out[-1][0], c):
-        return None
+    if _NEGATIVE_HEAD.match(out[-1][0]) and _POSITIVE_HALF.match(c):
+        # "don't use X for Y, use Z": the positive half belongs to the same claim.
+        return c, out[-1][1], i, out[-1][3]
     if _CONTRAST_TAIL.match(c):
         # "we use JWTs in cookies, never localStorage": the contrast completes the claim.
         return c, "constraint", i, out[-1][3]
-    # "don't use X for Y, use Z": the positive half belongs to the same claim.
-    return c, out[-1][1], i, out[-1][3]
+    return None
 
 
 _THEN_TRY = re.compile(
@@ -905,16 +898,10 @@ def _sentence_candidates(
     found: list[Candidate] = []
     group: list[Candidate] = []
     last = -2
-    dropped: tuple[int, str] = (-2, "")  # the clause index and claim the checks dropped last
     for claim, kind, index, rule in _sentence_claims(sentence, origin, bug_report, short):
-        if index == dropped[0] + 1 and _completes(dropped[1], claim):
-            # "never use the old API; use v2": the half that completed a claim the checks
-            # dropped says nothing alone ("Use v2" of what?)
-            dropped = (index, claim)
-            continue
         cand = _finish(claim, kind, spans, rule)
         if cand is None or not keep(cand):
-            last, dropped = -2, (index, claim)
+            last = -2
             continue
         if group and any(normalize(p.claim) == normalize(cand.claim) for p in group):
             last = index  # "never X; never X; use Y": a clause said twice is said once
