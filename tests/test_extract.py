@@ -517,6 +517,9 @@ ONE_OFF = [
     "Don't push till I say so.",
     "Don't deploy until told to.",
     "Don't merge till I approve it.",
+    # the work itself held back until asked: a limit of the planning at hand
+    "Don't make any changes unless I tell you to.",
+    "Let's plan first. Don't write any code unless I ask you to.",
     "Let's go with option a and c.",
 ]
 

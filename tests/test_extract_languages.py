@@ -318,8 +318,14 @@ def test_japanese_next_is_not_from_now_on() -> None:
         "immer noch kein Build",  # "still no build"
         "nie wieder so ein Ärger",  # an exclamation
         "Nie wieder so etwas machen!",  # never again the thing that just happened
-        "Immer noch den Build neu starten?",  # "still restart the build?"
-        "Je n'ai jamais compris pourquoi",  # a report, not an instruction
+        "Immer noch den Build neu starten",  # "still restart the build"
+        "Immer wieder neu starten",  # "keeps restarting"
+        "Nie mehr so etwas machen",  # never again the thing that just happened
+        # a noun made of the verb: a report of what happens ("errors when starting")
+        "Immer Fehler beim Starten",
+        "Nie Zeit zum Testen",
+        "Nie Probleme beim Installieren",
+        "Jamais vu ça",
         "总是报错",  # how it keeps failing
         "어제 항상 하던 대로 했는데 안 돼",  # "I did it the way I always do, it fails"
     ],

@@ -424,9 +424,10 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
 # candidate, so nothing is exempted for it.
 OWN_SETUP_RULES = frozenset({"fact.user_uses", "fact.user_on", "situation.user_uses"})
 _OWN_SETUP = re.compile(r"^\W*i\s*(?:'m|’m|m| am)?\s+(?:use|using|on)\b", re.I)
-# "I use brave and the page is blank": the setup opens a report of something else, the claim
-# runs on into it; the model judges that one.
-_RUN_ON = re.compile(r"\b(?:and|but|so)\s+(?:the|it|this|that|i|we|my|there|now)\b", re.I)
+# "I use brave and the page is blank", "I use pnpm, everything fails": the setup opens a report
+# of something else and the claim runs on into it; the model judges that one. A list of what is
+# used ("vscode and zsh") or a contrast (", not zsh") is no run-on.
+_RUN_ON = re.compile(r"\b(?:and|but|so)\s+\S+\s+\S|,(?!\s*not\b)|;", re.I)
 
 
 # Candidates the gate never drops: a sentence carrying an explicit standing-rule word ("always",

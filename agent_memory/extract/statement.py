@@ -213,9 +213,9 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None  # "if it were under src/ instead …": a musing, not a rule
     if re.search(
         r"\b(?:this|that|these|those|it|them)(?:\s+(?:either|too|again|anymore))?$", claim, re.I
-    ) and not _PERMISSION_GIVEN.search(claim):
+    ) and not _permission_given(claim):
         return None  # "use subagents to parallelize this": bound to the conversation
-    if (_DANGLING.search(claim) and not _PERMISSION_GIVEN.search(claim)) or _THAT_THING.search(claim):
+    if (_DANGLING.search(claim) and not _permission_given(claim)) or _THAT_THING.search(claim):
         return None  # "use X, not the" (cut mid-phrase), "always use that pattern" (named before)
     if _RULES_UNNAMED.match(claim):
         return None  # "always follow rules, cont": which rules was said elsewhere
@@ -261,6 +261,19 @@ _PERMISSION_GIVEN = re.compile(
     r"(?:\s+(?:you|claude|them))?\s+(?:so|to|this|it|that|otherwise)\s*[.!?]*$",
     re.I,
 )
+
+
+# The work itself held back until asked ("don't make any changes unless I tell you to", "don't
+# write any code unless I ask"): a limit of the planning at hand, not a standing rule.
+_WORK_HELD = re.compile(
+    r"^(?:never|don't|do not)\s+(?:make|write|change|edit|modify|touch|implement|do|start|code|"
+    r"build|fix)\b",
+    re.I,
+)
+
+
+def _permission_given(claim: str) -> bool:
+    return bool(_PERMISSION_GIVEN.search(claim)) and not _WORK_HELD.match(claim)
 
 
 # A claim cut mid-phrase ends on a word that needs a continuation.
