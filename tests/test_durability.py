@@ -455,12 +455,13 @@ def test_the_own_setup_exemption_needs_the_opening_and_a_setup_rule() -> None:
     # the same rule's claim from a sentence that does not open with it
     text = "Can you check why it fails, I use brave and the page is blank"
     assert not durability.keep(text, "User uses brave", "fact.user_uses", closed)
-    # the opening, with a claim that runs on into a report of something else (one the rule does
-    # not cut at a verb it knows)
-    text = "I use brave and my tabs vanish, can you fix it?"
-    (cand,) = extract_claims(text)
-    assert cand.rule in durability.OWN_SETUP_RULES and "vanish" in cand.claim
-    assert not durability.keep(text, cand.claim, cand.rule, closed)
+    # the opening, in a sentence that goes on past the setup (to a problem, to a change): the
+    # model judges it, whatever the claim kept of the sentence
+    for text in ("I use brave and my tabs vanish, can you fix it?",
+                 "I use Jest but it was replaced by Vitest"):  # fmt: skip
+        (cand,) = extract_claims(text)
+        assert cand.rule in durability.OWN_SETUP_RULES, cand
+        assert not durability.keep(text, cand.claim, cand.rule, closed), text
     # a list of what is used is no run-on
     assert durability.keep("I use vscode and zsh", "User uses vscode and zsh", "fact.user_uses",
                            closed)  # fmt: skip
@@ -471,14 +472,3 @@ def test_the_own_setup_exemption_needs_the_opening_and_a_setup_rule() -> None:
     # every rule named for it is a registered rule's label
     labels = {rule.label for rule in (*registry.CLAUSE_RULES, *registry.WHOLE_SENTENCE_RULES)}
     assert labels >= durability.OWN_SETUP_RULES
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["I use pnpm and everything fails", "I use brave but nothing loads",
-     "I use pnpm, the build breaks", "I use brave and the page is blank, can you fix it?"],  # fmt: skip
-)
-def test_the_setup_is_the_fact_and_the_problem_reported_after_it_is_not(text: str) -> None:
-    (cand,) = extract_claims(text)
-    assert cand.claim in ("User uses pnpm", "User uses brave"), cand.claim
-    assert durability.durable(text, cand.claim, cand.rule)

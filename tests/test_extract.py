@@ -264,6 +264,8 @@ DURABLE = [
      True),  # fmt: skip
     ("Don't commit unless I ask you to.", {"constraint"},
      ["Never commit unless the user asks you to"], True),  # fmt: skip
+    ("Don't deploy unless I say so.", {"constraint"}, ["Never deploy unless the user says so"],
+     True),  # fmt: skip
     ("Don't push code unless I specify this.", {"constraint"},
      ["push code", "unless the user specifies this"], True),  # fmt: skip
     # an exception closing two verbs one "and" joins bounds both: cut apart, "Never commit" would
@@ -517,9 +519,12 @@ ONE_OFF = [
     "Don't push till I say so.",
     "Don't deploy until told to.",
     "Don't merge till I approve it.",
-    # the work itself held back until asked: a limit of the planning at hand
+    # the work itself held back until asked: a limit of the planning at hand (only the steps of
+    # shipping work are kept back as a standing rule)
     "Don't make any changes unless I tell you to.",
     "Let's plan first. Don't write any code unless I ask you to.",
+    "Read the files. Don't respond unless I ask you to.",
+    "Just plan. Don't execute unless I say so.",
     "Let's go with option a and c.",
 ]
 

@@ -378,11 +378,7 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     feats = sentence_features(parsed, i, family)
     if _said_to_last(statement, parsed.sents, i, rule):
         feats = sorted({*feats, "standing"})
-    if (
-        rule in OWN_SETUP_RULES
-        and _OWN_SETUP.match(strip_lead(parsed.sents[i]))
-        and not _RUN_ON.search(claim)
-    ):
+    if rule in OWN_SETUP_RULES and _own_setup_only(strip_lead(parsed.sents[i])):
         feats = sorted({*feats, "own_setup"})
     if rule == "language.answer_language" and "ml_reply_language" not in feats:
         # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",
@@ -424,10 +420,15 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
 # candidate, so nothing is exempted for it.
 OWN_SETUP_RULES = frozenset({"fact.user_uses", "fact.user_on", "situation.user_uses"})
 _OWN_SETUP = re.compile(r"^\W*i\s*(?:'m|’m|m| am)?\s+(?:use|using|on)\b", re.I)
-# "I use brave and the page is blank", "I use pnpm, everything fails": the setup opens a report
-# of something else and the claim runs on into it; the model judges that one. A list of what is
-# used ("vscode and zsh") or a contrast (", not zsh") is no run-on.
-_RUN_ON = re.compile(r"\b(?:and|but|so)\s+\S+\s+\S|,(?!\s*not\b)|;", re.I)
+# "I use brave and the page is blank", "I use Jest but it was replaced by Vitest": the sentence
+# goes on past the setup (to a problem, a change, a request) and the model judges it, whatever
+# the claim kept of it. A list of what is used ("vscode and zsh") or a contrast (", not zsh")
+# does not go on.
+_RUN_ON = re.compile(r"\b(?:and|but|so|which|because|though)\s+\S+\s+\S|,(?!\s*not\b)|;", re.I)
+
+
+def _own_setup_only(sentence: str) -> bool:
+    return bool(_OWN_SETUP.match(sentence)) and not _RUN_ON.search(sentence.rstrip(" .!"))
 
 
 # Candidates the gate never drops: a sentence carrying an explicit standing-rule word ("always",

@@ -263,17 +263,18 @@ _PERMISSION_GIVEN = re.compile(
 )
 
 
-# The work itself held back until asked ("don't make any changes unless I tell you to", "don't
-# write any code unless I ask"): a limit of the planning at hand, not a standing rule.
-_WORK_HELD = re.compile(
-    r"^(?:never|don't|do not)\s+(?:make|write|change|edit|modify|touch|implement|do|start|code|"
-    r"build|fix)\b",
+# Only for the steps of shipping work, which a person keeps for themselves ("never push to main
+# unless I say so", "don't commit unless I ask you to"): the work itself held back until asked
+# ("don't make any changes / respond / execute unless I tell you to") limits the task at hand.
+_SHIPPING_HELD = re.compile(
+    r"^(?:never|don't|do not)\s+(?:ever\s+)?(?:commit|push|merge|deploy|release|publish|tag|"
+    r"rebase|force[- ]push|install|upgrade|bump|delete|remove|drop|migrate|run (?:the )?migrations?)\b",
     re.I,
 )
 
 
 def _permission_given(claim: str) -> bool:
-    return bool(_PERMISSION_GIVEN.search(claim)) and not _WORK_HELD.match(claim)
+    return bool(_PERMISSION_GIVEN.search(claim)) and bool(_SHIPPING_HELD.match(claim))
 
 
 # A claim cut mid-phrase ends on a word that needs a continuation.

@@ -175,21 +175,10 @@ _NEXT_THOUGHT = re.compile(
 )
 
 
-# …or where it turns to report what goes wrong ("I use pnpm and everything fails", "I use brave
-# but nothing loads", "I use pnpm, the build breaks"): what is used is the fact, the rest is the
-# problem at hand. A list of what is used ("vscode and zsh") has no such verb.
-_REPORT_TURN = re.compile(
-    r"(?:\s*,\s*|\s+(?:and|but|so)\s+)(?:[\w'-]+\s+){0,2}?(?:is|are|was|were|fails?|failed|"
-    r"crash(?:es|ed)?|breaks?|broke|loads?|doesn't|does not|don't|won't|can't|keeps?|stopped|stops|"
-    r"throws?|hangs?|errors?)\b",
-    re.I,
-)
-
-
 def _until_next_thought(text: str) -> str:
     """'use nativewind you can remove …' -> 'use nativewind'; 'use please to build' is no run-on
     (the request word is the object: the Please build tool), and the fact keeps its object."""
-    head = _REPORT_TURN.split(_NEXT_THOUGHT.split(text, 1)[0], 1)[0]
+    head = _NEXT_THOUGHT.split(text, 1)[0]
     return head if len(head.split()) > 1 else text
 
 

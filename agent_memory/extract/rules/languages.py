@@ -115,16 +115,6 @@ _DE_IMP = (
     r"(?:verwende|benutze|nutze|mache|mach|ändere|füge|lösche|schreibe|schreib|pushe|committe|"
     r"führe|teste|prüfe|nimm|antworte|frag|frage|installiere|starte|erstelle|lies|lass|halte)"
 )
-# The infinitive that closes a written instruction ("Immer pnpm verwenden", "Nie direkt auf main
-# pushen"), a few words after the standing word.
-# (lower case only: "beim Testen", "zum Starten" are nouns, a report of what happens; and not
-# after the words that make one)
-_DE_INF_LAST = (
-    r"(?:\S+\s+){0,4}?(?<!\bbeim )(?<!\bzum )(?<!\bdem )(?<!\bvom )(?<!\bam )(?<!\bim )"
-    r"(?-i:verwenden|benutzen|nutzen|machen|ändern|hinzufügen|löschen|schreiben|pushen|committen|"
-    r"ausführen|testen|prüfen|antworten|fragen|installieren|starten|erstellen|halten|lassen)"
-    r"\s*[.!]*$"
-)
 # A tool or name as written in code: Latin letters, digits and @/+#.-_ (pnpm, uv, next.js, a
 # masked code span). Chinese text next to a verb ("用了脚本推断", "应用到当前配置") is never one.
 # (it starts where a run of these characters starts, and the part before its first letter holds
@@ -884,10 +874,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
             rf"^(?:{_POLITE})?(?:niemals|nie)\s+(?:wieder\s+)?{_DE_IMP}\b|"
-            rf"^(?:{_POLITE})?{_DE_IMP}\s+(?:\S+\s+){{0,3}}?(?:niemals|nie|nicht)\b|"
-            # not "nie wieder so etwas machen": never again the thing that just happened
-            rf"^(?:{_POLITE})?(?:niemals|nie)\s+(?!wieder\b|mehr\b|so\s+etwas\b|das\b|dies\w*\b|es\b)"
-            rf"{_DE_INF_LAST}",
+            rf"^(?:{_POLITE})?{_DE_IMP}\s+(?:\S+\s+){{0,3}}?(?:niemals|nie|nicht)\b",
             re.I,
         ),
         "Don't",
@@ -896,12 +883,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (
         # "immer noch der gleiche Fehler" (still the same error) is no rule
-        re.compile(
-            rf"^(?:{_POLITE})?immer\s+{_DE_IMP}\b|^(?:{_POLITE})?{_DE_IMP}\s+immer\b|"
-            # not "immer noch" (still), "immer wieder" (again and again), "immer mehr" (more)
-            rf"^(?:{_POLITE})?immer\s+(?!noch\b|wieder\b|mehr\b){_DE_INF_LAST}",
-            re.I,
-        ),
+        re.compile(rf"^(?:{_POLITE})?immer\s+{_DE_IMP}\b|^(?:{_POLITE})?{_DE_IMP}\s+immer\b", re.I),
         "Always",
         "constraint",
         "de_always",
