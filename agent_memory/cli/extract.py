@@ -81,6 +81,8 @@ def run(args: argparse.Namespace) -> Report:
         f"{path.name}: {stats.records} records, {result.statements} user statements, "
         f"{result.skipped_lines} unreadable lines skipped; project {project}"
     )
+    for failed in result.failed_statements:
+        report.warn(f"skipped a statement the extractor failed on ({failed}); the rest was read")
     if not result.atoms:
         report.say("no atoms (most prompts are one-off tasks and questions)")
     for atom in result.atoms:

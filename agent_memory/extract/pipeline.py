@@ -69,6 +69,8 @@ class ExtractResult:
     # claims said once, in one session, that the gate holds until they recur (`pending: true`):
     # stored by capture, never recalled, an atom when said again in another session
     pending: list[Atom] = field(default_factory=list)
+    # statements the extractor failed on ("L<line>: <error>"): skipped, the rest still read
+    failed_statements: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"atoms": self.atoms, "pending": self.pending, "skipped_lines": self.skipped_lines}
@@ -266,10 +268,16 @@ def extract_transcript(
             raise
         error = f"{type(exc).__name__}: {exc}"
     observations: list[Atom] = []
+    failed: list[str] = []
     try:
         fallback = _fallback_timestamp(transcript.path, stats)
         for statement in statements:
-            observations.extend(statement_atoms(statement, transcript, project, fallback))
+            try:
+                observations.extend(statement_atoms(statement, transcript, project, fallback))
+            except Exception as exc:  # noqa: BLE001
+                # A defect of the extractor on one statement ("I'm on 3.11" raised once) must
+                # not cost the transcript's other memories: that statement is skipped and named.
+                failed.append(f"L{statement.line}: {type(exc).__name__}: {exc}")
         observations.extend(_failure_atoms(errors, transcript, project, fallback))
         merged = merge_observations(observations)
     except Exception as exc:  # noqa: BLE001
@@ -280,7 +288,7 @@ def extract_transcript(
     atoms = [a for a in merged if not is_pending(a)]
     pending = [a for a in merged if is_pending(a)]
     return ExtractResult(atoms, stats.skipped_lines, stats, len(statements), len(errors), error,
-                         pending)
+                         pending, failed)
 
 
 __all__ = [

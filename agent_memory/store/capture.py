@@ -299,7 +299,12 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
     sessions = sorted({s for a in incoming for s in a["sessions"]})
     session_id = session or (sessions[0] if len(sessions) == 1 else None)
     result = capture_atoms(store, incoming, session_id, transcript.pointer, limits)
-    if signature is not None:
+    for failed in extracted.failed_statements:
+        log_error(f"capture {transcript.pointer}: skipped a statement the extractor failed on: "
+                  f"{failed}", store.repo.cwd)  # fmt: skip
+    if signature is not None and not extracted.failed_statements:
+        # (not when a statement failed: a later run, a fixed extractor, reads it again; what
+        # was captured now adds no observation then)
         ledger.record(Entry(TRANSCRIPT, key, signature, stats.end))
     return TranscriptCapture(result, read, stats.skipped_lines, stats.records)
 

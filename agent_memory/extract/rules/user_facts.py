@@ -617,7 +617,9 @@ angular django rails laravel spring flutter dart elixir erlang scala gradle mave
 def _runtime(thing: str) -> bool:
     """ "Python 3.12", "node 18", "Next.js 15": a runtime or tool by name and version; "page 2",
     "step 3" are places in this task."""
-    head = re.sub(r"\s*v?\d[\d.x]*$", "", thing.strip()).split()[-1] if thing.split() else ""
+    # ("3.11" alone leaves no name once its version is taken off: no runtime named)
+    named = re.sub(r"\s*v?\d[\d.x]*$", "", thing.strip()).split()
+    head = named[-1] if named else ""
     return bool(head) and (
         head.lower() in _RUNTIMES | KNOWN_TOOLS or bool(re.match(r"^[A-Z][\w.+-]*$", head))
     )
