@@ -525,6 +525,17 @@ ONE_OFF = [
     "Let's plan first. Don't write any code unless I ask you to.",
     "Read the files. Don't respond unless I ask you to.",
     "Just plan. Don't execute unless I say so.",
+    # held back, but not named: "any" (of what?), the one version or PR at hand
+    "Never remove any unless I say so.",
+    "Never merge PR 42 unless I approve it.",
+    "Never tag v1.2 unless I say so.",
+    # "don't stall; push without asking": a permission, not one rule with an exception
+    "Never stall and push without asking me.",
+    # a first clause that bounds the sentence to the present
+    "This time, never push to main.",
+    "For now, don't delete files unless I say so.",
+    "Today, don't deploy unless I say so.",
+    "Just for this task, don't install packages unless I ask you to.",
     "Let's go with option a and c.",
 ]
 

@@ -326,6 +326,7 @@ def test_japanese_next_is_not_from_now_on() -> None:
         "Nie Zeit zum Testen",
         "Nie Probleme beim Installieren",
         "Jamais vu ça",
+        "Ne jamais tester. Voilà leur méthode.",  # a sneer at others, nothing said of what
         "总是报错",  # how it keeps failing
         "어제 항상 하던 대로 했는데 안 돼",  # "I did it the way I always do, it fails"
     ],

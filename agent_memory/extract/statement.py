@@ -273,8 +273,21 @@ _SHIPPING_HELD = re.compile(
 )
 
 
+# What is held back is named: not "any", "it", "one" (of what?), not one version or one PR
+# ("never tag v1.2 unless I say so", "never merge PR 42 unless I approve it": the one at hand).
+_HELD_UNNAMED = re.compile(
+    r"\b(?:any|all|one|more|some|it|this|that|them|these|those|anything|everything)\s+unless\b|"
+    r"\b(?:v?\d[\w.]*|#\d+)\b.*\bunless\b",
+    re.I,
+)
+
+
 def _permission_given(claim: str) -> bool:
-    return bool(_PERMISSION_GIVEN.search(claim)) and bool(_SHIPPING_HELD.match(claim))
+    return (
+        bool(_PERMISSION_GIVEN.search(claim))
+        and bool(_SHIPPING_HELD.match(claim))
+        and not _HELD_UNNAMED.search(claim)
+    )
 
 
 # A claim cut mid-phrase ends on a word that needs a continuation.
@@ -556,6 +569,17 @@ def _run_ons(part: str) -> list[str]:
     return [part]
 
 
+# A first clause that bounds the sentence to the present ("this time", "for now", "today", "just
+# for this task"): what follows holds now, not from now on (the same words later in a claim are
+# filters.TRANSIENT's).
+_SCOPE_OF_NOW = re.compile(
+    r"^(?:but\s+|and\s+|ok(?:ay)?\s+|so\s+)?(?:just\s+)?(?:(?:for\s+)?(?:this time|now|today|tonight|"
+    r"the moment|the time being)|right now|at the moment|temporarily|"
+    r"(?:just\s+)?for this (?:task|session|pr|change|one|commit|run|step|branch|ticket))$",
+    re.I,
+)
+
+
 def _parts(s: str) -> tuple[list[str], str | None]:
     """The clauses of a sentence (a leading purpose folded into the next one) and the noun
     phrase its first clause is about (for "it"/"they" in later clauses)."""
@@ -676,6 +700,8 @@ def _sentence_claims(
         return whole
     s = REQUEST.sub("", f.text, count=1) if f.mode == "request" else f.text
     parts, subject_np = _parts(s)
+    if len(parts) > 1 and _SCOPE_OF_NOW.match(strip_lead(parts[0]).rstrip(" ,.!")):
+        return []  # "this time, never push to main", "for now, don't delete files": said of now
     out: list[ClauseClaim] = []
     for i, raw in enumerate(parts):
         c = strip_lead(raw).rstrip(" .!?")

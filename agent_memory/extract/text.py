@@ -358,6 +358,7 @@ def _depths(text: str) -> list[int]:
 
 
 _PROHIBITION = re.compile(r"^\W*(?:please\s+)?(?:never|don't|dont|do not)\b", re.I)
+_HESITATION = re.compile(r"\b(?:stall|hesitate|wait|pause|delay|stop|dawdle)\s*$", re.I)
 # An exception closing a rule: "unless I say so", "without asking me", "until told to".
 _EXCEPTION = re.compile(
     r"\b(?:unless|until|till)\s+(?:i|we|told|asked|instructed|the user)\b|"
@@ -374,6 +375,8 @@ def _exception_shared(sentence: str, m: re.Match[str]) -> bool:
     two rules and a permission), and only an "and" with no other break before the exception."""
     if m.group(0).strip() != "and" or not _PROHIBITION.match(sentence):
         return False
+    if _HESITATION.search(sentence[: m.start()]):
+        return False  # "never stall and push without asking me": don't stall; push freely
     rest = sentence[m.end() :]
     if re.match(
         r"(?:never|don't|dont|do|always|avoid|stop|please|also|then|just|i|we|you)\b", rest, re.I
