@@ -458,7 +458,10 @@ def test_the_own_setup_exemption_needs_the_opening_and_a_setup_rule() -> None:
     # the opening, in a sentence that goes on past the setup (to a problem, to a change): the
     # model judges it, whatever the claim kept of the sentence
     for text in ("I use brave and my tabs vanish, can you fix it?",
-                 "I use Jest but it was replaced by Vitest"):  # fmt: skip
+                 "I use Jest but it was replaced by Vitest",
+                 "I use Jest. It was replaced by Vitest last week.",
+                 "I use Jest — it was replaced by Vitest",
+                 "I use Chrome although it is slow"):  # fmt: skip
         (cand,) = extract_claims(text)
         assert cand.rule in durability.OWN_SETUP_RULES, cand
         assert not durability.keep(text, cand.claim, cand.rule, closed), text

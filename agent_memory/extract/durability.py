@@ -378,7 +378,8 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     feats = sentence_features(parsed, i, family)
     if _said_to_last(statement, parsed.sents, i, rule):
         feats = sorted({*feats, "standing"})
-    if rule in OWN_SETUP_RULES and _own_setup_only(strip_lead(parsed.sents[i])):
+    own = len(parsed.sents) == 1 and _own_setup_only(strip_lead(parsed.sents[i]))
+    if rule in OWN_SETUP_RULES and own:
         feats = sorted({*feats, "own_setup"})
     if rule == "language.answer_language" and "ml_reply_language" not in feats:
         # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",
@@ -419,12 +420,22 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
 # An object the rules do not read as a thing used ("I'm on it", "I use this to…") gives no
 # candidate, so nothing is exempted for it.
 OWN_SETUP_RULES = frozenset({"fact.user_uses", "fact.user_on", "situation.user_uses"})
-_OWN_SETUP = re.compile(r"^\W*i\s*(?:'m|’m|m| am)?\s+(?:use|using|on)\b", re.I)
+# (the statement is that one sentence, a few words: "I use Jest. It was replaced by Vitest last
+# week." goes on in its next sentence, "I use Jest — it was replaced …" after a dash)
+_OWN_SETUP = re.compile(
+    r"^\W*i\s*(?:'m|’m|m| am)?\s+(?:use|using|on)\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,4}"
+    r"(?:\s*,\s*not\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2})?\s*[.!]*$",
+    re.I,
+)
 # "I use brave and the page is blank", "I use Jest but it was replaced by Vitest": the sentence
 # goes on past the setup (to a problem, a change, a request) and the model judges it, whatever
 # the claim kept of it. A list of what is used ("vscode and zsh") or a contrast (", not zsh")
 # does not go on.
-_RUN_ON = re.compile(r"\b(?:and|but|so|which|because|though)\s+\S+\s+\S|,(?!\s*not\b)|;", re.I)
+_RUN_ON = re.compile(
+    r"\b(?:and|but|so|which|because|though|although|while|whereas|till|until)\s+\S+\s+\S|"
+    r",(?!\s*not\b)|;",
+    re.I,
+)
 
 
 def _own_setup_only(sentence: str) -> bool:
