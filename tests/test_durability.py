@@ -435,6 +435,8 @@ def test_every_x_as_a_scope_still_keeps_the_rule(text: str, claim: str) -> None:
         ("I use brave", "User uses brave"),
         ("im using xcode", "User uses xcode"),
         ("I'm on Fedora.", "User is on Fedora"),
+        # the statement's last sentence
+        ("Hi! I use neovim.", "User uses neovim"),
     ],
 )
 def test_a_sentence_opening_with_the_persons_own_setup_is_kept_however_short(

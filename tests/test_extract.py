@@ -266,6 +266,12 @@ DURABLE = [
      ["Never commit unless the user asks you to"], True),  # fmt: skip
     ("Don't deploy unless I say so.", {"constraint"}, ["Never deploy unless the user says so"],
      True),  # fmt: skip
+    # a named thing, numbers and all, is no "one at hand"
+    ("Never deploy to us-east-1 unless I say so.", {"constraint"}, ["us-east-1", "unless"], True),
+    ("Never merge anything unless I approve it.", {"constraint"}, ["merge anything", "unless"],
+     True),  # fmt: skip
+    # said to last as well as now
+    ("For now and always, never push to main.", {"constraint"}, ["Never push to main"], True),
     ("Don't push code unless I specify this.", {"constraint"},
      ["push code", "unless the user specifies this"], True),  # fmt: skip
     # an exception closing two verbs one "and" joins bounds both: cut apart, "Never commit" would
@@ -533,6 +539,7 @@ ONE_OFF = [
     "Never stall and push without asking me.",
     # a first clause that bounds the sentence to the present
     "This time, never push to main.",
+    "For the time being, never push to main.",
     "For now, don't delete files unless I say so.",
     "Today, don't deploy unless I say so.",
     "Just for this task, don't install packages unless I ask you to.",
@@ -915,6 +922,8 @@ def test_cli_default_project_outside_a_repository_is_the_recorded_cwd(tmp_path: 
         # not a prohibition: two rules and a permission
         ("Always use pnpm and commit without asking me", 2),
         ("Fix the bug and push without asking me", 2),
+        # inside an exception, "and I …" is more of the exception
+        ("Never merge into main unless CI is green and I approve", 1),
     ],
 )
 def test_an_exception_shared_by_two_verbs_keeps_them_one_clause(sentence: str, parts: int) -> None:

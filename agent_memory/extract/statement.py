@@ -276,8 +276,8 @@ _SHIPPING_HELD = re.compile(
 # What is held back is named: not "any", "it", "one" (of what?), not one version or one PR
 # ("never tag v1.2 unless I say so", "never merge PR 42 unless I approve it": the one at hand).
 _HELD_UNNAMED = re.compile(
-    r"\b(?:any|all|one|more|some|it|this|that|them|these|those|anything|everything)\s+unless\b|"
-    r"\b(?:v?\d[\w.]*|#\d+)\b.*\bunless\b",
+    r"\b(?:any|all|one|some|it|this|that|them|these|those)\s+unless\b|"
+    r"(?:\b(?:pr|pull request|mr|issue|ticket)\s*#?\d+|#\d+|\bv\d+(?:\.\d+)+)\b.*\bunless\b",
     re.I,
 )
 
@@ -573,11 +573,23 @@ def _run_ons(part: str) -> list[str]:
 # for this task"): what follows holds now, not from now on (the same words later in a claim are
 # filters.TRANSIENT's).
 _SCOPE_OF_NOW = re.compile(
-    r"^(?:but\s+|and\s+|ok(?:ay)?\s+|so\s+)?(?:just\s+)?(?:(?:for\s+)?(?:this time|now|today|tonight|"
+    r"^(?:but\s+|and\s+|ok(?:ay)?\s+|so\s+)?(?:just\s+)?(?:(?:for\s+)?(?:this time|now|"
     r"the moment|the time being)|right now|at the moment|temporarily|"
     r"(?:just\s+)?for this (?:task|session|pr|change|one|commit|run|step|branch|ticket))$",
     re.I,
 )
+# "today" bounds a prohibition said today ("today, don't deploy unless I say so"), not what was
+# decided today ("today we switched to pnpm")
+_TODAY = re.compile(r"^(?:just\s+)?(?:for\s+)?(?:today|tonight)$", re.I)
+_PROHIBITED = re.compile(r"^\s*(?:please\s+)?(?:don't|dont|do not|never)\b", re.I)
+
+
+def _of_now(first: str, then: str) -> bool:
+    return bool(_SCOPE_OF_NOW.match(first) or (_TODAY.match(first) and _PROHIBITED.match(then)))
+
+
+# (unless the sentence also says it lasts: "for now and always, never push to main")
+_SAID_TO_LAST = re.compile(r"\b(?:always|remember|from now on|going forward|in (?:the )?future)\b", re.I)
 
 
 def _parts(s: str) -> tuple[list[str], str | None]:
@@ -700,7 +712,8 @@ def _sentence_claims(
         return whole
     s = REQUEST.sub("", f.text, count=1) if f.mode == "request" else f.text
     parts, subject_np = _parts(s)
-    if len(parts) > 1 and _SCOPE_OF_NOW.match(strip_lead(parts[0]).rstrip(" ,.!")):
+    first = strip_lead(parts[0]).rstrip(" ,.!")
+    if len(parts) > 1 and _of_now(first, parts[1]) and not _SAID_TO_LAST.search(s):
         return []  # "this time, never push to main", "for now, don't delete files": said of now
     out: list[ClauseClaim] = []
     for i, raw in enumerate(parts):
@@ -836,7 +849,8 @@ _LETS = re.compile(r"(?:(?<=^)|(?<=[.!?;\n]\s)|(?<=[.!?;]\s\s)|(?<=\n))(le|Le|LE
 
 def _informal(m: re.Match[str], german: bool) -> str:
     word = m.group(0)
-    return word if german and word.lower() == "im" else INFORMAL_MAP[word.lower()]
+    # (.get: "İm", "Doeſnt" match under re.I but lower to no key)
+    return word if german and word.lower() == "im" else INFORMAL_MAP.get(word.lower(), word)
 
 
 _FIX_REQUEST = re.compile(
