@@ -83,3 +83,36 @@ def test_extract_names_the_skipped_statement_and_prints_the_rest(
         "User uses Fish shell, not zsh",
     }
     assert "skipped a statement the extractor failed on (L2: IndexError" in proc.stderr
+
+
+def test_capture_names_the_skipped_statement(
+    repo: Path, tmp_path: Path, failing_second: None
+) -> None:
+    env = {"AGENT_MEMORY_NOW": "2026-03-02T12:00:00Z"}
+    assert run_main(repo, ["init", "--yes", "--no-claude-hooks"], env=env).returncode == 0
+    path = typed_transcript(tmp_path, *PROMPTS)
+    # (--force: the transcript was recorded in another folder, /w/proj)
+    argv = ["capture", "--transcript", str(path), "--force", "--no-stage", "--output", "json"]
+    proc = run_main(repo, argv, env=env)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert len(out["new"]) == 2 and out["failed_statements"] == [
+        "L2: IndexError: list index out of range"
+    ]
+    assert "skipped a statement the extractor failed on (L2: IndexError" in proc.stderr
+
+
+def test_a_memory_note_the_typed_extractor_fails_on_is_read_as_its_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agent_memory.extract import memory_notes
+
+    def broken(*args: object, **kwargs: object) -> list[object]:
+        raise IndexError("list index out of range")
+
+    assert memory_notes.claim_for("Never push to main.")[0] == "Never push to main"
+    monkeypatch.setattr(memory_notes, "extract_claims", broken)
+    assert memory_notes.claim_for("Never push to main.")[0] == "Never push to main"
+    assert memory_notes.claim_for("The staging URL is staging.example.com")[0].startswith(
+        "The staging URL is staging.example.com"
+    )

@@ -248,7 +248,12 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
                "dropped": dropped.to_json()}
     if warning:
         payload["stage_warning"] = warning
+    if done.failed_statements:
+        payload["failed_statements"] = done.failed_statements
     out = Report(payload)
+    for failed in done.failed_statements:
+        out.warn(f"skipped a statement the extractor failed on ({failed}); the rest was captured, "
+                 "and the next capture reads it again")  # fmt: skip
     if done.read == "unchanged":
         return out.say(f"captured {path.name}: nothing new (unchanged since its last capture)")
     where = f"commit {result.commit[:10]}" if result.commit else "nothing new"
@@ -294,6 +299,7 @@ class Backfill:
         self.stage_warning: str | None = None
         self.auto_memory: dict[str, Any] | None = None  # Claude's own memory folder, when read
         self.failures: list[dict[str, Any]] = []  # {path, reason, logged}
+        self.failed_statements: list[dict[str, str]] = []  # {path, statement}: skipped, the rest kept
         self.error: str | None = None  # what stopped the run (a full disk), with `not_captured` left
         self.not_captured = 0
 
@@ -332,6 +338,8 @@ class Backfill:
             out["auto_memory"] = self.auto_memory
         if self.failures:
             out["failures"] = self.failures
+        if self.failed_statements:
+            out["failed_statements"] = self.failed_statements
         if self.error:
             out["error"], out["not_captured"] = self.error, self.not_captured
         return out
@@ -481,6 +489,7 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger
             report.unchanged += 1
             continue
         report.captured += 1
+        report.failed_statements += [{"path": path, "statement": f} for f in done.failed_statements]
         report.resumed += done.read == "resumed"
         report.skipped_lines += done.skipped_lines
         report.add(done.result)
@@ -558,6 +567,10 @@ def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
         out.say(colour.paint(f"  {report.failed} failed ({where}):", "refused"))
         for item in report.failures[:3]:
             out.say(f"    {item['reason']}")
+    if report.failed_statements:
+        first = report.failed_statements[0]
+        out.say(f"  {plural(len(report.failed_statements), 'statement')} skipped (the extractor failed on "
+                f"them; logged, read again next time): {os.path.basename(first['path'])} {first['statement']}")
     for line in _explain_dropped(report.dropped, len(report.skipped["expired"]), len(report.skipped["evicted"])):
         out.say(line)
     if report.staged:

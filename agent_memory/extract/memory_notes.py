@@ -85,7 +85,10 @@ def claim_for(rule: str) -> tuple[str, str]:
     extractor reads in it when it reads exactly one (so the rule the user typed and the rule
     the model wrote down are one atom), else the line itself in canonical spelling. The
     model's own "I"/"my" is Claude's, left as written (never the user's third person)."""
-    typed = extract_claims(rule, users_words=False)
+    try:
+        typed = extract_claims(rule, users_words=False)
+    except Exception:  # noqa: BLE001 - a defect of the typed extractor on one note costs its
+        typed = []  # reading only: the note is read as its line, the folder's other notes as ever
     if len(typed) == 1:
         return typed[0].claim, typed[0].kind
     masked, spans = mask(tidy(rule).rstrip("。！？．"))

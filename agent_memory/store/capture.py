@@ -269,6 +269,7 @@ class TranscriptCapture:
     skipped_lines: int = 0
     records: int = 0
     unreadable: str | None = None  # nothing in it could be read, and why (nothing was written)
+    failed_statements: list[str] = field(default_factory=list)  # skipped: the extractor failed
 
 
 def capture_file(store: L1Store, project: str, path: str | Path, session: str | None = None,
@@ -306,7 +307,8 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
         # (not when a statement failed: a later run, a fixed extractor, reads it again; what
         # was captured now adds no observation then)
         ledger.record(Entry(TRANSCRIPT, key, signature, stats.end))
-    return TranscriptCapture(result, read, stats.skipped_lines, stats.records)
+    return TranscriptCapture(result, read, stats.skipped_lines, stats.records,
+                             failed_statements=extracted.failed_statements)  # fmt: skip
 
 
 def capture_transcript(store: L1Store, project: str, transcript: Path, session: str | None = None,
