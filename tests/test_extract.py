@@ -539,7 +539,8 @@ ONE_OFF = [
     "Never stall and push without asking me.",
     # a first clause that bounds the sentence to the present
     "This time, never push to main.",
-    "For the time being, never push to main.",
+    "For now, always use pnpm.",  # the "always" of the present task
+    "Never tag 1.2 unless I say so.",
     "For now, don't delete files unless I say so.",
     "Today, don't deploy unless I say so.",
     "Just for this task, don't install packages unless I ask you to.",
@@ -922,8 +923,6 @@ def test_cli_default_project_outside_a_repository_is_the_recorded_cwd(tmp_path: 
         # not a prohibition: two rules and a permission
         ("Always use pnpm and commit without asking me", 2),
         ("Fix the bug and push without asking me", 2),
-        # inside an exception, "and I …" is more of the exception
-        ("Never merge into main unless CI is green and I approve", 1),
     ],
 )
 def test_an_exception_shared_by_two_verbs_keeps_them_one_clause(sentence: str, parts: int) -> None:

@@ -67,7 +67,8 @@ def test_capture_keeps_the_rest_logs_the_skip_and_reads_it_again_later(
 def test_a_bare_version_where_a_runtime_is_named_raises_nothing() -> None:
     # "I'm on 3.11" (an answer to "which Python?") raised IndexError in the runtime check
     # (and "İm on it", "Doeſnt work": informal spellings matched under re.I that lower to no key)
-    for text in ("I'm on 3.11", "I'm on v18", "we're on 2.0", "İm on it", "Doeſnt work"):
+    for text in ("I'm on 3.11", "I'm on v18", "we're on 2.0", "İm on it", "Doeſnt work", "can you ;",
+                 "Could you —", "Never push to main. Can you —"):  # fmt: skip
         extract_claims(text)
     assert [c.claim for c in extract_claims("I'm on Python 3.12")] == ["User is on Python 3.12"]
 

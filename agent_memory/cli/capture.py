@@ -569,8 +569,8 @@ def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
             out.say(f"    {item['reason']}")
     if report.failed_statements:
         first = report.failed_statements[0]
-        out.say(f"  {plural(len(report.failed_statements), 'statement')} skipped (the extractor failed on "
-                f"them; logged, read again next time): {os.path.basename(first['path'])} {first['statement']}")
+        out.say(f"  {plural(len(report.failed_statements), 'statement')} skipped, the extractor failed "
+                f"(logged, read again next time): {os.path.basename(first['path'])} {first['statement']}")
     for line in _explain_dropped(report.dropped, len(report.skipped["expired"]), len(report.skipped["evicted"])):
         out.say(line)
     if report.staged:

@@ -378,8 +378,9 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
     feats = sentence_features(parsed, i, family)
     if _said_to_last(statement, parsed.sents, i, rule):
         feats = sorted({*feats, "standing"})
-    # (the last sentence: "Hi! I use neovim." is a setup; "I use Jest. It was replaced …" goes on)
-    own = i == len(parsed.sents) - 1 and _own_setup_only(strip_lead(parsed.sents[i]))
+    # (the statement's only sentence: "I use Jest. It was replaced …" goes on, "For this demo
+    # only. I use Firefox." was bounded before it)
+    own = len(parsed.sents) == 1 and _own_setup_only(strip_lead(parsed.sents[i]))
     if rule in OWN_SETUP_RULES and own:
         feats = sorted({*feats, "own_setup"})
     if rule == "language.answer_language" and "ml_reply_language" not in feats:
@@ -421,8 +422,8 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
 # An object the rules do not read as a thing used ("I'm on it", "I use this to…") gives no
 # candidate, so nothing is exempted for it.
 OWN_SETUP_RULES = frozenset({"fact.user_uses", "fact.user_on", "situation.user_uses"})
-# (the sentence is a few words and the statement's last: "I use Jest. It was replaced by Vitest
-# last week." goes on in its next sentence, "I use Jest — it was replaced …" after a dash)
+# (a few words, the statement's only sentence: "I use Jest. It was replaced by Vitest last week."
+# goes on in its next sentence, "I use Jest — it was replaced …" after a dash)
 _OWN_SETUP = re.compile(
     r"^\W*i\s*(?:'m|’m|m| am)?\s+(?:use|using|on)\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,4}"
     r"(?:\s*,\s*not\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2})?\s*[.!]*$",

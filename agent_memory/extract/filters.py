@@ -29,8 +29,7 @@ VAGUE = re.compile(
     re.I,
 )
 TRANSIENT = re.compile(
-    r"\b(?:for now|right now|at the moment|for the moment|for the time being|this time|yet|today|"
-    r"tonight|tomorrow|"
+    r"\b(?:for now|right now|at the moment|for the moment|this time|yet|today|tonight|tomorrow|"
     r"yesterday|temporarily|for this (?:task|session|pr|change|one|commit|file|step|run|test|branch)|"
     r"just this once|for a (?:sec|second|minute|moment|bit)|in this (?:pr|commit|session|task|step)|"
     r"until (?:i|we)\b|you just|the above|above|previous|earlier|(?:for|in|on) the new \w+|"

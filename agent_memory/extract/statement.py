@@ -277,7 +277,7 @@ _SHIPPING_HELD = re.compile(
 # ("never tag v1.2 unless I say so", "never merge PR 42 unless I approve it": the one at hand).
 _HELD_UNNAMED = re.compile(
     r"\b(?:any|all|one|some|it|this|that|them|these|those)\s+unless\b|"
-    r"(?:\b(?:pr|pull request|mr|issue|ticket)\s*#?\d+|#\d+|\bv\d+(?:\.\d+)+)\b.*\bunless\b",
+    r"(?:\b(?:pr|pull request|mr|issue|ticket)\s*#?\d+|#\d+|\bv?\d+(?:\.\d+)+)\b.*\bunless\b",
     re.I,
 )
 
@@ -589,7 +589,7 @@ def _of_now(first: str, then: str) -> bool:
 
 
 # (unless the sentence also says it lasts: "for now and always, never push to main")
-_SAID_TO_LAST = re.compile(r"\b(?:always|remember|from now on|going forward|in (?:the )?future)\b", re.I)
+_SAID_TO_LAST = re.compile(r"\b(?:and always|from now on|going forward|in (?:the )?future)\b", re.I)
 
 
 def _parts(s: str) -> tuple[list[str], str | None]:
@@ -712,7 +712,7 @@ def _sentence_claims(
         return whole
     s = REQUEST.sub("", f.text, count=1) if f.mode == "request" else f.text
     parts, subject_np = _parts(s)
-    first = strip_lead(parts[0]).rstrip(" ,.!")
+    first = strip_lead(parts[0]).rstrip(" ,.!") if parts else ""
     if len(parts) > 1 and _of_now(first, parts[1]) and not _SAID_TO_LAST.search(s):
         return []  # "this time, never push to main", "for now, don't delete files": said of now
     out: list[ClauseClaim] = []

@@ -393,8 +393,6 @@ def clauses(sentence: str) -> list[str]:
     for m in _SPLIT.finditer(sentence):
         if depth[m.start()] > 0 or _exception_shared(sentence, m):
             continue
-        if m.group(0).strip() == "and" and re.search(r"\bunless\b", sentence[start : m.start()], re.I):
-            continue  # "never merge unless CI is green and I approve": both are the exception
         sep = m.group(0)
         nxt = sentence[m.end() :].split(" ", 1)[0].lower().strip(",.;:!?")
         if sep.strip() in ("-", "\u2013") and _inside_path(sentence, m):
