@@ -259,21 +259,9 @@ DURABLE = [
     ("Keep the public API backwards compatible.", {"constraint"}, ["backwards compatible"], False),
     ("Make sure you never log user passwords.", {"constraint"}, ["passwords"], True),
     ("Whenever you edit Python files, run ruff format.", {"constraint"}, ["ruff"], False),
-    # the exception that ends a standing rule is part of it, though it ends on "so" or "to"
-    ("Never push to main unless I say so.", {"constraint"}, ["main", "unless the user says so"],
-     True),  # fmt: skip
-    ("Don't commit unless I ask you to.", {"constraint"},
-     ["Never commit unless the user asks you to"], True),  # fmt: skip
-    ("Don't deploy unless I say so.", {"constraint"}, ["Never deploy unless the user says so"],
-     True),  # fmt: skip
-    # a named thing, numbers and all, is no "one at hand"
-    ("Never deploy to us-east-1 unless I say so.", {"constraint"}, ["us-east-1", "unless"], True),
-    ("Never merge anything unless I approve it.", {"constraint"}, ["merge anything", "unless"],
-     True),  # fmt: skip
-    # said to last as well as now
+    # said to last as well as now; a fact said "for now" still holds
     ("For now and always, never push to main.", {"constraint"}, ["Never push to main"], True),
-    ("Don't push code unless I specify this.", {"constraint"},
-     ["push code", "unless the user specifies this"], True),  # fmt: skip
+    ("For now, I use pnpm.", {"fact"}, ["User uses pnpm"], False),
     # an exception closing two verbs one "and" joins bounds both: cut apart, "Never commit" would
     # forbid what the user allows when asked
     ("Never commit and push without asking me.", {"constraint"},
@@ -517,33 +505,24 @@ ONE_OFF = [
     "Do not make any changes first, I want to review the plan.",
     "Please make sure all dependencies are up to date and fix the build.",
     "let's do 2 and 3",
-    # a permission's ending alone makes no rule of a step of the task at hand, and "until" /
-    # "till" wait for a signal in this task
+    # a permission's ending makes no rule of a step of the task at hand, nor of the work itself
+    # held back until asked; "until" / "till" wait for a signal in this task
     "Don't stop until I tell you to.",
     "Wait until I say so.",
     "Don't touch it unless I say so.",
     "Don't push till I say so.",
     "Don't deploy until told to.",
-    "Don't merge till I approve it.",
-    # the work itself held back until asked: a limit of the planning at hand (only the steps of
-    # shipping work are kept back as a standing rule)
     "Don't make any changes unless I tell you to.",
-    "Let's plan first. Don't write any code unless I ask you to.",
     "Read the files. Don't respond unless I ask you to.",
-    "Just plan. Don't execute unless I say so.",
-    # held back, but not named: "any" (of what?), the one version or PR at hand
-    "Never remove any unless I say so.",
     "Never merge PR 42 unless I approve it.",
-    "Never tag v1.2 unless I say so.",
     # "don't stall; push without asking": a permission, not one rule with an exception
     "Never stall and push without asking me.",
-    # a first clause that bounds the sentence to the present
+    # a first clause that bounds an instruction to the present
     "This time, never push to main.",
     "For now, always use pnpm.",  # the "always" of the present task
-    "Never tag 1.2 unless I say so.",
-    "For now, don't delete files unless I say so.",
-    "Today, don't deploy unless I say so.",
-    "Just for this task, don't install packages unless I ask you to.",
+    "For now, never delete files.",
+    "Today, don't deploy to production.",
+    "Just for this task, don't install new packages.",
     "Let's go with option a and c.",
 ]
 
@@ -915,7 +894,8 @@ def test_cli_default_project_outside_a_repository_is_the_recorded_cwd(tmp_path: 
     ("sentence", "parts"),
     [
         ("Never commit and push without asking me", 1),
-        ("don't push code and make PRs unless I specify this", 1),
+        # an exception ending on "this" makes no claim: joined, the first rule would go too
+        ("don't push code and make PRs unless I specify this", 2),
         # a rule of its own after the "and" keeps its own exception
         ("Never push to main and never force push unless I say so", 2),
         # a break before the exception: the exception is the last clause's only

@@ -353,20 +353,6 @@ def test_always_with_an_instruction_is_a_rule(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "claim"),
-    [
-        # French written instructions put the verb in the infinitive
-        ("Ne jamais pousser directement sur main", "Never: Ne jamais pousser directement sur main"),
-        ("Jamais utiliser npm dans ce projet", "Never: Jamais utiliser npm dans ce projet"),
-    ],
-)
-def test_never_with_an_infinitive_instruction_is_a_rule(text: str, claim: str) -> None:
-    got, kind, _ = _one(text)
-    assert (got, kind) == (claim, "constraint")
-    assert durability.durable(text, got, _one(text)[2])
-
-
-@pytest.mark.parametrize(
     ("text", "claim", "kind", "rule"),
     [
         (

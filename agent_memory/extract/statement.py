@@ -211,11 +211,9 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
         return None
     if HYPOTHETICAL.search(claim):
         return None  # "if it were under src/ instead …": a musing, not a rule
-    if re.search(
-        r"\b(?:this|that|these|those|it|them)(?:\s+(?:either|too|again|anymore))?$", claim, re.I
-    ) and not _permission_given(claim):
+    if re.search(r"\b(?:this|that|these|those|it|them)(?:\s+(?:either|too|again|anymore))?$", claim, re.I):
         return None  # "use subagents to parallelize this": bound to the conversation
-    if (_DANGLING.search(claim) and not _permission_given(claim)) or _THAT_THING.search(claim):
+    if _DANGLING.search(claim) or _THAT_THING.search(claim):
         return None  # "use X, not the" (cut mid-phrase), "always use that pattern" (named before)
     if _RULES_UNNAMED.match(claim):
         return None  # "always follow rules, cont": which rules was said elsewhere
@@ -250,44 +248,6 @@ def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidat
     claim = unmask(claim, spans)
     claim = shorten(cap(claim))
     return Candidate(claim, kind, "stated", rule)
-
-
-# The exception that ends a standing rule ("never push to main unless I say so", "don't commit
-# unless I ask you to", "… unless I specify this"): a whole phrase, though it ends on "so", "to"
-# or "this". Only "unless": "until I say so", "till told to" wait for a signal in this task.
-_PERMISSION_GIVEN = re.compile(
-    r"\bunless\s+(?:i|we|the user)\s+(?:\w+\s+)?(?:says?|said|tells?|told|asks?|asked|wants?|"
-    r"instructs?|instructed|agrees?|approves?|specif(?:y|ies)|requests?)"
-    r"(?:\s+(?:you|claude|them))?\s+(?:so|to|this|it|that|otherwise)\s*[.!?]*$",
-    re.I,
-)
-
-
-# Only for the steps of shipping work, which a person keeps for themselves ("never push to main
-# unless I say so", "don't commit unless I ask you to"): the work itself held back until asked
-# ("don't make any changes / respond / execute unless I tell you to") limits the task at hand.
-_SHIPPING_HELD = re.compile(
-    r"^(?:never|don't|do not)\s+(?:ever\s+)?(?:commit|push|merge|deploy|release|publish|tag|"
-    r"rebase|force[- ]push|install|upgrade|bump|delete|remove|drop|migrate|run (?:the )?migrations?)\b",
-    re.I,
-)
-
-
-# What is held back is named: not "any", "it", "one" (of what?), not one version or one PR
-# ("never tag v1.2 unless I say so", "never merge PR 42 unless I approve it": the one at hand).
-_HELD_UNNAMED = re.compile(
-    r"\b(?:any|all|one|some|it|this|that|them|these|those)\s+unless\b|"
-    r"(?:\b(?:pr|pull request|mr|issue|ticket)\s*#?\d+|#\d+|\bv?\d+(?:\.\d+)+)\b.*\bunless\b",
-    re.I,
-)
-
-
-def _permission_given(claim: str) -> bool:
-    return (
-        bool(_PERMISSION_GIVEN.search(claim))
-        and bool(_SHIPPING_HELD.match(claim))
-        and not _HELD_UNNAMED.search(claim)
-    )
 
 
 # A claim cut mid-phrase ends on a word that needs a continuation.
@@ -582,9 +542,18 @@ _SCOPE_OF_NOW = re.compile(
 # decided today ("today we switched to pnpm")
 _TODAY = re.compile(r"^(?:just\s+)?(?:for\s+)?(?:today|tonight)$", re.I)
 _PROHIBITED = re.compile(r"^\s*(?:please\s+)?(?:don't|dont|do not|never)\b", re.I)
+_INSTRUCTION = re.compile(
+    r"^\s*(?:please\s+)?(?:don't|dont|do not|never|always|only|use|keep|make sure|avoid|stop|"
+    r"run|push|commit|deploy|merge|delete|remove|install|skip|ask)\b",
+    re.I,
+)
 
 
 def _of_now(first: str, then: str) -> bool:
+    """Whether the first clause bounds an instruction to the present ("for now, never delete
+    files"); a fact said with it still holds ("for now, I use pnpm")."""
+    if not _INSTRUCTION.match(then):
+        return False
     return bool(_SCOPE_OF_NOW.match(first) or (_TODAY.match(first) and _PROHIBITED.match(then)))
 
 

@@ -383,7 +383,11 @@ def _exception_shared(sentence: str, m: re.Match[str]) -> bool:
     ):
         return False  # "… and never force push unless …": a rule of its own, with its exception
     tail = _EXCEPTION.search(rest)
-    return tail is not None and not re.search(r"[,;:.!?]|\s(?:and|but|or)\s", rest[: tail.start()])
+    if tail is None or re.search(r"[,;:.!?]|\s(?:and|but|or)\s", rest[: tail.start()]):
+        return False
+    # (not an exception ending "… unless I say so / specify this": such a claim is not read, and
+    # joined it would take the first verb's rule down with it)
+    return not re.search(r"\b(?:so|to|this|it|that|them)\W*$", rest)
 
 
 def clauses(sentence: str) -> list[str]:

@@ -798,13 +798,7 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (
         # an instruction after "jamais", not "jamais compris pourquoi" (a report)
-        # and the infinitive of written instructions: "Ne jamais pousser directement sur main"
-        re.compile(
-            rf"^(?:{_POLITE})?(?:ne\s+{_FR_IMP}\s+jamais|jamais\s+{_FR_IMP}\b|"
-            # (with what it is about: "Ne jamais tester." alone is as often a sneer at others)
-            rf"ne\s+jamais\s+{_FR_IMP}\s+\w)",
-            re.I,
-        ),
+        re.compile(rf"^(?:{_POLITE})?(?:ne\s+{_FR_IMP}\s+jamais|jamais\s+{_FR_IMP})\b", re.I),
         "Never",
         "constraint",
         "fr_never",
