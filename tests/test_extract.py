@@ -261,6 +261,7 @@ DURABLE = [
     ("Whenever you edit Python files, run ruff format.", {"constraint"}, ["ruff"], False),
     # said to last as well as now; a fact said "for now" still holds
     ("For now and always, never push to main.", {"constraint"}, ["Never push to main"], True),
+    ("For this PR, always use poetry going forward.", {"constraint", "preference"}, ["poetry"], False),
     ("For now, I use pnpm.", {"fact"}, ["User uses pnpm"], False),
     # an exception closing two verbs one "and" joins bounds both: cut apart, "Never commit" would
     # forbid what the user allows when asked

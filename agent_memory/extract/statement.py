@@ -682,7 +682,9 @@ def _sentence_claims(
     s = REQUEST.sub("", f.text, count=1) if f.mode == "request" else f.text
     parts, subject_np = _parts(s)
     first = strip_lead(parts[0]).rstrip(" ,.!") if parts else ""
-    if len(parts) > 1 and _of_now(first, parts[1]) and not _SAID_TO_LAST.search(s):
+    # (the framing has read "from now on" / "going forward" off `s` already: f.strong says so)
+    lasting = f.strong or bool(_SAID_TO_LAST.search(sentence))
+    if len(parts) > 1 and _of_now(first, parts[1]) and not lasting:
         return []  # "this time, never push to main", "for now, don't delete files": said of now
     out: list[ClauseClaim] = []
     for i, raw in enumerate(parts):
