@@ -413,14 +413,13 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
     )
 
 
-# A sentence that opens by saying what the person works with ("I use brave", "im using xcode",
+# A statement that only says what the person works with ("I use brave", "im using xcode",
 # "I'm on Fedora."), read by a rule of the person's own setup: a fact about them that lasts
-# however short the sentence is (the model's length cues held "I use brave" under the drop
-# threshold). On TUNE people every such sentence is labelled durable. A team's "we use X" is
-# left to the model: its rule reads "Use X" as a preference or a fact by its object, and the
-# exemption would add no TUNE statement it does not already keep.
-# An object the rules do not read as a thing used ("I'm on it", "I use this to…") gives no
-# candidate, so nothing is exempted for it.
+# however short it is (the model's length cues held "I use brave" under the drop threshold).
+# On TUNE people every such statement is labelled durable. A team's "we use X" is left to the
+# model: its rule reads "Use X" as a preference or a fact by its object, and the exemption
+# would add no TUNE statement it does not already keep. An object the rules do not read as a
+# thing used ("I'm on it", "I use this to…") gives no candidate, so nothing is exempted for it.
 OWN_SETUP_RULES = frozenset({"fact.user_uses", "fact.user_on", "situation.user_uses"})
 # (a few words, the statement's only sentence: "I use Jest. It was replaced by Vitest last week."
 # goes on in its next sentence, "I use Jest — it was replaced …" after a dash)
@@ -449,7 +448,7 @@ def _own_setup_only(sentence: str) -> bool:
 # it is meant to last, wherever it sits (a rule typed in the middle of a long pasted prompt);
 # a reply language said ("中文回答") is a preference about every reply however short it is;
 # a tool named in a rejection reason ("use pnpm" against a refused npm command) is not
-# prose the model has seen enough of to judge; and a sentence opening with the person's own
+# prose the model has seen enough of to judge; and a statement that only says the person's own
 # setup (OWN_SETUP_RULES) is a fact about them.
 EXEMPT = frozenset(
     {
