@@ -380,8 +380,11 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
         feats = sorted({*feats, "standing"})
     # (the statement's only sentence: "I use Jest. It was replaced …" goes on, "For this demo
     # only. I use Firefox." was bounded before it)
-    own = len(parsed.sents) == 1 and _own_setup_only(strip_lead(parsed.sents[i]))
-    if rule in OWN_SETUP_RULES and own:
+    if (
+        rule in OWN_SETUP_RULES
+        and len(parsed.sents) == 1
+        and _own_setup_only(strip_lead(parsed.sents[i]))
+    ):
         feats = sorted({*feats, "own_setup"})
     if rule == "language.answer_language" and "ml_reply_language" not in feats:
         # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",

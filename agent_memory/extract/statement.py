@@ -51,6 +51,7 @@ from agent_memory.extract.text import (
     FENCE,
     MAX_CLAIM,
     MAX_TEXT,
+    PROHIBITION,
     QUOTES,
     cap,
     clauses,
@@ -541,7 +542,6 @@ _SCOPE_OF_NOW = re.compile(
 # "today" bounds a prohibition said today ("today, don't deploy unless I say so"), not what was
 # decided today ("today we switched to pnpm")
 _TODAY = re.compile(r"^(?:just\s+)?(?:for\s+)?(?:today|tonight)$", re.I)
-_PROHIBITED = re.compile(r"^\s*(?:please\s+)?(?:don't|dont|do not|never)\b", re.I)
 _INSTRUCTION = re.compile(
     r"^\s*(?:please\s+)?(?:don't|dont|do not|never|always|only|use|keep|make sure|avoid|stop|"
     r"run|push|commit|deploy|merge|delete|remove|install|skip|ask)\b",
@@ -554,7 +554,7 @@ def _of_now(first: str, then: str) -> bool:
     files"); a fact said with it still holds ("for now, I use pnpm")."""
     if not _INSTRUCTION.match(then):
         return False
-    return bool(_SCOPE_OF_NOW.match(first) or (_TODAY.match(first) and _PROHIBITED.match(then)))
+    return bool(_SCOPE_OF_NOW.match(first) or (_TODAY.match(first) and PROHIBITION.match(then)))
 
 
 # (unless the sentence also says it lasts: "for now and always, never push to main")

@@ -357,7 +357,8 @@ def _depths(text: str) -> list[int]:
     return out
 
 
-_PROHIBITION = re.compile(r"^\W*(?:please\s+)?(?:never|don't|dont|do not)\b", re.I)
+# A sentence or clause that opens with a prohibition ("never …", "please don't …").
+PROHIBITION = re.compile(r"^\W*(?:please\s+)?(?:never|don't|dont|do not)\b", re.I)
 _HESITATION = re.compile(r"\b(?:stall|hesitate|wait|pause|delay|stop|dawdle)\s*$", re.I)
 # An exception closing a rule: "unless I say so", "without asking me", "until told to".
 _EXCEPTION = re.compile(
@@ -373,7 +374,7 @@ def _exception_shared(sentence: str, m: re.Match[str]) -> bool:
     what the user allows when asked; joined, the claim says what the user said). Only after a
     "never"/"don't" that opens the sentence ("always use pnpm and commit without asking me" is
     two rules and a permission), and only an "and" with no other break before the exception."""
-    if m.group(0).strip() != "and" or not _PROHIBITION.match(sentence):
+    if m.group(0).strip() != "and" or not PROHIBITION.match(sentence):
         return False
     if _HESITATION.search(sentence[: m.start()]):
         return False  # "never stall and push without asking me": don't stall; push freely
