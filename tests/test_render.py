@@ -21,6 +21,7 @@ from agent_memory.committed.render import (
     find_block,
     hand_edited,
     inert,
+    one_line,
     render_block,
     replace_block,
     unique_by_id,
@@ -258,7 +259,10 @@ def test_every_shown_claim_is_one_line_in_display_order(atoms: list[Atom]) -> No
     claim_lines = lines[: len(block.shown)]
     for line, ident in zip(claim_lines, block.shown, strict=True):
         # one line, and nothing in it that the client interprets (issue 23)
-        assert line.endswith(inert(" ".join(by_id[ident]["claim"].split())))
+        claim = str(by_id[ident]["claim"])
+        assert line.endswith(inert(one_line(claim)))
+        # ... nor anything that opens or closes the injected context's wrapper
+        assert "<agent-memory" not in line.casefold() and "</agent-memory" not in line.casefold()
         assert ("[contested — newer evidence" in line) == bool(by_id[ident].get("contested"))
 
 
