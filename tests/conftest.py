@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, settings
 # The default profile is derandomized so that a run on a clean clone (CI) tries the same examples
 # as the run before it: a random search that finds a new case fails one CI run in N, not the
 # change that caused it. To search for new cases: pytest --hypothesis-profile=explore.
-_COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
-settings.register_profile("agent-memory", derandomize=True, **_COMMON)
-settings.register_profile("explore", max_examples=500, **_COMMON)
+_QUIET = [HealthCheck.too_slow]
+settings.register_profile("agent-memory", derandomize=True, deadline=None, suppress_health_check=_QUIET)
+settings.register_profile("explore", max_examples=500, deadline=None, suppress_health_check=_QUIET)
 settings.load_profile("agent-memory")
 
 FIXTURES = Path(__file__).parent / "fixtures"
