@@ -383,6 +383,9 @@ THIRD_PERSON = [
     ("Never push to my fork without asking me", "Never push to the user's fork without asking them"),
     ("User is a beginner at Rust so explain my code", "User is a beginner at Rust so explain their code"),
     ("Never deploy while I'm away", "Never deploy while the user is away"),
+    # an "and" that closes a clause, not one joining "I" to another subject ("you and I")
+    ("Never merge unless CI is green and I approve", "Never merge unless CI is green and the user approves"),
+    ("Never deploy unless it's urgent and I'm online", "Never deploy unless it's urgent and the user is online"),
     ("Never add new dependencies unless I ask", "Never add new dependencies unless the user asks"),
     ("Never add dependencies unless I really need them", "Never add dependencies unless the user really needs them"),
     ("Never rebase after I asked for a merge", "Never rebase after the user asked for a merge"),
@@ -461,6 +464,7 @@ LEFT_ALONE = [
     "Whenever you and I disagree, ask me",  # "I" with another subject: the verb agrees with both
     "Never book meetings when my wife and I travel",
     "Never merge while Bob and I are away",
+    "Never deploy when the team and I are offline",
     "No me hables en inglés",  # another language
     "Nunca me digas que no",
     "Für mich immer auf Deutsch",

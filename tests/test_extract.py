@@ -267,6 +267,12 @@ DURABLE = [
     # forbid what the user allows when asked
     ("Never commit and push without asking me.", {"constraint"},
      ["Never commit and push without asking the user"], True),  # fmt: skip
+    # an "and" inside a condition joins a second requirement of the condition: cut, "Never merge
+    # unless CI is green" would allow a merge the user has not approved
+    ("Never merge into main unless CI is green and I approve.", {"constraint"},
+     ["unless CI is green and the user approves"], True),  # fmt: skip
+    ("Don't deploy on Fridays unless it's urgent and I'm online.", {"constraint"},
+     ["unless it's urgent and"], True),  # fmt: skip
     ("Commits must always be signed.", {"constraint"}, ["signed"], False),
     ("The tests must run offline.", {"constraint"}, ["offline"], False),
     ("Let's go with PostgreSQL.", {"decision"}, ["PostgreSQL"], False),
@@ -524,6 +530,10 @@ ONE_OFF = [
     "For now, never delete files.",
     "Today, don't deploy to production.",
     "Just for this task, don't install new packages.",
+    # ... also where the framing reads the first clause off ("right now," as filler) or moves
+    # it after the rule ("for the time being, …" as an event said first)
+    "Right now, never merge to main.",
+    "For the time being, don't commit unless CI is green.",
     "Let's go with option a and c.",
 ]
 

@@ -369,8 +369,14 @@ def _third_singular(verb: str) -> str:
     return verb + "s"
 
 
-# an "I" joined to another subject ("you and I", "my wife and I"), not after a comma
-_JOINED = re.compile(r"(?<!,)\s(?:and|or|nor)\s+$", re.I)
+# an "I" joined to another subject ("you and I", "my wife and I", "Bob and I", "the team and I"),
+# not after a comma; not an "and" that closes a clause ("unless CI is green and I approve": the
+# word before it is no pronoun, name or determined noun)
+_JOINED = re.compile(
+    r"(?:\b(?:you|he|she|they|we|him|her|them|us)|(?-i:\b[A-Z]\w*)|"
+    r"\b(?:my|our|the|a|an|his|her|their|your)\s+[\w-]+)(?<!,)\s(?:and|or|nor)\s+$",
+    re.I,
+)
 
 
 def _agrees(word: str, verb: str) -> bool:

@@ -684,7 +684,13 @@ def _sentence_claims(
     first = strip_lead(parts[0]).rstrip(" ,.!") if parts else ""
     # (the framing has read "from now on" / "going forward" off `s` already: f.strong says so)
     lasting = f.strong or bool(_SAID_TO_LAST.search(sentence))
-    if len(parts) > 1 and _of_now(first, parts[1]) and not lasting:
+    # (on the sentence as typed too: the framing reads a leading "right now," off as filler and
+    # moves "for the time being, …" after the rule it bounds)
+    head, comma, rest = sentence.strip().partition(",")
+    said_of_now = (len(parts) > 1 and _of_now(first, parts[1])) or bool(
+        comma and _of_now(head.strip(), rest)
+    )
+    if said_of_now and not lasting:
         return []  # "this time, never push to main", "for now, don't delete files": said of now
     out: list[ClauseClaim] = []
     for i, raw in enumerate(parts):

@@ -391,12 +391,39 @@ def _exception_shared(sentence: str, m: re.Match[str]) -> bool:
     return not re.search(r"\b(?:so|to|this|it|that|them)\W*$", rest)
 
 
+# A condition a rule holds under: "never merge unless CI is green", "only if I ask".
+_CONDITION = re.compile(
+    r"\b(?:unless|until|till|only if|as long as|provided(?: that)?|except (?:when|if))\b", re.I
+)
+_SUBJECT = ("i", "we", "you", "they", "it", "someone", "somebody", "the", "i'm", "it's", "we're",
+            "you're", "they're", "i've", "we've", "you've", "there's")  # fmt: skip
+_RULE_WORD = re.compile(r"\b(?:never|always|don't|dont|do not|avoid|must|should|please)\b", re.I)
+
+
+def _condition_continues(sentence: str, start: int, m: re.Match[str]) -> bool:
+    """"never merge unless CI is green and I approve": an "and" inside a condition joins a second
+    requirement of the condition, not a new clause (cut, the rule read "Never merge unless CI is
+    green", allowing what the user forbade). Only a short last clause with a subject of its own
+    and no rule word in it: "… unless I ask and always run the tests" is two rules."""
+    if m.group(0).strip() != "and" or not _CONDITION.search(sentence, start, m.start()):
+        return False
+    rest = sentence[m.end() :].rstrip(" .!?")
+    words = rest.split()
+    return (
+        bool(words)
+        and words[0].lower() in _SUBJECT
+        and len(words) <= 6
+        and not re.search(r"[,;:.!?()]", rest)
+        and not _RULE_WORD.search(rest)
+    )
+
+
 def clauses(sentence: str) -> list[str]:
     """Split a sentence where a new clause starts (not inside parentheses or quotes)."""
     depth = _depths(sentence)
     parts, start = [], 0
     for m in _SPLIT.finditer(sentence):
-        if depth[m.start()] > 0 or _exception_shared(sentence, m):
+        if depth[m.start()] > 0 or _exception_shared(sentence, m) or _condition_continues(sentence, start, m):
             continue
         sep = m.group(0)
         nxt = sentence[m.end() :].split(" ", 1)[0].lower().strip(",.;:!?")
