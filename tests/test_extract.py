@@ -273,6 +273,13 @@ DURABLE = [
      ["unless CI is green and the user approves"], True),  # fmt: skip
     ("Don't deploy on Fridays unless it's urgent and I'm online.", {"constraint"},
      ["unless it's urgent and"], True),  # fmt: skip
+    # what narrows a rule after a comma stays with it: cut, the rule says more than the user did
+    ("always run prettier, but not on the generated graphql types", {"constraint"},
+     ["but not on the generated graphql types"], False),  # fmt: skip
+    ("never store secrets in the repo, unless encrypted with sops", {"constraint"},
+     ["unless encrypted with sops"], True),  # fmt: skip
+    ("always lock the table when migrating, only when it's larger than 1M rows", {"constraint"},
+     ["only when it's larger than 1M rows"], False),  # fmt: skip
     ("Commits must always be signed.", {"constraint"}, ["signed"], False),
     ("The tests must run offline.", {"constraint"}, ["offline"], False),
     ("Let's go with PostgreSQL.", {"decision"}, ["PostgreSQL"], False),

@@ -418,12 +418,23 @@ def _condition_continues(sentence: str, start: int, m: re.Match[str]) -> bool:
     )
 
 
+# After a comma, what narrows the rule before it: "always run prettier, but not on the generated
+# types", "never use raw SQL, only if the ORM can't express it", "…, unless it's a hotfix". Cut
+# there, the rule read without its exception, saying more than the user did.
+_RESTRICTION = re.compile(
+    r"(?:unless|only (?:if|when|for|in|on)|but (?:not|never) (?:on|in|for|with|when|if|inside|under))\b",
+    re.I,
+)
+
+
 def clauses(sentence: str) -> list[str]:
     """Split a sentence where a new clause starts (not inside parentheses or quotes)."""
     depth = _depths(sentence)
     parts, start = [], 0
     for m in _SPLIT.finditer(sentence):
         if depth[m.start()] > 0 or _exception_shared(sentence, m) or _condition_continues(sentence, start, m):
+            continue
+        if m.group(0).startswith(",") and _RESTRICTION.match(sentence, m.end()):
             continue
         sep = m.group(0)
         nxt = sentence[m.end() :].split(" ", 1)[0].lower().strip(",.;:!?")
