@@ -541,6 +541,14 @@ ONE_OFF = [
     # it after the rule ("for the time being, …" as an event said first)
     "Right now, never merge to main.",
     "For the time being, don't commit unless CI is green.",
+    # "always"/"never" before a remark, a description of a run, the speaker's own memory or a
+    # thing pointed at in the conversation: no instruction
+    "always fun debugging css",
+    "always good to double check",
+    "always fails on the second run, weird",
+    "what does this regex do? I never remember lookbehind syntax.",
+    "never import from there",
+    "always use the one from core",
     "Let's go with option a and c.",
 ]
 

@@ -224,8 +224,8 @@ def vague(obj: str) -> bool:
     ) and QUANTIFIER.search(obj)
     if re.match(r"^(?:it|them)\b", obj, re.I) and not scoped:
         return True  # "use it in the checkout flow": bound to the conversation
-    if re.match(rf"^{DET}\s+(?:\w+\s+)?ones?$", obj, re.I):
-        return True  # "the simpler one"
+    if re.match(rf"^{DET}\s+(?:\w+\s+)?ones?(?:$|\s+(?:from|in|on|at|under|we|you|i)\b)", obj, re.I):
+        return True  # "the simpler one", "the one from core", "the ones we used"
     return not obj or bool(VAGUE.match(obj)) or content_words(obj) == 0
 
 

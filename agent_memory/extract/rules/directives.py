@@ -75,8 +75,26 @@ rely require enforce target support keep
 )
 
 
+# What code or a run does ("always fails on the second run", "never crashes"): a description.
+_BEHAVES = words("fail break crash hang work happen seem look error throw freeze stall flake time")
+# "always fun debugging css", "always good to double check": a remark, not an instruction
+_REMARK = words(
+    "fun good nice great hard easy better best worse worst annoying fine cool weird funny "
+    "interesting helpful tricky painful useful"
+)
+# "I never remember lookbehind syntax", "I always forget the flags": the speaker's own mind
+_OWN_MIND = words("remember forget know understand recall notice realize realise get find feel think")
+
+
 def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     body = m.group(5)
+    head = body.split(" ", 1)[0].lower().strip("*_,.;:()")
+    if head in _REMARK or (head.endswith("s") and (head[:-1] in _BEHAVES or head[:-2] in _BEHAVES)):
+        return False
+    if (m.group(2) or "").lower() == "i" and head in _OWN_MIND:
+        return False
+    if re.search(r"\b(?:from|in|into|to|over|out of)\s+(?:there|here)\s*[.!]*$", body, re.I):
+        return False  # "never import from there": the place pointed at in this conversation
     if re.search(r"\b(?:now|again)\s*[.!]*$", body, re.I):
         return False  # "never deploy now", "never do that again": this moment's step
     if (m.group(3) or "").strip().lower() == "can" and m.group(4).lower() == "always":
