@@ -280,6 +280,11 @@ DURABLE = [
      ["unless encrypted with sops"], True),  # fmt: skip
     ("always lock the table when migrating, only when it's larger than 1M rows", {"constraint"},
      ["only when it's larger than 1M rows"], False),  # fmt: skip
+    # a first clause saying when or where the rule holds qualifies it
+    ("during code freeze, never merge to main", {"constraint"}, ["during code freeze"], True),
+    ("on prod, always use the read replica for reports", {"constraint"}, ["on prod"], False),
+    ("except in the cli module, never print directly", {"constraint"},
+     ["except in the cli module"], True),  # fmt: skip
     ("Commits must always be signed.", {"constraint"}, ["signed"], False),
     ("The tests must run offline.", {"constraint"}, ["offline"], False),
     ("Let's go with PostgreSQL.", {"decision"}, ["PostgreSQL"], False),
@@ -548,6 +553,9 @@ ONE_OFF = [
     "always fails on the second run, weird",
     "what does this regex do? I never remember lookbehind syntax.",
     "never import from there",
+    # (a condition before a rule that points back gives nothing, as the rule alone does)
+    "During the freeze, don't deploy unless I say so.",
+    "Then if anything fails, never just skip it, tell me.",
     "always use the one from core",
     "Let's go with option a and c.",
 ]
@@ -933,3 +941,9 @@ def test_cli_default_project_outside_a_repository_is_the_recorded_cwd(tmp_path: 
 )
 def test_an_exception_shared_by_two_verbs_keeps_them_one_clause(sentence: str, parts: int) -> None:
     assert len(clauses(sentence)) == parts, clauses(sentence)
+
+
+def test_a_joined_second_clause_keeps_its_lower_case() -> None:
+    # "; Not npm" read as a sentence of its own in the middle of one memory line
+    claims = [c.claim for c in extract_claims("Always use pnpm, but not npm")]
+    assert claims == ["Always use pnpm; not npm"]

@@ -561,13 +561,34 @@ def _of_now(first: str, then: str) -> bool:
 _SAID_TO_LAST = re.compile(r"\b(?:and always|from now on|going forward|in (?:the )?future)\b", re.I)
 
 
+# A first clause that says when or where the rule after it holds ("on prod,", "during code freeze,",
+# "if it's prod,", "except in the cli module,"): at most six words.
+_LEADING_CONDITION = re.compile(
+    r"(?:on|at|during|if|unless|except(?: in| for| on| when)?|outside(?: of)?|inside|within|under|"
+    r"while|whenever|once)\s+[^\s,;:]+(?:\s+[^\s,;:]+){0,5}",
+    re.I,
+)
+_RULE_OPENING = re.compile(r"^\s*(?:please\s+)?(?:always|never|don't|dont|do not)\b", re.I)
+# (not before a rule that ends pointing back, "… skip it", "… unless I say so": read alone, such a
+# clause gives no claim, and a condition after it would hide that)
+_ENDS_POINTING = re.compile(r"\b(?:so|to|this|it|that|them|there|here)\W*$", re.I)
+
+
 def _parts(s: str) -> tuple[list[str], str | None]:
     """The clauses of a sentence (a leading purpose folded into the next one) and the noun
     phrase its first clause is about (for "it"/"they" in later clauses)."""
     parts = [piece for part in clauses(s) for piece in _run_ons(part)]
-    lead = LEADING_PURPOSE.fullmatch(parts[0]) if len(parts) > 1 else None
+    lead = None
+    if len(parts) > 1:
+        lead = LEADING_PURPOSE.fullmatch(parts[0]) or (
+            _LEADING_CONDITION.fullmatch(parts[0])
+            if _RULE_OPENING.match(parts[1]) and not _ENDS_POINTING.search(parts[1])
+            else None
+        )
     if lead:
-        # "For styling, use Tailwind instead of CSS modules": the purpose qualifies the rule.
+        # "For styling, use Tailwind instead of CSS modules": the purpose qualifies the rule;
+        # so does a condition ("during code freeze, never merge to main": without it the rule
+        # forbids what the user allows the rest of the time)
         qualifier = lead.group(0)[:1].lower() + lead.group(0)[1:]
         parts = [f"{parts[1].rstrip(' .!?')} {qualifier}", *parts[2:]]
     head = _SUBJECT_NP.match(parts[0]) if parts else None
@@ -764,7 +785,7 @@ _SUBJECT_NP = re.compile(
 _KIND_RANK = {"constraint": 4, "preference": 3, "decision": 2, "failure": 1, "fact": 0}
 _LOWER_OK = re.compile(
     r"^(?:don't|do|always|never|only|use|keep|prefer|avoid|make|migrate|switch|move|stick|support|"
-    r"drop|run|write|user|we|our|the|this|tests?|no)\b"
+    r"drop|run|write|user|we|our|the|this|tests?|no|not)\b"
 )
 
 
