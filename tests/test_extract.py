@@ -285,6 +285,8 @@ DURABLE = [
     ("on prod, always use the read replica for reports", {"constraint"}, ["on prod"], False),
     ("except in the cli module, never print directly", {"constraint"},
      ["except in the cli module"], True),  # fmt: skip
+    # ("prefer not to X" is no contrast of "not" with "X": it read "Use not, not use mocks")
+    ("I'd rather not use mocks", {"preference"}, ["Prefer not to use mocks"], True),
     ("Commits must always be signed.", {"constraint"}, ["signed"], False),
     ("The tests must run offline.", {"constraint"}, ["offline"], False),
     ("Let's go with PostgreSQL.", {"decision"}, ["PostgreSQL"], False),
@@ -553,6 +555,11 @@ ONE_OFF = [
     "always fails on the second run, weird",
     "what does this regex do? I never remember lookbehind syntax.",
     "never import from there",
+    # "I'd rather" before a wish in the past form or nothing named: no "Prefer to did not …"
+    "I'd rather you didn't run git push yourself",
+    "I would rather we used rust",
+    "I'd rather not say",
+    "I'd rather we stick with what we have",
     # (a condition before a rule that points back gives nothing, as the rule alone does)
     "During the freeze, don't deploy unless I say so.",
     "Then if anything fails, never just skip it, tell me.",

@@ -100,7 +100,7 @@ _EMPHASIS_TAIL = re.compile(
 )
 # "prefer X to Y" is the contrast "X over Y".
 _PREFER_TO = re.compile(
-    r"^(?:i\s+|we\s+)?prefers?\s+(\S+(?:\s+\S+)?)\s+to\s+(\S+(?:\s+\S+)?)$", re.I
+    r"^(?:i\s+|we\s+)?prefers?\s+(?!not\b)(\S+(?:\s+\S+)?)\s+to\s+(\S+(?:\s+\S+)?)$", re.I
 )
 _WE_NEGATIVE = re.compile(
     r"^we\s+(?:do not|don't|never)\s+(use|allow|accept|commit|push|merge|deploy|ship|write|add|"

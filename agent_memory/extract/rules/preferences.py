@@ -50,6 +50,24 @@ _PREFER = re.compile(
 _RATHER = re.compile(
     r"^(?:i|we)(?:'d| would)\s+(?:much\s+)?rather\s+(?:you\s+|we\s+)?(not\s+)?(\S.*)", re.I
 )
+# "I'd rather you didn't push", "I'd rather we used rust": a wish in the past form, not the verb
+# the claim "Prefer to …" needs; "I'd rather stick with what we have": nothing named
+_NOT_A_BASE_VERB = re.compile(
+    r"^(?:did|didn't|didnt|were|weren't|was|wasn't|had|hadn't|could|would|not\b|"
+    r"(?!\w*eed\b|embed\b|shred\b|wed\b)[a-z]+ed\b)",
+    re.I,
+)
+_LIGHT_VERB = re.compile(r"^(?:stick (?:with|to)|keep|go with|use|do|have|leave)\s+(.*)$", re.I)
+
+
+def _rather_ok(m: re.Match[str], c: Clause) -> bool:
+    body = m.group(2).strip()
+    if vague(body) or _NOT_A_BASE_VERB.match(body) or len(body.split()) < 2:
+        return False
+    light = _LIGHT_VERB.match(body)
+    return not (light and vague(light.group(1)))
+
+
 _LIKE = re.compile(
     r"^i\s+(?:really\s+|very much\s+|much\s+|actually\s+|definitely\s+|do\s+|also\s+)*"
     r"(like|love|enjoy|hate|dislike|can't stand|cannot stand)\s+(\S.*)",
@@ -380,7 +398,7 @@ PREFERENCE_RULES: tuple[ClauseRule, ...] = (
         _RATHER,
         lambda m, c: f"Prefer not to {m.group(2)}" if m.group(1) else f"Prefer to {m.group(2)}",
         "preference",
-        lambda m, c: not vague(m.group(2)),
+        _rather_ok,
     ),
     ClauseRule("like", _P, _LIKE, _like, "preference"),
     ClauseRule("short_contrast", _P, _CONTRAST_WORD, _short_contrast, "preference", search=True),
