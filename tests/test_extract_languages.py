@@ -243,6 +243,24 @@ def test_an_always_rule_is_bound_to_the_task_only_by_its_own_clause() -> None:
     assert extract_claims("всегда проверяй это перед коммитом") == []
 
 
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("如果是生产环境，永远不要跳过测试", "Never: 如果是生产环境，永远不要跳过测试"),
+        ("si es producción, nunca borres datos sin backup", "Never: si es producción, nunca borres datos sin backup"),
+        ("em produção, sempre use a réplica de leitura", "Always: em produção, sempre use a réplica de leitura"),
+    ],
+)
+def test_a_condition_said_first_stays_with_the_rule(text: str, claim: str) -> None:
+    # cut off, the rule held everywhere: what the user allowed elsewhere read as forbidden
+    assert _one(text)[0] == claim
+
+
+def test_what_is_not_used_is_no_tool_in_use() -> None:
+    assert extract_claims("ich benutze kein Windows, sondern Linux") == []
+    assert _one("ich benutze Neovim")[0] == "Uses: ich benutze Neovim"
+
+
 def test_a_fact_of_use_is_its_own_clause() -> None:
     assert _one("我们用的是 Postgres，帮我把连接池调大")[0] == "Uses: 我们用的是 Postgres"
 

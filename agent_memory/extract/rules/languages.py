@@ -683,7 +683,9 @@ _RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             # an article only before a name ("o Obsidian"), not "el comando", "a versão"
             rf"(?:(?:o|a|el|la)\s+(?-i:(?=[A-Z])))?(?!(?:o|a|el|la|los|las|os|as|un|una|um|uma)\b){_TOOL2}|"
             rf"^(?:ich|wir)\s+(?:benutze|nutze|verwende|benutzen|nutzen|verwenden)\s+"
-            rf"(?!(?:die|der|das|den|dem|des|ein|eine|einen|einem)\b){_TOOL2}|"
+            # (not "ich benutze kein Windows": what is not used, read as the tool's name)
+            rf"(?!(?:die|der|das|den|dem|des|ein|eine|einen|einem|kein|keine|keinen|keinem|nicht|nie|"
+            rf"niemals|mehr)\b){_TOOL2}|"
             # the project named first: "in diesem Projekt verwenden wir X", "dans ce projet on utilise X"
             rf"^in\s+(?:diesem|unserem)\s+(?:projekt|repo|repository)\s*,?\s+(?:verwenden|nutzen|benutzen)\s+wir\s+"
             rf"(?!(?:die|der|das|den|dem|des|ein|eine|einen|einem|noch)\b){_TOOL2}|"
@@ -1321,15 +1323,31 @@ _AND = re.compile(
 _CLAUSE_CUT = re.compile(r"[,，;；(（)）]|\s[-–—]\s")
 
 
+# A first clause that says when, where or unless the rule after it holds: "如果是生产环境，永远不要…",
+# "除了脚本目录，…", "si es producción, nunca …", "если это прод, никогда …", "em produção, sempre …".
+# Cut off, the rule holds everywhere (the user allowed the rest).
+_CONDITION_HEAD = re.compile(
+    r"^(?:如果|假如|要是|除了|除非|当|當|在|对于|對於|もし|만약|"
+    r"(?:si|excepto|salvo|cuando|durante|en|se|exceto|quando|em|no|na|nos|nas|sauf|quand|pendant|dans|"
+    r"tranne|wenn|falls|außer|ausser|bei|während|im|если|кроме|при|когда|в|на|jika|kalau|kecuali|saat)"
+    r"(?!\w))",
+    re.I,
+)
+
+
 def _always_clause(body: str) -> Hit | None:
     """An always/never rule said as a later clause of a sentence (the first clause is the
-    sentence's own, read by the rules above)."""
-    for clause in _CLAUSE_CUT.split(body)[1:]:
+    sentence's own, read by the rules above); a short condition said first goes with it."""
+    pieces = _CLAUSE_CUT.split(body)
+    head = pieces[0].strip()
+    for n, clause in enumerate(pieces[1:], start=1):
         clause = _AND.sub("", clause.strip())
         if len(clause) < 6 or task_bound(clause) or _HEDGE.search(clause):
             continue
         for pattern, label, kind, sub in _RULES:
             if sub in _CLAUSE_RULES and pattern.search(clause):
+                if n == 1 and _CONDITION_HEAD.match(head) and len(head) <= 30:
+                    return f"{label}: {body[: body.find(clause) + len(clause)]}", kind, sub
                 return f"{label}: {clause}", kind, sub
     return None
 
