@@ -555,6 +555,7 @@ ONE_OFF = [
     "always fails on the second run, weird",
     "what does this regex do? I never remember lookbehind syntax.",
     "never import from there",
+    "you always forget that my tests are in test/ not tests/",  # it read "Always that …"
     # "I'd rather" before a wish in the past form or nothing named: no "Prefer to did not …"
     "I'd rather you didn't run git push yourself",
     "I would rather we used rust",

@@ -466,7 +466,9 @@ _STEP_MANNER = re.compile(
 
 
 _KEEP_FORGETTING = re.compile(
-    r"^(?:claude\s+)?you\s+(?:keep|always|constantly)\s+(?:forgetting|forget)\s+(?:to\s+)?(\S.*)",
+    # (only "… forgetting to <verb>": "you always forget that my tests are in test/" read
+    # "Always that …", "you keep forgetting the semicolons" "Always the semicolons")
+    r"^(?:claude\s+)?you\s+(?:keep|always|constantly)\s+(?:forgetting|forget)\s+to\s+(\S.*)",
     re.I,
 )
 _FORGOT_AGAIN = re.compile(r"^(?:claude\s+)?you\s+forgot\s+to\s+(\S.*?)\s+again$", re.I)
