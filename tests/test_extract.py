@@ -556,6 +556,7 @@ ONE_OFF = [
     "what does this regex do? I never remember lookbehind syntax.",
     "never import from there",
     "you always forget that my tests are in test/ not tests/",  # it read "Always that …"
+    "remember I'm on vacation next week so Tom will review",  # true until next week is over
     # "I'd rather" before a wish in the past form or nothing named: no "Prefer to did not …"
     "I'd rather you didn't run git push yourself",
     "I would rather we used rust",

@@ -199,6 +199,9 @@ LEADING_PURPOSE = re.compile(
     re.I,
 )
 NEVER_EVER = re.compile(r"\bnever\s+ever\b", re.I)  # emphasis, not a different rule
+_RELATIVE_DAY = re.compile(
+    r"\b(?:today|tomorrow|tonight|yesterday|(?:next|this|last) (?:week|month|weekend))\b", re.I
+)
 _WEEKDAY = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|tonight|next week)\b", re.I
 )
@@ -651,7 +654,8 @@ def _clause_claim(
     if got and i > 0 and subject_np and re.search(r"\bit\b", got[0]) and _RULE_WORD.match(got[0]):
         # "the seed script wipes the db, so never run it against prod": say what "it" is.
         got = (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1], got[2])
-    if got is None and f.strong and (i == 0 or first_claim) and short:
+    if got is None and f.strong and (i == 0 or first_claim) and short and not _RELATIVE_DAY.search(c):
+        # ("remember I'm on vacation next week": true until next week is over)
         imp = imperative(c)
         got = (imp[0], imp[1], "memory.imperative") if imp else None
     if got is None and (f.weak or f.strong) and i == 0 and f.mode == "statement" and short:
