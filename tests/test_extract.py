@@ -280,6 +280,8 @@ DURABLE = [
      ["unless encrypted with sops"], True),  # fmt: skip
     ("always lock the table when migrating, only when it's larger than 1M rows", {"constraint"},
      ["only when it's larger than 1M rows"], False),  # fmt: skip
+    ("always run prettier but not on generated files", {"constraint"},
+     ["but not on generated files"], False),  # fmt: skip
     # a first clause saying when or where the rule holds qualifies it
     ("during code freeze, never merge to main", {"constraint"}, ["during code freeze"], True),
     ("on prod, always use the read replica for reports", {"constraint"}, ["on prod"], False),
@@ -557,6 +559,7 @@ ONE_OFF = [
     "never import from there",
     "you always forget that my tests are in test/ not tests/",  # it read "Always that …"
     "remember I'm on vacation next week so Tom will review",  # true until next week is over
+    "I use mypy in strict mode but only for the new package",  # not "User uses mypy in strict mode"
     # "I'd rather" before a wish in the past form or nothing named: no "Prefer to did not …"
     "I'd rather you didn't run git push yourself",
     "I would rather we used rust",

@@ -434,8 +434,10 @@ def clauses(sentence: str) -> list[str]:
     for m in _SPLIT.finditer(sentence):
         if depth[m.start()] > 0 or _exception_shared(sentence, m) or _condition_continues(sentence, start, m):
             continue
-        if m.group(0).startswith(",") and _RESTRICTION.match(sentence, m.end()):
-            continue
+        if (m.group(0).startswith(",") or m.group(0).strip() == "but") and _RESTRICTION.match(
+            sentence, m.end()
+        ):
+            continue  # (and "I use mypy in strict mode but only for the new package")
         sep = m.group(0)
         nxt = sentence[m.end() :].split(" ", 1)[0].lower().strip(",.;:!?")
         if sep.strip() in ("-", "\u2013") and _inside_path(sentence, m):
