@@ -87,6 +87,11 @@ def test_bare_back_pointers_pass() -> None:
         "C:\\Users\\alice\\src",
         "C:/Users/alice/src",
         "/mnt/c/Users/alice/src",
+        "/var/home/alice/src",  # Fedora Atomic
+        "/usr/home/alice/src",  # FreeBSD
+        "/media/alice/USB",
+        "/run/media/alice/disk",
+        "\\\\corp-fs01\\users\\alice\\logs",  # a Windows share's user folder
         "~/.claude/projects/",
         "-home-alice-src-app",
         "-Users-alice-src-app",
@@ -98,7 +103,9 @@ def test_home_directory_paths_are_refused(path: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["/home/<user>/src", "/Users/$USER/src", "~/src/app", "/root/.cache", "/usr/local/bin"]
+    "text",
+    ["/home/<user>/src", "/Users/$USER/src", "~/src/app", "/root/.cache", "/usr/local/bin",
+     "/media/user/USB", "/var/lib/home/x", "/usr/share/media/x"],  # fmt: skip
 )
 def test_placeholder_and_system_paths_pass(text: str) -> None:
     assert found(MD, block(f"- Build from {text}")) == set()
@@ -195,7 +202,7 @@ def test_tilde_home_paths_are_refused_but_not_root_or_own_home() -> None:
 _PATH_PIECES = [
     "/home/", "/Users/", "/mnt/c/", "USERS", "uſers", "users", "C:", "\\", "/", "~", "~/", ".claude",
     "projects", "-home-", "-Users-", "alice", "bob", "x-", " ", "\n", "\"", ":", "=", "(", "ſ", "K",
-    ".jsonl#L", "abc.jsonl#L12", "7", "-", ".",
+    ".jsonl#L", "abc.jsonl#L12", "7", "-", ".", "/media/", "/var", "/run", "\\\\", "srv",
 ]  # fmt: skip
 
 

@@ -470,6 +470,10 @@ def test_personal_data_negatives(text: str) -> None:
         (r'"C:\\Users\\dave\\code"', r'"C:\\Users\\[REDACTED:home-user]\\code"'),
         ("C:/Users/erin/code", "C:/Users/[REDACTED:home-user]/code"),
         ("/mnt/c/Users/frank/Downloads", "/mnt/c/Users/[REDACTED:home-user]/Downloads"),
+        ("/var/home/ivan/.config", "/var/home/[REDACTED:home-user]/.config"),
+        ("/media/judy/USB", "/media/[REDACTED:home-user]/USB"),
+        ("/run/media/judy/disk", "/run/media/[REDACTED:home-user]/disk"),
+        (r"\\corp-fs01\users\kim\logs", r"\\corp-fs01\users\[REDACTED:home-user]\logs"),
         (
             "~/.claude/projects/-home-grace-src-app/x.jsonl",
             "~/.claude/projects/-home-[REDACTED:home-user]-src-app/x.jsonl",

@@ -54,8 +54,11 @@ _BACKPOINTER = re.compile(r"(?P<prefix>[^\s\"'`()<>\[\]{},;|]*[/\\~:])?[\w.-]+\.
 _SEP = r"(?:\\\\|\\|/)"
 _USER = r"(?!\$|<|\{|%)[^/\\\s\"'`:;,<>|*?]{1,64}"
 _HOME_PATH = re.compile(
-    r"(?<![\w.~-])/(?:home|Users)/" + _USER + r"(?=[/\"'`\s:;,)\]}>]|\Z)"
-    r"|(?<![\w.~-])/mnt/[A-Za-z]/(?i:users)/"
+    r"(?:(?<![\w.~-])|(?<=/var)|(?<=/usr)|(?<=/export))/(?:home|Users)/" + _USER
+    + r"(?=[/\"'`\s:;,)\]}>]|\Z)"
+    r"|(?:(?<![\w.~-])|(?<=/run))/media/" + _USER + r"(?=[/\"'`\s:;,)\]}>]|\Z)"
+    r"|(?<![\\\w])\\\\[A-Za-z0-9.$-]{1,63}\\(?i:users|home)\\" + _USER
+    + r"|(?<![\w.~-])/mnt/[A-Za-z]/(?i:users)/"
     + _USER
     + r"|(?<![A-Za-z0-9])[A-Za-z]:"
     + _SEP
@@ -167,9 +170,9 @@ def _syntax_rules(text: str, line_of: Callable[[int], int], found: set[tuple[int
 
 
 def _may_hold_home_path(text: str) -> bool:
-    """False only when no alternative of _HOME_PATH can match: each needs `~`, `home` or
-    `users` in any case (casefold: the regex's ignore-case also matches `ſ` for `s`)."""
-    return "~" in text or "home" in text or "users" in text.casefold()
+    """False only when no alternative of _HOME_PATH can match: each needs `~`, `home`,
+    `/media/` or `users` in any case (casefold: the regex's ignore-case also matches `ſ` for `s`)."""
+    return "~" in text or "home" in text or "/media/" in text or "users" in text.casefold()
 
 
 @lru_cache(maxsize=8192)

@@ -89,7 +89,19 @@ def _after_mailto(low: str, ls: int) -> bool:
 
 
 _HOME_USER = r"(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[/\s'\"`:;,)\]}>]|\Z)"
-_HOME_UNIX: re.Pattern[str] = _lazy(r"(?<![\w.~-])/(?:home|Users)/" + _HOME_USER)
+# (also the homes of Fedora Atomic `/var/home/<u>`, FreeBSD `/usr/home/<u>`, Solaris
+# `/export/home/<u>`, and removable media mounted per user, `/media/<u>`, `/run/media/<u>`)
+_HOME_UNIX: re.Pattern[str] = _lazy(
+    r"(?:(?<![\w.~-])|(?<=/var)|(?<=/usr)|(?<=/export))/(?:home|Users)/" + _HOME_USER
+)
+_HOME_MEDIA: re.Pattern[str] = _lazy(r"(?:(?<![\w.~-])|(?<=/run))/media/" + _HOME_USER)
+# a Windows share's user folder, `\\fileserver\users\<u>\`: matched from its `\users\` (the
+# keyword) with the share's `\\server` checked before it (keywords found one at a time: a `\\`
+# keyword of its own would hide the `\users\` inside an escaped `C:\\Users\\…`)
+_HOME_UNC: re.Pattern[str] = _lazy(
+    r"\\(?i:users|home)\\(?P<u>[^/\s'\"`:;,<>|*?\\{}()\[\]$%]{1,64})(?=[\\/\s'\"`:;,)\]}>]|\Z)"
+)
+_UNC_SHARE = re.compile(r"(?<![\\\w])\\\\[A-Za-z0-9.$-]{1,63}\Z")
 _HOME_MNT: re.Pattern[str] = _lazy(r"(?<![\w.~-])/mnt/[a-zA-Z]/(?i:users)/" + _HOME_USER)
 _HOME_WIN: re.Pattern[str] = _lazy(
     r"(?<![A-Za-z0-9])[A-Za-z]:(?:\\\\|\\|/)(?i:users)(?:\\\\|\\|/)"
@@ -108,6 +120,8 @@ _HOME_BY_KEYWORD: dict[str, tuple[re.Pattern[str], tuple[int, ...]]] = {
     "/home/": (_HOME_UNIX, (0,)),
     "/users/": (_HOME_UNIX, (0,)),
     "/mnt/": (_HOME_MNT, (0,)),
+    "/media/": (_HOME_MEDIA, (0,)),
+    "\\home\\": (_HOME_UNC, ()),  # (only after a share: see home_user)
     "\\users\\": (_HOME_WIN, (2, 3)),
     ":/users/": (_HOME_WIN, (1,)),
     "-home-": (_HOME_SLUG, (0,)),
@@ -119,10 +133,11 @@ HOME_KEYWORDS = tuple(_HOME_BY_KEYWORD)
 
 def home_user(ctx: ScanContext, pos: int, kw: str) -> None:
     rx, offsets = _HOME_BY_KEYWORD[kw]
-    for off in offsets:
-        if pos - off < 0:
-            continue
-        m = rx.match(ctx.text, pos - off)
+    tries = [(rx, pos - off) for off in offsets if pos - off >= 0]
+    if kw in ("\\users\\", "\\home\\") and _UNC_SHARE.search(ctx.text, max(0, pos - 66), pos):
+        tries.append((_HOME_UNC, pos))
+    for pattern, start in tries:
+        m = pattern.match(ctx.text, start)
         if m:
             if not _non_personal_user(m.group("u")):
                 ctx.add(m.start("u"), m.end("u"), "home-user", P_PII)
