@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from agent_memory.transcripts.typed import clean_prompt, paste_spans
 
-# The definition the linear scan replaces (was typed._PASTE_BLOCK).
+# The definition the linear scan replaces (was typed._PASTE_BLOCK; tags' attributes are now bounded
+# at 400 characters, longer than any generated here).
 _REFERENCE = re.compile(
     r"<(pasted[_-]?(?:content|text)|clipboard[_-]?(?:content|text)?|paste)\b[^>]*>"
     r"(?:.*</\1\b[^>]*>|.*\Z)|<(context|document|attachment)\b[^>]*>.*</\2\b[^>]*>",
@@ -36,6 +37,13 @@ def test_many_unclosed_openers_are_read_once() -> None:
     text = "keep it short " + "<context>x " * 2000 + "</document>"
     assert paste_spans(text) == []
     assert clean_prompt(text) == text.strip()
+
+
+def test_openers_without_a_closing_bracket_are_read_once() -> None:
+    # "<context " with no ">" after it: each opener scanned to the end before its bound
+    for opener in ("<context ", "<pasted_content ", "<system-reminder ", "</context "):
+        text = "keep it short " + opener * 5000
+        assert clean_prompt(text) == text.strip()
 
 
 def test_a_closed_block_is_cut_and_the_typed_words_stay() -> None:

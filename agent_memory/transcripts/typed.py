@@ -117,11 +117,14 @@ _HARNESS_PROMPTS = (
     "your task is to create a detailed summary of the conversation",
 )
 _WRAPPER_NAMES = "|".join(re.escape(t) for t in CLIENT_WRAPPERS) + r"|agent-memory[\w-]*"
+# A tag's attributes, bounded: unbounded, every "<tag" with no ">" after it scanned to the end of
+# the text, so a prompt of many such openers took quadratic time (96 KB of "<context ": 0.56 s).
+_ATTRS = r"[^>]{0,400}"
 # A wrapper element, from its opening tag to the LAST closing tag of its name (greedy): the
 # client writes its own closer after whatever it wraps, so a closer inside the wrapped text can
 # only lengthen the cut, never end it early. No closer: to the end of the block.
 _WRAPPER_BLOCK = re.compile(
-    rf"<({_WRAPPER_NAMES})(?=[\s>/])[^>]*>(?:.*</\1\s*>|.*\Z)",
+    rf"<({_WRAPPER_NAMES})(?=[\s>/]){_ATTRS}>(?:.*</\1\s*>|.*\Z)",
     re.S | re.I,
 )
 # Text the user pasted rather than typed: 2.1.x wraps a long paste as
@@ -135,21 +138,21 @@ _PASTE_FRAMED = re.compile(
     r"rules?|preferences?|memory|claude\.md)\b[\s:.,!-]*$",
     re.I,
 )
-_PASTE_INNER = re.compile(r"</?[\w-]+\b[^>]*>")
+_PASTE_INNER = re.compile(rf"</?[\w-]+\b{_ATTRS}>")
 # (Found in linear time: one regex tried at each opener scanned to the text's end for the last
 # closer, so a text of many unclosed `<context>` openers took time quadratic in its length,
 # 96 KB: 0.44 s, four times that at twice the size.)
 _PASTE_OPENER = re.compile(
     r"<(?:(pasted[_-]?(?:content|text)|clipboard[_-]?(?:content|text)?|paste)|"
-    r"(context|document|attachment))\b[^>]*>",
+    rf"(context|document|attachment))\b{_ATTRS}>",
     re.I,
 )
 _PASTED_FROM = re.compile(
-    r"<(pasted[_-]?(?:content|text)|clipboard[_-]?(?:content|text)?|paste)\b[^>]*>"
-    r"(?:.*</\1\b[^>]*>|.*\Z)",
+    rf"<(pasted[_-]?(?:content|text)|clipboard[_-]?(?:content|text)?|paste)\b{_ATTRS}>"
+    rf"(?:.*</\1\b{_ATTRS}>|.*\Z)",
     re.S | re.I,
 )
-_CLOSER = re.compile(r"</(context|document|attachment)\b[^>]*>", re.I)
+_CLOSER = re.compile(rf"</(context|document|attachment)\b{_ATTRS}>", re.I)
 
 
 def paste_spans(text: str) -> list[tuple[int, int]]:
