@@ -252,6 +252,9 @@ def test_a_change_put_off_to_the_future_with_its_reason_is_no_rule(text: str) ->
         ("Always use pnpm, trust me.", "Always use pnpm"),
         ("never use npm, believe me!", "Never use npm"),
         ("Always verify, never just trust me", "Always verify; never just trust the user"),
+        # an aside closing the sentence ("fwiw", "btw") is no part of the fact
+        ("I'm on Fedora btw", "User is on Fedora"),
+        ("never use the btw", "Never use the btw"),
     ],
 )
 def test_politeness_goes_but_a_noun_spelled_like_it_stays(text: str, claim: str) -> None:

@@ -484,7 +484,7 @@ NOT_RIGHT_AFTER_TAKER = "".join(rf"(?<!\b{w})" for w in OBJECT_TAKERS)
 _COURTESY_TAIL = re.compile(
     rf"(?:(?:,\s*|{NOT_RIGHT_AFTER_TAKER}\s+)(?:please|pls|thanks|thank you|for me|ok|okay|"
     r"if possible|too|if (?:you )?need(?:ed)?(?: it)?|in case you need it|just in case|f+s|lol|lmao|"
-    r"smh|tbh|imo|ugh)|,\s*(?:trust|believe) me)+\s*[.!?]*$",
+    r"smh|tbh|imo|ugh|fwiw|btw|iirc|afaik)|,\s*(?:trust|believe) me)+\s*[.!?]*$",
     re.I,
 )
 
