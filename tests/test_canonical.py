@@ -50,6 +50,7 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("Use pnpm, not npm", P),
         ("we use pnpm, not npm", P),
         ("remember that we use pnpm not npm", P),
+        ("we use pnpm but not npm", P),  # it read "Use pnpm but, not npm"
         ("Remember that we use pnpm, not npm.", P),
         ("please always use pnpm rather than npm", P),
         ("prefer pnpm over npm", P),

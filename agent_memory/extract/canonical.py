@@ -119,7 +119,7 @@ _CHOICE_VERB = re.compile(
     re.I,
 )
 _CONTRAST_SEP = re.compile(
-    r"\s*,\s*(?:and\s+|but\s+)?not\s+|\s+(?:instead of|rather than|in place of|over|and not|"
+    r"\s*,\s*(?:and\s+|but\s+)?not\s+|\s+(?:instead of|rather than|in place of|over|and not|but not|"
     r"(?<!\bdoes )(?<!\bdo )(?<!\bdid )(?<!\bis )(?<!\bare )(?<!\bcan )not(?!\s+only\b))\s+",
     re.I,
 )
