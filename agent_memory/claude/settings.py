@@ -5,7 +5,9 @@ Merging never clobbers: other keys, other events, other matcher groups and other
 left exactly as they were (same values, same key order); ours go in a matcher group of their own.
 A file that does not parse is refused, never overwritten. Contracts (timeouts, budgets, why
 SessionEnd is synchronous) are documented with sources in docs/claude-code-integration.md.
-No git here: plain file I/O, so `init`, `status` and uninstall can all share it.
+No git here: plain file I/O, so `init`, `status` and uninstall can all share it. What `init`
+adds is never written through a link (committed/worktree.py): a cloned `.claude -> ~/.claude`
+would put our hooks into the user's global settings.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio.state import atomic_write
 from agent_memory.model.errors import RepoStateError
 
@@ -283,6 +286,7 @@ def install_claude_hooks(
     repo_root: Path, *, command_prefix: str = DEFAULT_COMMAND_PREFIX, force: bool = False
 ) -> str:
     """Merge our hooks into `<repo_root>/.claude/settings.json`: "added" or "unchanged"."""
+    refuse_odd_paths(Path(repo_root), [SETTINGS_RELPATH.as_posix()])
     path = settings_path(repo_root)
     settings = read_settings(path)
     merged, changed = merge_hooks(settings, desired_hooks(command_prefix), replace_ours=force)
@@ -322,6 +326,7 @@ def read_local_settings(repo_root: Path) -> tuple[dict[str, Any], list[Any]]:
 def exclude_memory_imports(repo_root: Path) -> str:
     """Add MEMORY_IMPORTS_EXCLUDE to `claudeMdExcludes` in `.claude/settings.local.json`:
     "added" or "unchanged". Every other key and pattern is kept as it was."""
+    refuse_odd_paths(Path(repo_root), [LOCAL_SETTINGS_RELPATH.as_posix()])
     path = Path(repo_root) / LOCAL_SETTINGS_RELPATH
     settings, current = read_local_settings(repo_root)
     if MEMORY_IMPORTS_EXCLUDE in current:

@@ -8,7 +8,7 @@ import argparse
 
 from agent_memory.cli.output import repo_here
 from agent_memory.cli.report import Report
-from agent_memory.committed import install
+from agent_memory.committed import install, worktree
 from agent_memory.committed.global_repo import GlobalRepo, install_user_import
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import mark_initialised
@@ -26,6 +26,8 @@ def run(args: argparse.Namespace) -> Report:
     L1Store(repo).refuse_if_lost()
     if args.yes and repo.workdir is not None:
         git.check_head(repo.git_dir, repo.common_dir)
+    if repo.workdir is not None:
+        _refuse_unsafe_targets(repo, claude_hooks=not args.no_claude_hooks)
     if repo.workdir is not None and not args.no_claude_hooks:
         # Refuse before writing anything: a settings file we cannot read stops init whole.
         from agent_memory.claude.settings import read_local_settings, read_settings, settings_path
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> Report:
                 changed_files.append(".claude/settings.json")
             # The SessionStart hook carries the memory blocks here: the client must not load
             # them a second time through the imports (docs/claude-code-integration.md §8).
-            if install.ensure_lines(repo.workdir / ".gitignore", [install.LOCAL_SETTINGS_LINE]):
+            if install.ignore_local_settings(repo.workdir):
                 changed_files += [] if ".gitignore" in changed_files else [".gitignore"]
             if exclude_memory_imports(repo.workdir) == "added":
                 steps["memory imports"] = ("left to the SessionStart hook on this machine "
@@ -109,3 +111,35 @@ def run(args: argparse.Namespace) -> Report:
     if changed_files and not args.yes:
         report.say(f"next: commit the setup: git add {' '.join(changed_files)} && git commit -m 'Set up agent-memory'")
     return report
+
+
+def _refuse_unsafe_targets(repo: git.Repo, *, claude_hooks: bool) -> None:
+    """Before the first write: a cloned repository may commit links (`.gitattributes ->
+    ~/.gitconfig`, `.claude -> ~/.claude`) that would have init write outside it. Every file
+    init writes in the work tree, and the hooks folder when the work tree holds it, must be
+    plain (committed/worktree.py); all are checked at once, so a refusal leaves nothing
+    half-done. The writers check again on their own."""
+    from agent_memory.claude.settings import LOCAL_SETTINGS_RELPATH, SETTINGS_RELPATH
+
+    assert repo.workdir is not None
+    root = repo.workdir
+    files = [".gitignore", ".gitattributes"]
+    if install.target_file(repo) == install.MEMORY_FILE:
+        files.append("CLAUDE.md")  # the import line goes there
+    claude = [SETTINGS_RELPATH.as_posix(), LOCAL_SETTINGS_RELPATH.as_posix()] if claude_hooks else []
+    hooks = install.hooks_folder_in_worktree(repo)
+    odd = [rel for rel in files + claude if worktree.odd_component(root, rel)]
+    if hooks is not None and worktree.odd_component(root, hooks, folder=True):
+        odd.append(hooks)
+    if not odd:
+        return
+    hints = []
+    if "CLAUDE.md" in odd and (root / "CLAUDE.md").is_symlink():
+        hints.append("to share another file with Claude, make CLAUDE.md a regular file that imports it "
+                     "(a line `@AGENTS.md`)")  # fmt: skip
+    if all(rel in claude for rel in odd):
+        hints.append("run `git memory init --no-claude-hooks` to leave .claude/ alone")
+    hints.append(worktree.LINK_HINT)
+    worktree.refuse_odd_paths(root, files + claude, folders=[hooks] if hooks else [],
+                              hint="; or ".join(hints) + "; nothing was written")
+

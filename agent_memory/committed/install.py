@@ -11,14 +11,15 @@ which would otherwise disable the guard without a word."""
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from pathlib import Path
 
 from agent_memory.committed.render import IMPORT_LINE, ensure_import
 from agent_memory.committed.templates import read_git_hook
+from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import GIT_HOOK_MARKER
+from agent_memory.gitio.state import atomic_write
 from agent_memory.model.errors import RefusedError
 
 HOOK_MARKER = GIT_HOOK_MARKER
@@ -94,11 +95,16 @@ def install_git_hook(hooks: Path, name: str, python: str = "") -> str:
             else:
                 os.replace(target, chained)
                 status = f"installed (kept the existing hook as {chained.name}, run first)"
-    tmp = target.with_name(f".{name}.agent-memory.tmp")
-    tmp.write_text(wanted, "utf-8")
-    tmp.chmod(tmp.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    os.replace(tmp, target)
+    # A fresh temporary file (never one found there: in a committed hooks folder, a link by
+    # that name would have the hook's text written wherever it points), then renamed over.
+    atomic_write(target, wanted, mode=(0o666 & ~_umask()) | 0o111)  # executable by all, as before
     return status
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
 
 
 def _same_bytes(a: Path, b: Path) -> bool:
@@ -171,10 +177,29 @@ def hooks_may_be_committed(repo: git.Repo, hooks: Path) -> bool:
     return where == root or root in where.parents
 
 
+def hooks_folder_in_worktree(repo: git.Repo) -> str | None:
+    """The hooks folder relative to the work tree (slash-separated) when core.hooksPath names
+    one in it (`.husky/_`, `.githooks`): a folder the repository may hold, links and all.
+    None for the git dir's own hooks and for a folder outside the work tree (the user's)."""
+    if repo.workdir is None:
+        return None
+    named = git.hooks_dir(repo, resolve=False)
+    if any(named == d or d in named.parents for d in (repo.git_dir, repo.common_dir)):
+        return None
+    if repo.workdir not in named.parents:
+        return None
+    return named.relative_to(repo.workdir).as_posix()
+
+
 def install_git_hooks(repo: git.Repo) -> dict[str, str]:
     """Install the hooks, naming this interpreter in the pre-commit guard: in the hook itself
     when the hooks folder is local (the git dir's, or a folder outside the work tree), else in
     the repository's local config (`memory.python`), which the hook reads."""
+    inside = hooks_folder_in_worktree(repo)
+    if inside is not None and repo.workdir is not None:
+        # A committed `.husky -> ~/bin` would have the hooks written (and foreign files
+        # renamed) outside the repository.
+        refuse_odd_paths(repo.workdir, folders=[inside])
     hooks = hooks_dir(repo)
     python = hook_python()
     if not hooks_may_be_committed(repo, hooks):
@@ -202,6 +227,7 @@ def ensure_lines(path: Path, lines: tuple[str, ...] | list[str], header: str | N
 
 
 def install_ignore_rules(workdir: Path) -> list[str]:
+    refuse_odd_paths(workdir, [".gitignore", ".gitattributes"])  # never written through a link
     changed = []
     if ensure_lines(
         workdir / ".gitignore",
@@ -218,6 +244,12 @@ def install_ignore_rules(workdir: Path) -> list[str]:
     return changed
 
 
+def ignore_local_settings(workdir: Path) -> bool:
+    """The `.gitignore` line for Claude Code's personal settings file; True when added."""
+    refuse_odd_paths(workdir, [".gitignore"])
+    return ensure_lines(workdir / ".gitignore", [LOCAL_SETTINGS_LINE])
+
+
 def target_file(repo: git.Repo) -> str:
     """Where the L2 block lives: `CLAUDE.memory.md`, or `CLAUDE.md` with memory.target=claude-md."""
     target = git.config_get(repo.cwd, "memory.target")
@@ -229,6 +261,7 @@ def install_import(workdir: Path, target: str) -> bool:
     if target == "CLAUDE.md":
         return False
 
+    refuse_odd_paths(workdir, ["CLAUDE.md"])  # `CLAUDE.md -> AGENTS.md` is not ours to edit
     path = workdir / "CLAUDE.md"
     text = path.read_text("utf-8") if path.exists() else ""
     updated = ensure_import(text, IMPORT_LINE)

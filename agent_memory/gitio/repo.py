@@ -826,10 +826,13 @@ def rev_parse(repo: Repo, rev: str) -> str | None:
     return proc.stdout.strip() or None if proc.returncode == 0 else None
 
 
-def hooks_dir(repo: Repo) -> Path:
-    """Where git looks for hooks (honours core.hooksPath)."""
+def hooks_dir(repo: Repo, resolve: bool = True) -> Path:
+    """Where git looks for hooks (honours core.hooksPath). With `resolve=False` the path as
+    named, links not followed (only `.`/`..` folded): what `init` checks for links."""
     proc = run_git(repo.cwd, "rev-parse", "--git-path", "hooks", reads_hooks_path=True)
     path = Path(proc.stdout.strip())
+    if not resolve:
+        return Path(os.path.normpath(repo.cwd / path))  # an absolute path stays itself
     return path if path.is_absolute() else (repo.cwd / path).resolve()
 
 

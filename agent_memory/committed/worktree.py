@@ -1,0 +1,60 @@
+"""Writing into a work tree that may not be trusted. A cloned repository can commit symbolic
+links: with `.gitattributes -> ~/.gitconfig` or `.claude -> ~/.claude`, a plain write by `init`
+lands outside the repository (every git command of the user then fails on the appended line;
+the user's global Claude Code settings get our hooks), and even a benign `CLAUDE.md ->
+AGENTS.md` has it edit a file it does not name. So no file written here, and no folder on the
+way to it below the work tree, may be a link — nor anything else than a folder or a regular
+file. The work tree itself may be a link (the user's own layout, not the repository's).
+
+Checked before the first write (`init` checks every target at once, so a refusal leaves
+nothing half-done) and again by each writer, which other verbs share."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+
+from agent_memory.model.errors import RepoStateError
+
+LINK_HINT = ("replace each with the real file or folder (delete it and commit a copy), or do not set up "
+             "agent-memory in a repository you do not trust")  # fmt: skip
+
+
+def odd_component(root: Path, rel: str, *, folder: bool = False) -> str | None:
+    """What is wrong on the way from `root` to `rel` (slash-separated): the first path below
+    `root` that is a link, or not a folder where one is needed, or a leaf that is not a regular
+    file (a folder, with `folder`) — in a few words (`.claude is a symbolic link (to ../x)`).
+    None when the way is plain, or ends at an absent path (which the writer creates)."""
+    parts = [p for p in rel.split("/") if p]
+    here = root
+    for number, part in enumerate(parts, 1):
+        here = here / part
+        shown = "/".join(parts[:number])
+        try:
+            mode = os.lstat(here).st_mode
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return f"{shown} cannot be checked ({exc.strerror or exc})"
+        if stat.S_ISLNK(mode):
+            try:
+                return f"{shown} is a symbolic link (to {os.readlink(here)})"
+            except OSError:
+                return f"{shown} is a symbolic link"
+        if (number < len(parts) or folder) and not stat.S_ISDIR(mode):
+            return f"{shown} is not a folder"
+        if number == len(parts) and not folder and not stat.S_ISREG(mode):
+            return f"{shown} is not a regular file"
+    return None
+
+
+def refuse_odd_paths(root: Path, files: Iterable[str] = (), folders: Iterable[str] = (),
+                     hint: str = LINK_HINT) -> None:
+    """RepoStateError naming every odd path on the way to `files` and `folders` (each
+    relative to `root`, see `odd_component`); nothing when all are plain."""
+    found = [odd_component(root, rel) for rel in files] + [odd_component(root, rel, folder=True) for rel in folders]
+    odd = list(dict.fromkeys(bad for bad in found if bad))
+    if odd:
+        raise RepoStateError(f"refusing to write through the work tree: {'; '.join(odd)}", hint=hint)
