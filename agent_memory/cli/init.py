@@ -12,7 +12,7 @@ from agent_memory.committed import install, worktree
 from agent_memory.committed.global_repo import GlobalRepo, install_user_import
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import mark_initialised
-from agent_memory.model.errors import UsageError
+from agent_memory.model.errors import RepoStateError, UsageError
 from agent_memory.store.l1 import L1Store
 
 SETUP_FILES = (".gitignore", ".gitattributes", "CLAUDE.md", ".claude/settings.json")
@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> Report:
         git.check_head(repo.git_dir, repo.common_dir)
     if repo.workdir is not None:
         _refuse_unsafe_targets(repo, claude_hooks=not args.no_claude_hooks)
+        _refuse_foreign_memory_paths(repo)
     if repo.workdir is not None and not args.no_claude_hooks:
         # Refuse before writing anything: a settings file we cannot read stops init whole.
         from agent_memory.claude.settings import read_local_settings, read_settings, settings_path
@@ -143,3 +144,32 @@ def _refuse_unsafe_targets(repo: git.Repo, *, claude_hooks: bool) -> None:
     worktree.refuse_odd_paths(root, files + claude, folders=[hooks] if hooks else [],
                               hint="; or ".join(hints) + "; nothing was written")
 
+
+def _refuse_foreign_memory_paths(repo: git.Repo) -> None:
+    """agent-memory writes `.memory/adopted.log` and the block's file: another tool's `.memory`
+    file (or a link) in the work tree or on the branch memory is staged on would fail every
+    staging later, so init refuses it now, before writing anything."""
+    from agent_memory.committed.tiers import LOG_RELPATH
+    from agent_memory.promote.review import odd_memory_path, staging_base
+
+    assert repo.workdir is not None
+    target = install.target_file(repo)
+    writes = f"agent-memory writes {LOG_RELPATH} and {target}"
+    again = "then run `git memory init` again; nothing was written"
+    # In this order, the path that is odd is `rel` itself: `.memory` is a folder when its log
+    # is checked.
+    for rel, folder in ((".memory", True), (LOG_RELPATH, False), (target, False)):
+        why = worktree.odd_component(repo.workdir, rel, folder=folder)
+        if why:
+            raise RepoStateError(f"cannot set up agent-memory here: {why} ({writes})",
+                                 hint=f"move it out of the way (e.g. `git mv {rel} <another name>`, commit), {again}")
+    if git.default_branch(repo) is None:
+        return  # nothing committed yet: staging checks the base it builds on
+    base = staging_base(repo)
+    odd = odd_memory_path(repo, base.oid, target)
+    if odd is not None:
+        path, kind, wanted = odd
+        pushed = ", push" if base.remote else ""
+        raise RepoStateError(f"cannot set up agent-memory here: {path} on {base.name} is {kind}, not {wanted} ({writes})",
+                             hint=f"move it out of the way on {base.branch} (e.g. `git mv {path} <another name>`, "
+                                  f"commit{pushed}), {again}")  # fmt: skip

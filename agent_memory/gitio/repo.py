@@ -503,6 +503,25 @@ def entry_at(repo: Repo, rev: str, path: str) -> tuple[int, str, bytes] | None:
     return int(entry.filemode), str(entry.id), data
 
 
+# git's file modes, as `path_kind` names them (a submodule is a commit in a tree).
+_LINK_MODE = 0o120000
+
+
+def path_kind(repo: Repo, rev: str, path: str) -> str | None:
+    """What stands at `path` in `rev`'s tree: "folder", "file", "link" or "submodule"; None
+    when nothing does (or `rev` names nothing, or a file stands where a folder is on the way)."""
+    oid = _rev_oid(repo, rev)
+    tree = _peel_tree(repo, oid, rev) if oid is not None else None
+    entry = _walk(repo, tree, path, rev) if tree is not None else None
+    if entry is None:
+        return None
+    if entry.type_str == "tree":
+        return "folder"
+    if entry.type_str == "commit":
+        return "submodule"
+    return "link" if int(entry.filemode) == _LINK_MODE else "file"
+
+
 def unchanged_since_head(repo: Repo, paths: Iterable[str]) -> bool:
     """True when every path (relative to the work tree) is a non-executable regular file whose
     bytes are HEAD's blob and whose index entry is that blob too — or is in neither HEAD nor
@@ -698,6 +717,13 @@ def build_tree(repo: Repo, base_tree: str | None, changes: Mapping[str, bytes | 
     for folder, sub_changes in by_folder.items():
         sub_base: str | None = None
         if base is not None and folder in base:
+            if base[folder].type_str != "tree":
+                # A file, link or submodule of that name (another tool's `.memory`): writing the
+                # folder would replace it, and libgit2 cannot build on it. The callers say
+                # what to do; this keeps it from being an internal error anywhere else.
+                raise RepoStateError(f"{folder} is not a folder in the tree the commit builds on",
+                                     hint=f"move {folder} out of the way (`git mv {folder} <another name>`, commit), "
+                                          "then run the command again")  # fmt: skip
             sub_base = str(base[folder].id)
         sub_oid = build_tree(repo, sub_base, sub_changes, written)
         sub = load(repo, sub_oid, folder)

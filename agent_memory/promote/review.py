@@ -99,6 +99,36 @@ def base_files(repo: git.Repo, rev: str, tier: str, target_name: str) -> TierFil
                      target_text=target.decode("utf-8", "replace"))
 
 
+# What a review commit writes, and what each must be on the base branch to be written there.
+_KINDS = {"folder": "a folder", "file": "a file", "link": "a symbolic link", "submodule": "a submodule"}
+
+
+def odd_memory_path(repo: git.Repo, rev: str, target_name: str) -> tuple[str, str, str] | None:
+    """(path, what it is, what it must be) for the first of `.memory`, `.memory/adopted.log`
+    and the block's file that `rev` holds as something else than agent-memory writes there (a
+    `.memory` file of another tool, a link); None when each is absent or as expected."""
+    for path, wanted in ((".memory", "folder"), (LOG_PATH, "file"), (target_name, "file")):
+        kind = git.path_kind(repo, rev, path)
+        if kind is not None and kind != wanted:
+            return path, _KINDS[kind], _KINDS[wanted]
+    return None
+
+
+def refuse_odd_base(repo: git.Repo, base: Base, target_name: str) -> None:
+    """Staging writes `.memory/adopted.log` and the block on top of the base branch: a base
+    that holds something else there is refused with what to do, before anything is written
+    (memory/atoms keeps every captured atom meanwhile)."""
+    odd = odd_memory_path(repo, base.oid, target_name)
+    if odd is not None:
+        path, kind, wanted = odd
+        pushed = ", push" if base.remote else ""
+        raise RepoStateError(
+            f"cannot stage memory on {base.name}: {path} there is {kind}, not {wanted} "
+            f"(agent-memory writes {LOG_PATH} and {target_name})",
+            hint=f"move it out of the way on {base.branch} (e.g. `git mv {path} <another name>`, commit{pushed}), "
+                 "then run `git memory stage`; the captured atoms stay in memory/atoms meanwhile")  # fmt: skip
+
+
 def promotion_message(atom: Atom, l2: Atom) -> str:
     sessions = sorted(atom["sessions"])
     days = sorted({utc_day(e["at"]) for e in atom.get("evidence", [])} or {utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
@@ -141,6 +171,8 @@ def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt
                    target_name: str, force: bool = False, dry_run: bool = False) -> StagePlan:
 
     base = staging_base(repo)
+    if not dry_run:  # a dry run writes nothing there: it still reports the gates
+        refuse_odd_base(repo, base, target_name)
     base_branch, base_oid = base.branch, base.oid
     files = base_files(repo, base_oid, "L2", target_name)
     where = base.name
