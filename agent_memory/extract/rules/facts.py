@@ -170,7 +170,10 @@ _STATUS = re.compile(
 # from the fact; it starts where "you" is asked to do something.
 _NEXT_THOUGHT = re.compile(
     r"\s+(?:you|u)\s+(?:can|could|should|need|must|have to|will|may)\s|"
-    r"\s+(?:can|could|would|will)\s+(?:you|u)\s|\s+(?:please|pls|plz|pelase)\s",
+    r"\s+(?:can|could|would|will)\s+(?:you|u)\s|\s+(?:please|pls|plz|pelase)\s|"
+    # "I use fish so keep the commands compatible": the instruction the fact is the reason for
+    r",?\s+so\s+(?:please\s+)?(?:don't|dont|do not|never|always|keep|make|use|avoid|give|write|"
+    r"show|only|stick|assume|prefer)\b",
     re.I,
 )
 
@@ -180,6 +183,16 @@ def _until_next_thought(text: str) -> str:
     (the request word is the object: the Please build tool), and the fact keeps its object."""
     head = _NEXT_THOUGHT.split(text, 1)[0]
     return head if len(head.split()) > 1 else text
+
+
+def _used_ok(used: str) -> bool:
+    """What the user says they use names a thing of their setup (read up to a run-on's turn)."""
+    return (
+        not vague(used)
+        and not TASKY.search(used)
+        # "I use the app every day": the thing at hand, not a tool the user works with
+        and not (re.match(rf"^{DET}\b", used, re.I) and not _names_outside_the_task(used))
+    )
 
 
 def _third_person(text: str) -> str:
@@ -769,12 +782,7 @@ RULES: tuple[ClauseRule, ...] = (
         # what the user works with, up to where a run-on sentence turns to this turn's request
         lambda m, c: f"User {_third_person(_until_next_thought(c.text[2:].strip()))}",
         "fact",
-        lambda m, c: (
-            not vague(m.group(2))
-            and not TASKY.search(m.group(2))
-            # "I use the app every day": the thing at hand, not a tool the user works with
-            and not (re.match(rf"^{DET}\b", m.group(2), re.I) and not _names_outside_the_task(m.group(2)))
-        ),
+        lambda m, c: _used_ok(_NEXT_THOUGHT.split(m.group(2), 1)[0]),
     ),
     ClauseRule("user_on", _F, _I_AM_ON, "User is on {1}", "fact"),
     ClauseRule(
