@@ -82,14 +82,43 @@ def test_capture_all_reports_unreadable_files_and_skipped_lines_apart(project: P
     assert gm(project, "capture", "--all", "--no-stage").stdout.startswith("nothing new: 1 transcript of this project")
 
 
-def test_capture_of_another_projects_transcript_says_whose_it_is(project: Path) -> None:
-    proc = gm(project, "capture", str(FOREIGN), check=False)
+def _recorded_in(source: Path, cwd: Path, dest: Path) -> Path:
+    """A copy of a real transcript whose records say they were made in `cwd`."""
+    lines = []
+    for line in source.read_text("utf-8").splitlines():
+        record = json.loads(line)
+        if "cwd" in record:
+            record["cwd"] = str(cwd)
+        lines.append(json.dumps(record))
+    dest.write_text("\n".join(lines) + "\n", "utf-8")
+    return dest
+
+
+def test_capture_of_another_projects_transcript_says_whose_it_is(project: Path, tmp_path: Path) -> None:
+    other = tmp_path / "worktrees"
+    other.mkdir()
+    git(other, "init", "-q")
+    foreign = _recorded_in(FOREIGN, other, tmp_path / FOREIGN.name)
+    proc = gm(project, "capture", str(foreign), check=False)
     assert proc.returncode == 1
-    assert "experiments/worktrees (project worktrees)" in proc.stderr
+    assert f"{other} (project worktrees)" in proc.stderr
     assert "not of this repository (proj)" in proc.stderr
     assert "--force" in proc.stderr and "nothing new" not in proc.stdout
-    forced = gm(project, "capture", str(FOREIGN), "--force", "--no-stage")
-    assert "recorded in -experiments/worktrees" in forced.stdout
+    forced = gm(project, "capture", str(foreign), "--force", "--no-stage")
+    assert "recorded in" in forced.stdout
+
+
+def test_a_transcript_recorded_in_a_folder_this_machine_lacks_is_captured(project: Path) -> None:
+    # A real session recorded on another machine (its cwd, "-experiments/worktrees", is no
+    # folder here) and copied into this project's folder: no repository here claims it, so
+    # where it was found decides, as `capture --all` finds it.
+    folder = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects" / slug_for(project.resolve())
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = folder / FOREIGN.name
+    shutil.copy(FOREIGN, copy)
+    report = gm_json(project, "capture", str(copy), "--no-stage")
+    assert set(report) >= {"commit", "new", "merged"}
+    assert gm_json(project, "capture", "--all", "--no-stage")["other_repositories"] == 0
 
 
 def test_backfill_says_how_many_atoms_the_expiry_dropped_and_why(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,8 +6,8 @@ its `cwd`, so that decides: a session belongs to the innermost repository contai
 recorded `cwd`, found the way the hooks find one (`gitio.refs.locate_git_dirs`: a folder that
 merely looks like a repository inside a work tree is that work tree's content). A session
 recorded in a submodule, or in any repository nested inside this one's work tree, is that
-repository's, not this one's. A transcript that records no `cwd` says nothing against being
-ours; the callers decide from where it was found.
+repository's, not this one's. A transcript that records no `cwd`, or one this machine does not
+have, says nothing against being ours; the callers decide from where it was found.
 """
 
 from __future__ import annotations
@@ -45,7 +45,10 @@ class Owner:
 
     def _elsewhere(self, cwd: str) -> str | None:
         if not is_under(cwd, self.roots):
-            return cwd
+            # A folder this machine does not have (a session recorded elsewhere and copied
+            # here, a project since moved or deleted) is no repository that could claim the
+            # session: it says nothing against being ours, and where it was found decides.
+            return cwd if os.path.lexists(cwd) else None
         found = locate_git_dirs(cwd)  # a cwd that is gone: looked up from what is left of it
         if found is None or self.common is None or os.path.realpath(found[1]) == self.common:
             return None
