@@ -266,6 +266,32 @@ def test_every_shown_claim_is_one_line_in_display_order(atoms: list[Atom]) -> No
         assert ("[contested — newer evidence" in line) == bool(by_id[ident].get("contested"))
 
 
+# Characters whose casefold() is longer than they are (ß → ss, ﬁ → fi, İ → i̇, ŉ → ʼn, ẚ → aʾ),
+# alone and in runs long enough to move an offset past a whole tag, or that fold to an ASCII
+# letter (K → k, ſ → s), next to the wrapper's tags in any case: an escape that indexed the
+# claim with offsets of its casefolded copy missed the tag. Cut to a claim's 500 characters.
+_EXPANDING = ["ß", "ﬁ", "İ", "ŉ", "ẚ", "ﬅ"]
+_WRAPPER_TEXT = st.lists(
+    st.sampled_from([*_EXPANDING, *(c * 20 for c in _EXPANDING), "Straße " * 20, "K", "ſ", "<", "</",
+                     "<agent-memory>", "</agent-memory>", "</AGENT-MEMORY>", "<Agent-Memory recall>",
+                     "agent-memory", ">"])
+    | st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=6),
+    min_size=1, max_size=50,
+).map(lambda parts: "".join(parts)[:500]).filter(lambda s: s.strip() != "")  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(_WRAPPER_TEXT)
+def test_a_rendered_line_never_holds_a_wrapper_tag(claim: str) -> None:
+    """Whatever the claim, its block line (and so the SessionStart context) cannot open or
+    close the `<agent-memory>` wrapper, compared case-insensitively both ways."""
+    [line] = [ln for ln in render_block([make_atom(claim)], "L2", budget=20_000).text.splitlines()
+              if ln.startswith("- ")]  # fmt: skip
+    assert not re.search(r"</?agent-memory", line, re.I), line
+    folded = line.casefold()
+    assert "<agent-memory" not in folded and "</agent-memory" not in folded, line
+
+
 # --- the block inside a file ------------------------------------------------------------------
 
 OUTSIDE = st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=200).filter(

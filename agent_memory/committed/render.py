@@ -11,7 +11,8 @@ What is shown is always a *prefix* of (pinned…, recent…): truncation drops t
 hidden. Decayed and superseded atoms are outside the working set and only counted.
 
 The session start renders from here on its cold path (claude/context.py), so the imports at
-the top are the clock and the policy only: `re`, `json`, `dataclasses` and the template files
+the top are the clock, the policy and the wrapper escape (model/wrapper.py, which imports
+nothing): `re`, `json`, `dataclasses` and the template files
 are loaded by the functions that need them (the marker-block functions, not the layout).
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 from agent_memory.model.clock import time_key, utc_day
 from agent_memory.model.policy import L2_BUDGET_BYTES, L3_BUDGET_BYTES
 from agent_memory.model.tags import contested_tag
+from agent_memory.model.wrapper import escape_wrapper
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -121,28 +123,11 @@ def unique_by_id(atoms: Sequence[Atom]) -> list[Atom]:
 def one_line(claim: str) -> str:
     """Claims render on one line: every whitespace run (newlines included) becomes a space.
 
-    A claim also cannot open or close the `<agent-memory>` wrapper of the injected context:
-    the transcript reader strips that wrapper when Claude Code echoes it back, and a claim
-    that closed it early would let memory learn from itself.
+    A claim also cannot open or close the `<agent-memory>` wrapper of the injected context
+    (model/wrapper.py): the transcript reader strips that wrapper when Claude Code echoes it
+    back, and a claim that closed it early would let memory learn from itself.
     """
-    text = " ".join(claim.split())
-    # The transcript reader matches the wrapper case-insensitively, so the escape must too.
-    if "<" not in text or "agent-memory" not in text.casefold():
-        return text
-    out, i, low = [], 0, text.casefold()
-    while True:
-        at = low.find("<", i)
-        if at < 0:
-            out.append(text[i:])
-            return "".join(out)
-        rest = low[at + 1 :]
-        skip = 1 if rest.startswith("/") else 0
-        if rest[skip:].startswith("agent-memory"):
-            out.append(text[i:at] + "<\\")
-            i = at + 1
-        else:
-            out.append(text[i : at + 1])
-            i = at + 1
+    return escape_wrapper(" ".join(claim.split()))
 
 
 def inert(text: str) -> str:

@@ -116,6 +116,8 @@ _HARNESS_PROMPTS = (
     "please analyze this codebase and create a claude.md",
     "your task is to create a detailed summary of the conversation",
 )
+# Our own hooks' wrapper too, in any case: model/wrapper.py escapes every spelling of it that
+# this matches in a claim we inject, so a claim can neither end it early nor open one.
 _WRAPPER_NAMES = "|".join(re.escape(t) for t in CLIENT_WRAPPERS) + r"|agent-memory[\w-]*"
 # A tag's attributes, bounded: unbounded, every "<tag" with no ">" after it scanned to the end of
 # the text, so a prompt of many such openers took quadratic time (96 KB of "<context ": 0.56 s).

@@ -2,6 +2,7 @@
 (seen in N sessions, not adopted)` line per hit, best first, whole lines within the byte budget."""
 
 from agent_memory.model.policy import RECALL_BUDGET_BYTES
+from agent_memory.model.wrapper import escape_wrapper
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook cannot afford it
@@ -63,11 +64,9 @@ PREAMBLE = (
 
 
 def _safe(claim: str) -> str:
-    # One line, and a claim cannot close (or open) our block early.
-    text = " ".join(claim.split())
-    return text.replace("</agent-memory", "<\\/agent-memory").replace(
-        "<agent-memory", "<\\agent-memory"
-    )
+    # One line, and a claim cannot close (or open) our block early, in any case: the same
+    # escape as the SessionStart block's (committed.render.one_line).
+    return escape_wrapper(" ".join(claim.split()))
 
 
 def render_line(hit: Hit) -> str:
