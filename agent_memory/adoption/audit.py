@@ -23,6 +23,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import find_git_dirs
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
+from agent_memory.model.controls import replace_controls
 from agent_memory.model.fastjson import loads_bounded
 from agent_memory.redact import guard
 from agent_memory.redact.fold import strip_invisible
@@ -130,7 +131,7 @@ def drop_refused(files: TierFiles) -> tuple[TierFiles, dict[str, list[str]]]:
     entries = []
     for ident in sorted(refused):
         atom: Atom = dict(held[ident])  # type: ignore[assignment]
-        cleaned = strip_invisible(redact(str(atom["claim"]))[0])
+        cleaned = replace_controls(strip_invisible(redact(str(atom["claim"]))[0]))
         probe = replace_claim(atom, cleaned)
         if guarded.line_rules(probe) or guard.scan_text(LOG_PATH, _log_line(probe, at)):
             probe = replace_claim(atom, DROPPED_CLAIM)

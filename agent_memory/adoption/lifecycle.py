@@ -15,6 +15,7 @@ from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
+from agent_memory.model.controls import replace_controls
 from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
 from agent_memory.model.trailers import format_message, one_line
 from agent_memory.redact.fold import strip_invisible
@@ -60,7 +61,7 @@ def apply_l2_op(
             # guard into this claim, the line that forgets it carries the redacted text (the fold
             # only needs the id), so the guard lets the forget through.
             cleaned, findings = redact(str(atom["claim"]))
-            cleaned = strip_invisible(cleaned)  # nor what a reviewer cannot see
+            cleaned = replace_controls(strip_invisible(cleaned))  # nor what a reviewer cannot see
             if findings or cleaned != atom["claim"]:
                 atom["claim"], atom["redacted"] = cleaned, True
         if op not in ("forget", "demote") and atom == held[atom_id]:

@@ -42,10 +42,11 @@ from agent_memory.adoption.locks import memory_lock
 from agent_memory.adoption.reverts import record_reverted
 from agent_memory.cli.ids import NoMatch, resolve
 from agent_memory.cli.output import tier_context, warm_session_start
-from agent_memory.cli.report import Report
+from agent_memory.cli.report import Report, for_people
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom, strip_pointer
 from agent_memory.model.clock import utc_day
+from agent_memory.model.controls import show_controls
 from agent_memory.model.errors import (
     EXIT_INTERRUPTED,
     EXIT_REFUSED,
@@ -122,7 +123,9 @@ def describe(item: Item, detail: bool = False, l1: Atom | None = None) -> list[s
     if detail:
         lines.append(f"  sessions: {', '.join(atom['sessions'])}")
         lines.append(f"  staged in {item.commit}")
-    return lines
+    # The claim and the quotes are other people's text (a clone's review branch, Claude's own
+    # memory, a paste): a control character in them is shown, not acted on.
+    return [show_controls(line) for line in lines]
 
 
 class Decisions:
@@ -369,7 +372,9 @@ def _interactive(review: Review, pins: set[str], json_out: bool) -> Report:
     import questionary
 
     def say(text: str) -> None:
-        print(text, file=sys.stderr if json_out else sys.stdout, flush=True)
+        # the walk is printed live, not through the report: its claims are shown the same way
+        stream = sys.stderr if json_out else sys.stdout
+        print(for_people(text, stream), file=stream, flush=True)
 
     for note in review.resumed:
         say(note)

@@ -58,3 +58,27 @@ def tier(name: str, stream: TextIO | None = None) -> str:
 
 def strip(text: str) -> str:
     return _ANSI_RE.sub("", text)
+
+
+# The colour codes `paint` writes: all a line for people may keep of the escape sequences.
+_OURS = frozenset([f"\x1b[{code}m" for code in _ROLES.values()] + ["\x1b[0m"])
+# An SGR sequence (ours or not), or one control character of any other kind; tab and line
+# feed are text.
+_CONTROL_RE = re.compile(r"\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def shown(text: str, stream: TextIO | None = None) -> str:
+    """`text` as a terminal should get it: every control character written as `\\x1b`
+    (model/controls.py) but the colour codes of `paint`, kept when colour is on for `stream`
+    (with no `stream`, `text` holds no colour of ours: nothing is kept).
+
+    Claims come from text other people and Claude's model wrote, and stores written before
+    claims lost their control characters (or by hand) still hold some: a raw `ESC [8m` would
+    hide the rest of the line from the person reading it. The codes `paint` writes only colour
+    (none conceals), so keeping them costs nothing even when one came from a claim."""
+    if text.isprintable() or not _CONTROL_RE.search(text):
+        return text
+    from agent_memory.model.controls import show_controls
+
+    keep = stream is not None and enabled(stream)
+    return _CONTROL_RE.sub(lambda m: m[0] if keep and m[0] in _OURS else show_controls(m[0]), text)

@@ -20,6 +20,7 @@ from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom, is_pending
 from agent_memory.model.clock import now_utc, utc_day
+from agent_memory.model.controls import show_controls
 from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory, origin_label
 from agent_memory.model.trailers import one_line, plural
 from agent_memory.promote import gates
@@ -107,7 +108,7 @@ def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> Report:
     tier, state = where_is(repo, store, ident)
     evidence = evidence_for(atom, l1.get(ident) if atom["tier"] != "L1" else None)
     report = Report({"atom": atom, "tier": tier, "state": state, "evidence": evidence})
-    report.say(f"{colour.paint(ident, 'id')} [{colour.tier(tier)} {atom['kind']}, {atom['confidence']}] {atom['claim']}")
+    report.say(f"{colour.paint(ident, 'id')} [{colour.tier(tier)} {atom['kind']}, {atom['confidence']}] {show_controls(atom['claim'])}")
     report.say(f"  {tier}: {STATE_TEXT.get(state, state)}")
     label = origin_label(atom)
     if label:
@@ -125,7 +126,7 @@ def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> Report:
         if item.get("path") and shown != os.path.realpath(item["path"]):
             report.say(f"    at {item['path']}")
         if item.get("line"):
-            report.say(f"    > {item['line']}")
+            report.say(f"    > {show_controls(item['line'])}")
     report.say(f"  history: git memory log {ident}")
     return report
 
@@ -277,5 +278,5 @@ def _atom_lines(tier: str, atoms: list[Atom]) -> list[str]:
             flags.append(atom["review"]["state"])
         extra = f" ({', '.join(flags)})" if flags else ""
         lines.append(f"{colour.paint(atom['id'], 'id')}  {atom['kind']:<10} {atom['confidence']:<8} {len(atom['sessions'])}s "
-              f"{atom['last_seen'][:10]}  {atom['claim']}{extra}")
+              f"{atom['last_seen'][:10]}  {show_controls(atom['claim'])}{extra}")
     return [*lines, f"{len(atoms)} {colour.tier(tier)} atoms"]

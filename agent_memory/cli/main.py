@@ -324,11 +324,12 @@ def _unknown_flags(parser: argparse.ArgumentParser, args: argparse.Namespace, ex
 def _print_failure(verb: str, exc: BaseException) -> None:
     from agent_memory.cli import colour
 
-    message = getattr(exc, "message", str(exc))
+    # A message may quote a claim: its control characters are shown, not acted on.
+    message = colour.shown(str(getattr(exc, "message", str(exc))))
     print(f"git memory {verb}: {colour.paint(message, 'refused', sys.stderr)}", file=sys.stderr)
     hint = getattr(exc, "hint", None)
     if hint:
-        print(f"{colour.paint('hint:', 'hint', sys.stderr)} {hint}", file=sys.stderr)
+        print(f"{colour.paint('hint:', 'hint', sys.stderr)} {colour.shown(str(hint))}", file=sys.stderr)
 
 
 _INTERRUPTS = [0]
@@ -476,7 +477,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_REPO_STATE
 
         where = log_exception(f"git memory {verb}", exc)
-        print(f"git memory {verb}: internal error: {exc}", file=sys.stderr)
+        from agent_memory.cli import colour
+
+        print(f"git memory {verb}: internal error: {colour.shown(str(exc))}", file=sys.stderr)
         print(f"hint: the traceback is in {where}; please report it", file=sys.stderr)
         return EXIT_REPO_STATE
 

@@ -26,6 +26,7 @@ from agent_memory.committed.templates import read_template
 from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
 from agent_memory.model.clock import utc_day
+from agent_memory.model.controls import show_controls
 from agent_memory.model.errors import RefusedError, RepoStateError
 from agent_memory.model.trailers import plural, trailer
 from agent_memory.promote.review import Base, base_files, review_items, staging_base
@@ -46,7 +47,8 @@ def evidence_days(repo: git.Repo, item: Item) -> int:
 
 
 def _cell(text: str) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|")
+    # the body is printed (`--print`) and rendered by the forge: no control character in it
+    return show_controls(" ".join(str(text).split())).replace("|", "\\|")
 
 
 def pr_body(repo: git.Repo, items: Sequence[Item], tier: str) -> str:

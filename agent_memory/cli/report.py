@@ -58,10 +58,26 @@ class Report:
         return self
 
 
+# JSON escapes C0 itself; DEL and C1 it may write raw, which a terminal could act on. Their
+# `\\u` escapes parse to the same string.
+_JSON_RAW_CONTROLS = {c: f"\\u{c:04x}" for c in [0x7F, *range(0x80, 0xA0)]}
+
+
 def emit_json(data: Any) -> None:
     import json
 
-    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
+    text = json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False)
+    sys.stdout.write(text.translate(_JSON_RAW_CONTROLS) + "\n")
+
+
+def for_people(line: str, stream: Any) -> str:
+    """A line of text for a terminal: control characters in it (a claim's, say) shown as
+    `\\x1b`, the colour codes we painted kept (cli/colour.shown)."""
+    if line.isprintable():
+        return line
+    from agent_memory.cli import colour
+
+    return colour.shown(line, stream)
 
 
 def emit(report: Report, output: str = "text") -> int:
@@ -76,15 +92,15 @@ def emit(report: Report, output: str = "text") -> int:
         for add_lines in report.later:
             add_lines(report)
         for line in report.lines:
-            print(line)
+            print(for_people(line, sys.stdout))
         if report.notes:
             sys.stdout.flush()  # the text first, then what it leads to
             for note in report.notes:
-                print(note, file=sys.stderr)
+                print(for_people(note, sys.stderr), file=sys.stderr)
     if report.warnings:
         sys.stdout.flush()
         for line in report.warnings:
-            print(line, file=sys.stderr)
+            print(for_people(line, sys.stderr), file=sys.stderr)
     if report.failure is not None:
         raise report.failure
     return report.code

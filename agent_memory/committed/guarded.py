@@ -7,7 +7,8 @@ log still agree), `git memory status` counts it, and the SessionStart context le
 
 `refused(atoms)` judges each atom by the line a block renders for it, with the same rules the
 pre-commit hook applies to `CLAUDE.memory.md` (`redact.guard.scan_text`: secrets, personal
-data, path-prefixed back-pointers, home paths, format characters). The session start applies
+data, path-prefixed back-pointers, home paths, format characters) and a control character in the
+claim, which the line shows escaped. The session start applies
 `line_rules` through remembered verdicts (`committed/verdicts.py`), so it rarely loads the guard.
 """
 
@@ -17,6 +18,7 @@ from collections.abc import Iterable
 
 from agent_memory.committed.render import atom_line
 from agent_memory.model.atom import Atom
+from agent_memory.model.controls import CLAIM_TEXT_CONTROLS, has_controls
 from agent_memory.redact import guard
 
 # The name the guard judges a rendered line under (a markdown memory file, not a JSON log).
@@ -24,9 +26,15 @@ _AS = "CLAUDE.memory.md"
 
 
 def line_rules(atom: Atom) -> list[str]:
-    """The guard's rules that refuse the line `atom` renders to ([] when it may be shown)."""
+    """The guard's rules that refuse the line `atom` renders to ([] when it may be shown).
+
+    A control character is judged in the claim itself: the line shows it escaped (`\\x1b`,
+    render.one_line), but the adopted.log line holds it raw and the guard refuses that one."""
     line = atom_line(atom, None)
-    return sorted({f.rule for f in guard.scan_text(_AS, line + "\n")})
+    rules = {f.rule for f in guard.scan_text(_AS, line + "\n")}
+    if has_controls(str(atom["claim"]), keep=CLAIM_TEXT_CONTROLS):
+        rules.add("control-character")
+    return sorted(rules)
 
 
 def refused(atoms: Iterable[Atom]) -> dict[str, list[str]]:

@@ -11,14 +11,15 @@ What is shown is always a *prefix* of (pinned…, recent…): truncation drops t
 hidden. Decayed and superseded atoms are outside the working set and only counted.
 
 The session start renders from here on its cold path (claude/context.py), so the imports at
-the top are the clock, the policy and the wrapper escape (model/wrapper.py, which imports
-nothing): `re`, `json`, `dataclasses` and the template files
+the top are the clock, the policy and the claim escapes (model/controls.py, model/wrapper.py,
+which import nothing): `re`, `json`, `dataclasses` and the template files
 are loaded by the functions that need them (the marker-block functions, not the layout).
 """
 
 from __future__ import annotations
 
 from agent_memory.model.clock import time_key, utc_day
+from agent_memory.model.controls import show_controls
 from agent_memory.model.policy import L2_BUDGET_BYTES, L3_BUDGET_BYTES
 from agent_memory.model.tags import contested_tag
 from agent_memory.model.wrapper import escape_wrapper
@@ -123,11 +124,15 @@ def unique_by_id(atoms: Sequence[Atom]) -> list[Atom]:
 def one_line(claim: str) -> str:
     """Claims render on one line: every whitespace run (newlines included) becomes a space.
 
+    What a terminal would act on is shown, not acted on: a control character left by an older
+    version or a hand-edited log is written `\\x1b` (model/controls.py); the guard refuses
+    the raw character in a memory file.
+
     A claim also cannot open or close the `<agent-memory>` wrapper of the injected context
     (model/wrapper.py): the transcript reader strips that wrapper when Claude Code echoes it
     back, and a claim that closed it early would let memory learn from itself.
     """
-    return escape_wrapper(" ".join(claim.split()))
+    return escape_wrapper(show_controls(" ".join(claim.split())))
 
 
 def inert(text: str) -> str:

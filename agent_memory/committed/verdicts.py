@@ -20,6 +20,7 @@ import os
 
 from agent_memory.committed.render import atom_line
 from agent_memory.gitio.state import replace_text
+from agent_memory.model.controls import CLAIM_TEXT_CONTROLS, has_controls
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # collections.abc and typing cost the cold session start ~3 ms at run time
@@ -77,6 +78,11 @@ def shown(state_dir: str, *groups: Sequence[Atom]) -> list[list[Atom]]:
     path = os.path.join(state_dir, VERDICTS_FILE)
     signature = _guard_signature()
     accepted, refused = _load(path, signature)
+    # A claim holding a control character is refused by the claim itself (guarded.line_rules):
+    # its line shows the character escaped, the same line as a claim that spells the escape
+    # out, so it must not share that line's verdict. It is never shown.
+    groups = tuple([a for a in group if not has_controls(str(a["claim"]), keep=CLAIM_TEXT_CONTROLS)]
+                   for group in groups)  # fmt: skip
     lines = [[atom_line(atom, None) for atom in group] for group in groups]
     in_use = {line for group in lines for line in group}
     unknown = [

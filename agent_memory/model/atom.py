@@ -13,6 +13,7 @@ jsonschema are imported by the functions that use them; tests/test_context.py pi
 from __future__ import annotations
 
 from agent_memory.model.clock import iso_z, parse_ts, utc_day  # noqa: F401 - iso_z, utc_day re-exported
+from agent_memory.model.controls import replace_controls
 from agent_memory.model.errors import InvalidAtomError
 
 TYPE_CHECKING = False
@@ -142,7 +143,12 @@ def new_atom(
     schema's optional fields (hand_authored, origin, promoted_from_projects, …).
 
     Later sightings join it through `merge`. Nothing is validated here: the store validates
-    every atom it writes, and a caller that keeps an atom elsewhere calls `validate_atom`."""
+    every atom it writes, and a caller that keeps an atom elsewhere calls `validate_atom`.
+
+    Every claim is built here, so here it loses its control characters (model/controls.py):
+    a terminal would act on them — `ESC [ 8 m` hides what follows from the person reviewing
+    the claim — and whoever wrote the source (Claude's own memory files, say) is untrusted."""
+    claim = replace_controls(claim)
     atom: dict[str, Any] = {
         "id": atom_id(claim, project),
         "claim": claim,

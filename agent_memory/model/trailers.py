@@ -7,22 +7,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from agent_memory.model.controls import show_controls
 from agent_memory.model.words import plural as plural  # re-exported: reports import it here
 
 _TRAILER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9-]*): (.*)$")
 
 
 def one_line(text: str, limit: int = 72) -> str:
-    flat = " ".join(text.split())
+    """`text` on one line of at most `limit` characters, a control character shown as `\\x1b`
+    (model/controls.py): claims reach commit subjects and reports through here."""
+    flat = show_controls(" ".join(text.split()))
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 def format_message(subject: str, body: str | Sequence[str] = "", trailers: Iterable[tuple[str, str]] = ()) -> str:
+    """A commit message. `git log` prints it to a terminal as it is, so no part of it keeps a
+    control character other than the body's newlines and tabs."""
     parts = [one_line(subject, 100)]
     text = body if isinstance(body, str) else "\n".join(body)
     if text.strip():
-        parts.append(text.rstrip())
-    lines = [f"{key}: {' '.join(str(value).split())}" for key, value in trailers if str(value).strip()]
+        parts.append(show_controls(text.rstrip(), keep="\n\t"))
+    lines = [f"{key}: {show_controls(' '.join(str(value).split()))}" for key, value in trailers if str(value).strip()]
     if lines:
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"

@@ -10,6 +10,12 @@ Refused in the markdown memory files, for what Claude Code would make of them:
 a line that is one whole comment, as the block markers are), ``code-fence`` (a fence opening a
 code block). The block renderer writes none of them (`committed.render.inert`).
 
+Refused in every memory file, for what a person reviewing it would not see: ``format-character``
+(an invisible format character) and ``control-character`` (a C0 control other than a tab or a
+line break, DEL or a C1 control, raw or in a decoded JSON string: a terminal acts on it —
+``ESC [8m`` hides the text after it in `git diff`, `git log -p`, `cat`). The block renderer
+shows any as ``\\x1b`` (`model.controls`).
+
 Refused, each with its rule name:
 - anything `redactor.find` reports (secrets and personal data), under the redaction rule's name;
 - ``backpointer-path``: a back-pointer with a path prefix. Committed tiers carry only the bare
@@ -94,6 +100,8 @@ def scan_text(path: str, text: str) -> list[GuardFinding]:
     lines = _LineIndex(text)
     for off in invisible(text):
         found.add((lines.line_of(off), "format-character"))
+    for m in _CONTROL.finditer(text):
+        found.add((lines.line_of(m.start()), "control-character"))
     for f in redact.find(text):
         found.add((lines.line_of(f.start), f.rule))
     _path_rules(text, lines.line_of, found)
@@ -151,6 +159,11 @@ _COMMENT_TOKEN = re.compile(r"<!--|--!?>")
 _ONE_COMMENT_LINE = re.compile(r"\ufeff?[ \t]{0,3}<!--(?:(?!<!--|--!?>).)*--!?>[ \t]*\r?")
 # A fence opening a code block (a list item's too): the client finds no import inside code.
 _FENCE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:`{3,}|~{3,})", re.M)
+# What a terminal acts on instead of showing (model/controls.py): C0 but tab and line feed, DEL,
+# C1. In a file a carriage return before a line feed ends a line (CRLF); a decoded string
+# (a claim) is never written with one.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
+_STRING_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _syntax_rules(text: str, line_of: Callable[[int], int], found: set[tuple[int, str]]) -> None:
@@ -183,6 +196,8 @@ def _string_rules(value: str) -> frozenset[str]:
     found: set[tuple[int, str]] = set()
     if invisible(value):
         found.add((0, "format-character"))
+    if _STRING_CONTROL.search(value):  # `\u001b` in the file: the decoded claim holds an ESC
+        found.add((0, "control-character"))
     for v in _views(value):
         for f in redact.find(v):
             found.add((0, f.rule))

@@ -12,6 +12,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import Atom, atom_id, new_atom, validate_atom
 from agent_memory.model.clock import stamp
+from agent_memory.model.controls import replace_controls
 from agent_memory.model.errors import UsageError
 from agent_memory.model.paths import slug_for
 from agent_memory.redact.redactor import redact
@@ -27,7 +28,8 @@ def _clean(claim: str) -> tuple[str, bool]:
         raise UsageError(
             "the claim is longer than 500 characters", hint="state one short, self-contained fact"
         )
-    text, findings = redact(flat)
+    # Before redaction, so that what is judged is what is stored (new_atom does it too).
+    text, findings = redact(replace_controls(flat))
     return text, bool(findings)
 
 

@@ -1,6 +1,7 @@
 """Recalled atoms → the `<agent-memory recall>` block the hook injects: one `- [kind] claim
 (seen in N sessions, not adopted)` line per hit, best first, whole lines within the byte budget."""
 
+from agent_memory.model.controls import show_controls
 from agent_memory.model.policy import RECALL_BUDGET_BYTES
 from agent_memory.model.wrapper import escape_wrapper
 
@@ -64,9 +65,9 @@ PREAMBLE = (
 
 
 def _safe(claim: str) -> str:
-    # One line, and a claim cannot close (or open) our block early, in any case: the same
-    # escape as the SessionStart block's (committed.render.one_line).
-    return escape_wrapper(" ".join(claim.split()))
+    # One line, no control character, and a claim cannot close (or open) our block early, in
+    # any case: the same escape as the SessionStart block's (committed.render.one_line).
+    return escape_wrapper(show_controls(" ".join(claim.split())))
 
 
 def render_line(hit: Hit) -> str:
