@@ -435,6 +435,11 @@ def test_bucketing_finds_exactly_what_a_brute_force_scan_finds(
         ("Use uv for dependencies", "Use poetry, not uv, for dependencies", "same-subject"),
         ("Use uv", "Use poetry, not uv, for dependencies", "same-subject"),
         ("Use uv for dependencies; never pip install", "Use poetry, not uv", "same-subject"),
+        # the contrast said after the job ("Use X for Z, not Y")
+        ("Use PostgreSQL for the database, not MySQL", "Use MySQL for the database, not PostgreSQL",
+         "same-subject"),  # fmt: skip
+        ("Use uv for dependencies", "Use poetry for dependencies, not uv", "same-subject"),
+        ("Use PostgreSQL for the database, not MySQL", "Use MySQL for the cache", None),
         # Two jobs, two tools: compatible.
         ("Use pnpm for the frontend", "Use npm, not pnpm, for the backend", None),
         # A restatement, and a choice that names nothing the other chose.

@@ -94,6 +94,10 @@ def test_rules_said_with_their_parts_reordered_converge(project: Path) -> None:
         ("Use poetry, not uv, for dependencies.", "Use poetry, not uv, for dependencies"),
         # the refused tool first: the same contrast
         ("Don't use uv, use poetry instead.", "Use poetry, not uv"),
+        # the refused tool after the job: two names of one family, the same contrast
+        ("Use poetry for dependencies, not uv.", "Use poetry, not uv, for dependencies"),
+        # two names the canonical form does not know as one family: contested all the same
+        ("Use bazel for dependencies, not uv.", "Use bazel for dependencies, not uv"),
     ],
 )
 def test_another_tool_for_the_same_job_is_contested_and_consolidate_proposes_resolve(

@@ -436,6 +436,10 @@ def _choice_at(text: str, at: int) -> tuple[str, str, str] | None:
     purpose = _purpose(rest)
     if purpose is None:
         return None
+    # "use postgresql for the database, not mysql": the contrast said after the purpose
+    job, comma, refused = purpose.rpartition(", not ")
+    if comma and job and refused and _tool_end(refused, 0) == len(refused):
+        return chosen.strip("`"), refused.strip("`"), job
     return chosen.strip("`"), "", purpose
 
 
