@@ -127,3 +127,7 @@ def test_another_tool_for_the_same_job_is_contested_and_consolidate_proposes_res
     assert not any("forget" in step for step in conflict["apply"])
     text = gm(project, "consolidate").stdout
     assert "forget" not in text and f"git memory resolve {older['id']} --keep" in text
+    # once a person has settled it, the pair is no open contradiction anywhere
+    gm(project, "resolve", older["id"], "--keep", newer["id"])
+    assert gm_json(project, "inspect", "--contested")["pairs"] == []
+    assert gm_json(project, "consolidate")["contradictions"] == []

@@ -236,7 +236,13 @@ def contested_pairs(atoms: Sequence[Mapping[str, Any]]) -> list[Contested]:
     recorded on the atoms (`contested_by`), older first."""
     from agent_memory.store.contradictions import detect
 
-    live = [a for a in atoms if not a.get("superseded_by")]
+    # (not a side a person has already dropped: `resolve` rejects it, and a contradiction it
+    # settled is no open one, though detection would find the pair again)
+    live = [
+        a
+        for a in atoms
+        if not a.get("superseded_by") and (a.get("review") or {}).get("state") != "rejected"
+    ]
     ids = {str(a["id"]) for a in live}
     found = {(c.older, c.newer): c.rule for c in detect(live)}  # type: ignore[arg-type]
     for atom in live:
