@@ -289,6 +289,8 @@ DURABLE = [
      ["except in the cli module"], True),  # fmt: skip
     # ("prefer not to X" is no contrast of "not" with "X": it read "Use not, not use mocks")
     ("I'd rather not use mocks", {"preference"}, ["Prefer not to use mocks"], True),
+    # "before we start" says when it is said, not what: it read the fact "Before we start"
+    ("Just FYI before we start: I'm visually impaired.", {"fact"}, ["visually impaired"], False),
     ("Commits must always be signed.", {"constraint"}, ["signed"], False),
     ("The tests must run offline.", {"constraint"}, ["offline"], False),
     ("Let's go with PostgreSQL.", {"decision"}, ["PostgreSQL"], False),

@@ -294,7 +294,10 @@ _LEAD_WORDS = (
     r"instead(?!\s+of\b)|rather(?!\s+than\b)|on second thought|never mind|nevermind|hm+|uh+|um+|er+|oops|whoops|ugh|pls|plz|"
     r"for this (?:repo|repository|project|codebase)|in this (?:repo|repository|project|codebase)|"
     r"here|around here|in general|as a rule|as a general rule|generally speaking|since|because|"
-    r"given that|now that|seeing as|in addition|additionally|moreover|furthermore"
+    r"given that|now that|seeing as|in addition|additionally|moreover|furthermore|"
+    # "FYI before we start: I use a screen reader": when it is said, not what
+    r"before (?:we|you) (?:start|begin|get started|dive in)|before i forget|before anything else|"
+    r"first of all|first things first"
 )
 _LEAD = re.compile(rf"^(?:{_LEAD_WORDS})(?=[\s,:;!.\u2013\u2014-]|$)[\s,:;!.\u2013\u2014-]*", re.I)
 _LEAD_NO = re.compile(
