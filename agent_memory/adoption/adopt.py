@@ -6,6 +6,12 @@ an older base still applies. An interrupted adopt leaves whole items only; rerun
 and after a kill -9 the next memory commit first finishes or rolls back the item the killed
 one left half done (`adoption/intent.py`).
 
+No memory file is written through a link: a `git pull` can bring in `.memory -> ~/elsewhere`
+or `CLAUDE.memory.md -> ~/.bashrc` after `init` (or `CLAUDE.md -> AGENTS.md` with
+memory.target=claude-md), and writing the item would write whatever they point at. Every
+writer here refuses first (`refuse_links`, committed/worktree.py), before the lock, the intent
+record or a byte of the files, so a refusal leaves nothing half done.
+
 Every commit of memory files made here (`commit_memory`: adopt, and the lifecycle verbs) is
 serialised: it holds the repository's memory lock from reading the files to the
 commit landing, re-checks inside the lock that the item is still waiting, and compares the new
@@ -25,7 +31,7 @@ from agent_memory.adoption import intent
 from agent_memory.adoption.locks import index_lock_problem, memory_lock
 from agent_memory.adoption.prescan import prescanned
 from agent_memory.adoption.reverts import reverted_adoptions
-from agent_memory.committed import render
+from agent_memory.committed import render, worktree
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.gitio import repo as git
@@ -69,7 +75,25 @@ def work_files(root: Path, tier: str, target_name: str) -> TierFiles:
     )
 
 
+def refuse_links(root: Path, tier: str, target_name: str, outcome: str) -> None:
+    """RepoStateError (exit 3) when `.memory/adopted.log` or the block's file under `root`, or a
+    folder on the way to either, is a symbolic link or not a plain file or folder — one line
+    naming each and where it points; `outcome` (what did not happen) ends the hint."""
+    if tier == "L2":
+        where, fix = "the work tree", worktree.LINK_HINT
+    else:
+        where = f"the global memory repo ({root})"
+        fix = f"replace each with the real file or folder (delete it in {root} and commit a copy)"
+    hints = []
+    if target_name == "CLAUDE.md" and (root / "CLAUDE.md").is_symlink():
+        hints.append("to share another file with Claude, make CLAUDE.md a regular file that imports it "
+                     "(a line `@AGENTS.md`)")  # fmt: skip
+    hints.append(fix)
+    worktree.refuse_odd_paths(root, [LOG_PATH, target_name], where=where, hint="; or ".join(hints) + f"; {outcome}")
+
+
 def write_files(root: Path, files: TierFiles) -> None:
+    refuse_links(root, files.tier, files.target_name, "nothing was written")
     for rel, text in files.paths().items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -260,6 +284,7 @@ def commit_memory(
     root = repo.workdir
     if root is None:
         raise RepoStateError("this needs a work tree", hint="run it in a clone with a work tree")
+    refuse_links(root, tier, target_name, "nothing was changed")
     with memory_lock(repo):
         intent.recover(repo)  # an item a killed process left half done: finished or undone
         for _attempt in range(MAX_RACES):
@@ -323,6 +348,7 @@ def commit_or_restore(
     and the index are put back as they were: no half-applied item."""
     root = repo.workdir
     assert root is not None
+    refuse_links(root, after.tier, after.target_name, "nothing was changed")
     paths = list(after.paths())
     old_head = git.head_commit(repo)
     # What is about to happen, for the next memory commit to finish or undo after a kill.

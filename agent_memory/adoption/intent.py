@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_memory.adoption.locks import index_lock_problem, memory_lock_held, try_lock, unlock
-from agent_memory.committed import render
+from agent_memory.committed import render, worktree
 from agent_memory.committed.files import TierFiles
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.locks import clear_stale, git_processes_in
@@ -168,6 +168,9 @@ def _landed(repo: git.Repo, found: Intent) -> str | None:
 def _roll_back(repo: git.Repo, found: Intent) -> None:
     root = repo.workdir
     assert root is not None
+    # Put back through no link a pull brought in meanwhile (committed/worktree.py).
+    worktree.refuse_odd_paths(root, list(found.after), hint=f"{worktree.LINK_HINT}; then run the command again: "
+                              "it rolls back the memory commit a killed git memory command left half done")  # fmt: skip
     head = git.head_commit(repo)
     for rel, blob in found.after.items():
         path = root / rel

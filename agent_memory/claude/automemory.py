@@ -344,7 +344,9 @@ def record_pressure_sample(
         "bytes": report.bytes,
         "utilisation": round(report.utilisation, 4),
     }
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    # Never through a link (a folder the user points `--auto-memory` at may be a clone's): the
+    # caller turns the refusal (ELOOP) into a warning, like any other failed sample.
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         if hasattr(os, "fchmod"):
             os.fchmod(fd, 0o600)

@@ -7,7 +7,8 @@ terminal and without flags: list what is waiting and exit 1 with a hint. IDs are
 unique `atm_` prefixes or review-commit prefixes; an ID already adopted or rejected is
 reported and skipped, so rerunning an interrupted command continues with the rest; after a
 kill -9 the rerun first finishes or rolls back the item that was half done and records the L1
-marks the killed run owed, and says so.
+marks the killed run owed, and says so. When a memory file, or `.memory`, is a symbolic link
+(a pull can bring one in), adopt refuses before anything (exit 3; `adoption.adopt.refuse_links`).
 
 Two adopts at once serialise on the memory lock: an item the other one applied
 meanwhile is reported as already decided. The L1 marks of a whole run are one memory/atoms
@@ -31,6 +32,7 @@ from agent_memory.adoption.adopt import (
     pending,
     record_decisions,
     refusal,
+    refuse_links,
     require_clean,
     require_consistent,
     resume_interrupted,
@@ -183,6 +185,9 @@ class Review:
         repo, tier, target, store = tier_context(args.global_)
         assert repo.workdir is not None
         git.check_head(repo.git_dir, repo.common_dir)  # no adopt commit may start a new root
+        # A pull may have brought in `.memory -> ~/elsewhere` or `CLAUDE.memory.md -> ~/.bashrc`:
+        # refused before anything is read, resumed, written or recorded on memory/atoms.
+        refuse_links(repo.workdir, tier, target, "nothing was adopted or rejected")
         resumed = resume_interrupted(repo, store)  # what a killed adopt left half done
         files = work_files(repo.workdir, tier, target)
         if store is not None:

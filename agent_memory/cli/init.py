@@ -36,6 +36,8 @@ def run(args: argparse.Namespace) -> Report:
         read_settings(settings_path(repo.workdir))
         read_local_settings(repo.workdir)
     home = GlobalRepo.default()
+    if home.exists():
+        home.refuse_links()  # before the first write here too: it is pulled from a remote
     if home.ensure():
         steps["global repo"] = f"created {home.path}"
     wanted = args.project or git.config_get(repo.cwd, "memory.project") or git.default_project_name(repo.common_dir, repo.workdir)

@@ -26,6 +26,7 @@ from agent_memory.committed.install import (
 )
 from agent_memory.committed.render import ensure_import, render_block
 from agent_memory.committed.templates import read_template
+from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import find_git_dirs
 from agent_memory.model.errors import RepoStateError
@@ -77,7 +78,15 @@ class GlobalRepo:
         )
         return True
 
+    def refuse_links(self, files: tuple[str, ...] = (".gitattributes", REGISTRY), outcome: str = "nothing was written") -> None:
+        """RepoStateError when a file `init` writes here is a link, or on the way through one:
+        the repository is pulled from a remote, which can bring one in (committed/worktree.py)."""
+        refuse_odd_paths(self.path, files, where=f"the global memory repo ({self.path})",
+                         hint=f"replace each with the real file or folder (delete it in {self.path} and "
+                              f"commit a copy); {outcome}")  # fmt: skip
+
     def _refresh(self) -> None:
+        self.refuse_links((".gitattributes",))
         install_git_hooks(self.repo())
         if ensure_lines(self.path / ".gitattributes", MERGE_RULES):
             self.commit([".gitattributes"], "init: merge rules for syncing between machines")
@@ -110,6 +119,7 @@ class GlobalRepo:
     def register(self, name: str, project_path: Path) -> bool:
         where = _portable(project_root(project_path))
         registry = self.path / REGISTRY
+        self.refuse_links((REGISTRY,))  # not even read through a link
         text = registry.read_text("utf-8") if registry.exists() else ""
         entries = parse_registry(text)
         entry = {"name": name, "path": where}

@@ -7,7 +7,10 @@ way to it below the work tree, may be a link — nor anything else than a folder
 file. The work tree itself may be a link (the user's own layout, not the repository's).
 
 Checked before the first write (`init` checks every target at once, so a refusal leaves
-nothing half-done) and again by each writer, which other verbs share."""
+nothing half-done) and again by each writer, which other verbs share. A `git pull` can bring
+such a link in after `init`, so every verb that writes committed memory checks too: `adopt`
+and the lifecycle verbs (`.memory/adopted.log` and the block's file, in the project and in the
+global memory repo) refuse before their first write."""
 
 from __future__ import annotations
 
@@ -50,11 +53,18 @@ def odd_component(root: Path, rel: str, *, folder: bool = False) -> str | None:
     return None
 
 
-def refuse_odd_paths(root: Path, files: Iterable[str] = (), folders: Iterable[str] = (),
-                     hint: str = LINK_HINT) -> None:
-    """RepoStateError naming every odd path on the way to `files` and `folders` (each
-    relative to `root`, see `odd_component`); nothing when all are plain."""
+def odd_paths(root: Path, files: Iterable[str] = (), folders: Iterable[str] = ()) -> list[str]:
+    """What is odd on the way to each of `files` and `folders` (see `odd_component`), each
+    said once, in order; [] when all are plain."""
     found = [odd_component(root, rel) for rel in files] + [odd_component(root, rel, folder=True) for rel in folders]
-    odd = list(dict.fromkeys(bad for bad in found if bad))
+    return list(dict.fromkeys(bad for bad in found if bad))
+
+
+def refuse_odd_paths(root: Path, files: Iterable[str] = (), folders: Iterable[str] = (),
+                     hint: str = LINK_HINT, where: str = "the work tree") -> None:
+    """RepoStateError naming every odd path on the way to `files` and `folders` (each
+    relative to `root`, see `odd_component`); nothing when all are plain. `where` names what
+    `root` is in the message (the global memory repo is not the work tree)."""
+    odd = odd_paths(root, files, folders)
     if odd:
-        raise RepoStateError(f"refusing to write through the work tree: {'; '.join(odd)}", hint=hint)
+        raise RepoStateError(f"refusing to write through {where}: {'; '.join(odd)}", hint=hint)
