@@ -298,6 +298,7 @@ def install_claude_hooks(
 
 def remove_claude_hooks(repo_root: Path) -> str:
     """Remove our handlers from `.claude/settings.json`: "removed" or "unchanged"."""
+    refuse_odd_paths(Path(repo_root), [SETTINGS_RELPATH.as_posix()])  # deinit skips such a file first
     path = settings_path(repo_root)
     if not path.exists():
         return "unchanged"
@@ -338,6 +339,7 @@ def exclude_memory_imports(repo_root: Path) -> str:
 
 def include_memory_imports(repo_root: Path) -> str:
     """The inverse (deinit): "removed" or "unchanged"; the key goes when it held only ours."""
+    refuse_odd_paths(Path(repo_root), [LOCAL_SETTINGS_RELPATH.as_posix()])
     path = Path(repo_root) / LOCAL_SETTINGS_RELPATH
     if not path.exists():
         return "unchanged"

@@ -6,7 +6,12 @@ registration in the global memory repo. Keeps memory/atoms and the committed mem
 (CLAUDE.memory.md, .memory/adopted.log), so a later `init` carries on where this left off.
 `--purge` also deletes those (asking first on a terminal; `--yes` confirms without asking)
 and the `.gitignore`/`.gitattributes` lines and local state. The global memory repo and the
-import of its block in ~/.claude/CLAUDE.md stay: other projects use them."""
+import of its block in ~/.claude/CLAUDE.md stay: other projects use them.
+
+A file that is a symbolic link, or reached through one (a committed `.claude -> ~/.claude`,
+`CLAUDE.md -> AGENTS.md`, a `.memory` link a pull brought in), is left alone: deinit never
+writes, renames or deletes through a link. It says so in one line per file — which, and why —
+(`left_alone` in the JSON) and still undoes everything else; the exit code stays 0."""
 
 from __future__ import annotations
 
@@ -19,8 +24,8 @@ from typing import Any
 from agent_memory.cli import colour
 from agent_memory.cli.output import project_of, repo_here
 from agent_memory.cli.report import Report
-from agent_memory.committed import uninstall
-from agent_memory.committed.global_repo import GlobalRepo
+from agent_memory.committed import uninstall, worktree
+from agent_memory.committed.global_repo import REGISTRY, GlobalRepo
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import unmark_initialised
@@ -57,33 +62,51 @@ def run(args: argparse.Namespace) -> Report:
             raise RefusedError("nothing was changed", hint="without --purge, deinit keeps memory/atoms and committed memory")
 
     steps: dict[str, Any] = {}
+    left: dict[str, str] = {}  # path → why it was left alone (a link, or reached through one)
+
+    def plain(root: Path, rel: str, shown: str | None = None) -> bool:
+        why = worktree.odd_component(root, rel)
+        if why:
+            left[shown or rel] = why
+        return why is None
+
     unmark_initialised(str(repo.common_dir))  # the Claude Code hooks stop acting here
+    linked_hooks = uninstall.linked_hooks_folder(repo)
+    if linked_hooks is not None:
+        left[linked_hooks[0] + "/"] = linked_hooks[1]
     for hook, status in uninstall.uninstall_git_hooks(repo).items():
-        if status not in ("not installed", "left alone (not ours)"):
+        if status not in ("not installed", "left alone (not ours)") and linked_hooks is None:
             steps[f"git hook {hook}"] = status
     changed: list[str] = []
     if repo.workdir is not None:
-        from agent_memory.claude.settings import include_memory_imports, remove_claude_hooks
+        from agent_memory.claude.settings import (
+            LOCAL_SETTINGS_RELPATH,
+            SETTINGS_RELPATH,
+            include_memory_imports,
+            remove_claude_hooks,
+        )
 
-        if remove_claude_hooks(repo.workdir) == "removed":
+        root = repo.workdir
+        if plain(root, SETTINGS_RELPATH.as_posix()) and remove_claude_hooks(root) == "removed":
             steps["Claude Code hooks"] = "removed from .claude/settings.json"
             changed.append(".claude/settings.json")
-            _drop_if_empty(repo.workdir / ".claude" / "settings.json")
-        if include_memory_imports(repo.workdir) == "removed":
+            _drop_if_empty(root / ".claude" / "settings.json")
+        if plain(root, LOCAL_SETTINGS_RELPATH.as_posix()) and include_memory_imports(root) == "removed":
             # Without our SessionStart hook the imports are how memory reaches Claude again.
             steps["memory imports"] = "loaded by Claude Code again (claudeMdExcludes entry removed)"
-            _drop_if_empty(repo.workdir / ".claude" / "settings.local.json")
-        done = uninstall.remove_import(repo.workdir)
+            _drop_if_empty(root / ".claude" / "settings.local.json")
+        done = uninstall.remove_import(root) if plain(root, "CLAUDE.md") else None
         if done:
             steps["CLAUDE.md"] = "import line removed" if done == "removed" else "deleted (it held only the import)"
             changed.append("CLAUDE.md")
     home = GlobalRepo.default()
-    if home.exists():
+    if home.exists() and plain(home.path, REGISTRY, shown=str(home.path / REGISTRY)):
         name = uninstall.unregister(home, repo.workdir or repo.common_dir)
         if name:
             steps["global repo"] = f"unregistered {name} from {home.path}"
     if args.purge:
-        gone = uninstall.purge(repo, target)
+        gone, purge_left = uninstall.purge(repo, target)
+        left.update(purge_left)
         if gone:
             steps["purged"] = ", ".join(gone)
     else:
@@ -93,7 +116,10 @@ def run(args: argparse.Namespace) -> Report:
         if kept:
             steps["kept"] = ", ".join(kept) + " (delete them with --purge)"
 
-    report = Report({"project": project, "changed": steps, "files": changed, "purged": bool(args.purge)})
+    report = Report({"project": project, "changed": steps, "files": changed, "purged": bool(args.purge),
+                     "left_alone": left})  # fmt: skip
+    # One line per file, whatever the output: a script must see what was not undone either.
+    report.warn(*(f"left {rel} alone: {why}, and deinit writes nothing through a link" for rel, why in left.items()))
     if set(steps) <= {"kept"}:
         return report.say("agent-memory is not set up here; nothing changed."
                           + (f" Kept: {steps['kept']}" if steps else ""))

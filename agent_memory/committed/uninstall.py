@@ -3,7 +3,13 @@ hooks (a hook we chained is put back in its place), the `@CLAUDE.memory.md` impo
 project's registration in the global memory repo; with purge, also memory/atoms,
 memory/review, the committed memory files, the `.gitignore`/`.gitattributes` lines and the
 local state under `.git/agent-memory/`. Each step is idempotent and reports what it did;
-nothing that is not ours is touched."""
+nothing that is not ours is touched.
+
+Nothing is written, renamed or deleted through a link either (committed/worktree.py): a
+repository can commit `.claude -> ~/.claude` or `CLAUDE.md -> AGENTS.md`, or bring one in with
+a pull after `init`. Such a file is left alone — `purge` and `uninstall_git_hooks` say which
+and why, `deinit` checks the others before it calls them — and the rest is still undone; each
+writer here refuses on its own too."""
 
 from __future__ import annotations
 
@@ -22,8 +28,10 @@ from agent_memory.committed.install import (
     HOOK_MARKER,
     MEMORY_FILE,
     PYTHON_CONFIG,
+    hooks_folder_in_worktree,
 )
 from agent_memory.committed.render import IMPORT_LINE, find_block
+from agent_memory.committed.worktree import odd_component, refuse_odd_paths
 from agent_memory.gitio import repo as git
 
 IGNORE_HEADER = "# agent-memory: local state stays local; the audit log is committed"
@@ -46,9 +54,25 @@ def uninstall_git_hook(hooks: Path, name: str) -> str:
     return status
 
 
+def linked_hooks_folder(repo: git.Repo) -> tuple[str, str] | None:
+    """(folder, why) when core.hooksPath names a folder in the work tree that is reached
+    through a link (a committed `.husky -> ~/bin`): its hooks are not ours to remove or rename."""
+    inside = hooks_folder_in_worktree(repo)
+    if inside is None or repo.workdir is None:
+        return None
+    why = odd_component(repo.workdir, inside, folder=True)
+    return (inside, why) if why else None
+
+
 def uninstall_git_hooks(repo: git.Repo) -> dict[str, str]:
-    hooks = git.hooks_dir(repo)
-    statuses = {name: uninstall_git_hook(hooks, name) for name in GIT_HOOKS}
+    """Each hook's status; a hooks folder reached through a link is left alone (each hook then
+    says so: "left alone (<why>)")."""
+    linked = linked_hooks_folder(repo)
+    if linked is not None:
+        statuses = {name: f"left alone ({linked[1]})" for name in GIT_HOOKS}
+    else:
+        hooks = git.hooks_dir(repo)
+        statuses = {name: uninstall_git_hook(hooks, name) for name in GIT_HOOKS}
     if git.config_get(repo.cwd, PYTHON_CONFIG):
         git.run_git(repo.cwd, "config", "--local", "--unset", PYTHON_CONFIG, check=False)
     return statuses
@@ -57,6 +81,7 @@ def uninstall_git_hooks(repo: git.Repo) -> dict[str, str]:
 def remove_import(workdir: Path) -> str | None:
     """Take the `@CLAUDE.memory.md` line out of CLAUDE.md: "removed", "deleted" (the file held
     nothing else, as when init created it), or None when it was not there."""
+    refuse_odd_paths(workdir, ["CLAUDE.md"])  # `CLAUDE.md -> AGENTS.md`: not ours to edit
     path = workdir / "CLAUDE.md"
     try:
         text = path.read_text("utf-8")
@@ -78,6 +103,7 @@ def remove_import(workdir: Path) -> str | None:
 def unregister(home: GlobalRepo, project_path: Path) -> str | None:
     """Remove the project from the global repo's registry (one commit); its name, or None."""
     registry = home.path / REGISTRY
+    home.refuse_links((REGISTRY,), outcome="the project stays registered")
     if not registry.exists():
         return None
     where = global_repo._portable(global_repo.project_root(project_path))
@@ -93,6 +119,7 @@ def unregister(home: GlobalRepo, project_path: Path) -> str | None:
 
 
 def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:
+    refuse_odd_paths(path.parent, [path.name])
     try:
         text = path.read_text("utf-8")
     except FileNotFoundError:
@@ -108,20 +135,29 @@ def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:
     return True
 
 
-def purge(repo: git.Repo, target_name: str) -> list[str]:
-    """Delete what agent-memory stored in this repository. Returns what went."""
+def purge(repo: git.Repo, target_name: str) -> tuple[list[str], dict[str, str]]:
+    """Delete what agent-memory stored in this repository. Returns what went, and what was left
+    alone because it is a link or on the way through one (path → why)."""
     gone = []
+    left: dict[str, str] = {}
     for ref in (git.ATOMS_REF, git.REVIEW_REF):
         if git.ref_target(repo, ref):
             git.delete_ref(repo, ref)
             gone.append(ref.removeprefix("refs/heads/"))
     if repo.workdir is not None:
         root = repo.workdir
+
+        def plain(rel: str, folder: bool = False) -> bool:
+            why = odd_component(root, rel, folder=folder)
+            if why:
+                left[rel] = why
+            return why is None
+
         for rel in dict.fromkeys([MEMORY_FILE, LOG_PATH]):
-            if (root / rel).exists():
+            if (root / rel).exists() and plain(rel):
                 (root / rel).unlink()
                 gone.append(rel)
-        if target_name == "CLAUDE.md" and (root / "CLAUDE.md").exists():
+        if target_name == "CLAUDE.md" and (root / "CLAUDE.md").exists() and plain("CLAUDE.md"):
             text = (root / "CLAUDE.md").read_text("utf-8")
             span = find_block(text, "L2")
             if span is not None:
@@ -129,15 +165,15 @@ def purge(repo: git.Repo, target_name: str) -> list[str]:
                 (root / "CLAUDE.md").write_text(text[:start].rstrip("\n") + "\n" + text[end:].lstrip("\n"), "utf-8")
                 gone.append("the memory block in CLAUDE.md")
         memory_dir = root / ".memory"
-        if memory_dir.is_dir() and not any(memory_dir.iterdir()):
+        if odd_component(root, ".memory", folder=True) is None and memory_dir.is_dir() and not any(memory_dir.iterdir()):
             memory_dir.rmdir()
-        if _remove_lines(root / ".gitignore", GITIGNORE_LINES, IGNORE_HEADER):
+        if plain(".gitignore") and _remove_lines(root / ".gitignore", GITIGNORE_LINES, IGNORE_HEADER):
             gone.append(".gitignore lines")
-        if _remove_lines(root / ".gitattributes", (GITATTRIBUTES_LINE,), ATTRIBUTES_HEADER):
+        if plain(".gitattributes") and _remove_lines(root / ".gitattributes", (GITATTRIBUTES_LINE,), ATTRIBUTES_HEADER):
             gone.append(".gitattributes line")
     if repo.state.is_dir():
         shutil.rmtree(repo.state, ignore_errors=True)
         gone.append(".git/agent-memory/")
     for key in ("memory.project", "memory.target", "memory.base", "memory.autoStage", "memory.remote"):
         git.run_git(repo.cwd, "config", "--local", "--unset-all", key, check=False)
-    return gone
+    return gone, left

@@ -10,7 +10,8 @@ Checked before the first write (`init` checks every target at once, so a refusal
 nothing half-done) and again by each writer, which other verbs share. A `git pull` can bring
 such a link in after `init`, so every verb that writes committed memory checks too: `adopt`
 and the lifecycle verbs (`.memory/adopted.log` and the block's file, in the project and in the
-global memory repo) refuse before their first write."""
+global memory repo) refuse before their first write; `deinit` leaves a linked file alone and
+says so, and still undoes the rest."""
 
 from __future__ import annotations
 
