@@ -561,6 +561,9 @@ ONE_OFF = [
     "never import from there",
     "you always forget that my tests are in test/ not tests/",  # it read "Always that …"
     "remember I'm on vacation next week so Tom will review",  # true until next week is over
+    # someone else's opinion, reported: no clause of it is the user's rule
+    "Tom thinks we should never use ORMs for reporting queries and always write raw SQL.",
+    "My colleague thinks we should always use tabs.",
     "I use mypy in strict mode but only for the new package",  # not "User uses mypy in strict mode"
     # "I'd rather" before a wish in the past form or nothing named: no "Prefer to did not …"
     "I'd rather you didn't run git push yourself",

@@ -256,6 +256,12 @@ def test_a_condition_said_first_stays_with_the_rule(text: str, claim: str) -> No
     assert _one(text)[0] == claim
 
 
+def test_anothers_words_quoted_after_a_verb_of_saying_are_no_rule() -> None:
+    # (the clause after the quote is the task's: it was glued onto the quoted rule)
+    assert extract_claims('我们经理说过"永远不要周五上线"，所以这个改动下周再发') == []
+    assert _one("永远不要周五上线")[2] == "language.zh_never"
+
+
 def test_what_is_not_used_is_no_tool_in_use() -> None:
     assert extract_claims("ich benutze kein Windows, sondern Linux") == []
     assert _one("ich benutze Neovim")[0] == "Uses: ich benutze Neovim"

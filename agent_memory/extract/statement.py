@@ -686,10 +686,22 @@ _STEP_PROHIBITION = re.compile(
 )
 
 
+# "Tom thinks we should never use ORMs … and always write raw SQL": someone else's opinion, which
+# the user reports (and may not share); no clause of it is the user's rule.
+_THIRD_PARTY_OPINION = re.compile(
+    r"^\W*(?:(?-i:[A-Z][a-z]+)|(?:my|our|the)\s+(?:\w+\s+)?(?:colleague|coworker|co-worker|boss|"
+    r"manager|reviewer|teammate|lead|cto|friend|client|architect))\s+(?:thinks|believes|feels|"
+    r"argues|argued|suggests|suggested|reckons|claims|insists)\b",
+    re.I,
+)
+
+
 def _sentence_claims(
     sentence: str, origin: str, bug_report: bool = False, short: bool = True
 ) -> list[ClauseClaim]:
     """(claim, kind, clause index, rule) for one sentence."""
+    if _THIRD_PARTY_OPINION.match(sentence):
+        return []
     f = _framed(sentence)
     if f is None:
         return []

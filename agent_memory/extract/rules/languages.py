@@ -1171,9 +1171,16 @@ def _question(sentence: str, body: str) -> bool:
     return bool(_CJK.search(body) and _ZH_QUESTION.search(body))
 
 
+# "组长说过"永远不要…"，所以…": another person's words in quotes after a verb of saying — the user
+# reports them (the English reader leaves quoted speech out too), and the rest is the task's
+_QUOTED_SPEECH = re.compile(r"(?:说|說|讲|講|表示|提到|告诉我|告訴我)(?:过|過)?\s*[:：]?\s*[“\"「『]")
+
+
 def _sentence(sentence: str) -> Hit | None:
     # "1.我之前是…": the number of the user's point, not part of what is said
     body = _POINT_NUMBER.sub("", sentence).rstrip("。.!！?？;；")
+    if _QUOTED_SPEECH.search(body):
+        return None
     # "为什么不直接用 X 代替 Y 呢？" asks about a switch (or proposes one); it rules nothing
     if not _question(sentence, body):
         for pattern, sub in _INSTEAD:
