@@ -98,6 +98,27 @@ def test_without_memory_atoms_the_fast_path_still_scans_memory_files(
     assert push(repo, "origin", "main").returncode != 0
 
 
+def test_a_store_branch_moved_onto_main_leaves_main_pushable_and_the_store_refused(
+    pushing: tuple[Path, Path],
+) -> None:
+    """`git branch -f memory/atoms main`: main's commits are the project's, not L1 — pushing
+    main goes through and is still scanned; the store's commits, found through the branch's
+    reflog, are still refused under any name."""
+    repo, remote = pushing
+    gm(repo, "remember", "We use tabs for indentation in this repository")
+    store = git(repo, "rev-parse", "memory/atoms").strip()
+    git(repo, "branch", "-f", "memory/atoms", "main")
+    (repo / "app.py").write_text("print('hi')\n")
+    git(repo, "add", "app.py")
+    git(repo, "commit", "-qm", "app")
+    assert push(repo, "origin", "main").returncode == 0
+    proc = push(repo, "origin", f"{store}:refs/heads/x")
+    assert proc.returncode != 0 and "refusing to push memory/atoms" in proc.stderr, proc.stderr
+    assert not set(git(repo, "rev-list", store).split()) & set(git(remote, "rev-list", "--all").split())
+    _leak_commit(repo)
+    assert push(repo, "origin", "main").returncode != 0  # main's memory files are scanned all the same
+
+
 def _leak_commit(repo: Path, rel: str = "CLAUDE.memory.md", line: str = f"Deploy with {SECRET}") -> str:
     path = repo / rel
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -5,6 +5,7 @@ migrates, and the stale ref lock."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import time
@@ -290,17 +291,21 @@ def test_the_contested_sidecar_follows_the_index_through_frames_and_rebuilds(sto
 # --- migration from the flat layout ----------------------------------------------------------------
 
 
-def _flat_store(repo: Path, atoms: list[dict[str, Any]]) -> None:
-    """memory/atoms as versions before the fan-out wrote it: atoms/<id>.json, no index/."""
+def _flat_store(repo: Path, atoms: list[dict[str, Any]], files: dict[str, bytes] | None = None,
+                message: str = "capture: an old store") -> str:  # fmt: skip
+    """memory/atoms as versions before the fan-out wrote it: atoms/<id>.json, no index/ (and
+    `files`, path → bytes, beside them). Returns the commit."""
     env = {**os.environ, "GIT_INDEX_FILE": str(repo / ".git" / "flat-index")}
-    for atom in atoms:
-        blob = subprocess.run(["git", "-C", str(repo), "hash-object", "-w", "--stdin"], input=dump_atom(atom).encode(),
+    blobs = {f"atoms/{atom['id']}.json": dump_atom(atom).encode() for atom in atoms}
+    for path, data in {**blobs, **(files or {})}.items():
+        blob = subprocess.run(["git", "-C", str(repo), "hash-object", "-w", "--stdin"], input=data,
                               capture_output=True, check=True).stdout.decode().strip()  # fmt: skip
         subprocess.run(["git", "-C", str(repo), "update-index", "--add", "--cacheinfo",
-                        f"100644,{blob},atoms/{atom['id']}.json"], env=env, check=True)  # fmt: skip
+                        f"100644,{blob},{path}"], env=env, check=True)  # fmt: skip
     tree = subprocess.run(["git", "-C", str(repo), "write-tree"], env=env, capture_output=True, check=True).stdout.decode().strip()
-    commit = git(repo, "commit-tree", tree, "-m", "capture: an old store").strip()
+    commit = git(repo, "commit-tree", tree, "-m", message).strip()
     git(repo, "update-ref", "refs/heads/memory/atoms", commit)
+    return commit
 
 
 def test_a_flat_store_migrates_in_a_commit_of_its_own(repo: Path) -> None:
@@ -319,6 +324,50 @@ def test_a_flat_store_migrates_in_a_commit_of_its_own(repo: Path) -> None:
     # The history of an atom spans both layouts.
     log = gitb.log_for_path(store.repo, gitb.ATOMS_REF, f"atoms/{old[0]['id']}.json")
     assert [e.subject.split(":")[0] for e in log] == ["migrate", "capture"]
+
+
+OLD_README = {"README.md": b"# memory/atoms\n\nL1 candidate atoms of agent-memory.\n"}
+
+
+def test_every_old_store_layout_is_read_and_migrated(repo: Path) -> None:
+    """What `_migrate` exists for — flat atoms/<id>.json beside the README and tombstones/
+    older versions wrote — is still a store; nothing of it is refused or lost."""
+    old = many(3)
+    stone = {"id": "atm_0000abcd", "claim": "gone", "forgotten_at": "2026-10-01T00:00:00Z"}
+    _flat_store(repo, old, {**OLD_README, "tombstones/atm_0000abcd.json": json.dumps(stone).encode()})
+    store = L1Store(gitb.find_repo(repo))
+    assert {a["id"] for a in store.atoms()} == {a["id"] for a in old}
+    capture_atoms(store, many(1, start=99), "s", None)
+    assert git(repo, "log", "-2", "--format=%s", "memory/atoms").splitlines()[1].startswith("migrate: 3 atoms")
+    assert len(store.atoms()) == 4 and "atm_0000abcd" in store.snapshot().tombstones
+
+
+def test_an_old_init_with_nothing_captured_is_a_store(repo: Path) -> None:
+    """An `init` before the fan-out wrote the README alone: its `Op: init` trailer says it is
+    the store's (a project commit with a README alone has none)."""
+    _flat_store(repo, [], OLD_README, message="init: create the L1 store\n\nOp: init")
+    store = L1Store(gitb.find_repo(repo))
+    assert store.atoms() == []
+    assert capture_atoms(store, many(1), "s", None).commit
+    assert len(store.atoms()) == 1
+
+
+@pytest.mark.parametrize("files", [
+    OLD_README,  # a project whose tree is a README alone
+    {"atoms/hydrogen.json": b"{}", "src/model.py": b"x = 1\n"},  # a project with an atoms/ folder
+    {"README.md": b"x", "index": b"a file where the store has a folder"},
+], ids=["readme-alone", "atoms-folder-and-more", "index-file"])
+def test_a_project_commit_is_never_read_as_a_store_nor_migrated(repo: Path, files: dict[str, bytes]) -> None:
+    """memory/atoms naming a commit of the project's: every read and write raises (exit 3
+    at the CLI); no "migrate" commit takes the project's tree into the store."""
+    from agent_memory.model.errors import NotAStoreError
+
+    commit = _flat_store(repo, [], files, message="initial")
+    store = L1Store(gitb.find_repo(repo))
+    for call in (store.atoms, store.exists, lambda: capture_atoms(store, many(1), "s", None)):
+        with pytest.raises(NotAStoreError, match="no commit of the L1 store"):
+            call()
+    assert git(repo, "rev-parse", "memory/atoms").strip() == commit
 
 
 # --- the stale ref lock (issue 14 §5) --------------------------------------------------------------

@@ -217,6 +217,106 @@ def test_the_hooks_log_a_damaged_store_as_damaged(stored: Path, damage: str) -> 
         assert "not initialised" not in line and "run `git memory init`" not in line, line
 
 
+# --- a branch moved off the store -----------------------------------------------------------------
+
+
+def _says_not_a_store(proc: subprocess.CompletedProcess[str], restore: str, words: tuple[str, ...] = ()) -> None:
+    """Exit 3, what is wrong in one line, and a hint naming the command that puts the store
+    back (its last commit in the reflog); never "not initialised", never an empty store."""
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 2 and lines[1].startswith("hint: "), proc.stderr
+    assert f"git update-ref {ATOMS} {restore}" in lines[1], proc.stderr
+    assert "not initialised" not in proc.stderr and "no L1 atoms" not in proc.stdout, proc.stdout + proc.stderr
+    for word in words:
+        assert word in lines[0], proc.stderr
+
+
+MOVED_VERBS = (["status"], ["inspect", "--tier", "L1"], ["validate"], ["recall", "how do we indent?"],
+               ["capture", "--all"], ["remember", "Run the linter before every commit"], ["init", "--yes"])  # fmt: skip
+
+
+def test_a_store_branch_moved_onto_the_project_is_refused_never_read_as_empty(stored: Path) -> None:
+    """`git branch -f memory/atoms main`: every verb says the branch names no store commit
+    (exit 3) and how to restore it, nothing writes — no "migrate" commit carries the project's
+    tree into memory/atoms — and following the hint brings every atom back; what the refused
+    capture did not read is captured then."""
+    tip = git(stored, "rev-parse", ATOMS).strip()
+    git(stored, "branch", "-f", "memory/atoms", "main")
+    main = git(stored, "rev-parse", "main").strip()
+    write_session(stored, "d6b1f7e2-1111-4111-8111-111111111111", "2026-11-02",
+                  [{"user": "Always run the linter with ruff before committing."}])  # fmt: skip
+    for verb in MOVED_VERBS:
+        _says_not_a_store(gm(stored, *verb, check=False), tip, ("no commit of the L1 store", "CLAUDE.md"))
+    assert git(stored, "rev-parse", ATOMS).strip() == main  # nothing written on top of the project
+    git(stored, "update-ref", ATOMS, tip)  # as the hint says
+    assert CLAIM in gm(stored, "inspect", "--tier", "L1").stdout
+    gm(stored, "capture", "--all", "--no-stage")
+    claims = {a["claim"] for a in json.loads(gm(stored, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]}
+    assert {CLAIM, "Always run the linter with ruff before committing"} <= claims
+    assert git(stored, "rev-parse", f"{ATOMS}~1").strip() == tip
+
+
+def test_a_commit_made_on_the_checked_out_store_is_refused_by_name(stored: Path) -> None:
+    """A file of the project's committed on top of the store (while it was checked out): the
+    tip is named with what does not belong, and the store's previous commit is the way back."""
+    tip = git(stored, "rev-parse", ATOMS).strip()
+    env = {**os.environ, "GIT_INDEX_FILE": str(stored / ".git" / "other-index")}
+
+    def plumbing(*args: str, data: bytes | None = None) -> str:
+        return subprocess.run(["git", "-C", str(stored), *args], input=data, env=env, capture_output=True,
+                              check=True).stdout.decode().strip()  # fmt: skip
+
+    plumbing("read-tree", tip)
+    blob = plumbing("hash-object", "-w", "--stdin", data=b"notes\n")
+    plumbing("update-index", "--add", "--cacheinfo", f"100644,{blob},notes.txt")
+    commit = plumbing("commit-tree", plumbing("write-tree"), "-p", tip, "-m", "my notes")
+    git(stored, "update-ref", ATOMS, commit)
+    for verb in (["inspect", "--tier", "L1"], ["capture", "--all"]):
+        _says_not_a_store(gm(stored, *verb, check=False), tip, ("notes.txt", "'my notes'"))
+    assert git(stored, "rev-parse", ATOMS).strip() == commit
+
+
+@pytest.mark.parametrize("kind", ["blob", "tree"])
+def test_a_store_ref_naming_a_blob_or_a_tree_is_reported_not_a_crash(stored: Path, kind: str) -> None:
+    """git refuses to point a branch at a non-commit; a hand edit of the ref file does not."""
+    tip = git(stored, "rev-parse", ATOMS).strip()
+    oid = git(stored, "rev-parse", "main:README.md" if kind == "blob" else "main^{tree}").strip()
+    (stored / ".git" / "refs" / "heads" / "memory" / "atoms").write_text(oid + "\n")
+    for verb in MOVED_VERBS:
+        proc = gm(stored, *verb, check=False)
+        _says_not_a_store(proc, tip, (f"memory/atoms names a {kind}",))
+        assert "internal error" not in proc.stderr
+
+
+def test_a_moved_store_without_a_reflog_entry_points_at_the_reflog(stored: Path) -> None:
+    """No store commit in the reflog (reflogs expired): the hint says how to find one."""
+    git(stored, "branch", "-f", "memory/atoms", "main")
+    (stored / ".git" / "logs" / "refs" / "heads" / "memory" / "atoms").unlink()
+    proc = gm(stored, "inspect", "--tier", "L1", check=False)
+    assert proc.returncode == 3 and "no commit of the L1 store" in proc.stderr, proc.stderr
+    assert "hint: `git reflog memory/atoms`" in proc.stderr and "git update-ref" in proc.stderr
+
+
+def test_the_hooks_never_break_a_session_over_a_moved_store(stored: Path) -> None:
+    """The hooks stay silent (exit 0, nothing on stderr); the session-end capture refuses to
+    write and logs one line; the store's commit and the project's branch are untouched."""
+    from agent_memory.claude import hooks as hooks_module
+
+    git(stored, "branch", "-f", "memory/atoms", "main")
+    main = git(stored, "rev-parse", "main").strip()
+    transcript = write_session(stored, "d6b1f7e2-2222-4222-8222-222222222222", "2026-11-02",
+                               [{"user": "Always run the linter with ruff before committing."}])  # fmt: skip
+    for event in ("session-start", "user-prompt-submit"):
+        proc = run_hook(event, payload(event, stored, prompt="which linter?"), stored)
+        assert proc.returncode == 0 and proc.stderr == b"", event
+    hooks_module.run_event("background-capture", {"transcript": str(transcript), "cwd": str(stored)})
+    lines = [line for line in errors(stored) if "background capture" in line]
+    assert len(lines) == 1 and "no commit of the L1 store" in lines[0], errors(stored)
+    assert git(stored, "rev-parse", ATOMS).strip() == main
+    assert git(stored, "rev-parse", "main").strip() == main
+
+
 # --- the strict reader, against git itself ----------------------------------------------------
 
 PACKED_CASES = {

@@ -25,6 +25,7 @@ from agent_memory.model.errors import (
     EXIT_USAGE,
     CorruptObjectError,
     DiskFullError,
+    NotAStoreError,
     RefusedError,
     UsageError,
     disk_full,
@@ -131,11 +132,8 @@ def run(args: argparse.Namespace) -> Report:
 
 
 def _require_store(repo: Repo) -> None:
-    """memory/atoms exists (its ref read from the files; git only for another ref backend)."""
-    from agent_memory.gitio.refs import ATOMS_REF, read_ref
-
-    if read_ref(repo.common_dir, ATOMS_REF) is not None:
-        return
+    """memory/atoms exists and names a store commit (a branch moved onto the project's history
+    is refused here, even when no transcript is new: `L1Store.tip`)."""
     from agent_memory.store.l1 import L1Store
 
     L1Store(repo).require()
@@ -408,12 +406,17 @@ def _nothing_new(args: argparse.Namespace, since: float | None) -> Report | None
     """`capture --all` when no transcript changed since its capture: the report, from a stat
     of each transcript and the ledger, without git, the store or the extraction (None: there
     is something to read, or the repository needs the full checks)."""
-    from agent_memory.gitio.refs import ATOMS_REF, locate_git_dirs, read_ref
+    from agent_memory.gitio.refs import ATOMS_REF, STATE_DIRNAME, locate_git_dirs, read_ref
+    from agent_memory.store.recall.files import index_is_stale
 
     found = locate_git_dirs()
     if found is None or read_ref(found[1], ATOMS_REF) is None:
         return None  # not a repository, not initialised, or refs git alone reads: said below
     _, common, work = found
+    if index_is_stale(os.path.join(common, STATE_DIRNAME), common):
+        # memory/atoms moved since a write of ours (every write brings the recall index to
+        # its tip): the full path checks it is still a store commit before saying "nothing new".
+        return None
     report, todo, ledger = _survey(work or common, common, since)
     if todo or _queue_waiting(common) or _folder_changed(common, work or common, ledger):
         return None
@@ -475,7 +478,7 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger
             if isinstance(exc, OSError):
                 report.unreadable.append({"path": path, "reason": f"cannot read {path}: {exc.strerror or exc}"})
                 continue
-            if isinstance(exc, CorruptObjectError):
+            if isinstance(exc, (CorruptObjectError, NotAStoreError)):
                 raise  # every other transcript would meet the same damaged store
             reason = f"{os.path.basename(path)}: {type(exc).__name__}: {exc}"
             logged = log_error(f"capture --all: {reason}", repo.cwd)

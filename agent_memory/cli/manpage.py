@@ -63,7 +63,8 @@ EXIT = (
     ("1", "refused, validation failed, or findings (scan, stale)"),
     ("2", "usage or bad input (an unknown verb, an unreadable transcript)"),
     ("3", "repository state: not a git repository, not initialised, dirty memory files, a ref git "
-          "cannot read (damaged or lost: the hint names the file, the reflog and git fsck)"),
+          "cannot read (damaged or lost: the hint names the file, the reflog and git fsck), memory/atoms "
+          "moved off the store (the hint names its last store commit)"),
     ("130", "interrupted"),
 )
 SECTIONS = (("GLOBAL OPTIONS", GLOBAL_OPTIONS), ("ENVIRONMENT", ENVIRONMENT),

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from agent_memory.cli.report import Report
 from agent_memory.committed.tiers import read_inside
 from agent_memory.gitio import repo as git
-from agent_memory.model.errors import EXIT_REFUSED, RepoStateError, UsageError
+from agent_memory.model.errors import EXIT_REFUSED, CorruptObjectError, RepoStateError, UsageError
 
 if TYPE_CHECKING:
     from agent_memory.redact.guard import GuardFinding
@@ -513,11 +513,30 @@ def _excluded(repo: git.Repo, remote: str, updates: list[PushUpdate]) -> list[st
     return sorted(set(negs))
 
 
+def _store_tip(repo: git.Repo) -> str | None:
+    """The commit whose history is L1: what memory/atoms names, or — when the branch was moved
+    onto a commit of the project's (`git branch -f memory/atoms main`) — the store's last commit
+    its reflog names. The project's commits are then neither refused as L1 nor left out of
+    the guard's scan; the store's commits stay refused. Without such a reflog entry, the branch
+    as it is (refusing too much, never too little)."""
+    from agent_memory.store.shape import last_store_commit, not_a_store
+
+    atoms = git.rev_parse(repo, git.ATOMS_REF)
+    if atoms is None:
+        return None
+    try:
+        if not_a_store(repo, atoms) is None:
+            return atoms
+        return last_store_commit(repo) or atoms
+    except CorruptObjectError:
+        return atoms
+
+
 def atoms_leaks(repo: git.Repo, remote: str, updates: list[PushUpdate]) -> list[str]:
     """One message per pushed ref that would carry an object of memory/atoms (spec: L1 is never
     pushed). Objects, not names: a commit reachable from memory/atoms is refused whatever ref
     or sha names it, and so is a tree or blob of memory/atoms pushed on its own (a tag on it)."""
-    atoms = git.rev_parse(repo, git.ATOMS_REF)
+    atoms = _store_tip(repo)
     live = [u for u in updates if not _is_zero(u.local_sha)]
     if atoms is None or not live:
         return []
@@ -561,7 +580,7 @@ def pushed_memory_findings(
     if not tips:
         return []
     negs = _excluded(repo, remote, live)
-    atoms = git.rev_parse(repo, git.ATOMS_REF)
+    atoms = _store_tip(repo)
     if atoms:
         negs.append(atoms)  # refused whole above; its files are not memory files anyway
     # --full-history: a merge that brings memory lines into a branch whose other parent the

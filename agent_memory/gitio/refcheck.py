@@ -134,6 +134,32 @@ def last_logged(common_dir: "str | os.PathLike[str]", refname: str) -> str | Non
     return None
 
 
+def logged_oids(common_dir: "str | os.PathLike[str]", refname: str, limit: int = 200) -> list[str]:
+    """The distinct object ids `refname`'s reflog names (each entry's new value, then its old
+    one), newest first, at most `limit`: where the ref was, for finding its last good value
+    after it was moved (`git branch -f`) to something else."""
+    path = os.path.join(os.fspath(common_dir), "logs", *refname.split("/"))
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - (1 << 20)))
+            tail = fh.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    out: list[str] = []
+    for line in reversed(tail.splitlines()):
+        fields = line.split(" ", 2)
+        if len(fields) < 3 or not (_is_hex_oid(fields[0]) and _is_hex_oid(fields[1])):
+            continue
+        for oid in (fields[1].lower(), fields[0].lower()):
+            if set(oid) != {"0"} and oid not in out:
+                out.append(oid)
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
 def head_branch(git_dir: "str | os.PathLike[str]") -> str | None:
     """The branch HEAD names (`refs/heads/…`), None when HEAD is detached; UnreadableRef when
     HEAD holds neither."""

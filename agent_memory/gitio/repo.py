@@ -573,6 +573,12 @@ def blob_oid(data: bytes) -> str:
     return str(pygit2.hash(data))
 
 
+def object_kind(repo: Repo, oid: str, where: str | None = None) -> str:
+    """"commit", "tree", "blob" or "tag": what `oid` is (a ref may name any of them)."""
+    kind: str = load(repo, oid, where).type_str
+    return kind
+
+
 def commit_message(repo: Repo, oid: str, where: str | None = None) -> str:
     msg: str = load(repo, oid, where).message
     return msg

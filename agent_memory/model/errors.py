@@ -46,6 +46,13 @@ class RefUnreadableError(RepoStateError):
     the hint points at the file to repair, `git fsck` and the reflog; nothing is written."""
 
 
+class NotAStoreError(RefUnreadableError):
+    """`memory/atoms` names something that is no commit of the L1 store: a blob, or a commit of
+    the project's (`git branch -f memory/atoms main`, a commit or merge made while it was
+    checked out). Never read as an empty store nor migrated over: the hint names the store's
+    last commit in the branch's reflog; nothing is written."""
+
+
 class InvalidAtomError(FatalError):
     """An atom that fails the schema or a store invariant."""
 

@@ -4,7 +4,8 @@
 `contradictions` finds conflicting claims (through the subject index), `recall/` answers each
 prompt from the per-prompt recall index and keeps that index at the tip (delta frames,
 compaction), `decisions` records
-review decisions (a batch per commit), `remember` makes hand-authored atoms, `stale` finds atoms naming paths git says are gone.
+review decisions (a batch per commit), `remember` makes hand-authored atoms, `stale` finds atoms naming paths git says are gone,
+`shape` tells a commit of the store from anything else `memory/atoms` may name.
 
 May import: model, gitio, redact, transcripts, extract, committed.
 """

@@ -23,7 +23,8 @@ when iterated; a commit rebuilds the few subtrees it changed and reuses every ot
 oid; `index/` is maintained by every commit, so contradiction checks look up the atoms that
 share a subject and caps/expiry start from counts instead of a scan. A store written before
 this layout (flat `atoms/<id>.json`, no `index/`) is migrated by the first write, in a commit
-of its own.
+of its own; a tip that is no store commit at all (the branch moved onto the project's history)
+is refused by every reader and writer, never taken for an empty or old store (store/shape.py).
 """
 
 from __future__ import annotations
@@ -63,15 +64,12 @@ from agent_memory.model.policy import L1_MAX_AGE_DAYS
 from agent_memory.model.trailers import format_message
 from agent_memory.store.contradictions import subject_keys
 from agent_memory.store.recall import writer as recall_writer
+from agent_memory.store.shape import ATOMS_DIR, INDEX_DIR, STORE, TOMBSTONES_DIR, check_store_tip
 
-ATOMS_DIR = "atoms"
-TOMBSTONES_DIR = "tombstones"
-INDEX_DIR = "index"
 STATS_PATH = "index/stats.json"
 SUBJECTS_DIR = "index/subjects"
 DROPPED_DIR = "index/dropped"
 FORMAT = 3
-STORE = "memory/atoms"  # what a damaged object was reached from, in its message
 BRANCH_README = read_template("atoms-branch-README.md")
 
 MAX_ATTEMPTS = 60
@@ -342,7 +340,13 @@ class L1Store:
     # --- reading ------------------------------------------------------------------------------
 
     def tip(self) -> str | None:
-        return git.ref_target(self.repo, git.ATOMS_REF)
+        """The store commit memory/atoms names, None when there is no such branch. A branch that
+        names anything else raises NotAStoreError: read as an empty store it hid every atom,
+        and a write "migrated" over it (`not_a_store`)."""
+        tip = git.ref_target(self.repo, git.ATOMS_REF)
+        if tip is not None:
+            check_store_tip(self.repo, tip)
+        return tip
 
     def exists(self) -> bool:
         return self.tip() is not None
