@@ -227,6 +227,59 @@ def test_merge_is_idempotent(a: dict[str, Any]) -> None:
     assert is_pending(once) == is_pending(a)
 
 
+def _copy_reading(atom: dict[str, Any], folder: str, rename: bool) -> dict[str, Any]:
+    """The record a copy of the same transcripts gives: same sessions and lines, read from
+    `/tmp/<folder>/` (its pointer then named that folder) or renamed beside the original."""
+    copy = json.loads(json.dumps(atom))
+
+    def moved(pointer: str) -> str:
+        body, _, line = pointer.rpartition("#L")
+        name = body.rsplit("/", 1)[-1]
+        return f"~/.claude/projects/{folder}/{'copy-of-' + name if rename else name}#L{line}"
+
+    for item in copy["evidence"]:
+        item["source"] = moved(item["source"])
+        item["path"] = f"/tmp/{folder}/{item['source'].rsplit('/', 1)[-1].partition('#')[0]}"
+    copy["source"], copy["first_source"] = moved(copy["source"]), moved(copy["first_source"])
+    return validate_atom(copy)
+
+
+@settings(max_examples=100, deadline=None)
+@given(observations(), observations(), st.booleans())
+def test_a_copy_of_the_same_lines_is_no_new_evidence(a: dict[str, Any], b: dict[str, Any], rename: bool) -> None:
+    """Observations count distinct (session, line): the same lines read from a copy of the
+    transcripts change nothing — not the count, not a pointer — in any order or grouping."""
+    for record in (a, b):  # where a capture found them: the transcripts' own folder
+        for item in record["evidence"]:
+            item["path"] = item["source"].partition("#")[0]
+    both = merge(a, b)
+    copy = _copy_reading(a, "backup", rename)
+    assert merge(both, copy) == both == merge(copy, both)
+    assert merge(merge(a, copy), b) == both == merge(a, merge(copy, b))
+    assert "backup" not in json.dumps(merge(both, copy))
+
+
+def test_a_line_fingerprinted_before_the_identity_change_is_not_counted_twice() -> None:
+    """A record written before evidence was keyed by (session, line) holds the pointers'
+    fingerprints in `evidence_omitted`: reading one of those lines again adds nothing."""
+    from agent_memory.model.atom import evidence_fingerprint
+
+    days = tuple(f"2026-10-{d:02d}" for d in range(1, 21))
+    atom = l1_atom("Never push to main", sessions=tuple(f"s{i}" for i in range(20)), days=days)
+    atom = _one_line_one_time(atom, days)
+    kept = {e["source"] for e in atom["evidence"][:2]}
+    legacy = dict(atom, evidence=[e for e in atom["evidence"] if e["source"] in kept],
+                  evidence_omitted=sorted(evidence_fingerprint(e["source"]) for e in atom["evidence"]
+                                          if e["source"] not in kept))  # fmt: skip
+    assert legacy["observations"] == 20
+    again = next(e for e in atom["evidence"] if e["source"] not in kept)
+    reread = l1_atom("Never push to main", sessions=(again["session"],), days=(again["at"][:10],))
+    reread = _one_line_one_time(reread, (again["at"][:10],))
+    assert reread["source"] == again["source"]
+    merged = merge(legacy, reread)
+    assert merged["observations"] == 20 == len(merged["evidence"]) + omitted_quotes(merged)
+
+
 # --- bounded evidence (issue 17) ---------------------------------------------------------------
 
 

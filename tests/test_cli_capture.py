@@ -248,6 +248,36 @@ def test_expired_atoms_are_reported_once_and_the_ledger_does_not_grow(project: P
     assert since.startswith("captured 1 of 2 transcripts") and "1 atom not kept: last seen more than 90 days ago" in since
 
 
+def test_a_copy_of_a_transcript_adds_no_observation_and_no_pointer(project: Path, tmp_path: Path) -> None:
+    """The same session's lines read again from a copy — outside the projects folder, or beside
+    the original under another name — are the same evidence: no observation, no commit, and
+    no pointer naming a folder Claude Code never had (`~/.claude/projects/backup/…`)."""
+    original = _session(project, 1, "2026-11-01", "Never push directly to main.")
+    first = gm_json(project, "capture", str(original), "--no-stage")
+    stored = gm_json(project, "inspect", "--tier", "L1")["atoms"]
+    commits = _commits(project)
+    (tmp_path / "backup").mkdir()
+    copies = [tmp_path / "backup" / original.name, original.parent / "copy-of-session.jsonl"]
+    for copy in copies:
+        shutil.copy(original, copy)
+        again = gm_json(project, "capture", str(copy), "--no-stage")
+        assert again["commit"] is None and again["new"] == [] and again["merged"] == [], (copy, again)
+    assert _commits(project) == commits and gm_json(project, "inspect", "--tier", "L1")["atoms"] == stored
+    [atom] = stored
+    assert atom["observations"] == 1 and first["new"] == [atom["id"]]
+    pointers = {atom["source"], atom["first_source"], *(e["source"] for e in atom["evidence"])}
+    assert pointers == {f"~/.claude/projects/{slug_for(project.resolve())}/{original.name}#L1"}
+    # Read alone, the copy outside names the session's own transcript, not its folder.
+    [dry] = gm_json(project, "extract", str(copies[0]))["atoms"]
+    assert dry["source"] == atom["source"] and "backup" not in dry["source"]
+    # Another session (said so with --session) is another observation, as before.
+    (tmp_path / "other").mkdir()
+    third = shutil.copy(original, tmp_path / "other" / original.name)
+    other = gm_json(project, "capture", str(third), "--session", "another-session", "--no-stage")
+    assert other["merged"] == [atom["id"]]
+    assert gm_json(project, "inspect", "--tier", "L1")["atoms"][0]["observations"] == 2
+
+
 def test_a_transcript_that_grew_is_read_from_where_its_capture_stopped(project: Path) -> None:
     path = _session(project, 1, "2026-11-01", "Never push directly to main.")
     gm(project, "capture", "--all", "--no-stage")

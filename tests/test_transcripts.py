@@ -641,6 +641,27 @@ def test_one_identity_names_the_transcript_everywhere(tmp_path: Path) -> None:
         assert atom["sessions"] == ["sess-9"]
 
 
+def test_a_transcript_outside_the_projects_folder_names_the_session_it_copies(tmp_path: Path) -> None:
+    """A copy or an export sits in a folder Claude Code never filed it under: its pointer is
+    the one of the transcript it copies — the slug of its recorded cwd and its recorded
+    session — never `~/.claude/projects/<the folder it sits in>/…`. Inside a projects folder,
+    and where nothing is recorded, the file's place is all there is."""
+    from agent_memory.extract.pipeline import extract_transcript
+    from agent_memory.transcripts.identity import Transcript
+
+    records = [{"type": "summary", "summary": "x"}, _user("Never push to main.", sessionId="0b1c-2d", cwd="/w/my.app")]
+    copy = _write(tmp_path / "backup" / "export.jsonl", records)
+    assert Transcript.of(copy).pointer == "~/.claude/projects/-w-my-app/0b1c-2d.jsonl"
+    [atom] = extract_transcript(copy, "proj").atoms
+    assert atom["source"] == "~/.claude/projects/-w-my-app/0b1c-2d.jsonl#L2" and atom["evidence"][0]["path"] == str(copy)
+    sub = _write(tmp_path / "backup" / "0b1c-2d" / "subagents" / "agent-a1.jsonl", records)
+    assert Transcript.of(sub).pointer == "~/.claude/projects/-w-my-app/agent-a1.jsonl"
+    filed = _write(tmp_path / "projects" / "-elsewhere" / "abc.jsonl", records)
+    assert Transcript.of(filed).pointer == "~/.claude/projects/-elsewhere/abc.jsonl"
+    silent = _write(tmp_path / "backup" / "abc.jsonl", [_user("Never push to main.", cwd=None)])
+    assert Transcript.of(silent).pointer == "~/.claude/projects/backup/abc.jsonl"
+
+
 def test_the_ledger_reads_its_first_format_and_keeps_the_latest_line(tmp_path: Path) -> None:
     from agent_memory.transcripts import ledger
 

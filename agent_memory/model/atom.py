@@ -76,8 +76,9 @@ LOCAL_ONLY_FIELDS = ("evidence", "evidence_omitted", "review", "pending")
 # Bounded evidence: every session id is kept (the gates count them), but quotes only
 # for the first and the latest sighting and the first sighting of each of the latest
 # EVIDENCE_DAYS distinct days; the rest are kept as EVIDENCE_FINGERPRINT-digit fingerprints of
-# their back-pointers in `evidence_omitted`, so `observations` stays the exact count of distinct
-# evidence and `inspect --why` can say how many quotes were not kept.
+# their identity (`evidence_identity`: session and line) in `evidence_omitted`, so
+# `observations` stays the exact count of distinct evidence and `inspect --why` can say how
+# many quotes were not kept.
 EVIDENCE_DAYS = 6
 EVIDENCE_FINGERPRINT = 10
 
@@ -342,16 +343,43 @@ def _max_conf(a: str, b: str) -> str:
     return a if CONFIDENCE_ORDER.get(a, -1) >= CONFIDENCE_ORDER.get(b, -1) else b
 
 
-def evidence_fingerprint(source: str) -> str:
+def evidence_fingerprint(key: str) -> str:
     import hashlib
 
-    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:EVIDENCE_FINGERPRINT]
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:EVIDENCE_FINGERPRINT]
+
+
+def evidence_identity(item: Mapping[str, Any]) -> str:
+    """What makes two pieces of evidence one: the session and the line (observations count
+    distinct (session, line)), never the path the transcript was read from — a copy of it in
+    another folder or under another name is the same evidence, and counting it again inflated
+    `observations` and let a made-up pointer in. A subagent's file numbers its own lines under
+    its parent's session, so its name stays in; a line of a memory file, or evidence with no
+    session, is known by its pointer alone."""
+    source = str(item["source"])
+    body, _, line = source.rpartition("#L")
+    name = body.rsplit("/", 1)[-1]
+    session = item.get("session")
+    if not isinstance(session, str) or not session or not name.endswith(".jsonl") or not line:
+        return source
+    return f"{session}\0{name if name.startswith('agent-') else ''}#L{line}"
+
+
+def _the_transcripts_own(item: Mapping[str, Any]) -> tuple[bool, bool]:
+    """Of two readings of one line, which is the transcript's own rather than a copy's: the
+    file read sits where its pointer says (in a `projects/<slug>/` folder), and the pointer
+    names the file after the evidence's session, as Claude Code names a session's transcript."""
+    parts = str(item["source"]).partition("#")[0].split("/")
+    slug, name = (parts[-2] if len(parts) > 1 else ""), parts[-1]
+    path = str(item.get("path") or "").replace("\\", "/")
+    at_pointer = f"/projects/{slug}/" in path and path.endswith("/" + name)
+    return at_pointer, name == f"{item.get('session')}.jsonl"
 
 
 def _evidence_key(item: Mapping[str, Any]) -> tuple[str, str]:
-    # A back-pointer names one transcript line, which has one timestamp: (at, source) orders
-    # sightings, and two readings of one line (a quote redacted differently) rank alike.
-    return str(item.get("at", "")), str(item["source"])
+    # A line has one timestamp: (at, identity) orders sightings, and two readings of one line
+    # (a quote redacted differently, a copy of the transcript) rank alike.
+    return str(item.get("at", "")), evidence_identity(item)
 
 
 def select_evidence(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -375,22 +403,41 @@ def select_evidence(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return sorted(kept, key=lambda e: str(e["source"]))
 
 
-def _merge_evidence(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
-    """(kept evidence, fingerprints of the rest) of the union of two records' evidence."""
+def _merge_evidence(a: Mapping[str, Any], b: Mapping[str, Any]
+                    ) -> tuple[list[dict[str, Any]], list[str], dict[str, dict[str, Any]]]:  # fmt: skip
+    """(kept evidence, fingerprints of the rest, {identity: the reading chosen for it}) of the
+    union of two records' evidence, one reading per `evidence_identity`."""
     import json
-    by_source: dict[str, dict[str, Any]] = {}
+
+    def rank(item: Mapping[str, Any]) -> tuple[tuple[bool, bool], str]:
+        # One line read twice (a copy of the transcript): the transcript's own reading first,
+        # then the larger, so the choice is independent of merge order.
+        return _the_transcripts_own(item), json.dumps(item, sort_keys=True)
+
+    by_identity: dict[str, dict[str, Any]] = {}
     for item in [*a.get("evidence", []), *b.get("evidence", [])]:
-        key = item["source"]
-        current = by_source.get(key)
-        # Same line, two readings (should not happen): keep the larger one so the choice is
-        # independent of merge order.
-        if current is None or json.dumps(item, sort_keys=True) > json.dumps(current, sort_keys=True):
-            by_source[key] = dict(item)
-    kept = select_evidence(by_source.values())
-    every = {evidence_fingerprint(s) for s in by_source}
+        key = evidence_identity(item)
+        current = by_identity.get(key)
+        if current is None or rank(item) > rank(current):
+            by_identity[key] = dict(item)
+    kept = select_evidence(by_identity.values())
+    every = {evidence_fingerprint(k) for k in by_identity}
     every.update(a.get("evidence_omitted", []), b.get("evidence_omitted", []))
-    every.difference_update(evidence_fingerprint(str(e["source"])) for e in kept)
-    return kept, sorted(every)
+    # Records written before evidence was keyed by (session, line) fingerprinted the pointer:
+    # such a fingerprint of a line read again here is that same line, not another sighting.
+    every.difference_update(evidence_fingerprint(str(e["source"])) for e in by_identity.values()
+                            if evidence_identity(e) != e["source"])
+    every.difference_update(evidence_fingerprint(evidence_identity(e)) for e in kept)
+    return kept, sorted(every), by_identity
+
+
+def _sighting(record: Mapping[str, Any], pointer: str, at: str) -> str:
+    """The identity of the line `pointer` (seen `at`) names in `record`: its evidence says
+    whose session it is; a record without that evidence has the pointer alone."""
+    for item in record.get("evidence", []):
+        if item["source"] == pointer and item.get("at") == at:
+            return evidence_identity(item)
+    return pointer
 
 
 def omitted_quotes(atom: Mapping[str, Any]) -> int:
@@ -413,20 +460,27 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
         raise ValueError(f"cannot merge {a.get('id')} across tiers {a.get('tier')}/{b.get('tier')}")
     out = _as_atom({})  # filled field by field below
     keys = set(a) | set(b)
-    first = min((a["first_seen"], a["first_source"], a["claim"], a["kind"]),
-                (b["first_seen"], b["first_source"], b["claim"], b["kind"]))
-    latest = max((a["last_seen"], a["source"]), (b["last_seen"], b["source"]))
+    # Sightings are ordered by (time, line seen), not by the path a line was read from: a
+    # copy's reading of a line ranks with the transcript's own, and gives way to it below.
+    first = min((a["first_seen"], _sighting(a, a["first_source"], a["first_seen"]), a["claim"], a["kind"]),
+                (b["first_seen"], _sighting(b, b["first_source"], b["first_seen"]), b["claim"], b["kind"]))
+    latest = max((a["last_seen"], _sighting(a, a["source"], a["last_seen"])),
+                 (b["last_seen"], _sighting(b, b["source"], b["last_seen"])))
     out["id"] = a["id"]
     out["scope"] = a["scope"]
     out["tier"] = a["tier"]
     if "project" in keys:
         out["project"] = a.get("project", b.get("project"))
-    out["first_seen"], out["first_source"], out["claim"], out["kind"] = first
-    out["last_seen"], out["source"] = latest
+    out["first_seen"], first_line, out["claim"], out["kind"] = first
+    out["last_seen"], latest_line = latest
     out["sessions"] = sorted(set(a["sessions"]) | set(b["sessions"]))
     out["confidence"] = _max_conf(a["confidence"], b["confidence"])
     out["redacted"] = bool(a["redacted"] or b["redacted"])
-    evidence, omitted = _merge_evidence(a, b)
+    evidence, omitted, readings = _merge_evidence(a, b)
+    # The pointer of the reading the evidence keeps for that line (not a copy's): capturing
+    # a copy of a transcript changes no pointer. Without evidence, the identity is the pointer.
+    out["first_source"] = str(readings[first_line]["source"]) if first_line in readings else first_line
+    out["source"] = str(readings[latest_line]["source"]) if latest_line in readings else latest_line
     if evidence:
         out["evidence"] = evidence
     if omitted:

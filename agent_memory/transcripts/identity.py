@@ -6,6 +6,7 @@ its file name gives (a record's own `sessionId`, or a caller's override, still w
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from pathlib import Path
 from agent_memory.model.paths import (
     canonical_pointer,
     session_from_filename,
+    slug_for,
     transcript_slug_and_name,
 )
 
@@ -37,14 +39,52 @@ class Transcript:
         if isinstance(path, Transcript):
             return path
         text = os.fspath(path)
-        return cls(Path(text), canonical_pointer(text, 1).rpartition("#")[0], _local_path(text),
-                   safe_session(session_from_filename(text)))  # fmt: skip
+        pointer = _origin_pointer(text) or canonical_pointer(text, 1).rpartition("#")[0]
+        return cls(Path(text), pointer, _local_path(text), safe_session(session_from_filename(text)))
 
     def at(self, line: int) -> str:
         """The back-pointer to one line."""
         return f"{self.pointer}#L{int(line)}"
 
 
+
+
+def _origin_pointer(transcript: str, max_lines: int = 200) -> str | None:
+    """For a transcript outside any `projects/<slug>/` folder (a copy, an export): the pointer of
+    the file it is a copy of, `~/.claude/projects/<slug of its recorded cwd>/<its recorded
+    session>.jsonl` (a subagent's file keeps its name), from its first records. Taken from the
+    folder it sits in, the pointer named a project folder that never existed
+    (`~/.claude/projects/backup/…`). None inside a `projects/` folder, or when nothing is
+    recorded (the folder is then all there is to go by)."""
+    parts = Path(transcript.replace("\\", "/")).parts
+    if "projects" in parts[:-1]:
+        return None
+    cwd = session = None
+    try:
+        with open(transcript, "rb") as fh:
+            for _ in range(max_lines):
+                raw = fh.readline(1 << 20)
+                if not raw:
+                    break
+                try:
+                    record = json.loads(raw)
+                except ValueError:
+                    continue  # a torn or oversized line: the next one may say
+                if not isinstance(record, dict):
+                    continue
+                if isinstance(record.get("cwd"), str) and record["cwd"]:
+                    cwd = record["cwd"]
+                    found = record.get("sessionId")
+                    session = safe_session(found) if isinstance(found, str) and found.strip() else None
+                    break
+    except OSError:
+        return None
+    if cwd is None:
+        return None
+    _, name = transcript_slug_and_name(transcript)
+    if session is not None and not name.startswith("agent-"):
+        name = f"{session}.jsonl"
+    return f"~/.claude/projects/{slug_for(cwd)}/{name}"
 
 
 def _local_path(transcript: str) -> str | None:
