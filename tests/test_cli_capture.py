@@ -248,6 +248,18 @@ def test_expired_atoms_are_reported_once_and_the_ledger_does_not_grow(project: P
     assert since.startswith("captured 1 of 2 transcripts") and "1 atom not kept: last seen more than 90 days ago" in since
 
 
+def test_an_atom_skipped_by_several_transcripts_is_listed_once(project: Path) -> None:
+    """One expired claim in two transcripts of one backfill: `skipped.expired` names it once,
+    and the text counts one atom."""
+    for n, day in ((1, "2026-06-01"), (2, "2026-06-02")):  # both more than 90 days before NOW
+        _session(project, n, day, "Never deploy on Fridays.")
+    data = gm_json(project, "capture", "--all", "--no-stage")
+    assert data["captured"] == 2 and len(data["skipped"]["expired"]) == 1, data["skipped"]
+    (project / ".git" / "agent-memory" / "captured.log").unlink()
+    text = gm(project, "capture", "--all", "--no-stage").stdout
+    assert "1 atom not kept: last seen more than 90 days ago" in text
+
+
 def test_a_copy_of_a_transcript_adds_no_observation_and_no_pointer(project: Path, tmp_path: Path) -> None:
     """The same session's lines read again from a copy — outside the projects folder, or beside
     the original under another name — are the same evidence: no observation, no commit, and

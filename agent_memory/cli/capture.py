@@ -313,9 +313,11 @@ class Backfill:
         self._pending.update(result.pending)
         self._fresh.update(result.pending_new)
         self.commits += 1 if result.commit else 0
-        self.skipped["expired"] += result.expired_on_arrival
-        self.skipped["evicted"] += result.evicted_before
-        self.skipped["forgotten"] += result.forgotten
+        # An atom seen in several transcripts is skipped by each of them: each id once.
+        for why, ids in (("expired", result.expired_on_arrival), ("evicted", result.evicted_before),
+                         ("forgotten", result.forgotten)):  # fmt: skip
+            listed = set(self.skipped[why])
+            self.skipped[why] += [i for i in dict.fromkeys(ids) if i not in listed]
 
     @property
     def pending(self) -> int:
