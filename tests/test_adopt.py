@@ -306,7 +306,7 @@ def test_ctrl_c_while_the_commit_runs_leaves_no_half_applied_item(project: Path)
 
 def test_a_refused_item_is_offered_reject_but_not_adopt(project: Path) -> None:
     ids = stage_claims(project)
-    make_ambiguous(project, SESSIONS[0])
+    make_unsettled(project, SESSIONS[0])
     child = spawn_adopt(project)
     next_item(child)
     assert "cannot adopt: its citation" in child.logfile_read.text()
@@ -463,9 +463,19 @@ def make_ambiguous(repo: Path, session: str) -> Path:
     return twin
 
 
+def make_unsettled(repo: Path, session: str) -> None:
+    """Two copies of a session, neither in this project's folder: nothing says which one a
+    claim came from."""
+    twin = make_ambiguous(repo, session)
+    own = next(p for p in twin.parent.parent.glob(f"*/{twin.name}") if p != twin)
+    third = twin.parent.parent / "-home-third-proj" / twin.name
+    third.parent.mkdir(parents=True)
+    shutil.move(str(own), third)
+
+
 def test_an_ambiguous_citation_is_refused(project: Path) -> None:
     ids = stage_claims(project)
-    make_ambiguous(project, SESSIONS[0])  # every claim's first_source is in session 1
+    make_unsettled(project, SESSIONS[0])  # every claim's first_source is in session 1
     head = git(project, "rev-parse", "HEAD")
     proc = gm(project, "adopt", "--yes", ids["push"], "--output", "json", check=False)
     assert proc.returncode == 1
@@ -474,6 +484,15 @@ def test_an_ambiguous_citation_is_refused(project: Path) -> None:
     assert "2 transcripts match" in report["refused"][ids["push"]]
     assert git(project, "rev-parse", "HEAD") == head
     assert ids["push"] in waiting(project)
+
+
+def test_a_copy_of_the_session_under_another_project_leaves_the_citation_to_this_one(project: Path) -> None:
+    # The same session file under another project's folder too (a backup, a test repository
+    # fed the same sessions): the copy in this project's folder is the one it was captured from.
+    ids = stage_claims(project)
+    make_ambiguous(project, SESSIONS[0])
+    report = gm_json(project, "adopt", "--yes", ids["push"])
+    assert [a["atom"] for a in report["adopted"]] == [ids["push"]] and report["refused"] == {}
 
 
 def rewrite_review_tip(repo: Path, change: Any) -> str:

@@ -212,10 +212,15 @@ def decided_on_review(repo: git.Repo, tier: str, target_name: str) -> tuple[list
     return decided, len(waiting)
 
 
-def refusal(item: Item, transcripts: TranscriptIndex | None = None) -> str | None:
+def refusal(
+    item: Item, transcripts: TranscriptIndex | None = None, own: Path | None = None
+) -> str | None:
     """Why an item must not be adopted, or None: a redacted claim (a person restates it without
     the secret), or a back-pointer that matches more than one transcript (never guessed).
-    A batch passes one `transcripts` for all its items: the transcripts are listed once."""
+    A batch passes one `transcripts` for all its items: the transcripts are listed once.
+    `own`: this project's transcript folder — of several files of one session, the one there
+    is the project's own (a copy of the session under another project's folder is no rival:
+    the atom was captured here), so one match there settles the citation."""
     atom = item.atom
     if item.entry.op != "adopt":
         return None
@@ -223,9 +228,20 @@ def refusal(item: Item, transcripts: TranscriptIndex | None = None) -> str | Non
         return "its claim was redacted — ask for a restatement without the secret"
     for pointer in sorted({atom["source"], atom["first_source"]}):
         status, matches, _ = transcripts.resolve(pointer) if transcripts else resolve_pointer(pointer)
-        if status == "ambiguous":
+        if status == "ambiguous" and not (own and len([m for m in matches if own in m.parents]) == 1):
             return f"its citation {pointer} is ambiguous ({len(matches)} transcripts match)"
     return None
+
+
+def own_transcripts(repo: git.Repo, tier: str) -> Path | None:
+    """This project's transcript folder (for `refusal`); None for the global tier, whose atoms
+    come from many projects."""
+    if tier != "L2" or repo.workdir is None:
+        return None
+    from agent_memory.model.home import slug_for
+    from agent_memory.model.paths import projects_dir
+
+    return projects_dir() / slug_for(repo.workdir)
 
 
 def adopt_item(

@@ -29,6 +29,7 @@ from agent_memory.adoption.adopt import (
     Item,
     adopt_item,
     decided_on_review,
+    own_transcripts,
     pending,
     record_decisions,
     refusal,
@@ -300,8 +301,9 @@ def _apply(review: Review, chosen: list[Item], rejected: list[Item], pins: set[s
            report: dict[str, Any]) -> None:  # fmt: skip
     """Adopt `chosen` and reject `rejected`, one item at a time, noting each in `report`."""
     transcripts = TranscriptIndex()
+    own = own_transcripts(review.repo, review.tier)
     for item in chosen:
-        why = refusal(item, transcripts)
+        why = refusal(item, transcripts, own)
         if why:
             report["refused"][item.atom_id] = why
             continue
@@ -407,7 +409,7 @@ def _walk(review: Review, pins: set[str], questionary: Any, decisions: Decisions
         say("\n".join(describe(item, l1=local.get(item.atom_id))))
         if item.atom_id in pins:
             say("  (--pin: pinned if adopted)")
-        why = refusal(item)
+        why = refusal(item, own=own_transcripts(review.repo, review.tier))
         if why:
             say(f"  cannot adopt: {why}")
             choices = ["reject", "skip", "show more", "quit"]
