@@ -10,12 +10,16 @@ import subprocess
 from agent_memory.cli.ids import find_atom
 from agent_memory.cli.output import store_here
 from agent_memory.cli.report import Report
-from agent_memory.model.errors import EXIT_REFUSED
+from agent_memory.model.errors import EXIT_REFUSED, UsageError
 from agent_memory.redact.redactor import redact
 from agent_memory.store.l1 import Change, Snapshot, summarize
 
 
 def run(args: argparse.Namespace) -> Report:
+    if not args.by.strip():
+        # `sh -c ''` exits 0: an empty command would mint `verified` without checking anything.
+        raise UsageError("--by needs a command to run; an empty one checks nothing",
+                         hint="git memory verify ID --by 'CMD' (e.g. --by 'pytest tests/test_x.py')")
     repo, store = store_here()
     atom = find_atom({a["id"]: a for a in store.atoms()}, args.id)
     ident = atom["id"]
