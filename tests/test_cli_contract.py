@@ -4,6 +4,9 @@ never fails. Every case runs through the CLI on a real repository."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,3 +49,47 @@ def test_verify_with_an_empty_command_is_bad_input_and_changes_nothing(project: 
     after = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a["id"] == atom["id"])
     assert after["confidence"] == atom["confidence"] != "verified"
     assert atom["id"] not in {e["id"] for e in gm_json(project, "promote")["eligible"]}
+
+
+# --- hook: help for people, silence for Claude Code ---------------------------------------------
+
+
+def _errors_log(repo: Path) -> list[str]:
+    path = repo / ".git" / "agent-memory" / "errors.log"
+    return path.read_text().splitlines() if path.exists() else []
+
+
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_hook_help_prints_the_usage_and_logs_nothing(project: Path, flag: str) -> None:
+    proc = gm(project, "hook", flag)
+    assert proc.stdout.startswith("usage: git memory hook") and "session-start" in proc.stdout
+    assert proc.stderr == "" and _errors_log(project) == []
+    assert gm_json(project, "status")["errors"] == []
+
+
+@pytest.mark.parametrize("argv", [["hook"], ["hook", "session-start", "-x"], ["hook", "no-such-event", "--x"],
+                                  ["hook", "--cwd"]])
+def test_any_other_bad_hook_argument_is_exit_0_silent_and_one_log_line(project: Path, argv: list[str]) -> None:
+    proc = gm(project, *argv, input_text="{}")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    logged = _errors_log(project)
+    assert len(logged) == 1 and "hook: bad arguments" in logged[0]
+
+
+@pytest.mark.parametrize(("argv", "stdout"), [(["hook", "-h"], "usage: git memory hook"),
+                                              (["hook", "session-start", "-x"], "")])
+def test_the_launcher_leaves_a_flag_to_the_parser(project: Path, argv: list[str], stdout: str) -> None:
+    """scripts/git-memory (what git runs) has a hook fast path of its own, before main."""
+    launcher = Path(__file__).resolve().parent.parent / "scripts" / "git-memory"
+    env = {**os.environ, "PYTHONPATH": str(launcher.parent.parent)}
+    proc = subprocess.run([sys.executable, str(launcher), *argv], cwd=project, capture_output=True, text=True,
+                          input="{}", env=env)
+    assert proc.returncode == 0 and proc.stdout.startswith(stdout) and proc.stderr == ""
+    assert len(_errors_log(project)) == (0 if stdout else 1)
+
+
+def test_help_explains_every_documented_verb_hook_included(tmp_path: Path) -> None:
+    proc = gm(tmp_path, "help", "hook")
+    assert "git memory hook EVENT" in proc.stdout and "always exits 0" in proc.stdout
+    # still not one people run: the manual and `git memory -h` leave it out
+    assert "git memory hook" not in gm(tmp_path, "help").stdout

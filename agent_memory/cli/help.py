@@ -14,7 +14,7 @@ from agent_memory.model.errors import UsageError
 def run(args: argparse.Namespace) -> Report:
     topic = args.topic
     if topic:
-        known = verb_parsers(build_parser())
+        known = verb_parsers(build_parser(), hidden=True)
         if topic not in known and topic not in ALIASES:
             from agent_memory.cli.main import _suggest
 

@@ -15,7 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
-    from typing import Any
+    from typing import Any, NoReturn
 
 PROG = "git memory"
 DESCRIPTION = (
@@ -40,7 +40,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Help", ("help",)),
 )
 ALIASES = {"show": "inspect"}
-HIDDEN = ("hook",)
+HIDDEN = ("hook",)  # run by Claude Code, not people: `git memory help hook` explains it
+HOOK_EVENTS = ("session-start", "user-prompt-submit", "session-end", "background-capture", "rebuild-index")
 SHELLS = ("bash", "zsh", "fish")
 KINDS = ("constraint", "preference", "fact", "decision", "failure")
 _OUTPUT = {"choices": ["json", "text"], "default": "text", "metavar": "json|text",
@@ -54,6 +55,26 @@ def _out(p: argparse.ArgumentParser) -> None:
 
 def _global(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--global", dest="global_", action="store_true", help=what)
+
+
+class _BadArguments(Exception):
+    """What argparse would have printed before exiting 2: caught by main, which says it the
+    way every other usage error is said (or, for the hook, logs it and exits 0)."""
+
+    def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
+        super().__init__(message)
+        self.parser = parser
+        self.message = message
+
+
+def _parser_class() -> type[argparse.ArgumentParser]:
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            raise _BadArguments(self, message)
+
+    return Parser
 
 
 class _Unparsed:
@@ -78,7 +99,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS,
                         help="no colour, even on a terminal (so does NO_COLOR=1)")
-    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, parents=[common])
+    # The verbs' parsers are of the same class (argparse makes subparsers of the parent's), so
+    # every argparse error of every verb reaches main's one handler.
+    parser = _parser_class()(prog=PROG, description=DESCRIPTION, epilog=EPILOG, parents=[common])
     parser.add_argument("--version", action="version", version=f"agent-memory {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="verb", metavar="<verb>", title="verbs")
@@ -147,9 +170,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--no-stage", action="store_true", help="do not stage promotions afterwards")
     p.add_argument("--force", action="store_true", help="learn from a transcript recorded in another repository")
     _out(p)
-    p = verb("hook", None)
-    p.add_argument("event", choices=["session-start", "user-prompt-submit", "session-end", "background-capture",
-                                     "rebuild-index"])
+    p = verb("hook", None, description="What the Claude Code hooks run (and the detached jobs they start): "
+             "reads the hook payload (JSON) on stdin and always exits 0, whatever goes wrong; a "
+             "failure is one line in .git/agent-memory/errors.log (`git memory status` shows it).")
+    p.add_argument("event", choices=list(HOOK_EVENTS), metavar="EVENT",
+                   help=f"one of {', '.join(HOOK_EVENTS)}")
     p.add_argument("--transcript", help=argparse.SUPPRESS)
     p.add_argument("--cwd", help=argparse.SUPPRESS)
     p.add_argument("--git-dir", help=argparse.SUPPRESS)
@@ -261,13 +286,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def verb_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    """{verb: its subparser} in the order of GROUPS, aliases and hidden verbs left out."""
+def verb_parsers(parser: argparse.ArgumentParser, hidden: bool = False) -> dict[str, argparse.ArgumentParser]:
+    """{verb: its subparser} in the order of GROUPS, aliases left out, and the hidden verbs
+    (last) only when asked for."""
     import argparse
 
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     choices: dict[str, argparse.ArgumentParser] = dict(action.choices)
-    order = [v for _, verbs in GROUPS for v in verbs]
+    order = [v for _, verbs in GROUPS for v in verbs] + (list(HIDDEN) if hidden else [])
     return {v: choices[v] for v in order if v in choices}
 
 
@@ -319,6 +345,15 @@ def _unknown_flags(parser: argparse.ArgumentParser, args: argparse.Namespace, ex
     name = f"git memory {args.verb_name}" if getattr(args, "verb_name", None) else "git memory"
     return _usage_error(f"unrecognized argument{'s' if len(extras) > 1 else ''}: {' '.join(extras)}",
                         suggestions, f"`{name} -h` lists what it takes")
+
+
+def _bad_hook_arguments(args_list: Sequence[str], message: str) -> int:
+    """One errors.log line, where the hook's own failures go (`git memory status` shows it);
+    nothing on stdout or stderr, exit 0."""
+    from agent_memory.gitio.state import log_error
+
+    log_error(f"hook: bad arguments {' '.join(args_list[1:])!r}: {message}", os.environ.get("CLAUDE_PROJECT_DIR"))
+    return 0
 
 
 def _print_failure(verb: str, exc: BaseException) -> None:
@@ -393,8 +428,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agent_memory.claude.jobs import limit_cpu
 
         limit_cpu()
-    if len(args_list) == 2 and args_list[0] == "hook" and args_list[1] != "background-capture":
-        # The Claude Code hook fast path: no argparse tree, no pygit2 (100 ms a prompt).
+    if (len(args_list) == 2 and args_list[0] == "hook" and args_list[1] != "background-capture"
+            and not args_list[1].startswith("-")):
+        # The Claude Code hook fast path: no argparse tree, no pygit2 (100 ms a prompt). A flag
+        # (`hook -h`) is left to argparse: the help, or a bad argument logged like the others.
         from agent_memory.claude.hooks import run_and_exit, run_event
 
         if argv is None:  # a process of its own (`python -m agent_memory hook …`)
@@ -425,8 +462,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = _unknown_verb(parser, args_list)
     if unknown is not None:
         return unknown
-    args, extras = parser.parse_known_args(args_list)
+    # Claude Code shows a failing hook to the user: whatever is wrong with the arguments of
+    # `git memory hook`, it exits 0 and says why in errors.log (docs/cli.md: "always exits 0").
+    hook = _verb_named(args_list) == "hook"
+    try:
+        args, extras = parser.parse_known_args(args_list)
+    except _BadArguments as exc:
+        if hook:
+            return _bad_hook_arguments(args_list, exc.message)
+        exc.parser.print_usage(sys.stderr)
+        print(f"{exc.parser.prog}: error: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
     if extras:
+        if hook:
+            return _bad_hook_arguments(args_list, f"unrecognized arguments: {' '.join(extras)}")
         return _unknown_flags(parser, args, extras)
     if not getattr(args, "verb", None):
         parser.print_help()

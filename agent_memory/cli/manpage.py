@@ -107,11 +107,14 @@ def _flags(action: argparse.Action) -> str:
     return ", ".join(f"{s} {metavar}{more}" for s in action.option_strings)
 
 
-def verbs(parser: argparse.ArgumentParser | None = None) -> list[Verb]:
+def verbs(parser: argparse.ArgumentParser | None = None, hidden: bool = False) -> list[Verb]:
+    """The verbs of the manual; with `hidden`, also those people do not run (`hook`), which
+    `git memory help VERB` still explains: docs/cli.md documents them."""
     parser = parser or build_parser()
     out = []
     helps = _summaries(parser)
-    for name, p in verb_parsers(parser).items():
+    parsers = verb_parsers(parser, hidden=hidden)
+    for name, p in parsers.items():
         options = [Option(_flags(a), str(a.help or "")) for a in p._actions
                    if a.help != argparse.SUPPRESS and a.dest != "no_color"
                    and not isinstance(a, argparse._HelpAction)]
@@ -145,7 +148,7 @@ def _text_verb(verb: Verb) -> list[str]:
 
 def text(topic: str | None = None) -> str:
     """The manual as plain text; with a verb, that verb's entry only."""
-    all_verbs = verbs()
+    all_verbs = verbs(hidden=True)  # the whole manual below walks GROUPS: the hidden are left out
     by_name = {v.name: v for v in all_verbs}
     if topic:
         return "\n".join(_text_verb(by_name[ALIASES.get(topic, topic)])) + "\n"
