@@ -93,3 +93,31 @@ def test_help_explains_every_documented_verb_hook_included(tmp_path: Path) -> No
     assert "git memory hook EVENT" in proc.stdout and "always exits 0" in proc.stdout
     # still not one people run: the manual and `git memory -h` leave it out
     assert "git memory hook" not in gm(tmp_path, "help").stdout
+
+
+# --- argparse's errors: one line and a hint, like every other usage error ----------------------
+
+
+@pytest.mark.parametrize(("argv", "what"), [
+    (["log"], "git memory log: the following arguments are required: ID"),
+    (["inspect", "--tier", "L9"], "git memory inspect: argument --tier: invalid choice: 'L9'"),
+    (["inspect", "--tier", "L1", "--contested"], "git memory inspect: argument --contested: not allowed with"),
+    (["resolve", "X"], "git memory resolve: the following arguments are required: --keep"),
+    (["capture", "--since"], "git memory capture: argument --since: expected one argument"),
+    (["adopt", "--yes"], "git memory adopt: argument --yes: expected at least one argument"),
+    (["status", "--output", "yaml"], "git memory status: argument --output: invalid choice: 'yaml'"),
+])
+def test_a_usage_error_is_one_line_and_a_hint_with_the_usage(tmp_path: Path, argv: list[str], what: str) -> None:
+    proc = gm(tmp_path, *argv, check=False)
+    assert proc.returncode == 2 and proc.stdout == ""
+    first, hint = _one_line_and_a_hint(proc.stderr)
+    assert first.startswith(what)
+    verb = argv[0]
+    assert hint.startswith(f"hint: usage: git memory {verb} ") and f"`git memory {verb} -h`" in hint
+
+
+def test_a_mistyped_flag_names_its_verb_and_still_says_did_you_mean(tmp_path: Path) -> None:
+    proc = gm(tmp_path, "inspect", "--teir", "L1", check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == ["git memory inspect: unrecognized arguments: --teir L1",
+                                        "did you mean '--tier'?", "hint: `git memory inspect -h` lists what it takes"]

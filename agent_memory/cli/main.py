@@ -57,12 +57,13 @@ def _global(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--global", dest="global_", action="store_true", help=what)
 
 
-class _BadArguments(Exception):
+class _BadArguments(SystemExit):
     """What argparse would have printed before exiting 2: caught by main, which says it the
-    way every other usage error is said (or, for the hook, logs it and exits 0)."""
+    way every other usage error is said (or, for the hook, logs it and exits 0). Still a
+    SystemExit(2), as argparse's own, for whoever else parses with the tree (tests, tools)."""
 
     def __init__(self, parser: argparse.ArgumentParser, message: str) -> None:
-        super().__init__(message)
+        super().__init__(2)
         self.parser = parser
         self.message = message
 
@@ -305,10 +306,12 @@ def _suggest(word: str, candidates: Sequence[str]) -> list[str]:
     return found[:3]
 
 
-def _usage_error(text: str, suggestions: Sequence[str], hint: str) -> int:
+def _usage_error(text: str, suggestions: Sequence[str], hint: str, who: str = PROG) -> int:
+    """Every usage error, said one way: `<who>: <what is wrong>`, a "did you mean" when there
+    is one, and a `hint:` line; exit 2."""
     from agent_memory.cli import colour
 
-    print(f"git memory: {colour.paint(text, 'error', sys.stderr)}", file=sys.stderr)
+    print(f"{who}: {colour.paint(text, 'error', sys.stderr)}", file=sys.stderr)
     if suggestions:
         print(f"did you mean {' or '.join(repr(s) for s in suggestions)}?", file=sys.stderr)
     print(f"{colour.paint('hint:', 'hint', sys.stderr)} {hint}", file=sys.stderr)
@@ -344,7 +347,25 @@ def _unknown_flags(parser: argparse.ArgumentParser, args: argparse.Namespace, ex
     suggestions = _suggest(bad.split("=", 1)[0], flags) if bad.startswith("-") else []
     name = f"git memory {args.verb_name}" if getattr(args, "verb_name", None) else "git memory"
     return _usage_error(f"unrecognized argument{'s' if len(extras) > 1 else ''}: {' '.join(extras)}",
-                        suggestions, f"`{name} -h` lists what it takes")
+                        suggestions, f"`{name} -h` lists what it takes", who=name)
+
+
+def usage_line(parser: argparse.ArgumentParser) -> str:
+    """A parser's usage on one line, without the options every verb takes (-h, --no-color)."""
+    import argparse
+
+    formatter = argparse.HelpFormatter(prog=parser.prog, width=10_000)
+    formatter.add_usage(parser.usage, parser._actions, parser._mutually_exclusive_groups, prefix="")
+    usage = " ".join(formatter.format_help().split())
+    return usage.replace(" [-h]", "").replace(" [--no-color]", "")
+
+
+def _bad_arguments(exc: _BadArguments) -> int:
+    """What argparse finds wrong (a missing value or argument, an invalid choice, flags that
+    exclude each other), said as every other usage error is: argparse's own way is a usage
+    block and `error: …` with no hint."""
+    who = exc.parser.prog
+    return _usage_error(exc.message, (), f"usage: {usage_line(exc.parser)} (`{who} -h` explains each)", who=who)
 
 
 def _bad_hook_arguments(args_list: Sequence[str], message: str) -> int:
@@ -470,9 +491,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _BadArguments as exc:
         if hook:
             return _bad_hook_arguments(args_list, exc.message)
-        exc.parser.print_usage(sys.stderr)
-        print(f"{exc.parser.prog}: error: {exc.message}", file=sys.stderr)
-        return EXIT_USAGE
+        return _bad_arguments(exc)
     if extras:
         if hook:
             return _bad_hook_arguments(args_list, f"unrecognized arguments: {' '.join(extras)}")

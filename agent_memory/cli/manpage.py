@@ -14,7 +14,14 @@ import textwrap
 from dataclasses import dataclass, field
 
 from agent_memory import __version__
-from agent_memory.cli.main import ALIASES, DESCRIPTION, GROUPS, build_parser, verb_parsers
+from agent_memory.cli.main import (
+    ALIASES,
+    DESCRIPTION,
+    GROUPS,
+    build_parser,
+    usage_line,
+    verb_parsers,
+)
 
 TITLE = "GIT-MEMORY"
 DATE = "2026"
@@ -88,13 +95,6 @@ class Verb:
     options: list[Option] = field(default_factory=list)
 
 
-def _usage(p: argparse.ArgumentParser) -> str:
-    formatter = argparse.HelpFormatter(prog=p.prog, width=10_000)
-    formatter.add_usage(p.usage, p._actions, p._mutually_exclusive_groups, prefix="")
-    usage = " ".join(formatter.format_help().split())
-    return usage.replace(" [-h]", "").replace(" [--no-color]", "")
-
-
 def _flags(action: argparse.Action) -> str:
     if not action.option_strings:
         return str(action.metavar or action.dest)
@@ -119,7 +119,7 @@ def verbs(parser: argparse.ArgumentParser | None = None, hidden: bool = False) -
                    if a.help != argparse.SUPPRESS and a.dest != "no_color"
                    and not isinstance(a, argparse._HelpAction)]
         out.append(Verb(name, [a for a, v in ALIASES.items() if v == name], helps.get(name, ""),
-                        _usage(p), str(p.description or ""), options))
+                        usage_line(p), str(p.description or ""), options))
     return out
 
 
