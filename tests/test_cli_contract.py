@@ -121,3 +121,46 @@ def test_a_mistyped_flag_names_its_verb_and_still_says_did_you_mean(tmp_path: Pa
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == ["git memory inspect: unrecognized arguments: --teir L1",
                                         "did you mean '--tier'?", "hint: `git memory inspect -h` lists what it takes"]
+
+
+# --- init --project on a repository set up under another name ----------------------------------
+
+
+def _registry(isolated_env: Path) -> str:
+    return (isolated_env / ".claude" / "agent-memory" / "projects.json").read_text()
+
+
+def test_init_with_another_project_name_is_refused_and_changes_nothing(repo: Path, isolated_env: Path) -> None:
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    registry = _registry(isolated_env)
+
+    proc = gm(repo, "init", "--yes", "--no-claude-hooks", "--project", "renamed", check=False)
+
+    assert proc.returncode == 1 and proc.stdout == ""
+    first, hint = _one_line_and_a_hint(proc.stderr)
+    assert "'proj'" in first and "separate memory" in first
+    assert "git config memory.project renamed" in hint
+    assert git(repo, "config", "memory.project").strip() == "proj" and _registry(isolated_env) == registry
+
+
+def test_init_with_its_own_project_name_changes_nothing(repo: Path, tmp_path: Path) -> None:
+    gm(repo, "init", "--yes", "--no-claude-hooks", "--project", "shared")
+    again = gm_json(repo, "init", "--yes", "--no-claude-hooks", "--project", "shared")
+    assert again["changed"] == {} and again["project"] == "shared"
+    # A second repository wanting the name gets it made unique; asking for it again is a re-run.
+    other = tmp_path / "other"
+    other.mkdir()
+    git(other, "init", "-q", "-b", "main")
+    git(other, "commit", "-q", "--allow-empty", "-m", "initial")
+    made = gm_json(other, "init", "--no-claude-hooks", "--project", "shared")["project"]
+    assert made.startswith("shared-")
+    assert gm_json(other, "init", "--no-claude-hooks", "--project", "shared")["changed"] == {}
+
+
+def test_the_hint_to_start_over_under_another_name_works(repo: Path) -> None:
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    gm(repo, "deinit")
+    git(repo, "config", "memory.project", "renamed")
+    assert gm_json(repo, "init", "--yes", "--no-claude-hooks")["project"] == "renamed"
+    assert git(repo, "config", "memory.project").strip() == "renamed"
+    assert gm_json(repo, "init", "--yes", "--no-claude-hooks", "--project", "renamed")["changed"] == {}

@@ -12,7 +12,7 @@ from agent_memory.committed import install, worktree
 from agent_memory.committed.global_repo import GlobalRepo, install_user_import
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import mark_initialised
-from agent_memory.model.errors import RepoStateError, UsageError
+from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
 from agent_memory.store.l1 import L1Store
 
 SETUP_FILES = (".gitignore", ".gitattributes", "CLAUDE.md", ".claude/settings.json")
@@ -38,6 +38,8 @@ def run(args: argparse.Namespace) -> Report:
     home = GlobalRepo.default()
     if home.exists():
         home.refuse_links()  # before the first write here too: it is pulled from a remote
+    if args.project:
+        _refuse_another_name(repo, home, args.project)
     if home.ensure():
         steps["global repo"] = f"created {home.path}"
     wanted = args.project or git.config_get(repo.cwd, "memory.project") or git.default_project_name(repo.common_dir, repo.workdir)
@@ -114,6 +116,23 @@ def run(args: argparse.Namespace) -> Report:
     if changed_files and not args.yes:
         report.say(f"next: commit the setup: git add {' '.join(changed_files)} && git commit -m 'Set up agent-memory'")
     return report
+
+
+def _refuse_another_name(repo: git.Repo, home: GlobalRepo, wanted: str) -> None:
+    """A repository set up under one name is not renamed by `init --project OTHER`: atom ids
+    and the promotion gate are per project name, so another name starts a separate memory,
+    and that should be asked for, not a side effect of a re-run (which used to ignore it
+    and say "nothing changed"). The same name, or the one init made of it when another
+    repository held it, is the idempotent re-run."""
+    project_path = repo.workdir or repo.common_dir
+    current = git.config_get(repo.cwd, "memory.project") or home.registered_name(project_path)
+    if not current or wanted == current or home.unregistered_name(wanted, project_path) == current:
+        return
+    raise RefusedError(f"this repository is set up as project {current!r}; --project {wanted!r} would start a "
+                       "separate memory, so nothing changed",
+                       hint=f"to start over as {wanted!r} on purpose (what was learned as {current!r} stays under "
+                            f"that name): `git memory deinit`, `git config memory.project {wanted}`, "
+                            "then `git memory init`")  # fmt: skip
 
 
 def _refuse_unsafe_targets(repo: git.Repo, *, claude_hooks: bool) -> None:

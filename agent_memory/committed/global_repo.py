@@ -107,11 +107,19 @@ class GlobalRepo:
     def name_for(self, wanted: str, project_path: Path) -> str:
         """The registered name of `project_path`, or `wanted` disambiguated when another
         repository already holds it."""
+        return self.registered_name(project_path) or self.unregistered_name(wanted, project_path)
+
+    def registered_name(self, project_path: Path) -> str | None:
         where = _portable(project_root(project_path))
         for entry in self.projects():
             if entry.get("path") == where:
                 return str(entry["name"])
-        taken = {str(e["name"]) for e in self.projects()}
+        return None
+
+    def unregistered_name(self, wanted: str, project_path: Path) -> str:
+        """`wanted`, or when another repository holds it, `wanted-<6 hex of the path>`."""
+        where = _portable(project_root(project_path))
+        taken = {str(e["name"]) for e in self.projects() if e.get("path") != where}
         if wanted not in taken:
             return wanted
         return f"{wanted}-{hashlib.sha256(where.encode()).hexdigest()[:6]}"
