@@ -164,3 +164,34 @@ def test_the_hint_to_start_over_under_another_name_works(repo: Path) -> None:
     assert gm_json(repo, "init", "--yes", "--no-claude-hooks")["project"] == "renamed"
     assert git(repo, "config", "memory.project").strip() == "renamed"
     assert gm_json(repo, "init", "--yes", "--no-claude-hooks", "--project", "renamed")["changed"] == {}
+
+
+# --- a missing folder or file is bad input, for every verb that reads one -----------------------
+
+
+@pytest.mark.parametrize("argv", [["validate", "--auto-memory"], ["scan", "--auto-memory"], ["extract", "--auto-memory"],
+                                  ["consolidate", "--auto-memory"], ["validate", "--atoms"]])
+@pytest.mark.parametrize("output", [[], ["--output", "json"]])
+def test_a_missing_path_is_exit_2_said_once(project: Path, argv: list[str], output: list[str]) -> None:
+    proc = gm(project, *argv, str(project / "nonexistent"), *output, check=False)
+    assert proc.returncode == 2
+    first, _ = _one_line_and_a_hint(proc.stderr)
+    assert first.startswith(f"git memory {argv[0]}: ") and "nonexistent" in first
+    assert "nonexistent" not in proc.stdout
+
+
+def test_validate_auto_memory_of_a_file_is_bad_input(project: Path) -> None:
+    proc = gm(project, "validate", "--auto-memory", str(project / "README.md"), check=False)
+    assert proc.returncode == 2 and "is not a folder" in _one_line_and_a_hint(proc.stderr)[0]
+
+
+def test_validate_auto_memory_says_each_finding_once(project: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "note.md").write_text("no index links me\n")
+    proc = gm(project, "validate", "--auto-memory", str(folder), check=False)
+    assert proc.returncode == 1
+    assert sum("MEMORY.md not found" in line for line in proc.stdout.splitlines()) == 1
+    (folder / "MEMORY.md").write_text("- [note](note.md)\n")
+    proc = gm(project, "validate", "--auto-memory", str(folder))
+    assert proc.stdout.splitlines().count("ok") == 1

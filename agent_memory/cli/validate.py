@@ -127,13 +127,16 @@ def run(args: argparse.Namespace) -> Report:
         report["errors"] += _repository(fix=args.fix, report=report)
     report["ok"] = not report["errors"]
     out = Report(report, code=0 if report["ok"] else EXIT_REFUSED)  # JSON keeps --auto-memory's "text"
+    said: set[str] = set()  # the auto-memory report's own lines: each error is said once
     if args.auto_memory is not None and "text" in report:
         out.say(report["text"])
-    out.say(*(f"{colour.paint('error:', 'error')} {error}" for error in report["errors"]))
-    out.say(*(f"{colour.paint('warning:', 'hint')} {warning}" for warning in report.get("warnings", [])))
+        said = set(report["text"].splitlines())
+    out.say(*(f"{colour.paint('error:', 'error')} {error}" for error in report["errors"] if f"error: {error}" not in said))
+    out.say(*(f"{colour.paint('warning:', 'hint')} {warning}" for warning in report.get("warnings", [])
+              if f"warning: {warning}" not in said))
     out.say(*(f"fixed: {fixed}" for fixed in report.get("fixed", [])))
     out.say(*(f"checked {checked}" for checked in report.get("checked", [])))
-    if report["ok"]:
+    if report["ok"] and "ok" not in said:
         out.say("ok")
     return out
 
@@ -147,6 +150,13 @@ def _auto_memory(directory: str) -> dict[str, Any]:
 
         repo = repo_here()
         target = automemory.default_auto_memory_dir(repo.workdir or repo.common_dir)
+    # No folder to check is bad input (exit 2), as for extract, scan and consolidate: not a
+    # validation finding (exit 1, `ok: false`).
+    hint = "pass the folder: git memory validate --auto-memory ~/.claude/projects/<slug>/memory"
+    if not target.exists():
+        raise UsageError(f"no auto-memory folder at {target}", hint=hint)
+    if not target.is_dir():
+        raise UsageError(f"{target} is not a folder", hint=hint)
     result = automemory.validate_auto_memory(target)
     data = result.to_json()
     data["text"] = automemory.render_report(result)
