@@ -4,6 +4,7 @@ never fails. Every case runs through the CLI on a real repository."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -195,3 +196,14 @@ def test_validate_auto_memory_says_each_finding_once(project: Path, tmp_path: Pa
     (folder / "MEMORY.md").write_text("- [note](note.md)\n")
     proc = gm(project, "validate", "--auto-memory", str(folder))
     assert proc.stdout.splitlines().count("ok") == 1
+
+
+def test_validate_atoms_and_auto_memory_together_report_both(project: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "atoms.json"
+    bad.write_text('{"id": "atm_00000000"}')
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    proc = gm(project, "validate", "--atoms", str(bad), "--auto-memory", str(folder), "--output", "json", check=False)
+    errors = json.loads(proc.stdout)["errors"]
+    assert proc.returncode == 1
+    assert any("MEMORY.md not found" in e for e in errors) and any(e.startswith("[0]") for e in errors)

@@ -122,7 +122,10 @@ def run(args: argparse.Namespace) -> Report:
     if args.atoms:
         report["errors"] += validate_atoms_file(Path(args.atoms))
     if args.auto_memory is not None:
-        report.update(_auto_memory(args.auto_memory))
+        folder = _auto_memory(args.auto_memory)
+        # Added to, not replacing, what --atoms found: both were asked for.
+        folder["errors"] = report["errors"] + folder["errors"]
+        report.update(folder)
     if not args.atoms and args.auto_memory is None:
         report["errors"] += _repository(fix=args.fix, report=report)
     report["ok"] = not report["errors"]
