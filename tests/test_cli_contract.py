@@ -207,3 +207,37 @@ def test_validate_atoms_and_auto_memory_together_report_both(project: Path, tmp_
     errors = json.loads(proc.stdout)["errors"]
     assert proc.returncode == 1
     assert any("MEMORY.md not found" in e for e in errors) and any(e.startswith("[0]") for e in errors)
+
+
+# --- a repository agent-memory is not set up in is exit 3 -------------------------------------
+
+
+@pytest.mark.parametrize("argv", [["context"], ["stale"], ["consolidate"], ["pin", "x"], ["unpin", "x"],
+                                  ["decay", "x"], ["supersede", "a", "--by", "b"]])
+@pytest.mark.parametrize("output", [[], ["--output", "json"]])
+def test_a_verb_in_a_repository_not_set_up_is_exit_3(repo: Path, argv: list[str], output: list[str]) -> None:
+    proc = gm(repo, *argv, *output, check=False)
+    assert proc.returncode == 3
+    first, hint = _one_line_and_a_hint(proc.stderr)
+    assert first == f"git memory {argv[0]}: agent-memory is not initialised in this repository (no memory/atoms branch)"
+    assert hint == "hint: run `git memory init`"
+
+
+def test_the_session_start_hook_stays_silent_where_context_is_exit_3(repo: Path) -> None:
+    proc = gm(repo, "hook", "session-start", input_text=json.dumps({"cwd": str(repo), "session_id": "s"}))
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def test_a_clone_with_committed_memory_and_no_memory_atoms_still_works(repo: Path, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_adopt import init_project, stage_claims
+
+    ids = stage_claims(init_project(repo, monkeypatch))
+    gm(repo, "adopt", "--all")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    assert git(clone, "branch", "--list", "memory/atoms") == ""
+    assert gm_json(clone, "context")["l2"] == len(ids)
+    assert gm(clone, "stale", check=False).returncode in (0, 1)
+    assert gm(clone, "consolidate").returncode == 0
+    assert gm_json(clone, "pin", next(iter(ids.values())))["op"] == "pin"

@@ -23,7 +23,7 @@ from agent_memory.claude.consolidate import (
     contested_pairs,
     propose,
 )
-from agent_memory.cli.output import repo_here, store_here
+from agent_memory.cli.output import memory_here, repo_here
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> Report:
         report = Report({"directory": str(directory), "proposals": proposals})
         _text(report, proposals, str(directory))
         return report
-    repo, store = store_here(require_init=False)
+    repo, store = memory_here()  # a clone's committed L2 without memory/atoms, not neither
     l1 = store.atoms() if store.exists() else []
     l2 = sorted(tiers.l2_atoms(repo.workdir).values(), key=lambda a: a["id"])
     l1_clusters, l1_resolve = _atom_proposals("L1", l1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from agent_memory.claude import context
-from agent_memory.cli.output import fresh_recall_index, project_of, repo_here
+from agent_memory.cli.output import fresh_recall_index, memory_here, project_of
 from agent_memory.cli.report import Report
 from agent_memory.committed.reviewed import reviewed_atoms
 from agent_memory.gitio import repo as git
@@ -21,7 +21,9 @@ def contested_dates_here(repo: git.Repo) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> Report:
-    repo = repo_here()
+    # Not set up here: exit 3, not an empty context (the SessionStart hook, which does not run
+    # this, stays silent there).
+    repo, _ = memory_here()
     # what the blocks show a reviewer, as the session start gives it (committed/reviewed.py)
     l2, l2_unshown = reviewed_atoms(repo.workdir, "L2")
     l3, l3_unshown = reviewed_atoms(memory_home(), "L3")

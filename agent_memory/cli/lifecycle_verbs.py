@@ -7,7 +7,7 @@ import argparse
 
 from agent_memory.adoption.lifecycle import DESCRIPTIONS, apply_l2_op, supersede_problem
 from agent_memory.cli.ids import NoMatch, find_atom
-from agent_memory.cli.output import repo_here, warm_session_start
+from agent_memory.cli.output import memory_here, warm_session_start
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
@@ -27,7 +27,7 @@ def adopted_atom(held: dict[str, Atom], key: str) -> Atom:
 
 def run(args: argparse.Namespace) -> Report:
     op = args.verb
-    repo = repo_here()
+    repo, _ = memory_here()  # not set up here: exit 3, before "ID is not adopted" (exit 2)
     held = tiers.l2_atoms(repo.workdir)
     atom = adopted_atom(held, args.old if op == "supersede" else args.id)
     ident = atom["id"]

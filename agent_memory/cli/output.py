@@ -8,6 +8,7 @@ from typing import Any
 
 from agent_memory.claude import session_start
 from agent_memory.committed.install import target_file
+from agent_memory.committed.tiers import LOG_RELPATH
 from agent_memory.gitio import repo as git
 from agent_memory.model.errors import RepoStateError, UsageError
 from agent_memory.store.l1 import L1Store
@@ -25,6 +26,18 @@ def store_here(require_init: bool = True) -> tuple[git.Repo, L1Store]:
     store = L1Store(repo)
     if require_init:
         store.require()
+    return repo, store
+
+
+def memory_here() -> tuple[git.Repo, L1Store]:
+    """The repository and its L1 store, for the verbs that also work on committed memory
+    (stale, consolidate, context, pin/unpin/decay/supersede). A clone has the committed L2
+    tier without memory/atoms (that branch is never pushed), and they work there as well;
+    with neither, agent-memory is not set up here: "not initialised", exit 3, as every verb
+    that needs the store says (an empty answer would read as "nothing found")."""
+    repo, store = store_here(require_init=False)
+    if not store.exists() and not (repo.workdir is not None and (repo.workdir / LOG_RELPATH).is_file()):
+        store.require()  # raises: not initialised, or a store that is lost or unreadable
     return repo, store
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from agent_memory.cli.output import store_here
+from agent_memory.cli.output import memory_here
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.gitio import repo as git
@@ -17,8 +17,8 @@ from agent_memory.store.stale import MISSING, Finding, find_stale
 
 def _atoms() -> tuple[git.Repo, list[Atom]]:
     # A clone has the committed L2 atoms but no memory/atoms branch (it is never pushed), so a
-    # missing L1 store is not an error here.
-    repo, store = store_here(require_init=False)
+    # missing L1 store is not an error here; neither (not set up) is.
+    repo, store = memory_here()
     # (pending claims are no atoms yet: a path they name is nothing to fix)
     l1 = [a for a in store.atoms() if not is_pending(a)] if store.exists() else []
     l2 = sorted(tiers.l2_atoms(repo.workdir).values(), key=lambda a: a["id"])
