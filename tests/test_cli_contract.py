@@ -178,7 +178,10 @@ def test_a_missing_path_is_exit_2_said_once(project: Path, argv: list[str], outp
     assert proc.returncode == 2
     first, _ = _one_line_and_a_hint(proc.stderr)
     assert first.startswith(f"git memory {argv[0]}: ") and "nonexistent" in first
-    assert "nonexistent" not in proc.stdout
+    if output:  # the one JSON object is the error (see the --output json tests below)
+        assert json.loads(proc.stdout)["error"] == first
+    else:
+        assert proc.stdout == ""
 
 
 def test_validate_auto_memory_of_a_file_is_bad_input(project: Path) -> None:
@@ -241,3 +244,61 @@ def test_a_clone_with_committed_memory_and_no_memory_atoms_still_works(repo: Pat
     assert gm(clone, "stale", check=False).returncode in (0, 1)
     assert gm(clone, "consolidate").returncode == 0
     assert gm_json(clone, "pin", next(iter(ids.values())))["op"] == "pin"
+
+
+# --- --output json: exactly one JSON object on stdout, failures included ------------------------
+
+
+def _error_object(proc: subprocess.CompletedProcess[str]) -> dict[str, object]:
+    """The JSON object on stdout says what stderr says: the error line, the hint, the exit code."""
+    lines = proc.stderr.strip().splitlines()
+    hint = next((line.removeprefix("hint: ") for line in lines if line.startswith("hint: ")), None)
+    assert json.loads(proc.stdout) == {"error": lines[0], "hint": hint, "exit": proc.returncode}
+    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+
+
+def test_refusals_and_bad_input_under_output_json_print_one_object(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_adopt import init_project, stage_claims
+
+    ids = stage_claims(init_project(repo, monkeypatch))
+    gm(repo, "adopt", "--all")
+    first, second = list(ids.values())[:2]
+    gm(repo, "pin", first)
+    gm(repo, "decay", second)
+    gm(repo, "supersede", second, "--by", first)
+    for argv in (["pin", first], ["decay", first], ["supersede", second, "--by", first], ["pin", "atm_ffffffff"],
+                 ["log", "atm_ffffffff"], ["forget", "nothing like it"], ["verify", first, "--by", ""],
+                 ["init", "--project", "other"]):
+        proc = gm(repo, *argv, "--output", "json", check=False)
+        assert proc.returncode in (1, 2), argv
+        assert _error_object(proc)["error"] == proc.stderr.splitlines()[0], argv
+
+
+@pytest.mark.parametrize("argv", [["log"], ["inspect", "--tier", "L9"], ["status", "--bogus"], ["frobnicate"],
+                                  ["status", "--output=json", "--bogus"]])
+def test_usage_errors_under_output_json_print_one_object(tmp_path: Path, argv: list[str]) -> None:
+    json_flag = [] if "--output=json" in argv else ["--output", "json"]
+    proc = gm(tmp_path, *argv, *json_flag, check=False)
+    assert proc.returncode == 2 and _error_object(proc)["exit"] == 2
+
+
+def test_not_initialised_under_output_json_prints_one_object(repo: Path) -> None:
+    proc = gm(repo, "context", "--output", "json", check=False)
+    assert _error_object(proc) == {"error": "git memory context: agent-memory is not initialised in this repository "
+                                            "(no memory/atoms branch)", "hint": "run `git memory init`", "exit": 3}
+
+
+def test_a_failing_check_still_prints_its_own_report_only(project: Path) -> None:
+    """verify, remember and validate report their failures as their own JSON: no second object."""
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000002", "2026-11-01",
+                  [{"user": "Never push directly to main; always open a pull request."}])
+    gm(project, "capture", "--all", "--no-stage")
+    atom = gm_json(project, "inspect", "--tier", "L1")["atoms"][0]
+    proc = gm(project, "verify", atom["id"], "--by", "false", "--output", "json", check=False)
+    assert proc.returncode == 1 and json.loads(proc.stdout)["verified"] is False
+    assert "error" not in json.loads(proc.stdout)
+
+
+def test_text_output_prints_no_json_on_errors(repo: Path) -> None:
+    proc = gm(repo, "context", check=False)
+    assert proc.returncode == 3 and proc.stdout == ""

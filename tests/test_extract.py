@@ -911,8 +911,10 @@ def test_cli_json_shape_and_exit_codes(tmp_path: Path) -> None:
     for bad in (tmp_path / "missing.jsonl", tmp_path, garbage, empty):
         proc = _cli("--transcript", str(bad), "--output", "json")
         assert proc.returncode == 2, (bad, proc.stdout, proc.stderr)
-        assert proc.stdout == ""
         assert proc.stderr.startswith("git memory extract: ") and "\nhint: " in proc.stderr
+        # --output json: the one JSON object on stdout is the error (docs/cli.md)
+        line, hint = proc.stderr.splitlines()
+        assert json.loads(proc.stdout) == {"error": line, "hint": hint.removeprefix("hint: "), "exit": 2}
 
 
 def test_cli_default_project_is_the_repository(repo: Path) -> None:

@@ -306,7 +306,7 @@ def _suggest(word: str, candidates: Sequence[str]) -> list[str]:
     return found[:3]
 
 
-def _usage_error(text: str, suggestions: Sequence[str], hint: str, who: str = PROG) -> int:
+def _usage_error(text: str, suggestions: Sequence[str], hint: str, who: str = PROG, as_json: bool = False) -> int:
     """Every usage error, said one way: `<who>: <what is wrong>`, a "did you mean" when there
     is one, and a `hint:` line; exit 2."""
     from agent_memory.cli import colour
@@ -315,7 +315,25 @@ def _usage_error(text: str, suggestions: Sequence[str], hint: str, who: str = PR
     if suggestions:
         print(f"did you mean {' or '.join(repr(s) for s in suggestions)}?", file=sys.stderr)
     print(f"{colour.paint('hint:', 'hint', sys.stderr)} {hint}", file=sys.stderr)
+    if as_json:
+        _error_json(f"{who}: {text}", hint, 2)
     return 2
+
+
+def _json_asked(args_list: Sequence[str]) -> bool:
+    """Whether a command line that did not parse asked for `--output json` (one that parsed
+    says so in its namespace)."""
+    words = list(args_list[: args_list.index("--")] if "--" in args_list else args_list)
+    return "--output=json" in words or any(words[i:i + 2] == ["--output", "json"] for i in range(len(words)))
+
+
+def _error_json(line: str, hint: str | None, code: int) -> None:
+    """docs/cli.md: a verb given `--output json` prints exactly one JSON object on stdout, so
+    a script that parses stdout gets one when the verb fails too (next to the lines on
+    stderr): the error line, its hint and the exit code."""
+    from agent_memory.cli.report import emit_error
+
+    emit_error(line, hint, code)
 
 
 def _verb_named(args_list: Sequence[str]) -> str | None:
@@ -337,7 +355,7 @@ def _unknown_verb(parser: argparse.ArgumentParser, args_list: Sequence[str]) -> 
     if verb in known:
         return None
     return _usage_error(f"{verb!r} is not a git memory verb", _suggest(verb, list(verb_parsers(parser))),
-                        "`git memory help` lists the verbs")
+                        "`git memory help` lists the verbs", as_json=_json_asked(args_list))
 
 
 def _unknown_flags(parser: argparse.ArgumentParser, args: argparse.Namespace, extras: Sequence[str]) -> int:
@@ -347,7 +365,8 @@ def _unknown_flags(parser: argparse.ArgumentParser, args: argparse.Namespace, ex
     suggestions = _suggest(bad.split("=", 1)[0], flags) if bad.startswith("-") else []
     name = f"git memory {args.verb_name}" if getattr(args, "verb_name", None) else "git memory"
     return _usage_error(f"unrecognized argument{'s' if len(extras) > 1 else ''}: {' '.join(extras)}",
-                        suggestions, f"`{name} -h` lists what it takes", who=name)
+                        suggestions, f"`{name} -h` lists what it takes", who=name,
+                        as_json=getattr(args, "output", None) == "json")
 
 
 def usage_line(parser: argparse.ArgumentParser) -> str:
@@ -360,12 +379,13 @@ def usage_line(parser: argparse.ArgumentParser) -> str:
     return usage.replace(" [-h]", "").replace(" [--no-color]", "")
 
 
-def _bad_arguments(exc: _BadArguments) -> int:
+def _bad_arguments(exc: _BadArguments, as_json: bool) -> int:
     """What argparse finds wrong (a missing value or argument, an invalid choice, flags that
     exclude each other), said as every other usage error is: argparse's own way is a usage
     block and `error: …` with no hint."""
     who = exc.parser.prog
-    return _usage_error(exc.message, (), f"usage: {usage_line(exc.parser)} (`{who} -h` explains each)", who=who)
+    return _usage_error(exc.message, (), f"usage: {usage_line(exc.parser)} (`{who} -h` explains each)", who=who,
+                        as_json=as_json)
 
 
 def _bad_hook_arguments(args_list: Sequence[str], message: str) -> int:
@@ -377,7 +397,7 @@ def _bad_hook_arguments(args_list: Sequence[str], message: str) -> int:
     return 0
 
 
-def _print_failure(verb: str, exc: BaseException) -> None:
+def _print_failure(verb: str, exc: BaseException, as_json: bool = False) -> None:
     from agent_memory.cli import colour
 
     # A message may quote a claim: its control characters are shown, not acted on.
@@ -386,6 +406,8 @@ def _print_failure(verb: str, exc: BaseException) -> None:
     hint = getattr(exc, "hint", None)
     if hint:
         print(f"{colour.paint('hint:', 'hint', sys.stderr)} {colour.shown(str(hint))}", file=sys.stderr)
+    if as_json:
+        _error_json(f"git memory {verb}: {message}", hint, getattr(exc, "exit_code", 3))
 
 
 _INTERRUPTS = [0]
@@ -491,7 +513,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _BadArguments as exc:
         if hook:
             return _bad_hook_arguments(args_list, exc.message)
-        return _bad_arguments(exc)
+        return _bad_arguments(exc, _json_asked(args_list))
     if extras:
         if hook:
             return _bad_hook_arguments(args_list, f"unrecognized arguments: {' '.join(extras)}")
@@ -508,6 +530,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # processes it starts (a cloned tree's config never runs our git); what git set for a hook of this repository stays.
     drop_foreign_git_env(locate())
     armed = _arm_interrupts()
+    # A failure after the verb's own JSON object is out (a Report's `failure`) adds none:
+    # stdout carries exactly one.
+    error_json = getattr(args, "output", "text") == "json"
     try:
         module = importlib.import_module(f"agent_memory.cli.{args.module}")
         result = module.run(args)
@@ -516,6 +541,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:  # a Report: printed here, the one place that chooses text or JSON
             from agent_memory.cli.report import emit
 
+            error_json = False
             code = emit(result, getattr(args, "output", "text"))
         if armed:
             _disarm_interrupts()
@@ -523,7 +549,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FatalError as exc:
         if armed:
             _disarm_interrupts()
-        _print_failure(verb, exc)
+        _print_failure(verb, exc, as_json=error_json)
         return exc.exit_code
     except KeyboardInterrupt:
         # Another Ctrl-C while this is reported changes nothing: exit 130, no traceback.
@@ -541,7 +567,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from agent_memory.model.errors import DiskFullError, disk_full
 
         if disk_full(exc):  # not a bug to report: say what the disk said
-            _print_failure(verb, DiskFullError(f"no space left on device ({exc}); nothing more was written"))
+            _print_failure(verb, DiskFullError(f"no space left on device ({exc}); nothing more was written"),
+                           as_json=error_json)
             return EXIT_REPO_STATE
 
         where = log_exception(f"git memory {verb}", exc)
@@ -549,6 +576,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         print(f"git memory {verb}: internal error: {colour.shown(str(exc))}", file=sys.stderr)
         print(f"hint: the traceback is in {where}; please report it", file=sys.stderr)
+        if error_json:
+            _error_json(f"git memory {verb}: internal error: {exc}", f"the traceback is in {where}; please report it",
+                        EXIT_REPO_STATE)
         return EXIT_REPO_STATE
 
 

@@ -80,6 +80,12 @@ def for_people(line: str, stream: Any) -> str:
     return colour.shown(line, stream)
 
 
+def emit_error(line: str, hint: str | None, code: int) -> None:
+    """A failure under `--output json` (no report was printed): stdout still carries one JSON
+    object, saying what the lines on stderr say."""
+    emit_json({"error": line, "hint": hint, "exit": code})
+
+
 def emit(report: Report, output: str = "text") -> int:
     """Print `report` (text, or `json` for --output json) and return its exit code; a failure
     it carries is raised after the report is out."""
