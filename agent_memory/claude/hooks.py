@@ -298,14 +298,14 @@ def _spawn_capture(payload: "Payload", repo: Location) -> None:
     transcript = payload.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
         raise ValueError("SessionEnd payload has no transcript_path")
-    # Absolute: the capture runs in the work tree, not in the directory the hook started in.
+    # Absolute: the capture runs in the git dir, not in the directory the hook started in.
     transcript = os.path.abspath(os.path.expanduser(transcript))
     args = ["hook", "background-capture", "--transcript", transcript, "--git-dir", repo.git_dir,
             "--cwd", repo.top]  # fmt: skip
     session = payload.get("session_id")
     if isinstance(session, str) and session:
         args += ["--session", session]
-    spawn_detached(args, repo.top)
+    spawn_detached(args, repo.git_dir)  # never the work tree (see spawn_detached)
 
 
 def _background_capture(location: Location, extra: dict[str, str | None]) -> None:

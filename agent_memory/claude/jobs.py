@@ -63,7 +63,7 @@ def request_rebuild(repo: Location) -> None:
     except FileExistsError:
         return
     try:
-        spawn_detached(["hook", "rebuild-index", "--git-dir", repo.git_dir, "--cwd", repo.top], repo.top)
+        spawn_detached(["hook", "rebuild-index", "--git-dir", repo.git_dir, "--cwd", repo.top], repo.git_dir)
     except BaseException:
         os.unlink(marker)
         raise
@@ -73,12 +73,18 @@ def spawn_detached(args: list[str], cwd: str) -> None:
     """`python -m agent_memory <args>` fully detached (docs/claude-code-integration.md §3): a
     new session, and no inherited stdin/stdout/stderr or other descriptors. Claude Code reads
     a hook's pipes to EOF, so a child holding one would keep the hook "running". Started with
-    `os.posix_spawn` where there is one: `subprocess` alone costs a hook ~5 ms of imports."""
+    `os.posix_spawn` where there is one: `subprocess` alone costs a hook ~5 ms of imports.
+
+    `cwd` is a folder the repository's content cannot name — its git dir, never the work tree:
+    `python -m` puts its working folder first on the import path, so a cloned repository that
+    commits an `agent_memory/` package would have its code run by every background job
+    (`-P`, where Python has it, also keeps that folder off the path)."""
     if not sys.executable:
         raise RuntimeError(
             "no Python interpreter path (sys.executable) to start the background job with"
         )
-    argv = [sys.executable, "-m", "agent_memory", *args]
+    safe = ["-P"] if sys.version_info >= (3, 11) else []
+    argv = [sys.executable, *safe, "-m", "agent_memory", *args]
     if os.name != "nt" and hasattr(os, "posix_spawn") and hasattr(os, "POSIX_SPAWN_OPEN"):
         devnull = os.devnull
         actions = [
