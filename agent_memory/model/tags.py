@@ -22,6 +22,21 @@ def is_claude_memory(atom: object) -> bool:
     return isinstance(atom, dict) and atom.get("origin") == AUTO_MEMORY_ORIGIN
 
 
+def unvouched_claude_memory(atom: object) -> bool:
+    """Whether the atom's only evidence is a memory file Claude's model wrote and no person has
+    adopted it: such an atom may be reported as contradicting another (inspect --contested,
+    consolidate), but it never makes any atom's line contested in what Claude is told."""
+    if not is_claude_memory(atom) or not isinstance(atom, dict) or atom.get("hand_authored"):
+        return False
+    review = atom.get("review")
+    if isinstance(review, dict) and review.get("state") == "adopted":
+        return False
+    evidence = atom.get("evidence")
+    rules = [str(e.get("rule") or "") for e in (evidence if isinstance(evidence, list) else [])
+             if isinstance(e, dict)]
+    return all(rule.startswith("auto_memory") for rule in rules)
+
+
 def origin_label(atom: object) -> str | None:
     """`Claude's own memory (feedback_x.md)` for such an atom, else None."""
     if not is_claude_memory(atom):

@@ -16,6 +16,7 @@ from typing import Any
 
 from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import is_pending
+from agent_memory.model.tags import unvouched_claude_memory
 from agent_memory.store.recall.files import INDEX_FILENAME, _header, write_contested
 from agent_memory.store.recall.index import CONFIDENCE_CODES, KIND_CODES, BytesBlob, RecallIndex
 from agent_memory.store.recall.score import LENGTH_UNITS, QUOTE_TF, QUOTE_UNITS, idf_max_of, idf_of
@@ -141,12 +142,18 @@ def contested_map(atoms: Sequence[Atom]) -> dict[str, str]:
     covers every id in a conflict, recallable or not (an adopted atom's L2 twin, or an id known
     only from a `contested_by`), because SessionStart tags L2/L3 lines from it too."""
     seen_at = {str(a.get("id")): epoch_of(a.get("last_seen")) for a in atoms}
+    # A conflict with an atom only Claude's model wrote (and no person adopted) is reported for
+    # review, never injected: it tags neither side.
+    unvouched = {str(a.get("id")) for a in atoms if unvouched_claude_memory(a)}
     partners: dict[str, set[str]] = {}
     for atom in atoms:
         ident = str(atom.get("id"))
-        if atom.get("contested"):
+        listed = [str(other) for other in atom.get("contested_by") or []]
+        if atom.get("contested") and ident not in unvouched and (not listed or not set(listed) <= unvouched):
             partners.setdefault(ident, set())
-        for other in atom.get("contested_by") or []:
+        for other in listed:
+            if ident in unvouched or other in unvouched:
+                continue
             partners.setdefault(ident, set()).add(str(other))
             partners.setdefault(str(other), set()).add(ident)
     contested: dict[str, str] = {}

@@ -185,14 +185,26 @@ def _contested_updates(snap: Any, atoms: list[Atom], gone: list[str],
         for ident in touched:
             affected.update(graph.get(ident, ()))
         affected.update(ident for ident, listed in graph.items() if touched.intersection(listed))
+
+    def at_tip(ident: str) -> Atom | None:
+        return changed.get(ident) or (None if ident in touched else snap.atoms.get(ident))
+
+    # As build.contested_map: a conflict with an unadopted atom only Claude's model wrote tags
+    # neither side (it is reported for review, never injected).
+    unvouched = {ident for ident in set(after).union(*after.values())
+                 if build.unvouched_claude_memory(at_tip(ident))}
     partners: dict[str, set[str]] = {}
     for ident, listed in after.items():
-        partners.setdefault(ident, set()).update(listed)
+        if ident not in unvouched and (not listed or not set(listed) <= unvouched):
+            partners.setdefault(ident, set())
         for other in listed:
+            if ident in unvouched or other in unvouched:
+                continue
+            partners.setdefault(ident, set()).add(other)
             partners.setdefault(other, set()).add(ident)
 
     def seen(ident: str) -> float | None:
-        atom = changed.get(ident) or (None if ident in touched else snap.atoms.get(ident))
+        atom = at_tip(ident)
         return None if atom is None else build.epoch_of(atom.get("last_seen"))
 
     updates: dict[str, str] = {}
