@@ -376,6 +376,17 @@ def test_a_claim_held_in_only_one_project_is_refused(tmp_path: Path) -> None:
     assert promote["blocked"][0]["reasons"] == ["held in 1 project (alpha), needs 2"]
 
 
+def test_one_repository_cannot_speak_for_two_projects(tmp_path: Path) -> None:
+    # A repository whose committed log holds the claim as L2 of two made-up projects, both
+    # backdated (a clone of someone else's repository): it is one project, its own.
+    alpha = make_project(tmp_path, "alpha")
+    forged = [l2_atom(name, PUSH_RULE, promoted_at="2026-09-01T09:00:00Z") for name in ("ghost", "phantom")]
+    commit_adopted(alpha, "L2", forged, "memory")
+    promote = gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))
+    assert promote["eligible"] == []
+    assert not any("ghost" in json.dumps(b) or "phantom" in json.dumps(b) for b in promote["blocked"])
+
+
 def test_kind_disagreement_is_refused_and_nothing_is_staged(tmp_path: Path) -> None:
     alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
     claim = "Use pnpm for installs"

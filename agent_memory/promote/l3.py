@@ -108,6 +108,27 @@ def _l1_flags(repo: git.Repo) -> tuple[dict[str, Atom], list[Atom]]:
     return atoms, [a for a in atoms.values() if a.get("contested_by")]
 
 
+def _lines_of(text: str, project: str) -> str:
+    """The lines of a repository's adopted.log that speak for the project registered for it: a
+    line naming another project counts for none (one cloned repository could otherwise commit
+    the same claim as L2 of two made-up projects, backdated, and pass the "held in 2 projects
+    for 30 days" gate on its own). A line naming no project (it names an id) stays."""
+    import json
+
+    kept = []
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            kept.append(line)  # (the log's own parser judges what it cannot read)
+            continue
+        atom = record.get("atom") if isinstance(record, dict) else None
+        named = atom.get("project") if isinstance(atom, dict) else None
+        if named is None or str(named) == project:
+            kept.append(line)
+    return "\n".join(kept) + ("\n" if kept else "")
+
+
 def read_projects(home: GlobalRepo) -> ProjectsRead:
     texts: list[str] = []
     landed: dict[str, str] = {}
@@ -136,7 +157,7 @@ def read_projects(home: GlobalRepo) -> ProjectsRead:
         except Exception as exc:  # noqa: BLE001 - one broken project must not hide the others
             out.skipped.append({"project": name, "path": where, "reason": f"unreadable: {exc}"})
             continue
-        texts.append(text)
+        texts.append(_lines_of(text, name))
         for ident, when in times.items():
             landed[ident] = min(when, landed.get(ident, when))
         for ident, record in records.items():
