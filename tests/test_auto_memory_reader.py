@@ -141,7 +141,7 @@ def test_provenance_without_a_transcript(folder: Path) -> None:
     stamped = by_file["feedback_release_branch.md"]
     assert stamped["sessions"] == ["0b7c8a52-3f1e-4d5a-9c11-5e2f8b7d6a01"]
     assert stamped["source"] == "~/.claude/projects/-home-user-proj/0b7c8a52-3f1e-4d5a-9c11-5e2f8b7d6a01.jsonl#L0"
-    assert stamped["first_seen"] == "2026-10-05T09:12:44Z"  # the client's `modified` stamp
+    assert stamped["first_seen"] != "2026-10-05T09:12:44Z"  # the file's mtime: `modified` is model-written
     plain_file = by_file["team/feedback_reviews.md"]
     assert plain_file["source"] == "~/.claude/projects/-home-user-proj/memory/team/feedback_reviews.md#L8"
     for atom in by_file.values():
@@ -188,7 +188,8 @@ def test_two_files_with_one_rule_are_one_atom_and_merge_is_a_join(folder: Path) 
     read = reader.read_folder(folder)
     atoms = memory_atoms(read.notes, "proj", "-p", folder)
     [terse] = [a for a in atoms if a["claim"].startswith("Prefer short answers")]
-    assert terse["memory_file"] == "user_terse.md" and len(terse["sessions"]) == 2
+    # no transcript shows either write: the folder's copy is one observation, not one a file
+    assert terse["memory_file"] == "user_terse.md" and len(terse["sessions"]) == 1
     a, b = (memory_atoms([n], "proj", "-p", folder)[0] for n in read.notes if n.file.startswith("user_terse"))
     assert merge(a, b) == merge(b, a) == merge(merge(a, b), b)
 

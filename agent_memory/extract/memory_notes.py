@@ -16,9 +16,12 @@ One note (automemory/notes.py) is one candidate atom:
 
 Provenance (`Sighting`): one observation per distinct session that wrote or edited the file
 with this claim — the transcript line of its last such tool call (automemory/writes.py finds
-them); else the session its `originSessionId` names (line 0: the session, not a line of it);
-else the file itself, `~/.claude/projects/<slug>/memory/<file>#L<rule line>`, never an
-absolute path. Being loaded into a session is not an observation.
+them; only these are sessions). A claim no transcript shows written is one observation in
+all, however many files hold it: the session its first file's `originSessionId` names (line 0:
+the session, not a line of it; only a session-id-like stamp, hex and dashes), else that file
+itself, `~/.claude/projects/<slug>/memory/<file>#L<rule line>`, never an absolute path, at
+the file's mtime (the model-written `modified` sets no day). Being loaded into a session is
+not an observation.
 """
 
 from __future__ import annotations
@@ -133,11 +136,30 @@ def memory_pointer(slug: str, rel: str, line: int) -> str:
     return f"~/.claude/projects/{slug}/memory/{'/'.join(parts)}#L{max(int(line), 0)}"
 
 
+_STAMP = re.compile(r"[0-9A-Fa-f-]{8,64}")
+
+
+def stamped_session(note: MemoryNote) -> str | None:
+    """The note's `originSessionId` when it looks like a Claude Code session id (hex and
+    dashes, 8-64 characters, nothing a redaction rule reads as a secret); else None. The stamp
+    is model-writable text: anything else in it is ignored, never stored."""
+    from agent_memory.redact.redactor import redact
+
+    stamp = note.origin_session
+    if not isinstance(stamp, str) or not _STAMP.fullmatch(stamp) or not re.search(r"[0-9A-Fa-f]", stamp):
+        return None
+    if redact(stamp)[1]:
+        return None
+    return stamp.lower()
+
+
 def fallback_sightings(note: MemoryNote, slug: str, folder: Path | None = None) -> list[Sighting]:
-    """No transcript shows a write of this memory: the session its `originSessionId` names
-    (the client stamps the session of each write), else the file itself."""
-    at = _iso(note.modified, note.mtime)
-    session = _SESSION_CHARS.sub("-", note.origin_session or "").strip("-.")
+    """No transcript shows a write of this memory: the file is one observation of its own, in
+    the session its `originSessionId` names (when it looks like a session id), else in the
+    file itself. Its time is the file's mtime: the frontmatter's `modified` is the model's
+    writing and never sets a day."""
+    at = _iso(None, note.mtime)
+    session = stamped_session(note)
     if session:
         return [Sighting(session, f"~/.claude/projects/{slug}/{session}.jsonl#L0", at)]
     pointer = memory_pointer(slug, note.file, note.rule_line)
@@ -203,14 +225,25 @@ def memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: P
                  sightings: dict[str, list[Sighting]] | None = None) -> list[Atom]:  # fmt: skip
     """The candidates of a folder's notes, merged per id (two files with one rule are one
     atom), sorted by first sighting then id. `sightings` maps a note's file to the sessions
-    that wrote it with its current claim; a note without any gets `fallback_sightings`."""
-    by_id: dict[str, Atom] = {}
-    for note in notes:
-        seen = (sightings or {}).get(note.file) or fallback_sightings(note, slug, folder)
-        atom = memory_atom(note, project, seen)
-        current = by_id.get(atom["id"])
-        by_id[atom["id"]] = atom if current is None else merge(current, atom)
-    return sorted(by_id.values(), key=lambda a: (a["first_seen"], a["id"]))
+    whose transcripts show them writing it with its current claim: only those are sessions.
+    What the files themselves say is at most one observation of a claim (the folder's copy,
+    `fallback_sightings` of its first file), and only for a claim no transcript shows
+    written: a model that writes one rule into many files, or stamps them with made-up
+    sessions and dates, still has one observation, never a recurrence."""
+    found: dict[str, list[Atom]] = {}
+    copies: dict[str, list[MemoryNote]] = {}
+    for note in sorted(notes, key=lambda n: n.file):
+        seen = (sightings or {}).get(note.file)
+        if seen:
+            atom = memory_atom(note, project, seen)
+            found.setdefault(atom["id"], []).append(atom)
+        else:
+            placeholder = Sighting("memory", memory_pointer(slug, note.file, note.rule_line), _iso(None, note.mtime))
+            copies.setdefault(memory_atom(note, project, [placeholder])["id"], []).append(note)
+    for ident, group in copies.items():
+        if ident not in found:  # the folder's copy of a claim no transcript shows: one observation
+            found[ident] = [memory_atom(group[0], project, fallback_sightings(group[0], slug, folder))]
+    return sorted((merge_all(atoms) for atoms in found.values()), key=lambda a: (a["first_seen"], a["id"]))
 
 
 @dataclass
@@ -235,11 +268,12 @@ def extract_folder(folder: Path, project: str, slug: str,
 
 
 def write_sightings(notes: Iterable[MemoryNote], writes: Sequence[MemoryWrite], slug: str) -> dict[str, list[Sighting]]:
-    """The observations of each note: the distinct sessions whose transcript shows a write or
-    an edit of its file that left this claim (the last such call of each session is the
-    back-pointer), and the session its `originSessionId` stamp names when no transcript of
-    that session is here. A write that left another claim is an earlier (or other) version:
-    not this atom's observation. A write whose result the transcript does not show counts."""
+    """The observations of each note: the distinct sessions whose transcript shows a
+    successful write or edit of its file that left this claim (the last such call of each
+    session is the back-pointer, its time the transcript's). A write that left another claim
+    is an earlier (or other) version: not this atom's observation. A write whose result shows
+    no text counts. The `originSessionId` stamp is not a write: a session counts only when
+    its transcript is here and shows the call."""
     by_file = writes_by_file(writes)
     out: dict[str, list[Sighting]] = {}
     transcripts: dict[str, Transcript] = {}  # one identity per transcript, however many writes it shows
@@ -257,9 +291,6 @@ def write_sightings(notes: Iterable[MemoryNote], writes: Sequence[MemoryWrite], 
             key = os.fspath(w.transcript)
             where = transcripts.get(key) or transcripts.setdefault(key, Transcript.of(key))
             found.append(Sighting(w.session, where.at(w.line), w.at or _iso(None, note.mtime), where.local))
-        stamped = fallback_sightings(note, slug) if note.origin_session else []
-        if stamped and stamped[0].session not in last:
-            found += stamped  # the client stamped the session of the last write: it wrote this version
         if found:
             out[note.file] = found
     return out
@@ -270,5 +301,5 @@ def transcript_sighting(transcript: str | os.PathLike[str], line: int, session: 
     return Sighting(session, canonical_pointer(transcript, line), at, path)
 
 
-__all__ = ["ORIGIN", "FolderExtract", "Sighting", "claim_for", "extract_folder", "write_sightings", "fallback_sightings", "kind_for", "memory_atom",
+__all__ = ["ORIGIN", "FolderExtract", "Sighting", "claim_for", "extract_folder", "write_sightings", "fallback_sightings", "kind_for", "memory_atom", "stamped_session",
            "memory_atoms", "memory_pointer", "transcript_sighting"]  # fmt: skip
