@@ -5,7 +5,8 @@ re-exports these names) so that capture, below `claude/` in the layers, reaches 
 without climbing. How Claude Code resolves it, with sources, is in that module's docstring:
 `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`, then `autoMemoryDirectory` from the first *trusted*
 settings source (managed policy, `--settings`, local, user; never the committed project
-settings), then `<config>/projects/<slug>/memory/` (base `CLAUDE_CODE_REMOTE_MEMORY_DIR` when
+settings, and never a `.claude/settings.local.json` that git tracks: a file the repository
+commits is the repository's word, not the user's, whatever its name), then `<config>/projects/<slug>/memory/` (base `CLAUDE_CODE_REMOTE_MEMORY_DIR` when
 set), `<slug>` being the canonical git root (every worktree shares one folder).
 """
 
@@ -92,6 +93,23 @@ def _setting_in(path: Path) -> tuple[bool, object]:
     return True, data[SETTING_KEY]
 
 
+LOCAL_SETTINGS_REL = ".claude/settings.local.json"
+
+
+def tracked_by_git(repo_root: Path, rel: str) -> bool:
+    """Whether git tracks `rel` in `repo_root`'s index (committed or staged by the repository)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(repo_root), "ls-files", "-z", "--", rel],
+            capture_output=True, check=False, timeout=30,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0 and bool(done.stdout.strip(b"\0"))
+
+
 def resolve_auto_memory_dir(
     repo_root: Path, *, managed_settings: Path | None = None
 ) -> AutoMemoryLocation:
@@ -118,6 +136,12 @@ def resolve_auto_memory_dir(
     for label, settings_file in sources:
         defined, value = _setting_in(settings_file)
         if not defined:
+            continue
+        if label == "local" and tracked_by_git(repo_root, LOCAL_SETTINGS_REL):
+            notes.append(
+                f"{SETTING_KEY} in {settings_file} ignored: git tracks the file, so the "
+                "repository set it, not you"
+            )
             continue
         valid = _valid_memory_path(value, expand_tilde=True) if isinstance(value, str) else None
         if valid:

@@ -4,7 +4,10 @@ What is walked: every file under the folder, nested folders included (`team/`, p
 subfolders with their own `MEMORY.md`), dotfiles and dot-folders excepted (the client's and
 our own bookkeeping, e.g. `.memory-pressure.jsonl`). Index files (`MEMORY.md`, `MEMORY*.md`)
 are not memories and are neither. Nothing is followed out of the folder: a symlink (to a file
-or a folder) is skipped, not read, as is anything that is not a regular file.
+or a folder) is skipped, not read, as is anything that is not a regular file, and a folder
+that is itself a symlink is not read at all. The walk is bounded: `MAX_DEPTH` folders deep and
+`MAX_FILES` entries; past either it stops and says so (`FolderRead.problems`, which capture
+writes as one errors.log line) — a settings file naming `/usr` must not make a capture read it.
 
 Skip reasons (`SKIP_REASONS`): a symlink, not a regular file, not markdown, not text, too
 large, empty, and a file with no frontmatter and no rule to take, or frontmatter with neither a
@@ -19,12 +22,16 @@ import hashlib
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent_memory.automemory.frontmatter import normalise_text, parse
 from agent_memory.automemory.location import is_index_file
 from agent_memory.automemory.markdown import is_template, split_body, statement
+from agent_memory.automemory.quick import (  # the bounds of every walk of the folder
+    MAX_DEPTH,
+    MAX_FILES,
+)
 
 KNOWN_TYPES = ("user", "feedback", "project", "reference")
 MAX_BYTES = 256 * 1024  # a topic file is a paragraph or two; a bigger one is not a memory
@@ -78,14 +85,31 @@ class FolderRead:
     notes: list[MemoryNote]
     skipped: list[Skipped]
     indexes: list[str]
+    problems: list[str] = field(default_factory=list)  # why the walk stopped early, one line each
 
 
-def walk(folder: Path) -> Iterator[tuple[str, os.stat_result]]:
+def walk(folder: Path, problems: list[str] | None = None) -> Iterator[tuple[str, os.stat_result]]:
     """(relative path, lstat) of every entry that is not a dot entry or a real folder,
-    sorted; symlinked folders are yielded (to be skipped), never entered."""
+    sorted; symlinked folders are yielded (to be skipped), never entered. Nothing when the
+    folder itself is a symlink; at most `MAX_FILES` entries, `MAX_DEPTH` folders deep — the
+    reason the walk stopped is appended to `problems`."""
+    said = problems if problems is not None else []
+    try:
+        if stat.S_ISLNK(os.lstat(folder).st_mode):
+            said.append(f"{folder}: the memory folder is a symlink: not read (nothing is read through a link)")
+            return
+    except OSError:
+        return
     stack = [""]
+    count = 0
+    deep = False
     while stack:
         rel_dir = stack.pop()
+        if rel_dir and rel_dir.count("/") + 1 > MAX_DEPTH:
+            if not deep:
+                said.append(f"{folder}: folders more than {MAX_DEPTH} levels deep not read ({rel_dir}/…)")
+                deep = True
+            continue
         here = folder / rel_dir if rel_dir else folder
         try:
             entries = sorted(os.scandir(here), key=lambda e: e.name)
@@ -103,6 +127,10 @@ def walk(folder: Path) -> Iterator[tuple[str, os.stat_result]]:
             if stat.S_ISDIR(st.st_mode):
                 subdirs.append(rel)
                 continue
+            count += 1
+            if count > MAX_FILES:
+                said.append(f"{folder}: more than {MAX_FILES} files: the rest not read (is this Claude's memory folder?)")
+                return
             yield rel, st
         stack.extend(reversed(subdirs))
 
@@ -110,7 +138,7 @@ def walk(folder: Path) -> Iterator[tuple[str, os.stat_result]]:
 def read_folder(folder: Path) -> FolderRead:
     """Every topic file of `folder`, read: notes and skips, sorted by path."""
     out = FolderRead(folder, [], [], [])
-    for rel, st in walk(folder):
+    for rel, st in walk(folder, out.problems):
         if stat.S_ISLNK(st.st_mode):
             out.skipped.append(Skipped(rel, SYMLINK))
             continue
@@ -196,5 +224,5 @@ def _field_line(text: str, key: str) -> int:
     return 1
 
 
-__all__ = ["KNOWN_TYPES", "SKIP_REASONS", "FolderRead", "MemoryNote", "Skipped", "note_from_bytes",
+__all__ = ["KNOWN_TYPES", "MAX_DEPTH", "MAX_FILES", "SKIP_REASONS", "FolderRead", "MemoryNote", "Skipped", "note_from_bytes",
            "read_folder", "read_note", "walk"]  # fmt: skip

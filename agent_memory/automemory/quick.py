@@ -20,6 +20,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from agent_memory.transcripts.ledger import Ledger
 
+MAX_DEPTH = 4  # folders below the memory folder that are walked (`team/topic/…` is 2)
+MAX_FILES = 1000  # entries read from one folder, in all; the client's own index holds ~200
 LEDGER_KIND = "auto-memory"  # its kind of source in the capture ledger (transcripts/ledger.py)
 SETTING = b"autoMemoryDirectory"
 COWORK_OVERRIDE_ENV = "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"
@@ -71,11 +73,15 @@ def signature(folder: str | os.PathLike[str]) -> str | None:
         top = os.stat(folder)
     except OSError:
         return None
+    if os.path.islink(folder):
+        return None  # never read through a link (notes.walk)
     count = size = stamps = names = kinds = 0
     stamps += top.st_mtime_ns
-    pending = [os.fspath(folder)]
-    while pending:
-        here = pending.pop()
+    pending = [(os.fspath(folder), 0)]
+    while pending and count <= MAX_FILES:
+        here, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            continue
         try:
             entries = list(os.scandir(here))
         except OSError:
@@ -93,7 +99,7 @@ def signature(folder: str | os.PathLike[str]) -> str | None:
             names += sum(map(ord, entry.name))
             kinds += st.st_mode
             if entry.is_dir(follow_symlinks=False):
-                pending.append(entry.path)
+                pending.append((entry.path, depth + 1))
     return f"am1:{count}:{size}:{stamps}:{names}:{kinds}"
 
 

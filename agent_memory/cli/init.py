@@ -85,7 +85,13 @@ def run(args: argparse.Namespace) -> Report:
             # them a second time through the imports (docs/claude-code-integration.md §8).
             if install.ignore_local_settings(repo.workdir):
                 changed_files += [] if ".gitignore" in changed_files else [".gitignore"]
-            if exclude_memory_imports(repo.workdir) == "added":
+            from agent_memory.automemory.location import LOCAL_SETTINGS_REL, tracked_by_git
+
+            if tracked_by_git(repo.workdir, LOCAL_SETTINGS_REL):
+                # The repository commits the "local" file: editing it would change a tracked file.
+                steps["memory imports"] = (f"{LOCAL_SETTINGS_REL} is tracked by git: left unchanged "
+                                           "(claudeMdExcludes not added; untrack it to let init add it)")
+            elif exclude_memory_imports(repo.workdir) == "added":
                 steps["memory imports"] = ("left to the SessionStart hook on this machine "
                                            "(claudeMdExcludes in .claude/settings.local.json)")
         if changed_files:

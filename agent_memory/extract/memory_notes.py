@@ -30,7 +30,7 @@ import datetime as _dt
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -253,6 +253,7 @@ class FolderExtract:
     atoms: list[Atom]
     skipped: list[Skipped]
     notes: list[MemoryNote]
+    problems: list[str] = field(default_factory=list)  # why the folder was not read in full
 
     def to_json(self) -> dict[str, Any]:
         return {"atoms": self.atoms, "skipped": [s.to_json() for s in self.skipped]}
@@ -264,7 +265,7 @@ def extract_folder(folder: Path, project: str, slug: str,
     sessions `writes` show writing them (automemory/writes.py). The folder is only read."""
     read = read_folder(folder)
     atoms = memory_atoms(read.notes, project, slug, folder, write_sightings(read.notes, writes or [], slug))
-    return FolderExtract(atoms, read.skipped, read.notes)
+    return FolderExtract(atoms, read.skipped, read.notes, read.problems)
 
 
 def write_sightings(notes: Iterable[MemoryNote], writes: Sequence[MemoryWrite], slug: str) -> dict[str, list[Sighting]]:

@@ -25,6 +25,7 @@ from agent_memory.automemory.quick import LEDGER_KIND, folder_key, project_folde
 from agent_memory.automemory.writes import WriteIndex
 from agent_memory.extract.memory_notes import extract_folder
 from agent_memory.extract.pipeline import safe_project
+from agent_memory.gitio.state import log_error
 from agent_memory.store.capture import CaptureResult, Limits, capture_atoms
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.files import find_transcripts
@@ -33,8 +34,9 @@ from agent_memory.transcripts.ledger import Entry, Ledger
 
 @dataclass
 class FolderCapture:
-    """What capturing the folder did: `read` is "absent" (no folder), "unchanged" (not read:
-    nothing changed since its last capture) or "read"."""
+    """What capturing the folder did: `read` is "absent" (no folder), "symlink" (not read:
+    the folder is a link, one errors.log line), "unchanged" (not read: nothing changed since
+    its last capture) or "read"."""
 
     folder: Path
     read: str
@@ -55,6 +57,10 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     """Capture the project's auto-memory folder (or `folder`) into memory/atoms: one commit
     when something is new, none when the folder is unchanged or adds nothing."""
     folder = folder or Path(project_folder(store.repo.common_dir, root))
+    if folder.is_symlink():
+        # SECURITY.md: never followed through a symlink — it could name any folder at all.
+        log_error(f"auto-memory: {folder} is a symlink: not read (nothing is read through a link)", root)
+        return FolderCapture(folder, "symlink")
     if not folder.is_dir():
         return FolderCapture(folder, "absent")
     ledger = ledger if ledger is not None else Ledger(store.repo.common_dir)
@@ -67,6 +73,8 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     writes = index.refresh(find_transcripts(root))
     slug = memory_slug(folder, root)
     extracted = extract_folder(folder, safe_project(project), slug, writes)
+    for problem in extracted.problems:
+        log_error(f"auto-memory: {problem}", root)
     result = capture_atoms(store, extracted.atoms, None, f"~/.claude/projects/{slug}/memory", limits)
     index.save()
     ledger.record(Entry(LEDGER_KIND, key, state))

@@ -1,0 +1,93 @@
+"""A repository cannot point agent-memory at a folder of its choosing, and the folder read is
+bounded: a committed `.claude/settings.local.json` is not the user's setting, a symlinked memory
+folder is not read, and the walk stops at `MAX_DEPTH` / `MAX_FILES` with one errors.log line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import git
+from sessions import gm
+
+import agent_memory.gitio.repo as git_boundary
+from agent_memory.automemory import quick
+from agent_memory.automemory.location import resolve_auto_memory_dir
+from agent_memory.automemory.notes import MAX_DEPTH, MAX_FILES, read_folder
+from agent_memory.store.auto_memory import capture_auto_memory
+from agent_memory.store.l1 import L1Store
+
+NOTE = "---\nname: n{i}\ndescription: Always run the linter before committing change {i}\ntype: feedback\n---\n"
+
+
+def _local(repo: Path, value: str) -> Path:
+    local = repo / ".claude" / "settings.local.json"
+    local.parent.mkdir(exist_ok=True)
+    local.write_text(json.dumps({"autoMemoryDirectory": value}))
+    return local
+
+
+def test_a_committed_local_settings_file_does_not_name_the_folder(repo: Path, tmp_path: Path) -> None:
+    _local(repo, str(tmp_path / "chosen-by-the-repo"))
+    git(repo, "add", "-f", ".claude/settings.local.json")
+    git(repo, "commit", "-qm", "ship local settings")
+    location = resolve_auto_memory_dir(repo, managed_settings=tmp_path / "none.json")
+    assert location.source == "default"
+    assert location.path != tmp_path / "chosen-by-the-repo"
+    assert any("git tracks the file" in note for note in location.notes)
+
+
+def test_the_users_own_untracked_local_settings_still_count(repo: Path, tmp_path: Path) -> None:
+    _local(repo, str(tmp_path / "mine"))
+    location = resolve_auto_memory_dir(repo, managed_settings=tmp_path / "none.json")
+    assert location.path == tmp_path / "mine" and location.source.startswith("local:")
+
+
+def test_init_leaves_a_tracked_local_settings_file_unchanged(repo: Path, tmp_path: Path) -> None:
+    local = _local(repo, str(tmp_path / "x"))
+    git(repo, "add", "-f", ".claude/settings.local.json")
+    git(repo, "commit", "-qm", "ship local settings")
+    before = local.read_text()
+    out = gm(repo, "init", "--yes")
+    assert local.read_text() == before
+    assert git(repo, "status", "--porcelain", "--", ".claude/settings.local.json").strip() == ""
+    assert "tracked by git" in out.stdout
+
+
+def test_a_symlinked_memory_folder_is_not_read(repo: Path, tmp_path: Path) -> None:
+    real = tmp_path / "elsewhere"
+    real.mkdir()
+    (real / "rule.md").write_text(NOTE.format(i=1))
+    link = tmp_path / "memory"
+    link.symlink_to(real, target_is_directory=True)
+    read = read_folder(link)
+    assert read.notes == [] and any("symlink" in p for p in read.problems)
+    assert quick.signature(link) is None
+    gm(repo, "init", "--yes")
+    done = capture_auto_memory(L1Store(git_boundary.find_repo(repo)), "p", repo, folder=link)
+    assert done.read == "symlink" and done.result is None
+    assert "is a symlink" in (repo / ".git" / "agent-memory" / "errors.log").read_text()
+
+
+def test_the_walk_is_bounded_in_depth_and_files(repo: Path, tmp_path: Path) -> None:
+    wide = tmp_path / "wide"
+    wide.mkdir()
+    for i in range(MAX_FILES + 5):
+        (wide / f"f{i:05}.md").write_text(NOTE.format(i=i))
+    read = read_folder(wide)
+    assert len(read.notes) == MAX_FILES and any(f"more than {MAX_FILES} files" in p for p in read.problems)
+
+    deep = tmp_path / "deep"
+    here = deep
+    for level in range(MAX_DEPTH + 2):
+        here.mkdir(parents=True)
+        (here / "rule.md").write_text(NOTE.format(i=level))
+        here = here / f"d{level}"
+    read = read_folder(deep)
+    assert len(read.notes) == MAX_DEPTH + 1
+    assert any(f"more than {MAX_DEPTH} levels" in p for p in read.problems)
+
+    gm(repo, "init", "--yes")
+    capture_auto_memory(L1Store(git_boundary.find_repo(repo)), "p", repo, folder=wide)
+    log = (repo / ".git" / "agent-memory" / "errors.log").read_text()
+    assert f"more than {MAX_FILES} files" in log and log.count("auto-memory:") == 1
