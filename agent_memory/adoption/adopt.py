@@ -66,13 +66,21 @@ class Item:
 
 
 def work_files(root: Path, tier: str, target_name: str) -> TierFiles:
-    log_path, target_path = root / LOG_PATH, root / target_name
-    return TierFiles(
-        tier=tier,
-        target_name=target_name,
-        log_text=log_path.read_text("utf-8") if log_path.exists() else "",
-        target_text=target_path.read_text("utf-8") if target_path.exists() else "",
-    )
+    """The tier's log and block as they are under `root`; RepoStateError (exit 3, one line
+    naming the file, line and byte offset) when either is not UTF-8 — a pull brings it in
+    without any hook — rather than an internal error."""
+    from agent_memory.committed.tiers import utf8_error
+
+    restore = "git" if tier == "L2" else f"git -C {root}"
+    texts = []
+    for rel in (LOG_PATH, target_name):
+        path = root / rel
+        raw = path.read_bytes() if path.exists() else b""
+        try:
+            texts.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise utf8_error(path, rel, raw, exc, restore) from None
+    return TierFiles(tier=tier, target_name=target_name, log_text=texts[0], target_text=texts[1])
 
 
 def refuse_links(root: Path, tier: str, target_name: str, outcome: str) -> None:

@@ -195,12 +195,11 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
                        "(a link makes Claude read whatever it points to); replace it with the real one"
                        for p in dict.fromkeys(odd)]  # fmt: skip
             continue
-        files = TierFiles(
-            tier=tier,
-            target_name=target,
-            log_text=log_path.read_text("utf-8") if log_path.exists() else "",
-            target_text=target_path.read_text("utf-8") if target_path.exists() else "",
-        )
+        try:
+            files = work_files(root, tier, target)
+        except RepoStateError as exc:  # a file that is not UTF-8: a finding, not a crash
+            errors.append(f"{exc.message}; {exc.hint}")
+            continue
         errors += [f"{log_path}: {e}" for e in files.log_errors(validate=True)]
         if fix:
             files = _drop_refused(files, tier, root, fixed)

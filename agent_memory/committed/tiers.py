@@ -115,9 +115,44 @@ def read_log(root: Path | None) -> tuple[list[adopted_log.LogEntry], list[str]]:
         text = read_inside(root, adopted_log.LOG_PATH)
     except FileNotFoundError:
         return [], []
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:
+        # One bad byte (a pull runs no hook) costs its own line, not every entry of the log.
+        try:
+            with open(open_inside(root, adopted_log.LOG_PATH), "rb") as fh:
+                text, bad = decode_lines(fh.read())
+        except OSError as exc:
+            return [], [f"{path}: unreadable: {exc}"]
+        entries, errors = adopted_log.parse(text)
+        return entries, [f"{path}: {b}" for b in bad] + errors
+    except OSError as exc:
         return [], [f"{path}: unreadable: {exc}"]
     return adopted_log.parse(text)
+
+
+def decode_lines(raw: bytes) -> tuple[str, list[str]]:
+    """`raw` as UTF-8, line by line: a line that is not UTF-8 is left out (blank) and named,
+    `line N (byte offset O): not UTF-8`, O being the first bad byte's offset in the file."""
+    lines, bad, offset = [], [], 0
+    for number, line in enumerate(raw.split(b"\n"), 1):
+        try:
+            lines.append(line.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            lines.append("")
+            bad.append(f"line {number} (byte offset {offset + exc.start}): not UTF-8")
+        offset += len(line) + 1
+    return "\n".join(lines), bad
+
+
+def utf8_error(path: Path, rel: str, raw: bytes, exc: UnicodeDecodeError, restore: str) -> Exception:
+    """The one-line refusal for a memory file that is not UTF-8: where, and how to get it back."""
+    from agent_memory.model.errors import RepoStateError
+
+    line = raw.count(b"\n", 0, exc.start) + 1
+    return RepoStateError(
+        f"{path}: not UTF-8 at line {line} (byte offset {exc.start}); nothing was changed",
+        hint=f"restore it from history: `{restore} checkout HEAD -- {rel}` (or find the last good "
+        f"version with `{restore} log -p -- {rel}`), then run `git memory validate`",
+    )
 
 
 def _is_stamp(value: object) -> bool:
@@ -208,7 +243,19 @@ def held(root: str | os.PathLike[str] | None) -> dict[str, Atom]:
         return {}
     try:
         text = read_inside(root, LOG_RELPATH)
-    except (OSError, UnicodeDecodeError):
+    except UnicodeDecodeError:
+        # A line that is not UTF-8 (a pull brings it in without any hook) is left out; the
+        # others are held, and one errors.log line names it (`git memory validate`: every one).
+        try:
+            with open(open_inside(root, LOG_RELPATH), "rb") as fh:
+                text, bad = decode_lines(fh.read())
+        except OSError:
+            return {}
+        from agent_memory.gitio.state import log_error
+
+        log_error(f"{os.path.join(os.fspath(root), LOG_RELPATH)}: {bad[0]}: that line was left out; "
+                  "`git memory validate` names every bad line", root)  # fmt: skip
+    except OSError:
         return {}
     return fold_text(text)
 
