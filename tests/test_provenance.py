@@ -311,6 +311,13 @@ NOT_TYPED: dict[str, list[dict[str, Any]]] = {
     "queued-from-an-agent": [_queued(prompt=SENTINEL, origin={"kind": "task-notification"})],
     "user-row-from-an-agent": [_prompt(SENTINEL, origin={"kind": "agent"})],
     "sidechain-prompt": [_prompt(SENTINEL, isSidechain=True)],
+    # a prompt queued into a subagent's turn (in the main file), and a user row a tool call put
+    # there (a skill's text carries its sourceToolUseID)
+    "queued-into-a-sidechain": [
+        _attachment({"type": "queued_command", "commandMode": "prompt", "prompt": SENTINEL,
+                     "origin": {"kind": "human"}}, isSidechain=True),  # fmt: skip
+    ],
+    "user-row-from-a-tool-call": [_prompt(SENTINEL, sourceToolUseID="toolu_01")],
     "meta": [_prompt(SENTINEL, isMeta=True)],
     "compact-summary": [_prompt(f"Summary so far: {SENTINEL}", isCompactSummary=True)],
     "transcript-only": [_prompt(SENTINEL, isVisibleInTranscriptOnly=True)],

@@ -865,6 +865,7 @@ def test_the_adopted_cache_follows_the_logs_and_the_blocks(tmp_path: Path) -> No
     block.write_text(render_block([first], "L2").text)
     assert adopted_memory(state, roots).restates("x", "Use pnpm, not npm")
     assert (state / ADOPTED_CACHE).exists()
+    assert (state / ADOPTED_CACHE).stat().st_mode & 0o777 == 0o600  # owner-only, as its folder
     second = committed_atom("Never push directly to main", project="proj")
     with log.open("a") as fh:
         fh.write(format_entry(LogEntry(op="adopt", atom=second, at="2026-11-02T00:00:00Z")))

@@ -296,8 +296,8 @@ def _typed_blocks(data: dict[str, Any]) -> list[str] | None:
     if not is_user_record(data) or data.get("isSidechain"):
         # Sidechain "prompts" are written by the parent agent, not by the user.
         return None
-    if data.get("toolUseResult") is not None:
-        return None
+    if data.get("toolUseResult") is not None or "sourceToolUseID" in data:
+        return None  # a tool's result, or a skill's text a tool call put there (reader._submitted)
     content = data["message"].get("content")
     if isinstance(content, str):
         return [content]
@@ -347,6 +347,8 @@ def queued_prompt(data: dict[str, Any]) -> str | None:
         return None
     if attachment.get("type") != "queued_command" or attachment.get("isMeta") or data.get("isMeta"):
         return None
+    if data.get("isSidechain"):
+        return None  # queued into a subagent's turn: the parent agent's writing, not the user's
     if attachment.get("commandMode", "prompt") != "prompt":
         return None
     origin = attachment.get("origin")

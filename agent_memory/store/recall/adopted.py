@@ -102,7 +102,8 @@ def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]") -> 
     found = Adopted.of(atoms)
     try:
         tmp = f"{cache}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as fh:
+        # owner-only as the rest of the state folder (0o600), created so (no umask window)
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as fh:
             marshal.dump((sig, tuple(found.ids), tuple(found.claims),
                           tuple(tuple(sorted(t)) for t in found.token_sets)), fh)  # fmt: skip
         os.replace(tmp, cache)
