@@ -107,6 +107,12 @@ def test_help_explains_every_documented_verb_hook_included(tmp_path: Path) -> No
     (["capture", "--since"], "git memory capture: argument --since: expected one argument"),
     (["adopt", "--yes"], "git memory adopt: argument --yes: expected at least one argument"),
     (["status", "--output", "yaml"], "git memory status: argument --output: invalid choice: 'yaml'"),
+    # an empty value is no value: it was taken as the flag not given (the overview, the
+    # repository's store, a scratch folder)
+    (["inspect", "--why", ""], "git memory inspect: argument --why: must not be empty"),
+    (["validate", "--atoms", " "], "git memory validate: argument --atoms: must not be empty"),
+    (["demo", "--dir", ""], "git memory demo: argument --dir: must not be empty"),
+    (["extract", "--transcript", ""], "git memory extract: argument --transcript: must not be empty"),
 ])
 def test_a_usage_error_is_one_line_and_a_hint_with_the_usage(tmp_path: Path, argv: list[str], what: str) -> None:
     proc = gm(tmp_path, *argv, check=False)

@@ -49,6 +49,17 @@ _OUTPUT = {"choices": ["json", "text"], "default": "text", "metavar": "json|text
 _ID = "an atom id (atm_…), a unique id prefix, or words of its claim"
 
 
+def _given(text: str) -> str:
+    """A value that must say something: `--why ''` answered the overview, `--atoms ''`
+    validated the repository, `--dir ''` used a scratch folder, each as if the flag were not
+    given."""
+    if not text.strip():
+        import argparse
+
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
+
+
 def _out(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", **_OUTPUT)  # type: ignore[arg-type]
 
@@ -142,7 +153,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = verb("status", "tier counts, staged items, recent errors, hook state")
     _out(p)
     p = verb("demo", "run the whole loop in a scratch repo on bundled transcripts")
-    p.add_argument("--dir", metavar="PATH", help="where to build the scratch repo (default: a new temporary directory, deleted afterwards)")
+    p.add_argument("--dir", metavar="PATH", type=_given, help="where to build the scratch repo (default: a new temporary directory, deleted afterwards)")
     p.add_argument("--keep", action="store_true", help="keep a copy of the scratch repo afterwards")
     p = verb("completion", "print the tab-completion script for bash, zsh or fish",
              description="Print a completion script generated from this parser. "
@@ -155,7 +166,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
              "--auto-memory those of Claude Code's own auto-memory folder (each topic file one candidate "
              "or one skip with its reason).")
     p.add_argument("transcript_pos", nargs="?", metavar="TRANSCRIPT", help="a Claude Code session file (.jsonl)")
-    p.add_argument("--transcript", metavar="PATH", help="the same, as a flag")
+    p.add_argument("--transcript", metavar="PATH", type=_given, help="the same, as a flag")
     p.add_argument("--auto-memory", nargs="?", const="", metavar="DIR",
                    help="read Claude Code's own auto-memory folder instead (default: this project's)")
     p.add_argument("--project", metavar="NAME", help="project the atoms are scoped to (default: this repository's)")
@@ -164,7 +175,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
              description="Extract a transcript (or every transcript of this project with --all) into "
              "memory/atoms, one commit per transcript, then stage what became eligible.")
     p.add_argument("transcript_pos", nargs="?", metavar="TRANSCRIPT", help="a Claude Code session file (.jsonl)")
-    p.add_argument("--transcript", metavar="PATH", help="the same, as a flag")
+    p.add_argument("--transcript", metavar="PATH", type=_given, help="the same, as a flag")
     p.add_argument("--all", action="store_true", help="every transcript of this project (a backfill)")
     p.add_argument("--session", metavar="ID", help="session id (default: from the transcript)")
     p.add_argument("--since", metavar="YYYY-MM-DD", help="with --all: only transcripts modified on or after this day")
@@ -190,7 +201,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--tier", choices=["L1", "L2", "L3"], help="list the atoms of one tier")
     group.add_argument("--contested", action="store_true", help="list the open contradictions")
-    group.add_argument("--why", metavar="ID-OR-TEXT", help="one atom: its tier and the transcript lines behind it")
+    group.add_argument("--why", metavar="ID-OR-TEXT", type=_given, help="one atom: its tier and the transcript lines behind it")
     _out(p)
     p = verb("log", "an atom's whole life: captures, staging, adoption or rejection, demotion, forget")
     p.add_argument("id", metavar="ID", help=_ID)
@@ -256,7 +267,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                    help="scan Claude Code's own auto-memory folder instead (default: this project's)")
     _out(p)
     p = verb("validate", "schema, ids, store invariants, rendered blocks, working sets")
-    p.add_argument("--atoms", metavar="FILE", help="validate the atoms in FILE (JSON lines or a JSON array) instead of the store")
+    p.add_argument("--atoms", metavar="FILE", type=_given, help="validate the atoms in FILE (JSON lines or a JSON array) instead of the store")
     p.add_argument("--auto-memory", nargs="?", const="", default=None, metavar="DIR",
                    help="check Claude Code's auto-memory directory (default: this project's)")
     p.add_argument("--fix", action="store_true", help="re-render the memory blocks from adopted.log")
