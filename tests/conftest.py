@@ -9,9 +9,13 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+if TYPE_CHECKING:
+    from agent_memory.store.l1 import L1Store
 
 # Property tests judge results, never speed: Hypothesis's per-example deadline (200 ms) and its
 # too-slow data-generation check are wall-clock limits, so on a loaded machine (parallel
@@ -105,6 +109,17 @@ def repo(tmp_path: Path) -> Path:
     git(path, "add", "README.md")
     git(path, "commit", "-q", "-m", "initial")
     return path
+
+
+@pytest.fixture
+def store(repo: Path) -> L1Store:
+    """`repo`'s memory/atoms store, created (no `git memory init`: the store alone)."""
+    from agent_memory.gitio import repo as gitb
+    from agent_memory.store.l1 import L1Store
+
+    s = L1Store(gitb.find_repo(repo))
+    assert s.init()
+    return s
 
 
 @pytest.fixture

@@ -4,13 +4,11 @@ injected (SessionStart's contested map, recall), through frames and rebuilds ali
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from builders import l1_atom
 
-from agent_memory.gitio import repo as gitb
 from agent_memory.store import contradictions
 from agent_memory.store.capture import capture_atoms
 from agent_memory.store.l1 import L1Store
@@ -22,13 +20,6 @@ from agent_memory.store.recall.index import contested_dates, load_index
 @pytest.fixture(autouse=True)
 def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-20T00:00:00Z")
-
-
-@pytest.fixture
-def store(repo: Path) -> L1Store:
-    s = L1Store(gitb.find_repo(repo))
-    assert s.init()
-    return s
 
 
 def claude_memory(claim: str, **extra: Any) -> dict[str, Any]:

@@ -22,13 +22,6 @@ from agent_memory.store.capture import capture_atoms, enforce_limits
 from agent_memory.store.l1 import Change, L1Store, Snapshot
 
 
-@pytest.fixture
-def store(repo: Path) -> L1Store:
-    s = L1Store(gitb.find_repo(repo))
-    assert s.init()
-    return s
-
-
 def test_init_creates_an_orphan_branch_without_touching_work_tree_or_index(repo: Path) -> None:
     index_before = (repo / ".git" / "index").read_bytes()
     s = L1Store(gitb.find_repo(repo))

@@ -35,13 +35,6 @@ def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-20T00:00:00Z")
 
 
-@pytest.fixture
-def store(repo: Path) -> L1Store:
-    s = L1Store(gitb.find_repo(repo))
-    assert s.init()
-    return s
-
-
 def many(n: int, start: int = 0, day: str = "2026-11-01") -> list[dict[str, Any]]:
     """n distinct, realistic atoms (varied subjects, so few share a contradiction bucket)."""
     tools = ["pnpm", "ruff", "mypy", "vitest", "docker", "alembic", "black", "uv", "tox", "make"]
