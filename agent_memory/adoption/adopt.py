@@ -94,8 +94,7 @@ def refuse_links(root: Path, tier: str, target_name: str, outcome: str) -> None:
         fix = f"replace each with the real file or folder (delete it in {root} and commit a copy)"
     hints = []
     if target_name == "CLAUDE.md" and (root / "CLAUDE.md").is_symlink():
-        hints.append("to share another file with Claude, make CLAUDE.md a regular file that imports it "
-                     "(a line `@AGENTS.md`)")  # fmt: skip
+        hints.append(worktree.CLAUDE_MD_LINK_HINT)
     hints.append(fix)
     worktree.refuse_odd_paths(root, [LOG_PATH, target_name], where=where, hint="; or ".join(hints) + f"; {outcome}")
 

@@ -163,8 +163,7 @@ def _refuse_unsafe_targets(repo: git.Repo, *, claude_hooks: bool) -> None:
         return
     hints = []
     if "CLAUDE.md" in odd and (root / "CLAUDE.md").is_symlink():
-        hints.append("to share another file with Claude, make CLAUDE.md a regular file that imports it "
-                     "(a line `@AGENTS.md`)")  # fmt: skip
+        hints.append(worktree.CLAUDE_MD_LINK_HINT)
     if all(rel in claude for rel in odd):
         hints.append("run `git memory init --no-claude-hooks` to leave .claude/ alone")
     hints.append(worktree.LINK_HINT)

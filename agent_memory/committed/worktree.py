@@ -22,6 +22,9 @@ from pathlib import Path
 
 from agent_memory.model.errors import RepoStateError
 
+# (when CLAUDE.md is the link: what the user most likely wanted instead)
+CLAUDE_MD_LINK_HINT = ("to share another file with Claude, make CLAUDE.md a regular file that imports it "
+                       "(a line `@AGENTS.md`)")  # fmt: skip
 LINK_HINT = ("replace each with the real file or folder (delete it and commit a copy), or do not set up "
              "agent-memory in a repository you do not trust")  # fmt: skip
 
