@@ -109,18 +109,14 @@ class Sighting:
     path: str | None = None  # where the transcript (or file) is on this machine, `~/`-relative
 
 
-_SESSION_CHARS = re.compile(r"[^A-Za-z0-9._-]")
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]")
 
 
-def _iso(value: str | None, fallback: float) -> str:
-    if value:
-        try:
-            return iso_z(value)
-        except ValueError:
-            pass
+def _mtime_iso(mtime: float) -> str:
+    """A file's modification time as an ISO-Z timestamp (the file's own `modified` field is
+    the model's writing and never used)."""
     try:
-        return iso_z(_dt.datetime.fromtimestamp(fallback or 0, tz=_dt.timezone.utc))
+        return iso_z(_dt.datetime.fromtimestamp(mtime or 0, tz=_dt.timezone.utc))
     except (OverflowError, OSError, ValueError):
         return "1970-01-01T00:00:00Z"
 
@@ -158,7 +154,7 @@ def fallback_sightings(note: MemoryNote, slug: str, folder: Path | None = None) 
     the session its `originSessionId` names (when it looks like a session id), else in the
     file itself. Its time is the file's mtime: the frontmatter's `modified` is the model's
     writing and never sets a day."""
-    at = _iso(None, note.mtime)
+    at = _mtime_iso(note.mtime)
     session = stamped_session(note)
     if session:
         return [Sighting(session, f"~/.claude/projects/{slug}/{session}.jsonl#L0", at)]
@@ -238,7 +234,7 @@ def memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: P
             atom = memory_atom(note, project, seen)
             found.setdefault(atom["id"], []).append(atom)
         else:
-            placeholder = Sighting("memory", memory_pointer(slug, note.file, note.rule_line), _iso(None, note.mtime))
+            placeholder = Sighting("memory", memory_pointer(slug, note.file, note.rule_line), _mtime_iso(note.mtime))
             copies.setdefault(memory_atom(note, project, [placeholder])["id"], []).append(note)
     for ident, group in copies.items():
         if ident not in found:  # the folder's copy of a claim no transcript shows: one observation
@@ -291,7 +287,7 @@ def write_sightings(notes: Iterable[MemoryNote], writes: Sequence[MemoryWrite], 
         for _, w in sorted(last.items()):
             key = os.fspath(w.transcript)
             where = transcripts.get(key) or transcripts.setdefault(key, Transcript.of(key))
-            found.append(Sighting(w.session, where.at(w.line), w.at or _iso(None, note.mtime), where.local))
+            found.append(Sighting(w.session, where.at(w.line), w.at or _mtime_iso(note.mtime), where.local))
         if found:
             out[note.file] = found
     return out
