@@ -45,12 +45,13 @@ def not_a_store(repo: git.Repo, oid: str) -> str | None:
         return f"{STORE} names a {kind} ({oid[:12]}), not a commit"
     entries = git.list_tree(repo, git.commit_tree(repo, oid, where), where=where)
     foreign = sorted(name for name, _, is_tree in entries if STORE_ENTRIES.get(name) is not is_tree)
-    subject = one_line(git.commit_message(repo, oid, where).split("\n", 1)[0], 50)
+    message = git.commit_message(repo, oid, where)
+    subject = one_line(message.split("\n", 1)[0], 50)
     what = f"{STORE} points at {oid[:12]} ({subject!r}), which is no commit of the L1 store"
     if foreign:
         shown = ", ".join(foreign[:4]) + (f" and {len(foreign) - 4} more" if len(foreign) > 4 else "")
         return f"{what}: its tree holds {shown}"
-    if not any(is_tree for _, _, is_tree in entries) and trailer(git.commit_message(repo, oid, where), "Op") is None:
+    if not any(is_tree for _, _, is_tree in entries) and trailer(message, "Op") is None:
         return f"{what}: it holds no atoms/ and no index/, and its message has no Op: trailer"
     if len(_STORE_COMMITS) > 4096:
         _STORE_COMMITS.clear()
