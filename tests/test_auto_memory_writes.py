@@ -4,6 +4,7 @@ session that wrote or edited it with the same rule is one observation; loading i
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -137,7 +138,11 @@ def test_the_same_rule_in_files_written_in_two_real_sessions_still_recurs(projec
     assert atom["sessions"] == ["s-one", "s-two"] and claim_days(atom) == {"2026-11-02", "2026-11-04"}
 
 
-@pytest.mark.parametrize("stamp", ["ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", "sk-live-0123456789abcdef", "../../etc", "abc"])
+# (token-shaped stamps stored base64-encoded, as every realistic secret in this repository)
+_TOKEN_STAMPS = [base64.b64decode(b).decode() for b in ("Z2hwX0ExYjJDM2Q0RTVmNkc3aDhJOWowSzFsMk0zbjRPNXA2UTdyOA==", "c2stbGl2ZS0wMTIzNDU2Nzg5YWJjZGVm")]
+
+
+@pytest.mark.parametrize("stamp", [*_TOKEN_STAMPS, "../../etc", "abc"])
 def test_a_stamp_that_is_not_a_session_id_is_ignored(folder: Path, stamp: str) -> None:
     (folder / "feedback_check.md").write_text(
         f"---\nname: t\ndescription: Run make check before pushing\ntype: feedback\noriginSessionId: {stamp}\n---\n"
