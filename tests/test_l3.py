@@ -426,6 +426,27 @@ def test_a_claim_contested_in_one_project_is_refused(tmp_path: Path) -> None:
     assert gm_json(alpha, "stage", "--global", env=at(X_PLUS_31))["commits"] == []
 
 
+def test_claude_memory_alone_does_not_hold_a_claim_back_from_l3(tmp_path: Path) -> None:
+    """Claude's own memory is model-written: it may contradict an adopted claim in a project
+    (the pair is reported for review), but without a person it does not block the L2 → L3
+    gate, as it tags no line in what Claude is told."""
+    from memory_writes import topic
+
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
+    for repo, tag in ((alpha, "aaaaaaaa"), (beta, "bbbbbbbb")):
+        adopt_at_l2(repo, [(sid(tag, 1), "2026-11-01", BASE_DEV), (sid(tag, 2), "2026-11-03", BASE_DEV)])
+    folder = resolve_auto_memory_dir(beta).path
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "project_pr_base.md").write_text(topic("PR base branch", BASE_MAIN, kind="project"), "utf-8")
+    gm(beta, "capture", "--all", "--no-stage", env=at("2026-11-10T18:00:00Z"))
+    pairs = gm_json(beta, "inspect", "--contested")["pairs"]
+    assert pairs, "the contradiction is still reported for review"
+    promote = gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))
+    assert [e["id"] for e in promote["eligible"]] == [atom_id(BASE_DEV, None)], promote
+
+
 def test_a_redacted_contributor_is_refused(tmp_path: Path) -> None:
     alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
     claim = "The staging password is [REDACTED:password]"

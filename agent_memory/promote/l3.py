@@ -33,6 +33,7 @@ from agent_memory.model.clock import iso_z, now_utc, parse_ts, stamp
 from agent_memory.model.errors import RefusedError, RepoStateError
 from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.policy import L2_MIN_AGE_DAYS, L3_CAP
+from agent_memory.model.tags import unvouched_claude_memory
 from agent_memory.model.trailers import format_message, one_line
 from agent_memory.promote import gates
 from agent_memory.promote.gates import GateResult
@@ -99,13 +100,33 @@ def landing_times(repo: git.Repo, branch: str) -> dict[str, str]:
 
 
 def _l1_flags(repo: git.Repo) -> tuple[dict[str, Atom], list[Atom]]:
-    """(L1 records by id, L1 atoms that contest something) from the project's local store."""
+    """(L1 records by id, L1 atoms that contest something) from the project's local store.
+    A contest only Claude's model made (a memory file no person adopted) is left out: it is
+    reported for review in the project, but it holds nothing back from L3, as it tags no line
+    in what Claude is told (store/recall/build.contested_map)."""
 
     store = L1Store(repo)
     if not store.exists():
         return {}, []
     atoms = store.snapshot().atoms
-    return atoms, [a for a in atoms.values() if a.get("contested_by")]
+    unvouched = {ident for ident, atom in atoms.items() if unvouched_claude_memory(atom)}
+    records = {ident: _without_contests_by(atom, unvouched) for ident, atom in atoms.items()}
+    return records, [a for ident, a in records.items() if a.get("contested_by") and ident not in unvouched]
+
+
+def _without_contests_by(atom: Atom, unvouched: set[str]) -> Atom:
+    """`atom` as the gate reads it when the atoms in `unvouched` contest nothing."""
+    listed = [str(other) for other in atom.get("contested_by") or []]
+    if not listed or not set(listed) & unvouched:
+        return atom
+    kept = [other for other in listed if other not in unvouched]
+    out: Atom = dict(atom)  # type: ignore[assignment]
+    if kept:
+        out["contested_by"] = kept
+    else:
+        out.pop("contested_by", None)
+        out.pop("contested", None)
+    return out
 
 
 def _lines_of(text: str, project: str) -> str:
