@@ -346,3 +346,37 @@ def test_nothing_new_is_known_from_a_stat_each(project: Path) -> None:
     bad = gm(project, "capture", "--all", "--since", "yesterday", check=False)
     assert bad.returncode == 2 and "--since 'yesterday' is not a date" in bad.stderr
     assert "usage: git memory capture" in gm(project, "capture", "--all", "-h").stdout
+
+
+@pytest.mark.parametrize("first", ["by-session", "all"])
+def test_a_session_captured_by_id_is_not_captured_again_by_all(project: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch, first: str) -> None:  # fmt: skip
+    """`capture FILE --session ID` and `capture --all` are one capture of the same file, whichever
+    ran first, however the file was named: here Claude Code's folder is a symlink (a dotfiles
+    checkout), `--all` lists it through the link and the person names the file where it is. Keyed
+    apart, the second run read the file whole again: a commit, and after `--session ID` a second
+    session counted for the same statements."""
+    real = Path(os.environ["CLAUDE_CONFIG_DIR"])
+    real.mkdir(parents=True, exist_ok=True)
+    link = tmp_path / "dotfiles-link"
+    link.symlink_to(real, target_is_directory=True)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(link))
+    listed = _session(project, 1, "2026-11-01", "Never push directly to main.")
+    named = real / listed.relative_to(link)
+    assert named.resolve() == listed.resolve() and str(named) != str(listed)
+    by_id = ["capture", str(named), "--session", "review-session", "--no-stage"]
+    if first == "by-session":
+        assert gm_json(project, *by_id)["new"]
+        commits = _commits(project)
+        again = gm_json(project, "capture", "--all", "--no-stage")
+        assert again["captured"] == 0 and again["unchanged"] == 1 and again["commits"] == 0, again
+        single = gm_json(project, "capture", str(listed), "--no-stage")
+        assert single["read"] == "unchanged" and single["commit"] is None
+    else:
+        assert gm_json(project, "capture", "--all", "--no-stage")["new"] == 1
+        commits = _commits(project)
+        again = gm_json(project, *by_id)
+        assert again["read"] == "unchanged" and again["commit"] is None, again
+    assert _commits(project) == commits
+    [atom] = gm_json(project, "inspect", "--tier", "L1")["atoms"]
+    assert atom["observations"] == 1 and len(atom["sessions"]) == 1, atom

@@ -362,7 +362,7 @@ def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since:
     """This project's transcripts (modified on or after `since`) against the ledger: the
     report so far (listed, unchanged, known unreadable) and the transcripts to read."""
     from agent_memory.transcripts.files import transcript_files
-    from agent_memory.transcripts.ledger import TRANSCRIPT, Ledger, stat_signature
+    from agent_memory.transcripts.ledger import TRANSCRIPT, Ledger, stat_signature, transcript_key
 
     ledger = Ledger(common)
     report = Backfill()
@@ -371,7 +371,8 @@ def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since:
         if since is not None and st.st_mtime < since:
             continue
         report.transcripts += 1
-        seen = ledger.seen(TRANSCRIPT, path, stat_signature(st))
+        # keyed as capture_file keys it, however the transcript was named there
+        seen = ledger.seen(TRANSCRIPT, transcript_key(path), stat_signature(st))
         if seen is None:
             todo.append(path)
         elif seen:

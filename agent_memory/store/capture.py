@@ -19,6 +19,7 @@ stopped).
 from __future__ import annotations
 
 import datetime as _dt
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -280,8 +281,8 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
     caps and expiry run in the same commit (what a single capture wants; a backfill applies
     them once at the end with `enforce_limits`, so an atom seen early and again late in the
     history is not evicted in between)."""
-    transcript = Transcript.of(transcript_key(path))
-    key = str(transcript.path)
+    transcript = Transcript.of(os.path.abspath(path))  # read and pointed to as named
+    key = transcript_key(path)
     ledger = ledger if ledger is not None else Ledger(store.repo.common_dir)
     signature = file_signature(transcript.path)
     before = ledger.get(TRANSCRIPT, key)

@@ -6,7 +6,7 @@ no line); the latest line of a source wins. Tab-separated, the key last:
 
     v2 <kind> <signature> <offset>:<line>:<checksum>|- <why unreadable, or nothing> <key>
 
-— the source's kind and key (for a transcript: "transcript" and its absolute path), its
+— the source's kind and key (for a transcript: "transcript" and its real path), its
 signature when it was read (a file: size and mtime), for a transcript where the pass stopped
 (byte offset, line number and a checksum of the bytes before them: `Position`), and why
 nothing of it could be read, if so. No JSON: `capture --all` with nothing new reads this file
@@ -112,7 +112,11 @@ def file_signature(path: str | os.PathLike[str]) -> str | None:
 
 
 def transcript_key(path: str | os.PathLike[str]) -> str:
-    return os.path.abspath(path)
+    """The one identity of a transcript file in the ledger, however it was named: its real path
+    (a capture of `~/.claude/…/S.jsonl` through a symlinked folder and `capture --all`, which
+    lists the folder as it is, are one transcript; keyed apart, the second read it whole again
+    and, after a `--session ID`, counted its statements as a second session)."""
+    return os.path.realpath(path)
 
 
 class Ledger:
