@@ -47,3 +47,48 @@ def test_validate_reports_it(broken: Path) -> None:
     proc = gm(broken, "validate", check=False)
     assert proc.returncode == 1 and "internal error" not in proc.stderr
     assert "adopted.log: not UTF-8 at line 2" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("verb", ["promote", "stage", "remember"])
+def test_the_verbs_that_stage_name_the_byte_not_json(broken: Path, verb: str) -> None:
+    """promote, stage and remember read the log on the base branch: decoded with U+FFFD, its
+    line was refused as 'not JSON' (exit 1) with no way out. Now as adopt and status say it."""
+    args = {"promote": ["promote"], "stage": ["stage"], "remember": ["remember", "Prefer pathlib over os.path."]}
+    proc = gm(broken, *args[verb], check=False)
+    assert proc.returncode == 3, proc.stderr
+    first, hint = proc.stderr.splitlines()
+    assert "not JSON" not in proc.stderr and "internal error" not in proc.stderr
+    assert ".memory/adopted.log on main: not UTF-8 at line 2 (byte offset" in first
+    assert hint.startswith("hint: repair it with `git memory validate --fix`")
+    if verb == "remember":  # the claim is on memory/atoms: it does not say "nothing was changed"
+        assert "was recorded but not staged" in first and "nothing was changed" not in first
+
+
+def test_validate_fix_repairs_the_log_keeping_every_readable_line(broken: Path) -> None:
+    log = broken / ".memory" / "adopted.log"
+    good = log.read_bytes().split(b"\n")[0]
+    # A second record with one Latin-1 letter in its claim: still readable, so kept.
+    latin = good.replace(b"Always run ruff", b"Always run r\xe9ff")
+    assert latin != good
+    log.write_bytes(log.read_bytes() + latin + b"\n")
+    before = log.read_bytes()
+    proc = gm(broken, "validate", "--fix", "--output", "json", check=False)
+    data = __import__("json").loads(proc.stdout)
+    assert "internal error" not in proc.stderr, proc.stderr
+    after = log.read_bytes()
+    after.decode("utf-8")  # UTF-8 now
+    lines = after.split(b"\n")
+    assert lines[0] == good  # every UTF-8 line as it was
+    assert lines[1] == latin.decode("utf-8", "replace").encode("utf-8")  # the readable record kept
+    assert b"\xff" not in after  # only the unreadable line removed (the rest of --fix then
+    # forgets the kept record, which no block ever showed a reviewer: a line appended after)
+    assert all(b'"op":"forget"' in x for x in lines[2:] if x)
+    [note] = [f for f in data["fixed"] if "UTF-8" in f]
+    assert "removed line 2 (byte offset" in note and "kept line 3 (byte offset" in note
+    backups = list((broken / ".git" / "agent-memory").glob("adopted.log.L2.*.not-utf8"))
+    assert [b.read_bytes() for b in backups] == [before] and str(backups[0]) in note
+    assert "validate --fix" in (broken / ".git" / "agent-memory" / "errors.log").read_text()
+    git(broken, "commit", "-qam", "repaired")
+    assert gm(broken, "promote", check=False).returncode == 0
+    again = gm(broken, "validate", "--fix", "--output", "json", check=False)
+    assert not [f for f in __import__("json").loads(again.stdout)["fixed"] if "UTF-8" in f]

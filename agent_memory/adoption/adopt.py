@@ -69,17 +69,13 @@ def work_files(root: Path, tier: str, target_name: str) -> TierFiles:
     """The tier's log and block as they are under `root`; RepoStateError (exit 3, one line
     naming the file, line and byte offset) when either is not UTF-8 — a pull brings it in
     without any hook — rather than an internal error."""
-    from agent_memory.committed.tiers import utf8_error
+    from agent_memory.committed.tiers import decode_utf8
 
     restore = "git" if tier == "L2" else f"git -C {root}"
     texts = []
     for rel in (LOG_PATH, target_name):
         path = root / rel
-        raw = path.read_bytes() if path.exists() else b""
-        try:
-            texts.append(raw.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise utf8_error(path, rel, raw, exc, restore) from None
+        texts.append(decode_utf8(path.read_bytes() if path.exists() else b"", path, rel, restore))
     return TierFiles(tier=tier, target_name=target_name, log_text=texts[0], target_text=texts[1])
 
 

@@ -78,7 +78,7 @@ def commit_errors(root: Path, rev: str = "HEAD") -> CommitCheck:
     proc = git.run_git(
         root, "log", "--no-merges", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv",
         "--no-renames", "--format=%x1e%H%x1f%(trailers:only,unfold)%x1f", rev, "--", LOG_PATH,
-        check=False,
+        check=False, errors="replace",  # a byte a pull brought in stays in the history (validate --fix)
     )  # fmt: skip
     if proc.returncode != 0:
         return CommitCheck(0, [])

@@ -9,6 +9,7 @@ import argparse
 
 from agent_memory.cli.output import project_of, repo_here
 from agent_memory.cli.report import Report
+from agent_memory.model.errors import FatalError
 from agent_memory.store.capture import capture_atoms
 from agent_memory.store.remember import add_global_candidate, global_atom, project_atom
 
@@ -62,7 +63,11 @@ def run(args: argparse.Namespace) -> Report:
         repo, store = store_here()
         atom = project_atom(repo, project, args.claim, args.kind)
         capture_atoms(store, [atom], atom["sessions"][0], "git memory remember")
-        plan = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo))
+        try:
+            plan = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo))
+        except FatalError as exc:  # the claim is on memory/atoms: say so, not "nothing was changed"
+            why = exc.message.removesuffix("; nothing was changed")
+            raise type(exc)(f"{atom['id']} was recorded but not staged: {why}", hint=exc.hint) from None
         staged = [c for c, ident in plan.staged if ident == atom["id"]]
         where = "memory/review"
         adopt_hint = "git memory adopt"

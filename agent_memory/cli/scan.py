@@ -202,12 +202,14 @@ def memory_targets(
             # or textconv, no merged neighbouring hunks, and a binary-looking file still diffed.
             span = ["--cached"] if commit is None else [parent or "", commit]
             diff = git.run_git(repo.cwd, "diff", *span, "-U0", "--inter-hunk-context=0", "--text",
-                               *_DIFF_PLAIN, "--", path, keep_hook_env=env)  # fmt: skip
+                               *_DIFF_PLAIN, "--", path, keep_hook_env=env,
+                               errors="replace")  # fmt: skip (a removed line may not be UTF-8: validate --fix)
             added = added_lines(diff.stdout)
             if added is not None:
                 targets.append(ScanTarget(path, only_added(added), added_only=True))
                 continue
-        blob = git.run_git(repo.cwd, "cat-file", "blob", change.blob, check=False, keep_hook_env=env)
+        blob = git.run_git(repo.cwd, "cat-file", "blob", change.blob, check=False, keep_hook_env=env,
+                           errors="replace")  # scanned as text all the same, never an internal error
         if blob.returncode == 0:
             targets.append(ScanTarget(path, memory_part(path, blob.stdout)))
     return targets, odd

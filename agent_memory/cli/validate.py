@@ -195,6 +195,8 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
                        "(a link makes Claude read whatever it points to); replace it with the real one"
                        for p in dict.fromkeys(odd)]  # fmt: skip
             continue
+        if fix:
+            _repair_utf8(root, tier, fixed)
         try:
             files = work_files(root, tier, target)
         except RepoStateError as exc:  # a file that is not UTF-8: a finding, not a crash
@@ -389,6 +391,43 @@ def _unshown(files: TierFiles, tier: str, root: Path, target_path: Path, log_pat
         fixed.append(f"dropped {ident} from .memory/adopted.log ({tier}): no block showed its line to a "
                      "reviewer, so it was never rendered or injected; commit both files")  # fmt: skip
     return after, problems
+
+
+def _repair_utf8(root: Path, tier: str, fixed: list[str]) -> None:
+    """--fix for an adopted.log that is not UTF-8 (a pull brings a byte in without any hook):
+    every UTF-8 line is kept as it is, a line still a readable record with its bad bytes as
+    U+FFFD is kept so, and any other is removed (no reader could use it: the readers leave it
+    out). The file as it was is saved under the git dir's agent-memory folder first, logged,
+    and said: what --fix did to the file is for a person to read and commit."""
+    from agent_memory.committed.adopted_log import LOG_PATH, parse
+    from agent_memory.gitio.state import state_dir
+
+    path = root / LOG_PATH
+    try:
+        raw = path.read_bytes()
+        raw.decode("utf-8")
+        return
+    except UnicodeDecodeError:
+        pass
+    except OSError:
+        return  # reported by the checks that follow
+
+    def readable(line: str) -> bool:
+        entries, errors = parse(line + "\n")
+        return bool(entries) and not errors
+
+    text, repaired, removed = tiers.repair_lines(raw, readable)
+    stamp = now_utc().strftime("%Y%m%dT%H%M%SZ")
+    backup = state_dir(git.find_repo(root).common_dir) / f"adopted.log.{tier}.{stamp}.not-utf8"
+    backup.write_bytes(raw)
+    path.write_text(text, "utf-8")
+    what = "; ".join(
+        [f"kept {where} with its bad bytes as U+FFFD" for where in repaired]
+        + [f"removed {where}, not a readable record" for where in removed]
+    )
+    log_error(f"validate --fix: {path} was not UTF-8: {what}; the file as it was is in {backup}", root)
+    fixed.append(f"made {path} UTF-8 ({tier}): {what}; the file as it was is saved in {backup}; "
+                 f"read the change (`git diff {LOG_PATH}`) and commit it")  # fmt: skip
 
 
 def _drop_refused(files: TierFiles, tier: str, root: Path, fixed: list[str]) -> TierFiles:

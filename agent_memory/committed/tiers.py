@@ -18,6 +18,7 @@ from agent_memory.model.home import memory_home_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from pathlib import Path
     from typing import Any
 
@@ -129,28 +130,75 @@ def read_log(root: Path | None) -> tuple[list[adopted_log.LogEntry], list[str]]:
     return adopted_log.parse(text)
 
 
+def _utf8_lines(raw: bytes) -> Iterator[tuple[int, int, bytes, UnicodeDecodeError | None]]:
+    """(number, offset in the file, bytes, why it is not UTF-8 or None) of each line of `raw`:
+    what decode_lines (the readers) and repair_lines (`validate --fix`) go through."""
+    offset = 0
+    for number, line in enumerate(raw.split(b"\n"), 1):
+        try:
+            line.decode("utf-8")
+            problem = None
+        except UnicodeDecodeError as exc:
+            problem = exc
+        yield number, offset, line, problem
+        offset += len(line) + 1
+
+
 def decode_lines(raw: bytes) -> tuple[str, list[str]]:
     """`raw` as UTF-8, line by line: a line that is not UTF-8 is left out (blank) and named,
     `line N (byte offset O): not UTF-8`, O being the first bad byte's offset in the file."""
-    lines, bad, offset = [], [], 0
-    for number, line in enumerate(raw.split(b"\n"), 1):
-        try:
-            lines.append(line.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            lines.append("")
-            bad.append(f"line {number} (byte offset {offset + exc.start}): not UTF-8")
-        offset += len(line) + 1
+    lines, bad = [], []
+    for number, offset, line, problem in _utf8_lines(raw):
+        lines.append("" if problem else line.decode("utf-8"))
+        if problem:
+            bad.append(f"line {number} (byte offset {offset + problem.start}): not UTF-8")
     return "\n".join(lines), bad
 
 
-def utf8_error(path: Path, rel: str, raw: bytes, exc: UnicodeDecodeError, restore: str) -> Exception:
+def repair_lines(raw: bytes, readable: Callable[[str], bool]) -> tuple[str, list[str], list[str]]:
+    """`raw` made UTF-8 for `validate --fix`, nothing readable lost: (text, repaired, removed).
+    A line that is not UTF-8 but `readable` once its bad bytes are U+FFFD (a record with one
+    Latin-1 letter in its claim) is kept so; any other is removed: `repaired` and `removed` name
+    each (`line N (byte offset O)`). Every UTF-8 line is kept as it is."""
+    lines: list[str] = []
+    repaired: list[str] = []
+    removed: list[str] = []
+    for number, offset, line, problem in _utf8_lines(raw):
+        if problem is None:
+            lines.append(line.decode("utf-8"))
+            continue
+        where = f"line {number} (byte offset {offset + problem.start})"
+        text = line.decode("utf-8", "replace")
+        if readable(text):
+            lines.append(text)
+            repaired.append(where)
+        else:
+            removed.append(where)
+    return "\n".join(lines), repaired, removed
+
+
+def decode_utf8(raw: bytes, path: str | os.PathLike[str], rel: str, restore: str) -> str:
+    """A memory file's bytes as text, or the one-line refusal (`utf8_error`) when not UTF-8:
+    for the verbs that change memory (adopt, stage, remember, pr), which must not build on a
+    file they cannot read whole."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise utf8_error(path, rel, raw, exc, restore) from None
+
+
+def utf8_error(path: str | os.PathLike[str], rel: str, raw: bytes, exc: UnicodeDecodeError,
+               restore: str) -> Exception:  # fmt: skip
     """The one-line refusal for a memory file that is not UTF-8: where, and how to get it back."""
+    from agent_memory.committed.adopted_log import LOG_PATH
     from agent_memory.model.errors import RepoStateError
 
     line = raw.count(b"\n", 0, exc.start) + 1
+    repair = ("repair it with `git memory validate --fix` (it keeps every readable line) and commit it, or "
+              if rel == LOG_PATH else "")  # fmt: skip
     return RepoStateError(
-        f"{path}: not UTF-8 at line {line} (byte offset {exc.start}); nothing was changed",
-        hint=f"restore it from history: `{restore} checkout HEAD -- {rel}` (or find the last good "
+        f"{os.fspath(path)}: not UTF-8 at line {line} (byte offset {exc.start}); nothing was changed",
+        hint=f"{repair}restore it from history: `{restore} checkout HEAD -- {rel}` (or find the last good "
         f"version with `{restore} log -p -- {rel}`), then run `git memory validate`",
     )
 

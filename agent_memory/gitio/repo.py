@@ -74,7 +74,9 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 def run_git(cwd: str | os.PathLike[str], *args: str, check: bool = True, input_text: str | None = None,
             env: Mapping[str, str] | None = None, keep_hook_env: bool = False,
-            reads_hooks_path: bool = False) -> subprocess.CompletedProcess[str]:
+            reads_hooks_path: bool = False, errors: str = "strict") -> subprocess.CompletedProcess[str]:
+    """`git ARGS`; `errors` decodes its output (`replace` where history may hold a byte that is
+    not UTF-8 and a U+FFFD in its place is harmless, as in a patch read for its trailers)."""
     base = dict(os.environ) if keep_hook_env else clean_env()
     if env:
         base.update(env)
@@ -82,7 +84,7 @@ def run_git(cwd: str | os.PathLike[str], *args: str, check: bool = True, input_t
     isolation = () if args[:1] == ("config",) or reads_hooks_path else _NO_PROGRAMS
     proc = subprocess.run(
         ["git", *isolation, *args], cwd=str(cwd), capture_output=True, text=True, input=input_text,
-        env=base, check=False,
+        env=base, check=False, errors=errors,
     )
     if check and proc.returncode != 0:
         detail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()

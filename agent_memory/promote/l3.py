@@ -267,7 +267,7 @@ def evaluate(home: GlobalRepo, now: _dt.datetime) -> GlobalEvaluation:
         raise RepoStateError(
             f"the global memory repo {home.path} has no commits", hint="run `git memory init` again"
         )
-    files = base_files(repo, base_oid, "L3", TARGET)
+    files = base_files(repo, base_oid, "L3", TARGET, found.name if found else base)
     read = read_projects(home)
     notes: dict[str, list[str]] = defaultdict(list)
     removed = _removed_from_l3(repo, base, files)

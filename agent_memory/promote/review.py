@@ -92,11 +92,18 @@ def base_refs(repo: git.Repo) -> list[str]:
     return refs + ([tracking] if tracking else [])
 
 
-def base_files(repo: git.Repo, rev: str, tier: str, target_name: str) -> TierFiles:
-    log = git.read_blob_at(repo, rev, LOG_PATH) or b""
-    target = git.read_blob_at(repo, rev, target_name) or b""
-    return TierFiles(tier=tier, target_name=target_name, log_text=log.decode("utf-8", "replace"),
-                     target_text=target.decode("utf-8", "replace"))
+def base_files(repo: git.Repo, rev: str, tier: str, target_name: str, where: str | None = None) -> TierFiles:
+    """The tier's log and block on `rev` (the base branch), read as adopt reads the work tree's
+    (tiers.decode_utf8): a byte that is not UTF-8 — a pull brings it in without any hook — is
+    exit 3 naming the line and byte offset, with how to repair it. Decoded with U+FFFD, its
+    line was refused as "not JSON" with no way out (promote, stage, remember: exit 1)."""
+    from agent_memory.committed.tiers import decode_utf8
+
+    restore = "git" if repo.workdir is None or tier == "L2" else f"git -C {repo.workdir}"
+    name = where or rev.removeprefix("refs/heads/")
+    texts = [decode_utf8(git.read_blob_at(repo, rev, rel) or b"", f"{rel} on {name}", rel, restore)
+             for rel in (LOG_PATH, target_name)]  # fmt: skip
+    return TierFiles(tier=tier, target_name=target_name, log_text=texts[0], target_text=texts[1])
 
 
 # What a review commit writes, and what each must be on the base branch to be written there.
@@ -174,8 +181,8 @@ def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt
     if not dry_run:  # a dry run writes nothing there: it still reports the gates
         refuse_odd_base(repo, base, target_name)
     base_branch, base_oid = base.branch, base.oid
-    files = base_files(repo, base_oid, "L2", target_name)
     where = base.name
+    files = base_files(repo, base_oid, "L2", target_name, where)
     if files.log_errors():
         raise RefusedError(f"{LOG_PATH} on {where} has unreadable lines: {files.log_errors()[0]}",
                            hint="fix the line (git log -p .memory/adopted.log shows its history), then stage again")
