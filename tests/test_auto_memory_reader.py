@@ -253,3 +253,33 @@ def test_a_memory_file_back_pointer(isolated_env: Path) -> None:
     target.write_text("x\n")
     assert resolve_pointer(pointer) == ("ok", [target], 8)
     assert resolve_pointer("feedback_reviews.md#L8") == ("ok", [target], 8)
+
+
+def test_a_memory_file_with_a_newline_in_its_name_is_captured(repo: Path, isolated_env: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A file name is anyone's: one with a newline (or a tab, a backslash, a leading space) went
+    into the atom's `memory_file` as it was, the atom failed the schema, and capture dropped the
+    memory at every run (one errors.log line each time). The name is made what the schema
+    allows where it enters the atom; the memory is kept, and the run and the store stay valid."""
+    from agent_memory.model.paths import slug_for
+
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    folder = isolated_env / ".claude" / "projects" / slug_for(str(repo.resolve())) / "memory"
+    folder.mkdir(parents=True)
+    odd = {"feedback_no\nforce_push.md": "feedback_no-force_push.md",
+           " project_billing\\freeze.md": "-project_billing-freeze.md"}  # fmt: skip
+    sources = ["feedback_no_force_push.md", "project_billing_freeze.md"]
+    for name, source in zip(odd, sources, strict=True):
+        shutil.copy(FOLDER / source, folder / name)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(odd)
+    proc = gm(repo, "capture", "--all", "--output", "json", check=False)
+    assert proc.returncode == 0, proc.stderr
+    done = json.loads(proc.stdout)["auto_memory"]
+    assert done["memories"] == 2 and len(done["new"]) == 2 and done["commit"], done
+    atoms = json.loads(gm(repo, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]
+    assert sorted(a["memory_file"] for a in atoms) == sorted(odd.values())
+    assert all(atom_errors(a) == [] for a in atoms)
+    errors = repo / ".git" / "agent-memory" / "errors.log"
+    assert not errors.exists() or "invalid atom" not in errors.read_text()
+    assert gm(repo, "validate", check=False).returncode == 0

@@ -121,6 +121,21 @@ def _mtime_iso(mtime: float) -> str:
         return "1970-01-01T00:00:00Z"
 
 
+_NOT_IN_A_LABEL = re.compile(r"[\x00-\x1f\x7f-\x9f\\\u2028\u2029]")
+
+
+def memory_file_label(rel: str) -> str:
+    """The file as an atom's `memory_file` names it (schema: no backslash or line break, not
+    starting with a space or `/`, no `..` segment, at most 1024 characters): a control
+    character or backslash becomes `-`. The name is the model's or anyone's: one with a
+    newline in it made the atom fail the schema, and the memory was dropped at every capture."""
+    label = _NOT_IN_A_LABEL.sub("-", rel)
+    label = "/".join("-" if part == ".." else part for part in label.split("/"))
+    if not label or label[0].isspace() or label[0] == "/":
+        label = "-" + label[1:]
+    return label[:1024]
+
+
 def memory_pointer(slug: str, rel: str, line: int) -> str:
     """`~/.claude/projects/<slug>/memory/<rel>#L<line>`, each path segment in the characters a
     back-pointer allows (no segment may start with a dot, so none is `..`)."""
@@ -202,7 +217,7 @@ def memory_atom(note: MemoryNote, project: str, sightings: Sequence[Sighting]) -
     claim, findings = redact(raw_claim)
     claim = claim[:500]
     kind = kind_for(note.type, raw_claim, read_kind)
-    memory_file, _ = redact(note.file)
+    memory_file = memory_file_label(redact(note.file)[0])
     quote = quote_for(note)
     rule = f"{RULE_FAMILY}.{note.type if note.known_type else 'untyped'}"
     records: list[Atom] = []
