@@ -415,3 +415,33 @@ def test_validate_the_resolved_default_directory(repo: Path, tmp_path: Path) -> 
     write_dir(directory, {"MEMORY.md": "- [a](a.md)\n", "a.md": "a"})
     assert validate_auto_memory(directory, today=DAY).ok
     assert os.fspath(directory).startswith(os.fspath(paths.claude_dir()))
+
+
+def test_validation_walks_the_folder_no_further_than_capture_reads_it(repo: Path, tmp_path: Path) -> None:
+    """`git memory validate --auto-memory DIR` (and consolidate) walked the folder with an
+    unbounded os.walk: a setting naming /usr or a home directory made them read all of it,
+    where capture stops at MAX_DEPTH folders and MAX_FILES entries. The same walk now, which
+    says where it stopped."""
+    from sessions import gm
+
+    from agent_memory.automemory.quick import MAX_DEPTH, MAX_FILES
+    from agent_memory.claude.consolidate import auto_memory_items
+
+    folder = tmp_path / "memory"
+    deep = folder / "/".join(f"d{n}" for n in range(MAX_DEPTH + 2))
+    deep.mkdir(parents=True)
+    (deep / "too_deep.md").write_text(memory_file("deep", "Never read this far down."), encoding="utf-8")
+    (folder / "MEMORY.md").write_text("- `lesson_*.md`\n", encoding="utf-8")
+    for n in range(MAX_FILES + 200):
+        (folder / f"lesson_{n:05d}.md").write_text(memory_file("lesson", f"Lesson {n}."), encoding="utf-8")
+    proc = gm(repo, "validate", "--auto-memory", str(folder), "--output", "json", check=False)
+    data = json.loads(proc.stdout)
+    assert len(data["files"]) < MAX_FILES and not any("too_deep" in f for f in data["files"]), len(data["files"])
+    assert any(f"more than {MAX_FILES} files" in w for w in data["warnings"]), data["warnings"]
+    assert len(auto_memory_items(folder)) < MAX_FILES
+    # depth alone: the deep file is not read, and the report says why
+    for extra in folder.glob("lesson_*.md"):
+        extra.unlink()
+    (folder / "MEMORY.md").write_text("the index\n", encoding="utf-8")
+    data = json.loads(gm(repo, "validate", "--auto-memory", str(folder), "--output", "json", check=False).stdout)
+    assert data["files"] == [] and any(f"more than {MAX_DEPTH} levels deep" in w for w in data["warnings"])

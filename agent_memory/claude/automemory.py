@@ -163,16 +163,18 @@ def _region_globs(text: str) -> Iterator[tuple[int, str]]:
                 yield number, span
 
 
-def memory_files(directory: Path) -> list[str]:
-    """Every non-dot file under `directory` (relative posix paths, sorted), dot-dirs skipped."""
-    found: list[str] = []
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        rel_root = Path(root).relative_to(directory).as_posix()
-        for name in files:
-            if not name.startswith("."):
-                found.append(name if rel_root == "." else f"{rel_root}/{name}")
-    return sorted(found)
+def memory_files(directory: Path, problems: list[str] | None = None) -> list[str]:
+    """Every non-dot file under `directory` (relative posix paths, sorted), dot-dirs skipped,
+    as the one walk of the folder reads it (`automemory.notes.walk`: `MAX_DEPTH` folders deep,
+    `MAX_FILES` entries, no link followed; why it stopped early is appended to `problems`).
+    An unbounded `os.walk` here read whatever a setting pointed the folder at (`/usr`, a home
+    directory) when validate or consolidate looked at it, where capture reads a bounded part."""
+    import stat
+
+    from agent_memory.automemory.notes import walk
+
+    return sorted(rel for rel, st in walk(directory, problems)
+                  if not (stat.S_ISLNK(st.st_mode) and os.path.isdir(directory / rel)))  # fmt: skip
 
 
 # ---------------------------------------------------------------- validation
@@ -250,7 +252,9 @@ def validate_auto_memory(
     if PRESSURE_THRESHOLD <= report.utilisation <= 1.0:
         report.warnings.append(f"{INDEX_NAME} is at {report.utilisation:.1%} of its budget")
 
-    all_files = memory_files(directory)
+    walked: list[str] = []
+    all_files = memory_files(directory, walked)
+    report.warnings += walked  # read no further than capture reads: the rest is not checked
     report.files = [f for f in all_files if f != INDEX_NAME]
     candidates = set(report.files)
     reachable: set[str] = set()
