@@ -15,7 +15,12 @@ path that is a directory: its detached capture refuses it fast and logs one line
 benchmark waits for that line after each run, so no background capture overlaps the next
 measurement (and none turns the 5,000-atom store into a 500-atom one by enforcing the cap).
 
-    python benchmarks/hooks.py [--runs 40] [--sizes 500,5000] [--keep DIR]
+A last repository (`--big-log MB`, default 40; 0 skips it) holds 500 L1 atoms and an
+adopted.log of that size (the 40 adopted atoms, a history of adopted-then-demoted atoms and
+pin/unpin churn): the recall hook is timed with the log unchanged, and with one line
+appended before each run (as an adopt does), so every prompt follows a change of the log.
+
+    python benchmarks/hooks.py [--runs 40] [--sizes 500,5000] [--big-log 40] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -113,6 +118,57 @@ def populate_global(env: dict[str, str]) -> None:
         subprocess.run(cmd, cwd=home, env=env, check=True)
 
 
+BIG_LOG_ATOMS = 500
+BIG_LOG_START = 1_796_083_200  # 2026-12-01T00:00:00Z: after every line `populate` writes
+
+
+def _stamp(seconds: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(BIG_LOG_START + seconds))
+
+
+def grow_log(repo: Path, megabytes: int) -> Callable[[], None]:
+    """Make the repository's adopted.log `megabytes` long without changing what it holds (the
+    40 adopted atoms): 2,000 other atoms adopted then demoted, then pin/unpin churn over the
+    held ones ending on an unpin. Returns what appends one more line (a pin), stamped after all
+    the others, as the next adopt would."""
+    from agent_memory.committed.adopted_log import LogEntry, fold, format_entry, parse
+    from agent_memory.model.atom import to_committed
+
+    log = repo / ".memory" / "adopted.log"
+    held = list(fold(parse(log.read_text("utf-8"))[0]).values())
+    others = synthetic_atoms(2_000, seed=23)[L2_ATOMS:]
+    clock = 0
+    lines: list[str] = []
+    for atom in others:
+        committed = to_committed(atom, "L2", _stamp(clock))
+        lines.append(format_entry(LogEntry("adopt", committed, _stamp(clock))))
+        lines.append(format_entry(LogEntry("demote", committed, _stamp(clock + 1))))
+        clock += 2
+    size = log.stat().st_size + sum(len(line.encode("utf-8")) for line in lines)
+    with log.open("a", encoding="utf-8") as fh:
+        fh.write("".join(lines))
+        number = 0
+        while size < megabytes << 20:
+            atom = held[number % len(held)]
+            chunk = "".join(
+                format_entry(LogEntry(op, {**atom, "pinned": op == "pin"}, _stamp(clock + k)))
+                for k, op in enumerate(("pin", "unpin"))
+            )
+            fh.write(chunk)
+            size += len(chunk.encode("utf-8"))
+            clock += 2
+            number += 1
+    state = {"clock": clock}
+
+    def append() -> None:
+        atom = held[state["clock"] % len(held)]
+        with log.open("a", encoding="utf-8") as fh:
+            fh.write(format_entry(LogEntry("pin", {**atom, "pinned": True}, _stamp(state["clock"]))))
+        state["clock"] += 1
+
+    return append
+
+
 def running_with(marker: str) -> bool:
     """Whether a process whose command line contains `marker` is alive (Linux /proc; elsewhere
     False, and the caller's grace period stands in)."""
@@ -199,6 +255,49 @@ def check_outputs(repo: Path, env: dict[str, str], data: dict[str, bytes]) -> No
     assert not log.exists(), log.read_text()
 
 
+def big_log_rows(
+    root: Path, env: dict[str, str], python: str, megabytes: int, runs: int
+) -> list[tuple[int, str, float, float, float, float]]:
+    repo = make_repo(root, env, "bench-big-log")
+    if not (root / "home/.claude/agent-memory/.memory").exists():
+        populate_global(env)
+    populate(repo, BIG_LOG_ATOMS, env)
+    append = grow_log(repo, megabytes)
+    data = payloads(repo, root)
+    argv = forms("user-prompt-submit")["git-memory hook"]
+
+    def answers() -> bool:
+        out = subprocess.run(argv, input=data["user-prompt-submit"], cwd=repo, env=env,
+                             capture_output=True, check=True).stdout  # fmt: skip
+        return bool(out.strip())
+
+    answers()  # the first prompt after the log was written reads it whole
+    check_outputs(repo, env, data)
+    append()
+    # Over its budget, the hook answers nothing (and the prompt still waited).
+    print(f"{megabytes} MB adopted.log, a line appended: the hook "
+          f"{'answered' if answers() else 'answered NOTHING (over its budget)'}", file=sys.stderr)  # fmt: skip
+    label = f"user-prompt-submit ({megabytes} MB adopted.log"
+    commands: dict[str, Spec] = {
+        "python -c pass": ([python, "-c", "pass"], b"", None),
+        f"{label}, unchanged) | git-memory hook": (argv, data["user-prompt-submit"], None),
+        f"{label}, a line appended before each run) | git-memory hook": (
+            argv,
+            data["user-prompt-submit"],
+            None,
+            append,
+        ),
+    }
+    times = interleaved(commands, runs, env, repo)
+    base50, base95 = summary(times["python -c pass"])
+    rows = []
+    for name, values in times.items():
+        p50, p95 = summary(values)
+        rows.append((BIG_LOG_ATOMS, name, p50, p95, p50 / base50, p95 / base95))
+    print(f"measured the {megabytes} MB adopted.log ({runs} runs each)", file=sys.stderr)
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=40)
@@ -211,6 +310,13 @@ def main() -> int:
         choices=["regular", "editable"],
         default="regular",
         help="time a wheel-like install in a scratch venv (default) or this editable venv",
+    )
+    parser.add_argument(
+        "--big-log",
+        type=int,
+        default=40,
+        metavar="MB",
+        help="also time recall over an adopted.log of this size (0: skip)",
     )
     args = parser.parse_args()
     rows = []
@@ -234,9 +340,9 @@ def main() -> int:
                 )
             }
         )
-        for n in (int(s) for s in args.sizes.split(",")):
+        for n in (int(s) for s in args.sizes.split(",") if s):
             repo = make_repo(root, env, f"bench{n}")
-            if n == int(args.sizes.split(",")[0]):
+            if not (root / "home/.claude/agent-memory/.memory").exists():
                 populate_global(env)  # the global repo exists once `git memory init` ran
             populate(repo, n, env)
             data = payloads(repo, root)
@@ -268,6 +374,8 @@ def main() -> int:
                 p50, p95 = summary(values)
                 rows.append((n, name, p50, p95, p50 / base50, p95 / base95))
             print(f"measured {n} atoms ({args.runs} runs each)", file=sys.stderr)
+        if args.big_log:
+            rows += big_log_rows(root, env, python, args.big_log, args.runs)
     print("| atoms | hook | form | p50 ms | p95 ms | p50 × | p95 × |")
     print("|---:|---|---|---:|---:|---:|---:|")
     for n, name, p50, p95, r50, r95 in rows:
