@@ -27,7 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sessions import gm, gm_json, write_session
 
-from agent_memory.committed.adopted_log import LogEntry
+from agent_memory.committed.adopted_log import LogEntry, format_entry
 from agent_memory.committed.files import TierFiles
 from agent_memory.model.atom import normalize
 
@@ -650,6 +650,127 @@ def test_recall_uses_the_project_dir_when_cwd_is_outside_any_repository(
     )
     recalled = claude_reads(proc, "user-prompt-submit")
     assert recalled is not None and claims_in(recalled, "Use pnpm, not npm") == 1
+
+
+LINT_PROMPT = "should I run the linter before committing this?"
+
+
+def adopted_caches(project: Path) -> list[Path]:
+    return sorted((project / ".git" / "agent-memory").glob("recall-adopted*"))
+
+
+def recall_as_a_whole_read_would(project: Path, prompt: str) -> str | None:
+    """The hook's answer, checked against the answer of a hook that reads every log whole (its
+    adopted-memory caches removed for that one call, then put back as they were, so the next
+    call goes on from where this one left them)."""
+    answer = hook("user-prompt-submit", project, prompt=prompt)
+    kept = {path: path.read_bytes() for path in adopted_caches(project)}
+    assert kept, "the hook keeps its adopted-memory caches"
+    for path in kept:
+        path.unlink()
+    assert hook("user-prompt-submit", project, prompt=prompt) == answer
+    for path, data in kept.items():
+        path.write_bytes(data)
+    return answer
+
+
+def recalls(project: Path, claim: str, prompt: str = INSTALL_PROMPT) -> bool:
+    answer = recall_as_a_whole_read_would(project, prompt)
+    return answer is not None and claims_in(answer, claim) == 1
+
+
+def test_recall_follows_the_adopted_log_through_appends_half_lines_bad_lines_and_rewrites(
+    project: Path,
+) -> None:
+    """The hook reads only what was appended to adopted.log since it last read it (the log
+    can be tens of MB), and answers exactly as a hook reading it whole would, whatever
+    happened to the file in between."""
+    from agent_memory.gitio.state import overwrite
+
+    _recall_project(project)
+    log = project / ".memory" / "adopted.log"
+    commit_tier(project, "L2", [l2(PUSH)])
+    assert recalls(project, "Use pnpm, not npm") and recalls(project, LINT, LINT_PROMPT)
+    # appended: an adopt (`commit_tier` writes the file over, as adopt does: same inode)
+    commit_tier(project, "L2", [l2(PNPM)])
+    assert not recalls(project, "Use pnpm, not npm")
+    committed = log.read_bytes()
+    # another process mid-line: the half line is nothing yet, and is read again when whole
+    forget = format_entry(LogEntry(op="forget", atom=l2(PNPM), at="2026-03-03T00:00:00Z")).encode()
+    with log.open("ab") as fh:
+        fh.write(forget[:40])
+    assert not recalls(project, "Use pnpm, not npm")
+    with log.open("ab") as fh:
+        fh.write(forget[40:])
+    assert recalls(project, "Use pnpm, not npm")  # forgotten: recalled again
+    # a line that is not UTF-8 is left out (and named once); the lines after it count
+    adopt = format_entry(LogEntry(op="adopt", atom=l2(PNPM), at="2026-03-04T00:00:00Z")).encode()
+    with log.open("ab") as fh:
+        fh.write(b'{"op": "adopt", "at": "\xff\xfe"}\n' + adopt)
+    assert not recalls(project, "Use pnpm, not npm")
+    assert sum("not UTF-8" in line for line in errors(project)) == 2  # the hook, and the whole read
+    # a line appended out of order (a union merge): applied where its stamp puts it
+    with log.open("ab") as fh:
+        fh.write(format_entry(LogEntry(op="forget", atom=l2(PNPM), at="2026-03-02T12:00:00Z")).encode())
+    assert not recalls(project, "Use pnpm, not npm")
+    # cut short (a reset to the last commit: a new file), then rewritten in place without its
+    # last line (an adoption rolled back) and grown past its old length before the next prompt
+    git(project, "checkout", "--", ".memory/adopted.log")
+    assert log.read_bytes() == committed and not recalls(project, "Use pnpm, not npm")
+    overwrite(log, committed[: committed.rstrip(b"\n").rfind(b"\n") + 1])  # the PNPM adopt
+    git(project, "commit", "-q", "-am", "roll back")
+    commit_tier(project, "L2", [l2(LINT), l2(VITEST)])
+    assert log.stat().st_size > len(committed)
+    assert recalls(project, "Use pnpm, not npm") and not recalls(project, LINT, LINT_PROMPT)
+    # and the log gone
+    git(project, "rm", "-q", ".memory/adopted.log")
+    assert recalls(project, "Use pnpm, not npm") and recalls(project, LINT, LINT_PROMPT)
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts the bytes read in /proc/self/io")
+def test_after_an_append_to_a_large_adopted_log_the_prompt_reads_only_the_new_line(project: Path) -> None:
+    """The per-prompt cost does not grow with adopted.log (issue: 42 MB took ~1 s, over the
+    hook's 1 s timeout): after an append, the hook reads the new line, not the file. Counted
+    in bytes read (/proc/self/io `rchar`), never timed."""
+    _recall_project(project)
+    commit_tier(project, "L2", [l2(PUSH)])
+    log = project / ".memory" / "adopted.log"
+    churn = "".join(
+        format_entry(LogEntry(op=op, atom={**l2(PUSH), "pinned": op == "pin"}, at=f"2026-03-{day:02d}T00:00:00Z"))
+        for day in range(3, 28) for op in ("pin", "unpin")
+    )  # fmt: skip
+    with log.open("a") as fh:
+        while log.stat().st_size < 8 << 20:
+            fh.write(churn * 100)
+            fh.flush()
+    probe = (
+        "import io, sys\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+        "def rchar():\n"
+        "    with open('/proc/self/io') as fh:\n"
+        "        return int(next(l for l in fh if l.startswith('rchar:')).split()[1])\n"
+        "from agent_memory.claude.hooks import run_event\n"
+        "before = rchar()\n"
+        "run_event('user-prompt-submit')\n"
+        "print(rchar() - before, file=sys.stderr)\n"
+    )
+
+    def bytes_read() -> tuple[int, bytes]:
+        proc = subprocess.run(
+            [sys.executable, "-c", probe, payload("user-prompt-submit", project, prompt=INSTALL_PROMPT)],
+            cwd=project, capture_output=True, env={**hook_env(), "PYTHONPATH": str(Path(__file__).parent.parent)},
+            timeout=120,
+        )  # fmt: skip
+        return int(proc.stderr.decode().strip().splitlines()[-1]), proc.stdout
+
+    # the first prompt after the log was written reads it whole
+    assert bytes_read()[0] > log.stat().st_size
+    with log.open("a") as fh:
+        fh.write(format_entry(LogEntry(op="pin", atom={**l2(PUSH), "pinned": True}, at="2026-04-01T00:00:00Z")))
+    read, answer = bytes_read()
+    assert read < log.stat().st_size // 8
+    assert claims_in(json.loads(answer)["hookSpecificOutput"]["additionalContext"], "Use pnpm, not npm") == 1
+    assert errors(project) == []
 
 
 # --- session-end -------------------------------------------------------------------------------

@@ -15,7 +15,8 @@ catch-up of the atoms changed since the index's tip) freshens it for the next ca
 - user-prompt-submit (every prompt): the C JSON scanner for the payload and
   the reading side of `agent_memory.store.recall`, which reads the compact recall index writers keep current and
   the adopted L2/L3 claims their blocks show (a small cache keyed on the adopted.log and
-  memory files) so that nothing
+  memory files; a log that changed is read from where the last prompt stopped,
+  committed/log_fold.py, so a prompt's cost does not grow with it) so that nothing
   SessionStart already injects is recalled again. No pygit2, no pathlib, no subprocess.
 - session-start: the rendered context is cached in `.git/agent-memory/session-start.cache`
   under a key of everything it is computed from (the L2 and L3 adopted.log and memory file

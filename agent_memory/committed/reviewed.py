@@ -23,7 +23,7 @@ from agent_memory.committed.tiers import BLOCK_FILES, held, read_inside
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
 
     from agent_memory.model.atom import Atom
 
@@ -88,13 +88,16 @@ def shown(atoms: Sequence[Atom], texts: set[str]) -> list[Atom]:
     return [a for a in atoms if not in_working_set(a) or is_shown(a, texts)]
 
 
-def reviewed_atoms(root: str | os.PathLike[str] | None, tier: str) -> tuple[list[Atom], int]:
+def reviewed_atoms(
+    root: str | os.PathLike[str] | None, tier: str, held_atoms: Mapping[str, Atom] | None = None
+) -> tuple[list[Atom], int]:
     """The held atoms of the tier whose work tree is `root` that its block shows (what may be
     given to Claude), and how many others it holds: those only count, as the block's own
-    region line counts what it hides over the budget."""
+    region line counts what it hides over the budget. `held_atoms`: what its log holds, when
+    the caller has it (the recall hook's saved fold)."""
     if root is None:
         return [], 0
-    atoms = list(held(root).values())
+    atoms = list((held(root) if held_atoms is None else held_atoms).values())
     if not atoms:
         return [], 0
     found = shown(atoms, texts_of(file_items(root, tier)))

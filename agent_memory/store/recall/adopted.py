@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook 
     StrPath = str | os.PathLike[str]
 
 ADOPTED_CACHE = f"recall-adopted.{_TAG}.marshal"
+# Where each log's fold was left (committed/log_fold.py), read only when a log or block changed.
+ADOPTED_LOGS_CACHE = f"recall-adopted-logs.{_TAG}.marshal"
 ADOPTED_LOG = os.path.join(".memory", "adopted.log")
 # committed.tiers.BLOCK_FILES (tests/test_recall.py checks): importing it would load
 # `__future__` and more on the per-prompt path's cache hit.
@@ -74,42 +76,70 @@ def _sig(path: str) -> tuple[str, int, int, int]:
     return (path, st.st_size, st.st_mtime_ns, st.st_ino)
 
 
-def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]") -> Adopted:
-    """The atoms held in the committed tiers whose work trees and tiers are `roots` (this
-    repository's L2, the global memory repo's L3) that their blocks show a reviewer
-    (committed/reviewed.py: a log line alone is nothing), from a small cache keyed on the logs'
-    and the memory files' stat signatures; a changed file is re-read (a few lines) and the cache
-    rewritten. Never raises: unreadable files hold nothing."""
-    present = [(root, tier) for root, tier in roots if root]
-    paths = [os.path.join(root, name) for root, _ in present for name in (ADOPTED_LOG, *BLOCK_FILES)]
-    sig = tuple(_sig(p) for p in paths)
-    cache = os.path.join(os.fspath(state_dir), ADOPTED_CACHE)
+def _read_cache(path: str) -> object:
     try:
-        with open(cache, "rb") as fh:
+        with open(path, "rb") as fh:
             # loads(read()), not load(fh): marshal.load reads a file object item by item
             # through Python calls (~1 ms for this 5 KB file; this is ~0.02 ms).
-            cached = marshal.loads(fh.read())
-        if isinstance(cached, tuple) and len(cached) == 4 and cached[0] == sig:
-            return Adopted(cached[1], cached[2], cached[3])
+            return marshal.loads(fh.read())
     except (OSError, ValueError, EOFError, TypeError):
-        pass
-    from agent_memory.committed.reviewed import reviewed_atoms
+        return None
 
-    atoms: list[Atom] = []
-    for root, tier in present:
-        # never through a linked `.memory` folder, log or memory file
-        atoms += reviewed_atoms(root, tier)[0]
-    found = Adopted.of(atoms)
+
+def _write_cache(path: str, value: "Any") -> None:
+    tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        tmp = f"{cache}.{os.getpid()}.tmp"
         # owner-only as the rest of the state folder (0o600), created so (no umask window)
         with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as fh:
-            marshal.dump((sig, tuple(found.ids), tuple(found.claims),
-                          tuple(tuple(sorted(t)) for t in found.token_sets)), fh)  # fmt: skip
-        os.replace(tmp, cache)
+            marshal.dump(value, fh)
+        os.replace(tmp, path)
     except OSError:
         try:  # a full disk leaves no temporary file behind
             os.unlink(tmp)
         except OSError:
             pass
+
+
+def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]") -> Adopted:
+    """The atoms held in the committed tiers whose work trees and tiers are `roots` (this
+    repository's L2, the global memory repo's L3) that their blocks show a reviewer
+    (committed/reviewed.py: a log line alone is nothing), from a small cache keyed on the logs'
+    and the memory files' stat signatures. When one changed, the blocks are read again and
+    each log from where the last read stopped (committed/log_fold.py: only what was appended,
+    unless the log was rewritten), and the caches are rewritten. Never raises: unreadable files
+    hold nothing."""
+    present = [(root, tier) for root, tier in roots if root]
+    paths = [os.path.join(root, name) for root, _ in present for name in (ADOPTED_LOG, *BLOCK_FILES)]
+    sig = tuple(_sig(p) for p in paths)
+    state = os.fspath(state_dir)
+    cache = os.path.join(state, ADOPTED_CACHE)
+    cached = _read_cache(cache)
+    if isinstance(cached, tuple) and len(cached) == 4 and cached[0] == sig:
+        try:
+            return Adopted(cached[1], cached[2], cached[3])
+        except TypeError:
+            pass
+    from agent_memory.committed.log_fold import held_since
+    from agent_memory.committed.reviewed import reviewed_atoms
+
+    folds_path = os.path.join(state, ADOPTED_LOGS_CACHE)
+    saved = _read_cache(folds_path)
+    if not isinstance(saved, dict):
+        saved = {}
+    folds: dict[str, object] = {}
+    atoms: list[Atom] = []
+    for root, tier in present:
+        held, folds[root], bad = held_since(root, saved.get(root))
+        if bad:
+            from agent_memory.gitio.state import log_error
+
+            log_error(f"{os.path.join(root, ADOPTED_LOG)}: {bad[0]}: that line was left out; "
+                      "`git memory validate` names every bad line", root)  # fmt: skip
+        # never through a linked `.memory` folder, log or memory file
+        atoms += reviewed_atoms(root, tier, held)[0]
+    found = Adopted.of(atoms)
+    if folds != saved:
+        _write_cache(folds_path, folds)
+    _write_cache(cache, (sig, tuple(found.ids), tuple(found.claims),
+                         tuple(tuple(sorted(t)) for t in found.token_sets)))  # fmt: skip
     return found

@@ -1,0 +1,162 @@
+"""The fold of an `.memory/adopted.log` kept across processes, reading only what was appended.
+
+The per-prompt hook needs the atoms a log holds whenever it changed; folding the whole file
+again cost ~1 s at 40 MB, over the hook's budget. The log is append-only in the common case
+(adopt, the lifecycle verbs, a union merge that lands after our lines), so the fold is saved
+with how far it read and re-entered there: `held_since(root, saved)` reads only the bytes past
+`saved`'s offset when the file still starts with what was read — the same inode, at least as
+long, the same first and last WINDOW bytes of what was read, and an unchanged mtime when its
+size is unchanged — and the whole file otherwise (rewritten by `validate --fix` or an adoption
+roll-back, truncated, replaced by a checkout or a pull).
+
+The saved fold is per atom id, which is what makes a tail enough: `tiers.fold_text` applies
+the distinct lines in (`at`, file order), so an id's state is that of its last distinct line
+with the greatest `at`, and an appended line (later in file order than all before it) changes
+it only when its `at` is greater, or equal and not a copy of a line already there. Each id
+keeps that `at`, the op and atom of that last line, and digests of its lines at that `at`
+(tests/test_log_fold.py checks this against `fold_text` on random logs and edits).
+
+Only whole lines are consumed: a last line without its newline (another process is writing
+it) is read and counted for this answer as `fold_text` would count it, but the next read
+starts at its first byte again. A line that is not UTF-8 or not an entry is skipped, as
+`tiers.held` skips it. The state is a tuple of marshal-able values; the caller keeps it.
+Standard library only (the per-prompt hook loads this on a change of the log).
+"""
+
+import os
+
+from agent_memory.committed.tiers import (
+    _REMOVING_OPS,
+    LOG_RELPATH,
+    _canonical,
+    _valid_entry,
+    open_inside,
+)
+from agent_memory.model.fastjson import loads_bounded
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from agent_memory.model.atom import Atom
+
+    # id → [greatest `at`, op of its last distinct line at that `at`, that line's atom (None
+    # for a removing op), digests or entries of the distinct lines at that `at`]
+    Entries = dict[str, list[Any]]
+
+STATE_VERSION = 1
+# Bytes compared at the start of the log and just before the saved offset: a rewrite that
+# drops, adds or reorders a line moves these, so it is read whole.
+WINDOW = 64 << 10
+
+
+_BLAKE2B: "Any" = None
+
+
+def _digest(entry: "dict[str, Any] | bytes") -> bytes:
+    """What tells two lines apart for `fold_text`'s "identical lines count once": the digest of
+    the entry's canonical form (types included: 1, 1.0 and true differ, key order does not)."""
+    global _BLAKE2B
+    if isinstance(entry, bytes):
+        return entry
+    if _BLAKE2B is None:
+        try:
+            from _blake2 import blake2b  # built in: hashlib loads OpenSSL (~6 ms)
+        except ImportError:  # pragma: no cover - another Python
+            from hashlib import blake2b
+        _BLAKE2B = blake2b
+    text = repr(_canonical(entry)).encode("utf-8", "surrogatepass")
+    return bytes(_BLAKE2B(text, digest_size=16).digest())
+
+
+def _apply(entries: "Entries", obj: "dict[str, Any]") -> None:
+    atom = obj["atom"]
+    ident, at, op = atom["id"], obj["at"], obj["op"]
+    kept = atom if op not in _REMOVING_OPS else None
+    now = entries.get(ident)
+    if now is None or at > now[0]:
+        entries[ident] = [at, op, kept, [obj]]
+        return
+    if at < now[0]:
+        return  # applied before the line that set the id's state: no effect on it
+    mine = _digest(obj)
+    if any(_digest(line) == mine for line in now[3]):
+        return  # a copy of a line at this `at`: it counts once, where it first was
+    now[1], now[2] = op, kept
+    now[3].append(obj)
+
+
+def _fold_lines(entries: "Entries", lines: "list[bytes]", number: int, offset: int, bad: list[str]) -> None:
+    """Apply `lines` (split on b"\n", the first being line `number` at byte `offset`); `bad`
+    collects those that are not UTF-8, named as `tiers.decode_lines` names them."""
+    for raw in lines:
+        try:
+            line = raw.decode("utf-8").rstrip("\r")
+        except UnicodeDecodeError as exc:
+            bad.append(f"line {number} (byte offset {offset + exc.start}): not UTF-8")
+            line = ""
+        number += 1
+        offset += len(raw) + 1
+        if not line.strip():
+            continue
+        try:
+            obj = loads_bounded(line)  # one line nested too deep costs that line only
+        except ValueError:
+            continue
+        if _valid_entry(obj):
+            assert isinstance(obj, dict)
+            _apply(entries, obj)
+
+
+def _resumable(saved: object, fd: int, st: os.stat_result) -> "tuple[int, int, bytes, bytes, Entries] | None":
+    """(offset, lines read, head, tail, entries) of `saved` when the file behind `fd` still
+    starts with what it read; None when it must be read whole."""
+    if not (isinstance(saved, tuple) and len(saved) == 10 and saved[0] == STATE_VERSION):
+        return None
+    _, dev, ino, size, mtime, offset, lines, head, tail, entries = saved
+    if not (isinstance(offset, int) and isinstance(lines, int) and isinstance(head, bytes)
+            and isinstance(tail, bytes) and isinstance(entries, dict)):  # fmt: skip
+        return None
+    if (dev, ino) != (st.st_dev, st.st_ino) or st.st_size < offset:
+        return None  # another file (a checkout, a pull), or cut short (a roll-back)
+    if st.st_size == size and st.st_mtime_ns != mtime:
+        return None  # rewritten in place to the same length
+    if os.pread(fd, len(head), 0) != head or os.pread(fd, len(tail), offset - len(tail)) != tail:
+        return None  # rewritten (`validate --fix` drops a line: what follows moves)
+    return offset, lines, head, tail, {k: [v[0], v[1], v[2], list(v[3])] for k, v in entries.items()}
+
+
+def held_since(
+    root: "str | os.PathLike[str]", saved: object = None
+) -> "tuple[dict[str, Atom], tuple[Any, ...] | None, list[str]]":
+    """The atoms the log under `root` holds (as `tiers.held`: by id, sorted), the state to pass
+    as `saved` next time (None when there is no log to read), and the lines not UTF-8 among
+    those read now. Never follows a link (tiers.open_inside); an unreadable log holds nothing."""
+    try:
+        fd = open_inside(root, LOG_RELPATH)
+    except OSError:
+        return {}, None, []
+    with open(fd, "rb", closefd=True) as fh:
+        st = os.fstat(fd)
+        resumed = _resumable(saved, fd, st)
+        offset, lines, head, tail, entries = resumed or (0, 0, b"", b"", {})
+        fh.seek(offset)
+        data = fh.read()
+    *complete, partial = data.split(b"\n")  # the last piece is a line still being written
+    bad: list[str] = []
+    _fold_lines(entries, complete, lines + 1, offset, bad)
+    whole = len(data) - len(partial)
+    end, lines = offset + whole, lines + len(complete)
+    # The windows of what was read, from the bytes read (never read again: the file may
+    # have changed since).
+    if len(head) < WINDOW:
+        head = (head + data[: WINDOW - len(head)])[: min(WINDOW, end)]
+    tail = data[whole - WINDOW : whole] if whole >= WINDOW else (tail + data[:whole])[-WINDOW:]
+    state = (STATE_VERSION, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, end, lines,
+             head, tail, {k: (v[0], v[1], v[2], tuple(_digest(line) for line in v[3]))
+                          for k, v in entries.items()})  # fmt: skip
+    if partial:
+        # counted now, as a whole read would count it, and read again next time
+        _fold_lines(entries, [partial], lines + 1, end, bad)
+    held = {k: v[2] for k, v in entries.items() if v[2] is not None}
+    return {k: held[k] for k in sorted(held)}, state, bad
