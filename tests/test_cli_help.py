@@ -79,6 +79,28 @@ def test_a_mistyped_verb_or_flag_says_did_you_mean(tmp_path: Path) -> None:
     assert gm(tmp_path, "frobnicate", check=False).returncode == 2
 
 
+def _deps_into(python: Path) -> None:
+    """This environment's dependencies (pygit2 …) for the venv of `python`: no download."""
+    site = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    deps = next(p for p in sys.path if p.endswith("site-packages") and Path(p, "pygit2").exists())
+    Path(site, "zz-test-deps.pth").write_text(deps + "\n")
+
+
+def _man_env(venv: Path) -> dict[str, str]:
+    env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}/usr/bin{os.pathsep}/bin", "MANPAGER": "cat",
+           "PAGER": "cat", "MANWIDTH": "100"}
+    for var in ("MANPATH", "PYTHONPATH"):
+        env.pop(var, None)
+    return env
+
+
+def _pip_env() -> dict[str, str]:
+    """pip run for the venv under test: a PYTHONPATH naming a checkout (a worktree's tests)
+    would have it find agent-memory "already installed" and install nothing."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def test_man_page_from_a_wheel_install(tmp_path: Path) -> None:
     """Non-editable: build the wheel, install it into a fresh venv, and let git open the page."""
     wheels = tmp_path / "wheels"
@@ -92,17 +114,10 @@ def test_man_page_from_a_wheel_install(tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q",
-                    "--no-deps", str(wheel)], check=True, capture_output=True)
+                    "--no-deps", str(wheel)], check=True, capture_output=True, env=_pip_env())
     assert (venv / "share" / "man" / "man1" / "git-memory.1").is_file()
-    # The wheel's code, this environment's dependencies (pygit2 …): no download.
-    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import site; print(site.getsitepackages()[0])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    deps = next(p for p in sys.path if p.endswith("site-packages") and Path(p, "pygit2").exists())
-    Path(site, "zz-test-deps.pth").write_text(deps + "\n")
-    env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}/usr/bin{os.pathsep}/bin", "MANPAGER": "cat",
-           "PAGER": "cat", "MANWIDTH": "100"}
-    for var in ("MANPATH", "PYTHONPATH"):
-        env.pop(var, None)
+    _deps_into(venv / "bin" / "python")  # the wheel's code, this environment's dependencies
+    env = _man_env(venv)
     where = subprocess.run([str(venv / "bin" / "python"), "-c", "import agent_memory; print(agent_memory.__file__)"],
                            capture_output=True, text=True, env=env, check=True, cwd=tmp_path).stdout
     assert where.startswith(str(venv)), "the test must run the wheel, not the editable checkout"
@@ -115,6 +130,76 @@ def test_man_page_from_a_wheel_install(tmp_path: Path) -> None:
     assert "GIT-MEMORY(1)" in proc.stdout
     for verb in ("init", "capture", "inspect", "promote", "stage", "adopt", "pr", "deinit", "log"):
         assert f"git memory {verb}" in proc.stdout
+
+
+def test_man_page_from_an_editable_install(tmp_path: Path) -> None:
+    """`pip install -e` (the README's development set-up) installs no data files, so man had no
+    page for `git memory --help` (git's own `man git-memory`, which runs nothing of ours).
+    The first git memory command links the checkout's page where the wheel puts it."""
+    if shutil.which("man") is None:
+        pytest.skip("no man on this machine")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
+                              "-q", "--no-deps", "-e", str(ROOT)], capture_output=True, text=True, check=False,
+                             env=_pip_env())
+    if install.returncode != 0:
+        pytest.skip(f"cannot install editable here: {install.stderr.strip().splitlines()[-1:]}")
+    _deps_into(venv / "bin" / "python")
+    env = _man_env(venv)
+    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import agent_memory; print(agent_memory.__file__)"],
+                           capture_output=True, text=True, env=env, check=True, cwd=tmp_path).stdout.strip()
+    assert where == str(ROOT / "agent_memory" / "__init__.py"), "the test must run an editable install of this tree"
+    page = venv / "share" / "man" / "man1" / "git-memory.1"
+    installed = page.exists()  # not by setuptools 84 (the defect); a later one may
+    help_text = subprocess.run(["git", "memory", "help"], cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert help_text.returncode == 0 and "git memory adopt" in help_text.stdout and help_text.stderr == ""
+    assert installed or (page.is_symlink() and page.resolve() == (ROOT / "man" / "git-memory.1").resolve())
+    proc = subprocess.run(["git", "memory", "--help"], cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "GIT-MEMORY(1)" in proc.stdout
+    for verb in ("init", "capture", "inspect", "adopt", "deinit", "log"):
+        assert f"git memory {verb}" in proc.stdout
+
+
+def test_the_page_is_linked_only_into_an_editable_install_of_the_running_checkout(tmp_path: Path) -> None:
+    """What the first command of an editable install does (cli/manlink.py), and everything it
+    leaves alone: a wheel's page, a file of someone else's, another environment's launcher, a
+    package run from a checkout the environment did not install (PYTHONPATH)."""
+    from agent_memory.cli.manlink import link_manual
+
+    prefix, site = tmp_path / "venv", tmp_path / "venv" / "site-packages"
+    (prefix / "bin").mkdir(parents=True)
+    dist = site / "agent_memory-0.1.0.dist-info"
+    dist.mkdir(parents=True)
+    launcher = str(prefix / "bin" / "git-memory")
+    page = prefix / "share" / "man" / "man1" / "git-memory.1"
+
+    def installed_from(checkout: Path, editable: bool = True) -> None:
+        record = {"url": checkout.as_uri(), "dir_info": {"editable": editable}}
+        (dist / "direct_url.json").write_text(json.dumps(record))
+
+    def link(argv0: str = launcher) -> str | None:
+        return link_manual(argv0, str(prefix), str(site))
+
+    installed_from(tmp_path / "another-checkout")
+    assert link() is None and not page.parent.exists()  # this package runs from ROOT
+    installed_from(ROOT, editable=False)
+    assert link() is None and not page.parent.exists()  # a wheel from a checkout carries its page
+    installed_from(ROOT)
+    assert link(str(tmp_path / "elsewhere" / "bin" / "git-memory")) is None  # another environment
+    assert link(str(prefix / "bin" / "python")) is None and not page.parent.exists()
+    assert link() == str(page) and page.resolve() == (ROOT / "man" / "git-memory.1").resolve()
+    assert link() is None  # once
+    page.unlink()
+    page.symlink_to(tmp_path / "a-checkout-since-moved" / "git-memory.1")
+    assert link() == str(page) and page.resolve() == (ROOT / "man" / "git-memory.1").resolve()
+    page.unlink()
+    page.write_text("someone else's page")
+    assert link() is None and page.read_text() == "someone else's page"
+    shutil.rmtree(prefix / "share")
+    (prefix / "share").write_text("not a folder")
+    assert link() is None  # cannot write there: nothing, silently
 
 
 # --- positional arguments ----------------------------------------------------------------------

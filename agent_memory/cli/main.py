@@ -491,6 +491,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv is None:  # a process of its own (`python -m agent_memory hook …`)
             run_and_exit(args_list[1])
         return run_event(args_list[1])
+    if argv is None:
+        # `git memory --help` is man's, and an editable install gives man no page (cli/manlink.py)
+        from agent_memory.cli.manlink import link_manual
+
+        link_manual(sys.argv[0])
     if args_list[:1] == ["capture"] and "--all" in args_list:
         # `capture --all` with nothing new: a stat per transcript, no argparse (cli/capture.py).
         from agent_memory.cli.capture import quick_all
