@@ -194,3 +194,21 @@ def test_non_utf8_lines_are_named_once_when_read(tmp_path: Path) -> None:
     log.apply(("append", [line("adopt", 2, 0, False)], 100))
     held, saved, bad = log_fold.held_since(tmp_path, saved)
     assert set(held) == {_A["id"], _B["id"]} and bad == []
+
+
+def test_a_state_it_did_not_save_is_read_as_none_at_all(tmp_path: Path) -> None:
+    log = Log(tmp_path)
+    log.apply(("append", [line("adopt", 0, 0, False), line("adopt", 2, 1, False)], 100))
+    _, saved, _ = log_fold.held_since(tmp_path)
+    assert isinstance(saved, tuple)
+    entries = dict(saved[9])
+    damaged: list[object] = [
+        None, "garbage", (), saved[:9], (log_fold.STATE_VERSION + 1, *saved[1:]),
+        (*saved[:5], -5, *saved[6:]),  # an offset before the start
+        (*saved[:5], 10**12, *saved[6:]),  # past the end
+        (*saved[:9], {k: (1, "adopt", None, ()) for k in entries}),  # a stamp that is no text
+        (*saved[:9], {k: v[:3] for k, v in entries.items()}),
+    ]  # fmt: skip
+    log.apply(("append", [line("pin", 1, 2, False), line("adopt", 2, 1, False)], 100))
+    for state in damaged:
+        assert log_fold.held_since(tmp_path, state)[0] == whole_read(tmp_path), state

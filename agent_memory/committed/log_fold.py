@@ -6,8 +6,11 @@ again cost ~1 s at 40 MB, over the hook's budget. The log is append-only in the 
 with how far it read and re-entered there: `held_since(root, saved)` reads only the bytes past
 `saved`'s offset when the file still starts with what was read — the same inode, at least as
 long, the same first and last WINDOW bytes of what was read, and an unchanged mtime when its
-size is unchanged — and the whole file otherwise (rewritten by `validate --fix` or an adoption
-roll-back, truncated, replaced by a checkout or a pull).
+size is unchanged — and the whole file otherwise (cut short by an adoption roll-back,
+rewritten in place, replaced by a checkout or a pull). What the windows cannot see is a line
+edited in place to the same length between them while the file also grew; nothing of ours
+writes that (adopt, `validate --fix` and the lifecycle verbs append; a roll-back cuts; git
+writes a new file).
 
 The saved fold is per atom id, which is what makes a tail enough: `tiers.fold_text` applies
 the distinct lines in (`at`, file order), so an id's state is that of its last distinct line
@@ -110,20 +113,28 @@ def _fold_lines(entries: "Entries", lines: "list[bytes]", number: int, offset: i
 
 def _resumable(saved: object, fd: int, st: os.stat_result) -> "tuple[int, int, bytes, bytes, Entries] | None":
     """(offset, lines read, head, tail, entries) of `saved` when the file behind `fd` still
-    starts with what it read; None when it must be read whole."""
+    starts with what it read; None when it must be read whole (a state that is not one this
+    module saved, too: never an error)."""
     if not (isinstance(saved, tuple) and len(saved) == 10 and saved[0] == STATE_VERSION):
         return None
     _, dev, ino, size, mtime, offset, lines, head, tail, entries = saved
     if not (isinstance(offset, int) and isinstance(lines, int) and isinstance(head, bytes)
-            and isinstance(tail, bytes) and isinstance(entries, dict)):  # fmt: skip
+            and isinstance(tail, bytes) and isinstance(entries, dict) and len(tail) <= offset):  # fmt: skip
         return None
     if (dev, ino) != (st.st_dev, st.st_ino) or st.st_size < offset:
         return None  # another file (a checkout, a pull), or cut short (a roll-back)
     if st.st_size == size and st.st_mtime_ns != mtime:
         return None  # rewritten in place to the same length
     if os.pread(fd, len(head), 0) != head or os.pread(fd, len(tail), offset - len(tail)) != tail:
-        return None  # rewritten (`validate --fix` drops a line: what follows moves)
-    return offset, lines, head, tail, {k: [v[0], v[1], v[2], list(v[3])] for k, v in entries.items()}
+        return None  # rewritten: a line dropped or added before the end moves what follows
+    resumed: Entries = {}
+    for ident, value in entries.items():
+        if not (isinstance(value, tuple) and len(value) == 4 and isinstance(value[0], str)
+                and isinstance(value[1], str) and isinstance(value[2], (dict, type(None)))
+                and isinstance(value[3], tuple)):  # fmt: skip
+            return None
+        resumed[ident] = [value[0], value[1], value[2], list(value[3])]
+    return offset, lines, head, tail, resumed
 
 
 def held_since(
