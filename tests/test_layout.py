@@ -25,7 +25,9 @@ def test_pyproject_lists_every_package_folder() -> None:
         ".".join(init.parent.relative_to(ROOT).parts)
         for init in (ROOT / "agent_memory").rglob("__init__.py")
     }
-    assert listed == on_disk | {"agent_memory._templates", "agent_memory._git_hooks"}
+    data_only = {".".join(d.relative_to(ROOT).parts) for d in (ROOT / "agent_memory" / "resources").rglob("*")
+                 if d.is_dir() and d.name != "__pycache__"} | {"agent_memory.resources"}  # fmt: skip
+    assert listed == on_disk | data_only | {"agent_memory._templates", "agent_memory._git_hooks"}
 
 
 def test_top_level_folders_are_real_and_hold_the_texts() -> None:
