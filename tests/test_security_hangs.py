@@ -83,3 +83,35 @@ def test_the_ledger_tells_a_transcript_that_grew_after_its_capture(project: Path
     with path.open("a") as fh:
         fh.write("{}\n")
     assert ledger.not_captured(common, [path], [path.stem]) == [path]
+
+
+@pytest.mark.parametrize("verb", ["capture", "extract"])
+def test_a_fifo_named_outside_the_projects_folder_is_refused_not_waited_on(project: Path, tmp_path: Path,
+                                                                           verb: str) -> None:  # fmt: skip
+    """`capture --transcript` / `extract --transcript` of a path outside `projects/` first read
+    it for the cwd and session it records (a copy's origin): that read opened a FIFO blocking
+    and waited forever for a writer, while /dev/zero was refused as not a regular file."""
+    trap = tmp_path / "export.jsonl"
+    os.mkfifo(trap)
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    try:
+        proc = subprocess.run(["git", "memory", verb, "--transcript", str(trap), "--output", "json"],
+                              cwd=project, env=env, capture_output=True, text=True, timeout=NEVER)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{verb} --transcript FIFO did not return")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "not a regular file" in proc.stdout + proc.stderr
+
+
+def test_evidence_at_a_path_that_became_a_fifo_is_missing_not_waited_on(tmp_path: Path) -> None:
+    """`inspect --why` re-reads the line an atom came from at the path its record kept: a FIFO
+    there now (a plain open waits for a writer) reads as no line."""
+    trap = tmp_path / "s.jsonl"
+    os.mkfifo(trap)
+    code = f"from agent_memory.transcripts.evidence import statement_at; print(statement_at({str(trap)!r}, 1))"
+    try:
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=NEVER)
+    except subprocess.TimeoutExpired:
+        pytest.fail("reading evidence from a FIFO did not return")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "None"

@@ -14,11 +14,14 @@ from typing import Any
 
 from agent_memory.model.atom import Atom
 from agent_memory.model.paths import claude_dir, resolve_pointer
+from agent_memory.transcripts.identity import open_regular_fd
 
 
 def _read_line(path: Any, line: int, limit: int = 4_000_000) -> str | None:
     try:
-        with open(path, "rb") as fh:
+        # A regular file only: the path a record kept may now be a FIFO (a plain open waits
+        # for a writer forever) or a link to /dev/zero (one endless line).
+        with os.fdopen(open_regular_fd(path)[0], "rb") as fh:
             for number, raw in enumerate(fh, start=1):
                 if number == line:
                     return raw[:limit].decode("utf-8", errors="replace")

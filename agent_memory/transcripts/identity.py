@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +50,21 @@ class Transcript:
 
 
 
+def open_regular_fd(path: str | os.PathLike[str]) -> tuple[int, int]:
+    """(descriptor, size) of a transcript opened for reading only if it is a regular file,
+    checked on the open file itself (no gap between a check and the open): a FIFO, a device
+    such as /dev/zero or a directory raises OSError instead of blocking or spinning."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(f"{os.fspath(path)} is not a regular file")
+        return fd, info.st_size
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _origin_pointer(transcript: str, max_lines: int = 200) -> str | None:
     """For a transcript outside any `projects/<slug>/` folder (a copy, an export): the pointer of
     the file it is a copy of, `~/.claude/projects/<slug of its recorded cwd>/<its recorded
@@ -61,7 +77,9 @@ def _origin_pointer(transcript: str, max_lines: int = 200) -> str | None:
         return None
     cwd = session = None
     try:
-        with open(transcript, "rb") as fh:
+        # Not a plain open(): a FIFO would block it until a writer came (never), and the
+        # extraction after this refuses anything but a regular file anyway.
+        with os.fdopen(open_regular_fd(transcript)[0], "rb") as fh:
             for _ in range(max_lines):
                 raw = fh.readline(1 << 20)
                 if not raw:

@@ -47,7 +47,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -65,7 +64,7 @@ from agent_memory.transcripts.denials import (
     denial_reason,
     rejection_texts,
 )
-from agent_memory.transcripts.identity import Transcript, safe_session
+from agent_memory.transcripts.identity import Transcript, open_regular_fd, safe_session
 from agent_memory.transcripts.ledger import Position
 from agent_memory.transcripts.typed import (
     block_text,
@@ -233,30 +232,15 @@ _CONTEXT_TYPES = ("assistant", "user", "system", "file-history-snapshot")
 _CONTEXT_KINDS = tuple(f'"{kind}"'.encode() for kind in _CONTEXT_TYPES)
 
 
-def _open_regular_fd(path: str | os.PathLike[str]) -> tuple[int, int]:
-    """(descriptor, size) of a transcript opened for reading only if it is a regular file,
-    checked on the open file itself (no gap between a check and the open): a FIFO, a device
-    such as /dev/zero or a directory raises OSError instead of blocking or spinning."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{os.fspath(path)} is not a regular file")
-        return fd, info.st_size
-    except BaseException:
-        os.close(fd)
-        raise
-
-
 def regular_file_size(path: str | os.PathLike[str]) -> int:
     """The size of a transcript that is a regular file (OSError for anything else)."""
-    fd, size = _open_regular_fd(path)
+    fd, size = open_regular_fd(path)
     os.close(fd)
     return size
 
 
 def _open_regular(path: str | os.PathLike[str]) -> BinaryIO:
-    fd, _ = _open_regular_fd(path)
+    fd, _ = open_regular_fd(path)
     try:
         return os.fdopen(fd, "rb")
     except BaseException:
