@@ -7,6 +7,14 @@ commit <sha>.", what `git revert` writes) of a commit carrying `Atom-Id:` and
 the atoms' L1 records as a rejection (state `rejected`, the session count at that moment, the
 revert commit), one `memory/atoms` commit for all of them, so the promotion gates hold the
 atom back until a new session adds evidence.
+
+A `forget` line that is the last word on an atom in the branch's adopted.log is the same kind
+of decision, and a firmer one: `git memory forget` writes it in a commit and then tombstones
+the L1 record; killed between the two (or pulled from a teammate's forget) the L1 record stayed,
+still marked adopted, and the gates staged the forgotten item again at once. Such an atom is
+marked rejected with its session count kept current, so it is not restaged while that line
+stands (`forget --undo` adds a line after it); its L1 record, and its recall, are kept, and
+`git memory forget` finishes what was left.
 """
 
 from __future__ import annotations
@@ -64,21 +72,46 @@ def reverted_adoptions(root: Path | None, rev: str = "HEAD") -> dict[str, str]:
     return out
 
 
+def forgotten_at_l2(root: Path | None) -> set[str]:
+    """The atoms whose last line in the work tree's adopted.log is a `forget`."""
+    entries, _ = tiers.read_log(root)
+    last: dict[str, str] = {}
+    for entry in sorted(entries, key=lambda e: e.at):  # stable: file order within a stamp
+        last[entry.atom_id] = entry.op
+    return {ident for ident, op in last.items() if op == "forget"}
+
+
 def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None) -> list[str]:
     """Mark every atom whose adoption was reverted (and that is not held again) as rejected on
-    memory/atoms, unless a rejection or new sessions already say otherwise. Returns their ids.
-    `held`: the ids adopted in the work tree now (read from its adopted.log when not given)."""
+    memory/atoms, unless a rejection or new sessions already say otherwise; and every atom a
+    `forget` line took out of the block as rejected, its session count kept current. Returns
+    their ids. `held`: the ids adopted in the work tree now (read from its adopted.log when not
+    given)."""
     if held is None:
         held = set(tiers.l2_atoms(repo.workdir))
     reverted = {i: c for i, c in reverted_adoptions(repo.workdir).items() if i not in held}
-    if not reverted or not store.exists():
+    forgotten = forgotten_at_l2(repo.workdir) - held
+    if not (reverted or forgotten) or not store.exists():
         return []
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
     marked: list[str] = []
 
     def compute(snap: Snapshot) -> Change | None:
         writes: dict[str, Atom] = {}
+        for ident in sorted(forgotten):
+            atom = snap.atoms.get(ident)
+            if atom is None:
+                continue  # tombstoned (the forget finished), or never here
+            review = atom.get("review") or {}
+            count = len(set(atom["sessions"]))
+            if review.get("state") == "rejected" and int(review.get("sessions", 0)) >= count:
+                continue
+            updated = atom.copy()
+            updated["review"] = {"state": "rejected", "at": at, "sessions": count}
+            writes[ident] = updated
         for ident, commit in sorted(reverted.items()):
+            if ident in writes:
+                continue
             atom = snap.atoms.get(ident)
             if atom is None:
                 continue
@@ -95,8 +128,9 @@ def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None
         if not writes:
             return None
         return Change(
-            subject=f"reject: {len(writes)} adoption(s) undone with git revert",
-            body=[f"- {i} reverted in {reverted[i][:12]}" for i in sorted(writes)],
+            subject=f"reject: {len(writes)} adoption(s) undone with git revert or forget",
+            body=[f"- {i} reverted in {reverted[i][:12]}" if i not in forgotten else
+                  f"- {i} forgotten in the L2 block; `git memory forget {i}` finishes it" for i in sorted(writes)],
             trailers=[("Op", "reject")] + [("Atom-Id", i) for i in sorted(writes)],
             writes=writes,
         )

@@ -1,0 +1,93 @@
+"""`git memory forget` of an adopted atom is two writes: a `git commit` that takes the line out
+of the L2 block (a `forget` line in adopted.log), then the tombstone on memory/atoms. A forget
+killed between them (`kill -9`, a closed terminal) left the L1 atom untombstoned and marked
+adopted though the block no longer held it: the gates found it eligible and the very next
+`stage` (or SessionEnd's auto-stage) put the forgotten item back on memory/review, where
+`adopt --all` would adopt it again. The same holds for a forget a teammate committed and the
+user pulled. A `forget` line that is the last word on an atom now holds it back like a
+rejection: never restaged, never offered by adopt, its L1 record (and recall) kept."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_json
+from test_adopt import held, init_project, stage_claims, waiting
+
+# Kills the `git-memory forget` process above this hook once its commit has landed: what a
+# kill -9 between the L2 commit and the L1 tombstone leaves.
+POST_COMMIT = """#!/bin/sh
+pid=$PPID
+while [ -n "$pid" ] && [ "$pid" -gt 1 ]; do
+    if tr '\\0' ' ' < /proc/$pid/cmdline | grep -q 'git-memory forget'; then
+        kill -9 "$pid"; exit 0
+    fi
+    pid=$(awk '{print $4}' /proc/$pid/stat)
+done
+exit 0
+"""
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return init_project(repo, monkeypatch)
+
+
+def _installed(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    return subprocess.run(["git", "memory", *args], cwd=repo, env=env, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+
+
+def _tombstoned(repo: Path, ident: str) -> bool:
+    names = git(repo, "ls-tree", "-r", "--name-only", "refs/heads/memory/atoms").split()
+    return f"tombstones/{ident}.json" in names
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="the hook finds its process in /proc")
+def test_a_forget_killed_after_its_l2_commit_is_not_staged_again(project: Path) -> None:
+    ids = stage_claims(project)
+    gm(project, "adopt", "--all")
+    ident = ids["tabs"]
+    hook = Path(git(project, "rev-parse", "--git-path", "hooks/post-commit").strip())
+    hook = hook if hook.is_absolute() else project / hook
+    hook.write_text(POST_COMMIT)
+    hook.chmod(hook.stat().st_mode | stat.S_IXUSR)
+    proc = _installed(project, "forget", ident)
+    assert proc.returncode == -9 or proc.returncode == 137, proc.stdout + proc.stderr
+    hook.unlink()
+    # The kill landed where it should: the L2 commit is there, the tombstone is not.
+    assert ident not in held(project)
+    assert "memory: forget" in git(project, "log", "-1", "--format=%s")
+    assert not _tombstoned(project, ident)
+
+    assert ident not in {c["atom"] for c in gm_json(project, "stage")["commits"]}
+    assert ident not in waiting(project)
+    assert ident not in {a["atom"] for a in gm_json(project, "adopt", "--all")["adopted"]}
+    assert ident not in held(project)
+    # Nothing was destroyed: the L1 record is still there, and running forget again finishes it.
+    assert ident in {a["id"] for a in gm_json(project, "inspect", "--tier", "L1")["atoms"]}
+    gm(project, "forget", ident)
+    assert _tombstoned(project, ident)
+
+
+def test_a_forget_pulled_from_a_teammate_is_not_staged_again(project: Path, tmp_path: Path) -> None:
+    ids = stage_claims(project)
+    gm(project, "adopt", "--all")
+    ident = ids["tabs"]
+    mate = tmp_path / "mate"
+    git(tmp_path, "clone", "-q", str(project), str(mate))
+    gm(mate, "init", "--yes", "--no-claude-hooks")
+    gm(mate, "forget", ident)
+    git(project, "pull", "-q", "--ff-only", str(mate), "main")
+    assert ident not in held(project)
+
+    assert ident not in {c["atom"] for c in gm_json(project, "stage")["commits"]}
+    assert ident not in waiting(project)
+    assert ident in {a["id"] for a in gm_json(project, "inspect", "--tier", "L1")["atoms"]}
