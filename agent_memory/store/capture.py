@@ -27,6 +27,7 @@ from typing import Any
 
 from agent_memory.committed import tiers
 from agent_memory.extract.pipeline import extract_transcript
+from agent_memory.gitio.refs import atom_path
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors, is_pending, merge
 from agent_memory.model.clock import iso_z, now_utc, parse_time
@@ -55,6 +56,8 @@ class CaptureResult:
     forgotten: list[str] = field(default_factory=list)
     expired_on_arrival: list[str] = field(default_factory=list)
     invalid: list[str] = field(default_factory=list)
+    # observed again, but the stored record cannot be read: left as it is, not merged
+    unreadable: list[str] = field(default_factory=list)
     evicted_before: list[str] = field(default_factory=list)  # evicted by the cap, nothing newer seen since
     contested: list[str] = field(default_factory=list)
     # written but still pending (said once, held by the durability gate until it recurs): not
@@ -71,7 +74,7 @@ class CaptureResult:
         out: dict[str, object] = {
             "commit": self.commit, "new": self.new, "merged": self.merged,
             "skipped": {"forgotten": self.forgotten, "expired": self.expired_on_arrival, "invalid": self.invalid,
-                        "evicted": self.evicted_before},
+                        "evicted": self.evicted_before, "unreadable": self.unreadable},
             "contested": self.contested, "pending": self.pending, "queued": self.queued,
         }  # fmt: skip
         if self.expired or self.evicted:
@@ -102,7 +105,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
 
     def compute(snap: Snapshot) -> Change | None:
         result.new, result.merged, result.forgotten, result.expired_on_arrival, result.invalid = [], [], [], [], []
-        result.evicted_before = []
+        result.evicted_before, result.unreadable = [], []
         result.contested, result.expired, result.evicted, result.pending = [], [], [], []
         result.pending_new = []
         now = now_utc()
@@ -117,6 +120,11 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                 result.forgotten.append(ident)
                 continue
             current = writes.get(ident) or snap.atoms.get(ident)
+            if current is None and snap.atoms.unreadable(ident):
+                # The only copy of its evidence and review state: never written over with a
+                # fresh atom. This observation waits (the transcript is read again next time).
+                result.unreadable.append(ident)
+                continue
             if current is None and _evicted_since(snap, obs):
                 result.evicted_before.append(ident)
                 continue
@@ -175,6 +183,11 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                       rescanned=rescanned, evicted=evicted_seen)  # fmt: skip
 
     commit, change = store.transact(compute, queue_on_failure=[*queued, *incoming])
+    for ident in sorted(set(result.unreadable)):
+        path = atom_path(ident)
+        log_error(f"capture: memory/atoms:{path} cannot be read; left as it is and {ident} not merged "
+                  f"(`git memory validate` says why; restore it from `git log -p memory/atoms -- {path}`)",
+                  store.repo.cwd)  # fmt: skip
     result.commit = commit
     if commit is not None or (change is None or change.empty()):
         # Written (or nothing left to write): the queue has been absorbed.
@@ -304,9 +317,10 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
     for failed in extracted.failed_statements:
         log_error(f"capture {transcript.pointer}: skipped a statement the extractor failed on: "
                   f"{failed}", store.repo.cwd)  # fmt: skip
-    if signature is not None and not extracted.failed_statements:
-        # (not when a statement failed: a later run, a fixed extractor, reads it again; what
-        # was captured now adds no observation then)
+    if signature is not None and not extracted.failed_statements and not result.unreadable:
+        # (not when a statement failed, or an observation met an unreadable record: a later
+        # run, a fixed extractor or a restored record, reads it again; what was captured now
+        # adds no observation then)
         ledger.record(Entry(TRANSCRIPT, key, signature, stats.end))
     return TranscriptCapture(result, read, stats.skipped_lines, stats.records,
                              failed_statements=extracted.failed_statements)  # fmt: skip

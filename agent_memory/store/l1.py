@@ -132,6 +132,13 @@ class TreeMapping(dict[str, Any]):
     def __contains__(self, ident: object) -> bool:
         return isinstance(ident, str) and self.get(ident) is not None
 
+    def unreadable(self, ident: str) -> bool:
+        """Whether `ident` has a file here that cannot be read as a record (`get` answers None
+        for it as for an absent one): a writer must not take its path for a free one."""
+        if self.get(ident) is not None:
+            return False
+        return any(git.read_path(self._repo, self._tree, path, STORE) is not None for path in self._path_of(ident))
+
     def load(self) -> dict[str, Any]:
         """Everything, read once (sorted by id), as a plain dict."""
         if not self._complete:

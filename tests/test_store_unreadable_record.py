@@ -1,0 +1,87 @@
+"""An atom record on memory/atoms that cannot be read (a torn write, a hand edit, a bad merge)
+is the only copy of that atom's evidence and review state. A capture that observed its claim
+again read the path as empty and wrote a fresh one-session atom over it, reported as `new`:
+the record was gone from the store, nothing was logged, and `validate` said ok afterwards.
+
+Now the record is left as it is, that one observation is held back (logged, `skipped.unreadable`
+in the JSON), everything else of the transcript is captured, and the transcript is not marked
+captured: once the record is restored, the next capture merges the held-back observation."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_json, write_session
+
+PUSH = "Never push directly to main; always open a pull request."
+PNPM = "We use pnpm, not npm, in this repo."
+EARLY = [(f"aaaaaaaa-0000-4000-8000-00000000000{n}", f"2026-10-0{n}") for n in (1, 2, 3)]
+LATER = "dddddddd-0000-4000-8000-000000000004"
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-10-10T12:00:00Z")
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    return repo
+
+
+def _atoms(repo: Path) -> dict[str, dict[str, object]]:
+    return {a["id"]: a for a in gm_json(repo, "inspect", "--tier", "L1")["atoms"]}
+
+
+def _path_of(repo: Path, ident: str) -> str:
+    names = git(repo, "ls-tree", "-r", "--name-only", "refs/heads/memory/atoms").split()
+    return next(n for n in names if n.endswith(f"/{ident}.json") and n.startswith("atoms/"))
+
+
+def _set_blob(repo: Path, path: str, data: bytes, tmp: Path) -> None:
+    """Replace one file of memory/atoms's tip with `data`, in a commit on top (plumbing)."""
+    env = {**os.environ, "GIT_INDEX_FILE": str(tmp / "index")}
+
+    def run(*args: str, stdin: bytes | None = None) -> str:
+        return subprocess.run(["git", "-C", str(repo), *args], input=stdin, env=env, capture_output=True,
+                              check=True).stdout.decode().strip()  # fmt: skip
+
+    blob = run("hash-object", "-w", "--stdin", stdin=data)
+    run("read-tree", "refs/heads/memory/atoms")
+    run("update-index", "--cacheinfo", f"100644,{blob},{path}")
+    tree = run("write-tree")
+    commit = run("commit-tree", tree, "-p", "refs/heads/memory/atoms", "-m", "hand edit")
+    run("update-ref", "refs/heads/memory/atoms", commit)
+
+
+def test_a_capture_never_writes_over_an_unreadable_record(project: Path, tmp_path: Path) -> None:
+    for session, day in EARLY:
+        write_session(project, session, day, [{"user": PUSH}])
+    gm(project, "capture", "--all", "--no-stage")
+    [(ident, atom)] = _atoms(project).items()
+    assert len(atom["sessions"]) == 3  # type: ignore[arg-type]
+    path = _path_of(project, ident)
+    good = git(project, "show", f"refs/heads/memory/atoms:{path}").encode()
+    torn = good[: len(good) // 2]
+    _set_blob(project, path, torn, tmp_path)
+
+    later = write_session(project, LATER, "2026-10-05", [{"user": PUSH}, {"user": PNPM}])
+    result = gm_json(project, "capture", "--transcript", str(later))
+    # The record is untouched, and said so; the rest of the transcript is captured.
+    shown = subprocess.run(["git", "-C", str(project), "show", f"refs/heads/memory/atoms:{path}"],
+                           capture_output=True, check=True).stdout  # fmt: skip
+    assert shown == torn
+    assert ident not in result["new"] and ident not in result["merged"]
+    assert result["skipped"]["unreadable"] == [ident]
+    assert any("pnpm" in str(a["claim"]).lower() for a in _atoms(project).values())
+    log = (project / ".git" / "agent-memory" / "errors.log").read_text()
+    assert ident in log and path in log
+
+    # Restored from its history, the record takes the held-back observation at the next capture.
+    _set_blob(project, path, good, tmp_path)
+    gm(project, "capture", "--all", "--no-stage")
+    restored = _atoms(project)[ident]
+    assert set(restored["sessions"]) == {s for s, _ in EARLY} | {LATER}  # type: ignore[arg-type]
+    assert json.loads(gm(project, "validate", "--output", "json").stdout)["ok"]
