@@ -1,7 +1,10 @@
 """An atom record on memory/atoms that cannot be read (a torn write, a hand edit, a bad merge)
 is the only copy of that atom's evidence and review state. A capture that observed its claim
 again read the path as empty and wrote a fresh one-session atom over it, reported as `new`:
-the record was gone from the store, nothing was logged, and `validate` said ok afterwards.
+the record was gone from the store, nothing was logged, and `validate` said ok afterwards. A
+record that reads but fails the schema (a newer version's `kind`) made the merge fail the whole
+commit instead: nothing else said in that session was captured, by any capture, until it was
+mended.
 
 Now the record is left as it is, that one observation is held back (logged, `skipped.unreadable`
 in the JSON), everything else of the transcript is captured, and the transcript is not marked
@@ -56,7 +59,16 @@ def _set_blob(repo: Path, path: str, data: bytes, tmp: Path) -> None:
     run("update-ref", "refs/heads/memory/atoms", commit)
 
 
-def test_a_capture_never_writes_over_an_unreadable_record(project: Path, tmp_path: Path) -> None:
+def _damaged(good: bytes, damage: str) -> bytes:
+    if damage == "torn":
+        return good[: len(good) // 2]
+    record = json.loads(good)
+    record["kind"] = "habit"  # a kind this version's schema does not know (a newer version's)
+    return (json.dumps(record, sort_keys=True, indent=2) + "\n").encode()
+
+
+@pytest.mark.parametrize("damage", ["torn", "foreign-kind"])
+def test_a_capture_never_writes_over_an_unreadable_record(project: Path, tmp_path: Path, damage: str) -> None:
     for session, day in EARLY:
         write_session(project, session, day, [{"user": PUSH}])
     gm(project, "capture", "--all", "--no-stage")
@@ -64,7 +76,7 @@ def test_a_capture_never_writes_over_an_unreadable_record(project: Path, tmp_pat
     assert len(atom["sessions"]) == 3  # type: ignore[arg-type]
     path = _path_of(project, ident)
     good = git(project, "show", f"refs/heads/memory/atoms:{path}").encode()
-    torn = good[: len(good) // 2]
+    torn = _damaged(good, damage)
     _set_blob(project, path, torn, tmp_path)
 
     later = write_session(project, LATER, "2026-10-05", [{"user": PUSH}, {"user": PNPM}])

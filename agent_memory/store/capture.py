@@ -31,6 +31,7 @@ from agent_memory.gitio.refs import atom_path
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors, is_pending, merge
 from agent_memory.model.clock import iso_z, now_utc, parse_time
+from agent_memory.model.errors import InvalidAtomError
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS, is_expired, l1_evictions
 from agent_memory.store import contradictions
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
@@ -120,7 +121,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                 result.forgotten.append(ident)
                 continue
             current = writes.get(ident) or snap.atoms.get(ident)
-            if current is None and snap.atoms.unreadable(ident):
+            if ident in stored_invalid or (current is None and snap.atoms.unreadable(ident)):
                 # The only copy of its evidence and review state: never written over with a
                 # fresh atom. This observation waits (the transcript is read again next time).
                 result.unreadable.append(ident)
@@ -182,10 +183,24 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         return Change(subject=subject, body=body, trailers=trailers, writes=writes, deletes=deletes,
                       rescanned=rescanned, evicted=evicted_seen)  # fmt: skip
 
-    commit, change = store.transact(compute, queue_on_failure=[*queued, *incoming])
+    stored_invalid: set[str] = set()  # stored records that read but fail the schema
+    while True:
+        try:
+            commit, change = store.transact(compute, queue_on_failure=[*queued, *incoming])
+            break
+        except InvalidAtomError:
+            # A merge into a stored record that fails the schema (a hand edit, a newer version's
+            # field) fails the whole commit: hold back those observations alone, as for an
+            # unreadable record, and capture the rest.
+            snap = store.snapshot()
+            found = {str(obs.get("id")) for obs in [*queued, *incoming] if isinstance(obs, dict)}
+            bad = {i for i in found - stored_invalid if (stored := snap.atoms.get(i)) is not None and atom_errors(stored)}
+            if not bad:
+                raise
+            stored_invalid |= bad
     for ident in sorted(set(result.unreadable)):
         path = atom_path(ident)
-        log_error(f"capture: memory/atoms:{path} cannot be read; left as it is and {ident} not merged "
+        log_error(f"capture: memory/atoms:{path} cannot be read as an atom; left as it is and {ident} not merged "
                   f"(`git memory validate` says why; restore it from `git log -p memory/atoms -- {path}`)",
                   store.repo.cwd)  # fmt: skip
     result.commit = commit
