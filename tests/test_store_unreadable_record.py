@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json, write_session
+from test_auto_memory_review import remembered  # noqa: F401 - a fixture
 
 PUSH = "Never push directly to main; always open a pull request."
 PNPM = "We use pnpm, not npm, in this repo."
@@ -97,3 +98,25 @@ def test_a_capture_never_writes_over_an_unreadable_record(project: Path, tmp_pat
     restored = _atoms(project)[ident]
     assert set(restored["sessions"]) == {s for s, _ in EARLY} | {LATER}  # type: ignore[arg-type]
     assert json.loads(gm(project, "validate", "--output", "json").stdout)["ok"]
+
+
+def test_claude_memory_folder_is_read_again_while_its_atom_record_cannot_be_read(
+    remembered: tuple[Path, Path], tmp_path: Path  # noqa: F811 - the imported fixture
+) -> None:
+    """The same for Claude Code's own memory folder: it was marked captured although the
+    observation of its note was held back, so it was never read again once the record was
+    restored."""
+    repo, target = remembered
+    gm(repo, "capture", "--all", "--no-stage")
+    [ident] = [i for i, a in _atoms(repo).items() if a.get("origin") == "auto-memory"]
+    path = _path_of(repo, ident)
+    good = git(repo, "show", f"refs/heads/memory/atoms:{path}").encode()
+    _set_blob(repo, path, good[: len(good) // 2], tmp_path)
+    target.write_text(target.read_text("utf-8") + "\nAlso before a release build.\n", "utf-8")
+    first = gm_json(repo, "capture", "--all", "--no-stage")["auto_memory"]
+    assert first["read"] == "read" and ident not in first["new"] + first["merged"]
+
+    _set_blob(repo, path, good, tmp_path)
+    again = gm_json(repo, "capture", "--all", "--no-stage")["auto_memory"]
+    assert again["read"] == "read"  # not "unchanged": the held-back observation is merged now
+    assert ident in _atoms(repo)

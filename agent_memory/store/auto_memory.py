@@ -77,7 +77,8 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
         log_error(f"auto-memory: {problem}", root)
     result = capture_atoms(store, extracted.atoms, None, f"~/.claude/projects/{slug}/memory", limits)
     index.save()
-    ledger.record(Entry(LEDGER_KIND, key, state))
+    if not result.unreadable:  # else read again: a held-back observation waits for its record
+        ledger.record(Entry(LEDGER_KIND, key, state))
     return FolderCapture(folder, "read", result, len(extracted.notes), extracted.skipped)
 
 
