@@ -137,13 +137,13 @@ def test_only_the_appended_lines_are_read(tmp_path: Path, monkeypatch: pytest.Mo
     held, saved, _ = log_fold.held_since(tmp_path)
     assert held == whole_read(tmp_path) and saved is not None
     parsed: list[str] = []
-    real = log_fold.loads_bounded
+    real = log_fold.entry_of
 
     def counting(text: str) -> object:
         parsed.append(text)
         return real(text)
 
-    monkeypatch.setattr(log_fold, "loads_bounded", counting)
+    monkeypatch.setattr(log_fold, "entry_of", counting)
     log.apply(("append", [line("forget", 0, 2, False), line("pin", 3, 2, False)], 100))
     held, saved, _ = log_fold.held_since(tmp_path, saved)
     assert len(parsed) == 2 and held == whole_read(tmp_path)

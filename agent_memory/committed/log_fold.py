@@ -32,10 +32,9 @@ from agent_memory.committed.tiers import (
     _REMOVING_OPS,
     LOG_RELPATH,
     _canonical,
-    _valid_entry,
+    entry_of,
     open_inside,
 )
-from agent_memory.model.fastjson import loads_bounded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -100,14 +99,8 @@ def _fold_lines(entries: "Entries", lines: "list[bytes]", number: int, offset: i
             line = ""
         number += 1
         offset += len(raw) + 1
-        if not line.strip():
-            continue
-        try:
-            obj = loads_bounded(line)  # one line nested too deep costs that line only
-        except ValueError:
-            continue
-        if _valid_entry(obj):
-            assert isinstance(obj, dict)
+        obj = entry_of(line)
+        if obj is not None:
             _apply(entries, obj)
 
 

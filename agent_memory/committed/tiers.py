@@ -238,6 +238,18 @@ def _canonical(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
+def entry_of(line: str) -> dict[str, Any] | None:
+    """The log entry a line holds, or None for a blank line, one that is not JSON (or nested too
+    deep: that line only) or not an entry (`git memory validate` reports those)."""
+    if not line.strip():
+        return None
+    try:
+        obj = loads_bounded(line)
+    except ValueError:
+        return None
+    return obj if _valid_entry(obj) and isinstance(obj, dict) else None
+
+
 def _counts(items: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], int]:
     counts: dict[tuple[str, str, str], int] = {}
     for item in items:
@@ -250,17 +262,9 @@ def fold_text(text: str) -> dict[str, Atom]:
     Bad lines are skipped (`git memory validate` reports them)."""
     parsed: list[tuple[int, dict[str, Any]]] = []
     for number, raw in enumerate(text.split("\n")):
-        line = raw.rstrip("\r")
-        if not line.strip():
-            continue
-        try:
-            obj = loads_bounded(line)  # one line nested too deep costs that line only
-        except ValueError:
-            continue
-        if not _valid_entry(obj):
-            continue
-        assert isinstance(obj, dict)
-        parsed.append((number, obj))
+        obj = entry_of(raw.rstrip("\r"))
+        if obj is not None:
+            parsed.append((number, obj))
     # Identical lines count once. Two lines can only be identical if they share the stamp, the
     # op and the atom: the (slow) canonical form is computed only for lines that do.
     stamps = [(obj["at"], obj["op"], obj["atom"]["id"]) for _, obj in parsed]

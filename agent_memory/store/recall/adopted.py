@@ -87,17 +87,14 @@ def _read_cache(path: str) -> object:
 
 
 def _write_cache(path: str, value: "Any") -> None:
-    tmp = f"{path}.{os.getpid()}.tmp"
+    """Owner-only (0o600) as the rest of the state folder; a failure (a full disk) leaves the
+    old cache and no temporary file."""
+    from agent_memory.gitio.state import replace_text
+
     try:
-        # owner-only as the rest of the state folder (0o600), created so (no umask window)
-        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as fh:
-            marshal.dump(value, fh)
-        os.replace(tmp, path)
-    except OSError:
-        try:  # a full disk leaves no temporary file behind
-            os.unlink(tmp)
-        except OSError:
-            pass
+        replace_text(path, marshal.dumps(value))
+    except (OSError, ValueError):
+        pass
 
 
 def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]") -> Adopted:
