@@ -5,6 +5,7 @@ folder is not read, and the walk stops at `MAX_DEPTH` / `MAX_FILES` with one err
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from conftest import git
@@ -91,3 +92,26 @@ def test_the_walk_is_bounded_in_depth_and_files(repo: Path, tmp_path: Path) -> N
     capture_auto_memory(L1Store(git_boundary.find_repo(repo)), "p", repo, folder=wide)
     log = (repo / ".git" / "agent-memory" / "errors.log").read_text()
     assert f"more than {MAX_FILES} files" in log and log.count("auto-memory:") == 1
+
+
+def test_an_edit_to_a_note_the_walk_reads_is_never_taken_for_an_unchanged_folder(guarded: Path) -> None:
+    """`quick.signature` (does capture read the folder again?) walked the folder on its own,
+    with bounds of its own: it counted folders against `MAX_FILES` and stopped, where the
+    reader's walk counts files. A folder with more than `MAX_FILES` subfolders before the one
+    holding a note: capture read the note, and an edit of it (same size, folder untouched)
+    was then 'nothing new' forever. The signature now covers exactly what the walk reads."""
+    folder = resolve_auto_memory_dir(guarded).path
+    for i in range(MAX_FILES + 1):
+        (folder / f"d{i:05}").mkdir(parents=True)
+    (folder / "zz").mkdir()
+    note = folder / "zz" / "rule.md"
+    note.write_text(NOTE.format(i=1))
+    gm(guarded, "capture", "--all", "--no-stage")
+    before = {a["claim"] for a in json.loads(gm(guarded, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]}
+    assert any("change 1" in claim for claim in before), before
+    stamp = note.stat().st_mtime_ns
+    note.write_text(NOTE.format(i=2))  # the same size: a rewrite of the note, its folder untouched
+    os.utime(note, ns=(stamp + 10**9, stamp + 10**9))
+    gm(guarded, "capture", "--all", "--no-stage")
+    after = {a["claim"] for a in json.loads(gm(guarded, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]}
+    assert any("change 2" in claim for claim in after), after

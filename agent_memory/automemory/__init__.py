@@ -3,7 +3,9 @@ or `autoMemoryDirectory`), read only, never copied, never edited.
 
 - `location.py`: where the folder is for a project (trusted settings sources only);
 - `frontmatter.py`, `markdown.py`: a topic file's frontmatter and body, read tolerantly;
-- `notes.py`: the folder walked — every topic file one note or one skip with a reason;
+- `walk.py`: the one bounded walk of the folder (`os` only), which every reader of it uses;
+- `notes.py`: the folder read — every topic file one note or one skip with a reason;
+- `quick.py`: the folder's place and a signature of its state, `os` only (the fast paths);
 - `writes.py`: the tool calls in this project's transcripts that wrote or edited a memory
   file (its provenance and recurrence).
 

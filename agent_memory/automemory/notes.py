@@ -21,17 +21,13 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from agent_memory.automemory.frontmatter import normalise_text, parse
 from agent_memory.automemory.location import is_index_file
 from agent_memory.automemory.markdown import is_template, split_body, statement
-from agent_memory.automemory.quick import (  # the bounds of every walk of the folder
-    MAX_DEPTH,
-    MAX_FILES,
-)
+from agent_memory.automemory.walk import MAX_DEPTH, MAX_FILES, walk  # the one walk of the folder
 
 KNOWN_TYPES = ("user", "feedback", "project", "reference")
 MAX_BYTES = 256 * 1024  # a topic file is a paragraph or two; a bigger one is not a memory
@@ -86,53 +82,6 @@ class FolderRead:
     skipped: list[Skipped]
     indexes: list[str]
     problems: list[str] = field(default_factory=list)  # why the walk stopped early, one line each
-
-
-def walk(folder: Path, problems: list[str] | None = None) -> Iterator[tuple[str, os.stat_result]]:
-    """(relative path, lstat) of every entry that is not a dot entry or a real folder,
-    sorted; symlinked folders are yielded (to be skipped), never entered. Nothing when the
-    folder itself is a symlink; at most `MAX_FILES` entries, `MAX_DEPTH` folders deep — the
-    reason the walk stopped is appended to `problems`."""
-    said = problems if problems is not None else []
-    try:
-        if stat.S_ISLNK(os.lstat(folder).st_mode):
-            said.append(f"{folder}: the memory folder is a symlink: not read (nothing is read through a link)")
-            return
-    except OSError:
-        return
-    stack = [""]
-    count = 0
-    deep = False
-    while stack:
-        rel_dir = stack.pop()
-        if rel_dir and rel_dir.count("/") + 1 > MAX_DEPTH:
-            if not deep:
-                said.append(f"{folder}: folders more than {MAX_DEPTH} levels deep not read ({rel_dir}/…)")
-                deep = True
-            continue
-        here = folder / rel_dir if rel_dir else folder
-        try:
-            entries = sorted(os.scandir(here), key=lambda e: e.name)
-        except OSError:
-            continue
-        subdirs = []
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if stat.S_ISDIR(st.st_mode):
-                subdirs.append(rel)
-                continue
-            count += 1
-            if count > MAX_FILES:
-                said.append(f"{folder}: more than {MAX_FILES} files: the rest not read (is this Claude's memory folder?)")
-                return
-            yield rel, st
-        stack.extend(reversed(subdirs))
 
 
 def read_folder(folder: Path) -> FolderRead:

@@ -5,8 +5,9 @@ new (on a budget of a stat per transcript and little else) and the capture ledge
 the environment, no settings file that names `autoMemoryDirectory`, an ASCII repository path
 (the slug then needs no Unicode normalisation) — and None whenever any of that may not hold,
 so the caller asks `location.py`. `signature` says whether anything in the folder changed:
-every entry `notes.walk` reads (dot entries aside), its name, size, mtime and type, and every
-folder's mtime (a rename or a deletion changes its folder's), folded into a few sums.
+every entry the one walk of the folder reads (`walk.walk`, with its bounds), its name, size,
+mtime and type, and every folder's mtime (a rename or a deletion changes its folder's), folded
+into a few sums.
 """
 
 from __future__ import annotations
@@ -14,14 +15,13 @@ from __future__ import annotations
 import os
 import sys
 
+from agent_memory.automemory.walk import MAX_DEPTH, MAX_FILES, walk
 from agent_memory.model.home import claude_config_dir, slug_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from agent_memory.transcripts.ledger import Ledger
 
-MAX_DEPTH = 4  # folders below the memory folder that are walked (`team/topic/…` is 2)
-MAX_FILES = 1000  # entries read from one folder, in all; the client's own index holds ~200
 LEDGER_KIND = "auto-memory"  # its kind of source in the capture ledger (transcripts/ledger.py)
 SETTING = b"autoMemoryDirectory"
 COWORK_OVERRIDE_ENV = "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"
@@ -68,38 +68,22 @@ def folder_key(folder: str | os.PathLike[str]) -> str:
 
 
 def signature(folder: str | os.PathLike[str]) -> str | None:
-    """What says the folder is unchanged (None when it is not a folder)."""
+    """What says the folder is unchanged (None when it is not a folder, or a symlink: the
+    walk reads nothing through a link)."""
     try:
         top = os.stat(folder)
     except OSError:
         return None
     if os.path.islink(folder):
-        return None  # never read through a link (notes.walk)
-    count = size = stamps = names = kinds = 0
-    stamps += top.st_mtime_ns
-    pending = [(os.fspath(folder), 0)]
-    while pending and count <= MAX_FILES:
-        here, depth = pending.pop()
-        if depth > MAX_DEPTH:
-            continue
-        try:
-            entries = list(os.scandir(here))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            count += 1
-            size += st.st_size
-            stamps += st.st_mtime_ns
-            names += sum(map(ord, entry.name))
-            kinds += st.st_mode
-            if entry.is_dir(follow_symlinks=False):
-                pending.append((entry.path, depth + 1))
+        return None
+    count = size = names = kinds = 0
+    stamps = top.st_mtime_ns
+    for rel, st in walk(folder, folders=True):
+        count += 1
+        size += st.st_size
+        stamps += st.st_mtime_ns
+        names += sum(map(ord, rel[rel.rfind("/") + 1 :]))  # the entry's name, as before
+        kinds += st.st_mode
     return f"am1:{count}:{size}:{stamps}:{names}:{kinds}"
 
 
@@ -123,4 +107,4 @@ def changed(common: str | os.PathLike[str], root: str | os.PathLike[str], ledger
     return state is not None and ledger.seen(LEDGER_KIND, folder_key(folder), state) is None
 
 
-__all__ = ["LEDGER_KIND", "changed", "default_folder", "folder_key", "project_folder", "signature"]
+__all__ = ["LEDGER_KIND", "MAX_DEPTH", "MAX_FILES", "changed", "default_folder", "folder_key", "project_folder", "signature"]

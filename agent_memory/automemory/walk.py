@@ -1,0 +1,74 @@
+"""The one walk of an auto-memory folder, and its bounds, with `os` only: the reader
+(`notes.read_folder`), the guard's scan, validation and capture's "did the folder change?"
+(`quick.signature`, on the session-end path) all list the folder through `walk`, so what one
+of them reads is what the others see.
+
+Nothing is followed out of the folder: a folder that is itself a symlink is not walked, and a
+symlinked entry is yielded (for the reader to skip), never entered. Dot entries are not
+listed. The walk stops at `MAX_DEPTH` folders deep and after `MAX_FILES` entries, and says why
+— a settings file naming `/usr` must not make a capture read it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+
+MAX_DEPTH = 4  # folders below the memory folder that are walked (`team/topic/…` is 2)
+MAX_FILES = 1000  # entries read from one folder, in all; the client's own index holds ~200
+
+
+def walk(folder: str | os.PathLike[str], problems: list[str] | None = None, *,
+         folders: bool = False) -> Iterator[tuple[str, os.stat_result]]:  # fmt: skip
+    """(relative path, lstat) of every entry that is not a dot entry or a real folder,
+    sorted; symlinked folders are yielded (to be skipped), never entered. Nothing when the
+    folder itself is a symlink; at most `MAX_FILES` entries, `MAX_DEPTH` folders deep — the
+    reason the walk stopped is appended to `problems`. With `folders`, every real folder
+    listed is yielded too (not counted against `MAX_FILES`): its mtime changes when an entry
+    in it is added, renamed or removed."""
+    said = problems if problems is not None else []
+    top = os.fspath(folder)
+    try:
+        if stat.S_ISLNK(os.lstat(top).st_mode):
+            said.append(f"{folder}: the memory folder is a symlink: not read (nothing is read through a link)")
+            return
+    except OSError:
+        return
+    stack = [""]
+    count = 0
+    deep = False
+    while stack:
+        rel_dir = stack.pop()
+        if rel_dir and rel_dir.count("/") + 1 > MAX_DEPTH:
+            if not deep:
+                said.append(f"{folder}: folders more than {MAX_DEPTH} levels deep not read ({rel_dir}/…)")
+                deep = True
+            continue
+        try:
+            entries = sorted(os.scandir(os.path.join(top, rel_dir) if rel_dir else top), key=lambda e: e.name)
+        except OSError:
+            continue
+        subdirs = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                subdirs.append(rel)
+                if folders:
+                    yield rel, st
+                continue
+            count += 1
+            if count > MAX_FILES:
+                said.append(f"{folder}: more than {MAX_FILES} files: the rest not read (is this Claude's memory folder?)")
+                return
+            yield rel, st
+        stack.extend(reversed(subdirs))
+
+
+__all__ = ["MAX_DEPTH", "MAX_FILES", "walk"]
