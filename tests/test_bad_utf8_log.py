@@ -92,3 +92,29 @@ def test_validate_fix_repairs_the_log_keeping_every_readable_line(broken: Path) 
     assert gm(broken, "promote", check=False).returncode == 0
     again = gm(broken, "validate", "--fix", "--output", "json", check=False)
     assert not [f for f in __import__("json").loads(again.stdout)["fixed"] if "UTF-8" in f]
+
+
+def test_remember_global_over_a_bad_global_log_says_the_claim_was_recorded(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`remember --global` records the candidate in the global memory repo before staging it;
+    a byte that is not UTF-8 in that repo's adopted.log then stopped the staging with
+    '…; nothing was changed' (exit 3), which was untrue: the candidate was kept and a later
+    `stage --global` stages it. It now says the claim was recorded but not staged."""
+    import os
+
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    gm(repo, "adopt", "--global", "--yes", gm_json(repo, "remember", "--global", "Always run ruff before committing.")["id"])
+    home = Path(os.environ["AGENT_MEMORY_HOME"])
+    log = home / ".memory" / "adopted.log"
+    log.write_bytes(log.read_bytes() + b"\xff\n")
+    git(home, "commit", "-qam", "a pulled byte", "--no-verify")
+    proc = gm(repo, "remember", "--global", "Use tabs in Makefiles, always.", check=False)
+    assert proc.returncode == 3, proc.stderr
+    first = proc.stderr.splitlines()[0]
+    assert "not UTF-8 at line 2" in first and "internal error" not in proc.stderr
+    assert "was recorded but not staged" in first and "nothing was changed" not in first, first
+    # what it says was recorded is staged once the log is repaired
+    gm(repo, "validate", "--fix", check=False)
+    git(home, "commit", "-qam", "repaired", "--no-verify")
+    staged = gm_json(repo, "stage", "--global")["commits"]
+    assert [c["atom"] for c in staged] == [first.split()[3]], (staged, first)

@@ -35,6 +35,14 @@ def redaction_reason(claim: str) -> str:
     return f"redacted ({', '.join(rules)}) — restate it without {what}"
 
 
+def _recorded_not_staged(ident: str, exc: FatalError) -> FatalError:
+    """The refusal of the staging that followed a recorded claim: the claim was kept (on
+    memory/atoms, or as the global repo's candidate, staged by a later `stage`), so not
+    "nothing was changed"."""
+    why = exc.message.removesuffix("; nothing was changed")
+    return type(exc)(f"{ident} was recorded but not staged: {why}", hint=exc.hint)
+
+
 def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     project = project_of(repo)
@@ -47,10 +55,16 @@ def run(args: argparse.Namespace) -> Report:
         home = require_home()
         atom = global_atom(project, args.claim, args.kind)
         held = atom["id"] in l3_atoms(home.path)
-        if not atom["redacted"] and not held:
+        recorded = not atom["redacted"] and not held
+        if recorded:
             # A redacted claim is never kept, not even as a local candidate: it needs restating.
             add_global_candidate(home.repo(), atom)
-        plan = stage_global()
+        try:
+            plan = stage_global()
+        except FatalError as exc:
+            if not recorded:
+                raise
+            raise _recorded_not_staged(atom["id"], exc) from None
         staged = [c for c, ident in plan.staged if ident == atom["id"]]
         where = "the global memory repo's memory/review"
         adopt_hint = "git memory adopt --global"
@@ -65,9 +79,8 @@ def run(args: argparse.Namespace) -> Report:
         capture_atoms(store, [atom], atom["sessions"][0], "git memory remember")
         try:
             plan = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo))
-        except FatalError as exc:  # the claim is on memory/atoms: say so, not "nothing was changed"
-            why = exc.message.removesuffix("; nothing was changed")
-            raise type(exc)(f"{atom['id']} was recorded but not staged: {why}", hint=exc.hint) from None
+        except FatalError as exc:  # the claim is on memory/atoms
+            raise _recorded_not_staged(atom["id"], exc) from None
         staged = [c for c, ident in plan.staged if ident == atom["id"]]
         where = "memory/review"
         adopt_hint = "git memory adopt"
