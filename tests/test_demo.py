@@ -17,7 +17,7 @@ def test_demo_explains_its_terms_once_and_ends_honestly(tmp_path: Path) -> None:
     for term in TERMS:
         assert re.search(rf"^#\s+{re.escape(term)}\s", legend, re.MULTILINE), term
     assert out.count("# Terms, once:") == 1
-    last = out.rstrip().splitlines()[-1]
+    last = next(line for line in out.splitlines() if line.startswith("done:"))
     assert "removed" in last and "--keep" in last
     for folder in re.findall(r"(/\S*agent-memory-demo-\S*)", last):
         assert not Path(folder).exists()
@@ -33,6 +33,17 @@ def test_demo_in_a_directory_keeps_it_and_its_evidence_resolves(tmp_path: Path) 
     assert "transcript gone" not in out
     shown = re.findall(r"^\s+at (\S+\.jsonl)$", out, re.MULTILINE)
     assert shown and all(Path(p).is_file() and str(where) in p for p in shown)
-    last_lines = out.rstrip().splitlines()[-2:]
+    last_lines = out.split("\ndone:", 1)[1].splitlines()[:2]
     assert str(where / "invoice-service") in last_lines[0] and Path(where / "invoice-service").is_dir()
     assert "CLAUDE_CONFIG_DIR=" in last_lines[1]
+
+
+def test_demo_ends_with_what_to_run_in_a_repository_of_ones_own(tmp_path: Path) -> None:
+    """The demo ended on where its scratch folder went: a newcomer was not told what to run
+    next. Its last lines now name the first commands in a repository of one's own."""
+    for args in ((), ("--dir", str(tmp_path / "demo"))):
+        out = gm(tmp_path, "demo", *args).stdout
+        after = out.split("\ndone:", 1)[1]
+        steps = after[after.index("next"):]
+        assert "git memory init" in steps and "git memory capture --all" in steps, after
+        assert steps.index("git memory init") < steps.index("git memory capture --all")

@@ -167,6 +167,10 @@ class Demo:
         self.sh(*gm, "show")
 
 
+NEXT = ("next, in a repository of yours: `git memory init --yes` (hooks, CLAUDE.md import), then\n"
+        "  `git memory capture --all` (its Claude Code sessions so far) and `git memory show`")
+
+
 def run_demo(directory: str | None, keep: bool) -> int:
     if directory:
         root = Path(directory).expanduser().resolve()
@@ -176,6 +180,7 @@ def run_demo(directory: str | None, keep: bool) -> int:
         demo.run()
         print(f"\ndone: the scratch repository is {demo.repo}")
         print(f"  to look around: cd {demo.repo} && export {demo.exports()}")
+        print(NEXT)
         return 0
     with tempfile.TemporaryDirectory(prefix="agent-memory-demo-") as tmp:
         Demo(Path(tmp)).run()
@@ -188,4 +193,5 @@ def run_demo(directory: str | None, keep: bool) -> int:
         else:
             print("\ndone: the scratch directory was removed "
                   "(`git memory demo --keep` keeps a copy; `git memory demo --dir PATH` builds it there)")
+        print(NEXT)
     return 0
