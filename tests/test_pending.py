@@ -193,3 +193,18 @@ def test_pending_never_reaches_committed_material() -> None:
     committed = to_committed(record, "L2", "2026-11-06T12:00:00Z")
     assert "pending" not in committed
     validate_atom(committed)
+
+
+def test_inspect_tier_l1_marks_the_pending_claims(project: Path) -> None:
+    """`inspect --tier L1` listed a pending claim as a row like any atom's, and counted it in
+    'N L1 atoms', where status and show list it apart: a newcomer read 6 atoms against
+    status's 2 candidates. Each pending row now says so, and the total counts them apart."""
+    claim = _claim()
+    first = write_session(project, FIRST, "2026-11-01",
+                          [{"user": SAID_ONCE}, {"user": "Never force-push to main."}])  # fmt: skip
+    gm(project, "capture", "--transcript", str(first), "--no-stage")
+    out = gm(project, "inspect", "--tier", "L1").stdout.splitlines()
+    [row] = [line for line in out if claim in line]
+    assert row.endswith("(pending)"), row
+    assert all("pending" not in line for line in out[:-1] if claim not in line), out
+    assert out[-1] == "1 L1 atom, 1 pending (said once; an atom when said again in another session)", out[-1]

@@ -269,7 +269,8 @@ def _atom_lines(tier: str, atoms: list[Atom]) -> list[str]:
         return [f"no {tier} atoms"]
     lines = []
     for atom in sorted(atoms, key=lambda a: (a["last_seen"], a["id"]), reverse=True):
-        flags = [f for f in ("pinned", "decayed", "contested") if atom.get(f)]
+        flags = ["pending"] if is_pending(atom) else []
+        flags += [f for f in ("pinned", "decayed", "contested") if atom.get(f)]
         if is_claude_memory(atom):
             flags.append(str(origin_label(atom)))
         if atom.get("superseded_by"):
@@ -279,4 +280,8 @@ def _atom_lines(tier: str, atoms: list[Atom]) -> list[str]:
         extra = f" ({', '.join(flags)})" if flags else ""
         lines.append(f"{colour.paint(atom['id'], 'id')}  {atom['kind']:<10} {atom['confidence']:<8} {len(atom['sessions'])}s "
               f"{atom['last_seen'][:10]}  {show_controls(atom['claim'])}{extra}")
-    return [*lines, f"{len(atoms)} {colour.tier(tier)} atoms"]
+    waiting = sum(1 for atom in atoms if is_pending(atom))  # no atom yet (status counts them apart)
+    total = f"{len(atoms) - waiting} {colour.tier(tier)} atom" + ("" if len(atoms) - waiting == 1 else "s")
+    if waiting:
+        total += f", {waiting} pending (said once; an atom when said again in another session)"
+    return [*lines, total]
