@@ -118,3 +118,27 @@ def test_remember_global_over_a_bad_global_log_says_the_claim_was_recorded(repo:
     git(home, "commit", "-qam", "repaired", "--no-verify")
     staged = gm_json(repo, "stage", "--global")["commits"]
     assert [c["atom"] for c in staged] == [first.split()[3]], (staged, first)
+
+
+def test_validate_names_the_global_repo_in_the_git_commands_it_gives_for_l3(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """validate runs in a project and checks the global memory repo too; for its L3 files it
+    said `git diff .memory/adopted.log`, `git commit .memory/adopted.log` and `git checkout --
+    .memory/adopted.log`, which, run where validate was run, act on the project's log (the
+    checkout would drop its uncommitted changes). Each now names the global repo (`git -C`)."""
+    import os
+
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    gm(repo, "adopt", "--global", "--yes", gm_json(repo, "remember", "--global", "Always run ruff before committing.")["id"])
+    home = Path(os.environ["AGENT_MEMORY_HOME"])
+    log = home / ".memory" / "adopted.log"
+    log.write_bytes(log.read_bytes() + b"\xff\n")
+    git(home, "commit", "-qam", "a pulled byte", "--no-verify")
+    data = gm_json(repo, "validate", "--fix", check=False)
+    [fixed] = [f for f in data["fixed"] if "UTF-8" in f]
+    assert f"`git -C {home} diff .memory/adopted.log`" in fixed, fixed
+    [commit] = [w for w in data["warnings"] if "differs from HEAD" in w]
+    assert f"`git -C {home} commit .memory/adopted.log`" in commit, commit
+    data = gm_json(repo, "validate", check=False)
+    [error] = [e for e in data["errors"] if "differs from HEAD" in e]
+    assert f"`git -C {home} checkout -- .memory/adopted.log`" in error, error

@@ -68,6 +68,12 @@ def validate_atoms_file(path: Path) -> list[str]:
     return errors
 
 
+def _git(tier: str, root: Path) -> str:
+    """`git` as the command to give for a tier's files: validate runs in a project, so a
+    command about the global memory repo's (L3) must name it, or it acts on the project's."""
+    return "git" if tier == "L2" else f"git -C {root}"
+
+
 def _block_problem(
     files: Any, tier: str, target_path: Path, fix: bool, fixed: list[str]
 ) -> list[str]:
@@ -80,7 +86,7 @@ def _block_problem(
     except MalformedBlockError as exc:
         return [
             f"{target_path}: the {tier} block's markers are broken ({exc}); restore them "
-            f"(`git checkout -- {target_path.name}` for an uncommitted edit, or by hand), "
+            f"(`{_git(tier, target_path.parent)} checkout -- {target_path.name}` for an uncommitted edit, or by hand), "
             "then re-render with `git memory validate --fix`"
         ]
     if not fix:
@@ -276,12 +282,12 @@ def _half_done(root: Path, tier: str, target: str, fix: bool, warnings: list[str
         return [f"{root}: a git memory command was killed while committing {what}, and left the "
                 "memory files half done; `git memory adopt` finishes or rolls it back"]  # fmt: skip
     if fix:
-        warnings += [f"{root / rel} differs from HEAD: commit it (`git commit {rel}`) once you have "
+        warnings += [f"{root / rel} differs from HEAD: commit it (`{_git(tier, root)} commit {rel}`) once you have "
                      "read the change" for rel in intent.uncommitted(repo, files)]  # fmt: skip
         return []
     return [f"{root / rel}: its memory content differs from HEAD while no git memory command is "
             "committing it (an adopt killed before its commit, or an uncommitted edit); commit it, or "
-            f"restore it with `git checkout -- {rel}`" for rel in intent.uncommitted(repo, files)]  # fmt: skip
+            f"restore it with `{_git(tier, root)} checkout -- {rel}`" for rel in intent.uncommitted(repo, files)]  # fmt: skip
 
 
 def _pointer_errors(atom: Atom) -> list[str]:
@@ -427,7 +433,7 @@ def _repair_utf8(root: Path, tier: str, fixed: list[str]) -> None:
     )
     log_error(f"validate --fix: {path} was not UTF-8: {what}; the file as it was is in {backup}", root)
     fixed.append(f"made {path} UTF-8 ({tier}): {what}; the file as it was is saved in {backup}; "
-                 f"read the change (`git diff {LOG_PATH}`) and commit it")  # fmt: skip
+                 f"read the change (`{_git(tier, root)} diff {LOG_PATH}`) and commit it")  # fmt: skip
 
 
 def _drop_refused(files: TierFiles, tier: str, root: Path, fixed: list[str]) -> TierFiles:
