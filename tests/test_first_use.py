@@ -205,3 +205,29 @@ def test_validate_fix_exits_0_and_says_to_commit_until_the_person_does(project: 
     git(project, "commit", "-q", "-am", "the re-rendered block")
     clean = gm(project, "validate")
     assert clean.returncode == 0 and "warning" not in clean.stdout + clean.stderr
+
+
+# --- remember: a hand-authored claim has no transcript, and never had one -----------------------
+
+
+def test_a_remembered_claim_is_not_shown_as_a_lost_transcript(project: Path) -> None:
+    """`remember`'s atom points at `remembered-<id>.jsonl`, a name no transcript has: inspect
+    --why and adopt (its item, and 'show more') marked it '(transcript gone)', as if a session
+    file had been deleted. validate already knew it names no transcript; these now do too."""
+    from test_adopt import choose, finish, next_item, spawn_adopt
+
+    ident = gm_json(project, "remember", "Use vitest for unit tests.")["id"]
+    why = gm(project, "inspect", "--why", ident).stdout
+    assert "transcript gone" not in why and "written with git memory remember" in why, why
+    [item] = gm_json(project, "inspect", "--why", ident)["evidence"]
+    assert item["status"] in ("ok", "missing", "ambiguous") and item["line"], item  # the contract's values
+    waiting = gm(project, "adopt", check=False)  # no terminal: the items are listed
+    assert waiting.returncode == 1 and "transcript gone" not in waiting.stdout, waiting.stdout
+    child = spawn_adopt(project)
+    assert next_item(child) == ident
+    choose(child, "show more")
+    child.expect("What should happen to this item")
+    choose(child, "adopt")
+    assert finish(child) == 0
+    shown = child.logfile_read.text()
+    assert "written with git memory remember" in shown and "transcript gone" not in shown, shown

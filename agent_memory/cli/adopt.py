@@ -122,7 +122,8 @@ def describe(item: Item, detail: bool = False, l1: Atom | None = None) -> list[s
         where = strip_pointer(ev["source"]) if detail else ""
         quote = f"> {ev['line'][:300]}" if ev["line"] else ""
         if detail or quote:
-            lines.append("  " + "  ".join(x for x in (where, quote) if x) + notes[ev["status"]])
+            note = "" if ev.get("remembered") else notes[ev["status"]]  # `remember`: no transcript, ever
+            lines.append("  " + "  ".join(x for x in (where, quote) if x) + note)
     if detail:
         lines.append(f"  sessions: {', '.join(atom['sessions'])}")
         lines.append(f"  staged in {item.commit}")

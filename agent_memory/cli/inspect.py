@@ -121,6 +121,8 @@ def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> Report:
     for item in evidence:
         mark = {"ok": "", "missing": " (transcript gone)",
                 "ambiguous": " (ambiguous: several transcripts match)"}[item["status"]]
+        if item.get("remembered"):
+            mark = ""  # typed with `git memory remember`: its quote says so, and there was no transcript
         report.say(f"  {item['source']}{colour.paint(mark, 'refused')}")
         shown = _shown_path(item["source"])
         if item.get("path") and shown != os.path.realpath(item["path"]):

@@ -40,6 +40,7 @@ from agent_memory.model.paths import is_memory_pointer, projects_dir
 from agent_memory.model.trailers import plural
 from agent_memory.redact import guard
 from agent_memory.store.l1 import STORE, L1Store
+from agent_memory.transcripts.evidence import names_no_transcript
 
 
 def validate_atoms_file(path: Path) -> list[str]:
@@ -312,7 +313,7 @@ def _transcript_exists(pointer: str) -> bool:
     body = pointer.partition("#L")[0]
     if not body.startswith("~/.claude/projects/") or is_memory_pointer(pointer):
         return True  # not an L1 pointer: its form is reported by the schema check
-    if body.rsplit("/", 1)[-1].startswith("remembered-"):
+    if names_no_transcript(pointer):
         return True  # `remember`'s hand-authored atom: its pointer names no transcript file
     return (projects_dir() / body.removeprefix("~/.claude/projects/")).is_file()
 

@@ -3,7 +3,9 @@
 A back-pointer resolves first through the local path the L1 record kept at capture, then by
 globbing under CLAUDE_CONFIG_DIR: exactly one match → `ok` (the line is re-read
 and redacted), none → `missing` (the transcript aged out: the quote kept with the L1 record is
-shown instead), two or more → `ambiguous` (never guessed)."""
+shown instead), two or more → `ambiguous` (never guessed). The pointer of an atom typed with
+`git memory remember` (`remembered-<id>.jsonl#L1`) names no transcript and never did: it is
+`missing` with `remembered: true`, and its quote is what the person typed."""
 
 from __future__ import annotations
 
@@ -89,6 +91,12 @@ def locate(pointer: str, local: str | None = None) -> tuple[str, list[Path], int
     return status, matches, line
 
 
+def names_no_transcript(pointer: str) -> bool:
+    """A back-pointer of `remember`'s hand-authored atom (`remembered-<id>.jsonl#L1`): there
+    was no session, so no transcript to find (not one that aged out)."""
+    return pointer.partition("#L")[0].rsplit("/", 1)[-1].startswith("remembered-")
+
+
 def evidence_for(atom: Atom, local: Atom | None = None) -> list[dict[str, Any]]:
     """The evidence of `atom`, line by line. `local` is its L1 record when `atom` is the
     committed (L2/L3) form: the L1 record keeps the quotes and where each transcript was."""
@@ -96,8 +104,11 @@ def evidence_for(atom: Atom, local: Atom | None = None) -> list[dict[str, Any]]:
     quotes = {e["source"]: e.get("quote") for e in items}
     paths = {e["source"]: e.get("path") for e in items}
     pointers = list(quotes) or sorted({atom["first_source"], atom["source"]})
-    out = []
+    out: list[dict[str, Any]] = []
     for pointer in pointers:
+        if names_no_transcript(pointer):
+            out.append({"source": pointer, "status": "missing", "line": quotes.get(pointer) or "", "remembered": True})
+            continue
         status, matches, line = locate(pointer, paths.get(pointer))
         text = statement_at(matches[0], line) if status == "ok" else None
         if text is None and status != "ambiguous":
