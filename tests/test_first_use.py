@@ -231,3 +231,12 @@ def test_a_remembered_claim_is_not_shown_as_a_lost_transcript(project: Path) -> 
     assert finish(child) == 0
     shown = child.logfile_read.text()
     assert "written with git memory remember" in shown and "transcript gone" not in shown, shown
+
+
+def test_extract_counts_in_words_that_agree_with_the_number(project: Path) -> None:
+    """A transcript with one prompt read '…, 1 user statements, …'."""
+    from sessions import write_session
+
+    path = write_session(project, "ffffffff-0000-4000-8000-000000000001", "2026-11-04", [{"user": "Why is CI red?"}])
+    first = gm(project, "extract", str(path)).stdout.splitlines()[0]
+    assert ", 1 user statement, 0 unreadable lines skipped;" in first, first

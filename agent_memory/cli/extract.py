@@ -20,6 +20,7 @@ from agent_memory.cli.report import Report
 from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.gitio.repo import project_name
 from agent_memory.model.errors import UsageError
+from agent_memory.model.words import plural
 from agent_memory.transcripts.reader import recorded_cwd
 
 
@@ -78,8 +79,8 @@ def run(args: argparse.Namespace) -> Report:
     report = Report(result.to_json())
     stats = result.stats
     report.say(
-        f"{path.name}: {stats.records} records, {result.statements} user statements, "
-        f"{result.skipped_lines} unreadable lines skipped; project {project}"
+        f"{path.name}: {plural(stats.records, 'record')}, {plural(result.statements, 'user statement')}, "
+        f"{plural(result.skipped_lines, 'unreadable line')} skipped; project {project}"
     )
     for failed in result.failed_statements:
         report.warn(f"skipped a statement the extractor failed on ({failed}); the rest was read")
