@@ -240,3 +240,21 @@ def test_extract_counts_in_words_that_agree_with_the_number(project: Path) -> No
     path = write_session(project, "ffffffff-0000-4000-8000-000000000001", "2026-11-04", [{"user": "Why is CI red?"}])
     first = gm(project, "extract", str(path)).stdout.splitlines()[0]
     assert ", 1 user statement, 0 unreadable lines skipped;" in first, first
+
+
+def test_adopt_global_without_a_terminal_points_at_the_global_review(project: Path) -> None:
+    """`adopt --global` with no terminal listed the global items, then said they wait 'on
+    memory/review' and to 'adopt on a terminal with `git memory adopt`' — the project's
+    review, where other items may wait. Both now name the global review and --global."""
+    gm(project, "remember", "Use vitest for unit tests.")  # a project item waits too
+    gm(project, "remember", "--global", "Prefer small, focused commits.")
+    proc = gm(project, "adopt", "--global", check=False)
+    assert proc.returncode == 1
+    assert "waiting on the global memory repo's memory/review" in proc.stderr, proc.stderr
+    assert "`git memory adopt --global`" in proc.stderr and "--all" in proc.stderr, proc.stderr
+    gm(project, "adopt", "--global", "--all")
+    done = gm(project, "adopt", "--global").stdout
+    assert done.startswith("nothing is waiting on the global memory repo's memory/review"), done
+    assert "`git memory stage --global`" in done, done
+    # the project's own review is worded as before
+    assert "item(s) waiting on memory/review" in gm(project, "adopt", check=False).stderr

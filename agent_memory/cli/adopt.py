@@ -230,14 +230,16 @@ def _waiting(review: Review, global_: bool) -> Report:
     """No selection: say what waits. Without a terminal that is a refusal (exit 1) with the
     flags that choose."""
     report = Report(review.outcome(), list(review.resumed))
+    # The global review is another repository's: name it, and --global in each command.
+    where, flag = ("the global memory repo's memory/review", " --global") if global_ else ("memory/review", "")
     if not review.items:
-        return report.say("nothing is waiting on memory/review" + ("" if global_ else " (stage with `git memory stage`)"))
+        return report.say(f"nothing is waiting on {where} (stage with `git memory stage{flag}`)")
     local = review.store.snapshot().atoms if review.store is not None else {}
     for item in review.items:
         report.say(*describe(item, l1=local.get(item.atom_id)))
     report.data["waiting"] = [i.atom_id for i in review.items]
-    report.note(f"{len(review.items)} item(s) waiting on memory/review")
-    report.hint("adopt on a terminal with `git memory adopt`, or use --all, --yes ID…, --reject ID…")
+    report.note(f"{len(review.items)} item(s) waiting on {where}")
+    report.hint(f"adopt on a terminal with `git memory adopt{flag}`, or use --all, --yes ID…, --reject ID…")
     report.code = EXIT_REFUSED
     return report
 
