@@ -310,3 +310,21 @@ def test_an_interpreter_path_with_quotes_and_spaces_survives_the_shell() -> None
         ["sh", "-c", line + '\nprintf %s "$AGENT_MEMORY_PYTHON"'], capture_output=True, text=True
     )
     assert proc.stdout == odd
+
+
+def test_init_says_to_capture_the_sessions_the_project_already_has(repo: Path) -> None:
+    """A newcomer runs init in a project Claude Code has worked in for weeks: init said to
+    commit its files and stopped, and nothing said that the sessions so far were not read
+    (status did, once asked). Init now names `capture --all` and how many there are."""
+    from sessions import write_session
+
+    for n, day in enumerate(("2026-11-02", "2026-11-03")):
+        write_session(repo, f"dddddddd-0000-4000-8000-00000000000{n}", day, [{"user": "Never push to main."}])
+    proc = gm(repo, "init")
+    assert "git memory capture --all" in proc.stdout and "2 Claude Code transcripts" in proc.stdout, proc.stdout
+    lines = proc.stdout.splitlines()
+    assert lines.index(next(x for x in lines if "capture --all" in x)) > lines.index(next(x for x in lines if x.startswith("next:")))
+    assert gm_json(repo, "init")["transcripts_not_captured"] == 2
+    gm(repo, "capture", "--all")
+    again = gm(repo, "init").stdout
+    assert "capture --all" not in again, again

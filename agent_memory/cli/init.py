@@ -13,6 +13,7 @@ from agent_memory.committed.global_repo import GlobalRepo, install_user_import
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import mark_initialised
 from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
+from agent_memory.model.words import plural
 from agent_memory.store.l1 import L1Store
 
 SETUP_FILES = (".gitignore", ".gitattributes", "CLAUDE.md", ".claude/settings.json")
@@ -115,12 +116,22 @@ def run(args: argparse.Namespace) -> Report:
             hint = completion.activation_hint(args.completion, where)
             steps[f"{args.completion} completion"] = f"installed in {where}" + (f" ({hint})" if hint else "")
 
-    report = Report({"project": name, "changed": steps, "global_repo": str(home.path)})
+    from agent_memory.cli.status import not_captured
+
+    backlog = not_captured(repo, L1Store(repo).atoms())
+    report = Report({"project": name, "changed": steps, "global_repo": str(home.path),
+                     "transcripts_not_captured": backlog})  # fmt: skip
+    commit_next = bool(steps and changed_files and not args.yes)
     if not steps:
-        return report.say(f"agent-memory is already set up for {name}; nothing changed.")
-    report.say(f"agent-memory set up for project {name}:", *(f"  {key}: {value}" for key, value in steps.items()))
-    if changed_files and not args.yes:
+        report.say(f"agent-memory is already set up for {name}; nothing changed.")
+    else:
+        report.say(f"agent-memory set up for project {name}:", *(f"  {key}: {value}" for key, value in steps.items()))
+    if commit_next:
         report.say(f"next: commit the setup: git add {' '.join(changed_files)} && git commit -m 'Set up agent-memory'")
+    if backlog:
+        # The sessions Claude Code already recorded here are read by a backfill, not by init.
+        report.say(f"{'then' if commit_next else 'next'}: `git memory capture --all` reads the "
+                   f"{plural(backlog, 'Claude Code transcript')} of this project so far")
     return report
 
 

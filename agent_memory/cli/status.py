@@ -77,11 +77,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
         unrendered, unlogged = reviewed.disagreement(tier_atoms, items, tier)
         data[tier]["not_in_block"] = unrendered
         data[tier]["not_in_log"] = unlogged
-    root = repo.workdir or repo.common_dir
-    known = {s for a in atoms for s in a.get("sessions", [])}
-    # A transcript another repository recorded under this one's slug is never its backlog.
-    backlog = transcripts_of(root, ledger.not_captured(repo.common_dir, find_transcripts(root), known))
-    data["transcripts_not_captured"] = len(backlog)
+    data["transcripts_not_captured"] = not_captured(repo, atoms)
     data["staged"] = [{"commit": item.commit, "atom": item.atom_id,
                        **({"origin": "auto-memory"} if is_claude_memory(item.atom) else {})} for item in waiting]
     queue = store.queue_dir
@@ -114,6 +110,14 @@ def _auto_memory(repo: git.Repo) -> dict[str, Any] | None:
         return {"folder": str(folder), "findings": findings_count(folder, repo.common_dir)}
     except OSError:
         return None
+
+
+def not_captured(repo: git.Repo, atoms: Any) -> int:
+    """This project's transcripts no capture has read (`capture --all`'s backlog)."""
+    root = repo.workdir or repo.common_dir
+    known = {s for a in atoms for s in a.get("sessions", [])}
+    # A transcript another repository recorded under this one's slug is never its backlog.
+    return len(transcripts_of(root, ledger.not_captured(repo.common_dir, find_transcripts(root), known)))
 
 
 def run(args: argparse.Namespace) -> Report:
