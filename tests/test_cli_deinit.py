@@ -122,3 +122,18 @@ def test_purge_yes_deletes_memory_and_setup(project: Path) -> None:
     # the removal is left for the user to commit, like any change to tracked files
     status = git(project, "status", "--porcelain")
     assert "CLAUDE.memory.md" in status and ".memory/adopted.log" in status
+
+
+def test_status_after_deinit_says_it_was_removed_not_that_the_hooks_broke(project: Path) -> None:
+    """After `deinit` (which keeps memory/atoms), status listed each git hook as 'NOT ACTIVE
+    (missing: …)' with 'hint: re-run `git memory init` to install it' three times, as if the
+    setup had broken. It now says agent-memory was removed here and what is kept."""
+    gm(project, "deinit")
+    out = gm(project, "status").stdout
+    assert "NOT ACTIVE" not in out and out.count("git memory init") == 1, out
+    assert "removed" in out and "git memory deinit" in out, out
+    assert gm_json(project, "status")["set_up"] is False
+    gm(project, "init", "--yes")
+    out = gm(project, "status").stdout
+    assert "removed" not in out and "git hook pre-commit: active" in out, out
+    assert gm_json(project, "status")["set_up"] is True

@@ -21,6 +21,7 @@ from agent_memory.cli.report import Report
 from agent_memory.committed import guarded, reviewed, tiers
 from agent_memory.committed.install import hook_states, target_file
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.refs import is_initialised
 from agent_memory.gitio.state import recent_errors
 from agent_memory.model.atom import is_pending
 from agent_memory.model.home import memory_home_dir
@@ -45,6 +46,8 @@ def collect(repo: git.Repo) -> dict[str, Any]:
                             "message": lock.message, "hint": lock.hint} for lock in stale_locks(repo)]  # fmt: skip
     if not initialised:
         return data
+    # memory/atoms outlives `deinit`: whether init's setup is here now is its marker.
+    data["set_up"] = is_initialised(str(repo.common_dir))
     data["git_hooks"] = hook_states(repo)
     snap = store.snapshot()
     atoms = list(snap.atoms.values())
@@ -137,6 +140,10 @@ def _text(report: Report, data: dict[str, Any]) -> None:
         return
     l1, l2 = data["L1"], data["L2"]
     report.say(f"project {data['project']}")
+    if not data["set_up"]:
+        report.say("  agent-memory was removed here (`git memory deinit`): no hook captures, guards or injects; "
+                   "memory/atoms and the committed memory are kept")  # fmt: skip
+        report.say(f"    {colour.paint('hint:', 'hint')} `git memory init` sets it up again")
     for lock in data["stale_locks"]:
         report.say(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
         report.say(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
@@ -166,13 +173,13 @@ def _text(report: Report, data: dict[str, Any]) -> None:
           + (" — review with `git memory adopt`" if data["staged"] else ""))
     if data["queued_batches"]:
         report.say(f"  {data['queued_batches']} queued capture batch(es): written by the next capture")
-    for name, hook in data["git_hooks"].items():
+    for name, hook in data["git_hooks"].items() if data["set_up"] else ():
         word = colour.paint("active", "ok") if hook["active"] else colour.paint(
             f"NOT ACTIVE ({hook['state']}: {hook['path']})", "refused")
         report.say(f"  git hook {name}: {word}")
         if hook["note"]:
             report.say(f"    {colour.paint('hint:', 'hint')} {hook['note']}")
-    for event, state in data["claude_hooks"].items():
+    for event, state in data["claude_hooks"].items() if data["set_up"] else ():
         word = "installed" if state["installed"] else "not installed"
         if state["disabled_by_env"]:
             word += f" (disabled by {HOOK_ENV[event]}=0)"
