@@ -64,7 +64,7 @@ def test_capture_all_reports_unreadable_files_and_skipped_lines_apart(project: P
     broken.write_text("not a transcript\n")
     proc = gm(project, "capture", "--all", "--no-stage", check=False)
     text = proc.stdout
-    assert text.startswith("captured 1 of 2 transcripts of proj: 1 new atoms")
+    assert text.startswith("captured 1 of 2 transcripts of proj: 1 new atom,")
     assert "1 unreadable line skipped" in text
     assert "1 transcript not captured (unreadable)" in text and broken.name in text
     # bad input, as the README says: exit 2 with one line and a hint, after capturing the rest
@@ -225,7 +225,7 @@ def test_nothing_new_stages_nothing_and_says_so(project: Path) -> None:
     # something new that is not eligible: captured, and no promotion reported as staged again
     _session(project, 4, "2026-11-04", "Use pnpm, not npm.")
     more = gm(project, "capture", "--all").stdout
-    assert more.startswith("captured 1 of 4 transcripts of proj: 1 new atoms") and "staged" not in more
+    assert more.startswith("captured 1 of 4 transcripts of proj: 1 new atom,") and "staged" not in more
     assert "3 unchanged since their last capture (not read again)" in more
 
 

@@ -541,7 +541,7 @@ def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
               f"{report.unchanged} unchanged since their last capture")  # fmt: skip
     else:
         out.say(f"captured {report.captured} of {plural(report.transcripts, 'transcript')} of {project}: "
-              f"{report.new} new atoms, {report.merged} merged, {plural(report.commits, 'commit')}")
+              f"{plural(report.new, 'new atom')}, {report.merged} merged, {plural(report.commits, 'commit')}")
         if report.pending:
             out.say(f"  {report.pending} pending: said once, an atom when said again in another session")
         if report.unchanged:
