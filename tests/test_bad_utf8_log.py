@@ -113,6 +113,7 @@ def test_remember_global_over_a_bad_global_log_says_the_claim_was_recorded(repo:
     first = proc.stderr.splitlines()[0]
     assert "not UTF-8 at line 2" in first and "internal error" not in proc.stderr
     assert "was recorded but not staged" in first and "nothing was changed" not in first, first
+    assert "the global memory repo's .memory/adopted.log on main" in first, first  # not the project's
     # what it says was recorded is staged once the log is repaired
     gm(repo, "validate", "--fix", check=False)
     git(home, "commit", "-qam", "repaired", "--no-verify")

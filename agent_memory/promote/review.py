@@ -101,7 +101,9 @@ def base_files(repo: git.Repo, rev: str, tier: str, target_name: str, where: str
 
     restore = "git" if repo.workdir is None or tier == "L2" else f"git -C {repo.workdir}"
     name = where or rev.removeprefix("refs/heads/")
-    texts = [decode_utf8(git.read_blob_at(repo, rev, rel) or b"", f"{rel} on {name}", rel, restore)
+    # Read from a project, the global repo's file is named as its (`restore` says `git -C` too).
+    whose = "" if tier == "L2" else "the global memory repo's "
+    texts = [decode_utf8(git.read_blob_at(repo, rev, rel) or b"", f"{whose}{rel} on {name}", rel, restore)
              for rel in (LOG_PATH, target_name)]  # fmt: skip
     return TierFiles(tier=tier, target_name=target_name, log_text=texts[0], target_text=texts[1])
 
