@@ -258,3 +258,11 @@ def test_adopt_global_without_a_terminal_points_at_the_global_review(project: Pa
     assert "`git memory stage --global`" in done, done
     # the project's own review is worded as before
     assert "item(s) waiting on memory/review" in gm(project, "adopt", check=False).stderr
+
+
+def test_verifying_an_adopted_atom_does_not_say_it_can_now_promote(project: Path) -> None:
+    """`verify` on an atom already adopted said 'it can now promote on one observation: see
+    `git memory promote`', which then listed it as 'already held at L2'."""
+    ident = adopt_remembered(project, "Always run ruff before committing.")
+    out = gm(project, "verify", ident, "--by", "true").stdout
+    assert "can now promote" not in out and "adopted already" in out, out

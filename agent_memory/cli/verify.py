@@ -46,6 +46,8 @@ def run(args: argparse.Namespace) -> Report:
                       writes={ident: updated})
 
     commit, _ = store.transact(compute)
+    adopted = (atom.get("review") or {}).get("state") == "adopted"
     return Report({"id": ident, "verified": True, "exit_status": 0, "commit": commit},
                   [f"{ident} verified by `{command}`" + (f" ({commit[:10]})" if commit else " (already)"),
-                   "it can now promote on one observation: see `git memory promote`"])
+                   "it is adopted already: its L1 record says verified now; the committed line is unchanged"
+                   if adopted else "it can now promote on one observation: see `git memory promote`"])
