@@ -270,9 +270,11 @@ def test_pr_refuses_a_review_branch_that_carries_decided_items(
 
 def test_a_push_that_fails_is_a_refusal_with_a_hint(project: Path, fake_gh: Path) -> None:
     stage_claims(project)
+    git(project, "remote", "add", "nowhere", str(project.parent / "no-such-remote.git"))  # named, not there
     proc = gm(project, "pr", "--remote", "nowhere", check=False)
     assert proc.returncode == 1
     assert "git push to nowhere failed" in proc.stderr and "--remote" in proc.stderr
+    assert "does not appear to be a git repository" in proc.stderr, proc.stderr  # git's verdict, not its advice
     assert not fake_gh.exists()
 
 
@@ -283,3 +285,18 @@ def test_pr_with_nothing_staged_is_refused(project: Path) -> None:
         and "nothing is waiting" in proc.stderr
         and "git memory stage" in proc.stderr
     )
+
+
+def test_pr_without_the_remote_says_there_is_none(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new project with no remote yet: `git memory pr` failed with 'git push to origin
+    failed: and the repository exists.' (the tail of git's 'Please make sure you have the
+    correct access rights / and the repository exists.'). It now says there is no remote by
+    that name, pushes nothing, and --print says so too."""
+    init_project(repo, monkeypatch)
+    stage_claims(repo)
+    proc = gm(repo, "pr", check=False)
+    assert proc.returncode == 1, proc.stderr
+    assert "no remote named 'origin'" in proc.stderr and "and the repository exists" not in proc.stderr, proc.stderr
+    assert "git remote add origin" in proc.stderr, proc.stderr
+    printed = gm(repo, "pr", "--print").stdout
+    assert "no remote named 'origin'" in printed, printed

@@ -112,7 +112,10 @@ def run(args: argparse.Namespace) -> Report:
     remote = args.remote or porcelain.default_remote(repo)
     title = TITLE.format(n=len(items))
     body = pr_body(repo, items, tier)
-    forge = porcelain.forge_of(git.config_get(repo.cwd, f"remote.{remote}.url"))
+    url = git.config_get(repo.cwd, f"remote.{remote}.url")
+    # A name git does not know (a project not pushed anywhere yet), not a URL or a path.
+    unknown = url is None and not any(c in remote for c in "/:\\")
+    forge = porcelain.forge_of(url)
     compare = forge.compare_url(base.branch, HEAD) if forge else None
     client = _client(forge)
     push = ["git", "push", "--force-with-lease", remote, f"{git.REVIEW_REF}:{git.REVIEW_REF}"]
@@ -127,7 +130,10 @@ def run(args: argparse.Namespace) -> Report:
     if base.unpushed and base.remote:
         notes.append(f"{base.branch} has {plural(base.unpushed, 'commit')} that {base.name} does not: "
                      f"the pull request leaves them out (push {base.branch} for them to reach the remote)")
-    if not base.remote:
+    if unknown:
+        notes.append(f"there is no remote named {remote!r} here yet: add it (`git remote add {remote} URL`) "
+                     "before the push")
+    elif not base.remote:
         notes.append(f"{base.branch} has no remote-tracking branch here: after `git fetch {remote}`, "
                      f"`git memory stage{flag}` stages on {remote}/{base.branch}")
 
@@ -145,6 +151,10 @@ def run(args: argparse.Namespace) -> Report:
         report.say(body)
         return report
 
+    if unknown:
+        raise RefusedError(f"this repository has no remote named {remote!r}: nothing was pushed",
+                           hint=f"add it with `git remote add {remote} URL` (or pass --remote NAME), then rerun; "
+                                f"`git memory pr{flag} --print` shows the commands and the description")
     porcelain.push(repo, remote, f"{git.REVIEW_REF}:{git.REVIEW_REF}")
     result["pushed"] = True
     if client is not None:

@@ -116,7 +116,11 @@ def push(repo: Repo, remote: str, refspec: str, force_with_lease: bool = True) -
     except gitpython.GitCommandError as exc:
         lines = [ln.strip() for ln in str(exc.stderr or exc).strip().splitlines() if ln.strip()]
         lines = [ln.strip("'").removeprefix("stderr: ").strip("'") for ln in lines]
-        detail = next((ln for ln in reversed(lines) if ln and not ln.startswith("hint:")), "git push failed")
+        # git's own verdict (`fatal: 'x' does not appear to be a git repository`), not the tail
+        # of its advice ("…and the repository exists."); else the last line that is no hint.
+        said = [ln for ln in lines if ln.startswith(("fatal:", "error:", "! ["))]
+        detail = said[0] if said else next((ln for ln in reversed(lines) if ln and not ln.startswith("hint:")),
+                                           "git push failed")
         raise RefusedError(f"git push to {remote} failed: {detail}",
                            hint="check the remote (git remote -v) or pass --remote NAME; "
                                 "--print shows what to run by hand") from exc
