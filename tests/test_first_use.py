@@ -266,3 +266,16 @@ def test_verifying_an_adopted_atom_does_not_say_it_can_now_promote(project: Path
     ident = adopt_remembered(project, "Always run ruff before committing.")
     out = gm(project, "verify", ident, "--by", "true").stdout
     assert "can now promote" not in out and "adopted already" in out, out
+
+
+def test_promote_lists_an_adopted_atom_as_held_not_blocked(project: Path) -> None:
+    """After adopt, `promote` listed each adopted atom in red as 'blocked … already held at
+    L2', as if something stood in its way. It is 'held' now (the JSON keeps it under blocked
+    with its reason: the contract's shape)."""
+    ident = adopt_remembered(project, "Always run ruff before committing.")
+    lines = gm(project, "promote").stdout.splitlines()
+    [row] = [i for i, line in enumerate(lines) if ident in line]
+    assert lines[row].startswith("held ") and "blocked" not in lines[row], lines
+    assert lines[row + 1].strip() == "already held at L2: adopted, nothing to promote", lines
+    [item] = [b for b in gm_json(project, "promote")["blocked"] if b["id"] == ident]
+    assert item["reasons"] == ["already held at L2"]

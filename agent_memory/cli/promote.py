@@ -51,9 +51,11 @@ def _text(report: Report, global_: bool, eligible: list[dict[str, Any]], blocked
         report.say(f"{colour.paint('eligible', 'ok')}  {colour.paint(item['id'], 'id')} → "
               f"{colour.tier(item['to'])}  {one_line(claims.get(item['id'], '?'), 70)}{note}")
     for item in blocked:
-        report.say(f"{colour.paint('blocked', 'refused')}   {colour.paint(item['id'], 'id')}  "
-              f"{one_line(claims.get(item['id'], '?'), 70)}")
-        report.say(f"            {'; '.join(item['reasons'])}")
+        # An adopted atom is not held back by anything: it is where promotion leads.
+        held = item["reasons"] and all(r.startswith("already held at ") for r in item["reasons"])
+        label = colour.paint("held", "ok") + "      " if held else colour.paint("blocked", "refused") + "   "
+        report.say(f"{label}{colour.paint(item['id'], 'id')}  {one_line(claims.get(item['id'], '?'), 70)}")
+        report.say(f"            {'; '.join(item['reasons'])}" + (": adopted, nothing to promote" if held else ""))
     for project in skipped:
         # Registered on another machine, moved or deleted: its L2 atoms do not count here.
         report.say(f"skipped   project {project['project']} ({project['path']}): {project['reason']}")
