@@ -321,7 +321,7 @@ def test_init_says_to_capture_the_sessions_the_project_already_has(repo: Path) -
     for n, day in enumerate(("2026-11-02", "2026-11-03")):
         write_session(repo, f"dddddddd-0000-4000-8000-00000000000{n}", day, [{"user": "Never push to main."}])
     proc = gm(repo, "init")
-    assert "git memory capture --all" in proc.stdout and "2 Claude Code transcripts" in proc.stdout, proc.stdout
+    assert "git memory capture --all" in proc.stdout and "2 Claude Code sessions" in proc.stdout, proc.stdout
     lines = proc.stdout.splitlines()
     assert lines.index(next(x for x in lines if "capture --all" in x)) > lines.index(next(x for x in lines if x.startswith("next:")))
     assert gm_json(repo, "init")["transcripts_not_captured"] == 2

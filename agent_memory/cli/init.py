@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> Report:
     if backlog:
         # The sessions Claude Code already recorded here are read by a backfill, not by init.
         report.say(f"{'then' if commit_next else 'next'}: `git memory capture --all` reads the "
-                   f"{plural(backlog, 'Claude Code transcript')} of this project so far")
+                   f"{plural(backlog, 'Claude Code session')} of this project so far")
     return report
 
 
