@@ -71,14 +71,13 @@ def run(args: argparse.Namespace) -> Report:
     else:
         from agent_memory.cli.output import store_here
         from agent_memory.committed.install import target_file
-        from agent_memory.model.clock import now_utc
-        from agent_memory.promote.review import plan_and_stage
+        from agent_memory.promote.review import stage_current
 
         repo, store = store_here()
         atom = project_atom(repo, project, args.claim, args.kind)
         capture_atoms(store, [atom], atom["sessions"][0], "git memory remember")
         try:
-            plan = plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo))
+            plan = stage_current(repo, store, project, target_file(repo))
         except FatalError as exc:  # the claim is on memory/atoms
             raise _recorded_not_staged(atom["id"], exc) from None
         staged = [c for c, ident in plan.staged if ident == atom["id"]]

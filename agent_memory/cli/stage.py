@@ -10,8 +10,7 @@ from agent_memory.cli import colour
 from agent_memory.cli.output import project_of, store_here
 from agent_memory.cli.report import Report
 from agent_memory.committed.install import target_file
-from agent_memory.model.clock import now_utc
-from agent_memory.promote.review import StagePlan, plan_and_stage
+from agent_memory.promote.review import StagePlan, stage_current
 
 
 def run(args: argparse.Namespace) -> Report:
@@ -31,9 +30,7 @@ def run(args: argparse.Namespace) -> Report:
         # A `git revert` of an adopt commit is a rejection: record it before the gates run, so
         # the item is not restaged at once.
         record_reverted(repo, store)
-        plan = plan_and_stage(
-            repo, store.atoms(), project_of(repo), now_utc(), target_file(repo), force=args.force
-        )
+        plan = stage_current(repo, store, project_of(repo), target_file(repo), force=args.force)
         from agent_memory.store.decisions import mark_held
 
         mark_held(store, plan.held)  # items adopted by merging the review PR

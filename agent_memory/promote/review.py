@@ -7,6 +7,8 @@ a no-op. Each commit touches only the marker block and `.memory/adopted.log`."""
 from __future__ import annotations
 
 import datetime as _dt
+import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -176,8 +178,16 @@ def _when(ts: str) -> int:
     return int(parse_ts(ts).timestamp())
 
 
+_UNREAD = "unread"  # write_review_branch reads memory/review itself
+
+
+class ReviewMovedError(RepoStateError):
+    """memory/review is not where this stage read it: another stager wrote it meanwhile."""
+
+
 def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt.datetime,
-                   target_name: str, force: bool = False, dry_run: bool = False) -> StagePlan:
+                   target_name: str, force: bool = False, dry_run: bool = False,
+                   review_seen: str | None = _UNREAD) -> StagePlan:
 
     base = staging_base(repo)
     if not dry_run:  # a dry run writes nothing there: it still reports the gates
@@ -221,8 +231,37 @@ def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt
                                               [("Atom-Id", ident), ("Promotion", "L2->L1")]))
                       for ident in overflow]
         plan.demoted = list(overflow)
-    plan.staged, plan.refused, _ = write_review_branch(repo, base_oid, files, proposals, force)
+    plan.staged, plan.refused, _ = write_review_branch(repo, base_oid, files, proposals, force, review_seen)
     return plan
+
+
+STAGE_ATTEMPTS = 8
+
+
+def stage_current(repo: git.Repo, store: L1Store, project: str, target_name: str,
+                  force: bool = False) -> StagePlan:
+    """Stage what memory/atoms holds now. Sessions ending together stage at once: memory/review
+    is read before the atoms, so a stager that wrote it after that read (it may have seen fewer
+    atoms) makes this one's compare-and-set fail, and this one stages again from fresh reads;
+    memory/atoms moving under a stage (a capture landing) is staged again too. Staging is
+    deterministic, so a stager whose race a later one covered writes nothing new and is no
+    error. Bounded: only a review branch that keeps moving is reported."""
+    plan: StagePlan | None = None
+    for attempt in range(STAGE_ATTEMPTS):
+        seen = git.ref_target(repo, git.REVIEW_REF)
+        tip = store.tip()
+        atoms = list(store.snapshot(tip).atoms.load().values())
+        try:
+            plan = plan_and_stage(repo, atoms, project, now_utc(), target_name, force, review_seen=seen)
+        except ReviewMovedError:
+            time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))
+            continue
+        if store.tip() == tip:
+            return plan
+    if plan is not None:
+        return plan  # staged from atoms that a capture has since added to: it stages them itself
+    raise RepoStateError("memory/review kept moving while staging (other sessions are staging)",
+                         hint="run `git memory stage` again")
 
 
 @dataclass(frozen=True)
@@ -233,11 +272,14 @@ class Proposal:
 
 
 def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposals: Sequence[Proposal],
-                        force: bool) -> tuple[list[tuple[str, str]], dict[str, list[str]], TierFiles]:
+                        force: bool, review_seen: str | None = _UNREAD,
+                        ) -> tuple[list[tuple[str, str]], dict[str, list[str]], TierFiles]:
     """Rebuild memory/review: one commit per proposal on top of `base_oid`, dated by the
     proposal itself (deterministic), each checked by the guard first. Returns the staged
-    (commit, atom id) pairs, the refused atoms with reasons, and the resulting files."""
-    existing = git.ref_target(repo, git.REVIEW_REF)
+    (commit, atom id) pairs, the refused atoms with reasons, and the resulting files.
+    `review_seen`: where memory/review was read before the atoms were (stage_current); the
+    update is made against it, so a stage from atoms older than the branch's fails."""
+    existing = git.ref_target(repo, git.REVIEW_REF) if review_seen == _UNREAD else review_seen
     if existing and not force:
         _refuse_hand_edits(repo, existing)
     tip, tree = base_oid, git.commit_tree(repo, base_oid)
@@ -259,15 +301,27 @@ def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposa
         tree = git.build_tree(repo, tree, {p: t.encode("utf-8") for p, t in files.paths().items()}, written)
         tip = git.create_commit(repo, tree, [tip], proposal.message, when=_when(entry.at), written=written)
         staged.append((tip, proposal.atom_id))
+    moved = ReviewMovedError("memory/review moved while staging", hint="run the stage command again")
+    # Read before the atoms (stage_current): writing nothing is only right if it is still there.
+    unchanged_matters = review_seen != _UNREAD
     if not staged:
         if existing:
-            git.delete_ref(repo, git.REVIEW_REF, existing)
+            try:
+                git.delete_ref(repo, git.REVIEW_REF, existing)
+            except RepoStateError:
+                if git.ref_target(repo, git.REVIEW_REF) != existing:
+                    raise moved from None
+                raise
+        elif unchanged_matters and git.ref_target(repo, git.REVIEW_REF) is not None:
+            raise moved
         return staged, refused, files
     if tip != existing:
         try:
             git.cas_update_ref(repo, git.REVIEW_REF, tip, existing, "agent-memory: stage", written)
         except RefMovedError as exc:
-            raise RepoStateError("memory/review moved while staging", hint="run the stage command again") from exc
+            raise moved from exc
+    elif unchanged_matters and git.ref_target(repo, git.REVIEW_REF) != existing:
+        raise moved
     return staged, refused, files
 
 
@@ -327,7 +381,7 @@ def auto_stage(repo: git.Repo, store: L1Store, project: str) -> tuple[list[tuple
         mark_held(store, plan.held)  # items adopted by merging the review PR
         if not any(r.eligible for r in plan.results):
             return [], None
-        return plan_and_stage(repo, store.atoms(), project, now_utc(), target_file(repo)).staged, None
+        return stage_current(repo, store, project, target_file(repo)).staged, None
     except FatalError as exc:
         warning = f"not staged: {exc.message}" + (f" (hint: {exc.hint})" if exc.hint else "")
         log_error(f"auto-stage after capture: {warning}", repo.cwd)

@@ -1,0 +1,111 @@
+"""Sessions ending together stage at once. A `git` shim on PATH (ahead of the real git, so it
+sees the `update-ref` the stage runs itself) lets a competing stager write memory/review at
+the exact point between this stage's read of the branch and its compare-and-set: the stage
+re-reads and stages again — it reports no error, and the branch ends holding the newest
+view of what is eligible."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_json
+from test_stage import _eligible
+
+SHIM = """#!/bin/sh
+# At the first `update-ref` of memory/review (a marker file makes it the only one), run
+# $COMPETE first: another stager writing the branch while this one is about to.
+real={real}
+case " $* " in
+*" refs/heads/memory/review "*)
+    if [ ! -e "$RACE_DIR/raced" ]; then
+        : > "$RACE_DIR/raced"
+        sh -c "$COMPETE" > "$RACE_DIR/competitor.out" 2>&1
+    fi ;;
+esac
+exec "$real" "$@"
+"""
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-06T12:00:00Z")
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    return repo
+
+
+def _raced(project: Path, tmp_path: Path, compete: str, *args: str) -> subprocess.CompletedProcess[str]:
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "git").write_text(SHIM.format(real=shutil.which("git")))
+    (shim / "git").chmod(0o755)
+    race = tmp_path / "race"
+    race.mkdir()
+    env = {**os.environ, "PATH": f"{shim}{os.pathsep}{os.environ['PATH']}", "RACE_DIR": str(race),
+           "COMPETE": compete}  # fmt: skip
+    proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), *args], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert (race / "raced").exists(), proc.stdout + proc.stderr
+    return proc
+
+
+def _errors(project: Path) -> str:
+    log = project / ".git" / "agent-memory" / "errors.log"
+    return log.read_text() if log.exists() else ""
+
+
+def test_a_stager_with_an_older_view_writing_first_is_staged_over(project: Path, tmp_path: Path) -> None:
+    old = _eligible(project, "Never push to main")
+    older_tip = gm_json(project, "stage")["commits"][-1]["oid"]  # what a stager that saw less writes
+    git(project, "update-ref", "-d", "refs/heads/memory/review")
+    new = _eligible(project, "Use pnpm, not npm")
+    real = shutil.which("git")
+    proc = _raced(project, tmp_path, f"'{real}' update-ref refs/heads/memory/review {older_tip}", "stage")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "moved" not in proc.stderr
+    on_review = git(project, "log", "--format=%(trailers:key=Atom-Id,valueonly)", "main..memory/review")
+    assert {line.strip() for line in on_review.splitlines() if line.strip()} == set(old + new)
+    # Deterministic: staging the same evidence again changes nothing.
+    tip = git(project, "rev-parse", "memory/review").strip()
+    again = gm_json(project, "stage")
+    assert again["commits"][-1]["oid"] == tip == git(project, "rev-parse", "memory/review").strip()
+
+
+def test_a_lost_race_that_the_other_stager_covers_is_no_error(project: Path, tmp_path: Path) -> None:
+    ids = _eligible(project, "Never push to main", "Use pnpm, not npm")
+    # The competitor stages the same evidence (another session ending at the same time).
+    compete = f"'{Path(sys.executable).parent / 'git-memory'}' stage"
+    proc = _raced(project, tmp_path, compete, "stage", "--output", "json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "staged" in (tmp_path / "race" / "competitor.out").read_text()
+    on_review = git(project, "log", "--format=%(trailers:key=Atom-Id,valueonly)", "main..memory/review")
+    assert {line.strip() for line in on_review.splitlines() if line.strip()} == set(ids)
+    assert "moved" not in _errors(project)
+
+
+def test_the_auto_stage_after_a_capture_that_loses_the_race_logs_no_error(project: Path, tmp_path: Path) -> None:
+    """SessionEnd's capture stages on its own: another session's stage lands in between, from
+    a store without this capture's atoms; this capture stages again and nothing is logged."""
+    from sessions import write_session
+
+    first = _eligible(project, "Never push to main")
+    sessions = [("bbbbbbbb-0000-4000-8000-00000000000" + str(n), f"2026-11-0{n}") for n in (1, 2)]
+    for session, day in sessions[:1]:
+        write_session(project, session, day, [{"user": "Use pnpm, not npm, in this repo."}])
+    gm(project, "capture", "--all", "--no-stage")
+    last = write_session(project, sessions[1][0], sessions[1][1], [{"user": "Use pnpm, not npm, in this repo."}])
+    real = shutil.which("git")
+    older = gm_json(project, "stage")["commits"][-1]["oid"]  # what a stager that saw less writes
+    git(project, "update-ref", "-d", "refs/heads/memory/review")
+    proc = _raced(project, tmp_path, f"'{real}' update-ref refs/heads/memory/review {older}",
+                  "capture", "--transcript", str(last), "--output", "json")  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "moved" not in _errors(project) and "not staged" not in proc.stdout, _errors(project) + proc.stdout
+    on_review = git(project, "log", "--format=%(trailers:key=Atom-Id,valueonly)", "main..memory/review")
+    staged = {line.strip() for line in on_review.splitlines() if line.strip()}
+    assert set(first) < staged and len(staged) == 2, staged
