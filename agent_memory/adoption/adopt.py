@@ -123,6 +123,17 @@ def require_clean(repo: git.Repo, target_name: str) -> None:
         )
 
 
+def require_on_branch(repo: git.Repo, verb: str) -> None:
+    """Memory commits land on the checked-out branch: during a rebase, merge, cherry-pick,
+    revert or bisect, or on a detached HEAD, they would land where the next `--abort` or
+    checkout leaves them behind. Refused (exit 3) before anything is written or recorded."""
+    problem = git.branch_problem(repo)
+    if problem is not None:
+        state, leave = problem
+        raise RepoStateError(f"{state}: {verb} commits on the current branch; nothing was changed",
+                             hint=f"{leave}, then run {verb} again")
+
+
 def require_consistent(files: TierFiles) -> None:
     """The block and adopted.log must agree before anything is appended: re-rendering from the
     log would otherwise silently overwrite a hand edit committed inside the markers."""
@@ -296,6 +307,7 @@ def commit_memory(
     message: str,
     refused: str,
     hint: str,
+    verb: str = "git memory adopt",
 ) -> str:
     """Read the memory files, apply `change`, and commit the result with `git commit` — under
     the memory lock, with a compare-and-set on the branch head (see the module docstring).
@@ -303,6 +315,7 @@ def commit_memory(
     root = repo.workdir
     if root is None:
         raise RepoStateError("this needs a work tree", hint="run it in a clone with a work tree")
+    require_on_branch(repo, verb)
     refuse_links(root, tier, target_name, "nothing was changed")
     with memory_lock(repo):
         intent.recover(repo)  # an item a killed process left half done: finished or undone

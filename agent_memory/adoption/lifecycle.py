@@ -39,6 +39,7 @@ def apply_l2_op(
     fields: dict[str, Any] | None = None,
     remove_fields: tuple[str, ...] = (),
     note: str = "",
+    verb: str = "",
 ) -> str:
     """Append an `op` line for an adopted atom, re-render the block, commit both files (under
     the memory lock, read and decided inside it: `adoption.adopt.commit_memory`)."""
@@ -97,6 +98,7 @@ def apply_l2_op(
         message,
         refused=f"the {op} commit was refused",
         hint="nothing changed; fix what the hook reported and retry",
+        verb=verb or f"git memory {op}",
     )
 
 

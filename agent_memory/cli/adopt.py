@@ -36,6 +36,7 @@ from agent_memory.adoption.adopt import (
     refuse_links,
     require_clean,
     require_consistent,
+    require_on_branch,
     resume_interrupted,
     withdrawn_at_l1,
     work_files,
@@ -187,6 +188,8 @@ class Review:
         repo, tier, target, store = tier_context(args.global_)
         assert repo.workdir is not None
         git.check_head(repo.git_dir, repo.common_dir)  # no adopt commit may start a new root
+        # Nor land on a rebase's or a detached HEAD (an abort or checkout would leave it behind).
+        require_on_branch(repo, "git memory adopt" + (" --global" if args.global_ else ""))
         # A pull may have brought in `.memory -> ~/elsewhere` or `CLAUDE.memory.md -> ~/.bashrc`:
         # refused before anything is read, resumed, written or recorded on memory/atoms.
         refuse_links(repo.workdir, tier, target, "nothing was adopted or rejected")

@@ -11,6 +11,7 @@ from agent_memory.adoption.adopt import (
     commit_or_restore,
     require_clean,
     require_consistent,
+    require_on_branch,
     work_files,
 )
 from agent_memory.cli.ids import NoMatch, find_atom, resolve
@@ -85,6 +86,7 @@ def _restore_l2(repo: git.Repo, ident: str, atom: Atom) -> str:
 
     assert repo.workdir is not None
     target = target_file(repo)
+    require_on_branch(repo, "git memory forget --undo")
     require_clean(repo, target)
     before = work_files(repo.workdir, "L2", target)
     require_consistent(before)

@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> Report:
             other["id"],
             "forget" if args.forget_other else "demote",
             note=f"Contradiction resolved by a person in favour of {keep['id']}: {summarize(keep)}",
+            verb="git memory resolve",
         )
         warm_session_start(repo)
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")

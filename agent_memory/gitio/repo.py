@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NewType
 
 from agent_memory.gitio import objects
-from agent_memory.gitio.refcheck import UnreadableRef, last_logged, probe_ref
+from agent_memory.gitio.refcheck import UnreadableRef, head_branch, last_logged, probe_ref
 from agent_memory.gitio.refcheck import check_head as refcheck_head
 from agent_memory.gitio.refs import (  # noqa: F401 - re-exported: git.ATOMS_REF
     ATOMS_REF,
@@ -303,6 +303,37 @@ def unreadable_error(common_dir: str | os.PathLike[str], exc: UnreadableRef) -> 
     else:
         hint = "repair or remove what is named above; `git fsck` checks the repository and `git reflog` lists where refs were"
     return RefUnreadableError(f"cannot read {short}: {exc.reason} (the ref is damaged, not missing)", hint=hint)
+
+
+# What git leaves in the (per-worktree) git dir while an operation waits to be finished, with
+# how to finish it and how to abort it; the first found names the state.
+_IN_PROGRESS = (
+    ("rebase-merge", "a rebase", "git rebase --continue", "git rebase --abort"),
+    ("rebase-apply/applying", "a `git am`", "git am --continue", "git am --abort"),
+    ("rebase-apply", "a rebase", "git rebase --continue", "git rebase --abort"),
+    ("MERGE_HEAD", "a merge", "git commit", "git merge --abort"),
+    ("CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue", "git cherry-pick --abort"),
+    ("REVERT_HEAD", "a revert", "git revert --continue", "git revert --abort"),
+    ("BISECT_LOG", "a bisect", "", "git bisect reset"),
+)
+
+
+def branch_problem(repo: Repo) -> tuple[str, str] | None:
+    """(the state, how to leave it) when a commit made now would not land on a checked-out
+    branch the way a person expects: an operation in progress (its abort drops the commit, or
+    it becomes part of a merge / the rebased history) or a detached HEAD (the next checkout
+    orphans it). None on a branch with nothing in progress."""
+    for name, what, finish, abort in _IN_PROGRESS:
+        if os.path.exists(os.path.join(repo.git_dir, name)):
+            leave = f"finish it (`{finish}`) or abort it (`{abort}`)" if finish else f"end it (`{abort}`)"
+            return f"{what} is in progress", leave
+    try:
+        branch = head_branch(repo.git_dir)
+    except UnreadableRef:
+        return None  # check_head says what is wrong with HEAD
+    if branch is None:
+        return "HEAD is detached", "check out a branch (`git switch <branch>`)"
+    return None
 
 
 def check_head(git_dir: str | os.PathLike[str], common_dir: str | os.PathLike[str]) -> None:
