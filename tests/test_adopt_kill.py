@@ -189,3 +189,26 @@ def test_a_half_item_edited_since_is_left_alone_with_a_plain_message(project: Pa
     assert rerun.returncode == 3
     assert ".memory/adopted.log cannot be put back: it was edited since" in rerun.stderr
     assert log.read_text() == edited  # a person's edit is never overwritten
+
+
+def test_a_git_that_commits_nothing_does_not_hold_up_the_recovery(project: Path, tmp_path: Path) -> None:
+    """A killed adopt left `index.lock` behind; a long-lived git in the repository that never
+    locks the index (an editor's `git cat-file --batch`; an fsmonitor daemon or a pager's
+    `git log` alike) is no commit in flight: the rerun recovers the item at once, not after
+    waiting for that git to end and then giving up."""
+    ids = set(stage_claims(project).values())
+    base = git(project, "rev-parse", "HEAD").strip()
+    _killed_adopt(project, _shim(tmp_path), tmp_path / "kill", "git", 2)
+    assert (project / ".git" / "index.lock").exists()
+    reader = subprocess.Popen(["git", "cat-file", "--batch"], cwd=project, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    try:
+        rerun = gm(project, "adopt", "--all", check=False)
+        assert reader.poll() is None  # it ran alongside the whole time
+    finally:
+        reader.communicate(b"", timeout=60)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert sorted(line["atom"]["id"] for line in log_lines(project)) == sorted(ids)
+    commits = git(project, "rev-list", "--reverse", f"{base}..HEAD").split()
+    assert all(len(_commit_lines(project, oid)) == 1 for oid in commits) and len(commits) == len(ids)
+    assert not list((project / ".git").glob("*.lock"))

@@ -39,7 +39,7 @@ from agent_memory.adoption.locks import index_lock_problem, memory_lock_held, tr
 from agent_memory.committed import render, worktree
 from agent_memory.committed.files import TierFiles
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.locks import clear_stale, git_processes_in
+from agent_memory.gitio.locks import INDEX_WRITERS, clear_stale, git_processes_in
 from agent_memory.gitio.state import overwrite, replace_text, state_dir
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.policy import STALE_LOCK_SECONDS
@@ -132,12 +132,13 @@ def _repo_dirs(repo: git.Repo) -> list[Path]:
 
 
 def _wait_for_orphaned_commit(repo: git.Repo) -> None:
-    """While `index.lock` exists and a git runs in the repository, a commit is in flight (the
-    killed adopt's, whose hooks run on): wait for it."""
+    """While `index.lock` exists and a git that writes the index runs in the repository, a
+    commit is in flight (the killed adopt's, whose hooks run on): wait for it. Other git
+    processes (an fsmonitor daemon, a pager's `git log`, `git cat-file --batch`) are no commit."""
     lock = repo.git_dir / "index.lock"
     deadline = time.monotonic() + ORPHAN_WAIT_SECONDS
     while lock.exists():
-        running = git_processes_in(*_repo_dirs(repo))
+        running = git_processes_in(*_repo_dirs(repo), verbs=INDEX_WRITERS)
         if not running:
             return
         if time.monotonic() > deadline:
@@ -220,7 +221,7 @@ def _read(path: Path) -> bytes | None:
 def _clear_git_locks(repo: git.Repo) -> list[Path]:
     """git's lock files a commit killed mid-way leaves, when no git runs in the repository."""
     locks = [repo.git_dir / "index.lock", repo.git_dir / "HEAD.lock", *repo.git_dir.glob("next-index-*.lock")]
-    return clear_stale(locks, _repo_dirs(repo), STALE_LOCK_SECONDS)
+    return clear_stale(locks, _repo_dirs(repo), STALE_LOCK_SECONDS, verbs=INDEX_WRITERS)
 
 
 def interrupted(repo: git.Repo) -> Intent | None:

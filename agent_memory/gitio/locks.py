@@ -47,12 +47,39 @@ def stale_age(path: Path, min_age: float, now: float | None = None) -> float | N
     return age
 
 
-def git_processes_in(*dirs: Path) -> list[int] | None:
+# The git commands that write the index (and may hold `index.lock` closed while a hook runs:
+# `git commit` does during pre-commit). Long-lived git processes that never lock the index —
+# an fsmonitor daemon, `git log` or `git diff` in a pager, an editor's `git cat-file --batch` —
+# are not a commit in progress; a brief index refresh by a reader holds the lock open, which
+# `open_anywhere` sees.
+INDEX_WRITERS = frozenset({
+    "add", "am", "apply", "checkout", "checkout-index", "cherry-pick", "commit", "merge", "mv",
+    "pull", "read-tree", "rebase", "reset", "restore", "revert", "rm", "sparse-checkout", "stash",
+    "status", "submodule", "switch", "update-index", "worktree",
+})
+# git's own options that take the next argument as their value (`git -C dir commit`).
+_VALUED = frozenset({"-c", "-C", "--git-dir", "--work-tree", "--namespace", "--config-env",
+                     "--super-prefix", "--exec-path", "--list-cmds", "--attr-source"})  # fmt: skip
+
+
+def git_verb(argv: list[str]) -> str | None:
+    """The git command a `git …` command line runs (`commit` for `git -c x=y -C dir commit -q`)."""
+    args = iter(argv[1:])
+    for arg in args:
+        if arg in _VALUED:
+            next(args, None)
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def git_processes_in(*dirs: Path, verbs: frozenset[str] | None = None) -> list[int] | None:
     """The ids of the git processes whose working directory lies in one of `dirs` (Linux
     /proc; git changes to the top of the work tree, or to the git dir of a bare repository,
     before it takes a lock), this process excepted; None when that cannot be seen. Git holds
     `index.lock` closed while `git commit` runs the pre-commit hook, so an open file is not
-    the only sign of a live git: a git running in the repository is."""
+    the only sign of a live git: a git running in the repository is. `verbs`: only the git
+    commands named there count (INDEX_WRITERS for the index's locks)."""
     proc = Path("/proc")
     if not (proc / "self" / "cwd").exists():
         return None
@@ -66,7 +93,10 @@ def git_processes_in(*dirs: Path) -> list[int] | None:
             if (pid_dir / "comm").read_text().strip() != "git":
                 continue
             cwd = os.readlink(pid_dir / "cwd")
+            argv = (pid_dir / "cmdline").read_bytes().decode("utf-8", "replace").split("\0")
         except OSError:
+            continue
+        if verbs is not None and git_verb(argv) not in verbs:
             continue
         if any(cwd == root or cwd.startswith(root + os.sep) for root in roots):
             found.append(int(pid_dir.name))
@@ -86,12 +116,14 @@ def _ancestors() -> set[int]:
     return out
 
 
-def clear_stale(paths: list[Path], repo_dirs: list[Path], min_age: float) -> list[Path]:
+def clear_stale(paths: list[Path], repo_dirs: list[Path], min_age: float,
+                verbs: frozenset[str] | None = None) -> list[Path]:
     """Remove those of git's lock files `paths` that a killed process left: stale by
     `stale_age` (as the store judges `memory/atoms.lock`), and — where /proc shows it — with
     no git process running in the repository, in which case no age is needed; where it cannot
-    be seen, only locks older than `min_age` go. Returns the paths removed."""
-    running = git_processes_in(*repo_dirs)
+    be seen, only locks older than `min_age` go; `verbs`: which git commands count (as for
+    `git_processes_in`). Returns the paths removed."""
+    running = git_processes_in(*repo_dirs, verbs=verbs)
     if running:
         return []
     removed = []
