@@ -91,3 +91,33 @@ def test_a_forget_pulled_from_a_teammate_is_not_staged_again(project: Path, tmp_
     assert ident not in {c["atom"] for c in gm_json(project, "stage")["commits"]}
     assert ident not in waiting(project)
     assert ident in {a["id"] for a in gm_json(project, "inspect", "--tier", "L1")["atoms"]}
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="the hook finds its process in /proc")
+def test_a_forget_killed_after_its_l2_commit_is_undone_by_forget_undo(project: Path) -> None:
+    """The killed forget left no tombstone; its `forget` line is the last word on the atom, so
+    `forget --undo` takes it back all the same: the line returns to the block (one unforget
+    commit), the L1 record is as it was, and nothing is restaged."""
+    ids = stage_claims(project)
+    gm(project, "adopt", "--all")
+    ident = ids["tabs"]
+    before = held(project)[ident]
+    hook = Path(git(project, "rev-parse", "--git-path", "hooks/post-commit").strip())
+    hook = hook if hook.is_absolute() else project / hook
+    hook.write_text(POST_COMMIT)
+    hook.chmod(hook.stat().st_mode | stat.S_IXUSR)
+    proc = _installed(project, "forget", ident)
+    assert proc.returncode in (-9, 137), proc.stdout + proc.stderr
+    hook.unlink()
+    assert ident not in held(project) and not _tombstoned(project, ident)
+
+    undo = gm_json(project, "forget", "--undo", ident)
+    assert undo["restored"] and undo["tier"] == "L2" and undo["l2_commit"], undo
+    assert held(project)[ident] == before
+    assert "memory: unforget" in git(project, "log", "-1", "--format=%s")
+    assert ident in {a["id"] for a in gm_json(project, "inspect", "--tier", "L1")["atoms"]}
+    assert ident not in {c["atom"] for c in gm_json(project, "stage")["commits"]}
+    assert gm(project, "validate", check=False).returncode == 0
+    # Undone once: a second undo says it is not forgotten.
+    again = gm(project, "forget", "--undo", ident, check=False)
+    assert again.returncode != 0 and "is not forgotten" in again.stderr

@@ -69,15 +69,21 @@ def run(args: argparse.Namespace) -> Report:
     return report.say(f"  undo: git memory forget --undo {ident}")
 
 
-def _forgotten_at_l2(repo: git.Repo, ident: str) -> Atom | None:
-    """The committed atom as it was before a `forget` line took it out of the block (None when
-    the atom is held, was never adopted here, or left the block another way)."""
+def _forgotten_in_block(repo: git.Repo) -> dict[str, Atom]:
+    """Each atom whose last adopted.log line is a `forget`, as the block held it before that
+    line (an atom held, never adopted here, or gone from the block another way is not here)."""
+    if repo.workdir is None:
+        return {}
     entries, _ = tiers.read_log(repo.workdir)
-    mine = [e for e in entries if e.atom_id == ident]
-    if not mine or mine[-1].op != "forget":
-        return None
-    kept = [e for e in mine if e.op not in REMOVING_OPS]
-    return kept[-1].atom if kept else None
+    lines: dict[str, list[LogEntry]] = {}
+    for entry in entries:
+        lines.setdefault(entry.atom_id, []).append(entry)
+    out = {}
+    for ident, mine in lines.items():
+        kept = [e for e in mine if e.op not in REMOVING_OPS]
+        if mine[-1].op == "forget" and kept:
+            out[ident] = kept[-1].atom
+    return out
 
 
 def _restore_l2(repo: git.Repo, ident: str, atom: Atom) -> str:
@@ -102,11 +108,17 @@ def _restore_l2(repo: git.Repo, ident: str, atom: Atom) -> str:
 
 
 def _undo(args: argparse.Namespace, repo: git.Repo, store: L1Store, snap: Snapshot) -> Report:
+    # Forgotten: tombstoned on memory/atoms, or taken out of the block by a `forget` line that
+    # is its last word — a forget killed after its commit (or one pulled from a teammate) left
+    # no tombstone, and is undone all the same.
+    out_of_block = _forgotten_in_block(repo)
+    claims = {i: str(a.get("claim", "")) for i, a in out_of_block.items()}
+    claims.update({i: str(stone.get("claim", "")) for i, stone in snap.tombstones.items()})
     try:
-        ident = resolve(args.id, {i: str(stone.get("claim", "")) for i, stone in snap.tombstones.items()})
+        ident = resolve(args.id, claims)
     except NoMatch as exc:
         raise NoMatch(f"{args.id} is not forgotten", hint="see an atom's history with `git memory log ID`") from exc
-    l2_atom = _forgotten_at_l2(repo, ident) if repo.workdir is not None else None
+    l2_atom = out_of_block.get(ident)
     l2_commit = _restore_l2(repo, ident, l2_atom) if l2_atom is not None else None
     if l2_commit:
         warm_session_start(repo)
