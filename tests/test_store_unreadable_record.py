@@ -120,3 +120,33 @@ def test_claude_memory_folder_is_read_again_while_its_atom_record_cannot_be_read
     again = gm_json(repo, "capture", "--all", "--no-stage")["auto_memory"]
     assert again["read"] == "read"  # not "unchanged": the held-back observation is merged now
     assert ident in _atoms(repo)
+
+
+RUFF = "Always run ruff before committing."
+NO_RUFF = "Never run ruff before committing."
+
+
+def test_a_contradiction_with_a_record_that_fails_the_schema_leaves_that_record_unmarked(
+        project: Path, tmp_path: Path) -> None:  # fmt: skip
+    """A capture whose new claim contradicts a stored record that fails the schema (not one this
+    capture observes) would mark that record contested — a write that fails validation, so the
+    whole capture failed. Now that record is not marked (one errors.log line, the record left
+    as it is) and everything the transcript said is captured."""
+    for session, day in EARLY:
+        write_session(project, session, day, [{"user": RUFF}])
+    gm(project, "capture", "--all", "--no-stage")
+    [(ident, _atom)] = _atoms(project).items()
+    path = _path_of(project, ident)
+    bad = _damaged(git(project, "show", f"refs/heads/memory/atoms:{path}").encode(), "foreign-kind")
+    _set_blob(project, path, bad, tmp_path)
+
+    later = write_session(project, LATER, "2026-10-05", [{"user": NO_RUFF}, {"user": PNPM}])
+    result = gm_json(project, "capture", "--transcript", str(later))
+    assert result["commit"], result
+    claims = {str(a["claim"]).lower(): a for a in _atoms(project).values()}
+    assert any("pnpm" in c for c in claims) and any(c.startswith("never run ruff") for c in claims)
+    shown = subprocess.run(["git", "-C", str(project), "show", f"refs/heads/memory/atoms:{path}"],
+                           capture_output=True, check=True).stdout  # fmt: skip
+    assert shown == bad
+    log = (project / ".git" / "agent-memory" / "errors.log").read_text()
+    assert sum(ident in line for line in log.splitlines()) == 1, log

@@ -146,7 +146,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                     result.pending_new.append(ident)
             else:
                 (result.merged if ident in snap.atoms else result.new).append(ident)
-        writes.update(_contradictions(snap, writes, result))
+        writes.update(_contradictions(snap, writes, result, unmarked))
         deletes: set[str] = set()
         rescanned = None
         evicted_seen: dict[str, str] = {}
@@ -184,6 +184,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                       rescanned=rescanned, evicted=evicted_seen)  # fmt: skip
 
     stored_invalid: set[str] = set()  # stored records that read but fail the schema
+    unmarked: set[str] = set()  # such records a contradiction would have marked contested
     while True:
         try:
             commit, change = store.transact(compute, queue_on_failure=[*queued, *incoming])
@@ -198,6 +199,11 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
             if not bad:
                 raise
             stored_invalid |= bad
+    for ident in sorted(unmarked - set(result.unreadable)):
+        path = atom_path(ident)
+        log_error(f"capture: memory/atoms:{path} fails the atom schema, so it was not checked for contradictions "
+                  f"with this capture (left as it is; `git memory validate` says why, "
+                  f"`git log -p memory/atoms -- {path}` has its history)", store.repo.cwd)  # fmt: skip
     for ident in sorted(set(result.unreadable)):
         path = atom_path(ident)
         log_error(f"capture: memory/atoms:{path} cannot be read as an atom; left as it is and {ident} not merged "
@@ -211,9 +217,13 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     return result
 
 
-def _contradictions(snap: Snapshot, writes: dict[str, Atom], result: CaptureResult) -> dict[str, Atom]:
+def _contradictions(snap: Snapshot, writes: dict[str, Atom], result: CaptureResult,
+                    unmarked: set[str]) -> dict[str, Atom]:  # fmt: skip
     """Mark the older atom of each new contradiction involving a changed atom,
-    comparing the changed atoms with the stored atoms that share a subject key."""
+    comparing the changed atoms with the stored atoms that share a subject key. A stored
+    record that fails the schema (a hand edit, a newer version's kind) cannot be written:
+    marked, it failed the whole commit. Its pairs are left unmarked (on both sides, so no
+    half pair) and it is named in `unmarked`."""
     others: dict[str, Atom] = {}
     for atom in writes.values():
         for key in contradictions.subject_keys(atom):
@@ -223,6 +233,11 @@ def _contradictions(snap: Snapshot, writes: dict[str, Atom], result: CaptureResu
                     if found is not None:
                         others[member] = found
     found_pairs = contradictions.detect_involving(list(writes.values()), others)
+    invalid = {p_id for pair in found_pairs for p_id in (pair.older, pair.newer)
+               if p_id in others and atom_errors(others[p_id])}  # fmt: skip
+    if invalid:
+        unmarked |= invalid
+        found_pairs = [pair for pair in found_pairs if pair.older not in invalid and pair.newer not in invalid]
     if not found_pairs:
         return {}
     pool = {**others, **writes}
