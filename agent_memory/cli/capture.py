@@ -254,7 +254,8 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
                  "and the next capture reads it again")  # fmt: skip
     if done.read == "unchanged":
         return out.say(f"captured {path.name}: nothing new (unchanged since its last capture)")
-    where = f"commit {result.commit[:10]}" if result.commit else "nothing new"
+    # Queued (memory/atoms was busy): counted, not written yet — never "nothing new".
+    where = f"commit {result.commit[:10]}" if result.commit else "queued" if result.queued else "nothing new"
     since = " since its last capture" if done.read == "resumed" else ""
     held = f", {len(result.pending)} pending until said again" if result.pending else ""
     out.say(f"captured {path.name}{since}: {len(result.new)} new, {len(result.merged)} merged{held} ({where})")

@@ -474,7 +474,15 @@ class L1Store:
         blobs: dict[str, bytes | None] = {}
         for ident, atom in change.writes.items():
             if not _review_only(snap.atoms.get(ident), atom):
-                validate_atom(atom)  # every atom is validated on write
+                try:
+                    validate_atom(atom)  # every atom is validated on write
+                except InvalidAtomError as exc:
+                    path = atom_path(ident)
+                    raise InvalidAtomError(
+                        exc.message, exc.errors,
+                        hint=f"nothing was written; `git memory validate` names the stored records that fail the "
+                             f"schema, and `git log -p memory/atoms -- {path}` has this one's history to restore it from",
+                    ) from exc
             blobs[atom_path(ident)] = dump_atom(atom).encode("utf-8")
         for ident in change.deletes - set(change.writes):
             blobs[atom_path(ident)] = None
