@@ -696,6 +696,94 @@ _THIRD_PARTY_OPINION = re.compile(
 )
 
 
+def _corrects_the_step(sentence: str) -> bool:
+    """"No no, don't change the bruno tests": a "no" that stops the step being taken, no rule."""
+    correction = _CORRECTION.match(sentence.strip())
+    return bool(correction and _STEP_PROHIBITION.match(sentence.strip()[correction.end() :]))
+
+
+def _statement_led_question(f: _Framed, whole: list[ClauseClaim] | None) -> str | None:
+    """The statement said before a question with no claim of its own, read on its own (the
+    question stays a question)."""
+    if whole == [] and f.mode == "question" and not f.strong:
+        lead = _statement_before_question(f.text)
+        if lead and _mode(lead) == "statement":
+            return lead
+    return None
+
+
+def _said_of_now(sentence: str, parts: list[str]) -> bool:
+    """"this time, never push to main", "for now, don't delete files": the rule bounds this work.
+
+    Read on the clauses and on the sentence as typed too: the framing reads a leading "right
+    now," off as filler and moves "for the time being, …" after the rule it bounds."""
+    first = strip_lead(parts[0]).rstrip(" ,.!") if parts else ""
+    head, comma, rest = sentence.strip().partition(",")
+    return (len(parts) > 1 and _of_now(first, parts[1])) or bool(
+        comma and _of_now(head.strip(), rest)
+    )
+
+
+def _clause_text(raw: str, i: int, subject_np: str | None) -> str:
+    """A clause as its claim reads it, its "it"/"they" said as the subject named before
+    ("the integration tests hit a real Postgres; they fail if Docker is down")."""
+    c = strip_lead(raw).rstrip(" .!?")
+    if c and i > 0 and subject_np and re.match(r"^(?:it|they)\s+(?!is\b|are\b|'s\b)", c, re.I):
+        c = f"{subject_np} {c.split(' ', 1)[1]}"
+    return c
+
+
+def _makes_previous_this_task(out: list[ClauseClaim], i: int, c: str) -> bool:
+    """A clause that shows the claim just before it is this task's step or shape, not a rule:
+    "use X instead of Y and test it", "I don't want csv files, I just want a script", "I don't
+    want you to edit the script, I just need to know how to run it"."""
+    if not out or out[-1][2] != i - 1:
+        return False
+    claim, _kind, _index, rule = out[-1]
+    return bool(
+        (_THEN_TRY.match(c) and rule.startswith(("preference.", "decision.")))
+        or (_JUST_WANT.match(c) and "not want" in claim)
+        or (_JUST_ASKING.match(c) and rule == "directive.negative")
+    )
+
+
+def _no_fragment(c: str, raw: str, before: str) -> bool:
+    """"..., but no names": a fragment of the sentence, not a rule of its own."""
+    return bool(re.match(r"^no\s", c, re.I))
+
+
+def _described_tail(c: str, raw: str, before: str) -> bool:
+    """"Variable 'x' was written to, but never read": the tail of a clause that describes a
+    thing (after an instruction, "fix the tests, but never push to main", it is a rule)."""
+    return bool(
+        re.match(r"^but\s", raw.strip(), re.I) and _CONTRAST_TAIL.match(c) and _DESCRIBED.search(before)
+    )
+
+
+def _announced_step(c: str, raw: str, before: str) -> bool:
+    """"do one thing, use X not Y": the next step, announced as such."""
+    return bool(_ONE_THING.match(strip_lead(before).rstrip(" .!?")))
+
+
+def _under_a_case(c: str, raw: str, before: str) -> bool:
+    """"if I build other projects, I always use X": what happens under a case."""
+    return bool(_IF_CLAUSE.search(before) and re.match(r"^i\s", c, re.I))
+
+
+# Clauses after the first that, by the clause before them, state no rule of their own.
+_NO_CLAIM_OF_ITS_OWN = (_no_fragment, _described_tail, _announced_step, _under_a_case)
+
+
+def _bounds_this_work(f: _Framed, c: str, i: int, parts: list[str]) -> bool:
+    """A clause whose claim is the reason for, or a limit on, the work asked for in the same
+    sentence: "drop the old layout, we always need a layout", "can you improve the UI and don't
+    change any behaviour"."""
+    return bool(
+        (i > 0 and _SPEAKER_ALWAYS.match(c) and standing.asks_or_describes(strip_lead(parts[i - 1])))
+        or (f.mode == "request" and _REQUEST_LIMIT.match(c))
+    )
+
+
 def _sentence_claims(
     sentence: str, origin: str, bug_report: bool = False, short: bool = True
 ) -> list[ClauseClaim]:
@@ -703,85 +791,36 @@ def _sentence_claims(
     if _THIRD_PARTY_OPINION.match(sentence):
         return []
     f = _framed(sentence)
-    if f is None:
-        return []
-    correction = _CORRECTION.match(sentence.strip())
-    if correction and _STEP_PROHIBITION.match(sentence.strip()[correction.end() :]):
+    if f is None or _corrects_the_step(sentence):
         return []
     whole = _whole_sentence(f)
-    if whole == [] and f.mode == "question" and not f.strong:
-        lead = _statement_before_question(f.text)
-        if lead and _mode(lead) == "statement":
-            # The question stays a question; the statement said before it is read on its own.
-            return _sentence_claims(lead, origin, bug_report, short)
+    lead = _statement_led_question(f, whole)
+    if lead:
+        return _sentence_claims(lead, origin, bug_report, short)
     if whole is not None:
         return whole
     s = REQUEST.sub("", f.text, count=1) if f.mode == "request" else f.text
     parts, subject_np = _parts(s)
-    first = strip_lead(parts[0]).rstrip(" ,.!") if parts else ""
     # (the framing has read "from now on" / "going forward" off `s` already: f.strong says so)
     lasting = f.strong or bool(_SAID_TO_LAST.search(sentence))
-    # (on the sentence as typed too: the framing reads a leading "right now," off as filler and
-    # moves "for the time being, …" after the rule it bounds)
-    head, comma, rest = sentence.strip().partition(",")
-    said_of_now = (len(parts) > 1 and _of_now(first, parts[1])) or bool(
-        comma and _of_now(head.strip(), rest)
-    )
-    if said_of_now and not lasting:
-        return []  # "this time, never push to main", "for now, don't delete files": said of now
+    if not lasting and _said_of_now(sentence, parts):
+        return []
     out: list[ClauseClaim] = []
     for i, raw in enumerate(parts):
-        c = strip_lead(raw).rstrip(" .!?")
+        c = _clause_text(raw, i, subject_np)
         if not c:
             continue
-        if i > 0 and subject_np and re.match(r"^(?:it|they)\s+(?!is\b|are\b|'s\b)", c, re.I):
-            # "the integration tests hit a real Postgres; they fail if Docker is down"
-            c = f"{subject_np} {c.split(' ', 1)[1]}"
-        then_try = _THEN_TRY.match(c) and out and out[-1][2] == i - 1
-        if then_try and out[-1][3].startswith(("preference.", "decision.")):
-            out.pop()  # "use X instead of Y and test it": the next step of this task
-            continue
-        if (
-            out
-            and out[-1][2] == i - 1
-            and (
-                (_JUST_WANT.match(c) and "not want" in out[-1][0])
-                or (_JUST_ASKING.match(c) and out[-1][3] == "directive.negative")
-            )
-        ):
-            # "I don't want csv files, I just want a script", "I don't want you to edit the
-            # script, I just need to know how to run it": this task's shape
+        if _makes_previous_this_task(out, i, c):
             out.pop()
             continue
         joined = _continuation(out, i, c)
         if joined:
             out.append(joined)
             continue
-        if i > 0 and re.match(r"^no\s", c, re.I):
-            continue  # "..., but no names": a fragment of the sentence, not a rule of its own
-        if (
-            i > 0
-            and re.match(r"^but\s", raw.strip(), re.I)
-            and _CONTRAST_TAIL.match(c)
-            # after an instruction ("fix the tests, but never push to main") it is a rule
-            and _DESCRIBED.search(parts[i - 1])
-        ):
-            continue  # "Variable 'x' was written to, but never read": the tail of a clause
-        if i > 0 and _ONE_THING.match(strip_lead(parts[i - 1]).rstrip(" .!?")):
-            continue  # "do one thing, use X not Y": the next step, announced as such
-        if i > 0 and _IF_CLAUSE.search(parts[i - 1]) and re.match(r"^i\s", c, re.I):
-            continue  # "if I build other projects, I always use X": what happens under a case
+        if i > 0 and any(case(c, raw, parts[i - 1]) for case in _NO_CLAIM_OF_ITS_OWN):
+            continue
         got = _clause_claim(f, c, i, not out, subject_np, origin, bug_report, short)
-        if (
-            got
-            and i > 0
-            and _SPEAKER_ALWAYS.match(c)
-            and standing.asks_or_describes(strip_lead(parts[i - 1]))
-        ):
-            continue  # "drop the old layout, we always need a layout": the reason for that work
-        if got and f.mode == "request" and _REQUEST_LIMIT.match(c):
-            continue  # "can you improve the UI and don't change any behaviour": this request's
-        if got:
+        if got and not _bounds_this_work(f, c, i, parts):
             out.append(got)
     return out
 
