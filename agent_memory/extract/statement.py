@@ -636,6 +636,67 @@ _IF_CLAUSE = re.compile(r"\b(?:if|unless|in case)\b", re.I)
 _RULE_WORD = re.compile(r"^(?:never|don't|do not|always|avoid|only)\b", re.I)
 
 
+def _it_said_as(
+    got: tuple[str, str, str] | None, i: int, subject_np: str | None
+) -> tuple[str, str, str] | None:
+    """"the seed script wipes the db, so never run it against prod": a rule on "it" in a later
+    clause says what "it" is, the subject named before."""
+    if got and i > 0 and subject_np and re.search(r"\bit\b", got[0]) and _RULE_WORD.match(got[0]):
+        return (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1], got[2])
+    return got
+
+
+def _remembered_imperative(
+    f: _Framed, c: str, i: int, first_claim: bool, short: bool
+) -> tuple[str, str, str] | None:
+    """"from now on, …", "remember to …": an imperative the user asks to keep, in the first
+    claim of a short statement; not one said of a day ("remember I'm on vacation next week" is
+    true until next week is over)."""
+    if f.strong and (i == 0 or first_claim) and short and not _RELATIVE_DAY.search(c):
+        imp = imperative(c)
+        return (imp[0], imp[1], "memory.imperative") if imp else None
+    return None
+
+
+def _dated(c: str) -> bool:
+    """"keep in mind it's due friday": true until that day."""
+    return bool(TIME_SUBJECT.search(c) or _WEEKDAY.search(c))
+
+
+def _told_to_user(c: str) -> bool:
+    """"Note: a limit of 100 was applied to your query": a tool talking to the user."""
+    return bool(re.search(r"\b(?:your|you)\b", c, re.I))
+
+
+def _headless(c: str) -> bool:
+    """"needs a migration", "still failing": a to-do or aim of now, with no subject it is true of."""
+    low = c.split(" ", 1)[0].lower()
+    return low in ("needs", "need", "is", "are", "was", "still", "has", "have") or bool(
+        re.search(r"\bstill\b", c, re.I) or TASK_AIM.match(c)
+    )
+
+
+def _bare_name(c: str) -> bool:
+    """"remember the orchestration part": an English noun phrase, nothing said of it."""
+    return bool((bare_np(c) or place_only(c)) and not non_english(c))
+
+
+# What a "note:"/"remember" framing can be put on that is no fact to keep.
+_NOT_A_NOTED_FACT = (_dated, _told_to_user, _headless, _bare_name)
+
+
+def _noted_fact(f: _Framed, c: str, i: int, short: bool) -> tuple[str, str, str] | None:
+    """A short statement the user opens with "note:"/"remember": what it says of a thing, kept
+    as a fact."""
+    if not ((f.weak or f.strong) and i == 0 and f.mode == "statement" and short):
+        return None
+    if c.split(" ", 1)[0].lower() in PRONOUNS or content_words(c) < 3:
+        return None
+    if any(shape(c) for shape in _NOT_A_NOTED_FACT):
+        return None
+    return (cap(c), "fact", "memory.fact")
+
+
 def _clause_claim(
     f: _Framed,
     c: str,
@@ -651,25 +712,11 @@ def _clause_claim(
     got = clause_rules(
         c, first_of_request=f.mode == "request" and i == 0, origin=origin, bug_report=bug
     )
-    if got and i > 0 and subject_np and re.search(r"\bit\b", got[0]) and _RULE_WORD.match(got[0]):
-        # "the seed script wipes the db, so never run it against prod": say what "it" is.
-        got = (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1], got[2])
-    if got is None and f.strong and (i == 0 or first_claim) and short and not _RELATIVE_DAY.search(c):
-        # ("remember I'm on vacation next week": true until next week is over)
-        imp = imperative(c)
-        got = (imp[0], imp[1], "memory.imperative") if imp else None
-    if got is None and (f.weak or f.strong) and i == 0 and f.mode == "statement" and short:
-        low = c.split(" ", 1)[0].lower()
-        dated = TIME_SUBJECT.search(c) or _WEEKDAY.search(c)
-        # "Note: a limit of 100 was applied to your query": a tool talking to the user
-        told = re.search(r"\b(?:your|you)\b", c, re.I)
-        headless = low in ("needs", "need", "is", "are", "was", "still", "has", "have") or bool(
-            re.search(r"\bstill\b", c, re.I) or TASK_AIM.match(c)  # a to-do or aim of now
-        )
-        # "remember the orchestration part": an English noun phrase, nothing said of it
-        bare = (bare_np(c) or place_only(c)) and not non_english(c)
-        if low not in PRONOUNS and content_words(c) >= 3 and not (dated or told or headless or bare):
-            got = (cap(c), "fact", "memory.fact")  # not "keep in mind it's due friday"
+    got = _it_said_as(got, i, subject_np)
+    if got is None:
+        got = _remembered_imperative(f, c, i, first_claim, short)
+    if got is None:
+        got = _noted_fact(f, c, i, short)
     return (got[0], got[1], i, got[2]) if got else None
 
 
