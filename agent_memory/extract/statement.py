@@ -207,43 +207,90 @@ _WEEKDAY = re.compile(
 )
 
 
-def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidate | None:
-    claim = tidy(claim)
-    if not claim or content_words(claim) < 2 or len(claim) < 6:
-        return None
-    if TRANSIENT.search(claim) or DEICTIC_REF.search(claim) or DEICTIC_NP.search(claim):
-        return None
-    if HYPOTHETICAL.search(claim):
-        return None  # "if it were under src/ instead …": a musing, not a rule
-    if re.search(r"\b(?:this|that|these|those|it|them)(?:\s+(?:either|too|again|anymore))?$", claim, re.I):
-        return None  # "use subagents to parallelize this": bound to the conversation
-    if _DANGLING.search(claim) or _THAT_THING.search(claim):
-        return None  # "use X, not the" (cut mid-phrase), "always use that pattern" (named before)
-    if _RULES_UNNAMED.match(claim):
-        return None  # "always follow rules, cont": which rules was said elsewhere
-    if _THAT_OBJECT.match(claim):
-        return None  # "use that base modal to …": the thing named in another turn
-    if PRONOUN_OBJECT.match(claim):
-        return None  # "never touch that on the frontend": the thing at hand, named elsewhere
-    if (kind in _CHOICE_KINDS or rule == "fact.we_verb") and _AT_HAND_NP.search(claim):
-        return None  # "prefer to use the existing helper", "never use the old endpoint for X"
+def _too_thin(claim: str, kind: str, rule: str) -> bool:
+    """Too few words to be a rule or fact of its own."""
+    return not claim or content_words(claim) < 2 or len(claim) < 6
+
+
+def _of_this_moment(claim: str, kind: str, rule: str) -> bool:
+    """Transient, deictic or hypothetical: "if it were under src/ instead …" is a musing."""
+    return bool(
+        TRANSIENT.search(claim)
+        or DEICTIC_REF.search(claim)
+        or DEICTIC_NP.search(claim)
+        or HYPOTHETICAL.search(claim)
+    )
+
+
+def _ends_on_a_pronoun(claim: str, kind: str, rule: str) -> bool:
+    """"use subagents to parallelize this": bound to the conversation."""
+    return bool(
+        re.search(r"\b(?:this|that|these|those|it|them)(?:\s+(?:either|too|again|anymore))?$", claim, re.I)
+    )
+
+
+def _named_elsewhere(claim: str, kind: str, rule: str) -> bool:
+    """Cut mid-phrase ("use X, not the"), or on a thing named in another turn: "always use that
+    pattern", "always follow rules, cont", "use that base modal to …", "never touch that on the
+    frontend"."""
+    return bool(
+        _DANGLING.search(claim)
+        or _THAT_THING.search(claim)
+        or _RULES_UNNAMED.match(claim)
+        or _THAT_OBJECT.match(claim)
+        or PRONOUN_OBJECT.match(claim)
+    )
+
+
+def _choice_of_the_thing_at_hand(claim: str, kind: str, rule: str) -> bool:
+    """"prefer to use the existing helper", "never use the old endpoint for X"."""
+    return (kind in _CHOICE_KINDS or rule == "fact.we_verb") and bool(_AT_HAND_NP.search(claim))
+
+
+def _unnamed_it(claim: str, kind: str, rule: str) -> bool:
+    """"always run it twice", "always test it before pushing": "it" unnamed."""
     held = _RULE_ON_IT.match(claim)
-    if held and not QUANTIFIER.search(held.group(1)):
-        return None  # "always run it twice", "always test it before pushing": "it" unnamed
+    return bool(held and not QUANTIFIER.search(held.group(1)))
+
+
+def _of_the_code_being_edited(claim: str, kind: str, rule: str) -> bool:
+    """"localCredFile should not be required", "`onSubmit` must return X", "let's use
+    createdAt": the state of the code being edited, a name in it, not a tool."""
     uncapped = claim[:1].lower() + claim[1:] if claim[1:2].islower() else claim
-    if CODE_IDENTIFIER_SUBJECT.match(uncapped):
-        return None  # "localCredFile should not be required": the state of the code being edited
-    if re.match(r"^\ue000\d+\ue001\s+(?:must|should|has to|needs to)\b", claim):
-        return None  # "`onSubmit` must return X": how the code being edited should behave
-    if CODE_SYMBOL_CHOICE.match(claim):
-        return None  # "let's use createdAt": a name in the code being edited, not a tool
-    if (
+    return bool(
+        CODE_IDENTIFIER_SUBJECT.match(uncapped)
+        or re.match(r"^\ue000\d+\ue001\s+(?:must|should|has to|needs to)\b", claim)
+        or CODE_SYMBOL_CHOICE.match(claim)
+    )
+
+
+def _step_done_first(claim: str, kind: str, rule: str) -> bool:
+    """"use git stash to save your changes first": a step of this task; said as a rule or to
+    last ("from now on write the tests first"), the order is the rule."""
+    return bool(
         re.search(r"(?<![\w-])first$", claim, re.I)
         and not re.match(r"^(?:always|never|don't|do not)\b", claim, re.I)
-        # "from now on write the tests first": said to last, the order is the rule
         and rule != "memory.imperative"
-    ):
-        return None  # "use git stash to save your changes first": a step of this task
+    )
+
+
+# A tidied claim of any of these shapes is no memory to keep.
+_NOT_TO_KEEP = (
+    _too_thin,
+    _of_this_moment,
+    _ends_on_a_pronoun,
+    _named_elsewhere,
+    _choice_of_the_thing_at_hand,
+    _unnamed_it,
+    _of_the_code_being_edited,
+    _step_done_first,
+)
+
+
+def _finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidate | None:
+    claim = tidy(claim)
+    if any(shape(claim, kind, rule) for shape in _NOT_TO_KEEP):
+        return None
     # One rule, one spelling, one id: restatements must converge to recur.
     before = claim
     claim, kind = canonical(claim, kind, spans)
