@@ -1181,36 +1181,58 @@ def _without_quoted_latin(masked: str) -> str:
     return _BETWEEN_CJK.sub(blank, masked)
 
 
-def _extract(
-    text: str, origin: str, rejected_command: str | None, users_words: bool = True
-) -> list[Candidate]:
+def _generated_prompt(text: str) -> bool:
+    """A long role prompt or pasted document, or "<observed_from_primary_session>…": a tool's
+    generated prompt, not the user typing."""
     if len(text) >= 200 and (ROLE_PROMPT.match(text.lstrip()) or PASTED_DOC.match(text.lstrip())):
-        return []
-    if re.match(r"^\s*<[a-z_][\w-]*>", text) and len(text) >= 100:
-        return []  # "<observed_from_primary_session>…": a tool's generated prompt, not typing
-    # a block the user asks to keep ("add these rules to CLAUDE.md:\n## Git\n- …") is read as a
-    # "#" memory note: every rule in it stands
-    asked_to_keep = False
+        return True
+    return bool(re.match(r"^\s*<[a-z_][\w-]*>", text) and len(text) >= 100)
+
+
+def _users_text(text: str, origin: str) -> tuple[str, bool]:
+    """The text the user typed, and whether they ask to keep it (a block the user asks to keep,
+    "add these rules to CLAUDE.md:\n## Git\n- …", is read as a "#" memory note: every rule in it
+    stands)."""
     shortcut = MEMORY_SHORTCUT.match(text) if origin == "prompt" else None
     if shortcut:
         # "# never use any in TypeScript": the memory shortcut of older Claude Code typed out of
         # habit (newer versions send it on as a prompt); the note is asked to be kept, so the
         # gate keeps what the rules read (durability), but the rules still judge it: "# carry on
         # and do not edit .env" or "# I want to use zod, what does it do?" is no note
-        text = shortcut.group(1)
-    elif origin != "memory":
+        return shortcut.group(1), False
+    if origin != "memory":
         # a pasted report, spec or brief yields nothing; the user's lines around it are read
-        text, asked_to_keep = read_paste(text)
-    masked, spans = _prepared(text)
-    found: list[Candidate] = []
-    if non_english(masked):
-        # Other languages: explicit markers only, the user's sentence kept (rules/languages.py).
-        for claim, kind, sub in language_claims(masked):
-            found.append(
-                Candidate(shorten(unmask(claim, spans)), kind, "stated", f"language.{sub}")
-            )
+        return read_paste(text)
+    return text, False
+
+
+def _language_candidates(masked: str, spans: list[str]) -> list[Candidate]:
+    """Other languages: explicit markers only, the user's sentence kept (rules/languages.py)."""
+    if not non_english(masked):
+        return []
+    return [
+        Candidate(shorten(unmask(claim, spans)), kind, "stated", f"language.{sub}")
+        for claim, kind, sub in language_claims(masked)
+    ]
+
+
+def _rejection_candidate(
+    masked: str, origin: str, rejected_command: str | None, spans: list[str]
+) -> Candidate | None:
+    """The "use X" a rejected tool call was answered with."""
     special = _rejection_claim(masked, rejected_command) if origin == "rejection" else None
-    cand = _finish(special[0], special[1], spans, "rejection.use_tool") if special else None
+    return _finish(special[0], special[1], spans, "rejection.use_tool") if special else None
+
+
+def _extract(
+    text: str, origin: str, rejected_command: str | None, users_words: bool = True
+) -> list[Candidate]:
+    if _generated_prompt(text):
+        return []
+    text, asked_to_keep = _users_text(text, origin)
+    masked, spans = _prepared(text)
+    found = _language_candidates(masked, spans)
+    cand = _rejection_candidate(masked, origin, rejected_command, spans)
     if cand:
         found.append(cand)
     bug_report = bool(_FIX_REQUEST.search(masked))
