@@ -44,13 +44,16 @@ def test_findings_are_reported_by_line_and_the_folder_is_left_alone(guarded: Pat
     proc = gm(guarded, "scan", "--auto-memory", check=False)
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
-    api = str(folder / "reference_api.md")
+    # For people, the folder under the home directory reads `~/…` (the JSON below keeps it whole).
+    shown = "~/" + folder.relative_to(Path.home()).as_posix()
+    api = f"{shown}/reference_api.md"
     assert f"{api}:6: github-token" in lines and f"{api}:7: email" in lines and f"{api}:8: home-path" in lines
-    assert f"{folder / 'team' / 'linked.md'}:1: not-a-regular-file (symlink)" in lines
+    assert f"{shown}/team/linked.md:1: not-a-regular-file (symlink)" in lines
     assert "hint:" in proc.stderr and "nothing was changed" in proc.stderr
     assert {p: p.read_bytes() for p in before} == before
     data = json.loads(gm(guarded, "scan", "--auto-memory", "--output", "json", check=False).stdout)
-    assert data["ok"] is False and {f["line"] for f in data["findings"] if f["path"] == api} == {6, 7, 8}
+    full = str(folder / "reference_api.md")
+    assert data["ok"] is False and {f["line"] for f in data["findings"] if f["path"] == full} == {6, 7, 8}
     status = gm(guarded, "status").stdout
     assert "Claude's own memory folder has" in status and "`git memory scan --auto-memory`" in status
     (folder / "reference_api.md").unlink()

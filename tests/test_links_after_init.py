@@ -230,8 +230,8 @@ def test_adopt_global_refuses_a_link_in_the_global_repo(project: Path, outside: 
     before, head = _snapshot(outside), git(home, "rev-parse", "HEAD")
     review = git(home, "rev-parse", "memory/review")
     message, hint = _refusal(gm(project, "adopt", "--global", "--all", check=False),
-                             where=f"the global memory repo ({home})")  # fmt: skip
-    assert "CLAUDE.memory.md is a symbolic link" in message and str(home) in hint
+                             where="the global memory repo (~/.claude/agent-memory)")  # fmt: skip
+    assert "CLAUDE.memory.md is a symbolic link" in message and "~/.claude/agent-memory" in hint
     assert _snapshot(outside) == before
     assert git(home, "rev-parse", "HEAD") == head and git(home, "rev-parse", "memory/review") == review
     assert git(home, "status", "--porcelain") == ""
@@ -245,7 +245,7 @@ def test_init_refuses_a_link_in_the_global_repo_before_writing(repo: Path, outsi
     home = Path(os.environ["AGENT_MEMORY_HOME"])
     _commit_link_in(home, "projects.json", outside / "notes.md")
     before = _snapshot(outside)
-    message, hint = _refusal(gm(repo, "init", "--yes", check=False), where=f"the global memory repo ({home})")
+    message, hint = _refusal(gm(repo, "init", "--yes", check=False), where="the global memory repo (~/.claude/agent-memory)")
     assert "projects.json is a symbolic link" in message and "nothing was written" in hint
     assert _snapshot(outside) == before
     assert git(repo, "branch", "--list", "memory/atoms") == ""

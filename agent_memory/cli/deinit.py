@@ -30,6 +30,7 @@ from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import unmark_initialised
 from agent_memory.model.errors import RefUnreadableError, RefusedError
+from agent_memory.model.home import tilde_text
 
 SETUP_FILES = ("CLAUDE.md", ".claude/settings.json")
 
@@ -37,7 +38,7 @@ SETUP_FILES = ("CLAUDE.md", ".claude/settings.json")
 def _confirm(what: list[str]) -> bool:
     print("git memory deinit --purge deletes:", file=sys.stderr)
     for item in what:
-        print(f"  {item}", file=sys.stderr)
+        print(f"  {tilde_text(item)}", file=sys.stderr)
     sys.stderr.write("This cannot be undone from agent-memory. Delete? [y/N] ")
     sys.stderr.flush()
     answer = sys.stdin.readline().strip().lower()

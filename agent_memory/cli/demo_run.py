@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.model.errors import RefusedError
+from agent_memory.model.home import tilde, tilde_text
 from agent_memory.model.paths import slug_for
 
 LEGEND = """
@@ -101,6 +102,11 @@ class Demo:
         """The environment that points git memory at the demo's config and global repo."""
         return " ".join(f"{k}={shlex.quote(self.env[k])}" for k in ("CLAUDE_CONFIG_DIR", "AGENT_MEMORY_HOME", "GIT_CONFIG_GLOBAL"))
 
+    def look_around(self) -> str:
+        """The commands that enter the demo repository (`cd ~/…` under the home directory: a
+        path that needs quoting keeps its full form, `~` does not expand in quotes)."""
+        return tilde_text(f"cd {shlex.quote(str(self.repo))} && export {self.exports()}")
+
     def sh(self, *command: str, show: bool = True, cwd: Path | None = None, check: bool = True) -> str:
         display = " ".join(shlex.quote(c) for c in command)
         if show:
@@ -136,13 +142,13 @@ class Demo:
 
     def run(self) -> None:
         gm = ("git", "memory")
-        print(f"agent-memory demo in {self.root}")
+        print(f"agent-memory demo in {tilde(self.root)}")
         print("(a scratch repository; Claude Code's config dir and the global memory repo point inside it)")
         print(LEGEND)
         self.setup()
         self.sh(*gm, "init", "--yes")
         folder = self.write_transcripts()
-        print(f"\n# {len(list(folder.glob('*.jsonl')))} sample Claude Code sessions over 4 days in {folder}")
+        print(f"\n# {len(list(folder.glob('*.jsonl')))} sample Claude Code sessions over 4 days in {tilde(folder)}")
         self.sh(*gm, "capture", "--all", "--no-stage")
         self.sh(*gm, "show")
         self.sh(*gm, "promote")
@@ -178,8 +184,8 @@ def run_demo(directory: str | None, keep: bool) -> int:
             raise RefusedError(f"{root} is not empty", hint="pass a new or empty directory to --dir")
         demo = Demo(root)
         demo.run()
-        print(f"\ndone: the scratch repository is {demo.repo}")
-        print(f"  to look around: cd {demo.repo} && export {demo.exports()}")
+        print(f"\ndone: the scratch repository is {tilde(demo.repo)}")
+        print(f"  to look around: {demo.look_around()}")
         print(NEXT)
         return 0
     with tempfile.TemporaryDirectory(prefix="agent-memory-demo-") as tmp:
@@ -188,8 +194,8 @@ def run_demo(directory: str | None, keep: bool) -> int:
             kept = Path(tempfile.mkdtemp(prefix="agent-memory-demo-kept-"))
             subprocess.run(["cp", "-a", f"{tmp}/.", str(kept)], check=True)
             demo = Demo(kept)
-            print(f"\ndone: kept a copy of the scratch repository in {demo.repo}")
-            print(f"  to look around: cd {demo.repo} && export {demo.exports()}")
+            print(f"\ndone: kept a copy of the scratch repository in {tilde(demo.repo)}")
+            print(f"  to look around: {demo.look_around()}")
         else:
             print("\ndone: the scratch directory was removed "
                   "(`git memory demo --keep` keeps a copy; `git memory demo --dir PATH` builds it there)")

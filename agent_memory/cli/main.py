@@ -321,11 +321,12 @@ def _usage_error(text: str, suggestions: Sequence[str], hint: str, who: str = PR
     """Every usage error, said one way: `<who>: <what is wrong>`, a "did you mean" when there
     is one, and a `hint:` line; exit 2."""
     from agent_memory.cli import colour
+    from agent_memory.model.home import tilde_text
 
-    print(f"{who}: {colour.paint(text, 'error', sys.stderr)}", file=sys.stderr)
+    print(f"{who}: {colour.paint(tilde_text(text), 'error', sys.stderr)}", file=sys.stderr)
     if suggestions:
         print(f"did you mean {' or '.join(repr(s) for s in suggestions)}?", file=sys.stderr)
-    print(f"{colour.paint('hint:', 'hint', sys.stderr)} {hint}", file=sys.stderr)
+    print(f"{colour.paint('hint:', 'hint', sys.stderr)} {tilde_text(hint)}", file=sys.stderr)
     if as_json:
         _error_json(f"{who}: {text}", hint, 2)
     return 2
@@ -410,13 +411,15 @@ def _bad_hook_arguments(args_list: Sequence[str], message: str) -> int:
 
 def _print_failure(verb: str, exc: BaseException, as_json: bool = False) -> None:
     from agent_memory.cli import colour
+    from agent_memory.model.home import tilde_text
 
-    # A message may quote a claim: its control characters are shown, not acted on.
+    # A message may quote a claim: its control characters are shown, not acted on. A path
+    # under the home directory reads `~/…` here; the JSON error below keeps it whole.
     message = colour.shown(str(getattr(exc, "message", str(exc))))
-    print(f"git memory {verb}: {colour.paint(message, 'refused', sys.stderr)}", file=sys.stderr)
+    print(f"git memory {verb}: {colour.paint(tilde_text(message), 'refused', sys.stderr)}", file=sys.stderr)
     hint = getattr(exc, "hint", None)
     if hint:
-        print(f"{colour.paint('hint:', 'hint', sys.stderr)} {colour.shown(str(hint))}", file=sys.stderr)
+        print(f"{colour.paint('hint:', 'hint', sys.stderr)} {tilde_text(colour.shown(str(hint)))}", file=sys.stderr)
     if as_json:
         _error_json(f"git memory {verb}: {message}", hint, getattr(exc, "exit_code", 3))
 
@@ -589,9 +592,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         where = log_exception(f"git memory {verb}", exc)
         from agent_memory.cli import colour
+        from agent_memory.model.home import tilde_text
 
-        print(f"git memory {verb}: internal error: {colour.shown(str(exc))}", file=sys.stderr)
-        print(f"hint: the traceback is in {where}; please report it", file=sys.stderr)
+        print(f"git memory {verb}: internal error: {tilde_text(colour.shown(str(exc)))}", file=sys.stderr)
+        print(f"hint: the traceback is in {tilde_text(str(where))}; please report it", file=sys.stderr)
         if error_json:
             _error_json(f"git memory {verb}: internal error: {exc}", f"the traceback is in {where}; please report it",
                         EXIT_REPO_STATE)

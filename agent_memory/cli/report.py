@@ -71,8 +71,12 @@ def emit_json(data: Any) -> None:
 
 
 def for_people(line: str, stream: Any) -> str:
-    """A line of text for a terminal: control characters in it (a claim's, say) shown as
-    `\\x1b`, the colour codes we painted kept (cli/colour.shown)."""
+    """A line of text for a terminal: a path under the home directory written `~/…`
+    (model/home.tilde_text; the JSON keeps it whole), control characters in it (a claim's, say)
+    shown as `\\x1b`, the colour codes we painted kept (cli/colour.shown)."""
+    from agent_memory.model.home import tilde_text
+
+    line = tilde_text(line)
     if line.isprintable():
         return line
     from agent_memory.cli import colour

@@ -28,3 +28,38 @@ def claude_projects_dir() -> str:
 def slug_for(path: str | os.PathLike[str]) -> str:
     """Claude Code's project slug: every character outside [A-Za-z0-9] becomes '-'."""
     return "".join(c if ("a" <= c <= "z" or "A" <= c <= "Z" or "0" <= c <= "9") else "-" for c in os.fspath(path))
+
+
+def tilde(path: str | os.PathLike[str]) -> str:
+    """`path` as a person reads it: `~/…` when it is under the home directory, else as is."""
+    return tilde_text(os.fspath(path))
+
+
+def tilde_text(text: str) -> str:
+    """A line for a person with each path under the home directory written `~/…`.
+
+    Only a path that starts a word is shortened: `~` expands there when a hint's command is
+    pasted into a shell, and not inside quotes nor after `--flag=`, so a quoted path (one with
+    a space, as shlex.quote writes it) or one after `=` keeps its full form. JSON output never
+    passes through here: scripts get the paths as they are."""
+    homes = _homes()
+    if not homes or not any(home in text for home in homes):
+        return text
+    import re
+
+    for home in homes:
+        # After: the end of the path's first component (a separator, punctuation, a full stop
+        # that ends a sentence), so `/home/you` never matches the start of `/home/young`.
+        pattern = rf"(?:^|(?<=[\s(`])){re.escape(home)}(?=/|$|[\s)`:,;'\"]|\.(?:\s|$))"
+        text = re.sub(pattern, "~", text)
+    return text
+
+
+def _homes() -> list[str]:
+    """The home directory as $HOME says it and as it resolves (a home reached through a link
+    shows up both ways); none when it is the root or unknown."""
+    home = os.path.expanduser("~").rstrip(os.sep)
+    if not home or home == "~" or not os.path.isabs(home):
+        return []
+    real = os.path.realpath(home).rstrip(os.sep)
+    return [h for h in dict.fromkeys([home, real]) if h]
