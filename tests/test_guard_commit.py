@@ -102,6 +102,25 @@ def test_pre_commit_framework_entry(guarded: Path) -> None:
     assert proc.returncode == 0
 
 
+def test_a_clean_scan_by_hand_says_what_it_read_and_a_clean_commit_stays_quiet(guarded: Path) -> None:
+    (guarded / "CLAUDE.memory.md").write_text(BLOCK.format(line="Never push to main"))
+    # By hand: stdout is the findings alone (none), and one line for the person says so.
+    proc = gm(guarded, "scan")
+    assert proc.stdout == ""
+    assert proc.stderr.strip() == ("agent-memory guard: no secrets, personal data or machine paths "
+                                   "in 2 memory files of the work tree.")  # fmt: skip
+    proc = gm(guarded, "scan", "CLAUDE.memory.md")
+    assert proc.stderr.strip().endswith("no secrets, personal data or machine paths in 1 file.")
+    assert gm(guarded, "scan", "--staged").stderr.strip() == "agent-memory guard: nothing to scan (no staged memory file)."
+    git(guarded, "add", "CLAUDE.memory.md")
+    assert "in 1 staged memory file." in gm(guarded, "scan", "--staged").stderr
+    assert json.loads(gm(guarded, "scan", "--output", "json").stdout) == {"ok": True, "findings": []}
+    # The same scan run by git's pre-commit hook: a commit that passes prints nothing of ours.
+    proc = subprocess.run(["git", "-C", str(guarded), "commit", "-m", "clean"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "agent-memory" not in proc.stdout + proc.stderr
+
+
 # --- B2: the guard fails closed, with or without the venv on PATH -----------------------------
 
 BARE_PATH = "/usr/bin:/bin"  # a shell or an IDE outside the venv: no git-memory here

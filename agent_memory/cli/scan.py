@@ -431,7 +431,33 @@ def run(args: argparse.Namespace) -> Report:
 
     if findings:
         report.later.append(notes)
+    elif not _in_git_hook():
+        # A clean scan by hand says what it read (stdout stays the findings alone, empty here);
+        # inside a commit hook it stays silent: a commit that passes prints nothing of ours.
+        report.note(_all_clear(len(targets), args.staged, args.paths))
     return report
+
+
+def _in_git_hook() -> bool:
+    """git sets GIT_INDEX_FILE for the hooks of `git commit` and `git merge` (pre-commit,
+    pre-merge-commit), the pre-commit framework's runs included (as `_outcome` reads it)."""
+    import os
+
+    return "GIT_INDEX_FILE" in os.environ
+
+
+def _all_clear(count: int, staged: bool, paths: list[str]) -> str:
+    from agent_memory.model.words import plural
+
+    if staged:
+        where = plural(count, "staged memory file") if count else "no staged memory file"
+    elif paths:
+        where = plural(count, "file")
+    else:
+        where = f"{plural(count, 'memory file')} of the work tree" if count else "no memory file in the work tree"
+    if not count:
+        return f"agent-memory guard: nothing to scan ({where})."
+    return f"agent-memory guard: no secrets, personal data or machine paths in {where}."
 
 
 def _scan_auto_memory(args: argparse.Namespace) -> Report:
@@ -455,6 +481,9 @@ def _scan_auto_memory(args: argparse.Namespace) -> Report:
         report.hint("Claude Code loads MEMORY.md into every session and may share the folder: "
                     "edit or delete those lines (a secret there must be rotated); "
                     "`git memory redact < FILE` shows what would be removed")  # fmt: skip
+    else:
+        report.note("agent-memory guard: no secrets, personal data or machine paths in Claude's own "
+                    f"memory folder {folder}.")  # fmt: skip
     return report
 
 
