@@ -137,6 +137,26 @@ def test_a_pending_claim_is_counted_apart_and_never_promoted_even_verified(proje
     assert gm_json(project, "stage")["commits"] == []
 
 
+def test_a_pending_claim_is_explained_in_plain_words(project: Path) -> None:
+    """`inspect --why` said "held by the durability gate", and `promote` gave two reasons for a
+    pending claim ("pending — …; stated: 1 session, needs 2"): people read what pending means
+    and the one reason that explains it; the JSON keeps every reason the gate gives."""
+    first = write_session(project, FIRST, "2026-11-01", [{"user": SAID_ONCE}])
+    gm(project, "capture", "--transcript", str(first), "--no-stage")
+    (atom,) = gm_json(project, "inspect", "--tier", "L1")["atoms"]
+    plain = ("pending: said once, and not in words that make it a standing rule (always, never, from now "
+             "on…); it becomes a candidate when said again in another session")  # fmt: skip
+    why = gm(project, "inspect", "--why", atom["id"]).stdout
+    assert f"  L1: {plain}" in why.splitlines() and "durability gate" not in why
+    lines = gm(project, "promote").stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if atom["id"] in line)
+    assert lines[at + 1].strip() == plain, lines
+    assert "needs" not in "\n".join(lines)
+    (blocked,) = gm_json(project, "promote")["blocked"]
+    assert blocked["reasons"][0] == "pending — said once; an atom when said again in another session"
+    assert any("1 session, needs" in r for r in blocked["reasons"]), blocked
+
+
 def test_a_claim_said_once_contests_nothing_until_it_is_said_again(project: Path) -> None:
     dev, main = "Remember: the default branch is dev.", "The default branch is main."
     for n, day in ((1, "2026-11-01"), (2, "2026-11-02"), (3, "2026-11-03")):

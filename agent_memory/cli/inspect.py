@@ -92,8 +92,7 @@ STATE_TEXT = {
     "rejected": "a candidate you rejected: not staged again until new sessions say it",
     "demoted": "a candidate again: demoted from L2",
     "candidate": "a candidate: recalled per prompt, promoted when it recurs",
-    "pending": "pending: said once and held by the durability gate; an atom when said again in"
-    " another session",
+    "pending": gates.PENDING_FOR_PEOPLE,
     "forgotten": "forgotten: only its tombstone is left (`git memory forget --undo ID` restores it)",
 }
 

@@ -14,6 +14,7 @@ from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.clock import now_utc
 from agent_memory.model.trailers import one_line
+from agent_memory.promote import gates
 from agent_memory.promote.review import plan_and_stage
 
 
@@ -55,7 +56,8 @@ def _text(report: Report, global_: bool, eligible: list[dict[str, Any]], blocked
         held = item["reasons"] and all(r.startswith("already held at ") for r in item["reasons"])
         label = colour.paint("held", "ok") + "      " if held else colour.paint("blocked", "refused") + "   "
         report.say(f"{label}{colour.paint(item['id'], 'id')}  {one_line(claims.get(item['id'], '?'), 70)}")
-        report.say(f"            {'; '.join(item['reasons'])}" + (": adopted, nothing to promote" if held else ""))
+        reasons = gates.reasons_for_people(item["reasons"])
+        report.say(f"            {'; '.join(reasons)}" + (": adopted, nothing to promote" if held else ""))
     for project in skipped:
         # Registered on another machine, moved or deleted: its L2 atoms do not count here.
         report.say(f"skipped   project {project['project']} ({project['path']}): {project['reason']}")
@@ -73,7 +75,6 @@ def _claims_and_staged(global_: bool) -> tuple[dict[str, str], set[str]]:
 
     if global_:
         from agent_memory.committed.global_repo import require_home
-        from agent_memory.promote import gates
         from agent_memory.promote.l3 import l2_by_project
 
         home = require_home()

@@ -40,6 +40,12 @@ from agent_memory.model.policy import (
 # `verified`: 1 observation, day-exempt
 L1_SESSIONS_NEEDED = {"observed": L1_TO_L2_SESSIONS, "stated": L1_TO_L2_STATED_SESSIONS}
 
+# Why a pending claim is blocked: the reason `promote --output json` lists (scripts keep it), and
+# what a person reads for it (`promote`, `inspect --why`): what pending means, in their terms.
+PENDING_REASON = "pending — said once; an atom when said again in another session"
+PENDING_FOR_PEOPLE = ("pending: said once, and not in words that make it a standing rule (always, never, "
+                      "from now on…); it becomes a candidate when said again in another session")  # fmt: skip
+
 
 @dataclasses.dataclass(frozen=True)
 class GateResult:
@@ -99,6 +105,19 @@ def _recurrence_reasons(atom: Mapping[str, Any]) -> list[str]:
     return reasons
 
 
+def reasons_for_people(reasons: Sequence[str]) -> list[str]:
+    """A blocked atom's reasons as `promote` shows them to a person. A pending claim is held
+    for that alone: the session count it also falls short of (`stated: 1 session, needs 2`,
+    from `_recurrence_reasons`) says the same in the gate's terms, so only the pending reason
+    is shown, in plain words. The JSON lists every reason as the gate gives it."""
+    if PENDING_REASON not in reasons:
+        return list(reasons)
+    import re
+
+    count = re.compile(r"(?:stated: )?\d+ sessions?, needs \d+")
+    return [PENDING_FOR_PEOPLE if r == PENDING_REASON else r for r in reasons if not count.fullmatch(r)]
+
+
 def _rejection_reason(atom: Mapping[str, Any]) -> str | None:
     review = atom.get("review") or {}
     if review.get("state") != "rejected":
@@ -153,7 +172,7 @@ def l1_reasons(
     if is_pending(atom):
         # said once under the durability gate's keep bar: no atom until said again, whatever
         # else it has (`verify` raises its confidence, not the evidence that it lasts)
-        reasons.append("pending — said once; an atom when said again in another session")
+        reasons.append(PENDING_REASON)
     if atom.get("superseded_by"):
         reasons.append(f"superseded by {atom['superseded_by']}")
     if is_expired(atom, now):
