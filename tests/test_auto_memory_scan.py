@@ -63,6 +63,6 @@ def test_findings_are_reported_by_line_and_the_folder_is_left_alone(guarded: Pat
 
 def test_scan_auto_memory_bad_input(guarded: Path, tmp_path: Path) -> None:
     proc = gm(guarded, "scan", "--auto-memory", str(tmp_path / "none"), check=False)
-    assert proc.returncode == 2 and "hint:" in proc.stderr
+    assert proc.returncode == 2 and "hint: pass the folder: git memory scan --auto-memory" in proc.stderr
     proc = gm(guarded, "scan", "--auto-memory", "--staged", check=False)
     assert proc.returncode == 2 and "not with --staged" in proc.stderr

@@ -99,12 +99,14 @@ def run(args: argparse.Namespace) -> Report:
     return report
 
 
-AUTO_MEMORY_HINT = "pass the folder: git memory extract --auto-memory ~/.claude/projects/<slug>/memory"
+def auto_memory_hint(verb: str) -> str:
+    return f"pass the folder: git memory {verb} --auto-memory ~/.claude/projects/<slug>/memory"
 
 
-def auto_memory_folder(given: str | None) -> tuple[Path, Path | None]:
+def auto_memory_folder(given: str | None, verb: str = "extract") -> tuple[Path, Path | None]:
     """(the folder, the repository root it belongs to when known): DIR when given, else the
-    folder Claude Code uses for the repository here."""
+    folder Claude Code uses for the repository here. `verb` is the command asking (its hint
+    names it)."""
     from agent_memory.automemory.location import resolve_auto_memory_dir
     from agent_memory.gitio.repo import find_repo
     from agent_memory.model.errors import RepoStateError
@@ -116,12 +118,12 @@ def auto_memory_folder(given: str | None) -> tuple[Path, Path | None]:
     except RepoStateError:
         if not given:
             raise RepoStateError("not a git repository, so there is no project folder to read",
-                                 hint=AUTO_MEMORY_HINT) from None
+                                 hint=auto_memory_hint(verb)) from None
     folder = Path(given).expanduser() if given else resolve_auto_memory_dir(root).path  # type: ignore[arg-type]
     if not folder.exists():
-        raise UsageError(f"no auto-memory folder at {folder}", hint=AUTO_MEMORY_HINT)
+        raise UsageError(f"no auto-memory folder at {folder}", hint=auto_memory_hint(verb))
     if not folder.is_dir():
-        raise UsageError(f"{folder} is not a folder", hint=AUTO_MEMORY_HINT)
+        raise UsageError(f"{folder} is not a folder", hint=auto_memory_hint(verb))
     return folder, root
 
 

@@ -470,7 +470,7 @@ def _scan_auto_memory(args: argparse.Namespace) -> Report:
     if args.staged or args.paths:
         raise UsageError("--auto-memory scans a folder: not with --staged or PATHs",
                          hint="git memory scan --auto-memory [DIR]")
-    folder, _ = auto_memory_folder(args.auto_memory or None)
+    folder, _ = auto_memory_folder(args.auto_memory or None, "scan")
     findings = scan_folder(folder)
     report = Report({"ok": not findings, "folder": str(folder),
                      "findings": [{"path": f.path, "line": f.line, "rule": f.rule} for f in findings]},
