@@ -86,19 +86,72 @@ _REMARK = words(
 _OWN_MIND = words("remember forget know understand recall notice realize realise get find feel think")
 
 
+def _remark_or_own_mind(head: str, subject: str) -> bool:
+    """"always fun debugging css", "I never remember the flags": a remark or the speaker's own
+    mind, no practice asked for."""
+    return head in _REMARK or (subject == "i" and head in _OWN_MIND)
+
+
+def _this_moment(m: re.Match[str], body: str) -> bool:
+    """The place, moment or possibility of this conversation, not a standing rule."""
+    if re.search(r"\b(?:from|in|into|to|over|out of)\s+(?:there|here)\s*[.!]*$", body, re.I):
+        return True  # "never import from there": the place pointed at in this conversation
+    if re.search(r"\b(?:now|again)\s*[.!]*$", body, re.I):
+        return True  # "never deploy now", "never do that again": this moment's step
+    # "we can always remove it later": a possibility, not a rule
+    return (m.group(3) or "").strip().lower() == "can" and m.group(4).lower() == "always"
+
+
+def _speaker_described(m: re.Match[str], body: str) -> bool:
+    """"I never stop", "we always win": the speaker described, no practice named."""
+    bare = not (m.group(1) or m.group(3))
+    return (m.group(2) or "").lower() in ("i", "we") and bare and " " not in body.strip()
+
+
+_LIGHT_VERB = re.compile(
+    r"^(?:do|have|make|get|go|be|have to \w+|follow|use|apply|stick to|stick with)\s+(.*)$", re.I
+)
+# "always the same error", "never in the work tree": a noun or a place, not an instruction
+_NOT_A_VERB_START = re.compile(
+    r"^(?:the|a|an|same|this|that|in|on|at|to|for|with|from|by|of|as|via)\b", re.I
+)
+
+
+def _light_verb_on_nothing(body: str) -> bool:
+    """"never do anything", "never have to mention it", "always follow the instructions": no
+    object once the light verb is cut, or only the one of this conversation."""
+    light = _LIGHT_VERB.match(body)
+    return bool(light and vague(light.group(1)))
+
+
+def _describes_not_instructs(head: str, body: str) -> bool:
+    """A participle, the product's display or a third-person verb: a description, not a rule."""
+    if (re.match(r"^[\w-]+ed$", head) and head not in _ED_VERBS) or head in _PARTICIPLES:
+        return True  # "never guessed", "never promoted on evidence alone": a description
+    if _product_display(head, (body.split(None, 1) + [""])[1]):
+        return True  # "always show the total in the footer row": what the product shows, a spec
+    # "(it) never imports X", "always returns null", "always fails": what it does
+    return bool(re.match(r"^[a-z]+[^su]s$", head)) and any(
+        stem in _KNOWN_VERBS or stem in _BEHAVES for stem in (head[:-1], head[:-2])
+    )
+
+
+def _lone_word_not_a_rule(head: str, body: str) -> bool:
+    """A one-word body that instructs nothing: a verb cut from its object, or an adjective."""
+    if " " in body.strip():
+        return False
+    if head in _NEEDS_OBJECT:
+        return True  # "Never include and remove X": cut at "and", the verb lost its object
+    # "never automatic": an adjective, not an instruction
+    return head not in _KNOWN_VERBS and head.rsplit("-", 1)[-1] not in _KNOWN_VERBS
+
+
 def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     body = m.group(5)
     head = body.split(" ", 1)[0].lower().strip("*_,.;:()")
-    if head in _REMARK:
+    subject = (m.group(2) or "").lower()
+    if _remark_or_own_mind(head, subject) or _this_moment(m, body):
         return False
-    if (m.group(2) or "").lower() == "i" and head in _OWN_MIND:
-        return False
-    if re.search(r"\b(?:from|in|into|to|over|out of)\s+(?:there|here)\s*[.!]*$", body, re.I):
-        return False  # "never import from there": the place pointed at in this conversation
-    if re.search(r"\b(?:now|again)\s*[.!]*$", body, re.I):
-        return False  # "never deploy now", "never do that again": this moment's step
-    if (m.group(3) or "").strip().lower() == "can" and m.group(4).lower() == "always":
-        return False  # "we can always remove it later": a possibility, not a rule
     if vague(body) or content_words(body) < 1:
         return False
     after_verb = " " + body.partition(" ")[2]
@@ -106,38 +159,14 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
         # "never change any other files", "never make any changes": this edit's bounds, as the
         # same words after "don't" are (_dont_ok)
         return False
-    if (m.group(2) or "").lower() in ("i", "we") and not (m.group(1) or m.group(3)) and (
-        " " not in body.strip()
-    ):
-        return False  # "I never stop", "we always win": the speaker described, no practice named
-    light = re.match(
-        r"^(?:do|have|make|get|go|be|have to \w+|follow|use|apply|stick to|stick with)\s+(.*)$",
-        body,
-        re.I,
-    )
-    if light and vague(light.group(1)):
-        # "never do anything", "never have to mention it", "always follow the instructions":
-        # no object once cut, or only the one of this conversation
+    if _speaker_described(m, body) or _light_verb_on_nothing(body):
         return False
-    if re.match(
-        r"^(?:the|a|an|same|this|that|in|on|at|to|for|with|from|by|of|as|via)\b", body, re.I
-    ):
+    if _NOT_A_VERB_START.match(body):
         return False  # "always the same error", "never in the work tree": not an instruction
-    if (re.match(r"^[\w-]+ed$", head) and head not in _ED_VERBS) or head in _PARTICIPLES:
-        return False  # "never guessed", "never promoted on evidence alone": a description
-    if _product_display(head, (body.split(None, 1) + [""])[1]):
-        return False  # "always show the total in the footer row": what the product shows, a spec
-    verbs = IMPERATIVES | POLICY_VERBS | WE_DONT_VERBS
-    if re.match(r"^[a-z]+[^su]s$", head) and any(
-        stem in verbs or stem in _BEHAVES for stem in (head[:-1], head[:-2])
-    ):
-        return False  # "(it) never imports X", "always returns null", "always fails": what it does
-    if " " not in body.strip() and head in _NEEDS_OBJECT:
-        return False  # "Never include and remove X": cut at "and", the verb lost its object
-    if " " not in body.strip() and head not in verbs and head.rsplit("-", 1)[-1] not in verbs:
-        return False  # "never automatic": an adjective, not an instruction
+    if _describes_not_instructs(head, body) or _lone_word_not_a_rule(head, body):
+        return False
     # "you always add too many comments": a complaint whose rule is unstated
-    return not ((m.group(2) or "").lower() == "you" and not (m.group(1) or m.group(3)))
+    return not (subject == "you" and not (m.group(1) or m.group(3)))
 
 
 _DONT = re.compile(
@@ -209,6 +238,8 @@ use allow accept commit push merge deploy ship write add rely depend mock put st
 modify edit include import run support target vendor check keep
 """
 )
+# Every verb the directive rules know as an instruction's head
+_KNOWN_VERBS = IMPERATIVES | POLICY_VERBS | WE_DONT_VERBS
 
 
 # A prohibition about the step at hand: "don't commit the report file", "don't add X again",
