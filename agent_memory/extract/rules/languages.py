@@ -9,6 +9,7 @@ explicit to everything downstream (contradictions, review) whatever the language
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from agent_memory.extract.filters import PATH_WORD
 from agent_memory.extract.rules.lang_choice import choice
@@ -1831,61 +1832,82 @@ _SAVE_THAT = re.compile(
 )
 
 
-def _memory_request(body: str) -> Hit | None:
-    that = _SAVE_THAT.match(body)
-    if that:
-        return _kept_after(body[that.end() :], told=True)
-    latin = _SAVE_FIRST_LATIN.match(body)
-    if latin:
-        # ("ajoute dans le CLAUDE.md que …": what follows "that" is told as the thing to keep)
-        that_said = re.search(r"(?:\bque|\bqu'|\bche)\s*$", body[: latin.end()], re.I)
-        return _kept_after(body[latin.end() :], told=bool(latin.group("tell") or that_said))
-    added = _ADD_RULE_FIRST.match(body)
-    if added:  # the asking names the rule as one ("加一个规则"): what follows it is kept
-        return _kept_after(body[added.end() :], told=True)
-    around = _SAVE_AROUND.search(body)
-    if around:
-        rule = (around.group("ja") or around.group("ko")).strip(" 「」『』\"'")
-        return None if task_bound(rule) or len(rule) < 4 else _kept_rule(rule)
-    first = _SAVE_FIRST.match(body)
-    if first:  # "修改CLAUDE.md：…": the rule follows, up to a clause about this turn
-        after = [c.strip() for c in _HEAD.split(body[first.end() :]) if c.strip()]
-        rules: list[str] = []
-        for clause in after:
-            if task_bound(clause):
-                break
-            rules.append(clause)
-        rule = "，".join(rules)
-        if (
-            rules
-            and len(rule) >= 6
-            and _RULE_AFTER.search(rule)
-            and not _MEMORY_NOT_A_RULE.search(rule)
-        ):
-            return _kept_rule(rule)
-        return None
-    save = _SAVE_TO_MEMORY.search(body)
-    if not save:
-        return None
-    gap = _SAVE_GAP.match(body, save.end())
+def _told_after(body: str, asked: re.Match[str]) -> Hit | None:
+    """"Anote no CLAUDE.md que …", "加一个规则：…": the asking names what follows as the rule."""
+    return _kept_after(body[asked.end() :], told=True)
+
+
+def _after_latin_asking(body: str, asked: re.Match[str]) -> Hit | None:
+    """"ajoute dans le CLAUDE.md que …", "… pour lui dire que …": what follows "that" or "to
+    tell it" is told as the thing to keep; otherwise it must read as a rule."""
+    that_said = re.search(r"(?:\bque|\bqu'|\bche)\s*$", body[: asked.end()], re.I)
+    return _kept_after(body[asked.end() :], told=bool(asked.group("tell") or that_said))
+
+
+def _rule_between(body: str, asked: re.Match[str]) -> Hit | None:
+    """"CLAUDE.md に「…」と追記して": Japanese and Korean say the rule between file and asking."""
+    rule = (asked.group("ja") or asked.group("ko")).strip(" 「」『』\"'")
+    return None if task_bound(rule) or len(rule) < 4 else _kept_rule(rule)
+
+
+def _rule_after_file(body: str, asked: re.Match[str]) -> Hit | None:
+    """"修改CLAUDE.md：…": the rule follows, up to a clause about this turn."""
+    after = [c.strip() for c in _HEAD.split(body[asked.end() :]) if c.strip()]
+    rules: list[str] = []
+    for clause in after:
+        if task_bound(clause):
+            break
+        rules.append(clause)
+    rule = "，".join(rules)
+    reads_as_rule = len(rule) >= 6 and _RULE_AFTER.search(rule)
+    if rules and reads_as_rule and not _MEMORY_NOT_A_RULE.search(rule):
+        return _kept_rule(rule)
+    return None
+
+
+def _rule_around_save(body: str, asked: re.Match[str]) -> Hit | None:
+    """"X，写到Claude.md中" or "加入记忆中 X": the rule said before the asking, or after it when
+    what follows is not a reason or the next step."""
+    gap = _SAVE_GAP.match(body, asked.end())
     said_after = body[gap.end() :].strip() if gap else ""
     if len(said_after) >= 6 and not _SAVE_REASON.match(said_after):
         # "帮这段问题加入记忆中 wsl情况下直接操作windows": the rule is said after the asking
         return _kept_after(said_after, told=True)
     # What is to be kept comes before the asking ("X，写到Claude.md中"); what follows it is the
     # reason or the next step ("记录到记忆，方便其他对话理解").
-    before = body[: save.start()]
+    before = body[: asked.start()]
     kept = [c.strip() for c in _HEAD.split(before) if c.strip() and not _SAVE_TO_MEMORY.search(c)]
     kept = [c for c in kept if not _MEMORY_FILLER.match(c)]
     if not kept or _MEMORY_NOT_A_RULE.search(before) or not _RULE_AFTER.search(before):
-        return None
-    if not kept:
         return None
     kept = [re.sub(r"^(?:记得|記得)", "", _REMEMBER_WORD.sub("", c, count=1)).strip() for c in kept]
     rule = ("，" if _CJK.search(body) else ", ").join(c for c in kept if c)
     if len(rule) < 6 or task_bound(rule):
         return None  # "把这个规则写入全局md": what the rule is was said in another turn
     return _kept_rule(rule)
+
+
+# The shapes of asking to keep a rule, in the order they are tried: how each finds its asking,
+# and how it reads the rule from the message once found. The first that finds one decides.
+_ASKINGS: tuple[
+    tuple[Callable[[str], re.Match[str] | None], Callable[[str, re.Match[str]], Hit | None]], ...
+] = (
+    (_SAVE_THAT.match, _told_after),
+    (_SAVE_FIRST_LATIN.match, _after_latin_asking),
+    (_ADD_RULE_FIRST.match, _told_after),  # the asking names the rule as one ("加一个规则")
+    (_SAVE_AROUND.search, _rule_between),
+    (_SAVE_FIRST.match, _rule_after_file),
+    (_SAVE_TO_MEMORY.search, _rule_around_save),
+)
+
+
+def _memory_request(body: str) -> Hit | None:
+    """The rule a message asks to keep in memory, read by the first shape of asking it has."""
+    for find, read in _ASKINGS:
+        asked = find(body)
+        if asked:
+            return read(body, asked)
+    return None
 
 
 # A clause that opens a new point ("另外…", "还有…"): the rule to keep ended before it.
