@@ -1177,42 +1177,31 @@ def _question(sentence: str, body: str) -> bool:
 _QUOTED_SPEECH = re.compile(r"(?:说|說|讲|講|表示|提到|告诉我|告訴我)(?:过|過)?\s*[:：]?\s*[“\"「『]")
 
 
-def _sentence(sentence: str) -> Hit | None:
-    # "1.我之前是…": the number of the user's point, not part of what is said
-    body = _POINT_NUMBER.sub("", sentence).rstrip("。.!！?？;；")
-    if _QUOTED_SPEECH.search(body):
-        return None
-    # "为什么不直接用 X 代替 Y 呢？" asks about a switch (or proposes one); it rules nothing
-    if not _question(sentence, body):
-        for pattern, sub in _INSTEAD:
-            m = pattern.search(sentence)
-            if m and m.group(1).lower() != m.group(2).lower():
-                return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
-        for pattern, sub in _INSTEAD_REJECTED_FIRST:
-            m = pattern.search(sentence.strip())
-            if m and m.group(1).lower() != m.group(2).lower():
-                return f"Use {m.group(2)}, not {m.group(1)}", "preference", sub
-    # "中文回答，然后…", "…，回复必须是中文，为什么老是输出其他语言": the language to talk in is a
-    # clause of its own, whatever the rest asks
+def _switch(sentence: str) -> Hit | None:
+    """"用 X 代替 Y", "不要 Y，用 X": one tool chosen over another is "Use X, not Y"."""
+    for pattern, sub in _INSTEAD:
+        m = pattern.search(sentence)
+        if m and m.group(1).lower() != m.group(2).lower():
+            return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
+    for pattern, sub in _INSTEAD_REJECTED_FIRST:
+        m = pattern.search(sentence.strip())
+        if m and m.group(1).lower() != m.group(2).lower():
+            return f"Use {m.group(2)}, not {m.group(1)}", "preference", sub
+    return None
+
+
+def _answer_language(body: str) -> Hit | None:
+    """"中文回答，然后…", "…，回复必须是中文，为什么老是输出其他语言": the language to talk in is a
+    clause of its own, whatever the rest asks."""
     for clause in _HEAD.split(body):
         if _ANSWER_IN.fullmatch(clause.strip()):
             return f"Language: {clause.strip()}", "preference", "answer_language"
-    if len(body) < 4:
-        return None
-    hit = _about_the_user(body, asked_last=sentence.rstrip().endswith(("?", "？")))
-    if hit:
-        return hit
-    if _ADD_RULE_FIRST.match(body) and not sentence.rstrip().endswith(("?", "？")):
-        # "md中再加一个规则，…输出什么位置…": asking for a rule is no question, whatever words follow
-        return _memory_request(body)
-    facts_only = _question(sentence, body)
-    if facts_only:
-        body = _before_the_asking(body)
-        if not body:
-            return None
-    hit = None if facts_only else (_from_now_on(body) or _memory_request(body))
-    if hit:
-        return hit
+    return None
+
+
+def _ruled(body: str, sentence: str, japanese: bool, facts_only: bool) -> Hit | None:
+    """The first of the rule table's patterns that reads the sentence and is not skipped for it
+    (a question keeps only facts)."""
     # An "always"/"never" rule is bound to the task only by its own clause: "всегда пиши кратко,
     # длинно только если это попросили" keeps a deictic word in its condition, not in the rule.
     head = _HEAD.split(body, 1)[0]
@@ -1220,7 +1209,6 @@ def _sentence(sentence: str) -> Hit | None:
     bound = bound_head or task_bound(body)
     # "我现在想做一个…系统": what the user builds now is what they build, not the task's now
     now_only = bound_head and not task_bound(_NOW.sub(" ", head))
-    japanese = bool(_KANA.search(body))
     for pattern, label, kind, sub in _RULES:
         if _rule_skipped(body, pattern, label, sub, japanese, bound, bound_head, now_only):
             continue
@@ -1237,12 +1225,44 @@ def _sentence(sentence: str) -> Hit | None:
         if sub in _FACT_CLAUSE_SUBS:
             body = _fact_clause(body, m.end(), japanese, sub)
         return (f"{label}: {body}" if label else body), kind, sub
+    return None
+
+
+def _sentence(sentence: str) -> Hit | None:
+    # "1.我之前是…": the number of the user's point, not part of what is said
+    body = _POINT_NUMBER.sub("", sentence).rstrip("。.!！?？;；")
+    if _QUOTED_SPEECH.search(body):
+        return None
+    facts_only = _question(sentence, body)
+    asked_last = sentence.rstrip().endswith(("?", "？"))
+    # "为什么不直接用 X 代替 Y 呢？" asks about a switch (or proposes one); it rules nothing
+    hit = (None if facts_only else _switch(sentence)) or _answer_language(body)
+    if hit:
+        return hit
+    if len(body) < 4:
+        return None
+    hit = _about_the_user(body, asked_last=asked_last)
+    if hit:
+        return hit
+    if _ADD_RULE_FIRST.match(body) and not asked_last:
+        # "md中再加一个规则，…输出什么位置…": asking for a rule is no question, whatever words follow
+        return _memory_request(body)
+    if facts_only:
+        body = _before_the_asking(body)
+        if not body:
+            return None
+    hit = None if facts_only else (_from_now_on(body) or _memory_request(body))
+    if hit:
+        return hit
+    japanese = bool(_KANA.search(body))
+    hit = _ruled(body, sentence, japanese, facts_only)
+    if hit:
+        return hit
     if facts_only:
         # "我们采用 X 作为框架，…深度思考如何更新设计": a choice said before a question word that
         # asks nothing of the user (no question mark) still stands; "vamos usar X, o que acha?"
         # offers it for approval, so a question mark keeps it out
-        asked = sentence.rstrip().endswith(("?", "？"))
-        return None if asked else _choice(body)
+        return None if asked_last else _choice(body)
     return _always_clause(body) or _choice(body) or (None if japanese else _dont_use(body))
 
 
