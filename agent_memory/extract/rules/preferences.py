@@ -527,51 +527,67 @@ _RUN_ON_CLAUSE = re.compile(
 )
 
 
+def _names_one_tool(obj: str) -> bool:
+    """"let's do vite" names a tool; "let's do two PRs", "let's do option 2" pick a step."""
+    one = (
+        content_words(obj) == 1
+        and toolish(obj)
+        and not _NUMBER_WORD.match(obj)
+        and not re.search(r"\d|\bnow\b", obj)
+    )
+    return bool(one and _np_short(obj))
+
+
+def _names_a_pick(obj: str) -> bool:
+    """"let's go with PostgreSQL", "… Django + HTMX": a named tool or a stack; "let's go with
+    configurable", "… with TS" pick among the options the assistant just offered."""
+    named = (
+        re.match(r"^[A-Z\ue000][\w.+\ue000\ue001-]{2,}", obj)
+        or _tool_list(obj)
+        or (
+            content_words(obj) >= 2
+            and toolish(obj)
+            and not _NUMBER_WORD.match(obj)
+            and not _GRADED.match(obj)
+        )
+    )
+    return bool(named and _np_short(obj))
+
+
+def _used_for_this_step(obj: str) -> bool:
+    """"let's use fileinput to handle input": how to do this step; "let's use OAuth to avoid a
+    PAT" is a named choice with its reason, which lasts."""
+    reasoned = _REASON.search(obj) and re.match(r"^(?:[A-Z\ue000]|\S*[A-Z])", obj)
+    return bool(re.search(r"\bto\s+(?!all\b|every\b)[a-z]+\b", obj, re.I)) and not reasoned
+
+
+def _step_at_hand(verb: str, obj: str) -> bool:
+    """Nothing named, a piece of the code at hand taken out, or a move through the work: a step
+    of this conversation, not a choice that lasts."""
+    if vague(obj):
+        return True
+    if verb in ("use", "drop") and re.match(rf"^{DET}\b", obj, re.I) and not QUANTIFIER.search(obj):
+        return True  # "let's drop the legacy layout": take a piece of the code at hand out, a step
+    if verb not in _MOVE:
+        return False
+    # "let's move to Phase 4": a long phrase or the next part of the work, not another tool
+    return not (_np_short(obj, 6) or QUANTIFIER.search(obj)) or bool(_NEXT_PART.match(obj))
+
+
 def _lets(m: re.Match[str], c: Clause) -> str | None:
     verb, obj = m.group(1).lower(), _RUN_ON_CLAUSE.sub("", m.group(2))
     if re.match(r"^(?:let's|lets|let us)\s+just\b", c.text, re.I):
         return None  # "let's just use hack": a step of this conversation
     if verb == "do":
-        # "let's do vite" names a tool; "let's do two PRs", "let's do option 2" pick a step
-        one = (
-            content_words(obj) == 1
-            and toolish(obj)
-            and not _NUMBER_WORD.match(obj)
-            and not re.search(r"\d|\bnow\b", obj)
-        )
-        return f"Use {obj}" if one and _np_short(obj) else None
+        return f"Use {obj}" if _names_one_tool(obj) else None
     if verb in _CHOOSE:
-        # "let's go with PostgreSQL", "… Django + HTMX": a named tool or a stack; "let's go with
-        # configurable", "… with TS" pick among the options the assistant just offered
-        named = (
-            re.match(r"^[A-Z\ue000][\w.+\ue000\ue001-]{2,}", obj)
-            or _tool_list(obj)
-            or (
-                content_words(obj) >= 2
-                and toolish(obj)
-                and not _NUMBER_WORD.match(obj)
-                and not _GRADED.match(obj)
-            )
-        )
-        return f"Use {obj}" if named and _np_short(obj) else None
-    # "let's use fileinput to handle input": how to do this step; "let's use OAuth to avoid a
-    # PAT": a named choice with its reason, which lasts
-    reasoned = _REASON.search(obj) and re.match(r"^(?:[A-Z\ue000]|\S*[A-Z])", obj)
-    if verb == "use" and re.search(r"\bto\s+(?!all\b|every\b)[a-z]+\b", obj, re.I) and not reasoned:
+        return f"Use {obj}" if _names_a_pick(obj) else None
+    if verb == "use" and _used_for_this_step(obj):
         return None
     if verb in ("make it", "make them", "make everything"):
         ok = content_words(obj) <= 4 and not re.match(rf"^{DET}\b", obj, re.I) and not vague(obj)
         return f"{cap(verb)} {obj}" if ok else None
-    if vague(obj) or (
-        # "let's drop the legacy layout": take a piece of the code at hand out, a step
-        verb in ("use", "drop")
-        and re.match(rf"^{DET}\b", obj, re.I)
-        and not QUANTIFIER.search(obj)
-    ):
-        return None
-    if verb in _MOVE and (
-        (not _np_short(obj, 6) and not QUANTIFIER.search(obj)) or _NEXT_PART.match(obj)
-    ):
+    if _step_at_hand(verb, obj):
         return None
     if verb == "keep":
         hit = KEEP_RULE.apply(Clause("keep " + obj))
