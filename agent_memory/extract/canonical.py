@@ -413,36 +413,56 @@ _OBJECT = {"me": ("them", "the user"), "my": ("their", "the user's"), "our": ("t
            "myself": ("themselves", None)}  # fmt: skip
 
 
+def _a_name(word: str, first: bool) -> bool:
+    """"My Files", "Our World": a capitalised first-person word inside a claim is part of a name."""
+    return word[:1].isupper() and word != "I" and not first and not word.startswith("I'")
+
+
+def _i_rewritten(piece: str, m: re.Match[str], named: bool) -> str | None:
+    """This "I" (with what follows it) in the third person; None where it is a letter or a
+    numeral, not the user."""
+    word, then, verb = m.group("i"), m.group("then") or "", m.group("verb") or ""
+    if word[:1] == "i" and not verb and "'" not in word:
+        return None  # a lone "i": a letter, not the user
+    if word in "Ii" and (verb in _NOT_A_VERB or _NUMBERED.search(piece[: m.start()])):
+        return None  # "Part I of the spec", "a type I error": a numeral, not the user
+    if _JOINED.search(piece[: m.start()]) and _agrees(word, verb):
+        raise _Unsure(word)  # "when you and I disagree": the verb agrees with both
+    return _subject(word, then, verb, named)
+
+
+def _my_rewritten(piece: str, m: re.Match[str], named: bool, team: bool) -> str | None:
+    """This "me"/"my"/"our"/"mine" in the third person; None where it is no possessive or the
+    team's."""
+    word, then = m.group("w"), m.group("then") or ""
+    low = word.lower()
+    if low in ("mine", "ours") and not _STANDS_FOR_A_NOUN.search(piece[: m.start()]):
+        return None  # "never mine crypto", "a gold mine": no possessive
+    if low in ("our", "ours") and (team or not named):
+        # "we deploy our app", "our staging cluster is X", "avoid rolling our own auth":
+        # the team's, which a claim about the user alone ("User ...") reads as theirs
+        return None
+    they, user = _OBJECT[low]
+    if not named and user is None:
+        raise _Unsure(word)
+    return (they if named else user) + then  # type: ignore[operator]
+
+
 def _rewrite_piece(piece: str, named: bool, team: bool, at_start: bool) -> tuple[str, bool]:
     """One unquoted stretch of a claim in the third person; (its text, whether the user has been
     named by now)."""
     out: list[str] = []
     last = 0
     for m in _FIRST_PERSON_WORD.finditer(piece):
-        word, then, verb = m.group("i") or m.group("w"), m.group("then") or "", m.group("verb") or ""
-        first = at_start and m.start() == 0 and not out
-        if word[:1].isupper() and word != "I" and not first and not word.startswith("I'"):
-            continue  # "My Files", "Our World": a name
+        word = m.group("i") or m.group("w")
+        if _a_name(word, first=at_start and m.start() == 0 and not out):
+            continue
         if m.group("i"):
-            if word[:1] == "i" and not verb and "'" not in word:
-                continue  # a lone "i": a letter, not the user
-            if word in "Ii" and (verb in _NOT_A_VERB or _NUMBERED.search(piece[: m.start()])):
-                continue  # "Part I of the spec", "a type I error": a numeral, not the user
-            if _JOINED.search(piece[: m.start()]) and _agrees(word, verb):
-                raise _Unsure(word)  # "when you and I disagree": the verb agrees with both
-            new = _subject(word, then, verb, named)
+            new = _i_rewritten(piece, m, named)
         else:
-            low = word.lower()
-            if low in ("mine", "ours") and not _STANDS_FOR_A_NOUN.search(piece[: m.start()]):
-                continue  # "never mine crypto", "a gold mine": no possessive
-            if low in ("our", "ours") and (team or not named):
-                # "we deploy our app", "our staging cluster is X", "avoid rolling our own auth":
-                # the team's, which a claim about the user alone ("User ...") reads as theirs
-                continue
-            they, user = _OBJECT[low]
-            if not named and user is None:
-                raise _Unsure(word)
-            new = (they if named else user) + then  # type: ignore[operator]
+            new = _my_rewritten(piece, m, named, team)
+        if new is None:
+            continue
         out.append(piece[last : m.start()] + new)
         last, named = m.end(), True
     return "".join(out) + piece[last:], named
