@@ -307,6 +307,47 @@ def _dont_claim(m: re.Match[str]) -> str:
     return f"Don't {verb}{rest}"
 
 
+def _no_object(rest: str) -> bool:
+    """"dont echo", "dont simplify", "don't tell me": a correction with no object."""
+    return bool(
+        not re.search(r"[A-Za-z\ue000]", rest)
+        or re.match(r"^\s+(?:me|us)\s*[.!]*$", rest, re.I)
+        or re.match(r"^\s*[,;]\s*(?!ever\b)", rest, re.I)
+    )
+
+
+def _this_builds_spec(rest: str) -> bool:
+    """What this change is to be, or one of its parts: the spec of the build at hand."""
+    if re.search(r"\bbut\s+(?:a|an|the|rather|instead)\b", rest, re.I):
+        return True  # "we should not return a boolean but a union": the spec of this change
+    # "don't use a crosshair", "do not implement phase 1": this build's parts
+    return bool(
+        re.match(r"^\s+(?:a|an)\s+[a-z]", rest)
+        or re.search(r"\b(?:phase|step|slice|part|stage|task)\s+\d", rest, re.I)
+    )
+
+
+def _thing_at_hand(verb: str, rest: str) -> bool:
+    """"don't consider me", "don't use this <link>", "don't enable it for any admin route": the
+    thing at hand, named in another turn (a scope after "it" does not name it; "don't make it
+    only work on my machine" says what the thing must be, which stands)."""
+    pronoun = r"me|us|this|that|these|those" + (
+        "" if verb.lower() in COMPLEMENT_VERBS else "|it|them"
+    )
+    at_hand = re.match(rf"^\s+(?:{pronoun})\b", rest, re.I)
+    return bool(at_hand) and not _TALK_TO_ME.match(f"{verb}{rest}")
+
+
+def _this_turn(verb: str, rest: str) -> bool:
+    """A step of this turn: its object, "again", "yet", "now", or "wait for me"."""
+    if (_STEP_OBJECT.match(rest) and "\ue000" not in rest) or re.search(
+        r"\b(?:again|yet|now|anymore please)\s*[.!]*$", rest, re.I
+    ):
+        return True
+    # "do not implement any changes first": wait for me, this turn
+    return verb.lower() in _HOLD_VERBS and bool(_HOLD_OBJECT.match(rest))
+
+
 def _dont_ok(m: re.Match[str], c: Clause) -> bool:
     verb, rest = m.group(1), m.group(2)
     if verb.lower() in NEG_STOP or vague(rest) or verb.lower() in _STEP_VERBS:
@@ -322,38 +363,17 @@ def _dont_ok(m: re.Match[str], c: Clause) -> bool:
         # choice, read as "let's use X" is (preferences._LETS); said to last ("let's not ever …")
         # it stands.
         return verb.lower() in _LETS_NOT_CHOICE and not DEIXIS.search(c.text)
-    if (
-        not re.search(r"[A-Za-z\ue000]", rest)
-        or re.match(r"^\s+(?:me|us)\s*[.!]*$", rest, re.I)
-        or re.match(r"^\s*[,;]\s*(?!ever\b)", rest, re.I)
-    ):
-        return False  # "dont echo", "dont simplify", "don't tell me": a correction with no object
+    if _no_object(rest):
+        return False
     if content_words(verb + rest) < 2 and verb.lower() in ("do", "go", "make"):
         return False
-    if re.search(r"\bbut\s+(?:a|an|the|rather|instead)\b", rest, re.I):
-        return False  # "we should not return a boolean but a union": the spec of this change
-    if re.match(r"^\s+(?:a|an)\s+[a-z]", rest) or re.search(
-        r"\b(?:phase|step|slice|part|stage|task)\s+\d", rest, re.I
-    ):
-        return False  # "don't use a crosshair", "do not implement phase 1": this build's parts
+    if _this_builds_spec(rest):
+        return False
     if re.match(r"^\s+(?:any\s+)?(?:mistakes?|errors?|typos?)\b", rest, re.I):
         return False  # "don't make mistakes": emphasis, nothing to remember
     if _edit_bounds(rest):
         return False  # "don't change any other files", "don't make any changes": this turn's bounds
-    pronoun = r"me|us|this|that|these|those" + (
-        "" if verb.lower() in COMPLEMENT_VERBS else "|it|them"
-    )
-    if re.match(rf"^\s+(?:{pronoun})\b", rest, re.I) and not _TALK_TO_ME.match(f"{verb}{rest}"):
-        # "don't consider me", "don't use this <link>", "don't enable it for any admin route":
-        # the thing at hand, named in another turn (a scope after "it" does not name it; "don't
-        # make it only work on my machine" says what the thing must be, which stands)
-        return False
-    if (_STEP_OBJECT.match(rest) and "\ue000" not in rest) or re.search(
-        r"\b(?:again|yet|now|anymore please)\s*[.!]*$", rest, re.I
-    ):
-        return False
-    # "do not implement any changes first": wait for me, this turn
-    return not (verb.lower() in _HOLD_VERBS and _HOLD_OBJECT.match(rest))
+    return not (_thing_at_hand(verb, rest) or _this_turn(verb, rest))
 
 
 def _dont_want(m: re.Match[str], c: Clause) -> str | None:
