@@ -109,3 +109,25 @@ def test_the_auto_stage_after_a_capture_that_loses_the_race_logs_no_error(projec
     on_review = git(project, "log", "--format=%(trailers:key=Atom-Id,valueonly)", "main..memory/review")
     staged = {line.strip() for line in on_review.splitlines() if line.strip()}
     assert set(first) < staged and len(staged) == 2, staged
+
+
+def test_a_global_stage_that_loses_the_race_stages_again(project: Path, tmp_path: Path) -> None:
+    """Two projects' sessions ending together both stage the global repo's memory/review: the
+    competitor writes it (from fewer hand-authored items) just before this stage's update; this
+    stage re-reads and stages again, with no error."""
+    home = Path(os.environ["AGENT_MEMORY_HOME"])
+    first = gm_json(project, "remember", "--global", "Prefer small, focused commits.")["id"]
+    older = git(home, "rev-parse", "memory/review").strip()  # what a stager that saw less writes
+    second = gm_json(project, "remember", "--global", "Write the test before the fix.")["id"]
+    git(home, "update-ref", "-d", "refs/heads/memory/review")
+    real = shutil.which("git")
+    proc = _raced(project, tmp_path, f"'{real}' -C '{home}' update-ref refs/heads/memory/review {older}",
+                  "stage", "--global", "--output", "json")  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "moved" not in proc.stderr + _errors(project)
+    on_review = git(home, "log", "--format=%(trailers:key=Atom-Id,valueonly)", "main..memory/review")
+    assert {line.strip() for line in on_review.splitlines() if line.strip()} == {first, second}
+    # Deterministic: staging the same again changes nothing.
+    tip = git(home, "rev-parse", "memory/review").strip()
+    assert gm_json(project, "stage", "--global")["commits"][-1]["oid"] == tip
+    assert git(home, "rev-parse", "memory/review").strip() == tip

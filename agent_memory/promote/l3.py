@@ -41,6 +41,7 @@ from agent_memory.promote.review import (
     Proposal,
     StagePlan,
     base_files,
+    stage_retrying,
     staging_base,
     write_review_branch,
 )
@@ -380,12 +381,21 @@ def _refuse_unsafe_base(found: GlobalEvaluation, home: GlobalRepo) -> None:
 
 def stage_global(force: bool = False) -> StagePlan:
     """Rebuild the global repo's memory/review: one commit per L3 merge, then one per
-    hand-authored item, all within the L3 cap (the cap refuses inflow, never demotes)."""
+    hand-authored item, all within the L3 cap (the cap refuses inflow, never demotes).
+    Two projects' sessions ending together both stage it: a lost race stages again
+    (stage_retrying)."""
 
     home = require_home()
+    repo = home.repo()
+    return stage_retrying(repo, lambda seen: (_stage_global_once(home, repo, force, seen), True),
+                          "git memory stage --global")
+
+
+def _stage_global_once(home: GlobalRepo, repo: git.Repo, force: bool, seen: str | None) -> StagePlan:
+    """One stage against `seen`, where memory/review was read before the projects, the base
+    and the hand-authored items were."""
     found = evaluate(home, now_utc())
     _refuse_unsafe_base(found, home)
-    repo = home.repo()
     eligible = {r.atom_id for r in found.results if r.eligible}
     proposals = [
         Proposal(a["id"], LogEntry(op="adopt", atom=a, at=a["promoted_at"]), l3_message(a))
@@ -417,7 +427,7 @@ def stage_global(force: bool = False) -> StagePlan:
         if why:
             proposals.remove(proposal)
             plan.refused[proposal.atom_id] = [why]
-    staged, refused, _ = write_review_branch(repo, found.base_oid, found.files, proposals, force)
+    staged, refused, _ = write_review_branch(repo, found.base_oid, found.files, proposals, force, seen)
     plan.staged = staged
     plan.refused.update(refused)
     for result in found.results:

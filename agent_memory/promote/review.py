@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as _dt
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agent_memory.committed import adopted_log, render
@@ -240,28 +240,40 @@ STAGE_ATTEMPTS = 8
 
 def stage_current(repo: git.Repo, store: L1Store, project: str, target_name: str,
                   force: bool = False) -> StagePlan:
-    """Stage what memory/atoms holds now. Sessions ending together stage at once: memory/review
-    is read before the atoms, so a stager that wrote it after that read (it may have seen fewer
-    atoms) makes this one's compare-and-set fail, and this one stages again from fresh reads;
-    memory/atoms moving under a stage (a capture landing) is staged again too. Staging is
-    deterministic, so a stager whose race a later one covered writes nothing new and is no
-    error. Bounded: only a review branch that keeps moving is reported."""
+    """Stage what memory/atoms holds now (see stage_retrying); memory/atoms moving under a
+    stage (a capture landing) is staged again too."""
+
+    def once(seen: str | None) -> tuple[StagePlan, bool]:
+        tip = store.tip()
+        atoms = list(store.snapshot(tip).atoms.load().values())
+        plan = plan_and_stage(repo, atoms, project, now_utc(), target_name, force, review_seen=seen)
+        return plan, store.tip() == tip
+
+    return stage_retrying(repo, once, "git memory stage")
+
+
+def stage_retrying(repo: git.Repo, once: Callable[[str | None], tuple[StagePlan, bool]],
+                   command: str) -> StagePlan:
+    """Sessions ending together stage at once. `once(seen)` reads what it stages and stages it
+    against `seen`, where memory/review was read before that: a stager that wrote the branch
+    after that read (it may have seen less) makes this one's compare-and-set fail, and this one
+    stages again from fresh reads; `once` returns False as well when its inputs moved under it.
+    Staging is deterministic, so a stager whose race a later one covered writes nothing new
+    and is no error. Bounded: only a review branch that keeps moving is reported."""
     plan: StagePlan | None = None
     for attempt in range(STAGE_ATTEMPTS):
         seen = git.ref_target(repo, git.REVIEW_REF)
-        tip = store.tip()
-        atoms = list(store.snapshot(tip).atoms.load().values())
         try:
-            plan = plan_and_stage(repo, atoms, project, now_utc(), target_name, force, review_seen=seen)
+            plan, settled = once(seen)
         except ReviewMovedError:
             time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))
             continue
-        if store.tip() == tip:
+        if settled:
             return plan
     if plan is not None:
-        return plan  # staged from atoms that a capture has since added to: it stages them itself
+        return plan  # staged from inputs that have since grown: whoever added them stages them
     raise RepoStateError("memory/review kept moving while staging (other sessions are staging)",
-                         hint="run `git memory stage` again")
+                         hint=f"run `{command}` again")
 
 
 @dataclass(frozen=True)
