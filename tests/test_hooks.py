@@ -453,6 +453,91 @@ def test_session_start_follows_every_change_to_what_it_renders(project: Path) ->
     assert errors(project) == []
 
 
+SESSION_START_PROBE = (
+    "import io, sys\n"
+    "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+    "def rchar():\n"
+    "    with open('/proc/self/io') as fh:\n"
+    "        return int(next(l for l in fh if l.startswith('rchar:')).split()[1])\n"
+    "from agent_memory.claude.hooks import run_event\n"
+    "before = rchar()\n"
+    "run_event('session-start')\n"
+    "print(rchar() - before, file=sys.stderr)\n"
+)
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts the bytes read in /proc/self/io")
+def test_session_start_over_a_big_adopted_log_reads_a_bounded_part_and_is_never_stale(project: Path) -> None:
+    """A cached start does not read adopted.log whole (a 40 MB log cost ~275 ms per start), yet
+    an append, a same-size rewrite with its mtime restored, a truncation and a replacement each
+    show at once. Counted in bytes read (/proc/self/io `rchar`), never timed."""
+    pnpm, yarn = (PNPM, PNPM.replace("pnpm", "yarn"))
+    line = {c: format_entry(LogEntry(op="adopt", atom=l2(c), at="2026-04-01T00:00:00Z")).encode() for c in (pnpm, yarn)}
+    assert len(line[pnpm]) == len(line[yarn])
+    # The block shows all three claims (a reviewer's view): the log alone decides which are held.
+    commit_tier(project, "L2", [l2(PUSH), l2(pnpm), l2(yarn)])
+    log = project / ".memory" / "adopted.log"
+    log.write_text(format_entry(LogEntry(op="adopt", atom=l2(PUSH), at="2026-03-02T00:00:00Z")))
+    churn = "".join(
+        format_entry(LogEntry(op=op, atom={**l2(PUSH), "pinned": op == "pin"}, at=f"2026-03-{day:02d}T00:00:00Z"))
+        for day in range(3, 28) for op in ("pin", "unpin")
+    )  # fmt: skip
+    with log.open("a") as fh:
+        while log.stat().st_size < 8 << 20:
+            fh.write(churn * 100)
+            fh.flush()
+    base = log.read_bytes()
+
+    def bytes_read() -> tuple[int, str | None]:
+        proc = subprocess.run(
+            [sys.executable, "-c", SESSION_START_PROBE, payload("session-start", project)],
+            cwd=project, capture_output=True, env={**hook_env(), "PYTHONPATH": str(Path(__file__).parent.parent)},
+            timeout=120,
+        )  # fmt: skip
+        out = proc.stdout.decode()
+        return int(proc.stderr.decode().strip().splitlines()[-1]), (
+            json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else None
+        )
+
+    def shows(context: str | None) -> set[str]:
+        return {c for c in (PUSH, pnpm, yarn) if context and claims_in(context, c)}
+
+    first, context = bytes_read()
+    assert first > log.stat().st_size and shows(context) == {PUSH}  # a miss renders from the log
+    read, again = bytes_read()
+    assert again == context and read < log.stat().st_size // 8  # a hit does not read it whole
+    # an append (as adopt writes)
+    with log.open("ab") as fh:
+        fh.write(line[pnpm])
+    assert shows(hook("session-start", project)) == {PUSH, pnpm}
+    # rewritten in place to the same length, its mtime restored
+    st = log.stat()
+    with log.open("r+b") as fh:
+        fh.seek(len(base))
+        fh.write(line[yarn])
+    os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert log.stat().st_size == st.st_size and log.stat().st_mtime_ns == st.st_mtime_ns
+    assert shows(hook("session-start", project)) == {PUSH, yarn}
+    # cut short (an adoption rolled back)
+    with log.open("r+b") as fh:
+        fh.truncate(len(base))
+    assert shows(hook("session-start", project)) == {PUSH}
+    # replaced by another file (a checkout, a pull), of the same length and mtime as the last one
+    with log.open("ab") as fh:
+        fh.write(line[yarn])
+    assert shows(hook("session-start", project)) == {PUSH, yarn}
+    st = log.stat()
+    other = log.with_name("adopted.log.new")
+    other.write_bytes(base + line[pnpm])
+    os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(other, log)
+    assert shows(hook("session-start", project)) == {PUSH, pnpm}
+    read, context = bytes_read()
+    assert shows(context) == {PUSH, pnpm} and read < log.stat().st_size // 8
+    assert context == context_verb(project)
+    assert errors(project) == []
+
+
 @pytest.mark.parametrize("damage", ["deleted", "truncated"])
 def test_session_start_never_rebuilds_the_index_inline_and_heals_in_the_background(
     project: Path, damage: str

@@ -1,8 +1,9 @@
 """The session-start context: L3 + L2 rendered as one hook output line, cached in
 `.git/agent-memory/session-start.cache` under a key of everything it is computed from (the L2
-and L3 adopted.log and memory file contents — only the atoms a block shows are injected — the
-recall index and the `memory/atoms` tip, the git config that
-names the project, the code that renders it), so a warm start costs a few stats and reads.
+and L3 adopted.log — by stat and its first and last 64 KB, so a big log costs no more than a
+small one — and memory file contents — only the atoms a block shows are injected — the recall
+index and the `memory/atoms` tip, the git config that names the project, the code that
+renders it), so a warm start costs a few stats and reads.
 
 A miss renders it like `git memory context`, from the committed files, on the standard
 library alone (no jsonschema, pygit2, GitPython — nor json, re, dataclasses,
@@ -20,6 +21,7 @@ import os
 import sys
 
 from agent_memory.claude.jobs import request_rebuild
+from agent_memory.committed.log_fold import WINDOW
 from agent_memory.committed.tiers import BLOCK_FILES
 from agent_memory.gitio.refs import ATOMS_REF, read_ref
 from agent_memory.model.home import memory_home_dir
@@ -63,6 +65,25 @@ def _file_sig(path: str, content: bool) -> str:
         return "-"
 
 
+def _log_sig(path: str) -> str:
+    """adopted.log's identity for the cache key, at a cost that does not grow with it (a 40 MB
+    log checksummed whole cost ~275 ms per start): its inode, size, mtime and ctime, and the
+    checksum of its first and last WINDOW bytes (as committed/log_fold.py tracks it for the
+    per-prompt hook). A rewrite in place moves the ctime, which no one can set back; the
+    windows also catch one within the same tick at the start or the end (where adopt, the
+    lifecycle verbs and a roll-back write). Git replaces the file: a new inode."""
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            head = os.pread(fh.fileno(), WINDOW, 0)
+            tail = os.pread(fh.fileno(), WINDOW, max(st.st_size - WINDOW, len(head)))
+    except OSError:
+        return "-"
+    data = head + b"|" + tail
+    return (f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:"
+            f"{int.from_bytes(data, 'little') % _MERSENNE_61:x}")
+
+
 def _git_config_files(common: str) -> list[str]:
     """Where `git config memory.project` may be set, lowest precedence first (include.path
     files are not followed: `_project_name` asks git when a file has one)."""
@@ -88,8 +109,8 @@ def context_key(repo: Location, tip: str) -> str:
     home = memory_home_dir()
     parts = [CONTEXT_CACHE_FORMAT, __version__, sys.implementation.cache_tag or "", tip,
              recall.indexed_oid(state) or "-", _file_sig(recall.index_path(state), False),
-             work or "-", _file_sig(os.path.join(work, ".memory", "adopted.log"), True) if work else "-",
-             home, _file_sig(os.path.join(home, ".memory", "adopted.log"), True)]  # fmt: skip
+             work or "-", _log_sig(os.path.join(work, ".memory", "adopted.log")) if work else "-",
+             home, _log_sig(os.path.join(home, ".memory", "adopted.log"))]  # fmt: skip
     # The blocks decide which logged atoms were shown to a reviewer (committed/reviewed.py).
     parts += [_file_sig(os.path.join(root, name), True) for root in (work, home) if root
               for name in BLOCK_FILES]  # fmt: skip
