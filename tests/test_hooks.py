@@ -263,6 +263,36 @@ def context_verb(repo: Path) -> str:
 # --- session-start -----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("name", ["CLAUDE.md", "CLAUDE.memory.md", ".memory/adopted.log"])
+def test_session_start_never_reads_through_a_committed_link(project: Path, name: str) -> None:
+    """A cloned repository may commit its memory files as links (git stores them): linked to
+    /dev/zero, the cache key read the file forever (all memory; Claude Code's timeout killed
+    git, and the hook ran on), where the readers refuse a link."""
+    import resource
+
+    capture(project, [(sid(1), "2026-11-01", [PUSH]), (sid(2), "2026-11-02", [PUSH]), (sid(3), "2026-11-03", [PUSH])])
+    adopt_all(project)
+    link = project / name
+    link.unlink(missing_ok=True)
+    link.symlink_to("/dev/zero")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "--no-verify", "-m", "links")
+
+    def bounded() -> None:  # broken, the hook is stopped by its memory, not left running
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    try:
+        proc = subprocess.run([sys.executable, "-m", "agent_memory", "hook", "session-start"],
+                              input=payload("session-start", project).encode("utf-8"), cwd=str(project),
+                              capture_output=True, env=hook_env(), timeout=120, preexec_fn=bounded)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the session-start hook did not return with {name} linked to /dev/zero")
+    context = claude_reads(proc, "session-start")
+    assert errors(project) == []  # (broken: a MemoryError, the context lost)
+    if name == "CLAUDE.md":  # the block is in CLAUDE.memory.md: still injected
+        assert context is not None and claims_in(context, "Never push directly to main") == 1
+
+
 def test_session_start_injects_adopted_claims_exactly_as_git_memory_context(project: Path) -> None:
     capture(
         project,

@@ -22,12 +22,14 @@ import sys
 
 from agent_memory.claude.jobs import request_rebuild
 from agent_memory.committed.log_fold import WINDOW
-from agent_memory.committed.tiers import BLOCK_FILES
+from agent_memory.committed.tiers import BLOCK_FILES, open_inside
 from agent_memory.gitio.refs import ATOMS_REF, read_ref
 from agent_memory.model.home import memory_home_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
     from agent_memory.gitio.refs import Location
 
 CONTEXT_CACHE = "session-start.cache"
@@ -49,14 +51,25 @@ def session_start_line(repo: Location, tip: str) -> str:
     return refresh_context(repo, in_hook=True) if line is None else line
 
 
-def _file_sig(path: str, content: bool) -> str:
+def _open_sig(path: str, root: str | None) -> BinaryIO:
+    """`path` opened for reading; under `root` (a work tree, the global memory repo) it is
+    `path` relative to it, opened as the readers open it (tiers.open_inside: a regular file,
+    no link followed). A cloned repository's `CLAUDE.md` or `.memory/adopted.log` linked to
+    /dev/zero or a FIFO made the key read forever (all memory) or block: a hook that never
+    returned."""
+    if root is None:
+        return open(path, "rb")
+    return open(open_inside(root, path), "rb", closefd=True)
+
+
+def _file_sig(path: str, content: bool, root: str | None = None) -> str:
     """A file's identity for the cache key: its content's CRC (for small data files that may
-    be rewritten within one timestamp tick) or its stat (for code)."""
+    be rewritten within one timestamp tick) or its stat (for code). `root`: see _open_sig."""
     try:
         if not content:
             st = os.stat(path)
             return f"{st.st_size}:{st.st_mtime_ns}"
-        with open(path, "rb") as fh:
+        with _open_sig(path, root) as fh:
             data = fh.read()
         # The bytes as one integer modulo the Mersenne prime 2^61-1: a stable checksum in C
         # arithmetic, without zlib or hashlib (a shared library to load, ~1 ms per start).
@@ -65,7 +78,7 @@ def _file_sig(path: str, content: bool) -> str:
         return "-"
 
 
-def _log_sig(path: str) -> str:
+def _log_sig(root: str) -> str:
     """adopted.log's identity for the cache key, at a cost that does not grow with it (a 40 MB
     log checksummed whole cost ~275 ms per start): its inode, size, mtime and ctime, and the
     checksum of its first and last WINDOW bytes (as committed/log_fold.py tracks it for the
@@ -73,7 +86,7 @@ def _log_sig(path: str) -> str:
     windows also catch one within the same tick at the start or the end (where adopt, the
     lifecycle verbs and a roll-back write). Git replaces the file: a new inode."""
     try:
-        with open(path, "rb") as fh:
+        with _open_sig(".memory/adopted.log", root) as fh:
             st = os.fstat(fh.fileno())
             head = os.pread(fh.fileno(), WINDOW, 0)
             tail = os.pread(fh.fileno(), WINDOW, max(st.st_size - WINDOW, len(head)))
@@ -109,11 +122,9 @@ def context_key(repo: Location, tip: str) -> str:
     home = memory_home_dir()
     parts = [CONTEXT_CACHE_FORMAT, __version__, sys.implementation.cache_tag or "", tip,
              recall.indexed_oid(state) or "-", _file_sig(recall.index_path(state), False),
-             work or "-", _log_sig(os.path.join(work, ".memory", "adopted.log")) if work else "-",
-             home, _log_sig(os.path.join(home, ".memory", "adopted.log"))]  # fmt: skip
+             work or "-", _log_sig(work) if work else "-", home, _log_sig(home)]  # fmt: skip
     # The blocks decide which logged atoms were shown to a reviewer (committed/reviewed.py).
-    parts += [_file_sig(os.path.join(root, name), True) for root in (work, home) if root
-              for name in BLOCK_FILES]  # fmt: skip
+    parts += [_file_sig(name, True, root) for root in (work, home) if root for name in BLOCK_FILES]  # fmt: skip
     parts += [_file_sig(path, True) for path in _git_config_files(repo.common)]
     parts += [
         os.environ.get(name, "")
