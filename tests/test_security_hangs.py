@@ -115,3 +115,34 @@ def test_evidence_at_a_path_that_became_a_fifo_is_missing_not_waited_on(tmp_path
         pytest.fail("reading evidence from a FIFO did not return")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "None"
+
+
+@pytest.mark.parametrize("name", [".memory/adopted.log", "CLAUDE.memory.md"])
+def test_show_and_adopt_never_read_a_committed_link_to_a_device(project: Path, name: str) -> None:
+    """A repository may commit its memory files as links (git stores them): linked to
+    /dev/zero, `show` and `adopt` read the work tree's copy forever (all memory, then an
+    internal error). Refused now, exit 3, naming the file."""
+    import resource
+
+    from conftest import git
+
+    link = project / name
+    link.parent.mkdir(exist_ok=True)
+    link.unlink(missing_ok=True)
+    link.symlink_to("/dev/zero")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "--no-verify", "-m", "links")
+
+    def bounded() -> None:  # broken, the command is stopped by its memory, not left running
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    for verb in (["show"], ["adopt", "--all"]):
+        try:
+            proc = subprocess.run([sys.executable, "-m", "agent_memory", *verb], cwd=project, capture_output=True,
+                                  text=True, timeout=NEVER, preexec_fn=bounded)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{verb} did not return with {name} linked to /dev/zero")
+        assert "internal error" not in proc.stderr, proc.stderr
+        assert proc.returncode in (0, 3), proc.stderr
+        if proc.returncode == 3:
+            assert "not a regular file" in proc.stderr or "symbolic link" in proc.stderr, proc.stderr

@@ -75,8 +75,27 @@ def work_files(root: Path, tier: str, target_name: str) -> TierFiles:
     texts = []
     for rel in (LOG_PATH, target_name):
         path = root / rel
-        texts.append(decode_utf8(path.read_bytes() if path.exists() else b"", path, rel, restore))
+        texts.append(decode_utf8(_regular_bytes(path, rel, restore), path, rel, restore))
     return TierFiles(tier=tier, target_name=target_name, log_text=texts[0], target_text=texts[1])
+
+
+def _regular_bytes(path: Path, rel: str, restore: str) -> bytes:
+    """`path`'s bytes (b"" when absent), a regular file only: a repository may commit the file
+    as a link to /dev/zero (read forever: all memory) or to a FIFO (blocked). A link to a
+    regular file is read as before (a CLAUDE.md linked to AGENTS.md)."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return b""
+    with open(fd, "rb", closefd=True) as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise RepoStateError(f"{path} is not a regular file (a link to a device or a FIFO?); nothing was changed",
+                                 hint=f"look at it with `{restore} log -p -- {rel}`, restore it as a file, "
+                                      "then run `git memory validate`")  # fmt: skip
+        return fh.read()
 
 
 def refuse_links(root: Path, tier: str, target_name: str, outcome: str) -> None:
