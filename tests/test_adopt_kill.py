@@ -212,3 +212,24 @@ def test_a_git_that_commits_nothing_does_not_hold_up_the_recovery(project: Path,
     commits = git(project, "rev-list", "--reverse", f"{base}..HEAD").split()
     assert all(len(_commit_lines(project, oid)) == 1 for oid in commits) and len(commits) == len(ids)
     assert not list((project / ".git").glob("*.lock"))
+
+
+def test_a_git_run_through_an_alias_still_holds_up_the_recovery(project: Path, tmp_path: Path) -> None:
+    """Which git commands write the index is told from their command line, and an alias (`git
+    ci` for commit, with its hooks running) names none of them: it counts as a git that may
+    hold `index.lock`, so the recovery waits for it instead of removing the lock under it."""
+    stage_claims(project)
+    _killed_adopt(project, _shim(tmp_path), tmp_path / "kill", "git", 2)
+    lock = project / ".git" / "index.lock"
+    assert lock.exists()
+    seen = tmp_path / "seen"
+    # Still there when the aliased git ends: nothing removed it while it ran.
+    alias = f"!sleep 5; if test -e {lock}; then echo kept > {seen}; else echo removed > {seen}; fi"
+    aliased = subprocess.Popen(["git", "-c", f"alias.ci={alias}", "ci"], cwd=project)
+    try:
+        rerun = gm(project, "adopt", "--all", check=False)
+    finally:
+        aliased.wait(timeout=120)
+    assert seen.read_text().strip() == "kept"
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert not lock.exists()

@@ -57,6 +57,18 @@ INDEX_WRITERS = frozenset({
     "pull", "read-tree", "rebase", "reset", "restore", "revert", "rm", "sparse-checkout", "stash",
     "status", "submodule", "switch", "update-index", "worktree",
 })
+# Git commands known never to lock the index for long (readers, daemons, transport). A verb
+# in neither list — an alias (`git ci` for commit, its hooks running), a command of a newer
+# git, an external `git-foo` — counts as a writer: its lock is never taken for a stale one.
+_NOT_INDEX_WRITERS = frozenset({
+    "blame", "cat-file", "check-attr", "check-ignore", "cherry", "commit-graph", "config",
+    "count-objects", "credential", "credential-cache--daemon", "daemon", "diff", "diff-files",
+    "diff-index", "diff-tree", "fetch", "fetch-pack", "for-each-ref", "fsmonitor--daemon", "grep",
+    "hash-object", "help", "http-backend", "index-pack", "log", "ls-files", "ls-remote", "ls-tree",
+    "merge-base", "multi-pack-index", "name-rev", "pack-objects", "reflog", "remote", "rev-list",
+    "rev-parse", "send-pack", "shortlog", "show", "show-branch", "show-ref", "symbolic-ref",
+    "upload-pack", "var", "version", "whatchanged",
+})
 # git's own options that take the next argument as their value (`git -C dir commit`).
 _VALUED = frozenset({"-c", "-C", "--git-dir", "--work-tree", "--namespace", "--config-env",
                      "--super-prefix", "--exec-path", "--list-cmds", "--attr-source"})  # fmt: skip
@@ -78,8 +90,9 @@ def git_processes_in(*dirs: Path, verbs: frozenset[str] | None = None) -> list[i
     /proc; git changes to the top of the work tree, or to the git dir of a bare repository,
     before it takes a lock), this process excepted; None when that cannot be seen. Git holds
     `index.lock` closed while `git commit` runs the pre-commit hook, so an open file is not
-    the only sign of a live git: a git running in the repository is. `verbs`: only the git
-    commands named there count (INDEX_WRITERS for the index's locks)."""
+    the only sign of a live git: a git running in the repository is. `verbs`: the git
+    commands that count (INDEX_WRITERS for the index's locks), and any git whose command is
+    not known to leave the index alone (an alias names no command)."""
     proc = Path("/proc")
     if not (proc / "self" / "cwd").exists():
         return None
@@ -96,7 +109,8 @@ def git_processes_in(*dirs: Path, verbs: frozenset[str] | None = None) -> list[i
             argv = (pid_dir / "cmdline").read_bytes().decode("utf-8", "replace").split("\0")
         except OSError:
             continue
-        if verbs is not None and git_verb(argv) not in verbs:
+        verb = git_verb(argv)
+        if verbs is not None and verb not in verbs and verb in _NOT_INDEX_WRITERS:
             continue
         if any(cwd == root or cwd.startswith(root + os.sep) for root in roots):
             found.append(int(pid_dir.name))
