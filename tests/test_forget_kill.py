@@ -121,3 +121,25 @@ def test_a_forget_killed_after_its_l2_commit_is_undone_by_forget_undo(project: P
     # Undone once: a second undo says it is not forgotten.
     again = gm(project, "forget", "--undo", ident, check=False)
     assert again.returncode != 0 and "is not forgotten" in again.stderr
+
+
+def test_forget_undo_reads_the_log_in_the_order_the_block_does(project: Path) -> None:
+    """The block folds adopted.log by (`at`, file order); a union merge can land a teammate's
+    older adopt line after our forget. `forget --undo` took the last line in file order for the
+    last word, found no forget there, and left the item out of the block while it undid the
+    tombstone (and said nothing of L2)."""
+    import json
+
+    ids = stage_claims(project)
+    gm(project, "adopt", "--all")
+    ident = ids["tabs"]
+    gm(project, "forget", ident)
+    log = project / ".memory" / "adopted.log"
+    lines = log.read_text("utf-8").splitlines()
+    adopt_line = next(json.loads(ln) for ln in lines if ln.strip() and json.loads(ln)["atom"]["id"] == ident)
+    adopt_line["at"] = "2020-01-01T00:00:00Z"  # adopted on a teammate's branch, long before
+    log.write_text("\n".join([*lines, json.dumps(adopt_line)]) + "\n", "utf-8")
+    git(project, "commit", "-q", "--no-verify", "-am", "merge a teammate's branch (union)")
+    assert ident not in held(project)  # the forget is still the last word
+    gm(project, "forget", "--undo", ident)
+    assert ident in held(project)

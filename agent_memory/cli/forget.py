@@ -76,7 +76,9 @@ def _forgotten_in_block(repo: git.Repo) -> dict[str, Atom]:
         return {}
     entries, _ = tiers.read_log(repo.workdir)
     lines: dict[str, list[LogEntry]] = {}
-    for entry in entries:
+    # In the order the block folds the log (tiers.fold_text: `at`, then file order): a union
+    # merge can land a teammate's older line after the forget.
+    for entry in sorted(entries, key=lambda e: e.at):
         lines.setdefault(entry.atom_id, []).append(entry)
     out = {}
     for ident, mine in lines.items():
