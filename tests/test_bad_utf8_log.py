@@ -93,12 +93,9 @@ def test_validate_fix_repairs_the_log_keeping_every_readable_line(broken: Path) 
     again = gm(broken, "validate", "--fix", "--output", "json", check=False)
     assert not [f for f in __import__("json").loads(again.stdout)["fixed"] if "UTF-8" in f]
 
-
-def test_remember_global_over_a_bad_global_log_says_the_claim_was_recorded(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`remember --global` records the candidate in the global memory repo before staging it;
-    a byte that is not UTF-8 in that repo's adopted.log then stopped the staging with
-    '…; nothing was changed' (exit 3), which was untrue: the candidate was kept and a later
-    `stage --global` stages it. It now says the claim was recorded but not staged."""
+def _global_log_with_a_bad_byte(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The global memory repo (returned) with one adopted L3 item and a committed log line that
+    is not UTF-8 (as a pull could bring it)."""
     import os
 
     monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
@@ -108,6 +105,16 @@ def test_remember_global_over_a_bad_global_log_says_the_claim_was_recorded(repo:
     log = home / ".memory" / "adopted.log"
     log.write_bytes(log.read_bytes() + b"\xff\n")
     git(home, "commit", "-qam", "a pulled byte", "--no-verify")
+    return home
+
+
+
+def test_remember_global_over_a_bad_global_log_says_the_claim_was_recorded(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`remember --global` records the candidate in the global memory repo before staging it;
+    a byte that is not UTF-8 in that repo's adopted.log then stopped the staging with
+    '…; nothing was changed' (exit 3), which was untrue: the candidate was kept and a later
+    `stage --global` stages it. It now says the claim was recorded but not staged."""
+    home = _global_log_with_a_bad_byte(repo, monkeypatch)
     proc = gm(repo, "remember", "--global", "Use tabs in Makefiles, always.", check=False)
     assert proc.returncode == 3, proc.stderr
     first = proc.stderr.splitlines()[0]
@@ -126,15 +133,7 @@ def test_validate_names_the_global_repo_in_the_git_commands_it_gives_for_l3(repo
     said `git diff .memory/adopted.log`, `git commit .memory/adopted.log` and `git checkout --
     .memory/adopted.log`, which, run where validate was run, act on the project's log (the
     checkout would drop its uncommitted changes). Each now names the global repo (`git -C`)."""
-    import os
-
-    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    gm(repo, "adopt", "--global", "--yes", gm_json(repo, "remember", "--global", "Always run ruff before committing.")["id"])
-    home = Path(os.environ["AGENT_MEMORY_HOME"])
-    log = home / ".memory" / "adopted.log"
-    log.write_bytes(log.read_bytes() + b"\xff\n")
-    git(home, "commit", "-qam", "a pulled byte", "--no-verify")
+    home = _global_log_with_a_bad_byte(repo, monkeypatch)
     data = gm_json(repo, "validate", "--fix", check=False)
     [fixed] = [f for f in data["fixed"] if "UTF-8" in f]
     assert f"`git -C {home} diff .memory/adopted.log`" in fixed, fixed

@@ -496,6 +496,19 @@ SESSION_START_PROBE = (
 )
 
 
+def _grow_with_churn(log: Path, size: int) -> None:
+    """Append pin/unpin lines of the PUSH atom to `log` until it holds `size` bytes (a big log
+    whose held atoms do not change)."""
+    churn = "".join(
+        format_entry(LogEntry(op=op, atom={**l2(PUSH), "pinned": op == "pin"}, at=f"2026-03-{day:02d}T00:00:00Z"))
+        for day in range(3, 28) for op in ("pin", "unpin")
+    )  # fmt: skip
+    with log.open("a") as fh:
+        while log.stat().st_size < size:
+            fh.write(churn * 100)
+            fh.flush()
+
+
 @pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts the bytes read in /proc/self/io")
 def test_session_start_over_a_big_adopted_log_reads_a_bounded_part_and_is_never_stale(project: Path) -> None:
     """A cached start does not read adopted.log whole (a 40 MB log cost ~275 ms per start), yet
@@ -508,14 +521,7 @@ def test_session_start_over_a_big_adopted_log_reads_a_bounded_part_and_is_never_
     commit_tier(project, "L2", [l2(PUSH), l2(pnpm), l2(yarn)])
     log = project / ".memory" / "adopted.log"
     log.write_text(format_entry(LogEntry(op="adopt", atom=l2(PUSH), at="2026-03-02T00:00:00Z")))
-    churn = "".join(
-        format_entry(LogEntry(op=op, atom={**l2(PUSH), "pinned": op == "pin"}, at=f"2026-03-{day:02d}T00:00:00Z"))
-        for day in range(3, 28) for op in ("pin", "unpin")
-    )  # fmt: skip
-    with log.open("a") as fh:
-        while log.stat().st_size < 8 << 20:
-            fh.write(churn * 100)
-            fh.flush()
+    _grow_with_churn(log, 8 << 20)
     base = log.read_bytes()
 
     def bytes_read() -> tuple[int, str | None]:
@@ -850,14 +856,7 @@ def test_after_an_append_to_a_large_adopted_log_the_prompt_reads_only_the_new_li
     _recall_project(project)
     commit_tier(project, "L2", [l2(PUSH)])
     log = project / ".memory" / "adopted.log"
-    churn = "".join(
-        format_entry(LogEntry(op=op, atom={**l2(PUSH), "pinned": op == "pin"}, at=f"2026-03-{day:02d}T00:00:00Z"))
-        for day in range(3, 28) for op in ("pin", "unpin")
-    )  # fmt: skip
-    with log.open("a") as fh:
-        while log.stat().st_size < 8 << 20:
-            fh.write(churn * 100)
-            fh.flush()
+    _grow_with_churn(log, 8 << 20)
     probe = (
         "import io, sys\n"
         "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
