@@ -94,6 +94,22 @@ def test_the_walk_is_bounded_in_depth_and_files(repo: Path, tmp_path: Path) -> N
     assert f"more than {MAX_FILES} files" in log and log.count("auto-memory:") == 1
 
 
+def test_a_folder_of_too_many_entries_is_not_listed_whole(tmp_path: Path) -> None:
+    """The walk sorts each folder's listing; a folder of millions of entries (a setting naming
+    a cache or a mail spool) was held in memory whole before the file bound applied. Past
+    MAX_LISTED entries the folder is not read, and the walk says so."""
+    from agent_memory.automemory.walk import MAX_LISTED
+
+    huge = tmp_path / "huge"
+    (huge / "spool").mkdir(parents=True)
+    (huge / "rule.md").write_text(NOTE.format(i=0))
+    for i in range(MAX_LISTED + 1):
+        (huge / "spool" / f"m{i}").touch()
+    read = read_folder(huge)
+    assert [n.file for n in read.notes] == ["rule.md"]
+    assert any(f"more than {MAX_LISTED} entries in spool" in p for p in read.problems), read.problems
+
+
 def test_an_edit_to_a_note_the_walk_reads_is_never_taken_for_an_unchanged_folder(guarded: Path) -> None:
     """`quick.signature` (does capture read the folder again?) walked the folder on its own,
     with bounds of its own: it counted folders against `MAX_FILES` and stopped, where the

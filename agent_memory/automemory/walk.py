@@ -17,6 +17,10 @@ from collections.abc import Iterator
 
 MAX_DEPTH = 4  # folders below the memory folder that are walked (`team/topic/…` is 2)
 MAX_FILES = 1000  # entries read from one folder, in all; the client's own index holds ~200
+# Entries of one folder listed at most: the walk sorts a folder's listing (the same first
+# MAX_FILES whatever order the file system gives), so a folder of millions of entries would be
+# held in memory whole before the bound above applies. Past this, that folder is not read.
+MAX_LISTED = 10 * MAX_FILES
 
 
 def walk(folder: str | os.PathLike[str], problems: list[str] | None = None, *,
@@ -45,10 +49,11 @@ def walk(folder: str | os.PathLike[str], problems: list[str] | None = None, *,
                 said.append(f"{folder}: folders more than {MAX_DEPTH} levels deep not read ({rel_dir}/…)")
                 deep = True
             continue
-        try:
-            entries = sorted(os.scandir(os.path.join(top, rel_dir) if rel_dir else top), key=lambda e: e.name)
-        except OSError:
-            continue
+        entries = _listing(os.path.join(top, rel_dir) if rel_dir else top)
+        if entries is None:
+            said.append(f"{folder}: more than {MAX_LISTED} entries in {rel_dir or 'the folder'}: not read "
+                        "(is this Claude's memory folder?)")  # fmt: skip
+            return
         subdirs = []
         for entry in entries:
             if entry.name.startswith("."):
@@ -71,4 +76,19 @@ def walk(folder: str | os.PathLike[str], problems: list[str] | None = None, *,
         stack.extend(reversed(subdirs))
 
 
-__all__ = ["MAX_DEPTH", "MAX_FILES", "walk"]
+def _listing(path: str) -> list[os.DirEntry[str]] | None:
+    """The entries of the folder `path`, sorted by name; [] when it cannot be listed; None
+    when it holds more than MAX_LISTED."""
+    listed: list[os.DirEntry[str]] = []
+    try:
+        with os.scandir(path) as it:
+            for entry in it:
+                if len(listed) == MAX_LISTED:
+                    return None
+                listed.append(entry)
+    except OSError:
+        return []
+    return sorted(listed, key=lambda e: e.name)
+
+
+__all__ = ["MAX_DEPTH", "MAX_FILES", "MAX_LISTED", "walk"]
