@@ -300,3 +300,15 @@ def test_pr_without_the_remote_says_there_is_none(repo: Path, monkeypatch: pytes
     assert "git remote add origin" in proc.stderr, proc.stderr
     printed = gm(repo, "pr", "--print").stdout
     assert "no remote named 'origin'" in printed, printed
+
+
+def test_pr_pushes_to_a_folder_named_without_a_slash(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`git push mirror.git` takes a folder of the work tree as the remote; `pr --remote
+    mirror.git` refused it as a remote name git does not know."""
+    init_project(repo, monkeypatch)
+    stage_claims(repo)
+    git(repo, "init", "-q", "--bare", "-b", "main", "mirror.git")
+    proc = gm(repo, "pr", "--remote", "mirror.git", check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert git(repo / "mirror.git", "rev-parse", "--verify", "--quiet", "refs/heads/memory/review").strip()
+

@@ -12,6 +12,7 @@ unpushed commits is refused with the command that rebuilds it."""
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import shutil
 import subprocess
@@ -113,8 +114,10 @@ def run(args: argparse.Namespace) -> Report:
     title = TITLE.format(n=len(items))
     body = pr_body(repo, items, tier)
     url = git.config_get(repo.cwd, f"remote.{remote}.url")
-    # A name git does not know (a project not pushed anywhere yet), not a URL or a path.
-    unknown = url is None and not any(c in remote for c in "/:\\")
+    # A name git does not know (a project not pushed anywhere yet), not a URL or a path (git
+    # also takes a folder of the work tree named without a slash: `git push mirror.git`).
+    unknown = (url is None and not any(c in remote for c in "/:\\")
+               and not os.path.isdir(os.path.join(str(repo.workdir or repo.cwd), remote)))
     forge = porcelain.forge_of(url)
     compare = forge.compare_url(base.branch, HEAD) if forge else None
     client = _client(forge)
