@@ -99,6 +99,25 @@ def git(repo: Path, *args: str, check: bool = True) -> str:
     return proc.stdout
 
 
+def commit_link_to_dev_zero(project: Path, name: str) -> None:
+    """Commit `name` (a memory file) as a symbolic link to /dev/zero, as a cloned repository
+    can (git stores links): a reader that follows it reads for ever."""
+    link = project / name
+    link.parent.mkdir(exist_ok=True)
+    link.unlink(missing_ok=True)
+    link.symlink_to("/dev/zero")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "--no-verify", "-m", "links")
+
+
+def memory_capped() -> None:
+    """A subprocess's preexec_fn: 2 GB of address space, so a process that reads for ever is
+    stopped by its memory (and fails the test), not left running."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A real git repository with one commit on main."""

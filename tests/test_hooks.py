@@ -268,23 +268,15 @@ def test_session_start_never_reads_through_a_committed_link(project: Path, name:
     """A cloned repository may commit its memory files as links (git stores them): linked to
     /dev/zero, the cache key read the file forever (all memory; Claude Code's timeout killed
     git, and the hook ran on), where the readers refuse a link."""
-    import resource
+    from conftest import commit_link_to_dev_zero, memory_capped
 
     capture(project, [(sid(1), "2026-11-01", [PUSH]), (sid(2), "2026-11-02", [PUSH]), (sid(3), "2026-11-03", [PUSH])])
     adopt_all(project)
-    link = project / name
-    link.unlink(missing_ok=True)
-    link.symlink_to("/dev/zero")
-    git(project, "add", "-A")
-    git(project, "commit", "-q", "--no-verify", "-m", "links")
-
-    def bounded() -> None:  # broken, the hook is stopped by its memory, not left running
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
+    commit_link_to_dev_zero(project, name)
     try:
         proc = subprocess.run([sys.executable, "-m", "agent_memory", "hook", "session-start"],
                               input=payload("session-start", project).encode("utf-8"), cwd=str(project),
-                              capture_output=True, env=hook_env(), timeout=120, preexec_fn=bounded)  # fmt: skip
+                              capture_output=True, env=hook_env(), timeout=120, preexec_fn=memory_capped)  # fmt: skip
     except subprocess.TimeoutExpired:
         pytest.fail(f"the session-start hook did not return with {name} linked to /dev/zero")
     context = claude_reads(proc, "session-start")
@@ -483,17 +475,20 @@ def test_session_start_follows_every_change_to_what_it_renders(project: Path) ->
     assert errors(project) == []
 
 
-SESSION_START_PROBE = (
-    "import io, sys\n"
-    "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
-    "def rchar():\n"
-    "    with open('/proc/self/io') as fh:\n"
-    "        return int(next(l for l in fh if l.startswith('rchar:')).split()[1])\n"
-    "from agent_memory.claude.hooks import run_event\n"
-    "before = rchar()\n"
-    "run_event('session-start')\n"
-    "print(rchar() - before, file=sys.stderr)\n"
-)
+def bytes_read_probe(event: str) -> str:
+    """A program that runs the hook `event` on the payload in argv[1] and prints on stderr how
+    many bytes it read (/proc/self/io `rchar`): what a test counts instead of timing."""
+    return (
+        "import io, sys\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+        "def rchar():\n"
+        "    with open('/proc/self/io') as fh:\n"
+        "        return int(next(l for l in fh if l.startswith('rchar:')).split()[1])\n"
+        "from agent_memory.claude.hooks import run_event\n"
+        "before = rchar()\n"
+        f"run_event({event!r})\n"
+        "print(rchar() - before, file=sys.stderr)\n"
+    )
 
 
 def _grow_with_churn(log: Path, size: int) -> None:
@@ -526,7 +521,7 @@ def test_session_start_over_a_big_adopted_log_reads_a_bounded_part_and_is_never_
 
     def bytes_read() -> tuple[int, str | None]:
         proc = subprocess.run(
-            [sys.executable, "-c", SESSION_START_PROBE, payload("session-start", project)],
+            [sys.executable, "-c", bytes_read_probe("session-start"), payload("session-start", project)],
             cwd=project, capture_output=True, env={**hook_env(), "PYTHONPATH": str(Path(__file__).parent.parent)},
             timeout=120,
         )  # fmt: skip
@@ -857,17 +852,7 @@ def test_after_an_append_to_a_large_adopted_log_the_prompt_reads_only_the_new_li
     commit_tier(project, "L2", [l2(PUSH)])
     log = project / ".memory" / "adopted.log"
     _grow_with_churn(log, 8 << 20)
-    probe = (
-        "import io, sys\n"
-        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
-        "def rchar():\n"
-        "    with open('/proc/self/io') as fh:\n"
-        "        return int(next(l for l in fh if l.startswith('rchar:')).split()[1])\n"
-        "from agent_memory.claude.hooks import run_event\n"
-        "before = rchar()\n"
-        "run_event('user-prompt-submit')\n"
-        "print(rchar() - before, file=sys.stderr)\n"
-    )
+    probe = bytes_read_probe("user-prompt-submit")
 
     def bytes_read() -> tuple[int, bytes]:
         proc = subprocess.run(

@@ -122,24 +122,13 @@ def test_show_and_adopt_never_read_a_committed_link_to_a_device(project: Path, n
     """A repository may commit its memory files as links (git stores them): linked to
     /dev/zero, `show` and `adopt` read the work tree's copy forever (all memory, then an
     internal error). Refused now, exit 3, naming the file."""
-    import resource
+    from conftest import commit_link_to_dev_zero, memory_capped
 
-    from conftest import git
-
-    link = project / name
-    link.parent.mkdir(exist_ok=True)
-    link.unlink(missing_ok=True)
-    link.symlink_to("/dev/zero")
-    git(project, "add", "-A")
-    git(project, "commit", "-q", "--no-verify", "-m", "links")
-
-    def bounded() -> None:  # broken, the command is stopped by its memory, not left running
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
+    commit_link_to_dev_zero(project, name)
     for verb in (["show"], ["adopt", "--all"]):
         try:
             proc = subprocess.run([sys.executable, "-m", "agent_memory", *verb], cwd=project, capture_output=True,
-                                  text=True, timeout=NEVER, preexec_fn=bounded)  # fmt: skip
+                                  text=True, timeout=NEVER, preexec_fn=memory_capped)  # fmt: skip
         except subprocess.TimeoutExpired:
             pytest.fail(f"{verb} did not return with {name} linked to /dev/zero")
         assert "internal error" not in proc.stderr, proc.stderr
