@@ -21,8 +21,7 @@ import os
 import sys
 
 from agent_memory.claude.jobs import request_rebuild
-from agent_memory.committed.log_fold import WINDOW
-from agent_memory.committed.tiers import BLOCK_FILES, open_inside
+from agent_memory.committed.tiers import BLOCK_FILES, LOG_WINDOW, open_inside
 from agent_memory.gitio.refs import ATOMS_REF, read_ref
 from agent_memory.model.home import memory_home_dir
 
@@ -81,15 +80,15 @@ def _file_sig(path: str, content: bool, root: str | None = None) -> str:
 def _log_sig(root: str) -> str:
     """adopted.log's identity for the cache key, at a cost that does not grow with it (a 40 MB
     log checksummed whole cost ~275 ms per start): its inode, size, mtime and ctime, and the
-    checksum of its first and last WINDOW bytes (as committed/log_fold.py tracks it for the
+    checksum of its first and last LOG_WINDOW bytes (as committed/log_fold.py tracks it for the
     per-prompt hook). A rewrite in place moves the ctime, which no one can set back; the
     windows also catch one within the same tick at the start or the end (where adopt, the
     lifecycle verbs and a roll-back write). Git replaces the file: a new inode."""
     try:
         with _open_sig(".memory/adopted.log", root) as fh:
             st = os.fstat(fh.fileno())
-            head = os.pread(fh.fileno(), WINDOW, 0)
-            tail = os.pread(fh.fileno(), WINDOW, max(st.st_size - WINDOW, len(head)))
+            head = os.pread(fh.fileno(), LOG_WINDOW, 0)
+            tail = os.pread(fh.fileno(), LOG_WINDOW, max(st.st_size - LOG_WINDOW, len(head)))
     except OSError:
         return "-"
     data = head + b"|" + tail

@@ -31,6 +31,7 @@ import os
 from agent_memory.committed.tiers import (
     _REMOVING_OPS,
     LOG_RELPATH,
+    LOG_WINDOW,
     _canonical,
     entry_of,
     open_inside,
@@ -47,9 +48,8 @@ if TYPE_CHECKING:
     Entries = dict[str, list[Any]]
 
 STATE_VERSION = 1
-# Bytes compared at the start of the log and just before the saved offset: a rewrite that
-# drops, adds or reorders a line moves these, so it is read whole.
-WINDOW = 64 << 10
+# Bytes compared at the start of the log and just before the saved offset (tiers.LOG_WINDOW).
+WINDOW = LOG_WINDOW
 
 
 _BLAKE2B: "Any" = None

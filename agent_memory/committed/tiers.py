@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 
 LOG_PATH = os.path.join(".memory", "adopted.log")
 LOG_RELPATH = ".memory/adopted.log"  # slash-separated, for open_inside
+# Bytes at the start and the end of an adopted.log that tell a rewrite from an append
+# (log_fold's resumed read, session start's cache key): a line dropped, added or reordered
+# before the end moves them.
+LOG_WINDOW = 64 << 10
 # Where a tier's marker block may be (committed/reviewed.py): the sibling file CLAUDE.md
 # imports, or CLAUDE.md itself (memory.target=claude-md).
 BLOCK_FILES = ("CLAUDE.memory.md", "CLAUDE.md")
