@@ -83,18 +83,17 @@ def _regular_bytes(path: Path, rel: str, restore: str) -> bytes:
     """`path`'s bytes (b"" when absent), a regular file only: a repository may commit the file
     as a link to /dev/zero (read forever: all memory) or to a FIFO (blocked). A link to a
     regular file is read as before (a CLAUDE.md linked to AGENTS.md)."""
-    import os
-    import stat
+    from agent_memory.transcripts.identity import NotRegularFile, open_regular_fd
 
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd, _ = open_regular_fd(path)
     except FileNotFoundError:
         return b""
+    except NotRegularFile:
+        raise RepoStateError(f"{path} is not a regular file (a link to a device or a FIFO?); nothing was changed",
+                             hint=f"look at it with `{restore} log -p -- {rel}`, restore it as a file, "
+                                  "then run `git memory validate`") from None  # fmt: skip
     with open(fd, "rb", closefd=True) as fh:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise RepoStateError(f"{path} is not a regular file (a link to a device or a FIFO?); nothing was changed",
-                                 hint=f"look at it with `{restore} log -p -- {rel}`, restore it as a file, "
-                                      "then run `git memory validate`")  # fmt: skip
         return fh.read()
 
 

@@ -50,15 +50,20 @@ class Transcript:
 
 
 
+class NotRegularFile(OSError):
+    """The path opened is a FIFO, a device or a directory (or a link to one)."""
+
+
 def open_regular_fd(path: str | os.PathLike[str]) -> tuple[int, int]:
     """(descriptor, size) of a transcript opened for reading only if it is a regular file,
     checked on the open file itself (no gap between a check and the open): a FIFO, a device
-    such as /dev/zero or a directory raises OSError instead of blocking or spinning."""
+    such as /dev/zero or a directory raises NotRegularFile (an OSError) instead of blocking
+    or spinning."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{os.fspath(path)} is not a regular file")
+            raise NotRegularFile(f"{os.fspath(path)} is not a regular file")
         return fd, info.st_size
     except BaseException:
         os.close(fd)
