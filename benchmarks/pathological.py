@@ -54,7 +54,7 @@ RUNS: dict[str, Callable[[int], str]] = {
     "backticks": lambda n: "`" * n,  # every ``` pair is cut out as a line break
     "smileys": lambda n: ":)" * (n // 2),
     "dotted": lambda n: "a." * (n // 2),
-    # an English run with many sentence ends after a CJK character (statement._without_quoted_latin)
+    # an English run with many sentence ends after a CJK character (prepare.without_quoted_latin)
     "cjk-sentences": lambda n: "\u6f22" + "A b. " * (n // 5),
 }
 

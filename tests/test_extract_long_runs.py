@@ -5,14 +5,9 @@ in the statement's length (benchmarks/pathological.py measures it; no timing is 
 from __future__ import annotations
 
 from agent_memory.extract.paste import marks
+from agent_memory.extract.prepare import MAX_BLANKS, MAX_BREAKS, bounded_runs, prepared
 from agent_memory.extract.rules.languages import language_claims
-from agent_memory.extract.statement import (
-    MAX_BLANKS,
-    MAX_BREAKS,
-    _prepared,
-    bounded_runs,
-    extract_claims,
-)
+from agent_memory.extract.statement import extract_claims
 from agent_memory.extract.text import sentences
 
 _RULE = "Always run the linter before you commit"
@@ -23,8 +18,8 @@ def test_a_padded_statement_is_read_as_the_same_statement_with_a_short_run() -> 
     padded = f"{_RULE}{' ' * 3000}and {_FACT}"
     short = f"{_RULE}{' ' * MAX_BLANKS}and {_FACT}"
     # the rules see the bounded text, not the 3,000 blanks
-    assert _prepared(padded) == _prepared(short)
-    assert " " * (MAX_BLANKS + 1) not in _prepared(padded)[0]
+    assert prepared(padded) == prepared(short)
+    assert " " * (MAX_BLANKS + 1) not in prepared(padded)[0]
     assert extract_claims(padded) == extract_claims(short)
     assert extract_claims(padded)
 
@@ -66,7 +61,7 @@ def test_a_tool_after_a_ruler_of_dashes_is_still_read() -> None:
 
 def test_a_wall_of_backticks_leaves_a_bounded_run_of_line_breaks() -> None:
     # every ``` pair is cut out as a line break; the breaks left are bounded again
-    masked, _ = _prepared(f"{_RULE}{'`' * 6000} and {_FACT}")
+    masked, _ = prepared(f"{_RULE}{'`' * 6000} and {_FACT}")
     assert "\n" * (MAX_BREAKS + 1) not in masked
     assert masked.startswith(_RULE) and masked.endswith(f"and {_FACT}")
 

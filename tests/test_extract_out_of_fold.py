@@ -209,8 +209,8 @@ def test_practice_wanted_instead_or_said_first_still_yields(text: str, word: str
 def test_quoted_passage_check_reads_each_run_once() -> None:
     # many sentence ends after one CJK character: the run between CJK characters is found once
     # and checked on its own (the first version backtracked over every pair of sentence ends)
-    from agent_memory.extract.statement import _BETWEEN_CJK, _without_quoted_latin
+    from agent_memory.extract.prepare import BETWEEN_CJK, without_quoted_latin
 
     text = "漢" + "A b. " * 3000 + "漢"
-    assert len(_BETWEEN_CJK.findall(text)) == 1
-    assert _without_quoted_latin(text) == "漢 漢"
+    assert len(BETWEEN_CJK.findall(text)) == 1
+    assert without_quoted_latin(text) == "漢 漢"

@@ -32,7 +32,10 @@ Where things are:
 - `rules/`: the clause rules (`directives`, `preferences`, `facts`, `situation`, `languages`),
   tried in the order `rules/registry.py` declares;
 - `dispatch.py`: which rule reads a clause, and the explicit-memory framing;
-- `statement.py`: one statement → `Candidate`s (`extract_claims`);
+- `statement.py`: one statement → `Candidate`s (`extract_claims`), through `prepare.py` (the
+  user's text, normalised and masked), `sentence.py` (one sentence's clause claims, with
+  `mode.py`, `framed.py` and `clause_split.py`) and `finish.py` (each claim tidied, refused
+  or canonicalised, adjacent ones joined);
 - `durability.py`: the learned last gate on every candidate (does its sentence read as durable?);
 - `canonical.py`: one rule, one spelling; `transcripts/failures.py`: tool errors and tool
   families; `memory_notes.py`: Claude Code's own memory files → candidates;

@@ -261,7 +261,7 @@ def shape(sentences: list[str], masked: str = "") -> Shape:
 
 
 # "## Next steps" inside the statement (a statement that opens with one is dropped whole, see
-# statement.PASTED_DOC): what follows is a pasted report's or plan's, not the user's rule.
+# prepare.PASTED_DOC): what follows is a pasted report's or plan's, not the user's rule.
 _HEADING = re.compile(r"(?:^|\s)#{2,4}\s+\S")
 
 

@@ -1,0 +1,336 @@
+"""One sentence → its clause claims, (claim, kind, clause index, rule): the framing read, the
+clauses cut, each clause given to the rules (dispatch), and the clauses that state no rule of
+their own — a correction of the step, a bound on this work, the tail of the claim before —
+left out or joined to the claim they complete."""
+
+from __future__ import annotations
+
+import re
+
+from agent_memory.extract import standing
+from agent_memory.extract.clause_split import IF_CLAUSE, clause_parts
+from agent_memory.extract.dispatch import TASK_AIM, bare_np, clause_rules, imperative, place_only
+from agent_memory.extract.filters import PRONOUNS, TIME_SUBJECT, content_words
+from agent_memory.extract.framed import ClauseClaim, Framed, framed, whole_sentence
+from agent_memory.extract.mode import REQUEST, sentence_mode, statement_before_question
+from agent_memory.extract.rules.languages import non_english
+from agent_memory.extract.text import PROHIBITION, cap, strip_lead
+
+_RELATIVE_DAY = re.compile(
+    r"\b(?:today|tomorrow|tonight|yesterday|(?:next|this|last) (?:week|month|weekend))\b", re.I
+)
+_WEEKDAY = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|tonight|next week)\b", re.I
+)
+
+
+# A first clause that bounds the sentence to the present ("this time", "for now", "today", "just
+# for this task"): what follows holds now, not from now on (the same words later in a claim are
+# filters.TRANSIENT's).
+_SCOPE_OF_NOW = re.compile(
+    r"^(?:but\s+|and\s+|ok(?:ay)?\s+|so\s+)?(?:just\s+)?(?:(?:for\s+)?(?:this time|now|"
+    r"the moment|the time being)|right now|at the moment|temporarily|"
+    r"(?:just\s+)?for this (?:task|session|pr|change|one|commit|run|step|branch|ticket))$",
+    re.I,
+)
+# "today" bounds a prohibition said today ("today, don't deploy unless I say so"), not what was
+# decided today ("today we switched to pnpm")
+_TODAY = re.compile(r"^(?:just\s+)?(?:for\s+)?(?:today|tonight)$", re.I)
+_INSTRUCTION = re.compile(
+    r"^\s*(?:please\s+)?(?:don't|dont|do not|never|always|only|use|keep|make sure|avoid|stop|"
+    r"run|push|commit|deploy|merge|delete|remove|install|skip|ask)\b",
+    re.I,
+)
+
+
+def _of_now(first: str, then: str) -> bool:
+    """Whether the first clause bounds an instruction to the present ("for now, never delete
+    files"); a fact said with it still holds ("for now, I use pnpm")."""
+    if not _INSTRUCTION.match(then):
+        return False
+    return bool(_SCOPE_OF_NOW.match(first) or (_TODAY.match(first) and PROHIBITION.match(then)))
+
+
+# (unless the sentence also says it lasts: "for now and always, never push to main")
+_SAID_TO_LAST = re.compile(r"\b(?:and always|from now on|going forward|in (?:the )?future)\b", re.I)
+
+
+_POSITIVE_HALF = re.compile(
+    r"^(?:but\s+|instead\s+|rather\s+)?(?:use|prefer|go with|stick (?:to|with)|rely on)\s+\S", re.I
+)
+_NEGATIVE_HEAD = re.compile(r"^(?:don't|do not|never|avoid|prefer not)\b", re.I)
+_CONTRAST_TAIL = re.compile(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", re.I)
+# A clause that describes a thing (a form of "be" or "get"), which a "but never X" tail goes on.
+_DESCRIBED = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|gotten)\b", re.I)
+
+
+def _continuation(out: list[ClauseClaim], i: int, c: str) -> ClauseClaim | None:
+    """A clause that completes the previous claim rather than stating one of its own."""
+    if not out or out[-1][2] != i - 1:
+        return None
+    if _NEGATIVE_HEAD.match(out[-1][0]) and _POSITIVE_HALF.match(c):
+        # "don't use X for Y, use Z": the positive half belongs to the same claim.
+        return c, out[-1][1], i, out[-1][3]
+    if _CONTRAST_TAIL.match(c):
+        # "we use JWTs in cookies, never localStorage": the contrast completes the claim.
+        return c, "constraint", i, out[-1][3]
+    return None
+
+
+_THEN_TRY = re.compile(
+    r"^(?:and\s+)?(?:then\s+)?(?:test|try|run|check|see|verify|retry|rerun)\s+(?:it|this|that|again)\b",
+    re.I,
+)
+_JUST_WANT = re.compile(r"^(?:but\s+)?i\s+(?:just|jsut|only)\s+want\b", re.I)
+# "… I just need to know how to run it": what this turn is for is an answer, no change
+JUST_ASKING = re.compile(
+    r"^(?:but\s+)?i\s+(?:just|jsut|only)\s+(?:want|need)\s+to\s+(?:know|understand|see|learn|"
+    r"find out|ask|check)\b",
+    re.I,
+)
+_ONE_THING = re.compile(r"^(?:ok\w*\s+)?(?:just\s+)?(?:do\s+)?one (?:more |last )?thing$", re.I)
+
+
+_RULE_WORD = re.compile(r"^(?:never|don't|do not|always|avoid|only)\b", re.I)
+
+
+def _it_said_as(
+    got: tuple[str, str, str] | None, i: int, subject_np: str | None
+) -> tuple[str, str, str] | None:
+    """"the seed script wipes the db, so never run it against prod": a rule on "it" in a later
+    clause says what "it" is, the subject named before."""
+    if got and i > 0 and subject_np and re.search(r"\bit\b", got[0]) and _RULE_WORD.match(got[0]):
+        return (re.sub(r"\bit\b", subject_np, got[0], count=1), got[1], got[2])
+    return got
+
+
+def _remembered_imperative(
+    f: Framed, c: str, i: int, first_claim: bool, short: bool
+) -> tuple[str, str, str] | None:
+    """"from now on, …", "remember to …": an imperative the user asks to keep, in the first
+    claim of a short statement; not one said of a day ("remember I'm on vacation next week" is
+    true until next week is over)."""
+    if f.strong and (i == 0 or first_claim) and short and not _RELATIVE_DAY.search(c):
+        imp = imperative(c)
+        return (imp[0], imp[1], "memory.imperative") if imp else None
+    return None
+
+
+def _dated(c: str) -> bool:
+    """"keep in mind it's due friday": true until that day."""
+    return bool(TIME_SUBJECT.search(c) or _WEEKDAY.search(c))
+
+
+def _told_to_user(c: str) -> bool:
+    """"Note: a limit of 100 was applied to your query": a tool talking to the user."""
+    return bool(re.search(r"\b(?:your|you)\b", c, re.I))
+
+
+def _headless(c: str) -> bool:
+    """"needs a migration", "still failing": a to-do or aim of now, with no subject it is true of."""
+    low = c.split(" ", 1)[0].lower()
+    return low in ("needs", "need", "is", "are", "was", "still", "has", "have") or bool(
+        re.search(r"\bstill\b", c, re.I) or TASK_AIM.match(c)
+    )
+
+
+def _bare_name(c: str) -> bool:
+    """"remember the orchestration part": an English noun phrase, nothing said of it."""
+    return bool((bare_np(c) or place_only(c)) and not non_english(c))
+
+
+# What a "note:"/"remember" framing can be put on that is no fact to keep.
+_NOT_A_NOTED_FACT = (_dated, _told_to_user, _headless, _bare_name)
+
+
+def _noted_fact(f: Framed, c: str, i: int, short: bool) -> tuple[str, str, str] | None:
+    """A short statement the user opens with "note:"/"remember": what it says of a thing, kept
+    as a fact."""
+    if not ((f.weak or f.strong) and i == 0 and f.mode == "statement" and short):
+        return None
+    if c.split(" ", 1)[0].lower() in PRONOUNS or content_words(c) < 3:
+        return None
+    if any(shape(c) for shape in _NOT_A_NOTED_FACT):
+        return None
+    return (cap(c), "fact", "memory.fact")
+
+
+def _clause_claim(
+    f: Framed,
+    c: str,
+    i: int,
+    first_claim: bool,
+    subject_np: str | None,
+    origin: str,
+    bug: bool,
+    short: bool = True,
+) -> ClauseClaim | None:
+    """`short`: the statement is short enough that a bare "note:"/"remember" framing is the
+    user's (in a long paste, "Note: a limit of 100 rows was applied" is the tool's)."""
+    got = clause_rules(
+        c, first_of_request=f.mode == "request" and i == 0, origin=origin, bug_report=bug
+    )
+    got = _it_said_as(got, i, subject_np)
+    if got is None:
+        got = _remembered_imperative(f, c, i, first_claim, short)
+    if got is None:
+        got = _noted_fact(f, c, i, short)
+    return (got[0], got[1], i, got[2]) if got else None
+
+
+# "No no, don't change the bruno tests": a prohibition on a definite object right after a
+# "no" is a correction of the step being taken, not a standing rule ("never" still counts); so
+# is one after "never mind", "nvm", "scratch that" ("never mind, don't run the migration").
+_CORRECTION = re.compile(
+    r"^(?:(?:no+|nope|nah|never ?mind|nvm|scratch that|on second thought)\b[\s,.!]+)+", re.I
+)
+_STEP_PROHIBITION = re.compile(
+    r"^(?:please\s+)?(?:don't|do not|dont|(?:you|we)\s+(?:must|should|shall)\s+not|"
+    r"(?:you|we)\s+(?:mustn't|shouldn't))\b",
+    re.I,
+)
+
+
+# "Tom thinks we should never use ORMs … and always write raw SQL": someone else's opinion, which
+# the user reports (and may not share); no clause of it is the user's rule.
+_THIRD_PARTY_OPINION = re.compile(
+    r"^\W*(?:(?-i:[A-Z][a-z]+)|(?:my|our|the)\s+(?:\w+\s+)?(?:colleague|coworker|co-worker|boss|"
+    r"manager|reviewer|teammate|lead|cto|friend|client|architect))\s+(?:thinks|believes|feels|"
+    r"argues|argued|suggests|suggested|reckons|claims|insists)\b",
+    re.I,
+)
+
+
+def _corrects_the_step(sentence: str) -> bool:
+    """"No no, don't change the bruno tests": a "no" that stops the step being taken, no rule."""
+    correction = _CORRECTION.match(sentence.strip())
+    return bool(correction and _STEP_PROHIBITION.match(sentence.strip()[correction.end() :]))
+
+
+def _statement_led_question(f: Framed, whole: list[ClauseClaim] | None) -> str | None:
+    """The statement said before a question with no claim of its own, read on its own (the
+    question stays a question)."""
+    if whole == [] and f.mode == "question" and not f.strong:
+        lead = statement_before_question(f.text)
+        if lead and sentence_mode(lead) == "statement":
+            return lead
+    return None
+
+
+def _said_of_now(sentence: str, parts: list[str]) -> bool:
+    """"this time, never push to main", "for now, don't delete files": the rule bounds this work.
+
+    Read on the clauses and on the sentence as typed too: the framing reads a leading "right
+    now," off as filler and moves "for the time being, …" after the rule it bounds."""
+    first = strip_lead(parts[0]).rstrip(" ,.!") if parts else ""
+    head, comma, rest = sentence.strip().partition(",")
+    return (len(parts) > 1 and _of_now(first, parts[1])) or bool(
+        comma and _of_now(head.strip(), rest)
+    )
+
+
+def _clause_text(raw: str, i: int, subject_np: str | None) -> str:
+    """A clause as its claim reads it, its "it"/"they" said as the subject named before
+    ("the integration tests hit a real Postgres; they fail if Docker is down")."""
+    c = strip_lead(raw).rstrip(" .!?")
+    if c and i > 0 and subject_np and re.match(r"^(?:it|they)\s+(?!is\b|are\b|'s\b)", c, re.I):
+        c = f"{subject_np} {c.split(' ', 1)[1]}"
+    return c
+
+
+def _makes_previous_this_task(out: list[ClauseClaim], i: int, c: str) -> bool:
+    """A clause that shows the claim just before it is this task's step or shape, not a rule:
+    "use X instead of Y and test it", "I don't want csv files, I just want a script", "I don't
+    want you to edit the script, I just need to know how to run it"."""
+    if not out or out[-1][2] != i - 1:
+        return False
+    claim, _kind, _index, rule = out[-1]
+    return bool(
+        (_THEN_TRY.match(c) and rule.startswith(("preference.", "decision.")))
+        or (_JUST_WANT.match(c) and "not want" in claim)
+        or (JUST_ASKING.match(c) and rule == "directive.negative")
+    )
+
+
+def _no_fragment(c: str, raw: str, before: str) -> bool:
+    """"..., but no names": a fragment of the sentence, not a rule of its own."""
+    return bool(re.match(r"^no\s", c, re.I))
+
+
+def _described_tail(c: str, raw: str, before: str) -> bool:
+    """"Variable 'x' was written to, but never read": the tail of a clause that describes a
+    thing (after an instruction, "fix the tests, but never push to main", it is a rule)."""
+    return bool(
+        re.match(r"^but\s", raw.strip(), re.I) and _CONTRAST_TAIL.match(c) and _DESCRIBED.search(before)
+    )
+
+
+def _announced_step(c: str, raw: str, before: str) -> bool:
+    """"do one thing, use X not Y": the next step, announced as such."""
+    return bool(_ONE_THING.match(strip_lead(before).rstrip(" .!?")))
+
+
+def _under_a_case(c: str, raw: str, before: str) -> bool:
+    """"if I build other projects, I always use X": what happens under a case."""
+    return bool(IF_CLAUSE.search(before) and re.match(r"^i\s", c, re.I))
+
+
+# Clauses after the first that, by the clause before them, state no rule of their own.
+_NO_CLAIM_OF_ITS_OWN = (_no_fragment, _described_tail, _announced_step, _under_a_case)
+
+
+def _bounds_this_work(f: Framed, c: str, i: int, parts: list[str]) -> bool:
+    """A clause whose claim is the reason for, or a limit on, the work asked for in the same
+    sentence: "drop the old layout, we always need a layout", "can you improve the UI and don't
+    change any behaviour"."""
+    return bool(
+        (i > 0 and _SPEAKER_ALWAYS.match(c) and standing.asks_or_describes(strip_lead(parts[i - 1])))
+        or (f.mode == "request" and _REQUEST_LIMIT.match(c))
+    )
+
+
+def sentence_claims(
+    sentence: str, origin: str, bug_report: bool = False, short: bool = True
+) -> list[ClauseClaim]:
+    """(claim, kind, clause index, rule) for one sentence."""
+    if _THIRD_PARTY_OPINION.match(sentence):
+        return []
+    f = framed(sentence)
+    if f is None or _corrects_the_step(sentence):
+        return []
+    whole = whole_sentence(f)
+    lead = _statement_led_question(f, whole)
+    if lead:
+        return sentence_claims(lead, origin, bug_report, short)
+    if whole is not None:
+        return whole
+    s = REQUEST.sub("", f.text, count=1) if f.mode == "request" else f.text
+    parts, subject_np = clause_parts(s)
+    # (the framing has read "from now on" / "going forward" off `s` already: f.strong says so)
+    lasting = f.strong or bool(_SAID_TO_LAST.search(sentence))
+    if not lasting and _said_of_now(sentence, parts):
+        return []
+    out: list[ClauseClaim] = []
+    for i, raw in enumerate(parts):
+        c = _clause_text(raw, i, subject_np)
+        if not c:
+            continue
+        if _makes_previous_this_task(out, i, c):
+            out.pop()
+            continue
+        joined = _continuation(out, i, c)
+        if joined:
+            out.append(joined)
+            continue
+        if i > 0 and any(case(c, raw, parts[i - 1]) for case in _NO_CLAIM_OF_ITS_OWN):
+            continue
+        got = _clause_claim(f, c, i, not out, subject_np, origin, bug_report, short)
+        if got and not _bounds_this_work(f, c, i, parts):
+            out.append(got)
+    return out
+
+
+# "I never …", "we always …": the speaker's own habit, said with its subject.
+_SPEAKER_ALWAYS = re.compile(r"^(?:i|we)\s+(?:always|never)\b", re.I)
+# A "don't …" inside a request for work bounds that work; "never …" still states a rule.
+_REQUEST_LIMIT = re.compile(r"^(?:and\s+|but\s+|please\s+|just\s+)*(?:don't|do not|dont)\b", re.I)
