@@ -24,13 +24,10 @@ from collections.abc import Callable
 
 from agent_memory.extract.pipeline import statement_atoms
 from agent_memory.extract.rules.lang_choice import _LIST_ITEM
+from agent_memory.extract.rules.lang_negation import NO_BEFORE_PLACE, NO_SPANISH_NEXT
+from agent_memory.extract.rules.lang_reply import ANSWER_IN
 from agent_memory.extract.rules.lang_user import USER_RULES
-from agent_memory.extract.rules.languages import (
-    _ANSWER_IN,
-    _NO_BEFORE_PLACE,
-    _NO_SPANISH_NEXT,
-    _RULES,
-)
+from agent_memory.extract.rules.languages import RULES
 from agent_memory.extract.standing import _SPLICE
 from agent_memory.extract.text import _EMOTICON_TAIL, MAX_TEXT
 from agent_memory.transcripts.reader import Statement
@@ -65,13 +62,13 @@ def statement(kind: str, n: int) -> str:
 
 # patterns searched whole by --patterns (each was quadratic on some run kind: notes/28-leftover.md)
 PATTERNS: dict[str, re.Pattern[str]] = {
-    "answer_in": _ANSWER_IN,
+    "answer_in": ANSWER_IN,
     "installed": next(p for p, label, _, _ in USER_RULES if label == "Installed"),
     "emoticon_tail": _EMOTICON_TAIL,
-    "ja_we_use": next(p for p, _, _, sub in _RULES if sub == "ja_we_use"),  # a dotted tool name
+    "ja_we_use": next(p for p, _, _, sub in RULES if sub == "ja_we_use"),  # a dotted tool name
     "splice": _SPLICE,  # split() on a whole sentence: blanks before a dash
-    "no_spanish_next": _NO_SPANISH_NEXT,  # the next three: blank runs (matched at one place)
-    "no_before_place": _NO_BEFORE_PLACE,
+    "no_spanish_next": NO_SPANISH_NEXT,  # the next three: blank runs (matched at one place)
+    "no_before_place": NO_BEFORE_PLACE,
     "list_item": _LIST_ITEM,
 }
 

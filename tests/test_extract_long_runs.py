@@ -101,23 +101,23 @@ def test_a_tool_name_is_at_most_64_characters() -> None:
 
 
 def test_the_answer_language_question_look_ahead_is_bounded() -> None:
-    from agent_memory.extract.rules.languages import _ANSWER_IN
+    from agent_memory.extract.rules.lang_reply import ANSWER_IN
 
     # fullmatched (its only use) as before: a request, and the same words asked as a question
-    assert _ANSWER_IN.fullmatch("请用中文回答")
-    assert _ANSWER_IN.fullmatch("以后都说中文")
-    assert not _ANSWER_IN.fullmatch("你以后都说中文吗")
-    assert _ANSWER_IN.fullmatch("日本語で答えてください")
+    assert ANSWER_IN.fullmatch("请用中文回答")
+    assert ANSWER_IN.fullmatch("以后都说中文")
+    assert not ANSWER_IN.fullmatch("你以后都说中文吗")
+    assert ANSWER_IN.fullmatch("日本語で答えてください")
     # the look-ahead for a closing 吗 reads 30 characters, not the rest of a long text
-    assert _ANSWER_IN.match("以后都说中文" + "。" * 40 + "吗")
+    assert ANSWER_IN.match("以后都说中文" + "。" * 40 + "吗")
 
 
 def test_a_dotted_tool_name_is_read_up_to_16_parts() -> None:
     import re
 
-    from agent_memory.extract.rules.languages import _TOOL
+    from agent_memory.extract.rules.lang_words import TOOL
 
-    tool = re.compile(_TOOL)
+    tool = re.compile(TOOL)
     assert tool.match("next.js").group(1) == "next.js"  # type: ignore[union-attr]
     assert tool.match("@scope/pkg.core.v2").group(1) == "@scope/pkg.core.v2"  # type: ignore[union-attr]
     # each part after a dot is a start too: a longer chain is not scanned to its end from each
@@ -158,21 +158,21 @@ def test_a_dash_splice_is_read_from_the_first_blank_of_its_run() -> None:
 
 def test_what_follows_a_no_is_not_tried_inside_a_run_of_blanks() -> None:
     from agent_memory.extract.rules.lang_choice import _LIST_ITEM, choice
-    from agent_memory.extract.rules.languages import (
-        _BLANK_WORD,
-        _NO_BEFORE_PLACE,
-        _NO_SPANISH_NEXT,
+    from agent_memory.extract.rules.lang_negation import (
+        BLANK_WORD,
+        NO_BEFORE_PLACE,
+        NO_SPANISH_NEXT,
     )
 
     # matched right where a "no" ends, as the callers do
-    assert _NO_SPANISH_NEXT.match("no  lo toques", 2)
-    assert _NO_BEFORE_PLACE.match("no  GitHub", 2)
+    assert NO_SPANISH_NEXT.match("no  lo toques", 2)
+    assert NO_BEFORE_PLACE.match("no  GitHub", 2)
     # never from a blank after another blank: a search is not quadratic on a run of blanks
-    assert _NO_SPANISH_NEXT.match("no  lo toques", 3) is None
-    assert _NO_BEFORE_PLACE.match("no  GitHub", 3) is None
-    assert _NO_SPANISH_NEXT.search(" " * 3000 + "x") is None
-    assert _BLANK_WORD.match("no  toques", 2)
-    assert _BLANK_WORD.match("no  toques", 3) is None
+    assert NO_SPANISH_NEXT.match("no  lo toques", 3) is None
+    assert NO_BEFORE_PLACE.match("no  GitHub", 3) is None
+    assert NO_SPANISH_NEXT.search(" " * 3000 + "x") is None
+    assert BLANK_WORD.match("no  toques", 2)
+    assert BLANK_WORD.match("no  toques", 3) is None
     # a list item is matched right after its comma, not from a blank inside the blanks after it
     assert _LIST_ITEM.match("pnpm,  vite", 5)
     assert _LIST_ITEM.match("pnpm,  vite", 6) is None

@@ -411,7 +411,7 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
         or memory_note(statement)
         or bool(MEMORY_STRONG.match(lead))
         # "以后都用pnpm", "앞으로 pnpm을 사용해줘": the rules read "from now on" in other languages
-        # (languages._FROM_NOW); said so, a rule is meant to last as the English one is
+        # (rules/lang_scope._FROM_NOW); said so, a rule is meant to last as the English one is
         or rule == "language.from_now_on"
     )
 

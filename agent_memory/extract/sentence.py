@@ -13,7 +13,7 @@ from agent_memory.extract.dispatch import TASK_AIM, bare_np, clause_rules, imper
 from agent_memory.extract.filters import PRONOUNS, TIME_SUBJECT, content_words
 from agent_memory.extract.framed import ClauseClaim, Framed, framed, whole_sentence
 from agent_memory.extract.mode import REQUEST, sentence_mode, statement_before_question
-from agent_memory.extract.rules.languages import non_english
+from agent_memory.extract.rules.lang_words import non_english
 from agent_memory.extract.text import PROHIBITION, cap, strip_lead
 
 _RELATIVE_DAY = re.compile(

@@ -22,7 +22,8 @@ from agent_memory.extract.prepare import (
     without_quoted_latin,
 )
 from agent_memory.extract.rules.directives import Rule
-from agent_memory.extract.rules.languages import language_claims, non_english
+from agent_memory.extract.rules.lang_words import non_english
+from agent_memory.extract.rules.languages import language_claims
 from agent_memory.extract.sentence import JUST_ASKING, sentence_claims
 from agent_memory.extract.text import MAX_CLAIM, sentences, shorten, strip_lead, tidy, unmask
 from agent_memory.model.atom import normalize

@@ -2,8 +2,8 @@
 in the predicate — the commonest way Chinese, Japanese and Korean state a convention:
 "提交信息一律用英文", "文档以后统一放在 docs 下", "部署脚本永远不要直接改生产库", "テストは必ず
 pytest で書いてください", "ファイルを消す前に必ず確認すること", "커밋 메시지는 항상 영어로 작성해 주세요".
-The sentence-initial forms ("始终用中文", "常に…", "항상 …") are read in languages.py; here the
-topic comes before the marker.
+The sentence-initial forms ("始终用中文", "常に…", "항상 …") are read by the rule table
+(languages.RULES); here the topic comes before the marker.
 
 The grammar that tells a rule from a report ("页面总是显示空白", "测试每次运行都很慢", "常に差分が
 出る"): in Chinese the predicate after the marker opens with a verb of conduct (use, keep, put,
