@@ -3,13 +3,18 @@
 programming ("我是个编程小白", "プログラミングは全くわからない", "no sé programar"). A durable fact
 about the user that shapes every answer. Each entry matches one clause (the caller cuts the
 sentence at its commas); the claim is that clause in the user's words behind "User:" — or
-"User (not):" when it is said with a negation, so the polarity reads in English too."""
+"User (not):" when it is said with a negation, so the polarity reads in English too.
+`about_the_user` is that caller: the first clause an entry reads, unless the task at hand, a
+hedge, a question or a sigh binds it."""
 
 from __future__ import annotations
 
 import re
 
 from agent_memory.extract.filters import PATH_WORD
+from agent_memory.extract.rules.lang_negation import negated
+from agent_memory.extract.rules.lang_scope import HEAD, HEDGE, NOW, question, task_bound
+from agent_memory.extract.rules.lang_words import Hit
 
 # A Latin-lettered qualifier before the trade ("Flutter エンジニア", "iOS 개발자").
 _LATIN = r"(?:[A-Za-z][A-Za-z0-9.+#/-]*\s*)?"
@@ -359,3 +364,78 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "lives_at",
     ),
 ]
+
+
+# Where a run-on goes on to the next thing to do ("… e depois veja …", "…然后帮我…").
+_NEXT_THOUGHT = re.compile(
+    r"\s+(?:e\s+(?:depois|então|veja|verifique)|y\s+(?:luego|después|mira|revisa)|et\s+(?:puis|ensuite)|"
+    r"und\s+(?:dann|danach)|и\s+(?:потом|затем|посмотри)|e\s+poi)\b|然后|然後|并且|並且|但是",
+    re.I,
+)
+# The tools named on after a stack part's first one ("React + Vite", "FastAPI和PostgreSQL").
+_STACK_END = re.compile(
+    r"(?:\s+\d[\w.]*)?(?:\s*(?:[+/、,，&]|和|与|與|и|e|y|et|und|and|with|com|con|mit|で|を使って)\s*"
+    r"[A-Za-z][\w.+#/-]*(?:\s+\d[\w.]*)?)*"
+)
+_WORD_REST = re.compile(r"\S*")
+_VENTING = re.compile(r"[啊呀啦嘛哇]$|!|！")
+
+
+_CONCESSION = re.compile(
+    r"\s+(?:(?:auch|selbst)\s+wenn|mesmo\s+que|aunque|même\s+si|anche\s+se|даже\s+если)\b.*$", re.I
+)
+
+
+def _preferred(clause: str, pattern: re.Pattern[str]) -> str:
+    m = pattern.search(clause)
+    start = m.start() if m else 0
+    return _CONCESSION.sub("", clause[start:]).strip()
+
+
+def about_the_user(body: str, asked_last: bool = False) -> Hit | None:
+    """Who the user is or what they work on, said in a clause of its own: "…，我是个编程小白，
+    让我看懂" keeps the middle clause; a question or a task after it is another clause.
+    asked_last: the sentence ended with a question mark, so its last clause is the asking one
+    ("Esse projeto usa Next.js?")."""
+    clauses = HEAD.split(body)
+    for i, clause in enumerate(clauses):
+        clause = clause.strip()
+        if asked_last and i == len(clauses) - 1:
+            return None
+        for pattern, label, kind, sub in USER_RULES:
+            if not pattern.search(clause):
+                continue
+            # "现在安装了 X", "현재 X 설치했어": the tools installed are there now, and stay
+            said = NOW.sub(" ", clause) if label in ("Installed", "Has") else clause
+            if label == "Prefers":  # "por isso eu prefiro usar X": from the user's words on, and
+                # up to a concession ("…Ansatz, auch wenn es mehr Aufwand ist")
+                said = clause = _preferred(clause, pattern)
+            elif label == "Name":  # "…内 Lastname 인 Dallenger 를 페이지에 추가하자": the name only
+                named = pattern.search(clause)
+                said = clause = clause[named.start() : named.end()].strip() if named else clause
+            if (
+                label == "Location"
+            ):  # "…は ../api であり、必要ならこれを参照して": the place, said first
+                said = clause[: pattern.search(clause).end()]  # type: ignore[union-attr]
+                clause = said
+            if task_bound(said) or HEDGE.search(clause) or question(clause, clause):
+                return None
+            if _VENTING.search(clause):
+                return None  # "我是小白啊，我不会啊": a sigh over the task at hand
+            m = pattern.search(clause)
+            assert m is not None
+            if label in ("User", "Uses"):
+                # "…帮我创建一个skills 我是一个投资经理", "… configure meu wezterm com fish e depois
+                # veja …": from the user's words on, up to the run-on's next thing to do
+                clause = _NEXT_THOUGHT.split(clause[m.start() :], 1)[0].strip()
+            elif label == "Stack":
+                # "前端用React写一个登录页": the part and its tools, not the task done with them
+                clause = clause[: _STACK_END.match(clause, m.end()).end()]  # type: ignore[union-attr]
+            elif label == "Installed":
+                # "codex cli는 이미 설치되어있음 omc로 확인해줘": up to the end of its verb
+                rest = _WORD_REST.match(clause, m.end())
+                clause = clause[: rest.end() if rest else m.end()]
+            if label == "User" and negated(clause, body):
+                label = "User (not)"
+            return f"{label}: {clause}", kind, sub
+    return None

@@ -49,7 +49,7 @@ from agent_memory.extract.rules.lang_scope import (
 )
 from agent_memory.extract.rules.lang_setup import SETUP_RULES
 from agent_memory.extract.rules.lang_topic import TOPIC_RULES
-from agent_memory.extract.rules.lang_user import USER_RULES
+from agent_memory.extract.rules.lang_user import about_the_user
 from agent_memory.extract.rules.lang_words import CJK, KANA, NON_ENGLISH, TOOL, TOOL2, Hit
 
 # Sentence ends in these languages (CJK punctuation has no space after it).
@@ -121,7 +121,7 @@ def language_claims(text: str) -> list[Hit]:
             or SAVE_FIRST.match(sentence)
             or ADD_RULE_FIRST.match(sentence)
         )
-        hit = _sentence(sentence) if len(sentence) <= _MAX or asked else _about_the_user(sentence)
+        hit = _sentence(sentence) if len(sentence) <= _MAX or asked else about_the_user(sentence)
         closing = request and sentence != pieces[0] and not DURABLE.search(sentence)
         if hit and closing and hit[2] in _PLAIN:
             continue
@@ -218,7 +218,7 @@ def _sentence(sentence: str) -> Hit | None:
         return hit
     if len(body) < 4:
         return None
-    hit = _about_the_user(body, asked_last=asked_last)
+    hit = about_the_user(body, asked_last=asked_last)
     if hit:
         return hit
     if ADD_RULE_FIRST.match(body) and not asked_last:
@@ -377,21 +377,6 @@ def _dont_use(body: str) -> Hit | None:
     return None
 
 
-# Where a run-on goes on to the next thing to do ("… e depois veja …", "…然后帮我…").
-_NEXT_THOUGHT = re.compile(
-    r"\s+(?:e\s+(?:depois|então|veja|verifique)|y\s+(?:luego|después|mira|revisa)|et\s+(?:puis|ensuite)|"
-    r"und\s+(?:dann|danach)|и\s+(?:потом|затем|посмотри)|e\s+poi)\b|然后|然後|并且|並且|但是",
-    re.I,
-)
-# The tools named on after a stack part's first one ("React + Vite", "FastAPI和PostgreSQL").
-_STACK_END = re.compile(
-    r"(?:\s+\d[\w.]*)?(?:\s*(?:[+/、,，&]|和|与|與|и|e|y|et|und|and|with|com|con|mit|で|を使って)\s*"
-    r"[A-Za-z][\w.+#/-]*(?:\s+\d[\w.]*)?)*"
-)
-_WORD_REST = re.compile(r"\S*")
-_VENTING = re.compile(r"[啊呀啦嘛哇]$|!|！")
-
-
 def _before_the_asking(body: str) -> str:
     """ "我们要做一个…系统，知道了吗", "我用的是 X，怎么配置?": a fact said before the question still
     stands; the clauses before the first one asking ("" when the first clause asks)."""
@@ -401,66 +386,6 @@ def _before_the_asking(body: str) -> str:
             break
         said.append(clause)
     return "，".join(said)
-
-
-_CONCESSION = re.compile(
-    r"\s+(?:(?:auch|selbst)\s+wenn|mesmo\s+que|aunque|même\s+si|anche\s+se|даже\s+если)\b.*$", re.I
-)
-
-
-def _preferred(clause: str, pattern: re.Pattern[str]) -> str:
-    m = pattern.search(clause)
-    start = m.start() if m else 0
-    return _CONCESSION.sub("", clause[start:]).strip()
-
-
-def _about_the_user(body: str, asked_last: bool = False) -> Hit | None:
-    """Who the user is or what they work on, said in a clause of its own: "…，我是个编程小白，
-    让我看懂" keeps the middle clause; a question or a task after it is another clause.
-    asked_last: the sentence ended with a question mark, so its last clause is the asking one
-    ("Esse projeto usa Next.js?")."""
-    clauses = HEAD.split(body)
-    for i, clause in enumerate(clauses):
-        clause = clause.strip()
-        if asked_last and i == len(clauses) - 1:
-            return None
-        for pattern, label, kind, sub in USER_RULES:
-            if not pattern.search(clause):
-                continue
-            # "现在安装了 X", "현재 X 설치했어": the tools installed are there now, and stay
-            said = NOW.sub(" ", clause) if label in ("Installed", "Has") else clause
-            if label == "Prefers":  # "por isso eu prefiro usar X": from the user's words on, and
-                # up to a concession ("…Ansatz, auch wenn es mehr Aufwand ist")
-                said = clause = _preferred(clause, pattern)
-            elif label == "Name":  # "…内 Lastname 인 Dallenger 를 페이지에 추가하자": the name only
-                named = pattern.search(clause)
-                said = clause = clause[named.start() : named.end()].strip() if named else clause
-            if (
-                label == "Location"
-            ):  # "…は ../api であり、必要ならこれを参照して": the place, said first
-                said = clause[: pattern.search(clause).end()]  # type: ignore[union-attr]
-                clause = said
-            if task_bound(said) or HEDGE.search(clause) or question(clause, clause):
-                return None
-            if _VENTING.search(clause):
-                return None  # "我是小白啊，我不会啊": a sigh over the task at hand
-            m = pattern.search(clause)
-            assert m is not None
-            if label in ("User", "Uses"):
-                # "…帮我创建一个skills 我是一个投资经理", "… configure meu wezterm com fish e depois
-                # veja …": from the user's words on, up to the run-on's next thing to do
-                clause = _NEXT_THOUGHT.split(clause[m.start() :], 1)[0].strip()
-            elif label == "Stack":
-                # "前端用React写一个登录页": the part and its tools, not the task done with them
-                clause = clause[: _STACK_END.match(clause, m.end()).end()]  # type: ignore[union-attr]
-            elif label == "Installed":
-                # "codex cli는 이미 설치되어있음 omc로 확인해줘": up to the end of its verb
-                rest = _WORD_REST.match(clause, m.end())
-                clause = clause[: rest.end() if rest else m.end()]
-            if label == "User" and negated(clause, body):
-                label = "User (not)"
-            return f"{label}: {clause}", kind, sub
-    return None
 
 
 def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | None:
