@@ -282,12 +282,11 @@ def test_a_copy_of_a_transcript_adds_no_observation_and_no_pointer(project: Path
     # Read alone, the copy outside names the session's own transcript, not its folder.
     [dry] = gm_json(project, "extract", str(copies[0]))["atoms"]
     assert dry["source"] == atom["source"] and "backup" not in dry["source"]
-    # Another session (said so with --session) is another observation, as before.
+    # A --session its records contradict does not make the copy another session's evidence.
     (tmp_path / "other").mkdir()
     third = shutil.copy(original, tmp_path / "other" / original.name)
-    other = gm_json(project, "capture", str(third), "--session", "another-session", "--no-stage")
-    assert other["merged"] == [atom["id"]]
-    assert gm_json(project, "inspect", "--tier", "L1")["atoms"][0]["observations"] == 2
+    assert gm(project, "capture", str(third), "--session", "another-session", "--no-stage", check=False).returncode == 2
+    assert gm_json(project, "inspect", "--tier", "L1")["atoms"] == stored
 
 
 def test_a_transcript_that_grew_is_read_from_where_its_capture_stopped(project: Path) -> None:
@@ -364,7 +363,7 @@ def test_a_session_captured_by_id_is_not_captured_again_by_all(project: Path, tm
     listed = _session(project, 1, "2026-11-01", "Never push directly to main.")
     named = real / listed.relative_to(link)
     assert named.resolve() == listed.resolve() and str(named) != str(listed)
-    by_id = ["capture", str(named), "--session", "review-session", "--no-stage"]
+    by_id = ["capture", str(named), "--session", listed.stem, "--no-stage"]
     if first == "by-session":
         assert gm_json(project, *by_id)["new"]
         commits = _commits(project)
@@ -380,3 +379,50 @@ def test_a_session_captured_by_id_is_not_captured_again_by_all(project: Path, tm
     assert _commits(project) == commits
     [atom] = gm_json(project, "inspect", "--tier", "L1")["atoms"]
     assert atom["observations"] == 1 and len(atom["sessions"]) == 1, atom
+
+
+def _validate_errors(repo: Path) -> list[str]:
+    proc = gm(repo, "validate", "--output", "json", check=False)
+    return [e for e in json.loads(proc.stdout)["errors"] if "back-pointer" in e]
+
+
+def test_a_transcript_renamed_away_from_its_session_is_stored_as_its_records_say(project: Path) -> None:
+    """The session id in the records is the one Claude Code wrote: a transcript renamed away
+    from it keeps that session, and its back-pointers name that session's file (the local path
+    next to them still finds the renamed file), so `validate` has nothing to say."""
+    original = _session(project, 1, "2026-11-01", "Never push directly to main.")
+    renamed = original.rename(original.with_name("renamed-by-hand.jsonl"))
+    gm_json(project, "capture", str(renamed), "--no-stage")
+    [atom] = gm_json(project, "inspect", "--tier", "L1")["atoms"]
+    assert atom["sessions"] == ["eeeeeeee-0000-4000-8000-000000000001"]
+    pointers = {atom["source"], atom["first_source"], *(e["source"] for e in atom["evidence"])}
+    assert pointers == {f"~/.claude/projects/{slug_for(project.resolve())}/{original.name}#L1"}
+    assert _validate_errors(project) == []
+    why = gm_json(project, "inspect", "--why", atom["id"])
+    assert [e["status"] for e in why["evidence"]] == ["ok"]
+
+
+def test_capture_refuses_a_session_its_records_contradict(project: Path) -> None:
+    """`--session OTHER` on a transcript whose records name another session: exit 2 and a hint,
+    nothing stored (it stored atoms whose sessions disagreed with their back-pointers). The
+    records' own id, or a transcript that names none, is taken."""
+    path = _session(project, 1, "2026-11-01", "Never push directly to main.")
+    commits = _commits(project)
+    proc = gm(project, "capture", str(path), "--session", "another-session", "--no-stage", check=False)
+    assert proc.returncode == 2, proc
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 2 and "eeeeeeee-0000-4000-8000-000000000001" in lines[0]
+    assert lines[1].startswith("hint: ")
+    assert _commits(project) == commits
+    assert gm_json(project, "capture", str(path), "--session", "eeeeeeee-0000-4000-8000-000000000001",
+                   "--no-stage")["new"]  # fmt: skip
+    # records without a session id: --session names it, and the pointers follow
+    bare = path.with_name("unnamed.jsonl")
+    bare.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "sessionId"}) + "\n"
+                            for line in _session(project, 2, "2026-11-02", "Always use pnpm, not npm.")
+                            .read_text().splitlines()))  # fmt: skip
+    _session(project, 2, "2026-11-02", "x").unlink()
+    gm_json(project, "capture", str(bare), "--session", "given-session", "--no-stage")
+    pnpm = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if "pnpm" in a["claim"])
+    assert pnpm["sessions"] == ["given-session"] and pnpm["source"].endswith("/given-session.jsonl#L1"), pnpm
+    assert _validate_errors(project) == []

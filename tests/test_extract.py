@@ -724,7 +724,7 @@ def test_atoms_are_schema_valid_for_every_fixture() -> None:
 def test_pointer_is_canonical_whatever_the_os_path(tmp_path: Path) -> None:
     config = tmp_path / "Custom Claude"
     path = _write(
-        config / "projects" / "C--Users-jane-proj" / "sess-1.jsonl", [_user("never push to main")]
+        config / "projects" / "C--Users-jane-proj" / "sess-1.jsonl", [_user("never push to main", session="sess-1")]
     )
     [atom] = extract_transcript(path, "proj").atoms
     assert atom["source"] == "~/.claude/projects/C--Users-jane-proj/sess-1.jsonl#L1"

@@ -315,7 +315,8 @@ def test_session_and_timestamp_fallbacks(tmp_path: Path) -> None:
         ("later", "s-1", "2026-03-02T21:59:59Z"),
         ("after", "abc-123", "2026-03-02T21:59:59Z"),
     ]
-    assert [s.session_id for s in T.iter_statements(path, session="forced/id")] == ["forced-id"] * 3
+    # a session given names the records that carry none; a record's own id wins
+    assert [s.session_id for s in T.iter_statements(path, session="given/id")] == ["given-id", "s-1", "given-id"]
 
 
 # --- bad input ----------------------------------------------------------------------------------
@@ -644,8 +645,9 @@ def test_one_identity_names_the_transcript_everywhere(tmp_path: Path) -> None:
 def test_a_transcript_outside_the_projects_folder_names_the_session_it_copies(tmp_path: Path) -> None:
     """A copy or an export sits in a folder Claude Code never filed it under: its pointer is
     the one of the transcript it copies — the slug of its recorded cwd and its recorded
-    session — never `~/.claude/projects/<the folder it sits in>/…`. Inside a projects folder,
-    and where nothing is recorded, the file's place is all there is."""
+    session — never `~/.claude/projects/<the folder it sits in>/…`. Inside a projects folder the
+    folder is the slug (a file renamed there still names its recorded session), and where
+    no cwd is recorded, the file's place is all there is to the slug."""
     from agent_memory.extract.pipeline import extract_transcript
     from agent_memory.transcripts.identity import Transcript
 
@@ -657,9 +659,10 @@ def test_a_transcript_outside_the_projects_folder_names_the_session_it_copies(tm
     sub = _write(tmp_path / "backup" / "0b1c-2d" / "subagents" / "agent-a1.jsonl", records)
     assert Transcript.of(sub).pointer == "~/.claude/projects/-w-my-app/agent-a1.jsonl"
     filed = _write(tmp_path / "projects" / "-elsewhere" / "abc.jsonl", records)
-    assert Transcript.of(filed).pointer == "~/.claude/projects/-elsewhere/abc.jsonl"
+    assert Transcript.of(filed).pointer == "~/.claude/projects/-elsewhere/0b1c-2d.jsonl"
     silent = _write(tmp_path / "backup" / "abc.jsonl", [_user("Never push to main.", cwd=None)])
-    assert Transcript.of(silent).pointer == "~/.claude/projects/backup/abc.jsonl"
+    # no cwd recorded: the folder is the slug; the session its record names is still its name
+    assert Transcript.of(silent).pointer == "~/.claude/projects/backup/s-1.jsonl"
 
 
 def test_the_ledger_reads_its_first_format_and_keeps_the_latest_line(tmp_path: Path) -> None:

@@ -217,6 +217,8 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
             f"{path.name} is a transcript of {found[0]}, not of this repository ({project}): nothing captured",
             hint=f"capture it in its own repository (git -C {there} memory capture {path}), "
                  "or pass --force to learn from it here")
+    if args.session:
+        _check_session(path, args.session)
     store = L1Store(repo)
     tip = store.tip()
     try:
@@ -274,6 +276,18 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
     if warning:
         out.say(f"  {warning}")
     return out
+
+
+def _check_session(path: Path, session: str) -> None:
+    """`--session` names a transcript's session only when its records name none: one that
+    contradicts them is refused (the atoms' sessions would disagree with their back-pointers,
+    and the same session's lines would count as another session's)."""
+    from agent_memory.transcripts.identity import Transcript, safe_session
+
+    recorded = Transcript.of(path).recorded
+    if recorded is not None and recorded != safe_session(session):
+        raise UsageError(f"{path.name} is a transcript of session {recorded}, not {session}: nothing captured",
+                         hint=f"drop --session (its records name the session): git memory capture {path}")
 
 
 # --- every transcript of the project -------------------------------------------------------------

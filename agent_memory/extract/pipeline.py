@@ -250,7 +250,7 @@ def extract_transcript(
 
     strict=True raises OSError when the file cannot be opened; strict=False (the SessionEnd
     path) never raises: it returns what it could read and says why in `error`."""
-    transcript = Transcript.of(path)
+    transcript = Transcript.of(path, session)  # a Transcript given was named with its session
     stats = ReadStats()
     project = safe_project(project)
     statements: list[Statement] = []

@@ -324,7 +324,8 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
     caps and expiry run in the same commit (what a single capture wants; a backfill applies
     them once at the end with `enforce_limits`, so an atom seen early and again late in the
     history is not evicted in between)."""
-    transcript = Transcript.of(os.path.abspath(path))  # read and pointed to as named
+    # read as named; its records' session, else `session`, names it (pointers and sessions agree)
+    transcript = Transcript.of(os.path.abspath(path), session)
     key = transcript_key(path)
     ledger = ledger if ledger is not None else Ledger(store.repo.common_dir)
     signature = file_signature(transcript.path)
@@ -342,7 +343,7 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
         return TranscriptCapture(CaptureResult(commit=None), read, stats.skipped_lines, 0, why)
     incoming = [*extracted.atoms, *extracted.pending]
     sessions = sorted({s for a in incoming for s in a["sessions"]})
-    session_id = session or (sessions[0] if len(sessions) == 1 else None)
+    session_id = sessions[0] if len(sessions) == 1 else transcript.session if not sessions else None
     result = capture_atoms(store, incoming, session_id, transcript.pointer, limits)
     for failed in extracted.failed_statements:
         log_error(f"capture {transcript.pointer}: skipped a statement the extractor failed on: "

@@ -1,7 +1,12 @@
 """One transcript's identity, worked out once per transcript and handed to everything that
 names it: the file read, the canonical back-pointer its atoms carry, where it
-sits on this machine (kept next to the pointer in the local-only L1 evidence), and the session
-its file name gives (a record's own `sessionId`, or a caller's override, still wins).
+sits on this machine (kept next to the pointer in the local-only L1 evidence), and its session.
+
+The session is the one its records name (`sessionId`, what Claude Code wrote): a transcript
+renamed away from `<session>.jsonl`, or copied elsewhere, keeps it, and its back-pointer names
+that session's file, so an atom's `sessions` and its back-pointers always agree (`validate`
+checks it). Only when the records name none does a caller's session (`capture --session`), else
+the file name, say it. A subagent's file (`agent-*.jsonl`) keeps its own name.
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_memory.model.paths import (
-    canonical_pointer,
     session_from_filename,
     slug_for,
     transcript_slug_and_name,
@@ -33,15 +37,27 @@ class Transcript:
     path: Path  # what is read, as given (absolute when it came from `of`)
     pointer: str  # `~/.claude/projects/<slug>/<file>.jsonl`, the back-pointer without `#L<n>`
     local: str | None  # where it is here: `~/`-relative under the home directory, else absolute
-    session: str  # from the file name
+    session: str  # the records' session, else the caller's, else the file name's
+    recorded: str | None = None  # the session its first records name (None: they name none)
 
     @classmethod
-    def of(cls, path: str | os.PathLike[str] | Transcript) -> Transcript:
+    def of(cls, path: str | os.PathLike[str] | Transcript, session: str | None = None) -> Transcript:
+        """The identity of the transcript at `path`; `session` names it only when its records
+        name no session (theirs wins: see `recorded` for a caller that must refuse a mismatch)."""
         if isinstance(path, Transcript):
             return path
         text = os.fspath(path)
-        pointer = _origin_pointer(text) or canonical_pointer(text, 1).rpartition("#")[0]
-        return cls(Path(text), pointer, _local_path(text), safe_session(session_from_filename(text)))
+        cwd, recorded = _recorded(text)
+        sid = recorded or (safe_session(session) if session and session.strip() else None)
+        slug, name = transcript_slug_and_name(text)
+        if "projects" not in Path(text.replace("\\", "/")).parts[:-1] and cwd is not None:
+            # a copy outside any `projects/<slug>/` folder (an export, a backup): the folder it
+            # sits in is no project folder Claude Code ever had
+            slug = slug_for(cwd)
+        if sid is not None and not name.startswith("agent-"):
+            name = f"{sid}.jsonl"
+        sid = sid or safe_session(session_from_filename(text))
+        return cls(Path(text), f"~/.claude/projects/{slug}/{name}", _local_path(text), sid, recorded)
 
     def at(self, line: int) -> str:
         """The back-pointer to one line."""
@@ -70,16 +86,9 @@ def open_regular_fd(path: str | os.PathLike[str]) -> tuple[int, int]:
         raise
 
 
-def _origin_pointer(transcript: str, max_lines: int = 200) -> str | None:
-    """For a transcript outside any `projects/<slug>/` folder (a copy, an export): the pointer of
-    the file it is a copy of, `~/.claude/projects/<slug of its recorded cwd>/<its recorded
-    session>.jsonl` (a subagent's file keeps its name), from its first records. Taken from the
-    folder it sits in, the pointer named a project folder that never existed
-    (`~/.claude/projects/backup/…`). None inside a `projects/` folder, or when nothing is
-    recorded (the folder is then all there is to go by)."""
-    parts = Path(transcript.replace("\\", "/")).parts
-    if "projects" in parts[:-1]:
-        return None
+def _recorded(transcript: str, max_lines: int = 200) -> tuple[str | None, str | None]:
+    """(cwd, session) the first records of a transcript name, each None when they name none
+    (or the file cannot be read: reading it then says why)."""
     cwd = session = None
     try:
         # Not a plain open(): a FIFO would block it until a writer came (never), and the
@@ -95,19 +104,16 @@ def _origin_pointer(transcript: str, max_lines: int = 200) -> str | None:
                     continue  # a torn or oversized line: the next one may say
                 if not isinstance(record, dict):
                     continue
-                if isinstance(record.get("cwd"), str) and record["cwd"]:
+                found = record.get("sessionId")
+                if session is None and isinstance(found, str) and found.strip():
+                    session = safe_session(found)
+                if cwd is None and isinstance(record.get("cwd"), str) and record["cwd"]:
                     cwd = record["cwd"]
-                    found = record.get("sessionId")
-                    session = safe_session(found) if isinstance(found, str) and found.strip() else None
+                if cwd is not None and session is not None:
                     break
     except OSError:
-        return None
-    if cwd is None:
-        return None
-    _, name = transcript_slug_and_name(transcript)
-    if session is not None and not name.startswith("agent-"):
-        name = f"{session}.jsonl"
-    return f"~/.claude/projects/{slug_for(cwd)}/{name}"
+        pass
+    return cwd, session
 
 
 def _local_path(transcript: str) -> str | None:

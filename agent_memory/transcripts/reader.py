@@ -342,9 +342,7 @@ def statement_text(record: dict[str, Any]) -> str | None:
 # --- statements and tool errors ---------------------------------------------------------------
 
 
-def _session_of(data: dict[str, Any], fallback: str, override: str | None) -> str:
-    if override:
-        return override
+def _session_of(data: dict[str, Any], fallback: str) -> str:
     value = data.get("sessionId")
     if isinstance(value, str) and value.strip():
         return safe_session(value)
@@ -360,16 +358,15 @@ def iter_events(
     """One pass: user statements and shell tool errors, in file order, from `start` when
     given (see iter_records).
 
-    `session` overrides the session id recorded in the file. Statement timestamps fall back to
-    the last timestamp seen earlier in the file (records without one are rare)."""
+    A record's own `sessionId` is its session; `session` (else the transcript's: see
+    `Transcript.of`) names the session of records that carry none. Statement timestamps fall back
+    to the last timestamp seen earlier in the file (records without one are rare)."""
     stats = stats if stats is not None else ReadStats()
     path = source.path if isinstance(source, Transcript) else source
-    fallback = (
-        source.session
-        if isinstance(source, Transcript)
-        else safe_session(session_from_filename(path))
-    )
-    override = safe_session(session) if session else None
+    if isinstance(source, Transcript):
+        fallback = source.session
+    else:
+        fallback = safe_session(session or session_from_filename(path))
     subagent = is_subagent_file(path)
     calls = ToolCalls()
     quoted = _AssistantLines()
@@ -405,7 +402,7 @@ def iter_events(
                     rec.line,
                     queued,
                     ts,
-                    _session_of(data, fallback, override),
+                    _session_of(data, fallback),
                     "prompt",
                     cwd,
                     version,
@@ -413,7 +410,7 @@ def iter_events(
             continue
         if kind != "user":
             continue
-        sid = _session_of(data, fallback, override)
+        sid = _session_of(data, fallback)
         cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
         version = data.get("version") if isinstance(data.get("version"), str) else None
         if not subagent:
