@@ -491,6 +491,48 @@ def bytes_read_probe(event: str) -> str:
     )
 
 
+def _session_start_bytes(project: Path) -> tuple[int, str | None]:
+    """(bytes the session-start hook read, the context it injected), counted in a process of its own."""
+    proc = subprocess.run(
+        [sys.executable, "-c", bytes_read_probe("session-start"), payload("session-start", project)],
+        cwd=project, capture_output=True, env={**hook_env(), "PYTHONPATH": str(Path(__file__).parent.parent)},
+        timeout=120,
+    )  # fmt: skip
+    out = proc.stdout.decode()
+    return int(proc.stderr.decode().strip().splitlines()[-1]), (
+        json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else None
+    )
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts the bytes read in /proc/self/io")
+def test_session_start_after_an_append_reads_the_tail_of_a_big_adopted_log(project: Path) -> None:
+    """The miss that follows an adopt (a line appended to a big adopted.log) reads what was
+    appended, from where the saved fold of the log stopped (the one the per-prompt hook keeps),
+    not the whole file again (40 MB: 1.5–1.8 s); a rewrite is still read whole. Counted in
+    bytes read (/proc/self/io `rchar`), never timed."""
+    pnpm = PNPM
+    commit_tier(project, "L2", [l2(PUSH), l2(pnpm)])
+    log = project / ".memory" / "adopted.log"
+    log.write_text(format_entry(LogEntry(op="adopt", atom=l2(PUSH), at="2026-03-02T00:00:00Z")))
+    _grow_with_churn(log, 8 << 20)
+    size = log.stat().st_size
+    first, context = _session_start_bytes(project)
+    assert first > size and context is not None and claims_in(context, pnpm) == 0  # nothing saved yet: read whole
+    with log.open("ab") as fh:  # as adopt appends
+        fh.write(format_entry(LogEntry(op="adopt", atom=l2(pnpm), at="2026-04-01T00:00:00Z")).encode())
+    read, context = _session_start_bytes(project)
+    # what is read besides the appended line: the cache key's and the fold's 64 KB windows
+    # (~0.5 MB in all), the saved fold, and the modules a miss imports
+    assert read < size // 4, read
+    assert context is not None and claims_in(context, pnpm) == 1 and context == context_verb(project)
+    # cut back (an adoption rolled back): not a tail, read whole, and right
+    with log.open("r+b") as fh:
+        fh.truncate(size)
+    read, context = _session_start_bytes(project)
+    assert read > size and context is not None and claims_in(context, pnpm) == 0
+    assert errors(project) == []
+
+
 def _grow_with_churn(log: Path, size: int) -> None:
     """Append pin/unpin lines of the PUSH atom to `log` until it holds `size` bytes (a big log
     whose held atoms do not change)."""

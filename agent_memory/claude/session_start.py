@@ -5,7 +5,8 @@ small one — and memory file contents — only the atoms a block shows are inje
 index and the `memory/atoms` tip, the git config that names the project, the code that
 renders it), so a warm start costs a few stats and reads.
 
-A miss renders it like `git memory context`, from the committed files, on the standard
+A miss renders it like `git memory context`, from the committed files (each adopted.log read
+from where the fold the per-prompt hook keeps stopped: store/recall/adopted.held_logs), on the standard
 library alone (no jsonschema, pygit2, GitPython — nor json, re, dataclasses,
 typing or pathlib; tests/test_context.py fails when one is imported on this path). The
 contested tags come from the recall index; when that is stale or missing the hook
@@ -40,7 +41,8 @@ _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
                  "committed/render.py", "store/contradictions.py", "committed/tiers.py",
                  "committed/templates.py", "model/atom.py", "model/paths.py", "model/fastjson.py",
                  "store/recall/files.py", "store/recall/index.py", "committed/verdicts.py",
-                 "committed/guarded.py", "committed/reviewed.py")  # fmt: skip
+                 "committed/guarded.py", "committed/reviewed.py", "committed/log_fold.py",
+                 "store/recall/adopted.py")  # fmt: skip
 
 
 def session_start_line(repo: Location, tip: str) -> str:
@@ -163,6 +165,7 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
     from agent_memory.model.fastjson import additional_context
     from agent_memory.model.policy import check_context_size
     from agent_memory.store.recall import files as recall
+    from agent_memory.store.recall.adopted import held_logs
 
     state, common, work = repo.state, repo.common, repo.work
     tip = read_ref(common, ATOMS_REF)
@@ -188,7 +191,12 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
     # Only what a tier's block shows a reviewer is injected, never a log line alone; and
     # nothing the commit guard refuses, even a line that reached the files around the hooks
     # (the verdicts are remembered, the guard loaded rarely).
-    (l2, l2_unshown), (l3, l3_unshown) = reviewed_atoms(work, "L2"), reviewed_atoms(memory_home_dir(), "L3")
+    # Each log read from where the fold the per-prompt hook (or the last start) saved stopped:
+    # a log that grew by a line costs a tail read, not the whole file (40 MB: ~1.5 s).
+    home = memory_home_dir()
+    logs = held_logs(state, [root for root in (work, home) if root])
+    (l2, l2_unshown) = reviewed_atoms(work, "L2", logs[work] if work else None)
+    (l3, l3_unshown) = reviewed_atoms(home, "L3", logs[home])
     l2, l3 = verdicts.shown(state, l2, l3)
     unshown = {"L2": l2_unshown, "L3": l3_unshown}
     ctx = context.build_context(l2, l3, contested, project_name(repo), unshown)

@@ -13,6 +13,8 @@ if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook 
     from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
+    from agent_memory.model.atom import Atom as StoredAtom
+
     Atom = Mapping[str, Any]
     StrPath = str | os.PathLike[str]
 
@@ -116,27 +118,40 @@ def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]") -> 
             return Adopted(cached[1], cached[2], cached[3])
         except TypeError:
             pass
-    from agent_memory.committed.log_fold import held_since
     from agent_memory.committed.reviewed import reviewed_atoms
 
-    folds_path = os.path.join(state, ADOPTED_LOGS_CACHE)
+    logs = held_logs(state, [root for root, _ in present])
+    atoms: list[Atom] = []
+    for root, tier in present:
+        # never through a linked `.memory` folder, log or memory file
+        atoms += reviewed_atoms(root, tier, logs[root])[0]
+    found = Adopted.of(atoms)
+    _write_cache(cache, (sig, tuple(found.ids), tuple(found.claims),
+                         tuple(tuple(sorted(t)) for t in found.token_sets)))  # fmt: skip
+    return found
+
+
+def held_logs(state_dir: "StrPath", roots: "Sequence[str]") -> "dict[str, dict[str, StoredAtom]]":
+    """What the adopted.log under each of `roots` holds (as `tiers.held`), each read from
+    where the fold saved in `state_dir` stopped (committed/log_fold.py: only what was appended
+    since, unless the log was rewritten), and the folds saved again. Shared by the per-prompt
+    hook and session start, so a log that grew is read whole at most once by either. A line
+    that is not UTF-8 is left out and logged, once (when it is read). Never raises."""
+    from agent_memory.committed.log_fold import held_since
+
+    folds_path = os.path.join(os.fspath(state_dir), ADOPTED_LOGS_CACHE)
     saved = _read_cache(folds_path)
     if not isinstance(saved, dict):
         saved = {}
     folds: dict[str, object] = {}
-    atoms: list[Atom] = []
-    for root, tier in present:
-        held, folds[root], bad = held_since(root, saved.get(root))
+    out: dict[str, dict[str, StoredAtom]] = {}
+    for root in roots:
+        out[root], folds[root], bad = held_since(root, saved.get(root))
         if bad:
             from agent_memory.gitio.state import log_error
 
             log_error(f"{os.path.join(root, ADOPTED_LOG)}: {bad[0]}: that line was left out; "
                       "`git memory validate` names every bad line", root)  # fmt: skip
-        # never through a linked `.memory` folder, log or memory file
-        atoms += reviewed_atoms(root, tier, held)[0]
-    found = Adopted.of(atoms)
     if folds != saved:
         _write_cache(folds_path, folds)
-    _write_cache(cache, (sig, tuple(found.ids), tuple(found.claims),
-                         tuple(tuple(sorted(t)) for t in found.token_sets)))  # fmt: skip
-    return found
+    return out
