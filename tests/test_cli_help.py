@@ -133,9 +133,11 @@ def test_man_page_from_a_wheel_install(tmp_path: Path) -> None:
 
 
 def test_man_page_from_an_editable_install(tmp_path: Path) -> None:
-    """`pip install -e` (the README's development set-up) installs no data files, so man had no
-    page for `git memory --help` (git's own `man git-memory`, which runs nothing of ours).
-    The first git memory command links the checkout's page where the wheel puts it."""
+    """`pip install -e` (the README's install) installed no data files (setuptools asks the
+    distribution a `has_data()` it does not have; setup.py gives it one), so man had no page for
+    `git memory --help` — git's own `man git-memory`, which runs nothing of ours — until a first
+    `git memory` command linked the checkout's page. The install puts it there now: the very
+    first call finds it."""
     if shutil.which("man") is None:
         pytest.skip("no man on this machine")
     venv = tmp_path / "venv"
@@ -145,21 +147,22 @@ def test_man_page_from_an_editable_install(tmp_path: Path) -> None:
                              env=_pip_env())
     if install.returncode != 0:
         pytest.skip(f"cannot install editable here: {install.stderr.strip().splitlines()[-1:]}")
+    page = venv / "share" / "man" / "man1" / "git-memory.1"
+    assert page.is_file() and page.read_bytes() == (ROOT / "man" / "git-memory.1").read_bytes()
     _deps_into(venv / "bin" / "python")
     env = _man_env(venv)
-    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import agent_memory; print(agent_memory.__file__)"],
-                           capture_output=True, text=True, env=env, check=True, cwd=tmp_path).stdout.strip()
-    assert where == str(ROOT / "agent_memory" / "__init__.py"), "the test must run an editable install of this tree"
-    page = venv / "share" / "man" / "man1" / "git-memory.1"
-    installed = page.exists()  # not by setuptools 84 (the defect); a later one may
-    help_text = subprocess.run(["git", "memory", "help"], cwd=tmp_path, capture_output=True, text=True, env=env)
-    assert help_text.returncode == 0 and "git memory adopt" in help_text.stdout and help_text.stderr == ""
-    assert installed or (page.is_symlink() and page.resolve() == (ROOT / "man" / "git-memory.1").resolve())
+    # the first command of the install: nothing of ours has run yet
     proc = subprocess.run(["git", "memory", "--help"], cwd=tmp_path, capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     assert "GIT-MEMORY(1)" in proc.stdout
     for verb in ("init", "capture", "inspect", "adopt", "deinit", "log"):
         assert f"git memory {verb}" in proc.stdout
+    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import agent_memory; print(agent_memory.__file__)"],
+                           capture_output=True, text=True, env=env, check=True, cwd=tmp_path).stdout.strip()
+    assert where == str(ROOT / "agent_memory" / "__init__.py"), "the test must run an editable install of this tree"
+    help_text = subprocess.run(["git", "memory", "help"], cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert help_text.returncode == 0 and "git memory adopt" in help_text.stdout and help_text.stderr == ""
+    assert page.is_file() and not page.is_symlink()  # the installed page is left alone (cli/manlink.py)
 
 
 def test_the_page_is_linked_only_into_an_editable_install_of_the_running_checkout(tmp_path: Path) -> None:

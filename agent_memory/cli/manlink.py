@@ -3,8 +3,11 @@
 `git memory --help` never reaches this package: git turns it into `git help memory` and runs
 `man git-memory`, and man finds the page from PATH (`<prefix>/bin` → `<prefix>/share/man`),
 where a wheel installs it (pyproject's data-files). An editable install (`pip install -e`, the
-README's development set-up) installs no data files, so man found no page and nothing of ours
-ran to say why. So every `git memory` command run from an editable install of its own
+README's development set-up) installed no data files (setuptools asks the distribution a
+`has_data()` it lacks; the checkout's setup.py now gives it one, so such an install carries the
+page from its first call), so man found no page and nothing of ours ran to say why. For an
+editable install made before that, or by a backend that still skips data files, every
+`git memory` command run from an editable install of its own
 checkout links that checkout's `man/git-memory.1` where the wheel would have put it
 (`<prefix>/share/man/man1/`), once: the link follows the page as the checkout changes. Nothing
 else is ever written; a wheel's page, or any file there, is left alone; a failure is silent
