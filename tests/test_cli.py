@@ -173,3 +173,31 @@ def test_capture_flag_combinations_that_mean_nothing_are_usage_errors(repo: Path
     assert gm(repo, "capture", "--transcript", "x.jsonl", "--since", "2026-01-01", check=False).returncode == 2
     assert gm(repo, "capture", "--all", "--session", "abc", check=False).returncode == 2
     assert gm(repo, "capture", "--all", "--since", "yesterday", check=False).returncode == 2
+
+
+def test_log_reads_one_clock_when_the_clock_is_pinned(captured: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With AGENT_MEMORY_NOW pinned (2026-11-06) and git's clock another (GIT_COMMITTER_DATE
+    2026-11-01, as conftest pins it), memory/atoms' commits were dated by the pinned clock and
+    the branch's by git's: `log` listed the captures after the adoption they led to. Every
+    commit now carries git's clock, and dates of other zones are compared as times."""
+    write_session(captured, "ffffffff-0000-4000-8000-000000000003", "2026-11-03",
+                  [{"user": "Never force-push to the release branch."}])
+    gm(captured, "capture", "--all")
+    (atom,) = [a for a in gm_json(captured, "inspect", "--tier", "L1")["atoms"] if "release branch" in a["claim"]]
+    gm(captured, "adopt", "--all")
+    gm(captured, "pin", atom["id"])
+    commits = gm_json(captured, "log", atom["id"])["commits"]
+    assert [c["op"] for c in commits] == ["pin", "held", "adopt", "stage", "capture", "capture", "capture"], commits
+    assert {c["date"] for c in commits} == {"2026-11-01T12:00:00+00:00"}
+    for c in commits:
+        assert c["op"] == "stage" or c["date"] == git(captured, "show", "-s", "--format=%cI", c["oid"]).strip().replace("Z", "+00:00")
+    # a branch commit dated in another zone, then a capture later in time (earlier as a string)
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-11-02T01:00:00+09:00")
+    gm(captured, "unpin", atom["id"])
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-11-01T20:00:00Z")
+    write_session(captured, "ffffffff-0000-4000-8000-000000000004", "2026-11-04",
+                  [{"user": "Never force-push to the release branch."}])
+    gm(captured, "capture", "--all", "--no-stage")
+    commits = gm_json(captured, "log", atom["id"])["commits"]
+    assert [(c["op"], c["date"]) for c in commits[:2]] == [
+        ("capture", "2026-11-01T20:00:00+00:00"), ("unpin", "2026-11-01T16:00:00+00:00")], commits

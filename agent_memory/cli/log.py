@@ -44,8 +44,20 @@ MEANING = {
 }
 
 
+def _utc(date: str) -> str:
+    """A date git printed (`%cI`, a reflog's iso-strict), in UTC: the streams of several refs
+    are merged by comparing these strings, and commits made in other zones (the user's own,
+    the L1 store's UTC) must compare as times."""
+    from agent_memory.model.clock import parse_time
+
+    try:
+        return parse_time(date).isoformat(timespec="seconds")
+    except (ValueError, OverflowError):
+        return date
+
+
 def _entry(entry: git.LogEntry, op: str, where: str) -> dict[str, str]:
-    return {"oid": entry.oid, "op": op, "date": entry.date, "ref": where,
+    return {"oid": entry.oid, "op": op, "date": _utc(entry.date), "ref": where,
             "session": trailer(entry.body, "Session-Id") or "", "subject": entry.subject}
 
 
@@ -95,7 +107,7 @@ def _branch_history(repo: git.Repo, atom_id: str, label: str = "") -> list[dict[
         if promotion:
             # A staging commit is dated by its evidence (deterministic re-staging): when it was
             # staged is the first reflog entry of memory/review that contains it.
-            item["date"] = next((when for tip, when in stagings
+            item["date"] = next((_utc(when) for tip, when in stagings
                                  if tip == entry.oid or porcelain.is_ancestor(repo, entry.oid, tip)), item["date"])
         out.append(item)
     for oid in adopt_commits:

@@ -631,7 +631,33 @@ def commit_tree(repo: Repo, oid: str, where: str | None = None) -> str:
 def tool_signature(when: int | None = None) -> pygit2.Signature:
     import pygit2
 
-    return pygit2.Signature(TOOL_NAME, TOOL_EMAIL, int(when if when is not None else time.time()), 0)
+    return pygit2.Signature(TOOL_NAME, TOOL_EMAIL, int(when if when is not None else committer_time()), 0)
+
+
+def committer_time(cwd: str | os.PathLike[str] = ".") -> int:
+    """When git would date a commit made now: `GIT_COMMITTER_DATE` when it is set (as git
+    reads it), else the wall clock. Never `AGENT_MEMORY_NOW`: the commits of memory/atoms are
+    dated by the clock that dates the commits `git commit` makes on the branch, so an atom's
+    history (`git memory log`) reads in one clock, pinned or not."""
+    value = os.environ.get("GIT_COMMITTER_DATE", "").strip()
+    if not value:
+        return int(time.time())
+    raw = value.removeprefix("@").split()
+    if raw and raw[0].isdigit() and (len(raw) == 1 or (len(raw) == 2 and raw[1][:1] in "+-")):
+        return int(raw[0])  # git's internal form, `<seconds> <zone>` or `@<seconds>`
+    if value.endswith("Z") or (len(value) > 6 and value[-6] in "+-" and value[-3] == ":"):
+        from agent_memory.model.clock import parse_time
+
+        try:
+            return int(parse_time(value).timestamp())
+        except (ValueError, OverflowError):
+            pass
+    # any other form git takes (RFC 2822, a date without a zone, "yesterday"): as git reads it
+    proc = run_git(cwd, "var", "GIT_COMMITTER_IDENT", check=False)
+    parts = proc.stdout.split()
+    if proc.returncode == 0 and len(parts) >= 2 and parts[-2].isdigit():
+        return int(parts[-2])
+    return int(time.time())
 
 
 # git's object type numbers, as libgit2's object database takes them.

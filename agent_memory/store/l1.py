@@ -496,7 +496,7 @@ class L1Store:
         tree = git.build_tree(self.repo, snap.tree, blobs, written)
         message = format_message(change.subject, change.body, change.trailers)
         return git.create_commit(self.repo, tree, [snap.tip] if snap.tip else [], message,
-                                 when=int(now_utc().timestamp()), written=written)
+                                 written=written)
 
     def _migrate(self, snap: Snapshot) -> None:
         """One commit that moves a flat store to the fan-out layout and builds `index/`."""
@@ -530,7 +530,7 @@ class L1Store:
              "index/ keeps the counts and contradiction subjects a write looks up."],
             [("Op", "migrate")])  # fmt: skip
         oid = git.create_commit(self.repo, tree, [snap.tip] if snap.tip else [], message,
-                                when=int(now_utc().timestamp()), written=written)
+                                written=written)
         try:
             git.cas_update_ref(self.repo, git.ATOMS_REF, oid, snap.tip, "agent-memory: migrate", written)
         except RefMovedError:
