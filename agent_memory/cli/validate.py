@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -256,7 +257,7 @@ def _store_atoms(store: L1Store, checked: list[str], warnings: list[str]) -> lis
         where = f"memory/atoms:atoms/{ident}.json"
         errors += [f"{where}: {e}" for e in atom_errors(atom)]
         errors += [f"{where}: {e}" for e in _pointer_errors(atom)]
-        gone += not _transcript_exists(str(atom.get("source", "")))
+        gone += not (_transcript_exists(str(atom.get("source", ""))) or _evidence_here(atom))
     checked.append(f"memory/atoms: {len(snap.atoms)} atoms (schema, ids, back-pointers), "
                    f"{len(snap.tombstones)} tombstones")  # fmt: skip
     if gone:
@@ -307,6 +308,17 @@ def _pointer_errors(atom: Atom) -> list[str]:
         if pointer and sessions and session not in sessions and not session.startswith(("agent-", "remembered-")):
             out.append(f"back-pointer {pointer} names session {session}, which is not in its sessions")
     return out
+
+
+def _evidence_here(atom: Atom) -> bool:
+    """Whether a transcript the L1 evidence says is on this machine (`path`, kept at capture
+    beside the pointer) is there: a transcript renamed away from `<session>.jsonl` is cited by
+    its session's name, and still found (as `inspect --why` finds it)."""
+    for item in atom.get("evidence", []):
+        local = item.get("path") if isinstance(item, dict) else None
+        if isinstance(local, str) and local and os.path.isfile(os.path.expanduser(local)):
+            return True
+    return False
 
 
 def _transcript_exists(pointer: str) -> bool:
