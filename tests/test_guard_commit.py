@@ -126,12 +126,14 @@ def test_a_clean_scan_by_hand_says_what_it_read_and_a_clean_commit_stays_quiet(g
 BARE_PATH = "/usr/bin:/bin"  # a shell or an IDE outside the venv: no git-memory here
 
 
-def _commit_outside_venv(repo: Path, rel: str, text: str) -> subprocess.CompletedProcess[str]:
+def _commit_outside_venv(repo: Path, rel: str, text: str, keep_pythonpath: bool = True) -> subprocess.CompletedProcess[str]:
     path = repo / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     git(repo, "add", rel)
     env = {**os.environ, "PATH": BARE_PATH}
+    if not keep_pythonpath:
+        env.pop("PYTHONPATH", None)  # a checkout named there (a worktree's tests) is importable by any python
     return subprocess.run(
         ["git", "-C", str(repo), "commit", "-m", f"edit {rel}"],
         capture_output=True,
@@ -185,7 +187,7 @@ def test_without_agent_memory_a_memory_commit_is_refused_and_others_pass(
     _set_hook_python(guarded, python)
     head = git(guarded, "rev-parse", "HEAD")
     for rel in ("CLAUDE.memory.md", "sub/CLAUDE.md", "pkg/.memory/adopted.log"):
-        proc = _commit_outside_venv(guarded, rel, BLOCK.format(line="Never push to main"))
+        proc = _commit_outside_venv(guarded, rel, BLOCK.format(line="Never push to main"), keep_pythonpath=False)
         assert proc.returncode == 1, (rel, proc.stderr)
         message, hint = proc.stderr.strip().splitlines()[-2:]
         assert "not installed" in message and "cannot be checked" in message
