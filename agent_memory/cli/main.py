@@ -495,6 +495,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_and_exit(args_list[1])
         return run_event(args_list[1])
     if argv is None:
+        # A claim printed to a terminal whose locale is not UTF-8 must not end the verb.
+        from agent_memory.cli.streams import guard_streams
+
+        guard_streams()
         # `git memory --help` is man's, and an editable install gives man no page (cli/manlink.py)
         from agent_memory.cli.manlink import link_manual
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -75,7 +76,8 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 def run_git(cwd: str | os.PathLike[str], *args: str, check: bool = True, input_text: str | None = None,
             env: Mapping[str, str] | None = None, keep_hook_env: bool = False,
             reads_hooks_path: bool = False, errors: str = "strict") -> subprocess.CompletedProcess[str]:
-    """`git ARGS`; `errors` decodes its output (`replace` where history may hold a byte that is
+    """`git ARGS`; its output is decoded as UTF-8 (what git writes of commit messages, refs and
+    our files, whatever the locale's encoding) with `errors` (`replace` where history may hold a byte that is
     not UTF-8 and a U+FFFD in its place is harmless, as in a patch read for its trailers)."""
     base = dict(os.environ) if keep_hook_env else clean_env()
     if env:
@@ -84,12 +86,19 @@ def run_git(cwd: str | os.PathLike[str], *args: str, check: bool = True, input_t
     isolation = () if args[:1] == ("config",) or reads_hooks_path else _NO_PROGRAMS
     proc = subprocess.run(
         ["git", *isolation, *args], cwd=str(cwd), capture_output=True, text=True, input=input_text,
-        env=base, check=False, errors=errors,
+        env=base, check=False, encoding="utf-8", errors=errors,
     )
     if check and proc.returncode != 0:
         detail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
         raise RepoStateError(f"git {' '.join(args[:2])} failed: {detail[-1] if detail else proc.returncode}")
     return proc
+
+
+def _utf8_arg(arg: str) -> str:
+    """Text (not a path) as the str whose argv bytes are its UTF-8 — a claim in a reflog
+    message: Python encodes argv in the locale's encoding, which need not hold its characters
+    (LC_ALL=C, latin-1); decoded back through surrogateescape, the UTF-8 bytes pass as they are."""
+    return arg if arg.isascii() else os.fsdecode(arg.encode("utf-8", "surrogateescape"))
 
 
 def config_get(cwd: str | os.PathLike[str], key: str) -> str | None:
@@ -826,7 +835,7 @@ def cas_update_ref(repo: Repo, ref: str, new: str, old: str | None, reason: str,
     that listed the refs before the update deletes what it then found unreachable)."""
     if written is not None:
         restore_missing(repo, written)
-    proc = run_git(repo.cwd, "update-ref", "-m", reason, ref, new, old or ZERO_OID, check=False)
+    proc = run_git(repo.cwd, "update-ref", "-m", _utf8_arg(reason), ref, new, old or ZERO_OID, check=False)
     if proc.returncode == 0 and written is not None:
         deadline = time.monotonic() + GC_WAIT_SECONDS
         while gc_running(repo.common_dir) and time.monotonic() < deadline:
@@ -1041,10 +1050,14 @@ def _commit_paths(gitpython: Any, cwd: str | os.PathLike[str], paths: list[str],
     new = _untracked(str(repo.git_dir), cwd, paths)
     check_head(repo.git_dir, repo.common_dir)  # never a new root commit over a branch git cannot read
     try:
-        with repo.git.custom_environment(**extra):
+        with repo.git.custom_environment(**extra), tempfile.TemporaryFile() as stdin:
             if new:
                 repo.git.add("--", *new)
-            repo.git.commit("-q", "-m", message, "--", *paths)
+            # The message as UTF-8 on stdin, not in argv: argv is encoded in the locale's
+            # encoding, which a claim's characters need not fit (LC_ALL=C, latin-1).
+            stdin.write(message.encode("utf-8"))
+            stdin.seek(0)
+            repo.git.commit("-q", "-F", "-", "--", *paths, istream=stdin)
     except gitpython.GitCommandError as exc:
         # Leave the index as it was: nothing half-staged after a refusal.
         run_git(cwd, "reset", "-q", "--", *paths, check=False)
