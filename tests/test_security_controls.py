@@ -87,6 +87,31 @@ def test_remember_stores_the_claim_without_control_characters(project: Path) -> 
     assert atom["claim"] == out["claim"]
 
 
+@pytest.mark.parametrize("claim", ["\x07\x01\x02", "\x1b\x9b\x7f", "\u200b\u200b", "!!! ...", "\r\x00"])
+def test_remember_refuses_a_claim_with_no_words(project: Path, claim: str) -> None:
+    """Only control characters (each stored as U+FFFD), invisible characters or punctuation:
+    it was staged on memory/review as `\ufffd\ufffd\ufffd`, or recorded on memory/atoms and then
+    refused by the guard at every stage. Now a usage error, and nothing is written."""
+    atoms_before = git(project, "rev-parse", "-q", "--verify", "memory/atoms", check=False)
+    for args in (["remember", claim], ["remember", "--global", claim]):
+        proc = gm(project, *args, check=False)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        first, hint = proc.stderr.splitlines()
+        assert first.startswith("git memory remember: the claim ") and hint.startswith("hint: ")
+        assert json.loads(gm(project, *args, "--output", "json", check=False).stdout)["exit"] == 2
+    assert git(project, "rev-parse", "-q", "--verify", "memory/atoms", check=False) == atoms_before
+    assert git(project, "rev-parse", "-q", "--verify", "memory/review", check=False) == ""
+    assert gm_json(project, "inspect", "--tier", "L1")["atoms"] == []
+
+
+def test_remember_refuses_an_invisible_character_the_guard_would_refuse(project: Path) -> None:
+    proc = gm(project, "remember", "Use tabs \u202e not spaces", check=False)
+    assert proc.returncode == 2 and "invisible character (U+202E)" in proc.stderr, proc.stderr
+    assert gm_json(project, "inspect", "--tier", "L1")["atoms"] == []
+    # an emoji (its joiner and presentation selector are visible) is a claim like any other
+    assert gm_json(project, "remember", "Use \U0001f44d\ufe0f for approvals")["staged"]
+
+
 def test_claudes_memory_file_with_escape_sequences_becomes_a_clean_claim(project: Path) -> None:
     folder = resolve_auto_memory_dir(project).path
     folder.mkdir(parents=True)

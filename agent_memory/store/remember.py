@@ -15,6 +15,7 @@ from agent_memory.model.clock import stamp
 from agent_memory.model.controls import replace_controls
 from agent_memory.model.errors import UsageError
 from agent_memory.model.paths import slug_for
+from agent_memory.redact.fold import invisible
 from agent_memory.redact.redactor import redact
 
 REMEMBERED = "remembered.jsonl"
@@ -28,8 +29,17 @@ def _clean(claim: str) -> tuple[str, bool]:
         raise UsageError(
             "the claim is longer than 500 characters", hint="state one short, self-contained fact"
         )
+    hidden = invisible(flat)
+    if hidden:
+        # The guard refuses it in every memory file: the claim would be recorded, never staged.
+        raise UsageError(f"the claim holds an invisible character (U+{ord(flat[hidden[0]]):04X}) that a "
+                         "reviewer would not see", hint="type the claim again without it")
     # Before redaction, so that what is judged is what is stored (new_atom does it too).
-    text, findings = redact(replace_controls(flat))
+    clean = replace_controls(flat)
+    if not any(ch.isalnum() for ch in clean):
+        # Only control characters (each now U+FFFD), punctuation or symbols: no fact to keep.
+        raise UsageError("the claim has no words", hint='git memory remember "Never push to main"')
+    text, findings = redact(clean)
     return text, bool(findings)
 
 
