@@ -263,6 +263,23 @@ def _error_object(proc: subprocess.CompletedProcess[str]) -> dict[str, object]:
     return json.loads(proc.stdout)  # type: ignore[no-any-return]
 
 
+@pytest.mark.parametrize("status", [0, 1])
+def test_verify_with_a_check_that_prints_bytes_that_are_not_utf8(project: Path, status: int) -> None:
+    """A test binary's output is any bytes: verify ended in an internal error (exit 3) decoding
+    it, whether the check passed or failed. Now the check decides, as for any other output."""
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000003", "2026-11-01",
+                  [{"user": "Never push directly to main; always open a pull request."}])
+    gm(project, "capture", "--all", "--no-stage")
+    atom = gm_json(project, "inspect", "--tier", "L1")["atoms"][0]
+    proc = gm(project, "verify", atom["id"], "--by", f"printf '\\377\\376 checked\\n'; exit {status}", check=False)
+    assert proc.returncode == (0 if status == 0 else 1), proc.stdout + proc.stderr
+    assert "internal error" not in proc.stderr
+    after = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a["id"] == atom["id"])
+    assert (after["confidence"] == "verified") == (status == 0)
+    if status:
+        assert "\ufffd\ufffd checked" in proc.stdout
+
+
 def test_refusals_and_bad_input_under_output_json_print_one_object(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from test_adopt import init_project, stage_claims
 

@@ -162,7 +162,8 @@ def run(args: argparse.Namespace) -> Report:
     result["pushed"] = True
     if client is not None:
         create = [*gh, "--body", body] if client == "gh" else [*glab, "--description", body]
-        made = subprocess.run(create, cwd=str(repo.workdir), capture_output=True, text=True, check=False)
+        made = subprocess.run(create, cwd=str(repo.workdir), capture_output=True, text=True, check=False,
+                              encoding="utf-8", errors="replace")
         if made.returncode != 0:
             raise RefusedError(
                 f"pushed memory/review, but {client} could not open the pull request: "

@@ -23,7 +23,9 @@ def run(args: argparse.Namespace) -> Report:
     repo, store = store_here()
     atom = find_atom({a["id"]: a for a in store.atoms()}, args.id)
     ident = atom["id"]
-    proc = subprocess.run(args.by, shell=True, cwd=str(repo.cwd), capture_output=True, text=True, check=False)
+    # The check's output is any bytes (a test binary's): only its last line is shown.
+    proc = subprocess.run(args.by, shell=True, cwd=str(repo.cwd), capture_output=True, text=True, check=False,
+                          encoding="utf-8", errors="replace")
     command, _ = redact(" ".join(args.by.split()))
     if proc.returncode != 0:
         tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-1:] or [""]
