@@ -29,6 +29,7 @@ from agent_memory.model.errors import (
     RefusedError,
     UsageError,
     disk_full,
+    from_object_store,
 )
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS
 from agent_memory.model.words import plural
@@ -493,6 +494,8 @@ def _read_all(args: argparse.Namespace, repo: Repo, project: str, ledger: Ledger
             if disk_full(exc):  # …but a full disk stops every other one too
                 report.error, report.not_captured = "no space left on device", len(todo) - number + 1
                 break
+            if from_object_store(exc):
+                raise  # writing the store failed (permissions, say): so would every other one
             if isinstance(exc, OSError):
                 report.unreadable.append({"path": path, "reason": f"cannot read {path}: {exc.strerror or exc}"})
                 continue

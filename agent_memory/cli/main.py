@@ -587,11 +587,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except Exception as exc:  # noqa: BLE001 - the last line of defence: log, one line, exit 3
         from agent_memory.gitio.state import log_exception
-        from agent_memory.model.errors import DiskFullError, disk_full
+        from agent_memory.model.errors import (
+            PERMISSION_HINT,
+            DiskFullError,
+            RepoStateError,
+            disk_full,
+            no_permission,
+        )
 
         if disk_full(exc):  # not a bug to report: say what the disk said
             _print_failure(verb, DiskFullError(f"no space left on device ({exc}); nothing more was written"),
                            as_json=error_json)
+            return EXIT_REPO_STATE
+        if no_permission(exc):  # nor is a repository this user may not write (read-only, another's)
+            where = getattr(exc, "filename", None)
+            _print_failure(verb, RepoStateError(
+                f"the file system refused: {exc.strerror or exc if isinstance(exc, OSError) else exc}"
+                + (f" ({where})" if where else "") + "; nothing more was written",
+                hint=PERMISSION_HINT), as_json=error_json)
             return EXIT_REPO_STATE
 
         where = log_exception(f"git memory {verb}", exc)

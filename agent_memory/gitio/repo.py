@@ -31,6 +31,8 @@ from agent_memory.gitio.refs import (  # noqa: F401 - re-exported: git.ATOMS_REF
 )
 from agent_memory.gitio.state import find_git_dirs, state_dir
 from agent_memory.model.errors import (
+    NO_PERMISSION_TEXTS,
+    PERMISSION_HINT,
     CorruptObjectError,
     DiskFullError,
     RefMovedError,
@@ -90,7 +92,9 @@ def run_git(cwd: str | os.PathLike[str], *args: str, check: bool = True, input_t
     )
     if check and proc.returncode != 0:
         detail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
-        raise RepoStateError(f"git {' '.join(args[:2])} failed: {detail[-1] if detail else proc.returncode}")
+        refused = any(t in proc.stderr for t in NO_PERMISSION_TEXTS)
+        raise RepoStateError(f"git {' '.join(args[:2])} failed: {detail[-1] if detail else proc.returncode}",
+                             hint=PERMISSION_HINT if refused else None)
     return proc
 
 

@@ -84,6 +84,30 @@ def disk_full(exc: BaseException | str) -> bool:
     return any(t in text for t in DISK_FULL_TEXTS)
 
 
+# What the operating system says when a file or folder may not be written (permissions, a
+# read-only mount); libgit2 reports it as an OSError without an errno, with this text.
+NO_PERMISSION_TEXTS = ("Permission denied", "Read-only file system", "Operation not permitted")
+PERMISSION_HINT = ("check that you may write to the repository's memory files and its .git folder "
+                   "(ls -ld .memory .git .git/objects), then run the command again")
+
+
+def no_permission(exc: BaseException) -> bool:
+    """Whether `exc` is the file system refusing a write (or read) for permissions."""
+    import errno
+
+    if not isinstance(exc, OSError):
+        return False
+    if exc.errno in {errno.EACCES, errno.EPERM, errno.EROFS}:
+        return True
+    return exc.errno is None and any(t in str(exc) for t in NO_PERMISSION_TEXTS)
+
+
+def from_object_store(exc: BaseException) -> bool:
+    """An OSError raised by libgit2 (pygit2 gives its OS errors no errno): the repository's
+    files, never a transcript or a memory file, which are read and written with `os`."""
+    return isinstance(exc, OSError) and exc.errno is None and exc.filename is None
+
+
 class DiskFullError(RepoStateError):
     """The file system has no room for what a command writes. The message says what was done
     and what was not; nothing half-written is left."""
