@@ -92,3 +92,21 @@ def test_commands_in_a_read_only_repository_say_so_and_lose_nothing(read_only: P
     claims = {a["claim"] for a in gm_json(repo, "inspect", "--tier", "L1")["atoms"]}
     assert claims == {CLAIM.rstrip("."), OTHER.rstrip(".")}
     assert gm_json(repo, "stage")["commits"]
+
+
+def test_init_with_a_home_folder_it_may_not_write_says_which_folder(repo: Path) -> None:
+    """The global memory repo cannot be made: an internal error before; now what and where."""
+    if not _can_drop():
+        pytest.skip("needs root and setpriv: as root a read-only folder is written anyway unless a capability is dropped")
+    home = Path(os.environ["HOME"])
+    home.chmod(0o555)
+    try:
+        proc = as_unprivileged(repo, "init", "--yes")
+    finally:
+        home.chmod(0o755)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    first, hint = proc.stderr.strip().splitlines()[-2:]
+    assert first == "git memory init: the file system refused: Permission denied (~/.claude); nothing more was written"
+    assert hint == "hint: check that you may write to ~/.claude (ls -ld ~/.claude), then run the command again"
+    assert git(repo, "status", "--porcelain") == "" and not (repo / ".git" / "agent-memory").exists()
+    gm(repo, "init", "--yes")  # and once it may, init goes through

@@ -604,7 +604,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _print_failure(verb, RepoStateError(
                 f"the file system refused: {exc.strerror or exc if isinstance(exc, OSError) else exc}"
                 + (f" ({where})" if where else "") + "; nothing more was written",
-                hint=PERMISSION_HINT), as_json=error_json)
+                hint=f"check that you may write to {where} (ls -ld {where}), then run the command again"
+                if where else PERMISSION_HINT), as_json=error_json)
             return EXIT_REPO_STATE
 
         where = log_exception(f"git memory {verb}", exc)
