@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from conftest import git
-from sessions import gm
+from sessions import gm, gm_json
 
 CLAIM = "Prefer the café naming — 日本語 ok 🎉"
 
@@ -66,3 +66,44 @@ def test_an_ascii_stdout_in_a_utf8_locale_still_gets_valid_json(repo: Path) -> N
     assert "café naming \\u2014 \\u65e5\\u672c\\u8a9e" in text
     shown = json.loads(_ok(run_in_locale(repo, "promote", "--output", "json", PYTHONIOENCODING="ascii")))
     assert shown["eligible"] or shown["blocked"]
+
+
+# --- bytes that are not UTF-8: a folder's name, an argument ---------------------------------------
+
+
+def test_a_repository_in_a_folder_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    """A folder unpacked from an old archive (`café` in latin-1): init failed half-way (an
+    internal error writing the global registry, after storing the raw byte in memory.project),
+    and from then on every verb ended in an internal error reading that config value."""
+    folder = tmp_path / os.fsdecode(b"caf\xe9")
+    folder.mkdir()
+    git(folder, "init", "-q")
+    git(folder, "commit", "-q", "--allow-empty", "-m", "init")
+    gm(folder, "init", "--yes")
+    assert git(folder, "config", "memory.project").strip() == "caf\ufffd"  # stored as UTF-8 text
+    gm(folder, "status")
+    gm(folder, "remember", "Prefer ruff over flake8 here")
+    gm(folder, "adopt", "--all")
+    assert "Prefer ruff over flake8 here" in gm(folder, "context").stdout
+    registry = Path(os.environ["AGENT_MEMORY_HOME"]) / "projects.json"
+    [entry] = json.loads(registry.read_bytes().decode("utf-8"))["projects"]  # a UTF-8 file
+    assert Path(entry["path"]) == folder.resolve()  # the same bytes back
+
+
+def test_a_memory_project_written_as_raw_bytes_is_read_as_text(repo: Path) -> None:
+    gm(repo, "init", "--yes")
+    config = repo / ".git" / "config"
+    config.write_bytes(config.read_bytes().replace(b"project = proj", b"project = pr\xf6j"))
+    assert gm_json(repo, "status")["project"] == "pr\ufffdj"
+    gm(repo, "remember", "Prefer ruff over flake8 here")
+
+
+def test_arguments_that_are_not_utf8_are_bad_input(repo: Path) -> None:
+    """`git memory remember $'caf\\xff'`: an internal error; init --project stored the raw byte."""
+    proc = gm(repo, "init", "--yes", "--project", "p\udcff", check=False)
+    assert proc.returncode == 2 and "not UTF-8" in proc.stderr and "hint:" in proc.stderr, proc.stderr
+    assert git(repo, "config", "--get", "memory.project", check=False).strip() == ""
+    gm(repo, "init", "--yes")
+    proc = gm(repo, "remember", "caf\udcff rules", check=False)
+    assert proc.returncode == 2 and "not UTF-8" in proc.stderr and "hint:" in proc.stderr, proc.stderr
+    assert gm_json(repo, "inspect", "--tier", "L1")["atoms"] == []

@@ -44,6 +44,9 @@ def run(args: argparse.Namespace) -> Report:
     if home.ensure():
         steps["global repo"] = f"created {home.path}"
     wanted = args.project or git.config_get(repo.cwd, "memory.project") or git.default_project_name(repo.common_dir, repo.workdir)
+    if any("\udc80" <= ch <= "\udcff" for ch in wanted):  # argv bytes that are not UTF-8
+        raise UsageError(f"invalid project name {wanted!r}: it holds bytes that are not UTF-8 text",
+                         hint="name it in UTF-8 (a terminal with LANG=C.UTF-8), e.g. --project my-app")
     if any(ch in wanted for ch in "/\\") or not wanted.strip():
         raise UsageError(f"invalid project name {wanted!r}", hint="use a name without slashes, e.g. --project my-app")
     project_path = repo.workdir or repo.common_dir

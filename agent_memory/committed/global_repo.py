@@ -144,12 +144,20 @@ class GlobalRepo:
         return True
 
 
+def _escape_bytes(line: str) -> str:
+    """A path's bytes that are not UTF-8 (Python holds them as lone surrogates) written as JSON
+    `\\udcXX` escapes: the file stays UTF-8 and `json.loads` gives the same path back."""
+    if line.isascii():
+        return line
+    return "".join(f"\\u{ord(ch):04x}" if "\udc80" <= ch <= "\udcff" else ch for ch in line)
+
+
 def format_registry(entries: list[dict[str, Any]]) -> str:
     """`{"projects": [...]}`, one entry per line in registration order, the separating comma at
     the start of each later line. Two machines that each register a project append one line
     each, and git's union merge of the two files is still valid JSON."""
     lines = [
-        json.dumps({"name": str(e["name"]), "path": str(e.get("path", ""))}, ensure_ascii=False)
+        _escape_bytes(json.dumps({"name": str(e["name"]), "path": str(e.get("path", ""))}, ensure_ascii=False))
         for e in entries
     ]
     body = "".join(("" if i == 0 else ",") + line + "\n" for i, line in enumerate(lines))

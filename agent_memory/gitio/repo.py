@@ -106,7 +106,8 @@ def _utf8_arg(arg: str) -> str:
 
 
 def config_get(cwd: str | os.PathLike[str], key: str) -> str | None:
-    proc = run_git(cwd, "config", "--get", key, check=False)
+    # A value is text to us: a byte that is not UTF-8 (a folder name written there) reads as U+FFFD.
+    proc = run_git(cwd, "config", "--get", key, check=False, errors="replace")
     value = proc.stdout.strip()
     return value if proc.returncode == 0 and value else None
 
@@ -209,10 +210,13 @@ def project_of(repo: Repo) -> str:
 
 
 def default_project_name(common: Path, work: Path | None) -> str:
+    """The folder's name, as text: a byte of it that is not UTF-8 (a folder unpacked from an
+    old archive) is U+FFFD, as `config_get` reads the name back once `init` stored it."""
     if common.name == ".git" and common.parent.name:
-        return common.parent.name
-    top = work or common
-    return top.name.removesuffix(".git") or "project"
+        name = common.parent.name
+    else:
+        name = (work or common).name.removesuffix(".git") or "project"
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 # --- reading objects --------------------------------------------------------------------------

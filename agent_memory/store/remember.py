@@ -23,6 +23,10 @@ REMEMBERED = "remembered.jsonl"
 
 def _clean(claim: str) -> tuple[str, bool]:
     flat = " ".join(claim.split())
+    if not flat.isascii() and any("\udc80" <= ch <= "\udcff" for ch in flat):
+        # argv bytes that are not UTF-8 (Python keeps them as lone surrogates): not text to store
+        raise UsageError("the claim holds bytes that are not UTF-8 text",
+                         hint="type it again in a terminal whose encoding is UTF-8 (e.g. LANG=C.UTF-8)")
     if not flat:
         raise UsageError("the claim is empty", hint='git memory remember "Never push to main"')
     if len(flat) > 500:
