@@ -112,6 +112,21 @@ def test_remember_refuses_an_invisible_character_the_guard_would_refuse(project:
     assert gm_json(project, "remember", "Use \U0001f44d\ufe0f for approvals")["staged"]
 
 
+def test_bidirectional_controls_in_a_claim_are_shown_not_obeyed(project: Path) -> None:
+    """U+202E in what the user typed (a paste) reaches an L1 claim; printed raw, a terminal
+    shows the rest of the line reversed, so the reviewer reads another claim (Trojan Source).
+    Every line for people now shows it as `\\u202e`; the JSON keeps the claim as stored."""
+    prompt = "Never deploy on fridays; the token is \u202e1234 terces\u202c ok."
+    write_session(project, SESSIONS[0], DAYS[0], [{"user": prompt}])
+    gm(project, "capture", "--all", "--no-stage")
+    [atom] = gm_json(project, "inspect", "--tier", "L1")["atoms"]
+    assert "\u202e" in atom["claim"]
+    for argv in (["show"], ["inspect", "--tier", "L1"], ["inspect", "--why", atom["id"]], ["log", atom["id"]]):
+        out = gm(project, *argv).stdout
+        assert "\u202e" not in out and "\u202c" not in out, argv
+    assert "\\u202e1234 terces\\u202c" in gm(project, "show").stdout
+
+
 def test_claudes_memory_file_with_escape_sequences_becomes_a_clean_claim(project: Path) -> None:
     folder = resolve_auto_memory_dir(project).path
     folder.mkdir(parents=True)

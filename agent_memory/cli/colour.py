@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 # SGR codes: bold, red, green, yellow, blue, magenta, cyan, dim.
@@ -62,15 +63,18 @@ def strip(text: str) -> str:
 
 # The colour codes `paint` writes: all a line for people may keep of the escape sequences.
 _OURS = frozenset([f"\x1b[{code}m" for code in _ROLES.values()] + ["\x1b[0m"])
-# An SGR sequence (ours or not), or one control character of any other kind; tab and line
-# feed are text.
-_CONTROL_RE = re.compile(r"\x1b\[[0-9;]*m|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# An SGR sequence (ours or not), one control character of any other kind (tab and line feed
+# are text), or a bidirectional control: U+202E and its kin reorder what a terminal shows
+# after them ("Trojan Source"), so a claim read in review is not the claim written.
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_CONTROL_RE = re.compile(f"\\x1b\\[[0-9;]*m|[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{_BIDI}]")
 
 
 def shown(text: str, stream: TextIO | None = None) -> str:
     """`text` as a terminal should get it: every control character written as `\\x1b`
     (model/controls.py) but the colour codes of `paint`, kept when colour is on for `stream`
-    (with no `stream`, `text` holds no colour of ours: nothing is kept).
+    (with no `stream`, `text` holds no colour of ours: nothing is kept), and every
+    bidirectional control as `\\u202e`.
 
     Claims come from text other people and Claude's model wrote, and stores written before
     claims lost their control characters (or by hand) still hold some: a raw `ESC [8m` would
@@ -81,4 +85,8 @@ def shown(text: str, stream: TextIO | None = None) -> str:
     from agent_memory.model.controls import show_controls
 
     keep = stream is not None and enabled(stream)
-    return _CONTROL_RE.sub(lambda m: m[0] if keep and m[0] in _OURS else show_controls(m[0]), text)
+    return _CONTROL_RE.sub(lambda m: m[0] if keep and m[0] in _OURS else _escaped(m[0], show_controls), text)
+
+
+def _escaped(match: str, show_controls: Callable[[str], str]) -> str:
+    return f"\\u{ord(match):04x}" if len(match) == 1 and ord(match) > 0x9F else show_controls(match)
