@@ -685,3 +685,22 @@ def test_the_ledger_reads_its_first_format_and_keeps_the_latest_line(tmp_path: P
         again.record(ledger.Entry(ledger.TRANSCRIPT, "/x.jsonl", f"{n}:0"))
     assert len(log.read_text().splitlines()) < 300
     assert ledger.Ledger(common).get(ledger.TRANSCRIPT, "/x.jsonl").signature == "299:0"  # type: ignore[union-attr]
+
+
+def test_a_prompt_cut_inside_an_emoji_keeps_its_statement(repo: Path) -> None:
+    """A client that cuts text inside an emoji writes half a surrogate pair (`\\ud83d`) in
+    the JSON. It became "?" — "Always tag releases with a v prefix ? in this repo." reads as a
+    question, and the user's statement was dropped without a word (skipped_lines 0). The half
+    is dropped now; the claim merges with the same words typed without it."""
+    from sessions import gm, gm_json, write_session
+
+    gm(repo, "init", "--yes")
+    write_session(repo, "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-01",
+                  [{"user": "Always tag releases with a v prefix \ud83d in this repo."}])
+    write_session(repo, "aaaaaaaa-0000-4000-8000-000000000002", "2026-11-02",
+                  [{"user": "Always tag releases with a v prefix \udc80in this repo."}])
+    write_session(repo, "aaaaaaaa-0000-4000-8000-000000000003", "2026-11-03",
+                  [{"user": "Always tag releases with a v prefix in this repo."}])
+    gm(repo, "capture", "--all", "--no-stage")
+    [atom] = gm_json(repo, "inspect", "--tier", "L1")["atoms"]
+    assert atom["claim"] == "Always tag releases with a v prefix" and len(atom["sessions"]) == 3

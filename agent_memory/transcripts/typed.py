@@ -191,14 +191,21 @@ _MEMORY_NOTE = re.compile(
 )
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def sanitize(text: str) -> str:
-    # Lone surrogates (from `\ud800` escapes) cannot be written as UTF-8; NULs are noise.
+    # Lone surrogates (from `\ud800` escapes: a client cut text inside an emoji) cannot be
+    # written as UTF-8: each half of an emoji is dropped, as NULs are (noise). Not made "?"
+    # (what encoding with "replace" gives): "use a v prefix ? in tags." reads as a question,
+    # and the user's statement was lost; nor U+FFFD, which would keep a claim from merging
+    # with the same words said without it.
     if "\x00" in text:
         text = text.replace("\x00", "")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        text = text.encode("utf-8", "replace").decode("utf-8")
+        text = _LONE_SURROGATE.sub("", text)
     return text
 
 
