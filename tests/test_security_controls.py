@@ -302,3 +302,26 @@ def test_a_commit_of_a_memory_file_holding_one_is_refused(guarded: Path, rel: st
     proc = commit(guarded, "-m", "memory")
     assert proc.returncode != 0 and where in proc.stdout + proc.stderr
     assert git(guarded, "rev-parse", "HEAD") == head
+
+
+def test_a_folder_named_with_control_characters_is_a_plain_project_name(tmp_path: Path) -> None:
+    """A folder unpacked from an archive can be named with ESC, a line break or U+202E. As the
+    project name it went into every atom and log line, and the guard refused each of them:
+    `remember` said "recorded but not staged: control-character" and nothing was ever staged
+    there; the SessionStart header printed the ESC. Now the name is one line of plain text."""
+    folder = tmp_path / "team\x1b[8m\nnotes\u202e"
+    folder.mkdir()
+    git(folder, "init", "-q")
+    git(folder, "commit", "-q", "--allow-empty", "-m", "init")
+    gm(folder, "init", "--yes")
+    assert git(folder, "config", "memory.project").strip() == "team [8m notes"
+    assert gm_json(folder, "remember", "Prefer ruff over flake8 here")["staged"]
+    gm(folder, "adopt", "--all")
+    context = gm_json(folder, "context")["context"]
+    assert "Prefer ruff over flake8 here" in context and "— team [8m notes\n" in context
+    other = tmp_path / "other"
+    other.mkdir()
+    git(other, "init", "-q")
+    proc = gm(other, "init", "--yes", "--project", "a\x1b[8mb", check=False)
+    assert proc.returncode == 2 and "hint:" in proc.stderr, proc.stderr
+    assert git(other, "config", "--get", "memory.project", check=False) == ""

@@ -234,11 +234,13 @@ def _contested(state: str) -> tuple[str | None, dict[str, str]]:
 
 def default_project_name(common: str, work: str | None) -> str:
     """gitio.repo.default_project_name on strings."""
+    from agent_memory.model.controls import plain_name
+
     common = os.path.normpath(common)
     if os.path.basename(common) == ".git" and os.path.basename(os.path.dirname(common)):
-        return os.path.basename(os.path.dirname(common))
+        return plain_name(os.path.basename(os.path.dirname(common)))
     top = os.path.basename(os.path.normpath(work or common))
-    return top.removesuffix(".git") or "project"
+    return plain_name(top.removesuffix(".git") or "project")
 
 
 def _config_value(text: str, section: str, key: str) -> str | None:
@@ -294,7 +296,11 @@ def project_name(repo: Location) -> str:
                 if "worktreeconfig" in text.lower():
                     raise ValueError("worktree config")
                 value = _config_value(text, "memory", "project") or value
-            return value or default_project_name(common, work)
+            if value:
+                from agent_memory.model.controls import plain_name
+
+                return plain_name(value)
+            return default_project_name(common, work)
         except (ValueError, UnicodeDecodeError):
             pass
     from agent_memory.gitio import repo as git

@@ -12,6 +12,7 @@ from agent_memory.committed import install, worktree
 from agent_memory.committed.global_repo import GlobalRepo, install_user_import
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import mark_initialised
+from agent_memory.model.controls import plain_name
 from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
 from agent_memory.model.words import plural
 from agent_memory.store.l1 import L1Store
@@ -43,10 +44,13 @@ def run(args: argparse.Namespace) -> Report:
         _refuse_another_name(repo, home, args.project)
     if home.ensure():
         steps["global repo"] = f"created {home.path}"
-    wanted = args.project or git.config_get(repo.cwd, "memory.project") or git.default_project_name(repo.common_dir, repo.workdir)
+    wanted = args.project or git.project_of(repo)  # memory.project or the folder's name, as plain text
     if any("\udc80" <= ch <= "\udcff" for ch in wanted):  # argv bytes that are not UTF-8
         raise UsageError(f"invalid project name {wanted!r}: it holds bytes that are not UTF-8 text",
                          hint="name it in UTF-8 (a terminal with LANG=C.UTF-8), e.g. --project my-app")
+    if args.project and plain_name(wanted) != wanted:
+        raise UsageError(f"invalid project name {wanted!r}: it holds a control character, a line break or an "
+                         "invisible character", hint="use one line of plain text, e.g. --project my-app")
     if any(ch in wanted for ch in "/\\") or not wanted.strip():
         raise UsageError(f"invalid project name {wanted!r}", hint="use a name without slashes, e.g. --project my-app")
     project_path = repo.workdir or repo.common_dir

@@ -30,6 +30,7 @@ from agent_memory.gitio.refs import (  # noqa: F401 - re-exported: git.ATOMS_REF
     history_paths,
 )
 from agent_memory.gitio.state import find_git_dirs, state_dir
+from agent_memory.model.controls import plain_name
 from agent_memory.model.errors import (
     NO_PERMISSION_TEXTS,
     PERMISSION_HINT,
@@ -200,23 +201,25 @@ def project_name(start: str | os.PathLike[str] | None = None) -> str | None:
     git_dir, common, work = found
     configured = config_get(work or git_dir, "memory.project")
     if configured:
-        return configured
+        return plain_name(configured)
     return default_project_name(common, work)
 
 
 def project_of(repo: Repo) -> str:
     """This repository's project name (`memory.project`, set by `init`, else the default)."""
-    return config_get(repo.cwd, "memory.project") or default_project_name(repo.common_dir, repo.workdir)
+    configured = config_get(repo.cwd, "memory.project")
+    return plain_name(configured) if configured else default_project_name(repo.common_dir, repo.workdir)
 
 
 def default_project_name(common: Path, work: Path | None) -> str:
-    """The folder's name, as text: a byte of it that is not UTF-8 (a folder unpacked from an
-    old archive) is U+FFFD, as `config_get` reads the name back once `init` stored it."""
+    """The folder's name, as one line of text (model.controls.plain_name): a byte of it that is
+    not UTF-8 (a folder unpacked from an old archive) is U+FFFD, as `config_get` reads the name
+    back once `init` stored it; a control character a space."""
     if common.name == ".git" and common.parent.name:
         name = common.parent.name
     else:
         name = (work or common).name.removesuffix(".git") or "project"
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return plain_name(name)
 
 
 # --- reading objects --------------------------------------------------------------------------

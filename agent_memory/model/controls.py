@@ -42,3 +42,19 @@ def show_controls(text: str, keep: str = "") -> str:
     if not has_controls(text, keep):
         return text
     return "".join(f"\\x{ord(ch):02x}" if is_control(ch) and ch not in keep else ch for ch in text)
+
+
+def plain_name(name: str) -> str:
+    """A name taken from a folder or a setting (a project's), as one line of text that a
+    person, a context header and the commit guard can take: bytes that are not UTF-8 (held as
+    lone surrogates) become U+FFFD, a control character or any run of whitespace one space,
+    an invisible format character (U+202E, U+200B) nothing. A folder unpacked from an archive
+    can be named `x<ESC>[8m` or hold a line break; as a project name either made every log line
+    of the project one the guard refuses."""
+    if name.isprintable() and name.strip() == name:
+        return name
+    import unicodedata
+
+    text = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    kept = (" " if is_control(ch) or ch.isspace() else "" if unicodedata.category(ch) == "Cf" else ch for ch in text)
+    return " ".join("".join(kept).split()) or "project"
