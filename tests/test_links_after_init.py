@@ -275,3 +275,34 @@ def test_the_hooks_still_exit_0_and_write_nothing_through_the_links(project: Pat
     assert _snapshot(outside) == before
     assert git(project, "status", "--porcelain") == ""
     assert git(project, "rev-parse", "HEAD").strip() == refs["HEAD"]
+
+
+# --- the last writer: a link swapped in after the check ------------------------------------------
+
+
+def test_the_memory_file_writer_never_writes_through_a_link(project: Path, outside: Path) -> None:
+    """adopt, the lifecycle verbs, forget, the roll-back of a killed adopt and validate --fix
+    check for links before they write, and then wrote with a plain open that follows one: a
+    link put in place between the check and the write (another process, a `git pull` in
+    another terminal) was written through, out of the repository. The writer they all use now
+    opens without following a link, and refuses what is not a regular file."""
+    import sys
+
+    from agent_memory.gitio.state import overwrite
+
+    target = outside / "notes.md"
+    target.write_text("my own notes\n")
+    link = project / "CLAUDE.memory.md"
+    link.unlink(missing_ok=True)
+    link.symlink_to(target)
+    with pytest.raises(OSError):
+        overwrite(link, b"memory block\n")
+    assert target.read_text() == "my own notes\n" and link.is_symlink()
+
+    fifo = project / ".memory" / "adopted.log"
+    fifo.parent.mkdir(exist_ok=True)
+    fifo.unlink(missing_ok=True)
+    os.mkfifo(fifo)
+    code = f"from pathlib import Path; from agent_memory.gitio.state import overwrite; overwrite(Path({str(fifo)!r}), b'x')"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    assert proc.returncode != 0 and "OSError" in proc.stderr, proc.stderr  # not blocked for ever

@@ -33,7 +33,7 @@ from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.committed.install import target_file
 from agent_memory.committed.render import MalformedBlockError, find_block
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import log_error
+from agent_memory.gitio.state import log_error, overwrite
 from agent_memory.model.atom import Atom, atom_errors
 from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import CORRUPT_HINT, EXIT_REFUSED, RepoStateError, UsageError
@@ -96,7 +96,7 @@ def _block_problem(
             f"{target_path}: the {tier} block differs from .memory/adopted.log (edited by hand?); "
             "re-render it with `git memory validate --fix`"
         ]
-    target_path.write_text(files.rerendered().target_text, "utf-8")
+    overwrite(target_path, files.rerendered().target_text.encode("utf-8"))  # never through a link
     fixed.append(
         f"re-rendered the {tier} block in {target_path} from .memory/adopted.log (commit it)"
     )
@@ -404,7 +404,7 @@ def _unshown(files: TierFiles, tier: str, root: Path, target_path: Path, log_pat
     for rel, text in after.paths().items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
+        overwrite(path, text.encode("utf-8"))
     for ident in unrendered:
         log_error(f"validate --fix: dropped {ident} from {tier}: its log line has no rendered line in the block", root)
         fixed.append(f"dropped {ident} from .memory/adopted.log ({tier}): no block showed its line to a "
@@ -439,7 +439,7 @@ def _repair_utf8(root: Path, tier: str, fixed: list[str]) -> None:
     stamp = now_utc().strftime("%Y%m%dT%H%M%SZ")
     backup = state_dir(git.find_repo(root).common_dir) / f"adopted.log.{tier}.{stamp}.not-utf8"
     backup.write_bytes(raw)
-    path.write_text(text, "utf-8")
+    overwrite(path, text.encode("utf-8"))
     what = "; ".join(
         [f"kept {where} with its bad bytes as U+FFFD" for where in repaired]
         + [f"removed {where}, not a readable record" for where in removed]
@@ -457,7 +457,7 @@ def _drop_refused(files: TierFiles, tier: str, root: Path, fixed: list[str]) -> 
     for rel, text in after.paths().items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
+        overwrite(path, text.encode("utf-8"))
     for ident, rules in sorted(refused.items()):
         note = f"validate --fix: dropped {ident} from the {tier} block: the guard refuses its line ({', '.join(rules)})"
         log_error(note, root)

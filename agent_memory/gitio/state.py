@@ -6,7 +6,9 @@ failures through this module on every prompt, inside a 100 ms budget.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 from agent_memory.gitio.refs import STATE_DIRNAME, locate_git_dirs
 from agent_memory.model.clock import now_utc, stamp
@@ -128,9 +130,16 @@ def overwrite(path: Path, data: bytes) -> None:
     """The file's bytes become `data`: written over the old bytes, then cut to length — not
     truncated to zero first. ext4 flushes a file truncated to zero when it is closed
     (auto_da_alloc: ~0.3 ms a file, two files an adopted memory item), and the append-only
-    log, whose old bytes are rewritten unchanged, keeps them if the write is interrupted."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o666)
+    log, whose old bytes are rewritten unchanged, keeps them if the write is interrupted.
+
+    Never through a link, nor into a FIFO or a device: the callers refuse those first
+    (adoption.adopt.refuse_links), but a link swapped in after that check would otherwise be
+    written through, out of the repository (ELOOP now; a FIFO without a reader is ENXIO)."""
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags, 0o666)
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise IsADirectoryError(errno.EISDIR, "not a regular file: nothing was written", str(path))
         view, done = memoryview(data), 0
         while done < len(data):
             done += os.write(fd, view[done:])
