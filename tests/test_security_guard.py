@@ -49,6 +49,40 @@ def test_a_memory_file_replaced_by_a_symlink_is_refused(guarded: Path, existing:
     assert git(guarded, "rev-parse", "HEAD") == head
 
 
+# --- a memory file stored through a clean filter (git-lfs) ------------------------------------
+
+# What `git lfs install` puts in the global config, with a stand-in for git-lfs: the clean filter
+# stores a pointer in git and keeps the text elsewhere.
+POINTER_SCRIPT = "#!/bin/sh\ncat >/dev/null\nprintf 'version https://git-lfs.github.com/spec/v1\\noid sha256:0\\nsize 1\\n'\n"
+
+
+def test_a_memory_file_stored_through_a_clean_filter_is_refused(guarded: Path) -> None:
+    """A cloned repository commits `CLAUDE.memory.md filter=lfs` in .gitattributes; git-lfs is
+    configured for every repository. The guard judged the staged blob — the pointer — so a
+    block carrying a token was committed, and a push would send the text to the LFS store:
+    unseen by the guard, by `git memory scan` of commits and by anyone reading the diff."""
+    clean = Path(os.environ["HOME"]) / "fake-git-lfs-clean"
+    clean.write_text(POINTER_SCRIPT)
+    clean.chmod(0o755)
+    gitconfig = Path(os.environ["GIT_CONFIG_GLOBAL"])
+    gitconfig.write_text(gitconfig.read_text() + f'[filter "lfs"]\n\tclean = {clean}\n\tsmudge = cat\n\trequired = true\n')
+    with (guarded / ".gitattributes").open("a") as fh:
+        fh.write("CLAUDE.memory.md filter=lfs\n")
+    git(guarded, "add", ".gitattributes")
+    assert commit(guarded, "-qm", "attributes").returncode == 0
+    head = git(guarded, "rev-parse", "HEAD")
+    (guarded / "CLAUDE.memory.md").write_text(BLOCK.format(line=f"Deploy with {SECRET}"))
+    git(guarded, "add", "CLAUDE.memory.md")
+    assert "git-lfs" in git(guarded, "show", ":CLAUDE.memory.md")  # what the guard used to judge
+    proc = commit(guarded, "-m", "memory through lfs")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "CLAUDE.memory.md:1: filtered (filter=lfs)" in proc.stdout + proc.stderr
+    assert "clean filter" in proc.stderr and "hint:" in proc.stderr
+    assert git(guarded, "rev-parse", "HEAD") == head
+    scan = gm(guarded, "scan", check=False)  # the work tree, as Claude reads it
+    assert scan.returncode == 1 and "CLAUDE.memory.md:1: filtered (filter=lfs)" in scan.stdout
+
+
 # --- git merge runs pre-merge-commit, not pre-commit ---------------------------------------
 
 

@@ -212,7 +212,28 @@ def memory_targets(
                            errors="replace")  # scanned as text all the same, never an internal error
         if blob.returncode == 0:
             targets.append(ScanTarget(path, memory_part(path, blob.stdout)))
+    odd += filtered(repo, [t.path for t in targets], cached=True, keep_hook_env=env)
     return targets, odd
+
+
+def filtered(repo: git.Repo, paths: list[str], cached: bool, keep_hook_env: bool = False) -> list[GuardFinding]:
+    """The memory files that git stores through a clean filter (`filter=lfs` in a committed
+    .gitattributes, with git-lfs configured for every repository as its install does): the
+    blob this guard judges is the filter's output — an LFS pointer — while the text goes to
+    the filter's store, is what Claude reads, and is what nobody reviewing the diff sees.
+    The attributes are the index's (`cached`: a commit, a push) or the work tree's."""
+    from agent_memory.redact.guard import GuardFinding
+
+    if not paths:
+        return []
+    proc = git.run_git(repo.cwd, "check-attr", *(["--cached"] if cached else []), "-z", "filter", "--", *paths,
+                       check=False, keep_hook_env=keep_hook_env)  # fmt: skip
+    fields = proc.stdout.split("\0")
+    out = []
+    for path, _, value in zip(fields[0::3], fields[1::3], fields[2::3], strict=False):
+        if value not in ("unspecified", "unset", ""):
+            out.append(GuardFinding(path, 1, f"filtered (filter={value})"))
+    return out
 
 
 def work_tree_files(repo: git.Repo) -> tuple[list[ScanTarget], list[GuardFinding]]:
@@ -247,6 +268,7 @@ def work_tree_files(repo: git.Repo) -> tuple[list[ScanTarget], list[GuardFinding
             odd.append(GuardFinding(rel, 1, f"unreadable ({type(exc).__name__})"))
             continue
         targets.append(ScanTarget(rel, memory_part(rel, text)))
+    odd += filtered(repo, [t.path for t in targets], cached=False)
     return targets, odd
 
 
@@ -278,7 +300,14 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str],
             f"points to, unseen by the guard; restore it (`git checkout HEAD -- {path}`) "
             "or stage a plain copy"
         )
-    findings = [f for f in findings if f.path not in odd]
+    for f in findings:
+        if f.rule.startswith("filtered"):
+            hints.append(
+                f"{f.path} goes through a clean filter ({f.rule[10:-1]}, set in .gitattributes): git would store "
+                "the filter's output, not the text the guard judges and Claude reads; remove that attribute for "
+                "the memory files, then re-stage"
+            )
+    findings = [f for f in findings if f.path not in odd and not f.rule.startswith("filtered")]
     new_lines: dict[str, list[int]] = {}
     for f in findings:
         if f.path in added_only:
