@@ -429,3 +429,33 @@ def test_capture_refuses_a_session_its_records_contradict(project: Path) -> None
     pnpm = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if "pnpm" in a["claim"])
     assert pnpm["sessions"] == ["given-session"] and pnpm["source"].endswith("/given-session.jsonl#L1"), pnpm
     assert _validate_errors(project) == []
+
+
+@pytest.mark.parametrize("odd", ["file", "unreadable"])
+def test_capture_all_says_when_the_sessions_folder_cannot_be_listed(repo: Path, odd: str) -> None:
+    """~/.claude/projects a file (or CLAUDE_CONFIG_DIR pointing at one), or a folder this user
+    may not read: every `capture --all` said "nothing new: 0 transcripts" while no session was
+    ever captured. Now it says what it could not list, with a hint, exit 3; absent is still 0."""
+    gm(repo, "init", "--yes")
+    projects = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects"
+    assert gm(repo, "capture", "--all").returncode == 0  # no session on this machine yet
+    if odd == "file":
+        projects.parent.mkdir(parents=True, exist_ok=True)
+        projects.write_text("not a folder\n")
+        proc = gm(repo, "capture", "--all", check=False)
+    else:
+        if os.geteuid() != 0 or not shutil.which("setpriv"):
+            pytest.skip("needs root and setpriv to drop the capability that reads any folder")
+        projects.mkdir(parents=True, exist_ok=True)
+        projects.chmod(0)
+        drop = "-dac_override,-dac_read_search,-fowner"
+        env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+        try:
+            proc = subprocess.run(["setpriv", f"--inh-caps={drop}", f"--bounding-set={drop}", "git", "memory",
+                                   "capture", "--all"], cwd=repo, capture_output=True, text=True, env=env)
+        finally:
+            projects.chmod(0o755)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    first, hint = proc.stderr.strip().splitlines()
+    assert first.startswith("git memory capture: cannot list Claude Code's sessions in ") and "nothing was captured" in first
+    assert hint.startswith("hint: ") and "CLAUDE_CONFIG_DIR" in hint

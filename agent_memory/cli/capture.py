@@ -27,6 +27,7 @@ from agent_memory.model.errors import (
     DiskFullError,
     NotAStoreError,
     RefusedError,
+    RepoStateError,
     UsageError,
     disk_full,
     from_object_store,
@@ -373,6 +374,25 @@ def _since(args: argparse.Namespace) -> float | None:
     return day.timestamp()
 
 
+def _require_listable_projects() -> None:
+    """Claude Code's projects folder, when it exists, can be listed. Absent (no session on this
+    machine yet) is nothing to capture; a file, or a folder this user may not read, made every
+    `capture --all` say "nothing new: 0 transcripts" while no session was ever captured."""
+    from agent_memory.model.home import claude_projects_dir
+
+    base = claude_projects_dir()
+    try:
+        with os.scandir(base):
+            pass
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise RepoStateError(
+            f"cannot list Claude Code's sessions in {base}: {exc.strerror or exc}; nothing was captured",
+            hint="Claude Code keeps them in ~/.claude/projects (CLAUDE_CONFIG_DIR=DIR moves it to DIR/projects): "
+                 "make it a folder you can read, or point CLAUDE_CONFIG_DIR at the right one") from None
+
+
 def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since: float | None
             ) -> tuple[Backfill, list[str], Ledger]:  # fmt: skip
     """This project's transcripts (modified on or after `since`) against the ledger: the
@@ -380,6 +400,7 @@ def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since:
     from agent_memory.transcripts.files import transcript_files
     from agent_memory.transcripts.ledger import TRANSCRIPT, Ledger, stat_signature, transcript_key
 
+    _require_listable_projects()
     ledger = Ledger(common)
     report = Backfill()
     todo: list[str] = []
