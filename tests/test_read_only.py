@@ -110,3 +110,18 @@ def test_init_with_a_home_folder_it_may_not_write_says_which_folder(repo: Path) 
     assert hint == "hint: check that you may write to ~/.claude (ls -ld ~/.claude), then run the command again"
     assert git(repo, "status", "--porcelain") == "" and not (repo / ".git" / "agent-memory").exists()
     gm(repo, "init", "--yes")  # and once it may, init goes through
+
+
+def test_a_transcript_refused_as_not_a_regular_file_is_not_the_object_store(tmp_path: Path) -> None:
+    """capture --all stops at an error of the object store (every other transcript would meet
+    it) but reports one transcript it cannot read and goes on: the reader's own refusal of a
+    FIFO (NotRegularFile, an OSError without an errno) is the transcript's, not the store's."""
+    from agent_memory.model.errors import from_object_store
+    from agent_memory.transcripts.identity import NotRegularFile, open_regular_fd
+
+    fifo = tmp_path / "session.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(NotRegularFile) as refused:
+        open_regular_fd(fifo)
+    assert not from_object_store(refused.value)
+    assert not from_object_store(PermissionError(13, "Permission denied", str(fifo)))

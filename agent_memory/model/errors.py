@@ -103,9 +103,10 @@ def no_permission(exc: BaseException) -> bool:
 
 
 def from_object_store(exc: BaseException) -> bool:
-    """An OSError raised by libgit2 (pygit2 gives its OS errors no errno): the repository's
-    files, never a transcript or a memory file, which are read and written with `os`."""
-    return isinstance(exc, OSError) and exc.errno is None and exc.filename is None
+    """An OSError raised by libgit2 (pygit2 raises a plain OSError with no errno and no file
+    name): the repository's files, never a transcript or a memory file, which are read and
+    written with `os` (whose errors carry an errno) or refused with a subclass of OSError."""
+    return type(exc) is OSError and exc.errno is None and exc.filename is None
 
 
 class DiskFullError(RepoStateError):
