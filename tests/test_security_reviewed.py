@@ -183,3 +183,41 @@ def test_a_cloned_project_line_never_replaces_the_users_own_global_line(cloned: 
     assert pair == {"global": l3(GLOBAL_LINE)["id"], "project": l2(PROJECT_LINE)["id"]}
     # neither store is changed by it: the user's line is not marked contested for a project
     assert "contested" not in (global_repo() / ".memory" / "adopted.log").read_text()
+
+
+@pytest.mark.parametrize(
+    ("attributes_file", "line", "named"),
+    [
+        (".gitattributes", "CLAUDE.memory.md filter=lfs\n", "CLAUDE.memory.md (filter=lfs)"),
+        (".memory/.gitattributes", "adopted.log working-tree-encoding=UTF-16\n",
+         ".memory/adopted.log (working-tree-encoding=UTF-16)"),
+    ],
+)
+def test_a_memory_file_git_converts_is_not_injected(project: Path, attributes_file: str, line: str, named: str) -> None:
+    """A committed attribute that puts a memory file through a filter (git-lfs: the commit holds
+    a pointer, the work tree what the LFS store gave back) or an encoding: what Claude would be
+    given is not what a reviewer read. The session start gave the work tree's text all the same;
+    now it gives nothing of that tier and logs one line, `context` agrees, `validate` says how
+    to remove the attribute."""
+    warm = hook("session-start", project)
+    assert warm is not None and all(claim in warm for claim in KEPT)  # the cache is warm
+    (project / attributes_file).write_text(line)
+    git(project, "add", "-f", attributes_file)
+    assert commit(project, "-qm", "attributes").returncode == 0  # stages no memory file
+    assert hook("session-start", project) is None
+    assert hook("session-start", project) is None  # the cached answer: no second line
+    log = (project / ".git" / "agent-memory" / "errors.log").read_text().splitlines()
+    said = [entry for entry in log if "L2 memory was not injected" in entry]
+    assert len(said) == 1 and named in said[0] and "git memory validate" in said[0], log
+    shown = gm_json(project, "context")
+    assert shown["l2"] == 0 and not any(claim in shown["context"] for claim in KEPT)
+    proc = gm(project, "validate", check=False)
+    assert proc.returncode == 1, proc.stdout
+    rel, attribute = named.split(" (")
+    assert f"{project / rel}: {attribute[:-1]} is set for it" in proc.stdout
+    assert "delete the line of .gitattributes" in proc.stdout
+    # the attribute taken off again: injected as before
+    (project / attributes_file).write_text(line.split()[0] + " -filter -working-tree-encoding\n")
+    git(project, "commit", "-qam", "no conversion for the memory files")
+    again = hook("session-start", project)
+    assert again is not None and all(claim in again for claim in KEPT)

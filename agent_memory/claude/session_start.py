@@ -22,6 +22,7 @@ import os
 import sys
 
 from agent_memory.claude.jobs import request_rebuild
+from agent_memory.committed import attributes
 from agent_memory.committed.tiers import BLOCK_FILES, LOG_WINDOW, open_inside
 from agent_memory.gitio.refs import ATOMS_REF, read_ref
 from agent_memory.model.home import memory_home_dir
@@ -42,7 +43,7 @@ _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
                  "committed/templates.py", "model/atom.py", "model/paths.py", "model/fastjson.py",
                  "store/recall/files.py", "store/recall/index.py", "committed/verdicts.py",
                  "committed/guarded.py", "committed/reviewed.py", "committed/log_fold.py",
-                 "store/recall/adopted.py")  # fmt: skip
+                 "store/recall/adopted.py", "committed/attributes.py", "gitio/attributes.py")  # fmt: skip
 
 
 def session_start_line(repo: Location, tip: str) -> str:
@@ -127,6 +128,11 @@ def context_key(repo: Location, tip: str) -> str:
     # The blocks decide which logged atoms were shown to a reviewer (committed/reviewed.py).
     parts += [_file_sig(name, True, root) for root in (work, home) if root for name in BLOCK_FILES]  # fmt: skip
     parts += [_file_sig(path, True) for path in _git_config_files(repo.common)]
+    # What could put a memory file through a filter or an encoding (committed/attributes.py):
+    # signed, so a warm start runs no git and an attribute added since is a miss.
+    parts += [_file_sig(path, True, root) for tree in attribute_trees(repo, home)
+              for path, root in tree[2]]  # fmt: skip
+    parts.append(os.environ.get("GIT_ATTR_SOURCE", ""))
     parts += [
         os.environ.get(name, "")
         for name in ("GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS")
@@ -197,6 +203,10 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
     logs = held_logs(state, [root for root in (work, home) if root])
     (l2, l2_unshown) = reviewed_atoms(work, "L2", logs[work] if work else None)
     (l3, l3_unshown) = reviewed_atoms(home, "L3", logs[home])
+    for tier, root, found in attribute_trees(repo, home):
+        if _converted(repo, tier, root, found, in_hook):  # not what a reviewer read: nothing of it
+            (l2, l2_unshown) = ([], 0) if tier == "L2" else (l2, l2_unshown)
+            (l3, l3_unshown) = ([], 0) if tier == "L3" else (l3, l3_unshown)
     l2, l3 = verdicts.shown(state, l2, l3)
     unshown = {"L2": l2_unshown, "L3": l3_unshown}
     ctx = context.build_context(l2, l3, contested, project_name(repo), unshown)
@@ -211,6 +221,45 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
 
         replace_text(os.path.join(state, CONTEXT_CACHE), f"{key}\n{line}\n")
     return line
+
+
+def attribute_trees(repo: Location, home: str) -> list[tuple[str, str, list[tuple[str, str | None]]]]:
+    """(tier, work tree, the attributes files git reads for its memory files) of the project
+    and the global memory repo."""
+    trees = [("L2", repo.work, repo.common), ("L3", home, os.path.join(home, ".git"))]
+    return [(tier, root, attributes.sources(root, git_dir, _attributes_file(git_dir)))
+            for tier, root, git_dir in trees if root]  # fmt: skip
+
+
+def _attributes_file(common: str) -> str:
+    """The user's attributes file: core.attributesFile, read from the config files directly
+    (a file beyond `_config_value` keeps the default), else git's default."""
+    value = None
+    for path in _git_config_files(common):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            if "attributesfile" in text.lower():
+                value = _config_value(text, "core", "attributesfile") or value
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+    return os.path.expanduser(value) if value else attributes.default_global_file()
+
+
+def _converted(repo: Location, tier: str, root: str, found: list[tuple[str, str | None]], in_hook: bool) -> bool:
+    """Whether a memory file of the tier whose work tree is `root` goes through a filter or an
+    encoding (or git could not tell, when an attributes file names one): then the tier is not
+    injected, and errors.log says so in one line."""
+    bad = attributes.converted(root, found)
+    if bad == {}:
+        return False
+    from agent_memory.gitio.state import log_error
+
+    what = (f"{attributes.describe(bad)} in {root}: a memory file git converts is not what a reviewer read"
+            if bad else f"the attributes of the memory files in {root} could not be checked (git check-attr failed)")
+    log_error(f"{'hook session-start' if in_hook else 'session-start context'}: the {tier} memory was not injected: "
+              f"{what}; `git memory validate` says how to fix it", repo.top)  # fmt: skip
+    return True
 
 
 def _contested(state: str) -> tuple[str | None, dict[str, str]]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 
 from agent_memory.claude import context
+from agent_memory.claude.session_start import attribute_trees
 from agent_memory.cli.output import fresh_recall_index, memory_here, project_of
 from agent_memory.cli.report import Report
+from agent_memory.committed import attributes
 from agent_memory.committed.reviewed import reviewed_atoms
 from agent_memory.gitio import repo as git
 from agent_memory.model.paths import memory_home
@@ -27,6 +29,12 @@ def run(args: argparse.Namespace) -> Report:
     # what the blocks show a reviewer, as the session start gives it (committed/reviewed.py)
     l2, l2_unshown = reviewed_atoms(repo.workdir, "L2")
     l3, l3_unshown = reviewed_atoms(memory_home(), "L3")
+    # A memory file git converts (a filter, an encoding) is not what a reviewer read: nothing
+    # of its tier is given, as at the session start (committed/attributes.py).
+    for tier, root, found in attribute_trees(repo.location, str(memory_home())):
+        if attributes.converted(root, found) != {}:
+            l2, l2_unshown = ([], 0) if tier == "L2" else (l2, l2_unshown)
+            l3, l3_unshown = ([], 0) if tier == "L3" else (l3, l3_unshown)
     unshown = {"L2": l2_unshown, "L3": l3_unshown}
     ctx = context.build_context(l2, l3, contested_dates_here(repo), project_of(repo), unshown)
     return Report({"context": ctx.text, "l2": ctx.l2, "l3": ctx.l3, "omitted": ctx.omitted,

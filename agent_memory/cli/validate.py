@@ -26,7 +26,7 @@ from agent_memory.cli import colour
 from agent_memory.cli.output import store_here
 from agent_memory.cli.report import Report
 from agent_memory.cli.scan import memory_part
-from agent_memory.committed import reviewed, tiers
+from agent_memory.committed import attributes, reviewed, tiers
 from agent_memory.committed.adopted_log import REMOVING_OPS, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.global_repo import GlobalRepo
@@ -203,6 +203,7 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
                        "(a link makes Claude read whatever it points to); replace it with the real one"
                        for p in dict.fromkeys(odd)]  # fmt: skip
             continue
+        errors += _converted(root, tier)
         if fix:
             _repair_utf8(root, tier, fixed)
         try:
@@ -235,6 +236,15 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
     report["warnings"] = warnings
     report["checked"] = checked
     return errors
+
+
+def _converted(root: Path, tier: str) -> list[str]:
+    """Memory files git puts through a filter or an encoding (committed/attributes.py): not
+    what a reviewer read, so the session start leaves the tier out."""
+    bad = attributes.converted(str(root)) or {}
+    return [f"{root / rel}: {', '.join(attrs)} is set for it (an attributes file): git stores other than the "
+            f"text Claude reads, so the session start does not inject the {tier} memory; "
+            f"{attributes.removal_hint({rel: attrs}, _git(tier, root))}" for rel, attrs in sorted(bad.items())]  # fmt: skip
 
 
 def _store_damage(repo: git.Repo, tip: str | None) -> list[str]:
