@@ -718,3 +718,21 @@ def test_inspect_why_by_text_shows_the_evidence_of_an_adopted_line(project: Path
     assert {e["source"].rsplit("/", 1)[-1].split(".jsonl")[0] for e in why["evidence"]} == set(
         SESSIONS
     )
+
+
+def test_adopt_under_a_working_tree_encoding_names_the_attribute(project: Path) -> None:
+    """A committed `.gitattributes` puts the memory files in UTF-16 in the work tree: every
+    adopt failed cleanly, but its hint did not say why. It names the attribute now, and how to
+    take it off; nothing is adopted."""
+    ids = stage_claims(project)
+    (project / ".gitattributes").write_text("CLAUDE.memory.md working-tree-encoding=UTF-16\n")
+    git(project, "add", ".gitattributes")
+    git(project, "commit", "-qm", "attributes")
+    before = memory_state(project)
+    proc = gm(project, "adopt", "--yes", ids["push"], check=False)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 2 and err[1].startswith("hint:"), err
+    assert "working-tree-encoding=UTF-16" in err[0] and "CLAUDE.memory.md" in err[0]
+    assert "delete the line of .gitattributes" in err[1]
+    assert memory_state(project) == before

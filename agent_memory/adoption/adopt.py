@@ -31,7 +31,7 @@ from agent_memory.adoption import intent
 from agent_memory.adoption.locks import index_lock_problem, memory_lock
 from agent_memory.adoption.prescan import prescanned
 from agent_memory.adoption.reverts import reverted_adoptions
-from agent_memory.committed import render, worktree
+from agent_memory.committed import attributes, render, worktree
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.gitio import repo as git
@@ -111,6 +111,22 @@ def refuse_links(root: Path, tier: str, target_name: str, outcome: str) -> None:
         hints.append(worktree.CLAUDE_MD_LINK_HINT)
     hints.append(fix)
     worktree.refuse_odd_paths(root, [LOG_PATH, target_name], where=where, hint="; or ".join(hints) + f"; {outcome}")
+
+
+def refuse_converted(root: Path, tier: str, outcome: str) -> None:
+    """RepoStateError (exit 3) when an attributes file puts a memory file under `root` through
+    a filter or a `working-tree-encoding` (committed/attributes.py): git would commit other
+    bytes than the text adopt writes and the guard judges (UTF-16 made every commit fail with
+    git's own "BOM is required"), so nothing is written; the error names the attribute."""
+    bad = attributes.converted(str(root))
+    if not bad:
+        return
+    where = "" if tier == "L2" else f" in the global memory repo ({root})"
+    raise RepoStateError(
+        f"{attributes.describe(bad)}{where}: git stores a memory file with such an attribute other than as "
+        "the work tree holds it, so what it commits is not the text reviewed",
+        hint=f"{attributes.removal_hint(bad, 'git' if tier == 'L2' else f'git -C {root}')}; {outcome}",
+    )
 
 
 def write_files(root: Path, files: TierFiles) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from agent_memory.adoption.adopt import commit_memory, refuse_links, work_files
+from agent_memory.adoption.adopt import commit_memory, refuse_converted, refuse_links, work_files
 from agent_memory.committed.adopted_log import LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.install import target_file
@@ -48,6 +48,7 @@ def apply_l2_op(
         raise RepoStateError("this needs a work tree", hint="run it in a clone with a work tree")
     target = target_file(repo)
     refuse_links(root, "L2", target, "nothing was changed")  # before the files are even read
+    refuse_converted(root, "L2", "nothing was changed")
     decided: list[Atom] = []
 
     def change(before: TierFiles) -> TierFiles:

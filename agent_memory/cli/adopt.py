@@ -33,6 +33,7 @@ from agent_memory.adoption.adopt import (
     pending,
     record_decisions,
     refusal,
+    refuse_converted,
     refuse_links,
     require_clean,
     require_consistent,
@@ -193,6 +194,7 @@ class Review:
         # A pull may have brought in `.memory -> ~/elsewhere` or `CLAUDE.memory.md -> ~/.bashrc`:
         # refused before anything is read, resumed, written or recorded on memory/atoms.
         refuse_links(repo.workdir, tier, target, "nothing was adopted or rejected")
+        refuse_converted(repo.workdir, tier, "nothing was adopted or rejected")
         resumed = resume_interrupted(repo, store)  # what a killed adopt left half done
         files = work_files(repo.workdir, tier, target)
         if store is not None:
