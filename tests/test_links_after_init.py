@@ -306,3 +306,65 @@ def test_the_memory_file_writer_never_writes_through_a_link(project: Path, outsi
     code = f"from pathlib import Path; from agent_memory.gitio.state import overwrite; overwrite(Path({str(fifo)!r}), b'x')"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
     assert proc.returncode != 0 and "OSError" in proc.stderr, proc.stderr  # not blocked for ever
+
+
+def test_the_registry_and_deinit_writers_never_write_through_a_link(
+    project: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """init's registration, deinit's unregistration and its edits of CLAUDE.md, .gitignore and
+    .gitattributes check for a link and then read and wrote with opens that follow one: a link
+    swapped in between the check and the write (a `git pull` of the global memory repo in
+    another terminal) was written through. Each now opens without following a link and
+    refuses what is not a regular file (gitio.state.overwrite, tiers.read_inside)."""
+    from agent_memory.committed import uninstall
+    from agent_memory.committed.global_repo import REGISTRY, GlobalRepo
+    from agent_memory.committed.worktree import refuse_odd_paths
+
+    home = GlobalRepo.default()
+    registry = home.path / REGISTRY
+    assert registry.is_file()
+    (outside / REGISTRY).write_text(registry.read_text())
+    swaps = {registry: outside / REGISTRY}
+    for name in ("CLAUDE.md", ".gitignore", ".gitattributes"):
+        assert (project / name).is_file(), name
+        (outside / name).write_text((project / name).read_text())
+        swaps[project / name] = outside / name
+    before = _snapshot(outside)
+
+    def swap(path: Path) -> None:  # what lands right after the check
+        path.unlink()
+        path.symlink_to(swaps[path])
+
+    real_refuse = GlobalRepo.refuse_links
+
+    def check_then_swap(self: GlobalRepo, files: tuple[str, ...] = (".gitattributes", REGISTRY),
+                        outcome: str = "nothing was written") -> None:
+        real_refuse(self, files, outcome)
+        if not registry.is_symlink():
+            swap(registry)
+
+    def odd_then_swap(root: Path, rels: list[str], **kwargs: str) -> None:
+        refuse_odd_paths(root, rels, **kwargs)
+        for rel in rels:
+            if (root / rel) in swaps and not (root / rel).is_symlink():
+                swap(root / rel)
+
+    monkeypatch.setattr(GlobalRepo, "refuse_links", check_then_swap)
+    monkeypatch.setattr(uninstall, "refuse_odd_paths", odd_then_swap)
+    with pytest.raises(OSError):
+        home.register("another", outside)  # a project not registered yet: the registry is rewritten
+    registry.unlink()
+    git(home.path, "checkout", "--", REGISTRY)
+    with pytest.raises(OSError):
+        uninstall.unregister(home, project)
+    with pytest.raises(OSError):
+        uninstall.remove_import(project)
+    for name, line, header in ((".gitignore", uninstall.GITIGNORE_LINES, uninstall.IGNORE_HEADER),
+                               (".gitattributes", (uninstall.GITATTRIBUTES_LINE,), uninstall.ATTRIBUTES_HEADER)):
+        with pytest.raises(OSError):
+            uninstall._remove_lines(project / name, line, header)
+    from agent_memory.committed.install import ensure_lines
+
+    with pytest.raises(OSError):  # init's (and the global repo's) appender: .gitattributes is a link now
+        ensure_lines(project / ".gitattributes", ["*.bin binary"])
+    assert _snapshot(outside) == before

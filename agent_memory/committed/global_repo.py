@@ -26,9 +26,10 @@ from agent_memory.committed.install import (
 )
 from agent_memory.committed.render import ensure_import, render_block
 from agent_memory.committed.templates import read_template
+from agent_memory.committed.tiers import read_inside
 from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import find_git_dirs
+from agent_memory.gitio.state import find_git_dirs, overwrite
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.paths import claude_dir, memory_home
 
@@ -100,7 +101,7 @@ class GlobalRepo:
 
     def projects(self) -> list[dict[str, Any]]:
         try:
-            return parse_registry((self.path / REGISTRY).read_text("utf-8"))
+            return parse_registry(read_inside(self.path, REGISTRY))  # no link followed
         except OSError:
             return []
 
@@ -128,7 +129,10 @@ class GlobalRepo:
         where = _portable(project_root(project_path))
         registry = self.path / REGISTRY
         self.refuse_links((REGISTRY,))  # not even read through a link
-        text = registry.read_text("utf-8") if registry.exists() else ""
+        try:
+            text = read_inside(self.path, REGISTRY)
+        except FileNotFoundError:
+            text = ""
         entries = parse_registry(text)
         entry = {"name": name, "path": where}
         at = next((i for i, e in enumerate(entries) if e["path"] == where), None)
@@ -139,7 +143,8 @@ class GlobalRepo:
         updated = format_registry(entries)
         if updated == text:
             return False
-        registry.write_text(updated, "utf-8")
+        # The check above and this write are apart: a link swapped in between is refused at open.
+        overwrite(registry, updated.encode("utf-8"))
         self.commit([REGISTRY], f"register: project {name}")
         return True
 

@@ -16,10 +16,11 @@ from pathlib import Path
 
 from agent_memory.committed.render import IMPORT_LINE, ensure_import
 from agent_memory.committed.templates import read_git_hook
+from agent_memory.committed.tiers import read_inside
 from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import GIT_HOOK_MARKER
-from agent_memory.gitio.state import atomic_write
+from agent_memory.gitio.state import atomic_write, overwrite
 from agent_memory.model.errors import RefusedError
 
 HOOK_MARKER = GIT_HOOK_MARKER
@@ -215,14 +216,17 @@ def install_git_hooks(repo: git.Repo) -> dict[str, str]:
 
 def ensure_lines(path: Path, lines: tuple[str, ...] | list[str], header: str | None = None) -> bool:
     """Append the lines that are missing; never rewrites existing content."""
-    text = path.read_text("utf-8") if path.exists() else ""
+    try:
+        text = read_inside(path.parent, path.name)  # never through a link, nor from a FIFO
+    except FileNotFoundError:
+        text = ""
     present = {ln.strip() for ln in text.splitlines()}
     missing = [ln for ln in lines if ln not in present]
     if not missing:
         return False
     prefix = "" if not text or text.endswith("\n") else "\n"
     block = ([header] if header else []) + missing
-    path.write_text(text + prefix + "\n".join(block) + "\n", "utf-8")
+    overwrite(path, (text + prefix + "\n".join(block) + "\n").encode("utf-8"))  # refuses a link at open
     return True
 
 

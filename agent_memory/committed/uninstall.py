@@ -31,8 +31,10 @@ from agent_memory.committed.install import (
     hooks_folder_in_worktree,
 )
 from agent_memory.committed.render import IMPORT_LINE, find_block
+from agent_memory.committed.tiers import read_inside
 from agent_memory.committed.worktree import odd_component, refuse_odd_paths
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.state import overwrite
 
 IGNORE_HEADER = "# agent-memory: local state stays local; the audit log is committed"
 ATTRIBUTES_HEADER = "# agent-memory: two branches' adoptions merge as a union"
@@ -84,7 +86,7 @@ def remove_import(workdir: Path) -> str | None:
     refuse_odd_paths(workdir, ["CLAUDE.md"])  # `CLAUDE.md -> AGENTS.md`: not ours to edit
     path = workdir / "CLAUDE.md"
     try:
-        text = path.read_text("utf-8")
+        text = read_inside(workdir, "CLAUDE.md")
     except FileNotFoundError:
         return None
     lines = text.splitlines(keepends=True)
@@ -96,7 +98,7 @@ def remove_import(workdir: Path) -> str | None:
         path.unlink()
         return "deleted"
     # ensure_import added the line after a blank line: drop that separator again.
-    path.write_text(remaining.rstrip("\n") + "\n", "utf-8")
+    overwrite(path, (remaining.rstrip("\n") + "\n").encode("utf-8"))  # a link swapped in: refused at open
     return "removed"
 
 
@@ -104,15 +106,16 @@ def unregister(home: GlobalRepo, project_path: Path) -> str | None:
     """Remove the project from the global repo's registry (one commit); its name, or None."""
     registry = home.path / REGISTRY
     home.refuse_links((REGISTRY,), outcome="the project stays registered")
-    if not registry.exists():
-        return None
     where = global_repo._portable(global_repo.project_root(project_path))
-    text = registry.read_text("utf-8")
+    try:
+        text = read_inside(home.path, REGISTRY)
+    except FileNotFoundError:
+        return None
     entries = parse_registry(text)
     gone = [e for e in entries if e.get("path") == where]
     if not gone:
         return None
-    registry.write_text(format_registry([e for e in entries if e.get("path") != where]), "utf-8")
+    overwrite(registry, format_registry([e for e in entries if e.get("path") != where]).encode("utf-8"))
     name = str(gone[0].get("name", "?"))
     home.commit([REGISTRY], f"unregister: project {name}")
     return name
@@ -121,7 +124,7 @@ def unregister(home: GlobalRepo, project_path: Path) -> str | None:
 def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:
     refuse_odd_paths(path.parent, [path.name])
     try:
-        text = path.read_text("utf-8")
+        text = read_inside(path.parent, path.name)
     except FileNotFoundError:
         return False
     drop = {*lines, header}
@@ -129,7 +132,7 @@ def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:
     if len(kept) == len(text.splitlines()):
         return False
     if any(ln.strip() for ln in kept):
-        path.write_text("\n".join(kept).rstrip("\n") + "\n", "utf-8")
+        overwrite(path, ("\n".join(kept).rstrip("\n") + "\n").encode("utf-8"))
     else:
         path.unlink()
     return True
@@ -158,11 +161,11 @@ def purge(repo: git.Repo, target_name: str) -> tuple[list[str], dict[str, str]]:
                 (root / rel).unlink()
                 gone.append(rel)
         if target_name == "CLAUDE.md" and (root / "CLAUDE.md").exists() and plain("CLAUDE.md"):
-            text = (root / "CLAUDE.md").read_text("utf-8")
+            text = read_inside(root, "CLAUDE.md")
             span = find_block(text, "L2")
             if span is not None:
                 start, end = span
-                (root / "CLAUDE.md").write_text(text[:start].rstrip("\n") + "\n" + text[end:].lstrip("\n"), "utf-8")
+                overwrite(root / "CLAUDE.md", (text[:start].rstrip("\n") + "\n" + text[end:].lstrip("\n")).encode("utf-8"))
                 gone.append("the memory block in CLAUDE.md")
         memory_dir = root / ".memory"
         if odd_component(root, ".memory", folder=True) is None and memory_dir.is_dir() and not any(memory_dir.iterdir()):
