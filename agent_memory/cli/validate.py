@@ -41,7 +41,8 @@ from agent_memory.model.paths import is_memory_pointer, projects_dir
 from agent_memory.model.trailers import plural
 from agent_memory.redact import guard
 from agent_memory.store.l1 import STORE, L1Store
-from agent_memory.transcripts.evidence import names_no_transcript
+from agent_memory.transcripts.evidence import locate, names_no_transcript, read_line
+from agent_memory.transcripts.identity import safe_session
 
 
 def validate_atoms_file(path: Path) -> list[str]:
@@ -316,8 +317,30 @@ def _pointer_errors(atom: Atom) -> list[str]:
         # subagent files, and `remember`'s hand-authored atoms (source remembered-<id>, session
         # remembered-<day>), name no session of their own
         if pointer and sessions and session not in sessions and not session.startswith(("agent-", "remembered-")):
+            if _line_session(atom, pointer) in sessions:
+                continue  # a file holding a later session's lines too (a continued session)
             out.append(f"back-pointer {pointer} names session {session}, which is not in its sessions")
     return out
+
+
+def _line_session(atom: Atom, pointer: str) -> str | None:
+    """The session of the line `pointer` names, when known: a continued or `--resume`d session
+    can write a second sessionId into its transcript, whose name (the pointer's) is the first,
+    and capture gives an atom the session of its line's record. The line itself says, when the
+    transcript is here; else the session capture kept beside the pointer in the L1 evidence
+    (the transcript may have aged out: the atom stays valid)."""
+    items = [e for e in atom.get("evidence", []) if isinstance(e, dict) and e.get("source") == pointer]
+    local = next((str(e["path"]) for e in items if isinstance(e.get("path"), str)), None)
+    status, matches, line = locate(pointer, local)
+    if status == "ok" and line > 0:
+        raw = read_line(matches[0], line)
+        try:
+            record = json.loads(raw) if raw else None
+        except ValueError:
+            record = None
+        found = record.get("sessionId") if isinstance(record, dict) else None
+        return safe_session(found) if isinstance(found, str) and found.strip() else None
+    return next((str(e["session"]) for e in items if isinstance(e.get("session"), str)), None)
 
 
 def _evidence_here(atom: Atom) -> bool:

@@ -19,7 +19,7 @@ from agent_memory.model.paths import claude_dir, resolve_pointer
 from agent_memory.transcripts.identity import open_regular_fd
 
 
-def _read_line(path: Any, line: int, limit: int = 4_000_000) -> str | None:
+def read_line(path: Any, line: int, limit: int = 4_000_000) -> str | None:
     try:
         # A regular file only: the path a record kept may now be a FIFO (a plain open waits
         # for a writer forever) or a link to /dev/zero (one endless line).
@@ -35,7 +35,7 @@ def _read_line(path: Any, line: int, limit: int = 4_000_000) -> str | None:
 def statement_at(path: Any, line: int) -> str | None:
     """The user's words at a transcript line (the prompt or rejection reason), redacted; for a
     line of an auto-memory file, that line as written (redacted)."""
-    raw = _read_line(path, line)
+    raw = read_line(path, line)
     if raw is None:
         return None
     if str(path).endswith(".md"):
