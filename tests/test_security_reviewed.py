@@ -221,3 +221,22 @@ def test_a_memory_file_git_converts_is_not_injected(project: Path, attributes_fi
     git(project, "commit", "-qam", "no conversion for the memory files")
     again = hook("session-start", project)
     assert again is not None and all(claim in again for claim in KEPT)
+
+
+def test_a_global_memory_file_git_converts_leaves_only_l3_out(cloned: Path) -> None:
+    """The same for the global memory repo, which a pull from the user's remote can change: its
+    L3 tier is left out, the project's L2 still given; `validate` names the global file."""
+    home = global_repo()
+    assert "Answer concisely." in (hook("session-start", cloned) or "")
+    with (home / ".gitattributes").open("a") as fh:
+        fh.write("CLAUDE.memory.md filter=lfs\n")
+    git(home, "commit", "-qam", "attributes")
+    context = hook("session-start", cloned)
+    assert context is not None and "Use pnpm, not npm." in context and "Answer concisely." not in context
+    assert GLOBAL_LINE not in context
+    log = (cloned / ".git" / "agent-memory" / "errors.log").read_text()
+    assert "the L3 memory was not injected: CLAUDE.memory.md (filter=lfs)" in log
+    assert gm_json(cloned, "context")["l3"] == 0
+    proc = gm(cloned, "validate", check=False)
+    assert "~/.claude/agent-memory/CLAUDE.memory.md: filter=lfs is set for it" in proc.stdout  # home shown as ~
+    assert "`git -C ~/.claude/agent-memory check-attr -a -- CLAUDE.memory.md`" in proc.stdout
