@@ -459,3 +459,25 @@ def test_capture_all_says_when_the_sessions_folder_cannot_be_listed(repo: Path, 
     first, hint = proc.stderr.strip().splitlines()
     assert first.startswith("git memory capture: cannot list Claude Code's sessions in ") and "nothing was captured" in first
     assert hint.startswith("hint: ") and "CLAUDE_CONFIG_DIR" in hint
+
+
+def test_a_resumed_sessions_transcript_points_at_its_own_file(project: Path) -> None:
+    """`claude --resume`/`--continue` writes a new `<new>.jsonl` that opens with the earlier
+    session's records (their `sessionId` the old one) and goes on under the new id. The
+    back-pointers name the file read, whose line numbers they carry: named after the first
+    record's session, they pointed into the old session's file, at a line it does not hold."""
+    old = _session(project, 1, "2026-11-01", "Never push directly to main.")
+    later = _session(project, 2, "2026-11-02", "Always use pnpm, not npm.")
+    resumed = later.read_text().replace(later.stem, "eeeeeeee-0000-4000-8000-000000000003")
+    new = later.with_name("eeeeeeee-0000-4000-8000-000000000003.jsonl")
+    new.write_text(old.read_text() + resumed)
+    later.unlink()
+    # what the SessionEnd hook runs for the resumed session: its own id, never refused
+    gm_json(project, "capture", str(new), "--session", new.stem, "--no-stage")
+    pnpm = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if "pnpm" in a["claim"])
+    assert pnpm["sessions"] == [new.stem]
+    line = len(old.read_text().splitlines()) + 1
+    assert pnpm["source"] == f"~/.claude/projects/{slug_for(project.resolve())}/{new.name}#L{line}", pnpm
+    why = gm_json(project, "inspect", "--why", pnpm["id"])
+    assert [e["status"] for e in why["evidence"]] == ["ok"] and "pnpm" in why["evidence"][0]["line"]
+    assert not [e for e in _validate_errors(project) if f"#L{line} " in e]

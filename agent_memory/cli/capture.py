@@ -283,11 +283,13 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
 def _check_session(path: Path, session: str) -> None:
     """`--session` names a transcript's session only when its records name none: one that
     contradicts them is refused (the atoms' sessions would disagree with their back-pointers,
-    and the same session's lines would count as another session's)."""
+    and the same session's lines would count as another session's). The session the file is
+    named for is its own too: a resumed session's file opens with the earlier session's records."""
     from agent_memory.transcripts.identity import Transcript, safe_session
 
-    recorded = Transcript.of(path).recorded
-    if recorded is not None and recorded != safe_session(session):
+    transcript = Transcript.of(path)
+    recorded, named = transcript.recorded, transcript.pointer.rpartition("/")[2].removesuffix(".jsonl")
+    if recorded is not None and safe_session(session) not in (recorded, named):
         raise UsageError(f"{path.name} is a transcript of session {recorded}, not {session}: nothing captured",
                          hint=f"drop --session (its records name the session): git memory capture {path}")
 

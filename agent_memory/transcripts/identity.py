@@ -6,7 +6,10 @@ The session is the one its records name (`sessionId`, what Claude Code wrote): a
 renamed away from `<session>.jsonl`, or copied elsewhere, keeps it, and its back-pointer names
 that session's file, so an atom's `sessions` and its back-pointers always agree (`validate`
 checks it). Only when the records name none does a caller's session (`capture --session`), else
-the file name, say it. A subagent's file (`agent-*.jsonl`) keeps its own name.
+the file name, say it. A subagent's file (`agent-*.jsonl`) keeps its own name, and so does a
+file named as Claude Code names a session's (`<uuid>.jsonl`): a resumed or continued session's
+file opens with the earlier session's records (their `sessionId` the old one) and goes on under
+its own, and the line numbers a back-pointer carries are this file's, not the old one's.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from agent_memory.model.paths import (
 )
 
 _SESSION_SAFE = re.compile(r"[^A-Za-z0-9._-]")
+# How Claude Code names a session and its transcript (`<uuid>.jsonl`).
+_SESSION_FILE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\.jsonl")
 
 
 def safe_session(value: str) -> str:
@@ -54,8 +59,8 @@ class Transcript:
             # a copy outside any `projects/<slug>/` folder (an export, a backup): the folder it
             # sits in is no project folder Claude Code ever had
             slug = slug_for(cwd)
-        if sid is not None and not name.startswith("agent-"):
-            name = f"{sid}.jsonl"
+        if sid is not None and not name.startswith("agent-") and not _SESSION_FILE.fullmatch(name):
+            name = f"{sid}.jsonl"  # renamed away from its session's name: cited by that name
         sid = sid or safe_session(session_from_filename(text))
         return cls(Path(text), f"~/.claude/projects/{slug}/{name}", _local_path(text), sid, recorded)
 
