@@ -304,6 +304,31 @@ def test_a_commit_of_a_memory_file_holding_one_is_refused(guarded: Path, rel: st
     assert git(guarded, "rev-parse", "HEAD") == head
 
 
+def test_a_project_name_keeps_what_the_guard_takes_and_loses_what_it_refuses(tmp_path: Path) -> None:
+    """A name is made plain by the guard's own rule. The joiner inside an emoji sequence is
+    visible to the guard: a project `init` named `dev-🧑‍💻` lost it when read back, and the
+    next `init` renamed the project (new atom ids for the same claims). A Hangul filler or a
+    stray variation selector is printable but invisible, and the guard refuses it: it stayed
+    in the name, and every log line of the project was refused."""
+    emoji = tmp_path / "dev-\U0001f9d1\u200d\U0001f4bb"
+    filler = tmp_path / "notes\u3164\ufe0f"
+    for folder in (emoji, filler):
+        folder.mkdir()
+        git(folder, "init", "-q")
+        git(folder, "commit", "-q", "--allow-empty", "-m", "init")
+        gm(folder, "init", "--yes")
+    assert git(emoji, "config", "memory.project").strip() == emoji.name
+    gm(emoji, "init", "--yes")  # run again (an upgrade): the project keeps its name
+    assert git(emoji, "config", "memory.project").strip() == emoji.name
+    assert git(filler, "config", "memory.project").strip() == "notes"
+    for folder in (emoji, filler):
+        assert gm_json(folder, "remember", "Prefer ruff over flake8 here")["staged"]
+        [atom] = gm_json(folder, "inspect", "--tier", "L1")["atoms"]
+        assert atom["project"] == git(folder, "config", "memory.project").strip()
+        gm(folder, "adopt", "--all")
+        assert "Prefer ruff over flake8 here" in gm_json(folder, "context")["context"]
+
+
 def test_a_folder_named_with_control_characters_is_a_plain_project_name(tmp_path: Path) -> None:
     """A folder unpacked from an archive can be named with ESC, a line break or U+202E. As the
     project name it went into every atom and log line, and the guard refused each of them:

@@ -44,17 +44,54 @@ def show_controls(text: str, keep: str = "") -> str:
     return "".join(f"\\x{ord(ch):02x}" if is_control(ch) and ch not in keep else ch for ch in text)
 
 
+# What renders as nothing, as a regex class: every format (Cf) character, and the variation
+# selectors, Hangul fillers, the combining grapheme joiner, tag characters. The commit guard
+# refuses them in memory files (redact/fold.invisible) but for what EMOJI_SEEN matches.
+INVISIBLE_CLASS = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u0600-\u0605\u06dd\u070f"
+    "\u0890\u0891\u08e2\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef"
+)
+# An emoji's presentation selector, and the joiner inside an emoji sequence (🧑‍💻): seen.
+EMOJI_SEEN = (
+    "(?<=[\u2190-\u2bff\U0001f000-\U0001faff])[\ufe0e\ufe0f]"
+    "|(?<=[\u2190-\u2bff\U0001f000-\U0001faff\ufe0f])\u200d(?=[\u2190-\u2bff\U0001f000-\U0001faff])"
+)
+
+
+def _class_ranges(cls: str) -> tuple[tuple[str, str], ...]:
+    out, i = [], 0
+    while i < len(cls):
+        wide = cls[i + 1 : i + 2] == "-" and i + 2 < len(cls)
+        out.append((cls[i], cls[i + 2] if wide else cls[i]))
+        i += 3 if wide else 1
+    return tuple(out)
+
+
+_INVISIBLE_RANGES = _class_ranges(INVISIBLE_CLASS)
+
+
+def _hidden(ch: str) -> bool:
+    """Whether `ch` is in INVISIBLE_CLASS (without `re`, which the session start never loads)."""
+    return not ch.isascii() and any(low <= ch <= high for low, high in _INVISIBLE_RANGES)
+
+
 def plain_name(name: str) -> str:
     """A name taken from a folder or a setting (a project's), as one line of text that a
     person, a context header and the commit guard can take: bytes that are not UTF-8 (held as
     lone surrogates) become U+FFFD, a control character or any run of whitespace one space,
-    an invisible format character (U+202E, U+200B) nothing. A folder unpacked from an archive
-    can be named `x<ESC>[8m` or hold a line break; as a project name either made every log line
-    of the project one the guard refuses."""
-    if name.isprintable() and name.strip() == name:
+    an invisible character (U+202E, U+200B) nothing — only what the guard refuses: the joiner
+    of an emoji sequence stays, or a name the guard took (`dev-🧑‍💻`) would change under a
+    project that `init` named with it. A folder unpacked from an archive can be named
+    `x<ESC>[8m` or hold a line break; as a project name either made every log line of the
+    project one the guard refuses."""
+    if name.isprintable() and name.strip() == name and (name.isascii() or not any(map(_hidden, name))):
         return name
-    import unicodedata
+    import re  # not on the session start of a plain name
 
     text = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    kept = (" " if is_control(ch) or ch.isspace() else "" if unicodedata.category(ch) == "Cf" else ch for ch in text)
+    hidden, seen = re.compile(f"[{INVISIBLE_CLASS}]"), re.compile(EMOJI_SEEN)
+    kept = (" " if is_control(ch) or ch.isspace() else "" if hidden.match(text, i) and not seen.match(text, i)
+            else ch for i, ch in enumerate(text))  # fmt: skip
     return " ".join("".join(kept).split()) or "project"

@@ -18,19 +18,12 @@ from __future__ import annotations
 import bisect
 import re
 
+from agent_memory.model.controls import EMOJI_SEEN, INVISIBLE_CLASS
 from agent_memory.redact.regex import LazyCompiler
 
 _lazy = LazyCompiler(globals())
 
-# Format (Cf) characters and the other code points that render as nothing: variation
-# selectors, Hangul fillers, the combining grapheme joiner, tag characters.
-_INVISIBLE_CLASS = (
-    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u0600-\u0605\u06dd\u070f"
-    "\u0890\u0891\u08e2\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
-    "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef"
-)
-_INVISIBLE: re.Pattern[str] = _lazy("[" + _INVISIBLE_CLASS + "]")
+_INVISIBLE: re.Pattern[str] = _lazy("[" + INVISIBLE_CLASS + "]")
 # Letters that NFKC leaves alone but that read as Latin ones (Unicode confusables, the subset
 # that occurs in practice: Cyrillic, Greek, Armenian, Latin small capitals and dotless i).
 _CONFUSABLE_PAIRS = (
@@ -148,10 +141,7 @@ def map_span(origin: OffsetMap, s: int, e: int) -> tuple[int, int]:
     return origin[s], origin[e - 1] + 1 if e > s else origin[s]
 
 
-_EMOJI_SELECTOR: re.Pattern[str] = _lazy(
-    "(?<=[\u2190-\u2bff\U0001f000-\U0001faff])[\ufe0e\ufe0f]"
-    "|(?<=[\u2190-\u2bff\U0001f000-\U0001faff\ufe0f])\u200d(?=[\u2190-\u2bff\U0001f000-\U0001faff])"
-)
+_EMOJI_SELECTOR: re.Pattern[str] = _lazy(EMOJI_SEEN)
 
 
 def invisible(text: str) -> list[int]:
