@@ -481,3 +481,25 @@ def test_a_resumed_sessions_transcript_points_at_its_own_file(project: Path) -> 
     why = gm_json(project, "inspect", "--why", pnpm["id"])
     assert [e["status"] for e in why["evidence"]] == ["ok"] and "pnpm" in why["evidence"][0]["line"]
     assert not [e for e in _validate_errors(project) if f"#L{line} " in e]
+
+
+def test_an_unchanged_transcript_is_not_opened_again(project: Path) -> None:
+    """The SessionEnd capture of a transcript unchanged since its last capture is a stat: the
+    ledger says so before anything is read. Its identity (the session its first records name)
+    was worked out first, reading up to 200 lines of it for nothing."""
+    path = _session(project, 1, "2026-11-01", "Never push directly to main.")
+    gm_json(project, "capture", str(path), "--no-stage")
+    code = (
+        "import sys\n"
+        "opened = []\n"
+        f"sys.addaudithook(lambda e, a: opened.append(a) if e == 'open' and str(a[0]) == {str(path)!r} else None)\n"
+        "from agent_memory.gitio import repo as g\n"
+        "from agent_memory.store.capture import capture_file\n"
+        "from agent_memory.store.l1 import L1Store\n"
+        f"repo = g.find_repo({str(project)!r})\n"
+        f"done = capture_file(L1Store(repo), g.project_of(repo), {str(path)!r}, {path.stem!r})\n"
+        "print(done.read, len(opened))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.stdout.split() == ["unchanged", "0"], proc.stdout + proc.stderr

@@ -324,14 +324,16 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
     caps and expiry run in the same commit (what a single capture wants; a backfill applies
     them once at the end with `enforce_limits`, so an atom seen early and again late in the
     history is not evicted in between)."""
-    # read as named; its records' session, else `session`, names it (pointers and sessions agree)
-    transcript = Transcript.of(os.path.abspath(path), session)
+    absolute = os.path.abspath(path)
     key = transcript_key(path)
     ledger = ledger if ledger is not None else Ledger(store.repo.common_dir)
-    signature = file_signature(transcript.path)
+    signature = file_signature(absolute)
     before = ledger.get(TRANSCRIPT, key)
     if before is not None and ledger.unchanged(TRANSCRIPT, key, signature) is not None:
+        # a stat, and not a byte of the file read (its identity reads its first records)
         return TranscriptCapture(CaptureResult(commit=None), "unchanged", unreadable=before.unreadable)
+    # read as named; its records' session, else `session`, names it (pointers and sessions agree)
+    transcript = Transcript.of(absolute, session)
     start = before.position if before is not None and before.unreadable is None else None
     extracted = extract_transcript(transcript, project, session=session, start=start)
     stats = extracted.stats
