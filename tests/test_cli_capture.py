@@ -480,7 +480,8 @@ def test_a_resumed_sessions_transcript_points_at_its_own_file(project: Path) -> 
     assert pnpm["source"] == f"~/.claude/projects/{slug_for(project.resolve())}/{new.name}#L{line}", pnpm
     why = gm_json(project, "inspect", "--why", pnpm["id"])
     assert [e["status"] for e in why["evidence"]] == ["ok"] and "pnpm" in why["evidence"][0]["line"]
-    assert not [e for e in _validate_errors(project) if f"#L{line} " in e]
+    # the earlier session's lines are cited in this file too, and validate reads them as its
+    assert _validate_errors(project) == []
 
 
 def test_an_unchanged_transcript_is_not_opened_again(project: Path) -> None:

@@ -41,8 +41,7 @@ from agent_memory.model.paths import is_memory_pointer, projects_dir
 from agent_memory.model.trailers import plural
 from agent_memory.redact import guard
 from agent_memory.store.l1 import STORE, L1Store
-from agent_memory.transcripts.evidence import locate, names_no_transcript, read_line
-from agent_memory.transcripts.identity import safe_session
+from agent_memory.transcripts.evidence import names_no_transcript, session_at
 
 
 def validate_atoms_file(path: Path) -> list[str]:
@@ -304,10 +303,13 @@ def _half_done(root: Path, tier: str, target: str, fix: bool, warnings: list[str
 
 
 def _pointer_errors(atom: Atom) -> list[str]:
-    """Each back-pointer names one of the atom's sessions (the file is `<session>.jsonl`)."""
+    """Each back-pointer names one of the atom's sessions (the file is `<session>.jsonl`), or
+    the record at its line, read on this machine, does: a resumed session's file opens with the
+    earlier session's records, cited in that file (transcripts/identity.py)."""
     sessions = set(atom.get("sessions", []))
     pointers = [str(atom.get("source", "")), str(atom.get("first_source", ""))]
-    pointers += [str(e.get("source", "")) for e in atom.get("evidence", []) if isinstance(e, dict)]
+    evidence = [e for e in atom.get("evidence", []) if isinstance(e, dict)]
+    pointers += [str(e.get("source", "")) for e in evidence]
     out = []
     for pointer in sorted(set(pointers)):
         if is_memory_pointer(pointer):
@@ -324,22 +326,16 @@ def _pointer_errors(atom: Atom) -> list[str]:
 
 
 def _line_session(atom: Atom, pointer: str) -> str | None:
-    """The session of the line `pointer` names, when known: a continued or `--resume`d session
-    can write a second sessionId into its transcript, whose name (the pointer's) is the first,
-    and capture gives an atom the session of its line's record. The line itself says, when the
-    transcript is here; else the session capture kept beside the pointer in the L1 evidence
-    (the transcript may have aged out: the atom stays valid)."""
+    """The session of the line `pointer` names, when known: a continued or `--resume`d session's
+    file holds another session's records too, and capture gives an atom the session of its
+    line's record. The line itself says when the transcript is here (evidence.session_at);
+    else the session capture kept beside the pointer in the L1 evidence (the transcript may
+    have aged out: the atom stays valid)."""
     items = [e for e in atom.get("evidence", []) if isinstance(e, dict) and e.get("source") == pointer]
     local = next((str(e["path"]) for e in items if isinstance(e.get("path"), str)), None)
-    status, matches, line = locate(pointer, local)
-    if status == "ok" and line > 0:
-        raw = read_line(matches[0], line)
-        try:
-            record = json.loads(raw) if raw else None
-        except ValueError:
-            record = None
-        found = record.get("sessionId") if isinstance(record, dict) else None
-        return safe_session(found) if isinstance(found, str) and found.strip() else None
+    found = session_at(pointer, local)
+    if found is not None:
+        return found
     return next((str(e["session"]) for e in items if isinstance(e.get("session"), str)), None)
 
 

@@ -19,7 +19,7 @@ from agent_memory.model.paths import claude_dir, resolve_pointer
 from agent_memory.transcripts.identity import open_regular_fd
 
 
-def read_line(path: Any, line: int, limit: int = 4_000_000) -> str | None:
+def _read_line(path: Any, line: int, limit: int = 4_000_000) -> str | None:
     try:
         # A regular file only: the path a record kept may now be a FIFO (a plain open waits
         # for a writer forever) or a link to /dev/zero (one endless line).
@@ -35,7 +35,7 @@ def read_line(path: Any, line: int, limit: int = 4_000_000) -> str | None:
 def statement_at(path: Any, line: int) -> str | None:
     """The user's words at a transcript line (the prompt or rejection reason), redacted; for a
     line of an auto-memory file, that line as written (redacted)."""
-    raw = read_line(path, line)
+    raw = _read_line(path, line)
     if raw is None:
         return None
     if str(path).endswith(".md"):
@@ -89,6 +89,23 @@ def locate(pointer: str, local: str | None = None) -> tuple[str, list[Path], int
         if candidate.is_file():
             return "ok", [candidate], line
     return status, matches, line
+
+
+def session_at(pointer: str, local: str | None = None) -> str | None:
+    """The session the record a back-pointer names says it is of (its `sessionId`), read on
+    this machine; None when the line cannot be found or read, or names none. A resumed
+    session's file opens with the earlier session's records: their lines are cited in that
+    file, under the earlier session."""
+    from agent_memory.transcripts.identity import safe_session
+
+    status, matches, line = locate(pointer, local)
+    raw = _read_line(matches[0], line) if status == "ok" and line > 0 else None
+    try:
+        record = json.loads(raw) if raw is not None else None
+    except ValueError:
+        return None
+    found = record.get("sessionId") if isinstance(record, dict) else None
+    return safe_session(found) if isinstance(found, str) and found.strip() else None
 
 
 def names_no_transcript(pointer: str) -> bool:
