@@ -107,3 +107,25 @@ def test_arguments_that_are_not_utf8_are_bad_input(repo: Path) -> None:
     proc = gm(repo, "remember", "caf\udcff rules", check=False)
     assert proc.returncode == 2 and "not UTF-8" in proc.stderr and "hint:" in proc.stderr, proc.stderr
     assert gm_json(repo, "inspect", "--tier", "L1")["atoms"] == []
+
+
+def test_utf8_typed_in_a_c_locale_is_the_text_typed(tmp_path: Path) -> None:
+    """LC_ALL=C without Python's UTF-8 mode: Python holds the bytes of a UTF-8 terminal's `über`
+    as lone surrogates. `remember "… über …"` was refused as "bytes that are not UTF-8 text"
+    (they are), and `init` in a folder named `日本` (or with `--project 日本語`) ended in an
+    internal error writing memory.project. Both are the text typed now."""
+    folder = tmp_path / "日本"
+    folder.mkdir()
+    git(folder, "init", "-q")
+    git(folder, "commit", "-q", "--allow-empty", "-m", "init")
+    _ok(run_in_locale(folder, "init", "--yes", **C_LOCALE))
+    assert git(folder, "config", "memory.project").strip() == "日本"
+    _ok(run_in_locale(folder, "remember", CLAIM, **C_LOCALE))
+    [atom] = gm_json(folder, "inspect", "--tier", "L1")["atoms"]
+    assert atom["claim"] == CLAIM and atom["project"] == "日本"
+    other = tmp_path / "other"
+    other.mkdir()
+    git(other, "init", "-q")
+    git(other, "commit", "-q", "--allow-empty", "-m", "init")
+    _ok(run_in_locale(other, "init", "--yes", "--project", "日本語", **C_LOCALE))
+    assert git(other, "config", "memory.project").strip() == "日本語"

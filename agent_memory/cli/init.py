@@ -12,7 +12,7 @@ from agent_memory.committed import install, worktree
 from agent_memory.committed.global_repo import GlobalRepo, install_user_import
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import mark_initialised
-from agent_memory.model.controls import plain_name
+from agent_memory.model.controls import argv_text, plain_name
 from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
 from agent_memory.model.words import plural
 from agent_memory.store.l1 import L1Store
@@ -41,6 +41,10 @@ def run(args: argparse.Namespace) -> Report:
     if home.exists():
         home.refuse_links()  # before the first write here too: it is pulled from a remote
     if args.project:
+        try:  # a UTF-8 terminal's bytes in a locale that is not UTF-8 (LC_ALL=C) are its characters
+            args.project = argv_text(args.project)
+        except ValueError:
+            pass  # bytes that are not UTF-8: refused below
         _refuse_another_name(repo, home, args.project)
     if home.ensure():
         steps["global repo"] = f"created {home.path}"
@@ -56,7 +60,7 @@ def run(args: argparse.Namespace) -> Report:
     project_path = repo.workdir or repo.common_dir
     name = home.name_for(wanted, project_path)
     if git.config_get(repo.cwd, "memory.project") != name:
-        git.config_set(repo.cwd, "memory.project", name)
+        git.config_set(repo.cwd, "memory.project", name, text=True)
         steps["project"] = f"{name}" + (f" ({wanted!r} is taken by another repository)" if name != wanted else "")
     if home.register(name, project_path):
         steps["registered"] = f"{name} in {home.path}"

@@ -113,8 +113,10 @@ def config_get(cwd: str | os.PathLike[str], key: str) -> str | None:
     return value if proc.returncode == 0 and value else None
 
 
-def config_set(cwd: str | os.PathLike[str], key: str, value: str) -> None:
-    run_git(cwd, "config", "--local", key, value)
+def config_set(cwd: str | os.PathLike[str], key: str, value: str, text: bool = False) -> None:
+    """`text`: the value is text (a project's name), not a path: written as UTF-8 whatever the
+    locale's encoding (a path keeps the bytes the file system gave)."""
+    run_git(cwd, "config", "--local", key, _utf8_arg(value) if text else value)
 
 
 # --- the repository ---------------------------------------------------------------------------

@@ -95,3 +95,15 @@ def plain_name(name: str) -> str:
     kept = (" " if is_control(ch) or ch.isspace() else "" if hidden.match(text, i) and not seen.match(text, i)
             else ch for i, ch in enumerate(text))  # fmt: skip
     return " ".join("".join(kept).split()) or "project"
+
+
+def argv_text(arg: str) -> str:
+    """Text typed on a command line (a claim, a name) as the characters typed. In a locale that
+    is not UTF-8 (`LC_ALL=C` without Python's UTF-8 mode) Python holds every byte of a UTF-8
+    terminal's `über` as a lone surrogate: those bytes are decoded as UTF-8 here. Raises
+    ValueError (UnicodeDecodeError) when they are not UTF-8."""
+    if arg.isascii() or not any("\udc80" <= ch <= "\udcff" for ch in arg):
+        return arg
+    import os
+
+    return os.fsencode(arg).decode("utf-8")

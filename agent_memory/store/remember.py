@@ -12,7 +12,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import Atom, atom_id, new_atom, validate_atom
 from agent_memory.model.clock import stamp
-from agent_memory.model.controls import replace_controls
+from agent_memory.model.controls import argv_text, replace_controls
 from agent_memory.model.errors import UsageError
 from agent_memory.model.paths import slug_for
 from agent_memory.redact.fold import invisible
@@ -22,11 +22,13 @@ REMEMBERED = "remembered.jsonl"
 
 
 def _clean(claim: str) -> tuple[str, bool]:
-    flat = " ".join(claim.split())
-    if not flat.isascii() and any("\udc80" <= ch <= "\udcff" for ch in flat):
+    try:
+        # a UTF-8 terminal's bytes in a locale that is not UTF-8 (LC_ALL=C) are its characters
+        flat = " ".join(argv_text(claim).split())
+    except ValueError:
         # argv bytes that are not UTF-8 (Python keeps them as lone surrogates): not text to store
         raise UsageError("the claim holds bytes that are not UTF-8 text",
-                         hint="type it again in a terminal whose encoding is UTF-8 (e.g. LANG=C.UTF-8)")
+                         hint="type it again in a terminal whose encoding is UTF-8 (e.g. LANG=C.UTF-8)") from None
     if not flat:
         raise UsageError("the claim is empty", hint='git memory remember "Never push to main"')
     if len(flat) > 500:
