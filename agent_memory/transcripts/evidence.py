@@ -9,6 +9,7 @@ shown instead), two or more → `ambiguous` (never guessed). The pointer of an a
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -96,16 +97,38 @@ def session_at(pointer: str, local: str | None = None) -> str | None:
     this machine; None when the line cannot be found or read, or names none. A resumed
     session's file opens with the earlier session's records: their lines are cited in that
     file, under the earlier session."""
+    status, matches, line = locate(pointer, local)
+    if status != "ok" or line <= 0:
+        return None
+    try:
+        st = os.stat(matches[0])
+    except OSError:
+        return None
+    return _line_sessions(str(matches[0]), st.st_size, st.st_mtime_ns).get(line)
+
+
+@functools.lru_cache(maxsize=4)
+def _line_sessions(path: str, size: int, mtime_ns: int) -> dict[int, str]:
+    """{line: the session its record names} of one transcript, read once (`validate` asks for
+    many lines of the same file; `size` and `mtime_ns` key the cache to this version of it)."""
     from agent_memory.transcripts.identity import safe_session
 
-    status, matches, line = locate(pointer, local)
-    raw = _read_line(matches[0], line) if status == "ok" and line > 0 else None
+    out: dict[int, str] = {}
     try:
-        record = json.loads(raw) if raw is not None else None
-    except ValueError:
-        return None
-    found = record.get("sessionId") if isinstance(record, dict) else None
-    return safe_session(found) if isinstance(found, str) and found.strip() else None
+        with os.fdopen(open_regular_fd(path)[0], "rb") as fh:
+            for number, raw in enumerate(fh, start=1):
+                if b'"sessionId"' not in raw:
+                    continue
+                try:
+                    record = json.loads(raw)
+                except ValueError:
+                    continue
+                found = record.get("sessionId") if isinstance(record, dict) else None
+                if isinstance(found, str) and found.strip():
+                    out[number] = safe_session(found)
+    except OSError:
+        pass
+    return out
 
 
 def names_no_transcript(pointer: str) -> bool:
