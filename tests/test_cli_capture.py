@@ -504,3 +504,18 @@ def test_an_unchanged_transcript_is_not_opened_again(project: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
     proc = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, env=env, timeout=120)
     assert proc.stdout.split() == ["unchanged", "0"], proc.stdout + proc.stderr
+
+
+def test_a_session_given_names_a_transcript_whose_records_name_none(project: Path) -> None:
+    """A file named as Claude Code names a session's keeps its name in the pointer only when its
+    records name a session (a resumed one's do): with none, `--session` names the atoms'
+    session and their pointers alike, so the two agree."""
+    path = _session(project, 1, "2026-11-01", "Always use pnpm, not npm.")
+    bare = path.with_name("eeeeeeee-0000-4000-8000-000000000009.jsonl")
+    bare.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "sessionId"}) + "\n"
+                            for line in path.read_text().splitlines()))  # fmt: skip
+    path.unlink()
+    gm_json(project, "capture", str(bare), "--session", "given-session", "--no-stage")
+    [atom] = gm_json(project, "inspect", "--tier", "L1")["atoms"]
+    assert atom["sessions"] == ["given-session"] and atom["source"].endswith("/given-session.jsonl#L1"), atom
+    assert _validate_errors(project) == []

@@ -4,10 +4,11 @@ sits on this machine (kept next to the pointer in the local-only L1 evidence), a
 
 The session is the one its records name (`sessionId`, what Claude Code wrote): a transcript
 renamed away from `<session>.jsonl`, or copied elsewhere, keeps it, and its back-pointer names
-that session's file, so an atom's `sessions` and its back-pointers always agree (`validate`
-checks it). Only when the records name none does a caller's session (`capture --session`), else
+that session's file, so an atom's `sessions` and its back-pointers agree (`validate` checks
+it, reading the cited line where a file holds more than one session's records). Only when the records name none does a caller's session (`capture --session`), else
 the file name, say it. A subagent's file (`agent-*.jsonl`) keeps its own name, and so does a
-file named as Claude Code names a session's (`<uuid>.jsonl`): a resumed or continued session's
+file named as Claude Code names a session's (`<uuid>.jsonl`) whose records name a session
+(then they are Claude Code's): a resumed or continued session's
 file opens with the earlier session's records (their `sessionId` the old one) and goes on under
 its own, and the line numbers a back-pointer carries are this file's, not the old one's.
 """
@@ -59,7 +60,7 @@ class Transcript:
             # a copy outside any `projects/<slug>/` folder (an export, a backup): the folder it
             # sits in is no project folder Claude Code ever had
             slug = slug_for(cwd)
-        if sid is not None and not name.startswith("agent-") and not _SESSION_FILE.fullmatch(name):
+        if sid is not None and not name.startswith("agent-") and not (recorded and _SESSION_FILE.fullmatch(name)):
             name = f"{sid}.jsonl"  # renamed away from its session's name: cited by that name
         sid = sid or safe_session(session_from_filename(text))
         return cls(Path(text), f"~/.claude/projects/{slug}/{name}", _local_path(text), sid, recorded)
