@@ -129,3 +129,21 @@ def test_utf8_typed_in_a_c_locale_is_the_text_typed(tmp_path: Path) -> None:
     git(other, "commit", "-q", "--allow-empty", "-m", "init")
     _ok(run_in_locale(other, "init", "--yes", "--project", "日本語", **C_LOCALE))
     assert git(other, "config", "memory.project").strip() == "日本語"
+
+
+def test_words_typed_in_a_c_locale_find_their_atom(repo: Path) -> None:
+    """`inspect --why über` and `recall über` in LC_ALL=C without Python's UTF-8 mode matched
+    the surrogates Python held for the bytes typed: "no atom matches '\\udcc3\\udcbcber'"."""
+    from sessions import write_session
+
+    gm(repo, "init", "--yes")
+    write_session(repo, "eeeeeeee-0000-4000-8000-000000000001", "2026-11-01",
+                  [{"user": "Always format the Straße module with black before committing."}])
+    gm(repo, "capture", "--all", "--no-stage")
+    [atom] = gm_json(repo, "inspect", "--tier", "L1")["atoms"]
+    found = json.loads(_ok(run_in_locale(repo, "inspect", "--why", "Straße module", "--output", "json", **C_LOCALE)))
+    assert found["atom"]["id"] == atom["id"]
+    recalled = json.loads(_ok(run_in_locale(repo, "recall", "--prompt", "Straße black", "--output", "json", **C_LOCALE)))
+    assert [a["id"] for a in recalled["atoms"]] == [atom["id"]]
+    words = json.loads(_ok(run_in_locale(repo, "recall", "Straße", "black", "--output", "json", **C_LOCALE)))
+    assert [a["id"] for a in words["atoms"]] == [atom["id"]]

@@ -49,6 +49,22 @@ _OUTPUT = {"choices": ["json", "text"], "default": "text", "metavar": "json|text
 _ID = "an atom id (atm_…), a unique id prefix, or words of its claim"
 
 
+def _typed(text: str) -> str:
+    """Text typed to be matched (words of a claim, a prompt), never a path: a UTF-8 terminal's
+    bytes in a locale that is not UTF-8 (LC_ALL=C) are its characters (model.controls.argv_text),
+    or `inspect --why über` matched no atom. Bytes that are not UTF-8 stay as given."""
+    from agent_memory.model.controls import argv_text
+
+    try:
+        return argv_text(text)
+    except ValueError:
+        return text
+
+
+def _given_text(text: str) -> str:
+    return _typed(_given(text))
+
+
 def _given(text: str) -> str:
     """A value that must say something: `--why ''` answered the overview, `--atoms ''`
     validated the repository, `--dir ''` used a scratch folder, each as if the flag were not
@@ -201,14 +217,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--tier", choices=["L1", "L2", "L3"], help="list the atoms of one tier")
     group.add_argument("--contested", action="store_true", help="list the open contradictions")
-    group.add_argument("--why", metavar="ID-OR-TEXT", type=_given, help="one atom: its tier and the transcript lines behind it")
+    group.add_argument("--why", metavar="ID-OR-TEXT", type=_given_text, help="one atom: its tier and the transcript lines behind it")
     _out(p)
     p = verb("log", "an atom's whole life: captures, staging, adoption or rejection, demotion, forget")
     p.add_argument("id", metavar="ID", help=_ID)
     _out(p)
     p = verb("recall", "what the per-prompt recall would inject for a prompt")
-    p.add_argument("prompt_pos", nargs="*", metavar="PROMPT", help="the prompt (quote it, or give its words)")
-    p.add_argument("--prompt", metavar="TEXT", help="the same, as a flag")
+    p.add_argument("prompt_pos", nargs="*", metavar="PROMPT", type=_typed, help="the prompt (quote it, or give its words)")
+    p.add_argument("--prompt", metavar="TEXT", type=_typed, help="the same, as a flag")
     _out(p)
     p = verb("context", "what session start would inject (L3 + L2)")
     _out(p)
