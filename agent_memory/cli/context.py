@@ -8,7 +8,7 @@ from agent_memory.claude import context
 from agent_memory.claude.session_start import attribute_trees
 from agent_memory.cli.output import fresh_recall_index, memory_here, project_of
 from agent_memory.cli.report import Report
-from agent_memory.committed import attributes
+from agent_memory.committed import attributes, verdicts
 from agent_memory.committed.reviewed import reviewed_atoms
 from agent_memory.gitio import repo as git
 from agent_memory.model.paths import memory_home
@@ -35,6 +35,9 @@ def run(args: argparse.Namespace) -> Report:
         if attributes.converted(root, found) != {}:
             l2, l2_unshown = ([], 0) if tier == "L2" else (l2, l2_unshown)
             l3, l3_unshown = ([], 0) if tier == "L3" else (l3, l3_unshown)
+    # Nothing the commit guard refuses, as at the session start: a line a teammate committed
+    # without our hooks (a clone where `init` never ran) is in the block but never injected.
+    l2, l3 = verdicts.shown(repo.location.state, l2, l3)
     unshown = {"L2": l2_unshown, "L3": l3_unshown}
     ctx = context.build_context(l2, l3, contested_dates_here(repo), project_of(repo), unshown)
     return Report({"context": ctx.text, "l2": ctx.l2, "l3": ctx.l3, "omitted": ctx.omitted,

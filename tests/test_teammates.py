@@ -1,0 +1,136 @@
+"""Teammates sharing L2 through a real bare remote: clones with their own HOME,
+CLAUDE_CONFIG_DIR and global memory repo, real `git` commits, pulls and merges through the
+installed hooks. What each person's verbs say after a teammate's memory commit arrives."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sessions import gm, gm_json
+
+from agent_memory.model.atom import atom_id
+
+BLOCK_END = "<!-- agent-memory:end L2 -->"
+
+
+def person_env(tmp_path: Path, who: str) -> dict[str, str]:
+    home = tmp_path / f"home-{who}"
+    home.mkdir(exist_ok=True)
+    (home / ".gitconfig").write_text(
+        f"[init]\n\tdefaultBranch = main\n[user]\n\tname = {who}\n\temail = {who}@example.invalid\n"
+    )
+    return {
+        "HOME": str(home),
+        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        "AGENT_MEMORY_HOME": str(home / ".claude" / "agent-memory"),
+        "GIT_CONFIG_GLOBAL": str(home / ".gitconfig"),
+    }
+
+
+def run_git(repo: Path, *args: str, env: dict[str, str], check: bool = True) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
+                          env={**os.environ, **env}, check=False)  # fmt: skip
+    if check and proc.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+class Team:
+    """A bare remote, Alice's repository (set up with `git memory init --yes`, pushed) and
+    clones of it in folders of the same name, each person with their own home."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp = tmp_path
+        self.remote = tmp_path / "remote.git"
+        self.env: dict[Path, dict[str, str]] = {}
+        alice_env = person_env(tmp_path, "alice")
+        run_git(tmp_path, "init", "-q", "--bare", "-b", "main", str(self.remote), env=alice_env)
+        self.alice = tmp_path / "alice" / "proj"
+        self.alice.mkdir(parents=True)
+        self.env[self.alice] = alice_env
+        self.git(self.alice, "init", "-q", "-b", "main")
+        (self.alice / "README.md").write_text("# proj\n")
+        self.git(self.alice, "add", "README.md")
+        self.git(self.alice, "commit", "-q", "-m", "initial")
+        self.gm(self.alice, "init", "--yes")
+        self.git(self.alice, "remote", "add", "origin", str(self.remote))
+        self.git(self.alice, "push", "-q", "-u", "origin", "main")
+
+    def clone(self, who: str, *, init: bool = True) -> Path:
+        env = person_env(self.tmp, who)
+        path = self.tmp / who / "proj"
+        path.parent.mkdir()
+        run_git(self.tmp, "clone", "-q", str(self.remote), str(path), env=env)
+        self.env[path] = env
+        if init:
+            self.gm(path, "init", "--yes")
+        return path
+
+    def git(self, repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return run_git(repo, *args, env=self.env[repo], check=check)
+
+    def gm(self, repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return gm(repo, *args, check=check, env=self.env[repo])
+
+    def gm_json(self, repo: Path, *args: str, check: bool = True) -> Any:
+        return gm_json(repo, *args, check=check, env=self.env[repo])
+
+    def adopt_new(self, repo: Path, claim: str) -> str:
+        ident: str = self.gm_json(repo, "remember", claim)["id"]
+        self.gm(repo, "adopt", "--yes", ident)
+        return ident
+
+
+@pytest.fixture
+def team(tmp_path: Path) -> Team:
+    return Team(tmp_path)
+
+
+def hand_adopted(repo: Path, claim: str, at: str, **atom: Any) -> str:
+    """Append a hand-made adopt line (a copy of the log's first, with `claim`) and its block
+    line, as a teammate's editor would; returns the id it claims."""
+    log = repo / ".memory" / "adopted.log"
+    entry = json.loads(log.read_text().splitlines()[0])
+    ident = atom.pop("id", atom_id(claim, "proj"))
+    entry["atom"].update(claim=claim, id=ident, **atom)
+    entry["at"] = at
+    with log.open("a") as fh:
+        fh.write(json.dumps(entry, sort_keys=True, separators=(",", ":")) + "\n")
+    block = repo / "CLAUDE.memory.md"
+    block.write_text(block.read_text().replace(BLOCK_END, f"- {claim}\n{BLOCK_END}"))
+    return str(ident)
+
+
+def session_start(team: Team, repo: Path) -> str:
+    payload = {"cwd": str(repo), "hook_event_name": "SessionStart", "session_id": "s", "source": "startup"}
+    proc = gm(repo, "hook", "session-start", input_text=json.dumps(payload), env=team.env[repo])
+    assert proc.returncode == 0 and proc.stderr == ""
+    return proc.stdout
+
+
+# --- (7) a clone that never ran `git memory init` -------------------------------------------------
+
+
+def test_a_line_the_guard_refuses_from_a_clone_without_hooks_is_in_no_context(team: Team) -> None:
+    team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    team.git(team.alice, "push", "-q")
+    carol = team.clone("carol", init=False)  # no hooks: nothing guards her commit
+    secret = "Deploy keys live in /home/carol/secrets/deploy.pem"
+    refused = hand_adopted(carol, secret, "2026-12-01T10:00:00Z")
+    team.git(carol, "commit", "-qam", "add a memory line by hand")
+    team.git(carol, "push", "-q")
+    team.git(team.alice, "pull", "-q", "--no-rebase")
+
+    status = team.gm_json(team.alice, "status")
+    assert list(status["L2"]["refused_by_guard"]) == [refused]  # "never rendered or injected"
+    started = session_start(team, team.alice)
+    assert "pytest -x" in started and "deploy.pem" not in started
+    # `git memory context` is what SessionStart injects: the same, not the refused line too
+    shown = team.gm_json(team.alice, "context")
+    assert "pytest -x" in shown["context"] and "deploy.pem" not in shown["context"]
+    assert shown["l2"] == 1
