@@ -134,3 +134,43 @@ def test_a_line_the_guard_refuses_from_a_clone_without_hooks_is_in_no_context(te
     shown = team.gm_json(team.alice, "context")
     assert "pytest -x" in shown["context"] and "deploy.pem" not in shown["context"]
     assert shown["l2"] == 1
+
+
+# --- (1) and (6): two people adopt different items, then pull (a merge, or a rebase) ---------------
+
+
+@pytest.mark.parametrize("how", ["merge", "rebase"])
+def test_a_conflict_in_the_block_is_reported_as_one_and_fix_keeps_both_sides(team: Team, how: str) -> None:
+    bob = team.clone("bob")
+    mine = team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    theirs = team.adopt_new(bob, "Use tabs for indentation in the Makefile.")
+    team.git(team.alice, "push", "-q")
+    pulled = team.git(bob, "pull", "-q", "--rebase" if how == "rebase" else "--no-rebase", "--no-edit", check=False)
+    assert pulled.returncode != 0  # both rendered a line at the same place of the block
+    assert "CLAUDE.memory.md" in team.git(bob, "diff", "--name-only", "--diff-filter=U").stdout
+
+    status = team.gm_json(bob, "status")
+    assert status["L2"]["unmerged"] == ["CLAUDE.memory.md"]
+    assert "unresolved merge conflict in CLAUDE.memory.md" in team.gm(bob, "status").stdout
+    check = team.gm_json(bob, "validate", check=False)
+    assert not check["ok"]
+    assert len(check["errors"]) == 1, check["errors"]  # one finding, not three misleading ones
+    (error,) = check["errors"]
+    assert "unresolved merge conflict" in error and "validate --fix" in error
+    assert "git add CLAUDE.memory.md .memory/adopted.log" in error
+    assert ("git rebase --continue" if how == "rebase" else "git commit") in error
+    assert "edited by hand" not in error and "killed" not in error
+
+    fixed = team.gm_json(bob, "validate", "--fix")
+    assert fixed["ok"] and any("git add CLAUDE.memory.md" in w for w in fixed["warnings"])
+    assert "<<<<<<<" not in (bob / "CLAUDE.memory.md").read_text()
+    team.git(bob, "add", "CLAUDE.memory.md", ".memory/adopted.log")
+    if how == "rebase":
+        team.git(bob, "-c", "core.editor=true", "rebase", "--continue")
+    else:
+        team.git(bob, "commit", "-q", "--no-edit")  # through the installed pre-commit guard
+    assert team.gm_json(bob, "validate")["ok"]
+    assert team.gm_json(bob, "status")["L2"]["unmerged"] == []
+    assert {a["id"] for a in team.gm_json(bob, "inspect", "--tier", "L2")["atoms"]} == {mine, theirs}
+    context = team.gm_json(bob, "context")["context"]
+    assert context.count("pytest -x") == 1 and context.count("Makefile") == 1

@@ -18,6 +18,7 @@ from agent_memory.cli import colour
 from agent_memory.cli.inspect import l1_candidates
 from agent_memory.cli.output import project_of, repo_here
 from agent_memory.cli.report import Report
+from agent_memory.cli.validate import merge_conflict
 from agent_memory.committed import guarded, reviewed, tiers
 from agent_memory.committed.install import hook_states, target_file
 from agent_memory.gitio import repo as git
@@ -80,6 +81,9 @@ def collect(repo: git.Repo) -> dict[str, Any]:
         unrendered, unlogged = reviewed.disagreement(tier_atoms, items, tier)
         data[tier]["not_in_block"] = unrendered
         data[tier]["not_in_log"] = unlogged
+        # A pull that stopped on a conflict in the memory files: say so, not only "edited by hand".
+        conflict = merge_conflict(root, target_file(repo) if tier == "L2" else "CLAUDE.memory.md") if root else None
+        data[tier]["unmerged"] = conflict[0] if conflict else []
     data["transcripts_not_captured"] = not_captured(repo, atoms)
     data["staged"] = [{"commit": item.commit, "atom": item.atom_id,
                        **({"origin": "auto-memory"} if is_claude_memory(item.atom) else {})} for item in waiting]
@@ -162,6 +166,10 @@ def _text(report: Report, data: dict[str, Any]) -> None:
             report.say(f"  {colour.paint('warning:', 'refused')} {len(data[tier]['not_in_block'])} {tier} log line(s) "
                   f"without a rendered line in the block ({', '.join(data[tier]['not_in_block'])}): never shown "
                   "to a reviewer, so never injected — `git memory validate --fix` drops them (then commit)")  # fmt: skip
+        if data[tier]["unmerged"]:
+            report.say(f"  {colour.paint('warning:', 'refused')} {tier}: an unresolved merge conflict in "
+                  f"{' and '.join(data[tier]['unmerged'])} — `git memory validate --fix` re-renders the block "
+                  "from .memory/adopted.log (both sides' lines), then `git add` both files and finish the merge")  # fmt: skip
         if data[tier]["not_in_log"]:
             report.say(f"  {colour.paint('warning:', 'refused')} {len(data[tier]['not_in_log'])} {tier} block line(s) "
                   "without a line in .memory/adopted.log (edited by hand?) — `git memory validate` lists them")  # fmt: skip

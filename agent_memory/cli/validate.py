@@ -175,6 +175,37 @@ def _auto_memory(directory: str) -> dict[str, Any]:
     return data
 
 
+def merge_conflict(root: Path | str, target: str) -> tuple[list[str], str, str] | None:
+    """(the memory files git left unmerged, the operation, how to leave it) when a merge, a
+    `pull --rebase` or a cherry-pick stopped on a conflict in them — two clones adopted
+    different items and both rendered their line into the block; None otherwise."""
+    if not (Path(root) / ".git").exists():  # no repository of its own: never one found above it
+        return None
+    repo = git.find_repo(root)
+    found = git.unmerged_paths(repo, [target, tiers.LOG_RELPATH])
+    if not found:
+        return None
+    what, leave = git.branch_problem(repo) or ("a merge is in progress", "finish it (`git commit`)")
+    return found, what, leave
+
+
+def _conflict_report(root: Path, tier: str, target: str, conflict: tuple[list[str], str, str],
+                     fix: bool, warnings: list[str]) -> list[str]:
+    found, what, leave = conflict
+    add = f"`{_git(tier, root)} add {target} {tiers.LOG_RELPATH}`"
+    if tiers.LOG_RELPATH in found:  # not merged as a union (the attribute was missing): by hand
+        return [f"{root / tiers.LOG_RELPATH}: an unresolved merge conflict ({what}); keep every line of both "
+                "sides and delete only the <<<<<<< ======= >>>>>>> lines, then `git memory validate --fix`, "
+                f"{add} and {leave}"]  # fmt: skip
+    if fix:
+        warnings.append(f"{root / target}: the {tier} block was re-rendered over an unresolved merge conflict "
+                        f"({what}); mark it resolved with {add}, then {leave}")  # fmt: skip
+        return []
+    return [f"{root / target}: an unresolved merge conflict in the {tier} block ({what}: a teammate's memory "
+            f"commit met yours); `git memory validate --fix` re-renders it from {tiers.LOG_RELPATH}, which git "
+            f"merges as a union and which keeps both sides' adopted lines; then {add} and {leave}"]  # fmt: skip
+
+
 def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
 
     errors: list[str] = []
@@ -216,13 +247,19 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
             files = _drop_refused(files, tier, root, fixed)
         files, problems = _unshown(files, tier, root, target_path, log_path, fix, fixed)
         errors += problems
+        # A conflict git left in the block is neither a hand edit nor a killed adopt: say what it
+        # is and how to finish it (the block is re-rendered by --fix all the same).
+        conflict = merge_conflict(root, target)
         if (files.held() or files.log_text.strip()) and files.hand_edited():
-            problem = _block_problem(files, tier, target_path, fix, fixed)
+            problem = _block_problem(files, tier, target_path, fix, fixed) if fix or not conflict else []
             errors += problem
             if fix and not problem:  # the guard judges the block --fix wrote, not the old one
                 files = files.rerendered()
         errors += _guard_errors(files, log_path, target_path, warnings)
-        errors += _half_done(root, tier, target, fix, warnings)
+        if conflict:
+            errors += _conflict_report(root, tier, target, conflict, fix, warnings)
+        else:
+            errors += _half_done(root, tier, target, fix, warnings)
         errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
         commits = audit.commit_errors(root)
         errors += [f"{tier}: {e}" for e in commits.errors]

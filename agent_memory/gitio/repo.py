@@ -358,6 +358,17 @@ def branch_problem(repo: Repo) -> tuple[str, str] | None:
     return None
 
 
+def unmerged_paths(repo: Repo, paths: Iterable[str]) -> list[str]:
+    """Those of `paths` (relative to the work tree) that the index holds unmerged: a merge, a
+    `pull --rebase` or a cherry-pick stopped on a conflict in them and waits to be resolved."""
+    wanted = list(paths)
+    if repo.workdir is None or not wanted:
+        return []
+    out = run_git(repo.workdir, "ls-files", "-u", "-z", "--", *wanted, check=False).stdout
+    found = {record.split("\t", 1)[1] for record in out.split("\0") if "\t" in record}
+    return [p for p in wanted if p in found]
+
+
 def check_head(git_dir: str | os.PathLike[str], common_dir: str | os.PathLike[str]) -> None:
     """Refuse (RefUnreadableError) when a commit on HEAD would not extend the branch's history:
     HEAD or its branch cannot be read, or the branch looks unborn while its reflog says it had
