@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sessions import gm, gm_json
 
+from agent_memory.committed import adopted_log
 from agent_memory.model.atom import atom_id
 
 BLOCK_END = "<!-- agent-memory:end L2 -->"
@@ -174,3 +175,35 @@ def test_a_conflict_in_the_block_is_reported_as_one_and_fix_keeps_both_sides(tea
     assert {a["id"] for a in team.gm_json(bob, "inspect", "--tier", "L2")["atoms"]} == {mine, theirs}
     context = team.gm_json(bob, "context")["context"]
     assert context.count("pytest -x") == 1 and context.count("Makefile") == 1
+
+
+# --- (5) a teammate's hand-edited or newer adopted.log line ----------------------------------------
+
+
+def test_a_line_with_a_key_of_a_newer_version_stays_adopted_and_fix_keeps_its_block_line(team: Team) -> None:
+    team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    team.git(team.alice, "push", "-q")
+    bob = team.clone("bob")  # on a newer agent-memory, which writes one more key per line
+    claim = "Prefer rebase over merge for feature branches."
+    newer = hand_adopted(bob, claim, "2026-12-01T10:00:00Z")
+    log = bob / ".memory" / "adopted.log"
+    lines = log.read_text().splitlines()
+    last = json.loads(lines[-1])
+    last["signed_by"] = "bob"
+    log.write_text("\n".join([*lines[:-1], json.dumps(last, sort_keys=True, separators=(",", ":"))]) + "\n")
+    team.git(bob, "commit", "-qam", "memory: adopt (newer version)")
+    team.git(bob, "push", "-q")
+    team.git(team.alice, "pull", "-q", "--no-rebase")
+
+    status = team.gm_json(team.alice, "status")
+    assert status["L2"]["not_in_log"] == [] and status["L2"]["held"] == 2
+    assert claim in team.gm_json(team.alice, "context")["context"]
+    check = team.gm_json(team.alice, "validate", check=False)
+    assert any("signed_by" in e and "newer" in e for e in check["errors"]), check["errors"]
+    team.gm(team.alice, "validate", "--fix", check=False)
+    # the teammate's adopted line is neither taken out of the block nor forgotten
+    assert f"- {claim}" in (team.alice / "CLAUDE.memory.md").read_text()
+    assert log.read_text() == (team.alice / ".memory" / "adopted.log").read_text()
+    assert newer in {a["id"] for a in team.gm_json(team.alice, "inspect", "--tier", "L2")["atoms"]}
+    # the global repo's canonical union keeps the line as the newer version wrote it
+    assert '"signed_by":"bob"' in adopted_log.union(log.read_text(), "")

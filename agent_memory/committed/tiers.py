@@ -36,7 +36,6 @@ LOG_WINDOW = 64 << 10
 BLOCK_FILES = ("CLAUDE.memory.md", "CLAUDE.md")
 _SETTING_OPS = frozenset({"adopt", "pin", "unpin", "decay", "supersede", "resolve"})
 _REMOVING_OPS = frozenset({"forget", "demote"})
-_ENTRY_KEYS = frozenset({"at", "atom", "op", "review_commit"})
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -217,7 +216,7 @@ def _is_stamp(value: object) -> bool:
 
 def _valid_entry(obj: Any) -> bool:
     """adopted_log._structural_errors(obj) == [] (the checks the session start relies on)."""
-    if not isinstance(obj, dict) or not set(obj) <= _ENTRY_KEYS:
+    if not isinstance(obj, dict):  # keys of a newer version are read without them
         return False
     op = obj.get("op")
     if op not in _SETTING_OPS and op not in _REMOVING_OPS:
