@@ -99,6 +99,7 @@ def hand_adopted(repo: Path, claim: str, at: str, **atom: Any) -> str:
     entry = json.loads(log.read_text().splitlines()[0])
     ident = atom.pop("id", atom_id(claim, "proj"))
     entry["atom"].update(claim=claim, id=ident, **atom)
+    entry["atom"] = {k: v for k, v in entry["atom"].items() if v is not None}  # None: leave the key out
     entry["at"] = at
     with log.open("a") as fh:
         fh.write(json.dumps(entry, sort_keys=True, separators=(",", ":")) + "\n")
@@ -207,3 +208,27 @@ def test_a_line_with_a_key_of_a_newer_version_stays_adopted_and_fix_keeps_its_bl
     assert newer in {a["id"] for a in team.gm_json(team.alice, "inspect", "--tier", "L2")["atoms"]}
     # the global repo's canonical union keeps the line as the newer version wrote it
     assert '"signed_by":"bob"' in adopted_log.union(log.read_text(), "")
+
+
+def test_a_teammate_line_claiming_the_global_tier_in_the_project_log_is_reported(team: Team) -> None:
+    team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    team.git(team.alice, "push", "-q")
+    bob = team.clone("bob")
+    claim = "Use pnpm, not npm."
+    forged = hand_adopted(bob, claim, "2026-12-01T10:00:00Z", id=atom_id(claim, None), tier="L3",
+                          scope="global", project=None, promoted_from_projects=["proj", "other"])  # fmt: skip
+    team.git(bob, "commit", "-qam", "memory: a line of the global tier")
+    team.git(bob, "push", "-q")
+    team.git(team.alice, "pull", "-q", "--no-rebase")
+
+    # the block shows it, so the session is given it as this project's line, never as the
+    # user's own global memory; validate says what it is and how to remove it
+    context = team.gm_json(team.alice, "context")
+    assert context["l3"] == 0 and claim in context["context"]
+    check = team.gm_json(team.alice, "validate", check=False)
+    found = [e for e in check["errors"] if forged in e]
+    assert found and "claims tier L3" in found[0] and f"git memory forget {forged}" in found[0], check["errors"]
+    assert len(check["errors"]) == 1  # the schema holds: only the tier gives it away
+    team.gm(team.alice, "forget", forged)
+    assert team.gm_json(team.alice, "validate")["ok"]
+    assert claim not in team.gm_json(team.alice, "context")["context"]

@@ -206,6 +206,16 @@ def _conflict_report(root: Path, tier: str, target: str, conflict: tuple[list[st
             f"merges as a union and which keeps both sides' adopted lines; then {add} and {leave}"]  # fmt: skip
 
 
+def _other_tier(files: TierFiles, tier: str, log_path: Path) -> list[str]:
+    """A held atom whose line claims the other committed tier: no command of ours writes one
+    (a hand edit, or a line copied between the project's log and the global one); it is held,
+    and shown, as this tier's."""
+    where = "the project's log (L2)" if tier == "L2" else "the global memory repo's log (L3)"
+    return [f"{log_path}: {ident} claims tier {atom.get('tier')} in {where}: a hand-edited or copied line, "
+            f"held and shown as {tier}; `git memory forget {ident}` removes it"
+            for ident, atom in files.held().items() if atom.get("tier") != tier]  # fmt: skip
+
+
 def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
 
     errors: list[str] = []
@@ -243,6 +253,7 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
             errors.append(f"{exc.message}; {exc.hint}")
             continue
         errors += [f"{log_path}: {e}" for e in files.log_errors(validate=True)]
+        errors += _other_tier(files, tier, log_path)
         if fix:
             files = _drop_refused(files, tier, root, fixed)
         files, problems = _unshown(files, tier, root, target_path, log_path, fix, fixed)
