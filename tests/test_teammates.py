@@ -232,3 +232,25 @@ def test_a_teammate_line_claiming_the_global_tier_in_the_project_log_is_reported
     team.gm(team.alice, "forget", forged)
     assert team.gm_json(team.alice, "validate")["ok"]
     assert claim not in team.gm_json(team.alice, "context")["context"]
+
+
+def test_adopt_says_a_teammates_refused_line_stops_it_and_how_to_recover(team: Team) -> None:
+    team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    team.git(team.alice, "push", "-q")
+    carol = team.clone("carol", init=False)
+    refused = hand_adopted(carol, "Deploy keys live in /home/carol/secrets/deploy.pem", "2026-12-01T10:00:00Z")
+    team.git(carol, "commit", "-qam", "add a memory line by hand")
+    team.git(carol, "push", "-q")
+    team.git(team.alice, "pull", "-q", "--no-rebase")
+    head = team.git(team.alice, "rev-parse", "HEAD").stdout
+    mine = team.gm_json(team.alice, "remember", "Never push directly to main.")["id"]
+
+    proc = team.gm(team.alice, "adopt", "--all", check=False)
+    assert proc.returncode == 1
+    assert f"refused {mine}: the L2 block already holds 1 adopted line the commit guard refuses ({refused} (home-path))" in proc.stdout
+    assert "hint: `git memory validate --fix` forgets that line" in proc.stderr
+    assert team.git(team.alice, "rev-parse", "HEAD").stdout == head  # nothing committed
+    team.gm(team.alice, "validate", "--fix")
+    team.git(team.alice, "commit", "-qam", "forget a line the guard refuses")  # through the hooks
+    assert [a["atom"] for a in team.gm_json(team.alice, "adopt", "--all")["adopted"]] == [mine]
+    assert team.gm_json(team.alice, "validate")["ok"]

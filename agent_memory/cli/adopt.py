@@ -48,6 +48,7 @@ from agent_memory.adoption.reverts import record_reverted
 from agent_memory.cli.ids import NoMatch, resolve
 from agent_memory.cli.output import tier_context, warm_session_start
 from agent_memory.cli.report import Report, for_people
+from agent_memory.committed import guarded
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom, strip_pointer
 from agent_memory.model.clock import utc_day
@@ -305,15 +306,39 @@ def _stale_review(review: Review, report: Report) -> Report:
     return report
 
 
+def _blocking_lines(review: Review) -> str:
+    """Why no item can be committed: the tier already holds adopted lines the commit guard
+    refuses (a teammate's commit made around the hooks, e.g. from a clone where `git memory
+    init` never ran). Every adopt re-renders the block with them, so the guard refuses each
+    commit; blamed on the item, that read as the item's own problem. '' when none."""
+    root = review.repo.workdir
+    if root is None:
+        return ""
+    found = guarded.refused(work_files(root, review.tier, review.target).held().values())
+    if not found:
+        return ""
+    named = ", ".join(f"{ident} ({', '.join(rules)})" for ident, rules in sorted(found.items()))
+    return (f"the {review.tier} block already holds {plural(len(found), 'adopted line')} the commit guard refuses "
+            f"({named}), committed around the hooks (a clone without `git memory init`, or --no-verify); "
+            "no memory commit passes the guard until it is gone")  # fmt: skip
+
+
 def _apply(review: Review, chosen: list[Item], rejected: list[Item], pins: set[str], decisions: Decisions,
            report: dict[str, Any]) -> None:  # fmt: skip
     """Adopt `chosen` and reject `rejected`, one item at a time, noting each in `report`."""
     transcripts = TranscriptIndex()
     own = own_transcripts(review.repo, review.tier)
+    blocking = _blocking_lines(review) if chosen else ""
+    if blocking:
+        report.setdefault("hints", []).append(
+            "`git memory validate --fix` forgets that line (then commit both memory files); run git memory adopt again")
     for item in chosen:
         why = refusal(item, transcripts, own)
         if why:
             report["refused"][item.atom_id] = why
+            continue
+        if blocking:  # not this item's fault: say what stops every memory commit here
+            report["refused"][item.atom_id] = blocking
             continue
         try:
             commit = adopt_item(review.repo, item, review.target, pin=item.atom_id in pins, tier=review.tier)
