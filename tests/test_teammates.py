@@ -254,3 +254,25 @@ def test_adopt_says_a_teammates_refused_line_stops_it_and_how_to_recover(team: T
     team.git(team.alice, "commit", "-qam", "forget a line the guard refuses")  # through the hooks
     assert [a["atom"] for a in team.gm_json(team.alice, "adopt", "--all")["adopted"]] == [mine]
     assert team.gm_json(team.alice, "validate")["ok"]
+
+
+def test_the_guard_refuses_to_commit_a_block_with_conflict_markers(team: Team) -> None:
+    bob = team.clone("bob")
+    team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    team.adopt_new(bob, "Use tabs for indentation in the Makefile.")
+    team.git(team.alice, "push", "-q")
+    assert team.git(bob, "pull", "-q", "--no-rebase", "--no-edit", check=False).returncode != 0
+    team.git(bob, "add", "-A")  # "resolved" by staging the file as git left it
+    committed = team.git(bob, "commit", "--no-edit", check=False)  # the installed pre-commit guard
+    assert committed.returncode != 0
+    said = committed.stdout + committed.stderr
+    assert "CLAUDE.memory.md:6: merge-conflict" in said and "git memory validate --fix" in said
+    assert "written by hand" not in said
+    team.gm(bob, "validate", "--fix")
+    team.git(bob, "add", "CLAUDE.memory.md", ".memory/adopted.log")
+    team.git(bob, "commit", "-q", "--no-edit")
+    assert team.gm_json(bob, "validate")["ok"]
+    team.git(bob, "push", "-q")
+    team.git(team.alice, "pull", "-q", "--ff-only")
+    assert team.gm_json(team.alice, "validate")["ok"]
+    assert "<<<<<<<" not in (team.alice / "CLAUDE.memory.md").read_text()

@@ -344,9 +344,16 @@ def _block_hints(findings: list[GuardFinding], owners: dict[tuple[str, int], str
             + " and ".join(f"`git memory forget {ident}`" for ident in adopted)
             + ", then re-stage; `git memory redact < FILE` shows what would be removed"
         )
+    conflicted = sorted({f.path for f in findings if f.rule == "merge-conflict"})
+    for path in conflicted:
+        hints.append(
+            f"{path} holds the conflict markers of a merge git could not resolve (two clones adopted different "
+            "items): `git memory validate --fix` re-renders the block from .memory/adopted.log, which merges as "
+            f"a union and keeps both sides' lines; then `git add {path} .memory/adopted.log` and commit"
+        )
     by_hand: dict[str, list[int]] = {}
     for f in findings:
-        if owners.get((f.path, f.line)) is None:
+        if owners.get((f.path, f.line)) is None and f.rule != "merge-conflict":
             by_hand.setdefault(f.path, []).append(f.line)
     for path, numbers in by_hand.items():
         unique = sorted(set(numbers))

@@ -8,7 +8,8 @@ each staged memory file here (for `CLAUDE.md`, only our marker blocks, other lin
 Refused in the markdown memory files, for what Claude Code would make of them:
 ``memory-import`` (an ``@path`` import), ``html-comment`` (a comment opener or closer other than
 a line that is one whole comment, as the block markers are), ``code-fence`` (a fence opening a
-code block). The block renderer writes none of them (`committed.render.inert`).
+code block), ``merge-conflict`` (a conflict marker line git left in a block a merge could not
+resolve). The block renderer writes none of them (`committed.render.inert`).
 
 Refused in every memory file, for what a person reviewing it would not see: ``format-character``
 (an invisible format character) and ``control-character`` (a C0 control other than a tab or a
@@ -159,6 +160,9 @@ _COMMENT_TOKEN = re.compile(r"<!--|--!?>")
 _ONE_COMMENT_LINE = re.compile(r"\ufeff?[ \t]{0,3}<!--(?:(?!<!--|--!?>).)*--!?>[ \t]*\r?")
 # A fence opening a code block (a list item's too): the client finds no import inside code.
 _FENCE = re.compile(r"^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(?:`{3,}|~{3,})", re.M)
+# What git writes into a file a merge could not resolve (the ||||||| line with diff3): committed,
+# the block shows both sides' lines around them, which no adopted.log renders to.
+_CONFLICT = re.compile(r"^(?:(?:<{7}|\|{7}|>{7})(?:[ \t].*)?|={7}[ \t]*)\r?$", re.M)
 # What a terminal acts on instead of showing (model/controls.py): C0 but tab and line feed, DEL,
 # C1. In a file a carriage return before a line feed ends a line (CRLF); a decoded string
 # (a claim) is never written with one.
@@ -180,6 +184,9 @@ def _syntax_rules(text: str, line_of: Callable[[int], int], found: set[tuple[int
     if "``" in text or "~~" in text:
         for m in _FENCE.finditer(text):
             found.add((line_of(m.start()), "code-fence"))
+    if "<<<<<<<" in text or "=======" in text or ">>>>>>>" in text or "|||||||" in text:
+        for m in _CONFLICT.finditer(text):
+            found.add((line_of(m.start()), "merge-conflict"))
 
 
 def _may_hold_home_path(text: str) -> bool:
