@@ -266,7 +266,9 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
             errors += problem
             if fix and not problem:  # the guard judges the block --fix wrote, not the old one
                 files = files.rerendered()
-        errors += _guard_errors(files, log_path, target_path, warnings)
+        found = _guard_errors(files, log_path, target_path, warnings)
+        # the conflict's own finding says what its marker lines are and how to finish
+        errors += [e for e in found if not conflict or ": merge-conflict:" not in e]
         if conflict:
             errors += _conflict_report(root, tier, target, conflict, fix, warnings)
         else:
