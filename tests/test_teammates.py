@@ -276,3 +276,28 @@ def test_the_guard_refuses_to_commit_a_block_with_conflict_markers(team: Team) -
     team.git(team.alice, "pull", "-q", "--ff-only")
     assert team.gm_json(team.alice, "validate")["ok"]
     assert "<<<<<<<" not in (team.alice / "CLAUDE.memory.md").read_text()
+
+
+def test_interactive_adopt_offers_no_adopt_while_a_teammates_refused_line_blocks_every_commit(team: Team) -> None:
+    import pexpect
+    from test_adopt import choose, finish
+
+    team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    team.git(team.alice, "push", "-q")
+    carol = team.clone("carol", init=False)
+    refused = hand_adopted(carol, "Deploy keys live in /home/carol/secrets/deploy.pem", "2026-12-01T10:00:00Z")
+    team.git(carol, "commit", "-qam", "add a memory line by hand")
+    team.git(carol, "push", "-q")
+    team.git(team.alice, "pull", "-q", "--no-rebase")
+    mine = team.gm_json(team.alice, "remember", "Never push directly to main.")["id"]
+    env = {**os.environ, **team.env[team.alice], "TERM": "xterm", "COLUMNS": "200", "LINES": "60"}
+    child = pexpect.spawn("git", ["memory", "adopt"], cwd=str(team.alice), env=env, encoding="utf-8",
+                          timeout=90, dimensions=(60, 200))  # fmt: skip
+    child.expect(f"already holds 1 adopted line the commit guard refuses \\({refused}")
+    child.expect("validate --fix")
+    child.expect(mine)
+    child.expect("cannot adopt: the L2 block already holds")
+    child.expect(r"\(Use arrow keys\)")
+    choose(child, "skip", ["reject", "skip", "show more", "quit"])
+    assert finish(child) == 0
+    assert mine in [s["atom"] for s in team.gm_json(team.alice, "status")["staged"]]  # still waiting

@@ -437,12 +437,16 @@ def _walk(review: Review, pins: set[str], questionary: Any, decisions: Decisions
         return f"\n{len(outcome['adopted'])} adopted, {len(outcome['rejected'])} rejected, {skipped} skipped"
 
     local = store.snapshot().atoms if store is not None else {}
+    blocking = _blocking_lines(review) if items else ""
+    if blocking:  # no item can be committed: say why once, and offer no adopt
+        say(f"{blocking}\nhint: `git memory validate --fix` forgets that line (then commit both memory files); "
+            "run git memory adopt again")  # fmt: skip
     for number, item in enumerate(items, start=1):
         say(f"\n[{number}/{len(items)}]")
         say("\n".join(describe(item, l1=local.get(item.atom_id))))
         if item.atom_id in pins:
             say("  (--pin: pinned if adopted)")
-        why = refusal(item, own=own_transcripts(review.repo, review.tier))
+        why = refusal(item, own=own_transcripts(review.repo, review.tier)) or blocking
         if why:
             say(f"  cannot adopt: {why}")
             choices = ["reject", "skip", "show more", "quit"]
