@@ -301,3 +301,59 @@ def test_interactive_adopt_offers_no_adopt_while_a_teammates_refused_line_blocks
     choose(child, "skip", ["reject", "skip", "show more", "quit"])
     assert finish(child) == 0
     assert mine in [s["atom"] for s in team.gm_json(team.alice, "status")["staged"]]  # still waiting
+
+
+# --- scenarios that held: kept as regression tests ------------------------------------------------
+
+
+def test_both_adopt_the_same_item_and_merge_it_is_held_and_shown_once(team: Team) -> None:
+    bob = team.clone("bob")
+    ident = team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    assert team.adopt_new(bob, "Always run pytest -x before committing.") == ident
+    team.git(team.alice, "push", "-q")
+    team.git(bob, "pull", "-q", "--no-rebase", "--no-edit")  # no conflict: the same block line
+    assert 1 <= len((bob / ".memory" / "adopted.log").read_text().splitlines()) <= 2  # one per clone at most
+    assert [a["id"] for a in team.gm_json(bob, "inspect", "--tier", "L2")["atoms"]] == [ident]
+    assert team.gm_json(bob, "context")["context"].count("pytest -x") == 1
+    assert team.gm_json(bob, "validate")["ok"]
+
+
+def test_a_forget_survives_a_teammates_merge_and_undo_works_after_it(team: Team) -> None:
+    bob = team.clone("bob")
+    gone = team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    team.git(team.alice, "push", "-q")
+    team.git(bob, "pull", "-q", "--no-rebase")
+    team.gm(team.alice, "forget", gone)
+    team.adopt_new(bob, "Use tabs for indentation in the Makefile.")
+    team.git(team.alice, "push", "-q")
+    team.git(bob, "pull", "-q", "--no-rebase", "--no-edit", check=False)
+    team.gm(bob, "validate", "--fix")
+    team.git(bob, "add", "CLAUDE.memory.md", ".memory/adopted.log")
+    team.git(bob, "commit", "-q", "--no-edit")
+    assert gone not in {a["id"] for a in team.gm_json(bob, "inspect", "--tier", "L2")["atoms"]}
+    assert "pytest -x" not in team.gm_json(bob, "context")["context"]
+    team.gm(bob, "forget", "--undo", gone)
+    assert "pytest -x" in team.gm_json(bob, "context")["context"]
+    assert team.gm_json(bob, "validate")["ok"]
+
+
+@pytest.mark.parametrize("how", ["rebase", "squash"])
+def test_a_review_branch_merged_by_rebase_or_squash_is_not_adopted_again(team: Team, how: str) -> None:
+    bob = team.clone("bob")
+    ids = {team.gm_json(team.alice, "remember", c)["id"] for c in ("Never push directly to main.", "Prefer small commits.")}
+    assert "gh pr create --base main --head memory/review" in team.gm(team.alice, "pr", "--print").stdout
+    team.git(team.alice, "push", "-q", "origin", "memory/review")
+    team.git(bob, "fetch", "-q")
+    if how == "rebase":  # what a forge's "rebase and merge" does
+        team.git(bob, "rebase", "-q", "main", "origin/memory/review")
+        team.git(bob, "checkout", "-q", "-B", "main")
+    else:
+        team.git(bob, "merge", "-q", "--squash", "origin/memory/review")
+        team.git(bob, "commit", "-q", "-m", "agent-memory promotions (#7)")
+    team.git(bob, "push", "-q", "origin", "main")
+    team.git(team.alice, "pull", "-q", "--no-rebase")
+    assert {a["id"] for a in team.gm_json(team.alice, "inspect", "--tier", "L2")["atoms"]} == ids
+    assert team.gm_json(team.alice, "adopt", "--all")["adopted"] == []
+    assert team.gm_json(team.alice, "stage")["commits"] == []
+    assert len((team.alice / ".memory" / "adopted.log").read_text().splitlines()) == 2
+    assert team.gm_json(team.alice, "validate")["ok"] and team.gm_json(bob, "validate")["ok"]
