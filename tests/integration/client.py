@@ -361,6 +361,19 @@ def _process_args() -> Iterator[list[str]]:
         yield line.split()
 
 
+def _reported_session(stdout: str) -> str | None:
+    """The `session_id` the client's JSON output (`--output-format json`, or the last line of
+    `stream-json`) names, if any."""
+    for line in reversed(stdout.strip().splitlines()):
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get("session_id"), str):
+            return str(value["session_id"])
+    return None
+
+
 @dataclass
 class Workspace:
     """A git repository after `git memory init --yes`, with HOME, CLAUDE_CONFIG_DIR,
@@ -456,17 +469,34 @@ class Workspace:
         prompts: str | Sequence[str],
         *,
         resume: str | None = None,
+        continue_: bool = False,
+        fork: bool = False,
         retries: int = 0,
         args: Sequence[str] = (),
         env: Mapping[str, str] | None = None,
     ) -> Run:
         """One headless session (`claude -p`). Several prompts are sent in one session through
-        `--input-format stream-json`, as an SDK host would."""
-        session_id = resume or self.new_session_id()
+        `--input-format stream-json`, as an SDK host would.
+
+        `resume` (`--resume <id>`) or `continue_` (`--continue`: the latest session in this
+        folder) go on with an earlier session; with `fork` (`--fork-session`) the client starts
+        a new session from it instead, given an id of ours (`--session-id`). The session is the
+        one the client says it ran (its JSON output's `session_id`)."""
         cmd = [str(self.client.binary), "-p", *args]
-        cmd += ["--resume", resume] if resume else ["--session-id", session_id]
+        session_id: str | None = None if continue_ and not fork else resume
+        if fork:
+            session_id = self.new_session_id()
+            cmd += ["--fork-session", "--session-id", session_id]
+        if continue_:
+            cmd.append("--continue")
+        elif resume:
+            cmd += ["--resume", resume]
+        else:
+            session_id = self.new_session_id()
+            cmd += ["--session-id", session_id]
         stdin: str | None = None
         if isinstance(prompts, str):
+            cmd += ["--output-format", "json"] if continue_ or fork else []
             cmd.append(prompts)
         else:
             cmd += ["--input-format", "stream-json", "--output-format", "stream-json", "--verbose"]
@@ -485,6 +515,11 @@ class Workspace:
             timeout=RUN_TIMEOUT,
             check=False,
         )
+        said = _reported_session(proc.stdout)
+        if session_id is None:
+            assert said, f"the client named no session: exit {proc.returncode}, {proc.stderr[-500:]}"
+            session_id = said
+        assert said in (None, session_id), (said, session_id)
         run = Run(
             session_id, self.transcript_path(session_id), proc.returncode, proc.stdout, proc.stderr
         )

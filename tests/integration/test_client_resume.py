@@ -1,0 +1,117 @@
+"""Going on with an earlier session, the ways the pinned client offers, and what each writes.
+
+Measured with Claude Code 2.1.332, headless, a scripted model answering:
+
+- `claude -p --resume <id>` and `claude -p --continue` append to the session's own file
+  `<id>.jsonl`: one file, every record under that one `sessionId`; SessionStart (source
+  `resume`) and SessionEnd name that session and that file.
+- `--fork-session` (with `--resume <id>` or `--continue`) writes a new file `<new>.jsonl`
+  that opens with copies of the earlier session's records — their `uuid` and `timestamp`
+  kept, their `sessionId` rewritten to the new one — and goes on under the new id; the earlier
+  file is left as it was. No file held records of two sessions.
+
+A rule typed in the first part and one typed after going on are captured by the SessionEnd
+hook, once each: each atom's back-pointer resolves to the line holding the user's words, its
+sessions are the session the client says the words were typed in, validate finds nothing
+wrong and a backfill adds nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from .client import Run, Workspace, read_records, typed_prompt_lines
+
+pytestmark = pytest.mark.claude_client
+
+FIRST = "Never push directly to main"
+LATER = "Do not use mocks in integration tests."
+
+
+def _layout(ws: Workspace) -> dict[str, list[str]]:
+    """{file stem: the sessionIds its records carry, in order, runs collapsed}."""
+    out: dict[str, list[str]] = {}
+    for path in sorted(ws.config_dir.glob("projects/*/*.jsonl")):
+        runs: list[str] = []
+        for record in read_records(path):
+            sid = record.get("sessionId")
+            if isinstance(sid, str) and (not runs or runs[-1] != sid):
+                runs.append(sid)
+        out[path.stem] = runs
+    return out
+
+
+def _pointer(ws: Workspace, run: Run, line: int) -> str:
+    project = run.transcript.parent
+    return f"~/.claude/projects/{project.name}/{run.transcript.name}#L{line}"
+
+
+def _go_on(ws: Workspace, mode: str, first: Run) -> Run:
+    if mode == "continue":
+        return ws.run(LATER, continue_=True)
+    return ws.run(LATER, resume=first.session_id, fork=mode == "fork")
+
+
+@pytest.mark.parametrize("mode", ["resume", "continue"])
+def test_rules_typed_before_and_after_going_on_are_captured_once_each(
+    workspace: Workspace, mode: str
+) -> None:
+    with workspace.scripted({"steps": []}):
+        first = workspace.run(FIRST)
+        workspace.wait_for_captures()
+        later = _go_on(workspace, mode, first)
+        workspace.wait_for_captures()
+
+    if mode == "fork":
+        # A new session, and a new file opening with the earlier records under the new id.
+        assert later.session_id != first.session_id
+        assert _layout(workspace) == {
+            first.session_id: [first.session_id],
+            later.session_id: [later.session_id],
+        }
+        copied = typed_prompt_lines(later.records(), (FIRST,))
+        [original] = [r for r in first.records() if r.get("message", {}).get("content") == FIRST]
+        assert [later.records()[n - 1]["uuid"] for n in copied] == [original["uuid"]]
+    else:
+        # The same session, appended to its own file.
+        assert later.session_id == first.session_id and later.transcript == first.transcript
+        assert _layout(workspace) == {first.session_id: [first.session_id]}
+
+    # Where the user typed each rule (in the fork's file the first rule is only a copy).
+    [first_line] = typed_prompt_lines(first.records(), (FIRST,))
+    [later_line] = typed_prompt_lines(later.records(), (LATER,))
+    typed = {
+        FIRST: (_pointer(workspace, first, first_line), first.session_id),
+        LATER: (_pointer(workspace, later, later_line), later.session_id),
+    }
+    atoms = workspace.atoms()
+    assert len(atoms) == 2, [a["claim"] for a in atoms]
+    for atom in atoms:
+        why: dict[str, Any] = workspace.git_memory_json("inspect", "--why", atom["id"])
+        [item] = why["evidence"]
+        assert item["status"] == "ok", item
+        words = item["line"]
+        assert words in typed, (atom["claim"], item)
+        pointer, session = typed[words]
+        assert item["source"] == pointer == atom["source"] == atom["first_source"], (atom, item)
+        assert atom["sessions"] == [session] and atom["observations"] == 1, atom
+    assert {item for atom in atoms for item in atom["sessions"]} == {
+        first.session_id,
+        later.session_id,
+    }
+
+    validate = workspace.git_memory("validate", "--output", "json", check=False)
+    assert validate.returncode == 0, validate.stdout + validate.stderr
+    assert json.loads(validate.stdout)["errors"] == [], validate.stdout
+    assert workspace.errors_log() == []
+
+    backfill = workspace.git_memory_json("capture", "--all")
+    assert (backfill["new"], backfill["merged"], backfill["failed"]) == (0, 0, 0), backfill
+    assert workspace.atoms() == atoms
+    # Read again from scratch (the capture ledger gone), the transcripts still say the same.
+    (workspace.repo / ".git" / "agent-memory" / "captured.log").unlink()
+    again = workspace.git_memory_json("capture", "--all")
+    assert again["failed"] == 0 and again["new"] == 0, again
+    assert workspace.atoms() == atoms
