@@ -519,3 +519,57 @@ def test_a_session_given_names_a_transcript_whose_records_name_none(project: Pat
     [atom] = gm_json(project, "inspect", "--tier", "L1")["atoms"]
     assert atom["sessions"] == ["given-session"] and atom["source"].endswith("/given-session.jsonl#L1"), atom
     assert _validate_errors(project) == []
+
+
+def _forked(old: Path, new_id: str, own: Path) -> Path:
+    """What `claude --resume <old> --fork-session` writes (2.1.332, tests/integration/
+    test_client_resume.py): `<new>.jsonl` opening with copies of the earlier session's records,
+    their `uuid` and `timestamp` kept and their `sessionId` rewritten to the new session's, then
+    the new session's own records (`own`, a session written under the new id)."""
+    records = [json.loads(line) for line in old.read_text().splitlines()]
+    for record in records:
+        record["sessionId"] = new_id
+    fork = old.with_name(f"{new_id}.jsonl")
+    fork.write_text("".join(json.dumps(r) + "\n" for r in records) + own.read_text())
+    return fork
+
+
+def test_a_forked_sessions_copy_of_the_earlier_lines_is_no_second_sighting(project: Path) -> None:
+    """The rule typed once, before the fork, stays one observation in one session: the fork's
+    copy of its line (same record uuid and time, the new session's id) was counted as a second
+    sighting in a second session, toward the gate's distinct sessions. What the user types in
+    the fork is the fork's, a rule typed again there included."""
+    old = _session(project, 1, "2026-11-01", "Never push directly to main.")
+    gm_json(project, "capture", str(old), "--session", old.stem, "--no-stage")  # its SessionEnd
+    new_id = "eeeeeeee-0000-4000-8000-000000000004"
+    own = write_session(project, new_id, "2026-11-02", [{"user": "Always use pnpm, not npm."}])
+    fork = _forked(old, new_id, own)
+    gm_json(project, "capture", str(fork), "--session", new_id, "--no-stage")  # the fork's
+    atoms = {a["claim"]: a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"]}
+    push = atoms["Never push directly to main"]
+    pnpm = next(a for claim, a in atoms.items() if "pnpm" in claim)
+    folder = f"~/.claude/projects/{slug_for(project.resolve())}"
+    assert (push["observations"], push["sessions"]) == (1, [old.stem]), push
+    assert push["source"] == push["first_source"] == f"{folder}/{old.name}#L1"
+    copied = len(old.read_text().splitlines())
+    assert (pnpm["observations"], pnpm["sessions"]) == (1, [new_id]), pnpm
+    assert pnpm["source"] == f"{folder}/{fork.name}#L{copied + 1}"
+    assert _validate_errors(project) == []
+    # Read again, from scratch too: nothing new.
+    stored = gm_json(project, "inspect", "--tier", "L1")["atoms"]
+    again = gm_json(project, "capture", "--all", "--no-stage")
+    assert (again["new"], again["merged"]) == (0, 0), again
+    (project / ".git" / "agent-memory" / "captured.log").unlink()
+    again = gm_json(project, "capture", "--all", "--no-stage")
+    assert (again["new"], again["merged"]) == (0, 0), again
+    assert gm_json(project, "inspect", "--tier", "L1")["atoms"] == stored
+    # The rule typed again after the fork is a sighting of the fork's.
+    more = write_session(project, "eeeeeeee-0000-4000-8000-000000000005", "2026-11-02",
+                         [{"user": "Never push directly to main."}])  # fmt: skip
+    with fork.open("a") as fh:
+        for line in more.read_text().splitlines():
+            fh.write(json.dumps({**json.loads(line), "sessionId": new_id}) + "\n")
+    more.unlink()
+    gm_json(project, "capture", str(fork), "--session", new_id, "--no-stage")
+    [push] = [a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a["id"] == push["id"]]
+    assert (push["observations"], push["sessions"]) == (2, sorted([old.stem, new_id])), push

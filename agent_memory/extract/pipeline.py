@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,6 +97,7 @@ def _failure_atoms(errors: list[ToolError], transcript: Transcript, project: str
                     quote,
                     None,
                     "failure.tool",
+                    err.record,
                 )
             )
     return atoms
@@ -154,12 +155,15 @@ def _atom(
     quote_text: str,
     focus: str | None,
     rule: str,
+    record: str | None = None,
 ) -> Atom:
     from agent_memory.redact.redactor import redact
 
     redacted_claim, findings = redact(claim)
     redacted_claim = redacted_claim[:500]
     evidence: dict[str, Any] = {"quote": _quote(quote_text, focus), "rule": rule or "unknown"}
+    if record:
+        evidence["record"] = record  # a fork's copy of the line keeps it (store/capture.py)
     if transcript.local:
         # Where the transcript is on this machine, next to the canonical back-pointer in the
         # (local-only) L1 evidence, so `--why` finds it wherever it lives.
@@ -195,6 +199,7 @@ def statement_atoms(
             statement.text,
             cand.claim[:40],
             cand.rule,
+            statement.record,
         )
         if verdict == PENDING:
             atom["pending"] = True
@@ -244,9 +249,12 @@ def extract_transcript(
     *,
     strict: bool = True,
     start: Position | None = None,
+    copied: Callable[[Atom], bool] | None = None,
 ) -> ExtractResult:
     """Schema-valid L1 atoms from one transcript, merged per id, sorted deterministically;
     from `start` (where an earlier pass stopped) when the file still matches it there.
+    `copied` says of one observation (a single sighting) that it is a copy of a line already
+    held from another session (a forked session's file opens with such copies): left out.
 
     strict=True raises OSError when the file cannot be opened; strict=False (the SessionEnd
     path) never raises: it returns what it could read and says why in `error`."""
@@ -282,6 +290,8 @@ def extract_transcript(
                 # not cost the transcript's other memories: that statement is skipped and named.
                 failed.append(f"L{statement.line}: {type(exc).__name__}: {exc}")
         observations.extend(_failure_atoms(errors, transcript, project, fallback))
+        if copied is not None:
+            observations = [obs for obs in observations if not copied(obs)]
         merged = merge_observations(observations)
     except Exception as exc:  # noqa: BLE001
         if strict:

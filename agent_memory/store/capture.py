@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -335,7 +335,8 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
     # read as named; its records' session, else `session`, names it (pointers and sessions agree)
     transcript = Transcript.of(absolute, session)
     start = before.position if before is not None and before.unreadable is None else None
-    extracted = extract_transcript(transcript, project, session=session, start=start)
+    extracted = extract_transcript(transcript, project, session=session, start=start,
+                                   copied=_copied_from(store.snapshot()))  # fmt: skip
     stats = extracted.stats
     read = "resumed" if stats.resumed else "whole"
     if not stats.resumed and stats.records == 0:
@@ -357,6 +358,33 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
         ledger.record(Entry(TRANSCRIPT, key, signature, stats.end))
     return TranscriptCapture(result, read, stats.skipped_lines, stats.records,
                              failed_statements=extracted.failed_statements)  # fmt: skip
+
+
+def _copied_from(snap: Snapshot) -> Callable[[Atom], bool]:
+    """Whether one observation is a copy of a line the store holds from another session, not a
+    sighting. `claude --resume <id> --fork-session` (2.1.332) writes the new session's file
+    opening with copies of the earlier session's records, their `uuid` kept and their
+    `sessionId` rewritten to the new session's: counted, the rule typed once became two
+    observations in two sessions, and every fork of that session one more session toward the
+    gate's distinct sessions (spec §4.1: a rule said in two sessions on two days passed the
+    3-session gate once one of them was forked). The copy is known by the record's `uuid`, which the
+    evidence keeps (`record`); a line whose evidence was not kept (an atom's evidence is
+    bounded: atom.select_evidence) is not recognised. Reads only the atoms the transcript names."""
+
+    def copied(obs: Atom) -> bool:
+        items = obs.get("evidence") or []
+        record = items[0].get("record") if len(items) == 1 else None
+        if not record:
+            return False
+        session = items[0].get("session")
+        try:
+            held = snap.atoms.get(obs["id"])
+        except Exception:  # noqa: BLE001 - an unreadable record: capture_atoms says why
+            return False
+        seen = {e.get("session") for e in (held or {}).get("evidence", []) if e.get("record") == record}
+        return bool(seen) and session not in seen
+
+    return copied
 
 
 def capture_transcript(store: L1Store, project: str, transcript: Path, session: str | None = None,

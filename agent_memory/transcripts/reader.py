@@ -140,6 +140,7 @@ class Statement:
     version: str | None = None
     rejected_tool: str | None = None  # for rejections: the tool whose use was refused
     rejected_command: str | None = None  # ... and its shell command, when it was one
+    record: str | None = None  # the record's `uuid`: a fork's copy of it keeps it (_record_id)
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,7 @@ class ToolError:
     tool: str
     command: str
     exit_code: int | None = None  # from the result's structure or its "Exit code N" head
+    record: str | None = None  # the record's `uuid` (see Statement.record)
 
 
 # --- raw records -----------------------------------------------------------------------------
@@ -342,6 +344,15 @@ def statement_text(record: dict[str, Any]) -> str | None:
 # --- statements and tool errors ---------------------------------------------------------------
 
 
+def _record_id(data: dict[str, Any]) -> str | None:
+    """The record's own `uuid`. `claude --resume <id> --fork-session` (2.1.332) writes a new
+    `<new>.jsonl` that opens with copies of the earlier session's records, their `uuid` and
+    `timestamp` kept and their `sessionId` rewritten to the new session's: the `uuid` is what
+    tells a copy of something said from its saying it again (store/capture.py)."""
+    value = data.get("uuid")
+    return value if isinstance(value, str) and 0 < len(value) <= 100 else None
+
+
 def _session_of(data: dict[str, Any], fallback: str) -> str:
     value = data.get("sessionId")
     if isinstance(value, str) and value.strip():
@@ -406,6 +417,7 @@ def iter_events(
                     "prompt",
                     cwd,
                     version,
+                    record=_record_id(data),
                 )
             continue
         if kind != "user":
@@ -417,7 +429,9 @@ def iter_events(
             for origin, text in prompt_texts(data):
                 kept = quoted.strip(text) if origin == "prompt" else text
                 if kept:
-                    yield Statement(rec.line, kept, ts, sid, origin, cwd, version)
+                    yield Statement(
+                        rec.line, kept, ts, sid, origin, cwd, version, record=_record_id(data)
+                    )
         content = message_of(data).get("content")
         if not isinstance(content, list) or not is_user_record(data):
             continue
@@ -439,6 +453,7 @@ def iter_events(
                     version,
                     rejected_tool=tool or None,
                     rejected_command=command or None,
+                    record=_record_id(data),
                 )
             elif (
                 block.get("is_error") is True
@@ -454,6 +469,7 @@ def iter_events(
                     tool,
                     command,
                     _exit_code(data, body),
+                    record=_record_id(data),
                 )
 
 

@@ -49,12 +49,12 @@ def _pointer(ws: Workspace, run: Run, line: int) -> str:
 
 
 def _go_on(ws: Workspace, mode: str, first: Run) -> Run:
-    if mode == "continue":
-        return ws.run(LATER, continue_=True)
-    return ws.run(LATER, resume=first.session_id, fork=mode == "fork")
+    if mode.startswith("continue"):
+        return ws.run(LATER, continue_=True, fork=mode.endswith("fork"))
+    return ws.run(LATER, resume=first.session_id, fork=mode.endswith("fork"))
 
 
-@pytest.mark.parametrize("mode", ["resume", "continue"])
+@pytest.mark.parametrize("mode", ["resume", "continue", "resume-fork", "continue-fork"])
 def test_rules_typed_before_and_after_going_on_are_captured_once_each(
     workspace: Workspace, mode: str
 ) -> None:
@@ -64,7 +64,7 @@ def test_rules_typed_before_and_after_going_on_are_captured_once_each(
         later = _go_on(workspace, mode, first)
         workspace.wait_for_captures()
 
-    if mode == "fork":
+    if mode.endswith("fork"):
         # A new session, and a new file opening with the earlier records under the new id.
         assert later.session_id != first.session_id
         assert _layout(workspace) == {
