@@ -367,21 +367,24 @@ def _copied_from(snap: Snapshot) -> Callable[[Atom], bool]:
     `sessionId` rewritten to the new session's: counted, the rule typed once became two
     observations in two sessions, and every fork of that session one more session toward the
     gate's distinct sessions (spec §4.1: a rule said in two sessions on two days passed the
-    3-session gate once one of them was forked). The copy is known by the record's `uuid`, which the
-    evidence keeps (`record`); a line whose evidence was not kept (an atom's evidence is
-    bounded: atom.select_evidence) is not recognised. Reads only the atoms the transcript names."""
+    3-session gate once one of them was forked). The copy is known by the record's `uuid` and
+    its time, both kept in the evidence (`record`, `at`); a line whose evidence was not kept
+    (an atom's evidence is bounded: atom.select_evidence) is not recognised. Reads only the
+    atoms the transcript names."""
 
     def copied(obs: Atom) -> bool:
         items = obs.get("evidence") or []
         record = items[0].get("record") if len(items) == 1 else None
         if not record:
             return False
-        session = items[0].get("session")
+        session, at = items[0].get("session"), items[0].get("at")
         try:
             held = snap.atoms.get(obs["id"])
         except Exception:  # noqa: BLE001 - an unreadable record: capture_atoms says why
             return False
-        seen = {e.get("session") for e in (held or {}).get("evidence", []) if e.get("record") == record}
+        # the same record (a copy keeps its uuid and its time) held from another session
+        seen = {e.get("session") for e in (held or {}).get("evidence", [])
+                if e.get("record") == record and e.get("at") == at}  # fmt: skip
         return bool(seen) and session not in seen
 
     return copied
