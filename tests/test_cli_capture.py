@@ -573,3 +573,24 @@ def test_a_forked_sessions_copy_of_the_earlier_lines_is_no_second_sighting(proje
     gm_json(project, "capture", str(fork), "--session", new_id, "--no-stage")
     [push] = [a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a["id"] == push["id"]]
     assert (push["observations"], push["sessions"]) == (2, sorted([old.stem, new_id])), push
+
+
+def test_a_backfill_reads_an_earlier_session_before_its_fork(project: Path) -> None:
+    """Neither captured yet, and the fork's file named to be listed first: the backfill reads
+    the transcripts in the order their sessions ended, as their SessionEnd captures would have,
+    so the line typed before the fork is the earlier session's and its copy no sighting. In
+    name order the copy came first and took the line for the fork's session."""
+    old = write_session(project, "eeeeeeee-0000-4000-8000-000000000007", "2026-11-01",
+                        [{"user": "Never push directly to main."}])  # fmt: skip
+    new_id = "eeeeeeee-0000-4000-8000-000000000002"
+    own = write_session(project, new_id, "2026-11-02", [{"user": "Always use pnpm, not npm."}])
+    fork = _forked(old, new_id, own)
+    os.utime(old, (1_790_000_000, 1_790_000_000))
+    os.utime(fork, (1_790_090_000, 1_790_090_000))
+    assert sorted([old.name, fork.name])[0] == fork.name
+    data = gm_json(project, "capture", "--all", "--no-stage")
+    assert data["captured"] == 2 and data["failed"] == 0, data
+    [push] = [a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if "push" in a["claim"]]
+    assert (push["observations"], push["sessions"]) == (1, [old.stem]), push
+    assert push["source"].endswith(f"/{old.name}#L1")
+    assert _validate_errors(project) == []

@@ -406,6 +406,7 @@ def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since:
     ledger = Ledger(common)
     report = Backfill()
     todo: list[str] = []
+    ended: dict[str, int] = {}
     for path, st in transcript_files(root):  # absolute paths: the ledger's keys
         if since is not None and st.st_mtime < since:
             continue
@@ -414,6 +415,7 @@ def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since:
         seen = ledger.seen(TRANSCRIPT, transcript_key(path), stat_signature(st))
         if seen is None:
             todo.append(path)
+            ended[path] = st.st_mtime_ns
         elif seen:
             report.unreadable.append({"path": path, "reason": f"nothing readable in {path}: {seen}"})
         else:
@@ -429,7 +431,10 @@ def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since:
         ours = [path for path in todo if owner.owns(path)]
         report.other_repositories = len(todo) - len(ours)
         report.transcripts -= report.other_repositories
-        todo = ours
+        # In the order their sessions ended (last written), as their SessionEnd captures ran:
+        # a forked session's file opens with copies of the earlier session's lines, which
+        # count as that earlier session's once it is captured (store.capture._copied_from).
+        todo = sorted(ours, key=lambda path: (ended[path], path))
     return report, todo, ledger
 
 
