@@ -1,14 +1,16 @@
 """Going on with an earlier session, the ways the pinned client offers, and what each writes.
 
-Measured with Claude Code 2.1.332, headless, a scripted model answering:
+Measured with Claude Code 2.1.332, a scripted model answering:
 
 - `claude -p --resume <id>` and `claude -p --continue` append to the session's own file
   `<id>.jsonl`: one file, every record under that one `sessionId`; SessionStart (source
   `resume`) and SessionEnd name that session and that file.
-- `--fork-session` (with `--resume <id>` or `--continue`) writes a new file `<new>.jsonl`
-  that opens with copies of the earlier session's records — their `uuid` and `timestamp`
-  kept, their `sessionId` rewritten to the new one — and goes on under the new id; the earlier
-  file is left as it was. No file held records of two sessions.
+- `--fork-session` (with `--resume <id>` or `--continue`, headless or in the full-screen
+  client) writes a new file `<new>.jsonl` that opens with copies of the earlier session's
+  records — their `uuid` and `timestamp` kept, their `sessionId` rewritten to the new one —
+  and goes on under the new id; the earlier file is left as it was. SessionStart (source
+  `fork`) and SessionEnd name the new session and its file. No file held records of two
+  sessions.
 
 A rule typed in the first part and one typed after going on are captured by the SessionEnd
 hook, once each: each atom's back-pointer resolves to the line holding the user's words, its
@@ -63,8 +65,28 @@ def test_rules_typed_before_and_after_going_on_are_captured_once_each(
         workspace.wait_for_captures()
         later = _go_on(workspace, mode, first)
         workspace.wait_for_captures()
+    _captured_once_each(workspace, first, later, fork=mode.endswith("fork"))
 
-    if mode.endswith("fork"):
+
+def test_an_interactive_fork_is_captured_once_each(workspace: Workspace) -> None:
+    """The full-screen client forked from a headless session and quit with `/exit`: the same
+    layout, and the SessionEnd hook of the fork captures only what was typed in it."""
+    with workspace.scripted({"steps": []}):
+        first = workspace.run(FIRST)
+        workspace.wait_for_captures()
+        session = workspace.interactive(["--resume", first.session_id, "--fork-session"])
+        try:
+            session.prompt(LATER)
+            assert session.exit() == 0
+        finally:
+            session.close()
+        workspace.wait_for_captures()
+    later = Run(session.session_id, session.transcript, 0, "", "")
+    _captured_once_each(workspace, first, later, fork=True)
+
+
+def _captured_once_each(workspace: Workspace, first: Run, later: Run, *, fork: bool) -> None:
+    if fork:
         # A new session, and a new file opening with the earlier records under the new id.
         assert later.session_id != first.session_id
         assert _layout(workspace) == {
