@@ -462,8 +462,9 @@ def test_capture_all_says_when_the_sessions_folder_cannot_be_listed(repo: Path, 
 
 
 def test_a_resumed_sessions_transcript_points_at_its_own_file(project: Path) -> None:
-    """`claude --resume`/`--continue` writes a new `<new>.jsonl` that opens with the earlier
-    session's records (their `sessionId` the old one) and goes on under the new id. The
+    """A `<new>.jsonl` that opens with the earlier session's records (their `sessionId` the old
+    one) and goes on under the new id, as a public issue reports `claude --resume`/`--continue`
+    writing (2.1.332 does not: tests/integration/test_client_resume.py). The
     back-pointers name the file read, whose line numbers they carry: named after the first
     record's session, they pointed into the old session's file, at a line it does not hold."""
     old = _session(project, 1, "2026-11-01", "Never push directly to main.")

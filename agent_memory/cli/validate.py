@@ -354,8 +354,8 @@ def _half_done(root: Path, tier: str, target: str, fix: bool, warnings: list[str
 
 def _pointer_errors(atom: Atom) -> list[str]:
     """Each back-pointer names one of the atom's sessions (the file is `<session>.jsonl`), or
-    the record at its line, read on this machine, does: a resumed session's file opens with the
-    earlier session's records, cited in that file (transcripts/identity.py)."""
+    the record at its line, read on this machine, does: a file that opens with an earlier
+    session's records cites them in that file (transcripts/identity.py; not written by 2.1.332)."""
     sessions = set(atom.get("sessions", []))
     pointers = [str(atom.get("source", "")), str(atom.get("first_source", ""))]
     evidence = [e for e in atom.get("evidence", []) if isinstance(e, dict)]
@@ -370,14 +370,14 @@ def _pointer_errors(atom: Atom) -> list[str]:
         # remembered-<day>), name no session of their own
         if pointer and sessions and session not in sessions and not session.startswith(("agent-", "remembered-")):
             if _line_session(atom, pointer) in sessions:
-                continue  # a file holding a later session's lines too (a continued session)
+                continue  # a file holding another session's lines too
             out.append(f"back-pointer {pointer} names session {session}, which is not in its sessions")
     return out
 
 
 def _line_session(atom: Atom, pointer: str) -> str | None:
-    """The session of the line `pointer` names, when known: a continued or `--resume`d session's
-    file holds another session's records too, and capture gives an atom the session of its
+    """The session of the line `pointer` names, when known: a file may hold another session's
+    records too (transcripts/identity.py), and capture gives an atom the session of its
     line's record. The line itself says when the transcript is here (evidence.session_at);
     else the session capture kept beside the pointer in the L1 evidence (the transcript may
     have aged out: the atom stays valid)."""

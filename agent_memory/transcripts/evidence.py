@@ -94,9 +94,9 @@ def locate(pointer: str, local: str | None = None) -> tuple[str, list[Path], int
 
 def session_at(pointer: str, local: str | None = None) -> str | None:
     """The session the record a back-pointer names says it is of (its `sessionId`), read on
-    this machine; None when the line cannot be found or read, or names none. A resumed
-    session's file opens with the earlier session's records: their lines are cited in that
-    file, under the earlier session."""
+    this machine; None when the line cannot be found or read, or names none. A file that opens
+    with an earlier session's records cites their lines in that file, under the earlier
+    session (transcripts/identity.py)."""
     status, matches, line = locate(pointer, local)
     if status != "ok" or line <= 0:
         return None

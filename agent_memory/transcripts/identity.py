@@ -8,9 +8,12 @@ that session's file, so an atom's `sessions` and its back-pointers agree (`valid
 it, reading the cited line where a file holds more than one session's records). Only when the records name none does a caller's session (`capture --session`), else
 the file name, say it. A subagent's file (`agent-*.jsonl`) keeps its own name, and so does a
 file named as Claude Code names a session's (`<uuid>.jsonl`) whose records name a session
-(then they are Claude Code's): a resumed or continued session's
-file opens with the earlier session's records (their `sessionId` the old one) and goes on under
-its own, and the line numbers a back-pointer carries are this file's, not the old one's.
+(then they are Claude Code's): a file that opens with an earlier session's records (their
+`sessionId` the old one) and goes on under its own is cited by its own name, and the line
+numbers a back-pointer carries are this file's, not the old one's. (Reported for some client
+versions; 2.1.332 writes no such file: `--resume` and `--continue` append to the session's own
+file, and `--fork-session` copies the earlier records under the new id —
+tests/integration/test_client_resume.py.)
 """
 
 from __future__ import annotations
