@@ -562,15 +562,7 @@ def test_session_start_over_a_big_adopted_log_reads_a_bounded_part_and_is_never_
     base = log.read_bytes()
 
     def bytes_read() -> tuple[int, str | None]:
-        proc = subprocess.run(
-            [sys.executable, "-c", bytes_read_probe("session-start"), payload("session-start", project)],
-            cwd=project, capture_output=True, env={**hook_env(), "PYTHONPATH": str(Path(__file__).parent.parent)},
-            timeout=120,
-        )  # fmt: skip
-        out = proc.stdout.decode()
-        return int(proc.stderr.decode().strip().splitlines()[-1]), (
-            json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else None
-        )
+        return _session_start_bytes(project)
 
     def shows(context: str | None) -> set[str]:
         return {c for c in (PUSH, pnpm, yarn) if context and claims_in(context, c)}

@@ -234,7 +234,10 @@ def test_a_teammate_line_claiming_the_global_tier_in_the_project_log_is_reported
     assert claim not in team.gm_json(team.alice, "context")["context"]
 
 
-def test_adopt_says_a_teammates_refused_line_stops_it_and_how_to_recover(team: Team) -> None:
+def _alice_pulls_carols_refused_line(team: Team) -> str:
+    """Alice adopts and pushes; Carol, in a clone that never ran `git memory init` (no hooks),
+    commits a memory line the guard refuses by hand and pushes; Alice pulls it. Returns what
+    `hand_adopted` returned for Carol's line."""
     team.adopt_new(team.alice, "Always run pytest -x before committing.")
     team.git(team.alice, "push", "-q")
     carol = team.clone("carol", init=False)
@@ -242,6 +245,11 @@ def test_adopt_says_a_teammates_refused_line_stops_it_and_how_to_recover(team: T
     team.git(carol, "commit", "-qam", "add a memory line by hand")
     team.git(carol, "push", "-q")
     team.git(team.alice, "pull", "-q", "--no-rebase")
+    return refused
+
+
+def test_adopt_says_a_teammates_refused_line_stops_it_and_how_to_recover(team: Team) -> None:
+    refused = _alice_pulls_carols_refused_line(team)
     head = team.git(team.alice, "rev-parse", "HEAD").stdout
     mine = team.gm_json(team.alice, "remember", "Never push directly to main.")["id"]
 
@@ -282,13 +290,7 @@ def test_interactive_adopt_offers_no_adopt_while_a_teammates_refused_line_blocks
     import pexpect
     from test_adopt import choose, finish
 
-    team.adopt_new(team.alice, "Always run pytest -x before committing.")
-    team.git(team.alice, "push", "-q")
-    carol = team.clone("carol", init=False)
-    refused = hand_adopted(carol, "Deploy keys live in /home/carol/secrets/deploy.pem", "2026-12-01T10:00:00Z")
-    team.git(carol, "commit", "-qam", "add a memory line by hand")
-    team.git(carol, "push", "-q")
-    team.git(team.alice, "pull", "-q", "--no-rebase")
+    refused = _alice_pulls_carols_refused_line(team)
     mine = team.gm_json(team.alice, "remember", "Never push directly to main.")["id"]
     env = {**os.environ, **team.env[team.alice], "TERM": "xterm", "COLUMNS": "200", "LINES": "60"}
     child = pexpect.spawn("git", ["memory", "adopt"], cwd=str(team.alice), env=env, encoding="utf-8",
