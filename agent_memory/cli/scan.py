@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from agent_memory.cli.report import Report
 from agent_memory.committed.tiers import read_inside
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.attributes import set_attributes
 from agent_memory.model.errors import EXIT_REFUSED, CorruptObjectError, RepoStateError, UsageError
 
 if TYPE_CHECKING:
@@ -228,12 +229,8 @@ def filtered(repo: git.Repo, paths: list[str], cached: bool, keep_hook_env: bool
         return []
     proc = git.run_git(repo.cwd, "check-attr", *(["--cached"] if cached else []), "-z", "filter", "--", *paths,
                        check=False, keep_hook_env=keep_hook_env)  # fmt: skip
-    fields = proc.stdout.split("\0")
-    out = []
-    for path, _, value in zip(fields[0::3], fields[1::3], fields[2::3], strict=False):
-        if value not in ("unspecified", "unset", ""):
-            out.append(GuardFinding(path, 1, f"filtered (filter={value})"))
-    return out
+    return [GuardFinding(path, 1, f"filtered ({attr})")
+            for path, attrs in set_attributes(proc.stdout).items() for attr in attrs]  # fmt: skip
 
 
 def work_tree_files(repo: git.Repo) -> tuple[list[ScanTarget], list[GuardFinding]]:

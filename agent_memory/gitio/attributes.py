@@ -31,7 +31,13 @@ def check_attr(root: str, paths: tuple[str, ...]) -> dict[str, list[str]] | None
         return None
     if proc.returncode != 0:
         return None
-    fields = proc.stdout.decode("utf-8", "replace").split("\0")
+    return set_attributes(proc.stdout.decode("utf-8", "replace"))
+
+
+def set_attributes(output: str) -> dict[str, list[str]]:
+    """path → `name=value` of each attribute `git check-attr -z` says is set on it (its
+    NUL-separated path, name, value triples; unspecified and unset ones left out)."""
+    fields = output.split("\0")
     out: dict[str, list[str]] = {}
     for path, name, value in zip(fields[0::3], fields[1::3], fields[2::3], strict=False):
         if value not in ("unspecified", "unset", ""):
