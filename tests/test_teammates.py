@@ -359,3 +359,51 @@ def test_a_review_branch_merged_by_rebase_or_squash_is_not_adopted_again(team: T
     assert team.gm_json(team.alice, "stage")["commits"] == []
     assert len((team.alice / ".memory" / "adopted.log").read_text().splitlines()) == 2
     assert team.gm_json(team.alice, "validate")["ok"] and team.gm_json(bob, "validate")["ok"]
+
+
+# --- a teammate's later setting op on an atom forgotten meanwhile ---------------------------------
+
+
+def _later(seconds: int) -> str:
+    import datetime as dt
+
+    return (dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@pytest.mark.parametrize("op", ["pin", "decay"])
+def test_a_teammates_later_pin_or_decay_does_not_revive_an_atom_forgotten_meanwhile(team: Team, op: str) -> None:
+    """Alice forgets X; Bob, before pulling, pins (or decays) X with a later stamp. The union
+    merge puts his line after her forget in the fold's order: a setting op on an atom no longer
+    held changes nothing (only an adopt brings an atom back), in both clones, in every reader."""
+    bob = team.clone("bob")
+    gone = team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    kept = team.adopt_new(team.alice, "Use tabs for indentation in the Makefile.")
+    team.git(team.alice, "push", "-q")
+    team.git(bob, "pull", "-q", "--no-rebase")
+    session_start(team, bob)  # the hooks' saved folds now hold both
+    team.gm(team.alice, "forget", gone)
+    team.git(team.alice, "push", "-q")
+    team.env[bob]["AGENT_MEMORY_NOW"] = _later(120)  # after Alice's forget, whatever the clocks say
+    team.gm(bob, op, gone)
+    del team.env[bob]["AGENT_MEMORY_NOW"]
+    log = (bob / ".memory" / "adopted.log").read_text()
+    assert f'"op":"{op}"' in log
+    team.git(bob, "pull", "-q", "--no-rebase", "--no-edit", check=False)
+    team.gm(bob, "validate", "--fix", check=False)
+    team.git(bob, "add", "CLAUDE.memory.md", ".memory/adopted.log")
+    team.git(bob, "commit", "-q", "--no-edit", check=False)
+    log = (bob / ".memory" / "adopted.log").read_text()
+    assert '"op":"forget"' in log and f'"op":"{op}"' in log  # both lines kept by the union merge
+    team.git(bob, "push", "-q")
+    team.git(team.alice, "pull", "-q", "--no-rebase")
+    for repo in (bob, team.alice):
+        assert {a["id"] for a in team.gm_json(repo, "inspect", "--tier", "L2")["atoms"]} == {kept}, repo
+        assert "pytest -x" not in team.gm_json(repo, "context")["context"]
+        start = session_start(team, repo)
+        assert "pytest -x" not in start and "Makefile" in start
+        assert "pytest -x" not in (repo / "CLAUDE.memory.md").read_text()
+        assert team.gm_json(repo, "status")["L2"]["held"] == 1
+        assert team.gm_json(repo, "validate")["ok"], team.gm_json(repo, "validate")
+        team.gm(repo, "validate", "--fix")
+        assert "pytest -x" not in (repo / "CLAUDE.memory.md").read_text()  # --fix does not re-render it in
+    assert team.gm_json(team.alice, "adopt", "--all")["adopted"] == []
