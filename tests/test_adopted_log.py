@@ -145,7 +145,8 @@ def test_same_second_ops_keep_file_order() -> None:
     pinned = {**BASE, "pinned": True}
     at = "2026-03-02T00:00:00Z"
     assert fold([LogEntry("adopt", BASE, at), LogEntry("pin", pinned, at)])[BASE["id"]] == pinned
-    assert fold([LogEntry("pin", pinned, at), LogEntry("unpin", BASE, at)])[BASE["id"]] == BASE
+    assert fold([LogEntry("adopt", BASE, at), LogEntry("pin", pinned, at),
+                 LogEntry("unpin", BASE, at)])[BASE["id"]] == BASE  # fmt: skip
 
 
 def test_demote_removes_and_every_setting_op_sets() -> None:
@@ -323,7 +324,7 @@ def test_a_log_that_extends_a_parsed_log_parses_as_a_whole(
 
 def _fold_every_line_compared(entries: list[LogEntry]) -> dict[str, Atom]:
     """fold() as specified: identical lines (compared whole) count once, then (`at`, file
-    order) decides."""
+    order) decides; only an adopt makes an atom held, another setting op changes only a held one."""
     seen: set[str] = set()
     unique = []
     for entry in entries:
@@ -334,7 +335,7 @@ def _fold_every_line_compared(entries: list[LogEntry]) -> dict[str, Atom]:
     for entry in sorted(unique, key=lambda e: e.at):
         if entry.op in adopted_log.REMOVING_OPS:
             held.pop(entry.atom_id, None)
-        else:
+        elif entry.op == "adopt" or entry.atom_id in held:
             held[entry.atom_id] = entry.atom
     return dict(sorted(held.items()))
 

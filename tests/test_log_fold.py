@@ -16,20 +16,25 @@ from builders import committed_atom
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_memory.committed import log_fold, tiers
+from agent_memory.committed import adopted_log, log_fold, tiers
 from agent_memory.committed.adopted_log import LogEntry, format_entry
 
 _A = committed_atom("Use pnpm — not npm — for installs", project="proj")
 _B = committed_atom("Never push directly to main", project="proj")
-ATOMS = [_A, {**_A, "pinned": True}, _B, {**_B, "pinned": True}]
-OPS = ["adopt", "forget", "pin", "demote"]
-STAMPS = ["2026-11-01T00:00:00Z", "2026-11-02T00:00:00Z", "2026-11-03T00:00:00Z"]
+ATOMS = [_A, {**_A, "pinned": True}, _B, {**_B, "pinned": True}, {**_A, "decayed": True}]
+# forget/demote then pin/unpin/decay (a teammate's, union-merged): a setting op on an atom
+# not held changes nothing, whichever order the lines were appended in
+OPS = ["adopt", "forget", "pin", "demote", "unpin", "decay"]
+STAMPS = ["2026-11-01T00:00:00Z", "2026-11-02T00:00:00Z", "2026-11-03T00:00:00Z", "2026-11-04T00:00:00Z"]
 
 
 def whole_read(root: Path) -> dict[str, Any]:
-    """What a whole read holds: `tiers.held`'s own rules (UTF-8 line by line, then fold_text)."""
+    """What a whole read holds: `tiers.held`'s own rules (UTF-8 line by line, then fold_text),
+    which are `adopted_log.fold`'s."""
     text, _ = tiers.decode_lines((root / ".memory" / "adopted.log").read_bytes())
-    return tiers.fold_text(text)
+    held = tiers.fold_text(text)
+    assert held == adopted_log.fold(adopted_log.parse(text)[0])
+    return held
 
 
 def line(op: str, atom: int, stamp: int, reordered: bool) -> bytes:
@@ -42,7 +47,8 @@ def line(op: str, atom: int, stamp: int, reordered: bool) -> bytes:
 JUNK = {"junk": b"not json at all\n", "not utf-8": b'{"op": "adopt", \xff\xfe}\n', "blank": b"\n",
         "bad stamp": json.dumps({"op": "adopt", "at": "yesterday", "atom": _A}).encode() + b"\n"}  # fmt: skip
 LINES = st.one_of(
-    st.builds(line, st.sampled_from(OPS), st.integers(0, 3), st.integers(0, 2), st.booleans()),
+    st.builds(line, st.sampled_from(OPS), st.integers(0, len(ATOMS) - 1), st.integers(0, len(STAMPS) - 1),
+              st.booleans()),
     st.sampled_from(sorted(JUNK)).map(JUNK.__getitem__),
 )
 EVENTS = st.one_of(
@@ -129,6 +135,35 @@ def test_a_repeated_line_counts_once_where_it_first_was(tmp_path: Path) -> None:
         held, saved, _ = log_fold.held_since(tmp_path, saved)
         assert held == whole_read(tmp_path)
     assert set(held) == {_B["id"]} and held[_B["id"]]["pinned"]
+
+
+def test_a_setting_op_on_an_atom_not_held_changes_nothing_in_any_order_of_appends(tmp_path: Path) -> None:
+    """Alice's forget and Bob's later pin, union-merged: the pin does not bring the atom back;
+    lines appended older than the id's newest (a union merge appends a teammate's older lines
+    at the end) are applied where their `at` puts them, read incrementally as read whole."""
+    log = Log(tmp_path)
+    saved: object = None
+
+    def then(*lines: bytes) -> dict[str, Any]:
+        nonlocal saved
+        log.apply(("append", list(lines), 100))
+        held, saved, _ = log_fold.held_since(tmp_path, saved)
+        assert held == whole_read(tmp_path) == log_fold.held_since(tmp_path)[0]
+        return held
+
+    assert set(then(line("adopt", 0, 0, False), line("forget", 0, 1, False))) == set()
+    assert then(line("pin", 1, 2, False)) == {}  # Bob's later pin
+    assert then(line("decay", 4, 3, False)) == {}  # and decay
+    assert then(line("unpin", 0, 3, False)) == {}
+    # only an adopt brings it back, and then the later setting lines apply to it again
+    held = then(line("adopt", 0, 1, False))  # same `at` as the forget, after it in file order
+    assert held == {_A["id"]: _A}  # the unpin, after the decay at its `at`
+    assert then(line("forget", 0, 1, True)) == held  # a copy of the forget: counts once
+    # an id whose first lines are setting ops: nothing, until an older adopt is appended
+    assert then(line("pin", 3, 2, False), line("unpin", 2, 3, False)) == held
+    assert then(line("adopt", 2, 0, False))[_B["id"]] == _B  # adopt, pin, unpin in `at` order
+    assert then(line("demote", 2, 1, False)) == held  # between the adopt and the pin
+    assert then(line("adopt", 2, 2, False))[_B["id"]] == _B  # at the pin's `at`, after it: unpin still last
 
 
 def test_only_the_appended_lines_are_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -391,7 +391,8 @@ def test_a_teammates_later_pin_or_decay_does_not_revive_an_atom_forgotten_meanwh
     team.git(bob, "pull", "-q", "--no-rebase", "--no-edit", check=False)
     team.gm(bob, "validate", "--fix", check=False)
     team.git(bob, "add", "CLAUDE.memory.md", ".memory/adopted.log")
-    team.git(bob, "commit", "-q", "--no-edit", check=False)
+    team.git(bob, "commit", "-q", "-m", "Merge Alice's forget", check=False)  # whether or not it conflicted
+    assert team.git(bob, "status", "--porcelain").stdout == ""
     log = (bob / ".memory" / "adopted.log").read_text()
     assert '"op":"forget"' in log and f'"op":"{op}"' in log  # both lines kept by the union merge
     team.git(bob, "push", "-q")
@@ -407,3 +408,7 @@ def test_a_teammates_later_pin_or_decay_does_not_revive_an_atom_forgotten_meanwh
         team.gm(repo, "validate", "--fix")
         assert "pytest -x" not in (repo / "CLAUDE.memory.md").read_text()  # --fix does not re-render it in
     assert team.gm_json(team.alice, "adopt", "--all")["adopted"] == []
+    # the forget is still the last word on it: Bob (no tombstone of his own) can undo it
+    team.gm(bob, "forget", "--undo", gone)
+    assert {a["id"] for a in team.gm_json(bob, "inspect", "--tier", "L2")["atoms"]} == {gone, kept}
+    assert "pytest -x" in session_start(team, bob) and team.gm_json(bob, "validate")["ok"]

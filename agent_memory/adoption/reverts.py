@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from agent_memory.committed import tiers
+from agent_memory.committed import adopted_log, tiers
 from agent_memory.committed.adopted_log import LOG_PATH
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
@@ -73,12 +73,10 @@ def reverted_adoptions(root: Path | None, rev: str = "HEAD") -> dict[str, str]:
 
 
 def forgotten_at_l2(root: Path | None) -> set[str]:
-    """The atoms whose last line in the work tree's adopted.log is a `forget`."""
+    """The atoms a `forget` line took out of the work tree's adopted.log and nothing brought
+    back (a teammate's pin merged after the forget does not: `adopted_log.fold`)."""
     entries, _ = tiers.read_log(root)
-    last: dict[str, str] = {}
-    for entry in sorted(entries, key=lambda e: e.at):  # stable: file order within a stamp
-        last[entry.atom_id] = entry.op
-    return {ident for ident, op in last.items() if op == "forget"}
+    return {ident for ident, (line, _) in adopted_log.removed(entries).items() if line.op == "forget"}
 
 
 def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None) -> list[str]:

@@ -18,7 +18,7 @@ from agent_memory.cli.ids import NoMatch, find_atom, resolve
 from agent_memory.cli.output import store_here, warm_session_start
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
-from agent_memory.committed.adopted_log import REMOVING_OPS, LogEntry
+from agent_memory.committed.adopted_log import LogEntry, removed
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
@@ -70,22 +70,15 @@ def run(args: argparse.Namespace) -> Report:
 
 
 def _forgotten_in_block(repo: git.Repo) -> dict[str, Atom]:
-    """Each atom whose last adopted.log line is a `forget`, as the block held it before that
-    line (an atom held, never adopted here, or gone from the block another way is not here)."""
+    """Each atom a `forget` line took out of the block and nothing brought back, as the block
+    held it before that line (an atom held, never adopted here, or gone from the block another
+    way is not here). In the order the block folds the log (`adopted_log.fold`): a union merge
+    can land a teammate's older line after the forget, and a teammate's later pin of it
+    changes nothing."""
     if repo.workdir is None:
         return {}
     entries, _ = tiers.read_log(repo.workdir)
-    lines: dict[str, list[LogEntry]] = {}
-    # In the order the block folds the log (tiers.fold_text: `at`, then file order): a union
-    # merge can land a teammate's older line after the forget.
-    for entry in sorted(entries, key=lambda e: e.at):
-        lines.setdefault(entry.atom_id, []).append(entry)
-    out = {}
-    for ident, mine in lines.items():
-        kept = [e for e in mine if e.op not in REMOVING_OPS]
-        if mine[-1].op == "forget" and kept:
-            out[ident] = kept[-1].atom
-    return out
+    return {ident: atom for ident, (line, atom) in removed(entries).items() if line.op == "forget"}
 
 
 def _restore_l2(repo: git.Repo, ident: str, atom: Atom) -> str:

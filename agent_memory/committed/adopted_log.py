@@ -5,6 +5,8 @@ One JSON object per line (sorted keys, compact separators, UTF-8, trailing newli
 `review_commit` is present only when known (written by `git memory adopt`); lines staged on
 `memory/review` omit it. Because every line carries the whole atom state, the currently held
 atoms are a fold of the log, and the rendered marker block is a pure function of that fold.
+Only an `adopt` line makes an atom held; the other setting ops change an atom only while it is
+held (`fold`), so a teammate's pin of an atom forgotten meanwhile never brings it back.
 
 The file is committed with `merge=union` (`GITATTRIBUTES_LINE`): git then concatenates both
 sides' new lines instead of conflicting. `fold` orders entries by (`at`, file order) and
@@ -218,16 +220,51 @@ def _ordered_unique(entries: Iterable[LogEntry]) -> list[LogEntry]:
 def fold(entries: Iterable[LogEntry]) -> dict[str, Atom]:
     """The atoms currently held, by id (sorted by id).
 
-    adopt/pin/unpin/decay/supersede/resolve set the atom to the line's state; forget/demote
-    remove it. Applied in (`at`, file order); identical duplicate lines count once.
+    adopt sets the atom to the line's state; pin/unpin/decay/supersede/resolve do so only for
+    an atom held at that point (on one that is not they change nothing: a teammate's pin of an
+    atom forgotten meanwhile, union-merged after the forget, must not bring it back — only an
+    adopt does); forget/demote remove it. Applied in (`at`, file order); identical duplicate
+    lines count once.
     """
     held: dict[str, Atom] = {}
-    for entry in _ordered_unique(entries):
+    for entry in effective(entries):
         if entry.op in REMOVING_OPS:
-            held.pop(entry.atom_id, None)
+            del held[entry.atom_id]
         else:
             held[entry.atom_id] = entry.atom
     return {key: held[key] for key in sorted(held)}
+
+
+def effective(entries: Iterable[LogEntry]) -> list[LogEntry]:
+    """The entries that change what is held, in the order `fold` applies them: every adopt,
+    and a setting or removing op only on an atom held at that point (`fold`)."""
+    held: set[str] = set()
+    out: list[LogEntry] = []
+    for entry in _ordered_unique(entries):
+        ident = entry.atom_id
+        if entry.op == "adopt":
+            held.add(ident)
+        elif ident not in held:
+            continue
+        elif entry.op in REMOVING_OPS:
+            held.discard(ident)
+        out.append(entry)
+    return out
+
+
+def removed(entries: Iterable[LogEntry]) -> dict[str, tuple[LogEntry, Atom]]:
+    """Each atom not held whose last effective line removed it: that line and the atom as
+    held just before it (`forget --undo` restores that)."""
+    before: dict[str, Atom] = {}
+    out: dict[str, tuple[LogEntry, Atom]] = {}
+    for entry in effective(entries):
+        ident = entry.atom_id
+        if entry.op in REMOVING_OPS:
+            out[ident] = (entry, before.pop(ident))
+        else:
+            before[ident] = entry.atom
+            out.pop(ident, None)
+    return out
 
 
 def held_ids(entries: Iterable[LogEntry]) -> set[str]:

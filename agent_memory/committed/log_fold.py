@@ -12,12 +12,18 @@ edited in place to the same length between them while the file also grew; nothin
 writes that (adopt, `validate --fix` and the lifecycle verbs append; a roll-back cuts; git
 writes a new file).
 
-The saved fold is per atom id, which is what makes a tail enough: `tiers.fold_text` applies
-the distinct lines in (`at`, file order), so an id's state is that of its last distinct line
-with the greatest `at`, and an appended line (later in file order than all before it) changes
-it only when its `at` is greater, or equal and not a copy of a line already there. Each id
-keeps that `at`, the op and atom of that last line, and digests of its lines at that `at`
-(tests/test_log_fold.py checks this against `fold_text` on random logs and edits).
+The saved fold is per atom id, which is what makes a tail enough. `tiers.fold_text` applies
+the distinct lines in (`at`, file order): an adopt sets the id's atom, forget/demote remove
+it, and any other op sets it only while it is held (it never brings an atom back). So an id
+is held exactly when its last *deciding* line (an adopt or a removing op) in that order is an
+adopt, and then holds the atom of its last line. An appended line is later in file order
+than all before it: it is the id's last line when its `at` is the greatest (or equal and not
+a copy of a line already there), and its last deciding line when it decides and its `at` is
+at least that of the one before (equal: not a copy); an older line changes neither, whatever
+order a union merge appended it in. Each id keeps the greatest `at`, the atom of the last
+line (None for a removing op) and digests of its lines at that `at`, and the same `at`,
+whether it is an adopt and digests for its deciding lines (tests/test_log_fold.py checks this
+against `fold_text` on random logs and edits).
 
 Only whole lines are consumed: a last line without its newline (another process is writing
 it) is read and counted for this answer as `fold_text` would count it, but the next read
@@ -43,11 +49,13 @@ if TYPE_CHECKING:
 
     from agent_memory.model.atom import Atom
 
-    # id → [greatest `at`, op of its last distinct line at that `at`, that line's atom (None
-    # for a removing op), digests or entries of the distinct lines at that `at`]
+    # id → [greatest `at`, the atom of its last distinct line at that `at` (None for a
+    # removing op), digests or entries of the distinct lines at that `at`, the greatest `at`
+    # of a deciding line (adopt, forget, demote; "" for none), whether its last deciding line
+    # at that `at` is an adopt, digests or entries of the deciding lines at that `at`]
     Entries = dict[str, list[Any]]
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 # Bytes compared at the start of the log and just before the saved offset (tiers.LOG_WINDOW).
 WINDOW = LOG_WINDOW
 
@@ -71,21 +79,33 @@ def _digest(entry: "dict[str, Any] | bytes") -> bytes:
     return bytes(_BLAKE2B(text, digest_size=16).digest())
 
 
+def _copy_of(obj: "dict[str, Any]", lines: "list[Any]") -> bool:
+    mine = _digest(obj)
+    return any(_digest(line) == mine for line in lines)
+
+
 def _apply(entries: "Entries", obj: "dict[str, Any]") -> None:
     atom = obj["atom"]
     ident, at, op = atom["id"], obj["at"], obj["op"]
-    kept = atom if op not in _REMOVING_OPS else None
+    deciding = op == "adopt" or op in _REMOVING_OPS
     now = entries.get(ident)
-    if now is None or at > now[0]:
-        entries[ident] = [at, op, kept, [obj]]
-        return
-    if at < now[0]:
-        return  # applied before the line that set the id's state: no effect on it
-    mine = _digest(obj)
-    if any(_digest(line) == mine for line in now[3]):
+    if now is None:
+        now = entries[ident] = [at, None, [], "", False, []]
+    elif at == now[0] and _copy_of(obj, now[2]):
         return  # a copy of a line at this `at`: it counts once, where it first was
-    now[1], now[2] = op, kept
-    now[3].append(obj)
+    if at > now[0]:
+        now[0], now[2] = at, []
+    if at == now[0]:  # its last line now
+        now[1] = atom if op not in _REMOVING_OPS else None
+        now[2].append(obj)
+    if not deciding or at < now[3]:
+        return  # applied before the id's last deciding line: no effect on whether it is held
+    if at > now[3]:
+        now[3], now[5] = at, []
+    elif _copy_of(obj, now[5]):
+        return
+    now[4] = op == "adopt"
+    now[5].append(obj)
 
 
 def _fold_lines(entries: "Entries", lines: "list[bytes]", number: int, offset: int, bad: list[str]) -> None:
@@ -122,11 +142,12 @@ def _resumable(saved: object, fd: int, st: os.stat_result) -> "tuple[int, int, b
         return None  # rewritten: a line dropped or added before the end moves what follows
     resumed: Entries = {}
     for ident, value in entries.items():
-        if not (isinstance(value, tuple) and len(value) == 4 and isinstance(value[0], str)
-                and isinstance(value[1], str) and isinstance(value[2], (dict, type(None)))
-                and isinstance(value[3], tuple)):  # fmt: skip
+        if not (isinstance(value, tuple) and len(value) == 6 and isinstance(value[0], str)
+                and isinstance(value[1], (dict, type(None))) and isinstance(value[2], tuple)
+                and isinstance(value[3], str) and isinstance(value[4], bool)
+                and isinstance(value[5], tuple)):  # fmt: skip
             return None
-        resumed[ident] = [value[0], value[1], value[2], list(value[3])]
+        resumed[ident] = [value[0], value[1], list(value[2]), value[3], value[4], list(value[5])]
     return offset, lines, head, tail, resumed
 
 
@@ -157,10 +178,11 @@ def held_since(
         head = (head + data[: WINDOW - len(head)])[: min(WINDOW, end)]
     tail = data[whole - WINDOW : whole] if whole >= WINDOW else (tail + data[:whole])[-WINDOW:]
     state = (STATE_VERSION, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, end, lines,
-             head, tail, {k: (v[0], v[1], v[2], tuple(_digest(line) for line in v[3]))
+             head, tail, {k: (v[0], v[1], tuple(_digest(line) for line in v[2]), v[3], v[4],
+                              tuple(_digest(line) for line in v[5]))
                           for k, v in entries.items()})  # fmt: skip
     if partial:
         # counted now, as a whole read would count it, and read again next time
         _fold_lines(entries, [partial], lines + 1, end, bad)
-    held = {k: v[2] for k, v in entries.items() if v[2] is not None}
+    held = {k: v[1] for k, v in entries.items() if v[4] and v[1] is not None}
     return {k: held[k] for k in sorted(held)}, state, bad

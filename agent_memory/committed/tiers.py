@@ -261,8 +261,9 @@ def _counts(items: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], int
 
 
 def fold_text(text: str) -> dict[str, Atom]:
-    """The atoms an adopted.log holds, by id (sorted): `adopted_log.fold(adopted_log.parse(text)[0])`.
-    Bad lines are skipped (`git memory validate` reports them)."""
+    """The atoms an adopted.log holds, by id (sorted): `adopted_log.fold(adopted_log.parse(text)[0])`
+    (only an adopt makes an atom held; another setting op changes a held one only). Bad lines
+    are skipped (`git memory validate` reports them)."""
     parsed: list[tuple[int, dict[str, Any]]] = []
     for number, raw in enumerate(text.split("\n")):
         obj = entry_of(raw.rstrip("\r"))
@@ -285,7 +286,7 @@ def fold_text(text: str) -> dict[str, Atom]:
     for _, _, op, atom in sorted(entries, key=lambda e: (e[0], e[1])):
         if op in _REMOVING_OPS:
             held.pop(atom["id"], None)
-        else:
+        elif op == "adopt" or atom["id"] in held:  # only an adopt (re)creates an atom
             held[atom["id"]] = atom
     return {key: held[key] for key in sorted(held)}
 
