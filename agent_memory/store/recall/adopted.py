@@ -25,6 +25,10 @@ ADOPTED_LOG = os.path.join(".memory", "adopted.log")
 # committed.tiers.BLOCK_FILES (tests/test_recall.py checks): importing it would load
 # `__future__` and more on the per-prompt path's cache hit.
 BLOCK_FILES = ("CLAUDE.memory.md", "CLAUDE.md")
+# committed.log_fold.STATE_VERSION (tests/test_recall.py checks), part of the cache key: when
+# the rules of the fold change (version 2: a pin after a forget no longer revives), a cache
+# written by the older code would keep its answer until a log or block changed.
+FOLD_VERSION = 2
 # A candidate whose tokens mostly fall inside an adopted line's (or the reverse) says the same
 # thing in other words: "Use pnpm, not npm" under "Use pnpm, not npm, for installs".
 NEAR_DUPLICATE = 0.8
@@ -109,7 +113,7 @@ def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]") -> 
     hold nothing."""
     present = [(root, tier) for root, tier in roots if root]
     paths = [os.path.join(root, name) for root, _ in present for name in (ADOPTED_LOG, *BLOCK_FILES)]
-    sig = tuple(_sig(p) for p in paths)
+    sig = (FOLD_VERSION, *(_sig(p) for p in paths))
     state = os.fspath(state_dir)
     cache = os.path.join(state, ADOPTED_CACHE)
     cached = _read_cache(cache)
