@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 from conftest import git
@@ -131,3 +132,57 @@ def test_an_edit_to_a_note_the_walk_reads_is_never_taken_for_an_unchanged_folder
     gm(guarded, "capture", "--all", "--no-stage")
     after = {a["claim"] for a in json.loads(gm(guarded, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]}
     assert any("change 2" in claim for claim in after), after
+
+
+def _git_memory(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`git memory ARGS` as a process of its own, stopped after 20 s: a read that blocks (a
+    FIFO) must fail the test, not hang the run."""
+    return subprocess.run(["git", "memory", *args], cwd=repo, capture_output=True, text=True, timeout=20)
+
+
+def _links_out_of_the_folder(folder: Path, secret_file: Path) -> None:
+    """A folder whose entries lead out of it: a link to a file of the user's (`~/.ssh`), a
+    link loop, a link to /dev/zero, and a FIFO — each named like a memory and like an index
+    MEMORY.md links to."""
+    secret_file.parent.mkdir(parents=True, exist_ok=True)
+    secret_file.write_text("Never share the deploy key [x](outside-only-words.md) with anyone at all today\n")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "rule.md").write_text("---\ntype: feedback\n---\nNever share the deploy key with anyone at all today.\n")
+    (folder / "ssh.md").symlink_to(secret_file)
+    (folder / "MEMORY-ssh.md").symlink_to(secret_file)
+    (folder / "MEMORY-loop.md").symlink_to("MEMORY-loop.md")
+    (folder / "MEMORY-zero.md").symlink_to("/dev/zero")
+    os.mkfifo(folder / "MEMORY-fifo.md")
+    os.mkfifo(folder / "fifo.md")
+    (folder / "MEMORY.md").write_text("- [rule](rule.md)\n- [ssh](ssh.md)\n- [a](MEMORY-ssh.md) [b](MEMORY-loop.md)\n"
+                                      "- [c](MEMORY-zero.md) [d](MEMORY-fifo.md) [e](fifo.md)\n")
+
+
+def test_validate_reads_no_index_through_a_link_nor_blocks_on_a_fifo(repo: Path, tmp_path: Path) -> None:
+    """validate read every index MEMORY.md reached with `read_text`, which follows links and
+    blocks: a FIFO named `MEMORY-x.md` hung it for ever, a link to /dev/zero ran it out of
+    memory, a link loop was an internal error (exit 3), and a link to a file of the user's
+    was read and its links reported. Now such an index is a finding, not read."""
+    folder = tmp_path / "memory"
+    _links_out_of_the_folder(folder, tmp_path / "home" / ".ssh" / "notes")
+    done = _git_memory(repo, "validate", "--auto-memory", str(folder), "--output", "json")
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    said = "\n".join(report["errors"] + report["warnings"])
+    assert "outside-only-words" not in said
+    for name in ("MEMORY-ssh.md", "MEMORY-loop.md", "MEMORY-zero.md", "MEMORY-fifo.md"):
+        assert f"{name}: not read" in said, said
+
+
+def test_a_symlinked_or_special_memory_md_is_not_read_by_validate(repo: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    outside = tmp_path / "outside.md"
+    outside.write_text("- [x](outside-only-words.md)\n")
+    (folder / "MEMORY.md").symlink_to(outside)
+    done = _git_memory(repo, "validate", "--auto-memory", str(folder), "--output", "json")
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert "outside-only-words" not in done.stdout
+    assert any("MEMORY.md" in e and "symlink" in e for e in report["errors"]), report
+

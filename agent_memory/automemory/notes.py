@@ -27,7 +27,14 @@ from pathlib import Path
 from agent_memory.automemory.frontmatter import normalise_text, parse
 from agent_memory.automemory.location import is_index_file
 from agent_memory.automemory.markdown import is_template, split_body, statement
-from agent_memory.automemory.walk import MAX_DEPTH, MAX_FILES, walk  # the one walk of the folder
+from agent_memory.automemory.walk import (  # the one walk of the folder, and its one way to read a file
+    MAX_DEPTH,
+    MAX_FILES,
+    NotRegularFile,
+    is_link_refusal,
+    read_regular,
+    walk,
+)
 
 KNOWN_TYPES = ("user", "feedback", "project", "reference")
 MAX_BYTES = 256 * 1024  # a topic file is a paragraph or two; a bigger one is not a memory
@@ -113,15 +120,11 @@ def read_note(folder: Path, rel: str, st: os.stat_result | None = None) -> Memor
             return Skipped(rel, SYMLINK)
         if st.st_size > MAX_BYTES:
             return Skipped(rel, TOO_LARGE)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return Skipped(rel, NOT_REGULAR)
-            raw = os.read(fd, MAX_BYTES + 1)
-        finally:
-            os.close(fd)
+        raw = read_regular(path, MAX_BYTES)
+    except NotRegularFile:
+        return Skipped(rel, NOT_REGULAR)
     except OSError as exc:
-        if getattr(exc, "errno", None) == getattr(__import__("errno"), "ELOOP", -1):
+        if is_link_refusal(exc):
             return Skipped(rel, SYMLINK)
         return Skipped(rel, f"unreadable: {exc.strerror or exc}")
     return note_from_bytes(rel, raw, st.st_mtime)

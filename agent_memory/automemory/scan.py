@@ -18,6 +18,7 @@ from pathlib import Path
 from agent_memory.automemory.frontmatter import normalise_text
 from agent_memory.automemory.notes import MAX_BYTES, walk
 from agent_memory.automemory.quick import signature
+from agent_memory.automemory.walk import read_regular
 from agent_memory.gitio.state import atomic_write, state_dir
 from agent_memory.redact.guard import GuardFinding, scan_text
 
@@ -37,9 +38,8 @@ def scan_folder(folder: Path) -> list[GuardFinding]:
             continue
         if not stat.S_ISREG(st.st_mode):
             continue
-        try:
-            with open(folder / rel, "rb") as handle:
-                raw = handle.read(MAX_BYTES * 4)
+        try:  # not `open`: an entry swapped for a link or a FIFO since the walk is not read
+            raw = read_regular(folder / rel, MAX_BYTES * 4)[: MAX_BYTES * 4]
         except OSError:
             continue
         if b"\0" in raw:

@@ -11,6 +11,7 @@ listed. The walk stops at `MAX_DEPTH` folders deep and after `MAX_FILES` entries
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Iterator
@@ -91,4 +92,37 @@ def _listing(path: str) -> list[os.DirEntry[str]] | None:
     return sorted(listed, key=lambda e: e.name)
 
 
-__all__ = ["MAX_DEPTH", "MAX_FILES", "MAX_LISTED", "walk"]
+class NotRegularFile(OSError):
+    """A folder entry that is not a regular file (a FIFO, a device, a folder): not read."""
+
+
+def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
+    """At most `limit` + 1 bytes of the regular file `path` (one more than `limit` says it is
+    larger). Never through a symlink (`OSError` ELOOP, where the OS has O_NOFOLLOW) and never
+    blocking: a FIFO or a device is opened non-blocking and refused (`NotRegularFile`) before
+    a byte is read. The walk's lstat is not enough: an entry can be swapped for a link or a
+    FIFO between the listing and the read, and an index file reached by a link is a path the
+    folder's owner chose, not an entry the walk vetted."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file", os.fspath(path))
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def is_link_refusal(exc: OSError) -> bool:
+    """Whether `read_regular` refused `exc`'s path for being a symlink."""
+    return exc.errno == errno.ELOOP
+
+
+__all__ = ["MAX_DEPTH", "MAX_FILES", "MAX_LISTED", "NotRegularFile", "is_link_refusal", "read_regular", "walk"]

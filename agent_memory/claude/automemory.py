@@ -222,6 +222,28 @@ def _fail(report: AutoMemoryReport, message: str) -> AutoMemoryReport:
     return report
 
 
+# An index is read this far at most (40 times the budget Claude Code loads): its budget lines
+# need its size, not its whole text, and a folder entry may be a huge file.
+MAX_INDEX_READ = 40 * MAX_INDEX_BYTES
+
+
+def _read_index(directory: Path, rel: str) -> tuple[bytes | None, str]:
+    """(the first bytes of index `rel`, "") or (None, why it is not read). As capture reads a
+    topic file (`walk.read_regular`): never through a symlink, never a FIFO or a device. An
+    index read with `read_text` hung validate on a FIFO named `MEMORY-x.md`, ran it out of
+    memory on a link to /dev/zero, and read a file outside the folder through a link."""
+    from agent_memory.automemory.walk import NotRegularFile, is_link_refusal, read_regular
+
+    try:
+        return read_regular(directory / rel, MAX_INDEX_READ), ""
+    except NotRegularFile:
+        return None, f"{rel}: not read: not a regular file"
+    except OSError as exc:
+        if is_link_refusal(exc):
+            return None, f"{rel}: not read: a symlink (nothing is read from outside the folder)"
+        return None, f"{rel}: not read: {exc.strerror or exc}"
+
+
 def validate_auto_memory(
     directory: Path, today: _dt.date | None = None, record_pressure: bool = True
 ) -> AutoMemoryReport:
@@ -229,15 +251,17 @@ def validate_auto_memory(
     if not directory.is_dir():
         return _fail(report, f"auto-memory directory not found: {directory}")
     index_path = directory / INDEX_NAME
-    if not index_path.is_file():
+    if not os.path.lexists(index_path):
         return _fail(
             report, f"{INDEX_NAME} not found in {directory}: nothing is loaded at session start"
         )
-
-    raw = index_path.read_bytes()
-    index_text = raw.decode("utf-8", errors="replace")
+    raw, why_not = _read_index(directory, INDEX_NAME)
+    if raw is None:
+        return _fail(report, why_not)
+    size = len(raw) if len(raw) <= MAX_INDEX_READ else os.stat(index_path).st_size
+    index_text = raw[:MAX_INDEX_READ].decode("utf-8", errors="replace")
     report.lines = len(index_text.splitlines())
-    report.bytes = len(raw)
+    report.bytes = size
     report.utilisation = max(report.lines / MAX_INDEX_LINES, report.bytes / MAX_INDEX_BYTES)
     if report.lines > MAX_INDEX_LINES:
         report.errors.append(
@@ -265,11 +289,14 @@ def validate_auto_memory(
         if index_rel in seen_indexes:
             continue
         seen_indexes.add(index_rel)
-        text = (
-            index_text
-            if index_rel == INDEX_NAME
-            else (directory / index_rel).read_text("utf-8", errors="replace")
-        )
+        if index_rel == INDEX_NAME:
+            text = index_text
+        else:
+            nested, why_not = _read_index(directory, index_rel)
+            if nested is None:
+                report.errors.append(why_not)
+                continue
+            text = nested[:MAX_INDEX_READ].decode("utf-8", errors="replace")
         index_dir = posixpath.dirname(index_rel)
         newly: set[str] = set()
         for line, target in _link_targets(text):
