@@ -186,3 +186,16 @@ def test_a_symlinked_or_special_memory_md_is_not_read_by_validate(repo: Path, tm
     assert "outside-only-words" not in done.stdout
     assert any("MEMORY.md" in e and "symlink" in e for e in report["errors"]), report
 
+
+def test_consolidate_reads_no_memory_through_a_link_nor_blocks_on_a_fifo(repo: Path, tmp_path: Path) -> None:
+    """consolidate --auto-memory read every file of the walk with `read_bytes`: a link's
+    target (a file under ~/.ssh) was read and printed as a proposal's text, and a FIFO hung
+    it. Only the folder's regular files are read now, as capture reads them."""
+    folder = tmp_path / "memory"
+    _links_out_of_the_folder(folder, tmp_path / "home" / ".ssh" / "notes")
+    (folder / "same.md").write_text("---\ntype: feedback\n---\nNever share the deploy key with anyone at all, today.\n")
+    done = _git_memory(repo, "consolidate", "--auto-memory", str(folder), "--output", "json")
+    assert done.returncode == 0, done.stderr
+    assert "outside-only-words" not in done.stdout
+    members = {m for p in json.loads(done.stdout)["proposals"] for m in p["members"]}
+    assert members == {"rule.md", "same.md"}

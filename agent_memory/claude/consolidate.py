@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent_memory.automemory.notes import MAX_BYTES
+from agent_memory.automemory.walk import read_regular
 from agent_memory.claude.automemory import is_index_file, memory_files
 from agent_memory.model.atom import is_pending
 
@@ -321,9 +323,14 @@ def auto_memory_items(directory: Path) -> list[tuple[str, str]]:
         if is_index_file(rel):
             continue
         try:
-            data = (directory / rel).read_bytes()
+            # As capture reads a memory (`walk.read_regular`): never through a symlink (its
+            # text was printed as a proposal's), never a FIFO (it hung), never past the size
+            # a memory has (a link to /dev/zero ran out of memory).
+            data = read_regular(directory / rel, MAX_BYTES)
             text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
+            continue
+        if len(data) > MAX_BYTES:
             continue
         if "\0" in text:
             continue
