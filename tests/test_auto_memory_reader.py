@@ -283,3 +283,22 @@ def test_a_memory_file_with_a_newline_in_its_name_is_captured(repo: Path, isolat
     errors = repo / ".git" / "agent-memory" / "errors.log"
     assert not errors.exists() or "invalid atom" not in errors.read_text()
     assert gm(repo, "validate", check=False).returncode == 0
+
+
+def test_a_secret_in_a_memory_files_name_reaches_no_atom(guarded: Path) -> None:
+    """A file's name is the model's (or anyone's) writing. `memory_file` was redacted, but the
+    file's back-pointer, its stand-in session (`memory-<name>`) and its `--why` path were
+    spelled from the raw name: an access key named as a file sat in `sessions`, `source`
+    and the evidence of the L1 store — and `source` is what an adopt commits (stripped to
+    `<file>#L<n>`). Every one of them is now spelled from the redacted name."""
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    key = "AKIA" + base64.b64decode("UVlMUE1ONUhKM1VPNlhXMg==").decode()  # an access key id's shape
+    folder = resolve_auto_memory_dir(guarded).path
+    folder.mkdir(parents=True)
+    (folder / f"{key}.md").write_text("---\ntype: feedback\n---\nNever commit the build folder.\n", "utf-8")
+    gm(guarded, "capture", "--all", "--no-stage")
+    [atom] = json.loads(gm(guarded, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]
+    assert atom["claim"] == "Never commit the build folder"
+    assert key not in json.dumps(atom), atom
+    assert key not in git(guarded, "log", "-p", "memory/atoms")

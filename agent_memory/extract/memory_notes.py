@@ -173,10 +173,23 @@ def fallback_sightings(note: MemoryNote, slug: str, folder: Path | None = None) 
     session = stamped_session(note)
     if session:
         return [Sighting(session, f"~/.claude/projects/{slug}/{session}.jsonl#L0", at)]
-    pointer = memory_pointer(slug, note.file, note.rule_line)
+    name, hidden = shown_name(note.file)
+    pointer = memory_pointer(slug, name, note.rule_line)
     # A session id of its own: the file, seen in some session nobody recorded.
-    pseudo = "memory-" + re.sub(r"[^A-Za-z0-9]+", "-", note.file.removesuffix(".md")).strip("-")[:80]
-    return [Sighting(pseudo or "memory", pointer, at, local_path(folder / note.file) if folder else None)]
+    pseudo = "memory-" + re.sub(r"[^A-Za-z0-9]+", "-", name.removesuffix(".md")).strip("-")[:80]
+    where = local_path(folder / note.file) if folder and not hidden else None
+    return [Sighting(pseudo or "memory", pointer, at, where)]
+
+
+def shown_name(rel: str) -> tuple[str, bool]:
+    """(the file's name as an atom may spell it, whether redaction changed it). The name is
+    the model's writing like its text: a back-pointer, a stand-in session or a `--why` path
+    spelled from the raw name carried a key named as a file into the store, and the
+    back-pointer on into what an adopt commits."""
+    from agent_memory.redact.redactor import redact
+
+    name, findings = redact(rel)
+    return name, bool(findings)
 
 
 def local_path(path: Path) -> str | None:
@@ -217,7 +230,7 @@ def memory_atom(note: MemoryNote, project: str, sightings: Sequence[Sighting]) -
     claim, findings = redact(raw_claim)
     claim = claim[:500]
     kind = kind_for(note.type, raw_claim, read_kind)
-    memory_file = memory_file_label(redact(note.file)[0])
+    memory_file = memory_file_label(shown_name(note.file)[0])
     quote = quote_for(note)
     rule = f"{RULE_FAMILY}.{note.type if note.known_type else 'untyped'}"
     records: list[Atom] = []
@@ -249,7 +262,8 @@ def memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: P
             atom = memory_atom(note, project, seen)
             found.setdefault(atom["id"], []).append(atom)
         else:
-            placeholder = Sighting("memory", memory_pointer(slug, note.file, note.rule_line), _mtime_iso(note.mtime))
+            placeholder = Sighting("memory", memory_pointer(slug, shown_name(note.file)[0], note.rule_line),
+                                   _mtime_iso(note.mtime))  # fmt: skip
             copies.setdefault(memory_atom(note, project, [placeholder])["id"], []).append(note)
     for ident, group in copies.items():
         if ident not in found:  # the folder's copy of a claim no transcript shows: one observation
@@ -314,4 +328,4 @@ def transcript_sighting(transcript: str | os.PathLike[str], line: int, session: 
 
 
 __all__ = ["ORIGIN", "FolderExtract", "Sighting", "claim_for", "extract_folder", "write_sightings", "fallback_sightings", "kind_for", "memory_atom", "stamped_session",
-           "memory_atoms", "memory_pointer", "transcript_sighting"]  # fmt: skip
+           "memory_atoms", "memory_pointer", "shown_name", "transcript_sighting"]  # fmt: skip
