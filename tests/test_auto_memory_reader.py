@@ -302,3 +302,41 @@ def test_a_secret_in_a_memory_files_name_reaches_no_atom(guarded: Path) -> None:
     assert atom["claim"] == "Never commit the build folder"
     assert key not in json.dumps(atom), atom
     assert key not in git(guarded, "log", "-p", "memory/atoms")
+
+
+def test_a_memory_renamed_or_restamped_between_captures_is_not_a_recurrence(guarded: Path) -> None:
+    """No transcript shows the rule written: the folder's copy is one observation in all. That
+    held within one read only: each capture read the copy afresh, under a session spelled from
+    the file's name (`memory-<name>`) or its `originSessionId` stamp, so a memory renamed (or
+    restamped) on three days became three sessions on three days, eligible for L2 with no
+    evidence but the file. A copy whose claim the store already holds as Claude's own memory
+    is now nothing new."""
+    import os
+
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    folder = resolve_auto_memory_dir(guarded).path
+    folder.mkdir(parents=True)
+    text = "---\ntype: feedback\n{stamp}---\nNever deploy the staging cluster on Fridays.\n"
+    stamps = ["", "originSessionId: 0b7c8a52-3f1e-4d5a-9c11-5e2f8b7d6a01\n",
+              "originSessionId: 1c8d9b63-4a2f-4e6b-8d22-6f3a9c8e7b12\n", ""]  # fmt: skip
+    previous = None
+    for day, (name, stamp) in enumerate(zip(("a.md", "b.md", "c.md", "d.md"), stamps, strict=True), start=1):
+        if previous is not None:
+            previous.unlink()
+        note = folder / name
+        note.write_text(text.format(stamp=stamp), "utf-8")
+        when = _dt_stamp(f"2026-10-0{day}T10:00:00")
+        os.utime(note, (when, when))
+        gm(guarded, "capture", "--all", "--no-stage")
+        previous = note
+    [atom] = json.loads(gm(guarded, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]
+    assert len(atom["sessions"]) == 1, atom["sessions"]
+    promote = json.loads(gm(guarded, "promote", "--output", "json").stdout)
+    assert promote["eligible"] == [], promote
+
+
+def _dt_stamp(text: str) -> float:
+    import datetime as dt
+
+    return dt.datetime.fromisoformat(text).replace(tzinfo=dt.timezone.utc).timestamp()

@@ -254,6 +254,12 @@ def memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: P
     `fallback_sightings` of its first file), and only for a claim no transcript shows
     written: a model that writes one rule into many files, or stamps them with made-up
     sessions and dates, still has one observation, never a recurrence."""
+    return _memory_atoms(notes, project, slug, folder, sightings)[0]
+
+
+def _memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: Path | None,
+                  sightings: dict[str, list[Sighting]] | None) -> tuple[list[Atom], set[str]]:  # fmt: skip
+    """`memory_atoms`, and the ids of those only the folder's copy shows (no transcript)."""
     found: dict[str, list[Atom]] = {}
     copies: dict[str, list[MemoryNote]] = {}
     for note in sorted(notes, key=lambda n: n.file):
@@ -265,10 +271,13 @@ def memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: P
             placeholder = Sighting("memory", memory_pointer(slug, shown_name(note.file)[0], note.rule_line),
                                    _mtime_iso(note.mtime))  # fmt: skip
             copies.setdefault(memory_atom(note, project, [placeholder])["id"], []).append(note)
+    file_only = set()
     for ident, group in copies.items():
         if ident not in found:  # the folder's copy of a claim no transcript shows: one observation
             found[ident] = [memory_atom(group[0], project, fallback_sightings(group[0], slug, folder))]
-    return sorted((merge_all(atoms) for atoms in found.values()), key=lambda a: (a["first_seen"], a["id"]))
+            file_only.add(ident)
+    atoms = sorted((merge_all(atoms) for atoms in found.values()), key=lambda a: (a["first_seen"], a["id"]))
+    return atoms, file_only
 
 
 @dataclass
@@ -279,6 +288,9 @@ class FolderExtract:
     skipped: list[Skipped]
     notes: list[MemoryNote]
     problems: list[str] = field(default_factory=list)  # why the folder was not read in full
+    # Ids of the atoms only the folder's copy shows (no transcript shows the rule written):
+    # one observation in all, across captures too (`store/auto_memory.py`).
+    file_only: set[str] = field(default_factory=set)
 
     def to_json(self) -> dict[str, Any]:
         return {"atoms": self.atoms, "skipped": [s.to_json() for s in self.skipped]}
@@ -289,8 +301,9 @@ def extract_folder(folder: Path, project: str, slug: str,
     """Schema-valid L1 atoms from every topic file of an auto-memory folder, observed in the
     sessions `writes` show writing them (automemory/writes.py). The folder is only read."""
     read = read_folder(folder)
-    atoms = memory_atoms(read.notes, project, slug, folder, write_sightings(read.notes, writes or [], slug))
-    return FolderExtract(atoms, read.skipped, read.notes, read.problems)
+    atoms, file_only = _memory_atoms(read.notes, project, slug, folder,
+                                     write_sightings(read.notes, writes or [], slug))  # fmt: skip
+    return FolderExtract(atoms, read.skipped, read.notes, read.problems, file_only)
 
 
 def write_sightings(notes: Iterable[MemoryNote], writes: Sequence[MemoryWrite], slug: str) -> dict[str, list[Sighting]]:

@@ -23,9 +23,11 @@ from agent_memory.automemory.location import memory_slug
 from agent_memory.automemory.notes import Skipped
 from agent_memory.automemory.quick import LEDGER_KIND, folder_key, project_folder, signature
 from agent_memory.automemory.writes import WriteIndex
-from agent_memory.extract.memory_notes import extract_folder
+from agent_memory.extract.memory_notes import FolderExtract, extract_folder
 from agent_memory.extract.pipeline import safe_project
 from agent_memory.gitio.state import log_error
+from agent_memory.model.atom import Atom
+from agent_memory.model.tags import is_claude_memory
 from agent_memory.store.capture import CaptureResult, Limits, capture_atoms
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.files import find_transcripts
@@ -75,11 +77,25 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     extracted = extract_folder(folder, safe_project(project), slug, writes)
     for problem in extracted.problems:
         log_error(f"auto-memory: {problem}", root)
-    result = capture_atoms(store, extracted.atoms, None, f"~/.claude/projects/{slug}/memory", limits)
+    result = capture_atoms(store, _news(store, extracted), None, f"~/.claude/projects/{slug}/memory", limits)
     index.save()
     if not result.unreadable:  # else read again: a held-back observation waits for its record
         ledger.record(Entry(LEDGER_KIND, key, state))
     return FolderCapture(folder, "read", result, len(extracted.notes), extracted.skipped)
+
+
+def _news(store: L1Store, extracted: FolderExtract) -> list[Atom]:
+    """The folder's atoms less the copies already observed. A claim no transcript shows
+    written is one observation in all, but each capture read the copy afresh under a session
+    spelled from the file's name or its model-written `originSessionId` stamp: a memory
+    renamed or restamped on three days became three sessions on three days, a recurrence
+    made of one file. Once the store holds the claim as Claude's own memory, the folder's
+    copy of it says nothing new (the atom is there: nothing is lost)."""
+    if not extracted.file_only:
+        return extracted.atoms
+    stored = store.snapshot().atoms
+    return [atom for atom in extracted.atoms
+            if atom["id"] not in extracted.file_only or not is_claude_memory(stored.get(atom["id"]))]  # fmt: skip
 
 
 __all__ = ["FolderCapture", "capture_auto_memory"]
