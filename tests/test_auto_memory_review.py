@@ -91,6 +91,17 @@ def test_claude_memory_is_observed_labelled_and_reviewed(remembered: tuple[Path,
     assert gm_json(repo, "validate")["ok"]  # its back-pointers, origin and file are valid at L1 and L2
 
 
+def test_promote_labels_claude_memory_where_a_person_decides_to_stage_it(remembered: tuple[Path, Path]) -> None:
+    """`promote` is where a person first sees what may be staged: it listed Claude's own
+    memory as a bare claim, as if the user had typed it (inspect, stage and adopt label it)."""
+    repo, _ = remembered
+    _capture_folder(repo)
+    atom = _claude_atom(repo)
+    listing = gm(repo, "promote").stdout
+    [line] = [ln for ln in listing.splitlines() if str(atom["id"]) in ln]
+    assert line.startswith("eligible") and "Claude's own memory (feedback_migrations.md)" in line, listing
+
+
 def test_claude_memory_is_never_recalled_per_prompt(remembered: tuple[Path, Path]) -> None:
     repo, _ = remembered
     write_session(repo, "typed-1", "2026-11-04", [{"user": "Always run the linter before the test suite."}])

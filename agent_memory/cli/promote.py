@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from typing import Any
 
 from agent_memory.adoption.adopt import pending, work_files
@@ -13,6 +14,7 @@ from agent_memory.committed import tiers
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.clock import now_utc
+from agent_memory.model.tags import origin_label
 from agent_memory.model.trailers import one_line
 from agent_memory.promote import gates
 from agent_memory.promote.review import plan_and_stage
@@ -50,12 +52,12 @@ def _text(report: Report, global_: bool, eligible: list[dict[str, Any]], blocked
     for item in eligible:
         note = "  (staged)" if item["id"] in staged else ""
         report.say(f"{colour.paint('eligible', 'ok')}  {colour.paint(item['id'], 'id')} → "
-              f"{colour.tier(item['to'])}  {one_line(claims.get(item['id'], '?'), 70)}{note}")
+              f"{colour.tier(item['to'])}  {claims.get(item['id'], '?')}{note}")
     for item in blocked:
         # An adopted atom is not held back by anything: it is where promotion leads.
         held = item["reasons"] and all(r.startswith("already held at ") for r in item["reasons"])
         label = colour.paint("held", "ok") + "      " if held else colour.paint("blocked", "refused") + "   "
-        report.say(f"{label}{colour.paint(item['id'], 'id')}  {one_line(claims.get(item['id'], '?'), 70)}")
+        report.say(f"{label}{colour.paint(item['id'], 'id')}  {claims.get(item['id'], '?')}")
         reasons = gates.reasons_for_people(item["reasons"])
         report.say(f"            {'; '.join(reasons)}" + (": adopted, nothing to promote" if held else ""))
     for project in skipped:
@@ -70,6 +72,15 @@ def _text(report: Report, global_: bool, eligible: list[dict[str, Any]], blocked
               f"`git memory adopt{flag}` or open a pull request with `git memory pr{flag}`")
 
 
+def _shown(atom: Mapping[str, Any]) -> str:
+    """An atom's claim as a person reads it here: one line, and labelled when Claude's model
+    wrote it (its own memory file), as inspect, stage and adopt label it. `promote` is where a
+    person first sees what may be staged; a bare claim read as if the user had typed it."""
+    label = origin_label(atom)
+    claim = one_line(str(atom["claim"]), 70)
+    return f"{claim} ({label})" if label else claim
+
+
 def _claims_and_staged(global_: bool) -> tuple[dict[str, str], set[str]]:
     """Each atom's claim by id, and the ids already waiting on memory/review."""
 
@@ -78,12 +89,12 @@ def _claims_and_staged(global_: bool) -> tuple[dict[str, str], set[str]]:
         from agent_memory.promote.l3 import l2_by_project
 
         home = require_home()
-        claims = {gates.global_id(a): a["claim"] for atoms in l2_by_project(home).values() for a in atoms}
-        claims.update({i: a["claim"] for i, a in tiers.l3_atoms().items()})
+        claims = {gates.global_id(a): _shown(a) for atoms in l2_by_project(home).values() for a in atoms}
+        claims.update({i: _shown(a) for i, a in tiers.l3_atoms().items()})
         repo, root, tier, target = home.repo(), home.path, "L3", "CLAUDE.memory.md"
     else:
         repo, store = store_here()
-        claims = {a["id"]: a["claim"] for a in store.atoms()}
+        claims = {a["id"]: _shown(a) for a in store.atoms()}
         if repo.workdir is None:
             return claims, set()
         root, tier, target = repo.workdir, "L2", target_file(repo)
