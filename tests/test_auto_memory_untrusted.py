@@ -199,3 +199,21 @@ def test_consolidate_reads_no_memory_through_a_link_nor_blocks_on_a_fifo(repo: P
     assert "outside-only-words" not in done.stdout
     members = {m for p in json.loads(done.stdout)["proposals"] for m in p["members"]}
     assert members == {"rule.md", "same.md"}
+
+
+def test_a_symlinked_folder_named_on_the_command_line_is_refused_not_reported_clean(repo: Path, tmp_path: Path) -> None:
+    """The folder given is a link: nothing is read through it, and the verbs said so to no
+    one — `scan` printed "no secrets … in Claude's own memory folder" over a folder holding a
+    key, `extract` "0 memories", `consolidate` no duplicates, and validate called every file an
+    orphan of an index it did read through the link. Each now refuses it (exit 2) and names
+    the folder it points to."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "MEMORY.md").write_text("- [r](rule.md)\n")
+    (real / "rule.md").write_text(NOTE.format(i=1))
+    link = tmp_path / "memory"
+    link.symlink_to(real, target_is_directory=True)
+    for verb in ("scan", "extract", "validate", "consolidate"):
+        done = _git_memory(repo, verb, "--auto-memory", str(link))
+        assert done.returncode == 2, (verb, done.stdout, done.stderr)
+        assert "symlink" in done.stderr and f"--auto-memory {real}" in done.stderr, (verb, done.stderr)

@@ -23,6 +23,7 @@ from agent_memory.claude.consolidate import (
     contested_pairs,
     propose,
 )
+from agent_memory.cli.extract import refuse_a_linked_folder
 from agent_memory.cli.output import memory_here, repo_here
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
@@ -101,6 +102,7 @@ def _frontmatter_pinned(path: Path) -> bool:
 def _auto_memory_dir(raw: str) -> Path:
     if raw:
         target = Path(raw).expanduser()
+        refuse_a_linked_folder(target, "consolidate")
         if not target.is_dir():
             raise UsageError(
                 f"no directory at {target}",
@@ -109,7 +111,9 @@ def _auto_memory_dir(raw: str) -> Path:
         return target
 
     repo = repo_here()
-    return default_auto_memory_dir(repo.workdir or repo.common_dir)
+    target = default_auto_memory_dir(repo.workdir or repo.common_dir)
+    refuse_a_linked_folder(target, "consolidate")
+    return target
 
 
 def _text(report: Report, proposals: list[dict[str, Any]], scope: str) -> None:

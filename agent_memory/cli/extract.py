@@ -103,6 +103,20 @@ def auto_memory_hint(verb: str) -> str:
     return f"pass the folder: git memory {verb} --auto-memory ~/.claude/projects/<slug>/memory"
 
 
+def refuse_a_linked_folder(folder: Path, verb: str) -> None:
+    """A folder that is a symlink is bad input (exit 2) for a verb that reads it: nothing is
+    read through a link (automemory/walk.py), and the verbs reported on the empty read they
+    made — `scan` "no secrets" over a folder holding a key, `extract` "0 memories". The hint
+    names the folder the link points to, for a person who means it."""
+    if not folder.is_symlink():
+        return
+    import shlex
+
+    real = shlex.quote(os.path.realpath(folder))
+    raise UsageError(f"{folder} is a symlink: nothing is read through a link",
+                     hint=f"pass the folder it points to: git memory {verb} --auto-memory {real}")  # fmt: skip
+
+
 def auto_memory_folder(given: str | None, verb: str = "extract") -> tuple[Path, Path | None]:
     """(the folder, the repository root it belongs to when known): DIR when given, else the
     folder Claude Code uses for the repository here. `verb` is the command asking (its hint
@@ -120,6 +134,7 @@ def auto_memory_folder(given: str | None, verb: str = "extract") -> tuple[Path, 
             raise RepoStateError("not a git repository, so there is no project folder to read",
                                  hint=auto_memory_hint(verb)) from None
     folder = Path(given).expanduser() if given else resolve_auto_memory_dir(root).path  # type: ignore[arg-type]
+    refuse_a_linked_folder(folder, verb)
     if not folder.exists():
         raise UsageError(f"no auto-memory folder at {folder}", hint=auto_memory_hint(verb))
     if not folder.is_dir():

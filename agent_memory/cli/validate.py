@@ -164,6 +164,9 @@ def _auto_memory(directory: str) -> dict[str, Any]:
     # No folder to check is bad input (exit 2), as for extract, scan and consolidate: not a
     # validation finding (exit 1, `ok: false`).
     hint = "pass the folder: git memory validate --auto-memory ~/.claude/projects/<slug>/memory"
+    from agent_memory.cli.extract import refuse_a_linked_folder
+
+    refuse_a_linked_folder(target, "validate")
     if not target.exists():
         raise UsageError(f"no auto-memory folder at {target}", hint=hint)
     if not target.is_dir():
