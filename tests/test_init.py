@@ -157,10 +157,10 @@ def test_pre_push_refuses_memory_atoms_but_pushes_other_branches(
 
 def test_two_repos_with_one_name_are_disambiguated(tmp_path: Path) -> None:
     a, b = tmp_path / "one" / "app", tmp_path / "two" / "app"
-    for path in (a, b):
+    for path in (a, b):  # two histories (another checkout of the same one shares its name)
         path.mkdir(parents=True)
         git(path, "init", "-q")
-        (path / "f").write_text("f")
+        (path / "f").write_text(path.parent.name)
         git(path, "add", "f")
         git(path, "commit", "-qm", "f")
     assert gm_json(a, "init")["project"] == "app"

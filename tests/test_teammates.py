@@ -47,7 +47,7 @@ class Team:
 
     def __init__(self, tmp_path: Path) -> None:
         self.tmp = tmp_path
-        self.remote = tmp_path / "remote.git"
+        self.remote = tmp_path / "proj.git"  # named as the project, as a forge names it
         self.env: dict[Path, dict[str, str]] = {}
         alice_env = person_env(tmp_path, "alice")
         run_git(tmp_path, "init", "-q", "--bare", "-b", "main", str(self.remote), env=alice_env)
@@ -412,3 +412,84 @@ def test_a_teammates_later_pin_or_decay_does_not_revive_an_atom_forgotten_meanwh
     team.gm(bob, "forget", "--undo", gone)
     assert {a["id"] for a in team.gm_json(bob, "inspect", "--tier", "L2")["atoms"]} == {gone, kept}
     assert "pytest -x" in session_start(team, bob) and team.gm_json(bob, "validate")["ok"]
+
+
+# --- one project name for every clone of the repository --------------------------------------------
+
+
+def clone_into(team: Team, who: str, folder: str, *, init: bool = True) -> Path:
+    env = person_env(team.tmp, who)
+    path = team.tmp / who / folder
+    path.parent.mkdir(exist_ok=True)
+    run_git(team.tmp, "clone", "-q", str(team.remote), str(path), env=env)
+    team.env[path] = env
+    if init:
+        team.gm(path, "init", "--yes")
+    return path
+
+
+def test_a_clone_in_a_folder_of_another_name_takes_the_project_name_its_adopted_log_records(team: Team) -> None:
+    claim = "Always run pytest -x before committing."
+    ident = team.adopt_new(team.alice, claim)
+    team.git(team.alice, "push", "-q")
+    bob = clone_into(team, "bob", "proj-bob")
+
+    assert team.gm_json(bob, "status")["project"] == "proj"
+    # the same claim is Alice's atom, already held: not adopted a second time, shown once
+    remembered = team.gm_json(bob, "remember", claim, check=False)
+    assert remembered["id"] == ident and remembered["staged"] is None  # held at L2 already
+    assert team.gm_json(bob, "adopt", "--all")["adopted"] == []
+    assert team.gm_json(bob, "context")["context"].count("pytest -x") == 1
+    assert len((bob / ".memory" / "adopted.log").read_text().splitlines()) == 1
+
+
+def test_two_checkouts_of_one_repository_are_one_project_in_the_global_registry(team: Team) -> None:
+    team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    team.git(team.alice, "push", "-q")
+    first = clone_into(team, "bob", "proj")
+    env = team.env[first]
+    second = team.tmp / "bob" / "elsewhere" / "proj"
+    second.parent.mkdir()
+    run_git(team.tmp, "clone", "-q", str(team.remote), str(second), env=env)
+    team.env[second] = env
+    team.gm(second, "init", "--yes")
+
+    # one name, not proj and proj-<hash>: the L3 gate counts projects by name
+    assert team.gm_json(first, "status")["project"] == team.gm_json(second, "status")["project"] == "proj"
+    registry = json.loads((Path(env["AGENT_MEMORY_HOME"]) / "projects.json").read_text())["projects"]
+    assert sorted(e["name"] for e in registry) == ["proj", "proj"]
+
+
+def test_a_repository_of_the_same_folder_name_but_another_history_still_gets_its_own_name(team: Team) -> None:
+    team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    team.git(team.alice, "push", "-q")
+    assert team.gm_json(clone_into(team, "bob", "proj"), "status")["project"] == "proj"
+    env = team.env[team.tmp / "bob" / "proj"]
+    other = team.tmp / "bob" / "other" / "proj"
+    other.mkdir(parents=True)
+    run_git(other, "init", "-q", "-b", "main", env=env)
+    (other / "README.md").write_text("another project\n")
+    run_git(other, "add", "README.md", env=env)
+    run_git(other, "commit", "-q", "-m", "unrelated", env=env)
+    team.env[other] = env
+    team.gm(other, "init", "--yes")
+    assert team.gm_json(other, "status")["project"].startswith("proj-")
+
+
+def test_without_adopted_lines_the_remotes_name_is_the_project_and_an_explicit_name_wins(team: Team) -> None:
+    bob = clone_into(team, "bob", "checkout")  # nothing adopted yet: the remote is proj.git
+    assert team.gm_json(bob, "status")["project"] == "proj"
+    team.git(team.alice, "remote", "set-url", "origin", f"{team.remote.parent}/./proj.git/")
+    carol = clone_into(team, "carol", "work", init=False)
+    team.git(carol, "remote", "set-url", "origin", "git@forge.invalid:team/tool.git")
+    team.gm(carol, "init", "--yes")
+    assert team.gm_json(carol, "status")["project"] == "tool"
+    dave = clone_into(team, "dave", "work", init=False)
+    team.gm(dave, "init", "--yes", "--project", "named")
+    assert team.gm_json(dave, "status")["project"] == "named"
+    # a repository set up already keeps its name (its atoms are keyed by it), whatever is adopted
+    team.adopt_new(dave, "Always run pytest -x before committing.")
+    team.git(dave, "push", "-q")
+    team.git(bob, "pull", "-q", "--no-rebase")
+    team.gm(bob, "init", "--yes")
+    assert team.gm_json(bob, "status")["project"] == "proj"

@@ -10,6 +10,7 @@ from agent_memory.cli.output import repo_here
 from agent_memory.cli.report import Report
 from agent_memory.committed import install, worktree
 from agent_memory.committed.global_repo import GlobalRepo, install_user_import
+from agent_memory.committed.project_name import derived_name
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import mark_initialised
 from agent_memory.model.controls import argv_text, plain_name
@@ -48,7 +49,10 @@ def run(args: argparse.Namespace) -> Report:
         _refuse_another_name(repo, home, args.project)
     if home.ensure():
         steps["global repo"] = f"created {home.path}"
-    wanted = args.project or git.project_of(repo)  # memory.project or the folder's name, as plain text
+    # --project, else memory.project, else one name for every clone of this repository (the one
+    # its committed adopted.log records, the remote's, the folder's: committed/project_name.py)
+    configured = git.config_get(repo.cwd, "memory.project")
+    wanted = args.project or (plain_name(configured) if configured else derived_name(repo))
     if any("\udc80" <= ch <= "\udcff" for ch in wanted):  # argv bytes that are not UTF-8
         raise UsageError(f"invalid project name {wanted!r}: it holds bytes that are not UTF-8 text",
                          hint="name it in UTF-8 (a terminal with LANG=C.UTF-8), e.g. --project my-app")

@@ -1,0 +1,99 @@
+"""The project name `git memory init` gives a repository that has none yet.
+
+Atom ids, adopted.log lines and the L2→L3 gate are keyed by the project name, so every clone
+of one repository must arrive at the same one — a teammate's clone in a folder of another
+name, or one person's second checkout. The folder's name alone (what init used to take) made
+two clones two projects: a teammate's adopted line was not "already held" for the other
+(the same claim adopted twice, shown twice), and the L3 gate counted one repository as two
+projects. In order: the name the committed `.memory/adopted.log` already records (whoever
+adopted first fixed it), the remote's repository name, the folder's name. `init --project`
+and an existing `memory.project` come before all of these (cli/init.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from agent_memory.gitio import repo as git
+from agent_memory.model.atom import atom_id
+from agent_memory.model.controls import plain_name
+
+LOG_RELPATH = ".memory/adopted.log"
+
+
+def derived_name(repo: git.Repo) -> str:
+    return recorded_name(repo) or remote_name(repo) or git.default_project_name(repo.common_dir, repo.workdir)
+
+
+def recorded_name(repo: git.Repo) -> str | None:
+    """The project named by the first line of the committed adopted.log (HEAD's, else the work
+    tree's) whose id is that of its claim in that project: a line someone edited to name
+    another project without its id does not decide."""
+    data: bytes | None = None
+    try:
+        data = git.read_blob_at(repo, "HEAD", LOG_RELPATH)
+    except Exception:  # noqa: BLE001 - an unborn or unreadable HEAD: the work tree's copy, or none
+        data = None
+    if data is None and repo.workdir is not None:
+        path = repo.workdir / LOG_RELPATH
+        try:
+            data = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+        except OSError:
+            data = None
+    for line in (data or b"").decode("utf-8", "replace").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        atom = record.get("atom") if isinstance(record, dict) else None
+        if not isinstance(atom, dict) or atom.get("scope") != "project":
+            continue
+        project, claim = atom.get("project"), atom.get("claim")
+        if not isinstance(project, str) or not isinstance(claim, str) or atom.get("id") != atom_id(claim, project):
+            continue
+        name = _usable(project)
+        if name:
+            return name
+    return None
+
+
+def remote_name(repo: git.Repo) -> str | None:
+    """The repository name in the URL of the remote the current branch tracks, else `origin`'s,
+    else the only remote's: `git@host:team/app.git`, `https://host/team/app`, `/srv/app.git`
+    all give `app`."""
+    cwd = repo.cwd
+    remotes = git.run_git(cwd, "remote", check=False).stdout.split()
+    if not remotes:
+        return None
+    branch = git.run_git(cwd, "symbolic-ref", "-q", "--short", "HEAD", check=False).stdout.strip()
+    tracked = git.config_get(cwd, f"branch.{branch}.remote") if branch else None
+    if tracked in remotes:
+        chosen = tracked
+    elif "origin" in remotes:
+        chosen = "origin"
+    elif len(remotes) == 1:
+        chosen = remotes[0]
+    else:
+        return None
+    url = git.config_get(cwd, f"remote.{chosen}.url") or ""
+    tail = url.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+    return _usable(tail.removesuffix(".git"))
+
+
+def same_repository(one: Path, other: Path) -> bool:
+    """Two checkouts of one repository: their histories share a root commit."""
+    def roots(path: Path) -> set[str]:
+        if not path.is_dir():
+            return set()
+        proc = git.run_git(path, "rev-list", "--max-parents=0", "HEAD", check=False)
+        return set(proc.stdout.split()) if proc.returncode == 0 else set()
+
+    mine = roots(one)
+    return bool(mine) and bool(mine & roots(other))
+
+
+def _usable(name: str) -> str | None:
+    name = plain_name(name).strip()
+    if not name or any(ch in name for ch in "/\\") or name in (".", ".."):
+        return None
+    return name
