@@ -493,3 +493,39 @@ def test_without_adopted_lines_the_remotes_name_is_the_project_and_an_explicit_n
     team.git(bob, "pull", "-q", "--no-rebase")
     team.gm(bob, "init", "--yes")
     assert team.gm_json(bob, "status")["project"] == "proj"
+
+
+# --- a conflict in adopted.log itself (merged without its merge=union attribute) --------------------
+
+
+def test_a_conflict_in_the_log_without_its_union_attribute_is_one_finding_and_fix_keeps_both_sides(team: Team) -> None:
+    bob = team.clone("bob")
+    (bob / ".gitattributes").write_text("")  # edited away (or a clone set up without it)
+    team.git(bob, "commit", "-qam", "no attributes")
+    mine = team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    theirs = team.adopt_new(bob, "Use tabs for indentation in the Makefile.")
+    team.git(team.alice, "push", "-q")
+    assert team.git(bob, "pull", "-q", "--no-rebase", "--no-edit", check=False).returncode != 0
+    assert ".memory/adopted.log" in team.git(bob, "diff", "--name-only", "--diff-filter=U").stdout
+
+    check = team.gm_json(bob, "validate", check=False)
+    assert not check["ok"]
+    (error,) = check["errors"]  # one finding, not one per marker line
+    assert "adopted.log: an unresolved merge conflict" in error and "merge=union" in error
+    assert "validate --fix" in error and "union of both sides" in error
+
+    fixed = team.gm_json(bob, "validate", "--fix")
+    assert fixed["ok"], fixed
+    assert any("union of both sides" in f for f in fixed["fixed"])
+    assert any("merge=union" in w and "git memory init" in w for w in fixed["warnings"])
+    log = (bob / ".memory" / "adopted.log").read_text()
+    assert "<<<<<<<" not in log and "=======" not in log
+    assert len(log.splitlines()) == 2
+    team.git(bob, "add", "CLAUDE.memory.md", ".memory/adopted.log")
+    team.git(bob, "commit", "-q", "--no-edit")  # through the installed pre-commit guard
+    assert team.gm_json(bob, "validate")["ok"]
+    assert {a["id"] for a in team.gm_json(bob, "inspect", "--tier", "L2")["atoms"]} == {mine, theirs}
+    context = team.gm_json(bob, "context")["context"]
+    assert context.count("pytest -x") == 1 and context.count("Makefile") == 1
+    team.gm(bob, "init", "--yes")  # the way out the warning names: the attribute is back
+    assert ".memory/adopted.log merge=union" in (bob / ".gitattributes").read_text()

@@ -26,7 +26,7 @@ from agent_memory.cli import colour
 from agent_memory.cli.output import store_here
 from agent_memory.cli.report import Report
 from agent_memory.cli.scan import memory_part
-from agent_memory.committed import attributes, reviewed, tiers
+from agent_memory.committed import attributes, log_conflict, reviewed, tiers
 from agent_memory.committed.adopted_log import REMOVING_OPS, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.global_repo import GlobalRepo
@@ -193,13 +193,16 @@ def merge_conflict(root: Path | str, target: str) -> tuple[list[str], str, str] 
 
 
 def _conflict_report(root: Path, tier: str, target: str, conflict: tuple[list[str], str, str],
-                     fix: bool, warnings: list[str]) -> list[str]:
+                     fix: bool, warnings: list[str], log_markers: bool = False) -> list[str]:
     found, what, leave = conflict
     add = f"`{_git(tier, root)} add {target} {tiers.LOG_RELPATH}`"
-    if tiers.LOG_RELPATH in found:  # not merged as a union (the attribute was missing): by hand
-        return [f"{root / tiers.LOG_RELPATH}: an unresolved merge conflict ({what}); keep every line of both "
-                "sides and delete only the <<<<<<< ======= >>>>>>> lines, then `git memory validate --fix`, "
-                f"{add} and {leave}"]  # fmt: skip
+    if log_markers:  # not merged as a union (the attribute was missing), and --fix could not
+        how = ("keep every line of both sides and delete only the <<<<<<< ======= >>>>>>> lines, then "
+               "`git memory validate --fix`" if fix else
+               "`git memory validate --fix` resolves it as the union of both sides' lines (the log is "
+               "append-only: every adopted line is kept) and re-renders the block")  # fmt: skip
+        return [f"{root / tiers.LOG_RELPATH}: an unresolved merge conflict ({what}: git merged the log line by "
+                f"line, not as the union its merge=union attribute asks for); {how}; then {add} and {leave}"]
     if fix:
         warnings.append(f"{root / target}: the {tier} block was re-rendered over an unresolved merge conflict "
                         f"({what}); mark it resolved with {add}, then {leave}")  # fmt: skip
@@ -207,6 +210,30 @@ def _conflict_report(root: Path, tier: str, target: str, conflict: tuple[list[st
     return [f"{root / target}: an unresolved merge conflict in the {tier} block ({what}: a teammate's memory "
             f"commit met yours); `git memory validate --fix` re-renders it from {tiers.LOG_RELPATH}, which git "
             f"merges as a union and which keeps both sides' adopted lines; then {add} and {leave}"]  # fmt: skip
+
+
+def _log_markers(log_path: Path) -> bool:
+    try:
+        return log_conflict.has_markers(log_path.read_text("utf-8", "replace"))
+    except OSError:
+        return False
+
+
+def _union_log(root: Path, tier: str, log_path: Path, fixed: list[str], warnings: list[str]) -> bool:
+    """--fix for a conflict in the log: both sides' lines, as `merge=union` would have merged
+    them (committed/log_conflict.py), and why git did not."""
+    merged = log_conflict.union(root)
+    if merged is None:
+        return False
+    overwrite(log_path, merged.encode("utf-8"))
+    fixed.append(f"merged {log_path} as the union of both sides' lines (the log is append-only: every "
+                 "adopted line of both is kept; commit it)")  # fmt: skip
+    if log_conflict.union_attribute_missing(root):
+        warnings.append(f"{root}: `{tiers.LOG_RELPATH} merge=union` is not in effect here (.gitattributes lacks "
+                        f"the line init writes, or an attributes file unsets it), so git merged the log line "
+                        f"by line; `git memory init`{' (in any project)' if tier == 'L3' else ''} adds it back "
+                        "and the next merge keeps both sides without a conflict")  # fmt: skip
+    return True
 
 
 def _other_tier(files: TierFiles, tier: str, log_path: Path) -> list[str]:
@@ -250,20 +277,26 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         errors += _converted(root, tier)
         if fix:
             _repair_utf8(root, tier, fixed)
+        # A conflict git left in the block is neither a hand edit nor a killed adopt: say what it
+        # is and how to finish it (the block is re-rendered by --fix all the same). One in the
+        # log (merged without its union attribute) --fix resolves as the union first.
+        conflict = merge_conflict(root, target)
+        log_markers = conflict is not None and tiers.LOG_RELPATH in conflict[0] and _log_markers(log_path)
+        if fix and log_markers and _union_log(root, tier, log_path, fixed, warnings):
+            log_markers = False
         try:
             files = work_files(root, tier, target)
         except RepoStateError as exc:  # a file that is not UTF-8: a finding, not a crash
             errors.append(f"{exc.message}; {exc.hint}")
             continue
-        errors += [f"{log_path}: {e}" for e in files.log_errors(validate=True)]
+        # its marker lines are not records: the conflict's own finding says what they are
+        errors += [f"{log_path}: {e}" for e in files.log_errors(validate=True)
+                   if not (log_markers and log_conflict.marker_line(e))]
         errors += _other_tier(files, tier, log_path)
         if fix:
             files = _drop_refused(files, tier, root, fixed)
         files, problems = _unshown(files, tier, root, target_path, log_path, fix, fixed)
         errors += problems
-        # A conflict git left in the block is neither a hand edit nor a killed adopt: say what it
-        # is and how to finish it (the block is re-rendered by --fix all the same).
-        conflict = merge_conflict(root, target)
         if (files.held() or files.log_text.strip()) and files.hand_edited():
             problem = _block_problem(files, tier, target_path, fix, fixed) if fix or not conflict else []
             errors += problem
@@ -273,7 +306,7 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         # the conflict's own finding says what its marker lines are and how to finish
         errors += [e for e in found if not conflict or ": merge-conflict:" not in e]
         if conflict:
-            errors += _conflict_report(root, tier, target, conflict, fix, warnings)
+            errors += _conflict_report(root, tier, target, conflict, fix, warnings, log_markers)
         else:
             errors += _half_done(root, tier, target, fix, warnings)
         errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]

@@ -369,6 +369,35 @@ def unmerged_paths(repo: Repo, paths: Iterable[str]) -> list[str]:
     return [p for p in wanted if p in found]
 
 
+def union_of_unmerged(repo: Repo, path: str) -> bytes | None:
+    """What `merge=union` would have made of an unmerged `path` (relative to the work tree):
+    git's own line merge of the index's stages (base, ours, theirs; a side that is absent is
+    empty) with every conflicting hunk resolved to both sides' lines, ours first. None when
+    the index holds `path` merged."""
+    if repo.workdir is None:
+        return None
+    out = run_git(repo.workdir, "ls-files", "-u", "-z", "--", path, check=False).stdout
+    stages: dict[str, str] = {}
+    for record in out.split("\0"):
+        head, _, name = record.partition("\t")
+        fields = head.split()
+        if name == path and len(fields) == 3:
+            stages[fields[2]] = fields[1]
+    if not stages:
+        return None
+    with tempfile.TemporaryDirectory(prefix="agent-memory-union-") as scratch:
+        files = []
+        for stage in ("2", "1", "3"):  # git merge-file takes current, base, other
+            where = Path(scratch) / stage
+            where.write_bytes(read_blob(repo, stages[stage], f":{stage}:{path}") if stage in stages else b"")
+            files.append(str(where))
+        proc = subprocess.run(["git", "merge-file", "-p", "--union", *files], capture_output=True,
+                              env=clean_env(), check=False)  # fmt: skip
+    if proc.returncode < 0 or proc.returncode > 127:
+        raise RepoStateError(f"git merge-file failed on {path}: {proc.stderr.decode('utf-8', 'replace').strip()}")
+    return proc.stdout
+
+
 def check_head(git_dir: str | os.PathLike[str], common_dir: str | os.PathLike[str]) -> None:
     """Refuse (RefUnreadableError) when a commit on HEAD would not extend the branch's history:
     HEAD or its branch cannot be read, or the branch looks unborn while its reflog says it had

@@ -1,0 +1,49 @@
+"""A merge conflict git left in `.memory/adopted.log`.
+
+init writes `.memory/adopted.log merge=union` to .gitattributes, so git merges two clones'
+appended lines by keeping both. Where the line is missing (a teammate's clone set up by an
+older version, a .gitattributes edited by hand or merged away, an attributes file that
+unsets it), two adopts on two branches both append at the end of the log and git stops on a
+conflict there. The log is append-only: the resolution is the union of both sides' lines,
+which is exactly what the attribute would have made — `union` gives it, from the index's
+stages (not the marker lines a person may have started editing), for `validate --fix`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent_memory.committed.tiers import LOG_RELPATH
+from agent_memory.gitio import repo as git
+
+MARKERS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")
+
+
+def has_markers(text: str) -> bool:
+    """Whether the log still holds a conflict's marker lines (a person has not resolved it)."""
+    return any(line.startswith(MARKERS) for line in text.splitlines())
+
+
+def marker_line(error: str) -> bool:
+    """A log finding about a marker line (`line N: not JSON`), said once by the conflict's own."""
+    return ": not JSON" in error
+
+
+def union(root: Path) -> str | None:
+    """Both sides' lines of the unmerged log, ours first, each line once; None when the index
+    holds the log merged or the result is not UTF-8 (then a person resolves it)."""
+    data = git.union_of_unmerged(git.find_repo(root), LOG_RELPATH)
+    if data is None:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    lines = list(dict.fromkeys(line for line in text.splitlines() if line.strip()))
+    return "".join(line + "\n" for line in lines)
+
+
+def union_attribute_missing(root: Path) -> bool:
+    """Whether git would merge the log other than as a union here (no `merge=union` for it)."""
+    proc = git.run_git(root, "check-attr", "-z", "merge", "--", LOG_RELPATH, check=False)
+    fields = proc.stdout.split("\0")
+    return proc.returncode == 0 and len(fields) >= 3 and fields[2] != "union"
