@@ -6,6 +6,7 @@ CLI, the installed git hooks, the SessionStart hook as Claude Code runs it, and 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -240,3 +241,79 @@ def test_a_global_memory_file_git_converts_leaves_only_l3_out(cloned: Path) -> N
     proc = gm(cloned, "validate", check=False)
     assert "~/.claude/agent-memory/CLAUDE.memory.md: filter=lfs is set for it" in proc.stdout  # home shown as ~
     assert "`git -C ~/.claude/agent-memory check-attr -a -- CLAUDE.memory.md`" in proc.stdout
+
+
+def _git_counting_path(tmp_path: Path) -> tuple[dict[str, str], Path]:
+    """A PATH whose `git` records each run before it runs the real one, and the record."""
+    import shutil
+
+    from test_hooks import hook_env
+
+    real = shutil.which("git")
+    assert real
+    shims, record = tmp_path / "shims", tmp_path / "git-runs"
+    shims.mkdir()
+    (shims / "git").write_text(f'#!/bin/sh\necho "$*" >> "{record}"\nexec "{real}" "$@"\n')
+    (shims / "git").chmod(0o755)
+    return {"PATH": f"{shims}{os.pathsep}{hook_env()['PATH']}"}, record
+
+
+def _session_start_direct(project: Path, env: dict[str, str]) -> str | None:
+    """The SessionStart hook through the installed `git-memory` itself (not `git memory`: a
+    git process of its own), as Claude Code reads it."""
+    import shutil
+
+    from test_hooks import claude_reads, hook_env, payload, run_hook
+
+    binary = shutil.which("git-memory", path=hook_env()["PATH"])
+    assert binary
+    proc = run_hook("session-start", payload("session-start", project), project, env,
+                    command=[binary, "hook", "session-start"])  # fmt: skip
+    return claude_reads(proc, "session-start")
+
+
+def test_an_attributes_file_named_in_an_included_config_file_keeps_a_converted_tier_out(
+    project: Path, tmp_path: Path
+) -> None:
+    """core.attributesFile set in a file the repository's config includes (`include.path`, or
+    `includeIf`): git reads it, so the session start's own reading of the attributes files
+    must too — it kept the default file and injected a tier git filters. A warm start still
+    starts no git process."""
+    counting, record = _git_counting_path(tmp_path)
+    assert all(claim in (_session_start_direct(project, counting) or "") for claim in KEPT)
+    assert all(claim in (_session_start_direct(project, counting) or "") for claim in KEPT)
+    record.unlink(missing_ok=True)
+    assert all(claim in (_session_start_direct(project, counting) or "") for claim in KEPT)
+    assert not record.exists(), record.read_text()  # cached: no git at all
+
+    attrs, extra = tmp_path / "team-attributes", tmp_path / "extra.gitconfig"
+    attrs.write_text("CLAUDE.memory.md filter=lfs\n")
+    extra.write_text(f"[core]\n\tattributesFile = {attrs}\n")
+    git(project, "config", "includeIf.gitdir:/.path", str(extra))  # applies to every repository
+    assert "filter: lfs" in git(project, "check-attr", "filter", "--", "CLAUDE.memory.md")
+    assert _session_start_direct(project, counting) is None
+    log = (project / ".git" / "agent-memory" / "errors.log").read_text()
+    assert "L2 memory was not injected: CLAUDE.memory.md (filter=lfs)" in log
+    record.unlink(missing_ok=True)
+    assert _session_start_direct(project, counting) is None
+    assert not record.exists(), record.read_text()  # the cached answer: still no git
+    # the included file changed (the attribute gone): a miss, and the tier is back
+    extra.write_text("[core]\n\tautocrlf = false\n")
+    assert all(claim in (_session_start_direct(project, counting) or "") for claim in KEPT)
+
+
+def test_a_staged_attributes_file_the_work_tree_lacks_keeps_a_converted_tier_out(project: Path) -> None:
+    """An in-tree .gitattributes that only the index holds (staged, then deleted from the work
+    tree; a sparse checkout): git reads the index's (check-attr falls back to it, a checkout
+    applies it), so the session start must not take the missing file for no attributes."""
+    assert all(claim in (hook("session-start", project) or "") for claim in KEPT)
+    attributes = project / ".memory" / ".gitattributes"
+    attributes.write_text("adopted.log working-tree-encoding=UTF-16\n")
+    git(project, "add", "-f", ".memory/.gitattributes")
+    attributes.unlink()
+    assert "UTF-16" in git(project, "check-attr", "working-tree-encoding", "--", ".memory/adopted.log")
+    assert hook("session-start", project) is None
+    log = (project / ".git" / "agent-memory" / "errors.log").read_text()
+    assert "L2 memory was not injected: .memory/adopted.log (working-tree-encoding=UTF-16)" in log
+    git(project, "rm", "-q", "--cached", ".memory/.gitattributes")
+    assert all(claim in (hook("session-start", project) or "") for claim in KEPT)

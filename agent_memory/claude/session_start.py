@@ -127,11 +127,13 @@ def context_key(repo: Location, tip: str) -> str:
              work or "-", _log_sig(work) if work else "-", home, _log_sig(home)]  # fmt: skip
     # The blocks decide which logged atoms were shown to a reviewer (committed/reviewed.py).
     parts += [_file_sig(name, True, root) for root in (work, home) if root for name in BLOCK_FILES]  # fmt: skip
-    parts += [_file_sig(path, True) for path in _git_config_files(repo.common)]
+    # the config files and those they include (core.attributesFile, memory.project may be there)
+    parts += [_file_sig(path, True) for path in _config_files_followed(repo.common)]
     # What could put a memory file through a filter or an encoding (committed/attributes.py):
-    # signed, so a warm start runs no git and an attribute added since is a miss.
-    parts += [_file_sig(path, True, root) for tree in attribute_trees(repo, home)
-              for path, root in tree[2]]  # fmt: skip
+    # signed, so a warm start runs no git and an attribute added since is a miss. A source
+    # this reader cannot screen is its own signature.
+    parts += [path if root == attributes.UNSCREENED else _file_sig(path, True, root)
+              for tree in attribute_trees(repo, home) for path, root in tree[2]]  # fmt: skip
     parts.append(os.environ.get("GIT_ATTR_SOURCE", ""))
     parts += [
         os.environ.get(name, "")
@@ -226,24 +228,97 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
 def attribute_trees(repo: Location, home: str) -> list[tuple[str, str, list[tuple[str, str | None]]]]:
     """(tier, work tree, the attributes files git reads for its memory files) of the project
     and the global memory repo."""
-    trees = [("L2", repo.work, repo.common), ("L3", home, os.path.join(home, ".git"))]
-    return [(tier, root, attributes.sources(root, git_dir, _attributes_file(git_dir)))
-            for tier, root, git_dir in trees if root]  # fmt: skip
+    # (tier, work tree, common dir: info/attributes and config, git dir: its index)
+    trees = [("L2", repo.work, repo.common, repo.git_dir), ("L3", home, os.path.join(home, ".git"), None)]
+    out = []
+    for tier, root, common, git_dir in trees:
+        if not root:
+            continue
+        files, unscreened = _attributes_files(common)
+        out.append((tier, root, attributes.sources(root, common, files, git_dir or common, unscreened)))
+    return out
 
 
-def _attributes_file(common: str) -> str:
-    """The user's attributes file: core.attributesFile, read from the config files directly
-    (a file beyond `_config_value` keeps the default), else git's default."""
-    value = None
-    for path in _git_config_files(common):
+def _attributes_files(common: str) -> tuple[list[str], list[str]]:
+    """(every file core.attributesFile may name, signatures of settings of it this reader
+    cannot read): read from the config files and the files they include (`include.path`, and
+    `includeIf` whatever its condition: all are candidates, each screened), and git's default
+    file — which a value set later only may replace. A value beyond `_config_value` (escapes),
+    or one set in the environment (`git -c`, GIT_CONFIG_*), is unscreened: git is asked."""
+    values = [attributes.default_global_file()]
+    unscreened = []
+    for path in _config_files_followed(common):
         try:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
-            if "attributesfile" in text.lower():
-                value = _config_value(text, "core", "attributesfile") or value
-        except (OSError, UnicodeDecodeError, ValueError):
+        except OSError:
             continue
-    return os.path.expanduser(value) if value else attributes.default_global_file()
+        except UnicodeDecodeError:
+            text = ""
+            unscreened.append(f"config:{path}")
+        if "attributesfile" in text.lower():
+            try:
+                value = _config_value(text, "core", "attributesfile", includes=True)
+            except ValueError:
+                unscreened.append(f"config:{path}")
+                continue
+            if value:
+                values.append(os.path.expanduser(value))
+    for name, value in os.environ.items():
+        if (name == "GIT_CONFIG_PARAMETERS" or name.startswith("GIT_CONFIG_KEY_")) and "attributesfile" in value.lower():
+            unscreened.append(f"env:{name}={value}")
+    return list(dict.fromkeys(values)), unscreened
+
+
+def _config_files_followed(common: str, depth: int = 10) -> list[str]:
+    """The config files git reads (`_git_config_files`) and, after each, the files its
+    `[include]` and `[includeIf "…"]` sections name (a relative path is relative to the file
+    naming it, `~/` is home), as git follows them, to its depth limit of 10; conditions are
+    not judged (a superset: every file that may apply)."""
+    out: list[str] = []
+
+    def visit(path: str, level: int) -> None:
+        out.append(path)
+        if level >= depth:
+            return
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except (OSError, UnicodeDecodeError):
+            return
+        if "include" not in text.lower():
+            return
+        for named in _include_paths(text):
+            named = os.path.expanduser(named)
+            visit(named if os.path.isabs(named) else os.path.join(os.path.dirname(path), named), level + 1)
+
+    for path in _git_config_files(common):
+        visit(path, 0)
+    return out
+
+
+def _include_paths(text: str) -> list[str]:
+    """The `path` values of one config file's include sections (plain or quoted values)."""
+    found, inside = [], False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and "]" in line:
+            inside = line[1 : line.index("]")].strip().lower().startswith("include")
+            line = line[line.index("]") + 1 :].strip()
+            if not line:
+                continue
+        name, eq, value = line.partition("=")
+        if inside and eq and name.strip().lower() == "path":
+            value = value.strip()
+            if value.startswith('"') and value.find('"', 1) > 0:
+                value = value[1 : value.find('"', 1)]
+            else:
+                value = value.split("#", 1)[0].split(";", 1)[0].strip()
+            if value:
+                found.append(value)
+    return found
 
 
 def _converted(repo: Location, tier: str, root: str, found: list[tuple[str, str | None]], in_hook: bool) -> bool:
@@ -292,9 +367,10 @@ def default_project_name(common: str, work: str | None) -> str:
     return plain_name(top.removesuffix(".git") or "project")
 
 
-def _config_value(text: str, section: str, key: str) -> str | None:
+def _config_value(text: str, section: str, key: str, includes: bool = False) -> str | None:
     """The last `key` of `[section]` in one git config file, for plain values; raises
-    ValueError for anything this reader does not handle (includes, escapes, continuations)."""
+    ValueError for anything this reader does not handle (includes — unless `includes`: the
+    caller follows them —, escapes, continuations)."""
     found = None
     current = ""
     for raw in text.splitlines():
@@ -303,7 +379,7 @@ def _config_value(text: str, section: str, key: str) -> str | None:
             continue
         if line.startswith("["):
             head = line[1 : line.index("]")].strip()
-            if head.lower().startswith("include"):
+            if head.lower().startswith("include") and not includes:
                 raise ValueError("include")
             current = head.lower()
             line = line[line.index("]") + 1 :].strip()

@@ -31,14 +31,32 @@ _MAX_READ = 1 << 20
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
-def sources(root: str, git_dir: str, global_file: str | None) -> list[tuple[str, str | None]]:
+# The root of a source this reader cannot screen (its path is then a signature of it, for the
+# session start's cache key): an in-tree attributes file git reads from the index because the
+# work tree lacks it, a core.attributesFile set where the config reader cannot follow. Git is
+# asked (check-attr, which reads them all) whenever the tier's text is rendered.
+UNSCREENED = ""
+
+
+def sources(root: str, git_dir: str, global_file: str | list[str] | None,
+            index_dir: str | None = None, unscreened: list[str] | None = None) -> list[tuple[str, str | None]]:
     """Every attributes file git reads for the memory files of the work tree `root`, as
     (path, root) — a path relative to `root` when it is inside it (opened without following a
-    link, as git opens an in-tree .gitattributes), else (absolute path, None)."""
+    link, as git opens an in-tree .gitattributes), else (absolute path, None). `global_file`:
+    the user's attributes file, or every file core.attributesFile may name (an included config
+    file, a conditional one: all are read). `index_dir`: the git dir whose index git falls back
+    to for an in-tree attributes file the work tree lacks (staged, or a sparse checkout);
+    `unscreened`: signatures of sources known to exist and not readable here."""
     found: list[tuple[str, str | None]] = [(rel, root) for rel in IN_TREE]
     found.append((os.path.join(git_dir, "info", "attributes"), None))
-    if global_file:
-        found.append((global_file, None))
+    for path in [global_file] if isinstance(global_file, str) else global_file or []:
+        found.append((path, None))
+    if index_dir is not None:
+        for rel in IN_TREE:
+            held = staged_only(root, index_dir, rel)
+            if held is not None:
+                found.append((f"index:{rel}@{held}", UNSCREENED))
+    found += [(sign, UNSCREENED) for sign in unscreened or []]
     if not os.environ.get("GIT_ATTR_NOSYSTEM"):
         found.append(("/etc/gitattributes", None))
     return found
@@ -67,10 +85,50 @@ def read_source(path: str, root: str | None) -> bytes:
         return b""
 
 
+def staged_only(root: str, git_dir: str, rel: str) -> str | None:
+    """The blob id the index of `git_dir` holds for the in-tree attributes file `rel` when the
+    work tree `root` has no regular file there (git then reads the index's: `git check-attr`
+    falls back to it, a checkout applies it); `?<size>:<mtime>` when the index may hold it but
+    is not one this reader parses (version 4, another hash); None when git reads no such file.
+    Read from the index file directly: the session start runs no git on a warm start."""
+    try:
+        st = os.lstat(os.path.join(root, rel))
+        if stat.S_ISREG(st.st_mode):
+            return None  # the work tree's is the one git reads (and it is screened)
+    except OSError:
+        pass
+    index = os.path.join(git_dir, "index")
+    try:
+        fd = os.open(index, os.O_RDONLY | _NONBLOCK)
+        with open(fd, "rb", closefd=True) as fh:
+            st = os.fstat(fh.fileno())
+            data = fh.read() if stat.S_ISREG(st.st_mode) else b""
+    except OSError:
+        return None
+    name = rel.encode()
+    unknown = f"?{st.st_size}:{st.st_mtime_ns}"
+    if data[:4] != b"DIRC":
+        return unknown if data else None
+    version = int.from_bytes(data[4:8], "big")
+    if version not in (2, 3):  # v4 compresses paths: only the file's own name is sure to be there
+        return unknown if name.rsplit(b"/", 1)[-1] + b"\0" in data else None
+    at = data.find(name + b"\0", 12)
+    while at >= 0:
+        # the path follows the entry's flags (2 bytes; in v3 extended flags may follow them),
+        # whose low 12 bits are the path's length; the 20 bytes before the flags are its id
+        for flags_at in (at - 2, at - 4):
+            flags = int.from_bytes(data[flags_at : flags_at + 2], "big")
+            if flags_at >= 32 and flags & 0xFFF == len(name) and (flags_at == at - 2 or flags & 0x4000):
+                return data[flags_at - 20 : flags_at].hex()
+        at = data.find(name + b"\0", at + 1)
+    return None
+
+
 def may_convert(found: list[tuple[str, str | None]]) -> bool:
     """Whether any attributes file could give a memory file a converting attribute: it names
-    one (a macro that sets one names it too). GIT_ATTR_SOURCE reads them from a tree: ask."""
-    if os.environ.get("GIT_ATTR_SOURCE"):
+    one (a macro that sets one names it too), or it is one this reader cannot screen.
+    GIT_ATTR_SOURCE reads them from a tree: ask."""
+    if os.environ.get("GIT_ATTR_SOURCE") or any(root == UNSCREENED for _, root in found):
         return True
     return any(word in read_source(path, root).lower() for path, root in found for word in _SCREEN)
 
