@@ -595,3 +595,34 @@ def test_a_backfill_reads_an_earlier_session_before_its_fork(project: Path) -> N
     assert (push["observations"], push["sessions"]) == (1, [old.stem]), push
     assert push["source"].endswith(f"/{old.name}#L1")
     assert _validate_errors(project) == []
+
+
+@pytest.mark.parametrize("ids", ["rewritten", "kept"])
+def test_extract_of_a_forked_sessions_file_leaves_out_its_copies_as_capture_does(project: Path, ids: str) -> None:
+    """`extract` (the dry run) listed the fork's copies of the earlier session's lines as the
+    fork's own claims, where capture adds no sighting for them: now it leaves them out the same
+    way and names them under `copies`. Both layouts: the sessionId rewritten to the fork's
+    (2.1.332), or kept as the earlier session's (reported for some client versions)."""
+    old = _session(project, 1, "2026-11-01", "Never push directly to main.")
+    gm_json(project, "capture", str(old), "--session", old.stem, "--no-stage")
+    new_id = "eeeeeeee-0000-4000-8000-000000000006"
+    own = write_session(project, new_id, "2026-11-02", [{"user": "Always use pnpm, not npm."}])
+    fork = _forked(old, new_id, own) if ids == "rewritten" else old.with_name(f"{new_id}.jsonl")
+    if ids == "kept":
+        fork.write_text(old.read_text() + own.read_text())
+
+    listed = gm_json(project, "extract", "--transcript", str(fork))
+    claims = [a["claim"] for a in listed["atoms"] + listed["pending"]]
+    assert not any("push" in c for c in claims) and any("pnpm" in c for c in claims), listed
+    assert [(c["claim"], c["line"]) for c in listed["copies"]] == [("Never push directly to main", 1)]
+    said = gm(project, "extract", "--transcript", str(fork)).stdout
+    assert "left out as copies of an earlier session's lines" in said and "Never push directly to main" in said
+
+    before = {a["id"]: a["observations"] for a in gm_json(project, "inspect", "--tier", "L1")["atoms"]}
+    gm_json(project, "capture", str(fork), "--session", new_id, "--no-stage")
+    after = {a["id"]: a["observations"] for a in gm_json(project, "inspect", "--tier", "L1")["atoms"]}
+    grew = {ident for ident, n in after.items() if n > before.get(ident, 0)}
+    assert grew == {a["id"] for a in listed["atoms"] + listed["pending"]}  # what extract listed, no more
+    # outside any repository (no store to ask) nothing is known as a copy, as for capture
+    outside = gm_json(project.parent, "extract", "--transcript", str(fork), "--project", "proj")
+    assert outside["copies"] == [] and any("push" in a["claim"] for a in outside["atoms"] + outside["pending"])

@@ -433,7 +433,7 @@ def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since:
         report.transcripts -= report.other_repositories
         # In the order their sessions ended (last written), as their SessionEnd captures ran:
         # a forked session's file opens with copies of the earlier session's lines, which
-        # count as that earlier session's once it is captured (store.capture._copied_from).
+        # count as that earlier session's once it is captured (store.capture.copied_from).
         todo = sorted(ours, key=lambda path: (ended[path], path))
     return report, todo, ledger
 

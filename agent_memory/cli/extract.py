@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from agent_memory.cli.output import flag_or_positional
 from agent_memory.cli.report import Report
 from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.gitio.repo import project_name
+from agent_memory.model.atom import Atom
 from agent_memory.model.errors import UsageError
 from agent_memory.model.words import plural
 from agent_memory.transcripts.reader import recorded_cwd
@@ -60,8 +62,9 @@ def run(args: argparse.Namespace) -> Report:
     if path.is_dir():
         raise UsageError(f"{args.transcript} is a directory, not a transcript", hint=hint)
     project = default_project(path, getattr(args, "project", None))
+    copies: list[Atom] = []
     try:
-        result = extract_transcript(path, project)
+        result = extract_transcript(path, project, copied=_copies_held_here(copies))
     except OSError as exc:
         raise UsageError(
             f"cannot read {args.transcript}: {exc.strerror or exc}", hint=hint
@@ -76,7 +79,12 @@ def run(args: argparse.Namespace) -> Report:
             f"nothing readable in {args.transcript}: {what}",
             hint="is this a Claude Code transcript (JSON lines)?",
         )
-    report = Report(result.to_json())
+    data = result.to_json()
+    # what capture would leave out: a forked session's copies of records the store holds from
+    # the earlier session (docs/claude-client-records.md), one entry per copied line
+    data["copies"] = sorted(({"id": o["id"], "claim": o["claim"], "line": _line_of(o)} for o in copies),
+                            key=lambda c: (c["line"], c["id"]))  # fmt: skip
+    report = Report(data)
     stats = result.stats
     report.say(
         f"{path.name}: {plural(stats.records, 'record')}, {plural(result.statements, 'user statement')}, "
@@ -91,12 +99,65 @@ def run(args: argparse.Namespace) -> Report:
         report.say(
             f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {line:>6}  {atom['claim']}"
         )
+    if copies:
+        report.say(f"left out as copies of an earlier session's lines (a forked session's file; capture "
+                   f"adds no sighting for them): {len(data['copies'])}")  # fmt: skip
+        for copy in data["copies"]:
+            report.say(f"  {copy['id']}  {copy['line']:>6}  {copy['claim']}")
     if result.pending:
         report.say(f"pending until said again in another session: {len(result.pending)}")
         for atom in result.pending:
             line = atom["first_source"].rsplit("#", 1)[-1]
             report.say(f"  {atom['id']}  {atom['kind']:<10} {line:>6}  {atom['claim']}")
     return report
+
+
+def _copies_held_here(found: list[Atom]) -> Callable[[Atom], bool] | None:
+    """capture's test for a copy (store/capture.py `copied_from`: the record's uuid and time
+    held from another session), on the store of the repository here, recording each copy in
+    `found`; also a record held from another file under the same session (a file that opens
+    with the earlier session's records under their old sessionId: capture counts that line
+    once, as the evidence it holds). Re-reading the file the store read it from lists it as
+    before. None where there is no store to ask (then nothing is known as a copy, as capture
+    would know nothing either)."""
+    from agent_memory.gitio.repo import find_repo
+    from agent_memory.store.capture import copied_from
+    from agent_memory.store.l1 import L1Store
+
+    try:
+        store = L1Store(find_repo())
+        if not store.exists():
+            return None
+        snap = store.snapshot()
+        copied = copied_from(snap)
+    except Exception:  # noqa: BLE001 - a dry run over a store it cannot read lists everything
+        return None
+
+    def elsewhere(obs: Atom) -> bool:
+        items = obs.get("evidence") or []
+        if len(items) != 1 or not items[0].get("record"):
+            return False
+        mine = items[0]
+        try:
+            held = snap.atoms.get(obs["id"]) or {}
+        except Exception:  # noqa: BLE001 - an unreadable record: capture says why
+            return False
+        here = str(mine.get("source", "")).rsplit("#", 1)[0]
+        return any(e.get("record") == mine["record"] and e.get("at") == mine.get("at")
+                   and str(e.get("source", "")).rsplit("#", 1)[0] != here for e in held.get("evidence", []))  # fmt: skip
+
+    def test(obs: Atom) -> bool:
+        if copied(obs) or elsewhere(obs):
+            found.append(obs)
+            return True
+        return False
+
+    return test
+
+
+def _line_of(atom: Atom) -> int:
+    tail = str(atom.get("first_source", "")).rsplit("#L", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
 
 
 def auto_memory_hint(verb: str) -> str:

@@ -336,7 +336,7 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
     transcript = Transcript.of(absolute, session)
     start = before.position if before is not None and before.unreadable is None else None
     extracted = extract_transcript(transcript, project, session=session, start=start,
-                                   copied=_copied_from(store.snapshot()))  # fmt: skip
+                                   copied=copied_from(store.snapshot()))  # fmt: skip
     stats = extracted.stats
     read = "resumed" if stats.resumed else "whole"
     if not stats.resumed and stats.records == 0:
@@ -360,7 +360,7 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
                              failed_statements=extracted.failed_statements)  # fmt: skip
 
 
-def _copied_from(snap: Snapshot) -> Callable[[Atom], bool]:
+def copied_from(snap: Snapshot) -> Callable[[Atom], bool]:
     """Whether one observation is a copy of a line the store holds from another session, not a
     sighting. `claude --resume <id> --fork-session` (2.1.332) writes the new session's file
     opening with copies of the earlier session's records, their `uuid` kept and their
