@@ -529,3 +529,26 @@ def test_a_conflict_in_the_log_without_its_union_attribute_is_one_finding_and_fi
     assert context.count("pytest -x") == 1 and context.count("Makefile") == 1
     team.gm(bob, "init", "--yes")  # the way out the warning names: the attribute is back
     assert ".memory/adopted.log merge=union" in (bob / ".gitattributes").read_text()
+
+
+def test_validate_names_a_clone_set_up_under_another_name_than_its_adopted_log_records(team: Team) -> None:
+    """A clone set up before anything was adopted (its remote's name), or by a version that took
+    the folder's, keeps its name (its atoms are keyed by it); validate says the adopted lines are
+    of another project, what that costs and how to join it — a warning, not a failure."""
+    bob = clone_into(team, "bob", "bob-proj", init=False)
+    team.git(bob, "remote", "set-url", "origin", "git@forge.invalid:team/renamed.git")
+    team.gm(bob, "init", "--yes")
+    team.git(bob, "remote", "set-url", "origin", str(team.remote))
+    assert team.gm_json(bob, "status")["project"] == "renamed"
+    team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    team.git(team.alice, "push", "-q")
+    team.git(bob, "pull", "-q", "--no-rebase")
+    check = team.gm_json(bob, "validate")
+    assert check["ok"]
+    (said,) = [w for w in check["warnings"] if "adopted lines are of project 'proj'" in w]
+    assert "set up as 'renamed'" in said and "git config memory.project proj" in said
+    team.gm(bob, "deinit")
+    team.git(bob, "config", "memory.project", "proj")
+    team.gm(bob, "init", "--yes")
+    assert team.gm_json(bob, "status")["project"] == "proj"
+    assert not any("adopted lines are of project" in w for w in team.gm_json(bob, "validate")["warnings"])

@@ -212,6 +212,24 @@ def _conflict_report(root: Path, tier: str, target: str, conflict: tuple[list[st
             f"merges as a union and which keeps both sides' adopted lines; then {add} and {leave}"]  # fmt: skip
 
 
+def _another_project(repo: git.Repo) -> list[str]:
+    """A clone set up under another project name than the one its committed adopted.log
+    records (set up before anything was adopted, or by a version that named a project after its
+    folder): the same claim adopted here is another atom (another id), shown twice, and the L3
+    gate counts the repository as two projects. Not an error: what was learned under this
+    name stays under it; the way to join the recorded name is said."""
+    from agent_memory.committed.project_name import recorded_name
+
+    recorded, here = recorded_name(repo), git.project_of(repo)
+    if not recorded or recorded == here or repo.workdir is None:
+        return []
+    return [f"{repo.workdir / tiers.LOG_RELPATH}: its adopted lines are of project {recorded!r} (the name the first "
+            f"one records), this clone is set up as {here!r}: a claim adopted here is another atom than the same "
+            f"claim adopted in the other clones, shown twice, and counted as another project for L3; to use "
+            f"{recorded!r} (what was learned as {here!r} stays under that name): `git memory deinit`, "
+            f"`git config memory.project {recorded}`, then `git memory init`"]  # fmt: skip
+
+
 def _log_markers(log_path: Path) -> bool:
     try:
         return log_conflict.has_markers(log_path.read_text("utf-8", "replace"))
@@ -318,6 +336,8 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
             warnings.append(f"{tier}: {plural(commits.unknown, 'adopt/lifecycle commit')} at the boundary "
                             "of this shallow clone not checked (its parent was not fetched; "
                             "`git fetch --deepen=1` lets validate check it)")  # fmt: skip
+    if repo.workdir is not None:
+        warnings += _another_project(repo)
     report["fixed"] = fixed
     report["warnings"] = warnings
     report["checked"] = checked
