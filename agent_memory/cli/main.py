@@ -151,7 +151,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
              ".claude/settings.json and register the project in the global memory repo. Idempotent; "
              "`git memory deinit` undoes it.")
     p.add_argument("--yes", action="store_true", help="also commit the setup files (.gitignore, .gitattributes, CLAUDE.md, .claude/settings.json)")
-    p.add_argument("--project", metavar="NAME", help="project name (default: git config memory.project or the top-level directory name)")
+    p.add_argument("--project", metavar="NAME", help="project name (default: git config memory.project, else the one the committed adopted.log records, else the remote's repository name, else the top-level directory name)")
     p.add_argument("--no-claude-hooks", action="store_true", help="do not write hooks into .claude/settings.json")
     p.add_argument("--force", action="store_true", help="replace a hook of ours that was edited")
     p.add_argument("--completion", choices=SHELLS, metavar="SHELL",
