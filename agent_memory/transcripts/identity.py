@@ -56,7 +56,7 @@ class Transcript:
         if isinstance(path, Transcript):
             return path
         text = os.fspath(path)
-        cwd, recorded = _recorded(text)
+        cwd, recorded = recorded_head(text)
         sid = recorded or (safe_session(session) if session and session.strip() else None)
         slug, name = transcript_slug_and_name(text)
         if "projects" not in Path(text.replace("\\", "/")).parts[:-1] and cwd is not None:
@@ -95,9 +95,10 @@ def open_regular_fd(path: str | os.PathLike[str]) -> tuple[int, int]:
         raise
 
 
-def _recorded(transcript: str, max_lines: int = 200) -> tuple[str | None, str | None]:
+def recorded_head(transcript: str | os.PathLike[str], max_lines: int = 200) -> tuple[str | None, str | None]:
     """(cwd, session) the first records of a transcript name, each None when they name none
-    (or the file cannot be read: reading it then says why)."""
+    (or the file cannot be read: reading it then says why). The one reader of a transcript's
+    head: where it was recorded (transcripts/owner.py, files.py) and whose session it is."""
     cwd = session = None
     try:
         # Not a plain open(): a FIFO would block it until a writer came (never), and the

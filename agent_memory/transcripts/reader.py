@@ -64,7 +64,12 @@ from agent_memory.transcripts.denials import (
     denial_reason,
     rejection_texts,
 )
-from agent_memory.transcripts.identity import Transcript, open_regular_fd, safe_session
+from agent_memory.transcripts.identity import (
+    Transcript,
+    open_regular_fd,
+    recorded_head,
+    safe_session,
+)
 from agent_memory.transcripts.ledger import Position
 from agent_memory.transcripts.typed import (
     block_text,
@@ -707,14 +712,4 @@ def iter_tool_errors(
 
 def recorded_cwd(path: str | os.PathLike[str], max_lines: int = 200) -> str | None:
     """The first `cwd` recorded in a transcript (read from its head only)."""
-    stats = ReadStats()
-    try:
-        for rec in iter_records(path, stats):
-            cwd = rec.data.get("cwd")
-            if isinstance(cwd, str) and cwd:
-                return cwd
-            if stats.lines >= max_lines:
-                break
-    except OSError:
-        return None
-    return None
+    return recorded_head(path, max_lines)[0]
