@@ -42,7 +42,7 @@ def tilde_text(text: str) -> str:
     pasted into a shell, and not inside quotes nor after `--flag=`, so a quoted path (one with
     a space, as shlex.quote writes it) or one after `=` keeps its full form. JSON output never
     passes through here: scripts get the paths as they are."""
-    homes = _homes()
+    homes = home_dirs()
     if not homes or not any(home in text for home in homes):
         return text
     import re
@@ -55,7 +55,7 @@ def tilde_text(text: str) -> str:
     return text
 
 
-def _homes() -> list[str]:
+def home_dirs() -> list[str]:
     """The home directory as $HOME says it and as it resolves (a home reached through a link
     shows up both ways); none when it is the root or unknown."""
     home = os.path.expanduser("~").rstrip(os.sep)

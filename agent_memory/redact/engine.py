@@ -65,6 +65,7 @@ from agent_memory.redact.pii import (
     email,
     home_user,
     nino_after_keyword,
+    own_home,
     phone_after_keyword,
     scan_numbers,
     ssn_after_keyword,
@@ -272,6 +273,7 @@ def _scan(text: str, depth: int = 0) -> list[Candidate]:
             if entropy(tok) >= ent and not known_sample(tok):
                 ctx.add(start, m.end(), rule, P_TOKEN)
     scan_numbers(ctx)
+    own_home(ctx)
     scan_runs(ctx, depth, find_spans)
     if marks:
         # an earlier redaction is opaque: nothing that overlaps its marker is a finding

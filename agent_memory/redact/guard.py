@@ -21,7 +21,8 @@ Refused, each with its rule name:
 - anything `redactor.find` reports (secrets and personal data), under the redaction rule's name;
 - ``backpointer-path``: a back-pointer with a path prefix. Committed tiers carry only the bare
   ``<session>.jsonl#L<n>`` form; a prefix writes an OS user name into a tracked file;
-- ``home-path``: a home-directory path (``/home/<u>/``, ``/Users/<u>/``, ``C:\\Users\\<u>\\``,
+- ``home-path``: the running user's own home wherever it is (``$HOME`` and its resolved form,
+  as a path or a project slug, also once redacted), and a home-directory path (``/home/<u>/``, ``/Users/<u>/``, ``C:\\Users\\<u>\\``,
   ``/mnt/c/Users/<u>/``, ``~<u>/``, ``~/.claude/projects/``, the ``-home-<u>-`` project slug), even with
   the user name already redacted: the path is machine-specific either way.
 
@@ -42,6 +43,7 @@ from agent_memory.model.fastjson import too_deep
 from agent_memory.redact import redactor as redact
 from agent_memory.redact import rules as R
 from agent_memory.redact.fold import fold, invisible
+from agent_memory.redact.pii import own_home_spans, own_homes
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,9 @@ def _path_rules(text: str, line_of: Callable[[int], int], found: set[tuple[int, 
         for m in _BACKPOINTER.finditer(text):
             if m.group("prefix"):
                 found.add((line_of(m.start()), "backpointer-path"))
+    # the running user's own home, wherever it is (`/srv/users/bob`), also once redacted
+    for start, _e, _a, _b in own_home_spans(text, redacted=True):
+        found.add((line_of(start), "home-path"))
     if not _may_hold_home_path(text):
         return
     for m in _HOME_PATH.finditer(text):
@@ -195,11 +200,16 @@ def _may_hold_home_path(text: str) -> bool:
     return "~" in text or "home" in text or "/media/" in text or "users" in text.casefold()
 
 
-@lru_cache(maxsize=8192)
 def _string_rules(value: str) -> frozenset[str]:
+    return _string_rules_with(value, own_homes())
+
+
+@lru_cache(maxsize=8192)
+def _string_rules_with(value: str, _homes: object) -> frozenset[str]:
     """The rules one decoded JSON string breaks, in any of its views. A pure function of the
-    string, so kept per string: every log line repeats the same keys and most of the same
-    values (one adopted item's guard run was ~40 scans)."""
+    string and of the running user's home (`_homes`, the key), so kept per string: every log
+    line repeats the same keys and most of the same values (one adopted item's guard run was
+    ~40 scans)."""
     found: set[tuple[int, str]] = set()
     if invisible(value):
         found.add((0, "format-character"))

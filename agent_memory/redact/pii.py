@@ -5,11 +5,13 @@ Spanish DNI), each confirmed by its check digits or valid ranges (agent_memory.r
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 
+from agent_memory.model.home import home_dirs, slug_for
 from agent_memory.redact import rules as R
-from agent_memory.redact.context import MARKER_PREFIX, P_PII, Handler, ScanContext
+from agent_memory.redact.context import MARKER_PREFIX, P_PII, Handler, ScanContext, marker
 from agent_memory.redact.pii_checks import (
     card_brand,
     digits,
@@ -153,6 +155,132 @@ def _non_personal_user(u: str) -> bool:
     ):
         return True
     return ul.startswith("redacted")
+
+
+# --- the running user's own home, wherever it is ------------------------------------------------
+# The patterns above know the usual layouts (`/home/<u>`, `/Users/<u>` …); a home elsewhere
+# (`/srv/users/bob`, `/opt/people/bob`, `/tmp/xyz/home`) is known only on this machine, from
+# $HOME (or the password database) and its resolved form. So the same text may redact
+# differently on another machine (SECURITY.md).
+
+# Homes that are the same on every machine of their kind and name nobody.
+_SHARED_HOMES = frozenset(
+    {"/", "/root", "/tmp", "/var/tmp", "/nonexistent", "/var/empty", "/dev/null", "/home",
+     "/Users", "/var", "/usr", "/opt", "/srv", "/var/lib", "/usr/local", "/run", "/mnt"}
+)
+# Folder names of a layout, never the user's own part of a home.
+_LAYOUT_DIRS = frozenset(
+    {"home", "homes", "users", "user", "var", "usr", "opt", "srv", "tmp", "mnt", "media", "run",
+     "export", "data", "local", "private", "lib", "people", "staff", "u", "net", "nfs"}
+)
+
+# (form as written, start and end in it of the part replaced, slug form?)
+OwnHome = tuple[str, int, int, bool]
+_OWN_HOMES: dict[str | None, tuple[OwnHome, ...]] = {}
+
+
+def own_homes() -> tuple[OwnHome, ...]:
+    """The running user's home as it may appear in text: as $HOME says it, as it resolves, and
+    as Claude Code's project slug of each (`-srv-users-bob-…`), each with the part that names
+    the user. Kept per value of $HOME (os.path.expanduser reads it; without it, the password
+    database, fixed for the process)."""
+    key = os.environ.get("HOME")
+    forms = _OWN_HOMES.get(key)
+    if forms is None:
+        forms = _OWN_HOMES[key] = _home_forms(home_dirs())
+    return forms
+
+
+def _personal(component: str) -> bool:
+    c = component.lower()
+    return (
+        len(c) >= 2
+        and not c.startswith(".")
+        and c not in R.NON_PERSONAL_USERS
+        and c not in _LAYOUT_DIRS
+    )
+
+
+def _login_name() -> str | None:
+    try:
+        import pwd  # built in; only where a home's last folder does not name the user
+
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (ImportError, KeyError, AttributeError, OSError):
+        return None
+
+
+def _home_forms(homes: list[str]) -> tuple[OwnHome, ...]:
+    out: list[OwnHome] = []
+    for home in homes:
+        if not home.startswith("/") or len(home) < 4 or home in _SHARED_HOMES:
+            continue  # `/`, a one-letter home, `/root`: a home every machine has is no path of this one
+        parts = home[1:].split("/")
+        offsets = [1]
+        for part in parts[:-1]:
+            offsets.append(offsets[-1] + len(part) + 1)
+        spans = [(o, o + len(p)) for o, p in zip(offsets, parts, strict=True)]
+        span: tuple[int, int] | None = None
+        if _personal(parts[-1]):
+            span = spans[-1]  # `/srv/users/bob`: the user name, as `/home/<u>` loses it
+        else:
+            login = _login_name()
+            if login and _personal(login) and login in parts:
+                span = spans[len(parts) - 1 - parts[::-1].index(login)]
+            else:
+                personal = [i for i, p in enumerate(parts) if _personal(p)]
+                if personal:  # `/tmp/xyz/home`: from the first folder that is not a layout's
+                    span = (spans[personal[0]][0], len(home))
+        if span is None:
+            continue  # `/home/runner`, `/var/lib/jenkins`: the same on every such machine
+        out.append((home, span[0], span[1], False))
+        if len(parts) >= 2:
+            out.append((slug_for(home), span[0], span[1], True))
+    return tuple(dict.fromkeys(out))
+
+
+def _path_ends(text: str, end: int) -> bool:
+    """The home's last folder ends at `end` (`/srv/users/bob` is not `/srv/users/bobby`)."""
+    if end >= len(text):
+        return True
+    c = text[end]
+    if c.isalnum() or c in "_-":
+        return False
+    if c == ".":  # a full stop ends a sentence; `bob.old` is another folder
+        return end + 1 >= len(text) or not (text[end + 1].isalnum() or text[end + 1] in "_-")
+    return True
+
+
+def own_home_spans(text: str, redacted: bool = False) -> list[tuple[int, int, int, int]]:
+    """(start, end) of each occurrence of the running user's home in `text`, a path or a slug,
+    and (start, end) of its part that names the user. With `redacted`, also the home as
+    redaction leaves it (`/srv/users/[REDACTED:home-user]`): still a path of this machine."""
+    out: list[tuple[int, int, int, int]] = []
+    forms = own_homes()
+    if redacted:
+        gone = marker("home-user")
+        forms += tuple((f[:a] + gone + f[b:], a, a + len(gone), slug) for f, a, b, slug in forms)
+    for form, a, b, slug in forms:
+        pos = text.find(form)
+        while pos != -1:
+            end = pos + len(form)
+            before = text[pos - 1] if pos else ""
+            if slug:
+                ok = not (before.isalnum() or before == "-") and (
+                    end >= len(text) or not (text[end].isalnum() or text[end] in "_.")
+                )
+            else:
+                ok = not (before.isalnum() or before in "_.~-") and _path_ends(text, end)
+            if ok:
+                out.append((pos, end, pos + a, pos + b))
+            pos = text.find(form, pos + 1)
+    return out
+
+
+def own_home(ctx: ScanContext) -> None:
+    """The running user's home anywhere in the text, as `home_user` redacts the usual ones."""
+    for _s, _e, a, b in own_home_spans(ctx.text):
+        ctx.add(a, b, "home-user", P_PII)
 
 
 _ARN: re.Pattern[str] = _lazy(r"arn:aws[\w-]{0,20}:[\w-]{1,40}:(?P<r>[\w-]{0,30}):(?P<s>\d{12}):")

@@ -21,10 +21,11 @@ _SIGNED: list[str] = []
 
 def rules_signature() -> str:
     """This package's signature, computed once per process (a process does not outlive an
-    upgrade of its own code)."""
+    upgrade of its own code), and the home directory: the running user's home is a rule of its
+    own (`pii.own_homes`), so a verdict given under another $HOME is given again."""
     if not _SIGNED:
         _SIGNED.append(signature_of(PACKAGE_DIR))
-    return _SIGNED[0]
+    return f"{_SIGNED[0]} home={os.environ.get('HOME', '')}"
 
 
 def signature_of(package_dir: str) -> str:
