@@ -11,10 +11,13 @@ the input.
 from __future__ import annotations
 
 # Boundaries shared by the token patterns. `_L` refuses a match that starts inside a longer
-# alphanumeric run; `_LB` also inside a base64 blob (a 4-letter prefix such as AKIA occurs by
-# chance in long base64 strings); `_R` refuses a match that stops inside a longer run.
+# alphanumeric run; `_LB` also after a `+` (a 4-letter prefix such as AKIA occurs by chance
+# in long base64 strings); `_R` refuses a match that stops inside a longer run. A `/` is a
+# path separator first (`s3://bucket/AKIA…`, `keys/AKIA….txt`, a URL's path): `_LB` once
+# refused it too, and a key in a path or a URL was not found. In a base64 blob the prefix
+# still needs its whole body in the run and a non-alphanumeric end right after it (`_R`).
 _L = r"(?<![A-Za-z0-9])"
-_LB = r"(?<![A-Za-z0-9+/])"
+_LB = r"(?<![A-Za-z0-9+])"
 _R = r"(?![A-Za-z0-9])"
 _RW = r"(?![A-Za-z0-9_-])"
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
