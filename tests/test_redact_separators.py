@@ -86,3 +86,23 @@ def test_inside_a_base64_blob_a_prefix_met_by_chance_is_still_not_a_token() -> N
     assert "aws-access-key" not in {f.rule for f in find(blob)}
     blob = _tok(40, AN, 9) + "+AKIA" + _tok(16, string.ascii_uppercase, 10) + "+" + _tok(12, AN, 11)
     assert "aws-access-key" not in {f.rule for f in find(blob)}
+
+
+def test_a_key_in_a_path_is_refused_by_the_installed_hook_and_never_stored(guarded: Path) -> None:
+    import subprocess
+
+    from builders import BLOCK
+    from conftest import git
+    from sessions import gm, gm_json
+
+    key = TOKENS["aws"]()
+    head = git(guarded, "rev-parse", "HEAD")
+    (guarded / "CLAUDE.memory.md").write_text(BLOCK.format(line=f"Backups go to s3://backups/{key}/daily"))
+    git(guarded, "add", "CLAUDE.memory.md")
+    proc = subprocess.run(["git", "-C", str(guarded), "commit", "-m", "memory"], capture_output=True, text=True)
+    assert proc.returncode != 0 and "CLAUDE.memory.md:5: aws-access-key" in proc.stdout + proc.stderr
+    assert git(guarded, "rev-parse", "HEAD") == head
+    gm(guarded, "remember", f"Read the deploy notes in keys/{key}.md before a release.", check=False)
+    atoms = gm_json(guarded, "inspect", "--tier", "L1")["atoms"]
+    assert atoms and all(key not in json.dumps(a) for a in atoms)
+    assert key not in git(guarded, "log", "-p", "memory/atoms")
