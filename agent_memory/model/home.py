@@ -25,9 +25,48 @@ def claude_projects_dir() -> str:
     return os.path.join(claude_config_dir(), "projects")
 
 
+# Claude Code cuts a longer folder name here and appends a hash of the whole path.
+SLUG_MAX = 200
+
+
 def slug_for(path: str | os.PathLike[str]) -> str:
-    """Claude Code's project slug: every character outside [A-Za-z0-9] becomes '-'."""
-    return "".join(c if ("a" <= c <= "z" or "A" <= c <= "Z" or "0" <= c <= "9") else "-" for c in os.fspath(path))
+    """Claude Code's folder name under `projects/` for `path`, the same for its transcripts and
+    its auto-memory folder (2.1.332, read from the client, docs/claude-client-records.md): every
+    UTF-16 code unit outside [A-Za-z0-9] becomes '-' (JavaScript's `replace(/[^a-zA-Z0-9]/g)`,
+    so a character outside the BMP becomes "--"); a name over 200 units is cut to 200 and
+    followed by '-' and the base-36 of |Java `String.hashCode`| of the unchanged path."""
+    text = os.fspath(path)
+    slug = "".join(c if c.isascii() and c.isalnum() else "--" if ord(c) > 0xFFFF else "-" for c in text)
+    if len(slug) <= SLUG_MAX:
+        return slug
+    return f"{slug[:SLUG_MAX]}-{_base36(abs(_java_hash(text)))}"
+
+
+def slug_scan_prefix(slug: str) -> str:
+    """What the folder of a path *under* the one `slug` names starts with: `slug` and '-'; for
+    a cut name, its cut part and '-' (the hash differs, and did between client builds: the
+    client's own lookup of a cut name scans for this prefix and checks the recorded cwd)."""
+    return (slug if len(slug) <= SLUG_MAX else slug[:SLUG_MAX]) + "-"
+
+
+def _java_hash(text: str) -> int:
+    """`h = h * 31 + unit`, 32-bit signed, over the UTF-16 code units (the client's `Nle`)."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    h = 0
+    for i in range(0, len(data), 2):
+        h = (h * 31 + (data[i] | data[i + 1] << 8)) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def _base36(n: int) -> str:
+    """`Number.prototype.toString(36)` of a non-negative integer."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, d = divmod(n, 36)
+        out = digits[d] + out
+        if not n:
+            return out
 
 
 def tilde(path: str | os.PathLike[str]) -> str:

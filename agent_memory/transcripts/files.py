@@ -10,7 +10,7 @@ import os
 import stat
 
 from agent_memory.gitio.refs import locate_git_dirs
-from agent_memory.model.home import claude_projects_dir, slug_for
+from agent_memory.model.home import claude_projects_dir, slug_for, slug_scan_prefix
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,9 +89,12 @@ def transcript_files(project_root: str | os.PathLike[str]) -> list[tuple[str, os
     and a symlink to /dev/zero is one endless line. stat, not lstat: a symlink to a real
     transcript is still a transcript. A slug folder whose name merely *starts* with a root's
     slug is ambiguous (`/a/proj-old` and `/a/proj/old` both slug to `-a-proj-old`), so it is
-    included only when its recorded `cwd` lies under one of the roots."""
+    included only when its recorded `cwd` lies under one of the roots. A root whose slug is
+    cut (over 200 units: model/home.py) has every folder below it, and its own folder as an
+    older client build named it, start with the cut part: settled the same way."""
     roots = repository_roots(project_root)
     slugs = {slug_for(r) for r in roots}
+    prefixes = tuple(sorted({slug_scan_prefix(s) for s in slugs}))
     base = os.path.abspath(claude_projects_dir())  # absolute paths: the ledger's keys as they are
     try:
         names = sorted(os.listdir(base))
@@ -100,7 +103,7 @@ def transcript_files(project_root: str | os.PathLike[str]) -> list[tuple[str, os
     out: list[tuple[str, os.stat_result]] = []
     for name in names:
         exact = name in slugs
-        prefixed = not exact and any(name.startswith(s + "-") for s in slugs)
+        prefixed = not exact and name.startswith(prefixes)
         if not (exact or prefixed):
             continue
         files = _folder_transcripts(os.path.join(base, name))
