@@ -107,5 +107,5 @@ if __name__ == "__main__":
     binary = Path(sys.argv[1])
     inputs = slug_inputs()
     print(json.dumps({"client": sys.argv[2] if len(sys.argv) > 2 else "",
-                      "cases": [list(c) for c in zip(inputs, client_slugs(binary, inputs))]},
+                      "cases": [list(c) for c in zip(inputs, client_slugs(binary, inputs), strict=True)]},
                      ensure_ascii=True, indent=0))

@@ -1,0 +1,106 @@
+"""A repository at a long path, through the real client: Claude Code names its folder under
+`projects/` with a cut name and a hash past 200 UTF-16 units (docs/claude-client-records.md),
+and agent-memory must find that folder — its transcripts (`capture --all`, the SessionEnd
+hook) and its auto-memory folder alike.
+
+The folder name is also computed by the client's own function, cut out of the executable and
+run in Node.js (`client_code.py`); tests/fixtures/claude_slugs.json, which the unit tests
+hold `slug_for` to, is checked here to be that function's output."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .client import Client, Workspace
+from .client_code import client_slugs
+
+pytestmark = pytest.mark.claude_client
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "claude_slugs.json"
+TYPED = "Never push directly to main"
+RULE = "Deploy from the release branch, never from main."
+TOPIC = f"""---
+name: release-branch
+description: Deploys go out from the release branch only
+metadata:
+  type: feedback
+---
+
+{RULE}
+"""
+INDEX = "- [Release branch](release-branch.md) — deploys go out from release\n"
+
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A repository whose path is well over 200 characters (each name short: the OS limits a
+    name, not the path), with one character outside the BMP in it."""
+    path = tmp_path.joinpath(*(f"nested-level-{i:02d}" for i in range(14)), "proj-😀-deep")
+    path.mkdir(parents=True)
+    assert len(str(path.resolve())) > 220
+    _git(path, "init", "-q", "-b", "main")
+    (path / "README.md").write_text("# proj\n")
+    _git(path, "add", "README.md")
+    _git(path, "commit", "-q", "-m", "initial")
+    return path.resolve()
+
+
+@needs_node
+def test_the_slug_fixture_is_the_clients_own_output(claude_client: Client) -> None:
+    cases = json.loads(FIXTURE.read_text("utf-8"))["cases"]
+    paths = [path for path, _ in cases]
+    assert client_slugs(claude_client.binary, paths) == [slug for _, slug in cases]
+
+
+@needs_node
+def test_a_repository_at_a_long_path_is_found_where_the_client_files_it(
+    bare_workspace: Workspace, claude_client: Client
+) -> None:
+    ws = bare_workspace
+    [slug] = client_slugs(claude_client.binary, [str(ws.repo)])
+    assert len(slug) > 200 and not slug.endswith("-deep")  # cut, and the hash appended
+
+    # Before `init`: no hooks, so only `capture --all` can find this session.
+    before = ws.run(TYPED)
+    assert before.transcript.parent.name == slug
+    assert before.transcript.parent.parent == ws.config_dir / "projects"
+    init = ws.git_memory_json("init", "--yes")
+    assert init["transcripts_not_captured"] == 1, init
+    backfill = ws.git_memory_json("capture", "--all")
+    assert backfill["new"] == 1 and backfill["failed"] == 0, backfill
+    [typed] = ws.atoms()
+    assert typed["source"].startswith(f"~/.claude/projects/{slug}/{before.session_id}.jsonl#L")
+
+    # With the hooks: the model writes an auto-memory note into the folder the client names
+    # (the same cut name), and the SessionEnd capture reads it from there.
+    folder = ws.config_dir / "projects" / slug / "memory"
+    topic, index = folder / "release-branch.md", folder / "MEMORY.md"
+    script = {"steps": [
+        {"when": {"nth_with_tools": 1},
+         "content": [{"type": "tool_use", "name": "Write", "input": {"file_path": str(topic), "content": TOPIC}}]},
+        {"when": {"nth_with_tools": 2},
+         "content": [{"type": "tool_use", "name": "Write", "input": {"file_path": str(index), "content": INDEX}}]},
+        {"when": {"nth_with_tools": 3}, "content": [{"type": "text", "text": "Noted."}]},
+    ]}  # fmt: skip
+    with ws.scripted(script):
+        hooked = ws.run("Please keep a note about how we ship.")
+    ws.wait_for_captures()
+    assert hooked.transcript.parent.name == slug
+    assert topic.is_file(), "the client did not write where its own function says"
+    [memory] = [a for a in ws.atoms() if a.get("origin") == "auto-memory"]
+    assert memory["sessions"] == [hooked.session_id]
+    assert memory["source"].startswith(f"~/.claude/projects/{slug}/{hooked.session_id}.jsonl#L")
+    again = ws.git_memory_json("capture", "--all")
+    assert (again["new"], again["merged"], again["failed"]) == (0, 0, 0), again
+    assert ws.errors_log() == []
