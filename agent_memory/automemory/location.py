@@ -155,7 +155,9 @@ def resolve_auto_memory_dir(
 
     base_env = os.environ.get(REMOTE_BASE_ENV)
     base = Path(base_env) if base_env else paths.claude_dir()
-    slug = paths.slug_for(unicodedata.normalize("NFC", str(canonical_root(repo_root))))
+    # The path as the OS gives it, not NFC: the client slugs the raw string (a decomposed "é"
+    # is "e-", a composed one "-") and only normalizes the finished, ASCII-slugged path.
+    slug = paths.slug_for(canonical_root(repo_root))
     return AutoMemoryLocation(base / "projects" / slug / "memory", "default", tuple(notes))
 
 
@@ -177,5 +179,5 @@ def memory_slug(folder: Path, repo_root: Path | None = None) -> str:
     if folder.name == "memory" and folder.parent.parent.name == "projects":
         return folder.parent.name
     if repo_root is not None:
-        return paths.slug_for(unicodedata.normalize("NFC", str(canonical_root(repo_root))))
+        return paths.slug_for(canonical_root(repo_root))
     return paths.slug_for(str(folder.parent))

@@ -1,7 +1,8 @@
-"""A repository at a long path, through the real client: Claude Code names its folder under
-`projects/` with a cut name and a hash past 200 UTF-16 units (docs/claude-client-records.md),
-and agent-memory must find that folder — its transcripts (`capture --all`, the SessionEnd
-hook) and its auto-memory folder alike.
+"""A repository at a long path, or at a path with a decomposed accent, through the real client:
+Claude Code names its folder under `projects/` with a cut name and a hash past 200 UTF-16
+units, from the path as the OS gives it (docs/claude-client-records.md), and agent-memory must
+find that folder — its transcripts (`capture --all`, the SessionEnd hook) and its auto-memory
+folder alike.
 
 The folder name is also computed by the client's own function, cut out of the executable and
 run in Node.js (`client_code.py`); tests/fixtures/claude_slugs.json, which the unit tests
@@ -42,13 +43,16 @@ def _git(repo: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True)
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
+@pytest.fixture(params=["long", "decomposed"])
+def repo(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     """A repository whose path is well over 200 characters (each name short: the OS limits a
-    name, not the path), with one character outside the BMP in it."""
-    path = tmp_path.joinpath(*(f"nested-level-{i:02d}" for i in range(14)), "proj-😀-deep")
+    name, not the path) with a character outside the BMP in it; or one whose name holds a
+    decomposed "é" (NFD, as macOS HFS+ stores names), which the client slugs unnormalized."""
+    if request.param == "long":
+        path = tmp_path.joinpath(*(f"nested-level-{i:02d}" for i in range(14)), "proj-😀-deep")
+    else:
+        path = tmp_path / "cafe\u0301"
     path.mkdir(parents=True)
-    assert len(str(path.resolve())) > 220
     _git(path, "init", "-q", "-b", "main")
     (path / "README.md").write_text("# proj\n")
     _git(path, "add", "README.md")
@@ -64,12 +68,15 @@ def test_the_slug_fixture_is_the_clients_own_output(claude_client: Client) -> No
 
 
 @needs_node
-def test_a_repository_at_a_long_path_is_found_where_the_client_files_it(
+def test_a_repository_is_found_where_the_client_files_it(
     bare_workspace: Workspace, claude_client: Client
 ) -> None:
     ws = bare_workspace
     [slug] = client_slugs(claude_client.binary, [str(ws.repo)])
-    assert len(slug) > 200 and not slug.endswith("-deep")  # cut, and the hash appended
+    if ws.repo.name.endswith("-deep"):
+        assert len(ws.repo.as_posix()) > 220 and len(slug) > 200 and not slug.endswith("-deep")
+    else:
+        assert slug.endswith("-cafe-")  # "e" and the combining accent: not NFC's "caf-"
 
     # Before `init`: no hooks, so only `capture --all` can find this session.
     before = ws.run(TYPED)
