@@ -44,8 +44,8 @@ def slug_for(path: str | os.PathLike[str]) -> str:
 
 def slug_scan_prefix(slug: str) -> str:
     """What the folder of a path *under* the one `slug` names starts with: `slug` and '-'; for
-    a cut name, its cut part and '-' (the hash differs, and did between client builds: the
-    client's own lookup of a cut name scans for this prefix and checks the recorded cwd)."""
+    a cut name, its cut part and '-' (the hash differs; the client's own lookup of a cut name
+    also scans for this prefix and checks the recorded cwd, not trusting the hash alone)."""
     return (slug if len(slug) <= SLUG_MAX else slug[:SLUG_MAX]) + "-"
 
 
