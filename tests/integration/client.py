@@ -101,7 +101,9 @@ def cache_root() -> Path:
 
 
 def slug_for(path: Path | str) -> str:
-    """Claude Code's project directory name: every character outside [A-Za-z0-9] becomes '-'."""
+    """Claude Code's project directory name for a short ASCII path: every character outside
+    [A-Za-z0-9] becomes '-'. Past 200 characters the client cuts the name and appends a hash,
+    and it counts UTF-16 units: use `client_code.client_slugs`, the client's own function."""
     return re.sub(r"[^A-Za-z0-9]", "-", str(path))
 
 

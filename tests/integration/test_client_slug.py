@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,18 @@ def repo(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     return path.resolve()
 
 
+@pytest.fixture
+def ws(claude_client: Client, repo: Path, isolated_env: Path, tmp_path: Path,
+       request: pytest.FixtureRequest) -> Iterator[Workspace]:
+    """`bare_workspace` without recording: fixtures are recorded under neutral paths, and a
+    cut name has no neutral form (its hash is of the machine's path)."""
+    workspace = Workspace(claude_client, repo, isolated_env, tmp_path / "tmp", request.node.name)
+    try:
+        yield workspace
+    finally:
+        workspace.wait_for_captures()
+
+
 @needs_node
 def test_the_slug_fixture_is_the_clients_own_output(claude_client: Client) -> None:
     cases = json.loads(FIXTURE.read_text("utf-8"))["cases"]
@@ -68,10 +81,7 @@ def test_the_slug_fixture_is_the_clients_own_output(claude_client: Client) -> No
 
 
 @needs_node
-def test_a_repository_is_found_where_the_client_files_it(
-    bare_workspace: Workspace, claude_client: Client
-) -> None:
-    ws = bare_workspace
+def test_a_repository_is_found_where_the_client_files_it(ws: Workspace, claude_client: Client) -> None:
     [slug] = client_slugs(claude_client.binary, [str(ws.repo)])
     if ws.repo.name.endswith("-deep"):
         assert len(ws.repo.as_posix()) > 220 and len(slug) > 200 and not slug.endswith("-deep")
