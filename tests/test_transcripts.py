@@ -429,6 +429,32 @@ def test_find_transcripts_covers_root_subdirs_worktrees_and_subagents(
     assert find_transcripts(tmp_path / "no-such-dir") == []
 
 
+def test_find_transcripts_of_a_repository_whose_slug_is_cut(tmp_path: Path) -> None:
+    """Past 200 units the client cuts the folder name and appends a hash of the whole path
+    (tests/test_slug.py): the repository's own folder is found by its exact name; a folder of a
+    directory below it, or one hashed otherwise, by the cut part when its recorded cwd is ours."""
+    repo = tmp_path.joinpath(*(f"nested-level-{i:02d}" for i in range(16)), "proj")
+    repo.mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    sibling = Path(str(repo) + "-old")
+    sibling.mkdir()
+    projects = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects"
+    own = slug_for(repo)
+    assert len(own) > 200
+
+    def put(folder_name: str, name: str, cwd: Path) -> Path:
+        return _write(projects / folder_name / name, [_user("hello", cwd=str(cwd))])
+
+    expected = [
+        put(own, "a.jsonl", repo),
+        put(slug_for(repo / "sub"), "b.jsonl", repo / "sub"),
+        put(own[:200] + "-otherhash", "c.jsonl", repo),
+    ]
+    put(slug_for(sibling), "d.jsonl", sibling)  # the same 200 units, another repository
+    assert slug_for(sibling)[:200] == own[:200]
+    assert sorted(find_transcripts(repo)) == sorted(expected)
+
+
 def test_prompts_typed_while_the_agent_works_are_statements(tmp_path: Path) -> None:
     """2.1.x folds a prompt typed mid-turn into an `attachment` (queued_command) with no user row;
     only one marked `origin.kind == "human"` is the user's; every other attachment is hook or
