@@ -200,3 +200,43 @@ def test_the_dry_run_names_the_sessions_that_wrote_it_and_writes_nothing(remembe
     [atom] = gm_json(repo, "extract", "--auto-memory")["atoms"]
     assert atom["sessions"] == ["s-one", "s-three", "s-two"] and atom["source"].endswith("/s-three.jsonl#L1")
     assert (sorted(p.name for p in state.iterdir()) if state.is_dir() else []) == before
+
+
+@pytest.mark.parametrize("stamp", [None, "4e1f7a20-9b3c-4d8e-a5f6-0c2b7d9e1a34"])
+def test_a_memory_seen_in_its_file_first_then_in_the_transcript_that_wrote_it_is_one_observation(
+        guarded: Path, stamp: str | None) -> None:  # fmt: skip
+    """One write of one memory is one observation, whichever was seen first. A capture that
+    finds the file before the transcript writing it (the session still running, its transcript
+    elsewhere) stores the folder's copy under a stand-in session (`memory-<name>`, or the
+    file's originSessionId at line 0); once the transcript is here, the write it shows is
+    that same observation, not a second session (or a second line) on top of the stand-in.
+    What else the store holds of the atom (here: the user typing it) is kept."""
+    folder = resolve_auto_memory_dir(guarded).path
+    folder.mkdir(parents=True)
+    target = folder / "feedback_migrations.md"
+    session = stamp or "s-one"
+    text = topic("Migrations run before tests", RULE, session=stamp, why=WHY, how=HOW)
+    target.write_text(text, "utf-8")
+    write_session(guarded, "typed-1", "2026-11-01", [{"user": RULE}])
+    _capture_folder(guarded)
+    first = _claude_atom(guarded)
+    assert len(first["sessions"]) == 2 and "typed-1" in first["sessions"], first["sessions"]
+    # The transcript of the session that wrote it arrives; the folder is read again.
+    save(folder.parent / f"{session}.jsonl",
+         [prompt(session, "2026-11-02T09:00:00Z", "why did CI fail?", cwd=str(guarded)),
+          *write(session, "2026-11-02T09:00:05Z", target, text, call_id="t1", cwd=str(guarded))])
+    os.utime(target, ns=(target.stat().st_atime_ns, target.stat().st_mtime_ns + 10**9))
+    _capture_folder(guarded)
+    atom = _claude_atom(guarded)
+    assert atom["sessions"] == sorted([session, "typed-1"]), atom["sessions"]
+    assert atom["observations"] == 2, atom
+    assert atom["source"].endswith(f"/{session}.jsonl#L2") or atom["first_source"].endswith(f"/{session}.jsonl#L2")
+    sources = [e["source"] for e in atom["evidence"]]
+    assert not any(s.endswith((".md#L8", ".jsonl#L0")) or "/memory/" in s for s in sources), sources
+    assert any(not e["rule"].startswith("auto_memory") for e in atom["evidence"])  # the typed sighting kept
+    assert gm_json(guarded, "validate")["ok"]
+    # Captured again, nothing changes.
+    tip = git(guarded, "rev-parse", "memory/atoms")
+    os.utime(target, ns=(target.stat().st_atime_ns, target.stat().st_mtime_ns + 10**9))
+    _capture_folder(guarded)
+    assert git(guarded, "rev-parse", "memory/atoms") == tip

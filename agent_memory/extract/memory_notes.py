@@ -29,10 +29,10 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from agent_memory.automemory.notes import MemoryNote, Skipped, read_folder
 from agent_memory.automemory.writes import MemoryWrite, writes_by_file
@@ -280,6 +280,54 @@ def _memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: 
     return atoms, file_only
 
 
+# The forms a file-only sighting's pointer takes (`fallback_sightings`): the memory file's own
+# line, or line 0 of the transcript its `originSessionId` names. A transcript line is never 0.
+_STAND_IN = re.compile(r"(?:\.md#L[0-9]+|\.jsonl#L0)$")
+
+
+def is_stand_in(item: Mapping[str, Any]) -> bool:
+    """Whether an evidence item is the folder's copy of a memory (`fallback_sightings`): no
+    transcript showed its write when it was read."""
+    return str(item.get("rule") or "").startswith(RULE_FAMILY) and bool(_STAND_IN.search(str(item.get("source") or "")))
+
+
+def without_stand_ins(stored: Atom, seen: Atom) -> Atom:
+    """`stored` less its file-only sightings, now that `seen` (a transcript showing the claim
+    written) is here: the folder's copy was read before the write's transcript, and the two
+    are one write, one observation — as when both are read at once (`_memory_atoms`: a copy
+    counts only for a claim no transcript shows written). Only the stand-in's evidence and
+    its session leave (a stamped session only when nothing else of the atom may be in it);
+    every other sighting, the review, the flags and the labels stay."""
+    evidence = [dict(e) for e in stored.get("evidence") or [] if isinstance(e, dict)]
+    gone = [e for e in evidence if is_stand_in(e)]
+    if not gone:
+        return stored
+    kept = [e for e in evidence if not is_stand_in(e)]
+    omitted = list(stored.get("evidence_omitted") or [])
+    still = {e.get("session") for e in kept}
+    dropped = {str(e.get("session")) for e in gone if e.get("session") not in still
+               and (str(e.get("session")).startswith("memory") or not omitted)}  # fmt: skip
+    out = cast("Atom", dict(stored))
+    out["sessions"] = sorted(set(stored["sessions"]) - dropped)
+    if kept:
+        out["evidence"] = kept
+    else:
+        out.pop("evidence", None)
+    out["observations"] = max(int(stored["observations"]) - len(gone), len(kept) + len(omitted))
+    # A first or latest sighting that was the copy is now the earliest or latest one left (the
+    # kept evidence holds both ends: atom.select_evidence), else the transcript's.
+    order = sorted(kept, key=lambda e: (str(e.get("at", "")), str(e["source"])))
+    first = (str(order[0]["at"]), str(order[0]["source"])) if order else (seen["first_seen"], seen["first_source"])
+    latest = (str(order[-1]["at"]), str(order[-1]["source"])) if order else (seen["last_seen"], seen["source"])
+    if any(stored["first_source"] == e["source"] for e in gone):
+        out["first_seen"], out["first_source"] = first
+    if any(stored["source"] == e["source"] for e in gone):
+        out["last_seen"], out["source"] = latest
+    if not out["sessions"]:  # the copy was all there was: the transcript's sighting is the atom's
+        out["sessions"] = sorted(seen["sessions"])
+    return out
+
+
 @dataclass
 class FolderExtract:
     """A folder read: its candidates, and every topic file that is not one, with why."""
@@ -340,5 +388,5 @@ def transcript_sighting(transcript: str | os.PathLike[str], line: int, session: 
     return Sighting(session, canonical_pointer(transcript, line), at, path)
 
 
-__all__ = ["ORIGIN", "FolderExtract", "Sighting", "claim_for", "extract_folder", "write_sightings", "fallback_sightings", "kind_for", "memory_atom", "stamped_session",
+__all__ = ["ORIGIN", "FolderExtract", "is_stand_in", "without_stand_ins", "Sighting", "claim_for", "extract_folder", "write_sightings", "fallback_sightings", "kind_for", "memory_atom", "stamped_session",
            "memory_atoms", "memory_pointer", "shown_name", "transcript_sighting"]  # fmt: skip

@@ -15,6 +15,7 @@ transcripts behind it are read again only when they changed (the writes cache).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from agent_memory.automemory.location import memory_slug
 from agent_memory.automemory.notes import Skipped
 from agent_memory.automemory.quick import LEDGER_KIND, folder_key, project_folder, signature
 from agent_memory.automemory.writes import WriteIndex
-from agent_memory.extract.memory_notes import FolderExtract, extract_folder
+from agent_memory.extract.memory_notes import FolderExtract, extract_folder, without_stand_ins
 from agent_memory.extract.pipeline import safe_project
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom
@@ -77,7 +78,8 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     extracted = extract_folder(folder, safe_project(project), slug, writes)
     for problem in extracted.problems:
         log_error(f"auto-memory: {problem}", root)
-    result = capture_atoms(store, _news(store, extracted), None, f"~/.claude/projects/{slug}/memory", limits)
+    result = capture_atoms(store, _news(store, extracted), None, f"~/.claude/projects/{slug}/memory", limits,
+                           supersede=_superseding(extracted))  # fmt: skip
     index.save()
     if not result.unreadable:  # else read again: a held-back observation waits for its record
         ledger.record(Entry(LEDGER_KIND, key, state))
@@ -96,6 +98,20 @@ def _news(store: L1Store, extracted: FolderExtract) -> list[Atom]:
     stored = store.snapshot().atoms
     return [atom for atom in extracted.atoms
             if atom["id"] not in extracted.file_only or not is_claude_memory(stored.get(atom["id"]))]  # fmt: skip
+
+
+def _superseding(extracted: FolderExtract) -> Callable[[Atom, Atom], Atom]:
+    """The stored record a transcript-shown observation merges into: without the folder's copy
+    of the claim an earlier capture stored when no transcript showed its write. Read first,
+    the copy stood in for that write (a session `memory-<name>`, or the stamped one at line
+    0); joined with the write it is still one observation, as when both are read at once."""
+
+    def supersede(stored: Atom, seen: Atom) -> Atom:
+        if seen["id"] in extracted.file_only or not is_claude_memory(seen):
+            return stored
+        return without_stand_ins(stored, seen)
+
+    return supersede
 
 
 __all__ = ["FolderCapture", "capture_auto_memory"]

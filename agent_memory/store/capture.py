@@ -94,9 +94,13 @@ class Limits:
 
 
 def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None, source: str | None,
-                  limits: Limits | bool = False) -> CaptureResult:  # fmt: skip
+                  limits: Limits | bool = False,
+                  supersede: Callable[[Atom, Atom], Atom] | None = None) -> CaptureResult:  # fmt: skip
     """Merge `incoming` (plus anything waiting in the retry queue) into the store, as one
-    commit; with `limits`, caps and expiry are applied in that same commit."""
+    commit; with `limits`, caps and expiry are applied in that same commit. `supersede`
+    (stored, observation) gives the stored record an observation of `incoming` is merged
+    into: what the observation makes obsolete of it left out (store/auto_memory.py: the
+    folder's copy of a memory whose write a transcript now shows), read in the transaction."""
     queue_paths, queued = store.queued()
     result = CaptureResult(commit=None)
     rules = Limits() if limits is True else limits or None
@@ -129,12 +133,15 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
             if current is None and _evicted_since(snap, obs):
                 result.evicted_before.append(ident)
                 continue
+            stored = current
+            if current is not None and supersede is not None and any(obs is o for o in incoming):
+                current = supersede(current, obs)
             # merge(obs, obs) bounds a new atom's evidence like any merged one (atom.select_evidence).
             combined = merge(current, obs) if current else merge(obs, obs)
             if current is None and is_expired(combined, now):
                 result.expired_on_arrival.append(ident)
                 continue
-            if current is not None and combined == current:
+            if stored is not None and combined == stored:
                 continue
             writes[ident] = combined
         if not writes:
