@@ -211,7 +211,7 @@ def test_extract_auto_memory_is_a_dry_run_of_the_project_folder(repo: Path, isol
     proc = _gm(repo, "extract", "--auto-memory", "--output", "json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert set(data) == {"atoms", "skipped"}
+    assert set(data) == {"atoms", "skipped", "problems"} and data["problems"] == []
     assert {s["file"] for s in data["skipped"]} == {"empty.md", "notes.txt", "scratch.md", "template_profile.md"}
     assert all(a["project"] == "proj" and a["origin"] == "auto-memory" for a in data["atoms"])
     assert len(data["atoms"]) == 9
@@ -340,3 +340,48 @@ def _dt_stamp(text: str) -> float:
     import datetime as dt
 
     return dt.datetime.fromisoformat(text).replace(tzinfo=dt.timezone.utc).timestamp()
+
+
+def test_a_folder_read_short_of_its_end_says_so(repo: Path, isolated_env: Path) -> None:
+    """The walk stops past `MAX_DEPTH` folders (and `MAX_FILES` entries) and says why; the
+    files past the bound are neither notes nor skips. `extract --auto-memory` printed "N
+    memories" as if that were the folder, and capture's report said nothing (one errors.log
+    line only): a partial read looked whole. Both now say where the read stopped and why."""
+    from agent_memory.automemory.walk import MAX_DEPTH
+    from agent_memory.model.paths import slug_for
+
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    folder = isolated_env / ".claude" / "projects" / slug_for(str(repo.resolve())) / "memory"
+    deep = folder / "/".join(f"d{n}" for n in range(MAX_DEPTH + 1))
+    deep.mkdir(parents=True)
+    shutil.copy(FOLDER / "feedback_no_force_push.md", folder / "feedback_no_force_push.md")
+    shutil.copy(FOLDER / "project_billing_freeze.md", deep / "project_billing_freeze.md")
+    data = json.loads(_gm(repo, "extract", "--auto-memory", "--output", "json").stdout)
+    assert len(data["atoms"]) == 1
+    [problem] = data["problems"]
+    assert f"more than {MAX_DEPTH} levels deep not read" in problem, problem
+    text = _gm(repo, "extract", "--auto-memory").stdout
+    assert "not read in full" in text and f"more than {MAX_DEPTH} levels deep not read" in text, text
+    done = json.loads(gm(repo, "capture", "--all", "--no-stage", "--output", "json").stdout)["auto_memory"]
+    assert done["problems"] == [problem], done
+    touched = folder / "feedback_no_force_push.md"
+    touched.write_text(touched.read_text() + "\n")
+    text = gm(repo, "capture", "--all", "--no-stage").stdout
+    assert "not read in full" in text and f"more than {MAX_DEPTH} levels deep not read" in text, text
+
+
+def test_capture_says_a_linked_folder_was_not_read(repo: Path, isolated_env: Path, tmp_path: Path) -> None:
+    """capture --all over a memory folder that is a symlink logged one errors.log line and
+    printed nothing about the folder: its JSON said `"read": "symlink"`, its text nothing."""
+    from agent_memory.model.paths import slug_for
+
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    real = tmp_path / "real-memory"
+    shutil.copytree(FOLDER, real)
+    folder = isolated_env / ".claude" / "projects" / slug_for(str(repo.resolve())) / "memory"
+    folder.parent.mkdir(parents=True)
+    folder.symlink_to(real, target_is_directory=True)
+    text = gm(repo, "capture", "--all", "--no-stage").stdout
+    assert f"{folder.parent.name}/memory is a symlink: not read" in text, text
+    done = json.loads(gm(repo, "capture", "--all", "--no-stage", "--output", "json").stdout)
+    assert done["auto_memory"] == {"folder": str(folder), "read": "symlink"}, done

@@ -467,7 +467,18 @@ def _nothing_new(args: argparse.Namespace, since: float | None) -> Report | None
     report, todo, ledger = _survey(work or common, common, since)
     if todo or _queue_waiting(common) or _folder_changed(common, work or common, ledger):
         return None
+    linked = _linked_folder(common, work or common)
+    if linked is not None:  # never read, so never "changed": said here, or never at all
+        report.auto_memory = {"folder": linked, "read": "symlink"}
     return _report(args, report, None)
+
+
+def _linked_folder(common: str | os.PathLike[str], root: str | os.PathLike[str]) -> str | None:
+    """Claude Code's own memory folder when it is a symlink (nothing is read through a link)."""
+    from agent_memory.automemory.quick import project_folder
+
+    folder = project_folder(common, root)
+    return folder if os.path.islink(folder) else None
 
 
 def _folder_changed(common: str | os.PathLike[str], root: str | os.PathLike[str], ledger: Ledger) -> bool:
@@ -605,6 +616,10 @@ def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
         out.say(f"  Claude's own memory: {count} {'memory' if count == 1 else 'memories'} in {own['folder']}, "
               f"{len(own['new'])} new, {len(own['merged'])} merged"
               + (f", {len(own['skipped'])} skipped (`git memory extract --auto-memory` says why)" if own["skipped"] else ""))
+        for problem in own.get("problems") or []:
+            out.say(f"  Claude's own memory not read in full: {problem}")
+    elif own.get("read") == "symlink":
+        out.say(f"  Claude's own memory: {own['folder']} is a symlink: not read (nothing is read through a link)")
     if report.unreadable or report.failed:
         from agent_memory.cli import colour  # it imports re: only when there is something to paint
     if report.unreadable:

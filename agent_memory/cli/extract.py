@@ -4,7 +4,8 @@ Prints the L1 atoms a transcript would yield (docs/cli.md: `{"atoms": [...], "pe
 "skipped_lines": N}`; `pending`: claims said once that the durability gate holds until they are
 said again in another session, which capture stores but nothing recalls) and writes nothing. `--auto-memory [DIR]` reads Claude Code's own auto-memory folder instead
 (DIR defaults to this project's, `automemory/location.py`): `{"atoms": [...], "skipped":
-[{"file": …, "reason": …}]}`, every topic file one candidate or one skip. Unreadable lines are skipped and counted; the exit code is 0 when anything
+[{"file": …, "reason": …}], "problems": ["…"]}`, every topic file one candidate or one skip, and
+why the walk stopped short of the folder's end (too deep, too many entries), one line each. Unreadable lines are skipped and counted; the exit code is 0 when anything
 was readable and 2 (bad input) when nothing was: a missing file, a directory, an empty file or
 one where no line parses.
 """
@@ -227,4 +228,8 @@ def run_auto_memory(args: argparse.Namespace) -> Report:
         report.say(f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {atom['memory_file']}  {atom['claim']}")
     for skip in result.skipped:
         report.say(f"skipped {skip.file}: {skip.reason}")
+    if result.problems:
+        report.say("not read in full (what lies past this was neither read nor counted above):")
+        for problem in result.problems:
+            report.say(f"  {problem}")
     return report

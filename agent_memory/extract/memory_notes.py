@@ -341,7 +341,7 @@ class FolderExtract:
     file_only: set[str] = field(default_factory=set)
 
     def to_json(self) -> dict[str, Any]:
-        return {"atoms": self.atoms, "skipped": [s.to_json() for s in self.skipped]}
+        return {"atoms": self.atoms, "skipped": [s.to_json() for s in self.skipped], "problems": list(self.problems)}
 
 
 def extract_folder(folder: Path, project: str, slug: str,

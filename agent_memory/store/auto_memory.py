@@ -46,12 +46,14 @@ class FolderCapture:
     result: CaptureResult | None = None
     memories: int = 0
     skipped: list[Skipped] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # why the walk stopped short of the folder's end
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"folder": str(self.folder), "read": self.read}
         if self.result is not None:
             out.update({"commit": self.result.commit, "new": self.result.new, "merged": self.result.merged,
-                        "memories": self.memories, "skipped": [s.to_json() for s in self.skipped]})  # fmt: skip
+                        "memories": self.memories, "skipped": [s.to_json() for s in self.skipped],
+                        "problems": list(self.problems)})  # fmt: skip
         return out
 
 
@@ -83,7 +85,7 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     index.save()
     if not result.unreadable:  # else read again: a held-back observation waits for its record
         ledger.record(Entry(LEDGER_KIND, key, state))
-    return FolderCapture(folder, "read", result, len(extracted.notes), extracted.skipped)
+    return FolderCapture(folder, "read", result, len(extracted.notes), extracted.skipped, extracted.problems)
 
 
 def _news(store: L1Store, extracted: FolderExtract) -> list[Atom]:
