@@ -66,3 +66,30 @@ def test_scan_auto_memory_bad_input(guarded: Path, tmp_path: Path) -> None:
     assert proc.returncode == 2 and "hint: pass the folder: git memory scan --auto-memory" in proc.stderr
     proc = gm(guarded, "scan", "--auto-memory", "--staged", check=False)
     assert proc.returncode == 2 and "not with --staged" in proc.stderr
+
+
+def test_status_reports_a_linked_folder_as_a_finding(guarded: Path, tmp_path: Path) -> None:
+    """scan, extract and validate --auto-memory refuse a memory folder that is a symlink (exit 2,
+    naming the link): nothing is read through a link. status counted the empty read it made
+    through the link as 0 findings, and said nothing. It now reports the link as a finding
+    (JSON `symlink: true`, `findings` ≥ 1) and says in one line where it points, exit 0."""
+    import os
+
+    real = tmp_path / "real-memory"
+    shutil.copytree(FIXTURES / "auto-memory" / "folder", real)
+    (real / "reference_api.md").write_text(f"---\ndescription: token\ntype: reference\n---\n\nUse `{TOKEN}`.\n", "utf-8")
+    folder = resolve_auto_memory_dir(guarded).path
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.symlink_to(real, target_is_directory=True)
+    assert gm(guarded, "scan", "--auto-memory", check=False).returncode == 2
+    proc = gm(guarded, "status", "--output", "json", check=False)
+    assert proc.returncode == 0, proc.stderr
+    state = json.loads(proc.stdout)["auto_memory"]
+    assert state["folder"] == str(folder) and state["symlink"] is True and state["findings"] >= 1, state
+    text = gm(guarded, "status").stdout
+    assert "is a symlink" in text and os.path.realpath(folder).split("/")[-1] in text, text
+    # A real folder says `symlink: false`.
+    folder.unlink()
+    shutil.copytree(real, folder)
+    state = json.loads(gm(guarded, "status", "--output", "json", check=False).stdout)["auto_memory"]
+    assert state["symlink"] is False and state["findings"] >= 1, state

@@ -6,7 +6,7 @@ personal data, machine paths (home directories, path-prefixed back-pointers). Th
 the guard's (`redact/guard.scan_text`); the markdown syntax rules the committed block needs
 (imports, comments, fences) are not applied — a topic file is the model's notes, not a
 rendered block. Every regular file of the folder is read (dotfiles and binary files aside); a
-symlink is a finding and is not followed. Nothing is changed: the folder is the client's.
+symlink is a finding and is not followed, the folder itself being one included. Nothing is changed: the folder is the client's.
 """
 
 from __future__ import annotations
@@ -27,9 +27,13 @@ BLOCK_ONLY_RULES = frozenset({"memory-import", "html-comment", "code-fence", "fo
 
 
 def scan_folder(folder: Path) -> list[GuardFinding]:
-    """Every finding in the folder's files, as `<folder>/<file>:<line>: <rule>`, sorted."""
+    """Every finding in the folder's files, as `<folder>/<file>:<line>: <rule>`, sorted. A
+    folder that is itself a symlink is one finding (nothing is read through it): counted as
+    an empty read, it was "no findings" in `status` for a folder `scan` refuses."""
     import stat
 
+    if folder.is_symlink():
+        return [GuardFinding(str(folder), 1, "not-a-regular-file (symlink)")]
     findings: list[GuardFinding] = []
     for rel, st in walk(folder):
         shown = str(folder / rel)

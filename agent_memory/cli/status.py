@@ -114,7 +114,8 @@ def _auto_memory(repo: git.Repo) -> dict[str, Any] | None:
         folder = resolve_auto_memory_dir(repo.workdir or repo.common_dir).path
         if not folder.is_dir():
             return None
-        return {"folder": str(folder), "findings": findings_count(folder, repo.common_dir)}
+        linked = folder.is_symlink()  # a finding: capture, scan and extract read nothing through it
+        return {"folder": str(folder), "findings": findings_count(folder, repo.common_dir), "symlink": linked}
     except OSError:
         return None
 
@@ -193,7 +194,14 @@ def _text(report: Report, data: dict[str, Any]) -> None:
             word += f" (disabled by {HOOK_ENV[event]}=0)"
         report.say(f"  hook {event}: {word}")
     folder_state = data.get("auto_memory") or {}
-    if folder_state.get("findings"):
+    if folder_state.get("symlink"):
+        import shlex
+
+        real = shlex.quote(os.path.realpath(folder_state["folder"]))
+        report.say(f"  {colour.paint('warning:', 'refused')} {CLAUDE_MEMORY} folder {folder_state['folder']} is a symlink: "
+                   "nothing is read through a link (capture, scan and extract leave it alone)")  # fmt: skip
+        report.say(f"    {colour.paint('hint:', 'hint')} to check what it points to: git memory scan --auto-memory {real}")
+    elif folder_state.get("findings"):
         report.say(f"  {colour.paint('warning:', 'refused')} {CLAUDE_MEMORY} folder has {folder_state['findings']} guard finding(s) "
               "(secrets, personal data, machine paths) — `git memory scan --auto-memory`")  # fmt: skip
     if not data["on_path"]:
