@@ -385,3 +385,46 @@ def test_capture_says_a_linked_folder_was_not_read(repo: Path, isolated_env: Pat
     assert f"{folder.parent.name}/memory is a symlink: not read" in text, text
     done = json.loads(gm(repo, "capture", "--all", "--no-stage", "--output", "json").stdout)
     assert done["auto_memory"] == {"folder": str(folder), "read": "symlink"}, done
+
+
+def test_a_memory_file_that_is_not_utf8_is_skipped_not_guessed(repo: Path, isolated_env: Path) -> None:
+    """Undecodable bytes were replaced with U+FFFD and the rule around them became a claim: a
+    lossy reading of the model's text, stored and staged as if it had written it. A transcript
+    line that is not UTF-8 is skipped (transcripts/reader.py), and so is such a memory file,
+    with its reason; its sound neighbours are read as ever."""
+    from agent_memory.model.paths import slug_for
+
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    folder = isolated_env / ".claude" / "projects" / slug_for(str(repo.resolve())) / "memory"
+    folder.mkdir(parents=True)
+    shutil.copy(FOLDER / "feedback_no_force_push.md", folder / "feedback_no_force_push.md")
+    (folder / "feedback_latin1.md").write_bytes(
+        b"---\ntype: feedback\n---\nNever deploy the caf\xe9 service on Fridays.\n")  # Latin-1, not UTF-8
+    data = json.loads(_gm(repo, "extract", "--auto-memory", "--output", "json").stdout)
+    assert "\ufffd" not in json.dumps(data, ensure_ascii=False)
+    assert {s["file"]: s["reason"] for s in data["skipped"]} == {"feedback_latin1.md": reader.NOT_UTF8}, data["skipped"]
+    assert len(data["atoms"]) == 1
+    gm(repo, "capture", "--all", "--no-stage")
+    atoms = json.loads(gm(repo, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]
+    assert len(atoms) == 1 and "\ufffd" not in json.dumps(atoms, ensure_ascii=False)
+
+
+def test_a_transcript_write_of_unencodable_text_does_not_stop_the_folder_read(tmp_path: Path) -> None:
+    """A Write whose JSON content holds a lone surrogate (`\\ud800`, valid JSON, not encodable
+    as UTF-8) raised UnicodeEncodeError in the writes reader, and the whole folder capture
+    failed. Its rule is unknown, as for a write whose result shows no text."""
+    from agent_memory.automemory.writes import FolderMatch, find_writes
+
+    folder = tmp_path / "projects" / "-p" / "memory"
+    folder.mkdir(parents=True)
+    target = folder / "feedback_x.md"
+    content = "---\\ntype: feedback\\n---\\nNever \\ud800 deploy on Fridays.\\n"
+    call = {"type": "assistant", "sessionId": "s1", "timestamp": "2026-11-02T09:00:00Z", "message": {"content": [
+        {"type": "tool_use", "id": "t1", "name": "Write", "input": {"file_path": str(target), "content": "x"}}]}}
+    answer = ('{"type": "user", "sessionId": "s1", "timestamp": "2026-11-02T09:00:01Z", "message": {"content": '
+              '[{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}, "toolUseResult": {"type": "create", '
+              f'"content": "{content}"}}}}')
+    transcript = tmp_path / "s1.jsonl"
+    transcript.write_text(json.dumps(call) + "\n" + answer + "\n", "utf-8")
+    [found] = find_writes(transcript, FolderMatch(folder))
+    assert found.file == "feedback_x.md" and found.rule is None

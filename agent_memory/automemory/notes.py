@@ -9,9 +9,10 @@ that is itself a symlink is not read at all. The walk is bounded: `MAX_DEPTH` fo
 `MAX_FILES` entries; past either it stops and says so (`FolderRead.problems`, which capture
 writes as one errors.log line) — a settings file naming `/usr` must not make a capture read it.
 
-Skip reasons (`SKIP_REASONS`): a symlink, not a regular file, not markdown, not text, too
-large, empty, and a file with no frontmatter and no rule to take, or frontmatter with neither a
-description nor a body that states something. Everything else is a note, with the rule the
+Skip reasons (`SKIP_REASONS`): a symlink, not a regular file, not markdown, not text, not
+UTF-8 (a byte that does not decode: nothing lossy becomes a claim), too large, empty, and a
+file with no frontmatter and no rule to take, or frontmatter with neither a description nor a
+body that states something. Everything else is a note, with the rule the
 body leads with, its Why / How to apply lines, and the frontmatter fields read tolerantly
 (`frontmatter.py`): `type` at top level or under `metadata:`, any value kept as written.
 """
@@ -43,12 +44,13 @@ SYMLINK = "a symlink: not followed (nothing is read from outside the folder)"
 NOT_REGULAR = "not a regular file"
 NOT_MARKDOWN = "not markdown"
 NOT_TEXT = "not text (binary content)"
+NOT_UTF8 = "not UTF-8 text (undecodable bytes): nothing of it is guessed"
 TOO_LARGE = f"larger than {MAX_BYTES // 1024} KB"
 EMPTY = "empty"
 NO_RULE = "no frontmatter and no rule to take"
 NOTHING_STATED = "frontmatter but no description or rule to take"
 TEMPLATE = "a template never filled in (placeholders only)"
-SKIP_REASONS = (SYMLINK, NOT_REGULAR, NOT_MARKDOWN, NOT_TEXT, TOO_LARGE, EMPTY, NO_RULE, NOTHING_STATED, TEMPLATE)
+SKIP_REASONS = (SYMLINK, NOT_REGULAR, NOT_MARKDOWN, NOT_TEXT, NOT_UTF8, TOO_LARGE, EMPTY, NO_RULE, NOTHING_STATED, TEMPLATE)
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,13 @@ def note_from_bytes(rel: str, raw: bytes, mtime: float = 0.0) -> MemoryNote | Sk
         return Skipped(rel, TOO_LARGE)
     if b"\0" in raw:
         return Skipped(rel, NOT_TEXT)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        # Replaced, the bytes became U+FFFD inside the rule and a lossy reading of the model's
+        # text was a claim. A transcript line that is not UTF-8 is skipped (transcripts/
+        # reader.py); a memory is one file, so the file is.
+        return Skipped(rel, NOT_UTF8)
     text = normalise_text(raw)
     if not text.strip():
         return Skipped(rel, EMPTY)
@@ -176,5 +185,5 @@ def _field_line(text: str, key: str) -> int:
     return 1
 
 
-__all__ = ["KNOWN_TYPES", "MAX_DEPTH", "MAX_FILES", "SKIP_REASONS", "FolderRead", "MemoryNote", "Skipped", "note_from_bytes",
+__all__ = ["KNOWN_TYPES", "MAX_DEPTH", "MAX_FILES", "NOT_UTF8", "SKIP_REASONS", "FolderRead", "MemoryNote", "Skipped", "note_from_bytes",
            "read_folder", "read_note", "walk"]  # fmt: skip

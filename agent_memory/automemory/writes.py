@@ -175,7 +175,11 @@ def _writes_in(handle: Iterable[bytes], transcript: str, match: FolderMatch) -> 
 def _rule_of(rel: str, text: str | None) -> str | None:
     if text is None:
         return None
-    note = note_from_bytes(rel, text.encode("utf-8"))
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (`\ud800` is valid JSON): no text to read a rule in
+        return None
+    note = note_from_bytes(rel, raw)
     return note.rule if isinstance(note, MemoryNote) else None
 
 
