@@ -107,6 +107,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     held = _held(store, rules) if rules is not None else frozenset()
     # Validated once, not on every retry of the transaction.
     problems = [atom_errors(obs) for obs in [*queued, *incoming]]
+    fresh = {id(obs) for obs in incoming}  # `supersede` judges these, never a queued record
 
     def compute(snap: Snapshot) -> Change | None:
         result.new, result.merged, result.forgotten, result.expired_on_arrival, result.invalid = [], [], [], [], []
@@ -134,7 +135,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                 result.evicted_before.append(ident)
                 continue
             stored = current
-            if current is not None and supersede is not None and any(obs is o for o in incoming):
+            if current is not None and supersede is not None and id(obs) in fresh:
                 current = supersede(current, obs)
             # merge(obs, obs) bounds a new atom's evidence like any merged one (atom.select_evidence).
             combined = merge(current, obs) if current else merge(obs, obs)
