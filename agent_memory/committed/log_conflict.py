@@ -20,7 +20,7 @@ MARKERS = ("<<<<<<<", "=======", ">>>>>>>", "|||||||")
 
 def has_markers(text: str) -> bool:
     """Whether the log still holds a conflict's marker lines (a person has not resolved it)."""
-    return any(line.startswith(MARKERS) for line in text.splitlines())
+    return any(line.startswith(MARKERS) for line in text.split("\n"))
 
 
 def marker_line(error: str) -> bool:
@@ -38,7 +38,9 @@ def union(root: Path) -> str | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    lines = list(dict.fromkeys(line for line in text.splitlines() if line.strip()))
+    # Split on "\n" only, as adopted_log.parse does: a JSON string may hold U+2028, U+2029 or
+    # U+0085 raw (a hand edit, another tool), and str.splitlines() would cut that line in two.
+    lines = list(dict.fromkeys(line.rstrip("\r") for line in text.split("\n") if line.strip()))
     return "".join(line + "\n" for line in lines)
 
 
