@@ -552,3 +552,30 @@ def test_validate_names_a_clone_set_up_under_another_name_than_its_adopted_log_r
     team.gm(bob, "init", "--yes")
     assert team.gm_json(bob, "status")["project"] == "proj"
     assert not any("adopted lines are of project" in w for w in team.gm_json(bob, "validate")["warnings"])
+
+
+def test_fix_leaves_a_log_conflict_alone_when_the_work_tree_holds_a_line_neither_side_has(team: Team) -> None:
+    """--fix resolves a log conflict from the index's stages, and wrote that over the work
+    tree's file: a line a person had added while resolving (in neither side) was dropped. Now
+    --fix leaves such a file to the person, says why, and keeps the line."""
+    bob = team.clone("bob")
+    (bob / ".gitattributes").write_text("")
+    team.git(bob, "commit", "-qam", "no attributes")
+    team.adopt_new(team.alice, "Always run pytest -x before committing.")
+    team.adopt_new(bob, "Use tabs for indentation in the Makefile.")
+    team.git(team.alice, "push", "-q")
+    assert team.git(bob, "pull", "-q", "--no-rebase", "--no-edit", check=False).returncode != 0
+    log = bob / ".memory" / "adopted.log"
+    first = next(line for line in log.read_text().split("\n") if line.startswith("{"))
+    entry = json.loads(first)
+    entry["atom"]["claim"] = "Run the linter before pushing."
+    entry["atom"]["id"] = atom_id("Run the linter before pushing.", "proj")
+    mine = json.dumps(entry, sort_keys=True, separators=(",", ":"))
+    with log.open("a") as fh:  # typed in while resolving
+        fh.write(mine + "\n")
+
+    fixed = team.gm_json(bob, "validate", "--fix", check=False)
+    assert mine in log.read_text().split("\n")  # still there
+    assert "<<<<<<<" in log.read_text()  # left to the person
+    assert not fixed["ok"] and not any("union of both sides" in f for f in fixed["fixed"])
+    assert any("neither side" in w for w in fixed["warnings"]), fixed

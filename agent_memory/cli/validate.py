@@ -243,6 +243,15 @@ def _union_log(root: Path, tier: str, log_path: Path, fixed: list[str], warnings
     merged = log_conflict.union(root)
     if merged is None:
         return False
+    try:
+        here = log_path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return False
+    extra = log_conflict.lines_of_neither_side(here, merged)
+    if extra:  # a resolution in progress: the union of the stages would drop what was added
+        warnings.append(f"{log_path}: not merged by --fix: {plural(len(extra), 'line')} in it that neither side "
+                        "of the merge has (added while resolving?) would be lost; finish it by hand")  # fmt: skip
+        return False
     overwrite(log_path, merged.encode("utf-8"))
     fixed.append(f"merged {log_path} as the union of both sides' lines (the log is append-only: every "
                  "adopted line of both is kept; commit it)")  # fmt: skip

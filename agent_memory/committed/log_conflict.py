@@ -44,6 +44,15 @@ def union(root: Path) -> str | None:
     return "".join(line + "\n" for line in lines)
 
 
+def lines_of_neither_side(worktree_text: str, merged: str) -> list[str]:
+    """The work tree's lines (markers and blank lines aside) that the union of the index's
+    stages does not hold: typed or pasted in by a person resolving the conflict. Writing the
+    union over the file would drop them."""
+    held = set(merged.split("\n"))
+    lines = (line.rstrip("\r") for line in worktree_text.split("\n"))
+    return [line for line in lines if line.strip() and not line.startswith(MARKERS) and line not in held]
+
+
 def union_attribute_missing(root: Path) -> bool:
     """Whether git would merge the log other than as a union here (no `merge=union` for it)."""
     proc = git.run_git(root, "check-attr", "-z", "merge", "--", LOG_RELPATH, check=False)
