@@ -66,10 +66,12 @@ def test_the_resolved_home_is_redacted_too(monkeypatch: pytest.MonkeyPatch, tmp_
     assert redact(f"at {link}/src")[0] == f"at {link.parent}/{GONE}/src"
 
 
-@pytest.mark.parametrize("home", ["/", "/b", "/root", "/tmp", "/home/runner", "/var/lib/jenkins", ""])
+@pytest.mark.parametrize("home", ["/", "/b", "/root", "/tmp", "/home/runner", "/var/lib/jenkins", "",
+                                  "/workspace", "/config", "/github/home"])
 def test_a_home_that_names_nobody_redacts_nothing_new(monkeypatch: pytest.MonkeyPatch, home: str) -> None:
     monkeypatch.setenv("HOME", home)
-    text = "read /b/c, /root/x, /tmp/a, /srv/x, /var/lib/jenkins/workspace and /home/runner/work"
+    text = ("read /b/c, /root/x, /tmp/a, /srv/x, /var/lib/jenkins/workspace and /home/runner/work,"
+            " /workspace/app/src, /config/settings.json, /github/home/.cache")
     assert redact(text)[0] == text
 
 

@@ -166,7 +166,8 @@ def _non_personal_user(u: str) -> bool:
 # Homes that are the same on every machine of their kind and name nobody.
 _SHARED_HOMES = frozenset(
     {"/", "/root", "/tmp", "/var/tmp", "/nonexistent", "/var/empty", "/dev/null", "/home",
-     "/Users", "/var", "/usr", "/opt", "/srv", "/var/lib", "/usr/local", "/run", "/mnt"}
+     "/Users", "/var", "/usr", "/opt", "/srv", "/var/lib", "/usr/local", "/run", "/mnt",
+     "/github/home"}  # (a GitHub Actions job container's home)
 )
 # Folder names of a layout, never the user's own part of a home.
 _LAYOUT_DIRS = frozenset(
@@ -221,6 +222,8 @@ def _home_forms(homes: list[str]) -> tuple[OwnHome, ...]:
             offsets.append(offsets[-1] + len(part) + 1)
         spans = [(o, o + len(p)) for o, p in zip(offsets, parts, strict=True)]
         span: tuple[int, int] | None = None
+        if len(parts) == 1 and parts[0] != _login_name():
+            continue  # `/workspace`, `/config`, `/app`: a container's home, the same in every copy of its image
         if _personal(parts[-1]):
             span = spans[-1]  # `/srv/users/bob`: the user name, as `/home/<u>` loses it
         else:
