@@ -16,6 +16,9 @@ import os
 import stat
 from collections.abc import Iterator
 
+# the transcript reader's refusal of a FIFO, a device or a folder: one class for both readers
+from agent_memory.transcripts.identity import NotRegularFile
+
 MAX_DEPTH = 4  # folders below the memory folder that are walked (`team/topic/…` is 2)
 MAX_FILES = 1000  # entries read from one folder, in all; the client's own index holds ~200
 # Entries of one folder listed at most: the walk sorts a folder's listing (the same first
@@ -92,10 +95,6 @@ def _listing(path: str) -> list[os.DirEntry[str]] | None:
     return sorted(listed, key=lambda e: e.name)
 
 
-class NotRegularFile(OSError):
-    """A folder entry that is not a regular file (a FIFO, a device, a folder): not read."""
-
-
 def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     """At most `limit` + 1 bytes of the regular file `path` (one more than `limit` says it is
     larger). Never through a symlink (`OSError` ELOOP, where the OS has O_NOFOLLOW) and never
@@ -106,7 +105,7 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegularFile(errno.EINVAL, "not a regular file", os.fspath(path))
+            raise NotRegularFile(f"{os.fspath(path)} is not a regular file")
         chunks: list[bytes] = []
         left = limit + 1
         while left > 0:
