@@ -286,10 +286,10 @@ def own_transcripts(repo: git.Repo, tier: str) -> Path | None:
     come from many projects."""
     if tier != "L2" or repo.workdir is None:
         return None
-    from agent_memory.model.home import slug_for
+    from agent_memory.model.home import project_folder_name
     from agent_memory.model.paths import projects_dir
 
-    return projects_dir() / slug_for(repo.workdir)
+    return projects_dir() / project_folder_name(repo.workdir)
 
 
 def adopt_item(

@@ -7,7 +7,8 @@ without climbing. How Claude Code resolves it, with sources, is in that module's
 settings source (managed policy, `--settings`, local, user; never the committed project
 settings, and never a `.claude/settings.local.json` that git tracks: a file the repository
 commits is the repository's word, not the user's, whatever its name), then `<config>/projects/<slug>/memory/` (base `CLAUDE_CODE_REMOTE_MEMORY_DIR` when
-set), `<slug>` being the canonical git root (every worktree shares one folder).
+set), `<slug>` being the canonical git root (every worktree shares one folder), or the value of
+`CLAUDE_CODE_PROJECT_DIR_NAME` where the client honours it (`model.home.memory_folder_name`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from agent_memory.gitio import state as runtime
 from agent_memory.model import paths
+from agent_memory.model.home import memory_folder_name
 
 INDEX_NAME = "MEMORY.md"
 SETTING_KEY = "autoMemoryDirectory"
@@ -156,8 +158,9 @@ def resolve_auto_memory_dir(
     base_env = os.environ.get(REMOTE_BASE_ENV)
     base = Path(base_env) if base_env else paths.claude_dir()
     # The path as the OS gives it, not NFC: the client slugs the raw string (a decomposed "é"
-    # is "e-", a composed one "-") and only normalizes the finished, ASCII-slugged path.
-    slug = paths.slug_for(canonical_root(repo_root))
+    # is "e-", a composed one "-") and only normalizes the finished, ASCII-slugged path. An
+    # honoured CLAUDE_CODE_PROJECT_DIR_NAME replaces the slug while the base is the config dir.
+    slug = memory_folder_name(canonical_root(repo_root))
     return AutoMemoryLocation(base / "projects" / slug / "memory", "default", tuple(notes))
 
 

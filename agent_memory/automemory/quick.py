@@ -16,7 +16,7 @@ import os
 import sys
 
 from agent_memory.automemory.walk import MAX_DEPTH, MAX_FILES, walk
-from agent_memory.model.home import claude_config_dir, slug_for
+from agent_memory.model.home import claude_config_dir, memory_folder_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def default_folder(common: str, work: str | None) -> str | None:
     if not root.isascii():
         return None
     base = os.environ.get(REMOTE_BASE_ENV) or claude_config_dir()
-    return os.path.join(base, "projects", slug_for(root), "memory")
+    return os.path.join(base, "projects", memory_folder_name(root), "memory")
 
 
 def folder_key(folder: str | os.PathLike[str]) -> str:

@@ -93,7 +93,9 @@ class Demo:
             "GIT_CONFIG_GLOBAL": str(root / "gitconfig"),
             "GIT_TERMINAL_PROMPT": "0",
         })
-        for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "AGENT_MEMORY_NOW"):
+        # CLAUDE_CODE_PROJECT_DIR_NAME would move the demo's project folder now that
+        # CLAUDE_CONFIG_DIR is set: the demo's transcripts are written under the path's slug.
+        for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "AGENT_MEMORY_NOW", "CLAUDE_CODE_PROJECT_DIR_NAME"):
             self.env.pop(var, None)
         bin_dir = str(Path(sys.executable).parent)
         self.env["PATH"] = bin_dir + os.pathsep + self.env.get("PATH", "")

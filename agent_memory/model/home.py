@@ -42,6 +42,53 @@ def slug_for(path: str | os.PathLike[str]) -> str:
     return f"{slug[:SLUG_MAX]}-{_base36(abs(_java_hash(text)))}"
 
 
+PROJECT_DIR_NAME_ENV = "CLAUDE_CODE_PROJECT_DIR_NAME"
+REMOTE_MEMORY_BASE_ENV = "CLAUDE_CODE_REMOTE_MEMORY_DIR"
+_NAME_UNITS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_DEVICE_NAMES = frozenset(["con", "prn", "aux", "nul", *(f"{d}{n}" for d in ("com", "lpt") for n in range(10))])
+
+
+def project_dir_name() -> str | None:
+    """`CLAUDE_CODE_PROJECT_DIR_NAME` where Claude Code 2.1.332 honours it, else None: only
+    while `CLAUDE_CONFIG_DIR` is set and not empty, and only a value of 1 to 64 units from
+    `[A-Za-z0-9_-]` that is not a Windows device name (con, prn, aux, nul, com0-9, lpt0-9, any
+    case). Any other value is ignored, as the client ignores it (no trimming, no error). Where
+    honoured it replaces the project's folder name under `projects/` outright, whatever the
+    path (docs/claude-client-records.md)."""
+    if not os.environ.get("CLAUDE_CONFIG_DIR"):
+        return None
+    name = os.environ.get(PROJECT_DIR_NAME_ENV)
+    if not name or len(name) > 64 or not _NAME_UNITS.issuperset(name) or name.lower() in _DEVICE_NAMES:
+        return None
+    return name
+
+
+def project_folder_name(path: str | os.PathLike[str]) -> str:
+    """The client's folder under `projects/` for the transcripts of a session started in
+    `path`: the honoured `CLAUDE_CODE_PROJECT_DIR_NAME`, else `slug_for(path)`."""
+    return project_dir_name() or slug_for(path)
+
+
+def memory_base_dir() -> str:
+    """The folder whose `projects/<name>/memory/` is the default auto-memory folder:
+    `CLAUDE_CODE_REMOTE_MEMORY_DIR` when set and not empty, else the config dir."""
+    return os.environ.get(REMOTE_MEMORY_BASE_ENV) or claude_config_dir()
+
+
+def memory_folder_name(root: str | os.PathLike[str]) -> str:
+    """The client's folder under `<memory base>/projects/` for the auto-memory of the
+    repository whose main work tree is `root`. The override names it only while that base is
+    the config dir itself: the client compares `CLAUDE_CODE_REMOTE_MEMORY_DIR` as given with its
+    config dir (`CLAUDE_CONFIG_DIR`, NFC) and slugs the path whenever they differ."""
+    remote = os.environ.get(REMOTE_MEMORY_BASE_ENV)
+    if remote:
+        import unicodedata
+
+        if remote != unicodedata.normalize("NFC", os.environ.get("CLAUDE_CONFIG_DIR") or ""):
+            return slug_for(root)
+    return project_folder_name(root)
+
+
 def slug_scan_prefix(slug: str) -> str:
     """What the folder of a path *under* the one `slug` names starts with: `slug` and '-'; for
     a cut name, its cut part and '-' (the hash differs; the client's own lookup of a cut name

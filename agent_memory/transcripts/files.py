@@ -10,7 +10,12 @@ import os
 import stat
 
 from agent_memory.gitio.refs import locate_git_dirs
-from agent_memory.model.home import claude_projects_dir, slug_for, slug_scan_prefix
+from agent_memory.model.home import (
+    claude_projects_dir,
+    project_dir_name,
+    slug_for,
+    slug_scan_prefix,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -91,10 +96,16 @@ def transcript_files(project_root: str | os.PathLike[str]) -> list[tuple[str, os
     slug is ambiguous (`/a/proj-old` and `/a/proj/old` both slug to `-a-proj-old`), so it is
     included only when its recorded `cwd` lies under one of the roots. A root whose slug is
     cut (over 200 units: model/home.py) has every folder below it, and its own folder as an
-    older client build named it, start with the cut part: settled the same way."""
+    older client build named it, start with the cut part: settled the same way. The folder
+    an honoured `CLAUDE_CODE_PROJECT_DIR_NAME` names is this project's too, as the client's
+    own lookup takes it beside the slug folder (it may hold any path's sessions: capture
+    still judges each by its recorded `cwd`, transcripts/owner.py)."""
     roots = repository_roots(project_root)
     slugs = {slug_for(r) for r in roots}
     prefixes = tuple(sorted({slug_scan_prefix(s) for s in slugs}))
+    named = project_dir_name()
+    if named is not None:
+        slugs.add(named)
     base = os.path.abspath(claude_projects_dir())  # absolute paths: the ledger's keys as they are
     try:
         names = sorted(os.listdir(base))

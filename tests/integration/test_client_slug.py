@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .client import Client, Workspace
+from .client import Client, Workspace, slug_for
 from .client_code import client_slugs
 
 pytestmark = pytest.mark.claude_client
@@ -118,6 +118,73 @@ def test_a_repository_is_found_where_the_client_files_it(ws: Workspace, claude_c
     [memory] = [a for a in ws.atoms() if a.get("origin") == "auto-memory"]
     assert memory["sessions"] == [hooked.session_id]
     assert memory["source"].startswith(f"~/.claude/projects/{slug}/{hooked.session_id}.jsonl#L")
+    again = ws.git_memory_json("capture", "--all")
+    assert (again["new"], again["merged"], again["failed"]) == (0, 0, 0), again
+    assert ws.errors_log() == []
+
+
+HOST_NAME = "host-proj_1"
+
+
+@pytest.fixture
+def named_ws(claude_client: Client, isolated_env: Path, tmp_path: Path,
+             request: pytest.FixtureRequest) -> Iterator[Workspace]:
+    """A plain repository whose sessions run with `CLAUDE_CODE_PROJECT_DIR_NAME` set, as a host
+    that embeds the client sets it."""
+    path = tmp_path / "proj"
+    path.mkdir()
+    _git(path, "init", "-q", "-b", "main")
+    (path / "README.md").write_text("# proj\n")
+    _git(path, "add", "README.md")
+    _git(path, "commit", "-q", "-m", "initial")
+    workspace = Workspace(claude_client, path.resolve(), isolated_env, tmp_path / "tmp", request.node.name)
+    workspace.env["CLAUDE_CODE_PROJECT_DIR_NAME"] = HOST_NAME
+    try:
+        yield workspace
+    finally:
+        workspace.wait_for_captures()
+
+
+def test_a_project_dir_name_is_honoured_where_the_client_honours_it(named_ws: Workspace) -> None:
+    """With CLAUDE_CONFIG_DIR set the client files the session, and its auto-memory folder,
+    under the name itself; agent-memory, run with the same environment, looks there. Without
+    CLAUDE_CONFIG_DIR, or with a name the client refuses, the path's slug names the folder."""
+    ws = named_ws
+    slug = slug_for(ws.repo)
+    ignored = ws.run("A prompt in a session whose name is a device name", env={"CLAUDE_CODE_PROJECT_DIR_NAME": "con"})
+    assert ignored.transcript.parent.name == slug
+    unset = dict(ws.env)
+    del unset["CLAUDE_CONFIG_DIR"]  # HOME/.claude is the same config dir
+    bare = subprocess.run([str(ws.client.binary), "-p", "--session-id", ws.new_session_id(), "hello"],
+                          cwd=ws.repo, env=unset, capture_output=True, text=True, timeout=120, check=False)
+    assert sorted(p.parent.name for p in ws.config_dir.glob("projects/*/*.jsonl")) == [slug, slug], bare.stderr[-500:]
+
+    before = ws.run(TYPED)
+    assert before.transcript.parent == ws.config_dir / "projects" / HOST_NAME
+    init = ws.git_memory_json("init", "--yes")
+    assert init["transcripts_not_captured"] == 3, init
+    backfill = ws.git_memory_json("capture", "--all")
+    assert backfill["captured"] == 3 and backfill["failed"] == 0, backfill
+    [typed] = [a for a in ws.atoms() if TYPED.casefold() in a["claim"].casefold()]
+    assert typed["source"].startswith(f"~/.claude/projects/{HOST_NAME}/{before.session_id}.jsonl#L")
+
+    folder = ws.config_dir / "projects" / HOST_NAME / "memory"
+    topic, index = folder / "release-branch.md", folder / "MEMORY.md"
+    script = {"steps": [
+        {"when": {"nth_with_tools": 1},
+         "content": [{"type": "tool_use", "name": "Write", "input": {"file_path": str(topic), "content": TOPIC}}]},
+        {"when": {"nth_with_tools": 2},
+         "content": [{"type": "tool_use", "name": "Write", "input": {"file_path": str(index), "content": INDEX}}]},
+        {"when": {"nth_with_tools": 3}, "content": [{"type": "text", "text": "Noted."}]},
+    ]}  # fmt: skip
+    with ws.scripted(script):
+        hooked = ws.run("Please keep a note about how we ship.")
+    ws.wait_for_captures()
+    assert hooked.transcript.parent.name == HOST_NAME
+    assert topic.is_file(), "the client did not write its auto-memory under the name"
+    [memory] = [a for a in ws.atoms() if a.get("origin") == "auto-memory"]
+    assert memory["sessions"] == [hooked.session_id]
+    assert memory["source"].startswith(f"~/.claude/projects/{HOST_NAME}/{hooked.session_id}.jsonl#L")
     again = ws.git_memory_json("capture", "--all")
     assert (again["new"], again["merged"], again["failed"]) == (0, 0, 0), again
     assert ws.errors_log() == []
