@@ -240,3 +240,50 @@ def test_a_memory_seen_in_its_file_first_then_in_the_transcript_that_wrote_it_is
     os.utime(target, ns=(target.stat().st_atime_ns, target.stat().st_mtime_ns + 10**9))
     _capture_folder(guarded)
     assert git(guarded, "rev-parse", "memory/atoms") == tip
+
+
+def test_the_transcript_of_a_memory_read_from_its_file_alone_is_heard_with_the_folder_unchanged(
+        guarded: Path) -> None:  # fmt: skip
+    """The folder is not read again while nothing in it changed; but a memory read from its
+    file alone (a stand-in session `memory-<name>`) waits for the transcript that wrote it, and
+    that transcript arrives without touching the folder. Its write replaces the stand-in: one
+    observation, in the transcript's session. A memory no transcript shows stays as it was, and
+    a capture after that reads nothing and writes nothing."""
+    folder = resolve_auto_memory_dir(guarded).path
+    folder.mkdir(parents=True)
+    target = folder / "feedback_migrations.md"
+    text = topic("Migrations run before tests", RULE, why=WHY, how=HOW)
+    target.write_text(text, "utf-8")
+    other = "Never commit generated protobuf files."
+    (folder / "feedback_protobuf.md").write_text(topic("Generated files", other), "utf-8")
+    first = gm_json(guarded, "capture", "--all", "--no-stage")
+    assert first["auto_memory"]["read"] == "read" and first["new"] == 2, first
+    claude = {a["claim"]: a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"] if a.get("origin") == "auto-memory"}
+    assert claude[CLAIM]["sessions"] == ["memory-feedback-migrations"], claude[CLAIM]
+    kept = claude[other.rstrip(".")]
+
+    # A session that wrote no memory: the folder is not read again for it.
+    write_session(guarded, "s-other", "2026-11-02", [{"user": "why is the build slow?"}])
+    other_session = gm_json(guarded, "capture", "--all", "--no-stage")
+    assert other_session["captured"] == 1 and other_session["auto_memory"]["read"] == "unchanged", other_session
+
+    mtime = target.stat().st_mtime_ns
+    save(folder.parent / "s-late.jsonl",
+         [prompt("s-late", "2026-11-02T09:00:00Z", "why did CI fail?", cwd=str(guarded)),
+          *write("s-late", "2026-11-02T09:00:05Z", target, text, call_id="t1", cwd=str(guarded))])
+    assert target.stat().st_mtime_ns == mtime  # the folder did not change
+    late = gm_json(guarded, "capture", "--all", "--no-stage")
+    assert late["captured"] == 1 and late["auto_memory"]["read"] == "read", late
+    claude = {a["claim"]: a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"] if a.get("origin") == "auto-memory"}
+    atom = claude[CLAIM]
+    assert atom["sessions"] == ["s-late"] and atom["observations"] == 1, atom
+    assert atom["source"].endswith("/s-late.jsonl#L2") and atom["first_source"].endswith("/s-late.jsonl#L2"), atom
+    assert not any(e["source"].endswith(".md#L8") or "/memory/" in e["source"] for e in atom["evidence"]), atom
+    assert claude[other.rstrip(".")] == kept  # no transcript shows it: untouched
+    assert gm_json(guarded, "validate")["ok"]
+
+    tip = git(guarded, "rev-parse", "memory/atoms")
+    again = gm_json(guarded, "capture", "--all", "--no-stage")
+    assert again.get("auto_memory", {}).get("read", "unchanged") == "unchanged", again  # not read
+    assert (again["new"], again["merged"], again["captured"]) == (0, 0, 0), again
+    assert git(guarded, "rev-parse", "memory/atoms") == tip

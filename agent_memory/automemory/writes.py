@@ -13,7 +13,9 @@ session and time, and the rule of the version it left (read from `toolUseResult`
 is told from one that kept it. Reading is cheap: only lines holding a `tool_use` and the
 folder's name, or the id of a pending call, are parsed. The writes found in a transcript are
 kept in `.git/agent-memory/auto-memory-writes.json` with the transcript's size and mtime, so a
-transcript is read again only when it changed.
+transcript is read again only when it changed. The same file keeps the memory files the last
+read of the folder found with no transcript showing their write (`stand_ins`): a transcript
+read afresh that shows one of them written (`fresh`) is why an unchanged folder is read again.
 """
 
 from __future__ import annotations
@@ -192,6 +194,8 @@ class WriteIndex:
         self.folder = folder
         self.match = FolderMatch(folder)
         self.entries: dict[str, dict[str, Any]] = {}
+        self.stand_ins: set[str] = set()  # files read last time with no transcript showing their write
+        self.fresh: list[MemoryWrite] = []  # the writes of the transcripts the last refresh read
         self.changed = False
         try:
             data = json.loads(self.path.read_text("utf-8"))
@@ -200,11 +204,14 @@ class WriteIndex:
         if isinstance(data, dict) and data.get("version") == _CACHE_VERSION and data.get("folder") == str(folder):
             entries = data.get("transcripts")
             self.entries = entries if isinstance(entries, dict) else {}
+            stand_ins = data.get("stand_ins")
+            self.stand_ins = {f for f in stand_ins if isinstance(f, str)} if isinstance(stand_ins, list) else set()
 
     def refresh(self, transcripts: Iterable[Path]) -> list[MemoryWrite]:
         """Every write in `transcripts` (each read again only when its size or mtime changed);
         transcripts no longer listed are forgotten."""
         out: list[MemoryWrite] = []
+        self.fresh = []
         seen = set()
         for transcript in transcripts:
             key = os.fspath(transcript.absolute())
@@ -216,11 +223,21 @@ class WriteIndex:
                 entry = {"sig": signature, "writes": [asdict(w) for w in writes]}
                 self.entries[key] = entry
                 self.changed = True
+                self.fresh.extend(writes)
             out.extend(_loaded(entry.get("writes")))
         for gone in set(self.entries) - seen:
             del self.entries[gone]
             self.changed = True
         return out
+
+    def written_stand_ins(self) -> set[str]:
+        """The stand-in files a transcript the last refresh read shows written."""
+        return self.stand_ins.intersection(w.file for w in self.fresh)
+
+    def keep_stand_ins(self, files: Iterable[str]) -> None:
+        files = set(files)
+        if files != self.stand_ins:
+            self.stand_ins, self.changed = files, True
 
     def save(self) -> None:
         """Never raises: the cache only saves reading a transcript again."""
@@ -229,7 +246,8 @@ class WriteIndex:
         try:
             state_dir(self.common_dir)
             atomic_write(self.path, json.dumps({"version": _CACHE_VERSION, "folder": str(self.folder),
-                                                "transcripts": self.entries}, ensure_ascii=False))  # fmt: skip
+                                                "transcripts": self.entries, "stand_ins": sorted(self.stand_ins)},
+                                               ensure_ascii=False))  # fmt: skip
             self.changed = False
         except Exception:  # noqa: BLE001
             return

@@ -258,8 +258,9 @@ def memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: P
 
 
 def _memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: Path | None,
-                  sightings: dict[str, list[Sighting]] | None) -> tuple[list[Atom], set[str]]:  # fmt: skip
-    """`memory_atoms`, and the ids of those only the folder's copy shows (no transcript)."""
+                  sightings: dict[str, list[Sighting]] | None) -> tuple[list[Atom], set[str], set[str]]:  # fmt: skip
+    """`memory_atoms`, the ids of those only the folder's copy shows (no transcript), and the
+    files whose copy stands in for them."""
     found: dict[str, list[Atom]] = {}
     copies: dict[str, list[MemoryNote]] = {}
     for note in sorted(notes, key=lambda n: n.file):
@@ -271,13 +272,15 @@ def _memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: 
             placeholder = Sighting("memory", memory_pointer(slug, shown_name(note.file)[0], note.rule_line),
                                    _mtime_iso(note.mtime))  # fmt: skip
             copies.setdefault(memory_atom(note, project, [placeholder])["id"], []).append(note)
-    file_only = set()
+    file_only: set[str] = set()
+    stand_in_files: set[str] = set()
     for ident, group in copies.items():
         if ident not in found:  # the folder's copy of a claim no transcript shows: one observation
             found[ident] = [memory_atom(group[0], project, fallback_sightings(group[0], slug, folder))]
             file_only.add(ident)
+            stand_in_files.update(note.file for note in group)
     atoms = sorted((merge_all(atoms) for atoms in found.values()), key=lambda a: (a["first_seen"], a["id"]))
-    return atoms, file_only
+    return atoms, file_only, stand_in_files
 
 
 # The forms a file-only sighting's pointer takes (`fallback_sightings`): the memory file's own
@@ -339,6 +342,9 @@ class FolderExtract:
     # Ids of the atoms only the folder's copy shows (no transcript shows the rule written):
     # one observation in all, across captures too (`store/auto_memory.py`).
     file_only: set[str] = field(default_factory=set)
+    # The files of those atoms: a transcript showing one of them written is news even while the
+    # folder is unchanged (`store/auto_memory.py`).
+    stand_in_files: set[str] = field(default_factory=set)
 
     def to_json(self) -> dict[str, Any]:
         return {"atoms": self.atoms, "skipped": [s.to_json() for s in self.skipped], "problems": list(self.problems)}
@@ -349,9 +355,9 @@ def extract_folder(folder: Path, project: str, slug: str,
     """Schema-valid L1 atoms from every topic file of an auto-memory folder, observed in the
     sessions `writes` show writing them (automemory/writes.py). The folder is only read."""
     read = read_folder(folder)
-    atoms, file_only = _memory_atoms(read.notes, project, slug, folder,
-                                     write_sightings(read.notes, writes or [], slug))  # fmt: skip
-    return FolderExtract(atoms, read.skipped, read.notes, read.problems, file_only)
+    atoms, file_only, stand_ins = _memory_atoms(read.notes, project, slug, folder,
+                                                write_sightings(read.notes, writes or [], slug))  # fmt: skip
+    return FolderExtract(atoms, read.skipped, read.notes, read.problems, file_only, stand_ins)
 
 
 def write_sightings(notes: Iterable[MemoryNote], writes: Sequence[MemoryWrite], slug: str) -> dict[str, list[Sighting]]:

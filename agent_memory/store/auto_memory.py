@@ -11,6 +11,13 @@ Work done once, on the ledger the transcripts use (transcripts/ledger.py, kind
 unchanged since its last capture is not read at all, so a second capture makes no commit and
 reads nothing but the folder's listing. A folder that changed is read whole (it is small); the
 transcripts behind it are read again only when they changed (the writes cache).
+
+One thing is news while the folder is unchanged: the transcript that wrote a memory last read
+from its file alone (a stand-in session), arriving later. The writes cache keeps those files;
+while there are any, an unchanged folder's capture looks for new or changed transcripts (a stat
+each, the new ones read for memory writes only) and reads the folder again when one shows such
+a file written, so its sighting replaces the stand-in. With no stand-in waiting, nothing more
+than the listing is read.
 """
 
 from __future__ import annotations
@@ -72,16 +79,21 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     key, state = folder_key(folder), signature(folder)
     if state is None:
         return FolderCapture(folder, "absent")
-    if ledger.seen(LEDGER_KIND, key, state) is not None:
-        return FolderCapture(folder, "unchanged")
+    unchanged = ledger.seen(LEDGER_KIND, key, state) is not None
     index = WriteIndex(store.repo.common_dir, folder)
+    if unchanged and not index.stand_ins:
+        return FolderCapture(folder, "unchanged")
     writes = index.refresh(find_transcripts(root))
+    if unchanged and not index.written_stand_ins():
+        index.save()  # the transcripts read meanwhile are not read again for this
+        return FolderCapture(folder, "unchanged")
     slug = memory_slug(folder, root)
     extracted = extract_folder(folder, safe_project(project), slug, writes)
     for problem in extracted.problems:
         log_error(f"auto-memory: {problem}", root)
     result = capture_atoms(store, _news(store, extracted), None, f"~/.claude/projects/{slug}/memory", limits,
                            supersede=_superseding(extracted))  # fmt: skip
+    index.keep_stand_ins(extracted.stand_in_files)
     index.save()
     if not result.unreadable:  # else read again: a held-back observation waits for its record
         ledger.record(Entry(LEDGER_KIND, key, state))
