@@ -24,7 +24,7 @@ from agent_memory.committed.install import (
     ensure_lines,
     install_git_hooks,
 )
-from agent_memory.committed.project_name import same_repository
+from agent_memory.committed.project_name import another_repository
 from agent_memory.committed.render import ensure_import, render_block
 from agent_memory.committed.templates import read_template
 from agent_memory.committed.tiers import read_inside
@@ -119,12 +119,15 @@ class GlobalRepo:
         return None
 
     def unregistered_name(self, wanted: str, project_path: Path) -> str:
-        """`wanted`, or when another repository holds it, `wanted-<6 hex of the path>`. Another
-        checkout of this same repository (a shared root commit) does not hold it against this
-        one: the two are one project, and two names would count it twice at the L3 gate."""
+        """`wanted`, or when another repository on this machine holds it, `wanted-<6 hex of the
+        path>`. Another checkout of this same repository (a shared root commit) does not hold it
+        against this one: the two are one project, and two names would count it twice at the L3
+        gate. Nor does an entry whose path is not a repository here (the project moved, or the
+        entry came from another machine): renaming would rewrite memory.project, and the
+        project's committed atoms would stop counting for it."""
         where = _portable(project_root(project_path))
         holders = [e for e in self.projects() if e.get("path") != where and str(e["name"]) == wanted]
-        if not holders or all(same_repository(project_path, expand(str(e.get("path", "")))) for e in holders):
+        if not any(another_repository(project_path, expand(str(e.get("path", "")))) for e in holders if e.get("path")):
             return wanted
         return f"{wanted}-{hashlib.sha256(where.encode()).hexdigest()[:6]}"
 

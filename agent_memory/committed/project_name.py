@@ -80,16 +80,20 @@ def remote_name(repo: git.Repo) -> str | None:
     return _usable(tail.removesuffix(".git"))
 
 
-def same_repository(one: Path, other: Path) -> bool:
-    """Two checkouts of one repository: their histories share a root commit."""
-    def roots(path: Path) -> set[str]:
-        if not path.is_dir():
-            return set()
-        proc = git.run_git(path, "rev-list", "--max-parents=0", "HEAD", check=False)
-        return set(proc.stdout.split()) if proc.returncode == 0 else set()
+def _roots(path: Path) -> set[str]:
+    if not path.is_dir():
+        return set()
+    proc = git.run_git(path, "rev-list", "--max-parents=0", "HEAD", check=False)
+    return set(proc.stdout.split()) if proc.returncode == 0 else set()
 
-    mine = roots(one)
-    return bool(mine) and bool(mine & roots(other))
+
+def another_repository(one: Path, other: Path) -> bool:
+    """`other` is a repository on this machine with a history of its own (no root commit in
+    common with `one`'s). A path that is not here — the project was moved or deleted, or the
+    entry came from another machine through the synced registry — or holds no history is no
+    evidence of another repository."""
+    theirs = _roots(other)
+    return bool(theirs) and not (_roots(one) & theirs)
 
 
 def _usable(name: str) -> str | None:

@@ -1,0 +1,72 @@
+"""The global repo's registry under stress, through the real CLI, real repositories and real
+git: projects moved after registration, entries synced from another machine, names that
+collide, entries edited by hand."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from conftest import git
+from sessions import gm, gm_json
+
+
+def home() -> Path:
+    return Path(os.environ["AGENT_MEMORY_HOME"])
+
+
+def registry() -> list[dict[str, str]]:
+    return json.loads((home() / "projects.json").read_text("utf-8"))["projects"]
+
+
+def new_repo(path: Path, text: str) -> Path:
+    path.mkdir(parents=True)
+    git(path, "init", "-q", "-b", "main")
+    (path / "README.md").write_text(text)
+    git(path, "add", "README.md")
+    git(path, "commit", "-q", "-m", "initial")
+    return path
+
+
+def test_a_project_moved_after_registration_keeps_its_name(tmp_path: Path) -> None:
+    """The old path is gone, so nothing there holds the name against the project: re-running
+    init in the new folder used to rename the project (`app-6fb022`, "'app' is taken by another
+    repository"), rewriting memory.project, so its committed atoms (project `app`) no longer
+    counted for it at the L3 gate and its new atoms got other ids."""
+    app = new_repo(tmp_path / "src" / "app", "# app\n")
+    gm(app, "init", "--yes")
+    assert git(app, "config", "memory.project").strip() == "app"
+    moved = tmp_path / "src" / "app-moved"
+    app.rename(moved)
+    out = gm(moved, "init").stdout
+    assert git(moved, "config", "memory.project").strip() == "app"
+    assert "taken" not in out
+    assert {e["name"] for e in registry()} == {"app"}
+
+
+def test_a_clone_on_a_second_machine_keeps_the_name_the_other_machine_registered(tmp_path: Path) -> None:
+    """The registry is synced between machines: an entry whose path does not exist here (the
+    other machine's checkout) cannot hold the name against this machine's clone of it."""
+    first = new_repo(tmp_path / "a" / "app", "# app\n")
+    gm(first, "init", "--yes")
+    entries = registry()
+    # as a pull from the other machine leaves it: the same project at a path absent here
+    entries[0]["path"] = str(tmp_path / "other-machine" / "app")
+    (home() / "projects.json").write_text(
+        '{"projects": [\n' + json.dumps(entries[0]) + "\n]}\n", "utf-8"
+    )
+    git(home(), "commit", "-qam", "sync")
+    clone = tmp_path / "b" / "app"
+    git(tmp_path, "clone", "-q", str(first), str(clone))
+    git(clone, "remote", "remove", "origin")  # named by its folder alone
+    gm(clone, "init")
+    assert git(clone, "config", "memory.project").strip() == "app"
+
+
+def test_an_unrelated_repository_present_here_still_gets_a_suffix(tmp_path: Path) -> None:
+    one = new_repo(tmp_path / "x" / "app", "# one\n")
+    gm(one, "init", "--yes")
+    two = new_repo(tmp_path / "y" / "app", "# two\n")
+    name = gm_json(two, "init")["project"]
+    assert name.startswith("app-") and name != "app"
