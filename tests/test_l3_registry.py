@@ -70,3 +70,21 @@ def test_an_unrelated_repository_present_here_still_gets_a_suffix(tmp_path: Path
     two = new_repo(tmp_path / "y" / "app", "# two\n")
     name = gm_json(two, "init")["project"]
     assert name.startswith("app-") and name != "app"
+
+
+def test_a_registry_entry_with_an_empty_or_relative_path_is_skipped_not_read_from_the_cwd(
+    tmp_path: Path,
+) -> None:
+    """`""` and `app` are not where any project is: they used to be looked up from the folder
+    the verb ran in, so `promote --global` read the repository you stood in a second time,
+    under the entry's name (a second "project" for the ≥ 2 projects gate)."""
+    app = new_repo(tmp_path / "work" / "app", "# app\n")
+    gm(app, "init", "--yes")
+    (app / "sub").mkdir()
+    new_repo(app / "sub" / "inner", "# inner\n")
+    entries = registry() + [{"name": "ghost", "path": ""}, {"name": "rel", "path": "sub/inner"}]
+    body = "".join(("" if i == 0 else ",") + json.dumps(e) + "\n" for i, e in enumerate(entries))
+    (home() / "projects.json").write_text('{"projects": [\n' + body + "]}\n", "utf-8")
+    skipped = {s["project"]: s for s in gm_json(app, "promote", "--global")["skipped_projects"]}
+    assert set(skipped) == {"ghost", "rel"}
+    assert all("not an absolute path" in s["reason"] for s in skipped.values())

@@ -127,7 +127,7 @@ class GlobalRepo:
         project's committed atoms would stop counting for it."""
         where = _portable(project_root(project_path))
         holders = [e for e in self.projects() if e.get("path") != where and str(e["name"]) == wanted]
-        if not any(another_repository(project_path, expand(str(e.get("path", "")))) for e in holders if e.get("path")):
+        if not any(another_repository(project_path, p) for p in map(entry_path, holders) if p is not None):
             return wanted
         return f"{wanted}-{hashlib.sha256(where.encode()).hexdigest()[:6]}"
 
@@ -231,6 +231,14 @@ def _portable(path: Path) -> str:
 
 def expand(path: str) -> Path:
     return Path(os.path.expanduser(path))
+
+
+def entry_path(entry: dict[str, Any]) -> Path | None:
+    """Where a registry entry's project is on this machine, or None when its path says nowhere:
+    empty or relative (hand-edited, or merged from elsewhere: init writes only `~/…` and
+    absolute paths), which would otherwise be looked up from whatever folder a verb runs in."""
+    path = expand(str(entry.get("path", "")))
+    return path if path.is_absolute() else None
 
 
 def identity_env(cwd: Path) -> dict[str, str]:

@@ -25,7 +25,7 @@ from typing import Any
 from agent_memory.committed import adopted_log
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
-from agent_memory.committed.global_repo import GlobalRepo, expand, require_home
+from agent_memory.committed.global_repo import GlobalRepo, entry_path, require_home
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import Atom
@@ -159,7 +159,10 @@ def read_projects(home: GlobalRepo) -> ProjectsRead:
     out = ProjectsRead()
     for entry in home.projects():
         name, where = str(entry["name"]), str(entry.get("path", ""))
-        path = expand(where)
+        path = entry_path(entry)
+        if path is None:
+            out.skipped.append({"project": name, "path": where, "reason": "not an absolute path"})
+            continue
         if not path.exists():
             out.skipped.append(
                 {"project": name, "path": where, "reason": "not found on this machine"}
