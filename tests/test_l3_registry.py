@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from conftest import git
 from sessions import gm, gm_json
 
@@ -88,3 +91,32 @@ def test_a_registry_entry_with_an_empty_or_relative_path_is_skipped_not_read_fro
     skipped = {s["project"]: s for s in gm_json(app, "promote", "--global")["skipped_projects"]}
     assert set(skipped) == {"ghost", "rel"}
     assert all("not an absolute path" in s["reason"] for s in skipped.values())
+
+
+def _init_at_once(paths: list[Path]) -> list[subprocess.CompletedProcess[str]]:
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")}
+    procs = [
+        subprocess.Popen(["git", "memory", "init"], cwd=str(p), env=env, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for p in paths
+    ]
+    return [subprocess.CompletedProcess(p.args, p.wait(), *p.communicate()) for p in procs]
+
+
+@pytest.mark.parametrize("global_repo_exists", [True, False])
+def test_projects_initialised_at_the_same_time_are_all_set_up_and_registered(
+    tmp_path: Path, global_repo_exists: bool
+) -> None:
+    """Each init read projects.json, added its line, wrote it and committed it with no lock:
+    the others' `git commit` met the global repo's index.lock and init stopped half-way (exit
+    3: registered in the work tree only, no memory/atoms, no git hooks), or an entry was lost."""
+    if global_repo_exists:
+        gm(new_repo(tmp_path / "first", "# first\n"), "init")
+    paths = [new_repo(tmp_path / f"p{i}", f"# p{i}\n") for i in range(5)]
+    results = _init_at_once(paths)
+    assert [r.returncode for r in results] == [0] * 5, [r.stderr for r in results]
+    names = {e["name"] for e in registry()}
+    assert {f"p{i}" for i in range(5)} <= names
+    assert git(home(), "status", "--porcelain").strip() == ""
+    for p in paths:
+        assert git(p, "rev-parse", "--verify", "-q", "refs/heads/memory/atoms").strip()

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from agent_memory.adoption.locks import memory_lock
 from agent_memory.cli import colour
 from agent_memory.cli.output import project_of, repo_here
 from agent_memory.cli.report import Report
@@ -102,7 +103,8 @@ def run(args: argparse.Namespace) -> Report:
             changed.append("CLAUDE.md")
     home = GlobalRepo.default()
     if home.exists() and plain(home.path, REGISTRY, shown=str(home.path / REGISTRY)):
-        name = uninstall.unregister(home, repo.workdir or repo.common_dir)
+        with memory_lock(home.repo(), what="unregister this project from the global memory repo"):
+            name = uninstall.unregister(home, repo.workdir or repo.common_dir)
         if name:
             steps["global repo"] = f"unregistered {name} from {home.path}"
     if args.purge:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from agent_memory.adoption.locks import memory_lock
 from agent_memory.cli.output import repo_here
 from agent_memory.cli.report import Report
 from agent_memory.committed import install, worktree
@@ -47,27 +48,13 @@ def run(args: argparse.Namespace) -> Report:
         except ValueError:
             pass  # bytes that are not UTF-8: refused below
         _refuse_another_name(repo, home, args.project)
-    if home.ensure():
+    if not home.exists() and home.ensure():
         steps["global repo"] = f"created {home.path}"
-    # --project, else memory.project, else one name for every clone of this repository (the one
-    # its committed adopted.log records, the remote's, the folder's: committed/project_name.py)
-    configured = git.config_get(repo.cwd, "memory.project")
-    wanted = args.project or (plain_name(configured) if configured else derived_name(repo))
-    if any("\udc80" <= ch <= "\udcff" for ch in wanted):  # argv bytes that are not UTF-8
-        raise UsageError(f"invalid project name {wanted!r}: it holds bytes that are not UTF-8 text",
-                         hint="name it in UTF-8 (a terminal with LANG=C.UTF-8), e.g. --project my-app")
-    if args.project and plain_name(wanted) != wanted:
-        raise UsageError(f"invalid project name {wanted!r}: it holds a control character, a line break or an "
-                         "invisible character", hint="use one line of plain text, e.g. --project my-app")
-    if any(ch in wanted for ch in "/\\") or not wanted.strip():
-        raise UsageError(f"invalid project name {wanted!r}", hint="use a name without slashes, e.g. --project my-app")
-    project_path = repo.workdir or repo.common_dir
-    name = home.name_for(wanted, project_path)
-    if git.config_get(repo.cwd, "memory.project") != name:
-        git.config_set(repo.cwd, "memory.project", name, text=True)
-        steps["project"] = f"{name}" + (f" ({wanted!r} is taken by another repository)" if name != wanted else "")
-    if home.register(name, project_path):
-        steps["registered"] = f"{name} in {home.path}"
+    # From the registry's read to its commit, one init (or deinit, or adopt --global) at a time:
+    # two projects set up together both read projects.json, and the second `git commit` met the
+    # first's index.lock (init stopped half-way), or one name was given to two repositories.
+    with memory_lock(home.repo(), what="register this project in the global memory repo"):
+        name = _register(args, repo, home, steps)
     if install_user_import(home):
         steps["user CLAUDE.md"] = "imports the global memory block"
 
@@ -148,6 +135,31 @@ def run(args: argparse.Namespace) -> Report:
         report.say(f"{'then' if commit_next else 'next'}: `git memory capture --all` reads the "
                    f"{plural(backlog, 'Claude Code session')} of this project so far")
     return report
+
+
+def _register(args: argparse.Namespace, repo: git.Repo, home: GlobalRepo, steps: dict[str, str]) -> str:
+    """The project's name (memory.project) and its registry entry, under the global repo's lock."""
+    home.ensure()  # an existing one brought up to date (hooks, merge rules)
+    # --project, else memory.project, else one name for every clone of this repository (the one
+    # its committed adopted.log records, the remote's, the folder's: committed/project_name.py)
+    configured = git.config_get(repo.cwd, "memory.project")
+    wanted = args.project or (plain_name(configured) if configured else derived_name(repo))
+    if any("\udc80" <= ch <= "\udcff" for ch in wanted):  # argv bytes that are not UTF-8
+        raise UsageError(f"invalid project name {wanted!r}: it holds bytes that are not UTF-8 text",
+                         hint="name it in UTF-8 (a terminal with LANG=C.UTF-8), e.g. --project my-app")
+    if args.project and plain_name(wanted) != wanted:
+        raise UsageError(f"invalid project name {wanted!r}: it holds a control character, a line break or an "
+                         "invisible character", hint="use one line of plain text, e.g. --project my-app")
+    if any(ch in wanted for ch in "/\\") or not wanted.strip():
+        raise UsageError(f"invalid project name {wanted!r}", hint="use a name without slashes, e.g. --project my-app")
+    project_path = repo.workdir or repo.common_dir
+    name = home.name_for(wanted, project_path)
+    if git.config_get(repo.cwd, "memory.project") != name:
+        git.config_set(repo.cwd, "memory.project", name, text=True)
+        steps["project"] = f"{name}" + (f" ({wanted!r} is taken by another repository)" if name != wanted else "")
+    if home.register(name, project_path):
+        steps["registered"] = f"{name} in {home.path}"
+    return name
 
 
 def _refuse_another_name(repo: git.Repo, home: GlobalRepo, wanted: str) -> None:

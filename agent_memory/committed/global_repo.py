@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,22 +65,41 @@ class GlobalRepo:
         if self.exists():
             self._refresh()
             return False
-        self.path.mkdir(parents=True, exist_ok=True)
-        git.run_git(self.path, "init", "-q")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Built aside and moved into place in one rename, so two inits creating it at once (two
+        # projects set up together) never write into one half-made repository: the one whose
+        # rename loses uses the winner's. A folder that is there and not empty is used in place.
+        if self.path.exists() and (not self.path.is_dir() or any(self.path.iterdir())):
+            self._create(self.path)
+            return True
+        aside = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.", dir=self.path.parent))
+        try:
+            GlobalRepo(aside)._create(aside)
+            try:
+                os.rename(aside, self.path)
+            except OSError:
+                if not self.exists():
+                    raise
+                self._refresh()
+                return False
+        finally:
+            shutil.rmtree(aside, ignore_errors=True)
+        return True
 
-        (self.path / MEMORY_FILE).write_text(render_block([], "L3").text, "utf-8")
-        (self.path / ".memory").mkdir(exist_ok=True)
-        (self.path / ADOPTED_LOG).write_text("", "utf-8")
-        (self.path / REGISTRY).write_text(format_registry([]), "utf-8")
-        (self.path / "README.md").write_text(README, "utf-8")
-        ensure_lines(self.path / ".gitattributes", MERGE_RULES)
-        repo = self.repo()
-        install_git_hooks(repo)
-        self.commit(
+    def _create(self, where: Path) -> None:
+        where.mkdir(parents=True, exist_ok=True)
+        git.run_git(where, "init", "-q")
+        (where / MEMORY_FILE).write_text(render_block([], "L3").text, "utf-8")
+        (where / ".memory").mkdir(exist_ok=True)
+        (where / ADOPTED_LOG).write_text("", "utf-8")
+        (where / REGISTRY).write_text(format_registry([]), "utf-8")
+        (where / "README.md").write_text(README, "utf-8")
+        ensure_lines(where / ".gitattributes", MERGE_RULES)
+        install_git_hooks(git.find_repo(where))
+        GlobalRepo(where).commit(
             [MEMORY_FILE, ADOPTED_LOG, REGISTRY, "README.md", ".gitattributes"],
             "init: create the global memory repo",
         )
-        return True
 
     def refuse_links(self, files: tuple[str, ...] = (".gitattributes", REGISTRY), outcome: str = "nothing was written") -> None:
         """RepoStateError when a file `init` writes here is a link, or on the way through one:
