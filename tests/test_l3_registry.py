@@ -120,3 +120,22 @@ def test_projects_initialised_at_the_same_time_are_all_set_up_and_registered(
     assert git(home(), "status", "--porcelain").strip() == ""
     for p in paths:
         assert git(p, "rev-parse", "--verify", "-q", "refs/heads/memory/atoms").strip()
+
+
+def test_a_relative_agent_memory_home_is_one_global_repo_not_one_inside_each_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """AGENT_MEMORY_HOME=mem was taken from the folder each command ran in: every project got a
+    global repo of its own nested in its work tree (an untracked `mem/` to commit by mistake),
+    each registry held one project so L3 could never fire, and the user's CLAUDE.md imported
+    the first project's. A relative value is now taken from the home
+    directory, like `~/mem`."""
+    monkeypatch.setenv("AGENT_MEMORY_HOME", "mem")
+    one = new_repo(tmp_path / "one", "# one\n")
+    two = new_repo(tmp_path / "two", "# two\n")
+    gm(one, "init")
+    gm(two, "init")
+    assert not (one / "mem").exists() and not (two / "mem").exists()
+    shared = Path(os.environ["HOME"]) / "mem"
+    names = {e["name"] for e in json.loads((shared / "projects.json").read_text("utf-8"))["projects"]}
+    assert names == {"one", "two"}

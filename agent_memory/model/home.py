@@ -13,10 +13,14 @@ def claude_config_dir() -> str:
 
 
 def memory_home_dir() -> str:
-    """The global (L3) memory repo: `AGENT_MEMORY_HOME` or `~/.claude/agent-memory`."""
+    """The global (L3) memory repo: `AGENT_MEMORY_HOME` or `~/.claude/agent-memory`. A relative
+    `AGENT_MEMORY_HOME` is taken from the home directory (`mem` is `~/mem`), never from the
+    folder a command or hook runs in: that made one global repo nested inside each project's
+    work tree, each registry holding one project."""
     configured = os.environ.get("AGENT_MEMORY_HOME")
     if configured:
-        return os.path.expanduser(configured)
+        path = os.path.expanduser(configured)
+        return path if os.path.isabs(path) else os.path.join(os.path.expanduser("~"), path)
     return os.path.join(os.path.expanduser("~"), ".claude", "agent-memory")
 
 
