@@ -139,3 +139,15 @@ def test_a_relative_agent_memory_home_is_one_global_repo_not_one_inside_each_pro
     shared = Path(os.environ["HOME"]) / "mem"
     names = {e["name"] for e in json.loads((shared / "projects.json").read_text("utf-8"))["projects"]}
     assert names == {"one", "two"}
+
+
+def test_a_global_repo_behind_a_link_to_an_empty_folder_is_made_there_and_the_link_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = tmp_path / "synced" / "persona"
+    real.mkdir(parents=True)
+    link = tmp_path / "persona-link"
+    link.symlink_to(real)
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(link))
+    gm(new_repo(tmp_path / "app", "# app\n"), "init")
+    assert link.is_symlink() and (real / ".git").is_dir() and (real / "projects.json").is_file()

@@ -68,8 +68,9 @@ class GlobalRepo:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # Built aside and moved into place in one rename, so two inits creating it at once (two
         # projects set up together) never write into one half-made repository: the one whose
-        # rename loses uses the winner's. A folder that is there and not empty is used in place.
-        if self.path.exists() and (not self.path.is_dir() or any(self.path.iterdir())):
+        # rename loses uses the winner's. A folder that is there and not empty, or a link (never
+        # replaced), is used in place.
+        if self.path.is_symlink() or (self.path.exists() and (not self.path.is_dir() or any(self.path.iterdir()))):
             self._create(self.path)
             return True
         aside = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.", dir=self.path.parent))
