@@ -147,6 +147,21 @@ def require_clean(repo: git.Repo, target_name: str) -> None:
     """A dirty CLAUDE.md / CLAUDE.memory.md / adopted.log stops adopt before anything is written."""
     if git.unchanged_since_head(repo, memory_paths(target_name)):
         return  # proven clean in process; otherwise `git status` decides (and names the files)
+    hidden = git.hidden_from_status(repo, memory_paths(target_name))
+    if hidden:
+        # git status cannot vouch for these: a sparse checkout without the file made adopt
+        # read it as empty and commit a log and block holding the new item alone.
+        sparse = sorted({name.split("/", 1)[0] for name, how in hidden.items() if how == "skip-worktree"})
+        assumed = sorted(name for name, how in hidden.items() if how == "assume-unchanged")
+        undo = ([f"check them out (`git sparse-checkout add {' '.join(sparse)}`)"] if sparse else []) + (
+            [f"let git see their edits (`git update-index --no-assume-unchanged -- {' '.join(assumed)}`)"]
+            if assumed else [])  # fmt: skip
+        raise RepoStateError(
+            "memory files git status does not look at: "
+            + ", ".join(f"{name} ({how})" for name, how in sorted(hidden.items()))
+            + "; nothing was changed",
+            hint=f"{' and '.join(undo)}, then run the command again",
+        )
     dirty = git.status_porcelain(repo, memory_paths(target_name))
     dirty = [d for d in dirty if not d.startswith("?? ")]
     if dirty:

@@ -1013,6 +1013,24 @@ def commit_author(repo: Repo, oid: str) -> tuple[str, str]:
     return str(commit.committer.name), str(commit.committer.email)
 
 
+def hidden_from_status(repo: Repo, paths: Iterable[str]) -> dict[str, str]:
+    """Those of `paths` whose index entry tells `git status` to look away: "skip-worktree" (a
+    sparse checkout leaves the file out of the work tree) or "assume-unchanged" (a person's
+    `git update-index --assume-unchanged`). For them a clean status proves nothing: the work
+    tree may lack the file or hold edits that status does not show."""
+    proc = run_git(repo.cwd, "ls-files", "-v", "-z", "--", *paths, check=False)
+    out = {}
+    for record in proc.stdout.split("\0"):
+        tag, _, name = record.partition(" ")
+        if not name:
+            continue
+        if tag == "S" or tag == "s":
+            out[name] = "skip-worktree"
+        elif tag.islower():
+            out[name] = "assume-unchanged"
+    return out
+
+
 def status_porcelain(repo: Repo, paths: Iterable[str]) -> list[str]:
     proc = run_git(repo.cwd, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths, check=False)
     return [item for item in proc.stdout.split("\0") if item.strip()]

@@ -1,0 +1,87 @@
+"""Adopt under git states a real user has: the memory files left out of a sparse checkout, or
+marked assume-unchanged over edits of the person's own. `git status` says nothing about such
+files, so adopt must not take its silence as "clean": it refuses (exit 3, one line naming the
+files, a `hint:` with the git command that undoes the state) before anything is written, and
+the command the hint names lets the next adopt through with every held item kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm
+from test_adopt import held, init_project, stage_claims, waiting
+
+CLAIMS = {"a": "Never push directly to main; always open a pull request.",
+          "b": "Always run the tests with pytest -x before committing."}  # fmt: skip
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return init_project(repo, monkeypatch)
+
+
+def _log_at_head(project: Path) -> list[str]:
+    return [json.loads(line)["atom"]["id"] for line in git(project, "show", "HEAD:.memory/adopted.log").splitlines()]
+
+
+def _refused(proc_err: str, code: int, *words: str) -> list[str]:
+    assert code == 3, proc_err
+    lines = proc_err.strip().splitlines()
+    assert len(lines) == 2 and lines[1].startswith("hint:"), proc_err
+    assert all(w in proc_err for w in words), proc_err
+    return lines
+
+
+@pytest.mark.parametrize("cone", [False, True])
+def test_adopt_refuses_in_a_sparse_checkout_without_the_memory_files(project: Path, cone: bool) -> None:
+    ids = stage_claims(project, CLAIMS)
+    gm(project, "adopt", "--yes", ids["a"])
+    (project / "src").mkdir()
+    (project / "src" / "x.py").write_text("x = 1\n")
+    git(project, "add", "src")
+    git(project, "commit", "-qm", "src")
+    if cone:  # cone mode keeps the top-level files: only .memory/ is left out
+        git(project, "sparse-checkout", "set", "--cone", "src")
+    else:
+        git(project, "sparse-checkout", "set", "--no-cone", "/src/")
+        assert not (project / "CLAUDE.memory.md").exists()
+    assert not (project / ".memory").exists()
+    head = git(project, "rev-parse", "HEAD")
+    for args in (["--yes", ids["b"]], ["--all"]):
+        proc = gm(project, "adopt", *args, check=False)
+        lines = _refused(proc.stderr, proc.returncode, ".memory/adopted.log (skip-worktree)", "sparse-checkout add")
+        assert git(project, "rev-parse", "HEAD") == head
+    assert _log_at_head(project) == [ids["a"]]
+    # The hint's own command, then adopt: both items held, nothing lost.
+    command = lines[1].split("`")[1]
+    git(project, *command.split()[1:])
+    gm(project, "adopt", "--yes", ids["b"])
+    assert sorted(_log_at_head(project)) == sorted(ids.values())
+    assert sorted(held(project)) == sorted(ids.values())
+    assert waiting(project) == []
+    assert gm(project, "validate", check=False).returncode == 0
+
+
+def test_adopt_and_forget_refuse_over_assume_unchanged_edits(project: Path) -> None:
+    ids = stage_claims(project, CLAIMS)
+    gm(project, "adopt", "--yes", ids["a"])
+    block = project / "CLAUDE.memory.md"
+    mine = block.read_text() + "\nmy own note, not ready to commit\n"
+    block.write_text(mine)
+    git(project, "update-index", "--assume-unchanged", "CLAUDE.memory.md")
+    head = git(project, "rev-parse", "HEAD")
+    for args in (["adopt", "--yes", ids["b"]], ["forget", ids["a"]]):
+        proc = gm(project, *args, check=False)
+        lines = _refused(proc.stderr, proc.returncode, "CLAUDE.memory.md (assume-unchanged)",
+                         "--no-assume-unchanged")  # fmt: skip
+        assert git(project, "rev-parse", "HEAD") == head
+        assert block.read_text() == mine
+    assert "my own note" not in git(project, "show", "HEAD:CLAUDE.memory.md")
+    # Undone as the hint says, the edit shows and adopt refuses as for any edit of the person's.
+    git(project, *lines[1].split("`")[1].split()[1:])
+    proc = gm(project, "adopt", "--yes", ids["b"], check=False)
+    assert proc.returncode == 3 and "uncommitted changes to memory files: CLAUDE.memory.md" in proc.stderr
+    assert block.read_text() == mine
