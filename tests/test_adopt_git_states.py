@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import git
-from sessions import gm
+from sessions import gm, gm_json
 from test_adopt import held, init_project, stage_claims, waiting
 
 CLAIMS = {"a": "Never push directly to main; always open a pull request.",
@@ -52,7 +52,7 @@ def test_adopt_refuses_in_a_sparse_checkout_without_the_memory_files(project: Pa
     head = git(project, "rev-parse", "HEAD")
     for args in (["--yes", ids["b"]], ["--all"]):
         proc = gm(project, "adopt", *args, check=False)
-        lines = _refused(proc.stderr, proc.returncode, ".memory/adopted.log (skip-worktree)", "sparse-checkout add")
+        lines = _refused(proc.stderr, proc.returncode, ".memory/adopted.log (left out of this sparse checkout)", "sparse-checkout add")
         assert git(project, "rev-parse", "HEAD") == head
     assert _log_at_head(project) == [ids["a"]]
     # The hint's own command, then adopt: both items held, nothing lost.
@@ -85,3 +85,28 @@ def test_adopt_and_forget_refuse_over_assume_unchanged_edits(project: Path) -> N
     proc = gm(project, "adopt", "--yes", ids["b"], check=False)
     assert proc.returncode == 3 and "uncommitted changes to memory files: CLAUDE.memory.md" in proc.stderr
     assert block.read_text() == mine
+
+
+def test_validate_and_status_name_a_sparse_checkout_without_the_memory_files(project: Path) -> None:
+    ids = stage_claims(project, CLAIMS)
+    gm(project, "adopt", "--yes", ids["a"])
+    (project / "src").mkdir()
+    (project / "src" / "x.py").write_text("x = 1\n")
+    git(project, "add", "src")
+    git(project, "commit", "-qm", "src")
+    git(project, "sparse-checkout", "set", "--cone", "src")
+    block = (project / "CLAUDE.memory.md").read_text()
+    for args in (["validate"], ["validate", "--fix"]):
+        proc = gm(project, *args, check=False)
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        errors = [line for line in (proc.stdout + proc.stderr).splitlines() if line.startswith("error:")]
+        # one finding, the real one — not "edited by hand?" nor "an adopt killed before its commit"
+        assert len(errors) == 1 and "left out of this sparse checkout" in errors[0], errors
+        assert "git sparse-checkout add .memory" in errors[0]
+        assert (project / "CLAUDE.memory.md").read_text() == block and not (project / ".memory").exists()
+        assert git(project, "status", "--porcelain") == ""
+    text = gm(project, "status").stdout
+    assert "left out of this sparse checkout" in text and "edited by hand" not in text
+    assert gm_json(project, "status")["L2"]["sparse_left_out"] == [".memory/adopted.log"]
+    git(project, "sparse-checkout", "add", ".memory")
+    assert gm(project, "validate", check=False).returncode == 0

@@ -147,21 +147,9 @@ def require_clean(repo: git.Repo, target_name: str) -> None:
     """A dirty CLAUDE.md / CLAUDE.memory.md / adopted.log stops adopt before anything is written."""
     if git.unchanged_since_head(repo, memory_paths(target_name)):
         return  # proven clean in process; otherwise `git status` decides (and names the files)
-    hidden = git.hidden_from_status(repo, memory_paths(target_name))
-    if hidden:
-        # git status cannot vouch for these: a sparse checkout without the file made adopt
-        # read it as empty and commit a log and block holding the new item alone.
-        sparse = sorted({name.split("/", 1)[0] for name, how in hidden.items() if how == "skip-worktree"})
-        assumed = sorted(name for name, how in hidden.items() if how == "assume-unchanged")
-        undo = ([f"check them out (`git sparse-checkout add {' '.join(sparse)}`)"] if sparse else []) + (
-            [f"let git see their edits (`git update-index --no-assume-unchanged -- {' '.join(assumed)}`)"]
-            if assumed else [])  # fmt: skip
-        raise RepoStateError(
-            "memory files git status does not look at: "
-            + ", ".join(f"{name} ({how})" for name, how in sorted(hidden.items()))
-            + "; nothing was changed",
-            hint=f"{' and '.join(undo)}, then run the command again",
-        )
+    problem = hidden_problem(repo.cwd, memory_paths(target_name))
+    if problem is not None:
+        raise problem
     dirty = git.status_porcelain(repo, memory_paths(target_name))
     dirty = [d for d in dirty if not d.startswith("?? ")]
     if dirty:
@@ -170,6 +158,30 @@ def require_clean(repo: git.Repo, target_name: str) -> None:
             f"uncommitted changes to memory files: {names}",
             hint=f"commit or stash them first (git stash push -- {names}), then adopt again",
         )
+
+
+def hidden_problem(cwd: str | Path, paths: list[str], sparse_only: bool = False) -> RepoStateError | None:
+    """Memory files `git status` does not look at (git.hidden_from_status): a clean status
+    proves nothing for them. A sparse checkout without the file made adopt read it as empty
+    and commit a log and block holding the new item alone; over an assume-unchanged file it
+    committed the person's own edits. `sparse_only`: only the files a sparse checkout left out."""
+    hidden = git.hidden_from_status(cwd, paths)
+    if sparse_only:
+        hidden = {name: how for name, how in hidden.items() if how == "skip-worktree"}
+    if not hidden:
+        return None
+    sparse = sorted({name.split("/", 1)[0] for name, how in hidden.items() if how == "skip-worktree"})
+    assumed = sorted(name for name, how in hidden.items() if how == "assume-unchanged")
+    undo = ([f"check them out (`git sparse-checkout add {' '.join(sparse)}`)"] if sparse else []) + (
+        [f"let git see their edits (`git update-index --no-assume-unchanged -- {' '.join(assumed)}`)"]
+        if assumed else [])  # fmt: skip
+    return RepoStateError(
+        "memory files git status does not look at: "
+        + ", ".join(f"{name} ({'left out of this sparse checkout' if how == 'skip-worktree' else how})"
+                    for name, how in sorted(hidden.items()))
+        + "; nothing was changed",
+        hint=f"{' and '.join(undo)}, then run the command again",
+    )
 
 
 def require_on_branch(repo: git.Repo, verb: str) -> None:

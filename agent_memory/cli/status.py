@@ -84,6 +84,10 @@ def collect(repo: git.Repo) -> dict[str, Any]:
         # A pull that stopped on a conflict in the memory files: say so, not only "edited by hand".
         conflict = merge_conflict(root, target_file(repo) if tier == "L2" else "CLAUDE.memory.md") if root else None
         data[tier]["unmerged"] = conflict[0] if conflict else []
+        # Left out of a sparse checkout: read as empty, so the counts above say nothing.
+        left_out = git.hidden_from_status(root, [tiers.LOG_RELPATH, target_file(repo) if tier == "L2"
+                                                 else "CLAUDE.memory.md"]) if root and os.path.exists(os.path.join(root, ".git")) else {}  # fmt: skip
+        data[tier]["sparse_left_out"] = sorted(p for p, how in left_out.items() if how == "skip-worktree")
     data["transcripts_not_captured"] = not_captured(repo, atoms)
     data["staged"] = [{"commit": item.commit, "atom": item.atom_id,
                        **({"origin": "auto-memory"} if is_claude_memory(item.atom) else {})} for item in waiting]
@@ -171,7 +175,11 @@ def _text(report: Report, data: dict[str, Any]) -> None:
             report.say(f"  {colour.paint('warning:', 'refused')} {tier}: an unresolved merge conflict in "
                   f"{' and '.join(data[tier]['unmerged'])} — `git memory validate --fix` re-renders the block "
                   "from .memory/adopted.log (both sides' lines), then `git add` both files and finish the merge")  # fmt: skip
-        if data[tier]["not_in_log"]:
+        if data[tier]["sparse_left_out"]:
+            report.say(f"  {colour.paint('warning:', 'refused')} {tier}: {', '.join(data[tier]['sparse_left_out'])} "
+                       "left out of this sparse checkout, so its counts are not what HEAD holds — "
+                       f"`git sparse-checkout add {' '.join(sorted({p.split('/')[0] for p in data[tier]['sparse_left_out']}))}`")  # fmt: skip
+        elif data[tier]["not_in_log"]:
             report.say(f"  {colour.paint('warning:', 'refused')} {len(data[tier]['not_in_log'])} {tier} block line(s) "
                   "without a line in .memory/adopted.log (edited by hand?) — `git memory validate` lists them")  # fmt: skip
     if data["transcripts_not_captured"]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.adoption import audit, intent
-from agent_memory.adoption.adopt import work_files
+from agent_memory.adoption.adopt import hidden_problem, work_files
 from agent_memory.adoption.locks import memory_lock_held, stale_locks
 from agent_memory.claude import automemory
 from agent_memory.cli import colour
@@ -300,6 +300,13 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
             errors += [f"{p} is not a {'regular file' if p.endswith(('.log', '.md')) else 'folder'} "
                        "(a link makes Claude read whatever it points to); replace it with the real one"
                        for p in dict.fromkeys(odd)]  # fmt: skip
+            continue
+        # Left out of a sparse checkout, a memory file reads as empty: every finding below would
+        # be about that absence (and --fix would act on it), not about the memory.
+        left_out = hidden_problem(root, [tiers.LOG_RELPATH, target], sparse_only=True)
+        if left_out is not None:
+            errors.append(f"{tier}: {left_out.message.removesuffix('; nothing was changed')} — not checked; "
+                          f"{left_out.hint}")  # fmt: skip
             continue
         errors += _converted(root, tier)
         if fix:

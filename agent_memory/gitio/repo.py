@@ -1013,12 +1013,12 @@ def commit_author(repo: Repo, oid: str) -> tuple[str, str]:
     return str(commit.committer.name), str(commit.committer.email)
 
 
-def hidden_from_status(repo: Repo, paths: Iterable[str]) -> dict[str, str]:
+def hidden_from_status(cwd: str | os.PathLike[str], paths: Iterable[str]) -> dict[str, str]:
     """Those of `paths` whose index entry tells `git status` to look away: "skip-worktree" (a
     sparse checkout leaves the file out of the work tree) or "assume-unchanged" (a person's
     `git update-index --assume-unchanged`). For them a clean status proves nothing: the work
     tree may lack the file or hold edits that status does not show."""
-    proc = run_git(repo.cwd, "ls-files", "-v", "-z", "--", *paths, check=False)
+    proc = run_git(cwd, "ls-files", "-v", "-z", "--", *paths, check=False)
     out = {}
     for record in proc.stdout.split("\0"):
         tag, _, name = record.partition(" ")
