@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json
-from test_adopt import held, init_project, stage_claims, waiting
+from test_adopt import (
+    choose,
+    finish,
+    held,
+    init_project,
+    next_item,
+    spawn_adopt,
+    stage_claims,
+    waiting,
+)
 
 CLAIMS = {"a": "Never push directly to main; always open a pull request.",
           "b": "Always run the tests with pytest -x before committing."}  # fmt: skip
@@ -110,3 +119,43 @@ def test_validate_and_status_name_a_sparse_checkout_without_the_memory_files(pro
     assert gm_json(project, "status")["L2"]["sparse_left_out"] == [".memory/adopted.log"]
     git(project, "sparse-checkout", "add", ".memory")
     assert gm(project, "validate", check=False).returncode == 0
+
+
+def _sign_with_a_missing_key(project: Path) -> None:
+    git(project, "config", "commit.gpgsign", "true")
+    git(project, "config", "user.signingkey", "0000000000000000DEADBEEF00000000DEADBEEF")
+    git(project, "config", "gpg.program", str(project / "no-such-gpg"))
+
+
+@pytest.mark.parametrize("args", [["--all"], ["--yes", "a"]])
+def test_adopt_with_a_signing_key_that_does_not_sign_says_so(project: Path, args: list[str]) -> None:
+    """commit.gpgsign=true and no working key: git makes no commit at all. Each item used to be
+    'refused' with git's error and a hint to look at its evidence (inspect --why); now the
+    batch stops at the first, exit 3, one line naming signing and a hint about git's setup."""
+    ids = stage_claims(project, CLAIMS)
+    _sign_with_a_missing_key(project)
+    head = git(project, "rev-parse", "HEAD")
+    proc = gm(project, "adopt", *[ids.get(a, a) for a in args], check=False)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 2 and "could not sign the commit" in err[0] and err[1].startswith("hint:"), proc.stderr
+    assert "inspect --why" not in proc.stdout + proc.stderr and "signingkey" in err[1]
+    assert git(project, "rev-parse", "HEAD") == head and git(project, "status", "--porcelain") == ""
+    assert sorted(waiting(project)) == sorted(ids.values())
+    git(project, "config", "commit.gpgsign", "false")
+    gm(project, "adopt", "--all")
+    assert sorted(held(project)) == sorted(ids.values())
+
+
+def test_interactive_adopt_with_a_signing_key_that_does_not_sign_stops_and_says_so(project: Path) -> None:
+    ids = stage_claims(project, CLAIMS)
+    _sign_with_a_missing_key(project)
+    head = git(project, "rev-parse", "HEAD")
+    child = spawn_adopt(project)
+    next_item(child)
+    choose(child, "adopt")
+    child.expect("could not sign the commit")
+    child.expect("hint:.*signingkey")
+    assert finish(child) == 3, child.logfile_read.text()
+    assert git(project, "rev-parse", "HEAD") == head and git(project, "status", "--porcelain") == ""
+    assert sorted(waiting(project)) == sorted(ids.values())

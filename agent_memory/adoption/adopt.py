@@ -38,7 +38,13 @@ from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import overwrite
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc, utc_day
-from agent_memory.model.errors import DiskFullError, RefMovedError, RefusedError, RepoStateError
+from agent_memory.model.errors import (
+    CommitSetupError,
+    DiskFullError,
+    RefMovedError,
+    RefusedError,
+    RepoStateError,
+)
 from agent_memory.model.paths import TranscriptIndex, resolve_pointer
 from agent_memory.model.policy import MAX_RACES
 from agent_memory.model.trailers import format_message, one_line
@@ -462,7 +468,9 @@ def commit_or_restore(
         write_files(root, before)
         _drop_empty(root, before)
         intent.end(repo)
-        if isinstance(exc, RepoStateError) and not isinstance(exc, DiskFullError):
+        # No identity, or a signing key that does not sign: git makes no commit here at all,
+        # so it is said as it is (exit 3, git's setup in the hint), not as this item's refusal.
+        if isinstance(exc, RepoStateError) and not isinstance(exc, (DiskFullError, CommitSetupError)):
             lock = index_lock_problem(repo, wait=0.0)
             if lock is not None:  # a killed git left .git/index.lock: say so plainly
                 raise RefusedError(f"{refused}: {lock.message}", hint=lock.hint) from exc

@@ -34,6 +34,7 @@ from agent_memory.model.controls import plain_name
 from agent_memory.model.errors import (
     NO_PERMISSION_TEXTS,
     PERMISSION_HINT,
+    CommitSetupError,
     CorruptObjectError,
     DiskFullError,
     RefMovedError,
@@ -1159,8 +1160,13 @@ def _commit_error(exc: Any) -> RepoStateError:
     if disk_full(raw):
         return DiskFullError("no space left on device: git commit failed, nothing was committed")
     if "tell me who you are" in raw or "empty ident" in raw or "unable to auto-detect email" in raw:
-        return RepoStateError("git has no identity to commit with",
-                              hint='set one: git config --global user.name "Your Name" && '
-                                   'git config --global user.email you@example.com')
+        return CommitSetupError("git has no identity to commit with",
+                                hint='set one: git config --global user.name "Your Name" && '
+                                     'git config --global user.email you@example.com')
+    if "failed to sign" in raw or "gpg failed" in raw:  # commit.gpgsign with a key that does not sign
+        return CommitSetupError(f"git could not sign the commit (commit.gpgsign is set): {text[:200]}",
+                                hint="make signing work (a `git commit --allow-empty -m test` shows git's "
+                                     "own error; user.signingkey, gpg.format, gpg.program), then run the "
+                                     "command again; nothing was committed")  # fmt: skip
     return RepoStateError(f"git commit failed: {text[:300] or 'unknown error'}",
                           hint="nothing was committed; fix what the hook or git reported and run the command again")

@@ -109,6 +109,12 @@ def from_object_store(exc: BaseException) -> bool:
     return type(exc) is OSError and exc.errno is None and exc.filename is None
 
 
+class CommitSetupError(RepoStateError):
+    """`git commit` cannot make any commit here, whatever it commits: no identity to commit
+    with, or commit.gpgsign set with a key that does not sign. Not one item's fault: a batch
+    stops at the first, with git's own setup named in the hint."""
+
+
 class DiskFullError(RepoStateError):
     """The file system has no room for what a command writes. The message says what was done
     and what was not; nothing half-written is left."""
