@@ -159,3 +159,29 @@ def test_interactive_adopt_with_a_signing_key_that_does_not_sign_stops_and_says_
     assert finish(child) == 3, child.logfile_read.text()
     assert git(project, "rev-parse", "HEAD") == head and git(project, "status", "--porcelain") == ""
     assert sorted(waiting(project)) == sorted(ids.values())
+
+
+def test_adopt_all_refused_by_the_persons_own_hook_says_to_fix_the_hook(project: Path, tmp_path: Path) -> None:
+    """A pre-commit hook of the person's own (in core.hooksPath, our guard chained in by init)
+    that fails: every item was refused with the hook's line and the only hint sent the person
+    to the items' evidence (`inspect --why ID`). The hint now says to fix what the hook
+    reported; nothing is committed and every item stays waiting."""
+    ids = stage_claims(project, CLAIMS)
+    hooks = tmp_path / "my-hooks"
+    hooks.mkdir()
+    (hooks / "pre-commit").write_text("#!/bin/sh\necho 'lint: trailing whitespace' >&2\nexit 1\n")
+    (hooks / "pre-commit").chmod(0o755)
+    git(project, "config", "core.hooksPath", str(hooks))
+    gm(project, "init", "--yes")
+    head = git(project, "rev-parse", "HEAD")
+    proc = gm(project, "adopt", "--all", check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.count("lint: trailing whitespace") == len(ids), proc.stdout
+    assert proc.stderr.strip().splitlines() == [
+        "hint: nothing was adopted for it (it stays waiting on memory/review); fix what the hook reported "
+        "and run git memory adopt again"], proc.stderr  # fmt: skip
+    assert git(project, "rev-parse", "HEAD") == head and git(project, "status", "--porcelain") == ""
+    assert sorted(waiting(project)) == sorted(ids.values())
+    (hooks / "pre-commit.chained-by-agent-memory").write_text("#!/bin/sh\nexit 0\n")
+    gm(project, "adopt", "--all")
+    assert sorted(held(project)) == sorted(ids.values())

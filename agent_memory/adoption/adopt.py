@@ -362,7 +362,8 @@ def adopt_item(
         change,
         message,
         refused=f"the commit for {item.atom_id} was refused",
-        hint="nothing was adopted for this item; fix what the hook reported and run adopt again",
+        hint="nothing was adopted for it (it stays waiting on memory/review); fix what the hook reported "
+             "and run git memory adopt again",
     )
 
 

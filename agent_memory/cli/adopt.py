@@ -346,8 +346,11 @@ def _apply(review: Review, chosen: list[Item], rejected: list[Item], pins: set[s
             report["already"] = sorted({*report["already"], item.atom_id})
             continue
         except RefusedError as exc:
+            # Its commit was refused (a hook of the person's, a stale lock): the way out is
+            # what the refusal says, not the item's evidence.
             report["refused"][item.atom_id] = exc.message
-            if exc.hint and "stale lock" in exc.message:
+            report.setdefault("refused_at_commit", []).append(item.atom_id)
+            if exc.hint:
                 report.setdefault("hints", []).append(exc.hint)
             continue
         report["adopted"].append(
@@ -373,7 +376,7 @@ def _batch_text(report: Report, items: list[Item], store: L1Store | None) -> Rep
         report.say(f"refused {ident}: {why}")
     for hint in sorted(set(outcome.get("hints", []))):
         report.hint(hint)
-    if outcome["refused"]:
+    if set(outcome["refused"]) - set(outcome.get("refused_at_commit", [])):
         report.hint("a refused item stays on memory/review; `git memory inspect --why ID` shows its evidence")
     if "error" in outcome:
         report.say(f"stopped: {outcome['error']}; {plural(len(outcome['adopted']), 'item')} adopted (above), "
