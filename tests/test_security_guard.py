@@ -157,6 +157,8 @@ def test_core_hooks_path_set_after_init_is_reported_and_init_installs_there_chai
     assert "core.hooksPath=.husky/_" in hooks["pre-commit"]["note"]
     text = gm(guarded, "status").stdout
     assert "git hook pre-commit: NOT ACTIVE" in text and "git memory init" in text
+    # one cause, one hint: said once under the three hooks it moved, not three times
+    assert text.count(hooks["pre-commit"]["note"]) == 1 and text.count("NOT ACTIVE") == 3
 
     gm(guarded, "init", "--no-claude-hooks")
     assert all(h["active"] for h in gm_json(guarded, "status")["git_hooks"].values())

@@ -190,11 +190,15 @@ def _text(report: Report, data: dict[str, Any]) -> None:
           + (" — review with `git memory adopt`" if data["staged"] else ""))
     if data["queued_batches"]:
         report.say(f"  {data['queued_batches']} queued capture batch(es): written by the next capture")
-    for name, hook in data["git_hooks"].items() if data["set_up"] else ():
+    hooks = list(data["git_hooks"].items()) if data["set_up"] else []
+    for number, (name, hook) in enumerate(hooks):
         word = colour.paint("active", "ok") if hook["active"] else colour.paint(
             f"NOT ACTIVE ({hook['state']}: {hook['path']})", "refused")
         report.say(f"  git hook {name}: {word}")
-        if hook["note"]:
+        # a hint the next hook repeats word for word (core.hooksPath moves them all) is said
+        # once, under the last hook it concerns
+        following = hooks[number + 1][1]["note"] if number + 1 < len(hooks) else None
+        if hook["note"] and hook["note"] != following:
             report.say(f"    {colour.paint('hint:', 'hint')} {hook['note']}")
     for event, state in data["claude_hooks"].items() if data["set_up"] else ():
         word = "installed" if state["installed"] else "not installed"
