@@ -151,3 +151,25 @@ def test_a_global_repo_behind_a_link_to_an_empty_folder_is_made_there_and_the_li
     monkeypatch.setenv("AGENT_MEMORY_HOME", str(link))
     gm(new_repo(tmp_path / "app", "# app\n"), "init")
     assert link.is_symlink() and (real / ".git").is_dir() and (real / "projects.json").is_file()
+
+
+def test_a_global_repo_behind_a_link_to_nothing_is_refused_with_its_target_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link whose target is gone (a drive not mounted, a folder moved) ended init in an
+    internal error ("File exists"); now one line names the missing target, nothing is written,
+    and once the folder exists the same init goes through."""
+    target = tmp_path / "unmounted" / "persona"
+    link = tmp_path / "persona-link"
+    link.symlink_to(target)
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(link))
+    app = new_repo(tmp_path / "app", "# app\n")
+    refused = gm(app, "init", "--yes", check=False)
+    assert refused.returncode == 3, refused.stderr
+    first, hint = refused.stderr.strip().splitlines()
+    assert f"is a link to {target}, which does not exist" in first and "internal error" not in first
+    assert hint.startswith("hint: create that folder") and "nothing was written" in hint
+    assert not target.exists() and git(app, "config", "--get", "memory.project", check=False) == ""
+    target.mkdir(parents=True)
+    gm(app, "init", "--yes")
+    assert link.is_symlink() and [p["name"] for p in registry()] == ["app"]

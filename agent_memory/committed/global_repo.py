@@ -65,6 +65,14 @@ class GlobalRepo:
         if self.exists():
             self._refresh()
             return False
+        if self.path.is_symlink() and not self.path.exists():
+            # a link to nothing (a drive not mounted, a folder moved): never made for it, in a
+            # place the link may not mean once the drive is back
+            raise RepoStateError(
+                f"the global memory repo {self.path} is a link to {os.readlink(self.path)}, which does not exist",
+                f"create that folder (mkdir -p {os.readlink(self.path)}) or set AGENT_MEMORY_HOME to another, "
+                "then run the command again; nothing was written",
+            )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # Built aside and moved into place in one rename, so two inits creating it at once (two
         # projects set up together) never write into one half-made repository: the one whose
