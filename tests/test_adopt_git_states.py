@@ -185,3 +185,21 @@ def test_adopt_all_refused_by_the_persons_own_hook_says_to_fix_the_hook(project:
     (hooks / "pre-commit.chained-by-agent-memory").write_text("#!/bin/sh\nexit 0\n")
     gm(project, "adopt", "--all")
     assert sorted(held(project)) == sorted(ids.values())
+
+
+@pytest.mark.parametrize("mark", ["--skip-worktree", "--assume-unchanged"])
+def test_adopt_goes_on_over_a_claude_md_the_person_keeps_local_edits_in(project: Path, mark: str) -> None:
+    """CLAUDE.md marked skip-worktree or assume-unchanged to keep a person's own edits out of
+    git (no sparse checkout): adopt commits only CLAUDE.memory.md and adopted.log, so those
+    hidden edits are neither read nor committed by it. It went on before the hidden-file check;
+    it was then refused as 'left out of this sparse checkout' with a `git sparse-checkout add`
+    that git refuses outside a sparse checkout."""
+    ids = stage_claims(project, CLAIMS)
+    claude = project / "CLAUDE.md"
+    mine = claude.read_text() + "\nmy own local instructions\n"
+    claude.write_text(mine)
+    git(project, "update-index", mark, "CLAUDE.md")
+    gm(project, "adopt", "--yes", ids["a"])
+    gm(project, "forget", ids["a"])
+    assert claude.read_text() == mine
+    assert "my own local instructions" not in git(project, "show", "HEAD:CLAUDE.md")

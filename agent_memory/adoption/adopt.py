@@ -153,7 +153,9 @@ def require_clean(repo: git.Repo, target_name: str) -> None:
     """A dirty CLAUDE.md / CLAUDE.memory.md / adopted.log stops adopt before anything is written."""
     if git.unchanged_since_head(repo, memory_paths(target_name)):
         return  # proven clean in process; otherwise `git status` decides (and names the files)
-    problem = hidden_problem(repo.cwd, memory_paths(target_name))
+    # Only the files a memory commit reads and writes: a CLAUDE.md that is not the target is
+    # neither, and a person may keep local edits in it behind skip-worktree/assume-unchanged.
+    problem = hidden_problem(repo.cwd, sorted({target_name, LOG_PATH}))
     if problem is not None:
         raise problem
     dirty = git.status_porcelain(repo, memory_paths(target_name))
