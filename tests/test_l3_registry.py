@@ -173,3 +173,33 @@ def test_a_global_repo_behind_a_link_to_nothing_is_refused_with_its_target_named
     target.mkdir(parents=True)
     gm(app, "init", "--yes")
     assert link.is_symlink() and [p["name"] for p in registry()] == ["app"]
+
+
+@pytest.mark.parametrize("errno_name", ["EBUSY", "EXDEV"])
+def test_a_global_repo_on_an_empty_mount_point_is_made_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, errno_name: str
+) -> None:
+    """AGENT_MEMORY_HOME an empty mount point (a container volume, a synced drive): the global
+    repo built aside in its parent cannot be renamed onto it (EBUSY; EXDEV across file
+    systems), and init ended in an internal error with a stray `.<name>.*` folder's worth of
+    work thrown away. It is made in place there, as before the build-aside. (A real mount needs
+    root: the kernel's refusal is what the patched rename gives.)"""
+    import errno
+
+    from agent_memory.committed import global_repo
+
+    mount = tmp_path / "volume"
+    mount.mkdir()
+    monkeypatch.setenv("AGENT_MEMORY_HOME", str(mount))
+    real_rename = os.rename
+
+    def rename(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        if Path(dst) == mount:
+            raise OSError(getattr(errno, errno_name), os.strerror(getattr(errno, errno_name)), str(src), None, str(dst))
+        real_rename(src, dst)
+
+    monkeypatch.setattr(global_repo.os, "rename", rename)
+    gm(new_repo(tmp_path / "app", "# app\n"), "init", "--yes")
+    assert (mount / ".git").is_dir() and [p["name"] for p in registry()] == ["app"]
+    assert git(mount, "status", "--porcelain").strip() == ""
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".volume.")] == []

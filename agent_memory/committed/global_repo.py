@@ -11,6 +11,7 @@ staging refuses until it is.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -86,11 +87,15 @@ class GlobalRepo:
             GlobalRepo(aside)._create(aside)
             try:
                 os.rename(aside, self.path)
-            except OSError:
-                if not self.exists():
+            except OSError as exc:
+                if self.exists():
+                    self._refresh()
+                    return False
+                # An empty mount point (a container volume, a synced drive) cannot be renamed
+                # onto (EBUSY; EXDEV across file systems): made in place there, as before.
+                if exc.errno not in (errno.EBUSY, errno.EXDEV) or not self.path.is_dir():
                     raise
-                self._refresh()
-                return False
+                self._create(self.path)
         finally:
             shutil.rmtree(aside, ignore_errors=True)
         return True
