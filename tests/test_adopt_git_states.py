@@ -203,3 +203,23 @@ def test_adopt_goes_on_over_a_claude_md_the_person_keeps_local_edits_in(project:
     gm(project, "forget", ids["a"])
     assert claude.read_text() == mine
     assert "my own local instructions" not in git(project, "show", "HEAD:CLAUDE.md")
+
+
+def test_a_block_marked_skip_worktree_outside_a_sparse_checkout_is_named_as_such(project: Path) -> None:
+    """CLAUDE.memory.md marked skip-worktree by hand (no sparse checkout) over an edit of the
+    person's: adopt refuses, as it must, but called it 'left out of this sparse checkout' with
+    a `git sparse-checkout add` that git refuses outside one ("no sparse-checkout to add to").
+    It now names the mark and the hint undoes it; after that, the edit shows as any edit."""
+    ids = stage_claims(project, CLAIMS)
+    gm(project, "adopt", "--yes", ids["a"])
+    block = project / "CLAUDE.memory.md"
+    mine = block.read_text() + "\nmy own note\n"
+    block.write_text(mine)
+    git(project, "update-index", "--skip-worktree", "CLAUDE.memory.md")
+    proc = gm(project, "adopt", "--yes", ids["b"], check=False)
+    lines = _refused(proc.stderr, proc.returncode, "CLAUDE.memory.md (skip-worktree)", "--no-skip-worktree")
+    assert "sparse" not in proc.stderr and block.read_text() == mine
+    git(project, *lines[1].split("`")[1].split()[1:])
+    proc = gm(project, "adopt", "--yes", ids["b"], check=False)
+    assert proc.returncode == 3 and "uncommitted changes to memory files: CLAUDE.memory.md" in proc.stderr
+    assert block.read_text() == mine

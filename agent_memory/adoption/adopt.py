@@ -174,19 +174,28 @@ def hidden_problem(cwd: str | Path, paths: list[str], sparse_only: bool = False)
     and commit a log and block holding the new item alone; over an assume-unchanged file it
     committed the person's own edits. `sparse_only`: only the files a sparse checkout left out."""
     hidden = git.hidden_from_status(cwd, paths)
-    if sparse_only:
-        hidden = {name: how for name, how in hidden.items() if how == "skip-worktree"}
     if not hidden:
         return None
+    # skip-worktree outside a sparse checkout was set by hand: `git sparse-checkout add` is
+    # refused there ("no sparse-checkout to add to"); the mark itself is what to undo.
+    if "skip-worktree" in hidden.values() and not git.sparse_checkout(cwd):
+        hidden = {name: "skip-worktree by hand" if how == "skip-worktree" else how
+                  for name, how in hidden.items()}  # fmt: skip
+    if sparse_only:
+        hidden = {name: how for name, how in hidden.items() if how == "skip-worktree"}
+        if not hidden:
+            return None
     sparse = sorted({name.split("/", 1)[0] for name, how in hidden.items() if how == "skip-worktree"})
+    by_hand = sorted(name for name, how in hidden.items() if how == "skip-worktree by hand")
     assumed = sorted(name for name, how in hidden.items() if how == "assume-unchanged")
     undo = ([f"check them out (`git sparse-checkout add {' '.join(sparse)}`)"] if sparse else []) + (
+        [f"let git see them (`git update-index --no-skip-worktree -- {' '.join(by_hand)}`)"] if by_hand else []) + (
         [f"let git see their edits (`git update-index --no-assume-unchanged -- {' '.join(assumed)}`)"]
         if assumed else [])  # fmt: skip
+    shown = {"skip-worktree": "left out of this sparse checkout", "skip-worktree by hand": "skip-worktree"}
     return RepoStateError(
         "memory files git status does not look at: "
-        + ", ".join(f"{name} ({'left out of this sparse checkout' if how == 'skip-worktree' else how})"
-                    for name, how in sorted(hidden.items()))
+        + ", ".join(f"{name} ({shown.get(how, how)})" for name, how in sorted(hidden.items()))
         + "; nothing was changed",
         hint=f"{' and '.join(undo)}, then run the command again",
     )

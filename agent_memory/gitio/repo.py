@@ -1032,6 +1032,13 @@ def hidden_from_status(cwd: str | os.PathLike[str], paths: Iterable[str]) -> dic
     return out
 
 
+def sparse_checkout(cwd: str | os.PathLike[str]) -> bool:
+    """Whether this work tree is a sparse checkout (core.sparseCheckout): a skip-worktree mark
+    outside one was set by hand (`git update-index --skip-worktree`), not by `git sparse-checkout`."""
+    proc = run_git(cwd, "config", "--bool", "--get", "core.sparseCheckout", check=False)
+    return proc.returncode == 0 and proc.stdout.strip() == "true"
+
+
 def status_porcelain(repo: Repo, paths: Iterable[str]) -> list[str]:
     proc = run_git(repo.cwd, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths, check=False)
     return [item for item in proc.stdout.split("\0") if item.strip()]
