@@ -219,7 +219,12 @@ def test_a_block_marked_skip_worktree_outside_a_sparse_checkout_is_named_as_such
     proc = gm(project, "adopt", "--yes", ids["b"], check=False)
     lines = _refused(proc.stderr, proc.returncode, "CLAUDE.memory.md (skip-worktree)", "--no-skip-worktree")
     assert "sparse" not in proc.stderr and block.read_text() == mine
+    status = gm(project, "status").stdout  # status names the mark too, with the same way out
+    assert "marked skip-worktree" in status and "sparse" not in status
+    assert "git update-index --no-skip-worktree -- CLAUDE.memory.md" in status
+    assert gm_json(project, "status")["L2"]["skip_worktree"] == ["CLAUDE.memory.md"]
     git(project, *lines[1].split("`")[1].split()[1:])
+    assert gm_json(project, "status")["L2"]["skip_worktree"] == []
     proc = gm(project, "adopt", "--yes", ids["b"], check=False)
     assert proc.returncode == 3 and "uncommitted changes to memory files: CLAUDE.memory.md" in proc.stderr
     assert block.read_text() == mine

@@ -87,7 +87,12 @@ def collect(repo: git.Repo) -> dict[str, Any]:
         # Left out of a sparse checkout: read as empty, so the counts above say nothing.
         left_out = git.hidden_from_status(root, [tiers.LOG_RELPATH, target_file(repo) if tier == "L2"
                                                  else "CLAUDE.memory.md"]) if root and os.path.exists(os.path.join(root, ".git")) else {}  # fmt: skip
-        data[tier]["sparse_left_out"] = sorted(p for p, how in left_out.items() if how == "skip-worktree")
+        skipped = sorted(p for p, how in left_out.items() if how == "skip-worktree")
+        # skip-worktree outside a sparse checkout was set by hand (adoption/adopt.hidden_problem):
+        # `git sparse-checkout add` is refused there, the mark itself is what to undo
+        sparse = bool(skipped) and git.sparse_checkout(root)
+        data[tier]["sparse_left_out"] = skipped if sparse else []
+        data[tier]["skip_worktree"] = [] if sparse else skipped
     data["transcripts_not_captured"] = not_captured(repo, atoms)
     data["staged"] = [{"commit": item.commit, "atom": item.atom_id,
                        **({"origin": "auto-memory"} if is_claude_memory(item.atom) else {})} for item in waiting]
@@ -179,6 +184,10 @@ def _text(report: Report, data: dict[str, Any]) -> None:
             report.say(f"  {colour.paint('warning:', 'refused')} {tier}: {', '.join(data[tier]['sparse_left_out'])} "
                        "left out of this sparse checkout, so its counts are not what HEAD holds — "
                        f"`git sparse-checkout add {' '.join(sorted({p.split('/')[0] for p in data[tier]['sparse_left_out']}))}`")  # fmt: skip
+        elif data[tier]["skip_worktree"]:
+            report.say(f"  {colour.paint('warning:', 'refused')} {tier}: {', '.join(data[tier]['skip_worktree'])} "
+                       "marked skip-worktree, so git and its counts do not see what HEAD holds — "
+                       f"`git update-index --no-skip-worktree -- {' '.join(data[tier]['skip_worktree'])}`")  # fmt: skip
         elif data[tier]["not_in_log"]:
             report.say(f"  {colour.paint('warning:', 'refused')} {len(data[tier]['not_in_log'])} {tier} block line(s) "
                   "without a line in .memory/adopted.log (edited by hand?) — `git memory validate` lists them")  # fmt: skip
