@@ -90,7 +90,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
         skipped = sorted(p for p, how in left_out.items() if how == "skip-worktree")
         # skip-worktree outside a sparse checkout was set by hand (adoption/adopt.hidden_problem):
         # `git sparse-checkout add` is refused there, the mark itself is what to undo
-        sparse = bool(skipped) and git.sparse_checkout(root)
+        sparse = bool(skipped) and root is not None and git.sparse_checkout(root)
         data[tier]["sparse_left_out"] = skipped if sparse else []
         data[tier]["skip_worktree"] = [] if sparse else skipped
     data["transcripts_not_captured"] = not_captured(repo, atoms)
