@@ -12,6 +12,7 @@ import os
 import shutil
 from typing import Any
 
+from agent_memory.adoption import intent
 from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.adoption.locks import stale_locks
 from agent_memory.cli import colour
@@ -25,6 +26,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import is_initialised
 from agent_memory.gitio.state import recent_errors
 from agent_memory.model.atom import is_pending
+from agent_memory.model.errors import RepoStateError
 from agent_memory.model.home import memory_home_dir
 from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory
 from agent_memory.model.trailers import plural
@@ -49,6 +51,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
         return data
     # memory/atoms outlives `deinit`: whether init's setup is here now is its marker.
     data["set_up"] = is_initialised(str(repo.common_dir))
+    data["interrupted"] = _interrupted(repo)
     data["git_hooks"] = hook_states(repo)
     snap = store.snapshot()
     atoms = list(snap.atoms.values())
@@ -113,6 +116,17 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     return data
 
 
+def _interrupted(repo: git.Repo) -> dict[str, Any] | None:
+    """The memory commit a killed command left half done in THIS work tree (its record is in
+    the work tree's own git dir; a linked work tree's is its own): the counts below read its
+    half-written files."""
+    try:
+        found = intent.interrupted(repo)
+    except RepoStateError as exc:
+        return {"atom": None, "subject": None, "error": exc.message}
+    return None if found is None else {"atom": found.atom, "subject": found.subject}
+
+
 def _auto_memory(repo: git.Repo) -> dict[str, Any] | None:
     """Claude Code's own memory folder for this project, and how many guard findings it holds
     (the client loads its MEMORY.md every session)."""
@@ -161,6 +175,12 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     for lock in data["stale_locks"]:
         report.say(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
         report.say(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
+    half = data.get("interrupted")
+    if half:
+        what = half.get("error") or (f"a git memory command was killed while committing {half['atom'] or half['subject']} "
+                                     "in this work tree: its memory files are half done (the counts below read them)")  # fmt: skip
+        report.say(f"  {colour.paint('warning:', 'refused')} {what}")
+        report.say(f"    {colour.paint('hint:', 'hint')} `git memory adopt` here finishes or rolls it back")
     report.say(f"  L1 {plural(l1['candidates'], 'candidate')} ({l1['eligible']} eligible, {l1['contested']} contested"
           + (f", {l1['claude_memory']} from {CLAUDE_MEMORY}" if l1["claude_memory"] else "")
           + (f", {l1['pending']} more pending until said again" if l1["pending"] else "")
