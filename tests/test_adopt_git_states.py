@@ -127,13 +127,35 @@ def _sign_with_a_missing_key(project: Path) -> None:
     git(project, "config", "gpg.program", str(project / "no-such-gpg"))
 
 
+def _sign_with_a_program_that_fails(project: Path, tmp_path: Path) -> None:
+    """A gpg.program that runs and fails, as gpg without the key does (no real key needed)."""
+    program = tmp_path / "failing-gpg"
+    program.write_text("#!/bin/sh\necho 'gpg: signing failed: No secret key' >&2\nexit 2\n")
+    program.chmod(0o755)
+    git(project, "config", "commit.gpgsign", "true")
+    git(project, "config", "gpg.program", str(program))
+
+
+def _sign_with_an_ssh_key_that_is_not_there(project: Path, tmp_path: Path) -> None:
+    """gpg.format=ssh: git's own error names the key, not signing ("Couldn't load public key")."""
+    git(project, "config", "commit.gpgsign", "true")
+    git(project, "config", "gpg.format", "ssh")
+    git(project, "config", "user.signingkey", str(tmp_path / "no-such-key.pub"))
+
+
+SIGNERS = {"missing gpg": lambda project, _tmp: _sign_with_a_missing_key(project),
+           "failing gpg": _sign_with_a_program_that_fails, "missing ssh key": _sign_with_an_ssh_key_that_is_not_there}
+
+
+@pytest.mark.parametrize("signer", sorted(SIGNERS))
 @pytest.mark.parametrize("args", [["--all"], ["--yes", "a"]])
-def test_adopt_with_a_signing_key_that_does_not_sign_says_so(project: Path, args: list[str]) -> None:
+def test_adopt_with_a_signing_key_that_does_not_sign_says_so(project: Path, tmp_path: Path, args: list[str],
+                                                              signer: str) -> None:  # fmt: skip
     """commit.gpgsign=true and no working key: git makes no commit at all. Each item used to be
     'refused' with git's error and a hint to look at its evidence (inspect --why); now the
     batch stops at the first, exit 3, one line naming signing and a hint about git's setup."""
     ids = stage_claims(project, CLAIMS)
-    _sign_with_a_missing_key(project)
+    SIGNERS[signer](project, tmp_path)
     head = git(project, "rev-parse", "HEAD")
     proc = gm(project, "adopt", *[ids.get(a, a) for a in args], check=False)
     assert proc.returncode == 3, proc.stdout + proc.stderr
@@ -185,6 +207,36 @@ def test_adopt_all_refused_by_the_persons_own_hook_says_to_fix_the_hook(project:
     (hooks / "pre-commit.chained-by-agent-memory").write_text("#!/bin/sh\nexit 0\n")
     gm(project, "adopt", "--all")
     assert sorted(held(project)) == sorted(ids.values())
+
+
+@pytest.mark.parametrize("gpgsign", ["false", "true"])
+def test_a_hook_that_prints_gpg_failed_to_sign_is_a_hook_refusal_not_a_signing_setup(
+        project: Path, tmp_path: Path, gpgsign: str) -> None:  # fmt: skip
+    """A pre-commit hook of the person's own that fails and prints "gpg failed to sign" (it
+    checks signatures of its own, or relays another tool's words): git never reached signing.
+    The whole `git commit` output was searched for those words, so adopt stopped the batch with
+    exit 3 (CommitSetupError, "could not sign the commit"); only git's own last line ("fatal:
+    failed to write commit object", under commit.gpgsign) says signing failed, so each item is
+    refused by the hook (exit 1, the hook's hint) and the batch goes on item by item."""
+    ids = stage_claims(project, CLAIMS)
+    hooks = tmp_path / "my-hooks"
+    hooks.mkdir()
+    (hooks / "pre-commit").write_text("#!/bin/sh\necho 'error: gpg failed to sign the data' >&2\n"
+                                      "echo 'release check: gpg failed, no key' >&2\nexit 1\n")  # fmt: skip
+    (hooks / "pre-commit").chmod(0o755)
+    git(project, "config", "core.hooksPath", str(hooks))
+    gm(project, "init", "--yes")
+    git(project, "config", "commit.gpgsign", gpgsign)
+    head = git(project, "rev-parse", "HEAD")
+    proc = gm(project, "adopt", "--all", check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "could not sign" not in proc.stdout + proc.stderr
+    assert proc.stdout.count("gpg failed to sign the data") == len(ids), proc.stdout
+    assert proc.stderr.strip().splitlines() == [
+        "hint: nothing was adopted for it (it stays waiting on memory/review); fix what the hook reported "
+        "and run git memory adopt again"], proc.stderr  # fmt: skip
+    assert git(project, "rev-parse", "HEAD") == head and git(project, "status", "--porcelain") == ""
+    assert sorted(waiting(project)) == sorted(ids.values())
 
 
 @pytest.mark.parametrize("mark", ["--skip-worktree", "--assume-unchanged"])

@@ -1140,7 +1140,7 @@ def _commit_paths(gitpython: Any, cwd: str | os.PathLike[str], paths: list[str],
     except gitpython.GitCommandError as exc:
         # Leave the index as it was: nothing half-staged after a refusal.
         run_git(cwd, "reset", "-q", "--", *paths, check=False)
-        raise _commit_error(exc) from exc
+        raise _commit_error(exc, cwd) from exc
     # libgit2 reads the new HEAD (GitPython's `head.commit` would start a `git cat-file`).
     _BATCH["commits"] += 1
     return str(_pygit2_repo(str(repo.git_dir)).head.target)
@@ -1158,10 +1158,20 @@ def _untracked(git_dir: str, cwd: str | os.PathLike[str], paths: list[str]) -> l
             if os.path.relpath(os.path.join(here, p), top).replace(os.sep, "/") not in index]  # fmt: skip
 
 
-def _commit_error(exc: Any) -> RepoStateError:
+# git's own last word when it could not make the commit object: under commit.gpgsign, the
+# signature (gpg, x509 or ssh: "gpg failed to sign the data", "Couldn't load public key …").
+_NO_COMMIT_OBJECT = "fatal: failed to write commit object"
+
+
+def _commit_error(exc: Any, cwd: str | os.PathLike[str]) -> RepoStateError:
     """One readable line from a failed `git commit` (GitPython quotes stderr), plus a hint."""
     raw = str(getattr(exc, "stderr", "") or getattr(exc, "stdout", "") or exc)
     lines = [ln.strip().strip("'").removeprefix("stderr: ").strip("'") for ln in raw.strip().splitlines()]
+    # The output holds the person's own hooks' words too: a pre-commit hook that fails saying
+    # "gpg failed to sign" is a hook refusal (git stops there, silent, before any signing).
+    # Signing failed only when git's own last line says no commit object was written.
+    said = [ln for ln in lines if ln]
+    unsigned = bool(said) and said[-1] == _NO_COMMIT_OBJECT and _gpgsign(cwd)
     lines = [ln for ln in lines if ln and not ln.startswith(("hint:", "*** Please tell me", "Run", "git config"))]
     text = " ".join(lines)
     if disk_full(raw):
@@ -1170,10 +1180,15 @@ def _commit_error(exc: Any) -> RepoStateError:
         return CommitSetupError("git has no identity to commit with",
                                 hint='set one: git config --global user.name "Your Name" && '
                                      'git config --global user.email you@example.com')
-    if "failed to sign" in raw or "gpg failed" in raw:  # commit.gpgsign with a key that does not sign
+    if unsigned:  # commit.gpgsign with a key that does not sign
         return CommitSetupError(f"git could not sign the commit (commit.gpgsign is set): {text[:200]}",
                                 hint="make signing work (a `git commit --allow-empty -m test` shows git's "
                                      "own error; user.signingkey, gpg.format, gpg.program), then run the "
                                      "command again; nothing was committed")  # fmt: skip
     return RepoStateError(f"git commit failed: {text[:300] or 'unknown error'}",
                           hint="nothing was committed; fix what the hook or git reported and run the command again")
+
+
+def _gpgsign(cwd: str | os.PathLike[str]) -> bool:
+    proc = run_git(cwd, "config", "--bool", "--get", "commit.gpgsign", check=False)
+    return proc.returncode == 0 and proc.stdout.strip() == "true"
