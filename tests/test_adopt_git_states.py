@@ -209,9 +209,19 @@ def test_adopt_all_refused_by_the_persons_own_hook_says_to_fix_the_hook(project:
     assert sorted(held(project)) == sorted(ids.values())
 
 
+# a failing hook's words that git's own setup errors also use: signing, and the identity
+# (git checks that before any hook runs, so a hook saying it is only a hook refusing)
+HOOK_WORDS = {
+    "signing": "echo 'error: gpg failed to sign the data' >&2\necho 'release check: gpg failed, no key' >&2\n",
+    "identity": "echo '*** Please tell me who you are.' >&2\necho 'fatal: unable to auto-detect email address' >&2\n"
+                "echo 'release check: gpg failed to sign the data' >&2\n",
+}
+
+
+@pytest.mark.parametrize("words", sorted(HOOK_WORDS))
 @pytest.mark.parametrize("gpgsign", ["false", "true"])
 def test_a_hook_that_prints_gpg_failed_to_sign_is_a_hook_refusal_not_a_signing_setup(
-        project: Path, tmp_path: Path, gpgsign: str) -> None:  # fmt: skip
+        project: Path, tmp_path: Path, gpgsign: str, words: str) -> None:  # fmt: skip
     """A pre-commit hook of the person's own that fails and prints "gpg failed to sign" (it
     checks signatures of its own, or relays another tool's words): git never reached signing.
     The whole `git commit` output was searched for those words, so adopt stopped the batch with
@@ -221,8 +231,7 @@ def test_a_hook_that_prints_gpg_failed_to_sign_is_a_hook_refusal_not_a_signing_s
     ids = stage_claims(project, CLAIMS)
     hooks = tmp_path / "my-hooks"
     hooks.mkdir()
-    (hooks / "pre-commit").write_text("#!/bin/sh\necho 'error: gpg failed to sign the data' >&2\n"
-                                      "echo 'release check: gpg failed, no key' >&2\nexit 1\n")  # fmt: skip
+    (hooks / "pre-commit").write_text(f"#!/bin/sh\n{HOOK_WORDS[words]}exit 1\n")
     (hooks / "pre-commit").chmod(0o755)
     git(project, "config", "core.hooksPath", str(hooks))
     gm(project, "init", "--yes")
@@ -230,7 +239,7 @@ def test_a_hook_that_prints_gpg_failed_to_sign_is_a_hook_refusal_not_a_signing_s
     head = git(project, "rev-parse", "HEAD")
     proc = gm(project, "adopt", "--all", check=False)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "could not sign" not in proc.stdout + proc.stderr
+    assert "could not sign" not in proc.stdout + proc.stderr and "no identity" not in proc.stdout + proc.stderr
     assert proc.stdout.count("gpg failed to sign the data") == len(ids), proc.stdout
     assert proc.stderr.strip().splitlines() == [
         "hint: nothing was adopted for it (it stays waiting on memory/review); fix what the hook reported "
@@ -280,3 +289,24 @@ def test_a_block_marked_skip_worktree_outside_a_sparse_checkout_is_named_as_such
     proc = gm(project, "adopt", "--yes", ids["b"], check=False)
     assert proc.returncode == 3 and "uncommitted changes to memory files: CLAUDE.memory.md" in proc.stderr
     assert block.read_text() == mine
+
+
+def test_adopt_without_a_git_identity_stops_and_says_so(project: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """No identity at all (none configured, user.useConfigOnly): git stops before any hook
+    with its own `fatal:` line; adopt stops the batch with exit 3 and how to set one."""
+    ids = stage_claims(project, CLAIMS)
+    for key in ("user.name", "user.email"):
+        git(project, "config", "--unset-all", key, check=False)
+    git(project, "config", "user.useConfigOnly", "true")
+    empty = tmp_path / "no-identity"
+    empty.mkdir()
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty / "gitconfig"))
+    for name in ("EMAIL", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.delenv(name, raising=False)
+    head = git(project, "rev-parse", "HEAD")
+    proc = gm(project, "adopt", "--all", check=False)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    err = proc.stderr.strip().splitlines()
+    assert err[0].endswith("git has no identity to commit with") and "git config --global user.email" in err[1], err
+    assert git(project, "rev-parse", "HEAD") == head and sorted(waiting(project)) == sorted(ids.values())

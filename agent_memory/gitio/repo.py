@@ -1176,7 +1176,9 @@ def _commit_error(exc: Any, cwd: str | os.PathLike[str]) -> RepoStateError:
     text = " ".join(lines)
     if disk_full(raw):
         return DiskFullError("no space left on device: git commit failed, nothing was committed")
-    if "tell me who you are" in raw or "empty ident" in raw or "unable to auto-detect email" in raw:
+    # Git checks its identity before any hook runs, and stops on its own `fatal:` line; the
+    # same words earlier in the output are a hook's.
+    if said and said[-1].startswith("fatal:") and any(words in said[-1] for words in _NO_IDENTITY):
         return CommitSetupError("git has no identity to commit with",
                                 hint='set one: git config --global user.name "Your Name" && '
                                      'git config --global user.email you@example.com')
@@ -1187,6 +1189,10 @@ def _commit_error(exc: Any, cwd: str | os.PathLike[str]) -> RepoStateError:
                                      "command again; nothing was committed")  # fmt: skip
     return RepoStateError(f"git commit failed: {text[:300] or 'unknown error'}",
                           hint="nothing was committed; fix what the hook or git reported and run the command again")
+
+
+# git's last line when it has no identity to commit with (ident.c: no email, or an empty name)
+_NO_IDENTITY = ("unable to auto-detect email", "empty ident", "no email was given", "no name was given")
 
 
 def _gpgsign(cwd: str | os.PathLike[str]) -> bool:
