@@ -16,8 +16,7 @@ import os
 import stat
 from collections.abc import Iterator
 
-# the transcript reader's refusal of a FIFO, a device or a folder: one class for both readers
-from agent_memory.transcripts.identity import NotRegularFile
+from agent_memory.model.errors import NotRegularFile
 
 MAX_DEPTH = 4  # folders below the memory folder that are walked (`team/topic/…` is 2)
 MAX_FILES = 1000  # entries read from one folder, in all; the client's own index holds ~200

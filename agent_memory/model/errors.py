@@ -24,6 +24,13 @@ class FatalError(RuntimeError):
         self.hint = hint
 
 
+class NotRegularFile(OSError):
+    """A path opened for reading that is a FIFO, a device or a directory (or a link to one):
+    refused before a byte is read (a FIFO would block, /dev/zero never end). One class for the
+    transcript reader and the auto-memory walk; here because the walk's fast path may not load
+    the reader's imports."""
+
+
 class RefusedError(FatalError):
     exit_code = EXIT_REFUSED
 

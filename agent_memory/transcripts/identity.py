@@ -25,6 +25,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from agent_memory.model.errors import NotRegularFile as NotRegularFile  # re-exported
 from agent_memory.model.paths import (
     session_from_filename,
     slug_for,
@@ -73,10 +74,6 @@ class Transcript:
         return f"{self.pointer}#L{int(line)}"
 
 
-
-
-class NotRegularFile(OSError):
-    """The path opened is a FIFO, a device or a directory (or a link to one)."""
 
 
 def open_regular_fd(path: str | os.PathLike[str]) -> tuple[int, int]:
