@@ -28,6 +28,7 @@ from agent_memory.model.trailers import subject_op, trailer
 # What each op means, said once per line in text output.
 MEANING = {
     "capture": "seen in a session",
+    "contested": "not seen: a claim captured in that session contradicts it",
     "held": "L1 record marked adopted: not staged again, kept past the L1 expiry",
     "reject": "rejected at review: not staged again until new sessions say it",
     "verify": "raised to verified by a command",
@@ -67,8 +68,37 @@ def _l1_history(repo: git.Repo, atom_id: str) -> list[dict[str, str]]:
         op = trailer(entry.body, "Op") or subject_op(entry.subject)
         if op == "adopt":
             op = "held"
-        out.append(_entry(entry, op, "memory/atoms"))
+        item = _entry(entry, op, "memory/atoms")
+        if op == "capture" and item["session"] and _contested_there(repo, atom_id, item):
+            item["op"] = "contested"
+        out.append(item)
     return out
+
+
+def _atom_at(repo: git.Repo, rev: str, atom_id: str) -> dict[str, Any] | None:
+    import json
+
+    from agent_memory.gitio.refs import atom_paths
+
+    for path in atom_paths(atom_id):
+        blob = git.read_blob_at(repo, rev, path)
+        if blob is not None:
+            try:
+                atom = json.loads(blob)
+            except ValueError:
+                return None
+            return atom if isinstance(atom, dict) else None
+    return None
+
+
+def _contested_there(repo: git.Repo, atom_id: str, commit: dict[str, str]) -> bool:
+    """A capture commit that changed the atom's file without a sighting of it: the session
+    brought a claim that contradicts it (the file now names it in `contested_by`). Read only
+    when the session is not among the atom's sessions as the commit left it."""
+    atom = _atom_at(repo, commit["oid"], atom_id)
+    if atom is None:
+        return False
+    return commit["session"] not in (atom.get("sessions") or []) and bool(atom.get("contested_by"))
 
 
 def _branch_history(repo: git.Repo, atom_id: str, label: str = "") -> list[dict[str, str]]:
@@ -123,7 +153,7 @@ def _branch_name(repo: git.Repo) -> str:
 
 # Among commits of one second (or a pinned clock), which came later in an atom's life.
 _LATER = {"capture": 0, "verify": 1, "resolve": 1, "reject": 2, "stage": 3, "stage-demote": 3,
-          "adopt": 4, "merged": 4, "held": 5, "pin": 6, "unpin": 6, "decay": 6, "supersede": 6,
+          "contested": 0, "adopt": 4, "merged": 4, "held": 5, "pin": 6, "unpin": 6, "decay": 6, "supersede": 6,
           "demote": 6, "revert": 6, "expire": 7, "unforget": 9}
 
 
@@ -226,4 +256,5 @@ def run(args: argparse.Namespace) -> Report:
 
 def _role(op: str) -> str:
     return {"adopt": "L2", "merged": "L2", "held": "L2", "stage": "staged", "reject": "refused",
-            "forget": "refused", "revert": "refused", "capture": "L1"}.get(op, "")
+            "forget": "refused", "revert": "refused", "capture": "L1",
+            "contested": "refused"}.get(op, "")
