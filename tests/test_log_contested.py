@@ -37,3 +37,26 @@ def test_the_session_that_contested_an_atom_is_not_logged_as_a_sighting(project:
     assert "contested: " in text  # the legend says what the op means
     line = next(row for row in text.splitlines() if second in row)
     assert " contested " in line and " capture " not in line
+
+
+def test_why_of_a_contested_atom_says_it_is_contested_and_how_to_settle_it(project: Path) -> None:
+    """`inspect --why` of either side of an open contradiction said "a candidate: recalled per
+    prompt, promoted when it recurs", though neither side promotes while the pair is open."""
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000001", "2026-10-01",
+                  [{"user": "Use uv for dependencies."}])
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000002", "2026-10-02",
+                  [{"user": "Use poetry, not uv, for dependencies."}])
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = {a["claim"]: a for a in gm_json(project, "inspect")["L1"]}
+    older, newer = atoms["Use uv for dependencies"]["id"], atoms["Use poetry, not uv, for dependencies"]["id"]
+    for ident, other in ((older, newer), (newer, older)):
+        why = gm_json(project, "inspect", "--why", ident)
+        assert why["contested_with"] == [{"older": older, "newer": newer, "rule": "same-subject"}]
+        text = gm(project, "inspect", "--why", ident).stdout
+        assert "promoted when it recurs" not in text
+        assert f"contested with {other}" in text
+        assert f"git memory resolve {older} --keep {newer}" in text
+    gm(project, "resolve", older, "--keep", newer)
+    why = gm_json(project, "inspect", "--why", newer)
+    assert why["contested_with"] == []
+    assert "contested with" not in gm(project, "inspect", "--why", newer).stdout

@@ -106,9 +106,23 @@ def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> Report:
     ident = atom["id"]
     tier, state = where_is(repo, store, ident)
     evidence = evidence_for(atom, l1.get(ident) if atom["tier"] != "L1" else None)
-    report = Report({"atom": atom, "tier": tier, "state": state, "evidence": evidence})
+    pairs, by_id = _contested(repo, store)
+    open_pairs = [p for p in pairs if ident in (p["older"], p["newer"])]
+    report = Report({"atom": atom, "tier": tier, "state": state, "evidence": evidence,
+                     "contested_with": open_pairs})
     report.say(f"{colour.paint(ident, 'id')} [{colour.tier(tier)} {atom['kind']}, {atom['confidence']}] {show_controls(atom['claim'])}")
-    report.say(f"  {tier}: {STATE_TEXT.get(state, state)}")
+    if open_pairs and state == "candidate":
+        report.say(f"  {tier}: a candidate, {colour.paint('contested', 'contested')}: "
+                   "neither side of the pair promotes until you settle it")
+    else:
+        report.say(f"  {tier}: {STATE_TEXT.get(state, state)}")
+    for pair in open_pairs:
+        other = pair["newer"] if pair["older"] == ident else pair["older"]
+        claim = by_id[other]["claim"] if other in by_id else "?"
+        report.say(f"  {colour.paint('contested', 'contested')} with {colour.paint(other, 'id')} "
+                   f"{show_controls(claim)!r}  [{pair['rule']}]",
+                   f"    settle with: git memory resolve {pair['older']} --keep {pair['newer']}"
+                   f"  (or --keep {pair['older']})")
     label = origin_label(atom)
     if label:
         report.say(f"  {label}: written by Claude Code's model, not typed by you; never recalled per prompt")
