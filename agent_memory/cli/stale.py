@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> Report:
     repo, atoms = _atoms()
     findings = find_stale(repo, atoms)
     lines = [_line(f) for f in findings] or [
-        "no stale atoms: every path they name exists at HEAD and is older than their evidence"
+        "no stale atoms: no path they name is gone from HEAD or changed since their evidence"
+        " (a name this repository's history never had is not taken for a path)"
     ]
     return Report({"findings": [f.to_json() for f in findings]}, lines, code=1 if findings else 0)

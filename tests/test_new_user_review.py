@@ -1,6 +1,5 @@
-"""`git memory log` of the older side of a contradiction, as a new user reads it: the capture
-that brought the newer claim changed the older atom's file (it is now contested), but the older
-claim was not seen in that session, and the log must not say it was."""
+"""Messages a new user read as false, through the CLI on a real repository: `log` of the
+older side of a contradiction, `inspect --why` of either side, `stale` with nothing found."""
 
 from __future__ import annotations
 
@@ -18,6 +17,8 @@ def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_session_that_contested_an_atom_is_not_logged_as_a_sighting(project: Path) -> None:
+    """The capture that brought the newer claim changed the older atom's file (it is now
+    contested), but the older claim was not said in that session: no "capture: seen in a session"."""
     first = "eeeeeeee-0000-4000-8000-000000000001"
     second = "eeeeeeee-0000-4000-8000-000000000002"
     write_session(project, first, "2026-10-01", [{"user": "Use uv for dependencies."}])
@@ -60,3 +61,16 @@ def test_why_of_a_contested_atom_says_it_is_contested_and_how_to_settle_it(proje
     why = gm_json(project, "inspect", "--why", newer)
     assert why["contested_with"] == []
     assert "contested with" not in gm(project, "inspect", "--why", newer).stdout
+
+
+def test_stale_with_nothing_found_does_not_claim_every_named_path_exists(project: Path) -> None:
+    """An atom naming a path this repository never had: `stale` reports nothing (the name may
+    not be a path at all), and its message must not say the path exists at HEAD."""
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000001", "2026-10-01",
+                  [{"user": "Remember: the API handlers live in src/api; keep them thin."}])
+    gm(project, "capture", "--all", "--no-stage")
+    assert [a["claim"] for a in gm_json(project, "inspect")["L1"]] == ["The API handlers live in src/api; keep them thin"]
+    assert gm_json(project, "stale")["findings"] == []
+    text = gm(project, "stale").stdout
+    assert "exists at HEAD" not in text
+    assert text.startswith("no stale atoms")
