@@ -74,3 +74,23 @@ def test_stale_with_nothing_found_does_not_claim_every_named_path_exists(project
     text = gm(project, "stale").stdout
     assert "exists at HEAD" not in text
     assert text.startswith("no stale atoms")
+
+
+def test_why_of_a_candidate_says_whether_the_gate_lets_it_through_and_why_not(project: Path) -> None:
+    """`inspect --why` said "promoted when it recurs" of every L1 candidate: of one that is
+    eligible now (a verified claim, seen once) and of one that is not, without the reason."""
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000001", "2026-10-01",
+                  [{"user": "Never run migrations against the production database."},
+                   {"user": "Always run the tests with pytest -x before committing."}])
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = {a["claim"]: a["id"] for a in gm_json(project, "inspect")["L1"]}
+    blocked = atoms["Never run migrations against the production database"]
+    verified = atoms["Always run the tests with pytest -x before committing"]
+    gm(project, "verify", verified, "--by", "true")
+    why = gm_json(project, "inspect", "--why", verified)
+    assert (why["state"], why["eligible"], why["reasons"]) == ("candidate", True, [])
+    text = gm(project, "inspect", "--why", verified).stdout
+    assert "promoted when it recurs" not in text and "git memory stage" in text
+    why = gm_json(project, "inspect", "--why", blocked)
+    assert why["eligible"] is False and why["reasons"] == ["stated: 1 session, needs 2"]
+    assert "stated: 1 session, needs 2" in gm(project, "inspect", "--why", blocked).stdout

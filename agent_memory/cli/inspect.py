@@ -108,14 +108,23 @@ def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> Report:
     evidence = evidence_for(atom, l1.get(ident) if atom["tier"] != "L1" else None)
     pairs, by_id = _contested(repo, store)
     open_pairs = [p for p in pairs if ident in (p["older"], p["newer"])]
-    report = Report({"atom": atom, "tier": tier, "state": state, "evidence": evidence,
-                     "contested_with": open_pairs})
+    data: dict[str, Any] = {"atom": atom, "tier": tier, "state": state, "evidence": evidence,
+                            "contested_with": open_pairs}
+    gate = _gate(repo, store, ident) if state == "candidate" else None
+    if gate is not None:
+        data.update(eligible=gate.eligible, reasons=list(gate.reasons))
+    report = Report(data)
     report.say(f"{colour.paint(ident, 'id')} [{colour.tier(tier)} {atom['kind']}, {atom['confidence']}] {show_controls(atom['claim'])}")
     if open_pairs and state == "candidate":
         report.say(f"  {tier}: a candidate, {colour.paint('contested', 'contested')}: "
                    "neither side of the pair promotes until you settle it")
+    elif gate is not None and gate.eligible:
+        report.say(f"  {tier}: a candidate, {colour.paint('eligible', 'ok')} for {gate.to}: "
+                   "`git memory stage` stages it for review")
     else:
         report.say(f"  {tier}: {STATE_TEXT.get(state, state)}")
+        if gate is not None and gate.reasons and not open_pairs:
+            report.say(f"    not yet: {'; '.join(gate.reasons)}")
     for pair in open_pairs:
         other = pair["newer"] if pair["older"] == ident else pair["older"]
         claim = by_id[other]["claim"] if other in by_id else "?"
@@ -144,6 +153,12 @@ def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> Report:
             report.say(f"    > {show_controls(item['line'])}")
     report.say(f"  history: git memory log {ident}")
     return report
+
+
+def _gate(repo: git.Repo, store: L1Store, ident: str) -> gates.GateResult | None:
+    """The L1 → L2 gate's verdict on one candidate, as `promote` and `show` reach it."""
+    found = l1_candidates(store.atoms(), tiers.l2_atoms(repo.workdir), set(), project_of(repo))
+    return next((result for atom, _, result in found if atom["id"] == ident), None)
 
 
 def _shown_path(pointer: str) -> str:
