@@ -40,6 +40,9 @@ REORDERED = [
     ("When you push, never skip the hooks.", "Never skip the hooks when you push.",
      "Never skip the hooks when you push"),  # fmt: skip
     ("Don't use npm, use pnpm instead.", "Use pnpm, not npm.", "Use pnpm, not npm"),
+    # the standing word said last (it was no rule at all: the sentence yielded nothing)
+    ("Run pytest -x before you commit, always.", "Always run pytest -x before you commit.",
+     "Always run pytest -x before you commit"),  # fmt: skip
 ]
 
 

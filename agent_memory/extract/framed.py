@@ -19,7 +19,7 @@ from agent_memory.extract.dispatch import (
     SCOPE,
     lasting_scope,
 )
-from agent_memory.extract.filters import TASKY, vague
+from agent_memory.extract.filters import IMPERATIVES, TASKY, vague
 from agent_memory.extract.mode import REQUEST, sentence_mode
 from agent_memory.extract.rules.directives import KEEP_DOING
 from agent_memory.extract.rules.preferences import INSTEAD_FIRST
@@ -59,7 +59,7 @@ def framed(sentence: str) -> Framed | None:
         s, strong = m.group(1), not _ARGUING.search(m.group(1))
     if lasting_scope(s):
         s, strong = SCOPE.sub(" ", s).strip(), True
-    s = _event_last(s)
+    s = _event_last(_always_first(s))
     weak = MEMORY_WEAK.match(s)
     if weak:
         s = weak.group(1)
@@ -77,6 +77,21 @@ _NOT_ONE_RULE = re.compile(
     r"worry|forget|mind)\b",
     re.I,
 )
+
+
+# "run pytest -x before you commit, always": an imperative with its standing word said last.
+_ALWAYS_LAST = re.compile(r"^([A-Za-z]+)(\s+[^,;:?]+?)\s*,\s*always\s*[.!]*$", re.I)
+
+
+def _always_first(s: str) -> str:
+    """`s` with a closing ", always" after one imperative rule moved to its front ("run pytest
+    -x before you commit, always" reads as "always run pytest -x before you commit"), or `s`
+    as it is: an opening that is no imperative ("yes, always", "it fails, always") or a rule
+    that is not one ("… and push, always", "… it, always") keeps it."""
+    last = _ALWAYS_LAST.match(s.strip())
+    if not last or last.group(1).lower() not in IMPERATIVES or _NOT_ONE_RULE.search(last.group(2)):
+        return s
+    return f"Always {last.group(1).lower()}{last.group(2)}."
 
 
 def _event_last(s: str) -> str:
