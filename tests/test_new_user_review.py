@@ -94,3 +94,22 @@ def test_why_of_a_candidate_says_whether_the_gate_lets_it_through_and_why_not(pr
     why = gm_json(project, "inspect", "--why", blocked)
     assert why["eligible"] is False and why["reasons"] == ["stated: 1 session, needs 2"]
     assert "stated: 1 session, needs 2" in gm(project, "inspect", "--why", blocked).stdout
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "claim"),
+    [
+        ("Use pnpm, never npm.", "Use pnpm, not npm.", "Use pnpm, not npm"),
+        ("Lint with ruff, never flake8!", "Lint with ruff, not flake8.", "Lint with ruff, not flake8"),
+    ],
+)
+def test_a_choice_with_never_before_the_refused_tool_is_the_same_contrast(
+    project: Path, first: str, second: str, claim: str
+) -> None:
+    """"Use pnpm, never npm." yielded nothing at all, though "Use pnpm, not npm." is an atom:
+    the stronger word lost the rule. Both are one claim now, seen in both sessions."""
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000001", "2026-10-01", [{"user": first}])
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000002", "2026-10-02", [{"user": second}])
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = gm_json(project, "inspect")["L1"]
+    assert [(a["claim"], a["sessions"]) for a in atoms] == [(claim, 2)]

@@ -59,7 +59,7 @@ def framed(sentence: str) -> Framed | None:
         s, strong = m.group(1), not _ARGUING.search(m.group(1))
     if lasting_scope(s):
         s, strong = SCOPE.sub(" ", s).strip(), True
-    s = _event_last(_always_first(s))
+    s = _event_last(_always_first(_never_as_not(s)))
     weak = MEMORY_WEAK.match(s)
     if weak:
         s = weak.group(1)
@@ -81,6 +81,23 @@ _NOT_ONE_RULE = re.compile(
 
 # "run pytest -x before you commit, always": an imperative with its standing word said last.
 _ALWAYS_LAST = re.compile(r"^([A-Za-z]+)(\s+[^,;:?]+?)\s*,\s*always\s*[.!]*$", re.I)
+
+
+# "use pnpm, never npm", "lint with ruff, never flake8": a choice, then the one tool refused.
+_NEVER_TOOL = re.compile(
+    r"^((?:use|prefer|lint|format|test|type-?check|bundle|build|install|manage)\s+[^,;:?]+?)"
+    r"\s*,\s*never\s+(`[^`]+`|[\w@/+-]+(?:\.[\w@/+-]+)*)\s*[.!]*$",
+    re.I,
+)
+
+
+def _never_as_not(s: str) -> str:
+    """`s` with "X, never Y" (a choice and one refused name) said as the contrast "X, not Y",
+    or `s` as it is: the stronger word must not lose the rule that "use pnpm, not npm" is."""
+    found = _NEVER_TOOL.match(s.strip())
+    if not found or found.group(2).lower() in IMPERATIVES:
+        return s
+    return f"{found.group(1)}, not {found.group(2)}."
 
 
 def _always_first(s: str) -> str:
