@@ -113,3 +113,12 @@ def test_a_choice_with_never_before_the_refused_tool_is_the_same_contrast(
     gm(project, "capture", "--all", "--no-stage")
     atoms = gm_json(project, "inspect")["L1"]
     assert [(a["claim"], a["sessions"]) for a in atoms] == [(claim, 2)]
+
+
+def test_consolidate_of_an_auto_memory_folder_not_there_says_so(project: Path) -> None:
+    """`consolidate --auto-memory` with no folder yet said "no near-duplicates in <folder>", as
+    if it had read a folder that does not exist (extract and scan say there is none)."""
+    proc = gm(project, "consolidate", "--auto-memory")
+    assert "no near-duplicates" not in proc.stdout
+    assert "no auto-memory folder at" in proc.stdout and "nothing to fold" in proc.stdout
+    assert gm_json(project, "consolidate", "--auto-memory")["proposals"] == []

@@ -146,6 +146,9 @@ def run(args: argparse.Namespace) -> Report:
         pinned = {rel for rel, _ in items if _frontmatter_pinned(directory / rel)}
         proposals = [_entry("auto-memory", p, texts, pinned) for p in propose(items)]
         report = Report({"directory": str(directory), "proposals": proposals})
+        if not directory.is_dir():
+            return report.say(f"no auto-memory folder at {directory} yet (Claude Code has written no "
+                              "memory for this project): nothing to fold")
         _text(report, proposals, str(directory))
         return report
     repo, store = memory_here()  # a clone's committed L2 without memory/atoms, not neither
