@@ -122,3 +122,18 @@ def test_consolidate_of_an_auto_memory_folder_not_there_says_so(project: Path) -
     assert "no near-duplicates" not in proc.stdout
     assert "no auto-memory folder at" in proc.stdout and "nothing to fold" in proc.stdout
     assert gm_json(project, "consolidate", "--auto-memory")["proposals"] == []
+
+
+def test_a_failed_verify_that_printed_nothing_names_the_command(project: Path) -> None:
+    """`verify --by false` said "the check failed (exit 1): " and nothing after the colon."""
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000001", "2026-10-01",
+                  [{"user": "Never run migrations against the production database."}])
+    gm(project, "capture", "--all", "--no-stage")
+    [atom] = gm_json(project, "inspect")["L1"]
+    proc = gm(project, "verify", atom["id"], "--by", "false", check=False)
+    assert proc.returncode == 1
+    first = proc.stdout.splitlines()[0]
+    assert not first.rstrip().endswith(":")
+    assert first == "the check `false` failed (exit 1), printing nothing"
+    proc = gm(project, "verify", atom["id"], "--by", "sh -c 'echo boom >&2; exit 3'", check=False)
+    assert proc.stdout.splitlines()[0].endswith("failed (exit 3): boom")

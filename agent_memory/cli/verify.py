@@ -29,8 +29,9 @@ def run(args: argparse.Namespace) -> Report:
     command, _ = redact(" ".join(args.by.split()))
     if proc.returncode != 0:
         tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-1:] or [""]
+        said = f": {redact(tail[0])[0][:200]}" if tail[0].strip() else ", printing nothing"
         return Report({"id": ident, "verified": False, "exit_status": proc.returncode, "commit": None},
-                      [f"the check failed (exit {proc.returncode}): {redact(tail[0])[0][:200]}",
+                      [f"the check `{command}` failed (exit {proc.returncode}){said}",
                        f"{ident} stays {atom['confidence']}"], code=EXIT_REFUSED)
 
     def compute(snap: Snapshot) -> Change | None:
