@@ -3,9 +3,12 @@ older side of a contradiction, `inspect --why` of either side, `stale` with noth
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import git
 from sessions import gm, gm_json, write_session
 
 
@@ -137,3 +140,25 @@ def test_a_failed_verify_that_printed_nothing_names_the_command(project: Path) -
     assert first == "the check `false` failed (exit 1), printing nothing"
     proc = gm(project, "verify", atom["id"], "--by", "sh -c 'echo boom >&2; exit 3'", check=False)
     assert proc.stdout.splitlines()[0].endswith("failed (exit 3): boom")
+
+
+def test_log_dates_a_merged_review_pull_request_when_it_was_merged(project: Path) -> None:
+    """After the review branch was merged (the pull-request path) and memory/review rebuilt
+    empty, `log` dated the `merged` entry by the staging commit's evidence (days before its
+    own captures) and listed it as the oldest event of the atom's life."""
+    for n, day in ((1, "2026-10-01"), (2, "2026-10-02")):
+        write_session(project, f"eeeeeeee-0000-4000-8000-00000000000{n}", day,
+                      [{"user": "Never push directly to main."}])
+    gm(project, "capture", "--all", "--no-stage")
+    [atom] = gm_json(project, "inspect")["L1"]
+    gm(project, "stage")
+    env = {"GIT_COMMITTER_DATE": "2026-11-05T11:30:00+00:00", "GIT_AUTHOR_DATE": "2026-11-05T11:30:00+00:00"}
+    subprocess.run(["git", "-C", str(project), "merge", "-q", "--no-ff", "-m", "Merge review", "memory/review"],
+                   check=True, env={**os.environ, **env})
+    gm(project, "stage")  # nothing left to stage: memory/review is rebuilt on the branch
+    assert git(project, "branch", "--list", "memory/review").strip() == ""
+    commits = gm_json(project, "log", atom["id"])["commits"]
+    [merged] = [c for c in commits if c["op"] == "merged"]
+    assert merged["date"] == "2026-11-05T11:30:00+00:00"
+    captures = [c for c in commits if c["op"] == "capture"]
+    assert commits.index(merged) < min(commits.index(c) for c in captures)  # newest first

@@ -139,11 +139,24 @@ def _branch_history(repo: git.Repo, atom_id: str, label: str = "") -> list[dict[
             # staged is the first reflog entry of memory/review that contains it.
             item["date"] = next((_utc(when) for tip, when in stagings
                                  if tip == entry.oid or porcelain.is_ancestor(repo, entry.oid, tip)), item["date"])
+            if op == "merged":
+                # merged when the commit that brought it onto the branch was made (a merge
+                # commit); the staging date, or its evidence's, would put it before captures
+                item["date"] = _merged_at(repo, entry.oid, branch_refs[0]) or item["date"]
         out.append(item)
     for oid in adopt_commits:
         for entry in porcelain.log_grep(repo, f"This reverts commit {oid}", branch_refs):
             out.append(_entry(entry, "revert", label + _branch_name(repo)))
     return out
+
+
+def _merged_at(repo: git.Repo, oid: str, ref: str) -> str | None:
+    """When `oid` reached `ref` through a merge: the date of the first commit on the ancestry
+    path from it (None for a fast-forward, where the staging commit itself is on the branch)."""
+    proc = git.run_git(repo.cwd, "log", "--ancestry-path", "--reverse", "--format=%cI",
+                       f"{oid}..{ref}", "--", check=False)
+    first = next((line.strip() for line in proc.stdout.splitlines() if line.strip()), None)
+    return _utc(first) if first else None
 
 
 def _branch_name(repo: git.Repo) -> str:
