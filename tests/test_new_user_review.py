@@ -104,6 +104,8 @@ def test_why_of_a_candidate_says_whether_the_gate_lets_it_through_and_why_not(pr
     [
         ("Use pnpm, never npm.", "Use pnpm, not npm.", "Use pnpm, not npm"),
         ("Lint with ruff, never flake8!", "Lint with ruff, not flake8.", "Lint with ruff, not flake8"),
+        ("Always use pnpm, never npm.", "Use pnpm instead of npm.", "Use pnpm, not npm"),
+        ("Always use pnpm and never npm.", "Use pnpm, never npm.", "Use pnpm, not npm"),
     ],
 )
 def test_a_choice_with_never_before_the_refused_tool_is_the_same_contrast(

@@ -83,10 +83,11 @@ _NOT_ONE_RULE = re.compile(
 _ALWAYS_LAST = re.compile(r"^([A-Za-z]+)(\s+[^,;:?]+?)\s*,\s*always\s*[.!]*$", re.I)
 
 
-# "use pnpm, never npm", "lint with ruff, never flake8": a choice, then the one tool refused.
+# "use pnpm, never npm", "always lint with ruff and never flake8": a choice, then the one tool
+# refused.
 _NEVER_TOOL = re.compile(
-    r"^((?:use|prefer|lint|format|test|type-?check|bundle|build|install|manage)\s+[^,;:?]+?)"
-    r"\s*,\s*never\s+(`[^`]+`|[\w@/+-]+(?:\.[\w@/+-]+)*)\s*[.!]*$",
+    r"^((?:always\s+)?(?:use|prefer|lint|format|test|type-?check|bundle|build|install|manage)\s+[^,;:?]+?)"
+    r"(?:\s*,\s*|\s*,?\s+and\s+)never\s+(`[^`]+`|[\w@/+-]+(?:\.[\w@/+-]+)*)\s*[.!]*$",
     re.I,
 )
 
