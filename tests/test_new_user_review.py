@@ -164,3 +164,15 @@ def test_log_dates_a_merged_review_pull_request_when_it_was_merged(project: Path
     assert merged["date"] == "2026-11-05T11:30:00+00:00"
     captures = [c for c in commits if c["op"] == "capture"]
     assert commits.index(merged) < min(commits.index(c) for c in captures)  # newest first
+
+
+def test_never_comma_ever_is_the_rule_said_without_the_comma(project: Path) -> None:
+    """"Never ever push to main." is "Never push to main"; "Never, ever push to main." gave
+    nothing (the comma cut "Never" off as a clause of its own)."""
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000001", "2026-10-01",
+                  [{"user": "Never, ever push to main."}])
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000002", "2026-10-02",
+                  [{"user": "Never ever push to main."}])
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = gm_json(project, "inspect")["L1"]
+    assert [(a["claim"], a["sessions"]) for a in atoms] == [("Never push to main", 2)]

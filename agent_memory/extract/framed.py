@@ -42,8 +42,12 @@ class Framed:
     mode: str  # "statement" | "request" | "question"
 
 
+# "never, ever push to main": the emphasis, not a clause of its own (the comma would cut it off)
+_NEVER_COMMA_EVER = re.compile(r"^(never),\s*(ever)\b", re.I)
+
+
 def framed(sentence: str) -> Framed | None:
-    s = strip_lead(sentence)
+    s = _NEVER_COMMA_EVER.sub(r"\1 \2", strip_lead(sentence))
     if not s:
         return None
     strong = False
