@@ -103,7 +103,8 @@ def test_why_of_a_candidate_says_whether_the_gate_lets_it_through_and_why_not(pr
     ("first", "second", "claim"),
     [
         ("Use pnpm, never npm.", "Use pnpm, not npm.", "Use pnpm, not npm"),
-        ("Lint with ruff, never flake8!", "Lint with ruff, not flake8.", "Lint with ruff, not flake8"),
+        # ruff and flake8 are linters of one family: the verb phrase adds nothing
+        ("Lint with ruff, never flake8!", "Use ruff instead of flake8.", "Use ruff, not flake8"),
         ("Always use pnpm, never npm.", "Use pnpm instead of npm.", "Use pnpm, not npm"),
         ("Always use pnpm and never npm.", "Use pnpm, never npm.", "Use pnpm, not npm"),
     ],

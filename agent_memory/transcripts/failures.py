@@ -26,6 +26,7 @@ FAMILIES = [
     {"make", "just", "task", "ninja"},
     {"curl", "wget", "httpie", "http"},
     {"black", "ruff", "autopep8", "yapf"},
+    {"ruff", "flake8", "pylint", "pyflakes", "pycodestyle"},
     {"eslint", "biome", "oxlint"},
     {"prettier", "biome", "dprint"},
     {"brew", "apt", "apt-get", "port", "nix"},
