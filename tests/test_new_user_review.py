@@ -177,3 +177,20 @@ def test_never_comma_ever_is_the_rule_said_without_the_comma(project: Path) -> N
     gm(project, "capture", "--all", "--no-stage")
     atoms = gm_json(project, "inspect")["L1"]
     assert [(a["claim"], a["sessions"]) for a in atoms] == [("Never push to main", 2)]
+
+
+def test_capture_all_with_no_session_yet_says_where_it_looked(project: Path) -> None:
+    """A new project with no Claude Code session yet (or one started elsewhere) heard
+    "nothing new: 0 transcripts of this project, 0 unchanged since their last capture"."""
+    from agent_memory.model.home import claude_projects_dir, slug_for
+
+    proc = gm(project, "capture", "--all")
+    assert "0 unchanged" not in proc.stdout
+    assert "no Claude Code session of" in proc.stdout
+    assert slug_for(project.resolve()) in proc.stdout or os.path.join(claude_projects_dir(), slug_for(project.resolve())) in proc.stdout
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000001", "2026-10-01",
+                  [{"user": "Never push to main."}])
+    gm(project, "capture", "--all")
+    proc = gm(project, "capture", "--all", "--since", "2099-01-01")
+    assert "0 unchanged" not in proc.stdout
+    assert "no transcript of" in proc.stdout and "2099-01-01" in proc.stdout

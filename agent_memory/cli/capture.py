@@ -319,6 +319,8 @@ class Backfill:
         self.failed_statements: list[dict[str, str]] = []  # {path, statement}: skipped, the rest kept
         self.error: str | None = None  # what stopped the run (a full disk), with `not_captured` left
         self.not_captured = 0
+        self.folder: str | None = None  # this project's transcript folder, for "no session yet"
+        self.since: str | None = None  # --since, as given
 
     def add(self, result: CaptureResult) -> None:
         self.new += len(result.new)
@@ -399,12 +401,14 @@ def _survey(root: str | os.PathLike[str], common: str | os.PathLike[str], since:
             ) -> tuple[Backfill, list[str], Ledger]:  # fmt: skip
     """This project's transcripts (modified on or after `since`) against the ledger: the
     report so far (listed, unchanged, known unreadable) and the transcripts to read."""
+    from agent_memory.model.home import claude_projects_dir, slug_for
     from agent_memory.transcripts.files import transcript_files
     from agent_memory.transcripts.ledger import TRANSCRIPT, Ledger, stat_signature, transcript_key
 
     _require_listable_projects()
     ledger = Ledger(common)
     report = Backfill()
+    report.folder = os.path.join(claude_projects_dir(), slug_for(root))
     todo: list[str] = []
     ended: dict[str, int] = {}
     for path, st in transcript_files(root):  # absolute paths: the ledger's keys
@@ -465,6 +469,7 @@ def _nothing_new(args: argparse.Namespace, since: float | None) -> Report | None
         # its tip): the full path checks it is still a store commit before saying "nothing new".
         return None
     report, todo, ledger = _survey(work or common, common, since)
+    report.since = args.since
     if todo or _queue_waiting(common) or _folder_changed(common, work or common, ledger):
         return None
     linked = _linked_folder(common, work or common)
@@ -492,6 +497,7 @@ def _folder_changed(common: str | os.PathLike[str], root: str | os.PathLike[str]
 def _capture_all(args: argparse.Namespace, repo: Repo, project: str, since: float | None) -> Report:
     root = repo.workdir or repo.common_dir
     report, todo, ledger = _survey(root, repo.common_dir, since)
+    report.since = args.since
     if todo or _queue_waiting(repo.common_dir) or _folder_changed(repo.common_dir, root, ledger):
         from agent_memory.gitio.repo import deferred_maintenance
 
@@ -593,7 +599,13 @@ def _capture_folder(store: L1Store, project: str, repo: Repo, ledger: Ledger, re
 
 
 def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
-    if not report.captured and not report.commits and not report.error and not report.failed:
+    none_listed = not (report.transcripts or report.other_repositories or report.unreadable)
+    if none_listed and report.since and not report.captured:
+        out.say(f"nothing new: no transcript of {project or 'this project'} modified on or after {report.since}")
+    elif none_listed and not report.captured:
+        out.say(f"nothing to capture: no Claude Code session of {project or 'this project'} yet "
+                f"(looked in {report.folder}); a session run in this repository is captured when it ends")
+    elif not report.captured and not report.commits and not report.error and not report.failed:
         out.say(f"nothing new: {plural(report.transcripts, 'transcript')} of {project or 'this project'}, "
               f"{report.unchanged} unchanged since their last capture")  # fmt: skip
     else:
