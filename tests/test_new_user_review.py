@@ -194,3 +194,19 @@ def test_capture_all_with_no_session_yet_says_where_it_looked(project: Path) -> 
     proc = gm(project, "capture", "--all", "--since", "2099-01-01")
     assert "0 unchanged" not in proc.stdout
     assert "no transcript of" in proc.stdout and "2099-01-01" in proc.stdout
+
+
+def test_a_candidate_contesting_an_adopted_line_is_not_shown_eligible(project: Path) -> None:
+    """`show` and `status` counted a candidate that contradicts an adopted (L2) line as
+    eligible, while `promote` and `stage` blocked it: the adopted side's L1 record, which names
+    the contest, was left out of the gate that `show` runs."""
+    gm(project, "remember", "Use pnpm, not npm")
+    gm(project, "adopt", "--all")
+    proc = gm(project, "remember", "Use yarn, not pnpm", check=False)
+    assert proc.returncode == 1  # recorded, not staged: it contests the adopted line
+    [item] = gm_json(project, "show")["L1"]
+    assert item["claim"] == "Use yarn, not pnpm"
+    blocked = {b["id"]: b["reasons"] for b in gm_json(project, "promote")["blocked"]}
+    assert item["state"] == "blocked" and item["reasons"] == blocked[item["id"]]
+    assert gm_json(project, "status")["L1"]["eligible"] == 0
+    assert "eligible" not in next(line for line in gm(project, "show").stdout.splitlines() if item["id"] in line)

@@ -198,7 +198,8 @@ def l1_candidates(atoms: list[Atom], held: dict[str, Atom], staged: set[str],
     memory/review — each with its state (eligible, blocked, rejected) and gate result. One
     definition for `show` and `status`, so both count the same atoms."""
     l1 = [a for a in atoms if a["id"] not in held]
-    results = {r.atom_id: r for r in gates.evaluate_l1(l1, project, now_utc(), held)}
+    # every record, held ones too: the L1 record of an adopted atom names what contests it
+    results = {r.atom_id: r for r in gates.evaluate_l1(atoms, project, now_utc(), held)}
     out = []
     for atom in (a for a in l1 if a["id"] not in staged):
         result = results.get(atom["id"])
