@@ -204,6 +204,9 @@ def test_a_candidate_contesting_an_adopted_line_is_not_shown_eligible(project: P
     gm(project, "adopt", "--all")
     proc = gm(project, "remember", "Use yarn, not pnpm", check=False)
     assert proc.returncode == 1  # recorded, not staged: it contests the adopted line
+    # and says so, rather than a bare "not eligible"
+    assert "not eligible" not in proc.stdout and "contests atm_" in proc.stdout
+    assert "git memory inspect --why" in proc.stdout
     [item] = gm_json(project, "show")["L1"]
     assert item["claim"] == "Use yarn, not pnpm"
     blocked = {b["id"]: b["reasons"] for b in gm_json(project, "promote")["blocked"]}

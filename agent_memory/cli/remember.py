@@ -91,7 +91,9 @@ def run(args: argparse.Namespace) -> Report:
     elif refused:
         reasons = refused
     else:
-        reasons = ["not eligible (see git memory promote)"]
+        gate = next((r for r in plan.results if r.atom_id == atom["id"]), None)
+        reasons = (list(gate.reasons) if gate and gate.reasons else ["not eligible"]) + [
+            f"see `git memory inspect --why {atom['id']}`"]
     report = Report({"id": atom["id"], "claim": atom["claim"], "redacted": atom["redacted"],
                      "staged": staged[0] if staged else None, "refused": None if staged else reasons})
     if staged:
