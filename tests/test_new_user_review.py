@@ -213,3 +213,21 @@ def test_a_candidate_contesting_an_adopted_line_is_not_shown_eligible(project: P
     assert item["state"] == "blocked" and item["reasons"] == blocked[item["id"]]
     assert gm_json(project, "status")["L1"]["eligible"] == 0
     assert "eligible" not in next(line for line in gm(project, "show").stdout.splitlines() if item["id"] in line)
+
+
+def test_inspect_contested_gives_resolve_commands_that_run_when_pasted(project: Path) -> None:
+    """`inspect --contested` said `settle with: git memory resolve OLDER --keep <id>`: pasted,
+    the shell reads `<id>` as a redirection from a file named id."""
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000001", "2026-10-01",
+                  [{"user": "Use uv for dependencies."}])
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000002", "2026-10-02",
+                  [{"user": "Use poetry, not uv, for dependencies."}])
+    gm(project, "capture", "--all", "--no-stage")
+    [pair] = gm_json(project, "inspect", "--contested")["pairs"]
+    text = gm(project, "inspect", "--contested").stdout
+    assert "<id>" not in text
+    commands = [line.strip() for line in text.splitlines() if line.strip().startswith("git memory resolve")]
+    assert commands == [f"git memory resolve {pair['older']} --keep {pair['newer']}",
+                        f"git memory resolve {pair['older']} --keep {pair['older']}"]
+    gm(project, *commands[0].split()[2:])
+    assert gm_json(project, "inspect", "--contested")["pairs"] == []

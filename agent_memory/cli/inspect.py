@@ -41,7 +41,9 @@ def run(args: argparse.Namespace) -> Report:
             older, newer = by_id.get(pair["older"]), by_id.get(pair["newer"])
             report.say(f"{pair['older']} (older) {older['claim'] if older else '?'!r}",
                        f"  vs {pair['newer']} (newer) {newer['claim'] if newer else '?'!r}  [{pair['rule']}]",
-                       f"  settle with: git memory resolve {pair['older']} --keep <id>")
+                       "  settle it, keeping the newer or the older:",
+                       f"    git memory resolve {pair['older']} --keep {pair['newer']}",
+                       f"    git memory resolve {pair['older']} --keep {pair['older']}")
         return report
     if args.why:
         return _why(args, repo, store)
