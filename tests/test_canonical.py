@@ -96,6 +96,10 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("Never ever push to main.", P),
         ("From now on, never push to main.", P),
     ],
+    "Never use print; always use the logger": [
+        ("Never use print(); always use the logger.", P),
+        ("Never use print, always use the logger.", P),
+    ],
     "Never force push": [
         ("Never force push.", P),
         ("please never force-push", P),

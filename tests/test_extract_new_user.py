@@ -46,6 +46,14 @@ REORDERED = [
 ]
 
 
+# Issue 42, a new user's walkthrough: restatements that stayed two atoms.
+RESTATED_42 = [
+    # a function named with and without its call parentheses
+    ("Never use print(); always use the logger.", "Never use print, always use the logger.",
+     "Never use print; always use the logger"),  # fmt: skip
+]
+
+
 @pytest.fixture
 def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
@@ -81,6 +89,10 @@ def test_six_rules_said_in_other_words_become_six_atoms_that_recur(project: Path
     promote = gm_json(project, "promote")
     eligible = {str(item["id"]) for item in promote["eligible"]}
     assert _l1(project)["Never pip install"]["id"] in eligible
+
+
+def test_rules_a_new_user_restated_converge(project: Path) -> None:
+    _said_twice_is_one_atom_each(project, RESTATED_42)
 
 
 def test_rules_said_with_their_parts_reordered_converge(project: Path) -> None:

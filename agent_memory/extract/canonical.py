@@ -10,6 +10,8 @@ a rule in many ways, so every extracted claim goes through one deterministic rew
 - "we use X" is "Use X"; "we don't/never <policy verb> X" is "Never <verb> X";
 - a prohibition is always spelled "Never X" ("don't X", "do not X", "don't ever X"), without a
   closing emphasis that names nothing ("… anything", "… at all", "… directly" at the end);
+- a function named bare with its empty call parentheses is named without them ("never use
+  print()" is "Never use print"; a code span keeps its spelling);
 - contrasts are one shape: "use/prefer/go with/stick with X instead of / rather than / over / ,
   not Y" is "Use X, not Y"; when X and Y are interchangeable tools of one family (npm/pnpm,
   jest/vitest, pip/uv …) the verb phrase adds nothing either ("tests run with vitest, not jest",
@@ -98,6 +100,9 @@ _NEVER_EVER = re.compile(r"^never\s+ever\s+", re.I)
 _EMPHASIS_TAIL = re.compile(
     r"\s+(?:anything|at all|whatsoever|directly|of any kind|yourself|on your own)$", re.I
 )
+# A function named bare with its empty call parentheses ("never use print()") names what it
+# names without them ("never use print"); a code span keeps its spelling (it is masked here).
+_EMPTY_CALL = re.compile(r"(?<![\w.])([A-Za-z_](?:[\w.]*\w)?)\(\)(?![\w(])")
 # "prefer X to Y" is the contrast "X over Y".
 _PREFER_TO = re.compile(
     r"^(?:i\s+|we\s+)?prefers?\s+(?!not\b)(\S+(?:\s+\S+)?)\s+to\s+(\S+(?:\s+\S+)?)$", re.I
@@ -517,6 +522,7 @@ def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[st
     text = _strip_framing(claim.strip().rstrip(".!"))
     text = _POLITE.sub(" ", text)
     text = _COMPOUND_VERB.sub(lambda m: m.group(0).replace("-", " "), text)
+    text = _EMPTY_CALL.sub(r"\1", text)
     text = _SCOPE_MID.sub(",", text)
     text = re.sub(r"\s+", " ", text).strip(" ,;")
     prev = None
