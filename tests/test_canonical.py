@@ -96,6 +96,15 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("Never ever push to main.", P),
         ("From now on, never push to main.", P),
     ],
+    "Never commit to main; always open a pull request": [
+        ("Never commit to main directly; open a pull request.", P),
+        ("Never commit to main directly; open a pull request instead.", P),
+        ("Never commit to main directly; always open a pull request.", P),
+    ],
+    "Never pip install; always add the dependency to pyproject.toml": [
+        ("Never pip install directly; always add the dependency to pyproject.toml.", P),
+        ("Don't pip install anything, add it to pyproject.toml instead.", P),
+    ],
     "Never use print; always use the logger": [
         ("Never use print(); always use the logger.", P),
         ("Never use print, always use the logger.", P),
@@ -172,6 +181,8 @@ DISTINCT = [
     ("Before pushing, always run the linter.", "Before committing, always run the linter."),
     # a thing refused and a phrase said after it stay as said
     ("Don't use npm, use pnpm.", "Don't use npm, use the lockfile."),
+    # a step asked for after a prohibition is this turn's work, no half of the rule
+    ("Don't push to main, fix the tests.", "Never push to main; always fix the tests."),
     # a meaningful qualifier stays (consolidation is a reviewed, separate step)
     ("Never push directly to main.", "Never push to main."),
     ("Use pnpm, not npm, for the frontend.", "Use pnpm, not npm."),

@@ -48,6 +48,14 @@ REORDERED = [
 
 # Issue 42, a new user's walkthrough: restatements that stayed two atoms.
 RESTATED_42 = [
+    # what to do in place of what is forbidden, said after it: the rule's other half, kept with it
+    ("Never pip install directly; always add the dependency to pyproject.toml.",
+     "Don't pip install anything, add it to pyproject.toml instead.",
+     "Never pip install; always add the dependency to pyproject.toml"),  # fmt: skip
+    # (as the demo keeps "Never push directly to main; always open a pull request")
+    ("Never commit to main directly; open a pull request.",
+     "Never commit to main directly; always open a pull request.",
+     "Never commit to main; always open a pull request"),  # fmt: skip
     # a function named with and without its call parentheses
     ("Never use print(); always use the logger.", "Never use print, always use the logger.",
      "Never use print; always use the logger"),  # fmt: skip

@@ -10,7 +10,7 @@ import re
 from agent_memory.extract import standing
 from agent_memory.extract.clause_split import IF_CLAUSE, clause_parts
 from agent_memory.extract.dispatch import TASK_AIM, bare_np, clause_rules, imperative, place_only
-from agent_memory.extract.filters import PRONOUNS, TIME_SUBJECT, content_words
+from agent_memory.extract.filters import IMPERATIVES, PRONOUNS, TIME_SUBJECT, content_words
 from agent_memory.extract.framed import ClauseClaim, Framed, framed, whole_sentence
 from agent_memory.extract.mode import REQUEST, sentence_mode, statement_before_question
 from agent_memory.extract.rules.lang_words import non_english
@@ -64,6 +64,34 @@ _CONTRAST_TAIL = re.compile(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", 
 _DESCRIBED = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|gotten)\b", re.I)
 
 
+# A prohibition of the direct route, whose next clause says the right one.
+_DIRECT_ROUTE = re.compile(r"^(?:never|don't|do not)\b.*\b(?:directly|by hand|manually)\b", re.I)
+_SAID_INSTEAD = re.compile(r"^(?:(?:instead|rather),?\s+)?(?P<body>.+?)(?:,?\s+instead)?$", re.I)
+# "don't pip install anything, add it to pyproject.toml instead": what is installed is a dependency
+_INSTALLED = re.compile(r"\binstall\b", re.I)
+_INSTALLED_AS = {"it": "the dependency", "them": "the dependencies"}
+
+
+def _remedy(prohibition: str, c: str) -> str | None:
+    """"never commit to main directly; open a pull request", "don't pip install anything, add it
+    to pyproject.toml instead": what to do in place of what is forbidden, the other half of the
+    same rule, which lasts as the prohibition does ("always …", as "never push directly to main;
+    always open a pull request" says it). Only where the clause says it stands in ("instead") or
+    the prohibition forbids the direct route ("directly", "by hand", "manually"): after any other
+    prohibition a bare imperative is this turn's request ("don't push to main, fix the tests")."""
+    m = _SAID_INSTEAD.match(c)
+    body = m.group("body") if m else ""
+    if not body or body.split(" ", 1)[0].lower() not in IMPERATIVES:
+        return None
+    if body == c and not _DIRECT_ROUTE.match(prohibition):
+        return None
+    if not _NEGATIVE_HEAD.match(prohibition):
+        return None
+    if _INSTALLED.search(prohibition):
+        body = re.sub(r"\b(it|them)\b", lambda w: _INSTALLED_AS[w.group(1)], body, count=1)
+    return f"Always {body}"
+
+
 def _continuation(out: list[ClauseClaim], i: int, c: str) -> ClauseClaim | None:
     """A clause that completes the previous claim rather than stating one of its own."""
     if not out or out[-1][2] != i - 1:
@@ -71,6 +99,9 @@ def _continuation(out: list[ClauseClaim], i: int, c: str) -> ClauseClaim | None:
     if _NEGATIVE_HEAD.match(out[-1][0]) and _POSITIVE_HALF.match(c):
         # "don't use X for Y, use Z": the positive half belongs to the same claim.
         return c, out[-1][1], i, out[-1][3]
+    remedy = _remedy(out[-1][0], c)
+    if remedy:
+        return remedy, out[-1][1], i, out[-1][3]
     if _CONTRAST_TAIL.match(c):
         # "we use JWTs in cookies, never localStorage": the contrast completes the claim.
         return c, "constraint", i, out[-1][3]

@@ -143,6 +143,9 @@ _YOU_SHOULD = re.compile(
     re.I,
 )
 _PROHIBITION = re.compile(r"^(?:never|don't|do not|avoid)\b", re.I)
+# "don't pip install anything, add it to pyproject.toml instead": a practice forbidden, then the
+# one done in its place (sentence._remedy)
+_DONE_INSTEAD = re.compile(r"^(?:never|don't|do not)\b[^,;]*[,;]\s*[^,;]+\binstead\W*$", re.I)
 _WE_DECIDE = re.compile(
     r"\bwe\s+(?:will|shall|won't|are going to|are not going to|do not|don't|never|no longer)\b",
     re.I,
@@ -298,9 +301,10 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return False  # "there should be no overlaps, one slot per person. makes sense?": a spec
     if rule.startswith("directive.") and WORK_REQUEST.match(said) and not _RULE_FIRST.match(said):
         return False  # "continue with the test and do not edit the .env file"
-    if work_spliced(said) and not _PROHIBITION.match(claim):
+    if work_spliced(said) and not _PROHIBITION.match(claim) and not _DONE_INSTEAD.match(said):
         # "the service should only return ids, check the handlers of this repo"; a practice
-        # forbidden ("don't use any, fix the types") is not a spec of the thing being built
+        # forbidden ("don't use any, fix the types") is not a spec of the thing being built,
+        # nor is what is done in its place ("…, add it to pyproject.toml instead")
         return False
     # "Please split UpdateBuilder up a bit. Each type should have its own file."
     return not s.asks_work_besides(index)
