@@ -105,6 +105,13 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("Never pip install directly; always add the dependency to pyproject.toml.", P),
         ("Don't pip install anything, add it to pyproject.toml instead.", P),
     ],
+    "Always write docstrings in Google style": [
+        ("Docstrings should always follow the Google style.", P),
+        ("Always write docstrings in Google style.", P),
+        ("Always write docstrings in the Google style.", P),
+        ("Always use Google style for docstrings.", P),
+        ("Always follow the Google style for docstrings.", P),
+    ],
     "Never use print; always use the logger": [
         ("Never use print(); always use the logger.", P),
         ("Never use print, always use the logger.", P),
@@ -181,6 +188,9 @@ DISTINCT = [
     ("Before pushing, always run the linter.", "Before committing, always run the linter."),
     # a thing refused and a phrase said after it stay as said
     ("Don't use npm, use pnpm.", "Don't use npm, use the lockfile."),
+    # one style for other things, or another style for the same things
+    ("Always write docstrings in Google style.", "Always write comments in Google style."),
+    ("Always write docstrings in Google style.", "Always write docstrings in NumPy style."),
     # a step asked for after a prohibition is this turn's work, no half of the rule
     ("Don't push to main, fix the tests.", "Never push to main; always fix the tests."),
     # a meaningful qualifier stays (consolidation is a reviewed, separate step)
@@ -296,6 +306,8 @@ CLAIMS = st.sampled_from(
     [
         "Use pnpm, not npm",
         "Never push directly to main; always open a pull request",
+        "Docstrings should always follow the Google style",
+        "Always use the Google style for docstrings",
         "Use Tailwind, not CSS modules, for styling",
         "Always run `make lint` before committing",
         "The database is Postgres 16",

@@ -56,6 +56,10 @@ RESTATED_42 = [
     ("Never commit to main directly; open a pull request.",
      "Never commit to main directly; always open a pull request.",
      "Never commit to main; always open a pull request"),  # fmt: skip
+    # a style rule said of its subject, and said as the thing to do
+    ("Docstrings should always follow the Google style.",
+     "Always write docstrings in Google style.",
+     "Always write docstrings in Google style"),  # fmt: skip
     # a function named with and without its call parentheses
     ("Never use print(); always use the logger.", "Never use print, always use the logger.",
      "Never use print; always use the logger"),  # fmt: skip

@@ -10,6 +10,8 @@ a rule in many ways, so every extracted claim goes through one deterministic rew
 - "we use X" is "Use X"; "we don't/never <policy verb> X" is "Never <verb> X";
 - a prohibition is always spelled "Never X" ("don't X", "do not X", "don't ever X"), without a
   closing emphasis that names nothing ("… anything", "… at all", "… directly" at the end);
+- a style rule is "Always write <things> in <name> style" ("docstrings should always follow the
+  Google style", "always use Google style for docstrings");
 - a function named bare with its empty call parentheses is named without them ("never use
   print()" is "Never use print"; a code span keeps its spelling);
 - contrasts are one shape: "use/prefer/go with/stick with X instead of / rather than / over / ,
@@ -103,6 +105,32 @@ _EMPHASIS_TAIL = re.compile(
 # A function named bare with its empty call parentheses ("never use print()") names what it
 # names without them ("never use print"); a code span keeps its spelling (it is masked here).
 _EMPTY_CALL = re.compile(r"(?<![\w.])([A-Za-z_](?:[\w.]*\w)?)\(\)(?![\w(])")
+# A style rule is one shape, "Always write <things> in <name> style": "docstrings should always
+# follow the Google style", "always use the Google style for docstrings", "always format
+# docstrings using Google style" (a pronoun or the team is no subject: "we should use the X style").
+_STYLE_NAME = r"(?:the\s+)?(?P<style>(?!the\b)[\w.+#-]+(?:\s+[\w.+#-]+){0,2}?)[\s-]style(?:\s+guide)?"
+_STYLED = r"(?P<things>(?!(?:it|this|that|these|those|they|we|you|i|everything)\b)[a-z][\w-]*(?:\s+[\w-]+){0,2}?)"
+_STYLE_RULE = (
+    re.compile(rf"^{_STYLED}\s+(?:should|must)\s+(?:always\s+)?(?:follow|use|be written in|be in)\s+"
+               rf"{_STYLE_NAME}$", re.I),
+    re.compile(rf"^always\s+(?:follow|use)\s+{_STYLE_NAME}\s+for\s+{_STYLED}$", re.I),
+    re.compile(rf"^always\s+(?:write|format)\s+{_STYLED}\s+(?:in|using|with|following)\s+"
+               rf"{_STYLE_NAME}$", re.I),
+)  # fmt: skip
+
+
+def _style_rule(text: str) -> str | None:
+    """The style rule's one shape (see above), or None: not a style rule."""
+    for shape in _STYLE_RULE:
+        m = shape.match(text)
+        if m:
+            things = m.group("things")
+            if shape is _STYLE_RULE[0] and re.fullmatch(r"[A-Z][a-z]+", things.split()[0]):
+                things = things[:1].lower() + things[1:]  # the subject said first: "Docstrings"
+            return f"Always write {things} in {m.group('style')} style"
+    return None
+
+
 # "prefer X to Y" is the contrast "X over Y".
 _PREFER_TO = re.compile(
     r"^(?:i\s+|we\s+)?prefers?\s+(?!not\b)(\S+(?:\s+\S+)?)\s+to\s+(\S+(?:\s+\S+)?)$", re.I
@@ -546,6 +574,7 @@ def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[st
             text = bare
         kind = "constraint"
     else:
+        text = _style_rule(text) or text
         prefer_to = _PREFER_TO.match(text)
         if prefer_to and not _DETERMINER.match(prefer_to.group(1)):
             text = f"Prefer {prefer_to.group(1)} over {prefer_to.group(2)}"
