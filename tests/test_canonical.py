@@ -96,10 +96,15 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("Never ever push to main.", P),
         ("From now on, never push to main.", P),
     ],
-    "Never commit to main; always open a pull request": [
+    "Never commit directly to main; always open a pull request": [
         ("Never commit to main directly; open a pull request.", P),
         ("Never commit to main directly; open a pull request instead.", P),
         ("Never commit to main directly; always open a pull request.", P),
+        ("Never commit directly to main; always open a pull request.", P),
+    ],
+    "Never push directly to the main branch": [
+        ("Never push directly to the main branch.", P),
+        ("Don't push to the main branch directly.", P),
     ],
     "Never pip install; always add the dependency to pyproject.toml": [
         ("Never pip install directly; always add the dependency to pyproject.toml.", P),
@@ -195,6 +200,7 @@ DISTINCT = [
     ("Don't push to main, fix the tests.", "Never push to main; always fix the tests."),
     # a meaningful qualifier stays (consolidation is a reviewed, separate step)
     ("Never push directly to main.", "Never push to main."),
+    ("Never commit to main directly.", "Never commit to main."),
     ("Use pnpm, not npm, for the frontend.", "Use pnpm, not npm."),
 ]
 

@@ -54,8 +54,8 @@ RESTATED_42 = [
      "Never pip install; always add the dependency to pyproject.toml"),  # fmt: skip
     # (as the demo keeps "Never push directly to main; always open a pull request")
     ("Never commit to main directly; open a pull request.",
-     "Never commit to main directly; always open a pull request.",
-     "Never commit to main; always open a pull request"),  # fmt: skip
+     "Never commit directly to main; always open a pull request.",
+     "Never commit directly to main; always open a pull request"),  # fmt: skip
     # a style rule said of its subject, and said as the thing to do
     ("Docstrings should always follow the Google style.",
      "Always write docstrings in Google style.",

@@ -9,7 +9,9 @@ a rule in many ways, so every extracted claim goes through one deterministic rew
   on", "going forward", "here", "everywhere", "ever";
 - "we use X" is "Use X"; "we don't/never <policy verb> X" is "Never <verb> X";
 - a prohibition is always spelled "Never X" ("don't X", "do not X", "don't ever X"), without a
-  closing emphasis that names nothing ("… anything", "… at all", "… directly" at the end);
+  closing emphasis that names nothing ("… anything", "… at all", "… directly" at the end); a
+  closing "directly" after where it goes qualifies it ("never commit to main directly" is
+  "Never commit directly to main");
 - a style rule is "Always write <things> in <name> style" ("docstrings should always follow the
   Google style", "always use Google style for docstrings");
 - a function named bare with its empty call parentheses is named without them ("never use
@@ -101,6 +103,12 @@ _NEVER_EVER = re.compile(r"^never\s+ever\s+", re.I)
 # qualifier: an object follows it).
 _EMPHASIS_TAIL = re.compile(
     r"\s+(?:anything|at all|whatsoever|directly|of any kind|yourself|on your own)$", re.I
+)
+# Where a prohibition goes to, with "directly" said after it, is the qualified rule said with
+# "directly" before it: "never commit to main directly" is "Never commit directly to main".
+_DIRECTLY_AFTER_PLACE = re.compile(
+    r"^(Never\s+[\w-]+(?:\s+[\w-]+)?)\s+((?:to|into|onto)\s+[\w./-]+(?:\s+[\w./-]+){0,2}?)\s+directly$",
+    re.I,
 )
 # A function named bare with its empty call parentheses ("never use print()") names what it
 # names without them ("never use print"); a code span keeps its spelling (it is masked here).
@@ -569,6 +577,7 @@ def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[st
     if m:
         text = "Never " + text[m.end() :]
         text = re.sub(r",?\s+ever$", "", text, flags=re.I)
+        text = _DIRECTLY_AFTER_PLACE.sub(r"\1 directly \2", text)
         bare = _EMPHASIS_TAIL.sub("", text)
         if len(bare.split()) >= 3:  # "Never do anything" keeps its object: "Never do" says nothing
             text = bare
