@@ -301,13 +301,18 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return False  # "there should be no overlaps, one slot per person. makes sense?": a spec
     if rule.startswith("directive.") and WORK_REQUEST.match(said) and not _RULE_FIRST.match(said):
         return False  # "continue with the test and do not edit the .env file"
-    if work_spliced(said) and not _PROHIBITION.match(claim) and not _DONE_INSTEAD.match(said):
-        # "the service should only return ids, check the handlers of this repo"; a practice
-        # forbidden ("don't use any, fix the types") is not a spec of the thing being built,
-        # nor is what is done in its place ("…, add it to pyproject.toml instead")
+    if _spec_spliced_to_work(claim, said):
         return False
     # "Please split UpdateBuilder up a bit. Each type should have its own file."
     return not s.asks_work_besides(index)
+
+
+def _spec_spliced_to_work(claim: str, said: str) -> bool:
+    """"the service should only return ids, check the handlers of this repo": a spec of the
+    thing being built, with the work asked on it. A practice forbidden ("don't use any, fix the
+    types") is no spec of it, nor is what is done in its place ("…, add it to pyproject.toml
+    instead")."""
+    return work_spliced(said) and not _PROHIBITION.match(claim) and not _DONE_INSTEAD.match(said)
 
 
 # "I want to use X", "we will (also) use X for Y", "I'd stick with X": the user's plan. Said as a
