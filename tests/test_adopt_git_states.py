@@ -44,14 +44,21 @@ def _refused(proc_err: str, code: int, *words: str) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("cone", [False, True])
-def test_adopt_refuses_in_a_sparse_checkout_without_the_memory_files(project: Path, cone: bool) -> None:
+def _one_adopted_and_a_src_folder(project: Path) -> dict[str, str]:
+    """CLAIMS staged, the first adopted, and a `src/` folder committed for a sparse checkout
+    to keep (the memory files then left out)."""
     ids = stage_claims(project, CLAIMS)
     gm(project, "adopt", "--yes", ids["a"])
     (project / "src").mkdir()
     (project / "src" / "x.py").write_text("x = 1\n")
     git(project, "add", "src")
     git(project, "commit", "-qm", "src")
+    return ids
+
+
+@pytest.mark.parametrize("cone", [False, True])
+def test_adopt_refuses_in_a_sparse_checkout_without_the_memory_files(project: Path, cone: bool) -> None:
+    ids = _one_adopted_and_a_src_folder(project)
     if cone:  # cone mode keeps the top-level files: only .memory/ is left out
         git(project, "sparse-checkout", "set", "--cone", "src")
     else:
@@ -97,12 +104,7 @@ def test_adopt_and_forget_refuse_over_assume_unchanged_edits(project: Path) -> N
 
 
 def test_validate_and_status_name_a_sparse_checkout_without_the_memory_files(project: Path) -> None:
-    ids = stage_claims(project, CLAIMS)
-    gm(project, "adopt", "--yes", ids["a"])
-    (project / "src").mkdir()
-    (project / "src" / "x.py").write_text("x = 1\n")
-    git(project, "add", "src")
-    git(project, "commit", "-qm", "src")
+    _one_adopted_and_a_src_folder(project)
     git(project, "sparse-checkout", "set", "--cone", "src")
     block = (project / "CLAUDE.memory.md").read_text()
     for args in (["validate"], ["validate", "--fix"]):

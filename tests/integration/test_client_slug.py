@@ -99,28 +99,7 @@ def test_a_repository_is_found_where_the_client_files_it(ws: Workspace, claude_c
     [typed] = ws.atoms()
     assert typed["source"].startswith(f"~/.claude/projects/{slug}/{before.session_id}.jsonl#L")
 
-    # With the hooks: the model writes an auto-memory note into the folder the client names
-    # (the same cut name), and the SessionEnd capture reads it from there.
-    folder = ws.config_dir / "projects" / slug / "memory"
-    topic, index = folder / "release-branch.md", folder / "MEMORY.md"
-    script = {"steps": [
-        {"when": {"nth_with_tools": 1},
-         "content": [{"type": "tool_use", "name": "Write", "input": {"file_path": str(topic), "content": TOPIC}}]},
-        {"when": {"nth_with_tools": 2},
-         "content": [{"type": "tool_use", "name": "Write", "input": {"file_path": str(index), "content": INDEX}}]},
-        {"when": {"nth_with_tools": 3}, "content": [{"type": "text", "text": "Noted."}]},
-    ]}  # fmt: skip
-    with ws.scripted(script):
-        hooked = ws.run("Please keep a note about how we ship.")
-    ws.wait_for_captures()
-    assert hooked.transcript.parent.name == slug
-    assert topic.is_file(), "the client did not write where its own function says"
-    [memory] = [a for a in ws.atoms() if a.get("origin") == "auto-memory"]
-    assert memory["sessions"] == [hooked.session_id]
-    assert memory["source"].startswith(f"~/.claude/projects/{slug}/{hooked.session_id}.jsonl#L")
-    again = ws.git_memory_json("capture", "--all")
-    assert (again["new"], again["merged"], again["failed"]) == (0, 0, 0), again
-    assert ws.errors_log() == []
+    _a_memory_the_model_writes_is_captured_from(ws, slug)  # the same cut name
 
 
 HOST_NAME = "host-proj_1"
@@ -168,7 +147,13 @@ def test_a_project_dir_name_is_honoured_where_the_client_honours_it(named_ws: Wo
     [typed] = [a for a in ws.atoms() if TYPED.casefold() in a["claim"].casefold()]
     assert typed["source"].startswith(f"~/.claude/projects/{HOST_NAME}/{before.session_id}.jsonl#L")
 
-    folder = ws.config_dir / "projects" / HOST_NAME / "memory"
+    _a_memory_the_model_writes_is_captured_from(ws, HOST_NAME)
+
+
+def _a_memory_the_model_writes_is_captured_from(ws: Workspace, name: str) -> None:
+    """With the hooks: the model writes an auto-memory note into the project folder the client
+    names (`name`), and the SessionEnd capture reads it from there, once."""
+    folder = ws.config_dir / "projects" / name / "memory"
     topic, index = folder / "release-branch.md", folder / "MEMORY.md"
     script = {"steps": [
         {"when": {"nth_with_tools": 1},
@@ -180,11 +165,11 @@ def test_a_project_dir_name_is_honoured_where_the_client_honours_it(named_ws: Wo
     with ws.scripted(script):
         hooked = ws.run("Please keep a note about how we ship.")
     ws.wait_for_captures()
-    assert hooked.transcript.parent.name == HOST_NAME
-    assert topic.is_file(), "the client did not write its auto-memory under the name"
+    assert hooked.transcript.parent.name == name
+    assert topic.is_file(), f"the client did not write its auto-memory under {name}"
     [memory] = [a for a in ws.atoms() if a.get("origin") == "auto-memory"]
     assert memory["sessions"] == [hooked.session_id]
-    assert memory["source"].startswith(f"~/.claude/projects/{HOST_NAME}/{hooked.session_id}.jsonl#L")
+    assert memory["source"].startswith(f"~/.claude/projects/{name}/{hooked.session_id}.jsonl#L")
     again = ws.git_memory_json("capture", "--all")
     assert (again["new"], again["merged"], again["failed"]) == (0, 0, 0), again
     assert ws.errors_log() == []
