@@ -586,3 +586,21 @@ def test_a_negated_verb_of_the_user_converges_with_the_third_person_typed() -> N
 def test_the_user_named_at_the_end_still_reads_as_a_complaint() -> None:
     # the standing checks read the user's own words ("… to me"), before the rewrite
     assert _claims("Ah come on. Don't suggest junk to me.") == []
+
+
+def test_a_call_in_a_chain_keeps_its_parentheses() -> None:
+    """An empty call is dropped only where it ends the name (`print()` is `print`): inside a
+    chain the parentheses are part of the code named (`now().isoformat()` is not
+    `now.isoformat()`, `super().__init__()` is not `super.init()`)."""
+    assert canonical("Use datetime.now().isoformat()", "constraint")[0] == "Use datetime.now().isoformat()"
+    assert canonical("Always call super().__init__() first.", "constraint")[0] == "Always call super().__init__() first"
+    assert canonical("Never use print(); always use the logger", "constraint")[0] == "Never use print; always use the logger"
+
+
+def test_the_command_run_in_place_of_an_install_is_not_called_the_dependency() -> None:
+    """After an install forbidden, "add it to pyproject.toml" puts the package somewhere (it:
+    the dependency); "run it through make" runs the install itself, which is no dependency."""
+    claims = [c.claim for c in extract_claims("Never run npm install by hand; run it through make instead.")]
+    assert claims and not any("dependency" in claim for claim in claims), claims
+    claims = [c.claim for c in extract_claims("Don't pip install anything, add it to pyproject.toml instead.")]
+    assert claims == ["Never pip install; always add the dependency to pyproject.toml"]

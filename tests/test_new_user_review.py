@@ -149,22 +149,25 @@ def test_log_dates_a_merged_review_pull_request_when_it_was_merged(project: Path
     """After the review branch was merged (the pull-request path) and memory/review rebuilt
     empty, `log` dated the `merged` entry by the staging commit's evidence (days before its
     own captures) and listed it as the oldest event of the atom's life."""
+    rules = ["Never push directly to main.", "Use pnpm, not npm.", "Never commit secrets to the repository."]
     for n, day in ((1, "2026-10-01"), (2, "2026-10-02")):
         write_session(project, f"eeeeeeee-0000-4000-8000-00000000000{n}", day,
-                      [{"user": "Never push directly to main."}])
+                      [{"user": rule} for rule in rules])
     gm(project, "capture", "--all", "--no-stage")
-    [atom] = gm_json(project, "inspect")["L1"]
-    gm(project, "stage")
+    atoms = gm_json(project, "inspect")["L1"]
+    assert len(atoms) == len(rules), atoms
+    gm(project, "stage")  # one staging commit per atom: the pull request holds several
     env = {"GIT_COMMITTER_DATE": "2026-11-05T11:30:00+00:00", "GIT_AUTHOR_DATE": "2026-11-05T11:30:00+00:00"}
     subprocess.run(["git", "-C", str(project), "merge", "-q", "--no-ff", "-m", "Merge review", "memory/review"],
                    check=True, env={**os.environ, **env})
     gm(project, "stage")  # nothing left to stage: memory/review is rebuilt on the branch
     assert git(project, "branch", "--list", "memory/review").strip() == ""
-    commits = gm_json(project, "log", atom["id"])["commits"]
-    [merged] = [c for c in commits if c["op"] == "merged"]
-    assert merged["date"] == "2026-11-05T11:30:00+00:00"
-    captures = [c for c in commits if c["op"] == "capture"]
-    assert commits.index(merged) < min(commits.index(c) for c in captures)  # newest first
+    for atom in atoms:  # each by the merge, not by the next staging commit of the branch
+        commits = gm_json(project, "log", atom["id"])["commits"]
+        [merged] = [c for c in commits if c["op"] == "merged"]
+        assert merged["date"] == "2026-11-05T11:30:00+00:00", (atom["claim"], merged)
+        captures = [c for c in commits if c["op"] == "capture"]
+        assert commits.index(merged) < min(commits.index(c) for c in captures)  # newest first
 
 
 def test_never_comma_ever_is_the_rule_said_without_the_comma(project: Path) -> None:

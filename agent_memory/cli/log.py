@@ -151,12 +151,20 @@ def _branch_history(repo: git.Repo, atom_id: str, label: str = "") -> list[dict[
 
 
 def _merged_at(repo: git.Repo, oid: str, ref: str) -> str | None:
-    """When `oid` reached `ref` through a merge: the date of the first commit on the ancestry
-    path from it (None for a fast-forward, where the staging commit itself is on the branch)."""
-    proc = git.run_git(repo.cwd, "log", "--ancestry-path", "--reverse", "--format=%cI",
-                       f"{oid}..{ref}", "--", check=False)
-    first = next((line.strip() for line in proc.stdout.splitlines() if line.strip()), None)
-    return _utc(first) if first else None
+    """When `oid` reached `ref` through a merge: the date of the commit of `ref`'s first-parent
+    line that brought it in (the merge; not the next staging commit of the merged branch, which
+    also descends from it). None when `oid` was on that line already (a fast-forward)."""
+    descendants = set(git.run_git(repo.cwd, "rev-list", "--ancestry-path", f"{oid}..{ref}", "--",
+                                  check=False).stdout.split())  # fmt: skip
+    line = git.run_git(repo.cwd, "rev-list", "--first-parent", "--reverse", f"{oid}..{ref}", "--",
+                       check=False).stdout.split()  # fmt: skip
+    first = next((commit for commit in line if commit in descendants), None)
+    if first is None:
+        return None
+    if git.run_git(repo.cwd, "merge-base", "--is-ancestor", oid, f"{first}^1", check=False).returncode == 0:
+        return None  # its line held it before: fast-forwarded, the staging commit's own date stands
+    when = git.run_git(repo.cwd, "show", "-s", "--format=%cI", first, check=False).stdout.strip()
+    return _utc(when) if when else None
 
 
 def _branch_name(repo: git.Repo) -> str:

@@ -112,7 +112,7 @@ _DIRECTLY_AFTER_PLACE = re.compile(
 )
 # A function named bare with its empty call parentheses ("never use print()") names what it
 # names without them ("never use print"); a code span keeps its spelling (it is masked here).
-_EMPTY_CALL = re.compile(r"(?<![\w.])([A-Za-z_](?:[\w.]*\w)?)\(\)(?![\w(])")
+_EMPTY_CALL = re.compile(r"(?<![\w.])([A-Za-z_](?:[\w.]*\w)?)\(\)(?![\w(.])")  # not in a chain: now().isoformat()
 # A style rule is one shape, "Always write <things> in <name> style": "docstrings should always
 # follow the Google style", "always use the Google style for docstrings", "always format
 # docstrings using Google style" (a pronoun or the team is no subject: "we should use the X style").

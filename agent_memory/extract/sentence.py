@@ -72,6 +72,10 @@ _INSTALLED = re.compile(r"\binstall\b", re.I)
 _INSTALLED_AS = {"it": "the dependency", "them": "the dependencies"}
 
 
+# verbs that put a package somewhere: after an install forbidden, their "it" is the package
+_PLACED = re.compile(r"(?:add|put|declare|list|pin|specify|record|include)\s+(?:it|them)\b", re.I)
+
+
 def _remedy(prohibition: str, c: str) -> str | None:
     """"never commit to main directly; open a pull request", "don't pip install anything, add it
     to pyproject.toml instead": what to do in place of what is forbidden, the other half of the
@@ -87,7 +91,8 @@ def _remedy(prohibition: str, c: str) -> str | None:
         return None
     if not _NEGATIVE_HEAD.match(prohibition):
         return None
-    if _INSTALLED.search(prohibition):
+    if _INSTALLED.search(prohibition) and _PLACED.match(body):
+        # "add it to pyproject.toml": the package; "run it through make": the install command
         body = re.sub(r"\b(it|them)\b", lambda w: _INSTALLED_AS[w.group(1)], body, count=1)
     return f"Always {body}"
 
