@@ -234,3 +234,28 @@ def test_inspect_contested_gives_resolve_commands_that_run_when_pasted(project: 
                         f"git memory resolve {pair['older']} --keep {pair['older']}"]
     gm(project, *commands[0].split()[2:])
     assert gm_json(project, "inspect", "--contested")["pairs"] == []
+
+
+def test_a_rejected_claim_said_again_is_shown_as_promote_judges_it(project: Path) -> None:
+    """A claim rejected at adopt and then said in a new session is judged afresh by the gate
+    (`promote` lists it eligible), but the candidates `show` and `status` count (l1_candidates,
+    for a record no longer on memory/review) still called it rejected: they now agree."""
+    from agent_memory.cli.inspect import l1_candidates
+    from agent_memory.gitio.repo import find_repo
+    from agent_memory.store.l1 import L1Store
+
+    rule = "Never push directly to main."
+    for n, day in ((1, "2026-10-01"), (2, "2026-10-02")):
+        write_session(project, f"dddddddd-0000-4000-8000-00000000000{n}", day, [{"user": rule}])
+    gm(project, "capture", "--all", "--no-stage")
+    [atom] = gm_json(project, "inspect")["L1"]
+    gm(project, "stage")
+    gm(project, "adopt", "--reject", atom["id"])
+    store = L1Store(find_repo(project))
+    [(_, state, _)] = l1_candidates(store.atoms(), {}, set(), "proj")
+    assert state == "rejected"  # no session said it since
+    write_session(project, "dddddddd-0000-4000-8000-000000000003", "2026-10-05", [{"user": rule}])
+    gm(project, "capture", "--all", "--no-stage")
+    assert [a["id"] for a in gm_json(project, "promote")["eligible"]] == [atom["id"]]
+    [(_, state, result)] = l1_candidates(L1Store(find_repo(project)).atoms(), {}, set(), "proj")
+    assert state == "eligible" and result is not None and result.eligible

@@ -205,8 +205,9 @@ def l1_candidates(atoms: list[Atom], held: dict[str, Atom], staged: set[str],
     out = []
     for atom in (a for a in l1 if a["id"] not in staged):
         result = results.get(atom["id"])
-        review = (atom.get("review") or {}).get("state")
-        state = "rejected" if review == "rejected" else "eligible" if result and result.eligible else "blocked"
+        # rejected while no session said it since; said again, the gate judges it afresh (as
+        # `promote` does), so it is eligible or blocked like any candidate
+        state = "rejected" if gates.still_rejected(atom) else "eligible" if result and result.eligible else "blocked"
         out.append((atom, state, result))
     return out
 

@@ -118,6 +118,12 @@ def reasons_for_people(reasons: Sequence[str]) -> list[str]:
     return [PENDING_FOR_PEOPLE if r == PENDING_REASON else r for r in reasons if not count.fullmatch(r)]
 
 
+def still_rejected(atom: Mapping[str, Any]) -> bool:
+    """A person's rejection still stands: no session has said the claim since (said again, it
+    is judged afresh, as any candidate)."""
+    return _rejection_reason(atom) is not None
+
+
 def _rejection_reason(atom: Mapping[str, Any]) -> str | None:
     review = atom.get("review") or {}
     if review.get("state") != "rejected":
