@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -58,8 +59,8 @@ if [ "$verb" = "$KILL_VERB" ]; then
             kill -9 "$target"; exit 137 ;;
         after)   # the commit landed; adopt dies before it hears so
             "$real" "$@"; status=$?; kill -9 "$target"; exit $status ;;
-        orphan)  # adopt dies; its git commit runs on to the end
-            kill -9 "$target"; exec "$real" "$@" ;;
+        orphan)  # adopt dies; its git commit runs on to the end (then says so: the test waits)
+            kill -9 "$target"; "$real" "$@"; status=$?; : > "$KILL_DIR/orphan-ended"; exit $status ;;
         git)     # adopt and its git die mid-commit: git's locks stay behind. They are made
                  # before the kill: made after it, they raced the test's next `git status`,
                  # whose own index.lock the `:>` truncated mid-write (an index of zeros).
@@ -93,6 +94,11 @@ def _killed_adopt(project: Path, shim: Path, kill_dir: Path, when: str, at: int)
                           env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
     assert (kill_dir / "killed").exists(), proc.stdout + proc.stderr
     assert proc.returncode == -9, proc.stdout + proc.stderr
+    if when == "orphan":  # adopt is gone, its git commit is not: the pipes it held died with adopt
+        deadline = time.monotonic() + 120
+        while not (kill_dir / "orphan-ended").exists():
+            assert time.monotonic() < deadline, "the orphaned git commit never ended"
+            time.sleep(0.05)
     return proc
 
 
