@@ -80,3 +80,19 @@ def test_a_kill_in_a_linked_worktree_is_recovered_there_and_only_there(project: 
     for tree in (project, linked):
         check = gm(tree, "validate", check=False)
         assert check.returncode == 0, f"{tree}: {check.stdout}{check.stderr}"
+
+
+def test_status_on_an_unreadable_record_of_a_half_done_commit_gives_its_way_out(project: Path) -> None:
+    """The record a killed command leaves, unreadable (a torn write): adopt cannot finish or
+    roll it back (it refuses with the record's own hint), so status said the wrong way out
+    ("`git memory adopt` here finishes or rolls it back"); it now gives the record's hint."""
+    record = project / ".git" / "agent-memory" / "memory-commit.json"
+    record.write_text("{torn")
+    refused = gm(project, "adopt", "--all", check=False)
+    assert refused.returncode == 3 and "is unreadable" in refused.stderr
+    hint = refused.stderr.strip().splitlines()[-1]
+    assert hint.startswith("hint: ") and "remove that file" in hint
+    half = gm_json(project, "status")["interrupted"]
+    assert half["atom"] is None and "is unreadable" in half["error"] and half["hint"] == hint.removeprefix("hint: ")
+    text = gm(project, "status").stdout
+    assert hint in text and "`git memory adopt` here finishes or rolls it back" not in text

@@ -123,7 +123,7 @@ def _interrupted(repo: git.Repo) -> dict[str, Any] | None:
     try:
         found = intent.interrupted(repo)
     except RepoStateError as exc:
-        return {"atom": None, "subject": None, "error": exc.message}
+        return {"atom": None, "subject": None, "error": exc.message, "hint": exc.hint}
     return None if found is None else {"atom": found.atom, "subject": found.subject}
 
 
@@ -180,7 +180,8 @@ def _text(report: Report, data: dict[str, Any]) -> None:
         what = half.get("error") or (f"a git memory command was killed while committing {half['atom'] or half['subject']} "
                                      "in this work tree: its memory files are half done (the counts below read them)")  # fmt: skip
         report.say(f"  {colour.paint('warning:', 'refused')} {what}")
-        report.say(f"    {colour.paint('hint:', 'hint')} `git memory adopt` here finishes or rolls it back")
+        # an unreadable record is not one adopt can finish: the way out is the error's own
+        report.say(f"    {colour.paint('hint:', 'hint')} {half.get('hint') or '`git memory adopt` here finishes or rolls it back'}")
     report.say(f"  L1 {plural(l1['candidates'], 'candidate')} ({l1['eligible']} eligible, {l1['contested']} contested"
           + (f", {l1['claude_memory']} from {CLAUDE_MEMORY}" if l1["claude_memory"] else "")
           + (f", {l1['pending']} more pending until said again" if l1["pending"] else "")
