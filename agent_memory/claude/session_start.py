@@ -128,12 +128,13 @@ def context_key(repo: Location, tip: str) -> str:
     # The blocks decide which logged atoms were shown to a reviewer (committed/reviewed.py).
     parts += [_file_sig(name, True, root) for root in (work, home) if root for name in BLOCK_FILES]  # fmt: skip
     # the config files and those they include (core.attributesFile, memory.project may be there)
-    parts += [_file_sig(path, True) for path in _config_files_followed(repo.common)]
+    followed = _config_files_followed(repo.common)
+    parts += [_file_sig(path, True) for path in followed]
     # What could put a memory file through a filter or an encoding (committed/attributes.py):
     # signed, so a warm start runs no git and an attribute added since is a miss. A source
     # this reader cannot screen is its own signature.
     parts += [path if root == attributes.UNSCREENED else _file_sig(path, True, root)
-              for tree in attribute_trees(repo, home) for path, root in tree[2]]  # fmt: skip
+              for tree in attribute_trees(repo, home, followed) for path, root in tree[2]]  # fmt: skip
     parts.append(os.environ.get("GIT_ATTR_SOURCE", ""))
     parts += [
         os.environ.get(name, "")
@@ -225,21 +226,23 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
     return line
 
 
-def attribute_trees(repo: Location, home: str) -> list[tuple[str, str, list[tuple[str, str | None]]]]:
+def attribute_trees(repo: Location, home: str, followed: list[str] | None = None,
+                    ) -> list[tuple[str, str, list[tuple[str, str | None]]]]:  # fmt: skip
     """(tier, work tree, the attributes files git reads for its memory files) of the project
-    and the global memory repo."""
+    and the global memory repo. `followed`: the project's config files with their includes,
+    when the caller has walked them already (the cache key has)."""
     # (tier, work tree, common dir: info/attributes and config, git dir: its index)
     trees = [("L2", repo.work, repo.common, repo.git_dir), ("L3", home, os.path.join(home, ".git"), None)]
     out = []
     for tier, root, common, git_dir in trees:
         if not root:
             continue
-        files, unscreened = _attributes_files(common)
+        files, unscreened = _attributes_files(common, followed if common == repo.common else None)
         out.append((tier, root, attributes.sources(root, common, files, git_dir or common, unscreened)))
     return out
 
 
-def _attributes_files(common: str) -> tuple[list[str], list[str]]:
+def _attributes_files(common: str, followed: list[str] | None = None) -> tuple[list[str], list[str]]:
     """(every file core.attributesFile may name, signatures of settings of it this reader
     cannot read): read from the config files and the files they include (`include.path`, and
     `includeIf` whatever its condition: all are candidates, each screened), and git's default
@@ -247,7 +250,7 @@ def _attributes_files(common: str) -> tuple[list[str], list[str]]:
     or one set in the environment (`git -c`, GIT_CONFIG_*), is unscreened: git is asked."""
     values = [attributes.default_global_file()]
     unscreened = []
-    for path in _config_files_followed(common):
+    for path in _config_files_followed(common) if followed is None else followed:
         try:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
