@@ -1,0 +1,62 @@
+"""What the committed data of a cloned repository can make agent-memory do on the machine of the
+person who cloned it (session 43's review): read or show a file outside the repository, or
+reach a file through a name taken from that data. Through the installed CLI on real clones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_json
+from test_hooks import commit_tier, l2
+
+PRIVATE = "launch codes are blue"
+
+
+@pytest.fixture
+def upstream(repo: Path) -> Path:
+    """Someone else's repository: agent-memory set up and one adopted line, committed."""
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    commit_tier(repo, "L2", [l2("Never push directly to main.")])
+    return repo
+
+
+def clone(upstream: Path, tmp_path: Path) -> Path:
+    here = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(here))
+    gm(here, "init", "--yes", "--no-claude-hooks")
+    return here
+
+
+def append_line(repo: Path, atom: dict[str, object]) -> None:
+    """An adopt line written by hand (as the repository's author can), committed."""
+    log = repo / ".memory" / "adopted.log"
+    line = json.dumps({"at": "2026-11-05T10:00:00Z", "atom": atom, "op": "adopt"}, sort_keys=True,
+                      separators=(",", ":"))
+    log.write_text(log.read_text() + line + "\n")
+    git(repo, "commit", "-q", "--no-verify", "-am", "memory: tidy")
+
+
+def test_a_committed_line_s_evidence_paths_are_never_read(upstream: Path, tmp_path: Path) -> None:
+    """A committed atom never holds an L1 record's `evidence` (adopt strips it), but a
+    hand-written line could, with a `path` per pointer: `inspect --why` read each named file —
+    any file of the person who cloned — and printed its line (a note, another project's
+    transcript)."""
+    home = Path.home()
+    (home / "notes.md").write_text(f"my private note: {PRIVATE}\n")
+    (home / "other.jsonl").write_text(json.dumps({"type": "user", "sessionId": "zz", "message": {
+        "role": "user", "content": f"another project's prompt: {PRIVATE}"}}) + "\n")
+    atom = l2("Run the tests before every commit.")
+    atom["evidence"] = [
+        {"source": "x.jsonl#L1", "at": "2026-11-03T10:00:00Z", "path": str(home / "notes.md"), "quote": "q"},
+        {"source": "y.jsonl#L1", "at": "2026-11-04T10:00:00Z", "path": str(home / "other.jsonl"), "quote": "q"},
+    ]
+    append_line(upstream, atom)
+    here = clone(upstream, tmp_path)
+    text = gm(here, "inspect", "--why", str(atom["id"])).stdout
+    assert PRIVATE not in text and "notes.md" not in text
+    why = gm_json(here, "inspect", "--why", str(atom["id"]))
+    assert PRIVATE not in json.dumps(why)
+    assert all("path" not in item for item in why["evidence"])
