@@ -60,3 +60,43 @@ def test_a_committed_line_s_evidence_paths_are_never_read(upstream: Path, tmp_pa
     why = gm_json(here, "inspect", "--why", str(atom["id"]))
     assert PRIVATE not in json.dumps(why)
     assert all("path" not in item for item in why["evidence"])
+
+
+def _pointing(claim: str, first_source: str, source: str) -> dict[str, object]:
+    atom = l2(claim)
+    atom.update(first_source=first_source, source=source)
+    return atom
+
+
+def test_a_committed_pointer_names_one_transcript_never_a_pattern_or_a_file_outside(
+        upstream: Path, tmp_path: Path) -> None:
+    """An adopted atom without an L1 record here is explained by its two back-pointers, which
+    the log's writer chose: `*.jsonl#L1` matched the one transcript of another project here, and
+    `~/.claude/projects/../x.jsonl` a file next to the projects folder; `inspect --why` printed
+    their lines."""
+    projects = Path.home() / ".claude" / "projects"
+    (projects / "-other-proj").mkdir(parents=True)
+    (projects / "-other-proj" / "0a1b.jsonl").write_text(json.dumps({"type": "user", "sessionId": "0a1b", "message": {
+        "role": "user", "content": f"another project's prompt: {PRIVATE}"}}) + "\n")
+    (projects.parent / "stuff.jsonl").write_text(json.dumps({"type": "user", "sessionId": "zz", "message": {
+        "role": "user", "content": f"next to the projects: {PRIVATE}"}}) + "\n")
+    atom = _pointing("Lint before pushing.", "*.jsonl#L1", "~/.claude/projects/../stuff.jsonl#L1")
+    append_line(upstream, atom)
+    here = clone(upstream, tmp_path)
+    why = gm_json(here, "inspect", "--why", str(atom["id"]))
+    assert PRIVATE not in json.dumps(why)
+    assert [item["status"] for item in why["evidence"]] == ["missing", "missing"]
+
+
+def test_a_committed_pointer_never_climbs_out_of_the_default_claude_folder(
+        upstream: Path, tmp_path: Path) -> None:
+    """With CLAUDE_CONFIG_DIR elsewhere, a pointer is also looked for under ~/.claude: the rest
+    of `~/.claude/../notes.md#L1` was joined to it, so any file of the home was read."""
+    (Path.home() / "notes.md").write_text(f"my private note: {PRIVATE}\n")
+    atom = _pointing("Format before pushing.", "~/.claude/../notes.md#L1", "~/.claude/projects/../../notes.md#L1")
+    append_line(upstream, atom)
+    here = clone(upstream, tmp_path)
+    elsewhere = tmp_path / "config-elsewhere"
+    elsewhere.mkdir()
+    why = gm_json(here, "inspect", "--why", str(atom["id"]), env={"CLAUDE_CONFIG_DIR": str(elsewhere)})
+    assert PRIVATE not in json.dumps(why)

@@ -77,16 +77,27 @@ def resolve_pointer(pointer: str) -> tuple[str, list[Path], int]:
     line = int(line_part) if line_part.isdigit() else 0
     name = body.replace("\\", "/").rsplit("/", 1)[-1]
     root = projects_dir()
+    if name in ("", ".", ".."):
+        return "missing", [], line
     if name.endswith(".md"):
         return _resolve_memory_file(body, name, line)
     if body.startswith("~/.claude/projects/"):
         slug = body.split("/")[3]
-        candidates = [root / slug / name, *sorted((root / slug).glob(f"*/subagents/{name}"))]
+        if slug in ("", ".", ".."):  # a pointer names a file of one project's folder, no other
+            return "missing", [], line
+        candidates = [root / slug / name, *sorted((root / slug).glob(f"*/subagents/{_literal(name)}"))]
         matches = [p for p in candidates if p.is_file()]
     else:
-        matches = sorted({*root.glob(f"*/{name}"), *root.glob(f"*/*/subagents/{name}")})
+        matches = sorted({*root.glob(f"*/{_literal(name)}"), *root.glob(f"*/*/subagents/{_literal(name)}")})
         matches = [p for p in matches if p.is_file()]
     return _verdict(matches, line)
+
+
+def _literal(name: str) -> str:
+    """`name` as a glob pattern that matches that name only (glob.escape). A pointer comes from
+    an atom, and a committed atom from whoever wrote the repository's adopted.log: its `*.jsonl`
+    resolved to the one transcript of any project here, whose line `inspect --why` printed."""
+    return re.sub(r"([*?[])", r"[\1]", name)
 
 
 class TranscriptIndex:
@@ -161,9 +172,9 @@ def _resolve_memory_file(body: str, name: str, line: int) -> tuple[str, list[Pat
     if body.startswith("~/.claude/projects/"):
         parts = body.split("/")
         rel = parts[5:]
-        if len(parts) < 6 or parts[4] != "memory" or any(p in ("", ".", "..") for p in rel):
+        if len(parts) < 6 or parts[4] != "memory" or any(p in ("", ".", "..") for p in [parts[3], *rel]):
             return "missing", [], line
         matches = [root.joinpath(parts[3], "memory", *rel)]
     else:
-        matches = sorted({*root.glob(f"*/memory/{name}"), *root.glob(f"*/memory/*/{name}")})
+        matches = sorted({*root.glob(f"*/memory/{_literal(name)}"), *root.glob(f"*/memory/*/{_literal(name)}")})
     return _verdict([p for p in matches if p.is_file() and not p.is_symlink()], line)

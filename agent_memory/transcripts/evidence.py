@@ -85,8 +85,12 @@ def locate(pointer: str, local: str | None = None) -> tuple[str, list[Path], int
     if status != "missing":
         return status, matches, line
     default = Path(os.path.expanduser("~")) / ".claude"
-    if pointer.startswith("~/.claude/") and default.resolve() != claude_dir().resolve():
-        candidate = default / pointer.partition("#")[0][len("~/.claude/"):]
+    rel = pointer.partition("#")[0][len("~/.claude/"):].split("/")
+    # a transcript of a project folder or its memory folder: a pointer that climbs out (`..`)
+    # named any file of the home, and a committed atom's pointer is whoever wrote the log's
+    inside = rel[0] == "projects" and len(rel) >= 3 and not any(p in ("", ".", "..") for p in rel)
+    if pointer.startswith("~/.claude/") and inside and default.resolve() != claude_dir().resolve():
+        candidate = default.joinpath(*rel)
         if candidate.is_file():
             return "ok", [candidate], line
     return status, matches, line
