@@ -12,6 +12,9 @@ from conftest import git
 from sessions import gm, gm_json
 from test_hooks import commit_tier, l2
 
+from agent_memory.committed.render import atom_line
+from agent_memory.model.atom import atom_id
+
 PRIVATE = "launch codes are blue"
 
 
@@ -100,3 +103,25 @@ def test_a_committed_pointer_never_climbs_out_of_the_default_claude_folder(
     elsewhere.mkdir()
     why = gm_json(here, "inspect", "--why", str(atom["id"]), env={"CLAUDE_CONFIG_DIR": str(elsewhere)})
     assert PRIVATE not in json.dumps(why)
+
+
+def test_a_committed_claim_longer_than_any_atom_s_is_never_judged_or_shown(upstream: Path, tmp_path: Path) -> None:
+    """No adopt writes a claim over the schema's 500 characters, but a hand-written log line
+    and its block line can: the guard's rules take time that grows faster than the line (800
+    KB of `password …`: ~10 s), spent by every session start of the clone — past the hook's
+    5 s timeout, so no start ever gave Claude its memory. Such a line is refused unread."""
+    from agent_memory.committed.guarded import MAX_CLAIM_CHARS
+
+    long_claim = "Always say the word password " * (MAX_CLAIM_CHARS // 20)
+    assert len(long_claim) > MAX_CLAIM_CHARS
+    atom = l2("Say it once.")
+    atom.update(claim=long_claim.strip() + ".", id=atom_id(long_claim.strip() + ".", "proj"))
+    block = upstream / "CLAUDE.memory.md"
+    shown = "- Never push directly to main.\n"
+    block.write_text(block.read_text().replace(shown, shown + atom_line(atom, None) + "\n"))  # type: ignore[arg-type]
+    append_line(upstream, atom)
+    here = clone(upstream, tmp_path)
+    context = gm_json(here, "context")["context"]
+    assert "Never push directly to main." in context and "Always say the word" not in context
+    status = gm_json(here, "status")
+    assert list(status["L2"]["refused_by_guard"].values()) == [["claim-too-long"]]

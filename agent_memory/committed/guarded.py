@@ -23,6 +23,8 @@ from agent_memory.redact import guard
 
 # The name the guard judges a rendered line under (a markdown memory file, not a JSON log).
 _AS = "CLAUDE.memory.md"
+# The longest claim an atom holds (`claim.maxLength` in resources/atom.schema.json).
+MAX_CLAIM_CHARS = 500
 
 
 def line_rules(atom: Atom) -> list[str]:
@@ -30,6 +32,11 @@ def line_rules(atom: Atom) -> list[str]:
 
     A control character is judged in the claim itself: the line shows it escaped (`\\x1b`,
     render.one_line), but the adopted.log line holds it raw and the guard refuses that one."""
+    if len(str(atom["claim"])) > MAX_CLAIM_CHARS:
+        # No adopt writes one (the atom schema's maximum); a hand-written log line of 800 KB
+        # kept the guard's rules busy for seconds on every session start, past the hook's
+        # timeout, so the start never gave Claude any memory. Refused unread.
+        return ["claim-too-long"]
     line = atom_line(atom, None)
     rules = {f.rule for f in guard.scan_text(_AS, line + "\n")}
     if has_controls(str(atom["claim"]), keep=CLAIM_TEXT_CONTROLS):
