@@ -125,3 +125,22 @@ def test_a_committed_claim_longer_than_any_atom_s_is_never_judged_or_shown(upstr
     assert "Never push directly to main." in context and "Always say the word" not in context
     status = gm_json(here, "status")
     assert list(status["L2"]["refused_by_guard"].values()) == [["claim-too-long"]]
+
+
+def test_a_committed_project_name_longer_than_any_atom_s_is_not_taken(tmp_path: Path) -> None:
+    """`init` names a clone after the project its committed adopted.log records; a name over
+    the schema's 200 characters was taken as it was, while every atom captured here was cut to
+    200, so `promote` blocked each candidate for ever (`project X ≠ Y`). Such a name does not
+    decide: the next source does (here the remote's name)."""
+    upstream = tmp_path / "upstream"
+    (upstream / ".memory").mkdir(parents=True)
+    git(upstream, "init", "-q", "-b", "main")
+    atom = l2("Never push directly to main.")
+    long_name = "p" * 300
+    atom.update(project=long_name, id=atom_id(str(atom["claim"]), long_name))
+    (upstream / ".memory" / "adopted.log").write_text("")
+    git(upstream, "add", ".")
+    git(upstream, "commit", "-q", "-m", "start")
+    append_line(upstream, atom)
+    here = clone(upstream, tmp_path)
+    assert git(here, "config", "memory.project").strip() == "upstream"

@@ -96,8 +96,14 @@ def another_repository(one: Path, other: Path) -> bool:
     return bool(theirs) and not (_roots(one) & theirs)
 
 
+# The longest project name an atom holds (`projectName.maxLength` in resources/atom.schema.json):
+# a committed log naming a longer one made init set it, while every atom captured here was cut
+# to 200 characters, so promote blocked each one for ever (`project X ≠ Y`).
+MAX_NAME_CHARS = 200
+
+
 def _usable(name: str) -> str | None:
     name = plain_name(name).strip()
-    if not name or any(ch in name for ch in "/\\") or name in (".", ".."):
+    if not name or any(ch in name for ch in "/\\") or name in (".", "..") or len(name) > MAX_NAME_CHARS:
         return None
     return name
