@@ -144,3 +144,22 @@ def test_a_committed_project_name_longer_than_any_atom_s_is_not_taken(tmp_path: 
     append_line(upstream, atom)
     here = clone(upstream, tmp_path)
     assert git(here, "config", "memory.project").strip() == "upstream"
+
+
+def test_the_l3_gate_runs_no_textconv_program_a_committed_attribute_names(upstream: Path, tmp_path: Path) -> None:
+    """The L2 → L3 gate reads when each adopt line landed with `git log -p` of every registered
+    project's adopted.log, which ran the textconv program of the diff driver a committed
+    .gitattributes names (`.memory/adopted.log diff=…`, a driver of the user's own config: a
+    decrypter, an EXIF reader) over content the repository's author chose."""
+    ran = tmp_path / "textconv-ran"
+    script = tmp_path / "textconv.sh"
+    script.write_text(f'#!/bin/sh\necho ran >> "{ran}"\ncat "$1"\n')
+    script.chmod(0o755)
+    git(upstream, "config", "--global", "diff.conv.textconv", str(script))
+    (upstream / ".gitattributes").write_text((upstream / ".gitattributes").read_text()
+                                             + ".memory/adopted.log diff=conv\n")
+    git(upstream, "add", ".gitattributes")
+    commit_tier(upstream, "L2", [l2("Run the tests before every commit.")])
+    here = clone(upstream, tmp_path)
+    gm(here, "promote", "--global")
+    assert not ran.exists()

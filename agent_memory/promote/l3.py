@@ -76,6 +76,9 @@ def landing_times(repo: git.Repo, branch: str) -> dict[str, str]:
         "--unified=0",
         "--no-color",
         "--no-ext-diff",
+        # `git log -p` runs the textconv program a diff driver names, and a project's committed
+        # .gitattributes chooses the driver (`.memory/adopted.log diff=…`): none of ours runs one
+        "--no-textconv",
         f"refs/heads/{branch}",
         "--",
         LOG_PATH,
