@@ -28,7 +28,7 @@ class ScanContext:
     """One scan of `text`: `low` is its lower-cased twin at the same offsets (keywords are
     found there), `out` the candidates the parsers recorded."""
 
-    __slots__ = ("text", "low", "out", "idents", "ident_end", "until", "pem_end")
+    __slots__ = ("text", "low", "out", "idents", "ident_end", "until", "pem_end", "_ticks", "_breaks")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -43,6 +43,27 @@ class ScanContext:
         # that region is not read again (this keeps the work linear on repetitive input)
         self.until: dict[str, int] = {}
         self.pem_end: tuple[int, int] | None = None  # (searched from, END found at or -1)
+        self._ticks: list[int] | None = None  # where the backquotes are, found on first use
+        self._breaks: list[int] | None = None  # where the line breaks are, found on first use
+
+    def backquotes(self, start: int, end: int) -> int:
+        """How many "`" are in text[start:end]: counted from their positions, found once (a
+        count per keyword from its line's start made a long line's scan quadratic)."""
+        from bisect import bisect_left
+
+        if self._ticks is None:
+            self._ticks = _positions(self.text, "`")
+        return bisect_left(self._ticks, end) - bisect_left(self._ticks, start)
+
+    def line_start(self, pos: int) -> int:
+        """Where the line holding `pos` starts (`text.rfind("\\n", 0, pos) + 1`, which reads
+        back to the start of a long line for each keyword in it)."""
+        from bisect import bisect_left
+
+        if self._breaks is None:
+            self._breaks = _positions(self.text, "\n")
+        at = bisect_left(self._breaks, pos)
+        return self._breaks[at - 1] + 1 if at else 0
 
     def seen(self, name: str, pos: int) -> bool:
         return pos < self.until.get(name, -1)
@@ -67,3 +88,11 @@ class ScanContext:
 
 
 Handler = Callable[[ScanContext, int, str], None]
+
+
+def _positions(text: str, ch: str) -> list[int]:
+    out, at = [], text.find(ch)
+    while at != -1:
+        out.append(at)
+        at = text.find(ch, at + 1)
+    return out

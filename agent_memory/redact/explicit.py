@@ -228,8 +228,8 @@ def _value(ctx: ScanContext, kpos: int, vpos: int, op: str, strict: bool, query:
             return
         vs, ve = t.start(), t.end()
         core, quoted = t.group(), False
-    line_start = text.rfind("\n", 0, kpos) + 1
-    if text.count("`", line_start, kpos) % 2:
+    line_start = ctx.line_start(kpos)
+    if ctx.backquotes(line_start, kpos) % 2:
         tick = text.find("`", vs, ve)  # the key is inside `inline code`: so is its value
         if tick != -1:
             ve = tick
