@@ -163,3 +163,30 @@ def test_the_l3_gate_runs_no_textconv_program_a_committed_attribute_names(upstre
     here = clone(upstream, tmp_path)
     gm(here, "promote", "--global")
     assert not ran.exists()
+
+
+@pytest.mark.parametrize("field", ["id", "superseded_by"])
+def test_a_committed_id_is_an_atom_id_never_a_shell_command(upstream: Path, tmp_path: Path, field: str) -> None:
+    """Atom ids are printed in commands to paste or for Claude to run (`consolidate`'s steps,
+    `resolve`, hints). A hand-written log line's id `atm_0;touch${IFS}…;#` was read as it was:
+    `consolidate` printed `git memory supersede atm_0;touch${IFS}…;# --by atm_…`, a command of
+    the log's writer. A line whose id (or superseded_by) is not `atm_` and 8 hex digits is not
+    an entry: read by no one, named by `validate`."""
+    planted = tmp_path / "planted"
+    bad = f"atm_0;touch${{IFS}}{planted};#"
+    atom = l2("Never push directly to main, ever.")
+    if field == "id":
+        atom["id"] = bad
+    else:
+        atom["superseded_by"] = bad
+    block = upstream / "CLAUDE.memory.md"
+    shown = "- Never push directly to main.\n"
+    block.write_text(block.read_text().replace(shown, shown + atom_line(atom, None) + "\n"))  # type: ignore[arg-type]
+    append_line(upstream, atom)
+    here = clone(upstream, tmp_path)
+    for verb in (["consolidate"], ["inspect", "--tier", "L2"], ["show"], ["status"]):
+        assert "touch" not in gm(here, *verb).stdout, verb
+    assert "touch" not in gm_json(here, "context")["context"]
+    checked = gm(here, "validate", check=False)
+    assert checked.returncode == 1
+    assert ("is not atm_ and 8 hex digits" if field == "id" else "is not an atom id") in checked.stdout + checked.stderr

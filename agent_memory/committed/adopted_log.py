@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from agent_memory.model.atom import LOCAL_ONLY_FIELDS, Atom, atom_errors
+from agent_memory.model.atom import LOCAL_ONLY_FIELDS, Atom, atom_errors, is_atom_id
 from agent_memory.model.fastjson import MAX_DEPTH, too_deep
 
 LOG_PATH = ".memory/adopted.log"
@@ -96,6 +96,11 @@ def _structural_errors(obj: Any) -> list[str]:
         return errors
     if not isinstance(atom.get("id"), str) or not isinstance(atom.get("claim"), str):
         errors.append("atom has no string id and claim")
+    elif not is_atom_id(atom["id"]):
+        # printed in commands to paste: `atm_0;touch${IFS}x` ran its writer's command
+        errors.append(f"atom id {atom['id']!r} is not atm_ and 8 hex digits")
+    if "superseded_by" in atom and not is_atom_id(atom["superseded_by"]):
+        errors.append(f"superseded_by {atom['superseded_by']!r} is not an atom id")
     if atom.get("tier") not in ("L2", "L3"):
         errors.append(
             f"atom tier {atom.get('tier')!r} is not L2 or L3 (adopted.log holds committed tiers only)"

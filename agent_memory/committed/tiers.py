@@ -13,7 +13,7 @@ import errno
 import os
 import stat
 
-from agent_memory.model.atom import LOCAL_ONLY_FIELDS
+from agent_memory.model.atom import LOCAL_ONLY_FIELDS, is_atom_id
 from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.home import memory_home_dir
 
@@ -227,9 +227,13 @@ def _valid_entry(obj: Any) -> bool:
     if "review_commit" in obj and not (isinstance(obj["review_commit"], str) and obj["review_commit"]):
         return False
     atom = obj.get("atom")
-    if not isinstance(atom, dict) or not isinstance(atom.get("id"), str) or not isinstance(atom.get("claim"), str):
+    # An id is printed in commands to paste (`consolidate`'s steps, `resolve`, hints): one a
+    # hand-written line made `atm_0;touch${IFS}x` ran a command of the log's writer.
+    if not isinstance(atom, dict) or not is_atom_id(atom.get("id")) or not isinstance(atom.get("claim"), str):
         return False
     if atom.get("tier") not in ("L2", "L3"):
+        return False
+    if "superseded_by" in atom and not is_atom_id(atom["superseded_by"]):
         return False
     return not (op == "supersede" and not atom.get("superseded_by"))
 

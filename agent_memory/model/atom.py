@@ -91,9 +91,12 @@ STRIPPED_POINTER_PATTERN = r"^(?:[A-Za-z0-9._-]+\.jsonl|[A-Za-z0-9_-][A-Za-z0-9.
 _HEX = frozenset("0123456789abcdef")
 
 
-def _is_atom_id(value: object) -> bool:
+def is_atom_id(value: object) -> bool:
     """`^atm_[0-9a-f]{8}$` without `re`."""
     return isinstance(value, str) and len(value) == 12 and value.startswith("atm_") and set(value[4:]) <= _HEX
+
+
+_is_atom_id = is_atom_id
 
 
 def normalize(claim: str) -> str:
