@@ -317,6 +317,60 @@ def test_the_hooks_never_break_a_session_over_a_moved_store(stored: Path) -> Non
     assert git(stored, "rev-parse", "main").strip() == main
 
 
+def _claims(repo: Path) -> set[str]:
+    return {a["claim"] for a in json.loads(gm(repo, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]}
+
+
+@pytest.mark.parametrize("where", ["back to an older store commit", "onto another store"])
+def test_a_store_moved_back_by_hand_is_never_written_over(stored: Path, tmp_path: Path, where: str) -> None:
+    """`git update-ref memory/atoms <an older store commit>` (or another clone's store): the
+    atoms after it were captured, and the ledger says their transcripts were read — a write on
+    top buried them for good. Every write refuses (exit 3, nothing written) naming the last
+    commit agent-memory wrote; following the hint brings every atom back, and what the refused
+    capture did not read is captured then."""
+    gm(stored, "remember", "Never force push to the main branch")
+    tip = git(stored, "rev-parse", ATOMS).strip()
+    if where == "onto another store":
+        other = tmp_path / "other"
+        other.mkdir()
+        git(other, "init", "-q")
+        git(other, "commit", "-q", "--allow-empty", "-m", "root")
+        gm(other, "init", "--yes")
+        git(stored, "fetch", "-q", str(other), f"{ATOMS}:refs/other-store")
+        git(stored, "update-ref", ATOMS, git(stored, "rev-parse", "refs/other-store").strip())
+    else:
+        git(stored, "update-ref", ATOMS, f"{ATOMS}~1")
+    moved = git(stored, "rev-parse", ATOMS).strip()
+    write_session(stored, "d6b1f7e2-3333-4333-8333-333333333333", "2026-11-02",
+                  [{"user": "Always run the linter with ruff before committing."}])  # fmt: skip
+    for verb in (["capture", "--all"], ["remember", "Run the linter before every commit"]):
+        proc = gm(stored, *verb, check=False)
+        assert proc.returncode == 3, proc.stdout + proc.stderr
+        assert "moved back or replaced" in proc.stderr and tip[:12] in proc.stderr, proc.stderr
+        assert f"hint: restore it: git update-ref {ATOMS} {tip}" in proc.stderr, proc.stderr
+        assert git(stored, "rev-parse", ATOMS).strip() == moved  # nothing written on top
+    git(stored, "update-ref", ATOMS, tip)  # as the hint says
+    gm(stored, "capture", "--all", "--no-stage")
+    assert {CLAIM, "Never force push to the main branch",
+            "Always run the linter with ruff before committing"} <= _claims(stored)  # fmt: skip
+    assert git(stored, "rev-parse", f"{ATOMS}~1").strip() == tip
+
+
+def test_the_session_end_capture_never_writes_over_a_store_moved_back(stored: Path) -> None:
+    """The background capture refuses the same way: one errors.log line, the ref untouched."""
+    from agent_memory.claude import hooks as hooks_module
+
+    gm(stored, "remember", "Never force push to the main branch")
+    git(stored, "update-ref", ATOMS, f"{ATOMS}~1")
+    moved = git(stored, "rev-parse", ATOMS).strip()
+    transcript = write_session(stored, "d6b1f7e2-4444-4444-8444-444444444444", "2026-11-02",
+                               [{"user": "Always run the linter with ruff before committing."}])  # fmt: skip
+    hooks_module.run_event("background-capture", {"transcript": str(transcript), "cwd": str(stored)})
+    lines = [line for line in errors(stored) if "background capture" in line]
+    assert len(lines) == 1 and "moved back or replaced" in lines[0], errors(stored)
+    assert git(stored, "rev-parse", ATOMS).strip() == moved
+
+
 # --- the strict reader, against git itself ----------------------------------------------------
 
 PACKED_CASES = {

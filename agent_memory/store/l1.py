@@ -332,6 +332,10 @@ class Change:
         return not (self.writes or self.deletes or self.tombstone_writes or self.tombstone_deletes or self.raw_deletes)
 
 
+class StoreRewoundError(RefUnreadableError):
+    """memory/atoms no longer holds the last commit agent-memory wrote on it (exit 3)."""
+
+
 class StaleLockError(RepoStateError):
     """`refs/heads/memory/atoms.lock` was left behind by a killed process."""
 
@@ -343,6 +347,7 @@ class L1Store:
         self.last_queue_path: Path | None = None
         # How many transactions this object committed (tests pin "one per capture").
         self.commits = 0
+        self._rewind_checked = False  # refuse_if_rewound
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -397,6 +402,36 @@ class L1Store:
                 hint="find it with `git fsck --lost-found` (its commits carry 'Op:' trailers); to start an empty "
                      "store instead, delete .git/agent-memory/initialised and run `git memory init` again")
 
+    def refuse_if_rewound(self) -> None:
+        """Raise StoreRewoundError when memory/atoms does not hold the last commit agent-memory
+        wrote on it here, as the capture ledger records it (`git update-ref`/`git branch -f`
+        back to an older store commit, or to another store's): a write on top would leave that
+        commit's atoms to the reflog alone, and the ledger would never read their transcripts
+        again. A ledger deleted (every transcript is read again: docs/cli.md) takes the branch
+        as it is. The record is read before the ref: a concurrent writer records its commit
+        only after moving the ref, so a ref that does not hold it was moved back, not raced.
+        Checked once per store object: its own writes keep the two in step. Nothing is written."""
+        from agent_memory.transcripts.ledger import LEDGER_NAME, recorded_store_tip
+
+        if self._rewind_checked:
+            return
+        recorded = recorded_store_tip(self.repo.common_dir, git.ATOMS_REF)
+        tip = git.ref_target(self.repo, git.ATOMS_REF)
+        if recorded and tip and recorded != tip and not self._holds(tip, recorded):
+            raise StoreRewoundError(
+                f"memory/atoms was moved back or replaced: it is at {tip[:12]}, which does not hold "
+                f"{recorded[:12]}, the last commit agent-memory wrote on it (nothing was written)",
+                hint=f"restore it: git update-ref {git.ATOMS_REF} {recorded}; or, to keep memory/atoms as it "
+                     f"is now, delete .git/{STATE_DIRNAME}/{LEDGER_NAME}: `git memory capture --all` then "
+                     "reads every transcript again")  # fmt: skip
+        self._rewind_checked = True
+
+    def _holds(self, tip: str, oid: str) -> bool:
+        try:
+            return bool(self.repo.pg().descendant_of(tip, oid))
+        except Exception:  # noqa: BLE001 - the recorded commit is gone (or unreadable): not held
+            return False
+
     def require(self) -> None:
         """Raise unless the store exists: RefUnreadableError when it cannot be read or was lost
         (`refuse_if_lost`), else "not initialised" with `git memory init` as the way on."""
@@ -431,6 +466,7 @@ class L1Store:
         """Run `compute` against the current tip and commit its change with a compare-and-set
         ref update, re-reading and recomputing after every lost race."""
         self.require()
+        self.refuse_if_rewound()
         start = time.monotonic()
         self.last_queue_path = None
         stale: str | None = None
@@ -541,8 +577,12 @@ class L1Store:
 
     def _after_write(self, tip: str, parent: str | None, changed: Iterable[str],
                      known: Mapping[str, Atom] | None = None) -> None:  # fmt: skip
-        """Bring the recall index the per-prompt hook reads up to `tip`: the changed atoms only
-        when it stood at `parent` (never fails the write)."""
+        """Record `tip` as the last commit written here (`refuse_if_rewound`), and bring the
+        recall index the per-prompt hook reads up to it: the changed atoms only when it stood at
+        `parent` (never fails the write)."""
+        from agent_memory.transcripts.ledger import record_store_tip
+
+        record_store_tip(self.repo.common_dir, git.ATOMS_REF, tip)
         try:
             from agent_memory.store.recall import writer as recall_writer
 

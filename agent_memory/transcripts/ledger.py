@@ -16,6 +16,8 @@ A source whose signature is unchanged is not read again; a transcript that grew 
 nothing could be read from is remembered as `unreadable`, with why, and reported again
 without being read until it changes. Another kind of source (Claude Code's auto-memory
 folder) records itself the same way with a signature of its own.
+Every write on the store appends a `store` line whose signature is the commit it made
+(`record_store_tip`): a store branch that no longer holds it was moved back by hand.
 
 Lines of the first format (`<size> <mtime_ns> <path>`) still count as transcripts captured
 whole. A new store (`L1Store.init`) starts a new ledger: what was captured into a store that
@@ -38,6 +40,11 @@ if TYPE_CHECKING:
 
 LEDGER_NAME = "captured.log"
 TRANSCRIPT = "transcript"
+# The line that names the last commit agent-memory wrote on a store branch (its signature):
+# what this ledger says was captured is in that commit. A branch that no longer holds it was
+# moved back by hand (store/l1.py refuses to write on it); a ledger deleted takes the branch as
+# it is, since every transcript is then read again.
+STORE_TIP = "store"
 # Rewritten with the latest line per source when it holds this many more lines than sources.
 _SLACK = 200
 
@@ -216,6 +223,25 @@ def _entry(line: str) -> Entry:
     number, _, tail = rest.partition(":")
     position = Position(int(offset), int(number), tail) if offset.isdigit() and number.isdigit() else None
     return Entry(kind, key, signature, position, why or None)
+
+
+def record_store_tip(common_dir: str | os.PathLike[str], branch: str, oid: str) -> None:
+    """Append the STORE_TIP line of `branch` (no read of the ledger: one line per store write;
+    the next capture's Ledger compacts). Never raises: the write it records succeeded."""
+    try:
+        fd = os.open(ledger_path(common_dir), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, Entry(STORE_TIP, branch, oid).line().encode("utf-8"))
+        finally:
+            os.close(fd)
+    except Exception:  # noqa: BLE001 - at worst a later rewind of the branch goes unnoticed
+        return
+
+
+def recorded_store_tip(common_dir: str | os.PathLike[str], branch: str) -> str | None:
+    """The last commit the ledger says agent-memory wrote on `branch`, or None."""
+    entry = Ledger(common_dir).get(STORE_TIP, branch)
+    return entry.signature if entry is not None else None
 
 
 def forget_all(common_dir: str | os.PathLike[str]) -> None:
