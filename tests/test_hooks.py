@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -1338,3 +1339,47 @@ def test_the_commands_init_writes_into_claude_settings_run_as_claude_code_runs_t
         lambda: sid(12) in captured_sessions(project), "the capture started by the settings hook"
     )
     assert errors(project) == []
+
+
+def _hook_on_open_stdin(event: str, project: Path, data: bytes) -> tuple[int, bytes]:
+    """The hook with `data` on a stdin its writer keeps open (never closed until the hook
+    ended): its exit code and stdout. NEVER bounds a hook that waits for end of file."""
+    proc = subprocess.Popen(["git", "memory", "hook", event], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=str(project), env=hook_env())  # fmt: skip
+    assert proc.stdin is not None
+    proc.stdin.write(data)
+    proc.stdin.flush()
+    result: list[bytes] = []
+    reader = threading.Thread(target=lambda: result.append(proc.stdout.read() if proc.stdout else b""))
+    reader.start()
+    try:
+        code = proc.wait(timeout=NEVER)
+        reader.join(timeout=NEVER)
+    finally:
+        proc.kill()
+        proc.stdin.close()
+    return code, result[0] if result else b""
+
+
+NEVER = 60  # a bound for a hook that, broken, waits for ever: never a timing assertion
+
+
+def test_a_whole_payload_on_a_stdin_left_open_is_answered(project: Path) -> None:
+    """A writer that sends the payload and keeps stdin open: the hook answered only when the
+    pipe closed (Claude Code's timeout killed it first, with nothing said or logged). A whole
+    JSON object is the payload: the hook answers as it does on a closed stdin."""
+    _recall_project(project)
+    data = payload("user-prompt-submit", project, prompt=INSTALL_PROMPT).encode()
+    code, out = _hook_on_open_stdin("user-prompt-submit", project, data)
+    assert code == 0 and out.decode() == run_hook("user-prompt-submit", data, project).stdout.decode()
+    assert "Use pnpm, not npm" in out.decode()
+    assert errors(project) == []
+
+
+def test_a_cut_payload_on_a_stdin_left_open_is_one_log_line(project: Path) -> None:
+    """Half a payload and a stdin that never closes: the hook ends, exit 0, silent, one line."""
+    data = payload("session-start", project).encode()
+    code, out = _hook_on_open_stdin("session-start", project, data[: len(data) // 2])
+    assert code == 0 and out == b""
+    lines = errors(project)
+    assert len(lines) == 1 and "stdin stayed open" in lines[0], lines

@@ -44,6 +44,7 @@ from agent_memory.gitio.refs import locate as locate_repository
 from agent_memory.model.fastjson import loads
 from agent_memory.model.policy import (
     MAX_PAYLOAD_BYTES,
+    PAYLOAD_IDLE_S,
     check_context_size,
     recall_budget_s,
 )
@@ -72,16 +73,58 @@ CLAUDE_EVENTS = ("session-start", "user-prompt-submit", "session-end")
 
 def read_payload() -> "Payload":
     stream = sys.stdin
-    raw = b"" if stream is None or stream.isatty() else stream.buffer.read(MAX_PAYLOAD_BYTES + 1)
+    raw = b"" if stream is None or stream.isatty() else _read_stdin(stream)
     if len(raw) > MAX_PAYLOAD_BYTES:
         raise ValueError(f"hook payload over {MAX_PAYLOAD_BYTES} bytes")
     if not raw.strip():
         raise ValueError("empty hook payload on stdin")
+    return _payload_object(raw)
+
+
+def _payload_object(raw: bytes) -> "Payload":
     # A BOM is dropped by hand: the utf-8-sig codec is one more module to import.
     data = loads(raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace"))
     if not isinstance(data, dict):
         raise ValueError(f"hook payload is a JSON {type(data).__name__}, not an object")
     return data
+
+
+def _read_stdin(stream: "Any") -> bytes:
+    """The payload bytes: up to end of file — or, on a stdin its writer keeps open, up to the
+    moment nothing more is waiting and what came is a whole JSON object. An incomplete payload
+    with no byte for PAYLOAD_IDLE_S raises TimeoutError (logged), never a hook that waits
+    until Claude Code kills it. Where `select` cannot wait on the stream (Windows), a plain read."""
+    try:
+        import select  # built in
+
+        fd = stream.fileno()
+        select.select([fd], [], [], 0)
+    except (ImportError, OSError, ValueError, AttributeError):
+        return bytes(stream.buffer.read(MAX_PAYLOAD_BYTES + 1))
+    chunks: list[bytes] = []
+    size = 0
+    while size <= MAX_PAYLOAD_BYTES:
+        if not select.select([fd], [], [], 0)[0] and chunks and _whole_object(b"".join(chunks)):
+            break  # the writer paused after a whole object: that is the payload
+        if not select.select([fd], [], [], PAYLOAD_IDLE_S)[0]:
+            raise TimeoutError(f"hook payload: stdin stayed open with {size} bytes and no whole JSON "
+                               f"object after {PAYLOAD_IDLE_S:g} s of silence")  # fmt: skip
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _whole_object(raw: bytes) -> bool:
+    if not raw.rstrip().endswith(b"}"):
+        return False
+    try:
+        _payload_object(raw)
+    except ValueError:
+        return False
+    return True
 
 
 def locate(payload: "Payload") -> Location:

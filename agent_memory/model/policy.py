@@ -45,6 +45,10 @@ MAX_RACES = 5  # times an adopt item is re-applied after a commit raced it
 
 # --- hook plumbing ----------------------------------------------------------------------------
 MAX_PAYLOAD_BYTES = 64 << 20  # a pasted log can be large; only a runaway stdin is refused
+# A hook's stdin that stays open: Claude Code writes the payload whole and closes it, so a
+# complete JSON object is taken at once; an incomplete one with no byte for this long is given
+# up on (logged), before Claude Code's own hook timeout kills the hook with no word said.
+PAYLOAD_IDLE_S = 0.5
 REBUILD_MARKER_TTL_S = 300.0  # a recall-index rebuild that died leaves its marker; retry after
 ERROR_LOG_LINES = 200  # .git/agent-memory/errors.log keeps this many lines
 # A detached job (background capture, index rebuild) ends after this much CPU time, enforced by
