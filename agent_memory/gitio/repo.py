@@ -166,9 +166,24 @@ def _pygit2_repo(path: str) -> pygit2.Repository:
             # libgit2 caches parsed trees up to 4 KB by default; the fanned-out folders of
             # `memory/atoms` are larger, and every read by path walks them.
             pygit2.settings.cache_object_limit(pygit2.enums.ObjectType.TREE, 1 << 20)
-        repo = pygit2.Repository(path)
+        try:
+            repo = pygit2.Repository(path)
+        except pygit2.GitError as exc:
+            if "object format" not in str(exc):
+                raise
+            # extensions.objectFormat=sha256: libgit2 reads SHA-1 repositories only. Said before
+            # anything is read or written, never an internal error.
+            raise RepoStateError(
+                f"this repository names its objects with {_object_format(path)} (extensions.objectFormat), "
+                "which agent-memory's git library (libgit2) cannot read: nothing was read or changed",
+                hint="agent-memory works in repositories with git's default SHA-1 object names") from None
         _REPO_CACHE[path] = repo
     return repo
+
+
+def _object_format(git_dir: str) -> str:
+    proc = run_git(git_dir, "config", "--get", "extensions.objectformat", check=False)
+    return (proc.stdout.strip() or "another hash").upper().replace("SHA", "SHA-")
 
 
 def release_objects(repo: Repo) -> None:
