@@ -268,12 +268,12 @@ def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
     outcome = review.outcome()
     outcome["already"] = sorted(set(already + already_rejected))
     decisions = Decisions(review.repo, review.tier, review.store)
-    failure: Exception | None = None
+    failure: BaseException | None = None
     with git.deferred_maintenance(review.repo.cwd):  # once for the batch, not per commit
         try:
             _apply(review, chosen, rejected, pins, decisions, outcome)
-        except Exception as exc:  # noqa: BLE001 - reported with what had landed before it
-            failure = exc
+        except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - reported with what had landed before it
+            failure = exc  # Ctrl-C too: the items before it are adopted, and the report says which
         finally:
             try:
                 decisions.write()
@@ -283,7 +283,8 @@ def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
         landed = {a["atom"] for a in outcome["adopted"]}
         outcome["not_adopted"] = [i.atom_id for i in chosen if i.atom_id not in landed
                                   and i.atom_id not in outcome["refused"] and i.atom_id not in outcome["already"]]  # fmt: skip
-        outcome["error"] = "no space left on device" if disk_full(failure) else str(failure)
+        outcome["error"] = ("no space left on device" if disk_full(failure)
+                            else "interrupted" if isinstance(failure, KeyboardInterrupt) else str(failure))
     report = _batch_text(Report(outcome, list(review.resumed)), items, review.store)
     report.code = EXIT_REFUSED if outcome["refused"] else 0
     report.failure = _failure_after(failure, outcome) if failure is not None else None
@@ -384,7 +385,7 @@ def _batch_text(report: Report, items: list[Item], store: L1Store | None) -> Rep
     return report
 
 
-def _failure_after(failure: Exception, outcome: dict[str, Any]) -> Exception:
+def _failure_after(failure: BaseException, outcome: dict[str, Any]) -> BaseException:
     """What the batch stopped on, raised after the report said what had landed: main maps it
     as for any verb; a full disk is said plainly."""
     if disk_full(failure):

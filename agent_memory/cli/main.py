@@ -595,6 +595,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _ignore_interrupts()
         try:
             print(f"\ngit memory {verb}: interrupted", file=sys.stderr)
+            if error_json:  # stdout still carries its one JSON object
+                _error_json(f"git memory {verb}: interrupted", None, EXIT_INTERRUPTED)
         except (KeyboardInterrupt, OSError):
             pass
         return EXIT_INTERRUPTED
