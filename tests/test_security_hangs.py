@@ -135,3 +135,23 @@ def test_show_and_adopt_never_read_a_committed_link_to_a_device(project: Path, n
         assert proc.returncode in (0, 3), proc.stderr
         if proc.returncode == 3:
             assert "not a regular file" in proc.stderr or "symbolic link" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("which", ["project", "local", "user"])
+@pytest.mark.parametrize("verb", [["status"], ["capture", "--all"], ["validate"]], ids=["status", "capture", "validate"])
+def test_a_fifo_in_place_of_a_settings_file_is_not_waited_on(project: Path, which: str, verb: list[str]) -> None:
+    """Claude Code's settings files are read for `autoMemoryDirectory` and the hooks: a FIFO in
+    the place of one (no writer) held `status` and `capture --all` for ever. It is refused as
+    not a regular file — a settings file that defines nothing — and the verb goes on."""
+    write_session(project, "d6b1f7e2-6666-4666-8666-666666666666", "2026-11-02",
+                  [{"user": "Always run the linter with ruff before committing."}])  # fmt: skip
+    path = {"project": project / ".claude" / "settings.json",
+            "local": project / ".claude" / "settings.local.json",
+            "user": Path(os.environ["CLAUDE_CONFIG_DIR"]) / "settings.json"}[which]  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+    proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), *verb], cwd=project,
+                          capture_output=True, text=True, timeout=NEVER, stdin=subprocess.DEVNULL)  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    assert "internal error" not in proc.stderr

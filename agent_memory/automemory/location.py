@@ -87,8 +87,8 @@ def _valid_memory_path(raw: str, expand_tilde: bool) -> str | None:
 def _setting_in(path: Path) -> tuple[bool, object]:
     """(file defines the key, value). Unreadable or malformed files define nothing."""
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(runtime.read_regular_file(path).decode("utf-8"))
+    except (OSError, ValueError):  # a FIFO in its place is refused, never waited on
         return False, None
     if not isinstance(data, dict) or data.get(SETTING_KEY) is None:
         return False, None

@@ -16,6 +16,7 @@ import os
 import sys
 
 from agent_memory.automemory.walk import MAX_DEPTH, MAX_FILES, walk
+from agent_memory.gitio.state import read_regular_file
 from agent_memory.model.home import claude_config_dir, memory_folder_name
 
 TYPE_CHECKING = False
@@ -38,8 +39,7 @@ def _managed_settings() -> str:
 
 def _names_setting(path: str) -> bool:
     try:
-        with open(path, "rb") as handle:
-            return SETTING in handle.read()
+        return SETTING in read_regular_file(path)  # a FIFO in its place is refused, never waited on
     except OSError:
         return False
 

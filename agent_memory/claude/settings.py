@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.committed.worktree import refuse_odd_paths
-from agent_memory.gitio.state import atomic_write
+from agent_memory.gitio.state import atomic_write, read_regular_file
 from agent_memory.model.errors import RepoStateError
 
 SETTINGS_RELPATH = Path(".claude") / "settings.json"
@@ -243,11 +243,13 @@ def settings_path(repo_root: Path) -> Path:
 def read_settings(path: Path) -> dict[str, Any]:
     """`{}` for a missing or empty file; RepoStateError (file untouched) for anything unparsable."""
     try:
-        text = path.read_text("utf-8")
+        text = read_regular_file(path).decode("utf-8")
     except FileNotFoundError:
         return {}
     except OSError as exc:
         raise RepoStateError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise RepoStateError(f"{path} is not UTF-8 text ({exc.reason}); left unchanged") from exc
     if not text.strip():
         return {}
     try:

@@ -126,6 +126,23 @@ def atomic_write(path: Path, data: str | bytes, mode: int = 0o600) -> None:
         raise
 
 
+def read_regular_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the regular file `path` — through a symlink, as the program that owns the
+    file reads it (a settings file linked from a dotfiles folder). A FIFO or a device in its place
+    is opened non-blocking and refused (OSError, "not a regular file") before a byte is read:
+    a plain `open` of a FIFO no one writes waits for ever."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO or a device): not read", os.fspath(path))
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def overwrite(path: Path, data: bytes) -> None:
     """The file's bytes become `data`: written over the old bytes, then cut to length — not
     truncated to zero first. ext4 flushes a file truncated to zero when it is closed
