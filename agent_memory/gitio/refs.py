@@ -91,6 +91,11 @@ def locate_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[str, s
             if not text.startswith("gitdir:"):
                 return None
             git_dir = os.path.normpath(os.path.join(here, text[len("gitdir:"):].strip()))
+            if not os.path.isdir(git_dir):
+                # A linked work tree whose main checkout was moved or deleted: git says "not a
+                # git repository" here too. Never a repository made up at that path (a log
+                # written there recreated the deleted checkout's `.git`).
+                return None
         elif embedded is None and _looks_like_git_dir(here):
             embedded = (here, _common_dir(here), None)
         if git_dir is not None:

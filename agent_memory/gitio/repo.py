@@ -195,10 +195,39 @@ def release_objects(repo: Repo) -> None:
         cached.free()
 
 
+def _gitfile_target_gone(start: str) -> tuple[str, str] | None:
+    """The nearest `.git` file above `start` and the git dir it names, when that is missing."""
+    here = os.path.realpath(start)
+    while True:
+        dotgit = os.path.join(here, ".git")
+        if os.path.isdir(dotgit):
+            return None
+        if os.path.isfile(dotgit):
+            try:
+                with open(dotgit, encoding="utf-8") as fh:
+                    text = fh.read(4096).strip()
+            except OSError:
+                return None
+            target = os.path.normpath(os.path.join(here, text.removeprefix("gitdir:").strip()))
+            return (dotgit, target) if text.startswith("gitdir:") and not os.path.isdir(target) else None
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
 def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
     found = find_git_dirs(start)
     if not found:
         where = os.fspath(start) if start else os.getcwd()
+        gone = _gitfile_target_gone(where)
+        if gone is not None:
+            dotgit, target = gone
+            raise RepoStateError(
+                f"not a git repository: {dotgit} points at {target}, which does not exist (the main "
+                "checkout of this linked work tree was moved or deleted)",
+                hint="from the main checkout, `git worktree repair` reconnects this work tree; "
+                     "nothing was read or written")  # fmt: skip
         raise RepoStateError(f"not a git repository: {where}", hint="run this inside a git repository, or use `git -C DIR memory …`")
     git_dir, common, work = found
     return Repo(git_dir=git_dir.resolve(), common_dir=common.resolve(), workdir=work.resolve() if work else None)
