@@ -312,3 +312,38 @@ def test_pr_pushes_to_a_folder_named_without_a_slash(repo: Path, monkeypatch: py
     assert proc.returncode == 0, proc.stderr
     assert git(repo / "mirror.git", "rev-parse", "--verify", "--quiet", "refs/heads/memory/review").strip()
 
+
+
+def test_pr_to_a_remote_that_never_answers_ends_and_says_so(project: Path, tmp_path: Path) -> None:
+    """An HTTP remote that accepts the connection and then says nothing held `git memory pr`
+    for ever (git sets no stall limit of its own). A transfer stalled for http.lowSpeedTime
+    (60 s unless the user set it: 3 s here) ends the push: exit 1, git's own words."""
+    import socket
+    import threading
+
+    stage_claims(project, CLAIMS)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held_open: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                held_open.append(server.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        git(project, "remote", "add", "silent", f"http://127.0.0.1:{server.getsockname()[1]}/proj.git")
+        git(project, "config", "http.lowSpeedTime", "3")
+        proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), "pr", "--remote", "silent"],
+                              cwd=project, capture_output=True, text=True, timeout=300,
+                              stdin=subprocess.DEVNULL)  # fmt: skip  # the timeout detects a hang only
+    finally:
+        server.close()
+        for conn in held_open:
+            conn.close()
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "git push to silent failed" in proc.stderr and "too slow" in proc.stderr, proc.stderr

@@ -8,6 +8,7 @@ formats (only `--format` and plumbing output are parsed, never prose)."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -101,6 +102,19 @@ def subjects(repo: Repo, spec: str, *more: str, limit: int = 5) -> list[str]:
 # --- pushing ----------------------------------------------------------------------------------
 
 
+# An HTTP remote that accepts the connection and never answers held `git push` (and `pr`) for
+# ever: git sets no stall limit of its own. Under PUSH_STALL_S (or the user's http.lowSpeedTime)
+# at less than a byte a second, git gives up and says so. A stall limit the user set stands.
+PUSH_STALL_S = 60
+
+
+def _stall_limit(repo: Repo) -> dict[str, str]:
+    if os.environ.get("GIT_HTTP_LOW_SPEED_LIMIT") or config_get(repo.cwd, "http.lowSpeedLimit"):
+        return {}
+    seconds = os.environ.get("GIT_HTTP_LOW_SPEED_TIME") or config_get(repo.cwd, "http.lowSpeedTime")
+    return {"GIT_HTTP_LOW_SPEED_LIMIT": "1", "GIT_HTTP_LOW_SPEED_TIME": seconds or str(PUSH_STALL_S)}
+
+
 def push(repo: Repo, remote: str, refspec: str, force_with_lease: bool = True) -> str:
     """`git push [--force-with-lease] REMOTE REFSPEC` as the user would run it (their config,
     credential helpers and hooks apply; never an interactive prompt). Returns git's summary;
@@ -111,7 +125,7 @@ def push(repo: Repo, remote: str, refspec: str, force_with_lease: bool = True) -
     try:
         with without_repository_env():
             handle = gitpython.Repo(str(repo.cwd), search_parent_directories=False)
-            with handle.git.custom_environment(GIT_TERMINAL_PROMPT="0"):
+            with handle.git.custom_environment(GIT_TERMINAL_PROMPT="0", **_stall_limit(repo)):
                 out: str = handle.git.push(*flags, remote, refspec)
     except gitpython.GitCommandError as exc:
         lines = [ln.strip() for ln in str(exc.stderr or exc).strip().splitlines() if ln.strip()]
