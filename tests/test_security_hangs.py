@@ -155,3 +155,18 @@ def test_a_fifo_in_place_of_a_settings_file_is_not_waited_on(project: Path, whic
                           capture_output=True, text=True, timeout=NEVER, stdin=subprocess.DEVNULL)  # fmt: skip
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     assert "internal error" not in proc.stderr
+
+
+def test_a_fifo_in_place_of_the_error_log_is_not_waited_on(project: Path) -> None:
+    """`.git/agent-memory/errors.log` a FIFO (no reader): a hook with something to log, and
+    `status` (which shows recent errors), waited on it for ever. Neither writes nor reads it."""
+    from test_hooks import run_hook
+
+    log = project / ".git" / "agent-memory" / "errors.log"
+    log.unlink(missing_ok=True)
+    os.mkfifo(log)
+    proc = run_hook("session-start", b"not json", project)  # its own bound detects a hang
+    assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
+    status = subprocess.run([str(Path(sys.executable).parent / "git-memory"), "status"], cwd=project,
+                            capture_output=True, text=True, timeout=NEVER, stdin=subprocess.DEVNULL)  # fmt: skip
+    assert status.returncode == 0, status.stdout + status.stderr

@@ -54,12 +54,16 @@ def log_error(message: str, start: str | os.PathLike[str] | None = None, log_pat
         if path is None:
             return None
         line = (f"{stamp()} {' '.join(message.split())}"[:2000] + "\n").encode("utf-8", "replace")
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        # Non-blocking, and only into a regular file: a FIFO in its place (no reader) held
+        # every hook that had something to log, and `status`, for ever.
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o600)
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             os.write(fd, line)
         finally:
             os.close(fd)
-        lines = path.read_bytes().splitlines(keepends=True)
+        lines = read_regular_file(path).splitlines(keepends=True)
         if len(lines) > ERROR_LOG_LINES:
             atomic_write(path, b"".join(lines[-ERROR_LOG_LINES:]), mode=0o600)
         return path
@@ -79,10 +83,12 @@ def recent_errors(common_dir: str | os.PathLike[str], days: int = 7) -> list[str
     import datetime as _dt
 
     path = state_dir(common_dir, create=False) / "errors.log"
-    if not path.exists():
+    try:
+        text = read_regular_file(path).decode("utf-8", errors="replace")
+    except OSError:  # none yet, or not a regular file (never waited on)
         return []
     cutoff = (now_utc() - _dt.timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return [ln for ln in path.read_text("utf-8", errors="replace").splitlines() if ln[:20] >= cutoff]
+    return [ln for ln in text.splitlines() if ln[:20] >= cutoff]
 
 
 def replace_text(path: str, text: str | bytes) -> None:
