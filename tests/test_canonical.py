@@ -110,6 +110,27 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("Never pip install directly; always add the dependency to pyproject.toml.", P),
         ("Don't pip install anything, add it to pyproject.toml instead.", P),
     ],
+    "Always rebase after pulling": [
+        ("Always rebase after you pull.", P),
+        ("Always rebase after pulling.", P),
+    ],
+    # "directly" after a tool's own command adds nothing ("never pip install directly")
+    "Never npm install": [
+        ("Never npm install directly.", P),
+        ("Don't npm install anything.", P),
+    ],
+    # a route forbidden keeps its "directly" wherever it is said; a request to the user said
+    # after it is not the rule's other half (it is no route to take instead)
+    "Never touch prod directly": [
+        ("Never touch prod directly.", P),
+        ("Never touch prod directly; ask me first.", P),
+        ("Don't touch prod directly, check with me first.", P),
+    ],
+    # the positive half's closing "instead" says no more
+    "Never use print for debugging; use the logger": [
+        ("Never use print for debugging, use the logger.", P),
+        ("Don't use print for debugging; use the logger instead.", P),
+    ],
     "Always write docstrings in Google style": [
         ("Docstrings should always follow the Google style.", P),
         ("Always write docstrings in Google style.", P),
@@ -133,6 +154,9 @@ CONVERGE: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("Make sure to always add type hints to new functions.", P),
     ],
     "Always run the tests before committing": [
+        # the event said with "you": one spelling
+        ("Always run the tests before you commit.", P),
+        ("Run the tests before you commit, always.", P),
         ("Always run the tests before committing.", P),
         ("Before committing, always run the tests.", P),
         ("Before committing, always run the tests!", P),
@@ -201,6 +225,13 @@ DISTINCT = [
     # a meaningful qualifier stays (consolidation is a reviewed, separate step)
     ("Never push directly to main.", "Never push to main."),
     ("Never commit to main directly.", "Never commit to main."),
+    # after an object, "directly" names the route forbidden: another route is allowed (the
+    # package manager edits the lockfile, the client calls the API)
+    ("Never edit the lockfile directly.", "Never edit the lockfile."),
+    ("Never call the API directly.", "Never call the API."),
+    ("Don't modify the database directly, use migrations.", "Don't modify the database, use migrations."),
+    # the event said with "you" keeps its verb
+    ("Always run the tests before you commit.", "Always run the tests before you push."),
     ("Use pnpm, not npm, for the frontend.", "Use pnpm, not npm."),
 ]
 
@@ -260,7 +291,7 @@ def test_an_event_moves_only_with_one_standing_rule() -> None:
         assert _claims(text) == [claim], text
     # the same thing refused and named again, or a pronoun in its place, is no contrast
     assert _claims("Don't use npm, use npm.") == ["Never use npm; use npm"]
-    assert _claims("Don't use npm, use it instead.") == ["Never use npm; use it instead"]
+    assert _claims("Don't use npm, use it instead.") == ["Never use npm"]
 
 
 def test_one_off_choices_stay_out() -> None:
@@ -586,6 +617,20 @@ def test_a_negated_verb_of_the_user_converges_with_the_third_person_typed() -> N
 def test_the_user_named_at_the_end_still_reads_as_a_complaint() -> None:
     # the standing checks read the user's own words ("… to me"), before the rewrite
     assert _claims("Ah come on. Don't suggest junk to me.") == []
+
+
+def test_an_event_said_with_you_is_a_gerund_only_for_a_plain_verb() -> None:
+    assert _claims("Always run the tests before you commit.") == ["Always run the tests before committing"]
+    assert _claims("Always lint before you ship.") == ["Always lint before shipping"]
+    assert _claims("Always run make before you deploy.") == ["Always run make before deploying"]
+    assert _claims("Always update the changelog before you merge.") == [
+        "Always update the changelog before merging"
+    ]
+    # a verb whose "-ing" is no event ("before you are done", "before you can merge") stays
+    assert _claims("Always check CI before you're done.") == ["Always check CI before you're done"]
+    assert _claims("Always run the tests before you can merge.") == [
+        "Always run the tests before you can merge"
+    ]
 
 
 def test_a_call_in_a_chain_keeps_its_parentheses() -> None:

@@ -41,8 +41,8 @@ REORDERED = [
      "Never skip the hooks when you push"),  # fmt: skip
     ("Don't use npm, use pnpm instead.", "Use pnpm, not npm.", "Use pnpm, not npm"),
     # the standing word said last (it was no rule at all: the sentence yielded nothing)
-    ("Run pytest -x before you commit, always.", "Always run pytest -x before you commit.",
-     "Always run pytest -x before you commit"),  # fmt: skip
+    ("Run pytest -x before you commit, always.", "Always run pytest -x before committing.",
+     "Always run pytest -x before committing"),  # fmt: skip
 ]
 
 
@@ -63,6 +63,21 @@ RESTATED_42 = [
     # a function named with and without its call parentheses
     ("Never use print(); always use the logger.", "Never use print, always use the logger.",
      "Never use print; always use the logger"),  # fmt: skip
+]
+
+
+# Issue 43, pairs a new user said in two sessions that stayed two atoms.
+RESTATED_43 = [
+    # the event said with "you" and as a gerund
+    ("Always run the tests before committing.", "Run the tests before you commit, always.",
+     "Always run the tests before committing"),  # fmt: skip
+    # a request to the user after a prohibition is not its other half; "directly" stays
+    ("Never touch prod directly; ask me first.", "Never touch prod directly.",
+     "Never touch prod directly"),  # fmt: skip
+    # "… use the logger instead" says what "… use the logger" says
+    ("Never use print for debugging, use the logger.",
+     "Don't use print for debugging; use the logger instead.",
+     "Never use print for debugging; use the logger"),  # fmt: skip
 ]
 
 
@@ -105,6 +120,21 @@ def test_six_rules_said_in_other_words_become_six_atoms_that_recur(project: Path
 
 def test_rules_a_new_user_restated_converge(project: Path) -> None:
     _said_twice_is_one_atom_each(project, RESTATED_42)
+
+
+def test_pairs_a_new_user_restated_in_issue_43_converge(project: Path) -> None:
+    _said_twice_is_one_atom_each(project, RESTATED_43)
+
+
+def test_a_route_forbidden_is_not_the_thing_forbidden(project: Path) -> None:
+    """"Never edit the lockfile directly" allows editing it through the package manager;
+    "Never edit the lockfile" does not: two rules, two atoms, neither said twice."""
+    _say(project, 1, "2026-10-01", "Never edit the lockfile directly.")
+    _say(project, 2, "2026-10-02", "Never edit the lockfile.")
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = _l1(project)
+    assert sorted(atoms) == ["Never edit the lockfile", "Never edit the lockfile directly"]
+    assert all(atom["sessions"] == 1 for atom in atoms.values()), atoms
 
 
 def test_rules_said_with_their_parts_reordered_converge(project: Path) -> None:

@@ -9,9 +9,13 @@ a rule in many ways, so every extracted claim goes through one deterministic rew
   on", "going forward", "here", "everywhere", "ever";
 - "we use X" is "Use X"; "we don't/never <policy verb> X" is "Never <verb> X";
 - a prohibition is always spelled "Never X" ("don't X", "do not X", "don't ever X"), without a
-  closing emphasis that names nothing ("… anything", "… at all", "… directly" at the end); a
-  closing "directly" after where it goes qualifies it ("never commit to main directly" is
-  "Never commit directly to main");
+  closing emphasis that names nothing ("… anything", "… at all"; "… directly" only after a
+  tool's own command: "never pip install directly" is "Never pip install"); a closing
+  "directly" after where it goes qualifies it ("never commit to main directly" is "Never
+  commit directly to main"), and after an object it names the route forbidden, so it stays
+  ("never edit the lockfile directly" lets the package manager edit it);
+- the event a rule is tied to is said one way: "before you commit" is "before committing",
+  "after you push" "after pushing";
 - a style rule is "Always write <things> in <name> style" ("docstrings should always follow the
   Google style", "always use Google style for docstrings");
 - a function named bare with its empty call parentheses is named without them ("never use
@@ -46,7 +50,7 @@ import re
 
 from agent_memory.extract.filters import FROM_NOW_WORDS
 from agent_memory.extract.text import NOT_RIGHT_AFTER_TAKER, OBJECT_TAKERS, words
-from agent_memory.transcripts.failures import FAMILIES
+from agent_memory.transcripts.failures import FAMILIES, KNOWN_TOOLS
 
 # A code span or URL masked by `extract.text.mask`: one opaque token.
 _PH = "\ue000\\d+\ue001"
@@ -102,7 +106,14 @@ _NEVER_EVER = re.compile(r"^never\s+ever\s+", re.I)
 # install directly" and "never pip install" forbid one thing ("push directly to main" keeps its
 # qualifier: an object follows it).
 _EMPHASIS_TAIL = re.compile(
-    r"\s+(?:anything|at all|whatsoever|directly|of any kind|yourself|on your own)$", re.I
+    r"\s+(?:anything|at all|whatsoever|of any kind|yourself|on your own)$", re.I
+)
+# "directly" closes a tool's own command with nothing more to say ("never pip install directly"
+# is "never pip install"); after an object it names the route forbidden, which another route
+# is allowed: "never edit the lockfile directly" (the package manager may), "never call the API
+# directly" (the client may) are not "never edit the lockfile", "never call the API".
+_COMMAND_DIRECTLY = re.compile(
+    r"^(Never\s+(?P<tool>[\w.-]+)(?:\s+[\w-]+)?(?:\s+anything)?)\s+directly$", re.I
 )
 # Where a prohibition goes to, with "directly" said after it, is the qualified rule said with
 # "directly" before it: "never commit to main directly" is "Never commit directly to main".
@@ -113,6 +124,35 @@ _DIRECTLY_AFTER_PLACE = re.compile(
 # A function named bare with its empty call parentheses ("never use print()") names what it
 # names without them ("never use print"); a code span keeps its spelling (it is masked here).
 _EMPTY_CALL = re.compile(r"(?<![\w.])([A-Za-z_](?:[\w.]*\w)?)\(\)(?![\w(.])")  # not in a chain: now().isoformat()
+# "before you commit" is "before committing" (and "after you push" "after pushing"): the event a
+# rule is tied to, one spelling. Only a plain verb: not "you are", "you can", "you've".
+_YOU_EVENT = re.compile(
+    r"\b(before|after)\s+you\s+(?!(?:are|were|have|has|had|do|did|can|could|will|would|should|"
+    r"must|may|might|need|want|get|go|see|know|think|say|tell|ask|let|try|start|begin)\b)"
+    r"([a-z]{2,})\b(?![-'])",
+    re.I,
+)
+# verbs of two or more syllables whose last one is stressed: their final consonant doubles
+_DOUBLED = words("commit submit admit omit permit emit refer prefer occur compel")
+
+
+def _gerund(verb: str) -> str:
+    """"commit" → "committing", "push" → "pushing", "merge" → "merging", "tag" → "tagging"."""
+    low = verb.lower()
+    if low.endswith("ing"):
+        return verb
+    if low.endswith("e") and not low.endswith(("ee", "oe", "ye")):
+        return verb[:-1] + "ing"
+    one_syllable = len(re.findall(r"[aeiou]+", low)) == 1
+    if low in _DOUBLED or (one_syllable and re.search(r"[^aeiou][aeiou][^aeiouwxy]$", low)):
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+def _you_event(text: str) -> str:
+    return _YOU_EVENT.sub(lambda m: f"{m.group(1)} {_gerund(m.group(2))}", text)
+
+
 # A style rule is one shape, "Always write <things> in <name> style": "docstrings should always
 # follow the Google style", "always use the Google style for docstrings", "always format
 # docstrings using Google style" (a pronoun or the team is no subject: "we should use the X style").
@@ -559,6 +599,7 @@ def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[st
     text = _POLITE.sub(" ", text)
     text = _COMPOUND_VERB.sub(lambda m: m.group(0).replace("-", " "), text)
     text = _EMPTY_CALL.sub(r"\1", text)
+    text = _you_event(text)
     text = _SCOPE_MID.sub(",", text)
     text = re.sub(r"\s+", " ", text).strip(" ,;")
     prev = None
@@ -579,6 +620,9 @@ def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[st
         text = re.sub(r",?\s+ever$", "", text, flags=re.I)
         text = _DIRECTLY_AFTER_PLACE.sub(r"\1 directly \2", text)
         bare = _EMPHASIS_TAIL.sub("", text)
+        command = _COMMAND_DIRECTLY.match(bare)
+        if command and command.group("tool").lower() in KNOWN_TOOLS:
+            bare = _EMPHASIS_TAIL.sub("", command.group(1))
         if len(bare.split()) >= 3:  # "Never do anything" keeps its object: "Never do" says nothing
             text = bare
         kind = "constraint"

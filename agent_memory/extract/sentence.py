@@ -59,6 +59,7 @@ _POSITIVE_HALF = re.compile(
     r"^(?:but\s+|instead\s+|rather\s+)?(?:use|prefer|go with|stick (?:to|with)|rely on)\s+\S", re.I
 )
 _NEGATIVE_HEAD = re.compile(r"^(?:don't|do not|never|avoid|prefer not)\b", re.I)
+_INSTEAD_SAID = re.compile(r",?\s+instead$", re.I)
 _CONTRAST_TAIL = re.compile(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", re.I)
 # A clause that describes a thing (a form of "be" or "get"), which a "but never X" tail goes on.
 _DESCRIBED = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|gotten)\b", re.I)
@@ -76,6 +77,15 @@ _INSTALLED_AS = {"it": "the dependency", "them": "the dependencies"}
 _PLACED = re.compile(r"(?:add|put|declare|list|pin|specify|record|include)\s+(?:it|them)\b", re.I)
 
 
+# "never touch prod directly; ask me first": a request to the user (before the thing is done at
+# all), not another route to take in its place; the prohibition stands alone
+_ASK_THE_USER = re.compile(
+    r"^(?:ask|check with|consult|confirm with|tell|ping|talk to|run it by|get approval from|"
+    r"get an ok from|wait for)\s+(?:me|us)\b",
+    re.I,
+)
+
+
 def _remedy(prohibition: str, c: str) -> str | None:
     """"never commit to main directly; open a pull request", "don't pip install anything, add it
     to pyproject.toml instead": what to do in place of what is forbidden, the other half of the
@@ -85,7 +95,7 @@ def _remedy(prohibition: str, c: str) -> str | None:
     prohibition a bare imperative is this turn's request ("don't push to main, fix the tests")."""
     m = _SAID_INSTEAD.match(c)
     body = m.group("body") if m else ""
-    if not body or body.split(" ", 1)[0].lower() not in IMPERATIVES:
+    if not body or body.split(" ", 1)[0].lower() not in IMPERATIVES or _ASK_THE_USER.match(body):
         return None
     if body == c and not _DIRECT_ROUTE.match(prohibition):
         return None
@@ -102,8 +112,9 @@ def _continuation(out: list[ClauseClaim], i: int, c: str) -> ClauseClaim | None:
     if not out or out[-1][2] != i - 1:
         return None
     if _NEGATIVE_HEAD.match(out[-1][0]) and _POSITIVE_HALF.match(c):
-        # "don't use X for Y, use Z": the positive half belongs to the same claim.
-        return c, out[-1][1], i, out[-1][3]
+        # "don't use X for Y, use Z": the positive half belongs to the same claim ("… use Z
+        # instead" says no more).
+        return _INSTEAD_SAID.sub("", c), out[-1][1], i, out[-1][3]
     remedy = _remedy(out[-1][0], c)
     if remedy:
         return remedy, out[-1][1], i, out[-1][3]
