@@ -446,6 +446,18 @@ def test_bucketing_finds_exactly_what_a_brute_force_scan_finds(
         ("Use pnpm, not npm", "Use pnpm", None),
         ("Use pnpm, not npm", "Use yarn, not npm", None),
         ("Use uv for dependencies", "Use uv sync to install them", None),
+        # "Always use X" chooses X as "Use X" does
+        ("Always use pnpm", "Use npm, not pnpm", "same-subject"),
+        ("Always use uv for installs", "Use pip, not uv", "same-subject"),
+        # two tools of one family chosen for the job both name: one job, two values
+        ("Use jest for tests", "Use vitest for tests", "same-subject"),
+        ("Use black for formatting", "Always use ruff for formatting", "same-subject"),
+        # ... not for two jobs, nor with no job named (ruff lints and black formats), nor two
+        # tools of no family (pytest and hypothesis are used together)
+        ("Use ruff for linting", "Use black for formatting", None),
+        ("Always use ruff", "Always use black", None),
+        ("Use pytest for tests", "Use hypothesis for tests", None),
+        ("Use npm for the docs site", "Use pnpm for the app", None),
     ],
 )
 def test_a_rule_naming_another_tool_for_the_same_job_contradicts(
@@ -465,14 +477,15 @@ _CHOICE_WORDS = ["use", "only", "not", "uv", "poetry", "pip", "npm", "for", "in"
 
 @given(st.lists(st.sampled_from(_CHOICE_WORDS), min_size=1, max_size=9),
        st.lists(st.sampled_from([" ", ", ", " , "]), min_size=10, max_size=10),
-       st.sampled_from(["", ".", "!"]))  # fmt: skip
-def test_the_tool_choice_reader_equals_its_pattern(words: list[str], gaps: list[str], end: str) -> None:
+       st.sampled_from(["", ".", "!"]), st.sampled_from(["", "always ", "Always  "]))  # fmt: skip
+def test_the_tool_choice_reader_equals_its_pattern(words: list[str], gaps: list[str], end: str,
+                                                   standing: str) -> None:  # fmt: skip
     import re
 
     from agent_memory.model.atom import normalize
     from agent_memory.store.contradictions import CHOICE_PATTERN, _choice
 
-    claim = "".join(w + g for w, g in zip(["use", *words], gaps[: len(words) + 1], strict=True)).strip() + end
+    claim = standing + "".join(w + g for w, g in zip(["use", *words], gaps[: len(words) + 1], strict=True)).strip() + end
     m = re.match(CHOICE_PATTERN, " ".join(normalize(claim).split()))
     expected = None if m is None else (
         m.group(1).strip("`"), (m.group(2) or "").strip("`"), (m.group(3) or "").strip(" ,"))  # fmt: skip

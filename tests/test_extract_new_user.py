@@ -188,3 +188,34 @@ def test_another_tool_for_the_same_job_is_contested_and_consolidate_proposes_res
     gm(project, "resolve", older["id"], "--keep", newer["id"])
     assert gm_json(project, "inspect", "--contested")["pairs"] == []
     assert gm_json(project, "consolidate")["contradictions"] == []
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "claims"),
+    [
+        # two tools of one family, each chosen for the job both name
+        ("Use jest for tests.", "Use vitest for tests.", ("Use jest for tests", "Use vitest for tests")),
+        # the standing word before the choice
+        ("Always use pnpm for installs.", "Use yarn for installs, not pnpm.",
+         ("Always use pnpm for installs", "Use yarn, not pnpm, for installs")),
+    ],
+)  # fmt: skip
+def test_a_family_mate_chosen_for_the_same_job_is_contested(
+    project: Path, older: str, newer: str, claims: tuple[str, str]
+) -> None:
+    """Issue 43: both said in two sessions each (atoms, not held pending), neither promotes while
+    the pair is open, and consolidate proposes resolve, never a forget."""
+    for n, day in ((1, "2026-10-01"), (2, "2026-10-02")):
+        _say(project, n, day, older)
+    for n, day in ((3, "2026-10-08"), (4, "2026-10-09")):
+        _say(project, n, day, newer)
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = _l1(project)
+    assert sorted(atoms) == sorted(claims) and all(a["sessions"] == 2 for a in atoms.values()), atoms
+    first, second = atoms[claims[0]], atoms[claims[1]]
+    pairs = {(p["older"], p["newer"]) for p in gm_json(project, "inspect", "--contested")["pairs"]}
+    assert pairs == {(first["id"], second["id"])}
+    promote = gm_json(project, "promote")
+    assert not {str(item["id"]) for item in promote["eligible"]} & {first["id"], second["id"]}
+    [conflict] = gm_json(project, "consolidate")["contradictions"]
+    assert all("resolve" in step and "forget" not in step for step in conflict["apply"])

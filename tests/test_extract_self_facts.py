@@ -564,7 +564,7 @@ def test_a_tool_of_a_family_is_known(text: str, claim: str, rule: str) -> None:
 
 def test_the_known_tools_are_every_familys_and_both_readers_take_them() -> None:
     from agent_memory.extract.rules import facts, user_facts
-    from agent_memory.transcripts.failures import FAMILIES, KNOWN_TOOLS
+    from agent_memory.model.tool_families import FAMILIES, KNOWN_TOOLS
 
     assert frozenset().union(*FAMILIES) == KNOWN_TOOLS
     for tool in KNOWN_TOOLS:

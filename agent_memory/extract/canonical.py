@@ -50,7 +50,7 @@ import re
 
 from agent_memory.extract.filters import FROM_NOW_WORDS
 from agent_memory.extract.text import NOT_RIGHT_AFTER_TAKER, OBJECT_TAKERS, words
-from agent_memory.transcripts.failures import FAMILIES, KNOWN_TOOLS
+from agent_memory.model.tool_families import FAMILIES, KNOWN_TOOLS
 
 # A code span or URL masked by `extract.text.mask`: one opaque token.
 _PH = "\ue000\\d+\ue001"

@@ -27,7 +27,8 @@ from agent_memory.extract.rules.languages import language_claims
 from agent_memory.extract.sentence import JUST_ASKING, sentence_claims
 from agent_memory.extract.text import MAX_CLAIM, sentences, shorten, strip_lead, tidy, unmask
 from agent_memory.model.atom import normalize
-from agent_memory.transcripts.failures import FAMILIES, KNOWN_TOOLS, command_program
+from agent_memory.model.tool_families import FAMILIES, KNOWN_TOOLS
+from agent_memory.transcripts.failures import command_program
 
 __all__ = ["Candidate", "extract_claims"]
 

@@ -57,6 +57,7 @@ from __future__ import annotations
 from agent_memory.model.atom import is_pending, normalize
 from agent_memory.model.clock import time_key
 from agent_memory.model.tags import contested_tag  # noqa: F401 - re-exported
+from agent_memory.model.tool_families import FAMILIES
 
 # The session start runs detect() on its cold path (L2/L3 collisions, claude/context.py): only
 # the clock is imported at the top; re, dataclasses, functools and typing are not needed.
@@ -358,7 +359,7 @@ def _same_subject_conflict(a: _Shape, b: _Shape) -> bool:
 # (tests/test_contradictions.py) holds this reader equal to CHOICE_PATTERN on words set off by
 # spaces or commas.
 CHOICE_PATTERN = (
-    r"^use\s+(?:only\s+)?({t})(?:\s*,?\s*not\s+({t}))?"
+    r"^(?:always\s+)?use\s+(?:only\s+)?({t})(?:\s*,?\s*not\s+({t}))?"
     r"(?:\s*,?\s+((?:for|in|on|to|when|with|across)\s+.+?))?\s*[.!]?$"
 ).format(t=r"[\w.@/+#`-]+")
 _TOOL_CHARS = frozenset(".@/+#`-_")
@@ -407,6 +408,8 @@ def _purpose_clause(body: str) -> str | None:
 def _choice(claim: str) -> tuple[str, str, str] | None:
     """(chosen, rejected or "", purpose or "") of a canonical tool choice, lowercased."""
     text = " ".join(normalize(claim).split())
+    if text.startswith("always use "):
+        text = text[7:]  # "Always use pnpm" chooses pnpm as "Use pnpm" does
     if not text.startswith("use "):
         return None
     # "use only X …" reads X as the tool; when that reading fails, "only" itself may be the tool
@@ -457,7 +460,16 @@ def _alternative(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
         return False
     if a[2] and b[2] and a[2] != b[2]:
         return False
-    return b[1] == a[0] or a[1] == b[0]
+    if b[1] == a[0] or a[1] == b[0]:
+        return True
+    # two tools of one family chosen for one job both name ("Use jest for tests" vs "Use vitest
+    # for tests"); with no job named, "Use ruff" and "Use black" may both hold (lint, format)
+    return bool(a[2]) and a[2] == b[2] and b[0] in _family_mates(a[0])
+
+
+def _family_mates(tool: str) -> frozenset[str]:
+    """The tools of `tool`'s families (agent_memory.model.tool_families), itself excepted."""
+    return frozenset(t for family in FAMILIES if tool in family for t in family if t != tool)
 
 
 def conflict_rule(
@@ -502,6 +514,10 @@ def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
         keys.append(("slot", slot))
     for choice in shape.choices:
         keys.extend(("tool", (tool,)) for tool in choice[:2] if tool)
+        if choice[2]:
+            # a family-mate chosen for the same job is filed under its own name: this choice
+            # looks there too (an atom indexed before this key existed is found all the same)
+            keys.extend(("tool", (mate,)) for mate in sorted(_family_mates(choice[0])))
     return keys
 
 

@@ -25,7 +25,7 @@ from agent_memory.extract.filters import (
 )
 from agent_memory.extract.rules.base import Clause, ClauseRule, cap
 from agent_memory.extract.text import words
-from agent_memory.transcripts.failures import KNOWN_TOOLS
+from agent_memory.model.tool_families import KNOWN_TOOLS
 
 _SUBJECT_MODAL = re.compile(
     r"^((?:the\s+|all\s+|every\s+|each\s+|our\s+|any\s+)?[\w`\ue000\ue001./-]+(?:\s+[\w`\ue000\ue001./-]+){0,4}?)"

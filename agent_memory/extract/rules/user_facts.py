@@ -16,7 +16,7 @@ import re
 from agent_memory.extract.filters import DET, PRONOUNS, content_words, vague
 from agent_memory.extract.rules.base import Check, Clause, ClauseRule, Make, cap
 from agent_memory.extract.text import bare_phrase, words
-from agent_memory.transcripts.failures import KNOWN_TOOLS
+from agent_memory.model.tool_families import KNOWN_TOOLS
 
 # Where the fact ends inside a longer clause: a comma, or a run-on's next thought ("I have X
 # installed, can I use it in …", "i'm using a gpd pocket with nixos, touchscreen is off").

@@ -1,0 +1,32 @@
+"""Tools of one family do one job: the extractor reads a rejected command of one and a reason
+naming another as a preference for the second, and the store reads two of them chosen for one
+stated job as a contradiction. No imports: SessionStart's cold path reads this."""
+
+from __future__ import annotations
+
+# Interchangeable tools: a rejected command of one and a reason naming another is a preference
+# for the second *over* the first ("use pnpm" on `npm install` → "Use pnpm, not npm").
+FAMILIES = [
+    {"npm", "yarn", "pnpm", "bun", "npx", "pnpx", "bunx"},
+    {"pip", "pip3", "uv", "poetry", "pipenv", "conda", "pdm", "rye", "hatch"},
+    {"python", "python3", "uv", "poetry"},
+    {"pytest", "unittest", "nose", "tox", "nox"},
+    {"jest", "vitest", "mocha", "ava"},
+    {"docker", "podman", "nerdctl"},
+    {"vim", "nvim", "nano", "emacs", "code"},
+    {"make", "just", "task", "ninja"},
+    {"curl", "wget", "httpie", "http"},
+    {"black", "ruff", "autopep8", "yapf"},
+    {"ruff", "flake8", "pylint", "pyflakes", "pycodestyle"},
+    {"eslint", "biome", "oxlint"},
+    {"prettier", "biome", "dprint"},
+    {"brew", "apt", "apt-get", "port", "nix"},
+    {"rg", "ripgrep", "grep", "ag", "ack"},
+    {"fd", "find"},
+    {"node", "bun", "deno"},
+    {"httpx", "requests", "aiohttp", "urllib3"},
+    {"mypy", "pyright", "pyre"},
+    {"webpack", "vite", "rollup", "esbuild", "parcel", "turbopack"},
+]
+# Every tool a family names, once: what the extractor reads as a known tool's name.
+KNOWN_TOOLS = frozenset(tool for family in FAMILIES for tool in family)
