@@ -422,7 +422,7 @@ def test_every_x_naming_what_this_task_goes_through_is_no_scope(text: str) -> No
             "For every project you work on, use docker compose for local services.",
             "Use docker compose for local services",
         ),
-        ("In every repo, run the linter before you commit.", "Run the linter before you commit"),
+        ("In every repo, run the linter before you commit.", "Run the linter before committing"),
     ],
 )
 def test_every_x_as_a_scope_still_keeps_the_rule(text: str, claim: str) -> None:

@@ -219,3 +219,26 @@ def test_a_family_mate_chosen_for_the_same_job_is_contested(
     assert not {str(item["id"]) for item in promote["eligible"]} & {first["id"], second["id"]}
     [conflict] = gm_json(project, "consolidate")["contradictions"]
     assert all("resolve" in step and "forget" not in step for step in conflict["apply"])
+
+
+def test_a_rule_contradicted_once_since_is_not_promoted_over_it(project: Path) -> None:
+    """Issue 43: "use jest for tests" said twice, then "use vitest instead of jest" once (held
+    pending, no atom yet): the older rule is not proposed for promotion over the person's
+    later word; once the later one recurs the two are a contested pair."""
+    for n, day in ((1, "2026-10-01"), (2, "2026-10-02")):
+        _say(project, n, day, "Use jest for tests.")
+    _say(project, 3, "2026-10-08", "Use vitest instead of jest.")
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = _l1(project)
+    older = atoms["Use jest for tests"]
+    promote = gm_json(project, "promote")
+    assert older["id"] not in {str(item["id"]) for item in promote["eligible"]}
+    [blocked] = [item for item in promote["blocked"] if item["id"] == older["id"]]
+    assert any(r.startswith("said otherwise since (once, pending): ") for r in blocked["reasons"])
+    assert gm_json(project, "inspect", "--contested")["pairs"] == []
+    # said again: an atom, and the pair is contested
+    _say(project, 4, "2026-10-09", "Use vitest instead of jest.")
+    gm(project, "capture", "--all", "--no-stage")
+    pairs = gm_json(project, "inspect", "--contested")["pairs"]
+    newer = _l1(project)["Use vitest, not jest"]
+    assert [(p["older"], p["newer"]) for p in pairs] == [(older["id"], newer["id"])]

@@ -39,7 +39,8 @@ _MERSENNE_61 = (1 << 61) - 1
 # The modules whose code decides the session-start text: editing one invalidates the cache.
 # The guard's rules (every file of redact/) are signed apart, by `redact.signature`.
 _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
-                 "committed/render.py", "store/contradictions.py", "committed/tiers.py",
+                 "committed/render.py", "store/contradictions.py", "model/tool_families.py",
+                 "committed/tiers.py",
                  "committed/templates.py", "model/atom.py", "model/paths.py", "model/fastjson.py",
                  "store/recall/files.py", "store/recall/index.py", "committed/verdicts.py",
                  "committed/guarded.py", "committed/reviewed.py", "committed/log_fold.py",

@@ -36,6 +36,7 @@ from agent_memory.model.policy import (
     L3_MIN_PROJECTS,
     is_expired,
 )
+from agent_memory.store.contradictions import detect
 
 # `verified`: 1 observation, day-exempt
 L1_SESSIONS_NEEDED = {"observed": L1_TO_L2_SESSIONS, "stated": L1_TO_L2_STATED_SESSIONS}
@@ -199,11 +200,35 @@ def evaluate_l1(
     the `held` L2 atoms take part only in the contradiction reverse join (L1↔L2)."""
     held = dict(held or {})
     contesters = _contesters([*atoms, *held.values()])
+    since = said_otherwise_since(atoms)
     results = []
     for atom in sorted((a for a in atoms if a.get("tier") == "L1"), key=lambda a: str(a["id"])):
         reasons = l1_reasons(atom, project, now, contesters, held)
+        reasons += [f"{SAID_OTHERWISE} {other}" for other in since.get(str(atom["id"]), [])]
         results.append(GateResult(str(atom["id"]), not reasons, "L2", tuple(reasons)))
     return results
+
+
+# Why a claim waits when the person has since said the opposite once (held pending): "Use jest
+# for tests" said twice, then "use vitest instead of jest" once. The later word is no atom yet
+# and marks nothing (a tag it set would outlive it), but the earlier claim is not promoted over
+# it: it waits until the later one recurs (then the pair is contested and resolved at adopt) or
+# expires.
+SAID_OTHERWISE = "said otherwise since (once, pending):"
+
+
+def said_otherwise_since(atoms: Sequence[Atom]) -> dict[str, list[str]]:
+    """{id of a live L1 claim: the ids of pending claims, first seen after it, that contradict it}."""
+    live = [a for a in atoms if a.get("tier") == "L1"]
+    waiting = {str(a["id"]) for a in live if is_pending(a)}
+    if not waiting:
+        return {}
+    by_id = {str(a["id"]): a for a in live}
+    out: dict[str, list[str]] = defaultdict(list)
+    for pair in detect(live, involving=waiting, pending=True):
+        if pair.newer in waiting and pair.older not in waiting and pair.older in by_id:
+            out[pair.older].append(pair.newer)
+    return {ident: sorted(others) for ident, others in out.items()}
 
 
 # --- L2 → L3 ------------------------------------------------------------------------------

@@ -521,16 +521,19 @@ def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
     return keys
 
 
-def detect(atoms: Sequence[Atom], involving: Set[str] | None = None) -> list[Contradiction]:
+def detect(
+    atoms: Sequence[Atom], involving: Set[str] | None = None, *, pending: bool = False
+) -> list[Contradiction]:
     """Every contradicting pair among atoms of the same project, older by first_seen
     (tie: id). Atoms without a project (L3) are never compared; equal ids never pair.
-    `involving`: only the pairs with at least one of these ids (the others are not judged)."""
+    `involving`: only the pairs with at least one of these ids (the others are not judged).
+    `pending`: pending claims take part too (the promotion gate's "said otherwise since")."""
     by_id: dict[str, Atom] = {}
     for atom in atoms:
         # A pending claim (said once, held by the durability gate) contradicts nothing until it
         # recurs: it is no atom yet, recall never shows it, and a tag it set on an adopted
         # line would outlive it. Once lifted it is written again and judged then.
-        if not atom.get("project") or is_pending(atom):
+        if not atom.get("project") or (is_pending(atom) and not pending):
             continue
         ident = str(atom["id"])
         # Two records of one atom (unmerged copies): keep the one the merge join would date
