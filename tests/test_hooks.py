@@ -547,6 +547,36 @@ def _grow_with_churn(log: Path, size: int) -> None:
             fh.flush()
 
 
+def test_a_log_too_long_for_one_hook_is_read_over_several_and_then_served(project: Path) -> None:
+    """A clone's adopted.log longer than a hook can read in its time (66 MB: ~2 s on a fast
+    machine, over the prompt hook's 1 s timeout, so every prompt was killed and saved nothing,
+    for ever): each hook stops at its budget, saved, exits 0 with no output and one errors.log
+    line saying how far it got; the next hook, prompt or start, goes on from there, and once
+    the log is read whole the start injects what `git memory context` renders. Never timed:
+    the budget is set so small (1 ms) that every hook stops after one chunk."""
+    commit_tier(project, "L2", [l2(PUSH), l2(PNPM)])
+    log = project / ".memory" / "adopted.log"
+    _grow_with_churn(log, 3 << 20)
+    env = {"AGENT_MEMORY_LOG_READ_BUDGET_MS": "1"}
+    progress: list[float] = []
+    for run in range(40):
+        event = ("user-prompt-submit", "session-start")[run % 2]
+        fields = {"prompt": "how do I install packages?"} if event == "user-prompt-submit" else {}
+        context = claude_reads(run_hook(event, payload(event, project, **fields), project, env), event)
+        if context is not None and event == "session-start":
+            break
+        assert context is None
+        last = errors(project)[-1]
+        assert f"hook {event}: FoldIncomplete: {log} is being read: " in last, last
+        progress.append(float(last.split("is being read: ")[1].split(" of ")[0]))
+    else:
+        raise AssertionError(f"the log was never read to its end: {progress}")
+    assert len(progress) >= 4 and progress == sorted(set(progress)), progress  # each went on from the last
+    assert context == context_verb(project) and claims_in(context, PNPM) == claims_in(context, PUSH) == 1
+    assert claude_reads(run_hook("session-start", payload("session-start", project), project, env), "session-start") == context
+    assert len(errors(project)) == len(progress)  # and no more
+
+
 @pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts the bytes read in /proc/self/io")
 def test_session_start_over_a_big_adopted_log_reads_a_bounded_part_and_is_never_stale(project: Path) -> None:
     """A cached start does not read adopted.log whole (a 40 MB log cost ~275 ms per start), yet

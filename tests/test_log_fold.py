@@ -123,6 +123,57 @@ def test_the_saved_fold_holds_what_a_whole_read_holds(
             assert held == log_fold.held_since(root)[0]  # and what reading it from nothing gives
 
 
+class Killed(Exception):
+    """What a hook killed right after a checkpoint leaves: the saved state, nothing else."""
+
+
+def read_in_pieces(root: Path, saved: object, chunk: int, kill_after: int) -> tuple[dict[str, Any], object]:
+    """What hooks that each stop at their deadline (or are killed `kill_after` checkpoints
+    into their read) get, run again and again from the state they saved until one reads
+    to the end: (what that one holds, the state it leaves)."""
+    for _ in range(100_000):
+        saves: list[object] = []
+
+        def checkpoint(state: object, saves: list[object] = saves) -> None:
+            saves.append(state)
+            if len(saves) > kill_after:
+                raise Killed
+
+        try:
+            held, state, _ = log_fold.held_since(root, saved, 0.0, checkpoint, chunk)
+        except log_fold.FoldIncomplete as stopped:
+            assert saves and saves[-1] == stopped.state and stopped.done == stopped.state[5] < stopped.size
+            saved = stopped.state
+            continue
+        except Killed:
+            saved = saves[-1]
+            continue
+        return held, state
+    raise AssertionError("the read never reached the end of the log")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(EVENTS, st.booleans()), max_size=12), st.integers(1, 400), st.integers(0, 3))
+def test_a_read_stopped_or_killed_and_resumed_holds_what_a_whole_read_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, events: list[tuple[tuple[str, Any, int], bool]],
+    chunk: int, kill_after: int,
+) -> None:  # fmt: skip
+    """Hooks that stop at their deadline after a chunk of `chunk` bytes, or are killed after
+    a few checkpoints (one per chunk here), each resuming from the state the last saved:
+    the one that reads to the end holds what a whole read holds, and leaves a state that
+    resumes as one a whole read leaves."""
+    monkeypatch.setattr(log_fold, "CHECKPOINT_S", 0.0)
+    root = tmp_path / f"w{os.urandom(4).hex()}"
+    log = Log(root)
+    saved: object = None
+    for event, read in events:
+        log.apply(event)
+        if read:
+            held, saved = read_in_pieces(root, saved, chunk, kill_after)
+            assert held == whole_read(root), event
+            assert saved == log_fold.held_since(root)[1]  # the state a whole read leaves
+
+
 def test_a_repeated_line_counts_once_where_it_first_was(tmp_path: Path) -> None:
     """Lines with one stamp apply in file order, a copy of an earlier one not at all: appended
     one by one, as a whole read would apply them."""

@@ -46,6 +46,7 @@ from agent_memory.model.policy import (
     MAX_PAYLOAD_BYTES,
     PAYLOAD_IDLE_S,
     check_context_size,
+    log_read_budget_s,
     recall_budget_s,
 )
 
@@ -203,7 +204,7 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
         elif event == "session-start":
             from agent_memory.claude.session_start import session_start_line
 
-            line = session_start_line(repo, tip)
+            line = session_start_line(repo, tip, started + log_read_budget_s(event))
             if line:
                 _emit(line)
         else:
@@ -283,7 +284,9 @@ def _recall(payload: "Payload", repo: Location, tip: str, started: float) -> Non
             "the recall index is missing or unreadable: recalled nothing; rebuilding it"
         )
     # What SessionStart injects already is never recalled again.
-    held = adopted(state, [(repo.work, "L2"), (memory_home_dir(), "L3")])
+    # A log too long to read in this prompt's time: nothing now, the read saved where it got.
+    deadline = started + log_read_budget_s("user-prompt-submit")
+    held = adopted(state, [(repo.work, "L2"), (memory_home_dir(), "L3")], deadline)
     hits = recall(index, prompt, time.time(), deadline=started + recall_budget_s(), exclude=held)
     text = render_recall(hits)
     if text:

@@ -47,11 +47,12 @@ _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
                  "store/recall/adopted.py", "committed/attributes.py", "gitio/attributes.py")  # fmt: skip
 
 
-def session_start_line(repo: Location, tip: str) -> str:
+def session_start_line(repo: Location, tip: str, deadline: float | None = None) -> str:
     """The hook's output line ('' for "nothing to inject"): from the cache when it is warm.
-    `repo` is the repository the hook resolved at its entry; nothing below resolves another."""
+    `repo` is the repository the hook resolved at its entry; nothing below resolves another.
+    An adopted.log not read by `deadline` (time.monotonic) raises log_fold.FoldIncomplete."""
     line = _cached_context(repo, tip)
-    return refresh_context(repo, in_hook=True) if line is None else line
+    return refresh_context(repo, in_hook=True, deadline=deadline) if line is None else line
 
 
 def _open_sig(path: str, root: str | None) -> BinaryIO:
@@ -164,11 +165,11 @@ def _cached_context(repo: Location, tip: str) -> str | None:
     return line.rstrip("\n")
 
 
-def refresh_context(repo: Location, in_hook: bool = False) -> str:
+def refresh_context(repo: Location, in_hook: bool = False, deadline: float | None = None) -> str:
     """Render the session-start output line ('' when there is nothing to inject) exactly as
     `git memory context` renders the text, and cache it. In a hook (`in_hook`) a stale or
     missing recall index is used as it is (a detached rebuild is started); elsewhere it is
-    brought up to date first."""
+    brought up to date first. `deadline`: see session_start_line."""
     from agent_memory.claude import context
     from agent_memory.committed import verdicts
     from agent_memory.committed.reviewed import reviewed_atoms
@@ -204,7 +205,7 @@ def refresh_context(repo: Location, in_hook: bool = False) -> str:
     # Each log read from where the fold the per-prompt hook (or the last start) saved stopped:
     # a log that grew by a line costs a tail read, not the whole file (40 MB: ~1.5 s).
     home = memory_home_dir()
-    logs = held_logs(state, [root for root in (work, home) if root])
+    logs = held_logs(state, [root for root in (work, home) if root], deadline)
     (l2, l2_unshown) = reviewed_atoms(work, "L2", logs[work] if work else None)
     (l3, l3_unshown) = reviewed_atoms(home, "L3", logs[home])
     for tier, root, found in attribute_trees(repo, home):

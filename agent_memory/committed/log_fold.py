@@ -25,6 +25,12 @@ line (None for a removing op) and digests of its lines at that `at`, and the sam
 whether it is an adopt and digests for its deciding lines (tests/test_log_fold.py checks this
 against `fold_text` on random logs and edits).
 
+A log is read a chunk at a time, and the state of what was read so far is handed to the
+caller's checkpoint as it goes and when a deadline passes (FoldIncomplete): a hook killed at
+its client's timeout, or stopped at its own, leaves the next one a place to resume from, so a
+log too long for one hook (a clone's 66 MB) is read over a few, not by none. A state saved
+mid-log is the one a whole read of its first lines saves (tests/test_log_fold.py checks it).
+
 Only whole lines are consumed: a last line without its newline (another process is writing
 it) is read and counted for this answer as `fold_text` would count it, but the next read
 starts at its first byte again. A line that is not UTF-8 or not an entry is skipped, as
@@ -33,6 +39,7 @@ Standard library only (the per-prompt hook loads this on a change of the log).
 """
 
 import os
+import time
 
 from agent_memory.committed.tiers import (
     _REMOVING_OPS,
@@ -45,6 +52,7 @@ from agent_memory.committed.tiers import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from agent_memory.model.atom import Atom
@@ -58,6 +66,11 @@ if TYPE_CHECKING:
 STATE_VERSION = 2
 # Bytes compared at the start of the log and just before the saved offset (tiers.LOG_WINDOW).
 WINDOW = LOG_WINDOW
+# Bytes read and folded at a time, and seconds of folding between two saves of the state
+# (`held_since`'s checkpoint): a 66 MB log takes seconds to fold, longer than a hook is given,
+# and a hook killed at its timeout must leave the next one a place to resume from.
+CHUNK = 1 << 19
+CHECKPOINT_S = 0.25
 
 
 _BLAKE2B: "Any" = None
@@ -151,12 +164,44 @@ def _resumable(saved: object, fd: int, st: os.stat_result) -> "tuple[int, int, b
     return offset, lines, head, tail, resumed
 
 
+class FoldIncomplete(Exception):
+    """The read stopped at its deadline before the end of the log: `state` is where it got (the
+    `saved` to resume from, already handed to the checkpoint), `done` and `size` its bytes."""
+
+    def __init__(self, path: str, done: int, size: int, state: "tuple[Any, ...]") -> None:
+        mb = 1 << 20
+        super().__init__(f"{path} is being read: {done / mb:.1f} of {size / mb:.1f} MB so far; "
+                         "memory is served once it is read whole (each hook goes on from there)")  # fmt: skip
+        self.done, self.size, self.state = done, size, state
+
+
+def _state(st: os.stat_result, end: int, lines: int, head: bytes, tail: bytes, entries: "Entries") -> "tuple[Any, ...]":
+    """The saved form of a fold that read up to `end`. The lines kept per id become their
+    digests in `entries` too (what `_copy_of` compares either way), so the next checkpoint
+    digests only the lines applied since."""
+    for value in entries.values():
+        for kept in (value[2], value[5]):
+            kept[:] = [_digest(line) for line in kept]
+    return (STATE_VERSION, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, end, lines, head, tail,
+            {k: (v[0], v[1], tuple(v[2]), v[3], v[4], tuple(v[5])) for k, v in entries.items()})  # fmt: skip
+
+
 def held_since(
-    root: "str | os.PathLike[str]", saved: object = None
+    root: "str | os.PathLike[str]",
+    saved: object = None,
+    deadline: "float | None" = None,
+    checkpoint: "Callable[[tuple[Any, ...]], None] | None" = None,
+    chunk: int = CHUNK,
 ) -> "tuple[dict[str, Atom], tuple[Any, ...] | None, list[str]]":
     """The atoms the log under `root` holds (as `tiers.held`: by id, sorted), the state to pass
     as `saved` next time (None when there is no log to read), and the lines not UTF-8 among
-    those read now. Never follows a link (tiers.open_inside); an unreadable log holds nothing."""
+    those read now. Never follows a link (tiers.open_inside); an unreadable log holds nothing.
+
+    The log is read `chunk` bytes at a time. `checkpoint` is handed the state of what was read
+    so far every CHECKPOINT_S or so (less often when saving it is slow), so a process killed
+    mid-read (a hook past its client's timeout) leaves the next one a place to resume from;
+    past `deadline` (time.monotonic) with more to read, the state is checkpointed and
+    FoldIncomplete raised."""
     try:
         fd = open_inside(root, LOG_RELPATH)
     except OSError:
@@ -166,23 +211,39 @@ def held_since(
         resumed = _resumable(saved, fd, st)
         offset, lines, head, tail, entries = resumed or (0, 0, b"", b"", {})
         fh.seek(offset)
-        data = fh.read()
-    *complete, partial = data.split(b"\n")  # the last piece is a line still being written
-    bad: list[str] = []
-    _fold_lines(entries, complete, lines + 1, offset, bad)
-    whole = len(data) - len(partial)
-    end, lines = offset + whole, lines + len(complete)
-    # The windows of what was read, from the bytes read (never read again: the file may
-    # have changed since).
-    if len(head) < WINDOW:
-        head = (head + data[: WINDOW - len(head)])[: min(WINDOW, end)]
-    tail = data[whole - WINDOW : whole] if whole >= WINDOW else (tail + data[:whole])[-WINDOW:]
-    state = (STATE_VERSION, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, end, lines,
-             head, tail, {k: (v[0], v[1], tuple(_digest(line) for line in v[2]), v[3], v[4],
-                              tuple(_digest(line) for line in v[5]))
-                          for k, v in entries.items()})  # fmt: skip
+        bad: list[str] = []
+        partial = b""  # read past the last newline so far
+        interval, since = CHECKPOINT_S, time.monotonic()
+        while True:
+            data = fh.read(chunk)
+            if not data:
+                break
+            partial += data
+            cut = partial.rfind(b"\n") + 1
+            if not cut:
+                continue  # a line longer than a chunk: read on
+            whole, partial = partial[:cut], partial[cut:]
+            complete = whole.split(b"\n")[:-1]
+            _fold_lines(entries, complete, lines + 1, offset, bad)
+            # The windows of what was read, from the bytes read (never read again: the file
+            # may have changed since).
+            if len(head) < WINDOW:
+                head += whole[: WINDOW - len(head)]
+            tail = whole[-WINDOW:] if len(whole) >= WINDOW else (tail + whole)[-WINDOW:]
+            offset, lines = offset + cut, lines + len(complete)
+            now = time.monotonic()
+            if deadline is not None and now >= deadline and offset + len(partial) < st.st_size:
+                state = _state(st, offset, lines, head, tail, entries)
+                if checkpoint is not None:
+                    checkpoint(state)
+                raise FoldIncomplete(os.path.join(os.fspath(root), LOG_RELPATH), offset, st.st_size, state)
+            if checkpoint is not None and now - since >= interval:
+                checkpoint(_state(st, offset, lines, head, tail, entries))
+                since = time.monotonic()
+                interval = max(CHECKPOINT_S, 4 * (since - now))  # saving costs at most a fifth
+    state = _state(st, offset, lines, head, tail, entries)
     if partial:
         # counted now, as a whole read would count it, and read again next time
-        _fold_lines(entries, [partial], lines + 1, end, bad)
+        _fold_lines(entries, [partial], lines + 1, offset, bad)
     held = {k: v[1] for k, v in entries.items() if v[4] and v[1] is not None}
     return {k: held[k] for k in sorted(held)}, state, bad

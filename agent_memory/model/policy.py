@@ -36,6 +36,12 @@ RECALL_TOP_K = 5  # atoms recalled per prompt
 RECALL_BUDGET_BYTES = 1024  # size of what one prompt's recall injects
 RECALL_BUDGET_S = 0.100  # the per-prompt hook's own time budget, on a monotonic clock
 RECALL_BUDGET_ENV = "AGENT_MEMORY_RECALL_BUDGET_MS"  # a slower machine may widen it
+# How long a hook may spend reading an adopted.log that changed (seconds from its start), under
+# the client's timeouts (claude/settings.HOOK_TIMEOUTS: 1 s a prompt, 5 s a session start). A
+# longer read (a clone's 66 MB log) stops there, saved, and the hook answers nothing; the next
+# hook goes on from where it stopped (committed/log_fold.py).
+LOG_READ_BUDGET_S = {"user-prompt-submit": 0.5, "session-start": 3.0}
+LOG_READ_BUDGET_ENV = "AGENT_MEMORY_LOG_READ_BUDGET_MS"  # a slower machine may narrow it
 MAX_CONTEXT_CHARS = 10_000  # Claude Code replaces longer additionalContext with a file path
 
 # --- locks ------------------------------------------------------------------------------------
@@ -68,6 +74,16 @@ def recall_budget_s() -> float:
     except ValueError:
         return RECALL_BUDGET_S
     return value if value > 0 else RECALL_BUDGET_S
+
+
+def log_read_budget_s(event: str) -> float:
+    """How long the hook `event` may read an adopted.log that changed: LOG_READ_BUDGET_S, or
+    the milliseconds in `AGENT_MEMORY_LOG_READ_BUDGET_MS` when that is a positive number."""
+    try:
+        value = float(os.environ.get(LOG_READ_BUDGET_ENV, "")) / 1000.0
+    except ValueError:
+        return LOG_READ_BUDGET_S[event]
+    return value if value > 0 else LOG_READ_BUDGET_S[event]
 
 
 def check_context_size(text: str) -> None:

@@ -103,14 +103,15 @@ def _write_cache(path: str, value: "Any") -> None:
         pass
 
 
-def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]") -> Adopted:
+def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]", deadline: "float | None" = None,
+            ) -> Adopted:  # fmt: skip
     """The atoms held in the committed tiers whose work trees and tiers are `roots` (this
     repository's L2, the global memory repo's L3) that their blocks show a reviewer
     (committed/reviewed.py: a log line alone is nothing), from a small cache keyed on the logs'
     and the memory files' stat signatures. When one changed, the blocks are read again and
     each log from where the last read stopped (committed/log_fold.py: only what was appended,
-    unless the log was rewritten), and the caches are rewritten. Never raises: unreadable files
-    hold nothing."""
+    unless the log was rewritten), and the caches are rewritten. Unreadable files hold nothing;
+    a log not read whole by `deadline` raises log_fold.FoldIncomplete (held_logs)."""
     present = [(root, tier) for root, tier in roots if root]
     paths = [os.path.join(root, name) for root, _ in present for name in (ADOPTED_LOG, *BLOCK_FILES)]
     sig = (FOLD_VERSION, *(_sig(p) for p in paths))
@@ -124,7 +125,7 @@ def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]") -> 
             pass
     from agent_memory.committed.reviewed import reviewed_atoms
 
-    logs = held_logs(state, [root for root, _ in present])
+    logs = held_logs(state, [root for root, _ in present], deadline)
     atoms: list[Atom] = []
     for root, tier in present:
         # never through a linked `.memory` folder, log or memory file
@@ -135,12 +136,18 @@ def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]") -> 
     return found
 
 
-def held_logs(state_dir: "StrPath", roots: "Sequence[str]") -> "dict[str, dict[str, StoredAtom]]":
+def held_logs(state_dir: "StrPath", roots: "Sequence[str]", deadline: "float | None" = None,
+              ) -> "dict[str, dict[str, StoredAtom]]":  # fmt: skip
     """What the adopted.log under each of `roots` holds (as `tiers.held`), each read from
     where the fold saved in `state_dir` stopped (committed/log_fold.py: only what was appended
     since, unless the log was rewritten), and the folds saved again. Shared by the per-prompt
     hook and session start, so a log that grew is read whole at most once by either. A line
-    that is not UTF-8 is left out and logged, once (when it is read). Never raises."""
+    that is not UTF-8 is left out and logged, once (when it is read).
+
+    A long read saves where it got as it goes (a hook killed at its client's timeout leaves
+    the next one a place to resume from, so a clone's 66 MB log is read over a few hooks, not
+    never); past `deadline` (time.monotonic) it stops, saved, and raises
+    log_fold.FoldIncomplete, which says how far it got. Raises nothing else."""
     from agent_memory.committed.log_fold import held_since
 
     folds_path = os.path.join(os.fspath(state_dir), ADOPTED_LOGS_CACHE)
@@ -150,7 +157,12 @@ def held_logs(state_dir: "StrPath", roots: "Sequence[str]") -> "dict[str, dict[s
     folds: dict[str, object] = {}
     out: dict[str, dict[str, StoredAtom]] = {}
     for root in roots:
-        out[root], folds[root], bad = held_since(root, saved.get(root))
+
+        def checkpoint(state: object, root: str = root) -> None:
+            # the other logs as last saved or folded now, this one as far as it got
+            _write_cache(folds_path, {**{r: saved.get(r) for r in roots}, **folds, root: state})
+
+        out[root], folds[root], bad = held_since(root, saved.get(root), deadline, checkpoint)
         if bad:
             from agent_memory.gitio.state import log_error
 
