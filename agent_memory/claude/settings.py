@@ -357,13 +357,53 @@ def include_memory_imports(repo_root: Path) -> str:
     return "removed"
 
 
-def claude_hooks_status(repo_root: Path) -> dict[str, bool]:
-    """{event: installed?} for `git memory status`; an unreadable file counts as not installed."""
+# What runs our hook, as `init` writes it (DEFAULT_COMMAND_PREFIX), as earlier versions wrote it,
+# and as the plugin's hooks/hooks.json runs it: `<entry point> <event>`, `|| exit 0` or not.
+OUR_ENTRY_POINTS: tuple[str, ...] = ("git-memory hook", "git memory hook",
+                                     'sh "${CLAUDE_PLUGIN_ROOT}/hooks/agent-memory-hook"')  # fmt: skip
+
+
+def is_exactly_ours(command: object, event: str) -> bool:
+    """Whether `command` is our hook for the Claude Code `event` in one of the forms we write
+    (whitespace aside), and nothing else: `curl … | sh; git-memory hook session-start`
+    mentions ours and is not ours (what it runs first is someone else's)."""
+    if not isinstance(command, str):
+        return False
+    normalized = " ".join(command.split())
+    return any(normalized in (f"{entry} {HOOK_EVENTS[event]}", f"{entry} {HOOK_EVENTS[event]}{_FAIL_OPEN_SUFFIX}")
+               for entry in OUR_ENTRY_POINTS)  # fmt: skip
+
+
+def _commands_of(repo_root: Path) -> dict[str, list[object]]:
+    """{Claude Code event: the commands of its handlers} in `.claude/settings.json`; an
+    unreadable file has none."""
     try:
-        found = set(installed_events(read_settings(settings_path(repo_root))))
+        hooks = read_settings(settings_path(repo_root)).get("hooks")
     except RepoStateError:
-        found = set()
-    return {event: event in found for event in HOOK_EVENTS}
+        return {}
+    if not isinstance(hooks, dict):
+        return {}
+    return {event: [c for g in groups for c in _handler_commands(g)]
+            for event, groups in hooks.items() if isinstance(groups, list)}  # fmt: skip
+
+
+def claude_hooks_status(repo_root: Path) -> dict[str, bool]:
+    """{event: installed?} for `git memory status`: a handler whose command is exactly ours
+    (is_exactly_ours); an unreadable file counts as not installed."""
+    commands = _commands_of(repo_root)
+    return {event: any(is_exactly_ours(c, event) for c in commands.get(event, [])) for event in HOOK_EVENTS}
+
+
+def claude_hooks_not_ours(repo_root: Path) -> dict[str, list[str]]:
+    """{event: commands} of the handlers in `.claude/settings.json` that mention our hook (any
+    spelling of it) without being exactly ours: Claude Code runs them, and they are not ours."""
+    found: dict[str, list[str]] = {}
+    for event, commands in _commands_of(repo_root).items():
+        for command in commands:
+            ours = event in HOOK_EVENTS and is_exactly_ours(command, event)
+            if isinstance(command, str) and is_our_command(command) and not ours:
+                found.setdefault(event, []).append(command)
+    return found
 
 
 PLUGIN_NAME = "agent-memory"

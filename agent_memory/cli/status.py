@@ -103,12 +103,16 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     data["queued_batches"] = len(list(queue.glob("*.json"))) if queue.is_dir() else 0
     data["errors"] = recent_errors(repo.common_dir, days=7)[-20:]
     hooks: dict[str, Any] = {}
+    not_ours: dict[str, list[str]] = {}
     if repo.workdir is not None:
-        from agent_memory.claude.settings import claude_hooks_status
+        from agent_memory.claude.settings import claude_hooks_not_ours, claude_hooks_status
 
         hooks = {event: {"installed": bool(on), "disabled_by_env": os.environ.get(HOOK_ENV[event]) == "0"}
                  for event, on in claude_hooks_status(repo.workdir).items() if event in HOOK_ENV}
+        not_ours = claude_hooks_not_ours(repo.workdir)
     data["claude_hooks"] = hooks
+    # handlers that mention our hook and are not ours (`curl … | sh; git-memory hook …`)
+    data["claude_hooks_not_ours"] = not_ours
     data["auto_memory"] = _auto_memory(repo)
 
     # Claude Code runs `git memory hook …` from its own PATH: off PATH, the hooks do nothing.
@@ -235,6 +239,13 @@ def _text(report: Report, data: dict[str, Any]) -> None:
         if state["disabled_by_env"]:
             word += f" (disabled by {HOOK_ENV[event]}=0)"
         report.say(f"  hook {event}: {word}")
+    for event, commands in data["claude_hooks_not_ours"].items():
+        for command in commands:
+            shown = command if len(command) <= 200 else command[:200] + "…"
+            report.say(f"  {colour.paint('warning:', 'refused')} .claude/settings.json: a {event} hook mentions "
+                       f"ours but is not ours (Claude Code runs it as written): {shown!r}")  # fmt: skip
+            report.say(f"    {colour.paint('hint:', 'hint')} read what it runs; `git memory init --force` "
+                       "replaces it with our own hook")  # fmt: skip
     folder_state = data.get("auto_memory") or {}
     if folder_state.get("symlink"):
         import shlex
