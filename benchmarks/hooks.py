@@ -269,12 +269,14 @@ def big_log_rows(
     data = payloads(repo, root)
     argv = forms("user-prompt-submit")["git-memory hook"]
 
-    def answers() -> bool:
-        out = subprocess.run(argv, input=data["user-prompt-submit"], cwd=repo, env=env,
+    def answers(run_env: dict[str, str] = env) -> bool:
+        out = subprocess.run(argv, input=data["user-prompt-submit"], cwd=repo, env=run_env,
                              capture_output=True, check=True).stdout  # fmt: skip
         return bool(out.strip())
 
-    answers()  # the first prompt after the log was written reads it whole
+    # The first prompt after the log was written reads it whole: here in one go (a hook's own
+    # budget would spread that read over a few prompts, each logging how far it got).
+    answers({**env, "AGENT_MEMORY_LOG_READ_BUDGET_MS": "600000"})
     check_outputs(repo, env, data)
     append()
     # Over its budget, the hook answers nothing (and the prompt still waited).
