@@ -71,7 +71,7 @@ WINDOW = LOG_WINDOW
 # (`held_since`'s checkpoint): a 66 MB log takes seconds to fold, longer than a hook is given,
 # and a hook killed at its timeout must leave the next one a place to resume from.
 CHUNK = 1 << 19
-CHECKPOINT_S = 0.25
+CHECKPOINT_S = 0.1
 
 
 _BLAKE2B: "Any" = None
@@ -127,9 +127,11 @@ def _apply(entries: "Entries", obj: "dict[str, Any]") -> None:
     now[5].append(obj)
 
 
-def _fold_lines(entries: "Entries", lines: "list[bytes]", number: int, offset: int, bad: list[str]) -> None:
+def _fold_lines(entries: "Entries", lines: "list[bytes]", number: int, offset: int, bad: list[str],
+                touched: "set[str] | None" = None) -> None:  # fmt: skip
     """Apply `lines` (split on b"\n", the first being line `number` at byte `offset`); `bad`
-    collects those that are not UTF-8, named as `tiers.decode_lines` names them."""
+    collects those that are not UTF-8, named as `tiers.decode_lines` names them; `touched` the
+    ids of the entries applied."""
     for raw in lines:
         try:
             line = raw.decode("utf-8").rstrip("\r")
@@ -141,6 +143,8 @@ def _fold_lines(entries: "Entries", lines: "list[bytes]", number: int, offset: i
         obj = entry_of(line)
         if obj is not None:
             _apply(entries, obj)
+            if touched is not None:
+                touched.add(obj["atom"]["id"])
 
 
 def _resumable(saved: object, fd: int, st: os.stat_result) -> "tuple[int, int, bytes, bytes, Entries] | None":
@@ -181,15 +185,20 @@ class FoldIncomplete(Exception):
         self.done, self.size, self.state = done, size, state
 
 
-def _state(st: os.stat_result, end: int, lines: int, head: bytes, tail: bytes, entries: "Entries") -> "tuple[Any, ...]":
-    """The saved form of a fold that read up to `end`. The lines kept per id become their
-    digests in `entries` too (what `_copy_of` compares either way), so the next checkpoint
-    digests only the lines applied since."""
-    for value in entries.values():
+def _state(st: os.stat_result, end: int, lines: int, head: bytes, tail: bytes, entries: "Entries",
+           frozen: "dict[str, tuple[Any, ...]]", touched: "set[str]") -> "tuple[Any, ...]":  # fmt: skip
+    """The saved form of a fold that read up to `end`. `frozen` holds the saved form of each
+    id's entry as of the last call, `touched` the ids applied since: only those are frozen
+    again (a checkpoint costs what was read since, not every id of the log again), and the
+    lines they keep become their digests in `entries` too (what `_copy_of` compares either
+    way), each digested once."""
+    for ident in touched:
+        value = entries[ident]
         for kept in (value[2], value[5]):
             kept[:] = [_digest(line) for line in kept]
-    return (STATE_VERSION, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, end, lines, head, tail,
-            {k: (v[0], v[1], tuple(v[2]), v[3], v[4], tuple(v[5])) for k, v in entries.items()})  # fmt: skip
+        frozen[ident] = (value[0], value[1], tuple(value[2]), value[3], value[4], tuple(value[5]))
+    touched.clear()
+    return (STATE_VERSION, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, end, lines, head, tail, dict(frozen))
 
 
 def held_since(
@@ -216,10 +225,13 @@ def held_since(
         st = os.fstat(fd)
         resumed = _resumable(saved, fd, st)
         offset, lines, head, tail, entries = resumed or (0, 0, b"", b"", {})
+        frozen = dict(saved[9]) if resumed else {}  # type: ignore[index]  # what _resumable checked
+        touched: set[str] = set()
         fh.seek(offset)
         bad: list[str] = []
         partial = b""  # read past the last newline so far
-        interval, since = CHECKPOINT_S, time.monotonic()
+        # seconds between saves; when the last ended; what digesting cost per second of folding
+        interval, since, ratio = CHECKPOINT_S, time.monotonic(), 0.0
         while True:
             data = fh.read(chunk)
             if not data:
@@ -230,7 +242,7 @@ def held_since(
                 continue  # a line longer than a chunk: read on
             whole, partial = partial[:cut], partial[cut:]
             complete = whole.split(b"\n")[:-1]
-            _fold_lines(entries, complete, lines + 1, offset, bad)
+            _fold_lines(entries, complete, lines + 1, offset, bad, touched)
             # The windows of what was read, from the bytes read (never read again: the file
             # may have changed since).
             if len(head) < WINDOW:
@@ -238,16 +250,24 @@ def held_since(
             tail = whole[-WINDOW:] if len(whole) >= WINDOW else (tail + whole)[-WINDOW:]
             offset, lines = offset + cut, lines + len(complete)
             now = time.monotonic()
-            if deadline is not None and now >= deadline and offset + len(partial) < st.st_size:
-                state = _state(st, offset, lines, head, tail, entries)
+            # stopped when what is left to digest would end past the deadline
+            late = deadline is not None and now + (now - since) * ratio >= deadline
+            if late and offset + len(partial) < st.st_size:
+                state = _state(st, offset, lines, head, tail, entries, frozen, touched)
                 if checkpoint is not None:
                     checkpoint(state)
                 raise FoldIncomplete(os.path.join(os.fspath(root), LOG_RELPATH), offset, st.st_size, state)
             if checkpoint is not None and now - since >= interval:
-                checkpoint(_state(st, offset, lines, head, tail, entries))
+                # Often, so what is left to digest when the deadline comes is little (the
+                # digests are the fold's own work, done once); less often when writing the
+                # state is slow (a log of many ids): writing costs at most a fifth.
+                state = _state(st, offset, lines, head, tail, entries, frozen, touched)
+                digested = time.monotonic()
+                ratio = (digested - now) / max(now - since, 1e-6)
+                checkpoint(state)
                 since = time.monotonic()
-                interval = max(CHECKPOINT_S, 4 * (since - now))  # saving costs at most a fifth
-    state = _state(st, offset, lines, head, tail, entries)
+                interval = max(CHECKPOINT_S, 4 * (since - digested))
+    state = _state(st, offset, lines, head, tail, entries, frozen, touched)
     if partial:
         # counted now, as a whole read would count it, and read again next time
         _fold_lines(entries, [partial], lines + 1, offset, bad)
