@@ -496,3 +496,21 @@ def test_a_prune_racing_the_ref_update_leaves_every_object_the_store_names(
     assert "Never push directly to main" in claims and "pnpm" in claims and CLAIM in claims
     assert gm(repo, "validate").returncode == 0
     assert gm(repo, "adopt", "--all", check=False).returncode == 0
+
+
+def test_the_store_lines_of_the_ledger_stay_bounded_without_a_capture(stored: Path) -> None:
+    """Every store write names its commit in the ledger; a store written many times with no
+    capture in between (`remember`, `adopt`, `forget` from scripts, hooks not installed) kept
+    one line per write for ever. The write compacts the ledger as a capture does: the latest
+    line per source, the last commit still recorded."""
+    ledger = stored / ".git" / "agent-memory" / "captured.log"
+    tip = git(stored, "rev-parse", ATOMS).strip()
+    with ledger.open("a", encoding="utf-8") as fh:  # what 300 writes before this one appended
+        fh.writelines(f"v2\tstore\t{tip}\t-\t\t{ATOMS}\n" for _ in range(300))
+    gm(stored, "remember", "Never force push to the main branch")
+    lines = ledger.read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 50, len(lines)
+    new_tip = git(stored, "rev-parse", ATOMS).strip()
+    assert [line for line in lines if "\tstore\t" in line] == [f"v2\tstore\t{new_tip}\t-\t\t{ATOMS}"]
+    git(stored, "update-ref", ATOMS, tip)  # the record still guards the branch
+    assert gm(stored, "remember", "Run the linter before every commit", check=False).returncode == 3

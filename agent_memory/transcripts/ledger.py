@@ -226,16 +226,10 @@ def _entry(line: str) -> Entry:
 
 
 def record_store_tip(common_dir: str | os.PathLike[str], branch: str, oid: str) -> None:
-    """Append the STORE_TIP line of `branch` (no read of the ledger: one line per store write;
-    the next capture's Ledger compacts). Never raises: the write it records succeeded."""
-    try:
-        fd = os.open(ledger_path(common_dir), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, Entry(STORE_TIP, branch, oid).line().encode("utf-8"))
-        finally:
-            os.close(fd)
-    except Exception:  # noqa: BLE001 - at worst a later rewind of the branch goes unnoticed
-        return
+    """Append the STORE_TIP line of `branch`, compacting the ledger as a capture's record
+    does: a store written many times with no capture (`remember`, `adopt`, `forget` …) kept
+    one line per write for ever. Never raises: the write it records succeeded."""
+    Ledger(common_dir).record(Entry(STORE_TIP, branch, oid))
 
 
 def recorded_store_tip(common_dir: str | os.PathLike[str], branch: str) -> str | None:
