@@ -458,6 +458,14 @@ def test_bucketing_finds_exactly_what_a_brute_force_scan_finds(
         ("Always use ruff", "Always use black", None),
         ("Use pytest for tests", "Use hypothesis for tests", None),
         ("Use npm for the docs site", "Use pnpm for the app", None),
+        # ... nor two names of one tool, nor a tool and the runner that drives it
+        ("Use pytest for tests", "Use tox for tests", None),
+        ("Use unittest for tests", "Always use nox for tests", None),
+        ("Use pip for installs", "Use pip3 for installs", None),
+        ("Use rg for searches", "Use ripgrep for searches", None),
+        ("Use npm for scripts", "Use npx for scripts", None),
+        ("Use pnpm for scripts", "Use npx for scripts", "same-subject"),
+        ("Use tox for tests", "Use nox for tests", "same-subject"),
     ],
 )
 def test_a_rule_naming_another_tool_for_the_same_job_contradicts(

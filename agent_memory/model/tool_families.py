@@ -30,3 +30,14 @@ FAMILIES = [
 ]
 # Every tool a family names, once: what the extractor reads as a known tool's name.
 KNOWN_TOOLS = frozenset(tool for family in FAMILIES for tool in family)
+# Tools of one family that one job uses together: two names of one tool, or a tool and the
+# runner that drives it ("Use pytest for tests" and "Use tox for tests" both hold: tox runs
+# pytest). Two of them chosen for one job are no contradiction (store/contradictions.py).
+TOGETHER = frozenset(
+    frozenset(pair)
+    for pair in [
+        ("pip", "pip3"), ("python", "python3"), ("rg", "ripgrep"), ("apt", "apt-get"), ("http", "httpie"),
+        ("npm", "npx"), ("pnpm", "pnpx"), ("bun", "bunx"),
+        *((runner, tool) for runner in ("tox", "nox") for tool in ("pytest", "unittest", "nose")),
+    ]
+)

@@ -57,7 +57,7 @@ from __future__ import annotations
 from agent_memory.model.atom import is_pending, normalize
 from agent_memory.model.clock import time_key
 from agent_memory.model.tags import contested_tag  # noqa: F401 - re-exported
-from agent_memory.model.tool_families import FAMILIES
+from agent_memory.model.tool_families import FAMILIES, TOGETHER
 
 # The session start runs detect() on its cold path (L2/L3 collisions, claude/context.py): only
 # the clock is imported at the top; re, dataclasses, functools and typing are not needed.
@@ -468,8 +468,11 @@ def _alternative(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
 
 
 def _family_mates(tool: str) -> frozenset[str]:
-    """The tools of `tool`'s families (agent_memory.model.tool_families), itself excepted."""
-    return frozenset(t for family in FAMILIES if tool in family for t in family if t != tool)
+    """The tools of `tool`'s families (agent_memory.model.tool_families), itself and those one
+    job uses with it (TOGETHER: another name of it, its runner) excepted."""
+    return frozenset(
+        t for family in FAMILIES if tool in family for t in family if t != tool and frozenset((tool, t)) not in TOGETHER
+    )
 
 
 def conflict_rule(
