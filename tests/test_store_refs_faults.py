@@ -514,3 +514,20 @@ def test_the_store_lines_of_the_ledger_stay_bounded_without_a_capture(stored: Pa
     assert [line for line in lines if "\tstore\t" in line] == [f"v2\tstore\t{new_tip}\t-\t\t{ATOMS}"]
     git(stored, "update-ref", ATOMS, tip)  # the record still guards the branch
     assert gm(stored, "remember", "Run the linter before every commit", check=False).returncode == 3
+
+
+def test_a_rewound_store_whose_recorded_commit_is_gone_names_the_way_that_works(stored: Path) -> None:
+    """The ledger names a commit no longer in the object database (pruned after the branch was
+    deleted, or a ledger from another copy of the repository): `git update-ref` to it fails,
+    so the hint says so and names the ledger's deletion alone."""
+    gm(stored, "remember", "Never force push to the main branch")
+    ledger = stored / ".git" / "agent-memory" / "captured.log"
+    gone = "0123456789abcdef0123456789abcdef01234567"
+    with ledger.open("a", encoding="utf-8") as fh:
+        fh.write(f"v2\tstore\t{gone}\t-\t\t{ATOMS}\n")
+    proc = gm(stored, "remember", "Run the linter before every commit", check=False)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "git update-ref" not in proc.stderr, proc.stderr
+    assert "no longer in this repository's objects" in proc.stderr and "captured.log" in proc.stderr, proc.stderr
+    ledger.unlink()  # as the hint says
+    gm(stored, "remember", "Run the linter before every commit")

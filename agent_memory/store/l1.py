@@ -418,13 +418,25 @@ class L1Store:
         recorded = recorded_store_tip(self.repo.common_dir, git.ATOMS_REF)
         tip = git.ref_target(self.repo, git.ATOMS_REF)
         if recorded and tip and recorded != tip and not self._holds(tip, recorded):
+            keep = (f"delete .git/{STATE_DIRNAME}/{LEDGER_NAME}: `git memory capture --all` then reads "
+                    "every transcript again")  # fmt: skip
+            # A commit gone from the object database (pruned, or a ledger from another copy of
+            # the repository) cannot be restored: the update-ref the hint named failed.
+            restore = (f"restore it: git update-ref {git.ATOMS_REF} {recorded}; or, to keep memory/atoms as it is "
+                       f"now, {keep}" if self._present(recorded) else
+                       f"{recorded[:12]} is no longer in this repository's objects: to keep memory/atoms as it "
+                       f"is now, {keep}")  # fmt: skip
             raise StoreRewoundError(
                 f"memory/atoms was moved back or replaced: it is at {tip[:12]}, which does not hold "
                 f"{recorded[:12]}, the last commit agent-memory wrote on it (nothing was written)",
-                hint=f"restore it: git update-ref {git.ATOMS_REF} {recorded}; or, to keep memory/atoms as it "
-                     f"is now, delete .git/{STATE_DIRNAME}/{LEDGER_NAME}: `git memory capture --all` then "
-                     "reads every transcript again")  # fmt: skip
+                hint=restore)
         self._rewind_checked = True
+
+    def _present(self, oid: str) -> bool:
+        try:
+            return bool(self.repo.pg().get(oid) is not None)
+        except Exception:  # noqa: BLE001 - not a readable object name: not there
+            return False
 
     def _holds(self, tip: str, oid: str) -> bool:
         try:
