@@ -633,6 +633,25 @@ def test_an_event_said_with_you_is_a_gerund_only_for_a_plain_verb() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("said", "claim"),
+    [
+        # a word between "you" and the verb is no verb: it was "before actuallying commit"
+        ("Always run the tests before you actually commit.", "Always run the tests before you actually commit"),
+        ("Always run the linter before you ever push.", "Always run the linter before you ever push"),
+        ("Always run make check before you even push.", "Always run make check before you even push"),
+        ("Always squash before you finally merge.", "Always squash before you finally merge"),
+        ("Always rebase before you all push.", "Always rebase before you all push"),
+        # a verb in -ply (or "rely") is still one; the u of "qu" is no vowel
+        ("Always back up the database before you apply the migration.",
+         "Always back up the database before applying the migration"),
+        ("Always save the notes before you quit.", "Always save the notes before quitting"),
+    ],
+)
+def test_an_event_said_with_you_and_a_word_before_its_verb_is_left_as_said(said: str, claim: str) -> None:
+    assert _claims(said) == [claim]
+
+
 def test_a_call_in_a_chain_keeps_its_parentheses() -> None:
     """An empty call is dropped only where it ends the name (`print()` is `print`): inside a
     chain the parentheses are part of the code named (`now().isoformat()` is not

@@ -125,10 +125,15 @@ _DIRECTLY_AFTER_PLACE = re.compile(
 # names without them ("never use print"); a code span keeps its spelling (it is masked here).
 _EMPTY_CALL = re.compile(r"(?<![\w.])([A-Za-z_](?:[\w.]*\w)?)\(\)(?![\w(.])")  # not in a chain: now().isoformat()
 # "before you commit" is "before committing" (and "after you push" "after pushing"): the event a
-# rule is tied to, one spelling. Only a plain verb: not "you are", "you can", "you've".
+# rule is tied to, one spelling. Only a plain verb: not "you are", "you can", "you've", nor a
+# word said between "you" and the verb ("before you actually commit", "after you all push",
+# "before you ever push" were "before actuallying commit", "after alling push" …); an adverb
+# in -ly is one, a verb in -ply and "rely" are not.
 _YOU_EVENT = re.compile(
     r"\b(before|after)\s+you\s+(?!(?:are|were|have|has|had|do|did|can|could|will|would|should|"
-    r"must|may|might|need|want|get|go|see|know|think|say|tell|ask|let|try|start|begin)\b)"
+    r"must|may|might|need|want|get|go|see|know|think|say|tell|ask|let|try|start|begin|"
+    r"all|both|each|guys|folks|yourself|yourselves|ever|even|also|just|first|then|still|"
+    r"always|never|once|again|now)\b)(?!(?!rely\b|[a-z]*ply\b)[a-z]+ly\b)"
     r"([a-z]{2,})\b(?![-'])",
     re.I,
 )
@@ -143,6 +148,7 @@ def _gerund(verb: str) -> str:
         return verb
     if low.endswith("e") and not low.endswith(("ee", "oe", "ye")):
         return verb[:-1] + "ing"
+    low = low.replace("qu", "qw")  # the u of "qu" is no vowel: "quit" → "quitting"
     one_syllable = len(re.findall(r"[aeiou]+", low)) == 1
     if low in _DOUBLED or (one_syllable and re.search(r"[^aeiou][aeiou][^aeiouwxy]$", low)):
         return verb + verb[-1] + "ing"
