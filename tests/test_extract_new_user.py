@@ -242,3 +242,18 @@ def test_a_rule_contradicted_once_since_is_not_promoted_over_it(project: Path) -
     pairs = gm_json(project, "inspect", "--contested")["pairs"]
     newer = _l1(project)["Use vitest, not jest"]
     assert [(p["older"], p["newer"]) for p in pairs] == [(older["id"], newer["id"])]
+
+
+def test_a_rule_said_again_after_the_pending_word_against_it_is_promoted(project: Path) -> None:
+    """"use jest for tests" said, then "use vitest instead of jest" once (held pending), then
+    "use jest for tests" again: the person's latest word is the rule's, so the once-said
+    word before it does not hold the rule back ('said otherwise since' means since the rule
+    was last said)."""
+    _say(project, 1, "2026-10-01", "Use jest for tests.")
+    _say(project, 2, "2026-10-08", "Use vitest instead of jest.")
+    _say(project, 3, "2026-10-09", "Use jest for tests.")
+    gm(project, "capture", "--all", "--no-stage")
+    older = _l1(project)["Use jest for tests"]
+    promote = gm_json(project, "promote")
+    blocked = [item for item in promote["blocked"] if item["id"] == older["id"]]
+    assert not any(r.startswith("said otherwise since") for item in blocked for r in item["reasons"]), blocked

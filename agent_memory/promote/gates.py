@@ -24,7 +24,7 @@ from agent_memory.model.atom import (
     strip_pointer,
     validate_atom,
 )
-from agent_memory.model.clock import iso_z, parse_time, utc_day
+from agent_memory.model.clock import iso_z, parse_time, time_key, utc_day
 from agent_memory.model.policy import (
     L1_MAX_AGE_DAYS,
     L1_TO_L2_DAYS,
@@ -218,7 +218,9 @@ SAID_OTHERWISE = "said otherwise since (once, pending):"
 
 
 def said_otherwise_since(atoms: Sequence[Atom]) -> dict[str, list[str]]:
-    """{id of a live L1 claim: the ids of pending claims, first seen after it, that contradict it}."""
+    """{id of a live L1 claim: the ids of pending claims, first seen after it was last said,
+    that contradict it}. A rule said again after the once-said word against it is the
+    person's latest word: that word does not hold it back."""
     live = [a for a in atoms if a.get("tier") == "L1"]
     waiting = {str(a["id"]) for a in live if is_pending(a)}
     if not waiting:
@@ -226,9 +228,17 @@ def said_otherwise_since(atoms: Sequence[Atom]) -> dict[str, list[str]]:
     by_id = {str(a["id"]): a for a in live}
     out: dict[str, list[str]] = defaultdict(list)
     for pair in detect(live, involving=waiting, pending=True):
-        if pair.newer in waiting and pair.older not in waiting and pair.older in by_id:
+        if pair.newer in waiting and pair.older not in waiting and pair.older in by_id \
+                and _said_after(by_id[pair.newer], by_id[pair.older]):
             out[pair.older].append(pair.newer)
     return {ident: sorted(others) for ident, others in out.items()}
+
+
+def _said_after(pending: Atom, rule: Atom) -> bool:
+    try:
+        return time_key(str(pending["first_seen"])) > time_key(str(rule["last_seen"]))
+    except (KeyError, ValueError):
+        return True  # undated: as before, the pending word holds the rule back
 
 
 # --- L2 → L3 ------------------------------------------------------------------------------
