@@ -170,3 +170,17 @@ def test_a_fifo_in_place_of_the_error_log_is_not_waited_on(project: Path) -> Non
     status = subprocess.run([str(Path(sys.executable).parent / "git-memory"), "status"], cwd=project,
                             capture_output=True, text=True, timeout=NEVER, stdin=subprocess.DEVNULL)  # fmt: skip
     assert status.returncode == 0, status.stdout + status.stderr
+
+
+@pytest.mark.parametrize("verb", [["remember", "Never force push to the main branch"], ["status"],
+                                  ["capture", "--all", "--no-stage"]])  # fmt: skip
+def test_a_fifo_in_place_of_the_capture_ledger_is_not_waited_on(project: Path, verb: list[str]) -> None:
+    """`.git/agent-memory/captured.log` a FIFO (no reader): every store write reads the ledger's
+    `store` line, and status and capture read it, with a plain open that waited for ever. A
+    FIFO there is read as no ledger and never written to."""
+    ledger = project / ".git" / "agent-memory" / "captured.log"
+    ledger.unlink(missing_ok=True)
+    os.mkfifo(ledger)
+    proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), *verb], cwd=project,
+                          capture_output=True, text=True, timeout=NEVER, stdin=subprocess.DEVNULL)  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr

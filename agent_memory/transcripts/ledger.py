@@ -29,9 +29,10 @@ store captured before this ledger existed is not reported as a backlog.
 from __future__ import annotations
 
 import os
+import stat
 
 from agent_memory.gitio.refs import STATE_DIRNAME
-from agent_memory.gitio.state import atomic_write, state_dir
+from agent_memory.gitio.state import atomic_write, read_regular_file, state_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -140,8 +141,9 @@ class Ledger:
 
     def _read(self, path: str) -> None:
         try:
-            with open(path, encoding="utf-8", errors="surrogateescape") as fh:
-                lines = fh.read().splitlines()
+            # never a plain open: a FIFO in the ledger's place held every store write (each
+            # reads the ledger's `store` line) and status for ever; it is read as no ledger
+            lines = read_regular_file(path).decode("utf-8", errors="surrogateescape").splitlines()
         except OSError:
             return
         self._count = len(lines)
@@ -186,8 +188,11 @@ class Ledger:
         try:
             if "\n" in entry.key or "\r" in entry.key:
                 return
-            fd = os.open(ledger_path(self.common_dir), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+            fd = os.open(ledger_path(self.common_dir), flags, 0o600)
             try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    return  # a FIFO or a device: nothing recorded (the source is read again)
                 os.write(fd, entry.line().encode("utf-8", "surrogateescape"))
             finally:
                 os.close(fd)
