@@ -328,3 +328,21 @@ def test_init_says_to_capture_the_sessions_the_project_already_has(repo: Path) -
     gm(repo, "capture", "--all")
     again = gm(repo, "init").stdout
     assert "capture --all" not in again, again
+
+
+def test_a_folder_name_longer_than_a_project_name_still_stores_memory(tmp_path: Path) -> None:
+    """A folder may be named with up to 255 bytes; a project name holds 200 characters (the
+    atom schema). init took the folder's 230-character name as it was, and every atom of the
+    project failed the schema after: `remember` and the capture stored nothing, ever. The
+    folder's name is cut to 200 characters; an explicit --project over 200 is refused."""
+    path = tmp_path / ("p" * 230)
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    git(path, "commit", "-q", "--allow-empty", "-m", "initial")
+    refused = gm(path, "init", "--yes", "--no-claude-hooks", "--project", "q" * 201, check=False)
+    assert refused.returncode == 2 and "over 200" in refused.stderr, refused.stderr
+    gm(path, "init", "--yes", "--no-claude-hooks")
+    assert git(path, "config", "--get", "memory.project").strip() == "p" * 200
+    gm(path, "remember", "Never force push to the main branch")
+    [atom] = gm_json(path, "inspect", "--tier", "L1")["atoms"]
+    assert atom["project"] == "p" * 200

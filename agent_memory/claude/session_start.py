@@ -363,13 +363,13 @@ def _contested(state: str) -> tuple[str | None, dict[str, str]]:
 
 def default_project_name(common: str, work: str | None) -> str:
     """gitio.repo.default_project_name on strings."""
-    from agent_memory.model.controls import plain_name
+    from agent_memory.model.controls import folder_project_name
 
     common = os.path.normpath(common)
     if os.path.basename(common) == ".git" and os.path.basename(os.path.dirname(common)):
-        return plain_name(os.path.basename(os.path.dirname(common)))
+        return folder_project_name(os.path.basename(os.path.dirname(common)))
     top = os.path.basename(os.path.normpath(work or common))
-    return plain_name(top.removesuffix(".git") or "project")
+    return folder_project_name(top.removesuffix(".git") or "project")
 
 
 def _config_value(text: str, section: str, key: str, includes: bool = False) -> str | None:

@@ -14,7 +14,11 @@ from agent_memory.committed.global_repo import GlobalRepo, install_user_import
 from agent_memory.committed.project_name import derived_name
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import mark_initialised
-from agent_memory.model.controls import argv_text, plain_name
+from agent_memory.model.controls import (
+    MAX_PROJECT_CHARS,
+    argv_text,
+    plain_name,
+)
 from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
 from agent_memory.model.words import plural
 from agent_memory.store.l1 import L1Store
@@ -150,6 +154,9 @@ def _register(args: argparse.Namespace, repo: git.Repo, home: GlobalRepo, steps:
     if args.project and plain_name(wanted) != wanted:
         raise UsageError(f"invalid project name {wanted!r}: it holds a control character, a line break or an "
                          "invisible character", hint="use one line of plain text, e.g. --project my-app")
+    if len(wanted) > MAX_PROJECT_CHARS and args.project:  # every atom of it would fail the schema
+        raise UsageError(f"invalid project name: {len(wanted)} characters, over {MAX_PROJECT_CHARS}",
+                         hint="use a shorter name, e.g. --project my-app")
     if any(ch in wanted for ch in "/\\") or not wanted.strip():
         raise UsageError(f"invalid project name {wanted!r}", hint="use a name without slashes, e.g. --project my-app")
     project_path = repo.workdir or repo.common_dir

@@ -30,7 +30,7 @@ from agent_memory.gitio.refs import (  # noqa: F401 - re-exported: git.ATOMS_REF
     history_paths,
 )
 from agent_memory.gitio.state import find_git_dirs, state_dir
-from agent_memory.model.controls import plain_name
+from agent_memory.model.controls import folder_project_name, plain_name
 from agent_memory.model.errors import (
     NO_PERMISSION_TEXTS,
     PERMISSION_HINT,
@@ -266,7 +266,7 @@ def default_project_name(common: Path, work: Path | None) -> str:
         name = common.parent.name
     else:
         name = (work or common).name.removesuffix(".git") or "project"
-    return plain_name(name)
+    return folder_project_name(name)
 
 
 # --- reading objects --------------------------------------------------------------------------

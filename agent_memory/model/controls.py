@@ -97,6 +97,17 @@ def plain_name(name: str) -> str:
     return " ".join("".join(kept).split()) or "project"
 
 
+# The longest project name an atom holds (`projectName.maxLength` in resources/atom.schema.json).
+MAX_PROJECT_CHARS = 200
+
+
+def folder_project_name(name: str) -> str:
+    """A folder's name as a project name: `plain_name`, cut to MAX_PROJECT_CHARS. A folder's
+    name may be 255 bytes; as a longer project name every atom of the project failed the
+    schema (`remember`, capture: "project … is too long"), so nothing was ever stored."""
+    return plain_name(name)[:MAX_PROJECT_CHARS].rstrip() or "project"
+
+
 def argv_text(arg: str) -> str:
     """Text typed on a command line (a claim, a name) as the characters typed. In a locale that
     is not UTF-8 (`LC_ALL=C` without Python's UTF-8 mode) Python holds every byte of a UTF-8
