@@ -350,3 +350,19 @@ def test_a_folder_named_with_control_characters_is_a_plain_project_name(tmp_path
     proc = gm(other, "init", "--yes", "--project", "a\x1b[8mb", check=False)
     assert proc.returncode == 2 and "hint:" in proc.stderr, proc.stderr
     assert git(other, "config", "--get", "memory.project", check=False) == ""
+
+
+def test_remember_refuses_a_claim_its_masked_secret_makes_too_long(project: Path) -> None:
+    """A claim of 498 characters holding a password was checked for length before the password
+    was masked ('[REDACTED:password]' is longer): the masked claim then failed the schema with
+    'atom … is invalid: claim … is too long', the claim printed whole. Now the same usage error
+    as any claim over 500 characters, exit 2, nothing written."""
+    claim = ("Always deploy with care " * 20)[:470] + " db password is " + "Xk9#mQ2v" + "Lp8z"
+    assert len(claim) <= 500
+    before = git(project, "rev-parse", "-q", "--verify", "memory/atoms", check=False)
+    proc = gm(project, "remember", claim, check=False)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    first, hint = proc.stderr.splitlines()
+    assert first.startswith("git memory remember: the claim is longer than 500 characters"), first
+    assert hint.startswith("hint: ") and "Xk9#" not in proc.stderr
+    assert git(project, "rev-parse", "-q", "--verify", "memory/atoms", check=False) == before

@@ -46,6 +46,9 @@ def _clean(claim: str) -> tuple[str, bool]:
         # Only control characters (each now U+FFFD), punctuation or symbols: no fact to keep.
         raise UsageError("the claim has no words", hint='git memory remember "Never push to main"')
     text, findings = redact(clean)
+    if len(text) > 500:  # a masked secret ("[REDACTED:password]") is longer than the secret
+        raise UsageError("the claim is longer than 500 characters once the secret in it is masked",
+                         hint="state one short, self-contained fact, without the secret")
     return text, bool(findings)
 
 
