@@ -531,3 +531,16 @@ def test_a_rewound_store_whose_recorded_commit_is_gone_names_the_way_that_works(
     assert "no longer in this repository's objects" in proc.stderr and "captured.log" in proc.stderr, proc.stderr
     ledger.unlink()  # as the hint says
     gm(stored, "remember", "Run the linter before every commit")
+
+
+def test_validate_names_a_store_moved_back(stored: Path) -> None:
+    """Every write refuses a store moved back by hand, and `validate` (the health check) said
+    'ok' with exit 0 all the while: it now names the state with the way back, exit 1."""
+    gm(stored, "remember", "Never force push to the main branch")
+    tip = git(stored, "rev-parse", ATOMS).strip()
+    assert gm(stored, "validate").returncode == 0
+    git(stored, "update-ref", ATOMS, f"{ATOMS}~1")
+    proc = gm(stored, "validate", check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "moved back or replaced" in proc.stdout + proc.stderr
+    assert f"git update-ref {ATOMS} {tip}" in proc.stdout + proc.stderr
