@@ -466,6 +466,13 @@ def test_bucketing_finds_exactly_what_a_brute_force_scan_finds(
         ("Use npm for scripts", "Use npx for scripts", None),
         ("Use pnpm for scripts", "Use npx for scripts", "same-subject"),
         ("Use tox for tests", "Use nox for tests", "same-subject"),
+        # tools named in several words
+        ("Use GitHub Actions for CI", "Use GitLab CI for CI, not GitHub Actions", "same-subject"),
+        ("Use black for formatting", "Use ruff format, not black", "same-subject"),
+        ("Use ruff format for formatting", "Use black, not ruff format", "same-subject"),
+        ("Use GitHub Actions for CI", "Use GitLab CI for the docs site", None),
+        ("Use GitHub Actions for CI", "Use GitHub Actions for releases", None),
+        ("Use single quotes for strings", "Use double quotes for strings", None),
     ],
 )
 def test_a_rule_naming_another_tool_for_the_same_job_contradicts(
@@ -509,3 +516,16 @@ def test_use_only_is_the_tool_when_reading_it_as_a_marker_fails() -> None:
     assert _choice("use only pnpm for installs") == ("pnpm", "", "for installs")
     # a purpose that is only a mark keeps it, as the pattern's lazy purpose does
     assert _choice("use uv for . .") == ("uv", "", "for .")
+
+
+def test_a_tool_named_in_several_words_is_read_only_where_one_word_reads_nothing() -> None:
+    from agent_memory.store.contradictions import _choice, _phrase_choice
+
+    assert _choice("Use GitLab CI for CI, not GitHub Actions") is None
+    assert _phrase_choice("Use GitLab CI for CI, not GitHub Actions") == ("gitlab ci", "github actions", "for ci")
+    assert _phrase_choice("Use ruff format, not black") == ("ruff format", "black", "")
+    assert _phrase_choice("Use poetry, not uv pip, for dependencies") == ("poetry", "uv pip", "for dependencies")
+    # never past a purpose word or "not", never more than three words
+    assert _phrase_choice("Use GitHub Actions to run the tests") == ("github actions", "", "to run the tests")
+    assert _phrase_choice("Use the new shiny build tool") is None
+    assert _phrase_choice("Run the tests") is None

@@ -274,7 +274,7 @@ def _analyse(claim: str) -> _Shape:
         found = _copula_at(tokens, start)
         if found is not None:
             copulas[start] = found
-    choices = tuple(c for part in claim.split(";") if (c := _choice(part)) is not None)
+    choices = tuple(c for part in claim.split(";") if (c := _choice(part) or _phrase_choice(part)) is not None)
     return _Shape(tokens, tuple(stem), negations % 2 == 1, copulas, choices)
 
 
@@ -442,6 +442,51 @@ def _choice_at(text: str, at: int) -> tuple[str, str, str] | None:
     # "use postgresql for the database, not mysql": the contrast said after the purpose
     job, comma, refused = purpose.rpartition(", not ")
     if comma and job and refused and _tool_end(refused, 0) == len(refused):
+        return chosen.strip("`"), refused.strip("`"), job
+    return chosen.strip("`"), "", purpose
+
+
+# A tool named in two or three words ("GitHub Actions", "ruff format", "GitLab CI"): read only
+# when the one-word reading finds no choice, and never past a purpose word or "not".
+_PHRASE_WORDS = 3
+
+
+def _phrase_end(text: str, start: int) -> int:
+    """Where a tool named in up to _PHRASE_WORDS words from `start` ends (`start` if none)."""
+    end = _tool_end(text, start)
+    words = 1
+    while end > start and words < _PHRASE_WORDS and text[end : end + 1] == " ":
+        after = _tool_end(text, end + 1)
+        word = text[end + 1 : after]
+        if not word or word in _PURPOSE_WORDS or word == "not":
+            break
+        end, words = after, words + 1
+    return end
+
+
+def _phrase_choice(claim: str) -> tuple[str, str, str] | None:
+    """`_choice` for tools named in several words: "Use GitLab CI for CI, not GitHub Actions",
+    "Use ruff format, not black", "Use GitHub Actions for CI". None unless a choice reads."""
+    text = " ".join(normalize(claim).split())
+    text = text[7:] if text.startswith("always use ") else text
+    if not text.startswith("use "):
+        return None
+    end = _phrase_end(text, 4)
+    if end == 4:
+        return None
+    chosen, rest = text[4:end], text[end:]
+    clause = rest.lstrip()
+    clause = clause[1:].lstrip() if clause.startswith(",") else clause
+    if clause.startswith("not "):
+        start = len(rest) - len(clause) + 4
+        stop = _phrase_end(rest, start)
+        purpose = _purpose(rest[stop:]) if stop > start else None
+        return None if purpose is None else (chosen.strip("`"), rest[start:stop].strip("`"), purpose)
+    purpose = _purpose(rest)
+    if purpose is None:
+        return None
+    job, comma, refused = purpose.rpartition(", not ")
+    if comma and job and refused and _phrase_end(refused, 0) == len(refused):
         return chosen.strip("`"), refused.strip("`"), job
     return chosen.strip("`"), "", purpose
 
