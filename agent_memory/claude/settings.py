@@ -57,9 +57,14 @@ HOOK_TIMEOUTS: dict[str, int] = {
 # prompt. Handlers written as `git memory hook` by earlier versions stay ours (the markers).
 DEFAULT_COMMAND_PREFIX = "git-memory hook"
 
-# How we recognise a handler we wrote (any spelling of our entry point), so a second merge
-# is a no-op and uninstall removes only ours.
+# Any spelling of our entry point: a command that holds one *mentions* our hook (is_our_command),
+# which does not make it ours (is_exactly_ours: what init, status and deinit go by).
 OUR_COMMAND_MARKERS: tuple[str, ...] = ("git memory hook", "git-memory hook", "agent-memory-hook")
+
+# What runs our hook, as `init` writes it (DEFAULT_COMMAND_PREFIX), as earlier versions wrote it,
+# and as the plugin's hooks/hooks.json runs it: `<entry point> <event>`, `|| exit 0` or not.
+OUR_ENTRY_POINTS: tuple[str, ...] = ("git-memory hook", "git memory hook",
+                                     'sh "${CLAUDE_PLUGIN_ROOT}/hooks/agent-memory-hook"')  # fmt: skip
 
 # `|| exit 0`: when git-memory is missing from the PATH Claude Code gives hooks, `git memory`
 # exits 1 and Claude Code would print a hook-error notice on every prompt. Fail open instead
@@ -97,10 +102,23 @@ def desired_hooks(command_prefix: str = DEFAULT_COMMAND_PREFIX) -> dict[str, lis
 
 
 def is_our_command(command: object, extra_markers: Iterable[str] = ()) -> bool:
+    """Whether `command` mentions our hook anywhere (not whether it is ours: is_exactly_ours)."""
     if not isinstance(command, str):
         return False
     normalized = " ".join(command.split())
     return any(marker in normalized for marker in (*OUR_COMMAND_MARKERS, *extra_markers))
+
+
+def is_exactly_ours(command: object, event: str, extra_entry_points: Iterable[str] = ()) -> bool:
+    """Whether `command` is our hook for the Claude Code `event` in one of the forms we write
+    (whitespace aside), and nothing else: `curl … | sh; git-memory hook session-start`
+    mentions ours and is not ours (what it runs first is someone else's). The one test init,
+    status and deinit go by; `extra_entry_points`: a custom prefix init was given."""
+    if not isinstance(command, str) or event not in HOOK_EVENTS:
+        return False
+    normalized = " ".join(command.split())
+    forms = (HOOK_EVENTS[event], f"{HOOK_EVENTS[event]}{_FAIL_OPEN_SUFFIX}")
+    return any(normalized == f"{entry} {form}" for entry in (*OUR_ENTRY_POINTS, *extra_entry_points) for form in forms)
 
 
 def _handler_commands(group: object) -> list[object]:
@@ -112,12 +130,12 @@ def _handler_commands(group: object) -> list[object]:
     return [h.get("command") for h in handlers if isinstance(h, dict)]
 
 
-def _group_has_ours(group: object, markers: Iterable[str]) -> bool:
-    return any(is_our_command(c, markers) for c in _handler_commands(group))
+def _group_has_ours(group: object, event: str, entry_points: Iterable[str]) -> bool:
+    return any(is_exactly_ours(c, event, entry_points) for c in _handler_commands(group))
 
 
 def _markers_of(desired: dict[str, Any]) -> tuple[str, ...]:
-    """Command prefixes of the desired entries (`… hook`), so a custom prefix is recognised too."""
+    """Entry points of the desired entries (`… hook`), so a custom prefix is recognised too."""
     markers: list[str] = []
     for groups in desired.values():
         for group in groups if isinstance(groups, list) else []:
@@ -146,15 +164,15 @@ def _checked_hooks(settings: dict[str, Any]) -> dict[str, Any] | None:
     return hooks
 
 
-def installed_events(settings: dict[str, Any], extra_markers: Iterable[str] = ()) -> list[str]:
-    """Which of our events already have a handler of ours (for `git memory status`)."""
+def installed_events(settings: dict[str, Any], extra_entry_points: Iterable[str] = ()) -> list[str]:
+    """Which of our events already have a handler that is exactly ours."""
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
         return []
     found = []
     for event in HOOK_EVENTS:
         groups = hooks.get(event)
-        if isinstance(groups, list) and any(_group_has_ours(g, extra_markers) for g in groups):
+        if isinstance(groups, list) and any(_group_has_ours(g, event, extra_entry_points) for g in groups):
             found.append(event)
     return found
 
@@ -164,9 +182,10 @@ def merge_hooks(
 ) -> tuple[dict[str, Any], bool]:
     """Add the desired matcher groups to `settings` (a copy is returned; the input is untouched).
 
-    For each event that already has a handler of ours, nothing changes (idempotence) unless
-    `replace_ours` (`init --force`): then our old handlers are dropped, groups that held only
-    ours disappear, and the desired group is appended. Nothing else is ever removed or altered.
+    For each event that already has a handler of ours (is_exactly_ours), nothing changes
+    (idempotence) unless `replace_ours` (`init --force`): then our old handlers are dropped, groups
+    that held only ours disappear, and the desired group is appended. Nothing else is ever removed
+    or altered: a handler that only mentions ours is not ours, and ours goes in next to it.
     Raises RepoStateError when `hooks` has a shape Claude Code would not accept either.
     """
     _checked_hooks(settings)
@@ -176,11 +195,11 @@ def merge_hooks(
     for event, wanted_groups in desired.items():
         hooks = merged.get("hooks")
         existing: list[Any] = hooks.get(event, []) if isinstance(hooks, dict) else []
-        has_ours = any(_group_has_ours(g, markers) for g in existing)
+        has_ours = any(_group_has_ours(g, event, markers) for g in existing)
         if has_ours and not replace_ours:
             continue
         if has_ours:
-            kept = _without_ours(existing, markers)
+            kept = _without_ours(existing, event, markers)
             if kept + list(wanted_groups) == existing:
                 continue
             existing = kept
@@ -191,17 +210,17 @@ def merge_hooks(
     return merged, changed
 
 
-def _without_ours(groups: list[Any], markers: Iterable[str]) -> list[Any]:
+def _without_ours(groups: list[Any], event: str, entry_points: Iterable[str]) -> list[Any]:
     """The groups with our handlers removed; a group left with no handlers is dropped."""
     kept: list[Any] = []
     for group in groups:
-        if not _group_has_ours(group, markers):
+        if not _group_has_ours(group, event, entry_points):
             kept.append(group)
             continue
         handlers = [
             h
             for h in group["hooks"]
-            if not (isinstance(h, dict) and is_our_command(h.get("command"), markers))
+            if not (isinstance(h, dict) and is_exactly_ours(h.get("command"), event, entry_points))
         ]
         if handlers:
             kept.append({**group, "hooks": handlers})
@@ -209,10 +228,11 @@ def _without_ours(groups: list[Any], markers: Iterable[str]) -> list[Any]:
 
 
 def unmerge_hooks(
-    settings: dict[str, Any], extra_markers: Iterable[str] = ()
+    settings: dict[str, Any], extra_entry_points: Iterable[str] = ()
 ) -> tuple[dict[str, Any], bool]:
-    """Remove our handlers (the inverse of merge_hooks). Events and the `hooks` object are
-    dropped only when our removal emptied them; everything else stays as it was."""
+    """Remove our handlers (the inverse of merge_hooks): those exactly ours, never one that only
+    mentions ours. Events and the `hooks` object are dropped only when our removal emptied them;
+    everything else stays as it was."""
     hooks = _checked_hooks(settings)
     if not hooks:
         return copy.deepcopy(settings), False
@@ -220,11 +240,11 @@ def unmerge_hooks(
     changed = False
     new_hooks: dict[str, Any] = {}
     for event, groups in merged["hooks"].items():
-        if not any(_group_has_ours(g, extra_markers) for g in groups):
+        if not any(_group_has_ours(g, event, extra_entry_points) for g in groups):
             new_hooks[event] = groups
             continue
         changed = True
-        kept = _without_ours(groups, extra_markers)
+        kept = _without_ours(groups, event, extra_entry_points)
         if kept:
             new_hooks[event] = kept
     if not changed:
@@ -356,22 +376,6 @@ def include_memory_imports(repo_root: Path) -> str:
     write_settings(path, settings)
     return "removed"
 
-
-# What runs our hook, as `init` writes it (DEFAULT_COMMAND_PREFIX), as earlier versions wrote it,
-# and as the plugin's hooks/hooks.json runs it: `<entry point> <event>`, `|| exit 0` or not.
-OUR_ENTRY_POINTS: tuple[str, ...] = ("git-memory hook", "git memory hook",
-                                     'sh "${CLAUDE_PLUGIN_ROOT}/hooks/agent-memory-hook"')  # fmt: skip
-
-
-def is_exactly_ours(command: object, event: str) -> bool:
-    """Whether `command` is our hook for the Claude Code `event` in one of the forms we write
-    (whitespace aside), and nothing else: `curl … | sh; git-memory hook session-start`
-    mentions ours and is not ours (what it runs first is someone else's)."""
-    if not isinstance(command, str):
-        return False
-    normalized = " ".join(command.split())
-    return any(normalized in (f"{entry} {HOOK_EVENTS[event]}", f"{entry} {HOOK_EVENTS[event]}{_FAIL_OPEN_SUFFIX}")
-               for entry in OUR_ENTRY_POINTS)  # fmt: skip
 
 
 def _commands_of(repo_root: Path) -> dict[str, list[object]]:

@@ -80,15 +80,18 @@ def run(args: argparse.Namespace) -> Report:
         if status not in ("not installed", "left alone (not ours)") and linked_hooks is None:
             steps[f"git hook {hook}"] = status
     changed: list[str] = []
+    not_ours: dict[str, list[str]] = {}
     if repo.workdir is not None:
         from agent_memory.claude.settings import (
             LOCAL_SETTINGS_RELPATH,
             SETTINGS_RELPATH,
+            claude_hooks_not_ours,
             include_memory_imports,
             remove_claude_hooks,
         )
 
         root = repo.workdir
+        not_ours = claude_hooks_not_ours(root) if plain(root, SETTINGS_RELPATH.as_posix()) else {}
         if plain(root, SETTINGS_RELPATH.as_posix()) and remove_claude_hooks(root) == "removed":
             steps["Claude Code hooks"] = "removed from .claude/settings.json"
             changed.append(".claude/settings.json")
@@ -120,17 +123,21 @@ def run(args: argparse.Namespace) -> Report:
             steps["kept"] = ", ".join(kept) + " (delete them with --purge)"
 
     report = Report({"project": project, "changed": steps, "files": changed, "purged": bool(args.purge),
-                     "left_alone": left})  # fmt: skip
+                     "left_alone": left, "claude_hooks_not_ours": not_ours})  # fmt: skip
+    from agent_memory.cli.status import not_ours_lines
+
+    warnings = not_ours_lines(not_ours, "read what it runs, and take it out of .claude/settings.json if it is "
+                              "not yours", left="; left as it is, only ours was removed")
     # One line per file, whatever the output: a script must see what was not undone either.
     report.warn(*(f"left {rel} alone: {why}, and deinit writes nothing through a link" for rel, why in left.items()))
     if set(steps) <= {"kept"}:
         return report.say("agent-memory is not set up here; nothing changed."
-                          + (f" Kept: {steps['kept']}" if steps else ""))
+                          + (f" Kept: {steps['kept']}" if steps else ""), *warnings)
     candidates = changed + ([target, ".memory/adopted.log", ".gitignore", ".gitattributes"] if args.purge else [])
 
     def text(report: Report) -> None:  # asks git about each file: for people only
         report.say(f"agent-memory removed from project {colour.paint(project, 'heading')}:")
-        report.say(*(f"  {key}: {value}" for key, value in steps.items()))
+        report.say(*(f"  {key}: {value}" for key, value in steps.items()), *warnings)
         pending = [p for p in dict.fromkeys(candidates) if repo.workdir is not None and git.status_porcelain(repo, [p])]
         if pending:
             report.say(f"{colour.paint('next:', 'hint')} commit it: git add -A -- {' '.join(pending)} && "

@@ -29,6 +29,7 @@ SETUP_FILES = (".gitignore", ".gitattributes", "CLAUDE.md", ".claude/settings.js
 def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     steps: dict[str, str] = {}
+    not_ours: dict[str, list[str]] = {}
     # Refuse before writing anything where a store existed and cannot be read or is lost, and
     # where the commit of --yes would start a new root over a branch git cannot read.
     L1Store(repo).refuse_if_lost()
@@ -88,6 +89,7 @@ def run(args: argparse.Namespace) -> Report:
                 steps["Claude Code hooks"] = "provided by the agent-memory plugin (settings left alone)"
             elif install_claude_hooks(repo.workdir, force=args.force) != "unchanged":
                 changed_files.append(".claude/settings.json")
+            not_ours = _not_ours(repo)
             # The SessionStart hook carries the memory blocks here: the client must not load
             # them a second time through the imports (docs/claude-code-integration.md §8).
             if install.ignore_local_settings(repo.workdir):
@@ -122,16 +124,18 @@ def run(args: argparse.Namespace) -> Report:
             hint = completion.activation_hint(args.completion, where)
             steps[f"{args.completion} completion"] = f"installed in {where}" + (f" ({hint})" if hint else "")
 
-    from agent_memory.cli.status import not_captured
+    from agent_memory.cli.status import not_captured, not_ours_lines
 
     backlog = not_captured(repo, L1Store(repo).atoms())
     report = Report({"project": name, "changed": steps, "global_repo": str(home.path),
-                     "transcripts_not_captured": backlog})  # fmt: skip
+                     "transcripts_not_captured": backlog, "claude_hooks_not_ours": not_ours})  # fmt: skip
     commit_next = bool(steps and changed_files and not args.yes)
     if not steps:
         report.say(f"agent-memory is already set up for {name}; nothing changed.")
     else:
         report.say(f"agent-memory set up for project {name}:", *(f"  {key}: {value}" for key, value in steps.items()))
+    report.say(*not_ours_lines(not_ours, "read what it runs, and take it out of .claude/settings.json if it is "
+                               "not yours", left="; left as it is, our own hook is its own handler"))
     if commit_next:
         report.say(f"next: commit the setup: git add {' '.join(changed_files)} && git commit -m 'Set up agent-memory'")
     if backlog:
@@ -139,6 +143,14 @@ def run(args: argparse.Namespace) -> Report:
         report.say(f"{'then' if commit_next else 'next'}: `git memory capture --all` reads the "
                    f"{plural(backlog, 'Claude Code session')} of this project so far")
     return report
+
+
+def _not_ours(repo: git.Repo) -> dict[str, list[str]]:
+    """The handlers of .claude/settings.json that mention our hook and are not ours: left as they
+    are (init writes its own next to them), and said."""
+    from agent_memory.claude.settings import claude_hooks_not_ours
+
+    return claude_hooks_not_ours(repo.workdir) if repo.workdir is not None else {}
 
 
 def _register(args: argparse.Namespace, repo: git.Repo, home: GlobalRepo, steps: dict[str, str]) -> str:

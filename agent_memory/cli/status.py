@@ -120,6 +120,19 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     return data
 
 
+def not_ours_lines(not_ours: dict[str, list[str]], hint: str, left: str = "") -> list[str]:
+    """The warning (and its hint) for each `.claude/settings.json` handler that mentions our hook
+    and is not ours (claude_hooks_not_ours): status, init and deinit say it alike."""
+    lines: list[str] = []
+    for event, commands in not_ours.items():
+        for command in commands:
+            shown = command if len(command) <= 200 else command[:200] + "…"
+            lines.append(f"  {colour.paint('warning:', 'refused')} .claude/settings.json: a {event} hook mentions "
+                         f"ours but is not ours (Claude Code runs it as written{left}): {shown!r}")  # fmt: skip
+            lines.append(f"    {colour.paint('hint:', 'hint')} {hint}")
+    return lines
+
+
 def _interrupted(repo: git.Repo) -> dict[str, Any] | None:
     """The memory commit a killed command left half done in THIS work tree (its record is in
     the work tree's own git dir; a linked work tree's is its own): the counts below read its
@@ -239,13 +252,8 @@ def _text(report: Report, data: dict[str, Any]) -> None:
         if state["disabled_by_env"]:
             word += f" (disabled by {HOOK_ENV[event]}=0)"
         report.say(f"  hook {event}: {word}")
-    for event, commands in data["claude_hooks_not_ours"].items():
-        for command in commands:
-            shown = command if len(command) <= 200 else command[:200] + "…"
-            report.say(f"  {colour.paint('warning:', 'refused')} .claude/settings.json: a {event} hook mentions "
-                       f"ours but is not ours (Claude Code runs it as written): {shown!r}")  # fmt: skip
-            report.say(f"    {colour.paint('hint:', 'hint')} read what it runs; `git memory init --force` "
-                       "replaces it with our own hook")  # fmt: skip
+    report.say(*not_ours_lines(data["claude_hooks_not_ours"], "read what it runs, and take it out of "
+                               ".claude/settings.json if it is not yours (init installs our own hook next to it)"))
     folder_state = data.get("auto_memory") or {}
     if folder_state.get("symlink"):
         import shlex
