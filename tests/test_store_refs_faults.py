@@ -544,3 +544,22 @@ def test_validate_names_a_store_moved_back(stored: Path) -> None:
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "moved back or replaced" in proc.stdout + proc.stderr
     assert f"git update-ref {ATOMS} {tip}" in proc.stdout + proc.stderr
+
+
+def test_status_warns_of_a_store_moved_back(stored: Path) -> None:
+    """`status` said nothing of a store moved back by hand, which every write refuses and
+    `validate` names: it now warns with the same message and way back (JSON: store_rewound),
+    and says nothing of it once the branch is restored."""
+    gm(stored, "remember", "Never force push to the main branch")
+    tip = git(stored, "rev-parse", ATOMS).strip()
+    assert json.loads(gm(stored, "status", "--output", "json").stdout)["store_rewound"] is None
+    git(stored, "update-ref", ATOMS, f"{ATOMS}~1")
+    proc = gm(stored, "status")
+    assert proc.returncode == 0
+    assert "warning: memory/atoms was moved back or replaced" in proc.stdout, proc.stdout
+    assert f"hint: restore it: git update-ref {ATOMS} {tip}" in proc.stdout, proc.stdout
+    rewound = json.loads(gm(stored, "status", "--output", "json").stdout)["store_rewound"]
+    refused = gm(stored, "remember", "Run the linter before every commit", check=False)
+    assert rewound["message"] in refused.stderr and rewound["hint"] in refused.stderr, refused.stderr
+    git(stored, "update-ref", ATOMS, tip)  # as the hint says
+    assert json.loads(gm(stored, "status", "--output", "json").stdout)["store_rewound"] is None

@@ -52,6 +52,8 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     # memory/atoms outlives `deinit`: whether init's setup is here now is its marker.
     data["set_up"] = is_initialised(str(repo.common_dir))
     data["interrupted"] = _interrupted(repo)
+    rewound = store.rewound()  # what validate names, and every write refuses
+    data["store_rewound"] = {"message": rewound.message, "hint": rewound.hint} if rewound else None
     data["git_hooks"] = hook_states(repo)
     snap = store.snapshot()
     atoms = list(snap.atoms.values())
@@ -192,6 +194,9 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     for lock in data["stale_locks"]:
         report.say(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
         report.say(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
+    if data["store_rewound"]:
+        report.say(f"  {colour.paint('warning:', 'refused')} {data['store_rewound']['message']}")
+        report.say(f"    {colour.paint('hint:', 'hint')} {data['store_rewound']['hint']}")
     half = data.get("interrupted")
     if half:
         what = half.get("error") or (f"a git memory command was killed while committing {half['atom'] or half['subject']} "

@@ -40,7 +40,7 @@ from agent_memory.model.errors import CORRUPT_HINT, EXIT_REFUSED, RepoStateError
 from agent_memory.model.paths import is_memory_pointer, projects_dir
 from agent_memory.model.trailers import plural
 from agent_memory.redact import guard
-from agent_memory.store.l1 import STORE, L1Store, StoreRewoundError
+from agent_memory.store.l1 import STORE, L1Store
 from agent_memory.transcripts.evidence import names_no_transcript, session_at
 
 
@@ -283,10 +283,9 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         errors.append(f"{lock.message}; {lock.hint}")
     damage = _store_damage(repo, store.tip())
     errors += damage
-    try:
-        store.refuse_if_rewound()  # every write refuses it: the check says so before one does
-    except StoreRewoundError as exc:
-        errors.append(f"{exc.message}; {exc.hint}")
+    rewound = store.rewound()  # every write refuses it: the check says so before one does
+    if rewound is not None:
+        errors.append(f"{rewound.message}; {rewound.hint}")
     if not damage:
         errors += _store_atoms(store, checked, warnings)
     fixed: list[str] = []

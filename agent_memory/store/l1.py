@@ -432,6 +432,15 @@ class L1Store:
                 hint=restore)
         self._rewind_checked = True
 
+    def rewound(self) -> StoreRewoundError | None:
+        """What refuse_if_rewound would raise, or None: for the checks that name the state
+        before a write refuses it (validate, status). Reads the ledger's line and the ref only."""
+        try:
+            self.refuse_if_rewound()
+        except StoreRewoundError as exc:
+            return exc
+        return None
+
     def _present(self, oid: str) -> bool:
         try:
             return bool(self.repo.pg().get(oid) is not None)
