@@ -104,8 +104,12 @@ def _read_stdin(stream: "Any") -> bytes:
         return bytes(stream.buffer.read(MAX_PAYLOAD_BYTES + 1))
     chunks: list[bytes] = []
     size = 0
+    # The last byte before any trailing whitespace, kept chunk by chunk: a pause in the middle
+    # of a payload costs nothing, where joining (and parsing) all that came so far at each one
+    # was quadratic in a payload sent in many small writes.
+    last = b""
     while size <= MAX_PAYLOAD_BYTES:
-        if not select.select([fd], [], [], 0)[0] and chunks and _whole_object(b"".join(chunks)):
+        if last == b"}" and not select.select([fd], [], [], 0)[0] and _whole_object(b"".join(chunks)):
             break  # the writer paused after a whole object: that is the payload
         if not select.select([fd], [], [], PAYLOAD_IDLE_S)[0]:
             raise TimeoutError(f"hook payload: stdin stayed open with {size} bytes and no whole JSON "
@@ -115,12 +119,13 @@ def _read_stdin(stream: "Any") -> bytes:
             break
         chunks.append(chunk)
         size += len(chunk)
+        last = chunk.rstrip()[-1:] or last
     return b"".join(chunks)
 
 
 def _whole_object(raw: bytes) -> bool:
-    if not raw.rstrip().endswith(b"}"):
-        return False
+    """Whether `raw` parses as the payload: tried only on data that ends in `}` (trailing
+    whitespace aside), as a JSON object must."""
     try:
         _payload_object(raw)
     except ValueError:
