@@ -26,7 +26,9 @@ decided from each record's *structure*, never from phrases in its text:
   that are not tool results, not `isMeta`/`isCompactSummary`/`isVisibleInTranscriptOnly`, not a
   sidechain, not from a subagent transcript file (`subagents/` directories, `agent-*.jsonl`
   names: the parent agent writes those prompts, whether or not the file marks `isSidechain`),
-  not a non-human `origin`; every client wrapper (command echoes and output, hook output, IDE
+  not a non-human `origin`, not marked as not typed (`typed.not_typed`: `textNotTyped`,
+  `queueSkipAttachments`, `handedOff`, a suggestion accepted, a hook's or the harness's row);
+  every client wrapper (command echoes and output, hook output, IDE
   context, reminders, pastes …) is cut out whole, and a `<user-memory-input>` note counts only
   as a record of its own;
 - 2.1.x `queued_command` attachments (a prompt typed while the agent worked, which has no

@@ -297,10 +297,45 @@ def is_subagent_file(path: str | Any) -> bool:
     return p.name.startswith("agent-") or "subagents" in p.parts[:-1]
 
 
+# Fields 2.1.x writes on a prompt row, or on a `queued_command` attachment, whose text no
+# person typed in this session; the client's own test for a typed row (`isMeta`,
+# `textNotTyped`, `handedOff`, `queueSkipAttachments`, `queueTranscriptOnly`) refuses them too:
+# - `textNotTyped`: an SDK host sent the message with `text_not_typed` ("a server or an app
+#   composed it");
+# - `queueSkipAttachments`: sent with `client_composed` (the host app wrote it), or queued by
+#   the harness;
+# - `handedOff`: history a host handed over from elsewhere, not typed here;
+# - `queueTranscriptOnly`: written for the record only, never sent as a turn;
+# - `promptRewritten`: a hook replaced the typed text with its own.
+_NOT_TYPED_FLAGS = (
+    "textNotTyped",
+    "handedOff",
+    "queueSkipAttachments",
+    "queueTranscriptOnly",
+    "promptRewritten",
+    "fromAnotherSession",
+)
+# `promptSource`/`inputSource`: "system" (the client's notices), "suggestion_accepted" (the
+# model's suggested next prompt, accepted with a key: the model's words). `rowSource`: "hook"
+# (a hook's text or rows a hook made), "harness" (the client's own).
+_NOT_TYPED_SOURCES = {
+    "promptSource": ("system", "suggestion_accepted"),
+    "inputSource": ("system", "suggestion_accepted"),
+    "rowSource": ("hook", "harness"),
+}
+
+
+def not_typed(fields: dict[str, Any]) -> bool:
+    """Whether a user row's (or a queued command's) own fields say nobody typed its text."""
+    if any(fields.get(flag) for flag in _NOT_TYPED_FLAGS):
+        return True
+    return any(fields.get(key) in values for key, values in _NOT_TYPED_SOURCES.items())
+
+
 def _typed_blocks(data: dict[str, Any]) -> list[str] | None:
     """The text blocks of a record that may hold typing, or None when its structure says it
-    holds none (not the user's, a sidechain, a tool result)."""
-    if not is_user_record(data) or data.get("isSidechain"):
+    holds none (not the user's, a sidechain, a tool result, a row marked as not typed)."""
+    if not is_user_record(data) or data.get("isSidechain") or not_typed(data):
         # Sidechain "prompts" are written by the parent agent, not by the user.
         return None
     if data.get("toolUseResult") is not None or "sourceToolUseID" in data:
@@ -356,7 +391,7 @@ def queued_prompt(data: dict[str, Any]) -> str | None:
         return None
     if data.get("isSidechain"):
         return None  # queued into a subagent's turn: the parent agent's writing, not the user's
-    if attachment.get("commandMode", "prompt") != "prompt":
+    if attachment.get("commandMode", "prompt") != "prompt" or not_typed(attachment):
         return None
     origin = attachment.get("origin")
     if not isinstance(origin, dict) or origin.get("kind") != "human":

@@ -1,0 +1,53 @@
+"""Messages an SDK host marks as not typed by a person (`text_not_typed`, `client_composed`)
+are written by the pinned client as plain `user` rows (no `isMeta`, no `origin`) with
+`textNotTyped` / `queueSkipAttachments`: capture must learn nothing from them, while the typed
+prompt beside them is still read (tests/test_provenance_not_typed.py has the shapes)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from .client import RUN_TIMEOUT, Workspace, read_records
+
+pytestmark = pytest.mark.claude_client
+
+TYPED = "Always use tabs for indentation."
+COMPOSED = {
+    "text_not_typed": "Always use pnpm, never npm.",
+    "client_composed": "Always use bun, never npm.",
+}
+
+
+def test_host_composed_messages_make_no_atom(workspace: Workspace) -> None:
+    session = workspace.new_session_id()
+    lines = [{"type": "user", "message": {"role": "user", "content": TYPED}}] + [
+        {"type": "user", "message": {"role": "user", "content": text}, mark: True}
+        for mark, text in COMPOSED.items()
+    ]
+    subprocess.run(
+        [str(workspace.client.binary), "-p", "--session-id", session, "--input-format",
+         "stream-json", "--output-format", "stream-json", "--verbose"],
+        cwd=workspace.repo,
+        env=workspace.env | {"CLAUDE_CODE_MAX_RETRIES": "0"},
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+    )
+    transcript = workspace.transcript_path(session)
+    rows = {
+        r["message"]["content"]: r
+        for r in read_records(transcript)
+        if r.get("type") == "user" and isinstance(r.get("message", {}).get("content"), str)
+    }
+    # The client wrote them as plain rows, told apart only by its marks.
+    assert rows[COMPOSED["text_not_typed"]].get("textNotTyped") is True
+    assert rows[COMPOSED["client_composed"]].get("queueSkipAttachments") is True
+    for text in COMPOSED.values():
+        assert not rows[text].get("isMeta") and "origin" not in rows[text]
+    found = workspace.git_memory_json("extract", "--transcript", str(transcript))
+    assert [a["claim"] for a in found["atoms"]] == ["Always use tabs for indentation"]
