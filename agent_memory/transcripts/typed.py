@@ -306,7 +306,12 @@ def is_subagent_file(path: str | Any) -> bool:
 #   the harness;
 # - `handedOff`: history a host handed over from elsewhere, not typed here;
 # - `queueTranscriptOnly`: written for the record only, never sent as a turn;
-# - `promptRewritten`: a hook replaced the typed text with its own.
+# - `promptRewritten`: a hook replaced the typed text with its own;
+# - `fromAnotherSession`, `fromConnector`, `verifiedSlackHumanTurn`, `emailSenderTurn`: a
+#   message relayed from elsewhere (another session, a connector, a Slack thread, an email's
+#   sender), not typed at this session's keyboard;
+# - `wakeupSource`, `scheduledTaskId`, `scheduledFireId`: a prompt a schedule fired (`/loop`,
+#   or one the model set up with its Cron tools).
 _NOT_TYPED_FLAGS = (
     "textNotTyped",
     "handedOff",
@@ -314,7 +319,10 @@ _NOT_TYPED_FLAGS = (
     "queueTranscriptOnly",
     "promptRewritten",
     "fromAnotherSession",
+    "fromConnector",
+    "verifiedSlackHumanTurn",
 )
+_NOT_TYPED_PRESENT = ("emailSenderTurn", "wakeupSource", "scheduledTaskId", "scheduledFireId")
 # `promptSource`/`inputSource`: "system" (the client's notices), "suggestion_accepted" (the
 # model's suggested next prompt, accepted with a key: the model's words). `rowSource`: "hook"
 # (a hook's text or rows a hook made), "harness" (the client's own).
@@ -328,6 +336,8 @@ _NOT_TYPED_SOURCES = {
 def not_typed(fields: dict[str, Any]) -> bool:
     """Whether a user row's (or a queued command's) own fields say nobody typed its text."""
     if any(fields.get(flag) for flag in _NOT_TYPED_FLAGS):
+        return True
+    if any(fields.get(key) is not None for key in _NOT_TYPED_PRESENT):
         return True
     return any(fields.get(key) in values for key, values in _NOT_TYPED_SOURCES.items())
 
