@@ -124,3 +124,37 @@ def test_extract_makes_no_atom_from_rows_nobody_typed(repo: Path, tmp_path: Path
     atoms = gm_json(repo, "extract", "--transcript", str(path))["atoms"]
     assert [a["claim"] for a in atoms] == ["Always use tabs for indentation"]
     assert "pnpm" not in git(repo, "log", "--all", "-p")
+
+
+def _chain(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for n, row in enumerate(rows):
+        row["uuid"] = f"r-{n}"
+        row["parentUuid"] = f"r-{n - 1}" if n else None
+    return rows
+
+
+def test_a_slash_commands_expansion_written_plainly_is_not_typing(tmp_path: Path) -> None:
+    """`/deploy staging` with `.claude/commands/deploy.md` holding the rule: the echo row, then
+    the file's text as the row under it. 2.1.332 marks that row `isMeta` (seen by running it);
+    written without the mark (as claude-code-log exports show a 2.0-era session), the parent
+    link alone says it is the command's text. A prompt typed after the answer stays."""
+    echo = (
+        "<command-message>deploy is running…</command-message>\n"
+        "<command-name>/deploy</command-name>\n<command-args>staging</command-args>"
+    )
+    answer = {
+        "type": "assistant",
+        "timestamp": "2026-12-05T11:27:45.000Z",
+        "message": {"role": "assistant", "content": [{"type": "text", "text": "Deployed."}]},
+    }
+    rows = _chain(
+        [
+            _row(TYPED, 0),
+            _row(echo, 1),
+            _row([{"type": "text", "text": f"{RULE} Deploy staging now.\n"}], 2),
+            answer,
+            _row("Never deploy on Fridays.", 3),
+        ]
+    )
+    path = _write(tmp_path / f"{SID}.jsonl", rows)
+    assert [s.text for s in T.iter_statements(path)] == [TYPED, "Never deploy on Fridays."]

@@ -518,6 +518,7 @@ class _ClientRows:
     def __init__(self) -> None:
         self._hook_at: dict[str, float] = {}
         self._caveats: dict[str, None] = {}
+        self._echoes: dict[str, None] = {}
         self._turn_ends: dict[str, float] = {}  # and the hook feedback rows: when written
         self._checkpoints: dict[str, None] = {}
         self._checkpointing = False
@@ -562,7 +563,8 @@ class _ClientRows:
 
     def answers(self, data: dict[str, Any]) -> bool:
         parent = data.get("parentUuid")
-        if isinstance(parent, str) and parent in self._caveats:
+        self._note_echo(data)
+        if isinstance(parent, str) and (parent in self._caveats or parent in self._echoes):
             return True  # only the caveat's own children: a prompt typed after the output is not
         if self._hook_feedback(data, parent):
             uuid, when = data.get("uuid"), _epoch(data.get("timestamp"))
@@ -572,6 +574,18 @@ class _ClientRows:
         if _submitted(data):
             self._checkpointing = data.get("uuid") in self._checkpoints
         return False
+
+    def _note_echo(self, data: dict[str, Any]) -> None:
+        """A slash command's echo row (`<command-message>`/`<command-name>` first): the row
+        hanging straight under it is what the command put there — its output, or the prompt
+        it expands to (a `.claude/commands/*.md` file, a skill: repository text, not typing),
+        which 2.0.x and 2.1.x mark `isMeta` but which a client may write plainly. A prompt
+        typed next hangs under the command's output or the assistant's answer instead."""
+        uuid = data.get("uuid")
+        content = message_of(data).get("content")
+        text = content if isinstance(content, str) else block_text(content)
+        if isinstance(uuid, str) and text.lstrip().startswith(_COMMAND_ECHO):
+            self._remember(self._echoes, uuid, None)
 
     def _hook_feedback(self, data: dict[str, Any], parent: Any) -> bool:
         if not isinstance(parent, str) or any(mark in data for mark in self._INPUT_BOX_MARKS):
@@ -591,6 +605,9 @@ class _ClientRows:
             and not data.get("isMeta")
             and "toolUseResult" not in data
         )
+
+
+_COMMAND_ECHO = ("<command-message>", "<command-name>")
 
 
 def _submitted(data: dict[str, Any]) -> bool:
