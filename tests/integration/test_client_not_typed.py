@@ -51,3 +51,29 @@ def test_host_composed_messages_make_no_atom(workspace: Workspace) -> None:
         assert not rows[text].get("isMeta") and "origin" not in rows[text]
     found = workspace.git_memory_json("extract", "--transcript", str(transcript))
     assert [a["claim"] for a in found["atoms"]] == ["Always use tabs for indentation"]
+
+
+def test_a_commands_and_a_skills_text_make_no_atom(workspace: Workspace) -> None:
+    """`/deploy` and `/pkg` expand to committed repository files (the client writes the echo,
+    then the file's text as an `isMeta` row under it); a `# …` line typed as a prompt (2.1.332
+    has no memory shortcut) is still the person's."""
+    commands = workspace.repo / ".claude" / "commands"
+    commands.mkdir(parents=True, exist_ok=True)
+    (commands / "deploy.md").write_text("Always use pnpm, never npm. Deploy $ARGUMENTS now.\n")
+    skill = workspace.repo / ".claude" / "skills" / "pkg"
+    skill.mkdir(parents=True, exist_ok=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: pkg\ndescription: package manager rules\n---\nAlways use yarn, never npm.\n"
+    )
+    claims = []
+    for prompt in ("/deploy staging", "/pkg", "# Always use bun, never npm."):
+        run = workspace.run(prompt)
+        found = workspace.git_memory_json("extract", "--transcript", str(run.transcript))
+        claims += [a["claim"] for a in found["atoms"]]
+        if prompt.startswith("/"):
+            expanded = [
+                r for r in read_records(run.transcript)
+                if r.get("type") == "user" and "never npm" in json.dumps(r.get("message"))
+            ]
+            assert expanded and all(r.get("isMeta") for r in expanded), expanded
+    assert claims == ["Use bun, not npm"], claims
