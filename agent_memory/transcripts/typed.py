@@ -321,6 +321,7 @@ _NOT_TYPED_FLAGS = (
     "fromAnotherSession",
     "fromConnector",
     "verifiedSlackHumanTurn",
+    "isVirtual",
 )
 _NOT_TYPED_PRESENT = ("emailSenderTurn", "wakeupSource", "scheduledTaskId", "scheduledFireId")
 # `promptSource`/`inputSource`: "system" (the client's notices), "suggestion_accepted" (the
@@ -333,11 +334,20 @@ _NOT_TYPED_SOURCES = {
 }
 
 
+# `turnOrigin`: what started the turn. The client's own finder of the person's last prompt
+# (2.1.332) takes only these; "task_notification", "host_synthetic", "hook", "peer", "loop",
+# "scheduled", "channel", "remote" … are something else starting it.
+_PERSONS_TURNS = ("human", "sdk", "unknown")
+
+
 def not_typed(fields: dict[str, Any]) -> bool:
     """Whether a user row's (or a queued command's) own fields say nobody typed its text."""
     if any(fields.get(flag) for flag in _NOT_TYPED_FLAGS):
         return True
     if any(fields.get(key) is not None for key in _NOT_TYPED_PRESENT):
+        return True
+    turn = fields.get("turnOrigin")
+    if turn is not None and turn not in _PERSONS_TURNS:
         return True
     return any(fields.get(key) in values for key, values in _NOT_TYPED_SOURCES.items())
 
