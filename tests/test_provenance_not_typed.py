@@ -92,6 +92,8 @@ NOT_TYPED = {
     "email_sender": _row(RULE, 1, emailSenderTurn={"from": "someone@example.com"}),
     "scheduled_wakeup": _row(RULE, 1, wakeupSource="cron", scheduledTaskId="t-1"),
     "virtual": _row(RULE, 1, isVirtual=True),
+    "teammate_reply": _row(RULE, 1, foreignWord="teammate-reply"),
+    "no_person": _row(RULE, 1, noPersonArrived=True),
     "turn_by_hook": _row(RULE, 1, turnOrigin="hook"),
     "turn_by_peer": _row(RULE, 1, turnOrigin="peer", origin={"kind": "human"}),
     "queued_from_email": _queued(RULE, emailSenderTurn={"from": "someone@example.com"}),

@@ -322,8 +322,16 @@ _NOT_TYPED_FLAGS = (
     "fromConnector",
     "verifiedSlackHumanTurn",
     "isVirtual",
+    "noPersonArrived",
 )
-_NOT_TYPED_PRESENT = ("emailSenderTurn", "wakeupSource", "scheduledTaskId", "scheduledFireId")
+# (`foreignWord`: a teammate's reply, a relay's words, delivered as a prompt.)
+_NOT_TYPED_PRESENT = (
+    "emailSenderTurn",
+    "wakeupSource",
+    "scheduledTaskId",
+    "scheduledFireId",
+    "foreignWord",
+)
 # `promptSource`/`inputSource`: "system" (the client's notices), "suggestion_accepted" (the
 # model's suggested next prompt, accepted with a key: the model's words). `rowSource`: "hook"
 # (a hook's text or rows a hook made), "harness" (the client's own).
