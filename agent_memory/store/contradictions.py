@@ -63,7 +63,7 @@ from agent_memory.model.tool_families import FAMILIES, TOGETHER
 # the clock is imported at the top; re, dataclasses, functools and typing are not needed.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence, Set
+    from collections.abc import Callable, Iterable, Mapping, Sequence, Set
     from typing import Any
 
     from agent_memory.model.atom import Atom
@@ -421,9 +421,11 @@ def _choice(claim: str) -> tuple[str, str, str] | None:
     return _choice_at(text, 4)
 
 
-def _choice_at(text: str, at: int) -> tuple[str, str, str] | None:
-    """`_choice` with the tool starting at `at`."""
-    end = _tool_end(text, at)
+def _choice_at(
+    text: str, at: int, end_of: Callable[[str, int], int] = _tool_end
+) -> tuple[str, str, str] | None:
+    """`_choice` with the tool starting at `at`; `end_of` finds where a tool's name ends."""
+    end = end_of(text, at)
     if end == at:
         return None
     chosen, rest = text[at:end], text[end:]
@@ -431,7 +433,7 @@ def _choice_at(text: str, at: int) -> tuple[str, str, str] | None:
     clause = clause[1:].lstrip() if clause.startswith(",") else clause
     if clause.startswith("not "):
         start = len(rest) - len(clause) + 4
-        stop = _tool_end(rest, start)
+        stop = end_of(rest, start)
         if stop > start:
             purpose = _purpose(rest[stop:])
             if purpose is not None:
@@ -441,7 +443,7 @@ def _choice_at(text: str, at: int) -> tuple[str, str, str] | None:
         return None
     # "use postgresql for the database, not mysql": the contrast said after the purpose
     job, comma, refused = purpose.rpartition(", not ")
-    if comma and job and refused and _tool_end(refused, 0) == len(refused):
+    if comma and job and refused and end_of(refused, 0) == len(refused):
         return chosen.strip("`"), refused.strip("`"), job
     return chosen.strip("`"), "", purpose
 
@@ -469,26 +471,7 @@ def _phrase_choice(claim: str) -> tuple[str, str, str] | None:
     "Use ruff format, not black", "Use GitHub Actions for CI". None unless a choice reads."""
     text = " ".join(normalize(claim).split())
     text = text[7:] if text.startswith("always use ") else text
-    if not text.startswith("use "):
-        return None
-    end = _phrase_end(text, 4)
-    if end == 4:
-        return None
-    chosen, rest = text[4:end], text[end:]
-    clause = rest.lstrip()
-    clause = clause[1:].lstrip() if clause.startswith(",") else clause
-    if clause.startswith("not "):
-        start = len(rest) - len(clause) + 4
-        stop = _phrase_end(rest, start)
-        purpose = _purpose(rest[stop:]) if stop > start else None
-        return None if purpose is None else (chosen.strip("`"), rest[start:stop].strip("`"), purpose)
-    purpose = _purpose(rest)
-    if purpose is None:
-        return None
-    job, comma, refused = purpose.rpartition(", not ")
-    if comma and job and refused and _phrase_end(refused, 0) == len(refused):
-        return chosen.strip("`"), refused.strip("`"), job
-    return chosen.strip("`"), "", purpose
+    return _choice_at(text, 4, _phrase_end) if text.startswith("use ") else None
 
 
 def _alternative_conflict(a: _Shape, b: _Shape) -> bool:
