@@ -364,3 +364,38 @@ def test_plugin_enabled_reads_enabled_plugins(tmp_path: Path) -> None:
     assert not plugin_enabled(repo, config)
     write_json(repo / ".claude" / "settings.local.json", {"enabledPlugins": {"other@x": True}})
     assert plugin_enabled(repo, config)
+
+
+@pytest.mark.parametrize("quote", ['"{}"', "'{}'", "{}"])
+def test_init_takes_our_own_git_memory_by_its_absolute_path_for_ours(repo: Path, quote: str) -> None:
+    """A person whose Claude Code PATH lacks the venv (what status warns of) writes our hook with
+    the absolute path of the venv's `git-memory`, quoted or not. Until 3a20f4b/db070ab that was
+    ours (it mentions ours); the exact test took it for someone else's, so init put a second
+    set next to it (each event ran twice where `git-memory` is on the PATH too) and status
+    warned of the person's own hook. Our own program, by its path, is ours again; any other
+    program named git-memory is not. Real `git memory` processes."""
+    import sys
+
+    from sessions import gm_installed, gm_json
+
+    exe = str(Path(sys.executable).parent / "git-memory")
+    assert os.path.isfile(exe)
+    path = repo / ".claude" / "settings.json"
+    theirs = {event: [{"hooks": [{"type": "command", "command": f"{quote.format(exe)} hook {arg} || exit 0",
+                                  "timeout": 5}]}] for event, arg in HOOK_EVENTS.items()}  # fmt: skip
+    write_json(path, {"hooks": theirs})
+    gm_installed(repo, "init")
+    assert json.loads(path.read_text())["hooks"] == theirs
+    data = gm_json(repo, "status", installed=True)
+    assert all(v["installed"] for v in data["claude_hooks"].values())
+    assert data["claude_hooks_not_ours"] == {}
+
+    other = repo.parent / "elsewhere" / "git-memory"
+    other.parent.mkdir()
+    other.write_text("#!/bin/sh\nexit 0\n")
+    other.chmod(0o755)
+    start = {"type": "command", "command": f"{other} hook session-start || exit 0"}
+    write_json(path, {"hooks": {"SessionStart": [{"hooks": [start]}]}})
+    gm_installed(repo, "init")
+    assert json.loads(path.read_text())["hooks"]["SessionStart"][0] == {"hooks": [start]}
+    assert len(json.loads(path.read_text())["hooks"]["SessionStart"]) == 2

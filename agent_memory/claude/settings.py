@@ -15,6 +15,9 @@ from __future__ import annotations
 import copy
 import json
 import os
+import shlex
+import shutil
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -118,7 +121,34 @@ def is_exactly_ours(command: object, event: str, extra_entry_points: Iterable[st
         return False
     normalized = " ".join(command.split())
     forms = (HOOK_EVENTS[event], f"{HOOK_EVENTS[event]}{_FAIL_OPEN_SUFFIX}")
-    return any(normalized == f"{entry} {form}" for entry in (*OUR_ENTRY_POINTS, *extra_entry_points) for form in forms)
+    if any(normalized == f"{entry} {form}" for entry in (*OUR_ENTRY_POINTS, *extra_entry_points) for form in forms):
+        return True
+    return _runs_our_program(command, event)
+
+
+def _runs_our_program(command: str, event: str) -> bool:
+    """`/…/.venv/bin/git-memory hook <event>[ || exit 0]`, quoted or not: what a person whose
+    Claude Code PATH lacks the venv writes. Ours only when that path is our own `git-memory`
+    (next to this interpreter, or the one on the PATH), not any program of that name."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    if words[1:] not in (["hook", HOOK_EVENTS[event]], ["hook", HOOK_EVENTS[event], "||", "exit", "0"]):
+        return False
+    path = words[0] if words else ""
+    names = ("git-memory", "git-memory.exe")  # the venv's `Scripts\\git-memory.exe` on Windows
+    if not os.path.isabs(path) or os.path.basename(path) not in names:
+        return False
+    ours = [*(str(Path(sys.executable).parent / name) for name in names), shutil.which("git-memory")]
+    return any(_same_file(path, candidate) for candidate in ours if candidate)
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _handler_commands(group: object) -> list[object]:
