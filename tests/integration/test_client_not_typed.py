@@ -77,3 +77,22 @@ def test_a_commands_and_a_skills_text_make_no_atom(workspace: Workspace) -> None
             ]
             assert expanded and all(r.get("isMeta") for r in expanded), expanded
     assert claims == ["Use bun, not npm"], claims
+
+
+def test_a_prompt_typed_after_a_slash_command_is_still_read(workspace: Workspace) -> None:
+    """The row straight under a command's echo is the command's (f60a469): a prompt typed right
+    after `/cost`, `/model`, a failed `/compact` or a custom command that expands to
+    nothing hangs under the output or the answer, and 2.1.332 still makes an atom of each."""
+    commands = workspace.repo / ".claude" / "commands"
+    commands.mkdir(parents=True, exist_ok=True)
+    (commands / "quiet.md").write_text("")
+    typed = {
+        "/cost": "Never commit generated files.",
+        "/quiet": "Always run the linter before committing.",
+        "/model": "Use uv for dependencies.",
+        "/compact": "Always use tabs for indentation.",
+    }
+    run = workspace.run([line for pair in typed.items() for line in pair])
+    found = workspace.git_memory_json("extract", "--transcript", str(run.transcript))
+    claims = {a["claim"] for a in found["atoms"]}
+    assert claims == {text.rstrip(".") for text in typed.values()}, claims
