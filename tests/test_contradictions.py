@@ -473,6 +473,10 @@ def test_bucketing_finds_exactly_what_a_brute_force_scan_finds(
         ("Use GitHub Actions for CI", "Use GitLab CI for the docs site", None),
         ("Use GitHub Actions for CI", "Use GitHub Actions for releases", None),
         ("Use single quotes for strings", "Use double quotes for strings", None),
+        # ... but common nouns of several words are no tool's name
+        ("Use feature flags, not long-lived branches", "Use long-lived branches for releases", None),
+        ("Use soft tabs, not hard tabs", "Use hard tabs in Makefiles", None),
+        ("Use the REST API, not the GraphQL API", "Use the GraphQL API for search", None),
     ],
 )
 def test_a_rule_naming_another_tool_for_the_same_job_contradicts(
@@ -527,5 +531,6 @@ def test_a_tool_named_in_several_words_is_read_only_where_one_word_reads_nothing
     assert _phrase_choice("Use poetry, not uv pip, for dependencies") == ("poetry", "uv pip", "for dependencies")
     # never past a purpose word or "not", never more than three words
     assert _phrase_choice("Use GitHub Actions to run the tests") == ("github actions", "", "to run the tests")
+    assert _phrase_choice("Use feature flags, not long-lived branches") is None  # common nouns
     assert _phrase_choice("Use the new shiny build tool") is None
     assert _phrase_choice("Run the tests") is None

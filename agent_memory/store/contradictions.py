@@ -57,7 +57,7 @@ from __future__ import annotations
 from agent_memory.model.atom import is_pending, normalize
 from agent_memory.model.clock import time_key
 from agent_memory.model.tags import contested_tag  # noqa: F401 - re-exported
-from agent_memory.model.tool_families import FAMILIES, TOGETHER
+from agent_memory.model.tool_families import FAMILIES, KNOWN_TOOLS, TOGETHER
 
 # The session start runs detect() on its cold path (L2/L3 collisions, claude/context.py): only
 # the clock is imported at the top; re, dataclasses, functools and typing are not needed.
@@ -468,10 +468,26 @@ def _phrase_end(text: str, start: int) -> int:
 
 def _phrase_choice(claim: str) -> tuple[str, str, str] | None:
     """`_choice` for tools named in several words: "Use GitLab CI for CI, not GitHub Actions",
-    "Use ruff format, not black", "Use GitHub Actions for CI". None unless a choice reads."""
+    "Use ruff format, not black", "Use GitHub Actions for CI". None unless a choice reads, and
+    unless each name of several words reads as a tool's (`_named_like_a_tool`)."""
     text = " ".join(normalize(claim).split())
     text = text[7:] if text.startswith("always use ") else text
-    return _choice_at(text, 4, _phrase_end) if text.startswith("use ") else None
+    found = _choice_at(text, 4, _phrase_end) if text.startswith("use ") else None
+    if found is None:
+        return None
+    typed = " ".join(claim.split())
+    return found if all(_named_like_a_tool(name, typed) for name in found[:2] if " " in name) else None
+
+
+def _named_like_a_tool(name: str, claim: str) -> bool:
+    """A name of several words is a tool's when it starts with a known tool ("ruff format") or
+    every word is capitalised where the claim says it ("GitHub Actions", "GitLab CI"). Common
+    nouns ("feature flags", "long-lived branches", "the REST API") are no tool: "Use feature
+    flags, not long-lived branches" leaves "long-lived branches for releases" alone."""
+    if name.split()[0] in KNOWN_TOOLS:
+        return True
+    at = claim.casefold().find(name)
+    return at >= 0 and all(word[:1].isupper() for word in claim[at : at + len(name)].split())
 
 
 def _alternative_conflict(a: _Shape, b: _Shape) -> bool:
