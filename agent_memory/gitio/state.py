@@ -54,15 +54,10 @@ def log_error(message: str, start: str | os.PathLike[str] | None = None, log_pat
         if path is None:
             return None
         line = (f"{stamp()} {' '.join(message.split())}"[:2000] + "\n").encode("utf-8", "replace")
-        # Non-blocking, and only into a regular file: a FIFO in its place (no reader) held
-        # every hook that had something to log, and `status`, for ever.
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o600)
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
-            os.write(fd, line)
-        finally:
-            os.close(fd)
+        # Only into a regular file: a FIFO in its place (no reader) held every hook that had
+        # something to log, and `status`, for ever.
+        if not append_regular_file(path, line):
+            return None
         lines = read_regular_file(path).splitlines(keepends=True)
         if len(lines) > ERROR_LOG_LINES:
             atomic_write(path, b"".join(lines[-ERROR_LOG_LINES:]), mode=0o600)
@@ -130,6 +125,20 @@ def atomic_write(path: Path, data: str | bytes, mode: int = 0o600) -> None:
         except OSError:
             pass
         raise
+
+
+def append_regular_file(path: str | os.PathLike[str], data: bytes, mode: int = 0o600) -> bool:
+    """Append `data` in one write (O_APPEND: concurrent writers do not lose each other's lines)
+    to `path`, created if missing — only when it is a regular file, opened non-blocking: a FIFO
+    or a device in its place gets nothing (False) and never holds the writer. OSError as `open`."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), mode)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        os.write(fd, data)
+        return True
+    finally:
+        os.close(fd)
 
 
 def read_regular_file(path: str | os.PathLike[str]) -> bytes:

@@ -29,10 +29,9 @@ store captured before this ledger existed is not reported as a backlog.
 from __future__ import annotations
 
 import os
-import stat
 
 from agent_memory.gitio.refs import STATE_DIRNAME
-from agent_memory.gitio.state import atomic_write, read_regular_file, state_dir
+from agent_memory.gitio.state import append_regular_file, atomic_write, read_regular_file, state_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -188,14 +187,8 @@ class Ledger:
         try:
             if "\n" in entry.key or "\r" in entry.key:
                 return
-            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
-            fd = os.open(ledger_path(self.common_dir), flags, 0o600)
-            try:
-                if not stat.S_ISREG(os.fstat(fd).st_mode):
-                    return  # a FIFO or a device: nothing recorded (the source is read again)
-                os.write(fd, entry.line().encode("utf-8", "surrogateescape"))
-            finally:
-                os.close(fd)
+            if not append_regular_file(ledger_path(self.common_dir), entry.line().encode("utf-8", "surrogateescape")):
+                return  # a FIFO or a device: nothing recorded (the source is read again)
             self._lines.pop((entry.kind, entry.key), None)
             self._entries[(entry.kind, entry.key)] = entry
             self._count += 1
