@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from agent_memory.model.atom import LOCAL_ONLY_FIELDS, Atom, atom_errors, is_atom_id
+from agent_memory.model.atom import Atom, atom_errors, is_atom_id, without_local_fields
 from agent_memory.model.fastjson import MAX_DEPTH, too_deep
 
 LOG_PATH = ".memory/adopted.log"
@@ -196,21 +196,11 @@ def _parse(text: str, *, validate: bool, first_line: int = 1) -> tuple[list[LogE
             continue
         entries.append(
             LogEntry(
-                op=obj["op"], atom=_committed_fields(obj["atom"]), at=obj["at"],
-                review_commit=obj.get("review_commit"),
+                op=obj["op"], atom=without_local_fields(obj["atom"]),  # type: ignore[arg-type]
+                at=obj["at"], review_commit=obj.get("review_commit"),
             )
         )
     return entries, errors
-
-
-def _committed_fields(atom: dict[str, Any]) -> Atom:
-    """The atom without the fields only a local L1 record holds (`evidence` with the paths of
-    transcripts on this machine, `review`, `pending`): adopt never commits them, so a log line
-    that has them was written by hand, and `inspect --why` read the file each `evidence` path
-    named (any file of the person who cloned the repository) and printed its line."""
-    if not any(field in atom for field in LOCAL_ONLY_FIELDS):
-        return atom  # type: ignore[return-value]
-    return {k: v for k, v in atom.items() if k not in LOCAL_ONLY_FIELDS}  # type: ignore[return-value]
 
 
 def _ordered_unique(entries: Iterable[LogEntry]) -> list[LogEntry]:

@@ -13,7 +13,7 @@ import errno
 import os
 import stat
 
-from agent_memory.model.atom import LOCAL_ONLY_FIELDS, is_atom_id
+from agent_memory.model.atom import is_atom_id, without_local_fields
 from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.home import memory_home_dir
 
@@ -257,11 +257,7 @@ def entry_of(line: str) -> dict[str, Any] | None:
         return None
     if not _valid_entry(obj) or not isinstance(obj, dict):
         return None
-    atom = obj["atom"]
-    if any(field in atom for field in LOCAL_ONLY_FIELDS):
-        # adopt never commits an L1 record's own fields: a hand-written line's `evidence` paths
-        # were read by `inspect --why` (any file of the person who cloned the repository)
-        obj["atom"] = {k: v for k, v in atom.items() if k not in LOCAL_ONLY_FIELDS}
+    obj["atom"] = without_local_fields(obj["atom"])
     return obj
 
 

@@ -73,6 +73,15 @@ REQUIRED_FIELDS = (
 )
 # Fields that only make sense locally (L1) and must never reach committed material.
 LOCAL_ONLY_FIELDS = ("evidence", "evidence_omitted", "review", "pending")
+
+
+def without_local_fields(atom: dict[str, Any]) -> dict[str, Any]:
+    """`atom` without LOCAL_ONLY_FIELDS (the same object when it has none). Adopt never commits
+    them, so a committed log line that holds them was written by hand: its `evidence` paths
+    made `inspect --why` read and print a line of any file of the person who cloned the repository."""
+    if not any(field in atom for field in LOCAL_ONLY_FIELDS):
+        return atom
+    return {k: v for k, v in atom.items() if k not in LOCAL_ONLY_FIELDS}
 # Bounded evidence: every session id is kept (the gates count them), but quotes only
 # for the first and the latest sighting and the first sighting of each of the latest
 # EVIDENCE_DAYS distinct days; the rest are kept as EVIDENCE_FINGERPRINT-digit fingerprints of
@@ -94,9 +103,6 @@ _HEX = frozenset("0123456789abcdef")
 def is_atom_id(value: object) -> bool:
     """`^atm_[0-9a-f]{8}$` without `re`."""
     return isinstance(value, str) and len(value) == 12 and value.startswith("atm_") and set(value[4:]) <= _HEX
-
-
-_is_atom_id = is_atom_id
 
 
 def normalize(claim: str) -> str:
@@ -328,7 +334,7 @@ def read_stored_atom(text: str | bytes) -> Atom:
     missing = [f for f in REQUIRED_FIELDS if f not in data]
     if missing:
         raise InvalidAtomError(f"missing {', '.join(missing)}")
-    if not isinstance(data["sessions"], list) or not isinstance(data["claim"], str) or not _is_atom_id(data["id"]):
+    if not isinstance(data["sessions"], list) or not isinstance(data["claim"], str) or not is_atom_id(data["id"]):
         raise InvalidAtomError("malformed id, claim or sessions")
     return _as_atom(data)  # keys checked above; values by the schema on write
 
