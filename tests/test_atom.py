@@ -377,3 +377,15 @@ def test_the_review_check_passes_every_record_the_verbs_write_and_follows_the_sc
         },
     }
     assert schema()["$defs"]["timestamp"]["pattern"] == "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$"
+
+
+def test_the_length_limits_the_code_checks_are_the_schemas() -> None:
+    import json
+    from importlib.resources import files
+
+    from agent_memory.model.atom import MAX_CLAIM_CHARS
+    from agent_memory.model.controls import MAX_PROJECT_CHARS
+
+    schema = json.loads(files("agent_memory").joinpath("resources/atom.schema.json").read_text("utf-8"))
+    assert schema["properties"]["claim"]["maxLength"] == MAX_CLAIM_CHARS
+    assert schema["$defs"]["projectName"]["maxLength"] == MAX_PROJECT_CHARS

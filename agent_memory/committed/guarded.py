@@ -17,14 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from agent_memory.committed.render import atom_line
-from agent_memory.model.atom import Atom
+from agent_memory.model.atom import MAX_CLAIM_CHARS, Atom
 from agent_memory.model.controls import CLAIM_TEXT_CONTROLS, has_controls
 from agent_memory.redact import guard
 
 # The name the guard judges a rendered line under (a markdown memory file, not a JSON log).
 _AS = "CLAUDE.memory.md"
-# The longest claim an atom holds (`claim.maxLength` in resources/atom.schema.json).
-MAX_CLAIM_CHARS = 500
 
 
 def line_rules(atom: Atom) -> list[str]:

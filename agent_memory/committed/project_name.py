@@ -16,7 +16,7 @@ from pathlib import Path
 
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import atom_id
-from agent_memory.model.controls import plain_name
+from agent_memory.model.controls import MAX_PROJECT_CHARS, plain_name
 
 LOG_RELPATH = ".memory/adopted.log"
 
@@ -96,14 +96,10 @@ def another_repository(one: Path, other: Path) -> bool:
     return bool(theirs) and not (_roots(one) & theirs)
 
 
-# The longest project name an atom holds (`projectName.maxLength` in resources/atom.schema.json):
-# a committed log naming a longer one made init set it, while every atom captured here was cut
-# to 200 characters, so promote blocked each one for ever (`project X ≠ Y`).
-MAX_NAME_CHARS = 200
-
-
 def _usable(name: str) -> str | None:
+    # over the atom schema's limit, every atom captured here would be cut to another name, and
+    # promote blocked each one for ever (`project X ≠ Y`)
     name = plain_name(name).strip()
-    if not name or any(ch in name for ch in "/\\") or name in (".", "..") or len(name) > MAX_NAME_CHARS:
+    if not name or any(ch in name for ch in "/\\") or name in (".", "..") or len(name) > MAX_PROJECT_CHARS:
         return None
     return name

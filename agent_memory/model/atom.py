@@ -71,6 +71,8 @@ REQUIRED_FIELDS = (
     "id", "claim", "scope", "kind", "first_seen", "last_seen", "observations", "sessions",
     "source", "first_source", "confidence", "tier", "redacted",
 )
+# The longest claim an atom holds (`claim.maxLength` in resources/atom.schema.json).
+MAX_CLAIM_CHARS = 500
 # Fields that only make sense locally (L1) and must never reach committed material.
 LOCAL_ONLY_FIELDS = ("evidence", "evidence_omitted", "review", "pending")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import atomic_write
-from agent_memory.model.atom import Atom, atom_id, new_atom, validate_atom
+from agent_memory.model.atom import MAX_CLAIM_CHARS, Atom, atom_id, new_atom, validate_atom
 from agent_memory.model.clock import stamp
 from agent_memory.model.controls import argv_text, replace_controls
 from agent_memory.model.errors import UsageError
@@ -31,9 +31,9 @@ def _clean(claim: str) -> tuple[str, bool]:
                          hint="type it again in a terminal whose encoding is UTF-8 (e.g. LANG=C.UTF-8)") from None
     if not flat:
         raise UsageError("the claim is empty", hint='git memory remember "Never push to main"')
-    if len(flat) > 500:
+    if len(flat) > MAX_CLAIM_CHARS:
         raise UsageError(
-            "the claim is longer than 500 characters", hint="state one short, self-contained fact"
+            f"the claim is longer than {MAX_CLAIM_CHARS} characters", hint="state one short, self-contained fact"
         )
     hidden = invisible(flat)
     if hidden:
@@ -46,8 +46,8 @@ def _clean(claim: str) -> tuple[str, bool]:
         # Only control characters (each now U+FFFD), punctuation or symbols: no fact to keep.
         raise UsageError("the claim has no words", hint='git memory remember "Never push to main"')
     text, findings = redact(clean)
-    if len(text) > 500:  # a masked secret ("[REDACTED:password]") is longer than the secret
-        raise UsageError("the claim is longer than 500 characters once the secret in it is masked",
+    if len(text) > MAX_CLAIM_CHARS:  # a masked secret ("[REDACTED:password]") is longer than the secret
+        raise UsageError(f"the claim is longer than {MAX_CLAIM_CHARS} characters once the secret in it is masked",
                          hint="state one short, self-contained fact, without the secret")
     return text, bool(findings)
 
