@@ -405,12 +405,18 @@ def _purpose_clause(body: str) -> str | None:
     return f"{word} {tail}".strip(" ,")
 
 
+def _use_said(claim: str) -> str | None:
+    """The claim normalized, from its "use …" on ("Always use pnpm" chooses pnpm as "Use pnpm"
+    does), or None when it says no "use"."""
+    text = " ".join(normalize(claim).split())
+    text = text[7:] if text.startswith("always use ") else text
+    return text if text.startswith("use ") else None
+
+
 def _choice(claim: str) -> tuple[str, str, str] | None:
     """(chosen, rejected or "", purpose or "") of a canonical tool choice, lowercased."""
-    text = " ".join(normalize(claim).split())
-    if text.startswith("always use "):
-        text = text[7:]  # "Always use pnpm" chooses pnpm as "Use pnpm" does
-    if not text.startswith("use "):
+    text = _use_said(claim)
+    if text is None:
         return None
     # "use only X …" reads X as the tool; when that reading fails, "only" itself may be the tool
     # ("use only, not use"), as the pattern's optional "only" backtracks.
@@ -470,9 +476,8 @@ def _phrase_choice(claim: str) -> tuple[str, str, str] | None:
     """`_choice` for tools named in several words: "Use GitLab CI for CI, not GitHub Actions",
     "Use ruff format, not black", "Use GitHub Actions for CI". None unless a choice reads, and
     unless each name of several words reads as a tool's (`_named_like_a_tool`)."""
-    text = " ".join(normalize(claim).split())
-    text = text[7:] if text.startswith("always use ") else text
-    found = _choice_at(text, 4, _phrase_end) if text.startswith("use ") else None
+    text = _use_said(claim)
+    found = _choice_at(text, 4, _phrase_end) if text is not None else None
     if found is None:
         return None
     typed = " ".join(claim.split())
