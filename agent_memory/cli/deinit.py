@@ -126,8 +126,7 @@ def run(args: argparse.Namespace) -> Report:
                      "left_alone": left, "claude_hooks_not_ours": not_ours})  # fmt: skip
     from agent_memory.cli.status import not_ours_lines
 
-    warnings = not_ours_lines(not_ours, "read what it runs, and take it out of .claude/settings.json if it is "
-                              "not yours", left="; left as it is, only ours was removed")
+    warnings = not_ours_lines(not_ours, left="; left as it is, only ours was removed")
     # One line per file, whatever the output: a script must see what was not undone either.
     report.warn(*(f"left {rel} alone: {why}, and deinit writes nothing through a link" for rel, why in left.items()))
     if set(steps) <= {"kept"}:

@@ -134,8 +134,7 @@ def run(args: argparse.Namespace) -> Report:
         report.say(f"agent-memory is already set up for {name}; nothing changed.")
     else:
         report.say(f"agent-memory set up for project {name}:", *(f"  {key}: {value}" for key, value in steps.items()))
-    report.say(*not_ours_lines(not_ours, "read what it runs, and take it out of .claude/settings.json if it is "
-                               "not yours", left="; left as it is, our own hook is its own handler"))
+    report.say(*not_ours_lines(not_ours, left="; left as it is, our own hook is its own handler"))
     if commit_next:
         report.say(f"next: commit the setup: git add {' '.join(changed_files)} && git commit -m 'Set up agent-memory'")
     if backlog:

@@ -122,9 +122,11 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     return data
 
 
-def not_ours_lines(not_ours: dict[str, list[str]], hint: str, left: str = "") -> list[str]:
+def not_ours_lines(not_ours: dict[str, list[str]], left: str = "", next_step: str = "") -> list[str]:
     """The warning (and its hint) for each `.claude/settings.json` handler that mentions our hook
-    and is not ours (claude_hooks_not_ours): status, init and deinit say it alike."""
+    and is not ours (claude_hooks_not_ours): status, init and deinit say it alike, each adding
+    what it did with it (`left`) or what comes next (`next_step`)."""
+    hint = "read what it runs, and take it out of .claude/settings.json if it is not yours" + next_step
     lines: list[str] = []
     for event, commands in not_ours.items():
         for command in commands:
@@ -257,8 +259,7 @@ def _text(report: Report, data: dict[str, Any]) -> None:
         if state["disabled_by_env"]:
             word += f" (disabled by {HOOK_ENV[event]}=0)"
         report.say(f"  hook {event}: {word}")
-    report.say(*not_ours_lines(data["claude_hooks_not_ours"], "read what it runs, and take it out of "
-                               ".claude/settings.json if it is not yours (init installs our own hook next to it)"))
+    report.say(*not_ours_lines(data["claude_hooks_not_ours"], next_step=" (init installs our own hook next to it)"))
     folder_state = data.get("auto_memory") or {}
     if folder_state.get("symlink"):
         import shlex
