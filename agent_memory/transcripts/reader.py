@@ -554,9 +554,7 @@ class _ClientRows:
         uuid = data.get("uuid")
         if not data.get("isMeta") or not isinstance(uuid, str):
             return False
-        content = message_of(data).get("content")
-        text = content if isinstance(content, str) else block_text(content)
-        if not text.lstrip().startswith("<local-command-caveat>"):
+        if not _opens_with(data, ("<local-command-caveat>",)):
             return False
         self._remember(self._caveats, uuid, None)
         return True
@@ -582,9 +580,7 @@ class _ClientRows:
         which 2.0.x and 2.1.x mark `isMeta` but which a client may write plainly. A prompt
         typed next hangs under the command's output or the assistant's answer instead."""
         uuid = data.get("uuid")
-        content = message_of(data).get("content")
-        text = content if isinstance(content, str) else block_text(content)
-        if isinstance(uuid, str) and text.lstrip().startswith(_COMMAND_ECHO):
+        if isinstance(uuid, str) and _opens_with(data, _COMMAND_ECHO):
             self._remember(self._echoes, uuid, None)
 
     def _hook_feedback(self, data: dict[str, Any], parent: Any) -> bool:
@@ -608,6 +604,13 @@ class _ClientRows:
 
 
 _COMMAND_ECHO = ("<command-message>", "<command-name>")
+
+
+def _opens_with(data: dict[str, Any], tags: tuple[str, ...]) -> bool:
+    """Whether a row's text (a string, or its text blocks) opens with one of the client's `tags`."""
+    content = message_of(data).get("content")
+    text = content if isinstance(content, str) else block_text(content)
+    return text.lstrip().startswith(tags)
 
 
 def _submitted(data: dict[str, Any]) -> bool:
