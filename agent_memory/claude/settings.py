@@ -424,15 +424,29 @@ def _commands_of(repo_root: Path) -> dict[str, list[object]]:
 def claude_hooks_status(repo_root: Path) -> dict[str, bool]:
     """{event: installed?} for `git memory status`: a handler whose command is exactly ours
     (is_exactly_ours); an unreadable file counts as not installed."""
-    commands = _commands_of(repo_root)
+    return _installed(_commands_of(repo_root))
+
+
+def _installed(commands: dict[str, list[object]]) -> dict[str, bool]:
     return {event: any(is_exactly_ours(c, event) for c in commands.get(event, [])) for event in HOOK_EVENTS}
+
+
+def claude_hooks_report(repo_root: Path) -> tuple[dict[str, bool], dict[str, list[str]]]:
+    """claude_hooks_status and claude_hooks_not_ours from one read of `.claude/settings.json`
+    (status shows both; two reads could also disagree when the file changes in between)."""
+    commands = _commands_of(repo_root)
+    return _installed(commands), _not_ours(commands)
 
 
 def claude_hooks_not_ours(repo_root: Path) -> dict[str, list[str]]:
     """{event: commands} of the handlers in `.claude/settings.json` that mention our hook (any
     spelling of it) without being exactly ours: Claude Code runs them, and they are not ours."""
+    return _not_ours(_commands_of(repo_root))
+
+
+def _not_ours(by_event: dict[str, list[object]]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    for event, commands in _commands_of(repo_root).items():
+    for event, commands in by_event.items():
         for command in commands:
             ours = event in HOOK_EVENTS and is_exactly_ours(command, event)
             if isinstance(command, str) and is_our_command(command) and not ours:

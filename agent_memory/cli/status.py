@@ -107,11 +107,11 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     hooks: dict[str, Any] = {}
     not_ours: dict[str, list[str]] = {}
     if repo.workdir is not None:
-        from agent_memory.claude.settings import claude_hooks_not_ours, claude_hooks_status
+        from agent_memory.claude.settings import claude_hooks_report
 
+        installed, not_ours = claude_hooks_report(repo.workdir)
         hooks = {event: {"installed": bool(on), "disabled_by_env": os.environ.get(HOOK_ENV[event]) == "0"}
-                 for event, on in claude_hooks_status(repo.workdir).items() if event in HOOK_ENV}
-        not_ours = claude_hooks_not_ours(repo.workdir)
+                 for event, on in installed.items() if event in HOOK_ENV}
     data["claude_hooks"] = hooks
     # handlers that mention our hook and are not ours (`curl … | sh; git-memory hook …`)
     data["claude_hooks_not_ours"] = not_ours
