@@ -472,7 +472,13 @@ def test_bucketing_finds_exactly_what_a_brute_force_scan_finds(
         ("Use ruff format for formatting", "Use black, not ruff format", "same-subject"),
         ("Use GitHub Actions for CI", "Use GitLab CI for the docs site", None),
         ("Use GitHub Actions for CI", "Use GitHub Actions for releases", None),
-        ("Use single quotes for strings", "Use double quotes for strings", None),
+        # rival styles of one thing chosen for one job (model/tool_families.STYLE_RIVALS)
+        ("Use single quotes for strings", "Use double quotes for strings", "same-subject"),
+        ("Always use double quotes for strings", "Use single quotes, not double quotes", "same-subject"),
+        ("Use tabs for indentation", "Use spaces for indentation", "same-subject"),
+        ("Use snake_case for names", "Use camelCase for names", "same-subject"),
+        ("Use single quotes for strings", "Use double quotes for docstrings", None),
+        ("Use spaces for indentation", "Use tabs in Makefiles", None),
         # ... but common nouns of several words are no tool's name
         ("Use feature flags, not long-lived branches", "Use long-lived branches for releases", None),
         ("Use soft tabs, not hard tabs", "Use hard tabs in Makefiles", None),

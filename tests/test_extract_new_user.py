@@ -198,6 +198,9 @@ def test_another_tool_for_the_same_job_is_contested_and_consolidate_proposes_res
         # the standing word before the choice
         ("Always use pnpm for installs.", "Use yarn for installs, not pnpm.",
          ("Always use pnpm for installs", "Use yarn, not pnpm, for installs")),
+        # two rival styles of one thing (model/tool_families.STYLE_RIVALS)
+        ("Use single quotes for strings.", "Use double quotes for strings.",
+         ("Use single quotes for strings", "Use double quotes for strings")),
     ],
 )  # fmt: skip
 def test_a_family_mate_chosen_for_the_same_job_is_contested(

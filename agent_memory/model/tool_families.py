@@ -41,3 +41,13 @@ TOGETHER = frozenset(
         *((runner, tool) for runner in ("tox", "nox") for tool in ("pytest", "unittest", "nose")),
     ]
 )
+# Rival styles of one thing, named in one or two words: two chosen for one job contradict as two
+# tools of one family do ("Use single quotes for strings" vs "Use double quotes for strings",
+# "Use tabs for indentation" vs "Use spaces for indentation"). Kept apart from FAMILIES: the
+# extractor reads those as tools' names, and these are no tools.
+STYLE_RIVALS = [
+    {"single quotes", "double quotes"},
+    {"tabs", "spaces"},
+    {"camelcase", "snake_case", "pascalcase", "kebab-case"},
+]
+STYLE_NAMES = frozenset(name for rivals in STYLE_RIVALS for name in rivals)

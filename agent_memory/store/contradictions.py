@@ -57,7 +57,13 @@ from __future__ import annotations
 from agent_memory.model.atom import is_pending, normalize
 from agent_memory.model.clock import time_key
 from agent_memory.model.tags import contested_tag  # noqa: F401 - re-exported
-from agent_memory.model.tool_families import FAMILIES, KNOWN_TOOLS, TOGETHER
+from agent_memory.model.tool_families import (
+    FAMILIES,
+    KNOWN_TOOLS,
+    STYLE_NAMES,
+    STYLE_RIVALS,
+    TOGETHER,
+)
 
 # The session start runs detect() on its cold path (L2/L3 collisions, claude/context.py): only
 # the clock is imported at the top; re, dataclasses, functools and typing are not needed.
@@ -488,8 +494,9 @@ def _named_like_a_tool(name: str, claim: str) -> bool:
     """A name of several words is a tool's when it starts with a known tool ("ruff format") or
     every word is capitalised where the claim says it ("GitHub Actions", "GitLab CI"). Common
     nouns ("feature flags", "long-lived branches", "the REST API") are no tool: "Use feature
-    flags, not long-lived branches" leaves "long-lived branches for releases" alone."""
-    if name.split()[0] in KNOWN_TOOLS:
+    flags, not long-lived branches" leaves "long-lived branches for releases" alone. A style's
+    name ("single quotes", STYLE_NAMES) reads as one too."""
+    if name.split()[0] in KNOWN_TOOLS or name in STYLE_NAMES:
         return True
     at = claim.casefold().find(name)
     return at >= 0 and all(word[:1].isupper() for word in claim[at : at + len(name)].split())
@@ -517,10 +524,12 @@ def _alternative(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
 
 
 def _family_mates(tool: str) -> frozenset[str]:
-    """The tools of `tool`'s families (agent_memory.model.tool_families), itself and those one
-    job uses with it (TOGETHER: another name of it, its runner) excepted."""
+    """The tools of `tool`'s families (agent_memory.model.tool_families) and the styles it rivals
+    (STYLE_RIVALS), itself and those one job uses with it (TOGETHER: another name of it, its
+    runner) excepted."""
     return frozenset(
-        t for family in FAMILIES if tool in family for t in family if t != tool and frozenset((tool, t)) not in TOGETHER
+        t for family in (*FAMILIES, *STYLE_RIVALS) if tool in family for t in family
+        if t != tool and frozenset((tool, t)) not in TOGETHER
     )
 
 
