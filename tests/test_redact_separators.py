@@ -88,6 +88,14 @@ def test_inside_a_base64_blob_a_prefix_met_by_chance_is_still_not_a_token() -> N
     assert "aws-access-key" not in {f.rule for f in find(blob)}
 
 
+@pytest.mark.parametrize("context", ["q=my+aws+key+{}", "key+{}&x=1", "a+{}", "key+{} rest", "+{}"])
+def test_a_key_after_a_plus_that_no_base64_run_goes_on_from_is_found(context: str) -> None:
+    # form-encoded text writes a space as `+`; the base64 boundary left such a key unfound
+    key = TOKENS["aws"]()
+    red, findings = redact(context.format(key))
+    assert [f.rule for f in findings] == ["aws-access-key"] and key not in red, red
+
+
 def test_a_key_in_a_path_is_refused_by_the_installed_hook_and_never_stored(guarded: Path) -> None:
     import subprocess
 
