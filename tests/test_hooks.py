@@ -577,6 +577,31 @@ def test_a_log_too_long_for_one_hook_is_read_over_several_and_then_served(projec
     assert len(errors(project)) == len(progress)  # and no more
 
 
+def test_a_log_line_too_long_for_one_hook_stops_at_the_budget_and_is_read_past_by_a_longer_one(project: Path) -> None:
+    """A committed adopted.log ending in one line of many MB (100 MB packs to ~100 KB) was read
+    whole by every hook whatever its budget (the read looked at the deadline only after a
+    newline), past the prompt hook's 1 s timeout, killed, nothing saved: for ever. A line that
+    long now stops at the deadline like any other read (logged, the lines before it saved);
+    a hook given the time reads past it, and the next goes on from there. Never timed: the
+    budget is 1 ms or ten minutes."""
+    commit_tier(project, "L2", [l2(PUSH)])
+    log = project / ".memory" / "adopted.log"
+    before = log.stat().st_size
+    with log.open("ab") as fh:
+        fh.write(b'{"op": "adopt", "note": "' + b"a" * (16 << 20) + b'"}\n')
+    short = {"AGENT_MEMORY_LOG_READ_BUDGET_MS": "1"}
+    for run in range(2):  # the first stops at the line's start, the second within the line
+        assert hook("user-prompt-submit", project, short, prompt="how do I push?") is None
+        assert len(errors(project)) == run + 1
+        last = errors(project)[-1]
+        assert f"hook user-prompt-submit: FoldIncomplete: {log} is being read: 0.0 of 16.0 MB" in last, last
+    context = hook("session-start", project, {"AGENT_MEMORY_LOG_READ_BUDGET_MS": "600000"})
+    assert context is not None and claims_in(context, PUSH) == 1
+    count = len(errors(project))
+    assert hook("user-prompt-submit", project, short, prompt="how do I push?") is None  # read past it
+    assert len(errors(project)) == count and before < log.stat().st_size
+
+
 @pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts the bytes read in /proc/self/io")
 def test_session_start_over_a_big_adopted_log_reads_a_bounded_part_and_is_never_stale(project: Path) -> None:
     """A cached start does not read adopted.log whole (a 40 MB log cost ~275 ms per start), yet

@@ -53,7 +53,7 @@ from agent_memory.committed.tiers import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, NoReturn
 
     from agent_memory.model.atom import Atom
 
@@ -71,6 +71,10 @@ WINDOW = LOG_WINDOW
 # (`held_since`'s checkpoint): a 66 MB log takes seconds to fold, longer than a hook is given,
 # and a hook killed at its timeout must leave the next one a place to resume from.
 CHUNK = 1 << 19
+# A line read this far without its end stops at the deadline too (one shorter is read to its
+# end, a few ms): a committed log of one 100 MB line (100 KB in a pack) was read whole by
+# every hook, past its budget, and killed at its timeout having saved nothing, for ever.
+LONG_LINE = 8 * CHUNK
 CHECKPOINT_S = 0.1
 
 
@@ -201,6 +205,16 @@ def _state(st: os.stat_result, end: int, lines: int, head: bytes, tail: bytes, e
     return (STATE_VERSION, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, end, lines, head, tail, dict(frozen))
 
 
+def _stop(root: "str | os.PathLike[str]", st: os.stat_result, offset: int, lines: int, head: bytes, tail: bytes,
+          entries: "Entries", frozen: "dict[str, tuple[Any, ...]]", touched: "set[str]",
+          checkpoint: "Callable[[tuple[Any, ...]], None] | None") -> "NoReturn":  # fmt: skip
+    """Checkpoint what was read up to `offset` (the last whole line) and raise FoldIncomplete."""
+    state = _state(st, offset, lines, head, tail, entries, frozen, touched)
+    if checkpoint is not None:
+        checkpoint(state)
+    raise FoldIncomplete(os.path.join(os.fspath(root), LOG_RELPATH), offset, st.st_size, state)
+
+
 def held_since(
     root: "str | os.PathLike[str]",
     saved: object = None,
@@ -229,18 +243,27 @@ def held_since(
         touched: set[str] = set()
         fh.seek(offset)
         bad: list[str] = []
-        partial = b""  # read past the last newline so far
+        # read past the last newline so far, in the pieces read (joined once: a line of 100 MB
+        # grown by `+=` a chunk at a time copied ~10 GB)
+        pieces: list[bytes] = []
+        pending = 0  # their length
         # seconds between saves; when the last ended; what digesting cost per second of folding
         interval, since, ratio = CHECKPOINT_S, time.monotonic(), 0.0
         while True:
             data = fh.read(chunk)
             if not data:
                 break
-            partial += data
-            cut = partial.rfind(b"\n") + 1
-            if not cut:
-                continue  # a line longer than a chunk: read on
-            whole, partial = partial[:cut], partial[cut:]
+            cut = data.rfind(b"\n") + 1
+            if not cut:  # a line longer than a chunk: read on, but not past the deadline
+                pieces.append(data)
+                pending += len(data)
+                if (deadline is not None and pending >= LONG_LINE and time.monotonic() >= deadline
+                        and offset + pending < st.st_size):  # fmt: skip
+                    _stop(root, st, offset, lines, head, tail, entries, frozen, touched, checkpoint)
+                continue
+            whole = b"".join((*pieces, data[:cut]))
+            partial = data[cut:]
+            pieces, pending = [partial], len(partial)
             complete = whole.split(b"\n")[:-1]
             _fold_lines(entries, complete, lines + 1, offset, bad, touched)
             # The windows of what was read, from the bytes read (never read again: the file
@@ -248,15 +271,12 @@ def held_since(
             if len(head) < WINDOW:
                 head += whole[: WINDOW - len(head)]
             tail = whole[-WINDOW:] if len(whole) >= WINDOW else (tail + whole)[-WINDOW:]
-            offset, lines = offset + cut, lines + len(complete)
+            offset, lines = offset + len(whole), lines + len(complete)
             now = time.monotonic()
             # stopped when what is left to digest would end past the deadline
             late = deadline is not None and now + (now - since) * ratio >= deadline
             if late and offset + len(partial) < st.st_size:
-                state = _state(st, offset, lines, head, tail, entries, frozen, touched)
-                if checkpoint is not None:
-                    checkpoint(state)
-                raise FoldIncomplete(os.path.join(os.fspath(root), LOG_RELPATH), offset, st.st_size, state)
+                _stop(root, st, offset, lines, head, tail, entries, frozen, touched, checkpoint)
             if checkpoint is not None and now - since >= interval:
                 # Often, so what is left to digest when the deadline comes is little (the
                 # digests are the fold's own work, done once); less often when writing the
@@ -268,6 +288,7 @@ def held_since(
                 since = time.monotonic()
                 interval = max(CHECKPOINT_S, 4 * (since - digested))
     state = _state(st, offset, lines, head, tail, entries, frozen, touched)
+    partial = b"".join(pieces)
     if partial:
         # counted now, as a whole read would count it, and read again next time
         _fold_lines(entries, [partial], lines + 1, offset, bad)
