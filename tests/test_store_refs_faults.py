@@ -149,7 +149,7 @@ def test_a_store_lost_without_a_reflog_is_known_by_the_init_marker(stored: Path)
     git(stored, "update-ref", "-d", ATOMS)  # the ref and its reflog: only the marker is left
     proc = gm_installed(stored, "init", "--yes", check=False)
     assert proc.returncode == 3 and "memory/atoms is missing, but `git memory init` ran here before" in proc.stderr
-    assert "git fsck --lost-found" in proc.stderr and "delete .git/agent-memory/initialised" in proc.stderr
+    assert "git fsck --lost-found" in proc.stderr and "/.git/agent-memory/initialised and run" in proc.stderr
     assert git(stored, "rev-parse", "--verify", "-q", ATOMS, check=False) == ""
     # a deliberate fresh start, as the hint says
     (stored / ".git" / "agent-memory" / "initialised").unlink()
@@ -531,6 +531,26 @@ def test_a_rewound_store_whose_recorded_commit_is_gone_names_the_way_that_works(
     assert "no longer in this repository's objects" in proc.stderr and "captured.log" in proc.stderr, proc.stderr
     ledger.unlink()  # as the hint says
     gm(stored, "remember", "Run the linter before every commit")
+
+
+def test_the_ledger_the_rewind_hint_names_is_the_one_in_a_linked_work_tree(stored: Path, tmp_path: Path) -> None:
+    """In a linked work tree (and a submodule) `.git` is a file: the hint of a store whose
+    recorded commit is gone said `delete .git/agent-memory/captured.log`, a path that is not
+    there, and it is the only way on. It names the ledger's real path (the common git dir's);
+    deleting that lets the write through."""
+    gm(stored, "remember", "Never force push to the main branch")
+    linked = tmp_path / "linked"
+    git(stored, "worktree", "add", "-q", "--detach", str(linked))
+    ledger = stored / ".git" / "agent-memory" / "captured.log"
+    with ledger.open("a", encoding="utf-8") as fh:
+        fh.write(f"v2\tstore\t{'0123456789abcdef' * 2}01234567\t-\t\t{ATOMS}\n")
+    proc = gm(linked, "remember", "Run the linter before every commit", check=False)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    named = proc.stderr.split("hint:", 1)[1].split("delete ", 1)[1].split(":", 1)[0]
+    target = Path(linked, os.path.expanduser(named.strip("'")))
+    assert target.is_file() and target.samefile(ledger), named
+    target.unlink()  # as the hint says
+    gm(linked, "remember", "Run the linter before every commit")
 
 
 def test_validate_names_a_store_moved_back(stored: Path) -> None:

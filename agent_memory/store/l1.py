@@ -395,12 +395,13 @@ class L1Store:
                 f"memory/atoms is missing, but its reflog says it was at {logged[:12]} (a store existed "
                 "here; nothing was changed)",
                 hint=f"restore it: git update-ref {git.ATOMS_REF} {logged} (then `git fsck` checks the rest)")
-        if (self.repo.common_dir / STATE_DIRNAME / INIT_MARKER).is_file():
+        marker = self.repo.common_dir / STATE_DIRNAME / INIT_MARKER
+        if marker.is_file():
             raise RefUnreadableError(
-                "memory/atoms is missing, but `git memory init` ran here before (.git/agent-memory/initialised); "
+                f"memory/atoms is missing, but `git memory init` ran here before ({marker}); "
                 "nothing was changed",
                 hint="find it with `git fsck --lost-found` (its commits carry 'Op:' trailers); to start an empty "
-                     "store instead, delete .git/agent-memory/initialised and run `git memory init` again")
+                     f"store instead, delete {shlex.quote(str(marker))} and run `git memory init` again")
 
     def refuse_if_rewound(self) -> None:
         """Raise StoreRewoundError when memory/atoms does not hold the last commit agent-memory
@@ -418,8 +419,10 @@ class L1Store:
         recorded = recorded_store_tip(self.repo.common_dir, git.ATOMS_REF)
         tip = git.ref_target(self.repo, git.ATOMS_REF)
         if recorded and tip and recorded != tip and not self._holds(tip, recorded):
-            keep = (f"delete .git/{STATE_DIRNAME}/{LEDGER_NAME}: `git memory capture --all` then reads "
-                    "every transcript again")  # fmt: skip
+            # its real path: in a linked work tree or a submodule `.git` is a file, and
+            # `.git/agent-memory/…` named nothing there
+            ledger = shlex.quote(str(Path(self.repo.common_dir) / STATE_DIRNAME / LEDGER_NAME))
+            keep = f"delete {ledger}: `git memory capture --all` then reads every transcript again"
             # A commit gone from the object database (pruned, or a ledger from another copy of
             # the repository) cannot be restored: the update-ref the hint named failed.
             restore = (f"restore it: git update-ref {git.ATOMS_REF} {recorded}; or, to keep memory/atoms as it is "
