@@ -52,9 +52,21 @@ def _cell(text: str) -> str:
     return show_controls(" ".join(str(text).split())).replace("|", "\\|")
 
 
+# What a forge renders in a claim instead of showing it: HTML (`<details>` folds the rest of the
+# claim away, `<!-- -->` hides it), links and images (`[](url)` shows nothing), emphasis, code
+# and entities. Each is written escaped, so the reviewer reads every character that merging
+# adopts, as Claude will read it.
+_MARKDOWN = frozenset("\\`*_[]<>!&~|")
+
+
+def _claim_cell(text: str) -> str:
+    shown = show_controls(" ".join(str(text).split()))
+    return "".join("\\" + ch if ch in _MARKDOWN else ch for ch in shown)
+
+
 def pr_body(repo: git.Repo, items: Sequence[Item], tier: str) -> str:
     rows = [
-        f"| {_cell(i.atom['claim'])} | {i.atom['kind']} | {i.atom['confidence']} | "
+        f"| {_claim_cell(i.atom['claim'])} | {i.atom['kind']} | {i.atom['confidence']} | "
         f"{len(i.atom['sessions'])} | {evidence_days(repo, i)} | `{_cell(i.atom['first_source'])}` |"
         for i in items
     ]
