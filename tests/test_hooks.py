@@ -577,6 +577,31 @@ def test_a_log_too_long_for_one_hook_is_read_over_several_and_then_served(projec
     assert len(errors(project)) == len(progress)  # and no more
 
 
+def test_a_saved_fold_left_half_written_by_a_killed_hook_is_deleted_by_the_next_save(project: Path) -> None:
+    """A hook killed while it saved the fold of a big adopted.log (its client's timeout) left
+    `<cache>.<pid>.tmp` behind, as big as the log, once per kill, for ever. The next save
+    deletes such a file when its writer is gone and it is a minute old; a live writer's, or
+    one just written, stays."""
+    from agent_memory.store.recall.adopted import ADOPTED_LOGS_CACHE
+
+    commit_tier(project, "L2", [l2(PUSH)])
+    state = project / ".git" / "agent-memory"
+    state.mkdir(exist_ok=True)
+    gone = subprocess.Popen(["git", "--version"], stdout=subprocess.DEVNULL)
+    gone.wait()
+    old = time.time() - 3600
+    left = {name: state / f"{ADOPTED_LOGS_CACHE}.{pid}.tmp" for name, pid in
+            (("killed", gone.pid), ("writing", os.getpid()))}  # fmt: skip
+    for path in left.values():
+        path.write_bytes(b"x" * 1000)
+        os.utime(path, (old, old))
+    fresh = state / f"{ADOPTED_LOGS_CACHE}.{gone.pid + 1}.tmp"
+    fresh.write_bytes(b"x")
+    assert hook("user-prompt-submit", project, prompt="how do I push?") is None
+    assert (state / ADOPTED_LOGS_CACHE).is_file()  # the fold was saved
+    assert not left["killed"].exists() and left["writing"].exists() and fresh.exists()
+
+
 def test_a_log_line_too_long_for_one_hook_stops_at_the_budget_and_is_read_past_by_a_longer_one(project: Path) -> None:
     """A committed adopted.log ending in one line of many MB (100 MB packs to ~100 KB) was read
     whole by every hook whatever its budget (the read looked at the deadline only after a

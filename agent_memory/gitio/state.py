@@ -106,6 +106,46 @@ def replace_text(path: str, text: str | bytes) -> None:
         except OSError:
             pass
         raise
+    _sweep_left_behind(path)
+
+
+# A temporary file this old whose writer is gone was left by a process killed mid-write.
+_LEFT_BEHIND_S = 60.0
+
+
+def _sweep_left_behind(path: str) -> None:
+    """Delete the `{path}.<pid>.tmp` files of writers killed mid-write (a hook killed at its
+    client's timeout while it saved the fold of a big adopted.log left one as big as the log,
+    each time, for ever): only one whose process is gone and that has not been written to for
+    a minute (a writer in another pid namespace is not seen, but is not that slow). Never
+    raises: the write it follows succeeded."""
+    import time
+
+    folder, name = os.path.split(path)
+    prefix = f"{name}."
+    try:
+        for entry in os.scandir(folder or "."):
+            pid = entry.name[len(prefix):-len(".tmp")]
+            if not (entry.name.startswith(prefix) and entry.name.endswith(".tmp") and pid.isdigit()):
+                continue
+            if int(pid) == os.getpid() or _alive(int(pid)):
+                continue
+            if time.time() - entry.stat(follow_symlinks=False).st_mtime >= _LEFT_BEHIND_S:
+                os.unlink(entry.path)
+    except (OSError, ValueError):
+        pass
+
+
+def _alive(pid: int) -> bool:
+    if os.name == "nt":
+        return True  # os.kill(pid, 0) there ends the process: nothing is judged gone
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # another user's (EPERM), or not a pid: not ours to judge
+    return True
 
 
 def atomic_write(path: Path, data: str | bytes, mode: int = 0o600) -> None:
