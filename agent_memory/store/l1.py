@@ -786,4 +786,8 @@ def rebuild_recall_index(repo: git.Repo) -> None:
     store = L1Store(repo)
     if store.tip() is None:
         raise LookupError(f"agent-memory is not initialised in {repo.cwd}")
+    # A store every write refuses is not read into recall either: one replaced by another
+    # person's (a forced fetch of their memory/atoms) put their candidates into every prompt
+    # as this person's own words. The index keeps what it had until the branch is restored.
+    store.refuse_if_rewound()
     recall_writer.refresh(store)
