@@ -219,3 +219,30 @@ def test_a_store_that_came_with_a_bare_clone_is_not_taken_for_the_person_s_own(
     gm(upstream, "deinit")
     gm(upstream, "init", "--yes", "--no-claude-hooks")
     assert PLANTED in gm(upstream, "inspect", "--tier", "L1").stdout
+
+
+def pasted(line: str, cwd: Path) -> None:
+    """Run a printed `git memory …` line as a person pasting it into sh would, with `git` a
+    function that does nothing: whatever else the line runs, runs."""
+    import subprocess
+
+    subprocess.run(["sh", "-c", "git() { :; }; " + line], cwd=cwd, check=False, capture_output=True, timeout=60)
+
+
+def test_a_committed_contested_by_that_is_no_id_is_never_printed_in_a_command(upstream: Path, tmp_path: Path) -> None:
+    """`inspect --contested` and `inspect --why` print `git memory resolve OLDER --keep NEWER` to
+    paste, NEWER taken from an adopted atom's `contested_by`: a hand-written line's
+    `atm_0000000a;touch${IFS}FILE` ran the line's writer's command in the person's shell. An
+    entry that is not an atom id names no atom: it is no pair, and nothing of it is printed."""
+    planted = tmp_path / "pwned"
+    atom = dict(l2("Use pnpm for installs"), contested=True,
+                contested_by=[f"atm_0000000a;touch${{IFS}}{planted}"])  # fmt: skip
+    append_line(upstream, atom)
+    here = clone(upstream, tmp_path)
+    for args in (("inspect", "--contested"), ("inspect", "--why", str(atom["id"]))):
+        out = gm(here, *args).stdout
+        assert "touch" not in out, out
+        for line in out.splitlines():
+            if "git memory resolve" in line:
+                pasted(line.split("settle with: ")[-1].split("  (or")[0].strip(), here)
+    assert not planted.exists()

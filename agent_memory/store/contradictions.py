@@ -54,7 +54,7 @@ Decisions and stated limits:
 
 from __future__ import annotations
 
-from agent_memory.model.atom import is_pending, normalize
+from agent_memory.model.atom import is_atom_id, is_pending, normalize
 from agent_memory.model.clock import time_key
 from agent_memory.model.tags import contested_tag  # noqa: F401 - re-exported
 from agent_memory.model.tool_families import (
@@ -692,6 +692,10 @@ def open_pairs(atoms: Sequence[Atom]) -> list[Contradiction]:
     pairs: set[Contradiction] = set()
     for atom in atoms:
         for newer_id in atom.get("contested_by") or []:
+            if not is_atom_id(newer_id):
+                # names no atom: a hand-written adopted.log line's `atm_0;touch${IFS}x` was
+                # printed in `git memory resolve … --keep …`, the command to paste
+                continue
             newer = by_id.get(str(newer_id))
             rule = None
             if newer is not None:
