@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from builders import l1_atom
 from conftest import git
+from sessions import gm
 
 import agent_memory.gitio.repo as git_boundary
 from agent_memory.cli.main import main
@@ -412,3 +413,17 @@ def test_subprocess_prints_one_json_object(history: Path) -> None:
     assert [(f["atom_id"], f["reason"], f["path"]) for f in data["findings"]] == [
         (atom["id"], MISSING, "src/legacy.py")
     ]
+
+
+def test_a_committed_kind_is_quoted_in_the_fix_to_paste(history: Path, tmp_path: Path) -> None:
+    """The fix `stale` prints for a renamed path (`git memory remember --kind KIND '…' && …`)
+    took KIND as it was from the adopted atom: a cloned repository's hand-written adopted.log
+    line with kind `fact$(touch${IFS}FILE)` ran its writer's command in the shell of whoever
+    pasted the line. KIND is quoted as the claim is."""
+    planted = tmp_path / "pwned"
+    adopt_l2(history, [l2_atom("The L1 store lives in `agent_memory/store.py`",
+                               kind=f"fact$(touch${{IFS}}{planted})")])  # fmt: skip
+    out = gm(history, "stale", check=False).stdout
+    fix = next(line for line in out.splitlines() if "fix: " in line).split("fix: ", 1)[1]
+    subprocess.run(["sh", "-c", "git() { :; }; " + fix], cwd=history, check=False, capture_output=True, timeout=60)
+    assert not planted.exists(), fix

@@ -39,7 +39,7 @@ def _apply_steps(tier: str, proposal: Proposal, kind: str | None) -> list[str]:
         return [f"git memory supersede {member} --by {gist}" for member in others]
     if tier == "L1":
         # Single quotes: backticks inside double quotes would run as a command.
-        remember = f"git memory remember --kind {kind or 'fact'} {shlex.quote(proposal.gist)}"
+        remember = f"git memory remember --kind {shlex.quote(kind or 'fact')} {shlex.quote(proposal.gist)}"
         return [remember] + [f"git memory forget {member}" for member in others]
     listed = ", ".join(others)
     return [

@@ -461,7 +461,9 @@ def _suggestion(atom: Mapping[str, Any], new_claim: str | None, new_id: str | No
         return f"git memory forget {ident}"
     if new_claim is not None and new_id is not None:
         return (
-            f"git memory remember --kind {atom.get('kind', 'fact')} {_quote(new_claim)}"
+            # the kind quoted too: a cloned repository's hand-written adopted.log line can hold
+            # any text there (`fact$(touch${IFS}x)` ran when the line was pasted)
+            f"git memory remember --kind {_quote(str(atom.get('kind', 'fact')))} {_quote(new_claim)}"
             f" && git memory adopt --yes {new_id}"
             f" && git memory supersede {ident} --by {new_id}"
         )
