@@ -343,3 +343,23 @@ def test_documented_cli_calls_parse(where: str, snippet: str) -> None:
             build_parser().parse_args(argv)
         except SystemExit as exc:  # argparse reports errors by exiting
             pytest.fail(f"{where}: `{snippet}` does not parse as {argv}: exit {exc.code}")
+
+
+def test_shim_never_runs_a_git_memory_the_project_commits(fake_git_memory: Path, tmp_path: Path) -> None:
+    """Claude Code runs the plugin's hooks in the project's folder: a relative AGENT_MEMORY_BIN
+    (`.venv/bin/git-memory`), or `.`, an empty entry or a relative folder on PATH, ran a
+    `git-memory` the cloned repository commits, on every prompt. Only absolute paths are
+    looked at; our own on PATH after them is run."""
+    project = tmp_path / "project"
+    ran = tmp_path / "theirs-ran"
+    for rel in ("git-memory", ".venv/bin/git-memory", "bin/git-memory"):
+        theirs = project / rel
+        theirs.parent.mkdir(parents=True, exist_ok=True)
+        theirs.write_text(f"#!/bin/sh\ntouch '{ran}'\n")
+        theirs.chmod(0o755)
+    env = {"PATH": f".::bin:.venv/bin:{fake_git_memory}:/usr/bin:/bin", "HOME": os.environ["HOME"],
+           "AGENT_MEMORY_BIN": ".venv/bin/git-memory"}  # fmt: skip
+    proc = subprocess.run(["/bin/sh", str(SHIM), "user-prompt-submit"], input=PAYLOAD, capture_output=True,
+                          text=True, env=env, cwd=project, check=False)  # fmt: skip
+    assert not ran.exists()
+    assert proc.returncode == 7 and (tmp_path / "record.argv").read_text() == "hook\nuser-prompt-submit\n"
