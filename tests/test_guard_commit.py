@@ -407,3 +407,25 @@ def test_only_a_commit_that_stages_a_memory_file_starts_the_guard(
     assert refused.returncode == 1, refused.stdout + refused.stderr
     assert calls.read_text().splitlines() == ["run"]
     assert git(guarded, "rev-parse", "HEAD") == head
+
+
+def test_the_guard_never_runs_a_git_memory_the_repository_commits(guarded: Path, tmp_path: Path) -> None:
+    """With the recorded interpreter gone (a deleted venv), the guard falls back to `git-memory`
+    on PATH, and git runs hooks in the work tree: with `.` (or an empty or relative entry) on
+    PATH it ran a `git-memory` the repository commits, which could say every memory commit is
+    clean (and ran whatever else it held). Only absolute PATH folders are looked at."""
+    ran = tmp_path / "theirs-ran"
+    theirs = guarded / "git-memory"
+    theirs.write_text(f"#!/bin/sh\ntouch '{ran}'\nexit 0\n")
+    theirs.chmod(0o755)
+    git(guarded, "add", "git-memory")
+    git(guarded, "commit", "-q", "--no-verify", "-m", "tools")
+    _set_hook_python(guarded, "/nonexistent/agent-memory-venv/bin/python")
+    path = guarded / "CLAUDE.memory.md"
+    path.write_text(BLOCK.format(line=f"token {SECRET}"))
+    git(guarded, "add", "CLAUDE.memory.md")
+    env = {**os.environ, "PATH": f".::{BARE_PATH}"}
+    env.pop("PYTHONPATH", None)
+    proc = subprocess.run(["git", "commit", "-m", "memory"], cwd=guarded, capture_output=True, text=True, env=env)
+    assert not ran.exists()
+    assert proc.returncode == 1 and "not installed" in proc.stderr, proc.stderr
