@@ -423,3 +423,21 @@ def test_what_git_sets_for_this_repository_s_hook_is_kept_and_anything_else_drop
               "GIT_ALTERNATE_OBJECT_DIRECTORIES": str(other / ".git" / "objects")}  # fmt: skip
     assert sorted(foreign_git_env(here, theirs)) == sorted(theirs)
     assert sorted(foreign_git_env(None, ours)) == sorted(ours)  # no repository: none kept
+
+
+def test_status_warns_of_path_entries_that_find_a_git_memory_in_the_project(repo: Path) -> None:
+    """Claude Code runs `git-memory hook …` in the project's folder: with `.`, an empty entry or
+    `.venv/bin` on PATH, a `git-memory` a cloned repository commits there runs in place of ours
+    on every prompt, and status said nothing (and counted it as git-memory on PATH). It now
+    warns, naming the entries (JSON: path_not_absolute), and looks for ours in absolute ones."""
+    from sessions import gm, gm_json
+
+    gm(repo, "init", "--yes")
+    absolute = os.pathsep.join(e for e in os.environ["PATH"].split(os.pathsep) if os.path.isabs(e))
+    path = os.pathsep.join([".venv/bin", "", absolute])
+    out = gm(repo, "status", env={"PATH": path}).stdout
+    assert "PATH holds '.venv/bin', '' (empty: the current folder), not absolute" in out, out
+    data = gm_json(repo, "status", env={"PATH": path})
+    assert data["path_not_absolute"] == [".venv/bin", ""] and data["on_path"] is True
+    assert "not absolute" not in gm(repo, "status", env={"PATH": absolute}).stdout
+    assert gm_json(repo, "status", env={"PATH": absolute})["path_not_absolute"] == []

@@ -118,7 +118,12 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     data["auto_memory"] = _auto_memory(repo)
 
     # Claude Code runs `git memory hook …` from its own PATH: off PATH, the hooks do nothing.
-    data["on_path"] = shutil.which("git-memory") is not None
+    # It runs them in the project's folder: a PATH entry that is not absolute (`.`, an empty one,
+    # `.venv/bin`) finds a `git-memory` a cloned repository commits before ours, on every prompt.
+    entries = os.environ.get("PATH", "").split(os.pathsep)
+    data["path_not_absolute"] = list(dict.fromkeys(e for e in entries if not os.path.isabs(e)))
+    absolute = os.pathsep.join(e for e in entries if os.path.isabs(e))
+    data["on_path"] = shutil.which("git-memory", path=absolute) is not None
     return data
 
 
@@ -271,6 +276,13 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     elif folder_state.get("findings"):
         report.say(f"  {colour.paint('warning:', 'refused')} {CLAUDE_MEMORY} folder has {folder_state['findings']} guard finding(s) "
               "(secrets, personal data, machine paths) — `git memory scan --auto-memory`")  # fmt: skip
+    if data["path_not_absolute"] and any(state["installed"] for state in data["claude_hooks"].values()):
+        shown = ", ".join(repr(e) if e else "'' (empty: the current folder)" for e in data["path_not_absolute"])
+        report.say(f"  {colour.paint('warning:', 'refused')} PATH holds {shown}, not absolute: Claude Code runs "
+                   "the hooks in the project's folder, where a git-memory the repository commits there runs "
+                   "in place of ours")  # fmt: skip
+        report.say(f"    {colour.paint('hint:', 'hint')} make those PATH entries absolute (or drop them) in the "
+                   "shell Claude Code starts from")  # fmt: skip
     if not data["on_path"]:
         report.say("  warning: git-memory is not on PATH, so Claude Code's hooks cannot run it "
               "(hint: install agent-memory where your shell and Claude Code find it, e.g. pipx install .)")
