@@ -413,3 +413,22 @@ def test_init_takes_our_own_git_memory_by_its_absolute_path_for_ours(repo: Path,
     gm_installed(repo, "init")
     assert json.loads(path.read_text())["hooks"]["SessionStart"][0] == {"hooks": [start]}
     assert len(json.loads(path.read_text())["hooks"]["SessionStart"]) == 2
+
+
+def test_a_git_memory_the_repository_commits_is_not_ours_by_a_relative_path_entry(repo: Path) -> None:
+    """A handler naming our program by its absolute path is ours when that path is the
+    `git-memory` on PATH; found through a relative PATH entry (`.venv/bin`, which status now
+    warns of), that was the repository's own `.venv/bin/git-memory`, counted as our hook
+    installed: no warning, and init installed none of ours. Only absolute PATH folders count."""
+    from sessions import gm, gm_json
+
+    gm(repo, "init", "--yes")
+    theirs = repo / ".venv" / "bin" / "git-memory"
+    theirs.parent.mkdir(parents=True)
+    theirs.write_text("#!/bin/sh\nexit 0\n")
+    theirs.chmod(0o755)
+    start = {"type": "command", "command": f"{theirs} hook session-start || exit 0"}
+    write_json(repo / ".claude" / "settings.json", {"hooks": {"SessionStart": [{"hooks": [start]}]}})
+    data = gm_json(repo, "status", env={"PATH": os.pathsep.join([".venv/bin", os.environ["PATH"]])})
+    assert data["claude_hooks"]["SessionStart"]["installed"] is False
+    assert data["claude_hooks_not_ours"] == {"SessionStart": [start["command"]]}

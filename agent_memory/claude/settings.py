@@ -140,7 +140,10 @@ def _runs_our_program(command: str, event: str) -> bool:
     names = ("git-memory", "git-memory.exe")  # the venv's `Scripts\\git-memory.exe` on Windows
     if not os.path.isabs(path) or os.path.basename(path) not in names:
         return False
-    ours = [*(str(Path(sys.executable).parent / name) for name in names), shutil.which("git-memory")]
+    # the PATH's absolute folders only: a relative entry (`.venv/bin`) finds a program in the
+    # folder this runs in, the repository's own
+    absolute = os.pathsep.join(e for e in os.environ.get("PATH", "").split(os.pathsep) if os.path.isabs(e))
+    ours = [*(str(Path(sys.executable).parent / name) for name in names), shutil.which("git-memory", path=absolute)]
     return any(_same_file(path, candidate) for candidate in ours if candidate)
 
 
