@@ -358,3 +358,16 @@ def test_the_way_back_the_hint_gives_restores_the_store(project: Path) -> None:
     assert recaptured.returncode == 0, recaptured.stderr
     assert memory(project, "validate").returncode == 0
     assert rev(project, f"memory/atoms:{new[0]}")  # the lost atom is back
+
+
+def test_the_ledger_the_damage_hint_names_is_there_in_a_linked_work_tree(project: Path, tmp_path: Path) -> None:
+    """The way back from a damaged store ends by removing the capture ledger: the hint named
+    `.git/agent-memory/captured.log`, which is no path in a linked work tree or a submodule
+    (`.git` is a file there). It names the folder git prints for the common git dir."""
+    linked = tmp_path / "linked"
+    git(project, "worktree", "add", "-q", "--detach", str(linked))
+    truncate(project, an_atom_blob(project)[1])
+    hint = memory(linked, "status").stderr.split("hint: ", 1)[1]
+    assert "git rev-parse --git-common-dir" in hint and ".git/agent-memory" not in hint, hint
+    common = git(linked, "rev-parse", "--path-format=absolute", "--git-common-dir").strip()
+    assert (Path(common) / "agent-memory" / "captured.log").is_file()

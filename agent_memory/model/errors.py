@@ -135,8 +135,9 @@ class DiskFullError(RepoStateError):
 # re-capture (memory/atoms is rebuilt from the transcripts; the ledger would skip them).
 CORRUPT_HINT = ("`git fsck` lists the damage; move the damaged file aside, point the branch that holds it "
                 "(usually memory/atoms) back at a sound commit from `git reflog <branch>` "
-                "(`git update-ref refs/heads/<branch> <commit>`), then remove .git/agent-memory/captured.log "
-                "and run `git memory capture --all` to re-capture")  # fmt: skip
+                "(`git update-ref refs/heads/<branch> <commit>`), then remove agent-memory/captured.log in the "
+                "folder `git rev-parse --git-common-dir` prints (`.git`, but not in a linked work tree or a "
+                "submodule) and run `git memory capture --all` to re-capture")  # fmt: skip
 
 
 class CorruptObjectError(RepoStateError):
