@@ -211,8 +211,11 @@ def test_a_store_that_came_with_a_bare_clone_is_not_taken_for_the_person_s_own(
     assert refused.returncode == 3, refused.stdout + refused.stderr
     assert "came with the clone or a fetch" in refused.stderr and "nothing was changed" in refused.stderr
     assert not (bare / "agent-memory" / "initialised").exists() and git(work, "status", "--porcelain") == ""
+    assert "git branch -m memory/review memory/review-cloned" in refused.stderr
     git(work, "branch", "-m", "memory/atoms", "memory/atoms-cloned")  # as the hint says
+    git(work, "branch", "-m", "memory/review", "memory/review-cloned")
     gm(work, "init", "--yes", "--no-claude-hooks")
+    assert gm_json(work, "status")["staged"] == []  # the author's staged items are not waiting here
     assert PLANTED not in gm(work, "recall", "--prompt", "how do I answer a question about bootstrap").stdout
     assert PLANTED not in gm(work, "inspect", "--tier", "L1").stdout
     # one's own store, kept by deinit: init takes it again

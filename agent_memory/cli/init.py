@@ -250,8 +250,9 @@ def _refuse_store_from_elsewhere(repo: git.Repo) -> None:
         "memory/atoms is here, but `git memory init` never ran in this repository and agent-memory never "
         "wrote on it: it came with the clone or a fetch, and its atoms are someone else's (recall would "
         "give them to Claude as yours); nothing was changed",
-        hint="set it aside and start your own store: git branch -m memory/atoms memory/atoms-cloned, then "
-             f"git memory init; if it is your own store, mark this repository with `{marker}` "
+        hint="set it aside and start your own store: git branch -m memory/atoms memory/atoms-cloned (and, when "
+             "it came too, git branch -m memory/review memory/review-cloned: its staged items are the author's), "
+             f"then git memory init; if it is your own store, mark this repository with `{marker}` "
              "and run git memory init")
 
 
