@@ -346,3 +346,18 @@ def test_a_folder_name_longer_than_a_project_name_still_stores_memory(tmp_path: 
     gm(path, "remember", "Never force push to the main branch")
     [atom] = gm_json(path, "inspect", "--tier", "L1")["atoms"]
     assert atom["project"] == "p" * 200
+
+
+def test_a_branch_named_memory_is_named_before_init_writes_anything(repo: Path) -> None:
+    """git keeps a branch `memory` as a file where memory/atoms needs a folder: init made no
+    store and said nothing, marked the repository set up, and every verb after refused it as a
+    lost store ('find it with git fsck --lost-found'; init again did the same). init now names
+    the branch (exit 3, nothing written); renamed as the hint says, init goes through."""
+    git(repo, "branch", "memory")
+    refused = gm(repo, "init", "--yes", check=False)
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    assert "the branch memory takes the place git needs for memory/atoms" in refused.stderr, refused.stderr
+    assert not (repo / ".git" / "agent-memory" / "initialised").exists() and git(repo, "status", "--porcelain") == ""
+    git(repo, "branch", "-m", "memory", "memory-notes")  # as the hint says
+    gm(repo, "init", "--yes")
+    gm(repo, "remember", "Use pnpm for installs, never npm")

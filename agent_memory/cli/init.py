@@ -5,6 +5,7 @@ the project in the global memory repo. Idempotent: a second run changes nothing.
 from __future__ import annotations
 
 import argparse
+import shlex
 
 from agent_memory.adoption.locks import memory_lock
 from agent_memory.cli.output import repo_here
@@ -34,6 +35,7 @@ def run(args: argparse.Namespace) -> Report:
     # where the commit of --yes would start a new root over a branch git cannot read.
     L1Store(repo).refuse_if_lost()
     _refuse_store_from_elsewhere(repo)
+    _refuse_taken_ref_names(repo)
     if args.yes and repo.workdir is not None:
         git.check_head(repo.git_dir, repo.common_dir)
     if repo.workdir is not None:
@@ -228,6 +230,27 @@ def _refuse_unsafe_targets(repo: git.Repo, *, claude_hooks: bool) -> None:
                               hint="; or ".join(hints) + "; nothing was written")
 
 
+def _refuse_taken_ref_names(repo: git.Repo) -> None:
+    """git keeps a branch `memory` (or `memory/atoms/x`) as a file where memory/atoms and
+    memory/review would need a folder (or the reverse): neither can be made next to it. init
+    made no store there and said nothing, marked the repository set up, and every verb after
+    refused it as a store lost ('find it with git fsck --lost-found'), init again the same.
+    Refused before anything is written, naming the branch in the way."""
+    for ref in (git.ATOMS_REF, git.REVIEW_REF):
+        if git.ref_target(repo, ref) is not None:
+            continue
+        proc = git.run_git(repo.cwd, "for-each-ref", "--count=1", "--format=%(refname)", f"{ref}/", check=False)
+        below = proc.stdout.strip()
+        parent = ref.rsplit("/", 1)[0]
+        taken = parent if git.ref_target(repo, parent) is not None else below
+        if taken:
+            name = taken.removeprefix("refs/heads/")
+            raise RepoStateError(
+                f"the branch {name} takes the place git needs for {ref.removeprefix('refs/heads/')} "
+                "(a branch name cannot also be a folder of branches); nothing was changed",
+                hint=f"rename it (git branch -m {shlex.quote(name)} NEW-NAME), then run git memory init again")
+
+
 def _refuse_store_from_elsewhere(repo: git.Repo) -> None:
     """A `memory/atoms` that no `init` made here and no write of ours recorded (no init marker,
     no setup of an earlier version, no `store` line in the capture ledger) came with the
@@ -241,7 +264,6 @@ def _refuse_store_from_elsewhere(repo: git.Repo) -> None:
     common = str(repo.common_dir)
     if not L1Store(repo).exists() or is_initialised(common) or recorded_store_tip(common, git.ATOMS_REF):
         return
-    import shlex
     from pathlib import Path
 
     state = Path(common) / STATE_DIRNAME

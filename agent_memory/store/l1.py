@@ -478,8 +478,12 @@ class L1Store:
         oid = git.create_commit(self.repo, tree, [], message, written=written)
         try:
             git.cas_update_ref(self.repo, git.ATOMS_REF, oid, None, "agent-memory: init", written)
-        except RefMovedError:
-            return False  # another process created it first: same outcome
+        except RefMovedError as exc:
+            if self.exists():
+                return False  # another process created it first: same outcome
+            # no race: git could not make the ref (a branch `memory` where it needs a folder)
+            raise RepoStateError(f"memory/atoms could not be created: {str(exc).splitlines()[-1]}",
+                                 hint="rename the branch git names, then run `git memory init` again") from exc
         from agent_memory.transcripts.ledger import forget_all
 
         forget_all(self.repo.common_dir)  # what was captured into a store that is gone is not in this one
