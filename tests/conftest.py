@@ -56,7 +56,8 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     monkeypatch.setenv("AGENT_MEMORY_RECALL_BUDGET_MS", "10000")
     # `git memory` and the installed git hooks must find this interpreter's git-memory script.
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
-    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "AGENT_MEMORY_SESSIONSTART",
+    # CLAUDECODE: set when the suite runs from a Claude Code session; `remember` reads it.
+    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "AGENT_MEMORY_SESSIONSTART", "CLAUDECODE",
                 "AGENT_MEMORY_USERPROMPTSUBMIT", "AGENT_MEMORY_SESSIONEND"):
         monkeypatch.delenv(var, raising=False)
     (home / ".gitconfig").write_text("[init]\n\tdefaultBranch = main\n[user]\n\tname = Test User\n\temail = user@example.invalid\n")

@@ -21,7 +21,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom, is_pending
 from agent_memory.model.clock import now_utc, utc_day
 from agent_memory.model.controls import show_controls
-from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory, origin_label
+from agent_memory.model.tags import CLAUDE_MEMORY, model_written, origin_label
 from agent_memory.model.trailers import one_line, plural
 from agent_memory.promote import gates
 from agent_memory.store import contradictions
@@ -240,7 +240,7 @@ def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
 
 def _origin(atom: Atom) -> dict[str, str]:
     """`{"origin": "auto-memory", "memory_file": …}` for Claude's own memory, else nothing."""
-    return {k: str(atom[k]) for k in ("origin", "memory_file") if is_claude_memory(atom) and atom.get(k)}
+    return {k: str(atom[k]) for k in ("origin", "memory_file") if model_written(atom) and atom.get(k)}
 
 
 def _claude(item: dict[str, Any]) -> str:
@@ -305,8 +305,9 @@ def _atom_lines(tier: str, atoms: list[Atom]) -> list[str]:
     for atom in sorted(atoms, key=lambda a: (a["last_seen"], a["id"]), reverse=True):
         flags = ["pending"] if is_pending(atom) else []
         flags += [f for f in ("pinned", "decayed", "contested") if atom.get(f)]
-        if is_claude_memory(atom):
-            flags.append(str(origin_label(atom)))
+        label = origin_label(atom)
+        if label:
+            flags.append(label)
         if atom.get("superseded_by"):
             flags.append(f"superseded by {atom['superseded_by']}")
         if (atom.get("review") or {}).get("state"):

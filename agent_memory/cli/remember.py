@@ -10,8 +10,14 @@ import argparse
 from agent_memory.cli.output import project_of, repo_here
 from agent_memory.cli.report import Report
 from agent_memory.model.errors import FatalError
+from agent_memory.model.tags import origin_label
 from agent_memory.store.capture import capture_atoms
-from agent_memory.store.remember import add_global_candidate, global_atom, project_atom
+from agent_memory.store.remember import (
+    add_global_candidate,
+    global_atom,
+    in_claude_code_session,
+    project_atom,
+)
 
 
 def redaction_reason(claim: str) -> str:
@@ -47,13 +53,14 @@ def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     project = project_of(repo)
     held = False
+    in_session = in_claude_code_session()
     if args.global_:
         from agent_memory.committed.global_repo import require_home
         from agent_memory.committed.tiers import l3_atoms
         from agent_memory.promote.l3 import stage_global
 
         home = require_home()
-        atom = global_atom(project, args.claim, args.kind)
+        atom = global_atom(project, args.claim, args.kind, in_session)
         held = atom["id"] in l3_atoms(home.path)
         recorded = not atom["redacted"] and not held
         if recorded:
@@ -74,7 +81,7 @@ def run(args: argparse.Namespace) -> Report:
         from agent_memory.promote.review import stage_current
 
         repo, store = store_here()
-        atom = project_atom(repo, project, args.claim, args.kind)
+        atom = project_atom(repo, project, args.claim, args.kind, in_session)
         capture_atoms(store, [atom], atom["sessions"][0], "git memory remember")
         try:
             plan = stage_current(repo, store, project, target_file(repo))
@@ -95,7 +102,12 @@ def run(args: argparse.Namespace) -> Report:
         reasons = (list(gate.reasons) if gate and gate.reasons else ["not eligible"]) + [
             f"see `git memory inspect --why {atom['id']}`"]
     report = Report({"id": atom["id"], "claim": atom["claim"], "redacted": atom["redacted"],
-                     "staged": staged[0] if staged else None, "refused": None if staged else reasons})
+                     "staged": staged[0] if staged else None, "refused": None if staged else reasons,
+                     **({"origin": atom["origin"]} if "origin" in atom else {})})  # fmt: skip
+    if in_session:
+        # what a person adopting it must know, and why it is not in the next prompt's context
+        report.say(f"remembered in a Claude Code session: labelled {origin_label(atom)}; "
+                   "not recalled until a person adopts it")
     if staged:
         return report.say(f"staged {atom['id']} on {where}: {atom['claim']}", f"review it with `{adopt_hint}`")
     kept = "was not kept" if args.global_ and atom["redacted"] else "was recorded but not staged"

@@ -28,7 +28,7 @@ from agent_memory.gitio.state import recent_errors
 from agent_memory.model.atom import is_pending
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.home import memory_home_dir
-from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory
+from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory, model_written
 from agent_memory.model.trailers import plural
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts import ledger
@@ -100,7 +100,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
         data[tier]["skip_worktree"] = [] if sparse else skipped
     data["transcripts_not_captured"] = not_captured(repo, atoms)
     data["staged"] = [{"commit": item.commit, "atom": item.atom_id,
-                       **({"origin": "auto-memory"} if is_claude_memory(item.atom) else {})} for item in waiting]
+                       **({"origin": item.atom["origin"]} if model_written(item.atom) else {})} for item in waiting]
     queue = store.queue_dir
     data["queued_batches"] = len(list(queue.glob("*.json"))) if queue.is_dir() else 0
     data["errors"] = recent_errors(repo.common_dir, days=7)[-20:]

@@ -14,6 +14,14 @@ def contested_tag(newer: str) -> str:
 
 AUTO_MEMORY_ORIGIN = "auto-memory"
 CLAUDE_MEMORY = "Claude's own memory"
+# `git memory remember` run inside a Claude Code session: its process carries the `CLAUDECODE=1`
+# the client sets for every command it runs (the model's Bash tool; a person's `!` command too).
+# Told apart by that environment, never by the claim's words: as far as agent-memory can tell the
+# model wrote it — perhaps because a file it read told it to — so it is labelled as Claude's and
+# recalled only once a person adopted it, or typed the claim in a prompt themselves.
+SESSION_ORIGIN = "claude-code-session"
+SESSION_RULE = "remember.claude_code_session"  # its evidence's rule: no typed words
+_IN_SESSION = f"{CLAUDE_MEMORY} (git memory remember, run in a Claude Code session)"
 
 
 def is_claude_memory(atom: object) -> bool:
@@ -22,23 +30,34 @@ def is_claude_memory(atom: object) -> bool:
     return isinstance(atom, dict) and atom.get("origin") == AUTO_MEMORY_ORIGIN
 
 
+def model_written(atom: object) -> bool:
+    """A memory file Claude's model wrote (is_claude_memory) or a claim `git memory remember`
+    recorded from inside a Claude Code session (SESSION_ORIGIN)."""
+    return isinstance(atom, dict) and atom.get("origin") in (AUTO_MEMORY_ORIGIN, SESSION_ORIGIN)
+
+
 def unvouched_claude_memory(atom: object) -> bool:
     """Whether the atom's only evidence is a memory file Claude's model wrote and no person has
     adopted it: such an atom may be reported as contradicting another (inspect --contested,
     consolidate), but it never makes any atom's line contested in what Claude is told."""
-    if not is_claude_memory(atom) or not isinstance(atom, dict) or atom.get("hand_authored"):
+    if not model_written(atom) or not isinstance(atom, dict):
         return False
+    if atom.get("hand_authored") and atom.get("origin") != SESSION_ORIGIN:
+        return False  # a person's own `remember` of the claim vouches for it
     review = atom.get("review")
     if isinstance(review, dict) and review.get("state") == "adopted":
         return False
     evidence = atom.get("evidence")
     rules = [str(e.get("rule") or "") for e in (evidence if isinstance(evidence, list) else [])
              if isinstance(e, dict)]
-    return all(rule.startswith("auto_memory") for rule in rules)
+    return all(rule.startswith("auto_memory") or rule == SESSION_RULE for rule in rules)
 
 
 def origin_label(atom: object) -> str | None:
-    """`Claude's own memory (feedback_x.md)` for such an atom, else None."""
+    """`Claude's own memory (feedback_x.md)` for such an atom (and its remember-in-a-session
+    form), else None."""
+    if isinstance(atom, dict) and atom.get("origin") == SESSION_ORIGIN:
+        return _IN_SESSION
     if not is_claude_memory(atom):
         return None
     name = atom.get("memory_file") if isinstance(atom, dict) else None

@@ -161,7 +161,7 @@ def promotion_message(atom: Atom, l2: Atom) -> str:
         # guard accepts are written.
         body.insert(1, f"Origin: {label} — written by Claude Code's model, not typed by a person")
         body += [line for line in memory_reasons(atom) if not guard.scan_text("review", line)]
-        trailers.append(("Origin", "auto-memory"))
+        trailers.append(("Origin", str(atom["origin"])))
     return format_message(f"promote: {one_line(atom['claim'], 80)}", body, trailers)
 
 

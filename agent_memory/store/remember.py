@@ -6,7 +6,9 @@ transcript (`remembered-<id>.jsonl#L1`), and reach a committed file only through
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import atomic_write
@@ -15,6 +17,7 @@ from agent_memory.model.clock import stamp
 from agent_memory.model.controls import argv_text, replace_controls
 from agent_memory.model.errors import UsageError
 from agent_memory.model.paths import slug_for
+from agent_memory.model.tags import SESSION_ORIGIN, SESSION_RULE
 from agent_memory.redact.fold import invisible
 from agent_memory.redact.redactor import redact
 
@@ -58,25 +61,41 @@ def _session(now: str) -> str:
     return f"remembered-{now[:10].replace('-', '')}"
 
 
-def project_atom(repo: git.Repo, project: str, claim: str, kind: str) -> Atom:
+def in_claude_code_session() -> bool:
+    """Whether this process runs inside a Claude Code session: the client sets CLAUDECODE=1 for
+    every command it runs (its Bash tool's, a `!` command's). What is remembered there is
+    labelled as Claude's (model/tags.SESSION_ORIGIN)."""
+    return os.environ.get("CLAUDECODE") == "1"
+
+
+def _session_marks(in_session: bool) -> tuple[dict[str, Any], dict[str, str]]:
+    """(the atom's optional fields, its evidence's rule) for a claim remembered in a session."""
+    if not in_session:
+        return {}, {}
+    return {"origin": SESSION_ORIGIN}, {"rule": SESSION_RULE}
+
+
+def project_atom(repo: git.Repo, project: str, claim: str, kind: str, in_session: bool = False) -> Atom:
     text, redacted = _clean(claim)
     now = stamp()
     slug = slug_for(repo.workdir or repo.common_dir)
     pointer = f"~/.claude/projects/{slug}/remembered-{atom_id(text, project)[4:]}.jsonl#L1"
+    marks, rule = _session_marks(in_session)
     return validate_atom(new_atom(
         text, kind, project=project, source=pointer, at=now, session=_session(now),
         confidence="stated", redacted=redacted, hand_authored=True,
-        evidence={"quote": f"(written with git memory remember) {text}"},
+        evidence={"quote": f"(written with git memory remember) {text}", **rule}, **marks,
     ))  # fmt: skip
 
 
-def global_atom(project: str, claim: str, kind: str) -> Atom:
+def global_atom(project: str, claim: str, kind: str, in_session: bool = False) -> Atom:
     text, redacted = _clean(claim)
     now = stamp()
+    marks, _ = _session_marks(in_session)
     return validate_atom(new_atom(
         text, kind, project=None, source=f"remembered-{atom_id(text, None)[4:]}.jsonl#L1", at=now,
         session=_session(now), confidence="stated", redacted=redacted, tier="L3",
-        promoted_from_projects=[project], promoted_at=now, hand_authored=True,
+        promoted_from_projects=[project], promoted_at=now, hand_authored=True, **marks,
     ))  # fmt: skip
 
 

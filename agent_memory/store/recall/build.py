@@ -16,7 +16,7 @@ from typing import Any
 
 from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import is_pending
-from agent_memory.model.tags import unvouched_claude_memory
+from agent_memory.model.tags import SESSION_ORIGIN, SESSION_RULE, unvouched_claude_memory
 from agent_memory.store.recall.files import INDEX_FILENAME, _header, write_contested
 from agent_memory.store.recall.index import CONFIDENCE_CODES, KIND_CODES, BytesBlob, RecallIndex
 from agent_memory.store.recall.score import LENGTH_UNITS, QUOTE_TF, QUOTE_UNITS, idf_max_of, idf_of
@@ -37,7 +37,7 @@ MAX_QUOTE_TOKENS = 32
 # Extraction rules whose observations are not the user's typing: a failure atom
 # is built from a tool's output. Decided from the evidence's recorded rule, never from text.
 NON_TYPED_RULES = frozenset({"failure.tool", "auto_memory.feedback", "auto_memory.project", "auto_memory.user",
-                             "auto_memory.reference", "auto_memory.untyped"})  # fmt: skip
+                             "auto_memory.reference", "auto_memory.untyped", SESSION_RULE})  # fmt: skip
 # Review states a person set that keep an atom out of recall: adopted ones are injected at
 # session start already; rejected ones were judged wrong.
 NOT_RECALLED_REVIEWS = frozenset({"adopted", "rejected"})
@@ -47,8 +47,8 @@ def typed_by_user(atom: Atom) -> bool:
     """Whether the atom was built from what the user typed (or wrote with `remember`): some
     evidence names a rule that reads the user's words. Evidence recorded before rules were
     (no `rule`) falls back to the kind: failure atoms then came from tool output."""
-    if atom.get("hand_authored"):
-        return True
+    if atom.get("hand_authored") and atom.get("origin") != SESSION_ORIGIN:
+        return True  # a person's `remember`; one run in a Claude Code session needs typed evidence
     evidence = atom.get("evidence")
     rules = [
         item.get("rule")
