@@ -364,10 +364,18 @@ def test_init_and_deinit_go_by_our_own_commands_only(repo: Path) -> None:
     assert json.loads(path.read_text()) == {"hooks": {"SessionStart": [{"hooks": [other]}]}}
 
 
+def _install(config: Path, *keys: str) -> None:
+    """installed_plugins.json as Claude Code 2.1.332 writes it (`claude plugin install`)."""
+    write_json(config / "plugins" / "installed_plugins.json", {"version": 2, "plugins": {
+        key: [{"scope": "user", "installPath": str(config / "plugins" / "cache" / key), "version": "0.1.0"}]
+        for key in keys}})  # fmt: skip
+
+
 def test_plugin_enabled_reads_enabled_plugins(tmp_path: Path) -> None:
     config = tmp_path / "claude-config"
     repo = tmp_path / "repo"
     repo.mkdir()
+    _install(config, "agent-memory@agent-memory", "agent-memory@x")
     assert not plugin_enabled(repo, config)
     write_json(config / "settings.json", {"enabledPlugins": {"agent-memory@agent-memory": True}})
     assert plugin_enabled(repo, config)
@@ -377,6 +385,25 @@ def test_plugin_enabled_reads_enabled_plugins(tmp_path: Path) -> None:
     )
     assert not plugin_enabled(repo, config)
     write_json(repo / ".claude" / "settings.local.json", {"enabledPlugins": {"other@x": True}})
+    assert plugin_enabled(repo, config)
+
+
+def test_a_committed_setting_naming_a_plugin_never_installed_is_not_our_plugin(repo: Path) -> None:
+    """A cloned repository's committed settings.json enabling "agent-memory@<its marketplace>",
+    a plugin the person never installed (it runs nothing): init took it for our plugin, wrote
+    no hooks and said the plugin provides them — no capture, no recall, ever. Real init."""
+    from conftest import git
+    from sessions import gm
+
+    config = Path(os.environ["CLAUDE_CONFIG_DIR"])
+    write_json(repo / ".claude" / "settings.json", {"enabledPlugins": {"agent-memory@someone-else": True}})
+    git(repo, "add", ".claude/settings.json")
+    git(repo, "commit", "-qm", "settings")
+    assert not plugin_enabled(repo, config)
+    gm(repo, "init", "--yes")
+    assert claude_hooks_status(repo) == dict.fromkeys(HOOK_EVENTS, True)
+    # installed by the person, the same setting is the plugin's, and init leaves hooks to it
+    _install(config, "agent-memory@someone-else")
     assert plugin_enabled(repo, config)
 
 

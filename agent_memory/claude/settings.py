@@ -477,6 +477,7 @@ def plugin_enabled(repo_root: Path, claude_config_dir: Path | None = None) -> bo
         Path(repo_root) / SETTINGS_RELPATH,
         config_dir / "settings.json",
     ]
+    installed = installed_plugins(config_dir)
     for path in candidates:
         try:
             settings = read_settings(path)
@@ -486,6 +487,23 @@ def plugin_enabled(repo_root: Path, claude_config_dir: Path | None = None) -> bo
         if not isinstance(enabled, dict):
             continue
         for key, value in enabled.items():
-            if isinstance(key, str) and key.split("@", 1)[0] == PLUGIN_NAME:
+            # Only a plugin the person installed runs: a committed settings.json can name any
+            # "agent-memory@<marketplace>", and taken at its word, init wrote no hooks and said
+            # the plugin provides them — nothing then ran at all.
+            if isinstance(key, str) and key.split("@", 1)[0] == PLUGIN_NAME and key in installed:
                 return bool(value)
     return False
+
+
+def installed_plugins(config_dir: Path) -> frozenset[str]:
+    """The "name@marketplace" keys of the plugins Claude Code installed
+    (`<config dir>/plugins/installed_plugins.json`: `{"plugins": {key: [install, …]}}`, one
+    install object in older versions); none when the file is missing or unreadable."""
+    try:
+        data = read_settings(config_dir / "plugins" / "installed_plugins.json")
+    except RepoStateError:
+        return frozenset()
+    plugins = data.get("plugins")
+    if not isinstance(plugins, dict):
+        return frozenset()
+    return frozenset(key for key, installs in plugins.items() if isinstance(installs, (list, dict)) and installs)
