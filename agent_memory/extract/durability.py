@@ -34,6 +34,7 @@ from typing import TypeGuard
 
 from agent_memory.extract.dispatch import MEMORY_STRONG, lasting_scope
 from agent_memory.extract.filters import made_standing, memory_note
+from agent_memory.extract.standing import STANDING
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
 
 WEIGHTS_RESOURCE = "durability_weights.json"
@@ -470,6 +471,89 @@ def exempt(feats: list[str]) -> bool:
     return not EXEMPT.isdisjoint(feats)
 
 
+# --- held for a second mention -----------------------------------------------------------------
+# Two shapes the gate keeps on one mention (a standing word exempts them, or they score over the
+# keep bar) that are, on people the rules were not written from, mostly requirements of the task
+# at hand: such a candidate is pending instead (an atom once the claim is said again in another
+# session), never dropped. Chosen on TUNE people only (first contact, and every rule version's
+# candidates gated out of fold at the keep bar): neither cost a durable statement there.
+#
+# A claim naming a definite artifact of this task: "this function", "the script", "any other
+# files", "anything else", "in your response" (this answer; "in your responses" is every answer),
+# "for now", "for this task". "Never paste full files in your response" is about the answer at
+# hand however "never" it is said. The project, repository and codebase are no artifact of a task.
+_ARTIFACT = (
+    r"script|file|files|function|method|class|component|page|notebook|cell|module|endpoint|"
+    r"prompt|diff|pr|pull request|ticket|issue|task|plan|spreadsheet|sheet|slide|query|section|"
+    r"paragraph|screen|view|form|table|chart|graph|document|doc|readme|test|implementation|"
+    r"feature|change|changes|code"
+)
+_TASK_ARTIFACT = re.compile(
+    rf"\b(?:this|that|these|those)\s+(?:{_ARTIFACT})\b|"
+    r"\bthe\s+(?:above|following|attached|given)\s+\w|"
+    r"\bthe\s+(?:script|notebook|spreadsheet|diff|ticket)\b|"
+    r"\b(?:any|all|the)\s+other\s+(?:files?|code|parts?|things?|lines?|components?|modules?|"
+    r"sections?|places?|functions?|tests?|pages?|screens?|scripts?)\b|"
+    r"\banything else\b|\bthe rest of the\b|"
+    r"\bin\s+(?:your|this|the)\s+(?:next\s+|chat\s+|final\s+)?(?:response|answer|reply|output)\b"
+    r"(?!s)|"
+    r"\b(?:for now|this time|for this (?:task|change|pr|step|ticket|feature|fix|one)|"
+    r"in this (?:session|conversation|chat|task|pr|step))\b",
+    re.I,
+)
+# A prohibition (directive.negative, "Never X" / "Don't X" / "Avoid X") the rules found inside a
+# longer request, its sentence not opening with it: "… make syntax cleaner without changing
+# existing batch processing", "Ensure all links work and don't leave out any pages" — a part of
+# the request. One that opens its sentence ("Do not use mocks in integration tests.", "Please
+# don't add comments.", "I don't want (you) to …") is left to the score, and so are the
+# person's own "I don't want X" ("User does not want …") and "we don't …": statements about
+# them, not orders.
+_PROHIBITION_CLAIM = re.compile(r"^(?:Never|Don't|Do not|Avoid)\b")
+_OPENS_WITH_PROHIBITION = re.compile(r"^(?:please\s+)?(?:don'?t|do not|never|avoid|stop|no)\b", re.I)
+_OWN_WISH = re.compile(r"\bi\s+(?:don'?t|do not)\s+want\b", re.I)
+# "… update AGENTS.md about this", "let's update your global rules to include this": asked to be
+# written into the agent's standing instructions, as "remember" asks.
+_RECORD_IT = re.compile(
+    r"\b(?:update|add (?:this |that |it )?to|put (?:this |that |it )?in|"
+    r"write (?:this |that |it )?(?:in|into|to)|include (?:this|that|it) in)\s+(?:your\s+|the\s+)?"
+    r"(?:global\s+|project\s+)?(?:rules|instructions|memory|agents\.md|claude\.md|guidelines)\b",
+    re.I,
+)
+
+
+def _asked_to_last(statement: str, sentence: str, feats: list[str]) -> bool:
+    """Said to last beyond a plain always/never: a lasting scope ("from now on"), a memory
+    request, or asked to be written into the agent's rules."""
+    return (
+        "from_now" in feats
+        or lasting_scope(sentence)
+        or memory_note(statement)
+        or bool(MEMORY_STRONG.match(sentence))
+        or bool(_RECORD_IT.search(statement))
+    )
+
+
+def held_for_recurrence(statement: str, claim: str, rule: str, feats: list[str]) -> bool:
+    """Whether a candidate the gate would keep on one mention is pending instead (see above):
+    a claim naming an artifact of the task at hand, or a prohibition set inside a longer request
+    with no standing word."""
+    parsed = parse_statement(statement)
+    sentence = strip_lead(parsed.sents[source_index(parsed.sents, claim)].strip())
+    if _asked_to_last(statement, sentence, feats):
+        return False
+    if _TASK_ARTIFACT.search(claim):
+        return True
+    return (
+        rule == "directive.negative"
+        and bool(_PROHIBITION_CLAIM.match(claim))
+        and not exempt(feats)
+        # a standing word in the rules' own sense: "until further notice", "unless I ask"
+        and not STANDING.search(sentence)
+        and not _OPENS_WITH_PROHIBITION.match(sentence)
+        and not _OWN_WISH.search(sentence)
+    )
+
+
 # --- the model ----------------------------------------------------------------------------------
 
 
@@ -564,14 +648,19 @@ def score(statement: str, claim: str, rule: str, model: Model) -> float:
 
 def verdict(statement: str, claim: str, rule: str, model: Model | None) -> str:
     """KEEP, PENDING or DROP (see KEEP). With no usable model (missing or malformed weights)
-    every candidate is kept (see the module's docstring)."""
+    every candidate is kept (see the module's docstring). A candidate kept on one mention that
+    `held_for_recurrence` holds is PENDING, exempt or not."""
     if model is None:
         return KEEP
     feats = candidate_features(statement, claim, rule)
     if exempt(feats):
-        return KEEP
-    p = model.probability(feats)
-    return KEEP if p >= model.bar else PENDING if p >= model.threshold else DROP
+        found = KEEP
+    else:
+        p = model.probability(feats)
+        found = KEEP if p >= model.bar else PENDING if p >= model.threshold else DROP
+    if found == KEEP and held_for_recurrence(statement, claim, rule, feats):
+        return PENDING
+    return found
 
 
 def keep(statement: str, claim: str, rule: str, model: Model | None) -> bool:
