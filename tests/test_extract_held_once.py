@@ -53,11 +53,29 @@ def test_a_rule_naming_an_artifact_of_the_task_waits_for_a_second_mention(text: 
         "Do not use mocks in integration tests.",
         "Do not add comments to the code.",
         "Never change the function signature of public APIs.",
+        # said of every plan and answer, not of one
+        "Always show me your plan before editing.",
+        "Always keep your answer short.",
     ],
 )
 def test_durable_rules_said_once_are_still_atoms(text: str) -> None:
     got = _verdict(text)
     assert got and all(v == durability.KEEP for _, v in got), (text, got)
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "rule"),
+    [
+        ("I like your solution - can it read a jpg too?", "User likes your solution",
+         "preference.like"),
+        ("I would prefer that your revert goes in modules/server.",
+         "Prefer your revert to go in modules/server", "preference.prefer"),
+    ],
+)  # fmt: skip
+def test_the_assistants_piece_of_work_at_hand_waits_for_a_second_mention(
+    text: str, claim: str, rule: str
+) -> None:
+    assert durability.verdict(text, claim, rule, OPEN) == durability.PENDING
 
 
 @pytest.mark.parametrize(

@@ -480,7 +480,7 @@ def exempt(feats: list[str]) -> bool:
 #
 # A claim naming a definite artifact of this task: "this function", "the script", "any other
 # files", "anything else", "in your response" (this answer; "in your responses" is every answer),
-# "for now", "for this task". "Never paste full files in your response" is about the answer at
+# "for now", "for this task", "your solution". "Never paste full files in your response" is about the answer at
 # hand however "never" it is said. The project, repository and codebase are no artifact of a task.
 _ARTIFACT = (
     r"script|file|files|function|method|class|component|page|notebook|cell|module|endpoint|"
@@ -498,7 +498,12 @@ _TASK_ARTIFACT = re.compile(
     r"\bin\s+(?:your|this|the)\s+(?:next\s+|chat\s+|final\s+)?(?:response|answer|reply|output)\b"
     r"(?!s)|"
     r"\b(?:for now|this time|for this (?:task|change|pr|step|ticket|feature|fix|one)|"
-    r"in this (?:session|conversation|chat|task|pr|step))\b",
+    r"in this (?:session|conversation|chat|task|pr|step))\b|"
+    # the assistant's own piece of work at hand ("I like your solution", "prefer your revert
+    # …"); "your changes", "your answer", "your plan" are also said of every one ("always show
+    # me your plan first")
+    r"\byour\s+(?:solution|suggestion|fix|edit|version|approach|idea|implementation|revert|"
+    r"draft|proposal)\b(?!s)",
     re.I,
 )
 # A prohibition (directive.negative, "Never X" / "Don't X" / "Avoid X") the rules found inside a
