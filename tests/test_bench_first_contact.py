@@ -114,12 +114,19 @@ def test_the_report_counts_what_the_gate_kept_and_dropped(capsys: pytest.Capture
         mod.Seen("bob", "2026-01-05", "fix the header", [], [
             ["Fix the header", "constraint", "directive.negative", True, "score"]]),  # fmt: skip
         mod.Seen("bob", "2026-01-05", "we use yarn", [{"kind": ["fact"], "all_of": [["yarn"]]}], []),
+        # an atom of its version that today's hold keeps pending (a task's artifact named)
+        mod.Seen("cid", "2026-01-05", "Never paste full file contents in your response.", [], [
+            ["Never paste full file contents in your response", "constraint",
+             "directive.always_never", True, "exempt"]]),  # fmt: skip
     ]
     mod.report(seen, show=False)
     out = capsys.readouterr().out
-    assert "2 TUNE people, 3 statements, 2 durable" in out
+    assert "3 TUNE people, 4 statements, 2 durable" in out
     assert "found 1/2 (R 0.500)" in out
     pooled = out.split("pooled:")[1].splitlines()[1]
-    assert pooled.split() == ["all", "hit", "1", "fp", "1", "neutral", "0", "P", "0.50"]
+    assert pooled.split() == ["all", "hit", "1", "fp", "2", "neutral", "0", "P", "0.33"]
+    bar = out.split("at the keep bar 0.80:")[1].split("kept by:")[0]
+    held = bar.split("pending (held for a second mention)")[1].split()
+    assert held[:4] == ["hit", "0", "fp", "1"]
     dropped = out.split("dropped by the gate:")[1].splitlines()[1]
     assert dropped.split()[:5] == ["all", "hit", "1", "fp", "0"]
