@@ -69,6 +69,9 @@ class Cand:
     outcome: str  # "hit" | "fp" | "neutral"
     hits: frozenset[int]  # indices of the non-optional entries of its line it satisfies
     claim: str = ""
+    # today's hold for a second mention (durability.held_for_recurrence): were the gate to keep
+    # it on one mention, it would be pending instead
+    held: bool = False
 
 
 @dataclass
@@ -122,7 +125,8 @@ def _cand(st: Stmt, claim: str, kind: str, rule: str) -> Cand:
     required = frozenset(k for k in matched if not st.expected[k].get("optional"))
     outcome = "hit" if required else "neutral" if matched else "fp"
     feats = durability.candidate_features(st.text, claim, rule)
-    return Cand(feats, outcome, required, f"<{rule}> {claim}")
+    held = durability.held_for_recurrence(st.text, claim, rule, feats)
+    return Cand(feats, outcome, required, f"<{rule}> {claim}", held)
 
 
 def candidate_lines(
@@ -314,7 +318,7 @@ def dump_oof(
         name: [
             {"group": ln.group, "required": ln.required, "cands": [
                 {"claim": c.claim, "outcome": c.outcome, "hits": sorted(c.hits),
-                 "score": scores[id(c)], "exempt": durability.exempt(c.feats)}
+                 "score": scores[id(c)], "exempt": durability.exempt(c.feats), "held": c.held}
                 for c in ln.cands]}  # fmt: skip
             for ln in pool_ if ln.group in evaluated
         ]
@@ -561,6 +565,15 @@ def main(argv: list[str] | None = None) -> int:
                 row = next(r for t, r in rows.items() if round(t, 2) == round(bar, 2))
                 print(f"keep bar {bar:.2f}, {name}: P {row['P']:.3f}  R {row['R']:.3f}  "
                       f"({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
+        # The same, with today's hold for a second mention: what is an atom on one mention now.
+        keep_bar_now = shipped.keep_threshold if shipped else 0.8
+        for name, pool_ in (("current rules", lines), ("rules of every version", hist_lines)):
+            held_ = [ln for ln in pool_ if ln.group in evaluated]
+            row = pr(held_, lambda c: not c.held and (durability.exempt(c.feats)
+                                                       or cand_scores[id(c)] >= keep_bar_now))
+            print(f"keep bar {keep_bar_now:.2f} and the hold, {name}: P {row['P']:.3f}  R "
+                  f"{row['R']:.3f}  ({row['hits']} hits, {row['fp']} fp, {row['found']}/"
+                  f"{row['required']})")  # fmt: skip
         # Rule output no one had yet fitted to the person (the versions reachable from the tree
         # each extra TUNE person first met), scored by today's gate out of fold: the nearest
         # thing to strangers TUNE holds, and what a bar can do for them.

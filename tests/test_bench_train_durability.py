@@ -52,3 +52,15 @@ def test_the_pool_keeps_a_strangers_candidates_once_per_claim() -> None:
     assert [ln.group for ln in pool] == ["extra:ann"]  # zed has no stranger version
     assert pool[0].cands == [old]  # one per claim; v2's own candidate is fitted to ann
     assert pool[0].required == 1
+
+
+def test_a_candidate_carries_todays_hold_for_a_second_mention() -> None:
+    td = _module()
+    stmt = td.Stmt("extra:ann", [], "Never paste full file contents in your response.", "typed", None)
+    held = td._cand(stmt, "Never paste full file contents in your response", "constraint",
+                    "directive.always_never")  # fmt: skip
+    assert held.held and held.outcome == "fp"
+    stmt = td.Stmt("extra:ann", [], "Never use emojis in your responses.", "typed", None)
+    kept = td._cand(stmt, "Never use emojis in your responses", "constraint",
+                    "directive.always_never")  # fmt: skip
+    assert not kept.held
