@@ -588,6 +588,10 @@ def main(argv: list[str] | None = None) -> int:
                          or cand_scores[id(c)] >= b)  # fmt: skip
                 print(f"  gate >= {bar:.2f}: P {row['P']:.3f}  R {row['R']:.3f}  ({row['hits']} "
                       f"hits, {row['fp']} fp, {row['found']}/{row['required']})")  # fmt: skip
+            row = pr(strangers, lambda c: not c.held and (durability.exempt(c.feats)
+                                                           or cand_scores[id(c)] >= keep_bar_now))
+            print(f"  gate >= {keep_bar_now:.2f} and the hold: P {row['P']:.3f}  R {row['R']:.3f}"
+                  f"  ({row['hits']} hits, {row['fp']} fp, {row['found']}/{row['required']})")
         for name, (_, rows) in lopo_rows.items():
             row = rows[chosen]
             print(f"at {chosen:.2f}, {name}: P {row['P']:.3f}  R {row['R']:.3f}  ({row['hits']} "
