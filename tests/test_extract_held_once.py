@@ -53,8 +53,9 @@ def test_a_rule_naming_an_artifact_of_the_task_waits_for_a_second_mention(text: 
         "Do not use mocks in integration tests.",
         "Do not add comments to the code.",
         "Never change the function signature of public APIs.",
-        # said of every plan and answer, not of one
+        # said of every plan, answer and diff, not of one
         "Always show me your plan before editing.",
+        "Always show me the diff before writing files.",
         "Always keep your answer short.",
     ],
 )
@@ -96,11 +97,10 @@ def test_said_to_last_a_task_artifact_rule_is_an_atom_at_once(text: str) -> None
 EMBEDDED = [
     ("Ensure all the links work and don't leave out any pages we just created.",
      "Never leave out any pages we just created"),
+    ("- Ensure all the links work and don't leave out any pages.", "Never leave out any pages"),
     ("Make the syntax cleaner without changing the batch processing.",
      "Never change the batch processing"),
     ("Refactor the loader and, please, don't use global state in it.", "Never use global state"),
-    # a bounded time is no standing word
-    ("Until Friday, don't install packages.", "Never install packages"),
 ]  # fmt: skip
 OPENING = [
     ("Don't leave out any pages we just created.", "Never leave out any pages we just created"),
@@ -112,7 +112,11 @@ OPENING = [
     # asked to be written into the agent's rules: as lasting as "remember"
     ("Like the commits, please do not add yourself to the PR description, update AGENTS.md "
      "about this", "Never add yourself to the PR description"),
-    # a standing word exempts it as before, and so does one the rules read as standing
+    # no piece of work is asked for: a reason about the person, a time
+    ("I'm colorblind, avoid red/green only indicators.", "Avoid red/green only indicators"),
+    ("Until Friday, don't install packages.", "Never install packages"),
+    # a standing word exempts it as before, and so does one the rules or the gate read as standing
+    ("As a rule we don't use ORMs.", "Never use ORMs"),
     ("Ensure all the links work and never leave out any pages.", "Never leave out any pages"),
     ("Until further notice, don't install packages.", "Never install packages"),
 ]  # fmt: skip

@@ -491,7 +491,7 @@ _ARTIFACT = (
 _TASK_ARTIFACT = re.compile(
     rf"\b(?:this|that|these|those)\s+(?:{_ARTIFACT})\b|"
     r"\bthe\s+(?:above|following|attached|given)\s+\w|"
-    r"\bthe\s+(?:script|notebook|spreadsheet|diff|ticket)\b|"
+    r"\bthe\s+(?:script|notebook|spreadsheet)\b|"
     r"\b(?:any|all|the)\s+other\s+(?:files?|code|parts?|things?|lines?|components?|modules?|"
     r"sections?|places?|functions?|tests?|pages?|screens?|scripts?)\b|"
     r"\banything else\b|\bthe rest of the\b|"
@@ -507,15 +507,23 @@ _TASK_ARTIFACT = re.compile(
     re.I,
 )
 # A prohibition (directive.negative, "Never X" / "Don't X" / "Avoid X") the rules found inside a
-# longer request, its sentence not opening with it: "… make syntax cleaner without changing
-# existing batch processing", "Ensure all links work and don't leave out any pages" — a part of
-# the request. One that opens its sentence ("Do not use mocks in integration tests.", "Please
+# request for a piece of work, its sentence not opening with it: "… make syntax cleaner without
+# changing existing batch processing", "Ensure all links work and don't leave out any pages" — a
+# part of the request ("I'm colorblind, avoid red/green only indicators" asks for no work). One that opens its sentence ("Do not use mocks in integration tests.", "Please
 # don't add comments.", "I don't want (you) to …") is left to the score, and so are the
 # person's own "I don't want X" ("User does not want …") and "we don't …": statements about
 # them, not orders.
 _PROHIBITION_CLAIM = re.compile(r"^(?:Never|Don't|Do not|Avoid)\b")
 _OPENS_WITH_PROHIBITION = re.compile(r"^(?:please\s+)?(?:don'?t|do not|never|avoid|stop|no)\b", re.I)
 _OWN_WISH = re.compile(r"\bi\s+(?:don'?t|do not)\s+want\b", re.I)
+# What makes the sentence a request for a piece of work: it opens with the work asked for, or
+# the prohibition bounds the work as "without <doing>" does.
+_WORK_ASKED = re.compile(
+    r"^(?:please\s+)?(?:ensure|make sure|make|fix|add|update|change|create|implement|refactor|"
+    r"write|build|use|move|rename|remove|clean|convert|generate|set up|setup|port|rewrite|allow)"
+    r"\b|\bwithout\s+\w+ing\b",
+    re.I,
+)
 # "… update AGENTS.md about this", "let's update your global rules to include this": asked to be
 # written into the agent's standing instructions, as "remember" asks.
 _RECORD_IT = re.compile(
@@ -524,6 +532,9 @@ _RECORD_IT = re.compile(
     r"(?:global\s+|project\s+)?(?:rules|instructions|memory|agents\.md|claude\.md|guidelines)\b",
     re.I,
 )
+
+
+_NO_WORD_LEAD = re.compile(r"^[^\w\ue000]+")
 
 
 def _asked_to_last(statement: str, sentence: str, feats: list[str]) -> bool:
@@ -543,7 +554,8 @@ def held_for_recurrence(statement: str, claim: str, rule: str, feats: list[str])
     a claim naming an artifact of the task at hand, or a prohibition set inside a longer request
     with no standing word."""
     parsed = parse_statement(statement)
-    sentence = strip_lead(parsed.sents[source_index(parsed.sents, claim)].strip())
+    # (past what opens it and is no word: a bullet, a quote, a stray control character)
+    sentence = strip_lead(_NO_WORD_LEAD.sub("", parsed.sents[source_index(parsed.sents, claim)]))
     if _asked_to_last(statement, sentence, feats):
         return False
     if _TASK_ARTIFACT.search(claim):
@@ -552,10 +564,13 @@ def held_for_recurrence(statement: str, claim: str, rule: str, feats: list[str])
         rule == "directive.negative"
         and bool(_PROHIBITION_CLAIM.match(claim))
         and not exempt(feats)
-        # a standing word in the rules' own sense: "until further notice", "unless I ask"
+        # a standing word in the rules' own sense ("until further notice", "unless I ask") or
+        # the gate's ("as a rule", "by default")
+        and "always" not in feats
         and not STANDING.search(sentence)
         and not _OPENS_WITH_PROHIBITION.match(sentence)
         and not _OWN_WISH.search(sentence)
+        and bool(_WORK_ASKED.search(sentence))
     )
 
 
