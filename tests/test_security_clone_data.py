@@ -224,6 +224,24 @@ def test_a_store_that_came_with_a_bare_clone_is_not_taken_for_the_person_s_own(
     assert PLANTED in gm(upstream, "inspect", "--tier", "L1").stdout
 
 
+def test_no_verb_writes_on_or_reads_a_store_that_came_with_a_bare_clone(upstream: Path, tmp_path: Path) -> None:
+    """Before `init`, `remember` and `capture` wrote on the author's cloned `memory/atoms`, and
+    the ledger line that write left made `init` accept the store (the author's atoms then
+    recalled as the person's). Every verb that needs the store now refuses it, as init does."""
+    gm(upstream, "remember", PLANTED)
+    bare = tmp_path / "clone.git"
+    git(tmp_path, "clone", "-q", "--bare", str(upstream), str(bare))
+    work = tmp_path / "work"
+    git(bare, "worktree", "add", "-q", str(work), "main")
+    tip = git(work, "rev-parse", "memory/atoms")
+    for verb in (["remember", "Never push to main"], ["capture", "--all"], ["inspect", "--tier", "L1"],
+                 ["recall", "--prompt", "answer a question about bootstrap"]):  # fmt: skip
+        refused = gm(work, *verb, check=False)
+        assert refused.returncode == 3 and "came with the clone or a fetch" in refused.stderr, (verb, refused)
+    assert git(work, "rev-parse", "memory/atoms") == tip
+    assert gm(work, "init", "--yes", "--no-claude-hooks", check=False).returncode == 3
+
+
 def pasted(line: str, cwd: Path) -> None:
     """Run a printed `git memory …` line as a person pasting it into sh would, with `git` a
     function that does nothing: whatever else the line runs, runs."""
