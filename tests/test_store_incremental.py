@@ -17,6 +17,7 @@ from builders import l1_atom
 from conftest import git
 
 from agent_memory.gitio import repo as gitb
+from agent_memory.gitio.refs import mark_initialised
 from agent_memory.model.atom import atom_id, dump_atom, validate_atom
 from agent_memory.store import contradictions, l1
 from agent_memory.store.capture import Limits, capture_atoms, enforce_limits
@@ -298,6 +299,9 @@ def _flat_store(repo: Path, atoms: list[dict[str, Any]], files: dict[str, bytes]
     tree = subprocess.run(["git", "-C", str(repo), "write-tree"], env=env, capture_output=True, check=True).stdout.decode().strip()
     commit = git(repo, "commit-tree", tree, "-m", message).strip()
     git(repo, "update-ref", "refs/heads/memory/atoms", commit)
+    # set up by that version's init, as every store it wrote was (a store no init made here
+    # came with the repository and is refused: L1Store.refuse_if_foreign)
+    mark_initialised(str(repo / ".git"))
     return commit
 
 
