@@ -137,3 +137,19 @@ def test_status_after_deinit_says_it_was_removed_not_that_the_hooks_broke(projec
     out = gm(project, "status").stdout
     assert "removed" not in out and "git hook pre-commit: active" in out, out
     assert gm_json(project, "status")["set_up"] is True
+
+
+def test_init_after_deinit_takes_back_a_store_an_older_version_last_wrote(guarded: Path) -> None:
+    """deinit keeps memory/atoms for init to take back, and init (and every verb) now takes a
+    store only with the init marker or a `store` line of the capture ledger. A store last
+    written by a version before that line existed had none, so after deinit `git memory init`
+    refused the person's own store as 'someone else's, came with the clone' (exit 3). deinit,
+    which knows the store is this repository's, now records it before unmarking."""
+    gm(guarded, "remember", "Never push directly to main")
+    ledger = guarded / ".git" / "agent-memory" / "captured.log"
+    # the ledger as a version before the `store` line left it
+    ledger.write_text("".join(line for line in ledger.read_text("utf-8").splitlines(True) if "\tstore\t" not in line))
+    gm(guarded, "deinit")
+    assert "Never push directly to main" in gm(guarded, "inspect", "--tier", "L1").stdout
+    gm(guarded, "init", "--yes", "--no-claude-hooks")
+    assert "Never push directly to main" in gm(guarded, "inspect", "--tier", "L1").stdout

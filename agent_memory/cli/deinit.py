@@ -29,7 +29,7 @@ from agent_memory.committed import uninstall, worktree
 from agent_memory.committed.global_repo import REGISTRY, GlobalRepo
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.refs import unmark_initialised
+from agent_memory.gitio.refs import ATOMS_REF, is_initialised, read_ref, unmark_initialised
 from agent_memory.model.errors import RefUnreadableError, RefusedError
 from agent_memory.model.home import tilde_text
 
@@ -44,6 +44,18 @@ def _confirm(what: list[str]) -> bool:
     sys.stderr.flush()
     answer = sys.stdin.readline().strip().lower()
     return answer in ("y", "yes")
+
+
+def _keep_store_ours(common: str) -> None:
+    """The memory/atoms deinit keeps is this repository's own: record it in the capture ledger
+    (its `store` line) when no write of this version did, so `init` (and every verb) takes it
+    back once the marker is gone — a store last written by an older version had no such line,
+    and was then refused as one that came with a clone (`L1Store.refuse_if_foreign`)."""
+    from agent_memory.transcripts.ledger import record_store_tip, recorded_store_tip
+
+    tip = read_ref(common, ATOMS_REF)
+    if tip is not None and is_initialised(common) and recorded_store_tip(common, ATOMS_REF) is None:
+        record_store_tip(common, ATOMS_REF, tip)
 
 
 def run(args: argparse.Namespace) -> Report:
@@ -72,6 +84,7 @@ def run(args: argparse.Namespace) -> Report:
             left[shown or rel] = why
         return why is None
 
+    _keep_store_ours(str(repo.common_dir))
     unmark_initialised(str(repo.common_dir))  # the Claude Code hooks stop acting here
     linked_hooks = uninstall.linked_hooks_folder(repo)
     if linked_hooks is not None:
