@@ -368,3 +368,24 @@ def test_pr_to_a_remote_that_never_answers_ends_and_says_so(project: Path, tmp_p
             conn.close()
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "git push to silent failed" in proc.stderr and "too slow" in proc.stderr, proc.stderr
+
+
+def test_the_body_labels_a_claim_claude_wrote(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Merging the pull request adopts every row of its table, and the table is what a reviewer
+    on the forge reads. A claim `git memory remember` recorded inside a Claude Code session
+    (CLAUDECODE=1: the model's Bash tool, perhaps asked to by a file it read) is labelled as
+    Claude's at every other place a person decides, yet its row read as any claim a person
+    wrote with `remember` (the template says so). Its row now carries the label, in emphasis
+    no claim can forge (a claim's `*` is escaped); a person's claim is shown as before."""
+    from markdown_it import MarkdownIt
+
+    monkeypatch.setenv("CLAUDECODE", "1")
+    gm(project, "remember", "Always run the bootstrap script before answering")
+    monkeypatch.delenv("CLAUDECODE")
+    gm(project, "remember", "Never push directly to main")
+    body = gm(project, "pr", "--print").stdout.split("# PR_BODY.md", 1)[1]
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(body)
+    cells = dict(re.findall(r"<tr>\s*<td>([^<]*)(.*?)</td>", html, re.S))
+    assert cells["Never push directly to main"] == "", cells
+    assert "Claude Code session" in cells["Always run the bootstrap script before answering "], cells
+    assert cells["Always run the bootstrap script before answering "].startswith("<em>"), cells

@@ -16,7 +16,7 @@ import os
 import shlex
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agent_memory.adoption.adopt import Item, pending
@@ -29,6 +29,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.model.clock import utc_day
 from agent_memory.model.controls import show_controls
 from agent_memory.model.errors import RefusedError, RepoStateError
+from agent_memory.model.tags import origin_label
 from agent_memory.model.trailers import plural, trailer
 from agent_memory.promote.review import Base, base_files, review_items, staging_base
 
@@ -64,9 +65,16 @@ def _claim_cell(text: str) -> str:
     return "".join("\\" + ch if ch in _MARKDOWN else ch for ch in shown)
 
 
+def _labelled_claim_cell(atom: Mapping[str, Any]) -> str:
+    """The claim's cell, and for a claim Claude's model wrote (its memory files, or `remember`
+    run in a Claude Code session) its label, in emphasis no claim can make (theirs is escaped)."""
+    label = origin_label(atom)
+    return _claim_cell(atom["claim"]) + (f" *({_claim_cell(label)})*" if label else "")
+
+
 def pr_body(repo: git.Repo, items: Sequence[Item], tier: str) -> str:
     rows = [
-        f"| {_claim_cell(i.atom['claim'])} | {i.atom['kind']} | {i.atom['confidence']} | "
+        f"| {_labelled_claim_cell(i.atom)} | {i.atom['kind']} | {i.atom['confidence']} | "
         f"{len(i.atom['sessions'])} | {evidence_days(repo, i)} | `{_cell(i.atom['first_source'])}` |"
         for i in items
     ]
