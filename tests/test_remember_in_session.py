@@ -77,3 +77,23 @@ def test_outside_a_session_remember_is_the_persons_and_recalled(project: Path) -
     out = gm_json(project, "remember", CLAIM)
     assert "origin" not in out
     assert CLAIM in _recalled(project)
+
+
+def test_a_global_claim_remembered_in_a_session_is_labelled_in_its_review_commit(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`remember --global` in a Claude Code session staged its claim on the global memory repo's
+    memory/review with a commit saying 'Hand-authored with `git memory remember --global`…
+    adopting it is the person's decision', no Origin line or trailer: the commit a person reviews
+    (or a pull request of that repository shows) read as the person's own claim. It now says whose
+    it is, as the project's review commit does."""
+    import os
+
+    monkeypatch.setenv("CLAUDECODE", "1")
+    gm(project, "remember", "--global", CLAIM)
+    monkeypatch.delenv("CLAUDECODE")
+    gm(project, "remember", "--global", "Prefer small, focused commits")
+    home = Path(os.environ.get("AGENT_MEMORY_HOME") or Path.home() / ".claude" / "agent-memory")
+    ours, theirs = git(home, "log", "--format=%B%x00", "memory/review", "-2").split("\x00")[:2]
+    assert "Origin: claude-code-session" in theirs and "run in a Claude Code session" in theirs, theirs
+    assert "Origin" not in ours and "Hand-authored" in ours, ours

@@ -33,7 +33,7 @@ from agent_memory.model.clock import iso_z, now_utc, parse_ts, stamp
 from agent_memory.model.errors import RefusedError, RepoStateError
 from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.policy import L2_MIN_AGE_DAYS, L3_CAP
-from agent_memory.model.tags import unvouched_claude_memory
+from agent_memory.model.tags import origin_label, unvouched_claude_memory
 from agent_memory.model.trailers import format_message, one_line
 from agent_memory.promote import gates
 from agent_memory.promote.gates import GateResult
@@ -358,16 +358,19 @@ def l3_message(atom: Atom) -> str:
 
 
 def remembered_message(atom: Atom) -> str:
-    return format_message(
-        f"remember: {one_line(atom['claim'], 80)}",
-        [
-            f"Claim: {atom['claim']}",
-            f"Kind: {atom['kind']}",
-            f"Hand-authored with `git memory remember --global` in {atom['promoted_from_projects'][0]}:",
-            "no transcript evidence; adopting it is the person's decision.",
-        ],
-        [("Atom-Id", atom["id"]), ("Promotion", "remember->L3")],
-    )
+    where = f"`git memory remember --global` in {atom['promoted_from_projects'][0]}"
+    label = origin_label(atom)
+    if label:
+        # run in a Claude Code session: the model's, as the project's review commit says
+        body = [f"Origin: {label} — written by Claude Code's model, not typed by a person",
+                f"Recorded with {where}: no transcript evidence; adopting it is the person's decision."]
+    else:
+        body = [f"Hand-authored with {where}:", "no transcript evidence; adopting it is the person's decision."]
+    trailers = [("Atom-Id", atom["id"]), ("Promotion", "remember->L3")]
+    if label:
+        trailers.append(("Origin", str(atom["origin"])))
+    return format_message(f"remember: {one_line(atom['claim'], 80)}",
+                          [f"Claim: {atom['claim']}", f"Kind: {atom['kind']}", *body], trailers)
 
 
 def _refuse_unsafe_base(found: GlobalEvaluation, home: GlobalRepo) -> None:
