@@ -153,3 +153,27 @@ def test_init_after_deinit_takes_back_a_store_an_older_version_last_wrote(guarde
     assert "Never push directly to main" in gm(guarded, "inspect", "--tier", "L1").stdout
     gm(guarded, "init", "--yes", "--no-claude-hooks")
     assert "Never push directly to main" in gm(guarded, "inspect", "--tier", "L1").stdout
+
+
+def test_a_store_an_earlier_version_s_deinit_kept_is_refused_with_the_way_back(guarded: Path) -> None:
+    """A store kept by `deinit` of a version before the ledger's `store` line has no mark of
+    this repository left: init refuses it as one that came with a clone (it cannot tell). The
+    hint named the marker 'if it is your own store' without saying when it is; it now names an
+    earlier version's deinit, and following it takes the store back."""
+    import shlex
+    import subprocess
+
+    gm(guarded, "remember", "Never push directly to main")
+    ledger = guarded / ".git" / "agent-memory" / "captured.log"
+    ledger.write_text("".join(line for line in ledger.read_text("utf-8").splitlines(True) if "\tstore\t" not in line))
+    (guarded / ".git" / "agent-memory" / "initialised").unlink()  # what an earlier deinit left
+    git(guarded, "config", "--unset", "memory.project")
+    refused = gm(guarded, "init", "--yes", "--no-claude-hooks", check=False)
+    assert refused.returncode == 3
+    hint = refused.stderr.split("hint:", 1)[1]
+    assert "`git memory deinit` of an earlier version" in hint, hint
+    marker = next(part for part in hint.split("`") if part.startswith("mkdir -p "))
+    subprocess.run(["sh", "-c", marker], check=True)
+    assert shlex.split(marker)[0] == "mkdir"
+    gm(guarded, "init", "--yes", "--no-claude-hooks")
+    assert "Never push directly to main" in gm(guarded, "inspect", "--tier", "L1").stdout

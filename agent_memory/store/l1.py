@@ -494,7 +494,8 @@ class L1Store:
             "give them to Claude as yours); nothing was changed",
             hint="set it aside and start your own store: git branch -m memory/atoms memory/atoms-cloned (and, when "
                  "it came too, git branch -m memory/review memory/review-cloned: its staged items are the author's), "
-                 f"then git memory init; if it is your own store, mark this repository with `{marker}` "
+                 f"then git memory init; if it is your own store (kept by `git memory deinit` of an earlier version, "
+                 f"which left no mark of it), mark this repository with `{marker}` "
                  "and run git memory init")  # fmt: skip
 
     def init(self) -> bool:
