@@ -140,11 +140,15 @@ def _runs_our_program(command: str, event: str) -> bool:
     names = ("git-memory", "git-memory.exe")  # the venv's `Scripts\\git-memory.exe` on Windows
     if not os.path.isabs(path) or os.path.basename(path) not in names:
         return False
-    # the PATH's absolute folders only: a relative entry (`.venv/bin`) finds a program in the
-    # folder this runs in, the repository's own
-    absolute = os.pathsep.join(e for e in os.environ.get("PATH", "").split(os.pathsep) if os.path.isabs(e))
-    ours = [*(str(Path(sys.executable).parent / name) for name in names), shutil.which("git-memory", path=absolute)]
+    ours = [*(str(Path(sys.executable).parent / name) for name in names), shutil.which("git-memory", path=absolute_path())]
     return any(_same_file(path, candidate) for candidate in ours if candidate)
+
+
+def absolute_path() -> str:
+    """PATH with its absolute folders only. Claude Code runs hooks in the project's folder, where
+    a relative entry (`.`, an empty one, `.venv/bin`) finds a `git-memory` the repository commits:
+    what is ours is looked for in the absolute folders alone."""
+    return os.pathsep.join(e for e in os.environ.get("PATH", "").split(os.pathsep) if os.path.isabs(e))
 
 
 def _same_file(a: str, b: str) -> bool:

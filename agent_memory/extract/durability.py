@@ -480,8 +480,9 @@ def exempt(feats: list[str]) -> bool:
 #
 # A claim naming a definite artifact of this task: "this function", "the script", "any other
 # files", "anything else", "in your response" (this answer; "in your responses" is every answer),
-# "for now", "for this task", "your solution". "Never paste full files in your response" is about the answer at
-# hand however "never" it is said. The project, repository and codebase are no artifact of a task.
+# "for now", "for this task", "your solution". "Never paste full files in your response" is about
+# the answer at hand however "never" it is said. The project, repository and codebase are no
+# artifact of a task.
 _ARTIFACT = (
     r"script|file|files|function|method|class|component|page|notebook|cell|module|endpoint|"
     r"prompt|diff|pr|pull request|ticket|issue|task|plan|spreadsheet|sheet|slide|query|section|"
@@ -509,8 +510,9 @@ _TASK_ARTIFACT = re.compile(
 # A prohibition (directive.negative, "Never X" / "Don't X" / "Avoid X") the rules found inside a
 # request for a piece of work, its sentence not opening with it: "… make syntax cleaner without
 # changing existing batch processing", "Ensure all links work and don't leave out any pages" — a
-# part of the request ("I'm colorblind, avoid red/green only indicators" asks for no work). One that opens its sentence ("Do not use mocks in integration tests.", "Please
-# don't add comments.", "I don't want (you) to …") is left to the score, and so are the
+# part of the request ("I'm colorblind, avoid red/green only indicators" asks for no work). One
+# that opens its sentence ("Do not use mocks in integration tests.", "Please don't add
+# comments.", "I don't want (you) to …") is left to the score, and so are the
 # person's own "I don't want X" ("User does not want …") and "we don't …": statements about
 # them, not orders.
 _PROHIBITION_CLAIM = re.compile(r"^(?:Never|Don't|Do not|Avoid)\b")
