@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -106,6 +107,21 @@ def test_capture_of_another_projects_transcript_says_whose_it_is(project: Path, 
     assert "--force" in proc.stderr and "nothing new" not in proc.stdout
     forced = gm(project, "capture", str(foreign), "--force", "--no-stage")
     assert "recorded in" in forced.stdout
+
+
+def test_the_hint_to_capture_elsewhere_pastes_into_a_shell_with_spaces_in_paths(project: Path, tmp_path: Path) -> None:
+    # A folder with a space (the common "My Projects"): the printed command must still name
+    # that folder and that transcript when a person pastes it into a shell.
+    other = tmp_path / "my work"
+    other.mkdir()
+    git(other, "init", "-q")
+    foreign = _recorded_in(FOREIGN, other, tmp_path / f"copy of {FOREIGN.name}")
+    proc = gm(project, "capture", str(foreign), check=False)
+    assert proc.returncode == 1
+    command = proc.stderr.split("capture it in its own repository (", 1)[1].split("), or pass", 1)[0]
+    argv = shlex.split(command)
+    assert argv[:3] == ["git", "-C", str(other)]
+    assert argv[3:] == ["memory", "capture", str(foreign)]
 
 
 def test_a_transcript_recorded_in_a_folder_this_machine_lacks_is_captured(project: Path) -> None:

@@ -45,6 +45,7 @@ from agent_memory.model.errors import (
     RefusedError,
     RepoStateError,
 )
+from agent_memory.model.home import git_in
 from agent_memory.model.paths import TranscriptIndex, resolve_pointer
 from agent_memory.model.policy import MAX_RACES
 from agent_memory.model.trailers import format_message, one_line
@@ -77,7 +78,7 @@ def work_files(root: Path, tier: str, target_name: str) -> TierFiles:
     without any hook — rather than an internal error."""
     from agent_memory.committed.tiers import decode_utf8
 
-    restore = "git" if tier == "L2" else f"git -C {root}"
+    restore = "git" if tier == "L2" else git_in(root)
     texts = []
     for rel in (LOG_PATH, target_name):
         path = root / rel
@@ -131,7 +132,7 @@ def refuse_converted(root: Path, tier: str, outcome: str) -> None:
     raise RepoStateError(
         f"{attributes.describe(bad)}{where}: git stores a memory file with such an attribute other than as "
         "the work tree holds it, so what it commits is not the text reviewed",
-        hint=f"{attributes.removal_hint(bad, 'git' if tier == 'L2' else f'git -C {root}')}; {outcome}",
+        hint=f"{attributes.removal_hint(bad, 'git' if tier == 'L2' else git_in(root))}; {outcome}",
     )
 
 

@@ -385,9 +385,11 @@ def _background_capture(location: Location, extra: dict[str, str | None]) -> Non
         repo = git.repo_at(location)
         other = recorded_elsewhere(transcript, repo)
         if other:
+            from agent_memory.model.home import git_in
+
             raise TranscriptRefused(
                 f"recorded in {other}, not in this repository: not captured here "
-                f"(`git -C {other} memory capture --all` learns it there)"
+                f"(`{git_in(other)} memory capture --all` learns it there)"
             )
         store = L1Store(repo)
         project = git.project_of(repo)

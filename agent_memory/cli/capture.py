@@ -17,6 +17,7 @@ sighting is past the L1 expiry (model/policy.py), or dropped for the cap."""
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 
 from agent_memory.cli.report import Report
@@ -32,6 +33,7 @@ from agent_memory.model.errors import (
     disk_full,
     from_object_store,
 )
+from agent_memory.model.home import git_in
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS
 from agent_memory.model.words import plural
 
@@ -214,10 +216,10 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
     found = _whose(path, repo)
     whose = found[0] if found else None
     if found and not args.force:
-        there = found[1] if os.path.isdir(found[1]) else "<that repository>"
+        there = git_in(found[1]) if os.path.isdir(found[1]) else "git -C <that repository>"
         raise RefusedError(
             f"{path.name} is a transcript of {found[0]}, not of this repository ({project}): nothing captured",
-            hint=f"capture it in its own repository (git -C {there} memory capture {path}), "
+            hint=f"capture it in its own repository ({there} memory capture {shlex.quote(str(path))}), "
                  "or pass --force to learn from it here")
     if args.session:
         _check_session(path, args.session)

@@ -37,6 +37,7 @@ from agent_memory.gitio.state import log_error, overwrite
 from agent_memory.model.atom import Atom, atom_errors
 from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import CORRUPT_HINT, EXIT_REFUSED, RepoStateError, UsageError
+from agent_memory.model.home import git_in
 from agent_memory.model.paths import is_memory_pointer, projects_dir
 from agent_memory.model.trailers import plural
 from agent_memory.redact import guard
@@ -73,7 +74,7 @@ def validate_atoms_file(path: Path) -> list[str]:
 def _git(tier: str, root: Path) -> str:
     """`git` as the command to give for a tier's files: validate runs in a project, so a
     command about the global memory repo's (L3) must name it, or it acts on the project's."""
-    return "git" if tier == "L2" else f"git -C {root}"
+    return "git" if tier == "L2" else git_in(root)
 
 
 def _block_problem(

@@ -120,6 +120,14 @@ def _base36(n: int) -> str:
             return out
 
 
+def git_in(path: str | os.PathLike[str]) -> str:
+    """`git -C PATH` as a hint writes it for pasting into a shell: the path quoted when it needs
+    to be (a space, a quote, `$`), so the command acts on that folder and nothing else."""
+    import shlex  # (here, not at the top: the hooks import this module and never print a hint)
+
+    return f"git -C {shlex.quote(os.fspath(path))}"
+
+
 def tilde(path: str | os.PathLike[str]) -> str:
     """`path` as a person reads it: `~/…` when it is under the home directory, else as is."""
     return tilde_text(os.fspath(path))

@@ -32,6 +32,7 @@ from agent_memory.model.atom import Atom
 from agent_memory.model.clock import iso_z, now_utc, parse_ts, stamp
 from agent_memory.model.errors import RefusedError, RepoStateError
 from agent_memory.model.fastjson import loads_bounded
+from agent_memory.model.home import git_in
 from agent_memory.model.policy import L2_MIN_AGE_DAYS, L3_CAP
 from agent_memory.model.tags import origin_label, unvouched_claude_memory
 from agent_memory.model.trailers import format_message, one_line
@@ -378,7 +379,7 @@ def _refuse_unsafe_base(found: GlobalEvaluation, home: GlobalRepo) -> None:
     if files.log_errors():
         raise RefusedError(
             f"{home.path / LOG_PATH} on {found.base_branch} has unreadable lines: {files.log_errors()[0]}",
-            hint=f"fix the line (git -C {home.path} log -p {LOG_PATH} shows its history), then stage again",
+            hint=f"fix the line ({git_in(home.path)} log -p {LOG_PATH} shows its history), then stage again",
         )
     if files.hand_edited():
         raise RefusedError(

@@ -22,6 +22,7 @@ from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, to_committed
 from agent_memory.model.clock import now_utc, parse_ts, utc_day
 from agent_memory.model.errors import FatalError, RefMovedError, RefusedError, RepoStateError
+from agent_memory.model.home import git_in
 from agent_memory.model.policy import L2_CAP
 from agent_memory.model.tags import memory_reasons, origin_label
 from agent_memory.model.trailers import format_message, one_line, plural, trailer
@@ -101,7 +102,7 @@ def base_files(repo: git.Repo, rev: str, tier: str, target_name: str, where: str
     line was refused as "not JSON" with no way out (promote, stage, remember: exit 1)."""
     from agent_memory.committed.tiers import decode_utf8
 
-    restore = "git" if repo.workdir is None or tier == "L2" else f"git -C {repo.workdir}"
+    restore = "git" if repo.workdir is None or tier == "L2" else git_in(repo.workdir)
     name = where or rev.removeprefix("refs/heads/")
     # Read from a project, the global repo's file is named as its (`restore` says `git -C` too).
     whose = "" if tier == "L2" else "the global memory repo's "
