@@ -287,3 +287,21 @@ def test_the_transcript_of_a_memory_read_from_its_file_alone_is_heard_with_the_f
     assert again.get("auto_memory", {}).get("read", "unchanged") == "unchanged", again  # not read
     assert (again["new"], again["merged"], again["captured"]) == (0, 0, 0), again
     assert git(guarded, "rev-parse", "memory/atoms") == tip
+
+
+def test_claude_cannot_adopt_its_memory_file_from_its_own_session(remembered: tuple[Path, Path]) -> None:
+    """Claude Code runs every command with CLAUDECODE=1, the model's Bash tool included: an
+    `adopt` there could be the model committing its own memory file. It is left waiting, with
+    the way for the person to adopt it."""
+    repo, _ = remembered
+    _capture_folder(repo)
+    atom = _claude_atom(repo)
+    gm(repo, "stage")
+    for argv in (["--yes", str(atom["id"])], ["--all"]):
+        proc = gm(repo, "adopt", *argv, check=False, env={"CLAUDECODE": "1"})
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        assert f"refused {atom['id']}: Claude's own memory (feedback_migrations.md): this adopt runs inside a " \
+               "Claude Code session" in proc.stdout, proc.stdout
+        assert "in your own terminal, outside Claude Code" in proc.stderr, proc.stderr
+    block = repo / "CLAUDE.memory.md"
+    assert not block.exists() or CLAIM not in block.read_text("utf-8")

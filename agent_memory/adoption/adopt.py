@@ -48,6 +48,13 @@ from agent_memory.model.errors import (
 from agent_memory.model.home import git_in
 from agent_memory.model.paths import TranscriptIndex, resolve_pointer
 from agent_memory.model.policy import MAX_RACES
+from agent_memory.model.tags import (
+    CLAUDE_MEMORY,
+    in_claude_code_session,
+    model_written,
+    origin_label,
+    unvouched_claude_memory,
+)
 from agent_memory.model.trailers import format_message, one_line
 from agent_memory.promote.review import base_files, review_items, staged_entry, staging_base
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
@@ -324,6 +331,34 @@ def refusal(
         if status == "ambiguous" and not (own and len([m for m in matches if own in m.parents]) == 1):
             return f"its citation {pointer} is ambiguous ({len(matches)} transcripts match)"
     return None
+
+
+# Why adopt in a Claude Code session commits none of Claude's own memory, and what to do instead.
+IN_SESSION = ("this adopt runs inside a Claude Code session (CLAUDECODE=1), where Claude's model may be "
+              "the one running it; only a person adopts Claude's own memory")  # fmt: skip
+
+
+def in_session_hint(global_: bool) -> str:
+    flag = " --global" if global_ else ""
+    return f"adopt Claude's own memory in your own terminal, outside Claude Code: `git memory adopt{flag}`"
+
+
+def claude_adopting(item: Item, l1: Atom | None = None) -> str | None:
+    """Why this item may not be adopted by this process, or None: the process runs inside a
+    Claude Code session (the client sets CLAUDECODE=1 for every command it runs, the model's
+    Bash tool included) and the item is Claude's own memory — a memory file its model wrote, or
+    a claim `remember` recorded in a session — that no person vouched for. Claude adopting it
+    would commit its own words as the person's decision. Decided from the environment and the
+    record (its origin, its evidence's rules; `l1`, the atom's local record, when there is one),
+    never from the claim's words. A person's own items are adopted there as anywhere."""
+    if item.entry.op != "adopt" or not in_claude_code_session():
+        return None
+    if not (model_written(item.atom) or model_written(l1)):
+        return None
+    record = l1 if model_written(l1) else item.atom
+    if not unvouched_claude_memory(record):
+        return None
+    return f"{origin_label(record) or CLAUDE_MEMORY}: {IN_SESSION}"
 
 
 def own_transcripts(repo: git.Repo, tier: str) -> Path | None:

@@ -9,6 +9,8 @@ reported and skipped, so rerunning an interrupted command continues with the res
 kill -9 the rerun first finishes or rolls back the item that was half done and records the L1
 marks the killed run owed, and says so. When a memory file, or `.memory`, is a symbolic link
 (a pull can bring one in), adopt refuses before anything (exit 3; `adoption.adopt.refuse_links`).
+Inside a Claude Code session (CLAUDECODE=1) Claude's own memory is left waiting, whichever path
+(`adoption.adopt.claude_adopting`): only a person adopts it, from their own terminal.
 
 Two adopts at once serialise on the memory lock: an item the other one applied
 meanwhile is reported as already decided. The L1 marks of a whole run are one memory/atoms
@@ -28,7 +30,9 @@ from agent_memory.adoption.adopt import (
     AlreadyApplied,
     Item,
     adopt_item,
+    claude_adopting,
     decided_on_review,
+    in_session_hint,
     own_transcripts,
     pending,
     record_decisions,
@@ -62,7 +66,7 @@ from agent_memory.model.errors import (
     disk_full,
 )
 from agent_memory.model.paths import TranscriptIndex
-from agent_memory.model.tags import memory_reasons, origin_label
+from agent_memory.model.tags import in_claude_code_session, memory_reasons, origin_label
 from agent_memory.model.trailers import plural
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
@@ -245,6 +249,12 @@ def _waiting(review: Review, global_: bool) -> Report:
         report.say(*describe(item, l1=local.get(item.atom_id)))
     report.data["waiting"] = [i.atom_id for i in review.items]
     report.note(f"{len(review.items)} item(s) waiting on {where}")
+    claudes = [i.atom_id for i in review.items if claude_adopting(i, local.get(i.atom_id))]
+    if claudes:
+        report.data["claude_memory"] = claudes
+        report.note(f"{plural(len(claudes), 'item')} of Claude's own memory cannot be adopted in this "
+                    "Claude Code session (CLAUDECODE=1)")  # fmt: skip
+        report.hint(in_session_hint(global_))
     report.hint(f"adopt on a terminal with `git memory adopt{flag}`, or use --all, --yes ID…, --reject ID…")
     report.code = EXIT_REFUSED
     return report
@@ -286,7 +296,10 @@ def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
         outcome["error"] = ("no space left on device" if disk_full(failure)
                             else "interrupted" if isinstance(failure, KeyboardInterrupt) else str(failure))
     report = _batch_text(Report(outcome, list(review.resumed)), items, review.store)
-    report.code = EXIT_REFUSED if outcome["refused"] else 0
+    # Claude's own memory skipped in a Claude Code session is a refusal only when nothing else
+    # was adopted: `adopt --all` there adopts the person's items and says what it left.
+    others = set(outcome["refused"]) - set(outcome.get("claude_memory", []))
+    report.code = EXIT_REFUSED if others or (outcome["refused"] and not outcome["adopted"]) else 0
     report.failure = _failure_after(failure, outcome) if failure is not None else None
     return _stale_review(review, report) if failure is None else report
 
@@ -330,10 +343,17 @@ def _apply(review: Review, chosen: list[Item], rejected: list[Item], pins: set[s
     transcripts = TranscriptIndex()
     own = own_transcripts(review.repo, review.tier)
     blocking = _blocking_lines(review) if chosen else ""
+    local = review.store.snapshot().atoms if review.store is not None and chosen and in_claude_code_session() else {}
     if blocking:
         report.setdefault("hints", []).append(
             "`git memory validate --fix` forgets that line (then commit both memory files); run git memory adopt again")
     for item in chosen:
+        claude = claude_adopting(item, local.get(item.atom_id))
+        if claude:  # before anything else: no person is there to act on another refusal
+            report["refused"][item.atom_id] = claude
+            report.setdefault("claude_memory", []).append(item.atom_id)
+            report.setdefault("hints", []).append(in_session_hint(review.tier == "L3"))
+            continue
         why = refusal(item, transcripts, own)
         if why:
             report["refused"][item.atom_id] = why
@@ -377,7 +397,7 @@ def _batch_text(report: Report, items: list[Item], store: L1Store | None) -> Rep
         report.say(f"refused {ident}: {why}")
     for hint in sorted(set(outcome.get("hints", []))):
         report.hint(hint)
-    if set(outcome["refused"]) - set(outcome.get("refused_at_commit", [])):
+    if set(outcome["refused"]) - set(outcome.get("refused_at_commit", [])) - set(outcome.get("claude_memory", [])):
         report.hint("a refused item stays on memory/review; `git memory inspect --why ID` shows its evidence")
     if "error" in outcome:
         report.say(f"stopped: {outcome['error']}; {plural(len(outcome['adopted']), 'item')} adopted (above), "
@@ -450,9 +470,10 @@ def _walk(review: Review, pins: set[str], questionary: Any, decisions: Decisions
         say("\n".join(describe(item, l1=local.get(item.atom_id))))
         if item.atom_id in pins:
             say("  (--pin: pinned if adopted)")
-        why = refusal(item, own=own_transcripts(review.repo, review.tier)) or blocking
+        claude = claude_adopting(item, local.get(item.atom_id))
+        why = claude or refusal(item, own=own_transcripts(review.repo, review.tier)) or blocking
         if why:
-            say(f"  cannot adopt: {why}")
+            say(f"  cannot adopt: {why}" + (f"\n  hint: {in_session_hint(review.tier == 'L3')}" if claude else ""))
             choices = ["reject", "skip", "show more", "quit"]
         else:
             choices = ["adopt", "reject", "skip", "show more", "quit"]

@@ -10,12 +10,11 @@ import argparse
 from agent_memory.cli.output import project_of, repo_here
 from agent_memory.cli.report import Report
 from agent_memory.model.errors import FatalError
-from agent_memory.model.tags import origin_label
+from agent_memory.model.tags import in_claude_code_session, origin_label
 from agent_memory.store.capture import capture_atoms
 from agent_memory.store.remember import (
     add_global_candidate,
     global_atom,
-    in_claude_code_session,
     project_atom,
 )
 

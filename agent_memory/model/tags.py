@@ -1,5 +1,7 @@
 """Tags written next to an injected claim. Stdlib only: the per-prompt recall renders them."""
 
+import os
+
 
 def contested_tag(newer: str) -> str:
     """A contested claim is still injected, tagged with the day of the NEWER
@@ -22,6 +24,14 @@ CLAUDE_MEMORY = "Claude's own memory"
 SESSION_ORIGIN = "claude-code-session"
 SESSION_RULE = "remember.claude_code_session"  # its evidence's rule: no typed words
 _IN_SESSION = f"{CLAUDE_MEMORY} (git memory remember, run in a Claude Code session)"
+
+
+def in_claude_code_session() -> bool:
+    """Whether this process runs inside a Claude Code session: the client sets CLAUDECODE=1 for
+    every command it runs (its Bash tool's, a `!` command's). What is remembered there is
+    labelled as Claude's (SESSION_ORIGIN), and adopt there commits none of Claude's own memory
+    (adoption.adopt.claude_adopting)."""
+    return os.environ.get("CLAUDECODE") == "1"
 
 
 def is_claude_memory(atom: object) -> bool:

@@ -6,7 +6,6 @@ transcript (`remembered-<id>.jsonl#L1`), and reach a committed file only through
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -59,13 +58,6 @@ def _session(now: str) -> str:
     """A hand-authored atom's session: one a day, so atoms remembered on distinct days count
     as distinct sessions at the gates, like what a person said on distinct days."""
     return f"remembered-{now[:10].replace('-', '')}"
-
-
-def in_claude_code_session() -> bool:
-    """Whether this process runs inside a Claude Code session: the client sets CLAUDECODE=1 for
-    every command it runs (its Bash tool's, a `!` command's). What is remembered there is
-    labelled as Claude's (model/tags.SESSION_ORIGIN)."""
-    return os.environ.get("CLAUDECODE") == "1"
 
 
 def _session_marks(in_session: bool) -> tuple[dict[str, Any], dict[str, str]]:
