@@ -267,3 +267,50 @@ def test_a_committed_contested_by_that_is_no_id_is_never_printed_in_a_command(up
             if "git memory resolve" in line:
                 pasted(line.split("settle with: ")[-1].split("  (or")[0].strip(), here)
     assert not planted.exists()
+
+
+def test_a_review_branch_that_came_alone_with_a_bare_clone_is_not_adopted_as_the_person_s(
+        upstream: Path, tmp_path: Path) -> None:  # fmt: skip
+    """The author pushed memory/review (`git memory pr`; their pre-push hook keeps memory/atoms
+    home), and a bare or mirror clone of that remote carries it as a local branch with no store
+    next to it. init took the clone as set up like any, and `git memory adopt` then listed the
+    author's staged items as waiting and adopted them as the person's decision. A memory/review
+    no stage of this repository wrote (no ledger line, items of atoms this store never held) is
+    refused like a cloned store (exit 3, nothing written); the hint's way works, and the
+    person's own staging is adopted as ever."""
+    gm(upstream, "remember", PLANTED)
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(upstream, "push", "-q", str(remote), "main", "memory/review")
+    bare = tmp_path / "clone.git"
+    git(tmp_path, "clone", "-q", "--mirror", str(remote), str(bare))
+    assert git(bare, "for-each-ref", "--format=%(refname)", "refs/heads/memory").split() == ["refs/heads/memory/review"]
+    work = tmp_path / "work"
+    git(bare, "worktree", "add", "-q", str(work), "main")
+
+    refused = gm(work, "init", "--yes", "--no-claude-hooks", check=False)
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    assert "memory/review is here, but no `git memory stage` of this repository wrote it" in refused.stderr
+    assert "nothing was changed" in refused.stderr and "git branch -m memory/review memory/review-cloned" in refused.stderr
+    assert not (bare / "agent-memory" / "initialised").exists() and git(work, "status", "--porcelain") == ""
+
+    # Set up before the branch came (or by a version that let it through): adopt refuses it.
+    git(work, "branch", "-m", "memory/review", "memory/review-cloned")
+    gm(work, "init", "--yes", "--no-claude-hooks")
+    git(work, "branch", "-m", "memory/review-cloned", "memory/review")
+    head = git(work, "rev-parse", "HEAD")
+    for argv in ([], ["--all"]):
+        proc = gm(work, "adopt", *argv, check=False)
+        assert proc.returncode == 3, (argv, proc.stdout + proc.stderr)
+        assert "came with the clone or a fetch" in proc.stderr and "nothing was adopted or rejected" in proc.stderr
+        assert "hint: set it aside with git branch -m memory/review memory/review-cloned" in proc.stderr
+        assert PLANTED not in proc.stdout
+    assert git(work, "rev-parse", "HEAD") == head
+    assert not (work / "CLAUDE.memory.md").exists() or PLANTED not in (work / "CLAUDE.memory.md").read_text()
+
+    # The hint's way: set aside, then the person's own staging is adopted.
+    git(work, "branch", "-m", "memory/review", "memory/review-cloned")
+    own = gm_json(work, "remember", "Never push to main")["id"]
+    (bare / "agent-memory" / "captured.log").unlink()  # its line gone too: the store's atoms say it is ours
+    gm(work, "adopt", "--yes", own)
+    assert "Never push to main" in (work / "CLAUDE.memory.md").read_text()

@@ -68,6 +68,7 @@ from agent_memory.model.errors import (
 from agent_memory.model.paths import TranscriptIndex
 from agent_memory.model.tags import in_claude_code_session, memory_reasons, origin_label
 from agent_memory.model.trailers import plural
+from agent_memory.promote.review import refuse_foreign_review
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
 
@@ -200,6 +201,9 @@ class Review:
         # refused before anything is read, resumed, written or recorded on memory/atoms.
         refuse_links(repo.workdir, tier, target, "nothing was adopted or rejected")
         refuse_converted(repo.workdir, tier, "nothing was adopted or rejected")
+        if store is not None:  # the author's memory/review, come with a clone: never listed as yours
+            refuse_foreign_review(repo, store, "nothing was adopted or rejected",
+                                  "stage your own with `git memory stage`")
         resumed = resume_interrupted(repo, store)  # what a killed adopt left half done
         files = work_files(repo.workdir, tier, target)
         if store is not None:

@@ -335,7 +335,57 @@ def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposa
             raise moved from exc
     elif unchanged_matters and git.ref_target(repo, git.REVIEW_REF) != existing:
         raise moved
+    _record_ours(repo, tip)
     return staged, refused, files
+
+
+def _record_ours(repo: git.Repo, tip: str) -> None:
+    """Note in the capture ledger (its `store` line for memory/review) that this repository
+    staged memory/review at `tip`: what `foreign_review` takes as ours."""
+    from agent_memory.transcripts.ledger import record_store_tip
+
+    record_store_tip(repo.common_dir, git.REVIEW_REF, tip)
+
+
+def foreign_review(repo: git.Repo, store: L1Store) -> list[str]:
+    """The atom ids staged on memory/review that no stage of this repository's put there: []
+    when the branch is ours (or absent). A bare or mirror clone, or a fetch into refs/heads,
+    brings the author's memory/review without their memory/atoms (which `L1Store.
+    refuse_if_foreign` refuses), and adopt then offered the author's staged items as the
+    person's own to commit. Decided as for the store, from local records no clone carries:
+    ours when the ledger's memory/review line (every stage writes one) is its tip or one it
+    holds; else when every item's atom is one this store holds or forgot (stage proposes only
+    atoms of the store: a branch staged by a version before that line)."""
+    from agent_memory.transcripts.ledger import recorded_store_tip
+
+    tip = git.ref_target(repo, git.REVIEW_REF)
+    if tip is None:
+        return []
+    recorded = recorded_store_tip(repo.common_dir, git.REVIEW_REF)
+    if recorded and (recorded == tip or porcelain.is_ancestor(repo, recorded, tip)):
+        return []
+    known: set[str] = set()
+    if store.exists():
+        snap = store.snapshot()
+        known = set(snap.atoms) | set(snap.tombstones)
+    against = [f"^{ref}" for ref in base_refs(repo)] + (["^HEAD"] if git.head_commit(repo) else [])
+    ids = {trailer(git.commit_message(repo, oid), "Atom-Id") for oid in git.rev_list(repo, tip, *against)}
+    return sorted(str(ident) for ident in ids if ident and ident not in known)
+
+
+def refuse_foreign_review(repo: git.Repo, store: L1Store, outcome: str, then: str) -> None:
+    """RepoStateError (exit 3) when memory/review is not this repository's (`foreign_review`),
+    before anything is read from it as the person's; `outcome` says what did not happen, `then`
+    the command to run once it is set aside."""
+    foreign = foreign_review(repo, store)
+    if not foreign:
+        return
+    shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+    raise RepoStateError(
+        "memory/review is here, but no `git memory stage` of this repository wrote it: it came with the clone "
+        f"or a fetch, and its staged {plural(len(foreign), 'item')} ({shown}) are someone else's (adopting one "
+        f"would commit it as your decision); {outcome}",
+        hint=f"set it aside with git branch -m memory/review memory/review-cloned, then {then}")
 
 
 def _l2_overflow(held: dict[str, Atom]) -> list[str]:
