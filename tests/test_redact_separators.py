@@ -96,6 +96,28 @@ def test_a_key_after_a_plus_that_no_base64_run_goes_on_from_is_found(context: st
     assert [f.rule for f in findings] == ["aws-access-key"] and key not in red, red
 
 
+@pytest.mark.parametrize("context", ["q=a+{}+b", "q=my+aws+key+{}+is+this&x=1", "https://h.example.com/s?q=key+{}+rest#top",
+                                     'data "q=a+{}+b" sent', "q=caf%C3%A9+{}+b", "q=a+{}++b", "q=a+{}+b.c-d_e*f"])
+def test_a_key_between_two_plus_signs_of_a_form_value_is_found(context: str) -> None:
+    """`q=a+AKIA…+b`: a form-encoded value writes each space as `+`, so a key in the middle of one
+    has a `+` on both sides, which the base64 boundary took for a blob's run and left unfound."""
+    key = TOKENS["aws"]()
+    red, findings = redact(context.format(key))
+    assert [f.rule for f in findings] == ["aws-access-key"] and key not in red, red
+
+
+@pytest.mark.parametrize("context", [
+    "q=" + _tok(40, AN, 12) + "+{}+b",  # a value whose first piece is no word: a blob's run
+    "q=a+{}+" + _tok(12, AN + "+", 13) + "/" + _tok(8, AN, 14) + "==",  # goes on as base64
+    _tok(20, AN, 15) + "+{}+b",  # no `name=` before the run
+    "q=a/b+{}+c",  # a `/` (form encoding writes %2F) on the way back ...
+    "q=a+{}+b/c",  # ... or on the way on: a base64 run could go on there
+])
+def test_between_two_plus_signs_outside_a_form_value_it_is_still_a_blob(context: str) -> None:
+    key = TOKENS["aws"]()
+    assert "aws-access-key" not in {f.rule for f in find(context.format(key))}
+
+
 def test_a_key_in_a_path_is_refused_by_the_installed_hook_and_never_stored(guarded: Path) -> None:
     import subprocess
 

@@ -41,6 +41,7 @@ from agent_memory.redact.fold import OffsetMap, fold, map_span
 from agent_memory.redact.generic import near_keyword, scan_runs
 from agent_memory.redact.handlers import (
     bundler_credentials,
+    form_aws_key,
     jwt,
     jwt_base64,
     kubernetes_secret,
@@ -171,6 +172,8 @@ class _Engine:
         for rule, kws, pattern, ent, offsets in R.TOKENS:
             if rule not in exclude:
                 on(kws, token_handler(rule, pattern, ent, offsets))
+        if "aws-access-key" not in exclude:
+            on(["akia", "asia", "abia", "acca", "a3t"], form_aws_key)
         on(["-----begin"], pem_block)
         on(["putty-user-key-file"], putty_key)
         on(["eyj"], jwt)

@@ -66,6 +66,47 @@ def token_handler(rule: str, pattern: str, ent: float, offsets: tuple[int, ...])
     return handler
 
 
+# `q=a+AKIA…+b`: an AWS access key id inside a form-encoded value, which writes each space as
+# `+`. Its token rule (rules.TOKENS) refuses a key with a `+` on both sides, where the prefix
+# could be met by chance in a base64 blob's run. Here the value is read whole instead: from just
+# after `name=` to its end, in the form encoding's own alphabet (letters, digits, `*-._%` and the
+# `+` of a space: it writes `/` and `=` as %2F and %3D), ending where no base64 run could go on,
+# and no word of it a blob's long alphanumeric run.
+_AWS_KEY: re.Pattern[str] = _lazy(r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?=\+)")
+_FORM_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._%+")
+_BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]")
+_FORM_REACH = 400  # characters read either way from the key
+_WORD = 32  # an alphanumeric word longer than this is a blob's run
+
+
+def form_aws_key(ctx: ScanContext, pos: int, kw: str) -> None:
+    text = ctx.text
+    if pos < 3 or text[pos - 1] != "+":
+        return
+    m = _AWS_KEY.match(text, pos)
+    if not m:
+        return
+    start = pos - 1
+    while start > 0 and pos - start < _FORM_REACH and text[start - 1] in _FORM_CHARS:
+        start -= 1
+    # the value begins right after `name=`
+    if start < 2 or text[start - 1] != "=" or text[start - 2] not in _NAME_CHARS:
+        return
+    end = m.end()
+    while end < len(text) and end - m.end() < _FORM_REACH and text[end] in _FORM_CHARS:
+        end += 1
+    if end < len(text) and text[end] in _BASE64_CHARS:
+        return  # a `/` or `=` (or a value longer than read): a base64 run could go on
+    words = text[start:m.start()].split("+") + text[m.end():end].split("+")
+    if any(len(w) > _WORD and w.isalnum() for w in words):
+        return
+    tok = m.group()
+    if is_token_placeholder(tok, "aws-access-key") or entropy(tok) < 3.0:
+        return
+    ctx.add(m.start(), m.end(), "aws-access-key", P_TOKEN)
+
+
 # "the staging db password for admin is x8!Kq2#m": a secret named a few words before its value,
 # as people write it in a conversation (the claims this module protects come from transcripts)
 _PROSE: re.Pattern[str] = _lazy(

@@ -44,7 +44,8 @@ TOKENS: tuple[TokenSpec, ...] = (
     ("aws-access-key", ("akia", "asia", "abia", "acca", "a3t"),
      _LB + r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}" + _R, 3.0, (0,)),
     # ... and after a `+` (a space in form-encoded text: `q=my+key+AKIA…`) when what follows
-    # could not go on a base64 run, which is what `_LB` keeps it out of
+    # could not go on a base64 run, which is what `_LB` keeps it out of (one with a `+` on both
+    # sides, `q=a+AKIA…+b`, is read with its whole form value: handlers.form_aws_key)
     ("aws-access-key", ("akia", "asia", "abia", "acca", "a3t"),
      r"(?<=\+)(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9+/=])", 3.0, (0,)),
     ("aws-bedrock-key", ("absk",), _LB + r"ABSK[A-Za-z0-9+/]{100,280}={0,2}(?![A-Za-z0-9+/=])", 3.0, (0,)),
