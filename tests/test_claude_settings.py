@@ -407,6 +407,33 @@ def test_a_committed_setting_naming_a_plugin_never_installed_is_not_our_plugin(r
     assert plugin_enabled(repo, config)
 
 
+@pytest.mark.parametrize("scope", ["project", "local"])
+def test_a_plugin_installed_for_another_project_is_not_ours_here(tmp_path: Path, scope: str) -> None:
+    """A project- or local-scope install runs only in the folder its projectPath names (the
+    client's own rule, 2.1.332): installed for another project, it runs nothing here, and init
+    must write our hooks rather than leave them to it."""
+    config = tmp_path / "claude-config"
+    repo, other = tmp_path / "repo", tmp_path / "other"
+    repo.mkdir()
+    other.mkdir()
+    key = "agent-memory@agent-memory"
+    write_json(config / "settings.json", {"enabledPlugins": {key: True}})
+
+    def install(where: Path) -> None:
+        write_json(config / "plugins" / "installed_plugins.json", {"version": 2, "plugins": {key: [
+            {"scope": scope, "projectPath": str(where), "installPath": str(config / "plugins" / "cache"),
+             "version": "0.1.0"}]}})  # fmt: skip
+
+    install(other)
+    assert not plugin_enabled(repo, config)
+    install(repo)
+    assert plugin_enabled(repo, config)
+    # the same folder by another spelling (a link to it) is the same project
+    (tmp_path / "link").symlink_to(repo)
+    install(tmp_path / "link")
+    assert plugin_enabled(repo, config)
+
+
 @pytest.mark.parametrize("quote", ['"{}"', "'{}'", "{}"])
 def test_init_takes_our_own_git_memory_by_its_absolute_path_for_ours(repo: Path, quote: str) -> None:
     """A person whose Claude Code PATH lacks the venv (what status warns of) writes our hook with

@@ -481,7 +481,7 @@ def plugin_enabled(repo_root: Path, claude_config_dir: Path | None = None) -> bo
         Path(repo_root) / SETTINGS_RELPATH,
         config_dir / "settings.json",
     ]
-    installed = installed_plugins(config_dir)
+    installed = installed_plugins(config_dir, Path(repo_root))
     for path in candidates:
         try:
             settings = read_settings(path)
@@ -499,10 +499,14 @@ def plugin_enabled(repo_root: Path, claude_config_dir: Path | None = None) -> bo
     return False
 
 
-def installed_plugins(config_dir: Path) -> frozenset[str]:
+def installed_plugins(config_dir: Path, project: Path | None = None) -> frozenset[str]:
     """The "name@marketplace" keys of the plugins Claude Code installed
     (`<config dir>/plugins/installed_plugins.json`: `{"plugins": {key: [install, …]}}`, one
-    install object in older versions); none when the file is missing or unreadable."""
+    install object in older versions); none when the file is missing or unreadable.
+
+    With `project`, only installs that run there, as the client decides (2.1.332): scope "user"
+    or "managed" (or none, in older files) everywhere, a "project" or "local" install only in
+    the folder its `projectPath` names — one installed for another project runs nothing here."""
     try:
         data = read_settings(config_dir / "plugins" / "installed_plugins.json")
     except RepoStateError:
@@ -510,4 +514,25 @@ def installed_plugins(config_dir: Path) -> frozenset[str]:
     plugins = data.get("plugins")
     if not isinstance(plugins, dict):
         return frozenset()
-    return frozenset(key for key, installs in plugins.items() if isinstance(installs, (list, dict)) and installs)
+    return frozenset(key for key, installs in plugins.items()
+                     if any(_runs_in(install, project) for install in _installs(installs)))  # fmt: skip
+
+
+def _installs(value: object) -> list[object]:
+    return value if isinstance(value, list) else [value] if isinstance(value, dict) and value else []
+
+
+def _runs_in(install: object, project: Path | None) -> bool:
+    """Whether one install record applies in `project` (None: anywhere it applies at all)."""
+    if not isinstance(install, dict):
+        return False
+    scope = install.get("scope")
+    if scope in (None, "user", "managed") or project is None:
+        return True
+    where = install.get("projectPath")
+    if not isinstance(where, str) or not where:
+        return False
+    try:
+        return os.path.realpath(where) == os.path.realpath(project)
+    except (OSError, ValueError):
+        return False
