@@ -269,15 +269,9 @@ def test_a_committed_contested_by_that_is_no_id_is_never_printed_in_a_command(up
     assert not planted.exists()
 
 
-def test_a_review_branch_that_came_alone_with_a_bare_clone_is_not_adopted_as_the_person_s(
-        upstream: Path, tmp_path: Path) -> None:  # fmt: skip
-    """The author pushed memory/review (`git memory pr`; their pre-push hook keeps memory/atoms
-    home), and a bare or mirror clone of that remote carries it as a local branch with no store
-    next to it. init took the clone as set up like any, and `git memory adopt` then listed the
-    author's staged items as waiting and adopted them as the person's decision. A memory/review
-    no stage of this repository wrote (no ledger line, items of atoms this store never held) is
-    refused like a cloned store (exit 3, nothing written); the hint's way works, and the
-    person's own staging is adopted as ever."""
+def _review_come_alone(upstream: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """(bare clone, its work tree): the author staged PLANTED and pushed memory/review (as
+    `git memory pr` does) to a remote this mirror clone was made of."""
     gm(upstream, "remember", PLANTED)
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))
@@ -287,6 +281,19 @@ def test_a_review_branch_that_came_alone_with_a_bare_clone_is_not_adopted_as_the
     assert git(bare, "for-each-ref", "--format=%(refname)", "refs/heads/memory").split() == ["refs/heads/memory/review"]
     work = tmp_path / "work"
     git(bare, "worktree", "add", "-q", str(work), "main")
+    return bare, work
+
+
+def test_a_review_branch_that_came_alone_with_a_bare_clone_is_not_adopted_as_the_person_s(
+        upstream: Path, tmp_path: Path) -> None:  # fmt: skip
+    """The author pushed memory/review (`git memory pr`; their pre-push hook keeps memory/atoms
+    home), and a bare or mirror clone of that remote carries it as a local branch with no store
+    next to it. init took the clone as set up like any, and `git memory adopt` then listed the
+    author's staged items as waiting and adopted them as the person's decision. A memory/review
+    no stage of this repository wrote (no ledger line, items of atoms this store never held) is
+    refused like a cloned store (exit 3, nothing written); the hint's way works, and the
+    person's own staging is adopted as ever."""
+    bare, work = _review_come_alone(upstream, tmp_path)
 
     refused = gm(work, "init", "--yes", "--no-claude-hooks", check=False)
     assert refused.returncode == 3, refused.stdout + refused.stderr
@@ -314,3 +321,43 @@ def test_a_review_branch_that_came_alone_with_a_bare_clone_is_not_adopted_as_the
     (bare / "agent-memory" / "captured.log").unlink()  # its line gone too: the store's atoms say it is ours
     gm(work, "adopt", "--yes", own)
     assert "Never push to main" in (work / "CLAUDE.memory.md").read_text()
+
+
+def test_status_and_pr_never_take_a_review_branch_that_came_alone_for_the_person_s(
+        upstream: Path, tmp_path: Path) -> None:  # fmt: skip
+    """adopt refuses the author's memory/review that came with a bare clone, but `status`
+    listed its items as the person's staged ones ("review with `git memory adopt`") and `git
+    memory pr` pushed it as the person's pull request. status (the verb that diagnoses) says
+    plainly the branch is not this repository's, with adopt's hint (JSON foreign_review), and
+    lists none of it as staged; pr refuses as adopt does (exit 3, nothing pushed)."""
+    bare, work = _review_come_alone(upstream, tmp_path)
+    git(work, "branch", "-m", "memory/review", "memory/review-cloned")
+    gm(work, "init", "--yes", "--no-claude-hooks")
+    git(work, "branch", "-m", "memory/review-cloned", "memory/review")
+    adopt_hint = gm(work, "adopt", check=False).stderr.split("hint: ")[-1].strip()
+    assert adopt_hint.startswith("set it aside with git branch -m memory/review memory/review-cloned"), adopt_hint
+
+    data = gm_json(work, "status")
+    assert data["staged"] == [], data["staged"]
+    assert "no `git memory stage` of this repository wrote it" in data["foreign_review"]["message"]
+    assert data["foreign_review"]["hint"] == adopt_hint
+    shown = gm(work, "status")
+    assert shown.returncode == 0 and "staged on memory/review: 0" in shown.stdout, shown.stdout
+    assert "warning: memory/review is here, but no `git memory stage` of this repository wrote it" in shown.stdout
+    assert f"hint: {adopt_hint}" in shown.stdout and "review with `git memory adopt`" not in shown.stdout
+
+    pushed_before = git(bare, "for-each-ref", "--format=%(refname) %(objectname)")
+    remote_before = git(tmp_path / "remote.git", "for-each-ref", "--format=%(refname) %(objectname)")
+    for argv in ([], ["--print"]):
+        proc = gm(work, "pr", *argv, check=False)
+        assert proc.returncode == 3, (argv, proc.stdout + proc.stderr)
+        assert "nothing was pushed" in proc.stderr and f"hint: {adopt_hint}" in proc.stderr, proc.stderr
+        assert PLANTED not in proc.stdout
+    assert git(bare, "for-each-ref", "--format=%(refname) %(objectname)") == pushed_before
+    assert git(tmp_path / "remote.git", "for-each-ref", "--format=%(refname) %(objectname)") == remote_before
+
+    # Set aside as the hint says: status has nothing foreign to say, and the person's own stage is theirs.
+    git(work, "branch", "-m", "memory/review", "memory/review-cloned")
+    gm(work, "remember", "Never push to main")
+    data = gm_json(work, "status")
+    assert data["foreign_review"] is None and len(data["staged"]) == 1, data

@@ -202,8 +202,7 @@ class Review:
         refuse_links(repo.workdir, tier, target, "nothing was adopted or rejected")
         refuse_converted(repo.workdir, tier, "nothing was adopted or rejected")
         if store is not None:  # the author's memory/review, come with a clone: never listed as yours
-            refuse_foreign_review(repo, store, "nothing was adopted or rejected",
-                                  "stage your own with `git memory stage`")
+            refuse_foreign_review(repo, store, "nothing was adopted or rejected")
         resumed = resume_interrupted(repo, store)  # what a killed adopt left half done
         files = work_files(repo.workdir, tier, target)
         if store is not None:

@@ -31,7 +31,13 @@ from agent_memory.model.controls import show_controls
 from agent_memory.model.errors import RefusedError, RepoStateError
 from agent_memory.model.tags import origin_label
 from agent_memory.model.trailers import plural, trailer
-from agent_memory.promote.review import Base, base_files, review_items, staging_base
+from agent_memory.promote.review import (
+    Base,
+    base_files,
+    refuse_foreign_review,
+    review_items,
+    staging_base,
+)
 
 TITLE = "agent-memory: {n} staged memory promotion(s)"
 HEAD = "memory/review"
@@ -118,9 +124,11 @@ def _client(forge: porcelain.Forge | None) -> str | None:
 
 
 def run(args: argparse.Namespace) -> Report:
-    repo, tier, target, _ = tier_context(args.global_)
+    repo, tier, target, store = tier_context(args.global_)
     if repo.workdir is None:
         raise RepoStateError("pr needs a work tree", hint="run it in a clone with a work tree")
+    if store is not None:  # the author's memory/review, come with a clone: never pushed as yours
+        refuse_foreign_review(repo, store, "nothing was pushed")
     flag = " --global" if args.global_ else ""
     base = staging_base(repo)
     # Held here (even if not pushed yet) or on the remote: neither is waiting any more.

@@ -30,6 +30,7 @@ from agent_memory.model.errors import RepoStateError
 from agent_memory.model.home import memory_home_dir
 from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory, model_written
 from agent_memory.model.trailers import plural
+from agent_memory.promote.review import foreign_review_error
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts import ledger
 from agent_memory.transcripts.files import find_transcripts
@@ -60,7 +61,10 @@ def collect(repo: git.Repo) -> dict[str, Any]:
 
     held = tiers.l2_atoms(repo.workdir)
     waiting = []
-    if repo.workdir is not None and git.rev_parse(repo, "HEAD"):
+    # The author's memory/review, come with a clone: said plainly, its items never listed as staged.
+    foreign = foreign_review_error(repo, store, "status lists none of them as staged")
+    data["foreign_review"] = None if foreign is None else {"message": foreign.message, "hint": foreign.hint}
+    if foreign is None and repo.workdir is not None and git.rev_parse(repo, "HEAD"):
         waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
     # Counted as `show` counts them: the candidates, not the adopted or staged atoms' records;
     # the claims pending until said again (`show` lists them under "pending") apart.
@@ -205,6 +209,9 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     if data["store_rewound"]:
         report.say(f"  {colour.paint('warning:', 'refused')} {data['store_rewound']['message']}")
         report.say(f"    {colour.paint('hint:', 'hint')} {data['store_rewound']['hint']}")
+    if data["foreign_review"]:
+        report.say(f"  {colour.paint('warning:', 'refused')} {data['foreign_review']['message']}")
+        report.say(f"    {colour.paint('hint:', 'hint')} {data['foreign_review']['hint']}")
     half = data.get("interrupted")
     if half:
         what = half.get("error") or (f"a git memory command was killed while committing {half['atom'] or half['subject']} "

@@ -373,19 +373,32 @@ def foreign_review(repo: git.Repo, store: L1Store) -> list[str]:
     return sorted(str(ident) for ident in ids if ident and ident not in known)
 
 
-def refuse_foreign_review(repo: git.Repo, store: L1Store, outcome: str, then: str) -> None:
-    """RepoStateError (exit 3) when memory/review is not this repository's (`foreign_review`),
-    before anything is read from it as the person's; `outcome` says what did not happen, `then`
-    the command to run once it is set aside."""
+# What adopt, pr and status say to do with a memory/review that is not this repository's.
+FOREIGN_REVIEW_THEN = "stage your own with `git memory stage`"
+
+
+def foreign_review_error(repo: git.Repo, store: L1Store, outcome: str,
+                         then: str = FOREIGN_REVIEW_THEN) -> RepoStateError | None:  # fmt: skip
+    """The refusal (exit 3) of a memory/review that is not this repository's
+    (`foreign_review`), or None when it is ours or absent; `outcome` says what did not happen,
+    `then` the command to run once it is set aside. adopt and pr raise it, status shows it."""
     foreign = foreign_review(repo, store)
     if not foreign:
-        return
+        return None
     shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
-    raise RepoStateError(
+    return RepoStateError(
         "memory/review is here, but no `git memory stage` of this repository wrote it: it came with the clone "
         f"or a fetch, and its staged {plural(len(foreign), 'item')} ({shown}) are someone else's (adopting one "
         f"would commit it as your decision); {outcome}",
         hint=f"set it aside with git branch -m memory/review memory/review-cloned, then {then}")
+
+
+def refuse_foreign_review(repo: git.Repo, store: L1Store, outcome: str, then: str = FOREIGN_REVIEW_THEN) -> None:
+    """Raise `foreign_review_error` when there is one, before anything is read from
+    memory/review as the person's."""
+    error = foreign_review_error(repo, store, outcome, then)
+    if error is not None:
+        raise error
 
 
 def _l2_overflow(held: dict[str, Atom]) -> list[str]:
