@@ -361,3 +361,29 @@ def test_status_and_pr_never_take_a_review_branch_that_came_alone_for_the_person
     gm(work, "remember", "Never push to main")
     data = gm_json(work, "status")
     assert data["foreign_review"] is None and len(data["staged"]) == 1, data
+
+
+def test_a_review_staged_before_the_ledger_line_keeps_an_item_its_store_has_dropped_since(repo: Path) -> None:
+    """A memory/review staged by a version before the ledger's line for it is taken as ours
+    when every item is an atom this store holds or forgot; an item whose atom expired or was
+    evicted from the store since (L1 expiry, the cap) is neither, so the person who upgraded
+    found their own review refused by adopt. The store's history held it: it is theirs."""
+    from agent_memory.gitio import repo as gitrepo
+    from agent_memory.store.capture import enforce_limits
+    from agent_memory.store.l1 import L1Store
+
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    ident = gm_json(repo, "remember", "Never push to main")["id"]
+    assert ident in git(repo, "log", "--format=%B", "memory/review")
+    ledger = repo / ".git" / "agent-memory" / "captured.log"
+    lines = ledger.read_text().splitlines(keepends=True)
+    legacy = [line for line in lines if not line.rstrip("\n").endswith("\trefs/heads/memory/review")]
+    assert len(legacy) < len(lines)  # the line a stage now writes, gone: an older version's staging
+    ledger.write_text("".join(legacy))
+    assert enforce_limits(L1Store(gitrepo.find_repo(repo)), cap=0, held=()) is not None  # over the cap: dropped
+    data = gm_json(repo, "status")
+    assert data["L1"]["atoms"] == 0 and data["L1"]["forgotten"] == 0, data["L1"]
+    assert data["foreign_review"] is None and [item["atom"] for item in data["staged"]] == [ident], data
+
+    gm(repo, "adopt", "--yes", ident)
+    assert "Never push to main" in (repo / "CLAUDE.memory.md").read_text()

@@ -355,7 +355,8 @@ def foreign_review(repo: git.Repo, store: L1Store) -> list[str]:
     person's own to commit. Decided as for the store, from local records no clone carries:
     ours when the ledger's memory/review line (every stage writes one) is its tip or one it
     holds; else when every item's atom is one this store holds or forgot (stage proposes only
-    atoms of the store: a branch staged by a version before that line)."""
+    atoms of the store: a branch staged by a version before that line) — or one its history
+    held (expired or evicted from it since: `ever_held`)."""
     from agent_memory.transcripts.ledger import recorded_store_tip
 
     tip = git.ref_target(repo, git.REVIEW_REF)
@@ -370,7 +371,25 @@ def foreign_review(repo: git.Repo, store: L1Store) -> list[str]:
         known = set(snap.atoms) | set(snap.tombstones)
     against = [f"^{ref}" for ref in base_refs(repo)] + (["^HEAD"] if git.head_commit(repo) else [])
     ids = {trailer(git.commit_message(repo, oid), "Atom-Id") for oid in git.rev_list(repo, tip, *against)}
-    return sorted(str(ident) for ident in ids if ident and ident not in known)
+    unknown = sorted(str(ident) for ident in ids if ident and ident not in known)
+    # An item staged then dropped from the store (expired, evicted over the cap) is still ours:
+    # read from the store's history, on this path only (a branch staged before the ledger line).
+    held = ever_held(repo, unknown) if unknown and store.exists() else set()
+    return [ident for ident in unknown if ident not in held]
+
+
+def ever_held(repo: git.Repo, ids: Sequence[str]) -> set[str]:
+    """The ids among `ids` whose atom file some commit of memory/atoms added or removed, in
+    either layout (`git log --name-only` over their paths: one walk of the store's history)."""
+    from agent_memory.gitio.refs import ATOMS_REF, atom_paths
+
+    paths = [path for ident in ids for path in atom_paths(ident)]
+    proc = git.run_git(repo.cwd, "log", "--format=", "--name-only", "--no-renames", ATOMS_REF, "--", *paths,
+                       check=False)  # fmt: skip
+    if proc.returncode != 0:
+        return set()
+    touched = {line.rsplit("/", 1)[-1].removesuffix(".json") for line in proc.stdout.splitlines() if line}
+    return touched & set(ids)
 
 
 # What adopt, pr and status say to do with a memory/review that is not this repository's.
