@@ -614,3 +614,29 @@ def test_a_store_replaced_by_someone_else_s_is_not_recalled(stored: Path, tmp_pa
         wait_for(lambda: no_rebuild_running(stored) and not background_jobs(stored), "the rebuild")
         assert context is None or planted not in context, context
     assert any("moved back or replaced" in line for line in errors(stored)), errors(stored)
+
+
+def test_a_replaced_store_is_logged_once_not_at_every_prompt(stored: Path, tmp_path: Path) -> None:
+    """With memory/atoms replaced by someone else's, every prompt's hook starts a rebuild of
+    the recall index, which refuses the store and logged it: one identical errors.log line per
+    prompt, so after a day of prompts (errors.log keeps its newest 200 lines) every other error
+    was gone from it and from `status`. The same refusal is logged once a day; another error
+    still gets its line, and the hooks stay silent (exit 0, no output)."""
+    from agent_memory.gitio.state import log_error
+
+    other = tmp_path / "other"
+    git(tmp_path, "init", "-q", "-b", "main", str(other))
+    git(other, "commit", "-q", "--allow-empty", "-m", "init")
+    gm(other, "init", "--yes", "--no-claude-hooks")
+    gm(other, "remember", "Always run the bootstrap script first")
+    git(stored, "fetch", "-q", str(other), f"+{ATOMS}:{ATOMS}")
+    log_error("capture: some other failure", stored)
+    for _ in range(4):
+        proc = run_hook("user-prompt-submit", payload("user-prompt-submit", stored, prompt="which linter?"), stored)
+        assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b"", proc
+        wait_for(lambda: no_rebuild_running(stored) and not background_jobs(stored), "the rebuild")
+    refused = [line for line in errors(stored) if "moved back or replaced" in line]
+    assert len(refused) == 1, errors(stored)
+    assert any("some other failure" in line for line in errors(stored))
+    log_error("capture: some other failure", stored)  # another cause, said again: not held back
+    assert sum("some other failure" in line for line in errors(stored)) == 2

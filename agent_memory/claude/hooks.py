@@ -333,7 +333,9 @@ def _rebuild_index_job(repo: Location) -> None:
     try:
         rebuild_recall_index(git.repo_at(repo))
     except Exception as exc:  # noqa: BLE001 - logged; the next capture rewrites the index
-        log_error(f"hook user-prompt-submit: background index rebuild: {type(exc).__name__}: {exc}", repo.top)
+        # every prompt starts one while the cause lasts (a replaced store): said once a day
+        log_error(f"hook user-prompt-submit: background index rebuild: {type(exc).__name__}: {exc}", repo.top,
+                  once_a_day=True)
     finally:
         try:
             os.unlink(os.path.join(repo.state, REBUILD_MARKER))

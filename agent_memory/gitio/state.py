@@ -44,16 +44,22 @@ def error_log_path(start: str | os.PathLike[str] | None = None) -> Path | None:
     return state_dir(found[1]) / "errors.log" if found else None
 
 
-def log_error(message: str, start: str | os.PathLike[str] | None = None, log_path: Path | None = None) -> Path | None:
+def log_error(message: str, start: str | os.PathLike[str] | None = None, log_path: Path | None = None,
+              once_a_day: bool = False) -> Path | None:  # fmt: skip
     """Append one line to errors.log (0600, capped at the newest 200 lines). Never raises.
 
     The line is appended with O_APPEND (one write: concurrent hooks do not lose each other's
-    lines); only when the file has grown past the cap is it rewritten, atomically."""
+    lines); only when the file has grown past the cap is it rewritten, atomically. With
+    `once_a_day` (an error every prompt's hook may meet again, as long as its cause lasts: a
+    replaced store, a damaged ref), nothing is appended when the log already has the same line
+    today: one line per prompt pushed every other error out of the newest 200."""
     try:
         path = log_path or error_log_path(start)
         if path is None:
             return None
         line = (f"{stamp()} {' '.join(message.split())}"[:2000] + "\n").encode("utf-8", "replace")
+        if once_a_day and _logged_today(path, line):
+            return path
         # Only into a regular file: a FIFO in its place (no reader) held every hook that had
         # something to log, and `status`, for ever.
         if not append_regular_file(path, line):
@@ -64,6 +70,19 @@ def log_error(message: str, start: str | os.PathLike[str] | None = None, log_pat
         return path
     except Exception:  # noqa: BLE001 - logging must never be the thing that fails
         return None
+
+
+_STAMPED = len("2026-01-01T00:00:00Z ")  # where a line's text starts, after its time stamp
+
+
+def _logged_today(path: Path, line: bytes) -> bool:
+    """Whether errors.log holds `line` (its text after the time stamp) stamped today."""
+    day, text = line[:10], line[_STAMPED:]
+    try:
+        held = read_regular_file(path)
+    except OSError:  # none yet, or not a regular file (which gets nothing anyway)
+        return False
+    return any(old.startswith(day) and old[_STAMPED:] == text for old in held.splitlines(keepends=True))
 
 
 def log_exception(context: str, exc: BaseException, start: str | os.PathLike[str] | None = None) -> str:
