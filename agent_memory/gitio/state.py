@@ -133,26 +133,44 @@ _LEFT_BEHIND_S = 60.0
 
 
 def _sweep_left_behind(path: str) -> None:
-    """Delete the `{path}.<pid>.tmp` files of writers killed mid-write (a hook killed at its
-    client's timeout while it saved the fold of a big adopted.log left one as big as the log,
-    each time, for ever): only one whose process is gone and that has not been written to for
-    a minute (a writer in another pid namespace is not seen, but is not that slow). Never
-    raises: the write it follows succeeded."""
+    """Delete the temporary files of writers killed mid-write: `replace_text`'s
+    `{path}.<pid>.tmp` (a hook killed at its client's timeout while it saved the fold of a big
+    adopted.log left one as big as the log, each time, for ever), and `atomic_write`'s
+    `.<name>.<pid>.<random>.tmp` of any file of the folder (a queue file's name is written
+    once: a temporary file of its own would never meet a next write of it) — only one whose
+    process is gone and that has not been written to for a minute (a writer in another pid
+    namespace is not seen, but is not that slow). Never raises: the write it follows succeeded."""
     import time
 
     folder, name = os.path.split(path)
     prefix = f"{name}."
     try:
         for entry in os.scandir(folder or "."):
-            pid = entry.name[len(prefix):-len(".tmp")]
-            if not (entry.name.startswith(prefix) and entry.name.endswith(".tmp") and pid.isdigit()):
-                continue
-            if int(pid) == os.getpid() or _alive(int(pid)):
+            pid = _writer_of(entry.name, prefix)
+            if pid is None or pid == os.getpid() or _alive(pid):
                 continue
             if time.time() - entry.stat(follow_symlinks=False).st_mtime >= _LEFT_BEHIND_S:
                 os.unlink(entry.path)
     except (OSError, ValueError):
         pass
+
+
+# atomic_write's temporary file: `.<name>.<pid>.` and tempfile's 8 random characters, `.tmp`.
+_RANDOM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _writer_of(entry: str, prefix: str) -> int | None:
+    """The pid in a temporary file's name written by `replace_text` (for the target whose
+    name is `prefix` without its dot) or by `atomic_write` (for any target), else None."""
+    if not entry.endswith(".tmp"):
+        return None
+    if entry.startswith(prefix) and entry[len(prefix):-len(".tmp")].isdigit():
+        return int(entry[len(prefix):-len(".tmp")])
+    parts = entry[: -len(".tmp")].rsplit(".", 2)
+    if (entry.startswith(".") and len(parts) == 3 and len(parts[0]) > 1 and parts[1].isdigit()
+            and len(parts[2]) == 8 and set(parts[2]) <= _RANDOM):  # fmt: skip
+        return int(parts[1])
+    return None
 
 
 def _alive(pid: int) -> bool:
@@ -168,11 +186,13 @@ def _alive(pid: int) -> bool:
 
 
 def atomic_write(path: Path, data: str | bytes, mode: int = 0o600) -> None:
-    """Write via a temp file in the same directory + os.replace: readers see old or new, never half."""
+    """Write via a temp file in the same directory + os.replace: readers see old or new, never
+    half. Then the temporary files killed writers left in that folder are deleted."""
     import tempfile
 
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
+    # named with its writer's pid: one a killed writer leaves is known by it (_sweep_left_behind)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=str(path.parent))
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
@@ -184,6 +204,7 @@ def atomic_write(path: Path, data: str | bytes, mode: int = 0o600) -> None:
         except OSError:
             pass
         raise
+    _sweep_left_behind(str(path))
 
 
 def append_regular_file(path: str | os.PathLike[str], data: bytes, mode: int = 0o600) -> bool:
