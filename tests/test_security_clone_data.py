@@ -387,3 +387,63 @@ def test_a_review_staged_before_the_ledger_line_keeps_an_item_its_store_has_drop
 
     gm(repo, "adopt", "--yes", ident)
     assert "Never push to main" in (repo / "CLAUDE.memory.md").read_text()
+
+
+def _own_claim_next_to_review_come_alone(upstream: Path, tmp_path: Path, claim: str) -> tuple[Path, Path, str]:
+    """(bare clone, work tree, the id of `claim`): the author's memory/review came with the
+    mirror clone, and the person's store holds `claim`, eligible and staged nowhere (remembered
+    while the author's branch was set aside, the person's own staging deleted since)."""
+    bare, work = _review_come_alone(upstream, tmp_path)
+    git(work, "branch", "-m", "memory/review", "memory/review-cloned")
+    gm(work, "init", "--yes", "--no-claude-hooks")
+    git(work, "config", "memory.project", git(upstream, "config", "memory.project").strip())
+    ident = gm_json(work, "remember", claim)["id"]
+    git(work, "branch", "-D", "-q", "memory/review")
+    git(work, "branch", "-m", "memory/review-cloned", "memory/review")
+    return bare, work, ident
+
+
+def test_show_and_promote_never_list_a_review_branch_that_came_alone_as_the_person_s_staged(
+        upstream: Path, tmp_path: Path) -> None:  # fmt: skip
+    """status said the author's memory/review (come with a bare clone) is not this
+    repository's, but `git memory show` listed its items as the person's staged ones ("staged
+    for review on memory/review: 2 (git memory adopt)", the author's claims under it), and
+    `promote` marked the person's own eligible claim "(staged)" and sent them to adopt, which
+    refuses it. Both say what status says (same message and hint, JSON foreign_review) and take
+    nothing of the branch for staged: the person's claim is a candidate, eligible."""
+    gm(upstream, "remember", "Deploy only from the release branch")
+    _, work, ident = _own_claim_next_to_review_come_alone(upstream, tmp_path, PLANTED)
+    adopt_hint = gm(work, "adopt", check=False).stderr.split("hint: ")[-1].strip()
+    assert adopt_hint.startswith("set it aside with git branch -m memory/review memory/review-cloned"), adopt_hint
+    # the person's claim and the author's staged one are the same atom: only the other is unknown here
+    assert ident in git(work, "log", "--format=%B", "main..memory/review")
+    status = gm_json(work, "status")["foreign_review"]
+    assert status is not None and status["hint"] == adopt_hint
+
+    for verb in ("show", "inspect"):
+        data = gm_json(work, verb)
+        assert data["staged"] == [], data["staged"]
+        assert data["foreign_review"]["hint"] == adopt_hint
+        assert "no `git memory stage` of this repository wrote it" in data["foreign_review"]["message"]
+        assert [(c["id"], c["state"]) for c in data["L1"]] == [(ident, "eligible")], data["L1"]
+        shown = gm(work, verb).stdout
+        assert "staged for review on memory/review: 0" in shown and "(git memory adopt)" not in shown, shown
+        assert "warning: memory/review is here, but no `git memory stage` of this repository wrote it" in shown
+        assert f"hint: {adopt_hint}" in shown and "Deploy only from the release branch" not in shown
+    assert gm_json(work, "inspect", "--why", ident)["state"] == "candidate"
+
+    data = gm_json(work, "promote")
+    assert [item["id"] for item in data["eligible"]] == [ident]
+    assert data["foreign_review"]["hint"] == adopt_hint
+    shown = gm(work, "promote").stdout
+    assert "(staged)" not in shown and "already staged" not in shown and "git memory adopt" not in shown, shown
+    assert "warning: memory/review is here, but no `git memory stage` of this repository wrote it" in shown
+    assert f"hint: {adopt_hint}" in shown
+
+    # Set aside: nothing foreign to say, and the person's own staging is listed as theirs.
+    git(work, "branch", "-m", "memory/review", "memory/review-cloned")
+    gm(work, "stage")
+    data = gm_json(work, "show")
+    assert data["foreign_review"] is None and [item["atom"] for item in data["staged"]] == [ident], data
+    assert gm_json(work, "promote")["foreign_review"] is None
+    assert "(staged)" in gm(work, "promote").stdout

@@ -24,6 +24,7 @@ from agent_memory.model.controls import show_controls
 from agent_memory.model.tags import CLAUDE_MEMORY, model_written, origin_label
 from agent_memory.model.trailers import one_line, plural
 from agent_memory.promote import gates
+from agent_memory.promote.review import foreign_review, foreign_review_error
 from agent_memory.store import contradictions
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
@@ -68,7 +69,7 @@ def where_is(repo: git.Repo, store: L1Store, ident: str) -> tuple[str, str]:
     atom = snap.atoms.get(ident)
     if atom is None:
         return ("L1", "forgotten") if ident in snap.tombstones else ("", "unknown")
-    if ident in {i["atom"] for i in _staged(repo)}:
+    if ident in {i["atom"] for i in _staged(repo, store)}:
         return "L1", "staged"
     review = atom.get("review") or {}
     if review.get("state") == "rejected" and int(review.get("sessions", 0)) >= len(atom["sessions"]):
@@ -172,8 +173,14 @@ def _shown_path(pointer: str) -> str:
 # --- the overview -----------------------------------------------------------------------------
 
 
-def _staged(repo: git.Repo) -> list[dict[str, str]]:
+def _staged(repo: git.Repo, store: L1Store, foreign: bool | None = None) -> list[dict[str, str]]:
+    """The person's items waiting on memory/review: none when the branch is not this
+    repository's (`foreign`, else read: the author's, come with a clone or a fetch)."""
     if repo.workdir is None or not git.rev_parse(repo, "HEAD"):
+        return []
+    if foreign is None:
+        foreign = bool(foreign_review(repo, store))
+    if foreign:
         return []
 
     return [{"atom": i.atom_id, "commit": i.commit, "claim": str(i.atom.get("claim", "")),
@@ -216,7 +223,10 @@ def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
     project = project_of(repo)
     l3 = tiers.l3_atoms()
     l2 = tiers.l2_atoms(repo.workdir)
-    staged = _staged(repo)
+    # The author's memory/review, come with a clone: said plainly (as status says it), none of
+    # its items listed as the person's staged ones.
+    foreign = foreign_review_error(repo, store, "none of them is listed as staged")
+    staged = _staged(repo, store, foreign is not None)
     found = l1_candidates(store.atoms(), l2, {s["atom"] for s in staged}, project)
     pairs, _ = _contested(repo, store)
     candidates: list[dict[str, Any]] = []
@@ -235,7 +245,8 @@ def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
                 for i, a in sorted(atoms.items(), key=lambda kv: (not kv[1].get("pinned"), kv[0]))]
 
     return {"project": project, "L3": held(l3), "L2": held(l2), "staged": staged, "L1": candidates,
-            "pending": waiting, "contested": pairs}
+            "pending": waiting, "contested": pairs,
+            "foreign_review": None if foreign is None else {"message": foreign.message, "hint": foreign.hint}}
 
 
 def _origin(atom: Atom) -> dict[str, str]:
@@ -264,6 +275,9 @@ def _overview(repo: git.Repo, store: L1Store) -> Report:
         line(item["id"], item["claim"], ("" if item["state"] == "adopted" else f"  ({item['state']})") + _claude(item))
     report.say(f"{colour.paint('staged', 'staged')} for review on memory/review: {len(data['staged'])}"
           + ("  (git memory adopt)" if data["staged"] else ""))
+    if data["foreign_review"]:
+        report.say(f"  {colour.paint('warning:', 'refused')} {data['foreign_review']['message']}")
+        report.say(f"    {colour.paint('hint:', 'hint')} {data['foreign_review']['hint']}")
     for item in data["staged"]:
         line(item["atom"], item["claim"], ("" if item["op"] == "adopt" else f"  ({item['op']})") + _claude(item))
     report.say(f"{colour.tier('L1')} candidates: {len(data['L1'])}"

@@ -17,11 +17,12 @@ from agent_memory.model.clock import now_utc
 from agent_memory.model.tags import origin_label
 from agent_memory.model.trailers import one_line
 from agent_memory.promote import gates
-from agent_memory.promote.review import plan_and_stage
+from agent_memory.promote.review import foreign_review_error, plan_and_stage
 
 
 def run(args: argparse.Namespace) -> Report:
     skipped: list[dict[str, Any]] = []
+    foreign: dict[str, Any] | None = None
     if args.global_:
         from agent_memory.promote.l3 import global_results
 
@@ -35,18 +36,27 @@ def run(args: argparse.Namespace) -> Report:
         blocked = [
             {"id": r.atom_id, "reasons": list(r.reasons)} for r in plan.results if not r.eligible
         ]
+        # The author's memory/review, come with a clone: said as status says it, and none of
+        # its items is taken for one of the person's already staged.
+        error = foreign_review_error(repo, store, "none of them is taken as staged")
+        foreign = None if error is None else {"message": error.message, "hint": error.hint}
     data: dict[str, Any] = {"eligible": eligible, "blocked": blocked}
     if args.global_:
         data["skipped_projects"] = skipped
+    else:
+        data["foreign_review"] = foreign
     report = Report(data)
     # The claims and what is staged are for people: read only for text.
-    report.later.append(lambda r: _text(r, args.global_, eligible, blocked, skipped))
+    report.later.append(lambda r: _text(r, args.global_, eligible, blocked, skipped, foreign))
     return report
 
 
 def _text(report: Report, global_: bool, eligible: list[dict[str, Any]], blocked: list[dict[str, Any]],
-          skipped: list[dict[str, Any]]) -> None:  # fmt: skip
-    claims, staged = _claims_and_staged(global_)
+          skipped: list[dict[str, Any]], foreign: dict[str, Any] | None = None) -> None:  # fmt: skip
+    claims, staged = _claims_and_staged(global_, foreign is not None)
+    if foreign:
+        report.say(f"{colour.paint('warning:', 'refused')} {foreign['message']}")
+        report.say(f"{colour.paint('hint:', 'hint')} {foreign['hint']}")
     if not eligible and not blocked:
         report.say("nothing to promote yet")
     for item in eligible:
@@ -65,6 +75,8 @@ def _text(report: Report, global_: bool, eligible: list[dict[str, Any]], blocked
         report.say(f"skipped   project {project['project']} ({project['path']}): {project['reason']}")
     flag = " --global" if global_ else ""
     waiting = [i["id"] for i in eligible if i["id"] not in staged]
+    if foreign:
+        return  # its hint, said above, is the way: set the branch aside, then stage
     if waiting:
         report.say(f"{colour.paint('hint:', 'hint')} stage {'it' if len(waiting) == 1 else 'them'} with `git memory stage{flag}`")
     elif eligible:
@@ -81,8 +93,9 @@ def _shown(atom: Mapping[str, Any]) -> str:
     return f"{claim} ({label})" if label else claim
 
 
-def _claims_and_staged(global_: bool) -> tuple[dict[str, str], set[str]]:
-    """Each atom's claim by id, and the ids already waiting on memory/review."""
+def _claims_and_staged(global_: bool, foreign: bool = False) -> tuple[dict[str, str], set[str]]:
+    """Each atom's claim by id, and the ids already waiting on memory/review (none when it is
+    not this repository's: `foreign`)."""
 
     if global_:
         from agent_memory.committed.global_repo import require_home
@@ -95,7 +108,7 @@ def _claims_and_staged(global_: bool) -> tuple[dict[str, str], set[str]]:
     else:
         repo, store = store_here()
         claims = {a["id"]: _shown(a) for a in store.atoms()}
-        if repo.workdir is None:
+        if repo.workdir is None or foreign:
             return claims, set()
         root, tier, target = repo.workdir, "L2", target_file(repo)
     if not git.rev_parse(repo, "HEAD"):
