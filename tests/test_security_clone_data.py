@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from conftest import git
-from sessions import gm, gm_json
-from test_hooks import commit_tier, l2
+from sessions import gm, gm_json, write_session
+from test_hooks import background_jobs, commit_tier, l2, payload, run_hook, sid, wait_for
 
 from agent_memory.committed.render import atom_line
 from agent_memory.model.atom import atom_id
@@ -447,3 +447,60 @@ def test_show_and_promote_never_list_a_review_branch_that_came_alone_as_the_pers
     assert data["foreign_review"] is None and [item["atom"] for item in data["staged"]] == [ident], data
     assert gm_json(work, "promote")["foreign_review"] is None
     assert "(staged)" in gm(work, "promote").stdout
+
+
+def test_stage_and_remember_leave_a_review_branch_that_came_alone_as_it_is(upstream: Path, tmp_path: Path) -> None:
+    """`git memory stage` on the author's memory/review (come with a bare clone) rebuilt it as
+    if it were the person's earlier staging: it replaced it with the person's items (deleted it
+    when none was eligible) and recorded the result as this repository's, so the author's branch
+    was gone without a word. stage, and remember's staging, refuse as adopt does (exit 3, same
+    hint, memory/review untouched); remember's claim stays recorded on memory/atoms."""
+    bare, work, ident = _own_claim_next_to_review_come_alone(upstream, tmp_path, "Never push to main")
+    adopt_hint = gm(work, "adopt", check=False).stderr.split("hint: ")[-1].strip()
+    theirs = git(work, "rev-parse", "memory/review")
+
+    proc = gm(work, "stage", check=False)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "no `git memory stage` of this repository wrote it" in proc.stderr and "nothing was staged" in proc.stderr
+    assert f"hint: {adopt_hint}" in proc.stderr, proc.stderr
+    assert git(work, "rev-parse", "memory/review") == theirs
+
+    proc = gm(work, "remember", "Run the linter before every commit", check=False)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "was recorded but not staged: memory/review is here, but no `git memory stage`" in proc.stderr
+    assert f"hint: {adopt_hint}" in proc.stderr, proc.stderr
+    assert git(work, "rev-parse", "memory/review") == theirs
+    recorded = {atom["claim"] for atom in gm_json(work, "inspect", "--tier", "L1")["atoms"]}
+    assert recorded == {"Never push to main", "Run the linter before every commit"}, recorded
+
+    # The hint's way: set aside (kept as it came), then the person's own are staged.
+    git(work, "branch", "-m", "memory/review", "memory/review-cloned")
+    staged = {commit["atom"] for commit in gm_json(work, "stage")["commits"]}
+    assert ident in staged and len(staged) == 2, staged
+    assert git(work, "rev-parse", "memory/review-cloned") == theirs
+    assert PLANTED not in git(work, "log", "--format=%B", "main..memory/review")
+
+
+def test_the_session_end_hook_stages_nothing_on_a_review_branch_that_came_alone(
+        upstream: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The session-end hook's capture auto-stages what is eligible: on the author's memory/review
+    (come with a bare clone) it replaced that branch as `stage` did. It stages nothing there, and
+    the session never notices: the hook exits 0 with no output, and errors.log gets one line
+    for it however many sessions end that day."""
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    bare, work, _ = _own_claim_next_to_review_come_alone(upstream, tmp_path, "Never push to main")
+    theirs = git(work, "rev-parse", "memory/review")
+    log = bare / "agent-memory" / "errors.log"
+    for n in (1, 2):
+        atoms = git(work, "rev-parse", "memory/atoms")
+        transcript = write_session(work, sid(n), "2026-11-0" + str(n), [{"user": "Use pnpm, not npm."}])
+        hook = run_hook("session-end", payload("session-end", work, session_id=sid(n),
+                                               transcript_path=str(transcript)), work)  # fmt: skip
+        assert hook.returncode == 0 and hook.stdout == b"" and hook.stderr == b"", hook
+        wait_for(lambda before=atoms: git(work, "rev-parse", "memory/atoms") != before, "the capture's commit")
+        wait_for(lambda: not background_jobs(work), "the background capture to end")
+        assert git(work, "rev-parse", "memory/review") == theirs
+        lines = log.read_text("utf-8").splitlines() if log.exists() else []
+        assert len(lines) == 1, lines
+        assert "auto-stage after capture: not staged: memory/review is here, but no `git memory stage`" in lines[0]
+        assert "git branch -m memory/review memory/review-cloned" in lines[0]

@@ -44,7 +44,9 @@ def _recorded_not_staged(ident: str, exc: FatalError) -> FatalError:
     """The refusal of the staging that followed a recorded claim: the claim was kept (on
     memory/atoms, or as the global repo's candidate, staged by a later `stage`), so not
     "nothing was changed"."""
-    why = exc.message.removesuffix("; nothing was changed")
+    from agent_memory.promote.review import NOT_STAGED
+
+    why = exc.message.removesuffix("; nothing was changed").removesuffix(f"; {NOT_STAGED}")
     return type(exc)(f"{ident} was recorded but not staged: {why}", hint=exc.hint)
 
 

@@ -237,12 +237,18 @@ def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt
 
 
 STAGE_ATTEMPTS = 8
+NOT_STAGED = "nothing was staged"  # what a stage refused before it wrote says it did not do
 
 
 def stage_current(repo: git.Repo, store: L1Store, project: str, target_name: str,
                   force: bool = False) -> StagePlan:
     """Stage what memory/atoms holds now (see stage_retrying); memory/atoms moving under a
     stage (a capture landing) is staged again too."""
+
+    # The author's memory/review, come with a clone or a fetch: a stage rebuilt it as if it
+    # were the person's earlier staging, replacing it (deleting it when nothing was eligible)
+    # and recording the result as ours. Refused as adopt refuses it: set aside, it is kept.
+    refuse_foreign_review(repo, store, NOT_STAGED)
 
     def once(seen: str | None) -> tuple[StagePlan, bool]:
         tip = store.tip()
@@ -478,6 +484,9 @@ def auto_stage(repo: git.Repo, store: L1Store, project: str) -> tuple[list[tuple
             return [], None
         return stage_current(repo, store, project, target_file(repo)).staged, None
     except FatalError as exc:
-        warning = f"not staged: {exc.message}" + (f" (hint: {exc.hint})" if exc.hint else "")
-        log_error(f"auto-stage after capture: {warning}", repo.cwd)
+        warning = f"not staged: {exc.message.removesuffix('; ' + NOT_STAGED)}" + (
+            f" (hint: {exc.hint})" if exc.hint else "")
+        # Its cause lasts (a foreign memory/review, a hand-edited block): every session's end
+        # meets it again, said once a day so it does not push every other error out of the log.
+        log_error(f"auto-stage after capture: {warning}", repo.cwd, once_a_day=True)
         return [], warning
