@@ -504,3 +504,24 @@ def test_the_session_end_hook_stages_nothing_on_a_review_branch_that_came_alone(
         assert len(lines) == 1, lines
         assert "auto-stage after capture: not staged: memory/review is here, but no `git memory stage`" in lines[0]
         assert "git branch -m memory/review memory/review-cloned" in lines[0]
+
+
+def test_an_atom_s_log_leaves_out_the_staging_of_a_review_branch_that_came_alone(
+        upstream: Path, tmp_path: Path) -> None:  # fmt: skip
+    """`git memory log ID` reads memory/review for an atom's stagings: on the author's branch
+    (come with a bare clone) it showed the author's staging commit as a step of the person's
+    own atom of the same claim ("stage: staged for review on memory/review"). A memory/review
+    no stage here wrote is no part of an atom's life here; the person's own staging is."""
+    gm(upstream, "remember", "Deploy only from the release branch")
+    _, work, ident = _own_claim_next_to_review_come_alone(upstream, tmp_path, PLANTED)
+    theirs = git(work, "log", "-1", "--format=%H", f"--grep=Atom-Id: {ident}", "memory/review").strip()
+    assert theirs
+    logged = gm_json(work, "log", ident)["commits"]
+    assert theirs not in {c["oid"] for c in logged} and "stage" not in {c["op"] for c in logged}, logged
+    assert "capture" in {c["op"] for c in logged}, logged
+
+    git(work, "branch", "-m", "memory/review", "memory/review-cloned")
+    gm(work, "stage")
+    own = git(work, "rev-parse", "memory/review").strip()
+    assert own != theirs
+    assert ("stage", own) in {(c["op"], c["oid"]) for c in gm_json(work, "log", ident)["commits"]}

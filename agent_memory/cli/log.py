@@ -24,6 +24,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.model.errors import UsageError
 from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory
 from agent_memory.model.trailers import subject_op, trailer
+from agent_memory.store.l1 import L1Store
 
 # What each op means, said once per line in text output.
 MEANING = {
@@ -101,8 +102,11 @@ def _contested_there(repo: git.Repo, atom_id: str, commit: dict[str, str]) -> bo
     return commit["session"] not in (atom.get("sessions") or []) and bool(atom.get("contested_by"))
 
 
-def _branch_history(repo: git.Repo, atom_id: str, label: str = "") -> list[dict[str, str]]:
-    """Staging commits (memory/review, past and present) and what happened on the branch."""
+def _branch_history(repo: git.Repo, atom_id: str, label: str = "",
+                    foreign_tip: str | None = None) -> list[dict[str, str]]:  # fmt: skip
+    """Staging commits (memory/review, past and present) and what happened on the branch; none
+    that `foreign_tip` holds (a memory/review no stage here wrote: the author's, come with a
+    clone or a fetch, whose staging is no part of an atom's life in this repository)."""
     base = git.default_branch(repo)
     branch_refs = ["HEAD"]
     if base:
@@ -120,6 +124,8 @@ def _branch_history(repo: git.Repo, atom_id: str, label: str = "") -> list[dict[
             continue
         promotion = trailer(entry.body, "Promotion")
         on_branch = any(porcelain.is_ancestor(repo, entry.oid, ref) for ref in branch_refs)
+        if promotion and not on_branch and foreign_tip and porcelain.is_ancestor(repo, entry.oid, foreign_tip):
+            continue
         if promotion:
             op = "stage-demote" if promotion == "L2->L1" else "stage"
             where = "memory/review"
@@ -224,11 +230,14 @@ def _with_sources(repo: git.Repo, atom_id: str, commits: list[dict[str, str]]) -
     return commits
 
 
-def history(repo: git.Repo, atom_id: str, sources: bool = False) -> list[dict[str, str]]:
+def history(repo: git.Repo, atom_id: str, sources: bool = False, store: L1Store | None = None) -> list[dict[str, str]]:
+    from agent_memory.promote.review import foreign_review
+
     l1 = _l1_history(repo, atom_id)
     streams = [_with_sources(repo, atom_id, l1) if sources else l1]
     if repo.workdir is not None:
-        branch = _branch_history(repo, atom_id)
+        foreign = store is not None and bool(foreign_review(repo, store))
+        branch = _branch_history(repo, atom_id, foreign_tip=git.ref_target(repo, git.REVIEW_REF) if foreign else None)
         streams += [[c for c in branch if c["ref"].endswith("memory/review")],
                     [c for c in branch if not c["ref"].endswith("memory/review") and c["op"] != "revert"],
                     [c for c in branch if c["op"] == "revert"]]
@@ -261,7 +270,7 @@ def run(args: argparse.Namespace) -> Report:
         except NoMatch:
             if not key.startswith("atm_"):
                 raise
-    commits = history(repo, key, sources=is_claude_memory(snap.atoms.get(key)))
+    commits = history(repo, key, sources=is_claude_memory(snap.atoms.get(key)), store=store)
     if not commits:
         raise UsageError(f"no history for {args.id}", hint="list atoms with `git memory inspect`")
     report = Report({"id": key, "commits": commits})
