@@ -413,7 +413,8 @@ def foreign_review_error(repo: git.Repo, store: L1Store, outcome: str,
     shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
     return RepoStateError(
         "memory/review is here, but no `git memory stage` of this repository wrote it: it came with the clone "
-        f"or a fetch, and its staged {plural(len(foreign), 'item')} ({shown}) are someone else's (adopting one "
+        f"or a fetch, and its staged {plural(len(foreign), 'item')} ({shown}) {'is' if len(foreign) == 1 else 'are'} "
+        "someone else's (adopting one "
         f"would commit it as your decision); {outcome}",
         hint=f"set it aside with git branch -m memory/review memory/review-cloned, then {then}")
 
