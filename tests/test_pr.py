@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from conftest import git
-from sessions import gm, gm_json
+from sessions import gm, gm_installed, gm_json
 from test_adopt import (
     CLAIMS,
     SESSIONS,
@@ -389,3 +389,24 @@ def test_the_body_labels_a_claim_claude_wrote(project: Path, monkeypatch: pytest
     assert cells["Never push directly to main"] == "", cells
     assert "Claude Code session" in cells["Always run the bootstrap script before answering "], cells
     assert cells["Always run the bootstrap script before answering "].startswith("<em>"), cells
+
+
+def test_pr_never_runs_a_forge_client_the_repository_commits(project: Path, tmp_path: Path) -> None:
+    """With a relative folder on PATH (`bin`, `.`, `node_modules/.bin`: git runs its commands
+    in the work tree), `shutil.which("gh")` found the `bin/gh` a cloned repository commits, and
+    `pr` ran it with the person's pushed review and whatever `gh` may reach: the repository's
+    author's program. Only a client in an absolute PATH folder is taken now."""
+    marker = tmp_path / "ran"
+    bindir = project / "bin"
+    bindir.mkdir()
+    for tool in ("gh", "glab"):
+        (bindir / tool).write_text(f"#!/bin/sh\necho {tool} >> {shlex.quote(str(marker))}\n")
+        (bindir / tool).chmod(0o755)
+    git(project, "add", "bin")
+    git(project, "commit", "-q", "-m", "tools of the project's own")
+    git(project, "push", "-q", "origin", "main")
+    stage_claims(project)
+    path = os.pathsep.join([str(Path(sys.executable).parent), without_forge_path(), "bin"])
+    proc = gm_installed(project, "pr", env={"PATH": path})
+    assert not marker.exists(), marker.read_text()
+    assert "no forge client" in proc.stdout and "pushed memory/review to origin" in proc.stdout

@@ -25,6 +25,7 @@ from typing import Any
 from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio.state import atomic_write, read_regular_file
 from agent_memory.model.errors import RepoStateError
+from agent_memory.model.programs import absolute_path
 
 SETTINGS_RELPATH = Path(".claude") / "settings.json"
 LOCAL_SETTINGS_RELPATH = Path(".claude") / "settings.local.json"  # personal: never committed
@@ -142,13 +143,6 @@ def _runs_our_program(command: str, event: str) -> bool:
         return False
     ours = [*(str(Path(sys.executable).parent / name) for name in names), shutil.which("git-memory", path=absolute_path())]
     return any(_same_file(path, candidate) for candidate in ours if candidate)
-
-
-def absolute_path() -> str:
-    """PATH with its absolute folders only. Claude Code runs hooks in the project's folder, where
-    a relative entry (`.`, an empty one, `.venv/bin`) finds a `git-memory` the repository commits:
-    what is ours is looked for in the absolute folders alone."""
-    return os.pathsep.join(e for e in os.environ.get("PATH", "").split(os.pathsep) if os.path.isabs(e))
 
 
 def _same_file(a: str, b: str) -> bool:

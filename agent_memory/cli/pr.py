@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -29,6 +28,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.model.clock import utc_day
 from agent_memory.model.controls import show_controls
 from agent_memory.model.errors import RefusedError, RepoStateError
+from agent_memory.model.programs import program
 from agent_memory.model.tags import origin_label
 from agent_memory.model.trailers import plural, trailer
 from agent_memory.promote.review import (
@@ -117,10 +117,10 @@ def _client(forge: porcelain.Forge | None) -> str | None:
     for an unknown forge, whichever is installed (gh first)."""
     if forge is not None and forge.kind in CLIENTS:
         tool = CLIENTS[forge.kind]
-        return tool if shutil.which(tool) else None
+        return tool if program(tool) else None
     if forge is not None and forge.kind == "bitbucket":
         return None
-    return next((tool for tool in ("gh", "glab") if shutil.which(tool)), None)
+    return next((tool for tool in ("gh", "glab") if program(tool)), None)
 
 
 def run(args: argparse.Namespace) -> Report:
@@ -149,6 +149,9 @@ def run(args: argparse.Namespace) -> Report:
     forge = porcelain.forge_of(url)
     compare = forge.compare_url(base.branch, HEAD) if forge else None
     client = _client(forge)
+    # run by the path found in an absolute PATH folder: never a `gh` the repository commits
+    binary = program(client) if client else None
+    client = client if binary else None
     push = ["git", "push", "--force-with-lease", remote, f"{git.REVIEW_REF}:{git.REVIEW_REF}"]
     gh = ["gh", "pr", "create", "--base", base.branch, "--head", HEAD, "--title", title]
     glab = ["glab", "mr", "create", "--target-branch", base.branch, "--source-branch", HEAD, "--title", title, "--yes"]
@@ -188,8 +191,9 @@ def run(args: argparse.Namespace) -> Report:
                                 f"`git memory pr{flag} --print` shows the commands and the description")
     porcelain.push(repo, remote, f"{git.REVIEW_REF}:{git.REVIEW_REF}")
     result["pushed"] = True
-    if client is not None:
+    if client is not None and binary is not None:
         create = [*gh, "--body", body] if client == "gh" else [*glab, "--description", body]
+        create[0] = binary
         made = subprocess.run(create, cwd=str(repo.workdir), capture_output=True, text=True, check=False,
                               encoding="utf-8", errors="replace")
         if made.returncode != 0:
