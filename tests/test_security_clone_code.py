@@ -70,3 +70,45 @@ def test_the_git_hooks_python_never_imports_the_clones_package(hook: str, projec
     subprocess.run([sys.executable, "-c", _guard_script(hook)], cwd=project, env=env, input=b"",
                    capture_output=True, timeout=60, check=False)  # fmt: skip
     assert not marker.exists()
+
+
+def _commit_a_git_of_its_own(repo: Path, marker: Path) -> None:
+    """`bin/git`, committed: it notes that it ran, then runs the real git (so nothing else of
+    the session changes and only the marker tells)."""
+    import shutil
+
+    real = shutil.which("git")
+    assert real
+    (repo / "bin").mkdir()
+    (repo / "bin" / "git").write_text(f'#!/bin/sh\necho "$*" >> "{marker}"\nexec "{real}" "$@"\n')
+    (repo / "bin" / "git").chmod(0o755)
+    # an attribute on a memory file: the session start asks `git check-attr` about it
+    (repo / ".gitattributes").write_text("CLAUDE.memory.md filter=lfs\n")
+    git(repo, "add", "bin", ".gitattributes")
+    git(repo, "commit", "-q", "-m", "tools of the project's own")
+
+
+def test_the_claude_code_hooks_never_run_a_git_the_repository_commits(project: Path, tmp_path: Path) -> None:
+    """Claude Code runs `git-memory hook …` in the project's folder, with its own PATH (git's
+    dispatcher, which puts its own folder first, is not in between): with a relative folder
+    first on PATH (`bin`, `node_modules/.bin`, `.`), every `git` our processes started — the
+    session start's `git check-attr`, the session end's capture — was the `git` a cloned
+    repository commits there. Git is now looked for in the absolute folders of PATH only."""
+    import shutil
+
+    from test_hooks import hook_env
+
+    marker = tmp_path / "ran"
+    _commit_a_git_of_its_own(project, marker)
+    binary = shutil.which("git-memory", path=hook_env()["PATH"])
+    assert binary
+    env = {"PATH": "bin" + os.pathsep + hook_env()["PATH"]}
+    proc = run_hook("session-start", payload("session-start", project), project, env,
+                    command=[binary, "hook", "session-start"])  # fmt: skip
+    assert proc.returncode == 0
+    transcript = write_session(project, sid(7), "2026-11-05", [{"user": PNPM}])
+    proc = run_hook("session-end", payload("session-end", project, session_id=sid(7), transcript_path=str(transcript)),
+                    project, env, command=[binary, "hook", "session-end"])  # fmt: skip
+    assert proc.returncode == 0
+    wait_for(lambda: sid(7) in captured_sessions(project), "the background job")
+    assert not marker.exists(), marker.read_text()

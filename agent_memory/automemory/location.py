@@ -26,6 +26,7 @@ from pathlib import Path
 from agent_memory.gitio import state as runtime
 from agent_memory.model import paths
 from agent_memory.model.home import memory_folder_name
+from agent_memory.model.programs import git_program
 
 INDEX_NAME = "MEMORY.md"
 SETTING_KEY = "autoMemoryDirectory"
@@ -104,7 +105,7 @@ def tracked_by_git(repo_root: Path, rel: str) -> bool:
 
     try:
         done = subprocess.run(
-            ["git", "-C", str(repo_root), "ls-files", "-z", "--", rel],
+            [git_program(), "-C", str(repo_root), "ls-files", "-z", "--", rel],
             capture_output=True, check=False, timeout=30,
         )  # fmt: skip
     except (OSError, subprocess.SubprocessError):

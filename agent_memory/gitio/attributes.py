@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from agent_memory.gitio.refs import REPOSITORY_ENV
+from agent_memory.model.programs import git_program
 
 # What makes git store a file other than as the work tree holds it, or hand Claude other
 # bytes than the blob a reviewer read: a clean/smudge filter (git-lfs keeps the text out of
@@ -23,7 +24,7 @@ def check_attr(root: str, paths: tuple[str, ...]) -> dict[str, list[str]] | None
     env["GIT_TERMINAL_PROMPT"] = "0"
     try:
         proc = subprocess.run(
-            ["git", "--no-optional-locks", "-c", "core.fsmonitor=false", "check-attr", "-z", *CONVERTING,
+            [git_program(), "--no-optional-locks", "-c", "core.fsmonitor=false", "check-attr", "-z", *CONVERTING,
              "--", *paths],
             cwd=root, capture_output=True, env=env, check=False,
         )  # fmt: skip

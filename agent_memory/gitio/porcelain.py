@@ -19,6 +19,7 @@ from agent_memory.gitio.repo import (
     LogEntry,
     Repo,
     config_get,
+    import_gitpython,
     parse_log,
     ref_target,
     rev_parse,
@@ -119,7 +120,7 @@ def push(repo: Repo, remote: str, refspec: str, force_with_lease: bool = True) -
     """`git push [--force-with-lease] REMOTE REFSPEC` as the user would run it (their config,
     credential helpers and hooks apply; never an interactive prompt). Returns git's summary;
     a failure is a RefusedError carrying git's last line."""
-    import git as gitpython  # deferred: ~80 ms
+    gitpython = import_gitpython()  # deferred: ~80 ms
 
     flags = ["--porcelain"] + (["--force-with-lease"] if force_with_lease else [])
     try:

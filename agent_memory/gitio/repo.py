@@ -42,6 +42,7 @@ from agent_memory.model.errors import (
     RepoStateError,
     disk_full,
 )
+from agent_memory.model.programs import git_program
 
 if TYPE_CHECKING:
     import pygit2
@@ -89,7 +90,7 @@ def run_git(cwd: str | os.PathLike[str], *args: str, check: bool = True, input_t
     # `git config` runs nothing, and must report the user's own core.hooksPath.
     isolation = () if args[:1] == ("config",) or reads_hooks_path else _NO_PROGRAMS
     proc = subprocess.run(
-        ["git", *isolation, *args], cwd=str(cwd), capture_output=True, text=True, input=input_text,
+        [git_program(), *isolation, *args], cwd=str(cwd), capture_output=True, text=True, input=input_text,
         env=base, check=False, encoding="utf-8", errors=errors,
     )
     if check and proc.returncode != 0:
@@ -436,7 +437,7 @@ def union_of_unmerged(repo: Repo, path: str) -> bytes | None:
             where = Path(scratch) / stage
             where.write_bytes(read_blob(repo, stages[stage], f":{stage}:{path}") if stage in stages else b"")
             files.append(str(where))
-        proc = subprocess.run(["git", "merge-file", "-p", "--union", *files], capture_output=True,
+        proc = subprocess.run([git_program(), "merge-file", "-p", "--union", *files], capture_output=True,
                               env=clean_env(), check=False)  # fmt: skip
     if proc.returncode < 0 or proc.returncode > 127:
         raise RepoStateError(f"git merge-file failed on {path}: {proc.stderr.decode('utf-8', 'replace').strip()}")
@@ -1132,6 +1133,28 @@ def _without_auto_maintenance(env: dict[str, str]) -> dict[str, str]:
 _GITPYTHON_REPOS: dict[str, Any] = {}
 
 
+_GITPYTHON_EXECUTABLE = "GIT_PYTHON_GIT_EXECUTABLE"
+
+
+def import_gitpython() -> Any:
+    """GitPython, set to run the `git` of an absolute PATH folder (model/programs.py): by name it
+    runs the first `git` on PATH in the directory of each call — the work tree, where a relative
+    PATH folder holds whatever the repository commits — and its import already runs `git
+    version` (in the work tree a verb runs in) unless GIT_PYTHON_GIT_EXECUTABLE names one."""
+    executable = git_program()
+    saved = os.environ.get(_GITPYTHON_EXECUTABLE)
+    os.environ[_GITPYTHON_EXECUTABLE] = executable
+    try:
+        import git as gitpython
+    finally:
+        if saved is None:
+            os.environ.pop(_GITPYTHON_EXECUTABLE, None)
+        else:
+            os.environ[_GITPYTHON_EXECUTABLE] = saved
+    gitpython.Git.GIT_PYTHON_GIT_EXECUTABLE = executable  # imported before, with another PATH
+    return gitpython
+
+
 @contextmanager
 def without_repository_env() -> Iterator[None]:
     """GitPython's git processes inherit this process's environment, with no way to unset a
@@ -1150,7 +1173,7 @@ def commit_paths(cwd: str | os.PathLike[str], paths: Iterable[str], message: str
     """Stage exactly `paths` and commit them on the current branch with the porcelain
     (GitPython over the `git` CLI), so the user's config, identity and hooks — our guard
     among them — apply. Returns the new HEAD. A refusing hook raises RepoStateError."""
-    import git as gitpython  # deferred: ~80 ms of imports only the committing verbs pay for
+    gitpython = import_gitpython()  # deferred: ~80 ms of imports only the committing verbs pay for
 
     paths = list(paths)
     with without_repository_env():
