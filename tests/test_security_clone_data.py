@@ -525,3 +525,42 @@ def test_an_atom_s_log_leaves_out_the_staging_of_a_review_branch_that_came_alone
     own = git(work, "rev-parse", "memory/review").strip()
     assert own != theirs
     assert ("stage", own) in {(c["op"], c["oid"]) for c in gm_json(work, "log", ident)["commits"]}
+
+
+def test_a_committed_log_naming_more_atoms_than_anyone_adopts_is_not_folded_by_every_hook(
+    upstream: Path, tmp_path: Path
+) -> None:
+    """The hooks keep the fold of adopted.log per atom id, and load it whole at each start: a
+    committed log of 200,000 made-up ids (80 MB, a few MB packed) made that fold as big as the
+    log, so loading it cost each prompt's hook seconds before it read a byte — past its 1 s
+    timeout, killed with nothing saved, on every prompt, for ever. A log naming more than
+    MAX_LOG_ATOMS atoms is read no further: its tier gives Claude nothing, errors.log says so
+    once a day, the saved fold stays that small, and the user's own global memory is still
+    given. Never timed: one id too many is enough."""
+    import marshal
+
+    from test_hooks import commit_tier, errors, global_repo, hook, l3
+
+    from agent_memory.model.policy import MAX_LOG_ATOMS
+    from agent_memory.store.recall.adopted import ADOPTED_LOGS_CACHE
+
+    log = upstream / ".memory" / "adopted.log"
+    first = json.loads(log.read_text().splitlines()[0])
+    lines = []
+    for number in range(MAX_LOG_ATOMS + 1):
+        claim = f"Made-up rule number {number}."
+        first["atom"].update(claim=claim, id=atom_id(claim, "proj"))
+        lines.append(json.dumps(first, sort_keys=True, separators=(",", ":")))
+    log.write_text(log.read_text() + "\n".join(lines) + "\n")
+    git(upstream, "commit", "-q", "--no-verify", "-am", "memory: tidy")
+    here = clone(upstream, tmp_path)
+    commit_tier(global_repo(), "L3", [l3("Answer concisely.")])
+    for _ in range(2):
+        assert hook("user-prompt-submit", here, prompt="how do I push to main?") is None
+        context = hook("session-start", here)
+        assert context is not None and "Answer concisely." in context
+        assert "Never push directly to main." not in context
+    said = [line for line in errors(here) if f"names more than {MAX_LOG_ATOMS} atoms" in line]
+    assert len(said) == 1, errors(here)
+    folds = marshal.loads((here / ".git" / "agent-memory" / ADOPTED_LOGS_CACHE).read_bytes())
+    assert len(folds[str(here)][9]) <= MAX_LOG_ATOMS

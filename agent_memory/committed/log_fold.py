@@ -49,6 +49,7 @@ from agent_memory.committed.tiers import (
     entry_of,
     open_inside,
 )
+from agent_memory.model.policy import MAX_LOG_ATOMS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -131,20 +132,33 @@ def _apply(entries: "Entries", obj: "dict[str, Any]") -> None:
     now[5].append(obj)
 
 
+class _TooManyAtoms(Exception):
+    """A line names one atom more than MAX_LOG_ATOMS: `applied` lines of the call were applied,
+    `length` bytes long (newlines included)."""
+
+    def __init__(self, applied: int, length: int) -> None:
+        super().__init__(applied, length)
+        self.applied, self.length = applied, length
+
+
 def _fold_lines(entries: "Entries", lines: "list[bytes]", number: int, offset: int, bad: list[str],
                 touched: "set[str] | None" = None) -> None:  # fmt: skip
     """Apply `lines` (split on b"\n", the first being line `number` at byte `offset`); `bad`
     collects those that are not UTF-8, named as `tiers.decode_lines` names them; `touched` the
-    ids of the entries applied."""
-    for raw in lines:
+    ids of the entries applied. A line naming one atom more than MAX_LOG_ATOMS raises
+    _TooManyAtoms, applying nothing of it or after it."""
+    start = offset
+    for applied, raw in enumerate(lines):
         try:
             line = raw.decode("utf-8").rstrip("\r")
         except UnicodeDecodeError as exc:
             bad.append(f"line {number} (byte offset {offset + exc.start}): not UTF-8")
             line = ""
+        obj = entry_of(line)
+        if obj is not None and obj["atom"]["id"] not in entries and len(entries) >= MAX_LOG_ATOMS:
+            raise _TooManyAtoms(applied, offset - start)
         number += 1
         offset += len(raw) + 1
-        obj = entry_of(line)
         if obj is not None:
             _apply(entries, obj)
             if touched is not None:
@@ -189,6 +203,17 @@ class FoldIncomplete(Exception):
         self.done, self.size, self.state = done, size, state
 
 
+class TooManyAtoms(Exception):
+    """The log names more than MAX_LOG_ATOMS atoms: the hooks read no further (nothing of its
+    tier is given to Claude). `state` is the fold up to the line that named one too many, so
+    the next hook resumes there and stops at once, instead of reading the log again."""
+
+    def __init__(self, path: str, state: "tuple[Any, ...]") -> None:
+        super().__init__(f"{path} names more than {MAX_LOG_ATOMS} atoms, more than anyone adopts: "
+                         "nothing of it is given to Claude (`git log -p -- .memory/adopted.log` shows who wrote it)")  # fmt: skip
+        self.state = state
+
+
 def _state(st: os.stat_result, end: int, lines: int, head: bytes, tail: bytes, entries: "Entries",
            frozen: "dict[str, tuple[Any, ...]]", touched: "set[str]") -> "tuple[Any, ...]":  # fmt: skip
     """The saved form of a fold that read up to `end`. `frozen` holds the saved form of each
@@ -213,6 +238,15 @@ def _stop(root: "str | os.PathLike[str]", st: os.stat_result, offset: int, lines
     if checkpoint is not None:
         checkpoint(state)
     raise FoldIncomplete(os.path.join(os.fspath(root), LOG_RELPATH), offset, st.st_size, state)
+
+
+def _too_many(root: "str | os.PathLike[str]", st: os.stat_result, offset: int, lines: int, head: bytes,
+              tail: bytes, entries: "Entries", frozen: "dict[str, tuple[Any, ...]]", touched: "set[str]",
+              ) -> "NoReturn":  # fmt: skip
+    """Raise TooManyAtoms with the state of what was read up to `offset` (the line naming one
+    atom too many)."""
+    state = _state(st, offset, lines, head, tail, entries, frozen, touched)
+    raise TooManyAtoms(os.path.join(os.fspath(root), LOG_RELPATH), state)
 
 
 def held_since(
@@ -265,7 +299,12 @@ def held_since(
             partial = data[cut:]
             pieces, pending = [partial], len(partial)
             complete = whole.split(b"\n")[:-1]
-            _fold_lines(entries, complete, lines + 1, offset, bad, touched)
+            try:
+                _fold_lines(entries, complete, lines + 1, offset, bad, touched)
+            except _TooManyAtoms as many:
+                whole, complete, partial = whole[: many.length], complete[: many.applied], b""
+                _too_many(root, st, offset + len(whole), lines + len(complete), (head + whole)[:WINDOW],
+                          (tail + whole)[-WINDOW:], entries, frozen, touched)  # fmt: skip
             # The windows of what was read, from the bytes read (never read again: the file
             # may have changed since).
             if len(head) < WINDOW:
@@ -291,6 +330,9 @@ def held_since(
     partial = b"".join(pieces)
     if partial:
         # counted now, as a whole read would count it, and read again next time
-        _fold_lines(entries, [partial], lines + 1, offset, bad)
+        try:
+            _fold_lines(entries, [partial], lines + 1, offset, bad)
+        except _TooManyAtoms:
+            raise TooManyAtoms(os.path.join(os.fspath(root), LOG_RELPATH), state) from None
     held = {k: v[1] for k, v in entries.items() if v[4] and v[1] is not None}
     return {k: held[k] for k in sorted(held)}, state, bad

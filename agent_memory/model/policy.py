@@ -24,6 +24,11 @@ L1_CAP = 500  # atoms on memory/atoms; the oldest last_seen is evicted beyond it
 L1_MAX_AGE_DAYS = 90  # an L1 atom not re-observed for this long is dropped
 L2_CAP = 60  # adopted atoms per project; overflow is demoted to L1 (pinned atoms exempt)
 L3_CAP = 30  # global atoms; inflow is refused at the cap, never auto-demoted
+# Distinct atoms an adopted.log may name for the hooks to read it (committed/log_fold.py): a
+# person adopts each, so a real log names a few hundred over years. The hooks' saved fold holds
+# every one: a cloned log of 200,000 made-up ids (80 MB) cost each prompt's hook seconds
+# before reading a byte, past its timeout, for ever.
+MAX_LOG_ATOMS = 5000
 
 # --- L2 → L3 ---------------------------------------------------------------------------------
 L3_MIN_PROJECTS = 2  # held at L2 in this many distinct projects

@@ -147,8 +147,10 @@ def held_logs(state_dir: "StrPath", roots: "Sequence[str]", deadline: "float | N
     A long read saves where it got as it goes (a hook killed at its client's timeout leaves
     the next one a place to resume from, so a clone's 66 MB log is read over a few hooks, not
     never); past `deadline` (time.monotonic) it stops, saved, and raises
-    log_fold.FoldIncomplete, which says how far it got. Raises nothing else."""
-    from agent_memory.committed.log_fold import held_since
+    log_fold.FoldIncomplete, which says how far it got. Raises nothing else: a log naming more
+    atoms than anyone adopts (log_fold.TooManyAtoms) holds nothing here, said once a day, and
+    the other logs are read as ever (a clone's made-up log never hides the user's own memory)."""
+    from agent_memory.committed.log_fold import TooManyAtoms, held_since
 
     folds_path = os.path.join(os.fspath(state_dir), ADOPTED_LOGS_CACHE)
     saved = _read_cache(folds_path)
@@ -162,7 +164,13 @@ def held_logs(state_dir: "StrPath", roots: "Sequence[str]", deadline: "float | N
             # the other logs as last saved or folded now, this one as far as it got
             _write_cache(folds_path, {**{r: saved.get(r) for r in roots}, **folds, root: state})
 
-        out[root], folds[root], bad = held_since(root, saved.get(root), deadline, checkpoint)
+        try:
+            out[root], folds[root], bad = held_since(root, saved.get(root), deadline, checkpoint)
+        except TooManyAtoms as exc:
+            from agent_memory.gitio.state import log_error
+
+            out[root], folds[root], bad = {}, exc.state, []
+            log_error(str(exc), root, once_a_day=True)
         if bad:
             from agent_memory.gitio.state import log_error
 
