@@ -564,3 +564,20 @@ def test_a_committed_log_naming_more_atoms_than_anyone_adopts_is_not_folded_by_e
     assert len(said) == 1, errors(here)
     folds = marshal.loads((here / ".git" / "agent-memory" / ADOPTED_LOGS_CACHE).read_bytes())
     assert len(folds[str(here)][9]) <= MAX_LOG_ATOMS
+
+
+def test_a_clone_s_committed_lines_are_never_given_as_what_the_user_adopted(upstream: Path, tmp_path: Path) -> None:
+    """The session start opened with "Memory the user adopted": in a clone, every project line
+    was adopted by whoever committed it — the repository's author — and Claude was told the
+    user had chosen it. The project's lines are given as what is committed to this repository,
+    by anyone who commits here; only the global memory is the user's own."""
+    from test_hooks import commit_tier, global_repo, hook, l3
+
+    here = clone(upstream, tmp_path)
+    commit_tier(global_repo(), "L3", [l3("Answer concisely.")])
+    context = hook("session-start", here)
+    assert context is not None and "Never push directly to main." in context and "Answer concisely." in context
+    intro = context.splitlines()[1]
+    assert "the user adopted" not in intro.lower(), intro
+    assert "Global memory is the user's own" in intro
+    assert "committed to this repository, by anyone who commits here, not necessarily the user" in intro
