@@ -560,6 +560,8 @@ def test_a_committed_log_naming_more_atoms_than_anyone_adopts_is_not_folded_by_e
         context = hook("session-start", here)
         assert context is not None and "Answer concisely." in context
         assert "Never push directly to main." not in context
+    shown = gm_json(here, "context")  # what the session start gives, for people
+    assert shown["l2"] == 0 and shown["l3"] == 1 and "Never push directly to main." not in shown["context"]
     said = [line for line in errors(here) if f"names more than {MAX_LOG_ATOMS} atoms" in line]
     assert len(said) == 1, errors(here)
     folds = marshal.loads((here / ".git" / "agent-memory" / ADOPTED_LOGS_CACHE).read_bytes())

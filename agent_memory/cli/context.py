@@ -12,6 +12,7 @@ from agent_memory.committed import attributes, verdicts
 from agent_memory.committed.reviewed import reviewed_atoms
 from agent_memory.gitio import repo as git
 from agent_memory.model.paths import memory_home
+from agent_memory.store.recall.adopted import held_logs
 from agent_memory.store.recall.index import contested_dates
 
 
@@ -26,9 +27,13 @@ def run(args: argparse.Namespace) -> Report:
     # Not set up here: exit 3, not an empty context (the SessionStart hook, which does not run
     # this, stays silent there).
     repo, _ = memory_here()
-    # what the blocks show a reviewer, as the session start gives it (committed/reviewed.py)
-    l2, l2_unshown = reviewed_atoms(repo.workdir, "L2")
-    l3, l3_unshown = reviewed_atoms(memory_home(), "L3")
+    # what the blocks show a reviewer, as the session start gives it (committed/reviewed.py),
+    # each log read by the hooks' own reader (a log naming more atoms than anyone adopts holds
+    # nothing there: committed/log_fold.py)
+    work, home = repo.location.work, str(memory_home())
+    logs = held_logs(repo.location.state, [root for root in (work, home) if root])
+    l2, l2_unshown = reviewed_atoms(work, "L2", logs[work] if work else None)
+    l3, l3_unshown = reviewed_atoms(home, "L3", logs[home])
     # A memory file git converts (a filter, an encoding) is not what a reviewer read: nothing
     # of its tier is given, as at the session start (committed/attributes.py).
     for tier, root, found in attribute_trees(repo.location, str(memory_home())):
