@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json, write_session
-from test_hooks import background_jobs, commit_tier, l2, payload, run_hook, sid, wait_for
+from test_hooks import background_jobs, commit_tier, errors, l2, payload, run_hook, sid, wait_for
 
 from agent_memory.committed.render import atom_line
 from agent_memory.model.atom import atom_id
@@ -527,6 +527,22 @@ def test_an_atom_s_log_leaves_out_the_staging_of_a_review_branch_that_came_alone
     assert ("stage", own) in {(c["op"], c["oid"]) for c in gm_json(work, "log", ident)["commits"]}
 
 
+def _commit_too_many_atoms(upstream: Path) -> Path:
+    """`upstream` with a log naming MAX_LOG_ATOMS + 1 atoms (made-up rules), committed."""
+    from agent_memory.model.policy import MAX_LOG_ATOMS
+
+    log = upstream / ".memory" / "adopted.log"
+    first = json.loads(log.read_text().splitlines()[0])
+    lines = []
+    for number in range(MAX_LOG_ATOMS + 1):
+        claim = f"Made-up rule number {number}."
+        first["atom"].update(claim=claim, id=atom_id(claim, "proj"))
+        lines.append(json.dumps(first, sort_keys=True, separators=(",", ":")))
+    log.write_text(log.read_text() + "\n".join(lines) + "\n")
+    git(upstream, "commit", "-q", "--no-verify", "-am", "memory: tidy")
+    return upstream
+
+
 def test_a_committed_log_naming_more_atoms_than_anyone_adopts_is_not_folded_by_every_hook(
     upstream: Path, tmp_path: Path
 ) -> None:
@@ -544,16 +560,7 @@ def test_a_committed_log_naming_more_atoms_than_anyone_adopts_is_not_folded_by_e
     from agent_memory.model.policy import MAX_LOG_ATOMS
     from agent_memory.store.recall.adopted import ADOPTED_LOGS_CACHE
 
-    log = upstream / ".memory" / "adopted.log"
-    first = json.loads(log.read_text().splitlines()[0])
-    lines = []
-    for number in range(MAX_LOG_ATOMS + 1):
-        claim = f"Made-up rule number {number}."
-        first["atom"].update(claim=claim, id=atom_id(claim, "proj"))
-        lines.append(json.dumps(first, sort_keys=True, separators=(",", ":")))
-    log.write_text(log.read_text() + "\n".join(lines) + "\n")
-    git(upstream, "commit", "-q", "--no-verify", "-am", "memory: tidy")
-    here = clone(upstream, tmp_path)
+    here = clone(_commit_too_many_atoms(upstream), tmp_path)
     commit_tier(global_repo(), "L3", [l3("Answer concisely.")])
     for _ in range(2):
         assert hook("user-prompt-submit", here, prompt="how do I push to main?") is None
@@ -583,3 +590,45 @@ def test_a_clone_s_committed_lines_are_never_given_as_what_the_user_adopted(upst
     assert "the user adopted" not in intro.lower(), intro
     assert "Global memory is the user's own" in intro
     assert "committed to this repository, by anyone who commits here, not necessarily the user" in intro
+
+
+def test_the_verbs_refuse_a_committed_log_naming_more_atoms_than_anyone_adopts(
+        upstream: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The hooks read no further than MAX_LOG_ATOMS atoms of a log, but the verbs read it whole,
+    into an entry per line and an atom per id: on a cloned log of 200,000 made-up ids, `stage`
+    and `status` took ~20 s and over 1 GB, and so did the capture each session's end starts.
+    `stage` refuses it (exit 3, one line and a hint), `status` says so and goes on, and the
+    session end's capture is made, its line in errors.log once however many sessions end.
+    Never timed: one id too many is enough."""
+    from agent_memory.model.policy import MAX_LOG_ATOMS
+
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    here = clone(_commit_too_many_atoms(upstream), tmp_path)
+    said = f"names more than {MAX_LOG_ATOMS} atoms, more than anyone adopts"
+
+    staged = gm(here, "stage", check=False)
+    assert staged.returncode == 3, staged
+    assert said in staged.stderr and "hint: see who wrote it: `git -C " in staged.stderr, staged.stderr
+    assert " log --stat -- .memory/adopted.log`" in staged.stderr
+    assert len(staged.stderr.strip().splitlines()) == 2, staged.stderr  # the line and its hint
+    assert git(here, "branch", "--list", "memory/review") == ""
+
+    status = gm_json(here, "status")
+    assert said in status["L2"]["log_refused"]["message"], status["L2"]
+    assert status["L3"]["log_refused"] is None
+    assert status["L2"]["held"] == 0 and status["L2"]["not_in_log"] == []
+    assert f"warning: L2: {here / '.memory' / 'adopted.log'} {said}" in gm(here, "status").stdout
+
+    for n in (1, 2):
+        atoms = git(here, "rev-parse", "memory/atoms")
+        transcript = write_session(here, sid(n), "2026-11-0" + str(n), [{"user": "Use pnpm, not npm."}])
+        ended = run_hook("session-end", payload("session-end", here, session_id=sid(n),
+                                                transcript_path=str(transcript)), here)  # fmt: skip
+        assert ended.returncode == 0 and ended.stdout == b"" and ended.stderr == b"", ended
+        wait_for(lambda before=atoms: git(here, "rev-parse", "memory/atoms") != before, "the capture's commit")
+        wait_for(lambda: not background_jobs(here), "the background capture to end")
+    logged = [line.split(" ", 1)[1] for line in errors(here)]
+    assert len([line for line in logged if said in line and "it was not read" in line]) == 1, logged
+    assert len(set(logged)) == len(logged), logged  # each said once (the hooks' own line too)
+    assert not any("background capture" in line for line in logged), logged
+

@@ -82,14 +82,16 @@ class Item:
 def work_files(root: Path, tier: str, target_name: str) -> TierFiles:
     """The tier's log and block as they are under `root`; RepoStateError (exit 3, one line
     naming the file, line and byte offset) when either is not UTF-8 — a pull brings it in
-    without any hook — rather than an internal error."""
-    from agent_memory.committed.tiers import decode_utf8
+    without any hook — rather than an internal error; tiers.TooManyAtomsError (exit 3) when the
+    log names more atoms than anyone adopts."""
+    from agent_memory.committed.tiers import decode_utf8, refuse_too_many_atoms
 
     restore = "git" if tier == "L2" else git_in(root)
     texts = []
     for rel in (LOG_PATH, target_name):
         path = root / rel
         texts.append(decode_utf8(_regular_bytes(path, rel, restore), path, rel, restore))
+    refuse_too_many_atoms(texts[0], root / LOG_PATH, None if tier == "L2" else root)
     return TierFiles(tier=tier, target_name=target_name, log_text=texts[0], target_text=texts[1])
 
 

@@ -367,6 +367,7 @@ def _background_capture(location: Location, extra: dict[str, str | None]) -> Non
 
     from agent_memory.adoption.reverts import record_reverted
     from agent_memory.claude.session_start import refresh_context
+    from agent_memory.committed.tiers import TooManyAtomsError, log_too_many_atoms
     from agent_memory.gitio import repo as git
     from agent_memory.gitio.state import log_error
     from agent_memory.promote.review import auto_stage
@@ -403,8 +404,11 @@ def _background_capture(location: Location, extra: dict[str, str | None]) -> Non
         if result.commit is not None or wrote_memory:
             # A `git revert` of an adopt commit is a rejection: recorded before the gates run,
             # so the reverted item is not staged again at once (as `git memory stage` does).
-            record_reverted(repo, store)
-            auto_stage(repo, store, project)
+            try:
+                record_reverted(repo, store)
+                auto_stage(repo, store, project)
+            except TooManyAtomsError as exc:  # the capture is made: said once a day, as it lasts
+                log_too_many_atoms(exc, cwd)
     except Exception as exc:  # noqa: BLE001 - logged; `git memory capture --all` catches up
         log_error(
             f"hook session-end: background capture of {transcript.name}: {type(exc).__name__}: {exc}",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+from collections.abc import Callable
 from typing import Any
 
 from agent_memory.adoption import intent
@@ -59,12 +60,15 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     snap = store.snapshot()
     atoms = list(snap.atoms.values())
 
-    held = tiers.l2_atoms(repo.workdir)
+    # A log naming more atoms than anyone adopts is not read (tiers.refuse_too_many_atoms):
+    # said, its tier counted as holding nothing, and status goes on.
+    refused: dict[str, tiers.TooManyAtomsError] = {}
+    held = _held(lambda: tiers.l2_atoms(repo.workdir), "L2", refused)
     waiting = []
     # The author's memory/review, come with a clone: said plainly, its items never listed as staged.
     foreign = foreign_review_error(repo, store, "status lists none of them as staged")
     data["foreign_review"] = None if foreign is None else {"message": foreign.message, "hint": foreign.hint}
-    if foreign is None and repo.workdir is not None and git.rev_parse(repo, "HEAD"):
+    if foreign is None and "L2" not in refused and repo.workdir is not None and git.rev_parse(repo, "HEAD"):
         waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
     # Counted as `show` counts them: the candidates, not the adopted or staged atoms' records;
     # the claims pending until said again (`show` lists them under "pending") apart.
@@ -77,8 +81,11 @@ def collect(repo: git.Repo) -> dict[str, Any]:
                   "forgotten": len(snap.tombstones),
                   "claude_memory": sum(1 for a in candidates if is_claude_memory(a))}  # fmt: skip
     data["L2"] = {"held": len(held), "pinned": sum(1 for a in held.values() if a.get("pinned"))}
-    l3 = tiers.l3_atoms()
+    l3 = _held(tiers.l3_atoms, "L3", refused)
     data["L3"] = {"held": len(l3)}
+    for tier in ("L2", "L3"):
+        error = refused.get(tier)
+        data[tier]["log_refused"] = None if error is None else {"message": error.message, "hint": error.hint}
     # Adopted lines the guard refuses (a --no-verify, a cherry-pick): never rendered by
     # `validate --fix` nor injected at session start; `validate --fix` drops them.
     data["L2"]["refused_by_guard"] = guarded.refused(held.values())
@@ -86,7 +93,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     # The block is what a reviewer saw: a log line it does not show is never injected, and a
     # block line without its log line is not memory agent-memory holds (committed/reviewed.py).
     for tier, tier_atoms, root in (("L2", held, repo.workdir), ("L3", l3, memory_home_dir())):
-        items = reviewed.file_items(root, tier) if root is not None else []
+        items = reviewed.file_items(root, tier) if root is not None and tier not in refused else []
         unrendered, unlogged = reviewed.disagreement(tier_atoms, items, tier)
         data[tier]["not_in_block"] = unrendered
         data[tier]["not_in_log"] = unlogged
@@ -130,6 +137,17 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     data["path_not_absolute"] = list(dict.fromkeys(e for e in entries if not os.path.isabs(e)))
     data["on_path"] = shutil.which("git-memory", path=absolute_path()) is not None
     return data
+
+
+def _held(read: Callable[[], dict[str, Any]], tier: str, refused: dict[str, tiers.TooManyAtomsError],
+          ) -> dict[str, Any]:  # fmt: skip
+    """What `read` gives, or nothing when it refuses a log naming more atoms than anyone adopts
+    (kept in `refused` under `tier`)."""
+    try:
+        return read()
+    except tiers.TooManyAtomsError as exc:
+        refused[tier] = exc
+        return {}
 
 
 def not_ours_lines(not_ours: dict[str, list[str]], left: str = "", next_step: str = "") -> list[str]:
@@ -226,6 +244,9 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     report.say(f"  L2 {l2['held']} adopted ({l2['pinned']} pinned)")
     report.say(f"  L3 {data['L3']['held']} adopted (global)")
     for tier in ("L2", "L3"):
+        if data[tier]["log_refused"]:
+            report.say(f"  {colour.paint('warning:', 'refused')} {tier}: {data[tier]['log_refused']['message']}")
+            report.say(f"    {colour.paint('hint:', 'hint')} {data[tier]['log_refused']['hint']}")
         refused = data[tier]["refused_by_guard"]
         if refused:
             report.say(f"  {colour.paint('warning:', 'refused')} {len(refused)} {tier} line(s) refused by the guard ({', '.join(sorted(refused))}): "

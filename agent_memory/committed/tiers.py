@@ -14,8 +14,10 @@ import os
 import stat
 
 from agent_memory.model.atom import is_atom_id, without_local_fields
+from agent_memory.model.errors import RepoStateError
 from agent_memory.model.fastjson import loads_bounded
-from agent_memory.model.home import memory_home_dir
+from agent_memory.model.home import git_in, memory_home_dir
+from agent_memory.model.policy import MAX_LOG_ATOMS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,6 +44,11 @@ _REMOVING_OPS = frozenset({"forget", "demote"})
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO in place of the file must not block the open
+
+
+class TooManyAtomsError(RepoStateError):
+    """A log naming more than MAX_LOG_ATOMS atoms, refused before it is folded
+    (refuse_too_many_atoms)."""
 
 
 class NotPlainError(OSError):
@@ -110,6 +117,52 @@ def linked_component(root: str | os.PathLike[str], rel: str) -> str | None:
     return None
 
 
+def names_too_many_atoms(text: str) -> bool:
+    """Whether the entries of the log `text` name more than MAX_LOG_ATOMS distinct atoms (as
+    the hooks' fold counts them, committed/log_fold.py). A log of no more lines than that
+    cannot, and is not read here (a real one: a few hundred); a longer one is read up to the
+    line that names one too many, a line at a time (no list of its 200,000 lines)."""
+    if text.count("\n") < MAX_LOG_ATOMS:
+        return False
+    seen: set[str] = set()
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        obj = entry_of(text[start:end].rstrip("\r"))
+        start = end + 1
+        if obj is not None:
+            seen.add(obj["atom"]["id"])
+            if len(seen) > MAX_LOG_ATOMS:
+                return True
+    return False
+
+
+def refuse_too_many_atoms(text: str, where: str | os.PathLike[str],
+                          root: str | os.PathLike[str] | None = None) -> None:  # fmt: skip
+    """TooManyAtomsError (exit 3) when the log `text` (of `where`) names more than MAX_LOG_ATOMS
+    atoms; the hint's git commands run in `root` (None: the current folder). The verbs read a
+    log whole, into an entry per line and an atom per id: a cloned log of 200,000 made-up ids
+    took `stage` and `status` ~20 s and over 1 GB, and the session end's capture as much. The
+    hooks already give nothing of such a log (log_fold.TooManyAtoms)."""
+    if names_too_many_atoms(text):
+        restore = "git" if root is None else git_in(root)
+        raise TooManyAtomsError(
+            f"{os.fspath(where)} names more than {MAX_LOG_ATOMS} atoms, more than anyone adopts "
+            "(a real log names a few hundred): it was not read; nothing was changed",
+            hint=f"see who wrote it: `{restore} log --stat -- {LOG_RELPATH}`; restore a good version "
+            f"(`{restore} checkout <commit> -- {LOG_RELPATH}`) and commit it",
+        )
+
+
+def log_too_many_atoms(exc: TooManyAtomsError, start: str | os.PathLike[str] | None) -> None:
+    """errors.log's line for a refused log, once a day: a background job (the session end's
+    capture) meets it at every session's end while the log lasts."""
+    from agent_memory.gitio.state import log_error
+
+    log_error(f"{exc.message} (hint: {exc.hint})", start, once_a_day=True)
+
+
 def read_log(root: Path | None) -> tuple[list[adopted_log.LogEntry], list[str]]:
     from agent_memory.committed import adopted_log
 
@@ -127,10 +180,12 @@ def read_log(root: Path | None) -> tuple[list[adopted_log.LogEntry], list[str]]:
                 text, bad = decode_lines(fh.read())
         except OSError as exc:
             return [], [f"{path}: unreadable: {exc}"]
+        refuse_too_many_atoms(text, path, root)
         entries, errors = adopted_log.parse(text)
         return entries, [f"{path}: {b}" for b in bad] + errors
     except OSError as exc:
         return [], [f"{path}: unreadable: {exc}"]
+    refuse_too_many_atoms(text, path, root)
     return adopted_log.parse(text)
 
 
@@ -302,7 +357,8 @@ def fold_text(text: str) -> dict[str, Atom]:
 def held(root: str | os.PathLike[str] | None) -> dict[str, Atom]:
     """The atoms currently held in the tier whose work tree is `root` (all of them, including
     decayed and superseded ones, which stay reachable). An unreadable log holds nothing here
-    (`git memory validate` reports it)."""
+    (`git memory validate` reports it); one naming more than MAX_LOG_ATOMS atoms is refused
+    (TooManyAtomsError), not folded."""
     if root is None:
         return {}
     try:
@@ -321,6 +377,7 @@ def held(root: str | os.PathLike[str] | None) -> dict[str, Atom]:
                   "`git memory validate` names every bad line", root)  # fmt: skip
     except OSError:
         return {}
+    refuse_too_many_atoms(text, os.path.join(os.fspath(root), LOG_RELPATH), root)
     return fold_text(text)
 
 

@@ -26,6 +26,7 @@ from agent_memory.committed import adopted_log
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.global_repo import GlobalRepo, entry_path, require_home
+from agent_memory.committed.tiers import refuse_too_many_atoms
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import Atom
@@ -181,6 +182,8 @@ def read_projects(home: GlobalRepo) -> ProjectsRead:
             text = (git.read_blob_at(repo, f"refs/heads/{branch}", LOG_PATH) or b"").decode(
                 "utf-8", "replace"
             )
+            # one project's made-up log is skipped, unfolded (and its history not read)
+            refuse_too_many_atoms(text, f"{path / LOG_PATH} on {branch}")
             times = landing_times(repo, branch)
             records, contesters = _l1_flags(repo)
         except Exception as exc:  # noqa: BLE001 - one broken project must not hide the others

@@ -16,6 +16,7 @@ from agent_memory.committed import adopted_log, render
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.install import target_file
+from agent_memory.committed.tiers import TooManyAtomsError, log_too_many_atoms
 from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import log_error
@@ -99,8 +100,9 @@ def base_files(repo: git.Repo, rev: str, tier: str, target_name: str, where: str
     """The tier's log and block on `rev` (the base branch), read as adopt reads the work tree's
     (tiers.decode_utf8): a byte that is not UTF-8 — a pull brings it in without any hook — is
     exit 3 naming the line and byte offset, with how to repair it. Decoded with U+FFFD, its
-    line was refused as "not JSON" with no way out (promote, stage, remember: exit 1)."""
-    from agent_memory.committed.tiers import decode_utf8
+    line was refused as "not JSON" with no way out (promote, stage, remember: exit 1). A log
+    naming more atoms than anyone adopts is tiers.TooManyAtomsError (exit 3), never folded."""
+    from agent_memory.committed.tiers import decode_utf8, refuse_too_many_atoms
 
     restore = "git" if repo.workdir is None or tier == "L2" else git_in(repo.workdir)
     name = where or rev.removeprefix("refs/heads/")
@@ -108,6 +110,7 @@ def base_files(repo: git.Repo, rev: str, tier: str, target_name: str, where: str
     whose = "" if tier == "L2" else "the global memory repo's "
     texts = [decode_utf8(git.read_blob_at(repo, rev, rel) or b"", f"{whose}{rel} on {name}", rel, restore)
              for rel in (LOG_PATH, target_name)]  # fmt: skip
+    refuse_too_many_atoms(texts[0], f"{whose}{LOG_PATH} on {name}", None if restore == "git" else repo.workdir)
     return TierFiles(tier=tier, target_name=target_name, log_text=texts[0], target_text=texts[1])
 
 
@@ -484,6 +487,9 @@ def auto_stage(repo: git.Repo, store: L1Store, project: str) -> tuple[list[tuple
         if not any(r.eligible for r in plan.results):
             return [], None
         return stage_current(repo, store, project, target_file(repo)).staged, None
+    except TooManyAtomsError as exc:  # the line every other reader of the session's end gives
+        log_too_many_atoms(exc, repo.cwd)
+        return [], f"not staged: {exc.message}"
     except FatalError as exc:
         warning = f"not staged: {exc.message.removesuffix('; ' + NOT_STAGED)}" + (
             f" (hint: {exc.hint})" if exc.hint else "")

@@ -435,4 +435,11 @@ def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX
 
 
 def _held_in_work_tree(store: L1Store) -> set[str]:
-    return set(tiers.l2_atoms(store.repo.workdir))
+    """The ids adopted in the work tree (exempt from the L1 cap); none when its log names more
+    atoms than anyone adopts (not read: it cost the session end's capture ~20 s and 1 GB),
+    said once a day, and the capture goes on."""
+    try:
+        return set(tiers.l2_atoms(store.repo.workdir))
+    except tiers.TooManyAtomsError as exc:
+        tiers.log_too_many_atoms(exc, store.repo.cwd)
+        return set()
