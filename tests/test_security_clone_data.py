@@ -5,6 +5,7 @@ reach a file through a name taken from that data. Through the installed CLI on r
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -632,3 +633,52 @@ def test_the_verbs_refuse_a_committed_log_naming_more_atoms_than_anyone_adopts(
     assert len(set(logged)) == len(logged), logged  # each said once (the hooks' own line too)
     assert not any("background capture" in line for line in logged), logged
 
+
+def test_the_commit_guard_refuses_a_memory_file_too_large_to_judge(upstream: Path, tmp_path: Path) -> None:
+    """The commit guard judged a cloned 60 MB CLAUDE.memory.md in ~25 s and ~3 GB, at every
+    commit of it — once per item `adopt` commits. A memory file whose judged part is over
+    MAX_MEMORY_FILE_BYTES is refused unjudged, a finding like any other (never let through: a
+    secret must never reach a committed file): adopt refuses it before reading it, `scan`,
+    `validate` and the hook name it. In a
+    CLAUDE.md only the marker blocks are judged: a person's long file around a small block
+    commits. Never timed: one byte over is enough."""
+    from agent_memory.committed.render import block_of
+    from agent_memory.model.policy import MAX_MEMORY_FILE_BYTES
+
+    notes = "Notes on the build: run make before a release.\n"
+    filler = notes * (MAX_MEMORY_FILE_BYTES // len(notes) + 1)
+    memory = upstream / "CLAUDE.memory.md"
+    memory.write_text(memory.read_text() + filler)
+    git(upstream, "commit", "-q", "--no-verify", "-am", "memory: notes")
+    here = clone(upstream, tmp_path)
+    head = git(here, "rev-parse", "HEAD")
+
+    ident = gm_json(here, "remember", "Use pnpm, not npm")["id"]
+    adopt = gm(here, "adopt", "--yes", ident, check=False)
+    assert adopt.returncode != 0, adopt
+    assert f"CLAUDE.memory.md is {len(memory.read_bytes())} bytes, more than the commit guard judges" in adopt.stderr
+    assert git(here, "rev-parse", "HEAD") == head and git(here, "status", "--porcelain", "--untracked-files=no") == ""
+    scan = gm(here, "scan", "CLAUDE.memory.md", check=False)
+    assert scan.returncode == 1 and scan.stdout.startswith("CLAUDE.memory.md:1: too-large ("), scan
+    assert "too large for the guard to judge, so not let through" in scan.stderr, scan.stderr
+    checked = gm(here, "validate", check=False)  # it said "ok" after judging the whole file
+    assert checked.returncode == 1 and "CLAUDE.memory.md: too-large (" in checked.stdout + checked.stderr, checked
+    with (here / "CLAUDE.memory.md").open("a") as fh:
+        fh.write("One more note.\n")
+    git(here, "add", "CLAUDE.memory.md")  # a commit of it by hand: the hook refuses it unread
+    edited = subprocess.run(["git", "-C", str(here), "commit", "-q", "-m", "notes"], capture_output=True, text=True)
+    assert edited.returncode != 0 and "CLAUDE.memory.md:1: too-large" in edited.stdout + edited.stderr, edited
+    assert git(here, "rev-parse", "HEAD") == head
+
+    git(here, "reset", "-q", "--hard")
+    block = block_of(memory.read_text(), "L2")
+    assert block is not None
+    claude = here / "CLAUDE.md"
+    claude.write_text(filler + "\n" + block)  # the person's own long file: only the block is judged
+    git(here, "add", "CLAUDE.md")
+    committed = subprocess.run(["git", "-C", str(here), "commit", "-q", "-m", "notes"], capture_output=True, text=True)
+    assert committed.returncode == 0, committed
+    claude.write_text(block.replace("\n<!-- agent-memory:end", "\n" + filler + "<!-- agent-memory:end"))
+    git(here, "add", "CLAUDE.md")
+    refused = subprocess.run(["git", "-C", str(here), "commit", "-q", "-m", "notes"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "CLAUDE.md:1: too-large" in refused.stdout + refused.stderr, refused

@@ -47,7 +47,7 @@ from agent_memory.model.errors import (
 )
 from agent_memory.model.home import git_in
 from agent_memory.model.paths import TranscriptIndex, resolve_pointer
-from agent_memory.model.policy import MAX_RACES
+from agent_memory.model.policy import MAX_MEMORY_FILE_BYTES, MAX_RACES
 from agent_memory.model.tags import (
     CLAUDE_MEMORY,
     in_claude_code_session,
@@ -224,7 +224,19 @@ def require_on_branch(repo: git.Repo, verb: str) -> None:
 
 def require_consistent(files: TierFiles) -> None:
     """The block and adopted.log must agree before anything is appended: re-rendering from the
-    log would otherwise silently overwrite a hand edit committed inside the markers."""
+    log would otherwise silently overwrite a hand edit committed inside the markers. A block
+    file (CLAUDE.memory.md) too large for the commit guard to judge is refused first: its
+    commit would be refused, after seconds of reading it here (find_block on 60 MB: ~0.5 s a
+    call, seven a commit)."""
+    if files.target_name != "CLAUDE.md":
+        size = len(files.target_text.encode("utf-8"))
+        if size > MAX_MEMORY_FILE_BYTES:
+            raise RefusedError(
+                f"{files.target_name} is {size} bytes, more than the commit guard judges ({MAX_MEMORY_FILE_BYTES}): "
+                "its commit would be refused; nothing was changed",
+                hint=f"restore a good version (`git log --stat -- {files.target_name}` in its repository finds it) or cut it down "
+                "to the marker block, commit, then retry",
+            )
     errors = files.log_errors()
     if errors:
         raise RefusedError(

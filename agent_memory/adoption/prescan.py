@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from agent_memory.committed.files import TierFiles
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import state_dir
+from agent_memory.model.policy import MAX_MEMORY_FILE_BYTES
 from agent_memory.redact import guard
 
 PRESCANNED = "prescanned"
@@ -52,6 +53,8 @@ def clean_entries(repo: git.Repo, head: str | None, before: TierFiles, after: Ti
         if old is not None and old[0] not in REGULAR_MODES:
             return []  # a symlink in HEAD: the diff says T, and the guard has more to say
         part = _appended(prior, text) if rel.endswith(".memory/adopted.log") else None
+        if part is None and len(text) > MAX_MEMORY_FILE_BYTES:
+            return []  # too large to judge here (~25 s at 60 MB): the hook refuses it unread
         if "\n" in rel or "\t" in rel or guard.scan_text(rel, text if part is None else part):
             return []
         new_oid = git.blob_oid(text.encode("utf-8"))

@@ -43,23 +43,75 @@ def is_memory_file(path: str) -> bool:
     return name in ("CLAUDE.memory.md", "CLAUDE.md")
 
 
-def memory_part(path: str, text: str) -> str:
-    """CLAUDE.md is a person's file: only our marker blocks in it are memory content. Lines
-    outside are blanked (not removed) so reported line numbers stay true."""
-    if not path.replace("\\", "/").endswith("CLAUDE.md") or path.endswith("CLAUDE.memory.md"):
-        return text
+def _is_whole_claude_md(path: str) -> bool:
+    """CLAUDE.md, whose marker blocks only are memory content (CLAUDE.memory.md is judged whole)."""
+    return path.replace("\\", "/").endswith("CLAUDE.md") and not path.endswith("CLAUDE.memory.md")
+
+
+def _block_spans(path: str, text: str) -> list[tuple[int, int]] | None:
+    """The parts of `text` the guard judges: None for the whole (a file other than CLAUDE.md,
+    or a CLAUDE.md whose markers are malformed), else the spans of its marker blocks."""
+    if not _is_whole_claude_md(path):
+        return None
 
     from agent_memory.committed.render import MalformedBlockError, find_block
 
-    keep = [False] * len(text)
+    spans = []
     for tier in ("L2", "L3"):
         try:
             span = find_block(text, tier)
         except MalformedBlockError:
-            return text
+            return None
         if span:
-            keep[span[0] : span[1]] = [True] * (span[1] - span[0])
-    return "".join(ch if keep[i] or ch == "\n" else " " for i, ch in enumerate(text))
+            spans.append(span)
+    return sorted(spans)
+
+
+def memory_part(path: str, text: str) -> str:
+    """CLAUDE.md is a person's file: only our marker blocks in it are memory content. Lines
+    outside are blanked (not removed) so reported line numbers stay true."""
+    spans = _block_spans(path, text)
+    if spans is None:
+        return text
+    out, at = [], 0
+    for start, end in spans:
+        if end > at:  # (a block inside the other is kept once)
+            out += [_blank(text[at:start]), text[max(start, at):end]]
+            at = end
+    out.append(_blank(text[at:]))
+    return "".join(out)
+
+
+def _blank(text: str) -> str:
+    """`text` with every character but the line breaks a space (a line at a time: a 60 MB
+    CLAUDE.md was a list of one flag per character)."""
+    return "\n".join(" " * len(line) for line in text.split("\n"))
+
+
+def judged_size(path: str, text: str) -> int:
+    """The bytes of `text` the guard judges (memory_part): the marker blocks of a CLAUDE.md,
+    however large the person's text around them, else the whole."""
+    spans = _block_spans(path, text)
+    if spans is None:
+        return len(text.encode("utf-8", "replace"))
+    size, at = 0, 0
+    for start, end in spans:
+        if end > at:
+            size += len(text[max(start, at):end].encode("utf-8", "replace"))
+            at = end
+    return size
+
+
+def too_large(path: str, size: int) -> GuardFinding | None:
+    """The finding for a memory file whose judged part is over MAX_MEMORY_FILE_BYTES: never
+    let through unjudged (a secret must not reach a committed file), never judged (a cloned
+    60 MB CLAUDE.memory.md took the guard ~25 s and ~3 GB, at each adopt's commit)."""
+    from agent_memory.model.policy import MAX_MEMORY_FILE_BYTES
+    from agent_memory.redact.guard import GuardFinding
+
+    if size <= MAX_MEMORY_FILE_BYTES:
+        return None
+    return GuardFinding(path, 1, f"too-large ({size} bytes; the guard judges at most {MAX_MEMORY_FILE_BYTES})")
 
 
 def is_memory_folder(path: str) -> bool:
@@ -209,10 +261,16 @@ def memory_targets(
             if added is not None:
                 targets.append(ScanTarget(path, only_added(added), added_only=True))
                 continue
+        if not _is_whole_claude_md(path) and not is_audit_log(path):  # judged whole: too large, it is not read
+            size = git.run_git(repo.cwd, "cat-file", "-s", change.blob, check=False, keep_hook_env=env)
+            large = too_large(path, int(size.stdout)) if size.returncode == 0 and size.stdout.strip().isdigit() else None
+            if large is not None:
+                odd.append(large)
+                continue
         blob = git.run_git(repo.cwd, "cat-file", "blob", change.blob, check=False, keep_hook_env=env,
                            errors="replace")  # scanned as text all the same, never an internal error
         if blob.returncode == 0:
-            targets.append(ScanTarget(path, memory_part(path, blob.stdout)))
+            _judge(path, blob.stdout, targets, odd)
     odd += filtered(repo, [t.path for t in targets], cached=True, keep_hook_env=env)
     return targets, odd
 
@@ -259,27 +317,47 @@ def work_tree_files(repo: git.Repo) -> tuple[list[ScanTarget], list[GuardFinding
             kind = "symlink" if stat.S_ISLNK(mode) else "not a file"
             odd.append(GuardFinding(rel, 1, f"not-a-regular-file ({kind})"))
             continue
+        large = None if _is_whole_claude_md(rel) or is_audit_log(rel) else too_large(rel, path.lstat().st_size)
+        if large is not None:
+            odd.append(large)
+            continue
         try:
             text = read_inside(repo.workdir, rel)
         except (OSError, UnicodeDecodeError) as exc:
             odd.append(GuardFinding(rel, 1, f"unreadable ({type(exc).__name__})"))
             continue
-        targets.append(ScanTarget(rel, memory_part(rel, text)))
+        _judge(rel, text, targets, odd)
     odd += filtered(repo, [t.path for t in targets], cached=False)
     return targets, odd
 
 
-def explicit_files(paths: list[str]) -> list[ScanTarget]:
-    targets = []
+def explicit_files(paths: list[str]) -> tuple[list[ScanTarget], list[GuardFinding]]:
+    """The files named, each read whole, and those too large to judge (too_large)."""
+    targets: list[ScanTarget] = []
+    odd: list[GuardFinding] = []
     for raw in paths:
         try:
+            large = None if _is_whole_claude_md(raw) or is_audit_log(raw) else too_large(raw, Path(raw).stat().st_size)
+            if large is not None:
+                odd.append(large)
+                continue
             text = Path(raw).read_text("utf-8", errors="replace")
         except OSError as exc:
             raise UsageError(
                 f"cannot read {raw}: {exc.strerror}", hint="pass existing files"
             ) from exc
-        targets.append(ScanTarget(raw, memory_part(raw, text)))
-    return targets
+        _judge(raw, text, targets, odd)
+    return targets, odd
+
+
+def _judge(path: str, text: str, targets: list[ScanTarget], odd: list[GuardFinding]) -> None:
+    """What the guard reads of `text` to `targets`, or the finding to `odd` when that part is
+    too large to judge."""
+    large = too_large(path, judged_size(path, text)) if not is_audit_log(path) else None
+    if large is not None:
+        odd.append(large)
+    else:
+        targets.append(ScanTarget(path, memory_part(path, text)))
 
 
 def refusal_hints(findings: list[GuardFinding], added_only: set[str],
@@ -304,7 +382,16 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str],
                 "the filter's output, not the text the guard judges and Claude reads; remove that attribute for "
                 "the memory files, then re-stage"
             )
-    findings = [f for f in findings if f.path not in odd and not f.rule.startswith("filtered")]
+    for f in findings:
+        if f.rule.startswith("too-large"):
+            part = "its marker blocks are" if _is_whole_claude_md(f.path) else "it is"
+            hints.append(
+                f"{f.path}: {part} too large for the guard to judge, so not let through (a rendered block "
+                "is a few KB): restore it (`git checkout HEAD -- " + f.path + "`, or find the last good version "
+                f"with `git log --stat -- {f.path}`), or cut it down to the marker block, which "
+                "`git memory validate --fix` re-renders from .memory/adopted.log"
+            )
+    findings = [f for f in findings if f.path not in odd and not f.rule.startswith(("filtered", "too-large"))]
     new_lines: dict[str, list[int]] = {}
     for f in findings:
         if f.path in added_only:
@@ -431,7 +518,7 @@ def run(args: argparse.Namespace) -> Report:
         targets, odd = memory_targets(repo, keep_hook_env=True)
     else:
         if args.paths:
-            targets = explicit_files(args.paths)
+            targets, odd = explicit_files(args.paths)
         else:
             repo = git.find_repo()
             targets, odd = work_tree_files(repo)

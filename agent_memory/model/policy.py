@@ -29,6 +29,12 @@ L3_CAP = 30  # global atoms; inflow is refused at the cap, never auto-demoted
 # every one: a cloned log of 200,000 made-up ids (80 MB) cost each prompt's hook seconds
 # before reading a byte, past its timeout, for ever.
 MAX_LOG_ATOMS = 5000
+# Bytes of a memory file the commit guard judges (cli/scan.py): CLAUDE.memory.md whole, the
+# marker blocks of CLAUDE.md. A rendered block is at most L2_BUDGET_BYTES (4 KB: L2_CAP lines
+# at most, within that budget; L3 2 KB), so a real file is a few KB; this leaves 64 times that
+# for text a person adds around the block. A larger one is refused unjudged, never let through:
+# a cloned 60 MB CLAUDE.memory.md took the guard ~25 s and ~3 GB at every adopt's commit.
+MAX_MEMORY_FILE_BYTES = 256 << 10
 
 # --- L2 → L3 ---------------------------------------------------------------------------------
 L3_MIN_PROJECTS = 2  # held at L2 in this many distinct projects
