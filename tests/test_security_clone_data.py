@@ -493,13 +493,7 @@ def test_the_session_end_hook_stages_nothing_on_a_review_branch_that_came_alone(
     theirs = git(work, "rev-parse", "memory/review")
     log = bare / "agent-memory" / "errors.log"
     for n in (1, 2):
-        atoms = git(work, "rev-parse", "memory/atoms")
-        transcript = write_session(work, sid(n), "2026-11-0" + str(n), [{"user": "Use pnpm, not npm."}])
-        hook = run_hook("session-end", payload("session-end", work, session_id=sid(n),
-                                               transcript_path=str(transcript)), work)  # fmt: skip
-        assert hook.returncode == 0 and hook.stdout == b"" and hook.stderr == b"", hook
-        wait_for(lambda before=atoms: git(work, "rev-parse", "memory/atoms") != before, "the capture's commit")
-        wait_for(lambda: not background_jobs(work), "the background capture to end")
+        _end_session_and_wait(work, n)
         assert git(work, "rev-parse", "memory/review") == theirs
         lines = log.read_text("utf-8").splitlines() if log.exists() else []
         assert len(lines) == 1, lines
@@ -621,13 +615,7 @@ def test_the_verbs_refuse_a_committed_log_naming_more_atoms_than_anyone_adopts(
     assert f"warning: L2: {here / '.memory' / 'adopted.log'} {said}" in gm(here, "status").stdout
 
     for n in (1, 2):
-        atoms = git(here, "rev-parse", "memory/atoms")
-        transcript = write_session(here, sid(n), "2026-11-0" + str(n), [{"user": "Use pnpm, not npm."}])
-        ended = run_hook("session-end", payload("session-end", here, session_id=sid(n),
-                                                transcript_path=str(transcript)), here)  # fmt: skip
-        assert ended.returncode == 0 and ended.stdout == b"" and ended.stderr == b"", ended
-        wait_for(lambda before=atoms: git(here, "rev-parse", "memory/atoms") != before, "the capture's commit")
-        wait_for(lambda: not background_jobs(here), "the background capture to end")
+        _end_session_and_wait(here, n)
     logged = [line.split(" ", 1)[1] for line in errors(here)]
     assert len([line for line in logged if said in line and "it was not read" in line]) == 1, logged
     assert len(set(logged)) == len(logged), logged  # each said once (the hooks' own line too)
@@ -682,3 +670,15 @@ def test_the_commit_guard_refuses_a_memory_file_too_large_to_judge(upstream: Pat
     git(here, "add", "CLAUDE.md")
     refused = subprocess.run(["git", "-C", str(here), "commit", "-q", "-m", "notes"], capture_output=True, text=True)
     assert refused.returncode != 0 and "CLAUDE.md:1: too-large" in refused.stdout + refused.stderr, refused
+
+
+def _end_session_and_wait(repo: Path, n: int) -> None:
+    """Session n ends through the real session-end hook (exit 0, no output, as a hook must),
+    and its background capture commits and finishes."""
+    atoms = git(repo, "rev-parse", "memory/atoms")
+    transcript = write_session(repo, sid(n), "2026-11-0" + str(n), [{"user": "Use pnpm, not npm."}])
+    ended = run_hook("session-end", payload("session-end", repo, session_id=sid(n),
+                                            transcript_path=str(transcript)), repo)  # fmt: skip
+    assert ended.returncode == 0 and ended.stdout == b"" and ended.stderr == b"", ended
+    wait_for(lambda: git(repo, "rev-parse", "memory/atoms") != atoms, "the capture's commit")
+    wait_for(lambda: not background_jobs(repo), "the background capture to end")
