@@ -364,10 +364,24 @@ def test_init_and_deinit_go_by_our_own_commands_only(repo: Path) -> None:
     assert json.loads(path.read_text()) == {"hooks": {"SessionStart": [{"hooks": [other]}]}}
 
 
+PLUGIN_SOURCE = Path(__file__).resolve().parent.parent  # the repository: .claude-plugin/, hooks/
+
+
+def _plugin_folder(where: Path, hooks: Path = PLUGIN_SOURCE / "hooks") -> Path:
+    """A plugin's installed folder as the client copies it: its manifest and its hooks folder."""
+    import shutil
+
+    shutil.copytree(PLUGIN_SOURCE / ".claude-plugin", where / ".claude-plugin", dirs_exist_ok=True)
+    shutil.copytree(hooks, where / "hooks", dirs_exist_ok=True)
+    return where
+
+
 def _install(config: Path, *keys: str) -> None:
-    """installed_plugins.json as Claude Code 2.1.332 writes it (`claude plugin install`)."""
+    """installed_plugins.json as Claude Code 2.1.332 writes it (`claude plugin install`), each
+    install folder holding our plugin's files."""
     write_json(config / "plugins" / "installed_plugins.json", {"version": 2, "plugins": {
-        key: [{"scope": "user", "installPath": str(config / "plugins" / "cache" / key), "version": "0.1.0"}]
+        key: [{"scope": "user", "installPath": str(_plugin_folder(config / "plugins" / "cache" / key)),
+               "version": "0.1.0"}]
         for key in keys}})  # fmt: skip
 
 
@@ -419,10 +433,11 @@ def test_a_plugin_installed_for_another_project_is_not_ours_here(tmp_path: Path,
     key = "agent-memory@agent-memory"
     write_json(config / "settings.json", {"enabledPlugins": {key: True}})
 
+    folder = _plugin_folder(config / "plugins" / "cache" / key)
+
     def install(where: Path) -> None:
         write_json(config / "plugins" / "installed_plugins.json", {"version": 2, "plugins": {key: [
-            {"scope": scope, "projectPath": str(where), "installPath": str(config / "plugins" / "cache"),
-             "version": "0.1.0"}]}})  # fmt: skip
+            {"scope": scope, "projectPath": str(where), "installPath": str(folder), "version": "0.1.0"}]}})  # fmt: skip
 
     install(other)
     assert not plugin_enabled(repo, config)
@@ -432,6 +447,30 @@ def test_a_plugin_installed_for_another_project_is_not_ours_here(tmp_path: Path,
     (tmp_path / "link").symlink_to(repo)
     install(tmp_path / "link")
     assert plugin_enabled(repo, config)
+
+
+def test_a_plugin_of_that_name_that_runs_other_hooks_is_not_ours(tmp_path: Path) -> None:
+    """Any marketplace can publish a plugin named agent-memory. Installed and enabled, one whose
+    hooks are not ours runs none of them; taken for ours, init wrote none either and nothing was
+    ever captured or recalled. Ours is the one whose hooks.json gives our shim every event."""
+    config = tmp_path / "claude-config"
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    key = "agent-memory@elsewhere"
+    write_json(config / "settings.json", {"enabledPlugins": {key: True}})
+    _install(config, key)
+    assert plugin_enabled(repo, config)
+    hooks_file = config / "plugins" / "cache" / key / "hooks" / "hooks.json"
+    ours = json.loads(hooks_file.read_text("utf-8"))
+    # another plugin's hooks: one event's command is theirs
+    theirs = copy.deepcopy(ours)
+    theirs["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"] = "node ./their-memory.js prompt"
+    write_json(hooks_file, theirs)
+    assert not plugin_enabled(repo, config)
+    # our hooks.json without the shim it names runs nothing
+    write_json(hooks_file, ours)
+    (hooks_file.parent / "agent-memory-hook").unlink()
+    assert not plugin_enabled(repo, config)
 
 
 @pytest.mark.parametrize("quote", ['"{}"', "'{}'", "{}"])

@@ -18,7 +18,7 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -475,7 +475,7 @@ def plugin_enabled(repo_root: Path, claude_config_dir: Path | None = None) -> bo
         Path(repo_root) / SETTINGS_RELPATH,
         config_dir / "settings.json",
     ]
-    installed = installed_plugins(config_dir, Path(repo_root))
+    installed = installed_plugins(config_dir, Path(repo_root), provides_our_hooks)
     for path in candidates:
         try:
             settings = read_settings(path)
@@ -493,14 +493,16 @@ def plugin_enabled(repo_root: Path, claude_config_dir: Path | None = None) -> bo
     return False
 
 
-def installed_plugins(config_dir: Path, project: Path | None = None) -> frozenset[str]:
+def installed_plugins(config_dir: Path, project: Path | None = None,
+                      check: Callable[[dict[str, Any]], bool] | None = None) -> frozenset[str]:  # fmt: skip
     """The "name@marketplace" keys of the plugins Claude Code installed
     (`<config dir>/plugins/installed_plugins.json`: `{"plugins": {key: [install, …]}}`, one
     install object in older versions); none when the file is missing or unreadable.
 
     With `project`, only installs that run there, as the client decides (2.1.332): scope "user"
     or "managed" (or none, in older files) everywhere, a "project" or "local" install only in
-    the folder its `projectPath` names — one installed for another project runs nothing here."""
+    the folder its `projectPath` names — one installed for another project runs nothing here.
+    `check`: what an install record must also pass (`provides_our_hooks`)."""
     try:
         data = read_settings(config_dir / "plugins" / "installed_plugins.json")
     except RepoStateError:
@@ -509,7 +511,41 @@ def installed_plugins(config_dir: Path, project: Path | None = None) -> frozense
     if not isinstance(plugins, dict):
         return frozenset()
     return frozenset(key for key, installs in plugins.items()
-                     if any(_runs_in(install, project) for install in _installs(installs)))  # fmt: skip
+                     if any(_runs_in(install, project) and (check is None or (isinstance(install, dict) and check(install)))
+                            for install in _installs(installs)))  # fmt: skip
+
+
+# The command our plugin's hooks/hooks.json gives each event (the shim the plugin ships).
+PLUGIN_HOOK = 'sh "${{CLAUDE_PLUGIN_ROOT}}/hooks/agent-memory-hook" {event}'
+
+
+def provides_our_hooks(install: dict[str, Any]) -> bool:
+    """Whether the installed plugin's folder (`installPath`) runs our hooks: its hooks/hooks.json
+    gives each of our events our shim's command, and the shim is there. Any marketplace can
+    publish a plugin named agent-memory; one that is not ours runs none of our hooks, and taken
+    for ours, init wrote none either — nothing was captured or recalled."""
+    root = install.get("installPath")
+    if not isinstance(root, str) or not os.path.isabs(root):
+        return False
+    try:
+        hooks = read_settings(Path(root) / "hooks" / "hooks.json").get("hooks")
+    except RepoStateError:
+        return False
+    if not isinstance(hooks, dict) or not (Path(root) / "hooks" / "agent-memory-hook").is_file():
+        return False
+    return all(
+        PLUGIN_HOOK.format(event=name) in _commands(hooks.get(event)) for event, name in HOOK_EVENTS.items()
+    )
+
+
+def _commands(groups: object) -> set[str]:
+    """The commands of one event's hook groups in a hooks file, whitespace normalised."""
+    found: set[str] = set()
+    for group in groups if isinstance(groups, list) else []:
+        for hook in group.get("hooks", []) if isinstance(group, dict) else []:
+            if isinstance(hook, dict) and isinstance(hook.get("command"), str):
+                found.add(" ".join(hook["command"].split()))
+    return found
 
 
 def _installs(value: object) -> list[object]:

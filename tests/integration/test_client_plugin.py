@@ -80,3 +80,42 @@ def test_the_plugin_hooks_inject_recall_and_capture(
     asked = ws.run("Can I push this change to main now?", args=plugin)
     assert NEVER_PUSH in "\n".join(hook_contexts(asked.records(), "UserPromptSubmit"))
     assert ws.errors_log() == []
+
+
+def _plugin_command(ws: Workspace, *args: str) -> None:
+    proc = subprocess.run([str(ws.client.binary), "plugin", *args], cwd=ws.repo, env=ws.env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=RUN_TIMEOUT,
+                          check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def _settings_hooks(ws: Workspace) -> object:
+    settings = ws.repo / ".claude" / "settings.json"
+    return json.loads(settings.read_text("utf-8")).get("hooks") if settings.exists() else None
+
+
+@pytest.mark.parametrize("ours", [True, False])
+def test_init_leaves_the_hooks_to_our_installed_plugin_and_only_to_ours(
+    bare_workspace: Workspace, plugin_root: Path, tmp_path: Path, ours: bool
+) -> None:
+    """The plugin installed by the real client from a marketplace (`claude plugin marketplace
+    add`, `claude plugin install`, offline from a local folder): init writes no settings hooks
+    (each event would run twice) and says the plugin provides them. A plugin published under
+    the same name whose hooks are not ours runs none of ours: init writes its own."""
+    ws = bare_workspace
+    source = copy_plugin_root(tmp_path / "market" / "agent-memory")
+    if not ours:
+        hooks_file = source / "hooks" / "hooks.json"
+        theirs = json.loads(hooks_file.read_text("utf-8"))
+        theirs["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"] = "node ./their-memory.js prompt"
+        hooks_file.write_text(json.dumps(theirs), "utf-8")
+    _plugin_command(ws, "marketplace", "add", str(source))
+    _plugin_command(ws, "install", "agent-memory@agent-memory")
+
+    ws.git_memory("init", "--yes")
+    written = _settings_hooks(ws)
+    if ours:
+        assert not written, written
+    else:
+        assert written and set(written) >= {"SessionStart", "UserPromptSubmit", "SessionEnd"}, written
+
