@@ -14,7 +14,7 @@ from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.cli import colour
 from agent_memory.cli.ids import find_atom
 from agent_memory.cli.output import project_of, store_here
-from agent_memory.cli.report import Report
+from agent_memory.cli.report import Report, problem_of
 from agent_memory.committed import tiers
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
@@ -246,7 +246,7 @@ def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
 
     return {"project": project, "L3": held(l3), "L2": held(l2), "staged": staged, "L1": candidates,
             "pending": waiting, "contested": pairs,
-            "foreign_review": None if foreign is None else {"message": foreign.message, "hint": foreign.hint}}
+            "foreign_review": problem_of(foreign)}
 
 
 def _origin(atom: Atom) -> dict[str, str]:
@@ -276,8 +276,7 @@ def _overview(repo: git.Repo, store: L1Store) -> Report:
     report.say(f"{colour.paint('staged', 'staged')} for review on memory/review: {len(data['staged'])}"
           + ("  (git memory adopt)" if data["staged"] else ""))
     if data["foreign_review"]:
-        report.say(f"  {colour.paint('warning:', 'refused')} {data['foreign_review']['message']}")
-        report.say(f"    {colour.paint('hint:', 'hint')} {data['foreign_review']['hint']}")
+        report.say_problem(data["foreign_review"])
     for item in data["staged"]:
         line(item["atom"], item["claim"], ("" if item["op"] == "adopt" else f"  ({item['op']})") + _claude(item))
     report.say(f"{colour.tier('L1')} candidates: {len(data['L1'])}"

@@ -9,7 +9,7 @@ from typing import Any
 from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.cli import colour
 from agent_memory.cli.output import project_of, store_here
-from agent_memory.cli.report import Report
+from agent_memory.cli.report import Report, problem_of
 from agent_memory.committed import tiers
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
@@ -38,8 +38,7 @@ def run(args: argparse.Namespace) -> Report:
         ]
         # The author's memory/review, come with a clone: said as status says it, and none of
         # its items is taken for one of the person's already staged.
-        error = foreign_review_error(repo, store, "none of them is taken as staged")
-        foreign = None if error is None else {"message": error.message, "hint": error.hint}
+        foreign = problem_of(foreign_review_error(repo, store, "none of them is taken as staged"))
     data: dict[str, Any] = {"eligible": eligible, "blocked": blocked}
     if args.global_:
         data["skipped_projects"] = skipped
@@ -55,8 +54,7 @@ def _text(report: Report, global_: bool, eligible: list[dict[str, Any]], blocked
           skipped: list[dict[str, Any]], foreign: dict[str, Any] | None = None) -> None:  # fmt: skip
     claims, staged = _claims_and_staged(global_, foreign is not None)
     if foreign:
-        report.say(f"{colour.paint('warning:', 'refused')} {foreign['message']}")
-        report.say(f"{colour.paint('hint:', 'hint')} {foreign['hint']}")
+        report.say_problem(foreign, indent="", hint_indent="")
     if not eligible and not blocked:
         report.say("nothing to promote yet")
     for item in eligible:

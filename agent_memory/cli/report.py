@@ -17,8 +17,10 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from typing import Any
+
+    from agent_memory.model.errors import FatalError
 
 
 class Report:
@@ -56,6 +58,21 @@ class Report:
 
         self.notes.append(f"{colour.paint('hint:', 'hint', sys.stderr)} {text}")
         return self
+
+    def say_problem(self, problem: Mapping[str, Any], indent: str = "  ", hint_indent: str = "    ",
+                    lead: str = "") -> Report:  # fmt: skip
+        """A problem the verb reports and goes on (status, show, promote): its warning line and
+        its hint line, on stdout with the rest of the text."""
+        from agent_memory.cli import colour
+
+        return self.say(f"{indent}{colour.paint('warning:', 'refused')} {lead}{problem['message']}",
+                        f"{hint_indent}{colour.paint('hint:', 'hint')} {problem['hint']}")  # fmt: skip
+
+
+def problem_of(error: FatalError | None) -> dict[str, Any] | None:
+    """A refusal a verb reports rather than raises, as its JSON gives it: `{"message", "hint"}`,
+    or None when there is none."""
+    return None if error is None else {"message": error.message, "hint": error.hint}
 
 
 # JSON escapes C0 itself; DEL and C1 it may write raw, which a terminal could act on. Their

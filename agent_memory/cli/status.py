@@ -19,7 +19,7 @@ from agent_memory.adoption.locks import stale_locks
 from agent_memory.cli import colour
 from agent_memory.cli.inspect import l1_candidates
 from agent_memory.cli.output import project_of, repo_here
-from agent_memory.cli.report import Report
+from agent_memory.cli.report import Report, problem_of
 from agent_memory.cli.validate import merge_conflict
 from agent_memory.committed import guarded, reviewed, tiers
 from agent_memory.committed.install import hook_states, target_file
@@ -55,7 +55,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     data["set_up"] = is_initialised(str(repo.common_dir))
     data["interrupted"] = _interrupted(repo)
     rewound = store.rewound()  # what validate names, and every write refuses
-    data["store_rewound"] = {"message": rewound.message, "hint": rewound.hint} if rewound else None
+    data["store_rewound"] = problem_of(rewound)
     data["git_hooks"] = hook_states(repo)
     snap = store.snapshot()
     atoms = list(snap.atoms.values())
@@ -67,7 +67,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     waiting = []
     # The author's memory/review, come with a clone: said plainly, its items never listed as staged.
     foreign = foreign_review_error(repo, store, "status lists none of them as staged")
-    data["foreign_review"] = None if foreign is None else {"message": foreign.message, "hint": foreign.hint}
+    data["foreign_review"] = problem_of(foreign)
     if foreign is None and "L2" not in refused and repo.workdir is not None and git.rev_parse(repo, "HEAD"):
         waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
     # Counted as `show` counts them: the candidates, not the adopted or staged atoms' records;
@@ -84,8 +84,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     l3 = _held(tiers.l3_atoms, "L3", refused)
     data["L3"] = {"held": len(l3)}
     for tier in ("L2", "L3"):
-        error = refused.get(tier)
-        data[tier]["log_refused"] = None if error is None else {"message": error.message, "hint": error.hint}
+        data[tier]["log_refused"] = problem_of(refused.get(tier))
     # Adopted lines the guard refuses (a --no-verify, a cherry-pick): never rendered by
     # `validate --fix` nor injected at session start; `validate --fix` drops them.
     data["L2"]["refused_by_guard"] = guarded.refused(held.values())
@@ -212,8 +211,7 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     if not data["initialised"]:
         report.say("agent-memory is not initialised in this repository. Run `git memory init`.")
         for lock in data["stale_locks"]:
-            report.say(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
-            report.say(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
+            report.say_problem(lock)
         return
     l1, l2 = data["L1"], data["L2"]
     report.say(f"project {data['project']}")
@@ -221,15 +219,9 @@ def _text(report: Report, data: dict[str, Any]) -> None:
         report.say("  agent-memory was removed here (`git memory deinit`): no hook captures, guards or injects; "
                    "memory/atoms and the committed memory are kept")  # fmt: skip
         report.say(f"    {colour.paint('hint:', 'hint')} `git memory init` sets it up again")
-    for lock in data["stale_locks"]:
-        report.say(f"  {colour.paint('warning:', 'refused')} {lock['message']}")
-        report.say(f"    {colour.paint('hint:', 'hint')} {lock['hint']}")
-    if data["store_rewound"]:
-        report.say(f"  {colour.paint('warning:', 'refused')} {data['store_rewound']['message']}")
-        report.say(f"    {colour.paint('hint:', 'hint')} {data['store_rewound']['hint']}")
-    if data["foreign_review"]:
-        report.say(f"  {colour.paint('warning:', 'refused')} {data['foreign_review']['message']}")
-        report.say(f"    {colour.paint('hint:', 'hint')} {data['foreign_review']['hint']}")
+    for problem in [*data["stale_locks"], data["store_rewound"], data["foreign_review"]]:
+        if problem:
+            report.say_problem(problem)
     half = data.get("interrupted")
     if half:
         what = half.get("error") or (f"a git memory command was killed while committing {half['atom'] or half['subject']} "
@@ -245,8 +237,7 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     report.say(f"  L3 {data['L3']['held']} adopted (global)")
     for tier in ("L2", "L3"):
         if data[tier]["log_refused"]:
-            report.say(f"  {colour.paint('warning:', 'refused')} {tier}: {data[tier]['log_refused']['message']}")
-            report.say(f"    {colour.paint('hint:', 'hint')} {data[tier]['log_refused']['hint']}")
+            report.say_problem(data[tier]["log_refused"], lead=f"{tier}: ")
         refused = data[tier]["refused_by_guard"]
         if refused:
             report.say(f"  {colour.paint('warning:', 'refused')} {len(refused)} {tier} line(s) refused by the guard ({', '.join(sorted(refused))}): "
