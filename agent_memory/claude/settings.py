@@ -16,7 +16,6 @@ import copy
 import json
 import os
 import shlex
-import shutil
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio.state import atomic_write, read_regular_file
 from agent_memory.model.errors import RepoStateError
-from agent_memory.model.programs import absolute_path
+from agent_memory.model.programs import program
 
 SETTINGS_RELPATH = Path(".claude") / "settings.json"
 LOCAL_SETTINGS_RELPATH = Path(".claude") / "settings.local.json"  # personal: never committed
@@ -141,7 +140,7 @@ def _runs_our_program(command: str, event: str) -> bool:
     names = ("git-memory", "git-memory.exe")  # the venv's `Scripts\\git-memory.exe` on Windows
     if not os.path.isabs(path) or os.path.basename(path) not in names:
         return False
-    ours = [*(str(Path(sys.executable).parent / name) for name in names), shutil.which("git-memory", path=absolute_path())]
+    ours = [*(str(Path(sys.executable).parent / name) for name in names), program("git-memory")]
     return any(_same_file(path, candidate) for candidate in ours if candidate)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 from collections.abc import Callable
 from typing import Any
 
@@ -130,11 +129,11 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     # Claude Code runs `git memory hook …` from its own PATH: off PATH, the hooks do nothing.
     # It runs them in the project's folder: a PATH entry that is not absolute (`.`, an empty one,
     # `.venv/bin`) finds a `git-memory` a cloned repository commits before ours, on every prompt.
-    from agent_memory.claude.settings import absolute_path
+    from agent_memory.model.programs import program
 
     entries = os.environ.get("PATH", "").split(os.pathsep)
     data["path_not_absolute"] = list(dict.fromkeys(e for e in entries if not os.path.isabs(e)))
-    data["on_path"] = shutil.which("git-memory", path=absolute_path()) is not None
+    data["on_path"] = program("git-memory") is not None
     return data
 
 
