@@ -67,19 +67,26 @@ def _block_spans(path: str, text: str) -> list[tuple[int, int]] | None:
     return sorted(spans)
 
 
-def memory_part(path: str, text: str) -> str:
-    """CLAUDE.md is a person's file: only our marker blocks in it are memory content. Lines
-    outside are blanked (not removed) so reported line numbers stay true."""
+def judged_pieces(path: str, text: str) -> list[tuple[bool, str]]:
+    """`text` in order as (judged, piece): all of it judged but for a CLAUDE.md with marker
+    blocks, where only those are (`_block_spans`): found once for memory_part and judged_size."""
     spans = _block_spans(path, text)
     if spans is None:
-        return text
+        return [(True, text)]
     out, at = [], 0
     for start, end in spans:
         if end > at:  # (a block inside the other is kept once)
-            out += [_blank(text[at:start]), text[max(start, at):end]]
+            out += [(False, text[at:start]), (True, text[max(start, at):end])]
             at = end
-    out.append(_blank(text[at:]))
-    return "".join(out)
+    out.append((False, text[at:]))
+    return out
+
+
+def memory_part(path: str, text: str, pieces: list[tuple[bool, str]] | None = None) -> str:
+    """CLAUDE.md is a person's file: only our marker blocks in it are memory content. Lines
+    outside are blanked (not removed) so reported line numbers stay true."""
+    parts = judged_pieces(path, text) if pieces is None else pieces
+    return "".join(piece if judged else _blank(piece) for judged, piece in parts)
 
 
 def _blank(text: str) -> str:
@@ -88,18 +95,11 @@ def _blank(text: str) -> str:
     return "\n".join(" " * len(line) for line in text.split("\n"))
 
 
-def judged_size(path: str, text: str) -> int:
+def judged_size(path: str, text: str, pieces: list[tuple[bool, str]] | None = None) -> int:
     """The bytes of `text` the guard judges (memory_part): the marker blocks of a CLAUDE.md,
     however large the person's text around them, else the whole."""
-    spans = _block_spans(path, text)
-    if spans is None:
-        return len(text.encode("utf-8", "replace"))
-    size, at = 0, 0
-    for start, end in spans:
-        if end > at:
-            size += len(text[max(start, at):end].encode("utf-8", "replace"))
-            at = end
-    return size
+    parts = judged_pieces(path, text) if pieces is None else pieces
+    return sum(len(piece.encode("utf-8", "replace")) for judged, piece in parts if judged)
 
 
 def too_large(path: str, size: int) -> GuardFinding | None:
@@ -353,11 +353,12 @@ def explicit_files(paths: list[str]) -> tuple[list[ScanTarget], list[GuardFindin
 def _judge(path: str, text: str, targets: list[ScanTarget], odd: list[GuardFinding]) -> None:
     """What the guard reads of `text` to `targets`, or the finding to `odd` when that part is
     too large to judge."""
-    large = too_large(path, judged_size(path, text)) if not is_audit_log(path) else None
+    pieces = judged_pieces(path, text)
+    large = too_large(path, judged_size(path, text, pieces)) if not is_audit_log(path) else None
     if large is not None:
         odd.append(large)
     else:
-        targets.append(ScanTarget(path, memory_part(path, text)))
+        targets.append(ScanTarget(path, memory_part(path, text, pieces)))
 
 
 def refusal_hints(findings: list[GuardFinding], added_only: set[str],

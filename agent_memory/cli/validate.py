@@ -25,7 +25,7 @@ from agent_memory.claude import automemory
 from agent_memory.cli import colour
 from agent_memory.cli.output import store_here
 from agent_memory.cli.report import Report
-from agent_memory.cli.scan import judged_size, memory_part, too_large
+from agent_memory.cli.scan import judged_pieces, judged_size, memory_part, too_large
 from agent_memory.committed import attributes, log_conflict, reviewed, tiers
 from agent_memory.committed.adopted_log import REMOVING_OPS, LogEntry
 from agent_memory.committed.files import TierFiles
@@ -490,11 +490,12 @@ def _guard_errors(files: TierFiles, log_path: Path, target_path: Path, warnings:
     of an atom no longer held (forgotten since) stays in the file and in history: a warning,
     since a new line cannot remove it; rotating the secret is what helps."""
     errors = []
-    large = too_large(target_path.name, judged_size(target_path.name, files.target_text))
+    pieces = judged_pieces(target_path.name, files.target_text)
+    large = too_large(target_path.name, judged_size(target_path.name, files.target_text, pieces))
     if large is not None:  # too large to judge (~25 s, 3 GB at 60 MB), so never "ok"
         errors.append(f"{target_path}: {large.rule}: too large for the guard to judge; restore a good version "
                       f"or cut it down to the marker block (`git memory validate --fix` re-renders it)")  # fmt: skip
-    block = "" if large is not None else memory_part(target_path.name, files.target_text)
+    block = "" if large is not None else memory_part(target_path.name, files.target_text, pieces)
     for f in guard.scan_text(target_path.name, block):
         errors.append(f"{target_path}:{f.line}: {f.rule}: the guard refuses this line; "
                       "`git memory validate --fix` drops it (then commit)")  # fmt: skip
