@@ -149,9 +149,9 @@ def run(args: argparse.Namespace) -> Report:
     forge = porcelain.forge_of(url)
     compare = forge.compare_url(base.branch, HEAD) if forge else None
     client = _client(forge)
-    # run by the path found in an absolute PATH folder: never a `gh` the repository commits
+    # run by the path found in an absolute PATH folder (as `_client` found it): never a `gh`
+    # the repository commits
     binary = program(client) if client else None
-    client = client if binary else None
     push = ["git", "push", "--force-with-lease", remote, f"{git.REVIEW_REF}:{git.REVIEW_REF}"]
     gh = ["gh", "pr", "create", "--base", base.branch, "--head", HEAD, "--title", title]
     glab = ["glab", "mr", "create", "--target-branch", base.branch, "--source-branch", HEAD, "--title", title, "--yes"]

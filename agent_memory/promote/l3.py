@@ -364,15 +364,14 @@ def l3_message(atom: Atom) -> str:
 def remembered_message(atom: Atom) -> str:
     where = f"`git memory remember --global` in {atom['promoted_from_projects'][0]}"
     label = origin_label(atom)
+    trailers = [("Atom-Id", atom["id"]), ("Promotion", "remember->L3")]
     if label:
         # run in a Claude Code session: the model's, as the project's review commit says
         body = [f"Origin: {label} — written by Claude Code's model, not typed by a person",
                 f"Recorded with {where}: no transcript evidence; adopting it is the person's decision."]
+        trailers.append(("Origin", str(atom["origin"])))
     else:
         body = [f"Hand-authored with {where}:", "no transcript evidence; adopting it is the person's decision."]
-    trailers = [("Atom-Id", atom["id"]), ("Promotion", "remember->L3")]
-    if label:
-        trailers.append(("Origin", str(atom["origin"])))
     return format_message(f"remember: {one_line(atom['claim'], 80)}",
                           [f"Claim: {atom['claim']}", f"Kind: {atom['kind']}", *body], trailers)
 
