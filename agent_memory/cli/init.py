@@ -33,12 +33,13 @@ def run(args: argparse.Namespace) -> Report:
     not_ours: dict[str, list[str]] = {}
     # Refuse before writing anything where a store existed and cannot be read or is lost, and
     # where the commit of --yes would start a new root over a branch git cannot read.
-    L1Store(repo).refuse_if_lost()
-    L1Store(repo).refuse_if_foreign()
+    store = L1Store(repo)
+    store.refuse_if_lost()
+    store.refuse_if_foreign()
     from agent_memory.promote.review import refuse_foreign_review
 
     # and the author's memory/review come without their store (the clone's staged items)
-    refuse_foreign_review(repo, L1Store(repo), "nothing was changed", "git memory init")
+    refuse_foreign_review(repo, store, "nothing was changed", "git memory init")
     _refuse_taken_ref_names(repo)
     if args.yes and repo.workdir is not None:
         git.check_head(repo.git_dir, repo.common_dir)
