@@ -934,3 +934,61 @@ def test_a_hand_authored_project_claim_is_staged_for_review_at_once(tmp_path: Pa
     assert record["hand_authored"] is True
     adopted = gm_json(solo, "adopt", "--yes", out["id"], env=at(DAY_X))
     assert [x["atom"] for x in adopted["adopted"]] == [out["id"]]
+
+
+# --- whose adoption: L3 is the person's -------------------------------------------------------
+
+
+STRANGER = "stranger@example.invalid"
+
+
+def commit_adopted_as(
+    monkeypatch: pytest.MonkeyPatch, root: Path, email: str, atoms: list[dict[str, Any]]
+) -> None:
+    """`commit_adopted`, authored by `email` (a commit someone else made: in a repository the
+    person cloned, its authors' adopt lines)."""
+    with monkeypatch.context() as m:
+        m.setenv("GIT_AUTHOR_EMAIL", email)
+        commit_adopted(root, "L2", atoms, "memory: adopt")
+
+
+def test_a_claim_only_others_adopted_in_two_cloned_projects_is_not_persona_material(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two repositories whose authors committed the same claim as L2 (the person cloned both and
+    # set them up): "held in 2 projects for 30 days", and nothing the person ever decided.
+    for name in ("alpha", "beta"):
+        project = make_project(tmp_path, name)
+        commit_adopted_as(monkeypatch, project, STRANGER, [l2_atom(name, PUSH_RULE)])
+    promote = gm_json(project, "promote", "--global", env=at(X_PLUS_31))
+    assert promote["eligible"] == []
+    (blocked,) = promote["blocked"]
+    assert blocked["reasons"] == [
+        f"adopted at L2 only by others ({STRANGER}): L3 holds what you adopted yourself — adopt it "
+        "in one of your projects, or add it with `git memory remember --global`"
+    ]
+    gm(project, "stage", "--global", env=at(X_PLUS_31))
+    assert not git(home(), "rev-list", "memory/review", "^main", check=False).split()
+
+
+def test_a_claim_the_person_adopted_in_one_of_the_projects_is_promoted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
+    commit_adopted(alpha, "L2", [l2_atom("alpha", PUSH_RULE)], "memory: adopt")  # the person's own
+    commit_adopted_as(monkeypatch, beta, STRANGER, [l2_atom("beta", PUSH_RULE)])
+    promote = gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))
+    assert [e["to"] for e in promote["eligible"]] == ["L3"] and promote["blocked"] == []
+
+
+def test_an_adoption_the_person_merged_is_theirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A teammate's adoption on a branch, merged into main by the person (the pull request's
+    # merge commit): landing it on the default branch was the person's decision.
+    for name in ("alpha", "beta"):
+        project = make_project(tmp_path, name)
+        git(project, "checkout", "-q", "-b", "memory/teammate")
+        commit_adopted_as(monkeypatch, project, STRANGER, [l2_atom(name, PUSH_RULE)])
+        git(project, "checkout", "-q", "main")
+        git(project, "merge", "-q", "--no-ff", "-m", "Merge the teammate's adoption", "memory/teammate")
+    promote = gm_json(project, "promote", "--global", env=at(X_PLUS_31))
+    assert [e["to"] for e in promote["eligible"]] == ["L3"]

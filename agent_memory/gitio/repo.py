@@ -115,6 +115,16 @@ def config_get(cwd: str | os.PathLike[str], key: str) -> str | None:
     return value if proc.returncode == 0 and value else None
 
 
+def author_email(cwd: str | os.PathLike[str]) -> str | None:
+    """The email git would author a commit here with (environment, then config), lower-cased;
+    None when git has none."""
+    proc = run_git(cwd, "var", "GIT_AUTHOR_IDENT", check=False, errors="replace")
+    start, end = proc.stdout.find("<"), proc.stdout.find(">")
+    if proc.returncode != 0 or start < 0 or end <= start + 1:
+        return None
+    return proc.stdout[start + 1 : end].strip().lower()
+
+
 def config_set(cwd: str | os.PathLike[str], key: str, value: str, text: bool = False) -> None:
     """`text`: the value is text (a project's name), not a path: written as UTF-8 whatever the
     locale's encoding (a path keeps the bytes the file system gave)."""

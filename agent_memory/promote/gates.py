@@ -321,10 +321,39 @@ def merge_to_l3(contributors: Sequence[Atom], promoted_at: str) -> Atom:
     return validate_atom(merged)
 
 
+@dataclasses.dataclass
+class Adopters:
+    """Who landed a project's adopt lines on its default branch: `mine` the atom ids the person
+    landed (adopted, or merged the adoption of) there, `others` every other id with the emails
+    that landed it."""
+
+    mine: dict[str, set[str]] = dataclasses.field(default_factory=dict)
+    others: dict[str, set[str]] = dataclasses.field(default_factory=dict)
+
+
+def _adopted_by_others_only(
+    members: Sequence[tuple[str, Atom]], adopters: Mapping[str, Adopters]
+) -> str | None:
+    """The reason a group is no persona material when no project holds it by the person's own
+    adoption: L3 is the person's, and a repository they cloned holds what its authors adopted
+    (committed `adopted.log` lines, landed by them) — two such clones would otherwise pass the
+    "held in 2 projects" gate with nothing the person ever decided."""
+    found = [(project, str(atom["id"])) for project, atom in members]
+    if any(ident in adopters.get(project, Adopters()).mine for project, ident in found):
+        return None
+    who = sorted({e for p, i in found for e in adopters.get(p, Adopters()).others.get(i, set())})
+    by = f" ({', '.join(who)})" if who else ""
+    return (
+        f"adopted at L2 only by others{by}: L3 holds what you adopted yourself — adopt it in one "
+        "of your projects, or add it with `git memory remember --global`"
+    )
+
+
 def _group_reasons(
     members: Sequence[tuple[str, Atom]],
     now: _dt.datetime,
     blockers: Mapping[str, tuple[set[str], dict[str, list[str]]]],
+    adopters: Mapping[str, Adopters] | None = None,
 ) -> list[str]:
     reasons: list[str] = []
     projects = sorted({project for project, _ in members})
@@ -332,6 +361,9 @@ def _group_reasons(
         reasons.append(
             f"held in {_plural(len(projects), 'project')} ({', '.join(projects)}), needs {L3_MIN_PROJECTS}"
         )
+    others_only = _adopted_by_others_only(members, adopters) if adopters is not None else None
+    if others_only:
+        reasons.append(others_only)
     kinds = sorted({(str(a["kind"]), project) for project, a in members})
     if len({kind for kind, _ in kinds}) > 1:
         reasons.append(
@@ -356,11 +388,15 @@ def evaluate_global(
     l2_by_project: Mapping[str, Sequence[Atom]],
     now: _dt.datetime,
     l3_atoms: Sequence[Atom],
+    adopters: Mapping[str, Adopters] | None = None,
 ) -> tuple[list[GateResult], list[Atom]]:
     """The L2 → L3 gate. `l2_by_project` maps each registered project to its adopted
     atoms; only `tier: L2` ones contribute, any others (L1) just take part in that project's
     contradiction reverse join. Returns one result per project-free group (sorted by id, the
     L3 id) and the merged L3 atoms of the eligible groups.
+
+    With `adopters` (who landed each project's adopt lines), a group no project holds by the
+    person's own adoption is refused (`_adopted_by_others_only`).
 
     The L3 cap (30) counts existing L3 atoms and blocks inflow, never demotes. When only
     some eligible groups fit, the ones with the oldest evidence go first (first_seen, then id)."""
@@ -381,7 +417,7 @@ def evaluate_global(
         if gid in at_l3:
             reasons[gid] = ["already held at L3"]
             continue
-        reasons[gid] = _group_reasons(members, now, blockers)
+        reasons[gid] = _group_reasons(members, now, blockers, adopters)
         if not reasons[gid]:
             candidates.append(gid)
     cap_reason = f"L3 cap of {L3_CAP} reached — prune L3 at adopt"

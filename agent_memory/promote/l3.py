@@ -63,17 +63,30 @@ class ProjectsRead:
 
     by_project: dict[str, list[Atom]] = field(default_factory=dict)
     skipped: list[dict[str, str]] = field(default_factory=list)
+    # project → its L2 atom ids the person landed on its default branch themselves (as the
+    # email git authors their commits with there), and → who else landed one (see gates.Adopters)
+    adopters: dict[str, gates.Adopters] = field(default_factory=dict)
 
 
-def landing_times(repo: git.Repo, branch: str) -> dict[str, str]:
-    """atom id → when its first adopt line reached `branch` (committer date, first-parent)."""
+@dataclass
+class Landings:
+    """What a project's default branch says of its adopt lines: when each atom's first one
+    reached it, and who landed each one (the author email of the first-parent commit that
+    added it: the adopter, or the person who merged the adoption)."""
+
+    times: dict[str, str] = field(default_factory=dict)
+    by: dict[str, set[str]] = field(default_factory=dict)
+
+
+def landing_times(repo: git.Repo, branch: str) -> Landings:
+    """See `Landings` (committer date and author email, first-parent)."""
     proc = git.run_git(
         repo.cwd,
         "log",
         "--first-parent",
         "--diff-merges=first-parent",
         "--reverse",
-        "--format=%x00%ct",
+        "--format=%x00%ct %ae",
         "-p",
         "--unified=0",
         "--no-color",
@@ -86,12 +99,13 @@ def landing_times(repo: git.Repo, branch: str) -> dict[str, str]:
         LOG_PATH,
         check=False,
     )
-    landed: dict[str, str] = {}
+    landed = Landings()
     for chunk in proc.stdout.split("\0")[1:]:
         head, _, diff = chunk.partition("\n")
-        if not head.strip().isdigit():
+        stamp_text, _, email = head.strip().partition(" ")
+        if not stamp_text.isdigit():
             continue
-        when = iso_z(_dt.datetime.fromtimestamp(int(head.strip()), _dt.timezone.utc))
+        when = iso_z(_dt.datetime.fromtimestamp(int(stamp_text), _dt.timezone.utc))
         for line in diff.splitlines():
             if not line.startswith("+{"):
                 continue
@@ -100,8 +114,10 @@ def landing_times(repo: git.Repo, branch: str) -> dict[str, str]:
                 ident = str(obj["atom"]["id"]) if obj.get("op") == "adopt" else ""
             except (ValueError, KeyError, TypeError):
                 continue
-            if ident and ident not in landed:
-                landed[ident] = when
+            if not ident:
+                continue
+            landed.times.setdefault(ident, when)
+            landed.by.setdefault(ident, set()).add(email.strip().lower())
     return landed
 
 
@@ -184,14 +200,21 @@ def read_projects(home: GlobalRepo) -> ProjectsRead:
             )
             # one project's made-up log is skipped, unfolded (and its history not read)
             refuse_too_many_atoms(text, f"{path / LOG_PATH} on {branch}")
-            times = landing_times(repo, branch)
+            landed_here = landing_times(repo, branch)
+            me = git.author_email(repo.cwd)
             records, contesters = _l1_flags(repo)
         except Exception as exc:  # noqa: BLE001 - one broken project must not hide the others
             out.skipped.append({"project": name, "path": where, "reason": f"unreadable: {exc}"})
             continue
         texts.append(_lines_of(text, name))
-        for ident, when in times.items():
+        for ident, when in landed_here.times.items():
             landed[ident] = min(when, landed.get(ident, when))
+        # (two clones of one project: whoever landed a line in either)
+        adopters = out.adopters.setdefault(name, gates.Adopters())
+        for ident, emails in landed_here.by.items():
+            (adopters.mine if me in emails else adopters.others).setdefault(ident, set()).update(
+                emails - {me}
+            )
         for ident, record in records.items():
             # Any clone that saw the contradiction is enough (conservative).
             if record.get("contested") or ident not in l1_records:
@@ -298,7 +321,7 @@ def evaluate(home: GlobalRepo, now: _dt.datetime) -> GlobalEvaluation:
             else:
                 keep.append(atom)
         counted[project] = keep
-    results, _ = gates.evaluate_global(counted, now, list(files.held().values()))
+    results, _ = gates.evaluate_global(counted, now, list(files.held().values()), read.adopters)
     by_id = {r.atom_id: r for r in results}
     for gid, lines in notes.items():
         current = by_id.get(gid)
