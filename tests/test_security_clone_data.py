@@ -622,6 +622,38 @@ def test_the_verbs_refuse_a_committed_log_naming_more_atoms_than_anyone_adopts(
     assert not any("background capture" in line for line in logged), logged
 
 
+def test_a_log_naming_too_many_atoms_is_refused_having_read_no_further_than_the_atom_too_many(
+        upstream: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The verbs read a log whole before counting its atoms: a cloned log of 200,000 made-up
+    ids (87 MB) cost `status` ~200 MB to refuse, where its first 5,001 lines say it. The log is
+    counted as it is read, and read no further than the line naming one atom too many: here
+    4 GB follow that line (a sparse file, no disk), more than the verb's 2 GB of memory may
+    hold, and `status` still says the log is refused, `stage` still refuses it (exit 3, one
+    line and a hint) — where they were an internal error (MemoryError)."""
+    import sys
+
+    from conftest import memory_capped
+
+    from agent_memory.model.policy import MAX_LOG_ATOMS
+
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    here = clone(_commit_too_many_atoms(upstream), tmp_path)
+    with (here / ".memory" / "adopted.log").open("r+b") as fh:
+        fh.truncate(fh.seek(0, 2) + (4 << 30))
+    said = f"names more than {MAX_LOG_ATOMS} atoms, more than anyone adopts"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "agent_memory", *args], cwd=str(here), capture_output=True,
+                              text=True, timeout=120, preexec_fn=memory_capped)  # fmt: skip
+
+    status = run("status", "--output", "json")
+    assert status.returncode == 0, status
+    assert said in json.loads(status.stdout)["L2"]["log_refused"]["message"], status.stdout
+    staged = run("stage")
+    assert staged.returncode == 3 and said in staged.stderr, staged
+    assert len(staged.stderr.strip().splitlines()) == 2 and "hint: see who wrote it" in staged.stderr, staged.stderr
+
+
 def test_the_commit_guard_refuses_a_memory_file_too_large_to_judge(upstream: Path, tmp_path: Path) -> None:
     """The commit guard judged a cloned 60 MB CLAUDE.memory.md in ~25 s and ~3 GB, at every
     commit of it — once per item `adopt` commits. A memory file whose judged part is over

@@ -84,21 +84,23 @@ def work_files(root: Path, tier: str, target_name: str) -> TierFiles:
     naming the file, line and byte offset) when either is not UTF-8 — a pull brings it in
     without any hook — rather than an internal error; tiers.TooManyAtomsError (exit 3) when the
     log names more atoms than anyone adopts."""
-    from agent_memory.committed.tiers import decode_utf8, refuse_too_many_atoms
+    from agent_memory.committed.tiers import decode_utf8, read_counted
 
     restore = "git" if tier == "L2" else git_in(root)
     texts = []
     for rel in (LOG_PATH, target_name):
         path = root / rel
-        texts.append(decode_utf8(_regular_bytes(path, rel, restore), path, rel, restore))
-    refuse_too_many_atoms(texts[0], root / LOG_PATH, None if tier == "L2" else root)
+        # the log is counted before it is read whole (a cloned log of 200,000 made-up ids)
+        read = (lambda fd: read_counted(fd, root / LOG_PATH, None if tier == "L2" else root)) if rel == LOG_PATH else None
+        texts.append(decode_utf8(_regular_bytes(path, rel, restore, read), path, rel, restore))
     return TierFiles(tier=tier, target_name=target_name, log_text=texts[0], target_text=texts[1])
 
 
-def _regular_bytes(path: Path, rel: str, restore: str) -> bytes:
+def _regular_bytes(path: Path, rel: str, restore: str, read: Callable[[int], bytes] | None = None) -> bytes:
     """`path`'s bytes (b"" when absent), a regular file only: a repository may commit the file
     as a link to /dev/zero (read forever: all memory) or to a FIFO (blocked). A link to a
-    regular file is read as before (a CLAUDE.md linked to AGENTS.md)."""
+    regular file is read as before (a CLAUDE.md linked to AGENTS.md). `read` reads the open
+    descriptor (and closes it) instead of a plain read."""
     from agent_memory.transcripts.identity import NotRegularFile, open_regular_fd
 
     try:
@@ -109,6 +111,8 @@ def _regular_bytes(path: Path, rel: str, restore: str) -> bytes:
         raise RepoStateError(f"{path} is not a regular file (a link to a device or a FIFO?); nothing was changed",
                              hint=f"look at it with `{restore} log -p -- {rel}`, restore it as a file, "
                                   "then run `git memory validate`") from None  # fmt: skip
+    if read is not None:
+        return read(fd)
     with open(fd, "rb", closefd=True) as fh:
         return fh.read()
 

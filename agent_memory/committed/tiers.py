@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path
-    from typing import Any
+    from typing import Any, BinaryIO
 
     from agent_memory.committed import adopted_log
     from agent_memory.model.atom import Atom
@@ -138,21 +138,81 @@ def names_too_many_atoms(text: str) -> bool:
     return False
 
 
+# Bytes read at a time when a log file is counted (file_names_too_many_atoms).
+_COUNT_CHUNK = 1 << 16
+
+
+def file_names_too_many_atoms(fh: BinaryIO) -> bool:
+    """names_too_many_atoms for the log open (binary) in `fh`, read from where it stands and
+    never whole: its newlines a chunk at a time until there are MAX_LOG_ATOMS of them (a log of
+    fewer lines cannot name too many, and is not parsed), then, from the start again, its lines
+    one at a time up to the one naming an atom too many, where the read stops (`fh` is left
+    there). A line that is not UTF-8 names no atom, as in the readers (decode_lines). A cloned
+    log of 200,000 made-up ids (87 MB) was read whole, then decoded, before it was counted:
+    ~200 MB for a refusal that needs its first 5,001 lines."""
+    start = fh.tell()
+    lines = 0
+    while lines < MAX_LOG_ATOMS:
+        chunk = fh.read(_COUNT_CHUNK)
+        if not chunk:
+            return False
+        lines += chunk.count(b"\n")
+    fh.seek(start)
+    seen: set[str] = set()
+    for raw in fh:
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        obj = entry_of(line.rstrip("\n").rstrip("\r"))
+        if obj is not None:
+            seen.add(obj["atom"]["id"])
+            if len(seen) > MAX_LOG_ATOMS:
+                return True
+    return False
+
+
+def too_many_atoms_error(where: str | os.PathLike[str],
+                         root: str | os.PathLike[str] | None = None) -> TooManyAtomsError:  # fmt: skip
+    """The refusal of the log of `where`, naming more than MAX_LOG_ATOMS atoms; the hint's git
+    commands run in `root` (None: the current folder)."""
+    restore = "git" if root is None else git_in(root)
+    return TooManyAtomsError(
+        f"{os.fspath(where)} names more than {MAX_LOG_ATOMS} atoms, more than anyone adopts "
+        "(a real log names a few hundred): it was not read; nothing was changed",
+        hint=f"see who wrote it: `{restore} log --stat -- {LOG_RELPATH}`; restore a good version "
+        f"(`{restore} checkout <commit> -- {LOG_RELPATH}`) and commit it",
+    )
+
+
 def refuse_too_many_atoms(text: str, where: str | os.PathLike[str],
                           root: str | os.PathLike[str] | None = None) -> None:  # fmt: skip
     """TooManyAtomsError (exit 3) when the log `text` (of `where`) names more than MAX_LOG_ATOMS
     atoms; the hint's git commands run in `root` (None: the current folder). The verbs read a
     log whole, into an entry per line and an atom per id: a cloned log of 200,000 made-up ids
     took `stage` and `status` ~20 s and over 1 GB, and the session end's capture as much. The
-    hooks already give nothing of such a log (log_fold.TooManyAtoms)."""
+    hooks already give nothing of such a log (log_fold.TooManyAtoms). A log in a file is
+    judged before it is read (read_counted)."""
     if names_too_many_atoms(text):
-        restore = "git" if root is None else git_in(root)
-        raise TooManyAtomsError(
-            f"{os.fspath(where)} names more than {MAX_LOG_ATOMS} atoms, more than anyone adopts "
-            "(a real log names a few hundred): it was not read; nothing was changed",
-            hint=f"see who wrote it: `{restore} log --stat -- {LOG_RELPATH}`; restore a good version "
-            f"(`{restore} checkout <commit> -- {LOG_RELPATH}`) and commit it",
-        )
+        raise too_many_atoms_error(where, root)
+
+
+def read_counted(fd: int, where: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> bytes:
+    """The bytes of the log open on `fd` (closed here), read whole only once it is known to
+    name no more than MAX_LOG_ATOMS atoms (file_names_too_many_atoms); else TooManyAtomsError
+    (refuse_too_many_atoms), having read no further than the line naming one too many."""
+    with open(fd, "rb", closefd=True) as fh:
+        if file_names_too_many_atoms(fh):
+            raise too_many_atoms_error(where, root)
+        fh.seek(0)
+        return fh.read()
+
+
+def decoded(raw: bytes) -> str:
+    """`raw` as UTF-8 text with its line ends made "\n", as a file opened as text reads it
+    (read_inside: universal newlines); UnicodeDecodeError when it is not UTF-8."""
+    text = raw.decode("utf-8")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def log_too_many_atoms(exc: TooManyAtomsError, start: str | os.PathLike[str] | None) -> None:
@@ -170,22 +230,18 @@ def read_log(root: Path | None) -> tuple[list[adopted_log.LogEntry], list[str]]:
         return [], []
     path = root / adopted_log.LOG_PATH
     try:
-        text = read_inside(root, adopted_log.LOG_PATH)
+        raw = read_counted(open_inside(root, adopted_log.LOG_PATH), path, root)
     except FileNotFoundError:
         return [], []
-    except UnicodeDecodeError:
-        # One bad byte (a pull runs no hook) costs its own line, not every entry of the log.
-        try:
-            with open(open_inside(root, adopted_log.LOG_PATH), "rb") as fh:
-                text, bad = decode_lines(fh.read())
-        except OSError as exc:
-            return [], [f"{path}: unreadable: {exc}"]
-        refuse_too_many_atoms(text, path, root)
-        entries, errors = adopted_log.parse(text)
-        return entries, [f"{path}: {b}" for b in bad] + errors
     except OSError as exc:
         return [], [f"{path}: unreadable: {exc}"]
-    refuse_too_many_atoms(text, path, root)
+    try:
+        text = decoded(raw)
+    except UnicodeDecodeError:
+        # One bad byte (a pull runs no hook) costs its own line, not every entry of the log.
+        text, bad = decode_lines(raw)
+        entries, errors = adopted_log.parse(text)
+        return entries, [f"{path}: {b}" for b in bad] + errors
     return adopted_log.parse(text)
 
 
@@ -361,23 +417,21 @@ def held(root: str | os.PathLike[str] | None) -> dict[str, Atom]:
     (TooManyAtomsError), not folded."""
     if root is None:
         return {}
+    where = os.path.join(os.fspath(root), LOG_RELPATH)
     try:
-        text = read_inside(root, LOG_RELPATH)
+        raw = read_counted(open_inside(root, LOG_RELPATH), where, root)
+    except OSError:
+        return {}
+    try:
+        text = decoded(raw)
     except UnicodeDecodeError:
         # A line that is not UTF-8 (a pull brings it in without any hook) is left out; the
         # others are held, and one errors.log line names it (`git memory validate`: every one).
-        try:
-            with open(open_inside(root, LOG_RELPATH), "rb") as fh:
-                text, bad = decode_lines(fh.read())
-        except OSError:
-            return {}
+        text, bad = decode_lines(raw)
         from agent_memory.gitio.state import log_error
 
-        log_error(f"{os.path.join(os.fspath(root), LOG_RELPATH)}: {bad[0]}: that line was left out; "
+        log_error(f"{where}: {bad[0]}: that line was left out; "
                   "`git memory validate` names every bad line", root)  # fmt: skip
-    except OSError:
-        return {}
-    refuse_too_many_atoms(text, os.path.join(os.fspath(root), LOG_RELPATH), root)
     return fold_text(text)
 
 
