@@ -654,6 +654,40 @@ def test_a_log_naming_too_many_atoms_is_refused_having_read_no_further_than_the_
     assert len(staged.stderr.strip().splitlines()) == 2 and "hint: see who wrote it" in staged.stderr, staged.stderr
 
 
+def test_validate_reads_an_uncommitted_log_no_further_than_it_needs(repo: Path) -> None:
+    """`validate` (and `init`) took the project a log records from its first good line, having
+    read the whole work-tree log (none committed yet), decoded it and split it into a list of
+    lines; the check of its atoms read it whole too. With 4 GB (sparse) after a log naming one
+    atom too many, under 2 GB of memory, validate says both — the log is refused, its lines are
+    of project 'proj' — where it was an internal error (MemoryError)."""
+    import sys
+
+    from conftest import memory_capped
+    from test_hooks import l2
+
+    from agent_memory.model.policy import MAX_LOG_ATOMS
+
+    gm(repo, "init", "--yes", "--no-claude-hooks", "--project", "mine")
+    entry: dict[str, object] = {"at": "2026-11-05T10:00:00Z", "atom": l2("Never push directly to main."), "op": "adopt"}
+    lines = [json.dumps(entry, sort_keys=True, separators=(",", ":"))]
+    for number in range(MAX_LOG_ATOMS):
+        claim = f"Made-up rule number {number}."
+        entry["atom"] = l2(claim)
+        lines.append(json.dumps(entry, sort_keys=True, separators=(",", ":")))
+    log = repo / ".memory" / "adopted.log"
+    log.parent.mkdir(exist_ok=True)
+    log.write_text("\n".join(lines) + "\n")
+    with log.open("r+b") as fh:
+        fh.truncate(fh.seek(0, 2) + (4 << 30))
+
+    checked = subprocess.run([sys.executable, "-m", "agent_memory", "validate"], cwd=str(repo), capture_output=True,
+                             text=True, timeout=120, preexec_fn=memory_capped)  # fmt: skip
+    said = checked.stdout + checked.stderr
+    assert checked.returncode == 1, checked
+    assert f"adopted.log names more than {MAX_LOG_ATOMS} atoms, more than anyone adopts" in said, said
+    assert "its adopted lines are of project 'proj'" in said, said
+
+
 def test_the_commit_guard_refuses_a_memory_file_too_large_to_judge(upstream: Path, tmp_path: Path) -> None:
     """The commit guard judged a cloned 60 MB CLAUDE.memory.md in ~25 s and ~3 GB, at every
     commit of it — once per item `adopt` commits. A memory file whose judged part is over

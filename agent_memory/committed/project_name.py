@@ -11,7 +11,9 @@ and an existing `memory.project` come before all of these (cli/init.py)."""
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 from agent_memory.gitio import repo as git
@@ -28,32 +30,45 @@ def derived_name(repo: git.Repo) -> str:
 def recorded_name(repo: git.Repo) -> str | None:
     """The project named by the first line of the committed adopted.log (HEAD's, else the work
     tree's) whose id is that of its claim in that project: a line someone edited to name
-    another project without its id does not decide."""
+    another project without its id does not decide. Read a line at a time up to that line (a
+    cloned log of 87 MB was read whole, decoded and split into a list of its lines)."""
     data: bytes | None = None
     try:
         data = git.read_blob_at(repo, "HEAD", LOG_RELPATH)
     except Exception:  # noqa: BLE001 - an unborn or unreadable HEAD: the work tree's copy, or none
         data = None
-    if data is None and repo.workdir is not None:
-        path = repo.workdir / LOG_RELPATH
-        try:
-            data = path.read_bytes() if path.is_file() and not path.is_symlink() else None
-        except OSError:
-            data = None
-    for line in (data or b"").decode("utf-8", "replace").splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        atom = record.get("atom") if isinstance(record, dict) else None
-        if not isinstance(atom, dict) or atom.get("scope") != "project":
-            continue
-        project, claim = atom.get("project"), atom.get("claim")
-        if not isinstance(project, str) or not isinstance(claim, str) or atom.get("id") != atom_id(claim, project):
-            continue
-        name = _usable(project)
-        if name:
-            return name
+    if data is not None:
+        return _first_name(io.BytesIO(data))
+    if repo.workdir is None:
+        return None
+    path = repo.workdir / LOG_RELPATH
+    try:
+        if not path.is_file() or path.is_symlink():
+            return None
+        with path.open("rb") as fh:
+            return _first_name(fh)
+    except OSError:
+        return None
+
+
+def _first_name(lines: Iterable[bytes]) -> str | None:
+    """recorded_name's answer from the log's `lines` (split at "\n" and, once decoded, at
+    every line break `str.splitlines` knows, as the whole text split was)."""
+    for raw in lines:
+        for line in raw.decode("utf-8", "replace").splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            atom = record.get("atom") if isinstance(record, dict) else None
+            if not isinstance(atom, dict) or atom.get("scope") != "project":
+                continue
+            project, claim = atom.get("project"), atom.get("claim")
+            if not isinstance(project, str) or not isinstance(claim, str) or atom.get("id") != atom_id(claim, project):
+                continue
+            name = _usable(project)
+            if name:
+                return name
     return None
 
 
