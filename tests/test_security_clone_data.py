@@ -688,6 +688,29 @@ def test_validate_reads_an_uncommitted_log_no_further_than_it_needs(repo: Path) 
     assert "its adopted lines are of project 'proj'" in said, said
 
 
+def test_the_guard_refuses_a_work_tree_log_naming_too_many_atoms_unjudged(upstream: Path, tmp_path: Path) -> None:
+    """A scan of the work tree (or of the log named) judged `.memory/adopted.log` whole whatever
+    its size: a cloned 87 MB log of 200,000 made-up ids took `git memory scan` 84 s and 4.5 GB,
+    to let it through. A log naming more than MAX_LOG_ATOMS atoms — every reader refuses it —
+    is a `too-large` finding, unjudged and never let through, with a hint; a line of a log
+    within the limit is still judged. Never timed: one atom too many is enough."""
+    from agent_memory.model.policy import MAX_LOG_ATOMS
+
+    here = clone(_commit_too_many_atoms(upstream), tmp_path)
+    rule = f".memory/adopted.log:1: too-large (names more than {MAX_LOG_ATOMS} atoms; the guard judges a log of at most"
+    for args in ([], [".memory/adopted.log"]):
+        scan = gm(here, "scan", *args, check=False)
+        assert scan.returncode == 1 and scan.stdout.startswith(rule), scan
+        assert "names more atoms than anyone adopts" in scan.stderr and "not let through" in scan.stderr, scan.stderr
+        assert "`git log --stat -- .memory/adopted.log`" in scan.stderr, scan.stderr
+
+    git(here, "checkout", "-q", "HEAD~1", "--", ".memory/adopted.log")  # the log before the made-up lines
+    with (here / ".memory" / "adopted.log").open("a") as fh:
+        fh.write("token: ghp_" + "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4" + "\n")
+    scan = gm(here, "scan", check=False)
+    assert scan.returncode == 1 and ".memory/adopted.log:2: " in scan.stdout and "too-large" not in scan.stdout, scan
+
+
 def test_the_commit_guard_refuses_a_memory_file_too_large_to_judge(upstream: Path, tmp_path: Path) -> None:
     """The commit guard judged a cloned 60 MB CLAUDE.memory.md in ~25 s and ~3 GB, at every
     commit of it — once per item `adopt` commits. A memory file whose judged part is over

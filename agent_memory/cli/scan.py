@@ -25,10 +25,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from agent_memory.cli.report import Report
-from agent_memory.committed.tiers import read_inside
+from agent_memory.committed.tiers import open_inside, read_inside
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.attributes import set_attributes
 from agent_memory.model.errors import EXIT_REFUSED, CorruptObjectError, RepoStateError, UsageError
@@ -112,6 +112,25 @@ def too_large(path: str, size: int) -> GuardFinding | None:
     if size <= MAX_MEMORY_FILE_BYTES:
         return None
     return GuardFinding(path, 1, f"too-large ({size} bytes; the guard judges at most {MAX_MEMORY_FILE_BYTES})")
+
+
+def log_too_large(path: str, fh: BinaryIO) -> GuardFinding | None:
+    """The finding for a `.memory/adopted.log` (open in `fh`) naming more than MAX_LOG_ATOMS
+    atoms: never judged (judging a cloned 87 MB log of 200,000 made-up ids took the guard
+    84 s and 4.5 GB, to let it through), never let through (every reader refuses it:
+    tiers.refuse_too_many_atoms). Counted as it is read, up to the line naming one too many
+    (tiers.file_names_too_many_atoms): the log is never read whole here."""
+    from agent_memory.committed.tiers import file_names_too_many_atoms
+
+    return _too_many_atoms(path) if file_names_too_many_atoms(fh) else None
+
+
+def _too_many_atoms(path: str) -> GuardFinding:
+    from agent_memory.model.policy import MAX_LOG_ATOMS
+    from agent_memory.redact.guard import GuardFinding
+
+    return GuardFinding(path, 1, f"too-large (names more than {MAX_LOG_ATOMS} atoms; "
+                                 f"the guard judges a log of at most {MAX_LOG_ATOMS})")  # fmt: skip
 
 
 def is_memory_folder(path: str) -> bool:
@@ -317,11 +336,15 @@ def work_tree_files(repo: git.Repo) -> tuple[list[ScanTarget], list[GuardFinding
             kind = "symlink" if stat.S_ISLNK(mode) else "not a file"
             odd.append(GuardFinding(rel, 1, f"not-a-regular-file ({kind})"))
             continue
-        large = None if _is_whole_claude_md(rel) or is_audit_log(rel) else too_large(rel, path.lstat().st_size)
-        if large is not None:
-            odd.append(large)
-            continue
         try:
+            if is_audit_log(rel):
+                with open(open_inside(repo.workdir, rel), "rb") as fh:
+                    large = log_too_large(rel, fh)
+            else:
+                large = None if _is_whole_claude_md(rel) else too_large(rel, path.lstat().st_size)
+            if large is not None:
+                odd.append(large)
+                continue
             text = read_inside(repo.workdir, rel)
         except (OSError, UnicodeDecodeError) as exc:
             odd.append(GuardFinding(rel, 1, f"unreadable ({type(exc).__name__})"))
@@ -337,7 +360,11 @@ def explicit_files(paths: list[str]) -> tuple[list[ScanTarget], list[GuardFindin
     odd: list[GuardFinding] = []
     for raw in paths:
         try:
-            large = None if _is_whole_claude_md(raw) or is_audit_log(raw) else too_large(raw, Path(raw).stat().st_size)
+            if is_audit_log(raw):
+                with open(raw, "rb") as fh:
+                    large = log_too_large(raw, fh)
+            else:
+                large = None if _is_whole_claude_md(raw) else too_large(raw, Path(raw).stat().st_size)
             if large is not None:
                 odd.append(large)
                 continue
@@ -353,8 +380,16 @@ def explicit_files(paths: list[str]) -> tuple[list[ScanTarget], list[GuardFindin
 def _judge(path: str, text: str, targets: list[ScanTarget], odd: list[GuardFinding]) -> None:
     """What the guard reads of `text` to `targets`, or the finding to `odd` when that part is
     too large to judge."""
+    if is_audit_log(path):
+        from agent_memory.committed.tiers import names_too_many_atoms
+
+        if names_too_many_atoms(text):
+            odd.append(_too_many_atoms(path))
+        else:
+            targets.append(ScanTarget(path, text))
+        return
     pieces = judged_pieces(path, text)
-    large = too_large(path, judged_size(path, text, pieces)) if not is_audit_log(path) else None
+    large = too_large(path, judged_size(path, text, pieces))
     if large is not None:
         odd.append(large)
     else:
@@ -384,7 +419,13 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str],
                 "the memory files, then re-stage"
             )
     for f in findings:
-        if f.rule.startswith("too-large"):
+        if f.rule.startswith("too-large") and is_audit_log(f.path):
+            hints.append(
+                f"{f.path} names more atoms than anyone adopts (a real log names a few hundred): every reader "
+                "refuses it, and the guard does not judge it, so it is not let through; see who wrote it "
+                f"(`git log --stat -- {f.path}`) and restore a good version (`git checkout <commit> -- {f.path}`)"
+            )
+        elif f.rule.startswith("too-large"):
             part = "its marker blocks are" if _is_whole_claude_md(f.path) else "it is"
             hints.append(
                 f"{f.path}: {part} too large for the guard to judge, so not let through (a rendered block "
