@@ -324,6 +324,38 @@ def test_a_review_branch_that_came_alone_with_a_bare_clone_is_not_adopted_as_the
     assert "Never push to main" in (work / "CLAUDE.memory.md").read_text()
 
 
+def test_deinit_purge_keeps_the_branches_that_came_with_a_bare_clone(upstream: Path, tmp_path: Path) -> None:
+    """`deinit --purge` deleted memory/atoms and memory/review whoever's they were: the author's
+    branches that came with a bare or mirror clone (init, adopt and the verbs refuse them as
+    someone else's) went with no word. It keeps each, says so (a warning, whatever the output)
+    with the command that deletes it deliberately, and deletes the person's own as ever."""
+    bare, work = _review_come_alone(upstream, tmp_path)
+    git(work, "branch", "-m", "memory/review", "memory/review-cloned")  # set up before it came
+    gm(work, "init", "--yes", "--no-claude-hooks")  # the person's own store
+    git(work, "branch", "-m", "memory/review-cloned", "memory/review")
+    theirs = git(work, "rev-parse", "memory/review")
+    purged = gm(work, "deinit", "--purge", "--yes")
+    assert git(work, "rev-parse", "memory/review") == theirs
+    assert git(work, "rev-parse", "--verify", "--quiet", "memory/atoms", check=False).strip() == ""
+    assert "warning: kept memory/review: it came with the clone or a fetch" not in purged.stdout
+    assert "kept memory/review: it came with the clone or a fetch" in purged.stderr, purged.stderr
+    assert "hint: to delete it anyway: git branch -D memory/review" in purged.stderr, purged.stderr
+    assert "memory/atoms" not in purged.stderr, purged.stderr
+
+    # store and review both came with the clone (init refused them): both kept, each said
+    gm(upstream, "remember", "Use pnpm, not npm")
+    bare = tmp_path / "both.git"
+    git(tmp_path, "clone", "-q", "--bare", str(upstream), str(bare))
+    both = tmp_path / "both"
+    git(bare, "worktree", "add", "-q", str(both), "main")
+    tips = {ref: git(both, "rev-parse", ref) for ref in ("memory/atoms", "memory/review")}
+    out = gm_json(both, "deinit", "--purge", "--yes")
+    assert {ref: git(both, "rev-parse", ref) for ref in tips} == tips
+    assert set(out["kept_cloned"]) == {"memory/atoms", "memory/review"}, out
+    git(both, "branch", "-D", "memory/review")  # as the hint says
+    assert git(both, "rev-parse", "--verify", "--quiet", "memory/review", check=False).strip() == ""
+
+
 def test_status_and_pr_never_take_a_review_branch_that_came_alone_for_the_person_s(
         upstream: Path, tmp_path: Path) -> None:  # fmt: skip
     """adopt refuses the author's memory/review that came with a bare clone, but `status`

@@ -30,7 +30,7 @@ from agent_memory.committed.global_repo import REGISTRY, GlobalRepo
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import ATOMS_REF, is_initialised, read_ref, unmark_initialised
-from agent_memory.model.errors import RefUnreadableError, RefusedError
+from agent_memory.model.errors import FatalError, RefUnreadableError, RefusedError, RepoStateError
 from agent_memory.model.home import tilde_text
 
 SETUP_FILES = ("CLAUDE.md", ".claude/settings.json")
@@ -58,12 +58,38 @@ def _keep_store_ours(common: str) -> None:
         record_store_tip(common, ATOMS_REF, tip)
 
 
+def _cloned_refs(repo: git.Repo) -> dict[str, str]:
+    """memory/atoms and memory/review among this repository's branches that are not its own
+    (ref → why): they came with a bare or mirror clone, or a fetch into refs/heads, as init and
+    the verbs tell them (`L1Store.refuse_if_foreign`, `review.foreign_review`). `--purge`
+    deleted them with the rest, the author's branches gone with no word; they are kept. Read
+    before deinit takes the init marker away (what tells this repository's store its own)."""
+    from agent_memory.promote.review import foreign_review
+    from agent_memory.store.l1 import L1Store
+
+    cloned: dict[str, str] = {}
+    store = L1Store(repo)
+    try:
+        store.refuse_if_foreign()
+    except RepoStateError:
+        cloned[git.ATOMS_REF] = "`git memory init` never ran in this repository and agent-memory never wrote on it"
+    try:
+        # a review whose items the cloned store holds is no more this repository's than the store
+        if foreign_review(repo, None if cloned else store):
+            cloned[git.REVIEW_REF] = "no `git memory stage` of this repository wrote it"
+    except FatalError:  # unreadable: deleted with the rest, as ever
+        pass
+    return cloned
+
+
 def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     project = project_of(repo)
     target = target_file(repo)
+    cloned = _cloned_refs(repo) if args.purge else {}
     if args.purge and not args.yes:
-        doomed = ["memory/atoms (every L1 candidate atom and its history)", "memory/review"]
+        doomed = [what for ref, what in ((git.ATOMS_REF, "memory/atoms (every L1 candidate atom and its history)"),
+                                         (git.REVIEW_REF, "memory/review")) if ref not in cloned]  # fmt: skip
         if repo.workdir is not None:
             doomed += [f"{target if target != 'CLAUDE.md' else 'the memory block in CLAUDE.md'}, "
                        ".memory/adopted.log (committed memory: the deletion is left for you to commit)",
@@ -124,10 +150,12 @@ def run(args: argparse.Namespace) -> Report:
         if name:
             steps["global repo"] = f"unregistered {name} from {home.path}"
     if args.purge:
-        gone, purge_left = uninstall.purge(repo, target)
+        gone, purge_left = uninstall.purge(repo, target, keep=set(cloned))
         left.update(purge_left)
         if gone:
             steps["purged"] = ", ".join(gone)
+        if cloned:
+            steps["kept"] = ", ".join(ref.removeprefix("refs/heads/") for ref in cloned) + " (came with the clone)"
     else:
         kept = [r.removeprefix("refs/heads/") for r in (git.ATOMS_REF, git.REVIEW_REF) if _kept(repo, r)]
         if repo.workdir is not None:
@@ -136,12 +164,17 @@ def run(args: argparse.Namespace) -> Report:
             steps["kept"] = ", ".join(kept) + " (delete them with --purge)"
 
     report = Report({"project": project, "changed": steps, "files": changed, "purged": bool(args.purge),
-                     "left_alone": left, "claude_hooks_not_ours": not_ours})  # fmt: skip
+                     "left_alone": left, "claude_hooks_not_ours": not_ours,
+                     "kept_cloned": {ref.removeprefix("refs/heads/"): why for ref, why in cloned.items()}})  # fmt: skip
     from agent_memory.cli.status import not_ours_lines
 
     warnings = not_ours_lines(not_ours, left="; left as it is, only ours was removed")
     # One line per file, whatever the output: a script must see what was not undone either.
     report.warn(*(f"left {rel} alone: {why}, and deinit writes nothing through a link" for rel, why in left.items()))
+    for ref, why in cloned.items():  # someone else's branch is not deleted without a word
+        name = ref.removeprefix("refs/heads/")
+        report.warn(f"kept {name}: it came with the clone or a fetch ({why}), so it is someone else's, "
+                    "not deleted by --purge", f"hint: to delete it anyway: git branch -D {name}")  # fmt: skip
     if set(steps) <= {"kept"}:
         return report.say("agent-memory is not set up here; nothing changed."
                           + (f" Kept: {steps['kept']}" if steps else ""), *warnings)

@@ -138,13 +138,14 @@ def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:
     return True
 
 
-def purge(repo: git.Repo, target_name: str) -> tuple[list[str], dict[str, str]]:
-    """Delete what agent-memory stored in this repository. Returns what went, and what was left
+def purge(repo: git.Repo, target_name: str, keep: set[str] | frozenset[str] = frozenset()) -> tuple[list[str], dict[str, str]]:
+    """Delete what agent-memory stored in this repository, but the branches in `keep` (those
+    that came with the clone: not this repository's). Returns what went, and what was left
     alone because it is a link or on the way through one (path → why)."""
     gone = []
     left: dict[str, str] = {}
     for ref in (git.ATOMS_REF, git.REVIEW_REF):
-        if git.ref_target(repo, ref):
+        if ref not in keep and git.ref_target(repo, ref):
             git.delete_ref(repo, ref)
             gone.append(ref.removeprefix("refs/heads/"))
     if repo.workdir is not None:

@@ -356,7 +356,7 @@ def _record_ours(repo: git.Repo, tip: str) -> None:
     record_store_tip(repo.common_dir, git.REVIEW_REF, tip)
 
 
-def foreign_review(repo: git.Repo, store: L1Store) -> list[str]:
+def foreign_review(repo: git.Repo, store: L1Store | None) -> list[str]:
     """The atom ids staged on memory/review that no stage of this repository's put there: []
     when the branch is ours (or absent). A bare or mirror clone, or a fetch into refs/heads,
     brings the author's memory/review without their memory/atoms (which `L1Store.
@@ -365,7 +365,8 @@ def foreign_review(repo: git.Repo, store: L1Store) -> list[str]:
     ours when the ledger's memory/review line (every stage writes one) is its tip or one it
     holds; else when every item's atom is one this store holds or forgot (stage proposes only
     atoms of the store: a branch staged by a version before that line) — or one its history
-    held (expired or evicted from it since: `ever_held`)."""
+    held (expired or evicted from it since: `ever_held`). `store` None: no store of this
+    repository's to vouch for the items (one that came with the clone too), only the ledger."""
     from agent_memory.transcripts.ledger import recorded_store_tip
 
     tip = git.ref_target(repo, git.REVIEW_REF)
@@ -375,7 +376,7 @@ def foreign_review(repo: git.Repo, store: L1Store) -> list[str]:
     if recorded and (recorded == tip or porcelain.is_ancestor(repo, recorded, tip)):
         return []
     known: set[str] = set()
-    if store.exists():
+    if store is not None and store.exists():
         snap = store.snapshot()
         known = set(snap.atoms) | set(snap.tombstones)
     against = [f"^{ref}" for ref in base_refs(repo)] + (["^HEAD"] if git.head_commit(repo) else [])
@@ -383,7 +384,7 @@ def foreign_review(repo: git.Repo, store: L1Store) -> list[str]:
     unknown = sorted(str(ident) for ident in ids if ident and ident not in known)
     # An item staged then dropped from the store (expired, evicted over the cap) is still ours:
     # read from the store's history, on this path only (a branch staged before the ledger line).
-    held = ever_held(repo, unknown) if unknown and store.exists() else set()
+    held = ever_held(repo, unknown) if unknown and store is not None and store.exists() else set()
     return [ident for ident in unknown if ident not in held]
 
 
