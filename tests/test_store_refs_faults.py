@@ -526,6 +526,47 @@ def test_the_store_lines_of_the_ledger_stay_bounded_without_a_capture(stored: Pa
     assert gm(stored, "remember", "Run the linter before every commit", check=False).returncode == 3
 
 
+# One process writing the store twice, counting the reads of the capture ledger each write
+# makes (Python's audit events: every os.open raises one; nothing of ours is replaced).
+_LEDGER_READS = """
+import os, sys
+from agent_memory.gitio import repo as gitb
+from agent_memory.store.l1 import Change, L1Store
+
+reads = [0]
+def counted(event, args):
+    if (event == "open" and isinstance(args[0], str) and args[0].endswith(os.path.join("agent-memory", "captured.log"))
+            and not args[2] & (os.O_WRONLY | os.O_RDWR)):
+        reads[0] += 1
+sys.addaudithook(counted)
+store = L1Store(gitb.find_repo(sys.argv[1]))
+out = []
+for _ in range(2):
+    reads[0] = 0
+    oid, _ = store.transact(lambda snap: Change(subject="test: write", writes={k: dict(snap.atoms[k]) for k in snap.atoms}))
+    out.append((reads[0], oid))
+print(repr(out))
+"""
+
+
+def test_a_store_write_reads_the_capture_ledger_once(stored: Path) -> None:
+    """A store write read the whole capture ledger twice: once for the check that the store
+    was not moved back (its `store` line) and once more to append the line of its own commit.
+    The ledger it read for the check takes that line: one read per write, the same line
+    recorded (the next write's check finds it)."""
+    import ast
+
+    proc = subprocess.run([sys.executable, "-c", _LEDGER_READS, str(stored)], capture_output=True, text=True,
+                          timeout=120, check=True)  # fmt: skip
+    writes = ast.literal_eval(proc.stdout.strip())
+    assert [reads for reads, _ in writes] == [1, 1], writes
+    tip = git(stored, "rev-parse", ATOMS).strip()
+    assert writes[-1][1] == tip
+    lines = (stored / ".git" / "agent-memory" / "captured.log").read_text(encoding="utf-8").splitlines()
+    assert [line for line in lines if line.endswith(f"\t{ATOMS}")][-1] == f"v2\tstore\t{tip}\t-\t\t{ATOMS}"
+    assert gm(stored, "remember", "Run the linter before every commit").returncode == 0  # not taken as moved back
+
+
 def test_a_rewound_store_whose_recorded_commit_is_gone_names_the_way_that_works(stored: Path) -> None:
     """The ledger names a commit no longer in the object database (pruned after the branch was
     deleted, or a ledger from another copy of the repository): `git update-ref` to it fails,

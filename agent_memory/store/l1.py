@@ -38,7 +38,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from agent_memory.committed.templates import read_template
 from agent_memory.gitio import repo as git
@@ -65,6 +65,9 @@ from agent_memory.model.trailers import format_message
 from agent_memory.store.contradictions import subject_keys
 from agent_memory.store.recall import writer as recall_writer
 from agent_memory.store.shape import ATOMS_DIR, INDEX_DIR, STORE, TOMBSTONES_DIR, check_store_tip
+
+if TYPE_CHECKING:
+    from agent_memory.transcripts.ledger import Ledger
 
 STATS_PATH = "index/stats.json"
 SUBJECTS_DIR = "index/subjects"
@@ -412,11 +415,19 @@ class L1Store:
         as it is. The record is read before the ref: a concurrent writer records its commit
         only after moving the ref, so a ref that does not hold it was moved back, not raced.
         Checked once per store object: its own writes keep the two in step. Nothing is written."""
-        from agent_memory.transcripts.ledger import LEDGER_NAME, recorded_store_tip
+        self._check_rewound()
+
+    def _check_rewound(self) -> Ledger | None:
+        """refuse_if_rewound, giving back the capture ledger it read (None when this object
+        checked before): `transact` records its write's tip in it, so a write reads the ledger
+        once, not once here and again to record (record_store_tip)."""
+        from agent_memory.transcripts.ledger import LEDGER_NAME, STORE_TIP, Ledger
 
         if self._rewind_checked:
-            return
-        recorded = recorded_store_tip(self.repo.common_dir, git.ATOMS_REF)
+            return None
+        captured = Ledger(self.repo.common_dir)
+        entry = captured.get(STORE_TIP, git.ATOMS_REF)  # recorded_store_tip
+        recorded = entry.signature if entry is not None else None
         tip = git.ref_target(self.repo, git.ATOMS_REF)
         if recorded and tip and recorded != tip and not self._holds(tip, recorded):
             # its real path: in a linked work tree or a submodule `.git` is a file, and
@@ -434,6 +445,7 @@ class L1Store:
                 f"{recorded[:12]}, the last commit agent-memory wrote on it (nothing was written)",
                 hint=restore)
         self._rewind_checked = True
+        return captured
 
     def rewound(self) -> StoreRewoundError | None:
         """What refuse_if_rewound would raise, or None: for the checks that name the state
@@ -527,7 +539,7 @@ class L1Store:
         """Run `compute` against the current tip and commit its change with a compare-and-set
         ref update, re-reading and recomputing after every lost race."""
         self.require()
-        self.refuse_if_rewound()
+        ledger = self._check_rewound()  # read once: this write's tip is recorded in it
         start = time.monotonic()
         self.last_queue_path = None
         stale: str | None = None
@@ -535,6 +547,7 @@ class L1Store:
             snap = self.snapshot()
             if snap.legacy:
                 self._migrate(snap)
+                ledger = None  # the migration recorded its own tip: read afresh
                 continue
             change = compute(snap)
             if change is None or change.empty():
@@ -554,7 +567,7 @@ class L1Store:
                 continue
             self.commits += 1
             git.note_commit()
-            self._after_write(oid, snap.tip, [*change.writes, *change.deletes], change.writes)
+            self._after_write(oid, snap.tip, [*change.writes, *change.deletes], change.writes, ledger)
             return oid, change
         queued = list(queue_on_failure)
         if queued:
@@ -637,13 +650,14 @@ class L1Store:
         self._after_write(oid, snap.tip, list(atoms))
 
     def _after_write(self, tip: str, parent: str | None, changed: Iterable[str],
-                     known: Mapping[str, Atom] | None = None) -> None:  # fmt: skip
-        """Record `tip` as the last commit written here (`refuse_if_rewound`), and bring the
-        recall index the per-prompt hook reads up to it: the changed atoms only when it stood at
-        `parent` (never fails the write)."""
+                     known: Mapping[str, Atom] | None = None, ledger: Ledger | None = None) -> None:  # fmt: skip
+        """Record `tip` as the last commit written here (`refuse_if_rewound`) — in `ledger`,
+        the capture ledger as this write read it, when given — and bring the recall index the
+        per-prompt hook reads up to it: the changed atoms only when it stood at `parent` (never
+        fails the write)."""
         from agent_memory.transcripts.ledger import record_store_tip
 
-        record_store_tip(self.repo.common_dir, git.ATOMS_REF, tip)
+        record_store_tip(self.repo.common_dir, git.ATOMS_REF, tip, ledger)
         try:
             from agent_memory.store.recall import writer as recall_writer
 

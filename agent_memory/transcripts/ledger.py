@@ -223,11 +223,12 @@ def _entry(line: str) -> Entry:
     return Entry(kind, key, signature, position, why or None)
 
 
-def record_store_tip(common_dir: str | os.PathLike[str], branch: str, oid: str) -> None:
+def record_store_tip(common_dir: str | os.PathLike[str], branch: str, oid: str, ledger: Ledger | None = None) -> None:
     """Append the STORE_TIP line of `branch`, compacting the ledger as a capture's record
     does: a store written many times with no capture (`remember`, `adopt`, `forget` …) kept
-    one line per write for ever. Never raises: the write it records succeeded."""
-    Ledger(common_dir).record(Entry(STORE_TIP, branch, oid))
+    one line per write for ever. `ledger`: the ledger of `common_dir` as the writer already
+    read it (else it is read here). Never raises: the write it records succeeded."""
+    (ledger if ledger is not None else Ledger(common_dir)).record(Entry(STORE_TIP, branch, oid))
 
 
 def recorded_store_tip(common_dir: str | os.PathLike[str], branch: str) -> str | None:
