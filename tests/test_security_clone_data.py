@@ -349,6 +349,9 @@ def test_deinit_purge_keeps_the_branches_that_came_with_a_bare_clone(upstream: P
     both = tmp_path / "both"
     git(bare, "worktree", "add", "-q", str(both), "main")
     tips = {ref: git(both, "rev-parse", ref) for ref in ("memory/atoms", "memory/review")}
+    kept = gm(both, "deinit")  # without --purge: not offered to --purge either
+    assert ("kept: CLAUDE.memory.md, .memory/adopted.log (delete them with --purge); memory/atoms, memory/review "
+            "(came with the clone)") in kept.stdout and kept.stderr == "", kept  # fmt: skip
     out = gm_json(both, "deinit", "--purge", "--yes")
     assert {ref: git(both, "rev-parse", ref) for ref in tips} == tips
     assert set(out["kept_cloned"]) == {"memory/atoms", "memory/review"}, out

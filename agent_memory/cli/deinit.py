@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     project = project_of(repo)
     target = target_file(repo)
-    cloned = _cloned_refs(repo) if args.purge else {}
+    cloned = _cloned_refs(repo)
     if args.purge and not args.yes:
         doomed = [what for ref, what in ((git.ATOMS_REF, "memory/atoms (every L1 candidate atom and its history)"),
                                          (git.REVIEW_REF, "memory/review")) if ref not in cloned]  # fmt: skip
@@ -154,14 +154,15 @@ def run(args: argparse.Namespace) -> Report:
         left.update(purge_left)
         if gone:
             steps["purged"] = ", ".join(gone)
-        if cloned:
-            steps["kept"] = ", ".join(ref.removeprefix("refs/heads/") for ref in cloned) + " (came with the clone)"
     else:
-        kept = [r.removeprefix("refs/heads/") for r in (git.ATOMS_REF, git.REVIEW_REF) if _kept(repo, r)]
+        kept = [r.removeprefix("refs/heads/") for r in (git.ATOMS_REF, git.REVIEW_REF) if _kept(repo, r) and r not in cloned]
         if repo.workdir is not None:
             kept += [p for p in (target, ".memory/adopted.log") if (repo.workdir / p).exists()]
         if kept:
             steps["kept"] = ", ".join(kept) + " (delete them with --purge)"
+    if cloned:  # never deleted by --purge: not this repository's
+        shown = ", ".join(ref.removeprefix("refs/heads/") for ref in cloned) + " (came with the clone)"
+        steps["kept"] = f"{steps['kept']}; {shown}" if "kept" in steps else shown
 
     report = Report({"project": project, "changed": steps, "files": changed, "purged": bool(args.purge),
                      "left_alone": left, "claude_hooks_not_ours": not_ours,
@@ -171,7 +172,7 @@ def run(args: argparse.Namespace) -> Report:
     warnings = not_ours_lines(not_ours, left="; left as it is, only ours was removed")
     # One line per file, whatever the output: a script must see what was not undone either.
     report.warn(*(f"left {rel} alone: {why}, and deinit writes nothing through a link" for rel, why in left.items()))
-    for ref, why in cloned.items():  # someone else's branch is not deleted without a word
+    for ref, why in cloned.items() if args.purge else ():  # someone else's branch is not deleted without a word
         name = ref.removeprefix("refs/heads/")
         report.warn(f"kept {name}: it came with the clone or a fetch ({why}), so it is someone else's, "
                     "not deleted by --purge", f"hint: to delete it anyway: git branch -D {name}")  # fmt: skip
