@@ -806,3 +806,32 @@ def _end_session_and_wait(repo: Path, n: int) -> None:
     assert ended.returncode == 0 and ended.stdout == b"" and ended.stderr == b"", ended
     wait_for(lambda: git(repo, "rev-parse", "memory/atoms") != atoms, "the capture's commit")
     wait_for(lambda: not background_jobs(repo), "the background capture to end")
+
+
+def test_the_commit_guard_refuses_a_merge_adding_a_log_of_too_many_atoms_unjudged(
+    upstream: Path, tmp_path: Path
+) -> None:
+    """The installed guard judges the lines a commit or a merge adds to adopted.log: merging in
+    a branch whose log names 200,000 made-up ids took it ~84 s per attempt, to let them through.
+    Added lines naming more than MAX_LOG_ATOMS atoms are a `too-large` finding, unjudged: the
+    merge (pre-merge-commit) and a plain commit of them (pre-commit) are refused, nothing is
+    committed. Never timed: one atom too many is enough."""
+    from agent_memory.model.policy import MAX_LOG_ATOMS
+
+    here = clone(upstream, tmp_path)
+    head = git(here, "rev-parse", "HEAD").strip()
+    git(upstream, "checkout", "-q", "-b", "bulk")
+    _commit_too_many_atoms(upstream)
+    git(here, "fetch", "-q", str(upstream), "bulk:bulk")
+    merged = subprocess.run(["git", "-C", str(here), "merge", "--no-ff", "-m", "merge bulk", "bulk"],
+                            capture_output=True, text=True, check=False)
+    assert merged.returncode != 0, merged
+    assert f"too-large (names more than {MAX_LOG_ATOMS} atoms" in merged.stdout + merged.stderr, merged
+    assert git(here, "rev-parse", "HEAD").strip() == head
+    git(here, "merge", "--abort")
+
+    git(here, "checkout", "-q", "bulk", "--", ".memory/adopted.log")
+    committed = subprocess.run(["git", "-C", str(here), "commit", "-m", "memory: tidy"],
+                               capture_output=True, text=True, check=False)
+    assert committed.returncode != 0 and "too-large (names more than" in committed.stdout + committed.stderr, committed
+    assert git(here, "rev-parse", "HEAD").strip() == head

@@ -125,6 +125,16 @@ def log_too_large(path: str, fh: BinaryIO) -> GuardFinding | None:
     return _too_many_atoms(path) if file_names_too_many_atoms(fh) else None
 
 
+def _adds_too_many_atoms(added: dict[int, str]) -> bool:
+    """Whether the lines a commit (or merge) adds to a log name more than MAX_LOG_ATOMS atoms:
+    no adoption adds that many (a real log names a few hundred), and judging a cloned log's
+    200,000 made-up lines took the guard ~84 s, merged in or committed, before it let them
+    through. Refused unjudged, as a work-tree scan refuses such a log (log_too_large)."""
+    from agent_memory.committed.tiers import names_too_many_atoms
+
+    return names_too_many_atoms("\n".join(added.values()) + "\n")
+
+
 def _too_many_atoms(path: str) -> GuardFinding:
     from agent_memory.model.policy import MAX_LOG_ATOMS
     from agent_memory.redact.guard import GuardFinding
@@ -277,6 +287,9 @@ def memory_targets(
                                *_DIFF_PLAIN, "--", path, keep_hook_env=env,
                                errors="replace")  # fmt: skip (a removed line may not be UTF-8: validate --fix)
             added = added_lines(diff.stdout)
+            if added is not None and _adds_too_many_atoms(added):
+                odd.append(_too_many_atoms(path))
+                continue
             if added is not None:
                 targets.append(ScanTarget(path, only_added(added), added_only=True))
                 continue
