@@ -5,7 +5,9 @@ Each tier is laid out like its committed marker block (render.lay_out: pinned, t
 first), without the HTML markers, which would only cost the model bytes, and without the
 block's pointer to what is hidden: that comment names a command for a person, and Claude's
 context holds memory, not instructions for our tool (the hidden atoms are counted in
-`omitted`).
+`omitted`). A claim is written as Claude Code would take it from a memory file
+(render.context_claim), not with the backslashes the files add so that a forge shows HTML as
+text (render.literal): this context is never rendered as markdown.
 
 L2/L3 collisions (never emit two contradictory lines unmarked): the contradiction detector
 compares atoms of one project only, so this is the one place both tiers meet. A global line
@@ -23,6 +25,7 @@ from agent_memory.committed.render import (
     L2_BUDGET,
     L3_BUDGET,
     TITLES,
+    context_claim,
     in_working_set,
     lay_out,
     one_line,
@@ -149,7 +152,8 @@ def build_context(
     omitted = 0
     crossed: tuple[tuple[str, str], ...] = ()
     if l2_working:
-        section = lay_out(l2_atoms, "L2", L2_BUDGET, _size([l2_title]), contested_dates, pointer=False)
+        section = lay_out(l2_atoms, "L2", L2_BUDGET, _size([l2_title]), contested_dates, pointer=False,
+                          shown=context_claim)  # fmt: skip
         shown = set(section.shown)
         crossing = contradicted_by_project(
             [a for a in l2_working if str(a["id"]) in shown],
@@ -163,7 +167,7 @@ def build_context(
             note = ["", crossed_note(len(crossing))]
             tags = {l2_id: PROJECT_SIDE for _, l2_id in crossing}
             section = lay_out(l2_atoms, "L2", L2_BUDGET, _size([l2_title, *note]), contested_dates,
-                              pointer=False, tags=tags)  # fmt: skip
+                              pointer=False, tags=tags, shown=context_claim)  # fmt: skip
             crossed = tuple(sorted(pair for pair in crossing if pair[1] in section.shown))
             note = ["", crossed_note(len(crossed))] if crossed else []
         l2_lines = [l2_title, *section.lines, *note]
@@ -176,7 +180,7 @@ def build_context(
     if any(in_working_set(a) for a in l3_rest):
         tags = {l3_id: GLOBAL_SIDE for l3_id, _ in crossed}
         section = lay_out(l3_rest, "L3", L3_BUDGET, _size([TITLES["L3"]]), contested_dates,
-                          pointer=False, tags=tags)  # fmt: skip
+                          pointer=False, tags=tags, shown=context_claim)  # fmt: skip
         l3_lines = [TITLES["L3"], *section.lines]
         l3_shown, omitted = section.shown, omitted + len(section.omitted) + extra.get("L3", 0)
 

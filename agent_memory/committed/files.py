@@ -53,7 +53,20 @@ class TierFiles:
             return True
         if present is None:
             return not (self.log_text.strip() == "" or self.target_text.strip() == "") and bool(self.held())
-        return render.hand_edited(self.target_text, self.expected_block(), self.tier)
+        if not render.hand_edited(self.target_text, self.expected_block(), self.tier):
+            return False
+        earlier = self.earlier_block()
+        return earlier is None or render.hand_edited(self.target_text, earlier, self.tier)
+
+    def earlier_block(self) -> str | None:
+        """The block as the renderer before `render.literal` wrote it from the same log, or
+        None when no held claim renders differently now. A file written then is no hand edit:
+        it is read as it is, and the next write re-renders it (no rewrite just for this)."""
+        atoms = list(self.held().values())
+        if all(render.literal(render.context_claim(str(a["claim"]))) == render.context_claim(str(a["claim"]))
+               for a in atoms):  # fmt: skip
+            return None
+        return render.render_block(atoms, self.tier, shown=render.context_claim).text
 
     def append(self, new_entries: Sequence[LogEntry]) -> TierFiles:
         """Append operations and re-render. The log folds in `at` order (so two machines'
@@ -92,9 +105,11 @@ def atom_of_line(log_text: str, line: str) -> str | None:
     if not text.startswith("- "):
         return None
     for ident, atom in TierFiles("L2", "", log_text, "").held().items():
-        shown = render.inert(render.one_line(str(atom["claim"])))
-        if text == f"- {shown}" or (text.endswith(f"] {shown}") and text.startswith("- [")):
-            return ident
+        # as rendered now or by an earlier version (render.claim_forms), whose files are read
+        # until the next write re-renders them
+        for shown in render.claim_forms(str(atom["claim"])):
+            if text == f"- {shown}" or (text.endswith(f"] {shown}") and text.startswith("- [")):
+                return ident
     return None
 
 

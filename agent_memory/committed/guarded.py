@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from agent_memory.committed.render import atom_line
+from agent_memory.committed.render import atom_line, context_claim
 from agent_memory.model.atom import MAX_CLAIM_CHARS, Atom
 from agent_memory.model.controls import CLAIM_TEXT_CONTROLS, has_controls
 from agent_memory.redact import guard
@@ -37,6 +37,11 @@ def line_rules(atom: Atom) -> list[str]:
         return ["claim-too-long"]
     line = atom_line(atom, None)
     rules = {f.rule for f in guard.scan_text(_AS, line + "\n")}
+    # The session start gives the claim without the file's forge escapes (render.literal): a
+    # backslash the file adds must not be what keeps a finding out of Claude's context.
+    said = atom_line(atom, None, context_claim)
+    if said != line:
+        rules |= {f.rule for f in guard.scan_text(_AS, said + "\n")}
     if has_controls(str(atom["claim"]), keep=CLAIM_TEXT_CONTROLS):
         rules.add("control-character")
     return sorted(rules)

@@ -27,7 +27,7 @@ from agent_memory.model.wrapper import escape_wrapper
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from agent_memory.model.atom import Atom
 
@@ -164,6 +164,127 @@ def inert(text: str) -> str:
     return text
 
 
+# ASCII punctuation: what a CommonMark backslash escapes (a backslash before anything else is
+# a backslash).
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+# After `<`: what opens inline HTML (a tag `<details`, a closing tag `</`, a comment or
+# declaration `<!`, a processing instruction `<?`) or an autolink (`<https:`, `<a@b.c>`).
+_OPENS_HTML = frozenset("/!?abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_HEX = frozenset("0123456789abcdefABCDEF")
+# Opening a claim (right after `- `, or after a contested tag): `>` would make the item a
+# block quote, `[` a link reference definition (`[x]: url`, the line renders as nothing), a
+# footnote or a task box, `:` after the tag `[contested — …]` a link reference definition.
+_LEADING = (">", "[", ":")
+
+
+def _entity_at(text: str, at: int) -> bool:
+    """Whether `text[at]` (a `&`) opens what CommonMark reads as an entity or a numeric
+    character reference (`&amp;`, `&#38;`, `&#x26;`), which a forge shows as the character."""
+    i, n = at + 1, len(text)
+    if i < n and text[i] == "#":
+        i += 1
+        digits = _HEX if i < n and text[i] in "xX" else frozenset("0123456789")
+        i += 1 if digits is _HEX else 0
+        start = i
+        while i < n and text[i] in digits and i - start < 8:
+            i += 1
+        return start < i and i < n and text[i] == ";"
+    start = i
+    while i < n and text[i] in _ALNUM and i - start < 40:
+        i += 1
+    return start < i and not text[start].isdigit() and i < n and text[i] == ";"
+
+
+def _backtick_run(text: str, at: int) -> int:
+    end = at
+    while end < len(text) and text[end] == "`":
+        end += 1
+    return end - at
+
+
+def _code_span_end(text: str, at: int, run: int) -> int | None:
+    """Where the code span opened by the `run` backticks at `at` ends (after its closing
+    backticks: the next run of exactly as many), or None when nothing closes it."""
+    i = at + run
+    while True:
+        i = text.find("`", i)
+        if i < 0:
+            return None
+        length = _backtick_run(text, i)
+        if length == run:
+            return i + length
+        i += length
+
+
+def literal(text: str) -> str:
+    """One line of claim text (after `inert`) written so that a forge (GitHub, GitLab: CommonMark
+    and its GFM extensions) shows it as the text it is, in the file view and in a pull request's
+    rich diff: what a reviewer approves is what Claude reads.
+
+    Inline HTML is what a forge renders instead of showing: `<details>` folds the rest away,
+    `<sub>` shrinks it, `<img>` and `<a>` show something else. So every `<` that could open HTML
+    or an autolink gets a backslash (`\\<details>`), as does every `&` that opens an entity
+    reference (`\\&amp;`, which a forge would show as `&`), and `](` / `][` (a link or an image
+    shows its text, not where it goes), and a `>`, `[` or `:` opening the claim.
+
+    A backslash, not an HTML entity (`&lt;details&gt;`): Claude Code reads CLAUDE.memory.md as
+    plain text through CLAUDE.md's import (and the global file through ~/.claude/CLAUDE.md), so
+    the raw file must stay the claim to the model, one character added where the markdown
+    meant something, as `\\@` and `<\\!--` (`inert`) already are; an entity spells the
+    character out. Only where markdown would act: `a < b`, `R&D`, `x<=y` stay as typed. Inside a
+    code span (`` `Vec<String>` ``) a forge shows everything literally, backslashes too, so the
+    span is kept as it is; a backslash that already escapes a character is kept with it.
+    Readers take this form and the earlier ones (`claim_forms`): a claim keeps its line's
+    meaning, and its id is the claim's, never the line's.
+    """
+    if not ("<" in text or "&" in text or "](" in text or "][" in text or text.startswith(_LEADING)):
+        return text
+    out: list[str] = ["\\"] if text.startswith(_LEADING) else []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n and text[i + 1] in _PUNCTUATION:
+            out.append(text[i : i + 2])  # already an escape: the forge shows the character
+            i += 2
+            continue
+        if ch == "`":
+            run = _backtick_run(text, i)
+            end = _code_span_end(text, i, run)
+            out.append(text[i : end if end is not None else i + run])
+            i = end if end is not None else i + run
+            continue
+        if (ch == "<" and i + 1 < n and text[i + 1] in _OPENS_HTML) or (ch == "&" and _entity_at(text, i)) or (
+                ch == "]" and i + 1 < n and text[i + 1] in "(["):  # fmt: skip
+            out.append("\\")
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def file_claim(claim: str) -> str:
+    """A claim as a memory file shows it (CLAUDE.memory.md, the marker block of CLAUDE.md):
+    one line, nothing Claude Code or a forge would interpret."""
+    return literal(inert(one_line(claim)))
+
+
+def context_claim(claim: str) -> str:
+    """A claim as the session start gives it to Claude: not markdown a forge renders, so
+    without `literal`'s backslashes (`<details>` is `<details>`)."""
+    return inert(one_line(claim))
+
+
+def claim_forms(claim: str) -> tuple[str, ...]:
+    """Every line text a block may show for `claim` (without `- ` and a contested tag): as
+    rendered now, as rendered before `literal` (its lines are read until the next write
+    re-renders the block), and as rendered before `inert` (the same claim a reviewer read; the
+    guard judges that line). Each form is a function of the claim alone."""
+    plain = one_line(claim)
+    escaped = inert(plain)
+    now = literal(escaped)
+    return tuple(dict.fromkeys((now, escaped, plain)))
+
+
 def is_superseded(atom: Atom) -> bool:
     return bool(atom.get("superseded_by"))
 
@@ -205,13 +326,15 @@ def contested_day(
     return utc_day(str(atom["last_seen"]))
 
 
-def atom_line(atom: Atom, day: str | None) -> str:
+def atom_line(atom: Atom, day: str | None, shown: Callable[[str], str] = file_claim) -> str:
+    """The item line of `atom` in a memory file (or, with `shown=context_claim`, in the
+    session-start context)."""
     tag = contested_tag(day) + " " if day else ""
-    return f"- {tag}{inert(one_line(str(atom['claim'])))}"
+    return f"- {tag}{shown(str(atom['claim']))}"
 
 
-def tagged_line(atom: Atom, tag: str) -> str:
-    return f"- {tag} {inert(one_line(str(atom['claim'])))}"
+def tagged_line(atom: Atom, tag: str, shown: Callable[[str], str] = file_claim) -> str:
+    return f"- {tag} {shown(str(atom['claim']))}"
 
 
 def region_line(tier: str, hidden: int, decayed: int, superseded: int) -> str:
@@ -267,12 +390,15 @@ def lay_out(
     contested_dates: Mapping[str, str],
     pointer: bool = True,
     tags: Mapping[str, str] | None = None,
+    shown: Callable[[str], str] = file_claim,
 ) -> Section:
     """Choose the longest prefix of (pinned…, recent…) whose lines, plus the region line for
     the rest, fit in `budget - frame_bytes`. Raises ValueError when not even the region line
     fits (the budget is smaller than the frame). Without `pointer` (the session-start context)
     there is no region line: the rest is only counted in `omitted`. `tags` (id → tag) replace
-    an atom's contested tag: the session start's marks for a contradiction across the tiers."""
+    an atom's contested tag: the session start's marks for a contradiction across the tiers.
+    `shown` writes a claim into its line: `file_claim` for a memory file, `context_claim` for
+    the session start."""
     atoms = unique_by_id(atoms)
     by_id = {str(a["id"]): a for a in atoms}
     working = [a for a in atoms if in_working_set(a)]
@@ -283,8 +409,8 @@ def lay_out(
     superseded = newest_first([a for a in atoms if is_superseded(a)])
     decayed = newest_first([a for a in atoms if not is_superseded(a) and is_decayed(a)])
     lines = [
-        tagged_line(a, tags[str(a["id"])]) if tags and str(a["id"]) in tags
-        else atom_line(a, contested_day(a, contested_dates, by_id))
+        tagged_line(a, tags[str(a["id"])], shown) if tags and str(a["id"]) in tags
+        else atom_line(a, contested_day(a, contested_dates, by_id), shown)
         for a in ordered
     ]  # fmt: skip
     heading_bytes = _size(["", PINNED_HEADING])  # a blank line, then the heading
@@ -337,10 +463,12 @@ def render_block(
     tier: str,
     budget: int | None = None,
     contested_dates: Mapping[str, str] | None = None,
+    shown: Callable[[str], str] = file_claim,
 ) -> RenderedBlock:
     """The marker block for `tier` (markers included, trailing newline), ≤ `budget` bytes
     (default: L2 4096, L3 2048). Same atoms in any order → the same bytes. With no atoms the
-    block is HTML comments only (no title): nothing of it is memory."""
+    block is HTML comments only (no title): nothing of it is memory. `shown` writes each claim
+    into its line (`file_claim`; `context_claim` is how the version before `literal` did)."""
     _check_tier(tier)
     limit = BUDGETS[tier] if budget is None else budget
     frame = _frame()
@@ -351,7 +479,7 @@ def render_block(
         if len(text.encode("utf-8")) > limit:
             raise ValueError(f"budget {limit} bytes is too small for an empty {tier} block")
         return RenderedBlock(text, (), ())
-    section = lay_out(atoms, tier, limit, _size(head + foot), contested_dates or {})
+    section = lay_out(atoms, tier, limit, _size(head + foot), contested_dates or {}, shown=shown)
     text = "\n".join([*head, *section.lines, *foot]) + "\n"
     return RenderedBlock(text, section.shown, section.omitted)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from agent_memory.committed.render import begin_marker, end_marker, in_working_set, inert, one_line
+from agent_memory.committed.render import begin_marker, claim_forms, end_marker, in_working_set
 from agent_memory.committed.tiers import BLOCK_FILES, held, read_inside
 
 TYPE_CHECKING = False
@@ -31,12 +31,12 @@ _TAG_OPEN = "[contested — "
 _REGION = "- region `"
 
 
-def item_texts(atom: Atom) -> tuple[str, str]:
+def item_texts(atom: Atom) -> tuple[str, ...]:
     """What a block may show for `atom` (its line without `- ` and a contested tag): as
-    rendered now, and as a renderer before the escapes of `render.inert` wrote it (the same
-    claim a reviewer read; the guard judges that line)."""
-    plain = one_line(str(atom["claim"]))
-    return inert(plain), plain
+    rendered now, and as earlier renderers wrote it (`render.claim_forms`: before the forge
+    escapes of `render.literal`, before those of `render.inert`; the same claim a reviewer
+    read, and the guard judges that line)."""
+    return claim_forms(str(atom["claim"]))
 
 
 def is_shown(atom: Atom, texts: set[str]) -> bool:

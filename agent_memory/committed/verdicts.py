@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from agent_memory.committed.render import atom_line
+from agent_memory.committed.render import atom_line, context_claim
 from agent_memory.gitio.state import replace_text
 from agent_memory.model.controls import CLAIM_TEXT_CONTROLS, has_controls
 
@@ -83,7 +83,9 @@ def shown(state_dir: str, *groups: Sequence[Atom]) -> list[list[Atom]]:
     # out, so it must not share that line's verdict. It is never shown.
     groups = tuple([a for a in group if not has_controls(str(a["claim"]), keep=CLAIM_TEXT_CONTROLS)]
                    for group in groups)  # fmt: skip
-    lines = [[atom_line(atom, None) for atom in group] for group in groups]
+    # Keyed by the line as the context says it: the file's line (render.literal of it) follows
+    # from it, so one verdict covers both, which guarded.line_rules judges.
+    lines = [[atom_line(atom, None, context_claim) for atom in group] for group in groups]
     in_use = {line for group in lines for line in group}
     unknown = [
         (atom, line)
