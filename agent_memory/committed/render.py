@@ -172,10 +172,10 @@ _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _OPENS_HTML = frozenset("/!?abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _HEX = frozenset("0123456789abcdefABCDEF")
-# Opening a claim (right after `- `, or after a contested tag): `>` would make the item a
-# block quote, `[` a link reference definition (`[x]: url`, the line renders as nothing), a
-# footnote or a task box, `:` after the tag `[contested — …]` a link reference definition.
-_LEADING = (">", "[", ":")
+# Opening a claim (right after `- `): `>` would make the item a block quote, `[` a link
+# reference definition (`[x]: url`: the line renders as nothing), a footnote or a task box.
+# (After a contested tag a space stands between its `]` and the claim: no definition.)
+_LEADING = (">", "[")
 
 
 def _entity_at(text: str, at: int) -> bool:
@@ -226,7 +226,7 @@ def literal(text: str) -> str:
     `<sub>` shrinks it, `<img>` and `<a>` show something else. So every `<` that could open HTML
     or an autolink gets a backslash (`\\<details>`), as does every `&` that opens an entity
     reference (`\\&amp;`, which a forge would show as `&`), and `](` / `][` (a link or an image
-    shows its text, not where it goes), and a `>`, `[` or `:` opening the claim.
+    shows its text, not where it goes), and a `>` or `[` opening the claim.
 
     A backslash, not an HTML entity (`&lt;details&gt;`): Claude Code reads CLAUDE.memory.md as
     plain text through CLAUDE.md's import (and the global file through ~/.claude/CLAUDE.md), so
