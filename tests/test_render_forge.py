@@ -1,0 +1,211 @@
+"""A claim in a memory file renders on a forge as the text it is (render.literal): inline HTML
+(`<!-- -->`, `<details>`, `<img>`), an entity (`&amp;`), a link or a block quote would show a
+reviewer something else than what Claude reads, in the file view and in a pull request's rich
+diff. Rendered here as CommonMark with HTML on (markdown-it-py, as the forge's renderer would),
+through the real CLI, `git commit` with the installed hooks and the Claude Code hook command.
+Files written before the escape are read as ever, until the next write re-renders them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import git
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from sessions import gm, gm_json
+from test_hooks import global_repo, hook
+
+from agent_memory.committed.render import claim_forms, context_claim, file_claim, literal, one_line
+from agent_memory.model.atom import atom_id
+
+CLAIM = "Fold long CI logs in <details> blocks, never <!-- hidden --> notes; write &amp; for an ampersand"
+# What the file holds for it: a backslash where CommonMark would act, nothing else changed.
+FILE_FORM = "Fold long CI logs in \\<details> blocks, never <\\!-- hidden --\\> notes; write \\&amp; for an ampersand"
+# What Claude is given at session start: the claim (its comment escaped as ever, render.inert).
+CONTEXT_FORM = "Fold long CI logs in <details> blocks, never <\\!-- hidden --\\> notes; write &amp; for an ampersand"
+# Each rendered by the renderer before render.literal: how a file written then reads.
+OLD_FORM = CONTEXT_FORM
+# Rendered HTML of markdown a forge would not show as text.
+NOT_TEXT = {"html_inline", "html_block", "link_open", "image", "blockquote_open"}
+
+
+def forge() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": True})
+
+
+def inline_tokens(markdown: str) -> list[Any]:
+    out = []
+    for token in forge().parse(markdown):
+        out.append(token)
+        out += token.children or []
+    return out
+
+
+def shown_text(markdown: str) -> str:
+    """The characters a reader of the rendered markdown sees (entities decoded)."""
+    return "".join(t.content if t.type == "text" else t.markup + t.content + t.markup
+                   for t in inline_tokens(markdown) if t.type in ("text", "code_inline"))
+
+
+def item_line(path: Path, needle: str) -> str:
+    [line] = [line for line in path.read_text("utf-8").splitlines() if needle in line]
+    return line
+
+
+# --- the escape itself ------------------------------------------------------------------------
+
+
+def test_the_claim_is_written_with_a_backslash_where_markdown_would_act() -> None:
+    assert file_claim(CLAIM) == FILE_FORM
+    assert context_claim(CLAIM) == CONTEXT_FORM
+    html = forge().render(f"- {FILE_FORM}\n")
+    assert "<details>" not in html and "&lt;details&gt;" in html
+    assert "&amp;amp;" in html  # the forge shows `&amp;`, not `&`
+    assert "&lt;!-- hidden --&gt;" in html
+    # before the escape, a forge showed the block as HTML and the entity as `&`
+    old = forge().render(f"- {OLD_FORM}\n")
+    assert "<details>" in old and "&amp;amp;" not in old
+
+
+@pytest.mark.parametrize("claim", [
+    "Use <sub>tiny</sub> text", "<img src=x onerror=alert(1)>", "See <a href=\"https://x\">docs</a>",
+    "Mail <ops@example.com> first", "Link <https://example.com>", "Close with </details> then",
+    "Entities &#38; &#x26; &copy; show as text", "![badge](https://example.com/b.svg) in README",
+    "[docs](https://example.com) or [docs][ref]", "> quoted, not a claim", "[x]: https://example.com",
+    "[ ] a task box",
+])  # fmt: skip
+def test_no_claim_renders_as_markup_on_a_forge(claim: str) -> None:
+    tokens = inline_tokens(f"- {file_claim(claim)}\n")
+    assert not [t.type for t in tokens if t.type in NOT_TEXT]
+    assert shown_text(f"- {file_claim(claim)}\n") == one_line(claim)
+
+
+@pytest.mark.parametrize("claim", [
+    "Return `Vec<String>` from parsers", "a < b and x<=y, R&D, & then", "``code with ` <b> inside``",
+    "C:\\Users\\dev\\<b> stays", "tokens like a&b;c",
+])  # fmt: skip
+def test_only_what_markdown_would_act_on_is_escaped(claim: str) -> None:
+    written = file_claim(claim)
+    assert shown_text(f"- {written}\n").replace("\\", "") == one_line(claim).replace("\\", "")
+    assert not [t.type for t in inline_tokens(f"- {written}\n") if t.type in NOT_TEXT]
+    if "`" in claim and "<b>" not in claim:
+        assert written == claim  # a code span is shown as it is: nothing added in it
+    if "<" not in claim.replace("<=", "").replace("< ", "") and "&" not in claim.replace("& ", ""):
+        assert written == claim
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="<>&#;[]()!/:@` ab1x-", max_size=40))
+def test_a_forge_shows_every_character_of_the_claim(tail: str) -> None:
+    claim = "a " + tail  # a claim opening with a letter: its leading forms are tested above
+    # render.inert writes `<\!--`, `--\>`, `\@` also inside a code span, where a forge shows
+    # the backslash (the client's escapes come first): those are not this escape's to show
+    assume(not ("`" in claim and ("--" in claim or "@" in claim)))
+    markdown = f"- {file_claim(claim)}\n"
+    assert not [t.type for t in inline_tokens(markdown) if t.type in NOT_TEXT]
+    assert shown_text(markdown).replace(" ", "") == claim.replace(" ", "")
+
+
+@given(st.text(alphabet="<>&#;[]()!/:@`\\ ab-", max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_the_escape_is_kept_once_and_its_forms_are_the_claim_s(claim: str) -> None:
+    written = file_claim(claim)
+    assert literal(written) == written  # nothing is escaped twice
+    assert not [t.type for t in inline_tokens(f"- {written}\n") if t.type in NOT_TEXT - {"blockquote_open"}]
+    forms = claim_forms(claim)
+    assert forms[0] == written and context_claim(claim) in forms and one_line(claim) in forms
+
+
+# --- through the CLI, the installed hooks and the session start --------------------------------
+
+
+def adopt_claim(repo: Path, claim: str, *flags: str) -> str:
+    ident: str = gm_json(repo, "remember", *flags, claim)["id"]
+    gm(repo, "adopt", *flags, "--yes", ident)
+    return ident
+
+
+def shown_atoms(repo: Path, tier: str) -> dict[str, dict[str, Any]]:
+    return {a["id"]: a for a in gm_json(repo, "show", "--tier", tier)["atoms"]}
+
+
+def shown_claims(repo: Path, tier: str) -> dict[str, str]:
+    return {ident: a["claim"] for ident, a in shown_atoms(repo, tier).items()}
+
+
+def assert_read_back(repo: Path, ident: str, block_file: Path, tier: str) -> None:
+    assert shown_claims(repo, tier)[ident] == CLAIM
+    status = gm_json(repo, "status")
+    assert status[tier]["not_in_block"] == [] and status[tier]["not_in_log"] == [], status[tier]
+    assert gm(repo, "validate", check=False).returncode == 0, gm(repo, "validate", check=False).stdout
+    assert gm(repo, "scan", check=False).returncode == 0
+    context = hook("session-start", repo)
+    assert context is not None and f"- {CONTEXT_FORM}" in context, context
+    assert "\\<details>" not in context and "\\&amp;" not in context
+    assert gm_json(repo, "context")["context"] == context
+    assert block_file.exists()
+
+
+def test_a_claim_with_html_is_adopted_committed_and_read_back_as_its_text(repo: Path) -> None:
+    gm(repo, "init", "--yes")
+    ident = adopt_claim(repo, CLAIM)
+    path = repo / "CLAUDE.memory.md"
+    assert item_line(path, "Fold long CI logs") == f"- {FILE_FORM}"
+    # the adopt commit went through the installed guard, and left nothing uncommitted
+    assert gm(repo, "status", check=False).returncode == 0
+    assert not [t.type for t in inline_tokens(path.read_text("utf-8")) if t.type in NOT_TEXT - {"html_block"}]
+    # the only HTML left in the file is our markers and notes: whole-line comments
+    html_blocks = [t.content for t in inline_tokens(path.read_text("utf-8")) if t.type == "html_block"]
+    assert all(line.startswith("<!--") for block in html_blocks for line in block.splitlines()), html_blocks
+    assert CLAIM in shown_text(path.read_text("utf-8")).replace("\n", "")
+    assert ident == atom_id(CLAIM, shown_atoms(repo, "L2")[ident]["project"])  # the claim's id, not the line's
+    assert_read_back(repo, ident, path, "L2")
+    # forget reads the line back to the same atom
+    gm(repo, "forget", ident)
+    assert "Fold long CI logs" not in path.read_text("utf-8")
+
+
+def test_the_global_persona_file_writes_the_claim_the_same_way(repo: Path) -> None:
+    gm(repo, "init", "--yes")
+    ident = adopt_claim(repo, CLAIM, "--global")
+    path = global_repo() / "CLAUDE.memory.md"
+    assert item_line(path, "Fold long CI logs") == f"- {FILE_FORM}"
+    assert shown_claims(repo, "L3")[ident] == CLAIM
+    status = gm_json(repo, "status")
+    assert status["L3"]["not_in_block"] == [] and status["L3"]["not_in_log"] == [], status["L3"]
+    context = hook("session-start", repo)
+    assert context is not None and f"- {CONTEXT_FORM}" in context, context
+
+
+def test_a_file_written_before_the_escape_is_read_the_same_until_the_next_write(repo: Path) -> None:
+    gm(repo, "init", "--yes")
+    ident = adopt_claim(repo, CLAIM)
+    path = repo / "CLAUDE.memory.md"
+    # what the version before render.literal wrote, committed through the installed guard
+    path.write_text(path.read_text("utf-8").replace(FILE_FORM, OLD_FORM), "utf-8")
+    assert item_line(path, "Fold long CI logs") == f"- {OLD_FORM}"
+    gm(repo, "scan", "CLAUDE.memory.md")
+    assert gm(repo, "validate", check=False).returncode == 1  # uncommitted: differs from HEAD
+    git(repo, "commit", "-q", "-am", "memory as an older agent-memory rendered it")
+    assert_read_back(repo, ident, path, "L2")
+    assert item_line(path, "Fold long CI logs") == f"- {OLD_FORM}"  # read, not rewritten
+    # the next write is no refusal ("edited by hand?"): it re-renders the whole block
+    other = adopt_claim(repo, "Run the linters before <b>every</b> push")
+    assert item_line(path, "Fold long CI logs") == f"- {FILE_FORM}"
+    assert item_line(path, "Run the linters") == "- Run the linters before \\<b>every\\</b> push"
+    assert set(shown_claims(repo, "L2")) == {ident, other}
+    assert_read_back(repo, ident, path, "L2")
+
+
+def test_a_hand_edit_is_still_told_from_an_earlier_rendering(repo: Path) -> None:
+    gm(repo, "init", "--yes")
+    adopt_claim(repo, CLAIM)
+    path = repo / "CLAUDE.memory.md"
+    path.write_text(path.read_text("utf-8").replace(FILE_FORM, OLD_FORM.replace("hidden", "shown")), "utf-8")
+    git(repo, "commit", "-q", "--no-verify", "-am", "a hand edit")
+    proc = gm(repo, "remember", "Tag releases from main", check=False)
+    assert proc.returncode == 1 and "edited by hand" in proc.stderr, proc.stdout + proc.stderr
+    assert gm(repo, "validate", check=False).returncode == 1
