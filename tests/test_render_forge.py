@@ -16,8 +16,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from sessions import gm, gm_json
-from test_hooks import global_repo, hook
+from test_hooks import global_repo, hook, l2
 
+from agent_memory.committed.adopted_log import LogEntry, format_entry
+from agent_memory.committed.files import atom_of_line
 from agent_memory.committed.render import claim_forms, context_claim, file_claim, literal, one_line
 from agent_memory.model.atom import atom_id
 
@@ -117,6 +119,15 @@ def test_the_escape_is_kept_once_and_its_forms_are_the_claim_s(claim: str) -> No
     assert not [t.type for t in inline_tokens(f"- {written}\n") if t.type in NOT_TEXT - {"blockquote_open"}]
     forms = claim_forms(claim)
     assert forms[0] == written and context_claim(claim) in forms and one_line(claim) in forms
+
+
+def test_the_guard_names_the_atom_of_a_line_in_either_rendering() -> None:
+    atom = l2(CLAIM)
+    log = format_entry(LogEntry(op="adopt", atom=atom, at=atom["promoted_at"]))  # type: ignore[arg-type]
+    for form in (FILE_FORM, OLD_FORM):
+        assert atom_of_line(log, f"- {form}") == atom["id"]
+        assert atom_of_line(log, f"- [contested — newer evidence 2026-11-02] {form}") == atom["id"]
+    assert atom_of_line(log, f"- {FILE_FORM.replace('hidden', 'shown')}") is None
 
 
 # --- through the CLI, the installed hooks and the session start --------------------------------

@@ -63,8 +63,7 @@ class TierFiles:
         None when no held claim renders differently now. A file written then is no hand edit:
         it is read as it is, and the next write re-renders it (no rewrite just for this)."""
         atoms = list(self.held().values())
-        if all(render.literal(render.context_claim(str(a["claim"]))) == render.context_claim(str(a["claim"]))
-               for a in atoms):  # fmt: skip
+        if all(render.file_claim(str(a["claim"])) == render.context_claim(str(a["claim"])) for a in atoms):
             return None
         return render.render_block(atoms, self.tier, shown=render.context_claim).text
 
