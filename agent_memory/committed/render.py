@@ -171,6 +171,9 @@ _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 # declaration `<!`, a processing instruction `<?`) or an autolink (`<https:`, `<a@b.c>`).
 _OPENS_HTML = frozenset("/!?abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# An email autolink (`<1@a>`, `<=x@y>`) may also open with a digit or one of these.
+_EMAIL_LOCAL = _ALNUM | frozenset(".!#$%&'*+/=?^_`{|}~-")
+_EMAIL_DOMAIN = _ALNUM | frozenset(".-")
 _HEX = frozenset("0123456789abcdefABCDEF")
 # Opening a claim (right after `- `): `>` would make the item a block quote, `[` a link
 # reference definition (`[x]: url`: the line renders as nothing), a footnote or a task box.
@@ -194,6 +197,23 @@ def _entity_at(text: str, at: int) -> bool:
     while i < n and text[i] in _ALNUM and i - start < 40:
         i += 1
     return start < i and not text[start].isdigit() and i < n and text[i] == ";"
+
+
+def _opens_html(text: str, at: int) -> bool:
+    """Whether the `<` at `at` may open inline HTML or an autolink: a tag, a comment, a
+    declaration or a URI autolink after it, or an email autolink (`<local@domain>`) here."""
+    i, n = at + 1, len(text)
+    if i < n and text[i] in _OPENS_HTML:
+        return True
+    while i < n and text[i] in _EMAIL_LOCAL:
+        i += 1
+    if i == at + 1 or i >= n or text[i] != "@":
+        return False
+    i += 1
+    start = i
+    while i < n and text[i] in _EMAIL_DOMAIN:
+        i += 1
+    return start < i and i < n and text[i] == ">"
 
 
 def _backtick_run(text: str, at: int) -> int:
@@ -254,7 +274,7 @@ def literal(text: str) -> str:
             out.append(text[i : end if end is not None else i + run])
             i = end if end is not None else i + run
             continue
-        if (ch == "<" and i + 1 < n and text[i + 1] in _OPENS_HTML) or (ch == "&" and _entity_at(text, i)) or (
+        if (ch == "<" and _opens_html(text, i)) or (ch == "&" and _entity_at(text, i)) or (
                 ch == "]" and i + 1 < n and text[i + 1] in "(["):  # fmt: skip
             out.append("\\")
         out.append(ch)
