@@ -18,10 +18,12 @@ from markdown_it import MarkdownIt
 from sessions import gm, gm_json
 from test_hooks import global_repo, hook, l2
 
+from agent_memory.cli.ids import resolve
 from agent_memory.committed.adopted_log import LogEntry, format_entry
 from agent_memory.committed.files import atom_of_line
 from agent_memory.committed.render import claim_forms, context_claim, file_claim, literal, one_line
 from agent_memory.model.atom import atom_id
+from agent_memory.model.errors import AmbiguousError
 
 CLAIM = "Fold long CI logs in <details> blocks, never <!-- hidden --> notes; write &amp; for an ampersand"
 # What the file holds for it: a backslash where CommonMark would act, nothing else changed.
@@ -130,6 +132,14 @@ def test_the_guard_names_the_atom_of_a_line_in_either_rendering() -> None:
     assert atom_of_line(log, f"- {FILE_FORM.replace('hidden', 'shown')}") is None
 
 
+def test_a_line_copied_from_the_file_names_its_atom() -> None:
+    claims = {"atm_00000001": "Use <b> tags", "atm_00000002": "Use b tags in <b> mode"}
+    assert resolve("Use \\<b> tags", claims) == "atm_00000001"  # as CLAUDE.memory.md shows it
+    assert resolve("use <b> tags", claims) == "atm_00000001"
+    with pytest.raises(AmbiguousError):
+        resolve("use b tags", claims)
+
+
 # --- through the CLI, the installed hooks and the session start --------------------------------
 
 
@@ -174,8 +184,8 @@ def test_a_claim_with_html_is_adopted_committed_and_read_back_as_its_text(repo: 
     assert CLAIM in shown_text(path.read_text("utf-8")).replace("\n", "")
     assert ident == atom_id(CLAIM, shown_atoms(repo, "L2")[ident]["project"])  # the claim's id, not the line's
     assert_read_back(repo, ident, path, "L2")
-    # forget reads the line back to the same atom
-    gm(repo, "forget", ident)
+    # forget takes the line as the file shows it (copied from CLAUDE.memory.md) for that atom
+    assert f"forgot {ident}" in gm(repo, "forget", FILE_FORM).stdout.replace("Forgot", "forgot")
     assert "Fold long CI logs" not in path.read_text("utf-8")
 
 

@@ -6,7 +6,8 @@ A key names the candidate that, trying these in order:
 2. has an id beginning with the key, when the key begins with `atm_`;
 3. waits in a review commit whose oid begins with the key (7 or more hex digits; adopt only);
 4. has that claim (compared as atoms are: whitespace collapsed, case folded, trailing
-   punctuation dropped);
+   punctuation dropped), or a claim whose line in a memory file is the key (a line copied from
+   CLAUDE.memory.md, with the backslashes the file adds: `committed.render.claim_forms`);
 5. has a claim in which every word of the key begins a word, in any order: `ruff format`
    names "Format Python with ruff format before committing".
 The first step that finds anything decides: one atom is the answer, several are ambiguous (an
@@ -19,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from agent_memory.committed.render import claim_forms
 from agent_memory.model.atom import Atom, normalize
 from agent_memory.model.errors import AmbiguousError, UsageError
 from agent_memory.model.trailers import one_line
@@ -40,7 +42,8 @@ def resolve(key: str, claims: Mapping[str, str], commits: Mapping[str, str] | No
     steps = (
         lambda: [i for i in claims if i.startswith(key)] if key.startswith("atm_") else [],
         lambda: _by_commit(key, commits or {}),
-        lambda: [i for i, c in claims.items() if normalize(c) == normalize(key)],
+        lambda: [i for i, c in claims.items() if normalize(c) == normalize(key)]
+        or [i for i, c in claims.items() if normalize(key) in map(normalize, claim_forms(c))],
         lambda: _by_words(key, claims),
     )
     for step in steps:
