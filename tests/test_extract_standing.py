@@ -55,7 +55,7 @@ def test_a_bound_on_this_work_is_not_a_rule(text: str) -> None:
         ),
         (
             "Fix the login page. Update the styles. Don't run git commands on your own.",
-            "Never run git commands",
+            "Never run git commands on your own",
         ),
         ("Let's not use lodash.", "Never use lodash"),
         (

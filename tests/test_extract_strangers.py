@@ -149,6 +149,12 @@ STEP_AT_HAND = [
     "my laptop is getting swapped next week",
     "I want to build a nicer dashboard for my plugin",
     "I prefer you rewrite it as a class",
+    # what something does, its subject left in the clause before (a stranger audit of the rules
+    # of 2026-12-05, 64 people never read before: benchmarks/extraction_split.json)
+    "It never validates the input and never escapes or encodes the HTML.",
+    "The importer always touches the cache and always flushes it.",
+    "Claude never reads my notes",
+    "Claude always forgets the env file",
 ]
 
 
@@ -189,7 +195,23 @@ DURABLE = [
     ("Make sure every commit has a ticket id", "ticket"),
     ("The design doc is in docs/architecture.md", "docs/architecture.md"),
     ("In the future, don't paste secrets in the chat", "secrets"),
+    ("Always use tabs, never spaces", "tabs"),
+    ("Claude should never force push", "force push"),
 ]
+
+
+# "yourself", "on your own" is who acts, not emphasis: dropped, the rule forbids the act
+# itself ("don't deploy on your own, give me the command" became "Never deploy").
+UNASKED = [
+    ("Don't run git commands on your own, just tell me what to run", "Never run git commands on your own"),
+    ("Never run the migrations yourself", "Never run the migrations yourself"),
+    ("Don't merge by yourself, I review first", "Never merge by yourself"),
+]
+
+
+@pytest.mark.parametrize(("text", "claim"), UNASKED)
+def test_who_is_to_act_stays_in_the_rule(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
 
 
 @pytest.mark.parametrize(("text", "word"), DURABLE)

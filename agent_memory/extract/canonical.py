@@ -104,10 +104,9 @@ _NEGATIVE_HEAD = re.compile(
 _NEVER_EVER = re.compile(r"^never\s+ever\s+", re.I)
 # A prohibition's closing emphasis names no object: "never pip install anything", "never pip
 # install directly" and "never pip install" forbid one thing ("push directly to main" keeps its
-# qualifier: an object follows it).
-_EMPHASIS_TAIL = re.compile(
-    r"\s+(?:anything|at all|whatsoever|of any kind|yourself|on your own)$", re.I
-)
+# qualifier: an object follows it). "yourself" / "on your own" is no emphasis: "never check git
+# on your own (tell me the command)" forbids doing it unasked, not doing it at all.
+_EMPHASIS_TAIL = re.compile(r"\s+(?:anything|at all|whatsoever|of any kind)$", re.I)
 # "directly" closes a tool's own command with nothing more to say ("never pip install directly"
 # is "never pip install"); after an object it names the route forbidden, which another route
 # is allowed: "never edit the lockfile directly" (the package manager may), "never call the API

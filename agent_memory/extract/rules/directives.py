@@ -130,10 +130,29 @@ def _describes_not_instructs(head: str, body: str) -> bool:
         return True  # "never guessed", "never promoted on evidence alone": a description
     if _product_display(head, (body.split(None, 1) + [""])[1]):
         return True  # "always show the total in the footer row": what the product shows, a spec
+    if _THIRD_PERSON_ES.match(head):
+        # "(it) … and never fetches or resolves X", "always pushes to main": only a verb takes
+        # -ches/-shes/-xes/-zes/-sses/-ies after always/never, and it agrees with a subject
+        # left in the clause before (a description of what something does), not an order
+        return True
     # "(it) never imports X", "always returns null", "always fails": what it does
-    return bool(re.match(r"^[a-z]+[^su]s$", head)) and any(
-        stem in _KNOWN_VERBS or stem in _BEHAVES for stem in (head[:-1], head[:-2])
-    )
+    if not re.match(r"^[a-z]+[^su]s$", head):
+        return False
+    if any(stem in _KNOWN_VERBS or stem in _BEHAVES for stem in (head[:-1], head[:-2])):
+        return True
+    # "(Claude) never remembers my preferences": a word in -s taking an object is a verb that
+    # agrees with a subject; an order takes the bare verb ("always tabs, never spaces" is none)
+    return bool(_OBJECT_NEXT.match(body.partition(" ")[2]))
+
+
+# (past another verb in -s joined to it: "never escapes or encodes the HTML")
+_OBJECT_NEXT = re.compile(
+    r"^(?:(?:or|and)\s+[a-z]+[^su]s\s+)?(?:my|your|our|his|her|its|their|the|a|an|this|that|these|those)\b",
+    re.I,
+)
+
+
+_THIRD_PERSON_ES = re.compile(r"^[a-z]+(?:[cs]h|x|z|ss)es$|^[a-z]+[^aeiou]ies$")
 
 
 def _lone_word_not_a_rule(head: str, body: str) -> bool:
@@ -164,6 +183,10 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     if _NOT_A_VERB_START.match(body):
         return False  # "always the same error", "never in the work tree": not an instruction
     if _describes_not_instructs(head, body) or _lone_word_not_a_rule(head, body):
+        return False
+    if subject in ("claude", "agent") and not (m.group(1) or m.group(3)) and head.endswith("s"):
+        # "Claude never remembers my preferences": what it does (the verb agrees with it), a
+        # complaint; "Claude should never …" is an order
         return False
     # "you always add too many comments": a complaint whose rule is unstated
     return not (subject == "you" and not (m.group(1) or m.group(3)))
