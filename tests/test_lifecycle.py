@@ -200,6 +200,27 @@ def test_lifecycle_verbs_refuse_dirty_or_hand_edited_memory_files(
     assert memory_state(project) == before
 
 
+def test_the_dirty_memory_files_hint_names_the_command_that_was_refused(
+    project: Path, adopted: dict[str, str]
+) -> None:
+    """Every memory commit refuses over an edit of the person's; the hint said "then adopt
+    again" after `forget`, `pin` or `forget --undo` too. It names the command that stopped."""
+    gm(project, "forget", adopted["tabs"])
+    path = project / "CLAUDE.memory.md"
+    path.write_text(path.read_text() + "\nscratch note\n")
+    before = memory_state(project)
+    for args, command in ((["forget", adopted["push"]], "git memory forget"),
+                          (["pin", adopted["push"]], "git memory pin"),
+                          (["forget", "--undo", adopted["tabs"]], "git memory forget --undo")):  # fmt: skip
+        proc = gm(project, *args, check=False)
+        lines = proc.stderr.strip().splitlines()
+        assert proc.returncode == 3 and len(lines) == 2, proc.stderr
+        assert lines[0].endswith("uncommitted changes to memory files: CLAUDE.memory.md"), proc.stderr
+        assert lines[1].endswith(f"then run `{command}` again"), proc.stderr
+        assert "adopt" not in proc.stderr
+        assert memory_state(project) == before
+
+
 # --- forget -------------------------------------------------------------------------------------------
 
 

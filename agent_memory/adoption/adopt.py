@@ -163,8 +163,9 @@ def memory_paths(target_name: str) -> list[str]:
     return sorted({target_name, "CLAUDE.md", LOG_PATH})
 
 
-def require_clean(repo: git.Repo, target_name: str) -> None:
-    """A dirty CLAUDE.md / CLAUDE.memory.md / adopted.log stops adopt before anything is written."""
+def require_clean(repo: git.Repo, target_name: str, verb: str = "git memory adopt") -> None:
+    """A dirty CLAUDE.md / CLAUDE.memory.md / adopted.log stops a memory commit (adopt, forget,
+    pin, …: `verb`, which the hint names) before anything is written."""
     if git.unchanged_since_head(repo, memory_paths(target_name)):
         return  # proven clean in process; otherwise `git status` decides (and names the files)
     # Only the files a memory commit reads and writes: a CLAUDE.md that is not the target is
@@ -178,7 +179,7 @@ def require_clean(repo: git.Repo, target_name: str) -> None:
         names = ", ".join(sorted({d[3:] for d in dirty}))
         raise RepoStateError(
             f"uncommitted changes to memory files: {names}",
-            hint=f"commit or stash them first (git stash push -- {names}), then adopt again",
+            hint=f"commit or stash them first (git stash push -- {names}), then run `{verb}` again",
         )
 
 
@@ -456,7 +457,7 @@ def commit_memory(
             problem = index_lock_problem(repo)
             if problem is not None:
                 raise problem
-            require_clean(repo, target_name)
+            require_clean(repo, target_name, verb)
             old_head = git.head_commit(repo)
             before = work_files(root, tier, target_name)
             require_consistent(before)

@@ -88,7 +88,7 @@ def _restore_l2(repo: git.Repo, ident: str, atom: Atom) -> str:
     assert repo.workdir is not None
     target = target_file(repo)
     require_on_branch(repo, "git memory forget --undo")
-    require_clean(repo, target)
+    require_clean(repo, target, "git memory forget --undo")
     before = work_files(repo.workdir, "L2", target)
     require_consistent(before)
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
