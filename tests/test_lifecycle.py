@@ -243,6 +243,30 @@ def test_forget_removes_an_adopted_line_in_a_commit_and_tombstones_l1(
     assert ident not in {c["atom"] for c in gm_json(project, "stage")["commits"]}
 
 
+def test_forgetting_a_forgotten_atom_again_says_so_and_changes_nothing(
+    project: Path, adopted: dict[str, str]
+) -> None:
+    """A second `forget` of the same atom said "no atom matches" (exit 2) for an atom the person
+    had just seen; it says it is already forgotten, with its undo, and exits 0 as a rerun of
+    adopt does. A key that names no atom, forgotten or not, is still exit 2."""
+    ident = adopted["tabs"]
+    gm(project, "forget", ident)
+    start, atoms = head(project), git(project, "rev-parse", "memory/atoms")
+    for key in (ident, ident[:8], claim("tabs")):
+        proc = gm(project, "forget", key, check=False)
+        assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+        assert proc.stdout.splitlines() == [f"{ident} is already forgotten; nothing to do",
+                                            f"  undo: git memory forget --undo {ident}"]  # fmt: skip
+    assert gm_json(project, "forget", ident) == {"id": ident, "commit": None, "l2_commit": None, "already": True}
+    assert head(project) == start and git(project, "rev-parse", "memory/atoms") == atoms
+    proc = gm(project, "forget", "atm_00000000", check=False)
+    assert proc.returncode == 2 and "no atom matches" in proc.stderr
+    proc = gm(project, "forget", "--undo", adopted["push"], check=False)  # held, not forgotten
+    assert proc.returncode == 2 and f"`git memory log {adopted['push']}`" in proc.stderr
+    gm(project, "forget", "--undo", ident)  # the undo it names works
+    assert ident in held(project)
+
+
 def test_forgetting_a_staged_item_withdraws_it_from_review(project: Path) -> None:
     ids = stage_claims(project)
     gm(project, "forget", ids["tabs"])

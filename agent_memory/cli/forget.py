@@ -35,7 +35,16 @@ def run(args: argparse.Namespace) -> Report:
         return _undo(args, repo, store, snap)
 
     held = tiers.l2_atoms(repo.workdir)
-    atom = find_atom({**held, **snap.atoms}, args.id)
+    try:
+        atom = find_atom({**held, **snap.atoms}, args.id)
+    except NoMatch:
+        gone = _already_forgotten(repo, snap, args.id)
+        if gone is None:
+            raise
+        # A rerun (or a second forget of the same claim): nothing to do, as adopt says of an
+        # item already decided, rather than "no atom matches" for an atom the person just saw.
+        return Report({"id": gone, "commit": None, "l2_commit": None, "already": True},
+                      [f"{gone} is already forgotten; nothing to do", f"  undo: git memory forget --undo {gone}"])  # fmt: skip
     ident = atom["id"]
     l2_commit = None
     if ident in held:
@@ -67,6 +76,23 @@ def run(args: argparse.Namespace) -> Report:
     if l2_commit:
         report.say(f"  removed from the L2 block in {l2_commit[:10]}")
     return report.say(f"  undo: git memory forget --undo {ident}")
+
+
+def _forgotten_claims(repo: git.Repo, snap: Snapshot) -> tuple[dict[str, Atom], dict[str, str]]:
+    """What `forget --undo` can restore: the atoms a `forget` line took out of the block, and
+    the claim of every forgotten atom (tombstoned on memory/atoms or out of the block)."""
+    out_of_block = _forgotten_in_block(repo)
+    claims = {i: str(a.get("claim", "")) for i, a in out_of_block.items()}
+    claims.update({i: str(stone.get("claim", "")) for i, stone in snap.tombstones.items()})
+    return out_of_block, claims
+
+
+def _already_forgotten(repo: git.Repo, snap: Snapshot, key: str) -> str | None:
+    """The forgotten atom `key` names when it names no live one, else None."""
+    try:
+        return resolve(key, _forgotten_claims(repo, snap)[1])
+    except NoMatch:
+        return None
 
 
 def _forgotten_in_block(repo: git.Repo) -> dict[str, Atom]:
@@ -106,13 +132,11 @@ def _undo(args: argparse.Namespace, repo: git.Repo, store: L1Store, snap: Snapsh
     # Forgotten: tombstoned on memory/atoms, or taken out of the block by a `forget` line that
     # is its last word — a forget killed after its commit (or one pulled from a teammate) left
     # no tombstone, and is undone all the same.
-    out_of_block = _forgotten_in_block(repo)
-    claims = {i: str(a.get("claim", "")) for i, a in out_of_block.items()}
-    claims.update({i: str(stone.get("claim", "")) for i, stone in snap.tombstones.items()})
+    out_of_block, claims = _forgotten_claims(repo, snap)
     try:
         ident = resolve(args.id, claims)
     except NoMatch as exc:
-        raise NoMatch(f"{args.id} is not forgotten", hint="see an atom's history with `git memory log ID`") from exc
+        raise NoMatch(f"{args.id} is not forgotten", hint=f"see its history with `git memory log {args.id}`") from exc
     l2_atom = out_of_block.get(ident)
     l2_commit = _restore_l2(repo, ident, l2_atom) if l2_atom is not None else None
     if l2_commit:
