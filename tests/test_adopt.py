@@ -229,7 +229,7 @@ def test_show_more_then_adopt_shows_every_session_and_the_review_commit(project:
     child.expect("adopted in")
     next_item(child)
     choose(child, "quit")
-    child.expect("2 item\\(s\\) still waiting")
+    child.expect("2 items still waiting")
     assert finish(child) == 0
     assert set(held(project)) == {first}
     assert trailers(project, "HEAD")["Adopted-From"] == staged_in
@@ -260,7 +260,7 @@ def test_quit_and_ctrl_c_between_items_leave_whole_items_and_a_rerun_continues(
     child.expect("adopted in")
     third = next_item(child)
     child.sendintr()
-    child.expect("interrupted; 1 item\\(s\\) still waiting")
+    child.expect("interrupted; 1 item still waiting")
     assert finish(child) == 130
     assert set(held(project)) == {first, second}
     assert len(new_commits(project, start)) == 2

@@ -252,12 +252,19 @@ def test_adopt_global_without_a_terminal_points_at_the_global_review(project: Pa
     assert proc.returncode == 1
     assert "waiting on the global memory repo's memory/review" in proc.stderr, proc.stderr
     assert "`git memory adopt --global`" in proc.stderr and "--all" in proc.stderr, proc.stderr
+    assert "1 item waiting on" in proc.stderr, proc.stderr  # not "1 item(s)"
+    # An id that is not waiting there: the hint's listing command is the global one too (it
+    # named `git memory adopt`, which lists the project's review).
+    proc = gm(project, "adopt", "--global", "--yes", "atm_00000000", check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines()[-1] == ("hint: list waiting items with `git memory adopt --global` "
+                                            "or `git memory status`"), proc.stderr  # fmt: skip
     gm(project, "adopt", "--global", "--all")
     done = gm(project, "adopt", "--global").stdout
     assert done.startswith("nothing is waiting on the global memory repo's memory/review"), done
     assert "`git memory stage --global`" in done, done
     # the project's own review is worded as before
-    assert "item(s) waiting on memory/review" in gm(project, "adopt", check=False).stderr
+    assert "1 item waiting on memory/review" in gm(project, "adopt", check=False).stderr
 
 
 def test_verifying_an_adopted_atom_does_not_say_it_can_now_promote(project: Path) -> None:

@@ -212,7 +212,7 @@ def test_pr_pushes_and_opens_with_gh_then_merging_it_adopts_every_item(
     assert argv[:2] == ["pr", "create"]
     flags = dict(zip(argv[2::2], argv[3::2], strict=True))
     assert flags["--base"] == "main" and flags["--head"] == "memory/review"
-    assert flags["--title"] == "agent-memory: 3 staged memory promotion(s)"
+    assert flags["--title"] == "agent-memory: 3 staged memory promotions"
     assert {row[0] for row in table_rows(flags["--body"])[1:]} == {
         t.rstrip(".") for t in CLAIMS.values()
     }

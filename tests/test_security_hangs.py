@@ -65,7 +65,7 @@ def test_status_counts_transcripts_not_captured_yet(project: Path) -> None:
     gm(project, "capture", "--transcript", str(first), "--no-stage")
     status = gm_json(project, "status")
     assert status["transcripts_not_captured"] == 1
-    assert "1 transcript(s) of this project not captured yet" in gm(project, "status").stdout
+    assert "1 transcript of this project not captured yet" in gm(project, "status").stdout
     gm(project, "capture", "--all", "--no-stage")
     assert gm_json(project, "status")["transcripts_not_captured"] == 0
 

@@ -51,6 +51,16 @@ def test_stage_is_deterministic_and_a_hand_edited_review_branch_needs_force(proj
     assert [c["oid"] for c in forced["commits"]] == [c["oid"] for c in first["commits"]]
 
 
+def test_stage_counts_its_commits_in_words_that_agree_with_the_number(project: Path) -> None:
+    """`stage` said 'staged 1 commit(s) on memory/review'; the other verbs say `1 commit`."""
+    ident = _eligible(project, "Never push to main")[0]
+    first = gm(project, "stage").stdout.splitlines()
+    assert first[0] == "staged 1 commit on memory/review (on top of main):", first
+    assert first[1].endswith(f" {ident}"), first
+    _eligible(project, "Use pnpm, not npm")
+    assert gm(project, "stage").stdout.startswith("staged 2 commits on memory/review (on top of main):")
+
+
 def test_a_hand_edited_block_on_main_is_refused_with_the_fix(project: Path) -> None:
     _eligible(project, "Never push to main")
     gm(project, "stage")

@@ -40,7 +40,10 @@ def test_a_clean_store_validates_and_says_what_was_checked(repo: Path, store: L1
     _write(store, l1_atom("Never push to main", sessions=("s1", "s2")))
     proc = gm(repo, "validate")
     assert proc.stdout.rstrip().endswith("ok")
-    assert "memory/atoms: 1 atoms (schema, ids, back-pointers)" in proc.stdout
+    # counted in words that agree with the number (it said "1 atoms" and "1 adopt/lifecycle commit(s)")
+    assert "memory/atoms: 1 atom (schema, ids, back-pointers), 0 tombstones" in proc.stdout
+    assert "(guard, rendering), 0 adopt/lifecycle commits against their Atom-Id" in proc.stdout
+    assert "(s)" not in proc.stdout
 
 
 def test_a_pointer_to_a_session_the_atom_does_not_have_is_an_error(repo: Path, store: L1Store) -> None:

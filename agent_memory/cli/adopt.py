@@ -73,11 +73,11 @@ from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
 
 
-def _match(items: list[Item], wanted: list[str], done: set[str]) -> tuple[list[Item], list[str]]:
+def _match(items: list[Item], wanted: list[str], done: set[str], flag: str = "") -> tuple[list[Item], list[str]]:
     """The waiting items named (as every ID is named: cli/ids.py, with a review-commit prefix
     as well), and the names that were already decided (held or rejected): a rerun of the same
     command after an interrupt continues with the rest instead of failing on what already
-    happened."""
+    happened. `flag` is ` --global` for the global review, which the hint's commands need."""
     claims = {i.atom_id: str(i.atom.get("claim", "")) for i in items}
     commits = {i.commit: i.atom_id for i in items}
     chosen: list[Item] = []
@@ -91,7 +91,7 @@ def _match(items: list[Item], wanted: list[str], done: set[str]) -> tuple[list[I
                 already.append(decided[0])
                 continue
             raise NoMatch(f"{key} is not waiting on memory/review",
-                          hint="list waiting items with `git memory adopt` or `git memory status`") from None  # fmt: skip
+                          hint=f"list waiting items with `git memory adopt{flag}` or `git memory status`") from None  # fmt: skip
         chosen.extend(i for i in items if i.atom_id == ident and i not in chosen)
     return chosen, already
 
@@ -220,6 +220,11 @@ class Review:
             require_clean(self.repo, self.target, "git memory adopt" + (" --global" if self.tier == "L3" else ""))
             require_consistent(work_files(self.repo.workdir, self.tier, self.target))
 
+    @property
+    def flag(self) -> str:
+        """` --global` in the commands a hint names for the global review, else ''."""
+        return " --global" if self.tier == "L3" else ""
+
     def outcome(self) -> dict[str, Any]:
         """The JSON object every path fills in."""
         return {"adopted": [], "rejected": [], "refused": {}, "already": [], "resumed": self.resumed}
@@ -227,7 +232,7 @@ class Review:
 
 def run(args: argparse.Namespace) -> Report:
     review = Review.open(args)
-    pins = {i.atom_id for i in _match(review.items, args.pin, review.done)[0]}
+    pins = {i.atom_id for i in _match(review.items, args.pin, review.done, review.flag)[0]}
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     # --pin alone on a terminal pins those items if they are adopted in the walk; without a
     # terminal, naming an item to pin is choosing it (scripts: `adopt --pin ID`).
@@ -251,7 +256,7 @@ def _waiting(review: Review, global_: bool) -> Report:
     for item in review.items:
         report.say(*describe(item, l1=local.get(item.atom_id)))
     report.data["waiting"] = [i.atom_id for i in review.items]
-    report.note(f"{len(review.items)} item(s) waiting on {where}")
+    report.note(f"{plural(len(review.items), 'item')} waiting on {where}")
     claudes = [i.atom_id for i in review.items if claude_adopting(i, local.get(i.atom_id))]
     if claudes:
         report.data["claude_memory"] = claudes
@@ -269,8 +274,8 @@ def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
     review.check()
     items = review.items
     # --pin ID adopts ID too (pinned): naming an item to pin is choosing it.
-    chosen, already = (list(items), []) if args.all else _match(items, [*args.yes, *args.pin], review.done)
-    rejected, already_rejected = _match(items, args.reject, review.done)
+    chosen, already = (list(items), []) if args.all else _match(items, [*args.yes, *args.pin], review.done, review.flag)
+    rejected, already_rejected = _match(items, args.reject, review.done, review.flag)
     overlap = sorted({i.atom_id for i in chosen} & {i.atom_id for i in rejected})
     if overlap and not args.all:
         raise UsageError(
@@ -485,10 +490,10 @@ def _walk(review: Review, pins: set[str], questionary: Any, decisions: Decisions
         except KeyboardInterrupt:
             # Ctrl-C at the question, between items: every earlier item is whole (one commit
             # each); this one and the rest stay waiting.
-            say(f"\ninterrupted; {len(items) - number + 1} item(s) still waiting — rerun `git memory adopt` to continue")
+            say(f"\ninterrupted; {plural(len(items) - number + 1, 'item')} still waiting — rerun `git memory adopt{review.flag}` to continue")
             return EXIT_INTERRUPTED, tally()
         if answer == "quit":
-            say(f"stopped; {len(items) - number + 1} item(s) still waiting — rerun `git memory adopt` to continue")
+            say(f"stopped; {plural(len(items) - number + 1, 'item')} still waiting — rerun `git memory adopt{review.flag}` to continue")
             break
         if answer == "adopt":
             try:

@@ -39,7 +39,6 @@ from agent_memory.promote.review import (
     staging_base,
 )
 
-TITLE = "agent-memory: {n} staged memory promotion(s)"
 HEAD = "memory/review"
 CLIENTS = {"github": "gh", "gitlab": "glab"}
 
@@ -106,7 +105,7 @@ def _require_current(repo: git.Repo, base: Base, items: Sequence[Item], flag: st
     stale = [ident for commit, ident, _ in review_items(repo, base.ref) if commit not in waiting]
     if stale:
         raise RefusedError(
-            f"memory/review still carries {len(stale)} item(s) already adopted or rejected: "
+            f"memory/review still carries {plural(len(stale), 'item')} already adopted or rejected: "
             + ", ".join(stale[:5]),
             hint=f"rebuild it with `git memory stage{flag}`, then open the pull request",
         )
@@ -139,7 +138,7 @@ def run(args: argparse.Namespace) -> Report:
                            hint=f"stage promotions first with `git memory stage{flag}`")
     _require_current(repo, base, items, flag)
     remote = args.remote or porcelain.default_remote(repo)
-    title = TITLE.format(n=len(items))
+    title = f"agent-memory: {plural(len(items), 'staged memory promotion')}"
     body = pr_body(repo, items, tier)
     url = git.config_get(repo.cwd, f"remote.{remote}.url")
     # A name git does not know (a project not pushed anywhere yet), not a URL or a path (git

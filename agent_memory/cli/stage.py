@@ -10,6 +10,7 @@ from agent_memory.cli import colour
 from agent_memory.cli.output import project_of, store_here
 from agent_memory.cli.report import Report
 from agent_memory.committed.install import target_file
+from agent_memory.model.trailers import plural
 from agent_memory.promote.review import StagePlan, stage_current
 
 
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> Report:
         report.say(f"nothing to stage: no atom is eligible (see `git memory promote{flag}`)")
     else:
         on = plan.base_ref.removeprefix("refs/remotes/").removeprefix("refs/heads/") or plan.base_branch
-        report.say(f"staged {len(commits)} commit(s) on {where} (on top of {on}):")
+        report.say(f"staged {plural(len(commits), 'commit')} on {where} (on top of {on}):")
         for oid, ident in plan.staged:
             report.say(f"  {oid[:10]} {ident}")
         report.say(
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> Report:
     for ident, reasons in plan.refused.items():
         report.say(f"{colour.paint('refused', 'refused')} {ident}: {'; '.join(reasons)}")
     if plan.unpushed and plan.base_ref.startswith("refs/remotes/"):
-        report.say(f"note: {plan.base_branch} has {plan.unpushed} commit(s) that {on_remote(plan)} does not: "
+        report.say(f"note: {plan.base_branch} has {plural(plan.unpushed, 'commit')} that {on_remote(plan)} does not: "
               f"the review branch leaves them out (push {plan.base_branch} for them to reach the remote)")
     return report
 

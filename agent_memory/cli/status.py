@@ -261,7 +261,7 @@ def _text(report: Report, data: dict[str, Any]) -> None:
             report.say(f"  {colour.paint('warning:', 'refused')} {len(data[tier]['not_in_log'])} {tier} block line(s) "
                   "without a line in .memory/adopted.log (edited by hand?) — `git memory validate` lists them")  # fmt: skip
     if data["transcripts_not_captured"]:
-        report.say(f"  {data['transcripts_not_captured']} transcript(s) of this project not captured yet "
+        report.say(f"  {plural(data['transcripts_not_captured'], 'transcript')} of this project not captured yet "
               "— `git memory capture --all`")  # fmt: skip
     own = sum(1 for item in data["staged"] if item.get("origin"))
     report.say(f"  staged on memory/review: {len(data['staged'])}" + (f" ({own} from {CLAUDE_MEMORY})" if own else "")

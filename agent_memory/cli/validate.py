@@ -351,7 +351,7 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         commits = audit.commit_errors(root)
         errors += [f"{tier}: {e}" for e in commits.errors]
         checked.append(f"{tier} in {root}: {target} and .memory/adopted.log (guard, rendering), "
-                       f"{commits.commits} adopt/lifecycle commit(s) against their Atom-Id")  # fmt: skip
+                       f"{plural(commits.commits, 'adopt/lifecycle commit')} against their Atom-Id")  # fmt: skip
         if commits.unknown:
             warnings.append(f"{tier}: {plural(commits.unknown, 'adopt/lifecycle commit')} at the boundary "
                             "of this shallow clone not checked (its parent was not fetched; "
@@ -394,10 +394,10 @@ def _store_atoms(store: L1Store, checked: list[str], warnings: list[str]) -> lis
         errors += [f"{where}: {e}" for e in atom_errors(atom)]
         errors += [f"{where}: {e}" for e in _pointer_errors(atom)]
         gone += not (_transcript_exists(str(atom.get("source", ""))) or _evidence_here(atom))
-    checked.append(f"memory/atoms: {len(snap.atoms)} atoms (schema, ids, back-pointers), "
-                   f"{len(snap.tombstones)} tombstones")  # fmt: skip
+    checked.append(f"memory/atoms: {plural(len(snap.atoms), 'atom')} (schema, ids, back-pointers), "
+                   f"{plural(len(snap.tombstones), 'tombstone')}")  # fmt: skip
     if gone:
-        warnings.append(f"{gone} atom(s) cite a transcript that is no longer on this machine "
+        warnings.append(f"{plural(gone, 'atom')} {'cites' if gone == 1 else 'cite'} a transcript that is no longer on this machine "
                         "(their evidence cannot be shown; the atoms stay valid)")  # fmt: skip
     return errors
 
