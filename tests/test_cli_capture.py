@@ -57,6 +57,25 @@ def test_capture_of_a_file_with_nothing_readable_exits_2_as_extract_does(project
     assert gm(project, "capture", str(tmp_path), check=False).returncode == 2  # a directory
 
 
+def test_capture_and_extract_word_a_missing_transcript_alike_and_since_without_all(project: Path,
+                                                                                 tmp_path: Path) -> None:  # fmt: skip
+    """`extract` said 'no such transcript', `capture` 'no transcript at', each with its own
+    hint wording; and `capture --since DAY` (no --all, no file) asked 'which transcript?'
+    when --since only means anything with --all. One wording; --since is named."""
+    missing = tmp_path / "gone.jsonl"
+    for verb in ("extract", "capture"):
+        proc = gm(project, verb, str(missing), check=False)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.splitlines() == [
+            f"git memory {verb}: no transcript at {missing}",
+            f"hint: pass a Claude Code session file: git memory {verb} ~/.claude/projects/<slug>/<session>.jsonl"]
+    proc = gm(project, "capture", "--since", "2026-11-01", check=False)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == ["git memory capture: --since only applies to --all",
+                                        "hint: git memory capture --all --since 2026-11-01"]  # fmt: skip
+    gm(project, "capture", "--all", "--since", "2026-11-01")  # the hint's command runs
+
+
 def test_capture_all_reports_unreadable_files_and_skipped_lines_apart(project: Path) -> None:
     good = _session(project, 1, "2026-11-01", "Never push directly to main.")
     with good.open("a") as fh:

@@ -112,10 +112,13 @@ def run(args: argparse.Namespace) -> Report:
         transcript = flag_or_positional(args, "transcript", "transcript_pos", HINT, required=False)
     if transcript and args.all:
         raise UsageError("give a transcript or --all, not both", hint=HINT)
+    if args.since and not args.all:  # before "which transcript?": `capture --since DAY` means --all
+        import re  # not at the top: the nothing-new path imports no `re` (above)
+
+        day = args.since if re.fullmatch(r"\d{4}-\d{2}-\d{2}", args.since) else "YYYY-MM-DD"
+        raise UsageError("--since only applies to --all", hint=f"git memory capture --all --since {day}")
     if not transcript and not args.all:
         raise UsageError("which transcript?", hint=HINT + ", or --all for every transcript of this project")
-    if args.since and not args.all:
-        raise UsageError("--since only applies to --all", hint="git memory capture --all --since YYYY-MM-DD")
     if args.session and args.all:
         raise UsageError("--session names one transcript's session", hint="use it with a transcript: git memory capture FILE --session ID")
     since = _since(args)

@@ -55,11 +55,11 @@ def run(args: argparse.Namespace) -> Report:
             raise UsageError("give a transcript or --auto-memory, not both",
                              hint="git memory extract --auto-memory [DIR] --output json")
         return run_auto_memory(args)
-    hint = "pass a Claude Code transcript: git memory extract ~/.claude/projects/<slug>/<session>.jsonl"
+    hint = "pass a Claude Code session file: git memory extract ~/.claude/projects/<slug>/<session>.jsonl"
     args.transcript = flag_or_positional(args, "transcript", "transcript_pos", hint)
     path = Path(args.transcript).expanduser()
     if not path.exists():
-        raise UsageError(f"no such transcript: {args.transcript}", hint=hint)
+        raise UsageError(f"no transcript at {args.transcript}", hint=hint)  # as capture says it
     if path.is_dir():
         raise UsageError(f"{args.transcript} is a directory, not a transcript", hint=hint)
     project = default_project(path, getattr(args, "project", None))
