@@ -132,6 +132,21 @@ def test_every_id_verb_takes_the_same_words(
     assert named == store[TABS]
 
 
+def test_an_id_that_names_nothing_gets_the_same_hint_from_every_verb(
+    store: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`log atm_<unknown>` said 'list atoms with `git memory inspect`' where every other verb
+    (and `log` with words) says '`git memory show` lists the atoms'."""
+    hints = set()
+    for argv in (["log", "atm_00000000"], ["log", "no such words"], ["forget", "atm_00000000"],
+                 ["inspect", "--why", "atm_00000000"]):  # fmt: skip
+        code, out, err = run(capsys, *argv)
+        lines = err.strip().splitlines()
+        assert code == 2 and out == "" and len(lines) == 2, err
+        hints.add(lines[1].removeprefix("hint: ").split("; ")[-1])
+    assert hints == {"`git memory show` lists the atoms"}
+
+
 def test_the_help_says_what_an_id_may_be(capsys: pytest.CaptureFixture[str]) -> None:
     for verb in ("forget", "pin", "log"):
         code, out, _ = run(capsys, "help", verb)

@@ -272,7 +272,7 @@ def run(args: argparse.Namespace) -> Report:
                 raise
     commits = history(repo, key, sources=is_claude_memory(snap.atoms.get(key)), store=store)
     if not commits:
-        raise UsageError(f"no history for {args.id}", hint="list atoms with `git memory inspect`")
+        raise UsageError(f"no history for {args.id}", hint="`git memory show` lists the atoms")  # as every ID's hint
     report = Report({"id": key, "commits": commits})
     for c in commits:
         session = f"  session {c['session']}" if c["session"] else ""
