@@ -395,6 +395,27 @@ def test_yes_with_prefixes_reject_and_an_interrupted_rerun(project: Path) -> Non
     assert ids["tabs"] not in {c["atom"] for c in gm_json(project, "stage")["commits"]}
 
 
+def test_an_item_already_adopted_is_said_to_be_and_pin_named_for_one_to_pin(project: Path) -> None:
+    """A rerun naming an adopted item said 'already decided (adopted or rejected)'; and
+    `adopt --pin ID` of an item adopted earlier said that and nothing more, though it pinned
+    nothing. It says which, and names `git memory pin ID`, whose command then pins it."""
+    ids = stage_claims(project)
+    gm(project, "adopt", "--yes", ids["push"], "--reject", ids["tabs"])
+    head = git(project, "rev-parse", "HEAD")
+    proc = gm(project, "adopt", "--pin", ids["push"], "--reject", ids["tabs"])
+    assert sorted(proc.stdout.splitlines()) == sorted([
+        f"{ids['push']} was already adopted; nothing to do",
+        f"{ids['tabs']} was already decided (adopted or rejected); nothing to do"])
+    assert proc.stderr.splitlines() == [f"hint: to pin an adopted item: git memory pin {ids['push']}"]
+    assert git(project, "rev-parse", "HEAD") == head and not held(project)[ids["push"]].get("pinned")
+    gm(project, *proc.stderr.split(": ", 2)[2].split()[2:])  # the hint's command
+    assert held(project)[ids["push"]]["pinned"] is True
+    proc = gm(project, "adopt", "--pin", ids["push"])  # pinned now: no hint
+    assert proc.stdout.splitlines() == [f"{ids['push']} was already adopted; nothing to do"] and proc.stderr == ""
+    proc = gm(project, "adopt", "--yes", ids["push"])  # named to adopt, not to pin: no hint
+    assert proc.stderr == ""
+
+
 def test_unknown_or_conflicting_ids_are_usage_errors_that_change_nothing(project: Path) -> None:
     ids = stage_claims(project)
     head = git(project, "rev-parse", "HEAD")

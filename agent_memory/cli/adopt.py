@@ -189,6 +189,7 @@ class Review:
     resumed: list[str]  # what this run finished or rolled back of a killed adopt
     items: list[Item]
     done: set[str]
+    held: dict[str, Atom]  # adopted in the tier's files now (a part of `done`)
 
     @classmethod
     def open(cls, args: argparse.Namespace) -> Review:
@@ -208,8 +209,9 @@ class Review:
         if store is not None:
             record_reverted(repo, store, set(files.held()))
         named = [*args.yes, *args.pin, *args.reject]  # what `_match` may find already decided
-        done = set(files.held()) | withdrawn_at_l1(repo, named)
-        return cls(repo, tier, target, store, resumed, pending(repo, files), done)
+        held = dict(files.held())
+        done = set(held) | withdrawn_at_l1(repo, named)
+        return cls(repo, tier, target, store, resumed, pending(repo, files), done, held)
 
     def check(self) -> None:
         """Clean, consistent memory files before anything is written — checked under the
@@ -303,7 +305,7 @@ def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
                                   and i.atom_id not in outcome["refused"] and i.atom_id not in outcome["already"]]  # fmt: skip
         outcome["error"] = ("no space left on device" if disk_full(failure)
                             else "interrupted" if isinstance(failure, KeyboardInterrupt) else str(failure))
-    report = _batch_text(Report(outcome, list(review.resumed)), items, review.store)
+    report = _batch_text(Report(outcome, list(review.resumed)), items, review, set(_match(items, args.pin, review.done, review.flag)[1]))
     # Claude's own memory skipped in a Claude Code session is a refusal only when nothing else
     # was adopted: `adopt --all` there adopts the person's items and says what it left.
     others = set(outcome["refused"]) - set(outcome.get("claude_memory", []))
@@ -391,8 +393,10 @@ def _apply(review: Review, chosen: list[Item], rejected: list[Item], pins: set[s
         report["rejected"].append(item.atom_id)
 
 
-def _batch_text(report: Report, items: list[Item], store: L1Store | None) -> Report:
+def _batch_text(report: Report, items: list[Item], review: Review, pin_named: set[str]) -> Report:
+    """`pin_named`: the already-decided items --pin named (adopt pins only what it adopts)."""
     outcome = report.data
+    store = review.store
     if not items and not outcome["already"]:
         report.say("nothing is waiting on memory/review")
     for adopted in outcome["adopted"]:
@@ -400,7 +404,13 @@ def _batch_text(report: Report, items: list[Item], store: L1Store | None) -> Rep
     for ident in outcome["rejected"]:
         report.say(f"rejected {ident} ({_rejection_note(store)})")
     for ident in outcome["already"]:
-        report.say(f"{ident} was already decided (adopted or rejected); nothing to do")
+        if ident not in review.held:
+            report.say(f"{ident} was already decided (adopted or rejected); nothing to do")
+            continue
+        report.say(f"{ident} was already adopted; nothing to do")
+        if ident in pin_named and review.tier == "L2" and not review.held[ident].get("pinned"):
+            # `--pin ID` pins what this adopt adopts; an item adopted earlier is pinned by `pin`.
+            report.hint(f"to pin an adopted item: git memory pin {ident}")
     for ident, why in outcome["refused"].items():
         report.say(f"refused {ident}: {why}")
     for hint in sorted(set(outcome.get("hints", []))):
