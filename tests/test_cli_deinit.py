@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pexpect
@@ -80,6 +81,19 @@ def test_deinit_of_a_repository_init_created_everything_in(repo: Path, monkeypat
     hooks = repo / ".git" / "hooks"
     assert not (hooks / "pre-commit").exists() and not (hooks / "pre-push").exists()
     assert gm(repo, "deinit").stdout.startswith("agent-memory is not set up here")
+
+
+def test_the_commit_deinit_says_to_make_leaves_out_what_the_person_had_staged(project: Path) -> None:
+    """deinit said `git add -A -- FILES && git commit -m 'Remove agent-memory'`: run as
+    printed, the commit took along whatever the person had staged. Pathspecs on the commit
+    too: it holds deinit's files alone, and the staged change stays staged."""
+    (project / "mine.txt").write_text("work in progress\n")
+    git(project, "add", "mine.txt")
+    out = gm(project, "deinit").stdout
+    line = next(line for line in out.splitlines() if line.startswith("next: commit it: "))
+    subprocess.run(line.removeprefix("next: commit it: "), shell=True, cwd=project, check=True, capture_output=True)
+    assert sorted(git(project, "show", "--format=", "--name-only", "HEAD").split()) == [".claude/settings.json", "CLAUDE.md"]
+    assert git(project, "status", "--porcelain").splitlines() == ["A  mine.txt"]
 
 
 def test_purge_asks_and_refuses_without_a_terminal(project: Path) -> None:

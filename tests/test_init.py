@@ -51,6 +51,25 @@ def test_init_sets_everything_up_and_a_second_run_changes_nothing(repo: Path) ->
     assert {p: p.read_bytes() for p in before} == before
 
 
+def _hinted_commit(out: str, lead: str) -> str:
+    """The command a `next: …` line of init/deinit says to run."""
+    line = next(line for line in out.splitlines() if line.startswith(lead))
+    return line.removeprefix(lead)
+
+
+def test_the_commit_init_says_to_make_leaves_out_what_the_person_had_staged(repo: Path) -> None:
+    """`init` without --yes said `git add FILES && git commit -m …`: run as printed, the
+    commit took along whatever the person had staged. `init --yes` leaves that out; so does
+    the command it prints (pathspecs on the commit too)."""
+    (repo / "mine.txt").write_text("work in progress\n")
+    git(repo, "add", "mine.txt")
+    command = _hinted_commit(gm(repo, "init").stdout, "next: commit the setup: ")
+    subprocess.run(command, shell=True, cwd=repo, check=True, capture_output=True)
+    assert git(repo, "show", "--format=", "--name-only", "HEAD").split() == [
+        ".claude/settings.json", ".gitattributes", ".gitignore", "CLAUDE.md"]
+    assert git(repo, "status", "--porcelain").splitlines() == ["A  mine.txt"]
+
+
 def test_existing_claude_md_and_settings_are_kept(repo: Path) -> None:
     (repo / "CLAUDE.md").write_text("# House rules\n\nBe kind.\n")
     (repo / ".claude").mkdir()

@@ -186,8 +186,10 @@ def run(args: argparse.Namespace) -> Report:
         report.say(*(f"  {key}: {value}" for key, value in steps.items()), *warnings)
         pending = [p for p in dict.fromkeys(candidates) if repo.workdir is not None and git.status_porcelain(repo, [p])]
         if pending:
-            report.say(f"{colour.paint('next:', 'hint')} commit it: git add -A -- {' '.join(pending)} && "
-                       "git commit -m 'Remove agent-memory'")
+            # `-- paths` on the commit too: a change the person had staged stays out of it.
+            paths = " ".join(pending)
+            report.say(f"{colour.paint('next:', 'hint')} commit it: git add -A -- {paths} && "
+                       f"git commit -m 'Remove agent-memory' -- {paths}")
         report.say("the global memory repo and ~/.claude/CLAUDE.md's import of it stay (other projects use them)")
 
     report.later.append(text)

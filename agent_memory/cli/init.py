@@ -144,7 +144,10 @@ def run(args: argparse.Namespace) -> Report:
         report.say(f"agent-memory set up for project {name}:", *(f"  {key}: {value}" for key, value in steps.items()))
     report.say(*not_ours_lines(not_ours, left="; left as it is, our own hook is its own handler"))
     if commit_next:
-        report.say(f"next: commit the setup: git add {' '.join(changed_files)} && git commit -m 'Set up agent-memory'")
+        # `-- paths` on the commit too: a change the person had staged stays out of it, as
+        # `init --yes` leaves it out.
+        paths = " ".join(changed_files)
+        report.say(f"next: commit the setup: git add -- {paths} && git commit -m 'Set up agent-memory' -- {paths}")
     if backlog:
         # The sessions Claude Code already recorded here are read by a backfill, not by init.
         report.say(f"{'then' if commit_next else 'next'}: `git memory capture --all` reads the "
