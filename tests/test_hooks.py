@@ -1193,6 +1193,26 @@ def test_status_lists_the_errors_of_the_last_seven_days(project: Path) -> None:
     assert "an old failure" not in text
 
 
+def test_status_shows_an_internal_errors_line_without_its_traceback(project: Path) -> None:
+    """An internal error's errors.log line carries its whole traceback (repr'd, up to 2,000
+    characters); status printed all of it on one line. The text shows what failed and says
+    where the tracebacks are; JSON keeps the whole line."""
+    from agent_memory.gitio.state import log_exception
+
+    try:
+        int("not a number")
+    except ValueError as exc:
+        log_exception("git memory capture", exc, project)
+    line = gm_json(project, "status")["errors"][-1]
+    assert "Traceback (most recent call last)" in line and "git memory capture: ValueError" in line
+    text = gm(project, "status").stdout.splitlines()
+    at = text.index("  errors in the last 7 days (1):")
+    assert text[at + 1:at + 3] == [
+        f"    {line[:20]} git memory capture: ValueError: invalid literal for int() with base 10: 'not a number'",
+        "    (tracebacks in .git/agent-memory/errors.log)"]
+    assert not any("Traceback" in shown for shown in text)
+
+
 # --- the plugin shim ---------------------------------------------------------------------------
 
 

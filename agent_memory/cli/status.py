@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -206,6 +207,9 @@ def run(args: argparse.Namespace) -> Report:
     return report
 
 
+_TRACEBACK = re.compile(r" \| ['\"]Traceback \(most recent call last\)")
+
+
 def _text(report: Report, data: dict[str, Any]) -> None:
     if not data["initialised"]:
         report.say("agent-memory is not initialised in this repository. Run `git memory init`.")
@@ -307,5 +311,11 @@ def _text(report: Report, data: dict[str, Any]) -> None:
               "(hint: install agent-memory where your shell and Claude Code find it, e.g. pipx install .)")
     if data["errors"]:
         report.say(f"  errors in the last 7 days ({len(data['errors'])}):")
-        for line in data["errors"][-5:]:
+        shown = data["errors"][-5:]
+        # An internal error's line carries its whole traceback (one repr'd string, thousands
+        # of characters): the text shows what failed; the log keeps the rest (JSON: whole lines).
+        short = [_TRACEBACK.split(line, maxsplit=1)[0] for line in shown]
+        for line in short:
             report.say(f"    {line}")
+        if short != shown:
+            report.say("    (tracebacks in .git/agent-memory/errors.log)")
