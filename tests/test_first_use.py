@@ -275,6 +275,30 @@ def test_verifying_an_adopted_atom_does_not_say_it_can_now_promote(project: Path
     assert "can now promote" not in out and "adopted already" in out, out
 
 
+def test_verifying_a_pending_claim_says_it_stays_pending_as_promote_does(project: Path) -> None:
+    """`verify` of a claim said once (pending) said 'it can now promote on one observation';
+    `promote` then blocked it as pending, as the gate always does (verify raises confidence,
+    not the evidence that it lasts). verify asks the same gate and says what it says."""
+    from sessions import write_session
+
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000009", "2026-11-04", [{"user": "Use tabs in Makefiles."}])
+    gm(project, "capture", "--all", "--no-stage")
+    [pending] = [a["id"] for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a.get("pending")]
+    out = gm(project, "verify", pending, "--by", "true").stdout.splitlines()
+    assert "can now promote" not in "\n".join(out), out
+    assert out[1].startswith("it does not promote yet: pending: said once"), out
+    [blocked] = [b for b in gm_json(project, "promote")["blocked"] if b["id"] == pending]
+    assert "pending" in " ".join(blocked["reasons"])
+    # one that the gate lets through on a verified observation still says so
+    write_session(project, "eeeeeeee-0000-4000-8000-000000000008", "2026-11-04",
+                  [{"user": "Always run the tests with pytest -x before committing."}])  # fmt: skip
+    gm(project, "capture", "--all", "--no-stage")
+    [rule] = [a["id"] for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if "pytest" in a["claim"]]
+    out = gm(project, "verify", rule, "--by", "true").stdout.splitlines()
+    assert out[1] == "it can now promote on one observation: see `git memory promote`", out
+    assert rule in {e["id"] for e in gm_json(project, "promote")["eligible"]}
+
+
 def test_promote_lists_an_adopted_atom_as_held_not_blocked(project: Path) -> None:
     """After adopt, `promote` listed each adopted atom in red as 'blocked … already held at
     L2', as if something stood in its way. It is 'held' now (the JSON keeps it under blocked

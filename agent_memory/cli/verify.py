@@ -8,11 +8,15 @@ import argparse
 import subprocess
 
 from agent_memory.cli.ids import find_atom
-from agent_memory.cli.output import store_here
+from agent_memory.cli.output import project_of, store_here
 from agent_memory.cli.report import Report
+from agent_memory.committed import tiers
+from agent_memory.gitio import repo as git
+from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import EXIT_REFUSED, UsageError
+from agent_memory.promote import gates
 from agent_memory.redact.redactor import redact
-from agent_memory.store.l1 import Change, Snapshot, summarize
+from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
 
 
 def run(args: argparse.Namespace) -> Report:
@@ -53,4 +57,15 @@ def run(args: argparse.Namespace) -> Report:
     return Report({"id": ident, "verified": True, "exit_status": 0, "commit": commit},
                   [f"{ident} verified by `{command}`" + (f" ({commit[:10]})" if commit else " (already)"),
                    "it is adopted already: its L1 record says verified now; the committed line is unchanged"
-                   if adopted else "it can now promote on one observation: see `git memory promote`"])
+                   if adopted else _next(repo, store, ident)])
+
+
+def _next(repo: git.Repo, store: L1Store, ident: str) -> str:
+    """What the verified atom can do now, as the gate `promote` runs says it: a claim still
+    pending (said once), contested or redacted does not promote on one verified observation."""
+    atoms = store.atoms()
+    results = gates.evaluate_l1(atoms, project_of(repo), now_utc(), tiers.l2_atoms(repo.workdir))
+    result = next((r for r in results if r.atom_id == ident), None)
+    if result is None or result.eligible:
+        return "it can now promote on one observation: see `git memory promote`"
+    return f"it does not promote yet: {'; '.join(gates.reasons_for_people(list(result.reasons)))}"
