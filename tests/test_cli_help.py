@@ -57,6 +57,9 @@ def test_help_prints_the_manual_without_man_and_one_verb_with_a_verb(tmp_path: P
     adopt = gm(tmp_path, "help", "adopt").stdout
     assert "--reject ID" in adopt and "not restaged until new sessions" in adopt and "git memory init" not in adopt
     assert gm(tmp_path, "help", "show").stdout == gm(tmp_path, "help", "inspect").stdout
+    # the alias is named once: the description says it, so no "(also: git memory show)" after it
+    inspect = " ".join(gm(tmp_path, "help", "inspect").stdout.split())
+    assert inspect.count("git memory show") == 1 and "(also:" not in inspect, inspect
     wrong = gm(tmp_path, "help", "adpot", check=False)
     assert wrong.returncode == 2 and "did you mean 'adopt'" in wrong.stderr
 

@@ -136,10 +136,16 @@ def _wrap(text: str, indent: int, width: int = 78) -> list[str]:
                          break_on_hyphens=False) or [""]
 
 
+def _also(verb: Verb) -> str:
+    """The aliases a verb's description does not name already (inspect's says `git memory
+    show` is the same: the page said it twice)."""
+    names = [f"git memory {a}" for a in verb.aliases if f"git memory {a}" not in verb.description]
+    return f" (also: {', '.join(names)})" if names else ""
+
+
 def _text_verb(verb: Verb) -> list[str]:
     lines = _wrap(verb.usage, 7)
-    also = f" (also: {', '.join('git memory ' + a for a in verb.aliases)})" if verb.aliases else ""
-    lines += _wrap(verb.description + also, 11)
+    lines += _wrap(verb.description + _also(verb), 11)
     for option in verb.options:
         lines += _wrap(option.flags, 11)
         lines += _wrap(option.help, 15)
@@ -200,8 +206,7 @@ def roff() -> str:
             verb = by_name.get(name)
             if verb is None:
                 continue
-            also = f" (also: {', '.join('git memory ' + a for a in verb.aliases)})" if verb.aliases else ""
-            out += [".TP", f"\\fB{_esc(verb.usage)}\\fR", _esc(verb.description + also)]
+            out += [".TP", f"\\fB{_esc(verb.usage)}\\fR", _esc(verb.description + _also(verb))]
             if verb.options:
                 out += [".RS"]
                 for option in verb.options:
