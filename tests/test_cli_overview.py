@@ -102,6 +102,20 @@ def test_log_shows_the_whole_life_across_refs(project: Path, monkeypatch: pytest
     assert "revert" in [c["op"] for c in gm_json(project, "log", ids["pytest"])["commits"]]
 
 
+def test_log_of_a_global_item_keeps_its_columns_aligned(project: Path) -> None:
+    """A global item's refs (`global:memory/review`, 20 characters) overran the 14-character
+    ref column, shifting the op and subject of that line only. The column is as wide as the
+    widest ref shown."""
+    gm(project, "remember", "--global", "Prefer small, focused commits.")
+    gm(project, "adopt", "--global", "--all")
+    commits = gm_json(project, "log", "small focused")["commits"]
+    assert {c["ref"] for c in commits} >= {"global:memory/review", "global:main"}
+    rows = [ln for ln in gm(project, "log", "small focused").stdout.splitlines() if not ln.startswith("  ")]
+    assert len(rows) == len(commits)
+    at = {row.split()[3]: row.index(f" {row.split()[3]} ", 33) for row in rows}  # the op column, after the date
+    assert len(set(at.values())) == 1, rows
+
+
 def test_forget_undo_of_an_adopted_atom_puts_it_back_as_it_was(project: Path) -> None:
     ids = stage_claims(project)
     gm(project, "adopt", "--pin", ids["pytest"])

@@ -274,12 +274,13 @@ def run(args: argparse.Namespace) -> Report:
     if not commits:
         raise UsageError(f"no history for {args.id}", hint="`git memory show` lists the atoms")  # as every ID's hint
     report = Report({"id": key, "commits": commits})
+    width = max([14, *(len(c["ref"]) for c in commits)])  # `global:memory/review` is 20: columns stay aligned
     for c in commits:
         session = f"  session {c['session']}" if c["session"] else ""
         op = colour.paint(c["op"].ljust(12), _role(c["op"]))
-        report.say(f"{colour.paint(c['oid'][:10], 'id')}  {c['date'][:19]}  {c['ref']:<14} {op} {c['subject']}{session}")
+        report.say(f"{colour.paint(c['oid'][:10], 'id')}  {c['date'][:19]}  {c['ref']:<{width}} {op} {c['subject']}{session}")
         if c.get("source"):
-            report.say(f"{'':48}{CLAUDE_MEMORY}, back-pointer {c['source']}")
+            report.say(f"{'':{width + 34}}{CLAUDE_MEMORY}, back-pointer {c['source']}")
     seen = list(dict.fromkeys(c["op"] for c in commits if c["op"] in MEANING))
     return report.say(colour.paint("\n".join(f"  {op}: {MEANING[op]}" for op in reversed(seen)), "dim"))
 
