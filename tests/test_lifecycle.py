@@ -7,6 +7,7 @@ a real contested pair; `validate` catches what a hand edit did and `validate --f
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -265,6 +266,28 @@ def test_forgetting_a_forgotten_atom_again_says_so_and_changes_nothing(
     assert proc.returncode == 2 and f"`git memory log {adopted['push']}`" in proc.stderr
     gm(project, "forget", "--undo", ident)  # the undo it names works
     assert ident in held(project)
+
+
+def test_forget_or_pin_of_a_global_item_says_where_it_is_and_how_it_goes(project: Path) -> None:
+    """`show` lists the global (L3) items and `inspect --why` finds them, but `forget ID` said
+    "no atom matches" and `pin ID` "not adopted in this branch". Both say it is global memory,
+    which they do not change, and name the revert docs/global-memory.md gives; the hint's
+    commands take it out."""
+    gm(project, "remember", "--global", "Prefer small, focused commits.")
+    gm(project, "adopt", "--global", "--all")
+    [ident] = [a["id"] for a in gm_json(project, "inspect", "--tier", "L3")["atoms"]]
+    for verb, key in (("forget", ident), ("pin", "small focused"), ("decay", ident[:9])):
+        proc = gm(project, verb, key, check=False)
+        lines = proc.stderr.strip().splitlines()
+        assert proc.returncode == 2 and len(lines) == 2, proc.stderr
+        assert lines[0] == (f"git memory {verb}: {ident} is in your global memory (L3); "
+                            f"`git memory {verb}` acts on this project's memory")  # fmt: skip
+        assert f"--grep 'Atom-Id: {ident}'" in lines[1] and "revert <commit>" in lines[1]
+    assert gm(project, "forget", "atm_00000000", check=False).stderr.startswith("git memory forget: no atom matches")
+    log, revert = [c for c in proc.stderr.split("`") if c.startswith("git -C ")]
+    found = subprocess.run(log, shell=True, check=True, capture_output=True, text=True).stdout.split()
+    subprocess.run(revert.replace("<commit>", found[0]), shell=True, check=True, capture_output=True)
+    assert gm_json(project, "inspect", "--tier", "L3")["atoms"] == []
 
 
 def test_forgetting_a_staged_item_withdraws_it_from_review(project: Path) -> None:

@@ -14,7 +14,7 @@ from agent_memory.adoption.adopt import (
     require_on_branch,
     work_files,
 )
-from agent_memory.cli.ids import NoMatch, find_atom, resolve
+from agent_memory.cli.ids import NoMatch, find_atom, global_only, resolve
 from agent_memory.cli.output import store_here, warm_session_start
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
@@ -37,10 +37,13 @@ def run(args: argparse.Namespace) -> Report:
     held = tiers.l2_atoms(repo.workdir)
     try:
         atom = find_atom({**held, **snap.atoms}, args.id)
-    except NoMatch:
+    except NoMatch as exc:
         gone = _already_forgotten(repo, snap, args.id)
         if gone is None:
-            raise
+            refusal = global_only(args.id, "forget")
+            if refusal is None:
+                raise
+            raise refusal from exc
         # A rerun (or a second forget of the same claim): nothing to do, as adopt says of an
         # item already decided, rather than "no atom matches" for an atom the person just saw.
         return Report({"id": gone, "commit": None, "l2_commit": None, "already": True},

@@ -61,6 +61,27 @@ def find_atom(atoms: Mapping[str, Atom], key: str) -> Atom:
     return atoms[resolve(key, {i: str(a.get("claim", "")) for i, a in atoms.items()})]
 
 
+def global_only(key: str, verb: str) -> UsageError | None:
+    """The refusal for a key that names no atom of this project's but one of the global memory
+    (L3) — `show` lists them, `inspect --why` finds them, and `forget`/`pin`/… said "no atom
+    matches" — with the way docs/global-memory.md gives to take one out; else None."""
+    from agent_memory.committed import tiers
+    from agent_memory.model.home import git_in, memory_home_dir, tilde_text
+
+    l3 = tiers.l3_atoms()
+    try:
+        ident = resolve(key, {i: str(a.get("claim", "")) for i, a in l3.items()})
+    except (NoMatch, AmbiguousError):
+        return None
+    git = git_in(memory_home_dir())
+    revert = (f"revert its adopt commit there: `{git} log --format='%h %s' --grep 'Atom-Id: {ident}'`, "
+              f"then `{git} revert <commit>` (docs/global-memory.md, Pruning L3)")
+    hint = (f"to take it out of the global memory, {revert}" if verb in ("forget", "decay") else
+            f"the global memory has no `{verb}`: an item comes in by `git memory adopt --global`; to take one out, {revert}")
+    return UsageError(f"{ident} is in your global memory (L3); `git memory {verb}` acts on this project's memory",
+                      hint=tilde_text(hint))
+
+
 def _by_commit(key: str, commits: Mapping[str, str]) -> list[str]:
     if len(key) < 7 or not all(c in "0123456789abcdef" for c in key.lower()):
         return []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from agent_memory.adoption.lifecycle import DESCRIPTIONS, apply_l2_op, supersede_problem
-from agent_memory.cli.ids import NoMatch, find_atom
+from agent_memory.cli.ids import NoMatch, find_atom, global_only
 from agent_memory.cli.output import memory_here, warm_session_start
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
@@ -14,12 +14,12 @@ from agent_memory.model.atom import Atom
 from agent_memory.model.errors import UsageError
 
 
-def adopted_atom(held: dict[str, Atom], key: str) -> Atom:
+def adopted_atom(held: dict[str, Atom], key: str, verb: str) -> Atom:
     """An adopted atom, named as every ID is (cli/ids.py); the lifecycle verbs act on L2 only."""
     try:
         return find_atom(held, key)
     except NoMatch as exc:
-        raise NoMatch(
+        raise global_only(key, verb) or NoMatch(
             f"{key} is not adopted in this branch (the lifecycle verbs act on adopted atoms)",
             hint="list adopted atoms with `git memory inspect --tier L2`; adopt with `git memory adopt`",
         ) from exc
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> Report:
     op = args.verb
     repo, _ = memory_here()  # not set up here: exit 3, before "ID is not adopted" (exit 2)
     held = tiers.l2_atoms(repo.workdir)
-    atom = adopted_atom(held, args.old if op == "supersede" else args.id)
+    atom = adopted_atom(held, args.old if op == "supersede" else args.id, op)
     ident = atom["id"]
     if op == "pin":
         commit = apply_l2_op(repo, ident, "pin", {"pinned": True}, remove_fields=("decayed",))
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> Report:
         commit = apply_l2_op(repo, ident, "decay", {"decayed": True})
     else:
         try:
-            new = adopted_atom(held, args.by)["id"]
+            new = adopted_atom(held, args.by, op)["id"]
         except NoMatch as exc:
             # A successor that is not held would leave a dangling breadcrumb.
             raise UsageError(
