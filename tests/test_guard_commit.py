@@ -48,6 +48,16 @@ def test_refused_commits(guarded: Path, rel: str, line: str, rule: str) -> None:
     assert git(guarded, "rev-parse", "HEAD") == head
 
 
+def test_the_refusal_counts_its_findings_in_words_that_agree_with_the_number(guarded: Path) -> None:
+    """The guard's refusal said 'agent-memory guard: 1 finding(s) in memory files'."""
+    proc = _commit(guarded, "CLAUDE.memory.md", BLOCK.format(line=f"Deploy with {SECRET}"))
+    assert proc.returncode != 0
+    assert "agent-memory guard: 1 finding in memory files; nothing was committed." in proc.stderr, proc.stderr
+    two = BLOCK.format(line=f"Deploy with {SECRET}\n- Ask jane.doe@corp.example.com first")
+    proc = _commit(guarded, "CLAUDE.memory.md", two)
+    assert "agent-memory guard: 2 findings in memory files" in proc.stderr and "(s)" not in proc.stderr, proc.stderr
+
+
 def test_a_path_prefixed_back_pointer_in_adopted_log_is_refused(guarded: Path) -> None:
     line = '{"at":"2026-11-01T00:00:00Z","atom":{"source":"~/.claude/projects/x/s1.jsonl#L4"},"op":"adopt"}\n'
     proc = _commit(guarded, ".memory/adopted.log", line)

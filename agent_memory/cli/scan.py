@@ -599,7 +599,9 @@ def run(args: argparse.Namespace) -> Report:
     )
 
     def notes(report: Report) -> None:  # which adopted atom shows each line: for people only
-        report.note(f"agent-memory guard: {len(findings)} finding(s) {_outcome(args.staged, args.paths)}.")
+        from agent_memory.model.words import plural
+
+        report.note(f"agent-memory guard: {plural(len(findings), 'finding')} {_outcome(args.staged, args.paths)}.")
         owners = _line_owners(findings, targets, _log_reader(repo, args.staged))
         for hint in refusal_hints(findings, added_only, owners):
             report.hint(hint)
@@ -651,7 +653,9 @@ def _scan_auto_memory(args: argparse.Namespace) -> Report:
                      "findings": [{"path": f.path, "line": f.line, "rule": f.rule} for f in findings]},
                     [guard.format_finding(finding) for finding in findings], code=EXIT_REFUSED if findings else 0)  # fmt: skip
     if findings:
-        report.note(f"agent-memory guard: {len(findings)} finding(s) in Claude's own memory folder {folder}; "
+        from agent_memory.model.words import plural
+
+        report.note(f"agent-memory guard: {plural(len(findings), 'finding')} in Claude's own memory folder {folder}; "
                     "nothing was changed.")  # fmt: skip
         report.hint("Claude Code loads MEMORY.md into every session and may share the folder: "
                     "edit or delete those lines (a secret there must be rotated); "
@@ -833,8 +837,10 @@ def pre_push(argv: list[str], updates_text: str) -> int:
         for commit, finding in findings:
             print(f"{commit[:12]} {guard.format_finding(finding)}", file=sys.stderr)
         first = findings[0][0]
+        from agent_memory.model.words import plural
+
         print(
-            f"agent-memory guard: {len(findings)} finding(s) in the memory files of commits being "
+            f"agent-memory guard: {plural(len(findings), 'finding')} in the memory files of commits being "
             "pushed (made with --no-verify, a cherry-pick or a rebase?); nothing was pushed.",
             file=sys.stderr,
         )
