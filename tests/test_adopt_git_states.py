@@ -103,6 +103,27 @@ def test_adopt_and_forget_refuse_over_assume_unchanged_edits(project: Path) -> N
     assert block.read_text() == mine
 
 
+def test_the_stash_command_for_two_edited_memory_files_runs_as_given(project: Path) -> None:
+    """Both memory files edited: the hint's `git stash push -- .memory/adopted.log,
+    CLAUDE.memory.md` took `.memory/adopted.log,` for a pathspec, which matches nothing, and
+    git refused it. The paths are apart now; the command stashes both and adopt goes on."""
+    import re
+    import subprocess
+
+    ids = stage_claims(project, CLAIMS)
+    gm(project, "adopt", "--yes", ids["a"])
+    for rel in ("CLAUDE.memory.md", ".memory/adopted.log"):
+        (project / rel).write_text((project / rel).read_text() + "\nmine\n")
+    proc = gm(project, "adopt", "--yes", ids["b"], check=False)
+    assert proc.returncode == 3
+    assert "uncommitted changes to memory files: .memory/adopted.log, CLAUDE.memory.md" in proc.stderr
+    found = re.search(r"\((git stash push -- [^)]*)\)", proc.stderr)
+    assert found and found.group(1) == "git stash push -- .memory/adopted.log CLAUDE.memory.md", proc.stderr
+    subprocess.run(found.group(1), shell=True, cwd=project, check=True, capture_output=True)
+    gm(project, "adopt", "--yes", ids["b"])
+    assert sorted(held(project)) == sorted(ids.values())
+
+
 def test_validate_and_status_name_a_sparse_checkout_without_the_memory_files(project: Path) -> None:
     _one_adopted_and_a_src_folder(project)
     git(project, "sparse-checkout", "set", "--cone", "src")

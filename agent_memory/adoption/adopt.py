@@ -176,10 +176,14 @@ def require_clean(repo: git.Repo, target_name: str, verb: str = "git memory adop
     dirty = git.status_porcelain(repo, memory_paths(target_name))
     dirty = [d for d in dirty if not d.startswith("?? ")]
     if dirty:
-        names = ", ".join(sorted({d[3:] for d in dirty}))
+        import shlex
+
+        paths = sorted({d[3:] for d in dirty})
+        # the command takes the paths apart, as a shell reads them (a comma made one pathspec
+        # of `.memory/adopted.log,`, which matched nothing)
         raise RepoStateError(
-            f"uncommitted changes to memory files: {names}",
-            hint=f"commit or stash them first (git stash push -- {names}), then run `{verb}` again",
+            f"uncommitted changes to memory files: {', '.join(paths)}",
+            hint=f"commit or stash them first (git stash push -- {shlex.join(paths)}), then run `{verb}` again",
         )
 
 
