@@ -218,6 +218,14 @@ def test_extract_auto_memory_is_a_dry_run_of_the_project_folder(repo: Path, isol
     assert sorted(p.name for p in folder.rglob("*")) == before and git(repo, "for-each-ref") == refs  # wrote nothing
     text = _gm(repo, "extract", "--auto-memory", str(folder))
     assert text.returncode == 0 and "skipped notes.txt: not markdown" in text.stdout
+    assert "9 candidate atoms, 4 skipped; project proj" in text.stdout.splitlines()[0]
+    # one memory, one candidate: counted in words that agree ("1 memories", "1 candidate atoms")
+    one = isolated_env / "one"
+    one.mkdir()
+    (one / "testing.md").write_text("---\nname: testing\ndescription: how to test\ntype: feedback\n---\n"
+                                    "Always run pytest -x before committing.\n")  # fmt: skip
+    first = _gm(repo, "extract", "--auto-memory", str(one)).stdout.splitlines()[0]
+    assert first.endswith("/one: 1 memory of Claude's own, 1 candidate atom, 0 skipped; project proj"), first
 
 
 def test_extract_auto_memory_bad_input(repo: Path, tmp_path: Path) -> None:

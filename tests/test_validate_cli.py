@@ -71,6 +71,11 @@ def test_auto_memory_valid_orphan_and_stale_region(tmp_path: Path) -> None:
     assert proc.returncode == 1 and not report["ok"]
     assert any("orphan.md" in e for e in report["errors"])
     assert any("old_*.md" in e for e in report["errors"])
+    # the text counts in words that agree with the number (it said "1 orphan(s)", "2 error(s)")
+    text = gm(tmp_path, "validate", "--auto-memory", str(good), check=False).stdout.splitlines()
+    assert "MEMORY.md: 4 lines" in text[1] and text[2].endswith("2 region pointers; 1 orphan"), text
+    assert "  region `lesson_*.md` (MEMORY.md:3) → 2 files" in text and text[-1] == "FAILED: 2 errors", text
+    assert not any("(s)" in line for line in text), text
 
 
 def test_auto_memory_over_budget_and_pressure_sample(tmp_path: Path) -> None:

@@ -391,21 +391,23 @@ def record_pressure_sample(
 
 
 def render_report(report: AutoMemoryReport) -> str:
+    from agent_memory.model.words import plural
+
     out = [f"auto-memory: {report.directory}"]
     if report.lines or report.bytes:
         out.append(
-            f"{INDEX_NAME}: {report.lines} lines, {report.bytes:,} bytes — "
+            f"{INDEX_NAME}: {plural(report.lines, 'line')}, {report.bytes:,} bytes — "
             f"{report.utilisation:.1%} of budget ({MAX_INDEX_LINES} lines, {MAX_INDEX_BYTES:,} bytes)"
         )
     if report.files or report.regions:
         via_region = {m for r in report.regions for m in r.matches}
         out.append(
             f"files: {len(report.files)} besides {INDEX_NAME}; {len(via_region)} covered by "
-            f"{len(report.regions)} region pointer(s); {len(report.orphans)} orphan(s)"
+            f"{plural(len(report.regions), 'region pointer')}; {plural(len(report.orphans), 'orphan')}"
         )
     for region in report.regions:
         out.append(
-            f"  region `{region.glob}` ({region.index}:{region.line}) → {len(region.matches)} file(s)"
+            f"  region `{region.glob}` ({region.index}:{region.line}) → {plural(len(region.matches), 'file')}"
         )
     out.extend(f"error: {message}" for message in report.errors)
     out.extend(f"warning: {message}" for message in report.warnings)
@@ -414,5 +416,5 @@ def render_report(report: AutoMemoryReport) -> str:
         out.append(
             f"pressure sample recorded in {PRESSURE_FILE}: {json.dumps(sample, sort_keys=True)}"
         )
-    out.append("ok" if report.ok else f"FAILED: {len(report.errors)} error(s)")
+    out.append("ok" if report.ok else f"FAILED: {plural(len(report.errors), 'error')}")
     return "\n".join(out)

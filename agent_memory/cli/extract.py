@@ -222,7 +222,8 @@ def run_auto_memory(args: argparse.Namespace) -> Report:
         writes = WriteIndex(find_repo().common_dir, folder).refresh(find_transcripts(root))
     result = extract_folder(folder, project, memory_slug(folder, root), writes)
     report = Report(result.to_json())
-    report.say(f"{folder}: {len(result.notes)} memories of Claude's own, {len(result.atoms)} candidate atoms, "
+    memories = f"{len(result.notes)} {'memory' if len(result.notes) == 1 else 'memories'}"
+    report.say(f"{folder}: {memories} of Claude's own, {plural(len(result.atoms), 'candidate atom')}, "
           f"{len(result.skipped)} skipped; project {project}")
     for atom in result.atoms:
         report.say(f"{atom['id']}  {atom['kind']:<10} {atom['confidence']:<8} {atom['memory_file']}  {atom['claim']}")
