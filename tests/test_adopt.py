@@ -402,6 +402,7 @@ def test_an_item_already_adopted_is_said_to_be_and_pin_named_for_one_to_pin(proj
     ids = stage_claims(project)
     gm(project, "adopt", "--yes", ids["push"], "--reject", ids["tabs"])
     head = git(project, "rev-parse", "HEAD")
+    assert "Evidence: 3 sessions (" in git(project, "log", "-1", "--format=%b")
     proc = gm(project, "adopt", "--pin", ids["push"], "--reject", ids["tabs"])
     assert sorted(proc.stdout.splitlines()) == sorted([
         f"{ids['push']} was already adopted; nothing to do",
@@ -414,6 +415,10 @@ def test_an_item_already_adopted_is_said_to_be_and_pin_named_for_one_to_pin(proj
     assert proc.stdout.splitlines() == [f"{ids['push']} was already adopted; nothing to do"] and proc.stderr == ""
     proc = gm(project, "adopt", "--yes", ids["push"])  # named to adopt, not to pin: no hint
     assert proc.stderr == ""
+    # the adopt commit counts its evidence in words that agree ("Evidence: 1 sessions")
+    gm(project, "remember", "Prefer small, focused commits.")
+    gm(project, "adopt", "--all")
+    assert "Evidence: 1 session (" in git(project, "log", "-1", "--format=%b")
 
 
 def test_unknown_or_conflicting_ids_are_usage_errors_that_change_nothing(project: Path) -> None:

@@ -50,6 +50,11 @@ def test_capture_of_a_file_with_nothing_readable_exits_2_as_extract_does(project
     for verb in ("extract", "capture"):
         proc = gm(project, verb, str(garbage), check=False)
         assert proc.returncode == 2 and "nothing readable" in proc.stderr, verb
+    one = tmp_path / "one.jsonl"
+    one.write_text("not a record\n")
+    for verb in ("extract", "capture"):  # said "none of its 1 lines is a readable record"
+        proc = gm(project, verb, str(one), check=False)
+        assert proc.returncode == 2 and "its only line is not a readable record" in proc.stderr, proc.stderr
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
     proc = gm(project, "capture", str(empty), check=False)

@@ -55,7 +55,7 @@ from agent_memory.model.tags import (
     origin_label,
     unvouched_claude_memory,
 )
-from agent_memory.model.trailers import format_message, one_line
+from agent_memory.model.trailers import format_message, one_line, plural
 from agent_memory.promote.review import base_files, review_items, staged_entry, staging_base
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
 
@@ -419,7 +419,7 @@ def adopt_item(
         f"memory: {verb} {one_line(atom['claim'], 70)}",
         [
             f"{'Adopted' if verb == 'adopt' else 'Applied'} from memory/review {item.commit[:12]} ({item.promotion}).",
-            f"Evidence: {len(atom.get('sessions', []))} sessions ({sessions}); confidence {atom.get('confidence')};"
+            f"Evidence: {plural(len(atom.get('sessions', [])), 'session')} ({sessions}); confidence {atom.get('confidence')};"
             f" first seen {utc_day(atom['first_seen'])}, last seen {utc_day(atom['last_seen'])}.",
         ],
         [("Atom-Id", item.atom_id), ("Adopted-From", item.commit)]

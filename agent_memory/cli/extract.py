@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> Report:
         ) from exc
     if result.stats.records == 0:
         what = (
-            f"none of its {result.stats.lines} lines is a readable record"
+            ("its only line is not a readable record" if result.stats.lines == 1
+             else f"none of its {result.stats.lines} lines is a readable record")
             if result.stats.lines
             else "it is empty"
         )

@@ -36,7 +36,7 @@ from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.home import git_in
 from agent_memory.model.policy import L2_MIN_AGE_DAYS, L3_CAP
 from agent_memory.model.tags import origin_label, unvouched_claude_memory
-from agent_memory.model.trailers import format_message, one_line
+from agent_memory.model.trailers import format_message, one_line, plural
 from agent_memory.promote import gates
 from agent_memory.promote.gates import GateResult
 from agent_memory.promote.review import (
@@ -372,7 +372,7 @@ def l3_message(atom: Atom) -> str:
             f"Claim: {atom['claim']}",
             f"Kind: {atom['kind']}; confidence: {atom['confidence']}",
             f"Held at L2 in {len(projects)} projects for 30+ days: {', '.join(projects)}",
-            f"Evidence: {len(atom['sessions'])} sessions, {atom['observations']} observations",
+            f"Evidence: {plural(len(atom['sessions']), 'session')}, {plural(atom['observations'], 'observation')}",
             f"First source: {atom['first_source']}; latest: {atom['source']}",
         ],
         [

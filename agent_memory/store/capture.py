@@ -348,7 +348,8 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
     stats = extracted.stats
     read = "resumed" if stats.resumed else "whole"
     if not stats.resumed and stats.records == 0:
-        why = f"none of its {stats.lines} lines is a readable record" if stats.lines else "it is empty"
+        why = ("it is empty" if not stats.lines else "its only line is not a readable record" if stats.lines == 1
+               else f"none of its {stats.lines} lines is a readable record")
         if signature is not None:
             ledger.record(Entry(TRANSCRIPT, key, signature, unreadable=why))
         return TranscriptCapture(CaptureResult(commit=None), read, stats.skipped_lines, 0, why)
