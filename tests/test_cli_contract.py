@@ -102,6 +102,8 @@ def test_help_explains_every_documented_verb_hook_included(tmp_path: Path) -> No
 @pytest.mark.parametrize(("argv", "what"), [
     (["log"], "git memory log: the following arguments are required: ID"),
     (["inspect", "--tier", "L9"], "git memory inspect: argument --tier: invalid choice: 'L9'"),
+    # an alias is named as typed, in the line and in the hint's usage (it said `git memory inspect`)
+    (["show", "--tier", "L9"], "git memory show: argument --tier: invalid choice: 'L9'"),
     (["inspect", "--tier", "L1", "--contested"], "git memory inspect: argument --contested: not allowed with"),
     (["resolve", "X"], "git memory resolve: the following arguments are required: --keep"),
     (["capture", "--since"], "git memory capture: argument --since: expected one argument"),
@@ -128,6 +130,22 @@ def test_a_mistyped_flag_names_its_verb_and_still_says_did_you_mean(tmp_path: Pa
     assert proc.returncode == 2
     assert proc.stderr.splitlines() == ["git memory inspect: unrecognized arguments: --teir L1",
                                         "did you mean '--tier'?", "hint: `git memory inspect -h` lists what it takes"]
+    proc = gm(tmp_path, "show", "--teir", "L1", check=False)  # the alias, as typed
+    assert proc.stderr.splitlines() == ["git memory show: unrecognized arguments: --teir L1",
+                                        "did you mean '--tier'?", "hint: `git memory show -h` lists what it takes"]
+
+
+def test_a_failure_of_an_alias_names_the_verb_as_typed(tmp_path: Path) -> None:
+    """`git memory show` (the README's way to see every tier) reported its failures as
+    `git memory inspect: …`, a verb the person did not type."""
+    for output in ([], ["--output", "json"]):
+        proc = gm(tmp_path, "show", *output, check=False)
+        assert proc.returncode == 3
+        first, hint = _one_line_and_a_hint(proc.stderr)
+        assert first == f"git memory show: not a git repository: {tmp_path}", first
+    assert json.loads(proc.stdout)["error"] == f"git memory show: not a git repository: {tmp_path}"
+    proc = gm(tmp_path, "inspect", check=False)
+    assert _one_line_and_a_hint(proc.stderr)[0].startswith("git memory inspect: not a git repository")
 
 
 # --- init --project on a repository set up under another name ----------------------------------

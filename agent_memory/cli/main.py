@@ -391,7 +391,8 @@ def _unknown_flags(parser: argparse.ArgumentParser, args: argparse.Namespace, ex
     flags = [s for a in chosen._actions for s in a.option_strings if s.startswith("--") and a.help != "==SUPPRESS=="]
     bad = extras[0]
     suggestions = _suggest(bad.split("=", 1)[0], flags) if bad.startswith("-") else []
-    name = f"git memory {args.verb_name}" if getattr(args, "verb_name", None) else "git memory"
+    typed = getattr(args, "verb", None) or getattr(args, "verb_name", None)  # an alias as typed (`show`)
+    name = f"git memory {typed}" if typed else "git memory"
     return _usage_error(f"unrecognized argument{'s' if len(extras) > 1 else ''}: {' '.join(extras)}",
                         suggestions, f"`{name} -h` lists what it takes", who=name,
                         as_json=getattr(args, "output", None) == "json")
@@ -407,13 +408,15 @@ def usage_line(parser: argparse.ArgumentParser) -> str:
     return usage.replace(" [-h]", "").replace(" [--no-color]", "")
 
 
-def _bad_arguments(exc: _BadArguments, as_json: bool) -> int:
+def _bad_arguments(exc: _BadArguments, as_json: bool, args_list: Sequence[str] = ()) -> int:
     """What argparse finds wrong (a missing value or argument, an invalid choice, flags that
     exclude each other), said as every other usage error is: argparse's own way is a usage
-    block and `error: …` with no hint."""
-    who = exc.parser.prog
-    return _usage_error(exc.message, (), f"usage: {usage_line(exc.parser)} (`{who} -h` explains each)", who=who,
-                        as_json=as_json)
+    block and `error: …` with no hint. An alias is named as typed (`git memory show: …`)."""
+    who, usage = exc.parser.prog, usage_line(exc.parser)
+    word = next((a for a in args_list if not a.startswith("-")), None)
+    if word in ALIASES and who == f"{PROG} {ALIASES[word]}":
+        who, usage = f"{PROG} {word}", f"{PROG} {word}" + usage.removeprefix(who)
+    return _usage_error(exc.message, (), f"usage: {usage} (`{who} -h` explains each)", who=who, as_json=as_json)
 
 
 def _bad_hook_arguments(args_list: Sequence[str], message: str) -> int:
@@ -552,7 +555,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _BadArguments as exc:
         if hook:
             return _bad_hook_arguments(args_list, exc.message)
-        return _bad_arguments(exc, _json_asked(args_list))
+        return _bad_arguments(exc, _json_asked(args_list), args_list)
     if extras:
         if hook:
             return _bad_hook_arguments(args_list, f"unrecognized arguments: {' '.join(extras)}")
@@ -561,7 +564,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     verb = str(args.verb_name)
-    args.verb = verb  # an alias (`show`) runs as its verb
+    # what is printed names the verb as typed (`git memory show: …`); an alias runs as its verb
+    said = str(getattr(args, "verb", None) or verb)
+    args.verb = verb
     from agent_memory.gitio.refs import drop_foreign_git_env, locate
 
     # Every verb acts on the repository it runs in (`git -C DIR memory …`): GIT_DIR,
@@ -588,15 +593,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FatalError as exc:
         if armed:
             _disarm_interrupts()
-        _print_failure(verb, exc, as_json=error_json)
+        _print_failure(said, exc, as_json=error_json)
         return exc.exit_code
     except KeyboardInterrupt:
         # Another Ctrl-C while this is reported changes nothing: exit 130, no traceback.
         _ignore_interrupts()
         try:
-            print(f"\ngit memory {verb}: interrupted", file=sys.stderr)
+            print(f"\ngit memory {said}: interrupted", file=sys.stderr)
             if error_json:  # stdout still carries its one JSON object
-                _error_json(f"git memory {verb}: interrupted", None, EXIT_INTERRUPTED)
+                _error_json(f"git memory {said}: interrupted", None, EXIT_INTERRUPTED)
         except (KeyboardInterrupt, OSError):
             pass
         return EXIT_INTERRUPTED
@@ -614,26 +619,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
         if disk_full(exc):  # not a bug to report: say what the disk said
-            _print_failure(verb, DiskFullError(f"no space left on device ({exc}); nothing more was written"),
+            _print_failure(said, DiskFullError(f"no space left on device ({exc}); nothing more was written"),
                            as_json=error_json)
             return EXIT_REPO_STATE
         if no_permission(exc):  # nor is a repository this user may not write (read-only, another's)
             where = getattr(exc, "filename", None)
-            _print_failure(verb, RepoStateError(
+            _print_failure(said, RepoStateError(
                 f"the file system refused: {exc.strerror or exc if isinstance(exc, OSError) else exc}"
                 + (f" ({where})" if where else "") + "; nothing more was written",
                 hint=f"check that you may write to {where} (ls -ld {where}), then run the command again"
                 if where else PERMISSION_HINT), as_json=error_json)
             return EXIT_REPO_STATE
 
-        where = log_exception(f"git memory {verb}", exc)
+        where = log_exception(f"git memory {said}", exc)
         from agent_memory.cli import colour
         from agent_memory.model.home import tilde_text
 
-        print(f"git memory {verb}: internal error: {tilde_text(colour.shown(str(exc)))}", file=sys.stderr)
+        print(f"git memory {said}: internal error: {tilde_text(colour.shown(str(exc)))}", file=sys.stderr)
         print(f"hint: the traceback is in {tilde_text(str(where))}; please report it", file=sys.stderr)
         if error_json:
-            _error_json(f"git memory {verb}: internal error: {exc}", f"the traceback is in {where}; please report it",
+            _error_json(f"git memory {said}: internal error: {exc}", f"the traceback is in {where}; please report it",
                         EXIT_REPO_STATE)
         return EXIT_REPO_STATE
 
