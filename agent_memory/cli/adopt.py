@@ -219,7 +219,7 @@ class Review:
         for an edit."""
         assert self.repo.workdir is not None
         with memory_lock(self.repo, what="adopt"):
-            require_clean(self.repo, self.target, "git memory adopt" + (" --global" if self.tier == "L3" else ""))
+            require_clean(self.repo, self.target, "git memory adopt" + self.flag)
             require_consistent(work_files(self.repo.workdir, self.tier, self.target))
 
     @property
