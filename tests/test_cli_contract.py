@@ -135,6 +135,24 @@ def test_a_mistyped_flag_names_its_verb_and_still_says_did_you_mean(tmp_path: Pa
                                         "did you mean '--tier'?", "hint: `git memory show -h` lists what it takes"]
 
 
+def test_what_a_new_user_types_for_adopt_reject_and_unforget_gets_the_command(tmp_path: Path) -> None:
+    """`git memory adopt ID` said only 'unrecognized argument'; `git memory reject ID` (an op
+    `log` shows) got "did you mean 'redact'?". Each names the command that does it, which runs."""
+    for argv, line, meant in (
+        (["adopt", "atm_1234", "atm_5678"], "git memory adopt: unrecognized arguments: atm_1234 atm_5678",
+         "--yes atm_1234 atm_5678"),
+        (["reject", "atm_1234"], "git memory: 'reject' is not a git memory verb", "adopt --reject atm_1234"),
+        (["unforget", "atm_1234"], "git memory: 'unforget' is not a git memory verb", "forget --undo atm_1234"),
+    ):
+        proc = gm(tmp_path, *argv, check=False)
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert proc.stderr.splitlines()[:2] == [line, f"did you mean '{meant}'?"], proc.stderr
+        command = meant.split() if argv[0] != "adopt" else ["adopt", *meant.split()]
+        assert "unrecognized" not in gm(tmp_path, *command, check=False).stderr  # it parses
+    # a near spelling still gets the nearest verb
+    assert "did you mean 'redact'?" in gm(tmp_path, "redakt", check=False).stderr
+
+
 def test_a_failure_of_an_alias_names_the_verb_as_typed(tmp_path: Path) -> None:
     """`git memory show` (the README's way to see every tier) reported its failures as
     `git memory inspect: …`, a verb the person did not type."""

@@ -40,6 +40,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Help", ("help",)),
 )
 ALIASES = {"show": "inspect"}
+# Ops `git memory log` shows that are no verb of their own: the command that does each.
+DONE_BY = {"reject": "adopt --reject", "unforget": "forget --undo"}
 HIDDEN = ("hook",)  # run by Claude Code, not people: `git memory help hook` explains it
 HOOK_EVENTS = ("session-start", "user-prompt-submit", "session-end", "background-capture", "rebuild-index")
 SHELLS = ("bash", "zsh", "fish")
@@ -382,7 +384,12 @@ def _unknown_verb(parser: argparse.ArgumentParser, args_list: Sequence[str]) -> 
     known = [*verb_parsers(parser), *ALIASES, *HIDDEN]
     if verb in known:
         return None
-    return _usage_error(f"{verb!r} is not a git memory verb", _suggest(verb, list(verb_parsers(parser))),
+    if verb in DONE_BY:  # not a near spelling of a verb ('reject' → 'redact'), but the command
+        rest = args_list[args_list.index(verb) + 1:]
+        suggestions = [" ".join([DONE_BY[verb], *rest])]
+    else:
+        suggestions = _suggest(verb, list(verb_parsers(parser)))
+    return _usage_error(f"{verb!r} is not a git memory verb", suggestions,
                         "`git memory help` lists the verbs", as_json=_json_asked(args_list))
 
 
@@ -391,6 +398,9 @@ def _unknown_flags(parser: argparse.ArgumentParser, args: argparse.Namespace, ex
     flags = [s for a in chosen._actions for s in a.option_strings if s.startswith("--") and a.help != "==SUPPRESS=="]
     bad = extras[0]
     suggestions = _suggest(bad.split("=", 1)[0], flags) if bad.startswith("-") else []
+    if getattr(args, "verb_name", None) == "adopt" and not bad.startswith("-"):
+        # `git memory adopt ID`: the ids are named by what is done with them
+        suggestions = [f"--yes {' '.join(e for e in extras if not e.startswith('-'))}"]
     typed = getattr(args, "verb", None) or getattr(args, "verb_name", None)  # an alias as typed (`show`)
     name = f"git memory {typed}" if typed else "git memory"
     return _usage_error(f"unrecognized argument{'s' if len(extras) > 1 else ''}: {' '.join(extras)}",
