@@ -115,6 +115,13 @@ def test_help_explains_every_documented_verb_hook_included(tmp_path: Path) -> No
     (["validate", "--atoms", " "], "git memory validate: argument --atoms: must not be empty"),
     (["demo", "--dir", ""], "git memory demo: argument --dir: must not be empty"),
     (["extract", "--transcript", ""], "git memory extract: argument --transcript: must not be empty"),
+    # an empty ID or transcript named "" itself (" is not waiting on memory/review") or, for
+    # extract, the current folder (" is a directory, not a transcript")
+    (["adopt", "--yes", ""], "git memory adopt: argument --yes: must not be empty"),
+    (["pin", " "], "git memory pin: argument ID: must not be empty"),
+    (["forget", ""], "git memory forget: argument ID: must not be empty"),
+    (["supersede", "a", "--by", ""], "git memory supersede: argument --by: must not be empty"),
+    (["extract", ""], "git memory extract: argument TRANSCRIPT: must not be empty"),
 ])
 def test_a_usage_error_is_one_line_and_a_hint_with_the_usage(tmp_path: Path, argv: list[str], what: str) -> None:
     proc = gm(tmp_path, *argv, check=False)

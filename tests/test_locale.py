@@ -147,3 +147,9 @@ def test_words_typed_in_a_c_locale_find_their_atom(repo: Path) -> None:
     assert [a["id"] for a in recalled["atoms"]] == [atom["id"]]
     words = json.loads(_ok(run_in_locale(repo, "recall", "Straße", "black", "--output", "json", **C_LOCALE)))
     assert [a["id"] for a in words["atoms"]] == [atom["id"]]
+    # every verb that takes an ID takes words of the claim the same way (log, forget, …
+    # matched the surrogates: "no atom matches")
+    history = json.loads(_ok(run_in_locale(repo, "log", "Straße module", "--output", "json", **C_LOCALE)))
+    assert history["id"] == atom["id"]
+    forgot = json.loads(_ok(run_in_locale(repo, "forget", "Straße module", "--output", "json", **C_LOCALE)))
+    assert forgot["id"] == atom["id"]

@@ -21,6 +21,7 @@ from agent_memory.committed import tiers
 from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
+from agent_memory.model.atom import is_atom_id
 from agent_memory.model.errors import UsageError
 from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory
 from agent_memory.model.trailers import subject_op, trailer
@@ -263,7 +264,9 @@ def run(args: argparse.Namespace) -> Report:
     repo, store = store_here()
     snap = store.snapshot()
     key = args.id
-    if key not in snap.atoms and key not in snap.tombstones:
+    # Only an id is looked up in the store by name: words of a claim are matched below (a
+    # store path made of them, `Straße` in a C locale, was an internal error in pygit2).
+    if not is_atom_id(key) or (key not in snap.atoms and key not in snap.tombstones):
         candidates = {**snap.atoms, **tiers.l2_atoms(repo.workdir), **tiers.l3_atoms()}
         try:
             key = find_atom(candidates, args.id)["id"]
