@@ -153,3 +153,8 @@ def test_words_typed_in_a_c_locale_find_their_atom(repo: Path) -> None:
     assert history["id"] == atom["id"]
     forgot = json.loads(_ok(run_in_locale(repo, "forget", "Straße module", "--output", "json", **C_LOCALE)))
     assert forgot["id"] == atom["id"]
+    # words no atom has are a usage error, never an internal one (a store path made of them
+    # was one pygit2 could not encode; so was `git log --grep` of an id-like one)
+    for argv in (["adopt", "--yes", "Straße"], ["adopt", "--reject", "atm_ßü"], ["log", "atm_ßü"], ["log", "Straße"]):
+        proc = run_in_locale(repo, *argv, **C_LOCALE)
+        assert proc.returncode == 2 and b"internal error" not in proc.stderr, proc.stderr

@@ -271,7 +271,7 @@ def run(args: argparse.Namespace) -> Report:
         try:
             key = find_atom(candidates, args.id)["id"]
         except NoMatch:
-            if not key.startswith("atm_"):
+            if not is_atom_id(key):  # a well-formed id may have a history (a global one, gone)
                 raise
     commits = history(repo, key, sources=is_claude_memory(snap.atoms.get(key)), store=store)
     if not commits:

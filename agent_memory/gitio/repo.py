@@ -473,7 +473,9 @@ def _walk(repo: Repo, tree: Any, path: str, where: str | None) -> Any:
     for depth, name in enumerate(parts):
         try:
             entry = tree[name]
-        except (KeyError, ValueError):
+        except (KeyError, ValueError, TypeError):
+            # TypeError: a name the file-system encoding cannot hold (`Straße` typed in a C
+            # locale, looked up as an atom id) is no entry of ours: pygit2 cannot even encode it
             return None
         if depth == len(parts) - 1:
             return entry
