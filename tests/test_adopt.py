@@ -408,6 +408,9 @@ def test_an_item_already_adopted_is_said_to_be_and_pin_named_for_one_to_pin(proj
         f"{ids['push']} was already adopted; nothing to do",
         f"{ids['tabs']} was already decided (adopted or rejected); nothing to do"])
     assert proc.stderr.splitlines() == [f"hint: to pin an adopted item: git memory pin {ids['push']}"]
+    # named by words of its claim, as any ID may be: the same (it said "… is not waiting", exit 2)
+    by_words = gm(project, "adopt", "--pin", "never push directly")
+    assert by_words.stdout == f"{ids['push']} was already adopted; nothing to do\n" and by_words.stderr == proc.stderr
     assert git(project, "rev-parse", "HEAD") == head and not held(project)[ids["push"]].get("pinned")
     gm(project, *proc.stderr.split(": ", 2)[2].split()[2:])  # the hint's command
     assert held(project)[ids["push"]]["pinned"] is True

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +60,7 @@ from agent_memory.model.controls import show_controls
 from agent_memory.model.errors import (
     EXIT_INTERRUPTED,
     EXIT_REFUSED,
+    AmbiguousError,
     DiskFullError,
     RefusedError,
     UsageError,
@@ -73,11 +74,14 @@ from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
 
 
-def _match(items: list[Item], wanted: list[str], done: set[str], flag: str = "") -> tuple[list[Item], list[str]]:
+def _match(items: list[Item], wanted: list[str], done: set[str], flag: str = "",
+           held: Mapping[str, Atom] | None = None) -> tuple[list[Item], list[str]]:  # fmt: skip
     """The waiting items named (as every ID is named: cli/ids.py, with a review-commit prefix
     as well), and the names that were already decided (held or rejected): a rerun of the same
     command after an interrupt continues with the rest instead of failing on what already
-    happened. `flag` is ` --global` for the global review, which the hint's commands need."""
+    happened. `flag` is ` --global` for the global review, which the hint's commands need;
+    `held`, the adopted atoms, whose claims name them too (`--pin 'ruff format'` of an item
+    adopted earlier is already decided, not "not waiting")."""
     claims = {i.atom_id: str(i.atom.get("claim", "")) for i in items}
     commits = {i.commit: i.atom_id for i in items}
     chosen: list[Item] = []
@@ -87,6 +91,11 @@ def _match(items: list[Item], wanted: list[str], done: set[str], flag: str = "")
             ident = resolve(key, claims, commits)
         except NoMatch:
             decided = [d for d in done if d == key or (key.startswith("atm_") and d.startswith(key))]
+            if not decided and held:
+                try:
+                    decided = [resolve(key, {i: str(a.get("claim", "")) for i, a in held.items()})]
+                except (NoMatch, AmbiguousError):
+                    pass
             if len(decided) == 1:
                 already.append(decided[0])
                 continue
@@ -234,7 +243,7 @@ class Review:
 
 def run(args: argparse.Namespace) -> Report:
     review = Review.open(args)
-    pins = {i.atom_id for i in _match(review.items, args.pin, review.done, review.flag)[0]}
+    pins = {i.atom_id for i in _match(review.items, args.pin, review.done, review.flag, review.held)[0]}
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     # --pin alone on a terminal pins those items if they are adopted in the walk; without a
     # terminal, naming an item to pin is choosing it (scripts: `adopt --pin ID`).
@@ -276,8 +285,8 @@ def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
     review.check()
     items = review.items
     # --pin ID adopts ID too (pinned): naming an item to pin is choosing it.
-    chosen, already = (list(items), []) if args.all else _match(items, [*args.yes, *args.pin], review.done, review.flag)
-    rejected, already_rejected = _match(items, args.reject, review.done, review.flag)
+    chosen, already = (list(items), []) if args.all else _match(items, [*args.yes, *args.pin], review.done, review.flag, review.held)
+    rejected, already_rejected = _match(items, args.reject, review.done, review.flag, review.held)
     overlap = sorted({i.atom_id for i in chosen} & {i.atom_id for i in rejected})
     if overlap and not args.all:
         raise UsageError(
@@ -305,7 +314,7 @@ def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
                                   and i.atom_id not in outcome["refused"] and i.atom_id not in outcome["already"]]  # fmt: skip
         outcome["error"] = ("no space left on device" if disk_full(failure)
                             else "interrupted" if isinstance(failure, KeyboardInterrupt) else str(failure))
-    report = _batch_text(Report(outcome, list(review.resumed)), items, review, set(_match(items, args.pin, review.done, review.flag)[1]))
+    report = _batch_text(Report(outcome, list(review.resumed)), items, review, set(_match(items, args.pin, review.done, review.flag, review.held)[1]))
     # Claude's own memory skipped in a Claude Code session is a refusal only when nothing else
     # was adopted: `adopt --all` there adopts the person's items and says what it left.
     others = set(outcome["refused"]) - set(outcome.get("claude_memory", []))
