@@ -75,7 +75,7 @@ def global_only(key: str, verb: str) -> UsageError | None:
         return None
     git = git_in(memory_home_dir())
     revert = (f"revert its adopt commit there: `{git} log --format='%h %s' --grep 'Atom-Id: {ident}'`, "
-              f"then `{git} revert <commit>` (docs/global-memory.md, Pruning L3)")
+              f"then `{git} revert <commit>` (agent-memory's docs/global-memory.md, Pruning L3)")
     hint = (f"to take it out of the global memory, {revert}" if verb in ("forget", "decay") else
             f"the global memory has no `{verb}`: an item comes in by `git memory adopt --global`; to take one out, {revert}")
     return UsageError(f"{ident} is in your global memory (L3); `git memory {verb}` acts on this project's memory",
