@@ -11,6 +11,7 @@ import stat
 import subprocess
 from pathlib import Path
 
+import pytest
 from builders import SECRET
 from conftest import git
 from sessions import gm, gm_json
@@ -119,6 +120,25 @@ def test_an_unreadable_exclusion_list_stops_init_before_it_writes(repo: Path) ->
     assert json.loads(local.read_text()) == {"claudeMdExcludes": "**/CLAUDE.memory.md"}
     assert not (repo / ".claude" / "settings.json").exists() and not (repo / "CLAUDE.md").exists()
     assert git(repo, "branch", "--list", "memory/atoms") == ""
+
+
+@pytest.mark.parametrize(("hooks", "said"), [("weird", '"hooks" is a str, expected an object'),
+                                          ({"SessionStart": {}}, "hooks.SessionStart is a dict, expected a list")])
+def test_settings_whose_hooks_cannot_take_ours_stop_init_before_it_writes(repo: Path, hooks: object,
+                                                                          said: str) -> None:  # fmt: skip
+    """A settings.json that parses but whose `hooks` is not an object of lists was refused
+    only when init came to write the Claude Code hooks: memory/atoms, the git hooks, the
+    ignore lines and the CLAUDE.md import were in place by then (exit 3 all the same)."""
+    settings = repo / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": hooks}))
+    proc = gm(repo, "init", "--yes", check=False)
+    assert proc.returncode == 3 and said in proc.stderr and "--no-claude-hooks" in proc.stderr, proc.stderr
+    assert json.loads(settings.read_text()) == {"hooks": hooks}
+    assert git(repo, "branch", "--list", "memory/atoms") == ""
+    assert not (repo / ".gitignore").exists() and not (repo / "CLAUDE.md").exists()
+    assert not (repo / ".git" / "hooks" / "pre-commit").exists()
+    assert gm(repo, "init", "--yes", "--no-claude-hooks").returncode == 0  # the hint's way through
 
 
 def test_a_foreign_hook_is_kept_and_chained(repo: Path) -> None:

@@ -334,6 +334,15 @@ def _umask() -> int:
     return current
 
 
+def check_settings(repo_root: Path) -> None:
+    """RepoStateError (file untouched) when `.claude/settings.json` cannot take our hooks:
+    unparsable, or a `hooks` that is not an object of lists. `init` asks before it writes
+    anything: found only by `install_claude_hooks`, its refusal came after the store, the git
+    hooks and the ignore lines were in place, under a message that said the file was left
+    unchanged."""
+    _checked_hooks(read_settings(settings_path(repo_root)))
+
+
 def install_claude_hooks(
     repo_root: Path, *, command_prefix: str = DEFAULT_COMMAND_PREFIX, force: bool = False
 ) -> str:

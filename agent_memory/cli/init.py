@@ -48,9 +48,9 @@ def run(args: argparse.Namespace) -> Report:
         _refuse_foreign_memory_paths(repo)
     if repo.workdir is not None and not args.no_claude_hooks:
         # Refuse before writing anything: a settings file we cannot read stops init whole.
-        from agent_memory.claude.settings import read_local_settings, read_settings, settings_path
+        from agent_memory.claude.settings import check_settings, read_local_settings
 
-        read_settings(settings_path(repo.workdir))
+        check_settings(repo.workdir)
         read_local_settings(repo.workdir)
     home = GlobalRepo.default()
     if home.exists():
