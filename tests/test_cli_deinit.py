@@ -96,6 +96,28 @@ def test_the_commit_deinit_says_to_make_leaves_out_what_the_person_had_staged(pr
     assert git(project, "status", "--porcelain").splitlines() == ["A  mine.txt"]
 
 
+@pytest.mark.parametrize(("text", "said"), [('{"hooks": "weird"}', '"hooks" is a str, expected an object'),
+                                         ("{ not json", "is not valid JSON")])
+def test_settings_our_hooks_cannot_be_taken_out_of_stop_deinit_before_it_changes_anything(
+    project: Path, text: str, said: str
+) -> None:
+    """deinit found such a settings.json only when it came to remove our hooks from it: the
+    git hooks were gone and the repository marked removed, the CLAUDE.md import and the
+    registration left, and the hint named `git memory init --no-claude-hooks`."""
+    settings = project / ".claude" / "settings.json"
+    settings.write_text(text)
+    hooks = sorted(p.name for p in (project / ".git" / "hooks").iterdir())
+    proc = gm(project, "deinit", check=False)
+    assert proc.returncode == 3 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        next(line for line in proc.stderr.splitlines() if said in line),
+        "hint: fix the file by hand, then run `git memory deinit` again"], proc.stderr
+    assert proc.stderr.splitlines()[0].endswith("; nothing was changed") and "left unchanged;" not in proc.stderr
+    assert sorted(p.name for p in (project / ".git" / "hooks").iterdir()) == hooks
+    assert "@CLAUDE.memory.md" in (project / "CLAUDE.md").read_text() and settings.read_text() == text
+    assert gm_json(project, "status")["set_up"] is True
+
+
 def test_purge_asks_and_refuses_without_a_terminal(project: Path) -> None:
     proc = gm(project, "deinit", "--purge", check=False, input_text="")
     assert proc.returncode == 1 and "--purge --yes" in proc.stderr

@@ -82,6 +82,22 @@ def _cloned_refs(repo: git.Repo) -> dict[str, str]:
     return cloned
 
 
+def _refuse_unreadable_settings(root: Path) -> None:
+    """A `.claude/settings.json` our hooks cannot be taken out of (unparsable, or a `hooks`
+    that is not an object of lists) stops deinit before it changes anything: found when it came
+    to remove them, the git hooks were gone and the repository was marked removed already,
+    with the rest left in place and a hint naming `init --no-claude-hooks`."""
+    from agent_memory.claude.settings import SETTINGS_RELPATH, check_settings
+
+    if worktree.odd_component(root, SETTINGS_RELPATH.as_posix()):
+        return  # a link or odd path: left alone below, and said so
+    try:
+        check_settings(root)
+    except RepoStateError as exc:
+        raise RepoStateError(f"{exc.message.removesuffix('; left unchanged')}; nothing was changed",
+                             hint="fix the file by hand, then run `git memory deinit` again") from None
+
+
 def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     project = project_of(repo)
@@ -110,6 +126,8 @@ def run(args: argparse.Namespace) -> Report:
             left[shown or rel] = why
         return why is None
 
+    if repo.workdir is not None:
+        _refuse_unreadable_settings(repo.workdir)
     _keep_store_ours(str(repo.common_dir))
     unmark_initialised(str(repo.common_dir))  # the Claude Code hooks stop acting here
     linked_hooks = uninstall.linked_hooks_folder(repo)
