@@ -293,6 +293,24 @@ def test_a_memory_file_with_a_newline_in_its_name_is_captured(repo: Path, isolat
     assert gm(repo, "validate", check=False).returncode == 0
 
 
+def test_capture_all_of_claude_memory_alone_does_not_say_nothing_to_capture(repo: Path, isolated_env: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A project with Claude's own memory and no session yet: `capture --all` said "nothing to
+    capture: no Claude Code session …" and, on the next line, that it captured the memory."""
+    from agent_memory.model.paths import slug_for
+
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    folder = isolated_env / ".claude" / "projects" / slug_for(str(repo.resolve())) / "memory"
+    folder.mkdir(parents=True)
+    shutil.copy(FOLDER / "feedback_no_force_push.md", folder / "feedback_no_force_push.md")
+    lines = gm(repo, "capture", "--all").stdout.splitlines()
+    assert lines[0].startswith("no Claude Code session of proj yet"), lines
+    assert lines[1].startswith("  Claude's own memory: 1 memory in ") and lines[1].endswith(", 1 new, 0 merged"), lines
+    again = gm(repo, "capture", "--all").stdout  # nothing new now: said so
+    assert again.startswith("nothing to capture: no Claude Code session"), again
+
+
 def test_a_secret_in_a_memory_files_name_reaches_no_atom(guarded: Path) -> None:
     """A file's name is the model's (or anyone's) writing. `memory_file` was redacted, but the
     file's back-pointer, its stand-in session (`memory-<name>`) and its `--why` path were

@@ -605,11 +605,15 @@ def _capture_folder(store: L1Store, project: str, repo: Repo, ledger: Ledger, re
 
 def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
     none_listed = not (report.transcripts or report.other_repositories or report.unreadable)
+    own = report.auto_memory or {}
+    # Claude's own memory is captured without a session of this project (its line is below):
+    # then there was something to capture, and the first line does not say otherwise.
+    learned = own.get("read") == "read" and bool(own.get("new") or own.get("merged"))
     if none_listed and report.since and not report.captured:
         out.say(f"nothing new: no transcript of {project or 'this project'} modified on or after {report.since}")
     elif none_listed and not report.captured:
-        out.say(f"nothing to capture: no Claude Code session of {project or 'this project'} yet "
-                f"(looked in {report.folder}); a session run in this repository is captured when it ends")
+        out.say(f"{'' if learned else 'nothing to capture: '}no Claude Code session of {project or 'this project'} "
+                f"yet (looked in {report.folder}); a session run in this repository is captured when it ends")
     elif not report.captured and not report.commits and not report.error and not report.failed:
         out.say(f"nothing new: {plural(report.transcripts, 'transcript')} of {project or 'this project'}, "
               f"{report.unchanged} unchanged since their last capture")  # fmt: skip
@@ -627,7 +631,6 @@ def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
     if report.other_repositories:
         out.say(f"  {plural(report.other_repositories, 'transcript')} of other repositories left alone (recorded "
               "in another repository, or in one nested here such as a submodule)")
-    own = report.auto_memory or {}
     if own.get("read") == "read":
         count = own["memories"]
         out.say(f"  Claude's own memory: {count} {'memory' if count == 1 else 'memories'} in {own['folder']}, "
