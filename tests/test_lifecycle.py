@@ -347,6 +347,23 @@ def test_resolve_keeps_one_side_and_demotes_the_other(project: Path, command: st
     assert any(r.startswith("rejected on") for r in reasons[drop])
 
 
+def test_resolve_run_again_says_it_was_settled_and_changes_nothing(project: Path) -> None:
+    """The command `inspect --contested` hints, run a second time, said "… are not a contested
+    pair" (exit 2). It says the pair was settled that way already and exits 0, as a rerun of
+    adopt or forget does; keeping the other side instead is still refused."""
+    older, newer = contested_pair(project)
+    gm(project, "resolve", older, "--keep", newer)
+    atoms = git(project, "rev-parse", "memory/atoms")
+    proc = gm(project, "resolve", older, "--keep", newer)
+    assert proc.stdout == f"{older} and {newer} were settled already, keeping {newer}; nothing to do\n"
+    assert proc.stderr == ""
+    assert gm_json(project, "resolve", older, "--keep", newer) == {
+        "kept": newer, "dropped": older, "commit": None, "l2_commit": None, "already": True}
+    assert git(project, "rev-parse", "memory/atoms") == atoms
+    other_way = gm(project, "resolve", newer, "--keep", older, check=False)
+    assert other_way.returncode == 2 and "not a contested pair" in other_way.stderr
+
+
 def test_resolve_can_forget_the_other(project: Path) -> None:
     older, newer = contested_pair(project)
     gm(project, "resolve", older, "--keep", newer, "--forget-other")

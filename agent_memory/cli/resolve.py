@@ -12,6 +12,7 @@ from agent_memory.cli.ids import find_atom
 from agent_memory.cli.output import store_here, warm_session_start
 from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
+from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import UsageError
@@ -38,6 +39,14 @@ def _only_partner(pool: dict[str, Atom], keep: Atom) -> Atom:
     return pool[partners[0]]
 
 
+def _settled(repo: git.Repo, keep: str, other: str) -> bool:
+    """Whether a resolve on memory/atoms kept `keep` and dropped `other` (its trailers)."""
+    proc = git.run_git(repo.cwd, "log", git.ATOMS_REF, "--fixed-strings", f"--grep=Dropped: {other}",
+                       "--format=%(trailers:key=Kept,valueonly,separator=%x20)%x09%(trailers:key=Dropped,valueonly,separator=%x20)",
+                       check=False, errors="replace")  # fmt: skip
+    return any(line.split("\t") == [keep, other] for line in proc.stdout.splitlines())
+
+
 def run(args: argparse.Namespace) -> Report:
     repo, store = store_here()
     snap = store.snapshot()
@@ -46,6 +55,12 @@ def run(args: argparse.Namespace) -> Report:
     first, keep = find_atom(pool, args.id), find_atom(pool, args.keep)
     other = first if first["id"] != keep["id"] else _only_partner(pool, keep)
     if not _linked(other, keep):
+        if _settled(repo, keep["id"], other["id"]):
+            # the same command again (the hint of `inspect --contested`, run twice): nothing to
+            # do, as a rerun of adopt or forget says, not "not a contested pair"
+            return Report({"kept": keep["id"], "dropped": other["id"], "commit": None, "l2_commit": None,
+                           "already": True},
+                          [f"{other['id']} and {keep['id']} were settled already, keeping {keep['id']}; nothing to do"])
         raise UsageError(
             f"{other['id']} and {keep['id']} are not a contested pair",
             hint="see open pairs with `git memory inspect --contested`",
