@@ -410,3 +410,15 @@ def test_pr_never_runs_a_forge_client_the_repository_commits(project: Path, tmp_
     proc = gm_installed(project, "pr", env={"PATH": path})
     assert not marker.exists(), marker.read_text()
     assert "no forge client" in proc.stdout and "pushed memory/review to origin" in proc.stdout
+
+
+def test_pr_global_with_nothing_waiting_names_the_global_review(project: Path) -> None:
+    """`pr --global` with nothing staged said "nothing is waiting on memory/review" — the
+    project's review, where items may well wait — while its hint named `stage --global`.
+    It names the global memory repo's review, as `adopt --global` does."""
+    gm(project, "remember", "Use vitest for unit tests.")  # a project item waits
+    proc = gm(project, "pr", "--global", check=False)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "git memory pr: nothing is waiting on the global memory repo's memory/review",
+        "hint: stage promotions first with `git memory stage --global`"], proc.stderr

@@ -134,8 +134,9 @@ def run(args: argparse.Namespace) -> Report:
     files = base_files(repo, f"refs/heads/{base.branch}", tier, target)
     items = pending(repo, files, against=base.ref)
     if not items:
-        raise RefusedError("nothing is waiting on memory/review",
-                           hint=f"stage promotions first with `git memory stage{flag}`")
+        # the global review is another repository's: named as adopt --global names it
+        where = "the global memory repo's memory/review" if args.global_ else "memory/review"
+        raise RefusedError(f"nothing is waiting on {where}", hint=f"stage promotions first with `git memory stage{flag}`")
     _require_current(repo, base, items, flag)
     remote = args.remote or porcelain.default_remote(repo)
     title = f"agent-memory: {plural(len(items), 'staged memory promotion')}"
