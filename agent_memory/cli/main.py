@@ -165,7 +165,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
              "registration in the global memory repo. memory/atoms and committed memory "
              "(CLAUDE.memory.md, .memory/adopted.log) are kept unless --purge.")
     p.add_argument("--purge", action="store_true",
-                   help="also delete memory/atoms, memory/review, CLAUDE.memory.md, .memory/ and local state (asks first)")
+                   help="also delete memory/atoms, memory/review (this repository's own: branches that came with a clone are kept), CLAUDE.memory.md, .memory/ and local state (asks first)")
     p.add_argument("--yes", action="store_true", help="with --purge: do not ask (needed without a terminal)")
     _out(p)
     p = verb("status", "tier counts, staged items, recent errors, hook state")
