@@ -400,3 +400,28 @@ def test_a_branch_named_memory_is_named_before_init_writes_anything(repo: Path) 
     git(repo, "branch", "-m", "memory", "memory-notes")  # as the hint says
     gm(repo, "init", "--yes")
     gm(repo, "remember", "Use pnpm for installs, never npm")
+
+
+def test_init_yes_leaves_the_persons_own_untracked_setup_files_out_of_its_commit(repo: Path) -> None:
+    """`init --yes` commits the setup: it committed a CLAUDE.md of the person's notes and a
+    .claude/settings.json with a token in its env whole, files they had kept out of git, where it
+    only meant to commit the lines it adds. Those stay uncommitted (with init's lines added) and
+    it says so; the files init creates are committed, now or by a later `init --yes`."""
+    (repo / "CLAUDE.md").write_text("# my notes\nthe staging password is in 1password\n")
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.json").write_text('{"env": {"MY_TOKEN": "not-for-git"}}\n')
+    out = gm_json(repo, "init", "--yes")
+    tracked = set(git(repo, "ls-files").split())
+    assert {".gitignore", ".gitattributes"} <= tracked, tracked
+    assert "CLAUDE.md" not in tracked and ".claude/settings.json" not in tracked, tracked
+    assert "@CLAUDE.memory.md" in (repo / "CLAUDE.md").read_text()  # init's line is there all the same
+    left = out["changed"]["left uncommitted"]
+    assert left.startswith("CLAUDE.md, .claude/settings.json: yours and not in git"), left
+    assert "not-for-git" not in git(repo, "log", "-p")
+
+
+def test_files_an_earlier_init_created_are_still_committed_by_init_yes(repo: Path) -> None:
+    gm(repo, "init")  # creates CLAUDE.md, .gitignore, … and says to commit them
+    assert "CLAUDE.md" not in git(repo, "ls-files").split()
+    gm(repo, "init", "--yes")
+    assert {"CLAUDE.md", ".gitignore", ".gitattributes", ".claude/settings.json"} <= set(git(repo, "ls-files").split())

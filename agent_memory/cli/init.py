@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import shlex
+from collections.abc import Callable
+from pathlib import Path
 
 from agent_memory.adoption.locks import memory_lock
 from agent_memory.cli.output import repo_here
@@ -80,6 +82,7 @@ def run(args: argparse.Namespace) -> Report:
             steps[f"git hook {hook}"] = status
 
     changed_files: list[str] = []
+    persons, record_created = _persons_own_setup_files(repo)
     if repo.workdir is not None:
         changed_files += install.install_ignore_rules(repo.workdir)
         target = install.target_file(repo)
@@ -113,14 +116,20 @@ def run(args: argparse.Namespace) -> Report:
                                            "(claudeMdExcludes in .claude/settings.local.json)")
         if changed_files:
             steps["files"] = ", ".join(changed_files)
+        record_created()
         if args.yes:
             # Every setup file that differs from HEAD, not only this run's: a run that was
             # refused half-way, or `init` without --yes earlier, is completed here.
             pending = [p for p in SETUP_FILES if (repo.workdir / p).exists()
                        and git.status_porcelain(repo, [p])]
+            own = [p for p in pending if p in persons]
+            pending = [p for p in pending if p not in persons]
             if pending:
                 git.commit_paths(repo.workdir, pending, "Set up agent-memory")
                 steps["committed"] = ", ".join(pending)
+            if own:
+                steps["left uncommitted"] = (f"{', '.join(own)}: yours and not in git before init "
+                                             "(commit it yourself if it is to be shared)")
     else:
         steps["bare repository"] = "L1 store only: no work tree for CLAUDE.md, .gitignore or Claude Code hooks"
     if args.completion:
@@ -153,6 +162,56 @@ def run(args: argparse.Namespace) -> Report:
         report.say(f"{'then' if commit_next else 'next'}: `git memory capture --all` reads the "
                    f"{plural(backlog, 'Claude Code session')} of this project so far")
     return report
+
+
+_CREATED_RECORD = "setup-files-created.json"
+
+
+def _persons_own_setup_files(repo: git.Repo) -> tuple[set[str], Callable[[], None]]:
+    """The setup files the person had in the work tree, not in git, before any init wrote them:
+    `init --yes` commits the setup, and committed them whole with it — a CLAUDE.md of private
+    notes, a .claude/settings.json whose `env` holds a token — where it only meant to commit the
+    lines it added. The files an init creates are recorded (in .git/agent-memory/), so a later
+    `init --yes` still commits what an earlier run without --yes made."""
+    import json
+
+    from agent_memory.gitio.state import state_dir
+
+    if repo.workdir is None:
+        return set(), lambda: None
+    record = state_dir(repo.common_dir) / _CREATED_RECORD
+    try:
+        created = set(json.loads(record.read_text("utf-8")))
+    except (OSError, ValueError, TypeError):
+        created = set()
+    here = {p for p in SETUP_FILES if (repo.workdir / p).exists()}
+    untracked = {p for p in here if any(line.startswith("??") for line in git.status_porcelain(repo, [p]))}
+    # (an empty file, or settings of `{}`, holds nothing of the person's to keep out)
+    said = {p for p in untracked if _has_content(repo.workdir / p)}
+    return said - created, lambda: _record_created(record, created, here, repo.workdir)
+
+
+def _has_content(path: Path) -> bool:
+    import stat
+
+    try:
+        if not stat.S_ISREG(path.lstat().st_mode):
+            return True  # a link or odd file: init leaves those alone (worktree.odd_component)
+        with path.open("rb") as fh:
+            return fh.read(4096).strip() not in (b"", b"{}")
+    except OSError:
+        return True
+
+
+def _record_created(record: Path, created: set[str], before: set[str], workdir: Path) -> None:
+    """Record the setup files this run created (they were not in the work tree before it)."""
+    import json
+
+    from agent_memory.gitio.state import atomic_write
+
+    made = {p for p in SETUP_FILES if p not in before and (workdir / p).exists()}
+    if made - created:
+        atomic_write(record, json.dumps(sorted(created | made)))
 
 
 def _not_ours(repo: git.Repo) -> dict[str, list[str]]:
