@@ -425,3 +425,20 @@ def test_files_an_earlier_init_created_are_still_committed_by_init_yes(repo: Pat
     assert "CLAUDE.md" not in git(repo, "ls-files").split()
     gm(repo, "init", "--yes")
     assert {"CLAUDE.md", ".gitignore", ".gitattributes", ".claude/settings.json"} <= set(git(repo, "ls-files").split())
+
+
+def test_status_names_setup_files_left_uncommitted(repo: Path) -> None:
+    """After `init` without --yes (or a file of the person's `init --yes` left out), status says
+    which setup files are not committed and how to commit them: until then a teammate's Claude
+    Code loads no project memory. Edits of the person's own to a committed file are not named."""
+    gm(repo, "init")
+    status = gm_json(repo, "status")
+    assert {"CLAUDE.md", ".gitignore", ".claude/settings.json"} <= set(status["setup_uncommitted"]), status
+    text = gm(repo, "status").stdout
+    assert "setup not committed: " in text and "git commit -m 'Set up agent-memory' -- " in text, text
+    gm(repo, "init", "--yes")
+    assert gm_json(repo, "status")["setup_uncommitted"] == []
+    with (repo / "CLAUDE.md").open("a") as fh:
+        fh.write("\nA note of mine, not committed yet.\n")
+    assert gm_json(repo, "status")["setup_uncommitted"] == []
+    assert "setup not committed" not in gm(repo, "status").stdout

@@ -26,7 +26,7 @@ from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
 from agent_memory.model.words import plural
 from agent_memory.store.l1 import L1Store
 
-SETUP_FILES = (".gitignore", ".gitattributes", "CLAUDE.md", ".claude/settings.json")
+SETUP_FILES = install.SETUP_FILES
 
 
 def run(args: argparse.Namespace) -> Report:

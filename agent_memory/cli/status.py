@@ -135,7 +135,39 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     entries = os.environ.get("PATH", "").split(os.pathsep)
     data["path_not_absolute"] = list(dict.fromkeys(e for e in entries if not os.path.isabs(e)))
     data["on_path"] = program("git-memory") is not None
+    data["setup_uncommitted"] = _setup_uncommitted(repo)
     return data
+
+
+def _setup_uncommitted(repo: git.Repo) -> list[str]:
+    """The setup files init wrote that are not in git (init without --yes, or a file of the
+    person's that `init --yes` left out), and a CLAUDE.md whose committed version lacks the
+    import init added: until they are committed, a teammate's Claude Code loads no
+    CLAUDE.memory.md and runs none of the hooks. (Other edits of these files are the person's
+    business: not said.)"""
+    from agent_memory.committed.install import MEMORY_FILE, SETUP_FILES
+
+    if repo.workdir is None:
+        return []
+    out = []
+    for rel in SETUP_FILES:
+        state = git.status_porcelain(repo, [rel]) if (repo.workdir / rel).exists() else []
+        if any(line.startswith("??") for line in state):
+            out.append(rel)
+        elif rel == "CLAUDE.md" and state:
+            import_line = f"@{MEMORY_FILE}"
+            committed = git.read_blob_at(repo, "HEAD", rel) or b""
+            path = repo.workdir / rel
+            try:
+                if not path.is_file() or path.is_symlink():
+                    continue  # a link (a clone's, to /dev/zero?) is validate's to report
+                with path.open("rb") as fh:
+                    here = fh.read(1 << 20)
+            except OSError:
+                continue
+            if import_line.encode() in here and import_line.encode() not in committed:
+                out.append(rel)
+    return out
 
 
 def _held(read: Callable[[], dict[str, Any]], tier: str, refused: dict[str, tiers.TooManyAtomsError],
@@ -267,6 +299,14 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     if data["transcripts_not_captured"]:
         report.say(f"  {plural(data['transcripts_not_captured'], 'transcript')} of this project not captured yet "
               "— `git memory capture --all`")  # fmt: skip
+    if data.get("setup_uncommitted"):
+        import shlex
+
+        paths = " ".join(shlex.quote(p) for p in data["setup_uncommitted"])
+        report.say(f"  setup not committed: {', '.join(data['setup_uncommitted'])} (a teammate's Claude Code "
+                   "loads no project memory and runs no hook until it is)")  # fmt: skip
+        report.say(f"    {colour.paint('hint:', 'hint')} git add -- {paths} && "
+                   f"git commit -m 'Set up agent-memory' -- {paths}")  # fmt: skip
     own = sum(1 for item in data["staged"] if item.get("origin"))
     report.say(f"  staged on memory/review: {len(data['staged'])}" + (f" ({own} from {CLAUDE_MEMORY})" if own else "")
           + (" — review with `git memory adopt`" if data["staged"] else ""))

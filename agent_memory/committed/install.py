@@ -39,6 +39,10 @@ LOCAL_SETTINGS_LINE = ".claude/settings.local.json"
 MEMORY_FILE = "CLAUDE.memory.md"
 
 
+# The files of the work tree `git memory init` writes, which `init --yes` commits.
+SETUP_FILES = (".gitignore", ".gitattributes", "CLAUDE.md", ".claude/settings.json")
+
+
 def hook_source(name: str) -> str:
     return read_git_hook(name)
 
