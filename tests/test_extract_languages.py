@@ -1675,3 +1675,29 @@ def test_one_tool_instead_of_another_with_the_rejected_one_first(text: str, rule
 )
 def test_asking_whether_to_swap_tools_is_no_rule(text: str) -> None:
     assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # the language named alone after a verb of talking (Italian, Polish, Vietnamese: the
+        # blind recall sample of the second stranger audit, 2026-12-05, missed such a line)
+        ("parla italiano", "Language: parla italiano"),
+        ("Rispondimi sempre italiano per favore.", "Language: Rispondimi sempre italiano per favore"),
+        ("zawsze odpowiadaj do mnie po polsku", "Language: zawsze odpowiadaj do mnie po polsku"),
+        ("Pisz po angielsku.", "Language: Pisz po angielsku"),
+        ("trả lời bằng tiếng Việt", "Language: trả lời bằng tiếng Việt"),
+        ("luôn nói bằng tiếng Anh nhé", "Language: luôn nói bằng tiếng Anh nhé"),
+    ],
+)
+def test_a_reply_language_named_alone_is_a_standing_preference(text: str, claim: str) -> None:
+    assert _one(text) == (claim, "preference", "language.answer_language")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["il cliente parla italiano", "parla italiano e poi aggiorna il file", "mów po polsku co robi ten kod?",
+     "the italiano font is broken"],
+)
+def test_a_language_said_of_someone_or_inside_a_request_is_no_reply_preference(text: str) -> None:
+    assert extract_claims(text) == []

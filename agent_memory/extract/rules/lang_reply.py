@@ -33,7 +33,15 @@ REPLY_LANGUAGE_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
             r"^(?:항상\s*)?(?:한국어|한글)로\s*(?:답|대답|응답|말|작성)|"
             r"^(?:tolong\s+)?(?:selalu\s+)?(?:jawab|balas|respon|bicara)(?:lah)?\s+(?:selalu\s+)?"
             r"(?:dengan|dalam|pakai|menggunakan)\s+bahasa\s+(?:indonesia|inggris)"
-            r"(?:\s+(?:ya|saja|aja|selalu|mulai\s+sekarang|seterusnya))?\s*[.!]?$",
+            r"(?:\s+(?:ya|saja|aja|selalu|mulai\s+sekarang|seterusnya))?\s*[.!]?$|"
+            # the language alone after a verb of talking, the whole statement: "parla italiano",
+            # "odpowiadaj po polsku", "trả lời bằng tiếng Việt"
+            r"^(?:parla|parlami|rispondi|rispondimi|scrivimi)\s+(?:sempre\s+)?italiano"
+            r"(?:\s+per\s+favore)?\s*[.!]?$|"
+            r"^(?:zawsze\s+)?(?:odpowiadaj|odpowiedz|mów|pisz)(?:\s+do\s+mnie)?\s+(?:zawsze\s+)?"
+            r"po\s+(?:polsku|angielsku)(?:\s+proszę)?\s*[.!]?$|"
+            r"^(?:hãy\s+)?(?:luôn\s+)?(?:trả\s+lời|nói|viết)(?:\s+tôi)?\s+(?:luôn\s+)?bằng\s+tiếng\s+"
+            r"(?:việt|anh)(?:\s+nhé)?\s*[.!]?$",
             re.I,
         ),
         "Language",

@@ -24,6 +24,8 @@ ES_DO = (
 
 NON_ENGLISH = re.compile(
     r"[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]|[àâãáçéèêëíîïóôõöúùûüñß]|"
+    # Vietnamese letters; a reply language named alone ("parla italiano", "odpowiadaj po polsku")
+    r"[\u1ea0-\u1ef9ơưđ]|\bitaliano\b|\bpo\s+(?:polsku|angielsku)\b|"
     r"\b(?:não|nunca|sempre|jamais|toujours|n'|ne\s|non\s|mai\b|usa\b|utilise|ricord|lembr|"
     r"souviens|rappelle|recuerda|niemals|immer|verwende|benutze|nie\b|em vez de|ao invés|au lieu|"
     r"plutôt que|invece di|al posto di|en lugar de|en vez de|anstatt|statt\b|ab jetzt|ab sofort|"
