@@ -120,8 +120,8 @@ def run(args: argparse.Namespace) -> Report:
         if args.yes:
             # Every setup file that differs from HEAD, not only this run's: a run that was
             # refused half-way, or `init` without --yes earlier, is completed here.
-            pending = [p for p in SETUP_FILES if (repo.workdir / p).exists()
-                       and git.status_porcelain(repo, [p])]
+            states = git.porcelain_states(repo, [p for p in SETUP_FILES if (repo.workdir / p).exists()])
+            pending = [p for p in SETUP_FILES if p in states]
             own = [p for p in pending if p in persons]
             pending = [p for p in pending if p not in persons]
             if pending:
@@ -185,7 +185,7 @@ def _persons_own_setup_files(repo: git.Repo) -> tuple[set[str], Callable[[], Non
     except (OSError, ValueError, TypeError):
         created = set()
     here = {p for p in SETUP_FILES if (repo.workdir / p).exists()}
-    untracked = {p for p in here if any(line.startswith("??") for line in git.status_porcelain(repo, [p]))}
+    untracked = {p for p, state in git.porcelain_states(repo, here).items() if state == "??"}
     # (an empty file, or settings of `{}`, holds nothing of the person's to keep out)
     said = {p for p in untracked if _has_content(repo.workdir / p)}
     return said - created, lambda: _record_created(record, created, here, repo.workdir)
@@ -194,11 +194,12 @@ def _persons_own_setup_files(repo: git.Repo) -> tuple[set[str], Callable[[], Non
 def _has_content(path: Path) -> bool:
     import stat
 
+    from agent_memory.gitio.state import read_regular_file
+
     try:
         if not stat.S_ISREG(path.lstat().st_mode):
             return True  # a link or odd file: init leaves those alone (worktree.odd_component)
-        with path.open("rb") as fh:
-            return fh.read(4096).strip() not in (b"", b"{}")
+        return read_regular_file(path, limit=4096).strip() not in (b"", b"{}")
     except OSError:
         return True
 

@@ -146,26 +146,25 @@ def _setup_uncommitted(repo: git.Repo) -> list[str]:
     CLAUDE.memory.md and runs none of the hooks. (Other edits of these files are the person's
     business: not said.)"""
     from agent_memory.committed.install import MEMORY_FILE, SETUP_FILES
+    from agent_memory.gitio.state import read_regular_file
 
     if repo.workdir is None:
         return []
+    states = git.porcelain_states(repo, [rel for rel in SETUP_FILES if (repo.workdir / rel).exists()])
     out = []
     for rel in SETUP_FILES:
-        state = git.status_porcelain(repo, [rel]) if (repo.workdir / rel).exists() else []
-        if any(line.startswith("??") for line in state):
+        if states.get(rel) == "??":
             out.append(rel)
-        elif rel == "CLAUDE.md" and state:
-            import_line = f"@{MEMORY_FILE}"
-            committed = git.read_blob_at(repo, "HEAD", rel) or b""
+        elif rel == "CLAUDE.md" and rel in states:
             path = repo.workdir / rel
+            if path.is_symlink():
+                continue  # a link (a clone's, to /dev/zero?) is validate's to report
+            import_line = f"@{MEMORY_FILE}".encode()
             try:
-                if not path.is_file() or path.is_symlink():
-                    continue  # a link (a clone's, to /dev/zero?) is validate's to report
-                with path.open("rb") as fh:
-                    here = fh.read(1 << 20)
+                here = read_regular_file(path, limit=1 << 20)
             except OSError:
                 continue
-            if import_line.encode() in here and import_line.encode() not in committed:
+            if import_line in here and import_line not in (git.read_blob_at(repo, "HEAD", rel) or b""):
                 out.append(rel)
     return out
 

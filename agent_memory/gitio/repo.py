@@ -1101,6 +1101,25 @@ def status_porcelain(repo: Repo, paths: Iterable[str]) -> list[str]:
     return [item for item in proc.stdout.split("\0") if item.strip()]
 
 
+def porcelain_states(repo: Repo, paths: Iterable[str]) -> dict[str, str]:
+    """Path (from the work tree's root) → its two-letter `git status --porcelain` code ("??" not
+    in git, " M" changed, …), for each of `paths` git has something to say of: one git call for
+    them all."""
+    paths = list(paths)
+    if not paths:
+        return {}
+    items = status_porcelain(repo, paths)
+    states: dict[str, str] = {}
+    i = 0
+    while i < len(items):
+        item = items[i]
+        i += 1
+        states[item[3:]] = item[:2]
+        if item[:1] in ("R", "C"):
+            i += 1  # (-z: the source path of a rename or copy follows as an entry of its own)
+    return states
+
+
 # While `deferred_maintenance` runs (depth > 0), commit_paths' commits skip git's automatic
 # maintenance; `commits` counts the commits this process made (commit_paths, and the plumbing
 # commits that report themselves through `note_commit`).

@@ -221,18 +221,20 @@ def append_regular_file(path: str | os.PathLike[str], data: bytes, mode: int = 0
         os.close(fd)
 
 
-def read_regular_file(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of the regular file `path` — through a symlink, as the program that owns the
-    file reads it (a settings file linked from a dotfiles folder). A FIFO or a device in its place
-    is opened non-blocking and refused (OSError, "not a regular file") before a byte is read:
-    a plain `open` of a FIFO no one writes waits for ever."""
+def read_regular_file(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
+    """The bytes of the regular file `path` (its first `limit` bytes, when given) — through a
+    symlink, as the program that owns the file reads it (a settings file linked from a dotfiles
+    folder). A FIFO or a device in its place is opened non-blocking and refused (OSError, "not a
+    regular file") before a byte is read: a plain `open` of a FIFO no one writes waits for ever."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file (a FIFO or a device): not read", os.fspath(path))
         chunks = []
-        while chunk := os.read(fd, 1 << 16):
+        left = limit
+        while (left is None or left > 0) and (chunk := os.read(fd, 1 << 16 if left is None else min(left, 1 << 16))):
             chunks.append(chunk)
+            left = None if left is None else left - len(chunk)
         return b"".join(chunks)
     finally:
         os.close(fd)

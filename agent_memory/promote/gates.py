@@ -327,7 +327,7 @@ class Adopters:
     landed (adopted, or merged the adoption of) there, `others` every other id with the emails
     that landed it."""
 
-    mine: dict[str, set[str]] = dataclasses.field(default_factory=dict)
+    mine: set[str] = dataclasses.field(default_factory=set)
     others: dict[str, set[str]] = dataclasses.field(default_factory=dict)
 
 

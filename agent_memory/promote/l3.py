@@ -212,9 +212,10 @@ def read_projects(home: GlobalRepo) -> ProjectsRead:
         # (two clones of one project: whoever landed a line in either)
         adopters = out.adopters.setdefault(name, gates.Adopters())
         for ident, emails in landed_here.by.items():
-            (adopters.mine if me in emails else adopters.others).setdefault(ident, set()).update(
-                emails - {me}
-            )
+            if me in emails:
+                adopters.mine.add(ident)
+            else:
+                adopters.others.setdefault(ident, set()).update(emails)
         for ident, record in records.items():
             # Any clone that saw the contradiction is enough (conservative).
             if record.get("contested") or ident not in l1_records:
