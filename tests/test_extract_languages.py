@@ -1012,6 +1012,14 @@ def test_russian_stack_of_the_project_and_the_team(text: str, claim: str) -> Non
             "你可以以后每次开新会话都自动说中文吗？",
             "Language: 你可以以后每次开新会话都自动说中文吗",
         ),
+        # the language named alone after a verb of talking (Italian, Polish, Vietnamese: the
+        # blind recall sample of the second stranger audit, 2026-12-05, missed such a line)
+        ("parla italiano", "Language: parla italiano"),
+        ("Rispondimi sempre italiano per favore.", "Language: Rispondimi sempre italiano per favore"),
+        ("zawsze odpowiadaj do mnie po polsku", "Language: zawsze odpowiadaj do mnie po polsku"),
+        ("Pisz po angielsku.", "Language: Pisz po angielsku"),
+        ("trả lời bằng tiếng Việt", "Language: trả lời bằng tiếng Việt"),
+        ("luôn nói bằng tiếng Anh nhé", "Language: luôn nói bằng tiếng Anh nhé"),
     ],
 )
 def test_the_language_the_user_needs_back_is_a_standing_preference(text: str, claim: str) -> None:
@@ -1024,6 +1032,11 @@ def test_the_language_the_user_needs_back_is_a_standing_preference(text: str, cl
         "我不仅需要你这次输出中文回复，还要找出原因",  # this turn's answer, then a task
         "可以说中文吗？",  # asking whether it can, no standing wish
         "这份报告需要输出中文版本",  # a document's language is the task's
+        # said of someone, or inside a request
+        "il cliente parla italiano",
+        "parla italiano e poi aggiorna il file",
+        "mów po polsku co robi ten kod?",
+        "the italiano font is broken",
     ],
 )
 def test_a_language_mentioned_for_this_turn_is_no_preference(text: str) -> None:
@@ -1676,28 +1689,3 @@ def test_one_tool_instead_of_another_with_the_rejected_one_first(text: str, rule
 def test_asking_whether_to_swap_tools_is_no_rule(text: str) -> None:
     assert extract_claims(text) == []
 
-
-@pytest.mark.parametrize(
-    ("text", "claim"),
-    [
-        # the language named alone after a verb of talking (Italian, Polish, Vietnamese: the
-        # blind recall sample of the second stranger audit, 2026-12-05, missed such a line)
-        ("parla italiano", "Language: parla italiano"),
-        ("Rispondimi sempre italiano per favore.", "Language: Rispondimi sempre italiano per favore"),
-        ("zawsze odpowiadaj do mnie po polsku", "Language: zawsze odpowiadaj do mnie po polsku"),
-        ("Pisz po angielsku.", "Language: Pisz po angielsku"),
-        ("trả lời bằng tiếng Việt", "Language: trả lời bằng tiếng Việt"),
-        ("luôn nói bằng tiếng Anh nhé", "Language: luôn nói bằng tiếng Anh nhé"),
-    ],
-)
-def test_a_reply_language_named_alone_is_a_standing_preference(text: str, claim: str) -> None:
-    assert _one(text) == (claim, "preference", "language.answer_language")
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["il cliente parla italiano", "parla italiano e poi aggiorna il file", "mów po polsku co robi ten kod?",
-     "the italiano font is broken"],
-)
-def test_a_language_said_of_someone_or_inside_a_request_is_no_reply_preference(text: str) -> None:
-    assert extract_claims(text) == []
