@@ -21,7 +21,7 @@ from agent_memory.model.policy import MAX_LOG_ATOMS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
     from pathlib import Path
     from typing import Any, BinaryIO
 
@@ -124,13 +124,24 @@ def names_too_many_atoms(text: str) -> bool:
     line that names one too many, a line at a time (no list of its 200,000 lines)."""
     if text.count("\n") < MAX_LOG_ATOMS:
         return False
+
+    def lines() -> Iterator[str]:
+        start = 0
+        while start < len(text):
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            yield text[start:end].rstrip("\r")
+            start = end + 1
+
+    return _more_than_max_atoms(lines())
+
+
+def _more_than_max_atoms(lines: Iterable[str]) -> bool:
+    """Whether the log lines (their line ends taken off) name more than MAX_LOG_ATOMS distinct
+    atoms, read no further than the line naming one too many."""
     seen: set[str] = set()
-    start = 0
-    while start < len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        obj = entry_of(text[start:end].rstrip("\r"))
-        start = end + 1
+    for line in lines:
+        obj = entry_of(line)
         if obj is not None:
             seen.add(obj["atom"]["id"])
             if len(seen) > MAX_LOG_ATOMS:
@@ -158,18 +169,15 @@ def file_names_too_many_atoms(fh: BinaryIO) -> bool:
             return False
         lines += chunk.count(b"\n")
     fh.seek(start)
-    seen: set[str] = set()
-    for raw in fh:
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        obj = entry_of(line.rstrip("\n").rstrip("\r"))
-        if obj is not None:
-            seen.add(obj["atom"]["id"])
-            if len(seen) > MAX_LOG_ATOMS:
-                return True
-    return False
+
+    def decoded_lines() -> Iterator[str]:
+        for raw in fh:
+            try:
+                yield raw.decode("utf-8").rstrip("\n").rstrip("\r")
+            except UnicodeDecodeError:
+                continue
+
+    return _more_than_max_atoms(decoded_lines())
 
 
 def too_many_atoms_error(where: str | os.PathLike[str],
