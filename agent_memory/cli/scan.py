@@ -130,9 +130,10 @@ def _adds_too_many_atoms(added: dict[int, str]) -> bool:
     no adoption adds that many (a real log names a few hundred), and judging a cloned log's
     200,000 made-up lines took the guard ~84 s, merged in or committed, before it let them
     through. Refused unjudged, as a work-tree scan refuses such a log (log_too_large)."""
-    from agent_memory.committed.tiers import names_too_many_atoms
+    from agent_memory.committed.tiers import lines_name_too_many_atoms
+    from agent_memory.model.policy import MAX_LOG_ATOMS
 
-    return names_too_many_atoms("\n".join(added.values()) + "\n")
+    return len(added) > MAX_LOG_ATOMS and lines_name_too_many_atoms(line.rstrip("\r") for line in added.values())
 
 
 def _too_many_atoms(path: str) -> GuardFinding:

@@ -133,10 +133,10 @@ def names_too_many_atoms(text: str) -> bool:
             yield text[start:end].rstrip("\r")
             start = end + 1
 
-    return _more_than_max_atoms(lines())
+    return lines_name_too_many_atoms(lines())
 
 
-def _more_than_max_atoms(lines: Iterable[str]) -> bool:
+def lines_name_too_many_atoms(lines: Iterable[str]) -> bool:
     """Whether the log lines (their line ends taken off) name more than MAX_LOG_ATOMS distinct
     atoms, read no further than the line naming one too many."""
     seen: set[str] = set()
@@ -177,7 +177,7 @@ def file_names_too_many_atoms(fh: BinaryIO) -> bool:
             except UnicodeDecodeError:
                 continue
 
-    return _more_than_max_atoms(decoded_lines())
+    return lines_name_too_many_atoms(decoded_lines())
 
 
 def too_many_atoms_error(where: str | os.PathLike[str],
