@@ -155,6 +155,17 @@ STEP_AT_HAND = [
     "The importer always touches the cache and always flushes it.",
     "Claude never reads my notes",
     "Claude always forgets the env file",
+    # a third audit of the rules on the same 96 people (session 47): a rule under a case said
+    # in the middle of a request, a link said first, what notes are for, a thing of this task
+    # kept "as it is", a prohibition whose subject is put off to later, how a thing behaves
+    "check the export job, if the report exists on s3, never regenerate the charts",
+    "look at the sync step, if the file is already uploaded, don't upload it again",
+    "https://www.figma.com/design/abcDEF123/Shop-Name?node-id=61-10 I will update it from here from now on",
+    "read the whole module and then update your memory to deeply understand the parser",
+    "do not border the logo, keep it original square.",
+    "Do not test on integration cases, that will go in another session, just implement the parser.",
+    "Do not add caching, that comes in a separate ticket",
+    "パブリックIPアドレスは毎回変化することに対応したスクリプトにしてほしい",
 ]
 
 
@@ -197,7 +208,29 @@ DURABLE = [
     ("In the future, don't paste secrets in the chat", "secrets"),
     ("Always use tabs, never spaces", "tabs"),
     ("Claude should never force push", "force push"),
+    # (a reason after the rule is no deferral, a case said first stays with the rule, a fact
+    # before "keep them …" names what is kept)
+    ("never push to main, that will break the deploy later", "Never push to main"),
+    ("if you are unsure, never guess", "if you are unsure"),
+    ("The API handlers live in src/handlers; keep them thin", "keep them thin"),
+    ("update your memory to always use pnpm", "pnpm"),
+    ("コミットメッセージは常に英語で書いてください", "英語"),
 ]
+
+
+# "don't X, but through Y": the route allowed is the other half of the rule; cut, the rule
+# forbids X altogether.
+ROUTE_ALLOWED = [
+    ("do not read the schema as a text file, but through the mcp server",
+     "Never read the schema as a text file, but through the mcp server"),
+    ("never install packages globally, but with uv in a venv",
+     "Never install packages globally, but with uv in a venv"),
+]
+
+
+@pytest.mark.parametrize(("text", "claim"), ROUTE_ALLOWED)
+def test_the_route_allowed_stays_with_the_prohibition(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
 
 
 # "yourself", "on your own" is who acts, not emphasis: dropped, the rule forbids the act

@@ -96,6 +96,12 @@ def _step_done_first(claim: str, kind: str, rule: str) -> bool:
     )
 
 
+def _led_by_a_link(claim: str, kind: str, rule: str) -> bool:
+    """"https://… I will update it from here": a link said first is the thing at hand; what
+    the user says of it is about that link, which no later session can read from the claim."""
+    return bool(re.match(r"^(?:https?://|www\.)\S+", claim, re.I))
+
+
 # A tidied claim of any of these shapes is no memory to keep.
 _NOT_TO_KEEP = (
     _too_thin,
@@ -119,6 +125,8 @@ def finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidate
     if _ENDS_ON_ITS_VERB.search(claim) and not _ENDS_ON_ITS_VERB.search(before):
         return None  # the tidying took the last word: "User uses" said nothing that is used
     claim = unmask(claim, spans)
+    if _led_by_a_link(claim, kind, rule):
+        return None  # (a link is masked as a span until now)
     claim = shorten(cap(claim))
     return Candidate(claim, kind, "stated", rule)
 

@@ -58,6 +58,7 @@ _SAID_TO_LAST = re.compile(r"\b(?:and always|from now on|going forward|in (?:the
 _POSITIVE_HALF = re.compile(
     r"^(?:but\s+|instead\s+|rather\s+)?(?:use|prefer|go with|stick (?:to|with)|rely on)\s+\S", re.I
 )
+_ROUTE_HALF = re.compile(r"^but\s+(?:only\s+)?(?:through|via|using|with|by|from|over)\s+\S", re.I)
 _NEGATIVE_HEAD = re.compile(r"^(?:don't|do not|never|avoid|prefer not)\b", re.I)
 _INSTEAD_SAID = re.compile(r",?\s+instead$", re.I)
 _CONTRAST_TAIL = re.compile(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", re.I)
@@ -107,6 +108,18 @@ def _remedy(prohibition: str, c: str) -> str | None:
     return f"Always {body}"
 
 
+def _route_allowed(out: list[ClauseClaim], i: int, c: str, raw: str) -> bool:
+    """"don't read the schema as a text file, but through the mcp": the route allowed is the
+    other half of the rule (alone, the prohibition forbids reading the schema at all); said into
+    the claim before it."""
+    if not out or out[-1][2] != i - 1 or not _NEGATIVE_HEAD.match(out[-1][0]):
+        return False
+    if not _ROUTE_HALF.match(raw.strip()):
+        return False
+    out[-1] = (f"{out[-1][0]}, but {c}", out[-1][1], i, out[-1][3])
+    return True
+
+
 def _continuation(out: list[ClauseClaim], i: int, c: str) -> ClauseClaim | None:
     """A clause that completes the previous claim rather than stating one of its own."""
     if not out or out[-1][2] != i - 1:
@@ -133,6 +146,14 @@ _JUST_WANT = re.compile(r"^(?:but\s+)?i\s+(?:just|jsut|only)\s+want\b", re.I)
 JUST_ASKING = re.compile(
     r"^(?:but\s+)?i\s+(?:just|jsut|only)\s+(?:want|need)\s+to\s+(?:know|understand|see|learn|"
     r"find out|ask|check)\b",
+    re.I,
+)
+# "don't run the e2e suite, that will go in another session": what is forbidden is put off,
+# so the prohibition is this task's plan
+_DEFERRED = re.compile(
+    r"^(?:that|this|it|those|these|which)\s+(?:(?:will|'ll|can|should|is going to)\s+)?"
+    r"(?:go(?:es)?|comes?|happens?|be (?:done|handled)|waits?)\b"
+    r"[^,;]*\b(?:later|another|next|separate|afterwards|after that)\b",
     re.I,
 )
 _ONE_THING = re.compile(r"^(?:ok\w*\s+)?(?:just\s+)?(?:do\s+)?one (?:more |last )?thing$", re.I)
@@ -285,7 +306,7 @@ def _clause_text(raw: str, i: int, subject_np: str | None) -> str:
     return c
 
 
-def _makes_previous_this_task(out: list[ClauseClaim], i: int, c: str) -> bool:
+def _makes_previous_this_task(out: list[ClauseClaim], i: int, c: str, raw: str) -> bool:
     """A clause that shows the claim just before it is this task's step or shape, not a rule:
     "use X instead of Y and test it", "I don't want csv files, I just want a script", "I don't
     want you to edit the script, I just need to know how to run it"."""
@@ -296,6 +317,7 @@ def _makes_previous_this_task(out: list[ClauseClaim], i: int, c: str) -> bool:
         (_THEN_TRY.match(c) and rule.startswith(("preference.", "decision.")))
         or (_JUST_WANT.match(c) and "not want" in claim)
         or (JUST_ASKING.match(c) and rule == "directive.negative")
+        or bool(_DEFERRED.match(raw.strip()))
     )
 
 
@@ -318,12 +340,37 @@ def _announced_step(c: str, raw: str, before: str) -> bool:
 
 
 def _under_a_case(c: str, raw: str, before: str) -> bool:
-    """"if I build other projects, I always use X": what happens under a case."""
-    return bool(IF_CLAUSE.search(before) and re.match(r"^i\s", c, re.I))
+    """"if I build other projects, I always use X": what happens under a case; "check the export,
+    if the report is on s3, never regenerate it": a rule that holds only under the case said
+    before it (a case said first in the sentence is kept with the rule, see clause_parts; in the
+    middle of a request it is this task's case, and the rule alone forbids what the user allows)."""
+    return bool(IF_CLAUSE.search(before) and re.match(r"^i\s", c, re.I)) or bool(
+        _CASE_CLAUSE.match(strip_lead(before))
+    )
 
 
+_CASE_CLAUSE = re.compile(r"^(?:if|unless|in case)\b", re.I)
+
+
+def _keeps_the_thing_named(c: str, raw: str, before: str) -> bool:
+    """"don't border the logo, keep it square": "it" is the thing the instruction before works
+    on, this task's thing (said alone, "keep it dependency free" is about the code kept; after a
+    fact, "the handlers live in src/handlers; keep them thin", about what the fact names)."""
+    if not _KEEP_IT.match(c):
+        return False
+    head = strip_lead(before)
+    return bool(_NEGATIVE_HEAD.match(head)) or head.split(" ", 1)[0].lower() in IMPERATIVES
+
+
+_KEEP_IT = re.compile(r"^keep\s+(?:it|them)\s+\S", re.I)
 # Clauses after the first that, by the clause before them, state no rule of their own.
-_NO_CLAIM_OF_ITS_OWN = (_no_fragment, _described_tail, _announced_step, _under_a_case)
+_NO_CLAIM_OF_ITS_OWN = (
+    _no_fragment,
+    _described_tail,
+    _announced_step,
+    _under_a_case,
+    _keeps_the_thing_named,
+)
 
 
 def _bounds_this_work(f: Framed, c: str, i: int, parts: list[str]) -> bool:
@@ -362,8 +409,10 @@ def sentence_claims(
         c = _clause_text(raw, i, subject_np)
         if not c:
             continue
-        if _makes_previous_this_task(out, i, c):
+        if _makes_previous_this_task(out, i, c, raw):
             out.pop()
+            continue
+        if _route_allowed(out, i, c, raw):
             continue
         joined = _continuation(out, i, c)
         if joined:

@@ -68,8 +68,12 @@ _ZH_NEVER = re.compile(
 
 # Japanese: a marker of standing time after the first word, and the sentence ends as a request or
 # a written rule. "いつもの手順で" is "the usual", "必ずしも" is "not necessarily"; "この/その …"
-# points at this turn's thing (task_bound reads it).
-_JA_MARK = r"(?:常に|必ず|毎回|いつも(?!の)|今後は?|今後も|これからは?|これからも|一律|絶対に?)(?!しも)"
+# points at this turn's thing (task_bound reads it). "毎回変化する", "いつも違う": how the thing
+# behaves (changes / differs each time), not how the work is to be done.
+_JA_MARK = (
+    r"(?:常に|必ず|毎回|いつも(?!の)|今後は?|今後も|これからは?|これからも|一律|絶対に?)"
+    r"(?!しも|変化|変わ|違|異な)"
+)
 _JA_REQUEST = (
     r"(?:てください|て下さい|でください|で下さい|てほしい(?:です)?|ようにしてください|ようにして|ようお願いします|"
     r"ようにお願いします|でお願いします|をお願いします|にしてください|にすること|すること|こと)$"

@@ -279,7 +279,10 @@ _CONFIG_UPDATE = re.compile(
     r"(?:(?:main|global|project|user|claude)\s+){0,2}(?:\S*claude\.md|\S*agents\.md|rules|ruleset|"
     r"instructions|memory|memories|system prompt)(?:\s+files?)?"
     r"(?:\s+(?:in|at|for|under)\s+\S+(?:\s+(?:\S+\s+){0,3}?(?:file|dir|directory|folder))?)?"
-    r"(?:\s+for\s+[\w\s-]{1,30}?)?\s+to\s+(?!include\b|add\b|reflect\b)(\S.*)$",
+    r"(?:\s+for\s+[\w\s-]{1,30}?)?\s+to\s+(?!include\b|add\b|reflect\b)"
+    # "update your memory to deeply understand the parser": what the notes are for, no rule
+    r"(?!(?:\w+ly\s+)?(?:understand|know|learn|cover|capture|document|describe|explain|"
+    r"summari[sz]e|remember|track)\b)(\S.*)$",
     re.I,
 )
 # "this is the image used: vendor/app:1.2" — the one in use, named.
