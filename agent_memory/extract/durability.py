@@ -34,7 +34,7 @@ from typing import TypeGuard
 
 from agent_memory.extract.dispatch import MEMORY_STRONG, lasting_scope
 from agent_memory.extract.filters import made_standing, memory_note
-from agent_memory.extract.standing import STANDING
+from agent_memory.extract.standing import STANDING, STANDS_BY_ITS_SHAPE
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
 
 WEIGHTS_RESOURCE = "durability_weights.json"
@@ -387,6 +387,8 @@ def candidate_features(statement: str, claim: str, rule: str) -> list[str]:
         and _own_setup_only(strip_lead(parsed.sents[i]))
     ):
         feats = sorted({*feats, "own_setup"})
+    if rule in STANDS_BY_ITS_SHAPE:
+        feats = sorted({*feats, "standing_shape"})
     if rule == "language.answer_language" and "ml_reply_language" not in feats:
         # the rules read a reply language in more ways than the cue's words ("说中文", "用英文回答",
         # "responde en español"); whichever read it, it is the same preference (see EXEMPT)
@@ -453,7 +455,8 @@ def _own_setup_only(sentence: str) -> bool:
 # a reply language said ("中文回答") is a preference about every reply however short it is;
 # a tool named in a rejection reason ("use pnpm" against a refused npm command) is not
 # prose the model has seen enough of to judge; and a statement that only says the person's own
-# setup (OWN_SETUP_RULES) is a fact about them.
+# setup (OWN_SETUP_RULES) is a fact about them; nor does a rule whose shape says it stands
+# (standing.STANDS_BY_ITS_SHAPE: "X is banned from the codebase", "… before every commit").
 EXEMPT = frozenset(
     {
         "standing",
@@ -463,6 +466,7 @@ EXEMPT = frozenset(
         "ml_reply_language",
         "family=rejection",
         "own_setup",
+        "standing_shape",
     }
 )
 

@@ -285,7 +285,7 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
     said = sentence.strip()
     if s.report or (index < len(s.quoted) and s.quoted[index]):
         return False  # a pasted report, a prompt being drafted in quotes: not the user's rule
-    if STANDING.search(said):
+    if STANDING.search(said) or rule in STANDS_BY_ITS_SHAPE:
         return True
     if rule.startswith("directive.") and step_instead(said, claim):
         return False  # "don't write code, just explain": the step asked for instead, now
@@ -305,6 +305,14 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
         return False
     # "Please split UpdateBuilder up a bit. Each type should have its own file."
     return not s.asks_work_besides(index)
+
+
+# Rules whose shape says they stand, wherever they are said: a step on every commit or push,
+# a thing banned from the code or the repository, the language a kind of text is written in,
+# what the user is called.
+STANDS_BY_ITS_SHAPE = frozenset(
+    {"directive.on_every_event", "directive.banned", "preference.written_in", "preference.call_me"}
+)
 
 
 def _spec_spliced_to_work(claim: str, said: str) -> bool:
@@ -378,6 +386,8 @@ def _preference_stands(claim: str, rule: str, sentence: str, index: int, s: Shap
     on ("I don't like the gap under the header") is the screen at hand; for the other rules
     that check was not used: "answers that start with the result" names no piece of work."""
     said = sentence.strip()
+    if rule in STANDS_BY_ITS_SHAPE:
+        return True
     # the marker of a long run-on sentence may be another clause's ("make sure the ai never
     # edits the tests, use pysal only"): there it counts only inside the claim
     if STANDING.search(claim) or (STANDING.search(said) and len(said) <= _SHORT_SENTENCE):

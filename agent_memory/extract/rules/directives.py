@@ -550,6 +550,28 @@ _FORGOT_AGAIN = re.compile(r"^(?:claude\s+)?you\s+forgot\s+to\s+(\S.*?)\s+again$
 KEEP_DOING = re.compile(r"^(?:why do you|you)\s+(?:keep|always)\s+(\w+ing)\s+(\S.*)", re.I)
 
 
+# "the any type is banned from my codebase", "force pushing is not allowed in this repo", "the
+# generated folder is off limits": a prohibition said of the thing forbidden. Only with where it
+# holds (the code, the repository, the commits) or "off limits": "free text is not allowed" in a
+# form, "403 forbidden" are what a program does.
+_BANNED = re.compile(
+    r"^(?:(?:the|any|all)\s+)?(?P<x>[\w\ue000\ue001./+-]+(?:\s+[\w\ue000\ue001./+-]+){0,3}?)\s+(?:is|are)\s+"
+    r"(?:strictly\s+|completely\s+|totally\s+|absolutely\s+)?"
+    r"(?:(?P<off>off[- ]limits)|banned|forbidden|prohibited|not allowed|disallowed)"
+    r"(?P<scope>\s+(?:in|from|for|on)\s+(?:(?:my|our|this|the|all|every|any)\s+)?(?:[\w-]+\s+)?"
+    r"(?:codebase|code|repo|repository|project|projects|commits?|prs?|pull requests|branch|"
+    r"branches|main))?\s*[.!]*$",
+    re.I,
+)
+# "run the linter before every commit", "rebase on main before each push": a step of the
+# workflow said on each of its events (on every request or each render, what a program does).
+_ON_EVERY_EVENT = re.compile(
+    r"^(?:please\s+)?(?:always\s+)?(?:run|execute|check|update|rebuild|format|lint|test|bump|"
+    r"review|rebase|pull|fetch|sync|verify|validate|regenerate|type-?check)\b[^,;:?]{0,60}?\s+"
+    r"(?:before|after|on)\s+(?:every|each)\s+(?:single\s+)?(?:git\s+)?(?:commit|push|merge|"
+    r"deploy(?:ment)?|release|pr|pull request)s?\s*[.!]*$",
+    re.I,
+)
 _F = "directive"
 KEEP_RULE = ClauseRule("keep", _F, _KEEP, _keep, "constraint")
 RULES: tuple[ClauseRule, ...] = (
@@ -649,6 +671,15 @@ RULES: tuple[ClauseRule, ...] = (
         _no_x_ok,
     ),
     KEEP_RULE,
+    ClauseRule(
+        "banned",
+        _F,
+        _BANNED,
+        "{c}",
+        "constraint",
+        lambda m, c: bool(m.group("off") or m.group("scope")) and not vague(m.group("x")),
+    ),
+    ClauseRule("on_every_event", _F, _ON_EVERY_EVENT, "{c}", "constraint"),
     *(
         ClauseRule(
             "complaint", _F, forgot, "Always {1}", "constraint", lambda m, c: not vague(m.group(1))

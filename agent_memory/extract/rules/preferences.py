@@ -312,8 +312,29 @@ def _short_contrast(m: re.Match[str], c: Clause) -> str | None:
 _EDIT_VERBS = frozenset(
     {"change", "edit", "modify", "touch", "commit", "push", "test", "write", "run", "deploy"}
 )
+# "commit messages must be in English", "code comments should always be written in German":
+# the language a kind of text the work leaves behind is written in.
+_WRITTEN_IN = re.compile(
+    r"^(?:(?:all|the|our|my|any)\s+)?(?P<what>(?:git\s+)?commit messages?|(?:code\s+)?comments|"
+    r"docs|documentation|docstrings|variable names|identifiers|(?:pr|pull request) (?:titles|"
+    r"descriptions)|readmes?|log messages|changelogs?)\s+(?:must|should|have to|need to|are to)\s+"
+    r"(?:always\s+)?be\s+(?:written\s+)?in\s+(?P<lang>English|German|French|Spanish|Italian|"
+    r"Portuguese|Dutch|Polish|Russian|Chinese|Japanese|Korean|Swedish|Norwegian|Danish|Finnish|"
+    r"Czech|Turkish|Ukrainian|Vietnamese|Indonesian|Hindi|Arabic|Hebrew|Greek)\s*[.!]*$",
+    re.I,
+)
+# "call me Sam": how the user wants to be addressed (a name, said with its capital).
+_CALL_ME = re.compile(r"^(?:(?:please|just|you can)\s+)?call me\s+(?P<name>[A-Z][\w'-]{1,24})\s*[.!]*$")
 _P = "preference"
 PREFERENCE_RULES: tuple[ClauseRule, ...] = (
+    ClauseRule(
+        "written_in",
+        _P,
+        _WRITTEN_IN,
+        lambda m, c: f"Write {m.group('what').lower()} in {m.group('lang').capitalize()}",
+        "preference",
+    ),
+    ClauseRule("call_me", _P, _CALL_ME, "Call the user {1}", "preference"),
     ClauseRule(
         "instead",
         _P,

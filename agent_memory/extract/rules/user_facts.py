@@ -797,8 +797,26 @@ def _dont_have(m: re.Match[str], c: Clause) -> str | None:
     return f"User does not have {bare_phrase(thing)}"
 
 
+# "I keep my notes in Obsidian", "I keep my passwords in 1Password": the tool the user keeps a
+# kind of their things in (what they keep right now, "I keep my answers short", says no place).
+_I_KEEP_MY = re.compile(
+    r"^i\s+(?:always\s+|usually\s+|normally\s+)?keep\s+(?:all\s+)?my\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)\s+"
+    r"(?P<prep>in|under|at|on)\s+(?P<where>\S.{1,60}?)\s*[.!]*$",
+    re.I,
+)
+
+
+def _i_keep_my(m: re.Match[str], c: Clause) -> str | None:
+    if re.match(r"[~./\\\ue000]|[A-Za-z]:\\|\S*/", m.group("where")):
+        return None  # a path: facts.have_at says where ("User keeps scripts in ~/scripts")
+    if vague(m.group("where")) or re.search(r"\b(?:for now|today|mind|sync|check|order)\b", c.text, re.I):
+        return None
+    return f"User keeps their {m.group('what')} {m.group('prep').lower()} {m.group('where')}"
+
+
 _F = "situation"
 RULES: tuple[ClauseRule, ...] = (
+    ClauseRule("keeps_in", _F, _I_KEEP_MY, _i_keep_my, "fact"),
     ClauseRule("user_plan", _F, _PLAN, _plan, "fact"),
     ClauseRule("deploys_on", _F, _I_DEPLOY, _i_deploy, "fact"),
     ClauseRule("deploys_on", _F, _WE_WILL_DEPLOY, _we_will_deploy, "decision"),
