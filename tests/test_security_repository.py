@@ -194,13 +194,15 @@ def test_discovery_skips_a_repository_shaped_folder_in_a_work_tree_and_keeps_rea
     git(tmp_path, "init", "-q", "--bare", str(fake))
     assert locate_git_dirs(fake) == locate_git_dirs(project)
     assert locate_git_dirs(fake / "refs" / "heads") == locate_git_dirs(project)
-    # A bare repository outside any work tree, a `.git` itself and a submodule's git dir
-    # inside `.git/modules` are still repositories of their own.
+    # A bare repository outside any work tree and a submodule's git dir inside `.git/modules`
+    # are still repositories of their own; `.git` itself (and a folder of it) is the work
+    # tree's repository, with that work tree.
     lone = tmp_path / "lone.git"
     git(tmp_path, "init", "-q", "--bare", str(lone))
     assert locate_git_dirs(lone) == (str(lone.resolve()), str(lone.resolve()), None)
     dot_git = str((project / ".git").resolve())
-    assert locate_git_dirs(project / ".git") == (dot_git, dot_git, None)
+    assert locate_git_dirs(project / ".git") == (dot_git, dot_git, str(project.resolve()))
+    assert locate_git_dirs(project / ".git" / "refs" / "heads") == locate_git_dirs(project)
     module = project / ".git" / "modules" / "sub"
     git(tmp_path, "init", "-q", "--bare", str(module))
     assert locate_git_dirs(module) == (str(module.resolve()), str(module.resolve()), None)

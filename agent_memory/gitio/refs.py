@@ -72,7 +72,8 @@ def locate_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[str, s
     clone checks it out — while no clone can check out a `.git`. So such a folder is skipped
     and the enclosing repository is the answer, as git answers with `safe.bareRepository =
     explicit`; a bare repository outside any work tree, or a git dir inside a `.git` (a
-    submodule's `.git/modules/x`, `.git` itself), is still found.
+    submodule's `.git/modules/x`), is still found. Started in a work tree's own `.git` (or a
+    folder of it), the answer is that repository with its work tree, as from the work tree.
     """
     here = os.path.abspath(os.fspath(start) if start is not None else os.getcwd())
     here = os.path.realpath(here)
@@ -104,6 +105,12 @@ def locate_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[str, s
                 _inside(embedded[0], os.path.realpath(d)) for d in found[:2]
             ):
                 return found  # the bare-looking folder is checked-out content of this work tree
+            if embedded is not None and embedded[0] == os.path.realpath(git_dir):
+                # Started in this work tree's own `.git` (or a folder of it: `.git/refs`, a hook
+                # run from `.git/hooks`): the same repository *with* its work tree, so every verb
+                # reads and counts what it reads from the work tree (a bare answer here lost the
+                # block, the settings and the staged items).
+                return found
             return embedded or found
         parent = os.path.dirname(here)
         if parent == here:
