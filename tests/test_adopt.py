@@ -437,6 +437,29 @@ def test_unknown_or_conflicting_ids_are_usage_errors_that_change_nothing(project
     assert len(waiting(project)) == 3
 
 
+def test_all_with_ids_to_adopt_is_a_usage_error_and_all_but_rejected_still_works(project: Path) -> None:
+    ids = stage_claims(project)
+    head = git(project, "rev-parse", "HEAD")
+    # `--all | --yes ID…`: the IDs would be ignored and every item adopted.
+    for argv in (["--all", "--yes", ids["push"]], ["--yes", ids["push"], "--all"],
+                 ["--all", "--yes", "atm_00000000"], ["--global", "--all", "--yes", ids["push"]]):
+        proc = gm(project, "adopt", *argv, check=False)
+        assert proc.returncode == 2, (argv, proc.stdout, proc.stderr)
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 2 and "--all" in lines[0] and "--yes" in lines[0], lines
+        assert lines[1].startswith("hint: ") and proc.stdout == ""
+    # named to pin and to reject: a contradiction with --all as without it
+    proc = gm(project, "adopt", "--all", "--pin", ids["tabs"], "--reject", ids["tabs"], check=False)
+    assert proc.returncode == 2 and "both to adopt and to reject" in proc.stderr and "hint:" in proc.stderr
+    assert git(project, "rev-parse", "HEAD") == head
+    assert len(waiting(project)) == 3
+    # `--all --reject ID` (the contract's `[--all | --yes ID…] [--reject ID…]`): every other item
+    report = gm_json(project, "adopt", "--all", "--reject", ids["tabs"])
+    assert sorted(a["atom"] for a in report["adopted"]) == sorted([ids["push"], ids["pytest"]])
+    assert report["rejected"] == [ids["tabs"]]
+    assert waiting(project) == []
+
+
 def test_pin_marks_the_item_decay_exempt_as_it_is_adopted(project: Path) -> None:
     ids = stage_claims(project)
     report = gm_json(project, "adopt", "--all", "--pin", ids["tabs"])

@@ -242,6 +242,11 @@ class Review:
 
 
 def run(args: argparse.Namespace) -> Report:
+    if args.all and args.yes:
+        # `--all | --yes ID…` (CLI.md): IDs beside --all would be ignored, so the person who
+        # meant only those would adopt every item. Said before the review is read.
+        raise UsageError("--all adopts every staged item; --yes names some: give one or the other",
+                         hint="git memory adopt --all, or git memory adopt --yes ID…")  # fmt: skip
     review = Review.open(args)
     pins = {i.atom_id for i in _match(review.items, args.pin, review.done, review.flag, review.held)[0]}
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
@@ -285,10 +290,13 @@ def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
     review.check()
     items = review.items
     # --pin ID adopts ID too (pinned): naming an item to pin is choosing it.
-    chosen, already = (list(items), []) if args.all else _match(items, [*args.yes, *args.pin], review.done, review.flag, review.held)
+    named, already = _match(items, [*args.yes, *args.pin], review.done, review.flag, review.held)
+    chosen, already = (list(items), []) if args.all else (named, already)
     rejected, already_rejected = _match(items, args.reject, review.done, review.flag, review.held)
-    overlap = sorted({i.atom_id for i in chosen} & {i.atom_id for i in rejected})
-    if overlap and not args.all:
+    # `--all --reject ID` adopts every other item; an item named to pin and to reject is a
+    # contradiction, with or without --all.
+    overlap = sorted({i.atom_id for i in named} & {i.atom_id for i in rejected})
+    if overlap:
         raise UsageError(
             f"{', '.join(overlap)} named both to adopt and to reject",
             hint="name each item in only one of --yes/--pin and --reject",
