@@ -34,7 +34,7 @@ CONTEXT_FORM = "Fold long CI logs in <details> blocks, never <\\!-- hidden --\\>
 # Each rendered by the renderer before render.literal: how a file written then reads.
 OLD_FORM = CONTEXT_FORM
 # Rendered HTML of markdown a forge would not show as text.
-NOT_TEXT = {"html_inline", "html_block", "link_open", "image", "blockquote_open"}
+NOT_TEXT = {"html_inline", "html_block", "link_open", "image", "blockquote_open", "em_open", "strong_open"}
 
 
 def forge() -> MarkdownIt:
@@ -88,9 +88,34 @@ def test_no_claim_renders_as_markup_on_a_forge(claim: str) -> None:
     assert shown_text(f"- {file_claim(claim)}\n") == one_line(claim)
 
 
+@pytest.mark.parametrize(("claim", "written"), [
+    ("Define __init__ before __repr__", "Define \\_\\_init\\_\\_ before \\_\\_repr\\_\\_"),
+    ("Accept *args and **kwargs", "Accept \\*args and \\*\\*kwargs"),
+    ("Keep _private_ helpers in _impl.py", "Keep \\_private\\_ helpers in \\_impl.py"),
+    ("super().__init__(*args, **kwargs) first", "super().\\_\\_init\\_\\_(\\*args, \\*\\*kwargs) first"),
+    ("2*x*y, not 2 * x * y", "2\\*x\\*y, not 2 * x * y"),
+    ("* a claim opening with a star", "\\* a claim opening with a star"),
+    ("my_var_ and __dunder__ in snake_case", "my_var\\_ and \\_\\_dunder\\_\\_ in snake_case"),
+])  # fmt: skip
+def test_emphasis_markers_are_shown_as_typed(claim: str, written: str) -> None:
+    assert file_claim(claim) == written
+    markdown = f"- {written}\n"
+    tokens = inline_tokens(markdown)
+    assert not [t.type for t in tokens if t.type in NOT_TEXT]
+    assert [t.type for t in tokens].count("bullet_list_open") == 1  # no nested list either
+    assert shown_text(markdown) == claim
+    # as the version before this escape wrote it, a forge showed emphasis (the markers gone)
+    # or a nested list; `*args and **kwargs` alone pairs with nothing, yet is escaped
+    before = literal(claim, emphasis=False)
+    assert before == claim and before in claim_forms(claim)
+    if claim != "Accept *args and **kwargs":
+        assert shown_text(f"- {before}\n") != claim
+
+
 @pytest.mark.parametrize("claim", [
     "Return `Vec<String>` from parsers", "a < b and x<=y, R&D, & then", "``code with ` <b> inside``",
-    "C:\\Users\\dev\\<b> stays", "tokens like a&b;c",
+    "C:\\Users\\dev\\<b> stays", "tokens like a&b;c", "snake_case_names and x_1, y_2 stay", "a * b * c",
+    "Return `__init__` and `*args` as code",
 ])  # fmt: skip
 def test_only_what_markdown_would_act_on_is_escaped(claim: str) -> None:
     written = file_claim(claim)
@@ -99,11 +124,11 @@ def test_only_what_markdown_would_act_on_is_escaped(claim: str) -> None:
     if "`" in claim and "<b>" not in claim:
         assert written == claim  # a code span is shown as it is: nothing added in it
     if "<" not in claim.replace("<=", "").replace("< ", "") and "&" not in claim.replace("& ", ""):
-        assert written == claim
+        assert written == claim  # `snake_case`, `a * b`: no emphasis could open there
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(alphabet="<>&#;[]()!/:@=.` ab1x-", max_size=40))
+@given(st.text(alphabet="<>&#;[]()!/:@=.` ab1x-_*", max_size=40))
 def test_a_forge_shows_every_character_of_the_claim(tail: str) -> None:
     claim = "a " + tail  # a claim opening with a letter: its leading forms are tested above
     # render.inert writes `<\!--`, `--\>`, `\@` also inside a code span, where a forge shows
@@ -114,7 +139,7 @@ def test_a_forge_shows_every_character_of_the_claim(tail: str) -> None:
     assert shown_text(markdown).replace(" ", "") == claim.replace(" ", "")
 
 
-@given(st.text(alphabet="<>&#;[]()!/:@`\\ ab-", max_size=30))
+@given(st.text(alphabet="<>&#;[]()!/:@`\\ ab-_*", max_size=30))
 @settings(max_examples=300, deadline=None)
 def test_the_escape_is_kept_once_and_its_forms_are_the_claim_s(claim: str) -> None:
     written = file_claim(claim)
@@ -244,3 +269,63 @@ def test_a_hand_edit_is_still_told_from_an_earlier_rendering(repo: Path) -> None
     proc = gm(repo, "remember", "Tag releases from main", check=False)
     assert proc.returncode == 1 and "edited by hand" in proc.stderr, proc.stdout + proc.stderr
     assert gm(repo, "validate", check=False).returncode == 1
+
+
+# --- emphasis markers, through the CLI ----------------------------------------------------------
+
+EMPHASIS_CLAIM = "Call super().__init__(*args, **kwargs) in <details> subclasses; keep _private_ helpers"
+EMPHASIS_FILE = ("Call super().\\_\\_init\\_\\_(\\*args, \\*\\*kwargs) in \\<details> subclasses; keep "
+                 "\\_private\\_ helpers")  # fmt: skip
+# What the version before the emphasis escape wrote: `\<details>` escaped, the markers not.
+EMPHASIS_BEFORE = "Call super().__init__(*args, **kwargs) in \\<details> subclasses; keep _private_ helpers"
+
+
+def assert_emphasis_read_back(repo: Path, ident: str) -> None:
+    assert shown_claims(repo, "L2")[ident] == EMPHASIS_CLAIM
+    status = gm_json(repo, "status")
+    assert status["L2"]["not_in_block"] == [] and status["L2"]["not_in_log"] == [], status["L2"]
+    report = gm_json(repo, "validate", check=False)
+    assert report["ok"] is True and report["errors"] == [], report
+    assert gm(repo, "scan", check=False).returncode == 0
+    context = hook("session-start", repo)
+    assert context is not None and f"- {EMPHASIS_CLAIM}" in context, context
+    assert "\\_" not in context and "\\*" not in context
+    assert gm_json(repo, "context")["context"] == context
+
+
+def test_a_claim_with_emphasis_markers_is_adopted_and_read_back_as_typed(repo: Path) -> None:
+    gm(repo, "init", "--yes")
+    ident = adopt_claim(repo, EMPHASIS_CLAIM)
+    assert ident == atom_id(EMPHASIS_CLAIM, shown_atoms(repo, "L2")[ident]["project"])
+    path = repo / "CLAUDE.memory.md"
+    assert item_line(path, "Call super()") == f"- {EMPHASIS_FILE}"
+    assert git(repo, "status", "--porcelain") == ""  # committed through the installed guard
+    text = path.read_text("utf-8")
+    assert not [t.type for t in inline_tokens(text) if t.type in NOT_TEXT - {"html_block"}]
+    assert EMPHASIS_CLAIM in shown_text(text).replace("\n", "")
+    assert_emphasis_read_back(repo, ident)
+    # the line as the file shows it names its atom
+    assert gm_json(repo, "inspect", "--why", EMPHASIS_FILE)["atom"]["id"] == ident
+    assert f"forgot {ident}" in gm(repo, "forget", EMPHASIS_FILE).stdout.replace("Forgot", "forgot")
+
+
+def test_a_file_written_before_the_emphasis_escape_validates_until_the_next_write(repo: Path) -> None:
+    gm(repo, "init", "--yes")
+    ident = adopt_claim(repo, EMPHASIS_CLAIM)
+    path = repo / "CLAUDE.memory.md"
+    path.write_text(path.read_text("utf-8").replace(EMPHASIS_FILE, EMPHASIS_BEFORE), "utf-8")
+    assert item_line(path, "Call super()") == f"- {EMPHASIS_BEFORE}"
+    gm(repo, "scan", "CLAUDE.memory.md")
+    git(repo, "commit", "-q", "-am", "memory as the previous agent-memory rendered it")  # the installed guard
+    assert_emphasis_read_back(repo, ident)
+    assert item_line(path, "Call super()") == f"- {EMPHASIS_BEFORE}"  # read, not rewritten
+    # the next write is no refusal ("edited by hand?"): it re-renders the block
+    other = adopt_claim(repo, "Run the linters before every push")
+    assert item_line(path, "Call super()") == f"- {EMPHASIS_FILE}"
+    assert set(shown_claims(repo, "L2")) == {ident, other}
+    assert_emphasis_read_back(repo, ident)
+    # a hand edit of that older line is still told from it
+    path.write_text(path.read_text("utf-8").replace(EMPHASIS_FILE, EMPHASIS_BEFORE.replace("helpers", "code")), "utf-8")
+    git(repo, "commit", "-q", "--no-verify", "-am", "a hand edit")
+    proc = gm(repo, "remember", "Tag releases from main", check=False)
+    assert proc.returncode == 1 and "edited by hand" in proc.stderr, proc.stdout + proc.stderr

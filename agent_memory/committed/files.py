@@ -55,17 +55,20 @@ class TierFiles:
             return not (self.log_text.strip() == "" or self.target_text.strip() == "") and bool(self.held())
         if not render.hand_edited(self.target_text, self.expected_block(), self.tier):
             return False
-        earlier = self.earlier_block()
-        return earlier is None or render.hand_edited(self.target_text, earlier, self.tier)
+        return all(render.hand_edited(self.target_text, earlier, self.tier) for earlier in self.earlier_blocks())
 
-    def earlier_block(self) -> str | None:
-        """The block as the renderer before `render.literal` wrote it from the same log, or
-        None when no held claim renders differently now. A file written then is no hand edit:
-        it is read as it is, and the next write re-renders it (no rewrite just for this)."""
+    def earlier_blocks(self) -> list[str]:
+        """The block as each earlier renderer wrote it from the same log (before `render.literal`
+        escaped emphasis markers, before `render.literal`: `render.EARLIER_FILE_CLAIMS`), for
+        those under which some held claim renders differently than now. A file written then
+        is no hand edit: it is read as it is, and the next write re-renders it (no rewrite
+        just for this)."""
         atoms = list(self.held().values())
-        if all(render.file_claim(str(a["claim"])) == render.context_claim(str(a["claim"])) for a in atoms):
-            return None
-        return render.render_block(atoms, self.tier, shown=render.context_claim).text
+        blocks = []
+        for shown in render.EARLIER_FILE_CLAIMS:
+            if any(render.file_claim(str(a["claim"])) != shown(str(a["claim"])) for a in atoms):
+                blocks.append(render.render_block(atoms, self.tier, shown=shown).text)
+        return blocks
 
     def append(self, new_entries: Sequence[LogEntry]) -> TierFiles:
         """Append operations and re-render. The log folds in `at` order (so two machines'

@@ -247,7 +247,26 @@ def _code_span_end(runs: dict[int, list[int]], at: int, run: int) -> int | None:
     return starts[k] + run if k < len(starts) else None
 
 
-def literal(text: str) -> str:
+def _emphasis_run_acts(text: str, start: int, end: int) -> bool:
+    """Whether the run of `*` or `_` at text[start:end] may open or close emphasis on a forge
+    (CommonMark's left-/right-flanking delimiter runs; GFM's strong and emphasis alike), or,
+    a `*` opening the claim, make the item a nested list. Told conservatively, so that no
+    reading of "punctuation" (ASCII only, Unicode P, Unicode P and S: the spec changed) lets
+    one through: a run is inert only between two whitespace characters (or the line's ends:
+    flanking neither side), and an `_` also between two letters or digits (`snake_case`,
+    `x_1`: intraword, which CommonMark never reads as `_` emphasis). Everything else gets its
+    backslashes, even a lone `*` nothing could pair with (`2*x`): deciding pairs is the
+    delimiter algorithm itself, and one backslash too many shows the same text."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    if text[start] == "*" and start == 0:
+        return True
+    if before.isspace() and after.isspace():
+        return False
+    return not (text[start] == "_" and before.isalnum() and after.isalnum())
+
+
+def literal(text: str, emphasis: bool = True) -> str:
     """One line of claim text (after `inert`) written so that a forge (GitHub, GitLab: CommonMark
     and its GFM extensions) shows it as the text it is, in the file view and in a pull request's
     rich diff: what a reviewer approves is what Claude reads.
@@ -265,10 +284,16 @@ def literal(text: str) -> str:
     character out. Only where markdown would act: `a < b`, `R&D`, `x<=y` stay as typed. Inside a
     code span (`` `Vec<String>` ``) a forge shows everything literally, backslashes too, so the
     span is kept as it is; a backslash that already escapes a character is kept with it.
+    Emphasis markers (`__init__`, `*args`, `_private_`, `**kwargs`) would show bold or italic
+    text with the markers gone: each `*` or `_` of a run that could open or close emphasis
+    gets a backslash (`\\_\\_init\\_\\_`, `\\*args`), but not an `_` inside a word
+    (`snake_case`, the common case, stays readable) nor a run between spaces (`a * b`); see
+    `_emphasis_run_acts`. `emphasis=False` is how the version before that wrote a line.
     Readers take this form and the earlier ones (`claim_forms`): a claim keeps its line's
     meaning, and its id is the claim's, never the line's.
     """
-    if not ("<" in text or "&" in text or "](" in text or "][" in text or text.startswith(_LEADING)):
+    if not ("<" in text or "&" in text or "](" in text or "][" in text or text.startswith(_LEADING)
+            or (emphasis and ("_" in text or "*" in text))):  # fmt: skip
         return text
     out: list[str] = ["\\"] if text.startswith(_LEADING) else []
     i, n = 0, len(text)
@@ -285,6 +310,14 @@ def literal(text: str) -> str:
             end = _code_span_end(runs, i, run)
             out.append(text[i : end if end is not None else i + run])
             i = end if end is not None else i + run
+            continue
+        if emphasis and ch in "_*":
+            end = i
+            while end < n and text[end] == ch:
+                end += 1
+            acts = _emphasis_run_acts(text, i, end)
+            out.append(("\\" + ch if acts else ch) * (end - i))
+            i = end
             continue
         if (ch == "<" and _opens_html(text, i)) or (ch == "&" and _entity_at(text, i)) or (
                 ch == "]" and i + 1 < n and text[i + 1] in "(["):  # fmt: skip
@@ -306,15 +339,26 @@ def context_claim(claim: str) -> str:
     return inert(one_line(claim))
 
 
+def file_claim_before_emphasis(claim: str) -> str:
+    """A claim as the version before `literal` escaped emphasis markers wrote it in a file."""
+    return literal(inert(one_line(claim)), emphasis=False)
+
+
+# How earlier versions wrote a claim into a memory file, newest first: a block they rendered
+# is theirs, not a hand edit (committed/files.py), read as it is until the next write.
+EARLIER_FILE_CLAIMS: tuple[Callable[[str], str], ...] = (file_claim_before_emphasis, context_claim)
+
+
 def claim_forms(claim: str) -> tuple[str, ...]:
     """Every line text a block may show for `claim` (without `- ` and a contested tag): as
-    rendered now, as rendered before `literal` (its lines are read until the next write
-    re-renders the block), and as rendered before `inert` (the same claim a reviewer read; the
-    guard judges that line). Each form is a function of the claim alone."""
+    rendered now, as rendered before `literal` escaped emphasis markers, as rendered before
+    `literal` (their lines are read until the next write re-renders the block), and as
+    rendered before `inert` (the same claim a reviewer read; the guard judges that line).
+    Each form is a function of the claim alone."""
     plain = one_line(claim)
     escaped = inert(plain)
     now = literal(escaped)
-    return tuple(dict.fromkeys((now, escaped, plain)))
+    return tuple(dict.fromkeys((now, literal(escaped, emphasis=False), escaped, plain)))
 
 
 def is_superseded(atom: Atom) -> bool:
