@@ -213,3 +213,21 @@ def test_a_store_an_earlier_version_s_deinit_kept_is_refused_with_the_way_back(g
     assert shlex.split(marker)[0] == "mkdir"
     gm(guarded, "init", "--yes", "--no-claude-hooks")
     assert "Never push directly to main" in gm(guarded, "inspect", "--tier", "L1").stdout
+
+
+def test_deinit_asks_git_about_every_file_it_changed_in_one_status(project: Path, tmp_path: Path) -> None:
+    """The `next: commit it` line names each file deinit changed that git sees changed: one
+    `git status` for all of them (it was one process per file)."""
+    ids = stage_claims(project)
+    gm(project, "adopt", "--yes", ids["push"])
+    trace = tmp_path / "trace.json"
+    out = gm(project, "deinit", "--purge", "--yes", env={"GIT_TRACE2_EVENT": str(trace)}).stdout
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    here = {e["sid"] for e in events if e.get("event") == "def_repo" and Path(e.get("worktree", "/")) == project.resolve()}
+    statuses = [e for e in events if e.get("event") == "cmd_name" and e["name"] == "status" and e["sid"] in here]
+    assert len(statuses) == 1, statuses  # (the global memory repo's own is another repository's)
+    line = next(line for line in out.splitlines() if line.startswith("next: commit it: "))
+    files = ".claude/settings.json CLAUDE.md CLAUDE.memory.md .memory/adopted.log .gitignore .gitattributes"
+    assert line == f"next: commit it: git add -A -- {files} && git commit -m 'Remove agent-memory' -- {files}"
+    subprocess.run(line.removeprefix("next: commit it: "), shell=True, cwd=project, check=True, capture_output=True)
+    assert git(project, "status", "--porcelain") == ""

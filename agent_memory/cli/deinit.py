@@ -199,10 +199,11 @@ def run(args: argparse.Namespace) -> Report:
                           + (f" Kept: {steps['kept']}" if steps else ""), *warnings)
     candidates = changed + ([target, ".memory/adopted.log", ".gitignore", ".gitattributes"] if args.purge else [])
 
-    def text(report: Report) -> None:  # asks git about each file: for people only
+    def text(report: Report) -> None:  # asks git about the files (one call): for people only
         report.say(f"agent-memory removed from project {colour.paint(project, 'heading')}:")
         report.say(*(f"  {key}: {value}" for key, value in steps.items()), *warnings)
-        pending = [p for p in dict.fromkeys(candidates) if repo.workdir is not None and git.status_porcelain(repo, [p])]
+        states = git.porcelain_states(repo, dict.fromkeys(candidates)) if repo.workdir is not None else {}
+        pending = [p for p in dict.fromkeys(candidates) if p in states]
         if pending:
             # `-- paths` on the commit too: a change the person had staged stays out of it.
             paths = " ".join(pending)
