@@ -265,7 +265,7 @@ def test_validate_atoms_and_auto_memory_together_report_both(project: Path, tmp_
 
 
 @pytest.mark.parametrize("argv", [["context"], ["stale"], ["consolidate"], ["pin", "x"], ["unpin", "x"],
-                                  ["decay", "x"], ["supersede", "a", "--by", "b"]])
+                                  ["decay", "x"], ["supersede", "a", "--by", "b"], ["status"]])
 @pytest.mark.parametrize("output", [[], ["--output", "json"]])
 def test_a_verb_in_a_repository_not_set_up_is_exit_3(repo: Path, argv: list[str], output: list[str]) -> None:
     proc = gm(repo, *argv, *output, check=False)
@@ -273,6 +273,24 @@ def test_a_verb_in_a_repository_not_set_up_is_exit_3(repo: Path, argv: list[str]
     first, hint = _one_line_and_a_hint(proc.stderr)
     assert first == f"git memory {argv[0]}: agent-memory is not initialised in this repository (no memory/atoms branch)"
     assert hint == "hint: run `git memory init`"
+
+
+def test_status_before_init_is_exit_3_and_still_names_a_stale_lock(repo: Path) -> None:
+    """status said "not initialised" with exit 0 (`initialised: false`): a script took that for
+    success. Exit 3 like every verb; a lock a killed first capture left (what the next init
+    trips on) is still said before the line."""
+    proc = gm(repo, "status", "--output", "json", check=False)
+    assert proc.returncode == 3 and json.loads(proc.stdout)["hint"] == "run `git memory init`"
+    lock = repo / ".git" / "refs" / "heads" / "memory" / "atoms.lock"
+    lock.parent.mkdir(parents=True)
+    lock.write_text("")
+    os.utime(lock, (1_000_000_000, 1_000_000_000))
+    proc = gm(repo, "status", check=False)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 3 and proc.stdout == ""
+    assert lines[0].startswith("warning: ") and "stale lock" in lines[0] and str(lock) in proc.stderr
+    assert lines[-2:] == ["git memory status: agent-memory is not initialised in this repository (no memory/atoms branch)",
+                          "hint: run `git memory init`"]
 
 
 def test_the_session_start_hook_stays_silent_where_context_is_exit_3(repo: Path) -> None:

@@ -233,6 +233,8 @@ def not_captured(repo: git.Repo, atoms: Any) -> int:
 def run(args: argparse.Namespace) -> Report:
     repo = repo_here()
     data = collect(repo)
+    if not data["initialised"]:
+        _not_initialised(repo, data)
     report = Report(data)
     _text(report, data)
     return report
@@ -241,12 +243,20 @@ def run(args: argparse.Namespace) -> Report:
 _TRACEBACK = re.compile(r" \| ['\"]Traceback \(most recent call last\)")
 
 
+def _not_initialised(repo: git.Repo, data: dict[str, Any]) -> None:
+    """No memory/atoms: exit 3 with `git memory init` as the way on (CLI.md: "not initialised"
+    is repository state), as every verb that needs the store says it; JSON gets the error
+    object. It said so with exit 0 and `initialised: false`, which a script took for a set-up
+    repository. A stale lock (a first capture or init killed during its ref update: what the
+    next init trips on) is still said, on stderr before that line."""
+    import sys
+
+    for lock in data["stale_locks"]:
+        print(f"warning: {lock['message']}\nhint: {lock['hint']}", file=sys.stderr)
+    L1Store(repo).require()
+
+
 def _text(report: Report, data: dict[str, Any]) -> None:
-    if not data["initialised"]:
-        report.say("agent-memory is not initialised in this repository. Run `git memory init`.")
-        for lock in data["stale_locks"]:
-            report.say_problem(lock)
-        return
     l1, l2 = data["L1"], data["L2"]
     report.say(f"project {data['project']}")
     if not data["set_up"]:
