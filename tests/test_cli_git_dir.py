@@ -42,3 +42,16 @@ def test_adopt_from_the_git_dir_commits_to_the_work_tree(project: Path) -> None:
     assert git(project, "log", "-1", "--format=%s").startswith("memory: adopt")
     assert git(project, "status", "--porcelain") == ""
     assert gm_json(project / ".git", "status")["staged"] == []
+
+
+def test_a_linked_work_tree_s_folder_in_git_is_that_work_tree(project: Path, tmp_path: Path) -> None:
+    linked = tmp_path / "linked"
+    git(project, "worktree", "add", "-q", str(linked))
+    admin = project / ".git" / "worktrees" / "linked"
+    assert admin.is_dir()
+    gm(project, "adopt", "--all")  # on main: the linked work tree's branch holds no L2 item
+    for verb in (["status"], ["show"]):
+        expected = gm(linked, *verb, "--output", "json")
+        got = gm(admin, *verb, "--output", "json")
+        assert got.stdout == expected.stdout, verb
+    assert gm_json(admin, "status")["L2"]["held"] == 0 and gm_json(project, "status")["L2"]["held"] == 1

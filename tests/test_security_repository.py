@@ -203,6 +203,17 @@ def test_discovery_skips_a_repository_shaped_folder_in_a_work_tree_and_keeps_rea
     dot_git = str((project / ".git").resolve())
     assert locate_git_dirs(project / ".git") == (dot_git, dot_git, str(project.resolve()))
     assert locate_git_dirs(project / ".git" / "refs" / "heads") == locate_git_dirs(project)
+    # A folder shaped as a linked work tree's git dir (HEAD, commondir, gitdir) is a linked work
+    # tree's only inside the common dir: checked-out content naming another work tree is not.
+    other = make_repo(tmp_path / "other")
+    shaped = project / "vendor" / "linked"
+    shaped.mkdir(parents=True)
+    (shaped / "HEAD").write_text("ref: refs/heads/main\n")
+    (shaped / "commondir").write_text("../../.git\n")
+    (shaped / "gitdir").write_text(str(other / ".git") + "\n")
+    (other / ".git").rename(other / "real.git")
+    (other / ".git").write_text("gitdir: ../real.git\n")  # a `.git` file, as a linked work tree has
+    assert locate_git_dirs(shaped) == locate_git_dirs(project)
     module = project / ".git" / "modules" / "sub"
     git(tmp_path, "init", "-q", "--bare", str(module))
     assert locate_git_dirs(module) == (str(module.resolve()), str(module.resolve()), None)

@@ -60,6 +60,20 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+def _linked_work_tree(admin: str) -> str | None:
+    """The work tree whose git dir is `admin` when that is a linked work tree's folder in the
+    common dir (`.git/worktrees/NAME`: HEAD, commondir, and `gitdir` naming the work tree's
+    `.git` file, absolute or relative to it), else None (a moved or deleted work tree too)."""
+    if not (os.path.isfile(os.path.join(admin, "HEAD")) and os.path.isfile(os.path.join(admin, "commondir"))):
+        return None
+    try:
+        with open(os.path.join(admin, "gitdir"), encoding="utf-8") as fh:
+            dotgit = os.path.normpath(os.path.join(admin, fh.read().strip()))
+    except OSError:
+        return None
+    return os.path.realpath(os.path.dirname(dotgit)) if os.path.isfile(dotgit) else None
+
+
 def locate_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[str, str, str | None] | None:
     """(git dir, common dir, work tree) as strings for the repository containing `start`.
 
@@ -73,11 +87,13 @@ def locate_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[str, s
     and the enclosing repository is the answer, as git answers with `safe.bareRepository =
     explicit`; a bare repository outside any work tree, or a git dir inside a `.git` (a
     submodule's `.git/modules/x`), is still found. Started in a work tree's own `.git` (or a
-    folder of it), the answer is that repository with its work tree, as from the work tree.
+    folder of it), the answer is that repository with its work tree, as from the work tree;
+    in a linked work tree's folder there (`.git/worktrees/NAME`), that linked work tree's.
     """
     here = os.path.abspath(os.fspath(start) if start is not None else os.getcwd())
     here = os.path.realpath(here)
     embedded: tuple[str, str, str | None] | None = None  # a bare-looking folder met on the way up
+    linked: tuple[str, str, str | None] | None = None  # a linked work tree's git dir met on the way up
     while True:
         dotgit = os.path.join(here, ".git")
         git_dir: str | None = None
@@ -99,8 +115,16 @@ def locate_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[str, s
                 return None
         elif embedded is None and _looks_like_git_dir(here):
             embedded = (here, _common_dir(here), None)
+        elif embedded is None and linked is None:
+            work = _linked_work_tree(here)
+            linked = (here, _common_dir(here), work) if work is not None else None
         if git_dir is not None:
             found = (git_dir, _common_dir(git_dir), here)
+            common = os.path.realpath(found[1])
+            if linked is not None and _inside(linked[0], common) and os.path.realpath(linked[1]) == common:
+                # Started in `.git/worktrees/NAME` (a folder no clone checks out: it is in the
+                # common dir): the linked work tree's repository, as from that work tree.
+                return linked
             if embedded is not None and not any(
                 _inside(embedded[0], os.path.realpath(d)) for d in found[:2]
             ):
