@@ -166,6 +166,9 @@ STEP_AT_HAND = [
     "Do not test on integration cases, that will go in another session, just implement the parser.",
     "Do not add caching, that comes in a separate ticket",
     "パブリックIPアドレスは毎回変化することに対応したスクリプトにしてほしい",
+    # what a thing being made does, said on in a relative clause after "and"
+    "create a default team that will apply to all projects and always start when I prompt claude.",
+    "write a script that will sync the folder and always log to stdout",
 ]
 
 
@@ -214,6 +217,7 @@ DURABLE = [
     ("if you are unsure, never guess", "if you are unsure"),
     ("The API handlers live in src/handlers; keep them thin", "keep them thin"),
     ("update your memory to always use pnpm", "pnpm"),
+    ("fix the parser and always run the tests", "Always run the tests"),
     ("コミットメッセージは常に英語で書いてください", "英語"),
 ]
 

@@ -362,6 +362,16 @@ def _keeps_the_thing_named(c: str, raw: str, before: str) -> bool:
     return bool(_NEGATIVE_HEAD.match(head)) or head.split(" ", 1)[0].lower() in IMPERATIVES
 
 
+def _relative_goes_on(c: str, raw: str, before: str) -> bool:
+    """"create a default team that will apply to all projects and always start when I prompt":
+    the "and" goes on with the relative clause before it, whose subject is the thing being made
+    (cut off, the claim reads as an order to Claude: "Always start when …")."""
+    return bool(re.match(r"^\s*and\s", raw, re.I) and _OPEN_RELATIVE.search(before))
+
+
+_OPEN_RELATIVE = re.compile(
+    r"\b(?:that|which|who)\s+(?:will|would|should|can|could|must|shall)\s+\w+[^,;]*$", re.I
+)
 _KEEP_IT = re.compile(r"^keep\s+(?:it|them)\s+\S", re.I)
 # Clauses after the first that, by the clause before them, state no rule of their own.
 _NO_CLAIM_OF_ITS_OWN = (
@@ -370,6 +380,7 @@ _NO_CLAIM_OF_ITS_OWN = (
     _announced_step,
     _under_a_case,
     _keeps_the_thing_named,
+    _relative_goes_on,
 )
 
 
