@@ -248,12 +248,15 @@ def _not_initialised(repo: git.Repo, data: dict[str, Any]) -> None:
     is repository state), as every verb that needs the store says it; JSON gets the error
     object. It said so with exit 0 and `initialised: false`, which a script took for a set-up
     repository. A stale lock (a first capture or init killed during its ref update: what the
-    next init trips on) is still said, on stderr before that line."""
-    import sys
-
-    for lock in data["stale_locks"]:
-        print(f"warning: {lock['message']}\nhint: {lock['hint']}", file=sys.stderr)
-    L1Store(repo).require()
+    next init trips on) is named in the hint, removing it first (a verb returns its report or
+    raises; it prints nothing itself)."""
+    try:
+        L1Store(repo).require()
+    except RepoStateError as err:
+        locks = data["stale_locks"]
+        if type(err) is not RepoStateError or not locks:
+            raise
+        raise RepoStateError(err.message, hint=f"{locks[0]['hint']}; then run `git memory init`") from None
 
 
 def _text(report: Report, data: dict[str, Any]) -> None:
