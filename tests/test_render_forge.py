@@ -8,6 +8,7 @@ Files written before the escape are read as ever, until the next write re-render
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -240,37 +241,6 @@ def test_the_global_persona_file_writes_the_claim_the_same_way(repo: Path) -> No
     assert context is not None and f"- {CONTEXT_FORM}" in context, context
 
 
-def test_a_file_written_before_the_escape_is_read_the_same_until_the_next_write(repo: Path) -> None:
-    gm(repo, "init", "--yes")
-    ident = adopt_claim(repo, CLAIM)
-    path = repo / "CLAUDE.memory.md"
-    # what the version before render.literal wrote, committed through the installed guard
-    path.write_text(path.read_text("utf-8").replace(FILE_FORM, OLD_FORM), "utf-8")
-    assert item_line(path, "Fold long CI logs") == f"- {OLD_FORM}"
-    gm(repo, "scan", "CLAUDE.memory.md")
-    assert gm(repo, "validate", check=False).returncode == 1  # uncommitted: differs from HEAD
-    git(repo, "commit", "-q", "-am", "memory as an older agent-memory rendered it")
-    assert_read_back(repo, ident, path, "L2")
-    assert item_line(path, "Fold long CI logs") == f"- {OLD_FORM}"  # read, not rewritten
-    # the next write is no refusal ("edited by hand?"): it re-renders the whole block
-    other = adopt_claim(repo, "Run the linters before <b>every</b> push")
-    assert item_line(path, "Fold long CI logs") == f"- {FILE_FORM}"
-    assert item_line(path, "Run the linters") == "- Run the linters before \\<b>every\\</b> push"
-    assert set(shown_claims(repo, "L2")) == {ident, other}
-    assert_read_back(repo, ident, path, "L2")
-
-
-def test_a_hand_edit_is_still_told_from_an_earlier_rendering(repo: Path) -> None:
-    gm(repo, "init", "--yes")
-    adopt_claim(repo, CLAIM)
-    path = repo / "CLAUDE.memory.md"
-    path.write_text(path.read_text("utf-8").replace(FILE_FORM, OLD_FORM.replace("hidden", "shown")), "utf-8")
-    git(repo, "commit", "-q", "--no-verify", "-am", "a hand edit")
-    proc = gm(repo, "remember", "Tag releases from main", check=False)
-    assert proc.returncode == 1 and "edited by hand" in proc.stderr, proc.stdout + proc.stderr
-    assert gm(repo, "validate", check=False).returncode == 1
-
-
 # --- emphasis markers, through the CLI ----------------------------------------------------------
 
 EMPHASIS_CLAIM = "Call super().__init__(*args, **kwargs) in <details> subclasses; keep _private_ helpers"
@@ -309,23 +279,51 @@ def test_a_claim_with_emphasis_markers_is_adopted_and_read_back_as_typed(repo: P
     assert f"forgot {ident}" in gm(repo, "forget", EMPHASIS_FILE).stdout.replace("Forgot", "forgot")
 
 
-def test_a_file_written_before_the_emphasis_escape_validates_until_the_next_write(repo: Path) -> None:
+def _html_read_back(repo: Path, ident: str) -> None:
+    assert_read_back(repo, ident, repo / "CLAUDE.memory.md", "L2")
+
+
+# A file an earlier version rendered (before render.literal; before it escaped emphasis markers):
+# the claim, its line now, its line then, the words its line starts with, how it is read back.
+EARLIER_RENDERINGS = [
+    pytest.param(CLAIM, FILE_FORM, OLD_FORM, "Fold long CI logs", _html_read_back, id="before-literal"),
+    pytest.param(EMPHASIS_CLAIM, EMPHASIS_FILE, EMPHASIS_BEFORE, "Call super()", assert_emphasis_read_back,
+                 id="before-emphasis"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "now", "before", "anchor", "read_back"), EARLIER_RENDERINGS)
+def test_a_file_an_earlier_version_wrote_is_read_the_same_until_the_next_write(
+    repo: Path, claim: str, now: str, before: str, anchor: str, read_back: Callable[[Path, str], None]
+) -> None:
     gm(repo, "init", "--yes")
-    ident = adopt_claim(repo, EMPHASIS_CLAIM)
+    ident = adopt_claim(repo, claim)
     path = repo / "CLAUDE.memory.md"
-    path.write_text(path.read_text("utf-8").replace(EMPHASIS_FILE, EMPHASIS_BEFORE), "utf-8")
-    assert item_line(path, "Call super()") == f"- {EMPHASIS_BEFORE}"
+    path.write_text(path.read_text("utf-8").replace(now, before), "utf-8")
+    assert item_line(path, anchor) == f"- {before}"
     gm(repo, "scan", "CLAUDE.memory.md")
-    git(repo, "commit", "-q", "-am", "memory as the previous agent-memory rendered it")  # the installed guard
-    assert_emphasis_read_back(repo, ident)
-    assert item_line(path, "Call super()") == f"- {EMPHASIS_BEFORE}"  # read, not rewritten
-    # the next write is no refusal ("edited by hand?"): it re-renders the block
+    assert gm(repo, "validate", check=False).returncode == 1  # uncommitted: differs from HEAD
+    git(repo, "commit", "-q", "-am", "memory as an older agent-memory rendered it")  # the installed guard
+    read_back(repo, ident)
+    assert item_line(path, anchor) == f"- {before}"  # read, not rewritten
+    # the next write is no refusal ("edited by hand?"): it re-renders the whole block
     other = adopt_claim(repo, "Run the linters before every push")
-    assert item_line(path, "Call super()") == f"- {EMPHASIS_FILE}"
+    assert item_line(path, anchor) == f"- {now}"
     assert set(shown_claims(repo, "L2")) == {ident, other}
-    assert_emphasis_read_back(repo, ident)
-    # a hand edit of that older line is still told from it
-    path.write_text(path.read_text("utf-8").replace(EMPHASIS_FILE, EMPHASIS_BEFORE.replace("helpers", "code")), "utf-8")
+    read_back(repo, ident)
+
+
+@pytest.mark.parametrize(("claim", "now", "before", "anchor", "read_back"), EARLIER_RENDERINGS)
+def test_a_hand_edit_is_still_told_from_an_earlier_rendering(
+    repo: Path, claim: str, now: str, before: str, anchor: str, read_back: Callable[[Path, str], None]
+) -> None:
+    gm(repo, "init", "--yes")
+    adopt_claim(repo, claim)
+    path = repo / "CLAUDE.memory.md"
+    edited = before.replace("hidden", "shown").replace("helpers", "code")
+    assert edited != before
+    path.write_text(path.read_text("utf-8").replace(now, edited), "utf-8")
     git(repo, "commit", "-q", "--no-verify", "-am", "a hand edit")
     proc = gm(repo, "remember", "Tag releases from main", check=False)
     assert proc.returncode == 1 and "edited by hand" in proc.stderr, proc.stdout + proc.stderr
+    assert gm(repo, "validate", check=False).returncode == 1
