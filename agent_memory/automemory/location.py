@@ -89,8 +89,8 @@ def _setting_in(path: Path) -> tuple[bool, object]:
     """(file defines the key, value). Unreadable or malformed files define nothing."""
     try:
         data = json.loads(runtime.read_regular_file(path).decode("utf-8"))
-    except (OSError, ValueError):  # a FIFO in its place is refused, never waited on
-        return False, None
+    except (OSError, ValueError, RecursionError):  # a FIFO in its place is refused, never waited on;
+        return False, None  # a clone's file nested too deep for json's recursive scanner defines nothing
     if not isinstance(data, dict) or data.get(SETTING_KEY) is None:
         return False, None
     return True, data[SETTING_KEY]

@@ -304,7 +304,7 @@ def read_settings(path: Path) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # nested too deep for json's recursive scanner
         raise RepoStateError(
             f"{path} is not valid JSON ({exc}); left unchanged",
             hint="fix the file (Claude Code cannot read it either), or run "

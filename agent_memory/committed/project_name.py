@@ -12,13 +12,13 @@ and an existing `memory.project` come before all of these (cli/init.py)."""
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import atom_id
 from agent_memory.model.controls import MAX_PROJECT_CHARS, plain_name
+from agent_memory.model.fastjson import loads_bounded
 
 LOG_RELPATH = ".memory/adopted.log"
 
@@ -57,7 +57,7 @@ def _first_name(lines: Iterable[bytes]) -> str | None:
     for raw in lines:
         for line in raw.decode("utf-8", "replace").splitlines():
             try:
-                record = json.loads(line)
+                record = loads_bounded(line)  # a line nested too deep raised RecursionError
             except ValueError:
                 continue
             atom = record.get("atom") if isinstance(record, dict) else None

@@ -156,12 +156,10 @@ def _lines_of(text: str, project: str) -> str:
     line naming another project counts for none (one cloned repository could otherwise commit
     the same claim as L2 of two made-up projects, backdated, and pass the "held in 2 projects
     for 30 days" gate on its own). A line naming no project (it names an id) stays."""
-    import json
-
     kept = []
     for line in text.splitlines():
         try:
-            record = json.loads(line)
+            record = loads_bounded(line)  # a line nested too deep raised RecursionError
         except ValueError:
             kept.append(line)  # (the log's own parser judges what it cannot read)
             continue

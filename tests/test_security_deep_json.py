@@ -1,0 +1,95 @@
+"""A cloned repository's JSON nested deeper than Python's parser recurses (session 47's review).
+
+`json.loads` recurses once per array or object level and raises RecursionError, which is no
+ValueError, on a few thousand `[`. A clone can commit such a `.claude/settings.json`,
+`.claude/settings.local.json` or `.memory/adopted.log` line: each reader that caught only
+ValueError crashed — `init` and `status` with an internal error, every `capture` (the session
+end's too, so no session of that repository was captured again), `validate`, and
+`promote --global` in *every* repository of the person (it reads each registered project's log).
+Through the real CLI and hooks on real clones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_json, write_session
+from test_hooks import PNPM, errors, payload, run_hook, sid, wait_for
+
+DEEP = "[" * 200_000
+
+
+def cloned(tmp_path: Path, files: dict[str, str], init: bool = True) -> Path:
+    """A clone of someone else's repository that commits `files`, set up with `git memory init`."""
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    git(upstream, "init", "-q", "-b", "main")
+    (upstream / "README.md").write_text("hello\n")
+    for rel, text in files.items():
+        (upstream / rel).parent.mkdir(parents=True, exist_ok=True)
+        (upstream / rel).write_text(text + "\n")
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "--no-verify", "-m", "theirs")
+    here = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(here))
+    if init:
+        gm(here, "init", "--yes", "--no-claude-hooks")
+    return here
+
+
+def internal_error(proc: object) -> bool:
+    return "internal error" in str(getattr(proc, "stderr", ""))
+
+
+def captured_sessions(repo: Path) -> set[str]:
+    out = git(repo, "log", "--format=%(trailers:key=Session-Id,valueonly)", "memory/atoms", check=False)
+    return {line.strip() for line in out.splitlines() if line.strip()}
+
+
+@pytest.mark.parametrize("rel", [".claude/settings.json", ".claude/settings.local.json"])
+def test_a_deep_settings_file_stops_no_capture_and_no_status(tmp_path: Path, rel: str) -> None:
+    here = cloned(tmp_path, {rel: '{"autoMemoryDirectory": ' + DEEP})
+    write_session(here, sid(1), "2026-11-01", [{"user": PNPM}])
+    proc = gm(here, "capture", "--all", check=False)
+    assert proc.returncode == 0 and not internal_error(proc), proc.stderr
+    assert sid(1) in captured_sessions(here)
+    status = gm(here, "status", check=False)
+    assert status.returncode == 0 and not internal_error(status), status.stderr
+    assert gm_json(here, "status")["initialised"] is True
+
+
+def test_the_session_end_still_captures_beside_a_deep_local_settings_file(tmp_path: Path) -> None:
+    here = cloned(tmp_path, {".claude/settings.local.json": '{"autoMemoryDirectory": ' + DEEP})
+    transcript = write_session(here, sid(2), "2026-11-02", [{"user": PNPM}])
+    proc = run_hook("session-end", payload("session-end", here, session_id=sid(2),
+                                            transcript_path=str(transcript)), here)  # fmt: skip
+    assert proc.returncode == 0 and proc.stdout == b""
+    wait_for(lambda: sid(2) in captured_sessions(here), "the background capture")
+    assert not [line for line in errors(here) if "RecursionError" in line]
+
+
+def test_init_refuses_a_deep_settings_file_in_one_line(tmp_path: Path) -> None:
+    here = cloned(tmp_path, {".claude/settings.json": DEEP}, init=False)
+    proc = gm(here, "init", "--yes", check=False)
+    assert proc.returncode != 0 and not internal_error(proc), proc.stderr
+    assert "not valid JSON" in proc.stderr and "hint:" in proc.stderr
+    assert (here / ".claude" / "settings.json").read_text() == DEEP + "\n"  # left unchanged
+    gm(here, "init", "--yes", "--no-claude-hooks")  # the way out the hint names
+
+
+def test_a_deep_first_log_line_neither_names_the_project_nor_stops_init_or_validate(tmp_path: Path) -> None:
+    here = cloned(tmp_path, {".memory/adopted.log": DEEP}, init=False)
+    proc = gm(here, "init", "--yes", "--no-claude-hooks", check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert git(here, "config", "memory.project").strip() == "upstream"  # the remote's name
+    checked = gm(here, "validate", check=False)
+    assert not internal_error(checked), checked.stderr
+    assert "nested more than 32 levels deep" in checked.stdout + checked.stderr
+
+
+def test_one_clone_s_deep_log_line_leaves_promote_global_working_everywhere(tmp_path: Path, repo: Path) -> None:
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    cloned(tmp_path, {".memory/adopted.log": DEEP}).resolve()
+    proc = gm(repo, "promote", "--global", check=False)
+    assert proc.returncode == 0 and not internal_error(proc), proc.stderr
