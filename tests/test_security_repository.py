@@ -296,6 +296,27 @@ def test_our_git_calls_run_no_hook_or_fsmonitor_even_in_the_project(repo: Path, 
     assert fired(pwned) == []
 
 
+def test_the_check_of_a_committed_local_settings_file_runs_no_fsmonitor(repo: Path, tmp_path: Path) -> None:
+    """Whether git tracks `.claude/settings.local.json` (then the repository chose its
+    autoMemoryDirectory, not the person) was asked with a `git ls-files` of its own, outside
+    run_git: reading the index, it ran the configured core.fsmonitor program."""
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    elsewhere = tmp_path / "chosen-by-the-repository"
+    (repo / ".claude").mkdir(exist_ok=True)
+    (repo / ".claude" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(elsewhere)}))
+    git(repo, "add", "-f", ".claude/settings.local.json")
+    git(repo, "commit", "-q", "--no-verify", "-m", "their local settings")
+    pwned = tmp_path / "pwned"
+    pwned.mkdir()
+    traps(repo / ".git", pwned)
+    write_session(repo, sid(1), "2026-11-01", [{"user": PNPM}])
+    gm(repo, "capture", "--all")
+    folder = gm_json(repo, "status")["auto_memory"]
+    gm(repo, "extract", "--auto-memory", check=False)
+    assert fired(pwned) == []
+    assert folder is None or str(elsewhere) not in json.dumps(folder)
+
+
 # --- whose session is it ----------------------------------------------------------------------------
 
 

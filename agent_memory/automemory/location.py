@@ -26,7 +26,6 @@ from pathlib import Path
 from agent_memory.gitio import state as runtime
 from agent_memory.model import paths
 from agent_memory.model.home import memory_folder_name
-from agent_memory.model.programs import git_program
 
 INDEX_NAME = "MEMORY.md"
 SETTING_KEY = "autoMemoryDirectory"
@@ -100,17 +99,17 @@ LOCAL_SETTINGS_REL = ".claude/settings.local.json"
 
 
 def tracked_by_git(repo_root: Path, rel: str) -> bool:
-    """Whether git tracks `rel` in `repo_root`'s index (committed or staged by the repository)."""
-    import subprocess
+    """Whether git tracks `rel` in `repo_root`'s index (committed or staged by the repository).
+    Through gitio's run_git, as every internal git call: another repository's GIT_DIR or
+    GIT_INDEX_FILE is not taken, and `ls-files` reading the index runs no core.fsmonitor
+    program (SECURITY.md, "The configuration git runs with")."""
+    from agent_memory.gitio.repo import run_git
 
     try:
-        done = subprocess.run(
-            [git_program(), "-C", str(repo_root), "ls-files", "-z", "--", rel],
-            capture_output=True, check=False, timeout=30,
-        )  # fmt: skip
-    except (OSError, subprocess.SubprocessError):
+        done = run_git(repo_root, "ls-files", "-z", "--", rel, check=False, errors="replace")
+    except OSError:
         return False
-    return done.returncode == 0 and bool(done.stdout.strip(b"\0"))
+    return done.returncode == 0 and bool(done.stdout.strip("\0"))
 
 
 def resolve_auto_memory_dir(
