@@ -286,6 +286,28 @@ def test_session_start_never_reads_through_a_committed_link(project: Path, name:
         assert context is not None and claims_in(context, "Never push directly to main") == 1
 
 
+def test_session_start_never_reads_a_huge_claude_md_whole(project: Path) -> None:
+    """The cache key signed CLAUDE.md and CLAUDE.memory.md by their whole content, read at
+    every start, warm ones too, and a miss read both whole for their blocks. A cloned CLAUDE.md
+    of zeros costs its clone nothing (it compresses away): 300 MB of it cost each start 2.5 s
+    and 1.3 GB, a bigger one a MemoryError (the whole context lost) or Claude Code's timeout.
+    Here a sparse 1.5 GB one, under a 2 GB address space: the block in CLAUDE.memory.md is
+    still given."""
+    from conftest import memory_capped
+
+    capture(project, [(sid(1), "2026-11-01", [PUSH]), (sid(2), "2026-11-02", [PUSH]), (sid(3), "2026-11-03", [PUSH])])
+    adopt_all(project)
+    with open(project / "CLAUDE.md", "ab") as fh:
+        fh.truncate(1536 << 20)
+    for start in ("cold", "warm"):
+        proc = subprocess.run([sys.executable, "-m", "agent_memory", "hook", "session-start"],
+                              input=payload("session-start", project).encode("utf-8"), cwd=str(project),
+                              capture_output=True, env=hook_env(), timeout=120, preexec_fn=memory_capped)  # fmt: skip
+        context = claude_reads(proc, "session-start")
+        assert errors(project) == [], start
+        assert context is not None and claims_in(context, "Never push directly to main") == 1, start
+
+
 def test_session_start_injects_adopted_claims_exactly_as_git_memory_context(project: Path) -> None:
     capture(
         project,

@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 CONTEXT_CACHE = "session-start.cache"
 CONTEXT_CACHE_FORMAT = "3"
 _MERSENNE_61 = (1 << 61) - 1
+# Files up to this size are signed by their whole content (a memory file the guard judges is
+# at most 256 KB; config and attributes files are smaller), larger ones by _windowed_sig.
+SIG_WHOLE_BYTES = 1 << 20
 # The modules whose code decides the session-start text: editing one invalidates the cache.
 # The guard's rules (every file of redact/) are signed apart, by `redact.signature`.
 _CONTEXT_CODE = ("__init__.py", "claude/context.py", "claude/session_start.py",
@@ -74,12 +77,28 @@ def _file_sig(path: str, content: bool, root: str | None = None) -> str:
             st = os.stat(path)
             return f"{st.st_size}:{st.st_mtime_ns}"
         with _open_sig(path, root) as fh:
-            data = fh.read()
+            if os.fstat(fh.fileno()).st_size > SIG_WHOLE_BYTES:
+                # A cloned CLAUDE.md of 300 MB (zeros compress to nothing in a clone) was read
+                # and checksummed whole by every start, warm ones too: 2.5 s and 1.3 GB each.
+                return _windowed_sig(fh)
+            data = fh.read(SIG_WHOLE_BYTES + 1)
         # The bytes as one integer modulo the Mersenne prime 2^61-1: a stable checksum in C
         # arithmetic, without zlib or hashlib (a shared library to load, ~1 ms per start).
         return f"{len(data)}:{int.from_bytes(data, 'little') % _MERSENNE_61:x}"
     except OSError:
         return "-"
+
+
+def _windowed_sig(fh: BinaryIO) -> str:
+    """An open file's identity at a cost that does not grow with it: its inode, size, mtime and
+    ctime, and the checksum of its first and last LOG_WINDOW bytes. A rewrite in place moves
+    the ctime, which no one can set back; git replaces a file (a new inode)."""
+    st = os.fstat(fh.fileno())
+    head = os.pread(fh.fileno(), LOG_WINDOW, 0)
+    tail = os.pread(fh.fileno(), LOG_WINDOW, max(st.st_size - LOG_WINDOW, len(head)))
+    data = head + b"|" + tail
+    return (f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:"
+            f"{int.from_bytes(data, 'little') % _MERSENNE_61:x}")
 
 
 def _log_sig(root: str) -> str:
@@ -91,14 +110,9 @@ def _log_sig(root: str) -> str:
     lifecycle verbs and a roll-back write). Git replaces the file: a new inode."""
     try:
         with _open_sig(".memory/adopted.log", root) as fh:
-            st = os.fstat(fh.fileno())
-            head = os.pread(fh.fileno(), LOG_WINDOW, 0)
-            tail = os.pread(fh.fileno(), LOG_WINDOW, max(st.st_size - LOG_WINDOW, len(head)))
+            return _windowed_sig(fh)
     except OSError:
         return "-"
-    data = head + b"|" + tail
-    return (f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:"
-            f"{int.from_bytes(data, 'little') % _MERSENNE_61:x}")
 
 
 def _git_config_files(common: str) -> list[str]:

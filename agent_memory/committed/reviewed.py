@@ -20,6 +20,7 @@ import os
 
 from agent_memory.committed.render import begin_marker, claim_forms, end_marker, in_working_set
 from agent_memory.committed.tiers import BLOCK_FILES, held, read_inside
+from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -71,11 +72,13 @@ def texts_of(items: Iterable[str]) -> set[str]:
 
 def file_items(root: str | os.PathLike[str], tier: str) -> list[str]:
     """The item lines of the tier's block in the memory files under `root`, never read through
-    a link (tiers.open_inside). An absent or unreadable file shows nothing."""
+    a link (tiers.open_inside). An absent or unreadable file shows nothing, nor does one over
+    MAX_BLOCK_FILE_BYTES: the session start read a cloned 1.5 GB CLAUDE.md whole (zeros: its
+    clone costs nothing), a MemoryError that lost the whole context."""
     items: list[str] = []
     for name in BLOCK_FILES:
         try:
-            text = read_inside(root, name)
+            text = read_inside(root, name, MAX_BLOCK_FILE_BYTES)
         except (OSError, UnicodeDecodeError):
             continue
         items += block_items(text, tier) or []

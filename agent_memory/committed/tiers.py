@@ -94,10 +94,18 @@ def open_inside(root: str | os.PathLike[str], rel: str) -> int:
     return leaf
 
 
-def read_inside(root: str | os.PathLike[str], rel: str) -> str:
-    """The UTF-8 text of `rel` under `root` (open_inside: no link followed)."""
+def read_inside(root: str | os.PathLike[str], rel: str, limit: int | None = None) -> str:
+    """The UTF-8 text of `rel` under `root` (open_inside: no link followed). With `limit`, a
+    file of more bytes is not read: OSError (EFBIG)."""
     with open(open_inside(root, rel), encoding="utf-8", closefd=True) as fh:
-        return fh.read()
+        if limit is None:
+            return fh.read()
+        if os.fstat(fh.fileno()).st_size > limit:
+            raise OSError(errno.EFBIG, f"over {limit} bytes: not read", os.path.join(root, rel))
+        text = fh.read(limit + 1)  # (characters: never more than its bytes)
+        if len(text.encode("utf-8")) > limit:  # it grew meanwhile
+            raise OSError(errno.EFBIG, f"over {limit} bytes: not read", os.path.join(root, rel))
+        return text
 
 
 def linked_component(root: str | os.PathLike[str], rel: str) -> str | None:

@@ -35,6 +35,11 @@ MAX_LOG_ATOMS = 5000
 # for text a person adds around the block. A larger one is refused unjudged, never let through:
 # a cloned 60 MB CLAUDE.memory.md took the guard ~25 s and ~3 GB at every adopt's commit.
 MAX_MEMORY_FILE_BYTES = 256 << 10
+# A file holding a block (CLAUDE.memory.md, CLAUDE.md) larger than this gives Claude nothing
+# from its block (committed/reviewed.py): 32 times what the guard judges, room for a person's
+# long CLAUDE.md around the block; past it the readers of each session start and prompt would
+# read a cloned file of any size whole.
+MAX_BLOCK_FILE_BYTES = 32 * MAX_MEMORY_FILE_BYTES
 
 # --- L2 → L3 ---------------------------------------------------------------------------------
 L3_MIN_PROJECTS = 2  # held at L2 in this many distinct projects
