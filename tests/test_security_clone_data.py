@@ -605,6 +605,31 @@ def test_a_committed_log_naming_more_atoms_than_anyone_adopts_is_not_folded_by_e
     assert len(folds[str(here)][9]) <= MAX_LOG_ATOMS
 
 
+def test_a_log_line_that_never_ends_hides_neither_the_user_s_memory_nor_the_next_hook(
+    upstream: Path, tmp_path: Path
+) -> None:
+    """A log whose last line never ends — a GB of bytes without a newline, as a clone's log of
+    zeros checks out (it compresses to nothing) — was read by every hook up to its deadline,
+    saved nowhere (only whole lines are consumed) and ended FoldIncomplete: nothing was given
+    to Claude, the user's own global memory included, at every start and prompt, for ever,
+    each costing the hook's whole budget and up to 800 MB. A line longer than any entry
+    (log_fold.LONG_LINE) makes the log refused as one naming too many atoms is: its tier
+    gives nothing, errors.log says so once a day, the other tier is given."""
+    from test_hooks import commit_tier, errors, global_repo, hook, l3
+
+    here = clone(upstream, tmp_path)
+    commit_tier(global_repo(), "L3", [l3("Answer concisely.")])
+    with open(here / ".memory" / "adopted.log", "ab") as fh:
+        fh.truncate(1 << 30)  # (sparse: the bytes a checkout of a log of zeros writes)
+    for _ in range(2):
+        context = hook("session-start", here)
+        assert context is not None and "Answer concisely." in context
+        assert "Never push directly to main." not in context
+        assert hook("user-prompt-submit", here, prompt="how do I push to main?") is None
+    said = [line for line in errors(here) if "adopted.log" in line]
+    assert len(said) == 1 and "longer than any entry" in said[0], errors(here)
+
+
 def test_a_clone_s_committed_lines_are_never_given_as_what_the_user_adopted(upstream: Path, tmp_path: Path) -> None:
     """The session start opened with "Memory the user adopted": in a clone, every project line
     was adopted by whoever committed it — the repository's author — and Claude was told the

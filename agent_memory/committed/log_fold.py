@@ -72,9 +72,12 @@ WINDOW = LOG_WINDOW
 # (`held_since`'s checkpoint): a 66 MB log takes seconds to fold, longer than a hook is given,
 # and a hook killed at its timeout must leave the next one a place to resume from.
 CHUNK = 1 << 19
-# A line read this far without its end stops at the deadline too (one shorter is read to its
-# end, a few ms): a committed log of one 100 MB line (100 KB in a pack) was read whole by
-# every hook, past its budget, and killed at its timeout having saved nothing, for ever.
+# A line read this far without its end is no entry (one adopt writes is a few KB: a claim of
+# at most 500 characters): the log is refused as one naming too many atoms is (LineTooLong).
+# A committed log of one 100 MB line (100 KB in a pack) was read whole by every hook, past its
+# budget, and killed at its timeout having saved nothing; stopped at the deadline instead, a
+# line that never ends (a GB of zeros) still gave nothing — the global memory included — at
+# every start and prompt, each spending its whole budget on it.
 LONG_LINE = 8 * CHUNK
 CHECKPOINT_S = 0.1
 
@@ -214,6 +217,18 @@ class TooManyAtoms(Exception):
         self.state = state
 
 
+class LineTooLong(TooManyAtoms):
+    """A line runs past LONG_LINE bytes: no entry is that long, and only whole lines are read
+    on from, so the hooks read no further (as for a log naming too many atoms, nothing of its
+    tier is given to Claude). `state` is the fold up to that line: the next hook resumes there
+    and reads LONG_LINE bytes, not the log."""
+
+    def __init__(self, path: str, line: int, state: "tuple[Any, ...]") -> None:
+        Exception.__init__(self, f"{path}: line {line} is longer than any entry ({LONG_LINE >> 20} MB and on): "
+                           "nothing of it is given to Claude (`git log -p -- .memory/adopted.log` shows who wrote it)")  # fmt: skip
+        self.state = state
+
+
 def _state(st: os.stat_result, end: int, lines: int, head: bytes, tail: bytes, entries: "Entries",
            frozen: "dict[str, tuple[Any, ...]]", touched: "set[str]") -> "tuple[Any, ...]":  # fmt: skip
     """The saved form of a fold that read up to `end`. `frozen` holds the saved form of each
@@ -288,12 +303,12 @@ def held_since(
             if not data:
                 break
             cut = data.rfind(b"\n") + 1
-            if not cut:  # a line longer than a chunk: read on, but not past the deadline
+            if not cut:  # a line longer than a chunk: read on, up to LONG_LINE
                 pieces.append(data)
                 pending += len(data)
-                if (deadline is not None and pending >= LONG_LINE and time.monotonic() >= deadline
-                        and offset + pending < st.st_size):  # fmt: skip
-                    _stop(root, st, offset, lines, head, tail, entries, frozen, touched, checkpoint)
+                if pending >= LONG_LINE:
+                    state = _state(st, offset, lines, head, tail, entries, frozen, touched)
+                    raise LineTooLong(os.path.join(os.fspath(root), LOG_RELPATH), lines + 1, state)
                 continue
             whole = b"".join((*pieces, data[:cut]))
             partial = data[cut:]
