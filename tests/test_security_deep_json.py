@@ -6,7 +6,10 @@ ValueError, on a few thousand `[`. A clone can commit such a `.claude/settings.j
 ValueError crashed — `init` and `status` with an internal error, every `capture` (the session
 end's too, so no session of that repository was captured again), `validate`, and
 `promote --global` in *every* repository of the person (it reads each registered project's log).
-Through the real CLI and hooks on real clones."""
+A transcript holds records other programs shaped (an MCP server's structured result): one
+nested that deep made `capture --all` crash on the head of the file, so no session of the
+project was captured, and `validate` on the sessions of its evidence. Through the real CLI and
+hooks on real clones and real-format transcripts."""
 
 from __future__ import annotations
 
@@ -36,6 +39,11 @@ def cloned(tmp_path: Path, files: dict[str, str], init: bool = True) -> Path:
     if init:
         gm(here, "init", "--yes", "--no-claude-hooks")
     return here
+
+
+def deep_record(session: str) -> str:
+    """A transcript line whose record nests DEEP arrays (an MCP server's structured result)."""
+    return '{"type": "progress", "sessionId": "' + session + '", "data": ' + DEEP + "]" * len(DEEP) + "}\n"
 
 
 def internal_error(proc: object) -> bool:
@@ -93,3 +101,33 @@ def test_one_clone_s_deep_log_line_leaves_promote_global_working_everywhere(tmp_
     cloned(tmp_path, {".memory/adopted.log": DEEP}).resolve()
     proc = gm(repo, "promote", "--global", check=False)
     assert proc.returncode == 0 and not internal_error(proc), proc.stderr
+
+
+def test_a_transcript_record_nested_too_deep_costs_that_record_only(repo: Path) -> None:
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    for n in (1, 2, 3):
+        path = write_session(repo, sid(n), f"2026-11-0{n}", [{"user": PNPM}])
+        deep = deep_record(sid(n))
+        path.write_text(deep + path.read_text())
+    proc = gm(repo, "capture", "--all", check=False)
+    assert proc.returncode == 0 and not internal_error(proc), proc.stderr
+    assert {sid(1), sid(2), sid(3)} <= captured_sessions(repo)
+    checked = gm(repo, "validate", check=False)
+    assert not internal_error(checked), checked.stderr
+
+
+def test_validate_reads_a_resumed_transcript_past_a_record_nested_too_deep(repo: Path) -> None:
+    """A transcript that opens with an earlier session's records (a resumed session) cites
+    them under that session; validate reads the sessions of its lines, the deep one too."""
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    earlier = write_session(repo, sid(1), "2026-11-01", [{"user": PNPM}])
+    copied = earlier.read_text()
+    earlier.unlink()
+    later = write_session(repo, sid(2), "2026-11-02", [{"user": "thanks"}])
+    deep = deep_record(sid(2))
+    later.write_text(deep + copied + later.read_text())
+    gm(repo, "capture", "--all")
+    atoms = gm_json(repo, "inspect", "--tier", "L1")["atoms"]
+    assert any(a["sessions"] == [sid(1)] and sid(2) in a["source"] for a in atoms), atoms
+    checked = gm(repo, "validate", check=False)
+    assert not internal_error(checked), checked.stderr

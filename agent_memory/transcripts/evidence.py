@@ -45,7 +45,7 @@ def statement_at(path: Any, line: int) -> str | None:
         return redact(" ".join(raw.split())[:600])[0] or None
     try:
         record = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     text = None
     try:
@@ -125,7 +125,7 @@ def _line_sessions(path: str, size: int, mtime_ns: int) -> dict[int, str]:
                     continue
                 try:
                     record = json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):  # (nested deeper than json's scanner recurses)
                     continue
                 found = record.get("sessionId") if isinstance(record, dict) else None
                 if isinstance(found, str) and found.strip():

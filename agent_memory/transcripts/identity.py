@@ -107,7 +107,7 @@ def recorded_head(transcript: str | os.PathLike[str], max_lines: int = 200) -> t
                     break
                 try:
                     record = json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):  # (nested deeper than json's scanner recurses)
                     continue  # a torn or oversized line: the next one may say
                 if not isinstance(record, dict):
                     continue
