@@ -8,11 +8,16 @@ end's too, so no session of that repository was captured again), `validate`, and
 `promote --global` in *every* repository of the person (it reads each registered project's log).
 A transcript holds records other programs shaped (an MCP server's structured result): one
 nested that deep made `capture --all` crash on the head of the file, so no session of the
-project was captured, and `validate` on the sessions of its evidence. Through the real CLI and
+project was captured, and `validate` on the sessions of its evidence. And a JWT-shaped
+token's base64 header of 1,500 nested arrays (4 KB of text, in a cloned CLAUDE.memory.md or a
+typed prompt) crashed the redaction rules that check the header is JSON: the commit guard,
+`scan` and `validate` with an internal error, the capture of that statement for ever. Through the real CLI and
 hooks on real clones and real-format transcripts."""
 
 from __future__ import annotations
 
+import base64
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -44,6 +49,12 @@ def cloned(tmp_path: Path, files: dict[str, str], init: bool = True) -> Path:
 def deep_record(session: str) -> str:
     """A transcript line whose record nests DEEP arrays (an MCP server's structured result)."""
     return '{"type": "progress", "sessionId": "' + session + '", "data": ' + DEEP + "]" * len(DEEP) + "}\n"
+
+
+def json_of(data: object) -> str:
+    import json
+
+    return json.dumps(data)
 
 
 def internal_error(proc: object) -> bool:
@@ -131,3 +142,31 @@ def test_validate_reads_a_resumed_transcript_past_a_record_nested_too_deep(repo:
     assert any(a["sessions"] == [sid(1)] and sid(2) in a["source"] for a in atoms), atoms
     checked = gm(repo, "validate", check=False)
     assert not internal_error(checked), checked.stderr
+
+
+def deep_jwt() -> str:
+    """A JWT's shape whose header is base64 of JSON nested 1,490 arrays deep (the rule reads a
+    header of up to 4,000 characters)."""
+    def part(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    header = part(('{"a":' + "[" * 1490 + "]" * 1490 + "}").encode())
+    claims = part(b'{"sub":"1234567890"}')
+    return f"{header}.{claims}.{part(bytes(range(32)))}"
+
+
+def test_the_guard_refuses_a_token_whose_header_nests_too_deep_and_capture_keeps_the_statement(repo: Path) -> None:
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    token = deep_jwt()
+    (repo / "CLAUDE.memory.md").write_text(f"Notes.\n\nThe staging token is {token}\n")
+    scan = gm(repo, "scan", "CLAUDE.memory.md", check=False)
+    assert scan.returncode == 1 and not internal_error(scan), scan.stderr
+    assert "CLAUDE.memory.md:3: jwt" in scan.stdout, scan.stdout
+    git(repo, "add", "CLAUDE.memory.md")
+    commit = subprocess.run(["git", "commit", "-q", "-m", "notes"], cwd=repo, capture_output=True, text=True)
+    assert commit.returncode != 0 and "jwt" in commit.stdout + commit.stderr, commit
+    assert "internal error" not in commit.stderr
+    git(repo, "reset", "-q", "--", "CLAUDE.memory.md")
+    write_session(repo, sid(5), "2026-11-05", [{"user": f"Always use the staging token {token} for the API tests."}])
+    proc = gm(repo, "capture", "--all", check=False)
+    assert proc.returncode == 0 and "extractor failed" not in proc.stdout + proc.stderr, proc
+    assert "staging token" in json_of(gm_json(repo, "inspect", "--tier", "L1"))  # the statement is kept

@@ -198,6 +198,8 @@ def _jsonish(b: bytes | None) -> bool:
         return isinstance(json.loads(b), dict)
     except ValueError:
         return False
+    except RecursionError:  # an object nested deeper than json's scanner recurses: JSON's shape
+        return True
 
 
 def jwt(ctx: ScanContext, pos: int, kw: str) -> None:
