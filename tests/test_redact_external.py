@@ -29,6 +29,22 @@ def test_absent_gitleaks_is_none(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert external.gitleaks_binary() is None
 
 
+def test_a_gitleaks_the_repository_commits_is_never_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The scan runs in the work tree (the commit guard's): with `.` or an empty entry on PATH,
+    `shutil.which` found a `gitleaks` the cloned repository commits (git keeps its mode)."""
+    ran = tmp_path / "ran"
+    fake = tmp_path / "gitleaks"
+    fake.write_text(f"#!/bin/sh\ntouch '{ran}'\n")
+    fake.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    for path in (".", "", f"{tmp_path / 'nothing-here'}:"):
+        external.gitleaks_binary.cache_clear()
+        monkeypatch.setenv("PATH", path)
+        assert external.gitleaks_binary() is None
+        assert external.gitleaks_scan("CLAUDE.memory.md", "- Use pnpm\n") is None
+    assert not ran.exists()
+
+
 def _gitleaks_dir() -> str | None:
     beside = Path(sys.executable).parent / "gitleaks"
     found = str(beside) if beside.exists() else shutil.which("gitleaks")

@@ -13,20 +13,22 @@ from __future__ import annotations
 import functools
 import json
 import os
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+from agent_memory.model.programs import program
 from agent_memory.redact.guard import GuardFinding
 
 
 @functools.cache
 def gitleaks_binary() -> str | None:
-    """`gitleaks` on PATH, unless AGENT_MEMORY_GITLEAKS=0 turns the second opinion off."""
+    """`gitleaks` in an absolute folder of PATH (model/programs.py: the scan runs in the work
+    tree, where `.` or an empty PATH entry would find a `gitleaks` the repository commits),
+    unless AGENT_MEMORY_GITLEAKS=0 turns the second opinion off."""
     if os.environ.get("AGENT_MEMORY_GITLEAKS", "1") == "0":
         return None
-    return shutil.which("gitleaks")
+    return program("gitleaks")
 
 
 def gitleaks_scan(path: str, text: str, timeout: float = 20.0) -> list[GuardFinding] | None:
