@@ -63,12 +63,14 @@ def _set_blob(repo: Path, path: str, data: bytes, tmp: Path) -> None:
 def _damaged(good: bytes, damage: str) -> bytes:
     if damage == "torn":
         return good[: len(good) // 2]
+    if damage == "nested":  # JSON nested deeper than json's scanner recurses: RecursionError
+        return b'{"id": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
     record = json.loads(good)
     record["kind"] = "habit"  # a kind this version's schema does not know (a newer version's)
     return (json.dumps(record, sort_keys=True, indent=2) + "\n").encode()
 
 
-@pytest.mark.parametrize("damage", ["torn", "foreign-kind"])
+@pytest.mark.parametrize("damage", ["torn", "foreign-kind", "nested"])
 def test_a_capture_never_writes_over_an_unreadable_record(project: Path, tmp_path: Path, damage: str) -> None:
     for session, day in EARLY:
         write_session(project, session, day, [{"user": PUSH}])
@@ -91,6 +93,9 @@ def test_a_capture_never_writes_over_an_unreadable_record(project: Path, tmp_pat
     assert any("pnpm" in str(a["claim"]).lower() for a in _atoms(project).values())
     log = (project / ".git" / "agent-memory" / "errors.log").read_text()
     assert ident in log and path in log
+    for verb in (["status"], ["show"], ["validate"]):  # each reads the store whole
+        proc = gm(project, *verb, check=False)
+        assert "internal error" not in proc.stderr and proc.returncode in (0, 1), proc
 
     # Restored from its history, the record takes the held-back observation at the next capture.
     _set_blob(project, path, good, tmp_path)

@@ -317,7 +317,7 @@ def load_atom(text: str | bytes) -> Atom:
     import json
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # (nested past json's recursion)
         raise InvalidAtomError(f"not JSON: {exc}") from exc
     return validate_atom(data)
 
@@ -329,7 +329,7 @@ def read_stored_atom(text: str | bytes) -> Atom:
     import json
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # (nested past json's recursion)
         raise InvalidAtomError(f"not JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise InvalidAtomError("not a JSON object")

@@ -222,7 +222,7 @@ def _parse_atom(ident: str, data: bytes) -> Atom:
 def _parse_tombstone(ident: str, data: bytes) -> dict[str, Any]:
     try:
         value = json.loads(data)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # (nested past json's recursion)
         raise InvalidAtomError(f"unreadable tombstone: {exc}", [f"unreadable tombstone: {exc}"]) from exc
     if not isinstance(value, dict):
         raise InvalidAtomError("unreadable tombstone: not an object", ["unreadable tombstone: not an object"])
@@ -255,7 +255,7 @@ class Snapshot:
             data = git.read_path(self.repo, self.tree, STATS_PATH, STORE) if self.tree else None
             try:
                 value = json.loads(data) if data is not None else None
-            except ValueError:
+            except (ValueError, RecursionError):
                 value = None
             self._stats = value if isinstance(value, dict) and value.get("format") == FORMAT else None
         return self._stats if isinstance(self._stats, dict) else None
