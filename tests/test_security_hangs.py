@@ -184,3 +184,27 @@ def test_a_fifo_in_place_of_the_capture_ledger_is_not_waited_on(project: Path, v
     proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), *verb], cwd=project,
                           capture_output=True, text=True, timeout=NEVER, stdin=subprocess.DEVNULL)  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("name", ["settings.json", "settings.local.json"])
+def test_a_huge_committed_settings_file_is_not_read(project: Path, name: str) -> None:
+    """A cloned `.claude/settings.json` or `settings.local.json` of 1.5 GB (zeros: nothing in a
+    clone; sparse here) was read whole, and parsed, by every capture (where Claude's own memory
+    folder is) and by status: 8 s and 3 GB. A settings file over MAX_SETTINGS_BYTES defines
+    nothing; the commands run as without it, under a 2 GB address space."""
+    import json
+
+    from conftest import memory_capped
+
+    settings = project / ".claude" / name
+    settings.parent.mkdir(exist_ok=True)
+    with open(settings, "ab") as fh:
+        fh.truncate(1536 << 20)
+    write_session(project, "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-01",
+                  [{"user": "Use pnpm, not npm, for everything in this repo."}])  # fmt: skip
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    for verb in (["capture", "--all"], ["status", "--output", "json"]):
+        proc = subprocess.run(["git", "memory", *verb], cwd=project, capture_output=True, text=True, env=env,
+                              preexec_fn=memory_capped, timeout=NEVER)  # fmt: skip
+        assert proc.returncode == 0, (verb, proc.stderr)
+    assert json.loads(proc.stdout)["initialised"] is True

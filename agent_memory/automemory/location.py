@@ -26,6 +26,7 @@ from pathlib import Path
 from agent_memory.gitio import state as runtime
 from agent_memory.model import paths
 from agent_memory.model.home import memory_folder_name
+from agent_memory.model.policy import MAX_SETTINGS_BYTES
 
 INDEX_NAME = "MEMORY.md"
 SETTING_KEY = "autoMemoryDirectory"
@@ -87,7 +88,10 @@ def _valid_memory_path(raw: str, expand_tilde: bool) -> str | None:
 def _setting_in(path: Path) -> tuple[bool, object]:
     """(file defines the key, value). Unreadable or malformed files define nothing."""
     try:
-        data = json.loads(runtime.read_regular_file(path).decode("utf-8"))
+        raw = runtime.read_regular_file(path, MAX_SETTINGS_BYTES + 1)
+        if len(raw) > MAX_SETTINGS_BYTES:  # no settings file is that large: it defines nothing
+            return False, None
+        data = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError, RecursionError):  # a FIFO in its place is refused, never waited on;
         return False, None  # a clone's file nested too deep for json's recursive scanner defines nothing
     if not isinstance(data, dict) or data.get(SETTING_KEY) is None:

@@ -38,10 +38,13 @@ def _managed_settings() -> str:
 
 
 def _names_setting(path: str) -> bool:
+    from agent_memory.model.policy import MAX_SETTINGS_BYTES
+
     try:
-        return SETTING in read_regular_file(path)  # a FIFO in its place is refused, never waited on
+        data = read_regular_file(path, MAX_SETTINGS_BYTES + 1)  # a FIFO in its place is refused, never waited on
     except OSError:
         return False
+    return len(data) <= MAX_SETTINGS_BYTES and SETTING in data  # a larger one defines nothing (location.py)
 
 
 def default_folder(common: str, work: str | None) -> str | None:

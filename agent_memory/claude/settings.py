@@ -24,6 +24,7 @@ from typing import Any
 from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio.state import atomic_write, read_regular_file
 from agent_memory.model.errors import RepoStateError
+from agent_memory.model.policy import MAX_SETTINGS_BYTES
 from agent_memory.model.programs import program
 
 SETTINGS_RELPATH = Path(".claude") / "settings.json"
@@ -293,7 +294,12 @@ def settings_path(repo_root: Path) -> Path:
 def read_settings(path: Path) -> dict[str, Any]:
     """`{}` for a missing or empty file; RepoStateError (file untouched) for anything unparsable."""
     try:
-        text = read_regular_file(path).decode("utf-8")
+        raw = read_regular_file(path, MAX_SETTINGS_BYTES + 1)
+        if len(raw) > MAX_SETTINGS_BYTES:
+            raise RepoStateError(f"{path} is over {MAX_SETTINGS_BYTES >> 20} MB, larger than any settings file; "
+                                 "not read, left unchanged",
+                                 hint="fix the file, or run `git memory init --no-claude-hooks` to skip the Claude Code hooks")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         return {}
     except OSError as exc:

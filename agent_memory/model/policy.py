@@ -40,6 +40,11 @@ MAX_MEMORY_FILE_BYTES = 256 << 10
 # long CLAUDE.md around the block; past it the readers of each session start and prompt would
 # read a cloned file of any size whole.
 MAX_BLOCK_FILE_BYTES = 32 * MAX_MEMORY_FILE_BYTES
+# A Claude Code settings file larger than this (a cloned `.claude/settings.json` or
+# `settings.local.json`; a real one is a few KB) is not read: it defines nothing for us, and
+# `init` refuses it. 1.5 GB of zeros (nothing in a clone) cost `status` 8 s and 3 GB, and each
+# capture the same.
+MAX_SETTINGS_BYTES = 8 << 20
 
 # --- L2 → L3 ---------------------------------------------------------------------------------
 L3_MIN_PROJECTS = 2  # held at L2 in this many distinct projects
