@@ -630,6 +630,39 @@ def test_a_log_line_that_never_ends_hides_neither_the_user_s_memory_nor_the_next
     assert len(said) == 1 and "longer than any entry" in said[0], errors(here)
 
 
+def test_the_verbs_refuse_a_log_line_that_never_ends_without_reading_it_whole(upstream: Path, tmp_path: Path) -> None:
+    """The same log, to the commands: status, show, stage and validate read it whole (3 GB, a
+    MemoryError: an internal error), the guard judged it whole. Each reads no further than
+    MAX_LOG_LINE_BYTES of the line and refuses the log as one naming too many atoms: status
+    says so (`log_refused`) and goes on, the verbs exit 3 with one line and a hint, validate
+    and the guard name it. Under a 2 GB address space."""
+    import os
+    import sys
+
+    from conftest import memory_capped
+
+    here = clone(upstream, tmp_path)
+    with open(here / ".memory" / "adopted.log", "ab") as fh:
+        fh.truncate(1536 << 20)
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+
+    def memory(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", "memory", *args], cwd=here, capture_output=True, text=True, env=env,
+                              preexec_fn=memory_capped, timeout=120)  # fmt: skip
+
+    status = memory("status", "--output", "json")
+    assert status.returncode == 0, status.stderr
+    assert "line 2 is longer than any entry" in json.loads(status.stdout)["L2"]["log_refused"]["message"]
+    for verb in (["show"], ["stage"]):
+        proc = memory(*verb)
+        assert proc.returncode == 3 and "internal error" not in proc.stderr, proc
+        assert "line 2 is longer than any entry" in proc.stderr and "hint:" in proc.stderr
+    checked = memory("validate")
+    assert checked.returncode == 1 and "line 2 is longer than any entry" in checked.stdout + checked.stderr
+    scan = memory("scan")
+    assert scan.returncode == 1 and ".memory/adopted.log:2: too-large (a line of 4 MB" in scan.stdout, scan
+
+
 def test_a_clone_s_committed_lines_are_never_given_as_what_the_user_adopted(upstream: Path, tmp_path: Path) -> None:
     """The session start opened with "Memory the user adopted": in a clone, every project line
     was adopted by whoever committed it — the repository's author — and Claude was told the

@@ -120,9 +120,19 @@ def log_too_large(path: str, fh: BinaryIO) -> GuardFinding | None:
     84 s and 4.5 GB, to let it through), never let through (every reader refuses it:
     tiers.refuse_too_many_atoms). Counted as it is read, up to the line naming one too many
     (tiers.file_names_too_many_atoms): the log is never read whole here."""
-    from agent_memory.committed.tiers import file_names_too_many_atoms
+    from agent_memory.committed.tiers import file_has_a_long_line, file_names_too_many_atoms
+    from agent_memory.model.policy import MAX_LOG_LINE_BYTES
+    from agent_memory.redact.guard import GuardFinding
 
-    return _too_many_atoms(path) if file_names_too_many_atoms(fh) else None
+    start = fh.tell()
+    if file_names_too_many_atoms(fh):
+        return _too_many_atoms(path)
+    fh.seek(start)
+    line = file_has_a_long_line(fh)
+    if line is not None:  # never read whole (a line of 1.5 GB: a MemoryError), never let through
+        return GuardFinding(path, line, f"too-large (a line of {MAX_LOG_LINE_BYTES >> 20} MB and on; "
+                                        "no entry is that long)")  # fmt: skip
+    return None
 
 
 def _adds_too_many_atoms(added: dict[int, str]) -> bool:
@@ -434,8 +444,10 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str],
             )
     for f in findings:
         if f.rule.startswith("too-large") and is_audit_log(f.path):
+            what = ("holds a line longer than any entry" if "a line of" in f.rule
+                    else "names more atoms than anyone adopts (a real log names a few hundred)")
             hints.append(
-                f"{f.path} names more atoms than anyone adopts (a real log names a few hundred): every reader "
+                f"{f.path} {what}: every reader "
                 "refuses it, and the guard does not judge it, so it is not let through; see who wrote it "
                 f"(`git log --stat -- {f.path}`) and restore a good version (`git checkout <commit> -- {f.path}`)"
             )

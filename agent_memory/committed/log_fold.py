@@ -49,7 +49,7 @@ from agent_memory.committed.tiers import (
     entry_of,
     open_inside,
 )
-from agent_memory.model.policy import MAX_LOG_ATOMS
+from agent_memory.model.policy import MAX_LOG_ATOMS, MAX_LOG_LINE_BYTES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ CHUNK = 1 << 19
 # budget, and killed at its timeout having saved nothing; stopped at the deadline instead, a
 # line that never ends (a GB of zeros) still gave nothing — the global memory included — at
 # every start and prompt, each spending its whole budget on it.
-LONG_LINE = 8 * CHUNK
+LONG_LINE = MAX_LOG_LINE_BYTES  # 8 chunks
 CHECKPOINT_S = 0.1
 
 

@@ -17,7 +17,7 @@ from agent_memory.model.atom import is_atom_id, without_local_fields
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.home import git_in, memory_home_dir
-from agent_memory.model.policy import MAX_LOG_ATOMS
+from agent_memory.model.policy import MAX_LOG_ATOMS, MAX_LOG_LINE_BYTES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,6 +49,11 @@ _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO in place of the file must not
 class TooManyAtomsError(RepoStateError):
     """A log naming more than MAX_LOG_ATOMS atoms, refused before it is folded
     (refuse_too_many_atoms)."""
+
+
+class LogLineTooLongError(TooManyAtomsError):
+    """A log holding a line longer than MAX_LOG_LINE_BYTES, refused before it is read whole
+    (read_counted), as one naming too many atoms is."""
 
 
 class NotPlainError(OSError):
@@ -179,7 +184,9 @@ def file_names_too_many_atoms(fh: BinaryIO) -> bool:
     fh.seek(start)
 
     def decoded_lines() -> Iterator[str]:
-        for raw in fh:
+        # never a line read whole past MAX_LOG_LINE_BYTES: the count stops there (no entry is
+        # that long, and read_counted refuses the log for it)
+        while (raw := fh.readline(MAX_LOG_LINE_BYTES + 1)) and len(raw) <= MAX_LOG_LINE_BYTES:
             try:
                 yield raw.decode("utf-8").rstrip("\n").rstrip("\r")
             except UnicodeDecodeError:
@@ -213,13 +220,48 @@ def refuse_too_many_atoms(text: str, where: str | os.PathLike[str],
         raise too_many_atoms_error(where, root)
 
 
+def file_has_a_long_line(fh: BinaryIO, limit: int = MAX_LOG_LINE_BYTES) -> int | None:
+    """The number of the first line of the file open (binary) in `fh`, read from where it
+    stands, that runs to `limit` bytes without its end; None when none does. Read a chunk at a
+    time, never further than that line's first `limit` bytes."""
+    run, lines = 0, 0
+    while chunk := fh.read(_COUNT_CHUNK):
+        first = chunk.find(b"\n")
+        if first < 0:
+            run += len(chunk)
+        elif run + first >= limit:
+            return lines + 1
+        else:  # (a chunk is shorter than `limit`: no line inside one can run that long)
+            lines += chunk.count(b"\n")
+            run = len(chunk) - chunk.rfind(b"\n") - 1
+        if run >= limit:
+            return lines + 1
+    return None
+
+
+def line_too_long_error(where: str | os.PathLike[str], line: int,
+                        root: str | os.PathLike[str] | None = None) -> LogLineTooLongError:  # fmt: skip
+    restore = "git" if root is None else git_in(root)
+    return LogLineTooLongError(
+        f"{os.fspath(where)}: line {line} is longer than any entry ({MAX_LOG_LINE_BYTES >> 20} MB and on; "
+        "adopt writes a few KB): the log was not read; nothing was changed",
+        hint=f"see who wrote it: `{restore} log --stat -- {LOG_RELPATH}`; restore a good version "
+        f"(`{restore} checkout <commit> -- {LOG_RELPATH}`) and commit it",
+    )
+
+
 def read_counted(fd: int, where: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> bytes:
     """The bytes of the log open on `fd` (closed here), read whole only once it is known to
-    name no more than MAX_LOG_ATOMS atoms (file_names_too_many_atoms); else TooManyAtomsError
-    (refuse_too_many_atoms), having read no further than the line naming one too many."""
+    name no more than MAX_LOG_ATOMS atoms (file_names_too_many_atoms; else TooManyAtomsError,
+    as refuse_too_many_atoms, having read no further than the line naming one too many) and
+    to hold no line longer than MAX_LOG_LINE_BYTES (else LogLineTooLongError)."""
     with open(fd, "rb", closefd=True) as fh:
         if file_names_too_many_atoms(fh):
             raise too_many_atoms_error(where, root)
+        fh.seek(0)
+        long_line = file_has_a_long_line(fh)
+        if long_line is not None:
+            raise line_too_long_error(where, long_line, root)
         fh.seek(0)
         return fh.read()
 

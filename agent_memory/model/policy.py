@@ -29,6 +29,11 @@ L3_CAP = 30  # global atoms; inflow is refused at the cap, never auto-demoted
 # every one: a cloned log of 200,000 made-up ids (80 MB) cost each prompt's hook seconds
 # before reading a byte, past its timeout, for ever.
 MAX_LOG_ATOMS = 5000
+# The longest line of an adopted.log any reader takes (adopt writes a few KB: a claim has at
+# most 500 characters). A longer one refuses the log as MAX_LOG_ATOMS does: a clone's log of
+# one line of zeros that never ends (1.5 GB: nothing in a clone) was read whole by status,
+# show and validate (3 GB, a MemoryError) and by every hook up to its deadline.
+MAX_LOG_LINE_BYTES = 4 << 20
 # Bytes of a memory file the commit guard judges (cli/scan.py): CLAUDE.memory.md whole, the
 # marker blocks of CLAUDE.md. A rendered block is at most L2_BUDGET_BYTES (4 KB: L2_CAP lines
 # at most, within that budget; L3 2 KB), so a real file is a few KB; this leaves 64 times that
