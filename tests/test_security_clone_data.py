@@ -663,6 +663,26 @@ def test_the_verbs_refuse_a_log_line_that_never_ends_without_reading_it_whole(up
     assert scan.returncode == 1 and ".memory/adopted.log:2: too-large (a line of 4 MB" in scan.stdout, scan
 
 
+def test_the_guard_never_reads_a_huge_claude_md_whole(upstream: Path, tmp_path: Path) -> None:
+    """CLAUDE.md is judged by its marker blocks, but was read whole to find them: a cloned one
+    of 1.5 GB (zeros: nothing in a clone) made `scan` an internal error (MemoryError) under
+    2 GB. Over MAX_BLOCK_FILE_BYTES, where the readers give Claude nothing of its blocks either,
+    it is a too-large finding, unread, never let through (a staged one by its blob size)."""
+    import os
+    import sys
+
+    from conftest import memory_capped
+
+    here = clone(upstream, tmp_path)
+    with open(here / "CLAUDE.md", "ab") as fh:
+        fh.truncate(1536 << 20)
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    scan = subprocess.run(["git", "memory", "scan"], cwd=here, capture_output=True, text=True, env=env,
+                          preexec_fn=memory_capped, timeout=120)  # fmt: skip
+    assert scan.returncode == 1 and "CLAUDE.md:1: too-large (1610612" in scan.stdout, scan
+    assert "internal error" not in scan.stderr and "hint: CLAUDE.md: the file is too large" in scan.stderr
+
+
 def test_a_clone_s_committed_lines_are_never_given_as_what_the_user_adopted(upstream: Path, tmp_path: Path) -> None:
     """The session start opened with "Memory the user adopted": in a clone, every project line
     was adopted by whoever committed it — the repository's author — and Claude was told the

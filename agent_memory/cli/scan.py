@@ -114,6 +114,21 @@ def too_large(path: str, size: int) -> GuardFinding | None:
     return GuardFinding(path, 1, f"too-large ({size} bytes; the guard judges at most {MAX_MEMORY_FILE_BYTES})")
 
 
+def file_too_large(path: str, size: int) -> GuardFinding | None:
+    """too_large for a file by its size, before it is read: CLAUDE.md's judged part is its
+    blocks, but past MAX_BLOCK_FILE_BYTES the file is not read at all (the readers give Claude
+    nothing of its blocks either: committed/reviewed.py); a cloned 1.5 GB one (zeros: nothing
+    in a clone) was read whole, a MemoryError. Every other memory file by its judged size."""
+    if not _is_whole_claude_md(path):
+        return too_large(path, size)
+    from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES
+    from agent_memory.redact.guard import GuardFinding
+
+    if size <= MAX_BLOCK_FILE_BYTES:
+        return None
+    return GuardFinding(path, 1, f"too-large ({size} bytes; a CLAUDE.md over {MAX_BLOCK_FILE_BYTES} is not read)")
+
+
 def log_too_large(path: str, fh: BinaryIO) -> GuardFinding | None:
     """The finding for a `.memory/adopted.log` (open in `fh`) naming more than MAX_LOG_ATOMS
     atoms: never judged (judging a cloned 87 MB log of 200,000 made-up ids took the guard
@@ -304,9 +319,9 @@ def memory_targets(
             if added is not None:
                 targets.append(ScanTarget(path, only_added(added), added_only=True))
                 continue
-        if not _is_whole_claude_md(path) and not is_audit_log(path):  # judged whole: too large, it is not read
+        if not is_audit_log(path):  # judged whole (CLAUDE.md: read whole): too large, it is not read
             size = git.run_git(repo.cwd, "cat-file", "-s", change.blob, check=False, keep_hook_env=env)
-            large = too_large(path, int(size.stdout)) if size.returncode == 0 and size.stdout.strip().isdigit() else None
+            large = file_too_large(path, int(size.stdout)) if size.returncode == 0 and size.stdout.strip().isdigit() else None
             if large is not None:
                 odd.append(large)
                 continue
@@ -365,7 +380,7 @@ def work_tree_files(repo: git.Repo) -> tuple[list[ScanTarget], list[GuardFinding
                 with open(open_inside(repo.workdir, rel), "rb") as fh:
                     large = log_too_large(rel, fh)
             else:
-                large = None if _is_whole_claude_md(rel) else too_large(rel, path.lstat().st_size)
+                large = file_too_large(rel, path.lstat().st_size)
             if large is not None:
                 odd.append(large)
                 continue
@@ -388,7 +403,7 @@ def explicit_files(paths: list[str]) -> tuple[list[ScanTarget], list[GuardFindin
                 with open(raw, "rb") as fh:
                     large = log_too_large(raw, fh)
             else:
-                large = None if _is_whole_claude_md(raw) else too_large(raw, Path(raw).stat().st_size)
+                large = file_too_large(raw, Path(raw).stat().st_size)
             if large is not None:
                 odd.append(large)
                 continue
@@ -452,7 +467,8 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str],
                 f"(`git log --stat -- {f.path}`) and restore a good version (`git checkout <commit> -- {f.path}`)"
             )
         elif f.rule.startswith("too-large"):
-            part = "its marker blocks are" if _is_whole_claude_md(f.path) else "it is"
+            part = ("it is" if not _is_whole_claude_md(f.path) else "the file is" if "is not read" in f.rule
+                    else "its marker blocks are")
             hints.append(
                 f"{f.path}: {part} too large for the guard to judge, so not let through (a rendered block "
                 "is a few KB): restore it (`git checkout HEAD -- " + f.path + "`, or find the last good version "
