@@ -192,6 +192,9 @@ def test_a_cloned_project_line_never_replaces_the_users_own_global_line(cloned: 
         (".gitattributes", "CLAUDE.memory.md filter=lfs\n", "CLAUDE.memory.md (filter=lfs)"),
         (".memory/.gitattributes", "adopted.log working-tree-encoding=UTF-16\n",
          ".memory/adopted.log (working-tree-encoding=UTF-16)"),
+        # after a megabyte of comments: the screen read the first megabyte only and, finding
+        # no such attribute there, asked no git (git reads attributes files up to 100 MB)
+        (".gitattributes", "# padding\n" * 110_000 + "CLAUDE.memory.md filter=lfs\n", "CLAUDE.memory.md (filter=lfs)"),
     ],
 )
 def test_a_memory_file_git_converts_is_not_injected(project: Path, attributes_file: str, line: str, named: str) -> None:
@@ -218,7 +221,7 @@ def test_a_memory_file_git_converts_is_not_injected(project: Path, attributes_fi
     assert f"{project / rel}: {attribute[:-1]} is set for it" in proc.stdout
     assert "delete the line of .gitattributes" in proc.stdout
     # the attribute taken off again: injected as before
-    (project / attributes_file).write_text(line.split()[0] + " -filter -working-tree-encoding\n")
+    (project / attributes_file).write_text(line.splitlines()[-1].split()[0] + " -filter -working-tree-encoding\n")
     git(project, "commit", "-qam", "no conversion for the memory files")
     again = hook("session-start", project)
     assert again is not None and all(claim in again for claim in KEPT)

@@ -81,7 +81,7 @@ def read_source(path: str, root: str | None) -> bytes:
                 os.close(fd)
                 return b""
         with open(fd, "rb", closefd=True) as fh:
-            return fh.read(_MAX_READ)
+            return fh.read(_MAX_READ + 1)  # one byte more: a longer file is not screened (may_convert)
     except OSError:
         return b""
 
@@ -142,7 +142,13 @@ def may_convert(found: list[tuple[str, str | None]]) -> bool:
     GIT_ATTR_SOURCE reads them from a tree: ask."""
     if os.environ.get("GIT_ATTR_SOURCE") or any(root == UNSCREENED for _, root in found):
         return True
-    return any(word in read_source(path, root).lower() for path, root in found for word in _SCREEN)
+    for path, root in found:
+        data = read_source(path, root)
+        # Past the bytes read, a file is not screened: git reads attributes files up to 100 MB,
+        # and a megabyte of comments hid `CLAUDE.memory.md filter=lfs` from this reader.
+        if len(data) > _MAX_READ or any(word in data.lower() for word in _SCREEN):
+            return True
+    return False
 
 
 def converted(root: str, found: list[tuple[str, str | None]] | None = None) -> dict[str, list[str]] | None:
