@@ -683,6 +683,38 @@ def test_the_guard_never_reads_a_huge_claude_md_whole(upstream: Path, tmp_path: 
     assert "internal error" not in scan.stderr and "hint: CLAUDE.md: the file is too large" in scan.stderr
 
 
+def test_init_never_reads_a_huge_committed_log_whole_for_the_project_name(tmp_path: Path) -> None:
+    """init names the project from the first line of HEAD's adopted.log: it read the blob
+    whole, then that line whole — a committed log of zeros (300 MB here; ~300 KB in the
+    clone) cost it twice its size, an internal error (MemoryError) under 600 MB. HEAD's log is
+    read whole up to a bound, a line at a time up to MAX_LOG_LINE_BYTES: init names the
+    project after the remote, as for a log naming none."""
+    import os
+    import sys
+
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    git(upstream, "init", "-q", "-b", "main")
+    (upstream / ".memory").mkdir()
+    with open(upstream / ".memory" / "adopted.log", "wb") as fh:
+        fh.truncate(300 << 20)
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "--no-verify", "-m", "a log of zeros")
+    here = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(here))
+
+    def capped() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (600 << 20, 600 << 20))
+
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    proc = subprocess.run([sys.executable, "-m", "agent_memory", "init", "--yes", "--no-claude-hooks"], cwd=here,
+                          capture_output=True, text=True, env=env, preexec_fn=capped, timeout=120)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert git(here, "config", "memory.project").strip() == "upstream"
+
+
 def test_a_clone_s_committed_lines_are_never_given_as_what_the_user_adopted(upstream: Path, tmp_path: Path) -> None:
     """The session start opened with "Memory the user adopted": in a clone, every project line
     was adopted by whoever committed it — the repository's author — and Claude was told the

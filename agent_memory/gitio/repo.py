@@ -636,6 +636,19 @@ def read_blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
     return found[2] if found else None
 
 
+def blob_size_at(repo: Repo, rev: str, path: str) -> int | None:
+    """The size of the blob at `path` in `rev`'s tree, read from the object's header (never
+    inflated whole); None where entry_at finds no blob."""
+    oid = _rev_oid(repo, rev)
+    if oid is None:
+        return None
+    tree = _peel_tree(repo, oid, rev)
+    entry = _walk(repo, tree, path, rev) if tree is not None else None
+    if entry is None or entry.type_str != "blob":
+        return None
+    return int(repo.pg().odb.read_header(entry.id)[1])
+
+
 def entry_at(repo: Repo, rev: str, path: str) -> tuple[int, str, bytes] | None:
     """`path` in `rev`'s tree as (file mode, blob id, bytes); None when absent, when `rev`
     names nothing (an unborn HEAD, an id this repository does not have) or a tree stands at
