@@ -683,12 +683,13 @@ def test_the_guard_never_reads_a_huge_claude_md_whole(upstream: Path, tmp_path: 
     assert "internal error" not in scan.stderr and "hint: CLAUDE.md: the file is too large" in scan.stderr
 
 
-def test_init_never_reads_a_huge_committed_log_whole_for_the_project_name(tmp_path: Path) -> None:
+def test_init_and_promote_never_read_a_huge_committed_log_whole(tmp_path: Path) -> None:
     """init names the project from the first line of HEAD's adopted.log: it read the blob
     whole, then that line whole — a committed log of zeros (300 MB here; ~300 KB in the
     clone) cost it twice its size, an internal error (MemoryError) under 600 MB. HEAD's log is
     read whole up to a bound, a line at a time up to MAX_LOG_LINE_BYTES: init names the
-    project after the remote, as for a log naming none."""
+    project after the remote, as for a log naming none. promote read the base branch's log
+    whole too: over MAX_LOG_BLOB_BYTES it refuses (exit 3, one line and a hint), unread."""
     import os
     import sys
 
@@ -713,6 +714,10 @@ def test_init_never_reads_a_huge_committed_log_whole_for_the_project_name(tmp_pa
                           capture_output=True, text=True, env=env, preexec_fn=capped, timeout=120)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert git(here, "config", "memory.project").strip() == "upstream"
+    promote = subprocess.run([sys.executable, "-m", "agent_memory", "promote"], cwd=here, capture_output=True,
+                             text=True, env=env, preexec_fn=capped, timeout=120)  # fmt: skip
+    assert promote.returncode == 3 and "internal error" not in promote.stderr, promote.stderr
+    assert ".memory/adopted.log on origin/main is 314572800 bytes" in promote.stderr and "hint:" in promote.stderr
 
 
 def test_a_clone_s_committed_lines_are_never_given_as_what_the_user_adopted(upstream: Path, tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.model.atom import atom_id
 from agent_memory.model.controls import MAX_PROJECT_CHARS, plain_name
 from agent_memory.model.fastjson import loads_bounded
-from agent_memory.model.policy import MAX_LOG_LINE_BYTES
+from agent_memory.model.policy import MAX_LOG_BLOB_BYTES, MAX_LOG_LINE_BYTES
 
 LOG_RELPATH = ".memory/adopted.log"
 
@@ -36,11 +36,11 @@ def recorded_name(repo: git.Repo) -> str | None:
     cloned log of 87 MB was read whole, decoded and split into a list of its lines)."""
     data: bytes | None = None
     try:
-        # HEAD's log is read whole only up to MAX_HEAD_LOG_BYTES: a cloned log of 700 MB of
+        # HEAD's log is read whole only up to MAX_LOG_BLOB_BYTES: a cloned log of 700 MB of
         # zeros (1 MB in the clone) cost init 1.5 GB before a line of it was read. A larger
         # one is read from the work tree, a bounded line at a time, as an uncommitted log is.
         size = git.blob_size_at(repo, "HEAD", LOG_RELPATH)
-        data = git.read_blob_at(repo, "HEAD", LOG_RELPATH) if size is not None and size <= MAX_HEAD_LOG_BYTES else None
+        data = git.read_blob_at(repo, "HEAD", LOG_RELPATH) if size is not None and size <= MAX_LOG_BLOB_BYTES else None
     except Exception:  # noqa: BLE001 - an unborn or unreadable HEAD: the work tree's copy, or none
         data = None
     if data is not None:
@@ -55,11 +55,6 @@ def recorded_name(repo: git.Repo) -> str | None:
             return _first_name(_bounded_lines(fh))
     except OSError:
         return None
-
-
-# Bytes of HEAD's adopted.log read into memory to find the project it names (a real log is a
-# few MB at most; MAX_LOG_ATOMS lines of a few KB each).
-MAX_HEAD_LOG_BYTES = 64 << 20
 
 
 def _bounded_lines(fh: BinaryIO) -> Iterator[bytes]:

@@ -34,6 +34,10 @@ MAX_LOG_ATOMS = 5000
 # one line of zeros that never ends (1.5 GB: nothing in a clone) was read whole by status,
 # show and validate (3 GB, a MemoryError) and by every hook up to its deadline.
 MAX_LOG_LINE_BYTES = 4 << 20
+# The largest adopted.log read whole from a commit (the base branch's, HEAD's): MAX_LOG_ATOMS
+# lines of a few KB each is a few MB. A committed log of zeros (1 MB in a clone) read whole
+# cost `promote` and `init` its size twice over (a MemoryError).
+MAX_LOG_BLOB_BYTES = 64 << 20
 # Bytes of a memory file the commit guard judges (cli/scan.py): CLAUDE.memory.md whole, the
 # marker blocks of CLAUDE.md. A rendered block is at most L2_BUDGET_BYTES (4 KB: L2_CAP lines
 # at most, within that budget; L3 2 KB), so a real file is a few KB; this leaves 64 times that

@@ -102,12 +102,24 @@ def base_files(repo: git.Repo, rev: str, tier: str, target_name: str, where: str
     exit 3 naming the line and byte offset, with how to repair it. Decoded with U+FFFD, its
     line was refused as "not JSON" with no way out (promote, stage, remember: exit 1). A log
     naming more atoms than anyone adopts is tiers.TooManyAtomsError (exit 3), never folded."""
-    from agent_memory.committed.tiers import decode_utf8, refuse_too_many_atoms
+    from agent_memory.committed.tiers import TooManyAtomsError, decode_utf8, refuse_too_many_atoms
+    from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES, MAX_LOG_BLOB_BYTES
 
     restore = "git" if repo.workdir is None or tier == "L2" else git_in(repo.workdir)
     name = where or rev.removeprefix("refs/heads/")
     # Read from a project, the global repo's file is named as its (`restore` says `git -C` too).
     whose = "" if tier == "L2" else "the global memory repo's "
+    # Never a blob larger than either file can be read whole (its size from the object's
+    # header): a committed log of 300 MB of zeros (300 KB in a clone) cost promote 650 MB and
+    # a MemoryError. Refused as a log naming too many atoms is (exit 3, one line and a hint).
+    for rel, bound in ((LOG_PATH, MAX_LOG_BLOB_BYTES), (target_name, MAX_BLOCK_FILE_BYTES)):
+        size = git.blob_size_at(repo, rev, rel)
+        if size is not None and size > bound:
+            raise TooManyAtomsError(
+                f"{whose}{rel} on {name} is {size} bytes, more than agent-memory reads ({bound}): "
+                "it was not read; nothing was changed",
+                hint=f"see who wrote it: `{restore} log --stat {name} -- {rel}`; restore a good version "
+                     f"and commit it")  # fmt: skip
     texts = [decode_utf8(git.read_blob_at(repo, rev, rel) or b"", f"{whose}{rel} on {name}", rel, restore)
              for rel in (LOG_PATH, target_name)]  # fmt: skip
     refuse_too_many_atoms(texts[0], f"{whose}{LOG_PATH} on {name}", None if restore == "git" else repo.workdir)
