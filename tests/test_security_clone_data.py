@@ -720,6 +720,38 @@ def test_init_and_promote_never_read_a_huge_committed_log_whole(tmp_path: Path) 
     assert ".memory/adopted.log on origin/main is 314572800 bytes" in promote.stderr and "hint:" in promote.stderr
 
 
+def test_init_refuses_a_huge_committed_claude_md_before_its_first_write(tmp_path: Path) -> None:
+    """init reads CLAUDE.md whole and writes it back with its import line: a committed one of
+    300 MB of zeros (300 KB in the clone) cost it 650 MB, a MemoryError half-way (the store, the
+    hooks, .gitignore and .gitattributes already written). Over MAX_BLOCK_FILE_BYTES it refuses
+    before its first write (exit 3, one line and a hint)."""
+    import os
+    import sys
+
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    git(upstream, "init", "-q", "-b", "main")
+    with open(upstream / "CLAUDE.md", "wb") as fh:
+        fh.truncate(300 << 20)
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "--no-verify", "-m", "a CLAUDE.md of zeros")
+    here = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(here))
+
+    def capped() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (600 << 20, 600 << 20))
+
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    proc = subprocess.run([sys.executable, "-m", "agent_memory", "init", "--yes"], cwd=here, capture_output=True,
+                          text=True, env=env, preexec_fn=capped, timeout=120)  # fmt: skip
+    assert proc.returncode == 3 and "internal error" not in proc.stderr, proc.stderr
+    assert "CLAUDE.md is 314572800 bytes" in proc.stderr and "nothing was written" in proc.stderr
+    assert git(here, "status", "--porcelain") == "" and not (here / ".git" / "agent-memory" / "initialised").exists()
+    assert git(here, "branch", "--list", "memory/*") == ""
+
+
 def test_a_clone_s_committed_lines_are_never_given_as_what_the_user_adopted(upstream: Path, tmp_path: Path) -> None:
     """The session start opened with "Memory the user adopted": in a clone, every project line
     was adopted by whoever committed it — the repository's author — and Claude was told the
