@@ -612,9 +612,10 @@ def test_a_log_line_that_never_ends_hides_neither_the_user_s_memory_nor_the_next
     zeros checks out (it compresses to nothing) — was read by every hook up to its deadline,
     saved nowhere (only whole lines are consumed) and ended FoldIncomplete: nothing was given
     to Claude, the user's own global memory included, at every start and prompt, for ever,
-    each costing the hook's whole budget and up to 800 MB. A line longer than any entry
-    (log_fold.LONG_LINE) makes the log refused as one naming too many atoms is: its tier
-    gives nothing, errors.log says so once a day, the other tier is given."""
+    each costing the hook's whole budget and up to 800 MB. A log larger than any real one
+    (MAX_LOG_BLOB_BYTES), like one with a line longer than any entry (log_fold.LONG_LINE), is
+    refused as one naming too many atoms is: its tier gives nothing, errors.log says so once a
+    day, the other tier is given."""
     from test_hooks import commit_tier, errors, global_repo, hook, l3
 
     here = clone(upstream, tmp_path)
@@ -627,7 +628,37 @@ def test_a_log_line_that_never_ends_hides_neither_the_user_s_memory_nor_the_next
         assert "Never push directly to main." not in context
         assert hook("user-prompt-submit", here, prompt="how do I push to main?") is None
     said = [line for line in errors(here) if "adopted.log" in line]
-    assert len(said) == 1 and "longer than any entry" in said[0], errors(here)
+    assert len(said) == 1 and "more than any log (64 MB)" in said[0], errors(here)
+
+
+def test_a_log_larger_than_any_real_one_is_refused_not_folded_for_ever(upstream: Path, tmp_path: Path) -> None:
+    """One valid adopt line repeated to 65 MB (1 GB of it is a few MB in a clone): it names
+    one atom and no line is long, so every hook folded it a budget at a time (~26 MB/s),
+    serving nothing — the global memory included — until read whole (some 40 s of hooks for
+    1 GB). A log over MAX_LOG_BLOB_BYTES is refused at once, as one naming too many atoms is,
+    by the hooks and by the commands (status: `log_refused`). A budget of 1 ms stands for a
+    hook that cannot read it all."""
+    from test_hooks import commit_tier, errors, global_repo, hook, l3
+
+    from agent_memory.model.policy import MAX_LOG_BLOB_BYTES
+
+    here = clone(upstream, tmp_path)
+    commit_tier(global_repo(), "L3", [l3("Answer concisely.")])
+    log = here / ".memory" / "adopted.log"
+    line = log.read_bytes().splitlines(keepends=True)[0]
+    with log.open("wb") as fh:
+        fh.write(line * (MAX_LOG_BLOB_BYTES // len(line) + 1))
+    short = {"AGENT_MEMORY_LOG_READ_BUDGET_MS": "1"}
+    for _ in range(2):
+        context = hook("session-start", here, short)
+        assert context is not None and "Answer concisely." in context
+        assert "Never push directly to main." not in context
+    said = [entry for entry in errors(here) if "adopted.log" in entry]
+    assert len(said) == 1 and "more than any log (64 MB)" in said[0], errors(here)
+    refused = gm_json(here, "status")["L2"]["log_refused"]
+    assert refused is not None and "more than any log (64 MB)" in refused["message"]
+    scan = gm(here, "scan", check=False)  # the guard does not judge it whole either
+    assert scan.returncode == 1 and ".memory/adopted.log:1: too-large (" in scan.stdout, scan
 
 
 def test_the_verbs_refuse_a_log_line_that_never_ends_without_reading_it_whole(upstream: Path, tmp_path: Path) -> None:
@@ -659,6 +690,10 @@ def test_the_verbs_refuse_a_log_line_that_never_ends_without_reading_it_whole(up
         assert "line 2 is longer than any entry" in proc.stderr and "hint:" in proc.stderr
     checked = memory("validate")
     assert checked.returncode == 1 and "line 2 is longer than any entry" in checked.stdout + checked.stderr
+    scan = memory("scan")
+    assert scan.returncode == 1 and ".memory/adopted.log:1: too-large (1610612736 bytes" in scan.stdout, scan
+    with open(here / ".memory" / "adopted.log", "r+b") as fh:  # within the size of a log: the line
+        fh.truncate(16 << 20)
     scan = memory("scan")
     assert scan.returncode == 1 and ".memory/adopted.log:2: too-large (a line of 4 MB" in scan.stdout, scan
 

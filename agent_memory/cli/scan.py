@@ -19,6 +19,7 @@ tenth of a second to import) is loaded when a pushed commit touches a memory fil
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import stat
 import sys
@@ -136,10 +137,13 @@ def log_too_large(path: str, fh: BinaryIO) -> GuardFinding | None:
     tiers.refuse_too_many_atoms). Counted as it is read, up to the line naming one too many
     (tiers.file_names_too_many_atoms): the log is never read whole here."""
     from agent_memory.committed.tiers import file_has_a_long_line, file_names_too_many_atoms
-    from agent_memory.model.policy import MAX_LOG_LINE_BYTES
+    from agent_memory.model.policy import MAX_LOG_BLOB_BYTES, MAX_LOG_LINE_BYTES
     from agent_memory.redact.guard import GuardFinding
 
     start = fh.tell()
+    size = os.fstat(fh.fileno()).st_size
+    if size > MAX_LOG_BLOB_BYTES:  # no real log is: every reader refuses it
+        return GuardFinding(path, 1, f"too-large ({size} bytes; no log is over {MAX_LOG_BLOB_BYTES >> 20} MB)")
     if file_names_too_many_atoms(fh):
         return _too_many_atoms(path)
     fh.seek(start)
@@ -460,6 +464,7 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str],
     for f in findings:
         if f.rule.startswith("too-large") and is_audit_log(f.path):
             what = ("holds a line longer than any entry" if "a line of" in f.rule
+                    else "is larger than any log" if "no log is over" in f.rule
                     else "names more atoms than anyone adopts (a real log names a few hundred)")
             hints.append(
                 f"{f.path} {what}: every reader "

@@ -49,7 +49,7 @@ from agent_memory.committed.tiers import (
     entry_of,
     open_inside,
 )
-from agent_memory.model.policy import MAX_LOG_ATOMS, MAX_LOG_LINE_BYTES
+from agent_memory.model.policy import MAX_LOG_ATOMS, MAX_LOG_BLOB_BYTES, MAX_LOG_LINE_BYTES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -211,6 +211,8 @@ class TooManyAtoms(Exception):
     tier is given to Claude). `state` is the fold up to the line that named one too many, so
     the next hook resumes there and stops at once, instead of reading the log again."""
 
+    state: "tuple[Any, ...] | None"  # None: nothing read, nothing to resume from (LogTooLarge)
+
     def __init__(self, path: str, state: "tuple[Any, ...]") -> None:
         super().__init__(f"{path} names more than {MAX_LOG_ATOMS} atoms, more than anyone adopts: "
                          "nothing of it is given to Claude (`git log -p -- .memory/adopted.log` shows who wrote it)")  # fmt: skip
@@ -227,6 +229,16 @@ class LineTooLong(TooManyAtoms):
         Exception.__init__(self, f"{path}: line {line} is longer than any entry ({LONG_LINE >> 20} MB and on): "
                            "nothing of it is given to Claude (`git log -p -- .memory/adopted.log` shows who wrote it)")  # fmt: skip
         self.state = state
+
+
+class LogTooLarge(TooManyAtoms):
+    """The log is larger than MAX_LOG_BLOB_BYTES: no real one is, so the hooks read none of it
+    (as for a log naming too many atoms, nothing of its tier is given to Claude)."""
+
+    def __init__(self, path: str, size: int) -> None:
+        Exception.__init__(self, f"{path} is {size} bytes, more than any log ({MAX_LOG_BLOB_BYTES >> 20} MB): "
+                           "nothing of it is given to Claude (`git log -p -- .memory/adopted.log` shows who wrote it)")  # fmt: skip
+        self.state = None
 
 
 def _state(st: os.stat_result, end: int, lines: int, head: bytes, tail: bytes, entries: "Entries",
@@ -286,6 +298,8 @@ def held_since(
         return {}, None, []
     with open(fd, "rb", closefd=True) as fh:
         st = os.fstat(fd)
+        if st.st_size > MAX_LOG_BLOB_BYTES:
+            raise LogTooLarge(os.path.join(os.fspath(root), LOG_RELPATH), st.st_size)
         resumed = _resumable(saved, fd, st)
         offset, lines, head, tail, entries = resumed or (0, 0, b"", b"", {})
         frozen = dict(saved[9]) if resumed else {}  # type: ignore[index]  # what _resumable checked

@@ -17,7 +17,7 @@ from agent_memory.model.atom import is_atom_id, without_local_fields
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.home import git_in, memory_home_dir
-from agent_memory.model.policy import MAX_LOG_ATOMS, MAX_LOG_LINE_BYTES
+from agent_memory.model.policy import MAX_LOG_ATOMS, MAX_LOG_BLOB_BYTES, MAX_LOG_LINE_BYTES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -262,6 +262,14 @@ def read_counted(fd: int, where: str | os.PathLike[str], root: str | os.PathLike
         long_line = file_has_a_long_line(fh)
         if long_line is not None:
             raise line_too_long_error(where, long_line, root)
+        size = os.fstat(fh.fileno()).st_size
+        if size > MAX_LOG_BLOB_BYTES:
+            restore = "git" if root is None else git_in(root)
+            raise LogLineTooLongError(
+                f"{os.fspath(where)} is {size} bytes, more than any log ({MAX_LOG_BLOB_BYTES >> 20} MB): "
+                "it was not read; nothing was changed",
+                hint=f"see who wrote it: `{restore} log --stat -- {LOG_RELPATH}`; restore a good version "
+                f"(`{restore} checkout <commit> -- {LOG_RELPATH}`) and commit it")  # fmt: skip
         fh.seek(0)
         return fh.read()
 

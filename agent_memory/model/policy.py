@@ -34,9 +34,11 @@ MAX_LOG_ATOMS = 5000
 # one line of zeros that never ends (1.5 GB: nothing in a clone) was read whole by status,
 # show and validate (3 GB, a MemoryError) and by every hook up to its deadline.
 MAX_LOG_LINE_BYTES = 4 << 20
-# The largest adopted.log read whole from a commit (the base branch's, HEAD's): MAX_LOG_ATOMS
-# lines of a few KB each is a few MB. A committed log of zeros (1 MB in a clone) read whole
-# cost `promote` and `init` its size twice over (a MemoryError).
+# The largest adopted.log any reader takes, from a commit (the base branch's, HEAD's) or the
+# work tree: MAX_LOG_ATOMS atoms of a few lines of a few KB each is tens of MB at the very
+# most, a real log a few MB. A committed log of zeros (1 MB in a clone) read whole cost
+# `promote` and `init` its size twice over (a MemoryError); 1 GB of one valid line repeated
+# (as small in a clone) held every hook to its budget, serving nothing, for some 40 s of them.
 MAX_LOG_BLOB_BYTES = 64 << 20
 # Bytes of a memory file the commit guard judges (cli/scan.py): CLAUDE.memory.md whole, the
 # marker blocks of CLAUDE.md. A rendered block is at most L2_BUDGET_BYTES (4 KB: L2_CAP lines
