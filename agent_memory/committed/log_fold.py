@@ -28,7 +28,7 @@ against `fold_text` on random logs and edits).
 A log is read a chunk at a time, and the state of what was read so far is handed to the
 caller's checkpoint as it goes and when a deadline passes (FoldIncomplete): a hook killed at
 its client's timeout, or stopped at its own, leaves the next one a place to resume from, so a
-log too long for one hook (a clone's 66 MB) is read over a few, not by none. A state saved
+log too long for one hook (a clone's 60 MB) is read over a few, not by none. A state saved
 mid-log is the one a whole read of its first lines saves (tests/test_log_fold.py checks it).
 
 Only whole lines are consumed: a last line without its newline (another process is writing
@@ -69,7 +69,7 @@ STATE_VERSION = 2
 # Bytes compared at the start of the log and just before the saved offset (tiers.LOG_WINDOW).
 WINDOW = LOG_WINDOW
 # Bytes read and folded at a time, and seconds of folding between two saves of the state
-# (`held_since`'s checkpoint): a 66 MB log takes seconds to fold, longer than a hook is given,
+# (`held_since`'s checkpoint): a 60 MB log takes seconds to fold, longer than a hook is given,
 # and a hook killed at its timeout must leave the next one a place to resume from.
 CHUNK = 1 << 19
 # A line read this far without its end is no entry (one adopt writes is a few KB: a claim of

@@ -70,7 +70,7 @@ RECALL_BUDGET_S = 0.100  # the per-prompt hook's own time budget, on a monotonic
 RECALL_BUDGET_ENV = "AGENT_MEMORY_RECALL_BUDGET_MS"  # a slower machine may widen it
 # How long a hook may spend reading an adopted.log that changed (seconds from its start), under
 # the client's timeouts (claude/settings.HOOK_TIMEOUTS: 1 s a prompt, 5 s a session start). A
-# longer read (a clone's 66 MB log) stops there, saved, and the hook answers nothing; the next
+# longer read (a clone's 60 MB log) stops there, saved, and the hook answers nothing; the next
 # hook goes on from where it stopped (committed/log_fold.py).
 LOG_READ_BUDGET_S = {"user-prompt-submit": 0.5, "session-start": 3.0}
 LOG_READ_BUDGET_ENV = "AGENT_MEMORY_LOG_READ_BUDGET_MS"  # a slower machine may narrow it

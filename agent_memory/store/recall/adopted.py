@@ -145,7 +145,7 @@ def held_logs(state_dir: "StrPath", roots: "Sequence[str]", deadline: "float | N
     that is not UTF-8 is left out and logged, once (when it is read).
 
     A long read saves where it got as it goes (a hook killed at its client's timeout leaves
-    the next one a place to resume from, so a clone's 66 MB log is read over a few hooks, not
+    the next one a place to resume from, so a clone's 60 MB log is read over a few hooks, not
     never); past `deadline` (time.monotonic) it stops, saved, and raises
     log_fold.FoldIncomplete, which says how far it got. Raises nothing else: a log naming more
     atoms than anyone adopts (log_fold.TooManyAtoms) holds nothing here, said once a day, and
