@@ -753,6 +753,12 @@ def test_init_and_promote_never_read_a_huge_committed_log_whole(tmp_path: Path) 
                              text=True, env=env, preexec_fn=capped, timeout=120)  # fmt: skip
     assert promote.returncode == 3 and "internal error" not in promote.stderr, promote.stderr
     assert ".memory/adopted.log on origin/main is 314572800 bytes" in promote.stderr and "hint:" in promote.stderr
+    # registered by init, the clone's log is left out of the L2 → L3 gate, unread
+    gate = subprocess.run([sys.executable, "-m", "agent_memory", "promote", "--global", "--output", "json"],
+                          cwd=here, capture_output=True, text=True, env=env, preexec_fn=capped, timeout=120)  # fmt: skip
+    assert gate.returncode == 0, gate.stderr
+    [skipped] = json.loads(gate.stdout)["skipped_projects"]
+    assert skipped["reason"] == ".memory/adopted.log on main is 314572800 bytes, more than any log", skipped
 
 
 def test_init_refuses_a_huge_committed_claude_md_before_its_first_write(tmp_path: Path) -> None:

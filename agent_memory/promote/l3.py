@@ -34,7 +34,7 @@ from agent_memory.model.clock import iso_z, now_utc, parse_ts, stamp
 from agent_memory.model.errors import RefusedError, RepoStateError
 from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.home import git_in
-from agent_memory.model.policy import L2_MIN_AGE_DAYS, L3_CAP
+from agent_memory.model.policy import L2_MIN_AGE_DAYS, L3_CAP, MAX_LOG_BLOB_BYTES
 from agent_memory.model.tags import origin_label, unvouched_claude_memory
 from agent_memory.model.trailers import format_message, one_line, plural
 from agent_memory.promote import gates
@@ -192,6 +192,13 @@ def read_projects(home: GlobalRepo) -> ProjectsRead:
             branch = git.default_branch(repo)
             if branch is None:
                 out.skipped.append({"project": name, "path": where, "reason": "no default branch"})
+                continue
+            # its size from the object's header first: a committed log of zeros (a few KB in a
+            # clone) was read whole, decoded and folded, for every promote --global anywhere
+            size = git.blob_size_at(repo, f"refs/heads/{branch}", LOG_PATH)
+            if size is not None and size > MAX_LOG_BLOB_BYTES:
+                out.skipped.append({"project": name, "path": where,
+                                    "reason": f"{LOG_PATH} on {branch} is {size} bytes, more than any log"})
                 continue
             text = (git.read_blob_at(repo, f"refs/heads/{branch}", LOG_PATH) or b"").decode(
                 "utf-8", "replace"
