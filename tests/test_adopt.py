@@ -760,6 +760,23 @@ def test_with_memory_target_claude_md_the_block_lives_in_claude_md(project: Path
     assert proc.returncode == 3 and "CLAUDE.md" in proc.stderr
 
 
+def test_adopt_refuses_up_front_a_claude_md_target_too_large_for_the_guard(project: Path) -> None:
+    """With memory.target=claude-md, a CLAUDE.md over MAX_BLOCK_FILE_BYTES is one the commit
+    guard does not read (a too-large finding): adopt appended, committed, had the hook refuse
+    and rolled back. It says so before anything is written."""
+    git(project, "config", "memory.target", "claude-md")
+    ids = stage_claims(project)
+    gm(project, "adopt", "--yes", ids["push"])
+    text = (project / "CLAUDE.md").read_text()
+    (project / "CLAUDE.md").write_text(text + "my own long notes line\n" * 400_000)
+    git(project, "commit", "-qam", "notes", "--no-verify")
+    head = git(project, "rev-parse", "HEAD")
+    proc = gm(project, "adopt", "--yes", ids["tabs"], check=False)
+    assert proc.returncode == 1 and "CLAUDE.md is 9" in proc.stderr and "more than the commit guard reads" in proc.stderr
+    assert "hook" not in proc.stderr, proc.stderr  # refused by adopt, not by the commit it made
+    assert git(project, "rev-parse", "HEAD") == head and git(project, "status", "--porcelain") == ""
+
+
 def test_inspect_why_by_text_shows_the_evidence_of_an_adopted_line(project: Path) -> None:
     ids = stage_claims(project)
     gm(project, "adopt", "--yes", ids["pytest"])

@@ -47,7 +47,7 @@ from agent_memory.model.errors import (
 )
 from agent_memory.model.home import git_in
 from agent_memory.model.paths import TranscriptIndex, resolve_pointer
-from agent_memory.model.policy import MAX_MEMORY_FILE_BYTES, MAX_RACES
+from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES, MAX_MEMORY_FILE_BYTES, MAX_RACES
 from agent_memory.model.tags import (
     CLAUDE_MEMORY,
     in_claude_code_session,
@@ -237,7 +237,15 @@ def require_consistent(files: TierFiles) -> None:
     file (CLAUDE.memory.md) too large for the commit guard to judge is refused first: its
     commit would be refused, after seconds of reading it here (find_block on 60 MB: ~0.5 s a
     call, seven a commit)."""
-    if files.target_name != "CLAUDE.md":
+    if files.target_name == "CLAUDE.md":  # its blocks are judged, but over this it is not read at all
+        size = len(files.target_text.encode("utf-8"))
+        if size > MAX_BLOCK_FILE_BYTES:
+            raise RefusedError(
+                f"CLAUDE.md is {size} bytes, more than the commit guard reads ({MAX_BLOCK_FILE_BYTES}): "
+                "its commit would be refused; nothing was changed",
+                hint="cut it down (move long notes to a file it imports), commit, then retry",
+            )
+    else:
         size = len(files.target_text.encode("utf-8"))
         if size > MAX_MEMORY_FILE_BYTES:
             raise RefusedError(
