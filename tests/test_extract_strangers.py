@@ -169,6 +169,9 @@ STEP_AT_HAND = [
     # what a thing being made does, said on in a relative clause after "and"
     "create a default team that will apply to all projects and always start when I prompt claude.",
     "write a script that will sync the folder and always log to stdout",
+    # a prohibition bounded by the clause after it: a time not reached yet, the work so far
+    "Don't use the Date object, they haven't learned it yet.",
+    "Don't use ids, just add classes to them like you did for the other demos",
 ]
 
 
@@ -218,6 +221,8 @@ DURABLE = [
     ("The API handlers live in src/handlers; keep them thin", "keep them thin"),
     ("update your memory to always use pnpm", "pnpm"),
     ("fix the parser and always run the tests", "Always run the tests"),
+    ("Oh don't use Optional type hints, use `|`", "Optional"),  # an "oh" is no correction
+    ("don't use yarn, we use pnpm", "pnpm"),
     ("コミットメッセージは常に英語で書いてください", "英語"),
 ]
 

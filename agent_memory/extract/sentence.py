@@ -156,6 +156,14 @@ _DEFERRED = re.compile(
     r"[^,;]*\b(?:later|another|next|separate|afterwards|after that)\b",
     re.I,
 )
+# "don't use Date, they haven't learned it yet", "don't use has, just add classes like you did
+# for the other demos": the clause after a prohibition bounds it to this piece of work (a time
+# not reached yet, the way the work was done so far)
+_FOR_THIS_WORK = re.compile(
+    r"\b(?:yet|for now|for the moment|at this (?:point|stage)|like you did|as you did|"
+    r"like (?:before|the others?|the other \w+))\b",
+    re.I,
+)
 _ONE_THING = re.compile(r"^(?:ok\w*\s+)?(?:just\s+)?(?:do\s+)?one (?:more |last )?thing$", re.I)
 
 
@@ -318,6 +326,7 @@ def _makes_previous_this_task(out: list[ClauseClaim], i: int, c: str, raw: str) 
         or (_JUST_WANT.match(c) and "not want" in claim)
         or (JUST_ASKING.match(c) and rule == "directive.negative")
         or bool(_DEFERRED.match(raw.strip()))
+        or (rule.startswith("directive.") and bool(_FOR_THIS_WORK.search(raw)))
     )
 
 
