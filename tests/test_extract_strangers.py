@@ -170,7 +170,7 @@ STEP_AT_HAND = [
     "create a default team that will apply to all projects and always start when I prompt claude.",
     "write a script that will sync the folder and always log to stdout",
     # a prohibition bounded by the clause after it: a time not reached yet, the work so far
-    "Don't use the Date object, they haven't learned it yet.",
+    "Don't use Map objects, they haven't learned this yet.",
     "Don't use ids, just add classes to them like you did for the other demos",
 ]
 
