@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -1023,3 +1024,77 @@ def test_the_commit_guard_refuses_a_merge_adding_a_log_of_too_many_atoms_unjudge
                                capture_output=True, text=True, check=False)
     assert committed.returncode != 0 and "too-large (names more than" in committed.stdout + committed.stderr, committed
     assert git(here, "rev-parse", "HEAD").strip() == head
+
+
+def _capped(megabytes: int) -> Callable[[], None]:
+    def cap() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+
+    return cap
+
+
+def test_status_never_reads_a_huge_committed_claude_md_whole(upstream: Path, tmp_path: Path) -> None:
+    """status tells a CLAUDE.md whose import line is not committed yet by HEAD's copy: it read
+    that blob whole — a committed CLAUDE.md of 300 MB of zeros (300 KB in the clone) cost it
+    its size, an internal error (MemoryError) under 600 MB. The blob is sized first: over
+    MAX_BLOCK_FILE_BYTES it is not read, and status goes on."""
+    import os
+    import sys
+
+    with open(upstream / "CLAUDE.md", "wb") as fh:
+        fh.truncate(300 << 20)
+    git(upstream, "commit", "-q", "--no-verify", "-am", "a CLAUDE.md of zeros")
+    here = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(here))
+    (here / "CLAUDE.md").write_text("# Notes\n\n@CLAUDE.memory.md\n")  # the person's own, with the import
+    gm(here, "init", "--no-claude-hooks")
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    status = subprocess.run([sys.executable, "-m", "agent_memory", "status", "--output", "json"], cwd=here,
+                            capture_output=True, text=True, env=env, preexec_fn=_capped(600), timeout=120)  # fmt: skip
+    assert status.returncode == 0 and "internal error" not in status.stderr, status.stderr
+    assert "CLAUDE.md" not in json.loads(status.stdout)["setup_uncommitted"]
+
+
+def test_deinit_and_validate_never_read_a_huge_claude_md_whole(repo: Path, tmp_path: Path) -> None:
+    """deinit reads CLAUDE.md whole to take the import line out, validate (--fix or not) reads
+    it whole as the block's file under memory.target=claude-md: a CLAUDE.md of 1.5 GB (zeros:
+    nothing in a clone) was an internal error (MemoryError) under 2 GB — deinit's half-way,
+    its git hooks gone already. Over MAX_BLOCK_FILE_BYTES, deinit refuses before it changes
+    anything (exit 3, one line and a hint), validate names it (exit 1) and --fix writes nothing."""
+    import os
+    import sys
+
+    from conftest import memory_capped
+
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+
+    def memory(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "agent_memory", *args], cwd=cwd, capture_output=True,
+                              text=True, env=env, preexec_fn=memory_capped, timeout=120)  # fmt: skip
+
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    hooks = sorted(p.name for p in (repo / ".git" / "hooks").iterdir() if not p.name.endswith(".sample"))
+    with open(repo / "CLAUDE.md", "ab") as fh:
+        fh.truncate(1536 << 20)
+    deinit = memory(repo, "deinit")
+    assert deinit.returncode == 3 and "internal error" not in deinit.stderr, deinit.stderr
+    assert "CLAUDE.md is 1610612736 bytes" in deinit.stderr and "nothing was changed" in deinit.stderr
+    assert "hint:" in deinit.stderr
+    assert sorted(p.name for p in (repo / ".git" / "hooks").iterdir() if not p.name.endswith(".sample")) == hooks
+    assert (repo / ".git" / "agent-memory" / "initialised").exists()
+
+    other = tmp_path / "block-in-claude-md"
+    other.mkdir()
+    git(other, "init", "-q", "-b", "main")
+    git(other, "commit", "-q", "--allow-empty", "-m", "init")
+    git(other, "config", "memory.target", "claude-md")
+    gm(other, "init", "--yes", "--no-claude-hooks")
+    with open(other / "CLAUDE.md", "ab") as fh:
+        fh.truncate(1536 << 20)
+    for args in (["validate"], ["validate", "--fix"]):
+        checked = memory(other, *args)
+        assert checked.returncode == 1 and "internal error" not in checked.stderr, checked.stderr
+        assert "CLAUDE.md is 1610612736 bytes, more than agent-memory reads" in checked.stdout + checked.stderr
+    assert (other / "CLAUDE.md").stat().st_size == 1536 << 20

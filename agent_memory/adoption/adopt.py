@@ -22,6 +22,7 @@ detected; ours, computed from stale files, is taken back and the item is applied
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -113,6 +114,13 @@ def _regular_bytes(path: Path, rel: str, restore: str, read: Callable[[int], byt
                                   "then run `git memory validate`") from None  # fmt: skip
     if read is not None:
         return read(fd)
+    size = os.fstat(fd).st_size
+    if size > MAX_BLOCK_FILE_BYTES:  # a cloned CLAUDE.md of zeros (nothing in a clone): never read whole
+        os.close(fd)
+        raise RepoStateError(
+            f"{path} is {size} bytes, more than agent-memory reads ({MAX_BLOCK_FILE_BYTES}); nothing was changed",
+            hint=f"see who wrote it (`{restore} log --stat -- {rel}`), cut it down or restore a good version, "
+                 "then run `git memory validate`")  # fmt: skip
     with open(fd, "rb", closefd=True) as fh:
         return fh.read()
 

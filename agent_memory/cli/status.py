@@ -147,6 +147,7 @@ def _setup_uncommitted(repo: git.Repo) -> list[str]:
     business: not said.)"""
     from agent_memory.committed.install import MEMORY_FILE, SETUP_FILES
     from agent_memory.gitio.state import read_regular_file
+    from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES
 
     if repo.workdir is None:
         return []
@@ -164,7 +165,15 @@ def _setup_uncommitted(repo: git.Repo) -> list[str]:
                 here = read_regular_file(path, limit=1 << 20)
             except OSError:
                 continue
-            if import_line in here and import_line not in (git.read_blob_at(repo, "HEAD", rel) or b""):
+            if import_line not in here:
+                continue
+            # HEAD's copy is sized first: a committed CLAUDE.md of zeros (nothing in a clone) was
+            # read whole. Over MAX_BLOCK_FILE_BYTES it is not read (the work tree's is read no
+            # further than its first megabyte): nothing said, scan and validate name it.
+            size = git.blob_size_at(repo, "HEAD", rel)
+            if size is not None and size > MAX_BLOCK_FILE_BYTES:
+                continue
+            if import_line not in (git.read_blob_at(repo, "HEAD", rel) or b""):
                 out.append(rel)
     return out
 
