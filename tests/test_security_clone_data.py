@@ -1098,3 +1098,46 @@ def test_deinit_and_validate_never_read_a_huge_claude_md_whole(repo: Path, tmp_p
         assert checked.returncode == 1 and "internal error" not in checked.stderr, checked.stderr
         assert "CLAUDE.md is 1610612736 bytes, more than agent-memory reads" in checked.stdout + checked.stderr
     assert (other / "CLAUDE.md").stat().st_size == 1536 << 20
+
+
+def test_the_merge_and_push_guards_refuse_a_huge_log_cleanly(repo: Path, tmp_path: Path) -> None:
+    """The installed guard read the diff of adopted.log whole: a branch whose log is 300 MB of
+    zeros (one line; 300 KB in a clone), merged (pre-merge-commit) or pushed (pre-push), was a
+    MemoryError under 600 MB — refused, as an internal error. A log blob over
+    MAX_LOG_BLOB_BYTES is a too-large finding by its size, never diffed; an added line of
+    MAX_LOG_LINE_BYTES one, never judged (a commit of a 16 MB line was let through)."""
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    (repo / ".memory").mkdir(exist_ok=True)
+    log = repo / ".memory" / "adopted.log"
+    log.write_bytes(b"x" * (16 << 20) + b"\n")
+    git(repo, "add", "-A")
+    line = subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", "memory: tidy"], capture_output=True,
+                          text=True)  # fmt: skip
+    assert line.returncode != 0 and ".memory/adopted.log:1: too-large (a line of 4 MB" in line.stdout + line.stderr
+    assert git(repo, "rev-parse", "HEAD").strip() == head
+    git(repo, "reset", "-q", "--hard")
+
+    git(repo, "checkout", "-q", "-b", "bulk")
+    (repo / ".memory").mkdir(exist_ok=True)
+    with open(log, "wb") as fh:
+        fh.truncate(300 << 20)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "a log of zeros")
+    git(repo, "checkout", "-q", "main")
+    merged = subprocess.run(["git", "-C", str(repo), "merge", "--no-ff", "-m", "merge bulk", "bulk"],
+                            capture_output=True, text=True, preexec_fn=_capped(600), timeout=300)  # fmt: skip
+    said = merged.stdout + merged.stderr
+    assert merged.returncode != 0 and "internal error" not in said, said
+    assert ".memory/adopted.log:1: too-large (314572800 bytes" in said and "hint:" in said, said
+    assert git(repo, "rev-parse", "HEAD").strip() == head
+    git(repo, "merge", "--abort")
+
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    pushed = subprocess.run(["git", "-C", str(repo), "push", str(remote), "bulk"], capture_output=True, text=True,
+                            preexec_fn=_capped(600), timeout=300)  # fmt: skip
+    said = pushed.stdout + pushed.stderr
+    assert pushed.returncode != 0 and "internal error" not in said, said
+    assert ".memory/adopted.log:1: too-large (314572800 bytes" in said, said
+    assert git(remote, "branch", "--list") == ""

@@ -256,6 +256,35 @@ class Changed:
     path: str
     mode: str  # the new mode, e.g. 100644
     blob: str  # the new blob id
+    old_blob: str = ""  # the old one (zeros: none)
+
+
+def _log_blob_too_large(repo: git.Repo, path: str, blob: str, env: bool) -> GuardFinding | None:
+    """The too-large finding for a log blob over MAX_LOG_BLOB_BYTES (its size from
+    `cat-file -s`, never read), as the work-tree scan gives one (log_too_large)."""
+    from agent_memory.model.policy import MAX_LOG_BLOB_BYTES
+    from agent_memory.redact.guard import GuardFinding
+
+    if not blob or _is_zero(blob):
+        return None
+    size = git.run_git(repo.cwd, "cat-file", "-s", blob, check=False, keep_hook_env=env)
+    if size.returncode != 0 or not size.stdout.strip().isdigit() or int(size.stdout) <= MAX_LOG_BLOB_BYTES:
+        return None
+    return GuardFinding(path, 1, f"too-large ({int(size.stdout)} bytes; no log is over {MAX_LOG_BLOB_BYTES >> 20} MB)")
+
+
+def _long_added_line(path: str, added: dict[int, str] | None) -> GuardFinding | None:
+    """The too-large finding at the first added log line of MAX_LOG_LINE_BYTES or more: no
+    entry is that long, every reader refuses the log (tiers.read_counted), and the work-tree
+    scan names it so (log_too_large); the commit guard judged it instead and let it through."""
+    from agent_memory.model.policy import MAX_LOG_LINE_BYTES
+    from agent_memory.redact.guard import GuardFinding
+
+    for number, text in sorted((added or {}).items()):
+        if len(text) >= MAX_LOG_LINE_BYTES // 4 and len(text.encode("utf-8", "replace")) >= MAX_LOG_LINE_BYTES:
+            return GuardFinding(path, number, f"too-large (a line of {MAX_LOG_LINE_BYTES >> 20} MB and on; "
+                                              "no entry is that long)")  # fmt: skip
+    return None
 
 
 def _changed(raw: str) -> list[Changed]:
@@ -269,7 +298,7 @@ def _changed(raw: str) -> list[Changed]:
         parts = head.lstrip(":").split()
         if len(parts) < 5:
             continue
-        out.append(Changed(path=path, mode=parts[1], blob=parts[3]))
+        out.append(Changed(path=path, mode=parts[1], blob=parts[3], old_blob=parts[2]))
     return out
 
 
@@ -309,7 +338,16 @@ def memory_targets(
         if change.mode in _NOT_A_FILE:
             odd.append(GuardFinding(path, 1, f"not-a-regular-file ({_NOT_A_FILE[change.mode]})"))
             continue
-        if is_audit_log(path) and (commit is None or parent is not None):
+        if is_audit_log(path):
+            # A log no reader takes (over MAX_LOG_BLOB_BYTES) is refused by its size, never
+            # diffed: the diff of a cloned log of zeros (300 MB, one line) was read whole, a
+            # MemoryError in the merge and push hooks (refused, as an internal error).
+            large = _log_blob_too_large(repo, path, change.blob, env)
+            if large is not None:
+                odd.append(large)
+                continue
+        if is_audit_log(path) and (commit is None or parent is not None) and not _log_blob_too_large(
+                repo, path, change.old_blob, env):  # a huge old log: the new one is judged whole
             # Plain, exact hunks whatever the user's diff config: no colour, no external diff
             # or textconv, no merged neighbouring hunks, and a binary-looking file still diffed.
             span = ["--cached"] if commit is None else [parent or "", commit]
@@ -319,6 +357,10 @@ def memory_targets(
             added = added_lines(diff.stdout)
             if added is not None and _adds_too_many_atoms(added):
                 odd.append(_too_many_atoms(path))
+                continue
+            long_line = _long_added_line(path, added)
+            if long_line is not None:
+                odd.append(long_line)
                 continue
             if added is not None:
                 targets.append(ScanTarget(path, only_added(added), added_only=True))
