@@ -1141,3 +1141,38 @@ def test_the_merge_and_push_guards_refuse_a_huge_log_cleanly(repo: Path, tmp_pat
     assert pushed.returncode != 0 and "internal error" not in said, said
     assert ".memory/adopted.log:1: too-large (314572800 bytes" in said, said
     assert git(remote, "branch", "--list") == ""
+
+
+def test_init_never_leaves_claude_md_cut_short_when_its_write_fails(repo: Path) -> None:
+    """init added its import line to CLAUDE.md by truncating the file and writing it again: a
+    write that failed half-way (a full disk, a file-size limit, a kill) left the person's
+    CLAUDE.md empty or cut short. It is replaced whole (a temporary file, then a rename): a
+    failed write leaves it as it was; a write that succeeds keeps its permissions. The failure
+    is the operating system's: a file-size limit (RLIMIT_FSIZE) under the file's new size."""
+    import os
+    import stat
+    import sys
+
+    notes = "".join(f"- note {n}: run make before a release.\n" for n in range(30000))
+    claude = repo / "CLAUDE.md"
+    claude.write_text(notes)
+    claude.chmod(0o640)
+    git(repo, "add", "CLAUDE.md")
+    git(repo, "commit", "-q", "-m", "notes")
+    before = claude.read_bytes()
+    assert len(before) > 1 << 20
+
+    def limited() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (512 << 10, 512 << 10))
+
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    failed = subprocess.run([sys.executable, "-m", "agent_memory", "init", "--no-claude-hooks"], cwd=repo,
+                            capture_output=True, text=True, env=env, preexec_fn=limited, timeout=120)  # fmt: skip
+    assert failed.returncode != 0, failed
+    assert claude.read_bytes() == before
+    assert [p.name for p in repo.iterdir() if p.name.startswith(".CLAUDE.md")] == []
+    gm(repo, "init", "--no-claude-hooks")
+    assert claude.read_text() == notes + "\n@CLAUDE.memory.md\n"
+    assert stat.S_IMODE(claude.stat().st_mode) == 0o640

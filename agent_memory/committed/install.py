@@ -11,6 +11,7 @@ which would otherwise disable the guard without a word."""
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -271,9 +272,19 @@ def install_import(workdir: Path, target: str) -> bool:
 
     refuse_odd_paths(workdir, ["CLAUDE.md"])  # `CLAUDE.md -> AGENTS.md` is not ours to edit
     path = workdir / "CLAUDE.md"
-    text = path.read_text("utf-8") if path.exists() else ""
+    try:
+        text = read_inside(workdir, "CLAUDE.md")  # never through a link, nor from a FIFO
+        mode = stat.S_IMODE(path.lstat().st_mode)
+    except FileNotFoundError:
+        text = ""
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask  # as a plain write would have made it
     updated = ensure_import(text, IMPORT_LINE)
     if updated == text:
         return False
-    path.write_text(updated, "utf-8")
+    # The person's file is replaced whole (a temporary file, then a rename), never truncated
+    # and written in place: a write that failed or was killed half-way (a full disk, ^C) left
+    # CLAUDE.md empty or cut short. The rename replaces a link swapped in since, never follows it.
+    atomic_write(path, updated, mode=mode)
     return True
