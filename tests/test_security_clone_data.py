@@ -1176,3 +1176,37 @@ def test_init_never_leaves_claude_md_cut_short_when_its_write_fails(repo: Path) 
     gm(repo, "init", "--no-claude-hooks")
     assert claude.read_text() == notes + "\n@CLAUDE.memory.md\n"
     assert stat.S_IMODE(claude.stat().st_mode) == 0o640
+
+
+def test_init_never_leaves_the_user_s_claude_md_cut_short_when_its_write_fails(repo: Path) -> None:
+    """init adds the global memory's import to ~/.claude/CLAUDE.md the same way, truncating
+    the person's own file first: it is replaced whole too. A link to a dotfiles folder stays a
+    link, the file it names getting the line, its permissions kept."""
+    import os
+    import stat
+    import sys
+
+    notes = "".join(f"- note {n}: answer concisely.\n" for n in range(40000))
+    dotfiles = Path.home() / "dotfiles"
+    dotfiles.mkdir()
+    mine = dotfiles / "CLAUDE.md"
+    mine.write_text(notes)
+    mine.chmod(0o640)
+    (Path.home() / ".claude").mkdir(exist_ok=True)
+    (Path.home() / ".claude" / "CLAUDE.md").symlink_to(mine)
+
+    def limited() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (512 << 10, 512 << 10))
+
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    failed = subprocess.run([sys.executable, "-m", "agent_memory", "init", "--no-claude-hooks"], cwd=repo,
+                            capture_output=True, text=True, env=env, preexec_fn=limited, timeout=120)  # fmt: skip
+    assert failed.returncode != 0, failed
+    assert mine.read_text() == notes
+    gm(repo, "init", "--no-claude-hooks")
+    assert (Path.home() / ".claude" / "CLAUDE.md").is_symlink()
+    text = mine.read_text()
+    assert text.startswith(notes) and text.endswith("CLAUDE.memory.md\n") and len(text) < len(notes) + 200
+    assert stat.S_IMODE(mine.stat().st_mode) == 0o640
