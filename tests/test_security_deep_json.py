@@ -170,3 +170,20 @@ def test_the_guard_refuses_a_token_whose_header_nests_too_deep_and_capture_keeps
     proc = gm(repo, "capture", "--all", check=False)
     assert proc.returncode == 0 and "extractor failed" not in proc.stdout + proc.stderr, proc
     assert "staging token" in json_of(gm_json(repo, "inspect", "--tier", "L1"))  # the statement is kept
+
+
+def test_the_guard_judges_a_prefixed_token_whose_base64_body_nests_too_deep(repo: Path) -> None:
+    """A prefixed token (`acme_` then base64) whose body starts `eyJ` is checked to be base64
+    JSON (else it is a made-up payload): json's scanner raised RecursionError on a body of
+    3,000 nested arrays (4 KB, in one run), and `scan` and the commit guard ended in an
+    internal error on it. Too deep to parse, it is judged as any other body."""
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    body = base64.b64encode(('{"a":' + "[" * 3000).encode()).decode()
+    assert body.startswith("eyJ") and len(body) < 6000
+    (repo / "CLAUDE.memory.md").write_text(f"Notes.\n\nThe key is acme_{body}\n")
+    scan = gm(repo, "scan", "CLAUDE.memory.md", check=False)
+    assert scan.returncode in (0, 1) and not internal_error(scan), scan.stderr
+    git(repo, "add", "CLAUDE.memory.md")
+    commit = subprocess.run(["git", "commit", "-q", "-m", "notes"], cwd=repo, capture_output=True, text=True)
+    assert "internal error" not in commit.stdout + commit.stderr, commit
+    assert commit.returncode == scan.returncode, (commit, scan)

@@ -206,15 +206,18 @@ _UUID_BODY: re.Pattern[str] = _lazy(
 
 
 def _json_payload(body: str) -> bool:
-    """The base64 JSON that starts `body` (up to its first non-base64 character) parses."""
-    import json
+    """The base64 JSON that starts `body` (up to its first non-base64 character) parses.
+    JSON nested deeper than fastjson.MAX_DEPTH is not parsed (json's scanner raised
+    RecursionError, the guard an internal error on a line of `x_eyJ…` of 4 KB): not judged
+    a made-up payload either, so the body's other checks decide, never less strict."""
+    from agent_memory.model.fastjson import loads, too_deep
 
     m = _B64_HEAD.match(body)
     raw = base64_text(m.group()) if m else None
-    if raw is None:
-        return True  # not decodable as a whole: nothing to judge
+    if raw is None or too_deep(raw):
+        return True  # not decodable as a whole, or too deep to parse: nothing to judge
     try:
-        json.loads(raw)
+        loads(raw)
     except ValueError:
         return False
     return True
