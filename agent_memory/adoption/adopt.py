@@ -239,29 +239,46 @@ def require_on_branch(repo: git.Repo, verb: str) -> None:
                              hint=f"{leave}, then run {verb} again")
 
 
+def _target_too_large(target_name: str, size: int) -> RefusedError | None:
+    """The refusal of a block file too large for the commit guard: its commit would be refused."""
+    if target_name == "CLAUDE.md":  # its blocks are judged, but over this it is not read at all
+        if size > MAX_BLOCK_FILE_BYTES:
+            return RefusedError(
+                f"CLAUDE.md is {size} bytes, more than the commit guard reads ({MAX_BLOCK_FILE_BYTES}): "
+                "its commit would be refused; nothing was changed",
+                hint="cut it down (move long notes to a file it imports), commit, then retry",
+            )
+    elif size > MAX_MEMORY_FILE_BYTES:
+        return RefusedError(
+            f"{target_name} is {size} bytes, more than the commit guard judges ({MAX_MEMORY_FILE_BYTES}): "
+            "its commit would be refused; nothing was changed",
+            hint=f"restore a good version (`git log --stat -- {target_name}` in its repository finds it) or cut it down "
+            "to the marker block, commit, then retry",
+        )
+    return None
+
+
+def refuse_target_too_large(root: Path, target_name: str) -> None:
+    """require_consistent's refusal of a block file too large for the commit guard, by the
+    file's size before it is read (work_files refuses one over MAX_BLOCK_FILE_BYTES unread)."""
+    try:
+        size = (root / target_name).stat().st_size
+    except OSError:
+        return
+    too_large = _target_too_large(target_name, size) if size > MAX_BLOCK_FILE_BYTES else None
+    if too_large is not None:
+        raise too_large
+
+
 def require_consistent(files: TierFiles) -> None:
     """The block and adopted.log must agree before anything is appended: re-rendering from the
     log would otherwise silently overwrite a hand edit committed inside the markers. A block
     file (CLAUDE.memory.md) too large for the commit guard to judge is refused first: its
     commit would be refused, after seconds of reading it here (find_block on 60 MB: ~0.5 s a
     call, seven a commit)."""
-    if files.target_name == "CLAUDE.md":  # its blocks are judged, but over this it is not read at all
-        size = len(files.target_text.encode("utf-8"))
-        if size > MAX_BLOCK_FILE_BYTES:
-            raise RefusedError(
-                f"CLAUDE.md is {size} bytes, more than the commit guard reads ({MAX_BLOCK_FILE_BYTES}): "
-                "its commit would be refused; nothing was changed",
-                hint="cut it down (move long notes to a file it imports), commit, then retry",
-            )
-    else:
-        size = len(files.target_text.encode("utf-8"))
-        if size > MAX_MEMORY_FILE_BYTES:
-            raise RefusedError(
-                f"{files.target_name} is {size} bytes, more than the commit guard judges ({MAX_MEMORY_FILE_BYTES}): "
-                "its commit would be refused; nothing was changed",
-                hint=f"restore a good version (`git log --stat -- {files.target_name}` in its repository finds it) or cut it down "
-                "to the marker block, commit, then retry",
-            )
+    too_large = _target_too_large(files.target_name, len(files.target_text.encode("utf-8")))
+    if too_large is not None:
+        raise too_large
     errors = files.log_errors()
     if errors:
         raise RefusedError(

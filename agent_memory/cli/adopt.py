@@ -39,6 +39,7 @@ from agent_memory.adoption.adopt import (
     refusal,
     refuse_converted,
     refuse_links,
+    refuse_target_too_large,
     require_clean,
     require_consistent,
     require_on_branch,
@@ -214,6 +215,7 @@ class Review:
         if store is not None:  # the author's memory/review, come with a clone: never listed as yours
             refuse_foreign_review(repo, store, "nothing was adopted or rejected")
         resumed = resume_interrupted(repo, store)  # what a killed adopt left half done
+        refuse_target_too_large(repo.workdir, target)  # adopt's own refusal: work_files' is an exit 3
         files = work_files(repo.workdir, tier, target)
         if store is not None:
             record_reverted(repo, store, set(files.held()))
