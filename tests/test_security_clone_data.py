@@ -1062,7 +1062,8 @@ def test_deinit_and_validate_never_read_a_huge_claude_md_whole(repo: Path, tmp_p
     it whole as the block's file under memory.target=claude-md: a CLAUDE.md of 1.5 GB (zeros:
     nothing in a clone) was an internal error (MemoryError) under 2 GB — deinit's half-way,
     its git hooks gone already. Over MAX_BLOCK_FILE_BYTES, deinit refuses before it changes
-    anything (exit 3, one line and a hint), validate names it (exit 1) and --fix writes nothing."""
+    anything (exit 3, one line and a hint), validate names it (exit 1) and --fix writes nothing,
+    status goes on."""
     import os
     import sys
 
@@ -1098,6 +1099,8 @@ def test_deinit_and_validate_never_read_a_huge_claude_md_whole(repo: Path, tmp_p
         assert checked.returncode == 1 and "internal error" not in checked.stderr, checked.stderr
         assert "CLAUDE.md is 1610612736 bytes, more than agent-memory reads" in checked.stdout + checked.stderr
     assert (other / "CLAUDE.md").stat().st_size == 1536 << 20
+    status = memory(other, "status", "--output", "json")  # goes on, as for a log it refuses
+    assert status.returncode == 0 and "internal error" not in status.stderr, status.stderr
 
 
 def test_the_merge_and_push_guards_refuse_a_huge_log_cleanly(repo: Path, tmp_path: Path) -> None:

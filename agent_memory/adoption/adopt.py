@@ -80,6 +80,10 @@ class Item:
         return self.entry.atom
 
 
+class BlockFileTooLarge(RepoStateError):
+    """A block file (CLAUDE.md, CLAUDE.memory.md) over MAX_BLOCK_FILE_BYTES: not read."""
+
+
 def work_files(root: Path, tier: str, target_name: str) -> TierFiles:
     """The tier's log and block as they are under `root`; RepoStateError (exit 3, one line
     naming the file, line and byte offset) when either is not UTF-8 — a pull brings it in
@@ -117,7 +121,7 @@ def _regular_bytes(path: Path, rel: str, restore: str, read: Callable[[int], byt
     size = os.fstat(fd).st_size
     if size > MAX_BLOCK_FILE_BYTES:  # a cloned CLAUDE.md of zeros (nothing in a clone): never read whole
         os.close(fd)
-        raise RepoStateError(
+        raise BlockFileTooLarge(
             f"{path} is {size} bytes, more than agent-memory reads ({MAX_BLOCK_FILE_BYTES}); nothing was changed",
             hint=f"see who wrote it (`{restore} log --stat -- {rel}`), cut it down or restore a good version, "
                  "then run `git memory validate`")  # fmt: skip

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agent_memory.adoption import intent
-from agent_memory.adoption.adopt import pending, work_files
+from agent_memory.adoption.adopt import BlockFileTooLarge, pending, work_files
 from agent_memory.adoption.locks import stale_locks
 from agent_memory.cli import colour
 from agent_memory.cli.inspect import l1_candidates
@@ -69,7 +69,10 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     foreign = foreign_review_error(repo, store, "status lists none of them as staged")
     data["foreign_review"] = problem_of(foreign)
     if foreign is None and "L2" not in refused and repo.workdir is not None and git.rev_parse(repo, "HEAD"):
-        waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
+        try:
+            waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
+        except BlockFileTooLarge:  # not read: validate and scan name it; status goes on
+            waiting = []
     # Counted as `show` counts them: the candidates, not the adopted or staged atoms' records;
     # the claims pending until said again (`show` lists them under "pending") apart.
     found = l1_candidates(atoms, held, {item.atom_id for item in waiting}, data["project"])
