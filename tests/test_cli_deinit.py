@@ -231,3 +231,37 @@ def test_deinit_asks_git_about_every_file_it_changed_in_one_status(project: Path
     assert line == f"next: commit it: git add -A -- {files} && git commit -m 'Remove agent-memory' -- {files}"
     subprocess.run(line.removeprefix("next: commit it: "), shell=True, cwd=project, check=True, capture_output=True)
     assert git(project, "status", "--porcelain") == ""
+
+
+def test_deinit_never_leaves_claude_md_half_rewritten_when_its_write_fails(repo: Path) -> None:
+    """deinit took its import line out of CLAUDE.md by writing the shorter text over the old one
+    in place: a write that failed half-way (a full disk, a file-size limit) left the new text's
+    head on the old text's tail — lines doubled, the person's notes garbled — wherever the line
+    sat before the end (moved to the top here). The file is replaced whole (a temporary file,
+    then a rename), as init writes it: a failed write leaves it as it was, its mode kept. The
+    failure is the operating system's: a file-size limit (RLIMIT_FSIZE) under the file's size."""
+    import stat
+    import sys
+
+    notes = "".join(f"- note {n}: run make before a release.\n" for n in range(30000))
+    gm(repo, "init", "--no-claude-hooks")
+    claude = repo / "CLAUDE.md"
+    claude.write_text("@CLAUDE.memory.md\n\n" + notes)  # the person moved the import to the top
+    claude.chmod(0o640)
+    before = claude.read_bytes()
+    assert len(before) > 1 << 20
+
+    def limited() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (512 << 10, 512 << 10))
+
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    failed = subprocess.run([sys.executable, "-m", "agent_memory", "deinit"], cwd=repo, capture_output=True,
+                            text=True, env=env, preexec_fn=limited, timeout=120)  # fmt: skip
+    assert failed.returncode != 0, failed
+    assert claude.read_bytes() == before
+    assert [p.name for p in repo.iterdir() if p.name.startswith(".CLAUDE.md")] == []
+    gm(repo, "deinit")
+    assert claude.read_text() == "\n" + notes  # the line out, the person's notes as they were
+    assert stat.S_IMODE(claude.stat().st_mode) == 0o640

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from pathlib import Path
 
 from agent_memory.committed import global_repo
@@ -34,7 +35,7 @@ from agent_memory.committed.render import IMPORT_LINE, find_block
 from agent_memory.committed.tiers import read_inside
 from agent_memory.committed.worktree import odd_component, refuse_odd_paths
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import overwrite
+from agent_memory.gitio.state import atomic_write, overwrite
 
 IGNORE_HEADER = "# agent-memory: local state stays local; the audit log is committed"
 ATTRIBUTES_HEADER = "# agent-memory: two branches' adoptions merge as a union"
@@ -98,7 +99,7 @@ def remove_import(workdir: Path) -> str | None:
         path.unlink()
         return "deleted"
     # ensure_import added the line after a blank line: drop that separator again.
-    overwrite(path, (remaining.rstrip("\n") + "\n").encode("utf-8"))  # a link swapped in: refused at open
+    _replace_whole(path, remaining.rstrip("\n") + "\n")
     return "removed"
 
 
@@ -121,6 +122,15 @@ def unregister(home: GlobalRepo, project_path: Path) -> str | None:
     return name
 
 
+def _replace_whole(path: Path, text: str) -> None:
+    """A file of the person's (CLAUDE.md, .gitignore, .gitattributes) becomes `text`, replaced
+    whole as install.install_import writes it (a temporary file, then a rename; its mode kept):
+    written over in place, a write that failed half-way (a full disk, a file-size limit) left
+    the new text's head on the old text's tail. The rename replaces a link swapped in since,
+    never follows it."""
+    atomic_write(path, text.encode("utf-8"), mode=stat.S_IMODE(path.lstat().st_mode))
+
+
 def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:
     refuse_odd_paths(path.parent, [path.name])
     try:
@@ -132,7 +142,7 @@ def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:
     if len(kept) == len(text.splitlines()):
         return False
     if any(ln.strip() for ln in kept):
-        overwrite(path, ("\n".join(kept).rstrip("\n") + "\n").encode("utf-8"))
+        _replace_whole(path, "\n".join(kept).rstrip("\n") + "\n")
     else:
         path.unlink()
     return True
@@ -166,7 +176,7 @@ def purge(repo: git.Repo, target_name: str, keep: set[str] | frozenset[str] = fr
             span = find_block(text, "L2")
             if span is not None:
                 start, end = span
-                overwrite(root / "CLAUDE.md", (text[:start].rstrip("\n") + "\n" + text[end:].lstrip("\n")).encode("utf-8"))
+                _replace_whole(root / "CLAUDE.md", text[:start].rstrip("\n") + "\n" + text[end:].lstrip("\n"))
                 gone.append("the memory block in CLAUDE.md")
         memory_dir = root / ".memory"
         if odd_component(root, ".memory", folder=True) is None and memory_dir.is_dir() and not any(memory_dir.iterdir()):
