@@ -172,6 +172,8 @@ STEP_AT_HAND = [
     # a prohibition bounded by the clause after it: a time not reached yet, the work so far
     "Don't use Map objects, they haven't learned this yet.",
     "Don't use ids, just add classes to them like you did for the other demos",
+    # a bug said with "never": what happens to the speaker, no act to order
+    "I never receive the confirmation email after signing up",
 ]
 
 

@@ -32,7 +32,9 @@ _ALWAYS_NEVER = re.compile(
     r"will\b|would\b|is\b|are\b|was\b|were\b|"
     r"really\b|worked\b|used\b|realized\b|noticed\b|heard\b|said\b|meant\b|wanted\b|tried\b|"
     r"have\b|has\b|get\b|gets\b|run into\b|hit\b|see\b|struggle\b|end up\b|seem\b|forget\b|"
-    r"work\b|works\b|happens?\b|come\b|comes\b|say\b|know\b|want\b|wonder\b)(\S.*)",
+    r"work\b|works\b|happens?\b|come\b|comes\b|say\b|know\b|want\b|wonder\b|"
+    # what happens to the speaker, no act to order: "I never receive the message" is a bug
+    r"rec(?:ei|ie)ves?\b|succeeds?\b)(\S.*)",
     re.I,
 )
 
