@@ -14,6 +14,7 @@ import pytest
 from conftest import git
 from sessions import gm, gm_json
 from test_adopt import init_project, stage_claims
+from test_security_clone_data import files_under_512_kb
 
 FOREIGN_HOOK = "#!/bin/sh\necho 'the team hook ran'\n"
 
@@ -241,7 +242,6 @@ def test_deinit_never_leaves_claude_md_half_rewritten_when_its_write_fails(repo:
     then a rename), as init writes it: a failed write leaves it as it was, its mode kept. The
     failure is the operating system's: a file-size limit (RLIMIT_FSIZE) under the file's size."""
     import stat
-    import sys
 
     notes = "".join(f"- note {n}: run make before a release.\n" for n in range(30000))
     gm(repo, "init", "--no-claude-hooks")
@@ -251,14 +251,7 @@ def test_deinit_never_leaves_claude_md_half_rewritten_when_its_write_fails(repo:
     before = claude.read_bytes()
     assert len(before) > 1 << 20
 
-    def limited() -> None:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_FSIZE, (512 << 10, 512 << 10))
-
-    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
-    failed = subprocess.run([sys.executable, "-m", "agent_memory", "deinit"], cwd=repo, capture_output=True,
-                            text=True, env=env, preexec_fn=limited, timeout=120)  # fmt: skip
+    failed = files_under_512_kb(repo, "deinit")
     assert failed.returncode != 0, failed
     assert claude.read_bytes() == before
     assert [p.name for p in repo.iterdir() if p.name.startswith(".CLAUDE.md")] == []

@@ -719,6 +719,47 @@ def test_the_guard_never_reads_a_huge_claude_md_whole(upstream: Path, tmp_path: 
     assert "internal error" not in scan.stderr and "hint: CLAUDE.md: the file is too large" in scan.stderr
 
 
+def _clone_of_zeros(tmp_path: Path, rel: str) -> Path:
+    """A clone of a repository whose one commit holds `rel` as 300 MB of zeros (~300 KB packed)."""
+    upstream = tmp_path / "upstream"
+    (upstream / rel).parent.mkdir(parents=True)
+    git(upstream, "init", "-q", "-b", "main")
+    with open(upstream / rel, "wb") as fh:
+        fh.truncate(300 << 20)
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "--no-verify", "-m", f"{rel} of zeros")
+    here = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(here))
+    return here
+
+
+def _limited(cwd: Path, limit: Callable[[], None], *args: str) -> subprocess.CompletedProcess[str]:
+    """`git memory ARGS` in `cwd`, `limit` (a resource limit) set in the child first."""
+    import os
+    import sys
+
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    return subprocess.run([sys.executable, "-m", "agent_memory", *args], cwd=cwd, capture_output=True, text=True,
+                          env=env, preexec_fn=limit, timeout=120)  # fmt: skip
+
+
+def _under_600_mb(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`git memory ARGS` with its address space capped at 600 MB."""
+    return _limited(cwd, _capped(600), *args)
+
+
+def _fsize_512_kb() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_FSIZE, (512 << 10, 512 << 10))
+
+
+def files_under_512_kb(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`git memory ARGS` unable to write a file past 512 KB (RLIMIT_FSIZE; Python ignores
+    SIGXFSZ, so the write fails with EFBIG): a write the operating system cuts short."""
+    return _limited(cwd, _fsize_512_kb, *args)
+
+
 def test_init_and_promote_never_read_a_huge_committed_log_whole(tmp_path: Path) -> None:
     """init names the project from the first line of HEAD's adopted.log: it read the blob
     whole, then that line whole — a committed log of zeros (300 MB here; ~300 KB in the
@@ -726,37 +767,15 @@ def test_init_and_promote_never_read_a_huge_committed_log_whole(tmp_path: Path) 
     read whole up to a bound, a line at a time up to MAX_LOG_LINE_BYTES: init names the
     project after the remote, as for a log naming none. promote read the base branch's log
     whole too: over MAX_LOG_BLOB_BYTES it refuses (exit 3, one line and a hint), unread."""
-    import os
-    import sys
-
-    upstream = tmp_path / "upstream"
-    upstream.mkdir()
-    git(upstream, "init", "-q", "-b", "main")
-    (upstream / ".memory").mkdir()
-    with open(upstream / ".memory" / "adopted.log", "wb") as fh:
-        fh.truncate(300 << 20)
-    git(upstream, "add", "-A")
-    git(upstream, "commit", "-q", "--no-verify", "-m", "a log of zeros")
-    here = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(upstream), str(here))
-
-    def capped() -> None:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (600 << 20, 600 << 20))
-
-    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
-    proc = subprocess.run([sys.executable, "-m", "agent_memory", "init", "--yes", "--no-claude-hooks"], cwd=here,
-                          capture_output=True, text=True, env=env, preexec_fn=capped, timeout=120)  # fmt: skip
+    here = _clone_of_zeros(tmp_path, ".memory/adopted.log")
+    proc = _under_600_mb(here, "init", "--yes", "--no-claude-hooks")
     assert proc.returncode == 0, proc.stderr
     assert git(here, "config", "memory.project").strip() == "upstream"
-    promote = subprocess.run([sys.executable, "-m", "agent_memory", "promote"], cwd=here, capture_output=True,
-                             text=True, env=env, preexec_fn=capped, timeout=120)  # fmt: skip
+    promote = _under_600_mb(here, "promote")
     assert promote.returncode == 3 and "internal error" not in promote.stderr, promote.stderr
     assert ".memory/adopted.log on origin/main is 314572800 bytes" in promote.stderr and "hint:" in promote.stderr
     # registered by init, the clone's log is left out of the L2 → L3 gate, unread
-    gate = subprocess.run([sys.executable, "-m", "agent_memory", "promote", "--global", "--output", "json"],
-                          cwd=here, capture_output=True, text=True, env=env, preexec_fn=capped, timeout=120)  # fmt: skip
+    gate = _under_600_mb(here, "promote", "--global", "--output", "json")
     assert gate.returncode == 0, gate.stderr
     [skipped] = json.loads(gate.stdout)["skipped_projects"]
     assert skipped["reason"] == ".memory/adopted.log on main is 314572800 bytes, more than any log", skipped
@@ -767,27 +786,8 @@ def test_init_refuses_a_huge_committed_claude_md_before_its_first_write(tmp_path
     300 MB of zeros (300 KB in the clone) cost it 650 MB, a MemoryError half-way (the store, the
     hooks, .gitignore and .gitattributes already written). Over MAX_BLOCK_FILE_BYTES it refuses
     before its first write (exit 3, one line and a hint)."""
-    import os
-    import sys
-
-    upstream = tmp_path / "upstream"
-    upstream.mkdir()
-    git(upstream, "init", "-q", "-b", "main")
-    with open(upstream / "CLAUDE.md", "wb") as fh:
-        fh.truncate(300 << 20)
-    git(upstream, "add", "-A")
-    git(upstream, "commit", "-q", "--no-verify", "-m", "a CLAUDE.md of zeros")
-    here = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(upstream), str(here))
-
-    def capped() -> None:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (600 << 20, 600 << 20))
-
-    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
-    proc = subprocess.run([sys.executable, "-m", "agent_memory", "init", "--yes"], cwd=here, capture_output=True,
-                          text=True, env=env, preexec_fn=capped, timeout=120)  # fmt: skip
+    here = _clone_of_zeros(tmp_path, "CLAUDE.md")
+    proc = _under_600_mb(here, "init", "--yes")
     assert proc.returncode == 3 and "internal error" not in proc.stderr, proc.stderr
     assert "CLAUDE.md is 314572800 bytes" in proc.stderr and "nothing was written" in proc.stderr
     assert git(here, "status", "--porcelain") == "" and not (here / ".git" / "agent-memory" / "initialised").exists()
@@ -1152,9 +1152,7 @@ def test_init_never_leaves_claude_md_cut_short_when_its_write_fails(repo: Path) 
     CLAUDE.md empty or cut short. It is replaced whole (a temporary file, then a rename): a
     failed write leaves it as it was; a write that succeeds keeps its permissions. The failure
     is the operating system's: a file-size limit (RLIMIT_FSIZE) under the file's new size."""
-    import os
     import stat
-    import sys
 
     notes = "".join(f"- note {n}: run make before a release.\n" for n in range(30000))
     claude = repo / "CLAUDE.md"
@@ -1165,14 +1163,7 @@ def test_init_never_leaves_claude_md_cut_short_when_its_write_fails(repo: Path) 
     before = claude.read_bytes()
     assert len(before) > 1 << 20
 
-    def limited() -> None:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_FSIZE, (512 << 10, 512 << 10))
-
-    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
-    failed = subprocess.run([sys.executable, "-m", "agent_memory", "init", "--no-claude-hooks"], cwd=repo,
-                            capture_output=True, text=True, env=env, preexec_fn=limited, timeout=120)  # fmt: skip
+    failed = files_under_512_kb(repo, "init", "--no-claude-hooks")
     assert failed.returncode != 0, failed
     assert claude.read_bytes() == before
     assert [p.name for p in repo.iterdir() if p.name.startswith(".CLAUDE.md")] == []
@@ -1185,9 +1176,7 @@ def test_init_never_leaves_the_user_s_claude_md_cut_short_when_its_write_fails(r
     """init adds the global memory's import to ~/.claude/CLAUDE.md the same way, truncating
     the person's own file first: it is replaced whole too. A link to a dotfiles folder stays a
     link, the file it names getting the line, its permissions kept."""
-    import os
     import stat
-    import sys
 
     notes = "".join(f"- note {n}: answer concisely.\n" for n in range(40000))
     dotfiles = Path.home() / "dotfiles"
@@ -1198,14 +1187,7 @@ def test_init_never_leaves_the_user_s_claude_md_cut_short_when_its_write_fails(r
     (Path.home() / ".claude").mkdir(exist_ok=True)
     (Path.home() / ".claude" / "CLAUDE.md").symlink_to(mine)
 
-    def limited() -> None:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_FSIZE, (512 << 10, 512 << 10))
-
-    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
-    failed = subprocess.run([sys.executable, "-m", "agent_memory", "init", "--no-claude-hooks"], cwd=repo,
-                            capture_output=True, text=True, env=env, preexec_fn=limited, timeout=120)  # fmt: skip
+    failed = files_under_512_kb(repo, "init", "--no-claude-hooks")
     assert failed.returncode != 0, failed
     assert mine.read_text() == notes
     gm(repo, "init", "--no-claude-hooks")

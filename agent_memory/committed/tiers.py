@@ -199,13 +199,18 @@ def too_many_atoms_error(where: str | os.PathLike[str],
                          root: str | os.PathLike[str] | None = None) -> TooManyAtomsError:  # fmt: skip
     """The refusal of the log of `where`, naming more than MAX_LOG_ATOMS atoms; the hint's git
     commands run in `root` (None: the current folder)."""
-    restore = "git" if root is None else git_in(root)
     return TooManyAtomsError(
         f"{os.fspath(where)} names more than {MAX_LOG_ATOMS} atoms, more than anyone adopts "
         "(a real log names a few hundred): it was not read; nothing was changed",
-        hint=f"see who wrote it: `{restore} log --stat -- {LOG_RELPATH}`; restore a good version "
-        f"(`{restore} checkout <commit> -- {LOG_RELPATH}`) and commit it",
+        hint=_restore_hint(root),
     )
+
+
+def _restore_hint(root: str | os.PathLike[str] | None) -> str:
+    """How to put back a good adopted.log (git commands run in `root`; None: the current folder)."""
+    restore = "git" if root is None else git_in(root)
+    return (f"see who wrote it: `{restore} log --stat -- {LOG_RELPATH}`; restore a good version "
+            f"(`{restore} checkout <commit> -- {LOG_RELPATH}`) and commit it")  # fmt: skip
 
 
 def refuse_too_many_atoms(text: str, where: str | os.PathLike[str],
@@ -241,12 +246,10 @@ def file_has_a_long_line(fh: BinaryIO, limit: int = MAX_LOG_LINE_BYTES) -> int |
 
 def line_too_long_error(where: str | os.PathLike[str], line: int,
                         root: str | os.PathLike[str] | None = None) -> LogLineTooLongError:  # fmt: skip
-    restore = "git" if root is None else git_in(root)
     return LogLineTooLongError(
         f"{os.fspath(where)}: line {line} is longer than any entry ({MAX_LOG_LINE_BYTES >> 20} MB and on; "
         "adopt writes a few KB): the log was not read; nothing was changed",
-        hint=f"see who wrote it: `{restore} log --stat -- {LOG_RELPATH}`; restore a good version "
-        f"(`{restore} checkout <commit> -- {LOG_RELPATH}`) and commit it",
+        hint=_restore_hint(root),
     )
 
 
