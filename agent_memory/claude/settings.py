@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.committed.worktree import refuse_odd_paths
-from agent_memory.gitio.state import atomic_write, read_regular_file
+from agent_memory.gitio.state import atomic_write, current_umask, read_regular_file
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.policy import MAX_SETTINGS_BYTES
 from agent_memory.model.programs import program
@@ -330,14 +330,8 @@ def write_settings(path: Path, settings: dict[str, Any]) -> None:
     try:
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
-        mode = 0o644 & ~_umask()
+        mode = 0o644 & ~current_umask()
     atomic_write(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n", mode=mode)
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
 
 
 def check_settings(repo_root: Path) -> None:

@@ -16,7 +16,6 @@ import hashlib
 import json
 import os
 import shutil
-import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +33,7 @@ from agent_memory.committed.templates import read_template
 from agent_memory.committed.tiers import read_inside
 from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import atomic_write, find_git_dirs, overwrite
+from agent_memory.gitio.state import atomic_write, find_git_dirs, kept_mode, overwrite
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.paths import claude_dir, memory_home
 
@@ -303,11 +302,5 @@ def install_user_import(home_repo: GlobalRepo) -> bool:
     # a write that failed half-way left the person's own CLAUDE.md empty or cut short. A link
     # (to a dotfiles folder) stays a link: the file it names is the one replaced, its mode kept.
     real = Path(os.path.realpath(target))
-    try:
-        mode = stat.S_IMODE(real.stat().st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    atomic_write(real, updated, mode=mode)
+    atomic_write(real, updated, mode=kept_mode(real))
     return True

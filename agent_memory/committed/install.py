@@ -11,7 +11,6 @@ which would otherwise disable the guard without a word."""
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from agent_memory.committed.tiers import read_inside
 from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import GIT_HOOK_MARKER
-from agent_memory.gitio.state import atomic_write, overwrite
+from agent_memory.gitio.state import atomic_write, current_umask, kept_mode, overwrite
 from agent_memory.model.errors import RefusedError
 
 HOOK_MARKER = GIT_HOOK_MARKER
@@ -103,14 +102,8 @@ def install_git_hook(hooks: Path, name: str, python: str = "") -> str:
                 status = f"installed (kept the existing hook as {chained.name}, run first)"
     # A fresh temporary file (never one found there: in a committed hooks folder, a link by
     # that name would have the hook's text written wherever it points), then renamed over.
-    atomic_write(target, wanted, mode=(0o666 & ~_umask()) | 0o111)  # executable by all, as before
+    atomic_write(target, wanted, mode=(0o666 & ~current_umask()) | 0o111)  # executable by all, as before
     return status
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
 
 
 def _same_bytes(a: Path, b: Path) -> bool:
@@ -274,17 +267,13 @@ def install_import(workdir: Path, target: str) -> bool:
     path = workdir / "CLAUDE.md"
     try:
         text = read_inside(workdir, "CLAUDE.md")  # never through a link, nor from a FIFO
-        mode = stat.S_IMODE(path.lstat().st_mode)
     except FileNotFoundError:
         text = ""
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask  # as a plain write would have made it
     updated = ensure_import(text, IMPORT_LINE)
     if updated == text:
         return False
     # The person's file is replaced whole (a temporary file, then a rename), never truncated
     # and written in place: a write that failed or was killed half-way (a full disk, ^C) left
     # CLAUDE.md empty or cut short. The rename replaces a link swapped in since, never follows it.
-    atomic_write(path, updated, mode=mode)
+    atomic_write(path, updated, mode=kept_mode(path))
     return True

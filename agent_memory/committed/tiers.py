@@ -267,12 +267,10 @@ def read_counted(fd: int, where: str | os.PathLike[str], root: str | os.PathLike
             raise line_too_long_error(where, long_line, root)
         size = os.fstat(fh.fileno()).st_size
         if size > MAX_LOG_BLOB_BYTES:
-            restore = "git" if root is None else git_in(root)
             raise LogLineTooLongError(
                 f"{os.fspath(where)} is {size} bytes, more than any log ({MAX_LOG_BLOB_BYTES >> 20} MB): "
                 "it was not read; nothing was changed",
-                hint=f"see who wrote it: `{restore} log --stat -- {LOG_RELPATH}`; restore a good version "
-                f"(`{restore} checkout <commit> -- {LOG_RELPATH}`) and commit it")  # fmt: skip
+                hint=_restore_hint(root))  # fmt: skip
         fh.seek(0)
         return fh.read()
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 from pathlib import Path
 
 from agent_memory.committed import global_repo
@@ -35,7 +34,7 @@ from agent_memory.committed.render import IMPORT_LINE, find_block
 from agent_memory.committed.tiers import read_inside
 from agent_memory.committed.worktree import odd_component, refuse_odd_paths
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import atomic_write, overwrite
+from agent_memory.gitio.state import atomic_write, kept_mode, overwrite
 
 IGNORE_HEADER = "# agent-memory: local state stays local; the audit log is committed"
 ATTRIBUTES_HEADER = "# agent-memory: two branches' adoptions merge as a union"
@@ -128,7 +127,7 @@ def _replace_whole(path: Path, text: str) -> None:
     written over in place, a write that failed half-way (a full disk, a file-size limit) left
     the new text's head on the old text's tail. The rename replaces a link swapped in since,
     never follows it."""
-    atomic_write(path, text.encode("utf-8"), mode=stat.S_IMODE(path.lstat().st_mode))
+    atomic_write(path, text.encode("utf-8"), mode=kept_mode(path))
 
 
 def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:

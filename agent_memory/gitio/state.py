@@ -185,6 +185,23 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def current_umask() -> int:
+    """The process's umask (read by setting it, so set back at once)."""
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def kept_mode(path: str | os.PathLike[str]) -> int:
+    """The permission bits of the file at `path`, for a whole replacement (atomic_write) that
+    keeps them; for a file not there yet, those a plain write would give it (0o666 less the
+    umask)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~current_umask()
+
+
 def atomic_write(path: Path, data: str | bytes, mode: int = 0o600) -> None:
     """Write via a temp file in the same directory + os.replace: readers see old or new, never
     half. Then the temporary files killed writers left in that folder are deleted."""
