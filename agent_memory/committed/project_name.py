@@ -12,15 +12,15 @@ and an existing `memory.project` come before all of these (cli/init.py)."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
-from typing import BinaryIO
 
+from agent_memory.committed.tiers import bounded_lines
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import atom_id
 from agent_memory.model.controls import MAX_PROJECT_CHARS, plain_name
 from agent_memory.model.fastjson import loads_bounded
-from agent_memory.model.policy import MAX_LOG_BLOB_BYTES, MAX_LOG_LINE_BYTES
+from agent_memory.model.policy import MAX_LOG_BLOB_BYTES
 
 LOG_RELPATH = ".memory/adopted.log"
 
@@ -44,7 +44,7 @@ def recorded_name(repo: git.Repo) -> str | None:
     except Exception:  # noqa: BLE001 - an unborn or unreadable HEAD: the work tree's copy, or none
         data = None
     if data is not None:
-        return _first_name(_bounded_lines(io.BytesIO(data)))
+        return _first_name(bounded_lines(io.BytesIO(data)))
     if repo.workdir is None:
         return None
     path = repo.workdir / LOG_RELPATH
@@ -52,16 +52,9 @@ def recorded_name(repo: git.Repo) -> str | None:
         if not path.is_file() or path.is_symlink():
             return None
         with path.open("rb") as fh:
-            return _first_name(_bounded_lines(fh))
+            return _first_name(bounded_lines(fh))
     except OSError:
         return None
-
-
-def _bounded_lines(fh: BinaryIO) -> Iterator[bytes]:
-    """`fh`'s lines, up to the first longer than MAX_LOG_LINE_BYTES (no entry is: nothing
-    after it is read)."""
-    while (raw := fh.readline(MAX_LOG_LINE_BYTES + 1)) and len(raw) <= MAX_LOG_LINE_BYTES:
-        yield raw
 
 
 def _first_name(lines: Iterable[bytes]) -> str | None:

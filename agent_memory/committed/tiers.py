@@ -184,15 +184,21 @@ def file_names_too_many_atoms(fh: BinaryIO) -> bool:
     fh.seek(start)
 
     def decoded_lines() -> Iterator[str]:
-        # never a line read whole past MAX_LOG_LINE_BYTES: the count stops there (no entry is
-        # that long, and read_counted refuses the log for it)
-        while (raw := fh.readline(MAX_LOG_LINE_BYTES + 1)) and len(raw) <= MAX_LOG_LINE_BYTES:
+        # (the count stops at a line longer than any entry: read_counted refuses the log for it)
+        for raw in bounded_lines(fh):
             try:
                 yield raw.decode("utf-8").rstrip("\n").rstrip("\r")
             except UnicodeDecodeError:
                 continue
 
     return lines_name_too_many_atoms(decoded_lines())
+
+
+def bounded_lines(fh: BinaryIO) -> Iterator[bytes]:
+    """The lines of the binary file `fh` from where it stands, up to the first longer than
+    MAX_LOG_LINE_BYTES (no log entry is: that line is never read whole, nothing after it read)."""
+    while (raw := fh.readline(MAX_LOG_LINE_BYTES + 1)) and len(raw) <= MAX_LOG_LINE_BYTES:
+        yield raw
 
 
 def too_many_atoms_error(where: str | os.PathLike[str],
