@@ -82,27 +82,6 @@ def _cloned_refs(repo: git.Repo) -> dict[str, str]:
     return cloned
 
 
-def _refuse_huge_claude_md(root: Path) -> None:
-    """deinit reads CLAUDE.md whole to take the import line (or, --purge, the block) out of
-    it: a cloned one of 1.5 GB of zeros (nothing in a clone) was a MemoryError half-way, the
-    git hooks gone and the repository marked removed already. Over MAX_BLOCK_FILE_BYTES it
-    stops deinit before it changes anything. A link is left alone below, unread."""
-    from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES
-
-    if worktree.odd_component(root, "CLAUDE.md"):
-        return
-    try:
-        size = (root / "CLAUDE.md").lstat().st_size
-    except OSError:
-        return
-    if size > MAX_BLOCK_FILE_BYTES:
-        raise RepoStateError(
-            f"CLAUDE.md is {size} bytes, more than agent-memory reads ({MAX_BLOCK_FILE_BYTES}): deinit would "
-            "read it whole to take its import line out; nothing was changed",
-            hint="see who wrote it (`git log --stat -- CLAUDE.md`), cut it down or restore a good version, "
-                 "then run `git memory deinit` again")  # fmt: skip
-
-
 def _refuse_unreadable_settings(root: Path) -> None:
     """A `.claude/settings.json` our hooks cannot be taken out of (unparsable, or a `hooks`
     that is not an object of lists) stops deinit before it changes anything: found when it came
@@ -149,7 +128,11 @@ def run(args: argparse.Namespace) -> Report:
 
     if repo.workdir is not None:
         _refuse_unreadable_settings(repo.workdir)
-        _refuse_huge_claude_md(repo.workdir)
+        # deinit reads CLAUDE.md whole to take the import line (or, --purge, the block) out of
+        # it: too large, it stops before the git hooks go (a link is left alone below, unread)
+        worktree.refuse_too_large_to_rewrite(
+            repo.workdir, [] if worktree.odd_component(repo.workdir, "CLAUDE.md") else ["CLAUDE.md"],
+            "deinit", "read it whole to take its import line out; nothing was changed")
     _keep_store_ours(str(repo.common_dir))
     unmark_initialised(str(repo.common_dir))  # the Claude Code hooks stop acting here
     linked_hooks = uninstall.linked_hooks_folder(repo)

@@ -286,7 +286,9 @@ def _refuse_unsafe_targets(repo: git.Repo, *, claude_hooks: bool) -> None:
     odd = [rel for rel in files + claude if worktree.odd_component(root, rel)]
     if hooks is not None and worktree.odd_component(root, hooks, folder=True):
         odd.append(hooks)
-    _refuse_huge_targets(root, [rel for rel in files if rel not in odd])
+    # before the first write: init reads each whole and writes it back with a line added
+    worktree.refuse_too_large_to_rewrite(root, [rel for rel in files if rel not in odd], "init",
+                                         "read it whole and write it back; nothing was written")
     if not odd:
         return
     hints = []
@@ -297,26 +299,6 @@ def _refuse_unsafe_targets(repo: git.Repo, *, claude_hooks: bool) -> None:
     hints.append(worktree.LINK_HINT)
     worktree.refuse_odd_paths(root, files + claude, folders=[hooks] if hooks else [],
                               hint="; or ".join(hints) + "; nothing was written")
-
-
-def _refuse_huge_targets(root: Path, files: list[str]) -> None:
-    """Before the first write: init reads each of these files whole and writes it back with a
-    line added. A cloned CLAUDE.md of 300 MB of zeros (300 KB in the clone) cost it 650 MB
-    and a MemoryError half-way, the store and hooks already in place; past
-    MAX_BLOCK_FILE_BYTES the readers give Claude nothing of the file's blocks anyway."""
-    from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES
-
-    for rel in files:
-        try:
-            size = (root / rel).lstat().st_size
-        except OSError:
-            continue
-        if size > MAX_BLOCK_FILE_BYTES:
-            raise RepoStateError(
-                f"{rel} is {size} bytes, more than agent-memory reads ({MAX_BLOCK_FILE_BYTES}): init would "
-                "read it whole and write it back; nothing was written",
-                hint=f"see who wrote it (`git log --stat -- {rel}`), cut it down or restore a good version, "
-                     "then run `git memory init` again")  # fmt: skip
 
 
 def _refuse_taken_ref_names(repo: git.Repo) -> None:

@@ -72,3 +72,23 @@ def refuse_odd_paths(root: Path, files: Iterable[str] = (), folders: Iterable[st
     odd = odd_paths(root, files, folders)
     if odd:
         raise RepoStateError(f"refusing to write through {where}: {'; '.join(odd)}", hint=hint)
+
+
+def refuse_too_large_to_rewrite(root: Path, rels: Iterable[str], verb: str, would: str) -> None:
+    """RepoStateError (exit 3), before `verb` changes anything, for the first of `rels` under
+    `root` larger than MAX_BLOCK_FILE_BYTES: `verb` reads each whole to rewrite it (what it
+    `would` do is said). A cloned CLAUDE.md of zeros (300 MB–1.5 GB: nothing in a clone) was a
+    MemoryError half-way, the store, hooks or marker already changed; past the bound the readers
+    give Claude nothing of the file's blocks anyway."""
+    from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES
+
+    for rel in rels:
+        try:
+            size = (root / rel).lstat().st_size
+        except OSError:
+            continue
+        if size > MAX_BLOCK_FILE_BYTES:
+            raise RepoStateError(
+                f"{rel} is {size} bytes, more than agent-memory reads ({MAX_BLOCK_FILE_BYTES}): {verb} would {would}",
+                hint=f"see who wrote it (`git log --stat -- {rel}`), cut it down or restore a good version, "
+                     f"then run `git memory {verb}` again")  # fmt: skip
