@@ -21,6 +21,7 @@ from agent_memory.extract.prepare import (
     users_text,
     without_quoted_latin,
 )
+from agent_memory.extract.remember_back import led_by_remember
 from agent_memory.extract.rules.directives import Rule
 from agent_memory.extract.rules.lang_words import non_english
 from agent_memory.extract.rules.languages import language_claims
@@ -138,6 +139,7 @@ def _extract(
         return []
     text, asked_to_keep = users_text(text, origin)
     masked, spans = prepared(text)
+    masked = led_by_remember(masked)  # "<statement>. Remember this.": the statement is kept
     found = _language_candidates(masked, spans)
     cand = _rejection_candidate(masked, origin, rejected_command, spans)
     if cand:

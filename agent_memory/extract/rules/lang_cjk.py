@@ -232,7 +232,14 @@ CJK_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "ko_dont",
     ),
     (
-        re.compile(r"^(?:꼭\s*)?기억해(?:\s*줘|\s*주세요|\s*둬|\s*두세요)?[:：,]?\s*\S"),
+        re.compile(
+            r"^(?:꼭\s*)?기억해(?:\s*줘|\s*주세요|\s*둬|\s*두세요)?[:：,]?\s*\S|"
+            # the asking last: "…다는 점을 메모리에 기억해", "…을 메모리에 저장해 줘" (a memory named,
+            # or "점/사실을 기억해": "이 코드를 기억해" alone points at the task's code)
+            r"\S(?:다는|라는|는)\s*(?:점|사실)(?:을|를)\s*(?:꼭\s*)?(?:메모리에\s*|기억에\s*)?(?:꼭\s*)?"
+            r"(?:기억|저장)해(?:\s*줘|\s*주세요|\s*둬|\s*두세요)?$|"
+            r"\S{2}(?:을|를)?\s*(?:꼭\s*)?메모리에\s*(?:꼭\s*)?(?:기억|저장)해(?:\s*줘|\s*주세요|\s*둬|\s*두세요)?$"
+        ),
         "Remember",
         "fact",
         "ko_remember",

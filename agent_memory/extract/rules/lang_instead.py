@@ -99,7 +99,9 @@ _INSTEAD_REJECTED_FIRST: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(
             rf"^{TOOL}\s*(?:대신(?:에)?|말고)\s*,?\s*{TOOL}\s*(?:을|를)?\s*"
-            r"(?:써|사용해|사용하세요|사용해\s*주세요|사용해\s*줘|써\s*주세요|써\s*줘|쓰자|씁시다|사용합시다|써라)"
+            # ("…사용할 것", "…쓸 것": the written rule's ending, as in a list of conventions)
+            r"(?:써|사용해|사용하세요|사용해\s*주세요|사용해\s*줘|써\s*주세요|써\s*줘|쓰자|씁시다|사용합시다|써라|"
+            r"사용할\s*것|쓸\s*것)"
             r"(?=\s*(?:[.!。,]|$))"
         ),
         "ko_instead",

@@ -15,7 +15,8 @@ from agent_memory.extract.rules.lang_words import CJK, RU_IMP_END, Hit
 # What makes a remembered thing a rule rather than a fact: a modal, an imperative, a ban
 # ("надо запускать через make", "коммиты пиши на английском", "英語で書いてください").
 _REMEMBERED_RULE = re.compile(
-    RULE_AFTER.pattern + r"|(?:用|使用)\S{1,12}(?:写|寫|回复|回覆|回答|提交|命名)|"
+    # (Korean "…하면 안 된다" / "…말아야 한다": must not)
+    RULE_AFTER.pattern + r"|면\s*안\s*(?:된다|돼|됩니다)|말아야|"
     rf"(?<!\w)(?:нельзя|не\s+\w+{RU_IMP_END})(?!\w)|\b(?:não|non|ne|nicht)\s+\w+",
     re.I,
 )
@@ -39,6 +40,11 @@ REMEMBERED_FACT = re.compile(
 
 
 JA_REMEMBER_TAIL = re.compile(r"(?:ことを|ことは|と|を)覚えて(?:おいて|て)(?:ください|ね)?$")
+# Korean says the asking last as well: "…안 된다는 점을 메모리에 기억해", "…을 메모리에 저장해 줘".
+KO_REMEMBER_TAIL = re.compile(
+    r"(?:(?<=[다라])는\s*(?:점|것|사실|내용)(?:을|를)|\s*(?:을|를))\s*(?:꼭\s*)?"
+    r"(?:메모리에\s*|기억에\s*)?(?:꼭\s*)?(?:기억|저장)해(?:\s*줘|\s*주세요|\s*둬|\s*두세요)?$"
+)
 JA_NOT_DOING = re.compile(r"(?:しない|しません|使わない|使いません|禁止)$")
 
 

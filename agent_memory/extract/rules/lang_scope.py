@@ -110,6 +110,8 @@ _FROM_NOW_START = re.compile(
 # "ab jetzt funktioniert nicht…", "впредь не было ошибок" report how things are.
 RULE_AFTER = re.compile(
     r"都|要|必须|必須|请|請|不要|别|別|不|只|一律|统一|統一|默认|默認|"
+    # "提交信息用英文写": a thing written in a language, the way a rule of writing is said
+    r"(?:用|使用)\S{1,12}(?:写|寫|回复|回覆|回答|提交|命名)|"
     r"ください|して|しない|しないで|使って|常に|必ず|"
     r"세요|해|하지|마|줘|"
     rf"先|(?<!\w)(?:всегда|никогда|только|сначала|можешь|нужно|надо|должен|должны|не\s+{RU_IMP}|"

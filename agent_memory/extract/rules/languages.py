@@ -26,6 +26,7 @@ from agent_memory.extract.rules.lang_memory import (
     HABIT_LATIN,
     JA_NOT_DOING,
     JA_REMEMBER_TAIL,
+    KO_REMEMBER_TAIL,
     REMEMBER_WORD,
     REMEMBERED_FACT,
     REMIND_TO,
@@ -240,7 +241,7 @@ def _sentence(sentence: str) -> Hit | None:
         # asks nothing of the user (no question mark) still stands; "vamos usar X, o que acha?"
         # offers it for approval, so a question mark keeps it out
         return None if asked_last else _choice(body)
-    return _always_clause(body) or _choice(body) or (None if japanese else _dont_use(body))
+    return _always_clause(body) or _choice(body) or _dont_use(body, japanese)
 
 
 # The facts whose claim is their own clause: "我用的是 X，帮我配置…" goes on to a task.
@@ -369,10 +370,25 @@ _DONT_USE_CLAUSE = re.compile(
 )
 
 
-def _dont_use(body: str) -> Hit | None:
-    for clause in HEAD.split(body):
-        clause = clause.strip()
-        if _DONT_USE_CLAUSE.match(clause) and not task_bound(clause):
+# The same in Japanese, the tool first and the asking last: "graphite cli は使わないで",
+# "yarnはもう使わないでください" — the whole clause is the tool and the asking (a clause naming
+# more, "このファイルでは lodash を使わないで", is about a thing of the task).
+_JA_DONT_USE_CLAUSE = re.compile(
+    rf"^{TOOL2}(?:\s+[A-Za-z][\w.:-]*){{0,2}}\s*(?:は|を|も)\s*(?:もう|今後|二度と)?\s*"
+    r"使わないで(?:ください|下さい|ほしい(?:です)?|ね)?$"
+)
+# And in Korean: "yarn은 사용하지 마", "npm은 더 이상 쓰지 마세요", "moment.js를 사용하지 말 것".
+_KO_DONT_USE_CLAUSE = re.compile(
+    rf"^{TOOL2}(?:\s+[A-Za-z][\w.:-]*){{0,2}}\s*(?:은|는|을|를|도)\s*(?:더\s*이상\s*|앞으로\s*|절대\s*)?"
+    r"(?:사용하지|쓰지)\s*(?:마|마세요|마라|말아\s*줘|말아\s*주세요|말\s*것|말자)$"
+)
+
+
+def _dont_use(body: str, japanese: bool = False) -> Hit | None:
+    patterns = (_JA_DONT_USE_CLAUSE,) if japanese else (_DONT_USE_CLAUSE, _KO_DONT_USE_CLAUSE)
+    for clause in (body.split("、") if japanese else HEAD.split(body)):
+        clause = clause.strip().rstrip(".!")
+        if any(p.match(clause) for p in patterns) and not task_bound(clause):
             return f"Don't: {clause}", "constraint", "dont_use_tool"
     return None
 
@@ -392,7 +408,7 @@ def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | Non
     """The claim of a "remember …" sentence: the marker says it already ("Remember: <what>"),
     and what is remembered may itself be a rule. None: nothing said to keep."""
     what = REMEMBER_WORD.sub("", body, count=1).strip() or body
-    what = JA_REMEMBER_TAIL.sub("", what).strip() or what
+    what = KO_REMEMBER_TAIL.sub("", JA_REMEMBER_TAIL.sub("", what)).strip() or what
     if len(what) < 5:
         return None  # nothing said to keep
     if SITUATION_KEPT.match(what) and not HABIT_LATIN.search(what):

@@ -282,6 +282,11 @@ _DATED = re.compile(
 )
 
 
+# A verb after the first word: the left side is a clause about its subject ("project uses pnpm"),
+# which the fact rules read whole; "Use project uses pnpm, not npm" would garble it.
+_SAYS_OF_A_SUBJECT = re.compile(r"\s(?:uses|runs|needs|requires|has|wants|prefers|relies)\s", re.I)
+
+
 def _short_contrast(m: re.Match[str], c: Clause) -> str | None:
     """ "pnpm, not npm", "tabs over spaces": two short names, one chosen over the other."""
     core = strip_scope(c.text)
@@ -297,6 +302,8 @@ def _short_contrast(m: re.Match[str], c: Clause) -> str | None:
     first = pair.group(1).split()[0].lower()
     if re.search(r"\b(?:is|are|was|were)$", pair.group(1), re.I):
         return None  # "audio is not free": a statement, not a choice of tools
+    if _SAYS_OF_A_SUBJECT.search(pair.group(1)):
+        return None  # "(this) project uses pnpm, not npm": a subject's fact, not two names
     if (
         not loose
         or first in PRONOUNS | IMPERATIVES | {"using", "is", "are", "be"}

@@ -1,0 +1,84 @@
+""""<statement>. Remember this.": a closing sentence that asks for the one before it to be kept.
+
+People say what to keep first and ask for it to be kept after ("paper 폴더의 pdf는 선행 연구야.
+이를 메모리에 기억해줘.", "テストはdocker内で実行する。これを覚えておいて。", "The staging DB is
+read-only. Remember that."). The asking names nothing itself; read alone it is a fragment
+("Remember this for the future" once became the fact "For the future"). So the statement before
+it is read as if the asking led it ("기억해: <statement>"), which the remember rules of every
+language already read — the claim, the kind and a rule said inside it come from them.
+
+Only the closing sentence of a message, only a pronoun for what is kept, and only after a
+statement (a question before it is no thing to keep: "does it work? remember that").
+"""
+
+from __future__ import annotations
+
+import re
+
+# Each entry: the back reference (its remember word in the group `word`), and the marker the
+# statement is led with — the language's own remember word, which its rules read.
+_BACK: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"^(?:(?:please|and|also|ok|okay)[\s,]+)*(?:remember|memori[sz]e)\s+(?:that|this|it)"
+            r"(?:\s+(?:for (?:the )?future|going forward|from now on|please))?|"
+            r"^(?:(?:please|and|also)\s+)*keep (?:that|this|it) in mind",
+            re.I,
+        ),
+        "Remember: ",
+    ),
+    (
+        re.compile(
+            r"^(?:이를|이것을|이걸|이거|이\s*점을|이\s*내용을|이것도|위\s*내용을)\s*(?:꼭\s*)?"
+            r"(?:메모리에\s*|기억에\s*)?(?:꼭\s*)?기억해(?:\s*줘|\s*주세요|\s*둬|\s*두세요|\s*놔)?"
+        ),
+        "기억해: ",
+    ),
+    (
+        re.compile(r"^(?:これ|このこと|この点|以上)(?:を|は)\s*(?:メモリに\s*)?覚えて(?:おいて|て)?(?:ください|ね)?"),
+        "覚えておいて：",
+    ),
+    (
+        re.compile(r"^(?:请|請)?(?:记住|記住)(?:这一点|這一點|这点|這點|这个|這個|这条|這條|这些|這些|了)"),
+        "记住：",
+    ),
+    (re.compile(r"^запомни(?:те)?\s+(?:это|этот\s+факт)", re.I), "запомни: "),
+    (re.compile(r"^(?:lembre-se|lembre|lembra)\s+(?:disso|disto)", re.I), "lembre-se: "),
+    (re.compile(r"^(?:recuérdalo|recuerda\s+(?:esto|eso))", re.I), "recuerda: "),
+    (re.compile(r"^(?:retiens|souviens-toi\s+de)\s+(?:ça|cela|ceci)", re.I), "souviens-toi: "),
+    (re.compile(r"^(?:merk(?:e)?\s+dir)\s+(?:das|dies)", re.I), "merke dir: "),
+    (re.compile(r"^ricorda(?:ti)?\s+(?:questo|di\s+questo)", re.I), "ricorda: "),
+)
+_END = re.compile(r"[\s.。!！]*$")
+# A sentence ends at CJK punctuation or a line break, or at Latin punctuation before a space
+# ("fly.io" is one word).
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|[。！？\n]")
+
+
+def _closing(text: str) -> tuple[int, str] | None:
+    """Where the closing back reference starts, and the marker it stands for."""
+    body = text.rstrip()
+    cut = max((m.end() for m in _SENTENCE_END.finditer(body.rstrip(".。!！ \t"))), default=-1)
+    if cut <= 0:
+        return None
+    closing = body[cut:].strip()
+    for pattern, marker in _BACK:
+        m = pattern.match(closing)
+        if m and _END.fullmatch(closing[m.end() :]):
+            return cut, marker
+    return None
+
+
+def led_by_remember(text: str) -> str:
+    """`text` with a closing "remember this" moved to lead the statement before it; `text`
+    itself when it has none (or what comes before it is a question or nothing)."""
+    found = _closing(text)
+    if not found:
+        return text
+    cut, marker = found
+    before = text[:cut].rstrip()
+    start = max((m.end() for m in _SENTENCE_END.finditer(before[:-1])), default=0)
+    statement = before[start:].strip()
+    if len(statement) < 4 or statement.endswith(("?", "？")):
+        return text
+    return before[:start] + (" " if start else "") + marker + statement

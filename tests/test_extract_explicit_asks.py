@@ -1,0 +1,115 @@
+"""Explicit asks to keep something, in the shapes people use across languages (issue 28: the
+explicit rules are the statements a strict labeller surely keeps, and were missed most outside
+English). Every sentence is our own. Each look-alike — a question before the asking, an asking
+with nothing before it, a pointer at the task's own code — yields nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.extract.remember_back import led_by_remember
+from agent_memory.extract.statement import extract_claims
+
+# "<statement>. Remember this.": the closing asking makes the statement before it a kept one.
+REMEMBERED_BEFORE = [
+    ("배포 서버는 fly.io에 있어. 이를 메모리에 기억해줘.", "배포 서버는 fly.io에 있어"),
+    ("테스트는 docker 안에서 실행해. 이것을 기억해.", "테스트는 docker 안에서 실행해"),
+    ("テストはdocker内で実行する。これを覚えておいて。", "テストはdocker内で実行する"),
+    ("测试在docker里运行。记住这一点。", "测试在docker里运行"),
+    ("Тесты запускаются в docker. Запомни это.", "Тесты запускаются в docker"),
+    ("Os testes rodam no docker. Lembre-se disso.", "Os testes rodam no docker"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "kept"), REMEMBERED_BEFORE)
+def test_a_closing_remember_this_keeps_the_statement_before_it(text: str, kept: str) -> None:
+    claims = [c.claim for c in extract_claims(text)]
+    assert claims == [f"Remember: {kept}"]
+
+
+def test_the_asking_alone_is_never_a_claim_of_its_own() -> None:
+    # once read as the fact "For the future"
+    claims = [c.claim for c in extract_claims("never touch the legacy folder. Remember this for the future.")]
+    assert claims == ["Never touch the legacy folder"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "does the deploy still work? remember that",  # a question is no thing to keep
+        "Remember that.",  # nothing before it
+        "이것을 기억해.",
+        "これを覚えておいて。",
+    ],
+)
+def test_a_remember_this_with_no_statement_before_it_is_left_as_it_is(text: str) -> None:
+    assert led_by_remember(text) == text
+    assert extract_claims(text) == []
+
+
+def test_only_a_closing_asking_moves() -> None:
+    text = "Remember that the API is slow. Then fix the test."
+    assert led_by_remember(text) == text
+
+
+# Korean says the asking last, in the same sentence.
+KO_ASKED_LAST = [
+    # a ban kept is a rule: its kind is the rule's, the negation said in English
+    ("이 저장소의 코드는 절대 수정하면 안 된다는 점을 메모리에 기억해.", "Don't: 이 저장소의 코드는 절대 수정하면 안 된다", "constraint"),
+    ("배포는 항상 fly.io로 한다는 점을 기억해줘", "Remember: 배포는 항상 fly.io로 한다", "fact"),
+    ("API 문서는 docs 폴더에 있다는 사실을 메모리에 저장해 줘", "Remember: API 문서는 docs 폴더에 있다", "fact"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "claim", "kind"), KO_ASKED_LAST)
+def test_korean_asking_to_keep_said_last(text: str, claim: str, kind: str) -> None:
+    assert [(c.claim, c.kind) for c in extract_claims(text)] == [(claim, kind)]
+
+
+def test_korean_remember_pointing_at_the_tasks_code_is_nothing() -> None:
+    assert extract_claims("이 코드를 기억해") == []
+
+
+# A tool not to use, said as the whole clause, in Japanese and Korean; the tool first.
+DONT_USE = [
+    ("graphite cli は使わないで。gh で", "Don't: graphite cli は使わないで"),
+    ("yarnはもう使わないでください", "Don't: yarnはもう使わないでください"),
+    ("yarn은 사용하지 마", "Don't: yarn은 사용하지 마"),
+    ("moment.js를 더 이상 쓰지 마세요.", "Don't: moment.js를 더 이상 쓰지 마세요"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "claim"), DONT_USE)
+def test_a_tool_not_to_use(text: str, claim: str) -> None:
+    assert [(c.claim, c.kind) for c in extract_claims(text)] == [(claim, "constraint")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "このファイルでは lodash を使わないで",  # about a file of the task
+        "Reactを使わないで実装して",  # how to build this one thing
+        "이 파일에서 lodash를 사용하지 마",
+        "그 함수는 사용하지 마",  # a thing of the code, pointed at
+    ],
+)
+def test_a_tool_not_to_use_here_is_the_tasks(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+def test_korean_written_rule_ending_picks_a_tool() -> None:
+    claims = [(c.claim, c.kind) for c in extract_claims("npm 대신 pnpm을 사용할 것")]
+    assert claims == [("Use pnpm, not npm", "preference")]
+
+
+def test_chinese_from_now_on_a_thing_written_in_a_language() -> None:
+    claims = [c.claim for c in extract_claims("从现在开始，提交信息用英文写")]
+    assert claims == ["From now on: 从现在开始，提交信息用英文写"]
+    # a way of working on this piece, said with a suggestion, stays out
+    assert extract_claims("从现在开始，我们用这个方法写测试吧") == []
+
+
+def test_a_subjects_fact_is_not_read_as_two_names() -> None:
+    # once "Use project uses pnpm, not npm"
+    claims = [c.claim for c in extract_claims("remember that this project uses pnpm, not npm")]
+    assert claims == ["Project uses pnpm, not npm"]
