@@ -133,7 +133,8 @@ def finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidate
 
 # A claim cut mid-phrase ends on a word that needs a continuation.
 _DANGLING = re.compile(
-    r"\b(?:the|a|an|of|to|with|for|in|on|at|from|by|and|or|but|than|as|into|so|i|we|my|"
+    # ("unless asked for": the preposition closes its passive verb, nothing was cut)
+    r"\b(?:the|a|an|of|to|with|(?<!asked )(?<!requested )for|in|on|at|from|by|and|or|but|than|as|into|so|i|we|my|"
     r"our|your|would|should|could|can|will|when|if|because|which|who|where)\s*[.!?,;:]*$|"
     r"\b(?:until|unless|before|after|when|while|if|once)\s+(?:you|i|we|it|they)\s*[.!?,;:]*$|"
     # "we're using claude code's": a possessive whose noun was cut off

@@ -30,6 +30,8 @@ STANDING = re.compile(
     r"every ?time|each time|whenever|any ?time|by default|as a rule|in general|generally|"
     r"remember|anymore|any more|no longer|at all times|under no circumstances|globally|"
     r"global (?:rules?|instructions?|settings?|memory)|unless (?:i|we|asked|told)\b|"
+    r"unless (?:(?:you(?:'re| are)|it is|it's)\s+)?(?:explicitly |specifically |directly )?"
+    r"(?:asked|told|requested|instructed)\b|"
     r"until (?:i|we) say|until (?:told|further notice)|on (?:your|its|their) own|without (?:my|asking|permission|approval|"
     r"authori[sz]ation|confirmation)|"
     r"in (?:this|the|our|my|all|every|any) (?:projects?|repos?|repositor(?:y|ies)|codebases?|"
