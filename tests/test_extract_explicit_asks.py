@@ -113,3 +113,45 @@ def test_a_subjects_fact_is_not_read_as_two_names() -> None:
     # once "Use project uses pnpm, not npm"
     claims = [c.claim for c in extract_claims("remember that this project uses pnpm, not npm")]
     assert claims == ["Project uses pnpm, not npm"]
+
+
+# A "#" memory note typed without its space, as the shortcut was typed.
+def test_a_memory_note_without_the_space_is_a_note() -> None:
+    claims = [c.claim for c in extract_claims("#never push to main without asking")]
+    assert claims == ["Never push to main without asking"]
+
+
+@pytest.mark.parametrize("text", ["#hashtag", "#fix-123 broken", "#!/bin/bash"])
+def test_a_tag_or_an_issue_is_no_memory_note(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+def test_an_exception_asked_for_is_part_of_the_rule() -> None:
+    claims = [c.claim for c in extract_claims("never add co-authorship to commit messages unless asked for")]
+    assert claims == ["Never add co-authorship to commit messages unless asked for"]
+
+
+# How a kind of text the work leaves behind is written: said of the kind, it holds for each one.
+ARTIFACT_RULES = [
+    ("commit messages should not contain emojis", "Commit messages should not contain emojis", "constraint"),
+    ("Commits should never include generated files", "Commits should never include generated files", "constraint"),
+    ("commit messages must follow conventional commits", "Commit messages must follow conventional commits", "constraint"),
+    ("PR descriptions should be brief", "PR descriptions should be brief", "preference"),
+    ("branch names should start with the ticket id", "Branch names should start with the ticket id", "preference"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "claim", "kind"), ARTIFACT_RULES)
+def test_a_rule_for_a_kind_of_text_the_work_leaves(text: str, claim: str, kind: str) -> None:
+    assert [(c.claim, c.kind) for c in extract_claims(text)] == [(claim, kind)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the commit message should mention #12",  # this commit's
+        "the PR description should link the issue",
+    ],
+)
+def test_the_one_at_hand_is_this_turns(text: str) -> None:
+    assert extract_claims(text) == []

@@ -313,7 +313,8 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
 # a thing banned from the code or the repository, the language a kind of text is written in,
 # what the user is called.
 STANDS_BY_ITS_SHAPE = frozenset(
-    {"directive.on_every_event", "directive.banned", "preference.written_in", "preference.call_me"}
+    {"directive.on_every_event", "directive.banned", "preference.written_in", "preference.call_me",
+     "preference.artifact_rule"}  # fmt: skip
 )
 
 

@@ -330,6 +330,30 @@ _WRITTEN_IN = re.compile(
     r"Czech|Turkish|Ukrainian|Vietnamese|Indonesian|Hindi|Arabic|Hebrew|Greek)\s*[.!]*$",
     re.I,
 )
+# "commit messages should not contain emojis", "PR descriptions should be brief": how a kind
+# of text the work leaves behind is written — said of the kind (a plural, no "the"), it holds
+# for every one; "the commit message should mention #12" is this commit's. An action on the
+# ones at hand ("comments should be removed") is this turn's work.
+_ARTIFACT_RULE = re.compile(
+    r"^(?:(?:all|our|my|any|your)\s+)?(?P<what>(?:git\s+)?commit messages|commits|(?:code\s+)?comments|"
+    r"docstrings|(?:pr|pull request) (?:titles|descriptions)|pull requests|prs|branch names)\s+"
+    r"(?P<modal>must|should|shall|have to|need to)\s+(?P<neg>not\s+|never\s+)?(?:always\s+)?"
+    r"(?!be\s+(?:removed|deleted|added|updated|fixed|changed|moved|renamed|cleaned|reverted|"
+    r"rewritten|translated|squashed now|pushed|merged|created|made|done|checked|reviewed)\b)"
+    r"(?P<rest>[a-z][\w' ,-]{3,80}?)\s*[.!]*$",
+    re.I,
+)
+
+
+def _artifact_rule(m: re.Match[str], c: Clause) -> str | None:
+    return None if vague(m.group("rest")) else cap(m.group(0).rstrip(" .!"))
+
+
+def _artifact_kind(m: re.Match[str], c: Clause) -> str:
+    """A ban or a must is a constraint; a "should" is how the user likes them."""
+    return "constraint" if m.group("neg") or m.group("modal").lower() != "should" else "preference"
+
+
 # "call me Sam": how the user wants to be addressed (a name, said with its capital).
 _CALL_ME = re.compile(r"^(?:(?:please|just|you can)\s+)?call me\s+(?P<name>[A-Z][\w'-]{1,24})\s*[.!]*$")
 _P = "preference"
@@ -342,6 +366,7 @@ PREFERENCE_RULES: tuple[ClauseRule, ...] = (
         "preference",
     ),
     ClauseRule("call_me", _P, _CALL_ME, "Call the user {1}", "preference"),
+    ClauseRule("artifact_rule", _P, _ARTIFACT_RULE, _artifact_rule, _artifact_kind),
     ClauseRule(
         "instead",
         _P,
