@@ -179,6 +179,7 @@ _HEX = frozenset("0123456789abcdefABCDEF")
 # reference definition (`[x]: url`: the line renders as nothing), a footnote or a task box.
 # (After a contested tag a space stands between its `]` and the claim: no definition.)
 _LEADING = (">", "[")
+_DIGITS = frozenset("0123456789")
 
 
 def _entity_at(text: str, at: int) -> bool:
@@ -266,7 +267,94 @@ def _emphasis_run_acts(text: str, start: int, end: int) -> bool:
     return not (text[start] == "_" and before.isalnum() and after.isalnum())
 
 
-def literal(text: str, emphasis: bool = True) -> str:
+def _ends_marker(text: str, at: int) -> bool:
+    """Whether a block marker ending before `at` is one: a space or a tab follows it, or nothing."""
+    return at >= len(text) or text[at] in " \t"
+
+
+def _block_marker_at(text: str) -> int | None:
+    """Where one backslash keeps the opening of a claim (right after `- `) from starting a block
+    inside its list item, or None when it starts none. CommonMark's block starts:
+
+    - `>` a block quote, `[` a link reference definition (`_LEADING`);
+    - one to six `#` then a space or nothing: an ATX heading (`\\# Setup`; `#hashtag`, `#1`
+      and seven `#` are text);
+    - `-`, `+` or `*` then a space or nothing: a nested bullet list (`\\- foo`; `-x`, `+1` are
+      text);
+    - three or more of one of `-`, `*`, `_` and nothing else but spaces: a thematic break (`\\---`;
+      as the whole line `- ---` it is even one outside the list, which it ends);
+    - one to nine ASCII digits, `.` or `)`, then a space or nothing: an ordered list, whatever the
+      number (it is the item's first block): the backslash goes before the `.` (`1\\. Run`,
+      `2024\\. was`), since one before a digit is a backslash; `1.5x faster` is text.
+
+    Not here: ```` ``` ```` and `~~~` (a fence: `inert` escapes them, for Claude Code as well),
+    an indented code block (four spaces: `one_line` leaves no space at the start), a setext
+    heading or a table (each needs a second line; an item has one), HTML (`<` is escaped
+    wherever it opens a tag)."""
+    if text.startswith(_LEADING):
+        return 0
+    first = text[:1]
+    if first in ("-", "+", "*") and _ends_marker(text, 1):
+        return 0
+    if first == "#":
+        hashes = len(text) - len(text.lstrip("#"))
+        return 0 if hashes <= 6 and _ends_marker(text, hashes) else None
+    if first in ("-", "*", "_") and set(text) <= {first, " ", "\t"} and text.count(first) >= 3:
+        return 0
+    digits = 0
+    while digits < len(text) and text[digits] in _DIGITS:
+        digits += 1
+    if 0 < digits <= 9 and digits < len(text) and text[digits] in ".)" and _ends_marker(text, digits + 1):
+        return digits
+    return None
+
+
+def _struck_tildes(text: str) -> frozenset[int]:
+    """Where the runs of `~` start that may open or close strikethrough on a forge (GFM; GitHub
+    strikes a pair of `~~` and a pair of single `~`), outside code spans and escapes.
+
+    A run opens when it is left-flanking and closes when it is right-flanking, as `*` does,
+    and it acts only with a partner: an opener before a closer. Told conservatively, so that
+    no renderer's reading of punctuation, of run lengths (the spec strikes `~~` only, GitHub
+    also `~`, markdown-it splits `~~~`) or of which pairs match lets one through: a run may
+    open unless a space (or the line's end) follows it, may close unless one precedes it, and
+    pairs with any run. So a lone `~` stays as typed (`~/dotfiles`, `~5 min`, `a ~ b`, and
+    `~/a and ~/b`: two openers, no closer), and `~~old~~`, `350~500 and 1~2` get backslashes."""
+    runs: dict[int, list[int]] | None = None
+    found: list[tuple[int, bool, bool]] = []  # (start, may open, may close)
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n and text[i + 1] in _PUNCTUATION:
+            i += 2
+        elif ch == "`":
+            runs = _backtick_runs(text) if runs is None else runs
+            run = _backtick_run(text, i)
+            end = _code_span_end(runs, i, run)
+            i = end if end is not None else i + run
+        elif ch == "~":
+            end = i
+            while end < n and text[end] == "~":
+                end += 1
+            found.append((i, not _ends_marker(text, end), i > 0 and text[i - 1] not in " \t"))
+            i = end
+        else:
+            i += 1
+    acting: set[int] = set()
+    opened = False
+    for start, opens, closes in found:
+        if closes and opened:
+            acting.add(start)
+        opened = opened or opens
+    closed = False
+    for start, opens, closes in reversed(found):
+        if opens and closed:
+            acting.add(start)
+        closed = closed or closes
+    return frozenset(acting)
+
+
+def literal(text: str, emphasis: bool = True, tildes_and_blocks: bool = True) -> str:
     """One line of claim text (after `inert`) written so that a forge (GitHub, GitLab: CommonMark
     and its GFM extensions) shows it as the text it is, in the file view and in a pull request's
     rich diff: what a reviewer approves is what Claude reads.
@@ -289,17 +377,30 @@ def literal(text: str, emphasis: bool = True) -> str:
     gets a backslash (`\\_\\_init\\_\\_`, `\\*args`), but not an `_` inside a word
     (`snake_case`, the common case, stays readable) nor a run between spaces (`a * b`); see
     `_emphasis_run_acts`. `emphasis=False` is how the version before that wrote a line.
-    Readers take this form and the earlier ones (`claim_forms`): a claim keeps its line's
-    meaning, and its id is the claim's, never the line's.
+    GFM's strikethrough (`~~old~~`, on GitHub also `~old~`) would show struck text with the
+    tildes gone: each `~` of a run that could open or close it with a partner gets a backslash
+    (`\\~\\~old\\~\\~`), but not a lone one (`~/dotfiles` stays readable); see `_struck_tildes`.
+    And the opening of the claim starts no block inside its list item (a heading `# `, a
+    nested list `- ` or `1. `, a thematic break `---`): one backslash (`\\# Setup`, `1\\. Run`);
+    see `_block_marker_at`. `tildes_and_blocks=False` is how the version before those two
+    wrote a line. Readers take this form and the earlier ones (`claim_forms`): a claim keeps
+    its line's meaning, and its id is the claim's, never the line's.
     """
-    if not ("<" in text or "&" in text or "](" in text or "][" in text or text.startswith(_LEADING)
-            or (emphasis and ("_" in text or "*" in text))):  # fmt: skip
+    at = _block_marker_at(text) if tildes_and_blocks else 0 if text.startswith(_LEADING) else None
+    tildes = tildes_and_blocks and "~" in text
+    if at is None and not ("<" in text or "&" in text or "](" in text or "][" in text or tildes
+                           or (emphasis and ("_" in text or "*" in text))):  # fmt: skip
         return text
-    out: list[str] = ["\\"] if text.startswith(_LEADING) else []
+    struck = _struck_tildes(text) if tildes else frozenset()
+    out: list[str] = []
     i, n = 0, len(text)
     runs: dict[int, list[int]] | None = None
     while i < n:
         ch = text[i]
+        if i == at:
+            out.append("\\" + ch)  # a block marker: the escape a forge shows as the character
+            i += 1
+            continue
         if ch == "\\" and i + 1 < n and text[i + 1] in _PUNCTUATION:
             out.append(text[i : i + 2])  # already an escape: the forge shows the character
             i += 2
@@ -317,6 +418,13 @@ def literal(text: str, emphasis: bool = True) -> str:
                 end += 1
             acts = _emphasis_run_acts(text, i, end)
             out.append(("\\" + ch if acts else ch) * (end - i))
+            i = end
+            continue
+        if ch == "~" and tildes:
+            end = i
+            while end < n and text[end] == "~":
+                end += 1
+            out.append(("\\~" if i in struck else "~") * (end - i))
             i = end
             continue
         if (ch == "<" and _opens_html(text, i)) or (ch == "&" and _entity_at(text, i)) or (
@@ -339,26 +447,35 @@ def context_claim(claim: str) -> str:
     return inert(one_line(claim))
 
 
+def file_claim_before_blocks(claim: str) -> str:
+    """A claim as the version before `literal` escaped strikethrough tildes and block markers
+    opening the claim wrote it in a file."""
+    return literal(inert(one_line(claim)), tildes_and_blocks=False)
+
+
 def file_claim_before_emphasis(claim: str) -> str:
     """A claim as the version before `literal` escaped emphasis markers wrote it in a file."""
-    return literal(inert(one_line(claim)), emphasis=False)
+    return literal(inert(one_line(claim)), emphasis=False, tildes_and_blocks=False)
 
 
 # How earlier versions wrote a claim into a memory file, newest first: a block they rendered
 # is theirs, not a hand edit (committed/files.py), read as it is until the next write.
-EARLIER_FILE_CLAIMS: tuple[Callable[[str], str], ...] = (file_claim_before_emphasis, context_claim)
+EARLIER_FILE_CLAIMS: tuple[Callable[[str], str], ...] = (
+    file_claim_before_blocks, file_claim_before_emphasis, context_claim)  # fmt: skip
 
 
 def claim_forms(claim: str) -> tuple[str, ...]:
     """Every line text a block may show for `claim` (without `- ` and a contested tag): as
-    rendered now, as rendered before `literal` escaped emphasis markers, as rendered before
-    `literal` (their lines are read until the next write re-renders the block), and as
-    rendered before `inert` (the same claim a reviewer read; the guard judges that line).
-    Each form is a function of the claim alone."""
+    rendered now, as rendered before `literal` escaped strikethrough tildes and block markers,
+    before it escaped emphasis markers, before `literal` (their lines are read until the next
+    write re-renders the block), and as rendered before `inert` (the same claim a reviewer
+    read; the guard judges that line). Each form is a function of the claim alone."""
     plain = one_line(claim)
     escaped = inert(plain)
     now = literal(escaped)
-    return tuple(dict.fromkeys((now, literal(escaped, emphasis=False), escaped, plain)))
+    before_blocks = literal(escaped, tildes_and_blocks=False)
+    before_emphasis = literal(escaped, emphasis=False, tildes_and_blocks=False)
+    return tuple(dict.fromkeys((now, before_blocks, before_emphasis, escaped, plain)))
 
 
 def is_superseded(atom: Atom) -> bool:
