@@ -196,6 +196,13 @@ def test_tilde_home_paths_are_refused_but_not_root_or_own_home() -> None:
     assert found(MD, block("- Keep caches in ~root/.cache and ~/src")) == set()
 
 
+def test_an_escaped_tilde_is_no_home_path_but_a_backslash_separator_is() -> None:
+    """render.literal writes struck text `\\~\\~make\\~\\~`: `~make` before the backslash that
+    escapes the next `~` names no home; `~bob\\src` still does."""
+    assert found(MD, block("- Run \\~\\~make\\~\\~ then \\~single\\~ steps")) == set()
+    assert (3, "home-path") in found(MD, block("- Build from ~bob\\src first"))
+
+
 # --- the path rules' literal pre-checks (issue 17: half of the guard's time went to trying the
 # patterns at every offset of text that could not match) --------------------------------------
 

@@ -23,7 +23,7 @@ from test_hooks import global_repo, hook, l2
 from agent_memory.cli.ids import resolve
 from agent_memory.committed.adopted_log import LogEntry, format_entry
 from agent_memory.committed.files import atom_of_line
-from agent_memory.committed.render import claim_forms, context_claim, file_claim, literal, one_line
+from agent_memory.committed.render import claim_forms, context_claim, file_claim, inert, literal, one_line
 from agent_memory.model.atom import atom_id
 from agent_memory.model.errors import AmbiguousError
 
@@ -107,10 +107,120 @@ def test_emphasis_markers_are_shown_as_typed(claim: str, written: str) -> None:
     assert shown_text(markdown) == claim
     # as the version before this escape wrote it, a forge showed emphasis (the markers gone)
     # or a nested list; `*args and **kwargs` alone pairs with nothing, yet is escaped
-    before = literal(claim, emphasis=False)
+    before = literal(claim, emphasis=False, tildes_and_blocks=False)
     assert before == claim and before in claim_forms(claim)
     if claim != "Accept *args and **kwargs":
         assert shown_text(f"- {before}\n") != claim
+
+
+# What GFM (strikethrough, tables) renders instead of text, and the blocks a list item's line
+# could open (a nested list is told by counting `bullet_list_open`).
+NOT_A_LINE = {"s_open", "heading_open", "ordered_list_open", "hr", "fence", "code_block", "table_open"}
+
+
+def gfm() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": True}).enable(["strikethrough", "table"])
+
+
+def gfm_tokens(markdown: str) -> list[Any]:
+    out = []
+    for token in gfm().parse(markdown):
+        out.append(token)
+        out += token.children or []
+    return out
+
+
+def gfm_text(markdown: str) -> str:
+    return "".join(t.content if t.type == "text" else t.markup + t.content + t.markup
+                   for t in gfm_tokens(markdown) if t.type in ("text", "code_inline"))
+
+
+def assert_one_line_of_text(written: str, claim: str) -> None:
+    """`- written` renders on a GFM forge as one list item showing `claim`, nothing else."""
+    tokens = gfm_tokens(f"- {written}\n")
+    assert not [t.type for t in tokens if t.type in NOT_TEXT | NOT_A_LINE], written
+    assert [t.type for t in tokens].count("bullet_list_open") == 1, written  # no nested list
+    assert gfm_text(f"- {written}\n") == claim
+
+
+# (claim, as the file writes it, what the version before this escape made of it on a forge:
+# a token, or None where markdown-it cannot tell — it strikes `~~` only, GitHub also `~`)
+STRUCK_AND_BLOCKS = [
+    ("~~old~~ flags are gone", "\\~\\~old\\~\\~ flags are gone", "s_open"),
+    ("Write ~~deprecated~~ in the changelog", "Write \\~\\~deprecated\\~\\~ in the changelog", "s_open"),
+    ("Use ~single~ tildes", "Use \\~single\\~ tildes", None),
+    ("Takes 350~500 ms, then 1~2 s", "Takes 350\\~500 ms, then 1\\~2 s", None),
+    ("Edit ~/x/ or foo~ first", "Edit \\~/x/ or foo\\~ first", None),
+    ("~~~a~~ after a fence", "\\~\\~\\~a\\~\\~ after a fence", None),
+    ("# Setup runs first", "\\# Setup runs first", "heading_open"),
+    ("###### six hashes", "\\###### six hashes", "heading_open"),
+    ("#", "\\#", "heading_open"),
+    ("- a nested bullet", "\\- a nested bullet", "bullet_list_open"),
+    ("+ a plus bullet", "\\+ a plus bullet", "bullet_list_open"),
+    ("-", "\\-", "bullet_list_open"),
+    ("1. Run the tests", "1\\. Run the tests", "ordered_list_open"),
+    ("1) Run the tests", "1\\) Run the tests", "ordered_list_open"),
+    ("2024. was the year of the rewrite", "2024\\. was the year of the rewrite", "ordered_list_open"),
+    ("1.", "1\\.", "ordered_list_open"),
+    ("---", "\\---", "hr"),
+    ("--", "\\--", "hr"),  # `- --`: the item's `-` makes three
+    ("- - -", "\\- - -", "hr"),
+    ("_ _ _", "\\_ _ _", "hr"),
+    ("___", "\\_\\_\\_", "hr"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "written", "markup"), STRUCK_AND_BLOCKS)
+def test_strikethrough_and_a_leading_block_marker_are_shown_as_typed(
+    claim: str, written: str, markup: str | None
+) -> None:
+    assert file_claim(claim) == written
+    assert_one_line_of_text(written, claim)
+    assert literal(written) == written  # nothing is escaped twice
+    # the version before this escape wrote the claim as typed (or with the fence's backslash):
+    # its form is still read (claim_forms), and a forge showed struck text or a block
+    before = literal(inert(one_line(claim)), tildes_and_blocks=False)
+    assert before != written and before in claim_forms(claim) and claim_forms(claim)[0] == written
+    if markup is not None:
+        types = [t.type for t in gfm_tokens(f"- {before}\n")]
+        assert markup in types and (markup != "bullet_list_open" or types.count(markup) == 2), types
+
+
+# Each claim leaves what cannot act as typed (the first part) next to what can (the escape that
+# follows): a lone `~` (paths, "about"), a `#` without a space, seven `#`, a marker without its
+# space, a number too long for a list, `|` (a table needs a second line), a code span.
+LEFT_AS_TYPED = [
+    ("# Keep ~/dotfiles and ~/.config in sync", "\\# Keep ~/dotfiles and ~/.config in sync"),
+    ("- about ~5 min; a ~ b and a ~~ b", "\\- about ~5 min; a ~ b and a ~~ b"),
+    ("#hashtag and #1, not ~~struck~~", "#hashtag and #1, not \\~\\~struck\\~\\~"),
+    ("####### seven, not ~~struck~~", "####### seven, not \\~\\~struck\\~\\~"),
+    ("-x, +1 and *p stay; ~a~ not", "-x, +1 and \\*p stay; \\~a\\~ not"),
+    ("1.5x faster, not ~~2x~~", "1.5x faster, not \\~\\~2x\\~\\~"),
+    ("1234567890. ten digits, not ~~x~~", "1234567890. ten digits, not \\~\\~x\\~\\~"),
+    ("| a | b | not ~~x~~", "| a | b | not \\~\\~x\\~\\~"),
+    ("--- and more, not ~~x~~", "--- and more, not \\~\\~x\\~\\~"),
+    ("`~~code~~` stays, ~~x~~ not", "`~~code~~` stays, \\~\\~x\\~\\~ not"),
+    ("1. Copy ~/.ssh/config then ~/.gitconfig", "1\\. Copy ~/.ssh/config then ~/.gitconfig"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "written"), LEFT_AS_TYPED)
+def test_only_tildes_and_markers_that_would_act_are_escaped(claim: str, written: str) -> None:
+    assert file_claim(claim) == written
+    assert_one_line_of_text(written, claim)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="~#-+*_1.)|` ax", max_size=30))
+def test_a_gfm_forge_shows_any_claim_as_one_line_of_text(claim: str) -> None:
+    """From the claim's first character on: what opens a block, and tildes."""
+    written = file_claim(claim)
+    assert literal(written) == written
+    tokens = gfm_tokens(f"- {written}\n")
+    assert not [t.type for t in tokens if t.type in NOT_TEXT | NOT_A_LINE], written
+    assert [t.type for t in tokens].count("bullet_list_open") == 1, written
+    # a code span drops the spaces at its ends; a forge shows every other character
+    assert gfm_text(f"- {written}\n").replace(" ", "") == one_line(claim).replace(" ", "")
 
 
 @pytest.mark.parametrize("claim", [
@@ -279,16 +389,70 @@ def test_a_claim_with_emphasis_markers_is_adopted_and_read_back_as_typed(repo: P
     assert f"forgot {ident}" in gm(repo, "forget", EMPHASIS_FILE).stdout.replace("Forgot", "forgot")
 
 
+# --- strikethrough and a leading block marker, through the CLI --------------------------------
+
+BLOCKS_CLAIM = "1. Run ~~make~~ the helpers before <details> merges; keep ~5 min timeouts"
+BLOCKS_FILE = "1\\. Run \\~\\~make\\~\\~ the helpers before \\<details> merges; keep ~5 min timeouts"
+# What the version before this escape wrote: `\<details>` escaped, the list marker and tildes not.
+BLOCKS_BEFORE = "1. Run ~~make~~ the helpers before \\<details> merges; keep ~5 min timeouts"
+
+
+def assert_blocks_read_back(repo: Path, ident: str) -> None:
+    assert shown_claims(repo, "L2")[ident] == BLOCKS_CLAIM
+    status = gm_json(repo, "status")
+    assert status["L2"]["not_in_block"] == [] and status["L2"]["not_in_log"] == [], status["L2"]
+    report = gm_json(repo, "validate", check=False)
+    assert report["ok"] is True and report["errors"] == [], report
+    assert gm(repo, "scan", check=False).returncode == 0
+    context = hook("session-start", repo)
+    assert context is not None and f"- {BLOCKS_CLAIM}" in context, context
+    assert "\\~" not in context and "1\\." not in context
+    assert gm_json(repo, "context")["context"] == context
+
+
+def test_the_forms_of_a_struck_or_block_claim_name_its_atom() -> None:
+    atom = l2(BLOCKS_CLAIM)
+    assert file_claim(BLOCKS_CLAIM) == BLOCKS_FILE and BLOCKS_BEFORE in claim_forms(BLOCKS_CLAIM)
+    log = format_entry(LogEntry(op="adopt", atom=atom, at=atom["promoted_at"]))  # type: ignore[arg-type]
+    for form in (BLOCKS_FILE, BLOCKS_BEFORE):
+        assert atom_of_line(log, f"- {form}") == atom["id"]
+        assert atom_of_line(log, f"- [contested — newer evidence 2026-11-02] {form}") == atom["id"]
+    assert atom_of_line(log, f"- {BLOCKS_FILE.replace('helpers', 'code')}") is None
+    assert resolve(BLOCKS_FILE, {"atm_00000001": BLOCKS_CLAIM, "atm_00000002": "Run make"}) == "atm_00000001"
+
+
+def test_a_struck_claim_opening_with_a_list_marker_is_adopted_and_read_back_as_typed(repo: Path) -> None:
+    gm(repo, "init", "--yes")
+    ident = adopt_claim(repo, BLOCKS_CLAIM)
+    assert ident == atom_id(BLOCKS_CLAIM, shown_atoms(repo, "L2")[ident]["project"])
+    path = repo / "CLAUDE.memory.md"
+    assert item_line(path, "helpers before") == f"- {BLOCKS_FILE}"
+    assert git(repo, "status", "--porcelain") == ""  # committed through the installed guard
+    assert_one_line_of_text(BLOCKS_FILE, BLOCKS_CLAIM)
+    text = path.read_text("utf-8")
+    types = [t.type for t in gfm_tokens(text)]
+    assert not [t for t in types if t in (NOT_TEXT | NOT_A_LINE) - {"html_block", "heading_open"}], types
+    assert types.count("bullet_list_open") == 1  # the block's one list: no item nested in it
+    assert BLOCKS_CLAIM in gfm_text(text).replace("\n", "")
+    assert_blocks_read_back(repo, ident)
+    # the line as the file shows it names its atom
+    assert gm_json(repo, "inspect", "--why", BLOCKS_FILE)["atom"]["id"] == ident
+    assert f"forgot {ident}" in gm(repo, "forget", BLOCKS_FILE).stdout.replace("Forgot", "forgot")
+
+
 def _html_read_back(repo: Path, ident: str) -> None:
     assert_read_back(repo, ident, repo / "CLAUDE.memory.md", "L2")
 
 
-# A file an earlier version rendered (before render.literal; before it escaped emphasis markers):
+# A file an earlier version rendered (before render.literal; before it escaped emphasis markers;
+# before it escaped strikethrough tildes and a leading block marker):
 # the claim, its line now, its line then, the words its line starts with, how it is read back.
 EARLIER_RENDERINGS = [
     pytest.param(CLAIM, FILE_FORM, OLD_FORM, "Fold long CI logs", _html_read_back, id="before-literal"),
     pytest.param(EMPHASIS_CLAIM, EMPHASIS_FILE, EMPHASIS_BEFORE, "Call super()", assert_emphasis_read_back,
                  id="before-emphasis"),
+    pytest.param(BLOCKS_CLAIM, BLOCKS_FILE, BLOCKS_BEFORE, "helpers before", assert_blocks_read_back,
+                 id="before-tildes-and-blocks"),
 ]  # fmt: skip
 
 

@@ -281,8 +281,9 @@ def _block_marker_at(text: str) -> int | None:
       and seven `#` are text);
     - `-`, `+` or `*` then a space or nothing: a nested bullet list (`\\- foo`; `-x`, `+1` are
       text);
-    - three or more of one of `-`, `*`, `_` and nothing else but spaces: a thematic break (`\\---`;
-      as the whole line `- ---` it is even one outside the list, which it ends);
+    - three or more of one of `-`, `*`, `_` and nothing else but spaces: a thematic break (`\\---`);
+      two `-` already, with the item's own (the whole line `- --` is one, outside the list,
+      which it ends);
     - one to nine ASCII digits, `.` or `)`, then a space or nothing: an ordered list, whatever the
       number (it is the item's first block): the backslash goes before the `.` (`1\\. Run`,
       `2024\\. was`), since one before a digit is a backslash; `1.5x faster` is text.
@@ -299,7 +300,7 @@ def _block_marker_at(text: str) -> int | None:
     if first == "#":
         hashes = len(text) - len(text.lstrip("#"))
         return 0 if hashes <= 6 and _ends_marker(text, hashes) else None
-    if first in ("-", "*", "_") and set(text) <= {first, " ", "\t"} and text.count(first) >= 3:
+    if first in ("-", "*", "_") and set(text) <= {first, " ", "\t"} and text.count(first) >= 3 - (first == "-"):
         return 0
     digits = 0
     while digits < len(text) and text[digits] in _DIGITS:
