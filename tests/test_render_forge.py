@@ -23,7 +23,14 @@ from test_hooks import global_repo, hook, l2
 from agent_memory.cli.ids import resolve
 from agent_memory.committed.adopted_log import LogEntry, format_entry
 from agent_memory.committed.files import atom_of_line
-from agent_memory.committed.render import claim_forms, context_claim, file_claim, inert, literal, one_line
+from agent_memory.committed.render import (
+    claim_forms,
+    context_claim,
+    file_claim,
+    inert,
+    literal,
+    one_line,
+)
 from agent_memory.model.atom import atom_id
 from agent_memory.model.errors import AmbiguousError
 
