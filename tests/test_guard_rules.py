@@ -196,11 +196,18 @@ def test_tilde_home_paths_are_refused_but_not_root_or_own_home() -> None:
     assert found(MD, block("- Keep caches in ~root/.cache and ~/src")) == set()
 
 
-def test_an_escaped_tilde_is_no_home_path_but_a_backslash_separator_is() -> None:
-    """render.literal writes struck text `\\~\\~make\\~\\~`: `~make` before the backslash that
-    escapes the next `~` names no home; `~bob\\src` still does."""
-    assert found(MD, block("- Run \\~\\~make\\~\\~ then \\~single\\~ steps")) == set()
+def test_a_markdown_escape_after_a_tilde_name_is_no_home_path() -> None:
+    """render.literal writes a backslash before what a forge would act on: one after `~make`
+    (or before its `~`) is no path separator, and these lines name no home (nor do the claims
+    as typed); a backslash separator still is one, and so is an escaped `~` opening a path."""
+    for line in (
+        "- Run \\~\\~make\\~\\~ then \\~single\\~ steps",  # `~~make~~ then ~single~`
+        "- Keep ~make\\* and ~make\\_ too",  # `~make*`, `~make_`: emphasis markers escaped
+        "- Keep a\\~make\\~make/ as typed",  # `a~make~make/`: the second `~` follows `e`
+    ):
+        assert found(MD, block(line)) == set(), line
     assert (3, "home-path") in found(MD, block("- Build from ~bob\\src first"))
+    assert (3, "home-path") in found(MD, block("- Build from \\~bob/src first"))
 
 
 # --- the path rules' literal pre-checks (issue 17: half of the guard's time went to trying the

@@ -81,9 +81,10 @@ _HOME_PATH = re.compile(
     + r"projects"
     + _SEP
     + r"|(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-[A-Za-z0-9._]{1,64}-"
-    # `~bob/`, `~bob\`, not `\~\~make\~\~`: a backslash before a `~` is markdown's escape
-    # (render.literal writes struck text so), no path separator
-    + r"|(?<![\w~$.%-])~[A-Za-z_][A-Za-z0-9_.-]{0,31}(?=/|\\(?!~))",
+    # `~bob/`, `~bob\src`; not `\~\~make\~\~`, `~make\*` nor `a\~make/`: a backslash before
+    # `~`, `*`, `_`, `<`, `&` or `]` is markdown's escape (render.literal writes one so), no path
+    # separator, and the `~` it escapes follows what is before the backslash
+    + r"|(?<![\w~$.%-])(?<![\w~$.%-]\\)~[A-Za-z_][A-Za-z0-9_.-]{0,31}(?=/|\\(?![~*_<&\]]))",
     re.M,
 )
 # A path whose user component is a placeholder documents a layout; it names no machine.

@@ -113,10 +113,12 @@ _HOME_SLUG: re.Pattern[str] = _lazy(
     r"(?:(?<=[\s/\"'`=:(\[\\])|^|(?<=(?<![A-Za-z0-9])[A-Za-z]-))-(?:home|Users)-(?P<u>[A-Za-z0-9._]{1,64})(?=-)",
     re.M,
 )
-# `~bob/src`: the shell's home of user bob (`~/`, `HEAD~1`, `a~b` are not, nor `\~\~make\~\~`:
-# a backslash before a `~` is markdown's escape, no path separator)
+# `~bob/src`: the shell's home of user bob (`~/`, `HEAD~1`, `a~b` are not, nor `\~\~make\~\~`,
+# `~make\*` and `a\~make/`: a backslash before `~`, `*`, `_`, `<`, `&` or `]` is markdown's
+# escape, which render.literal writes, no path separator, and the `~` it escapes follows what
+# is before the backslash)
 _HOME_TILDE: re.Pattern[str] = _lazy(
-    r"(?<![\w~$.%-])~(?P<u>[A-Za-z_][A-Za-z0-9_.-]{0,31})(?=/|\\(?!~))"
+    r"(?<![\w~$.%-])(?<![\w~$.%-]\\)~(?P<u>[A-Za-z_][A-Za-z0-9_.-]{0,31})(?=/|\\(?![~*_<&\]]))"
 )
 # keyword -> (pattern, offsets from the keyword where a match may start)
 _HOME_BY_KEYWORD: dict[str, tuple[re.Pattern[str], tuple[int, ...]]] = {
