@@ -33,6 +33,7 @@ from agent_memory.committed.render import (
 )
 from agent_memory.model.atom import atom_id
 from agent_memory.model.errors import AmbiguousError
+from agent_memory.redact import guard
 
 CLAIM = "Fold long CI logs in <details> blocks, never <!-- hidden --> notes; write &amp; for an ampersand"
 # What the file holds for it: a backslash where CommonMark would act, nothing else changed.
@@ -228,6 +229,20 @@ def test_a_gfm_forge_shows_any_claim_as_one_line_of_text(claim: str) -> None:
     assert [t.type for t in tokens].count("bullet_list_open") == 1, written
     # a code span drops the spaces at its ends; a forge shows every other character
     assert gfm_text(f"- {written}\n").replace(" ", "") == one_line(claim).replace(" ", "")
+
+
+def guard_rules(line: str) -> set[str]:
+    return {f.rule for f in guard.scan_text("CLAUDE.memory.md", line + "\n")}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["~", "~~", "make", "bob", "/", "\\", " ", "*", "_", "<b>", "](", "#", "1."]),
+                max_size=10).map("".join))  # fmt: skip
+def test_the_file_s_backslashes_add_no_guard_finding(claim: str) -> None:
+    """The guard judges the file's line (and the session start's, committed/guarded.py): a
+    backslash the file adds (`\\~\\~make\\~\\~`, `~make\\*`) must not read as a home path's
+    separator, or a claim the guard accepts would be refused for its escapes."""
+    assert guard_rules(f"- {file_claim(claim)}") <= guard_rules(f"- {context_claim(claim)}")
 
 
 @pytest.mark.parametrize("claim", [
