@@ -1,9 +1,11 @@
 """A claim in a memory file renders on a forge as the text it is (render.literal): inline HTML
-(`<!-- -->`, `<details>`, `<img>`), an entity (`&amp;`), a link or a block quote would show a
-reviewer something else than what Claude reads, in the file view and in a pull request's rich
-diff. Rendered here as CommonMark with HTML on (markdown-it-py, as the forge's renderer would),
-through the real CLI, `git commit` with the installed hooks and the Claude Code hook command.
-Files written before the escape are read as ever, until the next write re-renders them."""
+(`<!-- -->`, `<details>`, `<img>`), an entity (`&amp;`), a link or a block quote, emphasis,
+GFM strikethrough (`~~old~~`) or a block opened by the claim (`# `, `- `, `1. `, `---`) would
+show a reviewer something else than what Claude reads, in the file view and in a pull
+request's rich diff. Rendered here as CommonMark with HTML on (markdown-it-py, as the forge's
+renderer would; with its strikethrough and table rules for GFM), through the real CLI, `git
+commit` with the installed hooks and the Claude Code hook command. Files written before the
+escape are read as ever, until the next write re-renders them."""
 
 from __future__ import annotations
 

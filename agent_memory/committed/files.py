@@ -59,7 +59,8 @@ class TierFiles:
 
     def earlier_blocks(self) -> list[str]:
         """The block as each earlier renderer wrote it from the same log (before `render.literal`
-        escaped emphasis markers, before `render.literal`: `render.EARLIER_FILE_CLAIMS`), for
+        escaped strikethrough tildes and block markers, before it escaped emphasis markers,
+        before `render.literal`: `render.EARLIER_FILE_CLAIMS`), for
         those under which some held claim renders differently than now. A file written then
         is no hand edit: it is read as it is, and the next write re-renders it (no rewrite
         just for this)."""

@@ -34,8 +34,8 @@ _REGION = "- region `"
 
 def item_texts(atom: Atom) -> tuple[str, ...]:
     """What a block may show for `atom` (its line without `- ` and a contested tag): as
-    rendered now, and as earlier renderers wrote it (`render.claim_forms`: before the forge
-    escapes of `render.literal`, before those of `render.inert`; the same claim a reviewer
+    rendered now, and as earlier renderers wrote it (`render.claim_forms`: before each part of
+    the forge escapes of `render.literal`, before those of `render.inert`; the same claim a reviewer
     read, and the guard judges that line)."""
     return claim_forms(str(atom["claim"]))
 
