@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from agent_memory.extract import durability
 from agent_memory.extract.remember_back import led_by_remember
 from agent_memory.extract.statement import extract_claims
 
@@ -154,4 +155,41 @@ def test_a_rule_for_a_kind_of_text_the_work_leaves(text: str, claim: str, kind: 
     ],
 )
 def test_the_one_at_hand_is_this_turns(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    ("statement", "claim", "rule"),
+    [
+        ("The staging DB is read-only. Remember that.", "The staging DB is read-only", "fact.lexicon"),
+        ("テストはdocker内で実行する。これを覚えておいて。", "Remember: テストはdocker内で実行する", "language.ja_remember"),
+    ],
+)
+def test_asked_to_keep_after_it_is_an_atom_on_one_mention(statement: str, claim: str, rule: str) -> None:
+    # the gate reads the closing asking as the "remember" said of the sentence before it
+    assert durability.gate(statement, claim, rule) == durability.KEEP
+
+
+# A step owed whenever a kind of event happens, said with "you must / need to / have to".
+MUST_ON_EVENT = [
+    ("you have to activate the venv before running tests", "Activate the venv before running tests"),
+    ("you must run make gen after changing the proto files", "Run make gen after changing the proto files"),
+    ("you need to restart the server after changing the config", "Restart the server after changing the config"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "claim"), MUST_ON_EVENT)
+def test_a_step_owed_on_every_event_of_a_kind(text: str, claim: str) -> None:
+    assert [(c.claim, c.kind) for c in extract_claims(text)] == [(claim, "constraint")]
+    assert durability.gate(text, claim, "directive.must_on_event") == durability.KEEP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "you need to fix the tests before merging",  # mending what is broken now
+        "so you need to run it before testing",  # "it" was named elsewhere
+    ],
+)
+def test_a_step_of_this_work_is_no_rule(text: str) -> None:
     assert extract_claims(text) == []

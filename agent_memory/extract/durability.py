@@ -34,6 +34,7 @@ from typing import TypeGuard
 
 from agent_memory.extract.dispatch import MEMORY_STRONG, lasting_scope
 from agent_memory.extract.filters import made_standing, memory_note
+from agent_memory.extract.remember_back import is_back_reference
 from agent_memory.extract.standing import STANDING, STANDS_BY_ITS_SHAPE
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
 
@@ -405,6 +406,8 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
         # "request a review. Make that standard in your workflow.": the next sentence says this
         # one is meant to last, as "from now on" in it would
         (i + 1 < len(sents) and made_standing(said, sents[i + 1]))
+        # "<statement>. Remember this." / "…。これを覚えておいて。": asked to be kept after it
+        or (i + 1 < len(sents) and is_back_reference(sents[i + 1]))
         # "use tabs in the future so that …", "until told otherwise, …": a scope the rules read as
         # "from now on" (dispatch.lasting_scope: not a plan, a purpose, a change put off or a
         # question)

@@ -55,18 +55,30 @@ _END = re.compile(r"[\s.。!！]*$")
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|[。！？\n]")
 
 
+def _marker_of(sentence: str) -> str | None:
+    """The remember marker `sentence` stands for when it is a whole back reference, else None."""
+    closing = sentence.strip()
+    for pattern, marker in _BACK:
+        m = pattern.match(closing)
+        if m and _END.fullmatch(closing[m.end() :]):
+            return marker
+    return None
+
+
+def is_back_reference(sentence: str) -> bool:
+    """Whether `sentence` is a whole "remember this" asking for the one before it to be kept
+    (the durability gate reads it as the "remember" said of that one)."""
+    return _marker_of(sentence) is not None
+
+
 def _closing(text: str) -> tuple[int, str] | None:
     """Where the closing back reference starts, and the marker it stands for."""
     body = text.rstrip()
     cut = max((m.end() for m in _SENTENCE_END.finditer(body.rstrip(".。!！ \t"))), default=-1)
     if cut <= 0:
         return None
-    closing = body[cut:].strip()
-    for pattern, marker in _BACK:
-        m = pattern.match(closing)
-        if m and _END.fullmatch(closing[m.end() :]):
-            return cut, marker
-    return None
+    marker = _marker_of(body[cut:])
+    return (cut, marker) if marker else None
 
 
 def led_by_remember(text: str) -> str:

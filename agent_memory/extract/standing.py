@@ -314,7 +314,7 @@ def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s:
 # what the user is called.
 STANDS_BY_ITS_SHAPE = frozenset(
     {"directive.on_every_event", "directive.banned", "preference.written_in", "preference.call_me",
-     "preference.artifact_rule"}  # fmt: skip
+     "preference.artifact_rule", "directive.must_on_event"}  # fmt: skip
 )
 
 

@@ -18,7 +18,7 @@ from agent_memory.extract.filters import (
     content_words,
     vague,
 )
-from agent_memory.extract.rules.base import Clause, ClauseRule
+from agent_memory.extract.rules.base import Clause, ClauseRule, cap
 from agent_memory.extract.standing import DEIXIS, STANDING
 from agent_memory.extract.text import words
 
@@ -574,6 +574,19 @@ _ON_EVERY_EVENT = re.compile(
     r"deploy(?:ment)?|release|pr|pull request)s?\s*[.!]*$",
     re.I,
 )
+# "you have to activate the venv before running tests", "you must run make gen after changing the
+# proto files": a step the user says is owed whenever a kind of event happens — a "you must" with
+# a step and an event in the gerund is how things are done here, not this turn's request ("you
+# need to fix the tests before merging" fixes what is broken now: no step verb of that kind).
+_MUST_ON_EVENT = re.compile(
+    r"^(?:(?:so|also|and|btw|fyi|note)[,:]?\s+)?you\s+(?:always\s+)?(?:need to|have to|must|should always)\s+"
+    r"(?:always\s+)?(?P<step>(?:run|execute|activate|source|restart|reload|rebuild|regenerate|recompile|"
+    r"build|format|lint|test|bump|rebase|pull|sync|verify|validate|clear|migrate|type-?check|"
+    r"re-?run|re-?generate)\b[^,;:?]{2,60}?)\s+(?P<when>before|after)\s+(?P<event>(?:running|changing|"
+    r"editing|committing|pushing|deploying|merging|adding|modifying|touching|updating|installing|"
+    r"starting|pulling|switching|releasing|building|testing)\b[^,;:?]{0,50}?)\s*[.!]*$",
+    re.I,
+)
 _F = "directive"
 KEEP_RULE = ClauseRule("keep", _F, _KEEP, _keep, "constraint")
 RULES: tuple[ClauseRule, ...] = (
@@ -682,6 +695,15 @@ RULES: tuple[ClauseRule, ...] = (
         lambda m, c: bool(m.group("off") or m.group("scope")) and not vague(m.group("x")),
     ),
     ClauseRule("on_every_event", _F, _ON_EVERY_EVENT, "{c}", "constraint"),
+    ClauseRule(
+        "must_on_event",
+        _F,
+        _MUST_ON_EVENT,
+        lambda m, c: cap(f"{m.group('step')} {m.group('when').lower()} {m.group('event')}"),
+        "constraint",
+        # "you need to run it before testing": what "it" is was said elsewhere
+        lambda m, c: not re.search(r"\b(?:it|this|that|them|these|those)\b", m.group(0), re.I),
+    ),
     *(
         ClauseRule(
             "complaint", _F, forgot, "Always {1}", "constraint", lambda m, c: not vague(m.group(1))
