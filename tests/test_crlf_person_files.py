@@ -1,0 +1,146 @@
+"""Files of the person's that agent-memory edits keep their own line ends (CRLF: a Windows
+editor with core.autocrlf=false, or a repository that commits CRLF): `init` adds the
+`@CLAUDE.memory.md` import to CLAUDE.md and to ~/.claude/CLAUDE.md and its lines to
+`.gitignore`/`.gitattributes`, `deinit` takes them out again (with `--purge` the lines and,
+with memory.target=claude-md, the block inside CLAUDE.md), `adopt` writes that block.
+
+Each file was read with universal newlines and written back with "\\n": every line of the
+person's file changed in the diff (`init --yes` committed that), the lines we added were LF
+amid CRLF. Now our lines are recognised in a CRLF file, the lines we write take the file's own
+line end, and the person's lines keep their bytes. And CLAUDE.memory.md (ours, committed LF)
+checked out CRLF by core.autocrlf=true still reads back: the session start, status, adopt,
+validate and the guard."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_json
+from test_adopt import CLAIMS, NOW, stage_claims
+
+CLAUDE_MD = b"# proj\r\n\r\nUse the Makefile.\r\nRun `make test` before pushing.\r\n"
+GITIGNORE = b"node_modules/\r\n*.log\r\n"
+GITATTRIBUTES = b"*.png binary\r\n*.sh text eol=lf\r\n"
+BEGIN = b"<!-- agent-memory:begin L2 -->"
+
+
+def only_crlf(data: bytes) -> bool:
+    """Every line end of `data` is CRLF (no bare LF, no bare CR) and the file ends with one."""
+    return b"\n" not in data.replace(b"\r\n", b"") and b"\r" not in data.replace(b"\r\n", b"") and data.endswith(b"\r\n")
+
+
+def committed_crlf(repo: Path, files: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commit `files` with their CRLF bytes as they are (core.autocrlf=false: git converts
+    nothing, as on Windows with that setting)."""
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+    git(repo, "config", "core.autocrlf", "false")
+    for name, data in files.items():
+        (repo / name).write_bytes(data)
+    git(repo, "add", *files)
+    git(repo, "commit", "-q", "-m", "the person's files, CRLF")
+
+
+def test_init_and_deinit_keep_a_crlf_claude_md(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    committed_crlf(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
+    gm(repo, "init", "--yes")
+    after = (repo / "CLAUDE.md").read_bytes()
+    # the person's lines byte for byte, the import after a blank line, CRLF like the rest
+    assert after == CLAUDE_MD + b"\r\n@CLAUDE.memory.md\r\n", after
+    # committed as such: the diff is the two added lines, no line of the person's changed
+    diff = git(repo, "diff", "HEAD~1", "HEAD", "--numstat", "--", "CLAUDE.md").split()
+    assert diff[:2] == ["2", "0"], diff
+    gm(repo, "init", "--yes")  # recognised: no second import line
+    assert (repo / "CLAUDE.md").read_bytes() == after
+    out = gm(repo, "deinit").stdout
+    assert "import line removed" in out, out
+    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD
+
+
+def test_the_import_line_is_recognised_in_a_crlf_file_init_did_not_write(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The person put the import in themselves, with CRLF: init adds none, deinit takes it out."""
+    text = b"@CLAUDE.memory.md\r\n\r\n# proj\r\n"
+    committed_crlf(repo, {"CLAUDE.md": text}, monkeypatch)
+    gm(repo, "init", "--yes")
+    assert (repo / "CLAUDE.md").read_bytes() == text
+    gm(repo, "deinit")
+    assert (repo / "CLAUDE.md").read_bytes() == b"\r\n# proj\r\n"
+
+
+def test_init_and_purge_keep_crlf_ignore_and_attributes_files(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    committed_crlf(repo, {".gitignore": GITIGNORE, ".gitattributes": GITATTRIBUTES}, monkeypatch)
+    gm(repo, "init", "--yes")
+    ignore, attributes = (repo / ".gitignore").read_bytes(), (repo / ".gitattributes").read_bytes()
+    assert ignore.startswith(GITIGNORE) and only_crlf(ignore), ignore
+    assert b".memory/*\r\n!.memory/adopted.log\r\n" in ignore
+    assert attributes.startswith(GITATTRIBUTES) and only_crlf(attributes), attributes
+    assert attributes.endswith(b".memory/adopted.log merge=union\r\n")
+    gm(repo, "init", "--yes")  # recognised: nothing added twice
+    assert (repo / ".gitignore").read_bytes() == ignore and (repo / ".gitattributes").read_bytes() == attributes
+    gm(repo, "deinit", "--purge", "--yes")
+    assert (repo / ".gitattributes").read_bytes() == GITATTRIBUTES
+    # the personal-settings line stays (right with or without agent-memory), CRLF like the rest
+    ignore = (repo / ".gitignore").read_bytes()
+    assert ignore.startswith(GITIGNORE) and only_crlf(ignore) and b".memory" not in ignore, ignore
+
+
+def test_init_keeps_a_crlf_user_claude_md(repo: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    user = isolated_env / ".claude" / "CLAUDE.md"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    mine = b"# me\r\n\r\nAnswer in English.\r\n"
+    user.write_bytes(mine)
+    committed_crlf(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
+    gm(repo, "init", "--yes")
+    after = user.read_bytes()
+    assert after.startswith(mine + b"\r\n@") and only_crlf(after), after
+    assert after.count(b"CLAUDE.memory.md") == 1
+    gm(repo, "init", "--yes")
+    assert user.read_bytes() == after
+
+
+def test_the_block_in_a_crlf_claude_md_keeps_its_line_ends(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """memory.target=claude-md: adopt writes the block into the person's CRLF CLAUDE.md in CRLF
+    (the guard accepts it), finds it again on the next adopt, and purge takes it out whole."""
+    committed_crlf(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
+    git(repo, "config", "memory.target", "claude-md")
+    gm(repo, "init", "--yes")
+    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD  # no import line with this target
+    ids = stage_claims(repo)
+    gm(repo, "adopt", "--yes", ids["push"])
+    gm(repo, "adopt", "--yes", ids["tabs"])
+    after = (repo / "CLAUDE.md").read_bytes()
+    assert after.startswith(CLAUDE_MD) and only_crlf(after), after
+    assert after.count(BEGIN) == 1
+    assert CLAIMS["push"].rstrip(".").encode() in after and CLAIMS["tabs"].rstrip(".").encode() in after
+    assert git(repo, "show", "HEAD:CLAUDE.md").encode() == after  # committed as written, guard and all
+    assert gm(repo, "validate", check=False).returncode == 0
+    assert not gm_json(repo, "status").get("hand_edited")
+    gm(repo, "deinit", "--purge", "--yes")
+    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD
+
+
+def test_claude_memory_md_checked_out_crlf_reads_back(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """core.autocrlf=true: CLAUDE.memory.md (committed LF) is CRLF in the work tree. The session
+    start gives its items, status and validate see no hand edit, adopt re-renders it and the
+    guard lets the commit through."""
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+    gm(repo, "init", "--yes")
+    ids = stage_claims(repo)
+    gm(repo, "adopt", "--yes", ids["push"])
+    git(repo, "config", "core.autocrlf", "true")
+    for name in ("CLAUDE.md", "CLAUDE.memory.md", ".memory/adopted.log"):
+        (repo / name).unlink()
+    git(repo, "checkout", "--", ".")
+    memory = (repo / "CLAUDE.memory.md").read_bytes()
+    assert only_crlf(memory), memory  # the checkout this test is about
+    context = json.loads(gm(repo, "hook", "session-start", input_text=json.dumps(
+        {"session_id": "s", "cwd": str(repo), "hook_event_name": "SessionStart", "source": "startup"})).stdout)
+    assert CLAIMS["push"].rstrip(".") in context["hookSpecificOutput"]["additionalContext"]
+    assert gm(repo, "validate", check=False).returncode == 0
+    gm(repo, "adopt", "--yes", ids["tabs"])
+    assert git(repo, "status", "--porcelain", "--", "CLAUDE.memory.md", ".memory") == ""
+    blob = git(repo, "show", "HEAD:CLAUDE.memory.md")
+    assert "\r" not in blob and CLAIMS["tabs"].rstrip(".") in blob
+    assert gm(repo, "validate", check=False).returncode == 0
