@@ -14,6 +14,7 @@ validate and the guard."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,11 @@ BEGIN = b"<!-- agent-memory:begin L2 -->"
 def only_crlf(data: bytes) -> bool:
     """Every line end of `data` is CRLF (no bare LF, no bare CR) and the file ends with one."""
     return b"\n" not in data.replace(b"\r\n", b"") and b"\r" not in data.replace(b"\r\n", b"") and data.endswith(b"\r\n")
+
+
+def blob(repo: Path, spec: str) -> bytes:
+    """`git show SPEC`'s bytes (conftest.git reads text: its universal newlines hide a CR)."""
+    return subprocess.run(["git", "-C", str(repo), "show", spec], capture_output=True, check=True).stdout
 
 
 def committed_crlf(repo: Path, files: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -114,7 +120,7 @@ def test_the_block_in_a_crlf_claude_md_keeps_its_line_ends(repo: Path, monkeypat
     assert after.startswith(CLAUDE_MD) and only_crlf(after), after
     assert after.count(BEGIN) == 1
     assert CLAIMS["push"].rstrip(".").encode() in after and CLAIMS["tabs"].rstrip(".").encode() in after
-    assert git(repo, "show", "HEAD:CLAUDE.md").encode() == after  # committed as written, guard and all
+    assert blob(repo, "HEAD:CLAUDE.md") == after  # committed as written, guard and all
     assert gm(repo, "validate", check=False).returncode == 0
     assert not gm_json(repo, "status").get("hand_edited")
     gm(repo, "deinit", "--purge", "--yes")
@@ -141,6 +147,9 @@ def test_claude_memory_md_checked_out_crlf_reads_back(repo: Path, monkeypatch: p
     assert gm(repo, "validate", check=False).returncode == 0
     gm(repo, "adopt", "--yes", ids["tabs"])
     assert git(repo, "status", "--porcelain", "--", "CLAUDE.memory.md", ".memory") == ""
-    blob = git(repo, "show", "HEAD:CLAUDE.memory.md")
-    assert "\r" not in blob and CLAIMS["tabs"].rstrip(".") in blob
+    # what adopt wrote takes the checkout's line ends: no file of mixed ones in the work tree
+    for name in ("CLAUDE.memory.md", ".memory/adopted.log"):
+        assert only_crlf((repo / name).read_bytes()), name
+    committed = blob(repo, "HEAD:CLAUDE.memory.md")
+    assert b"\r" not in committed and CLAIMS["tabs"].rstrip(".").encode() in committed
     assert gm(repo, "validate", check=False).returncode == 0

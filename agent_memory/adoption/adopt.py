@@ -35,6 +35,7 @@ from agent_memory.adoption.reverts import reverted_adoptions
 from agent_memory.committed import attributes, render, worktree
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.committed.files import TierFiles
+from agent_memory.committed.line_ends import as_lf
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import overwrite
 from agent_memory.model.atom import Atom
@@ -506,7 +507,7 @@ def commit_memory(
             commit = commit_or_restore(repo, before, after, message, refused, hint)
             parents = git.commit_parents(repo, commit)
             parent = parents[0] if parents else None
-            if parent == old_head or _files_at(repo, parent, before) == before.paths():
+            if parent == old_head or _same_files(_files_at(repo, parent, before), before.paths()):
                 # Nothing moved, or what moved did not touch the memory files: this commit
                 # changes exactly the lines `change` added.
                 return commit
@@ -523,6 +524,12 @@ def _files_at(repo: git.Repo, rev: str | None, like: TierFiles) -> dict[str, str
         data = git.read_blob_at(repo, rev, rel) if rev else None
         out[rel] = data.decode("utf-8", errors="replace") if data is not None else ""
     return out
+
+
+def _same_files(committed: dict[str, str], work: dict[str, str]) -> bool:
+    """The blobs hold what the work tree holds, CRLF there and LF in the blob being the same
+    text (core.autocrlf=true checks the memory files out CRLF)."""
+    return {rel: as_lf(text) for rel, text in committed.items()} == {rel: as_lf(text) for rel, text in work.items()}
 
 
 def _take_back(repo: git.Repo, ours: str, parent: str | None, before: TierFiles) -> None:

@@ -38,6 +38,7 @@ from pathlib import Path
 from agent_memory.adoption.locks import index_lock_problem, memory_lock_held, try_lock, unlock
 from agent_memory.committed import render, worktree
 from agent_memory.committed.files import TierFiles
+from agent_memory.committed.line_ends import as_lf
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.locks import INDEX_WRITERS, clear_stale, git_processes_in
 from agent_memory.gitio.state import overwrite, replace_text, state_dir
@@ -245,7 +246,9 @@ def uncommitted(repo: git.Repo, files: TierFiles) -> list[str]:
                 text, committed = render.block_of(text, files.tier) or "", render.block_of(committed, files.tier) or ""
             except render.MalformedBlockError:
                 pass  # compared whole: the broken markers are reported on their own
-        if text != committed:
+        # CRLF in the work tree is not a change: core.autocrlf=true checks the committed LF
+        # files out so, and `git status` calls them unchanged
+        if as_lf(text) != as_lf(committed):
             out.append(rel)
     return out
 

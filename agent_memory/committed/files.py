@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
-from agent_memory.committed import adopted_log, render
+from agent_memory.committed import adopted_log, line_ends, render
 from agent_memory.committed.adopted_log import LOG_PATH, LogEntry
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import iso_z, parse_ts
@@ -78,7 +78,7 @@ class TierFiles:
         transcript's timestamps, must not sort before the line it follows and be lost."""
         log_text = self.log_text
         if log_text and not log_text.endswith("\n"):
-            log_text += "\n"
+            log_text += line_ends.line_end(log_text)
         latest: dict[str, str] = {}
         for entry in self.entries():
             latest[entry.atom_id] = max(latest.get(entry.atom_id, ""), entry.at)
@@ -89,7 +89,9 @@ class TierFiles:
                 entry = replace(entry, at=_one_second_after(prior))
             latest[entry.atom_id] = entry.at
             stamped.append(entry)
-        log_text += "".join(adopted_log.format_entry(e) for e in stamped)
+        # in the log's own line end: checked out CRLF (core.autocrlf=true), LF lines made it mixed
+        log_text += line_ends.in_line_end("".join(adopted_log.format_entry(e) for e in stamped),
+                                          line_ends.line_end(log_text))
         updated = replace(self, log_text=log_text)
         return updated.rerendered()
 

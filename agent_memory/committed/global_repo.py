@@ -293,7 +293,11 @@ def install_user_import(home_repo: GlobalRepo) -> bool:
 
     target = claude_dir() / "CLAUDE.md"
     line = "@" + _portable(home_repo.path / MEMORY_FILE)
-    text = target.read_text("utf-8") if target.exists() else ""
+    text = ""
+    if target.exists():
+        # as stored (newline=""): a CRLF file keeps its line ends, the import added takes them
+        with open(target, encoding="utf-8", newline="") as fh:
+            text = fh.read()
     updated = ensure_import(text, line)
     if updated == text:
         return False

@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from agent_memory.committed.line_ends import appended
 from agent_memory.committed.render import IMPORT_LINE, ensure_import
 from agent_memory.committed.templates import read_git_hook
 from agent_memory.committed.tiers import read_inside
@@ -213,18 +214,19 @@ def install_git_hooks(repo: git.Repo) -> dict[str, str]:
 
 
 def ensure_lines(path: Path, lines: tuple[str, ...] | list[str], header: str | None = None) -> bool:
-    """Append the lines that are missing; never rewrites existing content."""
+    """Append the lines that are missing; never rewrites existing content. Read as stored and
+    written with the file's own line end (a CRLF `.gitignore` stays CRLF: line_ends.py); a
+    line of ours is recognised whatever its end."""
     try:
-        text = read_inside(path.parent, path.name)  # never through a link, nor from a FIFO
+        text = read_inside(path.parent, path.name, newline="")  # never through a link, nor from a FIFO
     except FileNotFoundError:
         text = ""
     present = {ln.strip() for ln in text.splitlines()}
     missing = [ln for ln in lines if ln not in present]
     if not missing:
         return False
-    prefix = "" if not text or text.endswith("\n") else "\n"
     block = ([header] if header else []) + missing
-    overwrite(path, (text + prefix + "\n".join(block) + "\n").encode("utf-8"))  # refuses a link at open
+    overwrite(path, appended(text, block).encode("utf-8"))  # refuses a link at open
     return True
 
 
@@ -266,7 +268,8 @@ def install_import(workdir: Path, target: str) -> bool:
     refuse_odd_paths(workdir, ["CLAUDE.md"])  # `CLAUDE.md -> AGENTS.md` is not ours to edit
     path = workdir / "CLAUDE.md"
     try:
-        text = read_inside(workdir, "CLAUDE.md")  # never through a link, nor from a FIFO
+        # never through a link, nor from a FIFO; as stored: a CRLF file keeps its line ends
+        text = read_inside(workdir, "CLAUDE.md", newline="")
     except FileNotFoundError:
         text = ""
     updated = ensure_import(text, IMPORT_LINE)

@@ -710,14 +710,19 @@ def block_of(file_text: str, tier: str) -> str | None:
 
 def replace_block(file_text: str, block_text: str, tier: str) -> str:
     """Put `block_text` in place of the tier's block; everything outside the markers is kept
-    byte for byte. Without a block, append it at the end after a blank line."""
+    byte for byte. Without a block, append it at the end after a blank line. The block (rendered
+    with "\n") takes the file's own line end: in a person's CRLF CLAUDE.md (memory.target=
+    claude-md), or a CLAUDE.memory.md checked out CRLF (core.autocrlf=true), an LF block made
+    the file's line ends mixed."""
+    from agent_memory.committed.line_ends import appended, in_line_end, line_end
+
     span = find_block(file_text, tier)
+    block_text = in_line_end(block_text, line_end(file_text))
     if span is not None:
         return file_text[: span[0]] + block_text + file_text[span[1] :]
     if not file_text:
         return block_text
-    separator = "" if file_text.endswith("\n\n") else "\n" if file_text.endswith("\n") else "\n\n"
-    return file_text + separator + block_text
+    return appended(file_text, [block_text.removesuffix(line_end(file_text))], blank_line=True)
 
 
 def _canonical(text: str) -> str:
@@ -742,13 +747,13 @@ def hand_edited(file_text: str, expected_block: str, tier: str) -> bool:
 def ensure_import(claude_md_text: str, import_line: str) -> str:
     """`claude_md_text` with `import_line` present exactly once: appended at the end after a
     blank line when missing, the text returned unchanged when already there (idempotent)."""
+    from agent_memory.committed.line_ends import appended
+
     wanted = import_line.strip()
+    # a CRLF line is recognised too (splitlines, strip), and the line added takes the file's
+    # own line end: the text is the file as stored (committed/line_ends.py)
     if any(line.strip() == wanted for line in claude_md_text.splitlines()):
         return claude_md_text
-    if not claude_md_text:
-        return wanted + "\n"
-    text = claude_md_text
-    separator = "" if text.endswith("\n\n") else "\n" if text.endswith("\n") else "\n\n"
-    return text + separator + wanted + "\n"
+    return appended(claude_md_text, [wanted], blank_line=True)
 
 

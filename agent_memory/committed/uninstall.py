@@ -30,6 +30,7 @@ from agent_memory.committed.install import (
     PYTHON_CONFIG,
     hooks_folder_in_worktree,
 )
+from agent_memory.committed.line_ends import closed, line_end
 from agent_memory.committed.render import IMPORT_LINE, find_block
 from agent_memory.committed.tiers import read_inside
 from agent_memory.committed.worktree import odd_component, refuse_odd_paths
@@ -86,10 +87,10 @@ def remove_import(workdir: Path) -> str | None:
     refuse_odd_paths(workdir, ["CLAUDE.md"])  # `CLAUDE.md -> AGENTS.md`: not ours to edit
     path = workdir / "CLAUDE.md"
     try:
-        text = read_inside(workdir, "CLAUDE.md")
+        text = read_inside(workdir, "CLAUDE.md", newline="")  # as stored: CRLF stays CRLF
     except FileNotFoundError:
         return None
-    lines = text.splitlines(keepends=True)
+    lines = text.splitlines(keepends=True)  # each line keeps its own end
     kept = [ln for ln in lines if ln.strip() != IMPORT_LINE]
     if len(kept) == len(lines):
         return None
@@ -98,7 +99,7 @@ def remove_import(workdir: Path) -> str | None:
         path.unlink()
         return "deleted"
     # ensure_import added the line after a blank line: drop that separator again.
-    _replace_whole(path, remaining.rstrip("\n") + "\n")
+    _replace_whole(path, closed(remaining, line_end(text)))
     return "removed"
 
 
@@ -133,15 +134,16 @@ def _replace_whole(path: Path, text: str) -> None:
 def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:
     refuse_odd_paths(path.parent, [path.name])
     try:
-        text = read_inside(path.parent, path.name)
+        text = read_inside(path.parent, path.name, newline="")  # as stored: CRLF stays CRLF
     except FileNotFoundError:
         return False
     drop = {*lines, header}
-    kept = [ln for ln in text.splitlines() if ln.strip() not in drop]
-    if len(kept) == len(text.splitlines()):
+    every = text.splitlines(keepends=True)  # each line keeps its own end
+    kept = [ln for ln in every if ln.strip() not in drop]
+    if len(kept) == len(every):
         return False
     if any(ln.strip() for ln in kept):
-        _replace_whole(path, "\n".join(kept).rstrip("\n") + "\n")
+        _replace_whole(path, closed("".join(kept), line_end(text)))
     else:
         path.unlink()
     return True
@@ -171,11 +173,11 @@ def purge(repo: git.Repo, target_name: str, keep: set[str] | frozenset[str] = fr
                 (root / rel).unlink()
                 gone.append(rel)
         if target_name == "CLAUDE.md" and (root / "CLAUDE.md").exists() and plain("CLAUDE.md"):
-            text = read_inside(root, "CLAUDE.md")
+            text = read_inside(root, "CLAUDE.md", newline="")  # as stored: CRLF stays CRLF
             span = find_block(text, "L2")
             if span is not None:
                 start, end = span
-                _replace_whole(root / "CLAUDE.md", text[:start].rstrip("\n") + "\n" + text[end:].lstrip("\n"))
+                _replace_whole(root / "CLAUDE.md", closed(text[:start], line_end(text)) + text[end:].lstrip("\r\n"))
                 gone.append("the memory block in CLAUDE.md")
         memory_dir = root / ".memory"
         if odd_component(root, ".memory", folder=True) is None and memory_dir.is_dir() and not any(memory_dir.iterdir()):
