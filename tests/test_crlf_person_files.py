@@ -38,6 +38,12 @@ def blob(repo: Path, spec: str) -> bytes:
     return subprocess.run(["git", "-C", str(repo), "show", spec], capture_output=True, check=True).stdout
 
 
+def block_and_log_agree(repo: Path) -> bool:
+    """`git memory status` finds every adopted line in the block and every block line logged."""
+    tier = gm_json(repo, "status")["L2"]
+    return tier["not_in_block"] == [] and tier["not_in_log"] == [] and tier["held"] > 0
+
+
 def committed_crlf(repo: Path, files: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> None:
     """Commit `files` with their CRLF bytes as they are (core.autocrlf=false: git converts
     nothing, as on Windows with that setting)."""
@@ -122,7 +128,7 @@ def test_the_block_in_a_crlf_claude_md_keeps_its_line_ends(repo: Path, monkeypat
     assert CLAIMS["push"].rstrip(".").encode() in after and CLAIMS["tabs"].rstrip(".").encode() in after
     assert blob(repo, "HEAD:CLAUDE.md") == after  # committed as written, guard and all
     assert gm(repo, "validate", check=False).returncode == 0
-    assert not gm_json(repo, "status").get("hand_edited")
+    assert block_and_log_agree(repo)
     gm(repo, "deinit", "--purge", "--yes")
     assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD
 
@@ -145,6 +151,7 @@ def test_claude_memory_md_checked_out_crlf_reads_back(repo: Path, monkeypatch: p
         {"session_id": "s", "cwd": str(repo), "hook_event_name": "SessionStart", "source": "startup"})).stdout)
     assert CLAIMS["push"].rstrip(".") in context["hookSpecificOutput"]["additionalContext"]
     assert gm(repo, "validate", check=False).returncode == 0
+    assert block_and_log_agree(repo)
     gm(repo, "adopt", "--yes", ids["tabs"])
     assert git(repo, "status", "--porcelain", "--", "CLAUDE.memory.md", ".memory") == ""
     # what adopt wrote takes the checkout's line ends: no file of mixed ones in the work tree
@@ -153,3 +160,16 @@ def test_claude_memory_md_checked_out_crlf_reads_back(repo: Path, monkeypatch: p
     committed = blob(repo, "HEAD:CLAUDE.memory.md")
     assert b"\r" not in committed and CLAIMS["tabs"].rstrip(".").encode() in committed
     assert gm(repo, "validate", check=False).returncode == 0
+
+
+def test_init_and_deinit_keep_a_crlf_claude_settings_file(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`.claude/settings.json` (committed, the team's) is written whole as JSON; a CRLF one
+    was written back LF, every line a change."""
+    settings = b'{\r\n  "permissions": {\r\n    "allow": [\r\n      "Bash(make:*)"\r\n    ]\r\n  }\r\n}\r\n'
+    (repo / ".claude").mkdir()
+    committed_crlf(repo, {".claude/settings.json": settings}, monkeypatch)
+    gm(repo, "init", "--yes")
+    after = (repo / ".claude" / "settings.json").read_bytes()
+    assert only_crlf(after) and b" hook session-end" in after, after
+    gm(repo, "deinit")
+    assert (repo / ".claude" / "settings.json").read_bytes() == settings

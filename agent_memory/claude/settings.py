@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from agent_memory.committed.line_ends import in_line_end, line_end
 from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio.state import atomic_write, current_umask, read_regular_file
 from agent_memory.model.errors import RepoStateError
@@ -331,7 +332,14 @@ def write_settings(path: Path, settings: dict[str, Any]) -> None:
         mode = path.stat().st_mode & 0o777
     except FileNotFoundError:
         mode = 0o644 & ~current_umask()
-    atomic_write(path, json.dumps(settings, indent=2, ensure_ascii=False) + "\n", mode=mode)
+    text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"  # (a newline in a string is `\n`)
+    try:
+        # A CRLF file (a Windows editor's) is written back CRLF: in "\n" every line of the
+        # person's file was a change in the diff (committed/line_ends.py).
+        end = line_end(read_regular_file(path, MAX_SETTINGS_BYTES).decode("utf-8", "replace"))
+    except OSError:
+        end = "\n"
+    atomic_write(path, in_line_end(text, end), mode=mode)
 
 
 def check_settings(repo_root: Path) -> None:
