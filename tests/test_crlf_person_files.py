@@ -38,6 +38,13 @@ def blob(repo: Path, spec: str) -> bytes:
     return subprocess.run(["git", "-C", str(repo), "show", spec], capture_output=True, check=True).stdout
 
 
+def session_start(repo: Path) -> str:
+    """What the SessionStart hook gives Claude."""
+    out = gm(repo, "hook", "session-start", input_text=json.dumps(
+        {"session_id": "s", "cwd": str(repo), "hook_event_name": "SessionStart", "source": "startup"})).stdout
+    return str(json.loads(out)["hookSpecificOutput"]["additionalContext"])
+
+
 def block_and_log_agree(repo: Path) -> bool:
     """`git memory status` finds every adopted line in the block and every block line logged."""
     tier = gm_json(repo, "status")["L2"]
@@ -129,6 +136,7 @@ def test_the_block_in_a_crlf_claude_md_keeps_its_line_ends(repo: Path, monkeypat
     assert blob(repo, "HEAD:CLAUDE.md") == after  # committed as written, guard and all
     assert gm(repo, "validate", check=False).returncode == 0
     assert block_and_log_agree(repo)
+    assert CLAIMS["tabs"].rstrip(".") in session_start(repo)
     gm(repo, "deinit", "--purge", "--yes")
     assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD
 
@@ -147,9 +155,7 @@ def test_claude_memory_md_checked_out_crlf_reads_back(repo: Path, monkeypatch: p
     git(repo, "checkout", "--", ".")
     memory = (repo / "CLAUDE.memory.md").read_bytes()
     assert only_crlf(memory), memory  # the checkout this test is about
-    context = json.loads(gm(repo, "hook", "session-start", input_text=json.dumps(
-        {"session_id": "s", "cwd": str(repo), "hook_event_name": "SessionStart", "source": "startup"})).stdout)
-    assert CLAIMS["push"].rstrip(".") in context["hookSpecificOutput"]["additionalContext"]
+    assert CLAIMS["push"].rstrip(".") in session_start(repo)
     assert gm(repo, "validate", check=False).returncode == 0
     assert block_and_log_agree(repo)
     gm(repo, "adopt", "--yes", ids["tabs"])
