@@ -179,3 +179,30 @@ def test_init_and_deinit_keep_a_crlf_claude_settings_file(repo: Path, monkeypatc
     assert only_crlf(after) and b" hook session-end" in after, after
     gm(repo, "deinit")
     assert (repo / ".claude" / "settings.json").read_bytes() == settings
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("", "@CLAUDE.memory.md\n"),  # a new file: LF, as before
+    ("# a\n", "# a\n\n@CLAUDE.memory.md\n"),
+    ("# a\r\n", "# a\r\n\r\n@CLAUDE.memory.md\r\n"),
+    ("# a\r\n\r\n", "# a\r\n\r\n@CLAUDE.memory.md\r\n"),  # ends with a blank line already
+    ("# a\r\nb", "# a\r\nb\r\n\r\n@CLAUDE.memory.md\r\n"),  # no final line end: one added
+    ("# a\r\nb\nc\r\n", "# a\r\nb\nc\r\n\r\n@CLAUDE.memory.md\r\n"),  # mixed: mostly CRLF
+    ("x\r\n  @CLAUDE.memory.md \r\n", "x\r\n  @CLAUDE.memory.md \r\n"),  # there already
+])
+def test_the_import_takes_the_files_line_end(text: str, expected: str) -> None:
+    from agent_memory.committed.render import IMPORT_LINE, ensure_import
+
+    assert ensure_import(text, IMPORT_LINE) == expected
+
+
+def test_a_block_added_to_or_replaced_in_a_crlf_file_is_crlf() -> None:
+    from agent_memory.committed.render import find_block, render_block, replace_block
+
+    block = render_block([], "L2").text
+    added = replace_block("# a\r\nb", block, "L2")
+    assert added == "# a\r\nb\r\n\r\n" + block.replace("\n", "\r\n")
+    assert find_block(added, "L2") == (len("# a\r\nb\r\n\r\n"), len(added))
+    replaced = replace_block(added + "tail\r\n", block, "L2")
+    assert replaced == added + "tail\r\n"
+    assert replace_block("# a\n", block, "L2") == "# a\n\n" + block  # LF: as before
