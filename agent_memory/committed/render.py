@@ -711,7 +711,7 @@ def block_of(file_text: str, tier: str) -> str | None:
 def replace_block(file_text: str, block_text: str, tier: str) -> str:
     """Put `block_text` in place of the tier's block; everything outside the markers is kept
     byte for byte. Without a block, append it at the end after a blank line. The block (rendered
-    with "\n") takes the file's own line end: in a person's CRLF CLAUDE.md (memory.target=
+    with "\\n") takes the file's own line end: in a person's CRLF CLAUDE.md (memory.target=
     claude-md), or a CLAUDE.memory.md checked out CRLF (core.autocrlf=true), an LF block made
     the file's line ends mixed."""
     from agent_memory.committed.line_ends import appended, in_line_end, line_end

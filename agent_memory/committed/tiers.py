@@ -102,7 +102,7 @@ def open_inside(root: str | os.PathLike[str], rel: str) -> int:
 def read_inside(root: str | os.PathLike[str], rel: str, limit: int | None = None,
                 newline: str | None = None) -> str:
     """The UTF-8 text of `rel` under `root` (open_inside: no link followed), its line ends made
-    "\n"; with `newline=""` as stored (a person's file that is written back keeps its CRLF:
+    "\\n"; with `newline=""` as stored (a person's file that is written back keeps its CRLF:
     committed/line_ends.py). With `limit`, a file of more bytes is not read: OSError (EFBIG)."""
     with open(open_inside(root, rel), encoding="utf-8", newline=newline, closefd=True) as fh:
         if limit is None:
