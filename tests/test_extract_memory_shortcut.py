@@ -172,3 +172,36 @@ def test_a_kept_statement_opened_by_a_place_with_a_bare_verb_still_stands() -> N
     assert [c.claim for c in extract_claims("remember that in CI we use node 20")] == [
         "In CI we use node 20"
     ]
+
+
+# A note no rule reads is kept as typed: the person asked for that line to be kept, as older
+# Claude Code kept it (an instruction is a constraint, anything else a fact).
+NOTES_AS_TYPED = [
+    ("#mark finished items in TODO.md as done once they pass review",
+     "Mark finished items in TODO.md as done once they pass review", "constraint"),
+    ("#when running the formatter and the linter always do so from the repo root",
+     "When running the formatter and the linter always do so from the repo root", "constraint"),
+    ("# the mobile app is launched with the ios simulator script for manual checks",
+     "The mobile app is launched with the ios simulator script for manual checks", "fact"),
+    ("#このプロジェクトではテストをdockerで実行する", "Remember: このプロジェクトではテストをdockerで実行する", "fact"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "claim", "kind"), NOTES_AS_TYPED)
+def test_a_note_no_rule_reads_is_kept_as_typed(tmp_path: Path, text: str, claim: str, kind: str) -> None:
+    assert [(c.claim, c.kind) for c in extract_claims(text)] == [(claim, kind)]
+    # an atom on one mention: the note asked for it
+    assert _claims_of_transcript(tmp_path, [text]) == [claim]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "#todo list",  # a tag: too short to say anything
+        "#テスト",
+        "# is the staging db on port 5433 or 5432?",  # a question
+        "# look into the flaky login test later today",  # this turn's task
+    ],
+)
+def test_a_short_line_a_question_or_a_task_is_not_kept_as_typed(text: str) -> None:
+    assert extract_claims(text) == []

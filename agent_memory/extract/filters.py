@@ -256,8 +256,12 @@ show tell give mark label pin bump release ship review verify validate ensure do
 # people still type it, newer versions send it on as a prompt. One line only: a heading is a line
 # of a longer markdown message (a paste); "#!" or "#123" open no shortcut. The "#" needs no
 # space after it ("#don't add …", as the shortcut was typed) when a letter and two more words
-# follow — "#hashtag" or "#fix-123" alone is a tag or an issue, no note.
-MEMORY_SHORTCUT = re.compile(r"^\s*#(?:\s+|(?=[^\W\d_][^\s#]*(?:\s+\S+){2}))(\S[^\n]*?)\s*$")
+# follow — "#hashtag" or "#fix-123" alone is a tag or an issue, no note — or, in a script
+# written without spaces, eight more characters ("#テストはdockerで実行する").
+MEMORY_SHORTCUT = re.compile(
+    r"^\s*#(?:\s+|(?=[^\W\d_][^\s#]*(?:\s+\S+){2})|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af][^\n]{7}))"
+    r"(\S[^\n]*?)\s*$"
+)
 # A "#" line that also asks for this turn's work ("# we bundle with webpack, let's switch to vite",
 # "# …, could you bump it", "… ?") is no note to keep: what it states is judged as said plainly.
 _ASKS_NOW = re.compile(r"\blet(?:'s| us)\b|\b(?:can|could|would) you\b|\?\s*$", re.I)

@@ -13,7 +13,7 @@ from dataclasses import replace
 from agent_memory.extract import standing
 from agent_memory.extract.canonical import third_person
 from agent_memory.extract.dispatch import SCOPE
-from agent_memory.extract.filters import made_standing
+from agent_memory.extract.filters import IMPERATIVES, made_standing, memory_note
 from agent_memory.extract.finish import Candidate, finish, join_claims
 from agent_memory.extract.prepare import (
     generated_prompt,
@@ -22,10 +22,12 @@ from agent_memory.extract.prepare import (
     without_quoted_latin,
 )
 from agent_memory.extract.remember_back import led_by_remember
+from agent_memory.extract.rules.base import cap
 from agent_memory.extract.rules.directives import Rule
 from agent_memory.extract.rules.lang_words import non_english
 from agent_memory.extract.rules.languages import language_claims
 from agent_memory.extract.sentence import JUST_ASKING, sentence_claims
+from agent_memory.extract.standing import STANDING
 from agent_memory.extract.text import MAX_CLAIM, sentences, shorten, strip_lead, tidy, unmask
 from agent_memory.model.atom import normalize
 from agent_memory.model.tool_families import FAMILIES, KNOWN_TOOLS
@@ -137,6 +139,7 @@ def _extract(
 ) -> list[Candidate]:
     if generated_prompt(text):
         return []
+    typed = text
     text, asked_to_keep = users_text(text, origin)
     masked, spans = prepared(text)
     masked = led_by_remember(masked)  # "<statement>. Remember this.": the statement is kept
@@ -172,7 +175,46 @@ def _extract(
             origin="memory" if asked_to_keep else origin,
         )
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short, keep))
+    if not found and origin == "prompt" and memory_note(typed):
+        note = _note_as_typed(masked, spans)  # the note's own text, "#" cut by users_text
+        if note:
+            found.append(note)
     return _deduped([_in_third_person(c) for c in found] if users_words else found)
+
+
+# A "#" note is how a person asks Claude Code to keep a line as it is; one no rule reads is kept
+# as typed, when it says something (five words, or ten characters of a script without spaces:
+# "#todo list" is a tag) and is no question. An instruction (a verb first, a "you must/need
+# to", an always/never) is a constraint, anything else a fact.
+_NOTE_RULE = re.compile(
+    r"^(?:when|whenever|before|after|if)\b|"
+    r"\b(?:always|never|must|need to|have to|are not to|don'?t|do not)\b",
+    re.I,
+)
+
+
+# A task or a guess typed after "#" ("# continue with the upgrade and …", "# I think we use
+# v2") is no note to keep as it is, unless said to hold on ("#when running X always …").
+_NOTE_NOW = re.compile(
+    r"^(?:fix|continue|carry on|proceed|split|implement|add|create|update|refactor|remove|delete|"
+    r"rename|move|write|build|run|check|test|look|find|investigate|try|make|change|use|go|let's|"
+    r"i think|maybe|probably|perhaps)\b",
+    re.I,
+)
+
+
+def _note_as_typed(text: str, spans: list[str]) -> Candidate | None:
+    note = tidy(text.strip().lstrip("#").strip())
+    if note.endswith("?") or (len(note.split()) < 5 and not (non_english(note) and len(note) >= 10)):
+        return None
+    if _NOTE_NOW.match(note) and not STANDING.search(note):
+        return None
+    first = note.split()[0].lower()
+    kind = "constraint" if _NOTE_RULE.search(note) or first in IMPERATIVES else "fact"
+    said = unmask(note, spans)
+    # (another language's note keeps the person's words, labelled as its remember rules label them)
+    claim = f"Remember: {said}" if non_english(said) else cap(said)
+    return Candidate(shorten(claim), kind, "stated", "memory.note_as_typed")
 
 
 def _in_third_person(cand: Candidate) -> Candidate:
