@@ -188,7 +188,7 @@ def _extract(
 # to", an always/never) is a constraint, anything else a fact.
 _NOTE_RULE = re.compile(
     r"^(?:when|whenever|before|after|if)\b|"
-    r"\b(?:always|never|must|need to|have to|are not to|don'?t|do not)\b",
+    r"\b(?:always|never|must|should|need to|have to|are not to|don'?t|do not|allow|allowed)\b",
     re.I,
 )
 
