@@ -139,6 +139,9 @@ ARTIFACT_RULES = [
     ("commit messages must follow conventional commits", "Commit messages must follow conventional commits", "constraint"),
     ("PR descriptions should be brief", "PR descriptions should be brief", "preference"),
     ("branch names should start with the ticket id", "Branch names should start with the ticket id", "preference"),
+    # said as the user's wish, kept as the rule it asks for
+    ("going forward, I want PR titles to start with the ticket number", "PR titles should start with the ticket number", "preference"),
+    ("I want commit messages to not mention Claude", "Commit messages should not mention Claude", "constraint"),
 ]  # fmt: skip
 
 
@@ -152,6 +155,7 @@ def test_a_rule_for_a_kind_of_text_the_work_leaves(text: str, claim: str, kind: 
     [
         "the commit message should mention #12",  # this commit's
         "the PR description should link the issue",
+        "I want the commit message to mention the ticket",
     ],
 )
 def test_the_one_at_hand_is_this_turns(text: str) -> None:

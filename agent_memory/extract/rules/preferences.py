@@ -334,10 +334,12 @@ _WRITTEN_IN = re.compile(
 # of text the work leaves behind is written — said of the kind (a plural, no "the"), it holds
 # for every one; "the commit message should mention #12" is this commit's. An action on the
 # ones at hand ("comments should be removed") is this turn's work.
+# ("I want PR titles to start with the ticket number": the same, said as the user's wish)
 _ARTIFACT_RULE = re.compile(
-    r"^(?:(?:all|our|my|any|your)\s+)?(?P<what>(?:git\s+)?commit messages|commits|(?:code\s+)?comments|"
+    r"^(?P<wish>i\s+(?:want|would like|'d like)\s+)?(?:(?:all|our|my|any|your)\s+)?"
+    r"(?P<what>(?:git\s+)?commit messages|commits|(?:code\s+)?comments|"
     r"docstrings|(?:pr|pull request) (?:titles|descriptions)|pull requests|prs|branch names)\s+"
-    r"(?P<modal>must|should|shall|have to|need to)\s+(?P<neg>not\s+|never\s+)?(?:always\s+)?"
+    r"(?P<modal>(?(wish)to|(?:must|should|shall|have to|need to)))\s+(?P<neg>not\s+|never\s+)?(?:always\s+)?"
     r"(?!be\s+(?:removed|deleted|added|updated|fixed|changed|moved|renamed|cleaned|reverted|"
     r"rewritten|translated|squashed now|pushed|merged|created|made|done|checked|reviewed)\b)"
     r"(?P<rest>[a-z][\w' ,-]{3,80}?)\s*[.!]*$",
@@ -346,12 +348,18 @@ _ARTIFACT_RULE = re.compile(
 
 
 def _artifact_rule(m: re.Match[str], c: Clause) -> str | None:
-    return None if vague(m.group("rest")) else cap(m.group(0).rstrip(" .!"))
+    if vague(m.group("rest")):
+        return None
+    if m.group("wish"):  # said as a wish, kept as the rule it asks for
+        should = "should not" if m.group("neg") else "should"
+        return cap(f"{m.group('what')} {should} {m.group('rest')}")
+    return cap(m.group(0).rstrip(" .!"))
 
 
 def _artifact_kind(m: re.Match[str], c: Clause) -> str:
     """A ban or a must is a constraint; a "should" is how the user likes them."""
-    return "constraint" if m.group("neg") or m.group("modal").lower() != "should" else "preference"
+    ruled = m.group("modal").lower() not in ("should", "to")
+    return "constraint" if m.group("neg") or ruled else "preference"
 
 
 # "call me Sam": how the user wants to be addressed (a name, said with its capital).
