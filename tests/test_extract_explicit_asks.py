@@ -197,3 +197,24 @@ def test_a_step_owed_on_every_event_of_a_kind(text: str, claim: str) -> None:
 )
 def test_a_step_of_this_work_is_no_rule(text: str) -> None:
     assert extract_claims(text) == []
+
+
+# Asked to be written into CLAUDE.md or memory, said as an update of it: what it is to say is kept
+# (once read as the preference "Say that we use pnpm workspaces").
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("update CLAUDE.md so that it says the tests run in docker", "The tests run in docker"),
+        ("update CLAUDE.md to say that the tests run in docker", "The tests run in docker"),
+        ("update your memory with the fact that the tests run in docker", "The tests run in docker"),
+        ("add a note to CLAUDE.md that the tests run in docker", "The tests run in docker"),
+        ("document in CLAUDE.md that the tests run in docker", "The tests run in docker"),
+    ],
+)
+def test_asked_to_update_memory_with_a_fact(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+@pytest.mark.parametrize("text", ["update CLAUDE.md with the new endpoints", "update the memory table schema"])
+def test_an_update_of_the_file_itself_is_this_turns_work(text: str) -> None:
+    assert extract_claims(text) == []

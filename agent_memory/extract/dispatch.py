@@ -20,12 +20,17 @@ from agent_memory.extract.rules.registry import clause_hit
 MEMORY_STRONG = re.compile(
     r"^(?:(?:please|also|and)\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?:remember|memori[sz]e|commit (?:this |that |it )?to memory|"
-    r"(?:save|store|put|add|record|write|keep|note)(?: (?:this|that|it|the following))?(?: down)?\s+(?:in|to|into|as)\s+"
+    r"(?:save|store|put|add|record|write|keep|note|document)(?: (?:this|that|it|the following|a note|a line))?(?: down)?"
+    r"\s+(?:in|to|into|as)\s+"
     r"(?:your |the |a |long[- ]term )?(?:memory|memories|preferences?|rules?|claude\.md|notes)"
     # "the memory table", "the preferences screen": the word heads a name of the code, no request
     r"(?!\s+(?:table|tables|cache|caches|screen|page|pane|panel|tab|view|list|menu|dialog|modal|"
     r"section|component|module|store|field|column|usage|leak|limit|api|endpoint|service)\b)|"
-    r"make a (?:mental )?note|note (?:this|that) down|never forget)"
+    r"make a (?:mental )?note|note (?:this|that) down|never forget|"
+    # "update CLAUDE.md so that it says …", "update your memory to say that …": what it is to say
+    r"(?:update|amend|edit)\s+(?:your |the )?(?:memory|memories|claude\.md|notes)\s+"
+    r"(?:so (?:that )?it (?:says|states|mentions|notes)|to (?:say|state|mention|note|reflect)|"
+    r"with (?:the fact |a note |a rule )?that))"
     r"(?:\s+(?:that|this|the following|this fact|this preference|forever|for (?:the )?future))*"
     r"\s*(?:[:,\u2013\u2014-]\s*|\s+)(\S.*)",
     re.I,
