@@ -19,6 +19,9 @@ REMEMBERED_BEFORE = [
     ("测试在docker里运行。记住这一点。", "测试在docker里运行"),
     ("Тесты запускаются в docker. Запомни это.", "Тесты запускаются в docker"),
     ("Os testes rodam no docker. Lembre-se disso.", "Os testes rodam no docker"),
+    # asked to be written into memory or CLAUDE.md after it
+    ("テストはdocker内で実行する。これをCLAUDE.mdに追加してください。", "テストはdocker内で実行する"),
+    ("测试在docker里运行。把这个记到记忆里。", "测试在docker里运行"),
 ]  # fmt: skip
 
 
@@ -217,4 +220,21 @@ def test_asked_to_update_memory_with_a_fact(text: str, claim: str) -> None:
 
 @pytest.mark.parametrize("text", ["update CLAUDE.md with the new endpoints", "update the memory table schema"])
 def test_an_update_of_the_file_itself_is_this_turns_work(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+def test_noted_in_claude_md_after_it() -> None:
+    text = "the API is rate limited to 100 requests a minute. Note this in your own claude.md"
+    assert [c.claim for c in extract_claims(text)] == ["The API is rate limited to 100 requests a minute"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "remember: fix the login bug",  # a to-do of this work, as "remember to fix it" is
+        "note: investigate the flaky test",
+        "fix the login bug. add that to your memory",
+    ],
+)
+def test_a_to_do_asked_to_be_remembered_is_this_works(text: str) -> None:
     assert extract_claims(text) == []

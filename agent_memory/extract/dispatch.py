@@ -202,6 +202,8 @@ def imperative(c: str) -> Rule | None:
     ):
         return None  # "remember (this) still needs to …": its subject was named elsewhere
     first = c.split(" ", 1)[0].lower()
+    if TODO_NOW.match(c) and not HABIT.search(c):
+        return None  # "remember: fix the login bug": a to-do of this work, as "remember to" is
     if first in ("can", "could", "may", "might"):
         return None  # "remember (that you) can use the helper agent": a permission, no rule
     if re.match(r"^(?:always|never|don't|do not|only|must)\b", c, re.I):
@@ -222,6 +224,14 @@ def imperative(c: str) -> Rule | None:
         # on firefox", "node 20 works better with arm": a comparison of things, a fact
         return cap(c), "preference"
     return cap(c), "fact"  # "staging and prod share one Redis": a statement, not an instruction
+
+
+# A piece of work to do (mend, finish, look into): kept to be done, not to be known.
+TODO_NOW = re.compile(
+    r"^(?:fix|finish|complete|debug|investigate|look into|address|resolve|refactor|implement|"
+    r"clean up|follow up on|check on)\b",
+    re.I,
+)
 
 
 # What the user values said as a judgement of a way of working ("… is very helpful", "… works

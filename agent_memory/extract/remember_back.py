@@ -22,7 +22,11 @@ _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             r"^(?:(?:please|and|also|ok|okay)[\s,]+)*(?:remember|memori[sz]e)\s+(?:that|this|it)"
             r"(?:\s+(?:for (?:the )?future|going forward|from now on|please))?|"
-            r"^(?:(?:please|and|also)\s+)*keep (?:that|this|it) in mind",
+            r"^(?:(?:please|and|also)\s+)*keep (?:that|this|it) in mind|"
+            # "Note this in your own claude.md", "add that to your memory": the same asking
+            r"^(?:(?:please|and|also|ok|okay)[\s,]+)*(?:note|save|add|put|write|record|keep|store)\s+"
+            r"(?:this|that|it)(?:\s+down)?\s+(?:in|to|into)\s+(?:your\s+(?:own\s+)?|the\s+)?"
+            r"(?:memory|memories|claude\.md|notes)",
             re.I,
         ),
         "Remember: ",
@@ -30,16 +34,25 @@ _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             r"^(?:이를|이것을|이걸|이거|이\s*점을|이\s*내용을|이것도|위\s*내용을)\s*(?:꼭\s*)?"
-            r"(?:메모리에\s*|기억에\s*)?(?:꼭\s*)?기억해(?:\s*줘|\s*주세요|\s*둬|\s*두세요|\s*놔)?"
+            r"(?:(?:메모리|기억|claude\.md|CLAUDE\.md)에\s*)?(?:꼭\s*)?(?:기억|저장|추가|기록)해"
+            r"(?:\s*줘|\s*주세요|\s*둬|\s*두세요|\s*놔)?"
         ),
         "기억해: ",
     ),
     (
-        re.compile(r"^(?:これ|このこと|この点|以上)(?:を|は)\s*(?:メモリに\s*)?覚えて(?:おいて|て)?(?:ください|ね)?"),
+        re.compile(
+            r"^(?:これ|このこと|この点|以上)(?:を|は)\s*(?:メモリに\s*)?覚えて(?:おいて|て)?(?:ください|ね)?|"
+            r"^(?:これ|このこと|この点|以上)(?:を|は)\s*(?:メモリ|記憶|CLAUDE\.md|claude\.md)に\s*"
+            r"(?:追加|追記|記録|保存|記載)して(?:おいて)?(?:ください|ね)?"
+        ),
         "覚えておいて：",
     ),
     (
-        re.compile(r"^(?:请|請)?(?:记住|記住)(?:这一点|這一點|这点|這點|这个|這個|这条|這條|这些|這些|了)"),
+        re.compile(
+            r"^(?:请|請)?(?:记住|記住)(?:这一点|這一點|这点|這點|这个|這個|这条|這條|这些|這些|了)|"
+            r"^(?:请|請)?(?:把|将|將)(?:这|這)(?:一点|一點|个|個|条|條|些)?(?:记|記|写|寫|加|存|保存)(?:到|进|進|入)"
+            r"(?:你的)?\s*(?:记忆|記憶|claude\.md|CLAUDE\.md)\s*(?:里|裡|中)?"
+        ),
         "记住：",
     ),
     (re.compile(r"^запомни(?:те)?\s+(?:это|этот\s+факт)", re.I), "запомни: "),

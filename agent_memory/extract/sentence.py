@@ -9,7 +9,15 @@ import re
 
 from agent_memory.extract import standing
 from agent_memory.extract.clause_split import IF_CLAUSE, clause_parts
-from agent_memory.extract.dispatch import TASK_AIM, bare_np, clause_rules, imperative, place_only
+from agent_memory.extract.dispatch import (
+    HABIT,
+    TASK_AIM,
+    TODO_NOW,
+    bare_np,
+    clause_rules,
+    imperative,
+    place_only,
+)
 from agent_memory.extract.filters import IMPERATIVES, PRONOUNS, TIME_SUBJECT, content_words
 from agent_memory.extract.framed import ClauseClaim, Framed, framed, whole_sentence
 from agent_memory.extract.mode import REQUEST, sentence_mode, statement_before_question
@@ -215,8 +223,13 @@ def _bare_name(c: str) -> bool:
     return bool((bare_np(c) or place_only(c)) and not non_english(c))
 
 
+def _to_do(c: str) -> bool:
+    """"remember: fix the login bug": a piece of this work to do, as "remember to" is."""
+    return bool(TODO_NOW.match(c) and not HABIT.search(c))
+
+
 # What a "note:"/"remember" framing can be put on that is no fact to keep.
-_NOT_A_NOTED_FACT = (_dated, _told_to_user, _headless, _bare_name)
+_NOT_A_NOTED_FACT = (_dated, _told_to_user, _headless, _bare_name, _to_do)
 
 
 def _noted_fact(f: Framed, c: str, i: int, short: bool) -> tuple[str, str, str] | None:
