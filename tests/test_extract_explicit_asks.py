@@ -238,3 +238,19 @@ def test_noted_in_claude_md_after_it() -> None:
 )
 def test_a_to_do_asked_to_be_remembered_is_this_works(text: str) -> None:
     assert extract_claims(text) == []
+
+
+# What the user does by their own hand stays the user's habit: as an order to Claude ("Always
+# run the tests myself") it would say the opposite of what was meant.
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("I always run the tests myself", "User always runs the tests themselves"),
+        ("I always keep the dev server running", "User always keeps the dev server running"),
+        ("I always run migrations by hand", "User always runs migrations by hand"),
+        # the same practice asked of Claude converges with the order ("always use pnpm")
+        ("I always use pnpm", "Always use pnpm"),
+    ],
+)
+def test_the_users_own_habit_stays_theirs(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
