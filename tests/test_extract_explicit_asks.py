@@ -254,3 +254,36 @@ def test_a_to_do_asked_to_be_remembered_is_this_works(text: str) -> None:
 )
 def test_the_users_own_habit_stays_theirs(text: str, claim: str) -> None:
     assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+# Asking to be asked when something is unclear, said to hold on: one preference, in any
+# language, one claim.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "分からないことがあればいつも聞いてください",
+        "以后如果不确定，请先问我",
+        "앞으로 모르는 게 있으면 물어봐",
+        "wenn du unsicher bist, frag mich immer",
+        "When in doubt, ask me first.",
+        # closing a request, said to hold on
+        "このページを追加してください。分からないことがあればいつも聞いてください。",
+    ],
+)
+def test_ask_when_unsure_in_any_language(text: str) -> None:
+    claims = [(c.claim, c.kind) for c in extract_claims(text)]
+    assert ("Ask the user when something is unclear", "preference") in claims
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "增加一个 alias；有不清楚的问我",  # how to do this piece of work
+        "Add the login page. If anything is unclear, ask me.",
+        "分からないところがあったら必ず質問してください",  # 必ず stresses this request
+        "如果构建失败，请先问我",  # a case of this work
+        "分からないことがあればいつも聞いてもいいですか？",  # a question
+    ],
+)
+def test_ask_when_unsure_not_said_to_hold_on_is_this_requests(text: str) -> None:
+    assert extract_claims(text) == []

@@ -24,6 +24,7 @@ from agent_memory.extract.prepare import (
 from agent_memory.extract.remember_back import led_by_remember
 from agent_memory.extract.rules.base import cap
 from agent_memory.extract.rules.directives import Rule
+from agent_memory.extract.rules.lang_ask import ask_when_unsure
 from agent_memory.extract.rules.lang_words import non_english
 from agent_memory.extract.rules.languages import language_claims
 from agent_memory.extract.sentence import JUST_ASKING, sentence_claims
@@ -175,6 +176,9 @@ def _extract(
             origin="memory" if asked_to_keep else origin,
         )
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short, keep))
+    asking = None if found else ask_when_unsure(masked)  # "when in doubt, ask" (when nothing else
+    if asking:  # read it: "se tiver dúvidas, sempre pergunte" is already an "always" rule)
+        found.append(Candidate(asking[0], asking[1], "stated", f"language.{asking[2]}"))
     if not found and origin == "prompt" and memory_note(typed):
         note = _note_as_typed(masked, spans)  # the note's own text, "#" cut by users_text
         if note:
