@@ -201,6 +201,7 @@ def test_a_note_no_rule_reads_is_kept_as_typed(tmp_path: Path, text: str, claim:
         "#テスト",
         "# is the staging db on port 5433 or 5432?",  # a question
         "# look into the flaky login test later today",  # this turn's task
+        "# Notes from the standup meeting today",  # a title: nothing said of anything
     ],
 )
 def test_a_short_line_a_question_or_a_task_is_not_kept_as_typed(text: str) -> None:

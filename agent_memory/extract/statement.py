@@ -207,6 +207,14 @@ _NOTE_NOW = re.compile(
 )
 
 
+# A verb that says something of a subject ("… is …", "… uses …", "… lives in …").
+_SAYS_SOMETHING = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|uses?|runs?|lives?|needs?|requires?|can|will|does|"
+    r"goes|works?|means?|keeps?|gets?|makes?|takes?|belongs?|points?|comes?|starts?|sits?)\b|'s\b",
+    re.I,
+)
+
+
 def _note_as_typed(text: str, spans: list[str]) -> Candidate | None:
     note = tidy(text.strip().lstrip("#").strip())
     if note.endswith("?") or (len(note.split()) < 5 and not (non_english(note) and len(note) >= 10)):
@@ -215,6 +223,8 @@ def _note_as_typed(text: str, spans: list[str]) -> Candidate | None:
         return None
     first = note.split()[0].lower()
     kind = "constraint" if _NOTE_RULE.search(note) or first in IMPERATIVES else "fact"
+    if kind == "fact" and not non_english(note) and not _SAYS_SOMETHING.search(note):
+        return None  # "# Summary of today's changes": a title, nothing said of anything
     said = unmask(note, spans)
     # (another language's note keeps the person's words, labelled as its remember rules label them)
     claim = f"Remember: {said}" if non_english(said) else cap(said)
