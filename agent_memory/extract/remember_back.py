@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-# Each entry: the back reference (its remember word in the group `word`), and the marker the
-# statement is led with — the language's own remember word, which its rules read.
+# Each entry: the back reference (the asking, with a pronoun for what is kept), and the marker
+# the statement is led with — the language's own remember word, which its rules read.
 _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
