@@ -13,8 +13,9 @@ from dataclasses import replace
 from agent_memory.extract import standing
 from agent_memory.extract.canonical import third_person
 from agent_memory.extract.dispatch import SCOPE
-from agent_memory.extract.filters import IMPERATIVES, made_standing, memory_note
+from agent_memory.extract.filters import made_standing, memory_note
 from agent_memory.extract.finish import Candidate, finish, join_claims
+from agent_memory.extract.hash_note import note_as_typed
 from agent_memory.extract.prepare import (
     generated_prompt,
     prepared,
@@ -22,13 +23,11 @@ from agent_memory.extract.prepare import (
     without_quoted_latin,
 )
 from agent_memory.extract.remember_back import led_by_remember
-from agent_memory.extract.rules.base import cap
 from agent_memory.extract.rules.directives import Rule
 from agent_memory.extract.rules.lang_ask import ask_when_unsure
 from agent_memory.extract.rules.lang_words import non_english
 from agent_memory.extract.rules.languages import language_claims
 from agent_memory.extract.sentence import JUST_ASKING, sentence_claims
-from agent_memory.extract.standing import STANDING
 from agent_memory.extract.text import MAX_CLAIM, sentences, shorten, strip_lead, tidy, unmask
 from agent_memory.model.atom import normalize
 from agent_memory.model.tool_families import FAMILIES, KNOWN_TOOLS
@@ -176,59 +175,16 @@ def _extract(
             origin="memory" if asked_to_keep else origin,
         )
         found.extend(_sentence_candidates(sentence, spans, origin, bug_report, short, keep))
-    asking = None if found else ask_when_unsure(masked)  # "when in doubt, ask" (when nothing else
-    if asking:  # read it: "se tiver dúvidas, sempre pergunte" is already an "always" rule)
+    # "when in doubt, ask", when no other rule read it ("se tiver dúvidas, sempre pergunte" is
+    # already an "always" rule)
+    asking = None if found else ask_when_unsure(masked)
+    if asking:
         found.append(Candidate(asking[0], asking[1], "stated", f"language.{asking[2]}"))
     if not found and origin == "prompt" and memory_note(typed):
-        note = _note_as_typed(masked, spans)  # the note's own text, "#" cut by users_text
+        note = note_as_typed(masked, spans)  # the note's own text ("#" cut by users_text)
         if note:
             found.append(note)
     return _deduped([_in_third_person(c) for c in found] if users_words else found)
-
-
-# A "#" note is how a person asks Claude Code to keep a line as it is; one no rule reads is kept
-# as typed, when it says something (five words, or ten characters of a script without spaces:
-# "#todo list" is a tag) and is no question. An instruction (a verb first, a "you must/need
-# to", an always/never) is a constraint, anything else a fact.
-_NOTE_RULE = re.compile(
-    r"^(?:when|whenever|before|after|if)\b|"
-    r"\b(?:always|never|must|should|need to|have to|are not to|don'?t|do not|allow|allowed)\b",
-    re.I,
-)
-
-
-# A task or a guess typed after "#" ("# continue with the upgrade and …", "# I think we use
-# v2") is no note to keep as it is, unless said to hold on ("#when running X always …").
-_NOTE_NOW = re.compile(
-    r"^(?:fix|continue|carry on|proceed|split|implement|add|create|update|refactor|remove|delete|"
-    r"rename|move|write|build|run|check|test|look|find|investigate|try|make|change|use|go|let's|"
-    r"i think|maybe|probably|perhaps)\b",
-    re.I,
-)
-
-
-# A verb that says something of a subject ("… is …", "… uses …", "… lives in …").
-_SAYS_SOMETHING = re.compile(
-    r"\b(?:is|are|was|were|has|have|had|uses?|runs?|lives?|needs?|requires?|can|will|does|"
-    r"goes|works?|means?|keeps?|gets?|makes?|takes?|belongs?|points?|comes?|starts?|sits?)\b|'s\b",
-    re.I,
-)
-
-
-def _note_as_typed(text: str, spans: list[str]) -> Candidate | None:
-    note = tidy(text.strip().lstrip("#").strip())
-    if note.endswith("?") or (len(note.split()) < 5 and not (non_english(note) and len(note) >= 10)):
-        return None
-    if _NOTE_NOW.match(note) and not STANDING.search(note):
-        return None
-    first = note.split()[0].lower()
-    kind = "constraint" if _NOTE_RULE.search(note) or first in IMPERATIVES else "fact"
-    if kind == "fact" and not non_english(note) and not _SAYS_SOMETHING.search(note):
-        return None  # "# Summary of today's changes": a title, nothing said of anything
-    said = unmask(note, spans)
-    # (another language's note keeps the person's words, labelled as its remember rules label them)
-    claim = f"Remember: {said}" if non_english(said) else cap(said)
-    return Candidate(shorten(claim), kind, "stated", "memory.note_as_typed")
 
 
 def _in_third_person(cand: Candidate) -> Candidate:

@@ -217,7 +217,6 @@ def _sentence(sentence: str) -> Hit | None:
     hit = (None if facts_only else switch(sentence)) or answer_language(body)
     if hit:
         return hit
-
     if len(body) < 4:
         return None
     hit = about_the_user(body, asked_last=asked_last)
