@@ -245,9 +245,9 @@ def test_a_to_do_asked_to_be_remembered_is_this_works(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "claim"),
     [
-        ("I always run the tests myself", "User always runs the tests themselves"),
-        ("I always keep the dev server running", "User always keeps the dev server running"),
-        ("I always run migrations by hand", "User always runs migrations by hand"),
+        ("I always run the tests myself", "The user always runs the tests themselves"),
+        ("I always keep the dev server running", "The user always keeps the dev server running"),
+        ("I always run migrations by hand", "The user always runs migrations by hand"),
         # the same practice asked of Claude converges with the order ("always use pnpm")
         ("I always use pnpm", "Always use pnpm"),
     ],

@@ -194,18 +194,6 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
     return not (subject == "you" and not (m.group(1) or m.group(3)))
 
 
-def _third_person_verb(verb: str) -> str:
-    """"run" → "runs", "have" → "has", "push" → "pushes", "copy" → "copies"."""
-    low = verb.lower()
-    if low in ("have", "do", "go"):
-        return {"have": "has", "do": "does", "go": "goes"}[low]
-    if re.search(r"(?:s|sh|ch|x|z)$", low):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", low):
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
 # What the user does with their own hands: "…myself", "…by hand", "…in another terminal",
 # "keep the dev server running".
 _OWN_DOING = re.compile(
@@ -218,13 +206,12 @@ _OWN_DOING = re.compile(
 def _always_never_claim(m: re.Match[str], c: Clause) -> str:
     """"Always X" / "Never X" ("I always use black" is "Always use black": the same practice
     asked of Claude). Said of what the user does by their own hand ("I always run the tests
-    myself", "I always keep the dev server running"), the habit stays the user's — "User
+    myself", "I always keep the dev server running"), the habit stays the user's — "The user
     always runs the tests themselves": as an order to Claude it would say the opposite."""
     body = m.group(5)
     own = (m.group(2) or "").lower() == "i" and not (m.group(1) or m.group(3))
     if own and _OWN_DOING.search(body):
-        verb, _, rest = body.partition(" ")
-        return f"User {m.group(4).lower()} {_third_person_verb(verb)} {rest}".rstrip()
+        return f"I {m.group(4).lower()} {body}"  # (statement.py puts the claim in the third person)
     return f"{m.group(4).capitalize()} {body}"
 
 
