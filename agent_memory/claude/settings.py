@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from agent_memory.committed.line_ends import in_line_end, line_end
+from agent_memory.committed.line_ends import in_line_end, line_end, split_bom, without_bom
 from agent_memory.committed.worktree import refuse_odd_paths
 from agent_memory.gitio.state import atomic_write, current_umask, read_regular_file
 from agent_memory.model.errors import RepoStateError
@@ -300,7 +300,10 @@ def read_settings(path: Path) -> dict[str, Any]:
             raise RepoStateError(f"{path} is over {MAX_SETTINGS_BYTES >> 20} MB, larger than any settings file; "
                                  "not read, left unchanged",
                                  hint="fix the file, or run `git memory init --no-claude-hooks` to skip the Claude Code hooks")
-        text = raw.decode("utf-8")
+        # A byte-order mark first (Windows PowerShell 5.1 writes one) is no JSON: `json.loads`
+        # refused the file, and init with it. Claude Code's CLI reads such a file, so we do too;
+        # write_settings keeps the mark (committed/line_ends.py).
+        text = without_bom(raw.decode("utf-8"))
     except FileNotFoundError:
         return {}
     except OSError as exc:
@@ -335,11 +338,13 @@ def write_settings(path: Path, settings: dict[str, Any]) -> None:
     text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"  # (a newline in a string is `\n`)
     try:
         # A CRLF file (a Windows editor's) is written back CRLF: in "\n" every line of the
-        # person's file was a change in the diff (committed/line_ends.py).
-        end = line_end(read_regular_file(path, MAX_SETTINGS_BYTES).decode("utf-8", "replace"))
+        # person's file was a change in the diff; one opening with a byte-order mark keeps it
+        # (committed/line_ends.py).
+        bom, current = split_bom(read_regular_file(path, MAX_SETTINGS_BYTES).decode("utf-8", "replace"))
+        end = line_end(current)
     except OSError:
-        end = "\n"
-    atomic_write(path, in_line_end(text, end), mode=mode)
+        bom, end = "", "\n"
+    atomic_write(path, bom + in_line_end(text, end), mode=mode)
 
 
 def check_settings(repo_root: Path) -> None:

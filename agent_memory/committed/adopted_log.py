@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from agent_memory.committed.line_ends import BOM
 from agent_memory.model.atom import Atom, atom_errors, is_atom_id, without_local_fields
 from agent_memory.model.fastjson import MAX_DEPTH, too_deep
 
@@ -166,7 +167,9 @@ def _parse(text: str, *, validate: bool, first_line: int = 1) -> tuple[list[LogE
     # Split on "\n" only: format_entry escapes every other character splitlines() breaks on,
     # but a hand-edited file might not, and a JSON string may legally contain them.
     for number, raw in enumerate(text.split("\n"), start=first_line):
-        line = raw.rstrip("\r")
+        # a byte-order mark (a log saved by a Windows editor) is no part of the entry: as
+        # tiers.entry_of reads it (committed/line_ends.py)
+        line = raw.rstrip("\r").removeprefix(BOM)
         if not line.strip():
             continue
         if too_deep(line):  # json.loads would raise RecursionError, not ValueError
@@ -305,7 +308,7 @@ def _lines_by_at(text: str) -> tuple[dict[str, list[str]], list[str]]:
     groups: dict[str, list[str]] = {}
     unparseable: list[str] = []
     for raw in text.split("\n"):
-        line = raw.rstrip("\r")
+        line = raw.rstrip("\r").removeprefix(BOM)  # the mark goes back first (union)
         if not line.strip():
             continue
         entries, errors = parse(line)
@@ -332,4 +335,7 @@ def union(text_a: str, text_b: str) -> str:
     for at in sorted(set(groups_a) | set(groups_b)):
         out.extend(_merge_same_second(groups_a.get(at, []), groups_b.get(at, [])))
     out.extend(sorted(set(bad_a) | set(bad_b)))
-    return "".join(line + "\n" for line in out)
+    # a log saved with a byte-order mark keeps it, first (whichever side had it: the result
+    # does not depend on argument order)
+    bom = BOM if text_a.startswith(BOM) or text_b.startswith(BOM) else ""
+    return bom + "".join(line + "\n" for line in out)

@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from agent_memory.committed.line_ends import appended
+from agent_memory.committed.line_ends import appended, split_bom
 from agent_memory.committed.render import IMPORT_LINE, ensure_import
 from agent_memory.committed.templates import read_git_hook
 from agent_memory.committed.tiers import read_inside
@@ -221,12 +221,15 @@ def ensure_lines(path: Path, lines: tuple[str, ...] | list[str], header: str | N
         text = read_inside(path.parent, path.name, newline="")  # never through a link, nor from a FIFO
     except FileNotFoundError:
         text = ""
+    # a line of ours first in a file saved with a byte-order mark is recognised after it (as
+    # git reads it), and the mark stays first
+    bom, text = split_bom(text)
     present = {ln.strip() for ln in text.splitlines()}
     missing = [ln for ln in lines if ln not in present]
     if not missing:
         return False
     block = ([header] if header else []) + missing
-    overwrite(path, appended(text, block).encode("utf-8"))  # refuses a link at open
+    overwrite(path, (bom + appended(text, block)).encode("utf-8"))  # refuses a link at open
     return True
 
 

@@ -11,6 +11,16 @@ newline="")`), recognises our lines whatever their end (`str.splitlines`, then `
 the person's bytes, and writes what it adds with the file's own line end (`line_end`). What we
 write is rendered with "\\n" (`in_line_end` turns it); a new file gets "\\n", as before.
 
+The same files may open with a UTF-8 byte-order mark (EF BB BF: Notepad, Windows PowerShell
+5.1's `Out-File` and `Set-Content -Encoding UTF8`, an editor set to "UTF-8 with BOM"). Read
+as UTF-8 it is the character U+FEFF before the first line, so that line was not one of ours
+("\\ufeff@CLAUDE.memory.md" is not the import, `str.strip` keeps it): init added a second
+import, deinit and purge left ours behind, the block's begin marker went unseen, and
+`json.loads` refused a settings file Claude Code reads. The mark is an encoding signature,
+not text — git skips it in `.gitignore` and `.gitattributes` too — so each reader looks past
+it (`split_bom`, `without_bom`) and each writer puts it back first, the rest of the person's
+bytes as they were.
+
 Standard library only, nothing imported: render.py (the session start's cold path) uses it."""
 
 from __future__ import annotations
@@ -21,6 +31,19 @@ if TYPE_CHECKING:
 
 CRLF = "\r\n"
 _ENDS = ("\r\n", "\n", "\r")
+# U+FEFF, a UTF-8 byte-order mark once decoded: only at the start of a file is it one.
+BOM = "\ufeff"
+
+
+def split_bom(text: str) -> tuple[str, str]:
+    """(the byte-order mark `text` opens with, or "", the rest): a writer edits the rest and
+    writes the mark back in front of it."""
+    return (BOM, text[1:]) if text.startswith(BOM) else ("", text)
+
+
+def without_bom(text: str) -> str:
+    """`text` without the byte-order mark it may open with: what a reader parses."""
+    return text[1:] if text.startswith(BOM) else text
 
 
 def line_end(text: str) -> str:

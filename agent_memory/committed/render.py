@@ -684,7 +684,10 @@ def render_block(
 def _marker_re(marker: str) -> re.Pattern[str]:
     import re
 
-    return re.compile(r"^[ \t]*" + re.escape(marker) + r"[ \t]*(?:\r?\n|\r?$)", re.MULTILINE)
+    # At a line's start, or just after the byte-order mark a file opens with (a block first in
+    # a CLAUDE.md or CLAUDE.memory.md saved by a Windows editor: committed/line_ends.py); the
+    # span starts after the mark, so a writer keeps it.
+    return re.compile(r"(?:^|(?<=\A\ufeff))[ \t]*" + re.escape(marker) + r"[ \t]*(?:\r?\n|\r?$)", re.MULTILINE)
 
 
 def find_block(file_text: str, tier: str) -> tuple[int, int] | None:
@@ -747,13 +750,15 @@ def hand_edited(file_text: str, expected_block: str, tier: str) -> bool:
 def ensure_import(claude_md_text: str, import_line: str) -> str:
     """`claude_md_text` with `import_line` present exactly once: appended at the end after a
     blank line when missing, the text returned unchanged when already there (idempotent)."""
-    from agent_memory.committed.line_ends import appended
+    from agent_memory.committed.line_ends import appended, split_bom
 
     wanted = import_line.strip()
     # a CRLF line is recognised too (splitlines, strip), and the line added takes the file's
-    # own line end: the text is the file as stored (committed/line_ends.py)
-    if any(line.strip() == wanted for line in claude_md_text.splitlines()):
+    # own line end: the text is the file as stored; the import first in a file saved with a
+    # byte-order mark is recognised after it, and the mark stays first (committed/line_ends.py)
+    bom, text = split_bom(claude_md_text)
+    if any(line.strip() == wanted for line in text.splitlines()):
         return claude_md_text
-    return appended(claude_md_text, [wanted], blank_line=True)
+    return bom + appended(text, [wanted], blank_line=True)
 
 

@@ -13,6 +13,7 @@ import errno
 import os
 import stat
 
+from agent_memory.committed.line_ends import BOM
 from agent_memory.model.atom import is_atom_id, without_local_fields
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.fastjson import loads_bounded
@@ -438,7 +439,10 @@ def entry_of(line: str) -> dict[str, Any] | None:
     if not line.strip():
         return None
     try:
-        obj = loads_bounded(line)
+        # The first line of a log saved with a byte-order mark (committed/line_ends.py) opens
+        # with it; no entry does, so it is dropped wherever a line has one (a union merge may
+        # have moved that line down).
+        obj = loads_bounded(line.removeprefix(BOM))
     except ValueError:
         return None
     if not _valid_entry(obj) or not isinstance(obj, dict):

@@ -30,7 +30,7 @@ from agent_memory.committed.install import (
     PYTHON_CONFIG,
     hooks_folder_in_worktree,
 )
-from agent_memory.committed.line_ends import closed, line_end
+from agent_memory.committed.line_ends import closed, line_end, split_bom
 from agent_memory.committed.render import IMPORT_LINE, find_block
 from agent_memory.committed.tiers import read_inside
 from agent_memory.committed.worktree import odd_component, refuse_odd_paths
@@ -90,6 +90,9 @@ def remove_import(workdir: Path) -> str | None:
         text = read_inside(workdir, "CLAUDE.md", newline="")  # as stored: CRLF stays CRLF
     except FileNotFoundError:
         return None
+    # The import first in a file saved with a byte-order mark is found after it; the mark stays
+    # first, and is no content of the person's to keep a file for (line_ends.py).
+    bom, text = split_bom(text)
     lines = text.splitlines(keepends=True)  # each line keeps its own end
     kept = [ln for ln in lines if ln.strip() != IMPORT_LINE]
     if len(kept) == len(lines):
@@ -99,7 +102,7 @@ def remove_import(workdir: Path) -> str | None:
         path.unlink()
         return "deleted"
     # ensure_import added the line after a blank line: drop that separator again.
-    _replace_whole(path, closed(remaining, line_end(text)))
+    _replace_whole(path, bom + closed(remaining, line_end(text)))
     return "removed"
 
 
@@ -138,12 +141,13 @@ def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:
     except FileNotFoundError:
         return False
     drop = {*lines, header}
+    bom, text = split_bom(text)  # ours first after a byte-order mark: the mark stays first
     every = text.splitlines(keepends=True)  # each line keeps its own end
     kept = [ln for ln in every if ln.strip() not in drop]
     if len(kept) == len(every):
         return False
     if any(ln.strip() for ln in kept):
-        _replace_whole(path, closed("".join(kept), line_end(text)))
+        _replace_whole(path, bom + closed("".join(kept), line_end(text)))
     else:
         path.unlink()
     return True
