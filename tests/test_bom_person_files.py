@@ -16,7 +16,7 @@ import pytest
 from conftest import git
 from sessions import gm, gm_json
 from test_adopt import CLAIMS, NOW, stage_claims
-from test_crlf_person_files import BEGIN, block_and_log_agree, blob, session_start
+from test_crlf_person_files import BEGIN, blob, block_and_log_agree, session_start
 
 BOM = b"\xef\xbb\xbf"
 
@@ -105,25 +105,30 @@ def test_a_bom_claude_md_holding_the_block(repo: Path, monkeypatch: pytest.Monke
     assert blob(repo, "HEAD:CLAUDE.md") == after  # committed as written, guard and all
     assert CLAIMS["tabs"].rstrip(".") in session_start(repo)
     gm(repo, "deinit", "--purge", "--yes")
-    assert BEGIN not in (repo / "CLAUDE.md").read_bytes()
+    left = (repo / "CLAUDE.md").read_bytes()
+    assert BEGIN not in left and left.startswith(BOM), left
 
 
-def test_a_bom_claude_memory_md_and_adopted_log(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """CLAUDE.memory.md and .memory/adopted.log hand-saved with a BOM (and committed): the
-    session start, validate, status, adopt and the guard read them as before."""
+@pytest.mark.parametrize("name", ["CLAUDE.memory.md", ".memory/adopted.log"])
+def test_a_memory_file_saved_with_a_bom(repo: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """CLAUDE.memory.md (its begin marker first) or .memory/adopted.log (its first entry
+    "\\ufeff{…}": not JSON) hand-saved with a BOM and committed — the guard lets it through:
+    the session start gave nothing, validate failed. Now both read as before, adopt appends
+    and re-renders, and the mark stays first."""
     monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
     gm(repo, "init", "--yes")
     ids = stage_claims(repo)
     gm(repo, "adopt", "--yes", ids["push"])
-    resaved_with_bom(repo, "CLAUDE.memory.md", ".memory/adopted.log")
+    resaved_with_bom(repo, name)
     assert CLAIMS["push"].rstrip(".") in session_start(repo)
     assert gm(repo, "validate", check=False).returncode == 0
     assert block_and_log_agree(repo)
     gm(repo, "adopt", "--yes", ids["tabs"])
     assert git(repo, "status", "--porcelain", "--", "CLAUDE.memory.md", ".memory") == ""
+    assert (repo / name).read_bytes().startswith(BOM)
     memory = (repo / "CLAUDE.memory.md").read_bytes()
-    assert memory.startswith(BOM + BEGIN) and CLAIMS["tabs"].rstrip(".").encode() in memory, memory
-    assert (repo / ".memory" / "adopted.log").read_bytes().startswith(BOM)
+    assert memory.count(BEGIN) == 1 and CLAIMS["tabs"].rstrip(".").encode() in memory, memory
+    assert blob(repo, f"HEAD:{name}") == (repo / name).read_bytes()  # committed as written, guard and all
     assert block_and_log_agree(repo)
     assert gm(repo, "validate", check=False).returncode == 0
     assert CLAIMS["tabs"].rstrip(".") in session_start(repo)
@@ -157,3 +162,69 @@ def test_a_bom_local_settings_file(repo: Path, monkeypatch: pytest.MonkeyPatch) 
     assert after.startswith(BOM) and b"claudeMdExcludes" in after, after
     gm(repo, "deinit")
     assert (repo / ".claude" / "settings.local.json").read_bytes() == local
+
+
+def test_the_global_import_after_a_bom_in_the_users_claude_md(repo: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """~/.claude/CLAUDE.md saved with a BOM, the global import its first line: init added it
+    again."""
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+    gm(repo, "init", "--yes")
+    user = isolated_env / ".claude" / "CLAUDE.md"
+    text = user.read_bytes()
+    assert text.startswith(b"@") and text.count(b"CLAUDE.memory.md") == 1, text
+    user.write_bytes(BOM + text.replace(b"\n", b"\r\n") + b"\r\nAnswer in English.\r\n")
+    before = user.read_bytes()
+    gm(repo, "init", "--yes")
+    assert user.read_bytes() == before
+
+
+def test_a_bom_user_settings_file_enabling_our_plugin(repo: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """~/.claude/settings.json with a BOM enabling our installed plugin (Claude Code's CLI reads
+    it, so the plugin's hooks run): it was unreadable to init, which wrote the same hooks into
+    .claude/settings.json — every hook then ran twice."""
+    from test_claude_settings import _install
+
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+    config = isolated_env / ".claude"
+    _install(config, "agent-memory@agent-memory")
+    settings = BOM + b'{\r\n  "enabledPlugins": {\r\n    "agent-memory@agent-memory": true\r\n  }\r\n}\r\n'
+    (config / "settings.json").write_bytes(settings)
+    gm(repo, "init", "--yes")
+    assert not (repo / ".claude" / "settings.json").exists()
+    assert (config / "settings.json").read_bytes() == settings
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("\ufeff", "\ufeff@CLAUDE.memory.md\n"),  # an empty file saved with a BOM
+    ("\ufeff@CLAUDE.memory.md\r\n", "\ufeff@CLAUDE.memory.md\r\n"),
+    ("\ufeff# a\r\n", "\ufeff# a\r\n\r\n@CLAUDE.memory.md\r\n"),
+])
+def test_the_import_after_a_bom(text: str, expected: str) -> None:
+    from agent_memory.committed.render import IMPORT_LINE, ensure_import
+
+    assert ensure_import(text, IMPORT_LINE) == expected
+
+
+def test_a_block_in_a_file_of_only_a_bom_or_after_one() -> None:
+    from agent_memory.committed.render import find_block, render_block, replace_block
+
+    block = render_block([], "L2").text
+    assert replace_block("\ufeff", block, "L2") == "\ufeff" + block
+    assert find_block("\ufeff" + block, "L2") == (1, 1 + len(block))
+    assert replace_block("\ufeff" + block + "tail\n", block, "L2") == "\ufeff" + block + "tail\n"
+
+
+def test_a_union_of_logs_keeps_a_bom_first() -> None:
+    """Two branches' logs merged (committed/log_conflict.py): the first entry after a BOM was
+    "not JSON", kept at the end with the mark in the middle of the log."""
+    from test_adopted_log import BASE, LINT
+
+    from agent_memory.committed.adopted_log import LogEntry, format_entry, parse, union
+
+    one = format_entry(LogEntry("adopt", LINT, "2026-03-01T00:00:00Z"))
+    two = format_entry(LogEntry("adopt", BASE, "2026-03-02T00:00:00Z"))
+    merged = union("\ufeff" + one, two)
+    assert merged == "\ufeff" + one + two
+    assert merged == union(two, "\ufeff" + one)
+    entries, errors = parse(merged)
+    assert len(entries) == 2 and errors == []

@@ -717,15 +717,17 @@ def replace_block(file_text: str, block_text: str, tier: str) -> str:
     with "\\n") takes the file's own line end: in a person's CRLF CLAUDE.md (memory.target=
     claude-md), or a CLAUDE.memory.md checked out CRLF (core.autocrlf=true), an LF block made
     the file's line ends mixed."""
-    from agent_memory.committed.line_ends import appended, in_line_end, line_end
+    from agent_memory.committed.line_ends import appended, in_line_end, line_end, split_bom
 
+    # A byte-order mark the file opens with stays first; a file of nothing else is empty.
+    bom, file_text = split_bom(file_text)
     span = find_block(file_text, tier)
     block_text = in_line_end(block_text, line_end(file_text))
     if span is not None:
-        return file_text[: span[0]] + block_text + file_text[span[1] :]
+        return bom + file_text[: span[0]] + block_text + file_text[span[1] :]
     if not file_text:
-        return block_text
-    return appended(file_text, [block_text.removesuffix(line_end(file_text))], blank_line=True)
+        return bom + block_text
+    return bom + appended(file_text, [block_text.removesuffix(line_end(file_text))], blank_line=True)
 
 
 def _canonical(text: str) -> str:
