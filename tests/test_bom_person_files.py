@@ -228,3 +228,29 @@ def test_a_union_of_logs_keeps_a_bom_first() -> None:
     assert merged == union(two, "\ufeff" + one)
     entries, errors = parse(merged)
     assert len(entries) == 2 and errors == []
+
+
+def test_validate_reads_an_atoms_file_with_a_bom(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`validate --atoms FILE` with a file PowerShell wrote: it was "not JSON"."""
+    from test_adopted_log import BASE
+
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+    gm(repo, "init", "--yes")
+    atoms = tmp_path / "atoms.json"
+    atoms.write_bytes(BOM + json.dumps([BASE], indent=2).replace("\n", "\r\n").encode("utf-8"))
+    proc = gm(repo, "validate", "--atoms", str(atoms), check=False)
+    assert "not JSON" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_a_pinned_auto_memory_note_saved_with_a_bom(tmp_path: Path, repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """`consolidate --auto-memory`: a note whose `---` came after a BOM was not pinned."""
+    from test_consolidate_cmd import run_json, write_memory_dir
+
+    directory = tmp_path / "memdir"
+    write_memory_dir(directory)
+    note = directory / "redis_a.md"
+    note.write_bytes(BOM + note.read_bytes().replace(b"\n", b"\r\n"))
+    (proposal,) = run_json(repo, monkeypatch, capsys, "--auto-memory", str(directory))["proposals"]
+    assert proposal["pinned"] == ["redis_a.md"]

@@ -85,7 +85,9 @@ def _atom_proposals(
 
 def _frontmatter_pinned(path: Path) -> bool:
     try:
-        lines = path.read_text("utf-8").splitlines()
+        # utf-8-sig: a note saved by a Windows editor opens with a byte-order mark, before its
+        # `---` (automemory.frontmatter.normalise_text drops it too)
+        lines = path.read_text("utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError):
         return False
     if not lines or lines[0].strip() != "---":

@@ -47,7 +47,9 @@ from agent_memory.transcripts.evidence import names_no_transcript, session_at
 
 def validate_atoms_file(path: Path) -> list[str]:
     try:
-        data = json.loads(path.read_text("utf-8"))
+        # utf-8-sig: a file written by Windows PowerShell 5.1 (`ConvertTo-Json | Out-File`)
+        # opens with a byte-order mark, which json.loads refuses as "not JSON".
+        data = json.loads(path.read_text("utf-8-sig"))
     except FileNotFoundError as exc:
         raise UsageError(
             f"no file at {path}", hint="pass a JSON file holding one atom or a list of atoms"
