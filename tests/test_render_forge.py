@@ -52,18 +52,18 @@ def forge() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": True})
 
 
-def inline_tokens(markdown: str) -> list[Any]:
+def inline_tokens(markdown: str, md: MarkdownIt | None = None) -> list[Any]:
     out = []
-    for token in forge().parse(markdown):
+    for token in (md or forge()).parse(markdown):
         out.append(token)
         out += token.children or []
     return out
 
 
-def shown_text(markdown: str) -> str:
+def shown_text(markdown: str, md: MarkdownIt | None = None) -> str:
     """The characters a reader of the rendered markdown sees (entities decoded)."""
     return "".join(t.content if t.type == "text" else t.markup + t.content + t.markup
-                   for t in inline_tokens(markdown) if t.type in ("text", "code_inline"))
+                   for t in inline_tokens(markdown, md) if t.type in ("text", "code_inline"))
 
 
 def item_line(path: Path, needle: str) -> str:
@@ -133,16 +133,11 @@ def gfm() -> MarkdownIt:
 
 
 def gfm_tokens(markdown: str) -> list[Any]:
-    out = []
-    for token in gfm().parse(markdown):
-        out.append(token)
-        out += token.children or []
-    return out
+    return inline_tokens(markdown, gfm())
 
 
 def gfm_text(markdown: str) -> str:
-    return "".join(t.content if t.type == "text" else t.markup + t.content + t.markup
-                   for t in gfm_tokens(markdown) if t.type in ("text", "code_inline"))
+    return shown_text(markdown, gfm())
 
 
 def assert_one_line_of_text(written: str, claim: str) -> None:
