@@ -5,9 +5,13 @@ with nothing before it, a pointer at the task's own code — yields nothing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from builders import typed_transcript
 
 from agent_memory.extract import durability
+from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.extract.remember_back import led_by_remember
 from agent_memory.extract.statement import extract_claims
 
@@ -286,4 +290,35 @@ def test_ask_when_unsure_in_any_language(text: str) -> None:
     ],
 )
 def test_ask_when_unsure_not_said_to_hold_on_is_this_requests(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+# A list asked to be kept in CLAUDE.md, in another language: each item is one of the person's
+# rules or facts, read by the language rules or kept as written.
+def test_a_list_asked_to_be_kept_in_claude_md_keeps_each_item(tmp_path: Path) -> None:
+    text = (
+        "CLAUDE.mdを作成してください。以下のルールを含めてください：\n"
+        "- このプロジェクトはExpressのTODOアプリ\n"
+        "- エラーハンドリングは必ず実装する\n"
+    )
+    want = [
+        ("Remember: このプロジェクトはExpressのTODOアプリ", "fact"),
+        ("Remember: エラーハンドリングは必ず実装する", "constraint"),
+    ]
+    assert [(c.claim, c.kind) for c in extract_claims(text)] == want
+    # atoms on one mention: the person asked for each to be kept
+    atoms = extract_transcript(typed_transcript(tmp_path, text), "proj").atoms
+    assert sorted(a["claim"] for a in atoms) == sorted(c for c, _ in want)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a list of this turn's steps, no asking to keep it
+        "以下の手順で進めてください：\n- src/ を確認する\n- テストを実行する\n",
+        # the asking names no memory file
+        "以下のファイルを追加してください：\n- index.html\n- app.js\n",
+    ],
+)
+def test_a_list_not_asked_to_be_kept_gives_nothing(text: str) -> None:
     assert extract_claims(text) == []

@@ -16,6 +16,7 @@ from agent_memory.extract.dispatch import SCOPE
 from agent_memory.extract.filters import made_standing, memory_note
 from agent_memory.extract.finish import Candidate, finish, join_claims
 from agent_memory.extract.hash_note import note_as_typed
+from agent_memory.extract.kept_list import kept_list_items
 from agent_memory.extract.prepare import (
     generated_prompt,
     prepared,
@@ -143,7 +144,7 @@ def _extract(
     text, asked_to_keep = users_text(text, origin)
     masked, spans = prepared(text)
     masked = led_by_remember(masked)  # "<statement>. Remember this.": the statement is kept
-    found = _language_candidates(masked, spans)
+    found = _language_candidates(masked, spans) + kept_list_items(masked, spans)
     cand = _rejection_candidate(masked, origin, rejected_command, spans)
     if cand:
         found.append(cand)
