@@ -322,3 +322,18 @@ def test_a_list_asked_to_be_kept_in_claude_md_keeps_each_item(tmp_path: Path) ->
 )
 def test_a_list_not_asked_to_be_kept_gives_nothing(text: str) -> None:
     assert extract_claims(text) == []
+
+
+def test_a_short_list_asked_to_be_kept_is_kept_not_read_as_steps(tmp_path: Path) -> None:
+    text = (
+        "Please update CLAUDE.md with the following:\n"
+        "- The backend is a FastAPI app under api/\n"
+        "- Never commit .env files\n"
+    )
+    want = ["The backend is a FastAPI app under api/", "Never commit .env files"]
+    assert [c.claim for c in extract_claims(text)] == want
+    atoms = extract_transcript(typed_transcript(tmp_path, text), "proj").atoms
+    assert sorted(a["claim"] for a in atoms) == sorted(want)
+    # the same list after a request naming a file of the code is that request's steps
+    steps = text.replace("CLAUDE.md with the following", "watch.js to")
+    assert extract_claims(steps) == []

@@ -35,6 +35,7 @@ from typing import TypeGuard
 from agent_memory.extract.dispatch import MEMORY_STRONG, lasting_scope
 from agent_memory.extract.filters import made_standing, memory_note
 from agent_memory.extract.kept_list import asks_to_keep_a_list
+from agent_memory.extract.paste import read_paste
 from agent_memory.extract.remember_back import is_back_reference
 from agent_memory.extract.standing import STANDING, STANDS_BY_ITS_SHAPE
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
@@ -409,8 +410,10 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
         (i + 1 < len(sents) and made_standing(said, sents[i + 1]))
         # "<statement>. Remember this." / "…。これを覚えておいて。": asked to be kept after it
         or (i + 1 < len(sents) and is_back_reference(sents[i + 1]))
-        # "CLAUDE.mdに以下のルールを含めてください：\n- …": each item is asked to be kept
+        # "CLAUDE.mdに以下のルールを含めてください：\n- …", "Please update CLAUDE.md with the
+        # following:\n- …": each item is asked to be kept
         or asks_to_keep_a_list(statement)
+        or read_paste(statement)[1]
         # "use tabs in the future so that …", "until told otherwise, …": a scope the rules read as
         # "from now on" (dispatch.lasting_scope: not a plan, a purpose, a change put off or a
         # question)

@@ -139,8 +139,9 @@ def _counted(line_marks: list[tuple[str, ...]], titled: bool) -> Marks:
 # CLAUDE.md", "save the following to your memory", "from now on follow these"), or saying it is
 # their own ("my rules:").
 _KEEP_ASKED = re.compile(
-    r"\b(?:remember|memori[sz]e|(?:add|save|put|write|store|record|append)\b[^\n]{0,40}?\b(?:to|in|into)\s+"
+    r"\b(?:remember|memori[sz]e|(?:add|save|put|write|store|record|append|include)\b[^\n]{0,40}?\b(?:to|in|into)\s+"
     r"(?:your\s+|the\s+|my\s+|our\s+)?(?:memory|memories|claude\.md|agents\.md|rules|notes)|"
+    r"\bupdate\s+(?:your\s+|the\s+)?(?:memory|claude\.md|agents\.md|rules)\s+with\b|"
     r"from now on|going forward|\b(?:my|our)\s+(?:own\s+)?(?:rules|preferences|conventions)\b|(?:lembre|lembra|adicione|salve)\b[^\n]{0,30}(?:memória|claude\.md)|"
     r"记住|记忆|記憶|覚えて|запомни)",
     re.I,
@@ -227,7 +228,8 @@ def pasted_lines(text: str) -> range | None:
 # block and ends with a colon ("Add these rules to CLAUDE.md:").
 _KEEP_FIRST = re.compile(
     r"^\W*(?:(?:please|pls|now|also|and|ok(?:ay)?)\W+)*(?:remember|memori[sz]e|add|save|put|write|"
-    r"store|record|append|note)\b[^\n]*(?:memory|memories|claude\.md|agents\.md|rules)\b[^\n]*:\s*$",
+    r"store|record|append|note|include|update|create)\b[^\n]*(?:memory|memories|claude\.md|agents\.md|rules)\b"
+    r"[^\n]*:\s*$",
     re.I,
 )
 
@@ -266,6 +268,12 @@ def _without_glued_log(text: str) -> str:
     return text
 
 
+def _list_asked_to_keep(text: str) -> bool:
+    """The message's first line asks to keep what follows (`_KEEP_FIRST`) and list items follow."""
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    return len(lines) > 1 and bool(_KEEP_FIRST.match(lines[0])) and all(_ITEM.match(ln) for ln in lines[1:])
+
+
 def read_paste(text: str) -> tuple[str, bool]:
     """The message as the rules read it, its pasted block blanked out (its lines kept, empty),
     and whether the user introduced a structured block by asking to keep it ("Add these rules to
@@ -274,7 +282,9 @@ def read_paste(text: str) -> tuple[str, bool]:
     text = _without_glued_log(text)
     block = _block(text)
     if block is None:
-        return text, False
+        # too few marks for a paste, but a list the person asks to keep all the same ("Please
+        # update CLAUDE.md with the following:\n- …"): every item is theirs to keep
+        return text, _list_asked_to_keep(text)
     first, column, last, asked = block
     lines = text.split("\n")
     if asked:

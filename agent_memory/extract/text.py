@@ -126,8 +126,10 @@ _BRIEF_LABEL = re.compile(
 
 
 # A request that introduces its own steps ("please update X to:", "do the following:").
+# ("Please update CLAUDE.md with the following:" introduces what is to be kept, not steps)
 _STEPS_FOLLOW = re.compile(
-    r"\b(?:please|can you|could you|i want you to|i need you to|let's|go ahead and)\b[^\n]{0,120}?"
+    r"\b(?:please|can you|could you|i want you to|i need you to|let's|go ahead and)\b"
+    r"(?![^\n]*\b(?:claude\.md|agents\.md|memory|memories)\b)[^\n]{0,120}?"
     r"\b(?:to|following|these|this|steps|changes)\s*:\s*\n",
     re.I,
 )
