@@ -379,17 +379,23 @@ EMPHASIS_FILE = ("Call super().\\_\\_init\\_\\_(\\*args, \\*\\*kwargs) in \\<det
 EMPHASIS_BEFORE = "Call super().__init__(*args, **kwargs) in \\<details> subclasses; keep _private_ helpers"
 
 
-def assert_emphasis_read_back(repo: Path, ident: str) -> None:
-    assert shown_claims(repo, "L2")[ident] == EMPHASIS_CLAIM
+def assert_typed_read_back(repo: Path, ident: str, claim: str, escapes: tuple[str, ...]) -> None:
+    """`claim` reads back as typed everywhere: status and validate agree with the block, scan
+    passes, and the session start and `context` give it without the file's escapes."""
+    assert shown_claims(repo, "L2")[ident] == claim
     status = gm_json(repo, "status")
     assert status["L2"]["not_in_block"] == [] and status["L2"]["not_in_log"] == [], status["L2"]
     report = gm_json(repo, "validate", check=False)
     assert report["ok"] is True and report["errors"] == [], report
     assert gm(repo, "scan", check=False).returncode == 0
     context = hook("session-start", repo)
-    assert context is not None and f"- {EMPHASIS_CLAIM}" in context, context
-    assert "\\_" not in context and "\\*" not in context
+    assert context is not None and f"- {claim}" in context, context
+    assert not [e for e in escapes if e in context]
     assert gm_json(repo, "context")["context"] == context
+
+
+def assert_emphasis_read_back(repo: Path, ident: str) -> None:
+    assert_typed_read_back(repo, ident, EMPHASIS_CLAIM, ("\\_", "\\*"))
 
 
 def test_a_claim_with_emphasis_markers_is_adopted_and_read_back_as_typed(repo: Path) -> None:
@@ -417,16 +423,7 @@ BLOCKS_BEFORE = "1. Run ~~make~~ the helpers before \\<details> merges; keep ~5 
 
 
 def assert_blocks_read_back(repo: Path, ident: str) -> None:
-    assert shown_claims(repo, "L2")[ident] == BLOCKS_CLAIM
-    status = gm_json(repo, "status")
-    assert status["L2"]["not_in_block"] == [] and status["L2"]["not_in_log"] == [], status["L2"]
-    report = gm_json(repo, "validate", check=False)
-    assert report["ok"] is True and report["errors"] == [], report
-    assert gm(repo, "scan", check=False).returncode == 0
-    context = hook("session-start", repo)
-    assert context is not None and f"- {BLOCKS_CLAIM}" in context, context
-    assert "\\~" not in context and "1\\." not in context
-    assert gm_json(repo, "context")["context"] == context
+    assert_typed_read_back(repo, ident, BLOCKS_CLAIM, ("\\~", "1\\."))
 
 
 def test_the_forms_of_a_struck_or_block_claim_name_its_atom() -> None:
