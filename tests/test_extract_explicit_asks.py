@@ -337,3 +337,9 @@ def test_a_short_list_asked_to_be_kept_is_kept_not_read_as_steps(tmp_path: Path)
     # the same list after a request naming a file of the code is that request's steps
     steps = text.replace("CLAUDE.md with the following", "watch.js to")
     assert extract_claims(steps) == []
+
+
+def test_a_long_paragraph_naming_claude_md_is_no_asking_to_keep_a_list() -> None:
+    # an asking is one short line; a paragraph that mentions CLAUDE.md and a colon is somebody's
+    paragraph = "CLAUDE.mdの説明です。" * 30 + "以下のルールを含めてください："
+    assert extract_claims(paragraph + "\n- エラーハンドリングは必ず実装する\n") == []

@@ -37,8 +37,16 @@ _RULE_WORD = re.compile(
 )
 
 
+# An asking is one short line; a longer one is somebody's paragraph (and a long line with many
+# memory words would cost the search a scan per word).
+_MAX_INTRO = 300
+
+
 def _intro_at(lines: list[str]) -> int | None:
-    return next((i for i, ln in enumerate(lines) if _INTRO.search(ln) and non_english(ln)), None)
+    return next(
+        (i for i, ln in enumerate(lines) if len(ln) <= _MAX_INTRO and _INTRO.search(ln) and non_english(ln)),
+        None,
+    )
 
 
 def asks_to_keep_a_list(statement: str) -> bool:
