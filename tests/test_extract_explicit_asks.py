@@ -343,3 +343,32 @@ def test_a_long_paragraph_naming_claude_md_is_no_asking_to_keep_a_list() -> None
     # an asking is one short line; a paragraph that mentions CLAUDE.md and a colon is somebody's
     paragraph = "CLAUDE.mdの説明です。" * 30 + "以下のルールを含めてください："
     assert extract_claims(paragraph + "\n- エラーハンドリングは必ず実装する\n") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # asked to be written into memory, what it is to say after "saying" / "where" / "that says"
+        ("add a line to your memory saying the staging db is read-only", "The staging db is read-only"),
+        ("put something in CLAUDE.md that says the tests run in docker", "The tests run in docker"),
+        # a case and its rule, asked to be kept (said plainly, "when you …, …" is as often this turn's)
+        ("remember: when you deploy, run the smoke tests", "When you deploy, run the smoke tests"),
+        ("from now on, when you add an endpoint, document it in docs/api.md",
+         "When you add an endpoint, document it in docs/api.md"),
+    ],
+)  # fmt: skip
+def test_what_memory_is_asked_to_say(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "remember where the config lives",  # once kept as the fact "Where the config lives"
+        "remember how the cache works",
+        "when you deploy, run the smoke tests",  # not asked to be kept
+        "have something in the README about setup",  # no memory named
+    ],
+)
+def test_a_thing_pointed_at_or_a_case_not_asked_to_keep_gives_nothing(text: str) -> None:
+    assert extract_claims(text) == []

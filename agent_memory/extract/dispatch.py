@@ -27,11 +27,15 @@ MEMORY_STRONG = re.compile(
     r"(?!\s+(?:table|tables|cache|caches|screen|page|pane|panel|tab|view|list|menu|dialog|modal|"
     r"section|component|module|store|field|column|usage|leak|limit|api|endpoint|service)\b)|"
     r"make a (?:mental )?note|note (?:this|that) down|never forget|"
+    # "have something in CLAUDE.md where we don't …", "add a line to your memory saying …"
+    r"(?:have|put|add|write) (?:something|a (?:line|note|rule|section)) (?:in|to|into) (?:your |the )?"
+    r"(?:memory|claude\.md|agents\.md|rules) (?:where|that says|saying|stating|that|so that)|"
     # "update CLAUDE.md so that it says …", "update your memory to say that …": what it is to say
     r"(?:update|amend|edit)\s+(?:your |the )?(?:memory|memories|claude\.md|notes)\s+"
     r"(?:so (?:that )?it (?:says|states|mentions|notes)|to (?:say|state|mention|note|reflect)|"
     r"with (?:the fact |a note |a rule )?that))"
-    r"(?:\s+(?:that|this|the following|this fact|this preference|forever|for (?:the )?future))*"
+    r"(?:\s+(?:that|this|the following|this fact|this preference|forever|for (?:the )?future|"
+    r"saying|stating|that says))*"
     r"\s*(?:[:,\u2013\u2014-]\s*|\s+)(\S.*)",
     re.I,
 )
@@ -204,6 +208,10 @@ def imperative(c: str) -> Rule | None:
     first = c.split(" ", 1)[0].lower()
     if TODO_NOW.match(c) and not HABIT.search(c):
         return None  # "remember: fix the login bug": a to-do of this work, as "remember to" is
+    if WH_POINTER.match(c):
+        return None  # "remember where the config lives": a thing pointed at, nothing said of it
+    if re.match(r"^(?:when|whenever|if|before|after|once|until|unless)\b", c, re.I) and "," not in c:
+        return None  # "(remember:) when you deploy, …" cut at its comma: the case without its rule
     if first in ("can", "could", "may", "might"):
         return None  # "remember (that you) can use the helper agent": a permission, no rule
     if re.match(r"^(?:always|never|don't|do not|only|must)\b", c, re.I):
@@ -226,6 +234,8 @@ def imperative(c: str) -> Rule | None:
     return cap(c), "fact"  # "staging and prod share one Redis": a statement, not an instruction
 
 
+# "where the config lives", "how the cache works": a question word pointing at a thing.
+WH_POINTER = re.compile(r"^(?:where|what|which|who|whom|whose|why|how)\b", re.I)
 # A piece of work to do (mend, finish, look into): kept to be done, not to be known.
 TODO_NOW = re.compile(
     r"^(?:fix|finish|complete|debug|investigate|look into|address|resolve|refactor|implement|"

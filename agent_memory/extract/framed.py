@@ -130,6 +130,12 @@ def _event_last(s: str) -> str:
     return f"{rule} {event[:1].lower()}{event[1:]}."
 
 
+# "when you deploy, run the smoke tests" is a case and its rule when asked to be kept ("remember:
+# when …", "from now on, when …"); said plainly it is as often this turn's ("when you're done,
+# push"), so without the framing only CONDITIONAL's workflow events and always/never count.
+_WHEN_YOU = re.compile(r"^when (?:you|we) [^,]{3,100},\s*(\S.*)", re.I)
+
+
 def whole_sentence(f: Framed) -> list[ClauseClaim] | None:
     """Shapes read on the whole sentence before it is split into clauses; None: none applies."""
     s = f.text
@@ -147,7 +153,7 @@ def whole_sentence(f: Framed) -> list[ClauseClaim] | None:
         return [(claim, "preference", 0, "preference.instead")]
     if f.mode == "request":
         s = REQUEST.sub("", s, count=1)
-    cond = CONDITIONAL.match(s)
+    cond = CONDITIONAL.match(s) or (_WHEN_YOU.match(s) if f.strong else None)
     if cond and not vague(cond.group(1)) and not OBSERVATION.match(cond.group(1)):
         return [(s, "constraint", 0, "directive.conditional")]
     purpose = PURPOSE.match(s)

@@ -13,6 +13,7 @@ from agent_memory.extract.dispatch import (
     HABIT,
     TASK_AIM,
     TODO_NOW,
+    WH_POINTER,
     bare_np,
     clause_rules,
     imperative,
@@ -228,8 +229,13 @@ def _to_do(c: str) -> bool:
     return bool(TODO_NOW.match(c) and not HABIT.search(c))
 
 
+def _pointed_at(c: str) -> bool:
+    """"remember where the config lives": a thing pointed at, nothing said of it."""
+    return bool(WH_POINTER.match(c))
+
+
 # What a "note:"/"remember" framing can be put on that is no fact to keep.
-_NOT_A_NOTED_FACT = (_dated, _told_to_user, _headless, _bare_name, _to_do)
+_NOT_A_NOTED_FACT = (_dated, _told_to_user, _headless, _bare_name, _to_do, _pointed_at)
 
 
 def _noted_fact(f: Framed, c: str, i: int, short: bool) -> tuple[str, str, str] | None:
