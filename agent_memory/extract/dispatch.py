@@ -188,6 +188,18 @@ def clause_rules(
     return clause_hit(Clause(c, first_of_request, origin, bug_report))
 
 
+def _nothing_to_keep(c: str) -> bool:
+    """What a "remember" may be put on that holds nothing to keep."""
+    return bool(
+        # "remember: fix the login bug": a to-do of this work, as "remember to" is
+        (TODO_NOW.match(c) and not HABIT.search(c))
+        # "remember where the config lives": a thing pointed at, nothing said of it
+        or WH_POINTER.match(c)
+        # "(remember:) when you deploy, …" cut at its comma: the case without its rule
+        or (re.match(r"^(?:when|whenever|if|before|after|once|until|unless)\b", c, re.I) and "," not in c)
+    )
+
+
 def imperative(c: str) -> Rule | None:
     """Fallback for text the user explicitly asked to keep ("remember to X", "from now on X")."""
     c = re.sub(r"^(?:to|that)\s+", "", c.strip(), flags=re.I)
@@ -206,12 +218,8 @@ def imperative(c: str) -> Rule | None:
     ):
         return None  # "remember (this) still needs to …": its subject was named elsewhere
     first = c.split(" ", 1)[0].lower()
-    if TODO_NOW.match(c) and not HABIT.search(c):
-        return None  # "remember: fix the login bug": a to-do of this work, as "remember to" is
-    if WH_POINTER.match(c):
-        return None  # "remember where the config lives": a thing pointed at, nothing said of it
-    if re.match(r"^(?:when|whenever|if|before|after|once|until|unless)\b", c, re.I) and "," not in c:
-        return None  # "(remember:) when you deploy, …" cut at its comma: the case without its rule
+    if _nothing_to_keep(c):
+        return None
     if first in ("can", "could", "may", "might"):
         return None  # "remember (that you) can use the helper agent": a permission, no rule
     if re.match(r"^(?:always|never|don't|do not|only|must)\b", c, re.I):
