@@ -217,9 +217,11 @@ def _opens_html(text: str, at: int) -> bool:
     return start < i and i < n and text[i] == ">"
 
 
-def _backtick_run(text: str, at: int) -> int:
-    end = at
-    while end < len(text) and text[end] == "`":
+def _run_length(text: str, at: int) -> int:
+    """How many times the character at `at` stands there in a row (a run of backticks, of
+    emphasis markers, of tildes)."""
+    end, ch = at, text[at]
+    while end < len(text) and text[end] == ch:
         end += 1
     return end - at
 
@@ -232,7 +234,7 @@ def _backtick_runs(text: str) -> dict[int, list[int]]:
     runs: dict[int, list[int]] = {}
     at = text.find("`")
     while at >= 0:
-        length = _backtick_run(text, at)
+        length = _run_length(text, at)
         runs.setdefault(length, []).append(at)
         at = text.find("`", at + length)
     return runs
@@ -330,13 +332,11 @@ def _struck_tildes(text: str) -> frozenset[int]:
             i += 2
         elif ch == "`":
             runs = _backtick_runs(text) if runs is None else runs
-            run = _backtick_run(text, i)
+            run = _run_length(text, i)
             end = _code_span_end(runs, i, run)
             i = end if end is not None else i + run
         elif ch == "~":
-            end = i
-            while end < n and text[end] == "~":
-                end += 1
+            end = i + _run_length(text, i)
             found.append((i, not _ends_marker(text, end), i > 0 and text[i - 1] not in " \t"))
             i = end
         else:
@@ -408,23 +408,19 @@ def literal(text: str, emphasis: bool = True, tildes_and_blocks: bool = True) ->
             continue
         if ch == "`":
             runs = _backtick_runs(text) if runs is None else runs
-            run = _backtick_run(text, i)
+            run = _run_length(text, i)
             end = _code_span_end(runs, i, run)
             out.append(text[i : end if end is not None else i + run])
             i = end if end is not None else i + run
             continue
         if emphasis and ch in "_*":
-            end = i
-            while end < n and text[end] == ch:
-                end += 1
+            end = i + _run_length(text, i)
             acts = _emphasis_run_acts(text, i, end)
             out.append(("\\" + ch if acts else ch) * (end - i))
             i = end
             continue
         if ch == "~" and tildes:
-            end = i
-            while end < n and text[end] == "~":
-                end += 1
+            end = i + _run_length(text, i)
             out.append(("\\~" if i in struck else "~") * (end - i))
             i = end
             continue
