@@ -83,26 +83,32 @@ def uninstall_git_hooks(repo: git.Repo) -> dict[str, str]:
 
 def remove_import(workdir: Path) -> str | None:
     """Take the `@CLAUDE.memory.md` line out of CLAUDE.md: "removed", "deleted" (the file held
-    nothing else, as when init created it), or None when it was not there."""
-    refuse_odd_paths(workdir, ["CLAUDE.md"])  # `CLAUDE.md -> AGENTS.md`: not ours to edit
-    path = workdir / "CLAUDE.md"
+    nothing else, as when init created it), or None when it was not there. A link in its place
+    (`CLAUDE.md -> AGENTS.md`) is not ours to edit."""
+    return _take_lines_out(workdir / "CLAUDE.md", {IMPORT_LINE})
+
+
+def _take_lines_out(path: Path, drop: set[str]) -> str | None:
+    """Take every line of `drop` (whatever its line end or the spaces around it) out of the
+    person's file at `path`: "removed", "deleted" (nothing else was left in it), or None when
+    none was there. The file is read as stored and written back whole with its own line ends;
+    a byte-order mark it opens with stays first, and is no content to keep the file for (a
+    line of ours first after it is found: line_ends.py). init added our lines after a blank
+    line: that separator goes with them."""
+    refuse_odd_paths(path.parent, [path.name])
     try:
-        text = read_inside(workdir, "CLAUDE.md", newline="")  # as stored: CRLF stays CRLF
+        text = read_inside(path.parent, path.name, newline="")  # as stored: CRLF stays CRLF
     except FileNotFoundError:
         return None
-    # The import first in a file saved with a byte-order mark is found after it; the mark stays
-    # first, and is no content of the person's to keep a file for (line_ends.py).
     bom, text = split_bom(text)
-    lines = text.splitlines(keepends=True)  # each line keeps its own end
-    kept = [ln for ln in lines if ln.strip() != IMPORT_LINE]
-    if len(kept) == len(lines):
+    every = text.splitlines(keepends=True)  # each line keeps its own end
+    kept = [ln for ln in every if ln.strip() not in drop]
+    if len(kept) == len(every):
         return None
-    remaining = "".join(kept)
-    if not remaining.strip():
+    if not any(ln.strip() for ln in kept):
         path.unlink()
         return "deleted"
-    # ensure_import added the line after a blank line: drop that separator again.
-    _replace_whole(path, bom + closed(remaining, line_end(text)))
+    _replace_whole(path, bom + closed("".join(kept), line_end(text)))
     return "removed"
 
 
@@ -135,22 +141,7 @@ def _replace_whole(path: Path, text: str) -> None:
 
 
 def _remove_lines(path: Path, lines: tuple[str, ...], header: str) -> bool:
-    refuse_odd_paths(path.parent, [path.name])
-    try:
-        text = read_inside(path.parent, path.name, newline="")  # as stored: CRLF stays CRLF
-    except FileNotFoundError:
-        return False
-    drop = {*lines, header}
-    bom, text = split_bom(text)  # ours first after a byte-order mark: the mark stays first
-    every = text.splitlines(keepends=True)  # each line keeps its own end
-    kept = [ln for ln in every if ln.strip() not in drop]
-    if len(kept) == len(every):
-        return False
-    if any(ln.strip() for ln in kept):
-        _replace_whole(path, bom + closed("".join(kept), line_end(text)))
-    else:
-        path.unlink()
-    return True
+    return _take_lines_out(path, {*lines, header}) is not None
 
 
 def purge(repo: git.Repo, target_name: str, keep: set[str] | frozenset[str] = frozenset()) -> tuple[list[str], dict[str, str]]:
