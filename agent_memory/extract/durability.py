@@ -410,22 +410,26 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
         (i + 1 < len(sents) and made_standing(said, sents[i + 1]))
         # "<statement>. Remember this." / "…。これを覚えておいて。": asked to be kept after it
         or (i + 1 < len(sents) and is_back_reference(sents[i + 1]))
-        # "CLAUDE.mdに以下のルールを含めてください：\n- …", "Please update CLAUDE.md with the
-        # following:\n- …": each item is asked to be kept
-        or asks_to_keep_a_list(statement)
-        or read_paste(statement)[1]
         # "use tabs in the future so that …", "until told otherwise, …": a scope the rules read as
         # "from now on" (dispatch.lasting_scope: not a plan, a purpose, a change put off or a
         # question)
         or lasting_scope(lead)
-        # "# X" (the old memory shortcut), "add to your memory that X", "save to memory: X":
-        # asked to be kept, as "remember" says
-        or memory_note(statement)
+        # "add to your memory that X", "save to memory: X": asked to be kept, as "remember" says
         or bool(MEMORY_STRONG.match(lead))
         # "以后都用pnpm", "앞으로 pnpm을 사용해줘": the rules read "from now on" in other languages
         # (rules/lang_scope._FROM_NOW); said so, a rule is meant to last as the English one is
         or rule == "language.from_now_on"
+        or _kept_whole(statement)
     )
+
+
+@functools.lru_cache(maxsize=512)
+def _kept_whole(statement: str) -> bool:
+    """Whether the whole statement asks to be kept, whichever of its sentences a candidate came
+    from: "# X" (the old memory shortcut), a list asked to be kept ("CLAUDE.mdに以下のルールを
+    含めてください：\n- …", "Please update CLAUDE.md with the following:\n- …"). Read once a
+    statement (the paste reader goes through every line), not once a candidate."""
+    return memory_note(statement) or asks_to_keep_a_list(statement) or read_paste(statement)[1]
 
 
 # A statement that only says what the person works with ("I use brave", "im using xcode",
