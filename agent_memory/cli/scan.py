@@ -92,7 +92,11 @@ def memory_part(path: str, text: str, pieces: list[tuple[bool, str]] | None = No
 
 def _blank(text: str) -> str:
     """`text` with every character but the line breaks a space (a line at a time: a 60 MB
-    CLAUDE.md was a list of one flag per character)."""
+    CLAUDE.md was a list of one flag per character). A bare CR (a person's CLAUDE.md saved with
+    classic Mac line ends) is a line break here as in markdown: the marker line after it is a
+    line of its own to the guard's rules, not one with the person's text blanked before it."""
+    if "\r" in text:
+        text = text.replace("\r\n", " \n").replace("\r", "\n")  # the same length: offsets stay true
     return "\n".join(" " * len(line) for line in text.split("\n"))
 
 

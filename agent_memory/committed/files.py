@@ -78,7 +78,7 @@ class TierFiles:
         transcript's timestamps, must not sort before the line it follows and be lost."""
         log_text = self.log_text
         if log_text and not log_text.endswith("\n"):
-            log_text += line_ends.line_end(log_text)
+            log_text += line_ends.git_line_end(log_text)
         latest: dict[str, str] = {}
         for entry in self.entries():
             latest[entry.atom_id] = max(latest.get(entry.atom_id, ""), entry.at)
@@ -91,7 +91,7 @@ class TierFiles:
             stamped.append(entry)
         # in the log's own line end: checked out CRLF (core.autocrlf=true), LF lines made it mixed
         log_text += line_ends.in_line_end("".join(adopted_log.format_entry(e) for e in stamped),
-                                          line_ends.line_end(log_text))
+                                          line_ends.git_line_end(log_text))
         updated = replace(self, log_text=log_text)
         return updated.rerendered()
 

@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from agent_memory.committed.line_ends import appended, split_bom
+from agent_memory.committed.line_ends import appended, git_line_end, split_bom
 from agent_memory.committed.render import IMPORT_LINE, ensure_import
 from agent_memory.committed.templates import read_git_hook
 from agent_memory.committed.tiers import read_inside
@@ -216,7 +216,9 @@ def install_git_hooks(repo: git.Repo) -> dict[str, str]:
 def ensure_lines(path: Path, lines: tuple[str, ...] | list[str], header: str | None = None) -> bool:
     """Append the lines that are missing; never rewrites existing content. Read as stored and
     written with the file's own line end (a CRLF `.gitignore` stays CRLF: line_ends.py); a
-    line of ours is recognised whatever its end."""
+    line of ours is recognised whatever its end. The file's lines are git's: it splits
+    `.gitignore` and `.gitattributes` at LF only, so a line of ours after a bare CR is none it
+    reads, and what is added starts on a line of its own to git (LF, also in a bare-CR file)."""
     try:
         text = read_inside(path.parent, path.name, newline="")  # never through a link, nor from a FIFO
     except FileNotFoundError:
@@ -224,12 +226,15 @@ def ensure_lines(path: Path, lines: tuple[str, ...] | list[str], header: str | N
     # a line of ours first in a file saved with a byte-order mark is recognised after it (as
     # git reads it), and the mark stays first
     bom, text = split_bom(text)
-    present = {ln.strip() for ln in text.splitlines()}
+    present = {ln.strip() for ln in text.split("\n")}
     missing = [ln for ln in lines if ln not in present]
     if not missing:
         return False
     block = ([header] if header else []) + missing
-    overwrite(path, (bom + appended(text, block)).encode("utf-8"))  # refuses a link at open
+    end = git_line_end(text)
+    if text and not text.endswith("\n"):
+        text += end  # after a trailing bare CR too: git would read our first line as part of its last
+    overwrite(path, (bom + appended(text, block, end=end)).encode("utf-8"))  # refuses a link at open
     return True
 
 

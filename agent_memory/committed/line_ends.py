@@ -46,12 +46,39 @@ def without_bom(text: str) -> str:
     return text[1:] if text.startswith(BOM) else text
 
 
-def line_end(text: str) -> str:
-    """The file's own line end: CRLF when at least half of its line ends are CRLF (a file
-    mixed by an earlier LF write is written back the way most of it is), else "\\n" — also for
-    an empty or one-line file, as git writes ours."""
+def git_line_end(text: str) -> str:
+    """The line end for lines that git or the pre-commit guard read (a `.gitignore` or
+    `.gitattributes` line, an adopted.log entry, the memory block): CRLF when at least half of
+    the file's line feeds end CRLF lines (a file mixed by an earlier LF write is written back
+    the way most of it is), else "\\n" — also for an empty or one-line file, as git writes ours.
+    A bare CR is no line end to either: git splits those files at "\\n" only, and the guard
+    refuses a lone CR in a memory block (it overprints the line in a terminal)."""
     crlf = text.count(CRLF)
     return CRLF if crlf and crlf * 2 >= text.count("\n") else "\n"
+
+
+def line_end(text: str) -> str:
+    """The markdown file's own line end (CLAUDE.md, where the import goes): `git_line_end`, or
+    a bare CR when most of its line ends are one (classic Mac OS; CommonMark, and so Claude
+    Code, ends a line there)."""
+    crlf = text.count(CRLF)
+    cr = text.count("\r") - crlf
+    return "\r" if cr > crlf and cr > text.count("\n") - crlf else git_line_end(text)
+
+
+def md_lines(text: str) -> list[str]:
+    """The lines of a markdown file, each without its end: CRLF, LF or a bare CR, as CommonMark
+    reads them (`str.splitlines` also splits at form feeds, U+2028 and others, `split("\\n")`
+    at none of a bare-CR file's)."""
+    return text.replace(CRLF, "\n").replace("\r", "\n").split("\n") if "\r" in text else text.split("\n")
+
+
+def ours(line: str) -> str:
+    """A markdown line as ours are looked for in it: without the spaces around it nor the byte-
+    order marks it opens with — two files saved with one and joined (`cat a.md b.md`) leave one
+    at the start of a line mid-file, which Claude Code reads as whitespace. (git does not skip
+    one in `.gitignore`/`.gitattributes` but at the very start: their lines are only stripped.)"""
+    return line.strip().lstrip(BOM).strip()
 
 
 def in_line_end(text: str, end: str) -> str:
@@ -81,17 +108,19 @@ def ends_with_blank_line(text: str) -> bool:
     return ends_a_line(text) and ends_a_line(_without_last_end(text))
 
 
-def appended(text: str, lines: Sequence[str], blank_line: bool = False) -> str:
+def appended(text: str, lines: Sequence[str], blank_line: bool = False, end: str | None = None) -> str:
     """`text` byte for byte (a missing final line end added) with `lines` after it, each ended
-    with the file's own line end; with `blank_line`, after an empty line (unless it ends with
-    one already)."""
-    end = line_end(text)
+    with `end` (by default the file's own line end); with `blank_line`, after an empty line
+    (unless it ends with one already). What ends the file's last line and makes the blank one
+    is in the file's own line end."""
+    own = line_end(text)
+    end = own if end is None else end
     added = end.join(lines) + end
     if not text:
         return added
-    separator = "" if ends_a_line(text) else end
+    separator = "" if ends_a_line(text) else own
     if blank_line and not ends_with_blank_line(text + separator):
-        separator += end
+        separator += own
     return text + separator + added
 
 

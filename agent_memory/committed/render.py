@@ -680,10 +680,12 @@ def render_block(
 def _marker_re(marker: str) -> re.Pattern[str]:
     import re
 
-    # At a line's start, or just after the byte-order mark a file opens with (a block first in
-    # a CLAUDE.md or CLAUDE.memory.md saved by a Windows editor: committed/line_ends.py); the
-    # span starts after the mark, so a writer keeps it.
-    return re.compile(r"(?:^|(?<=\A\ufeff))[ \t]*" + re.escape(marker) + r"[ \t]*(?:\r?\n|\r?$)", re.MULTILINE)
+    # At a line's start — after a bare CR too (a file saved with classic Mac line ends) —, or
+    # just after the byte-order mark a file opens with (a block first in a CLAUDE.md or
+    # CLAUDE.memory.md saved by a Windows editor) or that opens a line mid-file (two such
+    # files joined): committed/line_ends.py. The span starts after the mark, so a writer keeps it.
+    return re.compile(r"(?:^|(?<=\r)|(?<=\A\ufeff)|(?<=[\r\n]\ufeff))[ \t]*" + re.escape(marker)
+                      + r"[ \t]*(?:\r\n|\n|\r|\Z)", re.MULTILINE)
 
 
 def find_block(file_text: str, tier: str) -> tuple[int, int] | None:
@@ -713,21 +715,24 @@ def replace_block(file_text: str, block_text: str, tier: str) -> str:
     with "\\n") takes the file's own line end: in a person's CRLF CLAUDE.md (memory.target=
     claude-md), or a CLAUDE.memory.md checked out CRLF (core.autocrlf=true), an LF block made
     the file's line ends mixed."""
-    from agent_memory.committed.line_ends import appended, in_line_end, line_end, split_bom
+    from agent_memory.committed.line_ends import appended, git_line_end, in_line_end, split_bom
 
     # A byte-order mark the file opens with stays first; a file of nothing else is empty.
     bom, file_text = split_bom(file_text)
     span = find_block(file_text, tier)
-    block_text = in_line_end(block_text, line_end(file_text))
+    # CRLF or LF, never a bare CR: the guard refuses a lone CR in the block (line_ends.py); in
+    # a bare-CR file the blank line before a block appended is the file's own CR.
+    end = git_line_end(file_text)
+    block_text = in_line_end(block_text, end)
     if span is not None:
         return bom + file_text[: span[0]] + block_text + file_text[span[1] :]
     if not file_text:
         return bom + block_text
-    return bom + appended(file_text, [block_text.removesuffix(line_end(file_text))], blank_line=True)
+    return bom + appended(file_text, [block_text.removesuffix(end)], blank_line=True, end=end)
 
 
 def _canonical(text: str) -> str:
-    text = text.replace("\r\n", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # a CRLF checkout, a file resaved in bare CR
     return text if text.endswith("\n") else text + "\n"
 
 
@@ -748,14 +753,15 @@ def hand_edited(file_text: str, expected_block: str, tier: str) -> bool:
 def ensure_import(claude_md_text: str, import_line: str) -> str:
     """`claude_md_text` with `import_line` present exactly once: appended at the end after a
     blank line when missing, the text returned unchanged when already there (idempotent)."""
-    from agent_memory.committed.line_ends import appended, split_bom
+    from agent_memory.committed.line_ends import appended, ours, split_bom
 
     wanted = import_line.strip()
-    # a CRLF line is recognised too (splitlines, strip), and the line added takes the file's
-    # own line end: the text is the file as stored; the import first in a file saved with a
-    # byte-order mark is recognised after it, and the mark stays first (committed/line_ends.py)
+    # a CRLF or bare-CR line is recognised too (splitlines, strip), and the line added takes
+    # the file's own line end: the text is the file as stored; the import after a byte-order
+    # mark — first in the file (the mark stays first), or opening a line mid-file (two files
+    # joined) — is recognised after it (committed/line_ends.py)
     bom, text = split_bom(claude_md_text)
-    if any(line.strip() == wanted for line in text.splitlines()):
+    if any(ours(line) == wanted for line in text.splitlines()):
         return claude_md_text
     return bom + appended(text, [wanted], blank_line=True)
 

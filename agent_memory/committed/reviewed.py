@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from agent_memory.committed.line_ends import without_bom
+from agent_memory.committed.line_ends import md_lines, ours, without_bom
 from agent_memory.committed.render import begin_marker, claim_forms, end_marker, in_working_set
 from agent_memory.committed.tiers import BLOCK_FILES, held, read_inside
 from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES
@@ -49,10 +49,11 @@ def block_items(file_text: str, tier: str) -> list[str] | None:
     """The item lines of the tier's block (without `- `), in order; None when the file has no
     well-formed block (no markers, or markers repeated or out of order: nothing is shown)."""
     begin, end = begin_marker(tier), end_marker(tier)
-    # a file saved with a byte-order mark: the begin marker first is found after it (line_ends.py)
-    lines = [line.rstrip("\r") for line in without_bom(file_text).split("\n")]
-    starts = [n for n, line in enumerate(lines) if line.strip() == begin]
-    ends = [n for n, line in enumerate(lines) if line.strip() == end]
+    # a marker after a bare CR, or after a byte-order mark (first in the file, or opening a
+    # line of two files joined), is found (line_ends.py)
+    lines = md_lines(without_bom(file_text))
+    starts = [n for n, line in enumerate(lines) if ours(line) == begin]
+    ends = [n for n, line in enumerate(lines) if ours(line) == end]
     if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
         return None
     body = lines[starts[0] + 1 : ends[0]]

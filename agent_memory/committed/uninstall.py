@@ -30,7 +30,15 @@ from agent_memory.committed.install import (
     PYTHON_CONFIG,
     hooks_folder_in_worktree,
 )
-from agent_memory.committed.line_ends import closed, line_end, split_bom
+from agent_memory.committed.line_ends import (
+    BOM,
+    closed,
+    ends_a_line,
+    git_line_end,
+    line_end,
+    ours,
+    split_bom,
+)
 from agent_memory.committed.render import IMPORT_LINE, find_block
 from agent_memory.committed.tiers import read_inside
 from agent_memory.committed.worktree import odd_component, refuse_odd_paths
@@ -85,30 +93,38 @@ def remove_import(workdir: Path) -> str | None:
     """Take the `@CLAUDE.memory.md` line out of CLAUDE.md: "removed", "deleted" (the file held
     nothing else, as when init created it), or None when it was not there. A link in its place
     (`CLAUDE.md -> AGENTS.md`) is not ours to edit."""
-    return _take_lines_out(workdir / "CLAUDE.md", {IMPORT_LINE})
+    return _take_lines_out(workdir / "CLAUDE.md", {IMPORT_LINE}, markdown=True)
 
 
-def _take_lines_out(path: Path, drop: set[str]) -> str | None:
+def _take_lines_out(path: Path, drop: set[str], markdown: bool = False) -> str | None:
     """Take every line of `drop` (whatever its line end or the spaces around it) out of the
     person's file at `path`: "removed", "deleted" (nothing else was left in it), or None when
     none was there. The file is read as stored and written back whole with its own line ends;
     a byte-order mark it opens with stays first, and is no content to keep the file for (a
     line of ours first after it is found: line_ends.py). init added our lines after a blank
-    line: that separator goes with them."""
+    line: that separator goes with them. The lines are the reader's: in `markdown` (CLAUDE.md)
+    a bare CR ends one too, and a line of ours opening with a byte-order mark mid-file (two
+    files joined) is ours, the mark going with it; git splits `.gitignore`/`.gitattributes`
+    at LF only, and skips no mark but the file's first."""
     refuse_odd_paths(path.parent, [path.name])
     try:
         text = read_inside(path.parent, path.name, newline="")  # as stored: CRLF stays CRLF
     except FileNotFoundError:
         return None
     bom, text = split_bom(text)
-    every = text.splitlines(keepends=True)  # each line keeps its own end
-    kept = [ln for ln in every if ln.strip() not in drop]
+    if markdown:
+        every = text.splitlines(keepends=True)  # each line keeps its own end
+        kept = [ln for ln in every if ours(ln) not in drop]
+    else:
+        every = text.split("\n")
+        every = [ln + "\n" for ln in every[:-1]] + ([every[-1]] if every[-1] else [])
+        kept = [ln for ln in every if ln.strip() not in drop]
     if len(kept) == len(every):
         return None
     if not any(ln.strip() for ln in kept):
         path.unlink()
         return "deleted"
-    _replace_whole(path, bom + closed("".join(kept), line_end(text)))
+    _replace_whole(path, bom + closed("".join(kept), line_end(text) if markdown else git_line_end(text)))
     return "removed"
 
 
@@ -172,7 +188,13 @@ def purge(repo: git.Repo, target_name: str, keep: set[str] | frozenset[str] = fr
             span = find_block(text, "L2")
             if span is not None:
                 start, end = span
-                _replace_whole(root / "CLAUDE.md", closed(text[:start], line_end(text)) + text[end:].lstrip("\r\n"))
+                if text[start - 1 : start] == BOM and start > 1:
+                    start -= 1  # a mark opening the marker's line mid-file (two files joined) goes with it
+                # what is left ends in the line end of the person's part (a bare-CR CLAUDE.md
+                # holds an LF block: line_ends.py)
+                head = text[:start]
+                tail_end = line_end(head) if ends_a_line(head) else line_end(text)
+                _replace_whole(root / "CLAUDE.md", closed(head, tail_end) + text[end:].lstrip("\r\n"))
                 gone.append("the memory block in CLAUDE.md")
         memory_dir = root / ".memory"
         if odd_component(root, ".memory", folder=True) is None and memory_dir.is_dir() and not any(memory_dir.iterdir()):
