@@ -109,6 +109,52 @@ def test_a_bom_claude_md_holding_the_block(repo: Path, monkeypatch: pytest.Monke
     assert BEGIN not in left and left.startswith(BOM), left
 
 
+def test_an_import_after_a_bom_that_opens_a_line_mid_file(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two files saved with a BOM and joined (`cat notes.md imports.md > CLAUDE.md`): the second
+    mark opens the import's line mid-file, which Claude Code reads as whitespace. init added a
+    second import; deinit left this one. Now it is ours, and goes with its mark."""
+    text = BOM + b"# team notes\n" + BOM + b"@CLAUDE.memory.md\n"
+    committed(repo, {"CLAUDE.md": text}, monkeypatch)
+    gm(repo, "init", "--yes")
+    assert (repo / "CLAUDE.md").read_bytes() == text
+    assert "import line removed" in gm(repo, "deinit").stdout
+    assert (repo / "CLAUDE.md").read_bytes() == BOM + b"# team notes\n"
+
+
+def test_a_block_after_a_bom_that_opens_a_line_mid_file(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """memory.target=claude-md: the person joined their notes and CLAUDE.md (each saved with a
+    BOM) into CLAUDE.md, the block's begin marker now after a mark mid-file. It was not found
+    (0 begin, 1 end markers): validate, adopt and the session start refused the block. Now it
+    is, the mark stays where it was, and purge takes the block out with it."""
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+    git(repo, "config", "memory.target", "claude-md")
+    gm(repo, "init", "--yes")
+    ids = stage_claims(repo)
+    gm(repo, "adopt", "--yes", ids["push"])
+    block = (repo / "CLAUDE.md").read_bytes()
+    assert block.startswith(BEGIN)
+    committed(repo, {"CLAUDE.md": BOM + b"# team notes\n" + BOM + block}, monkeypatch)
+    assert gm(repo, "validate", check=False).returncode == 0
+    assert block_and_log_agree(repo)
+    assert CLAIMS["push"].rstrip(".") in session_start(repo)
+    gm(repo, "adopt", "--yes", ids["tabs"])
+    after = (repo / "CLAUDE.md").read_bytes()
+    assert after.startswith(BOM + b"# team notes\n" + BOM + BEGIN) and after.count(BEGIN) == 1, after
+    assert CLAIMS["tabs"].rstrip(".").encode() in after
+    assert blob(repo, "HEAD:CLAUDE.md") == after  # committed as written, guard and all
+    assert CLAIMS["tabs"].rstrip(".") in session_start(repo)
+    gm(repo, "deinit", "--purge", "--yes")
+    assert (repo / "CLAUDE.md").read_bytes() == BOM + b"# team notes\n"
+
+
+def test_a_bom_mid_file_in_ignore_and_attributes_files_is_not_skipped(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """git skips a BOM only at the start of `.gitignore`/`.gitattributes`: a line of ours after
+    one mid-file is none it reads, so init adds the line git does read (as it did)."""
+    committed(repo, {".gitattributes": b"*.png binary\n" + BOM + b".memory/adopted.log merge=union\n"}, monkeypatch)
+    gm(repo, "init", "--yes")
+    assert git(repo, "check-attr", "merge", "--", ".memory/adopted.log") == ".memory/adopted.log: merge: union\n"
+
+
 @pytest.mark.parametrize("name", ["CLAUDE.memory.md", ".memory/adopted.log"])
 def test_a_memory_file_saved_with_a_bom(repo: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """CLAUDE.memory.md (its begin marker first) or .memory/adopted.log (its first entry
