@@ -19,7 +19,15 @@ import, deinit and purge left ours behind, the block's begin marker went unseen,
 `json.loads` refused a settings file Claude Code reads. The mark is an encoding signature,
 not text — git skips it in `.gitignore` and `.gitattributes` too — so each reader looks past
 it (`split_bom`, `without_bom`) and each writer puts it back first, the rest of the person's
-bytes as they were.
+bytes as they were. Two files saved with the mark and joined leave one opening a line
+mid-file: in CLAUDE.md a line of ours after it is ours (`ours`; Claude Code reads the mark as
+whitespace), in `.gitignore`/`.gitattributes` it is not (git skips the file's first only).
+
+A file saved with bare CR line ends (classic Mac OS) is one line to `split("\\n")` and to a
+multi-line regex's `^`; markdown ends a line at a lone CR (`md_lines`), and the import goes in
+with the file's CR (`line_end`). Git and the pre-commit guard do not — git splits `.gitignore`
+and `.gitattributes` at LF only, the guard refuses a lone CR in the block — so what they read
+is written CRLF or LF (`git_line_end`).
 
 Standard library only, nothing imported: render.py (the session start's cold path) uses it."""
 
