@@ -24,14 +24,15 @@ from test_crlf_person_files import blob
 TEAMMATE = "Use pnpm, not npm."
 TAKE_BACK = "take back a commit made from stale memory files"
 
-# Acts only after adopt's `git add` of the log (the process that wrote the index is the
-# hook's parent), not inside its `git commit`, whose HEAD is already read; `INTERLOPER` keeps
-# the plumbing below (which writes an index of its own) from running the hook again.
+# Acts while adopt's new log is staged and not committed, unless HEAD is a teammate's commit
+# already: so once, not again inside adopt's `git commit` (whose HEAD it read before) nor after
+# adopt took its commit back. `INTERLOPER` keeps the plumbing below (which writes an index of
+# its own) from running it again.
 HOOK = """#!/bin/sh
 [ -n "$INTERLOPER" ] && exit 0
 export INTERLOPER=1
-case "$(ps -o args= -p "$PPID")" in *"git add"*adopted.log*) ;; *) exit 0 ;; esac
-{once}
+git diff --cached --name-only --diff-filter=A | grep -qx '.memory/adopted.log' || exit 0
+[ "$(git log -1 --format=%s HEAD)" = "a teammate's commit" ] && exit 0
 export GIT_INDEX_FILE="$(git rev-parse --git-dir)/interloper-index"
 git read-tree HEAD
 {change}
@@ -40,12 +41,11 @@ commit=$(git commit-tree -p HEAD -m "a teammate's commit" "$tree")
 git update-ref HEAD "$commit"
 rm -f "$GIT_INDEX_FILE"
 """
-ONCE = 'done="$(git rev-parse --git-dir)/interloper-done"; [ -e "$done" ] && exit 0; touch "$done"'
 # the teammate's line first in CLAUDE.md (the person's part of it, above the block)
 EDIT_CLAUDE_MD = f"""b=$({{ echo '{TEAMMATE}'; git show HEAD:CLAUDE.md; }} | git hash-object -w --stdin)
 git update-index --cacheinfo "100644,$b,CLAUDE.md\""""
 # a file that is no memory file
-ADD_NOTES = """b=$(echo "notes $(date +%s%N)" | git hash-object -w --stdin)
+ADD_NOTES = """b=$(echo "notes" | git hash-object -w --stdin)
 git update-index --add --cacheinfo "100644,$b,NOTES.txt\""""
 
 
@@ -61,11 +61,11 @@ def claude_md_target(repo: Path, monkeypatch: pytest.MonkeyPatch, claude_md: byt
     return stage_claims(repo)
 
 
-def install_interloper(repo: Path, change: str, once: bool) -> None:
+def install_interloper(repo: Path, change: str) -> None:
     hook = Path(git(repo, "rev-parse", "--git-path", "hooks").strip()) / "post-index-change"
     hook = hook if hook.is_absolute() else repo / hook
     hook.parent.mkdir(parents=True, exist_ok=True)
-    hook.write_text(HOOK.format(once=ONCE if once else "", change=change))
+    hook.write_text(HOOK.format(change=change))
     hook.chmod(0o755)
 
 
@@ -74,7 +74,7 @@ def test_a_commit_that_changed_claude_md_meanwhile_is_kept(repo: Path, monkeypat
     made from the CLAUDE.md it read before, took that line out again. Now adopt takes its
     commit back and adopts on top: the line and the block are both in HEAD."""
     ids = claude_md_target(repo, monkeypatch, b"# proj\n\nRun `make test` before pushing.\n")
-    install_interloper(repo, EDIT_CLAUDE_MD, once=True)
+    install_interloper(repo, EDIT_CLAUDE_MD)
     gm(repo, "adopt", "--yes", ids["push"])
     assert git(repo, "log", "-1", "--format=%s", "HEAD~1").strip() == "a teammate's commit"  # it did land mid-adopt
     head = blob(repo, "HEAD:CLAUDE.md")
@@ -88,7 +88,7 @@ def test_a_commit_that_changed_claude_md_meanwhile_is_kept(repo: Path, monkeypat
 
 def test_a_crlf_checkout_of_the_memory_files_is_not_taken_for_a_change(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """core.autocrlf=true: CLAUDE.md is CRLF in the work tree, LF in the blob. A commit of
-    another file lands during every attempt: adopt's commit stands on it (the memory files it
+    another file lands during adopt's commit: adopt's commit stands on it (the memory files it
     read are the blob's, line ends aside). Compared byte for byte, the CRLF CLAUDE.md was a
     change: adopt took its commit back and made it again (the reflog says so)."""
     ids = claude_md_target(repo, monkeypatch, b"# proj\n\nRun `make test` before pushing.\n")
@@ -96,11 +96,11 @@ def test_a_crlf_checkout_of_the_memory_files_is_not_taken_for_a_change(repo: Pat
     (repo / "CLAUDE.md").unlink()
     git(repo, "checkout", "--", "CLAUDE.md")
     assert (repo / "CLAUDE.md").read_bytes() == b"# proj\r\n\r\nRun `make test` before pushing.\r\n"
-    install_interloper(repo, ADD_NOTES, once=False)
+    install_interloper(repo, ADD_NOTES)
     proc = gm(repo, "adopt", "--yes", ids["push"], check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert git(repo, "log", "-1", "--format=%s", "HEAD~1").strip() == "a teammate's commit"  # it did land mid-adopt
     assert TAKE_BACK not in git(repo, "reflog", "--format=%gs")
     head = blob(repo, "HEAD:CLAUDE.md")
     assert head.startswith(b"# proj\n\nRun `make test` before pushing.\n\n") and CLAIMS["push"].rstrip(".").encode() in head
-    assert blob(repo, "HEAD:NOTES.txt").startswith(b"notes ")  # the teammate's file, kept
+    assert blob(repo, "HEAD:NOTES.txt") == b"notes\n"  # the teammate's file, kept
