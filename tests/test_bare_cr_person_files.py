@@ -149,3 +149,30 @@ def test_ignore_and_attributes_files_in_bare_cr_as_git_reads_them(repo: Path, mo
     # what git reads as ours is gone; the person's line (with ours they saved into it) stays
     assert attributes.startswith(b"*.png binary\r") and b"\n.memory" not in attributes, attributes
     assert git_sees(repo, "check-attr", "merge", "--", ".memory/adopted.log").stdout.endswith("unspecified\n")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("# a\r", "# a\r\r@CLAUDE.memory.md\r"),
+    ("# a\rb", "# a\rb\r\r@CLAUDE.memory.md\r"),  # no final line end: one added, in CR
+    ("# a\r\r", "# a\r\r@CLAUDE.memory.md\r"),  # ends with a blank line already
+    ("x\r  @CLAUDE.memory.md \r", "x\r  @CLAUDE.memory.md \r"),  # there already
+    ("x\n\ufeff@CLAUDE.memory.md\n", "x\n\ufeff@CLAUDE.memory.md\n"),  # after a mark opening its line
+])
+def test_the_import_in_a_bare_cr_file(text: str, expected: str) -> None:
+    from agent_memory.committed.render import IMPORT_LINE, ensure_import
+
+    assert ensure_import(text, IMPORT_LINE) == expected
+
+
+def test_a_block_in_a_bare_cr_file_or_after_a_mark_mid_file() -> None:
+    from agent_memory.committed.render import find_block, render_block, replace_block
+
+    block = render_block([], "L2").text
+    added = replace_block("# a\rb\r", block, "L2")
+    assert added == "# a\rb\r\r" + block  # the block LF, after a blank line in CR
+    assert find_block(added, "L2") == (len("# a\rb\r\r"), len(added))
+    assert replace_block(added + "tail\r", block, "L2") == added + "tail\r"
+    whole_cr = block.replace("\n", "\r")  # a CLAUDE.memory.md resaved in CR: written back LF
+    assert find_block(whole_cr, "L2") == (0, len(whole_cr)) and replace_block(whole_cr, block, "L2") == block
+    joined = "\ufeff# notes\n\ufeff" + block
+    assert find_block(joined, "L2") == (len("\ufeff# notes\n\ufeff"), len(joined))  # the mark stays outside
