@@ -1146,6 +1146,40 @@ def test_the_merge_and_push_guards_refuse_a_huge_log_cleanly(repo: Path, tmp_pat
     assert git(remote, "branch", "--list") == ""
 
 
+def test_a_commit_replacing_a_huge_log_judges_the_new_log_whole_never_diffing_the_old(repo: Path) -> None:
+    """The commit after a log of 300 MB of zeros (committed past the guard, or pulled) puts a
+    real log back: the guard sizes the old blob too, and over MAX_LOG_BLOB_BYTES it judges the
+    new log whole instead of diffing it against the old (whose one removed line, 300 MB, the
+    diff would hand over whole: out of memory under 600 MB). A secret in the new log is still
+    refused by its line; a clean log is let through."""
+    from builders import SECRET
+
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    (repo / ".memory").mkdir(exist_ok=True)
+    log = repo / ".memory" / "adopted.log"
+    with open(log, "wb") as fh:
+        fh.truncate(300 << 20)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "a log of zeros")
+    huge = git(repo, "rev-parse", "HEAD").strip()
+
+    def commit(text: str) -> subprocess.CompletedProcess[str]:
+        log.write_text(text)
+        git(repo, "add", "-A")
+        return subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", "memory: restore the log"],
+                              capture_output=True, text=True, preexec_fn=_capped(600), timeout=300)  # fmt: skip
+
+    line = json.dumps({"at": "2026-11-05T10:00:00Z", "atom": l2("Never push directly to main."), "op": "adopt"},
+                      sort_keys=True, separators=(",", ":")) + "\n"  # fmt: skip
+    leaked = commit(line + line.replace("Never push directly to main.", f"Deploy with {SECRET}"))
+    said = leaked.stdout + leaked.stderr
+    assert leaked.returncode != 0 and "internal error" not in said and ".memory/adopted.log:2: " in said, said
+    assert git(repo, "rev-parse", "HEAD").strip() == huge
+    clean = commit(line)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert git(repo, "rev-parse", "HEAD").strip() != huge
+
+
 def test_init_never_leaves_claude_md_cut_short_when_its_write_fails(repo: Path) -> None:
     """init added its import line to CLAUDE.md by truncating the file and writing it again: a
     write that failed half-way (a full disk, a file-size limit, a kill) left the person's

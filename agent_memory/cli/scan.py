@@ -263,18 +263,30 @@ class Changed:
     old_blob: str = ""  # the old one (zeros: none)
 
 
-def _log_blob_too_large(repo: git.Repo, path: str, blob: str, env: bool) -> GuardFinding | None:
-    """The too-large finding for a log blob over MAX_LOG_BLOB_BYTES (its size from
-    `cat-file -s`, never read), as the work-tree scan gives one (log_too_large)."""
+def _blob_sizes(repo: git.Repo, blobs: list[str], env: bool) -> dict[str, int]:
+    """blob id -> its size, from the object's header (never read): one `git cat-file
+    --batch-check` for every blob a change names (a log's new and old blob, each block file's),
+    where a `cat-file -s` each started a git per blob, at every commit that stages a memory
+    file. A blob git cannot size (missing, ambiguous) is left out, as a failed `-s` was."""
+    wanted = list(dict.fromkeys(b for b in blobs if b and not _is_zero(b)))
+    if not wanted:
+        return {}
+    proc = git.run_git(repo.cwd, "cat-file", "--batch-check=%(objectsize)", check=False, keep_hook_env=env,
+                       input_text="".join(f"{blob}\n" for blob in wanted))  # fmt: skip
+    # One answer a line, in the order asked: a size, or `<blob> missing` / `<blob> ambiguous`.
+    answers = proc.stdout.splitlines()
+    return {blob: int(answer) for blob, answer in zip(wanted, answers, strict=False) if answer.strip().isdigit()}
+
+
+def _log_blob_too_large(path: str, size: int | None) -> GuardFinding | None:
+    """The too-large finding for a log blob of `size` bytes (_blob_sizes; None: unknown) over
+    MAX_LOG_BLOB_BYTES, as the work-tree scan gives one (log_too_large)."""
     from agent_memory.model.policy import MAX_LOG_BLOB_BYTES
     from agent_memory.redact.guard import GuardFinding
 
-    if not blob or _is_zero(blob):
+    if size is None or size <= MAX_LOG_BLOB_BYTES:
         return None
-    size = git.run_git(repo.cwd, "cat-file", "-s", blob, check=False, keep_hook_env=env)
-    if size.returncode != 0 or not size.stdout.strip().isdigit() or int(size.stdout) <= MAX_LOG_BLOB_BYTES:
-        return None
-    return GuardFinding(path, 1, f"too-large ({int(size.stdout)} bytes; no log is over {MAX_LOG_BLOB_BYTES >> 20} MB)")
+    return GuardFinding(path, 1, f"too-large ({size} bytes; no log is over {MAX_LOG_BLOB_BYTES >> 20} MB)")
 
 
 def _long_added_line(path: str, added: dict[int, str] | None) -> GuardFinding | None:
@@ -332,7 +344,16 @@ def memory_targets(
 
     targets: list[ScanTarget] = []
     odd: list[GuardFinding] = []
-    for change in _changed(raw):
+    changes = _changed(raw)
+    # Every size the loop below may ask for, in one git: a memory file's new blob (too large,
+    # it is not read), and a log's old one when only its added lines are judged (a diff).
+    diffed = commit is None or parent is not None
+    wanted: list[str] = []
+    for change in changes:
+        if is_memory_file(change.path) and change.mode not in _NOT_A_FILE:
+            wanted += [change.blob, change.old_blob] if diffed and is_audit_log(change.path) else [change.blob]
+    sizes = _blob_sizes(repo, wanted, env)
+    for change in changes:
         path = change.path
         if is_memory_folder(path) and change.mode in _NOT_A_FILE:
             odd.append(GuardFinding(path, 1, f"not-a-folder ({_NOT_A_FILE[change.mode]})"))
@@ -346,12 +367,12 @@ def memory_targets(
             # A log no reader takes (over MAX_LOG_BLOB_BYTES) is refused by its size, never
             # diffed: the diff of a cloned log of zeros (300 MB, one line) was read whole, a
             # MemoryError in the merge and push hooks (refused, as an internal error).
-            large = _log_blob_too_large(repo, path, change.blob, env)
+            large = _log_blob_too_large(path, sizes.get(change.blob))
             if large is not None:
                 odd.append(large)
                 continue
-        if is_audit_log(path) and (commit is None or parent is not None) and not _log_blob_too_large(
-                repo, path, change.old_blob, env):  # a huge old log: the new one is judged whole
+        if is_audit_log(path) and diffed and not _log_blob_too_large(
+                path, sizes.get(change.old_blob)):  # a huge old log: the new one is judged whole
             # Plain, exact hunks whatever the user's diff config: no colour, no external diff
             # or textconv, no merged neighbouring hunks, and a binary-looking file still diffed.
             span = ["--cached"] if commit is None else [parent or "", commit]
@@ -370,8 +391,8 @@ def memory_targets(
                 targets.append(ScanTarget(path, only_added(added), added_only=True))
                 continue
         if not is_audit_log(path):  # judged whole (CLAUDE.md: read whole): too large, it is not read
-            size = git.run_git(repo.cwd, "cat-file", "-s", change.blob, check=False, keep_hook_env=env)
-            large = file_too_large(path, int(size.stdout)) if size.returncode == 0 and size.stdout.strip().isdigit() else None
+            size = sizes.get(change.blob)
+            large = file_too_large(path, size) if size is not None else None
             if large is not None:
                 odd.append(large)
                 continue
