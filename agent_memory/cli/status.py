@@ -173,10 +173,10 @@ def _setup_uncommitted(repo: git.Repo) -> list[str]:
             # HEAD's copy is sized first: a committed CLAUDE.md of zeros (nothing in a clone) was
             # read whole. Over MAX_BLOCK_FILE_BYTES it is not read (the work tree's is read no
             # further than its first megabyte): nothing said, scan and validate name it.
-            size = git.blob_size_at(repo, "HEAD", rel)
-            if size is not None and size > MAX_BLOCK_FILE_BYTES:
+            _, data = git.read_blob_at_most(repo, "HEAD", rel, MAX_BLOCK_FILE_BYTES) or (0, b"")
+            if data is None:
                 continue
-            if import_line not in (git.read_blob_at(repo, "HEAD", rel) or b""):
+            if import_line not in data:
                 out.append(rel)
     return out
 

@@ -39,8 +39,8 @@ def recorded_name(repo: git.Repo) -> str | None:
         # HEAD's log is read whole only up to MAX_LOG_BLOB_BYTES: a cloned log of 700 MB of
         # zeros (1 MB in the clone) cost init 1.5 GB before a line of it was read. A larger
         # one is read from the work tree, a bounded line at a time, as an uncommitted log is.
-        size = git.blob_size_at(repo, "HEAD", LOG_RELPATH)
-        data = git.read_blob_at(repo, "HEAD", LOG_RELPATH) if size is not None and size <= MAX_LOG_BLOB_BYTES else None
+        found = git.read_blob_at_most(repo, "HEAD", LOG_RELPATH, MAX_LOG_BLOB_BYTES)
+        data = found[1] if found else None
     except Exception:  # noqa: BLE001 - an unborn or unreadable HEAD: the work tree's copy, or none
         data = None
     if data is not None:

@@ -639,6 +639,14 @@ def read_blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
 def blob_size_at(repo: Repo, rev: str, path: str) -> int | None:
     """The size of the blob at `path` in `rev`'s tree, read from the object's header (never
     inflated whole); None where entry_at finds no blob."""
+    found = blob_header_at(repo, rev, path)
+    return found[1] if found else None
+
+
+def blob_header_at(repo: Repo, rev: str, path: str) -> tuple[str, int] | None:
+    """(blob id, size) of the blob at `path` in `rev`'s tree, its size from the object's header
+    (never inflated whole); None where entry_at finds no blob. The id reads the blob with no
+    second walk of the tree (read_blob_at_most)."""
     oid = _rev_oid(repo, rev)
     if oid is None:
         return None
@@ -646,7 +654,18 @@ def blob_size_at(repo: Repo, rev: str, path: str) -> int | None:
     entry = _walk(repo, tree, path, rev) if tree is not None else None
     if entry is None or entry.type_str != "blob":
         return None
-    return int(repo.pg().odb.read_header(entry.id)[1])
+    return str(entry.id), int(repo.pg().odb.read_header(entry.id)[1])
+
+
+def read_blob_at_most(repo: Repo, rev: str, path: str, limit: int) -> tuple[int, bytes | None] | None:
+    """(size, bytes) of the blob at `path` in `rev`'s tree, its bytes None (never read) when it
+    is larger than `limit`; None where entry_at finds no blob. What blob_size_at then
+    read_blob_at gave, with one walk of the tree where they walked it twice."""
+    found = blob_header_at(repo, rev, path)
+    if found is None:
+        return None
+    blob, size = found
+    return size, (read_blob(repo, blob, _at(rev, path)) if size <= limit else None)
 
 
 def entry_at(repo: Repo, rev: str, path: str) -> tuple[int, str, bytes] | None:

@@ -195,14 +195,12 @@ def read_projects(home: GlobalRepo) -> ProjectsRead:
                 continue
             # its size from the object's header first: a committed log of zeros (a few KB in a
             # clone) was read whole, decoded and folded, for every promote --global anywhere
-            size = git.blob_size_at(repo, f"refs/heads/{branch}", LOG_PATH)
-            if size is not None and size > MAX_LOG_BLOB_BYTES:
+            size, data = git.read_blob_at_most(repo, f"refs/heads/{branch}", LOG_PATH, MAX_LOG_BLOB_BYTES) or (0, b"")
+            if data is None:
                 out.skipped.append({"project": name, "path": where,
                                     "reason": f"{LOG_PATH} on {branch} is {size} bytes, more than any log"})
                 continue
-            text = (git.read_blob_at(repo, f"refs/heads/{branch}", LOG_PATH) or b"").decode(
-                "utf-8", "replace"
-            )
+            text = data.decode("utf-8", "replace")
             # one project's made-up log is skipped, unfolded (and its history not read)
             refuse_too_many_atoms(text, f"{path / LOG_PATH} on {branch}")
             landed_here = landing_times(repo, branch)

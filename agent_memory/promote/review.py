@@ -112,15 +112,23 @@ def base_files(repo: git.Repo, rev: str, tier: str, target_name: str, where: str
     # Never a blob larger than either file can be read whole (its size from the object's
     # header): a committed log of 300 MB of zeros (300 KB in a clone) cost promote 650 MB and
     # a MemoryError. Refused as a log naming too many atoms is (exit 3, one line and a hint).
+    # Both are sized before either is read; the blob ids found on the way read them with no
+    # second walk of the tree.
+    blobs: dict[str, str] = {}
     for rel, bound in ((LOG_PATH, MAX_LOG_BLOB_BYTES), (target_name, MAX_BLOCK_FILE_BYTES)):
-        size = git.blob_size_at(repo, rev, rel)
-        if size is not None and size > bound:
+        found = git.blob_header_at(repo, rev, rel)
+        if found is None:
+            continue
+        blob, size = found
+        if size > bound:
             raise TooManyAtomsError(
                 f"{whose}{rel} on {name} is {size} bytes, more than agent-memory reads ({bound}): "
                 "it was not read; nothing was changed",
                 hint=f"see who wrote it: `{restore} log --stat {name} -- {rel}`; restore a good version "
                      f"and commit it")  # fmt: skip
-    texts = [decode_utf8(git.read_blob_at(repo, rev, rel) or b"", f"{whose}{rel} on {name}", rel, restore)
+        blobs[rel] = blob
+    texts = [decode_utf8(git.read_blob(repo, blobs[rel], f"{rel} in {rev}") if rel in blobs else b"",
+                         f"{whose}{rel} on {name}", rel, restore)
              for rel in (LOG_PATH, target_name)]  # fmt: skip
     refuse_too_many_atoms(texts[0], f"{whose}{LOG_PATH} on {name}", None if restore == "git" else repo.workdir)
     return TierFiles(tier=tier, target_name=target_name, log_text=texts[0], target_text=texts[1])
