@@ -878,6 +878,50 @@ def test_a_log_naming_too_many_atoms_is_refused_having_read_no_further_than_the_
     assert len(staged.stderr.strip().splitlines()) == 2 and "hint: see who wrote it" in staged.stderr, staged.stderr
 
 
+def test_a_log_is_refused_for_its_atoms_then_a_long_line_then_its_size_and_read_up_to_that_size(
+        tmp_path: Path) -> None:  # fmt: skip
+    """The readers' refusals of a log (tiers.read_counted), whichever way it is read — once
+    into memory within MAX_LOG_BLOB_BYTES, or scanned from the file beyond: one naming too many
+    atoms is refused for them even with a line longer than any entry after them, and a log
+    over MAX_LOG_BLOB_BYTES for them or for that line before its size; a log of exactly
+    MAX_LOG_BLOB_BYTES is read whole, one byte more is refused for its size."""
+    from agent_memory.committed.tiers import (
+        LogLineTooLongError,
+        TooManyAtomsError,
+        open_inside,
+        read_counted,
+    )
+    from agent_memory.model.policy import MAX_LOG_ATOMS, MAX_LOG_BLOB_BYTES, MAX_LOG_LINE_BYTES
+
+    entry: dict[str, object] = {"at": "2026-11-05T10:00:00Z", "op": "adopt"}
+    atoms = b"".join(json.dumps({**entry, "atom": l2(f"Made-up rule number {number}.")}, sort_keys=True,
+                                separators=(",", ":")).encode() + b"\n"
+                     for number in range(MAX_LOG_ATOMS + 1))  # fmt: skip
+    long_line = b"x" * MAX_LOG_LINE_BYTES + b"\n"
+    log = tmp_path / ".memory" / "adopted.log"
+    log.parent.mkdir()
+
+    def read(data: bytes, then: int = 0) -> bytes:
+        log.write_bytes(data)
+        if then:
+            with log.open("r+b") as fh:
+                fh.truncate(len(data) + then)  # sparse: zeros, no line end
+        return read_counted(open_inside(tmp_path, ".memory/adopted.log"), log, tmp_path)
+
+    for data, then in ((atoms + long_line, 0), (atoms, MAX_LOG_BLOB_BYTES), (atoms + long_line, MAX_LOG_BLOB_BYTES)):
+        with pytest.raises(TooManyAtomsError, match=f"names more than {MAX_LOG_ATOMS} atoms"):
+            read(data, then)
+    for then in (0, MAX_LOG_BLOB_BYTES):
+        with pytest.raises(LogLineTooLongError, match="line 3 is longer than any entry"):
+            read(b"not an entry\n\n" + long_line, then)
+    # Lines of 64 KB (fewer than MAX_LOG_ATOMS, none long) to exactly MAX_LOG_BLOB_BYTES.
+    line = b"y" * ((64 << 10) - 1) + b"\n"
+    whole = line * (MAX_LOG_BLOB_BYTES // len(line))
+    assert read(whole) == whole and len(whole) == MAX_LOG_BLOB_BYTES
+    with pytest.raises(LogLineTooLongError, match=f"is {MAX_LOG_BLOB_BYTES + 1} bytes, more than any log"):
+        read(whole + b"\n")
+
+
 def test_validate_reads_an_uncommitted_log_no_further_than_it_needs(repo: Path) -> None:
     """`validate` (and `init`) took the project a log records from its first good line, having
     read the whole work-tree log (none committed yet), decoded it and split it into a list of

@@ -10,6 +10,7 @@ through the C JSON scanner, without importing `json`, `re`, `dataclasses` or `pa
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 
@@ -263,17 +264,30 @@ def line_too_long_error(where: str | os.PathLike[str], line: int,
 
 
 def read_counted(fd: int, where: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> bytes:
-    """The bytes of the log open on `fd` (closed here), read whole only once it is known to
-    name no more than MAX_LOG_ATOMS atoms (file_names_too_many_atoms; else TooManyAtomsError,
-    as refuse_too_many_atoms, having read no further than the line naming one too many) and
-    to hold no line longer than MAX_LOG_LINE_BYTES (else LogLineTooLongError)."""
+    """The bytes of the log open on `fd` (closed here), once it is known to name no more than
+    MAX_LOG_ATOMS atoms (file_names_too_many_atoms; else TooManyAtomsError, as
+    refuse_too_many_atoms), to hold no line longer than MAX_LOG_LINE_BYTES (else
+    LogLineTooLongError) and to be no larger than MAX_LOG_BLOB_BYTES (else LogLineTooLongError
+    naming its size): the refusals in that order, whatever else is wrong with the log.
+
+    A log within MAX_LOG_BLOB_BYTES (its size from fstat) is read once and counted and scanned
+    in memory: it was read three times (counted, scanned, then read), at every hook and verb
+    that reads it. A larger one, the only kind the size refuses, is counted and scanned from
+    the file, never read whole: the count stops at the line naming one atom too many, the scan
+    at the first long line, so that it is refused for its atoms before its length or size. (A
+    log within that size naming too many atoms is read whole before it is refused: no more
+    than any log it accepts costs.)"""
     with open(fd, "rb", closefd=True) as fh:
-        if file_names_too_many_atoms(fh):
-            raise too_many_atoms_error(where, root)
-        fh.seek(0)
-        long_line = file_has_a_long_line(fh)
-        if long_line is not None:
-            raise line_too_long_error(where, long_line, root)
+        if os.fstat(fh.fileno()).st_size <= MAX_LOG_BLOB_BYTES:
+            raw = fh.read()
+            if len(raw) <= MAX_LOG_BLOB_BYTES:
+                # The same scans of the same bytes, each skipped where it cannot refuse: fewer
+                # lines than MAX_LOG_ATOMS name no more atoms; fewer bytes hold no long line.
+                _refuse_counted(io.BytesIO(raw), where, root, raw.count(b"\n") >= MAX_LOG_ATOMS,
+                                len(raw) >= MAX_LOG_LINE_BYTES)  # fmt: skip
+                return raw
+            fh.seek(0)  # it grew past any log meanwhile: judged as a larger one
+        _refuse_counted(fh, where, root)
         size = os.fstat(fh.fileno()).st_size
         if size > MAX_LOG_BLOB_BYTES:
             raise LogLineTooLongError(
@@ -282,6 +296,18 @@ def read_counted(fd: int, where: str | os.PathLike[str], root: str | os.PathLike
                 hint=_restore_hint(root))  # fmt: skip
         fh.seek(0)
         return fh.read()
+
+
+def _refuse_counted(fh: BinaryIO, where: str | os.PathLike[str], root: str | os.PathLike[str] | None,
+                    count: bool = True, scan: bool = True) -> None:  # fmt: skip
+    """read_counted's first two refusals, of the log in `fh` read from its start: too many
+    atoms (unless not `count`), then a line too long (unless not `scan`)."""
+    if count and file_names_too_many_atoms(fh):
+        raise too_many_atoms_error(where, root)
+    fh.seek(0)
+    long_line = file_has_a_long_line(fh) if scan else None
+    if long_line is not None:
+        raise line_too_long_error(where, long_line, root)
 
 
 def decoded(raw: bytes) -> str:
