@@ -39,6 +39,36 @@ def test_a_committed_local_settings_file_does_not_name_the_folder(repo: Path, tm
     assert any("git tracks the file" in note for note in location.notes)
 
 
+def test_a_local_settings_file_reached_through_a_committed_link_does_not_name_the_folder(
+        tmp_path: Path) -> None:
+    """A clone that commits `.claude -> conf` and `conf/settings.local.json`: git lists `.claude`
+    and `conf/settings.local.json`, never `.claude/settings.local.json`, so asking git about that
+    path alone took the repository's file for the person's own, and `capture --all` read the
+    folder the repository chose (another project's auto-memory folder, here) into memory/atoms."""
+    chosen = tmp_path / "chosen-by-the-repo"
+    chosen.mkdir()
+    (chosen / "rule.md").write_text(NOTE.format(i=7))
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    git(upstream, "init", "-q", "-b", "main")
+    (upstream / "conf").mkdir()
+    (upstream / "conf" / "settings.local.json").write_text(json.dumps({"autoMemoryDirectory": str(chosen)}))
+    (upstream / ".claude").symlink_to("conf", target_is_directory=True)
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-qm", "settings of the project's own")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(clone))
+    gm(clone, "init", "--yes", "--no-claude-hooks")  # (the plugin's hooks: init leaves .claude/ alone)
+
+    location = resolve_auto_memory_dir(clone, managed_settings=tmp_path / "none.json")
+    assert location.path != chosen and location.source == "default"
+    assert any("git tracks the file" in note for note in location.notes)
+    out = gm(clone, "capture", "--all", "--output", "json")
+    assert str(chosen) not in out.stdout
+    store = L1Store(git_boundary.find_repo(clone))
+    assert not [a for a in store.atoms() if "change 7" in a["claim"]]
+
+
 def test_the_users_own_untracked_local_settings_still_count(repo: Path, tmp_path: Path) -> None:
     _local(repo, str(tmp_path / "mine"))
     location = resolve_auto_memory_dir(repo, managed_settings=tmp_path / "none.json")

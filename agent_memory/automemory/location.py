@@ -103,17 +103,30 @@ LOCAL_SETTINGS_REL = ".claude/settings.local.json"
 
 
 def tracked_by_git(repo_root: Path, rel: str) -> bool:
-    """Whether git tracks `rel` in `repo_root`'s index (committed or staged by the repository).
-    Through gitio's run_git, as every internal git call: another repository's GIT_DIR or
-    GIT_INDEX_FILE is not taken, and `ls-files` reading the index runs no core.fsmonitor
-    program (SECURITY.md, "The configuration git runs with")."""
+    """Whether the file at `rel` is the repository's: git tracks it in `repo_root`'s index
+    (committed or staged), or a link on the way to it (a committed `.claude -> conf`: git then
+    lists `.claude` and `conf/settings.local.json`, never `.claude/settings.local.json`), or
+    the file that path resolves to inside the work tree. Through gitio's run_git, as every
+    internal git call: another repository's GIT_DIR or GIT_INDEX_FILE is not taken, and
+    `ls-files` reading the index runs no core.fsmonitor program (SECURITY.md, "The
+    configuration git runs with")."""
     from agent_memory.gitio.repo import run_git
 
+    parts = rel.split("/")
+    wanted = {"/".join(parts[:n]) for n in range(1, len(parts) + 1)}
     try:
-        done = run_git(repo_root, "ls-files", "-z", "--", rel, check=False, errors="replace")
+        real, top = (Path(repo_root) / rel).resolve(), Path(repo_root).resolve()
+        if real.is_relative_to(top) and real != top:
+            wanted.add(real.relative_to(top).as_posix())
+    except (OSError, RuntimeError):  # a link loop: git is asked about the path as named
+        pass
+    specs = [f":(literal){path}" for path in sorted(wanted)]
+    try:
+        done = run_git(repo_root, "ls-files", "-z", "--", *specs, check=False, errors="replace")
     except OSError:
         return False
-    return done.returncode == 0 and bool(done.stdout.strip("\0"))
+    # exactly one of the paths: `.claude` as a pathspec also lists a real folder's tracked files
+    return done.returncode == 0 and any(name in wanted for name in done.stdout.split("\0"))
 
 
 def resolve_auto_memory_dir(
