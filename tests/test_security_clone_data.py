@@ -1273,3 +1273,25 @@ def test_init_never_leaves_the_user_s_claude_md_cut_short_when_its_write_fails(r
     text = mine.read_text()
     assert text.startswith(notes) and text.endswith("CLAUDE.memory.md\n") and len(text) < len(notes) + 200
     assert stat.S_IMODE(mine.stat().st_mode) == 0o640
+
+
+def test_a_log_far_over_the_l2_cap_is_demoted_a_cap_at_a_time(upstream: Path, tmp_path: Path) -> None:
+    """No adopt leaves L2 far over its cap, but a cloned log can (within MAX_LOG_ATOMS): each
+    demotion is a commit that renders the whole log again, so 4,900 committed atoms made
+    `stage` (and every session end's auto-stage, killed at its 300 s) write 4,840 demotions,
+    ~30 minutes. A stage demotes the oldest L2_CAP; the rest stay held for the next stages."""
+    from agent_memory.model.policy import L2_CAP
+
+    atoms = [l2(f"Service rule number {i} holds.", last_seen=f"2026-0{1 + i % 9}-{1 + i // 9:02d}T10:00:00Z")
+             for i in range(2 * L2_CAP + 10)]
+    commit_tier(upstream, "L2", atoms)
+    here = clone(upstream, tmp_path)
+    out = gm_json(here, "stage")
+    held = [*atoms, l2("Never push directly to main.")]  # (and the upstream's own line)
+    oldest = sorted(held, key=lambda a: (a["last_seen"], a["id"]))[:L2_CAP]
+    assert out["demoted"] == [a["id"] for a in oldest]
+    commits = git(here, "rev-list", "origin/main..memory/review").split()
+    assert len(commits) == L2_CAP
+    log = [json.loads(line) for line in git(here, "show", "memory/review:.memory/adopted.log").splitlines()]
+    assert sum(1 for entry in log if entry["op"] == "demote") == L2_CAP
+    assert gm_json(here, "stage")["demoted"] == out["demoted"]  # the same, until they are adopted

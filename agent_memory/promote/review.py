@@ -209,6 +209,15 @@ class ReviewMovedError(RepoStateError):
     """memory/review is not where this stage read it: another stager wrote it meanwhile."""
 
 
+# Each staged commit renders the whole log again (O(its lines)). No adopt leaves L2 far over its
+# cap (each stage demotes the overflow its promotions make), but a cloned log can: 4,900 atoms
+# (2 MB, within MAX_LOG_ATOMS) made `stage`, and every session end's auto-stage, write 4,840
+# demotions at ~0.35 s each (~30 min; the background capture is killed at 300 s, having staged
+# nothing). The oldest L2_CAP are demoted a stage at a time; the next stage after they are
+# adopted demotes the next ones.
+MAX_DEMOTIONS = L2_CAP
+
+
 def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt.datetime,
                    target_name: str, force: bool = False, dry_run: bool = False,
                    review_seen: str | None = _UNREAD) -> StagePlan:
@@ -245,7 +254,7 @@ def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt
                                   promotion_message(atom, l2)))
     # L2 cap: what would be held after these promotions decides the demotions.
     after = files.append([p.entry for p in proposals]).held()
-    overflow = _l2_overflow(after)
+    overflow = _l2_overflow(after)[:MAX_DEMOTIONS]
     if overflow:
         when = max(a["promoted_at"] for a in after.values())
         proposals += [Proposal(ident, LogEntry(op="demote", atom=after[ident], at=when),
