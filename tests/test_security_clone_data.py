@@ -1295,3 +1295,29 @@ def test_a_log_far_over_the_l2_cap_is_demoted_a_cap_at_a_time(upstream: Path, tm
     log = [json.loads(line) for line in git(here, "show", "memory/review:.memory/adopted.log").splitlines()]
     assert sum(1 for entry in log if entry["op"] == "demote") == L2_CAP
     assert gm_json(here, "stage")["demoted"] == out["demoted"]  # the same, until they are adopted
+
+
+def test_a_remote_whose_head_names_memory_atoms_never_makes_the_store_the_base(
+        upstream: Path, tmp_path: Path) -> None:  # fmt: skip
+    """A remote's HEAD is its author's choice, and a clone copies it as origin/HEAD: naming
+    `memory/atoms` there made the person's own L1 store (made by init once the cloned one was set
+    aside, as init's refusal says) the default branch. memory/review was staged on the remote's
+    memory/atoms, `pr` opened its pull request against it, and both said to push memory/atoms —
+    the raw candidates. The base is the project's branch, never one of ours."""
+    gm(upstream, "remember", "Deploy only from the release branch")
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(upstream, "push", "-q", "--no-verify", str(remote), "main:main", "memory/atoms:memory/atoms")
+    git(remote, "symbolic-ref", "HEAD", "refs/heads/memory/atoms")
+    here = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(remote), str(here))
+    git(here, "branch", "-m", "memory/atoms", "memory/atoms-cloned")  # init's hint
+    git(here, "switch", "-q", "main")
+    gm(here, "init", "--yes", "--no-claude-hooks")
+    gm(here, "remember", "Run the linters before every push")  # (it stages)
+    staged = gm_json(here, "stage")
+    assert staged["base"] == "main" and staged["base_ref"] == "refs/remotes/origin/main", staged
+    git(here, "merge-base", "--is-ancestor", "origin/main", "memory/review")  # (raises when not)
+    assert git(here, "ls-tree", "--name-only", "memory/review", "--", "atoms") == ""  # no store's tree
+    printed = gm(here, "pr", "--print")
+    assert "--base main" in printed.stdout and "memory/atoms" not in printed.stdout + printed.stderr

@@ -1081,7 +1081,10 @@ def hooks_dir(repo: Repo, resolve: bool = True) -> Path:
 
 def default_branch(repo: Repo) -> str | None:
     """The branch promotions are staged on top of: `memory.base`, else origin's HEAD, else
-    init.defaultBranch, main or master (whichever exists), else the current branch."""
+    init.defaultBranch, main or master (whichever exists), else the current branch. Never one
+    of ours (`memory/…`): a remote whose HEAD names `memory/atoms` (its author's choice, which
+    a clone copies) made the person's own L1 store the base — memory/review staged on the
+    remote's memory/atoms, `pr` opened against it, and both said to push memory/atoms."""
     configured = config_get(repo.cwd, "memory.base")
     candidates = [configured] if configured else []
     proc = run_git(repo.cwd, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD", check=False)
@@ -1090,7 +1093,7 @@ def default_branch(repo: Repo) -> str | None:
     init_default = config_get(repo.cwd, "init.defaultBranch")
     candidates += [c for c in (init_default, "main", "master") if c]
     for name in candidates:
-        if ref_target(repo, f"refs/heads/{name}"):
+        if not name.startswith("memory/") and ref_target(repo, f"refs/heads/{name}"):
             return name
     head = run_git(repo.cwd, "symbolic-ref", "--quiet", "--short", "HEAD", check=False).stdout.strip()
     if head and ref_target(repo, f"refs/heads/{head}") and not head.startswith("memory/"):
