@@ -1321,3 +1321,17 @@ def test_a_remote_whose_head_names_memory_atoms_never_makes_the_store_the_base(
     assert git(here, "ls-tree", "--name-only", "memory/review", "--", "atoms") == ""  # no store's tree
     printed = gm(here, "pr", "--print")
     assert "--base main" in printed.stdout and "memory/atoms" not in printed.stdout + printed.stderr
+
+
+def test_consolidate_never_judges_every_pair_of_a_log_far_over_the_l2_cap(upstream: Path, tmp_path: Path) -> None:
+    """`consolidate` judged every pair of L2 atoms that share a subject: a cloned log of 4,900
+    atoms of one subject ("The build tool is …", within MAX_LOG_ATOMS) was 12 million pairs, over
+    half an hour. A tier no adopt leaves (over four times its cap) is not analysed, and says so."""
+    from agent_memory.model.policy import L2_CAP
+
+    commit_tier(upstream, "L2", [l2(f"The build tool is tool{i}.") for i in range(4 * L2_CAP)])
+    here = clone(upstream, tmp_path)
+    out = gm_json(here, "consolidate")
+    assert out["contradictions"] == [] and out["proposals"] == []  # (every pair contradicts)
+    assert out["l2_not_analysed"] == 4 * L2_CAP + 1  # (and the upstream's own line)
+    assert "not analysed" in gm(here, "consolidate").stdout

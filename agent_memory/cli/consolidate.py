@@ -29,6 +29,12 @@ from agent_memory.cli.report import Report
 from agent_memory.committed import tiers
 from agent_memory.model.atom import Atom
 from agent_memory.model.errors import UsageError
+from agent_memory.model.policy import L2_CAP
+
+# No adopt leaves L2 far over its cap (each stage demotes the overflow), but a cloned log can
+# name MAX_LOG_ATOMS atoms of one subject, and every pair of them was judged: 4,900 atoms,
+# 12 million pairs, over half an hour. Such a tier is not analysed (the stages demote it first).
+MAX_L2_ANALYSED = 4 * L2_CAP
 
 
 def _apply_steps(tier: str, proposal: Proposal, kind: str | None) -> list[str]:
@@ -157,10 +163,15 @@ def run(args: argparse.Namespace) -> Report:
     l1 = store.atoms() if store.exists() else []
     l2 = sorted(tiers.l2_atoms(repo.workdir).values(), key=lambda a: a["id"])
     l1_clusters, l1_resolve = _atom_proposals("L1", l1)
-    l2_clusters, l2_resolve = _atom_proposals("L2", l2)
+    unanalysed = len(l2) > MAX_L2_ANALYSED
+    l2_clusters, l2_resolve = ([], []) if unanalysed else _atom_proposals("L2", l2)
     proposals, contradictions = l1_clusters + l2_clusters, l1_resolve + l2_resolve
     report = Report({"proposals": proposals, "contradictions": contradictions})
-    _text(report, proposals, "L1 or L2")
+    if unanalysed:
+        report.data["l2_not_analysed"] = len(l2)
+        report.say(f"L2 holds {len(l2)} atoms, more than {MAX_L2_ANALYSED} (its cap is {L2_CAP}): not analysed; "
+                   "`git memory stage` demotes the oldest over the cap")
+    _text(report, proposals, "L1" if unanalysed else "L1 or L2")
     _contradictions_text(report, contradictions)
     return report
 
