@@ -1335,3 +1335,27 @@ def test_consolidate_never_judges_every_pair_of_a_log_far_over_the_l2_cap(upstre
     assert out["contradictions"] == [] and out["proposals"] == []  # (every pair contradicts)
     assert out["l2_not_analysed"] == 4 * L2_CAP + 1  # (and the upstream's own line)
     assert "not analysed" in gm(here, "consolidate").stdout
+
+
+def test_validate_never_reads_a_huge_history_of_the_block_files_whole(tmp_path: Path) -> None:
+    """validate compares the log with every block a reviewer was shown: one `git log -p` of the
+    block files' whole versions in every commit. A cloned CLAUDE.md of 1 MB (far under every
+    bound) edited in 700 commits (a pack of a few hundred KB) is 700 MB of it, read whole (2,000
+    commits: 52 s, 6.5 GB). Past HISTORY_READ_BYTES it is not read on, and validate says so."""
+    upstream = tmp_path / "upstream"
+    git(tmp_path, "init", "-q", "-b", "main", str(upstream))
+    lines = [f"line {i} of the project's notes, nothing special here" for i in range(20000)]
+    stream = []
+    for n in range(700):
+        lines[n] = f"line {n} edited in commit {n}"
+        data = ("\n".join(lines) + "\n").encode()
+        stream += [f"commit refs/heads/main\ncommitter T <t@example.invalid> {1700000000 + n} +0000\ndata 4\nedit\n"
+                   f"M 100644 inline CLAUDE.md\ndata {len(data)}\n".encode(), data, b"\n"]
+    subprocess.run(["git", "-C", str(upstream), "fast-import", "--quiet"], input=b"".join(stream), check=True)
+    git(upstream, "checkout", "-q", "main")
+    here = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(here))
+    gm(here, "init", "--yes", "--no-claude-hooks")
+    done = _under_600_mb(here, "validate")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "history of its block files is over" in done.stdout + done.stderr

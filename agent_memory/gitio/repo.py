@@ -101,6 +101,26 @@ def run_git(cwd: str | os.PathLike[str], *args: str, check: bool = True, input_t
     return proc
 
 
+def git_output_within(cwd: str | os.PathLike[str], *args: str, limit: int) -> str | None:
+    """`git ARGS`'s output (run as run_git runs it, decoded with `replace`) when it is at most
+    `limit` bytes, "" when git fails; None when it is longer — git is stopped there, nothing
+    more is read. For output whose size a cloned repository's history decides: `git log -p`
+    over a 1 MB CLAUDE.md edited in 2,000 commits (an 815 KB pack) is 2 GB."""
+    proc = subprocess.Popen(
+        [git_program(), *_NO_PROGRAMS, *args], cwd=str(cwd), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, env=clean_env(),
+    )
+    with proc:
+        assert proc.stdout is not None
+        data = proc.stdout.read(limit + 1)
+        if len(data) > limit:
+            proc.kill()
+            return None
+        if proc.wait() != 0:
+            return ""
+    return data.decode("utf-8", "replace")
+
+
 def _utf8_arg(arg: str) -> str:
     """Text (not a path) as the str whose argv bytes are its UTF-8 — a claim in a reflog
     message: Python encodes argv in the locale's encoding, which need not hold its characters
