@@ -1337,25 +1337,55 @@ def test_consolidate_never_judges_every_pair_of_a_log_far_over_the_l2_cap(upstre
     assert "not analysed" in gm(here, "consolidate").stdout
 
 
+def _history_of(tmp_path: Path, rel: str, versions: Callable[[int], bytes], count: int) -> Path:
+    """A repository whose `rel` is `versions(n)` in commit n of `count` (git fast-import: the
+    pack holds deltas, a few hundred KB however large the versions)."""
+    upstream = tmp_path / "upstream"
+    git(tmp_path, "init", "-q", "-b", "main", str(upstream))
+    stream = []
+    for n in range(count):
+        data = versions(n)
+        stream += [f"commit refs/heads/main\ncommitter T <t@example.invalid> {1700000000 + n} +0000\ndata 4\nedit\n"
+                   f"M 100644 inline {rel}\ndata {len(data)}\n".encode(), data, b"\n"]
+    subprocess.run(["git", "-C", str(upstream), "fast-import", "--quiet"], input=b"".join(stream), check=True)
+    git(upstream, "checkout", "-q", "main")
+    return upstream
+
+
 def test_validate_never_reads_a_huge_history_of_the_block_files_whole(tmp_path: Path) -> None:
     """validate compares the log with every block a reviewer was shown: one `git log -p` of the
     block files' whole versions in every commit. A cloned CLAUDE.md of 1 MB (far under every
     bound) edited in 700 commits (a pack of a few hundred KB) is 700 MB of it, read whole (2,000
     commits: 52 s, 6.5 GB). Past HISTORY_READ_BYTES it is not read on, and validate says so."""
-    upstream = tmp_path / "upstream"
-    git(tmp_path, "init", "-q", "-b", "main", str(upstream))
     lines = [f"line {i} of the project's notes, nothing special here" for i in range(20000)]
-    stream = []
-    for n in range(700):
+
+    def edited(n: int) -> bytes:
         lines[n] = f"line {n} edited in commit {n}"
-        data = ("\n".join(lines) + "\n").encode()
-        stream += [f"commit refs/heads/main\ncommitter T <t@example.invalid> {1700000000 + n} +0000\ndata 4\nedit\n"
-                   f"M 100644 inline CLAUDE.md\ndata {len(data)}\n".encode(), data, b"\n"]
-    subprocess.run(["git", "-C", str(upstream), "fast-import", "--quiet"], input=b"".join(stream), check=True)
-    git(upstream, "checkout", "-q", "main")
+        return ("\n".join(lines) + "\n").encode()
+
+    upstream = _history_of(tmp_path, "CLAUDE.md", edited, 700)
     here = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(upstream), str(here))
     gm(here, "init", "--yes", "--no-claude-hooks")
     done = _under_600_mb(here, "validate")
     assert done.returncode == 0, done.stderr[-2000:]
     assert "history of its block files is over" in done.stdout + done.stderr
+
+
+def test_validate_and_promote_global_never_read_a_huge_history_of_the_log_whole(tmp_path: Path) -> None:
+    """validate checks every adopt commit's change to the log, and the L3 gate reads when each
+    line landed: each one `git log -p` of the log's history, read whole. A cloned log that gains
+    and loses 1 MB of lines in turn over 700 commits is 700 MB of it (the log at HEAD: empty).
+    Past MAX_HISTORY_DIFF_BYTES neither reads on: validate says its check was not made, and the
+    L3 gate counts nothing of the project (as of one it cannot read)."""
+    chunk = b"".join(b'{"junk line %d of a log that comes and goes"}\n' % i for i in range(20000))
+    upstream = _history_of(tmp_path, ".memory/adopted.log", lambda n: b"" if n % 2 else chunk, 700)
+    here = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(here))
+    gm(here, "init", "--yes", "--no-claude-hooks")  # (registered in the global memory repo)
+    done = _under_600_mb(here, "validate")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "commits were not checked against their Atom-Id" in done.stdout + done.stderr
+    skipped = gm_json(here, "promote", "--global")["skipped_projects"]
+    assert [entry["reason"] for entry in skipped if entry["path"].endswith("clone")] == [
+        "unreadable: the history of .memory/adopted.log on main is over 64 MB of diffs"], skipped

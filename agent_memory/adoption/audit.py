@@ -25,6 +25,7 @@ from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
 from agent_memory.model.controls import replace_controls
 from agent_memory.model.fastjson import loads_bounded
+from agent_memory.model.policy import MAX_HISTORY_DIFF_BYTES
 from agent_memory.redact import guard
 from agent_memory.redact.fold import strip_invisible
 from agent_memory.redact.redactor import redact
@@ -43,6 +44,7 @@ class CommitCheck:
     commits: int  # adopt and lifecycle commits checked
     errors: list[str]
     unknown: int = 0  # memory commits at a shallow clone's boundary: their parent is not here
+    unread: bool = False  # the history is over MAX_HISTORY_DIFF_BYTES of diffs: not checked
 
 
 def shallow_boundary(root: Path) -> set[str]:
@@ -75,17 +77,19 @@ def line_atom_id(line: str) -> str:
 
 def commit_errors(root: Path, rev: str = "HEAD") -> CommitCheck:
     """One error per memory commit whose change to the log is not exactly its own line."""
-    proc = git.run_git(
+    # read up to a bound (a clone's history decides its size); a byte a pull brought in stays in
+    # the history (validate --fix), read as U+FFFD
+    out = git.git_output_within(
         root, "log", "--no-merges", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv",
         "--no-renames", "--format=%x1e%H%x1f%(trailers:only,unfold)%x1f", rev, "--", LOG_PATH,
-        check=False, errors="replace",  # a byte a pull brought in stays in the history (validate --fix)
+        limit=MAX_HISTORY_DIFF_BYTES,
     )  # fmt: skip
-    if proc.returncode != 0:
-        return CommitCheck(0, [])
+    if out is None:
+        return CommitCheck(0, [], unread=True)
     checked = unknown = 0
     errors: list[str] = []
     boundary = shallow_boundary(root)
-    for chunk in proc.stdout.split("\x1e"):
+    for chunk in out.split("\x1e"):
         if "\x1f" not in chunk:
             continue
         oid, trailer_text, patch = (chunk.split("\x1f", 2) + ["", ""])[:3]

@@ -39,6 +39,7 @@ from agent_memory.model.clock import now_utc
 from agent_memory.model.errors import CORRUPT_HINT, EXIT_REFUSED, RepoStateError, UsageError
 from agent_memory.model.home import git_in
 from agent_memory.model.paths import is_memory_pointer, projects_dir
+from agent_memory.model.policy import MAX_HISTORY_DIFF_BYTES
 from agent_memory.model.trailers import plural
 from agent_memory.redact import guard
 from agent_memory.store.l1 import STORE, L1Store
@@ -352,6 +353,9 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
         commits = audit.commit_errors(root)
         errors += [f"{tier}: {e}" for e in commits.errors]
+        if commits.unread:
+            warnings.append(f"{tier}: the history of .memory/adopted.log is over {HISTORY_READ_BYTES >> 20} MB of "
+                            "diffs: its adopt and lifecycle commits were not checked against their Atom-Id")
         checked.append(f"{tier} in {root}: {target} and .memory/adopted.log (guard, rendering), "
                        f"{plural(commits.commits, 'adopt/lifecycle commit')} against their Atom-Id")  # fmt: skip
         if commits.unknown:
@@ -521,7 +525,7 @@ def _guard_errors(files: TierFiles, log_path: Path, target_path: Path, warnings:
 # What the history of the block files may cost validate: their versions in every commit come
 # whole (one `git log -p`), and a cloned CLAUDE.md of 1 MB edited in 2,000 commits (an 815 KB
 # pack) was 2 GB of it: 52 s and 6.5 GB of memory. A real history is a few MB.
-HISTORY_READ_BYTES = 64 << 20
+HISTORY_READ_BYTES = MAX_HISTORY_DIFF_BYTES
 
 
 def _history_items(root: Path, tier: str) -> list[str] | None:

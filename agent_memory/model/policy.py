@@ -40,6 +40,10 @@ MAX_LOG_LINE_BYTES = 4 << 20
 # `promote` and `init` its size twice over (a MemoryError); 1 GB of one valid line repeated
 # (as small in a clone) held every hook to its budget, serving nothing, for some 40 s of them.
 MAX_LOG_BLOB_BYTES = 64 << 20
+# The most of a `git log -p` over the memory files' history a reader takes (validate's checks,
+# the L3 gate's landing times): its size is the history's, which a clone chooses — a 1 MB
+# CLAUDE.md edited in 2,000 commits is 2 GB of diff in an 815 KB pack. A real one is a few MB.
+MAX_HISTORY_DIFF_BYTES = 64 << 20
 # Bytes of a memory file the commit guard judges (cli/scan.py): CLAUDE.memory.md whole, the
 # marker blocks of CLAUDE.md. A rendered block is at most L2_BUDGET_BYTES (4 KB: L2_CAP lines
 # at most, within that budget; L3 2 KB), so a real file is a few KB; this leaves 64 times that

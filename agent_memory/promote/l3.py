@@ -34,7 +34,12 @@ from agent_memory.model.clock import iso_z, now_utc, parse_ts, stamp
 from agent_memory.model.errors import RefusedError, RepoStateError
 from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.home import git_in
-from agent_memory.model.policy import L2_MIN_AGE_DAYS, L3_CAP, MAX_LOG_BLOB_BYTES
+from agent_memory.model.policy import (
+    L2_MIN_AGE_DAYS,
+    L3_CAP,
+    MAX_HISTORY_DIFF_BYTES,
+    MAX_LOG_BLOB_BYTES,
+)
 from agent_memory.model.tags import origin_label, unvouched_claude_memory
 from agent_memory.model.trailers import format_message, one_line, plural
 from agent_memory.promote import gates
@@ -79,8 +84,10 @@ class Landings:
 
 
 def landing_times(repo: git.Repo, branch: str) -> Landings:
-    """See `Landings` (committer date and author email, first-parent)."""
-    proc = git.run_git(
+    """See `Landings` (committer date and author email, first-parent). RepoStateError when the
+    log's history is over MAX_HISTORY_DIFF_BYTES of diffs (read_projects then skips the project,
+    as it does an unreadable one): a registered clone's history decides its size."""
+    out = git.git_output_within(
         repo.cwd,
         "log",
         "--first-parent",
@@ -97,10 +104,12 @@ def landing_times(repo: git.Repo, branch: str) -> Landings:
         f"refs/heads/{branch}",
         "--",
         LOG_PATH,
-        check=False,
+        limit=MAX_HISTORY_DIFF_BYTES,
     )
+    if out is None:
+        raise RepoStateError(f"the history of {LOG_PATH} on {branch} is over {MAX_HISTORY_DIFF_BYTES >> 20} MB of diffs")
     landed = Landings()
-    for chunk in proc.stdout.split("\0")[1:]:
+    for chunk in out.split("\0")[1:]:
         head, _, diff = chunk.partition("\n")
         stamp_text, _, email = head.strip().partition(" ")
         if not stamp_text.isdigit():
