@@ -20,18 +20,9 @@ import pytest
 from conftest import git
 from sessions import gm
 from test_adopt import CLAIMS, NOW, stage_claims
-from test_crlf_person_files import BEGIN, blob, block_and_log_agree, session_start
+from test_crlf_person_files import BEGIN, blob, block_and_log_agree, committed_as_is, session_start
 
 CLAUDE_MD = b"# proj\r\rUse the Makefile.\rRun `make test` before pushing.\r"
-
-
-def committed_cr(repo: Path, files: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
-    git(repo, "config", "core.autocrlf", "false")
-    for name, data in files.items():
-        (repo / name).write_bytes(data)
-    git(repo, "add", *files)
-    git(repo, "commit", "-q", "-m", "the person's files, bare CR")
 
 
 def git_sees(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -39,7 +30,7 @@ def git_sees(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_init_and_deinit_keep_a_bare_cr_claude_md(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    committed_cr(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
+    committed_as_is(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
     gm(repo, "init", "--yes")
     after = (repo / "CLAUDE.md").read_bytes()
     assert after == CLAUDE_MD + b"\r@CLAUDE.memory.md\r", after  # after a blank line, in CR
@@ -49,22 +40,12 @@ def test_init_and_deinit_keep_a_bare_cr_claude_md(repo: Path, monkeypatch: pytes
     assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD
 
 
-def test_an_import_the_person_wrote_in_a_bare_cr_file(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Recognised (no second one); deinit takes it out and leaves the rest in CR."""
-    text = b"@CLAUDE.memory.md\r\r# proj\r"
-    committed_cr(repo, {"CLAUDE.md": text}, monkeypatch)
-    gm(repo, "init", "--yes")
-    assert (repo / "CLAUDE.md").read_bytes() == text
-    gm(repo, "deinit")
-    assert (repo / "CLAUDE.md").read_bytes() == b"\r# proj\r"
-
-
 def test_init_keeps_a_bare_cr_user_claude_md(repo: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     user = isolated_env / ".claude" / "CLAUDE.md"
     user.parent.mkdir(parents=True, exist_ok=True)
     mine = b"# me\r\rAnswer in English.\r"
     user.write_bytes(mine)
-    committed_cr(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
+    committed_as_is(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
     gm(repo, "init", "--yes")
     after = user.read_bytes()
     assert after.startswith(mine + b"\r@") and after.endswith(b"CLAUDE.memory.md\r") and b"\n" not in after, after
@@ -77,7 +58,7 @@ def test_the_block_in_a_bare_cr_claude_md(repo: Path, monkeypatch: pytest.Monkey
     line end: no blank line before it), and purge wrote that line back LF. The block itself is
     LF (the guard refuses a lone CR in it), after a blank line in the file's CR; it is found
     again after that CR, and purge gives the file back byte for byte."""
-    committed_cr(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
+    committed_as_is(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
     git(repo, "config", "memory.target", "claude-md")
     gm(repo, "init", "--yes")
     ids = stage_claims(repo)
@@ -120,7 +101,7 @@ def test_ignore_and_attributes_files_in_bare_cr_as_git_reads_them(repo: Path, mo
     """git splits these files at LF only. A header of ours written after a trailing CR was
     glued to the person's last line (git warned: "agent-memory:" is not a valid attribute
     name); our lines resaved in CR were taken for present, though git sees none of them."""
-    committed_cr(repo, {".gitignore": b"node_modules/\r", ".gitattributes": b"*.png binary\r"}, monkeypatch)
+    committed_as_is(repo, {".gitignore": b"node_modules/\r", ".gitattributes": b"*.png binary\r"}, monkeypatch)
     gm(repo, "init", "--yes")
 
     def git_reads_ours() -> None:

@@ -51,19 +51,19 @@ def block_and_log_agree(repo: Path) -> bool:
     return tier["not_in_block"] == [] and tier["not_in_log"] == [] and tier["held"] > 0
 
 
-def committed_crlf(repo: Path, files: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Commit `files` with their CRLF bytes as they are (core.autocrlf=false: git converts
-    nothing, as on Windows with that setting)."""
+def committed_as_is(repo: Path, files: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Commit `files` with their bytes as they are (core.autocrlf=false: git converts nothing,
+    as on Windows with that setting): CRLF here, bare CR in test_bare_cr_person_files."""
     monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
     git(repo, "config", "core.autocrlf", "false")
     for name, data in files.items():
         (repo / name).write_bytes(data)
     git(repo, "add", *files)
-    git(repo, "commit", "-q", "-m", "the person's files, CRLF")
+    git(repo, "commit", "-q", "-m", "the person's files, as saved")
 
 
 def test_init_and_deinit_keep_a_crlf_claude_md(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    committed_crlf(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
+    committed_as_is(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
     gm(repo, "init", "--yes")
     after = (repo / "CLAUDE.md").read_bytes()
     # the person's lines byte for byte, the import after a blank line, CRLF like the rest
@@ -78,18 +78,22 @@ def test_init_and_deinit_keep_a_crlf_claude_md(repo: Path, monkeypatch: pytest.M
     assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD
 
 
-def test_the_import_line_is_recognised_in_a_crlf_file_init_did_not_write(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The person put the import in themselves, with CRLF: init adds none, deinit takes it out."""
-    text = b"@CLAUDE.memory.md\r\n\r\n# proj\r\n"
-    committed_crlf(repo, {"CLAUDE.md": text}, monkeypatch)
+@pytest.mark.parametrize("eol", [b"\r\n", b"\r"], ids=["crlf", "bare-cr"])
+def test_the_import_line_is_recognised_in_a_file_init_did_not_write(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, eol: bytes
+) -> None:
+    """The person put the import in themselves, in their own line ends: init adds none, deinit
+    takes it out and leaves the rest in those line ends."""
+    text = b"@CLAUDE.memory.md" + eol + eol + b"# proj" + eol
+    committed_as_is(repo, {"CLAUDE.md": text}, monkeypatch)
     gm(repo, "init", "--yes")
     assert (repo / "CLAUDE.md").read_bytes() == text
     gm(repo, "deinit")
-    assert (repo / "CLAUDE.md").read_bytes() == b"\r\n# proj\r\n"
+    assert (repo / "CLAUDE.md").read_bytes() == eol + b"# proj" + eol
 
 
 def test_init_and_purge_keep_crlf_ignore_and_attributes_files(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    committed_crlf(repo, {".gitignore": GITIGNORE, ".gitattributes": GITATTRIBUTES}, monkeypatch)
+    committed_as_is(repo, {".gitignore": GITIGNORE, ".gitattributes": GITATTRIBUTES}, monkeypatch)
     gm(repo, "init", "--yes")
     ignore, attributes = (repo / ".gitignore").read_bytes(), (repo / ".gitattributes").read_bytes()
     assert ignore.startswith(GITIGNORE) and only_crlf(ignore), ignore
@@ -110,7 +114,7 @@ def test_init_keeps_a_crlf_user_claude_md(repo: Path, isolated_env: Path, monkey
     user.parent.mkdir(parents=True, exist_ok=True)
     mine = b"# me\r\n\r\nAnswer in English.\r\n"
     user.write_bytes(mine)
-    committed_crlf(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
+    committed_as_is(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
     gm(repo, "init", "--yes")
     after = user.read_bytes()
     assert after.startswith(mine + b"\r\n@") and only_crlf(after), after
@@ -122,7 +126,7 @@ def test_init_keeps_a_crlf_user_claude_md(repo: Path, isolated_env: Path, monkey
 def test_the_block_in_a_crlf_claude_md_keeps_its_line_ends(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """memory.target=claude-md: adopt writes the block into the person's CRLF CLAUDE.md in CRLF
     (the guard accepts it), finds it again on the next adopt, and purge takes it out whole."""
-    committed_crlf(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
+    committed_as_is(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
     git(repo, "config", "memory.target", "claude-md")
     gm(repo, "init", "--yes")
     assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD  # no import line with this target
@@ -173,7 +177,7 @@ def test_init_and_deinit_keep_a_crlf_claude_settings_file(repo: Path, monkeypatc
     was written back LF, every line a change."""
     settings = b'{\r\n  "permissions": {\r\n    "allow": [\r\n      "Bash(make:*)"\r\n    ]\r\n  }\r\n}\r\n'
     (repo / ".claude").mkdir()
-    committed_crlf(repo, {".claude/settings.json": settings}, monkeypatch)
+    committed_as_is(repo, {".claude/settings.json": settings}, monkeypatch)
     gm(repo, "init", "--yes")
     after = (repo / ".claude" / "settings.json").read_bytes()
     assert only_crlf(after) and b" hook session-end" in after, after
