@@ -20,7 +20,15 @@ import pytest
 from conftest import git
 from sessions import gm
 from test_adopt import CLAIMS, NOW, stage_claims
-from test_crlf_person_files import BEGIN, blob, block_and_log_agree, committed_as_is, session_start
+from test_crlf_person_files import (
+    BEGIN,
+    adopt_two_into,
+    blob,
+    block_and_log_agree,
+    block_round_trips,
+    committed_as_is,
+    session_start,
+)
 
 CLAUDE_MD = b"# proj\r\rUse the Makefile.\rRun `make test` before pushing.\r"
 
@@ -58,23 +66,11 @@ def test_the_block_in_a_bare_cr_claude_md(repo: Path, monkeypatch: pytest.Monkey
     line end: no blank line before it), and purge wrote that line back LF. The block itself is
     LF (the guard refuses a lone CR in it), after a blank line in the file's CR; it is found
     again after that CR, and purge gives the file back byte for byte."""
-    committed_as_is(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
-    git(repo, "config", "memory.target", "claude-md")
-    gm(repo, "init", "--yes")
-    ids = stage_claims(repo)
-    gm(repo, "adopt", "--yes", ids["push"])
-    gm(repo, "adopt", "--yes", ids["tabs"])
-    after = (repo / "CLAUDE.md").read_bytes()
-    assert after.startswith(CLAUDE_MD + b"\r" + BEGIN + b"\n") and after.count(BEGIN) == 1, after
+    after = adopt_two_into(repo, CLAUDE_MD, monkeypatch)
+    assert after.startswith(CLAUDE_MD + b"\r" + BEGIN + b"\n"), after
     block = after[len(CLAUDE_MD) + 1 :]
     assert b"\r" not in block and block.endswith(b"\n"), block
-    assert CLAIMS["push"].rstrip(".").encode() in block and CLAIMS["tabs"].rstrip(".").encode() in block
-    assert blob(repo, "HEAD:CLAUDE.md") == after  # committed as written, guard and all
-    assert gm(repo, "validate", check=False).returncode == 0
-    assert block_and_log_agree(repo)
-    assert CLAIMS["tabs"].rstrip(".") in session_start(repo)
-    gm(repo, "deinit", "--purge", "--yes")
-    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD
+    block_round_trips(repo, after, CLAUDE_MD)
 
 
 def test_a_claude_memory_md_resaved_with_bare_cr_is_read_and_written_back_lf(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

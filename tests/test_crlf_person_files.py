@@ -123,26 +123,39 @@ def test_init_keeps_a_crlf_user_claude_md(repo: Path, isolated_env: Path, monkey
     assert user.read_bytes() == after
 
 
-def test_the_block_in_a_crlf_claude_md_keeps_its_line_ends(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """memory.target=claude-md: adopt writes the block into the person's CRLF CLAUDE.md in CRLF
-    (the guard accepts it), finds it again on the next adopt, and purge takes it out whole."""
-    committed_as_is(repo, {"CLAUDE.md": CLAUDE_MD}, monkeypatch)
+def adopt_two_into(repo: Path, claude_md: bytes, monkeypatch: pytest.MonkeyPatch) -> bytes:
+    """memory.target=claude-md: the person's CLAUDE.md committed as saved, init (which adds no
+    import line with this target), two claims adopted one at a time (the second adopt finds the
+    block the first wrote); the file after."""
+    committed_as_is(repo, {"CLAUDE.md": claude_md}, monkeypatch)
     git(repo, "config", "memory.target", "claude-md")
     gm(repo, "init", "--yes")
-    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD  # no import line with this target
+    assert (repo / "CLAUDE.md").read_bytes() == claude_md
     ids = stage_claims(repo)
     gm(repo, "adopt", "--yes", ids["push"])
     gm(repo, "adopt", "--yes", ids["tabs"])
-    after = (repo / "CLAUDE.md").read_bytes()
-    assert after.startswith(CLAUDE_MD) and only_crlf(after), after
+    return (repo / "CLAUDE.md").read_bytes()
+
+
+def block_round_trips(repo: Path, after: bytes, claude_md: bytes) -> None:
+    """One block holding both claims, committed as written (the guard let it through), valid,
+    given to Claude at the session start; purge gives the person's file back byte for byte."""
     assert after.count(BEGIN) == 1
     assert CLAIMS["push"].rstrip(".").encode() in after and CLAIMS["tabs"].rstrip(".").encode() in after
-    assert blob(repo, "HEAD:CLAUDE.md") == after  # committed as written, guard and all
+    assert blob(repo, "HEAD:CLAUDE.md") == after
     assert gm(repo, "validate", check=False).returncode == 0
     assert block_and_log_agree(repo)
     assert CLAIMS["tabs"].rstrip(".") in session_start(repo)
     gm(repo, "deinit", "--purge", "--yes")
-    assert (repo / "CLAUDE.md").read_bytes() == CLAUDE_MD
+    assert (repo / "CLAUDE.md").read_bytes() == claude_md
+
+
+def test_the_block_in_a_crlf_claude_md_keeps_its_line_ends(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """memory.target=claude-md: adopt writes the block into the person's CRLF CLAUDE.md in CRLF
+    (the guard accepts it), finds it again on the next adopt, and purge takes it out whole."""
+    after = adopt_two_into(repo, CLAUDE_MD, monkeypatch)
+    assert after.startswith(CLAUDE_MD) and only_crlf(after), after
+    block_round_trips(repo, after, CLAUDE_MD)
 
 
 def test_claude_memory_md_checked_out_crlf_reads_back(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
