@@ -8,7 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from agent_memory.extract.rules.lang_negation import BLANK_WORD, NO, negated, no_negates
+from agent_memory.extract.rules.lang_negation import (
+    BLANK_WORD,
+    NO,
+    no_negates,
+    rule_negated,
+)
 from agent_memory.extract.rules.lang_scope import HEAD, RULE_AFTER, task_bound
 from agent_memory.extract.rules.lang_words import CJK, RU_IMP_END, Hit
 
@@ -236,7 +241,7 @@ def _kept_after(rest: str, told: bool) -> Hit | None:
 def _kept_rule(rule: str) -> Hit:
     """A rule the user asks to keep; a negated one says so in English too ("不要用npm，写到
     CLAUDE.md" is Don't: 不要用npm)."""
-    if negated(rule):
+    if rule_negated(rule):
         return f"Don't: {rule}", "preference", "memory_request"
     return f"Remember: {rule}", "preference", "memory_request"
 

@@ -80,6 +80,30 @@ def negated(text: str, context: str | None = None) -> bool:
     return bool(_NEGATION.search(text)) or no_negates(text, context)
 
 
+# "usamos pnpm, não npm", "usa pnpm, no npm", "мы используем pnpm, а не npm", "pnpm verwenden,
+# nicht npm": a "not" after the rule that only turns down the alternative (one or two words, to
+# the end) does not negate the rule — read as a negated rule it became "Don't: usamos pnpm, não
+# npm", the opposite of what was said. A rule that opens negated ("não use npm") is negated, and
+# so is one whose verb comes last ("npm nicht verwenden", "в main не пушить"): the alternative
+# turned down follows a comma or a "but"/"and", never a bare blank.
+_BUT = r"(?:e|y|et|ed|und|и|а|ma|mais|mas|pero|aber|but|and)"
+_TURNED_DOWN = re.compile(
+    rf"(?:\s*[,，;；]\s*(?:{_BUT}\s+)?|\s+{_BUT}\s+)"
+    r"(?:não|nao|no|nicht|не|pas|non|not|kein|keine|keinen)\s+[^\s,，;；.。!！?？]+"
+    r"(?:\s+[^\s,，;；.。!！?？]+)?\s*[.。!！]?\s*$",
+    re.I,
+)
+
+
+def rule_negated(rule: str, context: str | None = None) -> bool:
+    """Whether a rule is said negated (`negated`), leaving out an alternative turned down after
+    it ("…, não npm": the rule is to use the first)."""
+    # (only the end is looked at: a search over a long rule's every blank would be quadratic)
+    cut = max(0, len(rule) - 80)
+    head = rule[:cut] + _TURNED_DOWN.sub("", rule[cut:])
+    return negated(head if head.strip() else rule, context)
+
+
 # matched where a "no" ends, in place (not on a copy of the rest of the text per "no"); never
 # from a blank after a blank, so a search is linear on a run of blanks too
 BLANK_WORD = re.compile(r"(?<!\s)\s+\w")

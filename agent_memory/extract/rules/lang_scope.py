@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from agent_memory.extract.rules.lang_negation import negated
+from agent_memory.extract.rules.lang_negation import rule_negated
 from agent_memory.extract.rules.lang_words import (
     CJK,
     DE_IMP,
@@ -158,6 +158,6 @@ def from_now_on(body: str) -> Hit | None:
         return None
     if len(rest) < 6 or not RULE_AFTER.search(rest) or task_bound(said) or HEDGE.search(said):
         return None
-    if negated(rest, said):
+    if rule_negated(rest, said):
         return f"From now on, don't: {said}", "constraint", "from_now_on"
     return f"From now on: {said}", "preference", "from_now_on"

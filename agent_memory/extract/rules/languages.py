@@ -37,7 +37,7 @@ from agent_memory.extract.rules.lang_memory import (
     memory_request,
     remembered_rule,
 )
-from agent_memory.extract.rules.lang_negation import negated
+from agent_memory.extract.rules.lang_negation import rule_negated
 from agent_memory.extract.rules.lang_reply import REPLY_LANGUAGE_RULES, answer_language
 from agent_memory.extract.rules.lang_scope import (
     DURABLE,
@@ -428,7 +428,7 @@ def _remembered(body: str, sentence: str, japanese: bool, sub: str) -> Hit | Non
     if remembered_rule(what, body) and not REMEMBERED_FACT.match(what):
         # "запомни: не трогай папку legacy", "记住：提交信息用英文写": what is kept is a rule
         # (an imperative, a modal), so the kind is the rule's and a negation is said in English
-        if negated(what, body):
+        if rule_negated(what, body):
             return f"Don't: {what}", "constraint", sub
         return f"Remember: {what}", "constraint", sub
     return f"Remember: {what}", "fact", sub
