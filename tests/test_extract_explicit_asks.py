@@ -372,3 +372,74 @@ def test_what_memory_is_asked_to_say(text: str, claim: str) -> None:
 )
 def test_a_thing_pointed_at_or_a_case_not_asked_to_keep_gives_nothing(text: str) -> None:
     assert extract_claims(text) == []
+
+
+# "Remember the following. <statement>": the asking said first, as a sentence of its own, keeps
+# the one statement after it (it was dropped: read alone, the short fact scored under the gate).
+REMEMBERED_AFTER = [
+    ("Please remember the following. Tests run with pytest.", "Tests run with pytest", "fact.tool_run"),
+    ("Save this in your memory. We deploy with Fly.io.", "We deploy with Fly.io", "fact.we_verb"),
+    ("今後のために覚えておいてください。テストはpytestで実行します。", "Remember: テストはpytestで実行します",
+     "language.ja_remember"),
+    ("以下を覚えておいて。テストはdocker内で実行する。", "Remember: テストはdocker内で実行する", "language.ja_remember"),
+    ("请记住以下内容。我们用 pnpm，不用 npm。", "Remember: 我们用 pnpm，不用 npm", "language.zh_remember"),
+    ("Запомни следующее. Мы деплоим через docker.", "Remember: Мы деплоим через docker", "language.ru_remember"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "claim", "rule"), REMEMBERED_AFTER)
+def test_an_opening_remember_the_following_keeps_the_statement_after_it(text: str, claim: str, rule: str) -> None:
+    found = [(c.claim, c.rule) for c in extract_claims(text)]
+    assert found == [(claim, rule)]
+    assert durability.gate(text, claim, rule) == durability.KEEP
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Remember this. Does it work?",  # a question after it is no thing to keep
+        "Remember this. Now fix the bug.",  # a step of this work, as "remember: fix the bug" is
+    ],
+)
+def test_what_follows_an_opening_asking_must_be_a_statement_to_keep(text: str) -> None:
+    assert extract_claims(text) == []
+
+
+def test_with_more_than_one_statement_after_it_none_is_kept_on_one_mention() -> None:
+    """Which of them the asking means is not said: each is left to the gate as if unasked."""
+    text = "Please remember the following. Tests run with pytest. Deploys go through Fly.io."
+    assert led_by_remember(text) == text
+    claim = "Tests run with pytest"
+    assert claim in [c.claim for c in extract_claims(text)]
+    assert durability.gate(text, claim, "fact.tool_run") != durability.KEEP
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # when the thing is to be used is no part of it (it was "Tests run with pytest for next time")
+        ("Remember for next time: tests run with pytest.", "Tests run with pytest"),
+        ("Remember for later: we deploy with Fly.io.", "We deploy with Fly.io"),
+        # said to be kept for later, as "remember" says (it was pending: an atom only when said again)
+        ("For future reference, the staging DB is on port 5433.", "The staging DB is on port 5433"),
+        ("Note for the future: tests run with pytest.", "Tests run with pytest"),
+    ],
+)
+def test_kept_for_later_says_when_not_what(text: str, claim: str) -> None:
+    found = [c for c in extract_claims(text)]
+    assert [c.claim for c in found] == [claim]
+    assert durability.gate(text, claim, found[0].rule) == durability.KEEP
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("我们的测试用pytest跑。记录到记忆里。", "Remember: 我们的测试用pytest跑"),  # the asking after it
+        ("记到你的记忆里：部署用 fly.io。", "Remember: 部署用 fly.io"),  # "your memory" before the rule
+        ("请记录到你的记忆中：部署用 fly.io。", "Remember: 部署用 fly.io"),
+        ("Notiere dir, dass wir pnpm verwenden.", "Remember: wir pnpm verwenden"),  # note for yourself
+        ("Guarde na memória: usamos pnpm, não npm.", "Remember: usamos pnpm, não npm"),
+    ],
+)
+def test_more_ways_to_ask_for_memory(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]

@@ -78,12 +78,15 @@ _POLITE = re.compile(
 )
 
 # Scope that restates the default: memory is per project and rules hold until superseded.
+# "remember for next time: …", "… for future reference": when the thing is to be used, said of
+# what is kept — no part of it ("Tests run with pytest for next time" was the claim).
+_FOR_LATER = r"for (?:the )?future(?: reference)?|for future reference|for (?:the )?next time|for later"
 _SCOPE_PHRASE = (
     r"(?:(?:for|with) (?:everything|all (?:of )?(?:it|the code|code))(?: in (?:this|the|our) "
     r"(?:repo|repository|project|codebase|code base|monorepo|workspace))?|"
     r"(?:in|on|for|across|throughout) (?:this|the|our) (?:whole |entire )?(?:repo|repository|project|"
     r"codebase|code base|monorepo|workspace)|"
-    rf"{FROM_NOW_WORDS}|in (?:the )?future|"
+    rf"{FROM_NOW_WORDS}|in (?:the )?future|{_FOR_LATER}|"
     r"at all times|all the time|in general|as a rule|everywhere|ever|always|here|thanks|thank you|"
     r"for me|if possible|okay|ok|please|pls|plz)"
 )
@@ -91,7 +94,7 @@ _SCOPE_PHRASE = (
 _SCOPE_TAIL = re.compile(rf"(?:\s*[,;]\s*|{NOT_RIGHT_AFTER_TAKER}\s+){_SCOPE_PHRASE}\s*$", re.I)
 _SCOPE_MID = re.compile(rf",\s*{_SCOPE_PHRASE}\s*,", re.I)
 _SCOPE_HEAD = re.compile(
-    rf"^(?:{FROM_NOW_WORDS}|in (?:the )?future|"
+    rf"^(?:{FROM_NOW_WORDS}|in (?:the )?future|{_FOR_LATER}|"
     r"in general|as a rule|(?:in|for|across|throughout) (?:this|the|our) (?:whole |entire )?"
     r"(?:repo|repository|project|codebase|code base|monorepo|workspace))\s*[,:]?\s+",
     re.I,

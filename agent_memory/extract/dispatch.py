@@ -27,6 +27,9 @@ MEMORY_STRONG = re.compile(
     r"(?!\s+(?:table|tables|cache|caches|screen|page|pane|panel|tab|view|list|menu|dialog|modal|"
     r"section|component|module|store|field|column|usage|leak|limit|api|endpoint|service)\b)|"
     r"make a (?:mental )?note|note (?:this|that) down|never forget|"
+    # "For future reference, the staging DB is on port 5433", "Note for the future: …": said to
+    # be kept for later, as "remember" is
+    r"(?:(?:a |one )?note )?for future reference|(?:a |one )?note for (?:the )?future(?: reference)?|"
     # "have something in CLAUDE.md where we don't …", "add a line to your memory saying …"
     r"(?:have|put|add|write) (?:something|a (?:line|note|rule|section)) (?:in|to|into) (?:your |the )?"
     r"(?:memory|claude\.md|agents\.md|rules) (?:where|that says|saying|stating|that|so that)|"

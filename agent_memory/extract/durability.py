@@ -36,7 +36,7 @@ from agent_memory.extract.dispatch import MEMORY_STRONG, lasting_scope
 from agent_memory.extract.filters import made_standing, memory_note
 from agent_memory.extract.kept_list import asks_to_keep_a_list
 from agent_memory.extract.paste import read_paste
-from agent_memory.extract.remember_back import is_back_reference
+from agent_memory.extract.remember_back import is_back_reference, is_forward_reference
 from agent_memory.extract.standing import STANDING, STANDS_BY_ITS_SHAPE
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
 
@@ -410,6 +410,9 @@ def _said_to_last(statement: str, sents: tuple[str, ...], i: int, rule: str) -> 
         (i + 1 < len(sents) and made_standing(said, sents[i + 1]))
         # "<statement>. Remember this." / "…。これを覚えておいて。": asked to be kept after it
         or (i + 1 < len(sents) and is_back_reference(sents[i + 1]))
+        # "Remember the following. <statement>": asked to be kept before it, the message's only
+        # other sentence
+        or (i == 1 and len(sents) == 2 and is_forward_reference(sents[0]))
         # "use tabs in the future so that …", "until told otherwise, …": a scope the rules read as
         # "from now on" (dispatch.lasting_scope: not a plan, a purpose, a change put off or a
         # question)

@@ -9,6 +9,12 @@ language already read — the claim, the kind and a rule said inside it come fro
 
 Only the closing sentence of a message, only a pronoun for what is kept, and only after a
 statement (a question before it is no thing to keep: "does it work? remember that").
+
+The same asking said first, as a sentence of its own, points forward ("Please remember the
+following. Tests run in Docker.", "Save this in your memory. We deploy with Fly.io.",
+"今後のために覚えておいてください。テストはdocker内で実行します。"): the one statement after it is
+read as led by the remember word. Only when the asking opens the message and exactly one
+statement (no question) follows it — with more, which of them is meant is not said.
 """
 
 from __future__ import annotations
@@ -51,7 +57,11 @@ _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(
             r"^(?:请|請)?(?:记住|記住)(?:这一点|這一點|这点|這點|这个|這個|这条|這條|这些|這些|了)|"
             r"^(?:请|請)?(?:把|将|將)(?:这|這)(?:一点|一點|个|個|条|條|些)?(?:记|記|写|寫|加|存|保存)(?:到|进|進|入)"
-            r"(?:你的)?\s*(?:记忆|記憶|claude\.md|CLAUDE\.md)\s*(?:里|裡|中)?"
+            r"(?:你的)?\s*(?:记忆|記憶|claude\.md|CLAUDE\.md)\s*(?:里|裡|中)?|"
+            # "记录到记忆（里）", "记录到记忆，方便其他对话理解": the asking with no pronoun, and the
+            # reason for it after it
+            r"^(?:请|請)?(?:记录|記錄|记|記|写|寫|存|保存)(?:到|进|進|入)(?:你的)?\s*(?:记忆|記憶|claude\.md|CLAUDE\.md)"
+            r"\s*(?:里|裡|中)?(?:[，,]\s*(?:方便|以便|便于|便於)[^。！!？?]{0,30})?"
         ),
         "记住：",
     ),
@@ -62,20 +72,66 @@ _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(?:merk(?:e)?\s+dir)\s+(?:das|dies)", re.I), "merke dir: "),
     (re.compile(r"^ricorda(?:ti)?\s+(?:questo|di\s+questo)", re.I), "ricorda: "),
 )
+# Said first, the asking can name what follows ("remember the following", "以下を覚えておいて",
+# "запомни следующее"); each entry: the asking, and the marker its language's rules read.
+_FORWARD_ONLY: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"^(?:(?:please|and|also|ok|okay)[\s,]+)*(?:remember|memori[sz]e|note|keep in mind)\s+"
+            r"the following(?:\s+(?:for (?:the )?future|going forward|from now on|please))?|"
+            r"^(?:(?:please|and|also|ok|okay)[\s,]+)*(?:note|save|add|put|write|record|keep|store)\s+"
+            r"the following\s+(?:in|to|into)\s+(?:your\s+(?:own\s+)?|the\s+)?"
+            r"(?:memory|memories|claude\.md|notes)",
+            re.I,
+        ),
+        "Remember: ",
+    ),
+    (
+        re.compile(
+            r"^(?:今後のために|将来のために)?(?:以下|次)(?:のこと)?を\s*(?:メモリに\s*)?覚えて(?:おいて|て)?"
+            r"(?:ください|ね)?|^(?:今後のために|将来のために)覚えて(?:おいて|て)(?:ください|ね)?"
+        ),
+        "覚えておいて：",
+    ),
+    (
+        re.compile(
+            r"^(?:请|請)?(?:记住|記住)(?:以下|下面)(?:的)?(?:内容|內容|几点|幾點|这些|這些)?|"
+            r"^(?:请|請)?(?:把|将|將)(?:以下|下面)(?:的)?(?:内容|內容)?(?:记|記|写|寫|存|保存)(?:到|进|進|入)"
+            r"(?:你的)?\s*(?:记忆|記憶|claude\.md|CLAUDE\.md)\s*(?:里|裡|中)?"
+        ),
+        "记住：",
+    ),
+    (re.compile(r"^다음(?:을|\s*내용을)\s*(?:메모리에\s*)?(?:기억|저장)해(?:\s*줘|\s*주세요|\s*둬)?"), "기억해: "),
+    (re.compile(r"^запомни(?:те)?\s+(?:следующее|вот что)", re.I), "запомни: "),
+    (re.compile(r"^(?:lembre-se|lembre|lembra)\s+(?:do\s+seguinte|disto)", re.I), "lembre-se: "),
+    (re.compile(r"^recuerda\s+lo\s+siguiente", re.I), "recuerda: "),
+    (re.compile(r"^(?:retiens|souviens-toi\s+de)\s+(?:ce\s+qui\s+suit|ceci)", re.I), "souviens-toi: "),
+    (re.compile(r"^(?:merk(?:e)?\s+dir)\s+(?:folgendes|das)", re.I), "merke dir: "),
+    (re.compile(r"^ricorda(?:ti)?\s+(?:quanto\s+segue|questo|di\s+questo)", re.I), "ricorda: "),
+)
 _END = re.compile(r"[\s.。!！]*$")
 # A sentence ends at CJK punctuation or a line break, or at Latin punctuation before a space
 # ("fly.io" is one word).
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|[。！？\n]")
 
 
-def _marker_of(sentence: str) -> str | None:
-    """The remember marker `sentence` stands for when it is a whole back reference, else None."""
-    closing = sentence.strip()
-    for pattern, marker in _BACK:
-        m = pattern.match(closing)
-        if m and _END.fullmatch(closing[m.end() :]):
+def _marker_of(
+    sentence: str, askings: tuple[tuple[re.Pattern[str], str], ...] = _BACK
+) -> str | None:
+    """The remember marker `sentence` stands for when it is a whole asking of `askings`, else
+    None."""
+    whole = sentence.strip()
+    for pattern, marker in askings:
+        m = pattern.match(whole)
+        if m and _END.fullmatch(whole[m.end() :]):
             return marker
     return None
+
+
+def is_forward_reference(sentence: str) -> bool:
+    """Whether `sentence` is a whole "remember the following / this" said first, asking for the
+    one after it to be kept (the durability gate reads it as the "remember" said of that one)."""
+    return _marker_of(sentence, _BACK + _FORWARD_ONLY) is not None
 
 
 def is_back_reference(sentence: str) -> bool:
@@ -94,12 +150,29 @@ def _closing(text: str) -> tuple[int, str] | None:
     return (cut, marker) if marker else None
 
 
+def _opening(text: str) -> str | None:
+    """The message led by its remember word when it opens with a whole asking and exactly one
+    statement follows ("Remember the following. <statement>"), else None."""
+    body = text.strip()
+    first = _SENTENCE_END.search(body)
+    if not first:
+        return None
+    marker = _marker_of(body[: first.end()], _BACK + _FORWARD_ONLY)
+    rest = body[first.end() :].strip()
+    if marker is None or len(rest) < 4 or rest.endswith(("?", "？")):
+        return None
+    if _SENTENCE_END.search(rest.rstrip(".。!！ \t")):
+        return None  # more than one statement follows: which is meant is not said
+    return marker + rest
+
+
 def led_by_remember(text: str) -> str:
-    """`text` with a closing "remember this" moved to lead the statement before it; `text`
-    itself when it has none (or what comes before it is a question or nothing)."""
+    """`text` with a closing "remember this" moved to lead the statement before it, or an
+    opening "remember the following" leading the one statement after it; `text` itself when it
+    has neither (or what is to be kept is a question or nothing)."""
     found = _closing(text)
     if not found:
-        return text
+        return _opening(text) or text
     cut, marker = found
     before = text[:cut].rstrip()
     start = max((m.end() for m in _SENTENCE_END.finditer(before[:-1])), default=0)

@@ -56,11 +56,11 @@ JA_NOT_DOING = re.compile(r"(?:しない|しません|使わない|使いませ�
 # "…，写到Claude.md中", "сохрани это в постоянную память": the user asks for the rest of the
 # sentence to be kept. The rule is the other clauses, with the asking (and "记住") taken out.
 _SAVE_TO_MEMORY = re.compile(
-    r"(?:写到|写入|寫入|写进|寫進|更新到|加到|加入|记录到|記錄到|记到|記到|记进|記進|存到|存入|保存到)\s*(?:全局|项目|項目)?\s*"
+    r"(?:写到|写入|寫入|写进|寫進|更新到|加到|加入|记录到|記錄到|记到|記到|记进|記進|存到|存入|保存到)\s*(?:你的)?\s*(?:全局|项目|項目)?\s*"
     r"(?:claude\.md|全局\s*md|md\s*文件|记忆|記憶|memory)(?:中|里|裡|文件)?|"
     r"(?<!\w)(?:сохран\w*|запиш\w*|добав\w*)\s+(?:это\s+)?(?:себе\s+)?в\s+"
     r"(?:постоянную\s+|долгосрочную\s+)?(?:память|claude\.md)|"
-    r"\b(?:guarda|guárdalo|salva|salve|speichere|enregistre)\b[^,，]{0,20}?\b(?:memoria|memória|"
+    r"\b(?:guarda|guarde|guárdalo|salva|salve|speichere|enregistre)\b[^,，]{0,20}?\b(?:memoria|memória|"
     r"gedächtnis|mémoire|claude\.md)\b|"
     # the asking said last, as its own clause: "…，把这一条规则记住", "…，记住这条"
     r"(?<=[，,])\s*(?:请|請)?(?:把|将|將)?(?:这|這)(?:一)?(?:条|條)(?:规则|規則)?(?:记住|記住|记下来|記下來)$|"
@@ -136,7 +136,10 @@ SAVE_THAT = re.compile(
     r"schreib|schreibe|notiere|trag|trage)\s+(?:(?:na|no|en|dans|in|nella|nel|ao|al|à|a|im)\s+)?"
     r"(?:(?:la|le|l'|o|a|el|il|die|das|den|deine|dein|deinem|deiner|ta|sua|tua)\s*)?"
     r"(?:claude\.md|memória|memoria|mémoire|gedächtnis|speicher)(?:\s+ein)?|"
-    r"(?:mémorise|mémorisez|memorizza|memorize|memoriza))\s*,?\s*(?:que|qu'|che|dass)\s*(?=\S)|"
+    r"(?:mémorise|mémorisez|memorizza|memorize|memoriza)|"
+    # "Notiere dir, dass …" (note for yourself): German names the one who keeps it, no file
+    r"(?:notiere|notier|speichere|speicher)\s+dir)\s*,?\s*(?:que|qu'|che|dass)\s*(?=\S)|"
+    r"^(?:notiere|notier|speichere|speicher)\s+dir(?:\s+(?:das|dies|folgendes))?\s*[:：]\s*(?=\S)|"
     r"^(?:claude\.md|agents\.md|メモリー?|記憶|메모리|기억)\s*(?:に|에)\s*"
     r"(?:保存|追記|追加|記録|書いて|저장|추가|기록)[^:：。]{0,12}[:：]\s*",
     re.I,
