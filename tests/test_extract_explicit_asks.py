@@ -443,3 +443,24 @@ def test_kept_for_later_says_when_not_what(text: str, claim: str) -> None:
 )
 def test_more_ways_to_ask_for_memory(text: str, claim: str) -> None:
     assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # was the rule "That the prod DB is read-only"
+        ("Always remember that the prod DB is read-only.", "The prod DB is read-only"),
+        # was nothing
+        ("Don't forget that we use pnpm.", "Use pnpm"),
+        ("Do not forget that the API is rate limited to 100 requests per minute.",
+         "The API is rate limited to 100 requests per minute"),
+        # "always remember to …" stays the standing step it was
+        ("Always remember to run the linter.", "Always remember to run the linter"),
+    ],
+)
+def test_always_remember_and_dont_forget_that_ask_to_keep(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]
+
+
+def test_dont_forget_to_is_still_a_step_of_this_work() -> None:
+    assert extract_claims("Don't forget to run the tests.") == []

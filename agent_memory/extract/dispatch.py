@@ -19,7 +19,10 @@ from agent_memory.extract.rules.registry import clause_hit
 # Explicit memory requests (strong) and durable-scope markers.
 MEMORY_STRONG = re.compile(
     r"^(?:(?:please|also|and)\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
-    r"(?:remember|memori[sz]e|commit (?:this |that |it )?to memory|"
+    # ("always remember that X" is the same asking: it was the rule "That X")
+    r"(?:always\s+remember(?=\s+that\b)|remember|memori[sz]e|commit (?:this |that |it )?to memory|"
+    # "don't forget that we use pnpm" ("don't forget to …" is a step of this work: REMIND)
+    r"(?:don't|do not|dont)\s+forget(?=\s+that\b)|"
     r"(?:save|store|put|add|record|write|keep|note|document)(?: (?:this|that|it|the following|a note|a line))?(?: down)?"
     r"\s+(?:in|to|into|as)\s+"
     r"(?:your |the |a |long[- ]term )?(?:memory|memories|preferences?|rules?|claude\.md|notes)"
