@@ -1389,3 +1389,23 @@ def test_validate_and_promote_global_never_read_a_huge_history_of_the_log_whole(
     skipped = gm_json(here, "promote", "--global")["skipped_projects"]
     assert [entry["reason"] for entry in skipped if entry["path"].endswith("clone")] == [
         "unreadable: the history of .memory/adopted.log on main is over 64 MB of diffs"], skipped
+
+
+def test_status_and_init_never_read_a_huge_committed_hook_whole(tmp_path: Path) -> None:
+    """core.hooksPath may name a folder of the work tree (a team's `.githooks/`, set as its
+    README asks), whose hooks a clone commits: `status` read each hook there whole to tell
+    ours, and `init` the one it chains — a committed pre-commit of 300 MB of zeros (300 KB in
+    the clone) cost each 650 MB, a MemoryError under 600 MB. A hook file over
+    MAX_HOOK_FILE_BYTES (ours is a few KB) is another's, unread: status says so, and init
+    keeps it, chained, as any hook of someone else's."""
+    here = _clone_of_zeros(tmp_path, ".githooks/pre-commit")
+    assert _under_600_mb(here, "init", "--no-claude-hooks").returncode == 0  # before the setting: .git/hooks
+    git(here, "config", "core.hooksPath", ".githooks")
+    status = _under_600_mb(here, "status", "--output", "json")
+    assert status.returncode == 0 and "internal error" not in status.stderr, status.stderr
+    assert json.loads(status.stdout)["git_hooks"]["pre-commit"]["state"] == "foreign"
+    init = _under_600_mb(here, "init", "--no-claude-hooks")
+    assert init.returncode == 0 and "internal error" not in init.stderr, init.stderr
+    assert (here / ".githooks" / "pre-commit.chained-by-agent-memory").stat().st_size == 300 << 20
+    after = _under_600_mb(here, "status", "--output", "json")
+    assert json.loads(after.stdout)["git_hooks"]["pre-commit"]["state"] == "active", after.stderr

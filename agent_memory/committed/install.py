@@ -10,6 +10,7 @@ which would otherwise disable the guard without a word."""
 
 from __future__ import annotations
 
+import filecmp
 import os
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.gitio.refs import GIT_HOOK_MARKER
 from agent_memory.gitio.state import atomic_write, current_umask, kept_mode, overwrite
 from agent_memory.model.errors import RefusedError
+from agent_memory.model.policy import MAX_HOOK_FILE_BYTES
 
 HOOK_MARKER = GIT_HOOK_MARKER
 CHAIN_SUFFIX = ".chained-by-agent-memory"
@@ -80,7 +82,7 @@ def install_git_hook(hooks: Path, name: str, python: str = "") -> str:
     wanted = render_hook(name, python)
     status = "installed"
     if target.exists() or target.is_symlink():
-        current = target.read_text("utf-8", errors="replace") if target.is_file() else ""
+        current = hook_text(target)
         if HOOK_MARKER in current:
             if current == wanted:
                 return "unchanged"
@@ -107,9 +109,20 @@ def install_git_hook(hooks: Path, name: str, python: str = "") -> str:
     return status
 
 
+def hook_text(path: Path) -> str:
+    """The text of the hook file at `path`: "" when it is no file, or over MAX_HOOK_FILE_BYTES
+    (no hook of ours is: it is another's, and is never read whole — a hooks folder of the work
+    tree holds what a clone committed)."""
+    if not path.is_file():
+        return ""
+    with open(path, "rb") as fh:
+        data = fh.read(MAX_HOOK_FILE_BYTES + 1)
+    return "" if len(data) > MAX_HOOK_FILE_BYTES else data.decode("utf-8", "replace")
+
+
 def _same_bytes(a: Path, b: Path) -> bool:
-    try:
-        return a.read_bytes() == b.read_bytes()
+    try:  # sizes first, then a block at a time: either may be a clone's file of any size
+        return filecmp.cmp(a, b, shallow=False)
     except OSError:
         return False
 
@@ -128,9 +141,7 @@ def hook_states(repo: git.Repo) -> dict[str, dict[str, object]]:
     out: dict[str, dict[str, object]] = {}
     for name in GIT_HOOKS:
         path = hooks / name
-        text = ""
-        if path.is_file():
-            text = path.read_text("utf-8", errors="replace")
+        text = hook_text(path)
         if not path.exists():
             state = "missing"
         elif HOOK_MARKER not in text:
@@ -144,9 +155,7 @@ def hook_states(repo: git.Repo) -> dict[str, dict[str, object]]:
         note = ""
         if state != "active":
             elsewhere = default / name
-            if configured and elsewhere != path and elsewhere.is_file() and (
-                HOOK_MARKER in elsewhere.read_text("utf-8", errors="replace")
-            ):
+            if configured and elsewhere != path and HOOK_MARKER in hook_text(elsewhere):
                 note = (f"installed in {elsewhere.parent}, but core.hooksPath={configured} makes git "
                         f"run hooks from {hooks}; re-run `git memory init` to install there (chained)")  # fmt: skip
             elif state == "outdated":

@@ -28,6 +28,7 @@ from agent_memory.committed.install import (
     HOOK_MARKER,
     MEMORY_FILE,
     PYTHON_CONFIG,
+    hook_text,
     hooks_folder_in_worktree,
 )
 from agent_memory.committed.line_ends import (
@@ -53,7 +54,7 @@ def uninstall_git_hook(hooks: Path, name: str) -> str:
     """Remove our hook; a foreign hook we had chained goes back under its own name."""
     target = hooks / name
     chained = hooks / (name + CHAIN_SUFFIX)
-    if target.is_file() and HOOK_MARKER not in target.read_text("utf-8", errors="replace"):
+    if target.is_file() and HOOK_MARKER not in hook_text(target):
         return "left alone (not ours)"
     status = "not installed"
     if target.is_file() or target.is_symlink():
