@@ -1409,3 +1409,66 @@ def test_status_and_init_never_read_a_huge_committed_hook_whole(tmp_path: Path) 
     assert (here / ".githooks" / "pre-commit.chained-by-agent-memory").stat().st_size == 300 << 20
     after = _under_600_mb(here, "status", "--output", "json")
     assert json.loads(after.stdout)["git_hooks"]["pre-commit"]["state"] == "active", after.stderr
+
+
+def _commit_of_a_huge_message(repo: Path, first: str, last: str) -> str:
+    """A commit on HEAD of the index's tree whose message is `first`, 300 MB of text and `last`
+    (~300 KB packed: what a clone can bring), made with commit-tree (nothing reads the message)."""
+    message = repo.parent / "message"
+    with open(message, "w") as fh:
+        fh.write(first + "\n\n")
+        line = "a" * 999 + "\n"
+        for _ in range(300 << 10):
+            fh.write(line)
+        fh.write("\n" + last + "\n")
+    tree = git(repo, "write-tree").strip()
+    commit = git(repo, "commit-tree", tree, "-p", "HEAD", "-F", str(message)).strip()
+    message.unlink()
+    git(repo, "update-ref", "HEAD", commit)
+    return commit
+
+
+def test_log_never_asks_git_for_a_huge_commit_message(tmp_path: Path, repo: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """`git memory log ID` found an atom's commits with `git log --grep` and read each message
+    whole (%B): a commit of a 300 MB message naming the atom (a clone's) cost git 600 MB and
+    us 1.2 GB; under 600 MB git ran out of memory and the atom's whole history on the branch
+    was lost, its adoption included. Commits are found by id, sized from their object header,
+    and one over MAX_COMMIT_BYTES is left out, unread, with a warning."""
+    from test_adopt import init_project, stage_claims
+
+    project = init_project(repo, monkeypatch)
+    ids = stage_claims(project)
+    gm(project, "adopt", "--all")
+    huge = _commit_of_a_huge_message(project, "memory: tidy", f"Atom-Id: {ids['tabs']}")
+    proc = _under_600_mb(project, "log", ids["tabs"], "--output", "json")
+    assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
+    out = json.loads(proc.stdout)
+    assert "adopt" in [c["op"] for c in out["commits"]], out["commits"]
+    assert out["left_out"] == [{"oid": huge, "bytes": int(git(project, "cat-file", "-s", huge))}]
+    assert f"commit {huge[:10]} is " in proc.stderr and "left out of this history" in proc.stderr
+
+
+def test_a_revert_is_read_past_a_commit_of_a_huge_message(tmp_path: Path, repo: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The reverts reader asked git for the message of every commit of the log's history that
+    says "This reverts commit" (%B): a clone's of 300 MB cost git 600 MB and us as much again;
+    under 600 MB git ran out of memory and no revert was read — a real `git revert` of an
+    adoption was then no rejection, and `stage` offered the item again at once. Messages over
+    MAX_COMMIT_BYTES are not asked for; the others' reverts count."""
+    from test_adopt import init_project, trailers
+    from test_security_adopt import adopt_all_then_revert
+
+    project = init_project(repo, monkeypatch)
+    ids = adopt_all_then_revert(project, "tabs")
+    other = next(c for c in git(project, "rev-list", "HEAD").split()
+                 if trailers(project, c).get("Atom-Id") == ids["pytest"])  # fmt: skip
+    git(project, "revert", "--no-commit", other)  # a change to the log, committed below
+    git(project, "revert", "--quit")
+    _commit_of_a_huge_message(project, f"This reverts commit {other}.", "memory: tidy")
+    git(project, "commit", "-q", "--allow-empty", "-m", "later work")  # (the tip is loaded whole elsewhere)
+    assert git(project, "status", "--porcelain") == ""
+    proc = _under_600_mb(project, "stage")
+    assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
+    record = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a["id"] == ids["tabs"])
+    assert record["review"]["state"] == "rejected", record["review"]

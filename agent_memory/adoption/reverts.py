@@ -27,6 +27,7 @@ from agent_memory.committed.adopted_log import LOG_PATH
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
+from agent_memory.model.policy import MAX_COMMIT_BYTES
 from agent_memory.store.l1 import Change, L1Store, Snapshot
 
 _REVERTS = re.compile(r"^This reverts commit ([0-9a-f]{7,64})", re.MULTILINE)
@@ -44,26 +45,26 @@ def reverted_adoptions(root: Path | None, rev: str = "HEAD") -> dict[str, str]:
     """atom id → the newest commit on `rev` that reverted its adopt commit."""
     if root is None:
         return {}
-    proc = git.run_git(root, "log", "--format=%H%x1f%B%x1e", "--grep=^This reverts commit ",
-                       rev, "--", LOG_PATH, check=False)  # fmt: skip
+    # Ids first, then the messages of commits within MAX_COMMIT_BYTES only (`git revert` and
+    # adopt write a few lines): a clone's commit of a 300 MB message, asked for whole, cost git
+    # and us its size twice over. One larger is no revert of an adoption here, nor one's target.
+    proc = git.run_git(root, "log", "--format=%H", "--grep=^This reverts commit ", rev, "--", LOG_PATH,
+                       check=False)  # fmt: skip
     if proc.returncode != 0 or not proc.stdout.strip():
         return {}
     reverts: list[tuple[str, str]] = []
-    for record in proc.stdout.split("\x1e"):
-        oid, _, body = record.strip("\n").partition("\x1f")
-        match = _REVERTS.search(body)
-        if oid and match:
-            reverts.append((oid, match.group(1)))
+    for entry in git.log_entries(root, git.commits_within(root, proc.stdout.split(), MAX_COMMIT_BYTES)[0]):
+        match = _REVERTS.search(entry.body)
+        if match:
+            reverts.append((entry.oid, match.group(1)))
     if not reverts:
         return {}
-    shown = git.run_git(root, "show", "-s", "--format=%H%x1f%B%x1e", *[t for _, t in reverts],
-                        check=False)  # fmt: skip
+    targets = git.commits_within(root, [t for _, t in reverts], MAX_COMMIT_BYTES)[0]
     adopted: dict[str, str] = {}
-    for record in shown.stdout.split("\x1e"):
-        oid, _, body = record.strip("\n").partition("\x1f")
-        ident = _trailer(body, "Atom-Id")
-        if oid and ident and _trailer(body, "Adopted-From"):
-            adopted[oid] = ident
+    for entry in git.log_entries(root, targets):
+        ident = _trailer(entry.body, "Atom-Id")
+        if ident and _trailer(entry.body, "Adopted-From"):
+            adopted[entry.oid] = ident
     out: dict[str, str] = {}
     for revert, target in reverts:  # newest first: keep the newest revert per atom
         full = next((oid for oid in adopted if oid.startswith(target)), None)

@@ -23,6 +23,7 @@ from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import is_atom_id
 from agent_memory.model.errors import UsageError
+from agent_memory.model.policy import MAX_COMMIT_BYTES
 from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory
 from agent_memory.model.trailers import subject_op, trailer
 from agent_memory.store.l1 import L1Store
@@ -103,8 +104,8 @@ def _contested_there(repo: git.Repo, atom_id: str, commit: dict[str, str]) -> bo
     return commit["session"] not in (atom.get("sessions") or []) and bool(atom.get("contested_by"))
 
 
-def _branch_history(repo: git.Repo, atom_id: str, label: str = "",
-                    foreign_tip: str | None = None) -> list[dict[str, str]]:  # fmt: skip
+def _branch_history(repo: git.Repo, atom_id: str, label: str = "", foreign_tip: str | None = None,
+                    skipped: list[tuple[str, int]] | None = None) -> list[dict[str, str]]:  # fmt: skip
     """Staging commits (memory/review, past and present) and what happened on the branch; none
     that `foreign_tip` holds (a memory/review no stage here wrote: the author's, come with a
     clone or a fetch, whose staging is no part of an atom's life in this repository)."""
@@ -120,7 +121,7 @@ def _branch_history(repo: git.Repo, atom_id: str, label: str = "",
     needle = f"Atom-Id: {atom_id}"
     adopt_commits = []
     stagings = porcelain.reflog(repo, git.REVIEW_REF)
-    for entry in porcelain.log_grep(repo, needle, [*branch_refs, git.REVIEW_REF], reflog=True):
+    for entry in porcelain.log_grep(repo, needle, [*branch_refs, git.REVIEW_REF], reflog=True, skipped=skipped):
         if trailer(entry.body, "Atom-Id") != atom_id:
             continue
         promotion = trailer(entry.body, "Promotion")
@@ -152,7 +153,7 @@ def _branch_history(repo: git.Repo, atom_id: str, label: str = "",
                 item["date"] = _merged_at(repo, entry.oid, branch_refs[0]) or item["date"]
         out.append(item)
     for oid in adopt_commits:
-        for entry in porcelain.log_grep(repo, f"This reverts commit {oid}", branch_refs):
+        for entry in porcelain.log_grep(repo, f"This reverts commit {oid}", branch_refs, skipped=skipped):
             out.append(_entry(entry, "revert", label + _branch_name(repo)))
     return out
 
@@ -231,26 +232,29 @@ def _with_sources(repo: git.Repo, atom_id: str, commits: list[dict[str, str]]) -
     return commits
 
 
-def history(repo: git.Repo, atom_id: str, sources: bool = False, store: L1Store | None = None) -> list[dict[str, str]]:
+def history(repo: git.Repo, atom_id: str, sources: bool = False, store: L1Store | None = None,
+            skipped: list[tuple[str, int]] | None = None) -> list[dict[str, str]]:
+    """`skipped`: (id, size) of each commit left out unread, over MAX_COMMIT_BYTES (log_grep)."""
     from agent_memory.promote.review import foreign_review
 
     l1 = _l1_history(repo, atom_id)
     streams = [_with_sources(repo, atom_id, l1) if sources else l1]
     if repo.workdir is not None:
         foreign = store is not None and bool(foreign_review(repo, store))
-        branch = _branch_history(repo, atom_id, foreign_tip=git.ref_target(repo, git.REVIEW_REF) if foreign else None)
+        branch = _branch_history(repo, atom_id, foreign_tip=git.ref_target(repo, git.REVIEW_REF) if foreign else None,
+                                 skipped=skipped)
         streams += [[c for c in branch if c["ref"].endswith("memory/review")],
                     [c for c in branch if not c["ref"].endswith("memory/review") and c["op"] != "revert"],
                     [c for c in branch if c["op"] == "revert"]]
-    streams.append(_global_history(atom_id))
+    streams.append(_global_history(atom_id, skipped))
     return _merge_newest_first([sorted(s, key=lambda c: c["date"], reverse=True) for s in streams])
 
 
-def _global_history(atom_id: str) -> list[dict[str, str]]:
+def _global_history(atom_id: str, skipped: list[tuple[str, int]] | None = None) -> list[dict[str, str]]:
     home = GlobalRepo.default()
     if not home.exists() or atom_id not in _global_ids(home):
         return []
-    return _branch_history(home.repo(), atom_id, label="global:")
+    return _branch_history(home.repo(), atom_id, label="global:", skipped=skipped)
 
 
 def _global_ids(home: Any) -> set[str]:
@@ -273,10 +277,18 @@ def run(args: argparse.Namespace) -> Report:
         except NoMatch:
             if not is_atom_id(key):  # a well-formed id may have a history (a global one, gone)
                 raise
-    commits = history(repo, key, sources=is_claude_memory(snap.atoms.get(key)), store=store)
+    skipped: list[tuple[str, int]] = []
+    commits = history(repo, key, sources=is_claude_memory(snap.atoms.get(key)), store=store, skipped=skipped)
+    # A commit over MAX_COMMIT_BYTES naming the atom (a clone's, of a 300 MB message) is said, unread.
+    left_out = [f"commit {oid[:10]} is {size} bytes, more than agent-memory reads of a commit "
+                f"({MAX_COMMIT_BYTES}): left out of this history" for oid, size in dict.fromkeys(skipped)]
     if not commits:
+        if left_out:
+            raise UsageError(f"no history for {args.id} but a commit left out: {left_out[0]}",
+                             hint=f"see who wrote it: `git show --stat {skipped[0][0][:10]}`")
         raise UsageError(f"no history for {args.id}", hint="`git memory show` lists the atoms")  # as every ID's hint
-    report = Report({"id": key, "commits": commits})
+    report = Report({"id": key, "commits": commits, "left_out": [{"oid": o, "bytes": n} for o, n in dict.fromkeys(skipped)]})
+    report.warn(*left_out)
     width = max([14, *(len(c["ref"]) for c in commits)])  # `global:memory/review` is 20: columns stay aligned
     for c in commits:
         session = f"  session {c['session']}" if c["session"] else ""

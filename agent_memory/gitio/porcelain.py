@@ -18,8 +18,10 @@ from agent_memory.gitio.repo import (
     LOG_FORMAT,
     LogEntry,
     Repo,
+    commits_within,
     config_get,
     import_gitpython,
+    log_entries,
     parse_log,
     ref_target,
     rev_parse,
@@ -145,17 +147,28 @@ def push(repo: Repo, remote: str, refspec: str, force_with_lease: bool = True) -
 # --- history across refs ----------------------------------------------------------------------
 
 
-def log_grep(repo: Repo, needle: str, refs: Sequence[str], reflog: bool = False) -> list[LogEntry]:
+def log_grep(repo: Repo, needle: str, refs: Sequence[str], reflog: bool = False,
+             skipped: list[tuple[str, int]] | None = None) -> list[LogEntry]:
     """Commits reachable from `refs` (and, with `reflog`, from every reflog entry: branches
-    that were rebuilt, like memory/review) whose message contains `needle`, newest first."""
+    that were rebuilt, like memory/review) whose message contains `needle`, newest first. One
+    over MAX_COMMIT_BYTES is left out, its message never asked for: (id, size) in `skipped`."""
+    from agent_memory.model.policy import MAX_COMMIT_BYTES
+
     existing = existing_refs(repo, refs)
     if not existing and not reflog:
         return []
-    args = ["log", "--topo-order", f"--format={LOG_FORMAT}", "--fixed-strings", f"--grep={needle}", *existing]
+    args = ["log", "--topo-order", "--format=%H", "--fixed-strings", f"--grep={needle}", *existing]
     if reflog:
         args.append("--reflog")
+    # Ids first: a clone's commit can match with a message of any size (one of 300 MB cost git
+    # 600 MB to print and us twice that to read); the messages of the others only.
     proc = run_git(repo.cwd, *args, "--", check=False)
-    return parse_log(proc.stdout) if proc.returncode == 0 else []
+    if proc.returncode != 0:
+        return []
+    within, over = commits_within(repo.cwd, proc.stdout.split(), MAX_COMMIT_BYTES)
+    if skipped is not None:
+        skipped.extend(over)
+    return log_entries(repo.cwd, within)
 
 
 def is_ancestor(repo: Repo, commit: str, ref: str) -> bool:

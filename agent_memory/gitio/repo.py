@@ -12,7 +12,7 @@ import os
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -1061,6 +1061,38 @@ def parse_log(stdout: str) -> list[LogEntry]:
         oid, subject, date, body = (record.split("\x1f") + ["", "", "", ""])[:4]
         out.append(LogEntry(oid=oid, subject=subject, date=date, body=body))
     return out
+
+
+def commits_within(cwd: str | os.PathLike[str], revs: Sequence[str], limit: int) -> tuple[list[str], list[tuple[str, int]]]:
+    """Of the commits `revs` names (full or abbreviated ids), in their order: the full ids of
+    those whose object is at most `limit` bytes, and (id, size) of the larger ones — sized from
+    the object's header by one `git cat-file --batch-check`, never inflated. A rev that names no
+    commit (missing, ambiguous, another type) is in neither. For history a clone chose: ask git
+    for the messages of the first only (log_entries)."""
+    if not revs:
+        return [], []
+    proc = run_git(cwd, "cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)", check=False,
+                   input_text="".join(f"{rev}\n" for rev in revs))  # fmt: skip
+    within: list[str] = []
+    over: list[tuple[str, int]] = []
+    for line in proc.stdout.splitlines():  # one answer a line, in the order asked
+        oid, kind, size = (line.split() + ["", "", ""])[:3]
+        if kind != "commit" or not size.isdigit():
+            continue
+        if int(size) <= limit:
+            within.append(oid)
+        else:
+            over.append((oid, int(size)))
+    return list(dict.fromkeys(within)), over
+
+
+def log_entries(cwd: str | os.PathLike[str], oids: Sequence[str]) -> list[LogEntry]:
+    """The commits `oids` (full ids) as entries (LOG_FORMAT), in that order."""
+    if not oids:
+        return []
+    proc = run_git(cwd, "log", "--no-walk=unsorted", "--stdin", f"--format={LOG_FORMAT}", check=False,
+                   input_text="".join(f"{oid}\n" for oid in oids))  # fmt: skip
+    return parse_log(proc.stdout) if proc.returncode == 0 else []
 
 
 def rev_list(repo: Repo, spec: str, *more: str) -> list[str]:

@@ -65,6 +65,11 @@ MAX_SETTINGS_BYTES = 8 << 20
 # `.githooks/`) whose files a clone commits: `status` and `init` read a 300 MB one of zeros
 # whole (650 MB).
 MAX_HOOK_FILE_BYTES = 1 << 20
+# The largest commit (its object: the message, mostly) whose message a history reader asks git
+# for (`git memory log ID`'s searches, the reverts reader): ours carry a claim and a few
+# trailers, a few KB. A clone's commit of a 300 MB message matching a search cost git its size
+# twice over (%B) and us as much again: it is sized from the object's header and left out.
+MAX_COMMIT_BYTES = 1 << 20
 
 # --- L2 → L3 ---------------------------------------------------------------------------------
 L3_MIN_PROJECTS = 2  # held at L2 in this many distinct projects
