@@ -1472,3 +1472,25 @@ def test_a_revert_is_read_past_a_commit_of_a_huge_message(tmp_path: Path, repo: 
     assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
     record = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a["id"] == ids["tabs"])
     assert record["review"]["state"] == "rejected", record["review"]
+
+
+@pytest.mark.parametrize("rel", [".gitignore", ".gitattributes"])
+def test_init_refuses_a_committed_ignore_or_attributes_file_too_large_to_rewrite(tmp_path: Path, rel: str) -> None:
+    """init appends its lines to .gitignore and .gitattributes, reading each whole first: one
+    over MAX_BLOCK_FILE_BYTES is refused, unread, before the first write (SECURITY.md lists it;
+    a file just past the bound shows it, no memory cap needed)."""
+    from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES
+
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    git(upstream, "init", "-q", "-b", "main")
+    with open(upstream / rel, "wb") as fh:
+        fh.truncate(MAX_BLOCK_FILE_BYTES + 1)
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-q", "--no-verify", "-m", f"{rel} of zeros")
+    here = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(here))
+    proc = gm(here, "init", "--yes", check=False)
+    assert proc.returncode == 3 and "internal error" not in proc.stderr, proc.stderr
+    assert f"{rel} is {MAX_BLOCK_FILE_BYTES + 1} bytes" in proc.stderr and "nothing was written" in proc.stderr
+    assert git(here, "status", "--porcelain") == "" and not (here / ".git" / "agent-memory" / "initialised").exists()
