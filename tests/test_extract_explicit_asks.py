@@ -438,6 +438,8 @@ def test_kept_for_later_says_when_not_what(text: str, claim: str) -> None:
         ("记到你的记忆里：部署用 fly.io。", "Remember: 部署用 fly.io"),  # "your memory" before the rule
         ("请记录到你的记忆中：部署用 fly.io。", "Remember: 部署用 fly.io"),
         ("Notiere dir, dass wir pnpm verwenden.", "Remember: wir pnpm verwenden"),  # note for yourself
+        # (read as German by its asking alone: no other word of the sentence said so)
+        ("Speicher dir das: wir deployen mit Fly.io.", "Remember: wir deployen mit Fly.io"),
         ("Guarde na memória: usamos pnpm, não npm.", "Remember: usamos pnpm, não npm"),
     ],
 )
