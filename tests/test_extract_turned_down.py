@@ -27,6 +27,9 @@ def _claims(text: str) -> list[str]:
         ("Сохрани в память: мы используем pnpm, а не npm.", "Remember:"),
         ("Anote no CLAUDE.md que usamos pnpm e não npm.", "Remember:"),
         ("Speichere in deinem Gedächtnis, dass wir pnpm verwenden, nicht npm.", "Remember:"),
+        ("以后用pnpm，不要用npm。", "From now on:"),
+        # "von nun an" is "from now on" too (it gave nothing)
+        ("Von nun an bitte pnpm verwenden, nicht npm.", "From now on:"),
     ],
 )
 def test_an_alternative_turned_down_does_not_make_the_rule_a_prohibition(text: str, label: str) -> None:
@@ -44,6 +47,8 @@ def test_an_alternative_turned_down_does_not_make_the_rule_a_prohibition(text: s
         ("Ab jetzt bitte npm nicht verwenden.", "From now on, don't:"),
         ("Сохрани в память: не используй npm.", "Don't:"),
         ("Запомни: коммиты в main не пушить.", "Don't:"),
+        ("以后不要用npm，用pnpm。", "From now on, don't:"),
+        ("Von nun an bitte keine Emojis in Commits.", "From now on, don't:"),
     ],
 )
 def test_a_rule_that_is_itself_negated_stays_a_prohibition(text: str, label: str) -> None:

@@ -90,7 +90,9 @@ _BUT = r"(?:e|y|et|ed|und|и|а|ma|mais|mas|pero|aber|but|and)"
 _TURNED_DOWN = re.compile(
     rf"(?:\s*[,，;；]\s*(?:{_BUT}\s+)?|\s+{_BUT}\s+)"
     r"(?:não|nao|no|nicht|не|pas|non|not|kein|keine|keinen)\s+[^\s,，;；.。!！?？]+"
-    r"(?:\s+[^\s,，;；.。!！?？]+)?\s*[.。!！]?\s*$",
+    r"(?:\s+[^\s,，;；.。!！?？]+)?\s*[.。!！]?\s*$|"
+    # Chinese: "用pnpm，不要用npm", "用pnpm，不用npm", "用pnpm而不是npm" — a tool in Latin letters
+    r"(?:[，,；;]\s*|而)(?:不要|不用|别|別|不是|而不是)(?:再)?(?:用|使用)?\s*[A-Za-z][\w.@+#-]{0,40}\s*[。！!.]?\s*$",
     re.I,
 )
 

@@ -52,7 +52,8 @@ _FROM_NOW = (
     r"впредь|отныне|с этого момента|"
     r"a partir de (?:agora|ahora)|de (?:agora|ahora) en adelante|de agora em diante|"
     r"daqui (?:pra|para a) frente|en adelante|désormais|dorénavant|à partir de maintenant|"
-    r"à l'avenir|d'ora in poi|da ora in poi|d'ora in avanti|ab jetzt|ab sofort|künftig|zukünftig|"
+    r"à l'avenir|d'ora in poi|da ora in poi|d'ora in avanti|ab jetzt|ab sofort|von nun an|"
+    r"ab heute|künftig|zukünftig|"
     r"in zukunft|mulai sekarang|mulai saat ini|mulai dari sekarang|ke depannya|untuk seterusnya"
 )
 _FROM_NOW_RE = re.compile(_FROM_NOW, re.I)

@@ -28,7 +28,7 @@ NON_ENGLISH = re.compile(
     r"[\u1ea0-\u1ef9ơưđ]|\bitaliano\b|\bpo\s+(?:polsku|angielsku)\b|"
     r"\b(?:não|nunca|sempre|jamais|toujours|n'|ne\s|non\s|mai\b|usa\b|utilise|ricord|lembr|"
     r"souviens|rappelle|recuerda|niemals|immer|verwende|benutze|nie\b|em vez de|ao invés|au lieu|"
-    r"plutôt que|invece di|al posto di|en lugar de|en vez de|anstatt|statt\b|ab jetzt|ab sofort|"
+    r"plutôt que|invece di|al posto di|en lugar de|en vez de|anstatt|statt\b|ab jetzt|ab sofort|von nun an|"
     r"künftig|in zukunft|keine?\b|nicht\b|bitte\b|désormais|dorénavant|a partir de|en adelante|"
     r"d'ora in poi|siempre\b|toujours\b|vuelvas\b|uso\b|estoy\b|je suis sous|je travaille|ich arbeite|devono|deve\b|deben|debe\b|devem|doivent|"
     r"ich bin auf|mein\b|mi editor|mi sistema|utilizo\b|j'utilise|nutze\b|"
@@ -60,7 +60,7 @@ POLITE = (
     r"(?:请|請|麻烦|麻煩|以后|以後|之后|之後|从现在开始|從現在開始|今后|今後|记得|記得|"
     r"пожалуйста,?|плиз,?|por favor,?|s'il (?:te|vous) plaît,?|per favore,?|bitte,?|"
     r"от?ныне|впредь|a partir de agora,?|désormais,?|d'ora in poi,?|de ahora en adelante,?|"
-    r"ab jetzt,?|künftig,?)\s*"
+    r"ab jetzt,?|von nun an,?|künftig,?)\s*"
 )
 
 RU_IMP = (
