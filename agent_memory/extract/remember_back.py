@@ -21,6 +21,23 @@ from __future__ import annotations
 
 import re
 
+# The remember verbs of Latin script and Russian: (the verb; what it keeps, said after the
+# statement — a pronoun; what it keeps, said before it — "the following"; the marker its
+# language's remember rules read).
+_LATIN_ASKING: tuple[tuple[str, str, str, str], ...] = (
+    (r"запомни(?:те)?", r"это|этот\s+факт", r"следующее|вот\s+что", "запомни: "),
+    (r"(?:lembre-se|lembre|lembra)", r"disso|disto", r"do\s+seguinte", "lembre-se: "),
+    (r"recuerda", r"esto|eso", r"lo\s+siguiente", "recuerda: "),
+    (r"(?:retiens|souviens-toi\s+de)", r"ça|cela|ceci", r"ce\s+qui\s+suit", "souviens-toi: "),
+    (r"merk(?:e)?\s+dir", r"das|dies", r"folgendes", "merke dir: "),
+    (r"ricorda(?:ti)?", r"questo|di\s+questo", r"quanto\s+segue", "ricorda: "),
+)
+
+
+def _latin(verb: str, kept: str, marker: str) -> tuple[re.Pattern[str], str]:
+    return re.compile(rf"^{verb}\s+(?:{kept})", re.I), marker
+
+
 # Each entry: the back reference (the asking, with a pronoun for what is kept), and the marker
 # the statement is led with — the language's own remember word, which its rules read.
 _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -65,12 +82,8 @@ _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "记住：",
     ),
-    (re.compile(r"^запомни(?:те)?\s+(?:это|этот\s+факт)", re.I), "запомни: "),
-    (re.compile(r"^(?:lembre-se|lembre|lembra)\s+(?:disso|disto)", re.I), "lembre-se: "),
-    (re.compile(r"^(?:recuérdalo|recuerda\s+(?:esto|eso))", re.I), "recuerda: "),
-    (re.compile(r"^(?:retiens|souviens-toi\s+de)\s+(?:ça|cela|ceci)", re.I), "souviens-toi: "),
-    (re.compile(r"^(?:merk(?:e)?\s+dir)\s+(?:das|dies)", re.I), "merke dir: "),
-    (re.compile(r"^ricorda(?:ti)?\s+(?:questo|di\s+questo)", re.I), "ricorda: "),
+    (re.compile(r"^recuérdalo", re.I), "recuerda: "),
+    *(_latin(verb, kept, marker) for verb, kept, _following, marker in _LATIN_ASKING),
 )
 # Said first, the asking can name what follows ("remember the following", "以下を覚えておいて",
 # "запомни следующее"); each entry: the asking, and the marker its language's rules read.
@@ -102,12 +115,7 @@ _FORWARD_ONLY: tuple[tuple[re.Pattern[str], str], ...] = (
         "记住：",
     ),
     (re.compile(r"^다음(?:을|\s*내용을)\s*(?:메모리에\s*)?(?:기억|저장)해(?:\s*줘|\s*주세요|\s*둬)?"), "기억해: "),
-    (re.compile(r"^запомни(?:те)?\s+(?:следующее|вот что)", re.I), "запомни: "),
-    (re.compile(r"^(?:lembre-se|lembre|lembra)\s+(?:do\s+seguinte|disto)", re.I), "lembre-se: "),
-    (re.compile(r"^recuerda\s+lo\s+siguiente", re.I), "recuerda: "),
-    (re.compile(r"^(?:retiens|souviens-toi\s+de)\s+(?:ce\s+qui\s+suit|ceci)", re.I), "souviens-toi: "),
-    (re.compile(r"^(?:merk(?:e)?\s+dir)\s+(?:folgendes|das)", re.I), "merke dir: "),
-    (re.compile(r"^ricorda(?:ti)?\s+(?:quanto\s+segue|questo|di\s+questo)", re.I), "ricorda: "),
+    *(_latin(verb, following, marker) for verb, _kept, following, marker in _LATIN_ASKING),
 )
 _END = re.compile(r"[\s.。!！]*$")
 # A sentence ends at CJK punctuation or a line break, or at Latin punctuation before a space
