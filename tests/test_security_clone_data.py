@@ -12,7 +12,17 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json, write_session
-from test_hooks import background_jobs, commit_tier, errors, l2, payload, run_hook, sid, wait_for
+from test_hooks import (
+    background_jobs,
+    commit_tier,
+    errors,
+    hook_env,
+    l2,
+    payload,
+    run_hook,
+    sid,
+    wait_for,
+)
 
 from agent_memory.committed.render import atom_line
 from agent_memory.model.atom import atom_id
@@ -1494,3 +1504,90 @@ def test_init_refuses_a_committed_ignore_or_attributes_file_too_large_to_rewrite
     assert proc.returncode == 3 and "internal error" not in proc.stderr, proc.stderr
     assert f"{rel} is {MAX_BLOCK_FILE_BYTES + 1} bytes" in proc.stderr and "nothing was written" in proc.stderr
     assert git(here, "status", "--porcelain") == "" and not (here / ".git" / "agent-memory" / "initialised").exists()
+
+
+@pytest.mark.parametrize("how", ["packed", "loose"])
+def test_stage_and_init_refuse_a_base_branch_whose_tip_is_a_huge_commit(upstream: Path, tmp_path: Path, how: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """`stage` builds memory/review on the base branch's tip, and libgit2 read that commit
+    whole to find its tree: a pulled tip of a 300 MB message (~300 KB in the pack) cost 624 MB,
+    an internal error under 600 MB; a loose one (what a small fetch leaves) was inflated whole
+    in Python first. `init` reads the base's tree too. A commit is sized from its object header
+    before it is read, and one over MAX_COMMIT_BYTES is refused unread (exit 3, one line and a
+    hint): nothing staged, nothing lost."""
+    from test_adopt import CLAIMS, DAYS, NOW, SESSIONS
+
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+    here = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--no-local", str(upstream), str(here))
+    gm(here, "init", "--yes", "--no-claude-hooks")
+    for session, day in zip(SESSIONS, DAYS, strict=True):
+        write_session(here, session, day, [{"user": text} for text in CLAIMS.values()])
+    gm(here, "capture", "--all", "--no-stage")
+    atoms = git(here, "rev-parse", "memory/atoms").strip()
+    l1 = gm_json(here, "inspect", "--tier", "L1")["atoms"]
+    assert len(l1) >= len(CLAIMS)
+    huge = _commit_of_a_huge_message(upstream, "release notes", "the end")
+    # A fetch of fewer than 100 objects leaves them loose; with unpackLimit 1 git keeps the pack.
+    git(here, "-c", f"fetch.unpackLimit={1 if how == 'packed' else 100}", "pull", "-q", "--ff-only")
+    assert git(here, "rev-parse", "main").strip() == huge
+    assert (here / ".git" / "objects" / huge[:2] / huge[2:]).exists() == (how == "loose")
+    size = int(git(here, "cat-file", "-s", huge))
+    proc = _under_600_mb(here, "stage")
+    assert proc.returncode == 3 and "internal error" not in proc.stderr, proc.stderr
+    [line, hint] = proc.stderr.strip().splitlines()
+    assert f"commit {huge}" in line and f"is {size} bytes" in line and hint.startswith("hint:"), proc.stderr
+    assert git(here, "rev-parse", "memory/atoms").strip() == atoms
+    assert git(here, "branch", "--list", "memory/review") == ""
+    assert gm_json(here, "inspect", "--tier", "L1")["atoms"] == l1
+    # The session-end hook stages in the background: there the refusal is one errors.log line
+    # (the capture itself is made).
+    transcript = write_session(here, sid(4), "2026-11-04", [{"user": "Use pnpm, not npm."}])
+    ended = subprocess.run(["git", "memory", "hook", "session-end"], cwd=here, capture_output=True, env=hook_env(),
+                           input=payload("session-end", here, session_id=sid(4), transcript_path=str(transcript)).encode(),
+                           preexec_fn=_capped(600), timeout=120)  # fmt: skip
+    assert ended.returncode == 0 and ended.stdout == b"" and ended.stderr == b"", ended
+    wait_for(lambda: git(here, "rev-parse", "memory/atoms").strip() != atoms, "the capture's commit")
+    wait_for(lambda: not background_jobs(here), "the background capture to end")
+    [logged] = [e for e in errors(here) if "auto-stage" in e]
+    assert f"commit {huge}" in logged and f"is {size} bytes" in logged and "Traceback" not in logged, logged
+    assert git(here, "branch", "--list", "memory/review") == ""
+    # A clone made now: init checks the base's tree before its first write.
+    other = tmp_path / "other"
+    git(tmp_path, "clone", "-q", *(["--no-local"] if how == "packed" else []), str(upstream), str(other))
+    proc = _under_600_mb(other, "init", "--yes", "--no-claude-hooks")
+    assert proc.returncode == 3 and "internal error" not in proc.stderr, proc.stderr
+    assert f"commit {huge}" in proc.stderr and "hint:" in proc.stderr
+    assert git(other, "status", "--porcelain") == "" and git(other, "branch", "--list", "memory/*") == ""
+
+
+def test_a_loose_object_is_checked_a_chunk_at_a_time(tmp_path: Path, repo: Path) -> None:
+    """Every object libgit2 reads for us is checked first when it is loose (gitio/objects.py):
+    the file was inflated whole in Python, and the body copied again — a loose blob of 300 MB
+    of zeros (300 KB on disk: what a small fetch leaves) cost 600 MB, a MemoryError under
+    200 MB. It is inflated and hashed a chunk at a time; damage is still found."""
+    import sys
+    import zlib
+
+    with open(tmp_path / "zeros", "wb") as fh:
+        fh.truncate(300 << 20)
+    blob = git(repo, "hash-object", "-w", str(tmp_path / "zeros")).strip()
+    objects = repo / ".git" / "objects"
+    path = objects / blob[:2] / blob[2:]
+    script = ("import sys; from agent_memory.gitio.objects import loose_problem; "
+              "print(loose_problem([sys.argv[1]], sys.argv[2]))")  # fmt: skip
+
+    def check() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", script, str(objects), blob], capture_output=True, text=True,
+                              preexec_fn=_capped(200), timeout=120)  # fmt: skip
+
+    sound = check()
+    assert sound.returncode == 0 and sound.stdout.strip() == "None", sound.stderr
+    data = path.read_bytes()
+    path.chmod(0o644)
+    path.write_bytes(data[: len(data) // 2])  # a power cut after an unsynced write
+    cut = check()
+    assert cut.returncode == 0 and "truncated: its compressed data ends early" in cut.stdout, cut.stderr
+    # one byte more than its header says, compressed as git does
+    path.write_bytes(zlib.compress(b"blob 3\0abcd"))
+    assert check().stdout.strip() == f"('{path}', 'its header says 3 bytes, it holds 4')"

@@ -13,6 +13,7 @@ absent object has no loose file and is left to libgit2, which fails fast on thos
 from __future__ import annotations
 
 import os
+from typing import BinaryIO
 
 # The object types git writes as loose objects.
 _TYPES = (b"blob", b"tree", b"commit", b"tag")
@@ -40,60 +41,106 @@ def object_dirs(common_dir: str) -> list[str]:
 
 
 class Loose:
-    """A loose object's file as read here: its path and, when it is whole, its type and
-    content (`damage` None), else what is wrong with it."""
+    """A loose object's file as read here: its path and, when it is whole, its type, size and
+    content (`damage` None), else what is wrong with it. `body` is empty when it was not kept
+    (loose_problem), and when the object was left unchecked for its size (`read_loose`'s
+    `limit`): then `kind` and `size` are its header's."""
 
-    __slots__ = ("path", "damage", "kind", "body")
+    __slots__ = ("path", "damage", "kind", "body", "size")
 
-    def __init__(self, path: str, damage: str | None, kind: bytes = b"", body: bytes = b"") -> None:
-        self.path, self.damage, self.kind, self.body = path, damage, kind, body
+    def __init__(self, path: str, damage: str | None, kind: bytes = b"", body: bytes = b"", size: int = 0) -> None:
+        self.path, self.damage, self.kind, self.body, self.size = path, damage, kind, body, size
 
 
-def read_loose(dirs: list[str], oid: str) -> Loose | None:
-    """`oid`'s loose file in one of `dirs`, inflated and checked; None when it has none
-    (packed, or missing: libgit2 says which)."""
+# What is read of a loose file, and inflated from it, at a time: a loose object is checked in
+# memory of this order whatever its size (a cloned commit of a 300 MB message, ~300 KB on disk,
+# was inflated whole, and read_loose's caller asks for the body only of what it bounds itself).
+_CHUNK = 1 << 20
+# Longer than any header git writes (`commit 18446744073709551615\0` is 28 bytes).
+_HEADER_MAX = 64
+# The types whose object is a message (a commit's, an annotated tag's): read_loose's `limit`.
+_MESSAGES = (b"commit", b"tag")
+
+
+def read_loose(dirs: list[str], oid: str, keep: bool = True, limit: int | None = None) -> Loose | None:
+    """`oid`'s loose file in one of `dirs`, inflated and checked a chunk at a time; None when it
+    has none (packed, or missing: libgit2 says which). `keep`: its body is kept (else only
+    checked). `limit`: a commit or tag whose header says it is larger is not inflated further
+    (its type and size are returned, unchecked: the caller refuses it)."""
     if len(oid) not in (40, 64):
         return None
     for objects_dir in dirs:
         path = loose_path(objects_dir, oid)
         try:
             with open(path, "rb") as fh:
-                data = fh.read()
+                return _inflate(path, fh, oid, keep, limit)
         except FileNotFoundError:
             continue
         except OSError as exc:
             return Loose(path, f"cannot be read ({exc.strerror or exc})")
-        return _inflate(path, data, oid)
     return None
 
 
-def loose_problem(dirs: list[str], oid: str) -> tuple[str, str] | None:
+def loose_problem(dirs: list[str], oid: str, limit: int | None = None) -> tuple[str, str] | None:
     """(file, what is wrong) when `oid` has a loose file in one of `dirs` that is not a whole
-    object; None when it is sound or has no loose file."""
-    found = read_loose(dirs, oid)
+    object; None when it is sound or has no loose file. Nothing of it is kept (read_loose)."""
+    found = read_loose(dirs, oid, keep=False, limit=limit)
     return (found.path, found.damage) if found is not None and found.damage else None
 
 
-def _inflate(path: str, data: bytes, oid: str) -> Loose:
+def _inflate(path: str, fh: BinaryIO, oid: str, keep: bool, limit: int | None) -> Loose:
     import hashlib
     import zlib
 
-    if not data:
-        return Loose(path, "empty file")
     inflater = zlib.decompressobj()
-    try:
-        raw = inflater.decompress(data)
-    except zlib.error as exc:
-        return Loose(path, f"not a zlib stream ({exc})")
+    digest = hashlib.sha1() if len(oid) == 40 else hashlib.sha256()
+    on_disk = 0
+    head = b""  # the inflated bytes until the header's NUL is among them
+    header: tuple[bytes, int] | None = None
+    body: list[bytes] = []
+    length = 0  # of the body inflated so far
+    pending = b""  # compressed input zlib has not consumed yet (max_length stopped it)
+    at_end = False  # of the file
+    while not inflater.eof:
+        if not pending and not at_end:
+            pending = fh.read(_CHUNK)
+            on_disk += len(pending)
+            at_end = not pending
+        try:
+            # At most a chunk out for any input: a small file may inflate to gigabytes.
+            raw = inflater.decompress(pending, _CHUNK)
+        except zlib.error as exc:
+            return Loose(path, f"not a zlib stream ({exc})")
+        pending = inflater.unconsumed_tail
+        if not raw and not pending and at_end:
+            break  # nothing more to inflate: the stream ends early
+        digest.update(raw)
+        if header is None:
+            head += raw
+            kind, nul, rest = head.partition(b"\0")
+            if not nul:
+                if len(head) > _HEADER_MAX:
+                    return Loose(path, "no object header")
+                continue
+            name, _, digits = kind.partition(b" ")
+            if name not in _TYPES or not digits.isdigit():
+                return Loose(path, "no object header")
+            header = (name, int(digits))
+            if limit is not None and name in _MESSAGES and header[1] > limit:
+                return Loose(path, None, name, b"", header[1])
+            raw = rest
+        length += len(raw)
+        if keep and length <= header[1]:  # past its header's size it is damaged: counted, not kept
+            body.append(raw)
+    if not on_disk:
+        return Loose(path, "empty file")
     if not inflater.eof:
-        return Loose(path, f"truncated: its compressed data ends early ({len(data)} bytes on disk)")
-    head, nul, body = raw.partition(b"\0")
-    kind, _, size = head.partition(b" ")
-    if not nul or kind not in _TYPES or not size.isdigit():
+        return Loose(path, f"truncated: its compressed data ends early ({on_disk} bytes on disk)")
+    if header is None:
         return Loose(path, "no object header")
-    if int(size) != len(body):
-        return Loose(path, f"its header says {int(size)} bytes, it holds {len(body)}")
-    digest = (hashlib.sha1 if len(oid) == 40 else hashlib.sha256)(raw).hexdigest()
-    if digest != oid:
-        return Loose(path, f"its content hashes to {digest}, not to its name")
-    return Loose(path, None, kind, body)
+    name, size = header
+    if size != length:
+        return Loose(path, f"its header says {size} bytes, it holds {length}")
+    if digest.hexdigest() != oid:
+        return Loose(path, f"its content hashes to {digest.hexdigest()}, not to its name")
+    return Loose(path, None, name, b"".join(body), size)

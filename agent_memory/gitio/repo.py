@@ -37,6 +37,7 @@ from agent_memory.model.errors import (
     CommitSetupError,
     CorruptObjectError,
     DiskFullError,
+    OversizedObjectError,
     RefMovedError,
     RefUnreadableError,
     RepoStateError,
@@ -320,9 +321,7 @@ def load(repo: Repo, oid: Any, where: str | None = None) -> Any:
     key = str(oid)
     common = str(repo.common_dir)
     if (common, key) not in _SOUND:
-        problem = objects.loose_problem(_object_dirs(common), key)
-        if problem is not None:
-            raise CorruptObjectError(key, problem[1], where, _shown(repo, problem[0]))
+        _check(repo, common, key, where)
     try:
         obj = repo.pg()[key]
     except KeyError:
@@ -331,6 +330,28 @@ def load(repo: Repo, oid: Any, where: str | None = None) -> Any:
         raise CorruptObjectError(key, str(exc).replace(key, "").strip(" :") or "unreadable", where) from None
     _remember(common, key)
     return obj
+
+
+def _check(repo: Repo, common: str, key: str, where: str | None) -> None:
+    """What `load` checks before libgit2 reads `key`: its loose file whole (objects.py), and a
+    commit's or tag's size from its header — libgit2 reads an object whole, and a cloned commit
+    of a 300 MB message (~300 KB packed) cost 624 MB to find its tree. Over MAX_COMMIT_BYTES it
+    is refused unread (OversizedObjectError); a loose one is inflated no further than its header."""
+    from agent_memory.model.policy import MAX_COMMIT_BYTES
+
+    found = objects.read_loose(_object_dirs(common), key, keep=False, limit=MAX_COMMIT_BYTES)
+    if found is not None:
+        if found.damage:
+            raise CorruptObjectError(key, found.damage, where, _shown(repo, found.path))
+        kind, size = found.kind.decode(), found.size
+    else:
+        try:
+            number, size = repo.pg().odb.read_header(key)
+        except Exception:  # noqa: BLE001 - missing or unreadable: libgit2's read says which
+            return
+        kind = _TYPE_NAMES.get(int(number), "")
+    if kind in ("commit", "tag") and size > MAX_COMMIT_BYTES:
+        raise OversizedObjectError(key, kind, size, MAX_COMMIT_BYTES, where)
 
 
 def _object_dirs(common: str) -> list[str]:
@@ -834,6 +855,7 @@ def committer_time(cwd: str | os.PathLike[str] = ".") -> int:
 
 # git's object type numbers, as libgit2's object database takes them.
 _TYPE_NUMBERS = {b"commit": 1, b"tree": 2, b"blob": 3, b"tag": 4}
+_TYPE_NAMES = {number: kind.decode() for kind, number in _TYPE_NUMBERS.items()}
 
 
 class Written:

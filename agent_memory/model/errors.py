@@ -156,3 +156,19 @@ class CorruptObjectError(RepoStateError):
     @property
     def missing(self) -> bool:
         return self.damage is None
+
+
+class OversizedObjectError(RepoStateError):
+    """A commit (or annotated tag) larger than any agent-memory reads (MAX_COMMIT_BYTES), sized
+    from its object header and not read: a cloned repository's commit of a huge message cost
+    libgit2 its size twice over. Not damage: git reads it; we do not."""
+
+    def __init__(self, oid: str, kind: str, size: int, limit: int, where: str | None = None) -> None:
+        self.oid, self.kind, self.size, self.where = oid, kind, size, where
+        reached = f" ({where})" if where and where != oid else ""
+        super().__init__(
+            f"{kind} {oid}{reached} is {size} bytes, more than the {limit} agent-memory reads of a {kind} "
+            "(its own are a few KB): not read",
+            "a message this large is no one's work note (a cloned repository's, most likely): point the "
+            "branch that names it at a commit before it, or stage on another branch "
+            "(`git config memory.base BRANCH`)")  # fmt: skip
