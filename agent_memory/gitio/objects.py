@@ -111,9 +111,10 @@ def _inflate(path: str, fh: BinaryIO, oid: str, keep: bool, limit: int | None) -
             raw = inflater.decompress(pending, _CHUNK)
         except zlib.error as exc:
             return Loose(path, f"not a zlib stream ({exc})")
+        stuck = not raw and pending and len(inflater.unconsumed_tail) == len(pending)
         pending = inflater.unconsumed_tail
-        if not raw and not pending and at_end:
-            break  # nothing more to inflate: the stream ends early
+        if not raw and (stuck or (not pending and at_end)):
+            break  # nothing more comes of it: the stream ends early (said below)
         digest.update(raw)
         if header is None:
             head += raw
