@@ -1513,7 +1513,7 @@ def test_stage_and_init_refuse_a_base_branch_whose_tip_is_a_huge_commit(upstream
     whole to find its tree: a pulled tip of a 300 MB message (~300 KB in the pack) cost 624 MB,
     an internal error under 600 MB; a loose one (what a small fetch leaves) was inflated whole
     in Python first. `init` reads the base's tree too. A commit is sized from its object header
-    before it is read, and one over MAX_COMMIT_BYTES is refused unread (exit 3, one line and a
+    before it is read, and one over MAX_COMMIT_OBJECT_BYTES is refused unread (exit 3, one line and a
     hint): nothing staged, nothing lost."""
     from test_adopt import CLAIMS, DAYS, NOW, SESSIONS
 

@@ -335,11 +335,11 @@ def load(repo: Repo, oid: Any, where: str | None = None) -> Any:
 def _check(repo: Repo, common: str, key: str, where: str | None) -> None:
     """What `load` checks before libgit2 reads `key`: its loose file whole (objects.py), and a
     commit's or tag's size from its header — libgit2 reads an object whole, and a cloned commit
-    of a 300 MB message (~300 KB packed) cost 624 MB to find its tree. Over MAX_COMMIT_BYTES it
+    of a 300 MB message (~300 KB packed) cost 624 MB to find its tree. Over MAX_COMMIT_OBJECT_BYTES it
     is refused unread (OversizedObjectError); a loose one is inflated no further than its header."""
-    from agent_memory.model.policy import MAX_COMMIT_BYTES
+    from agent_memory.model.policy import MAX_COMMIT_OBJECT_BYTES
 
-    found = objects.read_loose(_object_dirs(common), key, keep=False, limit=MAX_COMMIT_BYTES)
+    found = objects.read_loose(_object_dirs(common), key, keep=False, limit=MAX_COMMIT_OBJECT_BYTES)
     if found is not None:
         if found.damage:
             raise CorruptObjectError(key, found.damage, where, _shown(repo, found.path))
@@ -350,8 +350,8 @@ def _check(repo: Repo, common: str, key: str, where: str | None) -> None:
         except Exception:  # noqa: BLE001 - missing or unreadable: libgit2's read says which
             return
         kind = _TYPE_NAMES.get(int(number), "")
-    if kind in ("commit", "tag") and size > MAX_COMMIT_BYTES:
-        raise OversizedObjectError(key, kind, size, MAX_COMMIT_BYTES, where)
+    if kind in ("commit", "tag") and size > MAX_COMMIT_OBJECT_BYTES:
+        raise OversizedObjectError(key, kind, size, MAX_COMMIT_OBJECT_BYTES, where)
 
 
 def _object_dirs(common: str) -> list[str]:

@@ -159,7 +159,7 @@ class CorruptObjectError(RepoStateError):
 
 
 class OversizedObjectError(RepoStateError):
-    """A commit (or annotated tag) larger than any agent-memory reads (MAX_COMMIT_BYTES), sized
+    """A commit (or annotated tag) larger than any agent-memory reads (MAX_COMMIT_OBJECT_BYTES), sized
     from its object header and not read: a cloned repository's commit of a huge message cost
     libgit2 its size twice over. Not damage: git reads it; we do not."""
 
@@ -167,8 +167,8 @@ class OversizedObjectError(RepoStateError):
         self.oid, self.kind, self.size, self.where = oid, kind, size, where
         reached = f" ({where})" if where and where != oid else ""
         super().__init__(
-            f"{kind} {oid}{reached} is {size} bytes, more than the {limit} agent-memory reads of a {kind} "
-            "(its own are a few KB): not read",
+            f"{kind} {oid}{reached} is {size} bytes, more than the {limit} agent-memory reads of a {kind}: "
+            "not read",
             "a message this large is no one's work note (a cloned repository's, most likely): point the "
             "branch that names it at a commit before it, or stage on another branch "
             "(`git config memory.base BRANCH`)")  # fmt: skip

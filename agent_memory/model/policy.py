@@ -70,6 +70,14 @@ MAX_HOOK_FILE_BYTES = 1 << 20
 # trailers, a few KB. A clone's commit of a 300 MB message matching a search cost git its size
 # twice over (%B) and us as much again: it is sized from the object's header and left out.
 MAX_COMMIT_BYTES = 1 << 20
+# The largest commit (or annotated tag) agent-memory's git library reads at all — to find its
+# tree, its parents, its message (gitio/repo.py `load`, sized from the object header first): a
+# clone's base-branch tip of a 300 MB message cost libgit2 624 MB to find its tree. Larger than
+# MAX_COMMIT_BYTES because our own commits are read back this way: the expiry/eviction commit
+# of memory/atoms says a line (~200 bytes) per atom dropped, a MB or two after a backfill of
+# thousands of atoms, and is the store's tip that every verb reads. Reading one of this size
+# costs some 100 MB.
+MAX_COMMIT_OBJECT_BYTES = 32 << 20
 
 # --- L2 → L3 ---------------------------------------------------------------------------------
 L3_MIN_PROJECTS = 2  # held at L2 in this many distinct projects
