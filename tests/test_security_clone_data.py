@@ -1591,3 +1591,55 @@ def test_a_loose_object_is_checked_a_chunk_at_a_time(tmp_path: Path, repo: Path)
     # one byte more than its header says, compressed as git does
     path.write_bytes(zlib.compress(b"blob 3\0abcd"))
     assert check().stdout.strip() == f"('{path}', 'its header says 3 bytes, it holds 4')"
+
+
+def _huge_commit_on(repo: Path, ref: str, subject: str) -> str:
+    """`ref` moved to a commit on top of it, of its tree and a message of `subject` and 300 MB
+    (as _commit_of_a_huge_message, on a branch other than HEAD)."""
+    message = repo.parent / "message"
+    with open(message, "w") as fh:
+        fh.write(subject + "\n\n")
+        line = "a" * 999 + "\n"
+        for _ in range(300 << 10):
+            fh.write(line)
+    commit = git(repo, "commit-tree", f"{ref}^{{tree}}", "-p", ref, "-F", str(message)).strip()
+    message.unlink()
+    git(repo, "update-ref", ref, commit)
+    return commit
+
+
+def test_adopt_passes_over_a_huge_commit_on_the_review_branch(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """adopt read the message of every commit on memory/review: one over
+    MAX_COMMIT_OBJECT_BYTES (a pull's or a clone's, of a 300 MB message: none of ours) refused
+    the whole verb (exit 3), and no staged item could be adopted. It is no item: passed over
+    unread, with a warning line naming it, and the staged items are adopted."""
+    from test_adopt import held, init_project, stage_claims
+
+    project = init_project(repo, monkeypatch)
+    ids = stage_claims(project)
+    huge = _huge_commit_on(project, "refs/heads/memory/review", "memory: tidy")
+    size = int(git(project, "cat-file", "-s", huge))
+    proc = _under_600_mb(project, "adopt", "--all")
+    assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
+    assert set(ids.values()) <= set(held(project)), held(project)
+    assert f"commit {huge[:10]} is {size} bytes" in proc.stderr, proc.stderr
+
+
+def test_stage_takes_a_huge_commit_on_the_review_branch_for_a_hand_edit(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """stage refuses to overwrite a memory/review that holds a commit agent-memory did not make
+    (exit 4, --force to overwrite): one over MAX_COMMIT_OBJECT_BYTES was refused as unreadable
+    instead (exit 3, a hint to move the base branch, which is not where it is). It is none of
+    ours, unread: the hand-edit refusal, and with --force the branch is staged anew."""
+    from test_adopt import init_project, stage_claims
+
+    project = init_project(repo, monkeypatch)
+    stage_claims(project)
+    huge = _huge_commit_on(project, "refs/heads/memory/review", "notes")
+    proc = _under_600_mb(project, "stage")
+    assert "internal error" not in proc.stderr and "bytes" not in proc.stderr, proc.stderr
+    assert f"memory/review has commit {huge[:10]} that agent-memory did not make" in proc.stderr, proc.stderr
+    assert git(project, "rev-parse", "memory/review").strip() == huge
+    forced = _under_600_mb(project, "stage", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert huge not in git(project, "rev-list", "memory/review")

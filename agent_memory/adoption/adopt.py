@@ -332,12 +332,13 @@ def withdrawn_at_l1(repo: git.Repo, ids: Iterable[str]) -> set[str]:
     return out
 
 
-def pending(repo: git.Repo, files: TierFiles, against: str = "HEAD") -> list[Item]:
+def pending(repo: git.Repo, files: TierFiles, against: str = "HEAD",
+            skipped: list[tuple[str, int]] | None = None) -> list[Item]:  # fmt: skip
     """Items on memory/review still waiting for a decision: not yet in HEAD, not already held
     (adopt re-renders rather than cherry-picks, so an adopted item's review commit is never an
     ancestor of HEAD), and not rejected or forgotten on memory/atoms since it was staged."""
     held = files.held()
-    waiting = review_items(repo, against)
+    waiting = review_items(repo, against, skipped)
     withdrawn = withdrawn_at_l1(repo, [ident for _, ident, _ in waiting])
     rejected_l3: dict[str, dict[str, Any]] = {}
     if files.tier == "L3":

@@ -159,7 +159,10 @@ def _landed(repo: git.Repo, found: Intent) -> str | None:
         oid, *parents = line.split()
         if parents != ([found.head] if found.head else []):
             continue
-        message = git.commit_message(repo, oid)
+        # A commit too large for any of ours (a pull's, of a huge message) is not the item's.
+        message = git.message_within(repo, oid)
+        if message is None:
+            continue
         if found.atom and trailer(message, "Atom-Id") == found.atom and message.startswith(found.subject):
             return oid
         if all((git.entry_at(repo, oid, rel) or (0, ""))[1] == blob for rel, blob in found.after.items()):

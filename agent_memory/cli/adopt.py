@@ -70,7 +70,7 @@ from agent_memory.model.errors import (
 from agent_memory.model.paths import TranscriptIndex
 from agent_memory.model.tags import in_claude_code_session, memory_reasons, origin_label
 from agent_memory.model.trailers import plural
-from agent_memory.promote.review import refuse_foreign_review
+from agent_memory.promote.review import passed_over, refuse_foreign_review
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts.evidence import evidence_for
 
@@ -200,6 +200,7 @@ class Review:
     items: list[Item]
     done: set[str]
     held: dict[str, Atom]  # adopted in the tier's files now (a part of `done`)
+    passed_over: list[str]  # warning lines: commits on the review branch too large to be items
 
     @classmethod
     def open(cls, args: argparse.Namespace) -> Review:
@@ -222,7 +223,9 @@ class Review:
         named = [*args.yes, *args.pin, *args.reject]  # what `_match` may find already decided
         held = dict(files.held())
         done = set(held) | withdrawn_at_l1(repo, named)
-        return cls(repo, tier, target, store, resumed, pending(repo, files), done, held)
+        skipped: list[tuple[str, int]] = []  # a commit too large for any of ours: no item, said
+        items = pending(repo, files, skipped=skipped)
+        return cls(repo, tier, target, store, resumed, items, done, held, passed_over(skipped))
 
     def check(self) -> None:
         """Clean, consistent memory files before anything is written — checked under the
@@ -265,7 +268,7 @@ def run(args: argparse.Namespace) -> Report:
 def _waiting(review: Review, global_: bool) -> Report:
     """No selection: say what waits. Without a terminal that is a refusal (exit 1) with the
     flags that choose."""
-    report = Report(review.outcome(), list(review.resumed))
+    report = Report(review.outcome(), list(review.resumed)).warn(*review.passed_over)
     # The global review is another repository's: name it, and --global in each command.
     where, flag = ("the global memory repo's memory/review", " --global") if global_ else ("memory/review", "")
     if not review.items:
@@ -324,7 +327,7 @@ def _batch(args: argparse.Namespace, review: Review, pins: set[str]) -> Report:
                                   and i.atom_id not in outcome["refused"] and i.atom_id not in outcome["already"]]  # fmt: skip
         outcome["error"] = ("no space left on device" if disk_full(failure)
                             else "interrupted" if isinstance(failure, KeyboardInterrupt) else str(failure))
-    report = _batch_text(Report(outcome, list(review.resumed)), items, review, set(_match(items, args.pin, review.done, review.flag, review.held)[1]))
+    report = _batch_text(Report(outcome, list(review.resumed)).warn(*review.passed_over), items, review, set(_match(items, args.pin, review.done, review.flag, review.held)[1]))
     # Claude's own memory skipped in a Claude Code session is a refusal only when nothing else
     # was adopted: `adopt --all` there adopts the person's items and says what it left.
     others = set(outcome["refused"]) - set(outcome.get("claude_memory", []))
@@ -485,7 +488,7 @@ def _interactive(review: Review, pins: set[str], json_out: bool) -> Report:
         code, tally = _walk(review, pins, questionary, decisions, outcome, say)
     finally:
         decisions.write()
-    return _stale_review(review, Report(outcome, [tally], code=code))
+    return _stale_review(review, Report(outcome, [tally], code=code).warn(*review.passed_over))
 
 
 def _walk(review: Review, pins: set[str], questionary: Any, decisions: Decisions, outcome: dict[str, Any],

@@ -93,8 +93,9 @@ def _require_current(repo: git.Repo, base: Base, items: Sequence[Item], flag: st
     and nothing else (no unpushed commit of the local branch under them)."""
     tip = git.ref_target(repo, git.REVIEW_REF)
     assert tip is not None
+    # A commit too large for any of ours (unread) is one the pull request would carry too.
     foreign = [oid for oid in git.rev_list(repo, tip, f"^{base.ref}")
-               if trailer(git.commit_message(repo, oid), "Promotion") is None]
+               if trailer(git.message_within(repo, oid) or "", "Promotion") is None]
     if foreign:
         subjects = porcelain.subjects(repo, foreign[-1], limit=1)
         raise RefusedError(

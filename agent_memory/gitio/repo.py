@@ -810,6 +810,20 @@ def commit_message(repo: Repo, oid: str, where: str | None = None) -> str:
     return msg
 
 
+def message_within(repo: Repo, oid: str, skipped: list[tuple[str, int]] | None = None) -> str | None:
+    """The message of `oid`, or None for a commit over MAX_COMMIT_OBJECT_BYTES (sized from its
+    header, unread; (id, size) added to `skipped`). For loops over a range of history a clone
+    chose: such a commit is none of ours (ours are a few KB), so it is passed over, where one of
+    them refused the whole verb. Where the commit must be ours (the tip of memory/atoms), call
+    commit_message: it refuses."""
+    try:
+        return commit_message(repo, oid)
+    except OversizedObjectError as exc:
+        if skipped is not None:
+            skipped.append((exc.oid, exc.size))
+        return None
+
+
 def commit_parents(repo: Repo, oid: str, where: str | None = None) -> list[str]:
     return [str(p) for p in load(repo, oid, where).parent_ids]
 

@@ -409,7 +409,8 @@ def foreign_review(repo: git.Repo, store: L1Store | None) -> list[str]:
         snap = store.snapshot()
         known = set(snap.atoms) | set(snap.tombstones)
     against = [f"^{ref}" for ref in base_refs(repo)] + (["^HEAD"] if git.head_commit(repo) else [])
-    ids = {trailer(git.commit_message(repo, oid), "Atom-Id") for oid in git.rev_list(repo, tip, *against)}
+    # A commit too large for any of ours names no item of ours: passed over, unread.
+    ids = {trailer(git.message_within(repo, oid) or "", "Atom-Id") for oid in git.rev_list(repo, tip, *against)}
     unknown = sorted(str(ident) for ident in ids if ident and ident not in known)
     # An item staged then dropped from the store (expired, evicted over the cap) is still ours:
     # read from the store's history, on this path only (a branch staged before the ledger line).
@@ -470,25 +471,40 @@ def _refuse_hand_edits(repo: git.Repo, tip: str) -> None:
     trailers) is not overwritten without --force."""
     spec = [tip] + [f"^{ref}" for ref in base_refs(repo)]
     for oid in git.rev_list(repo, *spec):
-        name, email = git.commit_author(repo, oid)
-        message = git.commit_message(repo, oid)
-        if email != git.TOOL_EMAIL or trailer(message, "Promotion") is None:
+        # One too large for any of ours (unread) is not agent-memory's either.
+        message = git.message_within(repo, oid)
+        if (message is None or git.commit_author(repo, oid)[1] != git.TOOL_EMAIL
+                or trailer(message, "Promotion") is None):
             raise RefusedError(f"memory/review has commit {oid[:10]} that agent-memory did not make",
                                hint="adopt or save that work first, or overwrite it with `git memory stage --force`")
 
 
-def review_items(repo: git.Repo, against: str = "HEAD") -> list[tuple[str, str, str]]:
-    """(commit, atom id, promotion) for each commit on memory/review not yet in `against`."""
+def review_items(repo: git.Repo, against: str = "HEAD",
+                 skipped: list[tuple[str, int]] | None = None) -> list[tuple[str, str, str]]:  # fmt: skip
+    """(commit, atom id, promotion) for each commit on memory/review not yet in `against`. One
+    too large for any of ours (a clone's or a pull's, of a huge message) is no item: passed
+    over unread, (id, size) in `skipped` — where it refused every verb that lists the items."""
     tip = git.ref_target(repo, git.REVIEW_REF)
     if tip is None:
         return []
     out = []
     for oid in git.rev_list(repo, tip, f"^{against}", *[f"^{ref}" for ref in base_refs(repo)]):
-        message = git.commit_message(repo, oid)
+        message = git.message_within(repo, oid, skipped)
+        if message is None:
+            continue
         ident = trailer(message, "Atom-Id")
         if ident:
             out.append((oid, ident, trailer(message, "Promotion") or "L1->L2"))
     return out
+
+
+def passed_over(skipped: Sequence[tuple[str, int]], where: str = "memory/review") -> list[str]:
+    """The warning lines for the commits review_items passed over (`skipped`), one each."""
+    from agent_memory.model.policy import MAX_COMMIT_OBJECT_BYTES
+
+    return [f"commit {oid[:10]} is {size} bytes, more than agent-memory reads of a commit "
+            f"({MAX_COMMIT_OBJECT_BYTES}): none of ours, passed over on {where}"
+            for oid, size in dict.fromkeys(skipped)]  # fmt: skip
 
 
 def staged_entry(repo: git.Repo, commit: str, atom_id: str) -> LogEntry | None:
