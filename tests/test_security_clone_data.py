@@ -1643,3 +1643,46 @@ def test_stage_takes_a_huge_commit_on_the_review_branch_for_a_hand_edit(
     forced = _under_600_mb(project, "stage", "--force")
     assert forced.returncode == 0, forced.stderr
     assert huge not in git(project, "rev-list", "memory/review")
+
+
+def test_pr_takes_a_huge_commit_on_the_review_branch_for_one_the_pull_request_would_carry(
+        repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """pr refuses a memory/review that carries a commit that is not a staged item (the pull
+    request would carry it): one over MAX_COMMIT_OBJECT_BYTES refused the verb as unreadable
+    instead (exit 3, a hint about the base branch, where it is not). It is none of ours, passed
+    over unread by the items' reader: pr's own refusal names it, and nothing is pushed."""
+    from test_adopt import init_project, stage_claims
+
+    project = init_project(repo, monkeypatch)
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    git(project, "remote", "add", "origin", str(remote))
+    git(project, "push", "-q", "-u", "origin", "main")
+    stage_claims(project)
+    huge = _huge_commit_on(project, "refs/heads/memory/review", "notes")
+    proc = _under_600_mb(project, "pr", "--print")
+    assert proc.returncode == 1 and "internal error" not in proc.stderr, proc.stderr
+    assert "memory/review sits on 1 commit that origin/main does not have" in proc.stderr, proc.stderr
+    assert f"{huge[:7]}" in proc.stderr and "git memory stage" in proc.stderr
+    assert git(remote, "for-each-ref", "refs/heads/memory") == ""
+
+
+def test_status_and_adopt_name_a_cloned_review_branch_past_a_huge_commit_on_it(
+        upstream: Path, tmp_path: Path) -> None:  # fmt: skip
+    """Whether memory/review is this repository's is judged from the Atom-Id of each of its
+    commits: one over MAX_COMMIT_OBJECT_BYTES on a review branch that came with a clone refused
+    status and adopt as unreadable (exit 3, a hint about the base branch). It names no item of
+    ours, unread: status says the branch is not this repository's, and adopt refuses it as such."""
+    bare, work = _review_come_alone(upstream, tmp_path)
+    git(work, "branch", "-m", "memory/review", "memory/review-cloned")
+    gm(work, "init", "--yes", "--no-claude-hooks")
+    git(work, "branch", "-m", "memory/review-cloned", "memory/review")
+    _huge_commit_on(work, "refs/heads/memory/review", "notes")
+    proc = _under_600_mb(work, "status", "--output", "json")
+    assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
+    data = json.loads(proc.stdout)
+    assert "no `git memory stage` of this repository wrote it" in data["foreign_review"]["message"], data
+    assert data["staged"] == [], data["staged"]
+    adopt = _under_600_mb(work, "adopt", "--all")
+    assert adopt.returncode == 3 and "no `git memory stage` of this repository wrote it" in adopt.stderr, adopt.stderr
+    assert "bytes" not in adopt.stderr
