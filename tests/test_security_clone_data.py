@@ -1611,14 +1611,22 @@ def _huge_commit_on(repo: Path, ref: str, subject: str) -> str:
 def test_adopt_passes_over_a_huge_commit_on_the_review_branch(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """adopt read the message of every commit on memory/review: one over
     MAX_COMMIT_OBJECT_BYTES (a pull's or a clone's, of a 300 MB message: none of ours) refused
-    the whole verb (exit 3), and no staged item could be adopted. It is no item: passed over
-    unread, with a warning line naming it, and the staged items are adopted."""
+    the whole verb (exit 3), and no staged item could be adopted; status refused the same way.
+    It is no item: passed over unread, with a warning line naming it (status: JSON
+    staged_passed_over), and the staged items are listed and adopted."""
     from test_adopt import held, init_project, stage_claims
 
     project = init_project(repo, monkeypatch)
     ids = stage_claims(project)
     huge = _huge_commit_on(project, "refs/heads/memory/review", "memory: tidy")
     size = int(git(project, "cat-file", "-s", huge))
+    # status lists the staged items past it, and says it.
+    shown = _under_600_mb(project, "status")
+    assert shown.returncode == 0 and f"staged on memory/review: {len(ids)}" in shown.stdout, shown.stderr
+    assert f"warning: commit {huge[:10]} is {size} bytes" in shown.stdout, shown.stdout
+    data = json.loads(_under_600_mb(project, "status", "--output", "json").stdout)
+    assert sorted(s["atom"] for s in data["staged"]) == sorted(ids.values()), data["staged"]
+    assert data["staged_passed_over"] == [{"oid": huge, "bytes": size}], data["staged_passed_over"]
     proc = _under_600_mb(project, "adopt", "--all")
     assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
     assert set(ids.values()) <= set(held(project)), held(project)

@@ -32,6 +32,7 @@ from agent_memory.model.home import memory_home_dir
 from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory, model_written
 from agent_memory.model.trailers import plural
 from agent_memory.promote.review import foreign_review_error
+from agent_memory.promote.review import passed_over as passed_over_lines
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts import ledger
 from agent_memory.transcripts.files import find_transcripts
@@ -65,12 +66,13 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     refused: dict[str, tiers.TooManyAtomsError] = {}
     held = _held(lambda: tiers.l2_atoms(repo.workdir), "L2", refused)
     waiting = []
+    passed_over: list[tuple[str, int]] = []  # a commit on memory/review too large to be an item
     # The author's memory/review, come with a clone: said plainly, its items never listed as staged.
     foreign = foreign_review_error(repo, store, "status lists none of them as staged")
     data["foreign_review"] = problem_of(foreign)
     if foreign is None and "L2" not in refused and repo.workdir is not None and git.rev_parse(repo, "HEAD"):
         try:
-            waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)))
+            waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)), skipped=passed_over)
         except BlockFileTooLarge:  # not read: validate and scan name it; status goes on
             waiting = []
     # Counted as `show` counts them: the candidates, not the adopted or staged atoms' records;
@@ -114,6 +116,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     data["transcripts_not_captured"] = not_captured(repo, atoms)
     data["staged"] = [{"commit": item.commit, "atom": item.atom_id,
                        **({"origin": item.atom["origin"]} if model_written(item.atom) else {})} for item in waiting]
+    data["staged_passed_over"] = [{"oid": oid, "bytes": size} for oid, size in dict.fromkeys(passed_over)]
     queue = store.queue_dir
     data["queued_batches"] = len(list(queue.glob("*.json"))) if queue.is_dir() else 0
     data["errors"] = recent_errors(repo.common_dir, days=7)[-20:]
@@ -334,6 +337,9 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     own = sum(1 for item in data["staged"] if item.get("origin"))
     report.say(f"  staged on memory/review: {len(data['staged'])}" + (f" ({own} from {CLAUDE_MEMORY})" if own else "")
           + (" — review with `git memory adopt`" if data["staged"] else ""))
+    skipped = [(c["oid"], c["bytes"]) for c in data["staged_passed_over"]]
+    for line in passed_over_lines(skipped):
+        report.say(f"  {colour.paint('warning:', 'refused')} {line}")
     if data["queued_batches"]:
         report.say(f"  {data['queued_batches']} queued capture batch(es): written by the next capture")
     hooks = list(data["git_hooks"].items()) if data["set_up"] else []
