@@ -1694,3 +1694,39 @@ def test_status_and_adopt_name_a_cloned_review_branch_past_a_huge_commit_on_it(
     adopt = _under_600_mb(work, "adopt", "--all")
     assert adopt.returncode == 3 and "no `git memory stage` of this repository wrote it" in adopt.stderr, adopt.stderr
     assert "bytes" not in adopt.stderr
+
+
+def test_an_interrupted_adopt_is_finished_past_a_huge_commit_a_merge_brought(
+        repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """An adopt killed after its commit landed is finished by the next one, which looks for
+    that commit among those on top of the HEAD it recorded, reading each one's message: a
+    pull's commit there of a 300 MB message (over MAX_COMMIT_OBJECT_BYTES), merged since,
+    refused every adopt (exit 3) and left the interruption for ever. It is not the item's
+    commit: passed over unread, the landed one is found, and every item is adopted once."""
+    from test_adopt import held, init_project, log_lines, stage_claims
+    from test_adopt_kill import _killed_adopt, _shim
+
+    project = init_project(repo, monkeypatch)
+    ids = stage_claims(project)
+    base = git(project, "rev-parse", "HEAD").strip()
+    _killed_adopt(project, _shim(tmp_path), tmp_path / "kill", "after", 1)
+    landed = git(project, "rev-parse", "HEAD").strip()
+    assert landed != base and (project / ".git" / "agent-memory" / "memory-commit.json").exists()
+    # The pull: a commit on the recorded HEAD (older than the landed one, so read first), merged.
+    message = tmp_path / "message"
+    with open(message, "w") as fh:
+        fh.write("release notes\n\n")
+        for _ in range(300 << 10):
+            fh.write("a" * 999 + "\n")
+    old = {**hook_env(), "GIT_COMMITTER_DATE": "2001-01-01T00:00:00Z", "GIT_AUTHOR_DATE": "2001-01-01T00:00:00Z"}
+    huge = subprocess.run(["git", "commit-tree", f"{base}^{{tree}}", "-p", base, "-F", str(message)], cwd=project,
+                          env=old, capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    message.unlink()
+    merge = git(project, "commit-tree", f"{landed}^{{tree}}", "-p", landed, "-p", huge, "-m", "Merge the release").strip()
+    git(project, "update-ref", "HEAD", merge)
+    assert git(project, "rev-list", "--reverse", "HEAD", f"^{base}").split()[0] == huge
+    proc = _under_600_mb(project, "adopt", "--all")
+    assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stdout + proc.stderr
+    assert not (project / ".git" / "agent-memory" / "memory-commit.json").exists()
+    assert sorted(line["atom"]["id"] for line in log_lines(project)) == sorted(ids.values())
+    assert set(held(project)) == set(ids.values())
