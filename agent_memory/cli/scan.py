@@ -269,13 +269,8 @@ def _blob_sizes(repo: git.Repo, blobs: list[str], env: bool) -> dict[str, int]:
     where a `cat-file -s` each started a git per blob, at every commit that stages a memory
     file. A blob git cannot size (missing, ambiguous) is left out, as a failed `-s` was."""
     wanted = list(dict.fromkeys(b for b in blobs if b and not _is_zero(b)))
-    if not wanted:
-        return {}
-    proc = git.run_git(repo.cwd, "cat-file", "--batch-check=%(objectsize)", check=False, keep_hook_env=env,
-                       input_text="".join(f"{blob}\n" for blob in wanted))  # fmt: skip
-    # One answer a line, in the order asked: a size, or `<blob> missing` / `<blob> ambiguous`.
-    answers = proc.stdout.splitlines()
-    return {blob: int(answer) for blob, answer in zip(wanted, answers, strict=False) if answer.strip().isdigit()}
+    found = git.object_headers(repo.cwd, wanted, keep_hook_env=env)
+    return {blob: header[2] for blob, header in zip(wanted, found, strict=False) if header is not None}
 
 
 def _log_blob_too_large(path: str, size: int | None) -> GuardFinding | None:

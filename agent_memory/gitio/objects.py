@@ -81,10 +81,10 @@ def read_loose(dirs: list[str], oid: str, keep: bool = True, limit: int | None =
     return None
 
 
-def loose_problem(dirs: list[str], oid: str, limit: int | None = None) -> tuple[str, str] | None:
+def loose_problem(dirs: list[str], oid: str) -> tuple[str, str] | None:
     """(file, what is wrong) when `oid` has a loose file in one of `dirs` that is not a whole
     object; None when it is sound or has no loose file. Nothing of it is kept (read_loose)."""
-    found = read_loose(dirs, oid, keep=False, limit=limit)
+    found = read_loose(dirs, oid, keep=False)
     return (found.path, found.damage) if found is not None and found.damage else None
 
 

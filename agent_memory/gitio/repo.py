@@ -677,13 +677,6 @@ def read_blob_at(repo: Repo, rev: str, path: str) -> bytes | None:
     return found[2] if found else None
 
 
-def blob_size_at(repo: Repo, rev: str, path: str) -> int | None:
-    """The size of the blob at `path` in `rev`'s tree, read from the object's header (never
-    inflated whole); None where entry_at finds no blob."""
-    found = blob_header_at(repo, rev, path)
-    return found[1] if found else None
-
-
 def blob_header_at(repo: Repo, rev: str, path: str) -> tuple[str, int] | None:
     """(blob id, size) of the blob at `path` in `rev`'s tree, its size from the object's header
     (never inflated whole); None where entry_at finds no blob. The id reads the blob with no
@@ -700,8 +693,8 @@ def blob_header_at(repo: Repo, rev: str, path: str) -> tuple[str, int] | None:
 
 def read_blob_at_most(repo: Repo, rev: str, path: str, limit: int) -> tuple[int, bytes | None] | None:
     """(size, bytes) of the blob at `path` in `rev`'s tree, its bytes None (never read) when it
-    is larger than `limit`; None where entry_at finds no blob. What blob_size_at then
-    read_blob_at gave, with one walk of the tree where they walked it twice."""
+    is larger than `limit`; None where entry_at finds no blob. One walk of the tree, where sizing the blob
+    and then reading it (read_blob_at) walked it twice."""
     found = blob_header_at(repo, rev, path)
     if found is None:
         return None
@@ -1099,26 +1092,38 @@ def parse_log(stdout: str) -> list[LogEntry]:
     return out
 
 
+def object_headers(cwd: str | os.PathLike[str], revs: Sequence[str],
+                   keep_hook_env: bool = False) -> list[tuple[str, str, int] | None]:  # fmt: skip
+    """(full id, type, size) of each object `revs` names, in their order, from the objects'
+    headers (never inflated) by one `git cat-file --batch-check`; None for a rev that names
+    none (missing, ambiguous). `keep_hook_env`: as run_git (a git hook's own repository)."""
+    if not revs:
+        return []
+    proc = run_git(cwd, "cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)", check=False,
+                   keep_hook_env=keep_hook_env, input_text="".join(f"{rev}\n" for rev in revs))  # fmt: skip
+    out: list[tuple[str, str, int] | None] = []
+    for line in proc.stdout.splitlines():  # one answer a line, in the order asked
+        oid, kind, size = (line.split() + ["", "", ""])[:3]
+        out.append((oid, kind, int(size)) if size.isdigit() else None)  # `<rev> missing` / `ambiguous`
+    return out
+
+
 def commits_within(cwd: str | os.PathLike[str], revs: Sequence[str], limit: int) -> tuple[list[str], list[tuple[str, int]]]:
     """Of the commits `revs` names (full or abbreviated ids), in their order: the full ids of
     those whose object is at most `limit` bytes, and (id, size) of the larger ones — sized from
-    the object's header by one `git cat-file --batch-check`, never inflated. A rev that names no
-    commit (missing, ambiguous, another type) is in neither. For history a clone chose: ask git
-    for the messages of the first only (log_entries)."""
-    if not revs:
-        return [], []
-    proc = run_git(cwd, "cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)", check=False,
-                   input_text="".join(f"{rev}\n" for rev in revs))  # fmt: skip
+    the object's header (object_headers), never inflated. A rev that names no commit (missing,
+    ambiguous, another type) is in neither. For history a clone chose: ask git for the messages
+    of the first only (log_entries)."""
     within: list[str] = []
     over: list[tuple[str, int]] = []
-    for line in proc.stdout.splitlines():  # one answer a line, in the order asked
-        oid, kind, size = (line.split() + ["", "", ""])[:3]
-        if kind != "commit" or not size.isdigit():
+    for found in object_headers(cwd, revs):
+        if found is None or found[1] != "commit":
             continue
-        if int(size) <= limit:
+        oid, _, size = found
+        if size <= limit:
             within.append(oid)
         else:
-            over.append((oid, int(size)))
+            over.append((oid, size))
     return list(dict.fromkeys(within)), over
 
 
