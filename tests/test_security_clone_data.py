@@ -1366,7 +1366,7 @@ def test_validate_never_reads_a_huge_history_of_the_block_files_whole(tmp_path: 
     """validate compares the log with every block a reviewer was shown: one `git log -p` of the
     block files' whole versions in every commit. A cloned CLAUDE.md of 1 MB (far under every
     bound) edited in 700 commits (a pack of a few hundred KB) is 700 MB of it, read whole (2,000
-    commits: 52 s, 6.5 GB). Past HISTORY_READ_BYTES it is not read on, and validate says so."""
+    commits: 52 s, 6.5 GB). Past MAX_HISTORY_DIFF_BYTES it is not read on, and validate says so."""
     lines = [f"line {i} of the project's notes, nothing special here" for i in range(20000)]
 
     def edited(n: int) -> bytes:

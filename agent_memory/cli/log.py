@@ -279,9 +279,10 @@ def run(args: argparse.Namespace) -> Report:
                 raise
     skipped: list[tuple[str, int]] = []
     commits = history(repo, key, sources=is_claude_memory(snap.atoms.get(key)), store=store, skipped=skipped)
+    from agent_memory.promote.review import commits_unread
+
     # A commit over MAX_COMMIT_BYTES naming the atom (a clone's, of a 300 MB message) is said, unread.
-    left_out = [f"commit {oid[:10]} is {size} bytes, more than agent-memory reads of a commit "
-                f"({MAX_COMMIT_BYTES}): left out of this history" for oid, size in dict.fromkeys(skipped)]
+    left_out = commits_unread(skipped, MAX_COMMIT_BYTES, "left out of this history")
     if not commits:
         if left_out:
             raise UsageError(f"no history for {args.id} but a commit left out: {left_out[0]}",

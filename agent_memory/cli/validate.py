@@ -354,7 +354,7 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         commits = audit.commit_errors(root)
         errors += [f"{tier}: {e}" for e in commits.errors]
         if commits.unread:
-            warnings.append(f"{tier}: the history of .memory/adopted.log is over {HISTORY_READ_BYTES >> 20} MB of "
+            warnings.append(f"{tier}: the history of .memory/adopted.log is over {MAX_HISTORY_DIFF_BYTES >> 20} MB of "
                             "diffs: its adopt and lifecycle commits were not checked against their Atom-Id")
         checked.append(f"{tier} in {root}: {target} and .memory/adopted.log (guard, rendering), "
                        f"{plural(commits.commits, 'adopt/lifecycle commit')} against their Atom-Id")  # fmt: skip
@@ -522,20 +522,16 @@ def _guard_errors(files: TierFiles, log_path: Path, target_path: Path, warnings:
     return errors
 
 
-# What the history of the block files may cost validate: their versions in every commit come
-# whole (one `git log -p`), and a cloned CLAUDE.md of 1 MB edited in 2,000 commits (an 815 KB
-# pack) was 2 GB of it: 52 s and 6.5 GB of memory. A real history is a few MB.
-HISTORY_READ_BYTES = MAX_HISTORY_DIFF_BYTES
-
-
 def _history_items(root: Path, tier: str) -> list[str] | None:
     """The item lines the tier's block showed in any commit of HEAD's history (each commit's
     version of the memory files, from one `git log`): what a reviewer was shown at some point,
-    an adopt commit's rendering among them. None when that history is over HISTORY_READ_BYTES
-    (not read further); [] when git cannot say (no commit yet)."""
+    an adopt commit's rendering among them. None when that history is over
+    MAX_HISTORY_DIFF_BYTES (not read further: each commit's versions come whole, and a cloned
+    1 MB CLAUDE.md edited in 2,000 commits was 2 GB of it, 52 s and 6.5 GB); [] when git cannot
+    say (no commit yet)."""
     out = git.git_output_within(
         root, "log", "-m", "-p", "--unified=1000000", "--no-color", "--no-ext-diff", "--no-textconv",
-        "--no-renames", "--format=%x1e", "HEAD", "--", *tiers.BLOCK_FILES, limit=HISTORY_READ_BYTES,
+        "--no-renames", "--format=%x1e", "HEAD", "--", *tiers.BLOCK_FILES, limit=MAX_HISTORY_DIFF_BYTES,
     )  # fmt: skip
     if out is None:
         return None
@@ -561,7 +557,7 @@ def _unshown(files: TierFiles, tier: str, root: Path, target_path: Path, log_pat
     if history is None:
         # Unread, a line a block showed long ago would look unshown, and --fix would drop it:
         # none is reported. (What a session is given is checked against the work tree's block.)
-        warnings.append(f"{tier}: the history of its block files is over {HISTORY_READ_BYTES >> 20} MB of diffs: "
+        warnings.append(f"{tier}: the history of its block files is over {MAX_HISTORY_DIFF_BYTES >> 20} MB of diffs: "
                         "log lines were not checked against every block a reviewer was shown")
     unrendered, _ = reviewed.disagreement(held, here + history, tier) if history is not None else ([], [])
     _, unlogged = reviewed.disagreement(held, here, tier)

@@ -498,13 +498,17 @@ def review_items(repo: git.Repo, against: str = "HEAD",
     return out
 
 
+def commits_unread(skipped: Sequence[tuple[str, int]], limit: int, outcome: str) -> list[str]:
+    """One warning line for each commit (id, size) left unread over `limit`, saying `outcome`."""
+    return [f"commit {oid[:10]} is {size} bytes, more than agent-memory reads of a commit ({limit}): {outcome}"
+            for oid, size in dict.fromkeys(skipped)]  # fmt: skip
+
+
 def passed_over(skipped: Sequence[tuple[str, int]], where: str = "memory/review") -> list[str]:
     """The warning lines for the commits review_items passed over (`skipped`), one each."""
     from agent_memory.model.policy import MAX_COMMIT_OBJECT_BYTES
 
-    return [f"commit {oid[:10]} is {size} bytes, more than agent-memory reads of a commit "
-            f"({MAX_COMMIT_OBJECT_BYTES}): none of ours, passed over on {where}"
-            for oid, size in dict.fromkeys(skipped)]  # fmt: skip
+    return commits_unread(skipped, MAX_COMMIT_OBJECT_BYTES, f"none of ours, passed over on {where}")
 
 
 def staged_entry(repo: git.Repo, commit: str, atom_id: str) -> LogEntry | None:
