@@ -117,6 +117,8 @@ _FORWARD_ONLY: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^다음(?:을|\s*내용을)\s*(?:메모리에\s*)?(?:기억|저장)해(?:\s*줘|\s*주세요|\s*둬)?"), "기억해: "),
     *(_latin(verb, following, marker) for verb, _kept, following, marker in _LATIN_ASKING),
 )
+# Said first, either kind of asking points forward.
+_OPENING = _BACK + _FORWARD_ONLY
 _END = re.compile(r"[\s.。!！]*$")
 # A sentence ends at CJK punctuation or a line break, or at Latin punctuation before a space
 # ("fly.io" is one word).
@@ -139,7 +141,7 @@ def _marker_of(
 def is_forward_reference(sentence: str) -> bool:
     """Whether `sentence` is a whole "remember the following / this" said first, asking for the
     one after it to be kept (the durability gate reads it as the "remember" said of that one)."""
-    return _marker_of(sentence, _BACK + _FORWARD_ONLY) is not None
+    return _marker_of(sentence, _OPENING) is not None
 
 
 def is_back_reference(sentence: str) -> bool:
@@ -165,7 +167,7 @@ def _opening(text: str) -> str | None:
     first = _SENTENCE_END.search(body)
     if not first:
         return None
-    marker = _marker_of(body[: first.end()], _BACK + _FORWARD_ONLY)
+    marker = _marker_of(body[: first.end()], _OPENING)
     rest = body[first.end() :].strip()
     if marker is None or len(rest) < 4 or rest.endswith(("?", "？")):
         return None
