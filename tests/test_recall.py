@@ -32,7 +32,7 @@ from agent_memory.store.recall.files import (
     INDEX_FILENAME,
     INDEX_MAGIC,
     STATE_DIRNAME,
-    _header,
+    index_header,
     index_is_stale,
     indexed_oid,
 )
@@ -623,7 +623,7 @@ def test_inconsistent_payload_is_rejected(tmp_path: Path) -> None:
             RecallIndex(broken, BytesBlob(blob))
         head = marshal.dumps(broken)
         (tmp_path / INDEX_FILENAME).write_bytes(
-            _header("a" * 40, len(head) + len(blob), len(STORE), len(head)) + head + blob
+            index_header("a" * 40, len(head) + len(blob), len(STORE), len(head)) + head + blob
         )
         assert load_index(tmp_path) is None, field
 

@@ -16,9 +16,9 @@ def run(args: argparse.Namespace) -> Report:
     if topic:
         known = verb_parsers(build_parser(), hidden=True)
         if topic not in known and topic not in ALIASES:
-            from agent_memory.cli.main import _suggest
+            from agent_memory.cli.main import suggest
 
-            near = _suggest(topic, list(known))
+            near = suggest(topic, list(known))
             raise UsageError(f"{topic!r} is not a git memory verb"
                              + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""),
                              hint="`git memory help` lists the verbs")

@@ -327,7 +327,7 @@ def verb_parsers(parser: argparse.ArgumentParser, hidden: bool = False) -> dict[
     return {v: choices[v] for v in order if v in choices}
 
 
-def _suggest(word: str, candidates: Sequence[str]) -> list[str]:
+def suggest(word: str, candidates: Sequence[str]) -> list[str]:
     import difflib
 
     found = difflib.get_close_matches(word, list(candidates), n=3, cutoff=0.6)
@@ -388,7 +388,7 @@ def _unknown_verb(parser: argparse.ArgumentParser, args_list: Sequence[str]) -> 
         rest = args_list[args_list.index(verb) + 1:]
         suggestions = [" ".join([DONE_BY[verb], *rest])]
     else:
-        suggestions = _suggest(verb, list(verb_parsers(parser)))
+        suggestions = suggest(verb, list(verb_parsers(parser)))
     return _usage_error(f"{verb!r} is not a git memory verb", suggestions,
                         "`git memory help` lists the verbs", as_json=_json_asked(args_list))
 
@@ -397,7 +397,7 @@ def _unknown_flags(parser: argparse.ArgumentParser, args: argparse.Namespace, ex
     chosen = verb_parsers(parser).get(getattr(args, "verb_name", "") or "", parser)
     flags = [s for a in chosen._actions for s in a.option_strings if s.startswith("--") and a.help != "==SUPPRESS=="]
     bad = extras[0]
-    suggestions = _suggest(bad.split("=", 1)[0], flags) if bad.startswith("-") else []
+    suggestions = suggest(bad.split("=", 1)[0], flags) if bad.startswith("-") else []
     if getattr(args, "verb_name", None) == "adopt" and not bad.startswith("-"):
         # `git memory adopt ID`: the ids are named by what is done with them
         suggestions = [f"--yes {' '.join(e for e in extras if not e.startswith('-'))}"]

@@ -42,11 +42,11 @@ import os
 import time
 
 from agent_memory.committed.tiers import (
-    _REMOVING_OPS,
     LOG_RELPATH,
     LOG_WINDOW,
-    _canonical,
+    REMOVING_OPS,
     entry_of,
+    hashable_form,
     open_inside,
 )
 from agent_memory.model.policy import MAX_LOG_ATOMS, MAX_LOG_BLOB_BYTES, MAX_LOG_LINE_BYTES
@@ -97,7 +97,7 @@ def _digest(entry: "dict[str, Any] | bytes") -> bytes:
         except ImportError:  # pragma: no cover - another Python
             from hashlib import blake2b
         _BLAKE2B = blake2b
-    text = repr(_canonical(entry)).encode("utf-8", "surrogatepass")
+    text = repr(hashable_form(entry)).encode("utf-8", "surrogatepass")
     return bytes(_BLAKE2B(text, digest_size=16).digest())
 
 
@@ -114,7 +114,7 @@ def _copy_of(obj: "dict[str, Any]", lines: "list[Any]", seen: "set[bytes]") -> b
 def _apply(entries: "Entries", obj: "dict[str, Any]") -> None:
     atom = obj["atom"]
     ident, at, op = atom["id"], obj["at"], obj["op"]
-    deciding = op == "adopt" or op in _REMOVING_OPS
+    deciding = op == "adopt" or op in REMOVING_OPS
     now = entries.get(ident)
     if now is None:
         now = entries[ident] = [at, None, [], "", False, [], set(), set()]
@@ -123,7 +123,7 @@ def _apply(entries: "Entries", obj: "dict[str, Any]") -> None:
     if at > now[0]:
         now[0], now[2], now[6] = at, [], set()
     if at == now[0]:  # its last line now
-        now[1] = atom if op not in _REMOVING_OPS else None
+        now[1] = atom if op not in REMOVING_OPS else None
         now[2].append(obj)
     if not deciding or at < now[3]:
         return  # applied before the id's last deciding line: no effect on whether it is held

@@ -40,7 +40,7 @@ LOG_WINDOW = 64 << 10
 # imports, or CLAUDE.md itself (memory.target=claude-md).
 BLOCK_FILES = ("CLAUDE.memory.md", "CLAUDE.md")
 _SETTING_OPS = frozenset({"adopt", "pin", "unpin", "decay", "supersede", "resolve"})
-_REMOVING_OPS = frozenset({"forget", "demote"})
+REMOVING_OPS = frozenset({"forget", "demote"})
 
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -433,7 +433,7 @@ def _valid_entry(obj: Any) -> bool:
     if not isinstance(obj, dict):  # keys of a newer version are read without them
         return False
     op = obj.get("op")
-    if op not in _SETTING_OPS and op not in _REMOVING_OPS:
+    if op not in _SETTING_OPS and op not in REMOVING_OPS:
         return False
     if not _is_stamp(obj.get("at")):
         return False
@@ -451,11 +451,13 @@ def _valid_entry(obj: Any) -> bool:
     return not (op == "supersede" and not atom.get("superseded_by"))
 
 
-def _canonical(value: Any) -> Any:
+def hashable_form(value: Any) -> Any:
+    """A JSON value as nested tuples, each scalar with its type name: equal values (dict keys in
+    any order) give equal, hashable forms, and 1 is not True is not "1"."""
     if isinstance(value, dict):
-        return tuple(sorted((k, _canonical(v)) for k, v in value.items()))
+        return tuple(sorted((k, hashable_form(v)) for k, v in value.items()))
     if isinstance(value, list):
-        return tuple(_canonical(v) for v in value)
+        return tuple(hashable_form(v) for v in value)
     return (type(value).__name__, value)
 
 
@@ -501,14 +503,14 @@ def fold_text(text: str) -> dict[str, Atom]:
     seen: set[Any] = set()
     for (number, obj), stamp in zip(parsed, stamps, strict=True):
         if stamp in shared:
-            key = _canonical(obj)
+            key = hashable_form(obj)
             if key in seen:
                 continue
             seen.add(key)
         entries.append((obj["at"], number, obj["op"], obj["atom"]))
     held: dict[str, Atom] = {}
     for _, _, op, atom in sorted(entries, key=lambda e: (e[0], e[1])):
-        if op in _REMOVING_OPS:
+        if op in REMOVING_OPS:
             held.pop(atom["id"], None)
         elif op == "adopt" or atom["id"] in held:  # only an adopt (re)creates an atom
             held[atom["id"]] = atom

@@ -5,7 +5,7 @@ adopted.log files' stat signatures."""
 import marshal
 import os
 
-from agent_memory.store.recall.files import _TAG
+from agent_memory.store.recall.files import CACHE_TAG
 from agent_memory.store.recall.tokens import normalize_claim, tokenize
 
 TYPE_CHECKING = False
@@ -18,9 +18,9 @@ if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook 
     Atom = Mapping[str, Any]
     StrPath = str | os.PathLike[str]
 
-ADOPTED_CACHE = f"recall-adopted.{_TAG}.marshal"
+ADOPTED_CACHE = f"recall-adopted.{CACHE_TAG}.marshal"
 # Where each log's fold was left (committed/log_fold.py), read only when a log or block changed.
-ADOPTED_LOGS_CACHE = f"recall-adopted-logs.{_TAG}.marshal"
+ADOPTED_LOGS_CACHE = f"recall-adopted-logs.{CACHE_TAG}.marshal"
 ADOPTED_LOG = os.path.join(".memory", "adopted.log")
 # committed.tiers.BLOCK_FILES (tests/test_recall.py checks): importing it would load
 # `__future__` and more on the per-prompt path's cache hit.

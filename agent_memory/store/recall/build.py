@@ -17,7 +17,7 @@ from typing import Any
 from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import is_pending
 from agent_memory.model.tags import SESSION_ORIGIN, SESSION_RULE, unvouched_claude_memory
-from agent_memory.store.recall.files import INDEX_FILENAME, _header, write_contested
+from agent_memory.store.recall.files import INDEX_FILENAME, index_header, write_contested
 from agent_memory.store.recall.index import CONFIDENCE_CODES, KIND_CODES, BytesBlob, RecallIndex
 from agent_memory.store.recall.score import LENGTH_UNITS, QUOTE_TF, QUOTE_UNITS, idf_max_of, idf_of
 from agent_memory.store.recall.tokens import tokenize
@@ -278,7 +278,7 @@ def serialize_index(index: RecallIndex) -> bytes:
         raise TypeError("only a built index is serialised")
     head = marshal.dumps(index.to_payload())
     blob = bytes(index.blob.data)
-    return _header(index.source_oid, len(head) + len(blob), index.n, len(head)) + head + blob
+    return index_header(index.source_oid, len(head) + len(blob), index.n, len(head)) + head + blob
 
 
 def write_index(state_dir: StrPath, atoms: Sequence[Atom], source_oid: str) -> Path:

@@ -17,11 +17,11 @@ if TYPE_CHECKING:
     StrPath = str | os.PathLike[str]
 
 FORMAT_VERSION = 5
-_TAG = (
+CACHE_TAG = (
     sys.implementation.cache_tag
     or f"{sys.implementation.name}-{sys.version_info[0]}{sys.version_info[1]}"
 )
-INDEX_FILENAME = f"recall-index.{_TAG}.marshal"
+INDEX_FILENAME = f"recall-index.{CACHE_TAG}.marshal"
 INDEX_MAGIC = b"agent-memory recall index\n"
 STATE_DIRNAME = "agent-memory"
 
@@ -30,17 +30,17 @@ def index_path(state_dir: "StrPath") -> str:
     return os.path.join(os.fspath(state_dir), INDEX_FILENAME)
 
 
-def _header(source_oid: str, payload_len: int, n: int, head_len: int) -> bytes:
+def index_header(source_oid: str, payload_len: int, n: int, head_len: int) -> bytes:
     # Line 2: format version, interpreter tag, marshal version, byte order, source tip, payload
     # length, atoms, and the length of the payload's marshal head (the rest is the blob the
     # reader takes slices of). Readable with `head -2`; `index_tail` needs only these bytes
     # and the tail.
-    fields = (FORMAT_VERSION, _TAG, marshal.version, sys.byteorder, source_oid or "-",
+    fields = (FORMAT_VERSION, CACHE_TAG, marshal.version, sys.byteorder, source_oid or "-",
               payload_len, n, head_len)  # fmt: skip
     return INDEX_MAGIC + " ".join(map(str, fields)).encode("ascii") + b"\n"
 
 
-def _parse_header(data: bytes) -> tuple[str, int, int, int, int] | None:
+def parse_index_header(data: bytes) -> tuple[str, int, int, int, int] | None:
     """(source_oid, payload offset, payload length, atoms, head length) when the header is
     ours, else None."""
     if not data.startswith(INDEX_MAGIC):
@@ -49,7 +49,7 @@ def _parse_header(data: bytes) -> tuple[str, int, int, int, int] | None:
     if end < 0:
         return None
     fields = data[len(INDEX_MAGIC) : end].decode("ascii", "replace").split(" ")
-    expected = [str(FORMAT_VERSION), _TAG, str(marshal.version), sys.byteorder]
+    expected = [str(FORMAT_VERSION), CACHE_TAG, str(marshal.version), sys.byteorder]
     if len(fields) != 8 or fields[:4] != expected or not all(f.isdigit() for f in fields[5:]):
         return None
     oid = fields[4]
@@ -74,7 +74,7 @@ def serialize_frame(frame: "dict[str, Any]", from_oid: str, to_oid: str) -> byte
 # a reader uses it only when that tip is the index's own (written after the index, so a reader
 # in between sees a mismatch and loads the index instead).
 
-CONTESTED_FILENAME = f"recall-contested.{_TAG}.marshal"
+CONTESTED_FILENAME = f"recall-contested.{CACHE_TAG}.marshal"
 
 
 def apply_contested(contested: dict[str, str], changes: "Mapping[str, str]") -> None:
@@ -128,7 +128,7 @@ def contested_at_index(state_dir: "StrPath") -> tuple[str, dict[str, str]] | Non
     return found if found is not None and found[0] == tip else None
 
 
-def _frames(data: bytes, start: int, base_oid: str) -> list[tuple[int, int, str, str, int]]:
+def index_frames(data: bytes, start: int, base_oid: str) -> list[tuple[int, int, str, str, int]]:
     """(payload start, payload end, from, to, cum) of the frames after the base, as far as
     they are whole and chain (each starts where the one before ended)."""
     out = []
@@ -162,7 +162,7 @@ def index_tail(state_dir: "StrPath") -> tuple[str, str, int, int] | None:
     try:
         with open(index_path(state_dir), "rb") as fh:
             head = fh.read(512)
-            header = _parse_header(head)
+            header = parse_index_header(head)
             if header is None:
                 return None
             base, offset, length, n, _ = header

@@ -5,7 +5,12 @@ and how its header and frames are laid out; `build` writes it."""
 import marshal
 import os
 
-from agent_memory.store.recall.files import _frames, _parse_header, apply_contested, index_path
+from agent_memory.store.recall.files import (
+    apply_contested,
+    index_frames,
+    index_path,
+    parse_index_header,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `typing` costs ~2 ms to import, the hook cannot afford it
@@ -340,7 +345,7 @@ def load_index(state_dir: "StrPath") -> RecallIndex | None:
         size = os.fstat(fd).st_size
         lazy = hasattr(os, "pread")
         first = os.pread(fd, _FIRST_READ, 0) if lazy else _read_all(fd)
-        header = _parse_header(first)
+        header = parse_index_header(first)
         if header is None:
             return None
         oid, offset, length, _, head_len = header
@@ -361,7 +366,7 @@ def load_index(state_dir: "StrPath") -> RecallIndex | None:
         if index.source_oid != oid:
             return None
         view = memoryview(rest)
-        for begin, stop, _, to_oid, _ in _frames(rest, start, oid):
+        for begin, stop, _, to_oid, _ in index_frames(rest, start, oid):
             try:
                 index.apply_frame(marshal.loads(view[begin:stop]), to_oid)
             except (ValueError, TypeError, EOFError):
