@@ -255,100 +255,137 @@ def _read_value(
     """Read the value assigned to the key at [lft, rgt); record it if it is a secret. Returns
     the end of the text read (`rgt` when there is no assignment)."""
     text = ctx.text
-    m = _AFTER.match(text, rgt)
-    prose = False
-    op = ""
-    if m:
-        op = m.group("op")
-        if op == ">" and not (
-            lft > 0 and text[lft - 1] == "<" and (lft < 2 or text[lft - 2] != "<")
-        ):
-            m = None
-        elif op == ",":
-            # `setProperty("KEY", "value")`, `getenv("KEY", "default")` or a CSV row; not an
-            # argument list (`f(user, passwd, x=1)`) nor a list of strings
-            if m.group("kq") is not None:
-                q = lft - 1
-                while q > 0 and text[q - 1] in " \t":
-                    q -= 1
-                # `f("KEY", "value")` or a pair `("password", "value")`; the values that
-                # are names (`("github-token", "npm-token")`) are refused by the value tests
-                if not (q > 0 and text[q - 1] == "("):
-                    m = None
-            elif not _looks_csv(text, lft):
-                m = None
-        elif op.startswith("value") and m.group("kq") is None:
-            m = None  # `<add key="Password" value="…"/>` needs the quoted key
-        elif op == "(" and not last_is_secret:
-            m = None  # `password.encode(…)`, `LinearRegression(…)`: a call on something else
-    if m is None:
-        pm = _PROSE_OP.match(text, rgt)
-        if pm:
-            m, op, prose = pm, pm.group("op"), True
-        elif is_flag:
-            fm = _FLAG_OP.match(text, rgt)
-            if not fm:
-                return rgt
-            m, op = fm, " "
-        else:
-            return rgt
-    vpos = m.end()
-    if op == ">":
-        # an element only when it closes (`<password>…</password>`); `<password>` alone is a
-        # placeholder in a URL or a template
-        close = text.find("</", vpos, vpos + 1200)
-        if close == -1 or not text.startswith(text[lft:rgt], close + 2):
-            return rgt
-        vpos = _XML_GAP.match(text, vpos).end()  # type: ignore[union-attr]
-    elif op in (":", "=", "?=", ":=", "::=", ":::=", "+="):
-        b = _YAML_BLOCK.match(text, vpos)
-        if b:
-            vpos = b.end()
-    span = _value_span(text, vpos)
-    # `token: str = "…"` (a type annotation, then the value)
-    if span is not None and op == ":" and not span[2] and text[span[0] : span[1]] in R.TYPE_WORDS:
-        tm = _TYPE_THEN_ASSIGN.match(text, vpos)
-        if tm:
-            span = _value_span(text, tm.end())
+    found = _operator(text, lft, rgt, is_flag, last_is_secret)
+    if found is None:
+        return rgt
+    vpos, op, prose = found
+    start = _value_start(text, lft, rgt, vpos, op)
+    span = None if start is None else _typed_value_span(text, start, op)
     if span is None:
         return rgt
     vs, ve, quoted = span
-    value = text[vs:ve]
-    if quoted and vs > 0 and text[vs - 1] == "`" and code_reference(value):
-        return ve  # `self.password` in backticks: code named in prose, not a literal
+    if _is_code(text, vs, ve, quoted):
+        return ve
     if not quoted:
-        nxt = text[ve : ve + 1]
-        if nxt in ("(", "["):
-            return ve  # a call or an index: code, not a literal
-        # connection strings: `Password=two words;`
-        if nxt == " " and kind in ("password", "token") and op == "=":
-            semi = text.find(";", ve, ve + 128)
-            if (
-                semi != -1
-                and "\n" not in text[ve:semi]
-                and "=" not in text[ve:semi]
-                and '"' not in text[ve:semi]
-            ):
-                ve = semi
-                value = text[vs:ve]
-        while value and value[-1] in ".,:;!?)":
-            ve -= 1
-            value = value[:-1]
+        ve = _unquoted_end(text, vs, ve, kind, op)
+    value = text[vs:ve]
     if not value:
         return rgt
     if text.startswith(("...", "…", "..[", "[...", "<…"), ve):
         return ve  # an elided value in documentation: the real one is not here
     if prose and not (quoted or char_classes(value) >= 3 or any(c.isdigit() for c in value)):
-        return rgt
+        return rgt  # prose goes on after `password is` as often as a password does
     config_line = not quoted and _config_line(text, lft, ve)
     if _is_secret_value(value, kind, vendor, quoted, prose, config_line):
-        rule = (
-            f"{vendor}-secret"
-            if vendor
-            else ("password" if kind == "password" else "generic-secret")
-        )
-        ctx.add(vs, ve, rule, P_ASSIGN)
+        ctx.add(vs, ve, _assign_rule(kind, vendor), P_ASSIGN)
     return ve
+
+
+def _operator(
+    text: str, lft: int, rgt: int, is_flag: bool, last_is_secret: bool
+) -> tuple[int, str, bool] | None:
+    """(where the value starts, the operator, whether it is prose's `is`/`was`) after the key
+    at [lft, rgt); None when nothing assigns to it. A code operator is tried first, then
+    prose (`password is …`), then, for a `--flag`, the blank before its argument."""
+    m = _AFTER.match(text, rgt)
+    if m and _operator_ok(text, lft, m, last_is_secret):
+        return m.end(), m.group("op"), False
+    pm = _PROSE_OP.match(text, rgt)
+    if pm:
+        return pm.end(), pm.group("op"), True
+    if is_flag:
+        fm = _FLAG_OP.match(text, rgt)
+        if fm:
+            return fm.end(), " ", False
+    return None
+
+
+def _operator_ok(text: str, lft: int, m: re.Match[str], last_is_secret: bool) -> bool:
+    """Whether the operator _AFTER matched assigns to the key: the ambiguous ones (`>`, `,`,
+    `value=`, `(`) do only in the shapes below."""
+    op = m.group("op")
+    if op == ">":
+        # the key names an element: `<password>` (after `<<` it is a shift or a heredoc)
+        return lft > 0 and text[lft - 1] == "<" and (lft < 2 or text[lft - 2] != "<")
+    if op == ",":
+        # `setProperty("KEY", "value")`, `getenv("KEY", "default")` or a CSV row; not an
+        # argument list (`f(user, passwd, x=1)`) nor a list of strings
+        if m.group("kq") is not None:
+            return _first_argument(text, lft)
+        return _looks_csv(text, lft)
+    if op.startswith("value"):
+        return m.group("kq") is not None  # `<add key="Password" value="…"/>` needs the quoted key
+    if op == "(":
+        return last_is_secret  # `password.encode(…)`, `LinearRegression(…)`: a call on something else
+    return True
+
+
+def _first_argument(text: str, lft: int) -> bool:
+    """The quoted key starting at `lft` opens an argument list: `f("KEY", "value")` or a pair
+    `("password", "value")`; the values that are names (`("github-token", "npm-token")`) are
+    refused by the value tests."""
+    q = lft - 1
+    while q > 0 and text[q - 1] in " \t":
+        q -= 1
+    return q > 0 and text[q - 1] == "("
+
+
+def _value_start(text: str, lft: int, rgt: int, vpos: int, op: str) -> int | None:
+    """Where the value after the operator starts, past an XML element's blank or a YAML
+    block scalar's indicator; None for an XML tag that no element closes."""
+    if op == ">":
+        # an element only when it closes (`<password>…</password>`); `<password>` alone is a
+        # placeholder in a URL or a template
+        close = text.find("</", vpos, vpos + 1200)
+        if close == -1 or not text.startswith(text[lft:rgt], close + 2):
+            return None
+        return _XML_GAP.match(text, vpos).end()  # type: ignore[union-attr]
+    if op in (":", "=", "?=", ":=", "::=", ":::=", "+="):
+        b = _YAML_BLOCK.match(text, vpos)
+        if b:
+            return b.end()
+    return vpos
+
+
+def _typed_value_span(text: str, vpos: int, op: str) -> tuple[int, int, bool] | None:
+    """_value_span, past a type annotation: `token: str = "…"`."""
+    span = _value_span(text, vpos)
+    if span is not None and op == ":" and not span[2] and text[span[0] : span[1]] in R.TYPE_WORDS:
+        tm = _TYPE_THEN_ASSIGN.match(text, vpos)
+        if tm:
+            span = _value_span(text, tm.end())
+    return span
+
+
+def _is_code(text: str, vs: int, ve: int, quoted: bool) -> bool:
+    """The value at [vs, ve) is code, not a literal: a name in backticks (`self.password` named
+    in prose), or an unquoted name called or indexed."""
+    if quoted:
+        return vs > 0 and text[vs - 1] == "`" and code_reference(text[vs:ve])
+    return text[ve : ve + 1] in ("(", "[")
+
+
+def _unquoted_end(text: str, vs: int, ve: int, kind: str, op: str) -> int:
+    """The end of an unquoted value at [vs, ve): a connection string's value runs on to its `;`
+    (`Password=two words;`), and sentence punctuation after it is not the value."""
+    if text[ve : ve + 1] == " " and kind in ("password", "token") and op == "=":
+        semi = text.find(";", ve, ve + 128)
+        if (
+            semi != -1
+            and "\n" not in text[ve:semi]
+            and "=" not in text[ve:semi]
+            and '"' not in text[ve:semi]
+        ):
+            ve = semi
+    while ve > vs and text[ve - 1] in ".,:;!?)":
+        ve -= 1
+    return ve
+
+
+def _assign_rule(kind: str, vendor: str | None) -> str:
+    if vendor:
+        return f"{vendor}-secret"
+    return "password" if kind == "password" else "generic-secret"
 
 
 def _looks_csv(text: str, lft: int) -> bool:
