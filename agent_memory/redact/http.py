@@ -79,49 +79,61 @@ def curl_user(ctx: ScanContext, pos: int, kw: str) -> None:
     end = end_m.start() if end_m else min(len(text), pos + 2000)
     ctx.mark("curl", end)
     for m in _CURL_USER.finditer(text, pos, end):
-        raw = m.group("c")
-        plain = raw.replace('"', "").replace("'", "")
-        if ":" not in plain:
+        found = _curl_secret(m)
+        if found is None:
             continue
-        # the first colon outside ${…} / $(…) / {{…}}
-        depth, cut = 0, -1
-        for i, ch in enumerate(raw):
-            if ch in "{(":
-                depth += 1
-            elif ch in "})":
-                depth = max(0, depth - 1)
-            elif ch == ":" and depth == 0:
-                cut = i
-                break
-        if cut == -1:
-            continue
-        pw_raw = raw[cut + 1 :]
-        pw = pw_raw.strip("\"'")
-        s, e = m.start("c") + cut + 1, m.end("c")
-        if not pw:  # `-u KEY:` — an API key passed as the user name
-            user = raw[:cut].strip("\"'{}")
-            if (
-                len(user) >= 12
-                and entropy(user) >= 3.0
-                and not is_placeholder(user)
-                and not wordy(user)
-            ):
-                s, e = m.start("c"), m.start("c") + cut
-            else:
-                continue
-        else:
-            inner = pw.strip("{}")
-            if len(inner) < 3 or inner[0] in "$<[%*" or inner.lower() in R.CREDENTIAL_PLACEHOLDERS:
-                continue
-            if pw.startswith("{") and (wordy(inner) or "." in inner or " " in inner):
-                continue  # `{password}`, `{{ .Values.password }}`
-            if has_long_run(inner) or len(set(inner)) <= 2 or is_placeholder(inner):
-                continue
+        s, e = found
         while s < e and text[s] in "\"'":  # the quotes around the value stay
             s += 1
         while e > s and text[e - 1] in "\"'":
             e -= 1
         ctx.add(s, e, "curl-password", P_SPECIAL)
+
+
+def _curl_secret(m: re.Match[str]) -> tuple[int, int] | None:
+    """The span of the secret in the credential of `-u user:password`: the password, or the
+    user when the password is empty and the user is a key; None when it is a placeholder."""
+    raw = m.group("c")
+    plain = raw.replace('"', "").replace("'", "")
+    if ":" not in plain:
+        return None
+    cut = _user_colon(raw)
+    if cut == -1:
+        return None
+    pw = raw[cut + 1 :].strip("\"'")
+    c = m.start("c")
+    if not pw:  # `-u KEY:` — an API key passed as the user name
+        return (c, c + cut) if _key_as_user(raw[:cut].strip("\"'{}")) else None
+    return (c + cut + 1, m.end("c")) if _curl_password(pw) else None
+
+
+def _user_colon(raw: str) -> int:
+    """The first colon outside ${…} / $(…) / {{…}}, -1 when there is none: a colon inside
+    them belongs to a template or a shell expansion, not the user:password split."""
+    depth = 0
+    for i, ch in enumerate(raw):
+        if ch in "{(":
+            depth += 1
+        elif ch in "})":
+            depth = max(0, depth - 1)
+        elif ch == ":" and depth == 0:
+            return i
+    return -1
+
+
+def _key_as_user(user: str) -> bool:
+    """The user name of `-u KEY:` is an API key (long and random), not a name."""
+    return len(user) >= 12 and entropy(user) >= 3.0 and not is_placeholder(user) and not wordy(user)
+
+
+def _curl_password(pw: str) -> bool:
+    """The password of `-u user:password` (quotes stripped) is one, not what stands for one."""
+    inner = pw.strip("{}")
+    if len(inner) < 3 or inner[0] in "$<[%*" or inner.lower() in R.CREDENTIAL_PLACEHOLDERS:
+        return False
+    if pw.startswith("{") and (wordy(inner) or "." in inner or " " in inner):
+        return False  # `{password}`, `{{ .Values.password }}`
+    return not (has_long_run(inner) or len(set(inner)) <= 2 or is_placeholder(inner))
 
 
 def _placeholder_password(pw: str) -> bool:
