@@ -464,11 +464,7 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     chosen by a total order or a set union, so the result does not depend on argument order
     or grouping, and merging a record into itself changes nothing.
     """
-    import json
-    if a.get("id") != b.get("id"):
-        raise ValueError(f"cannot merge different atoms {a.get('id')} and {b.get('id')}")
-    if a.get("tier") != b.get("tier"):
-        raise ValueError(f"cannot merge {a.get('id')} across tiers {a.get('tier')}/{b.get('tier')}")
+    _same_atom(a, b)
     out = _as_atom({})  # filled field by field below
     keys = set(a) | set(b)
     # Sightings are ordered by (time, line seen), not by the path a line was read from: a
@@ -488,10 +484,8 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     out["confidence"] = _max_conf(a["confidence"], b["confidence"])
     out["redacted"] = bool(a["redacted"] or b["redacted"])
     evidence, omitted, readings = _merge_evidence(a, b)
-    # The pointer of the reading the evidence keeps for that line (not a copy's): capturing
-    # a copy of a transcript changes no pointer. Without evidence, the identity is the pointer.
-    out["first_source"] = str(readings[first_line]["source"]) if first_line in readings else first_line
-    out["source"] = str(readings[latest_line]["source"]) if latest_line in readings else latest_line
+    out["first_source"] = _pointer(readings, first_line)
+    out["source"] = _pointer(readings, latest_line)
     if evidence:
         out["evidence"] = evidence
     if omitted:
@@ -505,12 +499,42 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     # reaches a committed tier only through a person's adopt.
     if a.get("pending") and b.get("pending") and len(out["sessions"]) < 2:
         out["pending"] = True
+    # the optional fields, after the rest as before: a record's keys keep their order
+    _join_flags(out, a, b, keys)
+    _join_labels(out, a, b)
+    return out
+
+
+def _same_atom(a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
+    """Only two records of one atom in one tier merge."""
+    if a.get("id") != b.get("id"):
+        raise ValueError(f"cannot merge different atoms {a.get('id')} and {b.get('id')}")
+    if a.get("tier") != b.get("tier"):
+        raise ValueError(f"cannot merge {a.get('id')} across tiers {a.get('tier')}/{b.get('tier')}")
+
+
+def _pointer(readings: Mapping[str, Mapping[str, Any]], line: str) -> str:
+    """The pointer of the reading the evidence keeps for `line` (not a copy's): capturing a
+    copy of a transcript changes no pointer. Without evidence, the identity is the pointer."""
+    return str(readings[line]["source"]) if line in readings else line
+
+
+def _join_flags(out: Atom, a: Mapping[str, Any], b: Mapping[str, Any], keys: set[str]) -> None:
+    """The flags (OR) and the listed ids (union) either record has."""
     for flag in ("contested", "pinned", "decayed", "hand_authored"):
         if flag in keys:
             out[flag] = bool(a.get(flag) or b.get(flag))
     for listed in ("contested_by", "consolidated_from", "promoted_from_projects"):
         if listed in keys:
             out[listed] = sorted(set(a.get(listed, [])) | set(b.get(listed, [])))
+
+
+def _join_labels(out: Atom, a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
+    """The single-valued fields either record has, each by a total order: origin and memory
+    file the least, superseded_by and verified_by the greatest, promoted_at the earliest, the
+    latest review."""
+    import json
+
     # Claude Code's own memory stays labelled as such once any record of the atom came from it
     # (an atom the user typed too keeps both origins: its typed evidence says the rest).
     for labelled in ("origin", "memory_file"):
@@ -528,7 +552,6 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     if reviews:
         out["review"] = max(reviews, key=lambda r: json.dumps(
             [r.get("at"), r.get("state"), r.get("sessions"), r.get("commit", "")]))
-    return out
 
 
 def is_pending(atom: Mapping[str, Any]) -> bool:
