@@ -271,33 +271,48 @@ def _trim(text: str, vs: int, ve: int, kpos: int) -> int:
 
 def _is_password(value: str, quoted: bool, op: str, strict: bool) -> bool:
     bare = value.strip("`'\"")
+    if not _could_be_password(value, bare):
+        return False
+    if not quoted and _names_code(value, bare, op):
+        return False
+    # prose: the word is followed by more prose as often as by a password
+    return _prose_password(value, bare) if strict else True
+
+
+def _could_be_password(value: str, bare: str) -> bool:
+    """Not too short, too long or too plain to be one, nor what stands for one, a type, an
+    algorithm or a URL."""
     if len(bare) < 4 or len(value) > 200 or len(set(bare)) < 3 or is_true_placeholder(bare):
         return False
     low = bare.lower()
-    if low in R.TYPE_WORDS or bare in R.TYPE_WORDS or low in _ALGORITHMS or "://" in bare:
+    return not (low in R.TYPE_WORDS or bare in R.TYPE_WORDS or low in _ALGORITHMS or "://" in bare)
+
+
+def _names_code(value: str, bare: str, op: str) -> bool:
+    """An unquoted value that is a name in code, a variable, a template or a path."""
+    if bare.lower() in R.CODE_WORDS or value.startswith(("$", "%", "{{", "<", "/", "~/", "./")):
+        return True
+    if _CALL.match(value):
+        return True  # `getpass.getpass(…`, `self._users[…`: code
+    # A name in code where a value would be: after `=` (an assignment) any identifier;
+    # after `:` or in prose, a call, a dotted name or a name made of secret words — there
+    # a plain word is the password itself
+    return _CODE.fullmatch(value) is not None and (
+        op == "=" or not bare.isalnum() or code_reference(bare, True)
+    )
+
+
+def _prose_password(value: str, bare: str) -> bool:
+    """A value after the word in prose is a password only when it looks like one: a digit or
+    three kinds of characters, not a parenthesis, a word, a number, a date or a time."""
+    if value.startswith(("(", "[", "{")):
+        return False  # a parenthesis in the sentence
+    if not (any(c.isdigit() for c in bare) or char_classes(bare) >= 3):
         return False
-    if not quoted:
-        if low in R.CODE_WORDS or value.startswith(("$", "%", "{{", "<", "/", "~/", "./")):
-            return False  # a name in code, a variable, a template, a path
-        if _CALL.match(value):
-            return False  # `getpass.getpass(…`, `self._users[…`: code
-        # A name in code where a value would be: after `=` (an assignment) any identifier;
-        # after `:` or in prose, a call, a dotted name or a name made of secret words — there
-        # a plain word is the password itself
-        if _CODE.fullmatch(value) and (
-            op == "=" or not bare.isalnum() or code_reference(bare, True)
-        ):
-            return False
-    if strict:
-        # prose: the word is followed by more prose as often as by a password
-        if value.startswith(("(", "[", "{")):
-            return False  # a parenthesis in the sentence
-        if not (any(c.isdigit() for c in bare) or char_classes(bare) >= 3):
-            return False
-        if wordy(bare) and not any(c.isdigit() for c in bare):
-            return False
-        if bare.replace(".", "").replace("-", "").replace(":", "").isdigit() and len(bare) < 8:
-            return False  # a number, a date, a time
-        if not any(c.isdigit() for c in bare):
-            return not all(w in R.PLACEHOLDER_WORDS for w in split_words(bare))
+    if wordy(bare) and not any(c.isdigit() for c in bare):
+        return False
+    if bare.replace(".", "").replace("-", "").replace(":", "").isdigit() and len(bare) < 8:
+        return False  # a number, a date, a time
+    if not any(c.isdigit() for c in bare):
+        return not all(w in R.PLACEHOLDER_WORDS for w in split_words(bare))
     return True
