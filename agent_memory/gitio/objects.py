@@ -92,56 +92,105 @@ def _inflate(path: str, fh: BinaryIO, oid: str, keep: bool, limit: int | None) -
     import hashlib
     import zlib
 
-    inflater = zlib.decompressobj()
+    stream = _Stream(fh)
     digest = hashlib.sha1() if len(oid) == 40 else hashlib.sha256()
-    on_disk = 0
     head = b""  # the inflated bytes until the header's NUL is among them
     header: tuple[bytes, int] | None = None
     body: list[bytes] = []
     length = 0  # of the body inflated so far
-    pending = b""  # compressed input zlib has not consumed yet (max_length stopped it)
-    at_end = False  # of the file
-    while not inflater.eof:
-        if not pending and not at_end:
-            pending = fh.read(_CHUNK)
-            on_disk += len(pending)
-            at_end = not pending
+    while not stream.inflater.eof:
         try:
-            # At most a chunk out for any input: a small file may inflate to gigabytes.
-            raw = inflater.decompress(pending, _CHUNK)
+            raw = stream.more()
         except zlib.error as exc:
             return Loose(path, f"not a zlib stream ({exc})")
-        stuck = not raw and pending and len(inflater.unconsumed_tail) == len(pending)
-        pending = inflater.unconsumed_tail
-        if not raw and (stuck or (not pending and at_end)):
+        if raw is None:
             break  # nothing more comes of it: the stream ends early (said below)
         digest.update(raw)
         if header is None:
             head += raw
-            kind, nul, rest = head.partition(b"\0")
-            if not nul:
-                if len(head) > _HEADER_MAX:
-                    return Loose(path, "no object header")
-                continue
-            name, _, digits = kind.partition(b" ")
-            if name not in _TYPES or not digits.isdigit():
+            try:
+                found = _header(head)
+            except ValueError:
                 return Loose(path, "no object header")
-            header = (name, int(digits))
-            if limit is not None and name in _MESSAGES and header[1] > limit:
-                return Loose(path, None, name, b"", header[1])
-            raw = rest
+            if found is None:
+                continue
+            name, size, raw = found
+            header = (name, size)
+            if limit is not None and name in _MESSAGES and size > limit:
+                return Loose(path, None, name, b"", size)
         length += len(raw)
         if keep and length <= header[1]:  # past its header's size it is damaged: counted, not kept
             body.append(raw)
+    return _verdict(path, oid, stream.on_disk, stream.inflater.eof, header, length, digest.hexdigest(), body)
+
+
+class _Stream:
+    """A loose file inflated a chunk at a time: at most _CHUNK read, and at most _CHUNK out
+    for any input (a small file may inflate to gigabytes)."""
+
+    __slots__ = ("fh", "inflater", "on_disk", "pending", "at_end")
+
+    def __init__(self, fh: BinaryIO) -> None:
+        import zlib
+
+        self.fh = fh
+        self.inflater = zlib.decompressobj()
+        self.on_disk = 0  # bytes read of the file
+        self.pending = b""  # compressed input zlib has not consumed yet (max_length stopped it)
+        self.at_end = False  # of the file
+
+    def more(self) -> bytes | None:
+        """The next inflated bytes; None when nothing more comes of the file though the stream
+        has not ended (it is cut short). Raises zlib.error when it is not a zlib stream."""
+        if not self.pending and not self.at_end:
+            self.pending = self.fh.read(_CHUNK)
+            self.on_disk += len(self.pending)
+            self.at_end = not self.pending
+        pending = self.pending
+        raw = self.inflater.decompress(pending, _CHUNK)
+        stuck = not raw and pending and len(self.inflater.unconsumed_tail) == len(pending)
+        self.pending = self.inflater.unconsumed_tail
+        if not raw and (stuck or (not self.pending and self.at_end)):
+            return None
+        return raw
+
+
+def _header(head: bytes) -> tuple[bytes, int, bytes] | None:
+    """(type, size, the body bytes after it) from the start of an inflated object, once it
+    holds the whole `<type> <size>\\0` header; None while more of it may still come. Raises
+    ValueError when it is no header (a header runs no longer than _HEADER_MAX)."""
+    kind, nul, rest = head.partition(b"\0")
+    if not nul:
+        if len(head) > _HEADER_MAX:
+            raise ValueError(head[:_HEADER_MAX])
+        return None
+    name, _, digits = kind.partition(b" ")
+    if name not in _TYPES or not digits.isdigit():
+        raise ValueError(kind)
+    return name, int(digits), rest
+
+
+def _verdict(
+    path: str,
+    oid: str,
+    on_disk: int,
+    whole: bool,
+    header: tuple[bytes, int] | None,
+    length: int,
+    hexdigest: str,
+    body: list[bytes],
+) -> Loose:
+    """The object once its stream is read (`whole`: to its end), or the first thing wrong with
+    it: no bytes, a stream cut short, no header, a size other than its header's, another hash."""
     if not on_disk:
         return Loose(path, "empty file")
-    if not inflater.eof:
+    if not whole:
         return Loose(path, f"truncated: its compressed data ends early ({on_disk} bytes on disk)")
     if header is None:
         return Loose(path, "no object header")
     name, size = header
     if size != length:
         return Loose(path, f"its header says {size} bytes, it holds {length}")
-    if digest.hexdigest() != oid:
-        return Loose(path, f"its content hashes to {digest.hexdigest()}, not to its name")
+    if hexdigest != oid:
+        return Loose(path, f"its content hashes to {hexdigest}, not to its name")
     return Loose(path, None, name, b"".join(body), size)
