@@ -372,11 +372,21 @@ def strong_value(v: str, min_len: int = 20, explicit: bool = False) -> bool:
         return n >= (16 if min_len < 20 else 32) and entropy(v) >= 3.0
     if tampered_hex(v):
         return False
-    core = v.strip("=")
+    core = v.strip("=")  # base64 padding
+    return not _written(v, core) and _random_run(core)
+
+
+def _written(v: str, core: str) -> bool:
+    """Made by a person, not a generator: words, a package and its version, a number, or
+    words and a date (`mid-conversation-tool-changes-2026-07-01`)."""
     if wordy(core) or _ARTIFACT.fullmatch(v) or _NUMBERISH.fullmatch(v):
-        return False
-    if _DATEISH.search(core) and wordy(_DATEISH.sub("", core)):
-        return False  # `mid-conversation-tool-changes-2026-07-01`: words and a date
+        return True
+    return bool(_DATEISH.search(core) and wordy(_DATEISH.sub("", core)))
+
+
+def _random_run(core: str) -> bool:
+    """Letters and digits (80 %+), with digits or both cases, not digits alone, and about the
+    entropy of a random string of its length."""
     alnum = sum(c.isalnum() for c in core)
     if alnum < 0.8 * len(core):
         return False
