@@ -119,11 +119,10 @@ JOINED = ("_pass", "-pass", ".pass")
 def explicit_password(ctx: ScanContext, pos: int, kw: str) -> None:
     text = ctx.text
     if kw in JOINED:
-        pos += 1
-        found = [w for w in KEYWORDS if ctx.low.startswith(w, pos)]
-        if not found:
+        joined = _joined_word(ctx.low, pos + 1)
+        if joined is None:
             return
-        kw = max(found, key=len)
+        pos, kw = joined
     if ctx.seen("explicit", pos):
         return
     end = _word_end(text, pos + len(kw), kw)
@@ -132,21 +131,47 @@ def explicit_password(ctx: ScanContext, pos: int, kw: str) -> None:
     # the key may be quoted (`"password": …`, `'Passwort' => …`) or bracketed (`['password']`)
     while end < len(text) and text[end] in "\"'`]":
         end += 1
-    sep = _SEPARATOR.match(text, end)
-    strict = False
-    if sep is None:
-        q = _QUALIFIER.match(text, end)
-        if q is not None and not _about(q.group()):
-            sep = _SEPARATOR.match(text, q.end())
-            strict = sep is not None
+    sep, strict = _separator(text, end)
     if sep is not None:
-        op = sep.group("op")
-        if op == "=" and text.startswith(("=", ">", "~"), sep.end()):
-            return  # `==`, `=>`, `=~`: a comparison or an arrow, not an assignment
-        if op in "=＝" and kw in FOREIGN_WORDS:
-            op = ":"  # no code names its variables in German or Russian: a statement
-        _value(ctx, pos, sep.end(), op, strict or op in "—–-", query=_in_query(text, pos))
-        return
+        _after_separator(ctx, pos, kw, sep, strict)
+    else:
+        _after_words(ctx, pos, end)
+
+
+def _joined_word(low: str, pos: int) -> tuple[int, str] | None:
+    """(pos, the longest password word there) after a JOINED keyword's `_`, `-` or `.`."""
+    found = [w for w in KEYWORDS if low.startswith(w, pos)]
+    return (pos, max(found, key=len)) if found else None
+
+
+def _separator(text: str, end: int) -> tuple[re.Match[str] | None, bool]:
+    """The separator after the word (or after a few words qualifying it: then `strict`, as
+    they may be a sentence's), None when there is none."""
+    sep = _SEPARATOR.match(text, end)
+    if sep is not None:
+        return sep, False
+    q = _QUALIFIER.match(text, end)
+    if q is not None and not _about(q.group()):
+        sep = _SEPARATOR.match(text, q.end())
+        return sep, sep is not None
+    return None, False
+
+
+def _after_separator(ctx: ScanContext, pos: int, kw: str, sep: re.Match[str], strict: bool) -> None:
+    """`password: value`, `Passwort = value`, `password — value`."""
+    text = ctx.text
+    op = sep.group("op")
+    if op == "=" and text.startswith(("=", ">", "~"), sep.end()):
+        return  # `==`, `=>`, `=~`: a comparison or an arrow, not an assignment
+    if op in "=＝" and kw in FOREIGN_WORDS:
+        op = ":"  # no code names its variables in German or Russian: a statement
+    _value(ctx, pos, sep.end(), op, strict or op in "—–-", query=_in_query(text, pos))
+
+
+def _after_words(ctx: ScanContext, pos: int, end: int) -> None:
+    """`password is value` (a verb, maybe after a few words qualifying the password), or the
+    value right after the word (`use the database password X`): prose, so strict."""
+    text = ctx.text
     verb = _VERB.match(text, end)
     if verb is None:
         q = _QUALIFIER_VERB.match(text, end)
