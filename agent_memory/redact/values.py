@@ -161,6 +161,19 @@ def is_true_placeholder(value: str) -> bool:
         return True
     if _TEMPLATE.match(v) or _REFERENCE.search(v):
         return True
+    if _filler(v, low):
+        return True
+    if len(v) >= 6 and _sequence_share(low) >= 0.75:
+        return True
+    # a typed run repeated (`1234-1234-1234`, `abcdabcdabcd`): the run is itself a sequence
+    if any(_is_run(c.group(1).lower()) for c in _CHUNKS.finditer(v)):
+        return True
+    return _says_placeholder(v)
+
+
+def _filler(v: str, low: str) -> bool:
+    """`xxxx`, `****`, `...`, `…`, `••`, `example`, a trailing `..`, one character over and
+    over (with little else), or a run of filler characters."""
     if (
         "xxxx" in low
         or "example" in low
@@ -172,13 +185,12 @@ def is_true_placeholder(value: str) -> bool:
         return True
     if low.endswith(".."):
         return True
-    if (_REPEAT.search(v) and entropy(v) < 3.0) or _FILLER.search(v):
-        return True
-    if len(v) >= 6 and _sequence_share(low) >= 0.75:
-        return True
-    # a typed run repeated (`1234-1234-1234`, `abcdabcdabcd`): the run is itself a sequence
-    if any(_is_run(c.group(1).lower()) for c in _CHUNKS.finditer(v)):
-        return True
+    return bool((_REPEAT.search(v) and entropy(v) < 3.0) or _FILLER.search(v))
+
+
+def _says_placeholder(v: str) -> bool:
+    """Its words say it stands for a value: one says it is fake, or all are placeholder words
+    (`changeme`, `your-token-here`)."""
     letters = [w for w in split_words(v) if not w.isdigit()]
     if any(w in R.FAKE_VALUE_WORDS for w in letters):
         return True  # `a-fake-tooshort-key`, `not_a_real_secret`: says so itself
