@@ -237,22 +237,10 @@ def _value(ctx: ScanContext, kpos: int, vpos: int, op: str, strict: bool, query:
     text = ctx.text
     # a passphrase is words: after `passphrase:` it runs to the end of the line
     passphrase = op == ":" and not strict and ctx.low.startswith("passphrase:", kpos)
-    q = _QUOTED.match(text, vpos)
-    if q is not None:
-        core = q.group("v")
-        if not core or core.count(" ") >= 2 and not passphrase:
-            return  # empty, or a sentence in quotes (a message, a label): not a password
-        quoted = _QUOTE_TAIL.match(q.group("tail")) is not None
-        # a quoted value is what the quotes hold; quotes run on into more text are one value
-        vs, ve = (q.start("v"), q.end("v")) if quoted else (q.start(), q.end())
-    else:
-        t = (_PHRASE if passphrase else _TOKEN).match(text, vpos)
-        if t is not None and passphrase and any(c in t.group() for c in "(){}=;<>"):
-            t = _TOKEN.match(text, vpos)  # code after the word, not words
-        if t is None:
-            return
-        vs, ve = t.start(), t.end()
-        core, quoted = t.group(), False
+    found = _value_at(text, vpos, passphrase)
+    if found is None:
+        return
+    vs, ve, core, quoted = found
     line_start = ctx.line_start(kpos)
     if ctx.backquotes(line_start, kpos) % 2:
         tick = text.find("`", vs, ve)  # the key is inside `inline code`: so is its value
@@ -260,9 +248,7 @@ def _value(ctx: ScanContext, kpos: int, vpos: int, op: str, strict: bool, query:
             ve = tick
             quoted = False
     if query or op in ("=", ":"):
-        cut = _NEXT_FIELD.search(text, vs, ve)
-        if cut is not None and (query or text[cut.start()] != ","):
-            ve = cut.start()
+        ve = _field_end(text, vs, ve, query)
     if not quoted:
         ve = _trim(text, vs, ve, kpos)
         core = text[vs:ve]
@@ -271,6 +257,36 @@ def _value(ctx: ScanContext, kpos: int, vpos: int, op: str, strict: bool, query:
     ctx.mark("explicit", ve)
     if _is_password(core, quoted, op, strict):
         ctx.add(vs, ve, "password", P_ASSIGN)
+
+
+def _value_at(text: str, vpos: int, passphrase: bool) -> tuple[int, int, str, bool] | None:
+    """(start, end, the value, whether quotes bound it) of the value at `vpos`: a quoted
+    string, or the run to the next blank (a passphrase's words to the end of the line); None
+    when there is none."""
+    q = _QUOTED.match(text, vpos)
+    if q is not None:
+        core = q.group("v")
+        if not core or core.count(" ") >= 2 and not passphrase:
+            return None  # empty, or a sentence in quotes (a message, a label): not a password
+        quoted = _QUOTE_TAIL.match(q.group("tail")) is not None
+        # a quoted value is what the quotes hold; quotes run on into more text are one value
+        vs, ve = (q.start("v"), q.end("v")) if quoted else (q.start(), q.end())
+        return vs, ve, core, quoted
+    t = (_PHRASE if passphrase else _TOKEN).match(text, vpos)
+    if t is not None and passphrase and any(c in t.group() for c in "(){}=;<>"):
+        t = _TOKEN.match(text, vpos)  # code after the word, not words
+    if t is None:
+        return None
+    return t.start(), t.end(), t.group(), False
+
+
+def _field_end(text: str, vs: int, ve: int, query: bool) -> int:
+    """In a query or connection string the value ends where the next `name=` starts (after a
+    `,` only in a query: elsewhere a comma may be the password's)."""
+    cut = _NEXT_FIELD.search(text, vs, ve)
+    if cut is not None and (query or text[cut.start()] != ","):
+        return cut.start()
+    return ve
 
 
 def _trim(text: str, vs: int, ve: int, kpos: int) -> int:
