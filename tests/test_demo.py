@@ -6,13 +6,29 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from sessions import gm
 
 TERMS = ("atom", "L1", "L2", "L3", "stated", "sessions", "held")
 
 
-def test_demo_explains_its_terms_once_and_ends_honestly(tmp_path: Path) -> None:
-    out = gm(tmp_path, "demo").stdout
+# Each demo runs the whole loop (~5 s): the module runs each form once and reads its output.
+@pytest.fixture(scope="module")
+def scratch_demo(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """What `git memory demo` printed (its scratch folder removed)."""
+    return gm(tmp_path_factory.mktemp("scratch"), "demo").stdout
+
+
+@pytest.fixture(scope="module")
+def dir_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The folder `git memory demo --dir` built, and what it printed."""
+    home = tmp_path_factory.mktemp("kept")
+    where = home / "demo"
+    return where, gm(home, "demo", "--dir", str(where)).stdout
+
+
+def test_demo_explains_its_terms_once_and_ends_honestly(scratch_demo: str) -> None:
+    out = scratch_demo
     legend = out.split("$ git memory init", 1)[0]
     for term in TERMS:
         assert re.search(rf"^#\s+{re.escape(term)}\s", legend, re.MULTILINE), term
@@ -27,9 +43,8 @@ def test_demo_explains_its_terms_once_and_ends_honestly(tmp_path: Path) -> None:
     assert "The API handlers live in src/handlers" in recall, recall
 
 
-def test_demo_in_a_directory_keeps_it_and_its_evidence_resolves(tmp_path: Path) -> None:
-    where = tmp_path / "demo"
-    out = gm(tmp_path, "demo", "--dir", str(where)).stdout
+def test_demo_in_a_directory_keeps_it_and_its_evidence_resolves(dir_demo: tuple[Path, str]) -> None:
+    where, out = dir_demo
     assert "transcript gone" not in out
     shown = re.findall(r"^\s+at (\S+\.jsonl)$", out, re.MULTILINE)
     assert shown and all(Path(p).is_file() and str(where) in p for p in shown)
@@ -38,11 +53,12 @@ def test_demo_in_a_directory_keeps_it_and_its_evidence_resolves(tmp_path: Path) 
     assert "CLAUDE_CONFIG_DIR=" in last_lines[1]
 
 
-def test_demo_ends_with_what_to_run_in_a_repository_of_ones_own(tmp_path: Path) -> None:
+def test_demo_ends_with_what_to_run_in_a_repository_of_ones_own(
+    scratch_demo: str, dir_demo: tuple[Path, str]
+) -> None:
     """The demo ended on where its scratch folder went: a newcomer was not told what to run
     next. Its last lines now name the first commands in a repository of one's own."""
-    for args in ((), ("--dir", str(tmp_path / "demo"))):
-        out = gm(tmp_path, "demo", *args).stdout
+    for out in (scratch_demo, dir_demo[1]):
         after = out.split("\ndone:", 1)[1]
         steps = after[after.index("next"):]
         assert "git memory init" in steps and "git memory capture --all" in steps, after
