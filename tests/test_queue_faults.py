@@ -1,0 +1,62 @@
+"""The retry queue (`.git/agent-memory/queue/`, store/l1.py) under faults: observations a capture
+queued (memory/atoms locked) live only there — their transcript is marked captured — so a
+drain of the queue must never drop one it could not write."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_json, write_session
+from test_store_unreadable_record import _atoms, _path_of, _set_blob
+
+PUSH = "Never push directly to main; always open a pull request."
+PNPM = "We use pnpm, not npm, in this repo."
+RUFF = "Always run ruff before committing."
+EARLY = "aaaaaaaa-0000-4000-8000-000000000001"
+QUEUED = "bbbbbbbb-0000-4000-8000-000000000002"
+DRAIN = "cccccccc-0000-4000-8000-000000000003"
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-10-10T12:00:00Z")
+    gm(repo, "init", "--yes", "--no-claude-hooks")
+    return repo
+
+
+def _queue(project: Path) -> list[Path]:
+    return sorted((project / ".git" / "agent-memory" / "queue").glob("*.json"))
+
+
+def test_a_queued_observation_of_an_unreadable_record_waits_for_the_record(project: Path, tmp_path: Path) -> None:
+    """Queued while memory/atoms was locked, then drained while its stored record could not be
+    read: the observation was dropped with the queue file, and once the record was restored no
+    capture brought it back (its transcript was marked captured when it was queued)."""
+    write_session(project, EARLY, "2026-10-01", [{"user": PUSH}])
+    gm(project, "capture", "--all", "--no-stage")
+    [(ident, _)] = _atoms(project).items()
+
+    lock = project / ".git" / "refs" / "heads" / "memory" / "atoms.lock"
+    lock.write_text("")
+    os.utime(lock, (time.time() - 600, time.time() - 600))  # as a killed git leaves it: stale
+    queued = write_session(project, QUEUED, "2026-10-02", [{"user": PUSH}, {"user": PNPM}])
+    assert gm_json(project, "capture", "--transcript", str(queued), "--no-stage", check=False)["queued"]
+    assert _queue(project)
+    lock.unlink()
+
+    path = _path_of(project, ident)
+    good = git(project, "show", f"refs/heads/memory/atoms:{path}").encode()
+    _set_blob(project, path, good[: len(good) // 2], tmp_path)  # a torn record
+    drain = write_session(project, DRAIN, "2026-10-03", [{"user": RUFF}])
+    result = gm_json(project, "capture", "--transcript", str(drain), "--no-stage")
+    assert ident in result["skipped"]["unreadable"]
+    assert any("pnpm" in str(a["claim"]).lower() for a in _atoms(project).values())  # the rest is written
+
+    _set_blob(project, path, good, tmp_path)  # restored from its history
+    gm(project, "capture", "--all", "--no-stage")
+    assert set(_atoms(project)[ident]["sessions"]) == {EARLY, QUEUED}  # type: ignore[arg-type]
+    assert _queue(project) == []
