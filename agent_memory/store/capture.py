@@ -223,8 +223,8 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         # observation held back by an unreadable record. The queue is its only copy (its
         # transcript was marked captured when it was queued): queued again, before the old
         # file goes, so the capture after the record is restored merges it.
-        held = set(result.unreadable)
-        kept = [obs for obs in queued if str(obs.get("id")) in held] if store.last_queue_path is None else []
+        waiting = set(result.unreadable)
+        kept = [obs for obs in queued if str(obs.get("id")) in waiting] if store.last_queue_path is None else []
         if kept:
             store.enqueue(kept, reason="held back: the stored record cannot be read")
         store.clear_queue(queue_paths)
