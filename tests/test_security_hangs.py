@@ -208,3 +208,38 @@ def test_a_huge_committed_settings_file_is_not_read(project: Path, name: str) ->
                               preexec_fn=memory_capped, timeout=NEVER)  # fmt: skip
         assert proc.returncode == 0, (verb, proc.stderr)
     assert json.loads(proc.stdout)["initialised"] is True
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+@pytest.mark.parametrize("name", ["recall-index.*", "recall-adopted.*", "recall-contested.*", "session-start.cache"])
+def test_a_fifo_or_device_in_place_of_a_hook_cache_is_not_waited_on(project: Path, name: str, kind: str) -> None:
+    """The caches the hooks read in `.git/agent-memory/` (the recall index, the adopted claims
+    and the contested sidecar a prompt reads, the session start's rendered context): a FIFO in
+    the place of one blocked the session start, every prompt and every capture on a plain
+    open until a writer came — never; /dev/zero linked there was read for ever. Each is read
+    as a cache that is missing: the hooks exit 0 with nothing on stderr, and a capture lands."""
+    from test_hooks import claude_reads, payload, run_hook
+
+    write_session(project, "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-05",
+                  [{"user": "We use pnpm, not npm, in this repo."}])  # fmt: skip
+    gm(project, "capture", "--all", "--no-stage")
+    for event in ("session-start", "user-prompt-submit"):  # each cache written once
+        run_hook(event, payload(event, project, prompt="which package manager, pnpm?"), project)
+    state = project / ".git" / "agent-memory"
+    [cache] = state.glob(name)
+    cache.unlink()
+    if kind == "fifo":
+        os.mkfifo(cache)
+    else:
+        cache.symlink_to("/dev/zero")
+    for event in ("session-start", "user-prompt-submit"):
+        proc = run_hook(event, payload(event, project, prompt="which package manager, pnpm?"), project)
+        assert proc.returncode == 0 and proc.stderr == b"", proc
+        claude_reads(proc, event)  # nothing, or one line of the documented form
+    later = write_session(project, "bbbbbbbb-0000-4000-8000-000000000002", "2026-11-06",
+                          [{"user": "Always run ruff before committing."}])  # fmt: skip
+    proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), "capture", "--transcript", str(later),
+                           "--no-stage"], cwd=project, capture_output=True, text=True, timeout=NEVER,
+                          stdin=subprocess.DEVNULL)  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert any("ruff" in a["claim"].lower() for a in gm_json(project, "inspect", "--tier", "L1")["atoms"])

@@ -164,14 +164,13 @@ def context_key(repo: Location, tip: str) -> str:
 def _cached_context(repo: Location, tip: str) -> str | None:
     """The cached hook output line ('' for "nothing to inject"), or None on a miss. A stale
     recall index is part of the key; it also starts one detached rebuild."""
-    from agent_memory.store.recall.files import indexed_oid
+    from agent_memory.store.recall.files import indexed_oid, read_state_file
 
     state = repo.state
     if indexed_oid(state) != tip:
         request_rebuild(repo)
     try:
-        with open(os.path.join(state, CONTEXT_CACHE), encoding="utf-8") as fh:
-            key, _, line = fh.read().partition("\n")
+        key, _, line = read_state_file(os.path.join(state, CONTEXT_CACHE)).decode("utf-8").partition("\n")
     except (OSError, UnicodeDecodeError):
         return None
     if key != context_key(repo, tip):

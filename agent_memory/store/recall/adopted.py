@@ -5,7 +5,7 @@ adopted.log files' stat signatures."""
 import marshal
 import os
 
-from agent_memory.store.recall.files import CACHE_TAG
+from agent_memory.store.recall.files import CACHE_TAG, read_state_file
 from agent_memory.store.recall.tokens import normalize_claim, tokenize
 
 TYPE_CHECKING = False
@@ -84,10 +84,9 @@ def _sig(path: str) -> tuple[str, int, int, int]:
 
 def _read_cache(path: str) -> object:
     try:
-        with open(path, "rb") as fh:
-            # loads(read()), not load(fh): marshal.load reads a file object item by item
-            # through Python calls (~1 ms for this 5 KB file; this is ~0.02 ms).
-            return marshal.loads(fh.read())
+        # loads(read()), not load(fh): marshal.load reads a file object item by item
+        # through Python calls (~1 ms for this 5 KB file; this is ~0.02 ms).
+        return marshal.loads(read_state_file(path))
     except (OSError, ValueError, EOFError, TypeError):
         return None
 

@@ -30,6 +30,27 @@ def index_path(state_dir: "StrPath") -> str:
     return os.path.join(os.fspath(state_dir), INDEX_FILENAME)
 
 
+def open_state_file(path: "StrPath", flags: int = os.O_RDONLY) -> int:
+    """A descriptor of `path`, a file of the state folder, opened only if it is a regular file
+    (checked on the open descriptor, non-blocking): a FIFO in its place blocked the hook that
+    opened it until a writer came (never), and /dev/zero linked there fed a read for ever —
+    a session start or a prompt that never returned. OSError for anything else."""
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if (os.fstat(fd).st_mode & 0o170000) != 0o100000:  # not S_ISREG (`stat` unimported)
+            raise OSError(22, "not a regular file (a FIFO or a device): not opened", os.fspath(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_state_file(path: "StrPath") -> bytes:
+    """The bytes of the regular file `path` (open_state_file)."""
+    with open(open_state_file(path), "rb", closefd=True) as fh:
+        return fh.read()
+
+
 def index_header(source_oid: str, payload_len: int, n: int, head_len: int) -> bytes:
     # Line 2: format version, interpreter tag, marshal version, byte order, source tip, payload
     # length, atoms, and the length of the payload's marshal head (the rest is the blob the
@@ -104,8 +125,7 @@ def read_conflicts(state_dir: "StrPath") -> "tuple[str, dict[str, str], dict[str
     """(tip, contested map, conflict marks) from the sidecar; None when missing, foreign or
     malformed."""
     try:
-        with open(os.path.join(os.fspath(state_dir), CONTESTED_FILENAME), "rb") as fh:
-            value = marshal.loads(fh.read())
+        value = marshal.loads(read_state_file(os.path.join(os.fspath(state_dir), CONTESTED_FILENAME)))
     except (OSError, ValueError, EOFError, TypeError):
         return None
     if not (isinstance(value, tuple) and len(value) == 4 and value[0] == FORMAT_VERSION
@@ -160,7 +180,7 @@ def index_tail(state_dir: "StrPath") -> tuple[str, str, int, int] | None:
     """(tip, base tip, atoms in frames, atoms in the base) from the header and the last
     bytes of the index file; None when missing, foreign or torn at the end."""
     try:
-        with open(index_path(state_dir), "rb") as fh:
+        with open(open_state_file(index_path(state_dir)), "rb", closefd=True) as fh:
             head = fh.read(512)
             header = parse_index_header(head)
             if header is None:

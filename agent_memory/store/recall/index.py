@@ -9,6 +9,7 @@ from agent_memory.store.recall.files import (
     apply_contested,
     index_frames,
     index_path,
+    open_state_file,
     parse_index_header,
 )
 
@@ -341,7 +342,7 @@ def load_index(state_dir: "StrPath") -> RecallIndex | None:
     `os.pread` exists, so a prompt reads the postings of its terms, not the store."""
     fd = -1
     try:
-        fd = os.open(index_path(state_dir), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = open_state_file(index_path(state_dir))
         size = os.fstat(fd).st_size
         lazy = hasattr(os, "pread")
         first = os.pread(fd, _FIRST_READ, 0) if lazy else _read_all(fd)

@@ -156,7 +156,9 @@ def append(store: L1Store, frm: str, to: str, ids: Iterable[str], cum: int,
     updates, marks = _contested_updates(snap, atoms, gone, marks)
     frame = build.build_frame(atoms, gone, updates, cum)
     data = files.serialize_frame(frame, frm, to)
-    with open(files.index_path(store.repo.state), "ab") as fh:
+    # never a plain open: a FIFO in the index's place (no reader) held the capture for ever
+    fd = files.open_state_file(files.index_path(store.repo.state), os.O_WRONLY | os.O_APPEND)
+    with open(fd, "ab", closefd=True) as fh:
         fh.write(data)
     # The sidecar follows the frame, as load_index applies it to the index's map.
     files.apply_contested(contested, updates)
