@@ -1,6 +1,7 @@
 """The retry queue (`.git/agent-memory/queue/`, store/l1.py) under faults: observations a capture
 queued (memory/atoms locked) live only there — their transcript is marked captured — so a
-drain of the queue must never drop one it could not write."""
+drain of the queue must never drop one it could not write, and no file in the queue folder may
+hold a capture."""
 
 from __future__ import annotations
 
@@ -60,3 +61,27 @@ def test_a_queued_observation_of_an_unreadable_record_waits_for_the_record(proje
     gm(project, "capture", "--all", "--no-stage")
     assert set(_atoms(project)[ident]["sessions"]) == {EARLY, QUEUED}  # type: ignore[arg-type]
     assert _queue(project) == []
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_fifo_or_device_in_the_queue_is_set_aside_not_waited_on(project: Path, kind: str) -> None:
+    """Every capture reads the queue folder: a FIFO named like a queue file held the capture
+    (the CLI, `remember`, SessionEnd's background job) until a writer came — never; /dev/zero
+    linked there was read for ever. It is set aside in queue/bad like any unreadable file."""
+    import subprocess
+    import sys
+
+    queue = project / ".git" / "agent-memory" / "queue"
+    queue.mkdir(parents=True, exist_ok=True)
+    trap = queue / "1000-1-deadbeef.json"
+    if kind == "fifo":
+        os.mkfifo(trap)
+    else:
+        trap.symlink_to("/dev/zero")
+    later = write_session(project, DRAIN, "2026-10-03", [{"user": RUFF}])
+    proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), "capture", "--transcript", str(later),
+                           "--no-stage"], cwd=project, capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert any("ruff" in str(a["claim"]).lower() for a in _atoms(project).values())
+    assert not os.path.lexists(trap) and os.path.lexists(queue / "bad" / trap.name)

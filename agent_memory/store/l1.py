@@ -45,7 +45,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.gitio.locks import stale_age
 from agent_memory.gitio.refcheck import last_logged
 from agent_memory.gitio.refs import INIT_MARKER, STATE_DIRNAME, atom_path
-from agent_memory.gitio.state import atomic_write, log_error
+from agent_memory.gitio.state import atomic_write, log_error, read_regular_file
 from agent_memory.model.atom import (
     Atom,
     dump_atom,
@@ -685,7 +685,9 @@ class L1Store:
         paths, atoms = [], []
         for path in sorted(self.queue_dir.glob("*.json")):
             try:
-                data = json.loads(path.read_text("utf-8"))
+                # never a plain read: a FIFO there held every capture for ever, /dev/zero
+                # linked there was read for ever; either is set aside as unreadable
+                data = json.loads(read_regular_file(path).decode("utf-8"))
                 batch = [a for a in data.get("atoms", []) if isinstance(a, dict)]
             except (OSError, ValueError, AttributeError) as exc:
                 bad = self.queue_dir / "bad"
