@@ -155,3 +155,31 @@ def test_a_contradiction_with_a_record_that_fails_the_schema_leaves_that_record_
     assert shown == bad
     log = (project / ".git" / "agent-memory" / "errors.log").read_text()
     assert sum(ident in line for line in log.splitlines()) == 1, log
+
+
+def test_a_torn_tombstone_never_lets_the_forgotten_claim_be_learned_again(project: Path, tmp_path: Path) -> None:
+    """A forgotten claim's tombstone that cannot be read (a torn write, a hand edit) read as no
+    tombstone: the next capture that saw the claim again wrote it back as a new atom, silently
+    undoing the forget (and recalling it). The observation is held back like one whose record
+    is unreadable, the tombstone named in the log; restored, the tombstone holds again."""
+    for session, day in EARLY:
+        write_session(project, session, day, [{"user": PUSH}])
+    gm(project, "capture", "--all", "--no-stage")
+    [ident] = _atoms(project)
+    gm(project, "forget", ident)
+    path = f"tombstones/{ident}.json"
+    good = git(project, "show", f"refs/heads/memory/atoms:{path}").encode()
+    _set_blob(project, path, good[: len(good) // 2], tmp_path)
+
+    later = write_session(project, LATER, "2026-10-05", [{"user": PUSH}, {"user": PNPM}])
+    result = gm_json(project, "capture", "--transcript", str(later), "--no-stage")
+    assert ident not in result["new"] and ident not in _atoms(project)
+    assert result["skipped"]["unreadable"] == [ident]
+    assert any("pnpm" in str(a["claim"]).lower() for a in _atoms(project).values())  # the rest is captured
+    assert path in (project / ".git" / "agent-memory" / "errors.log").read_text()
+    checked = gm(project, "validate", check=False)
+    assert checked.returncode == 1 and path in checked.stdout + checked.stderr
+
+    _set_blob(project, path, good, tmp_path)  # restored: forgotten, as before
+    result = gm_json(project, "capture", "--all", "--no-stage")
+    assert ident not in _atoms(project)

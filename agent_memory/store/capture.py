@@ -35,6 +35,7 @@ from agent_memory.model.errors import InvalidAtomError
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS, is_expired, l1_evictions
 from agent_memory.store import contradictions
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
+from agent_memory.store.shape import TOMBSTONES_DIR
 from agent_memory.transcripts.identity import Transcript
 from agent_memory.transcripts.ledger import (
     TRANSCRIPT,
@@ -125,6 +126,12 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
             if ident in snap.tombstones:
                 result.forgotten.append(ident)
                 continue
+            if snap.tombstones.unreadable(ident):
+                # A forget whose tombstone cannot be read: taken for none, the claim was
+                # learned again as new. Held back like an unreadable record, until restored.
+                result.unreadable.append(ident)
+                torn_tombstones.add(ident)
+                continue
             current = writes.get(ident) or snap.atoms.get(ident)
             if ident in stored_invalid or (current is None and snap.atoms.unreadable(ident)):
                 # The only copy of its evidence and review state: never written over with a
@@ -192,6 +199,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                       rescanned=rescanned, evicted=evicted_seen)  # fmt: skip
 
     stored_invalid: set[str] = set()  # stored records that read but fail the schema
+    torn_tombstones: set[str] = set()  # observations held back by a tombstone that cannot be read
     unmarked: set[str] = set()  # such records a contradiction would have marked contested
     while True:
         try:
@@ -212,7 +220,12 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         log_error(f"capture: memory/atoms:{path} fails the atom schema, so it was not checked for contradictions "
                   f"with this capture (left as it is; `git memory validate` says why, "
                   f"`git log -p memory/atoms -- {path}` has its history)", store.repo.cwd)  # fmt: skip
-    for ident in sorted(set(result.unreadable)):
+    for ident in sorted(torn_tombstones & set(result.unreadable)):
+        path = f"{TOMBSTONES_DIR}/{ident}.json"
+        log_error(f"capture: memory/atoms:{path} (the tombstone of a forgotten claim) cannot be read; {ident} "
+                  f"not learned again (`git memory validate` says why; restore it from "
+                  f"`git log -p memory/atoms -- {path}`)", store.repo.cwd)  # fmt: skip
+    for ident in sorted(set(result.unreadable) - torn_tombstones):
         path = atom_path(ident)
         log_error(f"capture: memory/atoms:{path} cannot be read as an atom; left as it is and {ident} not merged "
                   f"(`git memory validate` says why; restore it from `git log -p memory/atoms -- {path}`)",

@@ -100,6 +100,7 @@ class TreeMapping(dict[str, Any]):
         self._path_of = path_of
         self._parse = parse
         self._missing: set[str] = set()
+        self._torn: set[str] = set()  # a file there that `parse` refused
         self._complete = False
         self.bad: list[tuple[str, str]] = []
 
@@ -111,6 +112,7 @@ class TreeMapping(dict[str, Any]):
             try:
                 return self._parse(ident, data)
             except InvalidAtomError:
+                self._torn.add(ident)
                 return None
         return None
 
@@ -140,6 +142,8 @@ class TreeMapping(dict[str, Any]):
         for it as for an absent one): a writer must not take its path for a free one."""
         if self.get(ident) is not None:
             return False
+        if ident in self._missing:  # looked up by path already: absent, or there and refused
+            return ident in self._torn
         return any(git.read_path(self._repo, self._tree, path, STORE) is not None for path in self._path_of(ident))
 
     def load(self) -> dict[str, Any]:
