@@ -286,6 +286,31 @@ def test_session_start_never_reads_through_a_committed_link(project: Path, name:
         assert context is not None and claims_in(context, "Never push directly to main") == 1
 
 
+def test_session_start_never_reads_a_config_linked_to_dev_zero(project: Path) -> None:
+    """The session start reads git's config files itself (the project name, the attributes
+    files its cache key signs), the global memory repo's among them: one linked to /dev/zero
+    (which git refuses as a bad line) was read for ever — all memory, then a MemoryError and
+    the whole context lost. Such a file is left out; the project's block is still given."""
+    from conftest import memory_capped
+
+    capture(project, [(sid(1), "2026-11-01", [PUSH]), (sid(2), "2026-11-02", [PUSH]), (sid(3), "2026-11-03", [PUSH])])
+    adopt_all(project)
+    config = global_repo() / ".git" / "config"
+    kept = config.read_bytes()
+    config.unlink()
+    config.symlink_to("/dev/zero")
+    try:
+        proc = subprocess.run([sys.executable, "-m", "agent_memory", "hook", "session-start"],
+                              input=payload("session-start", project).encode("utf-8"), cwd=str(project),
+                              capture_output=True, env=hook_env(), timeout=120, preexec_fn=memory_capped)  # fmt: skip
+    finally:
+        config.unlink()
+        config.write_bytes(kept)
+    context = claude_reads(proc, "session-start")
+    assert errors(project) == []  # (broken: a MemoryError, the context lost)
+    assert context is not None and claims_in(context, "Never push directly to main") == 1
+
+
 def test_session_start_never_reads_a_huge_claude_md_whole(project: Path) -> None:
     """The cache key signed CLAUDE.md and CLAUDE.memory.md by their whole content, read at
     every start, warm ones too, and a miss read both whole for their blocks. A cloned CLAUDE.md

@@ -267,8 +267,7 @@ def _attributes_files(common: str, followed: list[str] | None = None) -> tuple[l
     unscreened = []
     for path in _config_files_followed(common) if followed is None else followed:
         try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            text = _read_config(path)
         except OSError:
             continue
         except UnicodeDecodeError:
@@ -288,6 +287,16 @@ def _attributes_files(common: str, followed: list[str] | None = None) -> tuple[l
     return list(dict.fromkeys(values)), unscreened
 
 
+def _read_config(path: str) -> str:
+    """A git config file's text as a text-mode `open` reads it (newlines translated) — only
+    from a regular file: /dev/zero linked in a config's place was read by every session start
+    for ever (all memory), a FIFO waited on for ever; git refuses the one and hangs on the
+    other itself. OSError for either (the file is left out, as an unreadable one is)."""
+    from agent_memory.store.recall.files import read_state_file
+
+    return read_state_file(path).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _config_files_followed(common: str, depth: int = 10) -> list[str]:
     """The config files git reads (`_git_config_files`) and, after each, the files its
     `[include]` and `[includeIf "…"]` sections name (a relative path is relative to the file
@@ -300,8 +309,7 @@ def _config_files_followed(common: str, depth: int = 10) -> list[str]:
         if level >= depth:
             return
         try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            text = _read_config(path)
         except (OSError, UnicodeDecodeError):
             return
         if "include" not in text.lower():
@@ -432,8 +440,7 @@ def project_name(repo: Location) -> str:
             value = None
             for path in _git_config_files(common):
                 try:
-                    with open(path, encoding="utf-8") as fh:
-                        text = fh.read()
+                    text = _read_config(path)
                 except OSError:
                     continue
                 if "worktreeconfig" in text.lower():
