@@ -168,6 +168,27 @@ def test_concurrent_error_log_writers_lose_no_line(repo: Path) -> None:
     assert len(lines) == 120 and len(set(lines)) == 120
 
 
+def test_concurrent_error_log_writers_at_the_cap_keep_the_newest_lines(repo: Path) -> None:
+    """errors.log at its cap (ERROR_LOG_LINES): each writer appends, then cuts the log to its
+    newest lines. Cut from a read made before another writer's append, that line was lost:
+    six writers at once lost most of their lines, while the oldest lines stayed. The log now
+    ends as the newest lines, in each writer's order, none missing."""
+    from agent_memory.model.policy import ERROR_LOG_LINES
+
+    log = repo / ".git" / "agent-memory" / "errors.log"
+    log.parent.mkdir()
+    log.write_text("".join(f"2026-01-01T00:00:00Z old line {i}\n" for i in range(ERROR_LOG_LINES)))
+    script = ("import sys\nfrom agent_memory.gitio.state import log_error\n"
+              "for i in range(50):\n    log_error(f'writer {sys.argv[1]} line {i}', sys.argv[2])\n")
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(n), str(repo)]) for n in range(6)]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    lines = log.read_text().splitlines()
+    assert len(lines) == ERROR_LOG_LINES and not [line for line in lines if "old line" in line]
+    for n in range(6):  # what is left of each writer: its newest lines, none missing
+        mine = [int(line.rsplit(" ", 1)[1]) for line in lines if f"writer {n} " in line]
+        assert mine == list(range(50 - len(mine), 50)), (n, mine)
+
+
 def test_capture_flag_combinations_that_mean_nothing_are_usage_errors(repo: Path) -> None:
     gm(repo, "init", "--no-claude-hooks")
     assert gm(repo, "capture", "--transcript", "x.jsonl", "--since", "2026-01-01", check=False).returncode == 2

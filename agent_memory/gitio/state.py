@@ -62,14 +62,66 @@ def log_error(message: str, start: str | os.PathLike[str] | None = None, log_pat
             return path
         # Only into a regular file: a FIFO in its place (no reader) held every hook that had
         # something to log, and `status`, for ever.
-        if not append_regular_file(path, line):
-            return None
-        lines = read_regular_file(path).splitlines(keepends=True)
-        if len(lines) > ERROR_LOG_LINES:
-            atomic_write(path, b"".join(lines[-ERROR_LOG_LINES:]), mode=0o600)
+        folder = os.path.dirname(path)
+        shared = _lock_folder(folder, exclusive=False)
+        try:
+            if not append_regular_file(path, line):
+                return None
+        finally:
+            _unlock(shared)
+        if len(read_regular_file(path).splitlines()) > ERROR_LOG_LINES:
+            # Cut to the newest lines under the folder's exclusive lock, read again there: cut
+            # from a read made before another writer's append, that line was lost (at the cap,
+            # concurrent hooks lost most of their lines and older ones stayed).
+            held = _lock_folder(folder, exclusive=True)
+            if held is not None:
+                try:
+                    lines = read_regular_file(path).splitlines(keepends=True)
+                    if len(lines) > ERROR_LOG_LINES:
+                        atomic_write(path, b"".join(lines[-ERROR_LOG_LINES:]), mode=0o600)
+                finally:
+                    _unlock(held)
         return path
     except Exception:  # noqa: BLE001 - logging must never be the thing that fails
         return None
+
+
+# How long a log writer waits for the state folder's lock (held only to append one line, or to
+# cut the log to its newest lines) before it goes on without it (append) or leaves the cut to
+# the next writer.
+_LOCK_WAIT_S = 2.0
+_NO_FLOCK = -1  # a platform without flock (Windows): nothing is locked, as before
+
+
+def _lock_folder(folder: str, exclusive: bool) -> int | None:
+    """An flock on the state folder itself (no file of its own to leave behind): shared to
+    append a line (appends are atomic among themselves), exclusive to rewrite the log.
+    The descriptor, _NO_FLOCK where there is no flock, None when it was not had in time."""
+    try:
+        import fcntl
+        import time
+    except ImportError:  # pragma: no cover - Windows
+        return _NO_FLOCK
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    mode = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
+    deadline = time.monotonic() + _LOCK_WAIT_S
+    while True:
+        try:
+            fcntl.flock(fd, mode)
+            return fd
+        except OSError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                return None
+            time.sleep(0.002)
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None and fd != _NO_FLOCK:
+        os.close(fd)  # closing the descriptor releases its flock
 
 
 _STAMPED = len("2026-01-01T00:00:00Z ")  # where a line's text starts, after its time stamp
