@@ -88,8 +88,8 @@ def log_error(message: str, start: str | os.PathLike[str] | None = None, log_pat
 
 # How long a log writer waits for the state folder's lock (held only to append one line, or to
 # cut the log to its newest lines) before it goes on without it (append) or leaves the cut to
-# the next writer.
-_LOCK_WAIT_S = 2.0
+# the next writer: well inside the prompt hook's 1 s, whatever holds the lock.
+_LOCK_WAIT_S = 0.2
 _NO_FLOCK = -1  # a platform without flock (Windows): nothing is locked, as before
 
 
