@@ -112,7 +112,12 @@ def _lock_folder(folder: str, exclusive: bool) -> int | None:
         try:
             fcntl.flock(fd, mode)
             return fd
-        except OSError:
+        except OSError as exc:
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                # a file system that locks no folder (NFS emulates flock with POSIX locks): as
+                # without flock, never a log left uncut for ever
+                os.close(fd)
+                return _NO_FLOCK
             if time.monotonic() >= deadline:
                 os.close(fd)
                 return None
