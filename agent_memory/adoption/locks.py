@@ -1,10 +1,8 @@
 """Serialising the verbs that commit memory files, and telling stale git locks from live ones.
 
 `memory_lock(repo)`: every verb that commits `CLAUDE.memory.md` / `.memory/adopted.log`
-through `adoption/` holds it from reading the files to the commit landing (two
-`adopt --all` at once lost adoptions and mislabelled commits). An OS file lock on
-`.git/agent-memory/memory.lock` (`flock`, `LockFileEx` on Windows): the kernel releases it
-when the holder dies, so it can never go stale. Re-entrant within a process.
+through `adoption/` holds it from reading the files to the commit landing (gitio/memory_lock.py,
+re-exported here).
 
 `stale_locks(repo)`: git's own lock files (`.git/index.lock`, `refs/heads/memory/atoms.lock`,
 `HEAD.lock`) left behind by a killed process make every later command fail or wait. A lock is
@@ -14,125 +12,20 @@ one operation) and, where the platform lets us see it, no process has it open.
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.locks import stale_age
+from agent_memory.gitio.memory_lock import LOCK_NAME as LOCK_NAME
+from agent_memory.gitio.memory_lock import memory_lock as memory_lock
+from agent_memory.gitio.memory_lock import memory_lock_held as memory_lock_held
+from agent_memory.gitio.memory_lock import memory_lock_if_free as memory_lock_if_free
+from agent_memory.gitio.memory_lock import try_lock as try_lock
+from agent_memory.gitio.memory_lock import unlock as unlock
 from agent_memory.model.errors import RepoStateError
-from agent_memory.model.policy import LOCK_WAIT_SECONDS, STALE_LOCK_SECONDS
-
-LOCK_NAME = "memory.lock"
-
-_held: dict[str, tuple[int, int]] = {}  # lock path → (fd, depth) for this process
-
-
-def try_lock(fd: int) -> bool:
-    try:
-        import fcntl
-    except ImportError:  # Windows
-        import msvcrt
-
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
-        except OSError:
-            return False
-        return True
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False
-    return True
-
-
-def unlock(fd: int) -> None:
-    try:
-        import fcntl
-    except ImportError:  # Windows
-        import msvcrt
-
-        try:
-            os.lseek(fd, 0, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
-        except OSError:
-            pass
-        return
-    fcntl.flock(fd, fcntl.LOCK_UN)
-
-
-def _holder(path: Path) -> str:
-    try:
-        text = path.read_text("utf-8", errors="replace").strip()
-    except OSError:
-        return ""
-    return text.splitlines()[0][:200] if text else ""
-
-
-@contextmanager
-def memory_lock(repo: git.Repo, what: str = "commit memory files",
-                wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:  # fmt: skip
-    """Hold the repository's memory lock (waiting for another holder up to `wait` seconds)."""
-    path = repo.state / LOCK_NAME
-    key = str(path)
-    if key in _held:
-        fd, depth = _held[key]
-        _held[key] = (fd, depth + 1)
-        try:
-            yield
-        finally:
-            fd, depth = _held[key]
-            _held[key] = (fd, depth - 1)
-        return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        deadline = time.monotonic() + wait
-        delay = 0.01
-        while not try_lock(fd):
-            if time.monotonic() > deadline:
-                holder = _holder(path)
-                raise RepoStateError(
-                    f"another git memory command is committing memory files ({holder or 'pid unknown'})",
-                    hint=f"wait for it to finish, then {what} again",
-                )
-            time.sleep(delay)
-            delay = min(delay * 1.5, 0.25)
-        try:  # who holds it, for the message a waiter gives up with
-            os.ftruncate(fd, 0)
-            os.lseek(fd, 0, os.SEEK_SET)
-            os.write(fd, f"pid {os.getpid()}: {what}\n".encode())
-        except OSError:
-            pass
-        _held[key] = (fd, 1)
-        try:
-            yield
-        finally:
-            del _held[key]
-            unlock(fd)
-    finally:
-        os.close(fd)
-
-
-def memory_lock_held(repo: git.Repo) -> bool:
-    """Whether a live process (this one included) holds the memory lock: a memory commit is in
-    progress, and the memory files may differ from HEAD for the moment."""
-    if str(repo.state / LOCK_NAME) in _held:
-        return True
-    try:
-        fd = os.open(repo.state / LOCK_NAME, os.O_RDWR)
-    except OSError:
-        return False
-    try:
-        if not try_lock(fd):
-            return True
-        unlock(fd)
-        return False
-    finally:
-        os.close(fd)
-
+from agent_memory.model.policy import STALE_LOCK_SECONDS
 
 # --- git's lock files -------------------------------------------------------------------------
 

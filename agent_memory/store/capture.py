@@ -20,18 +20,20 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agent_memory.committed import tiers
 from agent_memory.extract.pipeline import extract_transcript
+from agent_memory.gitio.memory_lock import memory_lock_if_free
 from agent_memory.gitio.refs import atom_path
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, atom_errors, is_pending, merge
 from agent_memory.model.clock import iso_z, now_utc, parse_time
-from agent_memory.model.errors import InvalidAtomError
+from agent_memory.model.errors import InvalidAtomError, RepoStateError
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS, is_expired, l1_evictions
 from agent_memory.store import contradictions
 from agent_memory.store.l1 import Change, L1Store, Snapshot, summarize
@@ -105,7 +107,8 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     queue_paths, queued = store.queued()
     result = CaptureResult(commit=None)
     rules = Limits() if limits is True else limits or None
-    held = _held(store, rules) if rules is not None else frozenset()
+    held = _Held()
+    guard = _limits_guard(store, rules, held) if rules is not None else None
     # Validated once, not on every retry of the transaction.
     problems = [atom_errors(obs) for obs in [*queued, *incoming]]
     fresh = {id(obs) for obs in incoming}  # `supersede` judges these, never a queued record
@@ -165,8 +168,8 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         deletes: set[str] = set()
         rescanned = None
         evicted_seen: dict[str, str] = {}
-        if rules is not None:
-            expired, evicted_seen, rescanned = _apply_limits(snap, writes, now, held, rules)
+        if rules is not None and held.ids is not None:
+            expired, evicted_seen, rescanned = _apply_limits(snap, writes, now, held.ids, rules)
             evicted = list(evicted_seen)
             result.expired, result.evicted = expired, evicted
             deletes = set(expired) | set(evicted)
@@ -203,7 +206,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     unmarked: set[str] = set()  # such records a contradiction would have marked contested
     while True:
         try:
-            commit, change = store.transact(compute, queue_on_failure=[*queued, *incoming])
+            commit, change = store.transact(compute, queue_on_failure=[*queued, *incoming], guard=guard)
             break
         except InvalidAtomError:
             # A merge into a stored record that fails the schema (a hand edit, a newer version's
@@ -284,8 +287,43 @@ def _evicted_since(snap: Snapshot, obs: Atom) -> bool:
     return evicted is not None and iso_z(str(obs["last_seen"])) <= evicted
 
 
-def _held(store: L1Store, rules: Limits) -> frozenset[str]:
-    return rules.held if rules.held is not None else frozenset(_held_in_work_tree(store))
+@dataclass
+class _Held:
+    """The adopted ids the cap and expiry spare, read in the current attempt of the
+    transaction; None when they could not be read safely (the limits wait for a later write)."""
+
+    ids: frozenset[str] | None = None
+    said: bool = False  # the errors.log line for a memory lock that cannot be opened
+
+
+def _limits_guard(store: L1Store, rules: Limits, held: _Held) -> Callable[[], AbstractContextManager[object]]:
+    """Each attempt of a transaction that applies the cap and expiry reads the adopted ids under
+    the memory lock, held until its ref update: `adopt` writes `.memory/adopted.log` under that
+    lock, so no adoption lands between the read and the write. Read once before the transaction,
+    an atom adopted meanwhile was evicted and its L1 record (the provenance of the adopted line)
+    lost. The lock is only tried: while another process holds it (an adopt committing), the
+    limits are left to a later write rather than make a session's capture wait."""
+
+    @contextmanager
+    def guard() -> Iterator[None]:
+        if rules.held is not None:
+            held.ids = rules.held
+            yield
+            return
+        stack = ExitStack()
+        try:
+            free = stack.enter_context(memory_lock_if_free(store.repo, "capture"))
+        except RepoStateError as exc:
+            if not held.said:
+                held.said = True
+                log_error(f"capture: the L1 cap and expiry were not applied: {exc.message} ({exc.hint})",
+                          store.repo.cwd)  # fmt: skip
+            free = False
+        with stack:
+            held.ids = frozenset(_held_in_work_tree(store)) if free else None
+            yield
+
+    return guard
 
 
 def _stamp(when: _dt.datetime) -> str:
@@ -435,10 +473,12 @@ def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX
     counts in `index/stats.json`: when nothing can be over the cap or expired, no atom is read
     and nothing is written."""
     rules = Limits(cap, max_age_days, frozenset(held) if held is not None else None)
-    held_ids = _held(store, rules)
+    held_now = _Held()
 
     def compute(snap: Snapshot) -> Change | None:
-        expired, evicted_seen, _ = _apply_limits(snap, {}, now_utc(), held_ids, rules)
+        if held_now.ids is None:
+            return None  # an adopt is committing: the limits wait for a later write
+        expired, evicted_seen, _ = _apply_limits(snap, {}, now_utc(), held_now.ids, rules)
         evicted = list(evicted_seen)
         if not expired and not evicted:
             return None
@@ -451,7 +491,7 @@ def enforce_limits(store: L1Store, cap: int = L1_CAP, max_age_days: int = L1_MAX
         return Change(subject=f"expire: dropped {' and '.join(parts)}", body=body,
                       trailers=[("Op", "expire")], deletes=set(expired) | set(evicted), evicted=evicted_seen)
 
-    commit, _ = store.transact(compute)
+    commit, _ = store.transact(compute, guard=_limits_guard(store, rules, held_now))
     return commit
 
 

@@ -36,6 +36,7 @@ import shlex
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -539,30 +540,38 @@ class L1Store:
         self._after_write(oid, None, ())  # an (empty) recall index from the start: the hook never misses it
         return True
 
-    def transact(self, compute: Callable[[Snapshot], Change | None], queue_on_failure: Iterable[Atom] = ()) -> tuple[str | None, Change | None]:
+    def transact(self, compute: Callable[[Snapshot], Change | None], queue_on_failure: Iterable[Atom] = (),
+                 guard: Callable[[], AbstractContextManager[object]] | None = None) -> tuple[str | None, Change | None]:
         """Run `compute` against the current tip and commit its change with a compare-and-set
-        ref update, re-reading and recomputing after every lost race."""
+        ref update, re-reading and recomputing after every lost race. Each attempt (read,
+        compute, ref update) runs inside `guard()` when given: what `compute` reads besides the
+        snapshot is read and held there (capture's adopted ids, under the memory lock)."""
         self.require()
         ledger = self._check_rewound()  # read once: this write's tip is recorded in it
         start = time.monotonic()
         self.last_queue_path = None
         stale: str | None = None
         for attempt in range(MAX_ATTEMPTS):
-            snap = self.snapshot()
-            if snap.legacy:
-                self._migrate(snap)
-                ledger = None  # the migration recorded its own tip: read afresh
-                continue
-            change = compute(snap)
-            if change is None or change.empty():
-                return None, change
-            # The new objects are unreachable until the ref moves: the update restores any a
-            # concurrent `git gc --prune=now` deleted (gitio.repo.Written).
-            written = git.Written()
-            oid = self._commit(snap, change, written)
-            try:
-                git.cas_update_ref(self.repo, git.ATOMS_REF, oid, snap.tip, f"agent-memory: {change.subject}", written)
-            except RefMovedError:
+            with guard() if guard is not None else nullcontext():
+                snap = self.snapshot()
+                if snap.legacy:
+                    self._migrate(snap)
+                    ledger = None  # the migration recorded its own tip: read afresh
+                    continue
+                change = compute(snap)
+                if change is None or change.empty():
+                    return None, change
+                # The new objects are unreachable until the ref moves: the update restores any a
+                # concurrent `git gc --prune=now` deleted (gitio.repo.Written).
+                written = git.Written()
+                oid = self._commit(snap, change, written)
+                try:
+                    git.cas_update_ref(self.repo, git.ATOMS_REF, oid, snap.tip, f"agent-memory: {change.subject}",
+                                       written)  # fmt: skip
+                    moved = False
+                except RefMovedError:
+                    moved = True
+            if moved:
                 stale = stale_lock(self.repo)
                 if stale is not None or time.monotonic() - start > MAX_RETRY_SECONDS:
                     break
