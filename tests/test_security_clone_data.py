@@ -1373,15 +1373,16 @@ def _history_of(tmp_path: Path, rel: str, versions: Callable[[int], bytes], coun
 def test_validate_never_reads_a_huge_history_of_the_block_files_whole(tmp_path: Path) -> None:
     """validate compares the log with every block a reviewer was shown: one `git log -p` of the
     block files' whole versions in every commit. A cloned CLAUDE.md of 1 MB (far under every
-    bound) edited in 700 commits (a pack of a few hundred KB) is 700 MB of it, read whole (2,000
-    commits: 52 s, 6.5 GB). Past MAX_HISTORY_DIFF_BYTES it is not read on, and validate says so."""
+    bound) edited in 250 commits (a pack of a few hundred KB) is 250 MB of it, read whole (870 MB
+    of memory, measured before the fix; 2,000 commits: 52 s, 6.5 GB). Past
+    MAX_HISTORY_DIFF_BYTES it is not read on (validate needs ~120 MB), and validate says so."""
     lines = [f"line {i} of the project's notes, nothing special here" for i in range(20000)]
 
     def edited(n: int) -> bytes:
         lines[n] = f"line {n} edited in commit {n}"
         return ("\n".join(lines) + "\n").encode()
 
-    upstream = _history_of(tmp_path, "CLAUDE.md", edited, 700)
+    upstream = _history_of(tmp_path, "CLAUDE.md", edited, 250)
     here = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(upstream), str(here))
     gm(here, "init", "--yes", "--no-claude-hooks")
@@ -1393,11 +1394,12 @@ def test_validate_never_reads_a_huge_history_of_the_block_files_whole(tmp_path: 
 def test_validate_and_promote_global_never_read_a_huge_history_of_the_log_whole(tmp_path: Path) -> None:
     """validate checks every adopt commit's change to the log, and the L3 gate reads when each
     line landed: each one `git log -p` of the log's history, read whole. A cloned log that gains
-    and loses 1 MB of lines in turn over 700 commits is 700 MB of it (the log at HEAD: empty).
+    and loses 1 MB of lines in turn over 250 commits is 250 MB of it (the log at HEAD: empty;
+    760 MB of memory for each, read whole, measured before the fix; ~120 MB now).
     Past MAX_HISTORY_DIFF_BYTES neither reads on: validate says its check was not made, and the
     L3 gate counts nothing of the project (as of one it cannot read)."""
     chunk = b"".join(b'{"junk line %d of a log that comes and goes"}\n' % i for i in range(20000))
-    upstream = _history_of(tmp_path, ".memory/adopted.log", lambda n: b"" if n % 2 else chunk, 700)
+    upstream = _history_of(tmp_path, ".memory/adopted.log", lambda n: b"" if n % 2 else chunk, 250)
     here = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(upstream), str(here))
     gm(here, "init", "--yes", "--no-claude-hooks")  # (registered in the global memory repo)
