@@ -729,13 +729,20 @@ def test_the_guard_never_reads_a_huge_claude_md_whole(upstream: Path, tmp_path: 
     assert "internal error" not in scan.stderr and "hint: CLAUDE.md: the file is too large" in scan.stderr
 
 
+ZEROS_MB = 160
+
+
 def _clone_of_zeros(tmp_path: Path, rel: str) -> Path:
-    """A clone of a repository whose one commit holds `rel` as 300 MB of zeros (~300 KB packed)."""
+    """A clone of a repository whose one commit holds `rel` as ZEROS_MB of zeros (~160 KB
+    packed): over every bound on such a file (MAX_LOG_BLOB_BYTES the largest), and read whole
+    more than _under_256_mb allows (measured before each fix: init 370 MB, promote 540, the L3
+    gate 700, status of a hook 670; the verbs that leave it unread need under 150 MB). The
+    findings' 300 MB under 600 MB made the same point in twice the time."""
     upstream = tmp_path / "upstream"
     (upstream / rel).parent.mkdir(parents=True)
     git(upstream, "init", "-q", "-b", "main")
     with open(upstream / rel, "wb") as fh:
-        fh.truncate(300 << 20)
+        fh.truncate(ZEROS_MB << 20)
     git(upstream, "add", "-A")
     git(upstream, "commit", "-q", "--no-verify", "-m", f"{rel} of zeros")
     here = tmp_path / "clone"
@@ -756,6 +763,11 @@ def _limited(cwd: Path, limit: Callable[[], None], *args: str) -> subprocess.Com
 def _under_600_mb(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """`git memory ARGS` with its address space capped at 600 MB."""
     return _limited(cwd, _capped(600), *args)
+
+
+def _under_256_mb(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`git memory ARGS` with its address space capped at 256 MB (see _clone_of_zeros)."""
+    return _limited(cwd, _capped(256), *args)
 
 
 def _under_300_mb(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -780,34 +792,36 @@ def files_under_512_kb(cwd: Path, *args: str) -> subprocess.CompletedProcess[str
 
 def test_init_and_promote_never_read_a_huge_committed_log_whole(tmp_path: Path) -> None:
     """init names the project from the first line of HEAD's adopted.log: it read the blob
-    whole, then that line whole — a committed log of zeros (300 MB here; ~300 KB in the
-    clone) cost it twice its size, an internal error (MemoryError) under 600 MB. HEAD's log is
+    whole, then that line whole — a committed log of zeros (300 MB; ~300 KB in the clone)
+    cost it twice its size, an internal error (MemoryError) under 600 MB (here 160 MB under
+    256 MB). HEAD's log is
     read whole up to a bound, a line at a time up to MAX_LOG_LINE_BYTES: init names the
     project after the remote, as for a log naming none. promote read the base branch's log
     whole too: over MAX_LOG_BLOB_BYTES it refuses (exit 3, one line and a hint), unread."""
     here = _clone_of_zeros(tmp_path, ".memory/adopted.log")
-    proc = _under_600_mb(here, "init", "--yes", "--no-claude-hooks")
+    proc = _under_256_mb(here, "init", "--yes", "--no-claude-hooks")
     assert proc.returncode == 0, proc.stderr
     assert git(here, "config", "memory.project").strip() == "upstream"
-    promote = _under_600_mb(here, "promote")
+    promote = _under_256_mb(here, "promote")
     assert promote.returncode == 3 and "internal error" not in promote.stderr, promote.stderr
-    assert ".memory/adopted.log on origin/main is 314572800 bytes" in promote.stderr and "hint:" in promote.stderr
+    assert f".memory/adopted.log on origin/main is {ZEROS_MB << 20} bytes" in promote.stderr
+    assert "hint:" in promote.stderr
     # registered by init, the clone's log is left out of the L2 → L3 gate, unread
-    gate = _under_600_mb(here, "promote", "--global", "--output", "json")
+    gate = _under_256_mb(here, "promote", "--global", "--output", "json")
     assert gate.returncode == 0, gate.stderr
     [skipped] = json.loads(gate.stdout)["skipped_projects"]
-    assert skipped["reason"] == ".memory/adopted.log on main is 314572800 bytes, more than any log", skipped
+    assert skipped["reason"] == f".memory/adopted.log on main is {ZEROS_MB << 20} bytes, more than any log", skipped
 
 
 def test_init_refuses_a_huge_committed_claude_md_before_its_first_write(tmp_path: Path) -> None:
     """init reads CLAUDE.md whole and writes it back with its import line: a committed one of
     300 MB of zeros (300 KB in the clone) cost it 650 MB, a MemoryError half-way (the store, the
-    hooks, .gitignore and .gitattributes already written). Over MAX_BLOCK_FILE_BYTES it refuses
-    before its first write (exit 3, one line and a hint)."""
+    hooks, .gitignore and .gitattributes already written; 160 MB under 256 MB shows it). Over
+    MAX_BLOCK_FILE_BYTES it refuses before its first write (exit 3, one line and a hint)."""
     here = _clone_of_zeros(tmp_path, "CLAUDE.md")
-    proc = _under_600_mb(here, "init", "--yes")
+    proc = _under_256_mb(here, "init", "--yes")
     assert proc.returncode == 3 and "internal error" not in proc.stderr, proc.stderr
-    assert "CLAUDE.md is 314572800 bytes" in proc.stderr and "nothing was written" in proc.stderr
+    assert f"CLAUDE.md is {ZEROS_MB << 20} bytes" in proc.stderr and "nothing was written" in proc.stderr
     assert git(here, "status", "--porcelain") == "" and not (here / ".git" / "agent-memory" / "initialised").exists()
     assert git(here, "branch", "--list", "memory/*") == ""
 
@@ -1415,19 +1429,19 @@ def test_status_and_init_never_read_a_huge_committed_hook_whole(tmp_path: Path) 
     """core.hooksPath may name a folder of the work tree (a team's `.githooks/`, set as its
     README asks), whose hooks a clone commits: `status` read each hook there whole to tell
     ours, and `init` the one it chains — a committed pre-commit of 300 MB of zeros (300 KB in
-    the clone) cost each 650 MB, a MemoryError under 600 MB. A hook file over
+    the clone) cost each 650 MB, a MemoryError under 600 MB (here 160 MB under 256 MB). A hook file over
     MAX_HOOK_FILE_BYTES (ours is a few KB) is another's, unread: status says so, and init
     keeps it, chained, as any hook of someone else's."""
     here = _clone_of_zeros(tmp_path, ".githooks/pre-commit")
-    assert _under_600_mb(here, "init", "--no-claude-hooks").returncode == 0  # before the setting: .git/hooks
+    assert _under_256_mb(here, "init", "--no-claude-hooks").returncode == 0  # before the setting: .git/hooks
     git(here, "config", "core.hooksPath", ".githooks")
-    status = _under_600_mb(here, "status", "--output", "json")
+    status = _under_256_mb(here, "status", "--output", "json")
     assert status.returncode == 0 and "internal error" not in status.stderr, status.stderr
     assert json.loads(status.stdout)["git_hooks"]["pre-commit"]["state"] == "foreign"
-    init = _under_600_mb(here, "init", "--no-claude-hooks")
+    init = _under_256_mb(here, "init", "--no-claude-hooks")
     assert init.returncode == 0 and "internal error" not in init.stderr, init.stderr
-    assert (here / ".githooks" / "pre-commit.chained-by-agent-memory").stat().st_size == 300 << 20
-    after = _under_600_mb(here, "status", "--output", "json")
+    assert (here / ".githooks" / "pre-commit.chained-by-agent-memory").stat().st_size == ZEROS_MB << 20
+    after = _under_256_mb(here, "status", "--output", "json")
     assert json.loads(after.stdout)["git_hooks"]["pre-commit"]["state"] == "active", after.stderr
 
 
