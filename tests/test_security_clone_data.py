@@ -1114,13 +1114,13 @@ def _capped(megabytes: int) -> Callable[[], None]:
 def test_status_never_reads_a_huge_committed_claude_md_whole(upstream: Path, tmp_path: Path) -> None:
     """status tells a CLAUDE.md whose import line is not committed yet by HEAD's copy: it read
     that blob whole — a committed CLAUDE.md of 300 MB of zeros (300 KB in the clone) cost it
-    its size, an internal error (MemoryError) under 600 MB. The blob is sized first: over
-    MAX_BLOCK_FILE_BYTES it is not read, and status goes on."""
+    its size, an internal error (MemoryError) under 600 MB (here ZEROS_MB under 256 MB). The
+    blob is sized first: over MAX_BLOCK_FILE_BYTES it is not read, and status goes on."""
     import os
     import sys
 
     with open(upstream / "CLAUDE.md", "wb") as fh:
-        fh.truncate(300 << 20)
+        fh.truncate(ZEROS_MB << 20)
     git(upstream, "commit", "-q", "--no-verify", "-am", "a CLAUDE.md of zeros")
     here = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(upstream), str(here))
@@ -1128,7 +1128,7 @@ def test_status_never_reads_a_huge_committed_claude_md_whole(upstream: Path, tmp
     gm(here, "init", "--no-claude-hooks")
     env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
     status = subprocess.run([sys.executable, "-m", "agent_memory", "status", "--output", "json"], cwd=here,
-                            capture_output=True, text=True, env=env, preexec_fn=_capped(600), timeout=120)  # fmt: skip
+                            capture_output=True, text=True, env=env, preexec_fn=_capped(256), timeout=120)  # fmt: skip
     assert status.returncode == 0 and "internal error" not in status.stderr, status.stderr
     assert "CLAUDE.md" not in json.loads(status.stdout)["setup_uncommitted"]
 
@@ -1182,7 +1182,7 @@ def test_deinit_and_validate_never_read_a_huge_claude_md_whole(repo: Path, tmp_p
 def test_the_merge_and_push_guards_refuse_a_huge_log_cleanly(repo: Path, tmp_path: Path) -> None:
     """The installed guard read the diff of adopted.log whole: a branch whose log is 300 MB of
     zeros (one line; 300 KB in a clone), merged (pre-merge-commit) or pushed (pre-push), was a
-    MemoryError under 600 MB — refused, as an internal error. A log blob over
+    MemoryError under 600 MB — refused, as an internal error (here ZEROS_MB under 256 MB). A log blob over
     MAX_LOG_BLOB_BYTES is a too-large finding by its size, never diffed; an added line of
     MAX_LOG_LINE_BYTES one, never judged (a commit of a 16 MB line was let through)."""
     gm(repo, "init", "--yes", "--no-claude-hooks")
@@ -1200,25 +1200,25 @@ def test_the_merge_and_push_guards_refuse_a_huge_log_cleanly(repo: Path, tmp_pat
     git(repo, "checkout", "-q", "-b", "bulk")
     (repo / ".memory").mkdir(exist_ok=True)
     with open(log, "wb") as fh:
-        fh.truncate(300 << 20)
+        fh.truncate(ZEROS_MB << 20)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "-m", "a log of zeros")
     git(repo, "checkout", "-q", "main")
     merged = subprocess.run(["git", "-C", str(repo), "merge", "--no-ff", "-m", "merge bulk", "bulk"],
-                            capture_output=True, text=True, preexec_fn=_capped(600), timeout=300)  # fmt: skip
+                            capture_output=True, text=True, preexec_fn=_capped(256), timeout=300)  # fmt: skip
     said = merged.stdout + merged.stderr
     assert merged.returncode != 0 and "internal error" not in said, said
-    assert ".memory/adopted.log:1: too-large (314572800 bytes" in said and "hint:" in said, said
+    assert f".memory/adopted.log:1: too-large ({ZEROS_MB << 20} bytes" in said and "hint:" in said, said
     assert git(repo, "rev-parse", "HEAD").strip() == head
     git(repo, "merge", "--abort")
 
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "-q", "--bare", str(remote))
     pushed = subprocess.run(["git", "-C", str(repo), "push", str(remote), "bulk"], capture_output=True, text=True,
-                            preexec_fn=_capped(600), timeout=300)  # fmt: skip
+                            preexec_fn=_capped(256), timeout=300)  # fmt: skip
     said = pushed.stdout + pushed.stderr
     assert pushed.returncode != 0 and "internal error" not in said, said
-    assert ".memory/adopted.log:1: too-large (314572800 bytes" in said, said
+    assert f".memory/adopted.log:1: too-large ({ZEROS_MB << 20} bytes" in said, said
     assert git(remote, "branch", "--list") == ""
 
 
