@@ -1594,12 +1594,13 @@ def test_a_loose_object_is_checked_a_chunk_at_a_time(tmp_path: Path, repo: Path)
     """Every object libgit2 reads for us is checked first when it is loose (gitio/objects.py):
     the file was inflated whole in Python, and the body copied again — a loose blob of 300 MB
     of zeros (300 KB on disk: what a small fetch leaves) cost 600 MB, a MemoryError under
-    200 MB. It is inflated and hashed a chunk at a time; damage is still found."""
+    200 MB (as ZEROS_MB is here). It is inflated and hashed a chunk at a time; damage is still
+    found."""
     import sys
     import zlib
 
     with open(tmp_path / "zeros", "wb") as fh:
-        fh.truncate(300 << 20)
+        fh.truncate(ZEROS_MB << 20)
     blob = git(repo, "hash-object", "-w", str(tmp_path / "zeros")).strip()
     objects = repo / ".git" / "objects"
     path = objects / blob[:2] / blob[2:]
