@@ -1226,15 +1226,15 @@ def test_a_commit_replacing_a_huge_log_judges_the_new_log_whole_never_diffing_th
     """The commit after a log of 300 MB of zeros (committed past the guard, or pulled) puts a
     real log back: the guard sizes the old blob too, and over MAX_LOG_BLOB_BYTES it judges the
     new log whole instead of diffing it against the old (whose one removed line, 300 MB, the
-    diff would hand over whole: out of memory under 600 MB). A secret in the new log is still
-    refused by its line; a clean log is let through."""
+    diff would hand over whole: out of memory under 600 MB; here ZEROS_MB under 256 MB). A
+    secret in the new log is still refused by its line; a clean log is let through."""
     from builders import SECRET
 
     gm(repo, "init", "--yes", "--no-claude-hooks")
     (repo / ".memory").mkdir(exist_ok=True)
     log = repo / ".memory" / "adopted.log"
     with open(log, "wb") as fh:
-        fh.truncate(300 << 20)
+        fh.truncate(ZEROS_MB << 20)
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "-m", "a log of zeros")
     huge = git(repo, "rev-parse", "HEAD").strip()
@@ -1243,7 +1243,7 @@ def test_a_commit_replacing_a_huge_log_judges_the_new_log_whole_never_diffing_th
         log.write_text(text)
         git(repo, "add", "-A")
         return subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", "memory: restore the log"],
-                              capture_output=True, text=True, preexec_fn=_capped(600), timeout=300)  # fmt: skip
+                              capture_output=True, text=True, preexec_fn=_capped(256), timeout=300)  # fmt: skip
 
     line = json.dumps({"at": "2026-11-05T10:00:00Z", "atom": l2("Never push directly to main."), "op": "adopt"},
                       sort_keys=True, separators=(",", ":")) + "\n"  # fmt: skip
