@@ -1554,9 +1554,10 @@ def test_stage_and_init_refuse_a_base_branch_whose_tip_is_a_huge_commit(upstream
     atoms = git(here, "rev-parse", "memory/atoms").strip()
     l1 = gm_json(here, "inspect", "--tier", "L1")["atoms"]
     assert len(l1) >= len(CLAIMS)
-    # (over MAX_COMMIT_OBJECT_BYTES is what is checked: 48 MB, not the finding's 300, keeps the
-    # test to seconds; read whole, it is still no refusal, so the test fails without the check)
-    huge = _commit_of_a_huge_message(upstream, "release notes", "the end", megabytes=48)
+    # (over MAX_COMMIT_OBJECT_BYTES is what is checked: 33 MB, just over its 32, not the
+    # finding's 300, keeps the test to seconds; read whole, it is still no refusal, so the test
+    # fails without the check)
+    huge = _commit_of_a_huge_message(upstream, "release notes", "the end", megabytes=33)
     # A fetch of fewer than 100 objects leaves them loose; with unpackLimit 1 git keeps the pack.
     git(here, "-c", f"fetch.unpackLimit={1 if how == 'packed' else 100}", "pull", "-q", "--ff-only")
     assert git(here, "rev-parse", "main").strip() == huge
@@ -1624,14 +1625,15 @@ def test_a_loose_object_is_checked_a_chunk_at_a_time(tmp_path: Path, repo: Path)
 
 
 def _huge_commit_on(repo: Path, ref: str, subject: str) -> str:
-    """`ref` moved to a commit on top of it, of its tree and a message of `subject` and 48 MB
-    (as _commit_of_a_huge_message, on a branch other than HEAD): over MAX_COMMIT_OBJECT_BYTES,
-    which is what the callers check; the finding's 300 MB took the tests a minute to write."""
+    """`ref` moved to a commit on top of it, of its tree and a message of `subject` and 33 MB
+    (as _commit_of_a_huge_message, on a branch other than HEAD): just over
+    MAX_COMMIT_OBJECT_BYTES (32 MB), which is what the callers check; the finding's 300 MB
+    took the tests a minute to write."""
     message = repo.parent / "message"
     with open(message, "w") as fh:
         fh.write(subject + "\n\n")
         line = "a" * 999 + "\n"
-        for _ in range(48 << 10):
+        for _ in range(33 << 10):
             fh.write(line)
     commit = git(repo, "commit-tree", f"{ref}^{{tree}}", "-p", ref, "-F", str(message)).strip()
     message.unlink()
