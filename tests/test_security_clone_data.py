@@ -712,20 +712,19 @@ def test_the_verbs_refuse_a_log_line_that_never_ends_without_reading_it_whole(up
 def test_the_guard_never_reads_a_huge_claude_md_whole(upstream: Path, tmp_path: Path) -> None:
     """CLAUDE.md is judged by its marker blocks, but was read whole to find them: a cloned one
     of 1.5 GB (zeros: nothing in a clone) made `scan` an internal error (MemoryError) under
-    2 GB. Over MAX_BLOCK_FILE_BYTES, where the readers give Claude nothing of its blocks either,
-    it is a too-large finding, unread, never let through (a staged one by its blob size)."""
+    2 GB (here 384 MB under 512 MB). Over MAX_BLOCK_FILE_BYTES, where the readers give Claude
+    nothing of its blocks either, it is a too-large finding, unread, never let through (a
+    staged one by its blob size)."""
     import os
     import sys
 
-    from conftest import memory_capped
-
     here = clone(upstream, tmp_path)
     with open(here / "CLAUDE.md", "ab") as fh:
-        fh.truncate(1536 << 20)
+        fh.truncate(384 << 20)
     env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
     scan = subprocess.run(["git", "memory", "scan"], cwd=here, capture_output=True, text=True, env=env,
-                          preexec_fn=memory_capped, timeout=120)  # fmt: skip
-    assert scan.returncode == 1 and "CLAUDE.md:1: too-large (1610612" in scan.stdout, scan
+                          preexec_fn=_capped(512), timeout=120)  # fmt: skip
+    assert scan.returncode == 1 and f"CLAUDE.md:1: too-large ({384 << 20}" in scan.stdout, scan
     assert "internal error" not in scan.stderr and "hint: CLAUDE.md: the file is too large" in scan.stderr
 
 
@@ -1136,28 +1135,26 @@ def test_status_never_reads_a_huge_committed_claude_md_whole(upstream: Path, tmp
 def test_deinit_and_validate_never_read_a_huge_claude_md_whole(repo: Path, tmp_path: Path) -> None:
     """deinit reads CLAUDE.md whole to take the import line out, validate (--fix or not) reads
     it whole as the block's file under memory.target=claude-md: a CLAUDE.md of 1.5 GB (zeros:
-    nothing in a clone) was an internal error (MemoryError) under 2 GB — deinit's half-way,
-    its git hooks gone already. Over MAX_BLOCK_FILE_BYTES, deinit refuses before it changes
+    nothing in a clone) was an internal error (MemoryError) under 2 GB (here 384 MB under
+    512 MB) — deinit's half-way, its git hooks gone already. Over MAX_BLOCK_FILE_BYTES, deinit refuses before it changes
     anything (exit 3, one line and a hint), validate names it (exit 1) and --fix writes nothing,
     status goes on."""
     import os
     import sys
 
-    from conftest import memory_capped
-
     env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
 
     def memory(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "agent_memory", *args], cwd=cwd, capture_output=True,
-                              text=True, env=env, preexec_fn=memory_capped, timeout=120)  # fmt: skip
+                              text=True, env=env, preexec_fn=_capped(512), timeout=120)  # fmt: skip
 
     gm(repo, "init", "--yes", "--no-claude-hooks")
     hooks = sorted(p.name for p in (repo / ".git" / "hooks").iterdir() if not p.name.endswith(".sample"))
     with open(repo / "CLAUDE.md", "ab") as fh:
-        fh.truncate(1536 << 20)
+        fh.truncate(384 << 20)
     deinit = memory(repo, "deinit")
     assert deinit.returncode == 3 and "internal error" not in deinit.stderr, deinit.stderr
-    assert "CLAUDE.md is 1610612736 bytes" in deinit.stderr and "nothing was changed" in deinit.stderr
+    assert f"CLAUDE.md is {384 << 20} bytes" in deinit.stderr and "nothing was changed" in deinit.stderr
     assert "hint:" in deinit.stderr
     assert sorted(p.name for p in (repo / ".git" / "hooks").iterdir() if not p.name.endswith(".sample")) == hooks
     assert (repo / ".git" / "agent-memory" / "initialised").exists()
@@ -1169,12 +1166,12 @@ def test_deinit_and_validate_never_read_a_huge_claude_md_whole(repo: Path, tmp_p
     git(other, "config", "memory.target", "claude-md")
     gm(other, "init", "--yes", "--no-claude-hooks")
     with open(other / "CLAUDE.md", "ab") as fh:
-        fh.truncate(1536 << 20)
+        fh.truncate(384 << 20)
     for args in (["validate"], ["validate", "--fix"]):
         checked = memory(other, *args)
         assert checked.returncode == 1 and "internal error" not in checked.stderr, checked.stderr
-        assert "CLAUDE.md is 1610612736 bytes, more than agent-memory reads" in checked.stdout + checked.stderr
-    assert (other / "CLAUDE.md").stat().st_size == 1536 << 20
+        assert f"CLAUDE.md is {384 << 20} bytes, more than agent-memory reads" in checked.stdout + checked.stderr
+    assert (other / "CLAUDE.md").stat().st_size == 384 << 20
     status = memory(other, "status", "--output", "json")  # goes on, as for a log it refuses
     assert status.returncode == 0 and "internal error" not in status.stderr, status.stderr
 
