@@ -1384,8 +1384,8 @@ def _history_of(tmp_path: Path, rel: str, versions: Callable[[int], bytes], coun
 def test_validate_never_reads_a_huge_history_of_the_block_files_whole(tmp_path: Path) -> None:
     """validate compares the log with every block a reviewer was shown: one `git log -p` of the
     block files' whole versions in every commit. A cloned CLAUDE.md of 1 MB (far under every
-    bound) edited in 250 commits (a pack of a few hundred KB) is 250 MB of it, read whole (870 MB
-    of memory, measured before the fix; 2,000 commits: 52 s, 6.5 GB). Past
+    bound) edited in 150 commits (a pack of a few hundred KB) is 150 MB of it, read whole (over
+    400 MB of memory, measured before the fix; 2,000 commits: 52 s, 6.5 GB). Past
     MAX_HISTORY_DIFF_BYTES it is not read on (validate needs ~120 MB), and validate says so."""
     lines = [f"line {i} of the project's notes, nothing special here" for i in range(20000)]
 
@@ -1393,11 +1393,11 @@ def test_validate_never_reads_a_huge_history_of_the_block_files_whole(tmp_path: 
         lines[n] = f"line {n} edited in commit {n}"
         return ("\n".join(lines) + "\n").encode()
 
-    upstream = _history_of(tmp_path, "CLAUDE.md", edited, 250)
+    upstream = _history_of(tmp_path, "CLAUDE.md", edited, 150)
     here = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(upstream), str(here))
     gm(here, "init", "--yes", "--no-claude-hooks")
-    done = _under_600_mb(here, "validate")
+    done = _limited(here, _capped(400), "validate")
     assert done.returncode == 0, done.stderr[-2000:]
     assert "history of its block files is over" in done.stdout + done.stderr
 
