@@ -678,7 +678,7 @@ def test_the_verbs_refuse_a_log_line_that_never_ends_without_reading_it_whole(up
     than MAX_LOG_LINE_BYTES of the line and refuses the log as one naming too many atoms:
     status says so (`log_refused`) and goes on, the verbs exit 3 with one line and a hint,
     validate and the guard name it. A line of 384 MB under a 512 MB address space shows it
-    (read whole, it is 768 MB; the verbs, which count its lines a chunk at a time to its end,
+    (read whole, twice its size; the verbs, which count its lines a chunk at a time to its end,
     pass under 200 MB) in a quarter of the time 1.5 GB under 2 GB took."""
     import os
     import sys
@@ -735,7 +735,7 @@ def _clone_of_zeros(tmp_path: Path, rel: str) -> Path:
     """A clone of a repository whose one commit holds `rel` as ZEROS_MB of zeros (~160 KB
     packed): over every bound on such a file (MAX_LOG_BLOB_BYTES the largest), and read whole
     more than _under_256_mb allows (measured before each fix: init 370 MB, promote 540, the L3
-    gate 700, status of a hook 670; the verbs that leave it unread need under 150 MB). The
+    gate 700, status of a hook 670; the verbs that leave it unread pass under 170 MB). The
     findings' 300 MB under 600 MB made the same point in twice the time."""
     upstream = tmp_path / "upstream"
     (upstream / rel).parent.mkdir(parents=True)
@@ -1733,8 +1733,8 @@ def test_an_interrupted_adopt_is_finished_past_a_huge_commit_a_merge_brought(
     pull's commit there of a 300 MB message (over MAX_COMMIT_OBJECT_BYTES), merged since,
     refused every adopt (exit 3) and left the interruption for ever. It is not the item's
     commit: passed over unread, the landed one is found, and every item is adopted once. (A
-    100 MB message under 300 MB, as for log and the reverts: over the bound, and read whole
-    it would not fit.)"""
+    100 MB message under 300 MB, as for log and the reverts: over the bound, which is what the
+    code before this passing-over refused.)"""
     from test_adopt import held, init_project, log_lines, stage_claims
     from test_adopt_kill import _killed_adopt, _shim
 
