@@ -729,6 +729,26 @@ def test_the_guard_never_reads_a_huge_claude_md_whole(upstream: Path, tmp_path: 
 
 
 ZEROS_MB = 160
+_ZEROS_LOOSE: dict[str, bytes] = {}
+
+
+def _zeros_blob(repo: Path) -> str:
+    """ZEROS_MB of zeros written into `repo` as a loose blob; its id. git hashes and compresses
+    it once a test process (~1 s); later repositories get a copy of the loose file git wrote
+    (~160 KB): the same object, as git would write it again."""
+    if not _ZEROS_LOOSE:
+        zeros = repo.parent / "zeros"
+        with open(zeros, "wb") as fh:
+            fh.truncate(ZEROS_MB << 20)
+        oid = git(repo, "hash-object", "-w", str(zeros)).strip()
+        zeros.unlink()
+        _ZEROS_LOOSE[oid] = (repo / ".git" / "objects" / oid[:2] / oid[2:]).read_bytes()
+    [(oid, data)] = _ZEROS_LOOSE.items()
+    path = repo / ".git" / "objects" / oid[:2] / oid[2:]
+    if not path.exists():
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(data)
+    return oid
 
 
 def _clone_of_zeros(tmp_path: Path, rel: str) -> Path:
@@ -738,11 +758,9 @@ def _clone_of_zeros(tmp_path: Path, rel: str) -> Path:
     gate 700, status of a hook 670; the verbs that leave it unread pass under 170 MB). The
     findings' 300 MB under 600 MB made the same point in twice the time."""
     upstream = tmp_path / "upstream"
-    (upstream / rel).parent.mkdir(parents=True)
+    upstream.mkdir()
     git(upstream, "init", "-q", "-b", "main")
-    with open(upstream / rel, "wb") as fh:
-        fh.truncate(ZEROS_MB << 20)
-    git(upstream, "add", "-A")
+    git(upstream, "update-index", "--add", "--cacheinfo", f"100644,{_zeros_blob(upstream)},{rel}")
     git(upstream, "commit", "-q", "--no-verify", "-m", f"{rel} of zeros")
     here = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(upstream), str(here))
@@ -1597,9 +1615,7 @@ def test_a_loose_object_is_checked_a_chunk_at_a_time(tmp_path: Path, repo: Path)
     import sys
     import zlib
 
-    with open(tmp_path / "zeros", "wb") as fh:
-        fh.truncate(ZEROS_MB << 20)
-    blob = git(repo, "hash-object", "-w", str(tmp_path / "zeros")).strip()
+    blob = _zeros_blob(repo)
     objects = repo / ".git" / "objects"
     path = objects / blob[:2] / blob[2:]
     script = ("import sys; from agent_memory.gitio.objects import loose_problem; "
