@@ -1136,9 +1136,8 @@ def test_status_never_reads_a_huge_committed_claude_md_whole(upstream: Path, tmp
     import os
     import sys
 
-    with open(upstream / "CLAUDE.md", "wb") as fh:
-        fh.truncate(ZEROS_MB << 20)
-    git(upstream, "commit", "-q", "--no-verify", "-am", "a CLAUDE.md of zeros")
+    git(upstream, "update-index", "--cacheinfo", f"100644,{_zeros_blob(upstream)},CLAUDE.md")
+    git(upstream, "commit", "-q", "--no-verify", "-m", "a CLAUDE.md of zeros")
     here = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(upstream), str(here))
     (here / "CLAUDE.md").write_text("# Notes\n\n@CLAUDE.memory.md\n")  # the person's own, with the import
