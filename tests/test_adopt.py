@@ -19,6 +19,7 @@ from typing import Any
 import pexpect
 import pytest
 from conftest import git
+from golden import Golden, new_repo
 from sessions import gm, gm_json, write_session
 
 NOW = "2026-11-06T12:00:00Z"
@@ -177,11 +178,35 @@ def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return init_project(repo, monkeypatch)
 
 
+Staged = tuple[Path, dict[str, str]]
+
+
+@pytest.fixture(scope="module")
+def staged_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[dict[str, str]]:
+    return Golden(tmp_path_factory.mktemp("adopt-staged"))
+
+
+@pytest.fixture
+def staged(
+    staged_golden: Golden[dict[str, str]], isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> Staged:
+    """`project` after `stage_claims(project)` — the project and the claim → atom id map. The
+    init, capture and stage run once per module (they are the same commands with the same
+    inputs and fixed dates in every test); each test gets its own copy of their result."""
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+
+    def build(base: Path) -> dict[str, str]:
+        return stage_claims(init_project(new_repo(base / "proj"), monkeypatch))
+
+    base, ids = staged_golden.use(isolated_env, monkeypatch, build)
+    return base / "proj", dict(ids)
+
+
 # --- interactive ----------------------------------------------------------------------------------
 
 
-def test_interactive_adopt_one_reject_one_skip_one(project: Path) -> None:
-    ids = stage_claims(project)
+def test_interactive_adopt_one_reject_one_skip_one(staged: Staged) -> None:
+    project, ids = staged
     before = git(project, "rev-parse", "HEAD").strip()
     child = spawn_adopt(project)
     decisions = {}
@@ -216,8 +241,8 @@ def test_interactive_adopt_one_reject_one_skip_one(project: Path) -> None:
     assert waiting(project) == [decisions["skip"]]
 
 
-def test_show_more_then_adopt_shows_every_session_and_the_review_commit(project: Path) -> None:
-    stage_claims(project)
+def test_show_more_then_adopt_shows_every_session_and_the_review_commit(staged: Staged) -> None:
+    project = staged[0]
     child = spawn_adopt(project)
     first = next_item(child)
     choose(child, "show more")
@@ -238,9 +263,9 @@ def test_show_more_then_adopt_shows_every_session_and_the_review_commit(project:
 
 
 def test_quit_and_ctrl_c_between_items_leave_whole_items_and_a_rerun_continues(
-    project: Path,
+    staged: Staged,
 ) -> None:
-    ids = stage_claims(project)
+    project, ids = staged
     start = git(project, "rev-parse", "HEAD").strip()
     child = spawn_adopt(project)
     first = next_item(child)
@@ -277,8 +302,8 @@ def test_quit_and_ctrl_c_between_items_leave_whole_items_and_a_rerun_continues(
     assert_consistent(project)
 
 
-def test_ctrl_c_while_the_commit_runs_leaves_no_half_applied_item(project: Path) -> None:
-    stage_claims(project)
+def test_ctrl_c_while_the_commit_runs_leaves_no_half_applied_item(staged: Staged) -> None:
+    project = staged[0]
     # A user's own pre-commit hook (chained by ours) that takes its time: Ctrl-C lands while
     # `git commit` is running, after adopt has written the two files.
     marker = project / "hook-started"
@@ -304,8 +329,8 @@ def test_ctrl_c_while_the_commit_runs_leaves_no_half_applied_item(project: Path)
     assert_consistent(project)
 
 
-def test_a_refused_item_is_offered_reject_but_not_adopt(project: Path) -> None:
-    ids = stage_claims(project)
+def test_a_refused_item_is_offered_reject_but_not_adopt(staged: Staged) -> None:
+    project, ids = staged
     make_unsettled(project, SESSIONS[0])
     child = spawn_adopt(project)
     next_item(child)
@@ -331,8 +356,8 @@ def test_a_refused_item_is_offered_reject_but_not_adopt(project: Path) -> None:
 # --- non-interactive --------------------------------------------------------------------------
 
 
-def test_adopt_all_then_nothing_is_waiting(project: Path) -> None:
-    ids = stage_claims(project)
+def test_adopt_all_then_nothing_is_waiting(staged: Staged) -> None:
+    project, ids = staged
     start = git(project, "rev-parse", "HEAD").strip()
     report = gm_json(project, "adopt", "--all")
     assert {a["atom"] for a in report["adopted"]} == set(ids.values())
@@ -353,9 +378,9 @@ def test_adopt_all_then_nothing_is_waiting(project: Path) -> None:
     "order", [("tabs", "push"), ("push", "tabs"), ("pytest",), ("tabs", "pytest", "push")]
 )
 def test_any_subset_in_any_order_keeps_block_and_log_consistent(
-    project: Path, order: tuple[str, ...]
+    staged: Staged, order: tuple[str, ...]
 ) -> None:
-    ids = stage_claims(project)
+    project, ids = staged
     for key in order:  # one command per item, in the given order
         gm(project, "adopt", "--yes", ids[key])
         assert_consistent(project)
@@ -367,8 +392,8 @@ def test_any_subset_in_any_order_keeps_block_and_log_consistent(
     assert sorted(waiting(project)) == sorted(ids[k] for k in CLAIMS if k not in order)
 
 
-def test_adopting_one_subset_gives_the_same_block_whatever_the_order(project: Path) -> None:
-    ids = stage_claims(project)
+def test_adopting_one_subset_gives_the_same_block_whatever_the_order(staged: Staged) -> None:
+    project, ids = staged
     blocks = {}
     for branch, order in (("first", ("tabs", "push")), ("second", ("push", "tabs"))):
         git(project, "checkout", "-q", "-b", branch, "main")
@@ -380,8 +405,8 @@ def test_adopting_one_subset_gives_the_same_block_whatever_the_order(project: Pa
     assert blocks["first"] == blocks["second"]
 
 
-def test_yes_with_prefixes_reject_and_an_interrupted_rerun(project: Path) -> None:
-    ids = stage_claims(project)
+def test_yes_with_prefixes_reject_and_an_interrupted_rerun(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["push"][:9], "--reject", ids["tabs"])
     assert set(held(project)) == {ids["push"]}
     assert l1_record(project, ids["tabs"])["review"]["state"] == "rejected"
@@ -395,11 +420,11 @@ def test_yes_with_prefixes_reject_and_an_interrupted_rerun(project: Path) -> Non
     assert ids["tabs"] not in {c["atom"] for c in gm_json(project, "stage")["commits"]}
 
 
-def test_an_item_already_adopted_is_said_to_be_and_pin_named_for_one_to_pin(project: Path) -> None:
+def test_an_item_already_adopted_is_said_to_be_and_pin_named_for_one_to_pin(staged: Staged) -> None:
     """A rerun naming an adopted item said 'already decided (adopted or rejected)'; and
     `adopt --pin ID` of an item adopted earlier said that and nothing more, though it pinned
     nothing. It says which, and names `git memory pin ID`, whose command then pins it."""
-    ids = stage_claims(project)
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["push"], "--reject", ids["tabs"])
     head = git(project, "rev-parse", "HEAD")
     assert "Evidence: 3 sessions (" in git(project, "log", "-1", "--format=%b")
@@ -424,8 +449,8 @@ def test_an_item_already_adopted_is_said_to_be_and_pin_named_for_one_to_pin(proj
     assert "Evidence: 1 session (" in git(project, "log", "-1", "--format=%b")
 
 
-def test_unknown_or_conflicting_ids_are_usage_errors_that_change_nothing(project: Path) -> None:
-    ids = stage_claims(project)
+def test_unknown_or_conflicting_ids_are_usage_errors_that_change_nothing(staged: Staged) -> None:
+    project, ids = staged
     head = git(project, "rev-parse", "HEAD")
     proc = gm(project, "adopt", "--yes", "atm_00000000", check=False)
     assert proc.returncode == 2 and "not waiting" in proc.stderr and "hint:" in proc.stderr
@@ -437,8 +462,8 @@ def test_unknown_or_conflicting_ids_are_usage_errors_that_change_nothing(project
     assert len(waiting(project)) == 3
 
 
-def test_all_with_ids_to_adopt_is_a_usage_error_and_all_but_rejected_still_works(project: Path) -> None:
-    ids = stage_claims(project)
+def test_all_with_ids_to_adopt_is_a_usage_error_and_all_but_rejected_still_works(staged: Staged) -> None:
+    project, ids = staged
     head = git(project, "rev-parse", "HEAD")
     # `--all | --yes ID…`: the IDs would be ignored and every item adopted.
     for argv in (["--all", "--yes", ids["push"]], ["--yes", ids["push"], "--all"],
@@ -460,8 +485,8 @@ def test_all_with_ids_to_adopt_is_a_usage_error_and_all_but_rejected_still_works
     assert waiting(project) == []
 
 
-def test_pin_marks_the_item_decay_exempt_as_it_is_adopted(project: Path) -> None:
-    ids = stage_claims(project)
+def test_pin_marks_the_item_decay_exempt_as_it_is_adopted(staged: Staged) -> None:
+    project, ids = staged
     report = gm_json(project, "adopt", "--all", "--pin", ids["tabs"])
     assert {a["atom"]: a["pinned"] for a in report["adopted"]} == {
         ids["push"]: False,
@@ -483,15 +508,15 @@ def test_pin_marks_the_item_decay_exempt_as_it_is_adopted(project: Path) -> None
     assert proc.returncode == 2 and "unpin" in proc.stderr
 
 
-def test_pin_alone_without_a_terminal_adopts_that_item_pinned(project: Path) -> None:
-    ids = stage_claims(project)
+def test_pin_alone_without_a_terminal_adopts_that_item_pinned(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--pin", ids["push"])
     assert {i: a.get("pinned") for i, a in held(project).items()} == {ids["push"]: True}
     assert sorted(waiting(project)) == sorted([ids["pytest"], ids["tabs"]])
 
 
-def test_pin_on_a_terminal_pins_what_the_walk_adopts(project: Path) -> None:
-    ids = stage_claims(project)
+def test_pin_on_a_terminal_pins_what_the_walk_adopts(staged: Staged) -> None:
+    project, ids = staged
     child = spawn_adopt(project, "--pin", ids["pytest"])
     for _ in range(3):
         ident = next_item(child)
@@ -525,8 +550,8 @@ def make_unsettled(repo: Path, session: str) -> None:
     shutil.move(str(own), third)
 
 
-def test_an_ambiguous_citation_is_refused(project: Path) -> None:
-    ids = stage_claims(project)
+def test_an_ambiguous_citation_is_refused(staged: Staged) -> None:
+    project, ids = staged
     make_unsettled(project, SESSIONS[0])  # every claim's first_source is in session 1
     head = git(project, "rev-parse", "HEAD")
     proc = gm(project, "adopt", "--yes", ids["push"], "--output", "json", check=False)
@@ -538,10 +563,10 @@ def test_an_ambiguous_citation_is_refused(project: Path) -> None:
     assert ids["push"] in waiting(project)
 
 
-def test_a_copy_of_the_session_under_another_project_leaves_the_citation_to_this_one(project: Path) -> None:
+def test_a_copy_of_the_session_under_another_project_leaves_the_citation_to_this_one(staged: Staged) -> None:
     # The same session file under another project's folder too (a backup, a test repository
     # fed the same sessions): the copy in this project's folder is the one it was captured from.
-    ids = stage_claims(project)
+    project, ids = staged
     make_ambiguous(project, SESSIONS[0])
     report = gm_json(project, "adopt", "--yes", ids["push"])
     assert [a["atom"] for a in report["adopted"]] == [ids["push"]] and report["refused"] == {}
@@ -579,8 +604,8 @@ def rewrite_review_tip(repo: Path, change: Any) -> str:
     return entry["atom"]["id"]  # type: ignore[no-any-return]
 
 
-def test_a_redacted_claim_is_never_adopted(project: Path) -> None:
-    stage_claims(project)
+def test_a_redacted_claim_is_never_adopted(staged: Staged) -> None:
+    project = staged[0]
 
     def redact(entry: dict[str, Any]) -> None:
         entry["atom"]["claim"] = "Deploy with the token [REDACTED:github-token] from now on"
@@ -599,8 +624,8 @@ def test_a_redacted_claim_is_never_adopted(project: Path) -> None:
     assert_consistent(project)
 
 
-def test_the_guard_hook_refusing_the_commit_leaves_files_and_index_as_before(project: Path) -> None:
-    stage_claims(project)
+def test_the_guard_hook_refusing_the_commit_leaves_files_and_index_as_before(staged: Staged) -> None:
+    project = staged[0]
     secret = "AKIA" + "Q7ZXW4PL2MNB8RTY"
 
     def leak(entry: dict[str, Any]) -> None:
@@ -622,8 +647,8 @@ def test_the_guard_hook_refusing_the_commit_leaves_files_and_index_as_before(pro
     assert_consistent(project)
 
 
-def test_a_refused_first_adoption_creates_no_memory_file(project: Path) -> None:
-    stage_claims(project)
+def test_a_refused_first_adoption_creates_no_memory_file(staged: Staged) -> None:
+    project = staged[0]
     secret = "AKIA" + "Q7ZXW4PL2MNB8RTY"
     ident = rewrite_review_tip(
         project, lambda e: e["atom"].update(claim=f"The deploy key is {secret}")
@@ -639,9 +664,9 @@ def test_a_refused_first_adoption_creates_no_memory_file(project: Path) -> None:
 
 @pytest.mark.parametrize("name", ["CLAUDE.md", "CLAUDE.memory.md"])
 def test_a_dirty_memory_file_stops_adopt_before_anything_is_written(
-    project: Path, name: str
+    staged: Staged, name: str
 ) -> None:
-    ids = stage_claims(project)
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["push"])  # CLAUDE.memory.md exists (tracked) from here on
     path = project / name
     path.write_text(path.read_text() + "\nlocal note\n")
@@ -657,8 +682,8 @@ def test_a_dirty_memory_file_stops_adopt_before_anything_is_written(
     assert sorted(waiting(project)) == sorted([ids["tabs"], ids["pytest"]])
 
 
-def test_a_review_branch_built_on_an_older_base_still_adopts_cleanly(project: Path) -> None:
-    ids = stage_claims(project)
+def test_a_review_branch_built_on_an_older_base_still_adopts_cleanly(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["push"])
     (project / "src.py").write_text("print('unrelated work')\n")
     git(project, "add", "src.py")
@@ -672,8 +697,8 @@ def test_a_review_branch_built_on_an_older_base_still_adopts_cleanly(project: Pa
     assert_consistent(project)
 
 
-def test_a_hand_edit_inside_the_block_is_refused_with_the_fix(project: Path) -> None:
-    ids = stage_claims(project)
+def test_a_hand_edit_inside_the_block_is_refused_with_the_fix(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["push"])
     path = project / "CLAUDE.memory.md"
     edited = path.read_text().replace(
@@ -698,8 +723,8 @@ def test_a_hand_edit_inside_the_block_is_refused_with_the_fix(project: Path) -> 
 # --- the loop closes ------------------------------------------------------------------------------
 
 
-def test_blame_a_line_back_to_the_sessions_that_earned_it(project: Path) -> None:
-    ids = stage_claims(project)
+def test_blame_a_line_back_to_the_sessions_that_earned_it(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["pytest"], ids["push"])
     text = (project / "CLAUDE.memory.md").read_text()
     number = next(n for n, line in enumerate(text.splitlines(), 1) if "pytest -x" in line)
@@ -777,8 +802,8 @@ def test_adopt_refuses_up_front_a_claude_md_target_too_large_for_the_guard(proje
     assert git(project, "rev-parse", "HEAD") == head and git(project, "status", "--porcelain") == ""
 
 
-def test_inspect_why_by_text_shows_the_evidence_of_an_adopted_line(project: Path) -> None:
-    ids = stage_claims(project)
+def test_inspect_why_by_text_shows_the_evidence_of_an_adopted_line(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["pytest"])
     why = gm_json(project, "inspect", "--why", "pytest -x")
     assert why["atom"]["id"] == ids["pytest"]
@@ -789,11 +814,11 @@ def test_inspect_why_by_text_shows_the_evidence_of_an_adopted_line(project: Path
     )
 
 
-def test_adopt_under_a_working_tree_encoding_names_the_attribute(project: Path) -> None:
+def test_adopt_under_a_working_tree_encoding_names_the_attribute(staged: Staged) -> None:
     """A committed `.gitattributes` puts the memory files in UTF-16 in the work tree: every
     adopt failed cleanly, but its hint did not say why. It names the attribute now, and how to
     take it off; nothing is adopted."""
-    ids = stage_claims(project)
+    project, ids = staged
     (project / ".gitattributes").write_text("CLAUDE.memory.md working-tree-encoding=UTF-16\n")
     git(project, "add", ".gitattributes")
     git(project, "commit", "-qm", "attributes")
