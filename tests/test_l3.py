@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import git
+from golden import Golden
 from sessions import gm, gm_json, write_session
 
 from agent_memory.committed import adopted_log
@@ -184,10 +185,24 @@ def review_commits(root: Path) -> list[str]:
 # --- the scenario ---------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def two_projects_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[bool]:
+    return Golden(tmp_path_factory.mktemp("l3-two-projects"))
+
+
 @pytest.fixture
-def two_projects(tmp_path: Path) -> tuple[Path, Path]:
+def two_projects(
+    two_projects_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, Path]:
     """alpha and beta hold PUSH_RULE at L2, adopted on day X: alpha's is verified and seen first,
-    beta's was stated in three sessions and seen last, with its own capitalisation."""
+    beta's was stated in three sessions and seen last, with its own capitalisation. Built once
+    per module (the same commands on the same inputs at fixed dates each time); each test gets
+    its own copy, alpha and beta under `work/` of a folder of their own."""
+    base, _ = two_projects_golden.use(isolated_env, monkeypatch, _build_two_projects)
+    return base / "work" / "alpha", base / "work" / "beta"
+
+
+def _build_two_projects(tmp_path: Path) -> bool:
     alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
     a = adopt_at_l2(
         alpha,
@@ -218,11 +233,11 @@ def two_projects(tmp_path: Path) -> tuple[Path, Path]:
         ],
     )
     assert len(a) == 1 and len(b) == 1
-    return alpha, beta
+    return True
 
 
 def test_the_same_claim_at_l2_in_two_projects_for_31_days_becomes_one_l3_atom_injected_once(
-    two_projects: tuple[Path, Path], tmp_path: Path
+    two_projects: tuple[Path, Path]
 ) -> None:
     alpha, beta = two_projects
     (a,), (b,) = held_at_main(alpha).values(), held_at_main(beta).values()
@@ -307,7 +322,7 @@ def test_the_same_claim_at_l2_in_two_projects_for_31_days_becomes_one_l3_atom_in
     assert gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))["eligible"] == []
 
     # injected once in both projects (it is L2 and L3 there), and from L3 in a third one
-    gamma = make_project(tmp_path, "gamma")
+    gamma = make_project(alpha.parent.parent, "gamma")  # beside alpha and beta
     for project in (alpha, beta, gamma):
         context = gm_json(project, "context")
         assert mentions(context["context"], PUSH_RULE) == 1, context["context"]
@@ -854,10 +869,10 @@ def test_a_rejected_l3_proposal_is_not_proposed_again(two_projects: tuple[Path, 
 
 
 def test_a_registered_project_missing_on_this_machine_is_skipped_and_said(
-    two_projects: tuple[Path, Path], tmp_path: Path
+    two_projects: tuple[Path, Path]
 ) -> None:
     alpha, beta = two_projects
-    gone = make_project(tmp_path, "gone")
+    gone = make_project(alpha.parent.parent, "gone")  # beside alpha and beta
     subprocess.run(["rm", "-rf", str(gone)], check=True)
     promote = gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))
     assert [e["to"] for e in promote["eligible"]] == ["L3"]
