@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -37,6 +38,7 @@ class Golden(Generic[T]):
         for var in _HOME_VARS:
             monkeypatch.setenv(var, os.environ[var].replace(str(home), str(live_home), 1))
         if self.live.exists():
+            _wait_for_jobs_in(self.live)
             shutil.rmtree(self.live)
         if self.value is not None and self.saved.exists():
             shutil.copytree(self.saved, self.live, symlinks=True)
@@ -48,6 +50,28 @@ class Golden(Generic[T]):
         shutil.copytree(self.live, self.saved, symlinks=True)
         self.value = value
         return self.live, value
+
+
+def _wait_for_jobs_in(folder: Path, bound_s: float = 120.0) -> None:
+    """A detached job the previous test's hook started (`hook rebuild-index --git-dir …`) may
+    still run: copied back under it, the next test's state would be written to by it. Wait
+    for every process naming `folder` in its arguments to end (bounded; never a timing check)."""
+    needle = os.fsencode(str(folder))
+    deadline = time.monotonic() + bound_s
+    while True:
+        running = []
+        for pid in filter(str.isdigit, os.listdir("/proc") if os.path.isdir("/proc") else []):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                    if needle in fh.read():
+                        running.append(pid)
+            except OSError:
+                continue
+        if not running:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"processes {running} still run in {folder}: its copy cannot be restored")
+        time.sleep(0.05)
 
 
 def new_repo(path: Path) -> Path:
