@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from builders import committed_atom
 from conftest import git
+from golden import Golden, new_repo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sessions import gm, gm_json, write_session
@@ -798,10 +799,30 @@ def _recall_project(project: Path) -> None:
     )
 
 
+@pytest.fixture(scope="module")
+def recall_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[bool]:
+    return Golden(tmp_path_factory.mktemp("hooks-recall"))
+
+
+@pytest.fixture
+def recall_project(recall_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`project` after `_recall_project(project)`: the init and capture (the same commands on
+    the same transcripts each time) run once per module; each test gets its own copy."""
+
+    def build(base: Path) -> bool:
+        project = new_repo(base / "proj")
+        gm(project, "init", "--yes")
+        _recall_project(project)
+        return True
+
+    base, _ = recall_golden.use(isolated_env, monkeypatch, build)
+    return base / "proj"
+
+
 def test_recall_injects_relevant_atoms_within_one_kilobyte_like_the_recall_verb(
-    project: Path,
+    recall_project: Path,
 ) -> None:
-    _recall_project(project)
+    project = recall_project  # _recall_project(project), built once per module
     recalled = hook("user-prompt-submit", project, prompt=INSTALL_PROMPT)
     assert recalled is not None
     assert recalled.startswith("<agent-memory recall>\n") and recalled.endswith("</agent-memory>")
@@ -857,8 +878,8 @@ def test_recall_gives_the_top_five_within_one_kilobyte(project: Path) -> None:
     assert len(recalled.splitlines()) == 3 + 5 and len(recalled.encode("utf-8")) <= 1024
 
 
-def test_recall_with_the_index_missing_says_nothing_logs_once_and_heals(project: Path) -> None:
-    _recall_project(project)
+def test_recall_with_the_index_missing_says_nothing_logs_once_and_heals(recall_project: Path) -> None:
+    project = recall_project  # _recall_project(project), built once per module
     expected = hook("user-prompt-submit", project, prompt=INSTALL_PROMPT)
     assert expected is not None
     for path in index_files(project):
@@ -872,8 +893,8 @@ def test_recall_with_the_index_missing_says_nothing_logs_once_and_heals(project:
 
 
 @pytest.mark.parametrize("damage", ["truncated", "garbage", "empty", "foreign header"])
-def test_recall_with_a_corrupt_index_says_nothing_and_logs_once(project: Path, damage: str) -> None:
-    _recall_project(project)
+def test_recall_with_a_corrupt_index_says_nothing_and_logs_once(recall_project: Path, damage: str) -> None:
+    project = recall_project  # _recall_project(project), built once per module
     (index,) = index_files(project)
     data = index.read_bytes()
     damaged = {
@@ -893,8 +914,8 @@ def test_recall_with_a_corrupt_index_says_nothing_and_logs_once(project: Path, d
     assert hook("user-prompt-submit", project, prompt=INSTALL_PROMPT) is not None
 
 
-def test_a_stale_index_still_answers_and_is_refreshed(project: Path) -> None:
-    _recall_project(project)
+def test_a_stale_index_still_answers_and_is_refreshed(recall_project: Path) -> None:
+    project = recall_project  # _recall_project(project), built once per module
     (index,) = index_files(project)
     old = index.read_bytes()
     capture(
@@ -912,9 +933,9 @@ def test_a_stale_index_still_answers_and_is_refreshed(project: Path) -> None:
 
 
 def test_recall_uses_the_project_dir_when_cwd_is_outside_any_repository(
-    project: Path, tmp_path: Path
+    recall_project: Path, tmp_path: Path
 ) -> None:
-    _recall_project(project)
+    project = recall_project  # _recall_project(project), built once per module
     outside = tmp_path / "scratch"
     outside.mkdir()
     proc = run_hook(
@@ -955,14 +976,14 @@ def recalls(project: Path, claim: str, prompt: str = INSTALL_PROMPT) -> bool:
 
 
 def test_recall_follows_the_adopted_log_through_appends_half_lines_bad_lines_and_rewrites(
-    project: Path,
+    recall_project: Path,
 ) -> None:
     """The hook reads only what was appended to adopted.log since it last read it (the log
     can be tens of MB), and answers exactly as a hook reading it whole would, whatever
     happened to the file in between."""
     from agent_memory.gitio.state import overwrite
 
-    _recall_project(project)
+    project = recall_project  # _recall_project(project), built once per module
     log = project / ".memory" / "adopted.log"
     commit_tier(project, "L2", [l2(PUSH)])
     assert recalls(project, "Use pnpm, not npm") and recalls(project, LINT, LINT_PROMPT)
@@ -1003,11 +1024,11 @@ def test_recall_follows_the_adopted_log_through_appends_half_lines_bad_lines_and
 
 
 @pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts the bytes read in /proc/self/io")
-def test_after_an_append_to_a_large_adopted_log_the_prompt_reads_only_the_new_line(project: Path) -> None:
+def test_after_an_append_to_a_large_adopted_log_the_prompt_reads_only_the_new_line(recall_project: Path) -> None:
     """The per-prompt cost does not grow with adopted.log (issue: 42 MB took ~1 s, over the
     hook's 1 s timeout): after an append, the hook reads the new line, not the file. Counted
     in bytes read (/proc/self/io `rchar`), never timed."""
-    _recall_project(project)
+    project = recall_project  # _recall_project(project), built once per module
     commit_tier(project, "L2", [l2(PUSH)])
     log = project / ".memory" / "adopted.log"
     _grow_with_churn(log, 8 << 20)
@@ -1203,8 +1224,8 @@ def test_each_switch_disables_its_hook_entirely(project: Path, event: str) -> No
         assert hook(event, project, others, **fields) is not None
 
 
-def test_a_closed_stdout_still_exits_zero_and_logs(project: Path) -> None:
-    _recall_project(project)
+def test_a_closed_stdout_still_exits_zero_and_logs(recall_project: Path) -> None:
+    project = recall_project  # _recall_project(project), built once per module
     read_end, write_end = os.pipe()
     os.close(read_end)  # Claude Code gave up on the hook (timeout) before it wrote
     try:
@@ -1315,8 +1336,8 @@ def test_the_plugin_shim_runs_the_real_git_memory(project: Path, tmp_path: Path)
 # --- in-process pieces -------------------------------------------------------------------------
 
 
-def test_the_prompt_path_imports_no_pygit2_pathlib_or_subprocess(project: Path) -> None:
-    _recall_project(project)
+def test_the_prompt_path_imports_no_pygit2_pathlib_or_subprocess(recall_project: Path) -> None:
+    project = recall_project  # _recall_project(project), built once per module
     probe = (
         "import sys, io\n"
         "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
@@ -1342,12 +1363,12 @@ def test_the_prompt_path_imports_no_pygit2_pathlib_or_subprocess(project: Path) 
 
 
 def test_a_claude_hook_process_leaves_without_finalization_and_loses_no_output(
-    project: Path,
+    recall_project: Path,
 ) -> None:
     """`run_and_exit` skips interpreter finalization (issue 17: ~5 ms of a ~30 ms prompt) for
     the events Claude Code runs, after the whole answer is flushed; our background jobs exit
     normally."""
-    _recall_project(project)
+    project = recall_project  # _recall_project(project), built once per module
     probe = (
         "import atexit, sys\n"
         "atexit.register(lambda: sys.stderr.write('finalized'))\n"
@@ -1432,8 +1453,8 @@ def test_git_memory_context_tags_a_contested_line_without_a_recall_index(project
     )
 
 
-def test_a_worktree_shares_recall_and_has_its_own_project_memory(project: Path) -> None:
-    _recall_project(project)
+def test_a_worktree_shares_recall_and_has_its_own_project_memory(recall_project: Path) -> None:
+    project = recall_project  # _recall_project(project), built once per module
     commit_tier(project, "L2", [l2(PUSH)])
     worktree = project.parent / "proj-feature"
     git(project, "worktree", "add", "-q", "-b", "feature", str(worktree))
@@ -1510,11 +1531,11 @@ def _hook_on_open_stdin(event: str, project: Path, data: bytes) -> tuple[int, by
 NEVER = 60  # a bound for a hook that, broken, waits for ever: never a timing assertion
 
 
-def test_a_whole_payload_on_a_stdin_left_open_is_answered(project: Path) -> None:
+def test_a_whole_payload_on_a_stdin_left_open_is_answered(recall_project: Path) -> None:
     """A writer that sends the payload and keeps stdin open: the hook answered only when the
     pipe closed (Claude Code's timeout killed it first, with nothing said or logged). A whole
     JSON object is the payload: the hook answers as it does on a closed stdin."""
-    _recall_project(project)
+    project = recall_project  # _recall_project(project), built once per module
     data = payload("user-prompt-submit", project, prompt=INSTALL_PROMPT).encode()
     code, out = _hook_on_open_stdin("user-prompt-submit", project, data)
     assert code == 0 and out.decode() == run_hook("user-prompt-submit", data, project).stdout.decode()
