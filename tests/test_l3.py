@@ -202,6 +202,25 @@ def two_projects(
     return base / "work" / "alpha", base / "work" / "beta"
 
 
+@pytest.fixture(scope="module")
+def alpha_beta_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[bool]:
+    return Golden(tmp_path_factory.mktemp("l3-alpha-beta"))
+
+
+@pytest.fixture
+def alpha_beta(alpha_beta_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """`make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")`: two fresh projects
+    after `git memory init`, built once per module; each test gets its own copy."""
+
+    def build(base: Path) -> bool:
+        make_project(base, "alpha")
+        make_project(base, "beta")
+        return True
+
+    base, _ = alpha_beta_golden.use(isolated_env, monkeypatch, build)
+    return base / "work" / "alpha", base / "work" / "beta"
+
+
 def _build_two_projects(tmp_path: Path) -> bool:
     alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
     a = adopt_at_l2(
@@ -360,10 +379,10 @@ def test_less_than_30_days_at_l2_is_refused(two_projects: tuple[Path, Path]) -> 
     assert gm_json(alpha, "stage", "--global", env=at(X_PLUS_10))["commits"] == []
 
 
-def test_age_at_l2_counts_from_the_adoption_not_from_old_sessions(tmp_path: Path) -> None:
+def test_age_at_l2_counts_from_the_adoption_not_from_old_sessions(alpha_beta: tuple[Path, Path]) -> None:
     """Sessions two months old, adopted today in both projects: the claim has not been held at
     L2 for 30 days, so it is not yet persona material (§4.1: held at L2 … ≥ 30 days)."""
-    alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
+    alpha, beta = alpha_beta  # make_project alpha and beta, built once per module
     for repo, tag in ((alpha, "aaaaaaaa"), (beta, "bbbbbbbb")):
         adopt_at_l2(
             repo,
@@ -403,8 +422,8 @@ def test_one_repository_cannot_speak_for_two_projects(tmp_path: Path) -> None:
     assert not any("ghost" in json.dumps(b) or "phantom" in json.dumps(b) for b in promote["blocked"])
 
 
-def test_kind_disagreement_is_refused_and_nothing_is_staged(tmp_path: Path) -> None:
-    alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
+def test_kind_disagreement_is_refused_and_nothing_is_staged(alpha_beta: tuple[Path, Path]) -> None:
+    alpha, beta = alpha_beta  # make_project alpha and beta, built once per module
     claim = "Use pnpm for installs"
     commit_adopted(alpha, "L2", [l2_atom("alpha", claim, "constraint")], "adopt as a constraint")
     commit_adopted(beta, "L2", [l2_atom("beta", claim, "preference")], "adopt as a preference")
@@ -420,8 +439,8 @@ def test_kind_disagreement_is_refused_and_nothing_is_staged(tmp_path: Path) -> N
     assert git(home(), "branch", "--list", "memory/review") == ""
 
 
-def test_a_claim_contested_in_one_project_is_refused(tmp_path: Path) -> None:
-    alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
+def test_a_claim_contested_in_one_project_is_refused(alpha_beta: tuple[Path, Path]) -> None:
+    alpha, beta = alpha_beta  # make_project alpha and beta, built once per module
     for repo, tag in ((alpha, "aaaaaaaa"), (beta, "bbbbbbbb")):
         held = adopt_at_l2(
             repo, [(sid(tag, 1), "2026-11-01", BASE_DEV), (sid(tag, 2), "2026-11-03", BASE_DEV)]
@@ -442,7 +461,7 @@ def test_a_claim_contested_in_one_project_is_refused(tmp_path: Path) -> None:
     assert gm_json(alpha, "stage", "--global", env=at(X_PLUS_31))["commits"] == []
 
 
-def test_claude_memory_alone_does_not_hold_a_claim_back_from_l3(tmp_path: Path) -> None:
+def test_claude_memory_alone_does_not_hold_a_claim_back_from_l3(alpha_beta: tuple[Path, Path]) -> None:
     """Claude's own memory is model-written: it may contradict an adopted claim in a project
     (the pair is reported for review), but without a person it does not block the L2 → L3
     gate, as it tags no line in what Claude is told."""
@@ -450,7 +469,7 @@ def test_claude_memory_alone_does_not_hold_a_claim_back_from_l3(tmp_path: Path) 
 
     from agent_memory.automemory.location import resolve_auto_memory_dir
 
-    alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
+    alpha, beta = alpha_beta  # make_project alpha and beta, built once per module
     for repo, tag in ((alpha, "aaaaaaaa"), (beta, "bbbbbbbb")):
         adopt_at_l2(repo, [(sid(tag, 1), "2026-11-01", BASE_DEV), (sid(tag, 2), "2026-11-03", BASE_DEV)])
     folder = resolve_auto_memory_dir(beta).path
@@ -463,8 +482,8 @@ def test_claude_memory_alone_does_not_hold_a_claim_back_from_l3(tmp_path: Path) 
     assert [e["id"] for e in promote["eligible"]] == [atom_id(BASE_DEV, None)], promote
 
 
-def test_a_redacted_contributor_is_refused(tmp_path: Path) -> None:
-    alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
+def test_a_redacted_contributor_is_refused(alpha_beta: tuple[Path, Path]) -> None:
+    alpha, beta = alpha_beta  # make_project alpha and beta, built once per module
     claim = "The staging password is [REDACTED:password]"
     commit_adopted(alpha, "L2", [l2_atom("alpha", claim, "fact", redacted=True)], "adopt")
     commit_adopted(beta, "L2", [l2_atom("beta", claim, "fact")], "adopt")
@@ -503,8 +522,8 @@ def test_the_l3_cap_of_30_refuses_inflow_and_never_demotes(two_projects: tuple[P
     assert "L3 cap of 30 reached" in text
 
 
-def test_a_superseded_or_decayed_l2_atom_does_not_count(tmp_path: Path) -> None:
-    alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
+def test_a_superseded_or_decayed_l2_atom_does_not_count(alpha_beta: tuple[Path, Path]) -> None:
+    alpha, beta = alpha_beta  # make_project alpha and beta, built once per module
     claim = "Use pnpm for installs"
     newer = l2_atom("beta", "Use bun for installs")
     commit_adopted(alpha, "L2", [l2_atom("alpha", claim)], "adopt")
@@ -987,9 +1006,9 @@ def test_a_claim_only_others_adopted_in_two_cloned_projects_is_not_persona_mater
 
 
 def test_a_claim_the_person_adopted_in_one_of_the_projects_is_promoted(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    alpha_beta: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    alpha, beta = make_project(tmp_path, "alpha"), make_project(tmp_path, "beta")
+    alpha, beta = alpha_beta  # make_project alpha and beta, built once per module
     commit_adopted(alpha, "L2", [l2_atom("alpha", PUSH_RULE)], "memory: adopt")  # the person's own
     commit_adopted_as(monkeypatch, beta, STRANGER, [l2_atom("beta", PUSH_RULE)])
     promote = gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))
