@@ -275,8 +275,24 @@ def _not_initialised(repo: git.Repo, data: dict[str, Any]) -> None:
 
 
 def _text(report: Report, data: dict[str, Any]) -> None:
-    l1, l2 = data["L1"], data["L2"]
+    # The lines come in the order a reader acts on them: what is wrong with the store, the
+    # counts, the tiers' warnings, what waits, the hooks, then the machine's setup and errors.
     report.say(f"project {data['project']}")
+    _say_removed_and_problems(report, data)
+    _say_counts(report, data)
+    for tier in ("L2", "L3"):
+        _say_tier_warnings(report, tier, data[tier])
+    _say_backlog(report, data)
+    _say_staged(report, data)
+    _say_hooks(report, data)
+    _say_auto_memory(report, data.get("auto_memory") or {})
+    _say_path(report, data)
+    _say_errors(report, data["errors"])
+
+
+def _say_removed_and_problems(report: Report, data: dict[str, Any]) -> None:
+    """A `deinit` here, the store's own problems (stale locks, a rewound store, a foreign
+    review branch), and a memory commit a killed command left half done."""
     if not data["set_up"]:
         report.say("  agent-memory was removed here (`git memory deinit`): no hook captures, guards or injects; "
                    "memory/atoms and the committed memory are kept")  # fmt: skip
@@ -291,38 +307,52 @@ def _text(report: Report, data: dict[str, Any]) -> None:
         report.say(f"  {colour.paint('warning:', 'refused')} {what}")
         # an unreadable record is not one adopt can finish: the way out is the error's own
         report.say(f"    {colour.paint('hint:', 'hint')} {half.get('hint') or '`git memory adopt` here finishes or rolls it back'}")
+
+
+def _say_counts(report: Report, data: dict[str, Any]) -> None:
+    """One line per tier: L1's candidates with what qualifies them, L2's and L3's adopted."""
+    l1, l2 = data["L1"], data["L2"]
     report.say(f"  L1 {plural(l1['candidates'], 'candidate')} ({l1['eligible']} eligible, {l1['contested']} contested"
           + (f", {l1['claude_memory']} from {CLAUDE_MEMORY}" if l1["claude_memory"] else "")
           + (f", {l1['pending']} more pending until said again" if l1["pending"] else "")
           + (f", {l1['unreadable']} unreadable — run `git memory validate`" if l1["unreadable"] else "") + ")")
     report.say(f"  L2 {l2['held']} adopted ({l2['pinned']} pinned)")
     report.say(f"  L3 {data['L3']['held']} adopted (global)")
-    for tier in ("L2", "L3"):
-        if data[tier]["log_refused"]:
-            report.say_problem(data[tier]["log_refused"], lead=f"{tier}: ")
-        refused = data[tier]["refused_by_guard"]
-        if refused:
-            report.say(f"  {colour.paint('warning:', 'refused')} {len(refused)} {tier} line(s) refused by the guard ({', '.join(sorted(refused))}): "
-                  "not rendered or injected — `git memory validate --fix` drops them (then commit)")  # fmt: skip
-        if data[tier]["not_in_block"]:
-            report.say(f"  {colour.paint('warning:', 'refused')} {len(data[tier]['not_in_block'])} {tier} log line(s) "
-                  f"without a rendered line in the block ({', '.join(data[tier]['not_in_block'])}): never shown "
-                  "to a reviewer, so never injected — `git memory validate --fix` drops them (then commit)")  # fmt: skip
-        if data[tier]["unmerged"]:
-            report.say(f"  {colour.paint('warning:', 'refused')} {tier}: an unresolved merge conflict in "
-                  f"{' and '.join(data[tier]['unmerged'])} — `git memory validate --fix` re-renders the block "
-                  "from .memory/adopted.log (both sides' lines), then `git add` both files and finish the merge")  # fmt: skip
-        if data[tier]["sparse_left_out"]:
-            report.say(f"  {colour.paint('warning:', 'refused')} {tier}: {', '.join(data[tier]['sparse_left_out'])} "
-                       "left out of this sparse checkout, so its counts are not what HEAD holds — "
-                       f"`git sparse-checkout add {' '.join(sorted({p.split('/')[0] for p in data[tier]['sparse_left_out']}))}`")  # fmt: skip
-        elif data[tier]["skip_worktree"]:
-            report.say(f"  {colour.paint('warning:', 'refused')} {tier}: {', '.join(data[tier]['skip_worktree'])} "
-                       "marked skip-worktree, so git and its counts do not see what HEAD holds — "
-                       f"`git update-index --no-skip-worktree -- {' '.join(data[tier]['skip_worktree'])}`")  # fmt: skip
-        elif data[tier]["not_in_log"]:
-            report.say(f"  {colour.paint('warning:', 'refused')} {len(data[tier]['not_in_log'])} {tier} block line(s) "
-                  "without a line in .memory/adopted.log (edited by hand?) — `git memory validate` lists them")  # fmt: skip
+
+
+def _say_tier_warnings(report: Report, tier: str, found: dict[str, Any]) -> None:
+    """What makes a tier's count or its injection not what a reviewer saw: a refused log, lines
+    the guard refuses, log and block that disagree, a merge conflict, files git does not see.
+    Of the last three, only the first that applies is said: each explains the next."""
+    if found["log_refused"]:
+        report.say_problem(found["log_refused"], lead=f"{tier}: ")
+    refused = found["refused_by_guard"]
+    if refused:
+        report.say(f"  {colour.paint('warning:', 'refused')} {len(refused)} {tier} line(s) refused by the guard ({', '.join(sorted(refused))}): "
+              "not rendered or injected — `git memory validate --fix` drops them (then commit)")  # fmt: skip
+    if found["not_in_block"]:
+        report.say(f"  {colour.paint('warning:', 'refused')} {len(found['not_in_block'])} {tier} log line(s) "
+              f"without a rendered line in the block ({', '.join(found['not_in_block'])}): never shown "
+              "to a reviewer, so never injected — `git memory validate --fix` drops them (then commit)")  # fmt: skip
+    if found["unmerged"]:
+        report.say(f"  {colour.paint('warning:', 'refused')} {tier}: an unresolved merge conflict in "
+              f"{' and '.join(found['unmerged'])} — `git memory validate --fix` re-renders the block "
+              "from .memory/adopted.log (both sides' lines), then `git add` both files and finish the merge")  # fmt: skip
+    if found["sparse_left_out"]:
+        report.say(f"  {colour.paint('warning:', 'refused')} {tier}: {', '.join(found['sparse_left_out'])} "
+                   "left out of this sparse checkout, so its counts are not what HEAD holds — "
+                   f"`git sparse-checkout add {' '.join(sorted({p.split('/')[0] for p in found['sparse_left_out']}))}`")  # fmt: skip
+    elif found["skip_worktree"]:
+        report.say(f"  {colour.paint('warning:', 'refused')} {tier}: {', '.join(found['skip_worktree'])} "
+                   "marked skip-worktree, so git and its counts do not see what HEAD holds — "
+                   f"`git update-index --no-skip-worktree -- {' '.join(found['skip_worktree'])}`")  # fmt: skip
+    elif found["not_in_log"]:
+        report.say(f"  {colour.paint('warning:', 'refused')} {len(found['not_in_log'])} {tier} block line(s) "
+              "without a line in .memory/adopted.log (edited by hand?) — `git memory validate` lists them")  # fmt: skip
+
+
+def _say_backlog(report: Report, data: dict[str, Any]) -> None:
+    """What is not done yet outside the store: transcripts not captured, setup not committed."""
     if data["transcripts_not_captured"]:
         report.say(f"  {plural(data['transcripts_not_captured'], 'transcript')} of this project not captured yet "
               "— `git memory capture --all`")  # fmt: skip
@@ -334,6 +364,10 @@ def _text(report: Report, data: dict[str, Any]) -> None:
                    "loads no project memory and runs no hook until it is)")  # fmt: skip
         report.say(f"    {colour.paint('hint:', 'hint')} git add -- {paths} && "
                    f"git commit -m 'Set up agent-memory' -- {paths}")  # fmt: skip
+
+
+def _say_staged(report: Report, data: dict[str, Any]) -> None:
+    """What waits on memory/review, the commits too large to be an item, the queued batches."""
     own = sum(1 for item in data["staged"] if item.get("origin"))
     report.say(f"  staged on memory/review: {len(data['staged'])}" + (f" ({own} from {CLAUDE_MEMORY})" if own else "")
           + (" — review with `git memory adopt`" if data["staged"] else ""))
@@ -342,6 +376,11 @@ def _text(report: Report, data: dict[str, Any]) -> None:
         report.say(f"  {colour.paint('warning:', 'refused')} {line}")
     if data["queued_batches"]:
         report.say(f"  {data['queued_batches']} queued capture batch(es): written by the next capture")
+
+
+def _say_hooks(report: Report, data: dict[str, Any]) -> None:
+    """Each git hook and Claude Code hook of ours (only while set up: after `deinit` they are
+    gone on purpose), then the handlers that mention ours and are not ours."""
     hooks = list(data["git_hooks"].items()) if data["set_up"] else []
     for number, (name, hook) in enumerate(hooks):
         word = colour.paint("active", "ok") if hook["active"] else colour.paint(
@@ -358,7 +397,10 @@ def _text(report: Report, data: dict[str, Any]) -> None:
             word += f" (disabled by {HOOK_ENV[event]}=0)"
         report.say(f"  hook {event}: {word}")
     report.say(*not_ours_lines(data["claude_hooks_not_ours"], next_step=" (init installs our own hook next to it)"))
-    folder_state = data.get("auto_memory") or {}
+
+
+def _say_auto_memory(report: Report, folder_state: dict[str, Any]) -> None:
+    """Claude Code's own memory folder: a symlink (nothing read through it), else its findings."""
     if folder_state.get("symlink"):
         import shlex
 
@@ -369,6 +411,11 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     elif folder_state.get("findings"):
         report.say(f"  {colour.paint('warning:', 'refused')} {CLAUDE_MEMORY} folder has {folder_state['findings']} guard finding(s) "
               "(secrets, personal data, machine paths) — `git memory scan --auto-memory`")  # fmt: skip
+
+
+def _say_path(report: Report, data: dict[str, Any]) -> None:
+    """PATH entries a hook could be hijacked through (said only while a hook is installed), and
+    a git-memory the hooks cannot find."""
     if data["path_not_absolute"] and any(state["installed"] for state in data["claude_hooks"].values()):
         shown = ", ".join(repr(e) if e else "'' (empty: the current folder)" for e in data["path_not_absolute"])
         report.say(f"  {colour.paint('warning:', 'refused')} PATH holds {shown}, not absolute: Claude Code runs "
@@ -379,13 +426,18 @@ def _text(report: Report, data: dict[str, Any]) -> None:
     if not data["on_path"]:
         report.say("  warning: git-memory is not on PATH, so Claude Code's hooks cannot run it "
               "(hint: install agent-memory where your shell and Claude Code find it, e.g. pipx install .)")
-    if data["errors"]:
-        report.say(f"  errors in the last 7 days ({len(data['errors'])}):")
-        shown = data["errors"][-5:]
-        # An internal error's line carries its whole traceback (one repr'd string, thousands
-        # of characters): the text shows what failed; the log keeps the rest (JSON: whole lines).
-        short = [_TRACEBACK.split(line, maxsplit=1)[0] for line in shown]
-        for line in short:
-            report.say(f"    {line}")
-        if short != shown:
-            report.say("    (tracebacks in .git/agent-memory/errors.log)")
+
+
+def _say_errors(report: Report, errors: list[str]) -> None:
+    """The last five errors of the week, each cut before its traceback."""
+    if not errors:
+        return
+    report.say(f"  errors in the last 7 days ({len(errors)}):")
+    shown = errors[-5:]
+    # An internal error's line carries its whole traceback (one repr'd string, thousands
+    # of characters): the text shows what failed; the log keeps the rest (JSON: whole lines).
+    short = [_TRACEBACK.split(line, maxsplit=1)[0] for line in shown]
+    for line in short:
+        report.say(f"    {line}")
+    if short != shown:
+        report.say("    (tracebacks in .git/agent-memory/errors.log)")
