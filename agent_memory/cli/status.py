@@ -43,6 +43,8 @@ HOOK_ENV = {"SessionStart": "AGENT_MEMORY_SESSIONSTART", "UserPromptSubmit": "AG
 
 
 def collect(repo: git.Repo) -> dict[str, Any]:
+    # The keys are set in the order JSON lists them, and each part is read in the order it was:
+    # a helper per part keeps both (a status read in another order is a status that changed).
     store = L1Store(repo)
     initialised = store.exists()
     if not initialised:
@@ -65,54 +67,16 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     # said, its tier counted as holding nothing, and status goes on.
     refused: dict[str, tiers.TooManyAtomsError] = {}
     held = _held(lambda: tiers.l2_atoms(repo.workdir), "L2", refused)
-    waiting = []
     passed_over: list[tuple[str, int]] = []  # a commit on memory/review too large to be an item
     # The author's memory/review, come with a clone: said plainly, its items never listed as staged.
     foreign = foreign_review_error(repo, store, "status lists none of them as staged")
     data["foreign_review"] = problem_of(foreign)
-    if foreign is None and "L2" not in refused and repo.workdir is not None and git.rev_parse(repo, "HEAD"):
-        try:
-            waiting = pending(repo, work_files(repo.workdir, "L2", target_file(repo)), skipped=passed_over)
-        except BlockFileTooLarge:  # not read: validate and scan name it; status goes on
-            waiting = []
-    # Counted as `show` counts them: the candidates, not the adopted or staged atoms' records;
-    # the claims pending until said again (`show` lists them under "pending") apart.
-    found = l1_candidates(atoms, held, {item.atom_id for item in waiting}, data["project"])
-    candidates = [atom for atom, _, _ in found if not is_pending(atom)]
-    data["L1"] = {"atoms": len(atoms), "candidates": len(candidates),
-                  "pending": sum(1 for atom, _, _ in found if is_pending(atom)),
-                  "eligible": sum(1 for _, state, _ in found if state == "eligible"),
-                  "contested": sum(1 for a in candidates if a.get("contested")), "unreadable": len(snap.bad),
-                  "forgotten": len(snap.tombstones),
-                  "claude_memory": sum(1 for a in candidates if is_claude_memory(a))}  # fmt: skip
+    waiting = _waiting(repo, readable=foreign is None and "L2" not in refused, passed_over=passed_over)
+    data["L1"] = _l1_counts(snap, atoms, held, {item.atom_id for item in waiting}, data["project"])
     data["L2"] = {"held": len(held), "pinned": sum(1 for a in held.values() if a.get("pinned"))}
     l3 = _held(tiers.l3_atoms, "L3", refused)
     data["L3"] = {"held": len(l3)}
-    for tier in ("L2", "L3"):
-        data[tier]["log_refused"] = problem_of(refused.get(tier))
-    # Adopted lines the guard refuses (a --no-verify, a cherry-pick): never rendered by
-    # `validate --fix` nor injected at session start; `validate --fix` drops them.
-    data["L2"]["refused_by_guard"] = guarded.refused(held.values())
-    data["L3"]["refused_by_guard"] = guarded.refused(l3.values())
-    # The block is what a reviewer saw: a log line it does not show is never injected, and a
-    # block line without its log line is not memory agent-memory holds (committed/reviewed.py).
-    for tier, tier_atoms, root in (("L2", held, repo.workdir), ("L3", l3, memory_home_dir())):
-        items = reviewed.file_items(root, tier) if root is not None and tier not in refused else []
-        unrendered, unlogged = reviewed.disagreement(tier_atoms, items, tier)
-        data[tier]["not_in_block"] = unrendered
-        data[tier]["not_in_log"] = unlogged
-        # A pull that stopped on a conflict in the memory files: say so, not only "edited by hand".
-        conflict = merge_conflict(root, target_file(repo) if tier == "L2" else "CLAUDE.memory.md") if root else None
-        data[tier]["unmerged"] = conflict[0] if conflict else []
-        # Left out of a sparse checkout: read as empty, so the counts above say nothing.
-        left_out = git.hidden_from_status(root, [tiers.LOG_RELPATH, target_file(repo) if tier == "L2"
-                                                 else "CLAUDE.memory.md"]) if root and os.path.exists(os.path.join(root, ".git")) else {}  # fmt: skip
-        skipped = sorted(p for p, how in left_out.items() if how == "skip-worktree")
-        # skip-worktree outside a sparse checkout was set by hand (adoption/adopt.hidden_problem):
-        # `git sparse-checkout add` is refused there, the mark itself is what to undo
-        sparse = bool(skipped) and root is not None and git.sparse_checkout(root)
-        data[tier]["sparse_left_out"] = skipped if sparse else []
-        data[tier]["skip_worktree"] = [] if sparse else skipped
+    _tier_findings(repo, data, held, l3, refused)
     data["transcripts_not_captured"] = not_captured(repo, atoms)
     data["staged"] = [{"commit": item.commit, "atom": item.atom_id,
                        **({"origin": item.atom["origin"]} if model_written(item.atom) else {})} for item in waiting]
@@ -120,29 +84,104 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     queue = store.queue_dir
     data["queued_batches"] = len(list(queue.glob("*.json"))) if queue.is_dir() else 0
     data["errors"] = recent_errors(repo.common_dir, days=7)[-20:]
-    hooks: dict[str, Any] = {}
-    not_ours: dict[str, list[str]] = {}
-    if repo.workdir is not None:
-        from agent_memory.claude.settings import claude_hooks_report
-
-        installed, not_ours = claude_hooks_report(repo.workdir)
-        hooks = {event: {"installed": bool(on), "disabled_by_env": os.environ.get(HOOK_ENV[event]) == "0"}
-                 for event, on in installed.items() if event in HOOK_ENV}
-    data["claude_hooks"] = hooks
-    # handlers that mention our hook and are not ours (`curl … | sh; git-memory hook …`)
-    data["claude_hooks_not_ours"] = not_ours
+    data["claude_hooks"], data["claude_hooks_not_ours"] = _claude_hooks(repo)
     data["auto_memory"] = _auto_memory(repo)
+    data.update(_path_state())
+    data["setup_uncommitted"] = _setup_uncommitted(repo)
+    return data
 
-    # Claude Code runs `git memory hook …` from its own PATH: off PATH, the hooks do nothing.
-    # It runs them in the project's folder: a PATH entry that is not absolute (`.`, an empty one,
-    # `.venv/bin`) finds a `git-memory` a cloned repository commits before ours, on every prompt.
+
+def _waiting(repo: git.Repo, readable: bool, passed_over: list[tuple[str, int]]) -> list[Any]:
+    """The items staged on memory/review (the commits too large to be one go to `passed_over`),
+    or none when memory/review is not ours to list (`readable` false: a foreign review branch, or
+    an L2 log not read), there is no work tree, or HEAD is unborn."""
+    if not (readable and repo.workdir is not None and git.rev_parse(repo, "HEAD")):
+        return []
+    try:
+        return pending(repo, work_files(repo.workdir, "L2", target_file(repo)), skipped=passed_over)
+    except BlockFileTooLarge:  # not read: validate and scan name it; status goes on
+        return []
+
+
+def _l1_counts(snap: Any, atoms: list[Any], held: dict[str, Any], staged: set[str], project: str,
+               ) -> dict[str, int]:  # fmt: skip
+    """L1 counted as `show` counts it: the candidates, not the adopted or staged atoms' records;
+    the claims pending until said again (`show` lists them under "pending") apart."""
+    found = l1_candidates(atoms, held, staged, project)
+    candidates = [atom for atom, _, _ in found if not is_pending(atom)]
+    return {"atoms": len(atoms), "candidates": len(candidates),
+            "pending": sum(1 for atom, _, _ in found if is_pending(atom)),
+            "eligible": sum(1 for _, state, _ in found if state == "eligible"),
+            "contested": sum(1 for a in candidates if a.get("contested")), "unreadable": len(snap.bad),
+            "forgotten": len(snap.tombstones),
+            "claude_memory": sum(1 for a in candidates if is_claude_memory(a))}  # fmt: skip
+
+
+def _tier_findings(repo: git.Repo, data: dict[str, Any], held: dict[str, Any], l3: dict[str, Any],
+                   refused: dict[str, tiers.TooManyAtomsError]) -> None:  # fmt: skip
+    """What makes L2's and L3's counts or injection not what a reviewer saw, added to
+    data["L2"] and data["L3"]: a log refused, lines the guard refuses, the block's findings."""
+    for tier in ("L2", "L3"):
+        data[tier]["log_refused"] = problem_of(refused.get(tier))
+    # Adopted lines the guard refuses (a --no-verify, a cherry-pick): never rendered by
+    # `validate --fix` nor injected at session start; `validate --fix` drops them.
+    data["L2"]["refused_by_guard"] = guarded.refused(held.values())
+    data["L3"]["refused_by_guard"] = guarded.refused(l3.values())
+    for tier, tier_atoms, root in (("L2", held, repo.workdir), ("L3", l3, memory_home_dir())):
+        data[tier].update(_block_findings(repo, tier, tier_atoms, root, tier in refused))
+
+
+def _block_file(repo: git.Repo, tier: str) -> str:
+    """The file a tier's block is rendered in (L2's is configurable: target_file)."""
+    return target_file(repo) if tier == "L2" else "CLAUDE.memory.md"
+
+
+def _block_findings(repo: git.Repo, tier: str, tier_atoms: dict[str, Any], root: Any, log_refused: bool,
+                    ) -> dict[str, list[str]]:  # fmt: skip
+    """The block against its log, a merge conflict in the memory files, and the files git does
+    not see (sparse checkout, or skip-worktree set by hand)."""
+    # The block is what a reviewer saw: a log line it does not show is never injected, and a
+    # block line without its log line is not memory agent-memory holds (committed/reviewed.py).
+    items = reviewed.file_items(root, tier) if root is not None and not log_refused else []
+    unrendered, unlogged = reviewed.disagreement(tier_atoms, items, tier)
+    out: dict[str, list[str]] = {"not_in_block": unrendered, "not_in_log": unlogged}
+    # A pull that stopped on a conflict in the memory files: say so, not only "edited by hand".
+    conflict = merge_conflict(root, _block_file(repo, tier)) if root else None
+    out["unmerged"] = conflict[0] if conflict else []
+    # Left out of a sparse checkout: read as empty, so the counts above say nothing.
+    left_out = git.hidden_from_status(root, [tiers.LOG_RELPATH, _block_file(repo, tier)]) if root and os.path.exists(
+        os.path.join(root, ".git")) else {}  # fmt: skip
+    skipped = sorted(p for p, how in left_out.items() if how == "skip-worktree")
+    # skip-worktree outside a sparse checkout was set by hand (adoption/adopt.hidden_problem):
+    # `git sparse-checkout add` is refused there, the mark itself is what to undo
+    sparse = bool(skipped) and root is not None and git.sparse_checkout(root)
+    out["sparse_left_out"] = skipped if sparse else []
+    out["skip_worktree"] = [] if sparse else skipped
+    return out
+
+
+def _claude_hooks(repo: git.Repo) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """Each Claude Code hook event of ours: installed, and switched off by its variable; and the
+    handlers that mention our hook and are not ours (`curl … | sh; git-memory hook …`)."""
+    if repo.workdir is None:
+        return {}, {}
+    from agent_memory.claude.settings import claude_hooks_report
+
+    installed, not_ours = claude_hooks_report(repo.workdir)
+    hooks = {event: {"installed": bool(on), "disabled_by_env": os.environ.get(HOOK_ENV[event]) == "0"}
+             for event, on in installed.items() if event in HOOK_ENV}
+    return hooks, not_ours
+
+
+def _path_state() -> dict[str, Any]:
+    """Claude Code runs `git memory hook …` from its own PATH: off PATH, the hooks do nothing.
+    It runs them in the project's folder: a PATH entry that is not absolute (`.`, an empty one,
+    `.venv/bin`) finds a `git-memory` a cloned repository commits before ours, on every prompt."""
     from agent_memory.model.programs import program
 
     entries = os.environ.get("PATH", "").split(os.pathsep)
-    data["path_not_absolute"] = list(dict.fromkeys(e for e in entries if not os.path.isabs(e)))
-    data["on_path"] = program("git-memory") is not None
-    data["setup_uncommitted"] = _setup_uncommitted(repo)
-    return data
+    return {"path_not_absolute": list(dict.fromkeys(e for e in entries if not os.path.isabs(e))),
+            "on_path": program("git-memory") is not None}
 
 
 def _setup_uncommitted(repo: git.Repo) -> list[str]:
