@@ -99,90 +99,35 @@ def _refuse_unreadable_settings(root: Path) -> None:
 
 
 def run(args: argparse.Namespace) -> Report:
+    # The steps run in init's reverse, each through a helper: refuse first (nothing changed),
+    # then the marker, the git hooks, the Claude Code setup, the global registration, and what
+    # is kept or purged — the order matters, a refusal half way must leave the rest in place.
     repo = repo_here()
     project = project_of(repo)
     target = target_file(repo)
     cloned = _cloned_refs(repo)
     if args.purge and not args.yes:
-        doomed = [what for ref, what in ((git.ATOMS_REF, "memory/atoms (every L1 candidate atom and its history)"),
-                                         (git.REVIEW_REF, "memory/review")) if ref not in cloned]  # fmt: skip
-        if repo.workdir is not None:
-            doomed += [f"{target if target != 'CLAUDE.md' else 'the memory block in CLAUDE.md'}, "
-                       ".memory/adopted.log (committed memory: the deletion is left for you to commit)",
-                       "the agent-memory lines of .gitignore and .gitattributes"]
-        doomed.append(".git/agent-memory/ (error log, caches) and the memory.* git config")
-        if not sys.stdin.isatty():
-            raise RefusedError("--purge deletes memory/atoms and the committed memory, and there is no terminal to ask",
-                               hint="confirm with `git memory deinit --purge --yes`, or drop --purge to keep them")
-        if not _confirm(doomed):
-            raise RefusedError("nothing was changed", hint="without --purge, deinit keeps memory/atoms and committed memory")
+        _confirm_purge(repo, target, cloned)
 
     steps: dict[str, Any] = {}
     left: dict[str, str] = {}  # path → why it was left alone (a link, or reached through one)
-
-    def plain(root: Path, rel: str, shown: str | None = None) -> bool:
-        why = worktree.odd_component(root, rel)
-        if why:
-            left[shown or rel] = why
-        return why is None
-
     if repo.workdir is not None:
-        _refuse_unreadable_settings(repo.workdir)
-        # deinit reads CLAUDE.md whole to take the import line (or, --purge, the block) out of
-        # it: too large, it stops before the git hooks go (a link is left alone below, unread)
-        worktree.refuse_too_large_to_rewrite(
-            repo.workdir, [] if worktree.odd_component(repo.workdir, "CLAUDE.md") else ["CLAUDE.md"],
-            "deinit", "read it whole to take its import line out; nothing was changed")
+        _refuse_unrewritable(repo.workdir)
     _keep_store_ours(str(repo.common_dir))
     unmark_initialised(str(repo.common_dir))  # the Claude Code hooks stop acting here
-    linked_hooks = uninstall.linked_hooks_folder(repo)
-    if linked_hooks is not None:
-        left[linked_hooks[0] + "/"] = linked_hooks[1]
-    for hook, status in uninstall.uninstall_git_hooks(repo).items():
-        if status not in ("not installed", "left alone (not ours)") and linked_hooks is None:
-            steps[f"git hook {hook}"] = status
+    _remove_git_hooks(repo, steps, left)
     changed: list[str] = []
     not_ours: dict[str, list[str]] = {}
     if repo.workdir is not None:
-        from agent_memory.claude.settings import (
-            LOCAL_SETTINGS_RELPATH,
-            SETTINGS_RELPATH,
-            claude_hooks_not_ours,
-            include_memory_imports,
-            remove_claude_hooks,
-        )
-
-        root = repo.workdir
-        not_ours = claude_hooks_not_ours(root) if plain(root, SETTINGS_RELPATH.as_posix()) else {}
-        if plain(root, SETTINGS_RELPATH.as_posix()) and remove_claude_hooks(root) == "removed":
-            steps["Claude Code hooks"] = "removed from .claude/settings.json"
-            changed.append(".claude/settings.json")
-            _drop_if_empty(root / ".claude" / "settings.json")
-        if plain(root, LOCAL_SETTINGS_RELPATH.as_posix()) and include_memory_imports(root) == "removed":
-            # Without our SessionStart hook the imports are how memory reaches Claude again.
-            steps["memory imports"] = "loaded by Claude Code again (claudeMdExcludes entry removed)"
-            _drop_if_empty(root / ".claude" / "settings.local.json")
-        done = uninstall.remove_import(root) if plain(root, "CLAUDE.md") else None
-        if done:
-            steps["CLAUDE.md"] = "import line removed" if done == "removed" else "deleted (it held only the import)"
-            changed.append("CLAUDE.md")
-    home = GlobalRepo.default()
-    if home.exists() and plain(home.path, REGISTRY, shown=str(home.path / REGISTRY)):
-        with memory_lock(home.repo(), what="unregister this project from the global memory repo"):
-            name = uninstall.unregister(home, repo.workdir or repo.common_dir)
-        if name:
-            steps["global repo"] = f"unregistered {name} from {home.path}"
+        not_ours = _remove_claude_setup(repo.workdir, steps, left, changed)
+    _unregister(repo, steps, left)
     if args.purge:
         gone, purge_left = uninstall.purge(repo, target, keep=set(cloned))
         left.update(purge_left)
         if gone:
             steps["purged"] = ", ".join(gone)
     else:
-        kept = [r.removeprefix("refs/heads/") for r in (git.ATOMS_REF, git.REVIEW_REF) if _kept(repo, r) and r not in cloned]
-        if repo.workdir is not None:
-            kept += [p for p in (target, ".memory/adopted.log") if (repo.workdir / p).exists()]
-        if kept:
-            steps["kept"] = ", ".join(kept) + " (delete them with --purge)"
+        _say_kept(repo, target, cloned, steps)
     if cloned:  # never deleted by --purge: not this repository's
         shown = ", ".join(ref.removeprefix("refs/heads/") for ref in cloned) + " (came with the clone)"
         steps["kept"] = f"{steps['kept']}; {shown}" if "kept" in steps else shown
@@ -193,31 +138,136 @@ def run(args: argparse.Namespace) -> Report:
     from agent_memory.cli.status import not_ours_lines
 
     warnings = not_ours_lines(not_ours, left="; left as it is, only ours was removed")
-    # One line per file, whatever the output: a script must see what was not undone either.
-    report.warn(*(f"left {rel} alone: {why}, and deinit writes nothing through a link" for rel, why in left.items()))
-    for ref, why in cloned.items() if args.purge else ():  # someone else's branch is not deleted without a word
-        name = ref.removeprefix("refs/heads/")
-        report.warn(f"kept {name}: it came with the clone or a fetch ({why}), so it is someone else's, "
-                    "not deleted by --purge", f"hint: to delete it anyway: git branch -D {name}")  # fmt: skip
+    _warn_left_alone(report, left, cloned if args.purge else {})
     if set(steps) <= {"kept"}:
         return report.say("agent-memory is not set up here; nothing changed."
                           + (f" Kept: {steps['kept']}" if steps else ""), *warnings)
     candidates = changed + ([target, ".memory/adopted.log", ".gitignore", ".gitattributes"] if args.purge else [])
-
-    def text(report: Report) -> None:  # asks git about the files (one call): for people only
-        report.say(f"agent-memory removed from project {colour.paint(project, 'heading')}:")
-        report.say(*(f"  {key}: {value}" for key, value in steps.items()), *warnings)
-        states = git.porcelain_states(repo, dict.fromkeys(candidates)) if repo.workdir is not None else {}
-        pending = [p for p in dict.fromkeys(candidates) if p in states]
-        if pending:
-            # `-- paths` on the commit too: a change the person had staged stays out of it.
-            paths = " ".join(pending)
-            report.say(f"{colour.paint('next:', 'hint')} commit it: git add -A -- {paths} && "
-                       f"git commit -m 'Remove agent-memory' -- {paths}")
-        report.say("the global memory repo and ~/.claude/CLAUDE.md's import of it stay (other projects use them)")
-
-    report.later.append(text)
+    report.later.append(lambda report: _removed_text(report, repo, project, steps, warnings, candidates))
     return report
+
+
+def _confirm_purge(repo: git.Repo, target: str, cloned: dict[str, str]) -> None:
+    """Ask before `--purge` deletes anything (refused with no terminal to ask): the list names
+    what goes, never the branches that came with a clone (those are kept)."""
+    doomed = [what for ref, what in ((git.ATOMS_REF, "memory/atoms (every L1 candidate atom and its history)"),
+                                     (git.REVIEW_REF, "memory/review")) if ref not in cloned]  # fmt: skip
+    if repo.workdir is not None:
+        doomed += [f"{target if target != 'CLAUDE.md' else 'the memory block in CLAUDE.md'}, "
+                   ".memory/adopted.log (committed memory: the deletion is left for you to commit)",
+                   "the agent-memory lines of .gitignore and .gitattributes"]
+    doomed.append(".git/agent-memory/ (error log, caches) and the memory.* git config")
+    if not sys.stdin.isatty():
+        raise RefusedError("--purge deletes memory/atoms and the committed memory, and there is no terminal to ask",
+                           hint="confirm with `git memory deinit --purge --yes`, or drop --purge to keep them")
+    if not _confirm(doomed):
+        raise RefusedError("nothing was changed", hint="without --purge, deinit keeps memory/atoms and committed memory")
+
+
+def _plain(left: dict[str, str], root: Path, rel: str, shown: str | None = None) -> bool:
+    """Whether `rel` under `root` is a plain path deinit may write; a link (or a path reached
+    through one) is recorded in `left` with why, under `shown` or `rel`."""
+    why = worktree.odd_component(root, rel)
+    if why:
+        left[shown or rel] = why
+    return why is None
+
+
+def _refuse_unrewritable(root: Path) -> None:
+    """Stop before anything changes when a file deinit must rewrite cannot be: an unreadable
+    `.claude/settings.json`, or a CLAUDE.md too large to read whole (to take the import line,
+    or with --purge the block, out of it). A link is left alone below, unread."""
+    _refuse_unreadable_settings(root)
+    worktree.refuse_too_large_to_rewrite(
+        root, [] if worktree.odd_component(root, "CLAUDE.md") else ["CLAUDE.md"],
+        "deinit", "read it whole to take its import line out; nothing was changed")
+
+
+def _remove_git_hooks(repo: git.Repo, steps: dict[str, Any], left: dict[str, str]) -> None:
+    """Our git hooks out (a hook init chained goes back); a hooks folder that is a link is left
+    alone, and then no hook is reported as removed."""
+    linked_hooks = uninstall.linked_hooks_folder(repo)
+    if linked_hooks is not None:
+        left[linked_hooks[0] + "/"] = linked_hooks[1]
+    for hook, status in uninstall.uninstall_git_hooks(repo).items():
+        if status not in ("not installed", "left alone (not ours)") and linked_hooks is None:
+            steps[f"git hook {hook}"] = status
+
+
+def _remove_claude_setup(root: Path, steps: dict[str, Any], left: dict[str, str], changed: list[str],
+                         ) -> dict[str, list[str]]:  # fmt: skip
+    """Our Claude Code hooks, the claudeMdExcludes entry and CLAUDE.md's import line out of the
+    work tree (a settings file left empty goes); the handlers that mention our hook and are not
+    ours are returned, left as they are."""
+    from agent_memory.claude.settings import (
+        LOCAL_SETTINGS_RELPATH,
+        SETTINGS_RELPATH,
+        claude_hooks_not_ours,
+        include_memory_imports,
+        remove_claude_hooks,
+    )
+
+    not_ours = claude_hooks_not_ours(root) if _plain(left, root, SETTINGS_RELPATH.as_posix()) else {}
+    if _plain(left, root, SETTINGS_RELPATH.as_posix()) and remove_claude_hooks(root) == "removed":
+        steps["Claude Code hooks"] = "removed from .claude/settings.json"
+        changed.append(".claude/settings.json")
+        _drop_if_empty(root / ".claude" / "settings.json")
+    if _plain(left, root, LOCAL_SETTINGS_RELPATH.as_posix()) and include_memory_imports(root) == "removed":
+        # Without our SessionStart hook the imports are how memory reaches Claude again.
+        steps["memory imports"] = "loaded by Claude Code again (claudeMdExcludes entry removed)"
+        _drop_if_empty(root / ".claude" / "settings.local.json")
+    done = uninstall.remove_import(root) if _plain(left, root, "CLAUDE.md") else None
+    if done:
+        steps["CLAUDE.md"] = "import line removed" if done == "removed" else "deleted (it held only the import)"
+        changed.append("CLAUDE.md")
+    return not_ours
+
+
+def _unregister(repo: git.Repo, steps: dict[str, Any], left: dict[str, str]) -> None:
+    """The project out of the global memory repo's registry (under its lock); the global repo
+    itself stays, other projects use it."""
+    home = GlobalRepo.default()
+    if home.exists() and _plain(left, home.path, REGISTRY, shown=str(home.path / REGISTRY)):
+        with memory_lock(home.repo(), what="unregister this project from the global memory repo"):
+            name = uninstall.unregister(home, repo.workdir or repo.common_dir)
+        if name:
+            steps["global repo"] = f"unregistered {name} from {home.path}"
+
+
+def _say_kept(repo: git.Repo, target: str, cloned: dict[str, str], steps: dict[str, Any]) -> None:
+    """Without --purge: the branches and committed memory files kept, that --purge would delete
+    (the branches that came with a clone are said apart)."""
+    kept = [r.removeprefix("refs/heads/") for r in (git.ATOMS_REF, git.REVIEW_REF) if _kept(repo, r) and r not in cloned]
+    if repo.workdir is not None:
+        kept += [p for p in (target, ".memory/adopted.log") if (repo.workdir / p).exists()]
+    if kept:
+        steps["kept"] = ", ".join(kept) + " (delete them with --purge)"
+
+
+def _warn_left_alone(report: Report, left: dict[str, str], cloned_kept: dict[str, str]) -> None:
+    """One line per file left alone, whatever the output: a script must see what was not undone
+    either. And, under --purge, each branch of someone else's kept (never deleted without a word)."""
+    report.warn(*(f"left {rel} alone: {why}, and deinit writes nothing through a link" for rel, why in left.items()))
+    for ref, why in cloned_kept.items():
+        name = ref.removeprefix("refs/heads/")
+        report.warn(f"kept {name}: it came with the clone or a fetch ({why}), so it is someone else's, "
+                    "not deleted by --purge", f"hint: to delete it anyway: git branch -D {name}")  # fmt: skip
+
+
+def _removed_text(report: Report, repo: git.Repo, project: str, steps: dict[str, Any], warnings: list[str],
+                  candidates: list[str]) -> None:  # fmt: skip
+    """The text of a deinit that changed something. It asks git about the files (one call), so
+    it runs for people only (Report.later), not for JSON."""
+    report.say(f"agent-memory removed from project {colour.paint(project, 'heading')}:")
+    report.say(*(f"  {key}: {value}" for key, value in steps.items()), *warnings)
+    states = git.porcelain_states(repo, dict.fromkeys(candidates)) if repo.workdir is not None else {}
+    pending = [p for p in dict.fromkeys(candidates) if p in states]
+    if pending:
+        # `-- paths` on the commit too: a change the person had staged stays out of it.
+        paths = " ".join(pending)
+        report.say(f"{colour.paint('next:', 'hint')} commit it: git add -A -- {paths} && "
+                   f"git commit -m 'Remove agent-memory' -- {paths}")
+    report.say("the global memory repo and ~/.claude/CLAUDE.md's import of it stay (other projects use them)")
 
 
 def _drop_if_empty(path: Path) -> None:
