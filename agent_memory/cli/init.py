@@ -30,11 +30,59 @@ SETUP_FILES = install.SETUP_FILES
 
 
 def run(args: argparse.Namespace) -> Report:
+    # Every refusal comes before the first write; then the global repo, the store and the git
+    # hooks, the work tree's setup, its commit (--yes), and the report — one helper per step,
+    # in this order (a refusal half way must leave nothing written).
     repo = repo_here()
     steps: dict[str, str] = {}
     not_ours: dict[str, list[str]] = {}
-    # Refuse before writing anything where a store existed and cannot be read or is lost, and
-    # where the commit of --yes would start a new root over a branch git cannot read.
+    _refuse_before_writing(repo, args)
+    home = GlobalRepo.default()
+    if home.exists():
+        home.refuse_links()  # before the first write here too: it is pulled from a remote
+    if args.project:
+        try:  # a UTF-8 terminal's bytes in a locale that is not UTF-8 (LC_ALL=C) are its characters
+            args.project = argv_text(args.project)
+        except ValueError:
+            pass  # bytes that are not UTF-8: refused below
+        _refuse_another_name(repo, home, args.project)
+    if not home.exists() and home.ensure():
+        steps["global repo"] = f"created {home.path}"
+    # From the registry's read to its commit, one init (or deinit, or adopt --global) at a time:
+    # two projects set up together both read projects.json, and the second `git commit` met the
+    # first's index.lock (init stopped half-way), or one name was given to two repositories.
+    with memory_lock(home.repo(), what="register this project in the global memory repo"):
+        name = _register(args, repo, home, steps)
+    if install_user_import(home):
+        steps["user CLAUDE.md"] = "imports the global memory block"
+    _install_store_and_git_hooks(repo, steps)
+
+    changed_files: list[str] = []
+    persons, record_created = _persons_own_setup_files(repo)
+    if repo.workdir is not None:
+        changed_files += install.install_ignore_rules(repo.workdir)
+        target = install.target_file(repo)
+        if install.install_import(repo.workdir, target):
+            changed_files.append("CLAUDE.md")
+        if not args.no_claude_hooks:
+            not_ours = _install_claude_setup(repo, repo.workdir, args.force, steps, changed_files)
+        if changed_files:
+            steps["files"] = ", ".join(changed_files)
+        record_created()
+        if args.yes:
+            _commit_setup(repo, repo.workdir, persons, steps)
+    else:
+        steps["bare repository"] = "L1 store only: no work tree for CLAUDE.md, .gitignore or Claude Code hooks"
+    if args.completion:
+        _install_completion(args.completion, steps)
+    return _report(repo, name, home, steps, not_ours, commit_next=bool(steps and changed_files and not args.yes),
+                   changed_files=changed_files)  # fmt: skip
+
+
+def _refuse_before_writing(repo: git.Repo, args: argparse.Namespace) -> None:
+    """Refuse before writing anything where a store existed and cannot be read or is lost, and
+    where the commit of --yes would start a new root over a branch git cannot read; where a
+    setup file is a link or odd path, or a settings file cannot be read."""
     store = L1Store(repo)
     store.refuse_if_lost()
     store.refuse_if_foreign()
@@ -54,25 +102,10 @@ def run(args: argparse.Namespace) -> Report:
 
         check_settings(repo.workdir)
         read_local_settings(repo.workdir)
-    home = GlobalRepo.default()
-    if home.exists():
-        home.refuse_links()  # before the first write here too: it is pulled from a remote
-    if args.project:
-        try:  # a UTF-8 terminal's bytes in a locale that is not UTF-8 (LC_ALL=C) are its characters
-            args.project = argv_text(args.project)
-        except ValueError:
-            pass  # bytes that are not UTF-8: refused below
-        _refuse_another_name(repo, home, args.project)
-    if not home.exists() and home.ensure():
-        steps["global repo"] = f"created {home.path}"
-    # From the registry's read to its commit, one init (or deinit, or adopt --global) at a time:
-    # two projects set up together both read projects.json, and the second `git commit` met the
-    # first's index.lock (init stopped half-way), or one name was given to two repositories.
-    with memory_lock(home.repo(), what="register this project in the global memory repo"):
-        name = _register(args, repo, home, steps)
-    if install_user_import(home):
-        steps["user CLAUDE.md"] = "imports the global memory block"
 
+
+def _install_store_and_git_hooks(repo: git.Repo, steps: dict[str, str]) -> None:
+    """memory/atoms, the marker the Claude Code hooks act on, and the git hooks."""
     if L1Store(repo).init():
         steps["memory/atoms"] = "created (local only; the pre-push hook refuses to push it)"
     # The Claude Code hooks act only where this marker is (inside .git: no clone carries it).
@@ -81,72 +114,75 @@ def run(args: argparse.Namespace) -> Report:
         if status != "unchanged":
             steps[f"git hook {hook}"] = status
 
-    changed_files: list[str] = []
-    persons, record_created = _persons_own_setup_files(repo)
-    if repo.workdir is not None:
-        changed_files += install.install_ignore_rules(repo.workdir)
-        target = install.target_file(repo)
-        if install.install_import(repo.workdir, target):
-            changed_files.append("CLAUDE.md")
-        if not args.no_claude_hooks:
-            from agent_memory.claude.settings import (
-                exclude_memory_imports,
-                install_claude_hooks,
-                plugin_enabled,
-            )
 
-            if plugin_enabled(repo.workdir):
-                # The plugin's hooks already run; identical settings hooks would fire twice.
-                steps["Claude Code hooks"] = "provided by the agent-memory plugin (settings left alone)"
-            elif install_claude_hooks(repo.workdir, force=args.force) != "unchanged":
-                changed_files.append(".claude/settings.json")
-            not_ours = _not_ours(repo)
-            # The SessionStart hook carries the memory blocks here: the client must not load
-            # them a second time through the imports (docs/claude-code-integration.md §8).
-            if install.ignore_local_settings(repo.workdir):
-                changed_files += [] if ".gitignore" in changed_files else [".gitignore"]
-            from agent_memory.automemory.location import LOCAL_SETTINGS_REL, tracked_by_git
+def _install_claude_setup(repo: git.Repo, workdir: Path, force: bool, steps: dict[str, str],
+                          changed_files: list[str]) -> dict[str, list[str]]:  # fmt: skip
+    """The Claude Code hooks (unless the plugin provides them), the ignore line of the local
+    settings, and the claudeMdExcludes entry; returns the handlers that mention our hook and
+    are not ours."""
+    from agent_memory.claude.settings import (
+        exclude_memory_imports,
+        install_claude_hooks,
+        plugin_enabled,
+    )
 
-            if tracked_by_git(repo.workdir, LOCAL_SETTINGS_REL):
-                # The repository commits the "local" file: editing it would change a tracked file.
-                steps["memory imports"] = (f"{LOCAL_SETTINGS_REL} is tracked by git: left unchanged "
-                                           "(claudeMdExcludes not added; untrack it to let init add it)")
-            elif exclude_memory_imports(repo.workdir) == "added":
-                steps["memory imports"] = ("left to the SessionStart hook on this machine "
-                                           "(claudeMdExcludes in .claude/settings.local.json)")
-        if changed_files:
-            steps["files"] = ", ".join(changed_files)
-        record_created()
-        if args.yes:
-            # Every setup file that differs from HEAD, not only this run's: a run that was
-            # refused half-way, or `init` without --yes earlier, is completed here.
-            states = git.porcelain_states(repo, [p for p in SETUP_FILES if (repo.workdir / p).exists()])
-            pending = [p for p in SETUP_FILES if p in states]
-            own = [p for p in pending if p in persons]
-            pending = [p for p in pending if p not in persons]
-            if pending:
-                git.commit_paths(repo.workdir, pending, "Set up agent-memory")
-                steps["committed"] = ", ".join(pending)
-            if own:
-                steps["left uncommitted"] = (f"{', '.join(own)}: yours and not in git before init "
-                                             "(commit it yourself if it is to be shared)")
-    else:
-        steps["bare repository"] = "L1 store only: no work tree for CLAUDE.md, .gitignore or Claude Code hooks"
-    if args.completion:
-        # Only when asked: it writes into the user's home, not the repository.
-        from agent_memory.cli import completion
+    if plugin_enabled(workdir):
+        # The plugin's hooks already run; identical settings hooks would fire twice.
+        steps["Claude Code hooks"] = "provided by the agent-memory plugin (settings left alone)"
+    elif install_claude_hooks(workdir, force=force) != "unchanged":
+        changed_files.append(".claude/settings.json")
+    not_ours = _not_ours(repo)
+    # The SessionStart hook carries the memory blocks here: the client must not load
+    # them a second time through the imports (docs/claude-code-integration.md §8).
+    if install.ignore_local_settings(workdir):
+        changed_files += [] if ".gitignore" in changed_files else [".gitignore"]
+    from agent_memory.automemory.location import LOCAL_SETTINGS_REL, tracked_by_git
 
-        where, changed = completion.install(args.completion)
-        if changed:
-            hint = completion.activation_hint(args.completion, where)
-            steps[f"{args.completion} completion"] = f"installed in {where}" + (f" ({hint})" if hint else "")
+    if tracked_by_git(workdir, LOCAL_SETTINGS_REL):
+        # The repository commits the "local" file: editing it would change a tracked file.
+        steps["memory imports"] = (f"{LOCAL_SETTINGS_REL} is tracked by git: left unchanged "
+                                   "(claudeMdExcludes not added; untrack it to let init add it)")
+    elif exclude_memory_imports(workdir) == "added":
+        steps["memory imports"] = ("left to the SessionStart hook on this machine "
+                                   "(claudeMdExcludes in .claude/settings.local.json)")
+    return not_ours
 
+
+def _commit_setup(repo: git.Repo, workdir: Path, persons: set[str], steps: dict[str, str]) -> None:
+    """--yes: commit every setup file that differs from HEAD, not only this run's (a run that
+    was refused half-way, or `init` without --yes earlier, is completed here) — but never a
+    file of the person's that was not in git before init."""
+    states = git.porcelain_states(repo, [p for p in SETUP_FILES if (workdir / p).exists()])
+    pending = [p for p in SETUP_FILES if p in states]
+    own = [p for p in pending if p in persons]
+    pending = [p for p in pending if p not in persons]
+    if pending:
+        git.commit_paths(workdir, pending, "Set up agent-memory")
+        steps["committed"] = ", ".join(pending)
+    if own:
+        steps["left uncommitted"] = (f"{', '.join(own)}: yours and not in git before init "
+                                     "(commit it yourself if it is to be shared)")
+
+
+def _install_completion(shell: str, steps: dict[str, str]) -> None:
+    """Only when asked: it writes into the user's home, not the repository."""
+    from agent_memory.cli import completion
+
+    where, changed = completion.install(shell)
+    if changed:
+        hint = completion.activation_hint(shell, where)
+        steps[f"{shell} completion"] = f"installed in {where}" + (f" ({hint})" if hint else "")
+
+
+def _report(repo: git.Repo, name: str, home: GlobalRepo, steps: dict[str, str], not_ours: dict[str, list[str]],
+            commit_next: bool, changed_files: list[str]) -> Report:  # fmt: skip
+    """What changed, the handlers not ours, and what comes next: the commit of the setup (when
+    not --yes) and the backfill of the sessions Claude Code already recorded here."""
     from agent_memory.cli.status import not_captured, not_ours_lines
 
     backlog = not_captured(repo, L1Store(repo).atoms())
     report = Report({"project": name, "changed": steps, "global_repo": str(home.path),
                      "transcripts_not_captured": backlog, "claude_hooks_not_ours": not_ours})  # fmt: skip
-    commit_next = bool(steps and changed_files and not args.yes)
     if not steps:
         report.say(f"agent-memory is already set up for {name}; nothing changed.")
     else:
