@@ -604,8 +604,29 @@ def _capture_folder(store: L1Store, project: str, repo: Repo, ledger: Ledger, re
 
 
 def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
-    none_listed = not (report.transcripts or report.other_repositories or report.unreadable)
+    # One helper per part of the text, in this order: what was captured, what was left alone,
+    # Claude's own memory, what could not be read or failed, what was dropped, what was staged.
     own = report.auto_memory or {}
+    _say_captured(out, report, project, own)
+    if report.skipped_lines:
+        out.say(f"  {plural(report.skipped_lines, 'unreadable line')} skipped inside the captured transcripts")
+    if report.other_repositories:
+        out.say(f"  {plural(report.other_repositories, 'transcript')} of other repositories left alone (recorded "
+              "in another repository, or in one nested here such as a submodule)")
+    _say_own_memory(out, own)
+    _say_not_captured(out, report)
+    for line in _explain_dropped(report.dropped, len(report.skipped["expired"]), len(report.skipped["evicted"])):
+        out.say(line)
+    if report.staged:
+        out.say(_staged_line(report.staged))
+    if report.stage_warning:
+        out.say(f"  {report.stage_warning}")
+
+
+def _say_captured(out: Report, report: Backfill, project: str | None, own: dict[str, Any]) -> None:
+    """The first line: nothing new since --since, no session yet, nothing new, or what was
+    captured (with its counts)."""
+    none_listed = not (report.transcripts or report.other_repositories or report.unreadable)
     # Claude's own memory is captured without a session of this project (its line is below):
     # then there was something to capture, and the first line does not say otherwise.
     learned = own.get("read") == "read" and bool(own.get("new") or own.get("merged"))
@@ -618,19 +639,24 @@ def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
         out.say(f"nothing new: {plural(report.transcripts, 'transcript')} of {project or 'this project'}, "
               f"{report.unchanged} unchanged since their last capture")  # fmt: skip
     else:
-        out.say(f"captured {report.captured} of {plural(report.transcripts, 'transcript')} of {project}: "
-              f"{plural(report.new, 'new atom')}, {report.merged} merged, {plural(report.commits, 'commit')}")
-        if report.pending:
-            out.say(f"  {report.pending} pending: said once, an atom when said again in another session")
-        if report.unchanged:
-            out.say(f"  {report.unchanged} unchanged since their last capture (not read again)")
-        if report.resumed:
-            out.say(f"  {report.resumed} read from where their last capture stopped")
-    if report.skipped_lines:
-        out.say(f"  {plural(report.skipped_lines, 'unreadable line')} skipped inside the captured transcripts")
-    if report.other_repositories:
-        out.say(f"  {plural(report.other_repositories, 'transcript')} of other repositories left alone (recorded "
-              "in another repository, or in one nested here such as a submodule)")
+        _say_counts(out, report, project)
+
+
+def _say_counts(out: Report, report: Backfill, project: str | None) -> None:
+    """What a capture that read something captured, and how many transcripts were pending,
+    unchanged, or read from where their last capture stopped."""
+    out.say(f"captured {report.captured} of {plural(report.transcripts, 'transcript')} of {project}: "
+          f"{plural(report.new, 'new atom')}, {report.merged} merged, {plural(report.commits, 'commit')}")
+    if report.pending:
+        out.say(f"  {report.pending} pending: said once, an atom when said again in another session")
+    if report.unchanged:
+        out.say(f"  {report.unchanged} unchanged since their last capture (not read again)")
+    if report.resumed:
+        out.say(f"  {report.resumed} read from where their last capture stopped")
+
+
+def _say_own_memory(out: Report, own: dict[str, Any]) -> None:
+    """Claude's own memory folder: what was read of it, or that it is a link (not read)."""
     if own.get("read") == "read":
         count = own["memories"]
         out.say(f"  Claude's own memory: {count} {'memory' if count == 1 else 'memories'} in {own['folder']}, "
@@ -640,6 +666,11 @@ def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
             out.say(f"  Claude's own memory not read in full: {problem}")
     elif own.get("read") == "symlink":
         out.say(f"  Claude's own memory: {own['folder']} is a symlink: not read (nothing is read through a link)")
+
+
+def _say_not_captured(out: Report, report: Backfill) -> None:
+    """The transcripts not captured (unreadable, or failed) and the statements the extractor
+    failed on; the first ten unreadable and three failures are named."""
     if report.unreadable or report.failed:
         from agent_memory.cli import colour  # it imports re: only when there is something to paint
     if report.unreadable:
@@ -658,12 +689,6 @@ def _backfill_text(out: Report, report: Backfill, project: str | None) -> None:
         first = report.failed_statements[0]
         out.say(f"  {plural(len(report.failed_statements), 'statement')} skipped, the extractor failed "
                 f"(logged, read again next time): {os.path.basename(first['path'])} {first['statement']}")
-    for line in _explain_dropped(report.dropped, len(report.skipped["expired"]), len(report.skipped["evicted"])):
-        out.say(line)
-    if report.staged:
-        out.say(_staged_line(report.staged))
-    if report.stage_warning:
-        out.say(f"  {report.stage_warning}")
 
 
 def _failure_exit(out: Report, report: Backfill) -> int:
