@@ -119,16 +119,20 @@ def memory_capped() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """A real git repository with one commit on main."""
-    path = tmp_path / "proj"
+def new_repo(path: Path) -> Path:
+    """A real git repository at `path` with one commit on main."""
     path.mkdir()
     git(path, "init", "-q", "-b", "main")
     (path / "README.md").write_text("# proj\n")
     git(path, "add", "README.md")
     git(path, "commit", "-q", "-m", "initial")
     return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A real git repository with one commit on main."""
+    return new_repo(tmp_path / "proj")
 
 
 @pytest.fixture

@@ -72,15 +72,3 @@ def _wait_for_jobs_in(folder: Path, bound_s: float = 120.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"processes {running} still run in {folder}: its copy cannot be restored")
         time.sleep(0.05)
-
-
-def new_repo(path: Path) -> Path:
-    """What conftest's `repo` fixture makes: a real git repository with one commit on main."""
-    from conftest import git
-
-    path.mkdir()
-    git(path, "init", "-q", "-b", "main")
-    (path / "README.md").write_text("# proj\n")
-    git(path, "add", "README.md")
-    git(path, "commit", "-q", "-m", "initial")
-    return path

@@ -18,8 +18,8 @@ from typing import Any
 
 import pexpect
 import pytest
-from conftest import git
-from golden import Golden, new_repo
+from conftest import git, new_repo
+from golden import Golden
 from sessions import gm, gm_json, write_session
 
 NOW = "2026-11-06T12:00:00Z"

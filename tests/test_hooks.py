@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 from builders import committed_atom
-from conftest import git
-from golden import Golden, new_repo
+from conftest import git, new_repo
+from golden import Golden
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sessions import gm, gm_json, write_session
