@@ -93,20 +93,28 @@ def memory_lock(repo: git.Repo, what: str = "commit memory files",
                 )
             time.sleep(delay)
             delay = min(delay * 1.5, 0.25)
-        try:  # who holds it, for the message a waiter gives up with
-            os.ftruncate(fd, 0)
-            os.lseek(fd, 0, os.SEEK_SET)
-            os.write(fd, f"pid {os.getpid()}: {what}\n".encode())
-        except OSError:
-            pass
-        _held[key] = (fd, 1)
-        try:
+        with _holding(key, fd, what):
             yield
-        finally:
-            del _held[key]
-            unlock(fd)
     finally:
         os.close(fd)
+
+
+@contextmanager
+def _holding(key: str, fd: int, what: str) -> Iterator[None]:
+    """The lock just taken on `fd`: who holds it written in the file (for the message a waiter
+    gives up with), registered for re-entry, and released when the block ends."""
+    try:
+        os.ftruncate(fd, 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"pid {os.getpid()}: {what}\n".encode())
+    except OSError:
+        pass
+    _held[key] = (fd, 1)
+    try:
+        yield
+    finally:
+        del _held[key]
+        unlock(fd)
 
 
 def _open_lock(path: Path, what: str) -> int:
@@ -140,17 +148,8 @@ def memory_lock_if_free(repo: git.Repo, what: str) -> Iterator[bool]:
         if not try_lock(fd):
             yield False
             return
-        try:  # who holds it, for the message a waiting adopt gives up with
-            os.ftruncate(fd, 0)
-            os.write(fd, f"pid {os.getpid()}: {what}\n".encode())
-        except OSError:
-            pass
-        _held[key] = (fd, 1)
-        try:
+        with _holding(key, fd, what):
             yield True
-        finally:
-            del _held[key]
-            unlock(fd)
     finally:
         os.close(fd)
 
