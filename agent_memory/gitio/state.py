@@ -11,6 +11,7 @@ import os
 import stat
 
 from agent_memory.gitio.refs import STATE_DIRNAME, locate_git_dirs
+from agent_memory.gitio.regular import open_regular
 from agent_memory.model.clock import now_utc, stamp
 from agent_memory.model.policy import ERROR_LOG_LINES
 
@@ -300,10 +301,8 @@ def read_regular_file(path: str | os.PathLike[str], limit: int | None = None) ->
     symlink, as the program that owns the file reads it (a settings file linked from a dotfiles
     folder). A FIFO or a device in its place is opened non-blocking and refused (OSError, "not a
     regular file") before a byte is read: a plain `open` of a FIFO no one writes waits for ever."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    fd = open_regular(path)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file (a FIFO or a device): not read", os.fspath(path))
         chunks = []
         left = limit
         while (left is None or left > 0) and (chunk := os.read(fd, 1 << 16 if left is None else min(left, 1 << 16))):

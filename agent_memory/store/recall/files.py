@@ -8,6 +8,7 @@ import os
 import sys
 
 from agent_memory.gitio.refs import ATOMS_REF, read_ref
+from agent_memory.gitio.regular import open_regular as open_state_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,23 +31,8 @@ def index_path(state_dir: "StrPath") -> str:
     return os.path.join(os.fspath(state_dir), INDEX_FILENAME)
 
 
-def open_state_file(path: "StrPath", flags: int = os.O_RDONLY) -> int:
-    """A descriptor of `path`, a file of the state folder, opened only if it is a regular file
-    (checked on the open descriptor, non-blocking): a FIFO in its place blocked the hook that
-    opened it until a writer came (never), and /dev/zero linked there fed a read for ever —
-    a session start or a prompt that never returned. OSError for anything else."""
-    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    try:
-        if (os.fstat(fd).st_mode & 0o170000) != 0o100000:  # not S_ISREG (`stat` unimported)
-            raise OSError(22, "not a regular file (a FIFO or a device): not opened", os.fspath(path))
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
 def read_state_file(path: "StrPath") -> bytes:
-    """The bytes of the regular file `path` (open_state_file)."""
+    """The bytes of the regular file `path` (gitio.regular: never a FIFO or a device)."""
     with open(open_state_file(path), "rb", closefd=True) as fh:
         return fh.read()
 
