@@ -616,6 +616,22 @@ def test_a_forked_sessions_copy_of_the_earlier_lines_is_no_second_sighting(proje
     assert (push["observations"], push["sessions"]) == (2, sorted([old.stem, new_id])), push
 
 
+def test_a_forks_copy_of_a_rule_filed_under_its_other_spelling_is_no_second_sighting(project: Path) -> None:
+    """"From now on, run the tests…" is held as the "Always run the tests…" said a session
+    before; a fork's copy of that line is still known for a copy, under the atom it went to."""
+    first = _session(project, 1, "2026-11-01", "Always run the tests before committing.")
+    gm_json(project, "capture", str(first), "--session", first.stem, "--no-stage")
+    old = _session(project, 2, "2026-11-02", "From now on, run the tests before committing.")
+    gm_json(project, "capture", str(old), "--session", old.stem, "--no-stage")
+    new_id = "eeeeeeee-0000-4000-8000-000000000004"
+    own = write_session(project, new_id, "2026-11-03", [{"user": "Use pnpm, not npm."}])
+    gm_json(project, "capture", str(_forked(old, new_id, own)), "--session", new_id, "--no-stage")
+    atoms = {a["claim"]: a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"]}
+    rule = atoms["Always run the tests before committing"]
+    assert (rule["observations"], rule["sessions"]) == (2, sorted([first.stem, old.stem])), rule
+    assert "Run the tests before committing" not in atoms
+
+
 def test_a_backfill_reads_an_earlier_session_before_its_fork(project: Path) -> None:
     """Neither captured yet, and the fork's file named to be listed first: the backfill reads
     the transcripts in the order their sessions ended, as their SessionEnd captures would have,

@@ -81,6 +81,20 @@ RESTATED_43 = [
 ]
 
 
+# Issue 28 item 4: one rule said with its "always" and without it, in either order; the
+# spelling said first is the one kept.
+RESTATED_ALWAYS = [
+    ("Always run the tests before committing.", "From now on, run the tests before committing.",
+     "Always run the tests before committing"),
+    ("Going forward, use pnpm to install packages.", "Please always use pnpm to install packages.",
+     "Use pnpm to install packages"),
+    ("Make sure to always run ruff before pushing.", "Run ruff before pushing from now on.",
+     "Always run ruff before pushing"),
+    ("Note: write commit messages in English from now on.", "Always write commit messages in English.",
+     "Write commit messages in English"),
+]  # fmt: skip
+
+
 @pytest.fixture
 def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
@@ -124,6 +138,33 @@ def test_rules_a_new_user_restated_converge(project: Path) -> None:
 
 def test_pairs_a_new_user_restated_in_issue_43_converge(project: Path) -> None:
     _said_twice_is_one_atom_each(project, RESTATED_43)
+
+
+def test_a_rule_said_with_and_without_its_always_is_one_atom_that_promotes(project: Path) -> None:
+    _said_twice_is_one_atom_each(project, RESTATED_ALWAYS)
+    # said by the person in two sessions on two days: eligible as one rule
+    eligible = {str(item["id"]) for item in gm_json(project, "promote")["eligible"]}
+    assert {str(atom["id"]) for atom in _l1(project).values()} <= eligible
+
+
+def test_a_forgotten_rule_said_again_without_its_always_stays_forgotten(project: Path) -> None:
+    _say(project, 1, "2026-10-01", "Always run the tests before committing.")
+    gm(project, "capture", "--all", "--no-stage")
+    [atom] = _l1(project).values()
+    gm(project, "forget", str(atom["id"]))
+    _say(project, 2, "2026-10-02", "From now on, run the tests before committing.")
+    gm(project, "capture", "--all", "--no-stage")
+    assert _l1(project) == {}
+
+
+def test_remember_keeps_the_spelling_it_was_given_under_the_id_it_reports(project: Path) -> None:
+    """`remember` reports the id of what was typed: a stored "Always …" spelling of the rule
+    does not take the remembered one in."""
+    _say(project, 1, "2026-10-01", "Always run the tests before committing.")
+    gm(project, "capture", "--all", "--no-stage")
+    report = gm_json(project, "remember", "Run the tests before committing")
+    staged = {item["atom"]: item["claim"] for item in gm_json(project, "inspect")["staged"]}
+    assert report["staged"] and staged[report["id"]] == "Run the tests before committing"
 
 
 def test_a_route_forbidden_is_not_the_thing_forbidden(project: Path) -> None:

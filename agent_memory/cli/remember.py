@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> Report:
 
         repo, store = store_here()
         atom = project_atom(repo, project, args.claim, args.kind, in_session)
-        capture_atoms(store, [atom], atom["sessions"][0], "git memory remember")
+        capture_atoms(store, [atom], atom["sessions"][0], "git memory remember", refile_restated=False)
         try:
             plan = stage_current(repo, store, project, target_file(repo))
         except FatalError as exc:  # the claim is on memory/atoms

@@ -122,6 +122,20 @@ def atom_id(claim: str, project: str | None) -> str:
     return "atm_" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:8]
 
 
+# A positive rule is said with its "always" or without it ("Always run the tests before
+# committing" / "From now on, run the tests before committing"): the extractor keeps the word
+# where the person said it, so the two spellings are two ids of one rule.
+_ALWAYS = "always "
+
+
+def restated_ids(claim: str, project: str | None) -> list[str]:
+    """The ids `claim` would have said with its opening "Always" dropped, or with one added —
+    the one rule under its other spelling (capture files a sighting under whichever is held)."""
+    text = normalize(claim)
+    other = text[len(_ALWAYS) :] if text.startswith(_ALWAYS) else _ALWAYS + text
+    return [atom_id(other, project)] if other.strip() and text.strip() else []
+
+
 def expected_id(atom: Mapping[str, Any]) -> str:
     project = atom.get("project") if atom.get("scope") == "project" else None
     return atom_id(str(atom.get("claim", "")), project)

@@ -31,7 +31,7 @@ from agent_memory.extract.pipeline import extract_transcript
 from agent_memory.gitio.memory_lock import memory_lock_if_free
 from agent_memory.gitio.refs import atom_path
 from agent_memory.gitio.state import log_error
-from agent_memory.model.atom import Atom, atom_errors, is_pending, merge
+from agent_memory.model.atom import Atom, atom_errors, is_pending, merge, restated_ids
 from agent_memory.model.clock import iso_z, now_utc, parse_time
 from agent_memory.model.errors import InvalidAtomError, RepoStateError
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS, is_expired, l1_evictions
@@ -98,12 +98,16 @@ class Limits:
 
 def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None, source: str | None,
                   limits: Limits | bool = False,
-                  supersede: Callable[[Atom, Atom], Atom] | None = None) -> CaptureResult:  # fmt: skip
+                  supersede: Callable[[Atom, Atom], Atom] | None = None,
+                  refile_restated: bool = True) -> CaptureResult:  # fmt: skip
     """Merge `incoming` (plus anything waiting in the retry queue) into the store, as one
     commit; with `limits`, caps and expiry are applied in that same commit. `supersede`
     (stored, observation) gives the stored record an observation of `incoming` is merged
     into: what the observation makes obsolete of it left out (store/auto_memory.py: the
-    folder's copy of a memory whose write a transcript now shows), read in the transaction."""
+    folder's copy of a memory whose write a transcript now shows), read in the transaction.
+    With `refile_restated`, a sighting of a rule the store holds under its other spelling
+    (with or without the opening "Always": `restated_ids`) is merged into that atom
+    (`remember` files exactly what was typed, under the id it reports)."""
     queue_paths, queued = store.queued()
     result = CaptureResult(commit=None)
     rules = Limits() if limits is True else limits or None
@@ -125,7 +129,10 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                 result.invalid.append(str(obs.get("id", "?")))
                 log_error(f"capture: skipped an invalid atom {obs.get('id', '?')}: {errors[0]}", store.repo.cwd)
                 continue
-            ident = obs["id"]
+            fresh_one = id(obs) in fresh
+            ident = _filed_under(snap, writes, obs) if refile_restated else str(obs["id"])
+            if ident != obs["id"]:
+                refiled.add(ident)
             if ident in snap.tombstones:
                 result.forgotten.append(ident)
                 continue
@@ -144,8 +151,10 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
             if current is None and _evicted_since(snap, obs):
                 result.evicted_before.append(ident)
                 continue
+            if current is not None and ident != obs["id"]:
+                obs = {**obs, "id": ident, "claim": current["claim"]}
             stored = current
-            if current is not None and supersede is not None and id(obs) in fresh:
+            if current is not None and supersede is not None and fresh_one:
                 current = supersede(current, obs)
             # merge(obs, obs) bounds a new atom's evidence like any merged one (atom.select_evidence).
             combined = merge(current, obs) if current else merge(obs, obs)
@@ -204,6 +213,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     stored_invalid: set[str] = set()  # stored records that read but fail the schema
     torn_tombstones: set[str] = set()  # observations held back by a tombstone that cannot be read
     unmarked: set[str] = set()  # such records a contradiction would have marked contested
+    refiled: set[str] = set()  # stored ids a sighting of the rule's other spelling went to
     while True:
         try:
             commit, change = store.transact(compute, queue_on_failure=[*queued, *incoming], guard=guard)
@@ -213,7 +223,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
             # field) fails the whole commit: hold back those observations alone, as for an
             # unreadable record, and capture the rest.
             snap = store.snapshot()
-            found = {str(obs.get("id")) for obs in [*queued, *incoming] if isinstance(obs, dict)}
+            found = {str(obs.get("id")) for obs in [*queued, *incoming] if isinstance(obs, dict)} | refiled
             bad = {i for i in found - stored_invalid if (stored := snap.atoms.get(i)) is not None and atom_errors(stored)}
             if not bad:
                 raise
@@ -246,6 +256,27 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         store.clear_queue(queue_paths)
     result.queued = store.last_queue_path is not None
     return result
+
+
+def _held_under(snap: Snapshot, writes: Mapping[str, Atom], ident: str) -> bool:
+    """Whether the store (or this capture) has anything under `ident`: a record, a forget,
+    or a file that cannot be read as either."""
+    return (ident in writes or ident in snap.atoms or ident in snap.tombstones
+            or snap.atoms.unreadable(ident) or snap.tombstones.unreadable(ident))  # fmt: skip
+
+
+def _filed_under(snap: Snapshot, writes: Mapping[str, Atom], obs: Atom) -> str:
+    """The id a sighting is merged under: its own when anything is held there, else the one
+    the store holds the rule under in its other spelling (`restated_ids`), else its own —
+    so "Always X" and "X" said in two sessions are one atom that recurs, not two that never
+    do, and a forget of either spelling holds back both. Atoms stored under both spellings
+    before they converged keep their own ids."""
+    ident = str(obs["id"])
+    if _held_under(snap, writes, ident):
+        return ident
+    project = obs.get("project") if obs.get("scope") == "project" else None
+    return next((other for other in restated_ids(str(obs["claim"]), project) if _held_under(snap, writes, other)),
+                ident)
 
 
 def _contradictions(snap: Snapshot, writes: dict[str, Atom], result: CaptureResult,
@@ -446,7 +477,7 @@ def copied_from(snap: Snapshot) -> Callable[[Atom], bool]:
             return False
         session, at = items[0].get("session"), items[0].get("at")
         try:
-            held = snap.atoms.get(obs["id"])
+            held = snap.atoms.get(_filed_under(snap, {}, obs))  # under the rule's other spelling too
         except Exception:  # noqa: BLE001 - an unreadable record: capture_atoms says why
             return False
         # the same record (a copy keeps its uuid and its time) held from another session
