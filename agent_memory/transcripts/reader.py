@@ -385,99 +385,159 @@ def iter_events(
         fallback = source.session
     else:
         fallback = safe_session(session or session_from_filename(path))
-    subagent = is_subagent_file(path)
-    calls = ToolCalls()
-    quoted = _AssistantLines()
-    client_rows = _ClientRows()
+    state = _PassState(fallback, is_subagent_file(path))
     last_ts: str | None = None
     for rec in iter_records(path, stats, start):
-        data = rec.data
-        ts = _timestamp(data) or last_ts
+        ts = _timestamp(rec.data) or last_ts
         last_ts = ts
-        kind = data.get("type")
-        if kind == "assistant":
-            calls.note(data)
-            quoted.note(data)
-            client_rows.note_turn(data)
-            continue
-        if kind == "file-history-snapshot":
-            client_rows.note_checkpoint(data)
-            continue
-        if kind == "system":
-            client_rows.note_hook_run(data)
-            continue
-        # the client's own rows: a hook's feedback, a local command's echo
-        clients = kind == "user" and (client_rows.note_caveat(data) or client_rows.answers(data))
-        if not rec.line or clients:
-            continue  # context before a resumed pass only tells what later rows hang under
-        if kind == "attachment":
-            queued = None if subagent else queued_prompt(data)
-            queued = quoted.strip(queued) if queued else None
-            if queued:
-                cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
-                version = data.get("version") if isinstance(data.get("version"), str) else None
-                yield Statement(
-                    rec.line,
-                    queued,
-                    ts,
-                    _session_of(data, fallback),
-                    "prompt",
-                    cwd,
-                    version,
-                    record=_record_id(data),
-                )
-            continue
-        if kind != "user":
-            continue
-        sid = _session_of(data, fallback)
-        cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
-        version = data.get("version") if isinstance(data.get("version"), str) else None
-        if not subagent:
-            for origin, text in prompt_texts(data):
-                kept = quoted.strip(text) if origin == "prompt" else text
-                if kept:
-                    yield Statement(
-                        rec.line, kept, ts, sid, origin, cwd, version, record=_record_id(data)
-                    )
-        content = message_of(data).get("content")
-        if not isinstance(content, list) or not is_user_record(data):
-            continue
-        for block in content:
-            if not isinstance(block, dict) or block.get("type") != "tool_result":
-                continue
-            tool_id = str(block.get("tool_use_id", ""))
-            tool, command = calls.pending.pop(tool_id, ("", ""))
-            body = block_text(block.get("content"))
-            reason = denial_reason(data, block, tool_id, tool, calls)
-            if reason:
-                yield Statement(
-                    rec.line,
-                    reason,
-                    ts,
-                    sid,
-                    "rejection",
-                    cwd,
-                    version,
-                    rejected_tool=tool or None,
-                    rejected_command=command or None,
-                    record=_record_id(data),
-                )
-            elif (
-                block.get("is_error") is True
-                and tool in SHELL_TOOLS
-                and body.strip()
-                and not _harness_error(body)
-            ):
-                yield ToolError(
-                    rec.line,
-                    sanitize(body[:20000]),
-                    ts,
-                    sid,
-                    tool,
-                    command,
-                    _exit_code(data, body),
-                    record=_record_id(data),
-                )
+        yield from _record_events(rec, ts, state)
+
+
+@dataclass
+class _PassState:
+    """What one pass remembers between records: the session of records without one, whether
+    the file is a subagent's (whose "user" rows the parent agent wrote), the assistant's pending
+    tool calls and recent lines, and the client's own rows."""
+
+    fallback: str
+    subagent: bool
+    calls: ToolCalls = field(default_factory=ToolCalls)
+    quoted: _AssistantLines = field(default_factory=lambda: _AssistantLines())
+    client_rows: _ClientRows = field(default_factory=lambda: _ClientRows())
+
+
+def _record_events(
+    rec: RawRecord, ts: str | None, state: _PassState
+) -> Iterator[Statement | ToolError]:
+    """The events of one record; records that are only context are noted in `state`."""
+    data = rec.data
+    kind = data.get("type")
+    if _noted_as_context(kind, data, state):
+        return
+    # the client's own rows: a hook's feedback, a local command's echo
+    clients = kind == "user" and (
+        state.client_rows.note_caveat(data) or state.client_rows.answers(data)
+    )
+    if not rec.line or clients:
+        return  # context before a resumed pass only tells what later rows hang under
+    if kind == "attachment":
+        queued = _queued_statement(rec, ts, state)
+        if queued is not None:
+            yield queued
+        return
+    if kind == "user":
+        yield from _user_events(rec, ts, state)
+
+
+def _user_events(
+    rec: RawRecord, ts: str | None, state: _PassState
+) -> Iterator[Statement | ToolError]:
+    """A `user` row's events: the prompts and notes typed in it (never in a subagent's file),
+    then its tool results (rejections, shell errors)."""
+    data = rec.data
+    sid = _session_of(data, state.fallback)
+    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
+    version = data.get("version") if isinstance(data.get("version"), str) else None
+    if not state.subagent:
+        for origin, text in prompt_texts(data):
+            kept = state.quoted.strip(text) if origin == "prompt" else text
+            if kept:
+                yield Statement(rec.line, kept, ts, sid, origin, cwd, version, record=_record_id(data))
+    content = message_of(data).get("content")
+    if not isinstance(content, list) or not is_user_record(data):
+        return
+    for block in content:
+        if isinstance(block, dict) and block.get("type") == "tool_result":
+            event = _tool_result_event(rec, block, ts, sid, cwd, version, state.calls)
+            if event is not None:
+                yield event
+
+
+def _noted_as_context(kind: Any, data: dict[str, Any], state: _PassState) -> bool:
+    """Records that only tell what later rows answer or hang under (the assistant's turns,
+    file checkpoints, hook runs): noted, never a source of statements."""
+    if kind == "assistant":
+        state.calls.note(data)
+        state.quoted.note(data)
+        state.client_rows.note_turn(data)
+        return True
+    if kind == "file-history-snapshot":
+        state.client_rows.note_checkpoint(data)
+        return True
+    if kind == "system":
+        state.client_rows.note_hook_run(data)
+        return True
+    return False
+
+
+def _queued_statement(rec: RawRecord, ts: str | None, state: _PassState) -> Statement | None:
+    """A prompt typed while the agent worked (a 2.1.x `queued_command` attachment), unless the
+    file is a subagent's or the prompt is only the assistant's lines pasted back."""
+    data = rec.data
+    queued = None if state.subagent else queued_prompt(data)
+    queued = state.quoted.strip(queued) if queued else None
+    if not queued:
+        return None
+    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
+    version = data.get("version") if isinstance(data.get("version"), str) else None
+    return Statement(
+        rec.line,
+        queued,
+        ts,
+        _session_of(data, state.fallback),
+        "prompt",
+        cwd,
+        version,
+        record=_record_id(data),
+    )
+
+
+def _tool_result_event(
+    rec: RawRecord,
+    block: dict[str, Any],
+    ts: str | None,
+    sid: str,
+    cwd: str | None,
+    version: str | None,
+    calls: ToolCalls,
+) -> Statement | ToolError | None:
+    """One tool result answering the assistant's call: the user's rejection reason, a shell
+    tool's error, or nothing. Its call is taken off the pending ones either way."""
+    data = rec.data
+    tool_id = str(block.get("tool_use_id", ""))
+    tool, command = calls.pending.pop(tool_id, ("", ""))
+    body = block_text(block.get("content"))
+    reason = denial_reason(data, block, tool_id, tool, calls)
+    if reason:
+        return Statement(
+            rec.line,
+            reason,
+            ts,
+            sid,
+            "rejection",
+            cwd,
+            version,
+            rejected_tool=tool or None,
+            rejected_command=command or None,
+            record=_record_id(data),
+        )
+    if (
+        block.get("is_error") is True
+        and tool in SHELL_TOOLS
+        and body.strip()
+        and not _harness_error(body)
+    ):
+        return ToolError(
+            rec.line,
+            sanitize(body[:20000]),
+            ts,
+            sid,
+            tool,
+            command,
+            _exit_code(data, body),
+            record=_record_id(data),
+        )
+    return None
 
 
 class _ClientRows:
