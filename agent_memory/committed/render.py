@@ -389,47 +389,70 @@ def literal(text: str, emphasis: bool = True, tildes_and_blocks: bool = True) ->
     """
     at = _block_marker_at(text) if tildes_and_blocks else 0 if text.startswith(_LEADING) else None
     tildes = tildes_and_blocks and "~" in text
-    if at is None and not ("<" in text or "&" in text or "](" in text or "][" in text or tildes
-                           or (emphasis and ("_" in text or "*" in text))):  # fmt: skip
-        return text
-    struck = _struck_tildes(text) if tildes else frozenset()
+    if at is None and not _may_act(text, emphasis, tildes):
+        return text  # the common claim: no character a forge could act on, nothing to scan
+    scan = _LiteralScan(text, at, emphasis, tildes)
     out: list[str] = []
-    i, n = 0, len(text)
-    runs: dict[int, list[int]] | None = None
-    while i < n:
-        ch = text[i]
-        if i == at:
-            out.append("\\" + ch)  # a block marker: the escape a forge shows as the character
-            i += 1
-            continue
-        if ch == "\\" and i + 1 < n and text[i + 1] in _PUNCTUATION:
-            out.append(text[i : i + 2])  # already an escape: the forge shows the character
-            i += 2
-            continue
-        if ch == "`":
-            runs = _backtick_runs(text) if runs is None else runs
-            run = _run_length(text, i)
-            end = _code_span_end(runs, i, run)
-            out.append(text[i : end if end is not None else i + run])
-            i = end if end is not None else i + run
-            continue
-        if emphasis and ch in "_*":
-            end = i + _run_length(text, i)
-            acts = _emphasis_run_acts(text, i, end)
-            out.append(("\\" + ch if acts else ch) * (end - i))
-            i = end
-            continue
-        if ch == "~" and tildes:
-            end = i + _run_length(text, i)
-            out.append(("\\~" if i in struck else "~") * (end - i))
-            i = end
-            continue
-        if (ch == "<" and _opens_html(text, i)) or (ch == "&" and _entity_at(text, i)) or (
-                ch == "]" and i + 1 < n and text[i + 1] in "(["):  # fmt: skip
-            out.append("\\")
-        out.append(ch)
-        i += 1
+    i = 0
+    while i < len(text):
+        piece, i = scan.piece(i)
+        out.append(piece)
     return "".join(out)
+
+
+def _may_act(text: str, emphasis: bool, tildes: bool) -> bool:
+    """Whether `text` holds any character `literal` may have to escape (a quick test first:
+    most claims hold none, and are kept without a scan)."""
+    if "<" in text or "&" in text or "](" in text or "][" in text or tildes:
+        return True
+    return emphasis and ("_" in text or "*" in text)
+
+
+class _LiteralScan:
+    """One `literal` pass over a line: `piece(i)` is what the line shows from `i` on (one
+    character, an escape, a code span or a run of markers) and where the next piece starts."""
+
+    __slots__ = ("text", "at", "emphasis", "tildes", "struck", "_runs")
+
+    def __init__(self, text: str, at: int | None, emphasis: bool, tildes: bool) -> None:
+        self.text, self.at, self.emphasis, self.tildes = text, at, emphasis, tildes
+        self.struck = _struck_tildes(text) if tildes else frozenset()
+        self._runs: dict[int, list[int]] | None = None  # backtick runs, found at the first one
+
+    def piece(self, i: int) -> tuple[str, int]:
+        text, ch = self.text, self.text[i]
+        if i == self.at:
+            return "\\" + ch, i + 1  # a block marker: the escape a forge shows as the character
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] in _PUNCTUATION:
+            return text[i : i + 2], i + 2  # already an escape: the forge shows the character
+        if ch == "`":
+            return self._code_span(i)
+        if self.emphasis and ch in "_*":
+            end = i + _run_length(text, i)
+            return ("\\" + ch if _emphasis_run_acts(text, i, end) else ch) * (end - i), end
+        if ch == "~" and self.tildes:
+            end = i + _run_length(text, i)
+            return ("\\~" if i in self.struck else "~") * (end - i), end
+        return ("\\" + ch if self._opens_markup(i) else ch), i + 1
+
+    def _code_span(self, i: int) -> tuple[str, int]:
+        """A code span kept as it is (a forge shows it literally, backslashes too); a backtick
+        run that closes nothing is kept as typed."""
+        if self._runs is None:
+            self._runs = _backtick_runs(self.text)
+        run = _run_length(self.text, i)
+        end = _code_span_end(self._runs, i, run)
+        stop = end if end is not None else i + run
+        return self.text[i:stop], stop
+
+    def _opens_markup(self, i: int) -> bool:
+        """`<` opening HTML or an autolink, `&` opening an entity, `](` / `][` of a link."""
+        text, ch = self.text, self.text[i]
+        if ch == "<":
+            return _opens_html(text, i)
+        if ch == "&":
+            return _entity_at(text, i)
+        return ch == "]" and i + 1 < len(text) and text[i + 1] in "(["
 
 
 def file_claim(claim: str) -> str:
