@@ -260,68 +260,14 @@ def validate_auto_memory(
         return _fail(report, why_not)
     size = len(raw) if len(raw) <= MAX_INDEX_READ else os.stat(index_path).st_size
     index_text = raw[:MAX_INDEX_READ].decode("utf-8", errors="replace")
-    report.lines = len(index_text.splitlines())
-    report.bytes = size
-    report.utilisation = max(report.lines / MAX_INDEX_LINES, report.bytes / MAX_INDEX_BYTES)
-    if report.lines > MAX_INDEX_LINES:
-        report.errors.append(
-            f"{INDEX_NAME}: {report.lines} lines, over the {MAX_INDEX_LINES}-line budget "
-            f"(Claude Code loads only the first {MAX_INDEX_LINES})"
-        )
-    if report.bytes > MAX_INDEX_BYTES:
-        report.errors.append(
-            f"{INDEX_NAME}: {report.bytes:,} bytes, over the {MAX_INDEX_BYTES:,}-byte budget "
-            f"(Claude Code loads only the first {MAX_INDEX_BYTES:,})"
-        )
-    if PRESSURE_THRESHOLD <= report.utilisation <= 1.0:
-        report.warnings.append(f"{INDEX_NAME} is at {report.utilisation:.1%} of its budget")
+    _check_budget(report, index_text, size)
 
     walked: list[str] = []
     all_files = memory_files(directory, walked)
     report.warnings += walked  # read no further than capture reads: the rest is not checked
     report.files = [f for f in all_files if f != INDEX_NAME]
     candidates = set(report.files)
-    reachable: set[str] = set()
-    pending = [INDEX_NAME]
-    seen_indexes: set[str] = set()
-    while pending:
-        index_rel = pending.pop()
-        if index_rel in seen_indexes:
-            continue
-        seen_indexes.add(index_rel)
-        if index_rel == INDEX_NAME:
-            text = index_text
-        else:
-            nested, why_not = _read_index(directory, index_rel)
-            if nested is None:
-                report.errors.append(why_not)
-                continue
-            text = nested[:MAX_INDEX_READ].decode("utf-8", errors="replace")
-        index_dir = posixpath.dirname(index_rel)
-        newly: set[str] = set()
-        for line, target in _link_targets(text):
-            rel = _resolve_target(target, index_dir, directory)
-            if rel is None:
-                continue
-            if rel in candidates:
-                newly.add(rel)
-            elif rel != INDEX_NAME and not any(part.startswith(".") for part in rel.split("/")):
-                report.warnings.append(f"{index_rel}:{line} links to {rel}, which does not exist")
-        newly |= _mentions(text, index_dir, candidates)
-        siblings = [f for f in report.files if posixpath.dirname(f) == index_dir]
-        for line, glob in _region_globs(text):
-            matches = tuple(f for f in siblings if fnmatch.fnmatchcase(posixpath.basename(f), glob))
-            report.regions.append(RegionPointer(glob, index_rel, line, matches))
-            if not matches:
-                report.dead_regions.append(glob)
-                report.errors.append(
-                    f"region pointer `{glob}` ({index_rel}:{line}) matches no file"
-                )
-            newly.update(matches)
-        reachable |= newly
-        pending.extend(
-            sorted(rel for rel in newly if is_index_file(rel) and rel not in seen_indexes)
-        )
+    reachable = _reachable(report, directory, index_text, candidates)
 
     report.orphans = sorted(candidates - reachable)
     for orphan in report.orphans:
@@ -338,6 +284,84 @@ def validate_auto_memory(
         except OSError as exc:
             report.warnings.append(f"could not record a pressure sample: {exc}")
     return report
+
+
+def _check_budget(report: AutoMemoryReport, index_text: str, size: int) -> None:
+    """The index against what Claude Code loads of it (its first lines and bytes): over the
+    budget is an error, near it a warning."""
+    report.lines = len(index_text.splitlines())
+    report.bytes = size
+    report.utilisation = max(report.lines / MAX_INDEX_LINES, report.bytes / MAX_INDEX_BYTES)
+    if report.lines > MAX_INDEX_LINES:
+        report.errors.append(
+            f"{INDEX_NAME}: {report.lines} lines, over the {MAX_INDEX_LINES}-line budget "
+            f"(Claude Code loads only the first {MAX_INDEX_LINES})"
+        )
+    if report.bytes > MAX_INDEX_BYTES:
+        report.errors.append(
+            f"{INDEX_NAME}: {report.bytes:,} bytes, over the {MAX_INDEX_BYTES:,}-byte budget "
+            f"(Claude Code loads only the first {MAX_INDEX_BYTES:,})"
+        )
+    if PRESSURE_THRESHOLD <= report.utilisation <= 1.0:
+        report.warnings.append(f"{INDEX_NAME} is at {report.utilisation:.1%} of its budget")
+
+
+def _reachable(
+    report: AutoMemoryReport, directory: Path, index_text: str, candidates: set[str]
+) -> set[str]:
+    """The memory files reachable from MEMORY.md: what its links, mentions and region pointers
+    name, and on through every nested index they reach (each read once, so a cycle ends)."""
+    reachable: set[str] = set()
+    pending = [INDEX_NAME]
+    seen_indexes: set[str] = set()
+    while pending:
+        index_rel = pending.pop()
+        if index_rel in seen_indexes:
+            continue
+        seen_indexes.add(index_rel)
+        if index_rel == INDEX_NAME:
+            text = index_text
+        else:
+            nested, why_not = _read_index(directory, index_rel)
+            if nested is None:
+                report.errors.append(why_not)
+                continue
+            text = nested[:MAX_INDEX_READ].decode("utf-8", errors="replace")
+        newly = _named_by(report, directory, index_rel, text, candidates)
+        reachable |= newly
+        pending.extend(
+            sorted(rel for rel in newly if is_index_file(rel) and rel not in seen_indexes)
+        )
+    return reachable
+
+
+def _named_by(
+    report: AutoMemoryReport, directory: Path, index_rel: str, text: str, candidates: set[str]
+) -> set[str]:
+    """The memory files one index names: its links (a link to no file is a warning), the file
+    names it mentions, and what its region pointers match (one matching nothing is an error)."""
+    index_dir = posixpath.dirname(index_rel)
+    newly: set[str] = set()
+    for line, target in _link_targets(text):
+        rel = _resolve_target(target, index_dir, directory)
+        if rel is None:
+            continue
+        if rel in candidates:
+            newly.add(rel)
+        elif rel != INDEX_NAME and not any(part.startswith(".") for part in rel.split("/")):
+            report.warnings.append(f"{index_rel}:{line} links to {rel}, which does not exist")
+    newly |= _mentions(text, index_dir, candidates)
+    siblings = [f for f in report.files if posixpath.dirname(f) == index_dir]
+    for line, glob in _region_globs(text):
+        matches = tuple(f for f in siblings if fnmatch.fnmatchcase(posixpath.basename(f), glob))
+        report.regions.append(RegionPointer(glob, index_rel, line, matches))
+        if not matches:
+            report.dead_regions.append(glob)
+            report.errors.append(
+                f"region pointer `{glob}` ({index_rel}:{line}) matches no file"
+            )
+        newly.update(matches)
+    return newly
 
 
 def _sampled_dates(path: Path) -> set[str]:
