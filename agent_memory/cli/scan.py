@@ -507,46 +507,65 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str],
     a forget appends a line itself, and only a line that is new can be the problem. A block
     line is named by the adopted atom it shows (`owners`: (path, line) -> id), and a line no
     atom renders to (written by hand) has no id to forget."""
-    hints = []
     odd = sorted({f.path for f in findings if f.rule.startswith(("not-a-regular-file", "not-a-folder"))})
-    for path in odd:
-        what = "a folder" if is_memory_folder(path) and not is_memory_file(path) else "a regular file"
-        hints.append(
-            f"{path} must be {what}, not a link: a link makes Claude read whatever it "
-            f"points to, unseen by the guard; restore it (`git checkout HEAD -- {path}`) "
-            "or stage a plain copy"
-        )
-    for f in findings:
-        if f.rule.startswith("filtered"):
-            hints.append(
-                f"{f.path} goes through a clean filter ({f.rule[10:-1]}, set in .gitattributes): git would store "
-                "the filter's output, not the text the guard judges and Claude reads; remove that attribute for "
-                "the memory files, then re-stage"
-            )
-    for f in findings:
-        if f.rule.startswith("too-large") and is_audit_log(f.path):
-            what = ("holds a line longer than any entry" if "a line of" in f.rule
-                    else "is larger than any log" if "no log is over" in f.rule
-                    else "names more atoms than anyone adopts (a real log names a few hundred)")
-            hints.append(
-                f"{f.path} {what}: every reader "
-                "refuses it, and the guard does not judge it, so it is not let through; see who wrote it "
-                f"(`git log --stat -- {f.path}`) and restore a good version (`git checkout <commit> -- {f.path}`)"
-            )
-        elif f.rule.startswith("too-large"):
-            part = ("it is" if not _is_whole_claude_md(f.path) else "the file is" if "is not read" in f.rule
-                    else "its marker blocks are")
-            hints.append(
-                f"{f.path}: {part} too large for the guard to judge, so not let through (a rendered block "
-                "is a few KB): restore it (`git checkout HEAD -- " + f.path + "`, or find the last good version "
-                f"with `git log --stat -- {f.path}`), or cut it down to the marker block, which "
-                "`git memory validate --fix` re-renders from .memory/adopted.log"
-            )
+    hints = [_link_hint(path) for path in odd]
+    hints += [_filter_hint(f) for f in findings if f.rule.startswith("filtered")]
+    hints += [_too_large_hint(f) for f in findings if f.rule.startswith("too-large")]
+    # What is left is judged by its lines: which hint fits depends on where the line is
     findings = [f for f in findings if f.path not in odd and not f.rule.startswith(("filtered", "too-large"))]
+    hints += _added_line_hints(findings, added_only)
+    hints += _block_hints([f for f in findings if f.path not in added_only and not is_audit_log(f.path)],
+                          owners or {})  # fmt: skip
+    hints += _whole_log_hints(findings, added_only)
+    return hints
+
+
+def _link_hint(path: str) -> str:
+    what = "a folder" if is_memory_folder(path) and not is_memory_file(path) else "a regular file"
+    return (
+        f"{path} must be {what}, not a link: a link makes Claude read whatever it "
+        f"points to, unseen by the guard; restore it (`git checkout HEAD -- {path}`) "
+        "or stage a plain copy"
+    )
+
+
+def _filter_hint(f: GuardFinding) -> str:
+    return (
+        f"{f.path} goes through a clean filter ({f.rule[10:-1]}, set in .gitattributes): git would store "
+        "the filter's output, not the text the guard judges and Claude reads; remove that attribute for "
+        "the memory files, then re-stage"
+    )
+
+
+def _too_large_hint(f: GuardFinding) -> str:
+    """A file the guard does not judge (too large): an audit log is restored from history (no
+    reader takes it), a rendered file can also be cut down to its re-rendered block."""
+    if is_audit_log(f.path):
+        what = ("holds a line longer than any entry" if "a line of" in f.rule
+                else "is larger than any log" if "no log is over" in f.rule
+                else "names more atoms than anyone adopts (a real log names a few hundred)")
+        return (
+            f"{f.path} {what}: every reader "
+            "refuses it, and the guard does not judge it, so it is not let through; see who wrote it "
+            f"(`git log --stat -- {f.path}`) and restore a good version (`git checkout <commit> -- {f.path}`)"
+        )
+    part = ("it is" if not _is_whole_claude_md(f.path) else "the file is" if "is not read" in f.rule
+            else "its marker blocks are")
+    return (
+        f"{f.path}: {part} too large for the guard to judge, so not let through (a rendered block "
+        "is a few KB): restore it (`git checkout HEAD -- " + f.path + "`, or find the last good version "
+        f"with `git log --stat -- {f.path}`), or cut it down to the marker block, which "
+        "`git memory validate --fix` re-renders from .memory/adopted.log"
+    )
+
+
+def _added_line_hints(findings: list[GuardFinding], added_only: set[str]) -> list[str]:
+    """Log lines this commit adds (only those were judged): restate or drop them."""
     new_lines: dict[str, list[int]] = {}
     for f in findings:
         if f.path in added_only:
             new_lines.setdefault(f.path, []).append(f.line)
+    hints = []
     for path, numbers in new_lines.items():
         unique = sorted(set(numbers))
         where = ("line " if len(unique) == 1 else "lines ") + ", ".join(map(str, unique))
@@ -556,18 +575,20 @@ def refusal_hints(findings: list[GuardFinding], added_only: set[str],
             "not checked again): drop or restate that line, then re-stage; "
             f"`git memory redact --each-line < {path}` shows what would be removed"
         )
-    hints += _block_hints([f for f in findings if f.path not in added_only and not is_audit_log(f.path)],
-                          owners or {})  # fmt: skip
+    return hints
+
+
+def _whole_log_hints(findings: list[GuardFinding], added_only: set[str]) -> list[str]:
+    """A log judged whole (not through the hook): only its uncommitted lines can still change."""
     whole_logs = sorted(
         {f.path for f in findings if f.path not in added_only and is_audit_log(f.path)}
     )
-    for path in whole_logs:
-        hints.append(
-            f"the whole of {path} was checked: restate or drop a line that is not committed yet; a line "
-            "already committed stays in git history, and the hook `git memory init` installs "
-            "(`git memory scan --staged`) checks only the lines each commit adds to the log"
-        )
-    return hints
+    return [
+        f"the whole of {path} was checked: restate or drop a line that is not committed yet; a line "
+        "already committed stays in git history, and the hook `git memory init` installs "
+        "(`git memory scan --staged`) checks only the lines each commit adds to the log"
+        for path in whole_logs
+    ]
 
 
 def _block_hints(findings: list[GuardFinding], owners: dict[tuple[str, int], str | None]) -> list[str]:
