@@ -157,6 +157,21 @@ def test_a_forgotten_rule_said_again_without_its_always_stays_forgotten(project:
     assert _l1(project) == {}
 
 
+def test_a_spelling_forgotten_beside_the_one_kept_counts_for_the_one_kept(project: Path) -> None:
+    """Both spellings held as two atoms (as before they converged; `remember` files what was
+    typed), and the one without "Always" forgotten as `consolidate` folds them: saying it that
+    way again is a sighting of the rule kept, not a word dropped."""
+    _say(project, 1, "2026-10-01", "Always run the tests before committing.")
+    gm(project, "capture", "--all", "--no-stage")
+    plain = gm_json(project, "remember", "Run the tests before committing")["id"]
+    gm(project, "forget", plain)
+    _say(project, 2, "2026-10-02", "From now on, run the tests before committing.")
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = _l1(project)
+    assert list(atoms) == ["Always run the tests before committing"]
+    assert atoms["Always run the tests before committing"]["sessions"] == 2
+
+
 def test_remember_keeps_the_spelling_it_was_given_under_the_id_it_reports(project: Path) -> None:
     """`remember` reports the id of what was typed: a stored "Always …" spelling of the rule
     does not take the remembered one in."""

@@ -258,25 +258,35 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     return result
 
 
-def _held_under(snap: Snapshot, writes: Mapping[str, Atom], ident: str) -> bool:
-    """Whether the store (or this capture) has anything under `ident`: a record, a forget,
-    or a file that cannot be read as either."""
-    return (ident in writes or ident in snap.atoms or ident in snap.tombstones
-            or snap.atoms.unreadable(ident) or snap.tombstones.unreadable(ident))  # fmt: skip
+def _live_under(snap: Snapshot, writes: Mapping[str, Atom], ident: str) -> bool:
+    """Whether the store (or this capture) holds a record under `ident`, or a file there that
+    cannot be read as one."""
+    return ident in writes or ident in snap.atoms or snap.atoms.unreadable(ident)
+
+
+def _forgotten_under(snap: Snapshot, ident: str) -> bool:
+    return ident in snap.tombstones or snap.tombstones.unreadable(ident)
 
 
 def _filed_under(snap: Snapshot, writes: Mapping[str, Atom], obs: Atom) -> str:
-    """The id a sighting is merged under: its own when anything is held there, else the one
-    the store holds the rule under in its other spelling (`restated_ids`), else its own —
-    so "Always X" and "X" said in two sessions are one atom that recurs, not two that never
-    do, and a forget of either spelling holds back both. Atoms stored under both spellings
-    before they converged keep their own ids."""
+    """The id a sighting is merged under. The rule may be held under its other spelling (with
+    or without the opening "Always": `restated_ids`): so "Always X" and "X" said in two
+    sessions are one atom that recurs, not two that never do. A record held live comes first
+    (its own id, then the other spelling's: after `consolidate` folded the two spellings into
+    one, a sighting of the forgotten one counts for the one kept); then a forget (its own, then
+    the other spelling's: a forget of the rule holds back both spellings); else its own id.
+    Atoms stored under both spellings before they converged keep their own ids."""
     ident = str(obs["id"])
-    if _held_under(snap, writes, ident):
+    if _live_under(snap, writes, ident):
         return ident
     project = obs.get("project") if obs.get("scope") == "project" else None
-    return next((other for other in restated_ids(str(obs["claim"]), project) if _held_under(snap, writes, other)),
-                ident)
+    others = restated_ids(str(obs["claim"]), project)
+    for other in others:
+        if _live_under(snap, writes, other):
+            return other
+    if _forgotten_under(snap, ident):
+        return ident
+    return next((other for other in others if _forgotten_under(snap, other)), ident)
 
 
 def _contradictions(snap: Snapshot, writes: dict[str, Atom], result: CaptureResult,
