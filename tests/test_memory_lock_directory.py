@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import git
-from sessions import gm, write_session
+from sessions import gm, gm_json, write_session
 from test_adopt import init_project, log_lines, stage_claims, waiting
 from test_hooks import errors, payload, run_hook, wait_for
 
@@ -83,3 +83,21 @@ def test_the_session_end_hook_exits_0_silently_and_logs_one_line(repo: Path, mon
     wait_for(lambda: session in git(repo, "log", "-1", "--format=%B", "memory/atoms"), "the background capture")
     lines = wait_for(lambda: errors(repo), "the errors.log line")
     assert len(lines) == 1 and "memory.lock is a directory" in lines[0], lines
+
+
+def test_status_and_validate_name_it_with_the_way_out(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a person looks when adopt refuses to run: both name the directory and how to
+    remove it (they said nothing of it, and each session end added one errors.log line)."""
+    init_project(repo, monkeypatch)
+    lock = _lock_dir(repo)
+    [found] = [item for item in gm_json(repo, "status")["stale_locks"] if item["path"] == str(lock)]
+    assert found["message"].startswith(f"{lock} is a directory, not a lock file: ")
+    assert found["hint"] == f"remove it (rm -r '{lock}'); git memory creates the file again"
+    assert f"{lock} is a directory" in gm(repo, "status").stdout
+    proc = gm(repo, "validate", check=False)
+    assert proc.returncode != 0 and f"{lock} is a directory" in proc.stdout + proc.stderr, (proc.stdout, proc.stderr)
+    # gone again: nothing to say
+    (lock / "left-here").unlink()
+    lock.rmdir()
+    assert [item for item in gm_json(repo, "status")["stale_locks"] if item["path"] == str(lock)] == []
+    gm(repo, "validate")

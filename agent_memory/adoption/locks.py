@@ -12,6 +12,8 @@ one operation) and, where the platform lets us see it, no process has it open.
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,9 +37,13 @@ class StaleLock:
     path: Path
     age_seconds: float
     what: str
+    # Not a lock file at all (memory.lock left as a directory, say): named as what it is.
+    not_a_file: str = ""
 
     @property
     def message(self) -> str:
+        if self.not_a_file:
+            return f"{self.path} is {self.not_a_file}, not a lock file: {self.what}"
         minutes = self.age_seconds / 60
         age = f"{minutes:.0f} minutes" if minutes >= 2 else f"{self.age_seconds:.0f} seconds"
         return (f"a stale lock {self.path} ({self.what}), {age} old and held by no running "
@@ -45,6 +51,8 @@ class StaleLock:
 
     @property
     def hint(self) -> str:
+        if self.not_a_file:
+            return f"remove it (rm -r '{self.path}'); git memory creates the file again"
         return f"if no git command is running in this repository, remove it: rm '{self.path}'"
 
 
@@ -66,7 +74,28 @@ def stale_lock(path: Path, what: str, now: float | None = None,
 
 def stale_locks(repo: git.Repo, now: float | None = None) -> list[StaleLock]:
     found = [stale_lock(path, what, now) for path, what in lock_files(repo)]
-    return [f for f in found if f is not None]
+    return [f for f in [*found, _memory_lock_not_a_file(repo, now)] if f is not None]
+
+
+_NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+                (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))  # fmt: skip
+
+
+def _memory_lock_not_a_file(repo: git.Repo, now: float | None) -> StaleLock | None:
+    """`.git/agent-memory/memory.lock` in a shape no lock can be taken on (a directory left
+    there by hand or by a tool): every verb that commits memory files refuses to start, and
+    each capture goes on without the L1 cap — where `status` and `validate` look for locks."""
+    path = repo.state / LOCK_NAME
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None  # absent (created on first use), or a dangling link: the open says so
+    shape = next((name for test, name in _NOT_REGULAR if test(info.st_mode)), None)
+    if shape is None:
+        return None
+    age = max(0.0, (time.time() if now is None else now) - info.st_mtime)
+    return StaleLock(path, age, "adopt, pin, decay, supersede and forget refuse to run while it is there, "
+                     "and captures go on without the L1 cap", not_a_file=shape)
 
 
 def index_lock_problem(repo: git.Repo, wait: float = 5.0) -> RepoStateError | None:
