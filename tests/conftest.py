@@ -15,6 +15,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 if TYPE_CHECKING:
+    from golden import Golden
+
     from agent_memory.store.l1 import L1Store
 
 # Property tests judge results, never speed: Hypothesis's per-example deadline (200 ms) and its
@@ -151,6 +153,31 @@ def new_repo(path: Path) -> Path:
 def repo(tmp_path: Path) -> Path:
     """A real git repository with one commit on main."""
     return new_repo(tmp_path / "proj")
+
+
+@pytest.fixture(scope="module")
+def initialized_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[bool]:
+    from golden import Golden
+
+    return Golden(tmp_path_factory.mktemp("initialized"))
+
+
+@pytest.fixture
+def initialized(initialized_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A one-commit repository after test_adopt.init_project (`git memory init --yes` at its
+    AGENT_MEMORY_NOW, run by the real CLI): the same command with the same inputs and fixed
+    dates in every test, so it runs once per module and each test gets a fresh copy of the
+    repository and the home init wrote to, at the very paths it was built at (golden.py)."""
+    from test_adopt import NOW, init_project
+
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+
+    def build(base: Path) -> bool:
+        init_project(new_repo(base / "proj"), monkeypatch)
+        return True
+
+    base, _ = initialized_golden.use(isolated_env, monkeypatch, build)
+    return base / "proj"
 
 
 @pytest.fixture
