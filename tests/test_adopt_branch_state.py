@@ -12,15 +12,17 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm
-from test_adopt import finish, held, init_project, spawn_adopt, stage_claims, waiting
+from test_adopt import finish, held, spawn_adopt, stage_claims, waiting
 
 CLAIMS = {"a": "Never push directly to main; always open a pull request.",
           "b": "Always run the tests with pytest -x before committing."}  # fmt: skip
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def _stop_in_rebase(project: Path) -> None:
