@@ -11,15 +11,17 @@ from pathlib import Path
 
 import pytest
 from sessions import gm_json
-from test_adopt import init_project, l1_record, stage_claims
+from test_adopt import l1_record, stage_claims
 
 CLAIMS = {f"rule{n}": f"Always run the {word} check before committing." for n, word in enumerate(
     ["lint", "type", "format", "license", "spelling"])}  # fmt: skip
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def git_processes(trace: Path) -> list[str]:
