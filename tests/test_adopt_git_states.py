@@ -16,7 +16,6 @@ from test_adopt import (
     choose,
     finish,
     held,
-    init_project,
     next_item,
     spawn_adopt,
     stage_claims,
@@ -28,8 +27,10 @@ CLAIMS = {"a": "Never push directly to main; always open a pull request.",
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def _log_at_head(project: Path) -> list[str]:
