@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm
-from test_adopt import held, init_project, stage_claims
+from test_adopt import held, stage_claims
 from test_adopt_kill import CLAIMS
 
 SHIM = """#!/bin/sh
@@ -38,8 +38,10 @@ NEVER = 300  # a bound for an adopt that, broken, never ends: never a timing ass
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def _interrupted(project: Path, tmp_path: Path, verb: str, at: int, *argv: str) -> subprocess.CompletedProcess[str]:
