@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json
-from test_adopt import held, init_project, log_lines, stage_claims, trailers
+from test_adopt import held, log_lines, stage_claims, trailers
 
 CLAIMS = {f"k{n}": text for n, text in enumerate([
     "Never push directly to main; always open a pull request.",
@@ -79,8 +79,10 @@ KILLS = [("before", 1), ("before", 6), ("after", 3), ("after", 10), ("orphan", 5
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def _killed_adopt(project: Path, shim: Path, kill_dir: Path, when: str, at: int) -> subprocess.CompletedProcess[str]:
