@@ -12,15 +12,17 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json
-from test_adopt import init_project, log_lines, stage_claims
+from test_adopt import log_lines, stage_claims
 from test_adopt_kill import _commit_lines, _killed_adopt, _shim
 
 MEMORY = ("CLAUDE.md", "CLAUDE.memory.md", ".memory")
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def _status(tree: Path) -> str:
