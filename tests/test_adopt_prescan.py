@@ -13,14 +13,16 @@ import pytest
 from builders import SECRET
 from conftest import git
 from sessions import gm_json
-from test_adopt import held, init_project, log_lines, stage_claims
+from test_adopt import held, log_lines, stage_claims
 
 from agent_memory.gitio import repo as G
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def count_guard_starts(repo: Path, tmp_path: Path) -> Path:
