@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json, write_session
-from test_adopt import CLAIMS, init_project, stage_claims
+from test_adopt import CLAIMS, stage_claims
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def test_show_lists_every_tier_at_a_glance(project: Path) -> None:
