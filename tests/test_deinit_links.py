@@ -7,27 +7,33 @@ tmp_path, never the real home."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 from conftest import git
 from sessions import gm, gm_json
-from test_adopt import init_project, stage_claims
+from test_adopt import stage_claims
 from test_links_after_init import NOTES, _copy_memory_files, _pull_links, _snapshot, make_outside
 
 
 @pytest.fixture
-def outside(tmp_path: Path) -> Path:
-    return make_outside(tmp_path)
+def outside(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """make_outside next to the repository the test works in (the links it reads are
+    ../victim-home/…): the project's folder when the test has one, else tmp_path (`repo`'s)."""
+    here = request.getfixturevalue("project").parent if "project" in request.fixturenames else tmp_path
+    return make_outside(here)
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
-def test_deinit_leaves_linked_files_alone_and_undoes_the_rest(project: Path, outside: Path, isolated_env: Path) -> None:
+def test_deinit_leaves_linked_files_alone_and_undoes_the_rest(project: Path, outside: Path) -> None:
     # What an older init wrote through the links: our import line and our hooks, outside.
     (outside / "notes.md").write_text(NOTES + "\n@CLAUDE.memory.md\n")
     shutil.copy(project / ".claude" / "settings.json", outside / ".claude" / "settings.json")
@@ -47,7 +53,7 @@ def test_deinit_leaves_linked_files_alone_and_undoes_the_rest(project: Path, out
     assert _snapshot(outside) == before
     # the rest is undone: git hooks, the registration
     assert not (project / ".git" / "hooks" / "pre-commit").exists()
-    registry = json.loads((isolated_env / ".claude" / "agent-memory" / "projects.json").read_text())
+    registry = json.loads((Path(os.environ["AGENT_MEMORY_HOME"]) / "projects.json").read_text())
     assert registry["projects"] == []
     again = gm_json(project, "deinit")
     assert set(again["left_alone"]) == {".claude/settings.json", ".claude/settings.local.json", "CLAUDE.md"}
