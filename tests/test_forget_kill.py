@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json
-from test_adopt import held, init_project, stage_claims, waiting
+from test_adopt import held, stage_claims, waiting
 
 # Kills the `git-memory forget` process above this hook once its commit has landed: what a
 # kill -9 between the L2 commit and the L1 tombstone leaves.
@@ -35,8 +35,10 @@ exit 0
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def _installed(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
