@@ -19,7 +19,6 @@ from test_adopt import (
     assert_consistent,
     changed_files,
     held,
-    init_project,
     l1_record,
     log_lines,
     memory_state,
@@ -32,8 +31,10 @@ MEMORY_FILES = [".memory/adopted.log", "CLAUDE.memory.md"]
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 @pytest.fixture
