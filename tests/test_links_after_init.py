@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json
-from test_adopt import finish, init_project, spawn_adopt, stage_claims
+from test_adopt import finish, spawn_adopt, stage_claims
 
 from agent_memory.adoption import intent
 from agent_memory.committed.files import TierFiles
@@ -30,8 +30,11 @@ OUTSIDE_LOG = '{"not": "an adopted.log"}\n'
 
 
 @pytest.fixture
-def outside(tmp_path: Path) -> Path:
-    return make_outside(tmp_path)
+def outside(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """make_outside next to the repository the test works in (the links it reads are
+    ../victim-home/…): the project's folder when the test has one, else tmp_path (`repo`'s)."""
+    here = request.getfixturevalue("project").parent if "project" in request.fixturenames else tmp_path
+    return make_outside(here)
 
 
 def make_outside(tmp_path: Path) -> Path:
@@ -47,8 +50,10 @@ def make_outside(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
@@ -222,7 +227,7 @@ def _commit_link_in(root: Path, rel: str, target: Path) -> None:
     git(root, "commit", "-q", "--no-verify", "-m", "pulled from my other machine")
 
 
-def test_adopt_global_refuses_a_link_in_the_global_repo(project: Path, outside: Path, isolated_env: Path) -> None:
+def test_adopt_global_refuses_a_link_in_the_global_repo(project: Path, outside: Path) -> None:
     home = Path(os.environ["AGENT_MEMORY_HOME"])
     staged = gm_json(project, "remember", "--global", "Prefer small, focused commits.")["staged"]
     assert staged
