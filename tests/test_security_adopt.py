@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json, write_session
-from test_adopt import CLAIMS, held, init_project, log_lines, stage_claims, trailers
+from test_adopt import CLAIMS, held, log_lines, stage_claims, trailers
 
 from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.gitio import repo as G
@@ -25,8 +25,10 @@ TRIALS = 4
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def _adopt_process(repo: Path) -> subprocess.Popen[str]:
