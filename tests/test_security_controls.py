@@ -19,7 +19,7 @@ from conftest import git
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sessions import gm, gm_json, write_session
-from test_adopt import DAYS, SESSIONS, choose, finish, init_project, next_item, spawn_adopt
+from test_adopt import DAYS, SESSIONS, choose, finish, next_item, spawn_adopt
 from test_hooks import commit_tier, hook, l2
 
 from agent_memory.automemory.location import resolve_auto_memory_dir
@@ -49,8 +49,10 @@ def commit(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def store_as_an_older_version(project: Path, claim: str) -> str:
