@@ -16,7 +16,7 @@ import pytest
 from builders import BLOCK, SECRET, committed_atom
 from conftest import git
 from sessions import gm, gm_json
-from test_adopt import held, init_project, stage_claims
+from test_adopt import held, stage_claims
 
 from agent_memory.committed.adopted_log import LogEntry
 from agent_memory.committed.files import TierFiles
@@ -214,8 +214,10 @@ def _bypass(repo: Path, leaked: str = f"Deploy with {SECRET}") -> dict[str, obje
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return init_project(repo, monkeypatch)
+def project(initialized: Path) -> Path:
+    """After `git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized)."""
+    return initialized
 
 
 def test_validate_runs_the_guard_and_fix_drops_the_refused_line(project: Path) -> None:
