@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -156,28 +156,45 @@ def repo(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def initialized_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[bool]:
+def init_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[bool]:
+    """The saved state of a module's one initialised-project fixture (see initialized_copy)."""
     from golden import Golden
 
     return Golden(tmp_path_factory.mktemp("initialized"))
 
 
-@pytest.fixture
-def initialized(initialized_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A one-commit repository after test_adopt.init_project (`git memory init --yes` at its
-    AGENT_MEMORY_NOW, run by the real CLI): the same command with the same inputs and fixed
-    dates in every test, so it runs once per module and each test gets a fresh copy of the
-    repository and the home init wrote to, at the very paths it was built at (golden.py)."""
-    from test_adopt import NOW, init_project
-
-    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+def initialized_copy(golden: Golden[bool], home: Path, monkeypatch: pytest.MonkeyPatch, *init_args: str,
+                     now: str | None = None, then: Callable[[Path], object] | None = None) -> Path:  # fmt: skip
+    """A one-commit repository `proj` after `git memory init ARGS` (the real CLI, at
+    AGENT_MEMORY_NOW `now` when given) and `then(project)`: the same commands with the same
+    inputs and fixed dates in every test of a module, so they run once per module and each
+    test gets a fresh copy of the repository and of the home they wrote to, at the very paths
+    they were built at (golden.py) — the same commit ids as a fresh run."""
+    if now is not None:
+        monkeypatch.setenv("AGENT_MEMORY_NOW", now)
 
     def build(base: Path) -> bool:
-        init_project(new_repo(base / "proj"), monkeypatch)
+        from sessions import gm
+
+        project = new_repo(base / "proj")
+        gm(project, "init", *init_args)
+        if then is not None:
+            then(project)
         return True
 
-    base, _ = initialized_golden.use(isolated_env, monkeypatch, build)
+    base, _ = golden.use(home, monkeypatch, build)
     return base / "proj"
+
+
+@pytest.fixture
+def initialized(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """test_adopt.init_project's state (`git memory init --yes` at its AGENT_MEMORY_NOW) as
+    initialized_copy gives it: built once per module, a fresh copy for each test. Its refs,
+    status, hooks, config and home listing equal a fresh init's (only the global repo's commit
+    differs: its projects.json names the folder)."""
+    from test_adopt import NOW
+
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", now=NOW)
 
 
 @pytest.fixture
