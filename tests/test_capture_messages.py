@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from sessions import gm, write_session
 from test_store_unreadable_record import _damaged, _path_of, _set_blob
 
@@ -18,10 +19,10 @@ PNPM = "We use pnpm, not npm, in this repo."
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-10-10T12:00:00Z")
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes --no-claude-hooks`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", "--no-claude-hooks", now="2026-10-10T12:00:00Z")
 
 
 def test_a_queued_capture_does_not_say_nothing_new(project: Path) -> None:
