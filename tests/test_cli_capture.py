@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import TRANSCRIPTS, git
+from conftest import TRANSCRIPTS, git, initialized_copy
+from golden import Golden
 from sessions import gm, gm_json, write_session
 
 from agent_memory.model.paths import slug_for
@@ -23,10 +24,10 @@ FOREIGN = REAL / "-experiments-worktrees" / "ef958aa1-0e93-49f0-bb71-150f63befcd
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes --no-claude-hooks`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", "--no-claude-hooks", now="2026-11-05T12:00:00Z")
 
 
 def _session(repo: Path, n: int, day: str, text: str) -> Path:
@@ -201,12 +202,13 @@ def test_evidence_finds_a_transcript_outside_the_config_dir(project: Path, tmp_p
     assert [e["status"] for e in gone] == ["missing", "missing"] and gone[0]["line"]
 
 
-def test_the_local_path_stays_local(project: Path, isolated_env: Path) -> None:
+def test_the_local_path_stays_local(project: Path) -> None:
     path = _session(project, 1, "2026-11-01", "Never push directly to main.")
     atom = gm_json(project, "capture", str(path), "--no-stage")
     stored = gm_json(project, "inspect", "--tier", "L1")["atoms"][0]
     # under the home directory the path is written ~/…: no user name in it
-    assert stored["evidence"][0]["path"].startswith("~/") and str(isolated_env) not in json.dumps(stored)
+    home = os.environ["HOME"]  # the copied project's home (conftest.initialized_copy)
+    assert stored["evidence"][0]["path"].startswith("~/") and home not in json.dumps(stored)
     assert atom["new"] == [stored["id"]]
 
 
