@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import TRANSCRIPTS
+from conftest import TRANSCRIPTS, initialized_copy
+from golden import Golden
 from sessions import gm, gm_json, write_session
 
 from agent_memory.cli import completion, manpage
@@ -212,10 +213,10 @@ def test_the_page_is_linked_only_into_an_editable_install_of_the_running_checkou
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes --no-claude-hooks`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", "--no-claude-hooks", now="2026-11-05T12:00:00Z")
 
 
 def test_positional_transcript_and_prompt_work_as_the_flags_do(project: Path) -> None:
