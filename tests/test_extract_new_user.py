@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import initialized_copy
+from golden import Golden
 from sessions import gm, gm_json, write_session
 
 # (first wording, second wording, the one claim both must become)
@@ -96,10 +98,10 @@ RESTATED_ALWAYS = [
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes --no-claude-hooks`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", "--no-claude-hooks", now="2026-11-05T12:00:00Z")
 
 
 def _say(repo: Path, n: int, day: str, *texts: str) -> None:
