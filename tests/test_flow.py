@@ -9,17 +9,18 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from sessions import gm, gm_installed, gm_json, write_session
 
 NOW = {"AGENT_MEMORY_NOW": "2026-11-06T12:00:00Z"}
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW["AGENT_MEMORY_NOW"])
-    gm(repo, "init", "--yes")
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", now=NOW["AGENT_MEMORY_NOW"])
 
 
 @pytest.fixture
