@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from builders import committed_atom
-from conftest import git, new_repo
+from conftest import git, initialized_copy, new_repo
 from golden import Golden
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -68,9 +68,10 @@ def claude_like_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def project(repo: Path) -> Path:
-    gm(repo, "init", "--yes")
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes")
 
 
 # --- driving a hook as Claude Code does --------------------------------------------------------
