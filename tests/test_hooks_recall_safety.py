@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 from builders import l1_atom
+from conftest import initialized_copy
+from golden import Golden
 from sessions import gm
 from test_hooks import claims_in, commit_tier, errors, hook, l2, payload
 
@@ -42,9 +44,10 @@ def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def project(repo: Path) -> Path:
-    gm(repo, "init", "--yes")
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes")
 
 
 def typed(claim: str, rule: str = "directive.always_never", **extra: Any) -> dict[str, Any]:
