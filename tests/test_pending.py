@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from builders import l1_atom
+from conftest import initialized_copy
+from golden import Golden
 from sessions import gm, gm_json, write_session
 
 from agent_memory.extract import durability
@@ -23,10 +25,10 @@ SECOND = "eeeeeeee-0000-4000-8000-000000000002"
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-06T12:00:00Z")
-    gm(repo, "init", "--yes")
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", now="2026-11-06T12:00:00Z")
 
 
 def _claim() -> str:
