@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from sessions import gm
 from test_hooks import captured_sessions, claims_in, hook, payload, run_hook, wait_for
 from test_provenance import _claims, _write
@@ -223,11 +224,11 @@ def _end_session(project: Path, session: str, day: str) -> None:
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
-    gm(repo, "init", "--yes")
-    return repo
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", now=NOW)
 
 
 def test_a_wrapped_note_is_never_recalled_staged_adopted_or_injected(project: Path) -> None:
