@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git
-from sessions import gm, write_session
+from conftest import git, initialized_copy
+from golden import Golden
+from sessions import write_session
 from test_hooks import PNPM, captured_sessions, payload, run_hook, sid, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,11 +31,11 @@ def _commit_package_of_its_own(repo: Path, marker: Path) -> None:
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-06T12:00:00Z")
-    gm(repo, "init", "--yes")
-    return repo
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", now="2026-11-06T12:00:00Z")
 
 
 def test_the_session_end_job_never_imports_the_clones_package(project: Path, tmp_path: Path) -> None:
