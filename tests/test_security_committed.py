@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from builders import BLOCK, SECRET
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sessions import gm, gm_json
@@ -29,11 +30,11 @@ def push(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def project(repo: Path) -> Path:
-    """`init` with the Claude Code hooks, and two adopted lines committed as `adopt` leaves them."""
-    gm(repo, "init", "--yes")
-    commit_tier(repo, "L2", [l2("Never push directly to main."), l2("Run the tests with pytest -x.")])
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`init` with the Claude Code hooks, and two adopted lines committed as `adopt` leaves them:
+    built once per module, each test gets its own copy (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", then=lambda repo: commit_tier(
+        repo, "L2", [l2("Never push directly to main."), l2("Run the tests with pytest -x.")]))
 
 
 def log_line(claim: str, at: str = "2026-11-02T00:00:00Z") -> str:
