@@ -11,7 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from sessions import gm, gm_json, write_session
 from test_hooks import (  # noqa: F401 - claude_like_env: the hooks' environment, as there
     INSTALL_PROMPT,
@@ -40,11 +41,11 @@ def commit(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture
-def project(repo: Path) -> Path:
-    """`init` with the Claude Code hooks, and two adopted lines committed as `adopt` leaves them."""
-    gm(repo, "init", "--yes")
-    commit_tier(repo, "L2", [l2(claim) for claim in KEPT])
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`init` with the Claude Code hooks, and two adopted lines committed as `adopt` leaves them:
+    built once per module, each test gets its own copy (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes",
+                            then=lambda repo: commit_tier(repo, "L2", [l2(claim) for claim in KEPT]))
 
 
 def smuggle_log_line(repo: Path, claim: str = SMUGGLED) -> str:
