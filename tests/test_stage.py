@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from builders import l1_atom
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from sessions import gm, gm_json, write_session
 
 from agent_memory.committed.adopted_log import LogEntry
@@ -20,10 +21,10 @@ from agent_memory.store.l1 import L1Store
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-06T12:00:00Z")
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes --no-claude-hooks`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", "--no-claude-hooks", now="2026-11-06T12:00:00Z")
 
 
 def _eligible(repo: Path, *claims: str) -> list[str]:
