@@ -18,7 +18,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from sessions import gm, gm_json, write_session
 from test_auto_memory_review import remembered  # noqa: F401 - a fixture
 
@@ -29,10 +30,10 @@ LATER = "dddddddd-0000-4000-8000-000000000004"
 
 
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-10-10T12:00:00Z")
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    return repo
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`git memory init --yes --no-claude-hooks`, built once per module; each test gets its own copy
+    (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", "--no-claude-hooks", now="2026-10-10T12:00:00Z")
 
 
 def _atoms(repo: Path) -> dict[str, dict[str, object]]:
