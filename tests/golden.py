@@ -35,6 +35,8 @@ class Golden(Generic[T]):
 
     def use(self, home: Path, monkeypatch: pytest.MonkeyPatch, build: Callable[[Path], T]) -> tuple[Path, T]:
         live_home = self.live / "home"
+        # One saved state per test: a second would move HOME from under the first's copy.
+        assert os.environ["HOME"] == str(home), "a test can use one golden state only"
         for var in _HOME_VARS:
             monkeypatch.setenv(var, os.environ[var].replace(str(home), str(live_home), 1))
         if self.live.exists():
