@@ -208,13 +208,18 @@ def store(repo: Path) -> L1Store:
     return s
 
 
-@pytest.fixture
-def guarded(repo: Path) -> Path:
-    """`repo` after `git memory init` without the Claude Code hooks: the git hooks guard it."""
-    from sessions import gm
+@pytest.fixture(scope="module")
+def guarded_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[bool]:
+    from golden import Golden
 
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    return repo
+    return Golden(tmp_path_factory.mktemp("guarded"))
+
+
+@pytest.fixture
+def guarded(guarded_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A one-commit repository after `git memory init --yes --no-claude-hooks`: the git hooks
+    guard it. Built once per module, a fresh copy for each test (initialized_copy)."""
+    return initialized_copy(guarded_golden, isolated_env, monkeypatch, "--yes", "--no-claude-hooks")
 
 
 # --- the package as a user installs it ----------------------------------------------------------
