@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from sessions import gm, gm_installed, gm_json
 from test_adopt import (
     CLAIMS,
+    NOW,
     SESSIONS,
     assert_consistent,
     held,
@@ -29,14 +31,18 @@ from test_adopt import (
 URL = "https://forge.example/acme/proj/pull/7"
 
 
-@pytest.fixture
-def project(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    init_project(repo, monkeypatch)
-    remote = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+def _with_remote(repo: Path) -> None:
+    remote = repo.parent / "remote.git"
+    git(repo.parent, "init", "-q", "--bare", "-b", "main", str(remote))
     git(repo, "remote", "add", "origin", str(remote))
     git(repo, "push", "-q", "-u", "origin", "main")
-    return repo
+
+
+@pytest.fixture
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """init_project's state with a bare remote next to it, main pushed there: built once per
+    module, each test gets its own copy of both (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", now=NOW, then=_with_remote)
 
 
 @pytest.fixture
