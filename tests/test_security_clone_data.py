@@ -10,7 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from sessions import gm, gm_json, write_session
 from test_hooks import (
     background_jobs,
@@ -31,11 +32,11 @@ PRIVATE = "launch codes are blue"
 
 
 @pytest.fixture
-def upstream(repo: Path) -> Path:
-    """Someone else's repository: agent-memory set up and one adopted line, committed."""
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    commit_tier(repo, "L2", [l2("Never push directly to main.")])
-    return repo
+def upstream(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Someone else's repository: agent-memory set up and one adopted line, committed. Built
+    once per module, each test gets its own copy (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", "--no-claude-hooks",
+                            then=lambda repo: commit_tier(repo, "L2", [l2("Never push directly to main.")]))
 
 
 def clone(upstream: Path, tmp_path: Path) -> Path:
