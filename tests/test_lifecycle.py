@@ -12,13 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git
+from conftest import git, new_repo
+from golden import Golden
 from sessions import gm, gm_json, write_session
 from test_adopt import (
     CLAIMS,
+    NOW,
     assert_consistent,
     changed_files,
     held,
+    init_project,
     l1_record,
     log_lines,
     memory_state,
@@ -31,17 +34,42 @@ MEMORY_FILES = [".memory/adopted.log", "CLAUDE.memory.md"]
 
 
 @pytest.fixture
-def project(initialized: Path) -> Path:
-    """After `git memory init --yes`, built once per module; each test gets its own copy
-    (conftest.initialized)."""
-    return initialized
+def project(request: pytest.FixtureRequest) -> Path:
+    """After `git memory init --yes` (conftest.initialized) or, for a test that asks for
+    `adopted`, after adopting the three claims too: each built once per module, each test gets
+    its own copy (golden.py)."""
+    if "adopted" in request.fixturenames:
+        return request.getfixturevalue("adopted_state")[0]
+    return request.getfixturevalue("initialized")
+
+
+@pytest.fixture(scope="module")
+def adopted_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[dict[str, str]]:
+    return Golden(tmp_path_factory.mktemp("lifecycle-adopted"))
 
 
 @pytest.fixture
-def adopted(project: Path) -> dict[str, str]:
+def adopted_state(
+    adopted_golden: Golden[dict[str, str]], isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, dict[str, str]]:
+    """init_project, stage_claims and `adopt --all` (the real CLI, fixed dates), run once per
+    module; the project and key → id."""
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+
+    def build(base: Path) -> dict[str, str]:
+        project = init_project(new_repo(base / "proj"), monkeypatch)
+        ids = stage_claims(project)
+        gm(project, "adopt", "--all")
+        return ids
+
+    base, ids = adopted_golden.use(isolated_env, monkeypatch, build)
+    return base / "proj", dict(ids)
+
+
+@pytest.fixture
+def adopted(adopted_state: tuple[Path, dict[str, str]]) -> dict[str, str]:
     """Three adopted atoms: key → id."""
-    ids = stage_claims(project)
-    gm(project, "adopt", "--all")
+    project, ids = adopted_state
     assert set(held(project)) == set(ids.values())
     return ids
 
