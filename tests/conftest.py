@@ -182,7 +182,8 @@ def initialized_copy(golden: Golden[bool], home: Path, monkeypatch: pytest.Monke
             then(project)
         return True
 
-    base, _ = golden.use(home, monkeypatch, build)
+    key = repr((init_args, now, getattr(then, "__qualname__", then)))
+    base, _ = golden.use(home, monkeypatch, build, key)
     return base / "proj"
 
 

@@ -32,8 +32,15 @@ class Golden(Generic[T]):
         self.live = base / "live"
         self.saved = base / "saved"
         self.value: T | None = None
+        self.key: str | None = None
 
-    def use(self, home: Path, monkeypatch: pytest.MonkeyPatch, build: Callable[[Path], T]) -> tuple[Path, T]:
+    def use(self, home: Path, monkeypatch: pytest.MonkeyPatch, build: Callable[[Path], T],
+            key: str = "") -> tuple[Path, T]:  # fmt: skip
+        """`key` names what `build` builds: a module whose fixtures share this golden state
+        must all build the same thing, or the second would be handed the first's copy."""
+        if self.key is not None and self.key != key:
+            raise AssertionError(f"one golden state, two builds: {self.key!r} and {key!r}")
+        self.key = key
         live_home = self.live / "home"
         # One saved state per test: a second would move HOME from under the first's copy.
         assert os.environ["HOME"] == str(home), "a test can use one golden state only"
