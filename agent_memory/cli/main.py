@@ -509,6 +509,29 @@ _JOBS = ("background-capture", "rebuild-index")
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    early = _before_parsing(argv, args_list)
+    if early is not None:
+        return early
+    parsed = _parse(args_list)
+    if isinstance(parsed, int):
+        return parsed
+    args = parsed
+    verb = str(args.verb_name)
+    # what is printed names the verb as typed (`git memory show: …`); an alias runs as its verb
+    said = str(getattr(args, "verb", None) or verb)
+    args.verb = verb
+    from agent_memory.gitio.refs import drop_foreign_git_env, locate
+
+    # Every verb acts on the repository it runs in (`git -C DIR memory …`): GIT_DIR,
+    # GIT_INDEX_FILE, … inherited from a hook of another repository must not redirect the git
+    # processes it starts (a cloned tree's config never runs our git); what git set for a hook of this repository stays.
+    drop_foreign_git_env(locate())
+    return _run_verb(args, said)
+
+
+def _before_parsing(argv: Sequence[str] | None, args_list: list[str]) -> int | None:
+    """The paths that end before argparse (the hook fast path, `capture --all` with nothing
+    new), and what a process of its own sets up first; None: go on to parse."""
     if argv is None and args_list[:1] == ["hook"] and args_list[1:2] and args_list[1] in _JOBS:
         # A detached job (its own process): the operating system bounds its CPU time.
         from agent_memory.claude.jobs import limit_cpu
@@ -533,21 +556,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         link_manual(sys.argv[0])
     if args_list[:1] == ["capture"] and "--all" in args_list:
-        # `capture --all` with nothing new: a stat per transcript, no argparse (cli/capture.py).
-        from agent_memory.cli.capture import quick_all
+        return _quick_capture_all(args_list)
+    return None
 
-        try:
-            quick = quick_all(args_list[1:])
-        except KeyboardInterrupt:
-            print("\ngit memory capture: interrupted", file=sys.stderr)
-            return 130
-        except Exception:  # noqa: BLE001 - the full path below does it again and reports
-            quick = None
-        if quick is not None:
-            return quick
-    import importlib
 
-    from agent_memory.model.errors import EXIT_INTERRUPTED, EXIT_REPO_STATE, EXIT_USAGE, FatalError
+def _quick_capture_all(args_list: list[str]) -> int | None:
+    """`capture --all` with nothing new: a stat per transcript, no argparse (cli/capture.py)."""
+    from agent_memory.cli.capture import quick_all
+
+    try:
+        return quick_all(args_list[1:])
+    except KeyboardInterrupt:
+        print("\ngit memory capture: interrupted", file=sys.stderr)
+        return 130
+    except Exception:  # noqa: BLE001 - the full path below does it again and reports
+        return None
+
+
+def _parse(args_list: list[str]) -> argparse.Namespace | int:
+    """The verb's arguments, or the exit code of arguments that name none or are wrong."""
+    from agent_memory.model.errors import EXIT_USAGE
 
     parser = build_parser(_verb_named(args_list))
     if "--no-color" in args_list[: args_list.index("--") if "--" in args_list else None]:
@@ -573,16 +601,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "verb", None):
         parser.print_help()
         return EXIT_USAGE
-    verb = str(args.verb_name)
-    # what is printed names the verb as typed (`git memory show: …`); an alias runs as its verb
-    said = str(getattr(args, "verb", None) or verb)
-    args.verb = verb
-    from agent_memory.gitio.refs import drop_foreign_git_env, locate
+    return args
 
-    # Every verb acts on the repository it runs in (`git -C DIR memory …`): GIT_DIR,
-    # GIT_INDEX_FILE, … inherited from a hook of another repository must not redirect the git
-    # processes it starts (a cloned tree's config never runs our git); what git set for a hook of this repository stays.
-    drop_foreign_git_env(locate())
+
+def _run_verb(args: argparse.Namespace, said: str) -> int:
+    """Run the verb's module, print its Report, and turn every way it can end into one exit
+    code and one line (an interrupt, a closed pipe, a bug)."""
+    import importlib
+
+    from agent_memory.model.errors import EXIT_INTERRUPTED, FatalError
+
     armed = _arm_interrupts()
     # A failure after the verb's own JSON object is out (a Report's `failure`) adds none:
     # stdout carries exactly one.
@@ -619,38 +647,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:  # noqa: BLE001 - the last line of defence: log, one line, exit 3
-        from agent_memory.gitio.state import log_exception
-        from agent_memory.model.errors import (
-            PERMISSION_HINT,
-            DiskFullError,
-            RepoStateError,
-            disk_full,
-            no_permission,
-        )
+        return _unexpected_failure(said, exc, error_json)
 
-        if disk_full(exc):  # not a bug to report: say what the disk said
-            _print_failure(said, DiskFullError(f"no space left on device ({exc}); nothing more was written"),
-                           as_json=error_json)
-            return EXIT_REPO_STATE
-        if no_permission(exc):  # nor is a repository this user may not write (read-only, another's)
-            where = getattr(exc, "filename", None)
-            _print_failure(said, RepoStateError(
-                f"the file system refused: {exc.strerror or exc if isinstance(exc, OSError) else exc}"
-                + (f" ({where})" if where else "") + "; nothing more was written",
-                hint=f"check that you may write to {where} (ls -ld {where}), then run the command again"
-                if where else PERMISSION_HINT), as_json=error_json)
-            return EXIT_REPO_STATE
 
-        where = log_exception(f"git memory {said}", exc)
-        from agent_memory.cli import colour
-        from agent_memory.model.home import tilde_text
+def _unexpected_failure(said: str, exc: Exception, error_json: bool) -> int:
+    """An exception no verb raised on purpose: a full disk or a refused write said as what
+    they are, anything else logged with its traceback as an internal error (exit 3)."""
+    from agent_memory.gitio.state import log_exception
+    from agent_memory.model.errors import (
+        EXIT_REPO_STATE,
+        PERMISSION_HINT,
+        DiskFullError,
+        RepoStateError,
+        disk_full,
+        no_permission,
+    )
 
-        print(f"git memory {said}: internal error: {tilde_text(colour.shown(str(exc)))}", file=sys.stderr)
-        print(f"hint: the traceback is in {tilde_text(str(where))}; please report it", file=sys.stderr)
-        if error_json:
-            _error_json(f"git memory {said}: internal error: {exc}", f"the traceback is in {where}; please report it",
-                        EXIT_REPO_STATE)
+    if disk_full(exc):  # not a bug to report: say what the disk said
+        _print_failure(said, DiskFullError(f"no space left on device ({exc}); nothing more was written"),
+                       as_json=error_json)
         return EXIT_REPO_STATE
+    if no_permission(exc):  # nor is a repository this user may not write (read-only, another's)
+        where = getattr(exc, "filename", None)
+        _print_failure(said, RepoStateError(
+            f"the file system refused: {exc.strerror or exc if isinstance(exc, OSError) else exc}"
+            + (f" ({where})" if where else "") + "; nothing more was written",
+            hint=f"check that you may write to {where} (ls -ld {where}), then run the command again"
+            if where else PERMISSION_HINT), as_json=error_json)
+        return EXIT_REPO_STATE
+
+    logged = log_exception(f"git memory {said}", exc)
+    from agent_memory.cli import colour
+    from agent_memory.model.home import tilde_text
+
+    print(f"git memory {said}: internal error: {tilde_text(colour.shown(str(exc)))}", file=sys.stderr)
+    print(f"hint: the traceback is in {tilde_text(str(logged))}; please report it", file=sys.stderr)
+    if error_json:
+        _error_json(f"git memory {said}: internal error: {exc}", f"the traceback is in {logged}; please report it",
+                    EXIT_REPO_STATE)
+    return EXIT_REPO_STATE
 
 
 if __name__ == "__main__":
