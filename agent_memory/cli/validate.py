@@ -279,12 +279,24 @@ def _other_tier(files: TierFiles, tier: str, log_path: Path) -> list[str]:
 
 def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
 
-    errors: list[str] = []
     warnings: list[str] = []
     checked: list[str] = []
     repo, store = store_here()
-    for lock in stale_locks(repo):
-        errors.append(f"{lock.message}; {lock.hint}")
+    errors = _store_errors(repo, store, checked, warnings)
+    fixed: list[str] = []
+    for tier, root, target in _places(repo):
+        errors += _tier_errors(tier, root, target, fix, fixed, warnings, checked)
+    if repo.workdir is not None:
+        warnings += _another_project(repo)
+    report["fixed"] = fixed
+    report["warnings"] = warnings
+    report["checked"] = checked
+    return errors
+
+
+def _store_errors(repo: git.Repo, store: L1Store, checked: list[str], warnings: list[str]) -> list[str]:
+    """memory/atoms: stale locks, a damaged or rewound store, then (when it can be read) its atoms."""
+    errors = [f"{lock.message}; {lock.hint}" for lock in stale_locks(repo)]
     damage = _store_damage(repo, store.tip())
     errors += damage
     rewound = store.rewound()  # every write refuses it: the check says so before one does
@@ -292,81 +304,105 @@ def _repository(fix: bool, report: dict[str, Any]) -> list[str]:
         errors.append(f"{rewound.message}; {rewound.hint}")
     if not damage:
         errors += _store_atoms(store, checked, warnings)
-    fixed: list[str] = []
+    return errors
+
+
+def _places(repo: git.Repo) -> list[tuple[str, Path, str]]:
+    """The tiers to check: this work tree's (L2), and the global memory repo's (L3) if there is one."""
     places = []
     if repo.workdir is not None:
         places.append(("L2", repo.workdir, target_file(repo)))
     home = GlobalRepo.default()
     if home.exists():
         places.append(("L3", home.path, "CLAUDE.memory.md"))
-    for tier, root, target in places:
-        log_path, target_path = root / ".memory/adopted.log", root / target
-        # Not followed: a linked `.memory` folder or file makes Claude read what no commit showed.
-        odd = [bad for bad in (tiers.linked_component(root, rel) for rel in (tiers.LOG_RELPATH, target)) if bad]
-        if odd:
-            errors += [f"{p} is not a {'regular file' if p.endswith(('.log', '.md')) else 'folder'} "
-                       "(a link makes Claude read whatever it points to); replace it with the real one"
-                       for p in dict.fromkeys(odd)]  # fmt: skip
-            continue
-        # Left out of a sparse checkout, a memory file reads as empty: every finding below would
-        # be about that absence (and --fix would act on it), not about the memory.
-        left_out = hidden_problem(root, [tiers.LOG_RELPATH, target], sparse_only=True)
-        if left_out is not None:
-            errors.append(f"{tier}: {left_out.message.removesuffix('; nothing was changed')} — not checked; "
-                          f"{left_out.hint}")  # fmt: skip
-            continue
-        errors += _converted(root, tier)
-        if fix:
-            _repair_utf8(root, tier, fixed)
-        # A conflict git left in the block is neither a hand edit nor a killed adopt: say what it
-        # is and how to finish it (the block is re-rendered by --fix all the same). One in the
-        # log (merged without its union attribute) --fix resolves as the union first.
-        conflict = merge_conflict(root, target)
-        log_markers = conflict is not None and tiers.LOG_RELPATH in conflict[0] and _log_markers(log_path)
-        if fix and log_markers and _union_log(root, tier, log_path, fixed, warnings):
-            log_markers = False
-        try:
-            files = work_files(root, tier, target)
-        except RepoStateError as exc:  # a file that is not UTF-8: a finding, not a crash
-            errors.append(f"{exc.message}; {exc.hint}")
-            continue
-        # its marker lines are not records: the conflict's own finding says what they are
-        errors += [f"{log_path}: {e}" for e in files.log_errors(validate=True)
-                   if not (log_markers and log_conflict.marker_line(e))]
-        errors += _other_tier(files, tier, log_path)
-        if fix:
-            files = _drop_refused(files, tier, root, fixed)
-        files, problems = _unshown(files, tier, root, target_path, log_path, fix, fixed, warnings)
-        errors += problems
-        if (files.held() or files.log_text.strip()) and files.hand_edited():
-            problem = _block_problem(files, tier, target_path, fix, fixed) if fix or not conflict else []
-            errors += problem
-            if fix and not problem:  # the guard judges the block --fix wrote, not the old one
-                files = files.rerendered()
-        found = _guard_errors(files, log_path, target_path, warnings)
-        # the conflict's own finding says what its marker lines are and how to finish
-        errors += [e for e in found if not conflict or ": merge-conflict:" not in e]
-        if conflict:
-            errors += _conflict_report(root, tier, target, conflict, fix, warnings, log_markers)
-        else:
-            errors += _half_done(root, tier, target, fix, warnings)
-        errors += [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
-        commits = audit.commit_errors(root)
-        errors += [f"{tier}: {e}" for e in commits.errors]
-        if commits.unread:
-            warnings.append(f"{tier}: the history of .memory/adopted.log is over {MAX_HISTORY_DIFF_BYTES >> 20} MB of "
-                            "diffs: its adopt and lifecycle commits were not checked against their Atom-Id")
-        checked.append(f"{tier} in {root}: {target} and .memory/adopted.log (guard, rendering), "
-                       f"{plural(commits.commits, 'adopt/lifecycle commit')} against their Atom-Id")  # fmt: skip
-        if commits.unknown:
-            warnings.append(f"{tier}: {plural(commits.unknown, 'adopt/lifecycle commit')} at the boundary "
-                            "of this shallow clone not checked (its parent was not fetched; "
-                            "`git fetch --deepen=1` lets validate check it)")  # fmt: skip
-    if repo.workdir is not None:
-        warnings += _another_project(repo)
-    report["fixed"] = fixed
-    report["warnings"] = warnings
-    report["checked"] = checked
+    return places
+
+
+def _unchecked(tier: str, root: Path, target: str) -> list[str] | None:
+    """Why a tier's memory files cannot be checked at all (a link in their place, left out of a
+    sparse checkout), or None."""
+    # Not followed: a linked `.memory` folder or file makes Claude read what no commit showed.
+    odd = [bad for bad in (tiers.linked_component(root, rel) for rel in (tiers.LOG_RELPATH, target)) if bad]
+    if odd:
+        return [f"{p} is not a {'regular file' if p.endswith(('.log', '.md')) else 'folder'} "
+                "(a link makes Claude read whatever it points to); replace it with the real one"
+                for p in dict.fromkeys(odd)]  # fmt: skip
+    # Left out of a sparse checkout, a memory file reads as empty: every finding below would
+    # be about that absence (and --fix would act on it), not about the memory.
+    left_out = hidden_problem(root, [tiers.LOG_RELPATH, target], sparse_only=True)
+    if left_out is not None:
+        return [f"{tier}: {left_out.message.removesuffix('; nothing was changed')} — not checked; "
+                f"{left_out.hint}"]  # fmt: skip
+    return None
+
+
+def _tier_errors(tier: str, root: Path, target: str, fix: bool, fixed: list[str], warnings: list[str],
+                 checked: list[str]) -> list[str]:  # fmt: skip
+    """One tier's memory files: the log, the block, the guard, a merge left half done, the history."""
+    log_path, target_path = root / ".memory/adopted.log", root / target
+    unchecked = _unchecked(tier, root, target)
+    if unchecked is not None:
+        return unchecked
+    errors = _converted(root, tier)
+    if fix:
+        _repair_utf8(root, tier, fixed)
+    # A conflict git left in the block is neither a hand edit nor a killed adopt: say what it
+    # is and how to finish it (the block is re-rendered by --fix all the same). One in the
+    # log (merged without its union attribute) --fix resolves as the union first.
+    conflict = merge_conflict(root, target)
+    log_markers = conflict is not None and tiers.LOG_RELPATH in conflict[0] and _log_markers(log_path)
+    if fix and log_markers and _union_log(root, tier, log_path, fixed, warnings):
+        log_markers = False
+    try:
+        files = work_files(root, tier, target)
+    except RepoStateError as exc:  # a file that is not UTF-8: a finding, not a crash
+        errors.append(f"{exc.message}; {exc.hint}")
+        return errors
+    # its marker lines are not records: the conflict's own finding says what they are
+    errors += [f"{log_path}: {e}" for e in files.log_errors(validate=True)
+               if not (log_markers and log_conflict.marker_line(e))]
+    errors += _other_tier(files, tier, log_path)
+    if fix:
+        files = _drop_refused(files, tier, root, fixed)
+    files, problems = _unshown(files, tier, root, target_path, log_path, fix, fixed, warnings)
+    errors += problems
+    files, problems = _hand_edits(files, tier, target_path, fix, fixed, conflict is not None)
+    errors += problems
+    found = _guard_errors(files, log_path, target_path, warnings)
+    # the conflict's own finding says what its marker lines are and how to finish
+    errors += [e for e in found if not conflict or ": merge-conflict:" not in e]
+    if conflict:
+        errors += _conflict_report(root, tier, target, conflict, fix, warnings, log_markers)
+    else:
+        errors += _half_done(root, tier, target, fix, warnings)
+    return errors + _history_errors(tier, root, target, warnings, checked)
+
+
+def _hand_edits(files: TierFiles, tier: str, target_path: Path, fix: bool, fixed: list[str],
+                conflict: bool) -> tuple[TierFiles, list[str]]:  # fmt: skip
+    """A block edited by hand (re-rendered by --fix: then the guard judges the new block)."""
+    if not ((files.held() or files.log_text.strip()) and files.hand_edited()):
+        return files, []
+    problem = _block_problem(files, tier, target_path, fix, fixed) if fix or not conflict else []
+    if fix and not problem:  # the guard judges the block --fix wrote, not the old one
+        files = files.rerendered()
+    return files, problem
+
+
+def _history_errors(tier: str, root: Path, target: str, warnings: list[str], checked: list[str]) -> list[str]:
+    """The tier's atoms against their supersedes, and its adopt/lifecycle commits against their Atom-Id."""
+    errors = [f"{tier}: {e}" for e in supersede_errors(tiers.held(root))]
+    commits = audit.commit_errors(root)
+    errors += [f"{tier}: {e}" for e in commits.errors]
+    if commits.unread:
+        warnings.append(f"{tier}: the history of .memory/adopted.log is over {MAX_HISTORY_DIFF_BYTES >> 20} MB of "
+                        "diffs: its adopt and lifecycle commits were not checked against their Atom-Id")
+    checked.append(f"{tier} in {root}: {target} and .memory/adopted.log (guard, rendering), "
+                   f"{plural(commits.commits, 'adopt/lifecycle commit')} against their Atom-Id")  # fmt: skip
+    if commits.unknown:
+        warnings.append(f"{tier}: {plural(commits.unknown, 'adopt/lifecycle commit')} at the boundary "
+                        "of this shallow clone not checked (its parent was not fetched; "
+                        "`git fetch --deepen=1` lets validate check it)")  # fmt: skip
     return errors
 
 
