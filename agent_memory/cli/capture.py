@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from agent_memory.gitio.repo import Repo
-    from agent_memory.store.capture import CaptureResult
+    from agent_memory.store.capture import CaptureResult, TranscriptCapture
     from agent_memory.store.l1 import L1Store
     from agent_memory.transcripts.ledger import Ledger
 
@@ -209,36 +209,13 @@ def _staged_line(staged: list[str]) -> str:
 
 
 def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path) -> Report:
-    from agent_memory.store.capture import capture_file
     from agent_memory.store.l1 import L1Store
 
-    if path.is_dir():
-        raise UsageError(f"{path} is a directory, not a transcript", hint=HINT)
-    if not path.exists():
-        raise UsageError(f"no transcript at {path}", hint=HINT)
-    found = _whose(path, repo)
-    whose = found[0] if found else None
-    if found and not args.force:
-        there = git_in(found[1]) if os.path.isdir(found[1]) else "git -C <that repository>"
-        raise RefusedError(
-            f"{path.name} is a transcript of {found[0]}, not of this repository ({project}): nothing captured",
-            hint=f"capture it in its own repository ({there} memory capture {shlex.quote(str(path))}), "
-                 "or pass --force to learn from it here")
+    whose = _transcript_here(args, repo, project, path)
     if args.session:
         _check_session(path, args.session)
     store = L1Store(repo)
-    tip = store.tip()
-    try:
-        done = capture_file(store, project, path, args.session)
-    except Exception as exc:
-        if disk_full(exc):  # say it, and whether the capture itself landed
-            landed = store.tip()
-            what = (f"nothing was captured from {path.name} (memory/atoms is unchanged)" if landed == tip
-                    else f"{path.name} was captured (memory/atoms at {str(landed)[:10]}), but not noted as done")  # fmt: skip
-            raise DiskFullError(f"no space left on device: {what}") from exc
-        if isinstance(exc, OSError):
-            raise UsageError(f"cannot read {path}: {exc.strerror or exc}", hint=UNREADABLE_HINT) from exc
-        raise
+    done = _read_transcript(store, project, path, args.session)
     if done.unreadable:
         raise UsageError(f"nothing readable in {path}: {done.unreadable}", hint=UNREADABLE_HINT)
     result = done.result
@@ -263,6 +240,50 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
                  "and the next capture reads it again")  # fmt: skip
     if done.read == "unchanged":
         return out.say(f"captured {path.name}: nothing new (unchanged since its last capture)")
+    _say_file_captured(out, path, done, whose, dropped, staged, warning)
+    return out
+
+
+def _transcript_here(args: argparse.Namespace, repo: Repo, project: str, path: Path) -> str | None:
+    """Refuse what is not a transcript, or is another repository's without --force; the
+    project it is recorded in when --force learns it here anyway."""
+    if path.is_dir():
+        raise UsageError(f"{path} is a directory, not a transcript", hint=HINT)
+    if not path.exists():
+        raise UsageError(f"no transcript at {path}", hint=HINT)
+    found = _whose(path, repo)
+    if found and not args.force:
+        there = git_in(found[1]) if os.path.isdir(found[1]) else "git -C <that repository>"
+        raise RefusedError(
+            f"{path.name} is a transcript of {found[0]}, not of this repository ({project}): nothing captured",
+            hint=f"capture it in its own repository ({there} memory capture {shlex.quote(str(path))}), "
+                 "or pass --force to learn from it here")
+    return found[0] if found else None
+
+
+def _read_transcript(store: L1Store, project: str, path: Path, session: str | None) -> TranscriptCapture:
+    """Capture one transcript; a full disk says whether the capture itself landed, an
+    unreadable file is the user's to fix (not a crash)."""
+    from agent_memory.store.capture import capture_file
+
+    tip = store.tip()
+    try:
+        return capture_file(store, project, path, session)
+    except Exception as exc:
+        if disk_full(exc):  # say it, and whether the capture itself landed
+            landed = store.tip()
+            what = (f"nothing was captured from {path.name} (memory/atoms is unchanged)" if landed == tip
+                    else f"{path.name} was captured (memory/atoms at {str(landed)[:10]}), but not noted as done")  # fmt: skip
+            raise DiskFullError(f"no space left on device: {what}") from exc
+        if isinstance(exc, OSError):
+            raise UsageError(f"cannot read {path}: {exc.strerror or exc}", hint=UNREADABLE_HINT) from exc
+        raise
+
+
+def _say_file_captured(out: Report, path: Path, done: TranscriptCapture, whose: str | None, dropped: Dropped,
+                       staged: list[str], warning: str | None) -> None:  # fmt: skip
+    """What one capture added (or queued), and what the limits and staging did after it."""
+    result = done.result
     # Queued (memory/atoms was busy): counted, not written yet — never "nothing new".
     where = f"commit {result.commit[:10]}" if result.commit else "queued" if result.queued else "nothing new"
     since = " since its last capture" if done.read == "resumed" else ""
@@ -282,7 +303,6 @@ def _capture_file(args: argparse.Namespace, repo: Repo, project: str, path: Path
         out.say(_staged_line(staged))
     if warning:
         out.say(f"  {warning}")
-    return out
 
 
 def _check_session(path: Path, session: str) -> None:
