@@ -143,10 +143,7 @@ def run(args: argparse.Namespace) -> Report:
     title = f"agent-memory: {plural(len(items), 'staged memory promotion')}"
     body = pr_body(repo, items, tier)
     url = git.config_get(repo.cwd, f"remote.{remote}.url")
-    # A name git does not know (a project not pushed anywhere yet), not a URL or a path (git
-    # also takes a folder of the work tree named without a slash: `git push mirror.git`).
-    unknown = (url is None and not any(c in remote for c in "/:\\")
-               and not os.path.isdir(os.path.join(str(repo.workdir or repo.cwd), remote)))
+    unknown = _unknown_remote(repo, remote, url)
     forge = porcelain.forge_of(url)
     compare = forge.compare_url(base.branch, HEAD) if forge else None
     client = _client(forge)
@@ -161,30 +158,11 @@ def run(args: argparse.Namespace) -> Report:
     result: dict[str, Any] = {"remote": remote, "base": base.branch, "items": [i.atom_id for i in items],
                               "title": title, "body": body, "pushed": False, "forge": client, "url": None,
                               "compare_url": compare, "commands": commands}
-    notes = []
-    if base.unpushed and base.remote:
-        notes.append(f"{base.branch} has {plural(base.unpushed, 'commit')} that {base.name} does not: "
-                     f"the pull request leaves them out (push {base.branch} for them to reach the remote)")
-    if unknown:
-        notes.append(f"there is no remote named {remote!r} here yet: add it (`git remote add {remote} URL`) "
-                     "before the push")
-    elif not base.remote:
-        notes.append(f"{base.branch} has no remote-tracking branch here: after `git fetch {remote}`, "
-                     f"`git memory stage{flag}` stages on {remote}/{base.branch}")
+    notes = _pr_notes(base, remote, unknown, flag)
 
     report = Report(result)
     if args.print_only:
-        report.say("# push the review branch:")
-        report.say(commands[0])
-        report.say("# then open the pull request with one of (save the body below as PR_BODY.md):")
-        report.say(commands[1])
-        report.say(commands[2])
-        if compare:
-            report.say(f"# or in the browser: {compare}")
-        _notes(report, notes)
-        report.say("\n# PR_BODY.md\n")
-        report.say(body)
-        return report
+        return _print_commands(report, commands, compare, notes, body)
 
     if unknown:
         raise RefusedError(f"this repository has no remote named {remote!r}: nothing was pushed",
@@ -195,29 +173,77 @@ def run(args: argparse.Namespace) -> Report:
     if client is not None and binary is not None:
         create = [*gh, "--body", body] if client == "gh" else [*glab, "--description", body]
         create[0] = binary
-        made = subprocess.run(create, cwd=str(repo.workdir), capture_output=True, text=True, check=False,
-                              encoding="utf-8", errors="replace")
-        if made.returncode != 0:
-            raise RefusedError(
-                f"pushed memory/review, but {client} could not open the pull request: "
-                f"{(made.stderr.strip().splitlines() or ['?'])[-1]}",
-                hint=(f"open it in the browser: {compare}" if compare else
-                      f"open it by hand (`git memory pr{flag} --print` shows the body)"))
-        result["url"] = made.stdout.strip().splitlines()[-1] if made.stdout.strip() else None
+        result["url"] = _open_request(repo, client, create, compare, flag)
     report.say(f"pushed memory/review to {remote} ({plural(len(items), 'item')}, on top of {base.name})")
     if client is not None:
         report.say(f"opened a pull request: {result['url'] or '(see ' + client + ')'}")
     else:
-        report.say("# no forge client (gh, glab) for this remote: open the pull request yourself")
-        if compare:
-            report.say(f"open it here: {colour.paint(compare, 'hint')}")
-        else:
-            report.say(f"on your forge: base {base.branch}, compare {HEAD}, title {title!r}")
-        report.say("# the pull request's description:\n")
-        report.say(body)
+        _say_open_it_yourself(report, compare, base, title, body)
     _notes(report, notes)
     report.say("merging it adopts every item; the next `git memory stage` sees them as adopted")
     return report
+
+
+def _unknown_remote(repo: git.Repo, remote: str, url: str | None) -> bool:
+    """A name git does not know (a project not pushed anywhere yet), not a URL or a path (git
+    also takes a folder of the work tree named without a slash: `git push mirror.git`)."""
+    return (url is None and not any(c in remote for c in "/:\\")
+            and not os.path.isdir(os.path.join(str(repo.workdir or repo.cwd), remote)))
+
+
+def _pr_notes(base: Base, remote: str, unknown: bool, flag: str) -> list[str]:
+    """What the pull request leaves out or needs first: unpushed base commits, a missing remote."""
+    notes = []
+    if base.unpushed and base.remote:
+        notes.append(f"{base.branch} has {plural(base.unpushed, 'commit')} that {base.name} does not: "
+                     f"the pull request leaves them out (push {base.branch} for them to reach the remote)")
+    if unknown:
+        notes.append(f"there is no remote named {remote!r} here yet: add it (`git remote add {remote} URL`) "
+                     "before the push")
+    elif not base.remote:
+        notes.append(f"{base.branch} has no remote-tracking branch here: after `git fetch {remote}`, "
+                     f"`git memory stage{flag}` stages on {remote}/{base.branch}")
+    return notes
+
+
+def _print_commands(report: Report, commands: list[str], compare: str | None, notes: list[str],
+                    body: str) -> Report:  # fmt: skip
+    """`pr --print`: the commands and the description, nothing pushed."""
+    report.say("# push the review branch:")
+    report.say(commands[0])
+    report.say("# then open the pull request with one of (save the body below as PR_BODY.md):")
+    report.say(commands[1])
+    report.say(commands[2])
+    if compare:
+        report.say(f"# or in the browser: {compare}")
+    _notes(report, notes)
+    report.say("\n# PR_BODY.md\n")
+    report.say(body)
+    return report
+
+
+def _open_request(repo: git.Repo, client: str, create: list[str], compare: str | None, flag: str) -> str | None:
+    """Open the pull request with the forge's client (`create`); its URL (the last line it
+    prints), or None."""
+    made = subprocess.run(create, cwd=str(repo.workdir), capture_output=True, text=True, check=False,
+                          encoding="utf-8", errors="replace")
+    if made.returncode != 0:
+        raise RefusedError(
+            f"pushed memory/review, but {client} could not open the pull request: "
+            f"{(made.stderr.strip().splitlines() or ['?'])[-1]}",
+            hint=(f"open it in the browser: {compare}" if compare else
+                  f"open it by hand (`git memory pr{flag} --print` shows the body)"))
+    return made.stdout.strip().splitlines()[-1] if made.stdout.strip() else None
+
+
+def _say_open_it_yourself(report: Report, compare: str | None, base: Base, title: str, body: str) -> None:
+    report.say("# no forge client (gh, glab) for this remote: open the pull request yourself")
+    if compare:
+        report.say(f"open it here: {colour.paint(compare, 'hint')}")
+    else:
+        report.say(f"on your forge: base {base.branch}, compare {HEAD}, title {title!r}")
+    report.say("# the pull request's description:\n")
+    report.say(body)
 
 
 def _notes(report: Report, notes: Sequence[str]) -> None:
