@@ -626,6 +626,21 @@ def test_a_log_too_long_for_one_hook_is_read_over_several_and_then_served(projec
     assert len(errors(project)) == len(progress)  # and no more
 
 
+@pytest.mark.parametrize("bad", [b'{"op": "adopt", "atom": {not json', b'{"op": "adopt", "at": "2026-03-0'])
+def test_a_line_of_adopted_log_that_is_not_json_leaves_the_others_in_context(project: Path, bad: bytes) -> None:
+    """One line of adopted.log that is not JSON (a hand edit, a line cut short mid-file) is
+    left out and the start injects the others. The hooks parse without `import json`, and the
+    C scanner raised SystemError for such a line (its error class was never loaded): the
+    session start injected nothing."""
+    commit_tier(project, "L2", [l2(PUSH), l2(PNPM)])
+    log = project / ".memory" / "adopted.log"
+    first, rest = log.read_bytes().split(b"\n", 1)
+    log.write_bytes(first + b"\n" + bad + b"\n" + rest)
+    context = claude_reads(run_hook("session-start", payload("session-start", project), project), "session-start")
+    assert context is not None and claims_in(context, PUSH) == claims_in(context, PNPM) == 1, errors(project)
+    assert not any("SystemError" in line for line in errors(project)), errors(project)
+
+
 def test_a_saved_fold_left_half_written_by_a_killed_hook_is_deleted_by_the_next_save(project: Path) -> None:
     """A hook killed while it saved the fold of a big adopted.log (its client's timeout) left
     `<cache>.<pid>.tmp` behind, as big as the log, once per kill, for ever. The next save

@@ -37,6 +37,15 @@ def loads(text: str) -> object:
         value, end = _scanner(text, start)
     except StopIteration as stop:  # what json.loads reports as "Expecting value"
         raise ValueError(f"expecting a JSON value at character {stop.value}") from None
+    except SystemError:
+        # The C scanner raises its error class from `json.decoder` only if that module is
+        # loaded already (CPython 3.11: looked up in sys.modules, never imported), and the hook
+        # path never loads it: malformed text ("{not json", a line cut short) became a
+        # SystemError, and one such line in adopted.log lost the whole session-start context.
+        # Loaded now, on the error path alone, the scan raises json's own ValueError.
+        import json.decoder  # noqa: F401
+
+        value, end = _scanner(text, start)
     if text[end:].strip(_JSON_SPACE):
         raise ValueError(f"extra data after the JSON value at character {end}")
     return value
