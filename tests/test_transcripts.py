@@ -354,6 +354,17 @@ def test_bad_lines_are_skipped_and_counted(tmp_path: Path) -> None:
     assert stats.types["from-the-future"] == 1
 
 
+@pytest.mark.parametrize("uuid", [["x"], {"a": 1}])
+def test_a_record_whose_uuid_is_no_string_is_read_and_the_rest_after_it(tmp_path: Path, uuid: object) -> None:
+    """A damaged row's `uuid` (a list, an object) after a checkpoint row: looked up as a key it
+    raised TypeError, and the whole transcript went unread."""
+    path = tmp_path / "odd.jsonl"
+    rows = [{"type": "file-history-snapshot", "messageId": "u1"}, {**_user("hi"), "uuid": uuid},
+            _user("never push to main")]  # fmt: skip
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert [s.text for s in T.iter_statements(path)] == ["hi", "never push to main"]
+
+
 def test_a_50_mb_line_is_skipped_with_bounded_memory(tmp_path: Path) -> None:
     path = tmp_path / "huge.jsonl"
     with path.open("wb") as fh:

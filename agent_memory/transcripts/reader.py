@@ -630,7 +630,7 @@ class _ClientRows:
                 self._remember(self._turn_ends, uuid, when)
             return True
         if _submitted(data):
-            self._checkpointing = data.get("uuid") in self._checkpoints
+            self._checkpointing = _record_id(data) in self._checkpoints
         return False
 
     def _note_echo(self, data: dict[str, Any]) -> None:
@@ -655,7 +655,7 @@ class _ClientRows:
             parent in self._turn_ends
             and 0 <= when - self._turn_ends[parent] <= self._HOOK_RUN_S
             and self._checkpointing
-            and data.get("uuid") not in self._checkpoints
+            and _record_id(data) not in self._checkpoints
             and str(data.get("version", "")).startswith("2.0.")
             and isinstance(message_of(data).get("content"), str)
             and not data.get("isMeta")
