@@ -436,8 +436,7 @@ def _user_events(
     then its tool results (rejections, shell errors)."""
     data = rec.data
     sid = _session_of(data, state.fallback)
-    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
-    version = data.get("version") if isinstance(data.get("version"), str) else None
+    cwd, version = _where_said(data)
     if not state.subagent:
         for origin, text in prompt_texts(data):
             kept = state.quoted.strip(text) if origin == "prompt" else text
@@ -470,6 +469,12 @@ def _noted_as_context(kind: Any, data: dict[str, Any], state: _PassState) -> boo
     return False
 
 
+def _where_said(data: dict[str, Any]) -> tuple[str | None, str | None]:
+    """A row's `cwd` and client `version`, each when it is a string."""
+    cwd, version = data.get("cwd"), data.get("version")
+    return (cwd if isinstance(cwd, str) else None), (version if isinstance(version, str) else None)
+
+
 def _queued_statement(rec: RawRecord, ts: str | None, state: _PassState) -> Statement | None:
     """A prompt typed while the agent worked (a 2.1.x `queued_command` attachment), unless the
     file is a subagent's or the prompt is only the assistant's lines pasted back."""
@@ -478,8 +483,7 @@ def _queued_statement(rec: RawRecord, ts: str | None, state: _PassState) -> Stat
     queued = state.quoted.strip(queued) if queued else None
     if not queued:
         return None
-    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
-    version = data.get("version") if isinstance(data.get("version"), str) else None
+    cwd, version = _where_said(data)
     return Statement(
         rec.line,
         queued,
