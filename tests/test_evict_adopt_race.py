@@ -35,11 +35,15 @@ def _adopt_on_first_transact(monkeypatch: pytest.MonkeyPatch, repo: Path, ident:
     return ran
 
 
-def test_an_atom_adopted_while_a_capture_runs_keeps_its_l1_record(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _staged(repo: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, str], L1Store]:
+    """test_adopt's three claims staged (the real CLI), and the repository's store."""
     init_project(repo, monkeypatch)
-    ids = stage_claims(repo)
+    return stage_claims(repo), L1Store(gitb.find_repo(repo))
+
+
+def test_an_atom_adopted_while_a_capture_runs_keeps_its_l1_record(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ids, store = _staged(repo, monkeypatch)
     target = ids["push"]
-    store = L1Store(gitb.find_repo(repo))
     ran = _adopt_on_first_transact(monkeypatch, repo, target)
     newer = l1_atom("Deploy only from the release branch", days=("2026-11-05",))
     # A cap of one: every atom that is not adopted goes (the adopted one counts toward the cap).
@@ -55,10 +59,8 @@ def test_an_atom_adopted_while_a_capture_runs_keeps_its_l1_record(repo: Path, mo
 
 
 def test_enforce_limits_spares_an_atom_adopted_after_it_was_called(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    init_project(repo, monkeypatch)
-    ids = stage_claims(repo)
+    ids, store = _staged(repo, monkeypatch)
     target = ids["tabs"]
-    store = L1Store(gitb.find_repo(repo))
     ran = _adopt_on_first_transact(monkeypatch, repo, target)
     # A cap of none: every atom goes but the adopted one (which still counts toward the cap).
     assert enforce_limits(store, cap=0) is not None
@@ -74,9 +76,7 @@ def test_capture_leaves_the_limits_while_another_process_holds_the_memory_lock(
     import subprocess
     import sys
 
-    init_project(repo, monkeypatch)
-    ids = stage_claims(repo)
-    store = L1Store(gitb.find_repo(repo))
+    ids, store = _staged(repo, monkeypatch)
     lock = store.repo.state / "memory.lock"
     holder = subprocess.Popen(
         [sys.executable, "-c", "import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); "
