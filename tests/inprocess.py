@@ -142,7 +142,6 @@ def _drop_process_state(handlers: dict[int, object]) -> None:
 
 def _forget_repositories() -> None:
     from agent_memory.gitio import repo as gitio_repo
-    from agent_memory.redact import external
 
     for pg in gitio_repo._REPO_CACHE.values():
         pg.free()
@@ -152,4 +151,3 @@ def _forget_repositories() -> None:
     for porcelain in gitio_repo._GITPYTHON_REPOS.values():
         porcelain.close()
     gitio_repo._GITPYTHON_REPOS.clear()
-    external.gitleaks_binary.cache_clear()
