@@ -7,7 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
-from sessions import gm
+from sessions import gm, gm_installed
+
+from agent_memory.cli.demo_run import Demo
+from agent_memory.model.errors import RefusedError
 
 TERMS = ("atom", "L1", "L2", "L3", "stated", "sessions", "held")
 
@@ -63,3 +66,29 @@ def test_demo_ends_with_what_to_run_in_a_repository_of_ones_own(
         steps = after[after.index("next"):]
         assert "git memory init" in steps and "git memory capture --all" in steps, after
         assert steps.index("git memory init") < steps.index("git memory capture --all")
+
+
+def test_a_failed_step_keeps_the_scratch_directory_and_names_it(tmp_path: Path) -> None:
+    """A step that fails (here git cannot sign the first commit: the user's environment asks
+    for signing with a program that fails) used to remove the scratch directory on the way out,
+    while the hint of a failing `git memory` step pointed at the errors.log inside it. The
+    directory is now kept and named."""
+    signing = {"GIT_CONFIG_COUNT": "2", "GIT_CONFIG_KEY_0": "commit.gpgsign", "GIT_CONFIG_VALUE_0": "true",
+               "GIT_CONFIG_KEY_1": "gpg.program", "GIT_CONFIG_VALUE_1": "false", "TMPDIR": str(tmp_path)}
+    proc = gm_installed(tmp_path, "demo", check=False, env=signing)
+    assert proc.returncode == 1, proc.stderr
+    first, hint = proc.stderr.strip().splitlines()[-2:]
+    assert "demo step failed: git commit" in first
+    kept = re.search(r"the scratch directory is kept in (\S+)$", hint)
+    assert kept and hint.startswith("hint: ") and not hint.startswith("hint: hint:"), hint
+    assert (Path(kept.group(1)).expanduser() / "invoice-service" / ".git").is_dir()
+    assert [p.name.startswith("agent-memory-demo-kept-") for p in tmp_path.iterdir()] == [True]
+
+
+def test_a_failed_git_memory_step_gives_its_own_hint_once(tmp_path: Path) -> None:
+    """The failing step's last line is its own `hint: …`; the demo passed it on as the hint,
+    so it read "hint: hint: …"."""
+    with pytest.raises(RefusedError) as failed:
+        Demo(tmp_path).sh("git", "memory", "show", show=False, cwd=tmp_path)
+    assert failed.value.hint and failed.value.hint.strip(), failed.value.hint
+    assert not failed.value.hint.startswith("hint:"), failed.value.hint

@@ -118,7 +118,10 @@ class Demo:
         if show and output:
             print(output, flush=True)
         if check and proc.returncode != 0:
-            raise RefusedError(f"demo step failed: {display} (exit {proc.returncode})", hint=output.splitlines()[-1] if output else None)
+            last = output.splitlines()[-1] if output else None
+            # the step's own hint line is the hint, said once ("hint: hint: …" otherwise)
+            hint = last.removeprefix("hint: ") if last else None
+            raise RefusedError(f"demo step failed: {display} (exit {proc.returncode})", hint=hint)
         return proc.stdout
 
     def setup(self) -> None:
@@ -179,6 +182,13 @@ NEXT = ("next, in a repository of yours: `git memory init --yes` (hooks, CLAUDE.
         "  `git memory capture --all` (its Claude Code sessions so far) and `git memory show`")
 
 
+def _keep_copy(tmp: str) -> Path:
+    """A copy of the scratch directory `tmp` that outlives it."""
+    kept = Path(tempfile.mkdtemp(prefix="agent-memory-demo-kept-"))
+    subprocess.run(["cp", "-a", f"{tmp}/.", str(kept)], check=True)
+    return kept
+
+
 def run_demo(directory: str | None, keep: bool) -> int:
     if directory:
         root = Path(directory).expanduser().resolve()
@@ -191,11 +201,17 @@ def run_demo(directory: str | None, keep: bool) -> int:
         print(NEXT)
         return 0
     with tempfile.TemporaryDirectory(prefix="agent-memory-demo-") as tmp:
-        Demo(Path(tmp)).run()
+        try:
+            Demo(Path(tmp)).run()
+        except RefusedError as failed:
+            # A failed step's hint may name a file in the scratch directory (its errors.log):
+            # keep a copy, and name the copy, or the traceback is gone with the directory.
+            kept = _keep_copy(tmp)
+            where = f"the scratch directory is kept in {tilde(kept)}"
+            hint = f"{failed.hint.replace(tmp, str(kept))}; {where}" if failed.hint else where
+            raise RefusedError(failed.message, hint=hint) from None
         if keep:
-            kept = Path(tempfile.mkdtemp(prefix="agent-memory-demo-kept-"))
-            subprocess.run(["cp", "-a", f"{tmp}/.", str(kept)], check=True)
-            demo = Demo(kept)
+            demo = Demo(_keep_copy(tmp))
             print(f"\ndone: kept a copy of the scratch repository in {tilde(demo.repo)}")
             print(f"  to look around: {demo.look_around()}")
         else:
