@@ -1026,3 +1026,39 @@ def test_an_adoption_the_person_merged_is_theirs(tmp_path: Path, monkeypatch: py
         git(project, "merge", "-q", "--no-ff", "-m", "Merge the teammate's adoption", "memory/teammate")
     promote = gm_json(project, "promote", "--global", env=at(X_PLUS_31))
     assert [e["to"] for e in promote["eligible"]] == ["L3"]
+
+
+# --- one rule, two spellings ------------------------------------------------------------------
+
+
+ALWAYS_TESTS = "Always run the tests before committing."
+PLAIN_TESTS = "From now on, run the tests before committing."
+
+
+def test_a_rule_adopted_with_always_in_one_project_and_without_in_another_is_one_l3_group(
+    alpha_beta: tuple[Path, Path],
+) -> None:
+    """The extractor keeps "Always" where the person said it, so one rule adopted in two
+    projects can be two claims ("Always run the tests…" / "Run the tests…"): the L2 → L3 gate
+    counts them as one rule held in two projects, under the spelling held first."""
+    alpha, beta = alpha_beta  # make_project alpha and beta, built once per module
+    a = adopt_at_l2(alpha, [(sid("aaaaaaaa", 1), "2026-11-01", ALWAYS_TESTS),
+                            (sid("aaaaaaaa", 2), "2026-11-03", ALWAYS_TESTS)])
+    b = adopt_at_l2(beta, [(sid("bbbbbbbb", 1), "2026-11-02", PLAIN_TESTS),
+                           (sid("bbbbbbbb", 2), "2026-11-04", PLAIN_TESTS)])
+    (first,), (second,) = a.values(), b.values()
+    assert normalize(first["claim"]) == "always " + normalize(second["claim"])  # two spellings
+    gid = atom_id(first["claim"], None)  # alpha's was seen first
+
+    promote = gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))
+    assert promote["eligible"] == [{"id": gid, "to": "L3"}] and promote["blocked"] == [], promote
+    (commit,) = gm_json(beta, "stage", "--global", env=at(X_PLUS_31))["commits"]
+    assert commit["atom"] == gid
+    gm(alpha, "adopt", "--global", "--all", env=at(X_PLUS_31))
+    (merged,) = global_log().values()
+    assert merged["claim"] == first["claim"] and merged["promoted_from_projects"] == ["alpha", "beta"]
+    assert merged["kind"] == first["kind"] != second["kind"]  # "Always" read as a constraint
+    assert merged["sessions"] == sorted(first["sessions"] + second["sessions"])
+    # held at L3 under one spelling, the other is held too: nothing more to stage
+    again = gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))
+    assert again["eligible"] == [] and again["blocked"] == [{"id": gid, "reasons": ["already held at L3"]}]

@@ -20,7 +20,7 @@ from agent_memory.model.atom import (
     atom_id,
     contested_ids,
     is_pending,
-    normalize,
+    restated_ids,
     strip_pointer,
     validate_atom,
 )
@@ -249,6 +249,65 @@ def global_id(atom: Mapping[str, Any]) -> str:
     return atom_id(str(atom["claim"]), None)
 
 
+def global_groups(
+    l2_by_project: Mapping[str, Sequence[Atom]], l3_atoms: Iterable[Mapping[str, Any]] = ()
+) -> dict[str, list[tuple[str, Atom]]]:
+    """The L2 → L3 groups: {group id: [(project, L2 atom)]}. One claim in several projects is
+    one group, and so is one rule under its two spellings (`restated_ids`: "Always run the
+    tests…" adopted in one project, "Run the tests…" in another), or they would be two rules
+    each held in one project and never reach the "held in 2 projects" gate together.
+
+    The group's id is its kept spelling's: the one already held at L3 when one is (the group
+    is then "already held at L3", not a second global copy of the rule); else the spelling seen
+    first (`_earliest`), whose claim `merge_to_l3` keeps, as L1's merge keeps the first
+    sighting's words, so the id the gate reports is the id of the atom it stages."""
+    exact: dict[str, list[tuple[str, Atom]]] = defaultdict(list)
+    for project, atoms in l2_by_project.items():
+        for atom in atoms:
+            if atom.get("tier") == "L2":
+                exact[global_id(atom)].append((project, atom))
+    global_atoms = list(l3_atoms)
+    held = {global_id(a): str(a["id"]) for a in global_atoms}
+    claims = {global_id(a): str(a["claim"]) for a in global_atoms}
+    claims.update({gid: str(members[0][1]["claim"]) for gid, members in exact.items()})
+    out: dict[str, list[tuple[str, Atom]]] = {}
+    for component in _spellings_linked([*exact, *held], claims):
+        members = [m for gid in sorted(component) for m in exact.get(gid, [])]
+        if not members:
+            continue
+        at_l3 = sorted(held[gid] for gid in component if gid in held)
+        key = at_l3[0] if at_l3 else global_id(_earliest([atom for _, atom in members]))
+        out[key] = members
+    return out
+
+
+def _spellings_linked(ids: Iterable[str], claims: Mapping[str, str]) -> list[set[str]]:
+    """`ids` in sets of one rule: two ids are linked when one is a restated spelling of the
+    other's claim (either way round, and through a third: "Always X" – "X" – its article
+    variant), so the grouping does not depend on the order atoms are read in."""
+    nodes = set(ids)
+    edges: dict[str, set[str]] = {gid: set() for gid in nodes}
+    for gid in nodes:
+        for other in restated_ids(claims[gid], None) if gid in claims else []:
+            if other in nodes and other != gid:
+                edges[gid].add(other)
+                edges[other].add(gid)
+    seen: set[str] = set()
+    out = []
+    for start in sorted(nodes):
+        if start in seen:
+            continue
+        component, todo = set(), [start]
+        while todo:
+            gid = todo.pop()
+            if gid not in component:
+                component.add(gid)
+                todo.extend(edges[gid] - component)
+        seen |= component
+        out.append(component)
+    return out
+
+
 def l2_age_start(atom: Mapping[str, Any]) -> str:
     """Age at L2 runs from `promoted_at` — the day the claim entered committed context, which
     is what "held at L2 for 30 days" means. `first_seen` would count L1 time too, so it
@@ -286,15 +345,17 @@ def merge_to_l3(contributors: Sequence[Atom], promoted_at: str) -> Atom:
 
     Every required field is accounted for; optional fields (pins, decay, contest flags,
     supersession, verified_by) are not carried over — L3 standing is a human decision at
-    `adopt --global`. Raises ValueError when the group is not mergeable (claims that do not
-    normalize alike, disagreeing kinds, fewer than two projects)."""
+    `adopt --global`. Raises ValueError when the group is not mergeable (claims that are not one
+    rule — alike once normalized, or linked by its restated spellings —, disagreeing kinds,
+    fewer than two projects). The merged atom keeps the earliest contributor's claim."""
     if not contributors:
         raise ValueError("merge_to_l3 needs contributors")
-    if len({normalize(str(a["claim"])) for a in contributors}) != 1:
-        raise ValueError("contributors' claims do not normalize alike")
-    kinds = {str(a["kind"]) for a in contributors}
-    if len(kinds) != 1:
-        raise ValueError(f"contributors disagree on kind: {', '.join(sorted(kinds))}")
+    claims = {atom_id(str(a["claim"]), None): str(a["claim"]) for a in contributors}
+    if len(_spellings_linked(claims, claims)) != 1:
+        raise ValueError("contributors' claims do not normalize alike, nor are they spellings of one rule")
+    kinds = _kind_disagreements(contributors)
+    if kinds:
+        raise ValueError(f"contributors disagree on kind: {', '.join(sorted({k for k, _ in kinds}))}")
     projects = sorted({str(a["project"]) for a in contributors if a.get("project")})
     if len(projects) < L3_MIN_PROJECTS:
         raise ValueError(f"L3 needs ≥ {L3_MIN_PROJECTS} projects, got {len(projects)}")
@@ -303,7 +364,7 @@ def merge_to_l3(contributors: Sequence[Atom], promoted_at: str) -> Atom:
         "id": atom_id(str(earliest["claim"]), None),
         "claim": earliest["claim"],
         "scope": "global",
-        "kind": kinds.pop(),
+        "kind": earliest["kind"],
         "first_seen": earliest["first_seen"],
         "last_seen": latest["last_seen"],
         "observations": sum(int(a["observations"]) for a in contributors),
@@ -319,6 +380,18 @@ def merge_to_l3(contributors: Sequence[Atom], promoted_at: str) -> Atom:
         "promoted_at": iso_z(promoted_at),
     }
     return validate_atom(merged)
+
+
+def _kind_disagreements(contributors: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """(kind, project) of the contributors whose one claim was given two kinds (empty when they
+    agree). Compared within a spelling, not across: the extractor reads the word a rule is said
+    with ("Always X" a constraint, "From now on, X" a preference), so two spellings of one rule
+    differ in kind as they differ in words — L1's merge keeps the first sighting's kind with its
+    claim (model/atom.merge), and so does `merge_to_l3`."""
+    by_claim: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for atom in contributors:
+        by_claim[global_id(atom)].add((str(atom["kind"]), str(atom.get("project", ""))))
+    return sorted(pair for pairs in by_claim.values() if len({k for k, _ in pairs}) > 1 for pair in pairs)
 
 
 @dataclasses.dataclass
@@ -364,11 +437,9 @@ def _group_reasons(
     others_only = _adopted_by_others_only(members, adopters) if adopters is not None else None
     if others_only:
         reasons.append(others_only)
-    kinds = sorted({(str(a["kind"]), project) for project, a in members})
-    if len({kind for kind, _ in kinds}) > 1:
-        reasons.append(
-            "kind disagrees: " + ", ".join(f"{kind} ({project})" for kind, project in kinds)
-        )
+    kinds = _kind_disagreements([atom for _, atom in members])
+    if kinds:
+        reasons.append("kind disagrees: " + ", ".join(f"{kind} ({project})" for kind, project in kinds))
     for project, atom in sorted(members, key=lambda m: (m[0], str(m[1]["id"]))):
         age = _utc(now) - parse_time(l2_age_start(atom))
         if age < _dt.timedelta(days=L2_MIN_AGE_DAYS):
@@ -404,11 +475,7 @@ def evaluate_global(
         project: (contested_ids(atoms), _contesters(atoms))
         for project, atoms in l2_by_project.items()
     }
-    groups: dict[str, list[tuple[str, Atom]]] = defaultdict(list)
-    for project, atoms in l2_by_project.items():
-        for atom in atoms:
-            if atom.get("tier") == "L2":
-                groups[global_id(atom)].append((project, atom))
+    groups = global_groups(l2_by_project, l3_atoms)
     at_l3 = {str(a["id"]) for a in l3_atoms} | {global_id(a) for a in l3_atoms}
     stamp = iso_z(_utc(now))
     reasons: dict[str, list[str]] = {}

@@ -29,7 +29,7 @@ from agent_memory.committed.global_repo import GlobalRepo, entry_path, require_h
 from agent_memory.committed.tiers import refuse_too_many_atoms
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import atomic_write
-from agent_memory.model.atom import Atom
+from agent_memory.model.atom import Atom, restated_ids
 from agent_memory.model.clock import iso_z, now_utc, parse_ts, stamp
 from agent_memory.model.errors import RefusedError, RepoStateError
 from agent_memory.model.fastjson import loads_bounded
@@ -324,7 +324,7 @@ def evaluate(home: GlobalRepo, now: _dt.datetime) -> GlobalEvaluation:
         for atom in atoms:
             gid = gates.global_id(atom) if atom.get("tier") == "L2" else ""
             why = _retired(atom) if gid else None
-            if gid in removed:
+            if gid and _removed_spelling(atom, removed):
                 notes[gid] = [
                     "adopted at L3 before and removed since; not restaged on evidence "
                     "(re-add it with `git memory remember --global`)"
@@ -347,6 +347,13 @@ def evaluate(home: GlobalRepo, now: _dt.datetime) -> GlobalEvaluation:
     )
 
 
+def _removed_spelling(atom: Mapping[str, Any], removed: set[str]) -> bool:
+    """Whether a person took the rule out of L3 under this claim or under its other spelling
+    (`restated_ids`): the groups join the two spellings, so a removal holds back both, as a
+    forget does at L1."""
+    return any(ident in removed for ident in (gates.global_id(atom), *restated_ids(str(atom["claim"]), None)))
+
+
 def global_results() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, str]]]:
     """`promote --global`: (eligible, blocked, skipped projects)."""
     found = evaluate(require_home(), now_utc())
@@ -358,20 +365,17 @@ def global_results() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[d
 
 
 def merged_atoms(
-    by_project: Mapping[str, Sequence[Atom]], eligible_ids: Iterable[str]
+    by_project: Mapping[str, Sequence[Atom]], eligible_ids: Iterable[str], l3_atoms: Iterable[Atom] = ()
 ) -> list[Atom]:
-    """The L3 atoms for the eligible groups, stamped deterministically: promoted when the
-    group's last contributor completed its 30 days at L2, so re-staging gives the same commits."""
+    """The L3 atoms for the eligible groups (`gates.global_groups`, as the gate grouped them),
+    stamped deterministically: promoted when the group's last contributor completed its 30 days
+    at L2, so re-staging gives the same commits."""
 
     wanted = set(eligible_ids)
-    groups: dict[str, list[Atom]] = defaultdict(list)
-    for atoms in by_project.values():
-        for atom in atoms:
-            if atom.get("tier") == "L2" and gates.global_id(atom) in wanted:
-                groups[gates.global_id(atom)].append(atom)
+    groups = gates.global_groups(by_project, l3_atoms)
     out = []
-    for gid in sorted(groups):
-        contributors = groups[gid]
+    for gid in sorted(wanted & set(groups)):
+        contributors = [atom for _, atom in groups[gid]]
         ready = max(parse_ts(gates.l2_age_start(a)) for a in contributors) + L2_MIN_AGE
         out.append(gates.merge_to_l3(contributors, iso_z(ready)))
     return out
@@ -447,7 +451,7 @@ def _stage_global_once(home: GlobalRepo, repo: git.Repo, force: bool, seen: str 
     eligible = {r.atom_id for r in found.results if r.eligible}
     proposals = [
         Proposal(a["id"], LogEntry(op="adopt", atom=a, at=a["promoted_at"]), l3_message(a))
-        for a in merged_atoms(found.by_project, eligible)
+        for a in merged_atoms(found.by_project, eligible, found.files.held().values())
     ]
     held = found.files.held()
     # Hand-authored L3 items (`git memory remember --global`) wait in the global repo's local
@@ -511,7 +515,9 @@ def record_global_rejection(repo: git.Repo, atom: Atom) -> None:
 def rejection_reason(rejected: dict[str, dict[str, Any]], atom: Atom) -> str | None:
     """Rejected, and no new sessions since: not proposed again (as at L1: only a new session
     saying it again brings a rejected claim back)."""
-    mark = rejected.get(str(atom["id"]))
+    # under either spelling of the rule: a proposal's kept spelling is the one seen first, which
+    # a project's older sighting of the other spelling can change
+    mark = next((rejected[i] for i in (str(atom["id"]), *restated_ids(str(atom["claim"]), None)) if i in rejected), None)
     if mark is None or len(atom.get("sessions", [])) > int(mark.get("sessions", 0)):
         return None
     return f"rejected on {str(mark.get('at', ''))[:10]}; needs new sessions"
