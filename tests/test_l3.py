@@ -1062,3 +1062,24 @@ def test_a_rule_adopted_with_always_in_one_project_and_without_in_another_is_one
     # held at L3 under one spelling, the other is held too: nothing more to stage
     again = gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))
     assert again["eligible"] == [] and again["blocked"] == [{"id": gid, "reasons": ["already held at L3"]}]
+
+
+def test_a_rule_removed_from_l3_under_one_spelling_is_not_restaged_under_the_other(
+    alpha_beta: tuple[Path, Path],
+) -> None:
+    """A person took "Always run the tests…" out of L3: the same rule adopted as "Run the
+    tests…" in two projects is that rule, and evidence does not bring it back."""
+    alpha, beta = alpha_beta  # make_project alpha and beta, built once per module
+    rule = ALWAYS_TESTS.rstrip(".")
+    gm(alpha, "remember", "--global", rule, "--kind", "constraint", env=at(DAY_X))
+    (adopted,) = gm_json(alpha, "adopt", "--global", "--all", env=at(DAY_X))["adopted"]
+    gm(alpha, "stage", "--global", env=at(DAY_X))  # (the remembered candidate, adopted, is let go)
+    git(home(), "revert", "--no-edit", adopted["commit"])
+    assert global_log() == {}
+    for repo, tag in ((alpha, "aaaaaaaa"), (beta, "bbbbbbbb")):
+        held = adopt_at_l2(repo, [(sid(tag, 1), "2026-11-01", PLAIN_TESTS), (sid(tag, 2), "2026-11-03", PLAIN_TESTS)])
+        assert [normalize(c) for c in held] == [normalize(rule)[len("always "):]]
+    promote = gm_json(alpha, "promote", "--global", env=at(X_PLUS_31))
+    assert promote["eligible"] == []
+    assert any("removed since" in r for b in promote["blocked"] for r in b["reasons"]), promote
+    assert gm_json(alpha, "stage", "--global", env=at(X_PLUS_31))["commits"] == []
