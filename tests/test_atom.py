@@ -21,6 +21,7 @@ from agent_memory.model.atom import (
     new_atom,
     normalize,
     omitted_quotes,
+    restated_ids,
     review_is_valid,
     schema,
     to_committed,
@@ -85,6 +86,64 @@ def test_normalize_is_exactly_the_spec_order() -> None:
 def test_global_id_hashes_the_claim_alone() -> None:
     assert atom_id("Python tooling stays stdlib-only; no third-party runtime deps", None) == "atm_12cc1dc2"
     assert atom_id("x", "a") != atom_id("x", "b") != atom_id("x", None)
+
+
+# --- one rule, several spellings --------------------------------------------------------------
+
+# words of made-up claims: plural nouns, words before them that say which ones, -s words that
+# are no plural, and the article
+_WORDS = st.sampled_from(["run", "the", "tests", "docs", "all", "my", "2", "before", "class", "uses",
+                          "status", "commits", "always", "in", "English", "a"])
+
+
+def _spellings(claim: str) -> set[str]:
+    return {atom_id(claim, "p"), *restated_ids(claim, "p")}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.booleans(), st.lists(_WORDS, min_size=1, max_size=7))
+def test_the_spellings_of_a_rule_find_each_other_and_are_few(always: bool, words: list[str]) -> None:
+    """Each spelling of a claim names the same set of ids (so whichever is held, a sighting of
+    any other finds it, and L3's groups do not depend on the order they are read in), at most
+    four: "Always" dropped or added, "the" dropped or added before its first plural noun."""
+    body = " ".join(words)
+    if body.startswith("always"):
+        return  # ("Always always X": a claim nobody says)
+    claim = ("always " if always else "") + body
+    ids = _spellings(claim)
+    assert len(ids) <= 4 and len(restated_ids(claim, "p")) == len(ids) - 1
+    for other in restated_ids(claim, "p"):
+        spelled = next(t for t in _every_spelling(body) if atom_id(t, "p") == other)
+        assert _spellings(spelled) == ids, (claim, spelled)
+
+
+def _every_spelling(body: str) -> list[str]:
+    """Every claim `body` may be written as by adding or dropping "always " and any one "the"."""
+    words = body.split(" ")
+    bodies = [body] + [" ".join(words[:i] + words[i + 1:]) for i, w in enumerate(words) if w == "the"]
+    bodies += [" ".join([*words[:i], "the", *words[i:]]) for i in range(len(words))]
+    return [t for b in bodies for t in (b, "always " + b)]
+
+
+@pytest.mark.parametrize(("said", "also"), [
+    ("Always run the tests before committing.", "run tests before committing"),
+    ("Run tests before committing", "Always run the tests before committing"),
+    ("The migrations run in CI", "migrations run in CI"),
+    ("Keep docs in sync with the code", "keep the docs in sync with the code"),
+])  # fmt: skip
+def test_a_plural_said_with_or_without_the_is_one_rule(said: str, also: str) -> None:
+    assert atom_id(also, "p") in restated_ids(said, "p")
+    assert atom_id(said, "p") in restated_ids(also, "p")
+
+
+@pytest.mark.parametrize(("said", "other"), [
+    ("Run all tests before committing", "run all the tests before committing"),  # "all" says which
+    ("Run the unit tests", "run unit tests"),  # the article is not before the plural
+    ("Fix the class names", "fix class names"),  # "class" is no plural; "names" is after "class"
+    ("Use 2 spaces", "use 2 the spaces"),
+])  # fmt: skip
+def test_other_articles_are_other_claims(said: str, other: str) -> None:
+    assert atom_id(other, "p") not in restated_ids(said, "p")
 
 
 def _mutated(index: int, **changes: Any) -> dict[str, Any]:

@@ -97,6 +97,17 @@ RESTATED_ALWAYS = [
 ]  # fmt: skip
 
 
+# Issue 28 item 4: one rule said with "the" before its plural noun and without it (and with
+# its "always" and without it at once), in either order; the spelling said first is kept.
+RESTATED_ARTICLE = [
+    ("Always run the tests before committing.", "From now on, run tests before committing.",
+     "Always run the tests before committing"),
+    ("Never commit secrets.", "Never commit the secrets.", "Never commit secrets"),
+    ("Going forward, keep docs in sync with the code.", "Always keep the docs in sync with the code.",
+     "Keep docs in sync with the code"),
+]  # fmt: skip
+
+
 @pytest.fixture
 def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """`git memory init --yes --no-claude-hooks`, built once per module; each test gets its own copy
@@ -147,6 +158,10 @@ def test_a_rule_said_with_and_without_its_always_is_one_atom_that_promotes(proje
     # said by the person in two sessions on two days: eligible as one rule
     eligible = {str(item["id"]) for item in gm_json(project, "promote")["eligible"]}
     assert {str(atom["id"]) for atom in _l1(project).values()} <= eligible
+
+
+def test_a_rule_said_with_and_without_the_article_of_its_plural_is_one_atom(project: Path) -> None:
+    _said_twice_is_one_atom_each(project, RESTATED_ARTICLE)
 
 
 def test_a_forgotten_rule_said_again_without_its_always_stays_forgotten(project: Path) -> None:

@@ -124,16 +124,71 @@ def atom_id(claim: str, project: str | None) -> str:
 
 # A positive rule is said with its "always" or without it ("Always run the tests before
 # committing" / "From now on, run the tests before committing"): the extractor keeps the word
-# where the person said it, so the two spellings are two ids of one rule.
+# where the person said it, so the two spellings are two ids of one rule. So is a plural noun
+# said with its "the" or without it ("Run the tests…" / "Run tests…"): what the rule is about
+# is the same. Ids stay hashes of the claim as said (the spec's example ids do not move): the
+# other spellings are ids to look up, and a few at most — the article at one place only, the
+# claim's first word that reads as a plural noun, so each spelling finds every other and a
+# sighting costs three more lookups, not one per noun.
 _ALWAYS = "always "
+# Before the plural, a word that already says which ones: "all tests" is not "all the tests"
+# said without its article (and "all the tests" has no article-free spelling, so the relation
+# stays symmetric).
+_DETERMINERS = frozenset((
+    "the", "a", "an", "all", "any", "some", "no", "none", "my", "our", "your", "their", "his", "her", "its",
+    "these", "those", "this", "that", "both", "each", "every", "many", "few", "several", "more", "most",
+    "other", "such", "same", "own", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+))
+# Words ending in -s that are no plural noun and open many rules ("always", "uses", "runs").
+_NOT_PLURAL = frozenset((
+    "always", "sometimes", "perhaps", "unless", "whereas", "across", "towards", "afterwards", "besides",
+    "does", "goes", "uses", "runs", "makes", "takes", "gets", "needs", "means", "keeps", "lets", "says",
+    "works", "seems", "looks",
+))
+
+
+def _plural_at(words: list[str]) -> int:
+    """Where the first word that reads as a plural noun is (-1 for none): ASCII letters ending
+    in a plain -s ("tests", "migrations"; not "class", "status", "analysis")."""
+    for i, word in enumerate(words):
+        core = word.rstrip(",;:.!?)\"'")
+        if (len(core) >= 4 and core.isascii() and core.isalpha() and core.endswith("s")
+                and not core.endswith(("ss", "us", "is")) and core not in _NOT_PLURAL):
+            return i
+    return -1
+
+
+def _article_spelling(text: str) -> str | None:
+    """`text` (normalized) with "the" dropped before its first plural noun, or added there;
+    None when a determiner stands before it."""
+    words = text.split(" ")
+    i = _plural_at(words)
+    if i < 0:
+        return None
+    before = words[i - 1] if i else ""
+    if before == "the":
+        return None if i >= 2 and _says_which(words[i - 2]) else " ".join(words[: i - 1] + words[i:])
+    return None if _says_which(before) else " ".join([*words[:i], "the", *words[i:]])
+
+
+def _says_which(word: str) -> bool:
+    return word in _DETERMINERS or word.isdigit()
 
 
 def restated_ids(claim: str, project: str | None) -> list[str]:
-    """The ids `claim` would have said with its opening "Always" dropped, or with one added —
-    the one rule under its other spelling (capture files a sighting under whichever is held)."""
+    """The ids of `claim`'s other spellings — its opening "Always" dropped or added, the "the"
+    of its first plural noun dropped or added, and both — the one rule as it may be held
+    (capture files a sighting under whichever is held; L3 groups them)."""
     text = normalize(claim)
-    other = text[len(_ALWAYS) :] if text.startswith(_ALWAYS) else _ALWAYS + text
-    return [atom_id(other, project)] if other.strip() and text.strip() else []
+    body = text[len(_ALWAYS) :] if text.startswith(_ALWAYS) else text
+    if not body.strip():
+        return []
+    bodies = [body]
+    article = _article_spelling(body)
+    if article:
+        bodies.append(article)
+    # the "Always" spelling first (the one looked up before the article spellings existed)
+    return [atom_id(spelling, project) for one in bodies for spelling in (one, _ALWAYS + one) if spelling != text]
 
 
 def expected_id(atom: Mapping[str, Any]) -> str:

@@ -105,8 +105,9 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     (stored, observation) gives the stored record an observation of `incoming` is merged
     into: what the observation makes obsolete of it left out (store/auto_memory.py: the
     folder's copy of a memory whose write a transcript now shows), read in the transaction.
-    With `refile_restated`, a sighting of a rule the store holds under its other spelling
-    (with or without the opening "Always": `restated_ids`) is merged into that atom
+    With `refile_restated`, a sighting of a rule the store holds under another spelling
+    (with or without the opening "Always", or the "the" of its first plural noun:
+    `restated_ids`) is merged into that atom
     (`remember` files exactly what was typed, under the id it reports)."""
     queue_paths, queued = store.queued()
     result = CaptureResult(commit=None)
@@ -269,13 +270,14 @@ def _forgotten_under(snap: Snapshot, ident: str) -> bool:
 
 
 def _filed_under(snap: Snapshot, writes: Mapping[str, Atom], obs: Atom) -> str:
-    """The id a sighting is merged under. The rule may be held under its other spelling (with
-    or without the opening "Always": `restated_ids`): so "Always X" and "X" said in two
-    sessions are one atom that recurs, not two that never do. A record held live comes first
-    (its own id, then the other spelling's: after `consolidate` folded the two spellings into
-    one, a sighting of the forgotten one counts for the one kept); then a forget (its own, then
-    the other spelling's: a forget of the rule holds back both spellings); else its own id.
-    Atoms stored under both spellings before they converged keep their own ids."""
+    """The id a sighting is merged under. The rule may be held under another spelling (with
+    or without the opening "Always", or the "the" of its first plural noun: `restated_ids`):
+    so "Always X" and "X" said in two sessions are one atom that recurs, not two that never
+    do. A record held live comes first (its own id, then the other spellings', in that order:
+    after `consolidate` folded two spellings into one, a sighting of the forgotten one counts
+    for the one kept); then a forget (its own, then the others': a forget of the rule holds
+    back every spelling); else its own id. Atoms stored under two spellings before they
+    converged keep their own ids."""
     ident = str(obs["id"])
     if _live_under(snap, writes, ident):
         return ident
