@@ -389,6 +389,44 @@ def test_groups_already_at_l3_are_not_reproposed() -> None:
     assert merged == []
 
 
+ALWAYS_TESTS, PLAIN_TESTS, NO_ARTICLE = (
+    "Always run the tests before committing", "Run the tests before committing", "run tests before committing")
+
+
+def _spelled_three_ways() -> dict[str, list[Atom]]:
+    """One rule adopted in three projects under three spellings; the "Always" one seen first
+    (and read as a constraint, the others as preferences)."""
+    return {
+        "proj-a": [l2(ALWAYS_TESTS, "proj-a", first_seen="2026-07-01T09:00:00Z")],
+        "proj-b": [l2(PLAIN_TESTS, "proj-b", first_seen="2026-07-02T09:00:00Z", kind="preference")],
+        "proj-c": [l2(NO_ARTICLE, "proj-c", first_seen="2026-07-03T09:00:00Z", kind="preference")],
+    }
+
+
+def test_the_spellings_of_one_rule_are_one_group_under_the_one_seen_first() -> None:
+    by_project = _spelled_three_ways()
+    results, merged = glob(by_project)
+    assert list(results) == [gid(ALWAYS_TESTS)] and results[gid(ALWAYS_TESTS)].eligible
+    (atom,) = merged
+    assert (atom["id"], atom["claim"], atom["kind"]) == (gid(ALWAYS_TESTS), ALWAYS_TESTS, "constraint")
+    assert atom["promoted_from_projects"] == ["proj-a", "proj-b", "proj-c"]
+    # read in any order, the same group
+    for order in (["proj-c", "proj-b", "proj-a"], ["proj-b", "proj-c", "proj-a"]):
+        assert glob({k: by_project[k] for k in order}) == (results, merged)
+    # held at L3 under one spelling: the group is that atom, already held
+    results, merged = glob(by_project, [l3_atom(NO_ARTICLE)])
+    assert results == {gid(NO_ARTICLE): GateResult(gid(NO_ARTICLE), False, "L3", ("already held at L3",))}
+    assert merged == []
+
+
+def test_one_spelling_given_two_kinds_still_disagrees() -> None:
+    by_project = _spelled_three_ways()
+    by_project["proj-d"] = [l2(PLAIN_TESTS, "proj-d", kind="fact")]
+    results, merged = glob(by_project)
+    assert results[gid(ALWAYS_TESTS)].reasons == ("kind disagrees: fact (proj-d), preference (proj-b)",)
+    assert merged == []
+
+
 def test_the_l3_cap_refuses_inflow_and_never_demotes() -> None:
     full = [l3_atom(f"persona fact {i}") for i in range(30)]
     by_project = {"proj-a": [l2("Use pnpm", "proj-a")], "proj-b": [l2("Use pnpm", "proj-b")]}
