@@ -105,6 +105,8 @@ RESTATED_ARTICLE = [
     ("Never commit secrets.", "Never commit the secrets.", "Never commit secrets"),
     ("Going forward, keep docs in sync with the code.", "Always keep the docs in sync with the code.",
      "Keep docs in sync with the code"),
+    ("Always run the unit tests before pushing.", "Run unit tests before pushing from now on.",
+     "Always run the unit tests before pushing"),
 ]  # fmt: skip
 
 

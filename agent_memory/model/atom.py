@@ -125,11 +125,12 @@ def atom_id(claim: str, project: str | None) -> str:
 # A positive rule is said with its "always" or without it ("Always run the tests before
 # committing" / "From now on, run the tests before committing"): the extractor keeps the word
 # where the person said it, so the two spellings are two ids of one rule. So is a plural noun
-# said with its "the" or without it ("Run the tests…" / "Run tests…"): what the rule is about
-# is the same. Ids stay hashes of the claim as said (the spec's example ids do not move): the
-# other spellings are ids to look up, and a few at most — the article at one place only, the
-# claim's first word that reads as a plural noun, so each spelling finds every other and a
-# sighting costs three more lookups, not one per noun.
+# said with its "the" or without it ("Run the tests…" / "Run tests…", "Run the unit tests…" /
+# "Run unit tests…"): what the rule is about is the same. Ids stay hashes of the claim as said
+# (the spec's example ids do not move): the other spellings are ids to look up, and a few at
+# most — the article at one place only, before the claim's first word that reads as a plural
+# noun or before the word in front of it, so a sighting costs at most five more lookups, not
+# one per noun.
 _ALWAYS = "always "
 # Before the plural, a word that already says which ones: "all tests" is not "all the tests"
 # said without its article (and "all the tests" has no article-free spelling, so the relation
@@ -158,35 +159,46 @@ def _plural_at(words: list[str]) -> int:
     return -1
 
 
-def _article_spelling(text: str) -> str | None:
-    """`text` (normalized) with "the" dropped before its first plural noun, or added there;
-    None when a determiner stands before it."""
+def _article_spellings(text: str) -> list[str]:
+    """`text` (normalized) with the "the" of its first plural noun dropped, or added — before
+    the noun ("run the tests") or before the one word in front of it ("run the unit tests") —
+    kept only where the spelling's own article spellings lead back to `text`, so that whichever
+    spelling is held, a sighting of the other finds it."""
+    return [other for other in _article_candidates(text) if text in _article_candidates(other)]
+
+
+def _article_candidates(text: str) -> list[str]:
     words = text.split(" ")
     i = _plural_at(words)
     if i < 0:
-        return None
-    before = words[i - 1] if i else ""
-    if before == "the":
-        return None if i >= 2 and _says_which(words[i - 2]) else " ".join(words[: i - 1] + words[i:])
-    return None if _says_which(before) else " ".join([*words[:i], "the", *words[i:]])
+        return []
+    # the nearest "the": before the noun, or before the one word in front of it
+    the = i - 1 if i >= 1 and words[i - 1] == "the" else i - 2 if i >= 2 and words[i - 2] == "the" else -1
+    if the >= 0:
+        if (the >= 1 and _says_which(words[the - 1])) or (the == i - 2 and _says_which(words[i - 1])):
+            return []  # "all the tests", "the two tests": no article-free spelling of them
+        return [" ".join(words[:the] + words[the + 1 :])]
+    out = []
+    for at in (i, i - 1):  # "run the tests", "run the unit tests"
+        if at >= 0 and not (at >= 1 and _says_which(words[at - 1])) and not (at < i and _says_which(words[at])):
+            out.append(" ".join([*words[:at], "the", *words[at:]]))
+    return out
 
 
 def _says_which(word: str) -> bool:
+    """A word in front of a plural that already says which ones ("all", "my", "2")."""
     return word in _DETERMINERS or word.isdigit()
 
 
 def restated_ids(claim: str, project: str | None) -> list[str]:
     """The ids of `claim`'s other spellings — its opening "Always" dropped or added, the "the"
-    of its first plural noun dropped or added, and both — the one rule as it may be held
-    (capture files a sighting under whichever is held; L3 groups them)."""
+    of its first plural noun dropped or added (`_article_spellings`), and both — the one rule
+    as it may be held (capture files a sighting under whichever is held; L3 groups them)."""
     text = normalize(claim)
     body = text[len(_ALWAYS) :] if text.startswith(_ALWAYS) else text
     if not body.strip():
         return []
-    bodies = [body]
-    article = _article_spelling(body)
-    if article:
-        bodies.append(article)
+    bodies = [body, *_article_spellings(body)]
     # the "Always" spelling first (the one looked up before the article spellings existed)
     return [atom_id(spelling, project) for one in bodies for spelling in (one, _ALWAYS + one) if spelling != text]
 
