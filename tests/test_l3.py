@@ -1083,3 +1083,18 @@ def test_a_rule_removed_from_l3_under_one_spelling_is_not_restaged_under_the_oth
     assert promote["eligible"] == []
     assert any("removed since" in r for b in promote["blocked"] for r in b["reasons"]), promote
     assert gm_json(alpha, "stage", "--global", env=at(X_PLUS_31))["commits"] == []
+
+
+def test_an_l3_rejection_holds_back_the_rule_under_its_other_spelling() -> None:
+    """The person rejected "Always run the tests…" (its projects' spelling seen first); one of
+    those projects retires its copy and the group is kept under "Run the tests…" now, with
+    fewer sessions than were rejected: still the rejected rule, not proposed again."""
+    from agent_memory.promote.l3 import rejection_reason
+
+    rule, plain = ALWAYS_TESTS.rstrip("."), "Run the tests before committing"
+    rejected = {atom_id(rule, None): {"at": "2026-12-07T12:00:00Z", "sessions": 4}}
+    later = {**l3_atom(plain, 1), "sessions": [sid("cafecafe", n) for n in range(3)]}
+    assert rejection_reason(rejected, later) == "rejected on 2026-12-07; needs new sessions"
+    said_again = {**later, "sessions": [sid("cafecafe", n) for n in range(5)]}
+    assert rejection_reason(rejected, said_again) is None
+    assert rejection_reason(rejected, l3_atom("Run ruff before pushing", 1)) is None
