@@ -253,9 +253,9 @@ def global_groups(
     l2_by_project: Mapping[str, Sequence[Atom]], l3_atoms: Iterable[Mapping[str, Any]] = ()
 ) -> dict[str, list[tuple[str, Atom]]]:
     """The L2 → L3 groups: {group id: [(project, L2 atom)]}. One claim in several projects is
-    one group, and so is one rule under its two spellings (`restated_ids`: "Always run the
-    tests…" adopted in one project, "Run the tests…" in another), or they would be two rules
-    each held in one project and never reach the "held in 2 projects" gate together.
+    one group, and so is one rule under its several spellings (`restated_ids`: "Always run the
+    tests…" adopted in one project, "Run the tests…" or "Run tests…" in another), or they would
+    be two rules each held in one project and never reach the "held in 2 projects" gate.
 
     The group's id is its kept spelling's: the one already held at L3 when one is (the group
     is then "already held at L3", not a second global copy of the rule); else the spelling seen
@@ -346,7 +346,7 @@ def merge_to_l3(contributors: Sequence[Atom], promoted_at: str) -> Atom:
     Every required field is accounted for; optional fields (pins, decay, contest flags,
     supersession, verified_by) are not carried over — L3 standing is a human decision at
     `adopt --global`. Raises ValueError when the group is not mergeable (claims that are not one
-    rule — alike once normalized, or linked by its restated spellings —, disagreeing kinds,
+    rule, i.e. neither alike once normalized nor linked by `restated_ids`; disagreeing kinds;
     fewer than two projects). The merged atom keeps the earliest contributor's claim."""
     if not contributors:
         raise ValueError("merge_to_l3 needs contributors")

@@ -348,8 +348,8 @@ def evaluate(home: GlobalRepo, now: _dt.datetime) -> GlobalEvaluation:
 
 
 def _removed_spelling(atom: Mapping[str, Any], removed: set[str]) -> bool:
-    """Whether a person took the rule out of L3 under this claim or under its other spelling
-    (`restated_ids`): the groups join the two spellings, so a removal holds back both, as a
+    """Whether a person took the rule out of L3 under this claim or under another spelling of
+    it (`restated_ids`): the groups join the spellings, so a removal holds back every one, as a
     forget does at L1."""
     return any(ident in removed for ident in (gates.global_id(atom), *restated_ids(str(atom["claim"]), None)))
 
@@ -515,8 +515,8 @@ def record_global_rejection(repo: git.Repo, atom: Atom) -> None:
 def rejection_reason(rejected: dict[str, dict[str, Any]], atom: Atom) -> str | None:
     """Rejected, and no new sessions since: not proposed again (as at L1: only a new session
     saying it again brings a rejected claim back)."""
-    # under either spelling of the rule: a proposal's kept spelling is the one seen first, which
-    # a project's older sighting of the other spelling can change
+    # under any spelling of the rule (`restated_ids`): a group keeps the spelling seen first, and
+    # that changes when its first contributor retires or an older one joins
     mark = next((rejected[i] for i in (str(atom["id"]), *restated_ids(str(atom["claim"]), None)) if i in rejected), None)
     if mark is None or len(atom.get("sessions", [])) > int(mark.get("sessions", 0)):
         return None
