@@ -173,16 +173,23 @@ def _article_candidates(text: str) -> list[str]:
     if i < 0:
         return []
     # the nearest "the": before the noun, or before the one word in front of it
-    the = i - 1 if i >= 1 and words[i - 1] == "the" else i - 2 if i >= 2 and words[i - 2] == "the" else -1
-    if the >= 0:
-        if (the >= 1 and _says_which(words[the - 1])) or (the == i - 2 and _says_which(words[i - 1])):
-            return []  # "all the tests", "the two tests": no article-free spelling of them
-        return [" ".join(words[:the] + words[the + 1 :])]
-    out = []
-    for at in (i, i - 1):  # "run the tests", "run the unit tests"
-        if at >= 0 and not (at >= 1 and _says_which(words[at - 1])) and not (at < i and _says_which(words[at])):
-            out.append(" ".join([*words[:at], "the", *words[at:]]))
-    return out
+    the = next((at for at in (i - 1, i - 2) if at >= 0 and words[at] == "the"), -1)
+    return _without_the(words, the, i) if the >= 0 else _with_the(words, i)
+
+
+def _without_the(words: list[str], the: int, noun: int) -> list[str]:
+    """"the" at `the` dropped; none when a word in front of it or between it and the noun says
+    which ones ("all the tests", "the two tests")."""
+    if (the >= 1 and _says_which(words[the - 1])) or any(_says_which(w) for w in words[the + 1 : noun]):
+        return []
+    return [" ".join(words[:the] + words[the + 1 :])]
+
+
+def _with_the(words: list[str], noun: int) -> list[str]:
+    """"the" added before the noun ("run the tests") and before the word in front of it ("run
+    the unit tests"), where no word around it says which ones."""
+    return [" ".join([*words[:at], "the", *words[at:]]) for at in (noun, noun - 1)
+            if at >= 0 and not any(_says_which(w) for w in words[max(at - 1, 0) : at] + words[at:noun])]
 
 
 def _says_which(word: str) -> bool:
