@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> Report:
     if args.global_:
         from agent_memory.committed.global_repo import require_home
         from agent_memory.committed.tiers import l3_atoms
-        from agent_memory.promote.l3 import stage_global
+        from agent_memory.promote.l3 import adoption_counts, stage_global
 
         home = require_home()
         atom = global_atom(project, args.claim, args.kind, in_session)
@@ -66,7 +66,9 @@ def run(args: argparse.Namespace) -> Report:
         recorded = not atom["redacted"] and not held
         if recorded:
             # A redacted claim is never kept, not even as a local candidate: it needs restating.
-            add_global_candidate(home.repo(), atom)
+            # Said again after an adoption a person undid, it is said anew: with the adoptions
+            # seen now, the next stage does not take it for the candidate adopt used up.
+            add_global_candidate(home.repo(), atom, adoption_counts(home.repo())[atom["id"]])
         try:
             plan = stage_global()
         except FatalError as exc:

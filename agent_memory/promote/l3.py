@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +48,7 @@ from agent_memory.promote.review import (
     Proposal,
     StagePlan,
     base_files,
+    base_refs,
     stage_retrying,
     staging_base,
     write_review_branch,
@@ -58,6 +59,9 @@ from agent_memory.store.remember import prune_global_candidates, read_global_can
 L2_MIN_AGE = _dt.timedelta(days=L2_MIN_AGE_DAYS)
 TARGET = "CLAUDE.memory.md"
 CAP_REASON = f"L3 cap of {L3_CAP} reached — prune L3 at adopt"
+# A hand-authored item's candidate, adopted since and taken out of L3 by a person: let go.
+REMOVED_REASON = ("adopted at L3 before and removed since; not restaged "
+                  "(re-add it with `git memory remember --global`)")
 
 
 @dataclass
@@ -281,6 +285,35 @@ class GlobalEvaluation:
     base_oid: str
 
 
+def adopt_commits(repo: git.Repo, refs: Sequence[str]) -> Counter[str]:
+    """How many adopt commits (an `Atom-Id:` with `Adopted-From:`, what adopt writes) on `refs`
+    name each atom. Its history keeps an adoption a person undid since (a `git revert`, a line
+    edited out): the commit stays."""
+    present = [ref for ref in refs if git.ref_target(repo, ref) is not None]
+    if not present:
+        return Counter()
+    proc = git.run_git(
+        repo.cwd,
+        "log",
+        "--format=%x00%(trailers:key=Atom-Id,valueonly)%x00%(trailers:key=Adopted-From,valueonly)",
+        *present,
+        "--",
+        check=False,
+    )
+    counts: Counter[str] = Counter()
+    fields = proc.stdout.split("\0")[1:] if proc.returncode == 0 else []
+    for idents, adopted_from in zip(fields[0::2], fields[1::2], strict=False):
+        if adopted_from.strip():
+            counts.update({ident.strip() for ident in idents.splitlines() if ident.strip()})
+    return counts
+
+
+def adoption_counts(repo: git.Repo) -> Counter[str]:
+    """`adopt_commits` on the global repo's base branch and its remote-tracking copy (an item
+    adopted by merging `pr --global` on the remote is adopted before it is pulled)."""
+    return adopt_commits(repo, base_refs(repo))
+
+
 def _removed_from_l3(repo: git.Repo, base: str, files: TierFiles) -> set[str]:
     """Ids adopted at L3 and no longer held: a person took them out (a forget line, or
     `git revert` of the adopt commit), so evidence alone does not bring them back — the
@@ -288,17 +321,7 @@ def _removed_from_l3(repo: git.Repo, base: str, files: TierFiles) -> set[str]:
     held = files.held()
     removed = adopted_log.ever_adopted(files.entries()) - set(held)
     # Adopt commits name their atom in trailers; one that is not held any more was undone.
-    proc = git.run_git(
-        repo.cwd,
-        "log",
-        "--format=%x00%(trailers:key=Atom-Id,valueonly)%x00%(trailers:key=Adopted-From,valueonly)",
-        f"refs/heads/{base}",
-        check=False,
-    )
-    fields = proc.stdout.split("\0")[1:]
-    for ident, adopted_from in zip(fields[0::2], fields[1::2], strict=False):
-        if adopted_from.strip() and ident.strip() and ident.strip() not in held:
-            removed.add(ident.strip())
+    removed |= set(adopt_commits(repo, [f"refs/heads/{base}"])) - set(held)
     return removed
 
 
@@ -455,9 +478,13 @@ def _stage_global_once(home: GlobalRepo, repo: git.Repo, force: bool, seen: str 
     ]
     held = found.files.held()
     # Hand-authored L3 items (`git memory remember --global`) wait in the global repo's local
-    # state until adopted; redacted ones never go further (they need a restatement).
-    prune_global_candidates(repo, set(held))
+    # state until adopted; redacted ones never go further (they need a restatement). One adopted
+    # is done, held or not: adopt's commit, then a `git revert` of it or the line edited out,
+    # with no stage in between, left it waiting, and the next stage offered it again.
+    removed = prune_global_candidates(repo, set(held), adoption_counts(repo))
     plan = StagePlan(base_branch=found.base_branch, base_oid=found.base_oid, results=found.results)
+    for ident in removed:
+        plan.refused[ident] = [REMOVED_REASON]
     free = max(L3_CAP - len(held) - len(proposals), 0)
     for atom in read_global_candidates(repo):
         if atom["id"] in held or atom["redacted"] or atom["id"] in {p.atom_id for p in proposals}:

@@ -6,6 +6,7 @@ transcript (`remembered-<id>.jsonl#L1`), and reach a committed file only through
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -95,24 +96,74 @@ def remembered_path(home_repo: git.Repo) -> Path:
     return home_repo.state / REMEMBERED
 
 
-def add_global_candidate(home_repo: git.Repo, atom: Atom) -> None:
-    path = remembered_path(home_repo)
+# Beside the candidates (each line of remembered.jsonl is an atom, and the schema takes no
+# other field): for each candidate, how many adopt commits named its id on the base when the
+# person last said it. One more since is its adoption — the candidate is done then, whatever
+# becomes of the item afterwards (a `git revert`, a line edited out): a removal is the
+# person's, and the tool does not stage the item again until they say it again.
+ADOPTIONS_SEEN = "remembered-adoptions.json"
+
+
+def _seen_path(home_repo: git.Repo) -> Path:
+    return home_repo.state / ADOPTIONS_SEEN
+
+
+def read_adoptions_seen(home_repo: git.Repo) -> dict[str, int]:
+    """candidate id → the adoptions of it on the base when the person said it (none recorded:
+    0, as for a candidate kept before this was recorded)."""
+    try:
+        data = json.loads(_seen_path(home_repo).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): v for k, v in data.items() if type(v) is int and v >= 0}
+
+
+def _write_seen(home_repo: git.Repo, seen: dict[str, int]) -> None:
+    atomic_write(_seen_path(home_repo), json.dumps(seen, sort_keys=True, indent=2) + "\n")
+
+
+def _write_candidates(home_repo: git.Repo, atoms: list[Atom]) -> None:
+    atomic_write(remembered_path(home_repo), "".join(json.dumps(a, sort_keys=True) + "\n" for a in atoms))
+
+
+def adopted_since(atom: Atom, adoptions: int, seen: dict[str, int]) -> bool:
+    """Whether the candidate was adopted after the person said it (`adoptions`: the adopt
+    commits naming its id on the base now)."""
+    return adoptions > seen.get(str(atom["id"]), 0)
+
+
+def add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int = 0) -> None:
+    """Keep `atom` until it is adopted. `adoptions`: how many adopt commits name its id on the
+    base now. A candidate still waiting is kept as it was (staging stays deterministic); one
+    adopted since it was said is said anew — the person brings back an item they removed."""
     existing = read_global_candidates(home_repo)
-    if any(a["id"] == atom["id"] for a in existing):
+    seen = read_adoptions_seen(home_repo)
+    old = next((a for a in existing if a["id"] == atom["id"]), None)
+    if old is not None and not adopted_since(old, adoptions, seen):
         return
-    lines = [json.dumps(a, sort_keys=True) for a in [*existing, atom]]
-    atomic_write(path, "\n".join(lines) + "\n")
+    if seen.get(str(atom["id"]), 0) != adoptions:
+        # first: a count left without its candidate (killed between the two writes) is harmless
+        _write_seen(home_repo, {**seen, str(atom["id"]): adoptions})
+    _write_candidates(home_repo, [*(a for a in existing if a["id"] != atom["id"]), atom])
 
 
-def prune_global_candidates(home_repo: git.Repo, adopted: set[str]) -> None:
-    """Drop the candidates that were adopted at L3: the log holds them now, and one removed
-    later stays removed until a person remembers it again."""
+def prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Mapping[str, int]) -> list[str]:
+    """Drop the candidates that were adopted at L3 since the person said them (`adoptions`: the
+    adopt commits naming each id on the base now), and those held there: the log holds them,
+    or held them until a person took them out. Returns the ids dropped that are not held — the
+    ones removed since, which stay removed until a person remembers them again."""
     existing = read_global_candidates(home_repo)
-    keep = [a for a in existing if a["id"] not in adopted]
-    if len(keep) != len(existing):
-        atomic_write(
-            remembered_path(home_repo), "".join(json.dumps(a, sort_keys=True) + "\n" for a in keep)
-        )
+    seen = read_adoptions_seen(home_repo)
+    done = [a for a in existing if a["id"] in held or adopted_since(a, adoptions.get(str(a["id"]), 0), seen)]
+    if not done:
+        return []
+    gone = {str(a["id"]) for a in done}
+    _write_candidates(home_repo, [a for a in existing if a["id"] not in gone])
+    if gone & set(seen):
+        _write_seen(home_repo, {k: v for k, v in seen.items() if k not in gone})
+    return sorted(gone - held)
 
 
 def read_global_candidates(home_repo: git.Repo) -> list[Atom]:
