@@ -631,41 +631,66 @@ def test_a_hand_authored_claim_with_a_secret_is_redacted_and_never_staged(tmp_pa
 
 
 def take_out_of_l3(project: Path, how: str, adopt_commit: str, gid: str) -> None:
-    """A person takes an item out of L3 in the global repo, as docs/global-memory.md's
-    "Pruning L3" does (`git revert` of its adopt commit), or by editing its line out of the
-    log, re-rendering the block and committing."""
+    """A person takes an item out of L3 in the global repo: docs/global-memory.md's "Pruning
+    L3" (`git revert` of its adopt commit), or its line edited out of the log, the block
+    re-rendered and committed, or the adopt commit reset away."""
     if how == "revert":
-        git(home(), "revert", "--no-edit", adopt_commit)
-        return
-    log = home() / ".memory" / "adopted.log"
-    log.write_text("".join(line + "\n" for line in log.read_text().splitlines() if gid not in line))
-    git(home(), "commit", "-qam", "take an item out of L3")
-    gm(project, "validate", "--fix")  # (run in any project)
-    git(home(), "commit", "-qam", "re-render the L3 block")
+        merge = len(git(home(), "rev-list", "--parents", "-1", adopt_commit).split()) > 2
+        git(home(), "revert", "--no-edit", *(["-m", "1"] if merge else []), adopt_commit)
+    elif how == "reset":
+        assert git(home(), "rev-parse", "HEAD").strip() == adopt_commit
+        git(home(), "reset", "-q", "--hard", "HEAD~1")
+    else:
+        log = home() / ".memory" / "adopted.log"
+        log.write_text("".join(line + "\n" for line in log.read_text().splitlines() if gid not in line))
+        git(home(), "commit", "-qam", "take an item out of L3")
+        gm(project, "validate", "--fix")  # (run in any project)
+        git(home(), "commit", "-qam", "re-render the L3 block")
 
 
-@pytest.mark.parametrize("how", ["revert", "edit"])
+TESTS_FIRST = "Write the tests first."
+
+
+@pytest.mark.parametrize("how", ["revert", "edit", "reset"])
 def test_a_hand_authored_l3_item_a_person_took_out_is_not_staged_again(tmp_path: Path, how: str) -> None:
     """Adopted, then taken out by the person with no stage in between: its local candidate was
-    let go only at a stage that saw it held, so the next stage offered it again. Said again
+    let go only by a stage that saw it held, so the next stage offered it again. Said again
     (`remember --global`), it is staged again."""
     solo = make_project(tmp_path, "solo")
     kept = gm_json(solo, "remember", "--global", "Prefer small, focused commits.", env=at(DAY_X))
-    out = gm_json(solo, "remember", "--global", "Write the tests first.", env=at(DAY_X))
-    adopted = gm_json(solo, "adopt", "--global", "--yes", kept["id"], out["id"], env=at(DAY_X))["adopted"]
-    commit = next(a["commit"] for a in adopted if a["atom"] == out["id"])
-    take_out_of_l3(solo, how, commit, out["id"])
+    gm(solo, "adopt", "--global", "--yes", kept["id"], env=at(DAY_X))
+    out = gm_json(solo, "remember", "--global", TESTS_FIRST, env=at(DAY_X))
+    (adopted,) = gm_json(solo, "adopt", "--global", "--yes", out["id"], env=at(DAY_X))["adopted"]
+    take_out_of_l3(solo, how, adopted["commit"], out["id"])
+    assert list(global_log()) == [kept["id"]]
+    assert gm_json(solo, "stage", "--global", env=at(X_PLUS_10))["commits"] == []
+    # the person says it again, at the very time they first did: staged again, and adopted
+    again = gm_json(solo, "remember", "--global", TESTS_FIRST, env=at(DAY_X))
+    assert again["staged"] and review_commits(home()) == [again["staged"]]
+    gm(solo, "adopt", "--global", "--yes", out["id"], env=at(DAY_X))
+    assert sorted(global_log()) == sorted([kept["id"], out["id"]])
+
+
+@pytest.mark.parametrize("how", ["revert", "edit"])
+def test_a_hand_authored_l3_item_merged_from_review_and_taken_out_is_not_staged_again(
+    tmp_path: Path, how: str
+) -> None:
+    """Adopted by merging the global memory/review (a pull request of `pr --global`), no adopt
+    run saw it: the merged review commit is its adoption, and a person's removal after it holds."""
+    solo = make_project(tmp_path, "solo")
+    kept = gm_json(solo, "remember", "--global", "Prefer small, focused commits.", env=at(DAY_X))
+    gm(solo, "adopt", "--global", "--yes", kept["id"], env=at(DAY_X))
+    out = gm_json(solo, "remember", "--global", TESTS_FIRST, env=at(DAY_X))
+    git(home(), "merge", "-q", "--no-ff", "-m", "Merge memory/review", "memory/review")
+    assert sorted(global_log()) == sorted([kept["id"], out["id"]])
+    take_out_of_l3(solo, how, git(home(), "rev-parse", "HEAD").strip(), out["id"])
     assert list(global_log()) == [kept["id"]]
     staged = gm_json(solo, "stage", "--global", env=at(X_PLUS_10))
     assert staged["commits"] == []
     assert staged["refused"] == {out["id"]: [
         "adopted at L3 before and removed since; not restaged (re-add it with `git memory remember --global`)"]}
-    assert gm_json(solo, "stage", "--global", env=at(X_PLUS_10)) == {**staged, "refused": {}}
-    # the person says it again, at the very time they first did: staged again, and adopted
-    again = gm_json(solo, "remember", "--global", "Write the tests first.", env=at(DAY_X))
+    again = gm_json(solo, "remember", "--global", TESTS_FIRST, env=at(DAY_X))
     assert again["staged"] and review_commits(home()) == [again["staged"]]
-    gm(solo, "adopt", "--global", "--yes", out["id"], env=at(DAY_X))
-    assert sorted(global_log()) == sorted([kept["id"], out["id"]])
 
 
 # --- the registry and the user import -------------------------------------------------------------

@@ -157,8 +157,11 @@ class Decisions:
         self.repo, self.tier, self.store = repo, tier, store
         self.marks: dict[str, tuple[str, str | None]] = {}
         self.owed = RunList(repo)  # the marks of landed items, for the next adopt if this one dies
+        self.landed: set[str] = set()  # L3: the ids adopted in this run
 
     def adopted(self, item: Item, commit: str) -> None:
+        if self.store is None:
+            self.landed.add(item.atom_id)
         if self.store is not None and item.entry.op in ("adopt", "demote"):
             # A demoted atom is L1 again: recalled per prompt and back on the expiry path.
             state = "adopted" if item.entry.op == "adopt" else "demoted"
@@ -183,6 +186,13 @@ class Decisions:
                 self.owed.close(written=False)
                 raise
         self.owed.close(written=True)
+        if self.landed:
+            from agent_memory.store.remember import prune_global_candidates
+
+            # A hand-authored L3 item's local candidate is done once adopted: a person who then
+            # takes the adoption back out (a `git reset` of it leaves no adopt commit for the
+            # next stage to count) has decided, and no stage offers the item again.
+            prune_global_candidates(self.repo, self.landed, {})
         if self.tier == "L2" and any(state != "rejected" for state, _ in self.marks.values()):
             warm_session_start(self.repo)
 

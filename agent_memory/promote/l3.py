@@ -286,24 +286,27 @@ class GlobalEvaluation:
 
 
 def adopt_commits(repo: git.Repo, refs: Sequence[str]) -> Counter[str]:
-    """How many adopt commits (an `Atom-Id:` with `Adopted-From:`, what adopt writes) on `refs`
-    name each atom. Its history keeps an adoption a person undid since (a `git revert`, a line
-    edited out): the commit stays."""
+    """How many commits on `refs` adopted each atom: adopt's commits (`Atom-Id:` with
+    `Adopted-From:`) and review commits merged in (`Atom-Id:` with `Promotion:` — adopt
+    re-renders rather than cherry-picks, so a review commit on the base was merged: a pull
+    request of `pr --global`). The history keeps an adoption a person undid since (a
+    `git revert`, a line edited out): the commit stays."""
     present = [ref for ref in refs if git.ref_target(repo, ref) is not None]
     if not present:
         return Counter()
     proc = git.run_git(
         repo.cwd,
         "log",
-        "--format=%x00%(trailers:key=Atom-Id,valueonly)%x00%(trailers:key=Adopted-From,valueonly)",
+        "--format=%x00%(trailers:key=Atom-Id,valueonly)"
+        "%x00%(trailers:key=Adopted-From,valueonly)%(trailers:key=Promotion,valueonly)",
         *present,
         "--",
         check=False,
     )
     counts: Counter[str] = Counter()
     fields = proc.stdout.split("\0")[1:] if proc.returncode == 0 else []
-    for idents, adopted_from in zip(fields[0::2], fields[1::2], strict=False):
-        if adopted_from.strip():
+    for idents, adopted in zip(fields[0::2], fields[1::2], strict=False):
+        if adopted.strip():
             counts.update({ident.strip() for ident in idents.splitlines() if ident.strip()})
     return counts
 
