@@ -220,3 +220,55 @@ def test_the_session_end_capture_treats_a_revert_as_a_rejection_too(project: Pat
     assert ids["tabs"] not in {s["id"] for s in gm_json(project, "status")["staged"]}
     assert gm_json(project, "status")["transcripts_not_captured"] == 0
     assert not (project / ".git" / "agent-memory" / "errors.log").exists()
+
+
+# --- an adoption a person took out some other way than `git revert` of its adopt commit ----------
+
+
+def edit_out(project: Path, ident: str) -> None:
+    """The atom's lines edited out of the log, committed, the block re-rendered and committed."""
+    log = project / ".memory/adopted.log"
+    log.write_text("".join(line + "\n" for line in log.read_text().splitlines() if ident not in line))
+    git(project, "commit", "-qam", "take a line out of the project memory")
+    gm(project, "validate", "--fix")
+    git(project, "commit", "-qam", "re-render the memory block")
+
+
+def test_an_adopted_line_edited_out_and_committed_counts_as_a_rejection_until_new_sessions(project: Path) -> None:
+    """No revert commit names it, no forget line stands for it: the next stage offered it again."""
+    ids = stage_claims(project)
+    gm(project, "adopt", "--all")
+    edit_out(project, ids["tabs"])
+    assert ids["tabs"] not in held(project) and ids["push"] in held(project)
+    assert gm_json(project, "stage")["commits"] == []
+    blocked = {b["id"]: b["reasons"] for b in gm_json(project, "promote")["blocked"]}
+    assert any("rejected" in r for r in blocked[ids["tabs"]])
+    write_session(project, "aaaaaaaa-0000-4000-8000-000000000004", "2026-11-05",
+                  [{"user": CLAIMS["tabs"]}])  # fmt: skip
+    gm(project, "capture", "--all", "--no-stage")
+    assert ids["tabs"] in {e["id"] for e in gm_json(project, "promote")["eligible"]}
+
+
+def test_a_reverted_merge_of_the_review_branch_counts_as_a_rejection(project: Path) -> None:
+    """Adopted by merging memory/review (a pull request), then that merge reverted: the merge
+    commit names no atom, and no stage saw the items held to mark them adopted."""
+    ids = stage_claims(project)
+    git(project, "merge", "-q", "--no-ff", "-m", "Merge memory/review", "memory/review")
+    assert set(ids.values()) <= set(held(project))
+    git(project, "revert", "--no-edit", "-m", "1", "HEAD")
+    assert not set(ids.values()) & set(held(project))
+    assert gm_json(project, "stage")["commits"] == []
+    assert gm_json(project, "promote")["eligible"] == []
+
+
+def test_a_hand_authored_project_item_edited_out_is_not_staged_again(project: Path) -> None:
+    """`git memory remember`, adopted, its line edited out: not staged again until the person
+    says it again (the next day: a remembered claim's session is its day)."""
+    claim, day = "Use pnpm, not npm, for installs", {"AGENT_MEMORY_NOW": "2026-11-06T12:00:00Z"}
+    kept = gm_json(project, "remember", "Run the linter before pushing", env=day)
+    out = gm_json(project, "remember", claim, env=day)
+    gm(project, "adopt", "--yes", kept["id"], out["id"])
+    edit_out(project, out["id"])
+    assert gm_json(project, "stage")["commits"] == []
+    again = gm_json(project, "remember", claim, env={"AGENT_MEMORY_NOW": "2026-11-07T12:00:00Z"})
+    assert again["id"] == out["id"] and again["staged"]

@@ -15,19 +15,26 @@ still marked adopted, and the gates staged the forgotten item again at once. Suc
 marked rejected with its session count kept current, so it is not restaged while that line
 stands (`forget --undo` adds a line after it); its L1 record, and its recall, are kept, and
 `git memory forget` finishes what was left.
+
+An adopt line that reached the branch and that the committed log no longer has at all was
+taken out by a person some other way: its line edited out and committed, a `git revert` of a
+merged pull request of memory/review (whose merge commit names no atom). The same decision as a
+revert, and recorded the same way (`taken_out`), or the next stage offered the item again.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from agent_memory.committed import adopted_log, tiers
 from agent_memory.committed.adopted_log import LOG_PATH
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
-from agent_memory.model.policy import MAX_COMMIT_BYTES
+from agent_memory.model.fastjson import loads_bounded
+from agent_memory.model.policy import MAX_COMMIT_BYTES, MAX_HISTORY_DIFF_BYTES
 from agent_memory.store.l1 import Change, L1Store, Snapshot
 
 _REVERTS = re.compile(r"^This reverts commit ([0-9a-f]{7,64})", re.MULTILINE)
@@ -80,6 +87,38 @@ def forgotten_at_l2(root: Path | None) -> set[str]:
     return {ident for ident, (line, _) in adopted_log.removed(entries).items() if line.op == "forget"}
 
 
+def taken_out(root: Path | None) -> set[str]:
+    """The atoms an adopt line on HEAD's history of adopted.log named and that no line of the
+    committed log names now: a person removed the line (edited it out, reverted a merged pull
+    request of memory/review). Nothing while the log has uncommitted changes (an edit in
+    progress is judged once committed), nor when its history is over MAX_HISTORY_DIFF_BYTES of
+    diffs (a clone's history decides its size)."""
+    if root is None:
+        return set()
+    if git.run_git(root, "diff", "--quiet", "HEAD", "--", LOG_PATH, check=False).returncode != 0:
+        return set()
+    out = git.git_output_within(
+        root, "log", "-p", "--unified=0", "--no-color", "--no-ext-diff",
+        # a committed .gitattributes chooses the diff driver: none of ours runs its program
+        "--no-textconv", "--format=%x00", "HEAD", "--", LOG_PATH, limit=MAX_HISTORY_DIFF_BYTES,
+    )  # fmt: skip
+    ever: set[str] = set()
+    for line in (out or "").splitlines():
+        if not line.startswith("+{"):
+            continue
+        try:
+            record: Any = loads_bounded(line[1:])
+            ident = str(record["atom"]["id"]) if record.get("op") == "adopt" else ""
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+        if ident:
+            ever.add(ident)
+    if not ever:
+        return set()
+    entries, _ = tiers.read_log(root)
+    return ever - {entry.atom_id for entry in entries}
+
+
 def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None) -> list[str]:
     """Mark every atom whose adoption was reverted (and that is not held again) as rejected on
     memory/atoms, unless a rejection or new sessions already say otherwise; and every atom a
@@ -88,8 +127,12 @@ def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None
     given)."""
     if held is None:
         held = set(tiers.l2_atoms(repo.workdir))
-    reverted = {i: c for i, c in reverted_adoptions(repo.workdir).items() if i not in held}
+    reverted: dict[str, str | None] = {
+        i: c for i, c in reverted_adoptions(repo.workdir).items() if i not in held}
     forgotten = forgotten_at_l2(repo.workdir) - held
+    # taken out some other way: no revert commit to name
+    edited = taken_out(repo.workdir) - held - set(reverted) - forgotten
+    reverted.update(dict.fromkeys(edited))
     if not (reverted or forgotten) or not store.exists():
         return []
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -115,24 +158,36 @@ def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None
             if atom is None:
                 continue
             review = atom.get("review") or {}
+            if not review and ident in edited:
+                # adopted by merging memory/review, and no stage saw it held to mark it: its
+                # sessions at the adoption are unknown, so those it has now are the ones judged
+                review = {"state": "adopted", "sessions": len(set(atom["sessions"]))}
             if review.get("state") != "adopted":
                 continue  # already rejected, demoted or never marked: nothing to correct
             if int(review.get("sessions", 0)) < len(set(atom["sessions"])):
                 continue  # new sessions since the adoption: judged afresh by the gates
             updated = atom.copy()
             updated["review"] = {"state": "rejected", "at": at, "sessions": len(set(atom["sessions"])),
-                                 "commit": commit}  # fmt: skip
+                                 **({"commit": commit} if commit else {})}  # fmt: skip
             writes[ident] = updated
         marked[:] = sorted(writes)
         if not writes:
             return None
         return Change(
-            subject=f"reject: {len(writes)} adoption(s) undone with git revert or forget",
-            body=[f"- {i} reverted in {reverted[i][:12]}" if i not in forgotten else
-                  f"- {i} forgotten in the L2 block; `git memory forget {i}` finishes it" for i in sorted(writes)],
+            subject=f"reject: {len(writes)} adoption(s) undone with git revert, forget or an edit",
+            body=[_why(i, reverted.get(i), i in forgotten) for i in sorted(writes)],
             trailers=[("Op", "reject")] + [("Atom-Id", i) for i in sorted(writes)],
             writes=writes,
         )
 
     store.transact(compute)
     return marked
+
+
+def _why(ident: str, revert: str | None, forgotten: bool) -> str:
+    """One line of the rejection commit's body: how the adoption was undone."""
+    if forgotten:
+        return f"- {ident} forgotten in the L2 block; `git memory forget {ident}` finishes it"
+    if revert:
+        return f"- {ident} reverted in {revert[:12]}"
+    return f"- {ident} taken out of {LOG_PATH} in a commit (no forget line, no revert)"
