@@ -120,10 +120,10 @@ def taken_out(root: Path | None) -> set[str]:
 
 
 def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None) -> list[str]:
-    """Mark every atom whose adoption was reverted (and that is not held again) as rejected on
-    memory/atoms, unless a rejection or new sessions already say otherwise; and every atom a
-    `forget` line took out of the block as rejected, its session count kept current. Returns
-    their ids. `held`: the ids adopted in the work tree now (read from its adopted.log when not
+    """Mark every atom whose adoption was reverted or otherwise taken out of the committed log
+    (`taken_out`), and that is not held again, as rejected on memory/atoms, unless a rejection
+    or new sessions already say otherwise; and every atom a `forget` line took out of the block
+    as rejected, its session count kept current. Returns their ids. `held`: the ids adopted in the work tree now (read from its adopted.log when not
     given)."""
     if held is None:
         held = set(tiers.l2_atoms(repo.workdir))

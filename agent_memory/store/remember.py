@@ -134,7 +134,7 @@ def adopted_since(atom: Atom, adoptions: int, seen: dict[str, int]) -> bool:
     return adoptions > seen.get(str(atom["id"]), 0)
 
 
-def add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int = 0) -> None:
+def add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int) -> None:
     """Keep `atom` until it is adopted. `adoptions`: how many adopt commits name its id on the
     base now. A candidate still waiting is kept as it was (staging stays deterministic); one
     adopted since it was said is said anew — the person brings back an item they removed."""
