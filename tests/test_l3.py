@@ -671,6 +671,17 @@ def test_a_hand_authored_l3_item_a_person_took_out_is_not_staged_again(tmp_path:
     assert sorted(global_log()) == sorted([kept["id"], out["id"]])
 
 
+def test_the_only_l3_item_edited_out_by_hand_is_re_rendered_and_not_staged_again(tmp_path: Path) -> None:
+    """The last line taken out of the log leaves an empty log and a block that still shows it:
+    `stage --global` refuses that block naming `validate --fix`, which must then re-render it."""
+    solo = make_project(tmp_path, "solo")
+    out = gm_json(solo, "remember", "--global", TESTS_FIRST, env=at(DAY_X))
+    gm(solo, "adopt", "--global", "--yes", out["id"], env=at(DAY_X))
+    take_out_of_l3(solo, "edit", "", out["id"])
+    assert global_log() == {} and "tests first" not in (home() / "CLAUDE.memory.md").read_text()
+    assert gm_json(solo, "stage", "--global", env=at(X_PLUS_10))["commits"] == []
+
+
 @pytest.mark.parametrize("how", ["revert", "edit"])
 def test_a_hand_authored_l3_item_merged_from_review_and_taken_out_is_not_staged_again(
     tmp_path: Path, how: str

@@ -380,8 +380,10 @@ def _tier_errors(tier: str, root: Path, target: str, fix: bool, fixed: list[str]
 
 def _hand_edits(files: TierFiles, tier: str, target_path: Path, fix: bool, fixed: list[str],
                 conflict: bool) -> tuple[TierFiles, list[str]]:  # fmt: skip
-    """A block edited by hand (re-rendered by --fix: then the guard judges the new block)."""
-    if not ((files.held() or files.log_text.strip()) and files.hand_edited()):
+    """A block edited by hand (re-rendered by --fix: then the guard judges the new block). An
+    empty log counts too: its last line taken out by hand leaves a block that still shows it,
+    which `stage` refuses, naming --fix."""
+    if not files.hand_edited():
         return files, []
     problem = _block_problem(files, tier, target_path, fix, fixed) if fix or not conflict else []
     if fix and not problem:  # the guard judges the block --fix wrote, not the old one
