@@ -129,9 +129,16 @@ def _paragraph(lines: list[str], start: int) -> str:
     return " ".join(p.strip() for p in parts)
 
 
+# What a Why / How to apply text shows at most. Not cut here: the text is the model's, and a
+# cut made before redaction left the part of a key before it, which no rule reads as a secret
+# any longer (extract/memory_notes.quote_for redacts the whole text, then cuts).
+SECTION_CHARS = 400
+
+
 def _section(lines: list[str], start: int, first: str) -> str:
     """A Why / How to apply text: the rest of its line and the lines under it (a list or a
-    paragraph) up to a blank line, a heading or the next label."""
+    paragraph) up to a blank line, a heading or the next label — whole lines, read until they
+    pass SECTION_CHARS (the caller cuts, after redaction)."""
     pieces = [plain(first)] if plain(first) else []
     for line in lines[start + 1 :]:
         if not line.strip():
@@ -141,10 +148,9 @@ def _section(lines: list[str], start: int, first: str) -> str:
         if _HEADING.match(line) or _FENCE.match(line) or (_label(line) is not None and not _LIST.match(line)):
             break
         pieces.append(plain(line))
-        if sum(len(p) for p in pieces) > 400:
+        if sum(len(p) for p in pieces) > SECTION_CHARS:
             break
-    text = "; ".join(p for p in pieces if p)
-    return text[:400].rstrip() + ("…" if len(text) > 400 else "")
+    return "; ".join(p for p in pieces if p)
 
 
 def split_body(body: str) -> BodyParts:
@@ -211,4 +217,4 @@ def statement(text: str | None) -> str | None:
     return first_sentence(flat) if _states_something(flat) else None
 
 
-__all__ = ["BodyParts", "first_sentence", "is_template", "plain", "split_body", "statement"]
+__all__ = ["SECTION_CHARS", "BodyParts", "first_sentence", "is_template", "plain", "split_body", "statement"]

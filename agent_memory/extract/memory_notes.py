@@ -211,7 +211,10 @@ def local_path(path: Path) -> str | None:
 
 
 def quote_for(note: MemoryNote) -> str:
-    """What a reviewer reads: the rule, then its Why and How to apply lines (redacted)."""
+    """What a reviewer reads: the rule, then its Why and How to apply lines — redacted whole,
+    then cut (each of the two to SECTION_CHARS, all to 1990). Cut first, a key that straddled
+    the cut left its first part, which no rule reads as a secret any longer, in the quote."""
+    from agent_memory.automemory.markdown import SECTION_CHARS
     from agent_memory.redact.redactor import redact
 
     lines = [note.rule]
@@ -219,15 +222,24 @@ def quote_for(note: MemoryNote) -> str:
         lines.append(f"Why: {note.why}")
     if note.how:
         lines.append(f"How to apply: {note.how}")
-    return redact("\n".join(lines)[:1990])[0]
+    rule, *sections = redact("\n".join(lines))[0].split("\n")
+    for at, line in enumerate(sections):
+        label, _, text = line.partition(": ")
+        if label in ("Why", "How to apply") and len(text) > SECTION_CHARS:
+            sections[at] = f"{label}: {text[:SECTION_CHARS].rstrip()}…"
+    return "\n".join([rule, *sections])[:1990]
 
 
 def memory_atom(note: MemoryNote, project: str, sightings: Sequence[Sighting]) -> Atom:
     """One candidate atom for one memory note, with one evidence item per sighting."""
     from agent_memory.redact.redactor import redact
 
-    raw_claim, read_kind = claim_for(note.rule)
+    # The rule redacted before its claim is read: a claim is cut to 200 characters, and a key
+    # that straddled the cut left its first part, which no rule reads as a secret any longer.
+    rule, in_rule = redact(note.rule)
+    raw_claim, read_kind = claim_for(rule)
     claim, findings = redact(raw_claim)
+    findings += in_rule
     claim = claim[:500]
     kind = kind_for(note.type, raw_claim, read_kind)
     memory_file = memory_file_label(shown_name(note.file)[0])
