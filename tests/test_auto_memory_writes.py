@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from memory_writes import edit, prompt, save, topic, write
@@ -166,3 +167,45 @@ def test_a_transcript_is_read_again_only_when_it_changed(projects: Path, folder:
     grown = WriteIndex(common, folder)
     assert len(grown.refresh([transcript])) == 1 and grown.changed  # read again
     assert WriteIndex(common, folder / "other").entries == {}  # another folder: another cache
+
+
+@pytest.mark.parametrize("damage", [
+    lambda entry: "a string",  # a transcript's entry that is no object
+    lambda entry: {**entry, "writes": [{**entry["writes"][0], "line": "two"}]},  # a write's line no number
+    lambda entry: {**entry, "writes": [{**entry["writes"][0], "file": ["a.md"], "at": None}]},
+], ids=["entry-not-an-object", "line-not-a-number", "file-a-list"])  # fmt: skip
+def test_a_damaged_writes_cache_is_read_again_not_a_failed_capture(guarded: Path, damage: Any) -> None:
+    """`.git/agent-memory/auto-memory-writes.json` only saves reading a transcript again, yet
+    an entry of the wrong shape in it (valid JSON: a hand edit, another version's file) raised
+    in every capture of the folder — `capture --all` exit 3 and the SessionEnd capture an
+    errors.log line, each time, until someone deleted the file: no memory Claude wrote after
+    that was captured. An entry of the wrong shape is now read as none: its transcript is read
+    again."""
+    from conftest import git
+    from sessions import gm, gm_json
+
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    folder = resolve_auto_memory_dir(guarded).path
+    target = folder / "feedback_migrations.md"
+    folder.mkdir(parents=True)
+    target.write_text(TEXT, "utf-8")
+    save(folder.parent / "s-one.jsonl", [prompt("s-one", "2026-11-02T09:00:00Z", "migrations first?", cwd=str(guarded)),
+                                         *write("s-one", "2026-11-02T09:00:05Z", target, TEXT, call_id="t1", cwd=str(guarded))])  # fmt: skip
+    gm(guarded, "capture", "--all", "--no-stage")
+    cache = guarded / ".git" / "agent-memory" / "auto-memory-writes.json"
+    data = json.loads(cache.read_text("utf-8"))
+    [(key, entry)] = data["transcripts"].items()
+    assert entry["writes"], "the cache holds the transcript's write"
+    cache.write_text(json.dumps({**data, "transcripts": {key: damage(entry)}}), "utf-8")
+
+    later = RULE.replace("before the tests", "before the integration tests")
+    (folder / "feedback_later.md").write_text(TEXT.replace(RULE, later), "utf-8")  # a memory written meanwhile
+    gm(guarded, "capture", "--all", "--no-stage")
+    claims = {a["claim"]: a["sessions"] for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"]
+              if a.get("origin") == "auto-memory"}  # fmt: skip
+    assert "Run the migrations before the integration tests, never after" in claims
+    assert claims["Run the migrations before the tests, never after"] == ["s-one"]  # still the transcript's
+    log = guarded / ".git" / "agent-memory" / "errors.log"
+    assert not log.exists() or "Claude's own memory" not in log.read_text("utf-8")
+    assert git(guarded, "status", "--porcelain") == ""

@@ -203,7 +203,9 @@ class WriteIndex:
             return
         if isinstance(data, dict) and data.get("version") == _CACHE_VERSION and data.get("folder") == str(folder):
             entries = data.get("transcripts")
-            self.entries = entries if isinstance(entries, dict) else {}
+            # An entry of another shape (a hand edit, another version's file) is none: its
+            # transcript is read again. Kept, it raised in every capture of the folder.
+            self.entries = {key: entry for key, entry in entries.items() if _cached(entry)} if isinstance(entries, dict) else {}
             stand_ins = data.get("stand_ins")
             self.stand_ins = {f for f in stand_ins if isinstance(f, str)} if isinstance(stand_ins, list) else set()
 
@@ -253,14 +255,31 @@ class WriteIndex:
             return
 
 
+_FIELDS = {"file": str, "transcript": str, "line": int, "session": str, "at": str, "tool": str}
+
+
+def _write_of(item: object) -> MemoryWrite | None:
+    """A cached write, when it has every field of its type (`rule` a string or null)."""
+    if not isinstance(item, dict) or set(item) != {*_FIELDS, "rule"}:
+        return None
+    if any(type(item[key]) is not kind for key, kind in _FIELDS.items()):  # not isinstance: a bool is no line
+        return None
+    if item["rule"] is not None and not isinstance(item["rule"], str):
+        return None
+    return MemoryWrite(**item)
+
+
+def _cached(entry: object) -> bool:
+    """Whether a transcript's cached entry has the shape `refresh` writes."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("sig"), (str, type(None))):
+        return False
+    writes = entry.get("writes")
+    return isinstance(writes, list) and all(_write_of(item) is not None for item in writes)
+
+
 def _loaded(items: object) -> list[MemoryWrite]:
-    out = []
-    for item in items if isinstance(items, list) else []:
-        try:
-            out.append(MemoryWrite(**item))
-        except TypeError:
-            continue
-    return out
+    found = (_write_of(item) for item in (items if isinstance(items, list) else []))
+    return [write for write in found if write is not None]
 
 
 def writes_by_file(writes: Sequence[MemoryWrite]) -> dict[str, list[MemoryWrite]]:
