@@ -100,7 +100,9 @@ def _timestamp(record: dict[str, Any]) -> str:
 
 def _after(call: dict[str, Any], result: Any) -> str | None:
     """The file's text after the call, when the transcript shows it."""
-    name, args = call.get("name"), call.get("input") or {}
+    name, args = call.get("name"), call.get("input")
+    if not isinstance(args, dict):
+        args = {}
     if not isinstance(result, dict):
         result = {}
     if name == "Write":
@@ -117,6 +119,8 @@ def _after(call: dict[str, Any], result: Any) -> str | None:
         edits = result.get("edits") or args.get("edits") or []
     text = original
     for edit in edits if isinstance(edits, list) else []:
+        if not isinstance(edit, dict):
+            return None  # an edit the transcript does not show: the text after it is unknown
         old, new = edit.get("old_string"), edit.get("new_string")
         if not isinstance(old, str) or not isinstance(new, str) or old not in text:
             return None
@@ -152,7 +156,11 @@ def _writes_in(handle: Iterable[bytes], transcript: str, match: FolderMatch) -> 
             continue
         if not isinstance(record, dict):
             continue
-        content = (record.get("message") or {}).get("content")
+        # Any value may be of any shape in a line (a `message` that is a string, an `input`
+        # that is a list): such a line is no write. It raised, and failed the folder's
+        # capture for as long as its transcript was there.
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
             continue
         session = str(record.get("sessionId") or Path(transcript).stem)
@@ -160,7 +168,8 @@ def _writes_in(handle: Iterable[bytes], transcript: str, match: FolderMatch) -> 
             if not isinstance(block, dict):
                 continue
             if record.get("type") == "assistant" and block.get("type") == "tool_use" and block.get("name") in WRITE_TOOLS:
-                rel = match.relative((block.get("input") or {}).get("file_path"))
+                args = block.get("input")
+                rel = match.relative(args.get("file_path")) if isinstance(args, dict) else None
                 if rel is not None and isinstance(block.get("id"), str):
                     pending[block["id"]] = (block, rel, number, session, _timestamp(record))
             elif record.get("type") == "user" and block.get("type") == "tool_result":
