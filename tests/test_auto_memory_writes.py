@@ -242,3 +242,29 @@ def test_a_transcript_line_of_another_shape_costs_only_itself(guarded: Path) -> 
     assert atom["claim"] == "Run the migrations before the tests, never after" and atom["sessions"] == ["s-one"]
     log = guarded / ".git" / "agent-memory" / "errors.log"
     assert not log.exists() or "Claude's own memory" not in log.read_text("utf-8")
+
+
+@pytest.mark.parametrize("stamp", ["s one/../two", {"id": "s-one"}], ids=["odd-characters", "an-object"])
+def test_a_writes_session_is_spelled_as_a_session_id(guarded: Path, stamp: Any) -> None:
+    """The session of a memory write is the call's `sessionId` as written: one with a space or
+    a slash in it, or one that is no string (`str()` of it), made the atom fail the schema
+    (`sessions`: `[A-Za-z0-9._-]+`) — "skipped an invalid atom" in errors.log and the folder
+    recorded as captured, so the memory was never captured. The typed reader spells a record's
+    session safely, falling back to the transcript's; so does this one now."""
+    from sessions import gm, gm_json
+
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    folder = resolve_auto_memory_dir(guarded).path
+    target = folder / "feedback_migrations.md"
+    folder.mkdir(parents=True)
+    target.write_text(TEXT, "utf-8")
+    [call, answer] = write("s-one", "2026-11-02T09:00:05Z", target, TEXT, call_id="t1", cwd=str(guarded))
+    call["sessionId"] = stamp
+    save(folder.parent / "s-one.jsonl", [prompt("s-one", "2026-11-02T09:00:00Z", "migrations first?", cwd=str(guarded)),
+                                         call, answer])  # fmt: skip
+    gm(guarded, "capture", "--all", "--no-stage")
+    [atom] = [a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"] if a.get("origin") == "auto-memory"]
+    assert atom["claim"] == "Run the migrations before the tests, never after"
+    assert atom["sessions"] == ["s-one-..-two" if isinstance(stamp, str) else "s-one"]
+    assert "s-one.jsonl#L2" in atom["source"]

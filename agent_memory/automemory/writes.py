@@ -31,6 +31,7 @@ from typing import Any
 from agent_memory.automemory.notes import MemoryNote, note_from_bytes
 from agent_memory.gitio.state import atomic_write, state_dir
 from agent_memory.model.clock import iso_z
+from agent_memory.transcripts.identity import safe_session
 
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 CACHE_NAME = "auto-memory-writes.json"
@@ -163,7 +164,7 @@ def _writes_in(handle: Iterable[bytes], transcript: str, match: FolderMatch) -> 
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, list):
             continue
-        session = str(record.get("sessionId") or Path(transcript).stem)
+        session = _session_of(record, transcript)
         for block in content:
             if not isinstance(block, dict):
                 continue
@@ -181,6 +182,14 @@ def _writes_in(handle: Iterable[bytes], transcript: str, match: FolderMatch) -> 
                 out.append(MemoryWrite(rel, transcript, line, call_session, at or _timestamp(record),
                                        str(call.get("name")), _rule_of(rel, text)))  # fmt: skip
     return out
+
+
+def _session_of(record: dict[str, Any], transcript: str) -> str:
+    """The record's `sessionId` spelled as a session id (`transcripts/reader.py` does the same),
+    else the transcript's name: written as found, one with a space or a slash in it (or no
+    string at all) made the atom fail the schema, and the memory was never captured."""
+    stamp = record.get("sessionId")
+    return safe_session(stamp if isinstance(stamp, str) and stamp.strip() else Path(transcript).stem)
 
 
 def _rule_of(rel: str, text: str | None) -> str | None:
