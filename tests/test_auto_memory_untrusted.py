@@ -247,3 +247,21 @@ def test_a_symlinked_folder_named_on_the_command_line_is_refused_not_reported_cl
         done = _git_memory(repo, verb, "--auto-memory", str(link))
         assert done.returncode == 2, (verb, done.stdout, done.stderr)
         assert "symlink" in done.stderr and f"--auto-memory {real}" in done.stderr, (verb, done.stderr)
+
+
+def test_a_memory_holding_the_readers_own_placeholder_characters_is_read(repo: Path) -> None:
+    """The reader stands private-use characters (U+E000 n U+E001) in for code spans while it
+    unwraps a line's markdown; a memory holding those characters itself (icon-font glyphs
+    are private-use too) raised IndexError, and no memory of the folder was captured, at any
+    capture, while that file was there. They are dropped from the text like the emoji
+    markers: not a claim's words."""
+    gm(repo, "init", "--yes")
+    folder = resolve_auto_memory_dir(repo).path
+    folder.mkdir(parents=True)
+    (folder / "icons.md").write_text("---\ntype: feedback\n---\n\nAlways show the \ue0007\ue001 branch glyph "
+                                     "in the `prompt` line.\n", "utf-8")  # fmt: skip
+    (folder / "rule.md").write_text(NOTE.format(i=3), "utf-8")
+    gm(repo, "capture", "--all", "--no-stage")
+    claims = {a["claim"] for a in L1Store(git_boundary.find_repo(repo)).atoms() if a.get("origin") == "auto-memory"}
+    assert claims == {"Always run the linter before committing change 3",
+                      "Always show the 7 branch glyph in the `prompt` line"}  # fmt: skip

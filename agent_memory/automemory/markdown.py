@@ -50,6 +50,10 @@ def plain(text: str) -> str:
         spans.append(m.group(0))
         return f"\ue000{len(spans) - 1}\ue001"
 
+    # The characters the code spans stand as while the rest is unwrapped are dropped from the
+    # model's text first (private-use glyphs, as an icon font's, say nothing a claim keeps):
+    # a `\ue0007\ue001` of its own named a span that was not there, and raised IndexError.
+    text = text.replace("\ue000", "").replace("\ue001", "")
     text = re.sub(r"(`+)(?:(?!\1).)+?\1", keep, text)
     text = re.sub(r"<!--.*?-->", " ", text)
     text = re.sub(r"!\[([^\]]*)\]\([^)]*\)", r"\1", text)
