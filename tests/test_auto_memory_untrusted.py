@@ -265,3 +265,21 @@ def test_a_memory_holding_the_readers_own_placeholder_characters_is_read(repo: P
     claims = {a["claim"] for a in L1Store(git_boundary.find_repo(repo)).atoms() if a.get("origin") == "auto-memory"}
     assert claims == {"Always run the linter before committing change 3",
                       "Always show the 7 branch glyph in the `prompt` line"}  # fmt: skip
+
+
+def test_a_memory_whose_claim_would_be_empty_is_still_captured(repo: Path) -> None:
+    """A rule led by punctuation alone (`!! Never …`: its first "sentence" was `!!`) or opening
+    a parenthesis it never closes (the claim is cut at an unclosed `(`) became an empty claim:
+    the atom failed the schema ("skipped an invalid atom" in errors.log), the folder was
+    recorded as captured, and the memory was lost for good. Both are claims now."""
+    gm(repo, "init", "--yes")
+    folder = resolve_auto_memory_dir(repo).path
+    folder.mkdir(parents=True)
+    (folder / "push.md").write_text("---\ntype: feedback\n---\n\n!! Never force-push to the main branch.\n", "utf-8")
+    (folder / "tests.md").write_text("---\ntype: feedback\n---\n\n(Always run the tests before pushing\n", "utf-8")
+    gm(repo, "capture", "--all", "--no-stage")
+    atoms = [a for a in L1Store(git_boundary.find_repo(repo)).atoms() if a.get("origin") == "auto-memory"]
+    assert sorted(a["claim"] for a in atoms) == ["Always run the tests before pushing",
+                                                 "Never force push to the main branch"]  # fmt: skip
+    log = repo / ".git" / "agent-memory" / "errors.log"
+    assert not log.exists() or "invalid atom" not in log.read_text("utf-8")

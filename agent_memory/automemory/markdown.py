@@ -78,7 +78,9 @@ def plain(text: str) -> str:
 def first_sentence(text: str) -> str:
     """The first sentence of a plain line (a line is often several), abbreviations, decimals
     and code spans kept whole. A sentence ends at `.`/`!`/`?` before a blank and anything but
-    a lower-case Latin letter, or at a CJK full stop."""
+    a lower-case Latin letter, or at a CJK full stop. Stops that open the line (`!! Never …`,
+    `… and`) end no sentence: taken for one, the line's rule was `!!`, an empty claim."""
+    text = text.lstrip(" \t.!?。！？…")
     masked = re.sub(r"`[^`]*`", lambda m: "x" * len(m.group(0)), text)
     for m in re.finditer(r"[.!?](?=\s+(?![a-z])\S)|[。！？](?=.)", masked):
         before = masked[: m.start()].rsplit(" ", 1)[-1].lower()

@@ -94,9 +94,12 @@ def claim_for(rule: str) -> tuple[str, str]:
         typed = []  # reading only: the note is read as its line, the folder's other notes as ever
     if len(typed) == 1:
         return typed[0].claim, typed[0].kind
-    masked, spans = mask(tidy(rule).rstrip("。！？．"))
+    # `tidy` cuts a line at a parenthesis it never closes: one that opens the line left nothing
+    # (an empty claim fails the schema, and the memory was lost), so the line is read without it.
+    tidied = tidy(rule) or tidy(rule.replace("(", " "))
+    masked, spans = mask(tidied.rstrip("。！？．"))
     text, kind = canonical(masked, "fact", spans)
-    return shorten(cap(unmask(text, spans))), kind
+    return shorten(cap(unmask(text, spans))) or shorten(cap(" ".join(rule.split()))), kind
 
 
 @dataclass(frozen=True)
