@@ -268,3 +268,31 @@ def test_a_writes_session_is_spelled_as_a_session_id(guarded: Path, stamp: Any) 
     assert atom["claim"] == "Run the migrations before the tests, never after"
     assert atom["sessions"] == ["s-one-..-two" if isinstance(stamp, str) else "s-one"]
     assert "s-one.jsonl#L2" in atom["source"]
+
+
+def test_one_session_writing_one_rule_into_many_files_is_one_observation(guarded: Path) -> None:
+    """Each distinct session that wrote the memory is one observation (its last such call the
+    back-pointer), however many calls: within one file the last call of each session was
+    kept, but a session writing the same rule into three files made three observations of one
+    atom ("1 session, 3 observations" in inspect, the review commit and adopt)."""
+    from sessions import gm, gm_json
+
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    folder = resolve_auto_memory_dir(guarded).path
+    folder.mkdir(parents=True)
+    records = [prompt("s-one", "2026-11-02T09:00:00Z", "remember the migrations", cwd=str(guarded))]
+    for i, name in enumerate(("feedback_a.md", "feedback_b.md", "feedback_c.md")):
+        text = topic(f"Migrations {i}", RULE, session="s-one")
+        records += write("s-one", f"2026-11-02T09:00:0{i + 1}Z", folder / name, text, call_id=f"t{i}", cwd=str(guarded))
+        (folder / name).write_text(text, "utf-8")
+    other = topic("Migrations", RULE, session="s-two")
+    save(folder.parent / "s-one.jsonl", records)
+    save(folder.parent / "s-two.jsonl", [prompt("s-two", "2026-11-03T09:00:00Z", "again", cwd=str(guarded)),
+                                         *write("s-two", "2026-11-03T09:00:01Z", folder / "feedback_a.md", other,
+                                                call_id="u1", cwd=str(guarded))])  # fmt: skip
+    gm(guarded, "capture", "--all", "--no-stage")
+    [atom] = [a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"] if a.get("origin") == "auto-memory"]
+    assert atom["sessions"] == ["s-one", "s-two"]
+    assert atom["observations"] == 2
+    assert sorted(e["source"].rsplit("/", 1)[-1] for e in atom["evidence"]) == ["s-one.jsonl#L6", "s-two.jsonl#L2"]

@@ -276,17 +276,17 @@ def _memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: 
                   sightings: dict[str, list[Sighting]] | None) -> tuple[list[Atom], set[str], set[str]]:  # fmt: skip
     """`memory_atoms`, the ids of those only the folder's copy shows (no transcript), and the
     files whose copy stands in for them."""
-    found: dict[str, list[Atom]] = {}
+    written: dict[str, list[tuple[MemoryNote, list[Sighting]]]] = {}
     copies: dict[str, list[MemoryNote]] = {}
     for note in sorted(notes, key=lambda n: n.file):
         seen = (sightings or {}).get(note.file)
         if seen:
-            atom = memory_atom(note, project, seen)
-            found.setdefault(atom["id"], []).append(atom)
+            written.setdefault(memory_atom(note, project, seen)["id"], []).append((note, seen))
         else:
             placeholder = Sighting("memory", memory_pointer(slug, shown_name(note.file)[0], note.rule_line),
                                    _mtime_iso(note.mtime))  # fmt: skip
             copies.setdefault(memory_atom(note, project, [placeholder])["id"], []).append(note)
+    found = {ident: _once_per_session(group, project) for ident, group in written.items()}
     file_only: set[str] = set()
     stand_in_files: set[str] = set()
     for ident, group in copies.items():
@@ -296,6 +296,27 @@ def _memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: 
             stand_in_files.update(note.file for note in group)
     atoms = sorted((merge_all(atoms) for atoms in found.values()), key=lambda a: (a["first_seen"], a["id"]))
     return atoms, file_only, stand_in_files
+
+
+def _once_per_session(group: Sequence[tuple[MemoryNote, list[Sighting]]], project: str) -> list[Atom]:
+    """The atoms of the files that hold one claim, each session's sighting kept once: its
+    latest write of the claim, whichever file it wrote (`write_sightings` keeps one per session
+    and file). A session writing one rule into three files was three observations of it."""
+    if len(group) == 1:
+        return [memory_atom(group[0][0], project, group[0][1])]
+    latest: dict[str, tuple[tuple[str, int, str], int]] = {}
+    for index, (_, seen) in enumerate(group):
+        for sighting in seen:
+            line = sighting.pointer.rsplit("#L", 1)[-1]
+            order = (sighting.at, int(line) if line.isdigit() else 0, sighting.pointer)
+            if sighting.session not in latest or order > latest[sighting.session][0]:
+                latest[sighting.session] = (order, index)
+    atoms = []
+    for index, (note, seen) in enumerate(group):
+        mine = [sighting for sighting in seen if latest[sighting.session][1] == index]
+        if mine:
+            atoms.append(memory_atom(note, project, mine))
+    return atoms
 
 
 # The forms a file-only sighting's pointer takes (`fallback_sightings`): the memory file's own
