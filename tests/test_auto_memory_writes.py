@@ -214,7 +214,8 @@ def test_a_damaged_writes_cache_is_read_again_not_a_failed_capture(guarded: Path
 def test_a_transcript_line_of_another_shape_costs_only_itself(guarded: Path) -> None:
     """The transcripts are read for memory writes line by line, and a line of a shape the
     client does not write — a `message` that is a string, a `tool_use` whose `input` is a list,
-    a MultiEdit whose `edits` hold a string — raised AttributeError: the folder's capture failed
+    a MultiEdit whose `edits` hold a string, a tool name that is a list — raised (AttributeError,
+    TypeError): the folder's capture failed
     at every SessionEnd and every `capture --all` (exit 3), for as long as that transcript was
     there, and no memory of the folder was captured. Such a line is now no write."""
     from sessions import gm, gm_json
@@ -229,13 +230,15 @@ def test_a_transcript_line_of_another_shape_costs_only_itself(guarded: Path) -> 
     [call, answer] = write("s-one", "2026-11-02T09:00:05Z", target, TEXT, call_id="t1", cwd=cwd)
     odd_input = json.loads(json.dumps(call))
     odd_input["message"]["content"][0].update(id="t2", input=[str(target)])
+    odd_name = json.loads(json.dumps(call))
+    odd_name["message"]["content"][0].update(id="t4", name=["Write"])
     [multi, multi_answer] = edit("s-one", "2026-11-02T09:00:07Z", target, TEXT, "twice", "thrice", call_id="t3", cwd=cwd)
     multi["message"]["content"][0].update(name="MultiEdit", input={"file_path": str(target), "edits": ["twice"]})
     multi_answer["toolUseResult"]["edits"] = ["twice"]
     save(folder.parent / "s-one.jsonl", [
         prompt("s-one", "2026-11-02T09:00:00Z", "migrations first?", cwd=cwd),
         {**prompt("s-one", "2026-11-02T09:00:01Z", "x", cwd=cwd), "message": f'"tool_use" {target}'},
-        odd_input, call, answer, multi, multi_answer,
+        odd_input, odd_name, call, answer, multi, multi_answer,
     ])  # fmt: skip
     gm(guarded, "capture", "--all", "--no-stage")
     [atom] = [a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"] if a.get("origin") == "auto-memory"]

@@ -168,7 +168,9 @@ def _writes_in(handle: Iterable[bytes], transcript: str, match: FolderMatch) -> 
         for block in content:
             if not isinstance(block, dict):
                 continue
-            if record.get("type") == "assistant" and block.get("type") == "tool_use" and block.get("name") in WRITE_TOOLS:
+            name = block.get("name")
+            if record.get("type") == "assistant" and block.get("type") == "tool_use" and isinstance(name, str) \
+                    and name in WRITE_TOOLS:  # (a list or an object for a name is no tool's: unhashable)
                 args = block.get("input")
                 rel = match.relative(args.get("file_path")) if isinstance(args, dict) else None
                 if rel is not None and isinstance(block.get("id"), str):
