@@ -299,3 +299,49 @@ def test_one_session_writing_one_rule_into_many_files_is_one_observation(guarded
     assert atom["sessions"] == ["s-one", "s-two"]
     assert atom["observations"] == 2
     assert sorted(e["source"].rsplit("/", 1)[-1] for e in atom["evidence"]) == ["s-one.jsonl#L6", "s-two.jsonl#L2"]
+
+
+def _forked(old: Path, new_id: str, day: str, cwd: str) -> Path:
+    """What `claude --resume <old> --fork-session` writes (2.1.332, docs/claude-client-
+    records.md): `<new>.jsonl` opening with copies of the earlier session's records, `uuid` and
+    `timestamp` kept and `sessionId` rewritten, then the new session's own records."""
+    records = [{**json.loads(line), "sessionId": new_id} for line in old.read_text("utf-8").splitlines()]
+    own = prompt(new_id, f"{day}T10:00:00Z", "now something else entirely", cwd=cwd)
+    return save(old.with_name(f"{new_id}.jsonl"), [*records, {**own, "uuid": f"u-{new_id}"}])
+
+
+@pytest.mark.parametrize("order", ["captured-between", "backfill"])
+def test_a_forked_sessions_copy_of_a_memory_write_is_no_second_sighting(guarded: Path, order: str) -> None:
+    """A forked session's file opens with copies of the earlier session's records, the memory
+    Write call among them (its `uuid` and time kept, the new session's id): each fork counted
+    as one more session that wrote the memory — two forks and the memory written once had
+    three sessions, a recurrence toward the gate's three — once anything made the folder be
+    read again. As for a typed line (store/capture.py `copied_from`), the copy is known by the
+    call record's uuid and time: the write is the session's the store holds it from, else the
+    session whose transcript ended first (the backfill)."""
+    import os
+
+    from sessions import gm, gm_json
+
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    folder = resolve_auto_memory_dir(guarded).path
+    target = folder / "feedback_migrations.md"
+    folder.mkdir(parents=True)
+    target.write_text(TEXT, "utf-8")
+    cwd = str(guarded)
+    old_id = "aaaaaaaa-0000-4000-8000-000000000009"
+    old = save(folder.parent / f"{old_id}.jsonl", [prompt(old_id, "2026-11-02T09:00:00Z", "migrations first?", cwd=cwd),
+                                                  *write(old_id, "2026-11-02T09:00:05Z", target, TEXT, call_id="t1", cwd=cwd)])  # fmt: skip
+    os.utime(old, (1_790_000_000, 1_790_000_000))
+    if order == "captured-between":
+        gm(guarded, "capture", "--all", "--no-stage")  # the earlier session's SessionEnd
+    for n, day in ((1, "2026-11-03"), (2, "2026-11-04")):  # named to be listed first
+        fork = _forked(old, f"aaaaaaaa-0000-4000-8000-00000000000{n}", day, cwd)
+        os.utime(fork, (1_790_000_000 + n * 86_400, 1_790_000_000 + n * 86_400))
+    (folder / "feedback_other.md").write_text(TEXT.replace(RULE, "Never commit the generated files."), "utf-8")
+    gm(guarded, "capture", "--all", "--no-stage")
+    [atom] = [a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"]
+              if a.get("origin") == "auto-memory" and "migrations" in a["claim"]]  # fmt: skip
+    assert (atom["sessions"], atom["observations"]) == ([old_id], 1)
+    assert atom["source"].endswith(f"/{old.name}#L2")

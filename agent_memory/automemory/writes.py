@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from agent_memory.transcripts.identity import safe_session
 
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 CACHE_NAME = "auto-memory-writes.json"
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2  # 2: a write's `record`
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,9 @@ class MemoryWrite:
     at: str  # ISO-Z time of the call
     tool: str
     rule: str | None  # the rule of the version it left; None when the transcript does not show it
+    # The call record's own `uuid`: a forked session's file copies the earlier session's records
+    # with it (and their time) kept, the write among them (`without_copies`).
+    record: str | None = None
 
 
 def _signature(path: str | os.PathLike[str]) -> str | None:
@@ -144,7 +147,7 @@ def find_writes(transcript: str | os.PathLike[str], match: FolderMatch) -> list[
 
 
 def _writes_in(handle: Iterable[bytes], transcript: str, match: FolderMatch) -> list[MemoryWrite]:
-    pending: dict[str, tuple[dict[str, Any], str, int, str, str]] = {}
+    pending: dict[str, tuple[dict[str, Any], str, int, str, str, str | None]] = {}
     out: list[MemoryWrite] = []
     for number, raw in enumerate(handle, start=1):
         calls = b'"tool_use"' in raw and match.marker in raw
@@ -174,15 +177,17 @@ def _writes_in(handle: Iterable[bytes], transcript: str, match: FolderMatch) -> 
                 args = block.get("input")
                 rel = match.relative(args.get("file_path")) if isinstance(args, dict) else None
                 if rel is not None and isinstance(block.get("id"), str):
-                    pending[block["id"]] = (block, rel, number, session, _timestamp(record))
+                    uuid = record.get("uuid")
+                    uuid = uuid if isinstance(uuid, str) and 0 < len(uuid) <= 100 else None
+                    pending[block["id"]] = (block, rel, number, session, _timestamp(record), uuid)
             elif record.get("type") == "user" and block.get("type") == "tool_result":
                 found = pending.pop(str(block.get("tool_use_id")), None)
                 if found is None or _failed(block, record):
                     continue
-                call, rel, line, call_session, at = found
+                call, rel, line, call_session, at, uuid = found
                 text = _after(call, record.get("toolUseResult"))
                 out.append(MemoryWrite(rel, transcript, line, call_session, at or _timestamp(record),
-                                       str(call.get("name")), _rule_of(rel, text)))  # fmt: skip
+                                       str(call.get("name")), _rule_of(rel, text), uuid))  # fmt: skip
     return out
 
 
@@ -280,11 +285,11 @@ _FIELDS = {"file": str, "transcript": str, "line": int, "session": str, "at": st
 
 def _write_of(item: object) -> MemoryWrite | None:
     """A cached write, when it has every field of its type (`rule` a string or null)."""
-    if not isinstance(item, dict) or set(item) != {*_FIELDS, "rule"}:
+    if not isinstance(item, dict) or set(item) != {*_FIELDS, "rule", "record"}:
         return None
     if any(type(item[key]) is not kind for key, kind in _FIELDS.items()):  # not isinstance: a bool is no line
         return None
-    if item["rule"] is not None and not isinstance(item["rule"], str):
+    if any(item[key] is not None and not isinstance(item[key], str) for key in ("rule", "record")):
         return None
     return MemoryWrite(**item)
 
@@ -302,6 +307,30 @@ def _loaded(items: object) -> list[MemoryWrite]:
     return [write for write in found if write is not None]
 
 
+def without_copies(writes: Sequence[MemoryWrite], held: Callable[[str, str], set[str]],
+                   ended: Callable[[str], float]) -> list[MemoryWrite]:  # fmt: skip
+    """`writes` less a forked session's copies of them. `claude --resume <id> --fork-session`
+    writes the new session's file opening with copies of the earlier session's records, their
+    `uuid` and time kept and their `sessionId` rewritten: the Write call among them read as the
+    new session's, every fork one more session that wrote the memory. One call record (uuid
+    and time) seen in several sessions is one write: the session's that `held(record, at)`
+    says the store holds it from, else the one whose transcript ended first (`ended`: its
+    mtime), as the backfill reads transcripts (transcripts/ledger order, store/capture.py)."""
+    groups: dict[tuple[str, str], list[MemoryWrite]] = {}
+    for write in writes:
+        if write.record:
+            groups.setdefault((write.record, write.at), []).append(write)
+    copies: set[int] = set()
+    for (record, at), group in groups.items():
+        sessions = {w.session for w in group}
+        if len(sessions) < 2:
+            continue
+        known = held(record, at) & sessions
+        keep = min(known) if known else min(group, key=lambda w: (ended(w.transcript), w.transcript, w.line)).session
+        copies.update(id(w) for w in group if w.session != keep)
+    return [write for write in writes if id(write) not in copies]
+
+
 def writes_by_file(writes: Sequence[MemoryWrite]) -> dict[str, list[MemoryWrite]]:
     out: dict[str, list[MemoryWrite]] = {}
     for write in writes:
@@ -309,4 +338,4 @@ def writes_by_file(writes: Sequence[MemoryWrite]) -> dict[str, list[MemoryWrite]
     return out
 
 
-__all__ = ["FolderMatch", "MemoryWrite", "WRITE_TOOLS", "WriteIndex", "find_writes", "writes_by_file"]
+__all__ = ["FolderMatch", "MemoryWrite", "WRITE_TOOLS", "WriteIndex", "find_writes", "without_copies", "writes_by_file"]

@@ -110,6 +110,7 @@ class Sighting:
     pointer: str  # canonical L1 back-pointer
     at: str  # ISO-Z timestamp
     path: str | None = None  # where the transcript (or file) is on this machine, `~/`-relative
+    record: str | None = None  # the call record's `uuid` (a fork's copy keeps it: automemory/writes.py)
 
 
 _NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]")
@@ -253,6 +254,8 @@ def memory_atom(note: MemoryNote, project: str, sightings: Sequence[Sighting]) -
         evidence: dict[str, Any] = {"quote": quote, "rule": rule}
         if seen.path:
             evidence["path"] = seen.path
+        if seen.record:
+            evidence["record"] = seen.record
         records.append(new_atom(claim, kind, project=project, source=seen.pointer, at=seen.at,
                                 session=seen.session, confidence="observed", redacted=bool(findings),
                                 evidence=evidence, origin=ORIGIN, memory_file=memory_file))  # fmt: skip
@@ -419,7 +422,7 @@ def write_sightings(notes: Iterable[MemoryNote], writes: Sequence[MemoryWrite], 
         for _, w in sorted(last.items()):
             key = os.fspath(w.transcript)
             where = transcripts.get(key) or transcripts.setdefault(key, Transcript.of(key))
-            found.append(Sighting(w.session, where.at(w.line), w.at or _mtime_iso(note.mtime), where.local))
+            found.append(Sighting(w.session, where.at(w.line), w.at or _mtime_iso(note.mtime), where.local, w.record))
         if found:
             out[note.file] = found
     return out

@@ -22,6 +22,7 @@ than the listing is read.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,7 @@ from typing import Any
 from agent_memory.automemory.location import memory_slug
 from agent_memory.automemory.notes import Skipped
 from agent_memory.automemory.quick import LEDGER_KIND, folder_key, project_folder, signature
-from agent_memory.automemory.writes import WriteIndex
+from agent_memory.automemory.writes import WriteIndex, without_copies
 from agent_memory.extract.memory_notes import FolderExtract, extract_folder, without_stand_ins
 from agent_memory.extract.pipeline import safe_project
 from agent_memory.gitio.state import log_error
@@ -83,7 +84,7 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     index = WriteIndex(store.repo.common_dir, folder)
     if unchanged and not index.stand_ins:
         return FolderCapture(folder, "unchanged")
-    writes = index.refresh(find_transcripts(root))
+    writes = without_copies(index.refresh(find_transcripts(root)), _held_by(store), _ended)
     if unchanged and not index.written_stand_ins():
         index.save()  # the transcripts read meanwhile are not read again for this
         return FolderCapture(folder, "unchanged")
@@ -98,6 +99,33 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     if not result.unreadable:  # else read again: a held-back observation waits for its record
         ledger.record(Entry(LEDGER_KIND, key, state))
     return FolderCapture(folder, "read", result, len(extracted.notes), extracted.skipped, extracted.problems)
+
+
+def _held_by(store: L1Store) -> Callable[[str, str], set[str]]:
+    """`held(record, at)`: the sessions whose evidence of Claude's own memory in the store is
+    that call record at that time. The store is read once, and only when asked (only a fork's
+    copy of a write asks)."""
+    known: dict[tuple[str, str], set[str]] | None = None
+
+    def held(record: str, at: str) -> set[str]:
+        nonlocal known
+        if known is None:
+            known = {}
+            for atom in store.snapshot().atoms.values():
+                for item in atom.get("evidence") or []:
+                    if str(item.get("rule") or "").startswith("auto_memory") and item.get("record"):
+                        known.setdefault((str(item["record"]), str(item.get("at"))), set()).add(str(item.get("session")))
+        return known.get((record, at), set())
+
+    return held
+
+
+def _ended(transcript: str) -> float:
+    """When a transcript was last written (its session ended), for `without_copies`."""
+    try:
+        return os.stat(transcript).st_mtime
+    except OSError:
+        return float("inf")
 
 
 def _news(store: L1Store, extracted: FolderExtract) -> list[Atom]:
