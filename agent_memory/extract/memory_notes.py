@@ -39,7 +39,7 @@ from agent_memory.automemory.writes import MemoryWrite, writes_by_file
 from agent_memory.extract.canonical import canonical
 from agent_memory.extract.statement import extract_claims
 from agent_memory.extract.text import cap, mask, shorten, tidy, unmask
-from agent_memory.model.atom import Atom, iso_z, merge, merge_all, new_atom
+from agent_memory.model.atom import Atom, atom_id, iso_z, merge, merge_all, new_atom
 from agent_memory.model.paths import canonical_pointer
 from agent_memory.transcripts.identity import Transcript
 
@@ -214,38 +214,61 @@ def local_path(path: Path) -> str | None:
     return text
 
 
+QUOTE_CHARS = 1990
+# A memory's text is redacted before it is cut (cut first, a key that straddled the cut left its
+# first part, which no rule reads as a secret any longer), but only this many times what is
+# kept of it is read: a topic file may be 256 KB on one line, and redaction is linear in what it
+# reads (a folder of such files ran a capture past its time limit).
+WINDOW = 4
+
+
+def _window(text: str, keep: int) -> str:
+    """The part of `text` read to keep its first `keep` characters: whole when short, else cut
+    at a blank (no run of characters is cut, so none is a key cut in two) far past `keep`."""
+    if len(text) <= WINDOW * keep:
+        return text
+    head = text[: WINDOW * keep]
+    blank = head.rfind(" ")  # `plain` left single spaces between words
+    return head[:blank] if blank > 2 * keep else head
+
+
 def quote_for(note: MemoryNote) -> str:
-    """What a reviewer reads: the rule, then its Why and How to apply lines — redacted whole,
-    then cut (each of the two to SECTION_CHARS, all to 1990). Cut first, a key that straddled
-    the cut left its first part, which no rule reads as a secret any longer, in the quote."""
+    """What a reviewer reads: the rule, then its Why and How to apply lines — redacted, then
+    cut (each of the two to SECTION_CHARS, all to QUOTE_CHARS). Cut first, a key that
+    straddled the cut left its first part, which no rule reads as a secret any longer."""
     from agent_memory.automemory.markdown import SECTION_CHARS
     from agent_memory.redact.redactor import redact
 
-    lines = [note.rule]
+    lines = [_window(note.rule, QUOTE_CHARS)]
     if note.why:
-        lines.append(f"Why: {note.why}")
+        lines.append(f"Why: {_window(note.why, SECTION_CHARS)}")
     if note.how:
-        lines.append(f"How to apply: {note.how}")
+        lines.append(f"How to apply: {_window(note.how, SECTION_CHARS)}")
     rule, *sections = redact("\n".join(lines))[0].split("\n")
     for at, line in enumerate(sections):
         label, _, text = line.partition(": ")
         if label in ("Why", "How to apply") and len(text) > SECTION_CHARS:
             sections[at] = f"{label}: {text[:SECTION_CHARS].rstrip()}…"
-    return "\n".join([rule, *sections])[:1990]
+    return "\n".join([rule, *sections])[:QUOTE_CHARS]
 
 
-def memory_atom(note: MemoryNote, project: str, sightings: Sequence[Sighting]) -> Atom:
-    """One candidate atom for one memory note, with one evidence item per sighting."""
+def note_claim(note: MemoryNote) -> tuple[str, str, bool]:
+    """(claim, kind, whether redaction changed it) of a note. The rule is redacted before its
+    claim is read: a claim is cut to 200 characters, and a key that straddled the cut left its
+    first part, which no rule reads as a secret any longer."""
     from agent_memory.redact.redactor import redact
 
-    # The rule redacted before its claim is read: a claim is cut to 200 characters, and a key
-    # that straddled the cut left its first part, which no rule reads as a secret any longer.
-    rule, in_rule = redact(note.rule)
+    rule, in_rule = redact(_window(note.rule, QUOTE_CHARS))
     raw_claim, read_kind = claim_for(rule)
     claim, findings = redact(raw_claim)
-    findings += in_rule
-    claim = claim[:500]
-    kind = kind_for(note.type, raw_claim, read_kind)
+    return claim[:500], kind_for(note.type, raw_claim, read_kind), bool(findings or in_rule)
+
+
+def memory_atom(note: MemoryNote, project: str, sightings: Sequence[Sighting],
+                claimed: tuple[str, str, bool] | None = None) -> Atom:  # fmt: skip
+    """One candidate atom for one memory note, with one evidence item per sighting (`claimed`:
+    its `note_claim`, when the caller has it already)."""
+    claim, kind, redacted = claimed or note_claim(note)
     memory_file = memory_file_label(shown_name(note.file)[0])
     quote = quote_for(note)
     rule = f"{RULE_FAMILY}.{note.type if note.known_type else 'untyped'}"
@@ -257,7 +280,7 @@ def memory_atom(note: MemoryNote, project: str, sightings: Sequence[Sighting]) -
         if seen.record:
             evidence["record"] = seen.record
         records.append(new_atom(claim, kind, project=project, source=seen.pointer, at=seen.at,
-                                session=seen.session, confidence="observed", redacted=bool(findings),
+                                session=seen.session, confidence="observed", redacted=redacted,
                                 evidence=evidence, origin=ORIGIN, memory_file=memory_file))  # fmt: skip
     atom = merge_all(records)
     return merge(atom, atom)  # bounds the evidence like any merged atom (atom.select_evidence)
@@ -281,32 +304,35 @@ def _memory_atoms(notes: Iterable[MemoryNote], project: str, slug: str, folder: 
     files whose copy stands in for them."""
     written: dict[str, list[tuple[MemoryNote, list[Sighting]]]] = {}
     copies: dict[str, list[MemoryNote]] = {}
+    claims: dict[str, tuple[str, str, bool]] = {}  # each note's claim, read once (redaction is the cost)
     for note in sorted(notes, key=lambda n: n.file):
+        claims[note.file] = note_claim(note)
+        ident = atom_id(claims[note.file][0], project)
         seen = (sightings or {}).get(note.file)
         if seen:
-            written.setdefault(memory_atom(note, project, seen)["id"], []).append((note, seen))
+            written.setdefault(ident, []).append((note, seen))
         else:
-            placeholder = Sighting("memory", memory_pointer(slug, shown_name(note.file)[0], note.rule_line),
-                                   _mtime_iso(note.mtime))  # fmt: skip
-            copies.setdefault(memory_atom(note, project, [placeholder])["id"], []).append(note)
-    found = {ident: _once_per_session(group, project) for ident, group in written.items()}
+            copies.setdefault(ident, []).append(note)
+    found = {ident: _once_per_session(group, project, claims) for ident, group in written.items()}
     file_only: set[str] = set()
     stand_in_files: set[str] = set()
     for ident, group in copies.items():
         if ident not in found:  # the folder's copy of a claim no transcript shows: one observation
-            found[ident] = [memory_atom(group[0], project, fallback_sightings(group[0], slug, folder))]
+            first = group[0]
+            found[ident] = [memory_atom(first, project, fallback_sightings(first, slug, folder), claims[first.file])]
             file_only.add(ident)
             stand_in_files.update(note.file for note in group)
     atoms = sorted((merge_all(atoms) for atoms in found.values()), key=lambda a: (a["first_seen"], a["id"]))
     return atoms, file_only, stand_in_files
 
 
-def _once_per_session(group: Sequence[tuple[MemoryNote, list[Sighting]]], project: str) -> list[Atom]:
+def _once_per_session(group: Sequence[tuple[MemoryNote, list[Sighting]]], project: str,
+                      claims: Mapping[str, tuple[str, str, bool]]) -> list[Atom]:  # fmt: skip
     """The atoms of the files that hold one claim, each session's sighting kept once: its
     latest write of the claim, whichever file it wrote (`write_sightings` keeps one per session
     and file). A session writing one rule into three files was three observations of it."""
     if len(group) == 1:
-        return [memory_atom(group[0][0], project, group[0][1])]
+        return [memory_atom(group[0][0], project, group[0][1], claims[group[0][0].file])]
     latest: dict[str, tuple[tuple[str, int, str], int]] = {}
     for index, (_, seen) in enumerate(group):
         for sighting in seen:
@@ -318,7 +344,7 @@ def _once_per_session(group: Sequence[tuple[MemoryNote, list[Sighting]]], projec
     for index, (note, seen) in enumerate(group):
         mine = [sighting for sighting in seen if latest[sighting.session][1] == index]
         if mine:
-            atoms.append(memory_atom(note, project, mine))
+            atoms.append(memory_atom(note, project, mine, claims[note.file]))
     return atoms
 
 
@@ -410,6 +436,8 @@ def write_sightings(notes: Iterable[MemoryNote], writes: Sequence[MemoryWrite], 
     out: dict[str, list[Sighting]] = {}
     transcripts: dict[str, Transcript] = {}  # one identity per transcript, however many writes it shows
     for note in notes:
+        if note.file not in by_file:
+            continue  # no transcript shows it written: its claim is not read here (the cost)
         claim = claim_for(note.rule)[0]
         last: dict[str, MemoryWrite] = {}
         for write in by_file.get(note.file, []):
