@@ -345,3 +345,44 @@ def test_a_forked_sessions_copy_of_a_memory_write_is_no_second_sighting(guarded:
               if a.get("origin") == "auto-memory" and "migrations" in a["claim"]]  # fmt: skip
     assert (atom["sessions"], atom["observations"]) == ([old_id], 1)
     assert atom["source"].endswith(f"/{old.name}#L2")
+
+
+def test_a_session_editing_its_memory_again_after_a_capture_is_still_one_observation(guarded: Path) -> None:
+    """A session that wrote the memory, was captured (its SessionEnd), and edited the memory
+    again when resumed (`claude --resume`: the same file, appended to) is one session that
+    wrote it — one observation, its last call the back-pointer — as when its transcript is
+    read once at the end; each capture in between added one more. Another session's write is
+    another observation."""
+    from sessions import gm, gm_json
+
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    folder = resolve_auto_memory_dir(guarded).path
+    target = folder / "feedback_migrations.md"
+    folder.mkdir(parents=True)
+    target.write_text(TEXT, "utf-8")
+    cwd = str(guarded)
+    sid = "aaaaaaaa-0000-4000-8000-000000000009"
+    transcript = save(folder.parent / f"{sid}.jsonl", [prompt(sid, "2026-11-02T09:00:00Z", "migrations first?", cwd=cwd),
+                                                       *write(sid, "2026-11-02T09:00:05Z", target, TEXT, call_id="t1", cwd=cwd)])  # fmt: skip
+    gm(guarded, "capture", "--all", "--no-stage")
+    text = TEXT
+    for day, old, new in (("2026-11-03", "it broke twice", "it broke three times"),
+                          ("2026-11-04", "three times", "four times")):  # fmt: skip
+        with transcript.open("a", encoding="utf-8") as fh:  # resumed: the same session, appended to
+            fh.write("".join(json.dumps(r) + "\n" for r in edit(sid, f"{day}T09:00:05Z", target, text, old, new,
+                                                                  call_id=f"e-{day}", cwd=cwd)))  # fmt: skip
+        text = text.replace(old, new)
+        target.write_text(text, "utf-8")
+        gm(guarded, "capture", "--all", "--no-stage")
+    [atom] = [a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"] if a.get("origin") == "auto-memory"]
+    assert (atom["sessions"], atom["observations"]) == ([sid], 1)
+    assert atom["source"] == atom["first_source"] and atom["source"].endswith(f"/{sid}.jsonl#L6")
+
+    other = "bbbbbbbb-0000-4000-8000-000000000001"
+    save(folder.parent / f"{other}.jsonl", edit(other, "2026-11-05T09:00:05Z", target, text, "four times", "five times",
+                                                call_id="o1", cwd=cwd))  # fmt: skip
+    target.write_text(text.replace("four times", "five times"), "utf-8")
+    gm(guarded, "capture", "--all", "--no-stage")
+    [atom] = [a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"] if a.get("origin") == "auto-memory"]
+    assert (atom["sessions"], atom["observations"]) == (sorted([sid, other]), 2)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -366,11 +366,42 @@ def without_stand_ins(stored: Atom, seen: Atom) -> Atom:
     counts only for a claim no transcript shows written). Only the stand-in's evidence and
     its session leave (a stamped session only when nothing else of the atom may be in it);
     every other sighting, the review, the flags and the labels stay."""
+    return _without(stored, seen, is_stand_in)
+
+
+def without_replaced_writes(stored: Atom, seen: Atom) -> Atom:
+    """`stored` less the earlier writes of the sessions `seen` shows writing the memory again:
+    each session that wrote it is one observation, its last call the back-pointer — as when
+    its transcript is read once, at its end. A session captured, then resumed (the same file,
+    appended to) to edit its memory again, was one more observation at every capture."""
+    latest: dict[str, str] = {}
+    for item in seen.get("evidence") or []:
+        if _written(item):
+            session, at = str(item.get("session")), str(item.get("at", ""))
+            latest[session] = max(at, latest.get(session, at))
+    sources = {str(item.get("source")) for item in seen.get("evidence") or []}
+
+    def replaced(item: Mapping[str, Any]) -> bool:
+        session = str(item.get("session"))
+        return (_written(item) and session in latest and str(item.get("at", "")) <= latest[session]
+                and str(item.get("source")) not in sources)  # fmt: skip
+
+    return _without(stored, seen, replaced)
+
+
+def _written(item: Mapping[str, Any]) -> bool:
+    """Whether an evidence item is a transcript's write of Claude's own memory (no stand-in)."""
+    return str(item.get("rule") or "").startswith(RULE_FAMILY) and not is_stand_in(item)
+
+
+def _without(stored: Atom, seen: Atom, gone_if: Callable[[Mapping[str, Any]], bool]) -> Atom:
+    """`stored` less the evidence `gone_if` says `seen` makes obsolete (its sessions too, when
+    nothing else of the atom may be in them), its counts and ends made to agree."""
     evidence = [dict(e) for e in stored.get("evidence") or [] if isinstance(e, dict)]
-    gone = [e for e in evidence if is_stand_in(e)]
+    gone = [e for e in evidence if gone_if(e)]
     if not gone:
         return stored
-    kept = [e for e in evidence if not is_stand_in(e)]
+    kept = [e for e in evidence if not gone_if(e)]
     omitted = list(stored.get("evidence_omitted") or [])
     still = {e.get("session") for e in kept}
     dropped = {str(e.get("session")) for e in gone if e.get("session") not in still
@@ -461,5 +492,5 @@ def transcript_sighting(transcript: str | os.PathLike[str], line: int, session: 
     return Sighting(session, canonical_pointer(transcript, line), at, path)
 
 
-__all__ = ["ORIGIN", "FolderExtract", "is_stand_in", "without_stand_ins", "Sighting", "claim_for", "extract_folder", "write_sightings", "fallback_sightings", "kind_for", "memory_atom", "stamped_session",
+__all__ = ["ORIGIN", "FolderExtract", "is_stand_in", "without_replaced_writes", "without_stand_ins", "Sighting", "claim_for", "extract_folder", "write_sightings", "fallback_sightings", "kind_for", "memory_atom", "stamped_session",
            "memory_atoms", "memory_pointer", "shown_name", "transcript_sighting"]  # fmt: skip

@@ -32,7 +32,12 @@ from agent_memory.automemory.location import memory_slug
 from agent_memory.automemory.notes import Skipped
 from agent_memory.automemory.quick import LEDGER_KIND, folder_key, project_folder, signature
 from agent_memory.automemory.writes import WriteIndex, without_copies
-from agent_memory.extract.memory_notes import FolderExtract, extract_folder, without_stand_ins
+from agent_memory.extract.memory_notes import (
+    FolderExtract,
+    extract_folder,
+    without_replaced_writes,
+    without_stand_ins,
+)
 from agent_memory.extract.pipeline import safe_project
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom
@@ -146,12 +151,14 @@ def _superseding(extracted: FolderExtract) -> Callable[[Atom, Atom], Atom]:
     """The stored record a transcript-shown observation merges into: without the folder's copy
     of the claim an earlier capture stored when no transcript showed its write. Read first,
     the copy stood in for that write (a session `memory-<name>`, or the stamped one at line
-    0); joined with the write it is still one observation, as when both are read at once."""
+    0); joined with the write it is still one observation, as when both are read at once. And
+    without an earlier write of a session the observation shows writing it again (a session
+    resumed after its capture): a session that wrote the memory is one observation."""
 
     def supersede(stored: Atom, seen: Atom) -> Atom:
         if seen["id"] in extracted.file_only or not is_claude_memory(seen):
             return stored
-        return without_stand_ins(stored, seen)
+        return without_replaced_writes(without_stand_ins(stored, seen), seen)
 
     return supersede
 
