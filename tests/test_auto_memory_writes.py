@@ -340,6 +340,8 @@ def test_a_forked_sessions_copy_of_a_memory_write_is_no_second_sighting(guarded:
         fork = _forked(old, f"aaaaaaaa-0000-4000-8000-00000000000{n}", day, cwd)
         os.utime(fork, (1_790_000_000 + n * 86_400, 1_790_000_000 + n * 86_400))
     (folder / "feedback_other.md").write_text(TEXT.replace(RULE, "Never commit the generated files."), "utf-8")
+    [listed] = [a for a in gm_json(guarded, "extract", "--auto-memory")["atoms"] if "migrations" in a["claim"]]
+    assert listed["sessions"] == [old_id]  # the dry run as the capture
     gm(guarded, "capture", "--all", "--no-stage")
     [atom] = [a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"]
               if a.get("origin") == "auto-memory" and "migrations" in a["claim"]]  # fmt: skip

@@ -26,6 +26,10 @@ from agent_memory.model.errors import UsageError
 from agent_memory.model.words import plural
 from agent_memory.transcripts.reader import recorded_cwd
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from agent_memory.store.l1 import L1Store
+
 
 def default_project(transcript: Path, explicit: str | None, cwd: str | None = None) -> str:
     """--project, else the repository here (`git config memory.project` or its top-level
@@ -205,6 +209,18 @@ def auto_memory_folder(given: str | None, verb: str = "extract") -> tuple[Path, 
     return folder, root
 
 
+def _store_if_any() -> L1Store | None:
+    """This repository's store when it has one a dry run can read, else None."""
+    from agent_memory.gitio.repo import find_repo
+    from agent_memory.store.l1 import L1Store
+
+    try:
+        store = L1Store(find_repo())
+        return store if store.exists() else None
+    except Exception:  # noqa: BLE001 - a dry run over a store it cannot read knows no session
+        return None
+
+
 def run_auto_memory(args: argparse.Namespace) -> Report:
     from agent_memory.automemory.location import memory_slug
     from agent_memory.extract.memory_notes import extract_folder
@@ -218,9 +234,11 @@ def run_auto_memory(args: argparse.Namespace) -> Report:
         # a dry run writes nothing).
         from agent_memory.automemory.writes import WriteIndex
         from agent_memory.gitio.repo import find_repo
+        from agent_memory.store.auto_memory import originals
         from agent_memory.transcripts.files import find_transcripts
 
         writes = WriteIndex(find_repo().common_dir, folder).refresh(find_transcripts(root))
+        writes = originals(writes, _store_if_any())  # a fork's copies left out, as capture does
     result = extract_folder(folder, project, memory_slug(folder, root), writes)
     report = Report(result.to_json())
     memories = f"{len(result.notes)} {'memory' if len(result.notes) == 1 else 'memories'}"

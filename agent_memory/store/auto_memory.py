@@ -23,7 +23,7 @@ than the listing is read.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,7 @@ from typing import Any
 from agent_memory.automemory.location import memory_slug
 from agent_memory.automemory.notes import Skipped
 from agent_memory.automemory.quick import LEDGER_KIND, folder_key, project_folder, signature
-from agent_memory.automemory.writes import WriteIndex, without_copies
+from agent_memory.automemory.writes import MemoryWrite, WriteIndex, without_copies
 from agent_memory.extract.memory_notes import (
     FolderExtract,
     extract_folder,
@@ -89,7 +89,7 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     index = WriteIndex(store.repo.common_dir, folder)
     if unchanged and not index.stand_ins:
         return FolderCapture(folder, "unchanged")
-    writes = without_copies(index.refresh(find_transcripts(root)), _held_by(store), _ended)
+    writes = originals(index.refresh(find_transcripts(root)), store)
     if unchanged and not index.written_stand_ins():
         index.save()  # the transcripts read meanwhile are not read again for this
         return FolderCapture(folder, "unchanged")
@@ -104,6 +104,12 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     if not result.unreadable:  # else read again: a held-back observation waits for its record
         ledger.record(Entry(LEDGER_KIND, key, state))
     return FolderCapture(folder, "read", result, len(extracted.notes), extracted.skipped, extracted.problems)
+
+
+def originals(writes: Sequence[MemoryWrite], store: L1Store | None) -> list[MemoryWrite]:
+    """`writes` less a forked session's copies of them (automemory/writes.py `without_copies`),
+    the store (when there is one) saying which session each write is held from."""
+    return without_copies(writes, _held_by(store) if store is not None else lambda _r, _a: set(), _ended)
 
 
 def _held_by(store: L1Store) -> Callable[[str, str], set[str]]:
@@ -163,4 +169,4 @@ def _superseding(extracted: FolderExtract) -> Callable[[Atom, Atom], Atom]:
     return supersede
 
 
-__all__ = ["FolderCapture", "capture_auto_memory"]
+__all__ = ["FolderCapture", "capture_auto_memory", "originals"]
