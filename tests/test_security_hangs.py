@@ -245,3 +245,39 @@ def test_a_fifo_or_device_in_place_of_a_hook_cache_is_not_waited_on(project: Pat
                           stdin=subprocess.DEVNULL)  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert any("ruff" in a["claim"].lower() for a in gm_json(project, "inspect", "--tier", "L1")["atoms"])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+@pytest.mark.parametrize("name", ["auto-memory-writes.json", "auto-memory-scan.json"])
+def test_a_fifo_or_device_in_place_of_an_auto_memory_cache_is_not_waited_on(project: Path, name: str, kind: str) -> None:
+    """The caches kept for Claude Code's own memory folder in `.git/agent-memory/` (who wrote
+    each memory, per transcript; the guard's count of the folder's findings) were read with a
+    plain open: a FIFO in the place of one hung every capture of the folder (`capture --all`,
+    the SessionEnd capture until its time limit) and `status`, and /dev/zero linked there was
+    read for ever. Each is read as a cache that is missing."""
+    from conftest import memory_capped
+
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    folder = resolve_auto_memory_dir(project).path
+    folder.mkdir(parents=True)
+    (folder / "feedback_lint.md").write_text("---\ntype: feedback\n---\n\nAlways run the linter before committing.\n")
+    write_session(project, "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-05",
+                  [{"user": "We use pnpm, not npm, in this repo."}])  # fmt: skip
+    gm(project, "capture", "--all", "--no-stage")
+    gm(project, "status")
+    cache = project / ".git" / "agent-memory" / name
+    assert cache.is_file()
+    cache.unlink()
+    if kind == "fifo":
+        os.mkfifo(cache)
+    else:
+        cache.symlink_to("/dev/zero")
+    (folder / "feedback_tabs.md").write_text("---\ntype: feedback\n---\n\nNever use tabs in Python files.\n")
+    for verb in (["capture", "--all", "--no-stage"], ["status"]):
+        proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), *verb], cwd=project,
+                              capture_output=True, text=True, timeout=NEVER, stdin=subprocess.DEVNULL,
+                              preexec_fn=memory_capped)  # fmt: skip
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    claims = {a["claim"] for a in gm_json(project, "inspect", "--tier", "L1")["atoms"]}
+    assert "Never use tabs in Python files" in claims

@@ -19,7 +19,7 @@ from agent_memory.automemory.frontmatter import normalise_text
 from agent_memory.automemory.notes import MAX_BYTES, walk
 from agent_memory.automemory.quick import signature
 from agent_memory.automemory.walk import read_regular
-from agent_memory.gitio.state import atomic_write, state_dir
+from agent_memory.gitio.state import atomic_write, read_regular_file, state_dir
 from agent_memory.redact.guard import GuardFinding, scan_text
 
 # The guard's rules for a rendered markdown block, not for notes (see the module docstring).
@@ -62,11 +62,11 @@ def findings_count(folder: Path, common_dir: str | os.PathLike[str]) -> int:
     the last count (`.git/agent-memory/auto-memory-scan.json`)."""
     state = signature(folder)
     cache = state_dir(common_dir, create=False) / CACHE_NAME
-    try:
-        known = json.loads(cache.read_text("utf-8"))
+    try:  # not `read_text`: a FIFO in its place was waited on for ever (status hung)
+        known = json.loads(read_regular_file(cache))
         if known.get("folder") == str(folder) and known.get("sig") == state:
             return int(known["findings"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         pass
     count = len(scan_folder(folder))
     try:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.automemory.notes import MemoryNote, note_from_bytes
-from agent_memory.gitio.state import atomic_write, state_dir
+from agent_memory.gitio.state import atomic_write, read_regular_file, state_dir
 from agent_memory.model.clock import iso_z
 from agent_memory.transcripts.identity import safe_session
 
@@ -222,9 +222,9 @@ class WriteIndex:
         self.stand_ins: set[str] = set()  # files read last time with no transcript showing their write
         self.fresh: list[MemoryWrite] = []  # the writes of the transcripts the last refresh read
         self.changed = False
-        try:
-            data = json.loads(self.path.read_text("utf-8"))
-        except (OSError, ValueError):
+        try:  # not `read_text`: a FIFO in its place was waited on for ever (a capture hung)
+            data = json.loads(read_regular_file(self.path))
+        except (OSError, ValueError, RecursionError):
             return
         if isinstance(data, dict) and data.get("version") == _CACHE_VERSION and data.get("folder") == str(folder):
             entries = data.get("transcripts")
