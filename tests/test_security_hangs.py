@@ -281,3 +281,37 @@ def test_a_fifo_or_device_in_place_of_an_auto_memory_cache_is_not_waited_on(proj
         assert proc.returncode == 0, proc.stdout + proc.stderr
     claims = {a["claim"] for a in gm_json(project, "inspect", "--tier", "L1")["atoms"]}
     assert "Never use tabs in Python files" in claims
+
+
+def test_a_transcript_line_too_long_to_hold_is_not_read_for_memory_writes(project: Path) -> None:
+    """The transcripts are read for the tool calls that wrote Claude's own memory line by
+    line, but a line was held whole however long: one line of 1.5 GB (NULs; sparse here) ran
+    every capture of the folder out of memory (exit 3 under a 2 GB address space, the folder
+    never captured while that transcript was there). As the reader of typed lines does
+    (MAX_LINE_BYTES), a longer line is skipped without being held; the lines after it count."""
+    import json
+
+    from conftest import memory_capped
+    from memory_writes import save, topic, write
+
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    folder = resolve_auto_memory_dir(project).path
+    folder.mkdir(parents=True)
+    text = topic("Lint first", "Always run the linter before committing.", session="s-one")
+    (folder / "feedback_lint.md").write_text(text, "utf-8")
+    transcript = folder.parent / "aaaaaaaa-0000-4000-8000-000000000001.jsonl"
+    with open(transcript, "ab") as fh:
+        fh.write(b'{"type": "assistant", "message": {"content": [{"type": "tool_use"}]}, "x": "memory ')
+        fh.truncate(1536 << 20)
+        fh.seek(0, os.SEEK_END)
+        fh.write(b'"}\n')
+    records = write("s-one", "2026-11-02T09:00:05Z", folder / "feedback_lint.md", text, call_id="t1", cwd=str(project))
+    with open(transcript, "ab") as fh:
+        fh.write(save(project / "calls.jsonl", records).read_bytes())
+    proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), "capture", "--all", "--no-stage",
+                           "--output", "json"], cwd=project, capture_output=True, text=True, timeout=NEVER,
+                          stdin=subprocess.DEVNULL, preexec_fn=memory_capped)  # fmt: skip
+    assert (json.loads(proc.stdout).get("auto_memory") or {}).get("read") == "read", proc.stdout + proc.stderr
+    [atom] = [a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a.get("origin") == "auto-memory"]
+    assert atom["sessions"] == ["s-one"] and atom["source"].endswith(f"/{transcript.name}#L2")

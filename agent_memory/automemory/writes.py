@@ -23,15 +23,17 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from agent_memory.automemory.notes import MemoryNote, note_from_bytes
+from agent_memory.gitio.regular import open_regular
 from agent_memory.gitio.state import atomic_write, read_regular_file, state_dir
 from agent_memory.model.clock import iso_z
 from agent_memory.transcripts.identity import safe_session
+from agent_memory.transcripts.reader import MAX_LINE_BYTES
 
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 CACHE_NAME = "auto-memory-writes.json"
@@ -138,12 +140,25 @@ def _failed(block: dict[str, Any], record: dict[str, Any]) -> bool:
 
 
 def find_writes(transcript: str | os.PathLike[str], match: FolderMatch) -> list[MemoryWrite]:
-    """The successful writes of memory files in one transcript, in transcript order."""
+    """The successful writes of memory files in one transcript, in transcript order. Opened
+    as a regular file only (a FIFO swapped in since the listing is not waited on)."""
     try:
-        with open(transcript, "rb") as handle:
-            return _writes_in(handle, os.fspath(transcript), match)
+        with os.fdopen(open_regular(transcript), "rb") as handle:
+            return _writes_in(_lines(handle), os.fspath(transcript), match)
     except OSError:
         return []
+
+
+def _lines(handle: BinaryIO) -> Iterator[bytes]:
+    """The file's lines, each one longer than MAX_LINE_BYTES as b"" (still one line, so the
+    numbers stay the reader's), never held whole: a memory write's call and result are a topic
+    file or two (256 KB each at most), and a line of 1.5 GB ran the capture out of memory."""
+    while chunk := handle.readline(MAX_LINE_BYTES + 1):
+        if len(chunk) > MAX_LINE_BYTES and not chunk.endswith(b"\n"):
+            while (more := handle.readline(1 << 20)) and not more.endswith(b"\n"):
+                pass
+            chunk = b""
+        yield chunk
 
 
 def _writes_in(handle: Iterable[bytes], transcript: str, match: FolderMatch) -> list[MemoryWrite]:
