@@ -445,3 +445,30 @@ def test_validation_walks_the_folder_no_further_than_capture_reads_it(repo: Path
     (folder / "MEMORY.md").write_text("the index\n", encoding="utf-8")
     data = json.loads(gm(repo, "validate", "--auto-memory", str(folder), "--output", "json", check=False).stdout)
     assert data["files"] == [] and any(f"more than {MAX_DEPTH} levels deep" in w for w in data["warnings"])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+def test_a_fifo_or_device_as_the_pressure_file_is_not_waited_on(tmp_path: Path, kind: str) -> None:
+    """`validate --auto-memory DIR` (any folder a person points it at, a clone's included) at
+    90 % of its budget reads and appends `.memory-pressure.jsonl`: a FIFO there was read with
+    `read_text` and opened for writing without O_NONBLOCK, both waiting for a writer or a
+    reader that never came; /dev/zero linked there was read for ever. Neither is read or
+    written: the report says the sample was not recorded, and validate answers."""
+    import subprocess
+    import sys
+
+    from conftest import memory_capped
+
+    directory = write_dir(tmp_path / "m", {"MEMORY.md": "- a working-set line\n" * 180})
+    samples = directory / ".memory-pressure.jsonl"
+    if kind == "fifo":
+        os.mkfifo(samples)
+    else:
+        samples.symlink_to("/dev/zero")
+    proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), "validate", "--auto-memory",
+                           str(directory), "--output", "json"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL, preexec_fn=memory_capped)  # fmt: skip
+    report = json.loads(proc.stdout)
+    assert report["ok"] and report["pressure_sample"] is None, proc.stdout + proc.stderr
+    assert any("could not record a pressure sample" in w for w in report["warnings"])
+    assert stat.S_ISFIFO(samples.lstat().st_mode) if kind == "fifo" else samples.is_symlink()

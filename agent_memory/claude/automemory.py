@@ -55,6 +55,7 @@ import json
 import os
 import posixpath
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -364,10 +365,20 @@ def _named_by(
     return newly
 
 
+# The samples file grows by one line a day at most: a larger one is not ours to read whole.
+MAX_PRESSURE_READ = 1 << 20
+
+
 def _sampled_dates(path: Path) -> set[str]:
+    """The days `path` holds a sample of. Read as the topic files are (`walk.read_regular`):
+    never through a link, never a FIFO or a device — `read_text` waited for ever on a FIFO
+    there and read /dev/zero linked there until memory ran out (OSError: the caller's
+    "could not record" warning)."""
+    from agent_memory.automemory.walk import read_regular
+
     dates: set[str] = set()
     try:
-        text = path.read_text("utf-8", errors="replace")
+        text = read_regular(path, MAX_PRESSURE_READ).decode("utf-8", errors="replace")
     except FileNotFoundError:
         return dates
     for line in text.splitlines():
@@ -401,8 +412,12 @@ def record_pressure_sample(
     }
     # Never through a link (a folder the user points `--auto-memory` at may be a clone's): the
     # caller turns the refusal (ELOOP) into a warning, like any other failed sample.
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    # Non-blocking: a FIFO with no reader fails to open (ENXIO) instead of waiting for one.
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags, 0o600)
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(22, "not a regular file: no sample written", os.fspath(path))
         if hasattr(os, "fchmod"):
             os.fchmod(fd, 0o600)
         os.write(fd, (json.dumps(sample, sort_keys=True) + "\n").encode("utf-8"))
