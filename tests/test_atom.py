@@ -401,7 +401,7 @@ def test_omitted_evidence_is_local_only() -> None:
 # --- the review record checked by hand (store.l1 writes adopt's marks without the schema) ------
 
 VALID_REVIEW = {"state": "adopted", "at": "2026-11-05T10:00:00Z", "sessions": 1, "commit": "a" * 40}
-REVIEW_VALUES = ["adopted", "rejected", "demoted", "held", "", "2026-11-05T10:00:00Z", "2026-11-05T10:00:00.25Z",
+REVIEW_VALUES = ["adopted", "rejected", "demoted", "remembered", "held", "", "2026-11-05T10:00:00Z", "2026-11-05T10:00:00.25Z",
                  "2026-11-05T10:00:00Z\n", "2026-11-05T10:00:00Zx", "2026-11-05T10:00:00", "2026-11-05 10:00:00Z", "２026-11-05T10:00:00Z", "0" * 40, -1, 0, 2,
                  True, False, None, 1.0, 0.5, [1], {}]  # fmt: skip
 NEAR_VALID_REVIEWS = (
@@ -423,7 +423,8 @@ def test_a_review_record_passed_by_hand_passes_the_schema(review: Any) -> None:
 def test_the_review_check_passes_every_record_the_verbs_write_and_follows_the_schema() -> None:
     for review in ({"state": "adopted", "at": "2026-11-05T10:00:00Z", "sessions": 3, "commit": "a" * 40},
                    {"state": "rejected", "at": "2026-11-05T10:00:00Z", "sessions": 0},
-                   {"state": "demoted", "at": "2026-11-05T10:00:00.5Z", "sessions": 2, "commit": "b" * 40}):  # fmt: skip
+                   {"state": "demoted", "at": "2026-11-05T10:00:00.5Z", "sessions": 2, "commit": "b" * 40},
+                   {"state": "remembered", "at": "2026-11-05T10:00:00Z", "sessions": 1}):  # fmt: skip
         assert review_is_valid(review)
     # The rule it encodes; a change to the schema's review record must change review_is_valid.
     assert schema()["properties"]["review"] == {
@@ -432,7 +433,7 @@ def test_the_review_check_passes_every_record_the_verbs_write_and_follows_the_sc
         "required": ["state", "at", "sessions"],
         "additionalProperties": False,
         "properties": {
-            "state": {"enum": ["adopted", "rejected", "demoted"]},
+            "state": {"enum": ["adopted", "rejected", "demoted", "remembered"]},
             "at": {"$ref": "#/$defs/timestamp"},
             "sessions": {"type": "integer", "minimum": 0},
             "commit": {"type": "string"},

@@ -36,6 +36,7 @@ from agent_memory.model.clock import now_utc
 from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.policy import MAX_COMMIT_BYTES, MAX_HISTORY_DIFF_BYTES
 from agent_memory.store.l1 import Change, L1Store, Snapshot
+from agent_memory.store.said_again import SAID_AGAIN
 
 _REVERTS = re.compile(r"^This reverts commit ([0-9a-f]{7,64})", re.MULTILINE)
 
@@ -80,11 +81,12 @@ def reverted_adoptions(root: Path | None, rev: str = "HEAD") -> dict[str, str]:
     return out
 
 
-def forgotten_at_l2(root: Path | None) -> set[str]:
+def forgotten_at_l2(root: Path | None) -> dict[str, str]:
     """The atoms a `forget` line took out of the work tree's adopted.log and nothing brought
-    back (a teammate's pin merged after the forget does not: `adopted_log.fold`)."""
+    back (a teammate's pin merged after the forget does not: `adopted_log.fold`), each with
+    that line's time."""
     entries, _ = tiers.read_log(root)
-    return {ident for ident, (line, _) in adopted_log.removed(entries).items() if line.op == "forget"}
+    return {ident: str(line.at) for ident, (line, _) in adopted_log.removed(entries).items() if line.op == "forget"}
 
 
 def taken_out(root: Path | None) -> set[str]:
@@ -129,7 +131,8 @@ def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None
         held = set(tiers.l2_atoms(repo.workdir))
     reverted: dict[str, str | None] = {
         i: c for i, c in reverted_adoptions(repo.workdir).items() if i not in held}
-    forgotten = forgotten_at_l2(repo.workdir) - held
+    forgotten_at = {i: at for i, at in forgotten_at_l2(repo.workdir).items() if i not in held}
+    forgotten = set(forgotten_at)
     # taken out some other way: no revert commit to name
     edited = taken_out(repo.workdir) - held - set(reverted) - forgotten
     reverted.update(dict.fromkeys(edited))
@@ -148,6 +151,8 @@ def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None
             count = len(set(atom["sessions"]))
             if review.get("state") == "rejected" and int(review.get("sessions", 0)) >= count:
                 continue
+            if review.get("state") == SAID_AGAIN and str(review.get("at", "")) >= forgotten_at[ident]:
+                continue  # the person said it again after this forget (`remember`): their newer word
             updated = atom.copy()
             updated["review"] = {"state": "rejected", "at": at, "sessions": count}
             writes[ident] = updated
@@ -163,7 +168,7 @@ def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None
                 # sessions at the adoption are unknown, so those it has now are the ones judged
                 review = {"state": "adopted", "sessions": len(set(atom["sessions"]))}
             if review.get("state") != "adopted":
-                continue  # already rejected, demoted or never marked: nothing to correct
+                continue  # already rejected, demoted, said again since or never marked: nothing to correct
             if int(review.get("sessions", 0)) < len(set(atom["sessions"])):
                 continue  # new sessions since the adoption: judged afresh by the gates
             updated = atom.copy()

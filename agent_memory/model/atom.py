@@ -371,7 +371,8 @@ def validate_atom(atom: Any) -> Atom:
     return atom
 
 
-REVIEW_STATES = ("adopted", "rejected", "demoted")
+# "remembered": said again with `git memory remember` after a decision against it (store/said_again.py)
+REVIEW_STATES = ("adopted", "rejected", "demoted", "remembered")
 
 
 def review_is_valid(review: Any) -> bool:

@@ -551,3 +551,18 @@ def rejection_reason(rejected: dict[str, dict[str, Any]], atom: Atom) -> str | N
     if mark is None or len(atom.get("sessions", [])) > int(mark.get("sessions", 0)):
         return None
     return f"rejected on {str(mark.get('at', ''))[:10]}; needs new sessions"
+
+
+def lift_global_rejection(repo: git.Repo, atom: Atom) -> bool:
+    """`remember --global` of a claim a person rejected at `adopt --global --reject`: said again
+    by the person, it is their newer decision, so the mark goes (under every spelling
+    `rejection_reason` reads) and the next stage offers it. Evidence from projects never
+    lifts it (only new sessions do). Returns whether a rejection in force was set aside."""
+    rejected = read_global_rejections(repo)
+    spellings = {str(atom["id"]), *restated_ids(str(atom["claim"]), None)}
+    if not spellings & set(rejected):
+        return False
+    standing = rejection_reason(rejected, atom) is not None
+    kept = {k: v for k, v in rejected.items() if k not in spellings}
+    atomic_write(_rejected_path(repo), json.dumps(kept, sort_keys=True, indent=2) + "\n")
+    return standing
