@@ -170,3 +170,50 @@ def test_remember_global_in_a_claude_code_session_does_not_set_a_rejection_aside
     again = gm(solo, "remember", "--global", TESTS_FIRST, env=at(DAY_X), check=False)
     assert again.returncode == 1 and "needs new sessions" in again.stdout
     assert gm_json(solo, "stage", "--global", env=at(DAY_X))["commits"] == []
+
+
+# --- adopt refuses the block an empty adopted.log no longer shows, as stage does ------------------
+
+
+def _empty_the_log(root: Path) -> None:
+    """Every line taken out of adopted.log by hand and committed, the block left as it was."""
+    (root / ".memory" / "adopted.log").write_text("")
+    git(root, "commit", "-qam", "take every item out of the memory log")
+
+
+def test_adopt_refuses_a_block_its_empty_log_no_longer_shows_as_stage_does(project: Path) -> None:
+    kept = gm_json(project, "remember", "Run the linter before pushing", env=DAY)
+    gm(project, "adopt", "--yes", kept["id"], env=DAY)
+    waiting_one = gm_json(project, "remember", CLAIM, env=DAY)
+    assert waiting_one["staged"]
+    _empty_the_log(project)
+    head = git(project, "rev-parse", "HEAD")
+    staged = gm(project, "stage", env=DAY, check=False)
+    adopted = gm(project, "adopt", "--yes", waiting_one["id"], env=DAY, check=False)
+    assert staged.returncode == adopted.returncode == 1, adopted.stdout + adopted.stderr
+    (line,) = [ln for ln in adopted.stderr.splitlines() if not ln.startswith("hint:")]
+    assert "differs from .memory/adopted.log" in line
+    assert "hint:" in adopted.stderr and "validate --fix" in adopted.stderr
+    assert git(project, "rev-parse", "HEAD") == head  # nothing committed
+    # the fix the hint names, then adopt goes ahead
+    gm(project, "validate", "--fix", env=DAY)
+    git(project, "commit", "-qam", "re-render the memory block")
+    gm(project, "adopt", "--yes", waiting_one["id"], env=DAY)
+    assert list(held(project)) == [waiting_one["id"]]
+
+
+def test_adopt_global_refuses_a_block_its_empty_log_no_longer_shows_as_stage_does(tmp_path: Path) -> None:
+    solo = make_project(tmp_path, "solo")
+    kept = gm_json(solo, "remember", "--global", "Prefer small, focused commits.", env=at(DAY_X))
+    gm(solo, "adopt", "--global", "--yes", kept["id"], env=at(DAY_X))
+    out = gm_json(solo, "remember", "--global", TESTS_FIRST, env=at(DAY_X))
+    assert out["staged"]
+    _empty_the_log(home())
+    head = git(home(), "rev-parse", "HEAD")
+    staged = gm(solo, "stage", "--global", env=at(DAY_X), check=False)
+    adopted = gm(solo, "adopt", "--global", "--yes", out["id"], env=at(DAY_X), check=False)
+    assert staged.returncode == adopted.returncode == 1, adopted.stdout + adopted.stderr
+    assert "differs from .memory/adopted.log" in adopted.stderr and "validate --fix" in adopted.stderr
+    assert "global memory repo" in adopted.stderr
+    assert git(home(), "rev-parse", "HEAD") == head
+    assert global_log() == {}

@@ -297,10 +297,14 @@ def require_consistent(files: TierFiles) -> None:
             f"the memory block's markers in {files.target_name} are broken ({exc})",
             hint=f"restore them (git checkout -- {files.target_name}, or by hand), then retry",
         ) from exc
-    if (files.held() or files.log_text.strip()) and files.hand_edited():
+    # Whatever the log holds, as `stage` judges it: an empty log (its last lines taken out by
+    # hand) under a block that still shows them is refused too, rather than adopt re-rendering
+    # the block over it. hand_edited() is False where no block is present.
+    if files.hand_edited():
+        where = " in the global memory repo" if files.tier == "L3" else ""
         raise RefusedError(
-            f"the memory block in {files.target_name} differs from {LOG_PATH} (edited by hand?)",
-            hint="re-render it with `git memory validate --fix` (or revert the edit), commit, then retry",
+            f"the memory block in {files.target_name}{where} differs from {LOG_PATH} (edited by hand?)",
+            hint=f"re-render it with `git memory validate --fix` (or revert the edit), commit it{where}, then retry",
         )
 
 
