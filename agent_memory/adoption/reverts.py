@@ -20,6 +20,10 @@ An adopt line that reached the branch and that the committed log no longer has a
 taken out by a person some other way: its line edited out and committed, a `git revert` of a
 merged pull request of memory/review (whose merge commit names no atom). The same decision as a
 revert, and recorded the same way (`taken_out`), or the next stage offered the item again.
+
+None of these overrules the person's newer word: a record marked `remembered` (`git memory
+remember` of the claim since: store/said_again.py) is not marked rejected again for the revert,
+edit or forget it answers.
 """
 
 from __future__ import annotations

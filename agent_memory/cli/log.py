@@ -34,6 +34,7 @@ MEANING = {
     "contested": "not seen: a claim captured in that session contradicts it",
     "held": "L1 record marked adopted: not staged again, kept past the L1 expiry",
     "reject": "rejected at review: not staged again until new sessions say it",
+    "remember-again": "said again with git memory remember: the earlier rejection or forget set aside",
     "verify": "raised to verified by a command",
     "resolve": "a contradiction settled",
     "expire": "dropped from L1: not seen again within the expiry",
