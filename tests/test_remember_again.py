@@ -217,3 +217,27 @@ def test_adopt_global_refuses_a_block_its_empty_log_no_longer_shows_as_stage_doe
     assert "global memory repo" in adopted.stderr
     assert git(home(), "rev-parse", "HEAD") == head
     assert global_log() == {}
+
+
+def test_remember_brings_back_a_claim_forgotten_before_it_was_adopted(project: Path) -> None:
+    """Forgotten at L1 only (tombstoned: capture does not re-learn it): said again by the
+    person, the tombstone goes and the claim is staged."""
+    first = gm_json(project, "remember", CLAIM, env=DAY)
+    gm(project, "forget", first["id"], env=DAY)
+    assert first["id"] not in waiting(project)
+    again = gm_json(project, "remember", CLAIM, env=LATER)
+    assert again["again"] == "forgotten" and again["staged"]
+    assert gm(project, "forget", "--undo", first["id"], env=LATER, check=False).returncode != 0  # nothing to undo
+
+
+def test_forget_undo_after_remember_again_restores_the_line_once(project: Path) -> None:
+    """Forgotten out of the block, said again (staged), then `forget --undo`: the line is back,
+    held once, and the staged item no longer waits."""
+    first = gm_json(project, "remember", CLAIM, env=DAY)
+    gm(project, "adopt", "--yes", first["id"], env=DAY)
+    gm(project, "forget", first["id"], env=DAY)
+    assert gm_json(project, "remember", CLAIM, env=LATER)["staged"]
+    gm(project, "forget", "--undo", first["id"], env=LATER)
+    assert list(held(project)) == [first["id"]]
+    assert first["id"] not in waiting(project)
+    assert gm(project, "validate", check=False).returncode == 0
