@@ -241,3 +241,11 @@ def test_forget_undo_after_remember_again_restores_the_line_once(project: Path) 
     assert list(held(project)) == [first["id"]]
     assert first["id"] not in waiting(project)
     assert gm(project, "validate", check=False).returncode == 0
+
+
+def test_a_rejection_says_how_to_bring_the_item_back(project: Path) -> None:
+    """`adopt --reject` said the item waits for new sessions only; saying it again with
+    `remember` brings it back too, and the rejection now says so."""
+    first = gm_json(project, "remember", CLAIM, env=DAY)
+    out = gm(project, "adopt", "--reject", first["id"], env=DAY).stdout
+    assert "new sessions" in out and "git memory remember" in out, out

@@ -468,8 +468,10 @@ def _failure_after(failure: BaseException, outcome: dict[str, Any]) -> BaseExcep
 
 def _rejection_note(store: L1Store | None) -> str:
     if store is None:
-        return "recorded in the global repo's local state; not proposed again until new sessions add evidence"
-    return "recorded on memory/atoms; not restaged until new sessions add evidence"
+        return ("recorded in the global repo's local state; not proposed again until new sessions add "
+                "evidence or you say it again with `git memory remember --global`")
+    return ("recorded on memory/atoms; not restaged until new sessions add evidence or you say it again "
+            "with `git memory remember`")
 
 
 def _ask(questionary: Any, choices: list[str], item: Item, l1: Atom | None, say: Callable[[str], None]) -> str:
