@@ -72,6 +72,7 @@ from agent_memory.model.tags import in_claude_code_session, memory_reasons, orig
 from agent_memory.model.trailers import plural
 from agent_memory.promote.review import passed_over, refuse_foreign_review
 from agent_memory.store.l1 import L1Store
+from agent_memory.store.withdrawn import WITHDRAWN, withdrawn, withdrawn_note
 from agent_memory.transcripts.evidence import evidence_for
 
 
@@ -106,17 +107,20 @@ def _match(items: list[Item], wanted: list[str], done: set[str], flag: str = "",
     return chosen, already
 
 
-def describe(item: Item, detail: bool = False, l1: Atom | None = None) -> list[str]:
+def describe(item: Item, detail: bool = False, l1: Atom | None = None, gone: bool = False) -> list[str]:
     """What a person needs to decide: the claim, kind and confidence, how much evidence over
     how many days, and the user's own words at the source (redacted, re-read from the
     transcript as `inspect --why` does). `l1` is the atom's local record, whose per-session
-    evidence the committed form no longer carries; without it the two back-pointers are used."""
+    evidence the committed form no longer carries; without it the two back-pointers are used.
+    `gone`: Claude's memory, its only source, no longer says it (store/withdrawn.py)."""
     atom = item.atom
     lines = [f"{item.atom_id}  [{atom['kind']}, {atom['confidence']}]  {atom['claim']}"]
     label = origin_label(atom)
     if label:
         # Claude's own memory: the model wrote it itself, after reading tool output and files.
         lines.append(f"  {label}: written by Claude Code's model, not typed by you")
+        if gone:
+            lines.append(f"  {WITHDRAWN}: {withdrawn_note(l1 if l1 is not None else atom, staged=True)}")
         lines += [f"  {line}" for line in memory_reasons(l1 if l1 is not None else atom)]
     if item.entry.op != "adopt":
         lines.append(
@@ -284,9 +288,12 @@ def _waiting(review: Review, global_: bool) -> Report:
     if not review.items:
         return report.say(f"nothing is waiting on {where} (stage with `git memory stage{flag}`)")
     local = review.store.snapshot().atoms if review.store is not None else {}
+    gone = _withdrawn(review, local)
     for item in review.items:
-        report.say(*describe(item, l1=local.get(item.atom_id)))
+        report.say(*describe(item, l1=local.get(item.atom_id), gone=item.atom_id in gone))
     report.data["waiting"] = [i.atom_id for i in review.items]
+    if gone:
+        report.data["withdrawn"] = sorted(gone)  # Claude's memory, their only source, no longer says them
     report.note(f"{plural(len(review.items), 'item')} waiting on {where}")
     claudes = [i.atom_id for i in review.items if claude_adopting(i, local.get(i.atom_id))]
     if claudes:
@@ -474,12 +481,21 @@ def _rejection_note(store: L1Store | None) -> str:
             "with `git memory remember`")
 
 
-def _ask(questionary: Any, choices: list[str], item: Item, l1: Atom | None, say: Callable[[str], None]) -> str:
+def _ask(questionary: Any, choices: list[str], item: Item, l1: Atom | None, say: Callable[[str], None],
+         gone: bool = False) -> str:  # fmt: skip
     while True:
         answer = questionary.select("What should happen to this item?", choices=choices).unsafe_ask()
         if answer != "show more":
             return str(answer)
-        say("\n".join(describe(item, detail=True, l1=l1)))
+        say("\n".join(describe(item, detail=True, l1=l1, gone=gone)))
+
+
+def _withdrawn(review: Review, local: Mapping[str, Atom]) -> set[str]:
+    """The waiting items Claude's memory alone said and no longer says (this repository's
+    review only: the global one's atoms come from many projects' folders)."""
+    if review.store is None:
+        return set()
+    return withdrawn(review.repo, [local.get(i.atom_id) for i in review.items if i.entry.op == "adopt"])
 
 
 def _interactive(review: Review, pins: set[str], json_out: bool) -> Report:
@@ -513,13 +529,14 @@ def _walk(review: Review, pins: set[str], questionary: Any, decisions: Decisions
         return f"\n{len(outcome['adopted'])} adopted, {len(outcome['rejected'])} rejected, {skipped} skipped"
 
     local = store.snapshot().atoms if store is not None else {}
+    gone = _withdrawn(review, local)
     blocking = _blocking_lines(review) if items else ""
     if blocking:  # no item can be committed: say why once, and offer no adopt
         say(f"{blocking}\nhint: `git memory validate --fix` forgets that line (then commit both memory files); "
             "run git memory adopt again")  # fmt: skip
     for number, item in enumerate(items, start=1):
         say(f"\n[{number}/{len(items)}]")
-        say("\n".join(describe(item, l1=local.get(item.atom_id))))
+        say("\n".join(describe(item, l1=local.get(item.atom_id), gone=item.atom_id in gone)))
         if item.atom_id in pins:
             say("  (--pin: pinned if adopted)")
         claude = claude_adopting(item, local.get(item.atom_id))
@@ -530,7 +547,7 @@ def _walk(review: Review, pins: set[str], questionary: Any, decisions: Decisions
         else:
             choices = ["adopt", "reject", "skip", "show more", "quit"]
         try:
-            answer = _ask(questionary, choices, item, local.get(item.atom_id), say)
+            answer = _ask(questionary, choices, item, local.get(item.atom_id), say, item.atom_id in gone)
         except KeyboardInterrupt:
             # Ctrl-C at the question, between items: every earlier item is whole (one commit
             # each); this one and the rest stay waiting.

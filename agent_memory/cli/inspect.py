@@ -27,6 +27,7 @@ from agent_memory.promote import gates
 from agent_memory.promote.review import foreign_review, foreign_review_error
 from agent_memory.store import contradictions
 from agent_memory.store.l1 import L1Store
+from agent_memory.store.withdrawn import WITHDRAWN, hold_withdrawn, withdrawn, withdrawn_note
 from agent_memory.transcripts.evidence import evidence_for
 
 
@@ -116,6 +117,11 @@ def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> Report:
     gate = _gate(repo, store, ident) if state == "candidate" else None
     if gate is not None:
         data.update(eligible=gate.eligible, reasons=list(gate.reasons))
+    # Claude's memory was its only source and no longer says it: a reviewer knows (a candidate's
+    # gate says so too; one staged already waits for the person, who decides).
+    gone = tier == "L1" and bool(withdrawn(repo, [l1.get(ident)]))
+    if gone:
+        data["withdrawn"] = True
     report = Report(data)
     report.say(f"{colour.paint(ident, 'id')} [{colour.tier(tier)} {atom['kind']}, {atom['confidence']}] {show_controls(atom['claim'])}")
     if open_pairs and state == "candidate":
@@ -138,6 +144,9 @@ def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> Report:
     label = origin_label(atom)
     if label:
         report.say(f"  {label}: written by Claude Code's model, not typed by you; never recalled per prompt")
+    if gone:
+        note = withdrawn_note(atom, staged=state == "staged")
+        report.say(f"  {colour.paint(WITHDRAWN, 'refused')}: {note}")
     days = sorted({utc_day(e["at"]) for e in (l1.get(ident) or atom).get("evidence", [])}
                   or {utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
     span = days[0] if len(days) == 1 else f"{days[0]} … {days[-1]}"
@@ -160,7 +169,7 @@ def _why(args: argparse.Namespace, repo: git.Repo, store: L1Store) -> Report:
 
 def _gate(repo: git.Repo, store: L1Store, ident: str) -> gates.GateResult | None:
     """The L1 → L2 gate's verdict on one candidate, as `promote` and `show` reach it."""
-    found = l1_candidates(store.atoms(), tiers.l2_atoms(repo.workdir), set(), project_of(repo))
+    found = l1_candidates(store.atoms(), tiers.l2_atoms(repo.workdir), set(), project_of(repo), repo)
     return next((result for atom, _, result in found if atom["id"] == ident), None)
 
 
@@ -201,14 +210,18 @@ def _days(atom: Atom) -> int:
     return len(days or {utc_day(atom["first_seen"]), utc_day(atom["last_seen"])})
 
 
-def l1_candidates(atoms: list[Atom], held: dict[str, Atom], staged: set[str],
-                  project: str) -> list[tuple[Atom, str, gates.GateResult | None]]:  # fmt: skip
+def l1_candidates(atoms: list[Atom], held: dict[str, Atom], staged: set[str], project: str,
+                  repo: git.Repo | None = None) -> list[tuple[Atom, str, gates.GateResult | None]]:  # fmt: skip
     """The L1 candidates — records on memory/atoms neither adopted (held at L2) nor waiting on
     memory/review — each with its state (eligible, blocked, rejected) and gate result. One
-    definition for `show` and `status`, so both count the same atoms."""
+    definition for `show` and `status`, so both count the same atoms. With `repo`, one that
+    Claude's memory alone said and no longer says is blocked, as `stage` holds it back."""
     l1 = [a for a in atoms if a["id"] not in held]
     # every record, held ones too: the L1 record of an adopted atom names what contests it
-    results = {r.atom_id: r for r in gates.evaluate_l1(atoms, project, now_utc(), held)}
+    verdicts = gates.evaluate_l1(atoms, project, now_utc(), held)
+    if repo is not None:
+        verdicts = hold_withdrawn(repo, {a["id"]: a for a in atoms if a["id"] not in staged}, verdicts)
+    results = {r.atom_id: r for r in verdicts}
     out = []
     for atom in (a for a in l1 if a["id"] not in staged):
         result = results.get(atom["id"])
@@ -227,7 +240,7 @@ def overview(repo: git.Repo, store: L1Store) -> dict[str, Any]:
     # its items listed as the person's staged ones.
     foreign = foreign_review_error(repo, store, "none of them is listed as staged")
     staged = _staged(repo, store, foreign is not None)
-    found = l1_candidates(store.atoms(), l2, {s["atom"] for s in staged}, project)
+    found = l1_candidates(store.atoms(), l2, {s["atom"] for s in staged}, project, repo)
     pairs, _ = _contested(repo, store)
     candidates: list[dict[str, Any]] = []
     waiting: list[dict[str, Any]] = []

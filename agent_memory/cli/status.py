@@ -72,7 +72,7 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     foreign = foreign_review_error(repo, store, "status lists none of them as staged")
     data["foreign_review"] = problem_of(foreign)
     waiting = _waiting(repo, readable=foreign is None and "L2" not in refused, passed_over=passed_over)
-    data["L1"] = _l1_counts(snap, atoms, held, {item.atom_id for item in waiting}, data["project"])
+    data["L1"] = _l1_counts(snap, atoms, held, {item.atom_id for item in waiting}, data["project"], repo)
     data["L2"] = {"held": len(held), "pinned": sum(1 for a in held.values() if a.get("pinned"))}
     l3 = _held(tiers.l3_atoms, "L3", refused)
     data["L3"] = {"held": len(l3)}
@@ -104,10 +104,10 @@ def _waiting(repo: git.Repo, readable: bool, passed_over: list[tuple[str, int]])
 
 
 def _l1_counts(snap: Any, atoms: list[Any], held: dict[str, Any], staged: set[str], project: str,
-               ) -> dict[str, int]:  # fmt: skip
+               repo: git.Repo | None = None) -> dict[str, int]:  # fmt: skip
     """L1 counted as `show` counts it: the candidates, not the adopted or staged atoms' records;
     the claims pending until said again (`show` lists them under "pending") apart."""
-    found = l1_candidates(atoms, held, staged, project)
+    found = l1_candidates(atoms, held, staged, project, repo)
     candidates = [atom for atom, _, _ in found if not is_pending(atom)]
     return {"atoms": len(atoms), "candidates": len(candidates),
             "pending": sum(1 for atom, _, _ in found if is_pending(atom)),

@@ -32,6 +32,7 @@ from agent_memory.promote.gates import GateResult, l2_overflow
 from agent_memory.redact import guard
 from agent_memory.store.decisions import mark_held
 from agent_memory.store.l1 import L1Store
+from agent_memory.store.withdrawn import hold_withdrawn
 
 
 @dataclass
@@ -241,6 +242,10 @@ def plan_and_stage(repo: git.Repo, atoms: Sequence[Atom], project: str, now: _dt
         if not local.log_errors():
             held = {**local.held(), **held}
     results = gates.evaluate_l1(list(atoms), project, now, held)
+    # Claude's memory no longer says it, and said nothing else of it: not staged. One staged
+    # already stays (a rebuild would drop it unseen): its review says so, a person decides.
+    results = hold_withdrawn(repo, {a["id"]: a for a in atoms}, results,
+                             lambda: {ident for _, ident, _ in review_items(repo, base.ref)})
     plan = StagePlan(base_branch=base_branch, base_oid=base_oid, results=results, held=held,
                      base_ref=base.ref, unpushed=base.unpushed)
     by_id = {a["id"]: a for a in atoms}
