@@ -50,6 +50,7 @@ class FolderNow:
         self._read: FolderRead | None = None
         self._known = True  # False: some of the folder could not be read
         self._claims: dict[str, str] = {}  # note file → its claim (the cost: redaction)
+        self._labels: dict[str, str] | None = None  # note file → its atoms' `memory_file`
 
     def _notes(self) -> Sequence[MemoryNote] | None:
         if self.folder is None or self.folder.is_symlink() or not self.folder.is_dir():
@@ -76,11 +77,13 @@ class FolderNow:
         notes = self._notes()
         if notes is None:
             return None
-        from agent_memory.extract.memory_notes import memory_file_label, shown_name
+        if self._labels is None:
+            from agent_memory.extract.memory_notes import memory_file_label, shown_name
 
+            self._labels = {n.file: memory_file_label(shown_name(n.file)[0]) for n in notes}
         project, ident = atom.get("project"), atom.get("id")
         # Its own file first: most often it still says it, and one claim is read, not all.
-        named = [n for n in notes if memory_file_label(shown_name(n.file)[0]) == atom.get("memory_file")]
+        named = [n for n in notes if self._labels[n.file] == atom.get("memory_file")]
         first = {n.file for n in named}
         rest = [n for n in notes if n.file not in first]
         if any(atom_id(self._claim(n), project) == ident for n in [*named, *rest]):
