@@ -38,8 +38,12 @@ WITHDRAWN = "Claude's memory no longer says this"
 
 
 def only_claude_memory(atom: object) -> bool:
-    """Whether the atom's only witness is Claude's memory folder (see the module docstring)."""
-    return is_claude_memory(atom) and unvouched_claude_memory(atom)
+    """Whether the atom's only witness is Claude's memory folder (see the module docstring).
+    Its kept evidence is bounded (`atom.select_evidence`): a typed sighting may be among the
+    omitted ones, but a claim the user stated, or `verify` ran, is not `observed` any longer —
+    Claude's memory alone never raises it (extract/memory_notes.py)."""
+    return (is_claude_memory(atom) and unvouched_claude_memory(atom)
+            and isinstance(atom, dict) and atom.get("confidence") == "observed")  # fmt: skip
 
 
 class FolderNow:
