@@ -157,8 +157,10 @@ def _atom(
     rule: str,
     record: str | None = None,
 ) -> Atom:
+    from agent_memory.redact.context import MARKER_PREFIX
     from agent_memory.redact.redactor import redact
 
+    # A long claim was redacted before it was cut (text.shorten): its marker says so.
     redacted_claim, findings = redact(claim)
     redacted_claim = redacted_claim[:500]
     evidence: dict[str, Any] = {"quote": _quote(quote_text, focus), "rule": rule or "unknown"}
@@ -169,7 +171,7 @@ def _atom(
         # (local-only) L1 evidence, so `--why` finds it wherever it lives.
         evidence["path"] = transcript.local
     return new_atom(redacted_claim, kind, project=project, source=transcript.at(line), at=at,
-                    session=session, confidence=confidence, redacted=bool(findings),
+                    session=session, confidence=confidence, redacted=bool(findings) or MARKER_PREFIX in claim,
                     evidence=evidence)  # fmt: skip
 
 

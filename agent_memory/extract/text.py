@@ -519,10 +519,44 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].isalpha() else text
 
 
+# A claim longer than MAX_CLAIM is redacted before it is cut, but only this many times MAX_CLAIM
+# of it is read (redaction is linear in what it reads; a claim may be a whole pasted line).
+WINDOW = 4
+_LAST_BLANK = re.compile(r"\s(?=\S*\Z)")
+_BLANK = re.compile(r"\s")
+
+
+def window(text: str, keep: int) -> str:
+    """The part of `text` read to keep its first `keep` characters: whole when short, else cut
+    at a blank far past `keep` — the last before WINDOW * keep, else the first after it. No run
+    of characters is cut, so none is a key cut in two (a run is bounded by MAX_TEXT)."""
+    if len(text) <= WINDOW * keep:
+        return text
+    head = text[: WINDOW * keep]
+    blank = _LAST_BLANK.search(head)
+    if blank and blank.start() > 2 * keep:
+        return head[: blank.start()]
+    after = _BLANK.search(text, WINDOW * keep)
+    return text[: after.start()] if after else text
+
+
 def shorten(text: str) -> str:
+    """`text` cut to MAX_CLAIM characters at a phrase's end. A longer text is redacted first:
+    cut first, a key that straddled the cut left its first part, which no rule reads as a
+    secret any longer, in the claim (its redaction after found nothing: `redacted: false`)."""
     if len(text) <= MAX_CLAIM:
         return text
+    from agent_memory.redact.redactor import redact
+
+    read = window(text, MAX_CLAIM)
+    cut = len(read) < len(text)
+    text = redact(read)[0]
+    if len(text) <= MAX_CLAIM:
+        return text.rstrip() + "\u2026" if cut else text
     head = text[:MAX_CLAIM]
+    marker = head.rfind("[REDACTED:")
+    if marker >= 0 and "]" not in head[marker:]:
+        head = head[:marker]  # a marker is kept whole or not at all
     for sep in ("; ", ", ", " (", " and ", " but ", " "):
         at = head.rfind(sep)
         if at >= MAX_CLAIM // 2:

@@ -1,0 +1,102 @@
+"""A secret the user typed is redacted whole, before any cut: a typed claim is cut to 200
+characters (extract/text.shorten), and a cut made first left the part of a key before it —
+which no rule reads as a secret any longer — in the claim (`redacted: false`), so it passed
+the gates, reached memory/atoms and the review commit, and the commit guard did not know it
+either. Tokens from the labelled corpus (base64, decoded here; never written in plain text)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from conftest import FIXTURES, git
+from sessions import gm, write_session
+
+from agent_memory.extract.pipeline import statement_atoms
+from agent_memory.redact.redactor import find
+from agent_memory.transcripts.reader import Statement
+
+LEAD = "Always deploy with the staging credential "
+TAIL = " and never with the production one."
+# A claim read from `LEAD + token + TAIL` begins with LEAD: a token longer than this straddles
+# the cut at 200 with no blank in the second half before it (the cut falls inside it).
+STRADDLES = 200 - len(LEAD) + 20
+
+
+def _corpus() -> Iterator[str]:
+    """Each `tp` secret of the corpus the redactor finds whole: one run of non-blank characters."""
+    seen: set[str] = set()
+    for name in ("gitleaks_dev", "detect_secrets"):
+        for line in (FIXTURES / "secrets" / f"{name}.b64.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            if row["label"] != "tp":
+                continue
+            text = base64.b64decode(row["text_b64"]).decode("utf-8", "replace")
+            for found in find(text):
+                token = text[found.start : found.end]
+                if token not in seen and not any(c.isspace() for c in token):
+                    seen.add(token)
+                    yield token
+
+
+def _token(fits: Callable[[str], bool]) -> str:
+    """The first corpus secret that `fits`, found whole in a typed rule, and whose first two
+    thirds alone the redactor no longer finds (what a cut used to leave)."""
+    for token in _corpus():
+        if fits(token) and _found_whole(LEAD + token + TAIL, token) and not find(f"x {token[: len(token) * 2 // 3]}"):
+            return token
+    raise AssertionError("no such token in the corpus")
+
+
+def _found_whole(text: str, token: str) -> bool:
+    at = text.index(token)
+    return any(f.start <= at and f.end >= at + len(token) for f in find(text))
+
+
+def _stored(repo: Path) -> str:
+    """Everything the repository's refs hold (each commit's message and diff) and every file of
+    the local store (.git/agent-memory: the L1 observations, pending ones included)."""
+    local = repo / ".git" / "agent-memory"
+    files = "".join(p.read_text("utf-8", "replace") for p in sorted(local.rglob("*")) if p.is_file())
+    return git(repo, "log", "-p", "--all") + files
+
+
+def test_a_typed_secret_across_the_cut_of_a_claim_is_redacted_whole(guarded: Path) -> None:
+    token = _token(lambda t: len(t) >= STRADDLES)
+    rule = f"{LEAD}{token}{TAIL}"
+    for number, day in ((1, "2026-10-01"), (2, "2026-10-02")):  # said in two sessions: it recurs
+        write_session(guarded, f"5ec0{number:04d}-0000-4000-8000-000000000000", day, [{"user": rule}])
+    gm(guarded, "capture", "--all", "--no-stage")
+    stored = _stored(guarded)
+    assert "Always deploy with the staging credential" in stored  # the claim was captured
+    assert token[len(token) // 4 : len(token) // 2] not in stored
+    held = [atom for atom in _atoms(guarded) if str(atom.get("claim", "")).startswith(LEAD.strip())]
+    assert held and all(atom["redacted"] for atom in held)  # a reviewer is told
+
+
+def _atoms(repo: Path) -> list[dict[str, object]]:
+    """The atoms memory/atoms holds (one JSON file each)."""
+    paths = git(repo, "ls-tree", "-r", "--name-only", "memory/atoms").split()
+    return [json.loads(git(repo, "show", f"memory/atoms:{path}")) for path in paths if path.endswith(".json")]
+
+
+def test_every_long_corpus_secret_across_the_cut_is_redacted_whole() -> None:
+    """Each long secret of the corpus, typed where the claim's cut falls inside it: no part of
+    it a reader could take back is in any atom, and each claim that held it says `redacted`."""
+    leaked: list[str] = []
+    checked = 0
+    for token in _corpus():
+        text = f"{LEAD}{token}{TAIL}"
+        if len(token) < STRADDLES or not _found_whole(text, token):
+            continue  # shorter: no cut inside it; not found whole: no cut's doing
+        checked += 1
+        statement = Statement(1, text, "2026-10-01T00:00:00Z", "5ec00001-0000-4000-8000-000000000000", "prompt")
+        for atom in statement_atoms(statement, "/nowhere/5ec00001.jsonl", "project", "2026-10-01T00:00:00Z"):
+            written = json.dumps(atom)
+            middle = token[len(token) // 4 : len(token) // 2]
+            if middle in written or (LEAD.strip() in atom["claim"] and not atom["redacted"]):
+                leaked.append(token[:12])
+    assert checked >= 20  # the corpus holds that many long secrets
+    assert leaked == []
