@@ -15,6 +15,7 @@ from conftest import FIXTURES, git
 from sessions import gm, write_session
 
 from agent_memory.extract.pipeline import statement_atoms
+from agent_memory.extract.text import MAX_TEXT
 from agent_memory.redact.redactor import find
 from agent_memory.transcripts.reader import Statement
 
@@ -41,11 +42,11 @@ def _corpus() -> Iterator[str]:
                     yield token
 
 
-def _token(fits: Callable[[str], bool]) -> str:
-    """The first corpus secret that `fits`, found whole in a typed rule, and whose first two
-    thirds alone the redactor no longer finds (what a cut used to leave)."""
+def _token(fits: Callable[[str], bool], kept: float = 2 / 3) -> str:
+    """The first corpus secret that `fits`, found whole in a typed rule, and whose first `kept`
+    part, at the end of the rule, the redactor no longer finds (what a cut used to leave)."""
     for token in _corpus():
-        if fits(token) and _found_whole(LEAD + token + TAIL, token) and not find(f"x {token[: len(token) * 2 // 3]}"):
+        if fits(token) and _found_whole(LEAD + token + TAIL, token) and not find(LEAD + token[: int(len(token) * kept)]):
             return token
     raise AssertionError("no such token in the corpus")
 
@@ -63,17 +64,35 @@ def _stored(repo: Path) -> str:
     return git(repo, "log", "-p", "--all") + files
 
 
+def _typed_twice(repo: Path, prompt: str) -> str:
+    """`prompt` typed in two sessions (so its claim recurs), captured: everything stored."""
+    for number, day in ((1, "2026-10-01"), (2, "2026-10-02")):
+        write_session(repo, f"5ec0{number:04d}-0000-4000-8000-000000000000", day, [{"user": prompt}])
+    gm(repo, "capture", "--all", "--no-stage")
+    return _stored(repo)
+
+
 def test_a_typed_secret_across_the_cut_of_a_claim_is_redacted_whole(guarded: Path) -> None:
     token = _token(lambda t: len(t) >= STRADDLES)
-    rule = f"{LEAD}{token}{TAIL}"
-    for number, day in ((1, "2026-10-01"), (2, "2026-10-02")):  # said in two sessions: it recurs
-        write_session(guarded, f"5ec0{number:04d}-0000-4000-8000-000000000000", day, [{"user": rule}])
-    gm(guarded, "capture", "--all", "--no-stage")
-    stored = _stored(guarded)
+    stored = _typed_twice(guarded, f"{LEAD}{token}{TAIL}")
     assert "Always deploy with the staging credential" in stored  # the claim was captured
     assert token[len(token) // 4 : len(token) // 2] not in stored
     held = [atom for atom in _atoms(guarded) if str(atom.get("claim", "")).startswith(LEAD.strip())]
     assert held and all(atom["redacted"] for atom in held)  # a reviewer is told
+
+
+def test_a_typed_secret_across_the_end_of_what_is_read_of_a_long_prompt_is_redacted_whole(guarded: Path) -> None:
+    """Only MAX_TEXT characters of a prompt are read: a claim read from its last words held the
+    part of a key before that cut."""
+    token = _token(lambda t: 40 <= len(t) < STRADDLES, kept=1 / 2)
+    notes = "We looked at the build logs together.\n\n" * (MAX_TEXT // 40)
+    notes = notes[: notes.rfind("\n\n", 0, MAX_TEXT - len(LEAD) - len(token) // 2) + 2]
+    pad = MAX_TEXT - len(LEAD) - len(token) // 2 - len(notes)
+    notes += "Ok. " * (pad // 4) + " " * (pad % 4)  # the token straddles MAX_TEXT
+    rule = "Never push to the main branch directly.\n\n"  # read: the prompt was captured
+    stored = _typed_twice(guarded, f"{rule}{notes[len(rule):]}{LEAD}{token}{TAIL}")
+    assert "push to the main branch" in stored
+    assert token[len(token) // 4 : len(token) // 2] not in stored
 
 
 def _atoms(repo: Path) -> list[dict[str, object]]:

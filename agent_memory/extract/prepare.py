@@ -9,7 +9,7 @@ import re
 
 from agent_memory.extract.filters import MEMORY_SHORTCUT
 from agent_memory.extract.paste import read_paste
-from agent_memory.extract.text import FENCE, MAX_TEXT, QUOTES, framing, mask
+from agent_memory.extract.text import FENCE, MAX_TEXT, QUOTES, at_blanks, framing, mask
 
 NEVER_EVER = re.compile(r"\bnever\s+ever\b", re.I)  # emphasis, not a different rule
 
@@ -98,8 +98,10 @@ def bounded_runs(text: str) -> str:
 def prepared(text: str) -> tuple[str, list[str]]:
     """The statement masked (code spans and URLs as placeholders) and the spans."""
     text = LINE_CONTINUATION.sub("", text)
-    # bounded after the cut to MAX_TEXT, so the rules read the same span of text as before
-    text = bounded_runs(text[:MAX_TEXT]).translate(QUOTES)
+    # bounded after the cut to MAX_TEXT, so the rules read the same span of text as before; the
+    # cut falls at a blank: a key it cut in two left its first part, which no rule reads as a
+    # secret any longer, to a claim read from the text's last words
+    text = bounded_runs(text[: at_blanks(text, 0, MAX_TEXT)[1]]).translate(QUOTES)
     german = len({w.lower() for w in _GERMAN.findall(text)}) >= 2
     text = INFORMAL.sub(lambda m: _informal(m, german), text)
     text = _LETS.sub(lambda m: m.group(1) + "t's", text)

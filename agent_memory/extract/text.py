@@ -540,6 +540,19 @@ def window(text: str, keep: int) -> str:
     return text[: after.start()] if after else text
 
 
+def at_blanks(text: str, lo: int, hi: int) -> tuple[int, int]:
+    """`lo` and `hi` moved inward to blanks, so `text[lo:hi]` cuts no run of non-blank
+    characters in two (a key cut in two leaves a part no rule reads as a secret any longer);
+    an edge with no blank between the two is left where it is."""
+    if 0 < lo < hi and not text[lo - 1].isspace():
+        after = _BLANK.search(text, lo, hi)
+        lo = after.end() if after else lo
+    if lo < hi < len(text) and not text[hi].isspace():
+        before = _LAST_BLANK.search(text, lo, hi)
+        hi = before.start() if before else hi
+    return lo, hi
+
+
 def shorten(text: str) -> str:
     """`text` cut to MAX_CLAIM characters at a phrase's end. A longer text is redacted first:
     cut first, a key that straddled the cut left its first part, which no rule reads as a
