@@ -14,7 +14,7 @@ from pathlib import Path
 from conftest import FIXTURES, git
 from sessions import gm, write_session
 
-from agent_memory.extract.pipeline import statement_atoms
+from agent_memory.extract.pipeline import MAX_QUOTE, statement_atoms
 from agent_memory.extract.text import MAX_TEXT
 from agent_memory.redact.redactor import find
 from agent_memory.transcripts.reader import Statement
@@ -92,6 +92,22 @@ def test_a_typed_secret_across_the_end_of_what_is_read_of_a_long_prompt_is_redac
     rule = "Never push to the main branch directly.\n\n"  # read: the prompt was captured
     stored = _typed_twice(guarded, f"{rule}{notes[len(rule):]}{LEAD}{token}{TAIL}")
     assert "push to the main branch" in stored
+    assert token[len(token) // 4 : len(token) // 2] not in stored
+
+
+def test_a_typed_secret_across_the_edge_of_a_quote_window_is_redacted_whole(guarded: Path) -> None:
+    """A long prompt's quote is read from a window around the claim; redaction shortened the
+    window (many long keys pasted after the claim), so the quote reached its cut edge, and
+    the part of a key the edge cut in two."""
+    pasted = _token(lambda t: len(t) >= 250)
+    token = _token(lambda t: 40 <= len(t) < STRADDLES and t != pasted)
+    head = "Always deploy with the staging credential from the vault.\n"
+    edge = 4 * MAX_QUOTE  # the window's end, from the claim at 0
+    lines = f"token: {pasted}\n" * ((edge - len(head) - len(token)) // (len(pasted) + 8))
+    filler = "." * (edge - len(token) // 2 - len(head) - len(lines) - len("and: "))
+    stored = _typed_twice(guarded, f"{head}{lines}{filler}and: {token} end.\n")
+    assert "Always deploy with the staging credential from the vault" in stored
+    assert pasted[len(pasted) // 4 : len(pasted) // 2] not in stored
     assert token[len(token) // 4 : len(token) // 2] not in stored
 
 

@@ -53,6 +53,7 @@ from typing import Any
 
 from agent_memory.extract.durability import DROP, PENDING, gate
 from agent_memory.extract.statement import Candidate, extract_claims
+from agent_memory.extract.text import at_blanks
 from agent_memory.model.atom import Atom, is_pending, merge, new_atom
 from agent_memory.transcripts.failures import command_program, failure_signature, recurring_failures
 from agent_memory.transcripts.identity import Transcript
@@ -131,8 +132,11 @@ def _quote(text: str, focus: str | None) -> str:
     if len(text) <= MAX_QUOTE:
         return redact(text)[0]
     at = max(_anchor(text, focus), 0)
-    lo = max(0, at - 3 * MAX_QUOTE)
-    window = redact(text[lo : at + 4 * MAX_QUOTE])[0]
+    # The window is cut at blanks: a key cut in two at its edge left a part no rule reads as a
+    # secret any longer, and the quote reaches that edge when redaction shortened the window
+    # (a pasted config of many long keys between the claim and the edge).
+    lo, hi = at_blanks(text, max(0, at - 3 * MAX_QUOTE), at + 4 * MAX_QUOTE)
+    window = redact(text[lo:hi])[0]
     # The claim sits 3 quotes into the window, so the quote (centred on it) never touches the
     # window's cut edges. Redaction may shift offsets a little; the centre stays close.
     centre = min(at - lo, len(window))
