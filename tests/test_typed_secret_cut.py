@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from conftest import FIXTURES, git
-from sessions import gm, write_session
+from sessions import gm, gm_json, write_session
 
 from agent_memory.extract.pipeline import MAX_QUOTE, statement_atoms
 from agent_memory.extract.text import MAX_TEXT
@@ -109,6 +109,22 @@ def test_a_typed_secret_across_the_edge_of_a_quote_window_is_redacted_whole(guar
     assert "Always deploy with the staging credential from the vault" in stored
     assert pasted[len(pasted) // 4 : len(pasted) // 2] not in stored
     assert token[len(token) // 4 : len(token) // 2] not in stored
+
+
+def test_a_typed_secret_across_the_cut_of_a_why_line_is_redacted_whole(guarded: Path) -> None:
+    """`inspect --why` shows the first 600 characters of the statement behind an atom, read
+    again from the transcript: cut before redaction, it showed the part of a key cut in two."""
+    token = _token(lambda t: 40 <= len(t) < STRADDLES, kept=1 / 2)
+    head = "Always deploy with the staging credential from the vault. "
+    filler = "We looked at the build logs together. " * 20
+    filler = filler[: 600 - len(head) - len(token) // 2 - len("It was ")]  # the token straddles 600
+    write_session(guarded, "5ec00001-0000-4000-8000-000000000000", "2026-10-01",
+                  [{"user": f"{head}{filler}It was {token} then."}])  # fmt: skip
+    gm(guarded, "capture", "--all", "--no-stage")
+    why = gm_json(guarded, "inspect", "--why", "Always deploy with the staging credential from the vault")
+    lines = [item["line"] for item in why["evidence"] if item["status"] == "ok"]
+    assert lines and lines[0].startswith("Always deploy with the staging credential")
+    assert token[len(token) // 4 : len(token) // 2] not in json.dumps(why)
 
 
 def _atoms(repo: Path) -> list[dict[str, object]]:

@@ -40,9 +40,7 @@ def statement_at(path: Any, line: int) -> str | None:
     if raw is None:
         return None
     if str(path).endswith(".md"):
-        from agent_memory.redact.redactor import redact
-
-        return redact(" ".join(raw.split())[:600])[0] or None
+        return _redacted_head(" ".join(raw.split())) or None
     try:
         record = json.loads(raw)
     except (ValueError, RecursionError):
@@ -64,10 +62,20 @@ def statement_at(path: Any, line: int) -> str | None:
             )
     if not text:
         return None
+    return _redacted_head(" ".join(str(text).split()))
+
+
+SHOWN_CHARS = 600
+
+
+def _redacted_head(flat: str) -> str:
+    """The first SHOWN_CHARS characters of `flat`, redacted before the cut: cut first, a key
+    that straddled it left its first part, which no rule reads as a secret any longer. Only a
+    window is redacted (extract/text.window: cut at a blank, so no key is cut in two)."""
+    from agent_memory.extract.text import window
     from agent_memory.redact.redactor import redact
 
-    flat = " ".join(str(text).split())
-    return redact(flat[:600])[0]
+    return redact(window(flat, SHOWN_CHARS))[0][:SHOWN_CHARS]
 
 
 def locate(pointer: str, local: str | None = None) -> tuple[str, list[Path], int]:
