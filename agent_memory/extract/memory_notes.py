@@ -38,7 +38,7 @@ from agent_memory.automemory.notes import MemoryNote, Skipped, read_folder
 from agent_memory.automemory.writes import MemoryWrite, writes_by_file
 from agent_memory.extract.canonical import canonical
 from agent_memory.extract.statement import extract_claims
-from agent_memory.extract.text import cap, mask, shorten, tidy, unmask
+from agent_memory.extract.text import cap, mask, shorten, tidy, unmask, window
 from agent_memory.model.atom import Atom, atom_id, iso_z, merge, merge_all, new_atom
 from agent_memory.model.paths import canonical_pointer
 from agent_memory.transcripts.identity import Transcript
@@ -216,20 +216,9 @@ def local_path(path: Path) -> str | None:
 
 QUOTE_CHARS = 1990
 # A memory's text is redacted before it is cut (cut first, a key that straddled the cut left its
-# first part, which no rule reads as a secret any longer), but only this many times what is
-# kept of it is read: a topic file may be 256 KB on one line, and redaction is linear in what it
-# reads (a folder of such files ran a capture past its time limit).
-WINDOW = 4
-
-
-def _window(text: str, keep: int) -> str:
-    """The part of `text` read to keep its first `keep` characters: whole when short, else cut
-    at a blank (no run of characters is cut, so none is a key cut in two) far past `keep`."""
-    if len(text) <= WINDOW * keep:
-        return text
-    head = text[: WINDOW * keep]
-    blank = head.rfind(" ")  # `plain` left single spaces between words
-    return head[:blank] if blank > 2 * keep else head
+# first part, which no rule reads as a secret any longer), but only a window of what is kept of
+# it is read (`text.window`): a topic file may be 256 KB on one line, and redaction is linear
+# in what it reads (a folder of such files ran a capture past its time limit).
 
 
 def quote_for(note: MemoryNote) -> str:
@@ -239,11 +228,11 @@ def quote_for(note: MemoryNote) -> str:
     from agent_memory.automemory.markdown import SECTION_CHARS
     from agent_memory.redact.redactor import redact
 
-    lines = [_window(note.rule, QUOTE_CHARS)]
+    lines = [window(note.rule, QUOTE_CHARS)]
     if note.why:
-        lines.append(f"Why: {_window(note.why, SECTION_CHARS)}")
+        lines.append(f"Why: {window(note.why, SECTION_CHARS)}")
     if note.how:
-        lines.append(f"How to apply: {_window(note.how, SECTION_CHARS)}")
+        lines.append(f"How to apply: {window(note.how, SECTION_CHARS)}")
     rule, *sections = redact("\n".join(lines))[0].split("\n")
     for at, line in enumerate(sections):
         label, _, text = line.partition(": ")
@@ -258,7 +247,7 @@ def note_claim(note: MemoryNote) -> tuple[str, str, bool]:
     first part, which no rule reads as a secret any longer."""
     from agent_memory.redact.redactor import redact
 
-    rule, in_rule = redact(_window(note.rule, QUOTE_CHARS))
+    rule, in_rule = redact(window(note.rule, QUOTE_CHARS))
     raw_claim, read_kind = claim_for(rule)
     claim, findings = redact(raw_claim)
     return claim[:500], kind_for(note.type, raw_claim, read_kind), bool(findings or in_rule)
