@@ -73,7 +73,7 @@ def write_sessions(bench: Bench, repo: Path, numbers: range, total: int) -> Path
 
     folder = Path(bench.env["CLAUDE_CONFIG_DIR"]) / "projects" / slug_for(repo.resolve())
     folder.mkdir(parents=True, exist_ok=True)
-    start = dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=total + 24)
+    start = dt.datetime.now(dt.UTC) - dt.timedelta(hours=total + 24)
     for n in numbers:
         records = session_records(n, repo.resolve(), start)
         (folder / f"{session_id(n)}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))

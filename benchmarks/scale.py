@@ -314,7 +314,7 @@ def _transcripts(bench: Bench, repo: Path, count: int) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     modules = [f"{a} {c}" for a in ("billing", "search", "auth", "checkout", "reports")
                for c in ("api", "worker", "cli", "jobs")]  # fmt: skip
-    start = dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=count + 24)
+    start = dt.datetime.now(dt.UTC) - dt.timedelta(hours=count + 24)
     for n in range(count):
         tool = TOOLS[n % len(TOOLS)]
         module = modules[(n // len(TOOLS)) % len(modules)]

@@ -365,7 +365,7 @@ def test_a_memory_renamed_or_restamped_between_captures_is_not_a_recurrence(guar
 def _dt_stamp(text: str) -> float:
     import datetime as dt
 
-    return dt.datetime.fromisoformat(text).replace(tzinfo=dt.timezone.utc).timestamp()
+    return dt.datetime.fromisoformat(text).replace(tzinfo=dt.UTC).timestamp()
 
 
 def test_a_folder_read_short_of_its_end_says_so(repo: Path, isolated_env: Path) -> None:

@@ -14,7 +14,7 @@ from agent_memory.model.clock import is_canonical, iso_z, parse_time, time_key, 
 
 MOMENTS = st.datetimes(
     min_value=dt.datetime(1970, 1, 2), max_value=dt.datetime(9998, 12, 30),
-    timezones=st.sampled_from([dt.timezone.utc, dt.timezone(dt.timedelta(hours=5, minutes=30)),
+    timezones=st.sampled_from([dt.UTC, dt.timezone(dt.timedelta(hours=5, minutes=30)),
                                dt.timezone(dt.timedelta(hours=-8))]),
 )  # fmt: skip
 
@@ -22,7 +22,7 @@ MOMENTS = st.datetimes(
 def forms(moment: dt.datetime) -> list[str]:
     """The spellings of one moment a record may hold: canonical, with a fraction, with an
     offset, naive."""
-    utc = moment.astimezone(dt.timezone.utc)
+    utc = moment.astimezone(dt.UTC)
     return [
         utc.strftime("%Y-%m-%dT%H:%M:%SZ"),
         utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),

@@ -25,7 +25,7 @@ from agent_memory.redact.redactor import redact
 from agent_memory.store.contradictions import detect, mark
 
 PROJECT = "this-repo"
-NOW = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 11, 20, 12, 0, tzinfo=dt.UTC)
 DAY1, DAY2 = "2026-11-01", "2026-11-02"
 
 
@@ -470,7 +470,7 @@ def test_merge_to_l3_refuses_unmergeable_groups() -> None:
 timestamps = st.datetimes(
     min_value=dt.datetime(2026, 1, 1),
     max_value=dt.datetime(2026, 10, 1),
-    timezones=st.just(dt.timezone.utc),
+    timezones=st.just(dt.UTC),
 ).map(lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ"))
 contributor = st.fixed_dictionaries(
     {

@@ -10,7 +10,7 @@ from pathlib import Path
 from agent_memory.model import policy
 
 ROOT = Path(__file__).resolve().parent.parent
-NOW = _dt.datetime(2026, 11, 30, 12, tzinfo=_dt.timezone.utc)
+NOW = _dt.datetime(2026, 11, 30, 12, tzinfo=_dt.UTC)
 
 
 def _limits_table() -> dict[str, list[int]]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 import ast
 import importlib.util
 import re
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBES = {"importorskip", "find_spec"}

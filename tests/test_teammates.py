@@ -367,7 +367,7 @@ def test_a_review_branch_merged_by_rebase_or_squash_is_not_adopted_again(team: T
 def _later(seconds: int) -> str:
     import datetime as dt
 
-    return (dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (dt.datetime.now(dt.UTC) + dt.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @pytest.mark.parametrize("op", ["pin", "decay"])

@@ -397,7 +397,7 @@ def _since(args: argparse.Namespace) -> float | None:
     import datetime as _dt
 
     try:
-        day = _dt.datetime.strptime(args.since, "%Y-%m-%d").replace(tzinfo=_dt.timezone.utc)
+        day = _dt.datetime.strptime(args.since, "%Y-%m-%d").replace(tzinfo=_dt.UTC)
     except ValueError as exc:
         raise UsageError(f"--since {args.since!r} is not a date", hint="use YYYY-MM-DD") from exc
     return day.timestamp()

@@ -47,9 +47,9 @@ def transcript_records(session: dict[str, Any], cwd: Path, day: _dt.date | _dt.d
     call the user rejected with a reason. A date starts the session at 09:00 UTC."""
     records: list[dict[str, Any]] = []
     if isinstance(day, _dt.datetime):
-        clock = day.astimezone(_dt.timezone.utc)
+        clock = day.astimezone(_dt.UTC)
     else:
-        clock = _dt.datetime.combine(day, _dt.time(9, 0), tzinfo=_dt.timezone.utc)
+        clock = _dt.datetime.combine(day, _dt.time(9, 0), tzinfo=_dt.UTC)
     parent = None
     base = {"isSidechain": False, "userType": "external", "cwd": str(cwd), "sessionId": session["id"],
             "version": "2.1.42", "gitBranch": "main"}
@@ -138,7 +138,7 @@ class Demo:
         folder = self.claude / "projects" / slug_for(self.repo.resolve())
         folder.mkdir(parents=True, exist_ok=True)
         # Sessions end well before now, so no evidence is ever dated in the future.
-        now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
+        now = _dt.datetime.now(_dt.UTC).replace(microsecond=0)
         for session in load_sessions():
             start = now - _dt.timedelta(days=int(session["days_ago"]), hours=2)
             lines = [json.dumps(r) for r in transcript_records(session, self.repo.resolve(), start)]

@@ -120,7 +120,7 @@ def _mtime_iso(mtime: float) -> str:
     """A file's modification time as an ISO-Z timestamp (the file's own `modified` field is
     the model's writing and never used)."""
     try:
-        return iso_z(_dt.datetime.fromtimestamp(mtime or 0, tz=_dt.timezone.utc))
+        return iso_z(_dt.datetime.fromtimestamp(mtime or 0, tz=_dt.UTC))
     except (OverflowError, OSError, ValueError):
         return "1970-01-01T00:00:00Z"
 

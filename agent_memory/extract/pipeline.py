@@ -243,7 +243,7 @@ def _fallback_timestamp(path: str | os.PathLike[str], stats: ReadStats) -> str:
 
         from agent_memory.model.atom import iso_z
 
-        return iso_z(_dt.datetime.fromtimestamp(Path(path).stat().st_mtime, tz=_dt.timezone.utc))
+        return iso_z(_dt.datetime.fromtimestamp(Path(path).stat().st_mtime, tz=_dt.UTC))
     except (OSError, ValueError, OverflowError):
         return "1970-01-01T00:00:00Z"
 

@@ -35,8 +35,8 @@ def parse_time(value: str) -> _dt.datetime:
     text = value.strip()
     parsed = _dt.datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=_dt.timezone.utc)
-    return parsed.astimezone(_dt.timezone.utc)
+        parsed = parsed.replace(tzinfo=_dt.UTC)
+    return parsed.astimezone(_dt.UTC)
 
 
 def time_key(value: str) -> str:
@@ -53,8 +53,8 @@ def iso_z(value: str | _dt.datetime) -> str:
 
     parsed = parse_time(value) if isinstance(value, str) else value
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=_dt.timezone.utc)
-    return parsed.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        parsed = parsed.replace(tzinfo=_dt.UTC)
+    return parsed.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def parse_ts(value: str) -> _dt.datetime:
@@ -75,7 +75,7 @@ def now_utc() -> _dt.datetime:
         return parse_time(pinned)
     import datetime as _dt
 
-    return _dt.datetime.now(_dt.timezone.utc)
+    return _dt.datetime.now(_dt.UTC)
 
 
 def stamp() -> str:

@@ -158,7 +158,7 @@ def is_expired(
     from agent_memory.model.clock import parse_time
 
     if now.tzinfo is None:
-        now = now.replace(tzinfo=_dt.timezone.utc)
+        now = now.replace(tzinfo=_dt.UTC)
     return (now - parse_time(str(atom["last_seen"]))).total_seconds() > max_age_days * 86400
 
 

@@ -65,7 +65,7 @@ class GateResult:
 
 
 def _utc(now: _dt.datetime) -> _dt.datetime:
-    return now.replace(tzinfo=_dt.timezone.utc) if now.tzinfo is None else now
+    return now.replace(tzinfo=_dt.UTC) if now.tzinfo is None else now
 
 
 def _plural(n: int, word: str) -> str:

@@ -118,7 +118,7 @@ def landing_times(repo: git.Repo, branch: str) -> Landings:
         stamp_text, _, email = head.strip().partition(" ")
         if not stamp_text.isdigit():
             continue
-        when = iso_z(_dt.datetime.fromtimestamp(int(stamp_text), _dt.timezone.utc))
+        when = iso_z(_dt.datetime.fromtimestamp(int(stamp_text), _dt.UTC))
         for line in diff.splitlines():
             if not line.startswith("+{"):
                 continue

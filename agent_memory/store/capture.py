@@ -370,7 +370,7 @@ def _limits_guard(store: L1Store, rules: Limits, held: _Held) -> Callable[[], Ab
 
 
 def _stamp(when: _dt.datetime) -> str:
-    return when.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return when.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _apply_limits(snap: Snapshot, writes: Mapping[str, Atom], now: _dt.datetime, held: frozenset[str],

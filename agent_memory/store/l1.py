@@ -800,7 +800,7 @@ def _stamp_days_ago(days: int) -> str:
     import datetime as _dt
 
     when = now_utc() - _dt.timedelta(days=days)
-    return when.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return when.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _paths_under(repo: git.Repo, tree: str | None, folder: str) -> list[str]:

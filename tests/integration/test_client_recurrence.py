@@ -31,7 +31,7 @@ def _staged(ws: Workspace) -> list[str]:
 
 def test_a_rule_stated_on_two_days_is_staged_through_the_hooks(workspace: Workspace) -> None:
     yesterday = days_ago(1)
-    today = dt.datetime.now(dt.timezone.utc).date()
+    today = dt.datetime.now(dt.UTC).date()
 
     with workspace.scripted({"steps": []}):
         first = workspace.run(RULE, env=yesterday)
