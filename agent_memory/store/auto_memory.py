@@ -97,8 +97,8 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     extracted = extract_folder(folder, safe_project(project), slug, writes)
     for problem in extracted.problems:
         log_error(f"auto-memory: {problem}", root)
-    result = capture_atoms(store, _news(store, extracted), None, f"~/.claude/projects/{slug}/memory", limits,
-                           supersede=_superseding(extracted))  # fmt: skip
+    result = capture_atoms(store, extracted.atoms, None, f"~/.claude/projects/{slug}/memory", limits,
+                           supersede=_superseding(extracted), known=_known(extracted))  # fmt: skip
     index.keep_stand_ins(extracted.stand_in_files)
     index.save()
     if not result.unreadable:  # else read again: a held-back observation waits for its record
@@ -139,18 +139,23 @@ def _ended(transcript: str) -> float:
         return float("inf")
 
 
-def _news(store: L1Store, extracted: FolderExtract) -> list[Atom]:
-    """The folder's atoms less the copies already observed. A claim no transcript shows
-    written is one observation in all, but each capture read the copy afresh under a session
-    spelled from the file's name or its model-written `originSessionId` stamp: a memory
-    renamed or restamped on three days became three sessions on three days, a recurrence
-    made of one file. Once the store holds the claim as Claude's own memory, the folder's
-    copy of it says nothing new (the atom is there: nothing is lost)."""
+def _known(extracted: FolderExtract) -> Callable[[Atom, Atom | None], bool] | None:
+    """`known(seen, stored)`: whether the folder's atom is a copy already observed. A claim no
+    transcript shows written is one observation in all, but each capture read the copy afresh
+    under a session spelled from the file's name or its model-written `originSessionId` stamp:
+    a memory renamed or restamped on three days became three sessions on three days, a
+    recurrence made of one file. Once the store holds the claim as Claude's own memory, the
+    folder's copy of it says nothing new (the atom is there: nothing is lost). Judged in the
+    capture's transaction, against the store it writes: two captures at once (two sessions
+    ending together, one having renamed the note) each judged the store as it was before
+    either wrote, and the claim became two sessions."""
     if not extracted.file_only:
-        return extracted.atoms
-    stored = store.snapshot().atoms
-    return [atom for atom in extracted.atoms
-            if atom["id"] not in extracted.file_only or not is_claude_memory(stored.get(atom["id"]))]  # fmt: skip
+        return None
+
+    def known(seen: Atom, stored: Atom | None) -> bool:
+        return seen["id"] in extracted.file_only and is_claude_memory(stored)
+
+    return known
 
 
 def _superseding(extracted: FolderExtract) -> Callable[[Atom, Atom], Atom]:

@@ -99,12 +99,17 @@ class Limits:
 def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None, source: str | None,
                   limits: Limits | bool = False,
                   supersede: Callable[[Atom, Atom], Atom] | None = None,
-                  refile_restated: bool = True) -> CaptureResult:  # fmt: skip
+                  refile_restated: bool = True,
+                  known: Callable[[Atom, Atom | None], bool] | None = None) -> CaptureResult:  # fmt: skip
     """Merge `incoming` (plus anything waiting in the retry queue) into the store, as one
     commit; with `limits`, caps and expiry are applied in that same commit. `supersede`
     (stored, observation) gives the stored record an observation of `incoming` is merged
     into: what the observation makes obsolete of it left out (store/auto_memory.py: the
     folder's copy of a memory whose write a transcript now shows), read in the transaction.
+    `known` (observation, the record stored under its id or None) says an observation of
+    `incoming` is nothing new, judged in the transaction too (store/auto_memory.py: the
+    folder's copy of a claim the store holds as Claude's own memory): judged before it, a
+    capture that lost the race to one storing the same copy under another name counted it twice.
     With `refile_restated`, a sighting of a rule the store holds under another spelling
     (with or without the opening "Always", or the "the" of its first plural noun:
     `restated_ids`) is merged into that atom
@@ -116,13 +121,15 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     guard = _limits_guard(store, rules, held) if rules is not None else None
     # Validated once, not on every retry of the transaction.
     problems = [atom_errors(obs) for obs in [*queued, *incoming]]
-    fresh = {id(obs) for obs in incoming}  # `supersede` judges these, never a queued record
+    fresh = {id(obs) for obs in incoming}  # `supersede` and `known` judge these, never a queued record
+    nothing_new: set[int] = set()  # those `known` left out, in the latest attempt
 
     def compute(snap: Snapshot) -> Change | None:
         result.new, result.merged, result.forgotten, result.expired_on_arrival, result.invalid = [], [], [], [], []
         result.evicted_before, result.unreadable = [], []
         result.contested, result.expired, result.evicted, result.pending = [], [], [], []
         result.pending_new = []
+        nothing_new.clear()
         now = now_utc()
         writes: dict[str, Atom] = {}
         for obs, errors in zip([*queued, *incoming], problems, strict=True):
@@ -131,6 +138,9 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                 log_error(f"capture: skipped an invalid atom {obs.get('id', '?')}: {errors[0]}", store.repo.cwd)
                 continue
             fresh_one = id(obs) in fresh
+            if fresh_one and known is not None and known(obs, snap.atoms.get(str(obs["id"]))):
+                nothing_new.add(id(obs))
+                continue
             ident = _filed_under(snap, writes, obs) if refile_restated else str(obs["id"])
             if ident != obs["id"]:
                 refiled.add(ident)
@@ -217,7 +227,11 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     refiled: set[str] = set()  # stored ids a sighting of the rule's other spelling went to
     while True:
         try:
-            commit, change = store.transact(compute, queue_on_failure=[*queued, *incoming], guard=guard)
+            # Queued only if every attempt lost the race: without what the latest one judged
+            # nothing new (read from the queue later, `known` no longer judges it). A
+            # generator: `transact` lists it after its last attempt.
+            to_queue = (obs for obs in [*queued, *incoming] if id(obs) not in nothing_new)
+            commit, change = store.transact(compute, queue_on_failure=to_queue, guard=guard)
             break
         except InvalidAtomError:
             # A merge into a stored record that fails the schema (a hand edit, a newer version's

@@ -545,7 +545,9 @@ class L1Store:
         """Run `compute` against the current tip and commit its change with a compare-and-set
         ref update, re-reading and recomputing after every lost race. Each attempt (read,
         compute, ref update) runs inside `guard()` when given: what `compute` reads besides the
-        snapshot is read and held there (capture's adopted ids, under the memory lock)."""
+        snapshot is read and held there (capture's adopted ids, under the memory lock).
+        `queue_on_failure` is listed only after the last attempt lost its race (capture passes
+        what its latest attempt judged worth keeping)."""
         self.require()
         ledger = self._check_rewound()  # read once: this write's tip is recorded in it
         start = time.monotonic()

@@ -1,0 +1,98 @@
+"""Two captures of Claude Code's own memory folder at once (two sessions ending together, or a
+session ending while `git memory capture --all` runs): nothing serialises them but memory/atoms'
+compare-and-set. A `git` shim on PATH (ahead of the real git, so it sees the `update-ref` the
+capture runs itself) lets the competitor capture at the exact point between this capture's
+read of the folder and its ref update; this capture loses the race, re-reads the store and
+merges again — and must judge its copy of the folder against what the competitor wrote."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sessions import gm, write_session
+
+SHIM = """#!/bin/sh
+# At the first `update-ref` of memory/atoms that names no session (the folder's capture; a
+# transcript's names its session: "... from <session>"), run $COMPETE first (a marker file makes
+# it the only one): another capture writing the store while this one is about to.
+real={real}
+case " $* " in
+*" refs/heads/memory/atoms "*)
+    case "$*" in
+    *" from "*) ;;
+    *) if [ ! -e "$RACE_DIR/raced" ]; then
+           : > "$RACE_DIR/raced"
+           sh -c "$COMPETE" > "$RACE_DIR/competitor.out" 2>&1
+       fi ;;
+    esac ;;
+esac
+exec "$real" "$@"
+"""
+
+RULE = "Never deploy the staging cluster on Fridays."
+ONE, TWO = "aaaaaaaa-0000-4000-8000-000000000001", "aaaaaaaa-0000-4000-8000-000000000002"
+
+
+def _background_capture(project: Path, transcript: Path, session: str) -> list[str]:
+    """What the SessionEnd hook starts detached (claude/hooks.py `_spawn_capture`), run here
+    to its end."""
+    return [str(Path(sys.executable).parent / "git-memory"), "hook", "background-capture",
+            "--transcript", str(transcript), "--git-dir", str(project / ".git"), "--cwd", str(project),
+            "--session", session]  # fmt: skip
+
+
+@pytest.mark.parametrize("competitor", ["session-end", "capture-all"])
+def test_a_memory_renamed_while_two_captures_run_is_not_a_recurrence(guarded: Path, tmp_path: Path,
+                                                                     competitor: str) -> None:  # fmt: skip
+    """Session one ends with `a.md` in the folder; its capture reads it (a stand-in session
+    `memory-a`: no transcript shows the write). Before that capture's ref update, session two —
+    which renamed the note to `b.md` — ends, or the person runs `capture --all`, and that
+    capture stores the claim first (`memory-b`). Captured one after the other, the renamed copy
+    is nothing new (test_auto_memory_reader: renamed or restamped between captures). Raced, the
+    copy was judged against the store as it was before the competitor wrote: the claim became
+    two sessions, one file counted twice."""
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    folder = resolve_auto_memory_dir(guarded).path
+    folder.mkdir(parents=True)
+    (folder / "a.md").write_text(f"---\ntype: feedback\n---\n{RULE}\n", "utf-8")
+    first = write_session(guarded, ONE, "2026-12-01", [{"user": "Use pnpm, not npm, in this repo."}])
+    second = write_session(guarded, TWO, "2026-12-01", [{"user": "Run the linter before every commit."}])
+    rename = f"mv {shlex.quote(str(folder / 'a.md'))} {shlex.quote(str(folder / 'b.md'))}"
+    if competitor == "session-end":
+        compete = shlex.join(_background_capture(guarded, second, TWO))
+    else:
+        compete = f"cd {shlex.quote(str(guarded))} && {shlex.quote(str(Path(sys.executable).parent / 'git-memory'))}" \
+                  " capture --all --no-stage"  # fmt: skip
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "git").write_text(SHIM.format(real=shutil.which("git")))
+    (shim / "git").chmod(0o755)
+    race = tmp_path / "race"
+    race.mkdir()
+    env = {**os.environ, "PATH": f"{shim}{os.pathsep}{os.environ['PATH']}", "RACE_DIR": str(race),
+           "COMPETE": f"{rename} && {compete}"}  # fmt: skip
+    proc = subprocess.run(_background_capture(guarded, first, ONE), cwd=guarded, env=env, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (race / "raced").exists(), _errors(guarded)
+    assert not (folder / "a.md").exists()  # the competitor ran: it read the renamed note
+    atoms = json.loads(gm(guarded, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]
+    [atom] = [a for a in atoms if "staging cluster" in a["claim"]]
+    # The competitor stored it first, under b.md's stand-in; a.md's copy of it is nothing new.
+    assert atom["sessions"] == ["memory-b"], atom["sessions"]
+    # and this capture's transcript was captured all the same (the race lost nothing)
+    assert any("pnpm" in a["claim"] for a in atoms), [a["claim"] for a in atoms]
+    assert "auto-memory" not in _errors(guarded) and "Claude's own memory" not in _errors(guarded), _errors(guarded)
+
+
+def _errors(project: Path) -> str:
+    log = project / ".git" / "agent-memory" / "errors.log"
+    return log.read_text() if log.exists() else ""
