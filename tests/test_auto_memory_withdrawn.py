@@ -1,4 +1,4 @@
-"""Claude taking back its own memory (store/withdrawn.py): a memory whose only source is the
+"""Claude taking back its own memory (promote/withdrawn.py): a memory whose only source is the
 auto-memory folder, deleted or rewritten there, is not staged while the folder does not say it,
 and one already waiting on memory/review stays there with its review saying so. Nothing stored
 is dropped; a claim the user also typed is judged as before."""

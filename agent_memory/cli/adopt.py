@@ -71,8 +71,8 @@ from agent_memory.model.paths import TranscriptIndex
 from agent_memory.model.tags import in_claude_code_session, memory_reasons, origin_label
 from agent_memory.model.trailers import plural
 from agent_memory.promote.review import passed_over, refuse_foreign_review
+from agent_memory.promote.withdrawn import WITHDRAWN, withdrawn, withdrawn_note
 from agent_memory.store.l1 import L1Store
-from agent_memory.store.withdrawn import WITHDRAWN, withdrawn, withdrawn_note
 from agent_memory.transcripts.evidence import evidence_for
 
 
@@ -112,7 +112,7 @@ def describe(item: Item, detail: bool = False, l1: Atom | None = None, gone: boo
     how many days, and the user's own words at the source (redacted, re-read from the
     transcript as `inspect --why` does). `l1` is the atom's local record, whose per-session
     evidence the committed form no longer carries; without it the two back-pointers are used.
-    `gone`: Claude's memory, its only source, no longer says it (store/withdrawn.py)."""
+    `gone`: Claude's memory, its only source, no longer says it (promote/withdrawn.py)."""
     atom = item.atom
     lines = [f"{item.atom_id}  [{atom['kind']}, {atom['confidence']}]  {atom['claim']}"]
     label = origin_label(atom)

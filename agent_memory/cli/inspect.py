@@ -25,9 +25,9 @@ from agent_memory.model.tags import CLAUDE_MEMORY, model_written, origin_label
 from agent_memory.model.trailers import one_line, plural
 from agent_memory.promote import gates
 from agent_memory.promote.review import foreign_review, foreign_review_error
+from agent_memory.promote.withdrawn import WITHDRAWN, hold_withdrawn, withdrawn, withdrawn_note
 from agent_memory.store import contradictions
 from agent_memory.store.l1 import L1Store
-from agent_memory.store.withdrawn import WITHDRAWN, hold_withdrawn, withdrawn, withdrawn_note
 from agent_memory.transcripts.evidence import evidence_for
 
 

@@ -38,9 +38,10 @@ from agent_memory.automemory.notes import MemoryNote, Skipped, read_folder
 from agent_memory.automemory.writes import MemoryWrite, writes_by_file
 from agent_memory.extract.canonical import canonical
 from agent_memory.extract.statement import extract_claims
-from agent_memory.extract.text import cap, mask, shorten, tidy, unmask, window
+from agent_memory.extract.text import cap, mask, shorten, tidy, unmask
 from agent_memory.model.atom import Atom, atom_id, iso_z, merge, merge_all, new_atom
 from agent_memory.model.paths import canonical_pointer
+from agent_memory.redact.window import window
 from agent_memory.transcripts.identity import Transcript
 
 ORIGIN = "auto-memory"
@@ -217,7 +218,7 @@ def local_path(path: Path) -> str | None:
 QUOTE_CHARS = 1990
 # A memory's text is redacted before it is cut (cut first, a key that straddled the cut left its
 # first part, which no rule reads as a secret any longer), but only a window of what is kept of
-# it is read (`text.window`): a topic file may be 256 KB on one line, and redaction is linear
+# it is read (`redact/window.py`): a topic file may be 256 KB on one line, and redaction is linear
 # in what it reads (a folder of such files ran a capture past its time limit).
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.redact.window import window
+
 MAX_CLAIM = 200
 MAX_TEXT = 12000  # a longer "prompt" is a pasted document; only its head is read
 _MAX_SENTENCES = 200  # of prose; a longer statement keeps its head and its tail
@@ -519,25 +521,8 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].isalpha() else text
 
 
-# A claim longer than MAX_CLAIM is redacted before it is cut, but only this many times MAX_CLAIM
-# of it is read (redaction is linear in what it reads; a claim may be a whole pasted line).
-WINDOW = 4
 _LAST_BLANK = re.compile(r"\s(?=\S*\Z)")
 _BLANK = re.compile(r"\s")
-
-
-def window(text: str, keep: int) -> str:
-    """The part of `text` read to keep its first `keep` characters: whole when short, else cut
-    at a blank far past `keep` — the last before WINDOW * keep, else the first after it. No run
-    of characters is cut, so none is a key cut in two (a run is bounded by MAX_TEXT)."""
-    if len(text) <= WINDOW * keep:
-        return text
-    head = text[: WINDOW * keep]
-    blank = _LAST_BLANK.search(head)
-    if blank and blank.start() > 2 * keep:
-        return head[: blank.start()]
-    after = _BLANK.search(text, WINDOW * keep)
-    return text[: after.start()] if after else text
 
 
 def at_blanks(text: str, lo: int, hi: int) -> tuple[int, int]:

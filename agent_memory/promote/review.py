@@ -29,10 +29,10 @@ from agent_memory.model.tags import memory_reasons, origin_label
 from agent_memory.model.trailers import format_message, one_line, plural, trailer
 from agent_memory.promote import gates
 from agent_memory.promote.gates import GateResult, l2_overflow
+from agent_memory.promote.withdrawn import hold_withdrawn
 from agent_memory.redact import guard
 from agent_memory.store.decisions import mark_held
 from agent_memory.store.l1 import L1Store
-from agent_memory.store.withdrawn import hold_withdrawn
 
 
 @dataclass

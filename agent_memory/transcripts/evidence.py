@@ -71,9 +71,9 @@ SHOWN_CHARS = 600
 def _redacted_head(flat: str) -> str:
     """The first SHOWN_CHARS characters of `flat`, redacted before the cut: cut first, a key
     that straddled it left its first part, which no rule reads as a secret any longer. Only a
-    window is redacted (extract/text.window: cut at a blank, so no key is cut in two)."""
-    from agent_memory.extract.text import window
+    window is redacted (redact/window.py: cut at a blank, so no key is cut in two)."""
     from agent_memory.redact.redactor import redact
+    from agent_memory.redact.window import window
 
     return redact(window(flat, SHOWN_CHARS))[0][:SHOWN_CHARS]
 
