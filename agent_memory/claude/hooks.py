@@ -33,6 +33,7 @@ import os
 import sys
 import time
 
+from agent_memory.claude.error_lines import redact_error_lines
 from agent_memory.gitio.refs import (
     ATOMS_REF,
     Location,
@@ -180,6 +181,7 @@ def check_acts_on(repo: Location) -> str:
 def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
     """Run one hook event; never raises, always returns 0."""
     started = time.monotonic()
+    redact_error_lines()
     where: str | None = None  # where the log line goes: a path inside the repository
     try:
         if event not in DISABLE_ENV:

@@ -508,6 +508,9 @@ _JOBS = ("background-capture", "rebuild-index")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from agent_memory.claude.error_lines import redact_error_lines
+
+    redact_error_lines()  # before anything can be logged (claude/error_lines.py)
     args_list = list(sys.argv[1:] if argv is None else argv)
     early = _before_parsing(argv, args_list)
     if early is not None:

@@ -7,3 +7,13 @@ here and tested against `git` itself, and the local runtime state under `.git/ag
 
 May import: model.
 """
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# What every errors.log line goes through before it is written (gitio/state.log_error): the
+# redactor, which sits above gitio in the layers, handed down by the process entry points
+# (claude/error_lines.py). Kept on the package, which every path has imported already: the
+# prompt hook's path imports nothing more for it.
+redact_line: "Callable[[str], str] | None" = None

@@ -10,6 +10,7 @@ import errno
 import os
 import stat
 
+import agent_memory.gitio as _package
 from agent_memory.gitio.refs import STATE_DIRNAME, locate_git_dirs
 from agent_memory.gitio.regular import open_regular
 from agent_memory.model.clock import now_utc, stamp
@@ -18,6 +19,21 @@ from agent_memory.model.policy import ERROR_LOG_LINES
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+
+# Redaction runs before every write, and errors.log is written: a line can quote what the user
+# typed or configured (a hook's command line, a statement the extractor failed on). The
+# redactor sits above gitio in the layers: the entry points hand it down (agent_memory.gitio's
+# `redact_line`, set by claude/error_lines.py).
+
+
+def _redacted(text: str) -> str:
+    redact = _package.redact_line
+    if redact is None:
+        return text
+    try:
+        return redact(text)
+    except Exception as exc:  # noqa: BLE001 - a line is never worth the secret it might hold
+        return f"(a line the redactor failed on was left out: {type(exc).__name__})"
 
 
 def find_git_dirs(start: str | os.PathLike[str] | None = None) -> tuple[Path, Path, Path | None] | None:
@@ -58,7 +74,7 @@ def log_error(message: str, start: str | os.PathLike[str] | None = None, log_pat
         path = log_path or error_log_path(start)
         if path is None:
             return None
-        line = (f"{stamp()} {' '.join(message.split())}"[:2000] + "\n").encode("utf-8", "replace")
+        line = (f"{stamp()} {_redacted(' '.join(message.split()))}"[:2000] + "\n").encode("utf-8", "replace")
         if once_a_day and _logged_today(path, line):
             return path
         # Only into a regular file: a FIFO in its place (no reader) held every hook that had

@@ -1,0 +1,51 @@
+"""errors.log is written, so it is redacted like every other write: a line can quote what the
+user typed or configured. A hook command line that carries a token (a settings.json entry
+written with a key pasted into it) put the token into errors.log, and `git memory status`
+printed it on the terminal. Through the installed `git memory` and its hook entry points; the
+token comes from the labelled corpus (base64, decoded here; never written in plain text)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from sessions import gm_installed
+
+from agent_memory.redact.redactor import find
+
+
+def _token() -> str:
+    """A GitHub token of the corpus, as the redactor finds it whole."""
+    for line in (FIXTURES / "secrets" / "gitleaks_dev.b64.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        text = base64.b64decode(row["text_b64"]).decode("utf-8", "replace")
+        for found in find(text) if row["label"] == "tp" else []:
+            token = text[found.start : found.end]
+            if token.startswith("gh") and " " not in token:
+                return token
+    raise AssertionError("no GitHub token in the corpus")
+
+
+def _log(repo: Path) -> str:
+    path = repo / ".git" / "agent-memory" / "errors.log"
+    return path.read_text("utf-8") if path.exists() else ""
+
+
+@pytest.mark.parametrize("args", [
+    ("hook", "session-end", "--token={token}"),  # argparse: the bad arguments are logged
+    ("hook", "{token}"),  # the hook fast path: an unknown event is logged
+], ids=["bad-arguments", "unknown-event"])
+def test_a_token_on_a_hook_command_line_is_redacted_in_errors_log(guarded: Path, args: tuple[str, ...]) -> None:
+    token = _token()
+    proc = gm_installed(guarded, *(a.format(token=token) for a in args), check=False, input_text="{}",
+                        env={"CLAUDE_PROJECT_DIR": str(guarded)})  # fmt: skip
+    assert proc.returncode == 0 and proc.stdout == "", proc.stdout + proc.stderr
+    logged = _log(guarded)
+    assert logged.strip(), "the hook logged nothing"
+    assert token not in logged and token[: len(token) // 2] not in logged, logged
+    assert "[REDACTED" in logged, logged
+    status = gm_installed(guarded, "status", check=False)
+    assert token not in status.stdout + status.stderr
