@@ -8,14 +8,13 @@ merges again — and must judge its copy of the folder against what the competit
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from races import raced_env
 from sessions import gm, write_session
 
 SHIM = """#!/bin/sh
@@ -71,14 +70,7 @@ def test_a_memory_renamed_while_two_captures_run_is_not_a_recurrence(guarded: Pa
     else:
         compete = f"cd {shlex.quote(str(guarded))} && {shlex.quote(str(Path(sys.executable).parent / 'git-memory'))}" \
                   " capture --all --no-stage"  # fmt: skip
-    shim = tmp_path / "shim"
-    shim.mkdir()
-    (shim / "git").write_text(SHIM.format(real=shutil.which("git")))
-    (shim / "git").chmod(0o755)
-    race = tmp_path / "race"
-    race.mkdir()
-    env = {**os.environ, "PATH": f"{shim}{os.pathsep}{os.environ['PATH']}", "RACE_DIR": str(race),
-           "COMPETE": f"{rename} && {compete}"}  # fmt: skip
+    env, race = raced_env(tmp_path, SHIM, f"{rename} && {compete}")
     proc = subprocess.run(_background_capture(guarded, first, ONE), cwd=guarded, env=env, capture_output=True,
                           text=True, timeout=300)  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -5,12 +5,11 @@ in memory/atoms and on to the review commit. Tokens from the labelled corpus (ba
 
 from __future__ import annotations
 
-import base64
-import json
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import FIXTURES, git
+from conftest import git
+from secret_corpus import corpus_secrets
 from sessions import gm
 
 from agent_memory.automemory.location import resolve_auto_memory_dir
@@ -22,17 +21,10 @@ WORDS = "the staging deploy failed because the credential rotated overnight and 
 def _token(fits: Callable[[str], bool]) -> str:
     """The first `tp` secret of the corpus (one run of non-blank characters the redactor finds
     whole) that `fits`, and whose first two thirds alone it no longer finds."""
-    for line in (FIXTURES / "secrets" / "gitleaks_dev.b64.jsonl").read_text().splitlines():
-        row = json.loads(line)
-        if row["label"] != "tp":
-            continue
-        text = base64.b64decode(row["text_b64"]).decode("utf-8", "replace")
-        for found in find(text):
-            token = text[found.start : found.end]
-            whole = [(f.start, f.end) for f in find(f"x {token} y")] == [(2, 2 + len(token))]
-            if whole and not any(c.isspace() for c in token) and fits(token) \
-                    and not find(f"x {token[: len(token) * 2 // 3]}"):
-                return token
+    for token in corpus_secrets():
+        whole = [(f.start, f.end) for f in find(f"x {token} y")] == [(2, 2 + len(token))]
+        if whole and fits(token) and not find(f"x {token[: len(token) * 2 // 3]}"):
+            return token
     raise AssertionError("no such token in the corpus")
 
 

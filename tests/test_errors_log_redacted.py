@@ -6,27 +6,16 @@ token comes from the labelled corpus (base64, decoded here; never written in pla
 
 from __future__ import annotations
 
-import base64
-import json
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from secret_corpus import corpus_secrets
 from sessions import gm_installed
-
-from agent_memory.redact.redactor import find
 
 
 def _token() -> str:
     """A GitHub token of the corpus, as the redactor finds it whole."""
-    for line in (FIXTURES / "secrets" / "gitleaks_dev.b64.jsonl").read_text().splitlines():
-        row = json.loads(line)
-        text = base64.b64decode(row["text_b64"]).decode("utf-8", "replace")
-        for found in find(text) if row["label"] == "tp" else []:
-            token = text[found.start : found.end]
-            if token.startswith("gh") and " " not in token:
-                return token
-    raise AssertionError("no GitHub token in the corpus")
+    return next(token for token in corpus_secrets() if token.startswith("gh"))
 
 
 def _log(repo: Path) -> str:

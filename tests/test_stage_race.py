@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import git, initialized_copy
 from golden import Golden
+from races import raced_env
 from sessions import gm, gm_json
 from test_stage import _eligible
 
@@ -41,14 +42,7 @@ def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.M
 
 
 def _raced(project: Path, tmp_path: Path, compete: str, *args: str) -> subprocess.CompletedProcess[str]:
-    shim = tmp_path / "shim"
-    shim.mkdir()
-    (shim / "git").write_text(SHIM.format(real=shutil.which("git")))
-    (shim / "git").chmod(0o755)
-    race = tmp_path / "race"
-    race.mkdir()
-    env = {**os.environ, "PATH": f"{shim}{os.pathsep}{os.environ['PATH']}", "RACE_DIR": str(race),
-           "COMPETE": compete}  # fmt: skip
+    env, race = raced_env(tmp_path, SHIM, compete)
     proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), *args], cwd=project, env=env,
                           capture_output=True, text=True, timeout=300)  # fmt: skip
     assert (race / "raced").exists(), proc.stdout + proc.stderr

@@ -6,12 +6,12 @@ either. Tokens from the labelled corpus (base64, decoded here; never written in 
 
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from conftest import FIXTURES, git
+from conftest import git
+from secret_corpus import corpus_secrets
 from sessions import gm, gm_json, write_session
 
 from agent_memory.extract.pipeline import MAX_QUOTE, statement_atoms
@@ -28,18 +28,7 @@ STRADDLES = 200 - len(LEAD) + 20
 
 def _corpus() -> Iterator[str]:
     """Each `tp` secret of the corpus the redactor finds whole: one run of non-blank characters."""
-    seen: set[str] = set()
-    for name in ("gitleaks_dev", "detect_secrets"):
-        for line in (FIXTURES / "secrets" / f"{name}.b64.jsonl").read_text().splitlines():
-            row = json.loads(line)
-            if row["label"] != "tp":
-                continue
-            text = base64.b64decode(row["text_b64"]).decode("utf-8", "replace")
-            for found in find(text):
-                token = text[found.start : found.end]
-                if token not in seen and not any(c.isspace() for c in token):
-                    seen.add(token)
-                    yield token
+    return corpus_secrets(("gitleaks_dev", "detect_secrets"))
 
 
 def _token(fits: Callable[[str], bool], kept: float = 2 / 3) -> str:
