@@ -211,6 +211,18 @@ def test_a_damaged_writes_cache_is_read_again_not_a_failed_capture(guarded: Path
     assert git(guarded, "status", "--porcelain") == ""
 
 
+def _migrations_note(repo: Path) -> tuple[Path, Path, str]:
+    """The project's auto-memory folder holding TEXT as feedback_migrations.md: (folder, that
+    file, the repository's path as the transcripts' cwd)."""
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    folder = resolve_auto_memory_dir(repo).path
+    target = folder / "feedback_migrations.md"
+    folder.mkdir(parents=True)
+    target.write_text(TEXT, "utf-8")
+    return folder, target, str(repo)
+
+
 def test_a_transcript_line_of_another_shape_costs_only_itself(guarded: Path) -> None:
     """The transcripts are read for memory writes line by line, and a line of a shape the
     client does not write — a `message` that is a string, a `tool_use` whose `input` is a list,
@@ -220,13 +232,7 @@ def test_a_transcript_line_of_another_shape_costs_only_itself(guarded: Path) -> 
     there, and no memory of the folder was captured. Such a line is now no write."""
     from sessions import gm, gm_json
 
-    from agent_memory.automemory.location import resolve_auto_memory_dir
-
-    folder = resolve_auto_memory_dir(guarded).path
-    target = folder / "feedback_migrations.md"
-    folder.mkdir(parents=True)
-    target.write_text(TEXT, "utf-8")
-    cwd = str(guarded)
+    folder, target, cwd = _migrations_note(guarded)
     [call, answer] = write("s-one", "2026-11-02T09:00:05Z", target, TEXT, call_id="t1", cwd=cwd)
     odd_input = json.loads(json.dumps(call))
     odd_input["message"]["content"][0].update(id="t2", input=[str(target)])
@@ -323,13 +329,7 @@ def test_a_forked_sessions_copy_of_a_memory_write_is_no_second_sighting(guarded:
 
     from sessions import gm, gm_json
 
-    from agent_memory.automemory.location import resolve_auto_memory_dir
-
-    folder = resolve_auto_memory_dir(guarded).path
-    target = folder / "feedback_migrations.md"
-    folder.mkdir(parents=True)
-    target.write_text(TEXT, "utf-8")
-    cwd = str(guarded)
+    folder, target, cwd = _migrations_note(guarded)
     old_id = "aaaaaaaa-0000-4000-8000-000000000009"
     old = save(folder.parent / f"{old_id}.jsonl", [prompt(old_id, "2026-11-02T09:00:00Z", "migrations first?", cwd=cwd),
                                                   *write(old_id, "2026-11-02T09:00:05Z", target, TEXT, call_id="t1", cwd=cwd)])  # fmt: skip
@@ -357,13 +357,7 @@ def test_a_session_editing_its_memory_again_after_a_capture_is_still_one_observa
     another observation."""
     from sessions import gm, gm_json
 
-    from agent_memory.automemory.location import resolve_auto_memory_dir
-
-    folder = resolve_auto_memory_dir(guarded).path
-    target = folder / "feedback_migrations.md"
-    folder.mkdir(parents=True)
-    target.write_text(TEXT, "utf-8")
-    cwd = str(guarded)
+    folder, target, cwd = _migrations_note(guarded)
     sid = "aaaaaaaa-0000-4000-8000-000000000009"
     transcript = save(folder.parent / f"{sid}.jsonl", [prompt(sid, "2026-11-02T09:00:00Z", "migrations first?", cwd=cwd),
                                                        *write(sid, "2026-11-02T09:00:05Z", target, TEXT, call_id="t1", cwd=cwd)])  # fmt: skip

@@ -191,6 +191,17 @@ def adopt_all_then_revert(project: Path, key: str) -> dict[str, str]:
     return ids
 
 
+def _rejected_until_said_again(project: Path, ident: str) -> None:
+    """`ident` (test_adopt's "tabs" claim) is held back as rejected, and a new session that
+    says it again makes it eligible again."""
+    blocked = {b["id"]: b["reasons"] for b in gm_json(project, "promote")["blocked"]}
+    assert any("rejected" in r for r in blocked[ident])
+    write_session(project, "aaaaaaaa-0000-4000-8000-000000000004", "2026-11-05",
+                  [{"user": CLAIMS["tabs"]}])  # fmt: skip
+    gm(project, "capture", "--all", "--no-stage")
+    assert ident in {e["id"] for e in gm_json(project, "promote")["eligible"]}
+
+
 def test_a_reverted_adoption_counts_as_a_rejection_until_new_sessions(project: Path) -> None:
     ids = adopt_all_then_revert(project, "tabs")
     assert ids["tabs"] not in held(project)
@@ -198,13 +209,7 @@ def test_a_reverted_adoption_counts_as_a_rejection_until_new_sessions(project: P
     proc = gm(project, "adopt", check=False)
     assert ids["tabs"] not in proc.stdout and "nothing is waiting" in proc.stdout
     assert gm_json(project, "status")["staged"] == []
-    blocked = {b["id"]: b["reasons"] for b in gm_json(project, "promote")["blocked"]}
-    assert any("rejected" in r for r in blocked[ids["tabs"]])
-    # a new session that says it again makes it eligible again
-    write_session(project, "aaaaaaaa-0000-4000-8000-000000000004", "2026-11-05",
-                  [{"user": CLAIMS["tabs"]}])  # fmt: skip
-    gm(project, "capture", "--all", "--no-stage")
-    assert ids["tabs"] in {e["id"] for e in gm_json(project, "promote")["eligible"]}
+    _rejected_until_said_again(project, ids["tabs"])
 
 
 def test_the_session_end_capture_treats_a_revert_as_a_rejection_too(project: Path) -> None:
@@ -241,12 +246,7 @@ def test_an_adopted_line_edited_out_and_committed_counts_as_a_rejection_until_ne
     edit_out(project, ids["tabs"])
     assert ids["tabs"] not in held(project) and ids["push"] in held(project)
     assert gm_json(project, "stage")["commits"] == []
-    blocked = {b["id"]: b["reasons"] for b in gm_json(project, "promote")["blocked"]}
-    assert any("rejected" in r for r in blocked[ids["tabs"]])
-    write_session(project, "aaaaaaaa-0000-4000-8000-000000000004", "2026-11-05",
-                  [{"user": CLAIMS["tabs"]}])  # fmt: skip
-    gm(project, "capture", "--all", "--no-stage")
-    assert ids["tabs"] in {e["id"] for e in gm_json(project, "promote")["eligible"]}
+    _rejected_until_said_again(project, ids["tabs"])
 
 
 def test_a_reverted_merge_of_the_review_branch_counts_as_a_rejection(project: Path) -> None:
