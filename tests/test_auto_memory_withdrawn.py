@@ -127,3 +127,19 @@ def test_a_staged_memory_claude_rewrote_stays_for_review_and_says_so(claude_memo
 
     gm(repo, "adopt", "--reject", str(mine["id"]))  # the person decides
     assert mine["id"] not in gm_json(repo, "adopt", check=False)["waiting"]
+
+
+def test_a_memory_claude_rewrote_into_another_spelling_of_the_rule_still_says_it(
+    claude_memories: tuple[Path, Path]
+) -> None:
+    """Claude rewrote "Always run the migrations…" as "Run the migrations…": capture files that
+    sighting under the atom it holds (the rule's other spelling), so the folder still says the
+    rule — the check looked for the atom's exact id and called it withdrawn."""
+    repo, folder = claude_memories
+    mine = _atoms(repo)[CLAIM]
+    note = folder / "feedback_migrations.md"
+    note.write_text(note.read_text("utf-8").replace(RULE, RULE.removeprefix("Always r").join(["R", ""])), "utf-8")
+    assert RULE not in note.read_text("utf-8") and "Run the database migrations" in note.read_text("utf-8")
+    _captured_again(repo, folder)
+    assert mine["id"] in {e["id"] for e in gm_json(repo, "promote")["eligible"]}
+    assert "withdrawn" not in gm_json(repo, "inspect", "--why", str(mine["id"]))

@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from agent_memory.model.atom import atom_id
+from agent_memory.model.atom import atom_id, restated_ids
 from agent_memory.model.tags import is_claude_memory, unvouched_claude_memory
 
 TYPE_CHECKING = False
@@ -90,8 +90,13 @@ class FolderNow:
         named = [n for n in notes if self._labels[n.file] == atom.get("memory_file")]
         first = {n.file for n in named}
         rest = [n for n in notes if n.file not in first]
-        if any(atom_id(self._claim(n), project) == ident for n in [*named, *rest]):
-            return True
+        # under the atom's id or another spelling of the rule (`restated_ids`: "Always X" /
+        # "X", the article of a plural): capture files a note's sighting under whichever
+        # spelling the store holds, so a note rewritten into another spelling still says it
+        for note in [*named, *rest]:
+            claim = self._claim(note)
+            if atom_id(claim, project) == ident or ident in restated_ids(claim, project):
+                return True
         return False if self._known else None
 
 
