@@ -239,6 +239,27 @@ def edit_out(project: Path, ident: str) -> None:
     git(project, "commit", "-qam", "re-render the memory block")
 
 
+def test_an_adopt_line_this_version_cannot_read_is_no_rejection(project: Path) -> None:
+    """A committed line the log reader refuses (here its time with a fraction of a second: a
+    hand edit, a teammate's newer tool) named no atom on the current side of the comparison, so
+    the atom counted as taken out and the person's adoption was overwritten as a rejection on
+    memory/atoms — while `stage` refused the same log as unreadable."""
+    ids = stage_claims(project)
+    gm(project, "adopt", "--all")
+    gm(project, "stage")  # a stage sees them held: their L1 records are marked adopted
+    log = project / ".memory/adopted.log"
+    lines = log.read_text().splitlines()
+    odd = [json.loads(line) for line in lines]
+    at = next(i for i, row in enumerate(odd) if row.get("atom", {}).get("id") == ids["tabs"])
+    odd[at]["at"] = odd[at]["at"].replace("Z", ".5Z")
+    lines[at] = json.dumps(odd[at])
+    log.write_text("".join(line + "\n" for line in lines))
+    git(project, "commit", "-qam", "a line edited by another tool")
+    assert gm(project, "stage", check=False).returncode == 1
+    record = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a["id"] == ids["tabs"])
+    assert record["review"]["state"] == "adopted", record["review"]
+
+
 def test_an_adopted_line_edited_out_and_committed_counts_as_a_rejection_until_new_sessions(project: Path) -> None:
     """No revert commit names it, no forget line stands for it: the next stage offered it again."""
     ids = stage_claims(project)

@@ -97,8 +97,8 @@ def taken_out(root: Path | None) -> set[str]:
     """The atoms an adopt line on HEAD's history of adopted.log named and that no line of the
     committed log names now: a person removed the line (edited it out, reverted a merged pull
     request of memory/review). Nothing while the log has uncommitted changes (an edit in
-    progress is judged once committed), nor when its history is over MAX_HISTORY_DIFF_BYTES of
-    diffs (a clone's history decides its size)."""
+    progress is judged once committed), nor while a line of it cannot be read, nor when its
+    history is over MAX_HISTORY_DIFF_BYTES of diffs (a clone's history decides its size)."""
     if root is None:
         return set()
     if git.run_git(root, "diff", "--quiet", "HEAD", "--", LOG_PATH, check=False).returncode != 0:
@@ -121,7 +121,12 @@ def taken_out(root: Path | None) -> set[str]:
             ever.add(ident)
     if not ever:
         return set()
-    entries, _ = tiers.read_log(root)
+    entries, unreadable = tiers.read_log(root)
+    if unreadable:
+        # A line this version cannot read (a hand edit, a teammate's newer tool) may name any
+        # of them: nothing is known to be taken out, and a person's adoption is not turned
+        # into a rejection on a guess (stage refuses the log until the line is fixed).
+        return set()
     return ever - {entry.atom_id for entry in entries}
 
 
