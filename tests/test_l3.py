@@ -671,6 +671,25 @@ def test_a_hand_authored_l3_item_a_person_took_out_is_not_staged_again(tmp_path:
     assert sorted(global_log()) == sorted([kept["id"], out["id"]])
 
 
+def test_a_remembered_l3_item_kept_by_an_older_version_is_not_dropped_for_an_earlier_adoption(
+    tmp_path: Path,
+) -> None:
+    """A candidate an older version kept has no adoption count beside it: read as 0, one adopt
+    commit of its id from before the person said it again (adopted, reverted, remembered again)
+    made the next stage drop the person's pending item as "removed since"."""
+    solo = make_project(tmp_path, "solo")
+    out = gm_json(solo, "remember", "--global", TESTS_FIRST, env=at(DAY_X))
+    (adopted,) = gm_json(solo, "adopt", "--global", "--yes", out["id"], env=at(DAY_X))["adopted"]
+    take_out_of_l3(solo, "revert", adopted["commit"], out["id"])
+    again = gm_json(solo, "remember", "--global", TESTS_FIRST, env=at(X_PLUS_10))
+    assert again["staged"]
+    # as an older version left it: the candidate, and no count beside it
+    (home() / ".git" / "agent-memory" / "remembered-adoptions.json").unlink()
+    assert [c["atom"] for c in gm_json(solo, "stage", "--global", env=at(X_PLUS_10))["commits"]] == [out["id"]]
+    gm(solo, "adopt", "--global", "--yes", out["id"], env=at(X_PLUS_10))
+    assert list(global_log()) == [out["id"]]
+
+
 def test_the_only_l3_item_edited_out_by_hand_is_re_rendered_and_not_staged_again(tmp_path: Path) -> None:
     """The last line taken out of the log leaves an empty log and a block that still shows it:
     `stage --global` refuses that block naming `validate --fix`, which must then re-render it."""

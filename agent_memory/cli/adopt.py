@@ -196,7 +196,7 @@ class Decisions:
             # A hand-authored L3 item's local candidate is done once adopted: a person who then
             # takes the adoption back out (a `git reset` of it leaves no adopt commit for the
             # next stage to count) has decided, and no stage offers the item again.
-            prune_global_candidates(self.repo, self.landed, {})
+            prune_global_candidates(self.repo, self.landed, None)
         if self.tier == "L2" and any(state != "rejected" for state, _ in self.marks.values()):
             warm_session_start(self.repo)
 

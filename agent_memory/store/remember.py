@@ -149,14 +149,22 @@ def add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int) -> Non
     _write_candidates(home_repo, [*(a for a in existing if a["id"] != atom["id"]), atom])
 
 
-def prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Mapping[str, int]) -> list[str]:
+def prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Mapping[str, int] | None) -> list[str]:
     """Drop the candidates that were adopted at L3 since the person said them (`adoptions`: the
-    adopt commits naming each id on the base now), and those held there: the log holds them,
-    or held them until a person took them out. Returns the ids dropped that are not held — the
+    adopt commits naming each id on the base now; None: not counted), and those held there:
+    the log holds them, or held them until a person took them out. Returns the ids dropped that are not held — the
     ones removed since, which stay removed until a person remembers them again."""
     existing = read_global_candidates(home_repo)
     seen = read_adoptions_seen(home_repo)
-    done = [a for a in existing if a["id"] in held or adopted_since(a, adoptions.get(str(a["id"]), 0), seen)]
+    unknown = {str(a["id"]): adoptions.get(str(a["id"]), 0) for a in existing
+               if adoptions is not None and str(a["id"]) not in seen}  # fmt: skip
+    if unknown:
+        # kept before the counts were recorded (an older version): said with the adoptions
+        # there are now, not dropped for an adoption that may be older than the saying
+        seen = {**seen, **unknown}
+        _write_seen(home_repo, seen)
+    done = [a for a in existing if a["id"] in held
+            or (adoptions is not None and adopted_since(a, adoptions.get(str(a["id"]), 0), seen))]  # fmt: skip
     if not done:
         return []
     gone = {str(a["id"]) for a in done}
