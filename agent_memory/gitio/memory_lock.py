@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.state import _lock_folder, _unlock
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.policy import LOCK_WAIT_SECONDS
 
@@ -152,6 +153,26 @@ def memory_lock_if_free(repo: git.Repo, what: str) -> Iterator[bool]:
             yield True
     finally:
         os.close(fd)
+
+
+@contextmanager
+def state_folder_lock(repo: git.Repo, what: str, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
+    """The state folder's exclusive flock (gitio/state.py's, as errors.log's cut takes it), held
+    for one read-modify-write of a state file there: the global repo's remembered candidates,
+    their adoption counts, its rejections. Two verbs at once each read the file, and the later
+    write put back a copy without the other's change. A leaf lock — nothing else is taken while
+    it is held, so it cannot deadlock with the memory lock; the kernel releases it when its
+    holder dies. Not re-entrant: a second flock on the folder in this process would wait."""
+    folder = repo.state
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    held = _lock_folder(str(folder), exclusive=True, wait=wait)
+    if held is None:
+        raise RepoStateError(f"another git memory command is writing {folder}",
+                             hint=f"wait for it to finish, then {what} again")  # fmt: skip
+    try:
+        yield
+    finally:
+        _unlock(held)
 
 
 def memory_lock_held(repo: git.Repo) -> bool:

@@ -110,7 +110,7 @@ _LOCK_WAIT_S = 0.2
 _NO_FLOCK = -1  # a platform without flock (Windows): nothing is locked, as before
 
 
-def _lock_folder(folder: str, exclusive: bool) -> int | None:
+def _lock_folder(folder: str, exclusive: bool, wait: float = _LOCK_WAIT_S) -> int | None:
     """An flock on the state folder itself (no file of its own to leave behind): shared to
     append a line (appends are atomic among themselves), exclusive to rewrite the log.
     The descriptor, _NO_FLOCK where there is no flock, None when it was not had in time."""
@@ -124,7 +124,7 @@ def _lock_folder(folder: str, exclusive: bool) -> int | None:
     except OSError:
         return None
     mode = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
-    deadline = time.monotonic() + _LOCK_WAIT_S
+    deadline = time.monotonic() + wait
     while True:
         try:
             fcntl.flock(fd, mode)

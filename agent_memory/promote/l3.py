@@ -28,6 +28,7 @@ from agent_memory.committed.files import TierFiles
 from agent_memory.committed.global_repo import GlobalRepo, entry_path, require_home
 from agent_memory.committed.tiers import refuse_too_many_atoms
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.memory_lock import state_folder_lock
 from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import Atom, restated_ids
 from agent_memory.model.clock import iso_z, now_utc, parse_ts, stamp
@@ -536,10 +537,12 @@ def read_global_rejections(repo: git.Repo) -> dict[str, dict[str, Any]]:
 
 
 def record_global_rejection(repo: git.Repo, atom: Atom) -> None:
-
-    rejected = read_global_rejections(repo)
-    rejected[str(atom["id"])] = {"at": stamp(), "sessions": len(atom.get("sessions", []))}
-    atomic_write(_rejected_path(repo), json.dumps(rejected, sort_keys=True, indent=2) + "\n")
+    # read, changed and written under the state folder's lock: a `remember --global` lifting
+    # another rejection meanwhile wrote its copy back over this one (or this over its)
+    with state_folder_lock(repo, "adopt"):
+        rejected = read_global_rejections(repo)
+        rejected[str(atom["id"])] = {"at": stamp(), "sessions": len(atom.get("sessions", []))}
+        atomic_write(_rejected_path(repo), json.dumps(rejected, sort_keys=True, indent=2) + "\n")
 
 
 def rejection_reason(rejected: dict[str, dict[str, Any]], atom: Atom) -> str | None:
@@ -558,11 +561,12 @@ def lift_global_rejection(repo: git.Repo, atom: Atom) -> bool:
     by the person, it is their newer decision, so the mark goes (under every spelling
     `rejection_reason` reads) and the next stage offers it. Evidence from projects never
     lifts it (only new sessions do). Returns whether a rejection in force was set aside."""
-    rejected = read_global_rejections(repo)
     spellings = {str(atom["id"]), *restated_ids(str(atom["claim"]), None)}
-    if not spellings & set(rejected):
-        return False
-    standing = rejection_reason(rejected, atom) is not None
-    kept = {k: v for k, v in rejected.items() if k not in spellings}
-    atomic_write(_rejected_path(repo), json.dumps(kept, sort_keys=True, indent=2) + "\n")
+    with state_folder_lock(repo, "remember it"):
+        rejected = read_global_rejections(repo)
+        if not spellings & set(rejected):
+            return False
+        standing = rejection_reason(rejected, atom) is not None
+        kept = {k: v for k, v in rejected.items() if k not in spellings}
+        atomic_write(_rejected_path(repo), json.dumps(kept, sort_keys=True, indent=2) + "\n")
     return standing

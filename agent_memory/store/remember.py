@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.memory_lock import state_folder_lock
 from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import MAX_CLAIM_CHARS, Atom, atom_id, new_atom, validate_atom
 from agent_memory.model.clock import stamp
@@ -138,6 +139,11 @@ def add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int) -> Non
     """Keep `atom` until it is adopted. `adoptions`: how many adopt commits name its id on the
     base now. A candidate still waiting is kept as it was (staging stays deterministic); one
     adopted since it was said is said anew — the person brings back an item they removed."""
+    with state_folder_lock(home_repo, "remember it"):
+        _add_global_candidate(home_repo, atom, adoptions)
+
+
+def _add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int) -> None:
     existing = read_global_candidates(home_repo)
     seen = read_adoptions_seen(home_repo)
     old = next((a for a in existing if a["id"] == atom["id"]), None)
@@ -154,6 +160,13 @@ def prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Mapp
     adopt commits naming each id on the base now; None: not counted), and those held there:
     the log holds them, or held them until a person took them out. Returns the ids dropped that are not held — the
     ones removed since, which stay removed until a person remembers them again."""
+    # under the state folder's lock: a `remember --global` between this read and the write
+    # below lost its new candidate
+    with state_folder_lock(home_repo, "adopt or stage"):
+        return _prune_global_candidates(home_repo, held, adoptions)
+
+
+def _prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Mapping[str, int] | None) -> list[str]:
     existing = read_global_candidates(home_repo)
     seen = read_adoptions_seen(home_repo)
     unknown = {str(a["id"]): adoptions.get(str(a["id"]), 0) for a in existing
