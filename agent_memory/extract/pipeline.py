@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +75,9 @@ class ExtractResult:
     pending: list[Atom] = field(default_factory=list)
     # statements the extractor failed on ("L<line>: <error>"): skipped, the rest still read
     failed_statements: list[str] = field(default_factory=list)
+    # every single sighting, before `copied` left any out and before the join per id: capture
+    # judges a fork's copies again against the store its transaction reads (`sightings_of`)
+    observations: list[Atom] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {"atoms": self.atoms, "pending": self.pending, "skipped_lines": self.skipped_lines}
@@ -296,18 +299,23 @@ def extract_transcript(
                 # not cost the transcript's other memories: that statement is skipped and named.
                 failed.append(f"L{statement.line}: {type(exc).__name__}: {exc}")
         observations.extend(_failure_atoms(errors, transcript, project, fallback))
-        if copied is not None:
-            observations = [obs for obs in observations if not copied(obs)]
-        merged = merge_observations(observations)
+        atoms, pending = sightings_of(observations, copied)
     except Exception as exc:  # noqa: BLE001
         if strict:
             raise
         error = error or f"{type(exc).__name__}: {exc}"
-        merged = []
-    atoms = [a for a in merged if not is_pending(a)]
-    pending = [a for a in merged if is_pending(a)]
+        atoms, pending = [], []
     return ExtractResult(atoms, stats.skipped_lines, stats, len(statements), len(errors), error,
-                         pending, failed)
+                         pending, failed, observations)
+
+
+def sightings_of(observations: Sequence[Atom], copied: Callable[[Atom], bool] | None = None
+                 ) -> tuple[list[Atom], list[Atom]]:  # fmt: skip
+    """(atoms, pending) from single sightings: those `copied` says are copies left out, the
+    rest joined per id (`merge_observations`)."""
+    kept = [obs for obs in observations if copied is None or not copied(obs)]
+    merged = merge_observations(kept)
+    return [a for a in merged if not is_pending(a)], [a for a in merged if is_pending(a)]
 
 
 __all__ = [
@@ -319,5 +327,6 @@ __all__ = [
     "failure_signature",
     "merge_observations",
     "safe_project",
+    "sightings_of",
     "statement_atoms",
 ]

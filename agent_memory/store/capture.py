@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.committed import tiers
-from agent_memory.extract.pipeline import extract_transcript
+from agent_memory.extract.pipeline import extract_transcript, sightings_of
 from agent_memory.gitio.memory_lock import memory_lock_if_free
 from agent_memory.gitio.refs import atom_path
 from agent_memory.gitio.state import log_error
@@ -100,7 +100,8 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
                   limits: Limits | bool = False,
                   supersede: Callable[[Atom, Atom], Atom] | None = None,
                   refile_restated: bool = True,
-                  known: Callable[[Atom, Atom | None], bool] | None = None) -> CaptureResult:  # fmt: skip
+                  known: Callable[[Atom, Atom | None], bool] | None = None,
+                  rejudge: Callable[[Snapshot], Sequence[Atom]] | None = None) -> CaptureResult:  # fmt: skip
     """Merge `incoming` (plus anything waiting in the retry queue) into the store, as one
     commit; with `limits`, caps and expiry are applied in that same commit. `supersede`
     (stored, observation) gives the stored record an observation of `incoming` is merged
@@ -113,15 +114,20 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
     With `refile_restated`, a sighting of a rule the store holds under another spelling
     (with or without the opening "Always", or the "the" of its first plural noun:
     `restated_ids`) is merged into that atom
-    (`remember` files exactly what was typed, under the id it reports)."""
+    (`remember` files exactly what was typed, under the id it reports). `rejudge(snap)` gives
+    `incoming` again as judged against the store each attempt reads (capture_file: a forked
+    session's copies of lines the store holds from another session are left out — judged
+    before the transaction, a capture that lost the race to the earlier session's counted the
+    copy as a second session)."""
     queue_paths, queued = store.queued()
     result = CaptureResult(commit=None)
     rules = Limits() if limits is True else limits or None
     held = _Held()
     guard = _limits_guard(store, rules, held) if rules is not None else None
-    # Validated once, not on every retry of the transaction.
-    problems = [atom_errors(obs) for obs in [*queued, *incoming]]
-    fresh = {id(obs) for obs in incoming}  # `supersede` and `known` judge these, never a queued record
+    # Validated once, not on every retry of the transaction (again only when `rejudge` changed them).
+    latest = list(incoming)  # as `rejudge` gave them last
+    problems = [atom_errors(obs) for obs in [*queued, *latest]]
+    fresh = {id(obs) for obs in latest}  # `supersede` and `known` judge these, never a queued record
     nothing_new: set[int] = set()  # those `known` left out, in the latest attempt
 
     def compute(snap: Snapshot) -> Change | None:
@@ -130,9 +136,16 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
         result.contested, result.expired, result.evicted, result.pending = [], [], [], []
         result.pending_new = []
         nothing_new.clear()
+        if rejudge is not None:
+            judged = list(rejudge(snap))
+            if judged != latest:
+                latest[:] = judged
+                problems[:] = [atom_errors(obs) for obs in [*queued, *latest]]
+                fresh.clear()
+                fresh.update(id(obs) for obs in latest)
         now = now_utc()
         writes: dict[str, Atom] = {}
-        for obs, errors in zip([*queued, *incoming], problems, strict=True):
+        for obs, errors in zip([*queued, *latest], problems, strict=True):
             if errors:
                 result.invalid.append(str(obs.get("id", "?")))
                 log_error(f"capture: skipped an invalid atom {obs.get('id', '?')}: {errors[0]}", store.repo.cwd)
@@ -230,7 +243,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
             # Queued only if every attempt lost the race: without what the latest one judged
             # nothing new (read from the queue later, `known` no longer judges it). A
             # generator: `transact` lists it after its last attempt.
-            to_queue = (obs for obs in [*queued, *incoming] if id(obs) not in nothing_new)
+            to_queue = (obs for obs in [*queued, *latest] if id(obs) not in nothing_new)
             commit, change = store.transact(compute, queue_on_failure=to_queue, guard=guard)
             break
         except InvalidAtomError:
@@ -238,7 +251,7 @@ def capture_atoms(store: L1Store, incoming: Sequence[Atom], session: str | None,
             # field) fails the whole commit: hold back those observations alone, as for an
             # unreadable record, and capture the rest.
             snap = store.snapshot()
-            found = {str(obs.get("id")) for obs in [*queued, *incoming] if isinstance(obs, dict)} | refiled
+            found = {str(obs.get("id")) for obs in [*queued, *latest] if isinstance(obs, dict)} | refiled
             bad = {i for i in found - stored_invalid if (stored := snap.atoms.get(i)) is not None and atom_errors(stored)}
             if not bad:
                 raise
@@ -458,8 +471,11 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
     # read as named; its records' session, else `session`, names it (pointers and sessions agree)
     transcript = Transcript.of(absolute, session)
     start = before.position if before is not None and before.unreadable is None else None
-    extracted = extract_transcript(transcript, project, session=session, start=start,
-                                   copied=copied_from(store.snapshot()))  # fmt: skip
+    # A forked session's copies of the earlier session's lines are judged in capture_atoms'
+    # transaction (`sightings`), against the store it writes: judged before it, two captures at
+    # once (the fork's and its parent's, or `capture --all`) each read the store before either
+    # wrote, and the line typed once became two sessions.
+    extracted = extract_transcript(transcript, project, session=session, start=start)
     stats = extracted.stats
     read = "resumed" if stats.resumed else "whole"
     if not stats.resumed and stats.records == 0:
@@ -468,10 +484,15 @@ def capture_file(store: L1Store, project: str, path: str | Path, session: str | 
         if signature is not None:
             ledger.record(Entry(TRANSCRIPT, key, signature, unreadable=why))
         return TranscriptCapture(CaptureResult(commit=None), read, stats.skipped_lines, 0, why)
-    incoming = [*extracted.atoms, *extracted.pending]
+
+    def sightings(snap: Snapshot) -> list[Atom]:
+        atoms, pending = sightings_of(extracted.observations, copied_from(snap))
+        return [*atoms, *pending]
+
+    incoming = sightings(store.snapshot())
     sessions = sorted({s for a in incoming for s in a["sessions"]})
     session_id = sessions[0] if len(sessions) == 1 else transcript.session if not sessions else None
-    result = capture_atoms(store, incoming, session_id, transcript.pointer, limits)
+    result = capture_atoms(store, incoming, session_id, transcript.pointer, limits, rejudge=sightings)
     for failed in extracted.failed_statements:
         log_error(f"capture {transcript.pointer}: skipped a statement the extractor failed on: "
                   f"{failed}", store.repo.cwd)  # fmt: skip
