@@ -88,3 +88,51 @@ def test_a_memory_renamed_while_two_captures_run_is_not_a_recurrence(guarded: Pa
 def _errors(project: Path) -> str:
     log = project / ".git" / "agent-memory" / "errors.log"
     return log.read_text() if log.exists() else ""
+
+
+NOTE_RULE = "Run the migrations before the tests, never after."
+PARENT, FORK = "cccccccc-0000-4000-8000-000000000001", "cccccccc-0000-4000-8000-000000000002"
+
+
+def test_a_forks_copy_of_a_memory_write_judged_while_its_parent_ends_is_one_session(guarded: Path,
+                                                                                    tmp_path: Path) -> None:  # fmt: skip
+    """The parent session wrote the note; the fork's file opens with a copy of that Write call
+    (automemory/writes.py `without_copies`: one write, the session's the store holds it from,
+    else the one whose transcript ended first). Neither captured yet: the fork's SessionEnd
+    capture finds the parent ended first and keeps the parent's. Before its ref update the
+    parent, resumed meanwhile, ends — now the later of the two — and its capture keeps the
+    fork's and stores it. One after the other, the second capture finds the write held from the
+    fork and keeps that (test_auto_memory_writes: a fork's copy is no second sighting). Raced,
+    the fork's capture chose against the store it read before the parent's wrote: one write,
+    two sessions."""
+    import os
+
+    from memory_writes import prompt, save, topic, write
+
+    from agent_memory.automemory.location import resolve_auto_memory_dir
+
+    folder = resolve_auto_memory_dir(guarded).path
+    folder.mkdir(parents=True)
+    target = folder / "feedback_migrations.md"
+    text = topic("Migrations run before tests", NOTE_RULE)
+    target.write_text(text, "utf-8")
+    cwd = str(guarded)
+    parent = save(folder.parent / f"{PARENT}.jsonl", [prompt(PARENT, "2026-11-02T09:00:00Z", "migrations first?", cwd=cwd),
+                                                      *write(PARENT, "2026-11-02T09:00:05Z", target, text, call_id="t1", cwd=cwd)])  # fmt: skip
+    copies = [{**json.loads(line), "sessionId": FORK} for line in parent.read_text("utf-8").splitlines()]
+    own = {**prompt(FORK, "2026-11-03T10:00:00Z", "now something else entirely", cwd=cwd), "uuid": f"u-{FORK}"}
+    fork = save(folder.parent / f"{FORK}.jsonl", [*copies, own])
+    os.utime(parent, (1_790_000_000, 1_790_000_000))
+    os.utime(fork, (1_790_086_400, 1_790_086_400))
+    # the parent resumed (`claude --resume`: the same file, appended to), then ending
+    resumed = json.dumps({**prompt(PARENT, "2026-11-04T09:00:00Z", "one more thing", cwd=cwd), "uuid": "u-resumed"})
+    append = f"printf '%s\\n' {shlex.quote(resumed)} >> {shlex.quote(str(parent))}"
+    env, race = raced_env(tmp_path, SHIM, f"{append} && {shlex.join(_background_capture(guarded, parent, PARENT))}")
+    proc = subprocess.run(_background_capture(guarded, fork, FORK), cwd=guarded, env=env, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (race / "raced").exists(), _errors(guarded)
+    atoms = json.loads(gm(guarded, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]
+    [atom] = [a for a in atoms if a.get("origin") == "auto-memory" and "migrations" in a["claim"]]
+    assert (atom["sessions"], atom["observations"]) == ([FORK], 1), (atom["sessions"], (race / "competitor.out").read_text())
+    assert "auto-memory" not in _errors(guarded), _errors(guarded)

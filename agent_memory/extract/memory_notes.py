@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from agent_memory.automemory.notes import MemoryNote, Skipped, read_folder
+from agent_memory.automemory.notes import FolderRead, MemoryNote, Skipped, read_folder
 from agent_memory.automemory.writes import MemoryWrite, writes_by_file
 from agent_memory.extract.canonical import canonical
 from agent_memory.extract.statement import extract_claims
@@ -440,7 +440,13 @@ def extract_folder(folder: Path, project: str, slug: str,
                    writes: Sequence[MemoryWrite] | None = None) -> FolderExtract:  # fmt: skip
     """Schema-valid L1 atoms from every topic file of an auto-memory folder, observed in the
     sessions `writes` show writing them (automemory/writes.py). The folder is only read."""
-    read = read_folder(folder)
+    return extract_read(read_folder(folder), folder, project, slug, writes)
+
+
+def extract_read(read: FolderRead, folder: Path, project: str, slug: str,
+                 writes: Sequence[MemoryWrite] | None = None) -> FolderExtract:  # fmt: skip
+    """`extract_folder` of the folder as already read: capture judges a forked session's
+    copies of a write again in its transaction (store/auto_memory.py), the folder not read again."""
     atoms, file_only, stand_ins = _memory_atoms(read.notes, project, slug, folder,
                                                 write_sightings(read.notes, writes or [], slug))  # fmt: skip
     return FolderExtract(atoms, read.skipped, read.notes, read.problems, file_only, stand_ins)
@@ -482,5 +488,5 @@ def transcript_sighting(transcript: str | os.PathLike[str], line: int, session: 
     return Sighting(session, canonical_pointer(transcript, line), at, path)
 
 
-__all__ = ["ORIGIN", "FolderExtract", "is_stand_in", "without_replaced_writes", "without_stand_ins", "Sighting", "claim_for", "extract_folder", "write_sightings", "fallback_sightings", "kind_for", "memory_atom", "stamped_session",
+__all__ = ["ORIGIN", "FolderExtract", "is_stand_in", "without_replaced_writes", "without_stand_ins", "Sighting", "claim_for", "extract_folder", "extract_read", "write_sightings", "fallback_sightings", "kind_for", "memory_atom", "stamped_session",
            "memory_atoms", "memory_pointer", "shown_name", "transcript_sighting"]  # fmt: skip

@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.automemory.location import memory_slug
-from agent_memory.automemory.notes import Skipped
+from agent_memory.automemory.notes import Skipped, read_folder
 from agent_memory.automemory.quick import LEDGER_KIND, folder_key, project_folder, signature
 from agent_memory.automemory.writes import MemoryWrite, WriteIndex, without_copies
 from agent_memory.extract.memory_notes import (
     FolderExtract,
-    extract_folder,
+    extract_read,
     without_replaced_writes,
     without_stand_ins,
 )
@@ -43,7 +43,7 @@ from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom
 from agent_memory.model.tags import is_claude_memory
 from agent_memory.store.capture import CaptureResult, Limits, capture_atoms
-from agent_memory.store.l1 import L1Store
+from agent_memory.store.l1 import L1Store, Snapshot
 from agent_memory.transcripts.files import find_transcripts
 from agent_memory.transcripts.ledger import Entry, Ledger
 
@@ -89,16 +89,33 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     index = WriteIndex(store.repo.common_dir, folder)
     if unchanged and not index.stand_ins:
         return FolderCapture(folder, "unchanged")
-    writes = originals(index.refresh(find_transcripts(root)), store)
+    found = index.refresh(find_transcripts(root))
+    writes = originals(found, store)
     if unchanged and not index.written_stand_ins():
         index.save()  # the transcripts read meanwhile are not read again for this
         return FolderCapture(folder, "unchanged")
     slug = memory_slug(folder, root)
-    extracted = extract_folder(folder, safe_project(project), slug, writes)
+    read = read_folder(folder)
+    extracted = extract_read(read, folder, safe_project(project), slug, writes)
     for problem in extracted.problems:
         log_error(f"auto-memory: {problem}", root)
+
+    def rejudge(snap: Snapshot) -> list[Atom]:
+        # A forked session's copies of a write judged again against the store this attempt
+        # writes: judged before it, a capture that lost the race to one storing the write from
+        # the other session (the parent ending meanwhile, now the later to end) kept its own
+        # pick, and one write became two sessions. The folder is not read again. `file_only`
+        # (which `known` and `supersede` use) is the same whichever copy is kept: a copy and the
+        # write it copies are of one file.
+        nonlocal writes, extracted
+        again = without_copies(found, _held_in(lambda: snap), _ended)
+        if again != writes:
+            writes, extracted = again, extract_read(read, folder, safe_project(project), slug, again)
+        return extracted.atoms
+
     result = capture_atoms(store, extracted.atoms, None, f"~/.claude/projects/{slug}/memory", limits,
-                           supersede=_superseding(extracted), known=_known(extracted))  # fmt: skip
+                           supersede=_superseding(extracted), known=_known(extracted),
+                           rejudge=rejudge)  # fmt: skip
     index.keep_stand_ins(extracted.stand_in_files)
     index.save()
     if not result.unreadable:  # else read again: a held-back observation waits for its record
@@ -109,20 +126,20 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
 def originals(writes: Sequence[MemoryWrite], store: L1Store | None) -> list[MemoryWrite]:
     """`writes` less a forked session's copies of them (automemory/writes.py `without_copies`),
     the store (when there is one) saying which session each write is held from."""
-    return without_copies(writes, _held_by(store) if store is not None else lambda _r, _a: set(), _ended)
+    return without_copies(writes, _held_in(store.snapshot) if store is not None else lambda _r, _a: set(), _ended)
 
 
-def _held_by(store: L1Store) -> Callable[[str, str], set[str]]:
+def _held_in(snapshot: Callable[[], Snapshot]) -> Callable[[str, str], set[str]]:
     """`held(record, at)`: the sessions whose evidence of Claude's own memory in the store is
-    that call record at that time. The store is read once, and only when asked (only a fork's
-    copy of a write asks)."""
+    that call record at that time. The store (`snapshot()`) is read once, and only when asked
+    (only a fork's copy of a write asks)."""
     known: dict[tuple[str, str], set[str]] | None = None
 
     def held(record: str, at: str) -> set[str]:
         nonlocal known
         if known is None:
             known = {}
-            for atom in store.snapshot().atoms.values():
+            for atom in snapshot().atoms.values():
                 for item in atom.get("evidence") or []:
                     if str(item.get("rule") or "").startswith("auto_memory") and item.get("record"):
                         known.setdefault((str(item["record"]), str(item.get("at"))), set()).add(str(item.get("session")))
