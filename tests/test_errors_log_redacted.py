@@ -38,3 +38,19 @@ def test_a_token_on_a_hook_command_line_is_redacted_in_errors_log(guarded: Path,
     assert "[REDACTED" in logged, logged
     status = gm_installed(guarded, "status", check=False)
     assert token not in status.stdout + status.stderr
+
+
+def test_status_shows_a_line_an_older_version_logged_unredacted_without_its_token(guarded: Path) -> None:
+    """Lines logged before the log was redacted stay in errors.log as they were; `status`, which
+    prints the week's errors, redacts them as it shows them."""
+    token = _token()
+    from agent_memory.model.clock import stamp
+
+    log = guarded / ".git" / "agent-memory" / "errors.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(f"{stamp()} hook: bad arguments 'session-end --token={token}'\n", "utf-8")
+    text = gm_installed(guarded, "status", check=False)
+    listed = gm_installed(guarded, "status", "--output", "json", check=False)
+    assert "bad arguments" in text.stdout and "bad arguments" in listed.stdout, text.stdout
+    for out in (text.stdout + text.stderr, listed.stdout):
+        assert token not in out and "[REDACTED" in out, out

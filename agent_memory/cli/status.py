@@ -33,6 +33,7 @@ from agent_memory.model.tags import CLAUDE_MEMORY, is_claude_memory, model_writt
 from agent_memory.model.trailers import plural
 from agent_memory.promote.review import foreign_review_error
 from agent_memory.promote.review import passed_over as passed_over_lines
+from agent_memory.redact.redactor import redact
 from agent_memory.store.l1 import L1Store
 from agent_memory.transcripts import ledger
 from agent_memory.transcripts.files import find_transcripts
@@ -83,7 +84,8 @@ def collect(repo: git.Repo) -> dict[str, Any]:
     data["staged_passed_over"] = [{"oid": oid, "bytes": size} for oid, size in dict.fromkeys(passed_over)]
     queue = store.queue_dir
     data["queued_batches"] = len(list(queue.glob("*.json"))) if queue.is_dir() else 0
-    data["errors"] = recent_errors(repo.common_dir, days=7)[-20:]
+    # redacted as shown: a line an older version wrote went to the log unredacted
+    data["errors"] = [redact(line)[0] for line in recent_errors(repo.common_dir, days=7)[-20:]]
     data["claude_hooks"], data["claude_hooks_not_ours"] = _claude_hooks(repo)
     data["auto_memory"] = _auto_memory(repo)
     data.update(_path_state())
