@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import git
 from memory_writes import edit, prompt, save, topic, write
 from sessions import gm, gm_json, write_session
 
@@ -124,6 +125,15 @@ def test_a_staged_memory_claude_rewrote_stays_for_review_and_says_so(claude_memo
     (folder / "feedback_protobuf.md").unlink()
     assert gm_json(repo, "adopt", check=False)["withdrawn"] == [mine["id"]]
     assert typed["id"] in gm_json(repo, "adopt", check=False)["waiting"]
+
+    # The pull request's body says it too: merging it adopts every row.
+    git(repo.parent, "init", "-q", "--bare", "-b", "main", str(repo.parent / "remote.git"))
+    git(repo, "remote", "add", "origin", str(repo.parent / "remote.git"))
+    git(repo, "push", "-q", "origin", "HEAD:main")
+    body = gm(repo, "pr", "--print").stdout.split("# PR_BODY.md", 1)[1]
+    [row] = [line for line in body.splitlines() if "database migrations" in line]
+    assert WITHDRAWN in row, body
+    assert not any(WITHDRAWN in line for line in body.splitlines() if "protobuf" in line), body
 
     gm(repo, "adopt", "--reject", str(mine["id"]))  # the person decides
     assert mine["id"] not in gm_json(repo, "adopt", check=False)["waiting"]

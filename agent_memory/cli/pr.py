@@ -15,7 +15,7 @@ import argparse
 import os
 import shlex
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from agent_memory.adoption.adopt import Item, pending
@@ -38,6 +38,7 @@ from agent_memory.promote.review import (
     review_items,
     staging_base,
 )
+from agent_memory.promote.withdrawn import WITHDRAWN, withdrawn
 
 HEAD = "memory/review"
 CLIENTS = {"github": "gh", "gitlab": "glab"}
@@ -77,9 +78,13 @@ def _labelled_claim_cell(atom: Mapping[str, Any]) -> str:
     return _claim_cell(atom["claim"]) + (f" *({_claim_cell(label)})*" if label else "")
 
 
-def pr_body(repo: git.Repo, items: Sequence[Item], tier: str) -> str:
+def pr_body(repo: git.Repo, items: Sequence[Item], tier: str, gone: Collection[str] = ()) -> str:
+    """The pull request's body: a row per item. `gone`: the items whose only source, Claude's
+    memory, no longer says them (promote/withdrawn.py) — said in their claim's cell, as adopt
+    says it, since merging the request adopts every row."""
     rows = [
-        f"| {_labelled_claim_cell(i.atom)} | {i.atom['kind']} | {i.atom['confidence']} | "
+        f"| {_labelled_claim_cell(i.atom)}{f' *({WITHDRAWN})*' if i.atom_id in gone else ''} | "
+        f"{i.atom['kind']} | {i.atom['confidence']} | "
         f"{len(i.atom['sessions'])} | {evidence_days(repo, i)} | `{_cell(i.atom['first_source'])}` |"
         for i in items
     ]
@@ -141,7 +146,9 @@ def run(args: argparse.Namespace) -> Report:
     _require_current(repo, base, items, flag)
     remote = args.remote or porcelain.default_remote(repo)
     title = f"agent-memory: {plural(len(items), 'staged memory promotion')}"
-    body = pr_body(repo, items, tier)
+    # this repository's review only: the global one's atoms come from many projects' folders
+    gone = withdrawn(repo, [store.snapshot().atoms.get(i.atom_id) for i in items]) if store is not None else set()
+    body = pr_body(repo, items, tier, gone)
     url = git.config_get(repo.cwd, f"remote.{remote}.url")
     unknown = _unknown_remote(repo, remote, url)
     forge = porcelain.forge_of(url)
