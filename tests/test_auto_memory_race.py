@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from races import raced_env
+from races import background_capture, errors_log, git_memory, raced_env
 from sessions import gm, write_session
 
 SHIM = """#!/bin/sh
@@ -39,14 +38,6 @@ RULE = "Never deploy the staging cluster on Fridays."
 ONE, TWO = "aaaaaaaa-0000-4000-8000-000000000001", "aaaaaaaa-0000-4000-8000-000000000002"
 
 
-def _background_capture(project: Path, transcript: Path, session: str) -> list[str]:
-    """What the SessionEnd hook starts detached (claude/hooks.py `_spawn_capture`), run here
-    to its end."""
-    return [str(Path(sys.executable).parent / "git-memory"), "hook", "background-capture",
-            "--transcript", str(transcript), "--git-dir", str(project / ".git"), "--cwd", str(project),
-            "--session", session]  # fmt: skip
-
-
 @pytest.mark.parametrize("competitor", ["session-end", "capture-all"])
 def test_a_memory_renamed_while_two_captures_run_is_not_a_recurrence(guarded: Path, tmp_path: Path,
                                                                      competitor: str) -> None:  # fmt: skip
@@ -66,15 +57,15 @@ def test_a_memory_renamed_while_two_captures_run_is_not_a_recurrence(guarded: Pa
     second = write_session(guarded, TWO, "2026-12-01", [{"user": "Run the linter before every commit."}])
     rename = f"mv {shlex.quote(str(folder / 'a.md'))} {shlex.quote(str(folder / 'b.md'))}"
     if competitor == "session-end":
-        compete = shlex.join(_background_capture(guarded, second, TWO))
+        compete = shlex.join(background_capture(guarded, second, TWO))
     else:
-        compete = f"cd {shlex.quote(str(guarded))} && {shlex.quote(str(Path(sys.executable).parent / 'git-memory'))}" \
+        compete = f"cd {shlex.quote(str(guarded))} && {shlex.quote(git_memory())}" \
                   " capture --all --no-stage"  # fmt: skip
     env, race = raced_env(tmp_path, SHIM, f"{rename} && {compete}")
-    proc = subprocess.run(_background_capture(guarded, first, ONE), cwd=guarded, env=env, capture_output=True,
+    proc = subprocess.run(background_capture(guarded, first, ONE), cwd=guarded, env=env, capture_output=True,
                           text=True, timeout=300)  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert (race / "raced").exists(), _errors(guarded)
+    assert (race / "raced").exists(), errors_log(guarded)
     assert not (folder / "a.md").exists()  # the competitor ran: it read the renamed note
     atoms = json.loads(gm(guarded, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]
     [atom] = [a for a in atoms if "staging cluster" in a["claim"]]
@@ -82,12 +73,7 @@ def test_a_memory_renamed_while_two_captures_run_is_not_a_recurrence(guarded: Pa
     assert atom["sessions"] == ["memory-b"], atom["sessions"]
     # and this capture's transcript was captured all the same (the race lost nothing)
     assert any("pnpm" in a["claim"] for a in atoms), [a["claim"] for a in atoms]
-    assert "auto-memory" not in _errors(guarded) and "Claude's own memory" not in _errors(guarded), _errors(guarded)
-
-
-def _errors(project: Path) -> str:
-    log = project / ".git" / "agent-memory" / "errors.log"
-    return log.read_text() if log.exists() else ""
+    assert "auto-memory" not in errors_log(guarded) and "Claude's own memory" not in errors_log(guarded), errors_log(guarded)
 
 
 NOTE_RULE = "Run the migrations before the tests, never after."
@@ -127,12 +113,12 @@ def test_a_forks_copy_of_a_memory_write_judged_while_its_parent_ends_is_one_sess
     # the parent resumed (`claude --resume`: the same file, appended to), then ending
     resumed = json.dumps({**prompt(PARENT, "2026-11-04T09:00:00Z", "one more thing", cwd=cwd), "uuid": "u-resumed"})
     append = f"printf '%s\\n' {shlex.quote(resumed)} >> {shlex.quote(str(parent))}"
-    env, race = raced_env(tmp_path, SHIM, f"{append} && {shlex.join(_background_capture(guarded, parent, PARENT))}")
-    proc = subprocess.run(_background_capture(guarded, fork, FORK), cwd=guarded, env=env, capture_output=True,
+    env, race = raced_env(tmp_path, SHIM, f"{append} && {shlex.join(background_capture(guarded, parent, PARENT))}")
+    proc = subprocess.run(background_capture(guarded, fork, FORK), cwd=guarded, env=env, capture_output=True,
                           text=True, timeout=300)  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert (race / "raced").exists(), _errors(guarded)
+    assert (race / "raced").exists(), errors_log(guarded)
     atoms = json.loads(gm(guarded, "inspect", "--tier", "L1", "--output", "json").stdout)["atoms"]
     [atom] = [a for a in atoms if a.get("origin") == "auto-memory" and "migrations" in a["claim"]]
     assert (atom["sessions"], atom["observations"]) == ([FORK], 1), (atom["sessions"], (race / "competitor.out").read_text())
-    assert "auto-memory" not in _errors(guarded), _errors(guarded)
+    assert "auto-memory" not in errors_log(guarded), errors_log(guarded)

@@ -9,29 +9,17 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import git, initialized_copy
 from golden import Golden
-from races import raced_env
+from races import errors_log, first_update_shim, git_memory, raced_env
 from sessions import gm, gm_json
 from test_stage import _eligible
 
-SHIM = """#!/bin/sh
-# At the first `update-ref` of memory/review (a marker file makes it the only one), run
-# $COMPETE first: another stager writing the branch while this one is about to.
-real={real}
-case " $* " in
-*" refs/heads/memory/review "*)
-    if [ ! -e "$RACE_DIR/raced" ]; then
-        : > "$RACE_DIR/raced"
-        sh -c "$COMPETE" > "$RACE_DIR/competitor.out" 2>&1
-    fi ;;
-esac
-exec "$real" "$@"
-"""
+# At the first `update-ref` of memory/review, another stager writes the branch first.
+SHIM = first_update_shim("refs/heads/memory/review")
 
 
 @pytest.fixture
@@ -43,15 +31,10 @@ def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.M
 
 def _raced(project: Path, tmp_path: Path, compete: str, *args: str) -> subprocess.CompletedProcess[str]:
     env, race = raced_env(tmp_path, SHIM, compete)
-    proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), *args], cwd=project, env=env,
+    proc = subprocess.run([git_memory(), *args], cwd=project, env=env,
                           capture_output=True, text=True, timeout=300)  # fmt: skip
     assert (race / "raced").exists(), proc.stdout + proc.stderr
     return proc
-
-
-def _errors(project: Path) -> str:
-    log = project / ".git" / "agent-memory" / "errors.log"
-    return log.read_text() if log.exists() else ""
 
 
 def test_a_stager_with_an_older_view_writing_first_is_staged_over(project: Path, tmp_path: Path) -> None:
@@ -74,13 +57,13 @@ def test_a_stager_with_an_older_view_writing_first_is_staged_over(project: Path,
 def test_a_lost_race_that_the_other_stager_covers_is_no_error(project: Path, tmp_path: Path) -> None:
     ids = _eligible(project, "Never push to main", "Use pnpm, not npm")
     # The competitor stages the same evidence (another session ending at the same time).
-    compete = f"'{Path(sys.executable).parent / 'git-memory'}' stage"
+    compete = f"'{git_memory()}' stage"
     proc = _raced(project, tmp_path, compete, "stage", "--output", "json")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "staged" in (tmp_path / "race" / "competitor.out").read_text()
     on_review = git(project, "log", "--format=%(trailers:key=Atom-Id,valueonly)", "main..memory/review")
     assert {line.strip() for line in on_review.splitlines() if line.strip()} == set(ids)
-    assert "moved" not in _errors(project)
+    assert "moved" not in errors_log(project)
 
 
 def test_the_auto_stage_after_a_capture_that_loses_the_race_logs_no_error(project: Path, tmp_path: Path) -> None:
@@ -100,7 +83,7 @@ def test_the_auto_stage_after_a_capture_that_loses_the_race_logs_no_error(projec
     proc = _raced(project, tmp_path, f"'{real}' update-ref refs/heads/memory/review {older}",
                   "capture", "--transcript", str(last), "--output", "json")  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "moved" not in _errors(project) and "not staged" not in proc.stdout, _errors(project) + proc.stdout
+    assert "moved" not in errors_log(project) and "not staged" not in proc.stdout, errors_log(project) + proc.stdout
     on_review = git(project, "log", "--format=%(trailers:key=Atom-Id,valueonly)", "main..memory/review")
     staged = {line.strip() for line in on_review.splitlines() if line.strip()}
     assert set(first) < staged and len(staged) == 2, staged
@@ -119,7 +102,7 @@ def test_a_global_stage_that_loses_the_race_stages_again(project: Path, tmp_path
     proc = _raced(project, tmp_path, f"'{real}' -C '{home}' update-ref refs/heads/memory/review {older}",
                   "stage", "--global", "--output", "json")  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "moved" not in proc.stderr + _errors(project)
+    assert "moved" not in proc.stderr + errors_log(project)
     on_review = git(home, "log", "--format=%(trailers:key=Atom-Id,valueonly)", "main..memory/review")
     assert {line.strip() for line in on_review.splitlines() if line.strip()} == {first, second}
     # Deterministic: staging the same again changes nothing.
