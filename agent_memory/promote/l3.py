@@ -542,15 +542,25 @@ def record_global_rejection(repo: git.Repo, atom: Atom) -> None:
     with state_folder_lock(repo, "adopt"):
         rejected = read_global_rejections(repo)
         rejected[str(atom["id"])] = {"at": stamp(), "sessions": len(atom.get("sessions", []))}
-        atomic_write(_rejected_path(repo), json.dumps(rejected, sort_keys=True, indent=2) + "\n")
+        _write_rejections(repo, rejected)
+
+
+def _write_rejections(repo: git.Repo, rejected: Mapping[str, Any]) -> None:
+    atomic_write(_rejected_path(repo), json.dumps(rejected, sort_keys=True, indent=2) + "\n")
+
+
+def _rejection_ids(atom: Mapping[str, Any]) -> list[str]:
+    """The ids a rejection of `atom` may be kept under: its own, then its rule's other spellings
+    (`restated_ids`) — a group keeps the spelling seen first, and that changes when its first
+    contributor retires or an older one joins. `rejection_reason` reads them, and
+    `lift_global_rejection` lifts them all."""
+    return [str(atom["id"]), *restated_ids(str(atom["claim"]), None)]
 
 
 def rejection_reason(rejected: dict[str, dict[str, Any]], atom: Atom) -> str | None:
     """Rejected, and no new sessions since: not proposed again (as at L1: only a new session
     saying it again brings a rejected claim back)."""
-    # under any spelling of the rule (`restated_ids`): a group keeps the spelling seen first, and
-    # that changes when its first contributor retires or an older one joins
-    mark = next((rejected[i] for i in (str(atom["id"]), *restated_ids(str(atom["claim"]), None)) if i in rejected), None)
+    mark = next((rejected[i] for i in _rejection_ids(atom) if i in rejected), None)
     if mark is None or len(atom.get("sessions", [])) > int(mark.get("sessions", 0)):
         return None
     return f"rejected on {str(mark.get('at', ''))[:10]}; needs new sessions"
@@ -561,12 +571,11 @@ def lift_global_rejection(repo: git.Repo, atom: Atom) -> bool:
     by the person, it is their newer decision, so the mark goes (under every spelling
     `rejection_reason` reads) and the next stage offers it. Evidence from projects never
     lifts it (only new sessions do). Returns whether a rejection in force was set aside."""
-    spellings = {str(atom["id"]), *restated_ids(str(atom["claim"]), None)}
+    spellings = set(_rejection_ids(atom))
     with state_folder_lock(repo, "remember it"):
         rejected = read_global_rejections(repo)
         if not spellings & set(rejected):
             return False
         standing = rejection_reason(rejected, atom) is not None
-        kept = {k: v for k, v in rejected.items() if k not in spellings}
-        atomic_write(_rejected_path(repo), json.dumps(kept, sort_keys=True, indent=2) + "\n")
+        _write_rejections(repo, {k: v for k, v in rejected.items() if k not in spellings})
     return standing
