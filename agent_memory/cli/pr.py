@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> Report:
     remote = args.remote or porcelain.default_remote(repo)
     title = f"agent-memory: {plural(len(items), 'staged memory promotion')}"
     # this repository's review only: the global one's atoms come from many projects' folders
-    gone = withdrawn(repo, [store.snapshot().atoms.get(i.atom_id) for i in items]) if store is not None else set()
+    gone = withdrawn(repo, store.read_atoms([i.atom_id for i in items]).values()) if store is not None else set()
     body = pr_body(repo, items, tier, gone)
     url = git.config_get(repo.cwd, f"remote.{remote}.url")
     unknown = _unknown_remote(repo, remote, url)
