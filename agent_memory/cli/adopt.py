@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -491,11 +491,19 @@ def _ask(questionary: Any, choices: list[str], item: Item, l1: Atom | None, say:
 
 
 def _withdrawn(review: Review, local: Mapping[str, Atom]) -> set[str]:
-    """The waiting items Claude's memory alone said and no longer says (this repository's
-    review only: the global one's atoms come from many projects' folders)."""
-    if review.store is None:
+    return withdrawn_items(review.repo, review.store, review.items, local)
+
+
+def withdrawn_items(repo: git.Repo, store: L1Store | None, items: Sequence[Item],
+                    local: Mapping[str, Atom] | None = None) -> set[str]:  # fmt: skip
+    """The waiting items Claude's memory alone said and no longer says, judged on their L1
+    records (`local`, else read from `store`) — this repository's review only: the global
+    one's atoms come from many projects' folders. Adopt and `pr` mark the same ones."""
+    if store is None:
         return set()
-    return withdrawn(review.repo, [local.get(i.atom_id) for i in review.items if i.entry.op == "adopt"])
+    adopts = [i.atom_id for i in items if i.entry.op == "adopt"]
+    records = local if local is not None else store.read_atoms(adopts)
+    return withdrawn(repo, [records.get(ident) for ident in adopts])
 
 
 def _interactive(review: Review, pins: set[str], json_out: bool) -> Report:

@@ -20,6 +20,7 @@ from typing import Any
 
 from agent_memory.adoption.adopt import Item, pending
 from agent_memory.cli import colour
+from agent_memory.cli.adopt import withdrawn_items
 from agent_memory.cli.output import tier_context
 from agent_memory.cli.report import Report
 from agent_memory.committed.templates import read_template
@@ -38,7 +39,7 @@ from agent_memory.promote.review import (
     review_items,
     staging_base,
 )
-from agent_memory.promote.withdrawn import WITHDRAWN, withdrawn
+from agent_memory.promote.withdrawn import WITHDRAWN
 
 HEAD = "memory/review"
 CLIENTS = {"github": "gh", "gitlab": "glab"}
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace) -> Report:
     remote = args.remote or porcelain.default_remote(repo)
     title = f"agent-memory: {plural(len(items), 'staged memory promotion')}"
     # this repository's review only: the global one's atoms come from many projects' folders
-    gone = withdrawn(repo, store.read_atoms([i.atom_id for i in items]).values()) if store is not None else set()
+    gone = withdrawn_items(repo, store, items)
     body = pr_body(repo, items, tier, gone)
     url = git.config_get(repo.cwd, f"remote.{remote}.url")
     unknown = _unknown_remote(repo, remote, url)
