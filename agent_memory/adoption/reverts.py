@@ -134,8 +134,8 @@ def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None
     """Mark every atom whose adoption was reverted or otherwise taken out of the committed log
     (`taken_out`), and that is not held again, as rejected on memory/atoms, unless a rejection
     or new sessions already say otherwise; and every atom a `forget` line took out of the block
-    as rejected, its session count kept current. Returns their ids. `held`: the ids adopted in the work tree now (read from its adopted.log when not
-    given)."""
+    as rejected, its session count kept current. Returns their ids. `held`: the ids adopted in
+    the work tree now (read from its adopted.log when not given)."""
     if held is None:
         held = set(tiers.l2_atoms(repo.workdir))
     reverted: dict[str, str | None] = {

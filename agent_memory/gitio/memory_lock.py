@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from agent_memory.gitio import repo as git
-from agent_memory.gitio.state import _lock_folder, _unlock
+from agent_memory.gitio.state import lock_folder, unlock_folder
 from agent_memory.model.errors import RepoStateError
 from agent_memory.model.policy import LOCK_WAIT_SECONDS
 
@@ -165,14 +165,14 @@ def state_folder_lock(repo: git.Repo, what: str, wait: float = LOCK_WAIT_SECONDS
     holder dies. Not re-entrant: a second flock on the folder in this process would wait."""
     folder = repo.state
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    held = _lock_folder(str(folder), exclusive=True, wait=wait)
+    held = lock_folder(str(folder), exclusive=True, wait=wait)
     if held is None:
         raise RepoStateError(f"another git memory command is writing {folder}",
                              hint=f"wait for it to finish, then {what} again")  # fmt: skip
     try:
         yield
     finally:
-        _unlock(held)
+        unlock_folder(held)
 
 
 def memory_lock_held(repo: git.Repo) -> bool:

@@ -80,24 +80,24 @@ def log_error(message: str, start: str | os.PathLike[str] | None = None, log_pat
         # Only into a regular file: a FIFO in its place (no reader) held every hook that had
         # something to log, and `status`, for ever.
         folder = os.path.dirname(path)
-        shared = _lock_folder(folder, exclusive=False)
+        shared = lock_folder(folder, exclusive=False)
         try:
             if not append_regular_file(path, line):
                 return None
         finally:
-            _unlock(shared)
+            unlock_folder(shared)
         if len(read_regular_file(path).splitlines()) > ERROR_LOG_LINES:
             # Cut to the newest lines under the folder's exclusive lock, read again there: cut
             # from a read made before another writer's append, that line was lost (at the cap,
             # concurrent hooks lost most of their lines and older ones stayed).
-            held = _lock_folder(folder, exclusive=True)
+            held = lock_folder(folder, exclusive=True)
             if held is not None:
                 try:
                     lines = read_regular_file(path).splitlines(keepends=True)
                     if len(lines) > ERROR_LOG_LINES:
                         atomic_write(path, b"".join(lines[-ERROR_LOG_LINES:]), mode=0o600)
                 finally:
-                    _unlock(held)
+                    unlock_folder(held)
         return path
     except Exception:  # noqa: BLE001 - logging must never be the thing that fails
         return None
@@ -110,7 +110,7 @@ _LOCK_WAIT_S = 0.2
 _NO_FLOCK = -1  # a platform without flock (Windows): nothing is locked, as before
 
 
-def _lock_folder(folder: str, exclusive: bool, wait: float = _LOCK_WAIT_S) -> int | None:
+def lock_folder(folder: str, exclusive: bool, wait: float = _LOCK_WAIT_S) -> int | None:
     """An flock on the state folder itself (no file of its own to leave behind): shared to
     append a line (appends are atomic among themselves), exclusive to rewrite the log.
     The descriptor, _NO_FLOCK where there is no flock, None when it was not had in time."""
@@ -141,7 +141,7 @@ def _lock_folder(folder: str, exclusive: bool, wait: float = _LOCK_WAIT_S) -> in
             time.sleep(0.002)
 
 
-def _unlock(fd: int | None) -> None:
+def unlock_folder(fd: int | None) -> None:
     if fd is not None and fd != _NO_FLOCK:
         os.close(fd)  # closing the descriptor releases its flock
 

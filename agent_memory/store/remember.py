@@ -158,8 +158,9 @@ def _add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int) -> No
 def prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Mapping[str, int] | None) -> list[str]:
     """Drop the candidates that were adopted at L3 since the person said them (`adoptions`: the
     adopt commits naming each id on the base now; None: not counted), and those held there:
-    the log holds them, or held them until a person took them out. Returns the ids dropped that are not held — the
-    ones removed since, which stay removed until a person remembers them again."""
+    the log holds them, or held them until a person took them out. Returns the ids dropped
+    that are not held — the ones removed since, which stay removed until a person remembers
+    them again."""
     # under the state folder's lock: a `remember --global` between this read and the write
     # below lost its new candidate
     with state_folder_lock(home_repo, "adopt or stage"):
