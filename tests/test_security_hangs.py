@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import initialized_copy
+from conftest import git, initialized_copy
 from golden import Golden
 from sessions import gm, gm_json, write_session
 
@@ -315,3 +315,49 @@ def test_a_transcript_line_too_long_to_hold_is_not_read_for_memory_writes(projec
     assert (json.loads(proc.stdout).get("auto_memory") or {}).get("read") == "read", proc.stdout + proc.stderr
     [atom] = [a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a.get("origin") == "auto-memory"]
     assert atom["sessions"] == ["s-one"] and atom["source"].endswith(f"/{transcript.name}#L2")
+
+
+@pytest.mark.parametrize(("name", "kind"), [("remembered.jsonl", "fifo"), ("remembered-adoptions.json", "fifo"),
+                                            ("rejected-l3.json", "fifo"), ("remembered.jsonl", "dev-zero"),
+                                            ("rejected-l3.json", "huge")])  # fmt: skip
+def test_a_global_state_file_that_is_not_one_is_refused_not_waited_on(project: Path, name: str, kind: str) -> None:
+    """The global repo's local state (`.git/agent-memory/` there: the items remembered with
+    --global, their adoption counts, the L3 rejections) was read with `read_text`: a FIFO in
+    the place of one hung `stage --global`, `adopt --global` and `remember --global` for ever,
+    /dev/zero linked there was read until memory ran out. They hold a person's decisions, so
+    such a file is not read as empty either (a rejected item staged again, the next write
+    putting back a file without them): each verb refuses, exit 3, one line naming the file and
+    a hint, before anything is staged, adopted or recorded."""
+    import json
+
+    from conftest import memory_capped
+
+    home = Path(os.environ["AGENT_MEMORY_HOME"])
+    rejected = gm_json(project, "remember", "--global", "Prefer small, focused commits.")
+    gm(project, "adopt", "--global", "--reject", rejected["id"])
+    waiting = gm_json(project, "remember", "--global", "Write the tests first.")
+    assert waiting["staged"]
+    trap = home / ".git" / "agent-memory" / name
+    trap.unlink(missing_ok=True)
+    if kind == "fifo":
+        os.mkfifo(trap)
+    elif kind == "dev-zero":
+        trap.symlink_to("/dev/zero")
+    else:
+        with open(trap, "ab") as fh:  # sparse: 1.5 GB of zeros
+            fh.truncate(1536 << 20)
+    review, head = git(home, "rev-parse", "memory/review"), git(home, "rev-parse", "HEAD")
+    for verb in (["stage", "--global"], ["adopt", "--global", "--all"], ["adopt", "--global", "--output", "json"],
+                 ["remember", "--global", "Keep functions short."]):  # fmt: skip
+        try:
+            proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), *verb], cwd=project,
+                                  capture_output=True, text=True, timeout=NEVER, stdin=subprocess.DEVNULL,
+                                  preexec_fn=memory_capped)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{verb} did not return with a {kind} in place of {name}")
+        assert proc.returncode == 3, (verb, proc.stdout, proc.stderr)
+        said = proc.stderr.splitlines()
+        assert len(said) == 2 and f"/.git/agent-memory/{name}" in said[0] and said[1].startswith("hint: "), said
+        if verb[-1] == "json":
+            assert json.loads(proc.stdout)["error"].startswith("git memory adopt: cannot read "), proc.stdout
+        assert (git(home, "rev-parse", "memory/review"), git(home, "rev-parse", "HEAD")) == (review, head)

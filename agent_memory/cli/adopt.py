@@ -229,6 +229,13 @@ class Review:
         refuse_converted(repo.workdir, tier, "nothing was adopted or rejected")
         if store is not None:  # the author's memory/review, come with a clone: never listed as yours
             refuse_foreign_review(repo, store, "nothing was adopted or rejected")
+        else:
+            from agent_memory.store.remember import read_adoptions_seen, read_global_candidates
+
+            # read after the commits to let adopted candidates go: a file there that cannot be
+            # read (a FIFO, a device, too large) is refused now, before anything is adopted
+            read_global_candidates(repo)
+            read_adoptions_seen(repo)
         resumed = resume_interrupted(repo, store)  # what a killed adopt left half done
         refuse_target_too_large(repo.workdir, target)  # adopt's own refusal: work_files' is an exit 3
         files = work_files(repo.workdir, tier, target)

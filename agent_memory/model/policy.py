@@ -60,6 +60,11 @@ MAX_BLOCK_FILE_BYTES = 32 * MAX_MEMORY_FILE_BYTES
 # `init` refuses it. 1.5 GB of zeros (nothing in a clone) cost `status` 8 s and 3 GB, and each
 # capture the same.
 MAX_SETTINGS_BYTES = 8 << 20
+# The largest local state file of the global memory repo any verb reads (`.git/agent-memory/`:
+# the `remember --global` candidates, their adoption counts, the L3 rejections): an atom is a
+# few KB, so thousands of candidates fit. A larger one is refused, never read as empty — it
+# holds a person's decisions — and never read whole: /dev/zero linked there ran out of memory.
+MAX_GLOBAL_STATE_BYTES = 8 << 20
 # A git hook file larger than this is not read (committed/install.py): one of ours is a few KB,
 # so a larger one is another's. core.hooksPath may name a folder of the work tree (a team's
 # `.githooks/`) whose files a clone commits: `status` and `init` read a 300 MB one of zeros

@@ -55,7 +55,11 @@ from agent_memory.promote.review import (
     write_review_branch,
 )
 from agent_memory.store.l1 import L1Store
-from agent_memory.store.remember import prune_global_candidates, read_global_candidates
+from agent_memory.store.remember import (
+    prune_global_candidates,
+    read_global_candidates,
+    read_state_file,
+)
 
 L2_MIN_AGE = _dt.timedelta(days=L2_MIN_AGE_DAYS)
 TARGET = "CLAUDE.memory.md"
@@ -529,9 +533,10 @@ def _rejected_path(repo: git.Repo) -> Path:
 def read_global_rejections(repo: git.Repo) -> dict[str, dict[str, Any]]:
     """L3 proposals a person rejected at `adopt --global`, with the evidence they had then.
     Local state of the global repo (like L1's review marks): not committed, not synced."""
+    text = read_state_file(_rejected_path(repo), "the L3 items a person rejected")
     try:
-        data = json.loads(_rejected_path(repo).read_text("utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(text) if text is not None else {}
+    except (ValueError, RecursionError):
         return {}
     return {k: v for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
 

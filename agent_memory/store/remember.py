@@ -12,12 +12,13 @@ from typing import Any
 
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.memory_lock import state_folder_lock
-from agent_memory.gitio.state import atomic_write
+from agent_memory.gitio.state import atomic_write, read_regular_file
 from agent_memory.model.atom import MAX_CLAIM_CHARS, Atom, atom_id, new_atom, validate_atom
 from agent_memory.model.clock import stamp
 from agent_memory.model.controls import argv_text, replace_controls
-from agent_memory.model.errors import UsageError
+from agent_memory.model.errors import RepoStateError, UsageError
 from agent_memory.model.paths import slug_for
+from agent_memory.model.policy import MAX_GLOBAL_STATE_BYTES
 from agent_memory.model.tags import SESSION_ORIGIN, SESSION_RULE
 from agent_memory.redact.fold import invisible
 from agent_memory.redact.redactor import redact
@@ -93,6 +94,31 @@ def global_atom(project: str, claim: str, kind: str, in_session: bool = False) -
     ))  # fmt: skip
 
 
+def read_state_file(path: Path, holds: str) -> str | None:
+    """The text of a local state file of the global repo that holds a person's decisions
+    (`holds`: what, for the message), None when there is none. Read as the caches are, a
+    regular file only and never past MAX_GLOBAL_STATE_BYTES (`read_text` waited for ever on a
+    FIFO there and read /dev/zero until memory ran out), but anything else is refused, not read
+    as empty: the next write would have put back the file without the person's rejections or
+    remembered items."""
+    try:
+        data = read_regular_file(path, MAX_GLOBAL_STATE_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        why = "a directory" if isinstance(exc, IsADirectoryError) else (exc.strerror or str(exc))
+        raise RepoStateError(f"cannot read {path}, where git memory keeps {holds}: {why.removesuffix(': not read')}",
+                             hint=_aside(path)) from None  # fmt: skip
+    if len(data) > MAX_GLOBAL_STATE_BYTES:
+        raise RepoStateError(f"cannot read {path}, where git memory keeps {holds}: larger than "
+                             f"{MAX_GLOBAL_STATE_BYTES >> 20} MB", hint=_aside(path))  # fmt: skip
+    return data.decode("utf-8", errors="replace")
+
+
+def _aside(path: Path) -> str:
+    return f"move it aside (mv '{path}' '{path}.bad'; git memory starts a new one), then run the command again"
+
+
 def remembered_path(home_repo: git.Repo) -> Path:
     return home_repo.state / REMEMBERED
 
@@ -112,9 +138,10 @@ def _seen_path(home_repo: git.Repo) -> Path:
 def read_adoptions_seen(home_repo: git.Repo) -> dict[str, int]:
     """candidate id → the adoptions of it on the base when the person said it (none recorded:
     0, as for a candidate kept before this was recorded)."""
+    text = read_state_file(_seen_path(home_repo), "the adoption counts of items remembered with --global")
     try:
-        data = json.loads(_seen_path(home_repo).read_text("utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(text) if text is not None else {}
+    except (ValueError, RecursionError):
         return {}
     if not isinstance(data, dict):
         return {}
@@ -189,11 +216,9 @@ def _prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Map
 
 
 def read_global_candidates(home_repo: git.Repo) -> list[Atom]:
-    path = remembered_path(home_repo)
-    if not path.exists():
-        return []
+    text = read_state_file(remembered_path(home_repo), "the items remembered with --global")
     out = []
-    for line in path.read_text("utf-8").splitlines():
+    for line in (text or "").splitlines():
         try:
             out.append(validate_atom(json.loads(line)))
         except Exception:  # noqa: BLE001 - a bad line is skipped, never fatal
