@@ -293,3 +293,81 @@ def test_a_hand_authored_project_item_edited_out_is_not_staged_again(project: Pa
     assert gm_json(project, "stage")["commits"] == []
     again = gm_json(project, "remember", claim, env={"AGENT_MEMORY_NOW": "2026-11-07T12:00:00Z"})
     assert again["id"] == out["id"] and again["staged"]
+
+
+# --- an adopt commit dropped from the branch (`git reset --hard`) ---------------------------------
+
+
+def _adopt_alone(project: Path, ident: str) -> str:
+    """Adopt `ident` on its own (adopt marks it adopted on memory/atoms); returns its commit."""
+    gm(project, "adopt", "--yes", ident)
+    commit = git(project, "rev-parse", "HEAD").strip()
+    assert trailers(project, commit).get("Atom-Id") == ident
+    return commit
+
+
+def _review_state(project: Path, ident: str) -> str | None:
+    record = next(a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a["id"] == ident)
+    return (record.get("review") or {}).get("state")
+
+
+def test_an_adopt_commit_reset_away_counts_as_a_rejection_until_new_sessions(project: Path) -> None:
+    """`git reset --hard HEAD~1` of an adopt commit leaves no revert and no line removed on
+    HEAD's history to see: the next stage offered the item again. The branch's reflog shows
+    the commit was on it; dropped from it, the adoption was undone by the person."""
+    ids = stage_claims(project)
+    gm(project, "adopt", "--yes", ids["push"])
+    _adopt_alone(project, ids["tabs"])
+    git(project, "reset", "-q", "--hard", "HEAD~1")
+    assert ids["tabs"] not in held(project) and ids["push"] in held(project)
+    assert ids["tabs"] not in {c["atom"] for c in gm_json(project, "stage")["commits"]}
+    assert _review_state(project, ids["tabs"]) == "rejected"
+    _rejected_until_said_again(project, ids["tabs"])
+
+
+def test_a_branch_that_never_had_the_adopt_commit_records_no_rejection(project: Path) -> None:
+    """Switching to a branch made before the adoption: the adopt commit is not on it, but it
+    never was — no reset of this branch dropped it. Nothing is recorded; back on main it is
+    held, and marked so."""
+    ids = stage_claims(project)
+    git(project, "branch", "side")
+    _adopt_alone(project, ids["tabs"])
+    git(project, "checkout", "-q", "side")
+    gm(project, "stage")
+    gm(project, "adopt", "--output", "json", check=False)
+    assert _review_state(project, ids["tabs"]) == "adopted"
+    git(project, "checkout", "-q", "main")
+    assert ids["tabs"] in held(project)
+    assert ids["tabs"] not in {b["id"] for b in gm_json(project, "promote")["blocked"]
+                               if any("rejected" in r for r in b["reasons"])}  # fmt: skip
+    assert _review_state(project, ids["tabs"]) == "adopted"
+
+
+def test_an_adopt_commit_the_tool_took_back_itself_is_no_rejection(project: Path, tmp_path: Path) -> None:
+    """adopt's own step back: its commit was made from memory files another commit changed
+    meanwhile, so adopt moved the branch back off it (`_take_back`: the reflog shows the commit
+    dropped, as a reset would) — and the second try was refused by a pre-commit hook. The item
+    was never adopted: it still waits, not rejected."""
+    ids = stage_claims(project)
+    repo = G.find_repo(project)
+    items = {i.atom_id: i for i in pending(repo, work_files(project, "L2", "CLAUDE.memory.md"))}
+    other = items[ids["pytest"]]
+    racer = work_files(project, "L2", "CLAUDE.memory.md").append([replace(other.entry, review_commit=other.commit)])
+    (tmp_path / "log").write_text(racer.log_text)
+    (tmp_path / "block").write_text(racer.target_text)
+    hooks = project / ".git" / "hooks"
+    (hooks / "post-index-change").write_text(RACER.format(done=tmp_path / "done", index=tmp_path / "index",
+                                                          log=tmp_path / "log", block=tmp_path / "block"))  # fmt: skip
+    # the second `git commit` of the item (after the take-back) is refused
+    (hooks / "pre-commit.chained-by-agent-memory").write_text(
+        f'#!/bin/sh\n[ -e "{tmp_path}/tried" ] && {{ echo "not now" >&2; exit 1; }}\n: > "{tmp_path}/tried"\n')
+    for hook in ("post-index-change", "pre-commit.chained-by-agent-memory"):
+        (hooks / hook).chmod(0o755)
+    proc = gm(project, "adopt", "--yes", ids["push"], check=False)
+    assert proc.returncode == 1 and "not now" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    assert "agent-memory: take back" in git(project, "reflog", "-3", "--format=%gs", "main")
+    for hook in ("post-index-change", "pre-commit.chained-by-agent-memory"):
+        (hooks / hook).unlink()
+    assert ids["push"] not in held(project) and ids["pytest"] in held(project)
+    assert ids["push"] in {c["atom"] for c in gm_json(project, "stage")["commits"]}
+    assert _review_state(project, ids["push"]) is None

@@ -21,6 +21,14 @@ taken out by a person some other way: its line edited out and committed, a `git 
 merged pull request of memory/review (whose merge commit names no atom). The same decision as a
 revert, and recorded the same way (`taken_out`), or the next stage offered the item again.
 
+An adopt commit dropped from the branch (`git reset --hard HEAD~1`, a rebase that drops it)
+leaves no revert and no removed line on HEAD's history: what tells it is the branch's reflog,
+which recorded the commit as a tip of this branch (`reset_away`). Only an atom whose record says
+a person adopted it (state `adopted`) is judged so: the tool's own steps back are never adopted
+ones — a killed adopt's item is rolled back before its commit lands, and a commit adopt made from
+stale files and took back itself (adoption/adopt.py `_take_back`) was never marked; a branch the
+commit never was on (another branch checked out) has no tip that reaches it.
+
 None of these overrules the person's newer word: a record marked `remembered` (`git memory
 remember` of the claim since: store/said_again.py) is not marked rejected again for the revert,
 edit or forget it answers.
@@ -108,17 +116,7 @@ def taken_out(root: Path | None) -> set[str]:
         # a committed .gitattributes chooses the diff driver: none of ours runs its program
         "--no-textconv", "--format=%x00", "HEAD", "--", LOG_PATH, limit=MAX_HISTORY_DIFF_BYTES,
     )  # fmt: skip
-    ever: set[str] = set()
-    for line in (out or "").splitlines():
-        if not line.startswith("+{"):
-            continue
-        try:
-            record: Any = loads_bounded(line[1:])
-            ident = str(record["atom"]["id"]) if record.get("op") == "adopt" else ""
-        except (ValueError, KeyError, TypeError, AttributeError):
-            continue
-        if ident:
-            ever.add(ident)
+    ever = _adopt_ids(out or "")
     if not ever:
         return set()
     entries, unreadable = tiers.read_log(root)
@@ -128,6 +126,43 @@ def taken_out(root: Path | None) -> set[str]:
         # into a rejection on a guess (stage refuses the log until the line is fixed).
         return set()
     return ever - {entry.atom_id for entry in entries}
+
+
+def _adopt_ids(diff: str) -> set[str]:
+    """The atoms the adopt lines added in a `git log -p --unified=0` of adopted.log name."""
+    ever: set[str] = set()
+    for line in diff.splitlines():
+        if not line.startswith("+{"):
+            continue
+        try:
+            record: Any = loads_bounded(line[1:])
+            ident = str(record["atom"]["id"]) if record.get("op") == "adopt" else ""
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+        if ident:
+            ever.add(ident)
+    return ever
+
+
+def reset_away(root: Path | None) -> set[str]:
+    """The atoms adopt lines name in commits the checked-out branch no longer has: reachable
+    from a tip its reflog recorded, not from HEAD (`git reset --hard` past them, a rebase that
+    dropped them). Nothing on a detached HEAD, without a reflog (core.logAllRefUpdates off, or
+    expired: a 30-day-old unreachable tip), or past MAX_HISTORY_DIFF_BYTES of diffs."""
+    if root is None:
+        return set()
+    branch = git.run_git(root, "symbolic-ref", "-q", "HEAD", check=False).stdout.strip()
+    if not branch.startswith("refs/heads/"):
+        return set()
+    proc = git.run_git(root, "log", "-g", "--format=%H", branch, "--", check=False)
+    tips = list(dict.fromkeys(proc.stdout.split()))
+    if len(tips) < 2:  # one tip, the branch as it is: nothing was ever dropped from it
+        return set()
+    out = git.git_output_within(
+        root, "log", "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--format=%x00",
+        "--ignore-missing", "--stdin", "--", LOG_PATH, limit=MAX_HISTORY_DIFF_BYTES, revs=[*tips, "^HEAD"],
+    )  # fmt: skip
+    return _adopt_ids(out or "")
 
 
 def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None) -> list[str]:
@@ -145,6 +180,9 @@ def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None
     # taken out some other way: no revert commit to name
     edited = taken_out(repo.workdir) - held - set(reverted) - forgotten
     reverted.update(dict.fromkeys(edited))
+    # dropped from the branch: judged only on a record a person's adoption marked (below)
+    dropped = reset_away(repo.workdir) - held - set(reverted) - forgotten
+    reverted.update(dict.fromkeys(dropped))
     if not (reverted or forgotten) or not store.exists():
         return []
     at = now_utc().strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -177,7 +215,9 @@ def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None
                 # sessions at the adoption are unknown, so those it has now are the ones judged
                 review = {"state": "adopted", "sessions": len(set(atom["sessions"]))}
             if review.get("state") != "adopted":
-                continue  # already rejected, demoted, said again since or never marked: nothing to correct
+                # already rejected, demoted, said again since or never marked (for one dropped
+                # from the branch: never a person's adoption, as a take-back's): nothing to correct
+                continue
             if int(review.get("sessions", 0)) < len(set(atom["sessions"])):
                 continue  # new sessions since the adoption: judged afresh by the gates
             updated = atom.copy()
@@ -189,7 +229,7 @@ def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None
             return None
         return Change(
             subject=f"reject: {len(writes)} adoption(s) undone with git revert, forget or an edit",
-            body=[_why(i, reverted.get(i), i in forgotten) for i in sorted(writes)],
+            body=[_why(i, reverted.get(i), i in forgotten, i in dropped) for i in sorted(writes)],
             trailers=[("Op", "reject")] + [("Atom-Id", i) for i in sorted(writes)],
             writes=writes,
         )
@@ -198,10 +238,12 @@ def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None
     return marked
 
 
-def _why(ident: str, revert: str | None, forgotten: bool) -> str:
+def _why(ident: str, revert: str | None, forgotten: bool, dropped: bool = False) -> str:
     """One line of the rejection commit's body: how the adoption was undone."""
     if forgotten:
         return f"- {ident} forgotten in the L2 block; `git memory forget {ident}` finishes it"
     if revert:
         return f"- {ident} reverted in {revert[:12]}"
+    if dropped:
+        return f"- {ident}'s adopt commit dropped from the branch (a reset; its reflog shows it was there)"
     return f"- {ident} taken out of {LOG_PATH} in a commit (no forget line, no revert)"

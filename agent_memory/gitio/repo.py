@@ -102,16 +102,25 @@ def run_git(cwd: str | os.PathLike[str], *args: str, check: bool = True, input_t
     return proc
 
 
-def git_output_within(cwd: str | os.PathLike[str], *args: str, limit: int) -> str | None:
+def git_output_within(cwd: str | os.PathLike[str], *args: str, limit: int, revs: Sequence[str] = ()) -> str | None:
     """`git ARGS`'s output (run as run_git runs it, decoded with `replace`) when it is at most
     `limit` bytes, "" when git fails; None when it is longer — git is stopped there, nothing
     more is read. For output whose size a cloned repository's history decides: `git log -p`
-    over a 1 MB CLAUDE.md edited in 2,000 commits (an 815 KB pack) is 2 GB."""
+    over a 1 MB CLAUDE.md edited in 2,000 commits (an 815 KB pack) is 2 GB. `revs`: given
+    on stdin, one a line (ARGS then hold `--stdin`: a reflog's commits are too many for argv);
+    git reads them all before it writes a byte."""
     proc = subprocess.Popen(
-        [git_program(), *_NO_PROGRAMS, *args], cwd=str(cwd), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, env=clean_env(),
+        [git_program(), *_NO_PROGRAMS, *args], cwd=str(cwd), stdin=subprocess.PIPE if revs else subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=clean_env(),
     )
     with proc:
+        if revs:
+            assert proc.stdin is not None
+            try:
+                proc.stdin.write("".join(f"{rev}\n" for rev in revs).encode())
+                proc.stdin.close()
+            except BrokenPipeError:  # git gave up on its arguments: it fails below
+                pass
         assert proc.stdout is not None
         data = proc.stdout.read(limit + 1)
         if len(data) > limit:
