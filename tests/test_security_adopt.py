@@ -328,10 +328,12 @@ def test_an_adopt_commit_reset_away_counts_as_a_rejection_until_new_sessions(pro
 def test_a_branch_that_never_had_the_adopt_commit_records_no_rejection(project: Path) -> None:
     """Switching to a branch made before the adoption: the adopt commit is not on it, but it
     never was — no reset of this branch dropped it. Nothing is recorded; back on main it is
-    held, and marked so."""
+    held, and marked so. (The stage on main keeps main's history of adopt lines with its HEAD,
+    `adopted_on_head`: side's HEAD is no descendant of it, so side's own history is read.)"""
     ids = stage_claims(project)
     git(project, "branch", "side")
     _adopt_alone(project, ids["tabs"])
+    gm(project, "stage")
     git(project, "checkout", "-q", "side")
     gm(project, "stage")
     gm(project, "adopt", "--output", "json", check=False)
