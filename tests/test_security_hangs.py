@@ -361,3 +361,30 @@ def test_a_global_state_file_that_is_not_one_is_refused_not_waited_on(project: P
         if verb[-1] == "json":
             assert json.loads(proc.stdout)["error"].startswith("git memory adopt: cannot read "), proc.stdout
         assert (git(home, "rev-parse", "memory/review"), git(home, "rev-parse", "HEAD")) == (review, head)
+
+
+def test_a_fifo_or_device_in_place_of_the_adopt_history_cache_is_not_waited_on(project: Path) -> None:
+    """`.git/agent-memory/adopted-history.json` (the adopt lines on HEAD's history, kept with
+    that HEAD by `stage`): a FIFO or /dev/zero in its place is no cache — the history is read
+    again and the file written back as a regular one. A guard for the file this change adds."""
+    from conftest import memory_capped
+
+    gm(project, "remember", "Use pnpm, not npm, for installs")
+    gm(project, "adopt", "--all")
+    gm(project, "stage")
+    cache = project / ".git" / "agent-memory" / "adopted-history.json"
+    assert cache.is_file()
+    for kind in ("fifo", "dev-zero"):
+        cache.unlink()
+        if kind == "fifo":
+            os.mkfifo(cache)
+        else:
+            cache.symlink_to("/dev/zero")
+        try:
+            proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), "stage"], cwd=project,
+                                  capture_output=True, text=True, timeout=NEVER, stdin=subprocess.DEVNULL,
+                                  preexec_fn=memory_capped)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"stage did not return with a {kind} in place of {cache.name}")
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert cache.is_file() and not cache.is_symlink()
