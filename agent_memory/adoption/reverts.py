@@ -48,6 +48,7 @@ from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import atomic_write, read_regular_file, state_dir
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
+from agent_memory.model.errors import OversizedObjectError
 from agent_memory.model.fastjson import loads_bounded
 from agent_memory.model.policy import MAX_COMMIT_BYTES, MAX_HISTORY_DIFF_BYTES
 from agent_memory.store.l1 import Change, L1Store, Snapshot
@@ -142,7 +143,7 @@ def adopted_on_head(repo: git.Repo) -> set[str]:
     moved on from it (its descendant) only the commits since. Any other HEAD (a reset, another
     branch) is walked whole: its history may lack lines the kept one had."""
     root = repo.workdir
-    head = git.head_commit(repo)
+    head = _readable_head(repo)
     if root is None or head is None:
         return set()
     path = state_dir(repo.git_dir, create=False) / HISTORY_CACHE
@@ -165,6 +166,16 @@ def adopted_on_head(repo: git.Repo) -> set[str]:
     except OSError:
         pass
     return ever
+
+
+def _readable_head(repo: git.Repo) -> str | None:
+    """HEAD's commit; None on an unborn branch or when the commit is too large to read (a
+    cloned repository's doing): then nothing is known of its history, as when git fails, and
+    the stage that follows refuses the commit in its own words."""
+    try:
+        return git.head_commit(repo)
+    except OversizedObjectError:
+        return None
 
 
 def _log_diff(root: Path, *revs: str) -> str | None:
@@ -216,7 +227,9 @@ def reset_away(repo: git.Repo) -> set[str]:
         return set()
     if root is None or branch is None:
         return set()
-    head = git.head_commit(repo)
+    head = _readable_head(repo)
+    if head is None:
+        return set()
     tips = [tip for tip in _left_tips(repo, branch) if tip != head]
     if not tips:  # every tip the branch had is on its history: nothing was dropped
         return set()
