@@ -29,6 +29,7 @@ from agent_memory.model.tags import memory_reasons, origin_label
 from agent_memory.model.trailers import format_message, one_line, plural, trailer
 from agent_memory.promote import gates
 from agent_memory.promote.gates import GateResult, l2_overflow
+from agent_memory.promote.review_base import dropped_base, made_by_us
 from agent_memory.promote.withdrawn import hold_withdrawn
 from agent_memory.redact import guard
 from agent_memory.store.decisions import mark_held
@@ -473,15 +474,16 @@ def _l2_overflow(held: dict[str, Atom]) -> list[str]:
 
 def _refuse_hand_edits(repo: git.Repo, tip: str) -> None:
     """A review branch a person has edited (a commit not made by agent-memory, or without our
-    trailers) is not overwritten without --force."""
-    spec = [tip] + [f"^{ref}" for ref in base_refs(repo)]
-    for oid in git.rev_list(repo, *spec):
-        # One too large for any of ours (unread) is not agent-memory's either.
-        message = git.message_within(repo, oid)
-        if (message is None or git.commit_author(repo, oid)[1] != git.TOOL_EMAIL
-                or trailer(message, "Promotion") is None):
-            raise RefusedError(f"memory/review has commit {oid[:10]} that agent-memory did not make",
-                               hint="adopt or save that work first, or overwrite it with `git memory stage --force`")
+    trailers) is not overwritten without --force. The base it was built on, once the base
+    branch dropped it (a reset of an adopt commit), is no edit: rebuilt (promote/review_base)."""
+    refs = base_refs(repo)
+    commits = git.rev_list(repo, tip, *[f"^{ref}" for ref in refs])
+    others = [oid for oid in commits if not made_by_us(repo, oid)]
+    dropped = dropped_base(repo, others, refs)
+    others = [oid for oid in others if oid not in dropped]
+    if others:
+        raise RefusedError(f"memory/review has commit {others[0][:10]} that agent-memory did not make",
+                           hint="adopt or save that work first, or overwrite it with `git memory stage --force`")
 
 
 def review_items(repo: git.Repo, against: str = "HEAD",
@@ -492,15 +494,24 @@ def review_items(repo: git.Repo, against: str = "HEAD",
     tip = git.ref_target(repo, git.REVIEW_REF)
     if tip is None:
         return []
-    out = []
-    for oid in git.rev_list(repo, tip, f"^{against}", *[f"^{ref}" for ref in base_refs(repo)]):
+    refs = base_refs(repo)
+    negs = [f"^{against}", *[f"^{ref}" for ref in refs]]
+    commits = git.rev_list(repo, tip, *negs)
+    out: list[tuple[str, str, str]] = []
+    others: list[str] = []
+    for oid in commits:
         message = git.message_within(repo, oid, skipped)
         if message is None:
             continue
         ident = trailer(message, "Atom-Id")
         if ident:
             out.append((oid, ident, trailer(message, "Promotion") or "L1->L2"))
-    return out
+            if not made_by_us(repo, oid, message):
+                others.append(oid)
+    # One of someone else's naming an atom: the base the review was built on, when the branch
+    # dropped it since (an adopt commit reset away), is no staged item (promote/review_base.py).
+    dropped = dropped_base(repo, others, refs)
+    return [item for item in out if item[0] not in dropped]
 
 
 def commits_unread(skipped: Sequence[tuple[str, int]], limit: int, outcome: str) -> list[str]:

@@ -1,0 +1,61 @@
+"""What memory/review sits on, when the base branch no longer has it.
+
+`git memory stage` builds memory/review on the base branch's tip. A person who then drops
+that tip (`git reset --hard HEAD~1` of an adopt commit, a rebase that drops it, a force-push
+of the remote's branch fetched here) leaves memory/review on commits the base branch does not
+have. Stage took them for a person's work on memory/review ("did not make": refused, --force
+hinted), though the person made nothing there; status and adopt listed a dropped adopt commit
+as an item staged again — the reset is that item's rejection (adoption/reverts.py
+`reset_away`).
+
+Such commits are the stale base of the review: stage rebuilds it on the base branch as it
+does when the base moved on, and the verbs that list its items leave them out. A commit counts
+as one only on local evidence that it was the base branch's: an ancestor of the tip this
+repository's stage last wrote on memory/review (the ledger's line: transcripts/ledger.py; a
+stage builds only on the base branch's tip), or of a tip the base branch's reflog (local or
+remote-tracking) recorded. A commit a person or teammate made on memory/review is neither: it
+is still refused, never discarded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agent_memory.gitio import repo as git
+from agent_memory.model.policy import MAX_HISTORY_DIFF_BYTES
+from agent_memory.model.trailers import trailer
+
+
+def made_by_us(repo: git.Repo, oid: str, message: str | None = None) -> bool:
+    """A commit agent-memory's stage made: its identity and a Promotion trailer. One too large
+    for any of ours (unread) is not. `message`: its message, when read already."""
+    message = message if message is not None else git.message_within(repo, oid)
+    return (message is not None and git.commit_author(repo, oid)[1] == git.TOOL_EMAIL
+            and trailer(message, "Promotion") is not None)  # fmt: skip
+
+
+def dropped_base(repo: git.Repo, others: Sequence[str], base_refs: Sequence[str]) -> set[str]:
+    """Of `others` (commits on memory/review that `base_refs` do not reach and agent-memory did
+    not make), those the base branch had and dropped since: the stale base the review was
+    built on. The rest are someone's work on memory/review."""
+    from agent_memory.gitio import porcelain
+    from agent_memory.transcripts.ledger import recorded_store_tip
+
+    if not others:
+        return set()
+    negs = [f"^{ref}" for ref in base_refs]
+    dropped: set[str] = set()
+    recorded = recorded_store_tip(repo.common_dir, git.REVIEW_REF)
+    if recorded:
+        # What the stage wrote, and under it the base it wrote on: its commits and that base's.
+        dropped |= set(git.rev_list(repo, recorded, *negs)) & set(others)
+    left = [oid for oid in others if oid not in dropped]
+    if left:
+        # Staged by a version before the ledger's line, or the line lost: the base branch's
+        # reflog shows the tips it had (read only here, on a branch that holds such commits).
+        tips = list(dict.fromkeys(oid for ref in base_refs for oid, _ in porcelain.reflog(repo, ref)))
+        if tips:
+            out = git.git_output_within(repo.cwd, "rev-list", "--stdin", limit=MAX_HISTORY_DIFF_BYTES,
+                                        revs=[*tips, *negs])  # fmt: skip
+            dropped |= set((out or "").split()) & set(left)
+    return dropped

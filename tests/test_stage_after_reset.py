@@ -1,0 +1,68 @@
+"""A stage after the person dropped an adopt commit from the base branch (`git reset --hard`)
+while memory/review sat on it: the review branch is built on a base the branch no longer has
+(promote/review_base.py). Through the real CLI and real git."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import git
+from sessions import gm, gm_json
+from test_adopt import held, stage_claims
+
+
+def _staged(project: Path) -> set[str]:
+    return {s["atom"] for s in gm_json(project, "status")["staged"]}
+
+
+def _review_log(project: Path) -> list[str]:
+    return git(project, "rev-list", "memory/review").split()
+
+
+def _stage_then_reset(project: Path) -> tuple[dict[str, str], str]:
+    """Adopt one item, stage (memory/review is rebuilt on the adopt commit), then drop the
+    adopt commit with `git reset --hard HEAD~1`; returns the ids and the dropped commit."""
+    ids = stage_claims(project)
+    gm(project, "adopt", "--yes", ids["push"])
+    dropped = git(project, "rev-parse", "HEAD").strip()
+    gm(project, "stage")
+    assert dropped in _review_log(project)  # memory/review sits on the adopt commit
+    git(project, "reset", "-q", "--hard", "HEAD~1")
+    return ids, dropped
+
+
+def test_a_review_built_on_an_adopt_commit_reset_away_is_rebuilt(initialized: Path) -> None:
+    """stage refused: "memory/review has commit … that agent-memory did not make" (the dropped
+    adopt commit), hinting --force though the person made no commit there; status counted the
+    dropped adopt commit as an item staged again. It is the base the review was built on:
+    status lists only the staged items, stage rebuilds on main, and the dropped item is not
+    offered again (the reset is its rejection)."""
+    project = initialized
+    ids, dropped = _stage_then_reset(project)
+    assert _staged(project) == {ids["pytest"], ids["tabs"]}
+    proc = gm(project, "stage", check=False)
+    assert proc.returncode == 0 and "did not make" not in proc.stderr, proc.stderr
+    main = git(project, "rev-parse", "main").strip()
+    assert dropped not in _review_log(project)
+    assert git(project, "merge-base", "memory/review", "main").strip() == main
+    assert _staged(project) == {ids["pytest"], ids["tabs"]}
+    adopted = gm_json(project, "adopt", "--all")
+    assert {a["atom"] for a in adopted["adopted"]} == {ids["pytest"], ids["tabs"]}, adopted
+    assert ids["push"] not in held(project)
+
+
+def test_a_persons_commit_on_a_review_with_a_dropped_base_is_still_refused(initialized: Path) -> None:
+    """The stale base is no licence to discard: a commit a person made on memory/review on top
+    of it is refused as before (exit 1, --force to overwrite) and the branch is left as it is."""
+    project = initialized
+    _stage_then_reset(project)
+    git(project, "checkout", "-q", "memory/review")
+    (project / "notes.txt").write_text("a person's change\n")
+    git(project, "add", "notes.txt")
+    git(project, "commit", "-qm", "hand edit")
+    theirs = git(project, "rev-parse", "HEAD").strip()
+    git(project, "checkout", "-q", "main")
+    proc = gm(project, "stage", check=False)
+    assert proc.returncode == 1, proc.stderr
+    assert f"memory/review has commit {theirs[:10]} that agent-memory did not make" in proc.stderr, proc.stderr
+    assert git(project, "rev-parse", "memory/review").strip() == theirs
