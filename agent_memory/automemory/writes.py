@@ -322,14 +322,14 @@ def _loaded(items: object) -> list[MemoryWrite]:
     return [write for write in found if write is not None]
 
 
-def without_copies(writes: Sequence[MemoryWrite], held: Callable[[str, str], set[str]],
+def without_copies(writes: Sequence[MemoryWrite], held: Callable[[str, str, set[str]], set[str]],
                    ended: Callable[[str], float]) -> list[MemoryWrite]:  # fmt: skip
     """`writes` less a forked session's copies of them. `claude --resume <id> --fork-session`
     writes the new session's file opening with copies of the earlier session's records, their
     `uuid` and time kept and their `sessionId` rewritten: the Write call among them read as the
     new session's, every fork one more session that wrote the memory. One call record (uuid
-    and time) seen in several sessions is one write: the session's that `held(record, at)`
-    says the store holds it from, else the one whose transcript ended first (`ended`: its
+    and time) seen in several sessions is one write: the session's that `held(record, at,
+    sessions)` says the store holds it from (of those sessions), else the one whose transcript ended first (`ended`: its
     mtime), as the backfill reads transcripts (transcripts/ledger order, store/capture.py)."""
     groups: dict[tuple[str, str], list[MemoryWrite]] = {}
     for write in writes:
@@ -340,7 +340,7 @@ def without_copies(writes: Sequence[MemoryWrite], held: Callable[[str, str], set
         sessions = {w.session for w in group}
         if len(sessions) < 2:
             continue
-        known = held(record, at) & sessions
+        known = held(record, at, sessions) & sessions
         keep = min(known) if known else min(group, key=lambda w: (ended(w.transcript), w.transcript, w.line)).session
         copies.update(id(w) for w in group if w.session != keep)
     return [write for write in writes if id(write) not in copies]

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         hand_authored: bool
         evidence: list[dict[str, Any]]  # local only: stripped by to_committed
         evidence_omitted: list[str]  # local only: fingerprints of the evidence whose quotes were not kept
+        records_omitted: list[str]  # local only: fingerprints of the records of those (record_fingerprint)
         pinned: bool
         decayed: bool
         superseded_by: str
@@ -74,7 +75,7 @@ REQUIRED_FIELDS = (
 # The longest claim an atom holds (`claim.maxLength` in resources/atom.schema.json).
 MAX_CLAIM_CHARS = 500
 # Fields that only make sense locally (L1) and must never reach committed material.
-LOCAL_ONLY_FIELDS = ("evidence", "evidence_omitted", "review", "pending")
+LOCAL_ONLY_FIELDS = ("evidence", "evidence_omitted", "records_omitted", "review", "pending")
 
 
 def without_local_fields(atom: dict[str, Any]) -> dict[str, Any]:
@@ -449,6 +450,34 @@ def evidence_fingerprint(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:EVIDENCE_FINGERPRINT]
 
 
+def record_fingerprint(session: str, record: str, at: str) -> str:
+    """The fingerprint `records_omitted` keeps of a piece of evidence whose quote was not kept:
+    its session, the transcript record it was read from (`uuid`) and that record's time. A
+    fork's copy of the record keeps the uuid and the time under another session: tried against
+    the atom's sessions (all kept), it names the session the line is held from."""
+    return evidence_fingerprint(f"{session}\0{record}\0{at}")
+
+
+def record_fingerprint_of(item: Mapping[str, Any]) -> str | None:
+    """`record_fingerprint` of an evidence item, or None when it names no record or session."""
+    record, session = item.get("record"), item.get("session")
+    if not isinstance(record, str) or not record or not isinstance(session, str) or not session:
+        return None
+    return record_fingerprint(session, record, str(item.get("at", "")))
+
+
+def held_records(atom: Mapping[str, Any], record: str, at: str, sessions: Iterable[str]) -> set[str]:
+    """Those of `sessions` whose evidence in `atom` is the transcript record `record` at `at`:
+    a kept quote's, or one whose quote was trimmed (`records_omitted`)."""
+    candidates = set(sessions)
+    found = {str(e.get("session")) for e in atom.get("evidence") or []
+             if isinstance(e, dict) and e.get("record") == record and e.get("at") == at} & candidates  # fmt: skip
+    omitted = set(atom.get("records_omitted") or [])
+    if omitted:
+        found |= {s for s in candidates - found if record_fingerprint(s, record, at) in omitted}
+    return found
+
+
 def evidence_identity(item: Mapping[str, Any]) -> str:
     """What makes two pieces of evidence one: the session and the line (observations count
     distinct (session, line)), never the path the transcript was read from — a copy of it in
@@ -504,9 +533,10 @@ def select_evidence(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _merge_evidence(a: Mapping[str, Any], b: Mapping[str, Any]
-                    ) -> tuple[list[dict[str, Any]], list[str], dict[str, dict[str, Any]]]:  # fmt: skip
-    """(kept evidence, fingerprints of the rest, {identity: the reading chosen for it}) of the
-    union of two records' evidence, one reading per `evidence_identity`."""
+                    ) -> tuple[list[dict[str, Any]], list[str], dict[str, dict[str, Any]], list[str]]:  # fmt: skip
+    """(kept evidence, fingerprints of the rest, {identity: the reading chosen for it}, the
+    rest's record fingerprints) of the union of two records' evidence, one reading per
+    `evidence_identity`."""
     import json
 
     def rank(item: Mapping[str, Any]) -> tuple[tuple[bool, bool], str]:
@@ -528,7 +558,13 @@ def _merge_evidence(a: Mapping[str, Any], b: Mapping[str, Any]
     every.difference_update(evidence_fingerprint(str(e["source"])) for e in by_identity.values()
                             if evidence_identity(e) != e["source"])
     every.difference_update(evidence_fingerprint(evidence_identity(e)) for e in kept)
-    return kept, sorted(every), by_identity
+    # Every reading of a line whose quote goes: a fork's copy of it is known by its record
+    # (`copied_from`), which the quote's evidence was the only place to keep.
+    records = {fp for e in [*a.get("evidence", []), *b.get("evidence", [])]
+               if (fp := record_fingerprint_of(e)) is not None}  # fmt: skip
+    records.update(a.get("records_omitted", []), b.get("records_omitted", []))
+    records.difference_update(fp for e in kept if (fp := record_fingerprint_of(e)) is not None)
+    return kept, sorted(every), by_identity, sorted(records)
 
 
 def _sighting(record: Mapping[str, Any], pointer: str, at: str) -> str:
@@ -572,13 +608,15 @@ def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> Atom:
     out["sessions"] = sorted(set(a["sessions"]) | set(b["sessions"]))
     out["confidence"] = _max_conf(a["confidence"], b["confidence"])
     out["redacted"] = bool(a["redacted"] or b["redacted"])
-    evidence, omitted, readings = _merge_evidence(a, b)
+    evidence, omitted, readings, records = _merge_evidence(a, b)
     out["first_source"] = _pointer(readings, first_line)
     out["source"] = _pointer(readings, latest_line)
     if evidence:
         out["evidence"] = evidence
     if omitted:
         out["evidence_omitted"] = omitted
+    if records:
+        out["records_omitted"] = records
     out["observations"] = max(len(evidence) + len(omitted), int(a["observations"]), int(b["observations"]))
     # Pending (said once, below the gate's keep bar) only while every record is pending and all
     # were said in one session: a second session, or one sighting that cleared the bar, makes

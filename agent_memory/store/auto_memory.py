@@ -40,7 +40,7 @@ from agent_memory.extract.memory_notes import (
 )
 from agent_memory.extract.pipeline import safe_project
 from agent_memory.gitio.state import log_error
-from agent_memory.model.atom import Atom
+from agent_memory.model.atom import Atom, record_fingerprint
 from agent_memory.model.tags import is_claude_memory
 from agent_memory.store.capture import CaptureResult, Limits, capture_atoms
 from agent_memory.store.l1 import L1Store, Snapshot
@@ -126,16 +126,18 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
 def originals(writes: Sequence[MemoryWrite], store: L1Store | None) -> list[MemoryWrite]:
     """`writes` less a forked session's copies of them (automemory/writes.py `without_copies`),
     the store (when there is one) saying which session each write is held from."""
-    return without_copies(writes, _held_in(store.snapshot) if store is not None else lambda _r, _a: set(), _ended)
+    return without_copies(writes, _held_in(store.snapshot) if store is not None else lambda _r, _a, _s: set(), _ended)
 
 
-def _held_in(snapshot: Callable[[], Snapshot]) -> Callable[[str, str], set[str]]:
-    """`held(record, at)`: the sessions whose evidence of Claude's own memory in the store is
-    that call record at that time. The store (`snapshot()`) is read once, and only when asked
-    (only a fork's copy of a write asks)."""
+def _held_in(snapshot: Callable[[], Snapshot]) -> Callable[[str, str, set[str]], set[str]]:
+    """`held(record, at, sessions)`: those of `sessions` whose evidence of Claude's own memory in
+    the store is that call record at that time — a kept quote's, or one trimmed from its atom
+    (`records_omitted`: atom.record_fingerprint, tried for each of `sessions`). The store
+    (`snapshot()`) is read once, and only when asked (only a fork's copy of a write asks)."""
     known: dict[tuple[str, str], set[str]] | None = None
+    omitted: set[str] = set()
 
-    def held(record: str, at: str) -> set[str]:
+    def held(record: str, at: str, sessions: set[str]) -> set[str]:
         nonlocal known
         if known is None:
             known = {}
@@ -143,7 +145,10 @@ def _held_in(snapshot: Callable[[], Snapshot]) -> Callable[[str, str], set[str]]
                 for item in atom.get("evidence") or []:
                     if str(item.get("rule") or "").startswith("auto_memory") and item.get("record"):
                         known.setdefault((str(item["record"]), str(item.get("at"))), set()).add(str(item.get("session")))
-        return known.get((record, at), set())
+                # (a typed line's record never is a Write call's: one set for every atom)
+                omitted.update(atom.get("records_omitted") or [])
+        found = known.get((record, at), set()) & sessions
+        return found | {s for s in sessions - found if record_fingerprint(s, record, at) in omitted}
 
     return held
 

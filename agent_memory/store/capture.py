@@ -31,7 +31,7 @@ from agent_memory.extract.pipeline import extract_transcript, sightings_of
 from agent_memory.gitio.memory_lock import memory_lock_if_free
 from agent_memory.gitio.refs import atom_path
 from agent_memory.gitio.state import log_error
-from agent_memory.model.atom import Atom, atom_errors, is_pending, merge, restated_ids
+from agent_memory.model.atom import Atom, atom_errors, held_records, is_pending, merge, restated_ids
 from agent_memory.model.clock import iso_z, now_utc, parse_time
 from agent_memory.model.errors import InvalidAtomError, RepoStateError
 from agent_memory.model.policy import L1_CAP, L1_MAX_AGE_DAYS, is_expired, l1_evictions
@@ -513,9 +513,10 @@ def copied_from(snap: Snapshot) -> Callable[[Atom], bool]:
     observations in two sessions, and every fork of that session one more session toward the
     gate's distinct sessions (spec §4.1: a rule said in two sessions on two days passed the
     3-session gate once one of them was forked). The copy is known by the record's `uuid` and
-    its time, both kept in the evidence (`record`, `at`); a line whose evidence was not kept
-    (an atom's evidence is bounded: atom.select_evidence) is not recognised. Reads only the
-    atoms the transcript names."""
+    its time, both kept in the evidence (`record`, `at`), or, once that quote was trimmed (an
+    atom's evidence is bounded: atom.select_evidence), in `records_omitted` under one of the
+    atom's sessions (every one is kept): atom.held_records. Reads only the atoms the
+    transcript names."""
 
     def copied(obs: Atom) -> bool:
         items = obs.get("evidence") or []
@@ -527,9 +528,10 @@ def copied_from(snap: Snapshot) -> Callable[[Atom], bool]:
             held = snap.atoms.get(_filed_under(snap, {}, obs))  # under the rule's other spelling too
         except Exception:  # noqa: BLE001 - an unreadable record: capture_atoms says why
             return False
+        if not held:
+            return False
         # the same record (a copy keeps its uuid and its time) held from another session
-        seen = {e.get("session") for e in (held or {}).get("evidence", [])
-                if e.get("record") == record and e.get("at") == at}  # fmt: skip
+        seen = held_records(held, str(record), str(at), held.get("sessions", []))
         return bool(seen) and session not in seen
 
     return copied
