@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import git
 from sessions import gm, gm_json
 from test_adopt import held, stage_claims
@@ -31,14 +32,18 @@ def _stage_then_reset(project: Path) -> tuple[dict[str, str], str]:
     return ids, dropped
 
 
-def test_a_review_built_on_an_adopt_commit_reset_away_is_rebuilt(initialized: Path) -> None:
+@pytest.mark.parametrize("evidence", ["ledger", "reflog"])
+def test_a_review_built_on_an_adopt_commit_reset_away_is_rebuilt(initialized: Path, evidence: str) -> None:
     """stage refused: "memory/review has commit … that agent-memory did not make" (the dropped
     adopt commit), hinting --force though the person made no commit there; status counted the
     dropped adopt commit as an item staged again. It is the base the review was built on:
     status lists only the staged items, stage rebuilds on main, and the dropped item is not
-    offered again (the reset is its rejection)."""
+    offered again (the reset is its rejection). Known from the ledger's line of the last
+    stage, or without it (staged by a version before that line) from main's reflog."""
     project = initialized
     ids, dropped = _stage_then_reset(project)
+    if evidence == "reflog":
+        (project / ".git" / "agent-memory" / "captured.log").unlink()
     assert _staged(project) == {ids["pytest"], ids["tabs"]}
     proc = gm(project, "stage", check=False)
     assert proc.returncode == 0 and "did not make" not in proc.stderr, proc.stderr
@@ -66,3 +71,19 @@ def test_a_persons_commit_on_a_review_with_a_dropped_base_is_still_refused(initi
     assert proc.returncode == 1, proc.stderr
     assert f"memory/review has commit {theirs[:10]} that agent-memory did not make" in proc.stderr, proc.stderr
     assert git(project, "rev-parse", "memory/review").strip() == theirs
+
+
+def test_a_dropped_base_nothing_local_vouches_for_is_still_refused(initialized: Path) -> None:
+    """Neither the ledger's line nor main's reflog (expired) says the commit under the staged
+    ones was main's: nothing tells it from a commit a person made there, so stage refuses as
+    before and leaves memory/review as it is (`--force` rebuilds it)."""
+    project = initialized
+    _ids, dropped = _stage_then_reset(project)
+    (project / ".git" / "agent-memory" / "captured.log").unlink()
+    git(project, "reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all")
+    tip = git(project, "rev-parse", "memory/review").strip()
+    proc = gm(project, "stage", check=False)
+    assert proc.returncode == 1 and f"memory/review has commit {dropped[:10]}" in proc.stderr, proc.stderr
+    assert git(project, "rev-parse", "memory/review").strip() == tip
+    assert gm(project, "stage", "--force").returncode == 0
+    assert dropped not in _review_log(project)
