@@ -328,9 +328,14 @@ def without_copies(writes: Sequence[MemoryWrite], held: Callable[[str, str, set[
     writes the new session's file opening with copies of the earlier session's records, their
     `uuid` and time kept and their `sessionId` rewritten: the Write call among them read as the
     new session's, every fork one more session that wrote the memory. One call record (uuid
-    and time) seen in several sessions is one write: the session's that `held(record, at,
-    sessions)` says the store holds it from (of those sessions), else the one whose transcript ended first (`ended`: its
-    mtime), as the backfill reads transcripts (transcripts/ledger order, store/capture.py)."""
+    and time) is one write: the session's that `held(record, at, sessions)` says the store
+    holds it from (every such session; `sessions`, those it was read in here, tried among
+    them), else, seen in several sessions, the one whose transcript ended first (`ended`: its
+    mtime), as the backfill reads transcripts (transcripts/ledger order, store/capture.py).
+    A call record held from a session none of them is was written there, not here: the
+    earlier session's transcript is gone (Claude Code deletes old transcripts after
+    `cleanupPeriodDays`) and the copies in its forks are no sighting — a fork alone was its
+    call's only session here, and it counted as one more session that wrote the memory."""
     groups: dict[tuple[str, str], list[MemoryWrite]] = {}
     for write in writes:
         if write.record:
@@ -338,9 +343,13 @@ def without_copies(writes: Sequence[MemoryWrite], held: Callable[[str, str, set[
     copies: set[int] = set()
     for (record, at), group in groups.items():
         sessions = {w.session for w in group}
+        stored = held(record, at, sessions)
+        if stored and not stored & sessions:
+            copies.update(id(w) for w in group)  # written in a session whose transcript is gone
+            continue
         if len(sessions) < 2:
             continue
-        known = held(record, at, sessions) & sessions
+        known = stored & sessions
         keep = min(known) if known else min(group, key=lambda w: (ended(w.transcript), w.transcript, w.line)).session
         copies.update(id(w) for w in group if w.session != keep)
     return [write for write in writes if id(write) not in copies]

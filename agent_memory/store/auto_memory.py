@@ -130,12 +130,14 @@ def originals(writes: Sequence[MemoryWrite], store: L1Store | None) -> list[Memo
 
 
 def _held_in(snapshot: Callable[[], Snapshot]) -> Callable[[str, str, set[str]], set[str]]:
-    """`held(record, at, sessions)`: those of `sessions` whose evidence of Claude's own memory in
-    the store is that call record at that time — a kept quote's, or one trimmed from its atom
-    (`records_omitted`: atom.record_fingerprint, tried for each of `sessions`). The store
-    (`snapshot()`) is read once, and only when asked (only a fork's copy of a write asks)."""
+    """`held(record, at, sessions)`: the sessions whose evidence of Claude's own memory in the
+    store is that call record at that time — a kept quote's, or one trimmed from its atom
+    (`records_omitted`: atom.record_fingerprint, tried for each of `sessions` and each session
+    of the store's atoms of Claude's own memory, so a session whose transcript is gone is
+    found too). The store (`snapshot()`) is read once, and only when asked."""
     known: dict[tuple[str, str], set[str]] | None = None
     omitted: set[str] = set()
+    stored_sessions: set[str] = set()
 
     def held(record: str, at: str, sessions: set[str]) -> set[str]:
         nonlocal known
@@ -147,8 +149,12 @@ def _held_in(snapshot: Callable[[], Snapshot]) -> Callable[[str, str, set[str]],
                         known.setdefault((str(item["record"]), str(item.get("at"))), set()).add(str(item.get("session")))
                 # (a typed line's record never is a Write call's: one set for every atom)
                 omitted.update(atom.get("records_omitted") or [])
-        found = known.get((record, at), set()) & sessions
-        return found | {s for s in sessions - found if record_fingerprint(s, record, at) in omitted}
+                if is_claude_memory(atom) and atom.get("records_omitted"):
+                    stored_sessions.update(str(s) for s in atom.get("sessions") or [])
+        found = set(known.get((record, at), set()))
+        if omitted:
+            found |= {s for s in (sessions | stored_sessions) - found if record_fingerprint(s, record, at) in omitted}
+        return found
 
     return held
 
