@@ -84,3 +84,35 @@ def test_a_fork_of_a_memory_write_whose_evidence_was_trimmed_is_no_second_sighti
     gm(guarded, "capture", "--all", "--no-stage")
     after = note()
     assert (after["sessions"], after["observations"]) == (before["sessions"], before["observations"]), after
+
+
+def test_extract_of_a_file_copying_a_trimmed_line_under_its_old_session_lists_it_as_a_copy(guarded: Path) -> None:
+    """A file that opens with the earlier session's records under their old sessionId (reported
+    for some client versions; docs/claude-client-records.md), the earlier session's quote of the
+    rule trimmed from the atom: capture adds no sighting for the copied line (its record is in
+    `records_omitted`, its (session, line) in `evidence_omitted`), but `git memory extract`
+    looked only at the kept evidence and listed it as the file's own claim. The dry run asks the
+    store as capture does; the earlier session's own file is listed as before."""
+    transcripts = [write_session(guarded, s, d, [{"user": RULE}]) for s, d in zip(SESSIONS, DAYS, strict=True)]
+    gm(guarded, "capture", "--all", "--no-stage")
+    before = _push(guarded)
+    parent = transcripts[2]
+    assert parent.stem not in {e["session"] for e in before["evidence"]}, before
+    new_id = "cccccccc-0000-4000-8000-000000000098"
+    own = write_session(guarded, new_id, "2026-11-20", [{"user": "Always use pnpm, not npm."}])
+    fork = parent.with_name(f"{new_id}.jsonl")
+    fork.write_text(parent.read_text("utf-8") + own.read_text("utf-8"), "utf-8")
+
+    listed = gm_json(guarded, "extract", "--transcript", str(fork))
+    claims = [a["claim"] for a in listed["atoms"] + listed["pending"]]
+    assert not any("push" in c for c in claims) and any("pnpm" in c for c in claims), listed
+    assert [c["claim"] for c in listed["copies"]] == [before["claim"]], listed["copies"]
+    # what extract listed is what capture counts, no more
+    observed = {a["id"]: a["observations"] for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"]}
+    gm(guarded, "capture", str(fork), "--session", new_id, "--no-stage")
+    after = {a["id"]: a["observations"] for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"]}
+    assert {i for i, n in after.items() if n > observed.get(i, 0)} == {a["id"] for a in listed["atoms"] + listed["pending"]}
+    assert _push(guarded)["sessions"] == before["sessions"]
+    # the earlier session's own file, read again, lists its line as before
+    again = gm_json(guarded, "extract", "--transcript", str(parent))
+    assert again["copies"] == [] and any("push" in a["claim"] for a in again["atoms"] + again["pending"]), again

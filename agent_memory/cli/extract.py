@@ -123,11 +123,12 @@ def _copies_held_here(found: list[Atom]) -> Callable[[Atom], bool] | None:
     held from another session), on the store of the repository here, recording each copy in
     `found`; also a record held from another file under the same session (a file that opens
     with the earlier session's records under their old sessionId: capture counts that line
-    once, as the evidence it holds). Re-reading the file the store read it from lists it as
-    before. None where there is no store to ask (then nothing is known as a copy, as capture
-    would know nothing either)."""
+    once, as the evidence it holds). Both ask the store one way (store/capture.py
+    `held_from`: the kept evidence, or the fingerprint of a trimmed quote's record). Re-reading
+    the file the store read it from lists it as before. None where there is no store to ask
+    (then nothing is known as a copy, as capture would know nothing either)."""
     from agent_memory.gitio.repo import find_repo
-    from agent_memory.store.capture import copied_from
+    from agent_memory.store.capture import copied_from, held_from
     from agent_memory.store.l1 import L1Store
 
     try:
@@ -140,17 +141,19 @@ def _copies_held_here(found: list[Atom]) -> Callable[[Atom], bool] | None:
         return None
 
     def elsewhere(obs: Atom) -> bool:
-        items = obs.get("evidence") or []
-        if len(items) != 1 or not items[0].get("record"):
-            return False
-        mine = items[0]
-        try:
-            held = snap.atoms.get(obs["id"]) or {}
-        except Exception:  # noqa: BLE001 - an unreadable record: capture says why
-            return False
-        here = str(mine.get("source", "")).rsplit("#", 1)[0]
-        return any(e.get("record") == mine["record"] and e.get("at") == mine.get("at")
-                   and str(e.get("source", "")).rsplit("#", 1)[0] != here for e in held.get("evidence", []))  # fmt: skip
+        held = held_from(snap, obs)
+        if held is None or held[0] not in held[1]:
+            return False  # not held under this line's session (another session's: `copied`)
+        session, _, atom = held
+        mine = (obs.get("evidence") or [{}])[0]
+        here = _file_of(mine.get("source"))
+        kept = [_file_of(e.get("source")) for e in atom.get("evidence") or []
+                if e.get("record") == mine.get("record") and e.get("at") == mine.get("at")
+                and e.get("session") == session]  # fmt: skip
+        # Its quote trimmed (`records_omitted`), the file the store read it from is not kept:
+        # the session's own transcript, where Claude Code writes its records (or a subagent's
+        # file of it): a line of that session in a file named for another is a copy's.
+        return any(file != here for file in kept) if kept else not _own_file(here, session)
 
     def test(obs: Atom) -> bool:
         if copied(obs) or elsewhere(obs):
@@ -159,6 +162,18 @@ def _copies_held_here(found: list[Atom]) -> Callable[[Atom], bool] | None:
         return False
 
     return test
+
+
+def _file_of(source: object) -> str:
+    """The transcript an evidence pointer names, without its `#L<line>`."""
+    return str(source or "").rsplit("#", 1)[0]
+
+
+def _own_file(pointer: str, session: str) -> bool:
+    """Whether a transcript pointer names the session's own file (`<session>.jsonl`, or a
+    subagent's `agent-*.jsonl`, which numbers its lines under its parent's session)."""
+    name = pointer.rsplit("/", 1)[-1]
+    return name == f"{session}.jsonl" or name.startswith("agent-")
 
 
 def _line_of(atom: Atom) -> int:

@@ -519,22 +519,34 @@ def copied_from(snap: Snapshot) -> Callable[[Atom], bool]:
     transcript names."""
 
     def copied(obs: Atom) -> bool:
-        items = obs.get("evidence") or []
-        record = items[0].get("record") if len(items) == 1 else None
-        if not record:
-            return False
-        session, at = items[0].get("session"), items[0].get("at")
-        try:
-            held = snap.atoms.get(_filed_under(snap, {}, obs))  # under the rule's other spelling too
-        except Exception:  # noqa: BLE001 - an unreadable record: capture_atoms says why
-            return False
-        if not held:
+        found = held_from(snap, obs)
+        if found is None:
             return False
         # the same record (a copy keeps its uuid and its time) held from another session
-        seen = held_records(held, str(record), str(at), held.get("sessions", []))
-        return bool(seen) and session not in seen
+        seen = found[1]
+        return bool(seen) and found[0] not in seen
 
     return copied
+
+
+def held_from(snap: Snapshot, obs: Atom) -> tuple[str, set[str], Atom] | None:
+    """(the observation's session, the sessions the store holds its transcript record from —
+    its `uuid` and time, kept in the evidence or fingerprinted in `records_omitted`:
+    atom.held_records —, the stored atom), or None when the observation names no one record
+    or the store holds no atom for it (under the rule's other spelling too). `copied_from`'s
+    test, and `git memory extract`'s (cli/extract.py), one check for both."""
+    items = obs.get("evidence") or []
+    record = items[0].get("record") if len(items) == 1 else None
+    if not record:
+        return None
+    session, at = str(items[0].get("session")), items[0].get("at")
+    try:
+        held = snap.atoms.get(_filed_under(snap, {}, obs))  # under the rule's other spelling too
+    except Exception:  # noqa: BLE001 - an unreadable record: capture_atoms says why
+        return None
+    if not held:
+        return None
+    return session, held_records(held, str(record), str(at), held.get("sessions", [])), held
 
 
 def capture_transcript(store: L1Store, project: str, transcript: Path, session: str | None = None,
