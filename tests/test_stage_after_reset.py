@@ -76,14 +76,44 @@ def test_a_persons_commit_on_a_review_with_a_dropped_base_is_still_refused(initi
 def test_a_dropped_base_nothing_local_vouches_for_is_still_refused(initialized: Path) -> None:
     """Neither the ledger's line nor main's reflog (expired) says the commit under the staged
     ones was main's: nothing tells it from a commit a person made there, so stage refuses as
-    before and leaves memory/review as it is (`--force` rebuilds it)."""
+    before and leaves memory/review as it is (`--force` rebuilds it). The refusal says what is
+    known — a commit of main that main no longer has, or one made on memory/review — where it
+    read as if the person had committed on memory/review."""
     project = initialized
     _ids, dropped = _stage_then_reset(project)
-    (project / ".git" / "agent-memory" / "captured.log").unlink()
-    git(project, "reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all")
+    _forget_the_base(project)
     tip = git(project, "rev-parse", "memory/review").strip()
     proc = gm(project, "stage", check=False)
     assert proc.returncode == 1 and f"memory/review has commit {dropped[:10]}" in proc.stderr, proc.stderr
+    said = " ".join(proc.stderr.split())
+    assert "a commit of main it no longer has" in said and "or one made on memory/review" in said, said
+    assert "hint: if main dropped it, rebuild the review on main with `git memory stage --force`" in said, said
     assert git(project, "rev-parse", "memory/review").strip() == tip
     assert gm(project, "stage", "--force").returncode == 0
     assert dropped not in _review_log(project)
+
+
+def _forget_the_base(project: Path) -> None:
+    """Nothing local vouches for the dropped base: no ledger line, main's reflog expired."""
+    (project / ".git" / "agent-memory" / "captured.log").unlink()
+    git(project, "reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all")
+
+
+def test_a_persons_commit_over_a_base_nothing_vouches_for_is_named_as_theirs(initialized: Path) -> None:
+    """A commit on top of the staged ones was made on memory/review, whatever lies under them:
+    the refusal names it, not the unvouched base under the staged commits (the oldest of the
+    commits agent-memory did not make, which the refusal named before)."""
+    project = initialized
+    _ids, dropped = _stage_then_reset(project)
+    _forget_the_base(project)
+    git(project, "checkout", "-q", "memory/review")
+    (project / "notes.txt").write_text("a person's change\n")
+    git(project, "add", "notes.txt")
+    git(project, "commit", "-qm", "hand edit")
+    theirs = git(project, "rev-parse", "HEAD").strip()
+    git(project, "checkout", "-q", "main")
+    proc = gm(project, "stage", check=False)
+    assert proc.returncode == 1, proc.stderr
+    assert f"memory/review has commit {theirs[:10]} that agent-memory did not make\n" in proc.stderr, proc.stderr
+    assert dropped[:10] not in proc.stderr and "--force" in proc.stderr, proc.stderr
+    assert git(project, "rev-parse", "memory/review").strip() == theirs

@@ -29,7 +29,7 @@ from agent_memory.model.tags import memory_reasons, origin_label
 from agent_memory.model.trailers import format_message, one_line, plural, trailer
 from agent_memory.promote import gates
 from agent_memory.promote.gates import GateResult, l2_overflow
-from agent_memory.promote.review_base import dropped_base, made_by_us
+from agent_memory.promote.review_base import dropped_base, foreign_commit_refusal, made_by_us
 from agent_memory.promote.withdrawn import hold_withdrawn
 from agent_memory.redact import guard
 from agent_memory.store.decisions import mark_held
@@ -475,15 +475,15 @@ def _l2_overflow(held: dict[str, Atom]) -> list[str]:
 def _refuse_hand_edits(repo: git.Repo, tip: str) -> None:
     """A review branch a person has edited (a commit not made by agent-memory, or without our
     trailers) is not overwritten without --force. The base it was built on, once the base
-    branch dropped it (a reset of an adopt commit), is no edit: rebuilt (promote/review_base)."""
+    branch dropped it (a reset of an adopt commit), is no edit: rebuilt (promote/review_base).
+    The refusal says what is known of the commit it names (review_base.foreign_commit_refusal)."""
     refs = base_refs(repo)
     commits = git.rev_list(repo, tip, *[f"^{ref}" for ref in refs])
     others = [oid for oid in commits if not made_by_us(repo, oid)]
     dropped = dropped_base(repo, others, refs)
     others = [oid for oid in others if oid not in dropped]
     if others:
-        raise RefusedError(f"memory/review has commit {others[0][:10]} that agent-memory did not make",
-                           hint="adopt or save that work first, or overwrite it with `git memory stage --force`")
+        raise foreign_commit_refusal(repo, commits, others, refs)
 
 
 def review_items(repo: git.Repo, against: str = "HEAD",

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agent_memory.gitio import repo as git
+from agent_memory.model.errors import RefusedError
 from agent_memory.model.policy import MAX_HISTORY_DIFF_BYTES
 from agent_memory.model.trailers import trailer
 
@@ -59,3 +60,26 @@ def dropped_base(repo: git.Repo, others: Sequence[str], base_refs: Sequence[str]
                                         revs=[*tips, *negs])  # fmt: skip
             dropped |= set((out or "").split()) & set(left)
     return dropped
+
+
+def foreign_commit_refusal(repo: git.Repo, commits: Sequence[str], others: Sequence[str],
+                           base_refs: Sequence[str]) -> RefusedError:  # fmt: skip
+    """The refusal of a stage over memory/review holding `others` (of `commits`, the branch's
+    commits the base branch does not reach, oldest first): commits agent-memory did not make
+    and `dropped_base` does not know as the base's. One on top of a commit a stage made was
+    made on memory/review: named as such. One only under them (or with none of ours on the
+    branch) is what the stage built on — the base branch's, dropped since, or a commit made on
+    memory/review before that stage: nothing here records which (no ledger line, the reflog
+    expired), and the message said only the second, to a person who had committed nothing."""
+    ours = set(commits) - set(others)
+    negs = [f"^{ref}" for ref in base_refs]
+    above = next((oid for oid in others if ours and ours & set(git.rev_list(repo, oid, *negs))), None)
+    if above is not None:
+        return RefusedError(f"memory/review has commit {above[:10]} that agent-memory did not make",
+                            hint="adopt or save that work first, or overwrite it with `git memory stage --force`")  # fmt: skip
+    branch = git.default_branch(repo) or "the base branch"
+    return RefusedError(f"memory/review has commit {others[0][:10]} that agent-memory did not make and {branch} "
+                        f"does not have: a commit of {branch} it no longer has (a reset or a rebase dropped it), "
+                        "or one made on memory/review — nothing here records which",
+                        hint=f"if {branch} dropped it, rebuild the review on {branch} with `git memory stage --force`; "
+                             "if it is work on memory/review, adopt or save it first")  # fmt: skip
