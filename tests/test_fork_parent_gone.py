@@ -71,3 +71,28 @@ def test_a_forks_copy_of_a_memory_write_whose_parent_transcript_is_gone_is_no_si
     [other] = [a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"] if "generated files" in a["claim"].lower()]
     assert other["sessions"] == sorted(FORKS[:forks]), other
     assert "capture" not in errors_log(guarded), errors_log(guarded)
+
+
+def test_a_fork_of_a_trimmed_memory_write_whose_parent_transcript_is_gone_is_no_sighting(guarded: Path) -> None:
+    """Claude's own memory written in ten sessions on ten days: the third session's quote is not
+    kept (only its record's fingerprint, `records_omitted`), and its transcript is gone. Its
+    fork's copy of the Write call is known from that fingerprint, tried against the sessions of
+    the store's atoms of Claude's own memory: the fork's session is none of them."""
+    _folder, target, cwd = _migrations_note(guarded)
+    sessions = [f"dddddddd-0000-4000-8000-0000000001{n:02d}" for n in range(10)]
+    transcripts = []
+    for n, session in enumerate(sessions):
+        day = f"2026-11-{n + 1:02d}"
+        transcripts.append(save(target.parent.parent / f"{session}.jsonl",
+                                [prompt(session, f"{day}T09:00:00Z", "migrations first?", cwd=cwd),
+                                 *write(session, f"{day}T09:00:05Z", target, TEXT, call_id=f"t{n}", cwd=cwd)]))  # fmt: skip
+    gm(guarded, "capture", "--all", "--no-stage")
+    before = _note(guarded)
+    assert len(before["sessions"]) == 10 and sessions[2] not in {e["session"] for e in before["evidence"]}, before
+    _fork(transcripts[2], FORKS[0], "2026-11-20", cwd)
+    transcripts[2].unlink()
+    gm(guarded, "capture", "--all", "--no-stage")
+    after = _note(guarded)
+    assert (after["sessions"], after["observations"]) == (before["sessions"], before["observations"]), after
+    [other] = [a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"] if "generated files" in a["claim"].lower()]
+    assert other["sessions"] == [FORKS[0]], other

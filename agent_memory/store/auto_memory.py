@@ -90,10 +90,10 @@ def capture_auto_memory(store: L1Store, project: str, root: Path, *, limits: Lim
     if unchanged and not index.stand_ins:
         return FolderCapture(folder, "unchanged")
     found = index.refresh(find_transcripts(root))
-    writes = originals(found, store)
     if unchanged and not index.written_stand_ins():
         index.save()  # the transcripts read meanwhile are not read again for this
         return FolderCapture(folder, "unchanged")
+    writes = originals(found, store)  # asks the store: not for a folder left unread
     slug = memory_slug(folder, root)
     read = read_folder(folder)
     extracted = extract_read(read, folder, safe_project(project), slug, writes)
