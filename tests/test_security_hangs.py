@@ -288,10 +288,12 @@ def test_a_transcript_line_too_long_to_hold_is_not_read_for_memory_writes(projec
     line, but a line was held whole however long: one line of 1.5 GB (NULs; sparse here) ran
     every capture of the folder out of memory (exit 3 under a 2 GB address space, the folder
     never captured while that transcript was there). As the reader of typed lines does
-    (MAX_LINE_BYTES), a longer line is skipped without being held; the lines after it count."""
+    (MAX_LINE_BYTES), a longer line is skipped without being held; the lines after it count.
+    Scaled down, as the capture reads the line through several times (1.5 GB cost ~11 s): 384 MB
+    under a 512 MB address space. The capture needs under 128 MB; the old whole-line read failed
+    the folder at 384 MB and still passed at 192 MB."""
     import json
 
-    from conftest import memory_capped
     from memory_writes import save, topic, write
 
     from agent_memory.automemory.location import resolve_auto_memory_dir
@@ -303,7 +305,7 @@ def test_a_transcript_line_too_long_to_hold_is_not_read_for_memory_writes(projec
     transcript = folder.parent / "aaaaaaaa-0000-4000-8000-000000000001.jsonl"
     with open(transcript, "ab") as fh:
         fh.write(b'{"type": "assistant", "message": {"content": [{"type": "tool_use"}]}, "x": "memory ')
-        fh.truncate(1536 << 20)
+        fh.truncate(_LONG_LINE)
         fh.seek(0, os.SEEK_END)
         fh.write(b'"}\n')
     records = write("s-one", "2026-11-02T09:00:05Z", folder / "feedback_lint.md", text, call_id="t1", cwd=str(project))
@@ -311,7 +313,7 @@ def test_a_transcript_line_too_long_to_hold_is_not_read_for_memory_writes(projec
         fh.write(save(project / "calls.jsonl", records).read_bytes())
     proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), "capture", "--all", "--no-stage",
                            "--output", "json"], cwd=project, capture_output=True, text=True, timeout=NEVER,
-                          stdin=subprocess.DEVNULL, preexec_fn=memory_capped)  # fmt: skip
+                          stdin=subprocess.DEVNULL, preexec_fn=_capped_at_512_mb)  # fmt: skip
     assert (json.loads(proc.stdout).get("auto_memory") or {}).get("read") == "read", proc.stdout + proc.stderr
     [atom] = [a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a.get("origin") == "auto-memory"]
     assert atom["sessions"] == ["s-one"] and atom["source"].endswith(f"/{transcript.name}#L2")
@@ -388,3 +390,15 @@ def test_a_fifo_or_device_in_place_of_the_adopt_history_cache_is_not_waited_on(p
             pytest.fail(f"stage did not return with a {kind} in place of {cache.name}")
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert cache.is_file() and not cache.is_symlink()
+
+
+# The long line and the address space it is read under: held whole, the line needs more than
+# the space left beside the capture; skipped in MAX_LINE_BYTES chunks, it fits.
+_LONG_LINE = 384 << 20
+
+
+def _capped_at_512_mb() -> None:
+    """A subprocess's preexec_fn: conftest.memory_capped, at 512 MB of address space."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))
