@@ -155,9 +155,12 @@ def build_context(
         section = lay_out(l2_atoms, "L2", L2_BUDGET, _size([l2_title]), contested_dates, pointer=False,
                           shown=context_claim)  # fmt: skip
         shown = set(section.shown)
+        # Computed once: in the comprehension's condition it was computed again for every L3
+        # atom, normalizing every claim each time (800 L3 atoms beside 1,500 L2: 7 s).
+        said = set(_duplicates(l2_working, shown, l3_working))
         crossing = contradicted_by_project(
             [a for a in l2_working if str(a["id"]) in shown],
-            [a for a in l3_working if str(a["id"]) not in _duplicates(l2_working, shown, l3_working)],
+            [a for a in l3_working if str(a["id"]) not in said],
         )
         note: list[str] = []
         if crossing:
@@ -174,7 +177,8 @@ def build_context(
         l2_shown, omitted = section.shown, len(section.omitted) + extra.get("L2", 0)
 
     duplicates = _duplicates(l2_working, set(l2_shown), l3_working)
-    l3_rest = [a for a in l3_atoms if str(a["id"]) not in duplicates]
+    dropped = set(duplicates)
+    l3_rest = [a for a in l3_atoms if str(a["id"]) not in dropped]
     l3_lines: list[str] = []
     l3_shown: tuple[str, ...] = ()
     if any(in_working_set(a) for a in l3_rest):
