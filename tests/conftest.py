@@ -5,6 +5,7 @@ ids), and an empty git template dir. A test that reaches the real ~/.claude fail
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -228,11 +229,25 @@ def guarded(guarded_golden: Golden[bool], isolated_env: Path, monkeypatch: pytes
 
 @pytest.fixture(scope="session")
 def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A wheel built once per test process from this tree (building is the slow part)."""
-    out = tmp_path_factory.mktemp("wheel")
-    root = Path(__file__).resolve().parent.parent
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(root)],
-                   check=True, capture_output=True)  # fmt: skip
+    """A wheel built once per test run from this tree (building is the slow part, ~5 s): under
+    xdist the workers share the run's temporary folder, and the first to get there builds it
+    while the others wait on the lock. Only read: a test that damages the package does so in
+    its own install_wheel copy."""
+    import fcntl
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder; each worker's own is popen-gwN under it
+    out = shared / "built-wheel"
+    with open(shared / "built-wheel.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not out.is_dir():
+            root = Path(__file__).resolve().parent.parent
+            building = shared / "built-wheel.partial"
+            shutil.rmtree(building, ignore_errors=True)
+            subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(building), str(root)],
+                           check=True, capture_output=True)  # fmt: skip
+            building.rename(out)  # whole or absent: a failed build leaves no wheel to reuse
     return next(out.glob("agent_memory-*.whl"))
 
 

@@ -105,14 +105,11 @@ def _pip_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
-def test_man_page_from_a_wheel_install(tmp_path: Path) -> None:
-    """Non-editable: build the wheel, install it into a fresh venv, and let git open the page."""
-    wheels = tmp_path / "wheels"
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
-                           capture_output=True, text=True, check=False)
-    if build.returncode != 0:
-        pytest.skip(f"cannot build a wheel here: {build.stderr.strip().splitlines()[-1:]}")
-    wheel = next(wheels.glob("agent_memory-*.whl"))
+def test_man_page_from_a_wheel_install(tmp_path: Path, built_wheel: Path) -> None:
+    """Non-editable: the wheel of this tree (conftest.built_wheel: built once per test process,
+    as test_durability and test_layout use it; only read here), installed into a fresh venv,
+    and git opens the page."""
+    wheel = built_wheel
     names = zipfile.ZipFile(wheel).namelist()
     assert any(n.endswith(".data/data/share/man/man1/git-memory.1") for n in names)
     venv = tmp_path / "venv"
