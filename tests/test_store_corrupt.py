@@ -24,7 +24,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from sessions import gm, write_session
 from test_hooks import background_jobs, errors, wait_for
 
@@ -62,14 +63,20 @@ def memory(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return bounded(cwd, "git", "memory", *args)
 
 
-@pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A store with two atoms seen in two sessions on two days, staged on memory/review."""
-    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-06T12:00:00Z")
-    gm(repo, "init", "--yes", "--no-claude-hooks")
+def _captured(repo: Path) -> None:
+    """Two sessions on two days, captured: their two atoms staged on memory/review."""
     write_session(repo, "aaaaaaaa-0000-4000-8000-000000000001", "2026-11-01", CLAIMS)
     write_session(repo, "bbbbbbbb-0000-4000-8000-000000000002", "2026-11-02", CLAIMS)
     gm(repo, "capture", "--all")
+
+
+@pytest.fixture
+def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A store with two atoms seen in two sessions on two days, staged on memory/review. Built
+    once per module (the same commands, inputs and dates for every test); each test gets its
+    own copy to damage (conftest.initialized_copy)."""
+    repo = initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", "--no-claude-hooks",
+                            now="2026-11-06T12:00:00Z", then=_captured)  # fmt: skip
     assert git(repo, "rev-parse", "--verify", "-q", "memory/review").strip()
     yield repo
     _end_jobs_of(repo)
