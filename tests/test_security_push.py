@@ -11,19 +11,33 @@ from pathlib import Path
 
 import pytest
 from builders import BLOCK, SECRET
-from conftest import git
+from conftest import git, new_repo
+from golden import Golden
 from sessions import gm
 
 
+@pytest.fixture(scope="module")
+def pushing_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[bool]:
+    return Golden(tmp_path_factory.mktemp("pushing"))
+
+
 @pytest.fixture
-def pushing(repo: Path, tmp_path: Path) -> tuple[Path, Path]:
-    """An initialised project (memory/atoms exists) whose main is on a bare remote."""
-    remote = tmp_path / "remote.git"
-    git(tmp_path, "init", "-q", "--bare", str(remote))
-    git(repo, "remote", "add", "origin", str(remote))
-    gm(repo, "init", "--yes", "--no-claude-hooks")
-    git(repo, "push", "-q", "origin", "main")
-    return repo, remote
+def pushing(pushing_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """An initialised project (memory/atoms exists) whose main is on a bare remote. Built once
+    per module (the same commands for every test); each test gets its own copy of both
+    (golden.py)."""
+
+    def build(base: Path) -> bool:
+        remote = base / "remote.git"
+        git(base, "init", "-q", "--bare", str(remote))
+        repo = new_repo(base / "proj")
+        git(repo, "remote", "add", "origin", str(remote))
+        gm(repo, "init", "--yes", "--no-claude-hooks")
+        git(repo, "push", "-q", "origin", "main")
+        return True
+
+    base, _ = pushing_golden.use(isolated_env, monkeypatch, build)
+    return base / "proj", base / "remote.git"
 
 
 def push(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -19,7 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from sessions import gm, gm_installed, write_session
 from test_hooks import (
     background_jobs,
@@ -36,11 +37,14 @@ CLAIM = "We use tabs for indentation in this repository"
 
 
 @pytest.fixture
-def stored(repo: Path) -> Path:
-    """An initialised repository whose store holds one atom."""
-    gm(repo, "init", "--yes")
+def stored(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An initialised repository whose store holds one atom. Built once per module (the same
+    commands for every test); each test gets its own copy (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", then=_remember_the_claim)
+
+
+def _remember_the_claim(repo: Path) -> None:
     gm(repo, "remember", CLAIM)
-    return repo
 
 
 def _packed_line_broken(repo: Path, ref: str) -> tuple[bytes, bytes]:
