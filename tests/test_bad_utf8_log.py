@@ -7,21 +7,27 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import git
+from conftest import git, initialized_copy
+from golden import Golden
 from sessions import gm, gm_json
 
 
 @pytest.fixture
-def broken(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("AGENT_MEMORY_NOW", "2026-11-05T12:00:00Z")
-    gm(repo, "init", "--yes", "--no-claude-hooks")
+def broken(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An adopted log with a byte that is not UTF-8 committed on its last line, and one claim
+    waiting (its id in .git/waiting-id). Built once per module (the same commands and dates
+    for every test); each test gets its own copy (conftest.initialized_copy)."""
+    return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", "--no-claude-hooks",
+                            now="2026-11-05T12:00:00Z", then=_break_the_log)  # fmt: skip
+
+
+def _break_the_log(repo: Path) -> None:
     ident = gm_json(repo, "remember", "Always run ruff before committing.")["id"]
     gm(repo, "adopt", "--yes", ident)
     (repo / ".git" / "waiting-id").write_text(gm_json(repo, "remember", "Use tabs in Makefiles.")["id"])
     log = repo / ".memory" / "adopted.log"
     log.write_bytes(log.read_bytes() + b"\xff\n")
     git(repo, "commit", "-qam", "a pulled byte", "--no-verify")
-    return repo
 
 
 def test_the_session_context_keeps_the_good_lines_and_logs_one_line(broken: Path) -> None:

@@ -11,16 +11,37 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from conftest import git
+from conftest import git, new_repo
+from golden import Golden
 from sessions import gm, gm_json
-from test_adopt import init_project, stage_claims
+from test_adopt import NOW, init_project, stage_claims
 from test_security_clone_data import files_under_512_kb
 
 FOREIGN_HOOK = "#!/bin/sh\necho 'the team hook ran'\n"
 
 
+@pytest.fixture(scope="module")
+def project_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[bool]:
+    return Golden(tmp_path_factory.mktemp("deinit-project"))
+
+
 @pytest.fixture
-def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def project(project_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project with a CLAUDE.md, a team pre-commit hook and a committed settings file, after
+    `git memory init --yes`. Built once per module (the same commands and dates for every
+    test); each test gets its own copy of it and of the home (golden.py)."""
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+
+    def build(base: Path) -> bool:
+        _set_up_by_the_team(new_repo(base / "proj"))
+        gm(base / "proj", "init", "--yes")
+        return True
+
+    base, _ = project_golden.use(isolated_env, monkeypatch, build)
+    return base / "proj"
+
+
+def _set_up_by_the_team(repo: Path) -> None:
     (repo / "CLAUDE.md").write_text("# proj\n\nUse the Makefile.\n")
     git(repo, "add", "CLAUDE.md")
     git(repo, "commit", "-q", "-m", "CLAUDE.md")
@@ -32,7 +53,6 @@ def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (repo / ".claude" / "settings.json").write_text(json.dumps({"permissions": {"allow": ["Bash(make:*)"]}}))
     git(repo, "add", ".claude/settings.json")
     git(repo, "commit", "-q", "-m", "settings")
-    return init_project(repo, monkeypatch)
 
 
 def _registered(home: Path) -> list[str]:
@@ -40,10 +60,11 @@ def _registered(home: Path) -> list[str]:
     return [e["name"] for e in json.loads(text)["projects"]]
 
 
-def test_deinit_undoes_init_and_keeps_memory(project: Path, isolated_env: Path) -> None:
+def test_deinit_undoes_init_and_keeps_memory(project: Path) -> None:
+    home = Path.home()  # the copy's (golden.py)
     ids = stage_claims(project)
     gm(project, "adopt", "--yes", ids["push"])
-    assert _registered(isolated_env) == ["proj"]
+    assert _registered(home) == ["proj"]
     hooks = project / ".git" / "hooks"
     assert (hooks / "pre-commit.chained-by-agent-memory").exists()
     local = project / ".claude" / "settings.local.json"
@@ -58,7 +79,7 @@ def test_deinit_undoes_init_and_keeps_memory(project: Path, isolated_env: Path) 
     # Without our SessionStart hook the client loads memory through the imports again.
     assert json.loads(local.read_text()) == {"model": "opus"}
     assert (project / "CLAUDE.md").read_text() == "# proj\n\nUse the Makefile.\n"
-    assert _registered(isolated_env) == []
+    assert _registered(home) == []
     # kept: L1 and committed memory
     assert git(project, "rev-parse", "--verify", "memory/atoms").strip()
     assert "Never push directly to main" in (project / "CLAUDE.memory.md").read_text()
@@ -71,7 +92,7 @@ def test_deinit_undoes_init_and_keeps_memory(project: Path, isolated_env: Path) 
     assert gm(project, "deinit").stdout.startswith("agent-memory is not set up here; nothing changed")
     # init again carries on where deinit left off
     again = gm_json(project, "init", "--no-claude-hooks")
-    assert again["project"] == "proj" and _registered(isolated_env) == ["proj"]
+    assert again["project"] == "proj" and _registered(home) == ["proj"]
     assert ids["push"] in {a["id"] for a in gm_json(project, "inspect", "--tier", "L2")["atoms"]}
 
 
