@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from golden import Golden
 from sessions import gm, gm_json
 
 from agent_memory.committed import adopted_log
@@ -45,15 +46,18 @@ class Team:
     """A bare remote, Alice's repository (set up with `git memory init --yes`, pushed) and
     clones of it in folders of the same name, each person with their own home."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, *, set_up: bool = True) -> None:
+        """`set_up` False: the team already set up in `tmp_path` (a copy of one, golden.py)."""
         self.tmp = tmp_path
         self.remote = tmp_path / "proj.git"  # named as the project, as a forge names it
         self.env: dict[Path, dict[str, str]] = {}
         alice_env = person_env(tmp_path, "alice")
-        run_git(tmp_path, "init", "-q", "--bare", "-b", "main", str(self.remote), env=alice_env)
         self.alice = tmp_path / "alice" / "proj"
-        self.alice.mkdir(parents=True)
         self.env[self.alice] = alice_env
+        if not set_up:
+            return
+        run_git(tmp_path, "init", "-q", "--bare", "-b", "main", str(self.remote), env=alice_env)
+        self.alice.mkdir(parents=True)
         self.git(self.alice, "init", "-q", "-b", "main")
         (self.alice / "README.md").write_text("# proj\n")
         self.git(self.alice, "add", "README.md")
@@ -87,9 +91,18 @@ class Team:
         return ident
 
 
+@pytest.fixture(scope="module")
+def team_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[bool]:
+    return Golden(tmp_path_factory.mktemp("team"))
+
+
 @pytest.fixture
-def team(tmp_path: Path) -> Team:
-    return Team(tmp_path)
+def team(team_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Team:
+    """The remote and Alice's repository, set up once per module (the same commands for every
+    test); each test gets its own copy of the remote, the repository and Alice's home, at the
+    paths they were set up at (golden.py)."""
+    base, _ = team_golden.use(isolated_env, monkeypatch, lambda base: Team(base) is not None)
+    return Team(base, set_up=False)
 
 
 def hand_adopted(repo: Path, claim: str, at: str, **atom: Any) -> str:
