@@ -199,6 +199,31 @@ def initialized(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pyte
     return initialized_copy(init_golden, isolated_env, monkeypatch, "--yes", now=NOW)
 
 
+@pytest.fixture(scope="module")
+def staged_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[dict[str, str]]:
+    from golden import Golden
+
+    return Golden(tmp_path_factory.mktemp("adopt-staged"))
+
+
+@pytest.fixture
+def staged(staged_golden: Golden[dict[str, str]], isolated_env: Path,
+           monkeypatch: pytest.MonkeyPatch) -> tuple[Path, dict[str, str]]:  # fmt: skip
+    """`initialized` after test_adopt.stage_claims — the project and the claim → atom id map
+    (test_adopt.Staged). The init, capture and stage run once per module (the same commands
+    with the same inputs and fixed dates in every test); each test gets its own copy of their
+    result."""
+    from test_adopt import NOW, init_project, stage_claims
+
+    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
+
+    def build(base: Path) -> dict[str, str]:
+        return stage_claims(init_project(new_repo(base / "proj"), monkeypatch))
+
+    base, ids = staged_golden.use(isolated_env, monkeypatch, build)
+    return base / "proj", dict(ids)
+
+
 @pytest.fixture
 def store(repo: Path) -> L1Store:
     """`repo`'s memory/atoms store, created (no `git memory init`: the store alone)."""

@@ -18,8 +18,7 @@ from typing import Any
 
 import pexpect
 import pytest
-from conftest import git, new_repo
-from golden import Golden
+from conftest import git
 from sessions import gm, gm_json, write_session
 
 NOW = "2026-11-06T12:00:00Z"
@@ -179,27 +178,6 @@ def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 Staged = tuple[Path, dict[str, str]]
-
-
-@pytest.fixture(scope="module")
-def staged_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[dict[str, str]]:
-    return Golden(tmp_path_factory.mktemp("adopt-staged"))
-
-
-@pytest.fixture
-def staged(
-    staged_golden: Golden[dict[str, str]], isolated_env: Path, monkeypatch: pytest.MonkeyPatch
-) -> Staged:
-    """`project` after `stage_claims(project)` — the project and the claim → atom id map. The
-    init, capture and stage run once per module (they are the same commands with the same
-    inputs and fixed dates in every test); each test gets its own copy of their result."""
-    monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
-
-    def build(base: Path) -> dict[str, str]:
-        return stage_claims(init_project(new_repo(base / "proj"), monkeypatch))
-
-    base, ids = staged_golden.use(isolated_env, monkeypatch, build)
-    return base / "proj", dict(ids)
 
 
 # --- interactive ----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json, write_session
-from test_adopt import CLAIMS, stage_claims
+from test_adopt import CLAIMS, Staged, stage_claims
 
 
 @pytest.fixture
@@ -19,8 +19,8 @@ def project(initialized: Path) -> Path:
     return initialized
 
 
-def test_show_lists_every_tier_at_a_glance(project: Path) -> None:
-    ids = stage_claims(project)
+def test_show_lists_every_tier_at_a_glance(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--pin", ids["push"])
     gm(project, "adopt", "--yes", ids["pytest"])
     write_session(project, "bbbbbbbb-0000-4000-8000-000000000001", "2026-11-04",
@@ -60,8 +60,8 @@ def test_promote_prints_claims_and_knows_what_is_staged(project: Path) -> None:
     assert "already staged" in after and "(staged)" in after
 
 
-def test_why_names_the_current_tier_and_state(project: Path) -> None:
-    ids = stage_claims(project)
+def test_why_names_the_current_tier_and_state(staged: Staged) -> None:
+    project, ids = staged
     staged = gm_json(project, "inspect", "--why", ids["push"])
     assert (staged["tier"], staged["state"]) == ("L1", "staged")
     gm(project, "adopt", "--yes", ids["push"])
@@ -118,8 +118,8 @@ def test_log_of_a_global_item_keeps_its_columns_aligned(project: Path) -> None:
     assert len(set(at.values())) == 1, rows
 
 
-def test_forget_undo_of_an_adopted_atom_puts_it_back_as_it_was(project: Path) -> None:
-    ids = stage_claims(project)
+def test_forget_undo_of_an_adopted_atom_puts_it_back_as_it_was(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--pin", ids["pytest"])
     block_before = (project / "CLAUDE.memory.md").read_text()
     gm(project, "forget", ids["pytest"])

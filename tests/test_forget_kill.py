@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json
-from test_adopt import held, stage_claims, waiting
+from test_adopt import Staged, held, stage_claims, waiting
 
 # Kills the `git-memory forget` process above this hook once its commit has landed: what a
 # kill -9 between the L2 commit and the L1 tombstone leaves.
@@ -53,8 +53,8 @@ def _tombstoned(repo: Path, ident: str) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="the hook finds its process in /proc")
-def test_a_forget_killed_after_its_l2_commit_is_not_staged_again(project: Path) -> None:
-    ids = stage_claims(project)
+def test_a_forget_killed_after_its_l2_commit_is_not_staged_again(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--all")
     ident = ids["tabs"]
     hook = Path(git(project, "rev-parse", "--git-path", "hooks/post-commit").strip())
@@ -79,8 +79,8 @@ def test_a_forget_killed_after_its_l2_commit_is_not_staged_again(project: Path) 
     assert _tombstoned(project, ident)
 
 
-def test_a_forget_pulled_from_a_teammate_is_not_staged_again(project: Path, tmp_path: Path) -> None:
-    ids = stage_claims(project)
+def test_a_forget_pulled_from_a_teammate_is_not_staged_again(staged: Staged, tmp_path: Path) -> None:
+    project, ids = staged
     gm(project, "adopt", "--all")
     ident = ids["tabs"]
     mate = tmp_path / "mate"
@@ -96,11 +96,11 @@ def test_a_forget_pulled_from_a_teammate_is_not_staged_again(project: Path, tmp_
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="the hook finds its process in /proc")
-def test_a_forget_killed_after_its_l2_commit_is_undone_by_forget_undo(project: Path) -> None:
+def test_a_forget_killed_after_its_l2_commit_is_undone_by_forget_undo(staged: Staged) -> None:
     """The killed forget left no tombstone; its `forget` line is the last word on the atom, so
     `forget --undo` takes it back all the same: the line returns to the block (one unforget
     commit), the L1 record is as it was, and nothing is restaged."""
-    ids = stage_claims(project)
+    project, ids = staged
     gm(project, "adopt", "--all")
     ident = ids["tabs"]
     before = held(project)[ident]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json
-from test_adopt import finish, spawn_adopt, stage_claims
+from test_adopt import Staged, finish, spawn_adopt, stage_claims
 
 from agent_memory.adoption import intent
 from agent_memory.committed.files import TierFiles
@@ -33,7 +33,12 @@ OUTSIDE_LOG = '{"not": "an adopted.log"}\n'
 def outside(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     """make_outside next to the repository the test works in (the links it reads are
     ../victim-home/…): the project's folder when the test has one, else tmp_path (`repo`'s)."""
-    here = request.getfixturevalue("project").parent if "project" in request.fixturenames else tmp_path
+    if "project" in request.fixturenames:
+        here = request.getfixturevalue("project").parent
+    elif "staged" in request.fixturenames:
+        here = request.getfixturevalue("staged")[0].parent
+    else:
+        here = tmp_path
     return make_outside(here)
 
 
@@ -115,9 +120,9 @@ def _untouched(project: Path, refs: dict[str, str]) -> None:
 ])  # fmt: skip
 @pytest.mark.parametrize("flags", [["--all"], ["--yes", "push"], ["--reject", "push"]])
 def test_adopt_refuses_a_link_a_pull_brought_in_and_changes_nothing(
-    project: Path, outside: Path, rel: str, target: str, shown: str, flags: list[str]
+    staged: Staged, outside: Path, rel: str, target: str, shown: str, flags: list[str]
 ) -> None:
-    ids = stage_claims(project)
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["tabs"])  # the memory files exist and are committed
     _copy_memory_files(project, outside)  # what the links point at reads as agent-memory's own
     _pull_links(project, {rel: outside / target})
@@ -137,8 +142,8 @@ def test_adopt_refuses_a_link_a_pull_brought_in_and_changes_nothing(
     assert gm_json(project, "adopt", "--all")["adopted"]
 
 
-def test_adopt_refuses_before_the_listing_and_the_interactive_walk(project: Path, outside: Path) -> None:
-    ids = stage_claims(project)
+def test_adopt_refuses_before_the_listing_and_the_interactive_walk(staged: Staged, outside: Path) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["tabs"])
     _pull_links(project, {"CLAUDE.memory.md": outside / "notes.md"})
     before, refs = _snapshot(outside), _refs(project)
@@ -169,8 +174,8 @@ def test_with_memory_target_claude_md_a_claude_md_link_is_refused(project: Path)
     _untouched(project, refs)
 
 
-def test_a_memory_folder_made_a_file_is_refused_too(project: Path) -> None:
-    ids = stage_claims(project)
+def test_a_memory_folder_made_a_file_is_refused_too(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["tabs"])
     git(project, "rm", "-q", "-r", ".memory")
     (project / ".memory").write_text("another tool's notes\n")
@@ -187,8 +192,8 @@ def test_a_memory_folder_made_a_file_is_refused_too(project: Path) -> None:
 
 
 @pytest.mark.parametrize("verb", [["pin"], ["decay"], ["forget"]])
-def test_lifecycle_verbs_refuse_before_writing_anything(project: Path, outside: Path, verb: list[str]) -> None:
-    ids = stage_claims(project)
+def test_lifecycle_verbs_refuse_before_writing_anything(staged: Staged, outside: Path, verb: list[str]) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["tabs"], ids["push"])
     _copy_memory_files(project, outside)
     _pull_links(project, {"CLAUDE.memory.md": outside / "notes.md"})
@@ -199,9 +204,9 @@ def test_lifecycle_verbs_refuse_before_writing_anything(project: Path, outside: 
     _untouched(project, refs)  # forget: not tombstoned on memory/atoms either
 
 
-def test_the_rollback_of_a_killed_adopt_is_not_written_through_a_link(project: Path, outside: Path) -> None:
+def test_the_rollback_of_a_killed_adopt_is_not_written_through_a_link(staged: Staged, outside: Path) -> None:
     """A half-done memory commit is put back only through plain files."""
-    ids = stage_claims(project)
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["tabs"])
     repo = G.find_repo(project)
     before = TierFiles("L2", "CLAUDE.memory.md", (project / ".memory" / "adopted.log").read_text(),
@@ -261,8 +266,8 @@ def test_init_refuses_a_link_in_the_global_repo_before_writing(repo: Path, outsi
 # --- the Claude Code hooks ------------------------------------------------------------------------
 
 
-def test_the_hooks_still_exit_0_and_write_nothing_through_the_links(project: Path, outside: Path) -> None:
-    ids = stage_claims(project)
+def test_the_hooks_still_exit_0_and_write_nothing_through_the_links(staged: Staged, outside: Path) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["tabs"])
     _pull_links(project, {".memory": outside / "mem", "CLAUDE.memory.md": outside / "notes.md"})
     before, refs = _snapshot(outside), _refs(project)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import git
 from sessions import gm, gm_json, write_session
-from test_adopt import CLAIMS, held, log_lines, stage_claims, trailers
+from test_adopt import CLAIMS, Staged, held, log_lines, stage_claims, trailers
 
 from agent_memory.adoption.adopt import pending, work_files
 from agent_memory.gitio import repo as G
@@ -43,8 +43,8 @@ def _log_diff_ids(repo: Path, commit: str) -> list[str]:
             if ln.startswith("+") and not ln.startswith("+++")]  # fmt: skip
 
 
-def test_two_concurrent_adopt_all_lose_nothing_and_label_every_commit(project: Path) -> None:
-    ids = stage_claims(project)
+def test_two_concurrent_adopt_all_lose_nothing_and_label_every_commit(staged: Staged) -> None:
+    project, ids = staged
     base = git(project, "rev-parse", "HEAD").strip()
     atoms_tip = git(project, "rev-parse", "memory/atoms").strip()
     for _trial in range(TRIALS):
@@ -71,8 +71,8 @@ def test_two_concurrent_adopt_all_lose_nothing_and_label_every_commit(project: P
         assert git(project, "status", "--porcelain", "--", "CLAUDE.memory.md", ".memory") == ""
 
 
-def test_validate_names_a_commit_that_changes_another_atom_s_line(project: Path) -> None:
-    ids = stage_claims(project)
+def test_validate_names_a_commit_that_changes_another_atom_s_line(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["push"])
     # what two racing adopts produced before the lock: a commit whose Atom-Id names one atom
     # while the log line it adds is another's
@@ -103,9 +103,9 @@ git update-ref HEAD "$commit"
 
 
 def test_a_commit_racing_the_adopt_is_detected_and_the_item_applied_on_top(
-    project: Path, tmp_path: Path
+    staged: Staged, tmp_path: Path
 ) -> None:
-    ids = stage_claims(project)
+    project, ids = staged
     repo = G.find_repo(project)
     items = {i.atom_id: i for i in pending(repo, work_files(project, "L2", "CLAUDE.memory.md"))}
     other = items[ids["pytest"]]
@@ -132,8 +132,8 @@ def test_a_commit_racing_the_adopt_is_detected_and_the_item_applied_on_top(
     assert git(project, "status", "--porcelain", "--", "CLAUDE.memory.md", ".memory") == ""
 
 
-def test_a_killed_git_s_index_lock_gets_a_plain_hint(project: Path) -> None:
-    ids = stage_claims(project)
+def test_a_killed_git_s_index_lock_gets_a_plain_hint(staged: Staged) -> None:
+    project, ids = staged
     lock = project / ".git" / "index.lock"
     lock.write_text("")  # what a git killed mid-commit leaves behind
     old = time.time() - 600
@@ -167,8 +167,8 @@ def test_stale_git_locks_are_reported_by_status_and_validate(project: Path) -> N
     fresh.unlink()
 
 
-def test_adopt_all_makes_one_l1_transaction_for_the_batch(project: Path) -> None:
-    ids = stage_claims(project)
+def test_adopt_all_makes_one_l1_transaction_for_the_batch(staged: Staged) -> None:
+    project, ids = staged
     before = int(git(project, "rev-list", "--count", "memory/atoms"))
     report = gm_json(project, "adopt", "--all")
     assert len(report["adopted"]) == 3
@@ -239,12 +239,12 @@ def edit_out(project: Path, ident: str) -> None:
     git(project, "commit", "-qam", "re-render the memory block")
 
 
-def test_an_adopt_line_this_version_cannot_read_is_no_rejection(project: Path) -> None:
+def test_an_adopt_line_this_version_cannot_read_is_no_rejection(staged: Staged) -> None:
     """A committed line the log reader refuses (here its time with a fraction of a second: a
     hand edit, a teammate's newer tool) named no atom on the current side of the comparison, so
     the atom counted as taken out and the person's adoption was overwritten as a rejection on
     memory/atoms — while `stage` refused the same log as unreadable."""
-    ids = stage_claims(project)
+    project, ids = staged
     gm(project, "adopt", "--all")
     gm(project, "stage")  # a stage sees them held: their L1 records are marked adopted
     log = project / ".memory/adopted.log"
@@ -260,9 +260,9 @@ def test_an_adopt_line_this_version_cannot_read_is_no_rejection(project: Path) -
     assert record["review"]["state"] == "adopted", record["review"]
 
 
-def test_an_adopted_line_edited_out_and_committed_counts_as_a_rejection_until_new_sessions(project: Path) -> None:
+def test_an_adopted_line_edited_out_and_committed_counts_as_a_rejection_until_new_sessions(staged: Staged) -> None:
     """No revert commit names it, no forget line stands for it: the next stage offered it again."""
-    ids = stage_claims(project)
+    project, ids = staged
     gm(project, "adopt", "--all")
     edit_out(project, ids["tabs"])
     assert ids["tabs"] not in held(project) and ids["push"] in held(project)
@@ -270,10 +270,10 @@ def test_an_adopted_line_edited_out_and_committed_counts_as_a_rejection_until_ne
     _rejected_until_said_again(project, ids["tabs"])
 
 
-def test_a_reverted_merge_of_the_review_branch_counts_as_a_rejection(project: Path) -> None:
+def test_a_reverted_merge_of_the_review_branch_counts_as_a_rejection(staged: Staged) -> None:
     """Adopted by merging memory/review (a pull request), then that merge reverted: the merge
     commit names no atom, and no stage saw the items held to mark them adopted."""
-    ids = stage_claims(project)
+    project, ids = staged
     git(project, "merge", "-q", "--no-ff", "-m", "Merge memory/review", "memory/review")
     assert set(ids.values()) <= set(held(project))
     git(project, "revert", "--no-edit", "-m", "1", "HEAD")
