@@ -210,17 +210,24 @@ def staged_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[dict[str, 
 def staged(staged_golden: Golden[dict[str, str]], isolated_env: Path,
            monkeypatch: pytest.MonkeyPatch) -> tuple[Path, dict[str, str]]:  # fmt: skip
     """`initialized` after test_adopt.stage_claims — the project and the claim → atom id map
-    (test_adopt.Staged). The init, capture and stage run once per module (the same commands
-    with the same inputs and fixed dates in every test); each test gets its own copy of their
-    result."""
+    (test_adopt.Staged): staged_copy of test_adopt's CLAIMS. A module staging claims of its
+    own overrides this fixture with a staged_copy of them."""
+    return staged_copy(staged_golden, isolated_env, monkeypatch)
+
+
+def staged_copy(golden: Golden[dict[str, str]], home: Path, monkeypatch: pytest.MonkeyPatch,
+                claims: dict[str, str] | None = None) -> tuple[Path, dict[str, str]]:  # fmt: skip
+    """A one-commit repository `proj` after test_adopt.init_project and stage_claims(claims):
+    the init, capture and stage run once per module (the same commands with the same inputs
+    and fixed dates in every test); each test gets its own copy of their result (golden.py)."""
     from test_adopt import NOW, init_project, stage_claims
 
     monkeypatch.setenv("AGENT_MEMORY_NOW", NOW)
 
     def build(base: Path) -> dict[str, str]:
-        return stage_claims(init_project(new_repo(base / "proj"), monkeypatch))
+        return stage_claims(init_project(new_repo(base / "proj"), monkeypatch), claims)
 
-    base, ids = staged_golden.use(isolated_env, monkeypatch, build)
+    base, ids = golden.use(home, monkeypatch, build, repr(sorted((claims or {}).items())))
     return base / "proj", dict(ids)
 
 

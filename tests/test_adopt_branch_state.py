@@ -10,9 +10,10 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import git
+from conftest import git, staged_copy
+from golden import Golden
 from sessions import gm
-from test_adopt import finish, held, spawn_adopt, stage_claims, waiting
+from test_adopt import Staged, finish, held, spawn_adopt, waiting
 
 CLAIMS = {"a": "Never push directly to main; always open a pull request.",
           "b": "Always run the tests with pytest -x before committing."}  # fmt: skip
@@ -23,6 +24,12 @@ def project(initialized: Path) -> Path:
     """After `git memory init --yes`, built once per module; each test gets its own copy
     (conftest.initialized)."""
     return initialized
+
+
+@pytest.fixture
+def staged(staged_golden: Golden[dict[str, str]], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Staged:
+    """conftest.staged with this module's CLAIMS: built once per module, copied for each test."""
+    return staged_copy(staged_golden, isolated_env, monkeypatch, CLAIMS)
 
 
 def _stop_in_rebase(project: Path) -> None:
@@ -49,8 +56,8 @@ def _refused(proc_out: str, proc_err: str, code: int, state: str, leave: str) ->
 
 
 @pytest.mark.parametrize("how", ["rebase", "detached", "merge"])
-def test_adopt_all_refuses_off_a_branch(project: Path, how: str) -> None:
-    ids = stage_claims(project, CLAIMS)
+def test_adopt_all_refuses_off_a_branch(staged: Staged, how: str) -> None:
+    project, ids = staged
     if how == "rebase":
         _stop_in_rebase(project)
         state, leave = "a rebase is in progress", "git rebase --abort"
@@ -73,8 +80,8 @@ def test_adopt_all_refuses_off_a_branch(project: Path, how: str) -> None:
     assert sorted(waiting(project)) == sorted(ids.values())
 
 
-def test_interactive_adopt_refuses_during_a_rebase(project: Path) -> None:
-    stage_claims(project, CLAIMS)
+def test_interactive_adopt_refuses_during_a_rebase(staged: Staged) -> None:
+    project = staged[0]
     _stop_in_rebase(project)
     before = _state(project)
     child = spawn_adopt(project)
@@ -84,8 +91,8 @@ def test_interactive_adopt_refuses_during_a_rebase(project: Path) -> None:
     assert _state(project) == before
 
 
-def test_lifecycle_verbs_refuse_during_a_rebase(project: Path) -> None:
-    ids = stage_claims(project, CLAIMS)
+def test_lifecycle_verbs_refuse_during_a_rebase(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["a"])
     gm(project, "forget", ids["b"])  # an L1 atom: forget commits nothing on the branch
     _stop_in_rebase(project)

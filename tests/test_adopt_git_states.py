@@ -10,9 +10,11 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import git
+from conftest import git, staged_copy
+from golden import Golden
 from sessions import gm, gm_json
 from test_adopt import (
+    Staged,
     choose,
     finish,
     held,
@@ -31,6 +33,12 @@ def project(initialized: Path) -> Path:
     """After `git memory init --yes`, built once per module; each test gets its own copy
     (conftest.initialized)."""
     return initialized
+
+
+@pytest.fixture
+def staged(staged_golden: Golden[dict[str, str]], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Staged:
+    """conftest.staged with this module's CLAIMS: built once per module, copied for each test."""
+    return staged_copy(staged_golden, isolated_env, monkeypatch, CLAIMS)
 
 
 def _log_at_head(project: Path) -> list[str]:
@@ -82,8 +90,8 @@ def test_adopt_refuses_in_a_sparse_checkout_without_the_memory_files(project: Pa
     assert gm(project, "validate", check=False).returncode == 0
 
 
-def test_adopt_and_forget_refuse_over_assume_unchanged_edits(project: Path) -> None:
-    ids = stage_claims(project, CLAIMS)
+def test_adopt_and_forget_refuse_over_assume_unchanged_edits(staged: Staged) -> None:
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["a"])
     block = project / "CLAUDE.memory.md"
     mine = block.read_text() + "\nmy own note, not ready to commit\n"
@@ -193,8 +201,8 @@ def test_adopt_with_a_signing_key_that_does_not_sign_says_so(project: Path, tmp_
     assert sorted(held(project)) == sorted(ids.values())
 
 
-def test_interactive_adopt_with_a_signing_key_that_does_not_sign_stops_and_says_so(project: Path) -> None:
-    ids = stage_claims(project, CLAIMS)
+def test_interactive_adopt_with_a_signing_key_that_does_not_sign_stops_and_says_so(staged: Staged) -> None:
+    project, ids = staged
     _sign_with_a_missing_key(project)
     head = git(project, "rev-parse", "HEAD")
     child = spawn_adopt(project)
@@ -207,12 +215,12 @@ def test_interactive_adopt_with_a_signing_key_that_does_not_sign_stops_and_says_
     assert sorted(waiting(project)) == sorted(ids.values())
 
 
-def test_adopt_all_refused_by_the_persons_own_hook_says_to_fix_the_hook(project: Path, tmp_path: Path) -> None:
+def test_adopt_all_refused_by_the_persons_own_hook_says_to_fix_the_hook(staged: Staged, tmp_path: Path) -> None:
     """A pre-commit hook of the person's own (in core.hooksPath, our guard chained in by init)
     that fails: every item was refused with the hook's line and the only hint sent the person
     to the items' evidence (`inspect --why ID`). The hint now says to fix what the hook
     reported; nothing is committed and every item stays waiting."""
-    ids = stage_claims(project, CLAIMS)
+    project, ids = staged
     hooks = tmp_path / "my-hooks"
     hooks.mkdir()
     (hooks / "pre-commit").write_text("#!/bin/sh\necho 'lint: trailing whitespace' >&2\nexit 1\n")
@@ -273,13 +281,13 @@ def test_a_hook_that_prints_gpg_failed_to_sign_is_a_hook_refusal_not_a_signing_s
 
 
 @pytest.mark.parametrize("mark", ["--skip-worktree", "--assume-unchanged"])
-def test_adopt_goes_on_over_a_claude_md_the_person_keeps_local_edits_in(project: Path, mark: str) -> None:
+def test_adopt_goes_on_over_a_claude_md_the_person_keeps_local_edits_in(staged: Staged, mark: str) -> None:
     """CLAUDE.md marked skip-worktree or assume-unchanged to keep a person's own edits out of
     git (no sparse checkout): adopt commits only CLAUDE.memory.md and adopted.log, so those
     hidden edits are neither read nor committed by it. It went on before the hidden-file check;
     it was then refused as 'left out of this sparse checkout' with a `git sparse-checkout add`
     that git refuses outside a sparse checkout."""
-    ids = stage_claims(project, CLAIMS)
+    project, ids = staged
     claude = project / "CLAUDE.md"
     mine = claude.read_text() + "\nmy own local instructions\n"
     claude.write_text(mine)
@@ -290,12 +298,12 @@ def test_adopt_goes_on_over_a_claude_md_the_person_keeps_local_edits_in(project:
     assert "my own local instructions" not in git(project, "show", "HEAD:CLAUDE.md")
 
 
-def test_a_block_marked_skip_worktree_outside_a_sparse_checkout_is_named_as_such(project: Path) -> None:
+def test_a_block_marked_skip_worktree_outside_a_sparse_checkout_is_named_as_such(staged: Staged) -> None:
     """CLAUDE.memory.md marked skip-worktree by hand (no sparse checkout) over an edit of the
     person's: adopt refuses, as it must, but called it 'left out of this sparse checkout' with
     a `git sparse-checkout add` that git refuses outside one ("no sparse-checkout to add to").
     It now names the mark and the hint undoes it; after that, the edit shows as any edit."""
-    ids = stage_claims(project, CLAIMS)
+    project, ids = staged
     gm(project, "adopt", "--yes", ids["a"])
     block = project / "CLAUDE.memory.md"
     mine = block.read_text() + "\nmy own note\n"

@@ -13,7 +13,7 @@ import pytest
 from builders import SECRET
 from conftest import git
 from sessions import gm_json
-from test_adopt import Staged, held, log_lines, stage_claims
+from test_adopt import held, log_lines, stage_claims
 
 from agent_memory.gitio import repo as G
 
@@ -47,8 +47,8 @@ def prescanned_file(repo: Path) -> Path:
     return repo / ".git" / "agent-memory" / "prescanned"
 
 
-def test_adopt_all_commits_each_item_without_starting_the_guard_again(staged: Staged, tmp_path: Path) -> None:
-    project, ids = staged
+def test_adopt_all_commits_each_item_without_starting_the_guard_again(project: Path, tmp_path: Path) -> None:
+    ids = stage_claims(project)
     calls = count_guard_starts(project, tmp_path)
     report = gm_json(project, "adopt", "--all")
     assert len(report["adopted"]) == len(ids) == len(log_lines(project))
@@ -214,9 +214,9 @@ def _edit(repo: Path, how: str) -> None:
      "symlink", "deleted", "crlf filter", "untracked CLAUDE.md"],
 )  # fmt: skip
 def test_the_in_process_clean_check_never_passes_what_git_status_reports(
-    staged: Staged, how: str
+    project: Path, how: str
 ) -> None:
-    project = staged[0]
+    stage_claims(project)
     gm_json(project, "adopt", "--all")
     _edit(project, how)
     dirty = [d for d in G.status_porcelain(G.find_repo(project), MEMORY) if not d.startswith("?? ")]
