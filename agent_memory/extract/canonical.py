@@ -51,12 +51,17 @@ import re
 from agent_memory.extract.filters import FROM_NOW_WORDS
 from agent_memory.extract.text import NOT_RIGHT_AFTER_TAKER, OBJECT_TAKERS, words
 from agent_memory.model.tool_families import FAMILIES, KNOWN_TOOLS
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 # A code span or URL masked by `extract.text.mask`: one opaque token.
 _PH = "\ue000\\d+\ue001"
 _TOKEN = rf"(?:{_PH}|[\w.@/+#-]+)"
 
-_FRAMING = re.compile(
+_FRAMING = _lazy(
     r"^(?:please|kindly|pls|plz|just|also|fyi|nb|ps|btw|"
     r"(?:always\s+)?remember(?:\s+that)?(?=\s*[:,\u2013\u2014-]|\s+that\b)|remember that|"
     r"note(?:\s+that)?(?=\s*[:,\u2013\u2014-]|\s+that\b)|note that|"
@@ -66,13 +71,13 @@ _FRAMING = re.compile(
     re.I,
 )
 # Hyphenated spellings of common git verbs ("force-push" = "force push").
-_COMPOUND_VERB = re.compile(
+_COMPOUND_VERB = _lazy(
     r"\b(?:force-push|squash-merge|re-run|fast-forward|cherry-pick)\w*", re.I
 )
 # Not inside quoted UI text ('show "Please wait"'): only the user's own politeness goes. Not a
 # word in a noun's place either: "use plz", "build with plz" (the build tool), "please.build".
 _NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in OBJECT_TAKERS)
-_POLITE = re.compile(
+_POLITE = _lazy(
     rf"(?:,\s*)?(?<![\"']){_NOT_AFTER}\b(?:please|pls|plz|kindly)\b(?![\"'])(?![./-]\w)(?:\s*,)?",
     re.I,
 )
@@ -91,9 +96,9 @@ _SCOPE_PHRASE = (
     r"for me|if possible|okay|ok|please|pls|plz)"
 )
 # (a word in a noun's place stays: "build with plz", "deploy with always-on", "use here")
-_SCOPE_TAIL = re.compile(rf"(?:\s*[,;]\s*|{NOT_RIGHT_AFTER_TAKER}\s+){_SCOPE_PHRASE}\s*$", re.I)
-_SCOPE_MID = re.compile(rf",\s*{_SCOPE_PHRASE}\s*,", re.I)
-_SCOPE_HEAD = re.compile(
+_SCOPE_TAIL = _lazy(rf"(?:\s*[,;]\s*|{NOT_RIGHT_AFTER_TAKER}\s+){_SCOPE_PHRASE}\s*$", re.I)
+_SCOPE_MID = _lazy(rf",\s*{_SCOPE_PHRASE}\s*,", re.I)
+_SCOPE_HEAD = _lazy(
     rf"^(?:{FROM_NOW_WORDS}|in (?:the )?future|{_FOR_LATER}|"
     r"in general|as a rule|(?:in|for|across|throughout) (?:this|the|our) (?:whole |entire )?"
     r"(?:repo|repository|project|codebase|code base|monorepo|workspace))\s*[,:]?\s+",
@@ -101,37 +106,37 @@ _SCOPE_HEAD = re.compile(
 )
 
 # Prohibitions: one spelling.
-_NEGATIVE_HEAD = re.compile(
+_NEGATIVE_HEAD = _lazy(
     r"^(?:do not|don't|dont|never)\s+(?:ever\s+|ever,\s+)?(?!keep\s+\w+ing\b)(?=\w)", re.I
 )
-_NEVER_EVER = re.compile(r"^never\s+ever\s+", re.I)
+_NEVER_EVER = _lazy(r"^never\s+ever\s+", re.I)
 # A prohibition's closing emphasis names no object: "never pip install anything", "never pip
 # install directly" and "never pip install" forbid one thing ("push directly to main" keeps its
 # qualifier: an object follows it). "yourself" / "on your own" is no emphasis: "never check git
 # on your own (tell me the command)" forbids doing it unasked, not doing it at all.
-_EMPHASIS_TAIL = re.compile(r"\s+(?:anything|at all|whatsoever|of any kind)$", re.I)
+_EMPHASIS_TAIL = _lazy(r"\s+(?:anything|at all|whatsoever|of any kind)$", re.I)
 # "directly" closes a tool's own command with nothing more to say ("never pip install directly"
 # is "never pip install"); after an object it names the route forbidden, which another route
 # is allowed: "never edit the lockfile directly" (the package manager may), "never call the API
 # directly" (the client may) are not "never edit the lockfile", "never call the API".
-_COMMAND_DIRECTLY = re.compile(
+_COMMAND_DIRECTLY = _lazy(
     r"^(Never\s+(?P<tool>[\w.-]+)(?:\s+[\w-]+)?(?:\s+anything)?)\s+directly$", re.I
 )
 # Where a prohibition goes to, with "directly" said after it, is the qualified rule said with
 # "directly" before it: "never commit to main directly" is "Never commit directly to main".
-_DIRECTLY_AFTER_PLACE = re.compile(
+_DIRECTLY_AFTER_PLACE = _lazy(
     r"^(Never\s+[\w-]+(?:\s+[\w-]+)?)\s+((?:to|into|onto)\s+[\w./-]+(?:\s+[\w./-]+){0,2}?)\s+directly$",
     re.I,
 )
 # A function named bare with its empty call parentheses ("never use print()") names what it
 # names without them ("never use print"); a code span keeps its spelling (it is masked here).
-_EMPTY_CALL = re.compile(r"(?<![\w.])([A-Za-z_](?:[\w.]*\w)?)\(\)(?![\w(.])")  # not in a chain: now().isoformat()
+_EMPTY_CALL = _lazy(r"(?<![\w.])([A-Za-z_](?:[\w.]*\w)?)\(\)(?![\w(.])")  # not in a chain: now().isoformat()
 # "before you commit" is "before committing" (and "after you push" "after pushing"): the event a
 # rule is tied to, one spelling. Only a plain verb: not "you are", "you can", "you've", nor a
 # word said between "you" and the verb ("before you actually commit", "after you all push",
 # "before you ever push" were "before actuallying commit", "after alling push" …); an adverb
 # in -ly is one, a verb in -ply and "rely" are not.
-_YOU_EVENT = re.compile(
+_YOU_EVENT = _lazy(
     r"\b(before|after)\s+you\s+(?!(?:are|were|have|has|had|do|did|can|could|will|would|should|"
     r"must|may|might|need|want|get|go|see|know|think|say|tell|ask|let|try|start|begin|"
     r"all|both|each|guys|folks|yourself|yourselves|ever|even|also|just|first|then|still|"
@@ -167,10 +172,10 @@ def _you_event(text: str) -> str:
 _STYLE_NAME = r"(?:the\s+)?(?P<style>(?!the\b)[\w.+#-]+(?:\s+[\w.+#-]+){0,2}?)[\s-]style(?:\s+guide)?"
 _STYLED = r"(?P<things>(?!(?:it|this|that|these|those|they|we|you|i|everything)\b)[a-z][\w-]*(?:\s+[\w-]+){0,2}?)"
 _STYLE_RULE = (
-    re.compile(rf"^{_STYLED}\s+(?:should|must)\s+(?:always\s+)?(?:follow|use|be written in|be in)\s+"
+    _lazy(rf"^{_STYLED}\s+(?:should|must)\s+(?:always\s+)?(?:follow|use|be written in|be in)\s+"
                rf"{_STYLE_NAME}$", re.I),
-    re.compile(rf"^always\s+(?:follow|use)\s+{_STYLE_NAME}\s+for\s+{_STYLED}$", re.I),
-    re.compile(rf"^always\s+(?:write|format)\s+{_STYLED}\s+(?:in|using|with|following)\s+"
+    _lazy(rf"^always\s+(?:follow|use)\s+{_STYLE_NAME}\s+for\s+{_STYLED}$", re.I),
+    _lazy(rf"^always\s+(?:write|format)\s+{_STYLED}\s+(?:in|using|with|following)\s+"
                rf"{_STYLE_NAME}$", re.I),
 )  # fmt: skip
 
@@ -188,40 +193,40 @@ def _style_rule(text: str) -> str | None:
 
 
 # "prefer X to Y" is the contrast "X over Y".
-_PREFER_TO = re.compile(
+_PREFER_TO = _lazy(
     r"^(?:i\s+|we\s+)?prefers?\s+(?!not\b)(\S+(?:\s+\S+)?)\s+to\s+(\S+(?:\s+\S+)?)$", re.I
 )
-_WE_NEGATIVE = re.compile(
+_WE_NEGATIVE = _lazy(
     r"^we\s+(?:do not|don't|never)\s+(use|allow|accept|commit|push|merge|deploy|ship|write|add|"
     r"rely on|depend on|mock|put|store|touch|modify|edit|include|import|run|support|target|vendor|"
     r"check in)\b",
     re.I,
 )
-_WE_USE = re.compile(
+_WE_USE = _lazy(
     r"^we(?:'re| are)?\s+(?:(?:always|generally|usually|now|all)\s+)?(?:use|using)\s+", re.I
 )
 
 # Contrasts.
-_CHOICE_VERB = re.compile(
+_CHOICE_VERB = _lazy(
     r"^(?:(?:always|generally|usually)\s+)?(only\s+)?(?:use|prefer|pick|choose|go with|stick with|"
     r"stick to|rely on|default to|favou?r|opt for|switch to|go for)\s+(?=\S)",
     re.I,
 )
-_CONTRAST_SEP = re.compile(
+_CONTRAST_SEP = _lazy(
     r"\s*,\s*(?:and\s+|but\s+)?not\s+|\s+(?:instead of|rather than|in place of|over|and not|but not|"
     r"(?<!\bdoes )(?<!\bdo )(?<!\bdid )(?<!\bis )(?<!\bare )(?<!\bcan )not(?!\s+only\b))\s+",
     re.I,
 )
 # A tail that qualifies the rule ("for styling", "in tests") starts with one of these, as a word
 # of its own (not inside a hyphenated name: "sort-after-push", "pay-as-you-go").
-_TAIL_START = re.compile(
+_TAIL_START = _lazy(
     r"(?<![\w-])(?:for|in|on|when|whenever|with|to|across|inside|within|throughout|because|since|as|"
     r"unless|if|so|during|before|after|except|from|at|via|by)(?![\w-])",
     re.I,
 )
-_DETERMINER = re.compile(r"^(?:a|an|the|this|that|these|those|my|your|our|some|any)\b", re.I)
+_DETERMINER = _lazy(r"^(?:a|an|the|this|that|these|those|my|your|our|some|any)\b", re.I)
 # "run the tests with X", "format code with X", "tests are run with X": a tool's role.
-_TOOL_ROLE = re.compile(
+_TOOL_ROLE = _lazy(
     rf"^(?:(?:we|you|i)\s+)?(?:always\s+)?(?:(?:run|write|format|lint|test|build|bundle|install|manage|"
     rf"compile|type-?check|serve|deploy|package|do)(?:\s+(?:the|our|all|any|new))?(?:\s+[\w-]+){{0,2}}?|"
     rf"(?:the\s+|our\s+|all\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:(?:are|is|get|gets)\s+)?(?:run|runs|formatted|"
@@ -272,10 +277,10 @@ def _clean_tail(tail: str) -> str:
 
 
 # "Never use npm; use pnpm (instead)": one name refused, another named in its place.
-_PRONOUN = re.compile(r"^(?:it|this|that|them|these|those|one|ones)$", re.I)
+_PRONOUN = _lazy(r"^(?:it|this|that|them|these|those|one|ones)$", re.I)
 # (a token, or a code span: the sentence reader joins clauses after the spans are put back)
 _USED = rf"({_TOKEN}|`[^`\n]{{1,60}}`)"
-_NEVER_THEN_USE = re.compile(
+_NEVER_THEN_USE = _lazy(
     rf"^Never use {_USED}\s*[;,]\s*(?:(?:just|please|instead)\s+)?use {_USED}(?:\s+instead)?$",
     re.I,
 )
@@ -379,7 +384,7 @@ _ADVERB = (
 # never the verb after an "I": the user's own words ("I'm my own reviewer") nor a pronoun, the
 # rewrite's own words among them (so a second pass reads nothing new)
 _OWN = r"(?:my|me|mine|myself|our|ours|i|you|your|they|them|their|theirs|themselves)"
-_FIRST_PERSON_WORD = re.compile(
+_FIRST_PERSON_WORD = _lazy(
     rf"{_WORD_BEFORE}(?:(?P<i>[Ii](?:'(?:m|ve|d|ll))?){_WORD_AFTER}"
     # what follows a subject "I": adverbs, then the verb (or a negated auxiliary)
     rf"(?P<then>(?:\s+(?:{_ADVERB}))*\s+(?P<verb>(?!{_OWN}\b)[a-z]+(?:n't)?)(?![\w'-]))?|"
@@ -389,27 +394,27 @@ _FIRST_PERSON_WORD = re.compile(
 # what is left as it is: quoted text, a code span (or its placeholder) and a URL
 # (single quotes too, but not an apostrophe: "don't", "the users' files"; and the names of the
 # controls an app shows its own users: "a remember me checkbox", "the about me page")
-_KEPT_AS_IS = re.compile(
+_KEPT_AS_IS = _lazy(
     rf"(\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|(?<![\w'])'[^'\n]*'(?![\w'])|"
     r"(?i:\b(?:remember me|about me|contact me|keep me (?:logged|signed) in|forgot my password)"
     r"(?=\s+(?:checkbox|option|button|link|page|section|field|toggle|form|cookie|token|feature|"
     r"box|tab|screen|flow|setting)s?\b))|"
     rf"`[^`]*`|{_PH}|https?://\S+)"
 )
-_TEAM = re.compile(r"\b(?:we|us|we're|we've|we'll|we'd|let's)\b", re.I)
+_TEAM = _lazy(r"\b(?:we|us|we're|we've|we'll|we'd|let's)\b", re.I)
 # Another language: a letter outside ASCII in a word not capitalised (not a name: "José",
 # "Zürich"), or a function word of one, not in capitals ("EST") nor a prefix ("non-blocking").
-_OTHER_TONGUE = re.compile(
+_OTHER_TONGUE = _lazy(
     r"(?-i:\b[a-z]*)(?![\x00-\x7f])[^\W\d_]|(?-i:(?![A-Z]{2}))"
     r"\b(?:que|por|para|pero|los|las|del|una|el|mi|tu|su|nos|ne|il|di|"
     r"je|vous|nous|est|sont|und|ich|nicht|ist|sind|mir|mich|du|wir|sempre|siempre|nunca|non(?!-))\b",
     re.I,
 )
-_CLAUDE_OBJECT = re.compile(
+_CLAUDE_OBJECT = _lazy(
     r"\b(ask|asks|asked|tell|tells|told|want|wants|wanted|need|needs|expect|expects|remind|"
     rf"reminds|let|lets|for|to|with|from) you{_WORD_AFTER}(?!')"
 )
-_CLAUDE_OWN = re.compile(rf"{_WORD_BEFORE}your{_WORD_AFTER}(?!')")
+_CLAUDE_OWN = _lazy(rf"{_WORD_BEFORE}your{_WORD_AFTER}(?!')")
 _MODALS = words(
     "can could will would should must might may shall can't couldn't won't wouldn't shouldn't "
     "mustn't mightn't cannot didn't wasn't"
@@ -424,7 +429,7 @@ _PAST = words(
 # what an "I" that is no one comes before or after: "Part I of", "option I for", "type I error"
 _NOT_A_VERB = words("of for to in on at by with from as into the a an is are this that than")
 # (a capitalised heading word only: "the type I chose", "the step I skipped" are the user's)
-_NUMBERED = re.compile(
+_NUMBERED = _lazy(
     r"\b(?:Part|Chapter|Phase|Type|Option|Step|Section|Volume|Appendix|War|Season|Act|Level|"
     r"Tier|Class|Stage|Article|Title|Round|Grade)\s+$"
 )
@@ -461,7 +466,7 @@ def _third_singular(verb: str) -> str:
 # an "I" joined to another subject ("you and I", "my wife and I", "Bob and I", "the team and I"),
 # not after a comma; not an "and" that closes a clause ("unless CI is green and I approve": the
 # word before it is no pronoun, name or determined noun)
-_JOINED = re.compile(
+_JOINED = _lazy(
     r"(?:\b(?:you|he|she|they|we|him|her|them|us)|(?-i:\b[A-Z]\w*)|"
     r"\b(?:my|our|the|a|an|his|her|their|your)\s+[\w-]+)(?<!,)\s(?:and|or|nor)\s+$",
     re.I,
@@ -494,7 +499,7 @@ def _subject(word: str, then: str, verb: str, named: bool) -> str:
 
 
 # where "mine"/"ours" stands for a noun ("files that are mine", "a laptop of mine", "yours or mine")
-_STANDS_FOR_A_NOUN = re.compile(
+_STANDS_FOR_A_NOUN = _lazy(
     r"\b(?:(?:am|is|are|was|were|be|been|it's|that's|'m|'re)(?:\s+not)?|of|and|or|yours)\s+$", re.I
 )
 _OBJECT = {"me": ("them", "the user"), "my": ("their", "the user's"), "our": ("their", "the user's"),
@@ -579,10 +584,10 @@ def third_person(text: str) -> str:
 
 # Where a claim about the user goes on to another clause ("User is a beginner at Rust, so explain
 # your code"): what follows may be said to Claude, whose "you" stays.
-_NEXT_CLAUSE = re.compile(r"[,;:]|\s(?:so|but|then)\s", re.I)
+_NEXT_CLAUSE = _lazy(r"[,;:]|\s(?:so|but|then)\s", re.I)
 
 
-_YOU = re.compile(r"\byou(?:'\w+)?\b|\byours(?:elf)?\b", re.I)
+_YOU = _lazy(r"\byou(?:'\w+)?\b|\byours(?:elf)?\b", re.I)
 
 
 def _claude_in_the_third(pieces: list[str]) -> None:

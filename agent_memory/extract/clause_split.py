@@ -8,8 +8,13 @@ import re
 
 from agent_memory.extract.mode import AUX, INNER_AFTERTHOUGHT, WH
 from agent_memory.extract.text import clauses, strip_lead, words
+from agent_memory.redact.regex import LazyCompiler
 
-LEADING_PURPOSE = re.compile(
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
+LEADING_PURPOSE = _lazy(
     r"(?:for|in)\s+(?!this\b|these\b|that\b|it\b|now\b|example\b|instance\b)"
     r"[\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,2}",
     re.I,
@@ -21,14 +26,14 @@ LEADING_PURPOSE = re.compile(
 # and a verb that takes an object, with its object right after. After a noun the same words most
 # often start a relative clause ("the data we have on X", "the tools I use daily", "the settings
 # I am using here are …"), whose verb has no object of its own: the object must be there.
-_INNER_SUBJECT = re.compile(
+_INNER_SUBJECT = _lazy(
     r"(?<!\s)\s+(?=(?:(?:i'm|i am)\s+(?:currently\s+|also\s+|now\s+|still\s+|mostly\s+|mainly\s+)?"
     r"(?:using|running)|i(?:'ve| have)(?:\s+got)?|i (?:use|run)|we (?:use|run|have)|"
     r"i (?:don't|do not) (?:even )?have|we(?:'re| are) using)\s+(?P<obj>\S+))",
     re.I,
 )
 # A question run on after a statement without its mark ("… installed how can we do that").
-_INNER_WH = re.compile(rf"(?<!\s)\s+(?={WH}\s+{AUX}\s+(?:i|we|you|u|it|this|that|they)\b)", re.I)
+_INNER_WH = _lazy(rf"(?<!\s)\s+(?={WH}\s+{AUX}\s+(?:i|we|you|u|it|this|that|they)\b)", re.I)
 # Words after which a wh-clause is what is known or asked, not a new question ("I know how
 # do we …", "no idea what should I …").
 _ASKS_ABOUT = words(
@@ -67,11 +72,11 @@ to in on at with from by way time times reason moment day place point whenever e
 now currently today rn still anymore yet
 """
 )
-_FRONTED_PLACE = re.compile(
+_FRONTED_PLACE = _lazy(
     r"(?:on|in|at|inside|under|for|with|from)\s+(?:my\s+|the\s+|this\s+|our\s+)?\S+(?:\s+\S+)?",
     re.I,
 )
-_NEGATED = re.compile(r"\b(?:no|not|never|nothing|\w+n't)\b", re.I)
+_NEGATED = _lazy(r"\b(?:no|not|never|nothing|\w+n't)\b", re.I)
 
 
 def _last_word(lead: str) -> str:
@@ -109,20 +114,20 @@ def _run_ons(part: str) -> list[str]:
 
 
 # A clause said under a case (read here before a run-on cut, and by sentence.py).
-IF_CLAUSE = re.compile(r"\b(?:if|unless|in case)\b", re.I)
+IF_CLAUSE = _lazy(r"\b(?:if|unless|in case)\b", re.I)
 
 
 # A first clause that says when or where the rule after it holds ("on prod,", "during code freeze,",
 # "if it's prod,", "except in the cli module,"): at most six words.
-_LEADING_CONDITION = re.compile(
+_LEADING_CONDITION = _lazy(
     r"(?:on|at|during|if|unless|except(?: in| for| on| when)?|outside(?: of)?|inside|within|under|"
     r"while|whenever|once)\s+[^\s,;:]+(?:\s+[^\s,;:]+){0,5}",
     re.I,
 )
-_RULE_OPENING = re.compile(r"^\s*(?:please\s+)?(?:always|never|don't|dont|do not)\b", re.I)
+_RULE_OPENING = _lazy(r"^\s*(?:please\s+)?(?:always|never|don't|dont|do not)\b", re.I)
 # (not before a rule that ends pointing back, "… skip it", "… unless I say so": read alone, such a
 # clause gives no claim, and a condition after it would hide that)
-_ENDS_POINTING = re.compile(r"\b(?:so|to|this|it|that|them|there|here)\W*$", re.I)
+_ENDS_POINTING = _lazy(r"\b(?:so|to|this|it|that|them|there|here)\W*$", re.I)
 
 
 def clause_parts(s: str) -> tuple[list[str], str | None]:
@@ -146,7 +151,7 @@ def clause_parts(s: str) -> tuple[list[str], str | None]:
     return parts, head.group(1)[:1].lower() + head.group(1)[1:] if head else None
 
 
-_SUBJECT_NP = re.compile(
+_SUBJECT_NP = _lazy(
     r"^((?:the|our)\s+(?:[\w\ue000\ue001./-]+\s+){0,3}[\w\ue000\ue001./-]+)\s+"
     r"(?:is|are|was|were|has|have|does|do|can|will|must|should|hit|run|use|need|take|talk|call|depend|"
     r"break|fail|wipe|touch|write|read|send|hold|keep|go|\w+s)\b",

@@ -15,9 +15,14 @@ from agent_memory.extract.filters import (
 from agent_memory.extract.rules.base import Clause, Hit, cap
 from agent_memory.extract.rules.directives import Rule
 from agent_memory.extract.rules.registry import clause_hit
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 # Explicit memory requests (strong) and durable-scope markers.
-MEMORY_STRONG = re.compile(
+MEMORY_STRONG = _lazy(
     r"^(?:(?:please|also|and)\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     # ("always remember that X" is the same asking: it was the rule "That X")
     r"(?:always\s+remember(?=\s+that\b)|remember|memori[sz]e|commit (?:this |that |it )?to memory|"
@@ -45,16 +50,16 @@ MEMORY_STRONG = re.compile(
     r"\s*(?:[:,\u2013\u2014-]\s*|\s+)(\S.*)",
     re.I,
 )
-REMIND = re.compile(
+REMIND = _lazy(
     r"^(?:(?:please|also|and)\s+)*(?:remember|don't forget|do not forget|make sure you remember)\s+to\s+(\S.*)",
     re.I,
 )
-HABIT = re.compile(
+HABIT = _lazy(
     r"\b(?:before|after|whenever|every|each|always|never|any ?time|in (?:the )?future|from now on|"
     r"going forward)\b",
     re.I,
 )
-MEMORY_WEAK = re.compile(
+MEMORY_WEAK = _lazy(
     r"^(?:note|nb|fyi|important|for (?:your )?information|for (?:the )?future reference|for reference|"
     r"(?:just\s+)?(?:so\s+)?you know(?=\s+that\b|\s*[:,\u2013\u2014-])|"
     r"keep in mind|bear in mind|just so you know|for context|heads up)(?:\s+(?:that|this))?"
@@ -65,7 +70,7 @@ _WHICH = (
     r"(?:files?|folders?|dir(?:ector(?:y|ies))?s?|lists?|names?|roots?|configs?|logs?|pages?|"
     r"in|under|of|inside|within|from|on|at|listed)\b"
 )
-SCOPE = re.compile(
+SCOPE = _lazy(
     rf"(?:^|,?\s+)(?:{FROM_NOW_WORDS}|"
     # "in future" mid-sentence ("… so that in future we will know", "in future dashboard") is
     # no scope; at the start, before a comma, before the reason ("… so that the diffs stay
@@ -88,7 +93,7 @@ SCOPE = re.compile(
 )
 # "remove the deprecated flag in the future because it breaks on v3": a change put off for later,
 # one to-do, not a way of working from now on (SCOPE reads "in the future" before its reason)
-DEFERRED = re.compile(
+DEFERRED = _lazy(
     r"^(?:please\s+)?(?:remove|delete|drop|rename|deprecate|migrate|upgrade|fix|replace|refactor|"
     r"rewrite|clean up|split|merge)\b.*\bin (?:the )?future\s+(?:so that|because|since)\b",
     re.I,
@@ -96,15 +101,15 @@ DEFERRED = re.compile(
 # A purpose clause open up to a scope word: what the scope bounds is the purpose, not a rule.
 # "not to" after try/make sure/be careful/remember/you is the rule's own negation ("try not to use
 # emojis in the future"); only "in the future" is bounded so ("from now on" scopes the request).
-_PURPOSE_OPEN = re.compile(
+_PURPOSE_OPEN = _lazy(
     r"(?:\b(?:in order to|so as to|so that)|(?<!\btry )(?<!\bsure )(?<!careful )(?<!remember )"
     r"(?<!\byou )\b(?:to not|not to))\b[^,.;:!?]*$",
     re.I,
 )
-_FUTURE = re.compile(r"\bin (?:the )?future\b", re.I)
+_FUTURE = _lazy(r"\bin (?:the )?future\b", re.I)
 # "… so I can add more reports in the future": a plan of the user's, said after a subordinator
 # (the request's own "we will use pnpm from now on" is no plan)
-_PLAN_MODAL = re.compile(
+_PLAN_MODAL = _lazy(
     r"\b(?:so|so that|in case|if|when|once|where|which|that|how|what|why|who)\s+(?:\w+\s+){0,2}?"
     r"(?:can|could|will|would|might|may)\b",
     re.I,
@@ -115,7 +120,7 @@ _PLAN_MODAL = re.compile(
 # is a suggestion, and "can you tell me / explain …?" a question). Not a choice ("… or stick with
 # npm?"), nor Claude's liking or ability ("would you mind / like …", "can you even / still …"),
 # nor one with a question of its own after it ("…, is that possible?", "…, what do you think?").
-_POLITE_ASK = re.compile(
+_POLITE_ASK = _lazy(
     rf"^(?!.*\bor\b)(?:(?:please|so|and|also|ok|okay)\s*,?\s+)*(?:(?:{FROM_NOW_WORDS})\s*,?\s+)?"
     r"(?:can|could|would|will)\s+(?:you|u)\s+"
     r"(?!.*,\s*(?:what|how|why|is|are|does|do|did|would|will|can|could|should|right|correct|"
@@ -144,7 +149,7 @@ def lasting_scope(sentence: str) -> bool:
 
 
 # "whenever I click save, nothing happens": a consequent that reports instead of instructing.
-OBSERVATION = re.compile(
+OBSERVATION = _lazy(
     r"^(?:the|a|an|nothing|it|this|that|i|we|they|there|my|our|everything|something|some|all)\b|"
     # "whenever you compact the conversation, you go stupid": what happens, said to Claude
     r"^you\s+(?:always\s+|just\s+)?(?:go|get|become|seem|start|forget|lose|mess|break|turn|are)\b",
@@ -152,7 +157,7 @@ OBSERVATION = re.compile(
 )
 # "whenever you commit, run the linter": said on a repeated event (group 1 the rule). The claim
 # is the sentence as said (`directive.conditional`).
-CONDITIONAL = re.compile(
+CONDITIONAL = _lazy(
     r"^(?:whenever|every time|each time|any ?time|before (?:you\s+|we\s+)?(?:commit|push|merg|deploy|releas|"
     r"open|creat)\w*|after (?:you\s+|we\s+)?(?:edit|chang|modif|commit|push|touch|updat|add)\w*|"
     r"when(?:ever)? (?:you|we) (?:\w+\s+){1,5}?(?:always|never)\b)\b[^,]{3,100},\s*(\S.*)",
@@ -163,7 +168,7 @@ CONDITIONAL = re.compile(
 # tests before committing") so that the event is kept and both orders give one claim. Group 1
 # the event, group 2 the rule: one clause opening with always / never / don't (the caller
 # checks it is one rule, and not about the event itself).
-EVENT_FIRST = re.compile(
+EVENT_FIRST = _lazy(
     r"^((?:before|after) (?:you\s+|we\s+)?(?:commit|push|merg|deploy|releas|edit|chang|modif|updat)\w*|"
     r"when (?:you|we) (?:commit|push|merge|deploy|release|edit|change|open a (?:pr|pull request))\w*)"
     r"\s*,\s*((?:always|never|don't|do not)\s+[^,;?]+?)\s*[.!]*$",
@@ -171,7 +176,7 @@ EVENT_FIRST = re.compile(
 )
 
 # "to run the tests, use `make test`": how things are done here.
-PURPOSE = re.compile(
+PURPOSE = _lazy(
     r"^to\s+(?:run|build|start|test|deploy|lint|format|install|release|debug|serve|launch|publish|"
     r"regenerate|generate|update|check|typecheck|type-check|migrate|seed|reset|bump)\b[^,]{2,60},\s*"
     r"(?:use|run|call|do|type|execute|invoke|just run)\s+(\S.*)",
@@ -180,7 +185,7 @@ PURPOSE = re.compile(
 
 
 # "the requirement is …", "the goal here is …": the aim of this task, said in passing.
-TASK_AIM = re.compile(
+TASK_AIM = _lazy(
     r"^(?:the\s+)?(?:requirement|goal|task|point|idea|problem|issue|aim|objective|question)s?\s+"
     r"(?:here\s+)?(?:is|are|was)\b",
     re.I,
@@ -249,9 +254,9 @@ def imperative(c: str) -> Rule | None:
 
 
 # "where the config lives", "how the cache works": a question word pointing at a thing.
-WH_POINTER = re.compile(r"^(?:where|what|which|who|whom|whose|why|how)\b", re.I)
+WH_POINTER = _lazy(r"^(?:where|what|which|who|whom|whose|why|how)\b", re.I)
 # A piece of work to do (mend, finish, look into): kept to be done, not to be known.
-TODO_NOW = re.compile(
+TODO_NOW = _lazy(
     r"^(?:fix|finish|complete|debug|investigate|look into|address|resolve|refactor|implement|"
     r"clean up|follow up on|check on)\b",
     re.I,
@@ -260,7 +265,7 @@ TODO_NOW = re.compile(
 
 # What the user values said as a judgement of a way of working ("… is very helpful", "… works
 # better", "… is the way to go"), not a property of a thing.
-_VALUED = re.compile(
+_VALUED = _lazy(
     r"\b(?:is|are|works?)\s+(?:(?:very|really|much|so|far|way|quite|extremely|a lot|more|most)\s+)*"
     r"(helpful|useful|better|best|preferred|preferable|nicer|cleaner|easier|the way to go)\b",
     re.I,
@@ -272,7 +277,7 @@ _JUDGES_ANY = frozenset({"preferred", "preferable", "the way to go"})
 
 # A statement says something of its subject: a verb after the first word (a copula, a modal, a
 # verb in -s/-ed, a negation), not a bare noun phrase.
-_FINITE = re.compile(
+_FINITE = _lazy(
     r"[\s-](?:is|are|was|were|be|been|has|have|had|does|do|did|doesn't|don't|isn't|aren't|can|"
     r"can't|cannot|could|should|must|will|won't|would|may|might|need|needs|not|never|always|"
     r"[a-z]+(?:s|ed))\b",
@@ -294,7 +299,7 @@ def place_only(c: str) -> bool:
     )
 
 
-_SAYS = re.compile(
+_SAYS = _lazy(
     r"\b(?:is|are|was|were|be|has|have|had|does|do|did|doesn't|don't|isn't|aren't|can|can't|"
     r"cannot|could|should|must|will|won't|would|may|might|need|needs|never|always|only)\b",
     re.I,

@@ -39,6 +39,11 @@ from agent_memory.extract.paste import read_paste
 from agent_memory.extract.remember_back import is_back_reference, is_forward_reference
 from agent_memory.extract.standing import STANDING, STANDS_BY_ITS_SHAPE
 from agent_memory.extract.text import FENCE, QUOTES, mask, sentences, strip_lead
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 WEIGHTS_RESOURCE = "durability_weights.json"
 FORMAT = 1
@@ -161,12 +166,12 @@ _BARE_VERB = (
 )
 _CUES = {name: rx.replace("{func}", _FUNC).replace("{verb}", _BARE_VERB)
          for name, rx in _CUES.items()}  # fmt: skip
-_CUE_RES = [(name, re.compile(rx, re.I)) for name, rx in _CUES.items()]
+_CUE_RES = [(name, _lazy(rx, re.I)) for name, rx in _CUES.items()]
 
 # A plain copular fact: a noun phrase, "is"/"are", a predicate ("The default branch is dev.",
 # "Our API docs are in docs/api"), not a question, not a pronoun or demonstrative for subject
 # ("this is broken", "it is fine"), not a passing state for predicate ("the build is red").
-_COPULA = re.compile(
+_COPULA = _lazy(
     r"^(?:(?:the|our|my|all)\s+)?(?!(?:{func})\b)[\w./@+#-]+(?:\s+(?!(?:{func})\b)[\w./@+#-]+)"
     r"{{0,4}}\s+(?:is|are)\s+(?!(?:{state})\b)\S".format(
         func=_FUNC,
@@ -212,13 +217,13 @@ _MULTI_X: dict[str, str] = {
     r"mude|mexa)\b|\bne (?:touche|change|modifie)\b",
 }
 _MULTI_RES = [
-    (name, re.compile(rx, re.I)) for name, rx in {**_MULTI, **_MULTI_SAME, **_MULTI_X}.items()
+    (name, _lazy(rx, re.I)) for name, rx in {**_MULTI, **_MULTI_SAME, **_MULTI_X}.items()
 ]
 
-_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\ue000\d+\ue001", re.U)
+_WORD = _lazy(r"[^\W\d_]+(?:'[^\W\d_]+)?|\ue000\d+\ue001", re.U)
 # Han and kana are written without spaces: a run of them is many words, about one per two
 # characters (Hangul is spaced by word, so it counts as written).
-_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK_CHAR = _lazy(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def word_count(text: str) -> int:
@@ -317,7 +322,7 @@ def sentence_features(parsed: Parsed, index: int, family: str | None) -> list[st
 # --- the statement a candidate came from ------------------------------------------------------
 
 
-_CJK_STOP = re.compile(r"(?<=[。！？])")
+_CJK_STOP = _lazy(r"(?<=[。！？])")
 
 
 def _cjk_lines(text: str) -> list[str]:
@@ -353,7 +358,7 @@ def parse_statement(text: str) -> Parsed:
     return Parsed(tuple(sents), weighted_length(text))
 
 
-_KEY = re.compile(r"[^\W_]{3,}", re.U)
+_KEY = _lazy(r"[^\W_]{3,}", re.U)
 
 
 def _keys(text: str) -> set[str]:
@@ -445,7 +450,7 @@ def _kept_whole(statement: str) -> bool:
 OWN_SETUP_RULES = frozenset({"fact.user_uses", "fact.user_on", "situation.user_uses"})
 # (a few words, the statement's only sentence: "I use Jest. It was replaced by Vitest last week."
 # goes on in its next sentence, "I use Jest — it was replaced …" after a dash)
-_OWN_SETUP = re.compile(
+_OWN_SETUP = _lazy(
     r"^\W*i\s*(?:'m|’m|m| am)?\s+(?:use|using|on)\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,4}"
     r"(?:\s*,\s*not\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,2})?\s*[.!]*$",
     re.I,
@@ -454,7 +459,7 @@ _OWN_SETUP = re.compile(
 # goes on past the setup (to a problem, a change, a request) and the model judges it, whatever
 # the claim kept of it. A list of what is used ("vscode and zsh") or a contrast (", not zsh")
 # does not go on.
-_RUN_ON = re.compile(
+_RUN_ON = _lazy(
     r"\b(?:and|but|so|which|because|though|although|while|whereas|till|until)\s+\S+\s+\S|"
     r",(?!\s*not\b)|;",
     re.I,
@@ -509,7 +514,7 @@ _ARTIFACT = (
     r"paragraph|screen|view|form|table|chart|graph|document|doc|readme|test|implementation|"
     r"feature|change|changes|code"
 )
-_TASK_ARTIFACT = re.compile(
+_TASK_ARTIFACT = _lazy(
     rf"\b(?:this|that|these|those)\s+(?:{_ARTIFACT})\b|"
     r"\bthe\s+(?:above|following|attached|given)\s+\w|"
     r"\bthe\s+(?:script|notebook|spreadsheet)\b|"
@@ -535,12 +540,12 @@ _TASK_ARTIFACT = re.compile(
 # comments.", "I don't want (you) to …") is left to the score, and so are the
 # person's own "I don't want X" ("User does not want …") and "we don't …": statements about
 # them, not orders.
-_PROHIBITION_CLAIM = re.compile(r"^(?:Never|Don't|Do not|Avoid)\b")
-_OPENS_WITH_PROHIBITION = re.compile(r"^(?:please\s+)?(?:don'?t|do not|never|avoid|stop|no)\b", re.I)
-_OWN_WISH = re.compile(r"\bi\s+(?:don'?t|do not)\s+want\b", re.I)
+_PROHIBITION_CLAIM = _lazy(r"^(?:Never|Don't|Do not|Avoid)\b")
+_OPENS_WITH_PROHIBITION = _lazy(r"^(?:please\s+)?(?:don'?t|do not|never|avoid|stop|no)\b", re.I)
+_OWN_WISH = _lazy(r"\bi\s+(?:don'?t|do not)\s+want\b", re.I)
 # What makes the sentence a request for a piece of work: it opens with the work asked for, or
 # the prohibition bounds the work as "without <doing>" does.
-_WORK_ASKED = re.compile(
+_WORK_ASKED = _lazy(
     r"^(?:please\s+)?(?:ensure|make sure|make|fix|add|update|change|create|implement|refactor|"
     r"write|build|use|move|rename|remove|clean|convert|generate|set up|setup|port|rewrite|allow)"
     r"\b|\bwithout\s+\w+ing\b",
@@ -548,7 +553,7 @@ _WORK_ASKED = re.compile(
 )
 # "… update AGENTS.md about this", "let's update your global rules to include this": asked to be
 # written into the agent's standing instructions, as "remember" asks.
-_RECORD_IT = re.compile(
+_RECORD_IT = _lazy(
     r"\b(?:update|add (?:this |that |it )?to|put (?:this |that |it )?in|"
     r"write (?:this |that |it )?(?:in|into|to)|include (?:this|that|it) in)\s+(?:your\s+|the\s+)?"
     r"(?:global\s+|project\s+)?(?:rules|instructions|memory|agents\.md|claude\.md|guidelines)\b",
@@ -556,7 +561,7 @@ _RECORD_IT = re.compile(
 )
 
 
-_NO_WORD_LEAD = re.compile(r"^[^\w\ue000]+")
+_NO_WORD_LEAD = _lazy(r"^[^\w\ue000]+")
 
 
 def _asked_to_last(statement: str, sentence: str, feats: list[str]) -> bool:

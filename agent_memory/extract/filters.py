@@ -6,11 +6,16 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.text import strip_lead, words
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 # --- filters shared by the rules ----------------------------------------------------------
 
 DET = r"(?:the|a|an|this|that|these|those|my|your|our|his|her|their|its|some|any)"
-VAGUE = re.compile(
+VAGUE = _lazy(
     r"^(?:(?:much|really|very|so|too|quite|at all|even|just|also|again)\s+)*"
     r"(?:it|this|that|these|those|them|him|her|anything|something|nothing|everything|stuff|things|"
     # "use you", "let's not confuse ourselves": the assistant or the speakers, no thing chosen
@@ -28,7 +33,7 @@ VAGUE = re.compile(
     r"(?:\s+(?:one|ones|way|again|anymore|please|too|either|then|now|here|there))?\s*[.!?]*$",
     re.I,
 )
-TRANSIENT = re.compile(
+TRANSIENT = _lazy(
     r"\b(?:for now|right now|at the moment|for the moment|this time|yet|today|tonight|tomorrow|"
     r"yesterday|temporarily|for this (?:task|session|pr|change|one|commit|file|step|run|test|branch)|"
     r"just this once|for a (?:sec|second|minute|moment|bit)|in this (?:pr|commit|session|task|step)|"
@@ -37,7 +42,7 @@ TRANSIENT = re.compile(
     r"last (?:one|step|change|commit|message|answer|response))\b",
     re.I,
 )
-DEICTIC_REF = re.compile(
+DEICTIC_REF = _lazy(
     r"\b(?:what you (?:did|just|wrote|said)|your (?:last|previous) \w+|i just|you just|just showed|"
     r"your (?:recent )?(?:change|changes|fix|edit|edits|commit|patch|suggestion|version|refactor)|"
     r"that (?:function|file|method|class|version|approach|change|test|line|snippet|module|"
@@ -103,7 +108,7 @@ model models interface interfaces anything everything something
 )
 # A conduct verb after the modal: the subject is whoever does the work ("jeeves should always
 # confirm before deleting branches"), whatever it is called.
-_CONDUCT = re.compile(
+_CONDUCT = _lazy(
     r"^(?:(?:always|never|not|only|also|first)\s+)*(?:ask|tell|confirm|wait|run|execute|follow|use|"
     r"commit|push|check|verify|read|write|answer|reply|respond|explain|mention|document|prefer|"
     r"avoid|try|stop|report|save|keep)\b",
@@ -122,39 +127,39 @@ def product_spec(subject: str, rest: str) -> bool:
 
 
 # A hypothetical lifted out of a question or a musing: "if it were under src/ instead".
-HYPOTHETICAL = re.compile(
+HYPOTHETICAL = _lazy(
     r"^(?:what if|suppose|supposing|imagine|hypothetically|assuming)\b|"
     r"\bif\b[^,;]{0,60}\b(?:were|would|could|had|might)\b|\b(?:would|could|might) (?:it|that|this|we|you) be\b",
     re.I,
 )
 # "these variables", "this file": bound to the conversation, not a standalone memory line.
-DEICTIC_NP = re.compile(
+DEICTIC_NP = _lazy(
     r"\b(?:this|these|those)\s+(?!project\b|repo\b|repository\b|codebase\b|code base\b|app\b|"
     r"application\b|service\b|package\b|library\b|team\b|company\b|machine\b|computer\b|org\b|"
     r"organi[sz]ation\b|monorepo\b|workspace\b|tool\b|cli\b|site\b|website\b)[a-z]\w*",
     re.I,
 )
-STRONG_PATH = re.compile(r"(?:\S/|/\S|\\|~|\ue000)")
+STRONG_PATH = _lazy(r"(?:\S/|/\S|\\|~|\ue000)")
 # A path written in a sentence (a regex piece): a slash in it ("../api", "src\\lib", "C:\\work",
 # "./tests/"), or a masked code span.
 PATH_WORD = r"(?:[\w.~@:-]*[/\\][\w.~@/\\-]*|\ue000\d+\ue001)"
 # A subject that ends in a modal ("each machine would need to clone it", "anything looking here
 # will need to …", "everyone'd have to"): a consequence talked through, not a rule.
-CONSEQUENCE_SUBJECT = re.compile(r"\b(?:would|will|could|might|may|'d|'ll)\s*$", re.I)
+CONSEQUENCE_SUBJECT = _lazy(r"\b(?:would|will|could|might|may|'d|'ll)\s*$", re.I)
 # "all features must be fully operational", "everything should be wired correctly", "the app
 # should be working": a check on this work, not a standing rule ("the working directory", "working
 # copies" name things).
-WORK_CHECK = re.compile(
+WORK_CHECK = _lazy(
     r"\b(?:correctly|properly|fully operational|as expected|working\b(?!\s+(?:cop(?:y|ies)|"
     r"dir(?:ector(?:y|ies))?|trees?|hours?|days?|branch(?:es)?|folders?|versions?|set|state)\b))\b",
     re.I,
 )
-TIME_SUBJECT = re.compile(
+TIME_SUBJECT = _lazy(
     r"\b(?:deadline|meeting|standup|demo|sprint|release date|launch|call|appointment|schedule|plan|"
     r"goal|priority|focus|budget|customer|client|boss|manager)\b",
     re.I,
 )
-STATUS_VALUE = re.compile(
+STATUS_VALUE = _lazy(
     r"^(?:red|green|broken|down|up|failing|passing|slow|fast|fine|ok|okay|done|ready|wrong|empty|"
     r"missing|stuck|flaky|flakey|outdated|weird|strange|different|correct|right|messed|unavailable|"
     r"offline|online|full|huge|large|small|still|now|currently|already|again|also|too|very|really|"
@@ -163,19 +168,19 @@ STATUS_VALUE = re.compile(
     r"unset|set|not set|required|needed|wrong|leaked|compromised|rotated|deleted|gone|lost)\b",
     re.I,
 )
-PROBLEM_SUBJECT = re.compile(
+PROBLEM_SUBJECT = _lazy(
     r"\b(?:bug|bugs|problem|problems|issue|issues|error|errors|mistake|typo|fix|difference|change|"
     r"changes|question|answer|point|thing|catch|trick|culprit|reason|result|output|diff|total|sum|"
     r"count|number|value|date|time|price|deadline)\b",
     re.I,
 )
-PATHISH = re.compile(
+PATHISH = _lazy(
     r"(?:/|\\|~|\ue000|\b\w[\w-]*\.\w{1,5}\b|\b(?:folder|directory|dir|repo|repository|package|module|"
     r"file|branch|bucket|server|host|machine|drive|vault|container|workspace|subfolder|subdirectory|"
     r"monorepo|cluster|namespace|wiki|notion|confluence|dropbox|drive|obsidian|s3|gcs)\b)",
     re.I,
 )
-QUANTIFIER = re.compile(
+QUANTIFIER = _lazy(
     r"\b(?:all|every|each|whenever|everywhere|always|never|only|any time|anytime|across the board)\b",
     re.I,
 )
@@ -193,18 +198,18 @@ feel forget remember hate like mean believe agree wait stop expect assume guess 
 proceed continue go move start
 """
 )
-BLOCKED_OBJ_START = re.compile(
+BLOCKED_OBJ_START = _lazy(
     r"^(?:up|going|on|in mind|at it|open|running|there|alive|around|track|quiet|calm|trying|but|and|"
     r"or|so|then|as is|as (?:it|they) (?:is|are)|in the loop|posted|me|us|you|"
     r"looking|working|in sync|an eye)\b",
     re.I,
 )
-OUTPUT_NOUN = re.compile(
+OUTPUT_NOUN = _lazy(
     r"\b(?:answer|response|reply|summary|explanation|output|opinion|text|description|message|"
     r"essay|report|list|table|email|post|comment)s?\b",
     re.I,
 )
-LENGTHY = re.compile(
+LENGTHY = _lazy(
     r"\b(?:short|shorter|brief|concise|length|words|lines|paragraphs?|sentences?|pages?|tokens|"
     r"characters|under \d+|below \d+)\b",
     re.I,
@@ -258,13 +263,13 @@ show tell give mark label pin bump release ship review verify validate ensure do
 # space after it ("#don't add …", as the shortcut was typed) when a letter and two more words
 # follow — "#hashtag" or "#fix-123" alone is a tag or an issue, no note — or, in a script
 # written without spaces, eight more characters ("#テストはdockerで実行する").
-MEMORY_SHORTCUT = re.compile(
+MEMORY_SHORTCUT = _lazy(
     r"^\s*#(?:\s+|(?=[^\W\d_][^\s#]*(?:\s+\S+){2})|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af][^\n]{7}))"
     r"(\S[^\n]*?)\s*$"
 )
 # A "#" line that also asks for this turn's work ("# we bundle with webpack, let's switch to vite",
 # "# …, could you bump it", "… ?") is no note to keep: what it states is judged as said plainly.
-_ASKS_NOW = re.compile(r"\blet(?:'s| us)\b|\b(?:can|could|would) you\b|\?\s*$", re.I)
+_ASKS_NOW = _lazy(r"\blet(?:'s| us)\b|\b(?:can|could|would) you\b|\?\s*$", re.I)
 
 
 def memory_note(text: str) -> bool:
@@ -279,7 +284,7 @@ def memory_note(text: str) -> bool:
 # The words that say "from now on": a rule's scope (dispatch.SCOPE) and what a back reference
 # may end with ("do that going forward") read the same list.
 FROM_NOW_WORDS = r"from now on|from here on(?: out)?|going forward|moving forward|henceforth"
-BACK_REFERENCE = re.compile(
+BACK_REFERENCE = _lazy(
     r"^(?:(?:and|also|please)\s+)*(?:"
     rf"(?:always\s+)?(?:do|keep doing)\s+(?:that|this|it|so)\s+(?:{FROM_NOW_WORDS}|"
     r"every time|each time|always|in (?:the )?future)|"
@@ -314,7 +319,7 @@ def made_standing(sentence: str, following: str) -> bool:
     )
 
 
-TRANSIENT_PREDICATE = re.compile(
+TRANSIENT_PREDICATE = _lazy(
     r"\b(?:pass|passes|passing|green|committed|compiles?|works?|working|done|finished|ready|"
     r"merged|pushed|fixed|broken|failing)\s*[.!?]*$|"
     # "make sure all packages are their latest versions": an upgrade to do now, a moving target
@@ -322,7 +327,7 @@ TRANSIENT_PREDICATE = re.compile(
     re.I,
 )
 
-TASKY = re.compile(
+TASKY = _lazy(
     r"\b(?:me|us)\b|\bto (?:give|show|tell|find|get|help|see|check|figure|explore|"
     r"search|investigate|debug|look|understand|analy[sz]e|summari[sz]e|answer)\b",
     re.I,
@@ -331,7 +336,7 @@ TASKY = re.compile(
 # What a like or dislike is about when it reacts to the conversation: the proposal on the table
 # ("I like option 2", "I like the tests", "I don't like the polling wait", "I like two function
 # approach"), not a standing taste ("I like tabs", "I'm not a fan of catppuccin").
-REACTION_OBJECT = re.compile(
+REACTION_OBJECT = _lazy(
     r"^(?:(?:the|this|that|these|those|your|both|either|neither)\b|option\s|"
     r"(?:\S+\s+){0,3}(?:approach|approaches|option|options|idea|ideas|plan|plans|solution|"
     r"solutions|suggestion|suggestions|proposal|version|versions|names?|wording|change|changes)\b)",

@@ -19,6 +19,11 @@ from agent_memory.extract.filters import (
     content_words,
 )
 from agent_memory.extract.text import cap, shorten, tidy, unmask
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 
 @dataclass(frozen=True)
@@ -132,7 +137,7 @@ def finish(claim: str, kind: str, spans: list[str], rule: str = "") -> Candidate
 
 
 # A claim cut mid-phrase ends on a word that needs a continuation.
-_DANGLING = re.compile(
+_DANGLING = _lazy(
     # ("unless asked for": the preposition closes its passive verb, nothing was cut)
     r"\b(?:the|a|an|of|to|with|(?<!asked )(?<!requested )for|in|on|at|from|by|and|or|but|than|as|into|so|i|we|my|"
     r"our|your|would|should|could|can|will|when|if|because|which|who|where)\s*[.!?,;:]*$|"
@@ -146,12 +151,12 @@ _DANGLING = re.compile(
     re.I,
 )
 # A claim that ends on the verb or preposition that needed its object.
-_ENDS_ON_ITS_VERB = re.compile(
+_ENDS_ON_ITS_VERB = _lazy(
     r"\b(?:use|uses|using|prefer|prefers|with|via|over|than|of|not)\s*[.!?,;:]*$", re.I
 )
 # "that pattern", "that way": a thing named in an earlier turn ("that" as a determiner, before a
 # noun that ends the clause or a short phrase).
-_THAT_THING = re.compile(
+_THAT_THING = _lazy(
     r"\bthat\s+(?:pattern|approach|way|style|format|convention|structure|logic|setup|method|"
     r"version|one|solution|idea|layout|design|naming|syntax|rule|flow|trick|fix|workflow|pipeline|"
     r"config|configuration|option|setting|settings)\b",
@@ -159,13 +164,13 @@ _THAT_THING = re.compile(
 )
 
 
-_RULES_UNNAMED = re.compile(
+_RULES_UNNAMED = _lazy(
     r"^(?:always\s+)?(?:follow|obey|respect|stick to|keep to)\s+(?:the\s+|my\s+|our\s+|all\s+|your\s+)?"
     r"(?:rules|instructions|guidelines|conventions)\W*(?:cont\w*|please)?\W*$",
     re.I,
 )
 # A choice whose object is "that <noun>": a determiner pointing at what was named before.
-_THAT_OBJECT = re.compile(
+_THAT_OBJECT = _lazy(
     r"^(?:we(?:'re| are)?\s+)?(?:use|using|prefer|keep|stick (?:to|with)|go with|switch to)\s+"
     r"that\s+"
     r"(?!is\b|was\b|are\b|were\b|way\b|when\b|if\b|for\b|as\b)[a-z]",
@@ -177,7 +182,7 @@ _THAT_OBJECT = re.compile(
 # touch that in the backend", "never run it as root"): what "that" is was said in another
 # turn. A complement that says what the thing must be stays ("keep it cross-platform"), and
 # so does a quantified scope, which is the rule itself ("run it on every push").
-PRONOUN_OBJECT = re.compile(
+PRONOUN_OBJECT = _lazy(
     r"^(?:(?:never|always|don't|do not|please|just|only)\s+)*(?!be\b|is\b|are\b)[a-z]+\s+"
     r"(?:this|that|these|those|it|them)\s+(?:in|on|at|to|into|onto|from|with|as|for|under|inside|"
     r"via|through|again|anymore|here|there)\b(?!\s+(?:all|every|each|any)\b)",
@@ -190,13 +195,13 @@ PRONOUN_OBJECT = re.compile(
 # page") leaves with the task ("the current project path is …" is a fact and "X fails because of
 # the old sass version" a failure: read on).
 _CHOICE_KINDS = frozenset({"preference", "decision", "constraint"})
-_AT_HAND_NP = re.compile(
+_AT_HAND_NP = _lazy(
     r"\b(?:the|this|that|these|those)\s+(?:existing|old|current|previous|original)\s+[a-z]", re.I
 )
 # An always/never rule on "it" that no earlier clause named (a named one was put in its place,
 # see sentence._clause_claim). A complement says what the thing must be ("always keep it short", "never
 # make it depend on X"); a quantified scope is the rule itself ("run it on every push").
-_RULE_ON_IT = re.compile(
+_RULE_ON_IT = _lazy(
     rf"^(?:always|never)\s+(?!(?:{'|'.join(sorted(COMPLEMENT_VERBS))})\b)[a-z]+\s+(?:it|them)\b(.*)$",
     re.I,
 )
@@ -205,7 +210,7 @@ _RULE_ON_IT = re.compile(
 # A choice between code symbols (camelCase: a lower-case word then a capitalised one, so not
 # iPhone or macOS): "use createdAt", "change outOfStock to inStock" edit the code at hand.
 _CAMEL = r"[a-z]{2,}[A-Z]\w*"
-CODE_SYMBOL_CHOICE = re.compile(
+CODE_SYMBOL_CHOICE = _lazy(
     rf"^(?i:use|switch to|prefer|stick with|keep|rename to|user uses)\s+{_CAMEL}"
     rf"(?:,?\s+(?i:not)\s+{_CAMEL})?\s*$"
 )
@@ -213,11 +218,11 @@ CODE_SYMBOL_CHOICE = re.compile(
 
 # A statement whose subject is a bare identifier of the code (camelCase, snake_case or
 # SCREAMING_CASE, not in backticks) says how that code is or should be, which the task changes.
-CODE_IDENTIFIER_SUBJECT = re.compile(r"^(?:[a-z]+[A-Z]\w*|[A-Za-z]+_[A-Za-z_]+)\b(?!\s*,?\s*not\b)")
+CODE_IDENTIFIER_SUBJECT = _lazy(r"^(?:[a-z]+[A-Z]\w*|[A-Za-z]+_[A-Za-z_]+)\b(?!\s*,?\s*not\b)")
 
 
 _KIND_RANK = {"constraint": 4, "preference": 3, "decision": 2, "failure": 1, "fact": 0}
-_LOWER_OK = re.compile(
+_LOWER_OK = _lazy(
     r"^(?:don't|do|always|never|only|use|keep|prefer|avoid|make|migrate|switch|move|stick|support|"
     r"drop|run|write|user|we|our|the|this|tests?|no|not)\b"
 )

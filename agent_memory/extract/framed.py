@@ -25,11 +25,16 @@ from agent_memory.extract.rules.directives import KEEP_DOING
 from agent_memory.extract.rules.preferences import INSTEAD_FIRST
 from agent_memory.extract.rules.registry import whole_sentence_hit
 from agent_memory.extract.text import strip_lead
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 ClauseClaim = tuple[str, str, int, str]  # (claim, kind, clause index, rule)
 
 
-_ARGUING = re.compile(r"\b(?:anyways?|after all)\W*$", re.I)
+_ARGUING = _lazy(r"\b(?:anyways?|after all)\W*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,7 @@ class Framed:
 
 
 # "never, ever push to main": the emphasis, not a clause of its own (the comma would cut it off)
-_NEVER_COMMA_EVER = re.compile(r"^(never),\s*(ever)\b", re.I)
+_NEVER_COMMA_EVER = _lazy(r"^(never),\s*(ever)\b", re.I)
 
 
 def framed(sentence: str) -> Framed | None:
@@ -75,7 +80,7 @@ def framed(sentence: str) -> Framed | None:
 # the tests and push"), a clause of its own ("… if you changed Python files", "… so CI stays
 # green"), the thing at hand ("always run them"), or the rule being about the event itself
 # ("before committing, never commit to main"; checked on the event's verb).
-_NOT_ONE_RULE = re.compile(
+_NOT_ONE_RULE = _lazy(
     r"\b(?:and|or|then|but|if|so|because|when|whenever|unless|until|since|while|that|as long as)\b|"
     r"\b(?:it|this|that|them|these|those)\W*$|^(?:never mind|don't|do not)\s+(?:you|we|i|bother|"
     r"worry|forget|mind)\b",
@@ -84,12 +89,12 @@ _NOT_ONE_RULE = re.compile(
 
 
 # "run pytest -x before you commit, always": an imperative with its standing word said last.
-_ALWAYS_LAST = re.compile(r"^([A-Za-z]+)(\s+[^,;:?]+?)\s*,\s*always\s*[.!]*$", re.I)
+_ALWAYS_LAST = _lazy(r"^([A-Za-z]+)(\s+[^,;:?]+?)\s*,\s*always\s*[.!]*$", re.I)
 
 
 # "use pnpm, never npm", "always lint with ruff and never flake8": a choice, then the one tool
 # refused.
-_NEVER_TOOL = re.compile(
+_NEVER_TOOL = _lazy(
     r"^((?:always\s+)?(?:use|prefer|lint|format|test|type-?check|bundle|build|install|manage)\s+[^,;:?]+?)"
     r"(?:\s*,\s*|\s*,?\s+and\s+)never\s+(`[^`]+`|[\w@/+-]+(?:\.[\w@/+-]+)*)\s*[.!]*$",
     re.I,
@@ -133,7 +138,7 @@ def _event_last(s: str) -> str:
 # "when you deploy, run the smoke tests" is a case and its rule when asked to be kept ("remember:
 # when …", "from now on, when …"); said plainly it is as often this turn's ("when you're done,
 # push"), so without the framing only CONDITIONAL's workflow events and always/never count.
-_WHEN_YOU = re.compile(r"^when (?:you|we) [^,]{3,100},\s*(\S.*)", re.I)
+_WHEN_YOU = _lazy(r"^when (?:you|we) [^,]{3,100},\s*(\S.*)", re.I)
 
 
 def whole_sentence(f: Framed) -> list[ClauseClaim] | None:

@@ -18,9 +18,14 @@ from agent_memory.extract.rules.base import cap
 from agent_memory.extract.rules.lang_words import non_english
 from agent_memory.extract.standing import STANDING
 from agent_memory.extract.text import shorten, tidy, unmask
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 # What makes the note an instruction.
-_NOTE_RULE = re.compile(
+_NOTE_RULE = _lazy(
     r"^(?:when|whenever|before|after|if)\b|"
     r"\b(?:always|never|must|should|need to|have to|are not to|don'?t|do not|allow|allowed)\b",
     re.I,
@@ -29,7 +34,7 @@ _NOTE_RULE = re.compile(
 
 # A task or a guess typed after "#" ("# continue with the upgrade and …", "# I think we use
 # v2") is no note to keep as it is, unless said to hold on ("#when running X always …").
-_NOTE_NOW = re.compile(
+_NOTE_NOW = _lazy(
     r"^(?:fix|continue|carry on|proceed|split|implement|add|create|update|refactor|remove|delete|"
     r"rename|move|write|build|run|check|test|look|find|investigate|try|make|change|use|go|let's|"
     r"i think|maybe|probably|perhaps)\b",
@@ -38,7 +43,7 @@ _NOTE_NOW = re.compile(
 
 
 # A verb that says something of a subject ("… is …", "… uses …", "… lives in …").
-_SAYS_SOMETHING = re.compile(
+_SAYS_SOMETHING = _lazy(
     r"\b(?:is|are|was|were|has|have|had|uses?|runs?|lives?|needs?|requires?|can|will|does|"
     r"goes|works?|means?|keeps?|gets?|makes?|takes?|belongs?|points?|comes?|starts?|sits?)\b|'s\b",
     re.I,

@@ -17,19 +17,24 @@ from agent_memory.extract.finish import Candidate
 from agent_memory.extract.rules.lang_words import non_english
 from agent_memory.extract.rules.languages import language_claims
 from agent_memory.extract.text import shorten, unmask
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 # The line that asks: it names the memory file (or memory) and a verb of adding or including in
 # the person's language, and introduces what follows with a colon.
-_INTRO = re.compile(
+_INTRO = _lazy(
     r"(?:claude\.md|agents\.md|メモリ|記憶|记忆|메모리|memória|mémoire|memoria|gedächtnis|память)"
     r"[^\n]*(?:含め|追加|追記|記載|書いて|入れて|添加|加入|写入|寫入|加到|写到|寫到|记录|記錄|추가|작성|넣어|"
     r"adicion[ea]|inclua|ajoute|inclus|añade|agrega|incluye|füge|ergänze|добав|запиши|внеси)"
     r"[^\n]*[:：]\s*$",
     re.I,
 )
-_ITEM = re.compile(r"^\s*(?:[-*•・]|\d{1,2}[.)、．])\s*(\S.*?)\s*$")
+_ITEM = _lazy(r"^\s*(?:[-*•・]|\d{1,2}[.)、．])\s*(\S.*?)\s*$")
 # An item said as a rule: a word of obligation, ban or habit in the languages read.
-_RULE_WORD = re.compile(
+_RULE_WORD = _lazy(
     r"必ず|しない|しないで|禁止|不要|必须|必須|别|別|不得|항상|절대|하지|금지|"
     r"\b(?:always|never|must|sempre|nunca|não|toujours|jamais|ne|siempre|no|immer|nie|nicht|"
     r"всегда|никогда|нельзя|не)\b",

@@ -41,15 +41,20 @@ from agent_memory.extract.statement import extract_claims
 from agent_memory.extract.text import cap, mask, shorten, tidy, unmask
 from agent_memory.model.atom import Atom, atom_id, iso_z, merge, merge_all, new_atom
 from agent_memory.model.paths import canonical_pointer
+from agent_memory.redact.regex import LazyCompiler
 from agent_memory.redact.window import window
 from agent_memory.transcripts.identity import Transcript
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 ORIGIN = "auto-memory"
 RULE_FAMILY = "auto_memory"
 
 # What a rule says decides which of its type's two kinds it is. Words, not phrases of the
 # memory's text beyond these markers: the type is the memory's own classification.
-_PROHIBITION = re.compile(
+_PROHIBITION = _lazy(
     r"\b(?:never|always|must|mustn't|must not|do not|don't|dont|should not|shouldn't|avoid|only|"
     r"no longer|stop|forbidden|not allowed|required|mandatory|zero tolerance)\b"
     r"|不要|不准|不得|不可|不允许|不允許|不用|禁止|绝不|絕不|绝对|絕對|必须|必須|永遠|永远|一律|别|別|勿"
@@ -57,13 +62,13 @@ _PROHIBITION = re.compile(
     r"|\b(?:nunca|siempre|sempre|jamais|toujours|nie|niemals|immer|prohibido|proibido)\b",
     re.I,
 )
-_DECISION = re.compile(
+_DECISION = _lazy(
     r"\b(?:decided|decision|chose|chosen|choose|settled on|going with|go with|switch(?:ed)? to|"
     r"migrat(?:e|ed|ing) to|adopt(?:ed)?|will use|we use|standardi[sz]ed on|renamed? to|will be renamed)\b"
     r"|决定|決定|确定|確定|确立|確立|결정|확정|채택|\b(?:decidimos|decidido|decidiu|entschieden)\b",
     re.I,
 )
-_PREFERENCE = re.compile(
+_PREFERENCE = _lazy(
     r"\b(?:prefers?|preferred|preferences?|likes?|dislikes?|loves?|hates?|wants?|rather|favou?rite|enjoys?)\b"
     r"|偏好|喜欢|喜歡|不喜欢|希望|선호|좋아|싫어|원한다|\b(?:prefiere|prefere|gosta|mag|bevorzugt)\b",
     re.I,
@@ -114,7 +119,7 @@ class Sighting:
     record: str | None = None  # the call record's `uuid` (a fork's copy keeps it: automemory/writes.py)
 
 
-_NAME_CHARS = re.compile(r"[^A-Za-z0-9._-]")
+_NAME_CHARS = _lazy(r"[^A-Za-z0-9._-]")
 
 
 def _mtime_iso(mtime: float) -> str:
@@ -126,7 +131,7 @@ def _mtime_iso(mtime: float) -> str:
         return "1970-01-01T00:00:00Z"
 
 
-_NOT_IN_A_LABEL = re.compile(r"[\x00-\x1f\x7f-\x9f\\\u2028\u2029]")
+_NOT_IN_A_LABEL = _lazy(r"[\x00-\x1f\x7f-\x9f\\\u2028\u2029]")
 
 
 def memory_file_label(rel: str) -> str:
@@ -152,7 +157,7 @@ def memory_pointer(slug: str, rel: str, line: int) -> str:
     return f"~/.claude/projects/{slug}/memory/{'/'.join(parts)}#L{max(int(line), 0)}"
 
 
-_STAMP = re.compile(r"[0-9A-Fa-f-]{8,64}")
+_STAMP = _lazy(r"[0-9A-Fa-f-]{8,64}")
 
 
 def stamped_session(note: MemoryNote) -> str | None:
@@ -340,7 +345,7 @@ def _once_per_session(group: Sequence[tuple[MemoryNote, list[Sighting]]], projec
 
 # The forms a file-only sighting's pointer takes (`fallback_sightings`): the memory file's own
 # line, or line 0 of the transcript its `originSessionId` names. A transcript line is never 0.
-_STAND_IN = re.compile(r"(?:\.md#L[0-9]+|\.jsonl#L0)$")
+_STAND_IN = _lazy(r"(?:\.md#L[0-9]+|\.jsonl#L0)$")
 
 
 def is_stand_in(item: Mapping[str, Any]) -> bool:

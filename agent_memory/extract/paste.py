@@ -22,13 +22,19 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S|^\s*[=-]{4,}\s*$")
-_ITEM = re.compile(r"^\s*(?:[-*\u2022+\u25aa\u25e6]|\d{1,2}[.)]|[a-z][.)])\s+\S")
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
+_HEADING = _lazy(r"^\s{0,3}#{1,6}\s+\S|^\s*[=-]{4,}\s*$")
+_ITEM = _lazy(r"^\s*(?:[-*\u2022+\u25aa\u25e6]|\d{1,2}[.)]|[a-z][.)])\s+\S")
 # "Status: done", "- **Backend:** FastAPI", "Expected result: …": a field of a form or a report.
 # (a generated text's "Issue 2 — No fallback router." is the same field, set off by a dash)
 # A label with nothing after it is a section title ("WORKFLOW:", "Next Steps:"): one word, or
 # capitalised words only ("Here is the error:" introduces, it is no title).
-_LABEL = re.compile(
+_LABEL = _lazy(
     r"^\s*(?:(?:[-*\u2022]|\d{1,2}[.)])\s+)?(?:\*\*)?"
     # ("Yes — go ahead", "Perfect — I'll do it", "Got it: …" answer, they label nothing)
     r"(?!(?i:yes|no|ok|okay|perfect|great|good|sure|right|got it|thanks|also|and|but|so|well|"
@@ -36,12 +42,12 @@ _LABEL = re.compile(
     r"[A-Z][\w'()/&.-]*(?:\s+[\w'()/&.-]+){0,3}(?:\*\*)?\s*(?::|\s\u2014)(?:\*\*)?\s+\S|"
     r"[A-Z][\w'()/&.-]*(?:\s+[A-Z0-9][\w'()/&.-]*){0,3}(?:\*\*)?\s*:(?:\*\*)?\s*$)"
 )
-_TABLE = re.compile(r"^\s*\|.*\|\s*$|[\u2500-\u257f]")
+_TABLE = _lazy(r"^\s*\|.*\|\s*$|[\u2500-\u257f]")
 # Columns padded with runs of spaces, or a line padded to the terminal's width: a terminal's or
 # a table's output copied in.
-_PADDED = re.compile(r"\S {6,}\S|\S {20,}$")
-_FENCE = re.compile(r"^\s*```")
-_LETTERS = re.compile(r"[^\W\d_]")
+_PADDED = _lazy(r"\S {6,}\S|\S {20,}$")
+_FENCE = _lazy(r"^\s*```")
+_LETTERS = _lazy(r"[^\W\d_]")
 
 
 def _status(line: str) -> bool:
@@ -118,7 +124,7 @@ def _marked(line: str) -> tuple[str, ...]:
 
 # A document's title on its own line ("MultiAgent Continuation Prompt", "Release Notes v2"):
 # a few capitalised words without a sentence's end, a blank line after it.
-_TITLE = re.compile(r"^\s*[A-Z0-9][\w.-]*(?:\s+[A-Z0-9(&][\w.()&-]*){1,5}\s*\n[ \t]*\n")
+_TITLE = _lazy(r"^\s*[A-Z0-9][\w.-]*(?:\s+[A-Z0-9(&][\w.()&-]*){1,5}\s*\n[ \t]*\n")
 
 
 def marks(text: str) -> Marks:
@@ -138,7 +144,7 @@ def _counted(line_marks: list[tuple[str, ...]], titled: bool) -> Marks:
 # The user asking for the pasted text to be kept ("remember these rules:", "add this to
 # CLAUDE.md", "save the following to your memory", "from now on follow these"), or saying it is
 # their own ("my rules:").
-_KEEP_ASKED = re.compile(
+_KEEP_ASKED = _lazy(
     r"\b(?:remember|memori[sz]e|(?:add|save|put|write|store|record|append|include)\b[^\n]{0,40}?\b(?:to|in|into)\s+"
     r"(?:your\s+|the\s+|my\s+|our\s+)?(?:memory|memories|claude\.md|agents\.md|rules|notes)|"
     r"\bupdate\s+(?:your\s+|the\s+)?(?:memory|claude\.md|agents\.md|rules)\s+with\b|"
@@ -150,9 +156,9 @@ _MIN_LINES = 3  # a message of fewer non-blank lines is typed, whatever its mark
 
 
 # A line that starts with a letter (any script), at the margin.
-_AT_MARGIN = re.compile(r"^[^\W\d_]")
+_AT_MARGIN = _lazy(r"^[^\W\d_]")
 # "\" alone on a line: the user's own line break (backslash + Enter in the prompt box).
-_TYPED_BREAK = re.compile(r"^\s*\\\s*$")
+_TYPED_BREAK = _lazy(r"^\s*\\\s*$")
 
 
 def _typed_under(lines: list[str], marked: int, i: int) -> bool:
@@ -211,7 +217,7 @@ def _keep_asked(lines: list[str], first: int, column: int, last: int) -> bool:
 
 
 # The asking points at the block: it introduces it, or names it ("these", "the above").
-_POINTS_AT = re.compile(
+_POINTS_AT = _lazy(
     r":\s*$|\b(?:these|this|the following|following|below|above|them|all of it)\b|"
     r"(?:以下|下面|上面|这些|這些|это|эти|estas?|estes?|isto|isso|ces|questi|queste)",
     re.I,
@@ -226,7 +232,7 @@ def pasted_lines(text: str) -> range | None:
 
 # The asking that makes a structured block the user's own: it opens the line right before the
 # block and ends with a colon ("Add these rules to CLAUDE.md:").
-_KEEP_FIRST = re.compile(
+_KEEP_FIRST = _lazy(
     r"^\W*(?:(?:please|pls|now|also|and|ok(?:ay)?)\W+)*(?:remember|memori[sz]e|add|save|put|write|"
     r"store|record|append|note|include|update|create)\b[^\n]*(?:memory|memories|claude\.md|agents\.md|rules)\b"
     r"[^\n]*:\s*$",
@@ -242,7 +248,7 @@ def _log_prefix(line: str) -> str | None:
 
 
 # the end of the user's sentence right before a log glued to it ("… from npm install. npm warn …")
-_SAID_BEFORE = re.compile(r"[.:!?]$")
+_SAID_BEFORE = _lazy(r"[.:!?]$")
 
 
 def _without_glued_log(text: str) -> str:

@@ -10,8 +10,13 @@ import re
 from agent_memory.extract.filters import MEMORY_SHORTCUT
 from agent_memory.extract.paste import read_paste
 from agent_memory.extract.text import FENCE, MAX_TEXT, QUOTES, at_blanks, framing, mask
+from agent_memory.redact.regex import LazyCompiler
 
-NEVER_EVER = re.compile(r"\bnever\s+ever\b", re.I)  # emphasis, not a different rule
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
+NEVER_EVER = _lazy(r"\bnever\s+ever\b", re.I)  # emphasis, not a different rule
 
 
 # Apostrophe-less spellings typed in a hurry ("dont use lodash").
@@ -37,10 +42,10 @@ INFORMAL_MAP = {
     "whats": "what's",
 }
 # Not inside a code span: "`im`" is a command, not "I'm".
-INFORMAL = re.compile(r"(?<!`)\b(?:" + "|".join(INFORMAL_MAP) + r")\b(?!`)", re.I)
+INFORMAL = _lazy(r"(?<!`)\b(?:" + "|".join(INFORMAL_MAP) + r")\b(?!`)", re.I)
 # German "im" is "in the" ("wir können im Backoffice …"): a statement with two or more German
 # function words keeps its "im" as written.
-_GERMAN = re.compile(
+_GERMAN = _lazy(
     r"\b(?:und|ist|nicht|ich|wir|mit|für|auf|eine?|dem|bitte|wenn|auch|noch|können|kann|soll|"
     r"werden|wird|sind|oder|aber|immer|keine?|der|das|des|müssen|muss|sollen|sein|zum|zur|"
     r"beim|vom)\b",
@@ -51,7 +56,7 @@ _GERMAN = re.compile(
 # "lets go through it": at the start of a sentence "lets" has no subject to be the verb of, so it
 # is "let's" typed without its apostrophe (a request), not "X lets Y" ("lets go" read as a subject
 # and "go through X" as a how-fact).
-_LETS = re.compile(r"(?:(?<=^)|(?<=[.!?;\n]\s)|(?<=[.!?;]\s\s)|(?<=\n))(le|Le|LE)ts\b(?=\s+[a-z])", re.M)
+_LETS = _lazy(r"(?:(?<=^)|(?<=[.!?;\n]\s)|(?<=[.!?;]\s\s)|(?<=\n))(le|Le|LE)ts\b(?=\s+[a-z])", re.M)
 
 
 def _informal(m: re.Match[str], german: bool) -> str:
@@ -69,7 +74,7 @@ def _glued(text: str, m: re.Match[str]) -> bool:
 
 # A line ended by a backslash: the terminal's way of typing a newline into the prompt
 # ("1. No\\⏎2. Yes\\⏎"), a line break, never part of what was said.
-LINE_CONTINUATION = re.compile(r"\\[ \t]*(?=\n)")
+LINE_CONTINUATION = _lazy(r"\\[ \t]*(?=\n)")
 
 
 # Long runs of blanks or of line breaks bounded before the sentence rules read a statement. A
@@ -84,8 +89,8 @@ LINE_CONTINUATION = re.compile(r"\\[ \t]*(?=\n)")
 # run is then a bounded cost, and a statement's time is linear in its length.
 MAX_BLANKS = 24
 MAX_BREAKS = 8
-_BLANK_RUN = re.compile(rf"(?<![^\S\n])[^\S\n]{{{MAX_BLANKS + 1},}}")
-_BREAK_RUN = re.compile(rf"\n(?:[^\S\n]*\n){{{MAX_BREAKS},}}")
+_BLANK_RUN = _lazy(rf"(?<![^\S\n])[^\S\n]{{{MAX_BLANKS + 1},}}")
+_BREAK_RUN = _lazy(rf"\n(?:[^\S\n]*\n){{{MAX_BREAKS},}}")
 
 
 def bounded_runs(text: str) -> str:
@@ -121,7 +126,7 @@ def prepared(text: str) -> tuple[str, list[str]]:
 
 # "You are a senior UX engineer …", "You are helping me build …": a prompt written for an agent
 # (pasted or drafted for this task), whose rules are that agent's brief, not the user's own.
-ROLE_PROMPT = re.compile(
+ROLE_PROMPT = _lazy(
     r"^\W{0,3}(?:(?:you are|you're)(?!\s+(?:in|on|inside|running|connected|logged|now|currently|"
     r"working in|working on)\b)|act as|your role is|hello\b.{0,80}\bi am)\b",
     re.I,
@@ -130,7 +135,7 @@ ROLE_PROMPT = re.compile(
 
 # A statement that opens with a markdown heading ("# API Standards\n> enforced by …") is a
 # document pasted whole: its rules are the document's, kept by the file itself.
-PASTED_DOC = re.compile(
+PASTED_DOC = _lazy(
     r"^#{1,3}\s+\S[^\n]{0,80}\n|"
     # the same heading underlined ("PROGRESS SUMMARY\n======"), or a file's front matter
     # ("---\nname: explain-code\ndescription: …"): a generated prompt or a pasted skill file
@@ -149,8 +154,8 @@ PASTED_DOC = re.compile(
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 # A run of non-CJK text between two CJK characters of one line (linear: each character is read
 # once; whether it holds two sentences is checked on the run found).
-BETWEEN_CJK = re.compile(rf"(?<=[{_CJK}])[^\n{_CJK}]+(?=[{_CJK}])")
-_TWO_SENTENCES = re.compile(r"[.!?][\"'”’]?[ \t]+[\"'“‘]?[A-Z]")
+BETWEEN_CJK = _lazy(rf"(?<=[{_CJK}])[^\n{_CJK}]+(?=[{_CJK}])")
+_TWO_SENTENCES = _lazy(r"[.!?][\"'”’]?[ \t]+[\"'“‘]?[A-Z]")
 
 
 def without_quoted_latin(masked: str) -> str:

@@ -21,6 +21,12 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
 # The remember verbs of Latin script and Russian: (the verb; what it keeps, said after the
 # statement — a pronoun; what it keeps, said before it — "the following"; the marker its
 # language's remember rules read).
@@ -42,7 +48,7 @@ def _latin(verb: str, kept: str, marker: str) -> tuple[re.Pattern[str], str]:
 # the statement is led with — the language's own remember word, which its rules read.
 _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
     (
-        re.compile(
+        _lazy(
             r"^(?:(?:please|and|also|ok|okay)[\s,]+)*(?:remember|memori[sz]e)\s+(?:that|this|it)"
             r"(?:\s+(?:for (?:the )?future|going forward|from now on|please))?|"
             r"^(?:(?:please|and|also)\s+)*keep (?:that|this|it) in mind|"
@@ -55,7 +61,7 @@ _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
         "Remember: ",
     ),
     (
-        re.compile(
+        _lazy(
             r"^(?:이를|이것을|이걸|이거|이\s*점을|이\s*내용을|이것도|위\s*내용을)\s*(?:꼭\s*)?"
             r"(?:(?:메모리|기억|claude\.md|CLAUDE\.md)에\s*)?(?:꼭\s*)?(?:기억|저장|추가|기록)해"
             r"(?:\s*줘|\s*주세요|\s*둬|\s*두세요|\s*놔)?"
@@ -63,7 +69,7 @@ _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
         "기억해: ",
     ),
     (
-        re.compile(
+        _lazy(
             r"^(?:これ|このこと|この点|以上)(?:を|は)\s*(?:メモリに\s*)?覚えて(?:おいて|て)?(?:ください|ね)?|"
             r"^(?:これ|このこと|この点|以上)(?:を|は)\s*(?:メモリ|記憶|CLAUDE\.md|claude\.md)に\s*"
             r"(?:追加|追記|記録|保存|記載)して(?:おいて)?(?:ください|ね)?"
@@ -71,7 +77,7 @@ _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
         "覚えておいて：",
     ),
     (
-        re.compile(
+        _lazy(
             r"^(?:请|請)?(?:记住|記住)(?:这一点|這一點|这点|這點|这个|這個|这条|這條|这些|這些|了)|"
             r"^(?:请|請)?(?:把|将|將)(?:这|這)(?:一点|一點|个|個|条|條|些)?(?:记|記|写|寫|加|存|保存)(?:到|进|進|入)"
             r"(?:你的)?\s*(?:记忆|記憶|claude\.md|CLAUDE\.md)\s*(?:里|裡|中)?|"
@@ -82,14 +88,14 @@ _BACK: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "记住：",
     ),
-    (re.compile(r"^recuérdalo", re.I), "recuerda: "),
+    (_lazy(r"^recuérdalo", re.I), "recuerda: "),
     *(_latin(verb, kept, marker) for verb, kept, _following, marker in _LATIN_ASKING),
 )
 # Said first, the asking can name what follows ("remember the following", "以下を覚えておいて",
 # "запомни следующее"); each entry: the asking, and the marker its language's rules read.
 _FORWARD_ONLY: tuple[tuple[re.Pattern[str], str], ...] = (
     (
-        re.compile(
+        _lazy(
             r"^(?:(?:please|and|also|ok|okay)[\s,]+)*(?:remember|memori[sz]e|note|keep in mind)\s+"
             r"the following(?:\s+(?:for (?:the )?future|going forward|from now on|please))?|"
             r"^(?:(?:please|and|also|ok|okay)[\s,]+)*(?:note|save|add|put|write|record|keep|store)\s+"
@@ -100,29 +106,29 @@ _FORWARD_ONLY: tuple[tuple[re.Pattern[str], str], ...] = (
         "Remember: ",
     ),
     (
-        re.compile(
+        _lazy(
             r"^(?:今後のために|将来のために)?(?:以下|次)(?:のこと)?を\s*(?:メモリに\s*)?覚えて(?:おいて|て)?"
             r"(?:ください|ね)?|^(?:今後のために|将来のために)覚えて(?:おいて|て)(?:ください|ね)?"
         ),
         "覚えておいて：",
     ),
     (
-        re.compile(
+        _lazy(
             r"^(?:请|請)?(?:记住|記住)(?:以下|下面)(?:的)?(?:内容|內容|几点|幾點|这些|這些)?|"
             r"^(?:请|請)?(?:把|将|將)(?:以下|下面)(?:的)?(?:内容|內容)?(?:记|記|写|寫|存|保存)(?:到|进|進|入)"
             r"(?:你的)?\s*(?:记忆|記憶|claude\.md|CLAUDE\.md)\s*(?:里|裡|中)?"
         ),
         "记住：",
     ),
-    (re.compile(r"^다음(?:을|\s*내용을)\s*(?:메모리에\s*)?(?:기억|저장)해(?:\s*줘|\s*주세요|\s*둬)?"), "기억해: "),
+    (_lazy(r"^다음(?:을|\s*내용을)\s*(?:메모리에\s*)?(?:기억|저장)해(?:\s*줘|\s*주세요|\s*둬)?"), "기억해: "),
     *(_latin(verb, following, marker) for verb, _kept, following, marker in _LATIN_ASKING),
 )
 # Said first, either kind of asking points forward.
 _OPENING = _BACK + _FORWARD_ONLY
-_END = re.compile(r"[\s.。!！]*$")
+_END = _lazy(r"[\s.。!！]*$")
 # A sentence ends at CJK punctuation or a line break, or at Latin punctuation before a space
 # ("fly.io" is one word).
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|[。！？\n]")
+_SENTENCE_END = _lazy(r"[.!?](?=\s)|[。！？\n]")
 
 
 def _marker_of(

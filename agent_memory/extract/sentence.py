@@ -24,11 +24,16 @@ from agent_memory.extract.framed import ClauseClaim, Framed, framed, whole_sente
 from agent_memory.extract.mode import REQUEST, sentence_mode, statement_before_question
 from agent_memory.extract.rules.lang_words import non_english
 from agent_memory.extract.text import PROHIBITION, cap, strip_lead
+from agent_memory.redact.regex import LazyCompiler
 
-_RELATIVE_DAY = re.compile(
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
+_RELATIVE_DAY = _lazy(
     r"\b(?:today|tomorrow|tonight|yesterday|(?:next|this|last) (?:week|month|weekend))\b", re.I
 )
-_WEEKDAY = re.compile(
+_WEEKDAY = _lazy(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|tonight|next week)\b", re.I
 )
 
@@ -36,7 +41,7 @@ _WEEKDAY = re.compile(
 # A first clause that bounds the sentence to the present ("this time", "for now", "today", "just
 # for this task"): what follows holds now, not from now on (the same words later in a claim are
 # filters.TRANSIENT's).
-_SCOPE_OF_NOW = re.compile(
+_SCOPE_OF_NOW = _lazy(
     r"^(?:but\s+|and\s+|ok(?:ay)?\s+|so\s+)?(?:just\s+)?(?:(?:for\s+)?(?:this time|now|"
     r"the moment|the time being)|right now|at the moment|temporarily|"
     r"(?:just\s+)?for this (?:task|session|pr|change|one|commit|run|step|branch|ticket))$",
@@ -44,8 +49,8 @@ _SCOPE_OF_NOW = re.compile(
 )
 # "today" bounds a prohibition said today ("today, don't deploy unless I say so"), not what was
 # decided today ("today we switched to pnpm")
-_TODAY = re.compile(r"^(?:just\s+)?(?:for\s+)?(?:today|tonight)$", re.I)
-_INSTRUCTION = re.compile(
+_TODAY = _lazy(r"^(?:just\s+)?(?:for\s+)?(?:today|tonight)$", re.I)
+_INSTRUCTION = _lazy(
     r"^\s*(?:please\s+)?(?:don't|dont|do not|never|always|only|use|keep|make sure|avoid|stop|"
     r"run|push|commit|deploy|merge|delete|remove|install|skip|ask)\b",
     re.I,
@@ -61,35 +66,35 @@ def _of_now(first: str, then: str) -> bool:
 
 
 # (unless the sentence also says it lasts: "for now and always, never push to main")
-_SAID_TO_LAST = re.compile(r"\b(?:and always|from now on|going forward|in (?:the )?future)\b", re.I)
+_SAID_TO_LAST = _lazy(r"\b(?:and always|from now on|going forward|in (?:the )?future)\b", re.I)
 
 
-_POSITIVE_HALF = re.compile(
+_POSITIVE_HALF = _lazy(
     r"^(?:but\s+|instead\s+|rather\s+)?(?:use|prefer|go with|stick (?:to|with)|rely on)\s+\S", re.I
 )
-_ROUTE_HALF = re.compile(r"^but\s+(?:only\s+)?(?:through|via|using|with|by|from|over)\s+\S", re.I)
-_NEGATIVE_HEAD = re.compile(r"^(?:don't|do not|never|avoid|prefer not)\b", re.I)
-_INSTEAD_SAID = re.compile(r",?\s+instead$", re.I)
-_CONTRAST_TAIL = re.compile(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", re.I)
+_ROUTE_HALF = _lazy(r"^but\s+(?:only\s+)?(?:through|via|using|with|by|from|over)\s+\S", re.I)
+_NEGATIVE_HEAD = _lazy(r"^(?:don't|do not|never|avoid|prefer not)\b", re.I)
+_INSTEAD_SAID = _lazy(r",?\s+instead$", re.I)
+_CONTRAST_TAIL = _lazy(r"^(?:but\s+)?(?:never|not)\s+\S+(?:\s+\S+){0,2}$", re.I)
 # A clause that describes a thing (a form of "be" or "get"), which a "but never X" tail goes on.
-_DESCRIBED = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|gotten)\b", re.I)
+_DESCRIBED = _lazy(r"\b(?:is|are|was|were|be|been|being|gets?|got|gotten)\b", re.I)
 
 
 # A prohibition of the direct route, whose next clause says the right one.
-_DIRECT_ROUTE = re.compile(r"^(?:never|don't|do not)\b.*\b(?:directly|by hand|manually)\b", re.I)
-_SAID_INSTEAD = re.compile(r"^(?:(?:instead|rather),?\s+)?(?P<body>.+?)(?:,?\s+instead)?$", re.I)
+_DIRECT_ROUTE = _lazy(r"^(?:never|don't|do not)\b.*\b(?:directly|by hand|manually)\b", re.I)
+_SAID_INSTEAD = _lazy(r"^(?:(?:instead|rather),?\s+)?(?P<body>.+?)(?:,?\s+instead)?$", re.I)
 # "don't pip install anything, add it to pyproject.toml instead": what is installed is a dependency
-_INSTALLED = re.compile(r"\binstall\b", re.I)
+_INSTALLED = _lazy(r"\binstall\b", re.I)
 _INSTALLED_AS = {"it": "the dependency", "them": "the dependencies"}
 
 
 # verbs that put a package somewhere: after an install forbidden, their "it" is the package
-_PLACED = re.compile(r"(?:add|put|declare|list|pin|specify|record|include)\s+(?:it|them)\b", re.I)
+_PLACED = _lazy(r"(?:add|put|declare|list|pin|specify|record|include)\s+(?:it|them)\b", re.I)
 
 
 # "never touch prod directly; ask me first": a request to the user (before the thing is done at
 # all), not another route to take in its place; the prohibition stands alone
-_ASK_THE_USER = re.compile(
+_ASK_THE_USER = _lazy(
     r"^(?:ask|check with|consult|confirm with|tell|ping|talk to|run it by|get approval from|"
     r"get an ok from|wait for)\s+(?:me|us)\b",
     re.I,
@@ -146,20 +151,20 @@ def _continuation(out: list[ClauseClaim], i: int, c: str) -> ClauseClaim | None:
     return None
 
 
-_THEN_TRY = re.compile(
+_THEN_TRY = _lazy(
     r"^(?:and\s+)?(?:then\s+)?(?:test|try|run|check|see|verify|retry|rerun)\s+(?:it|this|that|again)\b",
     re.I,
 )
-_JUST_WANT = re.compile(r"^(?:but\s+)?i\s+(?:just|jsut|only)\s+want\b", re.I)
+_JUST_WANT = _lazy(r"^(?:but\s+)?i\s+(?:just|jsut|only)\s+want\b", re.I)
 # "… I just need to know how to run it": what this turn is for is an answer, no change
-JUST_ASKING = re.compile(
+JUST_ASKING = _lazy(
     r"^(?:but\s+)?i\s+(?:just|jsut|only)\s+(?:want|need)\s+to\s+(?:know|understand|see|learn|"
     r"find out|ask|check)\b",
     re.I,
 )
 # "don't run the e2e suite, that will go in another session": what is forbidden is put off,
 # so the prohibition is this task's plan
-_DEFERRED = re.compile(
+_DEFERRED = _lazy(
     r"^(?:that|this|it|those|these|which)\s+(?:(?:will|'ll|can|should|is going to)\s+)?"
     r"(?:go(?:es)?|comes?|happens?|be (?:done|handled)|waits?)\b"
     r"[^,;]*\b(?:later|another|next|separate|afterwards|after that)\b",
@@ -168,15 +173,15 @@ _DEFERRED = re.compile(
 # "don't use Date, they haven't learned it yet", "don't use has, just add classes like you did
 # for the other demos": the clause after a prohibition bounds it to this piece of work (a time
 # not reached yet, the way the work was done so far)
-_FOR_THIS_WORK = re.compile(
+_FOR_THIS_WORK = _lazy(
     r"\b(?:yet|for now|for the moment|at this (?:point|stage)|like you did|as you did|"
     r"like (?:before|the others?|the other \w+))\b",
     re.I,
 )
-_ONE_THING = re.compile(r"^(?:ok\w*\s+)?(?:just\s+)?(?:do\s+)?one (?:more |last )?thing$", re.I)
+_ONE_THING = _lazy(r"^(?:ok\w*\s+)?(?:just\s+)?(?:do\s+)?one (?:more |last )?thing$", re.I)
 
 
-_RULE_WORD = re.compile(r"^(?:never|don't|do not|always|avoid|only)\b", re.I)
+_RULE_WORD = _lazy(r"^(?:never|don't|do not|always|avoid|only)\b", re.I)
 
 
 def _it_said_as(
@@ -276,10 +281,10 @@ def _clause_claim(
 # "No no, don't change the bruno tests": a prohibition on a definite object right after a
 # "no" is a correction of the step being taken, not a standing rule ("never" still counts); so
 # is one after "never mind", "nvm", "scratch that" ("never mind, don't run the migration").
-_CORRECTION = re.compile(
+_CORRECTION = _lazy(
     r"^(?:(?:no+|nope|nah|never ?mind|nvm|scratch that|on second thought)\b[\s,.!]+)+", re.I
 )
-_STEP_PROHIBITION = re.compile(
+_STEP_PROHIBITION = _lazy(
     r"^(?:please\s+)?(?:don't|do not|dont|(?:you|we)\s+(?:must|should|shall)\s+not|"
     r"(?:you|we)\s+(?:mustn't|shouldn't))\b",
     re.I,
@@ -288,7 +293,7 @@ _STEP_PROHIBITION = re.compile(
 
 # "Tom thinks we should never use ORMs … and always write raw SQL": someone else's opinion, which
 # the user reports (and may not share); no clause of it is the user's rule.
-_THIRD_PARTY_OPINION = re.compile(
+_THIRD_PARTY_OPINION = _lazy(
     r"^\W*(?:(?-i:[A-Z][a-z]+)|(?:my|our|the)\s+(?:\w+\s+)?(?:colleague|coworker|co-worker|boss|"
     r"manager|reviewer|teammate|lead|cto|friend|client|architect))\s+(?:thinks|believes|feels|"
     r"argues|argued|suggests|suggested|reckons|claims|insists)\b",
@@ -377,7 +382,7 @@ def _under_a_case(c: str, raw: str, before: str) -> bool:
     )
 
 
-_CASE_CLAUSE = re.compile(r"^(?:if|unless|in case)\b", re.I)
+_CASE_CLAUSE = _lazy(r"^(?:if|unless|in case)\b", re.I)
 
 
 def _keeps_the_thing_named(c: str, raw: str, before: str) -> bool:
@@ -397,10 +402,10 @@ def _relative_goes_on(c: str, raw: str, before: str) -> bool:
     return bool(re.match(r"^\s*and\s", raw, re.I) and _OPEN_RELATIVE.search(before))
 
 
-_OPEN_RELATIVE = re.compile(
+_OPEN_RELATIVE = _lazy(
     r"\b(?:that|which|who)\s+(?:will|would|should|can|could|must|shall)\s+\w+[^,;]*$", re.I
 )
-_KEEP_IT = re.compile(r"^keep\s+(?:it|them)\s+\S", re.I)
+_KEEP_IT = _lazy(r"^keep\s+(?:it|them)\s+\S", re.I)
 # Clauses after the first that, by the clause before them, state no rule of their own.
 _NO_CLAIM_OF_ITS_OWN = (
     _no_fragment,
@@ -466,6 +471,6 @@ def sentence_claims(
 
 
 # "I never …", "we always …": the speaker's own habit, said with its subject.
-_SPEAKER_ALWAYS = re.compile(r"^(?:i|we)\s+(?:always|never)\b", re.I)
+_SPEAKER_ALWAYS = _lazy(r"^(?:i|we)\s+(?:always|never)\b", re.I)
 # A "don't …" inside a request for work bounds that work; "never …" still states a rule.
-_REQUEST_LIMIT = re.compile(r"^(?:and\s+|but\s+|please\s+|just\s+)*(?:don't|do not|dont)\b", re.I)
+_REQUEST_LIMIT = _lazy(r"^(?:and\s+|but\s+|please\s+|just\s+)*(?:don't|do not|dont)\b", re.I)

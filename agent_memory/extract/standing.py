@@ -22,10 +22,15 @@ from dataclasses import dataclass
 
 from agent_memory.extract.filters import FROM_NOW_WORDS, TASK_NOUNS
 from agent_memory.extract.text import words
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 # Said to last. English markers, and the same words of the languages the language rules read
 # (an English rule may read a mixed sentence).
-STANDING = re.compile(
+STANDING = _lazy(
     rf"\b(?:always|never|ever|{FROM_NOW_WORDS}|(?:in|for) (?:the )?future|"
     r"every ?time|each time|whenever|any ?time|by default|as a rule|in general|generally|"
     r"remember|anymore|any more|no longer|at all times|under no circumstances|globally|"
@@ -55,14 +60,14 @@ _FILLER = (
     r"(?:(?:ok(?:ay)?|so|and|also|then|now|please|pls|plz|just|first|next|great|perfect|good|"
     r"yes|yeah|no|cool|thanks|thank you)\W*\s*)*"
 )
-WORK_REQUEST = re.compile(
+WORK_REQUEST = _lazy(
     _FILLER + r"(?:(?:can|could|would|will) (?:you|u)\s+(?:please\s+)?|"
     r"i (?:want|need|would like|'d like) you to\s+|i need to\s+)?"
     rf"(?:{_WORK})\b",
     re.I,
 )
 # The sentence opens with the rule itself ("don't …", "never …"), not with the work asked for.
-_RULE_FIRST = re.compile(
+_RULE_FIRST = _lazy(
     _FILLER + r"(?:don't|do not|dont|never|always|avoid|only|stop|let's not|let us not|"
     rf"(?:let's\s+)?(?:make sure|be sure|ensure)|no\b(?!\W*(?:{_WORK})\b))\b",
     re.I,
@@ -70,7 +75,7 @@ _RULE_FIRST = re.compile(
 # The thing being worked on: "this", "here", "the button", "the layout", "that component".
 # ("the user" is who the product serves, named in many standing rules)
 _TASK_NOUN = "|".join(sorted(TASK_NOUNS - {"user", "users"}))
-DEIXIS = re.compile(
+DEIXIS = _lazy(
     r"\b(?:this|these|those|here)\b(?!\s+(?:project|repo|repository|codebase|team|company)\b)|"
     # "that" pointing, not joining a clause ("code that is not necessary")
     r"\bthat\b(?!\s+(?:is|are|was|were|we|you|i|it|they|he|she|there|the|a|an|will|would|can|"
@@ -80,16 +85,16 @@ DEIXIS = re.compile(
 )
 # A rule whose last word is the user ("… to me", "… direct me") reacts to the last answer; a
 # rule meant to last says so ("don't just agree with me, ever").
-_AT_ME = re.compile(r"\b(?:me|us)\W*$", re.I)
+_AT_ME = _lazy(r"\b(?:me|us)\W*$", re.I)
 # A sentence up to this long is said on its own; in a longer run-on a marker may be another
 # clause's.
 _SHORT_SENTENCE = 150  # characters
-_GUESS = re.compile(
+_GUESS = _lazy(
     r"\b(?:i think|i guess|i believe|i suppose|maybe|probably|perhaps|not sure)\b", re.I
 )
 # The user's own stance ("I only want to run my services via tmuxinator", "I don't want snap on
 # my hosts"), not a bound on a piece of work asked of the assistant ("I want you to …").
-OWN_WISH = re.compile(
+OWN_WISH = _lazy(
     r"^(?:(?:no|yes|ok(?:ay)?|so|and|but|also|because|since)\W*\s+)*i\s+(?:really\s+|just\s+|"
     r"only\s+|also\s+)*(?:do not|don't|dont|never)?\s*(?:want|prefer)\b(?!\s+you\b)",
     re.I,
@@ -106,15 +111,15 @@ _JUST_VERBS = words(
     "understand explain tell answer reply describe list summarize summarise report analyze "
     "analyse investigate plan think look read review check show give finish wait focus"
 )
-_NEGATED_THEN_JUST = re.compile(
+_NEGATED_THEN_JUST = _lazy(
     r"\b(?:don't|do not|dont|never|must not|mustn't|should not|shouldn't)\b[^.!?]*?"
     r"(?:[,;:]|\s)\s*just\s+(?:(\w+)\b|use\s+(?:the|this|that|these|those|my|your)\b)",
     re.I,
 )
 # A prohibition on how the assistant deals with the user, whatever step follows it.
-_CONDUCT_CLAIM = re.compile(r"^User does not want Claude to\b")
+_CONDUCT_CLAIM = _lazy(r"^User does not want Claude to\b")
 # "stop making changes and write up what you did": stop this, then do that — two steps of now.
-_STOP_THEN_WORK = re.compile(
+_STOP_THEN_WORK = _lazy(
     r"^\W*(?:please\s+)?(?:stop|quit)\s+\w+ing\b[^.!?]*?\band\s+(?:then\s+)?(\w+)\b", re.I
 )
 
@@ -139,21 +144,21 @@ def step_instead(sentence: str, claim: str = "") -> bool:
 
 # What the clauses of a comma-spliced sentence are read for (work_spliced, work_before): work
 # asked ("you should add …", "check the handlers …"), a prohibition, a decision of the team.
-_YOU_SHOULD = re.compile(
+_YOU_SHOULD = _lazy(
     r"^\W*(?:(?:yes|ok(?:ay)?|so|and|also)\W+)*(?:you|we)\s+(?:should|need to|must|have to)\s+"
     rf"(?:{_WORK})\b",
     re.I,
 )
-_PROHIBITION = re.compile(r"^(?:never|don't|do not|avoid)\b", re.I)
+_PROHIBITION = _lazy(r"^(?:never|don't|do not|avoid)\b", re.I)
 # "don't pip install anything, add it to pyproject.toml instead": a practice forbidden, then the
 # one done in its place (sentence._remedy)
-_DONE_INSTEAD = re.compile(r"^(?:never|don't|do not)\b[^,;]*[,;]\s*[^,;]+\binstead\W*$", re.I)
-_WE_DECIDE = re.compile(
+_DONE_INSTEAD = _lazy(r"^(?:never|don't|do not)\b[^,;]*[,;]\s*[^,;]+\binstead\W*$", re.I)
+_WE_DECIDE = _lazy(
     r"\bwe\s+(?:will|shall|won't|are going to|are not going to|do not|don't|never|no longer)\b",
     re.I,
 )
 _WORK_VERBS = "|".join(w for w in _WORK.split("|") if w not in ("now", "let's", "lets", "let me"))
-_WORK_FIRST = re.compile(
+_WORK_FIRST = _lazy(
     r"(?:please\s+|then\s+|also\s+|and\s+)*(?:(?:can|could|would) (?:you|u)\s+(?:please\s+)?)?"
     rf"(?:{_WORK_VERBS})\b(?!\s+(?:is|are|was|were|has|have)\b)",
     re.I,
@@ -165,12 +170,12 @@ _WORK_FIRST = re.compile(
 # blanks are read from the first of their run only: tried from each blank of a long run, each
 # try scanned the rest of it (split() on 32,000 blanks: 2.6 s). Same splits: a match never
 # starts after a blank, as both branches end by taking every blank that follows.
-_SPLICE = re.compile(r"[,;]\s+|(?<!\s)\s+-\s+")
+_SPLICE = _lazy(r"[,;]\s+|(?<!\s)\s+-\s+")
 
 
 # "we should drop the old layout", "you need to rename the hook": a piece of work asked for
 # ("we should always …" states a rule instead).
-_WE_SHOULD_DO = re.compile(
+_WE_SHOULD_DO = _lazy(
     r"^\W*(?:(?:yes|ok(?:ay)?|so|and|also)\W+)*(?:you|we)\s+(?:should|need to|must|have to)\s+"
     r"(?:(?:really|probably|also|just)\s+)*(?!always\b|never\b|not\b|be\b)\w+",
     re.I,
@@ -178,7 +183,7 @@ _WE_SHOULD_DO = re.compile(
 # "I am always learning", "we're a small team": the speaker describing themselves. Where the
 # speaker is or works ("I'm on Fedora", "we're using Bun") is their setup, after which "I always
 # use fish" is one more fact of it, not the description going on.
-_SELF_DESCRIPTION = re.compile(
+_SELF_DESCRIPTION = _lazy(
     r"^\W*(?:i|we)(?:\s+am|'m|\s+are|'re)\b(?!\s+(?:on|using|in|at|running|with|behind)\b)", re.I
 )
 
@@ -217,7 +222,7 @@ def work_before(sentence: str) -> bool:
 
 
 # A question weighing a way of doing the work at hand, asked of the assistant.
-_WEIGHING = re.compile(
+_WEIGHING = _lazy(
     r"^\W*(?:(?:ok(?:ay)?|so|and|but|hmm|correct)\W+)*(?:what if\b|"
     r"(?:how|what) would you\b|which (?:one|option|approach|way) (?:is|would|should|do)\b|"
     r"(?:is|would) (?:that|this|it) (?:be )?(?:better|worse|enough|ok|okay|fine|preferable)\b|"
@@ -267,7 +272,7 @@ def shape(sentences: list[str], masked: str = "") -> Shape:
 
 # "## Next steps" inside the statement (a statement that opens with one is dropped whole, see
 # prepare.PASTED_DOC): what follows is a pasted report's or plan's, not the user's rule.
-_HEADING = re.compile(r"(?:^|\s)#{2,4}\s+\S")
+_HEADING = _lazy(r"(?:^|\s)#{2,4}\s+\S")
 
 
 def carries_over(claim: str, kind: str, rule: str, sentence: str, index: int, s: Shape) -> bool:
@@ -348,25 +353,25 @@ def plan_stands(sentence: str, s: Shape) -> bool:
 
 # "use short and concise commit messages", "descriptive variable names": how a kind of text is
 # written, which holds for every later text of that kind even when said with a piece of work.
-_WRITING_STYLE = re.compile(
+_WRITING_STYLE = _lazy(
     r"\b(?:commit messages|messages|names|comments|docstrings|titles|descriptions)\s*$", re.I
 )
 # "Use pnpm, not npm": one tool chosen over another for the same job is a choice of the project,
 # not a step of the work it is said with ("Set up the skeleton. Oh and pnpm, not npm, please.",
 # "Write tests with vitest instead of jest."); none of the step-of-work removals judged on
 # strangers had this shape (notes/28-steps.md).
-_TOOL_CONTRAST = re.compile(r"^Use \S.*, not \S", re.I)
+_TOOL_CONTRAST = _lazy(r"^Use \S.*, not \S", re.I)
 # The sentence opens with the user's own choice or stance, not with the work asked for.
-_CHOICE_FIRST = re.compile(r"^\W*(?:please\s+)?(?:use|prefer|stick)\b", re.I)
+_CHOICE_FIRST = _lazy(r"^\W*(?:please\s+)?(?:use|prefer|stick)\b", re.I)
 
 
 # "I don't like red text on grey, maybe make it white", "… Could you change the colours?": a
 # change to the thing at hand asked right after a dislike shows the dislike is of that thing.
-_DISLIKE = re.compile(r"^User does not (?:like|want)\b(?! Claude\b)")
+_DISLIKE = _lazy(r"^User does not (?:like|want)\b(?! Claude\b)")
 # The change is offered ("maybe …", "could you …?") or made to "it" ("make it white"); a plain
 # "make the messages plain" after "I don't want emojis in commit messages" restates the rule.
 _FIX_VERB = r"(?:make|change|turn|set|switch|move|put|swap|colou?r|paint)\s+"
-_FIX_AT_HAND = re.compile(
+_FIX_AT_HAND = _lazy(
     r"^\W*(?:(?:so|just|please|instead|and|then)\s+)*(?:"
     rf"(?:maybe|perhaps|(?:can|could|would) you)\s+(?:just\s+|please\s+)?{_FIX_VERB}"
     r"(?:it|them|this|that|these|those|the)\b|"

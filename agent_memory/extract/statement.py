@@ -32,12 +32,17 @@ from agent_memory.extract.sentence import JUST_ASKING, sentence_claims
 from agent_memory.extract.text import MAX_CLAIM, sentences, shorten, strip_lead, tidy, unmask
 from agent_memory.model.atom import normalize
 from agent_memory.model.tool_families import FAMILIES, KNOWN_TOOLS
+from agent_memory.redact.regex import LazyCompiler
 from agent_memory.transcripts.failures import command_program
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 __all__ = ["Candidate", "extract_claims"]
 
 
-_FIX_REQUEST = re.compile(
+_FIX_REQUEST = _lazy(
     r"\b(?:(?:please|pls|can you|could you)\s+(?:\w+\s+)?(?:fix|debug|investigate|look into|check)|"
     r"fix (?:it|this|that)|any idea|what's going on|why (?:does|is|do)|help me)\b",
     re.I,
@@ -251,18 +256,18 @@ def _standing(
 
 # "Approved. Proceed with implementation exactly as proposed. Rules: - …": the rules that follow
 # bound the plan being approved; only a rule said to stand ("always", "from now on") is kept.
-_APPROVAL = re.compile(
+_APPROVAL = _lazy(
     r"^\W*(?:(?:the\s+)?plan\s+(?:is\s+)?approved|approved|lgtm|proceed with (?:the\s+)?"
     r"implementation)\b",
     re.I,
 )
-_STANDING = re.compile(
+_STANDING = _lazy(
     r"\b(?:always|never|from now on|going forward|in (?:the )?future|every time|whenever)\b", re.I
 )
 
 
 # What follows a question without a capital or with a joining word still belongs to it.
-_QUESTION_TAIL = re.compile(r"^(?:[a-z]+ing\b|(?i:using|with|without|via|by)\b)")
+_QUESTION_TAIL = _lazy(r"^(?:[a-z]+ing\b|(?i:using|with|without|via|by)\b)")
 
 
 # Interchangeable tools: a rejected command of one and a reason naming another is a preference

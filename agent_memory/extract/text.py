@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.redact.regex import LazyCompiler
 from agent_memory.redact.window import window
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 MAX_CLAIM = 200
 MAX_TEXT = 12000  # a longer "prompt" is a pasted document; only its head is read
@@ -18,10 +23,10 @@ def words(text: str) -> frozenset[str]:
 
 # --- text preparation ---------------------------------------------------------------------
 
-FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
-_CODE = re.compile(r"`[^`\n]{1,300}`")
-_URL = re.compile(r"\bhttps?://[^\s)>\]}\"']+")
-_PH = re.compile("\ue000(\\d+)\ue001")
+FENCE = _lazy(r"```.*?(?:```|\Z)", re.S)
+_CODE = _lazy(r"`[^`\n]{1,300}`")
+_URL = _lazy(r"\bhttps?://[^\s)>\]}\"']+")
+_PH = _lazy("\ue000(\\d+)\ue001")
 QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "})
 
 
@@ -41,8 +46,8 @@ def unmask(text: str, spans: list[str]) -> str:
     return _PH.sub(lambda m: spans[int(m.group(1))] if int(m.group(1)) < len(spans) else "", text)
 
 
-_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")
-_LOGLIKE = re.compile(
+_BULLET = _lazy(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")
+_LOGLIKE = _lazy(
     r"^\s*(?:at\s+\S+\(|File \"|Traceback|\$ |>>> |npm ERR|error\[|warning\[|\d{4}-\d\d-\d\d[ T]\d"
     r"|\[\d+/\d+\]|[A-Z]\w*(?:Error|Exception):|\w+(?:\.\w+)+:\d+"
     # a pasted build log: "22:37:13.186 Error: ...", "Error: Function Runtimes must ..."
@@ -50,11 +55,11 @@ _LOGLIKE = re.compile(
 )
 
 
-_NOT_WORDY = re.compile(r"[^a-zA-Z\u00c0-\u024f\s,.'?!\ue000\ue001-]")
+_NOT_WORDY = _lazy(r"[^a-zA-Z\u00c0-\u024f\s,.'?!\ue000\ue001-]")
 
 
 # A SQL statement typed or pasted into the prompt: two upper-case keywords open it.
-_SQL = re.compile(
+_SQL = _lazy(
     r"^(?:CREATE|ALTER|DROP|SELECT|INSERT|UPDATE|DELETE|WITH|GRANT)\s+(?:[A-Z]+\b|\*)"
     # a continuation line of a statement broken over lines: "ON t", "USING btree (a, b);"
     r"|^(?:ON|USING|FROM|WHERE|VALUES|SET|JOIN|LEFT JOIN|ORDER BY|GROUP BY|RETURNING)\s+\S.*"
@@ -111,12 +116,12 @@ def _lines(text: str) -> list[str]:
     return [ln for ln in out if ln]
 
 
-_STRUCTURE = re.compile(r"^\s*(?:#{1,6}\s|[-*]\s|\d+\.\s|\|.*\|)", re.M)
+_STRUCTURE = _lazy(r"^\s*(?:#{1,6}\s|[-*]\s|\d+\.\s|\|.*\|)", re.M)
 
 
 # The section labels of a task brief ("Goal:", "Requirements:", "Acceptance criteria:"): a
 # prompt laid out like this is a spec of the work at hand, written (or pasted) for this task.
-_BRIEF_LABEL = re.compile(
+_BRIEF_LABEL = _lazy(
     r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:main |primary |the |project |tech )?(?:goal|goals|task|tasks|"
     r"instructions|objective|requirements?|"
     r"context|background|deliverables?|acceptance criteria|constraints|scope|steps|"
@@ -129,7 +134,7 @@ _BRIEF_LABEL = re.compile(
 
 # A request that introduces its own steps ("please update X to:", "do the following:").
 # ("Please update CLAUDE.md with the following:" introduces what is to be kept, not steps)
-_STEPS_FOLLOW = re.compile(
+_STEPS_FOLLOW = _lazy(
     r"\b(?:please|can you|could you|i want you to|i need you to|let's|go ahead and)\b"
     r"(?![^\n]*\b(?:claude\.md|agents\.md|memory|memories)\b)[^\n]{0,120}?"
     r"\b(?:to|following|these|this|steps|changes)\s*:\s*\n",
@@ -165,13 +170,13 @@ def framing(text: str) -> str:
 # (the "user@mac proj %" form starts where a word starts: tried inside a 10,000-character word
 # it scanned the rest of the word at each character; a match inside a word starts at its start)
 _SHELL_PROMPT = r"(?:[\w.-]+@[\w.-]+|[\w.-]+):[~/][^\s]*\s*[>$#%]\s|(?<![\w.-])[\w.-]+@[\w.-]+\s+\S+\s+%\s"
-_SHELL_LINE = re.compile(rf"^\s*(?:{_SHELL_PROMPT}|[$%\u276f]\s+\S|PS [A-Z]:\\)")
-_SHELL_INSIDE = re.compile(rf"(?:^|\s){_SHELL_PROMPT}")
-_INDENTED = re.compile(r"^(?: {4,}|\t)\S|^ {2,3}(?![-*\u2022]\s|\d{1,2}[.)]\s)\S")
+_SHELL_LINE = _lazy(rf"^\s*(?:{_SHELL_PROMPT}|[$%\u276f]\s+\S|PS [A-Z]:\\)")
+_SHELL_INSIDE = _lazy(rf"(?:^|\s){_SHELL_PROMPT}")
+_INDENTED = _lazy(r"^(?: {4,}|\t)\S|^ {2,3}(?![-*\u2022]\s|\d{1,2}[.)]\s)\S")
 
 
-_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s")
-_ENDS_SENTENCE = re.compile(r"[.!?]\s*$")
+_LIST_ITEM = _lazy(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s")
+_ENDS_SENTENCE = _lazy(r"[.!?]\s*$")
 
 
 def _introduced_paste(lines: list[str]) -> int | None:
@@ -285,7 +290,7 @@ _CONTRACTIONS = [
     (r"\bhasn't\b", "has not"),
     (r"\bdont\b", "don't"),
 ]
-_CONTRACTION_RES = [(re.compile(p, re.I), r) for p, r in _CONTRACTIONS]
+_CONTRACTION_RES = [(_lazy(p, re.I), r) for p, r in _CONTRACTIONS]
 
 _LEAD_WORDS = (
     r"ok(?:ay)?|so|well|also|and|but|or|oh|ah|yes|yeah|yep|yup|sure|fine|great|cool|nice|perfect|"
@@ -303,15 +308,15 @@ _LEAD_WORDS = (
     r"before (?:we|you) (?:start|begin|get started|dive in)|before i forget|before anything else|"
     r"first of all|first things first"
 )
-_LEAD = re.compile(rf"^(?:{_LEAD_WORDS})(?=[\s,:;!.\u2013\u2014-]|$)[\s,:;!.\u2013\u2014-]*", re.I)
-_LEAD_NO = re.compile(
+_LEAD = _lazy(rf"^(?:{_LEAD_WORDS})(?=[\s,:;!.\u2013\u2014-]|$)[\s,:;!.\u2013\u2014-]*", re.I)
+_LEAD_NO = _lazy(
     r"^(?:no|nope|nah|not quite|wrong|incorrect)\s*[,.!;:\u2013\u2014-]+\s*", re.I
 )
 
 
 # "sorry for being picky, but …", "sorry to be a pain, …": an apology for what follows, none of it
 # (left in, "for being picky" read as the rule's purpose: "Always use tabs for being picky")
-_LEAD_APOLOGY = re.compile(
+_LEAD_APOLOGY = _lazy(
     r"^(?:sorry|apologies|my apologies)\s+(?:for|about|to|if)\b[^,.;:!?]{0,60}[,;:]\s*", re.I
 )
 
@@ -339,7 +344,7 @@ which where whenever once afterwards after before finally ideally only no how wh
 there's they're he's she's what's
 """
 )
-_SPLIT = re.compile(r",\s+|\s+(?:and|but)\s+(?=\S)|;\s*|\s+[-\u2013\u2014]\s+|:\s+|\s*\u2014\s*")
+_SPLIT = _lazy(r",\s+|\s+(?:and|but)\s+(?=\S)|;\s*|\s+[-\u2013\u2014]\s+|:\s+|\s*\u2014\s*")
 
 
 def _inside_path(sentence: str, m: re.Match[str]) -> bool:
@@ -365,10 +370,10 @@ def _depths(text: str) -> list[int]:
 
 
 # A sentence or clause that opens with a prohibition ("never …", "please don't …").
-PROHIBITION = re.compile(r"^\W*(?:please\s+)?(?:never|don't|dont|do not)\b", re.I)
-_HESITATION = re.compile(r"\b(?:stall|hesitate|wait|pause|delay|stop|dawdle)\s*$", re.I)
+PROHIBITION = _lazy(r"^\W*(?:please\s+)?(?:never|don't|dont|do not)\b", re.I)
+_HESITATION = _lazy(r"\b(?:stall|hesitate|wait|pause|delay|stop|dawdle)\s*$", re.I)
 # An exception closing a rule: "unless I say so", "without asking me", "until told to".
-_EXCEPTION = re.compile(
+_EXCEPTION = _lazy(
     r"\b(?:unless|until|till)\s+(?:i|we|told|asked|instructed|the user)\b|"
     r"\bwithout\s+(?:asking|checking|my|the user's|permission|approval|confirm\w*|consent)\b",
     re.I,
@@ -399,12 +404,12 @@ def _exception_shared(sentence: str, m: re.Match[str]) -> bool:
 
 
 # A condition a rule holds under: "never merge unless CI is green", "only if I ask".
-_CONDITION = re.compile(
+_CONDITION = _lazy(
     r"\b(?:unless|until|till|only if|as long as|provided(?: that)?|except (?:when|if))\b", re.I
 )
 _SUBJECT = ("i", "we", "you", "they", "it", "someone", "somebody", "the", "i'm", "it's", "we're",
             "you're", "they're", "i've", "we've", "you've", "there's")  # fmt: skip
-_RULE_WORD = re.compile(r"\b(?:never|always|don't|dont|do not|avoid|must|should|please)\b", re.I)
+_RULE_WORD = _lazy(r"\b(?:never|always|don't|dont|do not|avoid|must|should|please)\b", re.I)
 
 
 def _condition_continues(sentence: str, start: int, m: re.Match[str]) -> bool:
@@ -428,7 +433,7 @@ def _condition_continues(sentence: str, start: int, m: re.Match[str]) -> bool:
 # After a comma, what narrows the rule before it: "always run prettier, but not on the generated
 # types", "never use raw SQL, only if the ORM can't express it", "…, unless it's a hotfix". Cut
 # there, the rule read without its exception, saying more than the user did.
-_RESTRICTION = re.compile(
+_RESTRICTION = _lazy(
     r"(?:unless|only (?:if|when|for|in|on)|but (?:not|never) (?:on|in|for|with|when|if|inside|under))\b",
     re.I,
 )
@@ -473,7 +478,7 @@ def clauses(sentence: str) -> list[str]:
 # sub() removes) is the same, and a run of emoji before other text is scanned once instead of
 # once from each of its characters (quadratic; notes/28-hang.md).
 _EMOTICON = r"[:;]-?[()DPp/\\|]|xD|<3|\^\^|[\u2600-\u27bf\U0001f300-\U0001faff]"
-_EMOTICON_TAIL = re.compile(
+_EMOTICON_TAIL = _lazy(
     r"(?<![\s\u2600-\u27bf\U0001f300-\U0001faff])(?<![:;][()DPp/\\|])(?<![:;]-[()DPp/\\|])"
     rf"(?<!xD)(?<!<3)(?<!\^\^)(?:\s*(?:{_EMOTICON}))+\s*$"
 )
@@ -488,7 +493,7 @@ NOT_RIGHT_AFTER_TAKER = "".join(rf"(?<!\b{w})" for w in OBJECT_TAKERS)
 # Courtesy and exasperation closing a sentence ("…, please", "… ffs", "… lol", "…, trust me")
 # are not part of the rule; after a word that needs its object, one without a comma before it is
 # that object ("never just trust me" is the rule's own object).
-_COURTESY_TAIL = re.compile(
+_COURTESY_TAIL = _lazy(
     rf"(?:(?:,\s*|{NOT_RIGHT_AFTER_TAKER}\s+)(?:please|pls|thanks|thank you|for me|ok|okay|"
     r"if possible|too|if (?:you )?need(?:ed)?(?: it)?|in case you need it|just in case|f+s|lol|lmao|"
     r"smh|tbh|imo|ugh|fwiw|btw|iirc|afaik)|,\s*(?:trust|believe) me)+\s*[.!?]*$",
@@ -521,8 +526,8 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].isalpha() else text
 
 
-_LAST_BLANK = re.compile(r"\s(?=\S*\Z)")
-_BLANK = re.compile(r"\s")
+_LAST_BLANK = _lazy(r"\s(?=\S*\Z)")
+_BLANK = _lazy(r"\s")
 
 
 def at_blanks(text: str, lo: int, hi: int) -> tuple[int, int]:

@@ -15,9 +15,13 @@ Source = str | Callable[[], str]
 class _LazyPattern:
     """A regex compiled on first use, which then replaces itself in its module's globals, so
     that later uses are plain global lookups. The source may be a function when building the
-    pattern's text is itself work (a trie of many words)."""
+    pattern's text is itself work (a trie of many words). A pattern held elsewhere (a rule
+    table, a name imported by another module) stays this object: each attribute it is asked
+    for is kept on it once read (the compiled pattern's bound `search`, say), so only the first
+    use of each goes through `__getattr__` — through it every time, the rules' worst case (a
+    transcript of nothing but typed prompts) made 1.6 M extra calls a MB."""
 
-    __slots__ = ("_namespace", "_source", "_flags", "_rx")
+    __slots__ = ("_namespace", "_source", "_flags", "_rx", "__dict__")
 
     def __init__(self, namespace: dict[str, object], source: Source, flags: int) -> None:
         self._namespace = namespace
@@ -33,7 +37,9 @@ class _LazyPattern:
             for name, value in list(self._namespace.items()):
                 if value is self:
                     self._namespace[name] = rx
-        return getattr(rx, attr)
+        value = getattr(rx, attr)
+        self.__dict__[attr] = value  # found by plain lookup from now on (`rx` never changes)
+        return value
 
 
 class LazyCompiler:

@@ -21,10 +21,15 @@ from agent_memory.extract.filters import (
 from agent_memory.extract.rules.base import Clause, ClauseRule, cap
 from agent_memory.extract.standing import DEIXIS, STANDING
 from agent_memory.extract.text import words
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 Rule = tuple[str, str]  # (claim, kind)
 
-_ALWAYS_NEVER = re.compile(
+_ALWAYS_NEVER = _lazy(
     r"^((?:please\s+)?(?:make sure|be sure|ensure)(?:\s+that)?(?:\s+to)?\s+)?"
     r"(?:(you|we|i|claude|agents?)\s+)?((?:should|must|will|shall|need to|have to|ought to|'ll|"
     r"are to|want to|can)\s+)?(?:(?:please|also|just|really)\s+)*(always|never)\s+"
@@ -38,7 +43,7 @@ _ALWAYS_NEVER = re.compile(
     re.I,
 )
 
-_MAKE_SURE_ALL = re.compile(
+_MAKE_SURE_ALL = _lazy(
     r"^(?:please\s+|let's\s+|let us\s+)?(?:make sure|ensure|be sure)(?:\s+that)?\s+"
     r"((?:every|all|each|no)\s+\S.*)",
     re.I,
@@ -110,11 +115,11 @@ def _speaker_described(m: re.Match[str], body: str) -> bool:
     return (m.group(2) or "").lower() in ("i", "we") and bare and " " not in body.strip()
 
 
-_LIGHT_VERB = re.compile(
+_LIGHT_VERB = _lazy(
     r"^(?:do|have|make|get|go|be|have to \w+|follow|use|apply|stick to|stick with)\s+(.*)$", re.I
 )
 # "always the same error", "never in the work tree": a noun or a place, not an instruction
-_NOT_A_VERB_START = re.compile(
+_NOT_A_VERB_START = _lazy(
     r"^(?:the|a|an|same|this|that|in|on|at|to|for|with|from|by|of|as|via)\b", re.I
 )
 
@@ -148,13 +153,13 @@ def _describes_not_instructs(head: str, body: str) -> bool:
 
 
 # (past another verb in -s joined to it: "never escapes or encodes the HTML")
-_OBJECT_NEXT = re.compile(
+_OBJECT_NEXT = _lazy(
     r"^(?:(?:or|and)\s+[a-z]+[^su]s\s+)?(?:my|your|our|his|her|its|their|the|a|an|this|that|these|those)\b",
     re.I,
 )
 
 
-_THIRD_PERSON_ES = re.compile(r"^[a-z]+(?:[cs]h|x|z|ss)es$|^[a-z]+[^aeiou]ies$")
+_THIRD_PERSON_ES = _lazy(r"^[a-z]+(?:[cs]h|x|z|ss)es$|^[a-z]+[^aeiou]ies$")
 
 
 def _lone_word_not_a_rule(head: str, body: str) -> bool:
@@ -196,7 +201,7 @@ def _always_never_ok(m: re.Match[str], c: Clause) -> bool:
 
 # What the user does with their own hands: "…myself", "…by hand", "…in another terminal",
 # "keep the dev server running".
-_OWN_DOING = re.compile(
+_OWN_DOING = _lazy(
     r"\b(?:myself|by hand|manually|on my own|in (?:another|a separate|my own) (?:terminal|tab|window|shell)|"
     r"running)\b",
     re.I,
@@ -215,7 +220,7 @@ def _always_never_claim(m: re.Match[str], c: Clause) -> str:
     return f"{m.group(4).capitalize()} {body}"
 
 
-_DONT = re.compile(
+_DONT = _lazy(
     r"^(?:(?:you|we|claude)\s+(?:should|must|shall|will|need to)\s+not|do\s+not|don't|let's\s+not|"
     r"let us not|(?:please\s+)?refrain from)\s+"
     # "don't you dare push to main", "don't you ever …": a prohibition said with force
@@ -224,26 +229,26 @@ _DONT = re.compile(
 )
 # A subject after "don't" makes it a question ("don't you see …", "don't we have …"); typing
 # slips of "you" ("yoiu", "yuo") are read as it.
-_QUESTION_SUBJECT = re.compile(r"you|u|ya|we|they|i|he|she|y[a-z]?o[a-z]?u|yuo", re.I)
-_LETS_NOT = re.compile(r"^let(?:'s|\s+us)\s+not\b", re.I)
+_QUESTION_SUBJECT = _lazy(r"you|u|ya|we|they|i|he|she|y[a-z]?o[a-z]?u|yuo", re.I)
+_LETS_NOT = _lazy(r"^let(?:'s|\s+us)\s+not\b", re.I)
 _LETS_NOT_CHOICE = words("use import add call commit push install rely depend mock vendor")
 _HOLD_VERBS = frozenset(
     {"implement", "make", "write", "apply", "start", "change", "edit", "touch", "modify", "alter"}
 )
-_HOLD_OBJECT = re.compile(
+_HOLD_OBJECT = _lazy(
     r"^\s+(?:any\s+|the\s+)?(?:changes?|edits?|code|anything|implementation|coding)"
     r"(?:\s+(?:yet|now|first|for now|right now|until\b.*|before\b.*))?\s*[.!?]*$",
     re.I,
 )
-_WE_DONT = re.compile(r"^we\s+(?:don't|do not|never)\s+(\w+)\b(.*)", re.I)
-_I_DONT_WANT = re.compile(
+_WE_DONT = _lazy(r"^we\s+(?:don't|do not|never)\s+(\w+)\b(.*)", re.I)
+_I_DONT_WANT = _lazy(
     r"^i\s+(?:really\s+|actually\s+|definitely\s+)*(?:don't|do not)\s+(want|like|need|use)\s+(?:(you\s+)?to\s+)?(.*)",
     re.I,
 )
-_RUN_ON = re.compile(r"\s+(?=(?:i|we)(?:\s+am|'m|\s+are|'re)\s+\w+ing\b)", re.I)
-_AVOID = re.compile(r"^(?:(?:try to|please|always)\s+)?avoid\s+(\S.*)", re.I)
-_STOP_ING = re.compile(r"^(?:stop|quit)\s+(\w+ing)\b(.*)", re.I)
-_NO_X = re.compile(
+_RUN_ON = _lazy(r"\s+(?=(?:i|we)(?:\s+am|'m|\s+are|'re)\s+\w+ing\b)", re.I)
+_AVOID = _lazy(r"^(?:(?:try to|please|always)\s+)?avoid\s+(\S.*)", re.I)
+_STOP_ING = _lazy(r"^(?:stop|quit)\s+(\w+ing)\b(.*)", re.I)
+_NO_X = _lazy(
     r"^no\s+(?!problem|worries|worry|luck|idea|way|need|thanks|rush|clue|matter|offense|doubt|"
     r"longer|more|one|wonder|kidding|big deal|change|changes|issue|issues|errors?|response)"
     r"([a-z\ue000][\w.\ue000\ue001-]*(?:\s+[\w.\ue000\ue001-]+){0,3}?)"
@@ -273,9 +278,9 @@ _GERUNDS = {
     "pushing": "push",
     "mocking": "mock",
 }
-_WITHOUT = re.compile(r"\bwithout\s+(\w+ing)\s+(\S.*)", re.I)
-_TASK_BOUND_WITHOUT = re.compile(r"\b(?:it|this|that|them)\b", re.I)
-_EXISTING_OBJ = re.compile(
+_WITHOUT = _lazy(r"\bwithout\s+(\w+ing)\s+(\S.*)", re.I)
+_TASK_BOUND_WITHOUT = _lazy(r"\b(?:it|this|that|them)\b", re.I)
+_EXISTING_OBJ = _lazy(
     r"^(?:the|this|that|these|those|my|our)\s+(?:existing|current|original|old|previous)\b", re.I
 )
 WE_DONT_VERBS = words(
@@ -291,7 +296,7 @@ _KNOWN_VERBS = IMPERATIVES | POLICY_VERBS | WE_DONT_VERBS
 # A prohibition about the step at hand: "don't commit the report file", "don't add X again",
 # "don't do any UI", "don't look too much at the old code". A standing rule names a kind of
 # thing ("don't commit secrets", "don't use `as`") or a place that stays ("push to main").
-_STEP_OBJECT = re.compile(
+_STEP_OBJECT = _lazy(
     r"^\s+(?:to\s+|on\s+|in\s+|into\s+|from\s+|at\s+)?(?:the|this|that|my|your|his|her|these|those)\s+"
     r"(?!(?:main|master|production|prod|default|release|\.?env|lock|lockfile|secrets?|credentials|keys?|"
     r"generated|build|dist|vendor|node_modules|database|db|schema|migrations?|public api|ci)\b|"
@@ -299,21 +304,21 @@ _STEP_OBJECT = re.compile(
     re.I,
 )
 # "any other files", "anything else", "the rest of the code": what this edit must leave alone.
-_OTHER_PARTS = re.compile(
+_OTHER_PARTS = _lazy(
     r"^\s+(?:any\s+|the\s+)?(?:other\s+(?:files?|code|parts?|things?|lines?|components?|"
     r"modules?|sections?|places?|functions?|tests?|pages?|screens?|stuff)\b|rest of the\b)|"
     r"^\s+anything\s+else\b",
     re.I,
 )
 # "any changes", "any code modifications", "any plan" with nothing after: what this turn may do.
-_ANY_WORK = re.compile(
+_ANY_WORK = _lazy(
     r"^\s+any\s+(?:more\s+)?(?:code\s+|file\s+)?(?:changes?|modifications?|edits?|plans?|code|"
     r"commits?)\s*(?:now|yet|for now|just yet|here|at all)?\s*[.!]*$",
     re.I,
 )
 # "any edits to the script", "any changes in this file": what this turn may touch (a lasting
 # place such as the database or main is no step object, see _STEP_OBJECT).
-_ANY_WORK_ON = re.compile(
+_ANY_WORK_ON = _lazy(
     r"^\s+any\s+(?:more\s+)?(?:changes?|modifications?|edits?)(?=\s+(?:to|in|on)\s)", re.I
 )
 
@@ -337,7 +342,7 @@ _STEP_VERBS = frozenset(
 
 
 # "don't give me options", "never ask me for confirmation": how to talk to the user, a standing rule
-_TALK_TO_ME = re.compile(
+_TALK_TO_ME = _lazy(
     r"^(?:give|offer|show|send|tell|ask)\s+(?:me|us)\s+(?:any\s+|more\s+|\w+ing\s+)?"
     r"(?:options|choices|alternatives|suggestions|disclaimers|warnings|apologies|excuses|lectures|"
     r"summaries|for (?:permission|confirmation|approval)|questions)\b",
@@ -515,7 +520,7 @@ def _no_x_ok(m: re.Match[str], c: Clause) -> bool:
     return not vague(m.group(1)) and (m.group(1).endswith("s") or bool(codeish))
 
 
-_KEEP = re.compile(
+_KEEP = _lazy(
     r"^(?:(?:while|and|but|by|just|please|also|always)\s+)*"
     r"(?:(?:we|you|i)\s+(?:should|must|need to|want to|have to|'d like to|would like to)\s+|"
     r"i(?:'d| would) (?:like|love|prefer) to\s+|i want to\s+|try to\s+|make sure to\s+|let's\s+|let us\s+)?"
@@ -555,7 +560,7 @@ def _keep(m: re.Match[str], c: Clause) -> str | None:
     return f"Keep {obj} {rest}"
 
 
-_STEP_MANNER = re.compile(
+_STEP_MANNER = _lazy(
     r"^(?:(?:very|really|pretty|super|as|quite|nice and|short and)\s+)*(?:simple|minimal|minimalistic|"
     r"clean|lean|small|tidy|basic|straightforward|locally|local|light|lightweight|focused|stupid|"
     r"brief|compact)\s*[.!]*$",
@@ -563,21 +568,21 @@ _STEP_MANNER = re.compile(
 )
 
 
-_KEEP_FORGETTING = re.compile(
+_KEEP_FORGETTING = _lazy(
     # (only "… forgetting to <verb>": "you always forget that my tests are in test/" read
     # "Always that …", "you keep forgetting the semicolons" "Always the semicolons")
     r"^(?:claude\s+)?you\s+(?:keep|always|constantly)\s+(?:forgetting|forget)\s+to\s+(\S.*)",
     re.I,
 )
-_FORGOT_AGAIN = re.compile(r"^(?:claude\s+)?you\s+forgot\s+to\s+(\S.*?)\s+again$", re.I)
-KEEP_DOING = re.compile(r"^(?:why do you|you)\s+(?:keep|always)\s+(\w+ing)\s+(\S.*)", re.I)
+_FORGOT_AGAIN = _lazy(r"^(?:claude\s+)?you\s+forgot\s+to\s+(\S.*?)\s+again$", re.I)
+KEEP_DOING = _lazy(r"^(?:why do you|you)\s+(?:keep|always)\s+(\w+ing)\s+(\S.*)", re.I)
 
 
 # "the any type is banned from my codebase", "force pushing is not allowed in this repo", "the
 # generated folder is off limits": a prohibition said of the thing forbidden. Only with where it
 # holds (the code, the repository, the commits) or "off limits": "free text is not allowed" in a
 # form, "403 forbidden" are what a program does.
-_BANNED = re.compile(
+_BANNED = _lazy(
     r"^(?:(?:the|any|all)\s+)?(?P<x>[\w\ue000\ue001./+-]+(?:\s+[\w\ue000\ue001./+-]+){0,3}?)\s+(?:is|are)\s+"
     r"(?:strictly\s+|completely\s+|totally\s+|absolutely\s+)?"
     r"(?:(?P<off>off[- ]limits)|banned|forbidden|prohibited|not allowed|disallowed)"
@@ -588,7 +593,7 @@ _BANNED = re.compile(
 )
 # "run the linter before every commit", "rebase on main before each push": a step of the
 # workflow said on each of its events (on every request or each render, what a program does).
-_ON_EVERY_EVENT = re.compile(
+_ON_EVERY_EVENT = _lazy(
     r"^(?:please\s+)?(?:always\s+)?(?:run|execute|check|update|rebuild|format|lint|test|bump|"
     r"review|rebase|pull|fetch|sync|verify|validate|regenerate|type-?check)\b[^,;:?]{0,60}?\s+"
     r"(?:before|after|on)\s+(?:every|each)\s+(?:single\s+)?(?:git\s+)?(?:commit|push|merge|"
@@ -599,7 +604,7 @@ _ON_EVERY_EVENT = re.compile(
 # proto files": a step the user says is owed whenever a kind of event happens — a "you must" with
 # a step and an event in the gerund is how things are done here, not this turn's request ("you
 # need to fix the tests before merging" fixes what is broken now: no step verb of that kind).
-_MUST_ON_EVENT = re.compile(
+_MUST_ON_EVENT = _lazy(
     r"^(?:(?:so|also|and|btw|fyi|note)[,:]?\s+)?you\s+(?:always\s+)?(?:need to|have to|must|should always)\s+"
     r"(?:always\s+)?(?P<step>(?:run|execute|activate|source|restart|reload|rebuild|regenerate|recompile|"
     r"build|format|lint|test|bump|rebase|pull|sync|verify|validate|clear|migrate|type-?check|"

@@ -26,8 +26,13 @@ from agent_memory.extract.filters import (
 from agent_memory.extract.rules.base import Clause, ClauseRule, cap
 from agent_memory.extract.text import words
 from agent_memory.model.tool_families import KNOWN_TOOLS
+from agent_memory.redact.regex import LazyCompiler
 
-_SUBJECT_MODAL = re.compile(
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
+_SUBJECT_MODAL = _lazy(
     r"^((?:the\s+|all\s+|every\s+|each\s+|our\s+|any\s+)?[\w`\ue000\ue001./-]+(?:\s+[\w`\ue000\ue001./-]+){0,4}?)"
     r"\s+(must|should|shall|need to|needs to|have to|has to)\s+(?:(always|never|not|only)\s+)?(\S.*)",
     re.I,
@@ -42,7 +47,7 @@ schema infrastructure infra cluster deployment
 
 
 # "all three X", "all the X", "all of them": a counted or definite set, the things at hand.
-_THINGS_AT_HAND = re.compile(
+_THINGS_AT_HAND = _lazy(
     r"^(?:all|both|each)\s+(?:of\b|the\b|\d|two\b|three\b|four\b|five\b)", re.I
 )
 
@@ -81,7 +86,7 @@ def _subject_modal_ok(m: re.Match[str], c: Clause) -> bool:
     )
 
 
-_THIS_REPO = re.compile(
+_THIS_REPO = _lazy(
     r"^(?:this|the|our)\s+(?:[\w-]+\s+)?(repo|repository|project|codebase|code base|app|application|service|package|library|"
     r"lib|tool|module|site|website|monorepo|cli|api|server|backend|frontend|bot|plugin|extension|workspace|"
     r"ci|pipeline)"
@@ -94,7 +99,7 @@ _THIS_REPO = re.compile(
     r"should (?:always|never|not)|has no)(.*)",
     re.I,
 )
-_WE_VERB = re.compile(
+_WE_VERB = _lazy(
     r"^we(?:'re| are)?\s+(?:(?:always|usually|generally|mostly|only|typically|normally|all|now)\s+)?"
     r"(use|using|do|deploy|deploying|build|target|targeting|follow|host|ship|store|release|publish|"
     r"work with|rely on|develop on|develop in|stick to|stick with|code in|program in|maintain|"
@@ -102,14 +107,14 @@ _WE_VERB = re.compile(
     r"moving to|migrating to|standardi[sz]ing on|migrating from|moving from|switching from)\s+(\S.*)",
     re.I,
 )
-_OUR_X = re.compile(
+_OUR_X = _lazy(
     r"^our\s+([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+(is|are|uses|use|lives|live|runs|run|"
     r"goes|go|gets|get|must|should|has to|have to|needs to|need to|deploys|deploy|targets|target|"
     r"follows|follow|supports|support|requires|require|depends on|depend on|runs on|run on|"
     r"is built with|are built with|is written in|are written in|is hosted on|is deployed (?:to|on))\s+(\S.*)",
     re.I,
 )
-_LOCATION = re.compile(
+_LOCATION = _lazy(
     r"^((?:the|our|my|all(?: the)?|your)\s+)?([\w\ue000\ue001./'-]+(?:\s+[\w\ue000\ue001./'-]+){0,5}?)\s+"
     r"(?:is|are|lives?|sits?|resides?|can be found|is located|are located|is stored|are stored|is kept|"
     r"are kept|is defined|are defined|is configured|are configured|is saved|are saved|is set|are set|"
@@ -117,7 +122,7 @@ _LOCATION = re.compile(
     r"(?:in|at|under|inside|within|on|from|into)\s+(\S.*)",
     re.I,
 )
-_LEXICON_COPULA = re.compile(
+_LEXICON_COPULA = _lazy(
     r"^(?:the|our|my)\s+((?:[\w-]+\s+){0,3}?(?:branch|port|python version|node version|version|package manager|"
     r"database|db|test runner|linter|formatter|language|framework|stack|registry|region|endpoint|"
     r"hostname|domain|url|base url|convention|style guide|ci|deploy target|runtime|os|operating system|"
@@ -130,33 +135,33 @@ _LEXICON_COPULA = re.compile(
     r"(is|are|uses|should be|must be|is not|are not|is always|is never)\s+(\S.*)",
     re.I,
 )
-_NO_SUPPORT = re.compile(
+_NO_SUPPORT = _lazy(
     r"^((?:the\s+|our\s+)?[\w\ue000\ue001.@/+-]+(?:\s+[\w\ue000\ue001.@/+-]+){0,3}?)\s+"
     r"(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+(?:support|handle|understand|"
     r"allow|accept|work with|run on|work on)\s+(\S.*)",
     re.I,
 )
-_PORT = re.compile(
+_PORT = _lazy(
     r"^(?:the\s+)?([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+(?:runs|listens|is served|"
     r"is available|is exposed)\s+(?:on|at)\s+((?:port\s+\d{2,5}|localhost:\d{2,5}|"
     r"\S+:\d{2,5})\b.*)",
     re.I,
 )
-_I_USE = re.compile(
+_I_USE = _lazy(
     r"^i\s+(?:usually\s+|mostly\s+|generally\s+|now\s+|mainly\s+|always\s+)?(use|work with|work on|work in|"
     r"develop on|develop in|code on|code in|work mostly in|work mainly in|mostly work in|program in)\s+(\S.*)",
     re.I,
 )
 # The system ends where a run-on sentence starts its next thought ("I'm on a mac, when I set
 # the layout to …": the rest is the problem being reported, not the system).
-_I_AM_ON = re.compile(
+_I_AM_ON = _lazy(
     r"^i(?:'m| am)\s+(?:on|running|using)\s+((?:mac ?os|macos|osx|os x|windows|wsl\d?|"
     r"linux|ubuntu|debian|fedora|arch|nixos|an? (?:mac|m1|m2|m3|m4|arm|intel)\b|"
     r"(?:zsh|bash|fish|powershell)\b)"
     r"(?:(?![,;]|\s+(?:when|whenever|if|and|but|so|because|where|which|while)\b).)*)",
     re.I,
 )
-_STATUS = re.compile(
+_STATUS = _lazy(
     r"^(?:the\s+)?([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,4}?)\s+(?:is|are)\s+"
     r"(deprecated|obsolete|no longer (?:used|supported|maintained|needed)|not used anymore|legacy|"
     r"read-only|readonly|auto-?generated|generated|vendored|frozen|managed by|owned by|fragile|"
@@ -168,7 +173,7 @@ _STATUS = re.compile(
 
 # "i use nativewind you can remove all custom style sheets": with no comma the request runs on
 # from the fact; it starts where "you" is asked to do something.
-_NEXT_THOUGHT = re.compile(
+_NEXT_THOUGHT = _lazy(
     r"\s+(?:you|u)\s+(?:can|could|should|need|must|have to|will|may)\s|"
     r"\s+(?:can|could|would|will)\s+(?:you|u)\s|\s+(?:please|pls|plz|pelase)\s|"
     # "I use fish so keep the commands compatible": the instruction the fact is the reason for
@@ -208,13 +213,13 @@ def _third_person(text: str) -> str:
 
 
 # "it's `pnpm test`, not `npm test`": a correction naming the right command or tool.
-_CORRECTION = re.compile(
+_CORRECTION = _lazy(
     r"^(?:it's|it is|that's|that is|it should be|that should be)\s+(\ue000\d+\ue001|[\w.@/-]+)\s*,?\s+"
     r"not\s+(\ue000\d+\ue001|[\w.@/-]+)$",
     re.I,
 )
 # "tests are run with `tox`", "the frontend is built with Vite and deployed to Netlify".
-_PASSIVE_HOW = re.compile(
+_PASSIVE_HOW = _lazy(
     r"^((?:the\s+|our\s+|all\s+)?[\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+(?:is|are|get|gets)\s+"
     r"(?:always\s+|usually\s+|only\s+)?(?:run|built|deployed|started|installed|managed|handled|generated|"
     r"formatted|linted|tested|released|published|served|bundled|compiled|hosted|written|tracked|"
@@ -224,50 +229,50 @@ _PASSIVE_HOW = re.compile(
     re.I,
 )
 # "the `scripts/` folder is for one-off maintenance scripts".
-_PURPOSE_OF = re.compile(
+_PURPOSE_OF = _lazy(
     r"^(?:the\s+|our\s+)?((?:[\w\ue000\ue001./-]+\s+){0,2}?(?:folder|directory|dir|module|package|file|"
     r"branch|bucket|repo|script|table|queue|service|\ue000\d+\ue001))\s+(?:is|are)\s+(?:only\s+)?"
     r"(?:for|used for|meant for|reserved for)\s+(\S.*)",
     re.I,
 )
 # "every PR needs a changelog entry", "all dates should be shown in local time".
-_QUANTIFIED_RULE = re.compile(
+_QUANTIFIED_RULE = _lazy(
     r"^(every|all|each|any|no)\s+((?:[\w\ue000\ue001./'-]+\s+){1,4}?)(?:needs?|requires?|must|should|"
     r"has to|have to|gets?|goes|go|belongs?|is|are)\s+(\S.*)",
     re.I,
 )
-_QUANTIFIED_MODAL = re.compile(r"(?:needs?|requires?|must|should|has to|have to)\b", re.I)
+_QUANTIFIED_MODAL = _lazy(r"(?:needs?|requires?|must|should|has to|have to)\b", re.I)
 # "I'd like commit messages to be in the imperative mood".
-_LIKE_TO_BE = re.compile(
+_LIKE_TO_BE = _lazy(
     r"^i(?:'d| would)?\s*(?:like|love|want|prefer)\s+((?:[\w\ue000\ue001./-]+\s+){0,3}?[\w\ue000\ue001./-]+)\s+"
     r"to\s+(be|stay|remain|use|follow|have|go|live|start|end)\s+(\S.*)",
     re.I,
 )
 
 
-_COPULA_CONTRAST = re.compile(
+_COPULA_CONTRAST = _lazy(
     r"^(?:(?:the|our)\s+([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)|"
     r"((?:[\w\ue000\ue001./-]+\s+){0,2}[\w\ue000\ue001./-]+s))\s+(?:is|are|uses|use)\s+"
     r"([\w\ue000\ue001./+-]+(?:\s+[\w\ue000\ue001./+-]+){0,3}?),?\s+not\s+[\w\ue000\ue001./+-]+(?:\s+\S+){0,3}$",
     re.I,
 )
-_TAKES = re.compile(
+_TAKES = _lazy(
     r"^(?:the|our)\s+([\w\ue000\ue001./-]+(?:\s+[\w\ue000\ue001./-]+){0,3}?)\s+takes?\s+"
     r"(?:about|around|roughly|~|over|more than|at least|up to)?\s*\d+\s*(?:s|sec|secs|seconds|min|mins|"
     r"minutes|h|hrs|hours)\b",
     re.I,
 )
-_WE_ARE_ON = re.compile(r"^we(?:'re| are)\s+(?:on|running|still on)\s+(\S.*)", re.I)
-_WE_SWITCHED = re.compile(
+_WE_ARE_ON = _lazy(r"^we(?:'re| are)\s+(?:on|running|still on)\s+(\S.*)", re.I)
+_WE_SWITCHED = _lazy(
     r"^we(?:'ve| have)?\s+(?:recently\s+|just\s+|already\s+)?(?:switched|moved|migrated)\s+"
     r"(?:over\s+)?(?:from\s+\S+(?:\s+\S+){0,2}?\s+)?to\s+(\S.*)",
     re.I,
 )
-_FAN_OF = re.compile(r"^i(?:'m| am)\s+(not\s+)?(?:a\s+)?(?:big\s+|huge\s+)?fan of\s+(\S.*)", re.I)
+_FAN_OF = _lazy(r"^i(?:'m| am)\s+(not\s+)?(?:a\s+)?(?:big\s+|huge\s+)?fan of\s+(\S.*)", re.I)
 
 
 # "tests run with vitest, not jest", "we format with ruff": which tool does a job here.
-_TOOL_RUN = re.compile(
+_TOOL_RUN = _lazy(
     r"^(?:(?:the|our|all)\s+)?(?:unit\s+|integration\s+|e2e\s+|end-to-end\s+|browser\s+)?"
     r"(?:tests?|specs?|test suite|builds?|linting|formatting|type ?checking|bundling|packages|"
     r"dependencies|deps|scripts|migrations)\s+(?:(?:are|is|get|gets)\s+)?(?:always\s+)?"
@@ -275,7 +280,7 @@ _TOOL_RUN = re.compile(
     r"(?:with|using|via|through|on|in)\s+(?P<tool>\S.*)",
     re.I,
 )
-_WE_RUN_WITH = re.compile(
+_WE_RUN_WITH = _lazy(
     r"^we\s+(?:always\s+|only\s+)?(?:run|format|lint|test|build|bundle|install|manage|type-?check|"
     r"compile|package)\b(?:\s+(?:the|our|all|any))?(?:\s+[\w-]+){0,2}?\s+(?:with|using|via|through)\s+"
     r"(?P<tool>\S.*)",
@@ -302,7 +307,7 @@ def _this_repo_ok(m: re.Match[str], c: Clause) -> bool:
 # "not only (… but also)": a correlative that adds a case. Searched, so a match may not start
 # inside a run of blanks: tried from every blank of a run, "\s+" rescanned the rest of it
 # (quadratic); the run's first blank finds the same match.
-_NOT_ONLY = re.compile(r"(?<!\s),?\s+not\s+only\b", re.I)
+_NOT_ONLY = _lazy(r"(?<!\s),?\s+not\s+only\b", re.I)
 
 
 def _copula_contrast_ok(m: re.Match[str], c: Clause) -> bool:
@@ -329,7 +334,7 @@ def _passive_how_ok(m: re.Match[str], c: Clause) -> bool:
     )
 
 
-_FOR_A_WIDGET = re.compile(
+_FOR_A_WIDGET = _lazy(
     r"^(?:[\w-]+\s+){0,2}(?:"
     + "|".join(sorted(TASK_NOUNS))
     + r")\s+for\b|\bfor\s+(?:a|an|the|our|each)\s+(?:[\w-]+\s+){0,2}(?:"
@@ -400,7 +405,7 @@ def _our_x_ok(m: re.Match[str], c: Clause) -> bool:
 
 
 # "in the form X", "in the same way": the object of "in/on" names a manner, not a place.
-_NOT_A_PLACE = re.compile(
+_NOT_A_PLACE = _lazy(
     r"^(?:(?:the|a|an|this|that|same|following|usual|right|wrong|correct)\s+)*"
     r"(?:form|forms|format|formats|shape|style|way|ways|manner|case|cases|order|sense|terms|mode|"
     r"state|process|middle|context|range|loop|progress|sync|line|charge|place|touch|general)\b",
@@ -436,7 +441,7 @@ _ADVERB_AFTER_NO = frozenset(
 )
 
 
-_THING_AT_HAND = re.compile(
+_THING_AT_HAND = _lazy(
     r"^(?:file|files|data|doc|document|folder|image|script|output|log|logs|result|results|"
     r"screenshot|csv|spreadsheet|export|dump|report|zip|archive)$",
     re.I,
@@ -444,7 +449,7 @@ _THING_AT_HAND = re.compile(
 
 
 # "the file", "the .har file", "the csv": the one file this task works on, named by its kind.
-_AT_HAND_SUBJECT = re.compile(
+_AT_HAND_SUBJECT = _lazy(
     r"^(?:\S*\.\w{1,5}\s+)?(?:file|files|data|doc|document|folder|image|script|output|log|logs|"
     r"result|results|screenshot|csv|spreadsheet|export|dump|report|zip|archive|\.\w{1,5})$",
     re.I,
@@ -453,7 +458,7 @@ _AT_HAND_SUBJECT = re.compile(
 
 # "there is a jdk in ~/.jdks/temurin-21", "we have a dotfiles repo in ~/.dots", "on wsl I have a
 # ~/fzf folder": where a thing of the user's lives, said in passing.
-_HAVE_AT = re.compile(
+_HAVE_AT = _lazy(
     r"^(?:(?:on|in)\s+[\w.-]+\s+)?(there(?:'s| is)|the is|(?:i|we)\s+(?:have|keep|'ve got|have got))\s+"
     r"(a|an|my|our)\s+((?:[\w.+-]+\s+){0,3}?(?:[\w.+-]+))\s+(?:in|at|under)\s+"
     r"([~./\\\ue000]\S*|[A-Za-z]:\\\S*|\S*/\S*)(?:\s+(?:tbh|btw|too|also|already)\b.*)?\s*$|"
@@ -482,7 +487,7 @@ def _have_at(m: re.Match[str], c: Clause) -> str | None:
 
 
 # "X is in Y so check and analyse it": the place, then this turn's request (not part of it).
-_RUN_ON_ASK = re.compile(
+_RUN_ON_ASK = _lazy(
     r"\s+(?:so|and|then|and then)\s+(?:please\s+)?(?:check|read|analy[sz]e|look|review|use|go|open|"
     r"see|study|understand|follow|refer)\b",
     re.I,
@@ -497,8 +502,8 @@ _NOT_NOUN_LEAD = words(
     "assume suppose imagine say evaluate check see verify confirm find look read open ensure "
     "make sorry sorrry oops ok okay yes no so then and but also now please"
 )
-_INNER_CLAUSE = re.compile(r"\s(?:the|a|an|this|that|where|what|how|which|we|you|i|it)\b", re.I)
-_TOLD = re.compile(r"^(?:remember|note|fyi|btw)\W+(?:that\s+)?", re.I)
+_INNER_CLAUSE = _lazy(r"\s(?:the|a|an|this|that|where|what|how|which|we|you|i|it)\b", re.I)
+_TOLD = _lazy(r"^(?:remember|note|fyi|btw)\W+(?:that\s+)?", re.I)
 
 
 def _noun_subject(subject: str) -> bool:
@@ -588,7 +593,7 @@ _TOOL_NAMES = (
     "dolphin|nautilus|thunar|ranger|yazi|tmux|zellij|screen|"
     + "|".join(sorted(re.escape(t) for t in KNOWN_TOOLS))
 )
-_TOOL_OF_KIND = re.compile(
+_TOOL_OF_KIND = _lazy(
     rf"^(?:{_TOOL_NAMES})\s+(?:shell|terminal|editor|browser|ide|window manager|file manager|"
     r"package manager|launcher|compositor|multiplexer)\b",
     re.I,
@@ -808,39 +813,39 @@ _FAIL_VERBS = (
     r"can't (?:find|resolve|connect|load|import|start|open)|throws|raises|returns (?:a |an )?"
     r"(?:\d{3}|error|null|undefined|none|nan|empty)|segfaults|panics|leaks"
 )
-_FAIL_SUBJECT = re.compile(
+_FAIL_SUBJECT = _lazy(
     rf"^((?:the\s+|our\s+|my\s+)?[\w\ue000\ue001./@:-]+(?:\s+[\w\ue000\ue001./@:-]+){{0,5}}?)\s+"
     rf"(?:always\s+|still\s+|sometimes\s+|randomly\s+|often\s+)?({_FAIL_VERBS})\b\s*(.*)",
     re.I,
 )
 # A failure *mode* names its condition ("fails when Y", "breaks on Windows"); "fails with <msg>"
 # alone is a report of the moment, usually followed by "any idea?".
-_FAIL_COND = re.compile(
+_FAIL_COND = _lazy(
     r"^(?:when|whenever|if|on|because|due to|unless|after|before|since|under|while|during|"
     r"as soon as|every time|on every|for (?:all|every|any))\b",
     re.I,
 )
-_FAIL_COND_LATER = re.compile(
+_FAIL_COND_LATER = _lazy(
     r"\b(?:when|whenever|if|on|because|unless|since|every time)\s+\S", re.I
 )
-_ERRORISH_WORD = re.compile(
+_ERRORISH_WORD = _lazy(
     r"\b(?:errors?|exceptions?|crash(?:es)?|failures?|fails?|warnings?|timeouts?|problems?|issues?|bugs?|"
     r"\d{3}|\w+(?:Error|Exception)|denied|refused|conflicts?|mismatch|segfaults?|panics?|limits?|oom|"
     r"out of memory|undefined|null|nan|not found|cors|ssl|tls|certificate|deadlocks?|leaks?)\b",
     re.I,
 )
-_KEEP_GETTING = re.compile(
+_KEEP_GETTING = _lazy(
     r"^i\s+(?:keep|kept|always|constantly|repeatedly|still|often)\s+(?:getting|get|"
     r"seeing|see|hitting|hit|running into|run into)\s+(\S.*)",
     re.I,
 )
-_GETTING_WHEN = re.compile(
+_GETTING_WHEN = _lazy(
     r"^(?:i(?:'m| am)\s+(?:still\s+|always\s+|constantly\s+)?(?:getting|seeing|hitting)|i\s+(?:always\s+|usually\s+|"
     r"often\s+|sometimes\s+)?get)\s+(\S.*?\b(?:error|errors|exception|crash|failure|warning|timeout|"
     r"segfault)s?\b.*?\b(?:when|whenever|if|after|while|on every|every time)\b\s+\S.*)",
     re.I,
 )
-_KNOWN_ISSUE = re.compile(
+_KNOWN_ISSUE = _lazy(
     r"^there(?:'s| is) a (?:known )?(?:bug|issue|problem|limitation) (?:with|in) (.+?) "
     r"(?:when|where|if|that) (.+)",
     re.I,
@@ -849,7 +854,7 @@ _KNOWN_ISSUE = re.compile(
 
 # "I get this error when …", "I'm getting "internal error" when I try …": the error pasted or
 # quoted in this turn, a report of the moment (a failure mode names its error in words).
-_ERROR_AT_HAND = re.compile(r"^(?:this|these|that|those|the following|following|[\"'\u201c])", re.I)
+_ERROR_AT_HAND = _lazy(r"^(?:this|these|that|those|the following|following|[\"'\u201c])", re.I)
 
 
 def _keep_getting_ok(m: re.Match[str], c: Clause) -> bool:
@@ -889,7 +894,7 @@ def _failure_mode_ok(m: re.Match[str], c: Clause) -> bool:
     )
 
 
-_ENVIRONMENT = re.compile(
+_ENVIRONMENT = _lazy(
     r"\ue000|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{2,}\b|\d+(?:\.\d+)*|"
     r"\b(?i:windows|mac ?os|macos|linux|wsl\d?|arm|arm64|x86|m1|m2|m3|docker|container|ci|node|"
     r"python|offline|vpn|proxy|sudo|root|unset|not set|missing|installed|upgraded|version|"

@@ -14,10 +14,15 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.rules.lang_words import Hit
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 ASK_CLAIM = "Ask the user when something is unclear"
 
-_UNSURE = re.compile(
+_UNSURE = _lazy(
     # Japanese: "分からないことがあれば", "不明点があったら", "疑問がある場合は"
     r"^(?:今後は|これからは)?[、,]?\s*(?:もし)?(?:何か|なにか)?(?:分から|わから|不明|疑問|不安)(?:ない|な)?(?:こと|点|ところ|部分)?"
     r"(?:が|は)?(?:あれば|あったら|ある場合は|ある時は|あるときは)[、,]?\s*(?:必ず|遠慮なく|いつでも|いつも|常に|気軽に)?"
@@ -47,13 +52,13 @@ _UNSURE = re.compile(
 
 
 # A sentence's end in any script (a Latin full stop only before a space: "fly.io" is one word).
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
+_SENTENCE_END = _lazy(r"[.!?](?=\s|$)|[。！？\n]")
 
 
 # Said to hold beyond this request: "いつも聞いて", "以后…先问我", "always", "from now on", or the
 # English idiom "when in doubt" (said of any time). Not 必ず / 꼭 ("be sure to"): emphasis on this
 # request, whatever its scope (tests/test_extract_ja_emphasis.py).
-_STANDING = re.compile(
+_STANDING = _lazy(
     r"いつも|常に|今後は|これからは|总是|總是|始终|始終|以后|以後|항상|앞으로|"
     r"\b(?:always|from now on|going forward|when in doubt|sempre|siempre|toujours|immer|всегда|впредь)\b",
     re.I,

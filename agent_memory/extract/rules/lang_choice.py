@@ -16,6 +16,12 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
 Hit = tuple[str, str, str]
 
 # A clause starts the sentence or follows a comma / semicolon; a word of joining may open it
@@ -65,13 +71,13 @@ _RU = (
     r"(?:мы\s+)?(?:(?P<ru_not>не)\s+)?(?:будем\s+использовать|давай(?:те)?\s+использовать|"
     r"решили\s+(?:(?P<ru_not2>не)\s+)?использовать|переходим\s+на|перейд[её]м\s+на)\s+"
 )
-_LATIN_CHOICE = re.compile(
+_LATIN_CHOICE = _lazy(
     rf"{_OPEN}(?P<at>)(?:{_PT}|{_ES}|{_FR}|{_IT}|{_RU}){_CHOSEN}",
     re.I,
 )
 # German says the verb last: "wir werden pnpm verwenden", "lass uns pnpm nehmen", "wir haben
 # uns für Postgres entschieden", "wir nehmen Postgres".
-_DE_CHOICE = re.compile(
+_DE_CHOICE = _lazy(
     rf"{_OPEN}(?P<at>)(?:(?:wir\s+(?:werden|wollen)|lass(?:t)?\s+uns)\s+{_CHOSEN}(?:\s+[^\s,;]+){{0,3}}?\s+(?P<de_not>nicht\s+)?"
     rf"(?:verwenden|benutzen|nutzen|nehmen|einsetzen)\b|"
     rf"wir\s+nehmen\s+{_CHOSEN}|"
@@ -82,7 +88,7 @@ _DE_CHOICE = re.compile(
 # 64 characters: unbounded, every start inside a long run of Latin words was scanned to the run's
 # end before を/는 failed to follow (quadratic: 24,000 characters took 20 s).
 _CJK_NAME = r"(?:[A-Za-z][A-Za-z0-9@+#_.\- ]{0,62}[A-Za-z0-9+#]|\ue000\d+\ue001)"
-_CJK_CHOICE = re.compile(
+_CJK_CHOICE = _lazy(
     # "我们决定用 Postgres", "决定改用 pnpm", "我们决定不用 Redux 了"
     rf"(?:^|[，,；;])\s*(?:我们|我們|我)?(?:已经|已經|最终|最終)?(?:决定|決定)(?P<zh_not>不再?)?"
     rf"(?:用|使用|采用|採用|改用|换成|換成)\s*{_CJK_NAME}|"
@@ -96,7 +102,7 @@ _CJK_CHOICE = re.compile(
     re.I,
 )
 # A choice for this one case or this moment ("neste caso, vamos usar X", "for now") is no rule.
-_THIS_CASE = re.compile(
+_THIS_CASE = _lazy(
     r"\b(?:neste|nesse|en\s+este|dans\s+ce|in\s+questo|in\s+diesem)\s+(?:caso|cas|fall)\b|"
     r"\b(?:por\s+enquanto|por\s+ahora|pour\s+l'instant|pour\s+le\s+moment|per\s+ora|"
     r"per\s+il\s+momento|vorerst|fürs\s+erste|erstmal|agora|ahora|maintenant|adesso|jetzt)\b|"
@@ -106,20 +112,20 @@ _THIS_CASE = re.compile(
 # (a dash between blanks ends a clause too: "usaremos Astro - atualize a doc")
 # A tool taken for one step ("… Playwright para testar esse fluxo", "… curl pour vérifier"): how
 # this turn's check is done, not a choice that lasts.
-_FOR_A_STEP = re.compile(
+_FOR_A_STEP = _lazy(
     r"\b(?:para|pour|per|um|чтобы|для)\s+(?:(?:o|a|le|la|il|lo|das|den|die)\s+)?(?:testar|verificar|"
     r"checar|conferir|depurar|debugar|tentar|probar|comprobar|tester|vérifier|essayer|déboguer|"
     r"testare|verificare|provare|controllare|testen|prüfen|debuggen|проверить|протестировать|"
     r"отладить|попробовать)\b|(?:来|去)(?:测试|验证|检查|调试|试)|(?:で|を使って)(?:テスト|確認|検証|デバッグ)",
     re.I,
 )
-_CLAUSE_END = re.compile(r"[,，;；]|\s[-–—]\s")
+_CLAUSE_END = _lazy(r"[,，;；]|\s[-–—]\s")
 # The choice goes on as a list of names ("usaremos pnpm, bunjs, vite e sass", "react, threejs
 # (visualização), d3"): one name per item, an "and" before the last; an item of words ends it
 # ("vamos usar X, depois escalamos").
 _AND = r"(?:e|y|et|ed|und|и|and|和|与|與|及)"
 # Matched right after a comma; (?<!\s) keeps a search from trying it at each blank of a run.
-_LIST_ITEM = re.compile(
+_LIST_ITEM = _lazy(
     rf"(?<!\s)\s*(?:{_AND}\s+)?{_NAME}(?:\s*[(（][^()（）]{{0,40}}[)）])?(?:\s+{_AND}\s+{_NAME})?\s*(?=[,，;；]|$)",
     re.I,
 )

@@ -14,6 +14,12 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
 # The occasion: "every time / whenever …" and its clause, up to the comma before the main clause.
 # (the occasion has no third party as its subject: "toda vez que o usuário fizer login, envie um
 # e-mail" specifies the product's behaviour, a task, not a habit of the assistant's)
@@ -147,7 +153,7 @@ _AVOID = (
 
 EVERY_TIME_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
-        re.compile(
+        _lazy(
             rf"{_PT_WHEN}{_PT_DO}|{_ES_WHEN}{_ES_DO}|{_FR_WHEN}{_FR_DO}|{_IT_WHEN}{_IT_DO}|"
             rf"{_DE_WHEN}{_DE_DO}|{_RU_WHEN}{_RU_DO}|{_ZH_EVERY}|{_JA_EVERY}|{_KO_EVERY}",
             re.I,
@@ -156,7 +162,7 @@ EVERY_TIME_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "constraint",
         "every_time",
     ),
-    (re.compile(_WANT_ALWAYS, re.I), "Always", "preference", "want_always"),
-    (re.compile(_DONT_WANT_USE, re.I), "Don't", "preference", "dont_want_use"),
-    (re.compile(_AVOID, re.I), "Don't", "preference", "avoid"),
+    (_lazy(_WANT_ALWAYS, re.I), "Always", "preference", "want_always"),
+    (_lazy(_DONT_WANT_USE, re.I), "Don't", "preference", "dont_want_use"),
+    (_lazy(_AVOID, re.I), "Don't", "preference", "avoid"),
 ]

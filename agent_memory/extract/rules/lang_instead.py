@@ -6,6 +6,11 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.rules.lang_words import TOOL, TOOL2, Hit
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 # Not a tool: a pointer, an article or a pick ("prefiro isso a aquilo", "prefiero la primera").
 _NOT_A_TOOL = (
@@ -17,7 +22,7 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
     # "prefiro pnpm ao npm", "je préfère pnpm à npm", "ich bevorzuge pnpm statt npm": one tool
     # preferred over another, the same as "use X instead of Y".
     (
-        re.compile(
+        _lazy(
             r"(?:^|\s)(?:eu\s+|yo\s+|je\s+|io\s+|ich\s+|я\s+)?(?:prefiro|prefiero|préfère|preferisco|"
             r"bevorzuge|предпочитаю)\s+(?:usar\s+|utilizar\s+|utiliser\s+|usare\s+|использовать\s+)?"
             rf"{_NOT_A_TOOL}{TOOL2}\s+(?:a|ao|à|al|en\s+lugar\s+de|en\s+vez\s+de|em\s+vez\s+de|ao\s+invés\s+de|plutôt\s+que|"
@@ -29,24 +34,24 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
         "prefer_over",
     ),
     (
-        re.compile(
+        _lazy(
             rf"(?:用|使用|改用)\s*{TOOL}\s*(?:而不是|而非|不要用|别用|別用|代替|取代)\s*{TOOL}"
         ),
         "zh_instead",
     ),
     # "还是用status（不是phase）": the contrast in brackets.
     (
-        re.compile(rf"(?:用|使用|改用)\s*{TOOL}\s*[（(]\s*(?:而不是|不是|不用){TOOL}\s*[）)]"),
+        _lazy(rf"(?:用|使用|改用)\s*{TOOL}\s*[（(]\s*(?:而不是|不是|不用){TOOL}\s*[）)]"),
         "zh_instead",
     ),
     (
-        re.compile(
+        _lazy(
             rf"(?:используй|используйте|ставь)\s+{TOOL}\s*,?\s*(?:вместо|а не)\s+{TOOL}", re.I
         ),
         "ru_instead",
     ),
     (
-        re.compile(
+        _lazy(
             rf"\b(?:use|usa|usar|utilize)\s+{TOOL}\s*,?\s*(?:em vez de|ao invés de|no lugar de|e não)\s+"
             rf"(?:o\s+|a\s+)?{TOOL}",
             re.I,
@@ -54,7 +59,7 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
         "pt_instead",
     ),
     (
-        re.compile(
+        _lazy(
             rf"\b(?:utilise|utilisez|prends)\s+{TOOL}\s*,?\s*(?:au lieu de|plutôt que|et pas)\s+"
             rf"(?:d'|de\s+)?{TOOL}",
             re.I,
@@ -62,7 +67,7 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
         "fr_instead",
     ),
     (
-        re.compile(
+        _lazy(
             rf"\b(?:usa|usate|utilizza)\s+{TOOL}\s*,?\s*(?:invece di|al posto di|e non)\s+"
             rf"(?:usare\s+)?{TOOL}",
             re.I,
@@ -70,13 +75,13 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
         "it_instead",
     ),
     (
-        re.compile(
+        _lazy(
             rf"\b(?:usa|utiliza)\s+{TOOL}\s*,?\s*(?:en lugar de|en vez de|y no)\s+{TOOL}", re.I
         ),
         "es_instead",
     ),
     (
-        re.compile(
+        _lazy(
             rf"\b(?:verwende|benutze|nutze)\s+{TOOL}\s*,?\s*(?:statt|anstatt|anstelle von|nicht)\s+"
             rf"{TOOL}",
             re.I,
@@ -85,7 +90,7 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
     ),
     # "pnpm statt npm verwenden": the same, the verb last
     (
-        re.compile(
+        _lazy(
             rf"^{TOOL}\s+(?:statt|anstatt|anstelle von)\s+{TOOL}\s+(?:verwenden|benutzen|nutzen)"
             r"(?=\s*(?:[.!,;]|$))",
             re.I,
@@ -97,7 +102,7 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
 # "npmの代わりにpnpmを使ってください" — said as the whole request, not asked ("… 써도 돼?").
 _INSTEAD_REJECTED_FIRST: list[tuple[re.Pattern[str], str]] = [
     (
-        re.compile(
+        _lazy(
             rf"^{TOOL}\s*(?:대신(?:에)?|말고)\s*,?\s*{TOOL}\s*(?:을|를)?\s*"
             # ("…사용할 것", "…쓸 것": the written rule's ending, as in a list of conventions)
             r"(?:써|사용해|사용하세요|사용해\s*주세요|사용해\s*줘|써\s*주세요|써\s*줘|쓰자|씁시다|사용합시다|써라|"
@@ -107,7 +112,7 @@ _INSTEAD_REJECTED_FIRST: list[tuple[re.Pattern[str], str]] = [
         "ko_instead",
     ),
     (
-        re.compile(
+        _lazy(
             rf"^{TOOL}\s*(?:ではなく|じゃなくて|じゃなく|でなく|の代わりに)\s*、?\s*{TOOL}\s*(?:を|で)?\s*"
             r"(?:使って|使用して)(?:ください|下さい|ほしい(?:です)?)?(?=\s*(?:[。！.!,、]|$))"
         ),

@@ -24,11 +24,16 @@ from agent_memory.extract.rules.lang_words import (
     RU_IMP_END,
     TOOL2,
 )
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 RU_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # an imperative after "никогда не" ("никогда не пушь"), not "никогда не работало" (a report)
     (
-        re.compile(
+        _lazy(
             rf"^(?:{POLITE})?никогда\s+не\s+\w+{RU_IMP_END}(?!\w)",
             re.I,
         ),
@@ -38,20 +43,20 @@ RU_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     # "больше не используй X" (no longer): a standing change, unlike "не трогай" (this turn)
     (
-        re.compile(rf"^(?:{POLITE})?больше\s+(?:никогда\s+)?не\s+{RU_IMP}(?!\w)", re.I),
+        _lazy(rf"^(?:{POLITE})?больше\s+(?:никогда\s+)?не\s+{RU_IMP}(?!\w)", re.I),
         "Don't",
         "constraint",
         "ru_no_longer",
     ),
     # "no vuelvas a usar X" (never again)
     (
-        re.compile(rf"^(?:{POLITE})?(?:no|nunca)\s+vuelvas\s+a\s+\w+", re.I),
+        _lazy(rf"^(?:{POLITE})?(?:no|nunca)\s+vuelvas\s+a\s+\w+", re.I),
         "Never",
         "constraint",
         "es_never_again",
     ),
     (
-        re.compile(
+        _lazy(
             rf"^(?:{POLITE})?(?:не\s+{RU_IMP}\b|не\s+надо\s+\w+|не\s+нужно\s+\w+|нельзя\s+\w+)",
             re.I,
         ),
@@ -61,7 +66,7 @@ RU_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (
         # "всегда пиши тесты", and the imperative first: "пиши всегда тесты"
-        re.compile(
+        _lazy(
             rf"^(?:{POLITE})?(?:всегда\s+\w+{RU_IMP_END}(?!\w)|{RU_IMP}\s+всегда(?!\w))", re.I
         ),
         "Always",
@@ -69,7 +74,7 @@ RU_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "ru_always",
     ),
     (
-        re.compile(r"^(?:запомни|запомните|имей в виду|имейте в виду)\b[:,]?\s*\S", re.I),
+        _lazy(r"^(?:запомни|запомните|имей в виду|имейте в виду)\b[:,]?\s*\S", re.I),
         "Remember",
         "fact",
         "ru_remember",
@@ -79,7 +84,7 @@ RU_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # "у меня не работает", "у меня вопрос" (the state of the moment), nor "у меня есть агенты,
     # нужно посмотреть…" (the opening of a task).
     (
-        re.compile(
+        _lazy(
             r"^(?:\w+,\s*)?у\s+(?:меня|нас)\s+(?:есть\s+)?"
             r"(?!(?:не|нет|ошибк|проблем|вопрос|иде[яи]|баг|такая|такой|такое|сейчас|опять|снова|"
             r"всё|все|что-то|ничего)(?:\w*)(?!\w))"
@@ -101,7 +106,7 @@ ANY_LANGUAGE_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # Where a kind of thing must live, with a path: "i piani devono stare tutti in plans/todo",
     # "测试文件都放在 tests/unit", "hooks のテストはすべて test/hooks/ 配下にして".
     (
-        re.compile(
+        _lazy(
             rf"\b(?:deve|devono)\s+(?:stare|essere|andare|finire)\s+(?:tutt[ie]\s+|sempre\s+)?"
             rf"(?:in|dentro|nella|nel|sotto)\s+{PATH_WORD}|"
             rf"\b(?:debe|deben)\s+(?:estar|ir|quedar)\s+(?:todos\s+|siempre\s+)?(?:en|dentro de|bajo)\s+"
@@ -124,7 +129,7 @@ ANY_LANGUAGE_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # point … devono sempre chiudere il task", "нужно всегда смотреть в интернете", "o deploy deve
     # sempre passar pelo CI" (not "muss immer noch", still; not "doit toujours pas", still not).
     (
-        re.compile(
+        _lazy(
             r"(?<!\w)(?:devono|deve|dobbiamo|debe|deben|debemos|devem|devemos|precisa|precisam|"
             r"tem que|temos que|hay que|tienes que|il faut|doit|doivent|muss|müssen|soll|sollen)\s+"
             # (the modal right before "always": in "deshalb muss es sich immer … anpassen" the "es"
@@ -141,7 +146,7 @@ ANY_LANGUAGE_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # "non uso elevenlabs", "no uso Docker", "я не использую Redux", "我不用 Docker":
     # what the user does not use, said of themselves.
     (
-        re.compile(
+        _lazy(
             rf"^(?:io\s+|yo\s+|eu\s+)?(?:non|no|não)\s+(?:uso|utilizzo|utilizo)\s+(?:(?:il|el|o|la|a)\s+(?-i:(?=[A-Z])))?"
             rf"(?!(?:il|el|o|la|a|lo|los|las|os|as|un|una|um|uma|mai|más|mais|più)\b){TOOL2}|"
             rf"^(?:я|мы)\s+не\s+(?:использую|используем|пользуюсь|пользуемся)\s+{TOOL2}|"
@@ -159,11 +164,11 @@ ANY_LANGUAGE_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
 
 
 LATIN_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
-    (re.compile(rf"^(?:{POLITE})?nunca\s+{PT_IMP}\b", re.I), "Never", "constraint", "pt_never"),
+    (_lazy(rf"^(?:{POLITE})?nunca\s+{PT_IMP}\b", re.I), "Never", "constraint", "pt_never"),
     # Indonesian: "jangan pernah pakai emoji" (never), "selalu gunakan pnpm" (always); not about the
     # thing at hand ("… file ini", "… itu", "di sini", "tadi")
     (
-        re.compile(
+        _lazy(
             rf"^(?:tolong\s+)?{ID_HERE}(?:jangan\s+pernah|jangan\s+sekali-kali)\s+{ID_DO}\s+\w{{3,}}",
             re.I,
         ),
@@ -172,16 +177,16 @@ LATIN_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "id_never",
     ),
     (
-        re.compile(rf"^(?:tolong\s+)?{ID_HERE}selalu\s+{ID_DO}\s+\S", re.I),
+        _lazy(rf"^(?:tolong\s+)?{ID_HERE}selalu\s+{ID_DO}\s+\S", re.I),
         "Always",
         "constraint",
         "id_always",
     ),
-    (re.compile(rf"^(?:{POLITE})?não\s+{PT_IMP}\b", re.I), "Don't", "constraint", "pt_dont"),
+    (_lazy(rf"^(?:{POLITE})?não\s+{PT_IMP}\b", re.I), "Don't", "constraint", "pt_dont"),
     (
         # "sempre rode os testes", and the verb first: "use sempre pnpm"
         # ("sempre commit mesmo pequenos progressos": the English verb, said in Portuguese)
-        re.compile(
+        _lazy(
             rf"^(?:{POLITE})?(?:sempre\s+(?:{PT_IMP}|commit|comit)|{PT_IMP}\s+sempre)\b", re.I
         ),
         "Always",
@@ -189,13 +194,13 @@ LATIN_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "pt_always",
     ),
     (
-        re.compile(r"^(?:lembre-se|lembre|lembra|não esqueça|n[ãa]o se esque[çc]a)\b", re.I),
+        _lazy(r"^(?:lembre-se|lembre|lembra|não esqueça|n[ãa]o se esque[çc]a)\b", re.I),
         "Remember",
         "fact",
         "pt_remember",
     ),
     (
-        re.compile(
+        _lazy(
             rf"^(?:{POLITE})?(?:ne\s+(?:jamais\s+)?|n'){FR_IMP}\s+(?:\S+\s+){{0,2}}?(?:pas|jamais)\b",
             re.I,
         ),
@@ -205,14 +210,14 @@ LATIN_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (
         # an instruction after "jamais", not "jamais compris pourquoi" (a report)
-        re.compile(rf"^(?:{POLITE})?(?:ne\s+{FR_IMP}\s+jamais|jamais\s+{FR_IMP})\b", re.I),
+        _lazy(rf"^(?:{POLITE})?(?:ne\s+{FR_IMP}\s+jamais|jamais\s+{FR_IMP})\b", re.I),
         "Never",
         "constraint",
         "fr_never",
     ),
     (
         # "toujours pas de réponse" (still no answer) is no rule: an imperative must follow
-        re.compile(
+        _lazy(
             rf"^(?:{POLITE})?toujours\s+{FR_IMP}\b|^(?:{POLITE})?{FR_IMP}\s+toujours\b", re.I
         ),
         "Always",
@@ -220,22 +225,22 @@ LATIN_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "fr_always",
     ),
     (
-        re.compile(r"^(?:souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas)\b", re.I),
+        _lazy(r"^(?:souviens-toi|souvenez-vous|rappelle-toi|retiens|n'oublie pas)\b", re.I),
         "Remember",
         "fact",
         "fr_remember",
     ),
     (
-        re.compile(
+        _lazy(
             rf"^(?:{POLITE})?non\s+{IT_IMP}\s+mai\b|^(?:{POLITE})?mai\s+{IT_IMP}\b", re.I
         ),
         "Never",
         "constraint",
         "it_never",
     ),
-    (re.compile(rf"^(?:{POLITE})?non\s+{IT_IMP}\b", re.I), "Don't", "constraint", "it_dont"),
+    (_lazy(rf"^(?:{POLITE})?non\s+{IT_IMP}\b", re.I), "Don't", "constraint", "it_dont"),
     (
-        re.compile(
+        _lazy(
             rf"^(?:{POLITE})?(?:usa|fai|scrivi|metti)\s+sempre\b|^(?:{POLITE})?sempre\s+{IT_IMP}\b|"
             # the object first, the imperative with its pronoun: "X lascialo sempre nella root"
             r"^\S+(?:\s+\S+)?\s+(?:lascia|tieni|metti|usa|mantieni|esegui|aggiorna|scrivi)"
@@ -247,14 +252,14 @@ LATIN_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "it_always",
     ),
     (
-        re.compile(r"^(?:ricorda|ricordati|tieni a mente)\b", re.I),
+        _lazy(r"^(?:ricorda|ricordati|tieni a mente)\b", re.I),
         "Remember",
         "fact",
         "it_remember",
     ),
     # "siempre usa pnpm", "responde siempre en español", "siempre ejecutar los tests"
     (
-        re.compile(
+        _lazy(
             rf"^(?:{POLITE})?(?:siempre\s+{ES_DO}|{ES_DO}\s+siempre)\b",
             re.I,
         ),
@@ -262,21 +267,21 @@ LATIN_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
         "constraint",
         "es_always",
     ),
-    (re.compile(rf"^(?:{POLITE})?no\s+{ES_IMP}\b", re.I), "Don't", "constraint", "es_dont"),
+    (_lazy(rf"^(?:{POLITE})?no\s+{ES_IMP}\b", re.I), "Don't", "constraint", "es_dont"),
     (
-        re.compile(rf"^(?:{POLITE})?(?:nunca|jamás)\s+{ES_IMP}\b", re.I),
+        _lazy(rf"^(?:{POLITE})?(?:nunca|jamás)\s+{ES_IMP}\b", re.I),
         "Never",
         "constraint",
         "es_never",
     ),
     (
-        re.compile(r"^(?:recuerda|recuérdalo|ten en cuenta)\b", re.I),
+        _lazy(r"^(?:recuerda|recuérdalo|ten en cuenta)\b", re.I),
         "Remember",
         "fact",
         "es_remember",
     ),
     (
-        re.compile(
+        _lazy(
             rf"^(?:{POLITE})?(?:niemals|nie)\s+(?:wieder\s+)?{DE_IMP}\b|"
             rf"^(?:{POLITE})?{DE_IMP}\s+(?:\S+\s+){{0,3}}?(?:niemals|nie|nicht)\b",
             re.I,
@@ -287,13 +292,13 @@ LATIN_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     (
         # "immer noch der gleiche Fehler" (still the same error) is no rule
-        re.compile(rf"^(?:{POLITE})?immer\s+{DE_IMP}\b|^(?:{POLITE})?{DE_IMP}\s+immer\b", re.I),
+        _lazy(rf"^(?:{POLITE})?immer\s+{DE_IMP}\b|^(?:{POLITE})?{DE_IMP}\s+immer\b", re.I),
         "Always",
         "constraint",
         "de_always",
     ),
     (
-        re.compile(r"^(?:merk dir|merke dir|denk daran|vergiss nicht)\b", re.I),
+        _lazy(r"^(?:merk dir|merke dir|denk daran|vergiss nicht)\b", re.I),
         "Remember",
         "fact",
         "de_remember",

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import re
 
-_NEGATION = re.compile(
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
+_NEGATION = _lazy(
     r"不要|不能|不许|不許|别|別|禁止|都不|不再|再也不|しない|しないで|ないで|ません|하지 ?마|않|"
     r"(?<![\uac00-\ud7af])안\s+(?=[\uac00-\ud7af])|"
     r"(?<!\w)(?:не|никогда|нельзя)(?!\w)|"
@@ -23,34 +29,34 @@ _NEGATION = re.compile(
 #   is the Portuguese preposition ("escrever cada commit no imperativo").
 # - before a name, a path or a known place-noun it is the preposition whatever the sentence
 #   ("no AI_INSTRUCTIONS.md", "no início", "no harness").
-NO = re.compile(r"\bno\b", re.I)
+NO = _lazy(r"\bno\b", re.I)
 # The two look-aheads below are matched right after a "no" (never after a blank); the
 # (?<![ \t]) keeps a search from trying them at each blank of a long run, which scans the rest
 # of the run from every one (quadratic).
-NO_BEFORE_PLACE = re.compile(
+NO_BEFORE_PLACE = _lazy(
     r"(?<![ \t])[ \t]+(?:(?-i:[A-Z_.~/\ue000])|(?:inicio|início|final|fim|topo|"
     r"começo|meio|lugar|caso|momento|projeto|arquivo|código|codigo|repositório|repositorio|diretório|"
     r"diretorio|terminal|servidor|chat|harness|site|app|git|github|banco|navegador|contexto)\b)",
     re.I,
 )
-_PT_ONLY = re.compile(
+_PT_ONLY = _lazy(
     r"ção|ções|ões|[ãõç]|\b(?:não|você|vocês|um|uma|uns|umas|em|com|do|dos|das|os|ao|aos|pelo|pela|"
     r"pelos|pelas|isso|isto|também|então|agora|depois|seu|sua|meu|minha|nosso|nossa|é|são)\b",
     re.I,
 )
-_ES_ONLY = re.compile(
+_ES_ONLY = _lazy(
     r"[ñ¿¡]|\b(?:el|los|las|del|al|y|con|es|pero|muy|siempre|ahora|también|hay|tú|usted|eso|esto)\b",
     re.I,
 )
 # where a clause opens: the text's start, punctuation, a conjunction or "please"
-_CLAUSE_OPEN = re.compile(
+_CLAUSE_OPEN = _lazy(
     r"(?:[,;:.!?，；：。(]|\b(?:y|e|pero|mas|que|por\s+favor|please|porfa))$", re.I
 )
 
 
 # Spanish words that follow a negating "no" and never the Portuguese "no" (em + o): a clitic, an
 # article or a preposition of a negated part ("no lo toques", "no en inglés"), "no hay", "no es".
-NO_SPANISH_NEXT = re.compile(
+NO_SPANISH_NEXT = _lazy(
     r"(?<![ \t])[ \t]+(?:(?:en|el|los|las|la|lo|le|les|me|te|se|más|muy|tan|hay|es|son)\b|\w+(?:es|as)\b)",
     re.I,
 )
@@ -87,7 +93,7 @@ def negated(text: str, context: str | None = None) -> bool:
 # so is one whose verb comes last ("npm nicht verwenden", "в main не пушить"): the alternative
 # turned down follows a comma or a "but"/"and", never a bare blank.
 _BUT = r"(?:e|y|et|ed|und|и|а|ma|mais|mas|pero|aber|but|and)"
-_TURNED_DOWN = re.compile(
+_TURNED_DOWN = _lazy(
     rf"(?:\s*[,，;；]\s*(?:{_BUT}\s+)?|\s+{_BUT}\s+)"
     r"(?:não|nao|no|nicht|не|pas|non|not|kein|keine|keinen)\s+[^\s,，;；.。!！?？]+"
     r"(?:\s+[^\s,，;；.。!！?？]+)?\s*[.。!！]?\s*$|"
@@ -108,4 +114,4 @@ def rule_negated(rule: str, context: str | None = None) -> bool:
 
 # matched where a "no" ends, in place (not on a copy of the rest of the text per "no"); never
 # from a blank after a blank, so a search is linear on a run of blanks too
-BLANK_WORD = re.compile(r"(?<!\s)\s+\w")
+BLANK_WORD = _lazy(r"(?<!\s)\s+\w")

@@ -9,11 +9,16 @@ import re
 
 from agent_memory.extract.rules.lang_scope import HEAD
 from agent_memory.extract.rules.lang_words import ARTIFACT, IN_LANG, Hit
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 REPLY_LANGUAGE_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # The language to be answered in: "用中文回答", "отвечай на русском", "responde en español".
     (
-        re.compile(
+        _lazy(
             r"^(?:(?:请|請)?(?:一律|总是|總是|始终|始終)?(?:用|使用)(?:中文|汉语|漢語|简体中文|繁體中文|繁体中文|日文|英文)"
             r"(?:回答|回复|回覆|答复|交流|对话|對話))|"
             r"^(?:всегда\s+)?(?:отвечай|отвечайте|пиши|пишите)\s+(?:мне\s+)?(?:только\s+)?"
@@ -51,7 +56,7 @@ REPLY_LANGUAGE_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # The language of comments, commit messages and names: "注释用英文", "コミットメッセージは英語で",
     # "комментарии пиши на английском", "commits em inglês" (a document's language is the task's).
     (
-        re.compile(
+        _lazy(
             r"^(?:代码|代碼)?(?:的)?(?:注释|註釋|提交信息|提交说明|提交說明|commit(?:\s*message|\s*信息)?|"
             r"变量名|變數名|函数名|函數名|日志|日誌)\s*(?:都|一律|统一|統一|全部|必须|必須|要|请|請)*"
             r"(?:用|使用|写成|寫成|采用|採用|是)\s*(?:中文|英文|英语|英語|简体中文|繁體中文|日文)|"
@@ -78,7 +83,7 @@ REPLY_LANGUAGE_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # "Escreva os commits em inglês", "Écris les messages de commit en anglais", "Пиши коммиты на
     # английском", "Os comentários no código devem ser em inglês" (not "este README": this turn's).
     (
-        re.compile(
+        _lazy(
             rf"^(?:(?:sempre|siempre|toujours|immer|всегда)\s+)?(?:escreva|escreve|faça|escribe|haz|écris|écrivez|"
             r"fais|rédige|scrivi|fai|schreib|schreibe|verfasse|пиши|пишите|делай|оформляй)\s+"
             rf"(?:(?:sempre|siempre|toujours|immer|всегда)\s+)?(?:(?:os|as|los|las|les|i|gli|le|die|todos\s+os|"
@@ -96,7 +101,7 @@ REPLY_LANGUAGE_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # "注意全都用英文", "一律用中文", "全程中文": everything in one language, said with no subject (the
     # whole of the work; "以上三篇文档全部用中文输出" names this turn's documents).
     (
-        re.compile(
+        _lazy(
             r"^(?:注意|请|請|记得|記得)?\s*(?:全部|全都|一律|统一|統一|全程|所有的?都)(?:都)?(?:要)?(?:用|使用|写|寫)?"
             r"(?:中文|英文|英语|英語|简体中文|繁體中文)(?:写|寫|输出|輸出)?$"
         ),
@@ -111,7 +116,7 @@ REPLY_LANGUAGE_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
 # "回复用中文", "中文交互". Not "中文输出到 docs/": a document's language is the task's.
 _ZH_LANG = r"(?:中文|简体中文|簡體中文|繁體中文|繁体中文|汉语|漢語|普通话)"
 _ZH_TALK = r"(?:回答|回复|回覆|答复|答覆|交流|交互|對話|对话|讲|講|解释|解釋|说|說|沟通|溝通)"
-ANSWER_IN = re.compile(
+ANSWER_IN = _lazy(
     rf"(?:请|請)?(?:你)?(?:都|一律|始终|始終|总是|總是)?(?:给我|給我|跟我|和我)?(?:用|使用)?{_ZH_LANG}"
     rf"(?:来|來)?{_ZH_TALK}(?:我|给我|給我)?|"
     rf"(?:你的)?{_ZH_TALK}(?:都|请|請|一律|必须|必須|要)?(?:用|使用|是)?{_ZH_LANG}|"

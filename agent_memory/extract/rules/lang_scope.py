@@ -18,11 +18,16 @@ from agent_memory.extract.rules.lang_words import (
     RU_IMP,
     Hit,
 )
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 # Words that bind a sentence to the task at hand ("this", "now", "here", "above", "ask me"):
 # "不要停下来问我" (don't stop to ask me), "не трогай это сейчас" (don't touch this now) are
 # instructions for this turn, not standing rules. "This project" is the default scope, not deixis.
-_PROJECT_SCOPE = re.compile(
+_PROJECT_SCOPE = _lazy(
     r"这个项目|這個項目|这个仓库|這個倉庫|本项目|本項目|"
     r"(?:в\s+)?(?:этом|этот)\s+(?:проекте|проект|репозитории|репо)|"
     r"(?:neste|nesse|este|esse)\s+(?:projeto|repositório|repo)|(?:en\s+)?este\s+(?:proyecto|repositorio)|"
@@ -30,7 +35,7 @@ _PROJECT_SCOPE = re.compile(
     r"(?:in\s+)?(?:diesem|dieses)\s+(?:projekt|repository|repo)",
     re.I,
 )
-_TASK_DEIXIS = re.compile(
+_TASK_DEIXIS = _lazy(
     r"这个|這個|这次|這次|这里|這裡|这些|這些|那个|那個|刚才|剛才|刚刚|剛剛|上面|下面|现在|現在|暂时|暫時|目前|"
     r"问我|問我|等我|先别|先不要|これ|ここ|さっき|今回|上記|この(?!プロジェクト|リポジトリ)|"
     # Korean "this time / just now / here / this <thing>" ("이 프로젝트" is the project's scope)
@@ -56,11 +61,11 @@ _FROM_NOW = (
     r"ab heute|künftig|zukünftig|"
     r"in zukunft|mulai sekarang|mulai saat ini|mulai dari sekarang|ke depannya|untuk seterusnya"
 )
-_FROM_NOW_RE = re.compile(_FROM_NOW, re.I)
+_FROM_NOW_RE = _lazy(_FROM_NOW, re.I)
 # Words that make a plain "don't …" a standing rule: from now on, ever, every time, all.
 # (Japanese 必ず and 絶対 are not among them: they stress a request, "絶対に実行しないで", whatever
 # its scope; a topic with は makes it a rule, which lang_topic reads.)
-DURABLE = re.compile(
+DURABLE = _lazy(
     _FROM_NOW + r"|永远|永遠|任何时候|任何時候|每次|一律|始终|始終|总是|總是|所有|全部|都不|都别|"
     r"再也|常に|いつも|毎回|二度と|항상|절대|언제나|매번|"
     r"(?<!\w)(?:всегда|никогда|каждый раз|ни в коем случае)(?!\w)|"
@@ -72,7 +77,7 @@ DURABLE = re.compile(
 
 # Chinese questions without a question mark: a final particle (before trailing figures or marks
 # typed after it, "…提醒我嗎60%") or a question word.
-_ZH_QUESTION = re.compile(
+_ZH_QUESTION = _lazy(
     r"(?:吗|嗎|呢|么|麼|嘛)[\s\d%.,，、~～]*$|如何|怎么|怎麼|怎样|怎樣|为什么|為什麼|什么|什麼|是否|会不会|會不會|"
     r"能不能|可不可以|要不要|有没有|有沒有|哪"
 )
@@ -90,7 +95,7 @@ def question(sentence: str, body: str) -> bool:
     return bool(CJK.search(body) and _ZH_QUESTION.search(body))
 
 
-NOW = re.compile(
+NOW = _lazy(
     r"现在|現在|目前|当前|當前|현재|지금|(?<!\w)сейчас(?!\w)|\b(?:agora|ahora|maintenant|jetzt|adesso|ora)\b",
     re.I,
 )
@@ -99,7 +104,7 @@ NOW = re.compile(
 # "以后回复都用中文", "a partir de agora, sempre rode os testes", "ab jetzt bitte immer …": a rule
 # said to hold from now on. Read from the marker (at the start of the sentence or of a clause) to
 # the end of the sentence; what comes before ("这次不需要…，以后都不…") is the task at hand.
-_FROM_NOW_START = re.compile(
+_FROM_NOW_START = _lazy(
     # (after a Japanese "、" only a marker said as the topic: "了解、今後は…"; "…、今後どのような…" asks)
     rf"(?:^|[，,；;:：]\s*|、\s*(?=今後[はも]|これからは|以降は|今度から))(?:我的意思是?|我的意思)?(?:(?:你|我们|我們|请|請|и|e|y|et|und|bitte|por favor)\s*,?\s*)?"
     rf"(?P<marker>{_FROM_NOW})(?P<rest>.*)$",
@@ -109,7 +114,7 @@ _FROM_NOW_START = re.compile(
 # After the marker, a rule: a modal, an imperative, "every time", "always". A bare negation is
 # not one in the languages of Latin and Cyrillic script: "de ahora en adelante no hay errores",
 # "ab jetzt funktioniert nicht…", "впредь не было ошибок" report how things are.
-RULE_AFTER = re.compile(
+RULE_AFTER = _lazy(
     r"都|要|必须|必須|请|請|不要|别|別|不|只|一律|统一|統一|默认|默認|"
     # "提交信息用英文写": a thing written in a language, the way a rule of writing is said
     r"(?:用|使用)\S{1,12}(?:写|寫|回复|回覆|回答|提交|命名)|"
@@ -129,7 +134,7 @@ RULE_AFTER = re.compile(
 
 
 # "以后我可能需要…", "以后如果…": a maybe or a condition about the future, not a rule.
-HEDGE = re.compile(
+HEDGE = _lazy(
     r"可能|也许|也許|或许|或許|如果|要是|假如|(?<!后续)(?<!後續)的话|(?<!后续)(?<!後續)的話|かもしれ|もし|만약|"
     r"(?<!\w)(?:может быть|возможно|если)(?!\w)|\b(?:talvez|quizás|tal vez|peut-être|vielleicht|"
     r"forse|si|wenn|falls)\b",
@@ -138,11 +143,11 @@ HEDGE = re.compile(
 
 
 # What makes a bare Japanese 今後 "later": a reason, a time or a purpose of this change follows
-_JA_PLAN = re.compile(r"ので|ときに|時に|たら|ように|予定")
+_JA_PLAN = _lazy(r"ので|ときに|時に|たら|ように|予定")
 
 
 # Where a sentence is cut into clauses; the first of them is its head.
-HEAD = re.compile(r"[,，;；]")
+HEAD = _lazy(r"[,，;；]")
 
 
 def from_now_on(body: str) -> Hit | None:

@@ -7,11 +7,16 @@ from __future__ import annotations
 import re
 
 from agent_memory.extract.rules.lang_words import OS_NAMES, POLITE, SETUP_NAMED, TOOL2
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 SETUP_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # What the user is building: "我想做一个…系统", "…웹사이트를 만들꺼야" (the project).
     (
-        re.compile(
+        _lazy(
             r"^(?:我|我们|我們)(?:现在|現在|目前)?(?:想要|想|要|正在|在)(?:做|开发|開發|写|寫|搭建|建|建立)一(?:个|個|款|套)"
             r"[^，,。?？]{2,40}?(?:系统|系統|网站|網站|应用|應用|app|平台|工具|小程序|插件|游戏|遊戲)|"
             r"(?:웹사이트|사이트|앱|서비스|시스템|플랫폼|툴|게임)(?:를|을)\s*만들(?:꺼야|거야|려고|고\s*있어|고\s*싶어)",
@@ -24,7 +29,7 @@ SETUP_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # The user's machine: "我的系统是 macOS", "estoy en Windows", "je suis sous Linux",
     # "ich arbeite unter Fedora", "я на маке", "mi editor es Neovim".
     (
-        re.compile(
+        _lazy(
             rf"^(?:我的|我)?(?:系统|系統|电脑|電腦|操作系统|作業系統|编辑器|編輯器|终端|終端|shell|IDE|"
             rf"开发环境|開發環境|本地环境|本地環境)"
             rf"(?:是|用的是)\s*{TOOL2}|"
@@ -68,7 +73,7 @@ SETUP_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # mostly what was just done with it), "я пользуюсь fish",
     # "eu já uso o Claude Code", "ich nutze WezTerm", "j'utilise Arch".
     (
-        re.compile(
+        _lazy(
             rf"^(?:我|我们|我們)(?:一直|平时|平時|主要|日常|都|平常|习惯|習慣|一般|通常|向来|向來){{1,2}}(?:在)?(?:用|使用)\s*{TOOL2}(?!\s*(?:代替|替代|替换|替換|取代))|"
             # "我们用的包管理器是 pnpm": the kind of tool, then which (a name in code letters)
             rf"^(?:我|我们|我們)(?:平时|平時|日常|一直|现在|現在)?(?:用的|使用的)"
@@ -110,7 +115,7 @@ SETUP_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # Japanese ongoing forms ("Neovim 쓰고 있어요", "Rails で開発しています"), and an account's
     # name ("github用户名是 X").
     (
-        re.compile(
+        _lazy(
             rf"^(?:пользуюсь|пользуемся|использую|используем|пишу\s+на|пишем\s+на|работаю\s+в|"
             rf"работаем\s+в)\s+{TOOL2}|"
             rf"^(?:(?:en\s+este\s+proyecto|neste\s+projeto|nesse\s+projeto|in\s+questo\s+progetto)\s*,?\s+)?"
@@ -132,7 +137,7 @@ SETUP_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # Nudge に変更して", "renomeie o projeto para Nudge" (the project or its repository, not a
     # file or a function of the task).
     (
-        re.compile(
+        _lazy(
             rf"^(?:{POLITE})?(?:давай\s+)?переименуй(?:те)?\s+(?:наш\s+|мой\s+)?(?:проект|репозиторий|репо|"
             rf"приложение)\s+в\s+{TOOL2}|"
             rf"^(?:{POLITE})?(?:把)?(?:我的|我们的|我們的)?(?:项目|項目|仓库|倉庫)(?:名|名字|名称|名稱)?"
@@ -151,7 +156,7 @@ SETUP_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     # The user's account name: "github用户名是 X", "我的账号是 X".
     (
-        re.compile(
+        _lazy(
             rf"^(?:我的)?(?:github|gitlab|git)?\s*(?:用户名|用戶名|账号|帳號|账户|賬戶)(?:是|为|為)\s*"
             # (a server's login "用户名是root，密码是…" is no account of the user's)
             rf"(?!(?:root|admin|administrator|user|ubuntu|test|guest)\b){TOOL2}",

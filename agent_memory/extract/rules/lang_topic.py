@@ -17,6 +17,12 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
 # A topic is a short noun phrase: no pronoun alone ("我/你/他 …": the speaker's complaint or the
 # sentence forms languages.py reads), no third party of the product, no action on a thing
 # ("把/将/帮/给 …": this turn's edit), no clause break. _ZH_TOPIC_CHECKS are the look-aheads every
@@ -54,7 +60,7 @@ _ZH_DO = (
 )
 _ZH_DONT = r"(?:不要|别|別|不许|不許|不准|禁止|切勿|不得)"
 
-_ZH_ALWAYS = re.compile(
+_ZH_ALWAYS = _lazy(
     rf"{_ZH_TOPIC}(?:(?:{_ZH_STRONG}|{_ZH_FROM_NOW}){_ZH_MODAL}?|{_ZH_WEAK}{_ZH_MODAL}){_ZH_DO}|"
     # the occasion as the topic, said of every time by 都: "写代码的时候都要加注释" ("部署的时候记得备份"
     # without it may be this turn's deploy)
@@ -62,7 +68,7 @@ _ZH_ALWAYS = re.compile(
     # the occasion as the topic: "每次改完代码都要跑测试" (every time …, all must …)
     rf"^(?:每次|每一次|每当|每當)(?=[^，,。；;？?！!\s]{{1,16}}?都){_ZH_TOPIC_CHECKS}{_ZH_TOPIC_WORDS}(?:都|也都){_ZH_MODAL}{_ZH_DO}"
 )
-_ZH_NEVER = re.compile(
+_ZH_NEVER = _lazy(
     rf"{_ZH_TOPIC}(?:{_ZH_STRONG}|{_ZH_FROM_NOW}|{_ZH_WEAK})(?:{_ZH_DONT}|(?<=[远遠律])(?:不能|不可以))(?:再)?\s*\S"
 )
 
@@ -92,8 +98,8 @@ _JA_TOPIC = (
 # ("エラーがいつも出るので直してください")
 # (nor what the product does on its own: "ログは必ず出力されるようにして" asks for a behaviour)
 _JA_RULE = r"(?:(?!ので|けど|けれど|のに|たら|なら|されるよう|られるよう)[^。？?]){1,50}?"
-_JA_ALWAYS = re.compile(rf"{_JA_TOPIC}{_JA_MARK}{_JA_RULE}{_JA_REQUEST}")
-_JA_NEVER = re.compile(rf"{_JA_TOPIC}{_JA_MARK}{_JA_RULE}{_JA_DONT}")
+_JA_ALWAYS = _lazy(rf"{_JA_TOPIC}{_JA_MARK}{_JA_RULE}{_JA_REQUEST}")
+_JA_NEVER = _lazy(rf"{_JA_TOPIC}{_JA_MARK}{_JA_RULE}{_JA_DONT}")
 
 # Korean: the topic marked by 은/는/도, a marker of standing time, and a request or a rule.
 _KO_MARK = r"(?:항상|언제나|매번|늘|앞으로(?:는)?|절대(?:로)?)"
@@ -101,10 +107,10 @@ _KO_TOPIC = (
     r"^(?!(?:이번|방금|지금|오늘)|(?:이|그|저)\s)(?![^.?!？]*?(?:사용자|유저|고객|버튼|화면|페이지))"
     r"[^.?!？]{1,30}?(?:은|는|도|에서는|할\s*때는?|하기\s*전에)\s*"
 )
-_KO_ALWAYS = re.compile(
+_KO_ALWAYS = _lazy(
     rf"{_KO_TOPIC}{_KO_MARK}\s*[^.?!？]{{1,50}}?(?:해\s*주세요|해\s*줘|주세요|하세요|해라|할\s*것|합시다|해요)$"
 )
-_KO_NEVER = re.compile(
+_KO_NEVER = _lazy(
     rf"{_KO_TOPIC}{_KO_MARK}\s*[^.?!？]{{1,50}}?(?:지\s*마(?:세요|요)?|지\s*말아\s*(?:주세요|줘)?|말\s*것|금지)$"
 )
 
@@ -120,7 +126,7 @@ _ZH_STYLE = (
     r"(?:(?:大|小)?驼峰|(?:大|小)?駝峰|下划线|下劃線|蛇形|短横线|短橫線|帕斯卡|(?:[A-Za-z]+[-_ ]?case)|"
     r"(?:两|兩|二|四|2|4)\s*(?:个|個)?\s*(?:空格|空白|spaces?)|tab|制表符)"
 )
-_ZH_CONVENTION = re.compile(
+_ZH_CONVENTION = _lazy(
     rf"^{_ZH_CODE_PART}(?:都|统一|統一|一律|要|必须|必須|请|請){{0,2}}(?:用|使用|采用|採用|遵循|遵守|按照|为|為|是)"
     rf"\s*{_ZH_STYLE}(?:命名|格式|风格|風格)?$",
     re.I,
@@ -129,13 +135,13 @@ _JA_STYLE = (
     r"(?:キャメルケース|スネークケース|ケバブケース|パスカルケース|[A-Za-z]+[-_ ]?case|(?:2|4|２|４)\s*スペース|"
     r"スペース\s*(?:2|4|２|４)|タブ)"
 )
-_JA_CONVENTION = re.compile(
+_JA_CONVENTION = _lazy(
     r"^(?:コードの)?(?:インデント|変数名|関数名|ファイル名|ブランチ名|クラス名|コンポーネント名|定数名|命名規則|命名)(?:は|も)\s*"
     rf"(?:常に|必ず|すべて|全て)?\s*{_JA_STYLE}\s*(?:で|に)?\s*(?:統一|統一して(?:ください)?|してください|して|すること|"
     r"お願いします|です|でお願いします)?$",
     re.I,
 )
-_KO_CONVENTION = re.compile(
+_KO_CONVENTION = _lazy(
     r"^(?:들여쓰기|변수명|변수\s*이름|함수명|파일명|파일\s*이름|브랜치명|클래스명)(?:는|은)\s*(?:항상\s*)?"
     r"(?:카멜\s*케이스|스네이크\s*케이스|케밥\s*케이스|파스칼\s*케이스|[A-Za-z]+[-_ ]?case|(?:2|4)\s*칸|탭)"
     r"\s*(?:으로|로)?\s*(?:해\s*(?:줘|주세요)|작성해\s*(?:줘|주세요)|통일해\s*(?:줘|주세요)|하세요|합니다|해요)?$",
@@ -145,7 +151,7 @@ _KO_CONVENTION = re.compile(
 # The user's own principle, said as one: "我的原则是前端尽量交给 X，…", "我们的规范就是：…", "うちの
 # ルールは…", "우리 팀의 원칙은 …". Whose it is must be said (my / our / the project's): "你给的规则是…"
 # reports the assistant's, "规则是非常多的" talks about rules. What follows is the principle itself.
-_PRINCIPLE = re.compile(
+_PRINCIPLE = _lazy(
     r"^(?:我的|我们的|我們的|咱们的|咱們的|项目的|項目的|团队的|團隊的)(?:原则|原則|规则|規則|规范|規範|约定|約定|惯例|慣例)"
     r"(?:就|一直|始终|始終|一向)?(?:是|为|為)(?!不是|什么|什麼|否)[，,:：]?\s*\S.{3,}|"
     r"^(?:私の|僕の|うちの|チームの|プロジェクトの)(?:方針|ルール|原則|規約)(?:は|として)[、,:：]?\s*\S.{3,}|"
@@ -157,7 +163,7 @@ _PRINCIPLE = re.compile(
 # ("回答尽量简洁", "回答は簡潔にしてください"). Not a pick of this turn ("我更喜欢第二种", "我喜欢这个",
 # "方案A"), not praise of the answer ("我喜欢你的回答"), not "倾向于" (a pick every time in the pools).
 _NOT_PICKED = r"(?!你|您|这|這|那|刚|剛|上面|第|方案|选项|選項|它|他|她|[A-Za-z0-9]{1}(?:$|[，,。]))"
-_LIKES = re.compile(
+_LIKES = _lazy(
     r"^(?:我|我们|我們)(?:一般|通常|平时|平時|还是|還是|比较|比較|更|最)*(?:喜欢|喜歡|偏好|偏爱|偏愛)"
     rf"(?:用|使用|写|寫)?\s*{_NOT_PICKED}\S{{2,}}|"
     rf"^比起\s*\S{{1,20}}?\s*(?:我|我们|我們)?(?:更|还是|還是)(?:喜欢|喜歡|偏好)(?:用|使用)?\s*{_NOT_PICKED}\S{{2,}}|"
@@ -169,7 +175,7 @@ _LIKES = re.compile(
     r"(?:して(?:ください)?|お願いします)?$|"
     r"^(?:저는|전|나는|난)\s*(?!이|그|저)[^.?!？]{2,20}?(?:을|를)\s*(?:선호합니다|선호해요|선호해|좋아합니다|좋아해요)$"
 )
-_NO_LONG = re.compile(
+_NO_LONG = _lazy(
     r"^(?:長い|詳しい|余計な|冗長な)(?:説明|前置き|解説|まとめ)は(?:不要|いらない|要らない)(?:です)?$"
 )
 

@@ -15,6 +15,11 @@ from agent_memory.extract.filters import PATH_WORD
 from agent_memory.extract.rules.lang_negation import negated
 from agent_memory.extract.rules.lang_scope import HEAD, HEDGE, NOW, question, task_bound
 from agent_memory.extract.rules.lang_words import Hit
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 # A Latin-lettered qualifier before the trade ("Flutter エンジニア", "iOS 개발자").
 _LATIN = r"(?:[A-Za-z][A-Za-z0-9.+#/-]*\s*)?"
@@ -101,7 +106,7 @@ _SETUP_TOOL = (
 
 USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     (
-        re.compile(
+        _lazy(
             # zh: "我是个编程小白", "我是一名前端工程师", "我不懂编程"
             rf"(?:^|(?<=\s))(?:其实|其實|另外|因为|因為)?\s*我(?:只)?是(?:一个|一個|一名|一位|个|個)?\s*{_LATIN}"
             rf"(?:{_ZH_NEW}|{_ZH_TRADE})|"
@@ -135,7 +140,7 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # "내 Lastname 인 Dallenger", "我的名字是 Lin Wei". A name in capitals (or, after a word that
     # can only mean "name", in the script of the sentence); not "我叫你…" (I told you to…).
     (
-        re.compile(
+        _lazy(
             rf"(?:^|\s)(?:меня\s+зовут|моя\s+фамилия|мо[её]\s+имя)\s+(?:{_NAME}|[А-ЯЁ][а-яё-]+)|"
             rf"\b(?:(?:meu|mi)\s+(?:nome|nombre|sobrenome|apellido)\s+(?:é|es)|me\s+(?:chamo|llamo)|"
             rf"je\s+m'appelle|mon\s+nom\s+est|mi\s+chiamo|il\s+mio\s+nome\s+è|ich\s+heiße|"
@@ -152,7 +157,7 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     ),
     # zh: "我是windows系统", "我是mac用户": the user's machine, said as who they are
     (
-        re.compile(
+        _lazy(
             r"^(?:其实|其實|另外|因为|因為)?\s*我(?:是|用的是)\s*(?:windows(?:\s*1[01])?|win1[01]|macos|mac|"
             r"macbook|linux|ubuntu|debian|fedora|arch|wsl2?)\s*(?:系统|系統|电脑|電腦|用户|用戶|笔记本|筆記本)",
             re.I,
@@ -166,7 +171,7 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # verb takes no article ("instalé las dependencias" is the task's), and a name before
     # "is installed" is written as one (capital, digit or dot: "Node 20 ya está instalado").
     (
-        re.compile(
+        _lazy(
             rf"{_ZH_INSTALL}了\s*{_LATIN_NAME}|"
             # "我本地装的是 Python 3.11": what the user has installed, said as which one
             rf"^(?:我|我们|我們)(?:本地|电脑上|電腦上|这边|這邊)?{_ZH_INSTALL}的是\s*{_LATIN_NAME}(?:\s*\d[\w.]*)?|"
@@ -195,7 +200,7 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # zh: a tool or account the user has ("我本地有Mullvad Browser", "我有git账号"); not a key, an
     # error or a question about the task ("我有个bug", "我有API key吗").
     (
-        re.compile(
+        _lazy(
             r"我(?:这边|這邊|这里|這裡|本地|电脑上|電腦上|手上|手里|手裡)?(?:也)?(?:有|装有|裝有)\s*"
             r"(?!(?:api|key|token|bug|error|issue|idea|question|problem|pr)\b)"
             rf"{_LATIN_NAME}",
@@ -208,7 +213,7 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # Where the project's repository is: "원격 저장소 URL은 <url>이야", "这是仓库远程地址：<url>",
     # "リポジトリは <url> です", "o repositório é <url>" (a URL is masked as a code span).
     (
-        re.compile(
+        _lazy(
             r"(?:仓库|倉庫|repo|リポジトリ|저장소|레포|репозитори\w*|репо|repositório|repositorio|dépôt|"
             r"repository)[^，,。]{0,12}?(?:地址|URL|链接|連結|は|은|는|:|：|是|é|es|est|ist|è|—|-)\s*"
             r"(?:\ue000\d+\ue001|https?://\S+|git@\S+)",
@@ -222,7 +227,7 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # oh-my-tmux": the user's setup, a tool named with a possessive and with what it goes with
     # ("no meu tmux <url>" alone is the target of this turn's edit).
     (
-        re.compile(
+        _lazy(
             r"(?:(?<!\w)(?:meu|minha|meus|minhas|mi|mis|mon|ma|mes|mein|meine|meinem|meinen|"
             r"il\s+mio|la\s+mia|i\s+miei|mio|mia|мой|моя|мои|моём|моем|моего)\s+|我的\s*|私の\s*|내\s+)"
             rf"{_SETUP_TOOL}[^,，。;；]{{0,24}}?(?:(?<!\w)(?:com|con|avec|mit|с|with)\s+"
@@ -238,7 +243,7 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # The project's stack, part by part: "后端用的是 FastAPI", "フロントエンドは Next.js で",
     # "백엔드는 Spring", "бэкенд на Go", "o backend é em Node", "el frontend usa Vue".
     (
-        re.compile(
+        _lazy(
             # (whose: ours, the project's; the parts every project's way of working has — CI, the
             # test framework, the deploy target, the package manager … — named by a tool)
             r"^(?:我们|我們|我|本)?(?:的)?(?:项目|項目)?(?:的)?(?:前端|后端|後端|服务端|服務端|客户端|客戶端|数据库|數據庫|"
@@ -274,7 +279,7 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # not "用 React 重写这个项目" (a task done with it): Chinese plain 使用/用/采用 only with the tool
     # ending its clause or said as a role ("作为数据库"); in Latin script a name written as one.
     (
-        re.compile(
+        _lazy(
             r"^(?:这个|這個|本|我们的|我們的|我的|我们|我們)?(?:项目|項目|仓库|倉庫|工程)(?:里|裡|中)?(?:都|目前|主要)?"
             rf"(?:(?:用的是|使用的是|采用的是|採用的是|基于|基於)\s*{_LATIN_NAME}|"
             rf"(?:使用|采用|採用|用)\s*{_LATIN_NAME}\s*(?:$|(?:作为|作為|当|當|来|來)?(?:数据库|數據庫|框架|"
@@ -319,7 +324,7 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # использовать Vue". Not "prefiro que você…" (what this turn should do) and not a pick among
     # options ("我倾向于方案一"): a verb of using/keeping, or "always", follows.
     (
-        re.compile(
+        _lazy(
             r"(?:^|\s)(?:eu\s+)?prefiro\s+(?:sempre\s+)?(?:usar|utilizar|trabalhar\s+com|manter|evitar)\s+\S|"
             r"(?:^|\s)(?:eu\s+)?prefiro\s+sempre\s+\S|"
             r"(?:^|\s)(?:yo\s+)?prefiero\s+(?:siempre\s+)?(?:usar|utilizar|trabajar\s+con|mantener|evitar)\s+\S|"
@@ -340,7 +345,7 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
     # Where a part of the work lives, with a path: "API 側のコードは ../api_server である",
     # "设计文档在 docs/design/ 下", "конфиги лежат в ~/.config/nvim", "o código fica em src/app".
     (
-        re.compile(
+        _lazy(
             r"^[^，,。、]{0,12}?(?:代码|代碼|源码|源碼|仓库|倉庫|项目|項目|配置文件|配置|文档|文檔|笔记|筆記|"
             r"脚本|腳本|数据文件|數據文件|博客|网站|網站|素材|备份|備份|日志|日誌|模型)(?:都)?(?:在|位于|位於|放在)\s*"
             rf"{_PATH_SPACED}\s*(?:下|里|裡|中|目录|目錄|下面|文件夹|文件夾)*$|"
@@ -367,21 +372,21 @@ USER_RULES: list[tuple[re.Pattern[str], str, str, str]] = [
 
 
 # Where a run-on goes on to the next thing to do ("… e depois veja …", "…然后帮我…").
-_NEXT_THOUGHT = re.compile(
+_NEXT_THOUGHT = _lazy(
     r"\s+(?:e\s+(?:depois|então|veja|verifique)|y\s+(?:luego|después|mira|revisa)|et\s+(?:puis|ensuite)|"
     r"und\s+(?:dann|danach)|и\s+(?:потом|затем|посмотри)|e\s+poi)\b|然后|然後|并且|並且|但是",
     re.I,
 )
 # The tools named on after a stack part's first one ("React + Vite", "FastAPI和PostgreSQL").
-_STACK_END = re.compile(
+_STACK_END = _lazy(
     r"(?:\s+\d[\w.]*)?(?:\s*(?:[+/、,，&]|和|与|與|и|e|y|et|und|and|with|com|con|mit|で|を使って)\s*"
     r"[A-Za-z][\w.+#/-]*(?:\s+\d[\w.]*)?)*"
 )
-_WORD_REST = re.compile(r"\S*")
-_VENTING = re.compile(r"[啊呀啦嘛哇]$|!|！")
+_WORD_REST = _lazy(r"\S*")
+_VENTING = _lazy(r"[啊呀啦嘛哇]$|!|！")
 
 
-_CONCESSION = re.compile(
+_CONCESSION = _lazy(
     r"\s+(?:(?:auch|selbst)\s+wenn|mesmo\s+que|aunque|même\s+si|anche\s+se|даже\s+если)\b.*$", re.I
 )
 

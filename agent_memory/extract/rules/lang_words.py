@@ -7,6 +7,12 @@ from __future__ import annotations
 
 import re
 
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
 Hit = tuple[str, str, str]
 
 
@@ -22,7 +28,7 @@ ES_DO = (
 )
 
 
-NON_ENGLISH = re.compile(
+NON_ENGLISH = _lazy(
     r"[\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]|[àâãáçéèêëíîïóôõöúùûüñß]|"
     # Vietnamese letters; a reply language named alone ("parla italiano", "odpowiadaj po polsku")
     r"[\u1ea0-\u1ef9ơưđ]|\bitaliano\b|\bpo\s+(?:polsku|angielsku)\b|"
@@ -164,5 +170,5 @@ def non_english(text: str) -> bool:
 
 
 # Kana: a sentence with them is Japanese, whose kanji the Chinese markers would misread.
-KANA = re.compile(r"[\u3040-\u30ff]")
-CJK = re.compile(r"[\u4e00-\u9fff]")
+KANA = _lazy(r"[\u3040-\u30ff]")
+CJK = _lazy(r"[\u4e00-\u9fff]")

@@ -52,9 +52,14 @@ from agent_memory.extract.rules.lang_setup import SETUP_RULES
 from agent_memory.extract.rules.lang_topic import TOPIC_RULES
 from agent_memory.extract.rules.lang_user import about_the_user
 from agent_memory.extract.rules.lang_words import CJK, KANA, NON_ENGLISH, TOOL, TOOL2, Hit
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 # Sentence ends in these languages (CJK punctuation has no space after it).
-_SPLIT = re.compile(r"(?<=[。！？；!?;])\s*|(?<=[.])\s+|\n+")
+_SPLIT = _lazy(r"(?<=[。！？；!?;])\s*|(?<=[.])\s+|\n+")
 
 
 # (pattern on the sentence, label, kind, sub-rule), tried in this order: the first that reads a
@@ -131,11 +136,11 @@ def language_claims(text: str) -> list[Hit]:
     return out
 
 
-_LIST_OR_HEADING = re.compile(r"^\s*(?:#+\s|[-*•|>]|\d{1,2}[.)、]\s*(?:\*\*|#))")
+_LIST_OR_HEADING = _lazy(r"^\s*(?:#+\s|[-*•|>]|\d{1,2}[.)、]\s*(?:\*\*|#))")
 
 
 # "Don't use <tool>": a tool named in code letters is a standing preference even unmarked.
-_USE_TOOL = re.compile(
+_USE_TOOL = _lazy(
     rf"(?:不要用|不要使用|别用|別用|不用|не\s+используй(?:те)?|não\s+(?:use|usar|utilize)|"
     rf"no\s+(?:uses|usar|utilices)|n'utilise(?:z)?\s+(?:pas|jamais)|non\s+usare|"
     rf"(?:verwende|benutze|nutze)\s+(?:kein(?:e|en)?|nicht))\s*{TOOL}",
@@ -160,7 +165,7 @@ _PLAIN = frozenset(
 
 # Chunks of a sentence: its clauses, and in Chinese the runs a space sets apart ("不要降低品质
 # 不能降低标准 一定要精雕细琢所有的细节" is three exhortations, not one rule about all details).
-_CHUNK = re.compile(r"[,，;；]|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+_CHUNK = _lazy(r"[,，;；]|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 
 
 def _plain_kept(body: str, pattern: re.Pattern[str]) -> bool:
@@ -174,7 +179,7 @@ def _plain_kept(body: str, pattern: re.Pattern[str]) -> bool:
 
 # "组长说过"永远不要…"，所以…": another person's words in quotes after a verb of saying — the user
 # reports them (the English reader leaves quoted speech out too), and the rest is the task's
-_QUOTED_SPEECH = re.compile(r"(?:说|說|讲|講|表示|提到|告诉我|告訴我)(?:过|過)?\s*[:：]?\s*[“\"「『]")
+_QUOTED_SPEECH = _lazy(r"(?:说|說|讲|講|表示|提到|告诉我|告訴我)(?:过|過)?\s*[:：]?\s*[“\"「『]")
 
 
 def _ruled(body: str, sentence: str, japanese: bool, facts_only: bool) -> Hit | None:
@@ -323,16 +328,16 @@ _CLAUSE_RULES = frozenset(
         "de_always",
     )
 )
-_AND = re.compile(
+_AND = _lazy(
     r"^(?:(?:e|y|et|und|и|а|mas|pero|mais|ma|aber|но)\s+|(?:并且|並且|而且|但是|另外)\s*)", re.I
 )
-_CLAUSE_CUT = re.compile(r"[,，;；(（)）]|\s[-–—]\s")
+_CLAUSE_CUT = _lazy(r"[,，;；(（)）]|\s[-–—]\s")
 
 
 # A first clause that says when, where or unless the rule after it holds: "如果是生产环境，永远不要…",
 # "除了脚本目录，…", "si es producción, nunca …", "если это прод, никогда …", "em produção, sempre …".
 # Cut off, the rule holds everywhere (the user allowed the rest).
-_CONDITION_HEAD = re.compile(
+_CONDITION_HEAD = _lazy(
     r"^(?:如果|假如|要是|除了|除非|当|當|在|对于|對於|もし|만약|"
     r"(?:si|excepto|salvo|cuando|durante|en|se|exceto|quando|em|no|na|nos|nas|sauf|quand|pendant|dans|"
     r"tranne|wenn|falls|außer|ausser|bei|während|im|если|кроме|при|когда|в|на|jika|kalau|kecuali|saat)"
@@ -364,7 +369,7 @@ def _always_clause(body: str) -> Hit | None:
 # task, not a tool; so does a name with an underscore ("不再使用 requires_skill_data", a field of
 # the code in a pasted diff). A deictic word elsewhere in the sentence is the task's ("这个命令的-u
 # 不好用").
-_DONT_USE_CLAUSE = re.compile(
+_DONT_USE_CLAUSE = _lazy(
     r"^(?:注意|记得|記得|并且|並且|但是|另外|以后|以後|你)?\s*(?:不要|别|別|不再|不要再|别再|別再)"
     rf"(?:用|使用)\s*(?![\w.@/+#-]*_){TOOL2}(?:\s+[A-Za-z][\w.:-]*){{0,3}}\s*(?:了)?$"
 )
@@ -373,12 +378,12 @@ _DONT_USE_CLAUSE = re.compile(
 # The same in Japanese, the tool first and the asking last: "graphite cli は使わないで",
 # "yarnはもう使わないでください" — the whole clause is the tool and the asking (a clause naming
 # more, "このファイルでは lodash を使わないで", is about a thing of the task).
-_JA_DONT_USE_CLAUSE = re.compile(
+_JA_DONT_USE_CLAUSE = _lazy(
     rf"^{TOOL2}(?:\s+[A-Za-z][\w.:-]*){{0,2}}\s*(?:は|を|も)\s*(?:もう|今後|二度と)?\s*"
     r"使わないで(?:ください|下さい|ほしい(?:です)?|ね)?$"
 )
 # And in Korean: "yarn은 사용하지 마", "npm은 더 이상 쓰지 마세요", "moment.js를 사용하지 말 것".
-_KO_DONT_USE_CLAUSE = re.compile(
+_KO_DONT_USE_CLAUSE = _lazy(
     rf"^{TOOL2}(?:\s+[A-Za-z][\w.:-]*){{0,2}}\s*(?:은|는|을|를|도)\s*(?:더\s*이상\s*|앞으로\s*|절대\s*)?"
     r"(?:사용하지|쓰지)\s*(?:마|마세요|마라|말아\s*줘|말아\s*주세요|말\s*것|말자)$"
 )
@@ -440,11 +445,11 @@ _HEAD_BOUND = frozenset(
     ("Always", "Never", "Uses", "Does not use", "Environment", "Project", "Account", "Renamed")
 )
 # A clause that goes on describing the thing just named ("这个系统可以…", "内容主要以…为主").
-_GOES_ON = re.compile(
+_GOES_ON = _lazy(
     r"^(?:这个|這個|该|該|此|这款|這款)(?:系统|系統|网站|網站|应用|應用|平台|工具|项目|項目|app)|"
     r"^(?:它|内容|內容|主要|面向|针对|針對|用户|用戶|数据|數據)(?!.*(?:吗|嗎|呢|？|\?))",
     re.I,
 )
-_JA_BUT = re.compile(r"(?:のですが|んですが|んだけど|のだけど|けれども|けれど|けど|が)$")
+_JA_BUT = _lazy(r"(?:のですが|んですが|んだけど|のだけど|けれども|けれど|けど|が)$")
 _FACT_LABELS = frozenset(("Uses", "Does not use", "Environment", "Project", "Account"))
-_POINT_NUMBER = re.compile(r"^\s*\d{1,2}\s*[.、)）]\s*(?=\S)")
+_POINT_NUMBER = _lazy(r"^\s*\d{1,2}\s*[.、)）]\s*(?=\S)")

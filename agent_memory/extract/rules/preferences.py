@@ -21,43 +21,48 @@ from agent_memory.extract.filters import (
 from agent_memory.extract.rules.base import VETO, Clause, ClauseRule, cap
 from agent_memory.extract.rules.directives import KEEP_RULE
 from agent_memory.extract.text import words
+from agent_memory.redact.regex import LazyCompiler
 
-_ONLY = re.compile(
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
+
+_ONLY = _lazy(
     r"^only\s+(use|run|commit|push|deploy|edit|modify|touch|change|target|support|install|"
     r"import|write|test|merge|release)\s+(\S.*)",
     re.I,
 )
-_USE = re.compile(
+_USE = _lazy(
     r"^(?:(?:please|just|always)\s+)*(use|using)\s+(?!case\b|of\b)(only\s+)?(\S.*)", re.I
 )
-_STICK = re.compile(
+_STICK = _lazy(
     r"^(?:please\s+)?(stick to|stick with|default to|favou?r|lean on|rely on|standardi[sz]e on|"
     r"go with|opt for)\s+(\S.*)",
     re.I,
 )
-_CONTRAST = re.compile(
+_CONTRAST = _lazy(
     r"\b(?:instead of|rather than|in place of)\b|,\s*not\s+\S|"
     # "404 Not Found", "is not defined": a state in a pasted message, no second choice
     r"\bnot\s+(?!found\b|available\b|defined\b|set\b|supported\b|allowed\b|installed\b|"
     r"recognized\b|a function\b)\S+\s*$|\bover\s+\S",
     re.I,
 )
-_PREFER = re.compile(
+_PREFER = _lazy(
     r"^(?:(?:i|we)(?:'d|\s+would)?\s+)?(?:(?:really|strongly|generally|much|usually|also|always)\s+)*"
     r"(?:prefers?|prefere)\s+(?:(it\s+|that\s+)?(?:if|when|that)\s+)?(\S.*)",
     re.I,
 )
-_RATHER = re.compile(
+_RATHER = _lazy(
     r"^(?:i|we)(?:'d| would)\s+(?:much\s+)?rather\s+(?:you\s+|we\s+)?(not\s+)?(\S.*)", re.I
 )
 # "I'd rather you didn't push", "I'd rather we used rust": a wish in the past form, not the verb
 # the claim "Prefer to …" needs; "I'd rather stick with what we have": nothing named
-_NOT_A_BASE_VERB = re.compile(
+_NOT_A_BASE_VERB = _lazy(
     r"^(?:did|didn't|didnt|were|weren't|was|wasn't|had|hadn't|could|would|not\b|"
     r"(?!\w*eed\b|embed\b|shred\b|wed\b)[a-z]+ed\b)",
     re.I,
 )
-_LIGHT_VERB = re.compile(r"^(?:stick (?:with|to)|keep|go with|use|do|have|leave)\s+(.*)$", re.I)
+_LIGHT_VERB = _lazy(r"^(?:stick (?:with|to)|keep|go with|use|do|have|leave)\s+(.*)$", re.I)
 
 
 def _rather_ok(m: re.Match[str], c: Clause) -> bool:
@@ -68,38 +73,38 @@ def _rather_ok(m: re.Match[str], c: Clause) -> bool:
     return not (light and vague(light.group(1)))
 
 
-_LIKE = re.compile(
+_LIKE = _lazy(
     r"^i\s+(?:really\s+|very much\s+|much\s+|actually\s+|definitely\s+|do\s+|also\s+)*"
     r"(like|love|enjoy|hate|dislike|can't stand|cannot stand)\s+(\S.*)",
     re.I,
 )
-_DETERMINED = re.compile(r"^(?:a|an|the|this|that|these|those|my|your|our|some|any)\b", re.I)
-_CONTRAST_WORD = re.compile(r"\b(?:instead of|rather than|not|over)\s", re.I)
-_SHORT_CONTRAST = re.compile(
+_DETERMINED = _lazy(r"^(?:a|an|the|this|that|these|those|my|your|our|some|any)\b", re.I)
+_CONTRAST_WORD = _lazy(r"\b(?:instead of|rather than|not|over)\s", re.I)
+_SHORT_CONTRAST = _lazy(
     r"^([\w.@/\ue000\ue001-]+(?:\s+[\w.@/\ue000\ue001-]+){0,2})\s*,?\s+(?:instead of|rather than|not|over)\s+"
     r"([\w.@/\ue000\ue001-]+(?:\s+[\w.@/\ue000\ue001-]+){0,2})$",
     re.I,
 )
-_CONTRAST_VERBS = re.compile(
+_CONTRAST_VERBS = _lazy(
     r"^(?:please\s+)?(?:use|prefer|pick|choose|go with|stick (?:with|to)|switch to|rely on|install|"
     r"import|call|run|write (?:\w+ )?(?:in|with)|test with|build with|format with|lint with)\b",
     re.I,
 )
 
 # Complaints carry the rule they want kept: "you keep forgetting to run the linter".
-INSTEAD_FIRST = re.compile(
+INSTEAD_FIRST = _lazy(
     r"^instead of\s+([^,]{2,60}),\s*(use|prefer|run|call|go with|rely on|write)\s+(\S.*)", re.I
 )
-_IMPORTANT = re.compile(
+_IMPORTANT = _lazy(
     r"^it(?:'s| is)\s+(?:really\s+|very\s+)?(?:important|essential|critical|crucial|vital|mandatory|"
     r"required|a must)\s+(?:that|to)\s+(\S.*)",
     re.I,
 )
-_INDENT = re.compile(
+_INDENT = _lazy(
     r"^(?:use\s+)?(\d+[- ]spaces?|tabs|spaces)\b(?:\s+for\s+indent\w*)?(?:,?\s+not\s+\S+)?(?:\s+please)?$",
     re.I,
 )
-_POLICY_ALL = re.compile(
+_POLICY_ALL = _lazy(
     r"^(?:please\s+)?(write|name|format|put|store|keep|prefix|suffix|document|type|log|wrap|sign|tag|"
     r"annotate|declare)\s+(?:all|every|each|any)\s+(?!the\b|these\b|those\b|my\b|your\b|of\b)(\S.*)",
     re.I,
@@ -151,7 +156,7 @@ def _contrast_at_hand(m: re.Match[str], c: Clause) -> bool:
 
 # "use ruff for linting", "uv for dependencies": a tool for a kind of job (a gerund or a plural,
 # no determiner), which stays; "use X for the new page" is this task's.
-_FOR_A_JOB = re.compile(
+_FOR_A_JOB = _lazy(
     r"^[\w\ue000\ue001.@/+-]+(?:\s+[\w\ue000\ue001.@/+-]+)?\s+for\s+(?:all\s+|every\s+|any\s+)?"
     r"(?!(?:the|a|an|this|that|these|those|it|them|me|us|now|my|your|our|example|instance|each|"
     r"one|now|today|testing purposes)\b)(?:[\w-]+\s+){0,2}[\w-]+"
@@ -164,7 +169,7 @@ _FOR_A_JOB = re.compile(
 
 # "use tabs in Makefiles", "use snake_case in Python files": scoped to a kind of file (a plural
 # with no determiner), a standing rule; "use X in the new page" stays this task's.
-_IN_A_KIND_OF_FILE = re.compile(
+_IN_A_KIND_OF_FILE = _lazy(
     r"\s(?:in|inside|for)\s+(?:all\s+|every\s+|any\s+)?"
     r"(?!(?:the|these|those|this|that|my|your|our|its|their|new|old|other)\b)"
     r"(?:[\w.-]+\s+)?[\w.-]*[a-z]s\s*$",
@@ -174,7 +179,7 @@ _IN_A_KIND_OF_FILE = re.compile(
 
 # "use black to format the sources", "use poetry to manage the dependencies": a named tool for
 # one of the standing jobs of a project; "use sed to fix the typo" is this task's step.
-_TO_A_JOB = re.compile(
+_TO_A_JOB = _lazy(
     r"^[\w\ue000\ue001.@/+-]+\s+to\s+(?:format|lint|manage|install|build|test|run|deploy|"
     r"bundle|type-?check|compile|package|publish|release|serve|host)\s+"
     r"(?!(?:this|that|these|those|it|them)\b)(?:[\w.-]+\s+){0,3}[\w.-]+\s*$",
@@ -184,7 +189,7 @@ _TO_A_JOB = re.compile(
 
 # "use uv as the package manager", "use Postgres as our database": a tool given its standing role
 # in the project (what kind of tool it is), as "use X for Y" names its job
-_AS_A_ROLE = re.compile(
+_AS_A_ROLE = _lazy(
     r"^(?!(?:this|that|these|those|it|them|the|a|an|some|mock|fake|dummy|test)\b)[\w\ue000\ue001.@/+-]+(?:\s+[\w\ue000\ue001.@/+-]+)?"
     r"\s+as\s+(?:the|our|my|a|an)\s+(?:default\s+|main\s+|primary\s+|only\s+)?(?:[\w-]+\s+){0,2}"
     r"(?:manager|runner|framework|formatter|linter|database|db|orm|bundler|library|language|editor|shell|"
@@ -192,10 +197,10 @@ _AS_A_ROLE = re.compile(
     r"backend|frontend|server|broker|queue|cache|store)\s*$",
     re.I,
 )
-_PURPOSE_CLAUSE = re.compile(r"\s+to\s+(?=[a-z]+\b)", re.I)
+_PURPOSE_CLAUSE = _lazy(r"\s+to\s+(?=[a-z]+\b)", re.I)
 
 
-_STYLE_OF = re.compile(
+_STYLE_OF = _lazy(
     r"^(?!the\b|this\b|that\b|my\b|your\b|a\b|an\b)[\w-]+(?:\s+(?:and\s+)?[\w-]+){0,3}\s+"
     r"(?:commit messages|messages|variable names|names|comments|docstrings|titles|branch names|"
     r"pr titles|pr descriptions|log messages|error messages)\s*$",
@@ -257,7 +262,7 @@ def _prefer(m: re.Match[str], c: Clause) -> str | None:
     return f"Prefer {rest}"
 
 
-_LIKE_NOT_A_THING = re.compile(
+_LIKE_NOT_A_THING = _lazy(
     r"^(?:how|what|when|where|the way|it when|that you|to|the (?:idea|approach|suggestion|"
     r"plan|concept|design|proposal|option|solution|version|change|result)s?)\b",
     re.I,
@@ -277,14 +282,14 @@ def _like(m: re.Match[str], c: Clause) -> str | None:
     return f"User likes {obj}"
 
 
-_DATED = re.compile(
+_DATED = _lazy(
     r"\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday)\b", re.I
 )
 
 
 # A verb after the first word: the left side is a clause about its subject ("project uses pnpm"),
 # which the fact rules read whole; "Use project uses pnpm, not npm" would garble it.
-_SAYS_OF_A_SUBJECT = re.compile(r"\s(?:uses|runs|needs|requires|has|wants|prefers|relies)\s", re.I)
+_SAYS_OF_A_SUBJECT = _lazy(r"\s(?:uses|runs|needs|requires|has|wants|prefers|relies)\s", re.I)
 
 
 def _short_contrast(m: re.Match[str], c: Clause) -> str | None:
@@ -321,7 +326,7 @@ _EDIT_VERBS = frozenset(
 )
 # "commit messages must be in English", "code comments should always be written in German":
 # the language a kind of text the work leaves behind is written in.
-_WRITTEN_IN = re.compile(
+_WRITTEN_IN = _lazy(
     r"^(?:(?:all|the|our|my|any)\s+)?(?P<what>(?:git\s+)?commit messages?|(?:code\s+)?comments|"
     r"docs|documentation|docstrings|variable names|identifiers|(?:pr|pull request) (?:titles|"
     r"descriptions)|readmes?|log messages|changelogs?)\s+(?:must|should|have to|need to|are to)\s+"
@@ -335,7 +340,7 @@ _WRITTEN_IN = re.compile(
 # for every one; "the commit message should mention #12" is this commit's. An action on the
 # ones at hand ("comments should be removed") is this turn's work.
 # ("I want PR titles to start with the ticket number": the same, said as the user's wish)
-_ARTIFACT_RULE = re.compile(
+_ARTIFACT_RULE = _lazy(
     r"^(?P<wish>i\s+(?:want|would like|'d like)\s+)?(?:(?:all|our|my|any|your)\s+)?"
     r"(?P<what>(?:git\s+)?commit messages|commits|(?:code\s+)?comments|"
     r"docstrings|(?:pr|pull request) (?:titles|descriptions)|pull requests|prs|branch names)\s+"
@@ -363,7 +368,7 @@ def _artifact_kind(m: re.Match[str], c: Clause) -> str:
 
 
 # "call me Sam": how the user wants to be addressed (a name, said with its capital).
-_CALL_ME = re.compile(r"^(?:(?:please|just|you can)\s+)?call me\s+(?P<name>[A-Z][\w'-]{1,24})\s*[.!]*$")
+_CALL_ME = _lazy(r"^(?:(?:please|just|you can)\s+)?call me\s+(?P<name>[A-Z][\w'-]{1,24})\s*[.!]*$")
 _P = "preference"
 PREFERENCE_RULES: tuple[ClauseRule, ...] = (
     ClauseRule(
@@ -472,31 +477,31 @@ _DECISION_VERBS = (
     r"support|drop|prefer|rewrite (?:it |this |everything )?in|port (?:it |this )?to|"
     r"convert (?:it |this |everything )?to|base (?:it|this) on|build (?:it|this) (?:with|on)"
 )
-_LETS = re.compile(
+_LETS = _lazy(
     rf"^(?:let's|lets|let us|let(?=\s+use\b))\s+(?:(?:also|just|now|then|definitely|actually|probably|"
     rf"rather|instead)\s+)*({_DECISION_VERBS})\s+(\S.*)",
     re.I,
 )
-_WILL = re.compile(
+_WILL = _lazy(
     r"^(?:we|i)(?:'ll| will| are going to|'re going to| am going to|'m going to|'d| would| want to|"
     r" wanna)\s+(?:(?:rather|prefer to|like to|love to|want to|just|also|probably|definitely)\s+)*"
     r"(use|go with|stick with|stick to|switch to|move to|migrate to|adopt|standardi[sz]e on|target|"
     r"rely on|prefer)\s+(\S.*)",
     re.I,
 )
-_HEDGE = re.compile(r"\b(?:probably|maybe|might|perhaps|likely|possibly)\b", re.I)
-_UNSURE = re.compile(r"\bnot (?:sure|certain)\b|\bunsure\b|\bi (?:don't|do not|dont) know\b", re.I)
-_DECIDED = re.compile(
+_HEDGE = _lazy(r"\b(?:probably|maybe|might|perhaps|likely|possibly)\b", re.I)
+_UNSURE = _lazy(r"\bnot (?:sure|certain)\b|\bunsure\b|\bi (?:don't|do not|dont) know\b", re.I)
+_DECIDED = _lazy(
     r"^(?:we|i)(?:'ve| have)?\s+(?:now\s+|finally\s+|already\s+)?(?:(?P<pick>picked|selected|chose|chosen)(?=\s+(?!to\b|on\b|that\b|for\b|"
     r"with\b)\S)|decided|agreed|settled|chose|chosen|opted|went)\s+(not to|against|to|on|that|for|with|)\s*(\S.*)",
     re.I,
 )
-_DECISION_IS = re.compile(
+_DECISION_IS = _lazy(
     r"^(?:the\s+)?(?:decision|plan going forward|rule|convention|policy)\s*(?:is|:)\s*"
     r"(?:to\s+|that\s+)?(\S.*)",
     re.I,
 )
-_SHOULD = re.compile(
+_SHOULD = _lazy(
     r"^(?:(?:i think|i believe|maybe|perhaps|probably)\s+)?(we|you)\s+(?:really\s+|probably\s+|also\s+)*"
     r"(should|must|ought to|shall)\s+(?:really\s+|probably\s+|also\s+|just\s+)*"
     r"(?!not\b|never\b|always\b|be\b|try\b|look\b|check\b|see\b|figure\b|think\b|discuss\b|talk\b|"
@@ -516,7 +521,7 @@ _VERB_ALIASES = {
 
 
 # "FastAPI + SQLite + React": a stack named as one list of tools counts as one choice.
-_TOOL_LIST = re.compile(
+_TOOL_LIST = _lazy(
     r"^[\w.@\ue000\ue001-]+(?:\s*(?:\+|&|/|,)\s*[\w.@\ue000\ue001-]+)+"
     r"(?:\s+(?:for|in|on)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?$",
     re.I,
@@ -533,7 +538,7 @@ def _tool_list(obj: str) -> bool:
 
 
 # "1, 2 and 3", "option 1 and 3", "A and C", "#2": picks from a list the assistant offered.
-_OPTION_PICK = re.compile(
+_OPTION_PICK = _lazy(
     r"^(?:(?:options?|choices?|numbers?|items?|steps?)\s+)?(?:#?\d{1,2}|[a-z])"
     r"(?:\s*(?:,|and|&|\+|or|/)\s*(?:(?:options?|choices?|numbers?|items?|steps?)\s+)?(?:#?\d{1,2}|[a-z]))*"
     r"(?:\s+(?:first|then|too|both|only))?\s*[.!?]*$",
@@ -557,14 +562,14 @@ def _np_short(obj: str, limit: int = 4) -> bool:
 _CHOOSE = ("do", "go with", "go for", "pick", "choose")
 # "let's go with quick wins", "go for the simplest fix", "pick the safer route": a pick graded
 # among the ways just weighed, not a named tool or stack.
-_GRADED = re.compile(
+_GRADED = _lazy(
     r"^(?:the\s+|a\s+|an\s+)?(?:(?:simpl|easi|saf|cheap|fast|small|light|quick|clean|short)est|"
     r"quick|quicker|simple|simpler|easy|easier|safe|safer|cheap|cheaper|fast|faster|small|smaller|"
     r"minimal|lighter|better|first|second|third|last|other|"
     r"recommended|suggested|proposed|default)\b",
     re.I,
 )
-_NUMBER_WORD = re.compile(r"^(?:\d|one|two|three|four|five|both|all|each|either)\b", re.I)
+_NUMBER_WORD = _lazy(r"^(?:\d|one|two|three|four|five|both|all|each|either)\b", re.I)
 _MOVE = ("switch to", "move to", "migrate to", "switch over to")
 # "let's move to Phase 4", "let's switch to the next task": a step through the work, not a move
 # to another tool
@@ -572,18 +577,18 @@ _PART = (
     r"(?:phase|step|stage|milestone|part|section|chapter|task|ticket|item|issue|story|sprint|round|"
     r"question|point|topic)"
 )
-_NEXT_PART = re.compile(
+_NEXT_PART = _lazy(
     rf"^(?:the\s+)?(?:(?:next|following|last|final|first|second|third|other)\s+{_PART}|"
     rf"{_PART}\s+(?:\d+|[ivx]+|one|two|three|four|five|six|seven|eight|nine|ten|[a-z])\b)(?![\w-])",
     re.I,
 )
 
 
-_REASON = re.compile(r"^\S+(?:\s+\S+)?\s+(?:to|so we)\s+(?:avoid|prevent|never|not)\b", re.I)
+_REASON = _lazy(r"^\S+(?:\s+\S+)?\s+(?:to|so we)\s+(?:avoid|prevent|never|not)\b", re.I)
 
 
 # "let's use playwright I think it is installed": a new clause run on after the choice
-_RUN_ON_CLAUSE = re.compile(
+_RUN_ON_CLAUSE = _lazy(
     r"\s+(?:i|we|it|this)\s+(?:think|guess|believe|'m|am|was|is|have|need|want|will)\b.*$", re.I
 )
 
@@ -679,7 +684,7 @@ def _will_ok(m: re.Match[str], c: Clause) -> bool:
     return not _HEDGE.search(c.text[: m.start(1)])
 
 
-_WANT_TO = re.compile(r"^(?:we|i)\s+(?:want to|wanna)\b", re.I)
+_WANT_TO = _lazy(r"^(?:we|i)\s+(?:want to|wanna)\b", re.I)
 
 
 def _decided(m: re.Match[str], c: Clause) -> str | None:

@@ -23,6 +23,11 @@ from agent_memory.extract.filters import (
 from agent_memory.extract.rules.base import Check, Clause, ClauseRule, cap
 from agent_memory.extract.rules.preferences import toolish
 from agent_memory.extract.text import bare_phrase, words
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 _TOKEN = r"[\w\ue000\ue001./@+#-]+"
 # What a project is: the head noun of "I'm building a … <noun>".
@@ -32,24 +37,24 @@ _PRODUCT = (
     r"server|framework|engine|sdk|package|portal|marketplace|store|shop|crm|erp|agent|assistant|"
     r"pipeline|monorepo|microservice|script|compiler|editor|client|integration|dashboard"
 )
-_BUILDING = re.compile(
+_BUILDING = _lazy(
     rf"^(?:i|we)(?:'m| am|'re| are)?\s+(?:(?:currently|now|basically|essentially)\s+)?"
     rf"(?:building|developing|making|writing|working on|creating)\s+"
     rf"((?:a|an|our|my)\s+(?:{_TOKEN}\s+){{0,6}}?(?:{_PRODUCT})s?\b.*)",
     re.I,
 )
-_PRODUCT_HEAD = re.compile(
+_PRODUCT_HEAD = _lazy(
     rf"^(?:a|an|our|my)\s+(?:(?!that\b|which\b|to\b|for\b|with\b|where\b|from\b|of\b|in\b)"
     rf"{_TOKEN}\s+){{0,6}}?(?:{_PRODUCT})s?\b",
     re.I,
 )
-_WANT_TO_BUILD = re.compile(
+_WANT_TO_BUILD = _lazy(
     rf"^(?:i|we)\s+(?:want|need|would like|'d like|am going|'m going|plan)\s+to\s+"
     rf"(?:build|create|make|develop|start|write)\s+"
     rf"((?:a|an)\s+(?:{_TOKEN}\s+){{0,6}}?(?:{_PRODUCT})s?\b.*)",
     re.I,
 )
-_IT_IS_A = re.compile(
+_IT_IS_A = _lazy(
     rf"^(?:it|this|this project|this repo|the project|the app|the product)\s*(?:'s| is)\s+"
     rf"(?:(?:essentially|basically|just|really|actually|mainly|primarily)\s+)?"
     # the product word heads the first noun phrase: "an integration test requiring a running
@@ -62,21 +67,21 @@ _IT_IS_A = re.compile(
     re.I,
 )
 # Facts about the user: role, machine, knowledge, employer, place.
-_I_AM_ROLE = re.compile(
+_I_AM_ROLE = _lazy(
     r"^i(?:'m| am)\s+(?:the|an?)\s+((?:[\w-]+\s+){0,2}?(?:admin|administrator|owner|maintainer|"
     r"author|developer|dev|engineer|designer|student|teacher|lead|manager|founder|cto|ceo|"
     r"sysadmin|devops|consultant|freelancer|contractor|beginner|newbie|researcher|scientist|"
     r"analyst|architect|hobbyist))\b(.*)$",
     re.I,
 )
-_I_HAVE_MACHINE = re.compile(
+_I_HAVE_MACHINE = _lazy(
     r"^i\s+(?:only\s+|also\s+)?(?:have|own|use|work on|am on|'m on)\s+(?:an?|one|two|my)\s+"
     r"((?:[\w.+-]+\s+){0,3}?(?:computer|laptop|machine|pc|mac|macbook|desktop|workstation|"
     r"server|phone|tablet|vps|raspberry pi|box|keyboard|monitor))\b(.*)$",
     re.I,
 )
 # "I'm new to all this", "im a total noob": how much to explain, said of the user themself.
-_I_AM_NEW = re.compile(
+_I_AM_NEW = _lazy(
     r"^i(?:'m| am)\s+(?:(?:completely|totally|very|pretty|quite|still|kind of|kinda|a bit|really)\s+)*"
     r"(?:new to (?:all (?:of )?this|this(?: stuff)?|coding|programming|code|development|software|"
     r"the terminal|the command line|computers|git|ai|claude(?: code)?)|"
@@ -87,7 +92,7 @@ _I_AM_NEW = re.compile(
 
 
 # "… at Meta", "… for a bank", "… at Acme Corp with a physics background"
-_AT_ORG = re.compile(
+_AT_ORG = _lazy(
     r"^\s+(at|for)\s+((?:[A-Z][\w&.-]*|a|an)(?:\s+[A-Z][\w&.-]*){0,3})(?:\s+with\b.*)?\s*[.!]*$"
 )
 
@@ -103,67 +108,67 @@ def _article(text: str) -> str:
     return m.group(1).lower() if m else "the"
 
 
-_I_KNOW = re.compile(
+_I_KNOW = _lazy(
     r"^i\s+(?:know|speak|understand)\s+(almost no|very little|little|next to no|no|nothing about|"
     r"hardly any|barely any)\s+(\S.*)$",
     re.I,
 )
 # "I don't know much about graphql": how much the user knows, said the other way round.
-_MACHINE_TROUBLE = re.compile(
+_MACHINE_TROUBLE = _lazy(
     r"^(?:problems?|issues?|errors?|bugs?|questions?|troubles?|glitch(?:es)?)\b", re.I
 )
-_I_DONT_KNOW = re.compile(
+_I_DONT_KNOW = _lazy(
     r"^i\s+(?:don't|do not)\s+know\s+(?:much|a lot|a great deal|anything|a thing)\s+about\s+"
     r"(\S.*)$",
     re.I,
 )
-_I_NEW_TO = re.compile(
+_I_NEW_TO = _lazy(
     r"^i(?:'m| am)\s+(?:completely\s+|totally\s+|very\s+|pretty\s+|quite\s+)?(new to|"
     r"not (?:very |too |that |so |really )?familiar with|unfamiliar with|a beginner (?:in|at|with)|an expert (?:in|at|with)|experienced with|"
     r"fluent in|comfortable with)\s+(\S.*)$",
     re.I,
 )
-_I_WORK = re.compile(
+_I_WORK = _lazy(
     r"^i\s+(?:work|am working)\s+(for|at)\s+(\S.*)$|^i(?:'m| am)\s+(based|located|living)\s+in\s+"
     r"(\S.*)$",
     re.I,
 )
-_I_CARE = re.compile(
+_I_CARE = _lazy(
     r"^i\s+(?:really\s+|mainly\s+|mostly\s+|deeply\s+)?care\s+(?:a lot\s+)?about\s+(\S.*)$", re.I
 )
-_I_WARY = re.compile(
+_I_WARY = _lazy(
     r"^i(?:'m| am)\s+(?:just\s+|really\s+|always\s+)?(?:very\s+|quite\s+|a bit\s+|pretty\s+)?"
     r"(cautious|wary|skeptical|sceptical|careful|nervous|suspicious)\s+(?:about|of|with|around)\s+(\S.*)$",
     re.I,
 )
-_DONT_WANT_ON = re.compile(
+_DONT_WANT_ON = _lazy(
     r"^i\s+(?:really\s+)?(?:don't|do not)\s+want\s+(\S+(?:\s+\S+){0,3}?)\s+(on|in)\s+my\s+"
     r"((?:[\w-]+\s+)?(?:hosts?|machines?|computers?|laptops?|servers?|systems?|boxes|box|"
     r"system|os|path|shell|environment|repo|repos|projects?|codebase))\b(.*)$",
     re.I,
 )
 # Renames and replacements: what a thing is called now, what replaced what.
-_RENAMED = re.compile(
+_RENAMED = _lazy(
     rf"^(?:i|we)(?:'ve| have)?\s+(?:just\s+|now\s+|already\s+)?renamed\s+(?:the\s+|my\s+|our\s+)?"
     rf"((?:[\w-]+\s+){{0,3}}?)(?:from[:\s]\s*)?({_TOKEN})\s+(?:to|as|into)[:\s]\s*({_TOKEN})\s*$",
     re.I,
 )
-_RENAME_TO = re.compile(
+_RENAME_TO = _lazy(
     rf"^rename\s+(?:this|the|our|my)\s+(project|repo|repository|app|package|tool|service|library)"
     rf"\s+(?:to|as|into)\s+({_TOKEN})\s*$",
     re.I,
 )
-_IS_NOW = re.compile(
+_IS_NOW = _lazy(
     rf"^({_TOKEN})\s+(?:is|has become)\s+now\s+({_TOKEN})$|^({_TOKEN})\s+is\s+now\s+(?:called|named)"
     rf"\s+({_TOKEN})$",
     re.I,
 )
-_REPLACED = re.compile(
+_REPLACED = _lazy(
     rf"^(?:i thought\s+)?(?:we|i)(?:'ve| have)?\s+(?:already\s+|just\s+)?(?:replaced|swapped|"
     rf"switched out)\s+({_TOKEN})\s+(?:with|for|by)\s+({_TOKEN})\b",
     re.I,
 )
-_REPLACE_REQ = re.compile(
+_REPLACE_REQ = _lazy(
     rf"^(?:can|could)\s+(?:we|you)\s+(?:please\s+)?(?:change|replace|swap|switch)\s+({_TOKEN})\s+"
     rf"(?:for|with|to)\s+(?:something\s+(?:more\s+)?\w+\s+like\s+)?({_TOKEN})\b|"
     rf"^(?:let's|lets)\s+(?:replace|swap)\s+({_TOKEN})\s+(?:for|with)\s+({_TOKEN})\b",
@@ -172,32 +177,32 @@ _REPLACE_REQ = re.compile(
 # "we no longer use Heroku", "we don't support IE11 anymore": a practice of the team that ended.
 # "we no longer need the flag when …", "we don't need the legacy switch anymore" ask to take a
 # piece of the code out in this task (a change request, judged so on strangers): not read.
-_NO_LONGER = re.compile(
+_NO_LONGER = _lazy(
     r"^(?:we|i)\s+(?:don't|do not|no longer)\s+(use|support|run|deploy with|build with)\s+"
     r"(\S+(?:\s+\S+){0,3}?)\s+(?:anymore|any more|now)$|^(?:we|i)\s+no longer\s+(use|support)"
     r"\s+(\S.*)$",
     re.I,
 )
 # Hosting: "the site is hosted on Netlify", "the db is locally hosted via docker compose".
-_HOSTED = re.compile(
+_HOSTED = _lazy(
     rf"^((?:the|our|my)\s+(?:{_TOKEN}\s+){{0,3}}?{_TOKEN}|(?-i:[A-Z][\w.-]+))\s+(?:is|are)\s+(?:locally\s+|currently\s+|"
     rf"now\s+|self-?\s?)?(hosted|deployed|served|installed|managed)\s+(?:locally\s+)?(on|via|with|in|at|as|"
     rf"through|using)\s+(\S.*)$",
     re.I,
 )
-_USES_VERSION = re.compile(
+_USES_VERSION = _lazy(
     rf"^((?:the\s+)?[A-Z][\w.-]*(?:\s+[\w.-]+)?)\s+(?:is\s+using|uses|runs|is\s+on|is\s+running)\s+"
     rf"({_TOKEN}\s+v?\d+(?:\.\d+)*)\b(.*)$"
 )
 # "Under no circumstances (ever) will I use PRs", "under no circumstances push to main".
-_NO_CIRCUMSTANCES = re.compile(
+_NO_CIRCUMSTANCES = _lazy(
     r"^(?:under no circumstances|in no case|never ever)\s*,?\s*(?:ever\s+)?"
     r"(?:(?:will|shall|should|must|do|may|can)\s+(i|we|you)\s+)?(\S.*)$",
     re.I,
 )
 # Generic-subject rules: "anything handled in code shouldn't be duplicated".
-_QUANTIFIER_WORD = re.compile(r"^(?:all|every|each|no)\b", re.I)
-_GENERIC_SHOULD = re.compile(
+_QUANTIFIER_WORD = _lazy(r"^(?:all|every|each|no)\b", re.I)
+_GENERIC_SHOULD = _lazy(
     r"^((?:any ?thing|every ?thing|nothing|all|every|each|no)\b[^,;]{0,60}?|"
     r"(?:the\s+)?(?:docs|documentation|readme|changelog|claude\.md|agents\.md|comments|commit "
     r"messages|tests|code|codebase|ui|api|config|logs|errors?|error messages|names|naming|"
@@ -206,7 +211,7 @@ _GENERIC_SHOULD = re.compile(
     r"(\S.*)$",
     re.I,
 )
-_BUILT_WITH = re.compile(
+_BUILT_WITH = _lazy(
     rf"^(?:(?:i|we)(?:'d| would)?\s+(?:like|want)\s+to\s+start\s+)?(?:a|an|the|this|my|our)\s+"
     rf"(?:{_TOKEN}\s+){{0,3}}?(?:{_PRODUCT}|project)\s+(?:that|which)?\s*(?:is|will be|should be)\s+"
     rf"(?:implemented|built|written|developed|made)\s+(?:using|with|in)\s+(\S.*)$|"
@@ -215,21 +220,21 @@ _BUILT_WITH = re.compile(
     re.I,
 )
 # "run everything via tmuxinator only", "I only want to run my services through docker compose".
-_ALL_VIA = re.compile(
+_ALL_VIA = _lazy(
     r"^(?:(?:i|we)\s+only\s+want\s+to\s+|only\s+)?(run|start|manage|deploy|build|install|launch)\s+"
     r"((?:everything|all(?:\s+(?:of\s+)?(?:the|my|our))?(?:\s+[\w-]+){0,2}|(?:my|our|the)\s+[\w-]+"
     r"(?:\s+[\w-]+)?))\s+(?:via|with|through|using|in|from)\s+(\ue000\d+\ue001|[\w.-]+)(\s+only)?\s*$",
     re.I,
 )
 # "ensure CLAUDE.md links to AGENTS.md": a standing property of a named file.
-_ENSURE_FILE = re.compile(
+_ENSURE_FILE = _lazy(
     r"^(?:please\s+|pls\s+)?(?:make sure|ensure)(?:\s+that)?\s+((?:the\s+)?(?:\ue000\d+\ue001|"
     r"[\w~./-]*\w\.(?:md|json|ya?ml|toml|txt|cfg|ini|lock|py|ts|js|sh)\b|[\w./-]+/))\s+"
     r"((?:always\s+|never\s+|only\s+)?\w+s\b.*)$",
     re.I,
 )
 # "be simple, be clear and concise for CLAUDE.md": a style asked for a kind of text.
-_BE_STYLE = re.compile(
+_BE_STYLE = _lazy(
     r"^be\s+([\w-]+(?:(?:,\s*|\s+and\s+|\s+)(?:be\s+)?[\w-]+){0,5}?)\s+(?:for|in|with)\s+"
     r"((?:the\s+|all\s+|your\s+)?(?:\S*claude\.md|\S+\.md|readme|docs|documentation|comments|"
     r"commit messages|answers|responses|replies|explanations|reviews|summaries|prs?|pull requests)"
@@ -241,7 +246,7 @@ _BE_STYLE = re.compile(
 # artifact of the task (the object is Claude's answers or explanations in the plural, "keep the
 # answer short" is about this one; a bare "be concise" may be about what the task writes).
 _STYLE_ADJ = r"(?:short|shorter|brief|briefer|concise|simple|simpler|plain|minimal|clear|succinct|terse|to the point)"
-_REPLY_STYLE = re.compile(
+_REPLY_STYLE = _lazy(
     r"^(?:(?:please|always)\s+)?(?:"
     # Claude's own replies: "your" or no determiner ("keep the messages short" is the task's)
     rf"keep\s+(?:(?:your\s+)?(?:answers|responses|replies|explanations)|your\s+(?:language|"
@@ -256,25 +261,25 @@ _REPLY_STYLE = re.compile(
     re.I,
 )
 # "(the new project that) we will build around X".
-_BUILD_AROUND = re.compile(
+_BUILD_AROUND = _lazy(
     r"\b(?:we|i)(?:'ll| will| are going to|'re going to| am going to|'m going to)\s+build\s+"
     r"(?:it\s+|this\s+)?(around|on top of|on|with)\s+(\S.*)$",
     re.I,
 )
 # "only using X instead of (using) Y", inside a longer request: a choice for this project.
-_USING_INSTEAD = re.compile(
+_USING_INSTEAD = _lazy(
     rf"\b(?:only\s+)?using\s+({_TOKEN}(?:\s*\+\s*{_TOKEN})*)\s+(?:instead of|rather than)\s+"
     rf"(?:using\s+)?({_TOKEN})\b",
     re.I,
 )
-_REPLACE_IMP = re.compile(
+_REPLACE_IMP = _lazy(
     rf"^(?:change|replace|swap|switch)\s+({_TOKEN})\s+(?:for|with|to)\s+(?:something\s+(?:more\s+)?"
     rf"\w+\s+like\s+)?({_TOKEN})\s*[?.!]*$",
     re.I,
 )
 # "update the main CLAUDE.md to call out when a subagent is used": the change asked for in
 # Claude's own instructions is itself a standing rule.
-_CONFIG_UPDATE = re.compile(
+_CONFIG_UPDATE = _lazy(
     r"^(?:update|change|edit|modify|adjust|amend|extend)\s+(?:the\s+|my\s+|your\s+|our\s+)?"
     r"(?:(?:main|global|project|user|claude)\s+){0,2}(?:\S*claude\.md|\S*agents\.md|rules|ruleset|"
     r"instructions|memory|memories|system prompt)(?:\s+files?)?"
@@ -286,50 +291,50 @@ _CONFIG_UPDATE = re.compile(
     re.I,
 )
 # "this is the image used: vendor/app:1.2" — the one in use, named.
-_THE_ONE_USED = re.compile(
+_THE_ONE_USED = _lazy(
     r"^(?:this|that|here)\s+is\s+the\s+([\w\s-]{2,30}?)\s+(?:used|we use|i use|in use|we're using|"
     r"i'm using)\s*[:=]?\s+([\w.@/:+-]*[/:.][\w.@/:+-]*)(?:\s.*)?$",
     re.I,
 )
 # Naming and modelling decisions: "the two job kinds are called ingest and export",
 # "treat `createdAt` as the order date".
-_CALLED = re.compile(
+_CALLED = _lazy(
     r"^((?:the|our|all|both)\s+(?:[\w-]+\s+){0,4}?[\w-]+)\s+(?:is|are)\s+(?:called|named)\s+(\S.*)$",
     re.I,
 )
 # "the handler is called twice", "… is called from the worker": invoked, not named.
-_INVOKED = re.compile(
+_INVOKED = _lazy(
     r"(?:twice|once|thrice|\d+\s+times|(?:several|many|multiple|a few|too many)\s+times|again|"
     r"repeatedly|from|by|when|whenever|in|on|with|inside|before|after|during|every|each|only|at|"
     r"too often)\b",
     re.I,
 )
-_TREAT_AS = re.compile(
+_TREAT_AS = _lazy(
     r"^(?i:always\s+)?(?i:treat)\s+(\ue000\d+\ue001|[a-z]+[A-Z_]\w*|\w+_\w+)\s+as\s+(\S.*)$"
 )
 # "there should not be any changes": the outcome of this edit, not a rule.
-_NO_CHANGE = re.compile(
+_NO_CHANGE = _lazy(
     r"^(?:any|no)\s+(?:more\s+|other\s+|new\s+)?(?:code\s+|file\s+)?(?:changes?|differences?|diffs?|errors?|issues?|"
     r"problems?|warnings?)\b",
     re.I,
 )
-_THERE_SHOULD = re.compile(
+_THERE_SHOULD = _lazy(
     r"^there\s+(should(?:n't| not| never)|must(?:n't| not| never)|can't|cannot|may not)\s+be\s+"
     r"(\S.*)$",
     re.I,
 )
 # A run-on whose second half is a rule about the docs: "code is the truth the docs should follow it".
-_RUN_ON_SHOULD = re.compile(
+_RUN_ON_SHOULD = _lazy(
     r"\s(the\s+(?:docs|documentation|readme|changelog|comments|claude\.md|agents\.md)\s+"
     r"(?:should|must)\s+(?:always\s+)?(?:reflect|follow|match|mirror|describe|track)\s+\S.*)$",
     re.I,
 )
-_DISABLE = re.compile(
+_DISABLE = _lazy(
     r"^(?:please\s+|pls\s+)?(disable|turn off|switch off)\s+((?:the\s+)?(?:[\w.-]+\s+)?"
     r"(?:auto-?updates?|autoupdates?|automatic updates|telemetry|analytics|crash reporting))\s*$",
     re.I,
 )
-_KEEP_IN = re.compile(
+_KEEP_IN = _lazy(
     r"^(?:just\s+|only\s+)?(?:keep|have)\s+(\S.{0,80}?)\s+(?:(?:written|stored|kept|placed|saved|"
     r"defined)\s+)?(?:in|under|inside)\s+(?:the\s+)?"
     r"((?:\S*[/.]\S*|\ue000\d+\ue001)(?:\s+(?:folder|directory|dir))?)\s*(?:,.*)?$",
@@ -338,7 +343,7 @@ _KEEP_IN = re.compile(
 
 
 # Where a run-on sentence starts its next thought: "an internal tool so I'll host it cheaply".
-_RUN_ON = re.compile(
+_RUN_ON = _lazy(
     r"\s+(?:so|and|but|because|since|as|which|where|then)\s+(?:i|we|you|it|they|this|that)\b|"
     r"\s+(?:i'll|i'm|i'd|we'll|we're|i\s+(?:want|need|think|will|would))\b|,\s+|\s+since\s+|"
     r"\s+because\s+|\s+-\s+",
@@ -353,7 +358,7 @@ def _cut(obj: str) -> str:
 
 
 # "a new product", "a serious product": says nothing about what the project is.
-_BARE_PRODUCT = re.compile(
+_BARE_PRODUCT = _lazy(
     r"^(?:a|an|our|my)\s+(?:(?:new|serious|real|simple|small|big|cool|good|great|whole)\s+)*"
     r"(?:product|app|application|project|tool|thing|system|platform)\s*[.!]*$",
     re.I,
@@ -442,27 +447,27 @@ def _task_requirement(subject: str) -> bool:
 
 
 # "my terminal is WezTerm", "my timezone is CET": the user's environment, said plainly.
-_MY_ENV = re.compile(
+_MY_ENV = _lazy(
     r"^my\s+(?:default\s+|main\s+|usual\s+)?(terminal|terminal emulator|timezone|time zone|locale|"
     r"browser|distro|linux distro|laptop|desktop|machine|computer|window manager|keyboard layout|"
     r"keyboard|dotfiles manager|font|theme|color scheme|colour scheme|prompt|multiplexer)\s+is\s+"
     r"(\S.{0,40}?)\s*$",
     re.I,
 )
-_I_LIVE = re.compile(r"^i\s+(?:currently\s+)?live\s+in\s+(\S.*)$", re.I)
+_I_LIVE = _lazy(r"^i\s+(?:currently\s+)?live\s+in\s+(\S.*)$", re.I)
 # "answer in Spanish", "always reply in French": the language the user wants to be answered in.
 _LANGUAGES = (
     r"english|spanish|french|german|portuguese|brazilian portuguese|italian|russian|chinese|"
     r"mandarin|japanese|korean|dutch|polish|turkish|ukrainian|arabic|hindi|swedish|norwegian|"
     r"danish|finnish|czech|greek|hebrew|vietnamese|indonesian|thai"
 )
-_ANSWER_IN = re.compile(
+_ANSWER_IN = _lazy(
     rf"^(?:(?:always|only)\s+)?(?:answer|reply|respond|talk|speak)(?:\s+to\s+me)?\s+"
     rf"(?:only\s+)?in\s+({_LANGUAGES})\s*$",
     re.I,
 )
 
-_EVER = re.compile(r"^ever\s+", re.I)
+_EVER = _lazy(r"^ever\s+", re.I)
 
 
 def _keep_in(m: re.Match[str], c: Clause) -> str:

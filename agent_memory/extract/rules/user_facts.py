@@ -17,6 +17,11 @@ from agent_memory.extract.filters import DET, PRONOUNS, content_words, vague
 from agent_memory.extract.rules.base import Check, Clause, ClauseRule, Make, cap
 from agent_memory.extract.text import bare_phrase, words
 from agent_memory.model.tool_families import KNOWN_TOOLS
+from agent_memory.redact.regex import LazyCompiler
+
+# module-level patterns compile on first use (redact/regex.py): every capture and
+# `remember` process imports these rules, and most of them never fire on its text
+_lazy = LazyCompiler(globals())
 
 # Where the fact ends inside a longer clause: a comma, or a run-on's next thought ("I have X
 # installed, can I use it in …", "i'm using a gpd pocket with nixos, touchscreen is off").
@@ -28,7 +33,7 @@ _DETS = frozenset(re.findall(r"\w+", DET))
 _NAME = r"[\w\ue000\ue001.@/+#:-]+"
 # The user's "my" and "our" (the user with their team or company) as a word of the sentence,
 # never inside a word or a name: "army", "my-app", "~/my/dir", "our.domain", "oh my zsh" stay.
-_FIRST_PERSON = re.compile(r"(?<![\w./\\-])(?<!\boh )(?:my|our)(?![\w./\\-])", re.I)
+_FIRST_PERSON = _lazy(r"(?<![\w./\\-])(?<!\boh )(?:my|our)(?![\w./\\-])", re.I)
 
 
 def _theirs(phrase: str) -> str:
@@ -38,7 +43,7 @@ def _theirs(phrase: str) -> str:
 
 
 # What the task at hand installs or uses: nothing of the user's setup is named.
-_AT_HAND = re.compile(
+_AT_HAND = _lazy(
     r"^(?:the\s+)?(?:node[_ ]modules|dependencies|deps|packages?|requirements|updates?|update|extensions?|plugins?|"
     r"modules?|libraries|library|app|application|tool|version|latest(?: version)?|script|file|"
     r"files|fix|patch|changes|everything|all|both|them|it|this|that|these|those|one|same)\b",
@@ -76,13 +81,13 @@ _INSTALL_TAIL = (
     r"(?:\s+and\s+(?:it\s+|is\s+|it's\s+|its\s+)*(?:now\s+|already\s+)?running)?)" + _END
 )
 # "I have OrbStack installed (and running)", "I've got Docker Desktop installed on my mac".
-_HAVE_INSTALLED = re.compile(
+_HAVE_INSTALLED = _lazy(
     rf"^i(?:'ve| have)\s+(?:already\s+|also\s+|now\s+|just\s+)?(?:got\s+)?"
     rf"(?P<thing>(?:{_NAME}\s+){{0,3}}?{_NAME})\s+(?:already\s+)?installed\b{_INSTALL_TAIL}",
     re.I,
 )
 # "I have installed the docker", "I've installed OrbStack and it is running".
-_INSTALLED = re.compile(
+_INSTALLED = _lazy(
     rf"^i(?:'ve| have)?\s+(?:already\s+|also\s+|now\s+|just\s+)?install(?:ed|er)\s+"
     rf"(?P<thing>(?:{_NAME}\s+){{0,3}}?{_NAME}){_INSTALL_TAIL}",
     re.I,
@@ -126,7 +131,7 @@ _YEARS = (
     r"(?:decade|(?:\d{1,2}\+?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"fifteen|twenty|several|many)\s+(?:years?|yrs?))"
 )
-_EXPERIENCE = re.compile(
+_EXPERIENCE = _lazy(
     rf"^(?:i(?:'ve| have)?\s+(?:got\s+|had\s+)?|"
     rf"(?:(?:i(?:'ve| have)|have|i(?:'m| am))\s+)?(?:been\s+)?(?:an?\s+)?(?:[\w-]+\s+){{0,3}}?"
     rf"(?:developer|engineer|programmer|dev|coder)\s+with\s+)"
@@ -136,7 +141,7 @@ _EXPERIENCE = re.compile(
 )
 # The same inside a longer clause, said of the user ("new to X, have been a developer with a
 # decade of experience in java"); never of someone else ("looking for a developer with …").
-_EXPERIENCE_IN = re.compile(
+_EXPERIENCE_IN = _lazy(
     rf"\b(?:i(?:'m| am)|(?:i(?:'ve| have)\s+|have\s+)been)\s+(?:an?\s+)?(?:[\w-]+\s+){{0,3}}?"
     rf"(?:developer|engineer|programmer|dev|coder)\s+with\s+"
     rf"(?:a\s+)?({_YEARS})(?:\s+of)?\s+(?:professional\s+|hands-on\s+|industry\s+)?experience\s+"
@@ -144,7 +149,7 @@ _EXPERIENCE_IN = re.compile(
     re.I,
 )
 # "I have no experience with Docker", "I don't have much experience in Rust".
-_NO_EXPERIENCE = re.compile(
+_NO_EXPERIENCE = _lazy(
     rf"^i\s+(?:have\s+(no|zero|little|very little|limited|not much|hardly any|barely any)|"
     rf"(?:don't|do not)\s+have\s+(?:any|much|a lot of))\s+(?:real\s+|prior\s+|professional\s+)?"
     rf"experience\s+(?:in|with|of|using|writing|doing)\s+({_NAME}(?:\s+{_NAME}){{0,2}}?){_END}",
@@ -161,7 +166,7 @@ def _no_experience(m: re.Match[str], c: Clause) -> str | None:
 
 
 # "I've been writing Rust for five years", "I've done Java for ten years".
-_BEEN_DOING = re.compile(
+_BEEN_DOING = _lazy(
     rf"^i(?:'ve| have)\s+(?:been\s+(?:doing|using|writing|coding in|programming in|working with|"
     rf"working in)|done|used|written|coded in|programmed in|worked with|worked in)\s+"
     rf"({_NAME}(?:\s+{_NAME}){{0,2}}?)\s+for\s+(?:the\s+(?:last|past)\s+)?({_YEARS})(?:\s+now)?{_END}",
@@ -199,7 +204,7 @@ _WHAT_THEN_YEARS = _experience(2, 1)
 
 
 # "I studied bioengineering at UCLA", "I have a degree in physics".
-_STUDIED = re.compile(
+_STUDIED = _lazy(
     r"^i\s+(?:studied|majored in|did my (?:degree|phd|ph\.d\.|masters?|master's|bachelors?|"
     r"bachelor's)\s+in|(?:have|hold)\s+an?\s+(?:degree|phd|ph\.d\.|masters?|master's|bachelors?|"
     r"bachelor's|bsc|msc|ba|bs|ms|ma)(?:\s+degree)?\s+in)\s+"
@@ -235,7 +240,7 @@ _ROLE_NOUN = (
 )
 # "I'm a professor of linguistics at Wake Forest", "I'm a PhD student in biology",
 # "I work as a nurse", "I work as a data engineer at Spotify".
-_ROLE = re.compile(
+_ROLE = _lazy(
     rf"^i(?:'m| am|\s+(?:currently\s+|now\s+)?work\s+as)\s+(?:an?\s+)?"
     rf"((?:[\w-]+\s+){{0,3}}?{_ROLE_NOUN}s?)"
     rf"((?:\s+(?:of|in)\s+[\w&.-]+(?:\s+[\w&.-]+){{0,2}}?)?"
@@ -257,7 +262,7 @@ def _role(m: re.Match[str], c: Clause) -> str | None:
 
 # "I'm using WezTerm with fish", "i'm using a gpd pocket 3 with nixos": the tool or machine in
 # use, by its name; "I'm using this to test" / "the UXP version" name nothing lasting.
-_USING = re.compile(
+_USING = _lazy(
     rf"^i(?:'m| am)\s+(?:currently\s+|now\s+|also\s+|mostly\s+|mainly\s+|still\s+)?using\s+"
     rf"((?:an?\s+)?(?:{_NAME}\s+){{0,3}}?{_NAME})"
     rf"(?:\s+(with|on|and|as my|as the|as an|as a|as)\s+((?:{_NAME}\s+){{0,3}}?{_NAME}))?{_END}",
@@ -266,7 +271,7 @@ _USING = re.compile(
 
 
 # "I'm using port 3000", "I'm using v2": a setting of the moment, not a tool.
-_SETTING = re.compile(
+_SETTING = _lazy(
     r"^(?:an?\s+)?(?:port|version|branch|line|option|step|method|function|v\d|localhost|https?:)",
     re.I,
 )
@@ -274,11 +279,11 @@ _SETTING = re.compile(
 
 # "I'm using this machine as a build server": what the user's own machine is for, a fact of the
 # setup (the machine Claude runs on is no thing of the task).
-_OWN_MACHINE = re.compile(rf"^(?:this|my)\s+(?:{_MACHINE}|vm)$", re.I)
+_OWN_MACHINE = _lazy(rf"^(?:this|my)\s+(?:{_MACHINE}|vm)$", re.I)
 
 
 # "… as an example", "… as a test for the demo": a use of the moment, not what the machine is for
-_FOR_THE_MOMENT = re.compile(
+_FOR_THE_MOMENT = _lazy(
     r"\b(?:example|test|demo|workaround|placeholder|starting point|stopgap|trial|experiment|now)\b",
     re.I,
 )
@@ -307,7 +312,7 @@ def _using(m: re.Match[str], c: Clause) -> str | None:
 
 
 # "set my default model to opus 4.6", "make fish my default shell".
-_DEFAULT_SET = re.compile(
+_DEFAULT_SET = _lazy(
     r"^(?:please\s+|pls\s+)?(?:set|make|change|switch)\s+my\s+default\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+"
     r"(?:to|as)\s+(?:be\s+)?(\S+(?:\s+\S+){0,3}?)(?:\s+(?:in|on)\s+(?:my|the)\s+\S+(?:\s+\S+){0,2})?\s*$",
     re.I,
@@ -323,7 +328,7 @@ def _default_set(m: re.Match[str], c: Clause) -> str | None:
 
 # "DE is diagnostic evaluation", "PR stands for purchase request": an acronym of the user's own,
 # its words' initials spelling it out (no other shape reads as a definition this surely).
-_ACRONYM = re.compile(
+_ACRONYM = _lazy(
     r"^(?:the\s+)?([A-Z][A-Za-z]{1,5}?)s?\s+(?:is|means|stands for|=)\s+(?:an?\s+|the\s+)?"
     r"([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){1,6})$"
 )
@@ -340,7 +345,7 @@ def _acronym_ok(m: re.Match[str], c: Clause) -> bool:
 
 
 # "my name is Ana Souza", "my last name is Dallenger": the name by its capital letters.
-_MY_NAME = re.compile(
+_MY_NAME = _lazy(
     r"^(?i:my)\s+(?i:(first|last|full|given|family|nick)\s*)?(?i:name)\s+(?i:is)\s+"
     r"([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,2})" + _END
 )
@@ -350,7 +355,7 @@ _PLACE_NOUN = (
     r"(?:vault|vaults|folder|directory|dir|drive|repo|repository|workspace|home|projects|notes|"
     r"dotfiles|config|configs|project path|project root|path)"
 )
-_PLACE_IS = re.compile(
+_PLACE_IS = _lazy(
     rf"^(my|the|our)\s+((?:[\w-]+\s+){{0,2}}?{_PLACE_NOUN}(?:\s+for\s+[\w-]+(?:\s+[\w-]+)?)?)\s+"
     rf"(?:is|are|will be|should be|must be|=)\s*:?\s+(?:the\s+|in\s+|at\s+)?"
     rf"((?:[A-Za-z]:\\|~/|/(?:home|users|mnt|opt|srv|data|volumes)/|"
@@ -362,7 +367,7 @@ _PLACE_IS = re.compile(
 
 
 # "this is the C:\\Users\\me\\Notes folder for obsidian": a place named for a use of the user's.
-_THIS_IS_PLACE = re.compile(
+_THIS_IS_PLACE = _lazy(
     r"^this\s+is\s+the\s+((?:[A-Za-z]:\\|~/|/(?:home|users|mnt|opt|srv|data|volumes)/)\S*"
     r"(?:\s+\S+){0,4}?)\s+(folder|directory|dir|vault|repo|repository|drive|workspace)\s+for\s+"
     r"((?:[\w-]+\s+){0,2}?[\w-]+)" + _END,
@@ -396,7 +401,7 @@ def _place_is(m: re.Match[str], c: Clause) -> str | None:
 
 # "I'm not a programmer", "I'm not technical at all", "I don't know how to code": how much to
 # explain, said of the user (the negation stays in the claim).
-_NOT_TECHNICAL = re.compile(
+_NOT_TECHNICAL = _lazy(
     r"^i(?:'m| am)\s+(?:really\s+|just\s+|honestly\s+)?not\s+(?:an?\s+)?(?:very\s+|that\s+|"
     r"super\s+|particularly\s+|too\s+)?(programmer|developer|coder|dev|software engineer|"
     r"engineer|technical(?: person)?|tech(?:nical)?[- ]savvy|tech person)(?:\s+at all)?"
@@ -416,7 +421,7 @@ def _not_technical(m: re.Match[str], c: Clause) -> str:
 
 
 # "I only have 4g ram", "my laptop has 16GB RAM", "my GPU is an RTX 4090": the user's hardware.
-_HARDWARE = re.compile(
+_HARDWARE = _lazy(
     r"^(?:i\s+(?:only\s+|also\s+|just\s+)?have|my\s+((?:[\w-]+\s+){0,2}?(?:laptop|machine|computer|"
     r"pc|mac|macbook|desktop|server|vps|workstation|gpu|cpu|graphics card))\s+(?:only\s+)?"
     r"(has|is an?|is|runs))\s+(?:about\s+|around\s+|only\s+|just\s+|an?\s+)?"
@@ -443,7 +448,7 @@ _LANGUAGE = (
     r"finnish|czech|greek|hebrew|vietnamese|indonesian|thai|persian|farsi|romanian|hungarian|"
     r"bengali|urdu|tamil|malay|catalan"
 )
-_MY_LANGUAGE = re.compile(
+_MY_LANGUAGE = _lazy(
     rf"^({_LANGUAGE})\s+is\s+(not\s+)?my\s+(first|native|mother|main)\s+(?:language|tongue)"
     + _END
     + rf"|^i(?:'m| am)\s+an?\s+native\s+({_LANGUAGE})\s+speaker"
@@ -472,13 +477,13 @@ _COUNTRY = (
     r"turkey|israel|egypt|nigeria|kenya|south africa|morocco|uae|the uae|saudi arabia|pakistan|"
     r"bangladesh|iran|romania|hungary"
 )
-_IN_COUNTRY = re.compile(
+_IN_COUNTRY = _lazy(
     rf"^i(?:'m| am)\s+(?:currently\s+|now\s+)?(?:in|from)\s+({_COUNTRY})" + _END, re.I
 )
 
 
 # "my company uses Azure DevOps", "at work we use Jira": the tools of the user's workplace.
-_WORK_USES = re.compile(
+_WORK_USES = _lazy(
     rf"^(?:at work\s*,?\s*we|my\s+(company|team|employer|org|organi[sz]ation|workplace|job|"
     rf"client))\s+(?:uses?|is using|are using|runs on|works with)\s+"
     rf"((?:{_NAME}\s+){{0,3}}?{_NAME})(?:\s+for\s+((?:[\w-]+\s+){{0,2}}?[\w-]+))?" + _END,
@@ -497,7 +502,7 @@ def _work_uses(m: re.Match[str], c: Clause) -> str | None:
 
 
 # "the frontend team are using React Next.js", "our data team uses dbt": a team's tools.
-_TEAM_USES = re.compile(
+_TEAM_USES = _lazy(
     rf"^(?:the|our|my)\s+((?:[\w-]+\s+){{0,2}}?team)\s+(?:uses?|is using|are using|works with|"
     rf"work with)\s+((?:{_NAME}\s+){{0,3}}?{_NAME})" + _END,
     re.I,
@@ -512,7 +517,7 @@ def _team_uses(m: re.Match[str], c: Clause) -> str | None:
 
 
 # "my programming language, Obstruct", "for my startup Acme.": the name of the user's own thing.
-_MY_THING_NAMED = re.compile(
+_MY_THING_NAMED = _lazy(
     r"\bmy\s+(?:own\s+)?((?:[\w-]+\s+){0,2}?(?:project|app|application|saas|startup|company|"
     r"product|library|game|website|site|programming language|tool|plugin|extension|blog|"
     r"business|brand|podcast|channel|newsletter|shop|store|engine|bot|repo))\s*,?\s+"
@@ -529,7 +534,7 @@ def _my_thing_named(m: re.Match[str], c: Clause) -> str | None:
 
 
 # "you have rclone configured", "we have Docker set up on the server": the environment has it.
-_HAVE_CONFIGURED = re.compile(
+_HAVE_CONFIGURED = _lazy(
     rf"^(?:you|we)(?:'ve| have)\s+(?:already\s+|also\s+)?(?:got\s+)?"
     rf"(?P<thing>(?:{_NAME}\s+){{0,2}}?{_NAME})\s+(?:already\s+)?(installed|configured|set up)"
     rf"\b{_INSTALL_TAIL}",
@@ -546,7 +551,7 @@ def _have_configured(m: re.Match[str], c: Clause) -> str | None:
 
 
 # "we are in a tpu vm", "you are running inside a devcontainer": where the sessions run.
-_RUNS_IN = re.compile(
+_RUNS_IN = _lazy(
     r"^(?:we|you)(?:'re| are)\s+(?:currently\s+|now\s+|always\s+)?(?:running\s+|working\s+)?"
     r"(?:in|on|inside)\s+(?:an?\s+)?((?:[\w.-]+\s+){0,3}?(?:vm|virtual machine|container|"
     r"devcontainer|dev container|sandbox|vps|codespace|wsl\d?|ec2 instance|instance|pod))"
@@ -556,7 +561,7 @@ _RUNS_IN = re.compile(
 
 
 # "push to my github 17871787": the user's GitHub account, when it reads as a handle.
-_MY_GITHUB = re.compile(
+_MY_GITHUB = _lazy(
     r"\bmy\s+github(?:\s+(?:account|user(?:name)?|handle|profile))?\s*(?:is\s+)?[:=]?\s*"
     r"@?((?=[\w-]*[\d_A-Z-])[A-Za-z0-9][\w-]{1,38})(?=\s*(?:[,.;!?)]|$|\s+(?:and|so|but|/)\b|/))"
 )
@@ -574,7 +579,7 @@ projects sponsors marketplace
 
 # "I'm on the Max plan", "I have the max plan", "I upgraded to the Pro subscription": the plan
 # the user pays for (how much they can run).
-_PLAN = re.compile(
+_PLAN = _lazy(
     r"^i(?:'m| am)?\s+(?:also\s+|now\s+|just\s+|already\s+)?(?:on|have|pay for|subscribe to|"
     r"upgraded to|'ve upgraded to|have upgraded to|switched to)\s+(?:the|a|an|my)\s+"
     r"((?:[\w$.-]+\s+){0,3}?)(plan|subscription|tier|package)" + _END,
@@ -592,7 +597,7 @@ def _plan(m: re.Match[str], c: Clause) -> str | None:
 
 
 # "I'm building MultiAgent, a fork of RooCode": what the user's named project is.
-_BUILDING_NAMED = re.compile(
+_BUILDING_NAMED = _lazy(
     r"^i(?:'m| am)\s+(?:currently\s+|now\s+)?(?:building|developing|making|writing|working on)\s+"
     r"((?-i:[A-Z][\w.-]+)(?:\s+(?-i:[A-Z][\w.-]+))?)\s*,\s+((?:a|an)\s+\S.*)$",
     re.I,
@@ -600,7 +605,7 @@ _BUILDING_NAMED = re.compile(
 
 
 # "I'm on Python 3.12", "I'm on node 18": the runtime the user is on, by its version.
-_ON_VERSION = re.compile(
+_ON_VERSION = _lazy(
     rf"^i(?:'m| am)\s+(?:currently\s+|still\s+|now\s+|also\s+)?(?:on|running)\s+"
     rf"((?:{_NAME}\s+){{0,2}}?{_NAME}\s*v?\d+(?:\.\d+){{0,2}}(?:\.x)?)" + _END,
     re.I,
@@ -626,26 +631,26 @@ def _runtime(thing: str) -> bool:
 
 
 # "I run Arch", "I daily drive Fedora": the user's operating system.
-_RUN_OS = re.compile(
+_RUN_OS = _lazy(
     r"^i\s+(?:run|daily[- ]drive|dual[- ]boot)\s+((?:mac ?os|macos|osx|windows(?: \d+)?|wsl\d?|"
     r"linux|ubuntu|debian|fedora|arch(?: linux)?|nixos|manjaro|mint|linux mint|pop!?_?os|opensuse|"
     r"gentoo|void|alpine|freebsd)(?:\s+(?:and|with|on)\s+[\w.!-]+)?)" + _END,
     re.I,
 )
 # "I'm a Mac user", "I'm a Neovim user": the tool or system the user lives in, named.
-_A_USER_OF = re.compile(
+_A_USER_OF = _lazy(
     rf"^i(?:'m| am)\s+(?:an?\s+)?(?:long-?time\s+|daily\s+|heavy\s+)?"
     rf"((?:{_NAME}\s+){{0,1}}{_NAME})\s+user" + _END,
     re.I,
 )
 # "I speak Spanish and English": the languages the user speaks.
-_I_SPEAK = re.compile(
+_I_SPEAK = _lazy(
     rf"^i\s+(?:also\s+|only\s+|mainly\s+)?speak\s+((?:{_LANGUAGE})(?:\s*(?:,|and|&)\s*(?:{_LANGUAGE}))*)"
     + _END,
     re.I,
 )
 # "I'm in PST", "I'm in UTC+2": the user's timezone.
-_IN_TIMEZONE = re.compile(
+_IN_TIMEZONE = _lazy(
     r"^i(?:'m| am)\s+(?:currently\s+)?in\s+(?:the\s+)?((?-i:[A-Z]{1,4}[SD]?T|UTC|GMT|CET|CEST|IST|JST|KST)"
     r"(?:\s*[+-]\s*\d{1,2}(?::\d\d)?)?)(?:\s+(?:time ?zone|tz))?" + _END,
     re.I,
@@ -669,31 +674,31 @@ _WHAT_DEPLOYED = (
 )
 # "… on Vercel or another host": one platform among several, no choice made.
 _ONE_OF_SEVERAL = r"\s+(?:or|and)\s+(?:other|another|some|any|something)"
-_I_DEPLOY = re.compile(
+_I_DEPLOY = _lazy(
     rf"^(?:i(?:'m| am)\s+(?:currently\s+|now\s+|always\s+)?deploying|i\s+(?:always\s+|usually\s+)?"
     rf"deploy)\s+{_WHAT_DEPLOYED}(?P<how>on|to|via|with|using|through)\s+(?P<where>{_PLATFORM})\b"
     rf"(?!{_ONE_OF_SEVERAL}|\s+(?:right now|now|again|today|first)\b)",
     re.I,
 )
-_WE_WILL_DEPLOY = re.compile(
+_WE_WILL_DEPLOY = _lazy(
     rf"^we(?:'ll| will| need to| have to| are going to|'re going to| should| must| want to)\s+"
     rf"deploy\s+{_WHAT_DEPLOYED}(?P<how>via|on|using|through|with)\s+(?P<where>{_PLATFORM})\b"
     rf"(?!{_ONE_OF_SEVERAL})",
     re.I,
 )
-_PLATFORM_PROJECTS = re.compile(
+_PLATFORM_PROJECTS = _lazy(
     rf"^(?:we|i)(?:'ve| have)\s+(?:got\s+)?(?P<n>\d+|two|three|four|five|several|multiple)\s+"
     rf"(?P<where>{_PLATFORM})\s+(?P<what>projects|apps|sites|deployments|services)\b",
     re.I,
 )
 # "I'm hosted on Vercel", "we are deployed on Fly.io": the user's own deployment, by platform.
-_WE_ARE_HOSTED = re.compile(
+_WE_ARE_HOSTED = _lazy(
     rf"^(?:i(?:'m| am)|we(?:'re| are))\s+(?:currently\s+|now\s+|all\s+)?(?:hosted|deployed)\s+"
     rf"(?P<how>on|at|via|with|to)\s+(?P<where>{_PLATFORM})\b",
     re.I,
 )
 # "i have a vercel pro account": an account on a platform, named.
-_PLATFORM_ACCOUNT = re.compile(
+_PLATFORM_ACCOUNT = _lazy(
     rf"^i(?:'ve| have)\s+(?:got\s+|also\s+|already\s+)?an?\s+(?P<where>{_PLATFORM})\s+"
     rf"(?P<tier>(?:pro|hobby|free|paid|team|business|enterprise|premium|starter)\s+)?"
     rf"(?P<what>account|plan|subscription)\b",
@@ -745,18 +750,18 @@ def _platform_projects(m: re.Match[str], c: Clause) -> str:
 # my bare dotfiles repo", "my config files (aliased to cfg in bashrc)". An rc file or "alias for"
 # is required: "alias it to x" alone is a step of the task.
 _RC = r"(?P<rc>\.?(?:zshrc|bashrc|bash_profile|zprofile|profile|config\.fish))"
-_I_ALIASED = re.compile(
+_I_ALIASED = _lazy(
     rf"^(?:but\s+|also\s+|and\s+)?i(?:'ve| have| did)?\s+(?:already\s+|also\s+)?alias(?:ed)?\s+"
     rf"(?P<alias>[\w.-]+\s*=\s*[\w.\-/'\"]+|[\w.-]+\s+(?:to|as)\s+[\w.-]+)\s+in\s+(?:my\s+)?{_RC}\b",
     re.I,
 )
-_ALIAS_FOR = re.compile(
+_ALIAS_FOR = _lazy(
     r"^i(?:'ve| have)\s+(?:got\s+|also\s+)?an?\s+(?P<name>[\w.-]+|\ue000\d+\ue001)\s+alias\s+for\s+"
     r"(?P<what>(?:using\s+|handling\s+|managing\s+)?(?:[\w.-]+\s+){0,8}(?:dotfiles|config(?:s|uration)?"
     r"(?: files)?|repo|repository|git|docker|kubectl|python|virtualenv|venv))\b",
     re.I,
 )
-_MY_ALIASED = re.compile(
+_MY_ALIASED = _lazy(
     rf"\bmy\s+(?P<what>(?:[\w.-]+\s+){{0,2}}?(?:files|repo|dotfiles|config))\s*\(\s*aliased\s+"
     rf"(?:to|as)\s+(?P<alias>[\w.-]+)\s+in\s+{_RC}\s*\)",
     re.I,
@@ -772,7 +777,7 @@ def _rc(m: re.Match[str]) -> str:
 # the user lacks, named (or a hardware noun); "I don't have the time / a clue" names nothing.
 # (Its machines are the personal ones only, not all of _MACHINE: "on this server / box" is as
 # often the machine of the task.)
-_DONT_HAVE = re.compile(
+_DONT_HAVE = _lazy(
     rf"^i\s+(?:don't|do not|dont)\s+(?:even\s+|currently\s+|actually\s+)?(?:have|own)\s+"
     rf"(?P<thing>(?:an?\s+)?(?:{_NAME}\s+){{0,2}}?{_NAME})"
     rf"(?:\s+on\s+(?:my|this)\s+(?:machine|computer|laptop|mac|pc))?{_END}",
@@ -799,7 +804,7 @@ def _dont_have(m: re.Match[str], c: Clause) -> str | None:
 
 # "I keep my notes in Obsidian", "I keep my passwords in 1Password": the tool the user keeps a
 # kind of their things in (what they keep right now, "I keep my answers short", says no place).
-_I_KEEP_MY = re.compile(
+_I_KEEP_MY = _lazy(
     r"^i\s+(?:always\s+|usually\s+|normally\s+)?keep\s+(?:all\s+)?my\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)\s+"
     r"(?P<prep>in|under|at|on)\s+(?P<where>\S.{1,60}?)\s*[.!]*$",
     re.I,
