@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import new_repo
+from golden import Golden
 
 from .client import (
     Client,
@@ -85,6 +87,19 @@ def claude_client() -> Client:
     return client
 
 
+def _workspace_lifecycle(ws: Workspace) -> Iterator[Workspace]:
+    try:
+        yield ws
+    finally:
+        # No detached capture may outlive its test (it would write into a removed tmp_path, or
+        # into the next test's copy of the golden state).
+        ws.wait_for_captures()
+        if truthy(os.environ.get("AGENT_MEMORY_RECORD_TRANSCRIPTS")):
+            # The sessions' transcripts and their subagents' (`<session>/subagents/…`).
+            for transcript in sorted(ws.config_dir.glob("projects/*/**/*.jsonl")):
+                record_fixture(ws, transcript, fixture_dir(ws.client.version))
+
+
 @pytest.fixture
 def bare_workspace(
     claude_client: Client,
@@ -95,20 +110,42 @@ def bare_workspace(
 ) -> Iterator[Workspace]:
     """The repository before `git memory init` (for a test that sets it up its own way)."""
     ws = Workspace(claude_client, repo, isolated_env, tmp_path / "tmp", request.node.name)
-    try:
-        yield ws
-    finally:
-        # No detached capture may outlive its test (it would write into a removed tmp_path).
-        ws.wait_for_captures()
-        if truthy(os.environ.get("AGENT_MEMORY_RECORD_TRANSCRIPTS")):
-            # The sessions' transcripts and their subagents' (`<session>/subagents/…`).
-            for transcript in sorted(ws.config_dir.glob("projects/*/**/*.jsonl")):
-                record_fixture(ws, transcript, fixture_dir(claude_client.version))
+    yield from _workspace_lifecycle(ws)
+
+
+@pytest.fixture(scope="session")
+def initialized_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[bool]:
+    """This worker's saved state after `git memory init --yes` (see `workspace`)."""
+    return Golden(tmp_path_factory.mktemp("it-initialized"))
 
 
 @pytest.fixture
-def workspace(bare_workspace: Workspace) -> Workspace:
+def workspace(
+    claude_client: Client,
+    initialized_golden: Golden[bool],
+    isolated_env: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+) -> Iterator[Workspace]:
     """The repository after `git memory init --yes`: hooks in `.claude/settings.json`, the
-    global memory repo in the test's home, the imports in both CLAUDE.md files."""
-    bare_workspace.git_memory("init", "--yes")
-    return bare_workspace
+    global memory repo in the test's home, the imports in both CLAUDE.md files.
+
+    The same command on the same one-commit repository with the same fixed dates in every
+    test, so it runs once per worker (~1 s of `git memory init` a test, 37 tests) and each
+    test gets a fresh copy of the repository and the home it wrote to, at the very paths they
+    were built at (tests/golden.py): the same commit ids, the same absolute paths in
+    projects.json and the CLAUDE.md imports as a fresh init. Nothing the client does is
+    shared: its config, transcripts and captures start from the copy, and the previous test's
+    copy is deleted (after its detached captures ended) before the next one is made."""
+
+    def build(base: Path) -> bool:
+        repo = new_repo(base / "proj")
+        # HOME and the rest point into base/home now (Golden.use), so the workspace does too.
+        builder = Workspace(claude_client, repo, base / "home", tmp_path / "tmp", "golden")
+        builder.git_memory("init", "--yes")
+        return True
+
+    base, _ = initialized_golden.use(isolated_env, monkeypatch, build, "init --yes")
+    ws = Workspace(claude_client, base / "proj", base / "home", tmp_path / "tmp", request.node.name)
+    yield from _workspace_lifecycle(ws)
