@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -343,8 +344,8 @@ def wait_until(
             time.sleep(0.05)
 
 
-def _process_args() -> Iterator[list[str]]:
-    """The argv of every process we can see (`/proc`, else `ps`)."""
+def _processes() -> Iterator[tuple[int, list[str]]]:
+    """The id and argv of every process we can see (`/proc`, else `ps`)."""
     proc = Path("/proc")
     if proc.is_dir():
         for entry in proc.iterdir():
@@ -354,13 +355,14 @@ def _process_args() -> Iterator[list[str]]:
                 except OSError:
                     continue
                 if raw:
-                    yield raw.decode("utf-8", "replace").rstrip("\0").split("\0")
+                    yield int(entry.name), raw.decode("utf-8", "replace").rstrip("\0").split("\0")
         return
     out = subprocess.run(
-        ["ps", "-A", "-ww", "-o", "args="], capture_output=True, text=True, check=False
+        ["ps", "-A", "-ww", "-o", "pid=,args="], capture_output=True, text=True, check=False
     ).stdout
     for line in out.splitlines():
-        yield line.split()
+        pid, *argv = line.split()
+        yield int(pid), argv
 
 
 def _reported_session(stdout: str) -> str | None:
@@ -536,19 +538,35 @@ class Workspace:
     def interactive(self, args: Sequence[str] = ()) -> Interactive:
         return Interactive(self, args)
 
+    def _captures(self) -> list[int]:
+        """The detached `git memory hook background-capture` processes of this home's
+        transcripts (their argv names the transcript, under this test's config dir)."""
+        marker = str(self.config_dir)
+        return [
+            pid
+            for pid, argv in _processes()
+            if "background-capture" in argv and any(marker in a for a in argv)
+        ]
+
     def wait_for_captures(self, timeout: float = CAPTURE_TIMEOUT) -> None:
         """Until no detached `git memory hook background-capture` of this home's transcripts
         is left. The SessionEnd hook starts it before it returns, and the client waits for the
         hook, so once the client has exited the capture is either running or done."""
-        marker = str(self.config_dir)
+        wait_until(
+            lambda: not self._captures(), "the background capture started by SessionEnd", timeout
+        )
 
-        def idle() -> bool:
-            return not any(
-                "background-capture" in argv and any(marker in a for a in argv)
-                for argv in _process_args()
-            )
-
-        wait_until(idle, "the background capture started by SessionEnd", timeout)
+    def end_captures(self, timeout: float = CAPTURE_TIMEOUT) -> None:
+        """After the test: stop the captures it left running and wait until they are gone (one
+        would write into a removed tmp_path, or into the next test's copy of the golden state).
+        Nothing reads what they would still write — a test that checks a capture waits for it
+        with `wait_for_captures` first — so letting the last session's capture finish (~1 s of
+        imports, transcript settling and extraction, in ~20 tests) only spent the machine's
+        time."""
+        for pid in self._captures():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGTERM)
+        self.wait_for_captures(timeout)
 
 
 class Interactive:

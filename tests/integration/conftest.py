@@ -91,9 +91,8 @@ def _workspace_lifecycle(ws: Workspace) -> Iterator[Workspace]:
     try:
         yield ws
     finally:
-        # No detached capture may outlive its test (it would write into a removed tmp_path, or
-        # into the next test's copy of the golden state).
-        ws.wait_for_captures()
+        # No detached capture may outlive its test (see end_captures).
+        ws.end_captures()
         if truthy(os.environ.get("AGENT_MEMORY_RECORD_TRANSCRIPTS")):
             # The sessions' transcripts and their subagents' (`<session>/subagents/…`).
             for transcript in sorted(ws.config_dir.glob("projects/*/**/*.jsonl")):
