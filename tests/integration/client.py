@@ -767,12 +767,15 @@ def record_fixture(ws: Workspace, transcript: Path, dest_root: Path) -> Path:
     neutral_home = "/home/user"
     neutral_repo = f"{neutral_home}/{ws.repo.name}"
     pairs: list[tuple[str, str]] = []
-    # The pytest base directory last: anything else of ours under it (a plugin copy) too.
+    # The pytest base directory last: anything else of ours under it (a plugin copy, the
+    # TMPDIR a golden state's sessions had) too. A golden state's home is not directly in it.
+    base = ws.tmp.parent.parent
     known = (
         (ws.repo, neutral_repo),
         (ws.home, neutral_home),
         (ws.tmp, "/tmp"),
         (ws.home.parent, "/tmp/work"),
+        (base, "/tmp/work"),
     )
     for real, neutral in known:
         for form in {str(real), os.path.realpath(real)}:
@@ -787,7 +790,7 @@ def record_fixture(ws: Workspace, transcript: Path, dest_root: Path) -> Path:
             record = _elide(record, HARNESS_ELIDE_OVER if harness else ELIDE_OVER)
             lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
     text = "\n".join(lines) + "\n"
-    machine = (str(ws.home.parent), f"{real_home()}/", str(ws.client.prefix))
+    machine = (str(ws.home.parent), str(base), f"{real_home()}/", str(ws.client.prefix))
     leaks = [s for s in machine if s in text]
     assert not leaks, f"machine paths left in {transcript.name}: {leaks}"
     # Where it sits under the client's project folder (a subagent's: `<session>/subagents/`).

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from conftest import new_repo
@@ -38,6 +39,7 @@ from .client import (
 )
 
 _skip_reason: list[str] = []
+T = TypeVar("T")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -87,7 +89,7 @@ def claude_client() -> Client:
     return client
 
 
-def _workspace_lifecycle(ws: Workspace) -> Iterator[Workspace]:
+def workspace_lifecycle(ws: Workspace) -> Iterator[Workspace]:
     try:
         yield ws
     finally:
@@ -109,7 +111,37 @@ def bare_workspace(
 ) -> Iterator[Workspace]:
     """The repository before `git memory init` (for a test that sets it up its own way)."""
     ws = Workspace(claude_client, repo, isolated_env, tmp_path / "tmp", request.node.name)
-    yield from _workspace_lifecycle(ws)
+    yield from workspace_lifecycle(ws)
+
+
+def golden_workspace(
+    golden: Golden[T],
+    client: Client,
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    name: str,
+    then: Callable[[Workspace], T],
+    key: str,
+) -> tuple[Workspace, T]:
+    """A fresh copy of the state `git memory init --yes` and then `then(workspace)` build on a
+    one-commit repository `proj`, built on the golden's first use and copied at the very paths
+    it was built at (tests/golden.py): the same commit ids, the same absolute paths in
+    projects.json, the CLAUDE.md imports and the transcripts as a fresh build. `then` must do
+    the same in every test that shares `golden` (the client's sessions are named by `key`,
+    not by the test) and its value may depend only on what the copy holds."""
+
+    def build(base: Path) -> T:
+        repo = new_repo(base / "proj")
+        # HOME and the rest point into base/home now (Golden.use), so the workspace does too.
+        builder = Workspace(client, repo, base / "home", tmp_path / "golden-tmp", f"golden:{key}")
+        builder.git_memory("init", "--yes")
+        value = then(builder)
+        builder.wait_for_captures()  # nothing may write into base while it is saved
+        return value
+
+    base, value = golden.use(home, monkeypatch, build, key)
+    return Workspace(client, base / "proj", base / "home", tmp_path / "tmp", name), value
 
 
 @pytest.fixture(scope="session")
@@ -138,13 +170,8 @@ def workspace(
     shared: its config, transcripts and captures start from the copy, and the previous test's
     copy is deleted (after its detached captures ended) before the next one is made."""
 
-    def build(base: Path) -> bool:
-        repo = new_repo(base / "proj")
-        # HOME and the rest point into base/home now (Golden.use), so the workspace does too.
-        builder = Workspace(claude_client, repo, base / "home", tmp_path / "tmp", "golden")
-        builder.git_memory("init", "--yes")
-        return True
-
-    base, _ = initialized_golden.use(isolated_env, monkeypatch, build, "init --yes")
-    ws = Workspace(claude_client, base / "proj", base / "home", tmp_path / "tmp", request.node.name)
-    yield from _workspace_lifecycle(ws)
+    ws, _ = golden_workspace(
+        initialized_golden, claude_client, isolated_env, monkeypatch, tmp_path,
+        request.node.name, lambda _: True, "init --yes",
+    )  # fmt: skip
+    yield from workspace_lifecycle(ws)

@@ -20,11 +20,15 @@ wrong and a backfill adds nothing."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from golden import Golden
 
-from .client import Run, Workspace, read_records, typed_prompt_lines
+from .client import Client, Run, Workspace, read_records, typed_prompt_lines
+from .conftest import golden_workspace, workspace_lifecycle
 
 pytestmark = pytest.mark.claude_client
 
@@ -56,24 +60,54 @@ def _go_on(ws: Workspace, mode: str, first: Run) -> Run:
     return ws.run(LATER, resume=first.session_id, fork=mode.endswith("fork"))
 
 
+@pytest.fixture(scope="module")
+def first_golden(tmp_path_factory: pytest.TempPathFactory) -> Golden[Run]:
+    return Golden(tmp_path_factory.mktemp("resume-first"))
+
+
+def _first_session(ws: Workspace) -> Run:
+    with ws.scripted({"steps": []}):
+        first = ws.run(FIRST)
+        ws.wait_for_captures()
+    return first
+
+
+@pytest.fixture
+def started(
+    claude_client: Client,
+    first_golden: Golden[Run],
+    isolated_env: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+) -> Iterator[tuple[Workspace, Run]]:
+    """A copy of the repository after a headless session in which FIRST was typed and its
+    SessionEnd capture. Every test here begins with that same session, so the client runs it
+    once per worker and each test goes on from a fresh copy (conftest.golden_workspace)."""
+    ws, first = golden_workspace(
+        first_golden, claude_client, isolated_env, monkeypatch, tmp_path, request.node.name,
+        _first_session, "first session",
+    )  # fmt: skip
+    for _ in workspace_lifecycle(ws):
+        yield ws, first
+
+
 @pytest.mark.parametrize("mode", ["resume", "continue", "resume-fork", "continue-fork"])
 def test_rules_typed_before_and_after_going_on_are_captured_once_each(
-    workspace: Workspace, mode: str
+    started: tuple[Workspace, Run], mode: str
 ) -> None:
+    workspace, first = started
     with workspace.scripted({"steps": []}):
-        first = workspace.run(FIRST)
-        workspace.wait_for_captures()
         later = _go_on(workspace, mode, first)
         workspace.wait_for_captures()
     _captured_once_each(workspace, first, later, fork=mode.endswith("fork"))
 
 
-def test_an_interactive_fork_is_captured_once_each(workspace: Workspace) -> None:
+def test_an_interactive_fork_is_captured_once_each(started: tuple[Workspace, Run]) -> None:
     """The full-screen client forked from a headless session and quit with `/exit`: the same
     layout, and the SessionEnd hook of the fork captures only what was typed in it."""
+    workspace, first = started
     with workspace.scripted({"steps": []}):
-        first = workspace.run(FIRST)
-        workspace.wait_for_captures()
         session = workspace.interactive(["--resume", first.session_id, "--fork-session"])
         try:
             session.prompt(LATER)
