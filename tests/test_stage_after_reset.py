@@ -61,12 +61,7 @@ def test_a_persons_commit_on_a_review_with_a_dropped_base_is_still_refused(initi
     of it is refused as before (exit 1, --force to overwrite) and the branch is left as it is."""
     project = initialized
     _stage_then_reset(project)
-    git(project, "checkout", "-q", "memory/review")
-    (project / "notes.txt").write_text("a person's change\n")
-    git(project, "add", "notes.txt")
-    git(project, "commit", "-qm", "hand edit")
-    theirs = git(project, "rev-parse", "HEAD").strip()
-    git(project, "checkout", "-q", "main")
+    theirs = _commit_on_review(project)
     proc = gm(project, "stage", check=False)
     assert proc.returncode == 1, proc.stderr
     assert f"memory/review has commit {theirs[:10]} that agent-memory did not make" in proc.stderr, proc.stderr
@@ -93,6 +88,17 @@ def test_a_dropped_base_nothing_local_vouches_for_is_still_refused(initialized: 
     assert dropped not in _review_log(project)
 
 
+def _commit_on_review(project: Path) -> str:
+    """A person's own commit on memory/review (then back on main): its id."""
+    git(project, "checkout", "-q", "memory/review")
+    (project / "notes.txt").write_text("a person's change\n")
+    git(project, "add", "notes.txt")
+    git(project, "commit", "-qm", "hand edit")
+    theirs = git(project, "rev-parse", "HEAD").strip()
+    git(project, "checkout", "-q", "main")
+    return theirs
+
+
 def _forget_the_base(project: Path) -> None:
     """Nothing local vouches for the dropped base: no ledger line, main's reflog expired."""
     (project / ".git" / "agent-memory" / "captured.log").unlink()
@@ -106,12 +112,7 @@ def test_a_persons_commit_over_a_base_nothing_vouches_for_is_named_as_theirs(ini
     project = initialized
     _ids, dropped = _stage_then_reset(project)
     _forget_the_base(project)
-    git(project, "checkout", "-q", "memory/review")
-    (project / "notes.txt").write_text("a person's change\n")
-    git(project, "add", "notes.txt")
-    git(project, "commit", "-qm", "hand edit")
-    theirs = git(project, "rev-parse", "HEAD").strip()
-    git(project, "checkout", "-q", "main")
+    theirs = _commit_on_review(project)
     proc = gm(project, "stage", check=False)
     assert proc.returncode == 1, proc.stderr
     assert f"memory/review has commit {theirs[:10]} that agent-memory did not make\n" in proc.stderr, proc.stderr
