@@ -118,3 +118,20 @@ def test_a_persons_commit_over_a_base_nothing_vouches_for_is_named_as_theirs(ini
     assert f"memory/review has commit {theirs[:10]} that agent-memory did not make\n" in proc.stderr, proc.stderr
     assert dropped[:10] not in proc.stderr and "--force" in proc.stderr, proc.stderr
     assert git(project, "rev-parse", "memory/review").strip() == theirs
+
+
+def test_a_persons_commit_merged_into_main_and_reset_away_is_still_refused(initialized: Path) -> None:
+    """A person's commit on memory/review that main once had — memory/review merged into main
+    (a fast-forward), then the merge undone with `git reset --hard ORIG_HEAD` — is the person's
+    work, not the base the review was built on: it sits on top of the staged commits, and a
+    stage builds only under them. main's reflog vouched for it as a dropped base, and stage
+    rebuilt memory/review without it, no --force asked."""
+    project = initialized
+    stage_claims(project)
+    theirs = _commit_on_review(project)
+    git(project, "merge", "-q", "--ff-only", "memory/review")
+    git(project, "reset", "-q", "--hard", "ORIG_HEAD")
+    proc = gm(project, "stage", check=False)
+    assert proc.returncode == 1, proc.stderr
+    assert f"memory/review has commit {theirs[:10]} that agent-memory did not make" in proc.stderr, proc.stderr
+    assert git(project, "rev-parse", "memory/review").strip() == theirs

@@ -480,7 +480,8 @@ def _refuse_hand_edits(repo: git.Repo, tip: str) -> None:
     refs = base_refs(repo)
     commits = git.rev_list(repo, tip, *[f"^{ref}" for ref in refs])
     others = [oid for oid in commits if not made_by_us(repo, oid)]
-    dropped = dropped_base(repo, others, refs)
+    theirs = set(others)
+    dropped = dropped_base(repo, others, refs, [oid for oid in commits if oid not in theirs])
     others = [oid for oid in others if oid not in dropped]
     if others:
         raise foreign_commit_refusal(repo, commits, others, refs)
@@ -510,7 +511,8 @@ def review_items(repo: git.Repo, against: str = "HEAD",
                 others.append(oid)
     # One of someone else's naming an atom: the base the review was built on, when the branch
     # dropped it since (an adopt commit reset away), is no staged item (promote/review_base.py).
-    dropped = dropped_base(repo, others, refs)
+    theirs = set(others)
+    dropped = dropped_base(repo, others, refs, [oid for oid, _, _ in out if oid not in theirs])
     return [item for item in out if item[0] not in dropped]
 
 

@@ -35,10 +35,13 @@ def made_by_us(repo: git.Repo, oid: str, message: str | None = None) -> bool:
             and trailer(message, "Promotion") is not None)  # fmt: skip
 
 
-def dropped_base(repo: git.Repo, others: Sequence[str], base_refs: Sequence[str]) -> set[str]:
+def dropped_base(repo: git.Repo, others: Sequence[str], base_refs: Sequence[str], ours: Sequence[str]) -> set[str]:
     """Of `others` (commits on memory/review that `base_refs` do not reach and agent-memory did
     not make), those the base branch had and dropped since: the stale base the review was
-    built on. The rest are someone's work on memory/review."""
+    built on. The rest are someone's work on memory/review. `ours`: the branch's commits a
+    stage made — with any, the base is under them (a stage builds on the base branch's tip),
+    and a commit on top of them is a person's, whatever the reflog says: memory/review merged
+    into main and the merge reset away left it among main's tips."""
     from agent_memory.gitio import porcelain
     from agent_memory.transcripts.ledger import recorded_store_tip
 
@@ -59,6 +62,10 @@ def dropped_base(repo: git.Repo, others: Sequence[str], base_refs: Sequence[str]
             out = git.git_output_within(repo.cwd, "rev-list", "--stdin", limit=MAX_HISTORY_DIFF_BYTES,
                                         revs=[*tips, *negs])  # fmt: skip
             dropped |= set((out or "").split()) & set(left)
+    if dropped and ours:
+        under = git.git_output_within(repo.cwd, "rev-list", "--stdin", limit=MAX_HISTORY_DIFF_BYTES,
+                                      revs=[*ours, *negs])  # fmt: skip
+        dropped &= set((under or "").split())  # past the limit: nothing known, nothing discarded
     return dropped
 
 
