@@ -345,6 +345,25 @@ def test_a_branch_that_never_had_the_adopt_commit_records_no_rejection(project: 
     assert _review_state(project, ids["tabs"]) == "adopted"
 
 
+def test_an_adopt_commit_moved_to_another_branch_is_no_rejection(project: Path) -> None:
+    """The adopt commit moved off main onto a branch of its own (`git branch keep` then `git
+    reset --hard HEAD~1`, git's way to move a commit made on the wrong branch): main's reflog
+    shows it dropped, but the adoption still stands on keep. The stage on main marked it
+    rejected on memory/atoms (shared by every branch), and keep's adopted item read as one the
+    person rejected; it stays adopted."""
+    ids = stage_claims(project)
+    _adopt_alone(project, ids["tabs"])
+    git(project, "branch", "keep")
+    git(project, "reset", "-q", "--hard", "HEAD~1")
+    assert ids["tabs"] not in held(project)
+    gm(project, "stage")
+    assert _review_state(project, ids["tabs"]) == "adopted"
+    git(project, "checkout", "-q", "keep")
+    assert ids["tabs"] in held(project)
+    gm(project, "stage")
+    assert _review_state(project, ids["tabs"]) == "adopted"
+
+
 def test_an_adopt_commit_the_tool_took_back_itself_is_no_rejection(project: Path, tmp_path: Path) -> None:
     """adopt's own step back: its commit was made from memory files another commit changed
     meanwhile, so adopt moved the branch back off it (`_take_back`: the reflog shows the commit

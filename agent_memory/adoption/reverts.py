@@ -27,7 +27,8 @@ which recorded the commit as a tip of this branch (`reset_away`). Only an atom w
 a person adopted it (state `adopted`) is judged so: the tool's own steps back are never adopted
 ones — a killed adopt's item is rolled back before its commit lands, and a commit adopt made from
 stale files and took back itself (adoption/adopt.py `_take_back`) was never marked; a branch the
-commit never was on (another branch checked out) has no tip that reaches it.
+commit never was on (another branch checked out) has no tip that reaches it, and a commit another
+local branch still has was moved there, not dropped (its adoption stands on that branch).
 
 None of these overrules the person's newer word: a record marked `remembered` (`git memory
 remember` of the claim since: store/said_again.py) is not marked rejected again for the revert,
@@ -218,7 +219,7 @@ def _adopt_ids(diff: str) -> set[str]:
 def reset_away(repo: git.Repo) -> set[str]:
     """The atoms adopt lines name in commits the checked-out branch no longer has: reachable
     from a tip its reflog recorded, not from HEAD (`git reset --hard` past them, a rebase that
-    dropped them). Nothing on a detached HEAD, without a reflog (core.logAllRefUpdates off, or
+    dropped them) nor from another local branch (moved there, not dropped). Nothing on a detached HEAD, without a reflog (core.logAllRefUpdates off, or
     expired: a 30-day-old unreachable tip), or past MAX_HISTORY_DIFF_BYTES of diffs."""
     root = repo.workdir
     try:
@@ -233,9 +234,13 @@ def reset_away(repo: git.Repo) -> set[str]:
     tips = [tip for tip in _left_tips(repo, branch) if tip != head]
     if not tips:  # every tip the branch had is on its history: nothing was dropped
         return set()
+    # A commit another local branch still has was moved, not dropped (`git branch keep` then
+    # `git reset --hard HEAD~1`): its adoption stands there. memory/review and memory/atoms are
+    # no such branch — the review sits on the base it was built on, the dropped commit too.
     out = git.git_output_within(
         root, "log", "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--format=%x00",
-        "--ignore-missing", "--stdin", "--", LOG_PATH, limit=MAX_HISTORY_DIFF_BYTES, revs=[*tips, "^HEAD"],
+        "--ignore-missing", "--stdin", "--not", "--exclude=memory/*", "--branches", "--", LOG_PATH,
+        limit=MAX_HISTORY_DIFF_BYTES, revs=[*tips, "^HEAD"],
     )  # fmt: skip
     return _adopt_ids(out or "")
 
