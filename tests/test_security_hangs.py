@@ -365,6 +365,28 @@ def test_a_global_state_file_that_is_not_one_is_refused_not_waited_on(project: P
         assert (git(home, "rev-parse", "memory/review"), git(home, "rev-parse", "HEAD")) == (review, head)
 
 
+@pytest.mark.parametrize("name", ["rejected-l3.json", "remembered-adoptions.json"])
+def test_a_global_state_file_that_is_not_json_is_refused_not_read_as_empty(project: Path, name: str) -> None:
+    """The same files cut short or hand-edited into text that is not JSON were read as empty:
+    the rejected item was staged again and the next rejection wrote the file back holding only
+    itself; adoption counts read as none made every adopted candidate look adopted since, and
+    pruned. Refused as a FIFO there is (exit 3, one line and a hint), the file left as it is."""
+    home = Path(os.environ["AGENT_MEMORY_HOME"])
+    rejected = gm_json(project, "remember", "--global", "Prefer small, focused commits.")
+    gm(project, "adopt", "--global", "--reject", rejected["id"])
+    assert gm_json(project, "remember", "--global", "Write the tests first.")["staged"]
+    path = home / ".git" / "agent-memory" / name
+    damaged = path.read_text("utf-8").rstrip()[:-1]  # its closing brace gone
+    path.write_text(damaged, "utf-8")
+    review = git(home, "rev-parse", "memory/review")
+    proc = gm(project, "stage", "--global", check=False)
+    assert proc.returncode == 3, (proc.stdout, proc.stderr)
+    said = proc.stderr.splitlines()
+    assert len(said) == 2 and f"/.git/agent-memory/{name}" in said[0] and said[1].startswith("hint: "), said
+    assert git(home, "rev-parse", "memory/review") == review
+    assert path.read_text("utf-8") == damaged
+
+
 def test_a_fifo_or_device_in_place_of_the_adopt_history_cache_is_not_waited_on(project: Path) -> None:
     """`.git/agent-memory/adopted-history.json` (the adopt lines on HEAD's history, kept with
     that HEAD by `stage`): a FIFO or /dev/zero in its place is no cache — the history is read

@@ -58,7 +58,7 @@ from agent_memory.store.l1 import L1Store
 from agent_memory.store.remember import (
     prune_global_candidates,
     read_global_candidates,
-    read_state_file,
+    read_state_object,
 )
 
 L2_MIN_AGE = _dt.timedelta(days=L2_MIN_AGE_DAYS)
@@ -533,12 +533,8 @@ def _rejected_path(repo: git.Repo) -> Path:
 def read_global_rejections(repo: git.Repo) -> dict[str, dict[str, Any]]:
     """L3 proposals a person rejected at `adopt --global`, with the evidence they had then.
     Local state of the global repo (like L1's review marks): not committed, not synced."""
-    text = read_state_file(_rejected_path(repo), "the L3 items a person rejected")
-    try:
-        data = json.loads(text) if text is not None else {}
-    except (ValueError, RecursionError):
-        return {}
-    return {k: v for k, v in data.items() if isinstance(v, dict)} if isinstance(data, dict) else {}
+    data = read_state_object(_rejected_path(repo), "the L3 items a person rejected")
+    return {k: v for k, v in data.items() if isinstance(v, dict)}
 
 
 def record_global_rejection(repo: git.Repo, atom: Atom) -> None:

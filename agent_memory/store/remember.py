@@ -115,6 +115,23 @@ def read_state_file(path: Path, holds: str) -> str | None:
     return data.decode("utf-8", errors="replace")
 
 
+def read_state_object(path: Path, holds: str) -> dict[str, Any]:
+    """`read_state_file`'s JSON object ({} when there is no file). Text that is not one (cut
+    short, a hand edit gone wrong) is refused too, never read as empty: the next write put back
+    only what it added, and adoption counts read as none pruned the candidates they guard."""
+    text = read_state_file(path, holds)
+    if text is None:
+        return {}
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict):
+        raise RepoStateError(f"cannot read {path}, where git memory keeps {holds}: not a JSON object",
+                             hint=_aside(path))  # fmt: skip
+    return data
+
+
 def _aside(path: Path) -> str:
     return f"move it aside (mv '{path}' '{path}.bad'; git memory starts a new one), then run the command again"
 
@@ -138,13 +155,7 @@ def _seen_path(home_repo: git.Repo) -> Path:
 def read_adoptions_seen(home_repo: git.Repo) -> dict[str, int]:
     """candidate id → the adoptions of it on the base when the person said it (none recorded:
     0, as for a candidate kept before this was recorded)."""
-    text = read_state_file(_seen_path(home_repo), "the adoption counts of items remembered with --global")
-    try:
-        data = json.loads(text) if text is not None else {}
-    except (ValueError, RecursionError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
+    data = read_state_object(_seen_path(home_repo), "the adoption counts of items remembered with --global")
     return {str(k): v for k, v in data.items() if type(v) is int and v >= 0}
 
 
