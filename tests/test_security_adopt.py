@@ -325,6 +325,21 @@ def test_an_adopt_commit_reset_away_counts_as_a_rejection_until_new_sessions(pro
     _rejected_until_said_again(project, ids["tabs"])
 
 
+def test_a_reflog_line_that_names_no_commit_is_not_handed_to_git(project: Path) -> None:
+    """The reflog file is read directly: a hand-made line whose old tip is `--all` was passed
+    on to git's stdin as a revision (git 2.39 refuses it, and the whole check with it: the
+    reset below went unseen; a git reading options there would take it as one). Only object
+    ids are passed on; the reset is still seen."""
+    ids = stage_claims(project)
+    _adopt_alone(project, ids["tabs"])
+    git(project, "reset", "-q", "--hard", "HEAD~1")
+    head = git(project, "rev-parse", "HEAD").strip()
+    with (project / ".git" / "logs" / "refs" / "heads" / "main").open("a") as fh:
+        fh.write(f"--all {head} A U Thor <a@example.com> 1764000000 +0000\treset: moving to HEAD\n")
+    gm(project, "stage")
+    assert _review_state(project, ids["tabs"]) == "rejected"
+
+
 def test_a_branch_that_never_had_the_adopt_commit_records_no_rejection(project: Path) -> None:
     """Switching to a branch made before the adoption: the adopt commit is not on it, but it
     never was — no reset of this branch dropped it. Nothing is recorded; back on main it is

@@ -279,7 +279,11 @@ def _left_tips(repo: git.Repo, branch: str) -> list[str]:
         previous = new
     if previous is not None:
         tips.append(previous)
-    return list(dict.fromkeys(tips))
+    # only object ids reach git's stdin: a hand-made line (`--all`) is no revision to pass on
+    return [tip for tip in dict.fromkeys(tips) if _OBJECT_ID.fullmatch(tip)]
+
+
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
 def record_reverted(repo: git.Repo, store: L1Store, held: set[str] | None = None) -> list[str]:
