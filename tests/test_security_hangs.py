@@ -387,6 +387,25 @@ def test_a_global_state_file_that_is_not_json_is_refused_not_read_as_empty(proje
     assert path.read_text("utf-8") == damaged
 
 
+@pytest.mark.parametrize("damage", [b'{"id": "g-cut short', b"\xff\xfe not utf-8"])
+def test_a_remembered_candidate_line_that_cannot_be_read_survives_the_rewrites(project: Path, damage: bytes) -> None:
+    """remembered.jsonl holds a person's items, one a line: a line cut short or hand-edited was
+    skipped, and the next rewrite — `adopt --global` letting the adopted candidate go, another
+    `remember --global` — wrote the file back without it, the item gone for good. Kept as it
+    is, in its place, byte for byte; the candidates around it go on as before."""
+    home = Path(os.environ["AGENT_MEMORY_HOME"])
+    first = gm_json(project, "remember", "--global", "Prefer small, focused commits.")
+    path = home / ".git" / "agent-memory" / "remembered.jsonl"
+    path.write_bytes(path.read_bytes() + damage + b"\n")
+    second = gm_json(project, "remember", "--global", "Write the tests first.")
+    assert second["staged"] and damage + b"\n" in path.read_bytes()
+    gm(project, "adopt", "--global", "--yes", first["id"])
+    kept = path.read_bytes()
+    assert kept.startswith(damage + b"\n") and second["id"].encode() in kept and first["id"].encode() not in kept
+    gm(project, "adopt", "--global", "--yes", second["id"])
+    assert path.read_bytes() == damage + b"\n"
+
+
 def test_a_fifo_or_device_in_place_of_the_adopt_history_cache_is_not_waited_on(project: Path) -> None:
     """`.git/agent-memory/adopted-history.json` (the adopt lines on HEAD's history, kept with
     that HEAD by `stage`): a FIFO or /dev/zero in its place is no cache — the history is read

@@ -101,6 +101,12 @@ def read_state_file(path: Path, holds: str) -> str | None:
     FIFO there and read /dev/zero until memory ran out), but anything else is refused, not read
     as empty: the next write would have put back the file without the person's rejections or
     remembered items."""
+    data = _read_state_bytes(path, holds)
+    return None if data is None else data.decode("utf-8", errors="replace")
+
+
+def _read_state_bytes(path: Path, holds: str) -> bytes | None:
+    """`read_state_file`'s bytes, as they are on disk."""
     try:
         data = read_regular_file(path, MAX_GLOBAL_STATE_BYTES + 1)
     except FileNotFoundError:
@@ -112,7 +118,7 @@ def read_state_file(path: Path, holds: str) -> str | None:
     if len(data) > MAX_GLOBAL_STATE_BYTES:
         raise RepoStateError(f"cannot read {path}, where git memory keeps {holds}: larger than "
                              f"{MAX_GLOBAL_STATE_BYTES >> 20} MB", hint=_aside(path))  # fmt: skip
-    return data.decode("utf-8", errors="replace")
+    return data
 
 
 def read_state_object(path: Path, holds: str) -> dict[str, Any]:
@@ -163,8 +169,12 @@ def _write_seen(home_repo: git.Repo, seen: dict[str, int]) -> None:
     atomic_write(_seen_path(home_repo), json.dumps(seen, sort_keys=True, indent=2) + "\n")
 
 
-def _write_candidates(home_repo: git.Repo, atoms: list[Atom]) -> None:
-    atomic_write(remembered_path(home_repo), "".join(json.dumps(a, sort_keys=True) + "\n" for a in atoms))
+def _write_candidates(home_repo: git.Repo, lines: list[Atom | bytes]) -> None:
+    """Write the candidates back: each atom as JSON, each line that was not one (`bytes`, as
+    `_read_candidate_lines` found it) as it was, in its place."""
+    atomic_write(remembered_path(home_repo), b"".join(
+        (line if isinstance(line, bytes) else json.dumps(line, sort_keys=True).encode("utf-8")) + b"\n"
+        for line in lines))  # fmt: skip
 
 
 def adopted_since(atom: Atom, adoptions: int, seen: dict[str, int]) -> bool:
@@ -182,7 +192,8 @@ def add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int) -> Non
 
 
 def _add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int) -> None:
-    existing = read_global_candidates(home_repo)
+    lines = _read_candidate_lines(home_repo)
+    existing = [a for a in lines if not isinstance(a, bytes)]
     seen = read_adoptions_seen(home_repo)
     old = next((a for a in existing if a["id"] == atom["id"]), None)
     if old is not None and not adopted_since(old, adoptions, seen):
@@ -190,7 +201,7 @@ def _add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int) -> No
     if seen.get(str(atom["id"]), 0) != adoptions:
         # first: a count left without its candidate (killed between the two writes) is harmless
         _write_seen(home_repo, {**seen, str(atom["id"]): adoptions})
-    _write_candidates(home_repo, [*(a for a in existing if a["id"] != atom["id"]), atom])
+    _write_candidates(home_repo, [*(a for a in lines if isinstance(a, bytes) or a["id"] != atom["id"]), atom])
 
 
 def prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Mapping[str, int] | None) -> list[str]:
@@ -206,7 +217,8 @@ def prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Mapp
 
 
 def _prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Mapping[str, int] | None) -> list[str]:
-    existing = read_global_candidates(home_repo)
+    lines = _read_candidate_lines(home_repo)
+    existing = [a for a in lines if not isinstance(a, bytes)]
     seen = read_adoptions_seen(home_repo)
     unknown = {str(a["id"]): adoptions.get(str(a["id"]), 0) for a in existing
                if adoptions is not None and str(a["id"]) not in seen}  # fmt: skip
@@ -220,18 +232,30 @@ def _prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Map
     if not done:
         return []
     gone = {str(a["id"]) for a in done}
-    _write_candidates(home_repo, [a for a in existing if a["id"] not in gone])
+    _write_candidates(home_repo, [a for a in lines if isinstance(a, bytes) or a["id"] not in gone])
     if gone & set(seen):
         _write_seen(home_repo, {k: v for k, v in seen.items() if k not in gone})
     return sorted(gone - held)
 
 
 def read_global_candidates(home_repo: git.Repo) -> list[Atom]:
-    text = read_state_file(remembered_path(home_repo), "the items remembered with --global")
-    out = []
-    for line in (text or "").splitlines():
-        try:
-            out.append(validate_atom(json.loads(line)))
-        except Exception:  # noqa: BLE001 - a bad line is skipped, never fatal
+    """The candidates waiting to be staged; a line that is not one is passed over here (and
+    kept by every rewrite)."""
+    return [a for a in _read_candidate_lines(home_repo) if not isinstance(a, bytes)]
+
+
+def _read_candidate_lines(home_repo: git.Repo) -> list[Atom | bytes]:
+    """remembered.jsonl line by line: each an atom, or — cut short, hand-edited, not UTF-8 —
+    its bytes as they are. Those were skipped and the next rewrite (a `remember --global`, an
+    adopt letting adopted candidates go) dropped the person's item for good; a rewrite puts
+    them back untouched, for the person to mend."""
+    data = _read_state_bytes(remembered_path(home_repo), "the items remembered with --global")
+    out: list[Atom | bytes] = []
+    for line in (data or b"").split(b"\n"):
+        if not line.strip():
             continue
+        try:
+            out.append(validate_atom(json.loads(line.decode("utf-8"))))
+        except Exception:  # noqa: BLE001 - any line that is no atom is kept as it is, never fatal
+            out.append(line)
     return out
