@@ -96,3 +96,26 @@ def test_a_fork_of_a_trimmed_memory_write_whose_parent_transcript_is_gone_is_no_
     assert (after["sessions"], after["observations"]) == (before["sessions"], before["observations"]), after
     [other] = [a for a in gm_json(guarded, "inspect", "--tier", "L1")["atoms"] if "generated files" in a["claim"].lower()]
     assert other["sessions"] == [FORKS[0]], other
+
+
+def test_extract_auto_memory_lists_what_capture_counts_once_the_parent_is_gone(guarded: Path) -> None:
+    """The dry run left out the fork's copy of the Write call, as capture does, but then listed
+    the note the copy was the only write of: capture takes such a note for the folder's copy of
+    what the store already holds as Claude's own memory, and counts nothing of it. What the dry
+    run lists is what capture then counts; the note is a skip, saying why."""
+    _folder, target, cwd = _migrations_note(guarded)
+    parent = save(target.parent.parent / f"{PARENT}.jsonl",
+                  [prompt(PARENT, "2026-11-02T09:00:00Z", "migrations first?", cwd=cwd),
+                   *write(PARENT, "2026-11-02T09:00:05Z", target, TEXT, call_id="t1", cwd=cwd)])  # fmt: skip
+    gm(guarded, "capture", "--all", "--no-stage")
+    held = _note(guarded)
+    _fork(parent, FORKS[0], "2026-11-03", cwd)
+    parent.unlink()
+    dry = gm_json(guarded, "extract", "--auto-memory")
+    listed = {a["id"] for a in dry["atoms"]}
+    assert held["id"] not in listed, dry
+    assert [s["file"] for s in dry["skipped"]] == [target.name], dry
+    assert "already" in dry["skipped"][0]["reason"], dry
+    captured = gm_json(guarded, "capture", "--all", "--no-stage")["auto_memory"]
+    assert set(captured["new"]) | set(captured["merged"]) == listed and listed, captured
+    assert _note(guarded)["observations"] == held["observations"]

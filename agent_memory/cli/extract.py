@@ -243,7 +243,7 @@ def run_auto_memory(args: argparse.Namespace) -> Report:
 
     folder, root = auto_memory_folder(args.auto_memory or None)
     project = safe_project(getattr(args, "project", None) or project_name(os.getcwd()) or folder.parent.name)
-    writes = None
+    writes, store = None, None
     if root is not None:
         # Who wrote each memory, from this project's transcripts (read here, nothing cached:
         # a dry run writes nothing).
@@ -253,8 +253,14 @@ def run_auto_memory(args: argparse.Namespace) -> Report:
         from agent_memory.transcripts.files import find_transcripts
 
         writes = WriteIndex(find_repo().common_dir, folder).refresh(find_transcripts(root))
-        writes = originals(writes, _store_if_any())  # a fork's copies left out, as capture does
+        store = _store_if_any()
+        writes = originals(writes, store)  # a fork's copies left out, as capture does
     result = extract_folder(folder, project, memory_slug(folder, root), writes)
+    if store is not None:
+        from agent_memory.store.auto_memory import as_capture_counts
+
+        # what the store already holds of a note no write here shows is no candidate to capture
+        result = as_capture_counts(result, store)
     report = Report(result.to_json())
     memories = f"{len(result.notes)} {'memory' if len(result.notes) == 1 else 'memories'}"
     report.say(f"{folder}: {memories} of Claude's own, {plural(len(result.atoms), 'candidate atom')}, "

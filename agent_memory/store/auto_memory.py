@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -181,9 +181,35 @@ def _known(extracted: FolderExtract) -> Callable[[Atom, Atom | None], bool] | No
         return None
 
     def known(seen: Atom, stored: Atom | None) -> bool:
-        return seen["id"] in extracted.file_only and is_claude_memory(stored)
+        return known_copy(extracted, seen, stored)
 
     return known
+
+
+def known_copy(extracted: FolderExtract, seen: Atom, stored: Atom | None) -> bool:
+    """Capture's `known` (`_known`): `seen`, an atom of the folder no transcript shows written,
+    is the folder's copy of `stored`, Claude's own memory the store holds — nothing new."""
+    return seen["id"] in extracted.file_only and is_claude_memory(stored)
+
+
+# The dry run's skip of an atom `known_copy` says capture counts nothing of.
+KNOWN_REASON = ("already in memory/atoms as Claude's own memory, and no transcript here shows it written: "
+                "capture counts nothing of it")  # fmt: skip
+
+
+def as_capture_counts(extracted: FolderExtract, store: L1Store | None) -> FolderExtract:
+    """`extracted` as capture counts it against `store` (`extract --auto-memory`, a dry run):
+    each atom `known_copy` says is nothing new a skip, with its reason, not a candidate — the
+    dry run listed a note whose only write was a fork's copy, which capture dropped."""
+    if store is None or not extracted.file_only:
+        return extracted
+    atoms = store.snapshot().atoms
+    known = [a for a in extracted.atoms if known_copy(extracted, a, atoms.get(str(a["id"])))]
+    if not known:
+        return extracted
+    gone = {str(a["id"]) for a in known}
+    return replace(extracted, atoms=[a for a in extracted.atoms if str(a["id"]) not in gone],
+                   skipped=[*extracted.skipped, *(Skipped(str(a["memory_file"]), KNOWN_REASON) for a in known)])  # fmt: skip
 
 
 def _superseding(extracted: FolderExtract) -> Callable[[Atom, Atom], Atom]:
