@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -179,11 +180,13 @@ def _readable_head(repo: git.Repo) -> str | None:
         return None
 
 
-def _log_diff(root: Path, *revs: str) -> str | None:
+def _log_diff(root: Path, *args: str, revs: Sequence[str] = ()) -> str | None:
+    """`git log -p` of adopted.log over `args` (revisions, options), and `revs` given on stdin
+    (`args` then hold `--stdin`); None past MAX_HISTORY_DIFF_BYTES."""
     return git.git_output_within(
         root, "log", "-p", "--unified=0", "--no-color", "--no-ext-diff",
         # a committed .gitattributes chooses the diff driver: none of ours runs its program
-        "--no-textconv", "--format=%x00", *revs, "--", LOG_PATH, limit=MAX_HISTORY_DIFF_BYTES,
+        "--no-textconv", "--format=%x00", *args, "--", LOG_PATH, limit=MAX_HISTORY_DIFF_BYTES, revs=revs,
     )  # fmt: skip
 
 
@@ -219,8 +222,9 @@ def _adopt_ids(diff: str) -> set[str]:
 def reset_away(repo: git.Repo) -> set[str]:
     """The atoms adopt lines name in commits the checked-out branch no longer has: reachable
     from a tip its reflog recorded, not from HEAD (`git reset --hard` past them, a rebase that
-    dropped them) nor from another local branch (moved there, not dropped). Nothing on a detached HEAD, without a reflog (core.logAllRefUpdates off, or
-    expired: a 30-day-old unreachable tip), or past MAX_HISTORY_DIFF_BYTES of diffs."""
+    dropped them) nor from another local branch (moved there, not dropped). Nothing on a
+    detached HEAD, without a reflog (core.logAllRefUpdates off, or expired: a 30-day-old
+    unreachable tip), or past MAX_HISTORY_DIFF_BYTES of diffs."""
     root = repo.workdir
     try:
         branch = git.head_branch(repo.git_dir)
@@ -237,11 +241,8 @@ def reset_away(repo: git.Repo) -> set[str]:
     # A commit another local branch still has was moved, not dropped (`git branch keep` then
     # `git reset --hard HEAD~1`): its adoption stands there. memory/review and memory/atoms are
     # no such branch — the review sits on the base it was built on, the dropped commit too.
-    out = git.git_output_within(
-        root, "log", "-p", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--format=%x00",
-        "--ignore-missing", "--stdin", "--not", "--exclude=memory/*", "--branches", "--", LOG_PATH,
-        limit=MAX_HISTORY_DIFF_BYTES, revs=[*tips, "^HEAD"],
-    )  # fmt: skip
+    out = _log_diff(root, "--ignore-missing", "--stdin", "--not", "--exclude=memory/*", "--branches",
+                    revs=[*tips, "^HEAD"])  # fmt: skip
     return _adopt_ids(out or "")
 
 

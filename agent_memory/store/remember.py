@@ -94,19 +94,13 @@ def global_atom(project: str, claim: str, kind: str, in_session: bool = False) -
     ))  # fmt: skip
 
 
-def read_state_file(path: Path, holds: str) -> str | None:
-    """The text of a local state file of the global repo that holds a person's decisions
+def _read_state_bytes(path: Path, holds: str) -> bytes | None:
+    """The bytes of a local state file of the global repo that holds a person's decisions
     (`holds`: what, for the message), None when there is none. Read as the caches are, a
     regular file only and never past MAX_GLOBAL_STATE_BYTES (`read_text` waited for ever on a
     FIFO there and read /dev/zero until memory ran out), but anything else is refused, not read
     as empty: the next write would have put back the file without the person's rejections or
     remembered items."""
-    data = _read_state_bytes(path, holds)
-    return None if data is None else data.decode("utf-8", errors="replace")
-
-
-def _read_state_bytes(path: Path, holds: str) -> bytes | None:
-    """`read_state_file`'s bytes, as they are on disk."""
     try:
         data = read_regular_file(path, MAX_GLOBAL_STATE_BYTES + 1)
     except FileNotFoundError:
@@ -122,14 +116,14 @@ def _read_state_bytes(path: Path, holds: str) -> bytes | None:
 
 
 def read_state_object(path: Path, holds: str) -> dict[str, Any]:
-    """`read_state_file`'s JSON object ({} when there is no file). Text that is not one (cut
+    """`_read_state_bytes`'s JSON object ({} when there is no file). Text that is not one (cut
     short, a hand edit gone wrong) is refused too, never read as empty: the next write put back
     only what it added, and adoption counts read as none pruned the candidates they guard."""
-    text = read_state_file(path, holds)
-    if text is None:
+    raw = _read_state_bytes(path, holds)
+    if raw is None:
         return {}
     try:
-        data = json.loads(text)
+        data = json.loads(raw.decode("utf-8", errors="replace"))
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, dict):
@@ -193,7 +187,7 @@ def add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int) -> Non
 
 def _add_global_candidate(home_repo: git.Repo, atom: Atom, adoptions: int) -> None:
     lines = _read_candidate_lines(home_repo)
-    existing = [a for a in lines if not isinstance(a, bytes)]
+    existing = _candidates(lines)
     seen = read_adoptions_seen(home_repo)
     old = next((a for a in existing if a["id"] == atom["id"]), None)
     if old is not None and not adopted_since(old, adoptions, seen):
@@ -218,7 +212,7 @@ def prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Mapp
 
 def _prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Mapping[str, int] | None) -> list[str]:
     lines = _read_candidate_lines(home_repo)
-    existing = [a for a in lines if not isinstance(a, bytes)]
+    existing = _candidates(lines)
     seen = read_adoptions_seen(home_repo)
     unknown = {str(a["id"]): adoptions.get(str(a["id"]), 0) for a in existing
                if adoptions is not None and str(a["id"]) not in seen}  # fmt: skip
@@ -241,7 +235,12 @@ def _prune_global_candidates(home_repo: git.Repo, held: set[str], adoptions: Map
 def read_global_candidates(home_repo: git.Repo) -> list[Atom]:
     """The candidates waiting to be staged; a line that is not one is passed over here (and
     kept by every rewrite)."""
-    return [a for a in _read_candidate_lines(home_repo) if not isinstance(a, bytes)]
+    return _candidates(_read_candidate_lines(home_repo))
+
+
+def _candidates(lines: list[Atom | bytes]) -> list[Atom]:
+    """The atoms among `_read_candidate_lines`'s lines."""
+    return [a for a in lines if not isinstance(a, bytes)]
 
 
 def _read_candidate_lines(home_repo: git.Repo) -> list[Atom | bytes]:
