@@ -236,6 +236,27 @@ def test_passwords(text: str) -> None:
     assert "password" in rules(text)
 
 
+# a secret named in prose by words no token rule reads: its value has no known shape
+@pytest.mark.parametrize(
+    "shape",
+    ["My private key is {s}", "my credentials are admin:{s}", "Your private key is now {s}"],
+)
+def test_prose_private_key_and_credentials(shape: str) -> None:
+    secret = tok(10, AN, 94) + ".F!I;" + tok(12, AN + "_)@^", 95)
+    red, findings = gone(shape.format(s=secret), secret)
+    assert "generic-secret" in {f.rule for f in findings}
+    assert red.split()[:2] == shape.split()[:2]  # the words naming it stay
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the private key is stored in ~/.ssh/id_ed25519", "the private key is in the vault",
+     "the credential is a JWT signed with RS256"],
+)
+def test_prose_private_key_not_a_value(text: str) -> None:
+    assert not rules(text)
+
+
 @pytest.mark.parametrize(
     "text",
     [

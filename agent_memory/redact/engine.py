@@ -191,7 +191,8 @@ class _Engine:
         on(["kind:", 'kind":', "kind':"], kubernetes_secret)
         on(["bundle_"], bundler_credentials)
         on(
-            ["password", "passphrase", "passcode", "token", "secret", "api key", "access key"],
+            ["password", "passphrase", "passcode", "token", "secret", "api key", "access key"]
+            + ["private key", "credential"],
             prose_secret,
         )
         on(EXPLICIT_PASSWORD_WORDS + EXPLICIT_JOINED, explicit_password)

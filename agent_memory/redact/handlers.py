@@ -108,9 +108,11 @@ def form_aws_key(ctx: ScanContext, pos: int, kw: str) -> None:
 
 
 # "the staging db password for admin is x8!Kq2#m": a secret named a few words before its value,
-# as people write it in a conversation (the claims this module protects come from transcripts)
+# as people write it in a conversation (the claims this module protects come from transcripts).
+# "My private key is sk_h1.…" was read by no rule: its value has no known token shape.
 _PROSE: re.Pattern[str] = _lazy(
-    r"(?i:pass(?:word|phrase|code)|token|secret|api key|access key)s?(?![A-Za-z])"
+    r"(?i:pass(?:word|phrase|code)|token|secret|api key|access key|private key|credential)s?"
+    r"(?![A-Za-z])"
     r"[^\n.;:=`'\"]{0,40}?[ \t](?i:is|was|are|were)[ \t]+(?:now[ \t]+|still[ \t]+)?"
     r"(?P<q>[`'\"]?)(?P<s>[^\s`'\"]{4,128})",
 )
