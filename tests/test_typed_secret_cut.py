@@ -7,6 +7,8 @@ either. Tokens from the labelled corpus (base64, decoded here; never written in 
 from __future__ import annotations
 
 import json
+import random
+import string
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from sessions import gm, gm_json, write_session
 
 from agent_memory.extract.pipeline import MAX_QUOTE, statement_atoms
 from agent_memory.extract.text import MAX_TEXT
-from agent_memory.redact.redactor import find
+from agent_memory.redact.redactor import find, redact_within
 from agent_memory.transcripts.reader import Statement
 
 LEAD = "Always deploy with the staging credential "
@@ -140,3 +142,34 @@ def test_every_long_corpus_secret_across_the_cut_is_redacted_whole() -> None:
                 leaked.append(token[:12])
     assert checked >= 20  # the corpus holds that many long secrets
     assert leaked == []
+
+
+def _semicolon_secret(seed: int) -> str:
+    """A made-up key with a `;` inside (as a typed private key may have), random per seed."""
+    rng = random.Random(seed)
+    pick = lambda n: "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(n))  # noqa: E731
+    return f"sk_{pick(2)}.{pick(2)}!{pick(2)};{pick(6)}_){pick(2)}@{pick(10)}"
+
+
+def test_a_typed_secret_cut_by_a_clause_split_is_redacted_in_the_claim(guarded: Path) -> None:
+    """A claim cut out of a statement at a `;` inside a key held the key's first part, which no
+    rule reads as a secret alone ("The user's private key is sk_q7.Rb!Zt"), though the
+    statement holds the key whole: the claim is redacted against the whole statement."""
+    secret = _semicolon_secret(7)
+    first = secret.split(";")[0]
+    assert not find(f"My private key is {first}")  # the piece alone: no secret to the rules
+    stored = _typed_twice(guarded, f"My private key is {secret}")
+    assert "private key is" in stored  # the claim was captured
+    assert first[3:] not in stored
+    held = [a for a in _atoms(guarded) if "private key" in str(a.get("claim", ""))]
+    assert held and all(a["redacted"] for a in held)
+
+
+def test_a_claim_keeps_its_words_when_the_statement_holds_no_secret_of_them() -> None:
+    """Only runs that are pieces of a secret the statement holds are replaced."""
+    secret = _semicolon_secret(8)
+    source = f"Always run the linter before you push; my private key is {secret}"
+    claim, findings = redact_within("Always run the linter before you push", source)
+    assert claim == "Always run the linter before you push" and not findings
+    claim, findings = redact_within(f"My key is {secret.split(';')[0]}", source)
+    assert secret.split(";")[0][3:] not in claim and findings

@@ -165,10 +165,11 @@ def _atom(
     record: str | None = None,
 ) -> Atom:
     from agent_memory.redact.context import MARKER_PREFIX
-    from agent_memory.redact.redactor import redact
+    from agent_memory.redact.redactor import redact_within
 
-    # A long claim was redacted before it was cut (text.shorten): its marker says so.
-    redacted_claim, findings = redact(claim)
+    # A long claim was redacted before it was cut (text.shorten): its marker says so. A piece
+    # of a secret the statement holds whole is redacted too (a clause cut can split a key).
+    redacted_claim, findings = redact_within(claim, quote_text)
     redacted_claim = redacted_claim[:500]
     evidence: dict[str, Any] = {"quote": _quote(quote_text, focus), "rule": rule or "unknown"}
     if record:

@@ -41,6 +41,7 @@ merging, the re-check).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from agent_memory.redact import assign as redact_assign
@@ -67,6 +68,41 @@ def redact(text: str) -> tuple[str, list[Finding]]:
     if not findings:
         return text, findings
     return replace_spans(text, [(f.start, f.end, f.rule) for f in findings]), findings
+
+
+# a piece shorter than this is no secret on its own (and too common a run to mask)
+_MIN_PIECE = 6
+_EDGE = "\"'`([{<>}]).,;:!?"
+
+
+def redact_within(text: str, source: str) -> tuple[str, list[Finding]]:
+    """`text`, a part read out of `source` (a claim cut from a typed statement), redacted —
+    and any run of it that is a piece of a secret `source` holds whole replaced as well: a cut
+    made at a `;` or a blank inside a key leaves a piece no rule reads as a secret on its own
+    ("My private key is sk_q7.Rb!Zt;mWpLx…" gave the claim "… is sk_q7.Rb!Zt")."""
+    red, findings = redact(text)
+    wholes = [(source[f.start : f.end], f.rule) for f in find(source)] if source != text else []
+    if not wholes:
+        return red, findings
+    out: list[str] = []
+    last = 0
+    extra: list[Finding] = []
+    for run in re.finditer(r"\S+", red):
+        core = run.group().strip(_EDGE)
+        if len(core) < _MIN_PIECE or "[REDACTED:" in core:
+            continue
+        rule = next((r for whole, r in wholes if core in whole), None)
+        if rule is None:
+            continue
+        at = run.start() + run.group().index(core)
+        out.append(red[last:at])
+        out.append(f"[REDACTED:{rule}]")
+        last = at + len(core)
+        extra.append(Finding(rule, at, last))
+    if not extra:
+        return red, findings
+    out.append(red[last:])
+    return "".join(out), findings + extra
 
 
 def __getattr__(name: str) -> object:
