@@ -241,15 +241,38 @@ def failure_claim(program: str, exit_code: int | None, signature: str) -> str:
     return f"`{program}` fails{status}: {error_class(signature)}"
 
 
+# Programs whose failure is about the arguments they were given — a path that is not there, a
+# pattern with no match, a shell loop's syntax — not about the project or its tools: "`ls`
+# fails (exit 1): not found" recurs in any session that looks around, and was the first
+# promotion a real 1,758-session project staged into CLAUDE.memory.md. Unless the program
+# itself could not be run.
+_ARGUMENT_BOUND = frozenset(
+    {
+        "ls", "dir", "cat", "head", "tail", "less", "more", "find", "fd", "grep", "egrep", "fgrep",
+        "rg", "ag", "ack", "stat", "file", "wc", "tree", "du", "readlink", "realpath", "pwd", "test",
+        "[", "rm", "rmdir", "mkdir", "cp", "mv", "ln", "touch", "chmod", "chown", "diff", "cmp",
+        "sed", "awk", "sort", "uniq", "cut", "tr", "xargs", "tee", "type", "command", "for", "while",
+        "if", "until", "case",
+    }
+)
+
+
+def _not_installed(signature: str, err: ToolError) -> bool:
+    """The program itself could not be run (`mkdir` not found: a broken PATH) — about the
+    machine, whatever the arguments were."""
+    return err.exit_code == 127 or error_class(signature) == "command not found"
+
+
 def recurring_failures(errors: list[ToolError]) -> list[tuple[str, list[ToolError]]]:
     """(claim, the errors behind it) per (program, signature, exit status) seen on ≥ 2 lines:
     one error is noise; a recurring signature is a fact about the environment."""
     groups: dict[tuple[str, str, int], list[ToolError]] = {}
     for err in errors:
         sig = failure_signature(err.text)
-        if sig:
+        program = command_program(err.command)
+        if sig and (program.split(" ", 1)[0] not in _ARGUMENT_BOUND or _not_installed(sig, err)):
             code = err.exit_code if err.exit_code is not None else -1
-            groups.setdefault((command_program(err.command), sig, code), []).append(err)
+            groups.setdefault((program, sig, code), []).append(err)
     out = []
     for (program, sig, code), items in sorted(groups.items()):
         # Without a program we could name, the claim would say nothing a reader could act on.

@@ -1,0 +1,70 @@
+"""A failed command is an observed `failure` atom only when its failure says something about the
+project or its tools: `ls`, `cat`, `grep`, `rm`, a shell loop … fail because of the path or
+pattern they were given, which recurs in any session that looks around ("`ls` fails (exit 1):
+not found" was the first promotion a real 1,758-session project staged into CLAUDE.memory.md).
+The transcript is written in Claude Code 2.1's shape: an assistant `Bash` tool_use, then the
+user-role tool_result the client records with `is_error`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_memory.extract.pipeline import extract_transcript
+
+SID = "5ec0fa11-0000-4000-8000-000000000000"
+
+
+def _record(kind: str, n: int, message: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": "/w/proj",
+            "sessionId": SID, "version": "2.1.90", "gitBranch": "main", "type": kind,
+            "message": message, "uuid": f"00000000-0000-4000-8000-{n:012d}",
+            "timestamp": f"2026-10-01T10:{n // 60:02d}:{n % 60:02d}.000Z", **extra}  # fmt: skip
+
+
+def _failed_call(n: int, command: str, output: str) -> list[dict[str, Any]]:
+    """The assistant runs `command` in Bash; the client records its error `output`."""
+    tool_id = f"toolu_{n:04d}"
+    call = {"id": f"msg_{n:04d}", "role": "assistant", "type": "message",
+            "content": [{"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": command}}]}  # fmt: skip
+    result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id,
+                                           "content": output, "is_error": True}]}  # fmt: skip
+    return [_record("assistant", n, call), _record("user", n + 1, result, toolUseResult=f"Error: {output}")]
+
+
+def _failures(tmp_path: Path, calls: list[tuple[str, str]]) -> list[str]:
+    records: list[dict[str, Any]] = []
+    for i, (command, output) in enumerate(calls):
+        records += _failed_call(10 + 2 * i, command, output)
+    path = tmp_path / "projects" / "-w-proj" / f"{SID}.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    return [a["claim"] for a in extract_transcript(path, "proj").atoms if a["kind"] == "failure"]
+
+
+MISSING_TOOL = ("bun run build", "Exit code 127\n/bin/bash: line 1: bun: command not found")
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        ("ls -la src/missing/", "Exit code 2\nls: cannot access 'src/missing/': No such file or directory"),
+        ("cat notes/plan.md", "Exit code 1\ncat: notes/plan.md: No such file or directory"),
+        ("grep -rn TODO lib/ | head", "Exit code 2\ngrep: lib/: No such file or directory"),
+        ("rm build/out.o", "Exit code 1\nrm: cannot remove 'build/out.o': Permission denied"),
+        ("for f in *.md; do wc -l $f done", "Exit code 2\n/bin/bash: -c: line 1: syntax error: unexpected end of file"),
+    ],
+)
+def test_a_command_failing_on_its_arguments_is_no_failure_atom(tmp_path: Path, command: str, output: str) -> None:
+    claims = _failures(tmp_path, [(command, output), MISSING_TOOL, (command, output), MISSING_TOOL])
+    # the missing tool, failing twice the same way, is still learned (the positive control)
+    assert claims == ["`bun run build` fails (exit 127): command not found"], claims
+
+
+def test_an_argument_bound_program_that_cannot_run_at_all_is_still_a_failure(tmp_path: Path) -> None:
+    """`mkdir: command not found` is about the machine's PATH, not the path it was given."""
+    broken = ("mkdir -p out", "Exit code 127\n/bin/bash: line 1: mkdir: command not found")
+    assert _failures(tmp_path, [broken, broken]) == ["`mkdir` fails (exit 127): command not found"]
