@@ -225,6 +225,13 @@ _CLASSES: list[tuple[re.Pattern[str], str]] = [
 ]
 _EXCEPTION_NAME = re.compile(r"\b([A-Z][A-Za-z]{2,40}(?:Error|Exception))\b")
 
+# The classes that say something about the machine or the project's setup. The rest — the
+# generic "error", "build failed", "syntax error", an exception's name — is the code under edit
+# failing, which every project's build and tests do while it is worked on: real projects
+# staged "`npm run build` fails: error" and "`cargo test` fails: error" (10 and 13 sessions)
+# into CLAUDE.memory.md, where they told the next session nothing it could act on.
+_ABOUT_THE_MACHINE = frozenset(cls for _p, cls in _CLASSES) - {"build failed", "syntax error"}
+
 
 def error_class(signature: str) -> str:
     """A fixed-vocabulary name for what went wrong (a bare exception class name at most)."""
@@ -276,6 +283,6 @@ def recurring_failures(errors: list[ToolError]) -> list[tuple[str, list[ToolErro
     out = []
     for (program, sig, code), items in sorted(groups.items()):
         # Without a program we could name, the claim would say nothing a reader could act on.
-        if program and len({e.line for e in items}) >= 2:
+        if program and len({e.line for e in items}) >= 2 and error_class(sig) in _ABOUT_THE_MACHINE:
             out.append((failure_claim(program, None if code < 0 else code, sig), items))
     return out

@@ -1,7 +1,8 @@
 """A failed command is an observed `failure` atom only when its failure says something about the
-project or its tools: `ls`, `cat`, `grep`, `rm`, a shell loop … fail because of the path or
-pattern they were given, which recurs in any session that looks around ("`ls` fails (exit 1):
-not found" was the first promotion a real 1,758-session project staged into CLAUDE.memory.md).
+machine or the project's setup: `ls`, `cat`, `grep`, `rm`, a shell loop … fail because of the
+path or pattern they were given, which recurs in any session that looks around ("`ls` fails
+(exit 1): not found" was the first promotion a real 1,758-session project staged into
+CLAUDE.memory.md), and a build or test run failing with no named cause is the code under edit.
 The transcript is written in Claude Code 2.1's shape: an assistant `Bash` tool_use, then the
 user-role tool_result the client records with `is_error`."""
 
@@ -68,3 +69,23 @@ def test_an_argument_bound_program_that_cannot_run_at_all_is_still_a_failure(tmp
     """`mkdir: command not found` is about the machine's PATH, not the path it was given."""
     broken = ("mkdir -p out", "Exit code 127\n/bin/bash: line 1: mkdir: command not found")
     assert _failures(tmp_path, [broken, broken]) == ["`mkdir` fails (exit 127): command not found"]
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        ("npm run build", "Exit code 1\nnpm error Lifecycle script `build` failed with error:\nnpm error code 1"),
+        ("cargo test", "Exit code 101\nerror: test failed, to rerun pass `--lib`"),
+        ("xcodebuild -scheme App build", "Exit code 65\n** BUILD FAILED **"),
+        ("python -m app.main", "Exit code 1\nTraceback (most recent call last):\n  File \"app/main.py\", line 3\napp.errors.ParseError: bad header"),
+    ],
+)
+def test_the_code_under_edit_failing_is_no_failure_atom(tmp_path: Path, command: str, output: str) -> None:
+    claims = _failures(tmp_path, [(command, output), MISSING_TOOL, (command, output), MISSING_TOOL])
+    assert claims == ["`bun run build` fails (exit 127): command not found"], claims
+
+
+def test_a_failure_about_the_machine_is_still_learned(tmp_path: Path) -> None:
+    """A named cause outside the code — here the database not listening — is kept."""
+    down = ("npm run migrate", "Exit code 1\nError: connect ECONNREFUSED 127.0.0.1:5432")
+    assert _failures(tmp_path, [down, down]) == ["`npm run migrate` fails (exit 1): connection refused"]
