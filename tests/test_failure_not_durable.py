@@ -77,6 +77,8 @@ def test_an_argument_bound_program_that_cannot_run_at_all_is_still_a_failure(tmp
         ("npm run build", "Exit code 1\nnpm error Lifecycle script `build` failed with error:\nnpm error code 1"),
         ("cargo test", "Exit code 101\nerror: test failed, to rerun pass `--lib`"),
         ("xcodebuild -scheme App build", "Exit code 65\n** BUILD FAILED **"),
+        ("npm run build", "Failed to compile.\n\n./src/app/page.tsx:60:41\nType error: Property 'items' does not exist on type 'Api'."),
+        ("npm run build", "Failed to compile.\n\n./src/lib/engine.ts:760:28\nType error: Object is possibly 'undefined'."),
         ("python -m app.main", "Exit code 1\nTraceback (most recent call last):\n  File \"app/main.py\", line 3\napp.errors.ParseError: bad header"),
     ],
 )
@@ -89,3 +91,25 @@ def test_a_failure_about_the_machine_is_still_learned(tmp_path: Path) -> None:
     """A named cause outside the code — here the database not listening — is kept."""
     down = ("npm run migrate", "Exit code 1\nError: connect ECONNREFUSED 127.0.0.1:5432")
     assert _failures(tmp_path, [down, down]) == ["`npm run migrate` fails (exit 1): connection refused"]
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "Exit code 1\n/usr/bin/bash: line 3: /tmp/claude-6da5-cwd: No such file or directory",
+        "zsh:1: permission denied: /var/folders/zz/T/claude-a029-cwd",
+        "/k/tools/shell-snapshots/snapshot-bash-1755674611710-7adgnj.sh: No such file or directory",
+    ],
+)
+def test_claude_codes_shell_wrapper_failing_is_not_the_commands_failure(tmp_path: Path, output: str) -> None:
+    """The client's own cwd file and shell snapshot: "`git log` fails: permission denied"."""
+    call = ("git log --oneline -n 5", output)
+    assert _failures(tmp_path, [call, MISSING_TOOL, call, MISSING_TOOL]) == [
+        "`bun run build` fails (exit 127): command not found"
+    ]
+
+
+def test_a_tool_dash_cannot_find_is_a_command_not_found(tmp_path: Path) -> None:
+    """dash says "sh: 1: tsc: not found": the project's tools are not installed."""
+    call = ("npm run build", "sh: 1: tsc: not found\n\n> client@0.0.0 build\n> tsc -b && vite build")
+    assert _failures(tmp_path, [call, call]) == ["`npm run build` fails: command not found"]

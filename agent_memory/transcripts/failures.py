@@ -122,8 +122,15 @@ _CODE_DIAGNOSTIC = re.compile(
     r"^(?:AssertionError|TypeError|ValueError|AttributeError|KeyError|IndexError|NameError|SyntaxError|"
     r"IndentationError|UnboundLocalError|ZeroDivisionError|RecursionError|NotImplementedError)\b|"
     r"^ImportError: cannot import name|\b(?:is not assignable|is possibly unbound|is unknown|"
-    r"has no attribute|expected \d+ arguments?|Type of \")",
+    r"has no attribute|expected \d+ arguments?|Type of \")|"
+    # Next.js / tsc in a build's output ("Failed to compile." then the type error)
+    r"^Type error:|does not exist on type|is possibly '(?:undefined|null)'",
 )
+
+# Claude Code's own shell wrapper talking, not the command: the file it keeps the working
+# directory in (`/tmp/claude-6da5-cwd`) and its shell snapshot. Read as the command's failure,
+# "`git log` fails: permission denied" and "`node.exe` fails: not found" were learned.
+_HARNESS_LINE = re.compile(r"claude-[0-9a-f]{4}-cwd\b|shell-snapshots[/\\]snapshot-|^\S*bash: line \d+: Bash environment")
 
 
 def failure_signature(text: str) -> str | None:
@@ -141,6 +148,7 @@ def failure_signature(text: str) -> str | None:
             if (
                 ln
                 and not _NOISE_LINE.match(ln)
+                and not _HARNESS_LINE.search(ln)
                 and _ERRORISH.search(ln)
                 and not _TEST_NOISE.search(ln)
             ):
@@ -167,7 +175,8 @@ _CLASSES: list[tuple[re.Pattern[str], str]] = [
     for p, cls in [
         (
             r"command not found|not recognized as an internal or external command|"
-            r"unknown command|no such command",
+            r"unknown command|no such command|"
+            r"\bsh: (?:line )?N: [\w.+-]+: not found",  # dash: "sh: 1: tsc: not found"
             "command not found",
         ),
         (
