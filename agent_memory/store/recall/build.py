@@ -16,6 +16,7 @@ from typing import Any
 
 from agent_memory.gitio.state import atomic_write
 from agent_memory.model.atom import is_pending
+from agent_memory.model.claim_labels import claim_body
 from agent_memory.model.tags import SESSION_ORIGIN, SESSION_RULE, unvouched_claude_memory
 from agent_memory.store.recall.files import INDEX_FILENAME, index_header, write_contested
 from agent_memory.store.recall.index import CONFIDENCE_CODES, KIND_CODES, BytesBlob, RecallIndex
@@ -120,7 +121,7 @@ def term_frequencies(atom: Atom) -> tuple[dict[str, float], int]:
     claim = " ".join(str(atom.get("claim", "")).split())
     tf: dict[str, float] = {}
     words = 0
-    for term in tokenize(claim):
+    for term in tokenize(claim_body(claim)):  # the extractor's label is not the user's word
         tf[term] = tf.get(term, 0.0) + 1.0
         words += 1
     quoted = 0

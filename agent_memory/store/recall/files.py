@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     StrPath = str | os.PathLike[str]
 
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6  # 6: claim labels and other languages' function words are not terms
 CACHE_TAG = (
     sys.implementation.cache_tag
     or f"{sys.implementation.name}-{sys.version_info[0]}{sys.version_info[1]}"

@@ -68,6 +68,31 @@ STOP_WORDS = frozenset(
     nothing way one ones lot lots bit much many can could might must shall may e.g i.e etc
     via per new know think see look let try tries tried
     """.split()  # noqa: SIM905 - a word list reads better as prose
+) | frozenset(
+    # The function words of the other Latin-script languages the extractor reads (pt, es, fr,
+    # de, it), and their "use": a Portuguese prompt matched candidates on "vamos" or "para".
+    # Left out where a word is also a term of the trade: mit, es, en, os, dos, em, su, du, io.
+    """
+    um uma uns umas da das no na nos nas por para com sem que se não sim são ser está estão
+    estar foi isso isto esse essa este esta eu você vocês nós ele ela eles elas meu minha seu sua
+    nosso nossa mais menos muito também já ainda só mas ou como quando onde porque qual quais
+    então aqui ali vamos vai vou quero queria precisa preciso pode posso fazer faça usar usa
+    usamos usaremos utilize utilizar sempre nunca agora tudo todos todas algo nada coisa
+    el la los las un una unos unas del al con sin sí son fue eso esto ese esa yo tú usted
+    ustedes nosotros él ellos mi mis sus nuestro más muy todavía solo pero cuando donde cuál
+    entonces aquí voy quiero necesito puedo puede hacer haz utiliza siempre ahora todo cosa hay
+    le les une des de au aux dans par pour avec qui ne pas oui non est sont être été ce cet
+    cette ces je tu il nous vous ils mon ma mes ton ta son sa ses notre votre leur plus moins
+    très aussi déjà encore seulement mais et comme où pourquoi quel quelle donc ici faire fais
+    utiliser utilise utilisez toujours jamais maintenant tout tous rien chose
+    der die das den dem ein eine einen einem einer und oder aber nicht ist sind sein war bin
+    bist wir ihr sie er ich mein meine dein unser von zu zum zur auf für im am aus bei nach
+    über unter wie wenn wo warum wer dann hier auch schon noch nur sehr mehr bitte immer nie
+    jetzt alles etwas nichts machen mach verwenden verwende benutze benutzen
+    il lo gli di della dei delle dal nel nella tra fra che sono essere era questo questa quello
+    quella lui lei noi voi loro mio mia tuo suo nostro più molto anche già ancora dove perché
+    quale quindi qui fare fai usare usiamo utilizzare mai adesso ora tutto tutti qualcosa niente
+    """.split()  # noqa: SIM905
 )
 
 # Deliberately light stemming: strip plural s / ies / sses, then -ing / -ed / -ly, undouble a
