@@ -78,6 +78,19 @@ def test_a_claim_and_its_negation_are_not_duplicates() -> None:
     assert propose([("atm_708192a3", CLAIMS[6][1]), ("atm_8192a3b4", CLAIMS[7][1])]) == []
 
 
+def test_claims_about_different_commands_are_not_duplicates() -> None:
+    """Failure atoms share their template's words: only the program tells them apart."""
+    items = [
+        ("atm_0a000001", "`python` fails (exit 127): command not found"),
+        ("atm_0a000002", "`deploy.sh` fails (exit 127): command not found"),
+        ("atm_0a000003", "`npm run build` fails: module not found"),
+        ("atm_0a000004", "`npm install` fails: not found"),
+        ("atm_0a000005", "`bun run build` fails (exit 127): not found"),
+        ("atm_0a000006", "`bun run build` fails (exit 127): command not found"),
+    ]
+    assert [p.members for p in propose(items)] == [("atm_0a000005", "atm_0a000006")]
+
+
 def test_gist_is_a_member_text_with_provenance() -> None:
     redis = propose(CLAIMS)[0]
     # "The test suite needs ..." shares 5+5 tokens with the other two, more than either of them.

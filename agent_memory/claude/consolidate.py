@@ -10,7 +10,10 @@ promotion, because the gist becomes the retrieved truth and a wrong gist erases 
   `not`, and two texts of which exactly one is negated never pair — "never push to main" is a
   contradiction of "push to main", not a duplicate of it. (2) A Jaccard floor
   (`min_jaccard`, default 0.4): a five-word claim contained in a sixty-word note shares all its
-  words, but one broad note would otherwise glue unrelated claims into one cluster.
+  words, but one broad note would otherwise glue unrelated claims into one cluster. (3) Two
+  texts that both name code (`…` spans) pair only when they share a span: "`python` fails
+  (exit 127): command not found" and "`deploy.sh` fails (exit 127): …" share every word but the
+  program, and folding them would forget that the other program is missing too.
 - Clustering is single-linkage (connected components of qualifying pairs); the guards above
   bound the chaining it allows. Candidate pairs come from prefix filtering on rare tokens, so
   the search is not all-pairs yet misses nothing: tokens are ordered by document frequency,
@@ -56,6 +59,7 @@ NEGATION_TOKEN = "not"
 ITEM_TEXT_CHARS = 500
 
 _APOSTROPHES_RE = re.compile(r"[\u2019'`]")
+_CODE_SPAN_RE = re.compile(r"`([^`\n]{1,200})`")
 _WORD_RE = re.compile(r"[^\W_]+")
 
 
@@ -92,6 +96,11 @@ def tokens(text: str) -> frozenset[str]:
         else:
             out.add(_stem(word))
     return frozenset(out)
+
+
+def code_spans(text: str) -> frozenset[str]:
+    """The `…` spans a text names (a command, a file, a flag), blank-normalised."""
+    return frozenset(" ".join(span.split()).casefold() for span in _CODE_SPAN_RE.findall(text))
 
 
 def overlap(a: frozenset[str], b: frozenset[str]) -> float:
@@ -160,6 +169,7 @@ def propose(
     eligible = [k for k, toks in enumerate(token_sets) if len(toks) >= min_tokens]
     frequency = Counter(tok for k in eligible for tok in token_sets[k])
     negated = [NEGATION_TOKEN in toks for toks in token_sets]
+    spans = [code_spans(text) for _, text in items]
 
     pairs: list[tuple[int, int]] = []
     index: dict[str, list[int]] = defaultdict(list)
@@ -178,6 +188,8 @@ def propose(
             theirs = token_sets[other]
             if negated[other] != negated[k] or len(theirs) < min_jaccard * len(mine) - 1e-9:
                 continue
+            if spans[k] and spans[other] and not spans[k] & spans[other]:
+                continue  # different commands or files: distinct facts, however alike the words
             shared = len(mine & theirs)
             if shared / min(len(mine), len(theirs)) < threshold:
                 continue
