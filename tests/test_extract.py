@@ -849,6 +849,8 @@ def test_failure_signature(text: str, signature: str | None) -> None:
         ("FOO=1 python -m pytest", "python -m pytest"),
         ("act --container-architecture linux/amd64 -j test", "act"),
         ("(source .venv/bin/activate && ruff check src/)", "ruff"),
+        ("npm start &", "npm start"),
+        ("npm run dev > dev.log 2>&1 & sleep 5", "npm run dev"),
         ("", ""),
     ],
 )

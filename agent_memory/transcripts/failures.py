@@ -20,7 +20,8 @@ def command_program(command: str | None) -> str:
     """The program a shell command runs, with a runner's subcommand (`uv run pytest`)."""
     if not command:
         return ""
-    for segment in re.split(r"&&|\|\||;|\||\n", command):
+    # a lone `&` sends a command to the background: it ends that command (`npm start &`)
+    for segment in re.split(r"&&|\|\||;|\||\n|(?<![&>])&(?![&>])", command):
         tokens = [t for t in segment.strip().strip("()").split() if t]
         while tokens and (
             re.match(r"^\w+=", tokens[0])
