@@ -5,7 +5,7 @@ adopted.log files' stat signatures."""
 import marshal
 import os
 
-from agent_memory.store.recall.files import CACHE_TAG, read_state_file
+from agent_memory.store.recall.files import CACHE_TAG, FORMAT_VERSION, read_state_file
 from agent_memory.store.recall.tokens import normalize_claim, tokenize
 
 TYPE_CHECKING = False
@@ -113,7 +113,8 @@ def adopted(state_dir: "StrPath", roots: "Sequence[tuple[str | None, str]]", dea
     a log not read whole by `deadline` raises log_fold.FoldIncomplete (held_logs)."""
     present = [(root, tier) for root, tier in roots if root]
     paths = [os.path.join(root, name) for root, _ in present for name in (ADOPTED_LOG, *BLOCK_FILES)]
-    sig = (FOLD_VERSION, *(_sig(p) for p in paths))
+    # The token sets are `tokenize`'s, which changes with the index format.
+    sig = (FOLD_VERSION, FORMAT_VERSION, *(_sig(p) for p in paths))
     state = os.fspath(state_dir)
     cache = os.path.join(state, ADOPTED_CACHE)
     cached = _read_cache(cache)

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
     StrPath = str | os.PathLike[str]
 
-FORMAT_VERSION = 6  # 6: claim labels and other languages' function words are not terms
+FORMAT_VERSION = 7  # 6: claim labels and other languages' function words are not terms; 7: CJK
+# bigrams, Korean particles cut, more function words, the extractor's "User" no term
 CACHE_TAG = (
     sys.implementation.cache_tag
     or f"{sys.implementation.name}-{sys.version_info[0]}{sys.version_info[1]}"

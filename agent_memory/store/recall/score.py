@@ -93,6 +93,8 @@ WEAK_WORDS = """
     put move remove delete give take tell explain show find see read open close now just
     still also again first last next whole every all some any one two three part bit
     convert generate
+    文件 代码 修改 添加 创建 删除 更新 检查 运行 执行 输出 保存 生成 解释 查看 打开 完成 处理 实现 修复 分析
+    内容 信息 结果 方案 对话 帮助 ファイル コード 修正 追加 作成 削除 更新 実行 実装 変更 生成 保存
     """  # fmt: skip
 # WEAK_WORDS as `tokenize` normalises them (written out, like _CONCEPT_TERMS, and checked
 # against WEAK_WORDS by tests/test_recall.py).
@@ -101,6 +103,8 @@ _WEAK_TERMS = frozenset(
     add call chang check clos cod convert creat delet every explain fil find first fix generat
     giv help keep last mak mov next open part put read remov run sav set show start stop stor
     stuff tak tell thre two updat whol work writ
+    文件 代码 修改 添加 创建 删除 更新 检查 运行 执行 输出 保存 生成 解释 查看 打开 完成 处理 实现 修复 分析
+    内容 信息 结果 方案 对话 帮助 ファイル コード 修正 追加 作成 削除 実行 実装 変更
     """.split()  # noqa: SIM905
 )
 
@@ -230,7 +234,6 @@ def _matches(
                 quoted = QUOTE_RELEVANCE * relevance
                 for doc in quote_docs:
                     claim_gain[doc] = cget(doc, 0.0) + quoted
-                direct.update(quote_docs)
             else:
                 for doc in claim_docs:
                     related[doc] = rget(doc, 0) + 1

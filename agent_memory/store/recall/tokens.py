@@ -93,6 +93,50 @@ STOP_WORDS = frozenset(
     quella lui lei noi voi loro mio mia tuo suo nostro più molto anche già ancora dove perché
     quale quindi qui fare fai usare usiamo utilizzare mai adesso ora tutto tutti qualcosa niente
     """.split()  # noqa: SIM905
+) | frozenset(
+    # What real Portuguese and Spanish prompts add to the above: the same words typed without
+    # their accents ("nao", "voce", "entao"), the verbs to be and to have, and "em", "os",
+    # "ao", "en", which outnumber their English readings (a CSS unit, an OS, a locale) in
+    # those prompts by far: one claim holding "em" and "os" came back on most of a project's
+    # later prompts.
+    """
+    em os ao aos às pelo pela pelos pelas num numa nao voce voces entao tambem ja ate
+    esta estou estamos estava tem temos tenho ter tinha sou somos era seja sejam sendo sido
+    feito feita fez faz fazemos mesmo mesma depois antes qualquer precisamos pra tá ta
+    aí assim agora isso aquele aquela aquilo cada outro outra outros outras
+    en estoy estás estas estamos están estan estaba tengo tiene tienes tenemos tienen soy eres
+    somos sea sido hecho hace hacemos mismo misma después despues antes cualquier para cada
+    otro otra otros otras así asi ya hasta muy bien esto aquí aqui también tambien
+    """.split()  # noqa: SIM905
+) | frozenset(
+    # Russian function words (the extractor keeps Russian claims in the user's words).
+    """
+    и в во не что он на я с со как а то все всё она так его но да ты к у же вы за бы по только
+    ее её мне было вот от меня еще ещё нет о из ему теперь когда даже ну ли если уже или ни быть
+    был него до вас опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней
+    для мы тебя их чем была сам чтоб без чего раз тоже себе под будет ж тогда кто этот того
+    потому этого какой совсем ним здесь этом один почти мой тем чтобы нее сейчас были куда
+    зачем всех никогда можно при об другой хоть после над больше тот через эти нас про всего
+    них какая много эту моя свою этой перед лучше том нельзя такой им более всегда конечно всю
+    между это эти нужно давай сделай сделать делать пожалуйста используй использовать
+    """.split()  # noqa: SIM905
+) | frozenset(
+    # Swearing says how the user feels, not what the prompt is about: "just fucking stop"
+    # brought every claim the same user had sworn in.
+    """
+    fuck fucking fucked fuckin fucks shit shitty damn damned wtf ffs crap
+    """.split()  # noqa: SIM905
+) | frozenset(
+    # Chinese and Japanese words of every request (bigrams, see _cjk_terms: "可以", "需要",
+    # "使用" …) and Korean ones (pronouns, "좀", "지금" …).
+    """
+    可以 需要 什么 怎么 为什 如何 怎样 现在 然后 如果 因为 所以 但是 还是 已经 没有 不是 就是 一下 一个 一些
+    问题 使用 以后 之后 之前 以前 时候 每次 一定 必须 不要 直接 只需 只要 其他 或者 以及 而且 并且 非常
+    所有 全部 应该 能够 自己 进行 通过 谢谢 好的 明白 知道 觉得 希望 看看 目前 当前 继续 开始
+    以下 以上 今回 場合 必要 可能 方法 確認 対応 お願 下さ 使用 説明
+    이거 그거 저거 이것 그것 저것 지금 다시 그리고 그런데 하지만 그래서 근데 그냥 진짜 정말 너무 아주
+    어떻게 무엇 어디 언제 있어 없어 있는 없는 같아 같은 우리 저희 제가 내가 너가 혹시 이제 계속 확인
+    """.split()  # noqa: SIM905
 )
 
 # Deliberately light stemming: strip plural s / ies / sses, then -ing / -ed / -ly, undouble a
@@ -142,22 +186,121 @@ def tokenize(text: str) -> list[str]:
     """Casefolded, stop-word-free, lightly stemmed tokens, in order, with repeats.
 
     A compound (`node_modules`, `pre-commit`, `package.json`, `useEffect`) yields itself whole
-    and then its parts, so a prompt naming the whole or a part both match.
+    and then its parts, so a prompt naming the whole or a part both match. Chinese, Japanese
+    and Korean text, written without spaces between words, yields the terms of `_cjk_terms`.
     """
     out: list[str] = []
     for compound in compounds(text.replace("'", "").replace("\u2019", "")):
-        pieces = split_joiners(compound)
-        if not compound.islower() and not compound.isupper():
-            pieces = [part for piece in pieces for part in split_camel(piece)]
-        if len(pieces) > 1:
-            whole = _term(compound)
-            if whole is not None:
-                out.append(whole)
-        for piece in pieces:
-            term = _term(piece)
-            if term is not None:
-                out.append(term)
+        if compound.isascii() or not _has_cjk(compound):
+            _compound_terms(compound, out)
+            continue
+        for script, run in _script_runs(compound):
+            if script == _OTHER:
+                for part in compounds(run):  # the Latin words around the CJK ones
+                    _compound_terms(part, out)
+            else:
+                _cjk_terms(script, run, out)
     return out
+
+
+def _compound_terms(compound: str, out: list[str]) -> None:
+    pieces = split_joiners(compound)
+    if not compound.islower() and not compound.isupper():
+        pieces = [part for piece in pieces for part in split_camel(piece)]
+    if len(pieces) > 1:
+        whole = _term(compound)
+        if whole is not None:
+            out.append(whole)
+    for piece in pieces:
+        term = _term(piece)
+        if term is not None:
+            out.append(term)
+
+
+# --- Chinese, Japanese, Korean ------------------------------------------------------------------
+# `compounds` takes a run of letters as one word, which for scripts written without spaces is a
+# whole clause: "以后回复都用中文" was one term, and a prompt matched a claim only by repeating it
+# exactly. Instead (still lexical, no dictionary):
+# - Han (Chinese, and the kanji of Japanese) is cut at its commonest function characters
+#   (_HAN_BREAKS: particles, pronouns, "是", "在" …), and each piece left of ≥ 2 characters
+#   yields its character bigrams, the usual unit of CJK retrieval: "回复" and "中文" above;
+# - Japanese hiragana is grammar (particles, endings: "を", "します") and only separates;
+#   katakana (loanwords: "エンジニア") is one term per run;
+# - Korean is written in words with particles and endings attached ("파일을", "설정해줘"):
+#   a word is a term once one such ending is cut off (_HANGUL_ENDINGS).
+# Single characters are no terms (too common to say what a prompt is about).
+_OTHER, _HAN, _KATAKANA, _HIRAGANA, _HANGUL = 0, 1, 2, 3, 4
+
+
+def _script(ch: str) -> int:
+    o = ord(ch)
+    if o < 0x3005:
+        return _OTHER
+    if 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0xF900 <= o <= 0xFAFF or o == 0x3005:
+        return _HAN
+    if 0x3041 <= o <= 0x309F:
+        return _HIRAGANA
+    if 0x30A0 <= o <= 0x30FF or 0xFF66 <= o <= 0xFF9F:
+        return _KATAKANA
+    if 0xAC00 <= o <= 0xD7AF:
+        return _HANGUL
+    return _OTHER
+
+
+def _has_cjk(text: str) -> bool:
+    return any(_script(ch) != _OTHER for ch in text)
+
+
+def _script_runs(text: str) -> list[tuple[int, str]]:
+    runs: list[tuple[int, str]] = []
+    start, current = 0, _script(text[0]) if text else _OTHER
+    for k in range(1, len(text)):
+        script = _script(text[k])
+        if script != current:
+            runs.append((current, text[start:k]))
+            start, current = k, script
+    if text:
+        runs.append((current, text[start:]))
+    return runs
+
+
+_HAN_BREAKS = frozenset("的了吗呢吧啊呀嘛是在我你您他她它们这那哪么个也都就还很请把被给让和与或")
+# Korean endings, longest first: particles (을 를 이 가 …) and the request and verb forms
+# ("설정해줘" → 설정, "정리하기" → 정리).
+_HANGUL_ENDINGS = tuple(sorted(
+    """
+    을 를 이 가 은 는 에 의 도 로 와 과 만 에서 으로 에게 까지 부터 하고 이랑 랑 처럼 보다 이나 나
+    해줘 해주세요 해 해요 하기 하는 하고 해서 하면 합니다 했어 했어요 했다 하다 한 할 된 되는 됩니다
+    """.split(),  # noqa: SIM905
+    key=len, reverse=True))  # fmt: skip
+
+
+def _cjk_terms(script: int, run: str, out: list[str]) -> None:
+    if script == _HAN:
+        # A stop word ("必须") breaks the run like a function character, so that "回复必须" is
+        # "回复", not "回复" and "复必".
+        last, k = "", 0
+        while k < len(run):
+            ch = run[k]
+            if ch in _HAN_BREAKS:
+                last, k = "", k + 1
+                continue
+            if run[k : k + 2] in STOP_WORDS:
+                last, k = "", k + 2
+                continue
+            if last:
+                out.append(last + ch)
+            last, k = ch, k + 1
+    elif script == _KATAKANA:
+        if len(run) >= 2 and run not in STOP_WORDS:
+            out.append(run)
+    elif script == _HANGUL:
+        for ending in _HANGUL_ENDINGS:
+            if run.endswith(ending) and len(run) - len(ending) >= 2:
+                run = run[: -len(ending)]
+                break
+        if len(run) >= 2 and run not in STOP_WORDS:
+            out.append(run)
 
 
 # Related tools and concepts of everyday development: a prompt about "installing dependencies"
