@@ -145,3 +145,27 @@ def test_an_adopted_cache_holding_older_token_sets_is_not_used(tmp_path: Path) -
     cache.write_bytes(marshal.dumps((without_format, ids, lines, (("以后回复都用简体中文",),))))
     # a candidate restating the adopted line in other words is found through the new bigrams
     assert adopted_memory(state, roots).restates("x", "以后回复都要用简体中文")
+
+
+# A pasted status update: many topics, the backup tool named once in passing.
+LONG_PROMPT = """Here are my notes from this week, can you turn them into a changelog entry?
+Frontend: migrated the settings page to the new design tokens, fixed the flickering avatar on
+Safari, added keyboard shortcuts to the kanban board, dropped the legacy carousel. Payments:
+Stripe webhooks now verify signatures, refunds show in the ledger, the invoice PDF gets the VAT
+number. Infra: moved the queue workers to spot instances, upgraded Postgres to 16, the restic
+backup ran twice, rotated the Cloudflare tokens, trimmed Grafana dashboards. Mobile: Android
+splash screen, iOS push certificates renewed, offline drafts sync on reconnect, crash in the
+camera picker fixed. Docs: onboarding guide rewritten, architecture diagram redrawn. QA: flaky
+checkout scenario quarantined, visual snapshots regenerated, accessibility audit found contrast
+issues. Hiring: two interviews for the designer role, referral bonus announced in Slack."""
+
+
+def test_a_long_prompt_needs_more_of_its_words_matched() -> None:
+    store = [
+        make_atom("Run the nightly backup with restic, never with rsync", kind="constraint"),
+        make_atom("Use pnpm, not npm", kind="constraint"),
+        make_atom("The API server listens on port 8000 in development"),
+        make_atom("Never push directly to main; open a pull request", kind="constraint"),
+    ]
+    assert claims(store, "the restic backup failed last night") == ["Run the nightly backup with restic, never with rsync"]
+    assert claims(store, LONG_PROMPT) == []

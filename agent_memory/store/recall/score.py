@@ -85,6 +85,12 @@ QUOTE_RELEVANCE = 0.5
 IDF_FLOOR = 1.0
 MIN_RELATED = 2  # without a content word of the prompt, a claim needs this many related tools
 COVERAGE_TERMS = 3
+# ... but a long prompt (a pasted log, a plan, a document) shares two or three words with many
+# claims by chance: on real projects (benchmarks/recall_real.py), of what prompts of 300+
+# characters got injected a fifth was relevant, of what shorter ones got half. Each
+# LONG_PROMPT_WORDS of its content words count one more of its most specific words in the bar.
+LONG_PROMPT_WORDS = 30
+MAX_COVERAGE_TERMS = 6
 UNKNOWN_WEIGHT = 1.0
 WEAK_WORDS = """
     add adding added write writing make create run running fix fixing update change changes
@@ -244,9 +250,10 @@ def _relevant(
     claim_gain: "dict[int, float]", related: "dict[int, int]", direct: "set[int]", content: "list[float]"
 ) -> "dict[int, float]":
     """The relevant atoms, each with a BM25 score of 0 to add to. Judged against the prompt's
-    few most specific content words (a long prompt is not a worse query); one related tool
-    alone ("docker" for "deploy") is not relevance."""
-    bar = MIN_COVERAGE * sum(sorted(content, reverse=True)[:COVERAGE_TERMS])
+    few most specific content words (a long prompt is not a worse query, though it needs a few
+    more of them matched); one related tool alone ("docker" for "deploy") is not relevance."""
+    terms = min(COVERAGE_TERMS + len(content) // LONG_PROMPT_WORDS, MAX_COVERAGE_TERMS)
+    bar = MIN_COVERAGE * sum(sorted(content, reverse=True)[:terms])
     rget = related.get
     return dict.fromkeys(
         [doc for doc, gained in claim_gain.items()
