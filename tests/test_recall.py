@@ -223,17 +223,14 @@ def test_unrelated_prompts_recall_nothing(prompt: str) -> None:
 
 
 def test_evidence_quote_widens_what_finds_a_claim() -> None:
-    """The quote's words add to a claim word's match; alone, they make nothing relevant (a
-    real quote is a whole prompt: tests/test_recall_languages.py)."""
     terse = make_atom(
         "Prefer the fake clock",
         quote="in tests always freeze time with the fake clock, never sleep",
     )
     other = make_atom("Prefer small pull requests")
-    assert recall_claims([terse, other], "this clock test sleeps for 2 seconds, freeze time instead") == [
+    assert recall_claims([terse, other], "this test sleeps for 2 seconds, freeze time instead") == [
         "Prefer the fake clock"
     ]
-    assert recall_claims([terse, other], "this test sleeps for 2 seconds, freeze time instead") == []
 
 
 def test_only_atoms_sharing_a_token_score_and_zero_never_returns() -> None:

@@ -5,8 +5,6 @@ it on held-out sessions of real projects; every example here is our own):
   found a claim only by repeating it exactly; now Han text yields character bigrams (cut at
   function characters), katakana runs are words and hiragana separates;
 - Korean words carry their particles ("서버를", "서버에서"), now cut off;
-- a claim is relevant on its own words, never on its evidence quote alone: a real quote is a
-  whole prompt, and three of its words shared with a long prompt brought atoms about anything;
 - the function words of Portuguese and Spanish typed without accents or missing from the list
   ("em", "os", "estoy", "en"), Russian ones, swearing, and the "User" the extractor writes
   claims about the user with are no terms: each made real prompts recall unrelated claims.
@@ -74,15 +72,6 @@ def test_a_korean_prompt_finds_its_claim_whatever_the_particles() -> None:
 def test_cjk_prompts_sharing_only_function_words_recall_nothing() -> None:
     assert claims(STORE, "我们现在可以开始了吗") == []
     assert claims(STORE, "これは何ですか") == []
-
-
-def test_an_evidence_quote_alone_makes_no_atom_relevant() -> None:
-    # A real quote is a whole prompt: "the cart page" is in it, but the claim is about styling
-    styled = make_atom("Always style with Tailwind classes", quote="on the cart page the button looks off; "
-                       "always style with tailwind classes, never inline styles")  # fmt: skip
-    other = make_atom("The checkout API retries twice")
-    assert claims([styled, other], "the cart page button shows the wrong total") == []
-    assert claims([styled, other], "restyle the cart page button with tailwind") == ["Always style with Tailwind classes"]
 
 
 def test_function_words_of_other_languages_are_no_terms() -> None:

@@ -70,8 +70,7 @@ _CONFIDENCE_WEIGHTS = tuple(CONFIDENCE_WEIGHT[c] for c in CONFIDENCE_CODES)
 
 # Relevance ("a prompt with no relevant atom gets no context at all"). BM25 ranks
 # whatever shares a token; this decides whether an atom is worth injecting at all:
-# - only the atom's CLAIM counts (a quote-only match is vocabulary, not relevance), and only
-#   content words: the generic verbs and nouns of requests (WEAK_WORDS: "add", "write",
+# - the atom's CLAIM counts, its evidence quotes at QUOTE_RELEVANCE, and only content words: the generic verbs and nouns of requests (WEAK_WORDS: "add", "write",
 #   "fix", "file" …) still rank but never make an atom relevant;
 # - the claim's matched prompt terms (expansions at EXPANSION_RELEVANCE) must carry MIN_COVERAGE of
 #   the idf mass of the prompt's content words, where a word no atom holds counts as the
@@ -240,6 +239,11 @@ def _matches(
                 quoted = QUOTE_RELEVANCE * relevance
                 for doc in quote_docs:
                     claim_gain[doc] = cget(doc, 0.0) + quoted
+                # ... and can make an atom relevant alone, at that discount: a claim kept in
+                # short form ("Language: …") is found through the words it was said in. Taken
+                # out once (tuned on 17 people's judged recalls), it lost 6 of 11 relevant
+                # recalls on 28 people that tuning never saw, for no precision.
+                direct.update(quote_docs)
             else:
                 for doc in claim_docs:
                     related[doc] = rget(doc, 0) + 1
