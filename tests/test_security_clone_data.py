@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -1235,6 +1236,62 @@ def test_the_merge_and_push_guards_refuse_a_huge_log_cleanly(repo: Path, tmp_pat
     assert pushed.returncode != 0 and "internal error" not in said, said
     assert f".memory/adopted.log:1: too-large ({ZEROS_MB << 20} bytes" in said, said
     assert git(remote, "branch", "--list") == ""
+
+
+def _hand_line_in_block(upstream: Path) -> None:
+    """A line the guard refuses (a home path), written into the committed block by hand."""
+    memory = upstream / "CLAUDE.memory.md"
+    memory.write_text(memory.read_text().replace("- Never push directly to main.\n",
+                                                 "- Never push directly to main.\n- Deploy with /home/alice/deploy.sh.\n"))
+    git(upstream, "commit", "-q", "--no-verify", "-am", "memory: by hand")
+
+
+def test_the_commit_guard_names_a_refused_line_s_atom_without_reading_a_huge_log_whole(
+    upstream: Path, tmp_path: Path
+) -> None:
+    """To name the atom behind each block line it refuses, the guard read the staged
+    adopted.log whole (`git cat-file blob`): a clone whose log is 600 MB of zeros (under 1 MB
+    in it) held the pre-commit hook of a commit of CLAUDE.memory.md — and the merge hook of a
+    pull that brings such a line — at 1.9 GB, an internal error with less (here ZEROS_MB under
+    320 MB). The log is sized first: over MAX_LOG_BLOB_BYTES no atom is named, and the commit
+    is refused for its finding, as ever."""
+    _hand_line_in_block(upstream)
+    git(upstream, "update-index", "--cacheinfo", f"100644,{_zeros_blob(upstream)},.memory/adopted.log")
+    git(upstream, "commit", "-q", "--no-verify", "-m", "a log of zeros")
+    here = clone(upstream, tmp_path)
+    head = git(here, "rev-parse", "HEAD").strip()
+    with (here / "CLAUDE.memory.md").open("a") as fh:
+        fh.write("One more note.\n")
+    git(here, "add", "CLAUDE.memory.md")
+    committed = subprocess.run(["git", "-C", str(here), "commit", "-q", "-m", "notes"], capture_output=True,
+                               text=True, preexec_fn=_capped(320), timeout=300)  # fmt: skip
+    said = committed.stdout + committed.stderr
+    assert committed.returncode != 0 and "internal error" not in said, said
+    assert "CLAUDE.memory.md:7: home-path" in said and "hint:" in said, said
+    assert git(here, "rev-parse", "HEAD").strip() == head
+
+
+def test_scan_names_a_refused_line_s_atom_never_through_a_linked_log(upstream: Path, tmp_path: Path) -> None:
+    """`git memory scan` (the work tree, or a file named) read the `.memory/adopted.log` beside
+    a block it refuses a line of, to name that line's atom, through any link: a clone that
+    commits the log as a link to /dev/zero ran it out of memory (18 GB in 30 s; an internal
+    error under a cap). The log is opened as every reader opens it (no link below the block's
+    folder, a regular file, at most MAX_LOG_BLOB_BYTES): the link is a finding, the line is
+    refused, no atom named."""
+    from conftest import commit_link_to_dev_zero, memory_capped
+
+    _hand_line_in_block(upstream)
+    here = clone(upstream, tmp_path)
+    commit_link_to_dev_zero(here, ".memory/adopted.log")
+    for named in ([], ["CLAUDE.memory.md"]):
+        try:
+            scan = subprocess.run([sys.executable, "-m", "agent_memory", "scan", *named], cwd=here, capture_output=True,
+                                  text=True, timeout=120, preexec_fn=memory_capped)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"scan {named} did not return with .memory/adopted.log linked to /dev/zero")
+        assert scan.returncode == 1 and "internal error" not in scan.stderr, scan.stderr
+        assert "CLAUDE.memory.md:7: home-path" in scan.stdout, scan
+        assert "CLAUDE.memory.md line 7: no adopted atom renders to it" in scan.stderr, scan.stderr
 
 
 def test_a_commit_replacing_a_huge_log_judges_the_new_log_whole_never_diffing_the_old(repo: Path) -> None:

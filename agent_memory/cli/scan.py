@@ -650,17 +650,39 @@ def _sibling_log(path: str) -> str:
 
 def _log_reader(repo: git.Repo | None, staged: bool) -> Callable[[str], str]:
     """The adopted.log a scanned file is judged against: the staged one for --staged, the
-    file on disk otherwise (beside an explicit PATH, or in the work tree)."""
+    file on disk otherwise (beside an explicit PATH, or in the work tree).
+
+    Read only to name the atom behind a refused block line (a hint), so never past the size no
+    log reader takes (MAX_LOG_BLOB_BYTES; "" then: no line is named) and never through a link:
+    a cloned log of zeros (600 MB, under 1 MB in the clone) was read whole by the pre-commit
+    hook of a commit staging a block the guard refuses (1.9 GB), and `git memory scan` read a
+    committed `.memory/adopted.log -> /dev/zero` until memory ran out."""
+    from agent_memory.committed.tiers import LOG_RELPATH
+    from agent_memory.model.policy import MAX_LOG_BLOB_BYTES
 
     def read(rel: str) -> str:
         if staged and repo is not None:
-            blob = git.run_git(repo.cwd, "cat-file", "blob", f":{rel}", check=False, keep_hook_env=True)
+            found = git.object_headers(repo.cwd, [f":{rel}"], keep_hook_env=True)
+            header = found[0] if found else None
+            if header is None or header[1] != "blob" or header[2] > MAX_LOG_BLOB_BYTES:
+                return ""
+            blob = git.run_git(repo.cwd, "cat-file", "blob", header[0], check=False, keep_hook_env=True,
+                               errors="replace")  # fmt: skip
             return blob.stdout if blob.returncode == 0 else ""
         base = repo.workdir if repo is not None and repo.workdir is not None else Path()
+        # the folder the block file is in may be a link (the user's own layout, a PATH named
+        # through one); `.memory/adopted.log` below it is followed through none (open_inside)
+        folder = rel[: -len(LOG_RELPATH)] if rel.endswith(LOG_RELPATH) else None
+        if folder is None:
+            return ""
         try:
-            return (base / rel).read_text("utf-8", errors="replace")
+            with open(open_inside(base / (folder or "."), LOG_RELPATH), "rb", closefd=True) as fh:
+                if os.fstat(fh.fileno()).st_size > MAX_LOG_BLOB_BYTES:
+                    return ""
+                data = fh.read(MAX_LOG_BLOB_BYTES + 1)
         except OSError:
             return ""
+        return "" if len(data) > MAX_LOG_BLOB_BYTES else data.decode("utf-8", "replace")
 
     return read
 
