@@ -443,3 +443,40 @@ def _capped_at_512_mb() -> None:
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (512 << 20, 512 << 20))
+
+
+def test_a_failing_command_s_output_never_holds_the_capture(project: Path) -> None:
+    """A failing command's output is read for its signature (the error line, its paths and
+    numbers collapsed). The output is the repository's to choose — its test script prints
+    what it likes — and the path pattern restarted at every dot of a line without a slash,
+    time growing with the square of the line: "Error: cannot open " and 20,000 dots (a tool
+    result's cut) cost 6 s a failing command, 20 of them `capture --all` 126 s, 48 the
+    session end's whole capture. Only the line's first SIGNATURE_SCAN characters are
+    normalised. Never timed: the capture of 60 such failures returns, as it must, with
+    the failure learnt (before the fix it ran for some 6 minutes)."""
+    import json
+
+    folder = _projects() / slug_for(project.resolve())
+    folder.mkdir(parents=True, exist_ok=True)
+    session = "aaaaaaaa-0000-4000-8000-000000000001"
+
+    def record(kind: str, n: int, content: object) -> dict[str, object]:
+        return {"type": kind, "sessionId": session, "timestamp": f"2026-11-01T10:{n // 60:02d}:{n % 60:02d}Z",
+                "cwd": str(project.resolve()), "uuid": f"u-{n}", "version": "2.1.120",
+                "message": {"role": kind, "content": content}}  # fmt: skip
+
+    records = [record("user", 0, "Always run the tests with npm test before committing.")]
+    for call in range(60):
+        records.append(record("assistant", 2 * call + 1, [{"type": "tool_use", "id": f"t{call}", "name": "Bash",
+                                                           "input": {"command": "npm test"}}]))  # fmt: skip
+        records.append(record("user", 2 * call + 2, [{"type": "tool_result", "tool_use_id": f"t{call}", "is_error": True,
+                                                      "content": "Error: cannot open " + "." * 20000}]))  # fmt: skip
+    (folder / f"{session}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    try:
+        proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), "capture", "--all"], cwd=project,
+                              capture_output=True, text=True, timeout=NEVER, stdin=subprocess.DEVNULL)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pytest.fail("capture --all did not return with 60 failing commands' long output lines")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    claims = {a["claim"] for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if a["kind"] == "failure"}
+    assert any(claim.startswith("`npm test` fails") for claim in claims), claims

@@ -134,6 +134,11 @@ _CODE_DIAGNOSTIC = re.compile(
 _HARNESS_LINE = re.compile(r"claude-[0-9a-f]{4}-cwd\b|shell-snapshots[/\\]snapshot-|^\S*bash: line \d+: Bash environment")
 
 
+# How much of the picked line is normalised (failure_signature): far more than the 160
+# characters a signature keeps, so that a line's paths and numbers collapse as before.
+SIGNATURE_SCAN = 1000
+
+
 def failure_signature(text: str) -> str | None:
     """A short, machine-independent signature of an error output, or None when it has none
     (test-run summaries are progress, not a durable failure)."""
@@ -157,7 +162,12 @@ def failure_signature(text: str) -> str | None:
                 break
     if pick is None or _CODE_DIAGNOSTIC.search(pick):
         return None
-    sig = re.sub(r"\x1b\[[0-9;]*m", "", pick)
+    # Normalised from its first SIGNATURE_SCAN characters only (the signature keeps 160): the
+    # path pattern below restarts at every `.`, `-`, `@` or `+` of a run without a slash, so
+    # its time grows with the square of the line — and the output of a command Claude runs is
+    # the repository's to choose: "Error: " and 20,000 dots (a tool result's cut) cost 6 s
+    # per failing command, 48 of them a session end's whole capture.
+    sig = re.sub(r"\x1b\[[0-9;]*m", "", pick[:SIGNATURE_SCAN])
     sig = re.sub(
         r"(?<![\w<])(?:[A-Za-z]:)?(?:~|\.{1,2})?[/\\]?(?:[\w.@+-]+[/\\])+[\w.@+-]*", "<path>", sig
     )
