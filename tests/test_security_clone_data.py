@@ -1294,6 +1294,28 @@ def test_scan_names_a_refused_line_s_atom_never_through_a_linked_log(upstream: P
         assert "CLAUDE.memory.md line 7: no adopted atom renders to it" in scan.stderr, scan.stderr
 
 
+@pytest.mark.parametrize("name", ["CLAUDE.memory.md", ".memory/adopted.log"])
+def test_scan_of_a_file_named_refuses_a_committed_link_to_a_device_unread(upstream: Path, tmp_path: Path,
+                                                                        name: str) -> None:
+    """`git memory scan FILE` (a CI job's check of a pull request: SECURITY.md) followed the
+    file named: a clone committing CLAUDE.memory.md as a link to /dev/zero (0 bytes by stat)
+    was read until memory ran out, an internal error under a cap, and a link to a FIFO or a
+    terminal waited for ever. As the scan of the work tree does, a memory file that is a link
+    is a finding (exit 1, the guard refuses it), never read."""
+    from conftest import commit_link_to_dev_zero, memory_capped
+
+    here = clone(upstream, tmp_path)
+    commit_link_to_dev_zero(here, name)
+    try:
+        scan = subprocess.run([sys.executable, "-m", "agent_memory", "scan", name], cwd=here, capture_output=True,
+                              text=True, timeout=120, preexec_fn=memory_capped)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"scan {name} did not return with {name} linked to /dev/zero")
+    assert scan.returncode == 1 and "internal error" not in scan.stderr, scan.stderr
+    assert scan.stdout == f"{name}:1: not-a-regular-file (symlink)\n", scan
+    assert "must be a regular file, not a link" in scan.stderr, scan.stderr
+
+
 def test_a_commit_replacing_a_huge_log_judges_the_new_log_whole_never_diffing_the_old(repo: Path) -> None:
     """The commit after a log of 300 MB of zeros (committed past the guard, or pulled) puts a
     real log back: the guard sizes the old blob too, and over MAX_LOG_BLOB_BYTES it judges the

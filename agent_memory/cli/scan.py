@@ -19,6 +19,7 @@ tenth of a second to import) is loaded when a pushed commit touches a memory fil
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import re
 import stat
@@ -460,20 +461,39 @@ def work_tree_files(repo: git.Repo) -> tuple[list[ScanTarget], list[GuardFinding
 
 
 def explicit_files(paths: list[str]) -> tuple[list[ScanTarget], list[GuardFinding]]:
-    """The files named, each read whole, and those too large to judge (too_large)."""
+    """The files named, each read whole, and those too large to judge (too_large). A file named
+    that is a link, a FIFO or a device is a finding, as in the work tree (work_tree_files), and
+    is never read: a clone's `CLAUDE.memory.md -> /dev/zero` (a CI job running `git memory scan
+    CLAUDE.memory.md` on a pull request) was read until memory ran out (stat says 0 bytes), and
+    a link to a FIFO or a terminal waited for ever. A folder on the way may be a link."""
+    from agent_memory.redact.guard import GuardFinding
+
     targets: list[ScanTarget] = []
     odd: list[GuardFinding] = []
     for raw in paths:
         try:
-            if is_audit_log(raw):
-                with open(raw, "rb") as fh:
-                    large = log_too_large(raw, fh)
-            else:
-                large = file_too_large(raw, Path(raw).stat().st_size)
-            if large is not None:
-                odd.append(large)
+            mode = os.lstat(raw).st_mode
+            if stat.S_ISLNK(mode) or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a folder: EISDIR below
+                odd.append(GuardFinding(raw, 1, f"not-a-regular-file ({'symlink' if stat.S_ISLNK(mode) else 'not a file'})"))
                 continue
-            text = Path(raw).read_text("utf-8", errors="replace")
+            # no link, no wait on a FIFO put there since; fstat says what was opened
+            fd = os.open(raw, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            with open(fd, "rb", closefd=True) as fh:
+                opened = os.fstat(fd).st_mode
+                if stat.S_ISDIR(opened):
+                    raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), raw)
+                if not stat.S_ISREG(opened):
+                    odd.append(GuardFinding(raw, 1, "not-a-regular-file (not a file)"))
+                    continue
+                if is_audit_log(raw):
+                    large = log_too_large(raw, fh)
+                    fh.seek(0)
+                else:
+                    large = file_too_large(raw, os.fstat(fd).st_size)
+                if large is not None:
+                    odd.append(large)
+                    continue
+                text = fh.read().decode("utf-8", "replace")
         except OSError as exc:
             raise UsageError(
                 f"cannot read {raw}: {exc.strerror}", hint="pass existing files"
