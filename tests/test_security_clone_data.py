@@ -1195,6 +1195,26 @@ def test_deinit_and_validate_never_read_a_huge_claude_md_whole(repo: Path, tmp_p
     assert status.returncode == 0 and "internal error" not in status.stderr, status.stderr
 
 
+def test_validate_fix_never_reads_a_huge_log_whole(upstream: Path, tmp_path: Path) -> None:
+    """`validate --fix` looks for a log that is not UTF-8 (to repair it) before anything else,
+    and read the work tree's log whole for it: a cloned log of 1.2 GB of zeros (some 1 MB in
+    the clone) cost it twice that, an internal error (MemoryError) under 2 GB (here 384 MB under
+    512 MB). A log over MAX_LOG_BLOB_BYTES is not read by --fix's repairs, as every reader
+    refuses it: validate names it (exit 1) and --fix changes nothing."""
+    import os
+
+    here = clone(upstream, tmp_path)
+    log = here / ".memory" / "adopted.log"
+    with open(log, "ab") as fh:
+        fh.truncate(384 << 20)  # (sparse: the bytes a checkout of a log of zeros writes)
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    checked = subprocess.run([sys.executable, "-m", "agent_memory", "validate", "--fix"], cwd=here, capture_output=True,
+                             text=True, env=env, preexec_fn=_capped(512), timeout=120)  # fmt: skip
+    assert checked.returncode == 1 and "internal error" not in checked.stderr, checked.stderr
+    assert ".memory/adopted.log" in checked.stdout + checked.stderr, checked
+    assert log.stat().st_size == 384 << 20
+
+
 def test_the_merge_and_push_guards_refuse_a_huge_log_cleanly(repo: Path, tmp_path: Path) -> None:
     """The installed guard read the diff of adopted.log whole: a branch whose log is 300 MB of
     zeros (one line; 300 KB in a clone), merged (pre-merge-commit) or pushed (pre-push), was a

@@ -234,9 +234,27 @@ def _another_project(repo: git.Repo) -> list[str]:
             f"`git config memory.project {recorded}`, then `git memory init`"]  # fmt: skip
 
 
+def _log_bytes(log_path: Path) -> bytes:
+    """The work tree's adopted.log for --fix's repairs (the folder and file were checked for
+    links: _unchecked), never over MAX_LOG_BLOB_BYTES: OSError (EFBIG) then, as every reader
+    refuses such a log (the checks after the repairs say so). Read whole, a cloned log of
+    zeros (1.2 GB, some 1 MB in the clone) cost `validate --fix` twice its size, a MemoryError."""
+    import errno
+
+    from agent_memory.model.policy import MAX_LOG_BLOB_BYTES
+
+    with log_path.open("rb") as fh:
+        if os.fstat(fh.fileno()).st_size > MAX_LOG_BLOB_BYTES:
+            raise OSError(errno.EFBIG, f"over {MAX_LOG_BLOB_BYTES} bytes: not read", str(log_path))
+        data = fh.read(MAX_LOG_BLOB_BYTES + 1)
+    if len(data) > MAX_LOG_BLOB_BYTES:  # it grew meanwhile
+        raise OSError(errno.EFBIG, f"over {MAX_LOG_BLOB_BYTES} bytes: not read", str(log_path))
+    return data
+
+
 def _log_markers(log_path: Path) -> bool:
     try:
-        return log_conflict.has_markers(log_path.read_text("utf-8", "replace"))
+        return log_conflict.has_markers(_log_bytes(log_path).decode("utf-8", "replace"))
     except OSError:
         return False
 
@@ -248,7 +266,7 @@ def _union_log(root: Path, tier: str, log_path: Path, fixed: list[str], warnings
     if merged is None:
         return False
     try:
-        here = log_path.read_bytes().decode("utf-8", "replace")
+        here = _log_bytes(log_path).decode("utf-8", "replace")
     except OSError:
         return False
     extra = log_conflict.lines_of_neither_side(here, merged)
@@ -636,7 +654,7 @@ def _repair_utf8(root: Path, tier: str, fixed: list[str]) -> None:
 
     path = root / LOG_PATH
     try:
-        raw = path.read_bytes()
+        raw = _log_bytes(path)
         raw.decode("utf-8")
         return
     except UnicodeDecodeError:
