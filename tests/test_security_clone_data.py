@@ -1291,6 +1291,47 @@ def test_the_commit_guard_names_a_refused_line_s_atom_without_reading_a_huge_log
     assert git(here, "rev-parse", "HEAD").strip() == head
 
 
+def test_the_commit_guard_names_the_atoms_of_many_refused_lines_in_one_reading_of_the_log(
+    upstream: Path, tmp_path: Path
+) -> None:
+    """The guard names the atom behind each block line it refuses: for each line it walked every
+    held atom's rendered forms, so a clone whose block holds 9,000 refused lines (within the
+    256 KB the guard judges) over a log of 4,990 atoms (under MAX_LOG_ATOMS) held the commit
+    hook of a commit of the block — and the merge hook of a pull bringing it — for minutes
+    (3,000 lines: 100 to 210 s), and `git memory scan` as long. The forms are indexed once per log. Never timed: a hook that
+    returns, refusing the commit and naming the lines."""
+    import os
+    import signal
+
+    from agent_memory.committed.render import block_of
+
+    commit_tier(upstream, "L2", [l2(f"Run the step number {n} of the release by hand.") for n in range(4990)])
+    memory = upstream / "CLAUDE.memory.md"
+    block = block_of(memory.read_text(), "L2")
+    assert block is not None
+    hand = "".join(f"- Use /home/alice/s{n}.\n" for n in range(9000))
+    memory.write_text(memory.read_text().replace(block, block.replace("\n<!-- agent-memory:end", "\n" + hand
+                                                                      + "<!-- agent-memory:end")))  # fmt: skip
+    git(upstream, "commit", "-q", "--no-verify", "-am", "memory: by hand")
+    here = clone(upstream, tmp_path)
+    head = git(here, "rev-parse", "HEAD").strip()
+    with (here / "CLAUDE.memory.md").open("a") as fh:
+        fh.write("One more note.\n")
+    git(here, "add", "CLAUDE.memory.md")
+    # its own process group: broken, the hook's Python is stopped with git, not left running
+    committed = subprocess.Popen(["git", "-C", str(here), "commit", "-q", "-m", "notes"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
+    try:
+        said, _ = committed.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(committed.pid, signal.SIGKILL)
+        committed.communicate()
+        pytest.fail("the commit guard did not return naming the atoms of 9,000 refused lines")
+    assert committed.returncode != 0 and "internal error" not in said, said[-2000:]
+    assert said.count(": home-path") == 9000 and "no adopted atom renders to it" in said, said[-2000:]
+    assert git(here, "rev-parse", "HEAD").strip() == head
+
+
 def test_scan_names_a_refused_line_s_atom_never_through_a_linked_log(upstream: Path, tmp_path: Path) -> None:
     """`git memory scan` (the work tree, or a file named) read the `.memory/adopted.log` beside
     a block it refuses a line of, to name that line's atom, through any link: a clone that
