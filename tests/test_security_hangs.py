@@ -449,9 +449,9 @@ def test_a_failing_command_s_output_never_holds_the_capture(project: Path) -> No
     """A failing command's output is read for its signature (the error line, its paths and
     numbers collapsed). The output is the repository's to choose — its test script prints
     what it likes — and the path pattern restarted at every dot of a line without a slash,
-    time growing with the square of the line: "Error: cannot open " and 20,000 dots (a tool
-    result's cut) cost 6 s a failing command, 20 of them `capture --all` 126 s, 48 the
-    session end's whole capture. Only the line's first SIGNATURE_SCAN characters are
+    time growing with the square of the line: "Error: connection refused by " and 20,000
+    dots (a tool result's cut) cost 6 s a failing command, 20 of them `capture --all` 126 s,
+    48 the session end's whole capture. Only the line's first SIGNATURE_SCAN characters are
     normalised. Never timed: the capture of 60 such failures returns, as it must, with
     the failure learnt (before the fix it ran for some 6 minutes)."""
     import json
@@ -470,7 +470,7 @@ def test_a_failing_command_s_output_never_holds_the_capture(project: Path) -> No
         records.append(record("assistant", 2 * call + 1, [{"type": "tool_use", "id": f"t{call}", "name": "Bash",
                                                            "input": {"command": "npm test"}}]))  # fmt: skip
         records.append(record("user", 2 * call + 2, [{"type": "tool_result", "tool_use_id": f"t{call}", "is_error": True,
-                                                      "content": "Error: cannot open " + "." * 20000}]))  # fmt: skip
+                                                      "content": "Error: connection refused by " + "." * 20000}]))  # fmt: skip
     (folder / f"{session}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
     try:
         proc = subprocess.run([str(Path(sys.executable).parent / "git-memory"), "capture", "--all"], cwd=project,
