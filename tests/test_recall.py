@@ -876,28 +876,35 @@ def test_the_adopted_cache_follows_the_logs_and_the_blocks(tmp_path: Path) -> No
     assert not found.restates("x", "Use pnpm, not npm")  # forgotten since
 
 
+def one_adopted_claim(tmp_path: Path, claim: str) -> tuple[Path, list[tuple[str | None, str]]]:
+    """A work tree whose adopted.log and CLAUDE.memory.md hold `claim` at L2, and an empty
+    state folder: (state, the roots `adopted_memory` reads)."""
+    from builders import committed_atom
+
+    from agent_memory.committed.adopted_log import LogEntry, format_entry
+    from agent_memory.committed.render import render_block
+
+    work = tmp_path / "work"
+    (work / ".memory").mkdir(parents=True)
+    state = tmp_path / "state"
+    state.mkdir()
+    atom = committed_atom(claim, project="proj")
+    (work / ".memory" / "adopted.log").write_text(
+        format_entry(LogEntry(op="adopt", atom=atom, at="2026-11-01T00:00:00Z")))
+    (work / "CLAUDE.memory.md").write_text(render_block([atom], "L2").text)
+    return state, [(str(work), "L2"), (None, "L3")]
+
+
 def test_an_adopted_cache_from_older_fold_rules_is_not_used(tmp_path: Path) -> None:
     """The fold's rules are part of the cache key: a cache an older agent-memory wrote (its
     key without this version) is read again, not trusted until a log or block changes."""
     import marshal
 
-    from builders import committed_atom
-
     from agent_memory.committed import log_fold
-    from agent_memory.committed.adopted_log import LogEntry, format_entry
-    from agent_memory.committed.render import render_block
     from agent_memory.store.recall import adopted as recall_adopted
 
     assert recall_adopted.FOLD_VERSION == log_fold.STATE_VERSION
-    work = tmp_path / "work"
-    (work / ".memory").mkdir(parents=True)
-    state = tmp_path / "state"
-    state.mkdir()
-    atom = committed_atom("Use pnpm, not npm", project="proj")
-    (work / ".memory" / "adopted.log").write_text(
-        format_entry(LogEntry(op="adopt", atom=atom, at="2026-11-01T00:00:00Z")))
-    (work / "CLAUDE.memory.md").write_text(render_block([atom], "L2").text)
-    roots = [(str(work), "L2"), (None, "L3")]
+    state, roots = one_adopted_claim(tmp_path, "Use pnpm, not npm")
     assert adopted_memory(state, roots).restates("x", "Use pnpm, not npm")
     cache = state / ADOPTED_CACHE
     key, *_ = marshal.loads(cache.read_bytes())

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from test_recall import NOW, make_atom
+from test_recall import NOW, make_atom, one_adopted_claim
 
 from agent_memory.store.recall import build as recall_build
 from agent_memory.store.recall.adopted import ADOPTED_CACHE
@@ -112,20 +112,7 @@ def test_an_adopted_cache_holding_older_token_sets_is_not_used(tmp_path: Path) -
     whole Chinese clause as one token, and is read again rather than trusted."""
     import marshal
 
-    from builders import committed_atom
-
-    from agent_memory.committed.adopted_log import LogEntry, format_entry
-    from agent_memory.committed.render import render_block
-
-    work = tmp_path / "work"
-    (work / ".memory").mkdir(parents=True)
-    state = tmp_path / "state"
-    state.mkdir()
-    atom = committed_atom("以后回复都用简体中文", project="proj")
-    (work / ".memory" / "adopted.log").write_text(
-        format_entry(LogEntry(op="adopt", atom=atom, at="2026-11-01T00:00:00Z")))
-    (work / "CLAUDE.memory.md").write_text(render_block([atom], "L2").text)
-    roots = [(str(work), "L2"), (None, "L3")]
+    state, roots = one_adopted_claim(tmp_path, "以后回复都用简体中文")
     adopted_memory(state, roots)
     cache = state / ADOPTED_CACHE
     key, ids, lines, _ = marshal.loads(cache.read_bytes())

@@ -1258,6 +1258,17 @@ def test_the_merge_and_push_guards_refuse_a_huge_log_cleanly(repo: Path, tmp_pat
     assert git(remote, "branch", "--list") == ""
 
 
+def _clone_with_a_note_staged(upstream: Path, tmp_path: Path) -> tuple[Path, str]:
+    """A clone of `upstream` with a line added to CLAUDE.memory.md and staged, ready for the
+    commit its hook judges: (the clone, its HEAD before that commit)."""
+    here = clone(upstream, tmp_path)
+    head = git(here, "rev-parse", "HEAD").strip()
+    with (here / "CLAUDE.memory.md").open("a") as fh:
+        fh.write("One more note.\n")
+    git(here, "add", "CLAUDE.memory.md")
+    return here, head
+
+
 def _hand_line_in_block(upstream: Path) -> None:
     """A line the guard refuses (a home path), written into the committed block by hand."""
     memory = upstream / "CLAUDE.memory.md"
@@ -1278,11 +1289,7 @@ def test_the_commit_guard_names_a_refused_line_s_atom_without_reading_a_huge_log
     _hand_line_in_block(upstream)
     git(upstream, "update-index", "--cacheinfo", f"100644,{_zeros_blob(upstream)},.memory/adopted.log")
     git(upstream, "commit", "-q", "--no-verify", "-m", "a log of zeros")
-    here = clone(upstream, tmp_path)
-    head = git(here, "rev-parse", "HEAD").strip()
-    with (here / "CLAUDE.memory.md").open("a") as fh:
-        fh.write("One more note.\n")
-    git(here, "add", "CLAUDE.memory.md")
+    here, head = _clone_with_a_note_staged(upstream, tmp_path)
     committed = subprocess.run(["git", "-C", str(here), "commit", "-q", "-m", "notes"], capture_output=True,
                                text=True, preexec_fn=_capped(320), timeout=300)  # fmt: skip
     said = committed.stdout + committed.stderr
@@ -1313,11 +1320,7 @@ def test_the_commit_guard_names_the_atoms_of_many_refused_lines_in_one_reading_o
     memory.write_text(memory.read_text().replace(block, block.replace("\n<!-- agent-memory:end", "\n" + hand
                                                                       + "<!-- agent-memory:end")))  # fmt: skip
     git(upstream, "commit", "-q", "--no-verify", "-am", "memory: by hand")
-    here = clone(upstream, tmp_path)
-    head = git(here, "rev-parse", "HEAD").strip()
-    with (here / "CLAUDE.memory.md").open("a") as fh:
-        fh.write("One more note.\n")
-    git(here, "add", "CLAUDE.memory.md")
+    here, head = _clone_with_a_note_staged(upstream, tmp_path)
     # its own process group: broken, the hook's Python is stopped with git, not left running
     committed = subprocess.Popen(["git", "-C", str(here), "commit", "-q", "-m", "notes"], stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT, text=True, start_new_session=True)  # fmt: skip
