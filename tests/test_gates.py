@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from agent_memory.model.atom import Atom, atom_errors, atom_id, normalize, validate_atom
 from agent_memory.model.policy import l1_evictions
 from agent_memory.promote.gates import (
+    NOT_LEARNED_FAILURE,
     GateResult,
     claim_days,
     evaluate_global,
@@ -89,6 +90,22 @@ def test_three_sessions_over_two_days_promote() -> None:
     (result,) = evaluate_l1([atom], PROJECT, NOW)
     assert result == GateResult(atom["id"], True, "L2", ())
     assert result.as_dict() == {"id": atom["id"], "to": "L2"}
+
+
+@pytest.mark.parametrize(
+    ("claim", "staged"),
+    [
+        ("`npm run build` fails: error", False),  # the code under edit, learned before 2026-12-06
+        ("`ls` fails (exit 1): not found", False),  # a command failing on its arguments
+        ("`cargo test` fails: build failed", False),
+        ("`mkdir` fails (exit 127): command not found", True),  # the machine's PATH
+        ("`npm run migrate` fails (exit 1): connection refused", True),
+    ],
+)
+def test_an_observed_failure_this_version_would_not_learn_is_never_staged(claim: str, staged: bool) -> None:
+    """A store keeps for 90 days what an earlier version learned; its recurrence does not stage it."""
+    atom = make_atom(claim, kind="failure", sessions=("s1", "s2", "s3"), last_seen=f"{DAY2}T10:00:00Z")
+    assert reasons_of(atom) == (() if staged else (NOT_LEARNED_FAILURE,))
 
 
 @pytest.mark.parametrize(

@@ -37,6 +37,7 @@ from agent_memory.model.policy import (
     is_expired,
 )
 from agent_memory.store.contradictions import detect
+from agent_memory.transcripts.failures import still_learned
 
 # `verified`: 1 observation, day-exempt
 L1_SESSIONS_NEEDED = {"observed": L1_TO_L2_SESSIONS, "stated": L1_TO_L2_STATED_SESSIONS}
@@ -156,6 +157,11 @@ def _contesters(atoms: Iterable[Mapping[str, Any]]) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in out.items()}
 
 
+# An observed failure an earlier version learned and this one does not: the code under edit
+# failing, or a command failing on its arguments (transcripts/failures.still_learned).
+NOT_LEARNED_FAILURE = "a failure of the code under edit or of a command's arguments — no longer learned"
+
+
 def l1_reasons(
     atom: Mapping[str, Any],
     project: str,
@@ -182,6 +188,8 @@ def l1_reasons(
         reasons.append(PENDING_REASON)
     if atom.get("superseded_by"):
         reasons.append(f"superseded by {atom['superseded_by']}")
+    if atom.get("kind") == "failure" and atom.get("confidence") == "observed" and not still_learned(str(atom["claim"])):
+        reasons.append(NOT_LEARNED_FAILURE)
     if is_expired(atom, now):
         reasons.append(
             f"expired (last seen {utc_day(str(atom['last_seen']))}, {L1_MAX_AGE_DAYS}-day limit)"

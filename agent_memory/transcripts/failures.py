@@ -290,6 +290,23 @@ def _not_installed(signature: str, err: ToolError) -> bool:
     return err.exit_code == 127 or error_class(signature) == "command not found"
 
 
+_FAILURE_CLAIM = re.compile(r"^`([^`\n]+)` fails(?: \(exit (\d+)\))?: (.+)$")
+
+
+def still_learned(claim: str) -> bool:
+    """Whether an observed failure's claim (as `failure_claim` writes it) is one this version
+    still learns. A store keeps what an earlier version learned for up to 90 days, "`ls` fails
+    (exit 1): not found" and "`npm run build` fails: error" among them: the promotion gate asks
+    this, so they are never staged into CLAUDE.memory.md. A claim of another shape: True."""
+    m = _FAILURE_CLAIM.match(claim)
+    if m is None:
+        return True
+    program, code, cls = m.groups()
+    if code == "127" or cls == "command not found":
+        return True
+    return program.split(" ", 1)[0] not in _ARGUMENT_BOUND and cls in _ABOUT_THE_MACHINE
+
+
 def recurring_failures(errors: list[ToolError]) -> list[tuple[str, list[ToolError]]]:
     """(claim, the errors behind it) per (program, signature, exit status) seen on ≥ 2 lines:
     one error is noise; a recurring signature is a fact about the environment."""
