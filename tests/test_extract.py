@@ -850,6 +850,7 @@ def test_failure_signature(text: str, signature: str | None) -> None:
         ("act --container-architecture linux/amd64 -j test", "act"),
         ("(source .venv/bin/activate && ruff check src/)", "ruff"),
         ("npm start &", "npm start"),
+        ("PGPASSWORD='a&b' psql -h db", "psql"),  # an `&` inside a word ends nothing
         ("npm run dev > dev.log 2>&1 & sleep 5", "npm run dev"),
         ("", ""),
     ],

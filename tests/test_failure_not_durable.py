@@ -79,6 +79,7 @@ def test_an_argument_bound_program_that_cannot_run_at_all_is_still_a_failure(tmp
         ("xcodebuild -scheme App build", "Exit code 65\n** BUILD FAILED **"),
         ("npm run build", "Failed to compile.\n\n./src/app/page.tsx:60:41\nType error: Property 'items' does not exist on type 'Api'."),
         ("npm run build", "Failed to compile.\n\n./src/lib/engine.ts:760:28\nType error: Object is possibly 'undefined'."),
+        ("npx tsc --noEmit", "Exit code 2\nsrc/app.ts(3,5): error TS2304: Cannot find name 'foo'."),
         ("python -m app.main", "Exit code 1\nTraceback (most recent call last):\n  File \"app/main.py\", line 3\napp.errors.ParseError: bad header"),
     ],
 )

@@ -63,3 +63,13 @@ def test_recall_reads_the_users_words_not_ours(guarded: Path) -> None:
         assert gm_json(guarded, "recall", "--prompt", prompt)["atoms"], prompt
     brought = {p: [a["claim"] for a in gm_json(guarded, "recall", "--prompt", p)["atoms"]] for p in ABOUT_NONE}
     assert brought == dict.fromkeys(ABOUT_NONE, []), brought
+
+
+def test_words_of_the_trade_stay_terms() -> None:
+    """Other languages' function words that are also words of the trade stay terms."""
+    from agent_memory.store.recall.tokens import tokenize
+
+    assert "todo" in tokenize("add a todo list page")
+    assert "bin" in tokenize("scripts live in bin/")
+    assert "war" in tokenize("build the war file")
+    assert "del" in tokenize("map the del key")

@@ -18,7 +18,7 @@ from sessions import gm, gm_json, write_session
 
 from agent_memory.extract.pipeline import MAX_QUOTE, statement_atoms
 from agent_memory.extract.text import MAX_TEXT
-from agent_memory.redact.redactor import find, redact_within
+from agent_memory.redact.redactor import find, redact_within, secrets_of
 from agent_memory.transcripts.reader import Statement
 
 LEAD = "Always deploy with the staging credential "
@@ -169,7 +169,18 @@ def test_a_claim_keeps_its_words_when_the_statement_holds_no_secret_of_them() ->
     """Only runs that are pieces of a secret the statement holds are replaced."""
     secret = _semicolon_secret(8)
     source = f"Always run the linter before you push; my private key is {secret}"
-    claim, findings = redact_within("Always run the linter before you push", source)
+    claim, findings = redact_within("Always run the linter before you push", secrets_of(source))
     assert claim == "Always run the linter before you push" and not findings
-    claim, findings = redact_within(f"My key is {secret.split(';')[0]}", source)
+    claim, findings = redact_within(f"My key is {secret.split(';')[0]}", secrets_of(source))
     assert secret.split(";")[0][3:] not in claim and findings
+
+
+def test_a_claim_word_inside_an_address_the_statement_holds_is_the_claims_own() -> None:
+    """Only what a cut leaves — the start or the end of a secret — is replaced: a claim word
+    that sits inside an address ("github" in a noreply domain) is not, and the rule stays
+    promotable (a redacted atom never is)."""
+    text = "My git email is 4821337+dana@users.noreply.github.com. Always push to github before asking for a review."
+    statement = Statement(1, text, "2026-10-01T00:00:00Z", "5ec00001-0000-4000-8000-000000000000", "prompt")
+    atoms = statement_atoms(statement, "/nowhere/5ec00001.jsonl", "project", "2026-10-01T00:00:00Z")
+    pushed = [a for a in atoms if "before asking for a review" in a["claim"]]
+    assert pushed and all("github" in a["claim"] and not a["redacted"] for a in pushed), pushed

@@ -53,7 +53,7 @@ from typing import Any
 
 from agent_memory.extract.durability import DROP, PENDING, gate
 from agent_memory.extract.statement import Candidate, extract_claims
-from agent_memory.extract.text import at_blanks
+from agent_memory.extract.text import MAX_TEXT, at_blanks
 from agent_memory.model.atom import Atom, is_pending, merge, new_atom
 from agent_memory.transcripts.failures import command_program, failure_signature, recurring_failures
 from agent_memory.transcripts.identity import Transcript
@@ -163,13 +163,14 @@ def _atom(
     focus: str | None,
     rule: str,
     record: str | None = None,
+    secrets: list[tuple[str, str]] | None = None,
 ) -> Atom:
     from agent_memory.redact.context import MARKER_PREFIX
     from agent_memory.redact.redactor import redact_within
 
     # A long claim was redacted before it was cut (text.shorten): its marker says so. A piece
     # of a secret the statement holds whole is redacted too (a clause cut can split a key).
-    redacted_claim, findings = redact_within(claim, quote_text)
+    redacted_claim, findings = redact_within(claim, secrets or [])
     redacted_claim = redacted_claim[:500]
     evidence: dict[str, Any] = {"quote": _quote(quote_text, focus), "rule": rule or "unknown"}
     if record:
@@ -183,20 +184,31 @@ def _atom(
                     evidence=evidence)  # fmt: skip
 
 
+# How far past what the rules read (MAX_TEXT) a secret is looked for whole: a key a claim's
+# cut could end inside is no longer than this.
+SECRET_MARGIN = 4096
+
+
 def statement_atoms(
     statement: Statement, transcript: Transcript | str | os.PathLike[str], project: str, fallback_ts: str
 ) -> list[Atom]:
     """L1 observations (one per claim) from one user statement; those the durability gate holds
     as pending carry `pending: true` (an atom only once the claim recurs: `atom.merge`)."""
+    from agent_memory.redact.redactor import secrets_of
+
     transcript = Transcript.of(transcript)
     out = []
     at = statement.timestamp or fallback_ts
+    secrets: list[tuple[str, str]] | None = None
     for cand in extract_claims(
         statement.text, origin=statement.origin, rejected_command=statement.rejected_command
     ):
         verdict = gate(statement.text, cand.claim, cand.rule)
         if verdict == DROP:
             continue  # the learned last gate: task chatter the rules mistook for a rule
+        if secrets is None:
+            # once per statement, over what the rules read (and a key's length past it)
+            secrets = secrets_of(statement.text[: MAX_TEXT + SECRET_MARGIN])
         atom = _atom(
             cand.claim,
             cand.kind,
@@ -210,6 +222,7 @@ def statement_atoms(
             cand.claim[:40],
             cand.rule,
             statement.record,
+            secrets,
         )
         if verdict == PENDING:
             atom["pending"] = True

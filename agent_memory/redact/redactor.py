@@ -73,15 +73,23 @@ def redact(text: str) -> tuple[str, list[Finding]]:
 # a piece shorter than this is no secret on its own (and too common a run to mask)
 _MIN_PIECE = 6
 _EDGE = "\"'`([{<>}]).,;:!?"
+# Personal data is not cut in two by a clause split (an address or a home folder is one word);
+# a word that merely sits inside one ("github" in an address's domain) is the claim's own.
+_NOT_CUT = frozenset({"email", "home-user"})
 
 
-def redact_within(text: str, source: str) -> tuple[str, list[Finding]]:
-    """`text`, a part read out of `source` (a claim cut from a typed statement), redacted —
-    and any run of it that is a piece of a secret `source` holds whole replaced as well: a cut
-    made at a `;` or a blank inside a key leaves a piece no rule reads as a secret on its own
-    ("My private key is sk_q7.Rb!Zt;mWpLx…" gave the claim "… is sk_q7.Rb!Zt")."""
+def secrets_of(source: str) -> list[tuple[str, str]]:
+    """(text, rule) of each secret `source` holds whole, for `redact_within`: found once per
+    statement, however many claims are cut from it."""
+    return [(source[f.start : f.end], f.rule) for f in find(source) if f.rule not in _NOT_CUT]
+
+
+def redact_within(text: str, wholes: list[tuple[str, str]]) -> tuple[str, list[Finding]]:
+    """`text`, a part read out of a statement (a claim cut from it), redacted — and any run of
+    it that begins or ends a secret the statement holds whole (`secrets_of`) replaced as well:
+    a cut made at a `;` or a blank inside a key leaves a piece no rule reads as a secret on its
+    own ("My private key is sk_q7.Rb!Zt;mWpLx…" gave the claim "… is sk_q7.Rb!Zt")."""
     red, findings = redact(text)
-    wholes = [(source[f.start : f.end], f.rule) for f in find(source)] if source != text else []
     if not wholes:
         return red, findings
     out: list[str] = []
@@ -91,7 +99,7 @@ def redact_within(text: str, source: str) -> tuple[str, list[Finding]]:
         core = run.group().strip(_EDGE)
         if len(core) < _MIN_PIECE or "[REDACTED:" in core:
             continue
-        rule = next((r for whole, r in wholes if core in whole), None)
+        rule = next((r for whole, r in wholes if whole.startswith(core) or whole.endswith(core)), None)
         if rule is None:
             continue
         at = run.start() + run.group().index(core)

@@ -20,8 +20,9 @@ def command_program(command: str | None) -> str:
     """The program a shell command runs, with a runner's subcommand (`uv run pytest`)."""
     if not command:
         return ""
-    # a lone `&` sends a command to the background: it ends that command (`npm start &`)
-    for segment in re.split(r"&&|\|\||;|\||\n|(?<![&>])&(?![&>])", command):
+    # a lone `&` between blanks sends a command to the background: it ends that command (`npm
+    # start &`); one inside a word (`PGPASSWORD='a&b' psql`, `2>&1`, `&>`) does not
+    for segment in re.split(r"&&|\|\||;|\||\n|(?<=\s)&(?=\s|$)", command):
         tokens = [t for t in segment.strip().strip("()").split() if t]
         while tokens and (
             re.match(r"^\w+=", tokens[0])
@@ -125,7 +126,8 @@ _CODE_DIAGNOSTIC = re.compile(
     r"^ImportError: cannot import name|\b(?:is not assignable|is possibly unbound|is unknown|"
     r"has no attribute|expected \d+ arguments?|Type of \")|"
     # Next.js / tsc in a build's output ("Failed to compile." then the type error)
-    r"^Type error:|does not exist on type|is possibly '(?:undefined|null)'",
+    r"^Type error:|does not exist on type|is possibly '(?:undefined|null)'|"
+    r"\(\d+,\d+\): error TS\d+|^error TS\d+",  # tsc's own form: "src/a.ts(3,5): error TS2304"
 )
 
 # Claude Code's own shell wrapper talking, not the command: the file it keeps the working

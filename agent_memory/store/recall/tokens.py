@@ -71,24 +71,25 @@ STOP_WORDS = frozenset(
 ) | frozenset(
     # The function words of the other Latin-script languages the extractor reads (pt, es, fr,
     # de, it), and their "use": a Portuguese prompt matched candidates on "vamos" or "para".
-    # Left out where a word is also a term of the trade: mit, es, en, os, dos, em, su, du, io.
+    # Left out where a word is also a term of the trade (mit, es, dos, su, du, io, todo, bin, war,
+    # del, des, die, con, sa, mon, plus, mach, est, usa); "em", "os" and "en" come below.
     """
     um uma uns umas da das no na nos nas por para com sem que se não sim são ser está estão
     estar foi isso isto esse essa este esta eu você vocês nós ele ela eles elas meu minha seu sua
     nosso nossa mais menos muito também já ainda só mas ou como quando onde porque qual quais
-    então aqui ali vamos vai vou quero queria precisa preciso pode posso fazer faça usar usa
-    usamos usaremos utilize utilizar sempre nunca agora tudo todos todas algo nada coisa
-    el la los las un una unos unas del al con sin sí son fue eso esto ese esa yo tú usted
+    então aqui ali vamos vai vou quero queria precisa preciso pode posso fazer faça usar
+    usamos usaremos utilize utilizar sempre nunca agora tudo todas algo nada coisa
+    el la los las un una unos unas al sin sí son fue eso esto ese esa yo tú usted
     ustedes nosotros él ellos mi mis sus nuestro más muy todavía solo pero cuando donde cuál
-    entonces aquí voy quiero necesito puedo puede hacer haz utiliza siempre ahora todo cosa hay
-    le les une des de au aux dans par pour avec qui ne pas oui non est sont être été ce cet
-    cette ces je tu il nous vous ils mon ma mes ton ta son sa ses notre votre leur plus moins
+    entonces aquí voy quiero necesito puedo puede hacer haz utiliza siempre ahora cosa hay
+    le les une de au aux dans par pour avec qui ne pas oui non sont être été ce cet
+    cette ces je tu il nous vous ils ma mes ton ta son ses notre votre leur moins
     très aussi déjà encore seulement mais et comme où pourquoi quel quelle donc ici faire fais
     utiliser utilise utilisez toujours jamais maintenant tout tous rien chose
-    der die das den dem ein eine einen einem einer und oder aber nicht ist sind sein war bin
+    der das den dem ein eine einen einem einer und oder aber nicht ist sind sein
     bist wir ihr sie er ich mein meine dein unser von zu zum zur auf für im am aus bei nach
     über unter wie wenn wo warum wer dann hier auch schon noch nur sehr mehr bitte immer nie
-    jetzt alles etwas nichts machen mach verwenden verwende benutze benutzen
+    jetzt alles etwas nichts machen verwenden verwende benutze benutzen
     il lo gli di della dei delle dal nel nella tra fra che sono essere era questo questa quello
     quella lui lei noi voi loro mio mia tuo suo nostro più molto anche già ancora dove perché
     quale quindi qui fare fai usare usiamo utilizzare mai adesso ora tutto tutti qualcosa niente
