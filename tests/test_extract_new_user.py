@@ -110,6 +110,14 @@ RESTATED_ARTICLE = [
 ]  # fmt: skip
 
 
+# An emphasis word typed twice ("always always", "never, never") and the rule said plainly.
+RESTATED_EMPHASIS = [
+    ("Always always use pnpm for dependencies!", "Always use pnpm for dependencies.",
+     "Always use pnpm for dependencies"),
+    ("Never, never push to main.", "Never push to main.", "Never push to main"),
+]  # fmt: skip
+
+
 @pytest.fixture
 def project(init_golden: Golden[bool], isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """`git memory init --yes --no-claude-hooks`, built once per module; each test gets its own copy
@@ -160,6 +168,10 @@ def test_a_rule_said_with_and_without_its_always_is_one_atom_that_promotes(proje
     # said by the person in two sessions on two days: eligible as one rule
     eligible = {str(item["id"]) for item in gm_json(project, "promote")["eligible"]}
     assert {str(atom["id"]) for atom in _l1(project).values()} <= eligible
+
+
+def test_a_rule_said_with_its_emphasis_doubled_and_plainly_is_one_atom(project: Path) -> None:
+    _said_twice_is_one_atom_each(project, RESTATED_EMPHASIS)
 
 
 def test_a_rule_said_with_and_without_the_article_of_its_plural_is_one_atom(project: Path) -> None:

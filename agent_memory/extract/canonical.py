@@ -605,10 +605,15 @@ def _claude_in_the_third(pieces: list[str]) -> None:
             return
 
 
+# An emphasis word said again ("always always use pnpm", "never, never push"): once. Typed twice
+# for emphasis, the rule was another atom than the same rule said plainly.
+_REPEATED_EMPHASIS = _lazy(r"\b(always|never|ever|really|please)(?:[\s,!]+\1\b)+", re.I)
+
+
 def canonical(claim: str, kind: str, spans: list[str] | None = None) -> tuple[str, str]:
     """The canonical spelling (and kind) of a tidied, masked claim. Deterministic, idempotent."""
     spans = spans or []
-    text = _strip_framing(claim.strip().rstrip(".!"))
+    text = _strip_framing(_REPEATED_EMPHASIS.sub(r"\1", claim.strip()).rstrip(".!"))
     text = _POLITE.sub(" ", text)
     text = _COMPOUND_VERB.sub(lambda m: m.group(0).replace("-", " "), text)
     text = _EMPTY_CALL.sub(r"\1", text)
