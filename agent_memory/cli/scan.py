@@ -416,6 +416,14 @@ def filtered(repo: git.Repo, paths: list[str], cached: bool, keep_hook_env: bool
             for path, attrs in set_attributes(proc.stdout).items() for attr in attrs]  # fmt: skip
 
 
+def _not_a_regular_file(shown: str, mode: int) -> GuardFinding:
+    """The finding for a memory file that is a link, a FIFO or a device: never read."""
+    from agent_memory.redact.guard import GuardFinding
+
+    kind = "symlink" if stat.S_ISLNK(mode) else "not a file"
+    return GuardFinding(shown, 1, f"not-a-regular-file ({kind})")
+
+
 def work_tree_files(repo: git.Repo) -> tuple[list[ScanTarget], list[GuardFinding]]:
     """The memory files of the work tree, tracked or not (ignored ones left out), each read
     whole; a memory file or `.memory` folder that is a link is a finding and is not followed."""
@@ -439,8 +447,7 @@ def work_tree_files(repo: git.Repo) -> tuple[list[ScanTarget], list[GuardFinding
                 odd.append(GuardFinding(rel, 1, "not-a-folder (symlink)"))
             continue
         if not stat.S_ISREG(mode):
-            kind = "symlink" if stat.S_ISLNK(mode) else "not a file"
-            odd.append(GuardFinding(rel, 1, f"not-a-regular-file ({kind})"))
+            odd.append(_not_a_regular_file(rel, mode))
             continue
         try:
             if is_audit_log(rel):
@@ -466,7 +473,6 @@ def explicit_files(paths: list[str]) -> tuple[list[ScanTarget], list[GuardFindin
     is never read: a clone's `CLAUDE.memory.md -> /dev/zero` (a CI job running `git memory scan
     CLAUDE.memory.md` on a pull request) was read until memory ran out (stat says 0 bytes), and
     a link to a FIFO or a terminal waited for ever. A folder on the way may be a link."""
-    from agent_memory.redact.guard import GuardFinding
 
     targets: list[ScanTarget] = []
     odd: list[GuardFinding] = []
@@ -474,7 +480,7 @@ def explicit_files(paths: list[str]) -> tuple[list[ScanTarget], list[GuardFindin
         try:
             mode = os.lstat(raw).st_mode
             if stat.S_ISLNK(mode) or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a folder: EISDIR below
-                odd.append(GuardFinding(raw, 1, f"not-a-regular-file ({'symlink' if stat.S_ISLNK(mode) else 'not a file'})"))
+                odd.append(_not_a_regular_file(raw, mode))
                 continue
             # no link, no wait on a FIFO put there since; fstat says what was opened
             fd = os.open(raw, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
@@ -483,7 +489,7 @@ def explicit_files(paths: list[str]) -> tuple[list[ScanTarget], list[GuardFindin
                 if stat.S_ISDIR(opened):
                     raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), raw)
                 if not stat.S_ISREG(opened):
-                    odd.append(GuardFinding(raw, 1, "not-a-regular-file (not a file)"))
+                    odd.append(_not_a_regular_file(raw, opened))
                     continue
                 if is_audit_log(raw):
                     large = log_too_large(raw, fh)

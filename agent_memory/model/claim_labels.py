@@ -15,7 +15,6 @@ CLAIM_LABELS: frozenset[str] = frozenset(
         "Principle", "Project", "Remember", "Renamed", "Repository", "Use", "User", "Uses",
     }
 )
-_LONGEST = max(map(len, CLAIM_LABELS))
 
 
 # The subject the extractor writes a claim about the user with ("User is building …", "User's
@@ -31,7 +30,7 @@ def claim_body(claim: str) -> str:
     """`claim` without the label the extractor put before it, nor the "User" it writes a claim
     about the user with (the claim itself otherwise)."""
     head, sep, body = claim.partition(": ")
-    if sep and len(head) <= _LONGEST and head in CLAIM_LABELS and body.strip():
+    if sep and head in CLAIM_LABELS and body.strip():
         return body
     if claim.startswith(_NOT_WANT_CLAUDE):
         return "does not want to " + claim[len(_NOT_WANT_CLAUDE) :]

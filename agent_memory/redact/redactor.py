@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 from agent_memory.redact import assign as redact_assign
 from agent_memory.redact import engine as redact_engine
+from agent_memory.redact.context import MARKER_PREFIX, marker
 from agent_memory.redact.engine import find_spans, replace_spans
 
 
@@ -97,14 +98,14 @@ def redact_within(text: str, wholes: list[tuple[str, str]]) -> tuple[str, list[F
     extra: list[Finding] = []
     for run in re.finditer(r"\S+", red):
         core = run.group().strip(_EDGE)
-        if len(core) < _MIN_PIECE or "[REDACTED:" in core:
+        if len(core) < _MIN_PIECE or MARKER_PREFIX in core:
             continue
         rule = next((r for whole, r in wholes if whole.startswith(core) or whole.endswith(core)), None)
         if rule is None:
             continue
         at = run.start() + run.group().index(core)
         out.append(red[last:at])
-        out.append(f"[REDACTED:{rule}]")
+        out.append(marker(rule))
         last = at + len(core)
         extra.append(Finding(rule, at, last))
     if not extra:

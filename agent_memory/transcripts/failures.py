@@ -286,10 +286,13 @@ _ARGUMENT_BOUND = frozenset(
 )
 
 
-def _not_installed(signature: str, err: ToolError) -> bool:
-    """The program itself could not be run (`mkdir` not found: a broken PATH) — about the
-    machine, whatever the arguments were."""
-    return err.exit_code == 127 or error_class(signature) == "command not found"
+def _learned(program: str, exit_code: int | None, cls: str) -> bool:
+    """Whether a failure of `program` (its exit status, its error class) says something about
+    the machine or the project's setup: a program failing on its arguments does not, unless it
+    could not be run at all (exit 127, command not found: a broken PATH); nor does a class of
+    the code under edit (_ABOUT_THE_MACHINE)."""
+    not_installed = exit_code == 127 or cls == "command not found"
+    return (not_installed or program.split(" ", 1)[0] not in _ARGUMENT_BOUND) and cls in _ABOUT_THE_MACHINE
 
 
 _FAILURE_CLAIM = re.compile(r"^`([^`\n]+)` fails(?: \(exit (\d+)\))?: (.+)$")
@@ -297,16 +300,15 @@ _FAILURE_CLAIM = re.compile(r"^`([^`\n]+)` fails(?: \(exit (\d+)\))?: (.+)$")
 
 def still_learned(claim: str) -> bool:
     """Whether an observed failure's claim (as `failure_claim` writes it) is one this version
-    still learns. A store keeps what an earlier version learned for up to 90 days, "`ls` fails
-    (exit 1): not found" and "`npm run build` fails: error" among them: the promotion gate asks
-    this, so they are never staged into CLAUDE.memory.md. A claim of another shape: True."""
+    still learns (`_learned`, as `recurring_failures` asks). A store keeps what an earlier
+    version learned for up to 90 days, "`ls` fails (exit 1): not found" and "`npm run build`
+    fails: error" among them: the promotion gate asks this, so they are never staged into
+    CLAUDE.memory.md. A claim of another shape: True."""
     m = _FAILURE_CLAIM.match(claim)
     if m is None:
         return True
     program, code, cls = m.groups()
-    if code == "127" or cls == "command not found":
-        return True
-    return program.split(" ", 1)[0] not in _ARGUMENT_BOUND and cls in _ABOUT_THE_MACHINE
+    return _learned(program, int(code) if code else None, cls)
 
 
 def recurring_failures(errors: list[ToolError]) -> list[tuple[str, list[ToolError]]]:
@@ -315,13 +317,13 @@ def recurring_failures(errors: list[ToolError]) -> list[tuple[str, list[ToolErro
     groups: dict[tuple[str, str, int], list[ToolError]] = {}
     for err in errors:
         sig = failure_signature(err.text)
-        program = command_program(err.command)
-        if sig and (program.split(" ", 1)[0] not in _ARGUMENT_BOUND or _not_installed(sig, err)):
+        if sig:
             code = err.exit_code if err.exit_code is not None else -1
-            groups.setdefault((program, sig, code), []).append(err)
+            groups.setdefault((command_program(err.command), sig, code), []).append(err)
     out = []
     for (program, sig, code), items in sorted(groups.items()):
+        status = None if code < 0 else code
         # Without a program we could name, the claim would say nothing a reader could act on.
-        if program and len({e.line for e in items}) >= 2 and error_class(sig) in _ABOUT_THE_MACHINE:
-            out.append((failure_claim(program, None if code < 0 else code, sig), items))
+        if program and len({e.line for e in items}) >= 2 and _learned(program, status, error_class(sig)):
+            out.append((failure_claim(program, status, sig), items))
     return out
