@@ -683,7 +683,7 @@ def _log_reader(repo: git.Repo | None, staged: bool) -> Callable[[str], str]:
     a cloned log of zeros (600 MB, under 1 MB in the clone) was read whole by the pre-commit
     hook of a commit staging a block the guard refuses (1.9 GB), and `git memory scan` read a
     committed `.memory/adopted.log -> /dev/zero` until memory ran out."""
-    from agent_memory.committed.tiers import LOG_RELPATH
+    from agent_memory.committed.tiers import LOG_RELPATH, read_at_most
     from agent_memory.model.policy import MAX_LOG_BLOB_BYTES
 
     def read(rel: str) -> str:
@@ -703,12 +703,9 @@ def _log_reader(repo: git.Repo | None, staged: bool) -> Callable[[str], str]:
             return ""
         try:
             with open(open_inside(base / (folder or "."), LOG_RELPATH), "rb", closefd=True) as fh:
-                if os.fstat(fh.fileno()).st_size > MAX_LOG_BLOB_BYTES:
-                    return ""
-                data = fh.read(MAX_LOG_BLOB_BYTES + 1)
-        except OSError:
+                return read_at_most(fh, MAX_LOG_BLOB_BYTES, rel).decode("utf-8", "replace")
+        except OSError:  # a link, not a file, or over the bound (EFBIG)
             return ""
-        return "" if len(data) > MAX_LOG_BLOB_BYTES else data.decode("utf-8", "replace")
 
     return read
 

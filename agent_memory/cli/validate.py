@@ -239,17 +239,10 @@ def _log_bytes(log_path: Path) -> bytes:
     links: _unchecked), never over MAX_LOG_BLOB_BYTES: OSError (EFBIG) then, as every reader
     refuses such a log (the checks after the repairs say so). Read whole, a cloned log of
     zeros (1.2 GB, some 1 MB in the clone) cost `validate --fix` twice its size, a MemoryError."""
-    import errno
-
     from agent_memory.model.policy import MAX_LOG_BLOB_BYTES
 
     with log_path.open("rb") as fh:
-        if os.fstat(fh.fileno()).st_size > MAX_LOG_BLOB_BYTES:
-            raise OSError(errno.EFBIG, f"over {MAX_LOG_BLOB_BYTES} bytes: not read", str(log_path))
-        data = fh.read(MAX_LOG_BLOB_BYTES + 1)
-    if len(data) > MAX_LOG_BLOB_BYTES:  # it grew meanwhile
-        raise OSError(errno.EFBIG, f"over {MAX_LOG_BLOB_BYTES} bytes: not read", str(log_path))
-    return data
+        return tiers.read_at_most(fh, MAX_LOG_BLOB_BYTES, log_path)
 
 
 def _log_markers(log_path: Path) -> bool:

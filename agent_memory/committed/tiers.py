@@ -117,6 +117,17 @@ def read_inside(root: str | os.PathLike[str], rel: str, limit: int | None = None
         return text
 
 
+def read_at_most(fh: BinaryIO, limit: int, where: str | os.PathLike[str]) -> bytes:
+    """All of the open file `fh` when it holds at most `limit` bytes; a larger one is not read
+    (OSError, EFBIG) — sized first, and again by what was read (it may grow meanwhile)."""
+    if os.fstat(fh.fileno()).st_size > limit:
+        raise OSError(errno.EFBIG, f"over {limit} bytes: not read", os.fspath(where))
+    data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"over {limit} bytes: not read", os.fspath(where))
+    return data
+
+
 def linked_component(root: str | os.PathLike[str], rel: str) -> str | None:
     """The first path below `root` on the way to `rel` that is a link or not what it must be
     (a folder, then a regular file); None when the path is plain or absent."""
