@@ -6,7 +6,7 @@ stdin, and stdout/stderr captured at the file-descriptor level, so the output of
 processes and hooks a verb starts is captured as it would be from a real process. Afterwards
 everything a process exit would have dropped is dropped: the cached pygit2 repositories and
 GitPython repositories (keyed by path, holding file handles and `git cat-file` processes), the
-cache of what is on PATH, a wall-clock alarm a background capture arms for itself, and the
+checkout the call worked in (model/checkout.py), the cache of what is on PATH, a wall-clock alarm a background capture arms for itself, and the
 signal handlers the CLI installs.
 """
 
@@ -142,6 +142,9 @@ def _drop_process_state(handlers: dict[int, object]) -> None:
 
 def _forget_repositories() -> None:
     from agent_memory.gitio import repo as gitio_repo
+    from agent_memory.model.checkout import clear_work_tree
+
+    clear_work_tree()  # the checkout this "process" worked in (model/checkout.py)
 
     for pg in gitio_repo._REPO_CACHE.values():
         pg.free()

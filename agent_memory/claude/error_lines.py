@@ -13,4 +13,4 @@ def redact_error_lines() -> None:
 def _redact(text: str) -> str:
     from agent_memory.redact.redactor import redact
 
-    return redact(text)[0]
+    return redact(text, memory=False)[0]  # local: its paths stay as they are

@@ -42,6 +42,7 @@ from agent_memory.gitio.refs import (
     read_ref,
 )
 from agent_memory.gitio.refs import locate as locate_repository
+from agent_memory.model.checkout import set_work_tree
 from agent_memory.model.fastjson import loads
 from agent_memory.model.policy import (
     MAX_PAYLOAD_BYTES,
@@ -192,6 +193,7 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
             where = (extra or {}).get("cwd")
             repo = job_repository(extra or {})
             where = repo.top
+            set_work_tree(repo.work)  # this checkout, for redaction and the guard (model/checkout.py)
             drop_foreign_git_env(repo)
             if event == "background-capture":
                 try:
@@ -204,6 +206,7 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
         payload = read_payload()
         repo = locate(payload)
         where = repo.top
+        set_work_tree(repo.work)
         tip = check_acts_on(repo)
         drop_foreign_git_env(repo)  # the jobs started below inherit this environment
         if event == "user-prompt-submit":

@@ -19,6 +19,7 @@ tenth of a second to import) is loaded when a pushed commit touches a memory fil
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import re
@@ -736,6 +737,8 @@ def run(args: argparse.Namespace) -> Report:
     else:
         if args.paths:
             targets, odd = explicit_files(args.paths)
+            with contextlib.suppress(RepoStateError):
+                git.find_repo()  # run inside a checkout: its place is judged too (model/checkout.py)
         else:
             repo = git.find_repo()
             targets, odd = work_tree_files(repo)

@@ -24,7 +24,10 @@ Refused, each with its rule name:
 - ``home-path``: the running user's own home wherever it is (``$HOME`` and its resolved form,
   as a path or a project slug, also once redacted), and a home-directory path (``/home/<u>/``, ``/Users/<u>/``, ``C:\\Users\\<u>\\``,
   ``/mnt/c/Users/<u>/``, ``~<u>/``, ``~/.claude/projects/``, the ``-home-<u>-`` project slug), even with
-  the user name already redacted: the path is machine-specific either way.
+  the user name already redacted: the path is machine-specific either way;
+- ``worktree-path``: a path inside this checkout's work tree, or its top, written absolute
+  (``/srv/app/scripts/check.sh``; model/checkout.py): it says where this clone lives. Redaction
+  writes such a path relative to the top, so only a hand edit or an older capture holds one.
 
 JSON-lines files (``.memory/adopted.log``) are also checked string by string after decoding,
 so that JSON escaping (``\\"``, ``\\\\``, ``\\u0040``) cannot hide a finding.
@@ -39,6 +42,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agent_memory.model.checkout import work_tree_forms, work_tree_spans
 from agent_memory.model.fastjson import too_deep
 from agent_memory.redact import redactor as redact
 from agent_memory.redact import rules as R
@@ -146,6 +150,10 @@ def _path_rules(text: str, line_of: Callable[[int], int], found: set[tuple[int, 
     # the running user's own home, wherever it is (`/srv/users/bob`), also once redacted
     for start, _e, _a, _b in own_home_spans(text, redacted=True):
         found.add((line_of(start), "home-path"))
+    # where this clone lives (`/srv/app/scripts/check.sh`): capture writes such a path
+    # relative (redactor.redact), so a line still holding it was written by hand or before
+    for start, _e in work_tree_spans(text):
+        found.add((line_of(start), "worktree-path"))
     if not _may_hold_home_path(text):
         return
     for m in _HOME_PATH.finditer(text):
@@ -204,15 +212,15 @@ def _may_hold_home_path(text: str) -> bool:
 
 
 def _string_rules(value: str) -> frozenset[str]:
-    return _string_rules_with(value, own_homes())
+    return _string_rules_with(value, (own_homes(), work_tree_forms()))
 
 
 @lru_cache(maxsize=8192)
-def _string_rules_with(value: str, _homes: object) -> frozenset[str]:
+def _string_rules_with(value: str, _machine: object) -> frozenset[str]:
     """The rules one decoded JSON string breaks, in any of its views. A pure function of the
-    string and of the running user's home (`_homes`, the key), so kept per string: every log
-    line repeats the same keys and most of the same values (one adopted item's guard run was
-    ~40 scans)."""
+    string, the running user's home and this checkout's place (`_machine`, the key), so kept
+    per string: every log line repeats the same keys and most of the same values (one adopted
+    item's guard run was ~40 scans)."""
     found: set[tuple[int, str]] = set()
     if invisible(value):
         found.add((0, "format-character"))

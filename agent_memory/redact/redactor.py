@@ -30,7 +30,8 @@ regex passes, so the work is linear in the input (binary data, 10 MB lines and l
 one character included).
 
 Public interface: `Finding`, `find(text)`, `redact(text)`. Replacement is
-``[REDACTED:<rule>]``; the output of `redact` has no findings (`find(redact(t)[0]) == []`).
+``[REDACTED:<rule>]``; the output of `redact` has no findings (`find(redact(t)[0]) == []`), and
+holds paths inside this checkout relative to its top (model/checkout.py).
 
 The modules behind it, from the bottom up: rules (data), regex (lazy patterns), context (what
 a parser works with), values and pii_checks (judgements on one value), families (known token
@@ -44,6 +45,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agent_memory.model.checkout import repo_relative
 from agent_memory.redact import assign as redact_assign
 from agent_memory.redact import engine as redact_engine
 from agent_memory.redact.context import MARKER_PREFIX, marker
@@ -63,12 +65,17 @@ def find(text: str) -> list[Finding]:
     return [Finding(rule, s, e) for s, e, rule, _p in spans] if spans else []
 
 
-def redact(text: str) -> tuple[str, list[Finding]]:
-    """`text` with every finding replaced by ``[REDACTED:<rule>]``, and the findings."""
+def redact(text: str, *, memory: bool = True) -> tuple[str, list[Finding]]:
+    """`text` with every finding replaced by ``[REDACTED:<rule>]``, and the findings (spans
+    of `text`). Then, for memory (not a line of this clone's own errors.log, whose paths
+    help whoever reads it here), a path inside this checkout's work tree is written relative
+    to its top (model/checkout.py): it says where this clone lives, which no teammate's clone
+    shares, and relative it still says which file. Not a finding: nothing secret was removed,
+    so the atom is not `redacted` (which would keep it from promotion)."""
     findings = find(text)
-    if not findings:
-        return text, findings
-    return replace_spans(text, [(f.start, f.end, f.rule) for f in findings]), findings
+    if findings:
+        text = replace_spans(text, [(f.start, f.end, f.rule) for f in findings])
+    return (repo_relative(text) if memory else text), findings
 
 
 # a piece shorter than this is no secret on its own (and too common a run to mask)

@@ -8,12 +8,14 @@ by name, size and modification time.
 
 Stats only, no file is read: the session start pays for this on every start, warm or cold
 (about twenty `stat` calls, once per process: a cold start asks three times), and imports
-nothing but `os`.
+nothing but `os` (and model/checkout, which imports only `os`).
 """
 
 from __future__ import annotations
 
 import os
+
+from agent_memory.model.checkout import work_tree_forms
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _SIGNED: list[str] = []
@@ -21,11 +23,14 @@ _SIGNED: list[str] = []
 
 def rules_signature() -> str:
     """This package's signature, computed once per process (a process does not outlive an
-    upgrade of its own code), and the home directory: the running user's home is a rule of its
-    own (`pii.own_homes`), so a verdict given under another $HOME is given again."""
+    upgrade of its own code), the home directory and this checkout's place: the running
+    user's home and the work tree are rules of their own (`pii.own_homes`,
+    `model.checkout`), so a verdict given under another $HOME, or before the clone moved, is
+    given again."""
     if not _SIGNED:
         _SIGNED.append(signature_of(PACKAGE_DIR))
-    return f"{_SIGNED[0]} home={os.environ.get('HOME', '')}"
+    top = ":".join(work_tree_forms())
+    return f"{_SIGNED[0]} home={os.environ.get('HOME', '')} top={top}"
 
 
 def signature_of(package_dir: str) -> str:

@@ -1,0 +1,109 @@
+"""Where this clone lives never reaches committed memory: a path inside the repository's own
+work tree is written relative to its top before an atom is written (redactor.redact), and the
+commit guard refuses a memory line that still holds it (`worktree-path`), so a hand edit is
+caught as well. The tests' repositories sit under tmp_path, outside the home folder (HOME is
+a folder of its own): the home rules never saw such a path. Other absolute paths (`/usr/bin/env`,
+`/etc/hosts`) stay as written. Through the real CLI, real git and the installed hooks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import git
+from sessions import gm, gm_installed, gm_json, write_session
+from test_adopt import DAYS, NOW, SESSIONS
+
+from agent_memory.model import checkout
+
+
+@pytest.fixture
+def project(initialized: Path) -> Path:
+    return initialized
+
+
+def test_a_claim_naming_a_path_of_this_checkout_is_committed_repo_relative(project: Path) -> None:
+    top = str(project.resolve())
+    claim = f"Always run {top}/scripts/check.sh before pushing"
+    for session, day in zip(SESSIONS, DAYS, strict=True):
+        write_session(project, session, day, [{"user": claim}])
+    gm_installed(project, "capture", "--all", "--no-stage", env={"AGENT_MEMORY_NOW": NOW})
+    atoms = gm_json(project, "inspect", "--tier", "L1", installed=True)["atoms"]
+    (atom,) = [a for a in atoms if "check.sh" in a["claim"]]
+    assert "scripts/check.sh" in atom["claim"]
+    assert top not in json.dumps(atom)  # the claim and each evidence quote
+    assert not atom["redacted"]  # nothing secret was removed: it may still be promoted
+    staged = {c["atom"] for c in gm_json(project, "stage", installed=True, env={"AGENT_MEMORY_NOW": NOW})["commits"]}
+    assert atom["id"] in staged
+    gm_installed(project, "adopt", "--yes", atom["id"], env={"AGENT_MEMORY_NOW": NOW})
+    block = (project / "CLAUDE.memory.md").read_text()
+    assert "scripts/check.sh" in block and top not in block
+    assert top not in (project / ".memory" / "adopted.log").read_text()
+
+
+def test_the_background_capture_a_session_end_starts_writes_it_relative_too(project: Path) -> None:
+    """The SessionEnd hook's detached capture runs in the git dir, never the work tree, and
+    finds no repository of its own: it is handed the one its hook resolved (`--git-dir`,
+    `--cwd`), and that checkout's place with it."""
+    top = str(project.resolve())
+    transcript = write_session(project, SESSIONS[0], DAYS[0], [{"user": f"Always run {top}/scripts/check.sh before pushing"}])
+    proc = subprocess.run(["git-memory", "hook", "background-capture", "--transcript", str(transcript),
+                           "--git-dir", str(project / ".git"), "--cwd", top],
+                          cwd=project / ".git", capture_output=True, text=True, env={**os.environ, "AGENT_MEMORY_NOW": NOW})  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (atom,) = [a for a in gm_json(project, "inspect", "--tier", "L1")["atoms"] if "check.sh" in a["claim"]]
+    assert "scripts/check.sh" in atom["claim"] and top not in json.dumps(atom)
+
+
+def test_remember_writes_the_top_itself_as_a_dot_and_leaves_other_paths(project: Path) -> None:
+    top = str(project.resolve())
+    said = gm_json(project, "remember", f"Run make from {top} and keep /usr/bin/env in the shebang",
+                   installed=True)  # fmt: skip
+    atom = next(a for a in gm_json(project, "inspect", "--tier", "L1", installed=True)["atoms"]
+                if a["id"] == said["id"])  # fmt: skip
+    assert atom["claim"] == "Run make from . and keep /usr/bin/env in the shebang"
+
+
+def test_the_guard_refuses_a_hand_written_line_that_names_this_checkout(project: Path) -> None:
+    top = str(project.resolve())
+    gm_json(project, "remember", "Use pnpm, not npm, for installs", installed=True)
+    gm_installed(project, "adopt", "--all")
+    block = project / "CLAUDE.memory.md"
+    text = block.read_text()
+    fine = text.replace("### Recent\n", "### Recent\n- Keep /etc/hosts and /usr/bin/env as they are\n")
+    block.write_text(fine)
+    git(project, "commit", "-q", "-am", "other absolute paths are fine")
+    block.write_text(fine.replace("### Recent\n", f"### Recent\n- The failing test is {top}/src/x.py\n"))
+    git(project, "add", "CLAUDE.memory.md")
+    proc = gm_installed(project, "scan", "--staged", check=False)
+    assert proc.returncode != 0
+    assert "CLAUDE.memory.md:6: worktree-path" in proc.stdout + proc.stderr
+    assert "hint:" in proc.stderr
+    # the installed pre-commit hook refuses the commit with it
+    before = git(project, "rev-parse", "HEAD")
+    commit = git(project, "commit", "-q", "-m", "hand edit", check=False)
+    assert git(project, "rev-parse", "HEAD") == before, commit
+
+
+def test_only_paths_of_this_checkout_are_rewritten(tmp_path: Path) -> None:
+    top = tmp_path / "srv" / "app"
+    try:
+        checkout.set_work_tree(top)
+        t = str(top)
+        assert checkout.repo_relative(f"run {t}/scripts/check.sh.") == "run scripts/check.sh."
+        assert checkout.repo_relative(f"cd {t} && make") == "cd . && make"
+        assert checkout.repo_relative(f"`{t}/` is clean") == "`./` is clean"
+        for other in (f"{t}2/x", f"{t}.old/x", f"/mnt{t}/x", "/usr/bin/env", "/etc/hosts", f"~{t}"):
+            assert checkout.repo_relative(other) == other
+        checkout.set_work_tree(None)  # a bare repository: no checkout
+        assert checkout.repo_relative(f"{t}/x") == f"{t}/x"
+    finally:
+        checkout.clear_work_tree()
+
+
+def test_inprocess_calls_hold_no_checkout_between_them(project: Path) -> None:
+    gm(project, "status")
+    assert checkout.work_tree_forms() == ()
