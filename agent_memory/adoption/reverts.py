@@ -47,6 +47,7 @@ from agent_memory.committed import adopted_log, tiers
 from agent_memory.committed.adopted_log import LOG_PATH
 from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
+from agent_memory.gitio.history import history_shape
 from agent_memory.gitio.state import atomic_write, read_regular_file, state_dir
 from agent_memory.model.atom import Atom
 from agent_memory.model.clock import now_utc
@@ -130,10 +131,12 @@ def taken_out(repo: git.Repo) -> set[str]:
     return ever - {entry.atom_id for entry in entries}
 
 
-# What `adopted_on_head` found, with the HEAD it is for: in the work tree's own git dir (each
-# work tree has its HEAD). A cache — anything unreadable in its place is none.
+# What `adopted_on_head` found, with the HEAD it is for and the shape of the history below it
+# (gitio/history.py: a shallow boundary, replace refs, grafts — `git fetch --unshallow` brings
+# commits under the same HEAD): in the work tree's own git dir (each work tree has its HEAD).
+# A cache — anything unreadable in its place is none. (Version 1 kept no shape: rebuilt.)
 HISTORY_CACHE = "adopted-history.json"
-_HISTORY_VERSION = 1
+_HISTORY_VERSION = 2
 _MAX_HISTORY_CACHE_BYTES = 4 << 20  # 5,000 ids (MAX_LOG_ATOMS) are some 80 KB
 
 
@@ -143,13 +146,18 @@ def adopted_on_head(repo: git.Repo) -> set[str]:
     auto-stage walked the whole history (`git log -p`: 0.28 s over 500 adoptions in 5,000
     commits) though it changes only when HEAD does — the same HEAD reads nothing, a HEAD that
     moved on from it (its descendant) only the commits since. Any other HEAD (a reset, another
-    branch) is walked whole: its history may lack lines the kept one had."""
+    branch) is walked whole: its history may lack lines the kept one had. So is the same HEAD
+    over a history of another shape (deepened, unshallowed, replaced, grafted): commits below
+    the kept walk's boundary may hold adopt lines it never saw."""
     root = repo.workdir
     head = _readable_head(repo)
     if root is None or head is None:
         return set()
     path = state_dir(repo.git_dir, create=False) / HISTORY_CACHE
-    seen_head, seen = _read_history(path)
+    shape = history_shape(repo.common_dir)
+    seen_head, seen_shape, seen = _read_history(path)
+    if seen_head is not None and (shape is None or seen_shape != shape):
+        seen_head = None  # read from another history: nothing of it is known to hold
     if seen_head == head:
         return seen
     if seen_head is not None and porcelain.is_ancestor(repo, seen_head, head):
@@ -164,7 +172,8 @@ def adopted_on_head(repo: git.Repo) -> set[str]:
     if ever is None:
         return set()
     try:
-        atomic_write(path, json.dumps({"version": _HISTORY_VERSION, "head": head, "ever": sorted(ever)}))
+        atomic_write(path, json.dumps({"version": _HISTORY_VERSION, "head": head, "history": shape,
+                                       "ever": sorted(ever)}))  # fmt: skip
     except OSError:
         pass
     return ever
@@ -190,17 +199,20 @@ def _log_diff(root: Path, *args: str, revs: Sequence[str] = ()) -> str | None:
     )  # fmt: skip
 
 
-def _read_history(path: Path) -> tuple[str | None, set[str]]:
+def _read_history(path: Path) -> tuple[str | None, str | None, set[str]]:
+    """(HEAD, history shape, adopted ids) of the kept walk; Nones and nothing when unreadable."""
     try:
         data = json.loads(read_regular_file(path, _MAX_HISTORY_CACHE_BYTES + 1))
     except (OSError, ValueError, RecursionError):
-        return None, set()
+        return None, None, set()
     if not isinstance(data, dict) or data.get("version") != _HISTORY_VERSION:
-        return None, set()
-    head, ever = data.get("head"), data.get("ever")
-    if not isinstance(head, str) or not isinstance(ever, list) or not all(isinstance(i, str) for i in ever):
-        return None, set()
-    return head, set(ever)
+        return None, None, set()
+    head, shape, ever = data.get("head"), data.get("history"), data.get("ever")
+    if not isinstance(head, str) or not isinstance(shape, str) or not isinstance(ever, list) or not all(
+        isinstance(i, str) for i in ever
+    ):
+        return None, None, set()
+    return head, shape, set(ever)
 
 
 def _adopt_ids(diff: str) -> set[str]:
