@@ -64,6 +64,7 @@ from agent_memory.model.tool_families import (
     STYLE_RIVALS,
     TOGETHER,
 )
+from agent_memory.store import slots
 
 # The session start runs detect() on its cold path (L2/L3 collisions, claude/context.py): only
 # the clock is imported at the top; re, dataclasses, functools and typing are not needed.
@@ -212,12 +213,17 @@ def _expand(tokens: Iterable[str]) -> list[str]:
 
 
 class _Shape:
-    __slots__ = ("tokens", "stem", "negative", "copulas", "choices")
+    __slots__ = ("tokens", "stem", "negative", "copulas", "choices", "settings", "chosen", "dropped")
 
     def __init__(self, tokens: tuple[str, ...], stem: tuple[str, ...], negative: bool,
                  copulas: Mapping[int, tuple[tuple[str, ...], int]],
-                 choices: tuple[tuple[str, str, str], ...] = ()) -> None:  # fmt: skip
+                 choices: tuple[tuple[str, str, str], ...] = (), settings: Mapping[str, str] | None = None,
+                 dropped: str | None = None, labelled: str | None = None) -> None:  # fmt: skip
         self.choices = choices  # the tool choices ("Use X[, not Y][, for Z]") among its parts
+        self.settings = settings or {}  # what it says of the user's one-value slots (store/slots.py)
+        self.dropped = dropped  # the tool it gives up whole ("Never use poetry any more")
+        # every tool it chooses, for any job (English choices, "Use: 用 poetry 管理依赖")
+        self.chosen = frozenset(c[0] for c in choices) | ({labelled} if labelled else set())
         self.tokens = tokens
         self.stem = stem  # the claim with every polarity marker removed
         self.negative = negative  # odd number of negation markers
@@ -281,7 +287,8 @@ def _analyse(claim: str) -> _Shape:
         if found is not None:
             copulas[start] = found
     choices = tuple(c for part in claim.split(";") if (c := _choice(part) or _phrase_choice(part)) is not None)
-    return _Shape(tokens, tuple(stem), negations % 2 == 1, copulas, choices)
+    return _Shape(tokens, tuple(stem), negations % 2 == 1, copulas, choices,
+                  slots.user_settings(claim), slots.tool_dropped(claim), slots.tool_chosen(claim))  # fmt: skip
 
 
 def _negation_conflict(a: _Shape, b: _Shape) -> bool:
@@ -502,6 +509,19 @@ def _named_like_a_tool(name: str, claim: str) -> bool:
     return at >= 0 and all(word[:1].isupper() for word in claim[at : at + len(name)].split())
 
 
+def _slot_conflict(a: _Shape, b: _Shape) -> bool:
+    """Two values of one of the user's one-value slots: "User is on macOS" vs "User is on Linux
+    now", "Answer in English" vs "Answer the user in German" (store/slots.py)."""
+    return any(b.settings.get(slot, value) != value for slot, value in a.settings.items())
+
+
+def _dropped_conflict(a: _Shape, b: _Shape) -> bool:
+    """One claim gives up the tool the other chooses, for whatever job: "Use poetry for
+    dependencies" vs "Never use poetry any more", "Use: 用 poetry 管理依赖" vs "Don't: 不要再用
+    poetry 了"."""
+    return (a.dropped is not None and a.dropped in b.chosen) or (b.dropped is not None and b.dropped in a.chosen)
+
+
 def _alternative_conflict(a: _Shape, b: _Shape) -> bool:
     return any(_alternative(x, y) for x in a.choices for y in b.choices)
 
@@ -543,8 +563,10 @@ def conflict_rule(
         return None
     if _negation_conflict(a, b):
         return NEGATION
-    if _alternative_conflict(a, b):
+    if _alternative_conflict(a, b) or _dropped_conflict(a, b):
         return SAME_SUBJECT  # a tool choice is a decision or a preference alike: kinds not compared
+    if _slot_conflict(a, b):
+        return SAME_SUBJECT  # one slot of the user's, said as a fact or a preference alike
     if kind_a is not None and kind_b is not None and kind_a != kind_b:
         return None
     if _same_subject_conflict(a, b):
@@ -573,8 +595,12 @@ def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
     slot = shape.slot
     if slot is not None:
         keys.append(("slot", slot))
+    keys.extend(("user", (slot,)) for slot in sorted(shape.settings))
+    # a tool given up, and one chosen behind a label, meet the choices of it under its name
+    named = shape.chosen | ({shape.dropped} if shape.dropped else set())
+    keys.extend(("tool", (tool,)) for tool in sorted(named))
     for choice in shape.choices:
-        keys.extend(("tool", (tool,)) for tool in choice[:2] if tool)
+        keys.extend(("tool", (tool,)) for tool in choice[1:2] if tool)
         if choice[2]:
             # a family-mate chosen for the same job is filed under its own name: this choice
             # looks there too (an atom indexed before this key existed is found all the same)
