@@ -218,12 +218,12 @@ class _Shape:
     def __init__(self, tokens: tuple[str, ...], stem: tuple[str, ...], negative: bool,
                  copulas: Mapping[int, tuple[tuple[str, ...], int]],
                  choices: tuple[tuple[str, str, str], ...] = (), settings: Mapping[str, str] | None = None,
-                 dropped: str | None = None, labelled: str | None = None) -> None:  # fmt: skip
+                 dropped: tuple[str, str] | None = None, labelled: str | None = None) -> None:  # fmt: skip
         self.choices = choices  # the tool choices ("Use X[, not Y][, for Z]") among its parts
         self.settings = settings or {}  # what it says of the user's one-value slots (store/slots.py)
-        self.dropped = dropped  # the tool it gives up whole ("Never use poetry any more")
-        # every tool it chooses, for any job (English choices, "Use: 用 poetry 管理依赖")
-        self.chosen = frozenset(c[0] for c in choices) | ({labelled} if labelled else set())
+        self.dropped = dropped  # (tool, job or "") it gives up ("Never use poetry any more")
+        # (tool, job or "") of every choice (English choices, "Use: 用 poetry 管理依赖")
+        self.chosen = frozenset((c[0], c[2]) for c in choices) | ({(labelled, "")} if labelled else set())
         self.tokens = tokens
         self.stem = stem  # the claim with every polarity marker removed
         self.negative = negative  # odd number of negation markers
@@ -519,7 +519,16 @@ def _dropped_conflict(a: _Shape, b: _Shape) -> bool:
     """One claim gives up the tool the other chooses, for whatever job: "Use poetry for
     dependencies" vs "Never use poetry any more", "Use: 用 poetry 管理依赖" vs "Don't: 不要再用
     poetry 了"."""
-    return (a.dropped is not None and a.dropped in b.chosen) or (b.dropped is not None and b.dropped in a.chosen)
+    return _gives_up(a.dropped, b.chosen) or _gives_up(b.dropped, a.chosen)
+
+
+def _gives_up(dropped: tuple[str, str] | None, chosen: Set[tuple[str, str]]) -> bool:
+    """A tool given up whole meets every choice of it; given up for a job, a choice of it for
+    that job ("Never use poetry for packaging anymore" leaves "Use poetry for dependencies")."""
+    if dropped is None:
+        return False
+    tool, job = dropped
+    return any(tool == other and (not job or job == purpose) for other, purpose in chosen)
 
 
 def _alternative_conflict(a: _Shape, b: _Shape) -> bool:
@@ -597,7 +606,7 @@ def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
         keys.append(("slot", slot))
     keys.extend(("user", (slot,)) for slot in sorted(shape.settings))
     # a tool given up, and one chosen behind a label, meet the choices of it under its name
-    named = shape.chosen | ({shape.dropped} if shape.dropped else set())
+    named = {tool for tool, _ in shape.chosen} | ({shape.dropped[0]} if shape.dropped else set())
     keys.extend(("tool", (tool,)) for tool in sorted(named))
     for choice in shape.choices:
         keys.extend(("tool", (tool,)) for tool in choice[1:2] if tool)

@@ -20,7 +20,8 @@ path. Every reader is deliberately narrow (a false contradiction freezes two goo
   and neovim, pwsh and PowerShell, "Deutsch" and "German".
 
 A tool is given up when the whole claim says no more than "don't use X [any more]", in
-English ("Never use poetry any more", "Don't keep using poetry") or behind a polarity label
+English ("Never use poetry any more", "Don't keep using poetry"; for a job, "Never use poetry for
+packaging anymore" gives it up for that job only) or behind a polarity label
 in another language, where every other word is one of a few words of "don't / use / any
 more" (DROP_WORDS, DROP_CHARS): "Don't: 不要再用 poetry 发布了" (don't publish with poetry any
 more) keeps a job, so it gives nothing up here.
@@ -155,7 +156,7 @@ def _english_setting(words: list[str]) -> tuple[str, str] | None:
     """(slot, family) of "user is on X" / "user uses X" / "the user's <noun> is X"."""
     at: int | None = None
     noun: tuple[str, ...] | None = None
-    if words[:3] == ["user", "is", "on"]:
+    if words[:3] in (["user", "is", "on"], ["user", "works", "on"]):
         at = 3
     elif words[:2] == ["user", "uses"]:
         at = 2
@@ -227,7 +228,7 @@ def user_settings(claim: str) -> dict[str, str]:
 
 _DROP_HEADS = (("never", "use"), ("don't", "use"), ("do", "not", "use"), ("don't", "keep", "using"),
                ("stop", "using"))  # fmt: skip
-_DROP_TAILS = ((), ("any", "more"), ("anymore",), ("again",), ("ever", "again"), ("now",))
+_DROP_TAILS = (("any", "more"), ("anymore",), ("ever", "again"), ("again",), ("now",), ())  # () last: the job ends before a tail
 # Words of "don't / use / any more" in the languages a polarity label is put on (extract.rules
 # .languages): a labelled claim made of these and one tool's name gives the tool up.
 DROP_WORDS = frozenset(
@@ -241,9 +242,11 @@ DROP_WORDS = frozenset(
     )
 )  # fmt: skip
 # The same for a script without spaces: 不要/别/不再 用/使用 再 … 了 (zh), もう…使わないで (ja).
-DROP_CHARS = frozenset("不要别別再用使了啦吧也就。！!，,、もうを使わないでくださいね")
-_POSITIVE_LABELS = frozenset({"use", "decided"})
-_NEGATIVE_LABELS = frozenset({"don't", "never", "decided not to use"})
+DROP_CHARS = frozenset("以后後今不要别別再用使了啦吧也就。！!，,、もうを使わないでくださいね")
+_POSITIVE_LABELS = frozenset({"use", "uses", "stack", "decided"})
+_NEGATIVE_LABELS = frozenset({"don't", "never", "decided not to use", "from now on, don't"})
+# What opens a job after the tool ("… for packaging"), as store/contradictions reads a choice's.
+_JOB_WORDS = frozenset(("for", "in", "on", "to", "when", "with", "across"))
 _TOOL_CHARS = frozenset(".@/+#-_")
 
 
@@ -261,17 +264,25 @@ def _latin_names(text: str) -> list[str]:
     return out
 
 
-def tool_dropped(claim: str) -> str | None:
-    """The tool the claim gives up whole ("Never use poetry any more"), else None."""
+def tool_dropped(claim: str) -> tuple[str, str] | None:
+    """(tool, job) the claim gives up: job "" when the tool goes whole ("Never use poetry any
+    more"), else the purpose it goes for ("Never use poetry for packaging anymore" gives
+    (poetry, "for packaging")); None when it gives none up."""
     text = normalize(claim)
     label, colon, body = text.partition(": ")
     if colon and label in _NEGATIVE_LABELS:
-        return _labelled_tool(body, dropping=True)
+        tool = _labelled_tool(body, dropping=True)
+        return (tool, "") if tool else None
     words = [w.strip("`") for w in text.split()]
     for head in _DROP_HEADS:
-        if (tuple(words[: len(head)]) == head and len(words) > len(head)
-                and tuple(words[len(head) + 1 :]) in _DROP_TAILS):  # fmt: skip
-            return words[len(head)] or None
+        if tuple(words[: len(head)]) != head or len(words) <= len(head) or not words[len(head)]:
+            continue
+        tool, rest = words[len(head)], words[len(head) + 1 :]
+        for tail in _DROP_TAILS:
+            job = rest[: len(rest) - len(tail)]
+            if tuple(rest[len(job) :]) == tail and (not job or (job[0] in _JOB_WORDS and len(job) > 1)):
+                return tool, " ".join(job)
+        return None
     return None
 
 
