@@ -540,3 +540,52 @@ def test_a_tool_named_in_several_words_is_read_only_where_one_word_reads_nothing
     assert _phrase_choice("Use feature flags, not long-lived branches") is None  # common nouns
     assert _phrase_choice("Use the new shiny build tool") is None
     assert _phrase_choice("Run the tests") is None
+
+
+# Issue 28 item 4: the user's one-value slots and a tool given up (store/slots.py).
+SLOT_FIRES = [
+    ("User is on macOS", "User is on Arch now; use pacman, not brew"),
+    ("User works on Windows", "The user's laptop is a Mac"),
+    ("User uses bash", "The user's shell is nushell"),
+    ("User uses neovim", "User uses VS Code"),
+    ("Answer in Korean", "Answer the user in Japanese"),
+    ("Answer in English", "Language: Antworte bitte auf Deutsch"),
+    ("Environment: Je suis sur Windows", "User is on Debian"),
+    ("Use ruff for linting", "Never use ruff any more"),
+    ("Use: 用 hatch 构建", "Don't: 别再用 hatch 了"),
+    ("Use bun, not npm", "Don't: No uses bun nunca más"),
+]
+SLOT_SILENT = [
+    # another subject, another slot, a value of the same family, a value qualified
+    ("User is on macOS", "Our deploy hosts are Ubuntu"),
+    ("User is on macOS", "User uses zsh"),
+    ("User is on Linux", "User is on Ubuntu 22.04"),
+    ("User uses vim", "User uses nvim"),
+    ("User uses pwsh", "User uses PowerShell"),
+    ("User is on Windows", "User is on Linux at home"),
+    ("User uses vim", "User uses VS Code with vim keybindings"),
+    ("User is on Windows with WSL", "User is on Ubuntu"),
+    ("User uses emacs", "User uses emacs for org notes"),
+    ("Answer in English", "Answer in English only"),
+    ("Answer in French", "Write commit messages in English"),
+    ("Answer in French", "Language: 用中文回答，代码注释用英文"),
+    # a tool given up for another job, or one not chosen; a scope the label leaves said
+    ("Use poetry for dependencies", "Never use poetry for publishing anymore"),
+    ("Use pnpm, not npm", "Never use npm any more"),
+    ("Use: 用 hatch 构建", "Don't: 不要再用 hatch 发布了"),
+    ("Use poetry in the api service", "Use uv in the ml-pipeline repo"),
+]
+
+
+@pytest.mark.parametrize(("older", "newer"), SLOT_FIRES)
+def test_two_values_of_one_user_slot_or_a_tool_given_up_contradict(older: str, newer: str) -> None:
+    assert conflict_rule(older, newer, "fact", "preference") == "same-subject"
+    assert conflict_rule(newer, older) == "same-subject"
+    found = detect([make_atom(older), make_atom(newer, first_seen="2026-10-02T09:00:00Z")])
+    assert found == [Contradiction(atom_id(older, PROJECT), atom_id(newer, PROJECT), "same-subject")]
+
+
+@pytest.mark.parametrize(("first", "second"), SLOT_SILENT)
+def test_compatible_user_facts_and_tool_rules_do_not_contradict(first: str, second: str) -> None:
+    assert conflict_rule(first, second) is None
+    assert detect([make_atom(first), make_atom(second, first_seen="2026-10-02T09:00:00Z")]) == []

@@ -347,3 +347,69 @@ def test_a_rule_said_again_after_the_pending_word_against_it_is_promoted(project
     promote = gm_json(project, "promote")
     blocked = [item for item in promote["blocked"] if item["id"] == older["id"]]
     assert not any(r.startswith("said otherwise since") for item in blocked for r in item["reasons"]), blocked
+
+
+# Issue 28 item 4: one slot of the user's said with two values, and a tool given up after a
+# rule chose it — each a contradiction the person settles with `resolve`.
+ONE_SLOT_TWO_VALUES = [
+    # the user's OS (a distribution counts for its family)
+    ("I work on Windows.", "I'm on Fedora now.", "User works on Windows", "User is on Fedora now"),
+    # their shell, said as "my shell is" and as "I use"
+    ("My shell is fish.", "I use zsh.", "The user's shell is fish", "User uses zsh"),
+    # their editor
+    ("I use emacs.", "My editor is helix.", "User uses emacs", "The user's editor is helix"),
+    # the language to answer them in
+    ("Please always reply in Italian.", "Answer me in Spanish from now on.",
+     "Answer in Italian", "Answer the user in Spanish"),
+    # a tool chosen in one language-tagged claim, given up in another
+    ("项目用 pdm 管理依赖。", "以后不要再用 pdm 了", "Uses: 项目用 pdm 管理依赖",
+     "From now on, don't: 以后不要再用 pdm 了"),
+    # a tool chosen for a job, then given up whole
+    ("Always use pipenv for dependencies.", "Don't use pipenv anymore.",
+     "Always use pipenv for dependencies", "Never use pipenv anymore"),
+    # … or given up for that very job
+    ("Use poetry for packaging.", "Don't use poetry for packaging anymore.",
+     "Use poetry for packaging", "Never use poetry for packaging anymore"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("older", "newer", "older_claim", "newer_claim"), ONE_SLOT_TWO_VALUES)
+def test_a_later_value_of_one_slot_is_contested_and_consolidate_proposes_resolve(
+    project: Path, older: str, newer: str, older_claim: str, newer_claim: str
+) -> None:
+    _say(project, 1, "2026-10-01", older)
+    _say(project, 2, "2026-10-02", newer)
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = _l1(project)
+    assert sorted(atoms) == sorted((older_claim, newer_claim)), atoms
+    first, second = atoms[older_claim], atoms[newer_claim]
+    pairs = {(p["older"], p["newer"]) for p in gm_json(project, "inspect", "--contested")["pairs"]}
+    assert pairs == {(first["id"], second["id"])}
+    [conflict] = gm_json(project, "consolidate")["contradictions"]
+    assert conflict["apply"] == [
+        f"git memory resolve {first['id']} --keep {second['id']}",
+        f"git memory resolve {first['id']} --keep {first['id']}",
+    ]
+
+
+# Said in two sessions, none of these contradicts: another subject than the user, a value of
+# the same family, a value qualified by where it holds, another job, another setting.
+NO_SLOT_CONFLICT = [
+    ("I work on Windows.", "Our build machines are on Debian."),
+    ("I work on Windows.", "I'm on Windows with PowerShell."),
+    ("I use zsh.", "I use emacs for org notes."),
+    ("I use emacs.", "I use emacs for org notes."),
+    ("Please always reply in Italian.", "Always write commit messages in English."),
+    ("Use poetry for packaging.", "Don't use poetry for publishing anymore."),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), NO_SLOT_CONFLICT)
+def test_claims_of_other_slots_subjects_or_jobs_are_not_contested(project: Path, first: str, second: str) -> None:
+    for n, day in ((1, "2026-10-01"), (2, "2026-10-02")):
+        _say(project, n, day, first)
+    for n, day in ((3, "2026-10-03"), (4, "2026-10-04")):
+        _say(project, n, day, second)
+    gm(project, "capture", "--all", "--no-stage")
+    assert len(_l1(project)) == 2
+    assert gm_json(project, "inspect", "--contested")["pairs"] == []
