@@ -452,3 +452,28 @@ def test_the_length_limits_the_code_checks_are_the_schemas() -> None:
     schema = json.loads(files("agent_memory").joinpath("resources/atom.schema.json").read_text("utf-8"))
     assert schema["properties"]["claim"]["maxLength"] == MAX_CLAIM_CHARS
     assert schema["$defs"]["projectName"]["maxLength"] == MAX_PROJECT_CHARS
+
+
+@pytest.mark.parametrize(("said", "also"), [
+    ("User is on Windows", "User uses Windows"),
+    ("User works on macOS", "The user's OS is macOS"),
+    ("The user's shell is fish", "User uses fish shell"),
+    ("User is on zsh", "User uses zsh"),
+    ("User uses VS Code", "The user's editor is VS Code"),
+    ("Answer in Italian", "Answer the user in Italian"),
+])  # fmt: skip
+def test_a_fact_of_the_users_in_another_spelling_is_one_fact(said: str, also: str) -> None:
+    assert atom_id(also, "p") in restated_ids(said, "p")
+    assert atom_id(said, "p") in restated_ids(also, "p")
+
+
+@pytest.mark.parametrize(("said", "other"), [
+    ("User is on Windows", "User is on Windows w/ PowerShell"),  # says more: its own fact
+    ("User is on Linux", "User is on Ubuntu"),  # one family, not one name
+    ("User uses vim", "User uses neovim"),
+    ("User uses tmux", "User is on tmux"),  # no slot's name
+    ("Answer in Italian", "Write commit messages in Italian"),
+])  # fmt: skip
+def test_a_fact_of_the_users_said_with_more_or_another_name_is_another_fact(said: str, other: str) -> None:
+    assert atom_id(other, "p") not in restated_ids(said, "p")
+    assert atom_id(said, "p") not in restated_ids(other, "p")

@@ -413,3 +413,29 @@ def test_claims_of_other_slots_subjects_or_jobs_are_not_contested(project: Path,
     gm(project, "capture", "--all", "--no-stage")
     assert len(_l1(project)) == 2
     assert gm_json(project, "inspect", "--contested")["pairs"] == []
+
+
+# Issue 28 item 4: one fact of the user's one-value slots said bare in two of the extractor's
+# spellings ("I'm on X" / "I use X", "my shell is X" / "I use X"): one atom that recurs, kept
+# as said first.
+RESTATED_SLOT = [
+    ("I'm on Windows.", "I use Windows.", "User is on Windows"),
+    ("My shell is fish.", "I use fish.", "The user's shell is fish"),
+    ("I use emacs.", "My editor is emacs.", "User uses emacs"),
+    ("Please always reply in Italian.", "Answer me in Italian from now on.", "Answer in Italian"),
+]
+
+
+def test_a_fact_of_the_users_said_in_another_spelling_is_one_atom_that_recurs(project: Path) -> None:
+    _said_twice_is_one_atom_each(project, RESTATED_SLOT)
+
+
+def test_a_slot_fact_said_with_more_stays_its_own_atom(project: Path) -> None:
+    """"User is on Windows with PowerShell" says which shell too: filed as a sighting of "User is
+    on Windows" it would lose that, so it is its own atom and the bare fact did not recur."""
+    _say(project, 1, "2026-10-01", "I'm on Windows.")
+    _say(project, 2, "2026-10-02", "I'm on Windows with PowerShell.")
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = _l1(project)
+    assert sorted(atoms) == ["User is on Windows", "User is on Windows with PowerShell"]
+    assert all(atom["sessions"] == 1 for atom in atoms.values()), atoms

@@ -15,6 +15,7 @@ from __future__ import annotations
 from agent_memory.model.clock import iso_z, parse_ts, utc_day  # noqa: F401 - iso_z, utc_day re-exported
 from agent_memory.model.controls import replace_controls
 from agent_memory.model.errors import InvalidAtomError
+from agent_memory.model.user_slots import slot_spellings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ def atom_id(claim: str, project: str | None) -> str:
 # (the spec's example ids do not move): the other spellings are ids to look up, and a few at
 # most — the article at one place only, before the claim's first word that reads as a plural
 # noun or before the word in front of it, so a sighting costs at most five more lookups, not
-# one per noun.
+# one per noun (a bare fact of the user's slots, model/user_slots.py, three more at most).
 _ALWAYS = "always "
 # Before the plural, a word that already says which ones: "all tests" is not "all the tests"
 # said without its article (and "all the tests" has no article-free spelling, so the relation
@@ -200,7 +201,8 @@ def _says_which(word: str) -> bool:
 
 def restated_ids(claim: str, project: str | None) -> list[str]:
     """The ids of `claim`'s other spellings — its opening "Always" dropped or added, the "the"
-    of its first plural noun dropped or added (`_article_spellings`), and both — the one rule
+    of its first plural noun dropped or added (`_article_spellings`), and both; a fact of the
+    user's one-value slots said bare in another spelling (`user_slots.slot_spellings`) — the one rule
     as it may be held (capture files a sighting under whichever is held; L3 groups them)."""
     text = normalize(claim)
     body = text[len(_ALWAYS) :] if text.startswith(_ALWAYS) else text
@@ -208,7 +210,10 @@ def restated_ids(claim: str, project: str | None) -> list[str]:
         return []
     bodies = [body, *_article_spellings(body)]
     # the "Always" spelling first (the one looked up before the article spellings existed)
-    return [atom_id(spelling, project) for one in bodies for spelling in (one, _ALWAYS + one) if spelling != text]
+    ids = [atom_id(spelling, project) for one in bodies for spelling in (one, _ALWAYS + one) if spelling != text]
+    # one fact of the user's said in another of the extractor's spellings ("User uses Windows" /
+    # "User is on Windows"), last: the lookups above came first
+    return ids + [atom_id(spelling, project) for spelling in slot_spellings(text)]
 
 
 def expected_id(atom: Mapping[str, Any]) -> str:

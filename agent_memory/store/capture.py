@@ -298,7 +298,8 @@ def _forgotten_under(snap: Snapshot, ident: str) -> bool:
 
 def _filed_under(snap: Snapshot, writes: Mapping[str, Atom], obs: Atom) -> str:
     """The id a sighting is merged under. The rule may be held under another spelling (with
-    or without the opening "Always", or the "the" of its first plural noun: `restated_ids`):
+    or without the opening "Always", or the "the" of its first plural noun, or a fact of the
+    user's said in another spelling, "User uses Windows" / "User is on Windows": `restated_ids`):
     so "Always X" and "X" said in two sessions are one atom that recurs, not two that never
     do. A record held live comes first (its own id, then the other spellings', in that order:
     after `consolidate` folded two spellings into one, a sighting of the forgotten one counts

@@ -30,55 +30,8 @@ more) keeps a job, so it gives nothing up here.
 from __future__ import annotations
 
 from agent_memory.model.atom import normalize
+from agent_memory.model.user_slots import EDITOR, LANGUAGES, NAMES, OS, REPLY_LANGUAGE, SHELL
 
-OS = "os"
-SHELL = "shell"
-EDITOR = "editor"
-REPLY_LANGUAGE = "reply-language"
-
-
-def _lexicon(families: dict[str, str]) -> dict[tuple[str, ...], str]:
-    return {
-        tuple(name.split()): family
-        for family, names in families.items()
-        for name in names.split(",")
-        if name
-    }
-
-
-# name (one or two words, casefolded) → family
-_NAMES: dict[str, dict[tuple[str, ...], str]] = {
-    OS: _lexicon({
-        "macos": "macos,mac,osx,os x,mac os,macbook",
-        "linux": "linux,ubuntu,debian,fedora,arch,arch linux,manjaro,nixos,gentoo,centos,rhel,"
-                 "opensuse,kubuntu,xubuntu,popos,pop!_os",
-        "windows": "windows,win10,win11",
-    }),
-    SHELL: _lexicon({
-        "bash": "bash", "zsh": "zsh", "fish": "fish", "powershell": "powershell,pwsh",
-        "nushell": "nushell", "tcsh": "tcsh,csh", "ksh": "ksh", "xonsh": "xonsh",
-    }),
-    EDITOR: _lexicon({
-        "vim": "vim,vi,nvim,neovim", "emacs": "emacs,spacemacs,doom emacs",
-        "vscode": "vscode,vs code,visual studio code", "cursor": "cursor", "zed": "zed",
-        "helix": "helix,hx", "sublime": "sublime,sublime text", "nano": "nano",
-        "jetbrains": "intellij,intellij idea,pycharm,webstorm,goland,clion,rider,phpstorm,rubymine",
-    }),
-}  # fmt: skip
-# Names of a language, in English and as other languages write them (a "Language: …" claim keeps
-# the user's own words: "Antworte auf Deutsch", "Réponds en français", "请用中文回答").
-_LANGUAGES = _lexicon({
-    "en": "english,englisch,anglais,inglés,ingles,inglese,inglês,английском,английский,英语,英文,英語,영어",
-    "de": "german,deutsch,allemand,alemán,aleman,alemão,tedesco,немецком,немецкий,德语,德文,ドイツ語,독일어",
-    "fr": "french,français,francais,französisch,francés,francês,francese,французском,法语,法文,フランス語,프랑스어",
-    "es": "spanish,español,espanol,spanisch,espagnol,espanhol,spagnolo,испанском,西班牙语,スペイン語,스페인어",
-    "pt": "portuguese,português,portugues,portugiesisch,portugais,portugués,portoghese,португальском,葡萄牙语,ポルトガル語",
-    "it": "italian,italiano,italienisch,italien,итальянском,意大利语,イタリア語",
-    "ru": "russian,русском,русский,russisch,russe,ruso,russo,俄语,俄文,ロシア語,러시아어",
-    "zh": "chinese,chinesisch,chinois,chino,chinês,cinese,китайском,中文,汉语,漢語,中国語,중국어",
-    "ja": "japanese,japanisch,japonais,japonés,japonês,giapponese,японском,日本語,日语,日文,일본어",
-    "ko": "korean,koreanisch,coréen,coreano,корейском,한국어,韩语,韓国語",
-})  # fmt: skip
 # The noun of "The user's <noun> is X" that names each slot.
 _SLOT_NOUNS = {
     OS: {("os",), ("operating", "system"), ("machine",), ("laptop",), ("computer",), ("platform",)},
@@ -171,7 +124,7 @@ def _english_setting(words: list[str]) -> tuple[str, str] | None:
         return None
     if at < len(words) and words[at] in ("a", "an"):
         at += 1
-    for slot, names in _NAMES.items():
+    for slot, names in NAMES.items():
         hit = _name_at(words, at, names)
         if hit is None:
             continue
@@ -196,7 +149,7 @@ def _answer_language(words: list[str]) -> str | None:
         if tuple(words[1 : 1 + len(whom)]) == whom and words[1 + len(whom) : 2 + len(whom)] == ["in"]:
             rest = [_bare(w) for w in words[2 + len(whom) :]]
             if rest and rest[1:] in ([], ["only"], ["now"]):
-                return _LANGUAGES.get((rest[0],))
+                return LANGUAGES.get((rest[0],))
     return None
 
 
@@ -208,13 +161,13 @@ def user_settings(claim: str) -> dict[str, str]:
         return {}  # Windows and Linux at once: no one value
     if colon and label == "environment":
         out = {}
-        for slot, names in _NAMES.items():
+        for slot, names in NAMES.items():
             families = _families_named(body, names)
             if len(families) == 1:
                 out[slot] = next(iter(families))
         return out
     if colon and label == "language":
-        families = _families_named(body, _LANGUAGES)
+        families = _families_named(body, LANGUAGES)
         return {REPLY_LANGUAGE: next(iter(families))} if len(families) == 1 else {}
     words = _words(text)
     language = _answer_language(words)
