@@ -554,6 +554,7 @@ SLOT_FIRES = [
     ("Use ruff for linting", "Never use ruff any more"),
     ("Use: 用 hatch 构建", "Don't: 别再用 hatch 了"),
     ("Use bun, not npm", "Don't: No uses bun nunca más"),
+    ("Use pnpm, not yarn", "Never use pnpm"),  # refused bare: meets a choice for no job
 ]
 SLOT_SILENT = [
     # another subject, another slot, a value of the same family, a value qualified
@@ -574,6 +575,9 @@ SLOT_SILENT = [
     ("Use pnpm, not npm", "Never use npm any more"),
     ("Use: 用 hatch 构建", "Don't: 不要再用 hatch 发布了"),
     ("Use poetry in the api service", "Use uv in the ml-pipeline repo"),
+    # refused bare, not given up: the general rule beside an exception
+    ("Use print for the CLI output", "Never use print"),
+    ("Use: 用 hatch 构建", "Don't: 不要用 hatch"),
 ]
 
 

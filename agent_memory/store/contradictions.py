@@ -218,12 +218,14 @@ class _Shape:
     def __init__(self, tokens: tuple[str, ...], stem: tuple[str, ...], negative: bool,
                  copulas: Mapping[int, tuple[tuple[str, ...], int]],
                  choices: tuple[tuple[str, str, str], ...] = (), settings: Mapping[str, str] | None = None,
-                 dropped: tuple[str, str] | None = None, labelled: str | None = None) -> None:  # fmt: skip
+                 dropped: tuple[str, str, bool] | None = None, labelled: str | None = None) -> None:  # fmt: skip
         self.choices = choices  # the tool choices ("Use X[, not Y][, for Z]") among its parts
         self.settings = settings or {}  # what it says of the user's one-value slots (store/slots.py)
-        self.dropped = dropped  # (tool, job or "") it gives up ("Never use poetry any more")
-        # (tool, job or "") of every choice (English choices, "Use: 用 poetry 管理依赖")
-        self.chosen = frozenset((c[0], c[2]) for c in choices) | ({(labelled, "")} if labelled else set())
+        self.dropped = dropped  # (tool, job or "", given up) it refuses ("Never use poetry any more")
+        # (tool, job: "" for none, None for one not read) of every choice ("Use X for Z",
+        # "Use: 用 poetry 管理依赖")
+        self.chosen: frozenset[tuple[str, str | None]] = frozenset((c[0], c[2]) for c in choices) | (
+            {(labelled, None)} if labelled else set())
         self.tokens = tokens
         self.stem = stem  # the claim with every polarity marker removed
         self.negative = negative  # odd number of negation markers
@@ -522,13 +524,17 @@ def _dropped_conflict(a: _Shape, b: _Shape) -> bool:
     return _gives_up(a.dropped, b.chosen) or _gives_up(b.dropped, a.chosen)
 
 
-def _gives_up(dropped: tuple[str, str] | None, chosen: Set[tuple[str, str]]) -> bool:
-    """A tool given up whole meets every choice of it; given up for a job, a choice of it for
-    that job ("Never use poetry for packaging anymore" leaves "Use poetry for dependencies")."""
+def _gives_up(dropped: tuple[str, str, bool] | None, chosen: Set[tuple[str, str | None]]) -> bool:
+    """A tool given up ("any more") meets every choice of it; refused for a job, a choice of it
+    for that job ("Never use poetry for packaging anymore" leaves "Use poetry for
+    dependencies"); refused bare ("Never use print"), only a choice of it for no job — the
+    general rule beside an exception ("Use print for the CLI's output") is no contradiction."""
     if dropped is None:
         return False
-    tool, job = dropped
-    return any(tool == other and (not job or job == purpose) for other, purpose in chosen)
+    tool, job, given_up = dropped
+    return any(
+        tool == other and (purpose == job if job else given_up or purpose == "") for other, purpose in chosen
+    )
 
 
 def _alternative_conflict(a: _Shape, b: _Shape) -> bool:

@@ -19,12 +19,15 @@ path. Every reader is deliberately narrow (a false contradiction freezes two goo
 - values are compared by family: "User is on Ubuntu" and "User is on Linux" agree, as do vim
   and neovim, pwsh and PowerShell, "Deutsch" and "German".
 
-A tool is given up when the whole claim says no more than "don't use X [any more]", in
+A tool is refused when the whole claim says no more than "don't use X [any more]", in
 English ("Never use poetry any more", "Don't keep using poetry"; for a job, "Never use poetry for
-packaging anymore" gives it up for that job only) or behind a polarity label
-in another language, where every other word is one of a few words of "don't / use / any
-more" (DROP_WORDS, DROP_CHARS): "Don't: 不要再用 poetry 发布了" (don't publish with poetry any
-more) keeps a job, so it gives nothing up here.
+packaging anymore" refuses it for that job only) or behind a polarity label in another
+language, where every other word is one of a few words of "don't / use / any more"
+(DROP_WORDS, DROP_CHARS): "Don't: 不要再用 poetry 发布了" (don't publish with poetry any more)
+keeps a job, so it refuses nothing here. Said with "any more" ("again", "stop using", 再, mehr,
+más …) the tool is given up: that meets every choice of it. A bare "Never use print" may be the
+general rule beside an exception ("Use print for the CLI's output"), so it meets only a choice
+of the tool for no stated job.
 """
 
 from __future__ import annotations
@@ -182,6 +185,9 @@ def user_settings(claim: str) -> dict[str, str]:
 _DROP_HEADS = (("never", "use"), ("don't", "use"), ("do", "not", "use"), ("don't", "keep", "using"),
                ("stop", "using"))  # fmt: skip
 _DROP_TAILS = (("any", "more"), ("anymore",), ("ever", "again"), ("again",), ("now",), ())  # () last: the job ends before a tail
+_GIVEN_UP_HEADS = (("don't", "keep", "using"), ("stop", "using"))
+# The words and characters of "any more" among those: said, the tool is given up, not refused.
+_NO_MORE = frozenset({"más", "mas", "mais", "plus", "mehr", "più", "больше", "再", "もう"})
 # Words of "don't / use / any more" in the languages a polarity label is put on (extract.rules
 # .languages): a labelled claim made of these and one tool's name gives the tool up.
 DROP_WORDS = frozenset(
@@ -217,15 +223,19 @@ def _latin_names(text: str) -> list[str]:
     return out
 
 
-def tool_dropped(claim: str) -> tuple[str, str] | None:
-    """(tool, job) the claim gives up: job "" when the tool goes whole ("Never use poetry any
-    more"), else the purpose it goes for ("Never use poetry for packaging anymore" gives
-    (poetry, "for packaging")); None when it gives none up."""
+def tool_dropped(claim: str) -> tuple[str, str, bool] | None:
+    """(tool, job, given up) the claim refuses: job "" when the tool goes whole ("Never use
+    poetry any more"), else the purpose it goes for ("Never use poetry for packaging anymore"
+    gives (poetry, "for packaging", True)); given up when said with "any more" or the like.
+    None when it refuses none."""
     text = normalize(claim)
     label, colon, body = text.partition(": ")
     if colon and label in _NEGATIVE_LABELS:
         tool = _labelled_tool(body, dropping=True)
-        return (tool, "") if tool else None
+        if tool is None:
+            return None
+        said = body.replace(tool, " ")
+        return tool, "", any(word in _NO_MORE for word in said.split()) or "再" in said or "もう" in said
     words = [w.strip("`") for w in text.split()]
     for head in _DROP_HEADS:
         if tuple(words[: len(head)]) != head or len(words) <= len(head) or not words[len(head)]:
@@ -234,7 +244,7 @@ def tool_dropped(claim: str) -> tuple[str, str] | None:
         for tail in _DROP_TAILS:
             job = rest[: len(rest) - len(tail)]
             if tuple(rest[len(job) :]) == tail and (not job or (job[0] in _JOB_WORDS and len(job) > 1)):
-                return tool, " ".join(job)
+                return tool, " ".join(job), bool(tail) or head in _GIVEN_UP_HEADS
         return None
     return None
 
