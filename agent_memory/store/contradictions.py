@@ -37,6 +37,15 @@ main". All of these must hold:
   protected" (compatible descriptions) apart from "The default branch is main" vs "The
   default branch is dev" (one setting, two values).
 
+Two more readings count as same-subject (store/slots.py reads them, as narrowly):
+- one of the user's one-value slots with two values: their OS, shell, editor, the language to
+  answer them in ("User is on macOS" vs "User is on Linux now", "Answer in English" vs
+  "Language: Antworte auf Deutsch"); the subject must be the user ("Our CI runners are
+  Ubuntu" is not), and values of one family agree (Ubuntu and Linux, vim and neovim);
+- a tool refused against a choice of it: given up ("Never use poetry any more", "Don't: 不要再
+  用 poetry 了") it meets every choice of poetry; refused for a job, a choice for that job;
+  refused bare ("Never use print"), only a choice of it for no stated job.
+
 Decisions and stated limits:
 - "Run tests with pytest -x" vs "Run tests with pytest -q" does NOT fire: there is no copula,
   and flags are usually additive options, not rival values. Likewise "Use pnpm for installs"
@@ -610,6 +619,9 @@ def _candidate_keys(shape: _Shape) -> list[tuple[str, tuple[str, ...]]]:
     slot = shape.slot
     if slot is not None:
         keys.append(("slot", slot))
+    # (an atom stored before these keys existed is filed under them when it is next written:
+    # until then a capture does not find it here; `consolidate` and the promotion gate, which
+    # judge the whole store, still do)
     keys.extend(("user", (slot,)) for slot in sorted(shape.settings))
     # a tool given up, and one chosen behind a label, meet the choices of it under its name
     named = {tool for tool, _ in shape.chosen} | ({shape.dropped[0]} if shape.dropped else set())
