@@ -1689,3 +1689,14 @@ def test_one_tool_instead_of_another_with_the_rejected_one_first(text: str, rule
 def test_asking_whether_to_swap_tools_is_no_rule(text: str) -> None:
     assert extract_claims(text) == []
 
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Verwende poetry nicht mehr.", "Benutze npm nicht mehr, nimm pnpm.", "Nutze yarn nicht länger."],
+)
+def test_a_tool_no_longer_used_in_german_is_never_read_as_a_choice_of_it(text: str) -> None:
+    # "nicht mehr" is "no longer": it was read as a tool turned down, "Use poetry, not mehr" —
+    # the opposite of what was said. Dropped rather than guessed (the gate keeps a bare
+    # "… nicht" out as it keeps "Verwende poetry nicht." out).
+    assert [c.claim for c in extract_claims(text) if c.claim.startswith("Use ")] == []

@@ -82,8 +82,10 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
     ),
     (
         _lazy(
+            # ("Verwende poetry nicht mehr": no longer — "mehr" is no tool turned down, the
+            # sentence is a prohibition, de_dont's)
             rf"\b(?:verwende|benutze|nutze)\s+{TOOL}\s*,?\s*(?:statt|anstatt|anstelle von|nicht)\s+"
-            rf"{TOOL}",
+            rf"(?!(?:mehr|länger)(?!\w)){TOOL}",
             re.I,
         ),
         "de_instead",
