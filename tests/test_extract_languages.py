@@ -1693,10 +1693,28 @@ def test_asking_whether_to_swap_tools_is_no_rule(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Verwende poetry nicht mehr.", "Benutze npm nicht mehr, nimm pnpm.", "Nutze yarn nicht länger."],
-)
-def test_a_tool_no_longer_used_in_german_is_never_read_as_a_choice_of_it(text: str) -> None:
-    # "nicht mehr" is "no longer": it was read as a tool turned down, "Use poetry, not mehr" —
-    # the opposite of what was said. Dropped rather than guessed (the gate keeps a bare
-    # "… nicht" out as it keeps "Verwende poetry nicht." out).
+    [
+        "Verwende poetry nicht mehr.", "Benutze npm nicht mehr, nimm pnpm.", "Nutze yarn nicht länger.",
+        "Use npm e não mais o yarn.", "Utilise npm et pas plus yarn.",
+        # a word with a diacritic is a whole word: "más", "più" were the tools "m", "pi"
+        "Usa npm y no más yarn.", "Usa npm e non più yarn.",
+    ],
+)  # fmt: skip
+def test_a_tool_no_longer_used_is_never_read_as_a_choice_of_it(text: str) -> None:
+    # "nicht mehr", "não mais", "no más" are "no longer": they were read as a tool turned down,
+    # "Use poetry, not mehr" — the opposite of what was said. Dropped rather than guessed (the
+    # gate keeps a bare "… nicht" out as it keeps "Verwende poetry nicht." out).
     assert [c.claim for c in extract_claims(text) if c.claim.startswith("Use ")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("Usa pnpm en lugar de npm.", "Use pnpm, not npm"),
+        ("Utilise pnpm au lieu de npm.", "Use pnpm, not npm"),
+        ("Verwende pnpm, nicht npm.", "Use pnpm, not npm"),
+        ("Usa pnpm invece di npm.", "Use pnpm, not npm"),
+    ],
+)
+def test_a_tool_turned_down_by_name_is_still_read(text: str, claim: str) -> None:
+    assert [c.claim for c in extract_claims(text)] == [claim]

@@ -82,10 +82,8 @@ _INSTEAD: list[tuple[re.Pattern[str], str]] = [
     ),
     (
         _lazy(
-            # ("Verwende poetry nicht mehr": no longer — "mehr" is no tool turned down, the
-            # sentence is a prohibition, de_dont's)
             rf"\b(?:verwende|benutze|nutze)\s+{TOOL}\s*,?\s*(?:statt|anstatt|anstelle von|nicht)\s+"
-            rf"(?!(?:mehr|länger)(?!\w)){TOOL}",
+            rf"{TOOL}",
             re.I,
         ),
         "de_instead",
@@ -123,11 +121,16 @@ _INSTEAD_REJECTED_FIRST: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
+# "Verwende poetry nicht mehr", "use npm e não mais o yarn": "no longer"/"no more", never a tool
+# turned down ("Use poetry, not mehr" says the opposite of what was said) — dropped, not guessed.
+_NO_MORE = frozenset({"mehr", "länger", "mais", "más", "plus", "più"})
+
+
 def switch(sentence: str) -> Hit | None:
     """"用 X 代替 Y", "不要 Y，用 X": one tool chosen over another is "Use X, not Y"."""
     for pattern, sub in _INSTEAD:
         m = pattern.search(sentence)
-        if m and m.group(1).lower() != m.group(2).lower():
+        if m and m.group(1).lower() != m.group(2).lower() and m.group(2).lower() not in _NO_MORE:
             return f"Use {m.group(1)}, not {m.group(2)}", "preference", sub
     for pattern, sub in _INSTEAD_REJECTED_FIRST:
         m = pattern.search(sentence.strip())

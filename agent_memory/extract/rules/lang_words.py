@@ -125,8 +125,10 @@ DE_IMP = (
 # At most 16 dot-separated parts: each part after a dot is a start too, and an unbounded chain
 # made a search scan the rest of "a.b.c.d…" from every one (quadratic; notes/28-leftover.md).
 TOOL = (
-    r"((?<![A-Za-z0-9@/+#_-])[0-9@/+#_-]*[A-Za-z][A-Za-z0-9@/+#_-]*(?:\.[A-Za-z0-9@/+#_-]+){0,15}"
-    r"(?![A-Za-z0-9])|\ue000\d+\ue001)"
+    # (a word with a letter of U+00C0–U+024F in it is read whole: "más", "più" were the tools
+    # "m", "pi", cut at their first accented letter)
+    r"((?<![A-Za-z0-9@/+#_\u00c0-\u024f-])[0-9@/+#_-]*[A-Za-z][A-Za-z0-9@/+#_\u00c0-\u024f-]*"
+    r"(?:\.[A-Za-z0-9@/+#_-]+){0,15}(?![A-Za-z0-9\u00c0-\u024f])|\ue000\d+\ue001)"
 )
 
 # A tool of at least two characters ("我用A代替" names a placeholder, not a tool).
