@@ -18,6 +18,8 @@ NOT_DURABLE = [
     "Use the app",
     "Never have to think about it",
     "Never do anything",
+    # a manner and a place cut from the verb of the clause before ("Never manually from a laptop")
+    "Ship releases from the release pipeline, never manually from a workstation.",
     # requirements of the task at hand
     "each card should show a due date",
     "Every item in the list should have a delete button",
@@ -107,6 +109,7 @@ NOT_DURABLE = [
 
 DURABLE = [
     ("Never push directly to main", "Never push directly to main"),
+    ("Never manually edit the generated clients.", "Never manually edit the generated clients"),  # manner, then its verb
     ("We use poetry for dependency management", "Use poetry for dependency management"),
     # a tool for a kind of job, and the kind of file it holds in
     ("Use tabs for indentation in the Makefile.", "Use tabs for indentation in the Makefile"),

@@ -120,7 +120,11 @@ _LIGHT_VERB = _lazy(
 )
 # "always the same error", "never in the work tree": a noun or a place, not an instruction
 _NOT_A_VERB_START = _lazy(
-    r"^(?:the|a|an|same|this|that|in|on|at|to|for|with|from|by|of|as|via)\b", re.I
+    r"^(?:the|a|an|same|this|that|in|on|at|to|for|with|from|by|of|as|via)\b|"
+    # "…, never manually from a laptop": a manner and a place, the verb left in the clause
+    # before — cut from it, the rule has none
+    r"^[a-z]+ly\s+(?:from|in|on|at|to|for|with|by|via|through|into|over|outside)\b",
+    re.I,
 )
 
 
