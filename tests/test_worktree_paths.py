@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -107,3 +109,52 @@ def test_only_paths_of_this_checkout_are_rewritten(tmp_path: Path) -> None:
 def test_inprocess_calls_hold_no_checkout_between_them(project: Path) -> None:
     gm(project, "status")
     assert checkout.work_tree_forms() == ()
+
+
+def _adopted_before(project: Path, claim_of: Callable[[Path], str]) -> tuple[Path, str]:
+    """A repository whose committed memory holds a claim naming its own checkout absolute, as
+    the version before a path inside the checkout was written relative adopted it: the claim
+    names the place the repository is moved to afterwards (for the CLI that adopts it, another
+    folder), then the repository is moved there."""
+    there = project.parent / "moved-here"
+    said = gm_json(project, "remember", claim_of(there.resolve()), installed=True)
+    gm_installed(project, "adopt", "--all")
+    assert str(there.resolve()) in (project / "CLAUDE.memory.md").read_text()
+    shutil.move(project, there)
+    return there, said["id"]
+
+
+def test_an_item_adopted_naming_this_checkout_before_the_upgrade_is_kept_and_shown_relative(project: Path) -> None:
+    """Before the upgrade nothing wrote such a path relative: the item is held, the block is
+    re-rendered with it relative, and every memory commit still passes — never a repository
+    no adopt can commit in, never an item `validate --fix` forgets."""
+    project, ident = _adopted_before(project, lambda top: f"Always run {top}/scripts/check.sh before pushing")
+    top = str(project.resolve())
+    status = gm_json(project, "status", installed=True)
+    assert status["L2"]["refused_by_guard"] == {}
+    start = subprocess.run(["git-memory", "hook", "session-start"], cwd=project, capture_output=True, text=True,
+                           input=json.dumps({"session_id": "s", "cwd": top, "hook_event_name": "SessionStart",
+                                             "source": "startup"}))  # fmt: skip
+    assert "- Always run scripts/check.sh before pushing" in start.stdout
+    # another item adopted: the re-rendered block passes the commit guard
+    gm_json(project, "remember", "Use pnpm, not npm, for installs", installed=True)
+    gm_installed(project, "adopt", "--all")
+    block = (project / "CLAUDE.memory.md").read_text()
+    assert "- Always run scripts/check.sh before pushing" in block and top not in block
+    assert git(project, "status", "--porcelain", "--", "CLAUDE.memory.md", ".memory") == ""
+    assert "ok" in gm_installed(project, "validate", "--fix").stdout
+    held = {a["id"] for a in gm_json(project, "inspect", "--tier", "L2", installed=True)["atoms"]}
+    assert ident in held
+
+
+def test_validate_fix_writes_a_block_rendered_before_the_upgrade_relative(project: Path) -> None:
+    project, ident = _adopted_before(project, lambda top: f"The entry point is {top}/src/main.py")
+    before = gm_installed(project, "validate", check=False)
+    assert before.returncode != 0 and "worktree-path" in before.stdout
+    fixed = gm_installed(project, "validate", "--fix").stdout
+    git(project, "commit", "-q", "-am", "memory paths relative")
+    assert "- The entry point is src/main.py" in (project / "CLAUDE.memory.md").read_text()
+    assert "ok" in gm_installed(project, "validate").stdout
+    assert ident in {a["id"] for a in gm_json(project, "inspect", "--tier", "L2", installed=True)["atoms"]}
+    assert "writes it relative" in before.stdout and "relative" in fixed  # what the hint said it would do
+

@@ -31,7 +31,7 @@ from agent_memory.committed.adopted_log import REMOVING_OPS, LogEntry
 from agent_memory.committed.files import TierFiles
 from agent_memory.committed.global_repo import GlobalRepo
 from agent_memory.committed.install import target_file
-from agent_memory.committed.render import MalformedBlockError, find_block
+from agent_memory.committed.render import MalformedBlockError, block_of, find_block
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import log_error, overwrite
 from agent_memory.model.atom import Atom, atom_errors
@@ -379,6 +379,8 @@ def _tier_errors(tier: str, root: Path, target: str, fix: bool, fixed: list[str]
     errors += problems
     files, problems = _hand_edits(files, tier, target_path, fix, fixed, conflict is not None)
     errors += problems
+    if fix and not conflict:
+        files = _relative_paths(files, tier, target_path, fixed)
     found = _guard_errors(files, log_path, target_path, warnings)
     # the conflict's own finding says what its marker lines are and how to finish
     errors += [e for e in found if not conflict or ": merge-conflict:" not in e]
@@ -400,6 +402,25 @@ def _hand_edits(files: TierFiles, tier: str, target_path: Path, fix: bool, fixed
     if fix and not problem:  # the guard judges the block --fix wrote, not the old one
         files = files.rerendered()
     return files, problem
+
+
+def _relative_paths(files: TierFiles, tier: str, target_path: Path, fixed: list[str]) -> TierFiles:
+    """A block an earlier version rendered (not a hand edit) that still shows a path of this
+    checkout absolute: the version before render.file_claim wrote it relative. The guard
+    refuses the block as it is (`worktree-path`), and the rendering is the same claims, so
+    --fix writes the block again; nothing is forgotten."""
+    try:
+        block = block_of(files.target_text, tier) or ""
+    except MalformedBlockError:
+        return files
+    if files.hand_edited() or not any(f.rule == "worktree-path" for f in guard.scan_text(target_path.name, block)):
+        return files
+    after = files.rerendered()
+    if after.target_text == files.target_text:
+        return files
+    overwrite(target_path, after.target_text.encode("utf-8"))  # never through a link
+    fixed.append(f"re-rendered the {tier} block in {target_path} with this checkout's paths relative (commit it)")
+    return after
 
 
 def _history_errors(tier: str, root: Path, target: str, warnings: list[str], checked: list[str]) -> list[str]:
@@ -552,12 +573,18 @@ def _guard_errors(files: TierFiles, log_path: Path, target_path: Path, warnings:
                       f"or cut it down to the marker block (`git memory validate --fix` re-renders it)")  # fmt: skip
     block = "" if large is not None else memory_part(target_path.name, files.target_text, pieces)
     for f in guard.scan_text(target_path.name, block):
+        does = "writes it relative" if f.rule == "worktree-path" else "drops it"  # _relative_paths
         errors.append(f"{target_path}:{f.line}: {f.rule}: the guard refuses this line; "
-                      "`git memory validate --fix` drops it (then commit)")  # fmt: skip
+                      f"`git memory validate --fix` {does} (then commit)")  # fmt: skip
     held = files.held()
     ids = {n: audit.line_atom_id(line) for n, line in enumerate(files.log_text.split("\n"), start=1)}
     removed_later = {e.atom_id for e in files.entries() if e.op in REMOVING_OPS}
     for f in guard.scan_text(".memory/adopted.log", files.log_text):
+        if f.rule == "worktree-path":
+            # A line adopted before capture wrote this checkout's paths relative: no secret,
+            # and the block and the session start show it relative (render.file_claim). An
+            # append-only line cannot be rewritten; forgetting the item would lose it.
+            continue
         ident = ids.get(f.line, "?")
         where = f"{log_path}:{f.line}: {f.rule} ({ident})"
         if ident in held:

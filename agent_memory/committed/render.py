@@ -18,6 +18,7 @@ are loaded by the functions that need them (the marker-block functions, not the 
 
 from __future__ import annotations
 
+from agent_memory.model.checkout import repo_relative
 from agent_memory.model.clock import time_key, utc_day
 from agent_memory.model.controls import show_controls
 from agent_memory.model.policy import L2_BUDGET_BYTES, L3_BUDGET_BYTES
@@ -457,14 +458,24 @@ class _LiteralScan:
 
 def file_claim(claim: str) -> str:
     """A claim as a memory file shows it (CLAUDE.memory.md, the marker block of CLAUDE.md):
-    one line, nothing Claude Code or a forge would interpret."""
-    return literal(inert(one_line(claim)))
+    one line, nothing Claude Code or a forge would interpret, and a path inside this checkout
+    relative to its top (model/checkout.py). A claim adopted before capture wrote such paths
+    relative still holds one in its log line: written absolute, the re-rendered block is one
+    the commit guard refuses (`worktree-path`), so no memory commit could pass."""
+    return literal(inert(one_line(repo_relative(claim))))
 
 
 def context_claim(claim: str) -> str:
     """A claim as the session start gives it to Claude: not markdown a forge renders, so
-    without `literal`'s backslashes (`<details>` is `<details>`)."""
-    return inert(one_line(claim))
+    without `literal`'s backslashes (`<details>` is `<details>`), the paths of this checkout
+    relative as in the file."""
+    return inert(one_line(repo_relative(claim)))
+
+
+def file_claim_before_relative(claim: str) -> str:
+    """A claim as the version before a path inside this checkout was written relative wrote
+    it in a file."""
+    return literal(inert(one_line(claim)))
 
 
 def file_claim_before_blocks(claim: str) -> str:
@@ -481,7 +492,7 @@ def file_claim_before_emphasis(claim: str) -> str:
 # How earlier versions wrote a claim into a memory file, newest first: a block they rendered
 # is theirs, not a hand edit (committed/files.py), read as it is until the next write.
 EARLIER_FILE_CLAIMS: tuple[Callable[[str], str], ...] = (
-    file_claim_before_blocks, file_claim_before_emphasis, context_claim)  # fmt: skip
+    file_claim_before_relative, file_claim_before_blocks, file_claim_before_emphasis, context_claim)  # fmt: skip
 
 
 def claim_forms(claim: str) -> tuple[str, ...]:
@@ -489,13 +500,18 @@ def claim_forms(claim: str) -> tuple[str, ...]:
     rendered now, as rendered before `literal` escaped strikethrough tildes and block markers,
     before it escaped emphasis markers, before `literal` (their lines are read until the next
     write re-renders the block), and as rendered before `inert` (the same claim a reviewer
-    read; the guard judges that line). Each form is a function of the claim alone."""
-    plain = one_line(claim)
-    escaped = inert(plain)
-    now = literal(escaped)
-    before_blocks = literal(escaped, tildes_and_blocks=False)
-    before_emphasis = literal(escaped, emphasis=False, tildes_and_blocks=False)
-    return tuple(dict.fromkeys((now, before_blocks, before_emphasis, escaped, plain)))
+    read; the guard judges that line). Each form is a function of the claim alone, and of
+    this checkout's place: each is also as rendered before a path inside it was written
+    relative (`file_claim`), the form a block of that version shows."""
+    forms: list[str] = []
+    for text in dict.fromkeys((repo_relative(claim), claim)):
+        plain = one_line(text)
+        escaped = inert(plain)
+        now = literal(escaped)
+        before_blocks = literal(escaped, tildes_and_blocks=False)
+        before_emphasis = literal(escaped, emphasis=False, tildes_and_blocks=False)
+        forms += (now, before_blocks, before_emphasis, escaped, plain)
+    return tuple(dict.fromkeys(forms))
 
 
 def is_superseded(atom: Atom) -> bool:
