@@ -1362,7 +1362,7 @@ def test_the_prompt_path_imports_no_pygit2_pathlib_or_subprocess(recall_project:
         "run_event('user-prompt-submit')\n"
         # `__future__` too: one more module (~0.3 ms) for annotations the path can quote.
         "heavy = {'pygit2', 'pathlib', 'subprocess', 'jsonschema', 'git', 'dataclasses', 'typing',\n"
-        "         '__future__'}\n"
+        "         '__future__', 'agent_memory.model.checkout'}\n"
         "print(sorted(heavy & set(sys.modules)), file=sys.stderr)\n"
     )
     for _ in range(2):  # the first prompt also fills the adopted-memory cache: judge the next

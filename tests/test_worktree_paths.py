@@ -158,3 +158,21 @@ def test_validate_fix_writes_a_block_rendered_before_the_upgrade_relative(projec
     assert ident in {a["id"] for a in gm_json(project, "inspect", "--tier", "L2", installed=True)["atoms"]}
     assert "writes it relative" in before.stdout and "relative" in fixed  # what the hint said it would do
 
+
+def test_a_checkout_at_a_top_of_one_folder_is_no_place_of_this_clone() -> None:
+    """A container's conventional checkout (`/app`, `/workspace`) names the image's folder:
+    memory says `WORKDIR /app` for the Dockerfile, not for where this clone lives. Rewritten,
+    the rule said nothing ("WORKDIR is ."); judged, the guard refused it."""
+    from agent_memory.redact import guard
+
+    try:
+        for top in ("/app", "/workspace/"):
+            checkout.set_work_tree(top)
+            name = top.rstrip("/")
+            for said in (f"WORKDIR is {name}", f"COPY . {name} in the Dockerfile", f"logs go to {name}/logs"):
+                assert checkout.repo_relative(said) == said
+                assert not guard.scan_text("CLAUDE.memory.md", f"- {said}\n")
+        checkout.set_work_tree("/srv/app")  # two folders: this clone's place, as before
+        assert checkout.repo_relative("run /srv/app/scripts/check.sh") == "run scripts/check.sh"
+    finally:
+        checkout.clear_work_tree()

@@ -42,7 +42,6 @@ from agent_memory.gitio.refs import (
     read_ref,
 )
 from agent_memory.gitio.refs import locate as locate_repository
-from agent_memory.model.checkout import set_work_tree
 from agent_memory.model.fastjson import loads
 from agent_memory.model.policy import (
     MAX_PAYLOAD_BYTES,
@@ -193,7 +192,7 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
             where = (extra or {}).get("cwd")
             repo = job_repository(extra or {})
             where = repo.top
-            set_work_tree(repo.work)  # this checkout, for redaction and the guard (model/checkout.py)
+            _set_checkout(repo.work)
             drop_foreign_git_env(repo)
             if event == "background-capture":
                 try:
@@ -206,7 +205,8 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
         payload = read_payload()
         repo = locate(payload)
         where = repo.top
-        set_work_tree(repo.work)
+        if event != "user-prompt-submit":  # recall redacts nothing and judges no line
+            _set_checkout(repo.work)
         tip = check_acts_on(repo)
         drop_foreign_git_env(repo)  # the jobs started below inherit this environment
         if event == "user-prompt-submit":
@@ -227,6 +227,14 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
             where or os.environ.get("CLAUDE_PROJECT_DIR"),
         )
     return 0
+
+
+def _set_checkout(work: str | None) -> None:
+    """This checkout, for redaction and the guard (model/checkout.py). Imported here: the
+    per-prompt hook, which needs neither, counts every module it loads."""
+    from agent_memory.model.checkout import set_work_tree
+
+    set_work_tree(work)
 
 
 def run_and_exit(event: str) -> "NoReturn":

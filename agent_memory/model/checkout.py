@@ -25,7 +25,11 @@ _NAME_START = "_.-~@+%"
 def set_work_tree(*paths: str | os.PathLike[str] | None) -> None:
     """Record the work tree (None for a bare repository: no checkout, nothing recorded). Each
     path is kept as given and as it resolves, so a symlinked spelling (`/tmp` → `/private/tmp`)
-    is found as well. `/` and relative paths are skipped: every path would be inside it."""
+    is found as well. `/` and relative paths are skipped: every path would be inside it. So
+    is a top of one folder (`/app`, `/src`, `/workspace`, `/code`): a container's conventional
+    checkout, which names the image's folder more than this clone's place, and which memory
+    names for other reasons (`WORKDIR /app`, `COPY . /app`, a URL's `/app/`): written `.`
+    such a rule said nothing, and the guard refused it."""
     forms: set[str] = set()
     for path in paths:
         if path is None:
@@ -33,7 +37,7 @@ def set_work_tree(*paths: str | os.PathLike[str] | None) -> None:
         text = os.fspath(path)
         for form in (text, os.path.realpath(text)):
             form = form.rstrip("/")
-            if form.startswith("/") and len(form) > 1:
+            if form.startswith("/") and form.count("/") > 1:
                 forms.add(form)
     _FORMS[0] = tuple(sorted(forms, key=lambda f: (-len(f), f)))
 
