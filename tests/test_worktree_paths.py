@@ -176,3 +176,20 @@ def test_a_checkout_at_a_top_of_one_folder_is_no_place_of_this_clone() -> None:
         assert checkout.repo_relative("run /srv/app/scripts/check.sh") == "run scripts/check.sh"
     finally:
         checkout.clear_work_tree()
+
+
+def test_an_item_adopted_naming_this_checkout_before_the_upgrade_can_still_be_pinned(project: Path) -> None:
+    """Its id hashes from the claim, so a pin line repeats the claim as adopted (absolute):
+    the guard does not refuse a claim the log already held for that atom. A claim new to the
+    log that names this checkout is refused as before."""
+    project, ident = _adopted_before(project, lambda top: f"Always run {top}/scripts/check.sh before pushing")
+    gm_installed(project, "pin", ident)
+    gm_installed(project, "unpin", ident)
+    assert git(project, "status", "--porcelain", "--", ".memory") == ""
+    log = project / ".memory" / "adopted.log"
+    entry = json.loads(log.read_text().splitlines()[-1])
+    entry["atom"]["claim"] = entry["atom"]["claim"].replace("check.sh", "lint.sh")
+    log.write_text(log.read_text() + json.dumps(entry) + "\n")
+    git(project, "add", ".memory/adopted.log")
+    scan = gm_installed(project, "scan", "--staged", check=False)
+    assert scan.returncode != 0 and "worktree-path" in scan.stdout + scan.stderr

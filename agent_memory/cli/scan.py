@@ -194,6 +194,7 @@ class ScanTarget:
     path: str
     text: str  # what the guard reads; lines it must not judge are blanked, never removed
     added_only: bool = False  # only the lines this commit adds are in `text`
+    before: str | None = None  # the log's blob before this change (added_only): see `judge`
 
 
 # `@@ -a[,b] +c[,d] @@`: b lines removed at a, d lines added from line c (a count defaults to 1).
@@ -315,6 +316,45 @@ def _changed(raw: str) -> list[Changed]:
     return out
 
 
+def judge(repo: git.Repo, target: ScanTarget, keep_hook_env: bool = False) -> list[GuardFinding]:
+    """The guard's findings in `target`, less one: a log line this change adds that says again
+    the claim a line before it held for the same atom (a pin, a decay, a supersede of an item
+    adopted earlier) is no `worktree-path`. A version before model/checkout.py adopted such a
+    claim with this checkout's path absolute; the id hashes from the claim, so every later
+    line of the item repeats it, and the block shows it relative (render.file_claim). Refused,
+    the item could never be pinned or decayed again. A claim new to the log is judged."""
+    from agent_memory.redact import guard
+
+    found = guard.scan_text(target.path, target.text)
+    if target.before is None or not any(f.rule == "worktree-path" for f in found):
+        return found
+    lines = target.text.split("\n")
+    held = _claims(git.run_git(repo.cwd, "cat-file", "blob", target.before, check=False, keep_hook_env=keep_hook_env,
+                               errors="replace").stdout.split("\n"))  # fmt: skip
+
+    def said_before(line: int) -> bool:
+        claims = _claims(lines[line - 1 : line])
+        return bool(claims) and claims <= held
+
+    return [f for f in found if not (f.rule == "worktree-path" and said_before(f.line))]
+
+
+def _claims(lines: list[str]) -> set[tuple[str, str]]:
+    """(atom id, claim) of each log line that holds both."""
+    from agent_memory.model.fastjson import loads_bounded
+
+    out: set[tuple[str, str]] = set()
+    for line in lines:
+        try:
+            obj = loads_bounded(line) if line.strip() else None
+        except (ValueError, RecursionError):
+            continue
+        atom = obj.get("atom") if isinstance(obj, dict) else None
+        if isinstance(atom, dict) and isinstance(atom.get("id"), str) and isinstance(atom.get("claim"), str):
+            out.add((atom["id"], atom["claim"]))
+    return out
+
+
 def memory_targets(
     repo: git.Repo, commit: str | None = None, parent: str | None = None, keep_hook_env: bool = False
 ) -> tuple[list[ScanTarget], list[GuardFinding]]:
@@ -385,7 +425,7 @@ def memory_targets(
                 odd.append(long_line)
                 continue
             if added is not None:
-                targets.append(ScanTarget(path, only_added(added), added_only=True))
+                targets.append(ScanTarget(path, only_added(added), added_only=True, before=change.old_blob))
                 continue
         if not is_audit_log(path):  # judged whole (CLAUDE.md: read whole): too large, it is not read
             size = sizes.get(change.blob)
@@ -744,7 +784,7 @@ def run(args: argparse.Namespace) -> Report:
             targets, odd = work_tree_files(repo)
     findings = list(odd)
     for target in targets:
-        findings += guard.scan_text(target.path, target.text)
+        findings += judge(repo, target, keep_hook_env=True) if repo is not None else guard.scan_text(target.path, target.text)
     added_only = {t.path for t in targets if t.added_only}
     report = Report(
         {
@@ -963,7 +1003,6 @@ def pushed_memory_findings(
     commits = _rev_list(repo, tips, negs, "--full-history", "--", *MEMORY_PATHSPECS)
     if not commits:
         return []
-    from agent_memory.redact import guard
 
     out: list[tuple[str, GuardFinding]] = []
     for commit in reversed(commits):  # oldest first
@@ -971,7 +1010,7 @@ def pushed_memory_findings(
         targets, odd = memory_targets(repo, commit, parents[0] if parents else None)
         found = list(odd)
         for target in targets:
-            found += guard.scan_text(target.path, target.text)
+            found += judge(repo, target)
         out += [(commit, f) for f in found]
     return out
 
