@@ -193,3 +193,18 @@ def test_an_item_adopted_naming_this_checkout_before_the_upgrade_can_still_be_pi
     git(project, "add", ".memory/adopted.log")
     scan = gm_installed(project, "scan", "--staged", check=False)
     assert scan.returncode != 0 and "worktree-path" in scan.stdout + scan.stderr
+
+
+def test_a_path_in_another_worktree_of_this_repository_is_written_relative_and_refused(project: Path) -> None:
+    """`capture --all` reads the sessions of the repository's linked worktrees too: their
+    places are this clone's as much as the main work tree's."""
+    other = project.parent / "feature-wt"
+    git(project, "worktree", "add", "-q", str(other), "-b", "feature")
+    there = str(other.resolve())
+    said = gm_json(project, "remember", f"The flaky test is {there}/tests/test_io.py", installed=True)
+    atom = next(a for a in gm_json(project, "inspect", "--tier", "L1", installed=True)["atoms"] if a["id"] == said["id"])
+    assert atom["claim"] == "The flaky test is tests/test_io.py"
+    # and from the linked worktree, a line naming the main work tree is refused
+    (other / "CLAUDE.memory.md").write_text(f"- Build in {project.resolve()}/build\n")
+    scan = gm_installed(other, "scan", "CLAUDE.memory.md", check=False)
+    assert scan.returncode != 0 and "worktree-path" in scan.stdout + scan.stderr

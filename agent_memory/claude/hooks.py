@@ -192,7 +192,7 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
             where = (extra or {}).get("cwd")
             repo = job_repository(extra or {})
             where = repo.top
-            _set_checkout(repo.work)
+            _set_checkout(repo.work, repo.common)
             drop_foreign_git_env(repo)
             if event == "background-capture":
                 try:
@@ -206,7 +206,7 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
         repo = locate(payload)
         where = repo.top
         if event != "user-prompt-submit":  # recall redacts nothing and judges no line
-            _set_checkout(repo.work)
+            _set_checkout(repo.work, repo.common)
         tip = check_acts_on(repo)
         drop_foreign_git_env(repo)  # the jobs started below inherit this environment
         if event == "user-prompt-submit":
@@ -229,12 +229,12 @@ def run_event(event: str, extra: dict[str, str | None] | None = None) -> int:
     return 0
 
 
-def _set_checkout(work: str | None) -> None:
+def _set_checkout(work: str | None, common: str) -> None:
     """This checkout, for redaction and the guard (model/checkout.py). Imported here: the
     per-prompt hook, which needs neither, counts every module it loads."""
-    from agent_memory.model.checkout import set_work_tree
+    from agent_memory.model.checkout import set_repository
 
-    set_work_tree(work)
+    set_repository(work, common)
 
 
 def run_and_exit(event: str) -> "NoReturn":

@@ -30,7 +30,7 @@ from agent_memory.gitio.refs import (  # noqa: F401 - re-exported: git.ATOMS_REF
     history_paths,
 )
 from agent_memory.gitio.state import find_git_dirs, state_dir
-from agent_memory.model.checkout import set_work_tree
+from agent_memory.model.checkout import set_repository
 from agent_memory.model.controls import folder_project_name, plain_name
 from agent_memory.model.errors import (
     NO_PERMISSION_TEXTS,
@@ -273,7 +273,7 @@ def find_repo(start: str | os.PathLike[str] | None = None) -> Repo:
         raise RepoStateError(f"not a git repository: {where}", hint="run this inside a git repository, or use `git -C DIR memory …`")
     git_dir, common, work = found
     if start is None:  # the repository this process works in (model/checkout.py)
-        set_work_tree(work)
+        set_repository(work, common)
     return Repo(git_dir=git_dir.resolve(), common_dir=common.resolve(), workdir=work.resolve() if work else None)
 
 

@@ -42,6 +42,36 @@ def set_work_tree(*paths: str | os.PathLike[str] | None) -> None:
     _FORMS[0] = tuple(sorted(forms, key=lambda f: (-len(f), f)))
 
 
+def set_repository(work: str | os.PathLike[str] | None, common: str | os.PathLike[str]) -> None:
+    """Record the work tree `work` of the repository whose common git dir is `common`, and
+    the repository's other work trees: its main one (`<top>/.git` is the common dir) and each
+    linked worktree (`<common>/worktrees/*/gitdir`, read without a git process). They are this
+    clone's places as well, and `capture --all` reads their sessions too: a path in a linked
+    worktree (`/tmp/wt-feature/src/x.py`) was captured and committed absolute, and the guard
+    let it through. Nothing is recorded for a bare repository (no checkout of its own)."""
+    if work is None:
+        set_work_tree(None)
+        return
+    common = os.fspath(common)
+    paths: list[str | os.PathLike[str]] = [work]
+    if os.path.basename(os.path.normpath(common)) == ".git":
+        paths.append(os.path.dirname(os.path.normpath(common)))
+    linked = os.path.join(common, "worktrees")
+    try:
+        names = sorted(os.listdir(linked))
+    except OSError:
+        names = []
+    for name in names:
+        try:
+            with open(os.path.join(linked, name, "gitdir"), encoding="utf-8", errors="replace") as fh:
+                target = fh.read(4096).strip()
+        except OSError:
+            continue
+        if target:  # relative (worktree.useRelativePaths) to the file's own folder
+            paths.append(os.path.dirname(os.path.normpath(os.path.join(linked, name, target))))
+    set_work_tree(*paths)
+
+
 def clear_work_tree() -> None:
     _FORMS[0] = ()
 
