@@ -208,3 +208,22 @@ def test_a_path_in_another_worktree_of_this_repository_is_written_relative_and_r
     (other / "CLAUDE.memory.md").write_text(f"- Build in {project.resolve()}/build\n")
     scan = gm_installed(other, "scan", "CLAUDE.memory.md", check=False)
     assert scan.returncode != 0 and "worktree-path" in scan.stdout + scan.stderr
+
+
+def test_a_candidate_captured_naming_this_checkout_before_the_upgrade_is_refused_with_what_to_do(project: Path) -> None:
+    """Its id hashes from the absolute claim, so no commit of it passes the guard: adopt and
+    stage say the command that says it again relative, and that one is adopted."""
+    there = project.parent / "moved-here"
+    said = gm_json(project, "remember", f"Never edit {there.resolve()}/vendor by hand", installed=True)
+    shutil.move(project, there)
+    project = there
+    adopt = gm_installed(project, "adopt", "--all", check=False)
+    assert adopt.returncode != 0
+    again = "git memory remember 'Never edit vendor by hand'"
+    assert again in adopt.stderr
+    stage = gm_installed(project, "stage", check=False)
+    assert again in stage.stdout + stage.stderr
+    assert said["id"] in {a["id"] for a in gm_json(project, "inspect", "--tier", "L1", installed=True)["atoms"]}
+    gm_installed(project, "remember", "Never edit vendor by hand")
+    gm_installed(project, "adopt", "--all")
+    assert "- Never edit vendor by hand" in (project / "CLAUDE.memory.md").read_text()

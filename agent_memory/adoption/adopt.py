@@ -475,9 +475,20 @@ def adopt_item(
         change,
         message,
         refused=f"the commit for {item.atom_id} was refused",
-        hint="nothing was adopted for it (it stays waiting on memory/review); fix what the hook reported "
-             "and run git memory adopt again",
+        hint=_refusal_hint(item, atom, tier),
     )
+
+
+def _refusal_hint(item: Item, atom: Atom, tier: str) -> str:
+    """What to do when the hook refuses the commit. A claim captured before this checkout's
+    paths were written relative (model/checkout.py) holds one absolute: its id hashes from the
+    claim, so no commit of it passes, and "fix what the hook reported" named nothing anyone
+    could fix."""
+    from agent_memory.model.checkout import remember_again
+
+    again = remember_again(str(atom["claim"]), tier == "L3") if item.entry.op == "adopt" else None
+    return again or ("nothing was adopted for it (it stays waiting on memory/review); fix what the hook "
+                     "reported and run git memory adopt again")  # fmt: skip
 
 
 def commit_memory(

@@ -141,3 +141,18 @@ def repo_relative(text: str) -> str:
         last = end
     out.append(text[last:])
     return "".join(out)
+
+
+def remember_again(claim: str, global_: bool = False) -> str | None:
+    """For a claim that names this checkout's path absolute (captured before such paths were
+    written relative, so its id hashes from the absolute form and no commit of it passes the
+    guard): the command that says it again relative, as a new item. None for any other claim."""
+    relative = repo_relative(claim)
+    if relative == claim:
+        return None
+    import shlex
+
+    flag = " --global" if global_ else ""
+    said = shlex.quote(" ".join(relative.split()))
+    return (f"its claim names this checkout's path absolute (captured before agent-memory wrote such paths "
+            f"relative): say it again as `git memory remember{flag} {said}`")  # fmt: skip

@@ -21,6 +21,7 @@ from agent_memory.gitio import porcelain
 from agent_memory.gitio import repo as git
 from agent_memory.gitio.state import log_error
 from agent_memory.model.atom import Atom, to_committed
+from agent_memory.model.checkout import remember_again
 from agent_memory.model.clock import now_utc, parse_ts, utc_day
 from agent_memory.model.errors import FatalError, RefMovedError, RefusedError, RepoStateError
 from agent_memory.model.home import git_in
@@ -353,6 +354,9 @@ def write_review_branch(repo: git.Repo, base_oid: str, files: TierFiles, proposa
             files.target_name, render.atom_line(entry.atom, None) + "\n")
         if findings:
             refused[proposal.atom_id] = [f"guard: {guard.format_finding(f)}" for f in findings[:3]]
+            again = remember_again(str(entry.atom["claim"]), files.tier == "L3")
+            if again and all(f.rule == "worktree-path" for f in findings):
+                refused[proposal.atom_id].append(again)  # the one thing that helps (model/checkout.py)
             continue
         files = files.append([entry])
         tree = git.build_tree(repo, tree, {p: t.encode("utf-8") for p, t in files.paths().items()}, written)
