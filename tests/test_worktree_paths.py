@@ -185,6 +185,7 @@ def test_an_item_adopted_naming_this_checkout_before_the_upgrade_can_still_be_pi
     project, ident = _adopted_before(project, lambda top: f"Always run {top}/scripts/check.sh before pushing")
     gm_installed(project, "pin", ident)
     gm_installed(project, "unpin", ident)
+    assert git(project, "log", "-1", "--format=%s").strip() == "memory: unpin Always run scripts/check.sh before pushing"
     assert git(project, "status", "--porcelain", "--", ".memory") == ""
     log = project / ".memory" / "adopted.log"
     entry = json.loads(log.read_text().splitlines()[-1])

@@ -14,6 +14,7 @@ from agent_memory.committed.files import TierFiles
 from agent_memory.committed.install import target_file
 from agent_memory.gitio import repo as git
 from agent_memory.model.atom import Atom
+from agent_memory.model.checkout import repo_relative
 from agent_memory.model.clock import now_utc
 from agent_memory.model.controls import replace_controls
 from agent_memory.model.errors import RefusedError, RepoStateError, UsageError
@@ -85,6 +86,7 @@ def apply_l2_op(
     claim = str(current["claim"]) if current is not None else atom_id
     if op in ("forget", "demote"):
         claim = strip_invisible(redact(claim)[0])
+    claim = repo_relative(claim)  # as the block shows it: an item adopted before 7254e98 may hold one absolute
     body = [DESCRIPTIONS.get(op, op)] + ([note] if note else [])
     trailers = [("Atom-Id", atom_id), ("Memory-Op", op)]
     successor = (fields or {}).get("superseded_by")
