@@ -30,7 +30,13 @@ def rules_signature() -> str:
     if not _SIGNED:
         _SIGNED.append(signature_of(PACKAGE_DIR))
     top = ":".join(work_tree_forms())
-    return f"{_SIGNED[0]} home={os.environ.get('HOME', '')} top={top}"
+    return f"{_SIGNED[0]} home={_text(os.environ.get('HOME', ''))} top={_text(top)}"
+
+
+def _text(path: str) -> str:
+    """A path as text that can be written: a folder name that is not UTF-8 (`caf\\xe9`) keeps
+    its byte as an escape — the signature is stored, and a lone surrogate cannot be encoded."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def signature_of(package_dir: str) -> str:
