@@ -76,7 +76,7 @@ def build(repo: Path, env: dict[str, str], commits: int, kb: int) -> None:
     proc = subprocess.Popen(["git", "fast-import", "--quiet"], cwd=repo, env=env, stdin=subprocess.PIPE)
     assert proc.stdin is not None
     for i in range(commits):
-        log += entries[i] + "\n"
+        log += entries[i]  # (format_entry ends the line)
         stream.extend(b"commit refs/heads/main\n")
         stream.extend(b"committer Bench <bench@example.invalid> %d +0000\n" % (1_700_000_000 + i))
         data(f"adopt item {i}")

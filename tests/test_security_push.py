@@ -262,3 +262,85 @@ def test_without_agent_memory_the_push_is_refused_while_memory_atoms_exists(
                           capture_output=True, text=True, env=env)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert git(remote, "rev-parse", "main") == git(repo, "rev-parse", "main")
+
+
+# --- the hook's work done once per push (scan.pushed_memory_findings) -------------------------
+
+
+def _log_commit(repo: Path, text: str, block: str = "Never push to main") -> str:
+    """A --no-verify commit writing `.memory/adopted.log` as `text` and the block line `block`."""
+    (repo / ".memory").mkdir(exist_ok=True)
+    (repo / ".memory" / "adopted.log").write_text(text)
+    (repo / "CLAUDE.memory.md").write_text(BLOCK.format(line=block))
+    git(repo, "add", "-f", ".memory/adopted.log", "CLAUDE.memory.md")
+    git(repo, "commit", "-q", "--no-verify", "-m", "memory")
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def _entry(n: int, claim: str) -> str:
+    return f'{{"at":"2026-11-0{n % 9 + 1}T00:00:00Z","atom":{{"claim":"{claim}","id":"atm_0000000{n}"}},"op":"adopt"}}\n'
+
+
+def test_a_block_pushed_again_is_refused_in_each_commit_that_carries_it(pushing: tuple[Path, Path]) -> None:
+    """A change judged once in a push is reported for every commit that makes it: the leaked
+    block, cleaned up, then brought back byte for byte (the same blob) is refused twice."""
+    repo, remote = pushing
+    before = git(remote, "rev-parse", "main")
+    first = _log_commit(repo, _entry(1, "Never push to main"), f"Deploy with {SECRET}")
+    _log_commit(repo, _entry(1, "Never push to main") + _entry(2, "Use tabs"))
+    again = _log_commit(repo, _entry(1, "Never push to main") + _entry(2, "Use tabs") + _entry(3, "Use pnpm"),
+                        f"Deploy with {SECRET}")  # fmt: skip
+    proc = push(repo, "origin", "main")
+    assert proc.returncode != 0
+    refused = [line for line in proc.stderr.splitlines() if ": github" in line]
+    assert refused == [f"{first[:12]} CLAUDE.memory.md:5: github-token", f"{again[:12]} CLAUDE.memory.md:5: github-token"]
+    assert "2 findings" in proc.stderr
+    assert git(remote, "rev-parse", "main") == before
+
+
+@pytest.mark.parametrize("rewritten", [False, True], ids=["appended", "rewritten"])
+def test_a_log_line_added_late_in_a_long_push_is_refused_at_its_commit_and_line(
+    pushing: tuple[Path, Path], rewritten: bool
+) -> None:
+    """Only the commit that adds the bad log line is refused, at that line of the log: whether
+    the log grows by appends only (read from its blobs) or a commit also rewrites an older
+    line (git's diff)."""
+    repo, remote = pushing
+    log = ""
+    for n in range(1, 5):
+        log += _entry(n, f"Rule number {n} holds")
+        _log_commit(repo, log)
+    if rewritten:
+        log = log.replace("Rule number 2 holds", "Rule number 2 still holds")
+    leak = _log_commit(repo, log + _entry(5, "Mail jane.doe@corp.example.com"))
+    _log_commit(repo, log + _entry(5, "Mail jane.doe@corp.example.com") + _entry(6, "Use pnpm"))
+    proc = push(repo, "origin", "main")
+    assert proc.returncode != 0
+    findings = [line for line in proc.stderr.splitlines() if line[:12] in {c[:12] for c in [leak]}]
+    assert findings == [f"{leak[:12]} .memory/adopted.log:5: email"]
+    assert "1 finding " in proc.stderr
+
+
+def _gits_started(repo: Path, *args: str) -> int:
+    """How many git processes a `git push ARGS` (its pre-push hook included) starts: GIT_TRACE's
+    `built-in:` lines, one for each git command run."""
+    trace = repo.parent / "trace.txt"
+    trace.unlink(missing_ok=True)
+    env = dict(os.environ, GIT_TRACE=str(trace))
+    proc = subprocess.run(["git", "-C", str(repo), "push", *args], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    return sum("trace: built-in: git" in line for line in trace.read_text().splitlines())
+
+
+def test_the_hook_starts_as_many_gits_for_a_long_push_as_for_a_short_one(pushing: tuple[Path, Path]) -> None:
+    """Every pushed commit that touches a memory file is checked, by a fixed number of git
+    processes for the whole push: a fresh clone pushing a long history paid a `rev-parse`, a
+    `diff-tree`, a `cat-file` or two and a `diff` per commit."""
+    repo, _ = pushing
+    log = ""
+    for n in range(1, 9):
+        log += _entry(n, f"Rule number {n} holds")
+        _log_commit(repo, log, f"Rule {n} of the block")
+    short = _gits_started(repo, "origin", "HEAD~6:refs/heads/short")  # 2 commits
+    long = _gits_started(repo, "origin", "HEAD:refs/heads/long")  # 8 commits, 6 of them new
+    assert short == long

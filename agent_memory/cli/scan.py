@@ -27,6 +27,7 @@ import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -377,68 +378,101 @@ def memory_targets(
     else:
         raw = git.run_git(repo.cwd, "diff-tree", "-r", "--raw", "-z", filt, *_DIFF_PLAIN,
                           parent, commit, keep_hook_env=env).stdout  # fmt: skip
-    from agent_memory.redact.guard import GuardFinding
+    changes = _changed(raw)
+    diffed = commit is None or parent is not None
+    sizes = _blob_sizes(repo, _sizes_wanted(changes, diffed), env)
+
+    def read_text(blob: str) -> str | None:
+        shown = git.run_git(repo.cwd, "cat-file", "blob", blob, check=False, keep_hook_env=env,
+                            errors="replace")  # scanned as text all the same, never an internal error
+        return shown.stdout if shown.returncode == 0 else None
+
+    def log_added(change: Changed) -> dict[int, str] | None:
+        return added_lines(_log_diff(repo, ["--cached"] if commit is None else [parent or "", commit],
+                                     change.path, env))  # fmt: skip
 
     targets: list[ScanTarget] = []
     odd: list[GuardFinding] = []
-    changes = _changed(raw)
-    # Every size the loop below may ask for, in one git: a memory file's new blob (too large,
-    # it is not read), and a log's old one when only its added lines are judged (a diff).
-    diffed = commit is None or parent is not None
+    for change in changes:
+        _change_targets(change, sizes, diffed, read_text, log_added, targets, odd)
+    odd += filtered(repo, [t.path for t in targets], cached=True, keep_hook_env=env)
+    return targets, odd
+
+
+def _sizes_wanted(changes: list[Changed], diffed: bool) -> list[str]:
+    """Every blob whose size _change_targets may ask for: a memory file's new blob (too large,
+    it is not read), and a log's old one when only its added lines are judged (a diff)."""
     wanted: list[str] = []
     for change in changes:
         if is_memory_file(change.path) and change.mode not in _NOT_A_FILE:
             wanted += [change.blob, change.old_blob] if diffed and is_audit_log(change.path) else [change.blob]
-    sizes = _blob_sizes(repo, wanted, env)
-    for change in changes:
-        path = change.path
-        if is_memory_folder(path) and change.mode in _NOT_A_FILE:
-            odd.append(GuardFinding(path, 1, f"not-a-folder ({_NOT_A_FILE[change.mode]})"))
-            continue
-        if not is_memory_file(path):
-            continue
-        if change.mode in _NOT_A_FILE:
-            odd.append(GuardFinding(path, 1, f"not-a-regular-file ({_NOT_A_FILE[change.mode]})"))
-            continue
-        if is_audit_log(path):
-            # A log no reader takes (over MAX_LOG_BLOB_BYTES) is refused by its size, never
-            # diffed: the diff of a cloned log of zeros (300 MB, one line) was read whole, a
-            # MemoryError in the merge and push hooks (refused, as an internal error).
-            large = _log_blob_too_large(path, sizes.get(change.blob))
-            if large is not None:
-                odd.append(large)
-                continue
-        if is_audit_log(path) and diffed and not _log_blob_too_large(
-                path, sizes.get(change.old_blob)):  # a huge old log: the new one is judged whole
-            # Plain, exact hunks whatever the user's diff config: no colour, no external diff
-            # or textconv, no merged neighbouring hunks, and a binary-looking file still diffed.
-            span = ["--cached"] if commit is None else [parent or "", commit]
-            diff = git.run_git(repo.cwd, "diff", *span, "-U0", "--inter-hunk-context=0", "--text",
-                               *_DIFF_PLAIN, "--", path, keep_hook_env=env,
-                               errors="replace")  # fmt: skip (a removed line may not be UTF-8: validate --fix)
-            added = added_lines(diff.stdout)
-            if added is not None and _adds_too_many_atoms(added):
-                odd.append(_too_many_atoms(path))
-                continue
-            long_line = _long_added_line(path, added)
-            if long_line is not None:
-                odd.append(long_line)
-                continue
-            if added is not None:
-                targets.append(ScanTarget(path, only_added(added), added_only=True, before=change.old_blob))
-                continue
-        if not is_audit_log(path):  # judged whole (CLAUDE.md: read whole): too large, it is not read
-            size = sizes.get(change.blob)
-            large = file_too_large(path, size) if size is not None else None
-            if large is not None:
-                odd.append(large)
-                continue
-        blob = git.run_git(repo.cwd, "cat-file", "blob", change.blob, check=False, keep_hook_env=env,
-                           errors="replace")  # scanned as text all the same, never an internal error
-        if blob.returncode == 0:
-            _judge(path, blob.stdout, targets, odd)
-    odd += filtered(repo, [t.path for t in targets], cached=True, keep_hook_env=env)
-    return targets, odd
+    return wanted
+
+
+def _log_diff(repo: git.Repo, span: list[str], path: str, env: bool) -> str:
+    """`git diff SPAN -- PATH` as added_lines reads it. Plain, exact hunks whatever the user's
+    diff config: no colour, no external diff or textconv, no merged neighbouring hunks, and a
+    binary-looking file still diffed."""
+    return git.run_git(repo.cwd, "diff", *span, "-U0", "--inter-hunk-context=0", "--text", *_DIFF_PLAIN,
+                       "--", path, keep_hook_env=env,
+                       errors="replace").stdout  # fmt: skip (a removed line may not be UTF-8: validate --fix)
+
+
+def _change_targets(
+    change: Changed,
+    sizes: dict[str, int],
+    diffed: bool,
+    read_text: Callable[[str], str | None],
+    log_added: Callable[[Changed], dict[int, str] | None],
+    targets: list[ScanTarget],
+    odd: list[GuardFinding],
+) -> None:
+    """What the guard reads of one changed memory file to `targets`, or its finding to `odd`
+    (a link, a file too large to judge). `sizes`: blob -> size (_blob_sizes of _sizes_wanted);
+    `diffed`: the change has a parent, so a log is judged by the lines it adds (`log_added`,
+    None: the diff did not add up, the file is judged whole); `read_text`: a blob as text
+    (None: git could not read it)."""
+    from agent_memory.redact.guard import GuardFinding
+
+    path = change.path
+    if is_memory_folder(path) and change.mode in _NOT_A_FILE:
+        odd.append(GuardFinding(path, 1, f"not-a-folder ({_NOT_A_FILE[change.mode]})"))
+        return
+    if not is_memory_file(path):
+        return
+    if change.mode in _NOT_A_FILE:
+        odd.append(GuardFinding(path, 1, f"not-a-regular-file ({_NOT_A_FILE[change.mode]})"))
+        return
+    if is_audit_log(path):
+        # A log no reader takes (over MAX_LOG_BLOB_BYTES) is refused by its size, never
+        # diffed: the diff of a cloned log of zeros (300 MB, one line) was read whole, a
+        # MemoryError in the merge and push hooks (refused, as an internal error).
+        large = _log_blob_too_large(path, sizes.get(change.blob))
+        if large is not None:
+            odd.append(large)
+            return
+    if is_audit_log(path) and diffed and not _log_blob_too_large(
+            path, sizes.get(change.old_blob)):  # a huge old log: the new one is judged whole
+        added = log_added(change)
+        if added is not None and _adds_too_many_atoms(added):
+            odd.append(_too_many_atoms(path))
+            return
+        long_line = _long_added_line(path, added)
+        if long_line is not None:
+            odd.append(long_line)
+            return
+        if added is not None:
+            targets.append(ScanTarget(path, only_added(added), added_only=True, before=change.old_blob))
+            return
+    if not is_audit_log(path):  # judged whole (CLAUDE.md: read whole): too large, it is not read
+        size = sizes.get(change.blob)
+        large = file_too_large(path, size) if size is not None else None
+        if large is not None:
+            odd.append(large)
+            return
+    text = read_text(change.blob)
+    if text is not None:
+        _judge(path, text, targets, odd)
 
 
 def filtered(repo: git.Repo, paths: list[str], cached: bool, keep_hook_env: bool = False) -> list[GuardFinding]:
@@ -998,21 +1032,155 @@ def pushed_memory_findings(
     atoms = _store_tip(repo)
     if atoms:
         negs.append(atoms)  # refused whole above; its files are not memory files anyway
-    # --full-history: a merge that brings memory lines into a branch whose other parent the
-    # remote already has is listed too.
-    commits = _rev_list(repo, tips, negs, "--full-history", "--", *MEMORY_PATHSPECS)
-    if not commits:
+    pushed = _pushed_changes(repo, tips, negs)
+    if not pushed:
         return []
+    from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES, MAX_LOG_BLOB_BYTES
+    from agent_memory.redact.guard import GuardFinding
 
+    # Each commit is judged as memory_targets judges it alone, the work done once: the sizes
+    # of every blob in one git, the blobs through one more, and a change judged already in
+    # this push (the same file, mode and blob; for a log, the same blobs before and after)
+    # not judged again — its findings are the same, and are reported for each commit again.
+    sizes = _blob_sizes(repo, [b for p in pushed for b in _sizes_wanted(p.changes, bool(p.parents))], False)
+    judged: dict[tuple[object, ...], tuple[list[str], list[GuardFinding], list[GuardFinding]]] = {}
+    per_commit: list[tuple[str, list[str], list[GuardFinding], list[GuardFinding]]] = []
+    with git.BlobReader(repo.cwd, max(MAX_LOG_BLOB_BYTES, MAX_BLOCK_FILE_BYTES)) as reader:
+        reads = _PushReads(repo, reader)
+        for p in pushed:
+            paths: list[str] = []
+            odd: list[GuardFinding] = []
+            found: list[GuardFinding] = []
+            for change in p.changes:
+                diffed = bool(p.parents)
+                key = (change, diffed) if is_audit_log(change.path) else (change.path, change.mode, change.blob)
+                if key not in judged:
+                    targets: list[ScanTarget] = []
+                    odd_one: list[GuardFinding] = []
+                    _change_targets(change, sizes, diffed, reads.text, partial(reads.log_added, p), targets, odd_one)
+                    judged[key] = ([t.path for t in targets], odd_one,
+                                   [f for t in targets for f in judge(repo, t)])  # fmt: skip
+                paths += judged[key][0]
+                odd += judged[key][1]
+                found += judged[key][2]
+            per_commit.append((p.commit, paths, odd, found))
+    attrs = _filters(repo, list(dict.fromkeys(path for _, paths, _, _ in per_commit for path in paths)))
     out: list[tuple[str, GuardFinding]] = []
-    for commit in reversed(commits):  # oldest first
-        parents = git.run_git(repo.cwd, "rev-parse", f"{commit}^@").stdout.split()
-        targets, odd = memory_targets(repo, commit, parents[0] if parents else None)
-        found = list(odd)
-        for target in targets:
-            found += judge(repo, target)
-        out += [(commit, f) for f in found]
+    for commit, paths, odd, found in per_commit:
+        odd += [GuardFinding(path, 1, f"filtered ({attr})") for path in dict.fromkeys(paths)
+                for attr in attrs.get(path, [])]  # fmt: skip (as filtered() says it, per commit)
+        out += [(commit, f) for f in odd + found]
     return out
+
+
+@dataclass(frozen=True)
+class _Pushed:
+    commit: str
+    parents: tuple[str, ...]
+    changes: list[Changed]
+
+
+# `git log --format` opens each commit's record with this byte (_pushed_changes): a field
+# read where a commit or a raw change may start is one or the other, never a path.
+_COMMIT_MARK = "\x01"
+
+
+def _pushed_changes(repo: git.Repo, tips: list[str], negs: list[str]) -> list[_Pushed]:
+    """The commits being pushed that touch a memory file, oldest first, each with its parents
+    and its memory files' changes (ACMRT) against its first parent, every file new for a root
+    commit — as memory_targets lists one commit's. One `git log` for the whole push, where a
+    `rev-parse` and a `diff-tree` per commit ran. --full-history: a merge that brings memory
+    lines into a branch whose other parent the remote already has is listed too."""
+    revs = "".join(f"{t}\n" for t in tips) + "".join(f"^{n}\n" for n in negs)
+    revs += "--\n" + "".join(f"{p}\n" for p in MEMORY_PATHSPECS)
+    proc = git.run_git(repo.cwd, "log", "--stdin", "--full-history", "--no-show-signature", "--format=%x01%H %P",
+                       "--root", "--diff-merges=first-parent", "-r", "--raw", "-z", "--no-abbrev", *_DIFF_PLAIN,
+                       input_text=revs)  # fmt: skip
+    out: list[_Pushed] = []
+    fields = proc.stdout.split("\0")
+    at = 0
+    while at < len(fields):
+        field = fields[at].lstrip("\n")
+        at += 1
+        if field.startswith(_COMMIT_MARK):
+            ids = field[1:].split()
+            if ids:
+                out.append(_Pushed(ids[0], tuple(ids[1:]), []))
+        elif field.startswith(":") and at < len(fields):  # `:old new oldsha newsha status`, then the path
+            path = fields[at]
+            at += 1
+            parts = field[1:].split()
+            if out and len(parts) >= 5 and parts[4][:1] in "ACMRT":
+                out[-1].changes.append(Changed(path=path, mode=parts[1], blob=parts[3], old_blob=parts[2]))
+    out.reverse()
+    return out
+
+
+def _filters(repo: git.Repo, paths: list[str]) -> dict[str, list[str]]:
+    """path -> the clean filters the index's attributes set on it (filtered's question, asked
+    once for the paths of a whole push)."""
+    if not paths:
+        return {}
+    proc = git.run_git(repo.cwd, "check-attr", "--cached", "-z", "filter", "--", *paths, check=False)
+    return set_attributes(proc.stdout)
+
+
+class _PushReads:
+    """A push's blobs through one BlobReader. `text`: a blob as `git cat-file blob` read in
+    text mode gave it (UTF-8, errors replaced, line ends as Python reads a pipe: CRLF and a
+    lone CR each a newline). `log_added`: a log's added lines from its two blobs when the new
+    one only appends to the old (_appended), else from `git diff` as memory_targets asks it.
+    The last few blobs are kept: a commit's new log is the next one's old log."""
+
+    _KEEP = 4
+
+    def __init__(self, repo: git.Repo, reader: git.BlobReader) -> None:
+        self.repo, self.reader = repo, reader
+        self.recent: dict[str, bytes | None] = {}
+
+    def raw(self, blob: str) -> bytes | None:
+        if blob not in self.recent:
+            self.recent[blob] = self.reader.read(blob)
+            if len(self.recent) > self._KEEP:
+                del self.recent[next(iter(self.recent))]
+        return self.recent[blob]
+
+    def text(self, blob: str) -> str | None:
+        data = self.raw(blob)
+        if data is None:
+            return None
+        return data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+
+    def log_added(self, pushed: _Pushed, change: Changed) -> dict[int, str] | None:
+        old = b"" if _is_zero(change.old_blob) else self.raw(change.old_blob)
+        new = self.raw(change.blob)
+        added = _appended(old, new) if old is not None and new is not None else None
+        if added is not None:
+            return added
+        return added_lines(_log_diff(self.repo, [pushed.parents[0], pushed.commit], change.path, False))
+
+
+def _appended(old: bytes, new: bytes) -> dict[int, str] | None:
+    """added_lines of `git diff -U0` from `old` to `new` when `new` is `old` with whole lines
+    after it (what an adopt or a forget writes): the lines after it, numbered on from its end.
+    None when git's answer could be another: `new` changes a line of `old`, `old` ends mid-line,
+    an added line holds a CR (text mode would split it: added_lines gives up), or the last
+    added line repeats `old`'s last (git may slide the hunk up over it)."""
+    if not new.startswith(old) or (old and not old.endswith(b"\n")):
+        return None
+    tail = new[len(old) :]
+    if b"\r" in tail:
+        return None
+    lines = tail.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    if lines and old:
+        last_old = old[old.rfind(b"\n", 0, len(old) - 1) + 1 :]
+        last_new = lines[-1] + (b"\n" if tail.endswith(b"\n") else b"")
+        if last_new == last_old:
+            return None
+    first = old.count(b"\n") + 1
+    return {first + i: line.decode("utf-8", "replace") for i, line in enumerate(lines)}
 
 
 def pre_push(argv: list[str], updates_text: str) -> int:

@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NewType
@@ -1118,6 +1118,63 @@ def object_headers(cwd: str | os.PathLike[str], revs: Sequence[str],
         oid, kind, size = (line.split() + ["", "", ""])[:3]
         out.append((oid, kind, int(size)) if size.isdigit() else None)  # `<rev> missing` / `ambiguous`
     return out
+
+
+class BlobReader:
+    """Blobs read one at a time through one `git cat-file --batch` (started as run_git starts
+    git), where a `git cat-file blob` each started a git per blob: the pre-push hook reads the
+    memory files of every pushed commit. Size blobs first (object_headers) and ask only for
+    those within a bound: a blob is never kept past `limit` bytes (read and dropped a chunk at
+    a time, None), since its bytes come whole once asked for. Use as a context manager."""
+
+    _CHUNK = 1 << 20
+
+    def __init__(self, cwd: str | os.PathLike[str], limit: int, keep_hook_env: bool = False) -> None:
+        self.limit = limit
+        self.proc = subprocess.Popen(
+            [git_program(), *_NO_PROGRAMS, "cat-file", "--batch"], cwd=str(cwd), stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=dict(os.environ) if keep_hook_env else clean_env(),
+        )  # fmt: skip
+
+    def read(self, oid: str) -> bytes | None:
+        """The bytes of blob `oid`; None when it is no blob (missing, another type) or is over
+        the limit, or when git has stopped answering."""
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        assert stdin is not None and stdout is not None
+        if not oid or any(c.isspace() for c in oid):  # one request a line
+            return None
+        try:
+            stdin.write(f"{oid}\n".encode())
+            stdin.flush()
+        except (BrokenPipeError, OSError):
+            return None
+        header = stdout.readline().split()  # `<oid> <type> <size>`, or `<rev> missing`
+        if len(header) != 3 or not header[2].isdigit():
+            return None
+        size = int(header[2])
+        if size > self.limit:
+            while size > 0:  # never kept: git writes it all the same
+                chunk = stdout.read(min(size, self._CHUNK))
+                if not chunk:
+                    return None
+                size -= len(chunk)
+            stdout.read(1)
+            return None
+        body = stdout.read(size)
+        stdout.read(1)  # the newline after each object
+        return body if header[1] == b"blob" and len(body) == size else None
+
+    def __enter__(self) -> BlobReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with suppress(OSError):
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+        self.proc.kill()
+        self.proc.wait()
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
 
 
 def commits_within(cwd: str | os.PathLike[str], revs: Sequence[str], limit: int) -> tuple[list[str], list[tuple[str, int]]]:
