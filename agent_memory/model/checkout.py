@@ -56,11 +56,20 @@ def set_repository(work: str | os.PathLike[str] | None, common: str | os.PathLik
     paths: list[str | os.PathLike[str]] = [work]
     if os.path.basename(os.path.normpath(common)) == ".git":
         paths.append(os.path.dirname(os.path.normpath(common)))
-    linked = os.path.join(common, "worktrees")
+    paths += linked_work_trees(common)
+    set_work_tree(*paths)
+
+
+def linked_work_trees(common: str | os.PathLike[str]) -> list[str]:
+    """The top of each linked worktree of the repository whose common git dir is `common`, read
+    from `<common>/worktrees/*/gitdir` without a git process (capture --all reads their
+    sessions; their paths are this clone's places)."""
+    linked = os.path.join(os.fspath(common), "worktrees")
     try:
         names = sorted(os.listdir(linked))
     except OSError:
-        names = []
+        return []
+    tops: list[str] = []
     for name in names:
         try:
             with open(os.path.join(linked, name, "gitdir"), encoding="utf-8", errors="replace") as fh:
@@ -68,8 +77,8 @@ def set_repository(work: str | os.PathLike[str] | None, common: str | os.PathLik
         except OSError:
             continue
         if target:  # relative (worktree.useRelativePaths) to the file's own folder
-            paths.append(os.path.dirname(os.path.normpath(os.path.join(linked, name, target))))
-    set_work_tree(*paths)
+            tops.append(os.path.dirname(os.path.normpath(os.path.join(linked, name, target))))
+    return tops
 
 
 def clear_work_tree() -> None:

@@ -10,6 +10,7 @@ import os
 import stat
 
 from agent_memory.gitio.refs import locate_git_dirs
+from agent_memory.model.checkout import linked_work_trees
 from agent_memory.model.home import (
     claude_projects_dir,
     project_dir_name,
@@ -58,18 +59,7 @@ def repository_roots(project_root: str | os.PathLike[str]) -> list[str]:
             roots.append(work)
         if os.path.basename(common) == ".git":
             roots.append(os.path.dirname(common))
-        linked = os.path.join(common, "worktrees")
-        try:
-            names = sorted(os.listdir(linked))
-        except OSError:
-            names = []
-        for name in names:
-            try:
-                with open(os.path.join(linked, name, "gitdir"), encoding="utf-8") as fh:
-                    target = fh.read().strip()
-            except OSError:
-                continue
-            roots.append(os.path.dirname(os.path.normpath(target)))
+        roots += linked_work_trees(common)
     out: list[str] = []
     for root in roots:
         for form in (os.path.normpath(root), os.path.realpath(root)):
