@@ -216,11 +216,17 @@ def test_remember_keeps_the_spelling_it_was_given_under_the_id_it_reports(projec
 def test_a_route_forbidden_is_not_the_thing_forbidden(project: Path) -> None:
     """"Never edit the lockfile directly" allows editing it through the package manager;
     "Never edit the lockfile" does not: two rules, two atoms, neither said twice."""
-    _say(project, 1, "2026-10-01", "Never edit the lockfile directly.")
-    _say(project, 2, "2026-10-02", "Never edit the lockfile.")
+    _two_atoms_said_once_each(project, "Never edit the lockfile directly.", "Never edit the lockfile.",
+                              ["Never edit the lockfile", "Never edit the lockfile directly"])  # fmt: skip
+
+
+def _two_atoms_said_once_each(project: Path, first: str, second: str, claims: list[str]) -> None:
+    """`first` in one session, `second` in the next: two atoms (`claims`), neither recurred."""
+    _say(project, 1, "2026-10-01", first)
+    _say(project, 2, "2026-10-02", second)
     gm(project, "capture", "--all", "--no-stage")
     atoms = _l1(project)
-    assert sorted(atoms) == ["Never edit the lockfile", "Never edit the lockfile directly"]
+    assert sorted(atoms) == claims
     assert all(atom["sessions"] == 1 for atom in atoms.values()), atoms
 
 
@@ -433,9 +439,5 @@ def test_a_fact_of_the_users_said_in_another_spelling_is_one_atom_that_recurs(pr
 def test_a_slot_fact_said_with_more_stays_its_own_atom(project: Path) -> None:
     """"User is on Windows with PowerShell" says which shell too: filed as a sighting of "User is
     on Windows" it would lose that, so it is its own atom and the bare fact did not recur."""
-    _say(project, 1, "2026-10-01", "I'm on Windows.")
-    _say(project, 2, "2026-10-02", "I'm on Windows with PowerShell.")
-    gm(project, "capture", "--all", "--no-stage")
-    atoms = _l1(project)
-    assert sorted(atoms) == ["User is on Windows", "User is on Windows with PowerShell"]
-    assert all(atom["sessions"] == 1 for atom in atoms.values()), atoms
+    _two_atoms_said_once_each(project, "I'm on Windows.", "I'm on Windows with PowerShell.",
+                              ["User is on Windows", "User is on Windows with PowerShell"])  # fmt: skip
