@@ -547,7 +547,8 @@ SLOT_FIRES = [
     ("User is on macOS", "User is on Arch now; use pacman, not brew"),
     ("User works on Windows", "The user's laptop is a Mac"),
     ("User uses bash", "The user's shell is nushell"),
-    ("User uses neovim", "User uses VS Code"),
+    ("The user's editor is neovim", "User's editor is VS Code"),
+    ("The user's editor is neovim", "User uses VS Code now"),
     ("Answer in Korean", "Answer the user in Japanese"),
     ("Answer in English", "Language: Antworte bitte auf Deutsch"),
     ("Environment: Je suis sur Windows", "User is on Debian"),
@@ -562,6 +563,7 @@ SLOT_SILENT = [
     ("User is on macOS", "User uses zsh"),
     ("User is on Linux", "User is on Ubuntu 22.04"),
     ("User uses vim", "User uses nvim"),
+    ("User uses neovim", "User uses VS Code"),  # two editors: many people use both
     ("User uses pwsh", "User uses PowerShell"),
     ("User is on Windows", "User is on Linux at home"),
     ("User uses vim", "User uses VS Code with vim keybindings"),

@@ -362,8 +362,8 @@ ONE_SLOT_TWO_VALUES = [
     ("I work on Windows.", "I'm on Fedora now.", "User works on Windows", "User is on Fedora now"),
     # their shell, said as "my shell is" and as "I use"
     ("My shell is fish.", "I use zsh.", "The user's shell is fish", "User uses zsh"),
-    # their editor
-    ("I use emacs.", "My editor is helix.", "User uses emacs", "The user's editor is helix"),
+    # their editor, said as the one ("I use emacs" and "I use helix" may both hold)
+    ("My editor is emacs.", "My editor is helix.", "The user's editor is emacs", "The user's editor is helix"),
     # the language to answer them in
     ("Please always reply in Italian.", "Answer me in Spanish from now on.",
      "Answer in Italian", "Answer the user in Spanish"),
@@ -405,6 +405,7 @@ NO_SLOT_CONFLICT = [
     ("I work on Windows.", "I'm on Windows with PowerShell."),
     ("I use zsh.", "I use emacs for org notes."),
     ("I use emacs.", "I use emacs for org notes."),
+    ("I use emacs.", "I use helix."),  # two editors: many people use both
     ("Please always reply in Italian.", "Always write commit messages in English."),
     ("Use poetry for packaging.", "Don't use poetry for publishing anymore."),
 ]

@@ -140,6 +140,10 @@ def _english_setting(words: list[str]) -> tuple[str, str] | None:
             return None
         if _families_named(" ".join(words), names) != {family}:
             return None  # a second value named: "User uses VS Code with vim keybindings"
+        if slot == EDITOR and noun is None and not _WHEN.intersection(_bare(w) for w in words[end:]):
+            # many people use two editors: "User uses vim" and "User uses VS Code" both hold;
+            # only "the user's editor is X" or "uses X now / only" says it is the one
+            return None
         return slot, family
     return None
 
