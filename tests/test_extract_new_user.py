@@ -110,6 +110,16 @@ RESTATED_ARTICLE = [
 ]  # fmt: skip
 
 
+# The event said as a noun ("before every push") and as a verb ("before pushing"), and "the test
+# suite" for "the tests": one rule, the spelling said first kept.
+RESTATED_EVENT_NOUN = [
+    ("Always run the test suite before pushing.", "Run the tests before every push.",
+     "Always run the tests before pushing"),
+    ("Never force push after each rebase.", "Never force push after rebasing.",
+     "Never force push after rebasing"),
+]  # fmt: skip
+
+
 # An emphasis word typed twice ("always always", "never, never") and the rule said plainly.
 RESTATED_EMPHASIS = [
     ("Always always use pnpm for dependencies!", "Always use pnpm for dependencies.",
@@ -168,6 +178,10 @@ def test_a_rule_said_with_and_without_its_always_is_one_atom_that_promotes(proje
     # said by the person in two sessions on two days: eligible as one rule
     eligible = {str(item["id"]) for item in gm_json(project, "promote")["eligible"]}
     assert {str(atom["id"]) for atom in _l1(project).values()} <= eligible
+
+
+def test_a_rule_tied_to_an_event_said_as_a_noun_or_a_verb_is_one_atom(project: Path) -> None:
+    _said_twice_is_one_atom_each(project, RESTATED_EVENT_NOUN)
 
 
 def test_a_rule_said_with_its_emphasis_doubled_and_plainly_is_one_atom(project: Path) -> None:
