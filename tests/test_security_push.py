@@ -344,3 +344,27 @@ def test_the_hook_starts_as_many_gits_for_a_long_push_as_for_a_short_one(pushing
     short = _gits_started(repo, "origin", "HEAD~6:refs/heads/short")  # 2 commits
     long = _gits_started(repo, "origin", "HEAD:refs/heads/long")  # 8 commits, 6 of them new
     assert short == long
+
+
+# --- what the repository's own git config cannot change (an adversarial review of 4577f42) -----
+
+# Settings that change what `git log` writes, set in the repository as a person might.
+_LOG_CONFIG = [("log.showSignature", "true"), ("log.decorate", "full"), ("format.pretty", "fuller"),
+               ("color.ui", "always"), ("diff.renames", "copies"), ("diff.noprefix", "true"),
+               ("core.quotepath", "true"), ("log.showRoot", "false"), ("format.notes", "true")]
+
+
+@pytest.mark.parametrize("encoding", ["UTF-16BE", "UTF-32LE"])
+def test_a_log_output_encoding_does_not_hide_the_pushed_commits(pushing: tuple[Path, Path], encoding: str) -> None:
+    """i18n.logOutputEncoding re-encodes all of `git log --format`'s output: in UTF-16BE each
+    commit's line came out with a NUL byte after every character, the hook's listing read no
+    commit at all and the push went through with the leak."""
+    repo, remote = pushing
+    for key, value in [*_LOG_CONFIG, ("i18n.logOutputEncoding", encoding)]:
+        git(repo, "config", key, value)
+    before = git(remote, "rev-parse", "main")
+    leak = _leak_commit(repo)
+    proc = push(repo, "origin", "main")
+    assert proc.returncode != 0
+    assert f"{leak[:12]} CLAUDE.memory.md:5: github" in proc.stderr
+    assert git(remote, "rev-parse", "main") == before

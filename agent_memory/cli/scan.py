@@ -1083,6 +1083,7 @@ class _Pushed:
 # `git log --format` opens each commit's record with this byte (_pushed_changes): a field
 # read where a commit or a raw change may start is one or the other, never a path.
 _COMMIT_MARK = "\x01"
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
 def _pushed_changes(repo: git.Repo, tips: list[str], negs: list[str]) -> list[_Pushed]:
@@ -1093,9 +1094,11 @@ def _pushed_changes(repo: git.Repo, tips: list[str], negs: list[str]) -> list[_P
     lines into a branch whose other parent the remote already has is listed too."""
     revs = "".join(f"{t}\n" for t in tips) + "".join(f"^{n}\n" for n in negs)
     revs += "--\n" + "".join(f"{p}\n" for p in MEMORY_PATHSPECS)
+    # --encoding=UTF-8: i18n.logOutputEncoding re-encodes the whole --format line (UTF-16: a NUL
+    # after each character, and no commit was read at all).
     proc = git.run_git(repo.cwd, "log", "--stdin", "--full-history", "--no-show-signature", "--format=%x01%H %P",
-                       "--root", "--diff-merges=first-parent", "-r", "--raw", "-z", "--no-abbrev", *_DIFF_PLAIN,
-                       input_text=revs)  # fmt: skip
+                       "--encoding=UTF-8", "--root", "--diff-merges=first-parent", "-r", "--raw", "-z",
+                       "--no-abbrev", *_DIFF_PLAIN, input_text=revs)  # fmt: skip
     out: list[_Pushed] = []
     fields = proc.stdout.split("\0")
     at = 0
@@ -1104,14 +1107,23 @@ def _pushed_changes(repo: git.Repo, tips: list[str], negs: list[str]) -> list[_P
         at += 1
         if field.startswith(_COMMIT_MARK):
             ids = field[1:].split()
-            if ids:
-                out.append(_Pushed(ids[0], tuple(ids[1:]), []))
-        elif field.startswith(":") and at < len(fields):  # `:old new oldsha newsha status`, then the path
+            if not ids or not all(_OBJECT_ID.fullmatch(i) for i in ids):
+                # Never a commit skipped unread: whatever changed git's output refuses the push.
+                raise RepoStateError(f"git log listed a commit as {field[1:80]!r}, not as ids",
+                                     hint="check this repository's log and i18n settings (git config --list)")  # fmt: skip
+            out.append(_Pushed(ids[0], tuple(ids[1:]), []))
+        elif field.startswith(":") and at < len(fields) and out:  # `:old new oldsha newsha status`, the path
             path = fields[at]
             at += 1
             parts = field[1:].split()
-            if out and len(parts) >= 5 and parts[4][:1] in "ACMRT":
+            if len(parts) != 5 or not _OBJECT_ID.fullmatch(parts[3]) or not parts[4][:1].isalpha():
+                raise RepoStateError(f"git log listed a change as {field[:80]!r}",
+                                     hint="check this repository's log and diff settings (git config --list)")  # fmt: skip
+            if parts[4][:1] in "ACMRT":
                 out[-1].changes.append(Changed(path=path, mode=parts[1], blob=parts[3], old_blob=parts[2]))
+        elif field:  # neither a commit nor a change: git's output is not what was asked for
+            raise RepoStateError(f"git log wrote {field[:80]!r} where a commit or a change was due",
+                                 hint="check this repository's log and diff settings (git config --list)")  # fmt: skip
     out.reverse()
     return out
 
