@@ -368,3 +368,34 @@ def test_a_log_output_encoding_does_not_hide_the_pushed_commits(pushing: tuple[P
     assert proc.returncode != 0
     assert f"{leak[:12]} CLAUDE.memory.md:5: github" in proc.stderr
     assert git(remote, "rev-parse", "main") == before
+
+
+def test_a_memory_file_turned_into_a_submodule_git_is_told_to_ignore_is_refused_at_push(
+    pushing: tuple[Path, Path],
+) -> None:
+    """`ignore = all` in .gitmodules (a file of the repository, which a clone brings) hides a
+    submodule's changes from git's diffs and logs: the gitlink in CLAUDE.memory.md's place
+    was never listed, and pushed."""
+    repo, remote = pushing
+    before = git(remote, "rev-parse", "main")
+    (repo / ".gitmodules").write_text('[submodule "m"]\n\tpath = CLAUDE.memory.md\n\turl = ./m\n\tignore = all\n')
+    git(repo, "add", ".gitmodules")
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{before.strip()},CLAUDE.memory.md")
+    git(repo, "commit", "-q", "--no-verify", "-m", "a submodule")
+    proc = push(repo, "origin", "main")
+    assert proc.returncode != 0 and "CLAUDE.memory.md:1: not-a-regular-file (submodule)" in proc.stderr
+    assert git(remote, "rev-parse", "main") == before
+
+
+def test_a_submodule_git_is_told_to_ignore_is_refused_in_a_memory_files_place_at_commit(
+    pushing: tuple[Path, Path],
+) -> None:
+    """The pre-commit hook's staged listing (`git diff --cached`) hid it the same way."""
+    repo, _ = pushing
+    head = git(repo, "rev-parse", "HEAD").strip()
+    (repo / ".gitmodules").write_text('[submodule "m"]\n\tpath = CLAUDE.memory.md\n\turl = ./m\n\tignore = all\n')
+    git(repo, "add", ".gitmodules")
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{head},CLAUDE.memory.md")
+    proc = subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", "a submodule"], capture_output=True, text=True)
+    assert proc.returncode != 0 and "CLAUDE.memory.md:1: not-a-regular-file (submodule)" in proc.stderr, proc.stderr
+    assert git(repo, "rev-parse", "HEAD").strip() == head

@@ -256,7 +256,9 @@ MEMORY_PATHSPECS = (
 # whatever it points to (`~/.ssh/id_rsa`, a file outside the repository) and hides from the
 # guard what Claude will read; a submodule is not a file at all.
 _NOT_A_FILE = {"120000": "symlink", "160000": "submodule"}
-_DIFF_PLAIN = ("--no-color", "--no-ext-diff", "--no-textconv", "--no-renames")
+# --ignore-submodules=none: `ignore = all` in .gitmodules (or diff.ignoreSubmodules) leaves a
+# gitlink in a memory file's place out of a diff or a log, and the guard never saw it.
+_DIFF_PLAIN = ("--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--ignore-submodules=none")
 
 
 @dataclass(frozen=True)
