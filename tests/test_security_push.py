@@ -399,3 +399,23 @@ def test_a_submodule_git_is_told_to_ignore_is_refused_in_a_memory_files_place_at
     proc = subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", "a submodule"], capture_output=True, text=True)
     assert proc.returncode != 0 and "CLAUDE.memory.md:1: not-a-regular-file (submodule)" in proc.stderr, proc.stderr
     assert git(repo, "rev-parse", "HEAD").strip() == head
+
+
+@pytest.mark.parametrize("how", ["lightweight", "annotated"])
+def test_a_tree_pushed_under_a_tag_has_its_memory_files_judged(pushing: tuple[Path, Path], how: str) -> None:
+    """A ref may name a tree: `git push origin <tree>:refs/tags/t` sends its CLAUDE.memory.md
+    to the remote as surely as a commit does. Only commits were listed, so it went unjudged."""
+    repo, remote = pushing
+    leak = _leak_commit(repo)
+    tree = git(repo, "rev-parse", f"{leak}^{{tree}}").strip()
+    git(repo, "reset", "-q", "--hard", "HEAD~1")  # no commit of the leak is pushed
+    if how == "annotated":
+        git(repo, "tag", "-a", "-m", "a tree", "t", tree)
+        pushed = git(repo, "rev-parse", "t").strip()  # the tag: reported under the name pushed
+        proc = push(repo, "origin", "refs/tags/t")
+    else:
+        pushed = tree
+        proc = push(repo, "origin", f"{tree}:refs/tags/t")
+    assert proc.returncode != 0
+    assert f"{pushed[:12]} CLAUDE.memory.md:5: github" in proc.stderr
+    assert git(remote, "tag", "--list") == ""

@@ -1028,13 +1028,14 @@ def pushed_memory_findings(
     live = [u for u in updates if not _is_zero(u.local_sha)]
     types = _types(repo, [u.local_sha for u in live])
     tips = [u.local_sha for u in live if types.get(u.local_sha) == "commit"]
-    if not tips:
-        return []
-    negs = _excluded(repo, remote, live)
-    atoms = _store_tip(repo)
-    if atoms:
-        negs.append(atoms)  # refused whole above; its files are not memory files anyway
-    pushed = _pushed_changes(repo, tips, negs)
+    trees = [u.local_sha for u in live if types.get(u.local_sha) == "tree"]
+    pushed = _pushed_trees(repo, trees)
+    if tips:
+        negs = _excluded(repo, remote, live)
+        atoms = _store_tip(repo)
+        if atoms:
+            negs.append(atoms)  # refused whole above; its files are not memory files anyway
+        pushed += _pushed_changes(repo, tips, negs)
     if not pushed:
         return []
     from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES, MAX_LOG_BLOB_BYTES
@@ -1127,6 +1128,23 @@ def _pushed_changes(repo: git.Repo, tips: list[str], negs: list[str]) -> list[_P
             raise RepoStateError(f"git log wrote {field[:80]!r} where a commit or a change was due",
                                  hint="check this repository's log and diff settings (git config --list)")  # fmt: skip
     out.reverse()
+    return out
+
+
+def _pushed_trees(repo: git.Repo, revs: list[str]) -> list[_Pushed]:
+    """A ref may name a tree (`git push origin <tree>:refs/tags/t`, or a tag of one): its memory
+    files leave as surely as a commit's. Each is listed as a root commit's would be (every file
+    new), under the name pushed."""
+    out: list[_Pushed] = []
+    for rev in dict.fromkeys(revs):
+        raw = git.run_git(repo.cwd, "ls-tree", "-r", "-z", "--full-tree", f"{rev}^{{tree}}").stdout
+        changes: list[Changed] = []
+        for entry in raw.split("\0"):
+            head, _, path = entry.partition("\t")
+            parts = head.split()
+            if len(parts) == 3 and (is_memory_file(path) or is_memory_folder(path)):
+                changes.append(Changed(path=path, mode=parts[0], blob=parts[2], old_blob="0" * len(parts[2])))
+        out.append(_Pushed(rev, (), changes))
     return out
 
 
