@@ -419,3 +419,29 @@ def test_a_tree_pushed_under_a_tag_has_its_memory_files_judged(pushing: tuple[Pa
     assert proc.returncode != 0
     assert f"{pushed[:12]} CLAUDE.memory.md:5: github" in proc.stderr
     assert git(remote, "tag", "--list") == ""
+
+
+def test_a_memory_file_in_a_folder_whose_name_is_not_utf8_is_judged_not_an_internal_error(
+    pushing: tuple[Path, Path],
+) -> None:
+    """A path is bytes: git log's listing was decoded strictly, and a pushed commit touching
+    `<byte 0xff>/CLAUDE.md` refused every push with a UnicodeDecodeError, clean or not."""
+    repo, remote = pushing
+    folder = "\udcffdocs"  # the byte 0xff, as Python names it (surrogateescape)
+    _commit_block(repo, f"{folder}/CLAUDE.md", "Never push to main")
+    proc = push(repo, "origin", "main")
+    assert proc.returncode == 0, proc.stderr
+    leak = _commit_block(repo, f"{folder}/CLAUDE.md", f"Deploy with {SECRET}")
+    proc = push(repo, "origin", "main")
+    assert proc.returncode != 0 and "Error" not in proc.stderr
+    assert f"{leak[:12]} \\udcffdocs/CLAUDE.md:5: github" in proc.stderr
+    assert git(remote, "rev-parse", "main") != leak
+
+
+def _commit_block(repo: Path, rel: str, line: str) -> str:
+    path = repo / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(BLOCK.format(line=line))
+    git(repo, "add", "-f", "--", str(path))
+    git(repo, "commit", "-q", "--no-verify", "-m", "edit")
+    return git(repo, "rev-parse", "HEAD").strip()

@@ -1101,7 +1101,8 @@ def _pushed_changes(repo: git.Repo, tips: list[str], negs: list[str]) -> list[_P
     # after each character, and no commit was read at all).
     proc = git.run_git(repo.cwd, "log", "--stdin", "--full-history", "--no-show-signature", "--format=%x01%H %P",
                        "--encoding=UTF-8", "--root", "--diff-merges=first-parent", "-r", "--raw", "-z",
-                       "--no-abbrev", *_DIFF_PLAIN, input_text=revs)  # fmt: skip
+                       "--no-abbrev", *_DIFF_PLAIN, input_text=revs,
+                       errors="surrogateescape")  # fmt: skip (a path's bytes as they are: git reads them back)
     out: list[_Pushed] = []
     fields = proc.stdout.split("\0")
     at = 0
@@ -1153,7 +1154,8 @@ def _filters(repo: git.Repo, paths: list[str]) -> dict[str, list[str]]:
     once for the paths of a whole push)."""
     if not paths:
         return {}
-    proc = git.run_git(repo.cwd, "check-attr", "--cached", "-z", "filter", "--", *paths, check=False)
+    proc = git.run_git(repo.cwd, "check-attr", "--cached", "-z", "filter", "--", *paths, check=False,
+                       errors="surrogateescape")  # fmt: skip (the paths as _pushed_changes read them)
     return set_attributes(proc.stdout)
 
 
