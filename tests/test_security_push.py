@@ -445,3 +445,30 @@ def _commit_block(repo: Path, rel: str, line: str) -> str:
     git(repo, "add", "-f", "--", str(path))
     git(repo, "commit", "-q", "--no-verify", "-m", "edit")
     return git(repo, "rev-parse", "HEAD").strip()
+
+
+@pytest.mark.parametrize("replaced", ["blob", "commit", "commit-fast-path"])
+def test_a_replacement_object_does_not_hide_what_is_pushed(pushing: tuple[Path, Path], replaced: str) -> None:
+    """`git replace` makes git read another object in one's place, but a push sends the object
+    itself: the hook judged the clean stand-in (a blob's, or a whole commit's, whose history
+    touched no memory file) and the leak went out."""
+    repo, remote = pushing
+    before = git(remote, "rev-parse", "main").strip()
+    if replaced == "commit-fast-path":
+        git(repo, "update-ref", "-d", "refs/heads/memory/atoms")  # the hook's shell listing decides
+    leak = _leak_commit(repo)
+    if replaced == "blob":
+        (repo / "clean.txt").write_text(BLOCK.format(line="Never push to main"))
+        stand_in = git(repo, "hash-object", "-w", "clean.txt").strip()
+        git(repo, "replace", git(repo, "rev-parse", f"{leak}:CLAUDE.memory.md").strip(), stand_in)
+    else:
+        git(repo, "reset", "-q", "--hard", before)
+        (repo / "app.py").write_text("print('hi')\n")
+        git(repo, "add", "app.py")
+        git(repo, "commit", "-qm", "app")
+        git(repo, "replace", leak, "HEAD")
+        git(repo, "reset", "-q", "--hard", leak)
+    proc = push(repo, "origin", "main")
+    assert proc.returncode != 0
+    assert f"{leak[:12]} CLAUDE.memory.md:5: github" in proc.stderr
+    assert git(remote, "rev-parse", "main").strip() == before

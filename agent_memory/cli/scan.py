@@ -1220,6 +1220,10 @@ def _appended(old: bytes, new: bytes) -> dict[int, str] | None:
 def pre_push(argv: list[str], updates_text: str) -> int:
     """The pre-push hook: `argv` is git's (remote name, url), `updates_text` its stdin (one
     `<local ref> <local sha> <remote ref> <remote sha>` line per ref). Exit 1 refuses the push."""
+    # A push sends objects as they are: `git replace` (refs/replace/*) must not show the hook's
+    # gits a clean stand-in for a commit or a blob that leaves with the leak (every git below
+    # inherits this environment).
+    os.environ["GIT_NO_REPLACE_OBJECTS"] = "1"
     remote = argv[0] if argv else ""
     updates = [
         PushUpdate(*parts)
