@@ -401,11 +401,14 @@ def test_a_submodule_git_is_told_to_ignore_is_refused_in_a_memory_files_place_at
     assert git(repo, "rev-parse", "HEAD").strip() == head
 
 
-@pytest.mark.parametrize("how", ["lightweight", "annotated"])
+@pytest.mark.parametrize("how", ["lightweight", "annotated", "fast-path"])
 def test_a_tree_pushed_under_a_tag_has_its_memory_files_judged(pushing: tuple[Path, Path], how: str) -> None:
     """A ref may name a tree: `git push origin <tree>:refs/tags/t` sends its CLAUDE.memory.md
-    to the remote as surely as a commit does. Only commits were listed, so it went unjudged."""
+    to the remote as surely as a commit does. Only commits were listed, so it went unjudged
+    (and the hook's shell listing, without memory/atoms, found no commit and let it through)."""
     repo, remote = pushing
+    if how == "fast-path":
+        git(repo, "update-ref", "-d", "refs/heads/memory/atoms")
     leak = _leak_commit(repo)
     tree = git(repo, "rev-parse", f"{leak}^{{tree}}").strip()
     git(repo, "reset", "-q", "--hard", "HEAD~1")  # no commit of the leak is pushed
