@@ -1138,7 +1138,8 @@ def _pushed_trees(repo: git.Repo, revs: list[str]) -> list[_Pushed]:
     new), under the name pushed."""
     out: list[_Pushed] = []
     for rev in dict.fromkeys(revs):
-        raw = git.run_git(repo.cwd, "ls-tree", "-r", "-z", "--full-tree", f"{rev}^{{tree}}").stdout
+        raw = git.run_git(repo.cwd, "ls-tree", "-r", "-z", "--full-tree", f"{rev}^{{tree}}",
+                          errors="surrogateescape").stdout  # fmt: skip (as _pushed_changes reads a path)
         changes: list[Changed] = []
         for entry in raw.split("\0"):
             head, _, path = entry.partition("\t")
