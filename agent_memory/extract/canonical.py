@@ -165,16 +165,16 @@ def _gerund(verb: str) -> str:
 def _you_event(text: str) -> str:
     text = _YOU_EVENT.sub(lambda m: f"{m.group(1)} {_gerund(m.group(2))}", text)
     text = _EVERY_EVENT.sub(lambda m: f"{m.group(1)} {_gerund(m.group(2))}", text)
-    return _TEST_SUITE.sub(lambda m: "The tests" if m.group(0)[0] == "T" else "the tests", text)
+    return _TEST_SUITE.sub(lambda m: f"{m.group(1)} the tests", text)
 
 
 # "before every commit" / "before each push" is "before committing" / "before pushing": the
 # same event said as a noun (only the events a rule of the workflow is tied to, each a verb too).
 _EVERY_EVENT = _lazy(r"\b(before|after)\s+(?:every|each)\s+(commit|push|merge|deploy|release|rebase)\b(?![-'])", re.I)
-# "the test suite" is "the tests": "Always run the test suite before committing" and "Run the
-# tests before every commit" are one rule (said of a named suite — "the e2e test suite" — it
-# stays: the article must come right before it)
-_TEST_SUITE = _lazy(r"\b[Tt]he\s+test\s+suite\b(?![-'])")
+# "run the test suite" is "run the tests": "Always run the test suite before committing" and "Run
+# the tests before every commit" are one rule. Only as what is run (elsewhere, "before the test
+# suite" is left as written), and not a named suite ("run the e2e test suite" stays).
+_TEST_SUITE = _lazy(r"\b(run|Run)\s+the\s+test\s+suite\b(?![-'])")
 
 
 # A style rule is one shape, "Always write <things> in <name> style": "docstrings should always
