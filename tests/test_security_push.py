@@ -475,3 +475,23 @@ def test_a_replacement_object_does_not_hide_what_is_pushed(pushing: tuple[Path, 
     assert proc.returncode != 0
     assert f"{leak[:12]} CLAUDE.memory.md:5: github" in proc.stderr
     assert git(remote, "rev-parse", "main").strip() == before
+
+
+def test_a_memory_file_in_a_folder_whose_name_is_not_utf8_is_judged_at_commit(pushing: tuple[Path, Path]) -> None:
+    """The pre-commit hook lists the staged memory files from `git diff --cached --raw -z`, a
+    listing of bytes: decoded strictly, a memory file under `<byte 0xff>/` ended every commit
+    of it in an internal error (refused, clean or not, with no finding to act on)."""
+    repo, _remote = pushing
+    path = repo / "\udcffdocs" / "CLAUDE.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(BLOCK.format(line="Never push to main"))
+    git(repo, "add", "-f", "--", str(path))
+    clean = subprocess.run(["git", "commit", "-q", "-m", "docs"], cwd=repo, capture_output=True, text=True,
+                           errors="replace", check=False)  # fmt: skip
+    assert clean.returncode == 0, clean.stderr
+    path.write_text(BLOCK.format(line=f"Deploy with {SECRET}"))
+    git(repo, "add", "-f", "--", str(path))
+    leak = subprocess.run(["git", "commit", "-q", "-m", "leak"], cwd=repo, capture_output=True, text=True,
+                          errors="replace", check=False)  # fmt: skip
+    assert leak.returncode != 0 and "Error" not in leak.stderr, leak.stderr
+    assert "CLAUDE.md:5: github" in leak.stderr

@@ -371,15 +371,15 @@ def memory_targets(
     T is in the filter: a memory file replaced by a symlink is a type change."""
     env = keep_hook_env
     filt = "--diff-filter=ACMRT"
+    # a path is bytes: one that is not UTF-8 is read as it is (surrogateescape, as the push's
+    # listing reads it), never an internal error that refuses every commit of it
+    raw_of = partial(git.run_git, repo.cwd, keep_hook_env=env, errors="surrogateescape")
     if commit is None:
-        raw = git.run_git(repo.cwd, "diff", "--cached", "--raw", "-z", filt, *_DIFF_PLAIN,
-                          keep_hook_env=env).stdout  # fmt: skip
+        raw = raw_of("diff", "--cached", "--raw", "-z", filt, *_DIFF_PLAIN).stdout
     elif parent is None:
-        raw = git.run_git(repo.cwd, "diff-tree", "--root", "-r", "--no-commit-id", "--raw", "-z",
-                          filt, *_DIFF_PLAIN, commit, keep_hook_env=env).stdout  # fmt: skip
+        raw = raw_of("diff-tree", "--root", "-r", "--no-commit-id", "--raw", "-z", filt, *_DIFF_PLAIN, commit).stdout
     else:
-        raw = git.run_git(repo.cwd, "diff-tree", "-r", "--raw", "-z", filt, *_DIFF_PLAIN,
-                          parent, commit, keep_hook_env=env).stdout  # fmt: skip
+        raw = raw_of("diff-tree", "-r", "--raw", "-z", filt, *_DIFF_PLAIN, parent, commit).stdout
     changes = _changed(raw)
     diffed = commit is None or parent is not None
     sizes = _blob_sizes(repo, _sizes_wanted(changes, diffed), env)
@@ -485,12 +485,8 @@ def filtered(repo: git.Repo, paths: list[str], cached: bool, keep_hook_env: bool
     The attributes are the index's (`cached`: a commit, a push) or the work tree's."""
     from agent_memory.redact.guard import GuardFinding
 
-    if not paths:
-        return []
-    proc = git.run_git(repo.cwd, "check-attr", *(["--cached"] if cached else []), "-z", "filter", "--", *paths,
-                       check=False, keep_hook_env=keep_hook_env)  # fmt: skip
     return [GuardFinding(path, 1, f"filtered ({attr})")
-            for path, attrs in set_attributes(proc.stdout).items() for attr in attrs]  # fmt: skip
+            for path, attrs in _filters(repo, paths, cached, keep_hook_env).items() for attr in attrs]  # fmt: skip
 
 
 def _not_a_regular_file(shown: str, mode: int) -> GuardFinding:
@@ -1150,13 +1146,13 @@ def _pushed_trees(repo: git.Repo, revs: list[str]) -> list[_Pushed]:
     return out
 
 
-def _filters(repo: git.Repo, paths: list[str]) -> dict[str, list[str]]:
-    """path -> the clean filters the index's attributes set on it (filtered's question, asked
-    once for the paths of a whole push)."""
+def _filters(repo: git.Repo, paths: list[str], cached: bool = True, keep_hook_env: bool = False) -> dict[str, list[str]]:
+    """path -> the clean filters the attributes (the index's when `cached`) set on it, asked
+    once for all `paths` (a path that is not UTF-8 read as the listings read it)."""
     if not paths:
         return {}
-    proc = git.run_git(repo.cwd, "check-attr", "--cached", "-z", "filter", "--", *paths, check=False,
-                       errors="surrogateescape")  # fmt: skip (the paths as _pushed_changes read them)
+    proc = git.run_git(repo.cwd, "check-attr", *(["--cached"] if cached else []), "-z", "filter", "--", *paths,
+                       check=False, keep_hook_env=keep_hook_env, errors="surrogateescape")  # fmt: skip
     return set_attributes(proc.stdout)
 
 

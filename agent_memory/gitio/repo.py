@@ -1111,8 +1111,10 @@ def object_headers(cwd: str | os.PathLike[str], revs: Sequence[str],
     none (missing, ambiguous). `keep_hook_env`: as run_git (a git hook's own repository)."""
     if not revs:
         return []
+    # (a rev naming a path that is not UTF-8 — `:<byte 0xff>docs/x` — is passed as its bytes)
     proc = run_git(cwd, "cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)", check=False,
-                   keep_hook_env=keep_hook_env, input_text="".join(f"{rev}\n" for rev in revs))  # fmt: skip
+                   keep_hook_env=keep_hook_env, input_text="".join(f"{rev}\n" for rev in revs),
+                   errors="surrogateescape")  # fmt: skip
     out: list[tuple[str, str, int] | None] = []
     for line in proc.stdout.splitlines():  # one answer a line, in the order asked
         oid, kind, size = (line.split() + ["", "", ""])[:3]
