@@ -228,3 +228,26 @@ def test_a_candidate_captured_naming_this_checkout_before_the_upgrade_is_refused
     gm_installed(project, "remember", "Never edit vendor by hand")
     gm_installed(project, "adopt", "--all")
     assert "- Never edit vendor by hand" in (project / "CLAUDE.memory.md").read_text()
+
+
+def test_a_repeated_claim_does_not_let_a_new_path_of_this_checkout_through_elsewhere_in_its_line(project: Path) -> None:
+    """The claim a log line repeats for its atom is let through (an item adopted before the
+    upgrade); a path of this checkout anywhere else in that line is new, and refused."""
+    project, ident = _adopted_before(project, lambda top: f"Always run {top}/scripts/check.sh before pushing")
+    gm_installed(project, "pin", ident)
+    log = project / ".memory" / "adopted.log"
+    entry = json.loads(log.read_text().splitlines()[-1])
+    assert entry["atom"]["id"] == ident
+    kept = log.read_text()
+    entry["atom"]["source"] = f"{project.resolve()}/notes/where-it-was-said.md"
+    log.write_text(kept + json.dumps(entry) + "\n")
+    git(project, "add", ".memory/adopted.log")
+    scan = gm_installed(project, "scan", "--staged", check=False)
+    assert scan.returncode != 0 and "worktree-path" in scan.stdout + scan.stderr
+    # a claim key said twice: the one read is held, the other is new
+    line = json.dumps(json.loads(kept.splitlines()[-1])).replace(
+        '"claim": ', f'"claim": "Build in {project.resolve()}/out", "claim": ', 1)
+    log.write_text(kept + line + "\n")
+    git(project, "add", ".memory/adopted.log")
+    scan = gm_installed(project, "scan", "--staged", check=False)
+    assert scan.returncode != 0 and "worktree-path" in scan.stdout + scan.stderr

@@ -337,9 +337,31 @@ def judge(repo: git.Repo, target: ScanTarget, keep_hook_env: bool = False) -> li
 
     def said_before(line: int) -> bool:
         claims = _claims(lines[line - 1 : line])
-        return bool(claims) and claims <= held
+        if not claims or not claims <= held:
+            return False
+        # Only the claim is excused: a path of this checkout elsewhere in the line is new.
+        rest = _without_claim(lines[line - 1])
+        return rest is not None and not any(f.rule == "worktree-path" for f in guard.scan_text(target.path, rest))
 
     return [f for f in found if not (f.rule == "worktree-path" and said_before(f.line))]
+
+
+def _without_claim(line: str) -> str | None:
+    """The log line with its atom's claim blanked, every other string as it was; None when a
+    key repeats in it (the claim read is then not the only one the line holds)."""
+    import json
+
+    def no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        if len({k for k, _ in pairs}) != len(pairs):
+            raise ValueError("a key repeats")
+        return dict(pairs)
+
+    try:
+        obj = json.loads(line, object_pairs_hook=no_repeats)  # _claims read it within bounds
+    except (ValueError, RecursionError):
+        return None
+    obj["atom"]["claim"] = ""
+    return json.dumps(obj, ensure_ascii=False)
 
 
 def _claims(lines: list[str]) -> set[tuple[str, str]]:
