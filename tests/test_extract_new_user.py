@@ -442,13 +442,25 @@ def test_claims_of_other_slots_subjects_or_jobs_are_not_contested(project: Path,
 RESTATED_SLOT = [
     ("I'm on Windows.", "I use Windows.", "User is on Windows"),
     ("My shell is fish.", "I use fish.", "The user's shell is fish"),
-    ("I use emacs.", "My editor is emacs.", "User uses emacs"),
     ("Please always reply in Italian.", "Answer me in Italian from now on.", "Answer in Italian"),
 ]
 
 
 def test_a_fact_of_the_users_said_in_another_spelling_is_one_atom_that_recurs(project: Path) -> None:
     _said_twice_is_one_atom_each(project, RESTATED_SLOT)
+
+
+def test_an_editor_said_as_the_one_is_not_a_sighting_of_one_the_user_uses(project: Path) -> None:
+    """"I use emacs" may hold beside another editor; "My editor is emacs" says it is the one
+    (store/slots.py). Filed as a sighting of "User uses emacs" it lost that, and "My editor is
+    helix" said later contested nothing."""
+    _two_atoms_said_once_each(project, "I use emacs.", "My editor is emacs.",
+                              ["The user's editor is emacs", "User uses emacs"])  # fmt: skip
+    _say(project, 3, "2026-10-03", "My editor is helix.")
+    gm(project, "capture", "--all", "--no-stage")
+    atoms = _l1(project)
+    pairs = {(p["older"], p["newer"]) for p in gm_json(project, "inspect", "--contested")["pairs"]}
+    assert pairs == {(atoms["The user's editor is emacs"]["id"], atoms["The user's editor is helix"]["id"])}
 
 
 def test_a_slot_fact_said_with_more_stays_its_own_atom(project: Path) -> None:
