@@ -251,3 +251,26 @@ def test_a_repeated_claim_does_not_let_a_new_path_of_this_checkout_through_elsew
     git(project, "add", ".memory/adopted.log")
     scan = gm_installed(project, "scan", "--staged", check=False)
     assert scan.returncode != 0 and "worktree-path" in scan.stdout + scan.stderr
+
+
+def test_a_checkout_inside_a_home_folder_is_written_relative_not_redacted() -> None:
+    """Most clones live under a home folder (`/home/bob/src/app`): the user name in the top was
+    redacted first (`/home/[REDACTED:home-user]/src/app/…`), so the path was never written
+    relative and the atom was marked redacted, kept from promotion. The top is cut whole, the
+    user name with it; the user name elsewhere is still redacted."""
+    from agent_memory.redact import guard
+    from agent_memory.redact.redactor import find, redact
+
+    try:
+        checkout.set_work_tree("/home/bob/src/app")
+        text, findings = redact("Always run /home/bob/src/app/scripts/check.sh before pushing")
+        assert (text, findings) == ("Always run scripts/check.sh before pushing", [])
+        assert not guard.scan_text("CLAUDE.memory.md", f"- {text}\n")
+        text, findings = redact("Run /home/bob/src/app/x.sh, not /home/bob/old/x.sh")
+        assert text.startswith("Run x.sh, not /home/") and "bob" not in text
+        assert [f.rule for f in findings] == ["home-user"]
+        assert find(text) == []
+        # a line of this clone's own errors.log keeps its paths: the user name is redacted there
+        assert "bob" not in redact("failed in /home/bob/src/app/x.sh", memory=False)[0]
+    finally:
+        checkout.clear_work_tree()

@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent_memory.model.checkout import repo_relative
+from agent_memory.model.checkout import repo_relative, work_tree_spans
 from agent_memory.redact import assign as redact_assign
 from agent_memory.redact import engine as redact_engine
 from agent_memory.redact.context import MARKER_PREFIX, marker
@@ -73,6 +73,11 @@ def redact(text: str, *, memory: bool = True) -> tuple[str, list[Finding]]:
     shares, and relative it still says which file. Not a finding: nothing secret was removed,
     so the atom is not `redacted` (which would keep it from promotion)."""
     findings = find(text)
+    if memory and findings:
+        # A finding inside this checkout's top goes with the top (`/home/bob/src/app/x.sh`
+        # is `x.sh`): redacted first, the top no longer matched and the path stayed absolute.
+        tops = work_tree_spans(text)
+        findings = [f for f in findings if not any(s <= f.start and f.end <= e for s, e in tops)]
     if findings:
         text = replace_spans(text, [(f.start, f.end, f.rule) for f in findings])
     return (repo_relative(text) if memory else text), findings
