@@ -274,3 +274,23 @@ def test_a_checkout_inside_a_home_folder_is_written_relative_not_redacted() -> N
         assert "bob" not in redact("failed in /home/bob/src/app/x.sh", memory=False)[0]
     finally:
         checkout.clear_work_tree()
+
+
+def test_a_block_rendered_before_literal_naming_this_checkout_is_no_hand_edit(project: Path) -> None:
+    """The renderer before `render.literal` wrote a claim as `inert(one_line(claim))`, paths as
+    said: a block it rendered is read as it is, not taken for a hand edit. `context_claim`
+    stood for it, but now writes this checkout's paths relative, and no longer matched."""
+    from agent_memory.committed import render
+    from agent_memory.committed.files import TierFiles
+
+    project, _ident = _adopted_before(project, lambda top: f"Never put <details> tags in {top}/docs/index.md")
+    log = (project / ".memory" / "adopted.log").read_text()
+    try:
+        checkout.set_work_tree(project.resolve())
+        files = TierFiles("L2", "CLAUDE.memory.md", log, "")
+        atoms = list(files.held().values())
+        old = render.render_block(atoms, "L2", shown=lambda c: render.inert(render.one_line(c))).text
+        assert str(project.resolve()) in old and "<details>" in old
+        assert not TierFiles("L2", "CLAUDE.memory.md", log, old).hand_edited()
+    finally:
+        checkout.clear_work_tree()

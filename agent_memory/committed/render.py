@@ -489,10 +489,17 @@ def file_claim_before_emphasis(claim: str) -> str:
     return literal(inert(one_line(claim)), emphasis=False, tildes_and_blocks=False)
 
 
+def file_claim_before_literal(claim: str) -> str:
+    """A claim as the version before `literal` wrote it in a file (context_claim's form then;
+    context_claim now writes this checkout's paths relative, which that version did not)."""
+    return inert(one_line(claim))
+
+
 # How earlier versions wrote a claim into a memory file, newest first: a block they rendered
 # is theirs, not a hand edit (committed/files.py), read as it is until the next write.
 EARLIER_FILE_CLAIMS: tuple[Callable[[str], str], ...] = (
-    file_claim_before_relative, file_claim_before_blocks, file_claim_before_emphasis, context_claim)  # fmt: skip
+    file_claim_before_relative, file_claim_before_blocks, file_claim_before_emphasis,
+    file_claim_before_literal)  # fmt: skip
 
 
 def claim_forms(claim: str) -> tuple[str, ...]:
