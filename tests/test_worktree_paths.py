@@ -294,3 +294,24 @@ def test_a_block_rendered_before_literal_naming_this_checkout_is_no_hand_edit(pr
         assert not TierFiles("L2", "CLAUDE.memory.md", log, old).hand_edited()
     finally:
         checkout.clear_work_tree()
+
+
+@pytest.mark.parametrize(("said", "written"), [
+    # at the very start of a claim (no character before it)
+    ("/srv/app/config.yml holds the settings", "config.yml holds the settings"),
+    ("/srv/app is the checkout", ". is the checkout"),
+    # as a file URL
+    ("Open file:///srv/app/coverage/index.html for the report", "Open coverage/index.html for the report"),
+])  # fmt: skip
+def test_a_path_of_this_checkout_opening_the_claim_or_in_a_file_url_is_written_relative(said: str, written: str) -> None:
+    """Left absolute, the claim's id hashed from the absolute form and the guard refused its
+    line in the block: an item no adopt could ever commit."""
+    from agent_memory.redact import guard
+
+    try:
+        checkout.set_work_tree("/srv/app")
+        assert checkout.repo_relative(said) == written
+        assert [f.rule for f in guard.scan_text("CLAUDE.memory.md", f"{said}\n")] == ["worktree-path"]
+        assert not guard.scan_text("CLAUDE.memory.md", f"- {written}\n")
+    finally:
+        checkout.clear_work_tree()

@@ -113,7 +113,10 @@ def work_tree_spans(text: str) -> list[tuple[int, int]]:
         pos = text.find(form)
         while pos != -1:
             end = pos + len(form)
-            before = text[pos - 1] if pos else ""
+            # (nothing before it opens a path too; a file URL's `file://` goes with it)
+            before, start = (text[pos - 1] if pos else " "), pos
+            if before == "/" and text.endswith("file://", 0, pos):
+                before, start = " ", pos - len("file://")
             if not (before.isalnum() or before in "_.~/\\-") and (
                 _ends_path(text, end) or text.startswith("/", end)
             ):
@@ -121,7 +124,7 @@ def work_tree_spans(text: str) -> list[tuple[int, int]]:
                     text[end + 1].isalnum() or text[end + 1] in _NAME_START
                 ):
                     end += 1
-                out.append((pos, end))
+                out.append((start, end))
             pos = text.find(form, pos + 1)
     if len(forms) > 1:  # two spellings may overlap (one a prefix of the other): keep the longer
         out.sort(key=lambda s: (s[0], -s[1]))
