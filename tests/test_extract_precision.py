@@ -110,6 +110,11 @@ NOT_DURABLE = [
 DURABLE = [
     ("Never push directly to main", "Never push directly to main"),
     ("Never manually edit the generated clients.", "Never manually edit the generated clients"),  # manner, then its verb
+    # a verb ending in -ly before its preposition is no manner ("rely on", "reply in", "apply to")
+    ("Always rely on the lockfile.", "Always rely on the lockfile"),
+    ("Never rely on network in unit tests.", "Never rely on network in unit tests"),
+    ("Always comply with the style guide.", "Always comply with the style guide"),
+    ("Never apply to the staging database directly.", "Never apply directly to the staging database"),
     ("We use poetry for dependency management", "Use poetry for dependency management"),
     # a tool for a kind of job, and the kind of file it holds in
     ("Use tabs for indentation in the Makefile.", "Use tabs for indentation in the Makefile"),

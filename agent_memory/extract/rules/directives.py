@@ -122,8 +122,9 @@ _LIGHT_VERB = _lazy(
 _NOT_A_VERB_START = _lazy(
     r"^(?:the|a|an|same|this|that|in|on|at|to|for|with|from|by|of|as|via)\b|"
     # "…, never manually from a laptop": a manner and a place, the verb left in the clause
-    # before — cut from it, the rule has none
-    r"^[a-z]+ly\s+(?:from|in|on|at|to|for|with|by|via|through|into|over|outside)\b",
+    # before — cut from it, the rule has none (a verb ending in -ly is no manner: "rely on",
+    # "reply in", "apply to")
+    r"^(?!(?:rely|reply|apply|comply|supply|imply|multiply|ally|rally|tally|fly)\s)[a-z]+ly\s+(?:from|in|on|at|to|for|with|by|via|through|into|over|outside)\b",
     re.I,
 )
 
