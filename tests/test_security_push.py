@@ -495,3 +495,22 @@ def test_a_memory_file_in_a_folder_whose_name_is_not_utf8_is_judged_at_commit(pu
                           errors="replace", check=False)  # fmt: skip
     assert leak.returncode != 0 and "Error" not in leak.stderr, leak.stderr
     assert "CLAUDE.md:5: github" in leak.stderr
+
+
+@pytest.mark.parametrize("leak", ["checkout-path", "secret"])
+def test_the_push_hint_says_to_restate_a_path_and_to_rotate_a_secret(pushing: tuple[Path, Path], leak: str) -> None:
+    """A path of this machine is no secret: the hint said to rotate one, which nobody can do
+    for `/srv/app/scripts/check.sh`; it says to write the path relative. A secret still says
+    rotate."""
+    repo, remote = pushing
+    before = git(remote, "rev-parse", "main").strip()
+    line = f"Run {repo.resolve()}/scripts/check.sh before pushing" if leak == "checkout-path" else f"Deploy with {SECRET}"
+    _commit_block(repo, "CLAUDE.memory.md", line)
+    proc = push(repo, "origin", "main")
+    assert proc.returncode != 0, proc.stderr
+    hint = [text for text in proc.stderr.splitlines() if text.startswith("hint:")][-1]
+    if leak == "checkout-path":
+        assert "worktree-path" in proc.stderr and "relative to the repository" in hint and "rotated" not in hint
+    else:
+        assert "rotated" in hint and "relative to the repository" not in hint
+    assert git(remote, "rev-parse", "main").strip() == before

@@ -1236,6 +1236,10 @@ def _appended(old: bytes, new: bytes) -> dict[int, str] | None:
     return {first + i: line.decode("utf-8", "replace") for i, line in enumerate(lines)}
 
 
+# The guard's rules for a path of this machine: a home folder, a user's name in one, this checkout.
+_MACHINE_PATH_RULES = frozenset({"home-path", "home-user", "worktree-path"})
+
+
 def pre_push(argv: list[str], updates_text: str) -> int:
     """The pre-push hook: `argv` is git's (remote name, url), `updates_text` its stdin (one
     `<local ref> <local sha> <remote ref> <remote sha>` line per ref). Exit 1 refuses the push."""
@@ -1273,10 +1277,13 @@ def pre_push(argv: list[str], updates_text: str) -> int:
             "pushed (made with --no-verify, a cherry-pick or a rebase?); nothing was pushed.",
             file=sys.stderr,
         )
+        # only paths of this machine (a home, this checkout): nothing to rotate, a path to restate
+        only_paths = all(f.rule in _MACHINE_PATH_RULES for _, f in findings)
+        what = ("then write the path relative to the repository, or drop the line" if only_paths else
+                "then drop or restate the line); a secret that already left this machine must be rotated")  # fmt: skip
         print(
             f"hint: rewrite those commits before pushing (e.g. `git rebase -i {first[:12]}^`, "
-            "then drop or restate the line); a secret that already left this machine must be "
-            "rotated; `git push --no-verify` skips this check at your own risk",
+            f"{what}{')' if only_paths else ''}; `git push --no-verify` skips this check at your own risk",
             file=sys.stderr,
         )
     return EXIT_REFUSED if leaks or findings else 0
