@@ -25,7 +25,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -505,10 +505,16 @@ def filtered(repo: git.Repo, paths: list[str], cached: bool, keep_hook_env: bool
     blob this guard judges is the filter's output — an LFS pointer — while the text goes to
     the filter's store, is what Claude reads, and is what nobody reviewing the diff sees.
     The attributes are the index's (`cached`: a commit, a push) or the work tree's."""
+    attrs = _filters(repo, paths, cached, keep_hook_env)
+    return _filter_findings(attrs, attrs)
+
+
+def _filter_findings(attrs: dict[str, list[str]], paths: Iterable[str]) -> list[GuardFinding]:
+    """A `filtered (<filter>)` finding for each clean filter `attrs` (_filters) sets on one of
+    `paths`, each path once."""
     from agent_memory.redact.guard import GuardFinding
 
-    return [GuardFinding(path, 1, f"filtered ({attr})")
-            for path, attrs in _filters(repo, paths, cached, keep_hook_env).items() for attr in attrs]  # fmt: skip
+    return [GuardFinding(path, 1, f"filtered ({attr})") for path in dict.fromkeys(paths) for attr in attrs.get(path, [])]
 
 
 def _not_a_regular_file(shown: str, mode: int) -> GuardFinding:
@@ -1057,7 +1063,6 @@ def pushed_memory_findings(
     if not pushed:
         return []
     from agent_memory.model.policy import MAX_BLOCK_FILE_BYTES, MAX_LOG_BLOB_BYTES
-    from agent_memory.redact.guard import GuardFinding
 
     # Each commit is judged as memory_targets judges it alone, the work done once: the sizes
     # of every blob in one git, the blobs through one more, and a change judged already in
@@ -1088,8 +1093,7 @@ def pushed_memory_findings(
     attrs = _filters(repo, list(dict.fromkeys(path for _, paths, _, _ in per_commit for path in paths)))
     out: list[tuple[str, GuardFinding]] = []
     for commit, paths, odd, found in per_commit:
-        odd += [GuardFinding(path, 1, f"filtered ({attr})") for path in dict.fromkeys(paths)
-                for attr in attrs.get(path, [])]  # fmt: skip (as filtered() says it, per commit)
+        odd += _filter_findings(attrs, paths)  # as filtered() says it, per commit
         out += [(commit, f) for f in odd + found]
     return out
 
