@@ -1282,12 +1282,13 @@ def pre_push(argv: list[str], updates_text: str) -> int:
             file=sys.stderr,
         )
         # only paths of this machine (a home, this checkout): nothing to rotate, a path to restate
-        only_paths = all(f.rule in _MACHINE_PATH_RULES for _, f in findings)
-        what = ("then write the path relative to the repository, or drop the line" if only_paths else
-                "then drop or restate the line); a secret that already left this machine must be rotated")  # fmt: skip
+        if all(f.rule in _MACHINE_PATH_RULES for _, f in findings):
+            restate = "then write the path relative to the repository, or drop the line)"
+        else:
+            restate = "then drop or restate the line); a secret that already left this machine must be rotated"
         print(
-            f"hint: rewrite those commits before pushing (e.g. `git rebase -i {first[:12]}^`, "
-            f"{what}{')' if only_paths else ''}; `git push --no-verify` skips this check at your own risk",
+            f"hint: rewrite those commits before pushing (e.g. `git rebase -i {first[:12]}^`, {restate}; "
+            "`git push --no-verify` skips this check at your own risk",
             file=sys.stderr,
         )
     return EXIT_REFUSED if leaks or findings else 0
